@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+/**
+ * Builds dist/ when a source file is newer than the last build (used by `npm start` and
+ * `npm run admin`), so a fresh clone works with no separate build step. Build output goes to
+ * stderr, keeping stdout for the command's own answer.
+ */
+const { execSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const stamp = path.join(root, 'dist', '.build-stamp');
+
+function newest(dir) {
+  let latest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) latest = Math.max(latest, newest(p));
+    else if (/\.(ts|json)$/.test(entry.name) && !entry.name.endsWith('.spec.ts')) latest = Math.max(latest, fs.statSync(p).mtimeMs);
+  }
+  return latest;
+}
+
+const sources = Math.max(
+  newest(path.join(root, 'apps')),
+  newest(path.join(root, 'libs')),
+  ...['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => fs.statSync(path.join(root, f)).mtimeMs),
+);
+const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
+if (sources > built) {
+  process.stderr.write('Building (sources changed since the last build)...\n');
+  execSync('npm run --silent build', { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });
+  fs.writeFileSync(stamp, new Date().toISOString());
+}
