@@ -1,0 +1,123 @@
+/**
+ * The event store port of DESIGN.md ("The event store port (mirrors EventStoreDB)").
+ *
+ * Streams are named `<category>-<id>` (a trainee lives in `trainee-<trainee_id>`). Revisions count
+ * from 0 within a stream; positions are global, strictly increasing integers starting at 1, in the
+ * order events were committed. A checkpoint is the position of the last event a reader has handled.
+ */
+
+/** Who caused an event and when. Never holds a token, only the token's id. */
+export interface EventMetadata {
+  /** Version of the event's `data` schema; old versions are upcast on read. */
+  schemaVersion: number;
+  /** ISO 8601 instant, UTC, millisecond precision (`2026-01-05T10:00:00.000Z`). */
+  occurredAt: string;
+  providerUkprn?: string | null;
+  apiVersion?: string | null;
+  requestId?: string | null;
+  causationId?: string | null;
+  tokenId?: string | null;
+  [key: string]: unknown;
+}
+
+/** An event to append. `id` is a UUID chosen by the writer; re-appending the same ids is a no-op. */
+export interface EventData<T = unknown> {
+  id: string;
+  type: string;
+  data: T;
+  metadata: EventMetadata;
+}
+
+/** An event as stored, with its place in its stream and in the global log. */
+export interface RecordedEvent<T = unknown> extends EventData<T> {
+  streamId: string;
+  /** 0-based revision within the stream. */
+  streamRevision: number;
+  /** Global position, ≥ 1, strictly increasing in commit order. */
+  position: number;
+}
+
+/**
+ * `no_stream`: the stream must not exist; `stream_exists`: it must exist; `any`: no check;
+ * a number: the stream's last revision must be exactly that.
+ */
+export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
+
+export interface AppendOptions {
+  expectedRevision?: ExpectedRevision;
+}
+
+export interface AppendResult {
+  /** Revision of the last event in the stream after the append. */
+  nextExpectedRevision: number;
+  /** Global position of the last event appended (or of the original append, when idempotent). */
+  position: number;
+}
+
+/** Which events a global read or subscription yields; both lists are OR-ed, empty means all. */
+export interface EventFilter {
+  streamPrefixes?: string[];
+  eventTypes?: string[];
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: yields events whose position is greater than this. Default 0 (from the start). */
+  fromPosition?: number;
+  /** Upper bound on events returned by one call. Default 1000. */
+  maxCount?: number;
+  filter?: EventFilter;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive checkpoint, as in {@link ReadAllOptions.fromPosition}. */
+  fromPosition?: number;
+  filter?: EventFilter;
+}
+
+/** A catch-up subscription: historical events first, then live ones, in position order. */
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  unsubscribe(): Promise<void>;
+}
+
+/** Raised when an append's expected revision does not match the stream. */
+export class WrongExpectedVersionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Wrong expected version on ${streamId}: expected ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedVersionError';
+  }
+}
+
+/** Raised when ids of an earlier append are re-used with different content or position. */
+export class IdempotencyConflictError extends Error {
+  constructor(readonly streamId: string, readonly eventId: string) {
+    super(`Event ${eventId} was already appended, but not as the same batch of ${streamId}`);
+    this.name = 'IdempotencyConflictError';
+  }
+}
+
+/** The port every adapter implements (SQLite for the embedded default, EventStoreDB in production). */
+export interface EventStore {
+  /**
+   * Appends `events` atomically to `streamId`. Throws {@link WrongExpectedVersionError} on a
+   * revision mismatch. Appending a batch whose ids were all appended before to the same stream
+   * returns the original result and writes nothing.
+   */
+  appendToStream(streamId: string, events: EventData[], options?: AppendOptions): Promise<AppendResult>;
+  /** The stream's events from `fromRevision` (default 0); `[]` when the stream does not exist. */
+  readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+  /** One batch of the global log in position order (see {@link ReadAllOptions}). */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Catch-up then live subscription to the global log. */
+  subscribeToAll(options?: SubscribeOptions): Subscription;
+  /** Position of the newest event in the store, 0 when empty. */
+  headPosition(): Promise<number>;
+  /** Releases connections and stops subscriptions. */
+  close(): Promise<void>;
+}
+
+/** Injection token for the {@link EventStore} port. */
+export const EVENT_STORE = Symbol('EVENT_STORE');

@@ -1,0 +1,538 @@
+/**
+ * SQLite adapter of the event store port (DESIGN.md, "The event store port (mirrors EventStoreDB)":
+ * "SQLite adapter: one append-only table, global position as the integer primary key, unique
+ * `(stream_id, revision)` and unique event id, WAL mode, appends in one transaction").
+ *
+ * better-sqlite3 is synchronous; every port method runs its statements synchronously and returns a
+ * settled promise, so a thrown error always surfaces as a rejection.
+ *
+ * Ordering guarantee: positions are assigned by `AUTOINCREMENT` inside the `BEGIN IMMEDIATE` write
+ * transaction of each append, and write transactions on one file are serialised across connections
+ * and OS processes. Position N+1 is therefore never committed before position N, and any snapshot
+ * that contains position H contains every position below H. Subscriptions rely on this: do not
+ * assign positions outside the write transaction.
+ */
+import { EventEmitter } from 'node:events';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  AppendOptions,
+  AppendResult,
+  EventData,
+  EventFilter,
+  EventStore,
+  ExpectedRevision,
+  IdempotencyConflictError,
+  ReadAllOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+  WrongExpectedVersionError,
+} from '../event-store.port';
+
+/** Options of {@link SqliteEventStore}. */
+export interface SqliteEventStoreOptions {
+  /** Path of the database file, or `:memory:` for a private in-memory store (unit tests). */
+  filename: string;
+  /**
+   * Milliseconds between two polls of a live subscription, which is how it sees appends made by
+   * other OS processes (appends of this process wake it at once). Default 100.
+   */
+  pollIntervalMs?: number;
+  /** Milliseconds a writer waits for another connection's write lock before failing. Default 5000. */
+  busyTimeoutMs?: number;
+  /**
+   * SQLite `synchronous` level. `full` (default) fsyncs the WAL at each commit, so an acknowledged
+   * append survives a power loss as well as a `kill -9` (DESIGN.md, property 4); `normal` survives
+   * a process crash only and is faster.
+   */
+  synchronous?: 'full' | 'normal';
+}
+
+/** Default number of events one `readAll` call returns (port: {@link ReadAllOptions.maxCount}). */
+export const DEFAULT_READ_ALL_MAX_COUNT = 1000;
+/** Default polling interval of live subscriptions, in milliseconds. */
+export const DEFAULT_POLL_INTERVAL_MS = 100;
+/** Events a subscription reads per query while catching up. */
+const SUBSCRIPTION_BATCH_SIZE = 500;
+/** Schema version stored in `PRAGMA user_version`. */
+const SCHEMA_VERSION = 1;
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS events (
+  position    INTEGER PRIMARY KEY AUTOINCREMENT,
+  id          TEXT    NOT NULL UNIQUE,
+  stream_id   TEXT    NOT NULL,
+  revision    INTEGER NOT NULL CHECK (revision >= 0),
+  type        TEXT    NOT NULL,
+  data        TEXT    NOT NULL,
+  metadata    TEXT    NOT NULL,
+  recorded_at TEXT    NOT NULL,
+  UNIQUE (stream_id, revision)
+);
+-- Per-stream reads (readStream, the stream's last revision) use the index that
+-- UNIQUE (stream_id, revision) creates; a second index on the same columns would only slow writes.
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+`;
+
+const COLUMNS = 'position, id, stream_id, revision, type, data, metadata';
+
+interface EventRow {
+  position: number;
+  id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+interface StreamHeadRow {
+  revision: number;
+  position: number;
+}
+
+interface ExistingIdRow {
+  stream_id: string;
+  revision: number;
+  position: number;
+}
+
+interface SerializedEvent {
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+interface AppendOutcome {
+  result: AppendResult;
+  written: boolean;
+}
+
+/**
+ * Wakes live subscriptions of every {@link SqliteEventStore} of this process that shares a database
+ * file. The event name is the store's key (resolved file path; unique for `:memory:`).
+ */
+const appendSignals = new EventEmitter();
+appendSignals.setMaxListeners(0);
+let memoryStoreCounter = 0;
+
+/**
+ * {@link EventStore} on one SQLite file (better-sqlite3), safe for several connections and OS
+ * processes on the same file (WAL mode, `busy_timeout`, `BEGIN IMMEDIATE` appends).
+ * Source: DESIGN.md, "The event store port (mirrors EventStoreDB)".
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly key: string;
+  private readonly pollIntervalMs: number;
+  private readonly subscriptions = new Set<SqliteSubscription>();
+  private readonly filteredStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
+  private closed = false;
+
+  private readonly insertEvent: Database.Statement<unknown[]>;
+  private readonly selectById: Database.Statement<[string], ExistingIdRow>;
+  private readonly selectStreamHead: Database.Statement<[string], StreamHeadRow>;
+  private readonly selectStream: Database.Statement<[string, number], EventRow>;
+  private readonly selectAll: Database.Statement<[number, number], EventRow>;
+  private readonly selectHead: Database.Statement<[], { head: number | null }>;
+  private readonly appendTransaction: Database.Transaction<
+    (streamId: string, events: SerializedEvent[], expected: ExpectedRevision, recordedAt: string) => AppendOutcome
+  >;
+  private readonly snapshotTransaction: Database.Transaction<
+    (fromPosition: number, maxCount: number, filter: EventFilter | undefined) => { events: RecordedEvent[]; scannedTo: number }
+  >;
+
+  /**
+   * Opens (creating if needed) the store at `options.filename` and its schema.
+   * Throws a RangeError for a non-positive `pollIntervalMs`, and SQLite's error when the file
+   * cannot be opened.
+   */
+  constructor(options: SqliteEventStoreOptions) {
+    const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    if (!(pollIntervalMs > 0) || !Number.isFinite(pollIntervalMs)) {
+      throw new RangeError(`pollIntervalMs must be a positive number of milliseconds, got ${pollIntervalMs}`);
+    }
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    this.pollIntervalMs = pollIntervalMs;
+
+    const inMemory = options.filename === ':memory:' || options.filename === '';
+    this.db = new Database(options.filename, { timeout: busyTimeoutMs });
+    try {
+      this.db.pragma(`busy_timeout = ${Math.floor(busyTimeoutMs)}`);
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+      this.db.transaction(() => {
+        const version = this.db.pragma('user_version', { simple: true }) as number;
+        if (version > SCHEMA_VERSION) {
+          throw new Error(`${options.filename} has event store schema ${version}; this code knows ${SCHEMA_VERSION}`);
+        }
+        this.db.exec(SCHEMA_SQL);
+        if (version < SCHEMA_VERSION) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      }).immediate();
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+    this.key = inMemory ? `:memory:#${++memoryStoreCounter}` : fs.realpathSync(path.resolve(options.filename));
+
+    this.insertEvent = this.db.prepare(
+      'INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.selectById = this.db.prepare('SELECT stream_id, revision, position FROM events WHERE id = ?');
+    this.selectStreamHead = this.db.prepare(
+      'SELECT revision, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
+    );
+    this.selectStream = this.db.prepare(
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`,
+    );
+    this.selectAll = this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
+    this.selectHead = this.db.prepare('SELECT MAX(position) AS head FROM events');
+    this.appendTransaction = this.db.transaction(
+      (streamId: string, events: SerializedEvent[], expected: ExpectedRevision, recordedAt: string) =>
+        this.appendInTransaction(streamId, events, expected, recordedAt),
+    );
+    this.snapshotTransaction = this.db.transaction(
+      (fromPosition: number, maxCount: number, filter: EventFilter | undefined) => {
+        const events = this.readAllNow(fromPosition, maxCount, filter);
+        if (events.length === maxCount) return { events, scannedTo: events[events.length - 1].position };
+        const head = this.selectHead.get()?.head ?? 0;
+        return { events, scannedTo: Math.max(fromPosition, head) };
+      },
+    );
+  }
+
+  /**
+   * Appends `events` to `streamId` in one `BEGIN IMMEDIATE` transaction (port:
+   * {@link EventStore.appendToStream}). `expectedRevision` defaults to `'any'`.
+   *
+   * - Idempotency (as EventStoreDB): when every id of the batch is already in `streamId` at
+   *   consecutive revisions in the batch's order, returns the original result (revision and
+   *   position of the batch's last event) and writes nothing, whatever `expectedRevision` says.
+   *   When only some ids exist, or they exist in another stream or another order, rejects with
+   *   {@link IdempotencyConflictError} (also for an id repeated inside the batch).
+   * - Otherwise checks `expectedRevision` and rejects with {@link WrongExpectedVersionError}
+   *   (actual = the stream's last revision or `'no_stream'`) on a mismatch.
+   * - An empty batch checks the expected revision and returns the stream's current state:
+   *   its last revision (-1 when the stream does not exist) and the position of its last event (0).
+   *
+   * Event ids must be UUIDs (stored lower-case, as EventStoreDB does); `data` must be JSON-
+   * serialisable and `metadata` an object, otherwise rejects with a TypeError. Rejects with a
+   * RangeError for a negative or fractional expected revision.
+   */
+  async appendToStream(streamId: string, events: EventData[], options: AppendOptions = {}): Promise<AppendResult> {
+    this.assertOpen();
+    assertStreamId(streamId);
+    const expected = options.expectedRevision ?? 'any';
+    assertExpectedRevision(expected);
+    if (!Array.isArray(events)) throw new TypeError('events must be an array');
+    const serialized = events.map(serializeEvent);
+    const seen = new Set<string>();
+    for (const event of serialized) {
+      if (seen.has(event.id)) throw new IdempotencyConflictError(streamId, event.id);
+      seen.add(event.id);
+    }
+    const outcome = this.appendTransaction.immediate(streamId, serialized, expected, new Date().toISOString());
+    if (outcome.written) appendSignals.emit(this.key);
+    return outcome.result;
+  }
+
+  /**
+   * Events of `streamId` with revision ≥ `fromRevision` (default 0), in revision order; `[]` for
+   * an unknown stream (port: {@link EventStore.readStream}).
+   */
+  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const fromRevision = options.fromRevision ?? 0;
+    assertNonNegativeInteger('fromRevision', fromRevision);
+    return this.selectStream.all(streamId, fromRevision).map(toRecordedEvent);
+  }
+
+  /**
+   * Up to `maxCount` (default 1000) events with position > `fromPosition` (default 0) that match
+   * `filter`, in position order; the filter runs in SQL (port: {@link EventStore.readAll}).
+   * Rejects with a RangeError for a negative `fromPosition` or a `maxCount` below 1.
+   */
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const fromPosition = options.fromPosition ?? 0;
+    const maxCount = options.maxCount ?? DEFAULT_READ_ALL_MAX_COUNT;
+    assertNonNegativeInteger('fromPosition', fromPosition);
+    if (!Number.isInteger(maxCount) || maxCount < 1) throw new RangeError(`maxCount must be an integer ≥ 1, got ${maxCount}`);
+    return this.readAllNow(fromPosition, maxCount, options.filter);
+  }
+
+  /**
+   * A catch-up subscription from `fromPosition` (exclusive, default 0) matching `filter` (port:
+   * {@link EventStore.subscribeToAll}). It reads in batches until it reaches the head, then waits:
+   * appends through any SqliteEventStore of this process on the same file wake it at once, and it
+   * polls every `pollIntervalMs` for appends of other processes. Events come in position order,
+   * each once. `unsubscribe()` (or `close()`) ends it; a pending `next()` then resolves `done`.
+   */
+  subscribeToAll(options: SubscribeOptions = {}): Subscription {
+    this.assertOpen();
+    const fromPosition = options.fromPosition ?? 0;
+    assertNonNegativeInteger('fromPosition', fromPosition);
+    const subscription = new SqliteSubscription(
+      {
+        key: this.key,
+        pollIntervalMs: this.pollIntervalMs,
+        readBatch: (from, filter) => this.snapshotTransaction(from, SUBSCRIPTION_BATCH_SIZE, filter),
+        forget: (s) => this.subscriptions.delete(s),
+      },
+      fromPosition,
+      options.filter,
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /** Position of the newest event, 0 when the store is empty (port: {@link EventStore.headPosition}). */
+  async headPosition(): Promise<number> {
+    this.assertOpen();
+    return this.selectHead.get()?.head ?? 0;
+  }
+
+  /** Ends every subscription of this instance and closes the connection. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const subscription of [...this.subscriptions]) await subscription.unsubscribe();
+    this.db.close();
+  }
+
+  private appendInTransaction(
+    streamId: string,
+    events: SerializedEvent[],
+    expected: ExpectedRevision,
+    recordedAt: string,
+  ): AppendOutcome {
+    if (events.length > 0) {
+      const existing = events.map((event) => this.selectById.get(event.id));
+      const firstExisting = existing.findIndex((row) => row !== undefined);
+      if (firstExisting >= 0) {
+        const first = existing[0];
+        const sameBatch =
+          first !== undefined &&
+          existing.every(
+            (row, i) => row !== undefined && row.stream_id === streamId && row.revision === first.revision + i,
+          );
+        if (!sameBatch) throw new IdempotencyConflictError(streamId, events[firstExisting].id);
+        const last = existing[existing.length - 1]!;
+        return { result: { nextExpectedRevision: last.revision, position: last.position }, written: false };
+      }
+    }
+
+    const head = this.selectStreamHead.get(streamId);
+    const actual: number | 'no_stream' = head === undefined ? 'no_stream' : head.revision;
+    const matches =
+      expected === 'any' ||
+      (expected === 'no_stream' && actual === 'no_stream') ||
+      (expected === 'stream_exists' && actual !== 'no_stream') ||
+      expected === actual;
+    if (!matches) throw new WrongExpectedVersionError(streamId, expected, actual);
+
+    if (events.length === 0) {
+      return { result: { nextExpectedRevision: head?.revision ?? -1, position: head?.position ?? 0 }, written: false };
+    }
+    let revision = head === undefined ? -1 : head.revision;
+    let position = 0;
+    for (const event of events) {
+      revision += 1;
+      const info = this.insertEvent.run(event.id, streamId, revision, event.type, event.data, event.metadata, recordedAt);
+      position = Number(info.lastInsertRowid);
+    }
+    return { result: { nextExpectedRevision: revision, position }, written: true };
+  }
+
+  private readAllNow(fromPosition: number, maxCount: number, filter: EventFilter | undefined): RecordedEvent[] {
+    const prefixes = filter?.streamPrefixes ?? [];
+    const types = filter?.eventTypes ?? [];
+    if (prefixes.length === 0 && types.length === 0) {
+      return this.selectAll.all(fromPosition, maxCount).map(toRecordedEvent);
+    }
+    const params: unknown[] = [fromPosition];
+    for (const prefix of prefixes) params.push(prefix, prefix);
+    params.push(...types, maxCount);
+    return this.filteredStatement(prefixes.length, types.length).all(...params).map(toRecordedEvent);
+  }
+
+  /** A cached statement for a filter with this many stream prefixes and event types. */
+  private filteredStatement(prefixCount: number, typeCount: number): Database.Statement<unknown[], EventRow> {
+    const cacheKey = `${prefixCount}:${typeCount}`;
+    let statement = this.filteredStatements.get(cacheKey);
+    if (statement === undefined) {
+      // substr/length rather than LIKE: LIKE is case-insensitive and treats % and _ as wildcards.
+      const conditions = Array.from({ length: prefixCount }, () => 'substr(stream_id, 1, length(?)) = ?');
+      if (typeCount > 0) conditions.push(`type IN (${Array.from({ length: typeCount }, () => '?').join(', ')})`);
+      statement = this.db.prepare<unknown[], EventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE position > ? AND (${conditions.join(' OR ')}) ORDER BY position LIMIT ?`,
+      );
+      this.filteredStatements.set(cacheKey, statement);
+    }
+    return statement;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('SqliteEventStore is closed');
+  }
+}
+
+/**
+ * Opens the embedded event store of a data directory: `<dataDir>/events.sqlite`, creating the
+ * directory if needed (DESIGN.md, configuration: `DATA_DIR`, default `./data`).
+ */
+export function openSqliteEventStore(
+  dataDir: string,
+  options: Omit<SqliteEventStoreOptions, 'filename'> = {},
+): SqliteEventStore {
+  fs.mkdirSync(dataDir, { recursive: true });
+  return new SqliteEventStore({ ...options, filename: path.join(dataDir, 'events.sqlite') });
+}
+
+/** What a subscription needs from its store. */
+interface SubscriptionSource {
+  key: string;
+  pollIntervalMs: number;
+  /**
+   * Up to one batch of matching events after `fromPosition`, read in one snapshot, and the
+   * position up to which that snapshot holds no further match (`scannedTo` ≥ `fromPosition`).
+   */
+  readBatch(fromPosition: number, filter: EventFilter | undefined): { events: RecordedEvent[]; scannedTo: number };
+  forget(subscription: SqliteSubscription): void;
+}
+
+/**
+ * Catch-up then live subscription of {@link SqliteEventStore}. `next()` calls are served one after
+ * the other, so concurrent callers never receive the same event twice.
+ */
+class SqliteSubscription implements Subscription {
+  /** Every matching event at or below this position has been read into the buffer. */
+  private cursor: number;
+  private buffer: RecordedEvent[] = [];
+  private bufferIndex = 0;
+  private ended = false;
+  private signalled = false;
+  private wake: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly onAppend = (): void => {
+    this.signalled = true;
+    this.resolveWait();
+  };
+
+  constructor(
+    private readonly source: SubscriptionSource,
+    fromPosition: number,
+    private readonly filter: EventFilter | undefined,
+  ) {
+    this.cursor = fromPosition;
+    appendSignals.on(source.key, this.onAppend);
+  }
+
+  /** The subscription's iterator; `return()` (a `break` out of `for await`) unsubscribes. */
+  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
+    return {
+      next: () => this.next(),
+      return: async () => {
+        await this.unsubscribe();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /** Ends the subscription: no more events, a pending `next()` resolves `{ done: true }`. */
+  async unsubscribe(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    appendSignals.off(this.source.key, this.onAppend);
+    this.source.forget(this);
+    this.buffer = [];
+    this.resolveWait();
+  }
+
+  private next(): Promise<IteratorResult<RecordedEvent>> {
+    const result = this.queue.then(() => this.pull());
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async pull(): Promise<IteratorResult<RecordedEvent>> {
+    for (;;) {
+      if (this.ended) return { done: true, value: undefined };
+      if (this.bufferIndex < this.buffer.length) {
+        return { done: false, value: this.buffer[this.bufferIndex++] };
+      }
+      this.signalled = false;
+      const { events, scannedTo } = this.source.readBatch(this.cursor, this.filter);
+      this.buffer = events;
+      this.bufferIndex = 0;
+      this.cursor = Math.max(this.cursor, scannedTo);
+      if (events.length === 0 && !this.signalled) await this.waitForSignal();
+    }
+  }
+
+  private waitForSignal(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wake = resolve;
+      this.timer = setTimeout(() => this.resolveWait(), this.source.pollIntervalMs);
+    });
+  }
+
+  private resolveWait(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    data: JSON.parse(row.data) as unknown,
+    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+    streamId: row.stream_id,
+    streamRevision: row.revision,
+    position: row.position,
+  };
+}
+
+function serializeEvent(event: EventData, index: number): SerializedEvent {
+  if (event === null || typeof event !== 'object') throw new TypeError(`events[${index}] must be an object`);
+  if (typeof event.id !== 'string' || !UUID_PATTERN.test(event.id)) {
+    throw new TypeError(`events[${index}].id must be a UUID, got ${JSON.stringify(event.id)}`);
+  }
+  if (typeof event.type !== 'string' || event.type === '') {
+    throw new TypeError(`events[${index}].type must be a non-empty string`);
+  }
+  const data = JSON.stringify(event.data);
+  if (data === undefined) throw new TypeError(`events[${index}].data must be JSON-serialisable`);
+  if (event.metadata === null || typeof event.metadata !== 'object' || Array.isArray(event.metadata)) {
+    throw new TypeError(`events[${index}].metadata must be an object`);
+  }
+  return { id: event.id.toLowerCase(), type: event.type, data, metadata: JSON.stringify(event.metadata) };
+}
+
+function assertStreamId(streamId: string): void {
+  if (typeof streamId !== 'string' || streamId === '') throw new TypeError('streamId must be a non-empty string');
+}
+
+function assertExpectedRevision(expected: ExpectedRevision): void {
+  if (expected === 'any' || expected === 'no_stream' || expected === 'stream_exists') return;
+  if (typeof expected === 'number' && Number.isInteger(expected) && expected >= 0) return;
+  throw new RangeError(`expectedRevision must be 'no_stream', 'stream_exists', 'any' or an integer ≥ 0, got ${String(expected)}`);
+}
+
+function assertNonNegativeInteger(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be an integer ≥ 0, got ${value}`);
+}
