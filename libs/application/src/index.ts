@@ -1,0 +1,2 @@
+export * from './provider-operations';
+export * from './trainee-commands';

@@ -1,0 +1,79 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  decideProvider,
+  evolveProvider,
+  formatToken,
+  hashToken,
+  initialProviderState,
+  providerStreamId,
+  type ProviderCommand,
+  type ProviderEvent,
+  type ProviderState,
+} from '@app/domain';
+import { runCommand, type EventStore } from '@app/event-store';
+import { decodeProviderEvent, toEventData, type ProviderReadModel } from '@app/read-model';
+
+/** A token just issued: the plain token is returned once and never stored. */
+export interface IssuedToken {
+  token_id: string;
+  ukprn: string;
+  token: string;
+}
+
+/**
+ * Operator actions on providers and tokens (issue: admin CLI; API-FACTS §2), shared by the admin
+ * CLI and the sandbox bootstrap. Each appends events to `provider-<ukprn>`; the projector turns
+ * them into the provider/token read model. Errors: `ProviderCommandRejected` from the domain.
+ */
+export class ProviderOperations {
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly readModel: ProviderReadModel,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** Registers a provider (8-digit UKPRN, non-blank name). */
+  async addProvider(ukprn: string, name: string): Promise<void> {
+    await this.run(ukprn, { type: 'RegisterProvider', ukprn, name, now: this.now() });
+  }
+
+  /** Issues a token `<environment>_<64 hex>` for the provider; only its SHA-256 hash is stored. */
+  async issueToken(ukprn: string, environment: string): Promise<IssuedToken> {
+    const token = formatToken(environment, randomBytes(32));
+    const token_id = randomUUID();
+    await this.run(ukprn, { type: 'IssueToken', ukprn, token_id, token_hash: hashToken(token), now: this.now() });
+    return { token_id, ukprn, token };
+  }
+
+  /**
+   * Revokes a token by id. The provider is found through the token read model, so the token's
+   * issue must have been projected (the CLI catches up before calling this).
+   */
+  async revokeToken(tokenId: string): Promise<{ ukprn: string }> {
+    const token = await this.readModel.getToken(tokenId);
+    if (!token) throw new UnknownToken(tokenId);
+    await this.run(token.ukprn, { type: 'RevokeToken', ukprn: token.ukprn, token_id: tokenId, now: this.now() });
+    return { ukprn: token.ukprn };
+  }
+
+  private now(): string {
+    return this.clock().toISOString();
+  }
+
+  private async run(ukprn: string, command: ProviderCommand): Promise<void> {
+    await runCommand<ProviderState, ProviderEvent>(this.eventStore, providerStreamId(ukprn), {
+      initialState: initialProviderState,
+      evolve: evolveProvider,
+      decode: decodeProviderEvent,
+      decide: (state) => decideProvider(command, state),
+      encode: (events) => toEventData(events, { occurredAt: command.now, providerUkprn: ukprn }),
+    });
+  }
+}
+
+/** No token with this id. */
+export class UnknownToken extends Error {
+  constructor(readonly tokenId: string) {
+    super(`No token with id ${tokenId}`);
+  }
+}

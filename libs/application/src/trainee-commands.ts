@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import {
+  ConcurrentModification,
+  decide,
+  duplicateGuardKey,
+  evolve,
+  evolveAll,
+  initialTraineeState,
+  NotFound,
+  REGISTRATION_GUARD_STREAM_PREFIX,
+  requireData,
+  traineeStreamId,
+  utcDate,
+  validateNewTrainee,
+  ValidationFailed,
+  type ApiVersion,
+  type RegistrationClaimed,
+  type Trainee,
+  type TraineeEvent,
+  type TraineeState,
+} from '@app/domain';
+import { runCommand, WrongExpectedVersionError, type EventStore } from '@app/event-store';
+import { decodeTraineeEvent, toEventData, type TraineeReadModel, type WriteContext } from '@app/read-model';
+
+/** Who is writing: the caller's provider and token, the API version and request id. */
+export interface Caller {
+  ukprn: string;
+  tokenId: string | null;
+  apiVersion: ApiVersion;
+  requestId: string | null;
+}
+
+export interface TraineeCommandsDeps {
+  eventStore: EventStore;
+  readModel: TraineeReadModel;
+  /** Resolves once the projections have applied every event up to `position`. */
+  waitForProjection(position: number): Promise<unknown>;
+  newId(): string;
+  clock?: () => Date;
+}
+
+/** How long a registration claim without its trainee stream counts as in flight, in ms. */
+const CLAIM_IN_FLIGHT_MS = 10_000;
+const MAX_REGISTRATION_ATTEMPTS = 50;
+
+/**
+ * The write side for trainees: load the stream, decide, append with the revision read, wait for
+ * the projection (read-your-writes, DESIGN.md property 1), return the trainee as written.
+ * Errors: the domain's (`ValidationFailed`, `MissingData`, `DuplicateTrainee`, `NotFound`,
+ * `StateTransitionError`) and `ConcurrentModification` after bounded retries.
+ */
+export class TraineeCommands {
+  private readonly clock: () => Date;
+
+  constructor(private readonly deps: TraineeCommandsDeps) {
+    this.clock = deps.clock ?? (() => new Date());
+  }
+
+  /**
+   * POST /trainees. Duplicates are race-free (DESIGN.md property 3): before appending, the writer
+   * appends a claim to a guard stream shared by every possible duplicate (same provider, date of
+   * birth, route and last name) with the revision it read, so of N concurrent identical creates
+   * exactly one gets through; the others re-read, see the winner and answer 409.
+   */
+  async register(caller: Caller, input: unknown): Promise<Trainee> {
+    requireData(input);
+    const now = this.clock().toISOString();
+    const checked = validateNewTrainee(input, { version: caller.apiVersion, today: utcDate(now) });
+    if (!checked.ok) throw new ValidationFailed(checked.errors);
+    const details = checked.value.details;
+    const guardStream =
+      REGISTRATION_GUARD_STREAM_PREFIX +
+      createHash('sha256').update(duplicateGuardKey(caller.ukprn, details)).digest('hex').slice(0, 40);
+    const { eventStore, readModel } = this.deps;
+
+    for (let attempt = 0; attempt < MAX_REGISTRATION_ATTEMPTS; attempt++) {
+      const claims = await eventStore.readStream(guardStream);
+      const candidates = await readModel.findDuplicateCandidates(
+        caller.ukprn,
+        details.date_of_birth,
+        details.training_route,
+        details.last_name,
+      );
+      const known = new Set(candidates.map((t) => t.trainee_id));
+      let inFlight = false;
+      for (const claim of claims) {
+        const { trainee_id, at } = (claim.data as RegistrationClaimed['data']) ?? {};
+        if (!trainee_id || known.has(trainee_id)) continue;
+        const state = await this.load(trainee_id);
+        if (state.exists) candidates.push(state.trainee);
+        else if (Date.parse(now) - Date.parse(at) < CLAIM_IN_FLIGHT_MS) inFlight = true;
+      }
+      if (inFlight) {
+        await sleep(10 + attempt * 5);
+        continue;
+      }
+
+      const traineeId = this.deps.newId();
+      const nested = (arrayLength(input.placements_attributes) + arrayLength(input.degrees_attributes)) || 0;
+      const events = decide(
+        {
+          type: 'RegisterTrainee',
+          trainee_id: traineeId,
+          ukprn: caller.ukprn,
+          version: caller.apiVersion,
+          input,
+          now,
+          new_ids: Array.from({ length: nested }, () => this.deps.newId()),
+          duplicate_candidates: candidates,
+        },
+        initialTraineeState,
+      );
+      const ctx = this.context(caller, now);
+      const claim: RegistrationClaimed = { type: 'RegistrationClaimed', data: { trainee_id: traineeId, at: now } };
+      try {
+        await eventStore.appendToStream(guardStream, toEventData([claim], ctx), {
+          expectedRevision: claims.length === 0 ? 'no_stream' : claims[claims.length - 1].streamRevision,
+        });
+      } catch (err) {
+        if (err instanceof WrongExpectedVersionError) continue;
+        throw err;
+      }
+      const result = await eventStore.appendToStream(traineeStreamId(traineeId), toEventData(events, ctx), {
+        expectedRevision: 'no_stream',
+      });
+      await this.deps.waitForProjection(result.position);
+      return traineeOf(evolveAll(events));
+    }
+    throw new ConcurrentModification();
+  }
+
+  /** PUT or PATCH /trainees/{trainee_id}: merge semantics (API-FACTS §7). */
+  async update(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
+    const id = await this.resolveId(caller, traineeId);
+    const now = this.clock().toISOString();
+    const ctx = this.context(caller, now);
+    try {
+      const outcome = await runCommand<TraineeState, TraineeEvent>(this.deps.eventStore, traineeStreamId(id), {
+        initialState: initialTraineeState,
+        evolve,
+        decode: decodeTraineeEvent,
+        decide: (state) =>
+          decide({ type: 'UpdateTrainee', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, input: input as Record<string, unknown>, now }, state),
+        encode: (events) => toEventData(events, ctx),
+      });
+      if (outcome.position !== null) await this.deps.waitForProjection(outcome.position);
+      return traineeOf(outcome.state);
+    } catch (err) {
+      if (err instanceof WrongExpectedVersionError) throw new ConcurrentModification();
+      throw err;
+    }
+  }
+
+  /** The stored id of the caller's trainee (ids match case-insensitively); 404 otherwise. */
+  private async resolveId(caller: Caller, traineeId: string): Promise<string> {
+    const trainee = await this.deps.readModel.getTrainee(traineeId);
+    if (!trainee || trainee.ukprn !== caller.ukprn) throw new NotFound('Trainee');
+    return trainee.trainee_id;
+  }
+
+  private async load(traineeId: string): Promise<TraineeState> {
+    const recorded = await this.deps.eventStore.readStream(traineeStreamId(traineeId));
+    let state: TraineeState = initialTraineeState;
+    for (const r of recorded) {
+      const e = decodeTraineeEvent(r);
+      if (e) state = evolve(state, e);
+    }
+    return state;
+  }
+
+  private context(caller: Caller, now: string): WriteContext {
+    return {
+      occurredAt: now,
+      providerUkprn: caller.ukprn,
+      apiVersion: caller.apiVersion,
+      requestId: caller.requestId,
+      tokenId: caller.tokenId,
+    };
+  }
+}
+
+function traineeOf(state: TraineeState): Trainee {
+  if (!state.exists) throw new Error('expected a trainee');
+  return state.trainee;
+}
+
+function arrayLength(value: unknown): number {
+  return Array.isArray(value) ? value.length : 0;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,55 @@
+/**
+ * Domain errors: values with a type, mapped to HTTP in exactly one place (apps/api error filter).
+ * Messages follow API-FACTS §5 wording.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly kind: string;
+}
+
+/** One or more validation rules failed (422, one entry per message; DESIGN.md ruling 4). */
+export class ValidationFailed extends DomainError {
+  readonly kind = 'ValidationFailed';
+  constructor(readonly messages: string[]) {
+    super(messages.join('; '));
+  }
+}
+
+/** The request's `data` is missing, empty or not an object (422; DESIGN.md ruling 4). */
+export class MissingData extends DomainError {
+  readonly kind = 'MissingData';
+  constructor() {
+    super('Param is missing or the value is empty or invalid: data');
+  }
+}
+
+/** The duplicate rule of the spec matched (409 with the existing trainees in `data`). */
+export class DuplicateTrainee<T = unknown> extends DomainError {
+  readonly kind = 'DuplicateTrainee';
+  constructor(readonly existing: T[]) {
+    super('This trainee is already in Register');
+  }
+}
+
+/** A trainee, placement or degree unknown to the caller's provider (404, never 403). */
+export class NotFound extends DomainError {
+  readonly kind = 'NotFound';
+  constructor(readonly resource: 'Trainee' | 'Placement' | 'Degree') {
+    super(`${resource}(s) not found`);
+  }
+}
+
+/** The state machine refuses the action in the trainee's current state (422, API-FACTS §5.1). */
+export class StateTransitionError extends DomainError {
+  readonly kind = 'StateTransitionError';
+  constructor() {
+    super('It’s not possible to perform this action while the trainee is in its current state');
+  }
+}
+
+/** A write kept losing the optimistic-concurrency race after its bounded retries (409). */
+export class ConcurrentModification extends DomainError {
+  readonly kind = 'ConcurrentModification';
+  constructor() {
+    super('The trainee was changed by another request at the same time; retry the request');
+  }
+}

@@ -1,0 +1,155 @@
+import v2025Example from '../../../../test/fixtures/post-trainee-v2025.0.json';
+import v2026Example from '../../../../test/fixtures/post-trainee-v2026.1.json';
+import { DuplicateTrainee, MissingData, NotFound, StateTransitionError, ValidationFailed } from '../errors';
+import { given } from '../testing/decider-spec';
+import type { RegisterTrainee, UpdateTrainee } from './trainee.commands';
+import type { TraineeEvent, TraineeRegistered } from './trainee.events';
+import { decide } from './trainee.decide';
+import { evolveAll } from './trainee.evolve';
+
+const NOW = '2026-11-22T10:00:00.000Z';
+const LATER = '2026-11-23T09:30:00.000Z';
+
+function register(overrides: Partial<RegisterTrainee> = {}, data: Record<string, unknown> = {}): RegisterTrainee {
+  return {
+    type: 'RegisterTrainee',
+    trainee_id: 'T1',
+    ukprn: '10000001',
+    version: 'v2025.0',
+    input: { ...JSON.parse(JSON.stringify(v2025Example.data)), ...data },
+    now: NOW,
+    new_ids: ['P1', 'D1', 'X1'],
+    duplicate_candidates: [],
+    ...overrides,
+  };
+}
+
+function update(input: Record<string, unknown>, overrides: Partial<UpdateTrainee> = {}): UpdateTrainee {
+  return { type: 'UpdateTrainee', trainee_id: 'T1', ukprn: '10000001', version: 'v2025.0', input, now: LATER, ...overrides };
+}
+
+/** The events of registering the v2025.0 example, as the decider produces them. */
+function registered(): TraineeEvent[] {
+  let events: TraineeEvent[] = [];
+  given([]).when(register()).thenMatch((e) => (events = e));
+  return events;
+}
+
+describe('trainee decider: RegisterTrainee', () => {
+  it('registers the v2025.0 example with its placement and degree, then submits it for a TRN, in one decision', () => {
+    given([])
+      .when(register())
+      .thenMatch((events) => {
+        expect(events.map((e) => e.type)).toEqual(['TraineeRegistered', 'PlacementAdded', 'DegreeAdded', 'TraineeSubmittedForTrn']);
+        const reg = events[0] as TraineeRegistered;
+        expect(reg.data).toMatchObject({ trainee_id: 'T1', ukprn: '10000001', record_source: 'api', at: NOW });
+        expect(reg.data.details).toMatchObject({ first_names: 'John', last_name: 'Doe', date_of_birth: '1990-01-01' });
+        expect(events[1]).toMatchObject({ data: { placement: { placement_id: 'P1', urn: '900020', created_at: NOW } } });
+        expect(events[2]).toMatchObject({ data: { degree: { degree_id: 'D1', graduation_year: 2003 } } });
+        expect(events[3]).toEqual({ type: 'TraineeSubmittedForTrn', data: { trainee_id: 'T1', at: NOW } });
+      });
+  });
+
+  it('registers the v2026.1 example', () => {
+    given([])
+      .when(register({ version: 'v2026.1', input: JSON.parse(JSON.stringify(v2026Example.data)) }))
+      .thenMatch((events) => expect(events[0].type).toBe('TraineeRegistered'));
+  });
+
+  it('leaves the trainee in submitted_for_trn with submitted_for_trn_at and no TRN', () => {
+    const state = evolveAll(registered());
+    expect(state.exists && state.trainee).toMatchObject({
+      state: 'submitted_for_trn',
+      submitted_for_trn_at: NOW,
+      trn: null,
+      created_at: NOW,
+      updated_at: NOW,
+    });
+  });
+
+  it('refuses invalid input with every failed rule', () => {
+    given([])
+      .when(register({}, { first_names: '', email: '' }))
+      .thenThrows(ValidationFailed, (e) =>
+        expect((e as ValidationFailed).messages).toEqual(expect.arrayContaining(["first_names can't be blank", "email can't be blank"])),
+      );
+  });
+
+  it('refuses a missing or empty data object', () => {
+    given([]).when({ ...register(), input: {} }).thenThrows(MissingData);
+  });
+
+  it('refuses a duplicate of an existing trainee of the same provider, naming it', () => {
+    const existing = evolveAll(registered());
+    if (!existing.exists) throw new Error('setup');
+    given([])
+      .when(register({ trainee_id: 'T2', duplicate_candidates: [existing.trainee] }, { first_names: 'JOHN', email: 'other@example.com' }))
+      .thenThrows(DuplicateTrainee, (e) => expect((e as DuplicateTrainee).existing).toEqual([existing.trainee]));
+  });
+
+  it('ignores candidates of another provider and candidates in another academic year', () => {
+    const existing = evolveAll(registered());
+    if (!existing.exists) throw new Error('setup');
+    given([])
+      .when(register({ trainee_id: 'T2', ukprn: '10000009', duplicate_candidates: [existing.trainee] }))
+      .thenMatch((events) => expect(events[0].type).toBe('TraineeRegistered'));
+    given([])
+      .when(
+        register(
+          { trainee_id: 'T3', duplicate_candidates: [existing.trainee] },
+          { itt_start_date: '2024-09-01', trainee_start_date: '2024-09-01', itt_end_date: '2026-07-31' },
+        ),
+      )
+      .thenMatch((events) => expect(events[0].type).toBe('TraineeRegistered'));
+  });
+});
+
+describe('trainee decider: UpdateTrainee', () => {
+  it('records only the fields that changed', () => {
+    given(registered())
+      .when(update({ first_names: 'Jonathan', last_name: 'Doe' }))
+      .thenMatch((events) => {
+        expect(events).toHaveLength(1);
+        expect(events[0]).toMatchObject({ type: 'TraineeUpdated', data: { trainee_id: 'T1', at: LATER } });
+        expect((events[0].data as { changes: object }).changes).toEqual({ first_names: 'Jonathan' });
+      });
+  });
+
+  it('records nothing when nothing changes', () => {
+    given(registered()).when(update({ first_names: 'John' })).then([]);
+  });
+
+  it('moves updated_at and keeps the rest', () => {
+    const before = evolveAll(registered());
+    let after = before;
+    given(registered())
+      .when(update({ middle_names: 'Kim' }))
+      .thenMatch((events) => (after = evolveAll(events, before)));
+    expect(after.exists && after.trainee.updated_at).toBe(LATER);
+    expect(after.exists && after.trainee.details.middle_names).toBe('Kim');
+    expect(after.exists && after.trainee.created_at).toBe(NOW);
+  });
+
+  it('answers NotFound for an unknown trainee or another provider’s', () => {
+    given([]).when(update({ first_names: 'X' })).thenThrows(NotFound);
+    given(registered()).when(update({ first_names: 'X' }, { ukprn: '19999999' })).thenThrows(NotFound);
+  });
+
+  it('refuses an invalid merge', () => {
+    given(registered())
+      .when(update({ first_names: 'x'.repeat(61) }))
+      .thenThrows(ValidationFailed, (e) =>
+        expect((e as ValidationFailed).messages).toEqual(['first_names is too long (maximum is 60 characters)']),
+      );
+  });
+
+  it('refuses updates in v2026.1 once the trainee is withdrawn, but not in v2025.0 (API-FACTS §7.2)', () => {
+    const state = evolveAll(registered());
+    if (!state.exists) throw new Error('setup');
+    // No event reaches `withdrawn` until the lifecycle actions land, so the state is set directly.
+    const frozen = { exists: true as const, trainee: { ...state.trainee, state: 'withdrawn' as const } };
+    const cmd = update({ first_names: 'Jane' }, { version: 'v2026.1' });
+    expect(() => decide(cmd, frozen)).toThrow(StateTransitionError);
+    expect(decide({ ...cmd, version: 'v2025.0' }, frozen)).toHaveLength(1);
+  });
+});

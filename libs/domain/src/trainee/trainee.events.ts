@@ -1,0 +1,72 @@
+import type { Degree, Placement, TraineeDetails } from './trainee.details';
+
+/**
+ * Events of the trainee stream `trainee-<trainee_id>`, past tense, each with a schema version
+ * (DESIGN.md "Event envelope"). Every event's data carries the instant it happened (`at`, ISO 8601
+ * UTC with milliseconds), so `evolve` needs no clock.
+ */
+export interface TraineeRegistered {
+  type: 'TraineeRegistered';
+  data: {
+    trainee_id: string;
+    ukprn: string;
+    record_source: 'api';
+    details: TraineeDetails;
+    at: string;
+  };
+}
+
+/** The trainee was submitted to the registry for a TRN (API-FACTS §12.1; state submitted_for_trn). */
+export interface TraineeSubmittedForTrn {
+  type: 'TraineeSubmittedForTrn';
+  data: { trainee_id: string; at: string };
+}
+
+/** Fields changed by a PUT/PATCH; `changes` holds only the canonical fields whose value changed. */
+export interface TraineeUpdated {
+  type: 'TraineeUpdated';
+  data: { trainee_id: string; changes: Partial<TraineeDetails>; at: string };
+}
+
+export interface PlacementAdded {
+  type: 'PlacementAdded';
+  data: { trainee_id: string; placement: Placement; at: string };
+}
+
+export interface DegreeAdded {
+  type: 'DegreeAdded';
+  data: { trainee_id: string; degree: Degree; at: string };
+}
+
+export type TraineeEvent =
+  | TraineeRegistered
+  | TraineeSubmittedForTrn
+  | TraineeUpdated
+  | PlacementAdded
+  | DegreeAdded;
+
+export type TraineeEventType = TraineeEvent['type'];
+
+/** Current schema version of each trainee event's `data`; older versions are upcast on read. */
+export const TRAINEE_EVENT_SCHEMA_VERSIONS: Record<TraineeEventType, number> = {
+  TraineeRegistered: 1,
+  TraineeSubmittedForTrn: 1,
+  TraineeUpdated: 1,
+  PlacementAdded: 1,
+  DegreeAdded: 1,
+};
+
+export const TRAINEE_EVENT_TYPES = Object.keys(TRAINEE_EVENT_SCHEMA_VERSIONS) as TraineeEventType[];
+
+/** Stream category of trainees: a trainee lives in `trainee-<trainee_id>`. */
+export const TRAINEE_STREAM_PREFIX = 'trainee-';
+
+/** The stream id of a trainee. */
+export function traineeStreamId(traineeId: string): string {
+  return `${TRAINEE_STREAM_PREFIX}${traineeId}`;
+}
+
+/** True when `type` names a trainee event this code knows. */
+export function isTraineeEventType(type: string): type is TraineeEventType {
+  return Object.prototype.hasOwnProperty.call(TRAINEE_EVENT_SCHEMA_VERSIONS, type);
+}

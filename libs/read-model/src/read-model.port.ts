@@ -1,0 +1,77 @@
+import type { Trainee } from '@app/domain';
+import type { RecordedEvent } from '@app/event-store';
+
+/** The `status` list filter values (spec "GET /trainees"; API-FACTS §14.4). */
+export const STATUS_FILTERS = ['course_not_yet_started', 'in_training', 'deferred', 'awarded', 'withdrawn'] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+
+/** A validated list query (API-FACTS §14). */
+export interface TraineeListQuery {
+  ukprn: string;
+  /** Start year of the academic cycle whose trainees are listed. */
+  academicCycle: number;
+  statuses?: StatusFilter[];
+  /** ISO 8601 instant, UTC: keeps trainees with updated_at ≥ since. */
+  since?: string;
+  hasTrn?: boolean;
+  page: number;
+  perPage: number;
+  sortOrder: 'asc' | 'desc';
+  /** `YYYY-MM-DD`, UTC: "now" of the status filter. */
+  today: string;
+}
+
+export interface TraineeListPage {
+  items: Trainee[];
+  totalCount: number;
+}
+
+/** Reads of the trainee projection. Every GET is served from here (DESIGN.md "The shape"). */
+export interface TraineeReadModel {
+  /** The trainee by id (ids match case-insensitively, API-FACTS §1.10), or null. */
+  getTrainee(traineeId: string): Promise<Trainee | null>;
+  /** One page of a provider's trainees of one academic cycle, ordered by updated_at then age. */
+  listTrainees(query: TraineeListQuery): Promise<TraineeListPage>;
+  /** The provider's trainees with this date of birth, route and last name (case-insensitive). */
+  findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]>;
+}
+
+export interface ProviderRecord {
+  ukprn: string;
+  name: string;
+  created_at: string;
+}
+
+export interface TokenRecord {
+  token_id: string;
+  ukprn: string;
+  status: 'active' | 'revoked';
+  issued_at: string;
+  revoked_at: string | null;
+}
+
+/** Reads of the provider/token projection (authentication and the admin CLI). */
+export interface ProviderReadModel {
+  /** The token whose SHA-256 hash (lower-case hex) is `tokenHash`, or null. */
+  findTokenByHash(tokenHash: string): Promise<TokenRecord | null>;
+  getToken(tokenId: string): Promise<TokenRecord | null>;
+  listTokens(ukprn: string): Promise<TokenRecord[]>;
+  getProvider(ukprn: string): Promise<ProviderRecord | null>;
+  listProviders(): Promise<ProviderRecord[]>;
+}
+
+/** The write side of the projections, used only by the projector. */
+export interface ProjectionStore {
+  /** Position of the last event applied (0 when none). */
+  checkpoint(): Promise<number>;
+  /**
+   * Applies a batch of events in position order and stores the checkpoint with it, atomically
+   * where the store allows. Idempotent: an event at or below a document's revision is skipped.
+   */
+  applyBatch(events: RecordedEvent[]): Promise<void>;
+}
+
+
+export const TRAINEE_READ_MODEL = Symbol('TRAINEE_READ_MODEL');
+export const PROVIDER_READ_MODEL = Symbol('PROVIDER_READ_MODEL');
+export const PROJECTION_STORE = Symbol('PROJECTION_STORE');

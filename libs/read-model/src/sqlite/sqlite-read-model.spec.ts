@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import v2025Example from '../../../../test/fixtures/post-trainee-v2025.0.json';
+import { decide, evolveAll, traineeStreamId, type TraineeEvent } from '@app/domain';
+import { SqliteEventStore, type EventStore, type RecordedEvent } from '@app/event-store';
+import { toEventData } from '../event-codec';
+import { Projector } from '../projector';
+import { SqliteReadModel } from './sqlite-read-model';
+
+const silent = { error: () => undefined, warn: () => undefined };
+
+function registrationEvents(id: string, n: number): TraineeEvent[] {
+  const input = { ...JSON.parse(JSON.stringify(v2025Example.data)), first_names: `Name${n}`, email: `p${n}@example.com` };
+  return decide(
+    { type: 'RegisterTrainee', trainee_id: id, ukprn: '10000001', version: 'v2025.0', input, now: `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}.000Z`, new_ids: [`P${n}`, `D${n}`], duplicate_candidates: [] },
+    { exists: false },
+  );
+}
+
+async function writeHistory(store: EventStore, trainees: number, updatesEach: number): Promise<void> {
+  for (let i = 0; i < trainees; i++) {
+    const id = `T${i}`;
+    const events = registrationEvents(id, i);
+    await store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }), { expectedRevision: 'no_stream' });
+    let state = evolveAll(events);
+    for (let u = 0; u < updatesEach; u++) {
+      const changes = decide(
+        { type: 'UpdateTrainee', trainee_id: id, ukprn: '10000001', version: 'v2025.0', input: { middle_names: `M${u}` }, now: `2026-02-0${(u % 9) + 1}T00:00:00.000Z` },
+        state,
+      );
+      state = evolveAll(changes, state);
+      await store.appendToStream(traineeStreamId(id), toEventData(changes, { occurredAt: '2026-02-01T00:00:00.000Z' }));
+    }
+  }
+}
+
+function allDocs(rm: SqliteReadModel, n: number): Promise<unknown[]> {
+  return Promise.all(Array.from({ length: n }, (_, i) => rm.getTrainee(`T${i}`)));
+}
+
+describe('SqliteReadModel and the projector', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'read-model-'));
+    store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('applies a batch idempotently: redelivering events changes nothing (DESIGN.md "Read models")', async () => {
+    await writeHistory(store, 3, 2);
+    const events = await store.readAll({ maxCount: 10_000 });
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    await rm.applyBatch(events);
+    const once = await allDocs(rm, 3);
+    await rm.applyBatch(events);
+    await rm.applyBatch(events.slice(2, 7));
+    expect(await allDocs(rm, 3)).toEqual(once);
+    expect(await rm.checkpoint()).toBe(events[events.length - 1].position);
+    expect(once[1]).toMatchObject({ trainee_id: 'T1', details: { middle_names: 'M1' }, state: 'submitted_for_trn' });
+    rm.close();
+  });
+
+  it('builds the same documents event by event as in one rebuild (DESIGN.md property 5)', async () => {
+    await writeHistory(store, 40, 3);
+    const events = await store.readAll({ maxCount: 100_000 });
+    const live = new SqliteReadModel(join(dir, 'live.sqlite'));
+    for (const e of events) await live.applyBatch([e]);
+    const rebuilt = new SqliteReadModel(join(dir, 'rebuilt.sqlite'));
+    await rebuilt.applyBatch(events);
+    expect(await allDocs(rebuilt, 40)).toEqual(await allDocs(live, 40));
+    live.close();
+    rebuilt.close();
+  });
+
+  it('projects live, lets a writer wait for its position, and resumes from the checkpoint after a restart without repeating', async () => {
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    const applied: number[] = [];
+    const counting = {
+      checkpoint: () => rm.checkpoint(),
+      applyBatch: async (batch: RecordedEvent[]) => {
+        applied.push(...batch.map((e) => e.position));
+        await rm.applyBatch(batch);
+      },
+    };
+    const first = new Projector(store, counting, silent);
+    await first.start();
+    const events = registrationEvents('T0', 0);
+    const result = await store.appendToStream(traineeStreamId('T0'), toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }));
+    await expect(first.waitFor(result.position)).resolves.toBe(true);
+    expect(await rm.getTrainee('T0')).not.toBeNull();
+    await first.stop();
+
+    const more = registrationEvents('T1', 1);
+    const second = await store.appendToStream(traineeStreamId('T1'), toEventData(more, { occurredAt: '2026-01-01T00:00:00.000Z' }));
+    const restarted = new Projector(store, counting, silent);
+    await restarted.start();
+    await expect(restarted.waitFor(second.position)).resolves.toBe(true);
+    await restarted.stop();
+    expect(new Set(applied).size).toBe(applied.length);
+    expect(applied).toEqual([...applied].sort((a, b) => a - b));
+    expect(await rm.getTrainee('t1')).toMatchObject({ trainee_id: 'T1' });
+    rm.close();
+  });
+
+  it('retries a failing batch instead of skipping it, and logs the error', async () => {
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    let failures = 2;
+    const errors: string[] = [];
+    const flaky = {
+      checkpoint: () => rm.checkpoint(),
+      applyBatch: async (batch: RecordedEvent[]) => {
+        if (failures-- > 0) throw new Error('disk hiccup');
+        await rm.applyBatch(batch);
+      },
+    };
+    const projector = new Projector(store, flaky, { error: (m) => errors.push(m), warn: () => undefined }, { retryDelayMs: 5 });
+    await projector.start();
+    const r = await store.appendToStream(traineeStreamId('T0'), toEventData(registrationEvents('T0', 0), { occurredAt: '2026-01-01T00:00:00.000Z' }));
+    await expect(projector.waitFor(r.position)).resolves.toBe(true);
+    expect(errors).toHaveLength(2);
+    expect(await rm.getTrainee('T0')).not.toBeNull();
+    await projector.stop();
+    rm.close();
+  });
+});
