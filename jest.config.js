@@ -7,7 +7,7 @@ module.exports = {
   rootDir: '.',
   roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.contract-spec.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   moduleNameMapper: {
     '^@app/domain$': '<rootDir>/libs/domain/src',
     '^@app/domain/(.*)$': '<rootDir>/libs/domain/src/$1',

@@ -1,0 +1,113 @@
+import { Command, CommanderError } from 'commander';
+import { ProviderOperations, UnknownToken } from '@app/application';
+import { ProviderCommandRejected } from '@app/domain';
+import { openSqliteEventStore } from '@app/event-store';
+import { Projector, SqliteReadModel } from '@app/read-model';
+
+/**
+ * The operators' CLI (`npm run --silent admin -- <command>`), working on the same `DATA_DIR` as
+ * the API whether or not it runs. After each write it brings the read models up to date itself,
+ * so a token issued here is accepted by a running API at once, and a revoked one refused.
+ * Exit codes: 0 done, 1 refused (message on stderr), 2 usage error.
+ */
+export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
+  const dataDir = env.DATA_DIR || './data';
+  const environment = env.APP_ENV === 'production' ? 'production' : 'sandbox';
+
+  async function withStores<T>(fn: (ops: ProviderOperations, readModel: SqliteReadModel) => Promise<T>): Promise<T> {
+    const eventStore = openSqliteEventStore(dataDir);
+    const readModel = SqliteReadModel.open(dataDir);
+    const projector = new Projector(eventStore, readModel, {
+      error: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
+      warn: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
+    });
+    try {
+      await projector.catchUp();
+      const result = await fn(new ProviderOperations(eventStore, readModel), readModel);
+      await projector.catchUp();
+      return result;
+    } finally {
+      readModel.close();
+      await eventStore.close();
+    }
+  }
+
+  const program = new Command('admin')
+    .description('Operate the trainee records service: providers and API tokens')
+    .showHelpAfterError()
+    .exitOverride();
+
+  const provider = program.command('provider').description('providers (training organisations)');
+  provider
+    .command('add')
+    .description('register a provider')
+    .requiredOption('--ukprn <ukprn>', "the provider's 8-digit UKPRN")
+    .requiredOption('--name <name>', "the provider's name")
+    .action(async (opts: { ukprn: string; name: string }) => {
+      await withStores((ops) => ops.addProvider(opts.ukprn, opts.name));
+      process.stdout.write(`Provider ${opts.ukprn} registered: ${opts.name.trim()}\n`);
+    });
+  provider
+    .command('list')
+    .description('list providers')
+    .action(async () => {
+      const providers = await withStores((_ops, rm) => rm.listProviders());
+      for (const p of providers) process.stdout.write(`${p.ukprn}\t${p.name}\t${p.created_at}\n`);
+    });
+
+  const token = program.command('token').description('API tokens');
+  token
+    .command('issue')
+    .description('issue a token for a provider; prints the token, alone, as the last line')
+    .requiredOption('--ukprn <ukprn>', "the provider's UKPRN")
+    .action(async (opts: { ukprn: string }) => {
+      const issued = await withStores((ops) => ops.issueToken(opts.ukprn, environment));
+      process.stdout.write(`Token ${issued.token_id} issued for provider ${issued.ukprn}; it is shown once:\n${issued.token}\n`);
+    });
+  token
+    .command('revoke')
+    .description('revoke a token by id')
+    .requiredOption('--token-id <id>', 'the token id (see token list)')
+    .action(async (opts: { tokenId: string }) => {
+      const { ukprn } = await withStores((ops) => ops.revokeToken(opts.tokenId));
+      process.stdout.write(`Token ${opts.tokenId} of provider ${ukprn} revoked\n`);
+    });
+  token
+    .command('list')
+    .description("list a provider's tokens (never the tokens themselves)")
+    .requiredOption('--ukprn <ukprn>', "the provider's UKPRN")
+    .action(async (opts: { ukprn: string }) => {
+      const tokens = await withStores(async (_ops, rm) => {
+        if (!(await rm.getProvider(opts.ukprn))) throw new ProviderCommandRejected(`No provider with UKPRN ${opts.ukprn}`);
+        return rm.listTokens(opts.ukprn);
+      });
+      process.stdout.write('token_id\tstatus\tissued_at\trevoked_at\n');
+      for (const t of tokens) process.stdout.write(`${t.token_id}\t${t.status}\t${t.issued_at}\t${t.revoked_at ?? ''}\n`);
+    });
+  return program;
+}
+
+/** Runs the CLI on `argv` and returns the exit code. */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    await buildCli(env).parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    if (err instanceof ProviderCommandRejected || err instanceof UnknownToken) {
+      process.stderr.write(`Error: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+if (require.main === module) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

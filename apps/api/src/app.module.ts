@@ -1,0 +1,46 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import type { Logger } from 'pino';
+import { InfoController } from './info/info.controller';
+import { Infrastructure, LOGGER } from './infrastructure/infrastructure';
+import { ApiAuthenticator, ApiGuard } from './shared/api.guard';
+import { APP_CONFIG, type AppConfig } from './shared/config';
+import { VersionRegistry } from './shared/versions';
+import { GetTraineeController } from './trainees/get-trainee/get-trainee.controller';
+import { GetTraineeHandler } from './trainees/get-trainee/get-trainee.query';
+import { ListTraineesController } from './trainees/list-trainees/list-trainees.controller';
+import { ListTraineesHandler } from './trainees/list-trainees/list-trainees.query';
+import { RegisterTraineeController } from './trainees/register-trainee/register-trainee.controller';
+import { RegisterTraineeHandler } from './trainees/register-trainee/register-trainee.handler';
+import { UpdateTraineeController } from './trainees/update-trainee/update-trainee.controller';
+import { UpdateTraineeHandler } from './trainees/update-trainee/update-trainee.handler';
+
+/** The API's module, built for one configuration and logger. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CqrsModule.forRoot()],
+      controllers: [
+        InfoController,
+        ListTraineesController,
+        RegisterTraineeController,
+        GetTraineeController,
+        UpdateTraineeController,
+      ],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        { provide: VersionRegistry, useValue: new VersionRegistry(config.appEnv) },
+        Infrastructure,
+        ApiAuthenticator,
+        ApiGuard,
+        RegisterTraineeHandler,
+        UpdateTraineeHandler,
+        GetTraineeHandler,
+        ListTraineesHandler,
+      ],
+    };
+  }
+}

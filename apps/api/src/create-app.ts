@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import { AppModule } from './app.module';
+import { ApiExceptionFilter } from './shared/api-exception.filter';
+import { ApiAuthenticator } from './shared/api.guard';
+import type { AppConfig } from './shared/config';
+import { createLogger, PinoNestLogger } from './shared/logger';
+
+/** Largest request body accepted, in bytes (larger answers 413 in the error shape). */
+const BODY_LIMIT = 5 * 1024 * 1024;
+
+/**
+ * Builds the API (Fastify adapter) for a configuration, ready to `listen`. Used by `main.ts` and by
+ * the end-to-end tests, which start it on a free port with a temporary data dir.
+ */
+export async function createApp(config: AppConfig, logger: Logger = createLogger(config.logLevel)): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT,
+    genReqId: (req: IncomingMessage) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, caseSensitive: true },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+
+  // Providers' systems do not always send `Content-Type: application/json`: read any body as JSON.
+  // (Errors raised before a handler, such as malformed JSON, reach the Nest exception filter.)
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      const e = err as Error & { statusCode?: number };
+      e.statusCode = 400;
+      done(e, undefined);
+    }
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    logger.info(
+      { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+    done();
+  });
+
+  app.useGlobalFilters(new ApiExceptionFilter(app.get(ApiAuthenticator), logger));
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,20 @@
+import { Controller, Get, UseGuards } from '@nestjs/common';
+import { ApiGuard } from '../shared/api.guard';
+import { CurrentCaller } from '../shared/request-context';
+import type { Caller } from '@app/application';
+import { VersionRegistry } from '../shared/versions';
+
+@Controller('api/:version/info')
+@UseGuards(ApiGuard)
+export class InfoController {
+  constructor(private readonly versions: VersionRegistry) {}
+
+  /**
+   * GET /api/{version}/info: `{status: "ok", version: {requested, latest}}`, not wrapped in `data`
+   * (spec "GET /info"; DESIGN.md ruling 5). Authenticated.
+   */
+  @Get()
+  info(@CurrentCaller() caller: Caller): { status: string; version: { requested: string; latest: string } } {
+    return { status: 'ok', version: { requested: caller.apiVersion, latest: this.versions.latest } };
+  }
+}

@@ -1,0 +1,21 @@
+import type { Logger } from 'pino';
+import type { Infrastructure } from './infrastructure/infrastructure';
+
+/** The demo provider registered in an empty sandbox. */
+export const DEMO_PROVIDER = { ukprn: '10000001', name: 'Demo Teacher Training Provider' };
+
+/**
+ * In `APP_ENV=sandbox` with an empty data dir: registers the demo provider, issues a token and
+ * prints it once on stdout, so a new user can call the API at once. Does nothing otherwise.
+ */
+export async function bootstrapSandbox(infra: Infrastructure, logger: Logger): Promise<void> {
+  if ((await infra.eventStore.headPosition()) !== 0) return;
+  await infra.providers.addProvider(DEMO_PROVIDER.ukprn, DEMO_PROVIDER.name);
+  const issued = await infra.providers.issueToken(DEMO_PROVIDER.ukprn, 'sandbox');
+  await infra.projector.catchUp();
+  logger.info({ ukprn: DEMO_PROVIDER.ukprn, token_id: issued.token_id }, 'sandbox: demo provider registered');
+  process.stdout.write(
+    `\nSandbox demo provider ${DEMO_PROVIDER.ukprn} (${DEMO_PROVIDER.name}). Its API token, shown once:\n\n  ${issued.token}\n\n` +
+      `Try: curl -H "Authorization: Bearer ${issued.token}" http://localhost:${infra.config.port}/api/v2025.0/info\n\n`,
+  );
+}

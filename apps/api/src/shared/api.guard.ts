@@ -1,0 +1,59 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { hashToken, tokenFromAuthorizationHeader } from '@app/domain';
+import { Infrastructure } from '../infrastructure/infrastructure';
+import type { ApiRequest } from './request-context';
+import { VERSION_PATTERN, VersionRegistry } from './versions';
+
+/** 401 with `{error: "Unauthorized"}` (spec "Authentication"). */
+export class Unauthorized extends Error {}
+
+/** 404 `Not found` for a path under `/api/<version>/` that is not served (API-FACTS §1.4). */
+export class RouteNotFound extends Error {}
+
+/** 404 `{"error":"Resource not found"}` for a path outside the API namespace (API-FACTS §1.5). */
+export class ResourceNotFound extends Error {}
+
+/**
+ * Authenticates the request's bearer token against the token read model, then checks the path's
+ * version is served (API-FACTS §2.8 order: authentication before version and route). Sets
+ * `request.caller` and `request.apiVersion`.
+ */
+@Injectable()
+export class ApiAuthenticator {
+  constructor(
+    private readonly infra: Infrastructure,
+    private readonly versions: VersionRegistry,
+  ) {}
+
+  /** Resolves the caller or throws {@link Unauthorized}; then the version or {@link RouteNotFound}. */
+  async authenticate(req: ApiRequest, versionSegment: string): Promise<void> {
+    if (!VERSION_PATTERN.test(versionSegment)) throw new ResourceNotFound();
+    const token = tokenFromAuthorizationHeader(req.headers.authorization);
+    if (!token) throw new Unauthorized();
+    const record = await this.infra.readModel.findTokenByHash(hashToken(token));
+    if (!record || record.status !== 'active') throw new Unauthorized();
+    const version = this.versions.resolve(versionSegment);
+    if (!version) throw new RouteNotFound();
+    req.apiVersion = version;
+    req.versionSegment = versionSegment;
+    req.caller = {
+      ukprn: record.ukprn,
+      tokenId: record.token_id,
+      apiVersion: version,
+      requestId: String(req.id ?? ''),
+    };
+  }
+}
+
+/** Guard of every `/api/:version/...` controller. */
+@Injectable()
+export class ApiGuard implements CanActivate {
+  constructor(private readonly authenticator: ApiAuthenticator) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const params = (req.params ?? {}) as Record<string, string>;
+    await this.authenticator.authenticate(req, params.version ?? '');
+    return true;
+  }
+}

@@ -1,0 +1,27 @@
+/** Error bodies of the spec's "Errors" table and DESIGN.md ruling 4, built in one place. */
+export type ErrorEntry = { error: string; message: string };
+
+export function errorsBody(error: string, messages: string[]): { errors: ErrorEntry[] } {
+  return { errors: messages.map((message) => ({ error, message })) };
+}
+
+/**
+ * 422 of the list endpoint: `{message, errors: {param: [messages]}}` (spec "GET /trainees";
+ * API-FACTS §14.1).
+ */
+export class ListQueryInvalid extends Error {
+  constructor(readonly errorsByParam: Record<string, string[]>) {
+    super('invalid list query');
+  }
+
+  body(): { message: string; errors: Record<string, string[]> } {
+    const n = Object.values(this.errorsByParam).reduce((sum, list) => sum + list.length, 0);
+    return {
+      message: `Validation failed: ${n} ${n === 1 ? 'error' : 'errors'} prohibited this request being run`,
+      errors: this.errorsByParam,
+    };
+  }
+}
+
+/** 404 of the list endpoint when the requested page has no rows (API-FACTS §14.6). */
+export class NoTraineesFound extends Error {}

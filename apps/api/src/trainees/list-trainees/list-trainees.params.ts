@@ -1,0 +1,124 @@
+import { plainToInstance } from 'class-transformer';
+import { IsIn, IsOptional, Validate, ValidatorConstraint, validateSync, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
+import { currentAcademicCycle, isKnownAcademicCycle } from '@app/domain';
+import { STATUS_FILTERS, type StatusFilter, type TraineeListQuery } from '@app/read-model';
+import { ListQueryInvalid } from '../../shared/errors';
+
+/** The leading integer of a value as Ruby's `to_i` reads it (API-FACTS §14.1), or null. */
+export function leadingInteger(value: string): number | null {
+  const m = /^\s*([+-]?\d+)/.exec(value);
+  return m ? Number.parseInt(m[1], 10) : null;
+}
+
+const SINCE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/** An ISO 8601 date or date-time as a UTC instant (`…Z`, ms); a zone-less value is read as UTC. Null if invalid. */
+export function parseSince(value: string): string | null {
+  const m = SINCE.exec(value.trim());
+  if (!m) return null;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '0', zone = 'Z'] = m;
+  const z = zone === 'Z' ? 'Z' : zone.length === 3 ? `${zone}:00` : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const ms = Number(`0.${frac}`) * 1000;
+  const iso = `${y}-${mo}-${d}T${h}:${mi}:${s}.${String(Math.floor(ms)).padStart(3, '0')}${z}`;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return null;
+  // Reject impossible calendar dates that Date.parse rolls over (2025-02-30).
+  const check = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
+  return new Date(t).toISOString();
+}
+
+@ValidatorConstraint({ name: 'academicCycle' })
+class AcademicCycleConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    if (typeof value !== 'string') return false;
+    const year = leadingInteger(value);
+    return year !== null && isKnownAcademicCycle(year);
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `${String(args.value)} is not a valid academic cycle year`;
+  }
+}
+
+@ValidatorConstraint({ name: 'status' })
+class StatusConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    // The repeated form (`status[]=…`, or `status` sent twice) is not validated (API-FACTS §14.1).
+    return Array.isArray(value) || (STATUS_FILTERS as readonly unknown[]).includes(value);
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `${String(args.value)} is not a valid status`;
+  }
+}
+
+@ValidatorConstraint({ name: 'since' })
+class SinceConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && parseSince(value) !== null;
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `${String(args.value)} is not a valid date`;
+  }
+}
+
+/** Query parameters of GET /trainees as sent (spec "GET /trainees"; API-FACTS §14.1). */
+export class ListTraineesParams {
+  @IsOptional()
+  @Validate(AcademicCycleConstraint)
+  academic_cycle?: string;
+
+  @IsOptional()
+  @Validate(StatusConstraint)
+  status?: string | string[];
+
+  @IsOptional()
+  @Validate(SinceConstraint)
+  since?: string;
+
+  @IsOptional()
+  @IsIn(['asc', 'desc'], { message: 'is not included in the list' })
+  sort_order?: string;
+
+  has_trn?: string;
+  page?: string;
+  per_page?: string;
+}
+
+/**
+ * Validates the raw query string object and returns the read-model query. Empty values count as
+ * absent. Throws {@link ListQueryInvalid} with every bad parameter's messages.
+ */
+export function toListQuery(raw: Record<string, unknown>, ukprn: string, today: string): TraineeListQuery {
+  const plain: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw ?? {})) {
+    const name = key.endsWith('[]') ? key.slice(0, -2) : key;
+    const v = key.endsWith('[]') && !Array.isArray(value) ? [value] : value;
+    if (v === '' || v === undefined) continue;
+    plain[name] = Array.isArray(v) && name !== 'status' ? v[v.length - 1] : v;
+  }
+  const params = plainToInstance(ListTraineesParams, plain);
+  const errors = validateSync(params, { skipMissingProperties: false, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const byParam: Record<string, string[]> = {};
+    for (const e of errors) byParam[e.property] = Object.values(e.constraints ?? {});
+    throw new ListQueryInvalid(byParam);
+  }
+  const statuses = params.status === undefined
+    ? undefined
+    : (Array.isArray(params.status) ? params.status : [params.status]).filter((s): s is StatusFilter =>
+        (STATUS_FILTERS as readonly string[]).includes(s),
+      );
+  const page = Number.parseInt(String(params.page ?? '1'), 10);
+  const perPage = params.per_page === undefined ? 50 : Number.parseInt(String(params.per_page), 10);
+  return {
+    ukprn,
+    academicCycle: params.academic_cycle ? (leadingInteger(params.academic_cycle) as number) : currentAcademicCycle(today),
+    statuses,
+    since: params.since ? (parseSince(params.since) as string) : undefined,
+    hasTrn: params.has_trn === undefined ? undefined : params.has_trn === 'true',
+    page: Number.isNaN(page) || page < 1 ? 1 : page,
+    perPage: Number.isNaN(perPage) ? 0 : perPage,
+    sortOrder: params.sort_order === 'asc' ? 'asc' : 'desc',
+    today,
+  };
+}

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runAdmin } from '../support/admin-cli';
+import { RunningApi } from '../support/api-harness';
+
+async function eventually(check: () => Promise<boolean>, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}
+
+describe('admin CLI against the same DATA_DIR as a running API (issue: operators’ CLI)', () => {
+  let dataDir: string;
+  let api: RunningApi;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'trainee-records-admin-'));
+    api = await RunningApi.start({ dataDir });
+  });
+  afterAll(async () => {
+    await api.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('adds a provider, issues a token the API accepts within a second, lists it, revokes it and the API refuses it within a second', async () => {
+    const added = await runAdmin(['provider', 'add', '--ukprn', '10000030', '--name', 'Example University'], dataDir);
+    expect(added.code).toBe(0);
+
+    const issued = await runAdmin(['token', 'issue', '--ukprn', '10000030'], dataDir);
+    expect(issued.code).toBe(0);
+    const lines = issued.stdout.trimEnd().split('\n');
+    const token = lines[lines.length - 1];
+    expect(token).toMatch(/^sandbox_[0-9a-f]{64}$/);
+
+    const accepted = await eventually(async () => (await api.request('GET', '/api/v2025.0/info', token)).status === 200, 1000);
+    expect(accepted).toBe(true);
+
+    const listed = await runAdmin(['token', 'list', '--ukprn', '10000030'], dataDir);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).not.toContain(token);
+    const row = listed.stdout.split('\n').find((l) => l.includes('\tactive\t'));
+    expect(row).toBeDefined();
+    const tokenId = row!.split('\t')[0];
+
+    const revoked = await runAdmin(['token', 'revoke', '--token-id', tokenId], dataDir);
+    expect(revoked.code).toBe(0);
+    const refused = await eventually(async () => (await api.request('GET', '/api/v2025.0/info', token)).status === 401, 1000);
+    expect(refused).toBe(true);
+
+    const after = await runAdmin(['token', 'list', '--ukprn', '10000030'], dataDir);
+    expect(after.stdout).toContain(`${tokenId}\trevoked\t`);
+  });
+
+  it('refuses bad input with a message and a non-zero exit code', async () => {
+    const badUkprn = await runAdmin(['provider', 'add', '--ukprn', '12', '--name', 'X'], dataDir);
+    expect(badUkprn.code).toBe(1);
+    expect(badUkprn.stderr).toContain('UKPRN must be 8 digits');
+    const twice = await runAdmin(['provider', 'add', '--ukprn', '10000030', '--name', 'Again'], dataDir);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain('already registered');
+    const unknown = await runAdmin(['token', 'issue', '--ukprn', '19999999'], dataDir);
+    expect(unknown.code).toBe(1);
+    const noToken = await runAdmin(['token', 'revoke', '--token-id', 'nope'], dataDir);
+    expect(noToken.code).toBe(1);
+    const usage = await runAdmin(['token', 'issue'], dataDir);
+    expect(usage.code).toBe(2);
+  });
+});

@@ -1,0 +1,27 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the admin CLI from source in its own OS process (as operators run it), on `dataDir`. */
+export function runAdmin(args: string[], dataDir: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(ROOT, 'apps/admin/src/main.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, APP_ENV: 'sandbox' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createApp } from '../../apps/api/src/create-app';
+import { Infrastructure } from '../../apps/api/src/infrastructure/infrastructure';
+import type { AppConfig } from '../../apps/api/src/shared/config';
+import { createLogger } from '../../apps/api/src/shared/logger';
+
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  text: string;
+}
+
+/** A running API on a free loopback port over a temporary data dir, for end-to-end tests. */
+export class RunningApi {
+  private constructor(
+    readonly app: NestFastifyApplication,
+    readonly baseUrl: string,
+    readonly dataDir: string,
+    private readonly ownsDir: boolean,
+  ) {}
+
+  /** Starts the API (real HTTP) with `APP_ENV` sandbox unless told otherwise. */
+  static async start(options: { appEnv?: AppConfig['appEnv']; dataDir?: string } = {}): Promise<RunningApi> {
+    const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trainee-records-e2e-'));
+    const config: AppConfig = {
+      port: 0,
+      dataDir,
+      appEnv: options.appEnv ?? 'sandbox',
+      logLevel: 'silent',
+      eventStoreUrl: null,
+      mongodbUrl: null,
+    };
+    const app = await createApp(config, createLogger('silent'));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    return new RunningApi(app, `http://127.0.0.1:${port}`, dataDir, options.dataDir === undefined);
+  }
+
+  get infra(): Infrastructure {
+    return this.app.get(Infrastructure);
+  }
+
+  /** Registers a provider (if new) and returns a fresh token for it. */
+  async providerToken(ukprn: string, name = `Provider ${ukprn}`): Promise<string> {
+    if (!(await this.infra.readModel.getProvider(ukprn))) await this.infra.providers.addProvider(ukprn, name);
+    const issued = await this.infra.providers.issueToken(ukprn, 'sandbox');
+    await this.infra.projector.catchUp();
+    return issued.token;
+  }
+
+  /** Sends a request; `body` is JSON-encoded unless it is a string (sent as is). */
+  async request(method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse> {
+    const h: Record<string, string> = { ...headers };
+    if (token !== null) h.authorization = `Bearer ${token}`;
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      h['content-type'] = h['content-type'] ?? 'application/json';
+    }
+    const res = await fetch(`${this.baseUrl}${path}`, { method, headers: h, body: payload });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+
+  /** Stops the API and removes the data dir it created. */
+  async close(): Promise<void> {
+    await this.app.close();
+    if (this.ownsDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
