@@ -67,10 +67,12 @@ function update(cmd: UpdateTrainee, state: TraineeState): TraineeEvent[] {
   const trainee = ownTrainee(state, cmd.ukprn);
   requireData(cmd.input);
   requireAllowed(trainee, cmd.version);
-  const result = validateTraineeUpdate(cmd.input, trainee.details, {
-    version: cmd.version,
-    today: utcDate(cmd.now),
-  });
+  const result = validateTraineeUpdate(
+    cmd.input,
+    trainee.details,
+    { version: cmd.version, today: utcDate(cmd.now) },
+    { hasDegrees: trainee.degrees.length > 0 },
+  );
   if (!result.ok) throw new ValidationFailed(result.errors);
   const { changes } = result.value;
   if (Object.keys(changes).length === 0) return [];

@@ -1,0 +1,503 @@
+/**
+ * Coded value lists of the trainee-records API (API-FACTS §6.6, §6.9, §8, §11, §12.4; the files'
+ * README in /work/shared/reference/reference-data). The JSON files beside this module are copies
+ * of the shared reference data, imported at build time: nothing reads a file at run time.
+ *
+ * Every lookup structure is built once, at module load, into Maps keyed by API version and code,
+ * because validation runs on every write.
+ *
+ * Input rule for every coded field: codes only, as JSON strings. A lookup with anything other than
+ * a string (a JSON number, null, an object) finds nothing.
+ */
+import type { ApiVersion } from '../api-version';
+import { API_VERSIONS } from '../api-version';
+
+import allocationSubjectJson from './allocation_subject.json';
+import countryJson from './country.json';
+import courseAgeRangeJson from './course_age_range.json';
+import courseSubjectJson from './course_subject.json';
+import degreeGradeJson from './degree_grade.json';
+import degreeInstitutionJson from './degree_institution.json';
+import degreeSubjectJson from './degree_subject.json';
+import degreeTypeJson from './degree_type.json';
+import disabilityJson from './disability.json';
+import ethnicGroupJson from './ethnic_group.json';
+import ethnicityJson from './ethnicity.json';
+import fundCodeJson from './fund_code.json';
+import fundingMethodJson from './funding_method.json';
+import fundingRuleJson from './funding_rule.json';
+import ittAimJson from './itt_aim.json';
+import ittQualificationAimJson from './itt_qualification_aim.json';
+import nationalityJson from './nationality.json';
+import placementMagicUrnJson from './placement_magic_urn.json';
+import sexJson from './sex.json';
+import statusFilterJson from './status_filter.json';
+import studyModeJson from './study_mode.json';
+import traineeStateJson from './trainee_state.json';
+import trainingInitiativeJson from './training_initiative.json';
+import trainingInitiativeByCycleJson from './training_initiative_by_cycle.json';
+import trainingRouteJson from './training_route.json';
+import withdrawalFutureInterestJson from './withdrawal_future_interest.json';
+import withdrawalReasonJson from './withdrawal_reason.json';
+import withdrawalTriggerJson from './withdrawal_trigger.json';
+
+// ---------------------------------------------------------------------------------------------
+// Entry shapes
+// ---------------------------------------------------------------------------------------------
+
+/** Fields every list entry has (README "Common entry shape"). */
+export interface CodedEntry {
+  /** The code accepted on input and returned on output (always a string). */
+  readonly code: string;
+  /** Human label (`display_name` of the v2026.1 reference-data endpoint). */
+  readonly label: string;
+  /** API versions whose validation accepts this code. */
+  readonly versions: readonly ApiVersion[];
+  /** Internal value of the reference implementation (leaks into some messages and outputs). */
+  readonly value?: string;
+}
+
+/** `training_route.json`. `value` is the internal route name used in messages (API-FACTS §6.9, §8.2). */
+export interface TrainingRouteEntry extends CodedEntry {
+  readonly value: string;
+  /** `QTS` or `EYTS`: returned as `course_qualification` (API-FACTS §13.4). */
+  readonly award_type: 'QTS' | 'EYTS';
+  /** Drives `course_level`: `undergrad` when true, else `postgrad` (API-FACTS §13.4). */
+  readonly undergrad: boolean;
+  readonly early_years: boolean;
+  /** Non-undergraduate routes need at least one degree on create (API-FACTS §6.3). */
+  readonly requires_degree: boolean;
+  readonly minimum_placements_for_award: number;
+  /** Route 12 is refused when the trainee's start cycle is before this year (API-FACTS §6.6). */
+  readonly earliest_start_cycle?: number;
+  readonly accepted_on_write?: boolean;
+  readonly by_version?: Partial<Record<ApiVersion, { readonly accepted_on_write?: boolean }>>;
+}
+
+/** `ethnicity.json`: `ethnic_background`/`ethnic_group` are derived; `output_code` is returned. */
+export interface EthnicityEntry extends CodedEntry {
+  readonly ethnic_background: string;
+  readonly ethnic_group: string;
+  readonly output_code: string;
+}
+
+/** `ethnic_group.json` (output only). */
+export interface EthnicGroupEntry extends CodedEntry {
+  readonly ethnic_backgrounds: readonly string[];
+}
+
+/** `disability.json`. Disability codes are never validated (API-FACTS §6.6). */
+export interface DisabilityEntry extends CodedEntry {
+  readonly value: string;
+  readonly disclosure_when_only_code: 'disabled' | 'no_disability' | 'disability_not_provided';
+}
+
+/** `nationality.json`: British territories all return `GB` as `output_code`. */
+export interface NationalityEntry extends CodedEntry {
+  readonly value: string;
+  readonly output_code: string;
+}
+
+/** `course_age_range.json`: ages in years. */
+export interface CourseAgeRangeEntry extends CodedEntry {
+  readonly value: string;
+  readonly min_age: number;
+  readonly max_age: number;
+  readonly course_education_phase: 'primary' | 'secondary' | 'early_years';
+}
+
+/** `course_subject.json`: `value` is the internal subject name (funding messages). */
+export interface CourseSubjectEntry extends CodedEntry {
+  readonly value: string;
+  readonly allocation_subjects: readonly string[];
+}
+
+/** What a funding method gives (`funding_method.json` `funding_type`); `none` is code 6. */
+export type FundingType = 'bursary' | 'scholarship' | 'grant' | 'none';
+
+/** `funding_method.json`. */
+export interface FundingMethodEntry extends CodedEntry {
+  readonly funding_type: FundingType;
+}
+
+/** `funding_rule.json`: what funding is available per cycle, type, route and allocation subject. */
+export interface FundingRuleEntry extends CodedEntry {
+  readonly academic_cycle: number;
+  readonly funding_type: Exclude<FundingType, 'none'>;
+  /** Internal route name (`training_route.json` `value`). */
+  readonly training_route: string;
+  readonly amount: number;
+  readonly allocation_subjects: readonly string[];
+}
+
+/** `allocation_subject.json`: allocation subject (code) → internal course subject names. */
+export interface AllocationSubjectEntry extends CodedEntry {
+  readonly course_subjects: readonly string[];
+}
+
+/** `training_initiative_by_cycle.json`: `code` is the cycle's start year as a string. */
+export interface TrainingInitiativeByCycleEntry extends CodedEntry {
+  readonly available_initiatives: readonly string[];
+}
+
+/** Degree type, subject, grade and institution entries: `uuid` is returned as `*_uuid`. */
+export interface DegreeReferenceEntry extends CodedEntry {
+  readonly value: string;
+  readonly uuid: string;
+  /** Input `09` (grade) is stored as `14`; `0133` (institution) as `0149` (API-FACTS §11.5). */
+  readonly stored_as_code?: string;
+}
+
+/** `country.json`: `uk` is true for XF, XG, XH, XI, XK. */
+export interface CountryEntry extends CodedEntry {
+  readonly uk: boolean;
+  readonly by_version?: Partial<Record<ApiVersion, { readonly value?: string }>>;
+}
+
+/** `withdrawal_reason.json`: a reason allowed for both triggers appears twice. */
+export interface WithdrawalReasonEntry extends CodedEntry {
+  readonly trigger: 'provider' | 'trainee';
+  readonly requires_another_reason: boolean;
+  readonly requires_safeguarding_concern_reasons: boolean;
+}
+
+/** `status_filter.json`: `rule` says which trainees match (API-FACTS §14.4). */
+export interface StatusFilterEntry extends CodedEntry {
+  readonly rule: string;
+}
+
+/** `trainee_state.json`. */
+export interface TraineeStateEntry extends CodedEntry {
+  readonly reachable_via_api: boolean;
+}
+
+/** The code lists that can be looked up by code (withdrawal reasons are not unique by code). */
+export interface RefLists {
+  sex: CodedEntry;
+  training_route: TrainingRouteEntry;
+  study_mode: CodedEntry;
+  ethnicity: EthnicityEntry;
+  ethnic_group: EthnicGroupEntry;
+  disability: DisabilityEntry;
+  nationality: NationalityEntry;
+  course_age_range: CourseAgeRangeEntry;
+  course_subject: CourseSubjectEntry;
+  fund_code: CodedEntry;
+  funding_method: FundingMethodEntry;
+  itt_aim: CodedEntry;
+  itt_qualification_aim: CodedEntry;
+  training_initiative: CodedEntry;
+  degree_type: DegreeReferenceEntry;
+  degree_subject: DegreeReferenceEntry;
+  degree_grade: DegreeReferenceEntry;
+  degree_institution: DegreeReferenceEntry;
+  country: CountryEntry;
+  placement_magic_urn: CodedEntry;
+  withdrawal_trigger: CodedEntry;
+  withdrawal_future_interest: CodedEntry;
+  status_filter: StatusFilterEntry;
+  trainee_state: TraineeStateEntry;
+}
+
+/** Name of a code list (the JSON file's base name). */
+export type RefListName = keyof RefLists;
+
+// ---------------------------------------------------------------------------------------------
+// Raw lists (file order = sorted by code)
+// ---------------------------------------------------------------------------------------------
+
+function list<T>(json: unknown): readonly T[] {
+  return Object.freeze(json as T[]);
+}
+
+/** Every list entry in file order (sorted by code), all versions. */
+export const REFERENCE_LISTS: { readonly [L in RefListName]: readonly RefLists[L][] } = {
+  sex: list(sexJson),
+  training_route: list(trainingRouteJson),
+  study_mode: list(studyModeJson),
+  ethnicity: list(ethnicityJson),
+  ethnic_group: list(ethnicGroupJson),
+  disability: list(disabilityJson),
+  nationality: list(nationalityJson),
+  course_age_range: list(courseAgeRangeJson),
+  course_subject: list(courseSubjectJson),
+  fund_code: list(fundCodeJson),
+  funding_method: list(fundingMethodJson),
+  itt_aim: list(ittAimJson),
+  itt_qualification_aim: list(ittQualificationAimJson),
+  training_initiative: list(trainingInitiativeJson),
+  degree_type: list(degreeTypeJson),
+  degree_subject: list(degreeSubjectJson),
+  degree_grade: list(degreeGradeJson),
+  degree_institution: list(degreeInstitutionJson),
+  country: list(countryJson),
+  placement_magic_urn: list(placementMagicUrnJson),
+  withdrawal_trigger: list(withdrawalTriggerJson),
+  withdrawal_future_interest: list(withdrawalFutureInterestJson),
+  status_filter: list(statusFilterJson),
+  trainee_state: list(traineeStateJson),
+};
+
+/** `funding_rule.json` entries. */
+export const FUNDING_RULES: readonly FundingRuleEntry[] = list(fundingRuleJson);
+/** `allocation_subject.json` entries. */
+export const ALLOCATION_SUBJECTS: readonly AllocationSubjectEntry[] = list(allocationSubjectJson);
+/** `training_initiative_by_cycle.json` entries. */
+export const TRAINING_INITIATIVES_BY_CYCLE: readonly TrainingInitiativeByCycleEntry[] = list(trainingInitiativeByCycleJson);
+/** `withdrawal_reason.json` entries (provider reasons first, then trainee reasons). */
+export const WITHDRAWAL_REASONS: readonly WithdrawalReasonEntry[] = list(withdrawalReasonJson);
+
+// ---------------------------------------------------------------------------------------------
+// Per-version maps, built once
+// ---------------------------------------------------------------------------------------------
+
+type VersionMaps = { readonly [L in RefListName]: ReadonlyMap<ApiVersion, ReadonlyMap<string, RefLists[L]>> };
+
+function buildVersionMaps(): VersionMaps {
+  const out: Partial<Record<RefListName, Map<ApiVersion, Map<string, CodedEntry>>>> = {};
+  for (const name of Object.keys(REFERENCE_LISTS) as RefListName[]) {
+    const byVersion = new Map<ApiVersion, Map<string, CodedEntry>>();
+    for (const version of API_VERSIONS) byVersion.set(version, new Map());
+    for (const entry of REFERENCE_LISTS[name] as readonly CodedEntry[]) {
+      for (const version of entry.versions) byVersion.get(version)?.set(entry.code, entry);
+    }
+    out[name] = byVersion;
+  }
+  return out as unknown as VersionMaps;
+}
+
+const BY_VERSION: VersionMaps = buildVersionMaps();
+
+/**
+ * The entry of `code` in `list` when the code is valid in `version`, else undefined.
+ * Takes any JSON value: only a string can match (codes are JSON strings, README "Input rule").
+ */
+export function lookupCode<L extends RefListName>(list: L, code: unknown, version: ApiVersion): RefLists[L] | undefined {
+  if (typeof code !== 'string') return undefined;
+  return BY_VERSION[list].get(version)?.get(code) as RefLists[L] | undefined;
+}
+
+/** True when `code` (any JSON value) is a valid code of `list` in `version`. */
+export function isKnownCode(list: RefListName, code: unknown, version: ApiVersion): boolean {
+  return lookupCode(list, code, version) !== undefined;
+}
+
+/** Every code of `list` valid in `version`, in file order (sorted by code). */
+export function codesFor(list: RefListName, version: ApiVersion): readonly string[] {
+  return CODES_BY_VERSION[list].get(version) ?? [];
+}
+
+const CODES_BY_VERSION: { readonly [L in RefListName]: ReadonlyMap<ApiVersion, readonly string[]> } = (() => {
+  const out: Partial<Record<RefListName, Map<ApiVersion, readonly string[]>>> = {};
+  for (const name of Object.keys(REFERENCE_LISTS) as RefListName[]) {
+    const m = new Map<ApiVersion, readonly string[]>();
+    for (const version of API_VERSIONS) m.set(version, Object.freeze([...BY_VERSION[name].get(version)!.keys()]));
+    out[name] = m;
+  }
+  return out as { [L in RefListName]: Map<ApiVersion, readonly string[]> };
+})();
+
+// ---------------------------------------------------------------------------------------------
+// Training routes (API-FACTS §6.6, §18)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * True when route `code` may be written (create or update) in `version`: v2025.0 refuses 15–21,
+ * v2026.1 refuses 02 (`accepted_on_write`, API-FACTS §6.6). The start-cycle rule for route 12 is
+ * separate ({@link TrainingRouteEntry.earliest_start_cycle}).
+ */
+export function isTrainingRouteAcceptedOnWrite(code: unknown, version: ApiVersion): boolean {
+  const entry = lookupCode('training_route', code, version);
+  if (!entry) return false;
+  return entry.by_version?.[version]?.accepted_on_write ?? entry.accepted_on_write ?? false;
+}
+
+/** Route codes accepted on write in `version`, sorted by code. */
+export function acceptedTrainingRouteCodes(version: ApiVersion): readonly string[] {
+  return ACCEPTED_ROUTES.get(version) ?? [];
+}
+
+const ACCEPTED_ROUTES: ReadonlyMap<ApiVersion, readonly string[]> = new Map(
+  API_VERSIONS.map((v) => [v, Object.freeze(codesFor('training_route', v).filter((c) => isTrainingRouteAcceptedOnWrite(c, v)))]),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Unknown-code message (API-FACTS §6.9)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The first ten codes v2025.0 lists in its unknown-code messages where its code-set modules are
+ * not sorted by code (API-FACTS §6.9 gives them verbatim; the data files, sorted by code, cannot
+ * reproduce that order). Only the first ten ever appear in a message, and these lists all hold
+ * ten or more codes.
+ */
+const V2025_0_MESSAGE_ORDER: Partial<Record<RefListName, readonly string[]>> = {
+  ethnicity: ['180', '100', '101', '103', '104', '119', '120', '121', '139', '140'],
+  course_subject: ['101117', '100343', '101038', '100358', '101060', '101192', '100346', '100078', '100079', '100417'],
+  nationality: ['AL', 'AF', 'DZ', 'US', 'AD', 'AO', 'AI', 'AR', 'AM', 'AU'],
+  country: ['AF', 'XQ', 'AX', 'AL', 'DZ', 'AS', 'AD', 'AO', 'AI', 'XX'],
+  degree_type: ['002', '010', '013', '014', '051', '052', '053', '054', '055', '056'],
+};
+
+/**
+ * The codes an unknown-code message of `list` quotes in `version`: the first ten valid codes when
+ * there are ten or more, else all of them (API-FACTS §6.9). For `training_route` the list is the
+ * routes accepted on write in that version.
+ */
+export function messageCodes(list: RefListName, version: ApiVersion): readonly string[] {
+  return MESSAGE_CODES[list].get(version) ?? [];
+}
+
+/** True when {@link messageCodes} is the "Example values include … ..." form (≥ 10 valid codes). */
+function hasTenOrMore(list: RefListName, version: ApiVersion): boolean {
+  const all = list === 'training_route' ? acceptedTrainingRouteCodes(version) : codesFor(list, version);
+  return all.length >= 10;
+}
+
+const MESSAGE_CODES: { readonly [L in RefListName]: ReadonlyMap<ApiVersion, readonly string[]> } = (() => {
+  const out: Partial<Record<RefListName, Map<ApiVersion, readonly string[]>>> = {};
+  for (const name of Object.keys(REFERENCE_LISTS) as RefListName[]) {
+    const m = new Map<ApiVersion, readonly string[]>();
+    for (const version of API_VERSIONS) {
+      const all = name === 'training_route' ? acceptedTrainingRouteCodes(version) : codesFor(name, version);
+      const override = version === 'v2025.0' ? V2025_0_MESSAGE_ORDER[name] : undefined;
+      m.set(version, Object.freeze(all.length >= 10 ? (override ?? all).slice(0, 10) : [...all]));
+    }
+    out[name] = m;
+  }
+  return out as { [L in RefListName]: Map<ApiVersion, readonly string[]> };
+})();
+
+/** How an input value is echoed in a message: strings as sent, other JSON values as JSON text. */
+export function echoValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * The unknown-code message (API-FACTS §6.9), byte for byte:
+ * `<label> has invalid reference data value of '<value>'. Valid values are '<a>', '<b>'.` or, with
+ * ten or more valid codes, `… Example values include '<1>', …, '<10>'...`.
+ * `label` is the field name as the client knows it; `value` any JSON value, echoed as sent.
+ */
+export function unknownCodeMessage(label: string, value: unknown, list: RefListName, version: ApiVersion): string {
+  const quoted = messageCodes(list, version)
+    .map((c) => `'${c}'`)
+    .join(', ');
+  const head = `${label} has invalid reference data value of '${echoValue(value)}'.`;
+  return hasTenOrMore(list, version) ? `${head} Example values include ${quoted}...` : `${head} Valid values are ${quoted}.`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Funding and initiatives (API-FACTS §8)
+// ---------------------------------------------------------------------------------------------
+
+/** Internal course subject name → allocation subjects it belongs to (`allocation_subject.json`). */
+const ALLOCATION_BY_SUBJECT: ReadonlyMap<string, readonly string[]> = (() => {
+  const m = new Map<string, string[]>();
+  for (const a of ALLOCATION_SUBJECTS) {
+    for (const s of a.course_subjects) {
+      const got = m.get(s) ?? [];
+      got.push(a.code);
+      m.set(s, got);
+    }
+  }
+  return m;
+})();
+
+/** Allocation subjects of an internal course subject name (e.g. `French language` → Modern languages, French language). */
+export function allocationSubjectsOf(courseSubjectValue: string): readonly string[] {
+  return ALLOCATION_BY_SUBJECT.get(courseSubjectValue) ?? [];
+}
+
+const EMPTY_SET: ReadonlySet<string> = new Set();
+
+const RULES_BY_CYCLE: ReadonlyMap<number, readonly FundingRuleEntry[]> = (() => {
+  const m = new Map<number, FundingRuleEntry[]>();
+  for (const r of FUNDING_RULES) {
+    const got = m.get(r.academic_cycle) ?? [];
+    got.push(r);
+    m.set(r.academic_cycle, got);
+  }
+  return m;
+})();
+
+/** Funding rules seeded for the cycle starting in `cycle` (a start year). */
+export function fundingRulesFor(cycle: number): readonly FundingRuleEntry[] {
+  return RULES_BY_CYCLE.get(cycle) ?? [];
+}
+
+/** Internal route names with at least one funding method in `cycle` (API-FACTS §8.1). */
+export function routesWithFunding(cycle: number): ReadonlySet<string> {
+  return ROUTES_WITH_FUNDING.get(cycle) ?? EMPTY_SET;
+}
+const ROUTES_WITH_FUNDING: ReadonlyMap<number, ReadonlySet<string>> = new Map(
+  [...RULES_BY_CYCLE].map(([cycle, rules]) => [cycle, new Set(rules.map((r) => r.training_route))]),
+);
+
+/**
+ * True when a funding method of `fundingType` exists for (cycle, internal route name, internal
+ * course subject name): a rule of that cycle, type and route lists one of the subject's allocation
+ * subjects (API-FACTS §8.2).
+ */
+export function fundingMethodExists(
+  cycle: number,
+  fundingType: Exclude<FundingType, 'none'>,
+  routeValue: string,
+  courseSubjectValue: string,
+): boolean {
+  const allocation = allocationSubjectsOf(courseSubjectValue);
+  if (allocation.length === 0) return false;
+  return fundingRulesFor(cycle).some(
+    (r) => r.funding_type === fundingType && r.training_route === routeValue && r.allocation_subjects.some((a) => allocation.includes(a)),
+  );
+}
+
+const INITIATIVES_BY_CYCLE: ReadonlyMap<number, ReadonlySet<string>> = new Map(
+  TRAINING_INITIATIVES_BY_CYCLE.map((e) => [Number(e.code), new Set(e.available_initiatives)]),
+);
+
+/** Internal initiative names available in `cycle` (empty for cycles outside the file). API-FACTS §8.3. */
+export function initiativesAvailableIn(cycle: number): ReadonlySet<string> {
+  return INITIATIVES_BY_CYCLE.get(cycle) ?? EMPTY_SET;
+}
+
+/** Internal name of the initiative set by funding_method `C` (output `training_initiative` null). */
+export const VETERANS_INITIATIVE = 'veterans_teaching_undergraduate_bursary';
+
+// ---------------------------------------------------------------------------------------------
+// Places, schools, degrees, withdrawals
+// ---------------------------------------------------------------------------------------------
+
+/** The not-applicable URNs (API-FACTS §6.8, §6.10, §10.3; `placement_magic_urn.json`). */
+export const NOT_APPLICABLE_URNS: readonly string[] = Object.freeze(REFERENCE_LISTS.placement_magic_urn.map((e) => e.code));
+
+/** True when `urn` is one of 900000, 900010, 900020, 900030. */
+export function isNotApplicableUrn(urn: unknown): boolean {
+  return typeof urn === 'string' && NOT_APPLICABLE_URNS.includes(urn);
+}
+
+/** The placement name that replaces a nested placement's name for a not-applicable URN (§6.10). */
+export function notApplicableUrnLabel(urn: string): string | undefined {
+  return REFERENCE_LISTS.placement_magic_urn.find((e) => e.code === urn)?.label;
+}
+
+/**
+ * `institution_uuid` of "Other UK institution", the fallback for a UK degree with an unknown or
+ * missing institution code; it has no code, so output `institution` is null (API-FACTS §11.3;
+ * reference-data README, `degree_institution.json`).
+ */
+export const OTHER_UK_INSTITUTION_UUID = '02132969-f5bc-47ca-be9c-b6f6d5b05e1b';
+
+/** Country codes that make a degree a UK degree: XF, XG, XH, XI, XK (API-FACTS §11.2). */
+export const UK_COUNTRY_CODES: readonly string[] = Object.freeze(REFERENCE_LISTS.country.filter((c) => c.uk).map((c) => c.code));
+
+/** Withdrawal reason codes allowed for `trigger` in `version` (API-FACTS §12.4). */
+export function withdrawalReasonsFor(trigger: string, version: ApiVersion): readonly WithdrawalReasonEntry[] {
+  return WITHDRAWAL_REASONS.filter((r) => r.trigger === trigger && r.versions.includes(version));
+}

@@ -1,0 +1,113 @@
+import { isValidUkPostcode, placementAddress, validatePlacement, validatePlacementUpdate } from './validate-placement';
+
+const ctx = { version: 'v2026.1' as const, today: '2026-11-22' };
+const POSTCODE_MESSAGE = 'postcode Enter a valid postcode (for example, BN1 1AA)';
+
+describe('validatePlacement (API-FACTS §10.1, §10.3)', () => {
+  it('stores urn, name and postcode and derives the address', () => {
+    expect(validatePlacement({ urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', other: 1 }, ctx, { nested: false })).toEqual({
+      ok: true,
+      value: { urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', address: 'URN 123456, GU1 1AA' },
+    });
+    expect(validatePlacement({ name: 'Oak School' }, ctx, { nested: false })).toEqual({
+      ok: true,
+      value: { urn: null, name: 'Oak School', postcode: null, address: null },
+    });
+    expect(validatePlacement({ name: 'Oak School', postcode: 'BN1 1AA' }, ctx, { nested: false })).toMatchObject({ value: { address: 'BN1 1AA' } });
+    expect(validatePlacement({ urn: 123456, name: 'Oak' }, ctx, { nested: false })).toMatchObject({ value: { urn: '123456' } });
+  });
+
+  it.each([
+    [{ urn: '12345', name: 'Oak' }, ['urn is invalid']],
+    [{ urn: '1234567', name: 'Oak' }, ['urn is invalid']],
+    [{ urn: '12345a', name: 'Oak' }, ['urn is invalid']],
+    [{ urn: { a: 1 }, name: 'Oak' }, ['urn is invalid']],
+    [{ urn: '123456' }, ["name can't be blank"]],
+    [{ urn: '123456', name: '   ' }, ["name can't be blank"]],
+    [{ urn: '123456', name: ['Oak'] }, ['name is invalid']],
+    [{ name: 'Oak', postcode: 'XYZ' }, [POSTCODE_MESSAGE]],
+    [{ name: 'Oak', postcode: 12 }, [POSTCODE_MESSAGE]],
+    [{ urn: 'x', postcode: 'x' }, ['urn is invalid', "name can't be blank", POSTCODE_MESSAGE]],
+    ['not an object', ["name can't be blank"]],
+  ])('%j → %j', (input, errors) => {
+    expect(validatePlacement(input, ctx, { nested: false })).toEqual({ ok: false, errors });
+  });
+
+  it('a not-applicable URN gives no address and still needs a name on its own', () => {
+    expect(validatePlacement({ urn: '900010', name: 'Abroad', postcode: 'GU1 1AA' }, ctx, { nested: false })).toMatchObject({
+      value: { urn: '900010', name: 'Abroad', address: null },
+    });
+    expect(validatePlacement({ urn: '900010' }, ctx, { nested: false })).toEqual({ ok: false, errors: ["name can't be blank"] });
+  });
+
+  describe('nested in a trainee create (§5.2, §6.10)', () => {
+    it('prefixes messages with placements_attributes', () => {
+      expect(validatePlacement({ urn: '12' }, ctx, { nested: true })).toEqual({
+        ok: false,
+        errors: ['placements_attributes urn is invalid', "placements_attributes name can't be blank"],
+      });
+    });
+
+    it('drops the postcode', () => {
+      expect(validatePlacement({ urn: '123456', name: 'Oak', postcode: 'not a postcode' }, ctx, { nested: true })).toEqual({
+        ok: true,
+        value: { urn: '123456', name: 'Oak', postcode: null, address: 'URN 123456' },
+      });
+    });
+
+    it.each([
+      ['900000', 'Placement outside England and Wales'],
+      ['900010', 'Not applicable or not available'],
+      ['900020', 'Establishment does not have a URN'],
+      ['900030', 'Not available'],
+    ])('replaces the name for not-applicable URN %s', (urn, label) => {
+      expect(validatePlacement({ urn, name: 'Given' }, ctx, { nested: true })).toEqual({
+        ok: true,
+        value: { urn, name: label, postcode: null, address: null },
+      });
+    });
+  });
+});
+
+describe('UK postcodes', () => {
+  it.each(['BN1 1AA', 'GU1 1AA', 'SW1A 1AA', 'sw1a1aa', 'EC1A 1BB', 'W1A 0AX', 'M1 1AE', 'B33 8TH', 'CR2 6XH', 'DN55 1PT', 'GIR 0AA', ' LS1 4AP '])(
+    'accepts %s',
+    (postcode) => {
+      expect(isValidUkPostcode(postcode)).toBe(true);
+    },
+  );
+
+  it.each(['BN1', 'XYZ', '12345', 'BN1 1A', 'BN1 1AAA', 'QA1 1AA', 'BN1 1CA', 'AAA1 1AA', 'BN1-1AA', ''])('rejects %s', (postcode) => {
+    expect(isValidUkPostcode(postcode)).toBe(false);
+  });
+});
+
+describe('placementAddress (API-FACTS §10.3)', () => {
+  it.each([
+    ['123456', 'GU1 1AA', 'URN 123456, GU1 1AA'],
+    ['123456', null, 'URN 123456'],
+    [null, 'GU1 1AA', 'GU1 1AA'],
+    [null, null, null],
+    ['', '', null],
+    ['900000', 'GU1 1AA', null],
+    ['900030', null, null],
+  ])('(%p, %p) → %p', (urn, postcode, address) => {
+    expect(placementAddress(urn, postcode)).toBe(address);
+  });
+});
+
+describe('validatePlacementUpdate (API-FACTS §10.5)', () => {
+  const stored = { urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', address: 'URN 123456, GU1 1AA' };
+
+  it('replaces the fields sent and re-derives the address', () => {
+    expect(validatePlacementUpdate({ postcode: 'BN1 1AA' }, stored, ctx)).toEqual({
+      ok: true,
+      value: { urn: '123456', name: 'Oak School', postcode: 'BN1 1AA', address: 'URN 123456, BN1 1AA' },
+    });
+    expect(validatePlacementUpdate({ urn: null }, stored, ctx)).toMatchObject({ value: { urn: null, address: 'GU1 1AA' } });
+  });
+
+  it('validates the merged placement', () => {
+    expect(validatePlacementUpdate({ name: '' }, stored, ctx)).toEqual({ ok: false, errors: ["name can't be blank"] });
+  });
+});
