@@ -153,3 +153,21 @@ describe('trainee decider: UpdateTrainee', () => {
     expect(decide({ ...cmd, version: 'v2025.0' }, frozen)).toHaveLength(1);
   });
 });
+
+describe('trainee decider: data without a key the version accepts', () => {
+  it('is refused as missing data on create and on update, whatever else it holds', () => {
+    given([]).when(register({ input: { trn: '1234567', favourite_colour: 'blue' } })).thenThrows(MissingData);
+    given(registered()).when(update({ state: 'awarded' })).thenThrows(MissingData);
+    // A v2026.1 field name means nothing to v2025.0.
+    given(registered()).when(update({ course_subject_1: '100346' })).thenThrows(MissingData);
+  });
+
+  it('requires a degree when an update moves the trainee to a route that needs one and it has none', () => {
+    const noDegree = registered().filter((e) => e.type !== 'DegreeAdded');
+    given(noDegree)
+      .when(update({ training_route: '03' }))
+      .thenThrows(ValidationFailed, (e) =>
+        expect((e as ValidationFailed).messages).toContain('degrees_attributes must be entered if specifying a postgraduate training_route'),
+      );
+  });
+});

@@ -5,7 +5,7 @@ import { findDuplicates } from './trainee.duplicates';
 import type { TraineeEvent } from './trainee.events';
 import type { Trainee, TraineeState } from './trainee.state';
 import { isActionAllowed } from './trainee.state-machine';
-import { validateNewTrainee, validateTraineeUpdate } from './validation';
+import { DISABILITY_KEY, toCanonicalInput, TRAINEE_INPUT_KEYS, validateNewTrainee, validateTraineeUpdate } from './validation';
 
 /**
  * Decides what a command does to a trainee: returns the new events (possibly none) or throws a
@@ -30,7 +30,7 @@ export function utcDate(instant: string): string {
 
 function register(cmd: RegisterTrainee, state: TraineeState): TraineeEvent[] {
   if (state.exists) throw new Error(`trainee ${cmd.trainee_id} already exists`);
-  requireData(cmd.input);
+  requireTraineeData(cmd.input, cmd.version);
   const result = validateNewTrainee(cmd.input, { version: cmd.version, today: utcDate(cmd.now) });
   if (!result.ok) throw new ValidationFailed(result.errors);
   const { details, placements, degrees } = result.value;
@@ -65,7 +65,7 @@ function register(cmd: RegisterTrainee, state: TraineeState): TraineeEvent[] {
 
 function update(cmd: UpdateTrainee, state: TraineeState): TraineeEvent[] {
   const trainee = ownTrainee(state, cmd.ukprn);
-  requireData(cmd.input);
+  requireTraineeData(cmd.input, cmd.version);
   requireAllowed(trainee, cmd.version);
   const result = validateTraineeUpdate(
     cmd.input,
@@ -94,4 +94,16 @@ export function requireData(input: unknown): asserts input is Record<string, unk
   if (input === null || typeof input !== 'object' || Array.isArray(input) || Object.keys(input).length === 0) {
     throw new MissingData();
   }
+}
+
+const PERMITTED_KEYS: ReadonlySet<string> = new Set<string>([...TRAINEE_INPUT_KEYS, 'placements_attributes', 'degrees_attributes']);
+
+/**
+ * `data` must be a non-empty object holding at least one key the version accepts for a trainee;
+ * unknown keys are otherwise ignored (API-FACTS §5.1, §5.3).
+ */
+export function requireTraineeData(input: unknown, version: ApiVersion): asserts input is Record<string, unknown> {
+  requireData(input);
+  const keys = Object.keys(toCanonicalInput(input, version));
+  if (!keys.some((k) => PERMITTED_KEYS.has(k) || DISABILITY_KEY.test(k))) throw new MissingData();
 }

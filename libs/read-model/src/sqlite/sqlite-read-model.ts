@@ -43,6 +43,7 @@ interface TraineeRow {
 export class SqliteReadModel implements TraineeReadModel, ProviderReadModel, ProjectionStore {
   private readonly db: Database.Database;
   private readonly stmts;
+  private readonly listStatements = new Map<string, Database.Statement>();
 
   constructor(filename: string) {
     this.db = new Database(filename);
@@ -162,14 +163,23 @@ export class SqliteReadModel implements TraineeReadModel, ProviderReadModel, Pro
       where.push(`(${ors.join(' OR ')})`);
     }
     const whereSql = where.join(' AND ');
-    const totalCount = (this.db.prepare(`SELECT COUNT(*) AS n FROM ${T} WHERE ${whereSql}`).get(params) as { n: number }).n;
+    const totalCount = (this.prepared(`SELECT COUNT(*) AS n FROM ${T} WHERE ${whereSql}`).get(params) as { n: number }).n;
     const dir = q.sortOrder === 'asc' ? 'ASC' : 'DESC';
     const offset = (q.page - 1) * q.perPage;
     if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { items: [], totalCount };
-    const rows = this.db
-      .prepare(`SELECT doc FROM ${T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset`)
+    const rows = this.prepared(`SELECT doc FROM ${T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset`)
       .all({ ...params, limit: q.perPage, offset }) as { doc: string }[];
     return { items: rows.map((r) => JSON.parse(r.doc) as Trainee), totalCount };
+  }
+
+  /** A prepared statement per distinct list query shape (there are few: filters only add fixed clauses). */
+  private prepared(sql: string): Database.Statement {
+    let stmt = this.listStatements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.listStatements.set(sql, stmt);
+    }
+    return stmt;
   }
 
   async findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]> {
