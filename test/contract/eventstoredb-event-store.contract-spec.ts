@@ -1,0 +1,41 @@
+/**
+ * Runs the shared event store contract (test/contract/event-store.contract.ts) against the
+ * EventStoreDB adapter on the server named by EVENTSTORE_URL (DESIGN.md, "The event store port";
+ * configuration: `EVENTSTORE_URL`). The suite uses unique stream names and event types per test and
+ * compares positions with `headPosition()`, so it runs on a shared, non-empty server.
+ *
+ * Without EVENTSTORE_URL there is no server to run against: the suite registers one skipped test
+ * whose title says so, and warns on stderr, so a run never reads as if the adapter had passed.
+ *
+ * EventStoreDB event ids are unique per stream only, so the test of re-using ids in another stream is
+ * not run for it (capability `eventIdsUniqueAcrossStreams: false`).
+ */
+import { EventStore, openEventStoreDb } from '@app/event-store';
+import { describeEventStoreContract } from './event-store.contract';
+
+const url = process.env.EVENTSTORE_URL?.trim();
+
+if (url) {
+  describeEventStoreContract('EventStoreDB', async () => {
+    const opened: EventStore[] = [];
+    const open = async (): Promise<EventStore> => {
+      const store = openEventStoreDb(url);
+      opened.push(store);
+      return store;
+    };
+    const store = await open();
+    return {
+      store,
+      openAnother: open,
+      cleanup: async () => {
+        for (const s of opened) await s.close();
+      },
+    };
+  }, { eventIdsUniqueAcrossStreams: false });
+} else {
+  const reason = 'EventStoreDB contract suite SKIPPED: EVENTSTORE_URL is not set (no server on this machine)';
+  describe('EventStore contract: EventStoreDB', () => {
+    console.warn(reason);
+    it.skip(reason, () => undefined);
+  });
+}
