@@ -1,0 +1,41 @@
+/**
+ * Runs the shared read-model contract (test/contract/read-model.contract.ts) against the MongoDB
+ * adapter when `MONGODB_URL` names a server (DESIGN.md "Configuration"). Each test gets its own
+ * database, named after this run and dropped in the test's cleanup. Without `MONGODB_URL` the
+ * suite is reported as skipped, loudly: the adapter has then not been run at all.
+ */
+import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { MongoReadModel } from '@app/read-model';
+import { describeReadModelContract } from './read-model.contract';
+
+const SKIPPED = 'MongoDB read-model contract suite SKIPPED: MONGODB_URL is not set (no server on this machine)';
+const url = process.env.MONGODB_URL;
+
+if (!url) {
+  describe('Read-model contract: MongoReadModel', () => {
+    console.warn(SKIPPED);
+    it.skip(SKIPPED, () => undefined);
+  });
+} else {
+  /** Unique per run (database names are limited to 63 bytes). */
+  const runId = `rmc_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  let tests = 0;
+
+  describeReadModelContract('MongoReadModel', async () => {
+    const dbName = `${runId}_${++tests}`;
+    const readModel = await MongoReadModel.connect(url, { dbName });
+    return {
+      readModel,
+      cleanup: async () => {
+        await readModel.close();
+        const admin = new MongoClient(url);
+        try {
+          await admin.db(dbName).dropDatabase();
+        } finally {
+          await admin.close();
+        }
+      },
+    };
+  });
+}

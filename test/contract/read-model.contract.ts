@@ -1,0 +1,596 @@
+/**
+ * The contract every read-model adapter must pass (DESIGN.md "Read models"; the ports in
+ * libs/read-model/src/read-model.port.ts). The SQLite adapter is the reference behaviour.
+ *
+ * Written against the ports only, so it also runs on a shared, non-empty server database: every
+ * test uses trainee ids, token ids and UKPRNs with a random suffix, and event positions start
+ * after the store's current checkpoint, never at an absolute number.
+ *
+ * Events are built as an event store records them (see {@link EventLog}): domain events wrapped
+ * by the codec's `toEventData`, revisions counted per stream from 0, positions strictly
+ * increasing with gaps (EventStoreDB's commit positions have gaps).
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import v2025Example from '../fixtures/post-trainee-v2025.0.json';
+import {
+  decide,
+  evolveAll,
+  providerStreamId,
+  traineeStreamId,
+  type ProviderEvent,
+  type Trainee,
+  type TraineeDetails,
+  type TraineeEvent,
+  type TraineeState,
+} from '@app/domain';
+import type { RecordedEvent } from '@app/event-store';
+import {
+  toEventData,
+  type ProjectionStore,
+  type ProviderReadModel,
+  type StatusFilter,
+  type TraineeListQuery,
+  type TraineeReadModel,
+} from '@app/read-model';
+
+/** What the contract needs from an adapter: the read model (all three ports) and its cleanup. */
+export interface ReadModelContractContext {
+  readModel: TraineeReadModel & ProviderReadModel & ProjectionStore;
+  /** Closes the read model and removes its data (temporary directory, database). */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Builds {@link RecordedEvent}s as an event store would record them: the codec's envelope (UUID,
+ * schema version, `occurredAt` = the event's own `at`), the stream's next revision (from 0) and
+ * the next global position (strictly increasing, with gaps of 1–3).
+ */
+export class EventLog {
+  private lastPosition: number;
+  private readonly revisions = new Map<string, number>();
+  private appended = 0;
+
+  /** Takes the position after which the first event is placed (use the store's checkpoint). */
+  constructor(after: number) {
+    this.lastPosition = after;
+  }
+
+  /** The position of the last event built, or the starting position when none. */
+  get position(): number {
+    return this.lastPosition;
+  }
+
+  /** Records trainee events (all of one trainee) on `trainee-<id>`. */
+  trainee(events: TraineeEvent[]): RecordedEvent[] {
+    return this.record(traineeStreamId(events[0].data.trainee_id), events);
+  }
+
+  /** Records provider events (all of one provider) on `provider-<ukprn>`. */
+  provider(events: ProviderEvent[]): RecordedEvent[] {
+    return this.record(providerStreamId(events[0].data.ukprn), events);
+  }
+
+  /** Records an event the read models do not project (another stream category and type). */
+  other(streamId: string, type: string, data: Record<string, unknown>): RecordedEvent {
+    const [recorded] = this.record(streamId, [{ type, data: { ...data, at: '2025-01-01T00:00:00.000Z' } }], true);
+    return recorded;
+  }
+
+  private record(streamId: string, events: { type: string; data: { at: string } }[], raw = false): RecordedEvent[] {
+    return events.map((event) => {
+      const [envelope] = raw
+        ? [{ id: `raw-${randomHex()}`, type: event.type, data: event.data, metadata: { schemaVersion: 1, occurredAt: event.data.at } }]
+        : toEventData([event as TraineeEvent | ProviderEvent], { occurredAt: event.data.at });
+      const revision = (this.revisions.get(streamId) ?? -1) + 1;
+      this.revisions.set(streamId, revision);
+      this.lastPosition += 1 + (this.appended++ % 3);
+      return { ...envelope, streamId, streamRevision: revision, position: this.lastPosition };
+    });
+  }
+}
+
+/** A realistic registration decided by the domain from the v2025.0 fixture (as the SQLite spec does). */
+const TEMPLATE_EVENTS: TraineeEvent[] = decide(
+  {
+    type: 'RegisterTrainee',
+    trainee_id: 'TEMPLATE',
+    ukprn: '10000001',
+    version: 'v2025.0',
+    input: JSON.parse(JSON.stringify(v2025Example.data)) as Record<string, unknown>,
+    now: '2026-01-01T00:00:00.000Z',
+    new_ids: ['P1', 'D1'],
+    duplicate_candidates: [],
+  },
+  { exists: false },
+);
+const TEMPLATE_DETAILS: TraineeDetails = (() => {
+  const registered = TEMPLATE_EVENTS.find((e) => e.type === 'TraineeRegistered');
+  if (!registered || registered.type !== 'TraineeRegistered') throw new Error('fixture did not register a trainee');
+  return registered.data.details;
+})();
+
+/** Options of {@link registration}. */
+interface RegistrationOptions {
+  id: string;
+  ukprn: string;
+  /** ISO instant of the registration (its created_at and updated_at). */
+  at: string;
+  /** Overrides of the fixture's details; `trainee_start_date` defaults to `itt_start_date`. */
+  details?: Partial<TraineeDetails>;
+  /** false: the trainee stays `draft` (no TraineeSubmittedForTrn). Default true. */
+  submitted?: boolean;
+}
+
+/**
+ * A trainee's registration events: TraineeRegistered (fixture details with overrides), then
+ * TraineeSubmittedForTrn unless `submitted` is false, both at `at`.
+ */
+function registration(o: RegistrationOptions): TraineeEvent[] {
+  const details: TraineeDetails = { ...TEMPLATE_DETAILS, ...o.details };
+  if (o.details?.itt_start_date && !o.details.trainee_start_date) details.trainee_start_date = o.details.itt_start_date;
+  const events: TraineeEvent[] = [
+    { type: 'TraineeRegistered', data: { trainee_id: o.id, ukprn: o.ukprn, record_source: 'api', details, at: o.at } },
+  ];
+  if (o.submitted !== false) events.push({ type: 'TraineeSubmittedForTrn', data: { trainee_id: o.id, at: o.at } });
+  return events;
+}
+
+/** A TraineeUpdated event. */
+function updated(id: string, changes: Partial<TraineeDetails>, at: string): TraineeEvent {
+  return { type: 'TraineeUpdated', data: { trainee_id: id, changes, at } };
+}
+
+/**
+ * A full registration decided by the domain (with placement and degree) followed by `updates`
+ * updates decided by the domain, as the API writes them. Returns the events and the expected
+ * document (`evolveAll` of them).
+ */
+function decidedHistory(id: string, ukprn: string, updates: number): { events: TraineeEvent[]; expected: Trainee } {
+  const events = decide(
+    {
+      type: 'RegisterTrainee',
+      trainee_id: id,
+      ukprn,
+      version: 'v2025.0',
+      input: { ...(JSON.parse(JSON.stringify(v2025Example.data)) as Record<string, unknown>), first_names: `Name${id}` },
+      now: '2026-01-01T00:00:00.000Z',
+      new_ids: [`P-${id}`, `D-${id}`],
+      duplicate_candidates: [],
+    },
+    { exists: false },
+  );
+  let state: TraineeState = evolveAll(events);
+  for (let u = 1; u <= updates; u++) {
+    const changes = decide(
+      { type: 'UpdateTrainee', trainee_id: id, ukprn, version: 'v2025.0', input: { middle_names: `M${u}` }, now: `2026-02-0${u}T00:00:00.000Z` },
+      state,
+    );
+    state = evolveAll(changes, state);
+    events.push(...changes);
+  }
+  if (!state.exists) throw new Error('history did not create a trainee');
+  return { events, expected: state.trainee };
+}
+
+/** Interleaves several streams' recorded events (round robin), as concurrent writers would. */
+function interleave(...streams: RecordedEvent[][]): RecordedEvent[] {
+  const out: RecordedEvent[] = [];
+  for (let i = 0; out.length < streams.reduce((n, s) => n + s.length, 0); i++) {
+    for (const s of streams) if (i < s.length) out.push(s[i]);
+  }
+  return out.sort((a, b) => a.position - b.position);
+}
+
+function randomHex(): string {
+  return randomBytes(5).toString('hex');
+}
+
+/** A random 8-digit UKPRN. */
+function randomUkprn(): string {
+  return String(randomInt(10_000_000, 100_000_000));
+}
+
+/**
+ * Registers the read-model contract suite for one adapter. `factory` is called before each test
+ * and the returned `cleanup` after it. Rule sources: DESIGN.md "Read models" and properties 1, 5
+ * and 6; API-FACTS §1.10 (case-insensitive ids), §14 (list filters, paging, order), §14.4
+ * (status filters); the ports' documentation.
+ */
+export function describeReadModelContract(name: string, factory: () => Promise<ReadModelContractContext>): void {
+  describe(`Read-model contract: ${name}`, () => {
+    let ctx: ReadModelContractContext;
+    let rm: ReadModelContractContext['readModel'];
+    let log: EventLog;
+    /** Unique per test: prefix of every trainee and token id. */
+    let run: string;
+    let ukprn: string;
+
+    const tid = (label: string): string => `${run}-${label}`;
+    const getAll = (ids: string[]): Promise<(Trainee | null)[]> => Promise.all(ids.map((id) => rm.getTrainee(id)));
+
+    beforeEach(async () => {
+      ctx = await factory();
+      rm = ctx.readModel;
+      log = new EventLog(await rm.checkpoint());
+      run = `Ct${randomHex()}`;
+      ukprn = randomUkprn();
+    });
+
+    afterEach(async () => {
+      await ctx.cleanup();
+    });
+
+    describe('applyBatch and getTrainee', () => {
+      it('stores the document evolve builds and finds it by id in any letter case (API-FACTS §1.10)', async () => {
+        const id = tid('MiXeD');
+        const { events, expected } = decidedHistory(id, ukprn, 2);
+        await rm.applyBatch(log.trainee(events));
+
+        const exact = await rm.getTrainee(id);
+        expect(exact).toEqual(expected);
+        expect(exact).toMatchObject({ trainee_id: id, ukprn, state: 'submitted_for_trn', details: { middle_names: 'M2' } });
+        expect(exact?.placements).toHaveLength(1);
+        expect(exact?.degrees).toHaveLength(1);
+        expect(await rm.getTrainee(id.toUpperCase())).toEqual(expected);
+        expect(await rm.getTrainee(id.toLowerCase())).toEqual(expected);
+        expect(await rm.getTrainee(`${id}-unknown`)).toBeNull();
+      });
+
+      it('re-applying a batch and redelivering part of it leave identical documents (idempotent apply)', async () => {
+        const a = decidedHistory(tid('a'), ukprn, 3);
+        const b = decidedHistory(tid('b'), ukprn, 2);
+        const events = interleave(log.trainee(a.events), log.trainee(b.events));
+        await rm.applyBatch(events);
+        const once = await getAll([tid('a'), tid('b')]);
+        expect(once).toEqual([a.expected, b.expected]);
+        const listOnce = await rm.listTrainees(listQuery(ukprn));
+
+        await rm.applyBatch(events);
+        await rm.applyBatch(events.slice(2, 7));
+        await rm.applyBatch(events.slice(0, 1));
+        for (const e of events) await rm.applyBatch([e]);
+
+        expect(await getAll([tid('a'), tid('b')])).toEqual(once);
+        const listAgain = await rm.listTrainees(listQuery(ukprn));
+        expect(listAgain).toEqual(listOnce);
+        expect(listAgain.totalCount).toBe(2);
+      });
+
+      it('an overlapping redelivery after a partial apply builds the same document as one apply', async () => {
+        const { events, expected } = decidedHistory(tid('p'), ukprn, 3);
+        const recorded = log.trainee(events);
+        await rm.applyBatch(recorded.slice(0, 4));
+        const partial = await rm.getTrainee(tid('p'));
+        expect(partial).toEqual(evolveAllTrainee(events.slice(0, 4)));
+        await rm.applyBatch(recorded.slice(2));
+        expect(await rm.getTrainee(tid('p'))).toEqual(expected);
+      });
+
+      it('applying event by event builds the same document as applying the whole stream at once (DESIGN.md property 5)', async () => {
+        const { events, expected } = decidedHistory(tid('e'), ukprn, 3);
+        for (const e of log.trainee(events)) await rm.applyBatch([e]);
+        expect(await rm.getTrainee(tid('e'))).toEqual(expected);
+      });
+
+      it('an old event redelivered after newer ones does not roll the document back', async () => {
+        const id = tid('old');
+        const recorded = log.trainee([
+          ...registration({ id, ukprn, at: '2025-09-01T10:00:00.000Z' }),
+          updated(id, { middle_names: 'First' }, '2025-09-02T10:00:00.000Z'),
+          updated(id, { middle_names: 'Second' }, '2025-09-03T10:00:00.000Z'),
+        ]);
+        await rm.applyBatch(recorded);
+        await rm.applyBatch([recorded[2]]);
+        await rm.applyBatch(recorded.slice(0, 1));
+        expect(await rm.getTrainee(id)).toMatchObject({
+          details: { middle_names: 'Second' },
+          state: 'submitted_for_trn',
+          created_at: '2025-09-01T10:00:00.000Z',
+          updated_at: '2025-09-03T10:00:00.000Z',
+        });
+      });
+    });
+
+    describe('checkpoint', () => {
+      it('is the position of the last event applied and never moves back', async () => {
+        const first = log.trainee(registration({ id: tid('c1'), ukprn, at: '2025-09-01T10:00:00.000Z' }));
+        await rm.applyBatch(first);
+        expect(await rm.checkpoint()).toBe(first[first.length - 1].position);
+
+        const second = log.trainee(registration({ id: tid('c2'), ukprn, at: '2025-09-01T11:00:00.000Z' }));
+        await rm.applyBatch(second);
+        const high = second[second.length - 1].position;
+        expect(high).toBeGreaterThan(first[first.length - 1].position);
+        expect(await rm.checkpoint()).toBe(high);
+
+        await rm.applyBatch(first);
+        expect(await rm.checkpoint()).toBe(high);
+        await rm.applyBatch([]);
+        expect(await rm.checkpoint()).toBe(high);
+      });
+
+      it('advances past events of types the read models do not project', async () => {
+        const other = log.other(`registrationguard-${run}`, 'RegistrationClaimed', { trainee_id: tid('g') });
+        await rm.applyBatch([other]);
+        expect(await rm.checkpoint()).toBe(other.position);
+        expect(await rm.getTrainee(tid('g'))).toBeNull();
+      });
+    });
+
+    describe('providers and tokens', () => {
+      const hash = (label: string): string => `${run}${label}`.padEnd(64, '0').toLowerCase();
+
+      it('shows a registered provider, issued tokens and a revocation, batch by batch', async () => {
+        const [t1, t2] = [tid('tok1'), tid('tok2')];
+        await rm.applyBatch(log.provider([{ type: 'ProviderRegistered', data: { ukprn, name: 'Contract University', at: '2025-01-01T09:00:00.000Z' } }]));
+        expect(await rm.getProvider(ukprn)).toEqual({ ukprn, name: 'Contract University', created_at: '2025-01-01T09:00:00.000Z' });
+        expect(await rm.listTokens(ukprn)).toEqual([]);
+
+        await rm.applyBatch(log.provider([{ type: 'TokenIssued', data: { ukprn, token_id: t1, token_hash: hash('a'), at: '2025-01-02T09:00:00.000Z' } }]));
+        await rm.applyBatch(log.provider([{ type: 'TokenIssued', data: { ukprn, token_id: t2, token_hash: hash('b'), at: '2025-01-03T09:00:00.000Z' } }]));
+        const active1 = { token_id: t1, ukprn, status: 'active', issued_at: '2025-01-02T09:00:00.000Z', revoked_at: null };
+        const active2 = { token_id: t2, ukprn, status: 'active', issued_at: '2025-01-03T09:00:00.000Z', revoked_at: null };
+        expect(await rm.findTokenByHash(hash('a'))).toEqual(active1);
+        expect(await rm.getToken(t2)).toEqual(active2);
+
+        await rm.applyBatch(log.provider([{ type: 'TokenRevoked', data: { ukprn, token_id: t1, at: '2025-01-04T09:00:00.000Z' } }]));
+        const revoked1 = { ...active1, status: 'revoked', revoked_at: '2025-01-04T09:00:00.000Z' };
+        expect(await rm.findTokenByHash(hash('a'))).toEqual(revoked1);
+        expect(await rm.getToken(t1)).toEqual(revoked1);
+        expect(await rm.listTokens(ukprn)).toEqual([revoked1, active2]);
+        expect(await rm.getProvider(ukprn)).toEqual({ ukprn, name: 'Contract University', created_at: '2025-01-01T09:00:00.000Z' });
+        expect((await rm.listProviders()).filter((p) => p.ukprn === ukprn)).toEqual([
+          { ukprn, name: 'Contract University', created_at: '2025-01-01T09:00:00.000Z' },
+        ]);
+      });
+
+      it('applies registration, issue and revocation in one batch, and a redelivered issue does not reactivate a revoked token', async () => {
+        const [t1, t2] = [tid('one'), tid('two')];
+        const batch = log.provider([
+          { type: 'ProviderRegistered', data: { ukprn, name: 'One Batch SCITT', at: '2025-02-01T09:00:00.000Z' } },
+          { type: 'TokenIssued', data: { ukprn, token_id: t1, token_hash: hash('c'), at: '2025-02-01T09:01:00.000Z' } },
+          { type: 'TokenIssued', data: { ukprn, token_id: t2, token_hash: hash('d'), at: '2025-02-01T09:02:00.000Z' } },
+          { type: 'TokenRevoked', data: { ukprn, token_id: t1, at: '2025-02-01T09:03:00.000Z' } },
+        ]);
+        await rm.applyBatch(batch);
+        const revoked1 = { token_id: t1, ukprn, status: 'revoked', issued_at: '2025-02-01T09:01:00.000Z', revoked_at: '2025-02-01T09:03:00.000Z' };
+        const active2 = { token_id: t2, ukprn, status: 'active', issued_at: '2025-02-01T09:02:00.000Z', revoked_at: null };
+        expect(await rm.listTokens(ukprn)).toEqual([revoked1, active2]);
+
+        await rm.applyBatch([batch[1]]);
+        await rm.applyBatch(batch);
+        await rm.applyBatch(batch.slice(0, 2));
+        expect(await rm.findTokenByHash(hash('c'))).toEqual(revoked1);
+        expect(await rm.listTokens(ukprn)).toEqual([revoked1, active2]);
+        expect(await rm.getProvider(ukprn)).toEqual({ ukprn, name: 'One Batch SCITT', created_at: '2025-02-01T09:00:00.000Z' });
+      });
+
+      it('lists tokens by issue time then token id, and keeps providers apart', async () => {
+        const other = randomUkprn();
+        const [late, tieB, tieA, foreign] = [tid('late'), tid('tie-b'), tid('tie-a'), tid('foreign')];
+        await rm.applyBatch(
+          interleave(
+            log.provider([
+              { type: 'ProviderRegistered', data: { ukprn, name: 'Ordered', at: '2025-03-01T09:00:00.000Z' } },
+              { type: 'TokenIssued', data: { ukprn, token_id: late, token_hash: hash('e'), at: '2025-03-05T09:00:00.000Z' } },
+              { type: 'TokenIssued', data: { ukprn, token_id: tieB, token_hash: hash('f'), at: '2025-03-06T09:00:00.000Z' } },
+              { type: 'TokenIssued', data: { ukprn, token_id: tieA, token_hash: hash('g'), at: '2025-03-06T09:00:00.000Z' } },
+            ]),
+            log.provider([
+              { type: 'ProviderRegistered', data: { ukprn: other, name: 'Other', at: '2025-03-01T09:00:00.000Z' } },
+              { type: 'TokenIssued', data: { ukprn: other, token_id: foreign, token_hash: hash('h'), at: '2025-03-04T09:00:00.000Z' } },
+            ]),
+          ),
+        );
+        expect((await rm.listTokens(ukprn)).map((t) => t.token_id)).toEqual([late, tieA, tieB]);
+        expect((await rm.listTokens(other)).map((t) => t.token_id)).toEqual([foreign]);
+        expect(await rm.findTokenByHash(hash('h'))).toMatchObject({ token_id: foreign, ukprn: other });
+      });
+
+      it('lists providers ordered by UKPRN', async () => {
+        const [low, high] = ['1', '9'].map((d) => `${d}${randomUkprn().slice(1)}`);
+        await rm.applyBatch(log.provider([{ type: 'ProviderRegistered', data: { ukprn: high, name: 'High', at: '2025-04-01T09:00:00.000Z' } }]));
+        await rm.applyBatch(log.provider([{ type: 'ProviderRegistered', data: { ukprn: low, name: 'Low', at: '2025-04-02T09:00:00.000Z' } }]));
+        const all = await rm.listProviders();
+        expect(all.filter((p) => p.ukprn === low || p.ukprn === high)).toEqual([
+          { ukprn: low, name: 'Low', created_at: '2025-04-02T09:00:00.000Z' },
+          { ukprn: high, name: 'High', created_at: '2025-04-01T09:00:00.000Z' },
+        ]);
+        const ukprns = all.map((p) => p.ukprn);
+        expect(ukprns).toEqual([...ukprns].sort());
+      });
+
+      it('answers null or empty for unknown providers, tokens and hashes', async () => {
+        expect(await rm.getProvider(randomUkprn())).toBeNull();
+        expect(await rm.getToken(tid('none'))).toBeNull();
+        expect(await rm.findTokenByHash(hash('none'))).toBeNull();
+        expect(await rm.listTokens(ukprn)).toEqual([]);
+      });
+    });
+
+    describe('listTrainees', () => {
+      const ids = (page: { items: Trainee[] }): string[] => page.items.map((t) => t.trainee_id);
+      const sorted = (page: { items: Trainee[] }): string[] => ids(page).sort();
+
+      it('keeps the academic cycle of trainee_start_date (else itt_start_date) and the provider (DESIGN.md property 6)', async () => {
+        const other = randomUkprn();
+        await rm.applyBatch([
+          ...log.trainee(registration({ id: tid('aug25'), ukprn, at: '2025-09-01T10:00:00.000Z', details: { itt_start_date: '2025-08-01' } })),
+          ...log.trainee(registration({ id: tid('jul26'), ukprn, at: '2025-09-01T10:00:01.000Z', details: { itt_start_date: '2026-07-31' } })),
+          ...log.trainee(registration({ id: tid('jul25'), ukprn, at: '2025-09-01T10:00:02.000Z', details: { itt_start_date: '2025-07-31' } })),
+          ...log.trainee(registration({ id: tid('aug26'), ukprn, at: '2025-09-01T10:00:03.000Z', details: { itt_start_date: '2026-08-01' } })),
+          ...log.trainee(
+            registration({ id: tid('tsd'), ukprn, at: '2025-09-01T10:00:04.000Z', details: { itt_start_date: '2024-09-01', trainee_start_date: '2025-09-01' } }),
+          ),
+          ...log.trainee(registration({ id: tid('foreign'), ukprn: other, at: '2025-09-01T10:00:05.000Z', details: { itt_start_date: '2025-08-01' } })),
+        ]);
+        const c2025 = await rm.listTrainees(listQuery(ukprn, { academicCycle: 2025 }));
+        expect(sorted(c2025)).toEqual([tid('aug25'), tid('jul26'), tid('tsd')].sort());
+        expect(c2025.totalCount).toBe(3);
+        expect(sorted(await rm.listTrainees(listQuery(ukprn, { academicCycle: 2024 })))).toEqual([tid('jul25')]);
+        expect(sorted(await rm.listTrainees(listQuery(ukprn, { academicCycle: 2026 })))).toEqual([tid('aug26')]);
+        expect(sorted(await rm.listTrainees(listQuery(other, { academicCycle: 2025 })))).toEqual([tid('foreign')]);
+        expect(await rm.listTrainees(listQuery(randomUkprn()))).toEqual({ items: [], totalCount: 0 });
+      });
+
+      describe('status filters (API-FACTS §14.4), relative to the query’s today', () => {
+        const today = '2025-09-15';
+        beforeEach(async () => {
+          await rm.applyBatch([
+            ...log.trainee(registration({ id: tid('draft-past'), ukprn, at: '2025-09-01T10:00:00.000Z', submitted: false, details: { itt_start_date: '2025-08-01' } })),
+            ...log.trainee(registration({ id: tid('past'), ukprn, at: '2025-09-01T10:00:01.000Z', details: { itt_start_date: '2025-08-01' } })),
+            ...log.trainee(registration({ id: tid('today'), ukprn, at: '2025-09-01T10:00:02.000Z', details: { itt_start_date: today } })),
+            ...log.trainee(registration({ id: tid('tomorrow'), ukprn, at: '2025-09-01T10:00:03.000Z', details: { itt_start_date: '2025-09-16' } })),
+            ...log.trainee(registration({ id: tid('draft-future'), ukprn, at: '2025-09-01T10:00:04.000Z', submitted: false, details: { itt_start_date: '2026-01-10' } })),
+          ]);
+        });
+        const statuses = async (s: StatusFilter[] | undefined, day = today): Promise<string[]> => {
+          const page = await rm.listTrainees(listQuery(ukprn, { statuses: s, today: day }));
+          expect(page.totalCount).toBe(page.items.length);
+          return sorted(page);
+        };
+
+        it('in_training: submitted (or later, not deferred/withdrawn/awarded) with itt_start_date on or before today', async () => {
+          expect(await statuses(['in_training'])).toEqual([tid('past'), tid('today')].sort());
+        });
+
+        it('course_not_yet_started: itt_start_date after today, not draft', async () => {
+          expect(await statuses(['course_not_yet_started'])).toEqual([tid('tomorrow')]);
+        });
+
+        it('moves a trainee from course_not_yet_started to in_training when today reaches its start', async () => {
+          expect(await statuses(['in_training'], '2025-09-16')).toEqual([tid('past'), tid('today'), tid('tomorrow')].sort());
+          expect(await statuses(['course_not_yet_started'], '2025-09-16')).toEqual([]);
+          expect(await statuses(['course_not_yet_started'], '2025-07-01')).toEqual([tid('past'), tid('today'), tid('tomorrow')].sort());
+        });
+
+        it('deferred, awarded and withdrawn match nothing while no event leads to those states', async () => {
+          expect(await statuses(['deferred'])).toEqual([]);
+          expect(await statuses(['awarded'])).toEqual([]);
+          expect(await statuses(['withdrawn'])).toEqual([]);
+        });
+
+        it('ORs several statuses, and no or an empty status list filters nothing', async () => {
+          expect(await statuses(['in_training', 'course_not_yet_started'])).toEqual([tid('past'), tid('today'), tid('tomorrow')].sort());
+          expect(await statuses(['deferred', 'in_training', 'withdrawn'])).toEqual([tid('past'), tid('today')].sort());
+          const all = [tid('draft-past'), tid('past'), tid('today'), tid('tomorrow'), tid('draft-future')].sort();
+          expect(await statuses(undefined)).toEqual(all);
+          expect(await statuses([])).toEqual(all);
+        });
+
+        it('ANDs the status filter with since and has_trn', async () => {
+          const page = await rm.listTrainees(
+            listQuery(ukprn, { statuses: ['in_training', 'course_not_yet_started'], since: '2025-09-01T10:00:02.000Z', hasTrn: false, today }),
+          );
+          expect(sorted(page)).toEqual([tid('today'), tid('tomorrow')].sort());
+          expect(page.totalCount).toBe(2);
+        });
+      });
+
+      it('since keeps trainees updated at or after the instant', async () => {
+        const a = tid('a');
+        await rm.applyBatch([
+          ...log.trainee([...registration({ id: a, ukprn, at: '2025-09-01T10:00:00.000Z' }), updated(a, { middle_names: 'Late' }, '2025-09-05T10:00:00.000Z')]),
+          ...log.trainee(registration({ id: tid('b'), ukprn, at: '2025-09-02T10:00:00.000Z' })),
+          ...log.trainee(registration({ id: tid('c'), ukprn, at: '2025-09-03T10:00:00.000Z' })),
+        ]);
+        const since = async (instant: string): Promise<string[]> => sorted(await rm.listTrainees(listQuery(ukprn, { since: instant })));
+        expect(await since('2025-09-02T10:00:00.000Z')).toEqual([tid('a'), tid('b'), tid('c')].sort());
+        expect(await since('2025-09-02T10:00:00.001Z')).toEqual([tid('a'), tid('c')].sort());
+        expect(await since('2025-09-05T10:00:00.000Z')).toEqual([tid('a')]);
+        expect(await rm.listTrainees(listQuery(ukprn, { since: '2025-09-05T10:00:00.001Z' }))).toEqual({ items: [], totalCount: 0 });
+      });
+
+      it('hasTrn false keeps trainees without a TRN; true keeps none while no event records a TRN', async () => {
+        await rm.applyBatch([
+          ...log.trainee(registration({ id: tid('a'), ukprn, at: '2025-09-01T10:00:00.000Z' })),
+          ...log.trainee(registration({ id: tid('b'), ukprn, at: '2025-09-02T10:00:00.000Z', submitted: false })),
+        ]);
+        const without = await rm.listTrainees(listQuery(ukprn, { hasTrn: false }));
+        expect(sorted(without)).toEqual([tid('a'), tid('b')].sort());
+        expect(without.totalCount).toBe(2);
+        expect(await rm.listTrainees(listQuery(ukprn, { hasTrn: true }))).toEqual({ items: [], totalCount: 0 });
+      });
+
+      it('pages with page/perPage and counts every match; a page past the end is empty', async () => {
+        const labels = ['p1', 'p2', 'p3', 'p4', 'p5'];
+        await rm.applyBatch(labels.flatMap((l, i) => log.trainee(registration({ id: tid(l), ukprn, at: `2025-09-0${i + 1}T10:00:00.000Z` }))));
+        const page = (n: number, perPage = 2) => rm.listTrainees(listQuery(ukprn, { page: n, perPage, sortOrder: 'asc' }));
+        const [p1, p2, p3, p4] = await Promise.all([page(1), page(2), page(3), page(4)]);
+        expect(ids(p1)).toEqual([tid('p1'), tid('p2')]);
+        expect(ids(p2)).toEqual([tid('p3'), tid('p4')]);
+        expect(ids(p3)).toEqual([tid('p5')]);
+        expect(p4.items).toEqual([]);
+        for (const p of [p1, p2, p3, p4]) expect(p.totalCount).toBe(5);
+        expect(ids(await page(1, 10))).toEqual(labels.map(tid));
+        expect((await page(2, 3)).items.map((t) => t.trainee_id)).toEqual([tid('p4'), tid('p5')]);
+        expect(p1.items[0]).toEqual(await rm.getTrainee(tid('p1')));
+      });
+
+      it('sorts by updated_at asc or desc, ties broken newest-created first (not last-updated first)', async () => {
+        const [a, b, c, d] = ['A', 'B', 'C', 'D'].map(tid);
+        await rm.applyBatch([
+          ...log.trainee(registration({ id: a, ukprn, at: '2025-09-01T10:00:00.000Z' })),
+          ...log.trainee(registration({ id: b, ukprn, at: '2025-09-01T10:00:00.000Z' })),
+          ...log.trainee(registration({ id: c, ukprn, at: '2025-09-01T09:00:00.000Z' })),
+        ]);
+        await rm.applyBatch(log.trainee(registration({ id: d, ukprn, at: '2025-09-01T11:00:00.000Z' })));
+        const order = async (sortOrder: 'asc' | 'desc'): Promise<string[]> => ids(await rm.listTrainees(listQuery(ukprn, { sortOrder })));
+        expect(await order('desc')).toEqual([d, b, a, c]);
+        expect(await order('asc')).toEqual([c, b, a, d]);
+
+        // B is updated first, A last: A's document is the newest written, B is still the newest created.
+        await rm.applyBatch(log.trainee([updated(b, { middle_names: 'Bee' }, '2025-09-01T12:00:00.000Z')]));
+        await rm.applyBatch(log.trainee([updated(a, { middle_names: 'Ay' }, '2025-09-01T12:00:00.000Z')]));
+        expect(await order('desc')).toEqual([b, a, d, c]);
+        expect(await order('asc')).toEqual([c, d, b, a]);
+      });
+    });
+
+    describe('findDuplicateCandidates', () => {
+      it('matches provider, date of birth, route and last name ignoring case and spacing, oldest-created first', async () => {
+        const other = randomUkprn();
+        const route = TEMPLATE_DETAILS.training_route;
+        const dob = '1991-02-03';
+        const reg = (label: string, details: Partial<TraineeDetails>, owner = ukprn) =>
+          log.trainee(registration({ id: tid(label), ukprn: owner, at: '2025-09-01T10:00:00.000Z', details: { date_of_birth: dob, ...details } }));
+        await rm.applyBatch([
+          ...reg('first', { last_name: "O'Brien" }),
+          ...reg('second', { last_name: "o'BRIEN" }),
+          ...reg('other-dob', { last_name: "O'Brien", date_of_birth: '1991-02-04' }),
+          ...reg('other-route', { last_name: "O'Brien", training_route: `${route}-other` }),
+          ...reg('other-name', { last_name: 'OBrien' }),
+          ...reg('other-provider', { last_name: "O'Brien" }, other),
+        ]);
+        await rm.applyBatch(reg('third', { last_name: "O'Brien" }));
+
+        const found = await rm.findDuplicateCandidates(ukprn, dob, route, "  o'brien ");
+        expect(found.map((t) => t.trainee_id)).toEqual([tid('first'), tid('second'), tid('third')]);
+        expect(found[1]).toEqual(await rm.getTrainee(tid('second')));
+        expect((await rm.findDuplicateCandidates(other, dob, route, "O'Brien")).map((t) => t.trainee_id)).toEqual([tid('other-provider')]);
+        expect(await rm.findDuplicateCandidates(ukprn, '1991-02-05', route, "O'Brien")).toEqual([]);
+      });
+
+      it('follows a changed last name', async () => {
+        const id = tid('renamed');
+        const route = TEMPLATE_DETAILS.training_route;
+        await rm.applyBatch(log.trainee(registration({ id, ukprn, at: '2025-09-01T10:00:00.000Z', details: { last_name: 'Before', date_of_birth: '1992-03-04' } })));
+        await rm.applyBatch(log.trainee([updated(id, { last_name: 'After' }, '2025-09-02T10:00:00.000Z')]));
+        expect(await rm.findDuplicateCandidates(ukprn, '1992-03-04', route, 'before')).toEqual([]);
+        expect((await rm.findDuplicateCandidates(ukprn, '1992-03-04', route, 'AFTER')).map((t) => t.trainee_id)).toEqual([id]);
+      });
+    });
+  });
+}
+
+/** The document `evolve` builds from these events (a test oracle). */
+function evolveAllTrainee(events: TraineeEvent[]): Trainee {
+  const state = evolveAll(events);
+  if (!state.exists) throw new Error('events did not create a trainee');
+  return state.trainee;
+}
+
+/** A list query of one provider with broad defaults: cycle 2025, page 1 of 50, newest first. */
+function listQuery(ukprn: string, overrides: Partial<TraineeListQuery> = {}): TraineeListQuery {
+  return { ukprn, academicCycle: 2025, page: 1, perPage: 50, sortOrder: 'desc', today: '2025-09-15', ...overrides };
+}
