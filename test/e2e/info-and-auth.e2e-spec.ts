@@ -39,7 +39,7 @@ describe('GET /info, authentication and unknown routes (spec "Authentication", A
     const tokens = await api.infra.readModel.listTokens('10000003');
     expect((await api.request('GET', '/api/v2025.0/info', other)).status).toBe(200);
     await api.infra.providers.revokeToken(tokens[tokens.length - 1].token_id);
-    await api.infra.projector.catchUp();
+    await api.infra.catchUp();
     const res = await api.request('GET', '/api/v2025.0/info', other);
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'Unauthorized' });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../apps/api/src/create-app';
 import { Infrastructure } from '../../apps/api/src/infrastructure/infrastructure';
-import type { AppConfig } from '../../apps/api/src/shared/config';
+import type { AppConfig } from '@app/application';
 import { createLogger } from '../../apps/api/src/shared/logger';
 
 export interface JsonResponse {
@@ -24,7 +24,7 @@ export class RunningApi {
   ) {}
 
   /** Starts the API (real HTTP) with `APP_ENV` sandbox unless told otherwise. */
-  static async start(options: { appEnv?: AppConfig['appEnv']; dataDir?: string } = {}): Promise<RunningApi> {
+  static async start(options: { appEnv?: AppConfig['appEnv']; dataDir?: string; projector?: AppConfig['projector'] } = {}): Promise<RunningApi> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trainee-records-e2e-'));
     const config: AppConfig = {
       port: 0,
@@ -33,6 +33,7 @@ export class RunningApi {
       logLevel: 'silent',
       eventStoreUrl: null,
       mongodbUrl: null,
+      projector: options.projector ?? 'in-process',
     };
     const app = await createApp(config, createLogger('silent'));
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -49,7 +50,7 @@ export class RunningApi {
   async providerToken(ukprn: string, name = `Provider ${ukprn}`): Promise<string> {
     if (!(await this.infra.readModel.getProvider(ukprn))) await this.infra.providers.addProvider(ukprn, name);
     const issued = await this.infra.providers.issueToken(ukprn, 'sandbox');
-    await this.infra.projector.catchUp();
+    await this.infra.catchUp();
     return issued.token;
   }
 

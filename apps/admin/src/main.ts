@@ -1,12 +1,11 @@
 import { Command, CommanderError } from 'commander';
-import { ProviderOperations, UnknownToken } from '@app/application';
+import { openStores, ProviderOperations, StoreUnavailable, UnknownToken } from '@app/application';
 import { ProviderCommandRejected } from '@app/domain';
-import { openSqliteEventStore } from '@app/event-store';
-import { Projector, SqliteReadModel } from '@app/read-model';
+import { Projector, type ReadModelStore } from '@app/read-model';
 
 /**
- * The operators' CLI (`npm run --silent admin -- <command>`), working on the same `DATA_DIR` as
- * the API whether or not it runs. After each write it brings the read models up to date itself,
+ * The operators' CLI (`npm run --silent admin -- <command>`), working on the same stores as the
+ * API (`DATA_DIR`, or `EVENTSTORE_URL` / `MONGODB_URL`) whether or not it runs. After each write it brings the read models up to date itself,
  * so a token issued here is accepted by a running API at once, and a revoked one refused.
  * Exit codes: 0 done, 1 refused (message on stderr), 2 usage error.
  */
@@ -14,9 +13,9 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
   const dataDir = env.DATA_DIR || './data';
   const environment = env.APP_ENV === 'production' ? 'production' : 'sandbox';
 
-  async function withStores<T>(fn: (ops: ProviderOperations, readModel: SqliteReadModel) => Promise<T>): Promise<T> {
-    const eventStore = openSqliteEventStore(dataDir);
-    const readModel = SqliteReadModel.open(dataDir);
+  async function withStores<T>(fn: (ops: ProviderOperations, readModel: ReadModelStore) => Promise<T>): Promise<T> {
+    const stores = await openStores({ dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null });
+    const { eventStore, readModel } = stores;
     const projector = new Projector(eventStore, readModel, {
       error: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
       warn: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
@@ -27,8 +26,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
       await projector.catchUp();
       return result;
     } finally {
-      readModel.close();
-      await eventStore.close();
+      await stores.close();
     }
   }
 
@@ -94,7 +92,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    if (err instanceof ProviderCommandRejected || err instanceof UnknownToken) {
+    if (err instanceof ProviderCommandRejected || err instanceof UnknownToken || err instanceof StoreUnavailable) {
       process.stderr.write(`Error: ${err.message}\n`);
       return 1;
     }

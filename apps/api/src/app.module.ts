@@ -1,10 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
+import { HealthController } from './health/health.controller';
 import { InfoController } from './info/info.controller';
 import { Infrastructure, LOGGER } from './infrastructure/infrastructure';
 import { ApiAuthenticator, ApiGuard } from './shared/api.guard';
-import { APP_CONFIG, type AppConfig } from './shared/config';
+import { APP_CONFIG, type AppConfig } from '@app/application';
 import { VersionRegistry } from './shared/versions';
 import { GetTraineeController } from './trainees/get-trainee/get-trainee.controller';
 import { GetTraineeHandler } from './trainees/get-trainee/get-trainee.query';
@@ -23,6 +24,7 @@ export class AppModule {
       module: AppModule,
       imports: [CqrsModule.forRoot()],
       controllers: [
+        HealthController,
         InfoController,
         ListTraineesController,
         RegisterTraineeController,
@@ -33,7 +35,11 @@ export class AppModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
         { provide: VersionRegistry, useValue: new VersionRegistry(config.appEnv) },
-        Infrastructure,
+        {
+          provide: Infrastructure,
+          useFactory: (c: AppConfig, l: Logger) => Infrastructure.create(c, l),
+          inject: [APP_CONFIG, LOGGER],
+        },
         ApiAuthenticator,
         ApiGuard,
         RegisterTraineeHandler,

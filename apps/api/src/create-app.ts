@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { ApiExceptionFilter } from './shared/api-exception.filter';
 import { ApiAuthenticator } from './shared/api.guard';
-import type { AppConfig } from './shared/config';
+import type { AppConfig } from '@app/application';
 import { createLogger, PinoNestLogger } from './shared/logger';
 
 /** Largest request body accepted, in bytes (larger answers 413 in the error shape). */
@@ -55,6 +55,5 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   });
 
   app.useGlobalFilters(new ApiExceptionFilter(app.get(ApiAuthenticator), logger));
-  app.enableShutdownHooks();
   return app;
 }

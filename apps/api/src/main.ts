@@ -1,8 +1,9 @@
-import { ConfigError, loadConfig } from './shared/config';
+import { ConfigError, exitOnSignal, loadConfig } from '@app/application';
 import { createLogger } from './shared/logger';
 import { createApp } from './create-app';
 import { Infrastructure } from './infrastructure/infrastructure';
 import { bootstrapSandbox } from './sandbox';
+import { StoreUnavailable } from '@app/application';
 
 /**
  * Starts the API on the embedded default: `PORT` (3000), `DATA_DIR` (./data), `APP_ENV`
@@ -24,10 +25,13 @@ async function main(): Promise<void> {
   await app.init();
   if (config.appEnv === 'sandbox') await bootstrapSandbox(app.get(Infrastructure), logger);
   await app.listen({ port: config.port, host: '0.0.0.0' });
+  exitOnSignal(app, logger);
   logger.info({ port: config.port, dataDir: config.dataDir, appEnv: config.appEnv }, 'trainee records API listening');
 }
 
 main().catch((err) => {
-  process.stderr.write(`Failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  // A store that cannot be reached is an operator's problem, not a bug: say so without a stack.
+  const detail = err instanceof StoreUnavailable ? err.message : err instanceof Error ? err.stack : String(err);
+  process.stderr.write(`Failed to start: ${detail}\n`);
   process.exit(1);
 });

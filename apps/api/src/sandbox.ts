@@ -1,18 +1,20 @@
 import type { Logger } from 'pino';
+import { PROVIDER_STREAM_PREFIX } from '@app/domain';
 import type { Infrastructure } from './infrastructure/infrastructure';
 
 /** The demo provider registered in an empty sandbox. */
 export const DEMO_PROVIDER = { ukprn: '10000001', name: 'Demo Teacher Training Provider' };
 
 /**
- * In `APP_ENV=sandbox` with an empty data dir: registers the demo provider, issues a token and
+ * In `APP_ENV=sandbox` with no provider registered yet: registers the demo provider, issues a token and
  * prints it once on stdout, so a new user can call the API at once. Does nothing otherwise.
  */
 export async function bootstrapSandbox(infra: Infrastructure, logger: Logger): Promise<void> {
-  if ((await infra.eventStore.headPosition()) !== 0) return;
+  const anyProvider = await infra.eventStore.readAll({ maxCount: 1, filter: { streamPrefixes: [PROVIDER_STREAM_PREFIX] } });
+  if (anyProvider.length > 0) return;
   await infra.providers.addProvider(DEMO_PROVIDER.ukprn, DEMO_PROVIDER.name);
   const issued = await infra.providers.issueToken(DEMO_PROVIDER.ukprn, 'sandbox');
-  await infra.projector.catchUp();
+  await infra.catchUp();
   logger.info({ ukprn: DEMO_PROVIDER.ukprn, token_id: issued.token_id }, 'sandbox: demo provider registered');
   process.stdout.write(
     `\nSandbox demo provider ${DEMO_PROVIDER.ukprn} (${DEMO_PROVIDER.name}). Its API token, shown once:\n\n  ${issued.token}\n\n` +

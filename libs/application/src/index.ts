@@ -1,2 +1,5 @@
 export * from './provider-operations';
 export * from './trainee-commands';
+export * from './stores';
+export * from './config';
+export * from './process-signals';

@@ -30,6 +30,7 @@ export class Projector {
   private chain: Promise<void> = Promise.resolve();
   private waiters: Waiter[] = [];
   private stopped = false;
+  private applied = 0;
   private loop: Promise<void> | null = null;
 
   constructor(
@@ -44,6 +45,16 @@ export class Projector {
     return this.position;
   }
 
+  /** Events handed to the store by this projector since it was created (redeliveries included). */
+  get eventsApplied(): number {
+    return this.applied;
+  }
+
+  /** True between `start()` and `stop()`. */
+  get live(): boolean {
+    return this.subscription !== null && !this.stopped;
+  }
+
   /** Applies everything up to the current head once and returns the checkpoint (admin CLI, tests). */
   async catchUp(): Promise<number> {
     this.position = Math.max(this.position, await this.store.checkpoint());
@@ -52,6 +63,7 @@ export class Projector {
       const events = await this.eventStore.readAll({ fromPosition: this.position, maxCount: batchSize, filter: PROJECTED_STREAMS });
       if (events.length === 0) return this.position;
       await this.store.applyBatch(events);
+      this.applied += events.length;
       this.advance(events[events.length - 1].position);
     }
   }
@@ -92,6 +104,7 @@ export class Projector {
     for (;;) {
       try {
         await this.store.applyBatch(batch);
+        this.applied += batch.length;
         this.advance(batch[batch.length - 1].position);
         return;
       } catch (err) {

@@ -72,6 +72,11 @@ export interface ProjectionStore {
 }
 
 
+/** A read store serving every projection: what the API, the projector and the admin CLI open. */
+export interface ReadModelStore extends TraineeReadModel, ProviderReadModel, ProjectionStore {
+  close(): Promise<void> | void;
+}
+
 export const TRAINEE_READ_MODEL = Symbol('TRAINEE_READ_MODEL');
 export const PROVIDER_READ_MODEL = Symbol('PROVIDER_READ_MODEL');
 export const PROJECTION_STORE = Symbol('PROJECTION_STORE');

@@ -1,54 +1,79 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { openSqliteEventStore, type EventStore } from '@app/event-store';
-import { Projector, SqliteReadModel } from '@app/read-model';
-import { ProviderOperations, TraineeCommands } from '@app/application';
-import { APP_CONFIG, type AppConfig } from '../shared/config';
+import type { EventStore } from '@app/event-store';
+import { CheckpointWaiter, measureLag, Projector, type ReadModelStore } from '@app/read-model';
+import { openStores, ProviderOperations, TraineeCommands, type Stores } from '@app/application';
+import type { AppConfig } from '@app/application';
 import { newResourceId } from '../shared/ids';
 
 export const LOGGER = Symbol('LOGGER');
 
 /**
- * The stores behind the API on the embedded default: the SQLite event store and read models in
- * `DATA_DIR`, and the projector running in-process (catch-up at start, then live). Closed in
- * order on shutdown: projector (applies what it holds), read models, event store.
+ * The stores behind the API (SQLite in `DATA_DIR` by default; EventStoreDB and MongoDB when their
+ * URLs are set) and the write use cases on them. With `PROJECTOR=in-process` the projector runs
+ * here (catch-up at start, then live) and writes wait for it; with `external` a projector process
+ * keeps the read models and writes wait for the stored checkpoint (read-your-writes either way).
  */
 @Injectable()
 export class Infrastructure implements OnModuleInit, OnApplicationShutdown {
   readonly eventStore: EventStore;
-  readonly readModel: SqliteReadModel;
-  readonly projector: Projector;
+  readonly readModel: ReadModelStore;
+  readonly projector: Projector | null;
   readonly trainees: TraineeCommands;
   readonly providers: ProviderOperations;
 
-  constructor(
-    @Inject(APP_CONFIG) readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
+  private constructor(
+    readonly config: AppConfig,
+    private readonly logger: Logger,
+    private readonly stores: Stores,
   ) {
-    this.eventStore = openSqliteEventStore(config.dataDir);
-    this.readModel = SqliteReadModel.open(config.dataDir);
-    this.projector = new Projector(this.eventStore, this.readModel, {
-      error: (msg, ctx) => logger.error(ctx ?? {}, msg),
-      warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
-    });
+    this.eventStore = stores.eventStore;
+    this.readModel = stores.readModel;
+    this.projector =
+      config.projector === 'in-process'
+        ? new Projector(this.eventStore, this.readModel, {
+            error: (msg, ctx) => logger.error(ctx ?? {}, msg),
+            warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
+          })
+        : null;
+    const waiter = this.projector ?? new CheckpointWaiter(this.readModel);
     this.trainees = new TraineeCommands({
       eventStore: this.eventStore,
       readModel: this.readModel,
-      waitForProjection: (position) => this.projector.waitFor(position),
+      waitForProjection: (position) => waiter.waitFor(position),
       newId: () => newResourceId(),
     });
     this.providers = new ProviderOperations(this.eventStore, this.readModel);
   }
 
+  /** Opens the configured stores (raises `StoreUnavailable` when one cannot be reached). */
+  static async create(config: AppConfig, logger: Logger): Promise<Infrastructure> {
+    const stores = await openStores(config);
+    logger.info({ backends: stores.backends, projector: config.projector }, 'stores open');
+    return new Infrastructure(config, logger, stores);
+  }
+
+  /** Brings the read models up to date (in-process: by projecting; external: by waiting for the projector). */
+  async catchUp(): Promise<void> {
+    if (this.projector) {
+      await this.projector.catchUp();
+      return;
+    }
+    const deadline = Date.now() + 10_000;
+    while ((await measureLag(this.eventStore, await this.readModel.checkpoint())).events > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
   async onModuleInit(): Promise<void> {
+    if (!this.projector) return;
     const position = await this.projector.catchUp();
     await this.projector.start();
     this.logger.info({ checkpoint: position }, 'projections caught up; projector live');
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.projector.stop();
-    this.readModel.close();
-    await this.eventStore.close();
+    await this.projector?.stop();
+    await this.stores.close();
   }
 }

@@ -1,5 +1,5 @@
 import { API_VERSIONS, PRODUCTION_API_VERSIONS, type ApiVersion } from '@app/domain';
-import type { AppConfig } from './config';
+import type { AppConfig } from '@app/application';
 
 /** A path segment that looks like a version (API-FACTS §1.1): `v`, digits and dots, optional `-pre`/`-rc`. */
 export const VERSION_PATTERN = /^v\d+(\.\d+)*(-pre|-rc)?$/;

@@ -6,6 +6,7 @@ import { decide, evolveAll, traineeStreamId, type TraineeEvent } from '@app/doma
 import { SqliteEventStore, type EventStore, type RecordedEvent } from '@app/event-store';
 import { toEventData } from '../event-codec';
 import { Projector } from '../projector';
+import { measureLag } from '../projection-lag';
 import { SqliteReadModel } from './sqlite-read-model';
 
 const silent = { error: () => undefined, warn: () => undefined };
@@ -127,5 +128,23 @@ describe('SqliteReadModel and the projector', () => {
     expect(await rm.getTrainee('T0')).not.toBeNull();
     await projector.stop();
     rm.close();
+  });
+});
+
+describe('measureLag', () => {
+  it('counts the projected events after a checkpoint and the age of the oldest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lag-'));
+    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    const tenSecondsAgo = new Date(Date.now() - 10_000).toISOString();
+    const events = registrationEvents('T0', 0);
+    await store.appendToStream(traineeStreamId('T0'), toEventData(events, { occurredAt: tenSecondsAgo }));
+    await store.appendToStream('registrationguard-x', toEventData([{ type: 'RegistrationClaimed', data: { trainee_id: 'T0', at: tenSecondsAgo } }], { occurredAt: tenSecondsAgo }));
+    const now = new Date(Date.parse(tenSecondsAgo) + 10_000);
+    expect(await measureLag(store, 0, now)).toEqual({ checkpoint: 0, events: events.length, atLeast: false, seconds: 10 });
+    const head = await store.headPosition();
+    expect(await measureLag(store, head, now)).toEqual({ checkpoint: head, events: 0, atLeast: false, seconds: 0 });
+    expect((await measureLag(store, 0, now, 2)).atLeast).toBe(true);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,0 +1,83 @@
+import 'reflect-metadata';
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import pino, { type Logger } from 'pino';
+import { ConfigError, exitOnSignal, loadConfig, openStores, StoreUnavailable, type AppConfig, type Stores } from '@app/application';
+import { Projector } from '@app/read-model';
+import { HealthController, PROJECTOR, STORES } from './health.controller';
+
+/** Starts the projector at boot and stops it on shutdown: it finishes its batch and stores the checkpoint. */
+class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(PROJECTOR) private readonly projector: Projector,
+    @Inject(STORES) private readonly stores: Stores,
+    private readonly logger: Logger,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const checkpoint = await this.projector.catchUp();
+    await this.projector.start();
+    this.logger.info({ checkpoint, backends: this.stores.backends }, 'projector caught up; live');
+  }
+
+  async onApplicationShutdown(signal?: string): Promise<void> {
+    await this.projector.stop();
+    this.logger.info({ signal, checkpoint: this.projector.checkpoint, events_applied: this.projector.eventsApplied }, 'projector stopped');
+    await this.stores.close();
+  }
+}
+
+@Module({})
+class ProjectorModule {
+  static forRoot(stores: Stores, projector: Projector, logger: Logger): DynamicModule {
+    return {
+      module: ProjectorModule,
+      controllers: [HealthController],
+      providers: [
+        { provide: STORES, useValue: stores },
+        { provide: PROJECTOR, useValue: projector },
+        { provide: ProjectorLifecycle, useFactory: () => new ProjectorLifecycle(projector, stores, logger) },
+      ],
+    };
+  }
+}
+
+/**
+ * The projector as its own process (production deployments): keeps the read models up to date
+ * from the event log, serves `/healthz` and `/readyz` on `PORT` (default 3001), and on SIGTERM or
+ * SIGINT finishes its batch, stores the checkpoint and exits 0.
+ */
+export async function startProjector(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
+  const stores = await openStores(config);
+  const projector = new Projector(stores.eventStore, stores.readModel, {
+    error: (msg, ctx) => logger.error(ctx ?? {}, msg),
+    warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(ProjectorModule.forRoot(stores, projector, logger), new FastifyAdapter(), {
+    logger: ['error', 'warn'],
+  });
+  await app.listen({ port: config.port, host: '0.0.0.0' });
+  const address = app.getHttpServer().address();
+  logger.info({ port: typeof address === 'object' && address ? address.port : config.port }, 'projector health endpoints listening');
+  return app;
+}
+
+if (require.main === module) {
+  let config: AppConfig;
+  try {
+    config = loadConfig(process.env, { port: 3001 });
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : String(err)}\n`);
+    process.exit(2);
+  }
+  const logger = pino({ level: config.logLevel, base: { service: 'trainee-records-projector' } });
+  startProjector(config, logger).then(
+    (app) => exitOnSignal(app, logger),
+    (err) => {
+    const detail = err instanceof StoreUnavailable ? err.message : err instanceof Error ? err.stack : String(err);
+    process.stderr.write(`Failed to start the projector: ${detail}\n`);
+    process.exit(1);
+    },
+  );
+}

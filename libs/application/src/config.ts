@@ -1,0 +1,75 @@
+import { cleanEnv, makeValidator, str, EnvError, EnvMissingError } from 'envalid';
+import { redact } from './stores';
+
+/** Configuration of the API, the projector and the admin CLI (DESIGN.md "Configuration"), validated once at start. */
+export interface AppConfig {
+  port: number;
+  dataDir: string;
+  appEnv: 'sandbox' | 'production';
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  eventStoreUrl: string | null;
+  mongodbUrl: string | null;
+  /**
+   * `in-process`: the API runs the projectors itself (the embedded default); `external`: a separate
+   * projector process does (apps/projector), and writes wait for the stored checkpoint.
+   */
+  projector: 'in-process' | 'external';
+}
+
+/** Raised when the environment holds an invalid or unsupported setting; the message says which. */
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the environment. Throws {@link ConfigError} naming every bad variable.
+ * EventStoreDB and MongoDB are selected by `EVENTSTORE_URL` / `MONGODB_URL` (validated here;
+ * reachability is checked when the stores open). `PROJECTOR=external` leaves the projections to a
+ * projector process (apps/projector) on the same stores.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { port?: number } = {}): AppConfig {
+  const problems: string[] = [];
+  const clean = cleanEnv(
+    env,
+    {
+      PORT: listenPort({ default: defaults.port ?? 3000, desc: 'HTTP port (0: any free port)' }),
+      DATA_DIR: str({ default: './data', desc: 'directory of the embedded SQLite files' }),
+      APP_ENV: str({ choices: ['sandbox', 'production'], default: 'sandbox' }),
+      LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
+      EVENTSTORE_URL: str({ default: '' }),
+      MONGODB_URL: str({ default: '' }),
+      PROJECTOR: str({ choices: ['in-process', 'external'], default: 'in-process' }),
+    },
+    {
+      reporter: ({ errors }) => {
+        for (const [name, err] of Object.entries(errors)) {
+          const e = err as EnvError | EnvMissingError;
+          problems.push(`${name}: ${e.message}`);
+        }
+      },
+    },
+  );
+  if (clean.EVENTSTORE_URL && !/^esdb(\+discover)?:\/\//.test(clean.EVENTSTORE_URL)) {
+    problems.push(`EVENTSTORE_URL: must be an esdb:// or esdb+discover:// connection string, got '${redact(clean.EVENTSTORE_URL)}'`);
+  }
+  if (clean.MONGODB_URL && !/^mongodb(\+srv)?:\/\//.test(clean.MONGODB_URL)) {
+    problems.push(`MONGODB_URL: must be a mongodb:// or mongodb+srv:// connection string, got '${redact(clean.MONGODB_URL)}'`);
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return {
+    port: clean.PORT,
+    dataDir: clean.DATA_DIR,
+    appEnv: clean.APP_ENV as AppConfig['appEnv'],
+    logLevel: clean.LOG_LEVEL as AppConfig['logLevel'],
+    eventStoreUrl: clean.EVENTSTORE_URL || null,
+    mongodbUrl: clean.MONGODB_URL || null,
+    projector: clean.PROJECTOR as AppConfig['projector'],
+  };
+}
+
+/** A TCP port to listen on: an integer 0–65535 (0 lets the system choose a free port). */
+const listenPort = makeValidator<number>((input) => {
+  const n = Number(input);
+  if (!/^\d+$/.test(String(input).trim()) || n > 65535) throw new EnvError(`Invalid port input: "${input}"`);
+  return n;
+});
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,70 @@
+import { openEventStoreDb, openSqliteEventStore, type EventStore } from '@app/event-store';
+import { MongoReadModel, SqliteReadModel, type ReadModelStore } from '@app/read-model';
+
+/** Where the stores are: the embedded SQLite files, or the production servers (DESIGN.md "Configuration"). */
+export interface StoreConfig {
+  dataDir: string;
+  /** `esdb://…` selects EventStoreDB; null selects SQLite in `dataDir`. */
+  eventStoreUrl: string | null;
+  /** `mongodb://…` selects MongoDB; null selects SQLite in `dataDir`. */
+  mongodbUrl: string | null;
+}
+
+export interface Stores {
+  eventStore: EventStore;
+  readModel: ReadModelStore;
+  /** Which backends were opened, for logs and health answers. */
+  backends: { eventStore: 'sqlite' | 'eventstoredb'; readModel: 'sqlite' | 'mongodb' };
+  close(): Promise<void>;
+}
+
+/** A backend named in the configuration could not be reached; the message says which and why. */
+export class StoreUnavailable extends Error {}
+
+/**
+ * Opens the configured event store and read store and checks both answer (a bad URL or an
+ * unreachable server raises {@link StoreUnavailable}; there is never a silent fallback to SQLite).
+ */
+export async function openStores(config: StoreConfig): Promise<Stores> {
+  let eventStore: EventStore;
+  try {
+    eventStore = config.eventStoreUrl ? openEventStoreDb(config.eventStoreUrl) : openSqliteEventStore(config.dataDir);
+    await eventStore.headPosition();
+  } catch (err) {
+    throw new StoreUnavailable(
+      config.eventStoreUrl
+        ? `Cannot use EventStoreDB at EVENTSTORE_URL (${redact(config.eventStoreUrl)}): ${message(err)}`
+        : `Cannot open the SQLite event store in DATA_DIR (${config.dataDir}): ${message(err)}`,
+    );
+  }
+  let readModel: ReadModelStore;
+  try {
+    readModel = config.mongodbUrl ? await MongoReadModel.connect(config.mongodbUrl) : SqliteReadModel.open(config.dataDir);
+    await readModel.checkpoint();
+  } catch (err) {
+    await eventStore.close();
+    throw new StoreUnavailable(
+      config.mongodbUrl
+        ? `Cannot use MongoDB at MONGODB_URL (${redact(config.mongodbUrl)}): ${message(err)}`
+        : `Cannot open the SQLite read models in DATA_DIR (${config.dataDir}): ${message(err)}`,
+    );
+  }
+  return {
+    eventStore,
+    readModel,
+    backends: { eventStore: config.eventStoreUrl ? 'eventstoredb' : 'sqlite', readModel: config.mongodbUrl ? 'mongodb' : 'sqlite' },
+    async close() {
+      await readModel.close();
+      await eventStore.close();
+    },
+  };
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A connection string without its password. */
+export function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
+}

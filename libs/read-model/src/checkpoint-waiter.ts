@@ -1,0 +1,27 @@
+import type { ProjectionStore } from './read-model.port';
+
+/**
+ * Read-your-writes when the projector runs in another process (DESIGN.md property 1): a writer
+ * waits until the read store's checkpoint reaches its events' position, polling the checkpoint
+ * (every `intervalMs`, default 5 ms) for at most `timeoutMs` (default 10 s). Resolves true when
+ * reached, false on time-out (the write itself is durable either way).
+ */
+export class CheckpointWaiter {
+  private last = 0;
+
+  constructor(
+    private readonly store: ProjectionStore,
+    private readonly options: { intervalMs?: number; timeoutMs?: number } = {},
+  ) {}
+
+  async waitFor(position: number): Promise<boolean> {
+    if (position <= this.last) return true;
+    const deadline = Date.now() + (this.options.timeoutMs ?? 10_000);
+    for (;;) {
+      this.last = Math.max(this.last, await this.store.checkpoint());
+      if (position <= this.last) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, this.options.intervalMs ?? 5));
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import v2025Example from '../fixtures/post-trainee-v2025.0.json';
+import { decide, traineeStreamId } from '@app/domain';
+import { openSqliteEventStore, type SqliteEventStore } from '@app/event-store';
+import { PROJECTED_STREAMS, SqliteReadModel, toEventData } from '@app/read-model';
+import { TsProcess } from '../support/processes';
+
+/** Appends the registration of trainee `T<n>` (4 events) and returns the last position. */
+async function register(store: SqliteEventStore, n: number): Promise<number> {
+  const input = { ...JSON.parse(JSON.stringify(v2025Example.data)), first_names: `P${n}`, email: `p${n}@example.com` };
+  const events = decide(
+    { type: 'RegisterTrainee', trainee_id: `T${n}`, ukprn: '10000001', version: 'v2025.0', input, now: '2026-01-01T00:00:00.000Z', new_ids: [`A${n}`, `B${n}`], duplicate_candidates: [] },
+    { exists: false },
+  );
+  const r = await store.appendToStream(traineeStreamId(`T${n}`), toEventData(events, { occurredAt: new Date().toISOString() }), { expectedRevision: 'no_stream' });
+  return r.position;
+}
+
+async function json(url: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(url);
+  return { status: res.status, body: await res.json() };
+}
+
+function portOf(line: string): number {
+  return (JSON.parse(line) as { port: number }).port;
+}
+
+describe('apps/projector as its own process on SQLite (SIGTERM, restart, lag)', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'projector-'));
+    store = openSqliteEventStore(dir);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('survives SIGTERM mid-stream and a restart without skipping or repeating an event, and reports lag', async () => {
+    for (let n = 0; n < 150; n++) await register(store, n);
+    const env = { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' };
+    const first = TsProcess.start('apps/projector/src/main.ts', env);
+    const port1 = portOf(await first.waitForLine(/health endpoints listening/));
+
+    // Keep writing while the projector runs, then stop it in the middle of the stream.
+    for (let n = 150; n < 300; n++) await register(store, n);
+    expect(await first.stop('SIGTERM')).toBe(0);
+    expect(first.lines.some((l) => l.includes('projector stopped'))).toBe(true);
+    void port1;
+
+    const readModel = SqliteReadModel.open(dir);
+    const checkpoint = await readModel.checkpoint();
+    for (let n = 300; n < 400; n++) await register(store, n);
+    const head = await store.headPosition();
+    const pendingAfterStop = (await store.readAll({ fromPosition: checkpoint, maxCount: 100_000, filter: PROJECTED_STREAMS })).length;
+    expect(pendingAfterStop).toBeGreaterThan(0);
+
+    const second = TsProcess.start('apps/projector/src/main.ts', env);
+    const port2 = portOf(await second.waitForLine(/health endpoints listening/));
+    let ready = await json(`http://127.0.0.1:${port2}/readyz`);
+    for (let i = 0; i < 100 && ready.body.checkpoint < head; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      ready = await json(`http://127.0.0.1:${port2}/readyz`);
+    }
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ ready: true, checkpoint: head, lag: { events: 0, seconds: 0 } });
+    const health = await json(`http://127.0.0.1:${port2}/healthz`);
+    // The restarted process applied exactly the events after the stored checkpoint: none twice.
+    expect(health.body).toMatchObject({ status: 'ok', live: true, checkpoint: head, events_applied: pendingAfterStop });
+    expect(await second.stop('SIGTERM')).toBe(0);
+
+    // None skipped: every trainee is projected with its whole stream (4 events: revision 3).
+    for (let n = 0; n < 400; n++) {
+      const t = await readModel.getTrainee(`T${n}`);
+      expect(t && { id: t.trainee_id, state: t.state, placements: t.placements.length, degrees: t.degrees.length }).toEqual({
+        id: `T${n}`,
+        state: 'submitted_for_trn',
+        placements: 1,
+        degrees: 1,
+      });
+    }
+    readModel.close();
+  });
+
+  it('refuses a bad EVENTSTORE_URL with a message and exit code 2, never falling back to SQLite', async () => {
+    const bad = TsProcess.start('apps/projector/src/main.ts', { DATA_DIR: dir, PORT: '0', EVENTSTORE_URL: 'http://localhost:2113' });
+    expect(await bad.exited).toBe(2);
+    expect(bad.lines.join('\n')).toContain('EVENTSTORE_URL: must be an esdb://');
+  });
+});

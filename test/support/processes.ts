@@ -1,0 +1,70 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..');
+
+/** A TypeScript entry point of this repo running in its own OS process (through tsx). */
+export class TsProcess {
+  readonly lines: string[] = [];
+  private waiters: { test: (line: string) => boolean; resolve: (line: string) => void; reject: (err: Error) => void }[] = [];
+  readonly exited: Promise<number | null>;
+
+  private constructor(readonly child: ChildProcessWithoutNullStreams) {
+    let buffer = '';
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let i: number;
+      while ((i = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 1);
+        this.lines.push(line);
+        this.waiters = this.waiters.filter((w) => (w.test(line) ? (w.resolve(line), false) : true));
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    this.exited = new Promise((resolve) =>
+      child.on('close', (code) => {
+        resolve(code);
+        for (const w of this.waiters) w.reject(new Error(`process exited (${code}) before the line:\n${this.lines.join('\n')}`));
+        this.waiters = [];
+      }),
+    );
+  }
+
+  /** Starts `entry` (a path relative to the repo root) with `env` added to this process's environment. */
+  static start(entry: string, env: Record<string, string>): TsProcess {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    return new TsProcess(child);
+  }
+
+  /** Resolves with the first output line (past or future) matching `pattern`; rejects after `timeoutMs`. */
+  waitForLine(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+    const seen = this.lines.find((l) => pattern.test(l));
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${this.lines.join('\n')}`)), timeoutMs);
+      this.waiters.push({
+        test: (l) => pattern.test(l),
+        resolve: (l) => {
+          clearTimeout(timer);
+          resolve(l);
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      });
+    });
+  }
+
+  /** Sends `signal` and resolves with the exit code. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    if (this.child.exitCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+}
