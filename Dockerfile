@@ -1,0 +1,33 @@
+# One image for the API and the projector (docker-compose.yml picks the command).
+
+# --- build: compile TypeScript ---------------------------------------------------------------
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY apps apps
+COPY libs libs
+RUN npm run build
+
+# --- runtime: production dependencies only, non-root ----------------------------------------
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+# better-sqlite3 (the embedded default) is native: build tools only for the install, then removed.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && npm ci --omit=dev \
+ && npm cache clean --force \
+ && apt-get purge -y python3 make g++ && apt-get autoremove -y \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=build /app/dist ./dist
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+ENV PORT=3000 DATA_DIR=/app/data
+EXPOSE 3000
+CMD ["node", "dist/apps/api/src/main.js"]
