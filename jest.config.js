@@ -18,6 +18,7 @@ module.exports = {
     '^@app/application$': '<rootDir>/libs/application/src',
     '^@app/application/(.*)$': '<rootDir>/libs/application/src/$1',
   },
+  globalSetup: '<rootDir>/test/support/announce-backends.js',
   testTimeout: 30000,
   maxWorkers: 2,
 };

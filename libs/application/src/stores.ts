@@ -1,5 +1,5 @@
 import { openEventStoreDb, openSqliteEventStore, type EventStore } from '@app/event-store';
-import { MongoReadModel, SqliteReadModel, type ReadModelStore } from '@app/read-model';
+import { MongoReadModel, SqliteReadModel, SqliteSchoolDirectory, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
 
 /** Where the stores are: the embedded SQLite files, or the production servers (DESIGN.md "Configuration"). */
 export interface StoreConfig {
@@ -13,6 +13,8 @@ export interface StoreConfig {
 export interface Stores {
   eventStore: EventStore;
   readModel: ReadModelStore;
+  /** The schools directory (placements link to it by URN), beside the read models. */
+  schools: SchoolDirectory;
   /** Which backends were opened, for logs and health answers. */
   backends: { eventStore: 'sqlite' | 'eventstoredb'; readModel: 'sqlite' | 'mongodb' };
   close(): Promise<void>;
@@ -49,11 +51,14 @@ export async function openStores(config: StoreConfig): Promise<Stores> {
         : `Cannot open the SQLite read models in DATA_DIR (${config.dataDir}): ${message(err)}`,
     );
   }
+  const schools = readModel instanceof MongoReadModel ? readModel.schoolDirectory() : SqliteSchoolDirectory.open(config.dataDir);
   return {
     eventStore,
     readModel,
+    schools,
     backends: { eventStore: config.eventStoreUrl ? 'eventstoredb' : 'sqlite', readModel: config.mongodbUrl ? 'mongodb' : 'sqlite' },
     async close() {
+      await schools.close();
       await readModel.close();
       await eventStore.close();
     },

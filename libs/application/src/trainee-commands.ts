@@ -16,11 +16,13 @@ import {
   type ApiVersion,
   type RegistrationClaimed,
   type Trainee,
+  type TraineeCommand,
   type TraineeEvent,
   type TraineeState,
 } from '@app/domain';
 import { runCommand, WrongExpectedVersionError, type EventStore } from '@app/event-store';
-import { decodeTraineeEvent, toEventData, type TraineeReadModel, type WriteContext } from '@app/read-model';
+import { decodeTraineeEvent, toEventData, type SchoolDirectory, type TraineeReadModel, type WriteContext } from '@app/read-model';
+import { KeyedLock } from './keyed-lock';
 
 /** Who is writing: the caller's provider and token, the API version and request id. */
 export interface Caller {
@@ -33,6 +35,7 @@ export interface Caller {
 export interface TraineeCommandsDeps {
   eventStore: EventStore;
   readModel: TraineeReadModel;
+  schools: SchoolDirectory;
   /** Resolves once the projections have applied every event up to `position`. */
   waitForProjection(position: number): Promise<unknown>;
   newId(): string;
@@ -51,6 +54,7 @@ const MAX_REGISTRATION_ATTEMPTS = 50;
  */
 export class TraineeCommands {
   private readonly clock: () => Date;
+  private readonly locks = new KeyedLock();
 
   constructor(private readonly deps: TraineeCommandsDeps) {
     this.clock = deps.clock ?? (() => new Date());
@@ -65,7 +69,8 @@ export class TraineeCommands {
   async register(caller: Caller, input: unknown): Promise<Trainee> {
     requireData(input);
     const now = this.clock().toISOString();
-    const checked = validateNewTrainee(input, { version: caller.apiVersion, today: utcDate(now) });
+    const schools = await this.deps.schools.findByUrns(urnsOf(input.placements_attributes));
+    const checked = validateNewTrainee(input, { version: caller.apiVersion, today: utcDate(now), schools });
     if (!checked.ok) throw new ValidationFailed(checked.errors);
     const details = checked.value.details;
     const guardStream =
@@ -107,6 +112,7 @@ export class TraineeCommands {
           now,
           new_ids: Array.from({ length: nested }, () => this.deps.newId()),
           duplicate_candidates: candidates,
+          schools,
         },
         initialTraineeState,
       );
@@ -130,25 +136,90 @@ export class TraineeCommands {
   }
 
   /** PUT or PATCH /trainees/{trainee_id}: merge semantics (API-FACTS §7). */
-  async update(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
+  update(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({
+      type: 'UpdateTrainee',
+      trainee_id: id,
+      ukprn: caller.ukprn,
+      version: caller.apiVersion,
+      input: input as Record<string, unknown>,
+      now,
+    }));
+  }
+
+  /** POST …/placements: returns the trainee and the new placement's id. */
+  async addPlacement(caller: Caller, traineeId: string, input: unknown): Promise<{ trainee: Trainee; placementId: string }> {
+    const placementId = this.deps.newId();
+    const schools = await this.deps.schools.findByUrns(urnsOf([input]));
+    const trainee = await this.execute(caller, traineeId, (id, now) => ({
+      type: 'AddPlacement', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, placement_id: placementId, input, schools,
+    }));
+    return { trainee, placementId };
+  }
+
+  /** PUT or PATCH …/placements/{placement_id}. */
+  async updatePlacement(caller: Caller, traineeId: string, placementId: string, input: unknown): Promise<Trainee> {
+    const schools = await this.deps.schools.findByUrns(urnsOf([input]));
+    return this.execute(caller, traineeId, (id, now) => ({
+      type: 'UpdatePlacement', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, placement_id: placementId, input, schools,
+    }));
+  }
+
+  /** DELETE …/placements/{placement_id}: returns the trainee after the removal. */
+  removePlacement(caller: Caller, traineeId: string, placementId: string): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({
+      type: 'RemovePlacement', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, placement_id: placementId,
+    }));
+  }
+
+  /** POST …/degrees: returns the trainee and the new degree's id. */
+  async addDegree(caller: Caller, traineeId: string, input: unknown): Promise<{ trainee: Trainee; degreeId: string }> {
+    const degreeId = this.deps.newId();
+    const trainee = await this.execute(caller, traineeId, (id, now) => ({
+      type: 'AddDegree', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, degree_id: degreeId, input,
+    }));
+    return { trainee, degreeId };
+  }
+
+  /** PUT or PATCH …/degrees/{degree_id}. */
+  updateDegree(caller: Caller, traineeId: string, degreeId: string, input: unknown): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({
+      type: 'UpdateDegree', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, degree_id: degreeId, input,
+    }));
+  }
+
+  /** DELETE …/degrees/{degree_id}: returns the trainee after the removal. */
+  removeDegree(caller: Caller, traineeId: string, degreeId: string): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({
+      type: 'RemoveDegree', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, degree_id: degreeId,
+    }));
+  }
+
+  /**
+   * Runs a command on the caller's trainee: one writer per trainee at a time in this process
+   * ({@link KeyedLock}), optimistic concurrency against other processes, then read-your-writes.
+   */
+  private async execute(caller: Caller, traineeId: string, command: (id: string, now: string) => TraineeCommand): Promise<Trainee> {
     const id = await this.resolveId(caller, traineeId);
-    const now = this.clock().toISOString();
-    const ctx = this.context(caller, now);
-    try {
-      const outcome = await runCommand<TraineeState, TraineeEvent>(this.deps.eventStore, traineeStreamId(id), {
-        initialState: initialTraineeState,
-        evolve,
-        decode: decodeTraineeEvent,
-        decide: (state) =>
-          decide({ type: 'UpdateTrainee', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, input: input as Record<string, unknown>, now }, state),
-        encode: (events) => toEventData(events, ctx),
-      });
-      if (outcome.position !== null) await this.deps.waitForProjection(outcome.position);
-      return traineeOf(outcome.state);
-    } catch (err) {
-      if (err instanceof WrongExpectedVersionError) throw new ConcurrentModification();
-      throw err;
-    }
+    return this.locks.run(id, async () => {
+      const now = this.clock().toISOString();
+      const ctx = this.context(caller, now);
+      const cmd = command(id, now);
+      try {
+        const outcome = await runCommand<TraineeState, TraineeEvent>(this.deps.eventStore, traineeStreamId(id), {
+          initialState: initialTraineeState,
+          evolve,
+          decode: decodeTraineeEvent,
+          decide: (state) => decide(cmd, state),
+          encode: (events) => toEventData(events, ctx),
+        });
+        if (outcome.position !== null) await this.deps.waitForProjection(outcome.position);
+        return traineeOf(outcome.state);
+      } catch (err) {
+        if (err instanceof WrongExpectedVersionError) throw new ConcurrentModification();
+        throw err;
+      }
+    });
   }
 
   /** The stored id of the caller's trainee (ids match case-insensitively); 404 otherwise. */
@@ -182,6 +253,19 @@ export class TraineeCommands {
 function traineeOf(state: TraineeState): Trainee {
   if (!state.exists) throw new Error('expected a trainee');
   return state.trainee;
+}
+
+/** The six-digit URNs named by placement inputs (used to look schools up before deciding). */
+function urnsOf(items: unknown): string[] {
+  if (!Array.isArray(items)) return [];
+  const urns: string[] = [];
+  for (const item of items) {
+    if (item === null || typeof item !== 'object') continue;
+    const urn = (item as { urn?: unknown }).urn;
+    const text = typeof urn === 'number' ? String(urn) : typeof urn === 'string' ? urn : '';
+    if (/^\d{6}$/.test(text)) urns.push(text);
+  }
+  return urns;
 }
 
 function arrayLength(value: unknown): number {

@@ -30,6 +30,14 @@ export class DuplicateTrainee<T = unknown> extends DomainError {
   }
 }
 
+/** The degree duplicates one the trainee has (409 with the existing degrees in `data`; spec "Duplicate rules"). */
+export class DuplicateDegree<T = unknown> extends DomainError {
+  readonly kind = 'DuplicateDegree';
+  constructor(readonly existing: T[]) {
+    super('This is a duplicate degree');
+  }
+}
+
 /** A trainee, placement or degree unknown to the caller's provider (404, never 403). */
 export class NotFound extends DomainError {
   readonly kind = 'NotFound';

@@ -5,3 +5,4 @@ export * from './sqlite/sqlite-read-model';
 export * from './projection-lag';
 export * from './checkpoint-waiter';
 export * from './mongodb/mongo-read-model';
+export * from './schools';

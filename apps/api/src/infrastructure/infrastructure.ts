@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { EventStore } from '@app/event-store';
-import { CheckpointWaiter, measureLag, Projector, type ReadModelStore } from '@app/read-model';
+import { CheckpointWaiter, measureLag, Projector, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
 import { openStores, ProviderOperations, TraineeCommands, type Stores } from '@app/application';
 import type { AppConfig } from '@app/application';
 import { newResourceId } from '../shared/ids';
@@ -18,6 +18,7 @@ export const LOGGER = Symbol('LOGGER');
 export class Infrastructure implements OnModuleInit, OnApplicationShutdown {
   readonly eventStore: EventStore;
   readonly readModel: ReadModelStore;
+  readonly schools: SchoolDirectory;
   readonly projector: Projector | null;
   readonly trainees: TraineeCommands;
   readonly providers: ProviderOperations;
@@ -37,9 +38,11 @@ export class Infrastructure implements OnModuleInit, OnApplicationShutdown {
           })
         : null;
     const waiter = this.projector ?? new CheckpointWaiter(this.readModel);
+    this.schools = stores.schools;
     this.trainees = new TraineeCommands({
       eventStore: this.eventStore,
       readModel: this.readModel,
+      schools: stores.schools,
       waitForProjection: (position) => waiter.waitFor(position),
       newId: () => newResourceId(),
     });

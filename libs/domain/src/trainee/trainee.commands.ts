@@ -1,4 +1,5 @@
 import type { ApiVersion } from '../api-version';
+import type { School } from './trainee.details';
 import type { Trainee } from './trainee.state';
 
 /**
@@ -17,6 +18,8 @@ export interface RegisterTrainee {
   new_ids: string[];
   /** The provider's trainees that may duplicate this one (same date of birth, route, last name). */
   duplicate_candidates: Trainee[];
+  /** Schools of the directory for the URNs of the nested placements. */
+  schools?: ReadonlyMap<string, School>;
 }
 
 /** PUT or PATCH of a trainee: merge semantics (API-FACTS §7.1). */
@@ -29,4 +32,60 @@ export interface UpdateTrainee {
   now: string;
 }
 
-export type TraineeCommand = RegisterTrainee | UpdateTrainee;
+/** What every placement and degree command carries. */
+interface SubResourceCommand {
+  trainee_id: string;
+  ukprn: string;
+  version: ApiVersion;
+  now: string;
+}
+
+/** POST …/placements (spec "POST /trainees/{trainee_id}/placements"; API-FACTS §10). */
+export interface AddPlacement extends SubResourceCommand {
+  type: 'AddPlacement';
+  placement_id: string;
+  input: unknown;
+  schools: ReadonlyMap<string, School>;
+}
+
+/** PUT or PATCH …/placements/{placement_id}: the fields sent replace the stored ones (§10.5). */
+export interface UpdatePlacement extends SubResourceCommand {
+  type: 'UpdatePlacement';
+  placement_id: string;
+  input: unknown;
+  schools: ReadonlyMap<string, School>;
+}
+
+export interface RemovePlacement extends SubResourceCommand {
+  type: 'RemovePlacement';
+  placement_id: string;
+}
+
+/** POST …/degrees (spec "POST /trainees/{trainee_id}/degrees"; API-FACTS §11). */
+export interface AddDegree extends SubResourceCommand {
+  type: 'AddDegree';
+  degree_id: string;
+  input: unknown;
+}
+
+/** PUT or PATCH …/degrees/{degree_id}: partial (§11.7). */
+export interface UpdateDegree extends SubResourceCommand {
+  type: 'UpdateDegree';
+  degree_id: string;
+  input: unknown;
+}
+
+export interface RemoveDegree extends SubResourceCommand {
+  type: 'RemoveDegree';
+  degree_id: string;
+}
+
+export type TraineeCommand =
+  | RegisterTrainee
+  | UpdateTrainee
+  | AddPlacement
+  | UpdatePlacement
+  | RemovePlacement
+  | AddDegree
+  | UpdateDegree
+  | RemoveDegree;

@@ -1,11 +1,32 @@
 import type { ApiVersion } from '../api-version';
-import { MissingData, NotFound, StateTransitionError, ValidationFailed, DuplicateTrainee } from '../errors';
-import type { RegisterTrainee, TraineeCommand, UpdateTrainee } from './trainee.commands';
-import { findDuplicates } from './trainee.duplicates';
+import { DuplicateDegree, DuplicateTrainee, MissingData, NotFound, StateTransitionError, ValidationFailed } from '../errors';
+import type {
+  AddDegree,
+  AddPlacement,
+  RegisterTrainee,
+  RemoveDegree,
+  RemovePlacement,
+  TraineeCommand,
+  UpdateDegree,
+  UpdatePlacement,
+  UpdateTrainee,
+} from './trainee.commands';
+import type { Degree, DegreeInput, Placement, PlacementInput } from './trainee.details';
+import { findDuplicates, isDuplicateDegree } from './trainee.duplicates';
 import type { TraineeEvent } from './trainee.events';
 import type { Trainee, TraineeState } from './trainee.state';
 import { isActionAllowed } from './trainee.state-machine';
-import { DISABILITY_KEY, toCanonicalInput, TRAINEE_INPUT_KEYS, validateNewTrainee, validateTraineeUpdate } from './validation';
+import {
+  DISABILITY_KEY,
+  toCanonicalInput,
+  TRAINEE_INPUT_KEYS,
+  validateDegree,
+  validateDegreeUpdate,
+  validateNewTrainee,
+  validatePlacement,
+  validatePlacementUpdate,
+  validateTraineeUpdate,
+} from './validation';
 
 /**
  * Decides what a command does to a trainee: returns the new events (possibly none) or throws a
@@ -20,6 +41,18 @@ export function decide(command: TraineeCommand, state: TraineeState): TraineeEve
       return register(command, state);
     case 'UpdateTrainee':
       return update(command, state);
+    case 'AddPlacement':
+      return addPlacement(command, state);
+    case 'UpdatePlacement':
+      return updatePlacement(command, state);
+    case 'RemovePlacement':
+      return removePlacement(command, state);
+    case 'AddDegree':
+      return addDegree(command, state);
+    case 'UpdateDegree':
+      return updateDegree(command, state);
+    case 'RemoveDegree':
+      return removeDegree(command, state);
   }
 }
 
@@ -31,7 +64,7 @@ export function utcDate(instant: string): string {
 function register(cmd: RegisterTrainee, state: TraineeState): TraineeEvent[] {
   if (state.exists) throw new Error(`trainee ${cmd.trainee_id} already exists`);
   requireTraineeData(cmd.input, cmd.version);
-  const result = validateNewTrainee(cmd.input, { version: cmd.version, today: utcDate(cmd.now) });
+  const result = validateNewTrainee(cmd.input, { version: cmd.version, today: utcDate(cmd.now), schools: cmd.schools });
   if (!result.ok) throw new ValidationFailed(result.errors);
   const { details, placements, degrees } = result.value;
   const duplicates = findDuplicates(details, cmd.duplicate_candidates.filter((t) => t.ukprn === cmd.ukprn));
@@ -77,6 +110,91 @@ function update(cmd: UpdateTrainee, state: TraineeState): TraineeEvent[] {
   const { changes } = result.value;
   if (Object.keys(changes).length === 0) return [];
   return [{ type: 'TraineeUpdated', data: { trainee_id: cmd.trainee_id, changes, at: cmd.now } }];
+}
+
+/** A writable trainee of the caller: exists, is the provider's, and the state machine allows writes. */
+function writableTrainee(cmd: { ukprn: string; version: ApiVersion }, state: TraineeState): Trainee {
+  const trainee = ownTrainee(state, cmd.ukprn);
+  requireAllowed(trainee, cmd.version);
+  return trainee;
+}
+
+function addPlacement(cmd: AddPlacement, state: TraineeState): TraineeEvent[] {
+  const trainee = writableTrainee(cmd, state);
+  requireData(cmd.input);
+  const result = validatePlacement(cmd.input, { version: cmd.version, today: utcDate(cmd.now), schools: cmd.schools }, { nested: false });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  const placement: Placement = { placement_id: cmd.placement_id, ...result.value, created_at: cmd.now, updated_at: cmd.now };
+  return [{ type: 'PlacementAdded', data: { trainee_id: trainee.trainee_id, placement, at: cmd.now } }];
+}
+
+function updatePlacement(cmd: UpdatePlacement, state: TraineeState): TraineeEvent[] {
+  const trainee = writableTrainee(cmd, state);
+  const stored = findPlacement(trainee, cmd.placement_id);
+  requireData(cmd.input);
+  const current: PlacementInput = { urn: stored.urn, name: stored.name, postcode: stored.postcode, address: stored.address, school_id: stored.school_id };
+  const result = validatePlacementUpdate(cmd.input, current, { version: cmd.version, today: utcDate(cmd.now), schools: cmd.schools });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (sameFields(current, result.value)) return [];
+  const placement: Placement = { ...stored, ...result.value, updated_at: cmd.now };
+  return [{ type: 'PlacementUpdated', data: { trainee_id: trainee.trainee_id, placement, at: cmd.now } }];
+}
+
+function removePlacement(cmd: RemovePlacement, state: TraineeState): TraineeEvent[] {
+  const trainee = writableTrainee(cmd, state);
+  const { placement_id } = findPlacement(trainee, cmd.placement_id);
+  return [{ type: 'PlacementRemoved', data: { trainee_id: trainee.trainee_id, placement_id, at: cmd.now } }];
+}
+
+function addDegree(cmd: AddDegree, state: TraineeState): TraineeEvent[] {
+  const trainee = writableTrainee(cmd, state);
+  requireData(cmd.input);
+  const result = validateDegree(cmd.input, { version: cmd.version, today: utcDate(cmd.now) });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  const duplicates = trainee.degrees.filter((d) => isDuplicateDegree(result.value, d));
+  if (duplicates.length > 0) throw new DuplicateDegree<Degree>(duplicates);
+  const degree: Degree = { degree_id: cmd.degree_id, ...result.value, created_at: cmd.now, updated_at: cmd.now };
+  return [{ type: 'DegreeAdded', data: { trainee_id: trainee.trainee_id, degree, at: cmd.now } }];
+}
+
+function updateDegree(cmd: UpdateDegree, state: TraineeState): TraineeEvent[] {
+  const trainee = writableTrainee(cmd, state);
+  const stored = findDegree(trainee, cmd.degree_id);
+  requireData(cmd.input);
+  const { degree_id: _id, created_at: _c, updated_at: _u, ...current } = stored;
+  const result = validateDegreeUpdate(cmd.input, current as DegreeInput, { version: cmd.version, today: utcDate(cmd.now) });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  const duplicates = trainee.degrees.filter((d) => d.degree_id !== stored.degree_id && isDuplicateDegree(result.value, d));
+  if (duplicates.length > 0) throw new DuplicateDegree<Degree>(duplicates);
+  if (sameFields(current, result.value)) return [];
+  const degree: Degree = { ...stored, ...result.value, updated_at: cmd.now };
+  return [{ type: 'DegreeUpdated', data: { trainee_id: trainee.trainee_id, degree, at: cmd.now } }];
+}
+
+function removeDegree(cmd: RemoveDegree, state: TraineeState): TraineeEvent[] {
+  const trainee = writableTrainee(cmd, state);
+  const { degree_id } = findDegree(trainee, cmd.degree_id);
+  return [{ type: 'DegreeRemoved', data: { trainee_id: trainee.trainee_id, degree_id, at: cmd.now } }];
+}
+
+/** The trainee's placement by id (ids match case-insensitively, API-FACTS §1.10); else 404. */
+export function findPlacement(trainee: Trainee, placementId: string): Placement {
+  const id = placementId.toLowerCase();
+  const found = trainee.placements.find((p) => p.placement_id.toLowerCase() === id);
+  if (!found) throw new NotFound('Placement');
+  return found;
+}
+
+/** The trainee's degree by id (case-insensitive); else 404. */
+export function findDegree(trainee: Trainee, degreeId: string): Degree {
+  const id = degreeId.toLowerCase();
+  const found = trainee.degrees.find((d) => d.degree_id.toLowerCase() === id);
+  if (!found) throw new NotFound('Degree');
+  return found;
+}
+
+function sameFields<T extends object>(a: T, b: T): boolean {
+  return (Object.keys(b) as (keyof T)[]).every((k) => JSON.stringify(a[k] ?? null) === JSON.stringify(b[k] ?? null));
 }
 
 /** The trainee if it exists and belongs to `ukprn`; else 404 (DESIGN.md property 6). */

@@ -60,20 +60,33 @@ export interface TraineeDetails {
   application_id: number | null;
 }
 
+/** A school of the schools directory (the public schools register: URN, name, town, postcode). */
+export interface School {
+  urn: string;
+  name: string;
+  town: string | null;
+  postcode: string | null;
+}
+
 /** A school placement (spec "Placement object"; API-FACTS §10). */
 export interface Placement {
   placement_id: string;
   urn: string | null;
   name: string | null;
   postcode: string | null;
-  /** Derived (API-FACTS §10.3); null for the not-applicable URNs. */
+  /**
+   * Derived from the schools directory when the URN names a known school
+   * (`URN <urn>, <town>, <postcode>`, API-FACTS §10.3); null otherwise.
+   */
   address: string | null;
+  /** The linked school's id (its URN as an integer) or null; shown only where the spec says (ruling 10). */
+  school_id: number | null;
   created_at: string;
   updated_at: string;
 }
 
 /** A placement as validated, before it has an id and timestamps. */
-export type PlacementInput = Pick<Placement, 'urn' | 'name' | 'postcode' | 'address'>;
+export type PlacementInput = Pick<Placement, 'urn' | 'name' | 'postcode' | 'address' | 'school_id'>;
 
 /** A previous degree (spec "Degree object"; API-FACTS §11). Codes or null. */
 export interface Degree {

@@ -71,3 +71,17 @@ export interface RegistrationClaimed {
   type: 'RegistrationClaimed';
   data: { trainee_id: string; at: string };
 }
+
+/** The degree fields the duplicate-degree rule compares (spec "Duplicate rules"). */
+export const DEGREE_DUPLICATE_KEYS = ['subject', 'graduation_year', 'country', 'uk_degree', 'non_uk_degree', 'grade'] as const;
+
+type DegreeKeys = { [K in (typeof DEGREE_DUPLICATE_KEYS)[number]]: string | number | null };
+
+/**
+ * A degree duplicates another of the same trainee when subject, graduation_year, country,
+ * uk_degree, non_uk_degree and grade all equal (spec "Duplicate rules"; an absent value equals only
+ * an absent value).
+ */
+export function isDuplicateDegree(incoming: DegreeKeys, existing: DegreeKeys): boolean {
+  return DEGREE_DUPLICATE_KEYS.every((k) => (incoming[k] ?? null) === (existing[k] ?? null));
+}

@@ -33,9 +33,31 @@ export interface PlacementAdded {
   data: { trainee_id: string; placement: Placement; at: string };
 }
 
+/** A placement after a PUT/PATCH: the whole placement as it now stands. */
+export interface PlacementUpdated {
+  type: 'PlacementUpdated';
+  data: { trainee_id: string; placement: Placement; at: string };
+}
+
+export interface PlacementRemoved {
+  type: 'PlacementRemoved';
+  data: { trainee_id: string; placement_id: string; at: string };
+}
+
 export interface DegreeAdded {
   type: 'DegreeAdded';
   data: { trainee_id: string; degree: Degree; at: string };
+}
+
+/** A degree after a PUT/PATCH: the whole degree as it now stands. */
+export interface DegreeUpdated {
+  type: 'DegreeUpdated';
+  data: { trainee_id: string; degree: Degree; at: string };
+}
+
+export interface DegreeRemoved {
+  type: 'DegreeRemoved';
+  data: { trainee_id: string; degree_id: string; at: string };
 }
 
 export type TraineeEvent =
@@ -43,7 +65,11 @@ export type TraineeEvent =
   | TraineeSubmittedForTrn
   | TraineeUpdated
   | PlacementAdded
-  | DegreeAdded;
+  | PlacementUpdated
+  | PlacementRemoved
+  | DegreeAdded
+  | DegreeUpdated
+  | DegreeRemoved;
 
 export type TraineeEventType = TraineeEvent['type'];
 
@@ -53,7 +79,11 @@ export const TRAINEE_EVENT_SCHEMA_VERSIONS: Record<TraineeEventType, number> = {
   TraineeSubmittedForTrn: 1,
   TraineeUpdated: 1,
   PlacementAdded: 1,
+  PlacementUpdated: 1,
+  PlacementRemoved: 1,
   DegreeAdded: 1,
+  DegreeUpdated: 1,
+  DegreeRemoved: 1,
 };
 
 export const TRAINEE_EVENT_TYPES = Object.keys(TRAINEE_EVENT_SCHEMA_VERSIONS) as TraineeEventType[];

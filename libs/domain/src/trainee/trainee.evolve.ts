@@ -40,8 +40,20 @@ export function evolve(state: TraineeState, event: TraineeEvent): TraineeState {
       return next({ ...t, details: { ...t.details, ...event.data.changes } }, event.data.at);
     case 'PlacementAdded':
       return next({ ...t, placements: [...t.placements, event.data.placement] }, event.data.at);
+    case 'PlacementUpdated': {
+      const p = event.data.placement;
+      return next({ ...t, placements: t.placements.map((x) => (x.placement_id === p.placement_id ? p : x)) }, event.data.at);
+    }
+    case 'PlacementRemoved':
+      return next({ ...t, placements: t.placements.filter((x) => x.placement_id !== event.data.placement_id) }, event.data.at);
     case 'DegreeAdded':
       return next({ ...t, degrees: [...t.degrees, event.data.degree] }, event.data.at);
+    case 'DegreeUpdated': {
+      const d = event.data.degree;
+      return next({ ...t, degrees: t.degrees.map((x) => (x.degree_id === d.degree_id ? d : x)) }, event.data.at);
+    }
+    case 'DegreeRemoved':
+      return next({ ...t, degrees: t.degrees.filter((x) => x.degree_id !== event.data.degree_id) }, event.data.at);
     default:
       return state;
   }

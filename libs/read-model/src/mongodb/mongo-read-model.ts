@@ -1,3 +1,4 @@
+import { MongoSchoolDirectory } from '../schools/mongo-school-directory';
 import {
   MongoBulkWriteError,
   MongoClient,
@@ -170,6 +171,11 @@ export class MongoReadModel implements TraineeReadModel, ProviderReadModel, Proj
    * error when the server cannot be reached (after the driver's server selection timeout, 30 s by
    * default, overridable with `serverSelectionTimeoutMS` in the URL) or index creation fails.
    */
+  /** The schools directory kept in the same database (collection `schools`). */
+  schoolDirectory(): MongoSchoolDirectory {
+    return new MongoSchoolDirectory(this.db);
+  }
+
   static async connect(url: string, options: MongoReadModelOptions = {}): Promise<MongoReadModel> {
     const scheme = /^(mongodb(?:\+srv)?):\/\//.exec(url);
     if (!scheme) {

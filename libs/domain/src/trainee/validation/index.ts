@@ -34,7 +34,7 @@ export {
 export {
   NESTED_PLACEMENT_PREFIX,
   isValidUkPostcode,
-  placementAddress,
+  schoolAddress,
   validatePlacement,
   validatePlacementUpdate,
 } from './validate-placement';

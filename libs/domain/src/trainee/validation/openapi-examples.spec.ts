@@ -158,7 +158,7 @@ describe('the OpenAPI POST /trainees request examples', () => {
       trainee_start_date: '2025-08-01',
       pg_apprenticeship_start_date: '2024-03-11',
     });
-    expect(result.value.placements).toEqual([{ urn: '900020', name: 'Establishment does not have a URN', postcode: null, address: null }]);
+    expect(result.value.placements).toEqual([{ urn: '900020', name: 'Establishment does not have a URN', postcode: null, address: null, school_id: null }]);
     expect(result.value.degrees).toEqual([
       {
         uk_degree: '083',

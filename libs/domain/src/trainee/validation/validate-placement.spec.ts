@@ -1,19 +1,21 @@
-import { isValidUkPostcode, placementAddress, validatePlacement, validatePlacementUpdate } from './validate-placement';
+import type { School } from '../trainee.details';
+import { isValidUkPostcode, schoolAddress, validatePlacement, validatePlacementUpdate } from './validate-placement';
 
-const ctx = { version: 'v2026.1' as const, today: '2026-11-22' };
+const OAK: School = { urn: '100000', name: 'Oak Primary School', town: 'Guildford', postcode: 'GU1 1AA' };
+const ctx = { version: 'v2026.1' as const, today: '2026-11-22', schools: new Map([[OAK.urn, OAK]]) };
 const POSTCODE_MESSAGE = 'postcode Enter a valid postcode (for example, BN1 1AA)';
 
 describe('validatePlacement (API-FACTS §10.1, §10.3)', () => {
-  it('stores urn, name and postcode and derives the address', () => {
+  it('keeps the urn, name and postcode of a school the directory does not know, with no address', () => {
     expect(validatePlacement({ urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', other: 1 }, ctx, { nested: false })).toEqual({
       ok: true,
-      value: { urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', address: 'URN 123456, GU1 1AA' },
+      value: { urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', address: null, school_id: null },
     });
     expect(validatePlacement({ name: 'Oak School' }, ctx, { nested: false })).toEqual({
       ok: true,
-      value: { urn: null, name: 'Oak School', postcode: null, address: null },
+      value: { urn: null, name: 'Oak School', postcode: null, address: null, school_id: null },
     });
-    expect(validatePlacement({ name: 'Oak School', postcode: 'BN1 1AA' }, ctx, { nested: false })).toMatchObject({ value: { address: 'BN1 1AA' } });
+    expect(validatePlacement({ name: 'Oak School', postcode: 'BN1 1AA' }, ctx, { nested: false })).toMatchObject({ value: { address: null } });
     expect(validatePlacement({ urn: 123456, name: 'Oak' }, ctx, { nested: false })).toMatchObject({ value: { urn: '123456' } });
   });
 
@@ -31,6 +33,14 @@ describe('validatePlacement (API-FACTS §10.1, §10.3)', () => {
     ['not an object', ["name can't be blank"]],
   ])('%j → %j', (input, errors) => {
     expect(validatePlacement(input, ctx, { nested: false })).toEqual({ ok: false, errors });
+  });
+
+  it('links a URN of the directory: the school’s name and postcode, a derived address, no name needed (§10.2)', () => {
+    const linked = { urn: '100000', name: 'Oak Primary School', postcode: 'GU1 1AA', address: 'URN 100000, Guildford, GU1 1AA', school_id: 100000 };
+    expect(validatePlacement({ urn: '100000' }, ctx, { nested: false })).toEqual({ ok: true, value: linked });
+    expect(validatePlacement({ urn: '100000', name: 'Other name', postcode: 'BN1 1AA' }, ctx, { nested: false })).toEqual({ ok: true, value: linked });
+    expect(validatePlacement({ urn: '100000' }, ctx, { nested: true })).toEqual({ ok: true, value: linked });
+    expect(validatePlacement({ urn: '100000' }, { ...ctx, schools: undefined }, { nested: false })).toEqual({ ok: false, errors: ["name can't be blank"] });
   });
 
   it('a not-applicable URN gives no address and still needs a name on its own', () => {
@@ -51,7 +61,7 @@ describe('validatePlacement (API-FACTS §10.1, §10.3)', () => {
     it('drops the postcode', () => {
       expect(validatePlacement({ urn: '123456', name: 'Oak', postcode: 'not a postcode' }, ctx, { nested: true })).toEqual({
         ok: true,
-        value: { urn: '123456', name: 'Oak', postcode: null, address: 'URN 123456' },
+        value: { urn: '123456', name: 'Oak', postcode: null, address: null, school_id: null },
       });
     });
 
@@ -63,7 +73,7 @@ describe('validatePlacement (API-FACTS §10.1, §10.3)', () => {
     ])('replaces the name for not-applicable URN %s', (urn, label) => {
       expect(validatePlacement({ urn, name: 'Given' }, ctx, { nested: true })).toEqual({
         ok: true,
-        value: { urn, name: label, postcode: null, address: null },
+        value: { urn, name: label, postcode: null, address: null, school_id: null },
       });
     });
   });
@@ -82,29 +92,30 @@ describe('UK postcodes', () => {
   });
 });
 
-describe('placementAddress (API-FACTS §10.3)', () => {
-  it.each([
-    ['123456', 'GU1 1AA', 'URN 123456, GU1 1AA'],
-    ['123456', null, 'URN 123456'],
-    [null, 'GU1 1AA', 'GU1 1AA'],
-    [null, null, null],
-    ['', '', null],
-    ['900000', 'GU1 1AA', null],
-    ['900030', null, null],
-  ])('(%p, %p) → %p', (urn, postcode, address) => {
-    expect(placementAddress(urn, postcode)).toBe(address);
+describe('schoolAddress (API-FACTS §10.3)', () => {
+  it('joins URN, town and postcode, leaving out empty parts', () => {
+    expect(schoolAddress(OAK)).toBe('URN 100000, Guildford, GU1 1AA');
+    expect(schoolAddress({ ...OAK, town: null })).toBe('URN 100000, GU1 1AA');
+    expect(schoolAddress({ ...OAK, town: '', postcode: null })).toBe('URN 100000');
   });
 });
 
 describe('validatePlacementUpdate (API-FACTS §10.5)', () => {
-  const stored = { urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', address: 'URN 123456, GU1 1AA' };
+  const stored = { urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', address: null, school_id: null };
 
-  it('replaces the fields sent and re-derives the address', () => {
+  it('replaces the fields sent', () => {
     expect(validatePlacementUpdate({ postcode: 'BN1 1AA' }, stored, ctx)).toEqual({
       ok: true,
-      value: { urn: '123456', name: 'Oak School', postcode: 'BN1 1AA', address: 'URN 123456, BN1 1AA' },
+      value: { urn: '123456', name: 'Oak School', postcode: 'BN1 1AA', address: null, school_id: null },
     });
-    expect(validatePlacementUpdate({ urn: null }, stored, ctx)).toMatchObject({ value: { urn: null, address: 'GU1 1AA' } });
+    expect(validatePlacementUpdate({ urn: null }, stored, ctx)).toMatchObject({ value: { urn: null, address: null } });
+  });
+
+  it('links to a school when the new URN names one, and keeps the link when the URN is not sent', () => {
+    const linked = validatePlacementUpdate({ urn: '100000' }, stored, ctx);
+    expect(linked).toMatchObject({ ok: true, value: { urn: '100000', name: 'Oak Primary School', address: 'URN 100000, Guildford, GU1 1AA' } });
+    if (!linked.ok) throw new Error('setup');
+    expect(validatePlacementUpdate({ postcode: 'BN1 1AA' }, linked.value, ctx)).toMatchObject({ value: { school_id: 100000, postcode: 'GU1 1AA' } });
   });
 
   it('validates the merged placement', () => {

@@ -1,4 +1,4 @@
-import type { PlacementInput } from '../trainee.details';
+import type { PlacementInput, School } from '../trainee.details';
 import { isNotApplicableUrn, notApplicableUrnLabel } from '../../reference-data';
 import type { ValidationContext, ValidationResult } from './validation-result';
 import { asText, getKey, hasKey, isBlank, isJsonObject } from './values';
@@ -22,16 +22,11 @@ export function isValidUkPostcode(postcode: string): boolean {
 }
 
 /**
- * The derived placement `address` (API-FACTS §10.3, without a school register): the non-empty parts
- * of `URN <urn>` and the postcode joined with ", " (`URN 123456, GU1 1AA`, or just the postcode);
- * null when there is nothing, and always null for the not-applicable URNs 900000/900010/900020/900030.
+ * The derived placement `address` of a school of the directory (API-FACTS §10.3):
+ * `URN <urn>, <town>, <postcode>`, leaving out empty parts.
  */
-export function placementAddress(urn: string | null | undefined, postcode: string | null | undefined): string | null {
-  if (isNotApplicableUrn(urn)) return null;
-  const parts: string[] = [];
-  if (urn && urn.trim() !== '') parts.push(`URN ${urn}`);
-  if (postcode && postcode.trim() !== '') parts.push(postcode);
-  return parts.length > 0 ? parts.join(', ') : null;
+export function schoolAddress(school: School): string {
+  return [`URN ${school.urn}`, school.town, school.postcode].filter((p) => p && p.trim() !== '').join(', ');
 }
 
 /**
@@ -40,17 +35,17 @@ export function placementAddress(urn: string | null | undefined, postcode: strin
  * `placements_attributes`). Returns the placement to store, or the messages.
  *
  * - `urn`: optional; when present exactly six digits, else `urn is invalid`.
- * - `name`: required (`name can't be blank`). There is no school register yet, so the "unless the
- *   URN matches a known school" exemption of §10.1 never applies.
+ * - A URN of a school in the directory (`ctx.schools`) links the placement (§10.2): its URN, name and
+ *   postcode are the school's, `address` is derived from it, and `name` need not be sent.
+ * - Otherwise `name` is required (`name can't be blank`) and the name and postcode sent are kept,
+ *   with `address: null` (an unknown URN has no address).
  * - `postcode`: optional; when present a valid full UK postcode, else
  *   `postcode Enter a valid postcode (for example, BN1 1AA)`.
  * - Nested items (§6.10): `postcode` is dropped, and a not-applicable URN replaces the name with its
  *   label from `placement_magic_urn.json`; messages carry the prefix `placements_attributes `.
- * - `address` is derived with {@link placementAddress}.
  * Keys are read as sent (`urn` and `name` are not trimmed); a JSON number is read as its text.
  */
 export function validatePlacement(input: unknown, ctx: ValidationContext, opts: { nested: boolean }): ValidationResult<PlacementInput> {
-  void ctx;
   const data = isJsonObject(input) ? input : {};
   const errors: string[] = [];
   const prefix = opts.nested ? NESTED_PLACEMENT_PREFIX : '';
@@ -65,7 +60,10 @@ export function validatePlacement(input: unknown, ctx: ValidationContext, opts: 
 
   let name: string | null = null;
   const magicLabel = opts.nested && urn !== null ? notApplicableUrnLabel(urn) : undefined;
-  if (magicLabel !== undefined) {
+  const school = urn !== null && !isNotApplicableUrn(urn) ? ctx.schools?.get(urn) : undefined;
+  if (school) {
+    name = school.name;
+  } else if (magicLabel !== undefined) {
     name = magicLabel;
   } else {
     const rawName = getKey(data, 'name');
@@ -86,14 +84,18 @@ export function validatePlacement(input: unknown, ctx: ValidationContext, opts: 
   }
 
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, value: { urn, name, postcode, address: placementAddress(urn, postcode) } };
+  if (school) {
+    return { ok: true, value: { urn: school.urn, name: school.name, postcode: school.postcode, address: schoolAddress(school), school_id: Number(school.urn) } };
+  }
+  return { ok: true, value: { urn, name, postcode: opts.nested ? null : postcode, address: null, school_id: null } };
 }
 
 /**
  * Validates a placement update (PUT/PATCH …/placements/{id}; API-FACTS §10.5): the keys `urn`,
  * `name`, `postcode` present in `input` replace the stored ones (a JSON null clears the field), then
  * the merged placement is validated as a stand-alone placement ({@link validatePlacement}, not
- * nested). Takes the stored placement; returns the new one (address re-derived) or the messages.
+ * nested), so it is linked to a school exactly when its (new or kept) URN names one. Takes the
+ * stored placement; returns the new one (address re-derived) or the messages.
  */
 export function validatePlacementUpdate(input: unknown, stored: PlacementInput, ctx: ValidationContext): ValidationResult<PlacementInput> {
   const data = isJsonObject(input) ? input : {};

@@ -616,8 +616,8 @@ describe('nested degrees and placements (API-FACTS §6.6, §6.10, §9.2)', () =>
     expect(result.value.degrees).toHaveLength(1);
     expect(result.value.degrees[0]).toMatchObject({ subject: '100425', graduation_year: 2003, institution: '0116' });
     expect(result.value.placements).toEqual([
-      { urn: '123456', name: 'Oak School', postcode: null, address: 'URN 123456' },
-      { urn: '900010', name: 'Not applicable or not available', postcode: null, address: null },
+      { urn: '123456', name: 'Oak School', postcode: null, address: null, school_id: null },
+      { urn: '900010', name: 'Not applicable or not available', postcode: null, address: null, school_id: null },
     ]);
   });
 

@@ -1,4 +1,5 @@
 import type { ApiVersion } from '../../api-version';
+import type { School } from '../trainee.details';
 
 /**
  * Outcome of a validator: the validated, normalised value, or every failed rule's message (one
@@ -12,4 +13,6 @@ export interface ValidationContext {
   version: ApiVersion;
   /** `YYYY-MM-DD`, the current date in UTC. */
   today: string;
+  /** Schools of the directory for the URNs the input names (looked up by the caller); none when absent. */
+  schools?: ReadonlyMap<string, School>;
 }

@@ -106,7 +106,7 @@ describe('validators never throw (property)', () => {
   });
 
   it('validatePlacement and validatePlacementUpdate', () => {
-    const stored = { urn: '123456', name: 'Oak', postcode: null, address: 'URN 123456' };
+    const stored = { urn: '123456', name: 'Oak', postcode: null, address: null, school_id: null };
     fc.assert(
       fc.property(placementLike, version, fc.boolean(), (input, v, nested) => {
         const ctx = { version: v, today: '2026-11-22' };

@@ -1,0 +1,4 @@
+export * from './school-directory.port';
+export * from './sqlite-school-directory';
+export * from './mongo-school-directory';
+export * from './import-schools';

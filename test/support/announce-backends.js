@@ -1,0 +1,16 @@
+/**
+ * Jest global setup: says, before any test runs, which adapter contract suites run against a real
+ * server and which are skipped because no server is named (EVENTSTORE_URL, MONGODB_URL).
+ */
+module.exports = async function announceBackends() {
+  const lines = [
+    process.env.EVENTSTORE_URL
+      ? `EventStoreDB contract suite: RUNNING against EVENTSTORE_URL`
+      : 'EventStoreDB contract suite: SKIPPED (EVENTSTORE_URL is not set; no server on this machine)',
+    process.env.MONGODB_URL
+      ? `MongoDB read-model contract suite: RUNNING against MONGODB_URL`
+      : 'MongoDB read-model contract suite: SKIPPED (MONGODB_URL is not set; no server on this machine)',
+    'SQLite event-store and read-model contract suites: RUNNING',
+  ];
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+};
