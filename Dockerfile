@@ -26,6 +26,7 @@ RUN apt-get update \
  && apt-get purge -y python3 make g++ && apt-get autoremove -y \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/dist ./dist
+COPY samples ./samples
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 ENV PORT=3000 DATA_DIR=/app/data

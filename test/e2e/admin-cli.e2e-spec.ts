@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
+import { uniqueTrainee } from '../support/trainee-input';
 
 async function eventually(check: () => Promise<boolean>, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
@@ -53,6 +54,19 @@ describe('admin CLI against the same DATA_DIR as a running API (issue: operators
 
     const after = await runAdmin(['token', 'list', '--ukprn', '10000030'], dataDir);
     expect(after.stdout).toContain(`${tokenId}\trevoked\t`);
+  });
+
+  it('imports the schools register CSV, and placements link to the schools at once', async () => {
+    const imported = await runAdmin(['schools', 'import', 'samples/schools.csv'], dataDir);
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toContain('Imported 20 schools; skipped 0 rows');
+    const token = await api.providerToken('10000031');
+    const created = await api.request('POST', '/api/v2025.0/trainees', token, uniqueTrainee('v2025.0', { placements_attributes: [{ urn: '100038' }] }));
+    expect(created.status).toBe(201);
+    expect(created.body.data.placements[0]).toMatchObject({ urn: '100038', name: 'Ash Academy', address: 'URN 100038, Leeds, LS1 1DX' });
+    const missing = await runAdmin(['schools', 'import', 'no-such-file.csv'], dataDir);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('No such file');
   });
 
   it('refuses bad input with a message and a non-zero exit code', async () => {

@@ -80,3 +80,9 @@ export class RunningApi {
     if (this.ownsDir) rmSync(this.dataDir, { recursive: true, force: true });
   }
 }
+
+/** Schools the end-to-end tests load into the directory (URN → name, town, postcode). */
+export const TEST_SCHOOLS = [
+  { urn: '100001', name: 'Oak Primary School', town: 'Guildford', postcode: 'GU1 6FR' },
+  { urn: '100038', name: 'Ash Academy', town: 'Leeds', postcode: 'LS1 1DX' },
+];

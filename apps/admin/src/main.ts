@@ -1,11 +1,14 @@
 import { Command, CommanderError } from 'commander';
 import { openStores, ProviderOperations, StoreUnavailable, UnknownToken } from '@app/application';
 import { ProviderCommandRejected } from '@app/domain';
-import { Projector, type ReadModelStore } from '@app/read-model';
+import { importSchoolsCsv, Projector, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
+import { SingleBar, Presets } from 'cli-progress';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 
 /**
- * The operators' CLI (`npm run --silent admin -- <command>`), working on the same stores as the
- * API (`DATA_DIR`, or `EVENTSTORE_URL` / `MONGODB_URL`) whether or not it runs. After each write it brings the read models up to date itself,
+ * The operators' CLI (`npm run --silent admin -- <command>`): providers, API tokens and the schools
+ * directory, working on the same stores as the API (`DATA_DIR`, or `EVENTSTORE_URL` /
+ * `MONGODB_URL`) whether or not it runs. After each write it brings the read models up to date itself,
  * so a token issued here is accepted by a running API at once, and a revoked one refused.
  * Exit codes: 0 done, 1 refused (message on stderr), 2 usage error.
  */
@@ -13,7 +16,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
   const dataDir = env.DATA_DIR || './data';
   const environment = env.APP_ENV === 'production' ? 'production' : 'sandbox';
 
-  async function withStores<T>(fn: (ops: ProviderOperations, readModel: ReadModelStore) => Promise<T>): Promise<T> {
+  async function withStores<T>(fn: (ops: ProviderOperations, readModel: ReadModelStore, schools: SchoolDirectory) => Promise<T>): Promise<T> {
     const stores = await openStores({ dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null });
     const { eventStore, readModel } = stores;
     const projector = new Projector(eventStore, readModel, {
@@ -22,7 +25,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
     });
     try {
       await projector.catchUp();
-      const result = await fn(new ProviderOperations(eventStore, readModel), readModel);
+      const result = await fn(new ProviderOperations(eventStore, readModel), readModel, stores.schools);
       await projector.catchUp();
       return result;
     } finally {
@@ -82,8 +85,35 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
       process.stdout.write('token_id\tstatus\tissued_at\trevoked_at\n');
       for (const t of tokens) process.stdout.write(`${t.token_id}\t${t.status}\t${t.issued_at}\t${t.revoked_at ?? ''}\n`);
     });
+  const schools = program.command('schools').description('the schools directory placements link to by URN');
+  schools
+    .command('import')
+    .description('load the public schools register CSV export (columns URN, EstablishmentName, Town, Postcode), streamed')
+    .argument('<file.csv>', 'the CSV file')
+    .action(async (file: string) => {
+      if (!existsSync(file)) throw new CliError(`No such file: ${file}`);
+      const total = statSync(file).size;
+      const input = createReadStream(file);
+      const bar = process.stderr.isTTY ? new SingleBar({ format: 'schools {bar} {percentage}% | {rows} rows | ETA {eta}s', stream: process.stderr }, Presets.shades_classic) : null;
+      let bytes = 0;
+      input.on('data', (chunk) => (bytes += chunk.length));
+      bar?.start(total, 0, { rows: 0 });
+      const result = await withStores(async (_ops, _rm, directory) => {
+        try {
+          return await importSchoolsCsv(input, directory, { onProgress: (rows) => bar?.update(bytes, { rows }) });
+        } catch (err) {
+          throw new CliError(err instanceof Error ? err.message : String(err));
+        }
+      });
+      bar?.update(total);
+      bar?.stop();
+      process.stdout.write(`Imported ${result.imported} schools; skipped ${result.skipped} rows without a six-digit URN or a name\n`);
+    });
   return program;
 }
+
+/** A command that cannot be carried out as asked (bad file, bad CSV); exit code 1. */
+export class CliError extends Error {}
 
 /** Runs the CLI on `argv` and returns the exit code. */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -92,7 +122,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    if (err instanceof ProviderCommandRejected || err instanceof UnknownToken || err instanceof StoreUnavailable) {
+    if (err instanceof ProviderCommandRejected || err instanceof UnknownToken || err instanceof StoreUnavailable || err instanceof CliError) {
       process.stderr.write(`Error: ${err.message}\n`);
       return 1;
     }

@@ -1,7 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
+import { DegreesController } from './degrees/degrees.controller';
+import { DEGREE_HANDLERS } from './degrees/degree.handlers';
 import { HealthController } from './health/health.controller';
+import { PlacementsController } from './placements/placements.controller';
+import { PLACEMENT_HANDLERS } from './placements/placement.handlers';
 import { InfoController } from './info/info.controller';
 import { Infrastructure, LOGGER } from './infrastructure/infrastructure';
 import { ApiAuthenticator, ApiGuard } from './shared/api.guard';
@@ -30,6 +34,8 @@ export class AppModule {
         RegisterTraineeController,
         GetTraineeController,
         UpdateTraineeController,
+        PlacementsController,
+        DegreesController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
@@ -46,6 +52,8 @@ export class AppModule {
         UpdateTraineeHandler,
         GetTraineeHandler,
         ListTraineesHandler,
+        ...PLACEMENT_HANDLERS,
+        ...DEGREE_HANDLERS,
       ],
     };
   }

@@ -4,18 +4,20 @@ import type { Logger } from 'pino';
 import {
   ConcurrentModification,
   DomainError,
+  DuplicateDegree,
   DuplicateTrainee,
   MissingData,
   NotFound,
   StateTransitionError,
   ValidationFailed,
+  type Degree,
   type Trainee,
 } from '@app/domain';
 import { ApiAuthenticator, ResourceNotFound, RouteNotFound, Unauthorized } from './api.guard';
 import { errorsBody, ListQueryInvalid, NoTraineesFound } from './errors';
 import type { ApiRequest } from './request-context';
 import { VERSION_PATTERN } from './versions';
-import { serializeTrainee } from '../trainees/trainee.serializer';
+import { serializeDegree, serializeTrainee } from '../trainees/trainee.serializer';
 
 /**
  * Maps every error to the spec's shapes (spec "Errors"; DESIGN.md rulings 4 and property 7): the
@@ -73,6 +75,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const existing = (e.existing as Trainee[]).map((t) => serializeTrainee(t, version, { nested: true }));
       return [409, { ...errorsBody('Conflict', [e.message]), data: existing }];
     }
+    if (e instanceof DuplicateDegree) return [409, { ...errorsBody('Conflict', [e.message]), data: (e.existing as Degree[]).map(serializeDegree) }];
     if (e instanceof ConcurrentModification) return [409, errorsBody('Conflict', [e.message])];
     return [422, errorsBody('UnprocessableEntity', [e.message])];
   }

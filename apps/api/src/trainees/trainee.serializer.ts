@@ -124,15 +124,18 @@ export function serializeTrainee(t: Trainee, version: ApiVersion, opts: { nested
     });
   }
   if (opts.nested) {
-    out.placements = t.placements.map(serializePlacement);
+    out.placements = t.placements.map((p) => serializePlacement(p));
     out.degrees = t.degrees.map(serializeDegree);
   }
   return out;
 }
 
-/** A placement's output (API-FACTS §10.4); `school_id` is added only where the spec says (issue of placements). */
-export function serializePlacement(p: Placement): Record<string, unknown> {
-  return {
+/**
+ * A placement's output (API-FACTS §10.4). `school_id` (the linked school's id, or null) only with
+ * `withSchoolId`: the v2025.0 create-placement response (DESIGN.md ruling 10).
+ */
+export function serializePlacement(p: Placement, opts: { withSchoolId?: boolean } = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {
     placement_id: p.placement_id,
     urn: p.urn,
     name: p.name,
@@ -141,6 +144,8 @@ export function serializePlacement(p: Placement): Record<string, unknown> {
     created_at: p.created_at,
     updated_at: p.updated_at,
   };
+  if (opts.withSchoolId) out.school_id = p.school_id ?? null;
+  return out;
 }
 
 /** A degree's output (API-FACTS §11.6). */

@@ -1,6 +1,6 @@
 import v2025Example from '../../../../test/fixtures/post-trainee-v2025.0.json';
 import v2026Example from '../../../../test/fixtures/post-trainee-v2026.1.json';
-import { DuplicateTrainee, MissingData, NotFound, StateTransitionError, ValidationFailed } from '../errors';
+import { DuplicateDegree, DuplicateTrainee, MissingData, NotFound, StateTransitionError, ValidationFailed } from '../errors';
 import { given } from '../testing/decider-spec';
 import type { RegisterTrainee, UpdateTrainee } from './trainee.commands';
 import type { TraineeEvent, TraineeRegistered } from './trainee.events';
@@ -169,5 +169,84 @@ describe('trainee decider: data without a key the version accepts', () => {
       .thenThrows(ValidationFailed, (e) =>
         expect((e as ValidationFailed).messages).toContain('degrees_attributes must be entered if specifying a postgraduate training_route'),
       );
+  });
+});
+
+describe('trainee decider: placements and degrees', () => {
+  const OAK = { urn: '100001', name: 'Oak Primary School', town: 'Guildford', postcode: 'GU1 6FR' };
+  const schools = new Map([[OAK.urn, OAK]]);
+  const sub = { trainee_id: 'T1', ukprn: '10000001', version: 'v2026.1' as const, now: LATER };
+  const DEGREE = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2010' };
+
+  function withState(state: 'withdrawn' | 'submitted_for_trn') {
+    const s = evolveAll(registered());
+    if (!s.exists) throw new Error('setup');
+    return { exists: true as const, trainee: { ...s.trainee, state } };
+  }
+
+  it('adds a placement linked to a school of the directory', () => {
+    given(registered())
+      .when({ type: 'AddPlacement', ...sub, placement_id: 'P9', input: { urn: '100001' }, schools })
+      .then([
+        {
+          type: 'PlacementAdded',
+          data: {
+            trainee_id: 'T1',
+            placement: { placement_id: 'P9', urn: '100001', name: 'Oak Primary School', postcode: 'GU1 6FR', address: 'URN 100001, Guildford, GU1 6FR', school_id: 100001, created_at: LATER, updated_at: LATER },
+            at: LATER,
+          },
+        },
+      ]);
+  });
+
+  it('updates and removes a placement by id (case-insensitively), and 404s an unknown one', () => {
+    given(registered())
+      .when({ type: 'UpdatePlacement', ...sub, placement_id: 'p1', input: { name: 'Renamed' }, schools })
+      .thenMatch((events) => expect(events).toMatchObject([{ type: 'PlacementUpdated', data: { placement: { placement_id: 'P1', urn: '900020', name: 'Renamed', updated_at: LATER } } }]));
+    given(registered())
+      .when({ type: 'RemovePlacement', ...sub, placement_id: 'p1' })
+      .then([{ type: 'PlacementRemoved', data: { trainee_id: 'T1', placement_id: 'P1', at: LATER } }]);
+    given(registered()).when({ type: 'RemovePlacement', ...sub, placement_id: 'nope' }).thenThrows(NotFound, (e) => expect(e.message).toBe('Placement(s) not found'));
+  });
+
+  it('adds a degree, and refuses one equal on subject, year, country, degree types and grade', () => {
+    given(registered())
+      .when({ type: 'AddDegree', ...sub, degree_id: 'D9', input: DEGREE })
+      .thenMatch((events) => expect(events).toMatchObject([{ type: 'DegreeAdded', data: { degree: { degree_id: 'D9', graduation_year: 2010 } } }]));
+    given(registered())
+      .when({ type: 'AddDegree', ...sub, degree_id: 'D9', input: { ...DEGREE, graduation_year: '2003' } })
+      .thenThrows(DuplicateDegree, (e) => expect((e as DuplicateDegree).existing).toMatchObject([{ degree_id: 'D1' }]));
+  });
+
+  it('changes a degree partially and removes it', () => {
+    given(registered())
+      .when({ type: 'UpdateDegree', ...sub, degree_id: 'D1', input: { grade: '03' } })
+      .thenMatch((events) => expect(events).toMatchObject([{ type: 'DegreeUpdated', data: { degree: { degree_id: 'D1', grade: '03', graduation_year: 2003 } } }]));
+    given(registered()).when({ type: 'RemoveDegree', ...sub, degree_id: 'D1' }).then([{ type: 'DegreeRemoved', data: { trainee_id: 'T1', degree_id: 'D1', at: LATER } }]);
+    given(registered()).when({ type: 'RemoveDegree', ...sub, degree_id: 'D2' }).thenThrows(NotFound, (e) => expect(e.message).toBe('Degree(s) not found'));
+  });
+
+  it('refuses every placement and degree write in v2026.1 once the trainee is withdrawn, not in v2025.0 (§18)', () => {
+    const frozen = withState('withdrawn');
+    const commands = [
+      { type: 'AddPlacement' as const, ...sub, placement_id: 'P9', input: { name: 'X' }, schools },
+      { type: 'RemovePlacement' as const, ...sub, placement_id: 'P1' },
+      { type: 'AddDegree' as const, ...sub, degree_id: 'D9', input: DEGREE },
+      { type: 'RemoveDegree' as const, ...sub, degree_id: 'D1' },
+    ];
+    for (const cmd of commands) {
+      expect(() => decide(cmd, frozen)).toThrow(StateTransitionError);
+      expect(decide({ ...cmd, version: 'v2025.0' }, frozen)).toHaveLength(1);
+    }
+  });
+
+  it('evolves placements and degrees: updates replace, removals drop, updated_at moves', () => {
+    const events = registered();
+    let state = evolveAll(events);
+    given(events)
+      .when({ type: 'RemoveDegree', ...sub, degree_id: 'D1' })
+      .thenMatch((e) => (state = evolveAll(e, state)));
+    expect(state.exists && state.trainee.degrees).toEqual([]);
+    expect(state.exists && state.trainee.updated_at).toBe(LATER);
   });
 });

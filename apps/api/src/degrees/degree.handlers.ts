@@ -1,0 +1,74 @@
+import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { Caller } from '@app/application';
+import { findDegree, type Degree, type Trainee } from '@app/domain';
+import { Infrastructure } from '../infrastructure/infrastructure';
+import { readOwnTrainee } from '../placements/placement.handlers';
+
+export class ListDegreesQuery {
+  constructor(readonly caller: Caller, readonly traineeId: string) {}
+}
+
+/** The trainee's degrees in creation order; `[]` when it has none (DESIGN.md ruling 9). */
+@QueryHandler(ListDegreesQuery)
+export class ListDegreesHandler implements IQueryHandler<ListDegreesQuery, Degree[]> {
+  constructor(private readonly infra: Infrastructure) {}
+  async execute(q: ListDegreesQuery): Promise<Degree[]> {
+    return (await readOwnTrainee(this.infra, q.caller, q.traineeId)).degrees;
+  }
+}
+
+export class GetDegreeQuery {
+  constructor(readonly caller: Caller, readonly traineeId: string, readonly degreeId: string) {}
+}
+
+/** One degree of the caller's trainee; NotFound for another trainee's or an unknown one. */
+@QueryHandler(GetDegreeQuery)
+export class GetDegreeHandler implements IQueryHandler<GetDegreeQuery, Degree> {
+  constructor(private readonly infra: Infrastructure) {}
+  async execute(q: GetDegreeQuery): Promise<Degree> {
+    return findDegree(await readOwnTrainee(this.infra, q.caller, q.traineeId), q.degreeId);
+  }
+}
+
+export class AddDegreeCommand {
+  constructor(readonly caller: Caller, readonly traineeId: string, readonly data: unknown) {}
+}
+
+/** Adds a degree (DegreeAdded) unless it duplicates one the trainee has; returns the stored degree. */
+@CommandHandler(AddDegreeCommand)
+export class AddDegreeHandler implements ICommandHandler<AddDegreeCommand, Degree> {
+  constructor(private readonly infra: Infrastructure) {}
+  async execute(c: AddDegreeCommand): Promise<Degree> {
+    const { trainee, degreeId } = await this.infra.trainees.addDegree(c.caller, c.traineeId, c.data);
+    return findDegree(trainee, degreeId);
+  }
+}
+
+export class UpdateDegreeCommand {
+  constructor(readonly caller: Caller, readonly traineeId: string, readonly degreeId: string, readonly data: unknown) {}
+}
+
+/** Changes a degree (DegreeUpdated); returns it as stored. */
+@CommandHandler(UpdateDegreeCommand)
+export class UpdateDegreeHandler implements ICommandHandler<UpdateDegreeCommand, Degree> {
+  constructor(private readonly infra: Infrastructure) {}
+  async execute(c: UpdateDegreeCommand): Promise<Degree> {
+    const trainee = await this.infra.trainees.updateDegree(c.caller, c.traineeId, c.degreeId, c.data);
+    return findDegree(trainee, c.degreeId);
+  }
+}
+
+export class RemoveDegreeCommand {
+  constructor(readonly caller: Caller, readonly traineeId: string, readonly degreeId: string) {}
+}
+
+/** Removes a degree (DegreeRemoved); returns the parent trainee (API-FACTS §4). */
+@CommandHandler(RemoveDegreeCommand)
+export class RemoveDegreeHandler implements ICommandHandler<RemoveDegreeCommand, Trainee> {
+  constructor(private readonly infra: Infrastructure) {}
+  execute(c: RemoveDegreeCommand): Promise<Trainee> {
+    return this.infra.trainees.removeDegree(c.caller, c.traineeId, c.degreeId);
+  }
+}
+
+export const DEGREE_HANDLERS = [ListDegreesHandler, GetDegreeHandler, AddDegreeHandler, UpdateDegreeHandler, RemoveDegreeHandler];

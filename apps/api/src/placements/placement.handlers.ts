@@ -1,0 +1,86 @@
+import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { Caller } from '@app/application';
+import { findPlacement, NotFound, type Placement, type Trainee } from '@app/domain';
+import { Infrastructure } from '../infrastructure/infrastructure';
+
+/** The caller's trainee from the read model, or NotFound (DESIGN.md property 6). */
+export async function readOwnTrainee(infra: Infrastructure, caller: Caller, traineeId: string): Promise<Trainee> {
+  const trainee = await infra.readModel.getTrainee(traineeId);
+  if (!trainee || trainee.ukprn !== caller.ukprn) throw new NotFound('Trainee');
+  return trainee;
+}
+
+export class ListPlacementsQuery {
+  constructor(readonly caller: Caller, readonly traineeId: string) {}
+}
+
+/** The trainee's placements in creation order; `[]` when it has none (DESIGN.md ruling 9). */
+@QueryHandler(ListPlacementsQuery)
+export class ListPlacementsHandler implements IQueryHandler<ListPlacementsQuery, Placement[]> {
+  constructor(private readonly infra: Infrastructure) {}
+  async execute(q: ListPlacementsQuery): Promise<Placement[]> {
+    return (await readOwnTrainee(this.infra, q.caller, q.traineeId)).placements;
+  }
+}
+
+export class GetPlacementQuery {
+  constructor(readonly caller: Caller, readonly traineeId: string, readonly placementId: string) {}
+}
+
+/** One placement of the caller's trainee; NotFound for another trainee's or an unknown one. */
+@QueryHandler(GetPlacementQuery)
+export class GetPlacementHandler implements IQueryHandler<GetPlacementQuery, Placement> {
+  constructor(private readonly infra: Infrastructure) {}
+  async execute(q: GetPlacementQuery): Promise<Placement> {
+    return findPlacement(await readOwnTrainee(this.infra, q.caller, q.traineeId), q.placementId);
+  }
+}
+
+export class AddPlacementCommand {
+  constructor(readonly caller: Caller, readonly traineeId: string, readonly data: unknown) {}
+}
+
+/** Adds a placement (PlacementAdded); returns the stored placement. */
+@CommandHandler(AddPlacementCommand)
+export class AddPlacementHandler implements ICommandHandler<AddPlacementCommand, Placement> {
+  constructor(private readonly infra: Infrastructure) {}
+  async execute(c: AddPlacementCommand): Promise<Placement> {
+    const { trainee, placementId } = await this.infra.trainees.addPlacement(c.caller, c.traineeId, c.data);
+    return findPlacement(trainee, placementId);
+  }
+}
+
+export class UpdatePlacementCommand {
+  constructor(readonly caller: Caller, readonly traineeId: string, readonly placementId: string, readonly data: unknown) {}
+}
+
+/** Changes a placement (PlacementUpdated); returns it as stored. */
+@CommandHandler(UpdatePlacementCommand)
+export class UpdatePlacementHandler implements ICommandHandler<UpdatePlacementCommand, Placement> {
+  constructor(private readonly infra: Infrastructure) {}
+  async execute(c: UpdatePlacementCommand): Promise<Placement> {
+    const trainee = await this.infra.trainees.updatePlacement(c.caller, c.traineeId, c.placementId, c.data);
+    return findPlacement(trainee, c.placementId);
+  }
+}
+
+export class RemovePlacementCommand {
+  constructor(readonly caller: Caller, readonly traineeId: string, readonly placementId: string) {}
+}
+
+/** Removes a placement (PlacementRemoved); returns the parent trainee (API-FACTS §4). */
+@CommandHandler(RemovePlacementCommand)
+export class RemovePlacementHandler implements ICommandHandler<RemovePlacementCommand, Trainee> {
+  constructor(private readonly infra: Infrastructure) {}
+  execute(c: RemovePlacementCommand): Promise<Trainee> {
+    return this.infra.trainees.removePlacement(c.caller, c.traineeId, c.placementId);
+  }
+}
+
+export const PLACEMENT_HANDLERS = [
+  ListPlacementsHandler,
+  GetPlacementHandler,
+  AddPlacementHandler,
+  UpdatePlacementHandler,
+  RemovePlacementHandler,
+];
