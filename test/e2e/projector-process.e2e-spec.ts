@@ -42,7 +42,7 @@ describe('apps/projector as its own process on SQLite (SIGTERM, restart, lag)', 
 
   it('survives SIGTERM mid-stream and a restart without skipping or repeating an event, and reports lag', async () => {
     for (let n = 0; n < 150; n++) await register(store, n);
-    const env = { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' };
+    const env = { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', REGISTRY_TRN_DELAY_MS: '3600000' };
     const first = TsProcess.start('apps/projector/src/main.ts', env);
     const port1 = portOf(await first.waitForLine(/health endpoints listening/));
 

@@ -24,7 +24,9 @@ export class RunningApi {
   ) {}
 
   /** Starts the API (real HTTP) with `APP_ENV` sandbox unless told otherwise. */
-  static async start(options: { appEnv?: AppConfig['appEnv']; dataDir?: string; projector?: AppConfig['projector'] } = {}): Promise<RunningApi> {
+  static async start(
+    options: { appEnv?: AppConfig['appEnv']; dataDir?: string; projector?: AppConfig['projector']; registryUrl?: string; registryTrnDelayMs?: number } = {},
+  ): Promise<RunningApi> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trainee-records-e2e-'));
     const config: AppConfig = {
       port: 0,
@@ -34,6 +36,11 @@ export class RunningApi {
       eventStoreUrl: null,
       mongodbUrl: null,
       projector: options.projector ?? 'in-process',
+      registryUrl: options.registryUrl ?? null,
+      registryToken: null,
+      // The sandbox registry issues TRNs only when a test asks for it (registryTrnDelayMs: 0).
+      registryTrnDelayMs: options.registryTrnDelayMs ?? 3_600_000,
+      registryAwardDelayMs: 0,
     };
     const app = await createApp(config, createLogger('silent'));
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -32,9 +32,14 @@ export class TsProcess {
     );
   }
 
-  /** Starts `entry` (a path relative to the repo root) with `env` added to this process's environment. */
+  /**
+   * Starts `entry` (a path relative to the repo root) with `env` added to this process's environment.
+   * A `.ts` entry runs from source through tsx (no decorator metadata: fine for the projector and
+   * the admin CLI); a `.js` entry runs the build (`dist/`, see {@link ensureBuilt}), as the API needs.
+   */
   static start(entry: string, env: Record<string, string>): TsProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+    const args = entry.endsWith('.ts') ? ['--import', 'tsx', join(ROOT, entry)] : [join(ROOT, entry)];
+    const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -67,4 +72,9 @@ export class TsProcess {
     if (this.child.exitCode === null) this.child.kill(signal);
     return this.exited;
   }
+}
+
+/** Builds `dist/` when the sources changed since the last build (as `npm start` does). */
+export function ensureBuilt(): void {
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-if-needed.js')], { cwd: ROOT, stdio: 'ignore' });
 }

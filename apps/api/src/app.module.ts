@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { DegreesController } from './degrees/degrees.controller';
 import { DEGREE_HANDLERS } from './degrees/degree.handlers';
 import { HealthController } from './health/health.controller';
+import { LifecycleController } from './trainees/lifecycle/lifecycle.controller';
+import { LifecycleHandler } from './trainees/lifecycle/lifecycle.handlers';
 import { PlacementsController } from './placements/placements.controller';
 import { PLACEMENT_HANDLERS } from './placements/placement.handlers';
 import { InfoController } from './info/info.controller';
@@ -36,6 +38,7 @@ export class AppModule {
         UpdateTraineeController,
         PlacementsController,
         DegreesController,
+        LifecycleController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
@@ -54,6 +57,7 @@ export class AppModule {
         ListTraineesHandler,
         ...PLACEMENT_HANDLERS,
         ...DEGREE_HANDLERS,
+        LifecycleHandler,
       ],
     };
   }

@@ -26,7 +26,9 @@ async function main(): Promise<void> {
   if (config.appEnv === 'sandbox') await bootstrapSandbox(app.get(Infrastructure), logger);
   await app.listen({ port: config.port, host: '0.0.0.0' });
   exitOnSignal(app, logger);
-  logger.info({ port: config.port, dataDir: config.dataDir, appEnv: config.appEnv }, 'trainee records API listening');
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port, dataDir: config.dataDir, appEnv: config.appEnv }, 'trainee records API listening');
 }
 
 main().catch((err) => {

@@ -3,25 +3,41 @@ import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type On
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino, { type Logger } from 'pino';
-import { ConfigError, exitOnSignal, loadConfig, openStores, StoreUnavailable, type AppConfig, type Stores } from '@app/application';
+import {
+  ConfigError,
+  createRegistry,
+  exitOnSignal,
+  loadConfig,
+  openStores,
+  RegistryProcessManager,
+  StoreUnavailable,
+  type AppConfig,
+  type Stores,
+} from '@app/application';
 import { Projector } from '@app/read-model';
 import { HealthController, PROJECTOR, STORES } from './health.controller';
 
-/** Starts the projector at boot and stops it on shutdown: it finishes its batch and stores the checkpoint. */
+/**
+ * Starts the projector (and the registry process manager) at boot and stops them on shutdown:
+ * each finishes what it holds and stores its checkpoint.
+ */
 class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(PROJECTOR) private readonly projector: Projector,
     @Inject(STORES) private readonly stores: Stores,
     private readonly logger: Logger,
+    private readonly registryProcess: RegistryProcessManager | null,
   ) {}
 
   async onModuleInit(): Promise<void> {
     const checkpoint = await this.projector.catchUp();
     await this.projector.start();
-    this.logger.info({ checkpoint, backends: this.stores.backends }, 'projector caught up; live');
+    await this.registryProcess?.start();
+    this.logger.info({ checkpoint, backends: this.stores.backends, registry: this.registryProcess !== null }, 'projector caught up; live');
   }
 
   async onApplicationShutdown(signal?: string): Promise<void> {
+    await this.registryProcess?.stop();
     await this.projector.stop();
     this.logger.info({ signal, checkpoint: this.projector.checkpoint, events_applied: this.projector.eventsApplied }, 'projector stopped');
     await this.stores.close();
@@ -30,14 +46,14 @@ class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
 
 @Module({})
 class ProjectorModule {
-  static forRoot(stores: Stores, projector: Projector, logger: Logger): DynamicModule {
+  static forRoot(stores: Stores, projector: Projector, logger: Logger, registryProcess: RegistryProcessManager | null): DynamicModule {
     return {
       module: ProjectorModule,
       controllers: [HealthController],
       providers: [
         { provide: STORES, useValue: stores },
         { provide: PROJECTOR, useValue: projector },
-        { provide: ProjectorLifecycle, useFactory: () => new ProjectorLifecycle(projector, stores, logger) },
+        { provide: ProjectorLifecycle, useFactory: () => new ProjectorLifecycle(projector, stores, logger, registryProcess) },
       ],
     };
   }
@@ -45,7 +61,7 @@ class ProjectorModule {
 
 /**
  * The projector as its own process (production deployments): keeps the read models up to date
- * from the event log, serves `/healthz` and `/readyz` on `PORT` (default 3001), and on SIGTERM or
+ * from the event log, runs the registry process manager, serves `/healthz` and `/readyz` on `PORT` (default 3001), and on SIGTERM or
  * SIGINT finishes its batch, stores the checkpoint and exits 0.
  */
 export async function startProjector(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
@@ -54,7 +70,16 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
     error: (msg, ctx) => logger.error(ctx ?? {}, msg),
     warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(ProjectorModule.forRoot(stores, projector, logger), new FastifyAdapter(), {
+  const registry = createRegistry(config);
+  if (!registry) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
+  const registryProcess = registry
+    ? new RegistryProcessManager(stores.eventStore, stores.readModel, registry, {
+        info: (msg, ctx) => logger.info(ctx ?? {}, msg),
+        warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
+        error: (msg, ctx) => logger.error(ctx ?? {}, msg),
+      })
+    : null;
+  const app = await NestFactory.create<NestFastifyApplication>(ProjectorModule.forRoot(stores, projector, logger, registryProcess), new FastifyAdapter(), {
     logger: ['error', 'warn'],
   });
   await app.listen({ port: config.port, host: '0.0.0.0' });

@@ -1,4 +1,4 @@
-import { cleanEnv, makeValidator, str, EnvError, EnvMissingError } from 'envalid';
+import { cleanEnv, makeValidator, num, str, EnvError, EnvMissingError } from 'envalid';
 import { redact } from './stores';
 
 /** Configuration of the API, the projector and the admin CLI (DESIGN.md "Configuration"), validated once at start. */
@@ -14,6 +14,12 @@ export interface AppConfig {
    * projector process does (apps/projector), and writes wait for the stored checkpoint.
    */
   projector: 'in-process' | 'external';
+  /** The registry's base URL (HTTP adapter); null selects the sandbox registry in the sandbox. */
+  registryUrl: string | null;
+  registryToken: string | null;
+  /** Sandbox registry: delay before a TRN is issued and before an award, in ms. */
+  registryTrnDelayMs: number;
+  registryAwardDelayMs: number;
 }
 
 /** Raised when the environment holds an invalid or unsupported setting; the message says which. */
@@ -37,6 +43,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
       EVENTSTORE_URL: str({ default: '' }),
       MONGODB_URL: str({ default: '' }),
       PROJECTOR: str({ choices: ['in-process', 'external'], default: 'in-process' }),
+      REGISTRY_URL: str({ default: '' }),
+      REGISTRY_TOKEN: str({ default: '' }),
+      REGISTRY_TRN_DELAY_MS: num({ default: 0 }),
+      REGISTRY_AWARD_DELAY_MS: num({ default: 0 }),
     },
     {
       reporter: ({ errors }) => {
@@ -53,6 +63,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
   if (clean.MONGODB_URL && !/^mongodb(\+srv)?:\/\//.test(clean.MONGODB_URL)) {
     problems.push(`MONGODB_URL: must be a mongodb:// or mongodb+srv:// connection string, got '${redact(clean.MONGODB_URL)}'`);
   }
+  if (clean.REGISTRY_URL && !/^https?:\/\//.test(clean.REGISTRY_URL)) {
+    problems.push(`REGISTRY_URL: must be an http:// or https:// URL, got '${redact(clean.REGISTRY_URL)}'`);
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: clean.PORT,
@@ -62,6 +75,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     eventStoreUrl: clean.EVENTSTORE_URL || null,
     mongodbUrl: clean.MONGODB_URL || null,
     projector: clean.PROJECTOR as AppConfig['projector'],
+    registryUrl: clean.REGISTRY_URL || null,
+    registryToken: clean.REGISTRY_TOKEN || null,
+    registryTrnDelayMs: Math.max(0, clean.REGISTRY_TRN_DELAY_MS),
+    registryAwardDelayMs: Math.max(0, clean.REGISTRY_AWARD_DELAY_MS),
   };
 }
 

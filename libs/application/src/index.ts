@@ -3,3 +3,4 @@ export * from './trainee-commands';
 export * from './stores';
 export * from './config';
 export * from './process-signals';
+export * from './registry';

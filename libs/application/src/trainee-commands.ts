@@ -195,6 +195,21 @@ export class TraineeCommands {
     }));
   }
 
+  /** POST …/defer (spec; API-FACTS §12.3). */
+  defer(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({ type: 'DeferTrainee', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, input }));
+  }
+
+  /** POST …/withdraw (spec; API-FACTS §12.4). */
+  withdraw(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({ type: 'WithdrawTrainee', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, input }));
+  }
+
+  /** POST …/recommend-for-qts (spec; API-FACTS §12.5; DESIGN.md ruling 8). */
+  recommendForAward(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({ type: 'RecommendForAward', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, input }));
+  }
+
   /**
    * Runs a command on the caller's trainee: one writer per trainee at a time in this process
    * ({@link KeyedLock}), optimistic concurrency against other processes, then read-your-writes.

@@ -72,8 +72,19 @@ export interface ProjectionStore {
 }
 
 
+/**
+ * Named checkpoints of other consumers of the event log (such as the registry process manager),
+ * kept beside the projections' own. Positions only move forward.
+ */
+export interface CheckpointStore {
+  /** The stored position of consumer `name`, 0 when none. */
+  readCheckpoint(name: string): Promise<number>;
+  /** Stores `position` for `name` unless a later one is stored already. */
+  writeCheckpoint(name: string, position: number): Promise<void>;
+}
+
 /** A read store serving every projection: what the API, the projector and the admin CLI open. */
-export interface ReadModelStore extends TraineeReadModel, ProviderReadModel, ProjectionStore {
+export interface ReadModelStore extends TraineeReadModel, ProviderReadModel, ProjectionStore, CheckpointStore {
   close(): Promise<void> | void;
 }
 

@@ -2,7 +2,7 @@ import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nest
 import type { Logger } from 'pino';
 import type { EventStore } from '@app/event-store';
 import { CheckpointWaiter, measureLag, Projector, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
-import { openStores, ProviderOperations, TraineeCommands, type Stores } from '@app/application';
+import { createRegistry, openStores, ProviderOperations, RegistryProcessManager, TraineeCommands, type Stores } from '@app/application';
 import type { AppConfig } from '@app/application';
 import { newResourceId } from '../shared/ids';
 
@@ -20,6 +20,8 @@ export class Infrastructure implements OnModuleInit, OnApplicationShutdown {
   readonly readModel: ReadModelStore;
   readonly schools: SchoolDirectory;
   readonly projector: Projector | null;
+  /** The registry process manager, run wherever the projector runs (here when in-process). */
+  readonly registryProcess: RegistryProcessManager | null;
   readonly trainees: TraineeCommands;
   readonly providers: ProviderOperations;
 
@@ -37,6 +39,15 @@ export class Infrastructure implements OnModuleInit, OnApplicationShutdown {
             warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
           })
         : null;
+    const registry = config.projector === 'in-process' ? createRegistry(config) : null;
+    this.registryProcess = registry
+      ? new RegistryProcessManager(this.eventStore, this.readModel, registry, {
+          info: (msg, ctx) => logger.info(ctx ?? {}, msg),
+          warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
+          error: (msg, ctx) => logger.error(ctx ?? {}, msg),
+        })
+      : null;
+    if (config.projector === 'in-process' && !registry) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
     const waiter = this.projector ?? new CheckpointWaiter(this.readModel);
     this.schools = stores.schools;
     this.trainees = new TraineeCommands({
@@ -72,10 +83,12 @@ export class Infrastructure implements OnModuleInit, OnApplicationShutdown {
     if (!this.projector) return;
     const position = await this.projector.catchUp();
     await this.projector.start();
+    await this.registryProcess?.start();
     this.logger.info({ checkpoint: position }, 'projections caught up; projector live');
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.registryProcess?.stop();
     await this.projector?.stop();
     await this.stores.close();
   }

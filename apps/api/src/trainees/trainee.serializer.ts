@@ -45,7 +45,8 @@ export function serializeTrainee(t: Trainee, version: ApiVersion, opts: { nested
     defer_date: t.defer_date,
     defer_reason: t.defer_reason,
     reinstate_date: t.reinstate_date,
-    recommended_for_award_at: t.recommended_for_award_at,
+    // Without a fraction of a second, as the reference answers it (API-FACTS §13.4).
+    recommended_for_award_at: t.recommended_for_award_at ? t.recommended_for_award_at.replace(/\.\d+Z$/, 'Z') : null,
     awarded_at: t.awarded_at,
     course_min_age: d.course_min_age,
     course_max_age: d.course_max_age,

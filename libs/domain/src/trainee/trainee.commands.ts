@@ -80,6 +80,40 @@ export interface RemoveDegree extends SubResourceCommand {
   degree_id: string;
 }
 
+/** POST …/defer with `{data: {defer_date, defer_reason}}`. */
+export interface DeferTrainee extends SubResourceCommand {
+  type: 'DeferTrainee';
+  input: unknown;
+}
+
+/** POST …/withdraw (field names of the version). */
+export interface WithdrawTrainee extends SubResourceCommand {
+  type: 'WithdrawTrainee';
+  input: unknown;
+}
+
+/** POST …/recommend-for-qts (and …/update-qts-or-eyts-status) with `{data: {qts_standards_met_date}}`. */
+export interface RecommendForAward extends SubResourceCommand {
+  type: 'RecommendForAward';
+  input: unknown;
+}
+
+/** The registry's answer to a TRN request, recorded by the registry process manager. */
+export interface RecordTrnIssued {
+  type: 'RecordTrnIssued';
+  trainee_id: string;
+  trn: string;
+  now: string;
+}
+
+/** The registry's award, recorded by the registry process manager. */
+export interface RecordAward {
+  type: 'RecordAward';
+  trainee_id: string;
+  awarded_at: string;
+  now: string;
+}
+
 export type TraineeCommand =
   | RegisterTrainee
   | UpdateTrainee
@@ -88,4 +122,9 @@ export type TraineeCommand =
   | RemovePlacement
   | AddDegree
   | UpdateDegree
-  | RemoveDegree;
+  | RemoveDegree
+  | DeferTrainee
+  | WithdrawTrainee
+  | RecommendForAward
+  | RecordTrnIssued
+  | RecordAward;

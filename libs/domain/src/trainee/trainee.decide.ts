@@ -3,6 +3,11 @@ import { DuplicateDegree, DuplicateTrainee, MissingData, NotFound, StateTransiti
 import type {
   AddDegree,
   AddPlacement,
+  DeferTrainee,
+  RecommendForAward,
+  RecordAward,
+  RecordTrnIssued,
+  WithdrawTrainee,
   RegisterTrainee,
   RemoveDegree,
   RemovePlacement,
@@ -15,7 +20,7 @@ import type { Degree, DegreeInput, Placement, PlacementInput } from './trainee.d
 import { findDuplicates, isDuplicateDegree } from './trainee.duplicates';
 import type { TraineeEvent } from './trainee.events';
 import type { Trainee, TraineeState } from './trainee.state';
-import { isActionAllowed } from './trainee.state-machine';
+import { isActionAllowed, type TraineeAction } from './trainee.state-machine';
 import {
   DISABILITY_KEY,
   toCanonicalInput,
@@ -26,6 +31,9 @@ import {
   validatePlacement,
   validatePlacementUpdate,
   validateTraineeUpdate,
+  validateDeferral,
+  validateRecommendation,
+  validateWithdrawal,
 } from './validation';
 
 /**
@@ -53,6 +61,16 @@ export function decide(command: TraineeCommand, state: TraineeState): TraineeEve
       return updateDegree(command, state);
     case 'RemoveDegree':
       return removeDegree(command, state);
+    case 'DeferTrainee':
+      return defer(command, state);
+    case 'WithdrawTrainee':
+      return withdraw(command, state);
+    case 'RecommendForAward':
+      return recommend(command, state);
+    case 'RecordTrnIssued':
+      return recordTrn(command, state);
+    case 'RecordAward':
+      return recordAward(command, state);
   }
 }
 
@@ -175,6 +193,58 @@ function removeDegree(cmd: RemoveDegree, state: TraineeState): TraineeEvent[] {
   const trainee = writableTrainee(cmd, state);
   const { degree_id } = findDegree(trainee, cmd.degree_id);
   return [{ type: 'DegreeRemoved', data: { trainee_id: trainee.trainee_id, degree_id, at: cmd.now } }];
+}
+
+/** The caller's trainee, if the state machine allows `action` on it; else StateTransitionError (§12.2). */
+function actionableTrainee(cmd: { ukprn: string; version: ApiVersion }, state: TraineeState, action: TraineeAction): Trainee {
+  const trainee = ownTrainee(state, cmd.ukprn);
+  if (!isActionAllowed(action, trainee.state, cmd.version)) throw new StateTransitionError();
+  return trainee;
+}
+
+function defer(cmd: DeferTrainee, state: TraineeState): TraineeEvent[] {
+  const trainee = actionableTrainee(cmd, state, 'defer');
+  requireData(cmd.input);
+  const result = validateDeferral(cmd.input, trainee, { version: cmd.version, today: utcDate(cmd.now) });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  return [{ type: 'TraineeDeferred', data: { trainee_id: trainee.trainee_id, ...result.value, at: cmd.now } }];
+}
+
+/**
+ * Withdraw (API-FACTS §12.4): first the state check — allowed in submitted_for_trn, trn_received
+ * and deferred, and only once ITT has started (itt_start_date not after today) — regardless of the
+ * body; then every rule of the body.
+ */
+function withdraw(cmd: WithdrawTrainee, state: TraineeState): TraineeEvent[] {
+  const trainee = actionableTrainee(cmd, state, 'withdraw');
+  if (trainee.details.itt_start_date > utcDate(cmd.now)) throw new StateTransitionError();
+  requireData(cmd.input);
+  const result = validateWithdrawal(cmd.input, trainee, { version: cmd.version, today: utcDate(cmd.now) });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  return [{ type: 'TraineeWithdrawn', data: { trainee_id: trainee.trainee_id, withdrawal: result.value, at: cmd.now } }];
+}
+
+/** Recommend for QTS/EYTS (API-FACTS §12.5; DESIGN.md ruling 8: from submitted_for_trn or trn_received). */
+function recommend(cmd: RecommendForAward, state: TraineeState): TraineeEvent[] {
+  const trainee = actionableTrainee(cmd, state, 'recommend_for_award');
+  requireData(cmd.input);
+  const result = validateRecommendation(cmd.input, trainee, { version: cmd.version, today: utcDate(cmd.now) });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  return [{ type: 'TraineeRecommendedForAward', data: { trainee_id: trainee.trainee_id, outcome_date: result.value.outcome_date, at: cmd.now } }];
+}
+
+/** Records the TRN the registry issued; nothing when the trainee already has one (idempotent). */
+function recordTrn(cmd: RecordTrnIssued, state: TraineeState): TraineeEvent[] {
+  if (!state.exists) throw new NotFound('Trainee');
+  if (state.trainee.trn) return [];
+  return [{ type: 'TrnIssued', data: { trainee_id: state.trainee.trainee_id, trn: cmd.trn, at: cmd.now } }];
+}
+
+/** Records the registry's award of a recommended trainee; nothing when not recommended or already awarded. */
+function recordAward(cmd: RecordAward, state: TraineeState): TraineeEvent[] {
+  if (!state.exists) throw new NotFound('Trainee');
+  if (state.trainee.state !== 'recommended_for_award') return [];
+  return [{ type: 'TraineeAwarded', data: { trainee_id: state.trainee.trainee_id, awarded_at: cmd.awarded_at, at: cmd.now } }];
 }
 
 /** The trainee's placement by id (ids match case-insensitively, API-FACTS §1.10); else 404. */

@@ -1,4 +1,5 @@
 import type { Degree, Placement, TraineeDetails } from './trainee.details';
+import type { Withdrawal } from './trainee.state';
 
 /**
  * Events of the trainee stream `trainee-<trainee_id>`, past tense, each with a schema version
@@ -60,6 +61,36 @@ export interface DegreeRemoved {
   data: { trainee_id: string; degree_id: string; at: string };
 }
 
+/** Deferred (spec "POST …/defer"; API-FACTS §12.3). */
+export interface TraineeDeferred {
+  type: 'TraineeDeferred';
+  data: { trainee_id: string; defer_date: string; defer_reason: string | null; at: string };
+}
+
+/** Withdrawn (spec "POST …/withdraw"; API-FACTS §12.4). */
+export interface TraineeWithdrawn {
+  type: 'TraineeWithdrawn';
+  data: { trainee_id: string; withdrawal: Withdrawal; at: string };
+}
+
+/** Recommended for QTS/EYTS (spec "POST …/recommend-for-qts"); `at` is recommended_for_award_at. */
+export interface TraineeRecommendedForAward {
+  type: 'TraineeRecommendedForAward';
+  data: { trainee_id: string; outcome_date: string; at: string };
+}
+
+/** The registry issued a TRN (API-FACTS §12.1). */
+export interface TrnIssued {
+  type: 'TrnIssued';
+  data: { trainee_id: string; trn: string; at: string };
+}
+
+/** The registry awarded QTS/EYTS (API-FACTS §12.5): `awarded_at` is the instant of the award. */
+export interface TraineeAwarded {
+  type: 'TraineeAwarded';
+  data: { trainee_id: string; awarded_at: string; at: string };
+}
+
 export type TraineeEvent =
   | TraineeRegistered
   | TraineeSubmittedForTrn
@@ -69,7 +100,12 @@ export type TraineeEvent =
   | PlacementRemoved
   | DegreeAdded
   | DegreeUpdated
-  | DegreeRemoved;
+  | DegreeRemoved
+  | TraineeDeferred
+  | TraineeWithdrawn
+  | TraineeRecommendedForAward
+  | TrnIssued
+  | TraineeAwarded;
 
 export type TraineeEventType = TraineeEvent['type'];
 
@@ -84,6 +120,11 @@ export const TRAINEE_EVENT_SCHEMA_VERSIONS: Record<TraineeEventType, number> = {
   DegreeAdded: 1,
   DegreeUpdated: 1,
   DegreeRemoved: 1,
+  TraineeDeferred: 1,
+  TraineeWithdrawn: 1,
+  TraineeRecommendedForAward: 1,
+  TrnIssued: 1,
+  TraineeAwarded: 1,
 };
 
 export const TRAINEE_EVENT_TYPES = Object.keys(TRAINEE_EVENT_SCHEMA_VERSIONS) as TraineeEventType[];

@@ -54,6 +54,20 @@ export function evolve(state: TraineeState, event: TraineeEvent): TraineeState {
     }
     case 'DegreeRemoved':
       return next({ ...t, degrees: t.degrees.filter((x) => x.degree_id !== event.data.degree_id) }, event.data.at);
+    case 'TraineeDeferred':
+      return next({ ...t, state: 'deferred', defer_date: event.data.defer_date, defer_reason: event.data.defer_reason }, event.data.at);
+    case 'TraineeWithdrawn':
+      return next({ ...t, state: 'withdrawn', withdrawal: { ...event.data.withdrawal } }, event.data.at);
+    case 'TraineeRecommendedForAward':
+      return next(
+        { ...t, state: 'recommended_for_award', outcome_date: event.data.outcome_date, recommended_for_award_at: event.data.at },
+        event.data.at,
+      );
+    case 'TrnIssued':
+      // A deferred, withdrawn or already recommended trainee keeps its state (API-FACTS §12.1).
+      return next({ ...t, trn: event.data.trn, state: t.state === 'submitted_for_trn' ? 'trn_received' : t.state }, event.data.at);
+    case 'TraineeAwarded':
+      return next({ ...t, state: 'awarded', awarded_at: event.data.awarded_at }, event.data.at);
     default:
       return state;
   }

@@ -582,15 +582,24 @@ export class MongoReadModel implements TraineeReadModel, ProviderReadModel, Proj
     }
   }
 
-  /** `$max`-upserts the checkpoint document (retrying once when a concurrent upsert raced it). */
-  private async advanceCheckpoint(position: number): Promise<void> {
+  async readCheckpoint(name: string): Promise<number> {
+    const row = await this.checkpoints.findOne({ _id: name });
+    return row?.position ?? 0;
+  }
+
+  async writeCheckpoint(name: string, position: number): Promise<void> {
+    await this.advanceCheckpoint(position, name, 0);
+  }
+
+  /** `$max`-upserts a checkpoint document (retrying once when a concurrent upsert raced it). */
+  private async advanceCheckpoint(position: number, id: string = CHECKPOINT_ID, version: number = PROJECTION_VERSION): Promise<void> {
     const update = {
       $max: { position },
-      $set: { version: PROJECTION_VERSION, updated_at: new Date().toISOString() },
+      $set: { version, updated_at: new Date().toISOString() },
     };
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.checkpoints.updateOne({ _id: CHECKPOINT_ID }, update, { upsert: true, writeConcern: WRITE_CONCERN });
+        await this.checkpoints.updateOne({ _id: id }, update, { upsert: true, writeConcern: WRITE_CONCERN });
         return;
       } catch (error) {
         if (!(error instanceof MongoServerError) || error.code !== DUPLICATE_KEY || attempt >= MAX_WRITE_ATTEMPTS) throw error;

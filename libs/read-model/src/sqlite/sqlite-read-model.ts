@@ -16,6 +16,7 @@ import { decodeProviderEvent, decodeTraineeEvent } from '../event-codec';
 import type {
   ProjectionStore,
   ProviderReadModel,
+  ReadModelStore,
   ProviderRecord,
   TokenRecord,
   TraineeListPage,
@@ -40,7 +41,7 @@ interface TraineeRow {
  * (JSON document plus the columns the list filters and the duplicate check need), providers,
  * tokens, and the projector's checkpoint, written in the same transaction as the documents.
  */
-export class SqliteReadModel implements TraineeReadModel, ProviderReadModel, ProjectionStore {
+export class SqliteReadModel implements ReadModelStore {
   private readonly db: Database.Database;
   private readonly stmts;
   private readonly listStatements = new Map<string, Database.Statement>();
@@ -206,6 +207,14 @@ export class SqliteReadModel implements TraineeReadModel, ProviderReadModel, Pro
 
   async listProviders(): Promise<ProviderRecord[]> {
     return this.stmts.providers.all();
+  }
+
+  async readCheckpoint(name: string): Promise<number> {
+    return this.stmts.getCheckpoint.get(name)?.position ?? 0;
+  }
+
+  async writeCheckpoint(name: string, position: number): Promise<void> {
+    this.stmts.setCheckpoint.run(name, position, 0, new Date().toISOString());
   }
 
   async checkpoint(): Promise<number> {

@@ -38,3 +38,17 @@ export {
   validatePlacement,
   validatePlacementUpdate,
 } from './validate-placement';
+export {
+  DEFERRAL_MESSAGES,
+  DEFER_REASON_MAX_LENGTH,
+  RECOMMENDATION_MESSAGES,
+  SAFEGUARDING_CONCERNS_REASON,
+  WITHDRAWAL_MESSAGES,
+  allowedWithdrawalReasons,
+  parseIsoDateOrDateTime,
+  validateDeferral,
+  validateRecommendation,
+  validateWithdrawal,
+  withdrawalDateLabel,
+} from './validate-lifecycle';
+export type { DeferralInput, RecommendationInput } from './validate-lifecycle';

@@ -1,0 +1,171 @@
+import {
+  decide,
+  DomainError,
+  evolve,
+  initialTraineeState,
+  traineeStreamId,
+  type Trainee,
+  type TraineeCommand,
+  type TraineeEvent,
+  type TraineeState,
+} from '@app/domain';
+import { runCommand, type EventStore, type RecordedEvent, type Subscription } from '@app/event-store';
+import { decodeTraineeEvent, toEventData, type CheckpointStore } from '@app/read-model';
+import { RegistryUnavailable, type TeacherRegistry } from './registry.port';
+
+/** Name of the process manager's checkpoint in the checkpoint store. */
+export const REGISTRY_PM_CHECKPOINT = 'registry_process_manager_v1';
+
+/** The events the process manager acts on. */
+export const REGISTRY_PM_EVENT_TYPES = ['TraineeSubmittedForTrn', 'TraineeRecommendedForAward', 'TrnIssued'];
+
+export interface ProcessManagerLogger {
+  info(message: string, context?: Record<string, unknown>): void;
+  warn(message: string, context?: Record<string, unknown>): void;
+  error(message: string, context?: Record<string, unknown>): void;
+}
+
+/**
+ * The registry process manager (issue: trainee lifecycle), driven by the event log so it survives
+ * restarts: from its stored checkpoint it reads `TraineeSubmittedForTrn` (asks the registry for a
+ * TRN, records `TrnIssued`) and `TraineeRecommendedForAward` / `TrnIssued` (once a recommended
+ * trainee has a TRN, reports it and records `TraineeAwarded`). One event at a time; the checkpoint
+ * moves only after the event's result is recorded, and recording is idempotent (a trainee with a
+ * TRN gets no second `TrnIssued`), so an event is never acted on twice once handled. Each registry
+ * request carries an idempotency key, so a request repeated after a crash is recognised by the
+ * registry. Transient registry failures are retried with backoff (never skipped); a permanent
+ * refusal or a domain error is logged and the event passed.
+ */
+export class RegistryProcessManager {
+  private subscription: Subscription | null = null;
+  private loop: Promise<void> | null = null;
+  private stopped = false;
+  private position = 0;
+  private handled = 0;
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly checkpoints: CheckpointStore,
+    private readonly registry: TeacherRegistry,
+    private readonly logger: ProcessManagerLogger,
+    private readonly options: { clock?: () => Date; maxBackoffMs?: number } = {},
+  ) {}
+
+  /** Position of the last event handled. */
+  get checkpoint(): number {
+    return this.position;
+  }
+
+  /** Events handled since start. */
+  get eventsHandled(): number {
+    return this.handled;
+  }
+
+  /** Subscribes from the stored checkpoint; returns once subscribed. */
+  async start(): Promise<void> {
+    this.position = await this.checkpoints.readCheckpoint(REGISTRY_PM_CHECKPOINT);
+    const sub = this.eventStore.subscribeToAll({ fromPosition: this.position, filter: { eventTypes: REGISTRY_PM_EVENT_TYPES } });
+    this.subscription = sub;
+    this.loop = (async () => {
+      try {
+        for await (const event of sub) {
+          if (this.stopped) break;
+          const done = await this.handleWithRetry(event);
+          if (!done) break;
+          await this.checkpoints.writeCheckpoint(REGISTRY_PM_CHECKPOINT, event.position);
+          this.position = event.position;
+          this.handled++;
+        }
+      } catch (err) {
+        this.logger.error('registry process manager stopped on an error', { error: String(err) });
+      }
+    })();
+  }
+
+  /**
+   * Stops after the event in hand: an HTTP registry request in flight is let finish and its answer
+   * recorded (so a restart repeats no call); the sandbox registry's artificial delay is abandoned,
+   * and that event, its checkpoint not stored, is handled again after restart.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
+    await this.subscription?.unsubscribe();
+    await this.loop;
+  }
+
+  /** Handles one event; false when stopped before it could be (it will be handled after restart). */
+  private async handleWithRetry(event: RecordedEvent): Promise<boolean> {
+    let backoff = 100;
+    for (;;) {
+      try {
+        await this.handle(event);
+        return true;
+      } catch (err) {
+        if (this.stopped) return false;
+        if (err instanceof DomainError || (err instanceof RegistryUnavailable && err.message.includes('permanent: true'))) {
+          this.logger.error('registry process manager passed an event it cannot act on', { event: event.id, type: event.type, error: err.message });
+          return true;
+        }
+        this.logger.warn('registry process manager will retry', { event: event.id, type: event.type, error: String(err), retry_in_ms: backoff });
+        if (this.stopped) return false;
+        await new Promise((r) => setTimeout(r, backoff));
+        backoff = Math.min(backoff * 2, this.options.maxBackoffMs ?? 30_000);
+        if (this.stopped) return false;
+      }
+    }
+  }
+
+  private async handle(event: RecordedEvent): Promise<void> {
+    const traineeId = (event.data as { trainee_id?: string }).trainee_id;
+    if (!traineeId) return;
+    const trainee = await this.load(traineeId);
+    if (!trainee) return;
+    if (event.type === 'TraineeSubmittedForTrn') {
+      if (trainee.trn) return;
+      const { trn } = await this.registry.requestTrn({
+        idempotency_key: event.id,
+        trainee_id: trainee.trainee_id,
+        provider_ukprn: trainee.ukprn,
+        first_names: trainee.details.first_names,
+        last_name: trainee.details.last_name,
+        date_of_birth: trainee.details.date_of_birth,
+        email: trainee.details.email,
+      }, this.abort.signal);
+      await this.record(trainee, event, (now) => ({ type: 'RecordTrnIssued', trainee_id: trainee.trainee_id, trn, now }));
+      this.logger.info('TRN issued by the registry', { trainee_id: trainee.trainee_id });
+      return;
+    }
+    // TraineeRecommendedForAward or TrnIssued: award once a recommended trainee has a TRN.
+    if (trainee.state !== 'recommended_for_award' || !trainee.trn || !trainee.outcome_date) return;
+    const { awarded_at } = await this.registry.recommendForAward({
+      idempotency_key: `${trainee.trainee_id}:award:${trainee.recommended_for_award_at}`,
+      trainee_id: trainee.trainee_id,
+      trn: trainee.trn,
+      outcome_date: trainee.outcome_date,
+    }, this.abort.signal);
+    await this.record(trainee, event, (now) => ({ type: 'RecordAward', trainee_id: trainee.trainee_id, awarded_at, now }));
+    this.logger.info('award recorded from the registry', { trainee_id: trainee.trainee_id });
+  }
+
+  private async load(traineeId: string): Promise<Trainee | null> {
+    let state: TraineeState = initialTraineeState;
+    for (const r of await this.eventStore.readStream(traineeStreamId(traineeId))) {
+      const e = decodeTraineeEvent(r);
+      if (e) state = evolve(state, e);
+    }
+    return state.exists ? state.trainee : null;
+  }
+
+  private async record(trainee: Trainee, cause: RecordedEvent, command: (now: string) => TraineeCommand): Promise<void> {
+    const now = (this.options.clock?.() ?? new Date()).toISOString();
+    await runCommand<TraineeState, TraineeEvent>(this.eventStore, traineeStreamId(trainee.trainee_id), {
+      initialState: initialTraineeState,
+      evolve,
+      decode: decodeTraineeEvent,
+      decide: (state) => decide(command(now), state),
+      encode: (events) => toEventData(events, { occurredAt: now, providerUkprn: trainee.ukprn, causationId: cause.id }),
+    });
+  }
+}
