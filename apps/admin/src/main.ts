@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
-import { openStores, ProviderOperations, StoreUnavailable, UnknownToken } from '@app/application';
+import { ProviderOperations, StoreUnavailable, UnknownToken } from '@app/application';
+import { CliError, cliContext } from './cli-context';
+import { registerCommandGroups } from './commands';
 import { ProviderCommandRejected } from '@app/domain';
-import { importSchoolsCsv, Projector, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
+import { importSchoolsCsv, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
 import { SingleBar, Presets } from 'cli-progress';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 
@@ -13,28 +15,13 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
  * Exit codes: 0 done, 1 refused (message on stderr), 2 usage error.
  */
 export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
-  const dataDir = env.DATA_DIR || './data';
-  const environment = env.APP_ENV === 'production' ? 'production' : 'sandbox';
-
-  async function withStores<T>(fn: (ops: ProviderOperations, readModel: ReadModelStore, schools: SchoolDirectory) => Promise<T>): Promise<T> {
-    const stores = await openStores({ dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null });
-    const { eventStore, readModel } = stores;
-    const projector = new Projector(eventStore, readModel, {
-      error: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
-      warn: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
-    });
-    try {
-      await projector.catchUp();
-      const result = await fn(new ProviderOperations(eventStore, readModel), readModel, stores.schools);
-      await projector.catchUp();
-      return result;
-    } finally {
-      await stores.close();
-    }
-  }
+  const ctx = cliContext(env);
+  const { environment } = ctx;
+  const withStores = <T>(fn: (ops: ProviderOperations, readModel: ReadModelStore, schools: SchoolDirectory) => Promise<T>) =>
+    ctx.withStores((stores, ops) => fn(ops, stores.readModel, stores.schools));
 
   const program = new Command('admin')
-    .description('Operate the trainee records service: providers and API tokens')
+    .description('Operate and audit the trainee records service')
     .showHelpAfterError()
     .exitOverride();
 
@@ -109,11 +96,9 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
       bar?.stop();
       process.stdout.write(`Imported ${result.imported} schools; skipped ${result.skipped} rows without a six-digit URN or a name\n`);
     });
+  registerCommandGroups(program, ctx);
   return program;
 }
-
-/** A command that cannot be carried out as asked (bad file, bad CSV); exit code 1. */
-export class CliError extends Error {}
 
 /** Runs the CLI on `argv` and returns the exit code. */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {

@@ -1,0 +1,45 @@
+import { openStores, ProviderOperations, type Stores } from '@app/application';
+import { Projector } from '@app/read-model';
+
+/** A command that cannot be carried out as asked (bad file, bad argument); exit code 1. */
+export class CliError extends Error {}
+
+/** What every admin command gets: the environment and a way to open the configured stores. */
+export interface CliContext {
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  /** `sandbox` or `production`: the prefix of issued tokens. */
+  environment: string;
+  /**
+   * Opens the stores (`DATA_DIR`, or `EVENTSTORE_URL` / `MONGODB_URL`), brings the read models up to
+   * date, runs `fn`, brings them up to date again (so a running API sees the change at once) and
+   * closes the stores. `catchUp: false` skips the projecting (for commands that only read the log).
+   */
+  withStores<T>(fn: (stores: Stores, ops: ProviderOperations) => Promise<T>, options?: { catchUp?: boolean }): Promise<T>;
+}
+
+/** The context of a CLI run on `env`. */
+export function cliContext(env: NodeJS.ProcessEnv): CliContext {
+  const dataDir = env.DATA_DIR || './data';
+  return {
+    env,
+    dataDir,
+    environment: env.APP_ENV === 'production' ? 'production' : 'sandbox',
+    async withStores(fn, options = {}) {
+      const stores = await openStores({ dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null });
+      const catchUp = options.catchUp ?? true;
+      const projector = new Projector(stores.eventStore, stores.readModel, {
+        error: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
+        warn: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
+      });
+      try {
+        if (catchUp) await projector.catchUp();
+        const result = await fn(stores, new ProviderOperations(stores.eventStore, stores.readModel));
+        if (catchUp) await projector.catchUp();
+        return result;
+      } finally {
+        await stores.close();
+      }
+    },
+  };
+}
