@@ -6,3 +6,5 @@ export * from './projection-lag';
 export * from './checkpoint-waiter';
 export * from './mongodb/mongo-read-model';
 export * from './schools';
+export * from './projection-versions';
+export * from './rebuild';

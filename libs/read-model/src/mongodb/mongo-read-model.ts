@@ -32,7 +32,7 @@ import type {
   TraineeListQuery,
   TraineeReadModel,
 } from '../read-model.port';
-import { PROJECTION_VERSION } from '../sqlite/sqlite-read-model';
+import { PROJECTION_VERSION } from '../projection-versions';
 
 /** Collection names: one per projection and projection version (DESIGN.md "Read models"). */
 export const MONGO_COLLECTIONS = {

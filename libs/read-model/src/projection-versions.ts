@@ -1,0 +1,38 @@
+/**
+ * The projections and their versions (DESIGN.md "Read models": each projection has a version, its
+ * read store is named with it). Raise a version when a projection's shape or logic changes; the
+ * service then reports the stored version as out of date and keeps serving it until an operator
+ * runs `admin projections rebuild <name>`.
+ *
+ * - `trainees`: one document per trainee (every GET and list of the API).
+ * - `providers`: providers and their tokens (authentication, the admin CLI).
+ */
+export const PROJECTION_VERSIONS = { trainees: 1, providers: 1 } as const;
+
+export type ProjectionName = keyof typeof PROJECTION_VERSIONS;
+
+export const PROJECTION_NAMES = Object.keys(PROJECTION_VERSIONS) as ProjectionName[];
+
+/** Version of the projections before they were versioned one by one (kept for the MongoDB adapter's names). */
+export const PROJECTION_VERSION = 1;
+
+export function isProjectionName(name: string): name is ProjectionName {
+  return (PROJECTION_NAMES as string[]).includes(name);
+}
+
+/** What an operator sees of one projection (`admin projections status`, `/readyz`). */
+export interface ProjectionInfo {
+  name: ProjectionName;
+  /** The version this code builds. */
+  code_version: number;
+  /** The version of the store being served. */
+  version: number;
+  /** The store being served (table or collection suffix, e.g. `v1`, `v2_g3`). */
+  store: string;
+  checkpoint: number;
+  documents: number;
+  /** True when the served store was built by another version of the code. */
+  rebuild_needed: boolean;
+  /** The store a rebuild in progress is writing, or null. */
+  rebuilding: string | null;
+}

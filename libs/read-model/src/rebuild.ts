@@ -1,0 +1,83 @@
+import type { EventStore, RecordedEvent } from '@app/event-store';
+import type { ProjectionInfo, ProjectionName } from './projection-versions';
+import { PROJECTED_STREAMS } from './projector';
+
+/** A new store of one projection being built beside the one that serves. */
+export interface RebuildTarget {
+  name: ProjectionName;
+  /** The new store's name (e.g. `v2`). */
+  store: string;
+  version: number;
+  /** The position of the last event applied to the new store (resumes an interrupted rebuild). */
+  checkpoint(): Promise<number>;
+  /** Applies a batch to the new store only, with its checkpoint. */
+  applyBatch(events: RecordedEvent[]): Promise<void>;
+  /**
+   * Catches the new store up to the log's head with `readAfter(checkpoint)` while holding the
+   * store's write lock, then makes it the one that serves, atomically; drops the old store unless
+   * `keepOld`. Returns the previous store's name.
+   */
+  swap(readAfter: (position: number) => Promise<RecordedEvent[]>, options: { keepOld: boolean }): Promise<{ previous: string; dropped: boolean }>;
+}
+
+/** A read store whose projections can be rebuilt blue/green (DESIGN.md "Read models"). */
+export interface RebuildableStore {
+  projectionInfo(): Promise<ProjectionInfo[]>;
+  /** Starts a rebuild of `name` into a new store, or resumes the one in progress. */
+  beginRebuild(name: ProjectionName): Promise<RebuildTarget>;
+}
+
+export interface RebuildProgress {
+  /** Events applied to the new store in this run. */
+  done: number;
+  /** Position reached and the log's head when the run started. */
+  position: number;
+  head: number;
+}
+
+export interface RebuildOutcome {
+  store: string;
+  interrupted: boolean;
+  events: number;
+  seconds: number;
+  previous: string | null;
+  dropped: boolean;
+}
+
+/**
+ * Rebuilds projection `name` from the event log into a new store while the old one keeps serving
+ * and the live projector keeps running: reads the log in batches from the new store's checkpoint
+ * (0 for a new rebuild), then swaps (see {@link RebuildTarget.swap}). Stops between batches when
+ * `shouldStop()` turns true; running it again resumes from the stored checkpoint.
+ */
+export async function rebuildProjection(
+  eventStore: EventStore,
+  store: RebuildableStore,
+  name: ProjectionName,
+  options: { keepOld?: boolean; batchSize?: number; onProgress?: (p: RebuildProgress) => void; shouldStop?: () => boolean } = {},
+): Promise<RebuildOutcome> {
+  const started = process.hrtime.bigint();
+  const batchSize = options.batchSize ?? 5000;
+  const target = await store.beginRebuild(name);
+  const head = await eventStore.headPosition();
+  let position = await target.checkpoint();
+  let done = 0;
+  const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+  for (;;) {
+    if (options.shouldStop?.()) return { store: target.store, interrupted: true, events: done, seconds: seconds(), previous: null, dropped: false };
+    const events = await eventStore.readAll({ fromPosition: position, maxCount: batchSize, filter: PROJECTED_STREAMS });
+    if (events.length === 0) break;
+    await target.applyBatch(events);
+    position = events[events.length - 1].position;
+    done += events.length;
+    options.onProgress?.({ done, position, head });
+    if (events.length < batchSize && position >= head) break;
+  }
+  const readAfter = async (from: number) => {
+    const events = await eventStore.readAll({ fromPosition: from, maxCount: batchSize, filter: PROJECTED_STREAMS });
+    done += events.length;
+    return events;
+  };
+  const { previous, dropped } = await target.swap(readAfter, { keepOld: options.keepOld ?? false });
+  return { store: target.store, interrupted: false, events: done, seconds: seconds(), previous, dropped };
+}
