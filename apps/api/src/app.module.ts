@@ -21,6 +21,8 @@ import { RegisterTraineeController } from './trainees/register-trainee/register-
 import { RegisterTraineeHandler } from './trainees/register-trainee/register-trainee.handler';
 import { UpdateTraineeController } from './trainees/update-trainee/update-trainee.controller';
 import { UpdateTraineeHandler } from './trainees/update-trainee/update-trainee.handler';
+import { TraineeHistoryController } from './trainees/history/trainee-history.controller';
+import { TraineeHistoryHandler } from './trainees/history/trainee-history.query';
 
 /** The API's module, built for one configuration and logger. */
 @Module({})
@@ -39,6 +41,7 @@ export class AppModule {
         PlacementsController,
         DegreesController,
         LifecycleController,
+        TraineeHistoryController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
@@ -58,6 +61,7 @@ export class AppModule {
         ...PLACEMENT_HANDLERS,
         ...DEGREE_HANDLERS,
         LifecycleHandler,
+        TraineeHistoryHandler,
       ],
     };
   }

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { measureLag, type Projector } from '@app/read-model';
+import { measureLag, type Projector, type RebuildableStore } from '@app/read-model';
 import type { Stores } from '@app/application';
 
 export const PROJECTOR = Symbol('PROJECTOR');
@@ -33,15 +33,18 @@ export class HealthController {
   }
 
   /**
-   * GET /readyz: the projection lag in events and seconds (age of the oldest event not applied);
-   * 200 when the subscription is live and the lag is under {@link READY_MAX_LAG_SECONDS} s, else 503.
+   * GET /readyz: the projection lag in events and seconds (age of the oldest event not applied)
+   * and each projection's versions (`rebuild_needed` when the stored one is not the code's); 200 when the subscription is live and the lag is under {@link READY_MAX_LAG_SECONDS} s, else 503.
    */
   @Get('readyz')
   async readyz(@Res() reply: FastifyReply): Promise<void> {
     const lag = await measureLag(this.stores.eventStore, this.projector.checkpoint);
     const ready = this.projector.live && lag.seconds < READY_MAX_LAG_SECONDS;
+    const store = this.stores.readModel as Partial<RebuildableStore>;
+    const projections = typeof store.projectionInfo === 'function' ? await store.projectionInfo() : [];
     await reply.status(ready ? 200 : 503).send({
       ready,
+      projections,
       checkpoint: lag.checkpoint,
       lag: { events: lag.events, events_at_least: lag.atLeast, seconds: Math.round(lag.seconds * 1000) / 1000 },
     });

@@ -17,4 +17,14 @@ export class HealthController {
       checkpoint: this.infra.projector ? this.infra.projector.checkpoint : await this.infra.readModel.checkpoint(),
     };
   }
+
+  /**
+   * GET /readyz (no authentication): 200 `{ready: true, projections}` while serving; each
+   * projection with its code and stored version and `rebuild_needed` when they differ (the old
+   * store keeps serving until `admin projections rebuild`).
+   */
+  @Get('readyz')
+  async readyz(): Promise<Record<string, unknown>> {
+    return { ready: true, projections: (await this.infra.projectionInfo()) ?? [] };
+  }
 }

@@ -1,7 +1,15 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { EventStore } from '@app/event-store';
-import { CheckpointWaiter, measureLag, Projector, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
+import {
+  CheckpointWaiter,
+  measureLag,
+  Projector,
+  type ProjectionInfo,
+  type ReadModelStore,
+  type RebuildableStore,
+  type SchoolDirectory,
+} from '@app/read-model';
 import { createRegistry, openStores, ProviderOperations, RegistryProcessManager, TraineeCommands, type Stores } from '@app/application';
 import type { AppConfig } from '@app/application';
 import { newResourceId } from '../shared/ids';
@@ -79,7 +87,21 @@ export class Infrastructure implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
+  /** The projections' versions, stores and checkpoints, when the read store keeps versions (SQLite). */
+  async projectionInfo(): Promise<ProjectionInfo[] | null> {
+    const store = this.readModel as Partial<RebuildableStore>;
+    return typeof store.projectionInfo === 'function' ? store.projectionInfo() : null;
+  }
+
   async onModuleInit(): Promise<void> {
+    for (const p of (await this.projectionInfo()) ?? []) {
+      if (p.rebuild_needed) {
+        this.logger.warn(
+          { projection: p.name, stored_version: p.version, code_version: p.code_version },
+          'projection built by another version of the code; serving it until `admin projections rebuild` is run',
+        );
+      }
+    }
     if (!this.projector) return;
     const position = await this.projector.catchUp();
     await this.projector.start();

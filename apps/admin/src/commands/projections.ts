@@ -1,0 +1,107 @@
+import type { Command } from 'commander';
+import { Presets, SingleBar } from 'cli-progress';
+import { isProjectionName, measureLag, PROJECTION_NAMES, rebuildProjection, type RebuildableStore } from '@app/read-model';
+import { CliError, type CliContext } from '../cli-context';
+
+function rebuildable(store: unknown): RebuildableStore {
+  const s = store as Partial<RebuildableStore>;
+  if (typeof s.projectionInfo !== 'function' || typeof s.beginRebuild !== 'function') {
+    throw new CliError('This read store does not support projection status and rebuild (the embedded SQLite store does)');
+  }
+  return s as RebuildableStore;
+}
+
+/**
+ * `projections status [--json]` and `projections rebuild <name> [--keep-old]` (issue: operators,
+ * versioned projections with blue/green rebuild). Neither stops a running API or projector.
+ */
+export function registerProjectionCommands(program: Command, ctx: CliContext): void {
+  const projections = program.command('projections').description('read-model projections: versions, lag, rebuild');
+
+  projections
+    .command('status')
+    .description('each projection: code and stored version, store, checkpoint, lag (events, seconds), documents')
+    .option('--json', 'print JSON instead of a table')
+    .action(async (opts: { json?: boolean }) => {
+      const rows = await ctx.withStores(
+        async (stores) => {
+          const infos = await rebuildable(stores.readModel).projectionInfo();
+          const now = new Date();
+          return Promise.all(
+            infos.map(async (info) => {
+              const lag = await measureLag(stores.eventStore, info.checkpoint, now);
+              return { ...info, lag_events: lag.events, lag_events_at_least: lag.atLeast, lag_seconds: Math.round(lag.seconds * 10) / 10 };
+            }),
+          );
+        },
+        { catchUp: false },
+      );
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return;
+      }
+      const header = ['projection', 'code', 'stored', 'store', 'checkpoint', 'lag events', 'lag s', 'documents', 'state'];
+      const lines = rows.map((r) => [
+        r.name,
+        `v${r.code_version}`,
+        `v${r.version}`,
+        r.store,
+        String(r.checkpoint),
+        `${r.lag_events}${r.lag_events_at_least ? '+' : ''}`,
+        String(r.lag_seconds),
+        String(r.documents),
+        r.rebuilding ? `rebuilding into ${r.rebuilding}` : r.rebuild_needed ? 'rebuild needed' : 'ok',
+      ]);
+      const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+      for (const line of [header, ...lines]) process.stdout.write(`${line.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()}\n`);
+    });
+
+  projections
+    .command('rebuild')
+    .description('rebuild a projection from the event log into a new store, then swap it in (resumable; Ctrl-C stops between batches)')
+    .argument('<name>', `the projection: ${PROJECTION_NAMES.join(' or ')}`)
+    .option('--keep-old', 'keep the old store after the swap')
+    .action(async (name: string, opts: { keepOld?: boolean }) => {
+      if (!isProjectionName(name)) throw new CliError(`No projection '${name}' (projections: ${PROJECTION_NAMES.join(', ')})`);
+      let stop = false;
+      const onSignal = () => {
+        stop = true;
+        process.stderr.write('\nStopping after this batch; run the same command again to resume.\n');
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      const bar = new SingleBar(
+        { format: `${name} {bar} {percentage}% | {done} events | {rate} events/s | ETA {eta_formatted}`, stream: process.stderr, noTTYOutput: !process.stderr.isTTY, notTTYSchedule: 2000 },
+        Presets.shades_classic,
+      );
+      const started = Date.now();
+      try {
+        const outcome = await ctx.withStores(
+          async (stores) =>
+            rebuildProjection(stores.eventStore, rebuildable(stores.readModel), name, {
+              keepOld: opts.keepOld,
+              shouldStop: () => stop,
+              onProgress: ({ done, position, head }) => {
+                const rate = Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
+                if (!bar.isActive) bar.start(Math.max(head, 1), 0, { done: 0, rate: 0 });
+                bar.update(Math.min(position, head), { done, rate });
+              },
+            }),
+          { catchUp: false },
+        );
+        bar.stop();
+        if (outcome.interrupted) {
+          process.stdout.write(`Rebuild of ${name} into ${outcome.store} stopped after ${outcome.events} events; run it again to resume.\n`);
+          return;
+        }
+        const rate = Math.round(outcome.events / Math.max(outcome.seconds, 0.001));
+        process.stdout.write(
+          `Rebuilt ${name} into ${outcome.store}: ${outcome.events} events in ${outcome.seconds.toFixed(1)} s (${rate} events/s); ` +
+            `now serving ${outcome.store}; ${outcome.dropped ? `dropped ${outcome.previous}` : `kept ${outcome.previous}`}\n`,
+        );
+      } finally {
+        process.removeListener('SIGINT', onSignal);
+        process.removeListener('SIGTERM', onSignal);
+      }
+    });
+}

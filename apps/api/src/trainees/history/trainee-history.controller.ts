@@ -1,0 +1,43 @@
+import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { Caller } from '@app/application';
+import { ApiGuard } from '../../shared/api.guard';
+import { CurrentCaller } from '../../shared/request-context';
+import { serializeTrainee } from '../trainee.serializer';
+import { TraineeHistoryQuery, type TraineeHistoryAnswer } from './trainee-history.query';
+
+/** The audit history of a trainee (issue 6; an extension beyond the spec). */
+@Controller('api/:version/trainees/:trainee_id/history')
+@UseGuards(ApiGuard)
+export class TraineeHistoryController {
+  constructor(private readonly queries: QueryBus) {}
+
+  /**
+   * GET /api/{version}/trainees/{trainee_id}/history — an extension beyond the spec, for the
+   * provider's own auditors; it replays the trainee's event stream.
+   *
+   * - Without `as_of`: 200 `{data: [TimelineEntry]}`, one entry per event of the trainee, oldest
+   *   first: `position`, `revision`, `occurred_at`, `event_type`, `changed_fields` (canonical field
+   *   names, the v2026.1 name where the versions differ, whatever the path's version), `changes`
+   *   (their new values), `provider_ukprn`, `token_id` (the id of the token that made the request,
+   *   never the token), `api_version` and `request_id`.
+   * - With `as_of=<ISO 8601 instant>` (a date and a time with `Z` or an offset): 200
+   *   `{data: Trainee}`, the trainee as it stood at that instant, in the path version's shape
+   *   exactly as GET /trainees/{trainee_id} answers it (placements and degrees included).
+   *
+   * Errors: 404 `Trainee(s) not found` for an unknown trainee, another provider's (never 403,
+   * DESIGN.md property 6), or one that did not exist yet at `as_of`; 422
+   * `{errors: [{error: "UnprocessableEntity", message: "as_of is not a valid ISO 8601 instant"}]}`
+   * for a bad `as_of`; 401 without a valid token.
+   */
+  @Get()
+  async history(
+    @CurrentCaller() caller: Caller,
+    @Param('trainee_id') traineeId: string,
+    @Query('as_of') asOf: unknown,
+  ): Promise<{ data: unknown }> {
+    const answer = await this.queries.execute<TraineeHistoryQuery, TraineeHistoryAnswer>(new TraineeHistoryQuery(caller, traineeId, asOf));
+    if (answer.kind === 'timeline') return { data: answer.entries };
+    return { data: serializeTrainee(answer.trainee, caller.apiVersion, { nested: true }) };
+  }
+}

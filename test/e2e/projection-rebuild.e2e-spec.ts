@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteEventStore, type SqliteEventStore } from '@app/event-store';
+import { Projector, rebuildProjection, SqliteReadModel } from '@app/read-model';
+import { runAdmin } from '../support/admin-cli';
+import { RunningApi } from '../support/api-harness';
+import { writeHistories } from '../support/history-generator';
+import { uniqueTrainee } from '../support/trainee-input';
+
+const quiet = { error: () => undefined, warn: () => undefined };
+
+describe('projection rebuild (blue/green) on SQLite', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rebuild-'));
+    store = openSqliteEventStore(dir);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('builds the same documents as the live projector, for thousands of generated trainees (DESIGN.md property 5)', async () => {
+    const ids = await writeHistories(store, { trainees: 2000, changesEach: 4 });
+    const live = SqliteReadModel.open(dir);
+    // The live projector, fed in small batches as a running service would be.
+    await new Projector(store, live, quiet, { batchSize: 7 }).catchUp();
+    const before = await Promise.all(ids.map((id) => live.getTrainee(id)));
+    const outcome = await rebuildProjection(store, live, 'trainees', { keepOld: true });
+    expect(outcome).toMatchObject({ interrupted: false, store: 'v1_g2', previous: 'v1', dropped: false });
+    const after = await Promise.all(ids.map((id) => live.getTrainee(id)));
+    expect(after).toEqual(before);
+    expect(after.every((t) => t !== null && t.placements.length === 2 && t.degrees.length === 2)).toBe(true);
+    const info = await live.projectionInfo();
+    expect(info.find((p) => p.name === 'trainees')).toMatchObject({ store: 'v1_g2', documents: 2000, rebuild_needed: false, rebuilding: null });
+    live.close();
+  });
+
+  it('stops between batches and resumes from its checkpoint; the old store serves until the swap', async () => {
+    const ids = await writeHistories(store, { trainees: 300, changesEach: 2 });
+    const rm = SqliteReadModel.open(dir);
+    await new Projector(store, rm, quiet).catchUp();
+    let batches = 0;
+    const first = await rebuildProjection(store, rm, 'trainees', { batchSize: 100, shouldStop: () => ++batches > 3 });
+    expect(first.interrupted).toBe(true);
+    expect(first.events).toBe(300);
+    let info = (await rm.projectionInfo()).find((p) => p.name === 'trainees')!;
+    expect(info).toMatchObject({ store: 'v1', rebuilding: 'v1_g2' });
+    expect(await rm.getTrainee(ids[299])).not.toBeNull();
+
+    const second = await rebuildProjection(store, rm, 'trainees', { batchSize: 100 });
+    expect(second).toMatchObject({ interrupted: false, store: 'v1_g2', previous: 'v1', dropped: true });
+    expect(second.events).toBeLessThan(await store.headPosition());
+    info = (await rm.projectionInfo()).find((p) => p.name === 'trainees')!;
+    expect(info).toMatchObject({ store: 'v1_g2', rebuilding: null, documents: 300 });
+    expect((await rm.getTrainee(ids[0]))?.details.middle_names).toBe('M2');
+    rm.close();
+  });
+
+  it('reports a projection built by another code version and serves it until the rebuild, which builds the code’s version', async () => {
+    await writeHistories(store, { trainees: 50, changesEach: 1 });
+    const old = SqliteReadModel.open(dir);
+    await new Projector(store, old, quiet).catchUp();
+    old.close();
+    const upgraded = new SqliteReadModel(join(dir, 'read-models.sqlite'), { codeVersions: { trainees: 2 } });
+    expect((await upgraded.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ version: 1, code_version: 2, rebuild_needed: true });
+    expect(await upgraded.getTrainee('G000049')).not.toBeNull();
+    const outcome = await rebuildProjection(store, upgraded, 'trainees');
+    expect(outcome).toMatchObject({ store: 'v2', previous: 'v1', dropped: true });
+    expect((await upgraded.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ version: 2, store: 'v2', rebuild_needed: false });
+    expect(await upgraded.getTrainee('G000049')).not.toBeNull();
+    upgraded.close();
+  });
+});
+
+describe('projections rebuild through the admin CLI while the API serves writes', () => {
+  let dir: string;
+  let api: RunningApi;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rebuild-live-'));
+    const seed = openSqliteEventStore(dir);
+    await writeHistories(seed, { trainees: 1500, changesEach: 3 });
+    await seed.close();
+    api = await RunningApi.start({ dataDir: dir });
+  });
+  afterAll(async () => {
+    await api.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('swaps with no failed or stale read of an acknowledged write', async () => {
+    const token = await api.providerToken('10000090');
+    const created = await api.request('POST', '/api/v2025.0/trainees', token, uniqueTrainee('v2025.0'));
+    const id = created.body.data.trainee_id;
+    let writing = true;
+    const failures: string[] = [];
+    let rounds = 0;
+    const load = (async () => {
+      while (writing) {
+        rounds++;
+        const value = `R${rounds}`;
+        const patched = await api.request('PATCH', `/api/v2025.0/trainees/${id}`, token, { data: { middle_names: value } });
+        if (patched.status !== 200) failures.push(`PATCH ${patched.status}`);
+        const read = await api.request('GET', `/api/v2025.0/trainees/${id}`, token);
+        if (read.status !== 200) failures.push(`GET ${read.status}`);
+        else if (read.body.data.middle_names !== value) failures.push(`stale read: ${read.body.data.middle_names} after ${value}`);
+        const list = await api.request('GET', '/api/v2025.0/trainees?academic_cycle=2025&per_page=5', token);
+        if (list.status !== 200) failures.push(`list ${list.status}`);
+      }
+    })();
+    const rebuilt = await runAdmin(['projections', 'rebuild', 'trainees'], dir);
+    await new Promise((r) => setTimeout(r, 300));
+    writing = false;
+    await load;
+    expect(rebuilt.stderr).not.toMatch(/Error/);
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stdout).toMatch(/Rebuilt trainees into v1_g2: \d+ events .* now serving v1_g2; dropped v1/);
+    expect(rounds).toBeGreaterThan(3);
+    expect(failures).toEqual([]);
+    const status = await runAdmin(['projections', 'status', '--json'], dir);
+    const trainees = (JSON.parse(status.stdout) as { name: string; store: string; documents: number }[]).find((p) => p.name === 'trainees')!;
+    expect(trainees).toMatchObject({ store: 'v1_g2', documents: 1501 });
+    const read = await api.request('GET', `/api/v2025.0/trainees/${id}`, token);
+    expect(read.body.data.middle_names).toBe(`R${rounds}`);
+  }, 120_000);
+});
