@@ -2,6 +2,7 @@ export * from './api-version';
 export * from './errors';
 export * from './academic-cycle';
 export * from './upcasters';
+import './trainee/trainee.upcasters';
 export * from './trainee/trainee.details';
 export * from './trainee/trainee.state';
 export * from './trainee/trainee.events';

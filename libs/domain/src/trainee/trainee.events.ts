@@ -114,7 +114,8 @@ export const TRAINEE_EVENT_SCHEMA_VERSIONS: Record<TraineeEventType, number> = {
   TraineeRegistered: 1,
   TraineeSubmittedForTrn: 1,
   TraineeUpdated: 1,
-  PlacementAdded: 1,
+  /** v2 added `school_id` (see trainee.upcasters.ts). */
+  PlacementAdded: 2,
   PlacementUpdated: 1,
   PlacementRemoved: 1,
   DegreeAdded: 1,

@@ -148,3 +148,27 @@ describe('measureLag', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('reading events of an older schema', () => {
+  it('projects a stored PlacementAdded v1 as v2 and leaves the stored event as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'upcast-'));
+    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    const events = registrationEvents('T0', 0);
+    const data = toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' });
+    // Write the placement as a build before the schools directory did: schema 1, no school_id.
+    const placement = data.find((e) => e.type === 'PlacementAdded')!;
+    const { school_id: _s, ...oldPlacement } = (placement.data as { placement: Record<string, unknown> }).placement;
+    placement.data = { ...(placement.data as object), placement: { ...oldPlacement, address: 'URN 900020' } };
+    placement.metadata = { ...placement.metadata, schemaVersion: 1 };
+    await store.appendToStream(traineeStreamId('T0'), data);
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    await new Projector(store, rm, silent).catchUp();
+    expect((await rm.getTrainee('T0'))?.placements[0]).toMatchObject({ school_id: null, address: null, urn: '900020' });
+    const stored = (await store.readStream(traineeStreamId('T0'))).find((e) => e.type === 'PlacementAdded')!;
+    expect(stored.metadata.schemaVersion).toBe(1);
+    expect((stored.data as { placement: object }).placement).not.toHaveProperty('school_id');
+    rm.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
