@@ -17,6 +17,12 @@ describe('GET /info, authentication and unknown routes (spec "Authentication", A
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
   });
 
+  it('tolerates a .json suffix on API paths (API-FACTS §1.9)', async () => {
+    const res = await api.request('GET', '/api/v2026.1/info.json', token);
+    expect(res.status).toBe(200);
+    expect(res.body.version.requested).toBe('v2026.1');
+  });
+
   it('accepts a bare token without the Bearer prefix (API-FACTS §2.1)', async () => {
     const res = await api.request('GET', '/api/v2025.0/info', null, undefined, { authorization: token });
     expect(res.status).toBe(200);

@@ -25,6 +25,8 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true },
+    // A `.json` suffix on an API path is tolerated, as by the reference (API-FACTS §1.9).
+    rewriteUrl: (req: IncomingMessage) => stripJsonSuffix(req.url ?? '/'),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, {
     logger: new PinoNestLogger(logger),
@@ -56,4 +58,9 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
 
   app.useGlobalFilters(new ApiExceptionFilter(app.get(ApiAuthenticator), logger));
   return app;
+}
+
+/** `/api/v2025.0/trainees.json?x=1` → `/api/v2025.0/trainees?x=1`; other URLs unchanged. */
+export function stripJsonSuffix(url: string): string {
+  return url.startsWith('/api/') ? url.replace(/\.json(?=$|\?)/, '') : url;
 }
