@@ -4,3 +4,5 @@ export * from './stores';
 export * from './config';
 export * from './process-signals';
 export * from './registry';
+export * from './history';
+export * from './event-transfer';

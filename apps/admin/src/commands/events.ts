@@ -1,0 +1,114 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/application';
+import { CliError, type CliContext } from '../cli-context';
+
+/**
+ * `events export [--since <position>] [--output <file>]` and `events import <file>` (issue 6,
+ * item 6): the event log as JSON lines, one event per line (`position`, `stream_id`, `revision`,
+ * `id`, `type`, `data`, `metadata`), for auditors and for moving a deployment between stores (the
+ * embedded SQLite log into EventStoreDB: export with `DATA_DIR` set, import with `EVENTSTORE_URL`
+ * and `MONGODB_URL` set).
+ *
+ * The export writes to stdout unless `--output` names a file; stdout then carries the events and
+ * nothing else (the summary goes to stderr). The import loads a file into an EMPTY event store
+ * (a store holding events, or read models that already projected some, is refused: exit 1),
+ * keeping every stream id, revision, event id, type, data and metadata, then projects every read
+ * model from the imported log.
+ */
+export function registerEventCommands(program: Command, ctx: CliContext): void {
+  const events = program.command('events').description('the event log as JSON lines: export and import');
+  events
+    .command('export')
+    .description('write the event log as JSON lines, in position order (stdout unless --output)')
+    .option('--since <position>', 'only events after this global position (exclusive)', parsePosition)
+    .option('--output <file>', 'write to this file instead of stdout')
+    .action(async (opts: { since?: number; output?: string }) => {
+      if (opts.output) {
+        const file = opts.output;
+        const count = await ctx.withStores(
+          async (stores) => {
+            const out = createWriteStream(file);
+            try {
+              await whenOpen(out);
+              const n = await exportEvents(stores.eventStore, out, { since: opts.since });
+              await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+              return n;
+            } catch (err) {
+              out.destroy();
+              if (isFileError(err)) throw new CliError(`Cannot write ${file}: ${(err as Error).message}`);
+              throw err;
+            }
+          },
+          { catchUp: false },
+        );
+        process.stdout.write(`${summary(count, opts.since)} to ${file}\n`);
+        return;
+      }
+      // stdout carries the events and nothing else. A reader that stops early (`| head`) ends the export quietly.
+      const ignore = (): void => undefined;
+      process.stdout.on('error', ignore);
+      try {
+        const count = await ctx.withStores((stores) => exportEvents(stores.eventStore, process.stdout, { since: opts.since }), { catchUp: false });
+        process.stderr.write(`${summary(count, opts.since)}\n`);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
+        throw err;
+      } finally {
+        process.stdout.off('error', ignore);
+      }
+    });
+  events
+    .command('import')
+    .description('load an export into an empty event store, then project every read model from it')
+    .argument('<file>', 'a file written by events export (JSON lines)')
+    .action(async (file: string) => {
+      if (!existsSync(file) || !statSync(file).isFile()) throw new CliError(`No such file: ${file}`);
+      const result = await ctx.withStores(async (stores) => {
+        const head = await stores.eventStore.headPosition();
+        if (head > 0) throw new CliError(new ImportTargetNotEmpty(head).message);
+        const checkpoint = await stores.readModel.checkpoint();
+        if (checkpoint > 0) {
+          throw new CliError(`The target read models are not empty (they projected the log up to position ${checkpoint}); import into an empty data dir or empty databases`);
+        }
+        const input = createReadStream(file);
+        try {
+          const count = await importEvents(stores.eventStore, input);
+          return { count, head: await stores.eventStore.headPosition() };
+        } catch (err) {
+          if (err instanceof ImportTargetNotEmpty) throw new CliError(err.message);
+          if (err instanceof ImportFileInvalid) throw new CliError(`${file} ${err.message}; the target now holds the events before that line: empty it before importing again`);
+          if (isFileError(err)) throw new CliError(`Cannot read ${file}: ${(err as Error).message}`);
+          throw err;
+        } finally {
+          input.destroy();
+        }
+      });
+      // withStores has brought every read model up to date from the imported log before returning.
+      process.stdout.write(
+        `Imported ${result.count} ${result.count === 1 ? 'event' : 'events'} from ${file}; the log ends at position ${result.head} and the read models are rebuilt from it\n`,
+      );
+    });
+}
+
+function summary(count: number, since: number | undefined): string {
+  return `Exported ${count} ${count === 1 ? 'event' : 'events'}${since ? ` after position ${since}` : ''}`;
+}
+
+function parsePosition(value: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('a position is an integer ≥ 0');
+  return Number(value);
+}
+
+/** Resolves once a file stream is open, rejects with its error (a missing directory, no permission). */
+function whenOpen(stream: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', reject);
+  });
+}
+
+function isFileError(err: unknown): boolean {
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && (err as NodeJS.ErrnoException).syscall !== undefined;
+}

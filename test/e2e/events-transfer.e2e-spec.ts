@@ -1,0 +1,195 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hashToken } from '@app/domain';
+import { openSqliteEventStore } from '@app/event-store';
+import { SqliteReadModel } from '@app/read-model';
+import { runAdmin } from '../support/admin-cli';
+import { RunningApi } from '../support/api-harness';
+import { uniqueTrainee, type Version } from '../support/trainee-input';
+
+const VERSIONS: Version[] = ['v2025.0', 'v2026.1'];
+const DEGREE = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2003-06-01' };
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, withinMs = 10_000): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  let value = await read();
+  while (!ok(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 25));
+    value = await read();
+  }
+  return value;
+}
+
+/** Every read model of a data dir: each trainee document, the providers, each provider's tokens, the checkpoint. */
+async function readModels(dataDir: string, traineeIds: string[]) {
+  const rm = SqliteReadModel.open(dataDir);
+  try {
+    const providers = await rm.listProviders();
+    const tokens = Object.fromEntries(await Promise.all(providers.map(async (p) => [p.ukprn, await rm.listTokens(p.ukprn)] as const)));
+    const trainees = Object.fromEntries(await Promise.all(traineeIds.map(async (id) => [id, await rm.getTrainee(id)] as const)));
+    return { providers, tokens, trainees, checkpoint: await rm.checkpoint() };
+  } finally {
+    rm.close();
+  }
+}
+
+describe('events export and import with the admin CLI (issue 6: moving between stores)', () => {
+  let source: string;
+  let target: string;
+  let work: string;
+  const traineeIds: string[] = [];
+  /** GET /trainees/{id} in each version, per provider token, as the source API answered. */
+  const answers: { token: string; id: string; version: Version; body: unknown }[] = [];
+  const lists: { token: string; version: Version; body: unknown }[] = [];
+  let revokedToken: string;
+
+  beforeAll(async () => {
+    source = mkdtempSync(join(tmpdir(), 'transfer-source-'));
+    target = mkdtempSync(join(tmpdir(), 'transfer-target-'));
+    work = mkdtempSync(join(tmpdir(), 'transfer-files-'));
+    const api = await RunningApi.start({ dataDir: source, registryTrnDelayMs: 0 });
+    try {
+      const tokenA = await api.providerToken('10000110', 'Provider A');
+      const tokenB = await api.providerToken('10000111', 'Provider B');
+      revokedToken = await api.providerToken('10000111');
+      await api.infra.providers.revokeToken((await api.infra.readModel.findTokenByHash(hashToken(revokedToken)))!.token_id);
+      await api.infra.catchUp();
+
+      for (const [k, token] of [tokenA, tokenA, tokenA, tokenB, tokenB, tokenA].entries()) {
+        const version = VERSIONS[k % 2];
+        const base = `/api/${version}/trainees`;
+        const created = await api.request('POST', base, token, uniqueTrainee(version));
+        expect(created.status).toBe(201);
+        const id: string = created.body.data.trainee_id;
+        traineeIds.push(id);
+        for (let i = 0; i < 5; i++) {
+          const patched = await api.request('PATCH', `${base}/${id}`, token, { data: { middle_names: `M${k}x${i}`, ni_number: `N${i}` } });
+          expect(patched.status).toBe(200);
+        }
+        const placement = await api.request('POST', `${base}/${id}/placements`, token, { data: { urn: '100038', name: 'Ash School', postcode: 'LS1 1DX' } });
+        expect(placement.status).toBe(201);
+        expect((await api.request('PATCH', `${base}/${id}/placements/${placement.body.data.placement_id}`, token, { data: { name: 'Ash Academy' } })).status).toBe(200);
+        const degree = await api.request('POST', `${base}/${id}/degrees`, token, { data: { ...DEGREE, grade: '03', subject: '100366' } });
+        expect(degree.status).toBe(201);
+        expect((await api.request('PATCH', `${base}/${id}/degrees/${degree.body.data[0].degree_id}`, token, { data: { grade: '01' } })).status).toBe(200);
+        if (k === 1) expect((await api.request('DELETE', `${base}/${id}/placements/${placement.body.data.placement_id}`, token)).status).toBe(200);
+        // The sandbox registry issues the TRN at once.
+        const withTrn = await eventually(() => api.request('GET', `${base}/${id}`, token), (r) => r.body.data.trn !== null);
+        expect(withTrn.body.data.state).toBe('trn_received');
+        if (k === 2) expect((await api.request('POST', `${base}/${id}/defer`, token, { data: { defer_date: '2026-01-05', defer_reason: 'Health' } })).status).toBe(200);
+        if (k === 3) {
+          expect((await api.request('POST', `${base}/${id}/recommend-for-qts`, token, { data: { qts_standards_met_date: today() } })).status).toBe(202);
+          const awarded = await eventually(() => api.request('GET', `${base}/${id}`, token), (r) => r.body.data.state === 'awarded');
+          expect(awarded.body.data.state).toBe('awarded');
+        }
+      }
+      for (const [k, id] of traineeIds.entries()) {
+        const token = k === 3 || k === 4 ? tokenB : tokenA;
+        for (const version of VERSIONS) answers.push({ token, id, version, body: (await api.request('GET', `/api/${version}/trainees/${id}`, token)).body });
+      }
+      for (const token of [tokenA, tokenB]) {
+        for (const version of VERSIONS) lists.push({ token, version, body: (await api.request('GET', `/api/${version}/trainees?academic_cycle=2025&per_page=100`, token)).body });
+      }
+    } finally {
+      await api.close(); // keeps `source`, which the test created
+    }
+  }, 60_000);
+
+  afterAll(() => {
+    for (const dir of [source, target, work]) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exports the log, imports it into an empty data dir, and every read model comes out the same', async () => {
+    const file = join(work, 'events.jsonl');
+    const exported = await runAdmin(['events', 'export', '--output', file], source);
+    expect(exported.stderr).toBe('');
+    expect(exported.code).toBe(0);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    const sourceStore = openSqliteEventStore(source);
+    const head = await sourceStore.headPosition();
+    await sourceStore.close();
+    expect(lines).toHaveLength(head);
+    expect(exported.stdout).toBe(`Exported ${head} events to ${file}\n`);
+    const first = JSON.parse(lines[0]);
+    expect(Object.keys(first)).toEqual(['position', 'stream_id', 'revision', 'id', 'type', 'data', 'metadata']);
+    const types = new Set(lines.map((l) => JSON.parse(l).type));
+    for (const t of ['ProviderRegistered', 'TokenIssued', 'TokenRevoked', 'TraineeRegistered', 'TraineeUpdated', 'PlacementAdded', 'PlacementUpdated', 'PlacementRemoved', 'DegreeAdded', 'DegreeUpdated', 'TrnIssued', 'TraineeDeferred', 'TraineeRecommendedForAward', 'TraineeAwarded', 'RegistrationClaimed']) {
+      expect(types).toContain(t);
+    }
+
+    // Without --output the events go to stdout, alone; the summary goes to stderr.
+    const toStdout = await runAdmin(['events', 'export'], source);
+    expect(toStdout.code).toBe(0);
+    expect(toStdout.stdout).toBe(readFileSync(file, 'utf8'));
+    expect(toStdout.stderr).toBe(`Exported ${head} events\n`);
+
+    const imported = await runAdmin(['events', 'import', file], target);
+    expect(imported.stderr).toBe('');
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toContain(`Imported ${head} events from ${file}`);
+
+    const before = await readModels(source, traineeIds);
+    const after = await readModels(target, traineeIds);
+    expect(after.trainees).toEqual(before.trainees);
+    expect(Object.values(after.trainees).every((t) => t !== null)).toBe(true);
+    expect(after.providers).toEqual(before.providers);
+    expect(after.providers.map((p) => p.ukprn).sort()).toEqual(['10000110', '10000111']);
+    expect(after.tokens).toEqual(before.tokens);
+    expect(after.tokens['10000111'].map((t) => t.status).sort()).toEqual(['active', 'revoked']);
+    expect(after.checkpoint).toBe(head);
+
+    // The moved log is the same log: exporting it again gives the same file, positions included.
+    const again = await runAdmin(['events', 'export'], target);
+    expect(again.stdout).toBe(readFileSync(file, 'utf8'));
+  });
+
+  it('serves every trainee the same from the imported data dir, to the same tokens', async () => {
+    const api = await RunningApi.start({ dataDir: target });
+    try {
+      for (const a of answers) {
+        const res = await api.request('GET', `/api/${a.version}/trainees/${a.id}`, a.token);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual(a.body);
+      }
+      for (const l of lists) expect((await api.request('GET', `/api/${l.version}/trainees?academic_cycle=2025&per_page=100`, l.token)).body).toEqual(l.body);
+      expect((await api.request('GET', '/api/v2025.0/info', revokedToken)).status).toBe(401);
+      // The history replays the imported streams.
+      const history = await api.request('GET', `/api/v2026.1/trainees/${answers[0].id}/history`, answers[0].token);
+      expect(history.status).toBe(200);
+      expect(history.body.data.filter((e: { event_type: string }) => e.event_type === 'TraineeUpdated')).toHaveLength(5);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('refuses to import into a data dir that holds events (exit 1), and an --since export into an empty one', async () => {
+    const file = join(work, 'events.jsonl');
+    const into = await runAdmin(['events', 'import', file], source);
+    expect(into.code).toBe(1);
+    expect(into.stderr).toMatch(/^Error: The target event store is not empty/);
+    expect(into.stdout).toBe('');
+
+    const tail = join(work, 'tail.jsonl');
+    const since = await runAdmin(['events', 'export', '--since', '10', '--output', tail], source);
+    expect(since.code).toBe(0);
+    const total = readFileSync(file, 'utf8').trimEnd().split('\n').length;
+    expect(readFileSync(tail, 'utf8').trimEnd().split('\n')).toEqual(readFileSync(file, 'utf8').trimEnd().split('\n').slice(10));
+    expect(since.stdout).toBe(`Exported ${total - 10} events after position 10 to ${tail}\n`);
+    const empty = mkdtempSync(join(tmpdir(), 'transfer-empty-'));
+    try {
+      const partial = await runAdmin(['events', 'import', tail], empty);
+      expect(partial.code).toBe(1);
+      expect(partial.stderr).toMatch(/line 1: .* does not follow .*--since/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+
+    const missing = await runAdmin(['events', 'import', join(work, 'nope.jsonl')], target);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('No such file');
+    const badSince = await runAdmin(['events', 'export', '--since', 'abc'], source);
+    expect(badSince.code).toBe(2);
+  });
+});
