@@ -1,12 +1,13 @@
 /**
  * Runs the shared read-model contract (test/contract/read-model.contract.ts) against the MongoDB
  * adapter when `MONGODB_URL` names a server (DESIGN.md "Configuration"). Each test gets its own
- * database, named after this run and dropped in the test's cleanup. Without `MONGODB_URL` the
- * suite is reported as skipped, loudly: the adapter has then not been run at all.
+ * database, named after this run and dropped in the test's cleanup; `reopen` connects another
+ * client to it (as another process would) and `storeExists` lists its collections. Without
+ * `MONGODB_URL` the suite is reported as skipped, loudly: the adapter has then not been run at all.
  */
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { MongoReadModel } from '@app/read-model';
+import { MongoReadModel, mongoStoreCollections, type ProjectionName } from '@app/read-model';
 import { describeReadModelContract } from './read-model.contract';
 
 const SKIPPED = 'MongoDB read-model contract suite SKIPPED: MONGODB_URL is not set (no server on this machine)';
@@ -25,12 +26,23 @@ if (!url) {
   describeReadModelContract('MongoReadModel', async () => {
     const dbName = `${runId}_${++tests}`;
     const readModel = await MongoReadModel.connect(url, { dbName });
+    const opened: MongoReadModel[] = [readModel];
+    const admin = new MongoClient(url);
     return {
       readModel,
+      reopen: async (options = {}) => {
+        const another = await MongoReadModel.connect(url, { dbName, codeVersions: options.codeVersions });
+        opened.push(another);
+        return another;
+      },
+      storeExists: async (name: ProjectionName, store: string) => {
+        const names = mongoStoreCollections(name, store);
+        const found = await admin.db(dbName).listCollections({ name: { $in: names } }, { nameOnly: true }).toArray();
+        return found.length > 0;
+      },
       cleanup: async () => {
-        await readModel.close();
-        const admin = new MongoClient(url);
         try {
+          for (const rm of opened) await rm.close();
           await admin.db(dbName).dropDatabase();
         } finally {
           await admin.close();

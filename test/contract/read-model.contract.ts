@@ -9,6 +9,12 @@
  * Events are built as an event store records them (see {@link EventLog}): domain events wrapped
  * by the codec's `toEventData`, revisions counted per stream from 0, positions strictly
  * increasing with gaps (EventStoreDB's commit positions have gaps).
+ *
+ * The blue/green rebuild tests ("rebuild", DESIGN.md "Read models") run when the factory's read
+ * model is also a {@link RebuildableStore}; they drive it only through that port and the generic
+ * `rebuildProjection`, reading the log from an in-memory {@link MemoryEventStore} that holds every
+ * event the test applied. A rebuild re-reads the whole log, so these tests need a store that only
+ * the test feeds (both runners give each test a fresh one).
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import v2025Example from '../fixtures/post-trainee-v2025.0.json';
@@ -16,6 +22,7 @@ import {
   decide,
   evolveAll,
   providerStreamId,
+  startCycle,
   traineeStreamId,
   type ProviderEvent,
   type Trainee,
@@ -23,21 +30,47 @@ import {
   type TraineeEvent,
   type TraineeState,
 } from '@app/domain';
-import type { RecordedEvent } from '@app/event-store';
+import type { AppendResult, EventStore, ReadAllOptions, RecordedEvent, Subscription } from '@app/event-store';
 import {
+  rebuildProjection,
   toEventData,
+  type ProjectionInfo,
+  type ProjectionName,
   type ProjectionStore,
   type ProviderReadModel,
+  type ProviderRecord,
+  type RebuildableStore,
+  type RebuildTarget,
   type StatusFilter,
+  type TokenRecord,
+  type TraineeListPage,
   type TraineeListQuery,
   type TraineeReadModel,
 } from '@app/read-model';
 
-/** What the contract needs from an adapter: the read model (all three ports) and its cleanup. */
+/** The read model ports the contract drives. */
+export type ContractReadModel = TraineeReadModel & ProviderReadModel & ProjectionStore;
+
+/**
+ * What the contract needs from an adapter: the read model (all three ports, and
+ * {@link RebuildableStore} for the rebuild tests) and its cleanup; optionally a second instance
+ * on the same data and a look at which stores exist, for the rebuild tests that need them.
+ */
 export interface ReadModelContractContext {
-  readModel: TraineeReadModel & ProviderReadModel & ProjectionStore;
-  /** Closes the read model and removes its data (temporary directory, database). */
+  readModel: ContractReadModel | (ContractReadModel & RebuildableStore);
+  /** Closes the read model (and every instance `reopen` opened) and removes its data. */
   cleanup(): Promise<void>;
+  /**
+   * Opens another instance on the same data, as another process would, building the given
+   * projection versions (`codeVersions`, default the code's). Without it the rebuild tests that
+   * need a second instance or a version change are not run.
+   */
+  reopen?(options?: { codeVersions?: Partial<Record<ProjectionName, number>> }): Promise<ContractReadModel>;
+  /**
+   * Whether store `store` of projection `name` still has any of its tables or collections.
+   * Without it the rebuild tests check the dropped/kept outcome only as the swap reports it.
+   */
+  storeExists?(name: ProjectionName, store: string): Promise<boolean>;
 }
 
 /**
@@ -87,6 +120,62 @@ export class EventLog {
       return { ...envelope, streamId, streamRevision: revision, position: this.lastPosition };
     });
   }
+}
+
+/**
+ * The global log of the events a test applied, in memory: what `rebuildProjection` reads
+ * (`readAll` with an exclusive `fromPosition`, `maxCount` and the stream-prefix / event-type
+ * filter, OR-ed as the port says; `headPosition`). Writing through the port and subscribing are
+ * not part of the contract and throw. `beforeRead`, when set, runs before each `readAll`.
+ */
+export class MemoryEventStore implements EventStore {
+  private readonly events: RecordedEvent[] = [];
+  beforeRead: ((fromPosition: number) => Promise<void> | void) | null = null;
+
+  /** Adds recorded events (positions must be above every stored one). */
+  add(events: RecordedEvent[]): void {
+    for (const e of events) {
+      const last = this.events[this.events.length - 1];
+      if (last && e.position <= last.position) throw new Error(`position ${e.position} is not after ${last.position}`);
+      this.events.push(e);
+    }
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const from = options.fromPosition ?? 0;
+    await this.beforeRead?.(from);
+    const prefixes = options.filter?.streamPrefixes ?? [];
+    const types = options.filter?.eventTypes ?? [];
+    const matches = (e: RecordedEvent) =>
+      (prefixes.length === 0 && types.length === 0) || prefixes.some((p) => e.streamId.startsWith(p)) || types.includes(e.type);
+    return this.events.filter((e) => e.position > from && matches(e)).slice(0, options.maxCount ?? 1000);
+  }
+
+  async headPosition(): Promise<number> {
+    return this.events[this.events.length - 1]?.position ?? 0;
+  }
+
+  async appendToStream(): Promise<AppendResult> {
+    throw new Error('MemoryEventStore: appendToStream is not used by the read-model contract');
+  }
+
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    return this.events.filter((e) => e.streamId === streamId);
+  }
+
+  subscribeToAll(): Subscription {
+    throw new Error('MemoryEventStore: subscribeToAll is not used by the read-model contract');
+  }
+
+  async close(): Promise<void> {
+    this.beforeRead = null;
+  }
+}
+
+/** True when the read model also implements the rebuild port. */
+function isRebuildable(rm: ContractReadModel): rm is ContractReadModel & RebuildableStore {
+  const r = rm as Partial<RebuildableStore>;
+  return typeof r.projectionInfo === 'function' && typeof r.beginRebuild === 'function';
 }
 
 /** A realistic registration decided by the domain from the v2025.0 fixture (as the SQLite spec does). */
@@ -578,6 +667,380 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         await rm.applyBatch(log.trainee([updated(id, { last_name: 'After' }, '2025-09-02T10:00:00.000Z')]));
         expect(await rm.findDuplicateCandidates(ukprn, '1992-03-04', route, 'before')).toEqual([]);
         expect((await rm.findDuplicateCandidates(ukprn, '1992-03-04', route, 'AFTER')).map((t) => t.trainee_id)).toEqual([id]);
+      });
+    });
+    describe('rebuild (blue/green through RebuildableStore and rebuildProjection; DESIGN.md "Read models")', () => {
+      /** The test's log: every event applied through `live`, what a rebuild reads. */
+      let events: MemoryEventStore;
+
+      beforeEach(() => {
+        events = new MemoryEventStore();
+      });
+
+      /** Applies a batch as the live projector does, through `reader` (default the factory's read model), and logs it. */
+      const live = async (batch: RecordedEvent[], reader: ContractReadModel = rm): Promise<void> => {
+        events.add(batch);
+        await reader.applyBatch(batch);
+      };
+
+      /**
+       * A rebuild test: runs when the read model is a RebuildableStore (and, with `needsReopen`,
+       * when the runner can open a second instance); otherwise says so and checks nothing.
+       */
+      const rebuildTest = (
+        title: string,
+        body: (store: ContractReadModel & RebuildableStore) => Promise<void>,
+        options: { needsReopen?: boolean } = {},
+      ): void => {
+        it(title, async () => {
+          if (!isRebuildable(rm)) {
+            console.warn(`${name} is not a RebuildableStore: rebuild test not run: ${title}`);
+            return;
+          }
+          if (options.needsReopen && !ctx.reopen) {
+            console.warn(`${name}: the runner cannot open a second instance: rebuild test not run: ${title}`);
+            return;
+          }
+          await body(rm);
+        });
+      };
+
+      const rbHash = (label: string): string => `${run}rb${label}`.padEnd(64, '0').toLowerCase();
+
+      interface Seeded {
+        /** Trainee ids, oldest-created first. */
+        ids: string[];
+        expected: Trainee[];
+        tokens: string[];
+        hashes: string[];
+        /** Academic cycle of the trainees. */
+        cycle: number;
+        /** Projected events in the log (what a full rebuild reads). */
+        projected: number;
+      }
+
+      /**
+       * Applies, live, `count` trainee histories decided by the domain (0 to 2 updates each), a
+       * provider with two tokens (one revoked) and an event of another category, recorded one
+       * event at a time round robin (streams interleave in the log as concurrent writers make
+       * them) and applied in batches of 1 to 7 events. The last event is a trainee event.
+       */
+      async function seed(count = 8): Promise<Seeded> {
+        const ids = Array.from({ length: count }, (_, i) => tid(`rb${i}`));
+        const histories = ids.map((id, i) => decidedHistory(id, ukprn, i % 3));
+        const tokens = [tid('rbtok1'), tid('rbtok2')];
+        const hashes = [rbHash('a'), rbHash('b')];
+        const providerEvents: ProviderEvent[] = [
+          { type: 'ProviderRegistered', data: { ukprn, name: 'Rebuild University', at: '2025-01-01T09:00:00.000Z' } },
+          { type: 'TokenIssued', data: { ukprn, token_id: tokens[0], token_hash: hashes[0], at: '2025-01-02T09:00:00.000Z' } },
+          { type: 'TokenIssued', data: { ukprn, token_id: tokens[1], token_hash: hashes[1], at: '2025-01-03T09:00:00.000Z' } },
+          { type: 'TokenRevoked', data: { ukprn, token_id: tokens[0], at: '2025-01-04T09:00:00.000Z' } },
+        ];
+        const recorded: RecordedEvent[] = [];
+        const longest = Math.max(providerEvents.length, ...histories.map((h) => h.events.length));
+        for (let i = 0; i < longest; i++) {
+          if (i < providerEvents.length) recorded.push(...log.provider([providerEvents[i]]));
+          for (const h of histories) if (i < h.events.length) recorded.push(...log.trainee([h.events[i]]));
+          if (i === 1) recorded.push(log.other(`registrationguard-${run}`, 'RegistrationClaimed', { trainee_id: ids[0] }));
+        }
+        for (let i = 0, size = 1; i < recorded.length; i += size, size = (size % 7) + 1) await live(recorded.slice(i, i + size));
+        return {
+          ids,
+          expected: histories.map((h) => h.expected),
+          tokens,
+          hashes,
+          cycle: startCycle(histories[0].expected.details),
+          projected: recorded.length - 1,
+        };
+      }
+
+      interface Snapshot {
+        trainees: (Trainee | null)[];
+        listDesc: TraineeListPage;
+        listAscPage2: TraineeListPage;
+        duplicates: string[];
+        provider: ProviderRecord | null;
+        providers: ProviderRecord[];
+        tokens: TokenRecord[];
+        byHash: (TokenRecord | null)[];
+        byId: (TokenRecord | null)[];
+      }
+
+      /** Everything the read ports answer about the seeded data, read through `reader`. */
+      const snapshot = async (reader: ContractReadModel, s: Seeded): Promise<Snapshot> => ({
+        trainees: await Promise.all(s.ids.map((id) => reader.getTrainee(id))),
+        listDesc: await reader.listTrainees(listQuery(ukprn, { academicCycle: s.cycle })),
+        listAscPage2: await reader.listTrainees(listQuery(ukprn, { academicCycle: s.cycle, sortOrder: 'asc', page: 2, perPage: 3 })),
+        duplicates: (
+          await reader.findDuplicateCandidates(ukprn, TEMPLATE_DETAILS.date_of_birth, TEMPLATE_DETAILS.training_route, TEMPLATE_DETAILS.last_name)
+        ).map((t) => t.trainee_id),
+        provider: await reader.getProvider(ukprn),
+        providers: await reader.listProviders(),
+        tokens: await reader.listTokens(ukprn),
+        byHash: await Promise.all(s.hashes.map((h) => reader.findTokenByHash(h))),
+        byId: await Promise.all(s.tokens.map((t) => reader.getToken(t))),
+      });
+
+      const info = async (store: RebuildableStore, projection: ProjectionName): Promise<ProjectionInfo> => {
+        const found = (await store.projectionInfo()).find((p) => p.name === projection);
+        if (!found) throw new Error(`projectionInfo has no ${projection}`);
+        return found;
+      };
+
+      rebuildTest('rebuilds each projection into a new store that answers every read as the live store did (DESIGN.md property 5)', async (store) => {
+        const s = await seed();
+        const before = await snapshot(rm, s);
+        expect(before.trainees).toEqual(s.expected);
+        expect(before.duplicates).toEqual(s.ids);
+        expect(before.listDesc.totalCount).toBe(s.ids.length);
+        expect(before.tokens.map((t) => t.status)).toEqual(['revoked', 'active']);
+        const trainees0 = await info(store, 'trainees');
+        const providers0 = await info(store, 'providers');
+        const [code, pcode] = [trainees0.code_version, providers0.code_version];
+        expect(trainees0).toEqual({
+          name: 'trainees',
+          code_version: code,
+          version: code,
+          store: `v${code}`,
+          checkpoint: log.position,
+          documents: s.ids.length,
+          rebuild_needed: false,
+          rebuilding: null,
+        });
+        expect(providers0).toEqual({
+          name: 'providers',
+          code_version: pcode,
+          version: pcode,
+          store: `v${pcode}`,
+          checkpoint: log.position,
+          documents: 1,
+          rebuild_needed: false,
+          rebuilding: null,
+        });
+
+        const trainees = await rebuildProjection(events, store, 'trainees', { batchSize: 4 });
+        expect(trainees).toMatchObject({ interrupted: false, store: `v${code}_g2`, previous: `v${code}`, dropped: true, events: s.projected });
+        expect(await snapshot(rm, s)).toEqual(before);
+        expect(await info(store, 'trainees')).toEqual({ ...trainees0, store: `v${code}_g2` });
+        expect(await info(store, 'providers')).toEqual(providers0);
+
+        const providers = await rebuildProjection(events, store, 'providers', { batchSize: 3 });
+        expect(providers).toMatchObject({ interrupted: false, store: `v${pcode}_g2`, previous: `v${pcode}`, dropped: true, events: s.projected });
+        expect(await snapshot(rm, s)).toEqual(before);
+        expect(await info(store, 'providers')).toEqual({ ...providers0, store: `v${pcode}_g2` });
+        expect(await rm.checkpoint()).toBe(log.position);
+        if (ctx.storeExists) {
+          expect(await ctx.storeExists('trainees', `v${code}`)).toBe(false);
+          expect(await ctx.storeExists('trainees', `v${code}_g2`)).toBe(true);
+          expect(await ctx.storeExists('providers', `v${pcode}`)).toBe(false);
+          expect(await ctx.storeExists('providers', `v${pcode}_g2`)).toBe(true);
+        }
+      });
+
+      rebuildTest('stops between batches when asked and resumes from the new store’s checkpoint; until the swap the old store serves and takes live writes', async (store) => {
+        const s = await seed();
+        const before = await snapshot(rm, s);
+        const code = (await info(store, 'trainees')).code_version;
+        const providers0 = await info(store, 'providers');
+        let batches = 0;
+        const first = await rebuildProjection(events, store, 'trainees', { batchSize: 5, shouldStop: () => ++batches > 2 });
+        expect(first).toMatchObject({ interrupted: true, store: `v${code}_g2`, events: 10, previous: null, dropped: false });
+        expect(await info(store, 'trainees')).toMatchObject({
+          version: code,
+          store: `v${code}`,
+          rebuilding: `v${code}_g2`,
+          rebuild_needed: false,
+          checkpoint: log.position,
+          documents: s.ids.length,
+        });
+        expect(await info(store, 'providers')).toEqual(providers0);
+        expect(await snapshot(rm, s)).toEqual(before);
+
+        // Live writes while the rebuild is stopped: an update, a new trainee, a new token.
+        const late = decidedHistory(tid('rblate'), ukprn, 1);
+        const token = tid('rbtok3');
+        const batch = [
+          ...log.trainee([updated(s.ids[0], { middle_names: 'WhileStopped' }, '2026-03-01T00:00:00.000Z')]),
+          ...log.trainee(late.events),
+          ...log.provider([{ type: 'TokenIssued', data: { ukprn, token_id: token, token_hash: rbHash('c'), at: '2025-01-05T09:00:00.000Z' } }]),
+        ];
+        await live(batch);
+        s.ids.push(late.expected.trainee_id);
+        s.tokens.push(token);
+        s.hashes.push(rbHash('c'));
+        s.projected += batch.length;
+        const liveState = await snapshot(rm, s);
+        expect(liveState.trainees[0]?.details.middle_names).toBe('WhileStopped');
+        expect(liveState.trainees[s.ids.length - 1]).toEqual(late.expected);
+        expect(await info(store, 'trainees')).toMatchObject({ store: `v${code}`, rebuilding: `v${code}_g2`, checkpoint: log.position });
+
+        const second = await rebuildProjection(events, store, 'trainees', { batchSize: 5 });
+        expect(second).toMatchObject({ interrupted: false, store: `v${code}_g2`, previous: `v${code}`, dropped: true, events: s.projected - 10 });
+        expect(await snapshot(rm, s)).toEqual(liveState);
+        expect(await info(store, 'trainees')).toMatchObject({
+          version: code,
+          store: `v${code}_g2`,
+          rebuilding: null,
+          rebuild_needed: false,
+          checkpoint: log.position,
+          documents: s.ids.length,
+        });
+        expect(await info(store, 'providers')).toMatchObject({ store: providers0.store, rebuilding: null, checkpoint: log.position });
+      });
+
+      rebuildTest(
+        'reports a store built by another code version as rebuild_needed, serves it until the rebuild, and every instance follows the swap',
+        async (store) => {
+          const s = await seed();
+          const before = await snapshot(rm, s);
+          const code = (await info(store, 'trainees')).code_version;
+          const upgraded = await ctx.reopen!({ codeVersions: { trainees: code + 1 } });
+          if (!isRebuildable(upgraded)) throw new Error('reopen returned a read model that is not a RebuildableStore');
+          expect(await info(upgraded, 'trainees')).toMatchObject({ code_version: code + 1, version: code, store: `v${code}`, rebuild_needed: true, rebuilding: null });
+          expect(await info(upgraded, 'providers')).toMatchObject({ rebuild_needed: false, rebuilding: null });
+          expect(await snapshot(upgraded, s)).toEqual(before);
+
+          let batches = 0;
+          const first = await rebuildProjection(events, upgraded, 'trainees', { batchSize: 6, shouldStop: () => ++batches > 1 });
+          expect(first).toMatchObject({ interrupted: true, store: `v${code + 1}`, events: 6 });
+          expect(await info(store, 'trainees')).toMatchObject({ version: code, store: `v${code}`, rebuilding: `v${code + 1}`, rebuild_needed: false });
+          expect(await info(upgraded, 'trainees')).toMatchObject({ version: code, store: `v${code}`, rebuilding: `v${code + 1}`, rebuild_needed: true });
+
+          const second = await rebuildProjection(events, upgraded, 'trainees', { batchSize: 6 });
+          expect(second).toMatchObject({ interrupted: false, store: `v${code + 1}`, previous: `v${code}`, dropped: true, events: s.projected - 6 });
+          expect(await info(upgraded, 'trainees')).toMatchObject({
+            code_version: code + 1,
+            version: code + 1,
+            store: `v${code + 1}`,
+            rebuild_needed: false,
+            rebuilding: null,
+            documents: s.ids.length,
+            checkpoint: log.position,
+          });
+          // The first instance, built for the old version, reads the new store and reports the mismatch from its side.
+          expect(await snapshot(rm, s)).toEqual(before);
+          expect(await snapshot(upgraded, s)).toEqual(before);
+          expect(await info(store, 'trainees')).toMatchObject({ code_version: code, version: code + 1, store: `v${code + 1}`, rebuild_needed: true });
+
+          // Live batches through either instance now land in the new store.
+          const update = log.trainee([updated(s.ids[1], { middle_names: 'AfterSwap' }, '2026-03-02T00:00:00.000Z')]);
+          await live(update);
+          expect((await upgraded.getTrainee(s.ids[1]))?.details.middle_names).toBe('AfterSwap');
+          expect(await upgraded.checkpoint()).toBe(update[0].position);
+          if (ctx.storeExists) expect(await ctx.storeExists('trainees', `v${code}`)).toBe(false);
+        },
+        { needsReopen: true },
+      );
+
+      rebuildTest('keeps every read working during and after the swap, and an event applied live while the swap runs is in the new store', async (store) => {
+        const s = await seed();
+        const before = await snapshot(rm, s);
+        // Another instance (another process's view) that has read the old store just before.
+        const other = ctx.reopen ? await ctx.reopen() : null;
+        if (other) expect(await snapshot(other, s)).toEqual(before);
+        const readers = other ? [rm, other] : [rm];
+        const changing = 2;
+        const oldName = before.trainees[changing]?.details.middle_names;
+        /** What no event applied during the rebuild changes (the changing trainee moves in the lists). */
+        const steady = (snap: Snapshot) => ({
+          ...snap,
+          trainees: snap.trainees.filter((_, i) => i !== changing),
+          listDesc: { totalCount: snap.listDesc.totalCount, ids: snap.listDesc.items.map((t) => t.trainee_id).sort() },
+          listAscPage2: snap.listAscPage2.totalCount,
+        });
+        const failures: string[] = [];
+        const check = async (phase: string): Promise<void> => {
+          for (const [i, reader] of readers.entries()) {
+            try {
+              const now = await snapshot(reader, s);
+              expect(steady(now)).toEqual(steady(before));
+              expect([oldName, 'DuringSwap']).toContain(now.trainees[changing]?.details.middle_names);
+            } catch (error) {
+              failures.push(`${phase}, reader ${i}: ${String(error)}`);
+            }
+          }
+        };
+
+        const update = log.trainee([updated(s.ids[changing], { middle_names: 'DuringSwap' }, '2026-03-03T00:00:00.000Z')]);
+        let swapReads = 0;
+        let liveDuringSwap: Promise<void> = Promise.resolve();
+        // The store as rebuildProjection sees it, with reads after every batch of the rebuild and
+        // before every read of the swap's catch-up; before the first, the event is logged and
+        // applied live (not awaited: a store may hold it back until the swap is done).
+        const watched: RebuildableStore = {
+          projectionInfo: () => store.projectionInfo(),
+          beginRebuild: async (projection) => {
+            const target = await store.beginRebuild(projection);
+            const wrapped: RebuildTarget = {
+              name: target.name,
+              store: target.store,
+              version: target.version,
+              checkpoint: () => target.checkpoint(),
+              applyBatch: async (batch) => {
+                await target.applyBatch(batch);
+                await check(`after a rebuild batch up to ${batch[batch.length - 1].position}`);
+              },
+              swap: (readAfter, options) =>
+                target.swap(async (position) => {
+                  await check(`before swap read ${++swapReads}`);
+                  if (swapReads === 1) {
+                    events.add(update);
+                    liveDuringSwap = rm.applyBatch(update);
+                  }
+                  return readAfter(position);
+                }, options),
+            };
+            return wrapped;
+          },
+        };
+        const outcome = await rebuildProjection(events, watched, 'trainees', { batchSize: 5 });
+        await liveDuringSwap;
+        expect(outcome).toMatchObject({ interrupted: false, previous: `v${(await info(store, 'trainees')).code_version}`, dropped: true });
+        expect(swapReads).toBeGreaterThanOrEqual(2);
+        expect(failures).toEqual([]);
+
+        const after = await snapshot(rm, s);
+        expect(after.trainees[changing]?.details.middle_names).toBe('DuringSwap');
+        expect(steady(after)).toEqual(steady(before));
+        if (other) expect(await snapshot(other, s)).toEqual(after);
+        expect(await rm.checkpoint()).toBe(update[0].position);
+        expect(await info(store, 'trainees')).toMatchObject({ store: outcome.store, rebuilding: null, checkpoint: update[0].position });
+
+        // The next live batch goes to the new store.
+        const next = log.trainee([updated(s.ids[changing], { middle_names: 'AfterSwap' }, '2026-03-04T00:00:00.000Z')]);
+        await live(next);
+        for (const reader of readers) expect((await reader.getTrainee(s.ids[changing]))?.details.middle_names).toBe('AfterSwap');
+        expect(await info(store, 'trainees')).toMatchObject({ store: outcome.store, checkpoint: next[0].position });
+      });
+
+      rebuildTest('keeps the old store with keepOld, names the next store past it, and drops the store the next swap replaces', async (store) => {
+        const s = await seed();
+        const before = await snapshot(rm, s);
+        const code = (await info(store, 'trainees')).code_version;
+        const pcode = (await info(store, 'providers')).code_version;
+
+        const kept = await rebuildProjection(events, store, 'trainees', { keepOld: true, batchSize: 7 });
+        expect(kept).toMatchObject({ interrupted: false, store: `v${code}_g2`, previous: `v${code}`, dropped: false });
+        expect(await snapshot(rm, s)).toEqual(before);
+        if (ctx.storeExists) {
+          expect(await ctx.storeExists('trainees', `v${code}`)).toBe(true);
+          expect(await ctx.storeExists('trainees', `v${code}_g2`)).toBe(true);
+        }
+
+        const next = await rebuildProjection(events, store, 'trainees', { batchSize: 7 });
+        expect(next).toMatchObject({ interrupted: false, store: `v${code}_g3`, previous: `v${code}_g2`, dropped: true });
+        expect(await snapshot(rm, s)).toEqual(before);
+        expect(await info(store, 'trainees')).toMatchObject({ store: `v${code}_g3`, rebuilding: null, documents: s.ids.length, checkpoint: log.position });
+        if (ctx.storeExists) {
+          expect(await ctx.storeExists('trainees', `v${code}`)).toBe(true);
+          expect(await ctx.storeExists('trainees', `v${code}_g2`)).toBe(false);
+          expect(await ctx.storeExists('trainees', `v${code}_g3`)).toBe(true);
+        }
+
+        const providers = await rebuildProjection(events, store, 'providers', { keepOld: true });
+        expect(providers).toMatchObject({ interrupted: false, store: `v${pcode}_g2`, previous: `v${pcode}`, dropped: false });
+        expect(await snapshot(rm, s)).toEqual(before);
+        if (ctx.storeExists) expect(await ctx.storeExists('providers', `v${pcode}`)).toBe(true);
       });
     });
   });

@@ -6,7 +6,7 @@ import { CliError, type CliContext } from '../cli-context';
 function rebuildable(store: unknown): RebuildableStore {
   const s = store as Partial<RebuildableStore>;
   if (typeof s.projectionInfo !== 'function' || typeof s.beginRebuild !== 'function') {
-    throw new CliError('This read store does not support projection status and rebuild (the embedded SQLite store does)');
+    throw new CliError('This read store does not support projection status and rebuild');
   }
   return s as RebuildableStore;
 }

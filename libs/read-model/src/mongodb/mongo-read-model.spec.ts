@@ -1,10 +1,11 @@
 /**
  * What of the MongoDB adapter can be checked without a MongoDB server: connection string
- * validation and failing (not hanging) when no server answers. The adapter's behaviour is
- * covered by the read-model contract (test/contract/mongodb-read-model.contract-spec.ts), which
- * runs only when MONGODB_URL names a server.
+ * validation, failing (not hanging) when no server answers, and the stores' collection names.
+ * The adapter's behaviour is covered by the read-model contract
+ * (test/contract/mongodb-read-model.contract-spec.ts), which runs only when MONGODB_URL names a
+ * server.
  */
-import { MongoReadModel } from './mongo-read-model';
+import { MONGO_COLLECTIONS, MongoReadModel, mongoStoreCollections } from './mongo-read-model';
 
 describe('MongoReadModel.connect without a server', () => {
   it.each(['', 'localhost:27017', 'http://localhost:27017/db', 'postgres://user:secret@localhost/db', 'mongodb:/localhost'])(
@@ -25,5 +26,13 @@ describe('MongoReadModel.connect without a server', () => {
     await expect(
       MongoReadModel.connect('mongodb://127.0.0.1:1/contract?serverSelectionTimeoutMS=300&connectTimeoutMS=300'),
     ).rejects.toThrow();
+  });
+});
+
+describe('MongoReadModel store naming (DESIGN.md "Read models")', () => {
+  it('names a store\'s collections after the projection and the store, as the SQLite tables', () => {
+    expect(mongoStoreCollections('trainees', 'v1')).toEqual(['trainees_v1']);
+    expect(mongoStoreCollections('providers', 'v2_g3')).toEqual(['providers_v2_g3', 'tokens_v2_g3']);
+    expect(MONGO_COLLECTIONS).toEqual({ checkpoints: 'projection_checkpoints', registry: 'projection_registry' });
   });
 });

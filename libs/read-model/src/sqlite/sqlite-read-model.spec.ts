@@ -7,6 +7,7 @@ import { SqliteEventStore, type EventStore, type RecordedEvent } from '@app/even
 import { toEventData } from '../event-codec';
 import { Projector } from '../projector';
 import { measureLag } from '../projection-lag';
+import { rebuildProjection } from '../rebuild';
 import { SqliteReadModel } from './sqlite-read-model';
 
 const silent = { error: () => undefined, warn: () => undefined };
@@ -167,6 +168,38 @@ describe('reading events of an older schema', () => {
     const stored = (await store.readStream(traineeStreamId('T0'))).find((e) => e.type === 'PlacementAdded')!;
     expect(stored.metadata.schemaVersion).toBe(1);
     expect((stored.data as { placement: object }).placement).not.toHaveProperty('school_id');
+    rm.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('a data dir from before projections were versioned one by one', () => {
+  it('is adopted once: rebuilding twice after a restart rebuilds every document', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'legacy-'));
+    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    await writeHistory(store, 3, 1);
+    const file = join(dir, 'rm.sqlite');
+    // The old layout: tables `*_v1` and one checkpoint `main_v1`.
+    const first = new SqliteReadModel(file);
+    await first.applyBatch(await store.readAll({ maxCount: 10_000 }));
+    first.close();
+    const Database = (await import('better-sqlite3')).default;
+    const raw = new Database(file);
+    const head = await store.headPosition();
+    raw.exec(`DROP TABLE projection_registry; DELETE FROM projection_checkpoints;`);
+    raw.prepare(`INSERT INTO projection_checkpoints (name, position, version, updated_at) VALUES ('main_v1', ?, 1, 'x')`).run(head);
+    raw.close();
+
+    let rm = new SqliteReadModel(file);
+    expect((await rm.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ store: 'v1', checkpoint: head, documents: 3 });
+    await rebuildProjection(store, rm, 'trainees');
+    rm.close();
+    rm = new SqliteReadModel(file);
+    const again = await rebuildProjection(store, rm, 'trainees');
+    expect(again.store).toBe('v1');
+    expect((await rm.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ store: 'v1', documents: 3 });
+    expect(await rm.getTrainee('T2')).not.toBeNull();
     rm.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });

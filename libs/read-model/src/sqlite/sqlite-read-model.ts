@@ -260,14 +260,16 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     };
     this.db
       .transaction(() => {
+        if (this.stmts.registry.all().length > 0) return;
         // Data dirs from before projections were versioned one by one served both from `*_v1`
-        // with one checkpoint `main_v1`: adopt them as the `v1` stores.
+        // with one checkpoint `main_v1`: adopt them, once, as the `v1` stores.
         const legacy = this.stmts.getCheckpoint.get('main_v1');
         for (const name of PROJECTION_NAMES) {
           const version = legacy ? 1 : this.codeVersions[name];
           this.stmts.register.run(name, version, `v${version}`, now());
           if (legacy) this.stmts.setCheckpoint.run(`${name}_v1`, legacy.position, 1, now());
         }
+        if (legacy) this.db.prepare(`DELETE FROM projection_checkpoints WHERE name = 'main_v1'`).run();
       })
       .immediate();
     this.refresh(true);
@@ -431,6 +433,8 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     if (!store) {
       store = `v${code}`;
       for (let g = 2; store === row.store || this.tableExists(name, store); g++) store = `v${code}_g${g}`;
+      // A new store starts from position 0, whatever a dropped store of the same name left behind.
+      this.db.prepare(`DELETE FROM projection_checkpoints WHERE name = ?`).run(`${name}_${store}`);
       this.stmts.setRebuilding.run(store, now(), name);
     }
     const tables = name === 'trainees' ? this.traineeTables(store) : this.providerTables(store);
