@@ -11,7 +11,7 @@ import { toEventData } from '@app/read-model';
  */
 export async function writeHistories(
   store: EventStore,
-  options: { trainees: number; changesEach: number; providers?: number; prefix?: string },
+  options: { trainees: number; changesEach: number; providers?: number; prefix?: string; onePerTrainee?: boolean },
 ): Promise<string[]> {
   const ids: string[] = [];
   const providers = options.providers ?? 5;
@@ -22,9 +22,13 @@ export async function writeHistories(
     const at = (k: number) => new Date(base + i * 1000 + k).toISOString();
     const input = { ...JSON.parse(JSON.stringify(v2025Example.data)), first_names: `Gen${i}`, email: `gen${i}@example.com` };
     let state: TraineeState = { exists: false };
+    const pending: ReturnType<typeof toEventData> = [];
     const run = async (command: TraineeCommand, expected: 'no_stream' | number) => {
       const events: TraineeEvent[] = decide(command, state);
-      await store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: command.now, providerUkprn: ukprn, apiVersion: 'v2025.0' }), { expectedRevision: expected });
+      const data = toEventData(events, { occurredAt: command.now, providerUkprn: ukprn, apiVersion: 'v2025.0' });
+      // With onePerTrainee, a trainee's whole history goes in one append (fast generation of big stores).
+      if (options.onePerTrainee) pending.push(...data);
+      else await store.appendToStream(traineeStreamId(id), data, { expectedRevision: expected });
       state = evolveAll(events, state);
       return events.length;
     };
@@ -39,6 +43,7 @@ export async function writeHistories(
             : { type: 'UpdateTrainee', ...common, input: { middle_names: `M${c}`, ni_number: c % 2 ? `AB${c}` : null } };
       revision += await run(command, revision);
     }
+    if (options.onePerTrainee) await store.appendToStream(traineeStreamId(id), pending, { expectedRevision: 'no_stream' });
     ids.push(id);
   }
   return ids;
