@@ -62,6 +62,8 @@ class TraineeTables {
       );
       CREATE INDEX IF NOT EXISTS ${t}_list ON ${t} (ukprn, start_cycle, updated_at, seq);
       CREATE INDEX IF NOT EXISTS ${t}_duplicates ON ${t} (ukprn, date_of_birth, training_route, last_name_key);
+      -- Serves the status and has_trn filters (and their counts) without reading the documents.
+      CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (ukprn, start_cycle, state, itt_start_date, has_trn, updated_at);
     `);
     this.get = db.prepare(`SELECT doc, revision FROM ${t} WHERE trainee_id_lower = ?`);
     this.upsert = db.prepare(`
