@@ -1,0 +1,99 @@
+/**
+ * Drives a scenario against a server with autocannon (in the harness process) and probes the
+ * service's answers so the ceiling can serve bytes of the same size.
+ */
+import autocannon from 'autocannon';
+import type { Scenario, ScenarioRequest } from './scenarios';
+
+/** What one load run measured. */
+export interface LoadResult {
+  requests: number;
+  seconds: number;
+  /** Completed requests per second over the run. */
+  rps: number;
+  /** Latency in ms. */
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+}
+
+/** Load settings shared by the service and the ceiling runs. */
+export interface LoadSettings {
+  connections: number;
+  /** Seconds. */
+  duration: number;
+}
+
+/** The autocannon request list of a scenario: each step rebuilt before every request it sends. */
+function requestsOf(scenario: Scenario): autocannon.Request[] {
+  return scenario.steps.map((step) => ({
+    setupRequest: (req: autocannon.Request, context: Record<string, unknown>) => ({ ...req, ...step(context) }),
+  }));
+}
+
+/** Runs `scenario` against `baseUrl` for `settings.duration` seconds at `settings.connections` connections. */
+export async function runLoad(baseUrl: string, scenario: Scenario, settings: LoadSettings): Promise<LoadResult> {
+  const result = await autocannon({
+    url: baseUrl,
+    connections: settings.connections,
+    duration: settings.duration,
+    timeout: 30,
+    requests: requestsOf(scenario),
+  });
+  const statusCodes: Record<string, number> = {};
+  for (const [code, s] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number(s.count);
+  const completed = Object.values(statusCodes).reduce((a, b) => a + b, 0) || result.requests.total;
+  return {
+    requests: completed,
+    seconds: result.duration,
+    rps: completed / result.duration,
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes,
+  };
+}
+
+/** The service's answer to one probe request. */
+export interface ProbedAnswer {
+  method: string;
+  status: number;
+  body: Buffer;
+}
+
+/**
+ * Sends `rounds` rounds of the scenario's steps one at a time and returns, per HTTP method, the
+ * answer of median size with the mean size of all — what the ceiling serves in its place.
+ * Throws when a probe answers an error status (the scenario would measure errors, not work).
+ */
+export async function probe(baseUrl: string, scenario: Scenario, rounds = 7): Promise<Record<string, { body: Buffer; status: number; meanBytes: number }>> {
+  const answers: ProbedAnswer[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const context: Record<string, unknown> = {};
+    for (const step of scenario.steps) {
+      const req: ScenarioRequest = step(context);
+      const res = await fetch(baseUrl + req.path, { method: req.method, headers: req.headers, body: req.body });
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status >= 400) {
+        throw new Error(`probe of ${scenario.name}: ${req.method} ${req.path} answered ${res.status}: ${body.toString('utf8').slice(0, 500)}`);
+      }
+      answers.push({ method: req.method, status: res.status, body });
+    }
+  }
+  const out: Record<string, { body: Buffer; status: number; meanBytes: number }> = {};
+  for (const method of new Set(answers.map((a) => a.method))) {
+    const mine = answers.filter((a) => a.method === method).sort((a, b) => a.body.length - b.body.length);
+    const median = mine[Math.floor(mine.length / 2)];
+    out[method] = { body: median.body, status: median.status, meanBytes: mine.reduce((s, a) => s + a.body.length, 0) / mine.length };
+  }
+  return out;
+}

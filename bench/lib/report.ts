@@ -1,0 +1,214 @@
+/**
+ * The results of a benchmark run: the JSON written to `bench/results/<date>.json`, the text table
+ * printed at the end of a run, and the Markdown table for BENCHMARKS.md.
+ */
+import type { LoadResult } from './load';
+import type { HistoryResult, RebuildResult } from './offline';
+import type { ProfileSummary } from './profile';
+
+/** One HTTP scenario measured against the service and against the ceiling. */
+export interface ScenarioResult {
+  name: string;
+  title: string;
+  /** Mean size of the service's answer bodies per HTTP method, in bytes (the ceiling serves the same). */
+  responseBytes: Record<string, number>;
+  service: LoadResult;
+  ceiling: LoadResult;
+  /** service req/s ÷ ceiling req/s. */
+  ratio: number;
+  /** The ratio of each alternating round (service run ÷ the ceiling run right after it). */
+  roundRatios?: number[];
+  ratioTarget: number | null;
+}
+
+/** RSS growth over a long mixed run. */
+export interface SoakResult {
+  minutes: number;
+  /** RSS (MiB) after the first minute (or the first tenth of a shorter run): the baseline. */
+  baselineMiB: number;
+  /** Mean RSS (MiB) over the last 30 s. */
+  endMiB: number;
+  peakMiB: number;
+  growthPct: number;
+  service: LoadResult;
+  samples: { t: number; rss: number }[];
+}
+
+/** One target of issue 7 and whether this run met it. */
+export interface TargetCheck {
+  what: string;
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+/** Everything a run records. */
+export interface BenchResults {
+  date: string;
+  label: string | null;
+  startedAt: string;
+  finishedAt: string;
+  command: string;
+  /** The commit measured and the number of uncommitted files under apps/ and libs/ at the time. */
+  code: { commit: string; uncommittedFiles: number };
+  machine: { nproc: number; cpuModel: string; memTotalGiB: number; node: string; platform: string; release: string };
+  settings: {
+    trainees: number;
+    providers: number;
+    durationSeconds: number;
+    warmupSeconds: number;
+    /** Alternating service/ceiling rounds per scenario (absent in results of older harness versions: 1). */
+    rounds?: number;
+    connections: number;
+    seed: number;
+    soakMinutes: number;
+    cpuProfile: boolean;
+    backends: { eventStore: string; readModel: string };
+  };
+  dataset: {
+    trainees: number;
+    providers: number;
+    events: number;
+    appends: number;
+    loadSeconds: number;
+    traineesByCycle: Record<string, number>;
+    traineesByState: Record<string, number>;
+    eventsByType: Record<string, number>;
+    regenerated: number;
+    refusedActions: number;
+  };
+  apiStartSeconds: number;
+  /** Null when a reused data dir had its read models built already. */
+  rebuild: RebuildResult | null;
+  history: HistoryResult;
+  scenarios: ScenarioResult[];
+  rss: { afterStartMiB: number | null; peakMiB: number | null; endMiB: number | null };
+  soak: SoakResult | null;
+  targets: TargetCheck[];
+  profile: ProfileSummary | null;
+}
+
+const fmt = (n: number, digits = 0): string => n.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** Checks the targets of issue 7 against a run. */
+export function checkTargets(r: Pick<BenchResults, 'scenarios' | 'rebuild' | 'history' | 'soak'>, p99TargetMs: number): TargetCheck[] {
+  const out: TargetCheck[] = [];
+  for (const s of r.scenarios) {
+    if (s.ratioTarget !== null) {
+      out.push({ what: `${s.name}: req/s ÷ ceiling`, target: `≥ ${s.ratioTarget}`, measured: s.ratio.toFixed(3), met: s.ratio >= s.ratioTarget });
+    }
+    out.push({ what: `${s.name}: p99 latency`, target: `< ${p99TargetMs} ms`, measured: `${s.service.p99} ms`, met: s.service.p99 < p99TargetMs });
+  }
+  if (r.rebuild) {
+    const rate = r.rebuild.blueGreen?.eventsPerSecond ?? r.rebuild.eventsPerSecond;
+    out.push({
+      what: r.rebuild.blueGreen ? 'projection rebuild (projections rebuild trainees)' : 'projection rebuild (initial catch-up)',
+      target: '≥ 100,000 events/s',
+      measured: `${fmt(rate)} events/s`,
+      met: rate >= 100_000,
+    });
+  }
+  out.push({
+    what: `history replay (${r.history.events} events)`,
+    target: '< 10 ms',
+    measured: `${r.history.medianMs.toFixed(2)} ms`,
+    met: r.history.medianMs < 10,
+  });
+  if (r.soak) {
+    out.push({ what: `RSS growth over ${r.soak.minutes} min mixed run`, target: '< 10%', measured: `${r.soak.growthPct.toFixed(1)}%`, met: r.soak.growthPct < 10 });
+  }
+  return out;
+}
+
+/** The run as a padded text table (what `npm run bench` prints). */
+export function formatTable(r: BenchResults): string {
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p99', 'ratio', 'target', 'bytes', 'non-2xx'];
+  const rows = r.scenarios.map((s) => [
+    s.name,
+    fmt(s.service.rps),
+    fmt(s.service.p50, 1),
+    fmt(s.service.p99, 1),
+    fmt(s.ceiling.rps),
+    fmt(s.ceiling.p99, 1),
+    s.ratio.toFixed(3),
+    s.ratioTarget === null ? '-' : `≥ ${s.ratioTarget} ${s.ratio >= s.ratioTarget ? 'met' : 'MISSED'}`,
+    Object.entries(s.responseBytes).map(([m, b]) => (Object.keys(s.responseBytes).length > 1 ? `${m} ${fmt(b)}` : fmt(b))).join(', '),
+    String(s.service.non2xx + s.service.errors),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 || i >= 7 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const out: string[] = [];
+  out.push(
+    `Benchmark ${r.date}${r.label ? ` (${r.label})` : ''}: ${fmt(r.dataset.trainees)} trainees, ${r.dataset.providers} providers, ${fmt(r.dataset.events)} events; ` +
+      `${r.settings.connections} connections, ${r.settings.durationSeconds} s per scenario; ${r.machine.nproc} CPUs (${r.machine.cpuModel}), node ${r.machine.node}` +
+      `${r.settings.cpuProfile ? '  [CPU PROFILE ON: figures are not comparable]' : ''}`,
+  );
+  out.push('');
+  out.push(line(header));
+  out.push(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) out.push(line(row));
+  out.push('');
+  out.push(
+    r.rebuild
+      ? `initial projection (API start on an empty read store): ${fmt(r.rebuild.eventsApplied)} events in ${r.rebuild.seconds.toFixed(1)} s = ${fmt(r.rebuild.eventsPerSecond)} events/s`
+      : 'projection rebuild: not measured (reused data dir)',
+  );
+  if (r.rebuild?.blueGreen) {
+    const b = r.rebuild.blueGreen;
+    out.push(`projection rebuild (projections rebuild ${b.projection}): ${fmt(b.events)} events in ${b.seconds.toFixed(1)} s = ${fmt(b.eventsPerSecond)} events/s (target ≥ 100,000)`);
+  }
+  out.push(
+    `history replay of ${r.history.events} events: median ${r.history.medianMs.toFixed(2)} ms (read ${r.history.medianReadMs.toFixed(2)} + decode/fold ${r.history.medianFoldMs.toFixed(2)}; p90 ${r.history.p90Ms.toFixed(2)}) (target < 10 ms)`,
+  );
+  out.push(
+    `API RSS: ${mib(r.rss.afterStartMiB)} after start, ${mib(r.rss.peakMiB)} peak (VmHWM), ${mib(r.rss.endMiB)} at end; data load ${r.dataset.loadSeconds.toFixed(0)} s, API start ${r.apiStartSeconds.toFixed(1)} s`,
+  );
+  if (r.soak) {
+    out.push(
+      `soak (${r.soak.minutes} min of sync): RSS ${fmt(r.soak.baselineMiB)} → ${fmt(r.soak.endMiB)} MiB (${r.soak.growthPct.toFixed(1)}%, target < 10%), ${fmt(r.soak.service.rps)} req/s, p99 ${r.soak.service.p99} ms`,
+    );
+  }
+  const missed = r.targets.filter((t) => !t.met);
+  out.push('');
+  out.push(missed.length === 0 ? 'All targets met.' : `Targets missed: ${missed.map((t) => `${t.what} ${t.measured} (${t.target})`).join('; ')}`);
+  return out.join('\n');
+}
+
+function mib(x: number | null): string {
+  return x === null ? 'n/a' : `${fmt(x)} MiB`;
+}
+
+/** The run as Markdown (scenario table plus the other figures), for BENCHMARKS.md. */
+export function formatMarkdown(r: BenchResults): string {
+  const out: string[] = [];
+  out.push(
+    `Run ${r.date}${r.label ? ` (${r.label})` : ''}, code ${r.code?.commit ?? 'unknown'}${r.code?.uncommittedFiles ? ` + ${r.code.uncommittedFiles} uncommitted files` : ''}: \`${r.command}\` — ${fmt(r.dataset.trainees)} trainees over ${r.dataset.providers} providers ` +
+      `(${fmt(r.dataset.events)} events), ${r.settings.connections} connections, ${r.settings.durationSeconds} s per scenario and target ` +
+      `(${r.settings.rounds ?? 1} alternating round${(r.settings.rounds ?? 1) > 1 ? 's' : ''}) after ${r.settings.warmupSeconds} s warm-up; ` +
+      `${r.machine.nproc} CPUs (${r.machine.cpuModel}), ${r.machine.memTotalGiB.toFixed(0)} GiB RAM, Node ${r.machine.node}, ${r.machine.platform} ${r.machine.release}.`,
+  );
+  out.push('');
+  out.push('| scenario | req/s | p50 ms | p99 ms | ceiling req/s | ratio | target | answer bytes |');
+  out.push('|---|---:|---:|---:|---:|---:|---|---:|');
+  for (const s of r.scenarios) {
+    const target = s.ratioTarget === null ? '–' : `≥ ${s.ratioTarget} ${s.ratio >= s.ratioTarget ? '✓' : '✗'}`;
+    const bytes = Object.entries(s.responseBytes).map(([m, b]) => (Object.keys(s.responseBytes).length > 1 ? `${m} ${fmt(b)}` : fmt(b))).join(', ');
+    out.push(`| ${s.title} | ${fmt(s.service.rps)} | ${fmt(s.service.p50, 1)} | ${fmt(s.service.p99, 1)}${s.service.p99 < 25 ? '' : ' ✗'} | ${fmt(s.ceiling.rps)} | **${s.ratio.toFixed(3)}** | ${target} | ${bytes} |`);
+  }
+  out.push('');
+  if (r.rebuild?.blueGreen) {
+    const b = r.rebuild.blueGreen;
+    out.push(`- Projection rebuild (\`projections rebuild ${b.projection}\`, blue/green): ${fmt(b.events)} events in ${b.seconds.toFixed(1)} s = **${fmt(b.eventsPerSecond)} events/s** (target ≥ 100,000 ${b.eventsPerSecond >= 100_000 ? '✓' : '✗'}).`);
+  }
+  if (r.rebuild) {
+    out.push(`- Initial projection (API start on an empty read store, \`Projector.catchUp\`): ${fmt(r.rebuild.eventsApplied)} events in ${r.rebuild.seconds.toFixed(1)} s = **${fmt(r.rebuild.eventsPerSecond)} events/s**.`);
+  }
+  out.push(
+    `- History replay of a ${r.history.events}-event stream: median **${r.history.medianMs.toFixed(2)} ms** (read ${r.history.medianReadMs.toFixed(2)} ms + decode/fold ${r.history.medianFoldMs.toFixed(2)} ms) (target < 10 ms ${r.history.medianMs < 10 ? '✓' : '✗'}).`,
+  );
+  out.push(`- API RSS: ${mib(r.rss.afterStartMiB)} after start, peak ${mib(r.rss.peakMiB)}; data load ${r.dataset.loadSeconds.toFixed(0)} s; API start ${r.apiStartSeconds.toFixed(1)} s.`);
+  if (r.soak) {
+    out.push(`- Soak, ${r.soak.minutes} min of the sync mix: RSS ${fmt(r.soak.baselineMiB)} → ${fmt(r.soak.endMiB)} MiB = **${r.soak.growthPct.toFixed(1)}%** (target < 10% ${r.soak.growthPct < 10 ? '✓' : '✗'}), ${fmt(r.soak.service.rps)} req/s, p99 ${r.soak.service.p99} ms.`);
+  }
+  return out.join('\n');
+}
