@@ -178,29 +178,29 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
         o.trainees = dataset.traineeCount;
         o.providers = dataset.providers.length;
       } else {
-      log(`bench: loading ${o.trainees} trainees over ${o.providers} providers`);
-      dataset = await loadDataset({
-        trainees: o.trainees,
-        providers: o.providers,
-        seed: o.seed,
-        stores,
-        sqliteDataDir: eventStoreUrl ? null : dataDir,
-        repoRoot: REPO_ROOT,
-        now,
-        log,
-      });
-      log(`bench: loaded ${dataset.eventCount} events in ${dataset.loadSeconds.toFixed(1)} s (${dataset.regenerated} bodies regenerated, ${dataset.refusedActions} planned actions refused)`);
-      log(`bench:   trainees by state ${JSON.stringify(dataset.traineesByState)}`);
-      log('bench: projection rates (fresh read store: Projector.catchUp over the whole log; then projections rebuild trainees)');
-      rebuild = await measureRebuild(stores.eventStore, stores.readModel);
-      log(`bench:   initial projection: ${rebuild.eventsApplied} events in ${rebuild.seconds.toFixed(1)} s = ${Math.round(rebuild.eventsPerSecond)} events/s`);
-      if (rebuild.blueGreen) {
-        log(`bench:   projections rebuild trainees: ${rebuild.blueGreen.events} events in ${rebuild.blueGreen.seconds.toFixed(1)} s = ${Math.round(rebuild.blueGreen.eventsPerSecond)} events/s`);
-      }
-      // The registry process manager is caught up in a steady-state service: do not make the API
-      // walk the loaded log for TRNs it already has.
-      await stores.readModel.writeCheckpoint(REGISTRY_PM_CHECKPOINT, dataset.eventCount);
-      if (o.keepData) writeFileSync(manifest, JSON.stringify(dataset));
+        log(`bench: loading ${o.trainees} trainees over ${o.providers} providers`);
+        dataset = await loadDataset({
+          trainees: o.trainees,
+          providers: o.providers,
+          seed: o.seed,
+          stores,
+          sqliteDataDir: eventStoreUrl ? null : dataDir,
+          repoRoot: REPO_ROOT,
+          now,
+          log,
+        });
+        log(`bench: loaded ${dataset.eventCount} events in ${dataset.loadSeconds.toFixed(1)} s (${dataset.regenerated} bodies regenerated, ${dataset.refusedActions} planned actions refused)`);
+        log(`bench:   trainees by state ${JSON.stringify(dataset.traineesByState)}`);
+        log('bench: projection rates (fresh read store: Projector.catchUp over the whole log; then projections rebuild trainees)');
+        rebuild = await measureRebuild(stores.eventStore, stores.readModel);
+        log(`bench:   initial projection: ${rebuild.eventsApplied} events in ${rebuild.seconds.toFixed(1)} s = ${Math.round(rebuild.eventsPerSecond)} events/s`);
+        if (rebuild.blueGreen) {
+          log(`bench:   projections rebuild trainees: ${rebuild.blueGreen.events} events in ${rebuild.blueGreen.seconds.toFixed(1)} s = ${Math.round(rebuild.blueGreen.eventsPerSecond)} events/s`);
+        }
+        // The registry process manager is caught up in a steady-state service: do not make the API
+        // walk the loaded log for TRNs it already has.
+        await stores.readModel.writeCheckpoint(REGISTRY_PM_CHECKPOINT, dataset.eventCount);
+        if (o.keepData) writeFileSync(manifest, JSON.stringify(dataset));
       }
       history = await measureHistory(stores.eventStore, dataset.historyTraineeId);
       log(`bench: history replay of ${history.events} events: median ${history.medianMs.toFixed(2)} ms`);

@@ -61,14 +61,6 @@ export interface TraineeShape {
   ukprn: string;
 }
 
-/** The fields of a generated body that the duplicate rule reads, for keeping a data set free of duplicates. */
-export interface DuplicateKeyParts {
-  date_of_birth: string;
-  training_route: string;
-  last_name: string;
-  first_names: string;
-}
-
 /**
  * Generates create bodies (`data` objects with the version's field names). Deterministic for a
  * seed. `schools` are the directory's schools: most placements name one of them by URN.
@@ -91,7 +83,7 @@ export class TraineeGenerator {
     this.lists = { 'v2025.0': listsFor('v2025.0'), 'v2026.1': listsFor('v2026.1') };
   }
 
-  /** The random source, for callers that plan timelines with the same seed sequence. */
+  /** The generator's random source (the loader draws the history trainee's ids from it). */
   get rng(): Random {
     return this.random;
   }
@@ -155,16 +147,6 @@ export class TraineeGenerator {
     if (partner === 'urn') data[v === 'v2026.1' ? 'training_partner_urn' : 'lead_partner_urn'] = r.digits(6);
     if (partner === 'ukprn') data[v === 'v2026.1' ? 'training_partner_ukprn' : 'lead_partner_ukprn'] = `1${r.digits(7)}`;
     return data;
-  }
-
-  /** The duplicate-rule fields of a body made by {@link traineeInput}. */
-  static duplicateParts(data: Record<string, unknown>): DuplicateKeyParts {
-    return {
-      date_of_birth: String(data.date_of_birth),
-      training_route: String(data.training_route),
-      last_name: String(data.last_name),
-      first_names: String(data.first_names),
-    };
   }
 
   private primarySubjects(v: ApiVersion): (string | null)[] {
