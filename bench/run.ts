@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the benchmark suite (issue 7). Loads a realistic data set into a temporary data
+ * `npm run bench`: the benchmark suite (BENCHMARKS.md). Loads a realistic data set into a temporary data
  * dir, measures the projection rebuild rate and a 1,000-event history replay, starts the built API
  * on that data dir in its own process, and drives each HTTP scenario with autocannon from this
  * process, alternating with the same requests against a bare `node:http` ceiling server (its own

@@ -34,7 +34,7 @@ export interface SoakResult {
   samples: { t: number; rss: number }[];
 }
 
-/** One target of issue 7 and whether this run met it. */
+/** One target of BENCHMARKS.md ("Targets") and whether this run met it. */
 export interface TargetCheck {
   what: string;
   target: string;
@@ -90,7 +90,7 @@ export interface BenchResults {
 
 const fmt = (n: number, digits = 0): string => n.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-/** Checks the targets of issue 7 against a run. */
+/** Checks the targets of BENCHMARKS.md against a run. */
 export function checkTargets(r: Pick<BenchResults, 'scenarios' | 'rebuild' | 'history' | 'soak'>, p99TargetMs: number): TargetCheck[] {
   const out: TargetCheck[] = [];
   for (const s of r.scenarios) {

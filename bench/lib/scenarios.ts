@@ -22,7 +22,7 @@ export interface Scenario {
   title: string;
   /** Each step makes the next request; `context` is per connection and per round of the steps. */
   steps: ((context: Record<string, unknown>) => ScenarioRequest)[];
-  /** Required req/s ratio to the ceiling (issue 7), or null when the issue sets none. */
+  /** Required req/s ratio to the ceiling (BENCHMARKS.md targets), or null when none is set. */
   ratioTarget: number | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The contract every {@link EventStore} adapter must pass (DESIGN.md, "The event store port
+ * The contract every {@link EventStore} adapter must pass (docs/DESIGN.md, "The event store port
  * (mirrors EventStoreDB)": "one shared contract test suite run against each").
  *
  * Written against the port only, so it also runs against a shared, non-empty server store: every
@@ -31,7 +31,7 @@ const LIVENESS_LIMIT_MS = 10_000;
 
 /**
  * Registers the contract suite for one adapter. `factory` is called before each test and its
- * `cleanup` after it. Source: DESIGN.md, "The event store port" and the port's docs.
+ * `cleanup` after it. Source: docs/DESIGN.md, "The event store port" and the port's docs.
  */
 /** What an adapter's backend guarantees beyond the port's minimum. */
 export interface EventStoreCapabilities {

@@ -1,6 +1,6 @@
 /**
  * Runs the shared event store contract (test/contract/event-store.contract.ts) against the
- * EventStoreDB adapter on the server named by EVENTSTORE_URL (DESIGN.md, "The event store port";
+ * EventStoreDB adapter on the server named by EVENTSTORE_URL (docs/DESIGN.md, "The event store port";
  * configuration: `EVENTSTORE_URL`). The suite uses unique stream names and event types per test and
  * compares positions with `headPosition()`, so it runs on a shared, non-empty server.
  *

@@ -1,5 +1,5 @@
 /**
- * The contract every read-model adapter must pass (DESIGN.md "Read models"; the ports in
+ * The contract every read-model adapter must pass (docs/DESIGN.md "Read models"; the ports in
  * libs/read-model/src/read-model.port.ts). The SQLite adapter is the reference behaviour.
  *
  * Written against the ports only, so it also runs on a shared, non-empty server database: every
@@ -10,7 +10,7 @@
  * by the codec's `toEventData`, revisions counted per stream from 0, positions strictly
  * increasing with gaps (EventStoreDB's commit positions have gaps).
  *
- * The blue/green rebuild tests ("rebuild", DESIGN.md "Read models") run when the factory's read
+ * The blue/green rebuild tests ("rebuild", docs/DESIGN.md "Read models") run when the factory's read
  * model is also a {@link RebuildableStore}; they drive it only through that port and the generic
  * `rebuildProjection`, reading the log from an in-memory {@link MemoryEventStore} that holds every
  * event the test applied. A rebuild re-reads the whole log, so these tests need a store that only
@@ -281,8 +281,8 @@ function randomUkprn(): string {
 
 /**
  * Registers the read-model contract suite for one adapter. `factory` is called before each test
- * and the returned `cleanup` after it. Rule sources: DESIGN.md "Read models" and properties 1, 5
- * and 6; API-FACTS §1.10 (case-insensitive ids), §14 (list filters, paging, order), §14.4
+ * and the returned `cleanup` after it. Rule sources: docs/DESIGN.md "Read models" and properties 1, 5
+ * and 6; docs/reference/API-FACTS.md §1.10 (case-insensitive ids), §14 (list filters, paging, order), §14.4
  * (status filters); the ports' documentation.
  */
 export function describeReadModelContract(name: string, factory: () => Promise<ReadModelContractContext>): void {
@@ -310,7 +310,7 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
     });
 
     describe('applyBatch and getTrainee', () => {
-      it('stores the document evolve builds and finds it by id in any letter case (API-FACTS §1.10)', async () => {
+      it('stores the document evolve builds and finds it by id in any letter case (docs/reference/API-FACTS.md §1.10)', async () => {
         const id = tid('MiXeD');
         const { events, expected } = decidedHistory(id, ukprn, 2);
         await rm.applyBatch(log.trainee(events));
@@ -355,7 +355,7 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         expect(await rm.getTrainee(tid('p'))).toEqual(expected);
       });
 
-      it('applying event by event builds the same document as applying the whole stream at once (DESIGN.md property 5)', async () => {
+      it('applying event by event builds the same document as applying the whole stream at once (docs/DESIGN.md property 5)', async () => {
         const { events, expected } = decidedHistory(tid('e'), ukprn, 3);
         for (const e of log.trainee(events)) await rm.applyBatch([e]);
         expect(await rm.getTrainee(tid('e'))).toEqual(expected);
@@ -501,7 +501,7 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
       const ids = (page: { items: Trainee[] }): string[] => page.items.map((t) => t.trainee_id);
       const sorted = (page: { items: Trainee[] }): string[] => ids(page).sort();
 
-      it('keeps the academic cycle of trainee_start_date (else itt_start_date) and the provider (DESIGN.md property 6)', async () => {
+      it('keeps the academic cycle of trainee_start_date (else itt_start_date) and the provider (docs/DESIGN.md property 6)', async () => {
         const other = randomUkprn();
         await rm.applyBatch([
           ...log.trainee(registration({ id: tid('aug25'), ukprn, at: '2025-09-01T10:00:00.000Z', details: { itt_start_date: '2025-08-01' } })),
@@ -522,7 +522,7 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         expect(await rm.listTrainees(listQuery(randomUkprn()))).toEqual({ items: [], totalCount: 0 });
       });
 
-      describe('status filters (API-FACTS §14.4), relative to the query’s today', () => {
+      describe('status filters (docs/reference/API-FACTS.md §14.4), relative to the query’s today', () => {
         const today = '2025-09-15';
         beforeEach(async () => {
           await rm.applyBatch([
@@ -669,7 +669,7 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         expect((await rm.findDuplicateCandidates(ukprn, '1992-03-04', route, 'AFTER')).map((t) => t.trainee_id)).toEqual([id]);
       });
     });
-    describe('rebuild (blue/green through RebuildableStore and rebuildProjection; DESIGN.md "Read models")', () => {
+    describe('rebuild (blue/green through RebuildableStore and rebuildProjection; docs/DESIGN.md "Read models")', () => {
       /** The test's log: every event applied through `live`, what a rebuild reads. */
       let events: MemoryEventStore;
 
@@ -787,7 +787,7 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         return found;
       };
 
-      rebuildTest('rebuilds each projection into a new store that answers every read as the live store did (DESIGN.md property 5)', async (store) => {
+      rebuildTest('rebuilds each projection into a new store that answers every read as the live store did (docs/DESIGN.md property 5)', async (store) => {
         const s = await seed();
         const before = await snapshot(rm, s);
         expect(before.trainees).toEqual(s.expected);

@@ -1,6 +1,6 @@
 /**
  * Runs the shared event store contract (test/contract/event-store.contract.ts) against the SQLite
- * adapter on a fresh temporary data directory per test (DESIGN.md, "The event store port").
+ * adapter on a fresh temporary data directory per test (docs/DESIGN.md, "The event store port").
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -2,7 +2,7 @@
  * Two OS processes append to one SQLite data directory at the same time, to their own streams and
  * racing on shared ones with optimistic concurrency; no acknowledged event may be lost or doubled,
  * and a subscription in this (third) process must see every event once, in order.
- * Sources: DESIGN.md, "The event store port" (SQLite adapter: WAL, appends in one transaction) and
+ * Sources: docs/DESIGN.md, "The event store port" (SQLite adapter: WAL, appends in one transaction) and
  * properties 2 (no lost update) and 4 (acknowledged writes survive).
  */
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';

@@ -1,6 +1,6 @@
 /**
  * Runs the shared read-model contract (test/contract/read-model.contract.ts) against the SQLite
- * adapter, the reference behaviour, on a fresh temporary data directory per test (DESIGN.md
+ * adapter, the reference behaviour, on a fresh temporary data directory per test (docs/DESIGN.md
  * "Read models"). `reopen` opens another connection on the same file (as another process would);
  * `storeExists` looks for the store's tables in `sqlite_master`.
  */

@@ -3,10 +3,10 @@ import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
 /**
- * DESIGN.md property 7: bad input never yields a 5xx, a stack trace or a partial write; it gets the
+ * docs/DESIGN.md property 7: bad input never yields a 5xx, a stack trace or a partial write; it gets the
  * spec's error shape. Random JSON is sent to every write endpoint and to the list's parameters.
  */
-describe('bad input over HTTP (DESIGN.md property 7)', () => {
+describe('bad input over HTTP (docs/DESIGN.md property 7)', () => {
   let api: RunningApi;
   let token: string;
   let traineeId: string;

@@ -3,7 +3,7 @@ import { uniqueTrainee, type Version } from '../support/trainee-input';
 
 const DEGREE = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2003-06-01' };
 
-describe.each<Version>(['v2025.0', 'v2026.1'])('degrees over HTTP in %s (spec "Degree object"; API-FACTS §11)', (version) => {
+describe.each<Version>(['v2025.0', 'v2026.1'])('degrees over HTTP in %s (docs/spec/trainee-records-api.md "Degree object"; docs/reference/API-FACTS.md §11)', (version) => {
   let api: RunningApi;
   let token: string;
   let otherToken: string;

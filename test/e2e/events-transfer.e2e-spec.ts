@@ -35,7 +35,7 @@ async function readModels(dataDir: string, traineeIds: string[]) {
   }
 }
 
-describe('events export and import with the admin CLI (issue 6: moving between stores)', () => {
+describe('events export and import with the admin CLI (README: moving between stores)', () => {
   let source: string;
   let target: string;
   let work: string;

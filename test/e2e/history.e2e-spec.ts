@@ -19,7 +19,7 @@ interface Step {
   get: Record<Version, unknown>;
 }
 
-describe('trainee history over HTTP (issue 6: audit history; an extension beyond the spec)', () => {
+describe('trainee history over HTTP (README: audit history; an extension beyond the spec)', () => {
   let api: RunningApi;
   let token: string;
   let tokenId: string;

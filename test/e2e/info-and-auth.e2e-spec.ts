@@ -1,6 +1,6 @@
 import { RunningApi } from '../support/api-harness';
 
-describe('GET /info, authentication and unknown routes (spec "Authentication", API-FACTS §1, §2, §16)', () => {
+describe('GET /info, authentication and unknown routes (docs/spec/trainee-records-api.md "Authentication", docs/reference/API-FACTS.md §1, §2, §16)', () => {
   let api: RunningApi;
   let token: string;
 
@@ -17,13 +17,13 @@ describe('GET /info, authentication and unknown routes (spec "Authentication", A
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
   });
 
-  it('tolerates a .json suffix on API paths (API-FACTS §1.9)', async () => {
+  it('tolerates a .json suffix on API paths (docs/reference/API-FACTS.md §1.9)', async () => {
     const res = await api.request('GET', '/api/v2026.1/info.json', token);
     expect(res.status).toBe(200);
     expect(res.body.version.requested).toBe('v2026.1');
   });
 
-  it('accepts a bare token without the Bearer prefix (API-FACTS §2.1)', async () => {
+  it('accepts a bare token without the Bearer prefix (docs/reference/API-FACTS.md §2.1)', async () => {
     const res = await api.request('GET', '/api/v2025.0/info', null, undefined, { authorization: token });
     expect(res.status).toBe(200);
   });
@@ -72,7 +72,7 @@ describe('GET /info, authentication and unknown routes (spec "Authentication", A
     expect(res.body).toEqual({ errors: [{ error: 'NotFound', message: 'Not found' }] });
   });
 
-  it('answers a non-version segment with the generic 404, without authentication (API-FACTS §1.5)', async () => {
+  it('answers a non-version segment with the generic 404, without authentication (docs/reference/API-FACTS.md §1.5)', async () => {
     const res = await api.request('GET', '/api/latest/info', null);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'Resource not found' });

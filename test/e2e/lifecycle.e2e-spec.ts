@@ -15,7 +15,7 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, with
   return value;
 }
 
-describe.each<Version>(['v2025.0', 'v2026.1'])('lifecycle actions in %s (spec "States and transitions"; API-FACTS §12)', (version) => {
+describe.each<Version>(['v2025.0', 'v2026.1'])('lifecycle actions in %s (docs/spec/trainee-records-api.md "States and transitions"; docs/reference/API-FACTS.md §12)', (version) => {
   let api: RunningApi;
   let token: string;
   const base = `/api/${version}/trainees`;
@@ -94,7 +94,7 @@ describe.each<Version>(['v2025.0', 'v2026.1'])('lifecycle actions in %s (spec "S
       );
     });
 
-    it('takes safeguarding_concerns as a reason only in v2026.1, where it needs the concerns (DESIGN.md ruling 7)', async () => {
+    it('takes safeguarding_concerns as a reason only in v2026.1, where it needs the concerns (docs/DESIGN.md ruling 7)', async () => {
       const id = await newTrainee();
       const data = { [dateField]: '2026-01-10', trigger: 'provider', future_interest: 'unknown', reasons: ['safeguarding_concerns'] };
       const res = await api.request('POST', `${base}/${id}/withdraw`, token, { data });
@@ -117,7 +117,7 @@ describe.each<Version>(['v2025.0', 'v2026.1'])('lifecycle actions in %s (spec "S
       expect(res.body).toEqual(ST);
     });
 
-    it(`then ${version === 'v2026.1' ? 'refuses' : 'still accepts'} updates of the trainee, its placements and degrees (API-FACTS §7.2, §10.6, §11.8)`, async () => {
+    it(`then ${version === 'v2026.1' ? 'refuses' : 'still accepts'} updates of the trainee, its placements and degrees (docs/reference/API-FACTS.md §7.2, §10.6, §11.8)`, async () => {
       const id = await newTrainee();
       await api.request('POST', `${base}/${id}/withdraw`, token, { data: { [dateField]: '2026-01-10', trigger: 'provider', future_interest: 'no', reasons: ['record_added_in_error'] } });
       const writes = [

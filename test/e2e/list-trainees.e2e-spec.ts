@@ -11,7 +11,7 @@ function cycleOf(date: string): number {
   return m >= 8 ? y : y - 1;
 }
 
-describe.each<Version>(['v2025.0', 'v2026.1'])('GET /api/%s/trainees (spec "GET /trainees"; API-FACTS §14)', (version) => {
+describe.each<Version>(['v2025.0', 'v2026.1'])('GET /api/%s/trainees (docs/spec/trainee-records-api.md "GET /trainees"; docs/reference/API-FACTS.md §14)', (version) => {
   let api: RunningApi;
   let token: string;
   let otherToken: string;

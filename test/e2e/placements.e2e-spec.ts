@@ -1,7 +1,7 @@
 import { RunningApi, TEST_SCHOOLS } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 
-describe.each<Version>(['v2025.0', 'v2026.1'])('placements over HTTP in %s (spec "Placement object"; API-FACTS §10)', (version) => {
+describe.each<Version>(['v2025.0', 'v2026.1'])('placements over HTTP in %s (docs/spec/trainee-records-api.md "Placement object"; docs/reference/API-FACTS.md §10)', (version) => {
   let api: RunningApi;
   let token: string;
   let otherToken: string;

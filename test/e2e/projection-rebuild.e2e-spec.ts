@@ -23,7 +23,7 @@ describe('projection rebuild (blue/green) on SQLite', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('builds the same documents as the live projector, for thousands of generated trainees (DESIGN.md property 5)', async () => {
+  it('builds the same documents as the live projector, for thousands of generated trainees (docs/DESIGN.md property 5)', async () => {
     const ids = await writeHistories(store, { trainees: 2000, changesEach: 4 });
     const live = SqliteReadModel.open(dir);
     // The live projector, fed in small batches as a running service would be.

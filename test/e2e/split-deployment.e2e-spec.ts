@@ -7,7 +7,7 @@ import { uniqueTrainee } from '../support/trainee-input';
 
 /**
  * The API with `PROJECTOR=external` and apps/projector in its own process, on one data dir:
- * read-your-writes (DESIGN.md property 1) holds across the two processes.
+ * read-your-writes (docs/DESIGN.md property 1) holds across the two processes.
  */
 describe('split deployment: API without projector + projector process', () => {
   let dir: string;

@@ -4,7 +4,7 @@ import { requestExample, uniqueTrainee, type Version } from '../support/trainee-
 const VERSIONS: Version[] = ['v2025.0', 'v2026.1'];
 const SUBJECT_1: Record<Version, string> = { 'v2025.0': 'course_subject_one', 'v2026.1': 'course_subject_1' };
 
-describe('trainees end to end over HTTP (spec "POST /trainees", "GET /trainees/{id}", "PUT or PATCH")', () => {
+describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST /trainees", "GET /trainees/{id}", "PUT or PATCH")', () => {
   let api: RunningApi;
   let token: string;
   let otherToken: string;
@@ -160,7 +160,7 @@ describe('trainees end to end over HTTP (spec "POST /trainees", "GET /trainees/{
       expect(still.body.data.first_names).toBe(created.body.data.first_names);
     });
 
-    it('finds a trainee by id case-insensitively (API-FACTS §1.10)', async () => {
+    it('finds a trainee by id case-insensitively (docs/reference/API-FACTS.md §1.10)', async () => {
       const created = await api.request('POST', base, token, uniqueTrainee(version));
       const id: string = created.body.data.trainee_id;
       const res = await api.request('GET', `${base}/${id.toLowerCase()}`, token);
@@ -209,7 +209,7 @@ describe('trainees end to end over HTTP (spec "POST /trainees", "GET /trainees/{
     });
   });
 
-  it('gives exactly one 201 for 20 concurrent identical creates; the others are 409 with the winner (DESIGN.md property 3)', async () => {
+  it('gives exactly one 201 for 20 concurrent identical creates; the others are 409 with the winner (docs/DESIGN.md property 3)', async () => {
     const body = uniqueTrainee('v2025.0');
     const results = await Promise.all(Array.from({ length: 20 }, () => api.request('POST', '/api/v2025.0/trainees', token, body)));
     const statuses = results.map((r) => r.status);
@@ -221,7 +221,7 @@ describe('trainees end to end over HTTP (spec "POST /trainees", "GET /trainees/{
     expect(list.body.data.filter((t: { email: string }) => t.email === body.data.email)).toHaveLength(1);
   });
 
-  it('applies concurrent updates of one trainee without losing any (DESIGN.md property 2)', async () => {
+  it('applies concurrent updates of one trainee without losing any (docs/DESIGN.md property 2)', async () => {
     const created = await api.request('POST', '/api/v2025.0/trainees', token, uniqueTrainee('v2025.0'));
     const id = created.body.data.trainee_id;
     const fields = ['middle_names', 'previous_last_name', 'ni_number', 'provider_trainee_id'];

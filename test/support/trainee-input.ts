@@ -3,7 +3,7 @@ import v2026Example from '../fixtures/post-trainee-v2026.1.json';
 
 export type Version = 'v2025.0' | 'v2026.1';
 
-/** The POST /trainees request example of the version's OpenAPI description (reference/openapi). */
+/** The POST /trainees request example of the version's OpenAPI description (docs/reference/openapi). */
 export function requestExample(version: Version): { data: Record<string, unknown> } {
   return JSON.parse(JSON.stringify(version === 'v2025.0' ? v2025Example : v2026Example));
 }

@@ -25,7 +25,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true },
-    // A `.json` suffix on an API path is tolerated, as by the reference (API-FACTS §1.9).
+    // A `.json` suffix on an API path is tolerated, as by the reference (docs/reference/API-FACTS.md §1.9).
     rewriteUrl: (req: IncomingMessage) => stripJsonSuffix(req.url ?? '/'),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, {

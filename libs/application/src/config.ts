@@ -1,7 +1,7 @@
 import { cleanEnv, makeValidator, num, str, EnvError, EnvMissingError } from 'envalid';
 import { redact } from './stores';
 
-/** Configuration of the API, the projector and the admin CLI (DESIGN.md "Configuration"), validated once at start. */
+/** Configuration of the API, the projector and the admin CLI (docs/DESIGN.md "Configuration"), validated once at start. */
 export interface AppConfig {
   port: number;
   dataDir: string;

@@ -21,7 +21,7 @@ export interface IssuedToken {
 }
 
 /**
- * Operator actions on providers and tokens (issue: admin CLI; API-FACTS §2), shared by the admin
+ * Operator actions on providers and tokens (issue: admin CLI; docs/reference/API-FACTS.md §2), shared by the admin
  * CLI and the sandbox bootstrap. Each appends events to `provider-<ukprn>`; the projector turns
  * them into the provider/token read model. Errors: `ProviderCommandRejected` from the domain.
  */

@@ -1,7 +1,7 @@
 import { openEventStoreDb, openSqliteEventStore, type EventStore } from '@app/event-store';
 import { MongoReadModel, SqliteReadModel, SqliteSchoolDirectory, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
 
-/** Where the stores are: the embedded SQLite files, or the production servers (DESIGN.md "Configuration"). */
+/** Where the stores are: the embedded SQLite files, or the production servers (docs/DESIGN.md "Configuration"). */
 export interface StoreConfig {
   dataDir: string;
   /** `esdb://…` selects EventStoreDB; null selects SQLite in `dataDir`. */

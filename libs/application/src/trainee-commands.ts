@@ -48,7 +48,7 @@ const MAX_REGISTRATION_ATTEMPTS = 50;
 
 /**
  * The write side for trainees: load the stream, decide, append with the revision read, wait for
- * the projection (read-your-writes, DESIGN.md property 1), return the trainee as written.
+ * the projection (read-your-writes, docs/DESIGN.md property 1), return the trainee as written.
  * Errors: the domain's (`ValidationFailed`, `MissingData`, `DuplicateTrainee`, `NotFound`,
  * `StateTransitionError`) and `ConcurrentModification` after bounded retries.
  */
@@ -61,7 +61,7 @@ export class TraineeCommands {
   }
 
   /**
-   * POST /trainees. Duplicates are race-free (DESIGN.md property 3): before appending, the writer
+   * POST /trainees. Duplicates are race-free (docs/DESIGN.md property 3): before appending, the writer
    * appends a claim to a guard stream shared by every possible duplicate (same provider, date of
    * birth, route and last name) with the revision it read, so of N concurrent identical creates
    * exactly one gets through; the others re-read, see the winner and answer 409.
@@ -135,7 +135,7 @@ export class TraineeCommands {
     throw new ConcurrentModification();
   }
 
-  /** PUT or PATCH /trainees/{trainee_id}: merge semantics (API-FACTS §7). */
+  /** PUT or PATCH /trainees/{trainee_id}: merge semantics (docs/reference/API-FACTS.md §7). */
   update(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
     return this.execute(caller, traineeId, (id, now) => ({
       type: 'UpdateTrainee',
@@ -195,17 +195,17 @@ export class TraineeCommands {
     }));
   }
 
-  /** POST …/defer (spec; API-FACTS §12.3). */
+  /** POST …/defer (docs/spec/trainee-records-api.md; docs/reference/API-FACTS.md §12.3). */
   defer(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
     return this.execute(caller, traineeId, (id, now) => ({ type: 'DeferTrainee', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, input }));
   }
 
-  /** POST …/withdraw (spec; API-FACTS §12.4). */
+  /** POST …/withdraw (docs/spec/trainee-records-api.md; docs/reference/API-FACTS.md §12.4). */
   withdraw(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
     return this.execute(caller, traineeId, (id, now) => ({ type: 'WithdrawTrainee', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, input }));
   }
 
-  /** POST …/recommend-for-qts (spec; API-FACTS §12.5; DESIGN.md ruling 8). */
+  /** POST …/recommend-for-qts (docs/spec/trainee-records-api.md; docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8). */
   recommendForAward(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
     return this.execute(caller, traineeId, (id, now) => ({ type: 'RecommendForAward', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, input }));
   }

@@ -10,7 +10,7 @@ import {
   startCycleOf,
 } from './academic-cycle';
 
-describe('academic cycles (API-FACTS §15)', () => {
+describe('academic cycles (docs/reference/API-FACTS.md §15)', () => {
   it.each([
     ['2025-07-31', 2024],
     ['2025-08-01', 2025],
@@ -43,7 +43,7 @@ describe('academic cycles (API-FACTS §15)', () => {
     expect(academicCycleLabel(2025)).toBe('2025 to 2026');
   });
 
-  describe('startCycleOf (API-FACTS §14.2)', () => {
+  describe('startCycleOf (docs/reference/API-FACTS.md §14.2)', () => {
     it('uses trainee_start_date first', () => {
       expect(startCycleOf({ trainee_start_date: '2024-09-01', itt_start_date: '2025-09-01' }, '2026-11-22')).toBe(2024);
     });
@@ -59,7 +59,7 @@ describe('academic cycles (API-FACTS §15)', () => {
   });
 });
 
-describe('ISO 8601 dates (API-FACTS §6.5)', () => {
+describe('ISO 8601 dates (docs/reference/API-FACTS.md §6.5)', () => {
   it.each([
     ['2024-02-29', '2024-02-29'],
     ['20240229', '2024-02-29'],

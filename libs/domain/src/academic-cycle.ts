@@ -1,12 +1,12 @@
 /**
- * Academic cycles and calendar dates (API-FACTS §6.5, §14.2, §15). Pure: "today" is always a
+ * Academic cycles and calendar dates (docs/reference/API-FACTS.md §6.5, §14.2, §15). Pure: "today" is always a
  * parameter (`YYYY-MM-DD`, UTC). Dates are handled as proleptic Gregorian calendar dates with our
  * own arithmetic, never through the JS `Date` clock or time zone.
  */
 
-/** First known cycle start year (API-FACTS §15.1). */
+/** First known cycle start year (docs/reference/API-FACTS.md §15.1). */
 export const FIRST_ACADEMIC_CYCLE = 2009;
-/** Last known cycle start year (API-FACTS §15.1). */
+/** Last known cycle start year (docs/reference/API-FACTS.md §15.1). */
 export const LAST_ACADEMIC_CYCLE = 2030;
 
 /** A calendar date as numbers; month 1–12. */
@@ -80,7 +80,7 @@ const ORDINAL = /^(\d{4})-?(\d{3})$/;
 const WEEK = /^(\d{4})-?[Ww](\d{2})-?([1-7])$/;
 
 /**
- * Parses an ISO 8601 calendar date as the API accepts it (API-FACTS §6.5) and returns it as
+ * Parses an ISO 8601 calendar date as the API accepts it (docs/reference/API-FACTS.md §6.5) and returns it as
  * `YYYY-MM-DD`, or null when `value` is not a string holding a real date. Accepted forms (white
  * space around is ignored): `YYYY-MM-DD`, basic `YYYYMMDD`, ordinal `YYYY-DDD` / `YYYYDDD`, week
  * `YYYY-Www-D` / `YYYYWwwD`. Impossible dates (`2023-02-30`, day 366 of a common year, week 53 of
@@ -148,30 +148,30 @@ export function yearOf(date: string): number {
 
 /**
  * Start year of the academic cycle holding `date` (`YYYY-MM-DD`): cycles run 1 August – 31 July
- * and are named by the year they start in (API-FACTS §15.1). 2025-07-31 → 2024, 2025-08-01 → 2025.
+ * and are named by the year they start in (docs/reference/API-FACTS.md §15.1). 2025-07-31 → 2024, 2025-08-01 → 2025.
  */
 export function academicCycleOf(date: string): number {
   const { year, month } = splitDate(date);
   return month >= 8 ? year : year - 1;
 }
 
-/** Start year of the cycle holding `today` (`YYYY-MM-DD`, UTC). API-FACTS §15.1. */
+/** Start year of the cycle holding `today` (`YYYY-MM-DD`, UTC). docs/reference/API-FACTS.md §15.1. */
 export function currentAcademicCycle(today: string): number {
   return academicCycleOf(today);
 }
 
-/** True for the cycles that exist: start years 2009–2030 (API-FACTS §15.1). */
+/** True for the cycles that exist: start years 2009–2030 (docs/reference/API-FACTS.md §15.1). */
 export function isKnownAcademicCycle(year: number): boolean {
   return Number.isInteger(year) && year >= FIRST_ACADEMIC_CYCLE && year <= LAST_ACADEMIC_CYCLE;
 }
 
-/** Label of the cycle starting in `year`: `2025 to 2026` (API-FACTS §15.1, §8 messages). */
+/** Label of the cycle starting in `year`: `2025 to 2026` (docs/reference/API-FACTS.md §15.1, §8 messages). */
 export function academicCycleLabel(year: number): string {
   return `${year} to ${year + 1}`;
 }
 
 /**
- * The trainee's start cycle (API-FACTS §14.2, §8): the cycle holding trainee_start_date, else
+ * The trainee's start cycle (docs/reference/API-FACTS.md §14.2, §8): the cycle holding trainee_start_date, else
  * itt_start_date, else today + 1 month. A date that does not parse ({@link parseIsoDate}) counts
  * as absent. Takes dates in any accepted ISO form and `today` as `YYYY-MM-DD`; returns a start year
  * (possibly outside the known cycles — check with {@link isKnownAcademicCycle}).

@@ -1,5 +1,5 @@
 /**
- * API versions this service implements (spec "Versioning"; API-FACTS §1.2). v0.1 and v1.0-pre are
+ * API versions this service implements (docs/spec/trainee-records-api.md "Versioning"; docs/reference/API-FACTS.md §1.2). v0.1 and v1.0-pre are
  * removed and answer the catch-all 404.
  */
 export const API_VERSIONS = ['v2025.0', 'v2026.1'] as const;

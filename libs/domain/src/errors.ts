@@ -1,12 +1,12 @@
 /**
  * Domain errors: values with a type, mapped to HTTP in exactly one place (apps/api error filter).
- * Messages follow API-FACTS §5 wording.
+ * Messages follow docs/reference/API-FACTS.md §5 wording.
  */
 export abstract class DomainError extends Error {
   abstract readonly kind: string;
 }
 
-/** One or more validation rules failed (422, one entry per message; DESIGN.md ruling 4). */
+/** One or more validation rules failed (422, one entry per message; docs/DESIGN.md ruling 4). */
 export class ValidationFailed extends DomainError {
   readonly kind = 'ValidationFailed';
   constructor(readonly messages: string[]) {
@@ -14,7 +14,7 @@ export class ValidationFailed extends DomainError {
   }
 }
 
-/** The request's `data` is missing, empty or not an object (422; DESIGN.md ruling 4). */
+/** The request's `data` is missing, empty or not an object (422; docs/DESIGN.md ruling 4). */
 export class MissingData extends DomainError {
   readonly kind = 'MissingData';
   constructor() {
@@ -30,7 +30,7 @@ export class DuplicateTrainee<T = unknown> extends DomainError {
   }
 }
 
-/** The degree duplicates one the trainee has (409 with the existing degrees in `data`; spec "Duplicate rules"). */
+/** The degree duplicates one the trainee has (409 with the existing degrees in `data`; docs/spec/trainee-records-api.md "Duplicate rules"). */
 export class DuplicateDegree<T = unknown> extends DomainError {
   readonly kind = 'DuplicateDegree';
   constructor(readonly existing: T[]) {
@@ -46,7 +46,7 @@ export class NotFound extends DomainError {
   }
 }
 
-/** The state machine refuses the action in the trainee's current state (422, API-FACTS §5.1). */
+/** The state machine refuses the action in the trainee's current state (422, docs/reference/API-FACTS.md §5.1). */
 export class StateTransitionError extends DomainError {
   readonly kind = 'StateTransitionError';
   constructor() {

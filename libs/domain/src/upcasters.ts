@@ -1,6 +1,6 @@
 /**
  * Upcaster registry: reads an event stored under an older schema version as the current one, so
- * stored events are never rewritten (DESIGN.md "Event envelope"). An upcaster turns version n
+ * stored events are never rewritten (docs/DESIGN.md "Event envelope"). An upcaster turns version n
  * into n + 1; they are chained.
  */
 export type Upcaster = (data: unknown) => unknown;

@@ -31,7 +31,7 @@ export interface CommandOutcome<S, E> {
 /**
  * Loads `streamId`, decides, and appends with the revision read as the expected revision
  * (optimistic concurrency). On {@link WrongExpectedVersionError} it reloads and decides again, up
- * to `maxRetries` times, then rethrows: no update is silently lost (DESIGN.md property 2).
+ * to `maxRetries` times, then rethrows: no update is silently lost (docs/DESIGN.md property 2).
  */
 export async function runCommand<S, E>(
   store: EventStore,

@@ -1,5 +1,5 @@
 /**
- * The event store port of DESIGN.md ("The event store port (mirrors EventStoreDB)").
+ * The event store port of docs/DESIGN.md ("The event store port (mirrors EventStoreDB)").
  *
  * Streams are named `<category>-<id>` (a trainee lives in `trainee-<trainee_id>`). Revisions count
  * from 0 within a stream; positions are global, strictly increasing integers starting at 1, in the

@@ -1,4 +1,4 @@
-/** Public surface of the event store library: the port (DESIGN.md), its adapters and helpers. */
+/** Public surface of the event store library: the port (docs/DESIGN.md), its adapters and helpers. */
 export * from './event-store.port';
 export * from './sqlite/sqlite-event-store';
 export * from './command-runner';

@@ -1,7 +1,7 @@
 import type { ProjectionStore } from './read-model.port';
 
 /**
- * Read-your-writes when the projector runs in another process (DESIGN.md property 1): a writer
+ * Read-your-writes when the projector runs in another process (docs/DESIGN.md property 1): a writer
  * waits until the read store's checkpoint reaches its events' position, polling the checkpoint
  * (every `intervalMs`, default 5 ms) for at most `timeoutMs` (default 10 s). Resolves true when
  * reached, false on time-out (the write itself is durable either way).

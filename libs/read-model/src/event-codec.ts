@@ -11,7 +11,7 @@ import {
 import type { EventData, EventMetadata, RecordedEvent } from '@app/event-store';
 import { randomUUID } from 'node:crypto';
 
-/** Who and what caused a write; copied into every event's metadata (DESIGN.md "Event envelope"). */
+/** Who and what caused a write; copied into every event's metadata (docs/DESIGN.md "Event envelope"). */
 export interface WriteContext {
   providerUkprn?: string | null;
   apiVersion?: string | null;

@@ -1,5 +1,5 @@
 /**
- * The projections and their versions (DESIGN.md "Read models": each projection has a version, its
+ * The projections and their versions (docs/DESIGN.md "Read models": each projection has a version, its
  * read store is named with it). Raise a version when a projection's shape or logic changes; the
  * service then reports the stored version as out of date and keeps serving it until an operator
  * runs `admin projections rebuild <name>`.

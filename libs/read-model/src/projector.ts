@@ -17,10 +17,10 @@ interface Waiter {
 
 /**
  * Keeps the read models up to date from the global event log, in position order, from the
- * stored checkpoint: catch-up, then live (DESIGN.md "The shape"). Events that arrive together are
+ * stored checkpoint: catch-up, then live (docs/DESIGN.md "The shape"). Events that arrive together are
  * applied in one batch (one transaction on SQLite). A failing batch is retried with backoff, never
  * skipped; the error is logged. `waitFor(position)` lets a writer answer only once its events are
- * projected (read-your-writes, DESIGN.md property 1).
+ * projected (read-your-writes, docs/DESIGN.md property 1).
  */
 export class Projector {
   private position = 0;

@@ -1,11 +1,11 @@
 import type { Trainee } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 
-/** The `status` list filter values (spec "GET /trainees"; API-FACTS §14.4). */
+/** The `status` list filter values (docs/spec/trainee-records-api.md "GET /trainees"; docs/reference/API-FACTS.md §14.4). */
 export const STATUS_FILTERS = ['course_not_yet_started', 'in_training', 'deferred', 'awarded', 'withdrawn'] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
-/** A validated list query (API-FACTS §14). */
+/** A validated list query (docs/reference/API-FACTS.md §14). */
 export interface TraineeListQuery {
   ukprn: string;
   /** Start year of the academic cycle whose trainees are listed. */
@@ -26,9 +26,9 @@ export interface TraineeListPage {
   totalCount: number;
 }
 
-/** Reads of the trainee projection. Every GET is served from here (DESIGN.md "The shape"). */
+/** Reads of the trainee projection. Every GET is served from here (docs/DESIGN.md "The shape"). */
 export interface TraineeReadModel {
-  /** The trainee by id (ids match case-insensitively, API-FACTS §1.10), or null. */
+  /** The trainee by id (ids match case-insensitively, docs/reference/API-FACTS.md §1.10), or null. */
   getTrainee(traineeId: string): Promise<Trainee | null>;
   /** One page of a provider's trainees of one academic cycle, ordered by updated_at then age. */
   listTrainees(query: TraineeListQuery): Promise<TraineeListPage>;

@@ -20,7 +20,7 @@ export interface RebuildTarget {
   swap(readAfter: (position: number) => Promise<RecordedEvent[]>, options: { keepOld: boolean }): Promise<{ previous: string; dropped: boolean }>;
 }
 
-/** A read store whose projections can be rebuilt blue/green (DESIGN.md "Read models"). */
+/** A read store whose projections can be rebuilt blue/green (docs/DESIGN.md "Read models"). */
 export interface RebuildableStore {
   projectionInfo(): Promise<ProjectionInfo[]>;
   /** Starts a rebuild of `name` into a new store, or resumes the one in progress. */

@@ -10,7 +10,7 @@
  *   each with the exact expected revision (single writer per stream).
  * - `sharedAppends` single events go to the streams `shared-0..<sharedStreams-1>`, raced by every
  *   worker: read the stream, append with its last revision as the expected revision, and on
- *   WrongExpectedVersionError read again and retry (DESIGN.md, property 2: no lost update).
+ *   WrongExpectedVersionError read again and retry (docs/DESIGN.md, property 2: no lost update).
  *   Each event's data records the revision it expected.
  */
 import { randomUUID } from 'node:crypto';

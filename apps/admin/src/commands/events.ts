@@ -5,8 +5,8 @@ import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } f
 import { CliError, type CliContext } from '../cli-context';
 
 /**
- * `events export [--since <position>] [--output <file>]` and `events import <file>` (issue 6,
- * item 6): the event log as JSON lines, one event per line (`position`, `stream_id`, `revision`,
+ * `events export [--since <position>] [--output <file>]` and `events import <file>` (README "Export, import and moving to
+ * EventStoreDB"): the event log as JSON lines, one event per line (`position`, `stream_id`, `revision`,
  * `id`, `type`, `data`, `metadata`), for auditors and for moving a deployment between stores (the
  * embedded SQLite log into EventStoreDB: export with `DATA_DIR` set, import with `EVENTSTORE_URL`
  * and `MONGODB_URL` set).

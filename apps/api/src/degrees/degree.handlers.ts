@@ -8,7 +8,7 @@ export class ListDegreesQuery {
   constructor(readonly caller: Caller, readonly traineeId: string) {}
 }
 
-/** The trainee's degrees in creation order; `[]` when it has none (DESIGN.md ruling 9). */
+/** The trainee's degrees in creation order; `[]` when it has none (docs/DESIGN.md ruling 9). */
 @QueryHandler(ListDegreesQuery)
 export class ListDegreesHandler implements IQueryHandler<ListDegreesQuery, Degree[]> {
   constructor(private readonly infra: Infrastructure) {}
@@ -62,7 +62,7 @@ export class RemoveDegreeCommand {
   constructor(readonly caller: Caller, readonly traineeId: string, readonly degreeId: string) {}
 }
 
-/** Removes a degree (DegreeRemoved); returns the parent trainee (API-FACTS §4). */
+/** Removes a degree (DegreeRemoved); returns the parent trainee (docs/reference/API-FACTS.md §4). */
 @CommandHandler(RemoveDegreeCommand)
 export class RemoveDegreeHandler implements ICommandHandler<RemoveDegreeCommand, Trainee> {
   constructor(private readonly infra: Infrastructure) {}

@@ -9,9 +9,9 @@ import { serializeDegree, serializeTrainee } from '../trainees/trainee.serialize
 import { AddDegreeCommand, GetDegreeQuery, ListDegreesQuery, RemoveDegreeCommand, UpdateDegreeCommand } from './degree.handlers';
 
 /**
- * A trainee's previous degrees (spec "Degree object", endpoints under /trainees/{trainee_id}/degrees;
- * API-FACTS §11). 404 `Trainee(s) not found` / `Degree(s) not found`; 409 `This is a duplicate
- * degree` with the existing degrees in `data` (spec "Duplicate rules"); 422 with every failed rule
+ * A trainee's previous degrees (docs/spec/trainee-records-api.md "Degree object", endpoints under /trainees/{trainee_id}/degrees;
+ * docs/reference/API-FACTS.md §11). 404 `Trainee(s) not found` / `Degree(s) not found`; 409 `This is a duplicate
+ * degree` with the existing degrees in `data` (docs/spec/trainee-records-api.md "Duplicate rules"); 422 with every failed rule
  * or naming `data` when it is missing; v2026.1 refuses writes to a trainee in
  * recommended_for_award, withdrawn or awarded (StateTransitionError).
  */
@@ -23,7 +23,7 @@ export class DegreesController {
     private readonly queries: QueryBus,
   ) {}
 
-  /** GET …/degrees: 200 `{data: [Degree]}`, `[]` when none (DESIGN.md ruling 9). */
+  /** GET …/degrees: 200 `{data: [Degree]}`, `[]` when none (docs/DESIGN.md ruling 9). */
   @Get()
   async list(@CurrentCaller() caller: Caller, @Param('trainee_id') traineeId: string): Promise<{ data: unknown[] }> {
     const degrees = await this.queries.execute<ListDegreesQuery, Degree[]>(new ListDegreesQuery(caller, traineeId));
@@ -37,7 +37,7 @@ export class DegreesController {
     return { data: serializeDegree(degree) };
   }
 
-  /** POST …/degrees with `{data: Degree input}`: 201 `{data: [Degree]}` (DESIGN.md ruling 2). */
+  /** POST …/degrees with `{data: Degree input}`: 201 `{data: [Degree]}` (docs/DESIGN.md ruling 2). */
   @Post()
   @HttpCode(201)
   async create(@CurrentCaller() caller: Caller, @Param('trainee_id') traineeId: string, @Body() body: unknown): Promise<{ data: unknown[] }> {
@@ -45,7 +45,7 @@ export class DegreesController {
     return { data: [serializeDegree(degree)] };
   }
 
-  /** PUT …/degrees/{degree_id}: partial, only the keys sent change (API-FACTS §11.7); 200 `{data: Degree}`. */
+  /** PUT …/degrees/{degree_id}: partial, only the keys sent change (docs/reference/API-FACTS.md §11.7); 200 `{data: Degree}`. */
   @Put(':degree_id')
   put(@CurrentCaller() caller: Caller, @Param('trainee_id') t: string, @Param('degree_id') d: string, @Body() body: unknown): Promise<{ data: unknown }> {
     return this.update(caller, t, d, body);
@@ -57,7 +57,7 @@ export class DegreesController {
     return this.update(caller, t, d, body);
   }
 
-  /** DELETE …/degrees/{degree_id}: 200 `{data: Trainee}`, the parent after the removal (API-FACTS §4). */
+  /** DELETE …/degrees/{degree_id}: 200 `{data: Trainee}`, the parent after the removal (docs/reference/API-FACTS.md §4). */
   @Delete(':degree_id')
   @HttpCode(200)
   async remove(@CurrentCaller() caller: Caller, @Param('trainee_id') traineeId: string, @Param('degree_id') degreeId: string): Promise<{ data: unknown }> {

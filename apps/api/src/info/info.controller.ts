@@ -11,7 +11,7 @@ export class InfoController {
 
   /**
    * GET /api/{version}/info: `{status: "ok", version: {requested, latest}}`, not wrapped in `data`
-   * (spec "GET /info"; DESIGN.md ruling 5). Authenticated.
+   * (docs/spec/trainee-records-api.md "GET /info"; docs/DESIGN.md ruling 5). Authenticated.
    */
   @Get()
   info(@CurrentCaller() caller: Caller): { status: string; version: { requested: string; latest: string } } {

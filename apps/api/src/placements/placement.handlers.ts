@@ -3,7 +3,7 @@ import type { Caller } from '@app/application';
 import { findPlacement, NotFound, type Placement, type Trainee } from '@app/domain';
 import { Infrastructure } from '../infrastructure/infrastructure';
 
-/** The caller's trainee from the read model, or NotFound (DESIGN.md property 6). */
+/** The caller's trainee from the read model, or NotFound (docs/DESIGN.md property 6). */
 export async function readOwnTrainee(infra: Infrastructure, caller: Caller, traineeId: string): Promise<Trainee> {
   const trainee = await infra.readModel.getTrainee(traineeId);
   if (!trainee || trainee.ukprn !== caller.ukprn) throw new NotFound('Trainee');
@@ -14,7 +14,7 @@ export class ListPlacementsQuery {
   constructor(readonly caller: Caller, readonly traineeId: string) {}
 }
 
-/** The trainee's placements in creation order; `[]` when it has none (DESIGN.md ruling 9). */
+/** The trainee's placements in creation order; `[]` when it has none (docs/DESIGN.md ruling 9). */
 @QueryHandler(ListPlacementsQuery)
 export class ListPlacementsHandler implements IQueryHandler<ListPlacementsQuery, Placement[]> {
   constructor(private readonly infra: Infrastructure) {}
@@ -68,7 +68,7 @@ export class RemovePlacementCommand {
   constructor(readonly caller: Caller, readonly traineeId: string, readonly placementId: string) {}
 }
 
-/** Removes a placement (PlacementRemoved); returns the parent trainee (API-FACTS §4). */
+/** Removes a placement (PlacementRemoved); returns the parent trainee (docs/reference/API-FACTS.md §4). */
 @CommandHandler(RemovePlacementCommand)
 export class RemovePlacementHandler implements ICommandHandler<RemovePlacementCommand, Trainee> {
   constructor(private readonly infra: Infrastructure) {}

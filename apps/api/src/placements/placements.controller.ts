@@ -15,8 +15,8 @@ import {
 } from './placement.handlers';
 
 /**
- * A trainee's school placements (spec "Placement object", endpoints under
- * /trainees/{trainee_id}/placements; API-FACTS §10). 404 `Trainee(s) not found` for an unknown
+ * A trainee's school placements (docs/spec/trainee-records-api.md "Placement object", endpoints under
+ * /trainees/{trainee_id}/placements; docs/reference/API-FACTS.md §10). 404 `Trainee(s) not found` for an unknown
  * trainee or another provider's, `Placement(s) not found` for an unknown placement; 422 with every
  * failed rule (blank name, invalid URN or postcode) or naming `data` when it is missing; in v2026.1
  * writes to a trainee in recommended_for_award, withdrawn or awarded answer 422 StateTransitionError.
@@ -29,7 +29,7 @@ export class PlacementsController {
     private readonly queries: QueryBus,
   ) {}
 
-  /** GET …/placements: 200 `{data: [Placement]}`, `[]` when none (DESIGN.md ruling 9). */
+  /** GET …/placements: 200 `{data: [Placement]}`, `[]` when none (docs/DESIGN.md ruling 9). */
   @Get()
   async list(@CurrentCaller() caller: Caller, @Param('trainee_id') traineeId: string): Promise<{ data: unknown[] }> {
     const placements = await this.queries.execute<ListPlacementsQuery, Placement[]>(new ListPlacementsQuery(caller, traineeId));
@@ -43,7 +43,7 @@ export class PlacementsController {
     return { data: serializePlacement(placement) };
   }
 
-  /** POST …/placements with `{data: {urn, name, postcode}}`: 201 `{data: Placement}` (v2025.0 adds `school_id`, DESIGN.md ruling 10). */
+  /** POST …/placements with `{data: {urn, name, postcode}}`: 201 `{data: Placement}` (v2025.0 adds `school_id`, docs/DESIGN.md ruling 10). */
   @Post()
   @HttpCode(201)
   async create(@CurrentCaller() caller: Caller, @Param('trainee_id') traineeId: string, @Body() body: unknown): Promise<{ data: unknown }> {
@@ -63,7 +63,7 @@ export class PlacementsController {
     return this.update(caller, t, p, body);
   }
 
-  /** DELETE …/placements/{placement_id}: 200 `{data: Trainee}`, the parent after the removal (API-FACTS §4). */
+  /** DELETE …/placements/{placement_id}: 200 `{data: Trainee}`, the parent after the removal (docs/reference/API-FACTS.md §4). */
   @Delete(':placement_id')
   @HttpCode(200)
   async remove(@CurrentCaller() caller: Caller, @Param('trainee_id') traineeId: string, @Param('placement_id') placementId: string): Promise<{ data: unknown }> {

@@ -20,7 +20,7 @@ import { VERSION_PATTERN } from './versions';
 import { serializeDegree, serializeTrainee } from '../trainees/trainee.serializer';
 
 /**
- * Maps every error to the spec's shapes (spec "Errors"; DESIGN.md rulings 4 and property 7): the
+ * Maps every error to the spec's shapes (docs/spec/trainee-records-api.md "Errors"; docs/DESIGN.md rulings 4 and property 7): the
  * only place where errors become HTTP. Unknown errors are logged and answered 500 without detail.
  */
 @Catch()
@@ -82,7 +82,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   /**
    * An unmatched route: under `/api/<version-like>/` it is authenticated first, then 404 `Not found`
-   * (API-FACTS §1.4); elsewhere the generic `{"error":"Resource not found"}` (§1.5).
+   * (docs/reference/API-FACTS.md §1.4); elsewhere the generic `{"error":"Resource not found"}` (§1.5).
    */
   private async unmatchedRoute(req: ApiRequest): Promise<[number, unknown]> {
     const path = (req.url ?? '').split('?')[0];
@@ -124,7 +124,7 @@ function errorName(status: number): string {
   return NAMES[status] ?? (status >= 500 ? 'InternalServerError' : 'BadRequest');
 }
 
-/** Ruby-style capitalisation of parser messages (API-FACTS §5.1): first character upper-case, the rest lower. */
+/** Ruby-style capitalisation of parser messages (docs/reference/API-FACTS.md §5.1): first character upper-case, the rest lower. */
 function capitalise(message: string): string {
   const m = message || 'Bad request';
   return m.charAt(0).toUpperCase() + m.slice(1).toLowerCase();

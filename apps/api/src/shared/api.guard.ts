@@ -4,18 +4,18 @@ import { Infrastructure } from '../infrastructure/infrastructure';
 import type { ApiRequest } from './request-context';
 import { VERSION_PATTERN, VersionRegistry } from './versions';
 
-/** 401 with `{error: "Unauthorized"}` (spec "Authentication"). */
+/** 401 with `{error: "Unauthorized"}` (docs/spec/trainee-records-api.md "Authentication"). */
 export class Unauthorized extends Error {}
 
-/** 404 `Not found` for a path under `/api/<version>/` that is not served (API-FACTS §1.4). */
+/** 404 `Not found` for a path under `/api/<version>/` that is not served (docs/reference/API-FACTS.md §1.4). */
 export class RouteNotFound extends Error {}
 
-/** 404 `{"error":"Resource not found"}` for a path outside the API namespace (API-FACTS §1.5). */
+/** 404 `{"error":"Resource not found"}` for a path outside the API namespace (docs/reference/API-FACTS.md §1.5). */
 export class ResourceNotFound extends Error {}
 
 /**
  * Authenticates the request's bearer token against the token read model, then checks the path's
- * version is served (API-FACTS §2.8 order: authentication before version and route). Sets
+ * version is served (docs/reference/API-FACTS.md §2.8 order: authentication before version and route). Sets
  * `request.caller` and `request.apiVersion`.
  */
 @Injectable()

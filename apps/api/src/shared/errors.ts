@@ -1,4 +1,4 @@
-/** Error bodies of the spec's "Errors" table and DESIGN.md ruling 4, built in one place. */
+/** Error bodies of the "Errors" table of docs/spec/trainee-records-api.md and docs/DESIGN.md ruling 4, built in one place. */
 export type ErrorEntry = { error: string; message: string };
 
 export function errorsBody(error: string, messages: string[]): { errors: ErrorEntry[] } {
@@ -6,8 +6,8 @@ export function errorsBody(error: string, messages: string[]): { errors: ErrorEn
 }
 
 /**
- * 422 of the list endpoint: `{message, errors: {param: [messages]}}` (spec "GET /trainees";
- * API-FACTS §14.1).
+ * 422 of the list endpoint: `{message, errors: {param: [messages]}}` (docs/spec/trainee-records-api.md "GET /trainees";
+ * docs/reference/API-FACTS.md §14.1).
  */
 export class ListQueryInvalid extends Error {
   constructor(readonly errorsByParam: Record<string, string[]>) {
@@ -23,5 +23,5 @@ export class ListQueryInvalid extends Error {
   }
 }
 
-/** 404 of the list endpoint when the requested page has no rows (API-FACTS §14.6). */
+/** 404 of the list endpoint when the requested page has no rows (docs/reference/API-FACTS.md §14.6). */
 export class NoTraineesFound extends Error {}

@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
 
-/** The service's structured JSON logger (DESIGN.md `LOG_LEVEL`), writing to stdout. */
+/** The service's structured JSON logger (docs/DESIGN.md `LOG_LEVEL`), writing to stdout. */
 export function createLogger(level: string): Logger {
   return pino({ level, base: { service: 'trainee-records' } });
 }

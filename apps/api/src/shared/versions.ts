@@ -1,12 +1,12 @@
 import { API_VERSIONS, PRODUCTION_API_VERSIONS, type ApiVersion } from '@app/domain';
 import type { AppConfig } from '@app/application';
 
-/** A path segment that looks like a version (API-FACTS §1.1): `v`, digits and dots, optional `-pre`/`-rc`. */
+/** A path segment that looks like a version (docs/reference/API-FACTS.md §1.1): `v`, digits and dots, optional `-pre`/`-rc`. */
 export const VERSION_PATTERN = /^v\d+(\.\d+)*(-pre|-rc)?$/;
 
 /**
  * The versions this deployment serves: all of them in the sandbox, production versions only in
- * production (spec "Versioning": v2026.1 is sandbox-only).
+ * production (docs/spec/trainee-records-api.md "Versioning": v2026.1 is sandbox-only).
  */
 export class VersionRegistry {
   readonly served: readonly ApiVersion[];

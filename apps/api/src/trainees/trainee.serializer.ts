@@ -1,8 +1,8 @@
 import type { ApiVersion, Degree, Placement, Trainee } from '@app/domain';
 
 /**
- * Per-version output of a trainee (spec "Trainee object" and "Version-dependent fields";
- * DESIGN.md ruling 6: every field of the spec's table for the version, null when empty, flags as
+ * Per-version output of a trainee (docs/spec/trainee-records-api.md "Trainee object" and "Version-dependent fields";
+ * docs/DESIGN.md ruling 6: every field of the spec's table for the version, null when empty, flags as
  * real booleans). Placements and degrees are included on single-trainee answers (`nested`) and
  * omitted from list items (ruling 3).
  */
@@ -45,7 +45,7 @@ export function serializeTrainee(t: Trainee, version: ApiVersion, opts: { nested
     defer_date: t.defer_date,
     defer_reason: t.defer_reason,
     reinstate_date: t.reinstate_date,
-    // Without a fraction of a second, as the reference answers it (API-FACTS §13.4).
+    // Without a fraction of a second, as the reference answers it (docs/reference/API-FACTS.md §13.4).
     recommended_for_award_at: t.recommended_for_award_at ? t.recommended_for_award_at.replace(/\.\d+Z$/, 'Z') : null,
     awarded_at: t.awarded_at,
     course_min_age: d.course_min_age,
@@ -132,8 +132,8 @@ export function serializeTrainee(t: Trainee, version: ApiVersion, opts: { nested
 }
 
 /**
- * A placement's output (API-FACTS §10.4). `school_id` (the linked school's id, or null) only with
- * `withSchoolId`: the v2025.0 create-placement response (DESIGN.md ruling 10).
+ * A placement's output (docs/reference/API-FACTS.md §10.4). `school_id` (the linked school's id, or null) only with
+ * `withSchoolId`: the v2025.0 create-placement response (docs/DESIGN.md ruling 10).
  */
 export function serializePlacement(p: Placement, opts: { withSchoolId?: boolean } = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -149,7 +149,7 @@ export function serializePlacement(p: Placement, opts: { withSchoolId?: boolean 
   return out;
 }
 
-/** A degree's output (API-FACTS §11.6). */
+/** A degree's output (docs/reference/API-FACTS.md §11.6). */
 export function serializeDegree(d: Degree): Record<string, unknown> {
   return {
     degree_id: d.degree_id,
@@ -170,7 +170,7 @@ export function serializeDegree(d: Degree): Record<string, unknown> {
   };
 }
 
-/** Funding flags derived from funding_method (API-FACTS §6.7). */
+/** Funding flags derived from funding_method (docs/reference/API-FACTS.md §6.7). */
 function fundingFlags(method: string | null): { bursary: boolean; scholarship: boolean; grant: boolean; tier: string | null } {
   switch (method) {
     case '4':

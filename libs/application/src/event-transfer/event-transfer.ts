@@ -10,7 +10,7 @@ import {
 } from '@app/event-store';
 
 /**
- * Export and import of the whole event log as JSON lines (issue 6, item 6): for auditors, and for
+ * Export and import of the whole event log as JSON lines (README "Export, import and moving to EventStoreDB"): for auditors, and for
  * moving a deployment between stores (the embedded SQLite log into EventStoreDB, or back). Works on
  * the event store port only, so any adapter can be the source or the target. Events travel exactly
  * as stored: same stream ids, revisions, event ids, types, data and metadata (old schema versions

@@ -3,8 +3,8 @@ import type { EventStore, RecordedEvent } from '@app/event-store';
 import { decodeTraineeEvent } from '@app/read-model';
 
 /**
- * The audit history of one trainee (issue 6, item 5), computed by replaying the trainee's own
- * stream `trainee-<trainee_id>` with the domain's `evolve` (DESIGN.md "The shape": the audit
+ * The audit history of one trainee (README "Trainee history"), computed by replaying the trainee's own
+ * stream `trainee-<trainee_id>` with the domain's `evolve` (docs/DESIGN.md "The shape": the audit
  * history is the one answer that reads the event log on purpose; it never reads the read models).
  */
 
@@ -68,7 +68,7 @@ const LIFECYCLE_FIELDS = [
 /**
  * Reads a trainee's stream for its history; null when there is no such trainee. The stream is
  * named by the exact trainee id; `resolveId` (optional) maps an id that matched no stream to the
- * stored id, for ids given in another case (API-FACTS §1.10: ids match case-insensitively). The API
+ * stored id, for ids given in another case (docs/reference/API-FACTS.md §1.10: ids match case-insensitively). The API
  * resolves through the trainee read model, which only maps the id: the history itself is the log's.
  */
 export async function loadTraineeHistory(

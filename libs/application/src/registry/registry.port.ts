@@ -1,6 +1,6 @@
 /**
- * The teacher-qualification registry (spec naming note: `registry`): it issues TRNs for trainees
- * submitted to it and awards QTS/EYTS to recommended trainees (API-FACTS §12.1, §12.5). Every
+ * The teacher-qualification registry (docs/spec/trainee-records-api.md, naming note: `registry`): it issues TRNs for trainees
+ * submitted to it and awards QTS/EYTS to recommended trainees (docs/reference/API-FACTS.md §12.1, §12.5). Every
  * request carries an idempotency key (the id of the event that caused it), so a request repeated
  * after a crash is recognised by the registry and answered as the first time.
  */

@@ -4,7 +4,7 @@ import type { AwardRequest, TeacherRegistry, TrnRequest } from './registry.port'
 /**
  * The registry of the sandbox (default with `APP_ENV=sandbox`): issues a TRN `trnDelayMs` after a
  * request (default at once; requests are answered one after another) and awards a recommended trainee `awardDelayMs` later, at midnight UTC
- * of the outcome date (API-FACTS §12.5). The TRN is derived from the trainee id, so a repeated
+ * of the outcome date (docs/reference/API-FACTS.md §12.5). The TRN is derived from the trainee id, so a repeated
  * request gets the same TRN.
  */
 export class SandboxRegistry implements TeacherRegistry {

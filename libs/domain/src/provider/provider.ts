@@ -2,7 +2,7 @@ import { DomainError } from '../errors';
 
 /**
  * Providers and their API tokens, event-sourced in `provider-<ukprn>` streams. A token is stored
- * only as its SHA-256 hash (hex); the plain token is shown once, when issued (API-FACTS §2.2–2.3).
+ * only as its SHA-256 hash (hex); the plain token is shown once, when issued (docs/reference/API-FACTS.md §2.2–2.3).
  */
 export interface ProviderRegistered {
   type: 'ProviderRegistered';

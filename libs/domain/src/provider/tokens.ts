@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * API tokens (API-FACTS §2.2–2.3): `<environment>_<64 lower-case hex>` from 32 random bytes that
+ * API tokens (docs/reference/API-FACTS.md §2.2–2.3): `<environment>_<64 lower-case hex>` from 32 random bytes that
  * the caller supplies. Only the SHA-256 hash (lower-case hex) is stored: the token carries 256
  * random bits, so a fast unsalted hash cannot be brute-forced.
  */
@@ -16,7 +16,7 @@ export function hashToken(token: string): string {
 }
 
 /**
- * The token carried by an `Authorization` header (API-FACTS §2.1): a leading `Bearer ` (exact
+ * The token carried by an `Authorization` header (docs/reference/API-FACTS.md §2.1): a leading `Bearer ` (exact
  * case, one space) is removed and the rest trimmed; null when nothing is left.
  */
 export function tokenFromAuthorizationHeader(header: string | undefined): string | null {

@@ -20,7 +20,7 @@ import {
 } from './index';
 import type { RefListName } from './index';
 
-/** The list tails of API-FACTS §6.9, verbatim (the part after "… value of 'X'. "). */
+/** The list tails of docs/reference/API-FACTS.md §6.9, verbatim (the part after "… value of 'X'. "). */
 const SECTION_6_9: [string, RefListName, string, string][] = [
   ['sex', 'sex', "Valid values are '10', '11', '12', '96', '99'.", "Valid values are '10', '11', '12', '96', '99'."],
   [
@@ -88,7 +88,7 @@ const SECTION_6_9: [string, RefListName, string, string][] = [
   ],
 ];
 
-describe('unknown-code messages (API-FACTS §6.9)', () => {
+describe('unknown-code messages (docs/reference/API-FACTS.md §6.9)', () => {
   describe.each(SECTION_6_9)('%s', (_name, list, v2025, v2026) => {
     it.each([
       ['v2025.0', v2025],
@@ -122,7 +122,7 @@ describe('code lookups', () => {
     expect(isKnownCode('sex', '__proto__', 'v2025.0')).toBe(false);
   });
 
-  it('knows which routes each version accepts on write (API-FACTS §6.6, §18)', () => {
+  it('knows which routes each version accepts on write (docs/reference/API-FACTS.md §6.6, §18)', () => {
     expect(acceptedTrainingRouteCodes('v2025.0')).toEqual(['02', '03', '09', '10', '11', '12', '14']);
     expect(acceptedTrainingRouteCodes('v2026.1')).toEqual(['03', '09', '10', '11', '12', '14', '15', '16', '17', '18', '19', '20', '21']);
     expect(isTrainingRouteAcceptedOnWrite('15', 'v2025.0')).toBe(false);
@@ -136,7 +136,7 @@ describe('code lookups', () => {
   });
 });
 
-describe('funding data (API-FACTS §8)', () => {
+describe('funding data (docs/reference/API-FACTS.md §8)', () => {
   it('maps course subjects to allocation subjects', () => {
     expect([...allocationSubjectsOf('French language')].sort()).toEqual(['French language', 'Modern languages']);
     expect(allocationSubjectsOf('no such subject')).toEqual([]);

@@ -1,6 +1,6 @@
 /**
- * Coded value lists of the trainee-records API (API-FACTS §6.6, §6.9, §8, §11, §12.4; the files'
- * README in /work/shared/reference/reference-data). The JSON files beside this module are copies
+ * Coded value lists of the trainee-records API (docs/reference/API-FACTS.md §6.6, §6.9, §8, §11, §12.4; the files'
+ * README in docs/reference/reference-data). The JSON files beside this module are copies
  * of the shared reference data, imported at build time: nothing reads a file at run time.
  *
  * Every lookup structure is built once, at module load, into Maps keyed by API version and code,
@@ -57,18 +57,18 @@ export interface CodedEntry {
   readonly value?: string;
 }
 
-/** `training_route.json`. `value` is the internal route name used in messages (API-FACTS §6.9, §8.2). */
+/** `training_route.json`. `value` is the internal route name used in messages (docs/reference/API-FACTS.md §6.9, §8.2). */
 export interface TrainingRouteEntry extends CodedEntry {
   readonly value: string;
-  /** `QTS` or `EYTS`: returned as `course_qualification` (API-FACTS §13.4). */
+  /** `QTS` or `EYTS`: returned as `course_qualification` (docs/reference/API-FACTS.md §13.4). */
   readonly award_type: 'QTS' | 'EYTS';
-  /** Drives `course_level`: `undergrad` when true, else `postgrad` (API-FACTS §13.4). */
+  /** Drives `course_level`: `undergrad` when true, else `postgrad` (docs/reference/API-FACTS.md §13.4). */
   readonly undergrad: boolean;
   readonly early_years: boolean;
-  /** Non-undergraduate routes need at least one degree on create (API-FACTS §6.3). */
+  /** Non-undergraduate routes need at least one degree on create (docs/reference/API-FACTS.md §6.3). */
   readonly requires_degree: boolean;
   readonly minimum_placements_for_award: number;
-  /** Route 12 is refused when the trainee's start cycle is before this year (API-FACTS §6.6). */
+  /** Route 12 is refused when the trainee's start cycle is before this year (docs/reference/API-FACTS.md §6.6). */
   readonly earliest_start_cycle?: number;
   readonly accepted_on_write?: boolean;
   readonly by_version?: Partial<Record<ApiVersion, { readonly accepted_on_write?: boolean }>>;
@@ -86,7 +86,7 @@ export interface EthnicGroupEntry extends CodedEntry {
   readonly ethnic_backgrounds: readonly string[];
 }
 
-/** `disability.json`. Disability codes are never validated (API-FACTS §6.6). */
+/** `disability.json`. Disability codes are never validated (docs/reference/API-FACTS.md §6.6). */
 export interface DisabilityEntry extends CodedEntry {
   readonly value: string;
   readonly disclosure_when_only_code: 'disabled' | 'no_disability' | 'disability_not_provided';
@@ -144,7 +144,7 @@ export interface TrainingInitiativeByCycleEntry extends CodedEntry {
 export interface DegreeReferenceEntry extends CodedEntry {
   readonly value: string;
   readonly uuid: string;
-  /** Input `09` (grade) is stored as `14`; `0133` (institution) as `0149` (API-FACTS §11.5). */
+  /** Input `09` (grade) is stored as `14`; `0133` (institution) as `0149` (docs/reference/API-FACTS.md §11.5). */
   readonly stored_as_code?: string;
 }
 
@@ -161,7 +161,7 @@ export interface WithdrawalReasonEntry extends CodedEntry {
   readonly requires_safeguarding_concern_reasons: boolean;
 }
 
-/** `status_filter.json`: `rule` says which trainees match (API-FACTS §14.4). */
+/** `status_filter.json`: `rule` says which trainees match (docs/reference/API-FACTS.md §14.4). */
 export interface StatusFilterEntry extends CodedEntry {
   readonly rule: string;
 }
@@ -298,12 +298,12 @@ const CODES_BY_VERSION: { readonly [L in RefListName]: ReadonlyMap<ApiVersion, r
 })();
 
 // ---------------------------------------------------------------------------------------------
-// Training routes (API-FACTS §6.6, §18)
+// Training routes (docs/reference/API-FACTS.md §6.6, §18)
 // ---------------------------------------------------------------------------------------------
 
 /**
  * True when route `code` may be written (create or update) in `version`: v2025.0 refuses 15–21,
- * v2026.1 refuses 02 (`accepted_on_write`, API-FACTS §6.6). The start-cycle rule for route 12 is
+ * v2026.1 refuses 02 (`accepted_on_write`, docs/reference/API-FACTS.md §6.6). The start-cycle rule for route 12 is
  * separate ({@link TrainingRouteEntry.earliest_start_cycle}).
  */
 export function isTrainingRouteAcceptedOnWrite(code: unknown, version: ApiVersion): boolean {
@@ -322,12 +322,12 @@ const ACCEPTED_ROUTES: ReadonlyMap<ApiVersion, readonly string[]> = new Map(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Unknown-code message (API-FACTS §6.9)
+// Unknown-code message (docs/reference/API-FACTS.md §6.9)
 // ---------------------------------------------------------------------------------------------
 
 /**
  * The first ten codes v2025.0 lists in its unknown-code messages where its code-set modules are
- * not sorted by code (API-FACTS §6.9 gives them verbatim; the data files, sorted by code, cannot
+ * not sorted by code (docs/reference/API-FACTS.md §6.9 gives them verbatim; the data files, sorted by code, cannot
  * reproduce that order). Only the first ten ever appear in a message, and these lists all hold
  * ten or more codes.
  */
@@ -341,7 +341,7 @@ const V2025_0_MESSAGE_ORDER: Partial<Record<RefListName, readonly string[]>> = {
 
 /**
  * The codes an unknown-code message of `list` quotes in `version`: the first ten valid codes when
- * there are ten or more, else all of them (API-FACTS §6.9). For `training_route` the list is the
+ * there are ten or more, else all of them (docs/reference/API-FACTS.md §6.9). For `training_route` the list is the
  * routes accepted on write in that version.
  */
 export function messageCodes(list: RefListName, version: ApiVersion): readonly string[] {
@@ -380,7 +380,7 @@ export function echoValue(value: unknown): string {
 }
 
 /**
- * The unknown-code message (API-FACTS §6.9), byte for byte:
+ * The unknown-code message (docs/reference/API-FACTS.md §6.9), byte for byte:
  * `<label> has invalid reference data value of '<value>'. Valid values are '<a>', '<b>'.` or, with
  * ten or more valid codes, `… Example values include '<1>', …, '<10>'...`.
  * `label` is the field name as the client knows it; `value` any JSON value, echoed as sent.
@@ -394,7 +394,7 @@ export function unknownCodeMessage(label: string, value: unknown, list: RefListN
 }
 
 // ---------------------------------------------------------------------------------------------
-// Funding and initiatives (API-FACTS §8)
+// Funding and initiatives (docs/reference/API-FACTS.md §8)
 // ---------------------------------------------------------------------------------------------
 
 /** Internal course subject name → allocation subjects it belongs to (`allocation_subject.json`). */
@@ -432,7 +432,7 @@ export function fundingRulesFor(cycle: number): readonly FundingRuleEntry[] {
   return RULES_BY_CYCLE.get(cycle) ?? [];
 }
 
-/** Internal route names with at least one funding method in `cycle` (API-FACTS §8.1). */
+/** Internal route names with at least one funding method in `cycle` (docs/reference/API-FACTS.md §8.1). */
 export function routesWithFunding(cycle: number): ReadonlySet<string> {
   return ROUTES_WITH_FUNDING.get(cycle) ?? EMPTY_SET;
 }
@@ -443,7 +443,7 @@ const ROUTES_WITH_FUNDING: ReadonlyMap<number, ReadonlySet<string>> = new Map(
 /**
  * True when a funding method of `fundingType` exists for (cycle, internal route name, internal
  * course subject name): a rule of that cycle, type and route lists one of the subject's allocation
- * subjects (API-FACTS §8.2).
+ * subjects (docs/reference/API-FACTS.md §8.2).
  */
 export function fundingMethodExists(
   cycle: number,
@@ -462,7 +462,7 @@ const INITIATIVES_BY_CYCLE: ReadonlyMap<number, ReadonlySet<string>> = new Map(
   TRAINING_INITIATIVES_BY_CYCLE.map((e) => [Number(e.code), new Set(e.available_initiatives)]),
 );
 
-/** Internal initiative names available in `cycle` (empty for cycles outside the file). API-FACTS §8.3. */
+/** Internal initiative names available in `cycle` (empty for cycles outside the file). docs/reference/API-FACTS.md §8.3. */
 export function initiativesAvailableIn(cycle: number): ReadonlySet<string> {
   return INITIATIVES_BY_CYCLE.get(cycle) ?? EMPTY_SET;
 }
@@ -474,7 +474,7 @@ export const VETERANS_INITIATIVE = 'veterans_teaching_undergraduate_bursary';
 // Places, schools, degrees, withdrawals
 // ---------------------------------------------------------------------------------------------
 
-/** The not-applicable URNs (API-FACTS §6.8, §6.10, §10.3; `placement_magic_urn.json`). */
+/** The not-applicable URNs (docs/reference/API-FACTS.md §6.8, §6.10, §10.3; `placement_magic_urn.json`). */
 export const NOT_APPLICABLE_URNS: readonly string[] = Object.freeze(REFERENCE_LISTS.placement_magic_urn.map((e) => e.code));
 
 /** True when `urn` is one of 900000, 900010, 900020, 900030. */
@@ -489,15 +489,15 @@ export function notApplicableUrnLabel(urn: string): string | undefined {
 
 /**
  * `institution_uuid` of "Other UK institution", the fallback for a UK degree with an unknown or
- * missing institution code; it has no code, so output `institution` is null (API-FACTS §11.3;
+ * missing institution code; it has no code, so output `institution` is null (docs/reference/API-FACTS.md §11.3;
  * reference-data README, `degree_institution.json`).
  */
 export const OTHER_UK_INSTITUTION_UUID = '02132969-f5bc-47ca-be9c-b6f6d5b05e1b';
 
-/** Country codes that make a degree a UK degree: XF, XG, XH, XI, XK (API-FACTS §11.2). */
+/** Country codes that make a degree a UK degree: XF, XG, XH, XI, XK (docs/reference/API-FACTS.md §11.2). */
 export const UK_COUNTRY_CODES: readonly string[] = Object.freeze(REFERENCE_LISTS.country.filter((c) => c.uk).map((c) => c.code));
 
-/** Withdrawal reason codes allowed for `trigger` in `version` (API-FACTS §12.4). */
+/** Withdrawal reason codes allowed for `trigger` in `version` (docs/reference/API-FACTS.md §12.4). */
 export function withdrawalReasonsFor(trigger: string, version: ApiVersion): readonly WithdrawalReasonEntry[] {
   return WITHDRAWAL_REASONS.filter((r) => r.trigger === trigger && r.versions.includes(version));
 }

@@ -22,7 +22,7 @@ export interface RegisterTrainee {
   schools?: ReadonlyMap<string, School>;
 }
 
-/** PUT or PATCH of a trainee: merge semantics (API-FACTS §7.1). */
+/** PUT or PATCH of a trainee: merge semantics (docs/reference/API-FACTS.md §7.1). */
 export interface UpdateTrainee {
   type: 'UpdateTrainee';
   trainee_id: string;
@@ -40,7 +40,7 @@ interface SubResourceCommand {
   now: string;
 }
 
-/** POST …/placements (spec "POST /trainees/{trainee_id}/placements"; API-FACTS §10). */
+/** POST …/placements (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/placements"; docs/reference/API-FACTS.md §10). */
 export interface AddPlacement extends SubResourceCommand {
   type: 'AddPlacement';
   placement_id: string;
@@ -61,7 +61,7 @@ export interface RemovePlacement extends SubResourceCommand {
   placement_id: string;
 }
 
-/** POST …/degrees (spec "POST /trainees/{trainee_id}/degrees"; API-FACTS §11). */
+/** POST …/degrees (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/degrees"; docs/reference/API-FACTS.md §11). */
 export interface AddDegree extends SubResourceCommand {
   type: 'AddDegree';
   degree_id: string;

@@ -143,7 +143,7 @@ describe('trainee decider: UpdateTrainee', () => {
       );
   });
 
-  it('refuses updates in v2026.1 once the trainee is withdrawn, but not in v2025.0 (API-FACTS §7.2)', () => {
+  it('refuses updates in v2026.1 once the trainee is withdrawn, but not in v2025.0 (docs/reference/API-FACTS.md §7.2)', () => {
     const state = evolveAll(registered());
     if (!state.exists) throw new Error('setup');
     // No event reaches `withdrawn` until the lifecycle actions land, so the state is set directly.

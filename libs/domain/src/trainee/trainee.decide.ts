@@ -211,7 +211,7 @@ function defer(cmd: DeferTrainee, state: TraineeState): TraineeEvent[] {
 }
 
 /**
- * Withdraw (API-FACTS §12.4): first the state check — allowed in submitted_for_trn, trn_received
+ * Withdraw (docs/reference/API-FACTS.md §12.4): first the state check — allowed in submitted_for_trn, trn_received
  * and deferred, and only once ITT has started (itt_start_date not after today) — regardless of the
  * body; then every rule of the body.
  */
@@ -224,7 +224,7 @@ function withdraw(cmd: WithdrawTrainee, state: TraineeState): TraineeEvent[] {
   return [{ type: 'TraineeWithdrawn', data: { trainee_id: trainee.trainee_id, withdrawal: result.value, at: cmd.now } }];
 }
 
-/** Recommend for QTS/EYTS (API-FACTS §12.5; DESIGN.md ruling 8: from submitted_for_trn or trn_received). */
+/** Recommend for QTS/EYTS (docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8: from submitted_for_trn or trn_received). */
 function recommend(cmd: RecommendForAward, state: TraineeState): TraineeEvent[] {
   const trainee = actionableTrainee(cmd, state, 'recommend_for_award');
   requireData(cmd.input);
@@ -247,7 +247,7 @@ function recordAward(cmd: RecordAward, state: TraineeState): TraineeEvent[] {
   return [{ type: 'TraineeAwarded', data: { trainee_id: state.trainee.trainee_id, awarded_at: cmd.awarded_at, at: cmd.now } }];
 }
 
-/** The trainee's placement by id (ids match case-insensitively, API-FACTS §1.10); else 404. */
+/** The trainee's placement by id (ids match case-insensitively, docs/reference/API-FACTS.md §1.10); else 404. */
 export function findPlacement(trainee: Trainee, placementId: string): Placement {
   const id = placementId.toLowerCase();
   const found = trainee.placements.find((p) => p.placement_id.toLowerCase() === id);
@@ -267,7 +267,7 @@ function sameFields<T extends object>(a: T, b: T): boolean {
   return (Object.keys(b) as (keyof T)[]).every((k) => JSON.stringify(a[k] ?? null) === JSON.stringify(b[k] ?? null));
 }
 
-/** The trainee if it exists and belongs to `ukprn`; else 404 (DESIGN.md property 6). */
+/** The trainee if it exists and belongs to `ukprn`; else 404 (docs/DESIGN.md property 6). */
 export function ownTrainee(state: TraineeState, ukprn: string): Trainee {
   if (!state.exists || state.trainee.ukprn !== ukprn) throw new NotFound('Trainee');
   return state.trainee;
@@ -277,7 +277,7 @@ function requireAllowed(trainee: Trainee, version: ApiVersion): void {
   if (!isActionAllowed('update', trainee.state, version)) throw new StateTransitionError();
 }
 
-/** `data` must be a non-empty object (API-FACTS §5.1; DESIGN.md ruling 4). */
+/** `data` must be a non-empty object (docs/reference/API-FACTS.md §5.1; docs/DESIGN.md ruling 4). */
 export function requireData(input: unknown): asserts input is Record<string, unknown> {
   if (input === null || typeof input !== 'object' || Array.isArray(input) || Object.keys(input).length === 0) {
     throw new MissingData();
@@ -288,7 +288,7 @@ const PERMITTED_KEYS: ReadonlySet<string> = new Set<string>([...TRAINEE_INPUT_KE
 
 /**
  * `data` must be a non-empty object holding at least one key the version accepts for a trainee;
- * unknown keys are otherwise ignored (API-FACTS §5.1, §5.3).
+ * unknown keys are otherwise ignored (docs/reference/API-FACTS.md §5.1, §5.3).
  */
 export function requireTraineeData(input: unknown, version: ApiVersion): asserts input is Record<string, unknown> {
   requireData(input);

@@ -1,6 +1,6 @@
 /**
  * The canonical trainee record: every field of every API version under one name (the v2026.1
- * name where the versions differ, spec "Version-dependent fields"). Per-version serializers in
+ * name where the versions differ, docs/spec/trainee-records-api.md "Version-dependent fields"). Per-version serializers in
  * apps/api rename fields; nothing else does. Dates are `YYYY-MM-DD`; instants are ISO 8601 UTC
  * with milliseconds.
  */
@@ -24,7 +24,7 @@ export interface TraineeDetails {
   additional_ethnic_background: string | null;
   diversity_disclosure: string;
   disability_disclosure: string;
-  /** `disabilityN` key → code, as sent (merged by key on update, API-FACTS §7.5). */
+  /** `disabilityN` key → code, as sent (merged by key on update, docs/reference/API-FACTS.md §7.5). */
   disabilities: Record<string, string>;
   training_route: string;
   course_qualification: string;
@@ -39,7 +39,7 @@ export interface TraineeDetails {
   course_max_age: number | null;
   itt_start_date: string;
   itt_end_date: string;
-  /** Defaults to itt_start_date (API-FACTS §6.3). */
+  /** Defaults to itt_start_date (docs/reference/API-FACTS.md §6.3). */
   trainee_start_date: string;
   study_mode: string | null;
   /** Integer in output (v2025.0 accepts any present value; stored as a number when numeric). */
@@ -68,7 +68,7 @@ export interface School {
   postcode: string | null;
 }
 
-/** A school placement (spec "Placement object"; API-FACTS §10). */
+/** A school placement (docs/spec/trainee-records-api.md "Placement object"; docs/reference/API-FACTS.md §10). */
 export interface Placement {
   placement_id: string;
   urn: string | null;
@@ -76,7 +76,7 @@ export interface Placement {
   postcode: string | null;
   /**
    * Derived from the schools directory when the URN names a known school
-   * (`URN <urn>, <town>, <postcode>`, API-FACTS §10.3); null otherwise.
+   * (`URN <urn>, <town>, <postcode>`, docs/reference/API-FACTS.md §10.3); null otherwise.
    */
   address: string | null;
   /** The linked school's id (its URN as an integer) or null; shown only where the spec says (ruling 10). */
@@ -88,7 +88,7 @@ export interface Placement {
 /** A placement as validated, before it has an id and timestamps. */
 export type PlacementInput = Pick<Placement, 'urn' | 'name' | 'postcode' | 'address' | 'school_id'>;
 
-/** A previous degree (spec "Degree object"; API-FACTS §11). Codes or null. */
+/** A previous degree (docs/spec/trainee-records-api.md "Degree object"; docs/reference/API-FACTS.md §11). Codes or null. */
 export interface Degree {
   degree_id: string;
   uk_degree: string | null;

@@ -3,7 +3,7 @@ import type { TraineeDetails } from './trainee.details';
 import type { Trainee } from './trainee.state';
 
 /**
- * The duplicate rule for a new trainee (spec "Duplicate rules"; DESIGN.md ruling 11). An existing
+ * The duplicate rule for a new trainee (docs/spec/trainee-records-api.md "Duplicate rules"; docs/DESIGN.md ruling 11). An existing
  * trainee of the same provider is a duplicate when all hold:
  * 1. date_of_birth and training_route are equal, last_name is equal ignoring case;
  * 2. both start dates (trainee_start_date, else itt_start_date) fall in the same academic year
@@ -53,7 +53,7 @@ export function startCycle(d: Pick<TraineeDetails, 'trainee_start_date' | 'itt_s
 /**
  * The part of the rule that is an exact key: trainees that can duplicate each other always share
  * it. Writers serialise creates per key (a guard stream) so that of N concurrent identical
- * creates exactly one succeeds (DESIGN.md property 3). Holds personal data: hash it before use
+ * creates exactly one succeeds (docs/DESIGN.md property 3). Holds personal data: hash it before use
  * in a stream name.
  */
 export function duplicateGuardKey(ukprn: string, d: Pick<TraineeDetails, 'date_of_birth' | 'training_route' | 'last_name'>): string {
@@ -72,14 +72,14 @@ export interface RegistrationClaimed {
   data: { trainee_id: string; at: string };
 }
 
-/** The degree fields the duplicate-degree rule compares (spec "Duplicate rules"). */
+/** The degree fields the duplicate-degree rule compares (docs/spec/trainee-records-api.md "Duplicate rules"). */
 export const DEGREE_DUPLICATE_KEYS = ['subject', 'graduation_year', 'country', 'uk_degree', 'non_uk_degree', 'grade'] as const;
 
 type DegreeKeys = { [K in (typeof DEGREE_DUPLICATE_KEYS)[number]]: string | number | null };
 
 /**
  * A degree duplicates another of the same trainee when subject, graduation_year, country,
- * uk_degree, non_uk_degree and grade all equal (spec "Duplicate rules"; an absent value equals only
+ * uk_degree, non_uk_degree and grade all equal (docs/spec/trainee-records-api.md "Duplicate rules"; an absent value equals only
  * an absent value).
  */
 export function isDuplicateDegree(incoming: DegreeKeys, existing: DegreeKeys): boolean {

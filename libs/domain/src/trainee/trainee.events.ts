@@ -3,7 +3,7 @@ import type { Withdrawal } from './trainee.state';
 
 /**
  * Events of the trainee stream `trainee-<trainee_id>`, past tense, each with a schema version
- * (DESIGN.md "Event envelope"). Every event's data carries the instant it happened (`at`, ISO 8601
+ * (docs/DESIGN.md "Event envelope"). Every event's data carries the instant it happened (`at`, ISO 8601
  * UTC with milliseconds), so `evolve` needs no clock.
  */
 export interface TraineeRegistered {
@@ -17,7 +17,7 @@ export interface TraineeRegistered {
   };
 }
 
-/** The trainee was submitted to the registry for a TRN (API-FACTS §12.1; state submitted_for_trn). */
+/** The trainee was submitted to the registry for a TRN (docs/reference/API-FACTS.md §12.1; state submitted_for_trn). */
 export interface TraineeSubmittedForTrn {
   type: 'TraineeSubmittedForTrn';
   data: { trainee_id: string; at: string };
@@ -61,31 +61,31 @@ export interface DegreeRemoved {
   data: { trainee_id: string; degree_id: string; at: string };
 }
 
-/** Deferred (spec "POST …/defer"; API-FACTS §12.3). */
+/** Deferred (docs/spec/trainee-records-api.md "POST …/defer"; docs/reference/API-FACTS.md §12.3). */
 export interface TraineeDeferred {
   type: 'TraineeDeferred';
   data: { trainee_id: string; defer_date: string; defer_reason: string | null; at: string };
 }
 
-/** Withdrawn (spec "POST …/withdraw"; API-FACTS §12.4). */
+/** Withdrawn (docs/spec/trainee-records-api.md "POST …/withdraw"; docs/reference/API-FACTS.md §12.4). */
 export interface TraineeWithdrawn {
   type: 'TraineeWithdrawn';
   data: { trainee_id: string; withdrawal: Withdrawal; at: string };
 }
 
-/** Recommended for QTS/EYTS (spec "POST …/recommend-for-qts"); `at` is recommended_for_award_at. */
+/** Recommended for QTS/EYTS (docs/spec/trainee-records-api.md "POST …/recommend-for-qts"); `at` is recommended_for_award_at. */
 export interface TraineeRecommendedForAward {
   type: 'TraineeRecommendedForAward';
   data: { trainee_id: string; outcome_date: string; at: string };
 }
 
-/** The registry issued a TRN (API-FACTS §12.1). */
+/** The registry issued a TRN (docs/reference/API-FACTS.md §12.1). */
 export interface TrnIssued {
   type: 'TrnIssued';
   data: { trainee_id: string; trn: string; at: string };
 }
 
-/** The registry awarded QTS/EYTS (API-FACTS §12.5): `awarded_at` is the instant of the award. */
+/** The registry awarded QTS/EYTS (docs/reference/API-FACTS.md §12.5): `awarded_at` is the instant of the award. */
 export interface TraineeAwarded {
   type: 'TraineeAwarded';
   data: { trainee_id: string; awarded_at: string; at: string };

@@ -64,7 +64,7 @@ export function evolve(state: TraineeState, event: TraineeEvent): TraineeState {
         event.data.at,
       );
     case 'TrnIssued':
-      // A deferred, withdrawn or already recommended trainee keeps its state (API-FACTS §12.1).
+      // A deferred, withdrawn or already recommended trainee keeps its state (docs/reference/API-FACTS.md §12.1).
       return next({ ...t, trn: event.data.trn, state: t.state === 'submitted_for_trn' ? 'trn_received' : t.state }, event.data.at);
     case 'TraineeAwarded':
       return next({ ...t, state: 'awarded', awarded_at: event.data.awarded_at }, event.data.at);

@@ -19,7 +19,7 @@ function registered(): TraineeEvent[] {
 const trnIssued: TraineeEvent = { type: 'TrnIssued', data: { trainee_id: 'T1', trn: '1234567', at: '2026-01-02T00:00:00.000Z' } };
 const deferred: TraineeEvent = { type: 'TraineeDeferred', data: { trainee_id: 'T1', defer_date: '2026-02-01', defer_reason: null, at: '2026-02-01T00:00:00.000Z' } };
 
-describe('the trainee state machine (API-FACTS §12.2, DESIGN.md ruling 8)', () => {
+describe('the trainee state machine (docs/reference/API-FACTS.md §12.2, docs/DESIGN.md ruling 8)', () => {
   const table: [TraineeAction, TraineeStatus[]][] = [
     ['defer', ['submitted_for_trn', 'trn_received']],
     ['withdraw', ['submitted_for_trn', 'trn_received', 'deferred']],

@@ -2,7 +2,7 @@ import type { ApiVersion } from '../api-version';
 import type { TraineeStatus } from './trainee.state';
 
 /**
- * The one state machine every trainee action asks (API-FACTS §12.2, DESIGN.md ruling 8).
+ * The one state machine every trainee action asks (docs/reference/API-FACTS.md §12.2, docs/DESIGN.md ruling 8).
  * `update` covers PUT/PATCH of the trainee and every placement/degree write.
  */
 export type TraineeAction = 'update' | 'defer' | 'withdraw' | 'recommend_for_award';

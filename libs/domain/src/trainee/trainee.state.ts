@@ -1,6 +1,6 @@
 import type { Degree, Placement, TraineeDetails } from './trainee.details';
 
-/** Trainee states (API-FACTS §12.1; reference-data/trainee_state.json). */
+/** Trainee states (docs/reference/API-FACTS.md §12.1; reference-data/trainee_state.json). */
 export const TRAINEE_STATES = [
   'draft',
   'submitted_for_trn',
@@ -12,7 +12,7 @@ export const TRAINEE_STATES = [
 ] as const;
 export type TraineeStatus = (typeof TRAINEE_STATES)[number];
 
-/** The latest withdrawal of a trainee (API-FACTS §12.4); filled in by the lifecycle actions. */
+/** The latest withdrawal of a trainee (docs/reference/API-FACTS.md §12.4); filled in by the lifecycle actions. */
 export interface Withdrawal {
   date: string;
   trigger: string;
@@ -25,11 +25,11 @@ export interface Withdrawal {
 /**
  * A trainee as its stream's events leave it. This is also the read model's document: the
  * projector applies the same `evolve`, so a rebuilt projection equals the live one by
- * construction (DESIGN.md property 5).
+ * construction (docs/DESIGN.md property 5).
  */
 export interface Trainee {
   trainee_id: string;
-  /** The owning provider's UKPRN (spec: `ukprn`). */
+  /** The owning provider's UKPRN (docs/spec/trainee-records-api.md: `ukprn`). */
   ukprn: string;
   record_source: string;
   details: TraineeDetails;

@@ -2,7 +2,7 @@ import { registerUpcaster } from '../upcasters';
 import type { Placement } from './trainee.details';
 
 /**
- * Upcasters of trainee events (DESIGN.md "Event envelope": old schema versions are read as the
+ * Upcasters of trainee events (docs/DESIGN.md "Event envelope": old schema versions are read as the
  * current one; stored events are never rewritten).
  *
  * `PlacementAdded` v1 → v2: placements written before the schools directory existed had no

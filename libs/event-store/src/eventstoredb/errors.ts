@@ -19,7 +19,7 @@ export function isClientWrongExpectedVersion(error: unknown): error is ClientWro
 /**
  * The port's {@link WrongExpectedVersionError} for the client's: same stream, the port's
  * `expected` as the caller gave it, and `actual` = the server's current revision as a Number, or
- * `'no_stream'` when the stream does not exist. Source: DESIGN.md event store port ("a mismatch
+ * `'no_stream'` when the stream does not exist. Source: docs/DESIGN.md event store port ("a mismatch
  * raises WrongExpectedVersionError"), port class doc.
  */
 export function toPortWrongExpectedVersion(

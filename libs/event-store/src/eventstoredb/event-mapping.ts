@@ -1,5 +1,5 @@
 /**
- * Conversion between the port's events (DESIGN.md event store port, "Event envelope") and
+ * Conversion between the port's events (docs/DESIGN.md event store port, "Event envelope") and
  * `@eventstore/db-client` events, and validation of a batch before it is sent.
  */
 import { jsonEvent } from '@eventstore/db-client';

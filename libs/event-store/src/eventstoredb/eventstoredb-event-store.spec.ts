@@ -4,7 +4,7 @@
  * points at 127.0.0.1:1, where nothing listens: were a check missing, the call would reach for the
  * network and fail with a different error than the one expected. Behaviour against a real server is
  * the shared contract's job (test/contract/eventstoredb-event-store.contract-spec.ts, which needs
- * EVENTSTORE_URL). Source: DESIGN.md, "The event store port" and "Configuration".
+ * EVENTSTORE_URL). Source: docs/DESIGN.md, "The event store port" and "Configuration".
  */
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { IdempotencyConflictError } from '../event-store.port';

@@ -1,5 +1,5 @@
 /**
- * EventStoreDB adapter of the event store port (DESIGN.md, "The event store port (mirrors
+ * EventStoreDB adapter of the event store port (docs/DESIGN.md, "The event store port (mirrors
  * EventStoreDB)"; configuration: `EVENTSTORE_URL`, an `esdb://` connection string, selects it),
  * on `@eventstore/db-client` 6.2 (gRPC; EventStoreDB / KurrentDB 22.6 or later).
  *
@@ -100,7 +100,7 @@ const ignore = (): void => undefined;
 
 /**
  * {@link EventStore} on an EventStoreDB (or KurrentDB) server through one `EventStoreDBClient`.
- * Source: DESIGN.md, "The event store port (mirrors EventStoreDB)"; decisions in this module's doc.
+ * Source: docs/DESIGN.md, "The event store port (mirrors EventStoreDB)"; decisions in this module's doc.
  * Every method rejects with an Error once {@link close} has been called.
  */
 export class EventStoreDbEventStore implements EventStore {
@@ -365,7 +365,7 @@ export class EventStoreDbEventStore implements EventStore {
 
 /**
  * Checks that `url` is an EventStoreDB connection string: it must start with `esdb://` or
- * `esdb+discover://` (DESIGN.md configuration, `EVENTSTORE_URL`). Throws an Error naming the
+ * `esdb+discover://` (docs/DESIGN.md configuration, `EVENTSTORE_URL`). Throws an Error naming the
  * expected schemes (and only the given scheme, never the credentials) otherwise.
  */
 export function assertEventStoreDbUrl(url: string): void {
@@ -380,7 +380,7 @@ export function assertEventStoreDbUrl(url: string): void {
 
 /**
  * Opens an {@link EventStoreDbEventStore} on the connection string `url` (`esdb://…` or
- * `esdb+discover://…`, as in `EVENTSTORE_URL`; DESIGN.md configuration). Connects lazily: no
+ * `esdb+discover://…`, as in `EVENTSTORE_URL`; docs/DESIGN.md configuration). Connects lazily: no
  * request is made until the first call. Throws an Error for a URL of another scheme or one the
  * client cannot parse, and a RangeError for invalid `options`.
  */

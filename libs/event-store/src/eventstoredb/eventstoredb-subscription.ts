@@ -1,5 +1,5 @@
 /**
- * The catch-up subscription of the EventStoreDB adapter (port: `subscribeToAll`, DESIGN.md event
+ * The catch-up subscription of the EventStoreDB adapter (port: `subscribeToAll`, docs/DESIGN.md event
  * store port: "catch-up, then live"), made resilient to dropped connections.
  *
  * One client `subscribeToAll` call (gRPC `Read` with subscription options) is one attempt. When it

@@ -1,5 +1,5 @@
 /**
- * Event filters of the EventStoreDB adapter: the port's exact semantics (DESIGN.md event store port;
+ * Event filters of the EventStoreDB adapter: the port's exact semantics (docs/DESIGN.md event store port;
  * port doc of `EventFilter`: "both lists are OR-ed, empty means all"), system-event skipping, and
  * the server-side filter a subscription sends.
  *

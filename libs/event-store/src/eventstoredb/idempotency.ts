@@ -1,5 +1,5 @@
 /**
- * Recognising a retried append from the stream's stored events (DESIGN.md event store port: "Each
+ * Recognising a retried append from the stream's stored events (docs/DESIGN.md event store port: "Each
  * event has a UUID id; appending the same ids again is a no-op (idempotent retry, as EventStoreDB
  * does)"; port doc of `appendToStream` and `IdempotencyConflictError`).
  *

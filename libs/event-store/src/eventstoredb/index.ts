@@ -1,4 +1,4 @@
-/** Public surface of the EventStoreDB adapter (DESIGN.md, "The event store port"): the store and its factory. */
+/** Public surface of the EventStoreDB adapter (docs/DESIGN.md, "The event store port"): the store and its factory. */
 export {
   assertEventStoreDbUrl,
   DEFAULT_MAX_CONCURRENT_APPENDS,

@@ -1,5 +1,5 @@
 /**
- * SQLite adapter of the event store port (DESIGN.md, "The event store port (mirrors EventStoreDB)":
+ * SQLite adapter of the event store port (docs/DESIGN.md, "The event store port (mirrors EventStoreDB)":
  * "SQLite adapter: one append-only table, global position as the integer primary key, unique
  * `(stream_id, revision)` and unique event id, WAL mode, appends in one transaction").
  *
@@ -44,7 +44,7 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
   /**
    * SQLite `synchronous` level. `full` (default) fsyncs the WAL at each commit, so an acknowledged
-   * append survives a power loss as well as a `kill -9` (DESIGN.md, property 4); `normal` survives
+   * append survives a power loss as well as a `kill -9` (docs/DESIGN.md, property 4); `normal` survives
    * a process crash only and is faster.
    */
   synchronous?: 'full' | 'normal';
@@ -127,7 +127,7 @@ let memoryStoreCounter = 0;
 /**
  * {@link EventStore} on one SQLite file (better-sqlite3), safe for several connections and OS
  * processes on the same file (WAL mode, `busy_timeout`, `BEGIN IMMEDIATE` appends).
- * Source: DESIGN.md, "The event store port (mirrors EventStoreDB)".
+ * Source: docs/DESIGN.md, "The event store port (mirrors EventStoreDB)".
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
@@ -387,7 +387,7 @@ export class SqliteEventStore implements EventStore {
 
 /**
  * Opens the embedded event store of a data directory: `<dataDir>/events.sqlite`, creating the
- * directory if needed (DESIGN.md, configuration: `DATA_DIR`, default `./data`).
+ * directory if needed (docs/DESIGN.md, configuration: `DATA_DIR`, default `./data`).
  */
 export function openSqliteEventStore(
   dataDir: string,

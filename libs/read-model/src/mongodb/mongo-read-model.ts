@@ -52,7 +52,7 @@ export const MONGO_COLLECTIONS = {
 } as const;
 
 /**
- * The collections of store `store` of projection `name` (DESIGN.md "Read models": a store is
+ * The collections of store `store` of projection `name` (docs/DESIGN.md "Read models": a store is
  * named with its version, e.g. `v1`, `v1_g2`, `v2`): `trainees_<store>` for `trainees`;
  * `providers_<store>` and `tokens_<store>` for `providers`. Its checkpoint is the document
  * `<name>_<store>` of `projection_checkpoints`.
@@ -73,7 +73,7 @@ export const DEFAULT_MONGO_DB_NAME = 'trainee_records';
 
 /**
  * Every write waits for a majority of the replica set and for the journal, so an acknowledged
- * projection write survives a `kill -9` or a failover (DESIGN.md property 4). On a standalone
+ * projection write survives a `kill -9` or a failover (docs/DESIGN.md property 4). On a standalone
  * server `majority` means the one node.
  */
 const WRITE_CONCERN: WriteConcernSettings = { w: 'majority', journal: true };
@@ -222,7 +222,7 @@ export interface MongoReadModelOptions {
 }
 
 /**
- * The read models on MongoDB (selected by `MONGODB_URL`, DESIGN.md "Configuration"), with the
+ * The read models on MongoDB (selected by `MONGODB_URL`, docs/DESIGN.md "Configuration"), with the
  * same two projections, stores, registry and blue/green rebuild as the reference adapter
  * `SqliteReadModel`:
  * - `trainees`: one document per trainee in `trainees_<store>` (`_id` = trainee id; the fields the
@@ -247,7 +247,7 @@ export interface MongoReadModelOptions {
  * writes the documents first and the checkpoint after them. A crash in between redelivers the
  * batch (at-least-once), and applying it again changes nothing, because every trainee and
  * provider document records the stream revision it has applied and the writes are guarded by it
- * (DESIGN.md "Read models": "otherwise after it (at-least-once delivery + idempotent apply)").
+ * (docs/DESIGN.md "Read models": "otherwise after it (at-least-once delivery + idempotent apply)").
  * Transactions are deliberately not used: the revision guard relies on duplicate-key errors of
  * guarded upserts, which abort a transaction; the non-transactional path is correct on every
  * deployment (standalone, replica set, sharded).
@@ -365,9 +365,9 @@ export class MongoReadModel implements TraineeReadModel, ProviderReadModel, Proj
    * Creates the indexes of one store (creating its collections):
    * - trainees: list filters `{ukprn, start_cycle, updated_at, created_position}` in both tie-break
    *   directions, so `updated_at` ascending and descending with `created_position` descending are
-   *   both served without an in-memory sort (DESIGN.md "Indexes serve the list endpoint without
+   *   both served without an in-memory sort (docs/DESIGN.md "Indexes serve the list endpoint without
    *   scans"); the duplicate check `{ukprn, date_of_birth, training_route, last_name_key,
-   *   created_position}`; unique `trainee_id_lower` (case-insensitive ids, API-FACTS §1.10).
+   *   created_position}`; unique `trainee_id_lower` (case-insensitive ids, docs/reference/API-FACTS.md §1.10).
    * - providers: tokens' unique `token_hash` (authentication) and `{ukprn, issued_at}` (a
    *   provider's tokens); providers are read by `_id` only (created on first write).
    */
@@ -470,7 +470,7 @@ export class MongoReadModel implements TraineeReadModel, ProviderReadModel, Proj
   // ---------------------------------------------------------------------------------------------
   // Reads
 
-  /** The trainee by id, matched case-insensitively (API-FACTS §1.10), or null. */
+  /** The trainee by id, matched case-insensitively (docs/reference/API-FACTS.md §1.10), or null. */
   async getTrainee(traineeId: string): Promise<Trainee | null> {
     return this.read(
       'trainees',
@@ -486,7 +486,7 @@ export class MongoReadModel implements TraineeReadModel, ProviderReadModel, Proj
   }
 
   /**
-   * One page of a provider's trainees of one academic cycle (API-FACTS §14), as the SQLite
+   * One page of a provider's trainees of one academic cycle (docs/reference/API-FACTS.md §14), as the SQLite
    * adapter: filters `since` (updated_at ≥ since), `hasTrn`, `statuses` (OR of
    * {@link statusFilter}); ordered by `updated_at` in `sortOrder`, ties newest-created first;
    * page `page` (1-based) of `perPage`; `totalCount` counts every match. A page past the end is
@@ -518,7 +518,7 @@ export class MongoReadModel implements TraineeReadModel, ProviderReadModel, Proj
 
   /**
    * The provider's trainees with this date of birth and training route whose last name matches
-   * ignoring case and spacing (`lastNameKey`, API-FACTS duplicate rule), oldest-created first.
+   * ignoring case and spacing (`lastNameKey`, docs/reference/API-FACTS.md duplicate rule), oldest-created first.
    */
   async findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]> {
     return this.read(
@@ -673,7 +673,7 @@ export class MongoReadModel implements TraineeReadModel, ProviderReadModel, Proj
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Versions and blue/green rebuilds (RebuildableStore, DESIGN.md "Read models")
+  // Versions and blue/green rebuilds (RebuildableStore, docs/DESIGN.md "Read models")
 
   /**
    * Each projection as an operator sees it (`admin projections status`, `/readyz`), as
@@ -1142,7 +1142,7 @@ export class MongoReadModel implements TraineeReadModel, ProviderReadModel, Proj
 
 /**
  * The MongoDB filter of one `status` value, translated from the SQLite adapter's `STATUS_SQL`
- * (API-FACTS §14.4); `today` is `YYYY-MM-DD`, UTC. Dates are `YYYY-MM-DD` strings, so string
+ * (docs/reference/API-FACTS.md §14.4); `today` is `YYYY-MM-DD`, UTC. Dates are `YYYY-MM-DD` strings, so string
  * order is date order (as in SQLite).
  */
 function statusFilter(status: StatusFilter, today: string): Filter<TraineeDocument> {

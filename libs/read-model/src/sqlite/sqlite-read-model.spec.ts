@@ -54,7 +54,7 @@ describe('SqliteReadModel and the projector', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('applies a batch idempotently: redelivering events changes nothing (DESIGN.md "Read models")', async () => {
+  it('applies a batch idempotently: redelivering events changes nothing (docs/DESIGN.md "Read models")', async () => {
     await writeHistory(store, 3, 2);
     const events = await store.readAll({ maxCount: 10_000 });
     const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
@@ -68,7 +68,7 @@ describe('SqliteReadModel and the projector', () => {
     rm.close();
   });
 
-  it('builds the same documents event by event as in one rebuild (DESIGN.md property 5)', async () => {
+  it('builds the same documents event by event as in one rebuild (docs/DESIGN.md property 5)', async () => {
     await writeHistory(store, 40, 3);
     const events = await store.readAll({ maxCount: 100_000 });
     const live = new SqliteReadModel(join(dir, 'live.sqlite'));

@@ -501,7 +501,7 @@ function now(): string {
   return new Date().toISOString();
 }
 
-/** SQL for each status filter (API-FACTS §14.4); `@today` is the `YYYY-MM-DD` of now, UTC. */
+/** SQL for each status filter (docs/reference/API-FACTS.md §14.4); `@today` is the `YYYY-MM-DD` of now, UTC. */
 const STATUS_SQL: Record<string, string> = {
   course_not_yet_started: `(itt_start_date > @today AND state NOT IN ('draft', 'deferred', 'withdrawn'))`,
   in_training: `(state IN ('submitted_for_trn', 'trn_received', 'recommended_for_award') AND itt_start_date <= @today)`,

@@ -14,7 +14,7 @@ export class GetTraineeController {
 
   /**
    * GET /api/{version}/trainees/{trainee_id}: 200 `{data: Trainee}` with placements and degrees
-   * (DESIGN.md ruling 1); 404 `Trainee(s) not found`.
+   * (docs/DESIGN.md ruling 1); 404 `Trainee(s) not found`.
    */
   @Get(':trainee_id')
   async get(@CurrentCaller() caller: Caller, @Param('trainee_id') id: string): Promise<{ data: unknown }> {

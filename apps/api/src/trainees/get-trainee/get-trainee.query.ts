@@ -3,7 +3,7 @@ import type { Caller } from '@app/application';
 import { NotFound, type Trainee } from '@app/domain';
 import { Infrastructure } from '../../infrastructure/infrastructure';
 
-/** One trainee of the caller's provider, by id (case-insensitive, API-FACTS §1.10). */
+/** One trainee of the caller's provider, by id (case-insensitive, docs/reference/API-FACTS.md §1.10). */
 export class GetTraineeQuery {
   constructor(
     readonly caller: Caller,
@@ -11,7 +11,7 @@ export class GetTraineeQuery {
   ) {}
 }
 
-/** Reads the trainee read model; another provider's trainee is NotFound (DESIGN.md property 6). */
+/** Reads the trainee read model; another provider's trainee is NotFound (docs/DESIGN.md property 6). */
 @QueryHandler(GetTraineeQuery)
 export class GetTraineeHandler implements IQueryHandler<GetTraineeQuery, Trainee> {
   constructor(private readonly infra: Infrastructure) {}

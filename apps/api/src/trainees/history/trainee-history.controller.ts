@@ -6,7 +6,7 @@ import { CurrentCaller } from '../../shared/request-context';
 import { serializeTrainee } from '../trainee.serializer';
 import { TraineeHistoryQuery, type TraineeHistoryAnswer } from './trainee-history.query';
 
-/** The audit history of a trainee (issue 6; an extension beyond the spec). */
+/** The audit history of a trainee (README "Trainee history"; an extension beyond docs/spec/trainee-records-api.md). */
 @Controller('api/:version/trainees/:trainee_id/history')
 @UseGuards(ApiGuard)
 export class TraineeHistoryController {
@@ -26,7 +26,7 @@ export class TraineeHistoryController {
    *   exactly as GET /trainees/{trainee_id} answers it (placements and degrees included).
    *
    * Errors: 404 `Trainee(s) not found` for an unknown trainee, another provider's (never 403,
-   * DESIGN.md property 6), or one that did not exist yet at `as_of`; 422
+   * docs/DESIGN.md property 6), or one that did not exist yet at `as_of`; 422
    * `{errors: [{error: "UnprocessableEntity", message: "as_of is not a valid ISO 8601 instant"}]}`
    * for a bad `as_of`; 401 without a valid token.
    */

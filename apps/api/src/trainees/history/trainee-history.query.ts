@@ -30,8 +30,8 @@ export type TraineeHistoryAnswer = { kind: 'timeline'; entries: TimelineEntry[] 
 
 /**
  * Replays the trainee's stream from the event log (the one answer that reads the log on purpose,
- * DESIGN.md "The shape"); the trainee read model only maps an id given in another case to the
- * stored one. Errors: NotFound (404) for an unknown trainee, another provider's (DESIGN.md property
+ * docs/DESIGN.md "The shape"); the trainee read model only maps an id given in another case to the
+ * stored one. Errors: NotFound (404) for an unknown trainee, another provider's (docs/DESIGN.md property
  * 6) and one that did not exist yet at `as_of`; ValidationFailed (422) for a bad `as_of`.
  */
 @QueryHandler(TraineeHistoryQuery)

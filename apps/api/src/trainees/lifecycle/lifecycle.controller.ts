@@ -9,7 +9,7 @@ import { serializeTrainee } from '../trainee.serializer';
 import { LifecycleCommand, type LifecycleAction } from './lifecycle.handlers';
 
 /**
- * The actions that move a trainee through its training (spec "States and transitions"; API-FACTS
+ * The actions that move a trainee through its training (docs/spec/trainee-records-api.md "States and transitions"; docs/reference/API-FACTS.md
  * §12). Each answers the trainee after the action; 404 for an unknown trainee or another
  * provider's; 422 StateTransitionError when the trainee's state does not allow the action; 422 with
  * every failed rule of the body, or naming `data` when it is missing.
@@ -19,7 +19,7 @@ import { LifecycleCommand, type LifecycleAction } from './lifecycle.handlers';
 export class LifecycleController {
   constructor(private readonly commands: CommandBus) {}
 
-  /** POST …/defer `{data: {defer_date, defer_reason}}`: 200, state `deferred` (API-FACTS §12.3). */
+  /** POST …/defer `{data: {defer_date, defer_reason}}`: 200, state `deferred` (docs/reference/API-FACTS.md §12.3). */
   @Post('defer')
   @HttpCode(200)
   defer(@CurrentCaller() caller: Caller, @Param('trainee_id') id: string, @Body() body: unknown): Promise<{ data: unknown }> {
@@ -29,7 +29,7 @@ export class LifecycleController {
   /**
    * POST …/withdraw: `withdraw_date` (v2025.0) or `withdrawal_date` (v2026.1), `trigger`,
    * `future_interest`, `reasons`, conditional `another_reason` and (v2026.1)
-   * `safeguarding_concern_reasons`; 200, state `withdrawn` (API-FACTS §12.4; DESIGN.md ruling 7).
+   * `safeguarding_concern_reasons`; 200, state `withdrawn` (docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7).
    */
   @Post('withdraw')
   @HttpCode(200)
@@ -39,8 +39,8 @@ export class LifecycleController {
 
   /**
    * POST …/recommend-for-qts `{data: {qts_standards_met_date}}`: 202, state
-   * `recommended_for_award` with outcome_date and recommended_for_award_at (API-FACTS §12.5;
-   * DESIGN.md ruling 8).
+   * `recommended_for_award` with outcome_date and recommended_for_award_at (docs/reference/API-FACTS.md §12.5;
+   * docs/DESIGN.md ruling 8).
    */
   @Post('recommend-for-qts')
   @HttpCode(202)

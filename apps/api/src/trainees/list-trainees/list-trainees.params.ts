@@ -4,7 +4,7 @@ import { currentAcademicCycle, isKnownAcademicCycle } from '@app/domain';
 import { STATUS_FILTERS, type StatusFilter, type TraineeListQuery } from '@app/read-model';
 import { ListQueryInvalid } from '../../shared/errors';
 
-/** The leading integer of a value as Ruby's `to_i` reads it (API-FACTS §14.1), or null. */
+/** The leading integer of a value as Ruby's `to_i` reads it (docs/reference/API-FACTS.md §14.1), or null. */
 export function leadingInteger(value: string): number | null {
   const m = /^\s*([+-]?\d+)/.exec(value);
   return m ? Number.parseInt(m[1], 10) : null;
@@ -43,7 +43,7 @@ class AcademicCycleConstraint implements ValidatorConstraintInterface {
 @ValidatorConstraint({ name: 'status' })
 class StatusConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
-    // The repeated form (`status[]=…`, or `status` sent twice) is not validated (API-FACTS §14.1).
+    // The repeated form (`status[]=…`, or `status` sent twice) is not validated (docs/reference/API-FACTS.md §14.1).
     return Array.isArray(value) || (STATUS_FILTERS as readonly unknown[]).includes(value);
   }
   defaultMessage(args: ValidationArguments): string {
@@ -61,7 +61,7 @@ class SinceConstraint implements ValidatorConstraintInterface {
   }
 }
 
-/** Query parameters of GET /trainees as sent (spec "GET /trainees"; API-FACTS §14.1). */
+/** Query parameters of GET /trainees as sent (docs/spec/trainee-records-api.md "GET /trainees"; docs/reference/API-FACTS.md §14.1). */
 export class ListTraineesParams {
   @IsOptional()
   @Validate(AcademicCycleConstraint)

@@ -2,7 +2,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { TraineeListPage, TraineeListQuery } from '@app/read-model';
 import { Infrastructure } from '../../infrastructure/infrastructure';
 
-/** One page of the caller's trainees (API-FACTS §14). */
+/** One page of the caller's trainees (docs/reference/API-FACTS.md §14). */
 export class ListTraineesQuery {
   constructor(readonly query: TraineeListQuery) {}
 }

@@ -11,7 +11,7 @@ export class RegisterTraineeCommand {
   ) {}
 }
 
-/** Registers a trainee with nested placements and degrees in one append (spec "POST /trainees"). */
+/** Registers a trainee with nested placements and degrees in one append (docs/spec/trainee-records-api.md "POST /trainees"). */
 @CommandHandler(RegisterTraineeCommand)
 export class RegisterTraineeHandler implements ICommandHandler<RegisterTraineeCommand, Trainee> {
   constructor(private readonly infra: Infrastructure) {}

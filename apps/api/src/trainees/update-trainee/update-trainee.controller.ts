@@ -14,7 +14,7 @@ export class UpdateTraineeController {
   constructor(private readonly commands: CommandBus) {}
 
   /**
-   * PUT /api/{version}/trainees/{trainee_id}: merge semantics, identical to PATCH (API-FACTS §7.1).
+   * PUT /api/{version}/trainees/{trainee_id}: merge semantics, identical to PATCH (docs/reference/API-FACTS.md §7.1).
    * 200 `{data: Trainee}`; 404 unknown trainee or another provider's; 422 on any failed rule
    * (and StateTransitionError in v2026.1 for recommended_for_award, withdrawn, awarded).
    */

@@ -12,7 +12,7 @@ export class UpdateTraineeCommand {
   ) {}
 }
 
-/** Merges the sent fields into the trainee and re-validates the whole record (API-FACTS §7). */
+/** Merges the sent fields into the trainee and re-validates the whole record (docs/reference/API-FACTS.md §7). */
 @CommandHandler(UpdateTraineeCommand)
 export class UpdateTraineeHandler implements ICommandHandler<UpdateTraineeCommand, Trainee> {
   constructor(private readonly infra: Infrastructure) {}

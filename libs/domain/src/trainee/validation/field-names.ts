@@ -1,5 +1,5 @@
 /**
- * Per-version field names (spec "Version-dependent fields"; API-FACTS §13.2, §18). The canonical
+ * Per-version field names (docs/spec/trainee-records-api.md "Version-dependent fields"; docs/reference/API-FACTS.md §13.2, §18). The canonical
  * name of a field is its v2026.1 name; this one table says what each version calls it, so that
  * nothing else needs `if (version === …)` for naming. The HTTP serializers reuse it for output.
  */
@@ -55,7 +55,7 @@ export function versionFieldName(canonical: string, version: ApiVersion): string
 }
 
 /**
- * The field label used in messages (API-FACTS §5.2: the field name as the client knows it), e.g.
+ * The field label used in messages (docs/reference/API-FACTS.md §5.2: the field name as the client knows it), e.g.
  * `course_subject_1` → `course_subject_one` in v2025.0. Falls back to the canonical name.
  */
 export function fieldLabel(canonical: string, version: ApiVersion): string {

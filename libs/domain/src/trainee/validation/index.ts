@@ -1,5 +1,5 @@
 /**
- * Public API of trainee, degree and placement validation (API-FACTS §5.2, §6–§11). Pure: no I/O,
+ * Public API of trainee, degree and placement validation (docs/reference/API-FACTS.md §5.2, §6–§11). Pure: no I/O,
  * no clock ("today" arrives in {@link ValidationContext}).
  */
 export type { ValidationContext, ValidationResult } from './validation-result';

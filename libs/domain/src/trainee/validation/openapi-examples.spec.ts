@@ -3,7 +3,7 @@ import { validateNewTrainee } from './validate-trainee';
 
 /**
  * The POST /trainees request examples of the shipped OpenAPI documents
- * (reference/openapi/v2025.0.yaml and v2026.1.yaml,
+ * (docs/reference/openapi/v2025.0.yaml and v2026.1.yaml,
  * paths./api/{api_version}/trainees.post.requestBody.content.application/json.example), copied
  * verbatim. They must validate with today = 2026-11-22 (decision (c) of validate-trainee.ts).
  */

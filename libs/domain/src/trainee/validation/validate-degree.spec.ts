@@ -27,7 +27,7 @@ function valueOf(input: unknown, version: ApiVersion = 'v2026.1'): DegreeInput {
   return r.value;
 }
 
-describe('validateDegree: UK degrees (API-FACTS §11)', () => {
+describe('validateDegree: UK degrees (docs/reference/API-FACTS.md §11)', () => {
   it('stores codes, the year and the reference uuids', () => {
     expect(valueOf(UK)).toEqual({
       uk_degree: '083',
@@ -97,7 +97,7 @@ describe('validateDegree: UK degrees (API-FACTS §11)', () => {
   });
 });
 
-describe('validateDegree: non-UK degrees (API-FACTS §11.2, §11.3)', () => {
+describe('validateDegree: non-UK degrees (docs/reference/API-FACTS.md §11.2, §11.3)', () => {
   it('stores the country and no institution; grade is optional', () => {
     expect(valueOf(NON_UK)).toEqual({
       uk_degree: null,
@@ -133,7 +133,7 @@ describe('validateDegree: non-UK degrees (API-FACTS §11.2, §11.3)', () => {
   });
 });
 
-describe('graduation_year (API-FACTS §11.3, §11.4)', () => {
+describe('graduation_year (docs/reference/API-FACTS.md §11.3, §11.4)', () => {
   it.each([
     ['2003', 2003],
     [2003, 2003],
@@ -160,7 +160,7 @@ describe('graduation_year (API-FACTS §11.3, §11.4)', () => {
   });
 });
 
-describe('validateDegreeUpdate (API-FACTS §11.7)', () => {
+describe('validateDegreeUpdate (docs/reference/API-FACTS.md §11.7)', () => {
   const ctx = { version: 'v2026.1' as ApiVersion, today: TODAY };
   const ukStored = valueOf(UK);
   const nonUkStored = valueOf(NON_UK);
@@ -190,7 +190,7 @@ describe('validateDegreeUpdate (API-FACTS §11.7)', () => {
   });
 });
 
-describe('degree duplicates (API-FACTS §9.2)', () => {
+describe('degree duplicates (docs/reference/API-FACTS.md §9.2)', () => {
   const a = valueOf(UK);
 
   it('builds a key from the non-blank comparison fields', () => {

@@ -4,15 +4,15 @@ import type { DegreeInput } from '../trainee.details';
 import type { ValidationContext, ValidationResult } from './validation-result';
 import { getKey, hasKey, isBlank, isJsonObject } from './values';
 
-/** Input keys of a degree (API-FACTS §11.1); `other_grade` is accepted but never kept (§11.5). */
+/** Input keys of a degree (docs/reference/API-FACTS.md §11.1); `other_grade` is accepted but never kept (§11.5). */
 export const DEGREE_INPUT_KEYS = ['uk_degree', 'non_uk_degree', 'subject', 'institution', 'grade', 'graduation_year', 'country', 'other_grade'] as const;
 
-/** The six fields the degree duplicate rule compares (API-FACTS §9.2). */
+/** The six fields the degree duplicate rule compares (docs/reference/API-FACTS.md §9.2). */
 export const DEGREE_DUPLICATE_FIELDS = ['subject', 'graduation_year', 'country', 'uk_degree', 'non_uk_degree', 'grade'] as const;
 
 type DuplicateFields = Pick<DegreeInput, (typeof DEGREE_DUPLICATE_FIELDS)[number]>;
 
-/** Messages of API-FACTS §11.3, byte for byte. */
+/** Messages of docs/reference/API-FACTS.md §11.3, byte for byte. */
 export const DEGREE_MESSAGES = {
   subjectMissing: 'subject must be entered if specifying a previous UK degree or non-UK degree',
   graduationYearMissing: 'graduation_year must be entered if specifying a previous UK degree or non-UK degree',
@@ -26,7 +26,7 @@ export const DEGREE_MESSAGES = {
 const FULL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * Reads graduation_year (API-FACTS §11.4): a year as a JSON integer or a string of digits, or a full
+ * Reads graduation_year (docs/reference/API-FACTS.md §11.4): a year as a JSON integer or a string of digits, or a full
  * date `YYYY-MM-DD` (only that exact pattern, and only a real date, is converted to its year).
  * Returns the year, `null` when blank, or `'invalid'`.
  */
@@ -44,7 +44,7 @@ export function parseGraduationYear(value: unknown): number | null | 'invalid' {
 }
 
 /**
- * The UK/non-UK decision (API-FACTS §11.2): UK when `country` is blank, is a UK code (XF, XG, XH,
+ * The UK/non-UK decision (docs/reference/API-FACTS.md §11.2): UK when `country` is blank, is a UK code (XF, XG, XH,
  * XI, XK), or an `institution` value is given; otherwise non-UK.
  */
 export function isUkDegree(country: unknown, institution: unknown, ctx: ValidationContext): boolean {
@@ -126,7 +126,7 @@ function checkDegree(data: Record<string, unknown>, ctx: ValidationContext, uk: 
 
 /**
  * Validates a new degree (POST …/degrees, or one item of a create's `degrees_attributes`;
- * API-FACTS §11.1–§11.6). Takes the degree object as sent (any JSON value; a non-object counts as
+ * docs/reference/API-FACTS.md §11.1–§11.6). Takes the degree object as sent (any JSON value; a non-object counts as
  * `{}`) and the context (`today` bounds graduation_year). Returns the degree to store — codes,
  * integer graduation_year, uuids from the reference files — or the messages, which carry no prefix
  * (§5.2).
@@ -147,7 +147,7 @@ export function validateDegree(input: unknown, ctx: ValidationContext): Validati
 }
 
 /**
- * Validates a degree update (PUT/PATCH …/degrees/{id}; API-FACTS §11.7). Partial: only the keys
+ * Validates a degree update (PUT/PATCH …/degrees/{id}; docs/reference/API-FACTS.md §11.7). Partial: only the keys
  * present in `input` change the stored degree; then the merged degree is validated as new.
  * Sending `uk_degree` or `non_uk_degree` re-decides UK/non-UK from this request alone: both degree
  * types and the country come from the request (absent = null, so switching to `uk_degree` without
@@ -185,7 +185,7 @@ function isBlankDuplicateValue(v: unknown): boolean {
 }
 
 /**
- * The duplicate-comparison key of a validated degree (API-FACTS §9.2, §6.6): its non-blank values
+ * The duplicate-comparison key of a validated degree (docs/reference/API-FACTS.md §9.2, §6.6): its non-blank values
  * among subject, graduation_year, country, uk_degree, non_uk_degree, grade, as a string. Two degrees
  * of one create payload are duplicates when their keys are equal and not empty (`''` = no values).
  */
@@ -199,7 +199,7 @@ export function degreeDuplicateKey(degree: DuplicateFields): string {
 }
 
 /**
- * The degree duplicate rule against an existing degree (API-FACTS §9.2): true when `existing`
+ * The degree duplicate rule against an existing degree (docs/reference/API-FACTS.md §9.2): true when `existing`
  * equals `incoming` on every field among subject, graduation_year, country, uk_degree,
  * non_uk_degree, grade where `incoming` is non-blank. (So an incoming degree with none of the six
  * matches every existing degree — the reference implementation's documented quirk.)

@@ -92,7 +92,7 @@ const ODD_VALUES: unknown[] = [undefined, null, true, false, 0, -1, 1.5, 2025090
 // Defer
 // ---------------------------------------------------------------------------------------------
 
-describe('validateDeferral (spec "POST …/defer", "Limits"; API-FACTS §12.3)', () => {
+describe('validateDeferral (docs/spec/trainee-records-api.md "POST …/defer", "Limits"; docs/reference/API-FACTS.md §12.3)', () => {
   const trainee = makeTrainee();
 
   it('accepts a date and a reason and stores them', () => {
@@ -138,7 +138,7 @@ describe('validateDeferral (spec "POST …/defer", "Limits"; API-FACTS §12.3)',
     expect(validateDeferral(input, trainee, ctx25)).toEqual({ ok: false, errors });
   });
 
-  it('uses the exact messages of API-FACTS §12.3', () => {
+  it('uses the exact messages of docs/reference/API-FACTS.md §12.3', () => {
     expect(DEFERRAL_MESSAGES.deferDateBlank).toBe("defer_date can't be blank");
     expect(DEFERRAL_MESSAGES.deferDateInvalid).toBe('defer_date is invalid');
     expect(DEFERRAL_MESSAGES.deferReasonTooLong).toBe('defer_reason is too long (maximum is 500 characters)');
@@ -242,7 +242,7 @@ function body(version: ApiVersion, extra: Record<string, unknown> = {}): Record<
   return { [DATE_KEY[version]]: '2026-01-15', trigger: 'trainee', future_interest: 'no', reasons: ['does_not_want_to_become_a_teacher'], ...extra };
 }
 
-describe('validateWithdrawal (spec "POST …/withdraw"; API-FACTS §12.4; ruling 7)', () => {
+describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdraw"; docs/reference/API-FACTS.md §12.4; ruling 7)', () => {
   const trainee = makeTrainee({ itt_start_date: '2025-09-01' });
   const M = WITHDRAWAL_MESSAGES;
 
@@ -496,7 +496,7 @@ describe('validateWithdrawal (spec "POST …/withdraw"; API-FACTS §12.4; ruling
       });
     });
 
-    it('the message is the API-FACTS text', () => {
+    it('the message is the docs/reference/API-FACTS.md text', () => {
       expect(M.safeguardingConcernReasonsBlank).toBe('safeguarding_concern_reasons Enter the concerns');
     });
   });
@@ -594,7 +594,7 @@ describe('parseIsoDateOrDateTime', () => {
 // Recommend for QTS/EYTS
 // ---------------------------------------------------------------------------------------------
 
-describe('validateRecommendation (spec "POST …/recommend-for-qts"; API-FACTS §12.5; ruling 8)', () => {
+describe('validateRecommendation (docs/spec/trainee-records-api.md "POST …/recommend-for-qts"; docs/reference/API-FACTS.md §12.5; ruling 8)', () => {
   const trainee = makeTrainee(); // route 12: a degree and 2 placements needed; has 1 and 2
   const R = RECOMMENDATION_MESSAGES;
 
@@ -614,7 +614,7 @@ describe('validateRecommendation (spec "POST …/recommend-for-qts"; API-FACTS �
     expect(validateRecommendation({ qts_standards_met_date: raw }, trainee, ctx25)).toEqual({ ok: true, value: { outcome_date: stored } });
   });
 
-  it('uses the exact messages of API-FACTS §12.5', () => {
+  it('uses the exact messages of docs/reference/API-FACTS.md §12.5', () => {
     expect(R.dateBlank).toBe("qts_standards_met_date can't be blank. Enter a date the trainee met the QTS or EYTS requirements.");
     expect(R.dateInvalid).toBe('qts_standards_met_date is invalid');
     expect(R.dateInFuture).toBe('qts_standards_met_date must not be in the future');

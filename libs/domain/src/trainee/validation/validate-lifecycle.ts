@@ -1,7 +1,7 @@
 /**
- * Validation of the lifecycle actions: defer, withdraw and recommend for QTS/EYTS (spec "POST
- * /trainees/{trainee_id}/defer", "…/withdraw", "…/recommend-for-qts", "Limits"; API-FACTS §12.3,
- * §12.4, §12.5; DESIGN.md rulings 4, 7 and 8). Pure: no I/O, no clock ("today" arrives in
+ * Validation of the lifecycle actions: defer, withdraw and recommend for QTS/EYTS (docs/spec/trainee-records-api.md "POST
+ * /trainees/{trainee_id}/defer", "…/withdraw", "…/recommend-for-qts", "Limits"; docs/reference/API-FACTS.md §12.3,
+ * §12.4, §12.5; docs/DESIGN.md rulings 4, 7 and 8). Pure: no I/O, no clock ("today" arrives in
  * {@link ValidationContext}).
  *
  * The state rules of these actions (which states may defer, withdraw or be recommended, and the
@@ -16,13 +16,13 @@ import type { ValidationContext, ValidationResult } from './validation-result';
 import { asText, charLength, getKey, isBlank, isJsonObject } from './values';
 
 // ---------------------------------------------------------------------------------------------
-// Messages (API-FACTS §12.3–§12.5, byte for byte)
+// Messages (docs/reference/API-FACTS.md §12.3–§12.5, byte for byte)
 // ---------------------------------------------------------------------------------------------
 
-/** Maximum length of `defer_reason` in characters (spec "Limits"; API-FACTS §12.3). */
+/** Maximum length of `defer_reason` in characters (docs/spec/trainee-records-api.md "Limits"; docs/reference/API-FACTS.md §12.3). */
 export const DEFER_REASON_MAX_LENGTH = 500;
 
-/** Messages of the defer action (API-FACTS §12.3). */
+/** Messages of the defer action (docs/reference/API-FACTS.md §12.3). */
 export const DEFERRAL_MESSAGES = {
   deferDateBlank: "defer_date can't be blank",
   deferDateInvalid: 'defer_date is invalid',
@@ -32,7 +32,7 @@ export const DEFERRAL_MESSAGES = {
 } as const;
 
 /**
- * Messages of the withdraw action (API-FACTS §12.4). The date messages start with the date field's
+ * Messages of the withdraw action (docs/reference/API-FACTS.md §12.4). The date messages start with the date field's
  * name in the request's version (`withdraw_date` in v2025.0, `withdrawal_date` in v2026.1), so
  * they are functions of that label; see {@link withdrawalDateLabel}.
  */
@@ -48,7 +48,7 @@ export const WITHDRAWAL_MESSAGES = {
   safeguardingConcernReasonsBlank: 'safeguarding_concern_reasons Enter the concerns',
 } as const;
 
-/** Messages of the recommend-for-QTS/EYTS action (API-FACTS §12.5), the state rule excluded. */
+/** Messages of the recommend-for-QTS/EYTS action (docs/reference/API-FACTS.md §12.5), the state rule excluded. */
 export const RECOMMENDATION_MESSAGES = {
   dateBlank: "qts_standards_met_date can't be blank. Enter a date the trainee met the QTS or EYTS requirements.",
   dateInvalid: 'qts_standards_met_date is invalid',
@@ -105,7 +105,7 @@ const ISO_TIME =
   /^(?:(\d{2})(?::(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?|(\d{2})(?:(\d{2})(?:(\d{2})(?:[.,]\d+)?)?)?)(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
 /**
- * Parses an ISO 8601 date or date-time (the withdrawal date, API-FACTS §12.4) and returns its
+ * Parses an ISO 8601 date or date-time (the withdrawal date, docs/reference/API-FACTS.md §12.4) and returns its
  * calendar date as `YYYY-MM-DD`, or null when `value` is not a string holding one.
  *
  * - A date in any form {@link parseIsoDate} accepts (`YYYY-MM-DD`, basic `YYYYMMDD`, ordinal, week).
@@ -162,8 +162,8 @@ export interface DeferralInput {
 }
 
 /**
- * Validates the body `data` of `POST /trainees/{id}/defer` (spec "POST …/defer" and "Limits";
- * API-FACTS §12.3).
+ * Validates the body `data` of `POST /trainees/{id}/defer` (docs/spec/trainee-records-api.md "POST …/defer" and "Limits";
+ * docs/reference/API-FACTS.md §12.3).
  *
  * Takes the `data` value (any JSON value; a non-object counts as `{}`), the trainee (unused: a
  * deferral's rules do not depend on it, the state rule is the state machine's) and the context.
@@ -208,15 +208,15 @@ export function validateDeferral(input: unknown, _trainee: Trainee, _ctx: Valida
 /** The reason that needs `safeguarding_concern_reasons` and exists in v2026.1 only (ruling 7). */
 export const SAFEGUARDING_CONCERNS_REASON = 'safeguarding_concerns';
 
-/** Versions in which {@link SAFEGUARDING_CONCERNS_REASON} is a withdrawal reason (DESIGN.md ruling 7; spec reason lists). */
+/** Versions in which {@link SAFEGUARDING_CONCERNS_REASON} is a withdrawal reason (docs/DESIGN.md ruling 7; spec reason lists). */
 const SAFEGUARDING_VERSIONS: readonly ApiVersion[] = ['v2026.1'];
 
 /**
  * The withdrawal reason codes allowed for `trigger` in `version`, in file order
- * (`withdrawal_reason.json`, spec "POST …/withdraw" lists). A trigger that is not `provider` or
- * `trainee` (unknown, absent, wrong type) uses the trainee list (API-FACTS §12.4).
+ * (`withdrawal_reason.json`, docs/spec/trainee-records-api.md "POST …/withdraw" lists). A trigger that is not `provider` or
+ * `trainee` (unknown, absent, wrong type) uses the trainee list (docs/reference/API-FACTS.md §12.4).
  * `safeguarding_concerns` is left out in v2025.0: the spec lists it "in v2026.1" only and
- * DESIGN.md ruling 7 confirms it, though the data file and API-FACTS carry it in both versions.
+ * docs/DESIGN.md ruling 7 confirms it, though the data file and docs/reference/API-FACTS.md carry it in both versions.
  */
 export function allowedWithdrawalReasons(trigger: unknown, version: ApiVersion): readonly string[] {
   const t = typeof trigger === 'string' && isKnownCode('withdrawal_trigger', trigger, version) ? trigger : 'trainee';
@@ -251,8 +251,8 @@ function requiredText(value: unknown): string | null {
 }
 
 /**
- * Validates the body `data` of `POST /trainees/{id}/withdraw` (spec "POST …/withdraw" and
- * "Version-dependent fields"; API-FACTS §12.4; DESIGN.md ruling 7).
+ * Validates the body `data` of `POST /trainees/{id}/withdraw` (docs/spec/trainee-records-api.md "POST …/withdraw" and
+ * "Version-dependent fields"; docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7).
  *
  * Takes the `data` value (any JSON value; a non-object counts as `{}`), the trainee (for its
  * itt_start_date) and the context (for the version). Returns the {@link Withdrawal} to store, or
@@ -358,8 +358,8 @@ function routeEntry(code: unknown): TrainingRouteEntry | undefined {
 }
 
 /**
- * Validates the body `data` of `POST /trainees/{id}/recommend-for-qts` (spec "POST
- * …/recommend-for-qts"; API-FACTS §12.5; DESIGN.md ruling 8 for the states, which are not checked
+ * Validates the body `data` of `POST /trainees/{id}/recommend-for-qts` (docs/spec/trainee-records-api.md "POST
+ * …/recommend-for-qts"; docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8 for the states, which are not checked
  * here: the state machine refuses other states, and the reference's `state must be selected as
  * trn_received` rule is deliberately left out).
  *

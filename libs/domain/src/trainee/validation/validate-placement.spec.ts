@@ -5,7 +5,7 @@ const OAK: School = { urn: '100000', name: 'Oak Primary School', town: 'Guildfor
 const ctx = { version: 'v2026.1' as const, today: '2026-11-22', schools: new Map([[OAK.urn, OAK]]) };
 const POSTCODE_MESSAGE = 'postcode Enter a valid postcode (for example, BN1 1AA)';
 
-describe('validatePlacement (API-FACTS §10.1, §10.3)', () => {
+describe('validatePlacement (docs/reference/API-FACTS.md §10.1, §10.3)', () => {
   it('keeps the urn, name and postcode of a school the directory does not know, with no address', () => {
     expect(validatePlacement({ urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', other: 1 }, ctx, { nested: false })).toEqual({
       ok: true,
@@ -92,7 +92,7 @@ describe('UK postcodes', () => {
   });
 });
 
-describe('schoolAddress (API-FACTS §10.3)', () => {
+describe('schoolAddress (docs/reference/API-FACTS.md §10.3)', () => {
   it('joins URN, town and postcode, leaving out empty parts', () => {
     expect(schoolAddress(OAK)).toBe('URN 100000, Guildford, GU1 1AA');
     expect(schoolAddress({ ...OAK, town: null })).toBe('URN 100000, GU1 1AA');
@@ -100,7 +100,7 @@ describe('schoolAddress (API-FACTS §10.3)', () => {
   });
 });
 
-describe('validatePlacementUpdate (API-FACTS §10.5)', () => {
+describe('validatePlacementUpdate (docs/reference/API-FACTS.md §10.5)', () => {
   const stored = { urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', address: null, school_id: null };
 
   it('replaces the fields sent', () => {

@@ -3,10 +3,10 @@ import { isNotApplicableUrn, notApplicableUrnLabel } from '../../reference-data'
 import type { ValidationContext, ValidationResult } from './validation-result';
 import { asText, getKey, hasKey, isBlank, isJsonObject } from './values';
 
-/** Prefix of nested placement messages in a trainee create (API-FACTS §5.2). */
+/** Prefix of nested placement messages in a trainee create (docs/reference/API-FACTS.md §5.2). */
 export const NESTED_PLACEMENT_PREFIX = 'placements_attributes ';
 
-/** Exactly six digits (API-FACTS §10.1). */
+/** Exactly six digits (docs/reference/API-FACTS.md §10.1). */
 const URN_FORMAT = /^[0-9]{6}$/;
 
 /**
@@ -16,13 +16,13 @@ const URN_FORMAT = /^[0-9]{6}$/;
  */
 const UK_POSTCODE = /^(?:GIR\s*0AA|[A-PR-UWYZ](?:[0-9][0-9]?|[A-HK-Y][0-9][0-9]?|[0-9][A-HJKPS-UW]|[A-HK-Y][0-9][ABEHMNPRVWXY])\s*[0-9][ABD-HJLNP-UW-Z]{2})$/i;
 
-/** True when `postcode` is a valid full UK postcode (API-FACTS §10.1), e.g. `BN1 1AA`, `sw1a1aa`. */
+/** True when `postcode` is a valid full UK postcode (docs/reference/API-FACTS.md §10.1), e.g. `BN1 1AA`, `sw1a1aa`. */
 export function isValidUkPostcode(postcode: string): boolean {
   return UK_POSTCODE.test(postcode.trim());
 }
 
 /**
- * The derived placement `address` of a school of the directory (API-FACTS §10.3):
+ * The derived placement `address` of a school of the directory (docs/reference/API-FACTS.md §10.3):
  * `URN <urn>, <town>, <postcode>`, leaving out empty parts.
  */
 export function schoolAddress(school: School): string {
@@ -30,7 +30,7 @@ export function schoolAddress(school: School): string {
 }
 
 /**
- * Validates one placement (API-FACTS §10.1, §6.10). Takes the request's placement object (any JSON
+ * Validates one placement (docs/reference/API-FACTS.md §10.1, §6.10). Takes the request's placement object (any JSON
  * value; a non-object counts as `{}`), the context, and `nested` (true inside a trainee create's
  * `placements_attributes`). Returns the placement to store, or the messages.
  *
@@ -91,7 +91,7 @@ export function validatePlacement(input: unknown, ctx: ValidationContext, opts: 
 }
 
 /**
- * Validates a placement update (PUT/PATCH …/placements/{id}; API-FACTS §10.5): the keys `urn`,
+ * Validates a placement update (PUT/PATCH …/placements/{id}; docs/reference/API-FACTS.md §10.5): the keys `urn`,
  * `name`, `postcode` present in `input` replace the stored ones (a JSON null clears the field), then
  * the merged placement is validated as a stand-alone placement ({@link validatePlacement}, not
  * nested), so it is linked to a school exactly when its (new or kept) URN names one. Takes the

@@ -53,7 +53,7 @@ function errorsOf(input: Record<string, unknown>, from?: TraineeDetails, version
   return result.ok ? [] : result.errors;
 }
 
-describe('validateTraineeUpdate: merge semantics (API-FACTS §7.1)', () => {
+describe('validateTraineeUpdate: merge semantics (docs/reference/API-FACTS.md §7.1)', () => {
   it('applies a single field and reports exactly what changed', () => {
     const result = update({ first_names: '  Grace  ' });
     expect(result.ok).toBe(true);
@@ -93,7 +93,7 @@ describe('validateTraineeUpdate: merge semantics (API-FACTS §7.1)', () => {
   });
 });
 
-describe('null and empty values (API-FACTS §7.4)', () => {
+describe('null and empty values (docs/reference/API-FACTS.md §7.4)', () => {
   it('null leaves a field unchanged', () => {
     expect(changesOf({ first_names: null, email: null, training_route: null, itt_aim: null, course_year: null })).toEqual({});
   });
@@ -125,7 +125,7 @@ describe('null and empty values (API-FACTS §7.4)', () => {
   });
 });
 
-describe('disabilities, nationality, derived values (API-FACTS §7.5, §7.6, §7.9)', () => {
+describe('disabilities, nationality, derived values (docs/reference/API-FACTS.md §7.5, §7.6, §7.9)', () => {
   it('merges disabilities by key and recomputes the disclosure', () => {
     expect(changesOf({ disability2: '57' })).toEqual({ disabilities: { disability1: '58', disability2: '57' } });
     expect(changesOf({ disability1: '95' })).toEqual({ disabilities: { disability1: '95' }, disability_disclosure: 'no_disability' });
@@ -161,7 +161,7 @@ describe('disabilities, nationality, derived values (API-FACTS §7.5, §7.6, §7
   });
 });
 
-describe('training partner, school and iQTS on update (API-FACTS §6.8, §7.7)', () => {
+describe('training partner, school and iQTS on update (docs/reference/API-FACTS.md §6.8, §7.7)', () => {
   it('keeps partner and school when their keys are absent', () => {
     const d = stored();
     expect(d).toMatchObject({ training_partner_urn: '660776', employing_school_urn: '883876' });

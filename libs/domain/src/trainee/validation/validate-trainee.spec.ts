@@ -67,7 +67,7 @@ describe('validateNewTrainee: the base payload', () => {
   });
 });
 
-describe('required fields (API-FACTS §6.3)', () => {
+describe('required fields (docs/reference/API-FACTS.md §6.3)', () => {
   const cases: [string, (v: ApiVersion) => string[]][] = [
     ['first_names', () => ["first_names can't be blank"]],
     ['last_name', () => ["last_name can't be blank"]],
@@ -134,7 +134,7 @@ describe('required fields (API-FACTS §6.3)', () => {
   });
 });
 
-describe('lengths and formats (API-FACTS §6.4)', () => {
+describe('lengths and formats (docs/reference/API-FACTS.md §6.4)', () => {
   describe.each(BOTH)('%s', (version) => {
     it.each([
       ['first_names', 60],
@@ -204,7 +204,7 @@ describe('lengths and formats (API-FACTS §6.4)', () => {
   });
 });
 
-describe('email format rule (API-FACTS §6.4)', () => {
+describe('email format rule (docs/reference/API-FACTS.md §6.4)', () => {
   it.each([
     'name@example.com',
     'a.b+c@sub.example.co.uk',
@@ -242,7 +242,7 @@ describe('email format rule (API-FACTS §6.4)', () => {
   });
 });
 
-describe('dates (API-FACTS §6.5)', () => {
+describe('dates (docs/reference/API-FACTS.md §6.5)', () => {
   describe.each(BOTH)('%s', (version) => {
     it.each([
       ['x', ['date_of_birth is invalid']],
@@ -310,7 +310,7 @@ describe('dates (API-FACTS §6.5)', () => {
   });
 });
 
-describe('coded fields (API-FACTS §6.6, §6.9)', () => {
+describe('coded fields (docs/reference/API-FACTS.md §6.6, §6.9)', () => {
   it.each([
     ['sex', '3', "sex has invalid reference data value of '3'. Valid values are '10', '11', '12', '96', '99'."],
     ['sex', 10, "sex has invalid reference data value of '10'. Valid values are '10', '11', '12', '96', '99'."],
@@ -373,7 +373,7 @@ describe('coded fields (API-FACTS §6.6, §6.9)', () => {
     expect(errorsOf('v2026.1', { [field]: value })).toEqual([v2026]);
   });
 
-  it('itt_aim accepts a JSON number and stores a string (DESIGN.md ruling 12)', () => {
+  it('itt_aim accepts a JSON number and stores a string (docs/DESIGN.md ruling 12)', () => {
     expect(detailsOf('v2026.1', { itt_aim: 201 }).itt_aim).toBe('201');
     expect(errorsOf('v2026.1', { itt_aim: 202 })).toEqual(['itt_qualification_aim must be entered if 202 selected for itt_aim']);
     expect(errorsOf('v2026.1', { itt_aim: 203 })).toEqual(["itt_aim has invalid reference data value of '203'. Valid values are '201', '202'."]);
@@ -398,7 +398,7 @@ describe('coded fields (API-FACTS §6.6, §6.9)', () => {
   });
 });
 
-describe('training routes (API-FACTS §6.6, §6.9)', () => {
+describe('training routes (docs/reference/API-FACTS.md §6.6, §6.9)', () => {
   it('v2025.0 refuses routes 15–21 by their internal name', () => {
     const list = "Valid values are '02', '03', '09', '10', '11', '12', '14'.";
     expect(errorsOf('v2025.0', POSTGRAD('15'))).toEqual([`training_route has invalid reference data value of 'iqts'. ${list}`]);
@@ -425,7 +425,7 @@ describe('training routes (API-FACTS §6.6, §6.9)', () => {
   });
 });
 
-describe('course subjects and age ranges (API-FACTS §6.6)', () => {
+describe('course subjects and age ranges (docs/reference/API-FACTS.md §6.6)', () => {
   it.each(BOTH)('%s: duplicate subjects', (version) => {
     expect(errorsOf(version, { course_subject_2: '100346' })).toEqual([`${s2(version)} might contain duplicate values`]);
     expect(errorsOf(version, { course_subject_2: '100403', course_subject_3: '100346' })).toEqual([`${s3(version)} might contain duplicate values`]);
@@ -496,7 +496,7 @@ describe('course subjects and age ranges (API-FACTS §6.6)', () => {
   });
 });
 
-describe('disabilities and diversity (API-FACTS §6.6, §6.7)', () => {
+describe('disabilities and diversity (docs/reference/API-FACTS.md §6.6, §6.7)', () => {
   it.each(BOTH)('%s: the same code twice', (version) => {
     expect(errorsOf(version, { disability1: '58', disability2: '58' })).toEqual(['disabilities contain duplicate values']);
   });
@@ -534,7 +534,7 @@ describe('disabilities and diversity (API-FACTS §6.6, §6.7)', () => {
   });
 });
 
-describe('other derived values (API-FACTS §6.7, §13.4)', () => {
+describe('other derived values (docs/reference/API-FACTS.md §6.7, §13.4)', () => {
   it('nationality is returned as its output code (British territories → GB)', () => {
     expect(detailsOf('v2026.1', { nationality: 'JE' }).nationality).toBe('GB');
     expect(detailsOf('v2026.1', { nationality: 'FR' }).nationality).toBe('FR');
@@ -573,7 +573,7 @@ describe('other derived values (API-FACTS §6.7, §13.4)', () => {
   });
 });
 
-describe('training partner and employing school (decision (a); API-FACTS §6.8)', () => {
+describe('training partner and employing school (decision (a); docs/reference/API-FACTS.md §6.8)', () => {
   it('v2025.0 reads lead_partner_*; the URN wins over the UKPRN', () => {
     expect(detailsOf('v2025.0', { lead_partner_urn: ' 459283 ', lead_partner_ukprn: '65782432' })).toMatchObject({
       training_partner_urn: '459283',
@@ -605,7 +605,7 @@ describe('training partner and employing school (decision (a); API-FACTS §6.8)'
   });
 });
 
-describe('nested degrees and placements (API-FACTS §6.6, §6.10, §9.2)', () => {
+describe('nested degrees and placements (docs/reference/API-FACTS.md §6.6, §6.10, §9.2)', () => {
   it('returns the validated degrees and placements', () => {
     const result = validateNewTrainee(
       payload('v2026.1', { ...POSTGRAD('12'), placements_attributes: [{ urn: '123456', name: 'Oak School', postcode: 'GU1 1AA' }, { urn: '900010' }] }),
@@ -651,7 +651,7 @@ describe('nested degrees and placements (API-FACTS §6.6, §6.10, §9.2)', () =>
   });
 });
 
-describe('funding, initiative and fund-code rules (API-FACTS §8)', () => {
+describe('funding, initiative and fund-code rules (docs/reference/API-FACTS.md §8)', () => {
   it.each(BOTH)('%s: fund_code 7 needs a funded route in the cycle and a known age range', (version) => {
     expect(errorsOf(version, { fund_code: '7' })).toEqual([]);
     expect(errorsOf(version, { fund_code: '7', itt_start_date: '2027-08-01' })).toEqual(['fund_code is not valid for this trainee']);

@@ -1,5 +1,5 @@
 /**
- * Trainee create and update validation (API-FACTS §6.2–§6.10, §7, §8). Pure functions over parsed
+ * Trainee create and update validation (docs/reference/API-FACTS.md §6.2–§6.10, §7, §8). Pure functions over parsed
  * JSON: they never throw on any input, and return every failed rule's message together.
  *
  * Decisions taken where the facts leave room (also listed in the functions' docs):
@@ -18,7 +18,7 @@
  * (e) Values of the wrong JSON type: free-text fields accept strings and numbers (as their decimal
  *     text); booleans, arrays and objects give `<field> is invalid`. Coded fields accept only
  *     strings (a number gets the unknown-code message), except itt_aim, which also takes a JSON
- *     number and stores it as a string (DESIGN.md ruling 12).
+ *     number and stores it as a string (docs/DESIGN.md ruling 12).
  * (f) Messages are de-duplicated (two nested degrees missing a subject give one message).
  * (g) A rule that compares a field with another skips when one of them already failed its own
  *     check (no "course_subject_1 is invalid. It should be `100511`…" on top of an unknown code),
@@ -65,7 +65,7 @@ import { validatePlacement } from './validate-placement';
 import type { ValidationContext, ValidationResult } from './validation-result';
 import { asText, charLength, getKey, hasKey, isBlank, isJsonObject, squish, uniqueMessages } from './values';
 
-/** Canonical keys a trainee create/update reads (API-FACTS §6.2), besides `disabilityN`. */
+/** Canonical keys a trainee create/update reads (docs/reference/API-FACTS.md §6.2), besides `disabilityN`. */
 export const TRAINEE_INPUT_KEYS = [
   'first_names',
   'middle_names',
@@ -105,10 +105,10 @@ export const TRAINEE_INPUT_KEYS = [
   'degrees_attributes',
 ] as const;
 
-/** `disability` followed by digits: every such key is stored and echoed (API-FACTS §6.7). */
+/** `disability` followed by digits: every such key is stored and echoed (docs/reference/API-FACTS.md §6.7). */
 export const DISABILITY_KEY = /^disability\d+$/;
 
-/** Message when `data` is missing, empty or not an object (API-FACTS §5.1; DESIGN.md ruling 4). */
+/** Message when `data` is missing, empty or not an object (docs/reference/API-FACTS.md §5.1; docs/DESIGN.md ruling 4). */
 export const MISSING_DATA_MESSAGE = 'Param is missing or the value is empty or invalid: data';
 
 const PRIMARY_TEACHING = '100511';
@@ -119,15 +119,15 @@ const IQTS_ROUTE = '15';
 const STUDY_MODE_OPTIONAL_ROUTES = ['16', '17'];
 const VETERANS_FUNDING_METHOD = 'C';
 const ELIGIBLE_FUND_CODE = '7';
-/** Allocation subjects of the fund-code exception (API-FACTS §8.2). */
+/** Allocation subjects of the fund-code exception (docs/reference/API-FACTS.md §8.2). */
 const FUND_CODE_EXCEPTION_SUBJECTS = ['Ancient languages', 'Modern languages', 'French language', 'German language', 'Spanish language', 'Physics'];
-/** Cycles (start years) in which the fund-code exception applies, per version (API-FACTS §8.2, §18). */
+/** Cycles (start years) in which the fund-code exception applies, per version (docs/reference/API-FACTS.md §8.2, §18). */
 const FUND_CODE_EXCEPTION_CYCLES: Record<ApiVersion, readonly number[]> = { 'v2025.0': [2025], 'v2026.1': [2025, 2026] };
 /** On update, an empty string for these behaves like absent (they are re-derived from codes; §7.4). */
 const EMPTY_MEANS_ABSENT_ON_UPDATE = ['training_route', 'course_subject_1', 'study_mode', 'nationality', 'training_initiative'];
 
 // ---------------------------------------------------------------------------------------------
-// Email format (API-FACTS §6.4)
+// Email format (docs/reference/API-FACTS.md §6.4)
 // ---------------------------------------------------------------------------------------------
 
 const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@([^.@][^@\s]+)$/;
@@ -135,7 +135,7 @@ const EMAIL_PART = /^(xn-|[a-z0-9]+)(-[a-z0-9]+)*$/i;
 const EMAIL_TLD = /^([a-z]{2,63}|xn--([a-z0-9]+-)*[a-z0-9]+)$/i;
 
 /**
- * The email format rule (API-FACTS §6.4): local part of letters, digits and
+ * The email format rule (docs/reference/API-FACTS.md §6.4): local part of letters, digits and
  * ``.!#$%&'*+/=?^_`{|}~-``; one `@`; a domain of at least two dot-separated labels of at most 63
  * characters, each letters/digits with single inner hyphens (or an `xn-` start); a top-level label
  * of 2–63 letters (or `xn--…`); no `..`; at most 320 characters in all and 253 in the domain.
@@ -317,7 +317,7 @@ function checkTrainee(raw: Raw, ctx: ValidationContext, opts: CoreOptions): Core
   const studyModeRequired = !(version === 'v2026.1' && route !== undefined && STUDY_MODE_OPTIONAL_ROUTES.includes(route.code));
   const studyMode = code('study_mode', 'study_mode', studyModeRequired);
 
-  // itt_aim: a JSON number is accepted and kept as a string (DESIGN.md ruling 12)
+  // itt_aim: a JSON number is accepted and kept as a string (docs/DESIGN.md ruling 12)
   const rawIttAim = get('itt_aim');
   const ittAimValue = typeof rawIttAim === 'number' && Number.isFinite(rawIttAim) ? String(rawIttAim) : rawIttAim;
   const ittAim = code('itt_aim', 'itt_aim', true, ittAimValue);
@@ -646,7 +646,7 @@ function pickTraineeKeys(canonical: Raw): Raw {
 }
 
 /**
- * Validates a new trainee (POST /trainees; API-FACTS §6.2–§6.10, §8). Takes the request's `data`
+ * Validates a new trainee (POST /trainees; docs/reference/API-FACTS.md §6.2–§6.10, §8). Takes the request's `data`
  * object with the VERSION's field names, as parsed JSON (any value types), and the context
  * (`today` for the date rules, `version` for names, lists and rules). Returns the canonical record
  * with the nested placements and degrees, or every failed rule's message in a stable order: the
@@ -676,7 +676,7 @@ export function validateNewTrainee(
     if (out.errors.length > 0 || !out.details) return { ok: false, errors: out.errors };
     return { ok: true, value: { details: out.details, placements: out.placements, degrees: out.degrees } };
   } catch (e) {
-    // Defensive only: validation must never surface as a 5xx (DESIGN.md property 7).
+    // Defensive only: validation must never surface as a 5xx (docs/DESIGN.md property 7).
     return { ok: false, errors: [`data is invalid (${e instanceof Error ? e.message : 'unexpected input'})`] };
   }
 }
@@ -707,7 +707,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Validates an update (PUT or PATCH /trainees/{id}, identical merge semantics; API-FACTS §7).
+ * Validates an update (PUT or PATCH /trainees/{id}, identical merge semantics; docs/reference/API-FACTS.md §7).
  * Takes the request's `data` with the version's field names, the stored record and the context;
  * `opts.hasDegrees`, when given as false, applies the create rule "degrees_attributes must be
  * entered…" to the merged route (the trainee has no degree); when omitted that rule is skipped

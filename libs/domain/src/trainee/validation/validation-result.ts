@@ -3,7 +3,7 @@ import type { School } from '../trainee.details';
 
 /**
  * Outcome of a validator: the validated, normalised value, or every failed rule's message (one
- * string per rule, worded byte for byte as API-FACTS gives it, in a stable order). Validators never
+ * string per rule, worded byte for byte as docs/reference/API-FACTS.md gives it, in a stable order). Validators never
  * throw on bad input; a wrong JSON type is a message like any other.
  */
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: string[] };

@@ -8,7 +8,7 @@ import type { ValidationResult } from './validation-result';
 
 /**
  * Property: the validators never throw, whatever JSON they get, and always answer either ok or a
- * non-empty list of strings (DESIGN.md property 7: bad input never yields a 5xx).
+ * non-empty list of strings (docs/DESIGN.md property 7: bad input never yields a 5xx).
  */
 
 const TRAINEE_KEYS = [
