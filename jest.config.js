@@ -9,6 +9,8 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.contract-spec.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   moduleNameMapper: {
+    '^@app/contract$': '<rootDir>/libs/contract/src',
+    '^@app/contract/(.*)$': '<rootDir>/libs/contract/src/$1',
     '^@app/domain$': '<rootDir>/libs/domain/src',
     '^@app/domain/(.*)$': '<rootDir>/libs/domain/src/$1',
     '^@app/event-store$': '<rootDir>/libs/event-store/src',

@@ -24,14 +24,13 @@ import {
   academicCycleOf,
   REGISTRATION_GUARD_STREAM_PREFIX,
   traineeStreamId,
-  type ApiVersion,
   type RegistrationClaimed,
   type School,
-  type TraineeCommand,
   type TraineeEvent,
   type TraineeState,
   type TraineeStatus,
 } from '@app/domain';
+import { commandFromWire, type ApiVersion, type WireCommand } from '@app/contract';
 import { openSqliteEventStore, type EventData, type EventStore, type ExpectedRevision } from '@app/event-store';
 import { importSchoolsCsv, toEventData, type WriteContext } from '@app/read-model';
 import { ProviderOperations, type Stores } from '@app/application';
@@ -298,7 +297,7 @@ function buildTrainee(
     }
     try {
       registered = decide(
-        {
+        commandFromWire({
           type: 'RegisterTrainee',
           trainee_id: traineeId,
           ukprn: provider.ukprn,
@@ -308,7 +307,7 @@ function buildTrainee(
           new_ids: Array.from({ length: 8 }, () => resourceId(random)),
           duplicate_candidates: [],
           schools,
-        },
+        }),
         initialTraineeState,
       );
       seen.add(key);
@@ -328,7 +327,7 @@ function buildTrainee(
   let revision = registered.length - 1;
 
   // The lifecycle, in time order.
-  const actions: { at: number; make: (now: string) => TraineeCommand; byRegistry?: boolean }[] = [];
+  const actions: { at: number; make: (now: string) => WireCommand; byRegistry?: boolean }[] = [];
   const between = (a: number, b: number): number => a + Math.floor(random.next() * Math.max(1, b - a));
   const base = { trainee_id: traineeId, ukprn: provider.ukprn, version };
   let trnAt: number | null = null;
@@ -380,7 +379,7 @@ function buildTrainee(
   for (const action of actions) {
     if (action.at >= nowMs) continue;
     try {
-      const events = decide(action.make(new Date(action.at).toISOString()), state);
+      const events = decide(commandFromWire(action.make(new Date(action.at).toISOString())), state);
       if (events.length === 0) continue;
       state = evolveAll(events, state);
       pending.push({ at: action.at, stream: traineeStreamId(traineeId), events: toEventData(events, ctx(action.at, action.byRegistry)), expected: revision });
@@ -432,7 +431,7 @@ async function appendHistoryTrainee(
   const input = generator.traineeInput({ serial: 999_999_999, version: provider.version, ittStart, twoYear: false, placements: 1, degrees: 1, ukprn: provider.ukprn });
   const ctx = (at: number): WriteContext => ({ occurredAt: new Date(at).toISOString(), providerUkprn: provider.ukprn, apiVersion: provider.version, tokenId: provider.tokenId });
   const registered = decide(
-    {
+    commandFromWire({
       type: 'RegisterTrainee',
       trainee_id: id,
       ukprn: provider.ukprn,
@@ -442,7 +441,7 @@ async function appendHistoryTrainee(
       new_ids: [resourceId(generator.rng), resourceId(generator.rng)],
       duplicate_candidates: [],
       schools,
-    },
+    }),
     initialTraineeState,
   );
   await store.appendToStream(traineeStreamId(id), toEventData(registered, ctx(createdMs)), { expectedRevision: 'no_stream' });
@@ -452,7 +451,7 @@ async function appendHistoryTrainee(
   for (let k = 0; revision < HISTORY_STREAM_EVENTS - 1; k++) {
     const at = createdMs + HOUR_MS + k * 30 * 60_000;
     const events = decide(
-      { type: 'UpdateTrainee', trainee_id: id, ukprn: provider.ukprn, version: provider.version, input: { middle_names: `Revision ${k}` }, now: new Date(at).toISOString() },
+      commandFromWire({ type: 'UpdateTrainee', trainee_id: id, ukprn: provider.ukprn, version: provider.version, input: { middle_names: `Revision ${k}` }, now: new Date(at).toISOString() }),
       state,
     );
     await store.appendToStream(traineeStreamId(id), toEventData(events, ctx(at)), { expectedRevision: revision });

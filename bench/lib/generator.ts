@@ -6,8 +6,8 @@
  * names and dates. Every combination it produces passes `validateNewTrainee`; `selfCheck` proves
  * it on a sample before a run.
  */
-import { validateNewTrainee, type ApiVersion, type School } from '@app/domain';
-import { acceptedTrainingRouteCodes, codesFor, REFERENCE_LISTS } from '@app/domain/reference-data';
+import { REFERENCE_LISTS, type School } from '@app/domain';
+import { acceptedTrainingRouteCodes, codesFor, lookupCode, validateNewTrainee, type ApiVersion } from '@app/contract';
 import { Random } from './random';
 
 const DAY_MS = 86_400_000;
@@ -220,7 +220,7 @@ interface GeneratorLists {
 function listsFor(v: ApiVersion): GeneratorLists {
   const accepted = new Set(acceptedTrainingRouteCodes(v));
   for (const route of ROUTES[v]) if (!accepted.has(route)) throw new Error(`generator: route ${route} is not accepted in ${v}`);
-  const ages = REFERENCE_LISTS.course_age_range.filter((a) => a.versions.includes(v));
+  const ages = REFERENCE_LISTS.course_age_range.filter((a) => lookupCode('course_age_range', a.code, v) !== undefined);
   return {
     primaryAgeRanges: ages.filter((a) => a.course_education_phase === 'primary').map((a) => a.code),
     // 13920 is the early-years age range, only for early-years routes.
@@ -234,7 +234,7 @@ function listsFor(v: ApiVersion): GeneratorLists {
     degreeGrades: codesFor('degree_grade', v),
     degreeTypes: codesFor('degree_type', v),
     institutions: codesFor('degree_institution', v),
-    nonUkCountries: REFERENCE_LISTS.country.filter((c) => !c.uk && c.versions.includes(v)).map((c) => c.code),
+    nonUkCountries: REFERENCE_LISTS.country.filter((c) => !c.uk && lookupCode('country', c.code, v) !== undefined).map((c) => c.code),
   };
 }
 

@@ -16,6 +16,7 @@
  * event the test applied. A rebuild re-reads the whole log, so these tests need a store that only
  * the test feeds (both runners give each test a fresh one).
  */
+import { commandFromWire } from '@app/contract';
 import { randomBytes, randomInt } from 'node:crypto';
 import v2025Example from '../fixtures/post-trainee-v2025.0.json';
 import {
@@ -180,7 +181,7 @@ function isRebuildable(rm: ContractReadModel): rm is ContractReadModel & Rebuild
 
 /** A realistic registration decided by the domain from the v2025.0 fixture (as the SQLite spec does). */
 const TEMPLATE_EVENTS: TraineeEvent[] = decide(
-  {
+  commandFromWire({
     type: 'RegisterTrainee',
     trainee_id: 'TEMPLATE',
     ukprn: '10000001',
@@ -189,7 +190,7 @@ const TEMPLATE_EVENTS: TraineeEvent[] = decide(
     now: '2026-01-01T00:00:00.000Z',
     new_ids: ['P1', 'D1'],
     duplicate_candidates: [],
-  },
+  }),
   { exists: false },
 );
 const TEMPLATE_DETAILS: TraineeDetails = (() => {
@@ -236,7 +237,7 @@ function updated(id: string, changes: Partial<TraineeDetails>, at: string): Trai
  */
 function decidedHistory(id: string, ukprn: string, updates: number): { events: TraineeEvent[]; expected: Trainee } {
   const events = decide(
-    {
+    commandFromWire({
       type: 'RegisterTrainee',
       trainee_id: id,
       ukprn,
@@ -245,13 +246,13 @@ function decidedHistory(id: string, ukprn: string, updates: number): { events: T
       now: '2026-01-01T00:00:00.000Z',
       new_ids: [`P-${id}`, `D-${id}`],
       duplicate_candidates: [],
-    },
+    }),
     { exists: false },
   );
   let state: TraineeState = evolveAll(events);
   for (let u = 1; u <= updates; u++) {
     const changes = decide(
-      { type: 'UpdateTrainee', trainee_id: id, ukprn, version: 'v2025.0', input: { middle_names: `M${u}` }, now: `2026-02-0${u}T00:00:00.000Z` },
+      commandFromWire({ type: 'UpdateTrainee', trainee_id: id, ukprn, version: 'v2025.0', input: { middle_names: `M${u}` }, now: `2026-02-0${u}T00:00:00.000Z` }),
       state,
     );
     state = evolveAll(changes, state);

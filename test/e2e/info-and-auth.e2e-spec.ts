@@ -1,3 +1,4 @@
+import { uniqueTrainee } from '../support/trainee-input';
 import { RunningApi } from '../support/api-harness';
 
 describe('GET /info, authentication and unknown routes (docs/spec/trainee-records-api.md "Authentication", docs/reference/API-FACTS.md §1, §2, §16)', () => {
@@ -51,14 +52,23 @@ describe('GET /info, authentication and unknown routes (docs/spec/trainee-record
     expect(res.body).toEqual({ error: 'Unauthorized' });
   });
 
-  it.each(['/api/v0.1/info', '/api/v1.0-pre/trainees', '/api/v2025.0/nothing-here', '/api/v2026.1/trainees/abc/unknown'])(
-    'answers the 404 Not found shape for %s with a valid token',
-    async (path) => {
-      const res = await api.request('GET', path, token);
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual({ errors: [{ error: 'NotFound', message: 'Not found' }] });
-    },
-  );
+  it.each(['/api/v2025.0/nothing-here', '/api/v2026.1/trainees/abc/unknown'])('answers the 404 Not found shape for %s with a valid token', async (path) => {
+    const res = await api.request('GET', path, token);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ errors: [{ error: 'NotFound', message: 'Not found' }] });
+  });
+
+  it.each([
+    ['/api/v0.1/info', 'v0.1'],
+    ['/api/v1.0-pre/trainees', 'v1.0-pre'],
+    ['/api/v2025.0-rc/info', 'v2025.0-rc'],
+  ])('answers %s, a version that is not served, in the 404 shape naming the versions served (docs/reference/API-FACTS.md §1.4)', async (path, version) => {
+    const res = await api.request('GET', path, token);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      errors: [{ error: 'NotFound', message: `Not found: API version '${version}' is not served here; the versions served are v2025.0, v2026.1` }],
+    });
+  });
 
   it('answers 401 before 404 for an unknown path under a version-like segment', async () => {
     const res = await api.request('GET', '/api/v0.1/info', null);
@@ -95,9 +105,38 @@ describe('APP_ENV=production serves production versions only', () => {
     expect(res.body.version).toEqual({ requested: 'v2025.0', latest: 'v2025.0' });
   });
 
-  it('answers 404 for the sandbox-only v2026.1', async () => {
+  it('answers 404 for the sandbox-only v2026.1, naming the version served', async () => {
     const res = await api.request('GET', '/api/v2026.1/info', token);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ errors: [{ error: 'NotFound', message: 'Not found' }] });
+    expect(res.body).toEqual({
+      errors: [{ error: 'NotFound', message: "Not found: API version 'v2026.1' is not served here; the versions served are v2025.0" }],
+    });
+  });
+});
+
+describe('a configured allow-list of versions with the v2025.0-rc alias (docs/reference/API-FACTS.md §1.2, §1.3)', () => {
+  let api: RunningApi;
+  let token: string;
+
+  beforeAll(async () => {
+    api = await RunningApi.start({ apiVersions: ['v2025.0-rc', 'v2026.1'] });
+    token = await api.providerToken('10000005');
+  });
+  afterAll(() => api.close());
+
+  it('answers the alias as v2025.0, and GET /info echoes the alias as requested', async () => {
+    const info = await api.request('GET', '/api/v2025.0-rc/info', token);
+    expect(info.status).toBe(200);
+    expect(info.body).toEqual({ status: 'ok', version: { requested: 'v2025.0-rc', latest: 'v2026.1' } });
+    const created = await api.request('POST', '/api/v2025.0-rc/trainees', token, uniqueTrainee('v2025.0'));
+    expect(created.status).toBe(201);
+    expect(created.body.data).toHaveProperty('course_subject_one');
+    expect(created.body.data).not.toHaveProperty('course_subject_1');
+  });
+
+  it('does not serve a version left out of the list', async () => {
+    const res = await api.request('GET', '/api/v2025.0/info', token);
+    expect(res.status).toBe(404);
+    expect(res.body.errors[0].message).toBe("Not found: API version 'v2025.0' is not served here; the versions served are v2025.0-rc, v2026.1");
   });
 });

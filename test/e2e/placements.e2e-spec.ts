@@ -50,11 +50,11 @@ describe.each<Version>(['v2025.0', 'v2026.1'])('placements over HTTP in %s (docs
     expect(read.body.data).toEqual(withoutSchoolId);
   });
 
-  it('keeps the name and postcode of an unknown URN, with no address', async () => {
+  it('keeps the name and postcode of an unknown URN, the address built from them (docs/DESIGN.md ruling 13)', async () => {
     const { id } = await newTrainee();
     const res = await api.request('POST', `${base}/${id}/placements`, token, { data: { urn: '654321', name: 'Fir School', postcode: 'BN1 1AA' } });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ urn: '654321', name: 'Fir School', postcode: 'BN1 1AA', address: null });
+    expect(res.body.data).toMatchObject({ urn: '654321', name: 'Fir School', postcode: 'BN1 1AA', address: 'URN 654321, BN1 1AA' });
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import { commandFromWire } from '@app/contract';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { TsProcess } from '../support/processes';
 async function register(store: SqliteEventStore, n: number): Promise<number> {
   const input = { ...JSON.parse(JSON.stringify(v2025Example.data)), first_names: `P${n}`, email: `p${n}@example.com` };
   const events = decide(
-    { type: 'RegisterTrainee', trainee_id: `T${n}`, ukprn: '10000001', version: 'v2025.0', input, now: '2026-01-01T00:00:00.000Z', new_ids: [`A${n}`, `B${n}`], duplicate_candidates: [] },
+    commandFromWire({ type: 'RegisterTrainee', trainee_id: `T${n}`, ukprn: '10000001', version: 'v2025.0', input, now: '2026-01-01T00:00:00.000Z', new_ids: [`A${n}`, `B${n}`], duplicate_candidates: [] }),
     { exists: false },
   );
   const r = await store.appendToStream(traineeStreamId(`T${n}`), toEventData(events, { occurredAt: new Date().toISOString() }), { expectedRevision: 'no_stream' });

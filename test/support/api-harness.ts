@@ -5,6 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../apps/api/src/create-app';
 import { Infrastructure } from '../../apps/api/src/infrastructure/infrastructure';
 import type { AppConfig } from '@app/application';
+import { DEFAULT_SERVED_VERSIONS } from '@app/contract';
 import { createLogger } from '../../apps/api/src/shared/logger';
 
 export interface JsonResponse {
@@ -25,13 +26,21 @@ export class RunningApi {
 
   /** Starts the API (real HTTP) with `APP_ENV` sandbox unless told otherwise. */
   static async start(
-    options: { appEnv?: AppConfig['appEnv']; dataDir?: string; projector?: AppConfig['projector']; registryUrl?: string; registryTrnDelayMs?: number } = {},
+    options: {
+      appEnv?: AppConfig['appEnv'];
+      apiVersions?: readonly string[];
+      dataDir?: string;
+      projector?: AppConfig['projector'];
+      registryUrl?: string;
+      registryTrnDelayMs?: number;
+    } = {},
   ): Promise<RunningApi> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trainee-records-e2e-'));
     const config: AppConfig = {
       port: 0,
       dataDir,
       appEnv: options.appEnv ?? 'sandbox',
+      apiVersions: options.apiVersions ?? DEFAULT_SERVED_VERSIONS[options.appEnv ?? 'sandbox'],
       logLevel: 'silent',
       eventStoreUrl: null,
       mongodbUrl: null,

@@ -1,5 +1,6 @@
 import v2025Example from '../fixtures/post-trainee-v2025.0.json';
-import { decide, evolveAll, traineeStreamId, type TraineeCommand, type TraineeEvent, type TraineeState } from '@app/domain';
+import { commandFromWire, type WireCommand } from '@app/contract';
+import { decide, evolveAll, traineeStreamId, type TraineeEvent, type TraineeState } from '@app/domain';
 import type { EventStore } from '@app/event-store';
 import { toEventData } from '@app/read-model';
 
@@ -23,8 +24,8 @@ export async function writeHistories(
     const input = { ...JSON.parse(JSON.stringify(v2025Example.data)), first_names: `Gen${i}`, email: `gen${i}@example.com` };
     let state: TraineeState = { exists: false };
     const pending: ReturnType<typeof toEventData> = [];
-    const run = async (command: TraineeCommand, expected: 'no_stream' | number) => {
-      const events: TraineeEvent[] = decide(command, state);
+    const run = async (command: WireCommand, expected: 'no_stream' | number) => {
+      const events: TraineeEvent[] = decide(commandFromWire(command), state);
       const data = toEventData(events, { occurredAt: command.now, providerUkprn: ukprn, apiVersion: 'v2025.0' });
       // With onePerTrainee, a trainee's whole history goes in one append (fast generation of big stores).
       if (options.onePerTrainee) pending.push(...data);
@@ -35,7 +36,7 @@ export async function writeHistories(
     let revision = (await run({ type: 'RegisterTrainee', trainee_id: id, ukprn, version: 'v2025.0', input, now: at(0), new_ids: [`${id}P`, `${id}D`], duplicate_candidates: [] }, 'no_stream')) - 1;
     for (let c = 1; c <= options.changesEach; c++) {
       const common = { trainee_id: id, ukprn, version: 'v2025.0' as const, now: at(c) };
-      const command: TraineeCommand =
+      const command: WireCommand =
         c % 5 === 3
           ? { type: 'AddPlacement', ...common, placement_id: `${id}P${c}`, input: { name: `School ${c}` }, schools: new Map() }
           : c % 5 === 4

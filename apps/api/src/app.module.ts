@@ -46,7 +46,7 @@ export class AppModule {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
-        { provide: VersionRegistry, useValue: new VersionRegistry(config.appEnv) },
+        { provide: VersionRegistry, useValue: new VersionRegistry(config) },
         {
           provide: Infrastructure,
           useFactory: (c: AppConfig, l: Logger) => Infrastructure.create(c, l),

@@ -1,4 +1,5 @@
 import { cleanEnv, makeValidator, num, str, EnvError, EnvMissingError } from 'envalid';
+import { DEFAULT_SERVED_VERSIONS, ServedVersions } from '@app/contract';
 import { redact } from './stores';
 
 /** Configuration of the API, the projector and the admin CLI (docs/DESIGN.md "Configuration"), validated once at start. */
@@ -6,6 +7,11 @@ export interface AppConfig {
   port: number;
   dataDir: string;
   appEnv: 'sandbox' | 'production';
+  /**
+   * The API version names served (docs/reference/API-FACTS.md §1.2): implemented versions or
+   * their aliases (`v2025.0-rc`, §1.3), in the order given; by default the versions of `appEnv`.
+   */
+  apiVersions: readonly string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   eventStoreUrl: string | null;
   mongodbUrl: string | null;
@@ -39,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
       PORT: listenPort({ default: defaults.port ?? 3000, desc: 'HTTP port (0: any free port)' }),
       DATA_DIR: str({ default: './data', desc: 'directory of the embedded SQLite files' }),
       APP_ENV: str({ choices: ['sandbox', 'production'], default: 'sandbox' }),
+      API_VERSIONS: str({ default: '', desc: 'comma-separated API versions to serve (default: by APP_ENV)' }),
       LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
       EVENTSTORE_URL: str({ default: '' }),
       MONGODB_URL: str({ default: '' }),
@@ -66,11 +73,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
   if (clean.REGISTRY_URL && !/^https?:\/\//.test(clean.REGISTRY_URL)) {
     problems.push(`REGISTRY_URL: must be an http:// or https:// URL, got '${redact(clean.REGISTRY_URL)}'`);
   }
+  const appEnv = clean.APP_ENV as AppConfig['appEnv'];
+  const apiVersions = clean.API_VERSIONS.trim() === '' ? DEFAULT_SERVED_VERSIONS[appEnv] : clean.API_VERSIONS.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  try {
+    new ServedVersions(apiVersions);
+  } catch (err) {
+    problems.push(`API_VERSIONS: ${(err as Error).message}`);
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: clean.PORT,
     dataDir: clean.DATA_DIR,
-    appEnv: clean.APP_ENV as AppConfig['appEnv'],
+    appEnv,
+    apiVersions,
     logLevel: clean.LOG_LEVEL as AppConfig['logLevel'],
     eventStoreUrl: clean.EVENTSTORE_URL || null,
     mongodbUrl: clean.MONGODB_URL || null,

@@ -13,22 +13,32 @@ import {
   utcDate,
   validateNewTrainee,
   ValidationFailed,
-  type ApiVersion,
+  type DeferralFields,
+  type DegreeFields,
+  type PlacementFields,
+  type RecommendationFields,
   type RegistrationClaimed,
+  type RequestData,
   type Trainee,
   type TraineeCommand,
   type TraineeEvent,
+  type TraineeFields,
+  type TraineeRules,
   type TraineeState,
+  type WithdrawalFields,
 } from '@app/domain';
 import { runCommand, WrongExpectedVersionError, type EventStore } from '@app/event-store';
 import { decodeTraineeEvent, toEventData, type SchoolDirectory, type TraineeReadModel, type WriteContext } from '@app/read-model';
 import { KeyedLock } from './keyed-lock';
 
-/** Who is writing: the caller's provider and token, the API version and request id. */
+/**
+ * Who is writing: the caller's provider and token, the API version name the request used (recorded
+ * in the events' metadata) and the request id.
+ */
 export interface Caller {
   ukprn: string;
   tokenId: string | null;
-  apiVersion: ApiVersion;
+  apiVersion: string;
   requestId: string | null;
 }
 
@@ -66,11 +76,11 @@ export class TraineeCommands {
    * birth, route and last name) with the revision it read, so of N concurrent identical creates
    * exactly one gets through; the others re-read, see the winner and answer 409.
    */
-  async register(caller: Caller, input: unknown): Promise<Trainee> {
-    requireData(input);
+  async register(caller: Caller, rules: TraineeRules, data: RequestData<TraineeFields>): Promise<Trainee> {
+    const input = requireData(data);
     const now = this.clock().toISOString();
-    const schools = await this.deps.schools.findByUrns(urnsOf(input.placements_attributes));
-    const checked = validateNewTrainee(input, { version: caller.apiVersion, today: utcDate(now), schools });
+    const schools = await this.deps.schools.findByUrns(urnsOf(input.fields.placements_attributes));
+    const checked = validateNewTrainee(input.fields, input.problems, { rules, today: utcDate(now), schools });
     if (!checked.ok) throw new ValidationFailed(checked.errors);
     const details = checked.value.details;
     const guardStream =
@@ -101,14 +111,14 @@ export class TraineeCommands {
       }
 
       const traineeId = this.deps.newId();
-      const nested = (arrayLength(input.placements_attributes) + arrayLength(input.degrees_attributes)) || 0;
+      const nested = arrayLength(input.fields.placements_attributes) + arrayLength(input.fields.degrees_attributes);
       const events = decide(
         {
           type: 'RegisterTrainee',
           trainee_id: traineeId,
           ukprn: caller.ukprn,
-          version: caller.apiVersion,
-          input,
+          rules,
+          data,
           now,
           new_ids: Array.from({ length: nested }, () => this.deps.newId()),
           duplicate_candidates: candidates,
@@ -136,78 +146,64 @@ export class TraineeCommands {
   }
 
   /** PUT or PATCH /trainees/{trainee_id}: merge semantics (docs/reference/API-FACTS.md §7). */
-  update(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
-    return this.execute(caller, traineeId, (id, now) => ({
-      type: 'UpdateTrainee',
-      trainee_id: id,
-      ukprn: caller.ukprn,
-      version: caller.apiVersion,
-      input: input as Record<string, unknown>,
-      now,
-    }));
+  update(caller: Caller, rules: TraineeRules, traineeId: string, data: RequestData<TraineeFields>): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({ type: 'UpdateTrainee', trainee_id: id, ukprn: caller.ukprn, rules, data, now }));
   }
 
   /** POST …/placements: returns the trainee and the new placement's id. */
-  async addPlacement(caller: Caller, traineeId: string, input: unknown): Promise<{ trainee: Trainee; placementId: string }> {
+  async addPlacement(caller: Caller, rules: TraineeRules, traineeId: string, data: RequestData<PlacementFields>): Promise<{ trainee: Trainee; placementId: string }> {
     const placementId = this.deps.newId();
-    const schools = await this.deps.schools.findByUrns(urnsOf([input]));
+    const schools = await this.deps.schools.findByUrns(urnsOf(data.kind === 'data' ? [data.fields] : []));
     const trainee = await this.execute(caller, traineeId, (id, now) => ({
-      type: 'AddPlacement', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, placement_id: placementId, input, schools,
+      type: 'AddPlacement', trainee_id: id, ukprn: caller.ukprn, rules, now, placement_id: placementId, data, schools,
     }));
     return { trainee, placementId };
   }
 
   /** PUT or PATCH …/placements/{placement_id}. */
-  async updatePlacement(caller: Caller, traineeId: string, placementId: string, input: unknown): Promise<Trainee> {
-    const schools = await this.deps.schools.findByUrns(urnsOf([input]));
+  async updatePlacement(caller: Caller, rules: TraineeRules, traineeId: string, placementId: string, data: RequestData<PlacementFields>): Promise<Trainee> {
+    // Only a URN sent links a school: a partial update without one unlinks (docs/reference/API-FACTS.md §10.5).
+    const schools = await this.deps.schools.findByUrns(urnsOf(data.kind === 'data' ? [data.fields] : []));
     return this.execute(caller, traineeId, (id, now) => ({
-      type: 'UpdatePlacement', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, placement_id: placementId, input, schools,
+      type: 'UpdatePlacement', trainee_id: id, ukprn: caller.ukprn, rules, now, placement_id: placementId, data, schools,
     }));
   }
 
   /** DELETE …/placements/{placement_id}: returns the trainee after the removal. */
-  removePlacement(caller: Caller, traineeId: string, placementId: string): Promise<Trainee> {
-    return this.execute(caller, traineeId, (id, now) => ({
-      type: 'RemovePlacement', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, placement_id: placementId,
-    }));
+  removePlacement(caller: Caller, rules: TraineeRules, traineeId: string, placementId: string): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({ type: 'RemovePlacement', trainee_id: id, ukprn: caller.ukprn, rules, now, placement_id: placementId }));
   }
 
   /** POST …/degrees: returns the trainee and the new degree's id. */
-  async addDegree(caller: Caller, traineeId: string, input: unknown): Promise<{ trainee: Trainee; degreeId: string }> {
+  async addDegree(caller: Caller, rules: TraineeRules, traineeId: string, data: RequestData<DegreeFields>): Promise<{ trainee: Trainee; degreeId: string }> {
     const degreeId = this.deps.newId();
-    const trainee = await this.execute(caller, traineeId, (id, now) => ({
-      type: 'AddDegree', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, degree_id: degreeId, input,
-    }));
+    const trainee = await this.execute(caller, traineeId, (id, now) => ({ type: 'AddDegree', trainee_id: id, ukprn: caller.ukprn, rules, now, degree_id: degreeId, data }));
     return { trainee, degreeId };
   }
 
   /** PUT or PATCH …/degrees/{degree_id}. */
-  updateDegree(caller: Caller, traineeId: string, degreeId: string, input: unknown): Promise<Trainee> {
-    return this.execute(caller, traineeId, (id, now) => ({
-      type: 'UpdateDegree', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, degree_id: degreeId, input,
-    }));
+  updateDegree(caller: Caller, rules: TraineeRules, traineeId: string, degreeId: string, data: RequestData<DegreeFields>): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({ type: 'UpdateDegree', trainee_id: id, ukprn: caller.ukprn, rules, now, degree_id: degreeId, data }));
   }
 
   /** DELETE …/degrees/{degree_id}: returns the trainee after the removal. */
-  removeDegree(caller: Caller, traineeId: string, degreeId: string): Promise<Trainee> {
-    return this.execute(caller, traineeId, (id, now) => ({
-      type: 'RemoveDegree', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, degree_id: degreeId,
-    }));
+  removeDegree(caller: Caller, rules: TraineeRules, traineeId: string, degreeId: string): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({ type: 'RemoveDegree', trainee_id: id, ukprn: caller.ukprn, rules, now, degree_id: degreeId }));
   }
 
   /** POST …/defer (docs/spec/trainee-records-api.md; docs/reference/API-FACTS.md §12.3). */
-  defer(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
-    return this.execute(caller, traineeId, (id, now) => ({ type: 'DeferTrainee', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, input }));
+  defer(caller: Caller, rules: TraineeRules, traineeId: string, data: RequestData<DeferralFields>): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({ type: 'DeferTrainee', trainee_id: id, ukprn: caller.ukprn, rules, now, data }));
   }
 
   /** POST …/withdraw (docs/spec/trainee-records-api.md; docs/reference/API-FACTS.md §12.4). */
-  withdraw(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
-    return this.execute(caller, traineeId, (id, now) => ({ type: 'WithdrawTrainee', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, input }));
+  withdraw(caller: Caller, rules: TraineeRules, traineeId: string, data: RequestData<WithdrawalFields>): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({ type: 'WithdrawTrainee', trainee_id: id, ukprn: caller.ukprn, rules, now, data }));
   }
 
   /** POST …/recommend-for-qts (docs/spec/trainee-records-api.md; docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8). */
-  recommendForAward(caller: Caller, traineeId: string, input: unknown): Promise<Trainee> {
-    return this.execute(caller, traineeId, (id, now) => ({ type: 'RecommendForAward', trainee_id: id, ukprn: caller.ukprn, version: caller.apiVersion, now, input }));
+  recommendForAward(caller: Caller, rules: TraineeRules, traineeId: string, data: RequestData<RecommendationFields>): Promise<Trainee> {
+    return this.execute(caller, traineeId, (id, now) => ({ type: 'RecommendForAward', trainee_id: id, ukprn: caller.ukprn, rules, now, data }));
   }
 
   /**
@@ -270,20 +266,13 @@ function traineeOf(state: TraineeState): Trainee {
   return state.trainee;
 }
 
-/** The six-digit URNs named by placement inputs (used to look schools up before deciding). */
-function urnsOf(items: unknown): string[] {
+/** The URNs named by placement fields (used to look schools up before deciding). */
+function urnsOf(items: readonly PlacementFields[] | null | '' | undefined): string[] {
   if (!Array.isArray(items)) return [];
-  const urns: string[] = [];
-  for (const item of items) {
-    if (item === null || typeof item !== 'object') continue;
-    const urn = (item as { urn?: unknown }).urn;
-    const text = typeof urn === 'number' ? String(urn) : typeof urn === 'string' ? urn : '';
-    if (/^\d{6}$/.test(text)) urns.push(text);
-  }
-  return urns;
+  return items.map((p) => p.urn).filter((urn): urn is string => typeof urn === 'string' && /^\d{6}$/.test(urn));
 }
 
-function arrayLength(value: unknown): number {
+function arrayLength(value: readonly unknown[] | null | '' | undefined): number {
   return Array.isArray(value) ? value.length : 0;
 }
 

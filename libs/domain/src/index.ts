@@ -1,10 +1,11 @@
-export * from './api-version';
 export * from './errors';
 export * from './academic-cycle';
 export * from './upcasters';
 import './trainee/trainee.upcasters';
+export * from './reference-data';
 export * from './trainee/trainee.details';
 export * from './trainee/trainee.state';
+export * from './trainee/trainee.rules';
 export * from './trainee/trainee.events';
 export * from './trainee/trainee.commands';
 export * from './trainee/trainee.evolve';

@@ -1,7 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { loadTraineeHistory, parseInstant, traineeAsOf, traineeTimeline, type TimelineEntry } from '@app/application';
-import { API_VERSIONS, type ApiVersion } from '@app/domain';
-import { serializeTrainee } from '../../../api/src/trainees/trainee.serializer';
+import { API_VERSIONS, contractFor, type ApiVersion } from '@app/contract';
 import { CliError, type CliContext } from '../cli-context';
 
 interface HistoryOptions {
@@ -18,7 +17,7 @@ interface HistoryOptions {
  * Without `--as-of`: the timeline as an aligned table (position, time, event, provider, token id,
  * API version, changed fields), or JSON lines with `--json` (one timeline entry per line, with the
  * new values in `changes`). With `--as-of`: the trainee as it stood at that instant, as JSON in
- * the chosen API version's shape (default the latest, v2026.1), exactly as GET /trainees/{id}
+ * the chosen API version's shape (default the latest), exactly as GET /trainees/{id}
  * answers it. An unknown trainee, or one that did not exist yet at the instant: exit 1.
  */
 export function registerTraineeHistoryCommands(program: Command, ctx: CliContext): void {
@@ -46,7 +45,7 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
       if (opts.asOf) {
         const asOf = traineeAsOf(history.events, opts.asOf);
         if (!asOf) throw new CliError(`Trainee ${history.traineeId} did not exist yet at ${opts.asOf.toISOString()}`);
-        process.stdout.write(`${JSON.stringify(serializeTrainee(asOf, opts.apiVersion, { nested: true }), null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(contractFor(opts.apiVersion).output.serializeTrainee(asOf, { nested: true }), null, 2)}\n`);
         return;
       }
       const entries = traineeTimeline(history.events);

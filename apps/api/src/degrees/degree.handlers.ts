@@ -1,6 +1,6 @@
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
-import { findDegree, type Degree, type Trainee } from '@app/domain';
+import { findDegree, type Degree, type DegreeFields, type RequestData, type Trainee, type TraineeRules } from '@app/domain';
 import { Infrastructure } from '../infrastructure/infrastructure';
 import { readOwnTrainee } from '../placements/placement.handlers';
 
@@ -31,7 +31,7 @@ export class GetDegreeHandler implements IQueryHandler<GetDegreeQuery, Degree> {
 }
 
 export class AddDegreeCommand {
-  constructor(readonly caller: Caller, readonly traineeId: string, readonly data: unknown) {}
+  constructor(readonly caller: Caller, readonly rules: TraineeRules, readonly traineeId: string, readonly data: RequestData<DegreeFields>) {}
 }
 
 /** Adds a degree (DegreeAdded) unless it duplicates one the trainee has; returns the stored degree. */
@@ -39,13 +39,19 @@ export class AddDegreeCommand {
 export class AddDegreeHandler implements ICommandHandler<AddDegreeCommand, Degree> {
   constructor(private readonly infra: Infrastructure) {}
   async execute(c: AddDegreeCommand): Promise<Degree> {
-    const { trainee, degreeId } = await this.infra.trainees.addDegree(c.caller, c.traineeId, c.data);
+    const { trainee, degreeId } = await this.infra.trainees.addDegree(c.caller, c.rules, c.traineeId, c.data);
     return findDegree(trainee, degreeId);
   }
 }
 
 export class UpdateDegreeCommand {
-  constructor(readonly caller: Caller, readonly traineeId: string, readonly degreeId: string, readonly data: unknown) {}
+  constructor(
+    readonly caller: Caller,
+    readonly rules: TraineeRules,
+    readonly traineeId: string,
+    readonly degreeId: string,
+    readonly data: RequestData<DegreeFields>,
+  ) {}
 }
 
 /** Changes a degree (DegreeUpdated); returns it as stored. */
@@ -53,13 +59,13 @@ export class UpdateDegreeCommand {
 export class UpdateDegreeHandler implements ICommandHandler<UpdateDegreeCommand, Degree> {
   constructor(private readonly infra: Infrastructure) {}
   async execute(c: UpdateDegreeCommand): Promise<Degree> {
-    const trainee = await this.infra.trainees.updateDegree(c.caller, c.traineeId, c.degreeId, c.data);
+    const trainee = await this.infra.trainees.updateDegree(c.caller, c.rules, c.traineeId, c.degreeId, c.data);
     return findDegree(trainee, c.degreeId);
   }
 }
 
 export class RemoveDegreeCommand {
-  constructor(readonly caller: Caller, readonly traineeId: string, readonly degreeId: string) {}
+  constructor(readonly caller: Caller, readonly rules: TraineeRules, readonly traineeId: string, readonly degreeId: string) {}
 }
 
 /** Removes a degree (DegreeRemoved); returns the parent trainee (docs/reference/API-FACTS.md §4). */
@@ -67,7 +73,7 @@ export class RemoveDegreeCommand {
 export class RemoveDegreeHandler implements ICommandHandler<RemoveDegreeCommand, Trainee> {
   constructor(private readonly infra: Infrastructure) {}
   execute(c: RemoveDegreeCommand): Promise<Trainee> {
-    return this.infra.trainees.removeDegree(c.caller, c.traineeId, c.degreeId);
+    return this.infra.trainees.removeDegree(c.caller, c.rules, c.traineeId, c.degreeId);
   }
 }
 

@@ -1,7 +1,6 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiGuard } from '../shared/api.guard';
-import { CurrentCaller } from '../shared/request-context';
-import type { Caller } from '@app/application';
+import { VersionRequested } from '../shared/request-context';
 import { VersionRegistry } from '../shared/versions';
 
 @Controller('api/:version/info')
@@ -14,7 +13,7 @@ export class InfoController {
    * (docs/spec/trainee-records-api.md "GET /info"; docs/DESIGN.md ruling 5). Authenticated.
    */
   @Get()
-  info(@CurrentCaller() caller: Caller): { status: string; version: { requested: string; latest: string } } {
-    return { status: 'ok', version: { requested: caller.apiVersion, latest: this.versions.latest } };
+  info(@VersionRequested() requested: string): { status: string; version: { requested: string; latest: string } } {
+    return { status: 'ok', version: { requested, latest: this.versions.latest } };
   }
 }

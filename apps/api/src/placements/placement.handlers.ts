@@ -1,6 +1,6 @@
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
-import { findPlacement, NotFound, type Placement, type Trainee } from '@app/domain';
+import { findPlacement, NotFound, type Placement, type PlacementFields, type RequestData, type Trainee, type TraineeRules } from '@app/domain';
 import { Infrastructure } from '../infrastructure/infrastructure';
 
 /** The caller's trainee from the read model, or NotFound (docs/DESIGN.md property 6). */
@@ -37,7 +37,7 @@ export class GetPlacementHandler implements IQueryHandler<GetPlacementQuery, Pla
 }
 
 export class AddPlacementCommand {
-  constructor(readonly caller: Caller, readonly traineeId: string, readonly data: unknown) {}
+  constructor(readonly caller: Caller, readonly rules: TraineeRules, readonly traineeId: string, readonly data: RequestData<PlacementFields>) {}
 }
 
 /** Adds a placement (PlacementAdded); returns the stored placement. */
@@ -45,13 +45,19 @@ export class AddPlacementCommand {
 export class AddPlacementHandler implements ICommandHandler<AddPlacementCommand, Placement> {
   constructor(private readonly infra: Infrastructure) {}
   async execute(c: AddPlacementCommand): Promise<Placement> {
-    const { trainee, placementId } = await this.infra.trainees.addPlacement(c.caller, c.traineeId, c.data);
+    const { trainee, placementId } = await this.infra.trainees.addPlacement(c.caller, c.rules, c.traineeId, c.data);
     return findPlacement(trainee, placementId);
   }
 }
 
 export class UpdatePlacementCommand {
-  constructor(readonly caller: Caller, readonly traineeId: string, readonly placementId: string, readonly data: unknown) {}
+  constructor(
+    readonly caller: Caller,
+    readonly rules: TraineeRules,
+    readonly traineeId: string,
+    readonly placementId: string,
+    readonly data: RequestData<PlacementFields>,
+  ) {}
 }
 
 /** Changes a placement (PlacementUpdated); returns it as stored. */
@@ -59,13 +65,13 @@ export class UpdatePlacementCommand {
 export class UpdatePlacementHandler implements ICommandHandler<UpdatePlacementCommand, Placement> {
   constructor(private readonly infra: Infrastructure) {}
   async execute(c: UpdatePlacementCommand): Promise<Placement> {
-    const trainee = await this.infra.trainees.updatePlacement(c.caller, c.traineeId, c.placementId, c.data);
+    const trainee = await this.infra.trainees.updatePlacement(c.caller, c.rules, c.traineeId, c.placementId, c.data);
     return findPlacement(trainee, c.placementId);
   }
 }
 
 export class RemovePlacementCommand {
-  constructor(readonly caller: Caller, readonly traineeId: string, readonly placementId: string) {}
+  constructor(readonly caller: Caller, readonly rules: TraineeRules, readonly traineeId: string, readonly placementId: string) {}
 }
 
 /** Removes a placement (PlacementRemoved); returns the parent trainee (docs/reference/API-FACTS.md §4). */
@@ -73,7 +79,7 @@ export class RemovePlacementCommand {
 export class RemovePlacementHandler implements ICommandHandler<RemovePlacementCommand, Trainee> {
   constructor(private readonly infra: Infrastructure) {}
   execute(c: RemovePlacementCommand): Promise<Trainee> {
-    return this.infra.trainees.removePlacement(c.caller, c.traineeId, c.placementId);
+    return this.infra.trainees.removePlacement(c.caller, c.rules, c.traineeId, c.placementId);
   }
 }
 

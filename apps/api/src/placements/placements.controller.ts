@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
-import type { Placement, Trainee } from '@app/domain';
+import type { VersionContract } from '@app/contract';
+import type { Placement, PlacementFields, RequestData, Trainee } from '@app/domain';
 import { ApiGuard } from '../shared/api.guard';
-import { CurrentCaller } from '../shared/request-context';
-import { dataOf } from '../trainees/register-trainee/register-trainee.controller';
-import { serializePlacement, serializeTrainee } from '../trainees/trainee.serializer';
+import { Contract, CurrentCaller } from '../shared/request-context';
+import { WireBody } from '../shared/wire-body';
 import {
   AddPlacementCommand,
   GetPlacementQuery,
@@ -18,8 +18,8 @@ import {
  * A trainee's school placements (docs/spec/trainee-records-api.md "Placement object", endpoints under
  * /trainees/{trainee_id}/placements; docs/reference/API-FACTS.md §10). 404 `Trainee(s) not found` for an unknown
  * trainee or another provider's, `Placement(s) not found` for an unknown placement; 422 with every
- * failed rule (blank name, invalid URN or postcode) or naming `data` when it is missing; in v2026.1
- * writes to a trainee in recommended_for_award, withdrawn or awarded answer 422 StateTransitionError.
+ * failed rule (blank name, invalid URN or postcode) or naming `data` when it is missing; where the
+ * version refuses writes to a trainee in recommended_for_award, withdrawn or awarded, 422 StateTransitionError.
  */
 @Controller('api/:version/trainees/:trainee_id/placements')
 @UseGuards(ApiGuard)
@@ -31,50 +31,77 @@ export class PlacementsController {
 
   /** GET …/placements: 200 `{data: [Placement]}`, `[]` when none (docs/DESIGN.md ruling 9). */
   @Get()
-  async list(@CurrentCaller() caller: Caller, @Param('trainee_id') traineeId: string): Promise<{ data: unknown[] }> {
+  async list(@CurrentCaller() caller: Caller, @Contract() contract: VersionContract, @Param('trainee_id') traineeId: string): Promise<{ data: unknown[] }> {
     const placements = await this.queries.execute<ListPlacementsQuery, Placement[]>(new ListPlacementsQuery(caller, traineeId));
-    return { data: placements.map((p) => serializePlacement(p)) };
+    return { data: placements.map((p) => contract.output.serializePlacement(p)) };
   }
 
   /** GET …/placements/{placement_id}: 200 `{data: Placement}`. */
   @Get(':placement_id')
-  async get(@CurrentCaller() caller: Caller, @Param('trainee_id') traineeId: string, @Param('placement_id') placementId: string): Promise<{ data: unknown }> {
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Param('trainee_id') traineeId: string,
+    @Param('placement_id') placementId: string,
+  ): Promise<{ data: unknown }> {
     const placement = await this.queries.execute<GetPlacementQuery, Placement>(new GetPlacementQuery(caller, traineeId, placementId));
-    return { data: serializePlacement(placement) };
+    return { data: contract.output.serializePlacement(placement) };
   }
 
-  /** POST …/placements with `{data: {urn, name, postcode}}`: 201 `{data: Placement}` (v2025.0 adds `school_id`, docs/DESIGN.md ruling 10). */
+  /** POST …/placements with `{data: {urn, name, postcode}}`: 201 `{data: Placement}` (with `school_id` where the version has it, docs/DESIGN.md ruling 10). */
   @Post()
   @HttpCode(201)
-  async create(@CurrentCaller() caller: Caller, @Param('trainee_id') traineeId: string, @Body() body: unknown): Promise<{ data: unknown }> {
-    const placement = await this.commands.execute<AddPlacementCommand, Placement>(new AddPlacementCommand(caller, traineeId, dataOf(body)));
-    return { data: serializePlacement(placement, { withSchoolId: caller.apiVersion === 'v2025.0' }) };
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Param('trainee_id') traineeId: string,
+    @WireBody('placement') data: RequestData<PlacementFields>,
+  ): Promise<{ data: unknown }> {
+    const placement = await this.commands.execute<AddPlacementCommand, Placement>(new AddPlacementCommand(caller, contract.rules, traineeId, data));
+    return { data: contract.output.serializePlacement(placement, { created: true }) };
   }
 
   /** PUT …/placements/{placement_id}: the fields sent replace the stored ones; 200 `{data: Placement}`. */
   @Put(':placement_id')
-  put(@CurrentCaller() caller: Caller, @Param('trainee_id') t: string, @Param('placement_id') p: string, @Body() body: unknown): Promise<{ data: unknown }> {
-    return this.update(caller, t, p, body);
+  put(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Param('trainee_id') t: string,
+    @Param('placement_id') p: string,
+    @WireBody('placement') data: RequestData<PlacementFields>,
+  ): Promise<{ data: unknown }> {
+    return this.update(caller, contract, t, p, data);
   }
 
   /** PATCH …/placements/{placement_id}: as PUT. */
   @Patch(':placement_id')
-  patch(@CurrentCaller() caller: Caller, @Param('trainee_id') t: string, @Param('placement_id') p: string, @Body() body: unknown): Promise<{ data: unknown }> {
-    return this.update(caller, t, p, body);
+  patch(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Param('trainee_id') t: string,
+    @Param('placement_id') p: string,
+    @WireBody('placement') data: RequestData<PlacementFields>,
+  ): Promise<{ data: unknown }> {
+    return this.update(caller, contract, t, p, data);
   }
 
   /** DELETE …/placements/{placement_id}: 200 `{data: Trainee}`, the parent after the removal (docs/reference/API-FACTS.md §4). */
   @Delete(':placement_id')
   @HttpCode(200)
-  async remove(@CurrentCaller() caller: Caller, @Param('trainee_id') traineeId: string, @Param('placement_id') placementId: string): Promise<{ data: unknown }> {
-    const trainee = await this.commands.execute<RemovePlacementCommand, Trainee>(new RemovePlacementCommand(caller, traineeId, placementId));
-    return { data: serializeTrainee(trainee, caller.apiVersion, { nested: true }) };
+  async remove(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Param('trainee_id') traineeId: string,
+    @Param('placement_id') placementId: string,
+  ): Promise<{ data: unknown }> {
+    const trainee = await this.commands.execute<RemovePlacementCommand, Trainee>(new RemovePlacementCommand(caller, contract.rules, traineeId, placementId));
+    return { data: contract.output.serializeTrainee(trainee, { nested: true }) };
   }
 
-  private async update(caller: Caller, traineeId: string, placementId: string, body: unknown): Promise<{ data: unknown }> {
+  private async update(caller: Caller, contract: VersionContract, traineeId: string, placementId: string, data: RequestData<PlacementFields>): Promise<{ data: unknown }> {
     const placement = await this.commands.execute<UpdatePlacementCommand, Placement>(
-      new UpdatePlacementCommand(caller, traineeId, placementId, dataOf(body)),
+      new UpdatePlacementCommand(caller, contract.rules, traineeId, placementId, data),
     );
-    return { data: serializePlacement(placement) };
+    return { data: contract.output.serializePlacement(placement) };
   }
 }

@@ -17,7 +17,6 @@ import { ApiAuthenticator, ResourceNotFound, RouteNotFound, Unauthorized } from 
 import { errorsBody, ListQueryInvalid, NoTraineesFound } from './errors';
 import type { ApiRequest } from './request-context';
 import { VERSION_PATTERN } from './versions';
-import { serializeDegree, serializeTrainee } from '../trainees/trainee.serializer';
 
 /**
  * Maps every error to the spec's shapes (docs/spec/trainee-records-api.md "Errors"; docs/DESIGN.md rulings 4 and property 7): the
@@ -49,7 +48,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private async toResponse(exception: unknown, req: ApiRequest): Promise<[number, unknown]> {
     if (exception instanceof Unauthorized) return [401, { error: 'Unauthorized' }];
-    if (exception instanceof RouteNotFound) return [404, errorsBody('NotFound', ['Not found'])];
+    if (exception instanceof RouteNotFound) return [404, errorsBody('NotFound', [exception.message])];
     if (exception instanceof ResourceNotFound) return [404, { error: 'Resource not found' }];
     if (exception instanceof ListQueryInvalid) return [422, exception.body()];
     if (exception instanceof NoTraineesFound) return [404, errorsBody('NotFound', ['No trainees found'])];
@@ -70,12 +69,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (e instanceof MissingData) return [422, errorsBody('UnprocessableEntity', [e.message])];
     if (e instanceof NotFound) return [404, errorsBody('NotFound', [e.message])];
     if (e instanceof StateTransitionError) return [422, errorsBody('StateTransitionError', [e.message])];
-    if (e instanceof DuplicateTrainee) {
-      const version = req.apiVersion ?? 'v2025.0';
-      const existing = (e.existing as Trainee[]).map((t) => serializeTrainee(t, version, { nested: true }));
-      return [409, { ...errorsBody('Conflict', [e.message]), data: existing }];
+    if (e instanceof DuplicateTrainee && req.contract) {
+      const { output } = req.contract;
+      return [409, { ...errorsBody('Conflict', [e.message]), data: (e.existing as Trainee[]).map((t) => output.serializeTrainee(t, { nested: true })) }];
     }
-    if (e instanceof DuplicateDegree) return [409, { ...errorsBody('Conflict', [e.message]), data: (e.existing as Degree[]).map(serializeDegree) }];
+    if (e instanceof DuplicateDegree && req.contract) {
+      const { output } = req.contract;
+      return [409, { ...errorsBody('Conflict', [e.message]), data: (e.existing as Degree[]).map((d) => output.serializeDegree(d)) }];
+    }
     if (e instanceof ConcurrentModification) return [409, errorsBody('Conflict', [e.message])];
     return [422, errorsBody('UnprocessableEntity', [e.message])];
   }
@@ -92,6 +93,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         await this.authenticator.authenticate(req, segments[2]);
       } catch (err) {
         if (err instanceof Unauthorized) return [401, { error: 'Unauthorized' }];
+        if (err instanceof RouteNotFound) return [404, errorsBody('NotFound', [err.message])];
       }
       return [404, errorsBody('NotFound', ['Not found'])];
     }

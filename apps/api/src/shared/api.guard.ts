@@ -1,4 +1,5 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { contractFor, type ApiVersion } from '@app/contract';
 import { hashToken, tokenFromAuthorizationHeader } from '@app/domain';
 import { Infrastructure } from '../infrastructure/infrastructure';
 import type { ApiRequest } from './request-context';
@@ -7,8 +8,16 @@ import { VERSION_PATTERN, VersionRegistry } from './versions';
 /** 401 with `{error: "Unauthorized"}` (docs/spec/trainee-records-api.md "Authentication"). */
 export class Unauthorized extends Error {}
 
-/** 404 `Not found` for a path under `/api/<version>/` that is not served (docs/reference/API-FACTS.md §1.4). */
-export class RouteNotFound extends Error {}
+/**
+ * 404 in the `{errors: [{error: "NotFound", message}]}` shape for a path under `/api/<version>/`
+ * that is not served (docs/reference/API-FACTS.md §1.4): `Not found`, or for a version that is not
+ * served, a message naming the versions that are.
+ */
+export class RouteNotFound extends Error {
+  constructor(message = 'Not found') {
+    super(message);
+  }
+}
 
 /** 404 `{"error":"Resource not found"}` for a path outside the API namespace (docs/reference/API-FACTS.md §1.5). */
 export class ResourceNotFound extends Error {}
@@ -16,7 +25,7 @@ export class ResourceNotFound extends Error {}
 /**
  * Authenticates the request's bearer token against the token read model, then checks the path's
  * version is served (docs/reference/API-FACTS.md §2.8 order: authentication before version and route). Sets
- * `request.caller` and `request.apiVersion`.
+ * `request.caller` and `request.contract` (the version's contract).
  */
 @Injectable()
 export class ApiAuthenticator {
@@ -32,16 +41,25 @@ export class ApiAuthenticator {
     if (!token) throw new Unauthorized();
     const record = await this.infra.readModel.findTokenByHash(hashToken(token));
     if (!record || record.status !== 'active') throw new Unauthorized();
-    const version = this.versions.resolve(versionSegment);
-    if (!version) throw new RouteNotFound();
-    req.apiVersion = version;
-    req.versionSegment = versionSegment;
+    const version = this.resolveVersion(req, versionSegment);
     req.caller = {
       ukprn: record.ukprn,
       tokenId: record.token_id,
       apiVersion: version,
       requestId: String(req.id ?? ''),
     };
+  }
+
+  /**
+   * The version a served segment stands for, set on the request as its contract; a version-like
+   * segment that is not served → {@link RouteNotFound} naming the served versions (§1.4).
+   */
+  resolveVersion(req: ApiRequest, versionSegment: string): ApiVersion {
+    const version = this.versions.resolve(versionSegment);
+    if (!version) throw new RouteNotFound(this.versions.notServedMessage(versionSegment));
+    req.contract = contractFor(version);
+    req.versionSegment = versionSegment;
+    return version;
   }
 }
 
@@ -54,6 +72,24 @@ export class ApiGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const params = (req.params ?? {}) as Record<string, string>;
     await this.authenticator.authenticate(req, params.version ?? '');
+    return true;
+  }
+}
+
+/**
+ * Guard of the endpoints served without a token under `/api/:version/` (reference data, the
+ * OpenAPI documents; docs/reference/API-FACTS.md §17.1): the version must be served (else 404
+ * naming the served ones); sets `request.contract`.
+ */
+@Injectable()
+export class PublicVersionGuard implements CanActivate {
+  constructor(private readonly authenticator: ApiAuthenticator) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const segment = ((req.params ?? {}) as Record<string, string>).version ?? '';
+    if (!VERSION_PATTERN.test(segment)) throw new ResourceNotFound();
+    this.authenticator.resolveVersion(req, segment);
     return true;
   }
 }

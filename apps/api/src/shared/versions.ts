@@ -1,25 +1,22 @@
-import { API_VERSIONS, PRODUCTION_API_VERSIONS, type ApiVersion } from '@app/domain';
+import { ServedVersions, VERSION_PATTERN } from '@app/contract';
 import type { AppConfig } from '@app/application';
 
-/** A path segment that looks like a version (docs/reference/API-FACTS.md §1.1): `v`, digits and dots, optional `-pre`/`-rc`. */
-export const VERSION_PATTERN = /^v\d+(\.\d+)*(-pre|-rc)?$/;
+export { VERSION_PATTERN };
 
 /**
- * The versions this deployment serves: all of them in the sandbox, production versions only in
- * production (docs/spec/trainee-records-api.md "Versioning": v2026.1 is sandbox-only).
+ * The versions this deployment serves: the configured allow-list (`API_VERSIONS`, default by
+ * `APP_ENV`; docs/reference/API-FACTS.md §1.2), aliases included (§1.3).
  */
-export class VersionRegistry {
-  readonly served: readonly ApiVersion[];
-  /** The newest served version, reported by GET /info as `version.latest`. */
-  readonly latest: ApiVersion;
-
-  constructor(appEnv: AppConfig['appEnv']) {
-    this.served = appEnv === 'production' ? PRODUCTION_API_VERSIONS : API_VERSIONS;
-    this.latest = this.served[this.served.length - 1];
+export class VersionRegistry extends ServedVersions {
+  constructor(config: Pick<AppConfig, 'apiVersions'>) {
+    super(config.apiVersions);
   }
 
-  /** The served version named by a path segment, or null. */
-  resolve(segment: string): ApiVersion | null {
-    return (this.served as readonly string[]).includes(segment) ? (segment as ApiVersion) : null;
+  /**
+   * The 404 message for a version-like segment that is not served (§1.4 shape): it names the
+   * versions that are, so a client on a retired version learns where to go.
+   */
+  notServedMessage(segment: string): string {
+    return `Not found: API version '${segment}' is not served here; the versions served are ${this.names.join(', ')}`;
   }
 }

@@ -9,9 +9,9 @@ import {
   registerUpcaster,
   traineeStreamId,
   type Trainee,
-  type TraineeCommand,
   type TraineeState,
 } from '@app/domain';
+import { commandFromWire, type WireCommand } from '@app/contract';
 import { SqliteEventStore } from '@app/event-store';
 import { toEventData } from '@app/read-model';
 import { loadTraineeHistory, ownerOf, parseInstant, timelineForProvider, traineeAsOf, traineeTimeline } from './trainee-history';
@@ -30,8 +30,8 @@ class TraineeWriter {
     readonly traineeId: string,
   ) {}
 
-  async run(now: string, command: (id: string, now: string) => TraineeCommand, meta: { tokenId?: string | null; apiVersion?: string | null } = {}): Promise<Trainee> {
-    const events = decide(command(this.traineeId, now), this.state);
+  async run(now: string, command: (id: string, now: string) => WireCommand, meta: { tokenId?: string | null; apiVersion?: string | null } = {}): Promise<Trainee> {
+    const events = decide(commandFromWire(command(this.traineeId, now)), this.state);
     for (const e of events) this.state = evolve(this.state, e);
     const data = toEventData(events, {
       occurredAt: now,

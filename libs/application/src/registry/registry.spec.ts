@@ -1,3 +1,4 @@
+import { commandFromWire } from '@app/contract';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,7 @@ class CountingRegistry implements TeacherRegistry {
 
 async function register(store: SqliteEventStore, id: string): Promise<void> {
   const events = decide(
-    { type: 'RegisterTrainee', trainee_id: id, ukprn: '10000001', version: 'v2025.0', input: JSON.parse(JSON.stringify(v2025Example.data)), now: '2026-01-01T00:00:00.000Z', new_ids: ['P', 'D'], duplicate_candidates: [] },
+    commandFromWire({ type: 'RegisterTrainee', trainee_id: id, ukprn: '10000001', version: 'v2025.0', input: JSON.parse(JSON.stringify(v2025Example.data)), now: '2026-01-01T00:00:00.000Z', new_ids: ['P', 'D'], duplicate_candidates: [] }),
     { exists: false },
   );
   await store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }), { expectedRevision: 'no_stream' });

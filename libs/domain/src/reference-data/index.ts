@@ -1,16 +1,14 @@
 /**
- * Coded value lists of the trainee-records API (docs/reference/API-FACTS.md §6.6, §6.9, §8, §11, §12.4; the files'
- * README in docs/reference/reference-data). The JSON files beside this module are copies
- * of the shared reference data, imported at build time: nothing reads a file at run time.
+ * The catalogue of coded values a trainee record holds (docs/reference/API-FACTS.md §6.6, §8, §11,
+ * §12.4; what each list means: docs/reference/reference-data/README.md). The JSON files beside this
+ * module are the reference data with its per-API-version annotations removed: what each API
+ * version accepts, and how its messages list codes, is the contract's business (libs/contract),
+ * which hands the domain a {@link CodeBook} through the rules object. Imported at build time:
+ * nothing reads a file at run time.
  *
- * Every lookup structure is built once, at module load, into Maps keyed by API version and code,
- * because validation runs on every write.
- *
- * Input rule for every coded field: codes only, as JSON strings. A lookup with anything other than
- * a string (a JSON number, null, an object) finds nothing.
+ * Every lookup structure is built once, at module load, because validation runs on every write.
+ * A lookup with anything other than a string (a JSON number, null, an object) finds nothing.
  */
-import type { ApiVersion } from '../api-version';
-import { API_VERSIONS } from '../api-version';
 
 import allocationSubjectJson from './allocation_subject.json';
 import countryJson from './country.json';
@@ -49,10 +47,8 @@ import withdrawalTriggerJson from './withdrawal_trigger.json';
 export interface CodedEntry {
   /** The code accepted on input and returned on output (always a string). */
   readonly code: string;
-  /** Human label (`display_name` of the v2026.1 reference-data endpoint). */
+  /** Human label (`display_name` of the reference-data endpoint). */
   readonly label: string;
-  /** API versions whose validation accepts this code. */
-  readonly versions: readonly ApiVersion[];
   /** Internal value of the reference implementation (leaks into some messages and outputs). */
   readonly value?: string;
 }
@@ -70,8 +66,6 @@ export interface TrainingRouteEntry extends CodedEntry {
   readonly minimum_placements_for_award: number;
   /** Route 12 is refused when the trainee's start cycle is before this year (docs/reference/API-FACTS.md §6.6). */
   readonly earliest_start_cycle?: number;
-  readonly accepted_on_write?: boolean;
-  readonly by_version?: Partial<Record<ApiVersion, { readonly accepted_on_write?: boolean }>>;
 }
 
 /** `ethnicity.json`: `ethnic_background`/`ethnic_group` are derived; `output_code` is returned. */
@@ -151,7 +145,7 @@ export interface DegreeReferenceEntry extends CodedEntry {
 /** `country.json`: `uk` is true for XF, XG, XH, XI, XK. */
 export interface CountryEntry extends CodedEntry {
   readonly uk: boolean;
-  readonly by_version?: Partial<Record<ApiVersion, { readonly value?: string }>>;
+  readonly value?: string;
 }
 
 /** `withdrawal_reason.json`: a reason allowed for both triggers appears twice. */
@@ -210,7 +204,7 @@ function list<T>(json: unknown): readonly T[] {
   return Object.freeze(json as T[]);
 }
 
-/** Every list entry in file order (sorted by code), all versions. */
+/** Every list entry in file order (sorted by code). */
 export const REFERENCE_LISTS: { readonly [L in RefListName]: readonly RefLists[L][] } = {
   sex: list(sexJson),
   training_route: list(trainingRouteJson),
@@ -248,149 +242,24 @@ export const TRAINING_INITIATIVES_BY_CYCLE: readonly TrainingInitiativeByCycleEn
 export const WITHDRAWAL_REASONS: readonly WithdrawalReasonEntry[] = list(withdrawalReasonJson);
 
 // ---------------------------------------------------------------------------------------------
-// Per-version maps, built once
+// Lookups by code, built once
 // ---------------------------------------------------------------------------------------------
 
-type VersionMaps = { readonly [L in RefListName]: ReadonlyMap<ApiVersion, ReadonlyMap<string, RefLists[L]>> };
-
-function buildVersionMaps(): VersionMaps {
-  const out: Partial<Record<RefListName, Map<ApiVersion, Map<string, CodedEntry>>>> = {};
+const BY_CODE: { readonly [L in RefListName]: ReadonlyMap<string, RefLists[L]> } = (() => {
+  const out: Partial<Record<RefListName, Map<string, CodedEntry>>> = {};
   for (const name of Object.keys(REFERENCE_LISTS) as RefListName[]) {
-    const byVersion = new Map<ApiVersion, Map<string, CodedEntry>>();
-    for (const version of API_VERSIONS) byVersion.set(version, new Map());
-    for (const entry of REFERENCE_LISTS[name] as readonly CodedEntry[]) {
-      for (const version of entry.versions) byVersion.get(version)?.set(entry.code, entry);
-    }
-    out[name] = byVersion;
+    out[name] = new Map((REFERENCE_LISTS[name] as readonly CodedEntry[]).map((e) => [e.code, e]));
   }
-  return out as unknown as VersionMaps;
-}
-
-const BY_VERSION: VersionMaps = buildVersionMaps();
-
-/**
- * The entry of `code` in `list` when the code is valid in `version`, else undefined.
- * Takes any JSON value: only a string can match (codes are JSON strings, README "Input rule").
- */
-export function lookupCode<L extends RefListName>(list: L, code: unknown, version: ApiVersion): RefLists[L] | undefined {
-  if (typeof code !== 'string') return undefined;
-  return BY_VERSION[list].get(version)?.get(code) as RefLists[L] | undefined;
-}
-
-/** True when `code` (any JSON value) is a valid code of `list` in `version`. */
-export function isKnownCode(list: RefListName, code: unknown, version: ApiVersion): boolean {
-  return lookupCode(list, code, version) !== undefined;
-}
-
-/** Every code of `list` valid in `version`, in file order (sorted by code). */
-export function codesFor(list: RefListName, version: ApiVersion): readonly string[] {
-  return CODES_BY_VERSION[list].get(version) ?? [];
-}
-
-const CODES_BY_VERSION: { readonly [L in RefListName]: ReadonlyMap<ApiVersion, readonly string[]> } = (() => {
-  const out: Partial<Record<RefListName, Map<ApiVersion, readonly string[]>>> = {};
-  for (const name of Object.keys(REFERENCE_LISTS) as RefListName[]) {
-    const m = new Map<ApiVersion, readonly string[]>();
-    for (const version of API_VERSIONS) m.set(version, Object.freeze([...BY_VERSION[name].get(version)!.keys()]));
-    out[name] = m;
-  }
-  return out as { [L in RefListName]: Map<ApiVersion, readonly string[]> };
+  return out as { [L in RefListName]: Map<string, RefLists[L]> };
 })();
 
-// ---------------------------------------------------------------------------------------------
-// Training routes (docs/reference/API-FACTS.md §6.6, §18)
-// ---------------------------------------------------------------------------------------------
-
 /**
- * True when route `code` may be written (create or update) in `version`: v2025.0 refuses 15–21,
- * v2026.1 refuses 02 (`accepted_on_write`, docs/reference/API-FACTS.md §6.6). The start-cycle rule for route 12 is
- * separate ({@link TrainingRouteEntry.earliest_start_cycle}).
+ * The catalogue entry of `code` in `list`, whatever API version accepts it, or undefined. Takes any
+ * JSON value: only a string can match. Used where a stored code is read back (a stored route stays
+ * meaningful); what a request may send is the {@link CodeBook}'s business.
  */
-export function isTrainingRouteAcceptedOnWrite(code: unknown, version: ApiVersion): boolean {
-  const entry = lookupCode('training_route', code, version);
-  if (!entry) return false;
-  return entry.by_version?.[version]?.accepted_on_write ?? entry.accepted_on_write ?? false;
-}
-
-/** Route codes accepted on write in `version`, sorted by code. */
-export function acceptedTrainingRouteCodes(version: ApiVersion): readonly string[] {
-  return ACCEPTED_ROUTES.get(version) ?? [];
-}
-
-const ACCEPTED_ROUTES: ReadonlyMap<ApiVersion, readonly string[]> = new Map(
-  API_VERSIONS.map((v) => [v, Object.freeze(codesFor('training_route', v).filter((c) => isTrainingRouteAcceptedOnWrite(c, v)))]),
-);
-
-// ---------------------------------------------------------------------------------------------
-// Unknown-code message (docs/reference/API-FACTS.md §6.9)
-// ---------------------------------------------------------------------------------------------
-
-/**
- * The first ten codes v2025.0 lists in its unknown-code messages where its code-set modules are
- * not sorted by code (docs/reference/API-FACTS.md §6.9 gives them verbatim; the data files, sorted by code, cannot
- * reproduce that order). Only the first ten ever appear in a message, and these lists all hold
- * ten or more codes.
- */
-const V2025_0_MESSAGE_ORDER: Partial<Record<RefListName, readonly string[]>> = {
-  ethnicity: ['180', '100', '101', '103', '104', '119', '120', '121', '139', '140'],
-  course_subject: ['101117', '100343', '101038', '100358', '101060', '101192', '100346', '100078', '100079', '100417'],
-  nationality: ['AL', 'AF', 'DZ', 'US', 'AD', 'AO', 'AI', 'AR', 'AM', 'AU'],
-  country: ['AF', 'XQ', 'AX', 'AL', 'DZ', 'AS', 'AD', 'AO', 'AI', 'XX'],
-  degree_type: ['002', '010', '013', '014', '051', '052', '053', '054', '055', '056'],
-};
-
-/**
- * The codes an unknown-code message of `list` quotes in `version`: the first ten valid codes when
- * there are ten or more, else all of them (docs/reference/API-FACTS.md §6.9). For `training_route` the list is the
- * routes accepted on write in that version.
- */
-export function messageCodes(list: RefListName, version: ApiVersion): readonly string[] {
-  return MESSAGE_CODES[list].get(version) ?? [];
-}
-
-/** True when {@link messageCodes} is the "Example values include … ..." form (≥ 10 valid codes). */
-function hasTenOrMore(list: RefListName, version: ApiVersion): boolean {
-  const all = list === 'training_route' ? acceptedTrainingRouteCodes(version) : codesFor(list, version);
-  return all.length >= 10;
-}
-
-const MESSAGE_CODES: { readonly [L in RefListName]: ReadonlyMap<ApiVersion, readonly string[]> } = (() => {
-  const out: Partial<Record<RefListName, Map<ApiVersion, readonly string[]>>> = {};
-  for (const name of Object.keys(REFERENCE_LISTS) as RefListName[]) {
-    const m = new Map<ApiVersion, readonly string[]>();
-    for (const version of API_VERSIONS) {
-      const all = name === 'training_route' ? acceptedTrainingRouteCodes(version) : codesFor(name, version);
-      const override = version === 'v2025.0' ? V2025_0_MESSAGE_ORDER[name] : undefined;
-      m.set(version, Object.freeze(all.length >= 10 ? (override ?? all).slice(0, 10) : [...all]));
-    }
-    out[name] = m;
-  }
-  return out as { [L in RefListName]: Map<ApiVersion, readonly string[]> };
-})();
-
-/** How an input value is echoed in a message: strings as sent, other JSON values as JSON text. */
-export function echoValue(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined) return '';
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-/**
- * The unknown-code message (docs/reference/API-FACTS.md §6.9), byte for byte:
- * `<label> has invalid reference data value of '<value>'. Valid values are '<a>', '<b>'.` or, with
- * ten or more valid codes, `… Example values include '<1>', …, '<10>'...`.
- * `label` is the field name as the client knows it; `value` any JSON value, echoed as sent.
- */
-export function unknownCodeMessage(label: string, value: unknown, list: RefListName, version: ApiVersion): string {
-  const quoted = messageCodes(list, version)
-    .map((c) => `'${c}'`)
-    .join(', ');
-  const head = `${label} has invalid reference data value of '${echoValue(value)}'.`;
-  return hasTenOrMore(list, version) ? `${head} Example values include ${quoted}...` : `${head} Valid values are ${quoted}.`;
+export function catalogueEntry<L extends RefListName>(list: L, code: unknown): RefLists[L] | undefined {
+  return typeof code === 'string' ? (BY_CODE[list].get(code) as RefLists[L] | undefined) : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -497,7 +366,7 @@ export const OTHER_UK_INSTITUTION_UUID = '02132969-f5bc-47ca-be9c-b6f6d5b05e1b';
 /** Country codes that make a degree a UK degree: XF, XG, XH, XI, XK (docs/reference/API-FACTS.md §11.2). */
 export const UK_COUNTRY_CODES: readonly string[] = Object.freeze(REFERENCE_LISTS.country.filter((c) => c.uk).map((c) => c.code));
 
-/** Withdrawal reason codes allowed for `trigger` in `version` (docs/reference/API-FACTS.md §12.4). */
-export function withdrawalReasonsFor(trigger: string, version: ApiVersion): readonly WithdrawalReasonEntry[] {
-  return WITHDRAWAL_REASONS.filter((r) => r.trigger === trigger && r.versions.includes(version));
+/** The withdrawal reasons allowed for `trigger`, in file order (docs/reference/API-FACTS.md §12.4). */
+export function withdrawalReasonsFor(trigger: string): readonly WithdrawalReasonEntry[] {
+  return WITHDRAWAL_REASONS.filter((r) => r.trigger === trigger);
 }

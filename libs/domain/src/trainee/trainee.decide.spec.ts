@@ -1,22 +1,26 @@
-import v2025Example from '../../../../test/fixtures/post-trainee-v2025.0.json';
-import v2026Example from '../../../../test/fixtures/post-trainee-v2026.1.json';
 import { DuplicateDegree, DuplicateTrainee, MissingData, NotFound, StateTransitionError, ValidationFailed } from '../errors';
 import { given } from '../testing/decider-spec';
+import { TRAINEE_FIELDS, testRules } from '../testing/trainee-fixtures';
 import type { RegisterTrainee, UpdateTrainee } from './trainee.commands';
 import type { TraineeEvent, TraineeRegistered } from './trainee.events';
 import { decide } from './trainee.decide';
 import { evolveAll } from './trainee.evolve';
+import { MISSING_REQUEST_DATA, requestData, type InputProblem, type TraineeFields } from './validation';
 
 const NOW = '2026-11-22T10:00:00.000Z';
 const LATER = '2026-11-23T09:30:00.000Z';
 
-function register(overrides: Partial<RegisterTrainee> = {}, data: Record<string, unknown> = {}): RegisterTrainee {
+const RULES = testRules();
+/** The rules of a version that refuses no write whatever the state (docs/reference/API-FACTS.md §7.2). */
+const OPEN_RULES = testRules({ writesRefusedIn: [] });
+
+function register(overrides: Partial<RegisterTrainee> = {}, fields: TraineeFields = {}): RegisterTrainee {
   return {
     type: 'RegisterTrainee',
     trainee_id: 'T1',
     ukprn: '10000001',
-    version: 'v2025.0',
-    input: { ...JSON.parse(JSON.stringify(v2025Example.data)), ...data },
+    rules: RULES,
+    data: requestData({ ...TRAINEE_FIELDS, ...fields }),
     now: NOW,
     new_ids: ['P1', 'D1', 'X1'],
     duplicate_candidates: [],
@@ -24,8 +28,8 @@ function register(overrides: Partial<RegisterTrainee> = {}, data: Record<string,
   };
 }
 
-function update(input: Record<string, unknown>, overrides: Partial<UpdateTrainee> = {}): UpdateTrainee {
-  return { type: 'UpdateTrainee', trainee_id: 'T1', ukprn: '10000001', version: 'v2025.0', input, now: LATER, ...overrides };
+function update(fields: TraineeFields, overrides: Partial<UpdateTrainee> = {}, problems: InputProblem[] = []): UpdateTrainee {
+  return { type: 'UpdateTrainee', trainee_id: 'T1', ukprn: '10000001', rules: RULES, data: requestData(fields, problems), now: LATER, ...overrides };
 }
 
 /** The events of registering the v2025.0 example, as the decider produces them. */
@@ -36,7 +40,7 @@ function registered(): TraineeEvent[] {
 }
 
 describe('trainee decider: RegisterTrainee', () => {
-  it('registers the v2025.0 example with its placement and degree, then submits it for a TRN, in one decision', () => {
+  it('registers the example with its placement and degree, then submits it for a TRN, in one decision', () => {
     given([])
       .when(register())
       .thenMatch((events) => {
@@ -50,10 +54,10 @@ describe('trainee decider: RegisterTrainee', () => {
       });
   });
 
-  it('registers the v2026.1 example', () => {
+  it('registers under the rules of a version that rewrites primary subjects', () => {
     given([])
-      .when(register({ version: 'v2026.1', input: JSON.parse(JSON.stringify(v2026Example.data)) }))
-      .thenMatch((events) => expect(events[0].type).toBe('TraineeRegistered'));
+      .when(register({ rules: testRules({ primaryCourseSubject: 'rewrite' }) }, { course_age_range: '13915' }))
+      .thenMatch((events) => expect((events[0] as TraineeRegistered).data.details).toMatchObject({ course_subject_1: '100511', course_subject_2: '100346' }));
   });
 
   it('leaves the trainee in submitted_for_trn with submitted_for_trn_at and no TRN', () => {
@@ -76,7 +80,13 @@ describe('trainee decider: RegisterTrainee', () => {
   });
 
   it('refuses a missing or empty data object', () => {
-    given([]).when({ ...register(), input: {} }).thenThrows(MissingData);
+    given([]).when({ ...register(), data: MISSING_REQUEST_DATA }).thenThrows(MissingData);
+  });
+
+  it('reports the wire problems of the request with its own rules’ messages, in one order', () => {
+    given([])
+      .when({ ...register({}, { first_names: undefined, last_name: '' }), data: requestData({ ...TRAINEE_FIELDS, first_names: undefined, last_name: '' }, [{ path: ['first_names'], message: 'first_names is invalid' }]) })
+      .thenThrows(ValidationFailed, (e) => expect((e as ValidationFailed).messages).toEqual(['first_names is invalid', "last_name can't be blank"]));
   });
 
   it('refuses a duplicate of an existing trainee of the same provider, naming it', () => {
@@ -135,31 +145,31 @@ describe('trainee decider: UpdateTrainee', () => {
     given(registered()).when(update({ first_names: 'X' }, { ukprn: '19999999' })).thenThrows(NotFound);
   });
 
-  it('refuses an invalid merge', () => {
+  it('refuses an invalid merge, with the wire problems of the request', () => {
     given(registered())
-      .when(update({ first_names: 'x'.repeat(61) }))
+      .when(update({}, {}, [{ path: ['first_names'], message: 'first_names is too long (maximum is 60 characters)' }]))
       .thenThrows(ValidationFailed, (e) =>
         expect((e as ValidationFailed).messages).toEqual(['first_names is too long (maximum is 60 characters)']),
       );
+    given(registered())
+      .when(update({ itt_end_date: '2025-07-01' }))
+      .thenThrows(ValidationFailed, (e) => expect((e as ValidationFailed).messages).toEqual(['itt_end_date must be after itt_start_date']));
   });
 
-  it('refuses updates in v2026.1 once the trainee is withdrawn, but not in v2025.0 (docs/reference/API-FACTS.md §7.2)', () => {
+  it('refuses updates once the trainee is withdrawn where the rules say so (docs/reference/API-FACTS.md §7.2)', () => {
     const state = evolveAll(registered());
     if (!state.exists) throw new Error('setup');
-    // No event reaches `withdrawn` until the lifecycle actions land, so the state is set directly.
     const frozen = { exists: true as const, trainee: { ...state.trainee, state: 'withdrawn' as const } };
-    const cmd = update({ first_names: 'Jane' }, { version: 'v2026.1' });
+    const cmd = update({ first_names: 'Jane' });
     expect(() => decide(cmd, frozen)).toThrow(StateTransitionError);
-    expect(decide({ ...cmd, version: 'v2025.0' }, frozen)).toHaveLength(1);
+    expect(decide({ ...cmd, rules: OPEN_RULES }, frozen)).toHaveLength(1);
   });
 });
 
-describe('trainee decider: data without a key the version accepts', () => {
-  it('is refused as missing data on create and on update, whatever else it holds', () => {
-    given([]).when(register({ input: { trn: '1234567', favourite_colour: 'blue' } })).thenThrows(MissingData);
-    given(registered()).when(update({ state: 'awarded' })).thenThrows(MissingData);
-    // A v2026.1 field name means nothing to v2025.0.
-    given(registered()).when(update({ course_subject_1: '100346' })).thenThrows(MissingData);
+describe('trainee decider: data with nothing to change', () => {
+  it('is missing data when there is no data, and changes nothing when no field is sent (docs/reference/API-FACTS.md §7.3)', () => {
+    given(registered()).when({ ...update({}), data: MISSING_REQUEST_DATA }).thenThrows(MissingData);
+    given(registered()).when(update({})).then([]);
   });
 
   it('requires a degree when an update moves the trainee to a route that needs one and it has none', () => {
@@ -175,8 +185,8 @@ describe('trainee decider: data without a key the version accepts', () => {
 describe('trainee decider: placements and degrees', () => {
   const OAK = { urn: '100001', name: 'Oak Primary School', town: 'Guildford', postcode: 'GU1 6FR' };
   const schools = new Map([[OAK.urn, OAK]]);
-  const sub = { trainee_id: 'T1', ukprn: '10000001', version: 'v2026.1' as const, now: LATER };
-  const DEGREE = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2010' };
+  const sub = { trainee_id: 'T1', ukprn: '10000001', rules: RULES, now: LATER };
+  const DEGREE = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: 2010 };
 
   function withState(state: 'withdrawn' | 'submitted_for_trn') {
     const s = evolveAll(registered());
@@ -186,7 +196,7 @@ describe('trainee decider: placements and degrees', () => {
 
   it('adds a placement linked to a school of the directory', () => {
     given(registered())
-      .when({ type: 'AddPlacement', ...sub, placement_id: 'P9', input: { urn: '100001' }, schools })
+      .when({ type: 'AddPlacement', ...sub, placement_id: 'P9', data: requestData({ urn: '100001' }), schools })
       .then([
         {
           type: 'PlacementAdded',
@@ -201,7 +211,7 @@ describe('trainee decider: placements and degrees', () => {
 
   it('updates and removes a placement by id (case-insensitively), and 404s an unknown one', () => {
     given(registered())
-      .when({ type: 'UpdatePlacement', ...sub, placement_id: 'p1', input: { name: 'Renamed' }, schools })
+      .when({ type: 'UpdatePlacement', ...sub, placement_id: 'p1', data: requestData({ name: 'Renamed' }), schools })
       .thenMatch((events) => expect(events).toMatchObject([{ type: 'PlacementUpdated', data: { placement: { placement_id: 'P1', urn: '900020', name: 'Renamed', updated_at: LATER } } }]));
     given(registered())
       .when({ type: 'RemovePlacement', ...sub, placement_id: 'p1' })
@@ -211,32 +221,32 @@ describe('trainee decider: placements and degrees', () => {
 
   it('adds a degree, and refuses one equal on subject, year, country, degree types and grade', () => {
     given(registered())
-      .when({ type: 'AddDegree', ...sub, degree_id: 'D9', input: DEGREE })
+      .when({ type: 'AddDegree', ...sub, degree_id: 'D9', data: requestData(DEGREE) })
       .thenMatch((events) => expect(events).toMatchObject([{ type: 'DegreeAdded', data: { degree: { degree_id: 'D9', graduation_year: 2010 } } }]));
     given(registered())
-      .when({ type: 'AddDegree', ...sub, degree_id: 'D9', input: { ...DEGREE, graduation_year: '2003' } })
+      .when({ type: 'AddDegree', ...sub, degree_id: 'D9', data: requestData({ ...DEGREE, graduation_year: 2003 }) })
       .thenThrows(DuplicateDegree, (e) => expect((e as DuplicateDegree).existing).toMatchObject([{ degree_id: 'D1' }]));
   });
 
   it('changes a degree partially and removes it', () => {
     given(registered())
-      .when({ type: 'UpdateDegree', ...sub, degree_id: 'D1', input: { grade: '03' } })
+      .when({ type: 'UpdateDegree', ...sub, degree_id: 'D1', data: requestData({ grade: '03' }) })
       .thenMatch((events) => expect(events).toMatchObject([{ type: 'DegreeUpdated', data: { degree: { degree_id: 'D1', grade: '03', graduation_year: 2003 } } }]));
     given(registered()).when({ type: 'RemoveDegree', ...sub, degree_id: 'D1' }).then([{ type: 'DegreeRemoved', data: { trainee_id: 'T1', degree_id: 'D1', at: LATER } }]);
     given(registered()).when({ type: 'RemoveDegree', ...sub, degree_id: 'D2' }).thenThrows(NotFound, (e) => expect(e.message).toBe('Degree(s) not found'));
   });
 
-  it('refuses every placement and degree write in v2026.1 once the trainee is withdrawn, not in v2025.0 (§18)', () => {
+  it('refuses every placement and degree write once the trainee is withdrawn where the rules say so (§18)', () => {
     const frozen = withState('withdrawn');
     const commands = [
-      { type: 'AddPlacement' as const, ...sub, placement_id: 'P9', input: { name: 'X' }, schools },
+      { type: 'AddPlacement' as const, ...sub, placement_id: 'P9', data: requestData({ name: 'X' }), schools },
       { type: 'RemovePlacement' as const, ...sub, placement_id: 'P1' },
-      { type: 'AddDegree' as const, ...sub, degree_id: 'D9', input: DEGREE },
+      { type: 'AddDegree' as const, ...sub, degree_id: 'D9', data: requestData(DEGREE) },
       { type: 'RemoveDegree' as const, ...sub, degree_id: 'D1' },
     ];
     for (const cmd of commands) {
       expect(() => decide(cmd, frozen)).toThrow(StateTransitionError);
-      expect(decide({ ...cmd, version: 'v2025.0' }, frozen)).toHaveLength(1);
+      expect(decide({ ...cmd, rules: OPEN_RULES }, frozen)).toHaveLength(1);
     }
   });
 

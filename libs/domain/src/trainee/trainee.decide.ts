@@ -1,4 +1,3 @@
-import type { ApiVersion } from '../api-version';
 import { DuplicateDegree, DuplicateTrainee, MissingData, NotFound, StateTransitionError, ValidationFailed } from '../errors';
 import type {
   AddDegree,
@@ -19,12 +18,10 @@ import type {
 import type { Degree, DegreeInput, Placement, PlacementInput } from './trainee.details';
 import { findDuplicates, isDuplicateDegree } from './trainee.duplicates';
 import type { TraineeEvent } from './trainee.events';
+import type { TraineeRules } from './trainee.rules';
 import type { Trainee, TraineeState } from './trainee.state';
 import { isActionAllowed, type TraineeAction } from './trainee.state-machine';
 import {
-  DISABILITY_KEY,
-  toCanonicalInput,
-  TRAINEE_INPUT_KEYS,
   validateDegree,
   validateDegreeUpdate,
   validateNewTrainee,
@@ -34,6 +31,7 @@ import {
   validateDeferral,
   validateRecommendation,
   validateWithdrawal,
+  type RequestData,
 } from './validation';
 
 /**
@@ -81,8 +79,8 @@ export function utcDate(instant: string): string {
 
 function register(cmd: RegisterTrainee, state: TraineeState): TraineeEvent[] {
   if (state.exists) throw new Error(`trainee ${cmd.trainee_id} already exists`);
-  requireTraineeData(cmd.input, cmd.version);
-  const result = validateNewTrainee(cmd.input, { version: cmd.version, today: utcDate(cmd.now), schools: cmd.schools });
+  const data = requireData(cmd.data);
+  const result = validateNewTrainee(data.fields, data.problems, { rules: cmd.rules, today: utcDate(cmd.now), schools: cmd.schools });
   if (!result.ok) throw new ValidationFailed(result.errors);
   const { details, placements, degrees } = result.value;
   const duplicates = findDuplicates(details, cmd.duplicate_candidates.filter((t) => t.ukprn === cmd.ukprn));
@@ -116,12 +114,13 @@ function register(cmd: RegisterTrainee, state: TraineeState): TraineeEvent[] {
 
 function update(cmd: UpdateTrainee, state: TraineeState): TraineeEvent[] {
   const trainee = ownTrainee(state, cmd.ukprn);
-  requireTraineeData(cmd.input, cmd.version);
-  requireAllowed(trainee, cmd.version);
+  const data = requireData(cmd.data);
+  requireAllowed(trainee, cmd.rules);
   const result = validateTraineeUpdate(
-    cmd.input,
+    data.fields,
+    data.problems,
     trainee.details,
-    { version: cmd.version, today: utcDate(cmd.now) },
+    { rules: cmd.rules, today: utcDate(cmd.now) },
     { hasDegrees: trainee.degrees.length > 0 },
   );
   if (!result.ok) throw new ValidationFailed(result.errors);
@@ -131,16 +130,16 @@ function update(cmd: UpdateTrainee, state: TraineeState): TraineeEvent[] {
 }
 
 /** A writable trainee of the caller: exists, is the provider's, and the state machine allows writes. */
-function writableTrainee(cmd: { ukprn: string; version: ApiVersion }, state: TraineeState): Trainee {
+function writableTrainee(cmd: { ukprn: string; rules: TraineeRules }, state: TraineeState): Trainee {
   const trainee = ownTrainee(state, cmd.ukprn);
-  requireAllowed(trainee, cmd.version);
+  requireAllowed(trainee, cmd.rules);
   return trainee;
 }
 
 function addPlacement(cmd: AddPlacement, state: TraineeState): TraineeEvent[] {
   const trainee = writableTrainee(cmd, state);
-  requireData(cmd.input);
-  const result = validatePlacement(cmd.input, { version: cmd.version, today: utcDate(cmd.now), schools: cmd.schools }, { nested: false });
+  const data = requireData(cmd.data);
+  const result = validatePlacement(data.fields, data.problems, { schools: cmd.schools }, { nested: false });
   if (!result.ok) throw new ValidationFailed(result.errors);
   const placement: Placement = { placement_id: cmd.placement_id, ...result.value, created_at: cmd.now, updated_at: cmd.now };
   return [{ type: 'PlacementAdded', data: { trainee_id: trainee.trainee_id, placement, at: cmd.now } }];
@@ -149,9 +148,9 @@ function addPlacement(cmd: AddPlacement, state: TraineeState): TraineeEvent[] {
 function updatePlacement(cmd: UpdatePlacement, state: TraineeState): TraineeEvent[] {
   const trainee = writableTrainee(cmd, state);
   const stored = findPlacement(trainee, cmd.placement_id);
-  requireData(cmd.input);
+  const data = requireData(cmd.data);
   const current: PlacementInput = { urn: stored.urn, name: stored.name, postcode: stored.postcode, address: stored.address, school_id: stored.school_id };
-  const result = validatePlacementUpdate(cmd.input, current, { version: cmd.version, today: utcDate(cmd.now), schools: cmd.schools });
+  const result = validatePlacementUpdate(data.fields, data.problems, current, { schools: cmd.schools });
   if (!result.ok) throw new ValidationFailed(result.errors);
   if (sameFields(current, result.value)) return [];
   const placement: Placement = { ...stored, ...result.value, updated_at: cmd.now };
@@ -166,8 +165,8 @@ function removePlacement(cmd: RemovePlacement, state: TraineeState): TraineeEven
 
 function addDegree(cmd: AddDegree, state: TraineeState): TraineeEvent[] {
   const trainee = writableTrainee(cmd, state);
-  requireData(cmd.input);
-  const result = validateDegree(cmd.input, { version: cmd.version, today: utcDate(cmd.now) });
+  const data = requireData(cmd.data);
+  const result = validateDegree(data.fields, data.problems, { rules: cmd.rules, today: utcDate(cmd.now) });
   if (!result.ok) throw new ValidationFailed(result.errors);
   const duplicates = trainee.degrees.filter((d) => isDuplicateDegree(result.value, d));
   if (duplicates.length > 0) throw new DuplicateDegree<Degree>(duplicates);
@@ -178,9 +177,9 @@ function addDegree(cmd: AddDegree, state: TraineeState): TraineeEvent[] {
 function updateDegree(cmd: UpdateDegree, state: TraineeState): TraineeEvent[] {
   const trainee = writableTrainee(cmd, state);
   const stored = findDegree(trainee, cmd.degree_id);
-  requireData(cmd.input);
+  const data = requireData(cmd.data);
   const { degree_id: _id, created_at: _c, updated_at: _u, ...current } = stored;
-  const result = validateDegreeUpdate(cmd.input, current as DegreeInput, { version: cmd.version, today: utcDate(cmd.now) });
+  const result = validateDegreeUpdate(data.fields, data.problems, current as DegreeInput, { rules: cmd.rules, today: utcDate(cmd.now) });
   if (!result.ok) throw new ValidationFailed(result.errors);
   const duplicates = trainee.degrees.filter((d) => d.degree_id !== stored.degree_id && isDuplicateDegree(result.value, d));
   if (duplicates.length > 0) throw new DuplicateDegree<Degree>(duplicates);
@@ -196,16 +195,16 @@ function removeDegree(cmd: RemoveDegree, state: TraineeState): TraineeEvent[] {
 }
 
 /** The caller's trainee, if the state machine allows `action` on it; else StateTransitionError (§12.2). */
-function actionableTrainee(cmd: { ukprn: string; version: ApiVersion }, state: TraineeState, action: TraineeAction): Trainee {
+function actionableTrainee(cmd: { ukprn: string; rules: TraineeRules }, state: TraineeState, action: TraineeAction): Trainee {
   const trainee = ownTrainee(state, cmd.ukprn);
-  if (!isActionAllowed(action, trainee.state, cmd.version)) throw new StateTransitionError();
+  if (!isActionAllowed(action, trainee.state, cmd.rules)) throw new StateTransitionError();
   return trainee;
 }
 
 function defer(cmd: DeferTrainee, state: TraineeState): TraineeEvent[] {
   const trainee = actionableTrainee(cmd, state, 'defer');
-  requireData(cmd.input);
-  const result = validateDeferral(cmd.input, trainee, { version: cmd.version, today: utcDate(cmd.now) });
+  const data = requireData(cmd.data);
+  const result = validateDeferral(data.fields, data.problems);
   if (!result.ok) throw new ValidationFailed(result.errors);
   return [{ type: 'TraineeDeferred', data: { trainee_id: trainee.trainee_id, ...result.value, at: cmd.now } }];
 }
@@ -218,8 +217,8 @@ function defer(cmd: DeferTrainee, state: TraineeState): TraineeEvent[] {
 function withdraw(cmd: WithdrawTrainee, state: TraineeState): TraineeEvent[] {
   const trainee = actionableTrainee(cmd, state, 'withdraw');
   if (trainee.details.itt_start_date > utcDate(cmd.now)) throw new StateTransitionError();
-  requireData(cmd.input);
-  const result = validateWithdrawal(cmd.input, trainee, { version: cmd.version, today: utcDate(cmd.now) });
+  const data = requireData(cmd.data);
+  const result = validateWithdrawal(data.fields, data.problems, trainee, cmd.rules.label('withdrawal_date'));
   if (!result.ok) throw new ValidationFailed(result.errors);
   return [{ type: 'TraineeWithdrawn', data: { trainee_id: trainee.trainee_id, withdrawal: result.value, at: cmd.now } }];
 }
@@ -227,8 +226,8 @@ function withdraw(cmd: WithdrawTrainee, state: TraineeState): TraineeEvent[] {
 /** Recommend for QTS/EYTS (docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8: from submitted_for_trn or trn_received). */
 function recommend(cmd: RecommendForAward, state: TraineeState): TraineeEvent[] {
   const trainee = actionableTrainee(cmd, state, 'recommend_for_award');
-  requireData(cmd.input);
-  const result = validateRecommendation(cmd.input, trainee, { version: cmd.version, today: utcDate(cmd.now) });
+  const data = requireData(cmd.data);
+  const result = validateRecommendation(data.fields, data.problems, trainee, { today: utcDate(cmd.now) });
   if (!result.ok) throw new ValidationFailed(result.errors);
   return [{ type: 'TraineeRecommendedForAward', data: { trainee_id: trainee.trainee_id, outcome_date: result.value.outcome_date, at: cmd.now } }];
 }
@@ -273,25 +272,16 @@ export function ownTrainee(state: TraineeState, ukprn: string): Trainee {
   return state.trainee;
 }
 
-function requireAllowed(trainee: Trainee, version: ApiVersion): void {
-  if (!isActionAllowed('update', trainee.state, version)) throw new StateTransitionError();
+function requireAllowed(trainee: Trainee, rules: TraineeRules): void {
+  if (!isActionAllowed('update', trainee.state, rules)) throw new StateTransitionError();
 }
-
-/** `data` must be a non-empty object (docs/reference/API-FACTS.md §5.1; docs/DESIGN.md ruling 4). */
-export function requireData(input: unknown): asserts input is Record<string, unknown> {
-  if (input === null || typeof input !== 'object' || Array.isArray(input) || Object.keys(input).length === 0) {
-    throw new MissingData();
-  }
-}
-
-const PERMITTED_KEYS: ReadonlySet<string> = new Set<string>([...TRAINEE_INPUT_KEYS, 'placements_attributes', 'degrees_attributes']);
 
 /**
- * `data` must be a non-empty object holding at least one key the version accepts for a trainee;
- * unknown keys are otherwise ignored (docs/reference/API-FACTS.md §5.1, §5.3).
+ * The request's `data`, unless it is missing: no `data`, an empty or non-object one, or (on a
+ * create) one holding no key the version accepts (docs/reference/API-FACTS.md §5.1; docs/DESIGN.md
+ * ruling 4) → {@link MissingData}.
  */
-export function requireTraineeData(input: unknown, version: ApiVersion): asserts input is Record<string, unknown> {
-  requireData(input);
-  const keys = Object.keys(toCanonicalInput(input, version));
-  if (!keys.some((k) => PERMITTED_KEYS.has(k) || DISABILITY_KEY.test(k))) throw new MissingData();
+export function requireData<F>(data: RequestData<F>): Extract<RequestData<F>, { kind: 'data' }> {
+  if (data.kind === 'missing') throw new MissingData();
+  return data;
 }

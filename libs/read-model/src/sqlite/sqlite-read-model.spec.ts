@@ -1,3 +1,4 @@
+import { commandFromWire } from '@app/contract';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ const silent = { error: () => undefined, warn: () => undefined };
 function registrationEvents(id: string, n: number): TraineeEvent[] {
   const input = { ...JSON.parse(JSON.stringify(v2025Example.data)), first_names: `Name${n}`, email: `p${n}@example.com` };
   return decide(
-    { type: 'RegisterTrainee', trainee_id: id, ukprn: '10000001', version: 'v2025.0', input, now: `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}.000Z`, new_ids: [`P${n}`, `D${n}`], duplicate_candidates: [] },
+    commandFromWire({ type: 'RegisterTrainee', trainee_id: id, ukprn: '10000001', version: 'v2025.0', input, now: `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}.000Z`, new_ids: [`P${n}`, `D${n}`], duplicate_candidates: [] }),
     { exists: false },
   );
 }
@@ -28,7 +29,7 @@ async function writeHistory(store: EventStore, trainees: number, updatesEach: nu
     let state = evolveAll(events);
     for (let u = 0; u < updatesEach; u++) {
       const changes = decide(
-        { type: 'UpdateTrainee', trainee_id: id, ukprn: '10000001', version: 'v2025.0', input: { middle_names: `M${u}` }, now: `2026-02-0${(u % 9) + 1}T00:00:00.000Z` },
+        commandFromWire({ type: 'UpdateTrainee', trainee_id: id, ukprn: '10000001', version: 'v2025.0', input: { middle_names: `M${u}` }, now: `2026-02-0${(u % 9) + 1}T00:00:00.000Z` }),
         state,
       );
       state = evolveAll(changes, state);

@@ -1,10 +1,10 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
+import type { VersionContract } from '@app/contract';
 import type { Trainee } from '@app/domain';
 import { ApiGuard } from '../../shared/api.guard';
-import { CurrentCaller } from '../../shared/request-context';
-import { serializeTrainee } from '../trainee.serializer';
+import { Contract, CurrentCaller } from '../../shared/request-context';
 import { GetTraineeQuery } from './get-trainee.query';
 
 @Controller('api/:version/trainees')
@@ -17,8 +17,8 @@ export class GetTraineeController {
    * (docs/DESIGN.md ruling 1); 404 `Trainee(s) not found`.
    */
   @Get(':trainee_id')
-  async get(@CurrentCaller() caller: Caller, @Param('trainee_id') id: string): Promise<{ data: unknown }> {
+  async get(@CurrentCaller() caller: Caller, @Contract() contract: VersionContract, @Param('trainee_id') id: string): Promise<{ data: unknown }> {
     const trainee = await this.queries.execute<GetTraineeQuery, Trainee>(new GetTraineeQuery(caller, id));
-    return { data: serializeTrainee(trainee, caller.apiVersion, { nested: true }) };
+    return { data: contract.output.serializeTrainee(trainee, { nested: true }) };
   }
 }

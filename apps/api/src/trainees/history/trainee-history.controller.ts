@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
+import type { VersionContract } from '@app/contract';
 import { ApiGuard } from '../../shared/api.guard';
-import { CurrentCaller } from '../../shared/request-context';
-import { serializeTrainee } from '../trainee.serializer';
+import { Contract, CurrentCaller } from '../../shared/request-context';
 import { TraineeHistoryQuery, type TraineeHistoryAnswer } from './trainee-history.query';
 
 /** The audit history of a trainee (README "Trainee history"; an extension beyond docs/spec/trainee-records-api.md). */
@@ -33,11 +33,12 @@ export class TraineeHistoryController {
   @Get()
   async history(
     @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
     @Param('trainee_id') traineeId: string,
     @Query('as_of') asOf: unknown,
   ): Promise<{ data: unknown }> {
     const answer = await this.queries.execute<TraineeHistoryQuery, TraineeHistoryAnswer>(new TraineeHistoryQuery(caller, traineeId, asOf));
     if (answer.kind === 'timeline') return { data: answer.entries };
-    return { data: serializeTrainee(answer.trainee, caller.apiVersion, { nested: true }) };
+    return { data: contract.output.serializeTrainee(answer.trainee, { nested: true }) };
   }
 }

@@ -1,17 +1,20 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
-import type { Trainee } from '@app/domain';
+import type { DeferralFields, RecommendationFields, RequestData, Trainee, TraineeRules, WithdrawalFields } from '@app/domain';
 import { Infrastructure } from '../../infrastructure/infrastructure';
 
-/** The lifecycle actions of the spec: defer, withdraw, recommend for QTS/EYTS. */
-export type LifecycleAction = 'defer' | 'withdraw' | 'recommend';
+/** The lifecycle actions of docs/spec/trainee-records-api.md: defer, withdraw, recommend for QTS/EYTS, with their checked bodies. */
+export type LifecycleAction =
+  | { action: 'defer'; data: RequestData<DeferralFields> }
+  | { action: 'withdraw'; data: RequestData<WithdrawalFields> }
+  | { action: 'recommend'; data: RequestData<RecommendationFields> };
 
 export class LifecycleCommand {
   constructor(
-    readonly action: LifecycleAction,
     readonly caller: Caller,
+    readonly rules: TraineeRules,
     readonly traineeId: string,
-    readonly data: unknown,
+    readonly request: LifecycleAction,
   ) {}
 }
 
@@ -22,13 +25,13 @@ export class LifecycleHandler implements ICommandHandler<LifecycleCommand, Train
 
   execute(c: LifecycleCommand): Promise<Trainee> {
     const t = this.infra.trainees;
-    switch (c.action) {
+    switch (c.request.action) {
       case 'defer':
-        return t.defer(c.caller, c.traineeId, c.data);
+        return t.defer(c.caller, c.rules, c.traineeId, c.request.data);
       case 'withdraw':
-        return t.withdraw(c.caller, c.traineeId, c.data);
+        return t.withdraw(c.caller, c.rules, c.traineeId, c.request.data);
       case 'recommend':
-        return t.recommendForAward(c.caller, c.traineeId, c.data);
+        return t.recommendForAward(c.caller, c.rules, c.traineeId, c.request.data);
     }
   }
 }

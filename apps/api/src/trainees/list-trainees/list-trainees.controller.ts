@@ -1,11 +1,11 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
+import type { VersionContract } from '@app/contract';
 import type { TraineeListPage } from '@app/read-model';
 import { ApiGuard } from '../../shared/api.guard';
 import { NoTraineesFound } from '../../shared/errors';
-import { CurrentCaller } from '../../shared/request-context';
-import { serializeTrainee } from '../trainee.serializer';
+import { Contract, CurrentCaller } from '../../shared/request-context';
 import { toListQuery } from './list-trainees.params';
 import { ListTraineesQuery } from './list-trainees.query';
 
@@ -22,13 +22,13 @@ export class ListTraineesController {
    * is empty; 422 `{message, errors: {param: [..]}}` for a bad parameter.
    */
   @Get()
-  async list(@CurrentCaller() caller: Caller, @Query() raw: Record<string, unknown>): Promise<unknown> {
+  async list(@CurrentCaller() caller: Caller, @Contract() contract: VersionContract, @Query() raw: Record<string, unknown>): Promise<unknown> {
     const today = new Date().toISOString().slice(0, 10);
     const query = toListQuery(raw, caller.ukprn, today);
     const page = await this.queries.execute<ListTraineesQuery, TraineeListPage>(new ListTraineesQuery(query));
     if (page.items.length === 0) throw new NoTraineesFound();
     return {
-      data: page.items.map((t) => serializeTrainee(t, caller.apiVersion, { nested: false })),
+      data: page.items.map((t) => contract.output.serializeTrainee(t, { nested: false })),
       meta: {
         current_page: query.page,
         total_pages: Math.ceil(page.totalCount / query.perPage),

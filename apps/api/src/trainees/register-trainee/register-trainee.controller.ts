@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
-import type { Trainee } from '@app/domain';
+import type { VersionContract } from '@app/contract';
+import type { RequestData, Trainee, TraineeFields } from '@app/domain';
 import { ApiGuard } from '../../shared/api.guard';
-import { CurrentCaller } from '../../shared/request-context';
-import { serializeTrainee } from '../trainee.serializer';
+import { Contract, CurrentCaller } from '../../shared/request-context';
+import { WireBody } from '../../shared/wire-body';
 import { RegisterTraineeCommand } from './register-trainee.handler';
 
 @Controller('api/:version/trainees')
@@ -19,15 +20,12 @@ export class RegisterTraineeController {
    */
   @Post()
   @HttpCode(201)
-  async register(@CurrentCaller() caller: Caller, @Body() body: unknown): Promise<{ data: unknown }> {
-    const trainee = await this.commands.execute<RegisterTraineeCommand, Trainee>(
-      new RegisterTraineeCommand(caller, dataOf(body)),
-    );
-    return { data: serializeTrainee(trainee, caller.apiVersion, { nested: true }) };
+  async register(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @WireBody('traineeCreate') data: RequestData<TraineeFields>,
+  ): Promise<{ data: unknown }> {
+    const trainee = await this.commands.execute<RegisterTraineeCommand, Trainee>(new RegisterTraineeCommand(caller, contract.rules, data));
+    return { data: contract.output.serializeTrainee(trainee, { nested: true }) };
   }
-}
-
-/** The `data` member of a request body, or undefined when the body is not an object. */
-export function dataOf(body: unknown): unknown {
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { data?: unknown }).data : undefined;
 }

@@ -1,13 +1,14 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
-import type { Trainee } from '@app/domain';
+import type { RequestData, Trainee, TraineeFields, TraineeRules } from '@app/domain';
 import { Infrastructure } from '../../infrastructure/infrastructure';
 
-/** POST /trainees as a command: the caller and the request's `data` as sent. */
+/** POST /trainees as a command: the caller, the version's rules and the checked body `data`. */
 export class RegisterTraineeCommand {
   constructor(
     readonly caller: Caller,
-    readonly data: unknown,
+    readonly rules: TraineeRules,
+    readonly data: RequestData<TraineeFields>,
   ) {}
 }
 
@@ -17,6 +18,6 @@ export class RegisterTraineeHandler implements ICommandHandler<RegisterTraineeCo
   constructor(private readonly infra: Infrastructure) {}
 
   execute(command: RegisterTraineeCommand): Promise<Trainee> {
-    return this.infra.trainees.register(command.caller, command.data);
+    return this.infra.trainees.register(command.caller, command.rules, command.data);
   }
 }

@@ -1,11 +1,11 @@
-import { Body, Controller, HttpCode, Param, Patch, Put, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Param, Patch, Put, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
-import type { Trainee } from '@app/domain';
+import type { VersionContract } from '@app/contract';
+import type { RequestData, Trainee, TraineeFields } from '@app/domain';
 import { ApiGuard } from '../../shared/api.guard';
-import { CurrentCaller } from '../../shared/request-context';
-import { dataOf } from '../register-trainee/register-trainee.controller';
-import { serializeTrainee } from '../trainee.serializer';
+import { Contract, CurrentCaller } from '../../shared/request-context';
+import { WireBody } from '../../shared/wire-body';
 import { UpdateTraineeCommand } from './update-trainee.handler';
 
 @Controller('api/:version/trainees')
@@ -15,24 +15,35 @@ export class UpdateTraineeController {
 
   /**
    * PUT /api/{version}/trainees/{trainee_id}: merge semantics, identical to PATCH (docs/reference/API-FACTS.md §7.1).
-   * 200 `{data: Trainee}`; 404 unknown trainee or another provider's; 422 on any failed rule
-   * (and StateTransitionError in v2026.1 for recommended_for_award, withdrawn, awarded).
+   * 200 `{data: Trainee}` (unchanged when `data` holds nothing to change, §7.3); 404 unknown
+   * trainee or another provider's; 422 on any failed rule (and StateTransitionError where the
+   * version refuses writes in recommended_for_award, withdrawn, awarded).
    */
   @Put(':trainee_id')
   @HttpCode(200)
-  put(@CurrentCaller() caller: Caller, @Param('trainee_id') id: string, @Body() body: unknown): Promise<{ data: unknown }> {
-    return this.update(caller, id, body);
+  put(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Param('trainee_id') id: string,
+    @WireBody('traineeUpdate') data: RequestData<TraineeFields>,
+  ): Promise<{ data: unknown }> {
+    return this.update(caller, contract, id, data);
   }
 
   /** PATCH /api/{version}/trainees/{trainee_id}: as PUT. */
   @Patch(':trainee_id')
   @HttpCode(200)
-  patch(@CurrentCaller() caller: Caller, @Param('trainee_id') id: string, @Body() body: unknown): Promise<{ data: unknown }> {
-    return this.update(caller, id, body);
+  patch(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Param('trainee_id') id: string,
+    @WireBody('traineeUpdate') data: RequestData<TraineeFields>,
+  ): Promise<{ data: unknown }> {
+    return this.update(caller, contract, id, data);
   }
 
-  private async update(caller: Caller, id: string, body: unknown): Promise<{ data: unknown }> {
-    const trainee = await this.commands.execute<UpdateTraineeCommand, Trainee>(new UpdateTraineeCommand(caller, id, dataOf(body)));
-    return { data: serializeTrainee(trainee, caller.apiVersion, { nested: true }) };
+  private async update(caller: Caller, contract: VersionContract, id: string, data: RequestData<TraineeFields>): Promise<{ data: unknown }> {
+    const trainee = await this.commands.execute<UpdateTraineeCommand, Trainee>(new UpdateTraineeCommand(caller, contract.rules, id, data));
+    return { data: contract.output.serializeTrainee(trainee, { nested: true }) };
   }
 }

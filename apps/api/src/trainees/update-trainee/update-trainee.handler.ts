@@ -1,14 +1,15 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
-import type { Trainee } from '@app/domain';
+import type { RequestData, Trainee, TraineeFields, TraineeRules } from '@app/domain';
 import { Infrastructure } from '../../infrastructure/infrastructure';
 
 /** PUT or PATCH /trainees/{trainee_id} as a command. */
 export class UpdateTraineeCommand {
   constructor(
     readonly caller: Caller,
+    readonly rules: TraineeRules,
     readonly traineeId: string,
-    readonly data: unknown,
+    readonly data: RequestData<TraineeFields>,
   ) {}
 }
 
@@ -18,6 +19,6 @@ export class UpdateTraineeHandler implements ICommandHandler<UpdateTraineeComman
   constructor(private readonly infra: Infrastructure) {}
 
   execute(command: UpdateTraineeCommand): Promise<Trainee> {
-    return this.infra.trainees.update(command.caller, command.traineeId, command.data);
+    return this.infra.trainees.update(command.caller, command.rules, command.traineeId, command.data);
   }
 }

@@ -1,54 +1,47 @@
 /**
- * Public API of trainee, degree and placement validation (docs/reference/API-FACTS.md §5.2, §6–§11). Pure: no I/O,
- * no clock ("today" arrives in {@link ValidationContext}).
+ * Public API of the trainee, degree, placement and lifecycle record rules (docs/reference/API-FACTS.md
+ * §5.2, §6–§12). Pure: no I/O, no clock ("today" arrives in the context), no API version (the
+ * version's differences arrive as {@link TraineeRules}).
  */
-export type { ValidationContext, ValidationResult } from './validation-result';
-export {
-  VERSION_FIELD_NAMES,
-  canonicalFieldName,
-  fieldLabel,
-  toCanonicalInput,
-  toVersionOutput,
-  versionFieldName,
-} from './field-names';
-export type { VersionDependentField } from './field-names';
-export {
-  DISABILITY_KEY,
-  MISSING_DATA_MESSAGE,
-  TRAINEE_INPUT_KEYS,
-  isValidEmailFormat,
-  validateNewTrainee,
-  validateTraineeUpdate,
-} from './validate-trainee';
+export type { ValidationResult } from './validation-result';
+export type { DeferralFields, DegreeFields, PlacementFields, RecommendationFields, TraineeFields, WithdrawalFields } from './input-fields';
+export { MISSING_REQUEST_DATA, MessageList, requestData } from './request-data';
+export type { InputProblem, MessagePath, RequestData } from './request-data';
+export { MISSING_DATA_MESSAGE, TRAINEE_MESSAGE_ORDER, squish, validateNewTrainee, validateTraineeUpdate } from './validate-trainee';
+export type { TraineeRuleContext } from './validate-trainee';
 export {
   DEGREE_DUPLICATE_FIELDS,
-  DEGREE_INPUT_KEYS,
   DEGREE_MESSAGES,
+  DEGREE_MESSAGE_ORDER,
   degreeDuplicateKey,
   degreesEqualOnNonBlank,
   isUkDegree,
-  parseGraduationYear,
   validateDegree,
   validateDegreeUpdate,
 } from './validate-degree';
+export type { DegreeRuleContext } from './validate-degree';
 export {
   NESTED_PLACEMENT_PREFIX,
-  isValidUkPostcode,
+  PLACEMENT_MESSAGE_ORDER,
+  placementAddress,
   schoolAddress,
   validatePlacement,
   validatePlacementUpdate,
 } from './validate-placement';
+export type { PlacementRuleContext } from './validate-placement';
 export {
   DEFERRAL_MESSAGES,
+  DEFERRAL_MESSAGE_ORDER,
   DEFER_REASON_MAX_LENGTH,
   RECOMMENDATION_MESSAGES,
+  RECOMMENDATION_MESSAGE_ORDER,
   SAFEGUARDING_CONCERNS_REASON,
   WITHDRAWAL_MESSAGES,
+  WITHDRAWAL_MESSAGE_ORDER,
   allowedWithdrawalReasons,
   parseIsoDateOrDateTime,
   validateDeferral,
   validateRecommendation,
   validateWithdrawal,
-  withdrawalDateLabel,
 } from './validate-lifecycle';
-export type { DeferralInput, RecommendationInput } from './validate-lifecycle';
+export type { DeferralInput, LifecycleRuleContext, RecommendationInput } from './validate-lifecycle';

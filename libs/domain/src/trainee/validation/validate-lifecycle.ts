@@ -1,19 +1,20 @@
 /**
- * Validation of the lifecycle actions: defer, withdraw and recommend for QTS/EYTS (docs/spec/trainee-records-api.md "POST
- * /trainees/{trainee_id}/defer", "…/withdraw", "…/recommend-for-qts", "Limits"; docs/reference/API-FACTS.md §12.3,
- * §12.4, §12.5; docs/DESIGN.md rulings 4, 7 and 8). Pure: no I/O, no clock ("today" arrives in
- * {@link ValidationContext}).
+ * The lifecycle actions' rules that need the trainee or today: defer, withdraw and recommend for
+ * QTS/EYTS (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer", "…/withdraw",
+ * "…/recommend-for-qts", "Limits"; docs/reference/API-FACTS.md §12.3, §12.4, §12.5; docs/DESIGN.md
+ * rulings 4, 7 and 8). The bodies' own rules (required fields, formats, lists, lengths) are wire
+ * checks of the contract (libs/contract/src/wire/lifecycle.wire.ts), which uses the messages and
+ * the reason lists defined here; their problems arrive with the fields. Pure: no I/O, no clock.
  *
  * The state rules of these actions (which states may defer, withdraw or be recommended, and the
  * "ITT not yet started" check of a withdrawal) are not here: the state machine decides them.
  */
 import { parseIsoDate } from '../../academic-cycle';
-import type { ApiVersion } from '../../api-version';
-import { REFERENCE_LISTS, isKnownCode, withdrawalReasonsFor, type TrainingRouteEntry } from '../../reference-data';
+import { catalogueEntry, withdrawalReasonsFor } from '../../reference-data';
 import type { Trainee, Withdrawal } from '../trainee.state';
-import { fieldLabel, versionFieldName } from './field-names';
-import type { ValidationContext, ValidationResult } from './validation-result';
-import { asText, charLength, getKey, isBlank, isJsonObject } from './values';
+import type { DeferralFields, RecommendationFields, WithdrawalFields } from './input-fields';
+import { MessageList, type InputProblem } from './request-data';
+import type { ValidationResult } from './validation-result';
 
 // ---------------------------------------------------------------------------------------------
 // Messages (docs/reference/API-FACTS.md §12.3–§12.5, byte for byte)
@@ -34,7 +35,7 @@ export const DEFERRAL_MESSAGES = {
 /**
  * Messages of the withdraw action (docs/reference/API-FACTS.md §12.4). The date messages start with the date field's
  * name in the request's version (`withdraw_date` in v2025.0, `withdrawal_date` in v2026.1), so
- * they are functions of that label; see {@link withdrawalDateLabel}.
+ * they are functions of that label.
  */
 export const WITHDRAWAL_MESSAGES = {
   dateBlank: (label: string): string => `${label} Choose a withdrawal date`,
@@ -139,14 +140,23 @@ export function parseIsoDateOrDateTime(value: unknown): string | null {
   return shiftOneDay(date, utcMinutes < 0 ? -1 : utcMinutes >= 24 * 60 ? 1 : 0);
 }
 
+/** The order of a withdrawal's messages (docs/reference/API-FACTS.md §12.4). */
+export const WITHDRAWAL_MESSAGE_ORDER: readonly string[] = ['withdrawal_date', 'reasons', 'trigger', 'future_interest', 'another_reason', 'safeguarding_concern_reasons'];
+
+/** The order of a recommendation's messages (docs/reference/API-FACTS.md §12.5). */
+export const RECOMMENDATION_MESSAGE_ORDER: readonly string[] = ['qts_standards_met_date', 'degree_id', 'placements'];
+
+/** The order of a deferral's messages (docs/reference/API-FACTS.md §12.3). */
+export const DEFERRAL_MESSAGE_ORDER: readonly string[] = ['defer_date', 'defer_reason'];
+
+/** What a lifecycle action's rules need from outside: today (`YYYY-MM-DD`, UTC). */
+export interface LifecycleRuleContext {
+  today: string;
+}
+
 /** The trainee's itt_start_date as `YYYY-MM-DD`, or null when it does not parse. */
 function ittStartOf(trainee: Trainee): string | null {
   return parseIsoDate(trainee.details?.itt_start_date);
-}
-
-/** The request body's object, or an empty one for any other JSON value. */
-function dataOf(input: unknown): Record<string, unknown> {
-  return isJsonObject(input) ? input : {};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,183 +172,89 @@ export interface DeferralInput {
 }
 
 /**
- * Validates the body `data` of `POST /trainees/{id}/defer` (docs/spec/trainee-records-api.md "POST …/defer" and "Limits";
- * docs/reference/API-FACTS.md §12.3).
- *
- * Takes the `data` value (any JSON value; a non-object counts as `{}`), the trainee (unused: a
- * deferral's rules do not depend on it, the state rule is the state machine's) and the context.
- * Returns `{ defer_date, defer_reason }` or every failed rule's message, in this order:
- * - `defer_date`: required (`defer_date can't be blank`), an ISO 8601 date in a form
- *   {@link parseIsoDate} accepts, stored as `YYYY-MM-DD` (`defer_date is invalid`, also for a JSON
- *   number or any other non-string); no range check.
- * - `defer_reason`: optional; blank → null; at most 500 characters
- *   (`defer_reason is too long (maximum is 500 characters)`); a JSON number is read as its text, an
- *   array, object or `true` gives `defer_reason is invalid` (repository convention for wrong types).
- * Never throws.
+ * A deferral (docs/spec/trainee-records-api.md "POST …/defer" and "Limits"; docs/reference/API-FACTS.md
+ * §12.3): every rule of its body is a wire check (`defer_date` required and a date, no range check;
+ * `defer_reason` at most 500 characters), so this answers the problems, or the deferral to store.
  */
-export function validateDeferral(input: unknown, _trainee: Trainee, _ctx: ValidationContext): ValidationResult<DeferralInput> {
-  const data = dataOf(input);
-  const errors: string[] = [];
-
-  let deferDate: string | null = null;
-  const rawDate = getKey(data, 'defer_date');
-  if (isBlank(rawDate)) errors.push(DEFERRAL_MESSAGES.deferDateBlank);
-  else {
-    deferDate = parseIsoDate(rawDate);
-    if (deferDate === null) errors.push(DEFERRAL_MESSAGES.deferDateInvalid);
-  }
-
-  let deferReason: string | null = null;
-  const rawReason = getKey(data, 'defer_reason');
-  if (!isBlank(rawReason)) {
-    const text = asText(rawReason);
-    if (text === undefined) errors.push(DEFERRAL_MESSAGES.deferReasonInvalid);
-    else if (charLength(text) > DEFER_REASON_MAX_LENGTH) errors.push(DEFERRAL_MESSAGES.deferReasonTooLong);
-    else deferReason = text;
-  }
-
-  if (errors.length > 0 || deferDate === null) return { ok: false, errors };
-  return { ok: true, value: { defer_date: deferDate, defer_reason: deferReason } };
+export function validateDeferral(fields: DeferralFields, problems: readonly InputProblem[]): ValidationResult<DeferralInput> {
+  const messages = new MessageList(problems);
+  // The wire checks report a missing date; this only guards a date handed over without one.
+  if (fields.defer_date === undefined && !messages.invalid.has('defer_date')) messages.add(['defer_date'], DEFERRAL_MESSAGES.deferDateBlank);
+  if (!messages.isEmpty || fields.defer_date === undefined) return { ok: false, errors: messages.sorted([DEFERRAL_MESSAGE_ORDER]) };
+  return { ok: true, value: { defer_date: fields.defer_date, defer_reason: fields.defer_reason ? fields.defer_reason : null } };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Withdraw
 // ---------------------------------------------------------------------------------------------
 
-/** The reason that needs `safeguarding_concern_reasons` and exists in v2026.1 only (ruling 7). */
+/** The reason that needs `safeguarding_concern_reasons` where the rules have it (docs/DESIGN.md ruling 7). */
 export const SAFEGUARDING_CONCERNS_REASON = 'safeguarding_concerns';
 
-/** Versions in which {@link SAFEGUARDING_CONCERNS_REASON} is a withdrawal reason (docs/DESIGN.md ruling 7; spec reason lists). */
-const SAFEGUARDING_VERSIONS: readonly ApiVersion[] = ['v2026.1'];
-
 /**
- * The withdrawal reason codes allowed for `trigger` in `version`, in file order
- * (`withdrawal_reason.json`, docs/spec/trainee-records-api.md "POST …/withdraw" lists). A trigger that is not `provider` or
+ * The withdrawal reason codes allowed for `trigger`, in file order (`withdrawal_reason.json`,
+ * docs/spec/trainee-records-api.md "POST …/withdraw" lists). A trigger that is not `provider` or
  * `trainee` (unknown, absent, wrong type) uses the trainee list (docs/reference/API-FACTS.md §12.4).
- * `safeguarding_concerns` is left out in v2025.0: the spec lists it "in v2026.1" only and
- * docs/DESIGN.md ruling 7 confirms it, though the data file and docs/reference/API-FACTS.md carry it in both versions.
+ * `safeguarding_concerns` is left out unless `safeguardingConcernsReason` (the rules' flag: the
+ * spec lists it "in v2026.1" only and docs/DESIGN.md ruling 7 confirms it, though the data file and
+ * docs/reference/API-FACTS.md carry it in both versions).
  */
-export function allowedWithdrawalReasons(trigger: unknown, version: ApiVersion): readonly string[] {
-  const t = typeof trigger === 'string' && isKnownCode('withdrawal_trigger', trigger, version) ? trigger : 'trainee';
-  return ALLOWED_REASONS.get(`${version}|${t}`) ?? [];
+export function allowedWithdrawalReasons(trigger: unknown, safeguardingConcernsReason: boolean): readonly string[] {
+  const t = trigger === 'provider' || trigger === 'trainee' ? trigger : 'trainee';
+  return ALLOWED_REASONS[`${t}|${safeguardingConcernsReason}`];
 }
 
-const ALLOWED_REASONS: ReadonlyMap<string, readonly string[]> = new Map(
-  (['v2025.0', 'v2026.1'] as const).flatMap((version) =>
-    (['provider', 'trainee'] as const).map((trigger) => [
-      `${version}|${trigger}`,
+const ALLOWED_REASONS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  (['provider', 'trainee'] as const).flatMap((trigger) =>
+    [true, false].map((safeguarding) => [
+      `${trigger}|${safeguarding}`,
       Object.freeze(
-        withdrawalReasonsFor(trigger, version)
+        withdrawalReasonsFor(trigger)
           .map((r) => r.code)
-          .filter((code) => code !== SAFEGUARDING_CONCERNS_REASON || SAFEGUARDING_VERSIONS.includes(version)),
+          .filter((code) => code !== SAFEGUARDING_CONCERNS_REASON || safeguarding),
       ),
     ]),
   ),
 );
 
-/** The name (and message label) of the withdrawal date field in `version`: `withdraw_date` or `withdrawal_date`. */
-export function withdrawalDateLabel(version: ApiVersion): string {
-  return fieldLabel('withdrawal_date', version);
-}
-
-/** A required free text: trimmed text, or null when blank or not text (a JSON number is read as its text). */
-function requiredText(value: unknown): string | null {
-  if (isBlank(value)) return null;
-  const text = asText(value);
-  if (text === undefined) return null;
-  const trimmed = text.trim();
-  return trimmed === '' ? null : trimmed;
-}
-
 /**
- * Validates the body `data` of `POST /trainees/{id}/withdraw` (docs/spec/trainee-records-api.md "POST …/withdraw" and
- * "Version-dependent fields"; docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7).
- *
- * Takes the `data` value (any JSON value; a non-object counts as `{}`), the trainee (for its
- * itt_start_date) and the context (for the version). Returns the {@link Withdrawal} to store, or
- * every failed rule's message, in this order:
- * 1. The date, read from the version's key only: `withdraw_date` (v2025.0) or `withdrawal_date`
- *    (v2026.1); the other version's key is an unknown key, ignored, so sending it counts as missing.
- *    Required (`<date field> Choose a withdrawal date`); an ISO 8601 date or date-time
- *    (`<date field> Choose a valid withdrawal date`), stored as `YYYY-MM-DD` ({@link parseIsoDateOrDateTime}:
- *    the UTC date of a date-time with a zone); not before the trainee's itt_start_date, the same day
- *    allowed (`<date field> must be after itt_start_date`); no future check.
- * 2. `reasons`: a non-empty array (`reasons Choose one or more reasons why the trainee withdrew from
- *    the course`; a non-array, such as a string, counts as absent); every element must be a reason
- *    allowed for the trigger ({@link allowedWithdrawalReasons}), else `reasons entered not valid for
- *    selected trigger eg unacceptable_behaviour for a trainee trigger` (once).
- * 3. `trigger`: `provider` or `trainee` (`trigger is not included in the list`).
- * 4. `future_interest`: `yes`, `no` or `unknown` (`future_interest is not included in the list`).
- * 5. `another_reason`: required when any reason (a string element) contains `another_reason`
- *    (`another_reason Enter another reason`); stored trimmed, and only then (else null).
- * 6. `safeguarding_concern_reasons`: v2026.1 only, required when the reasons include
- *    `safeguarding_concerns` (`safeguarding_concern_reasons Enter the concerns`); stored trimmed, and
- *    only then (else null). In v2025.0 the key is ignored and `safeguarding_concerns` is not an
- *    allowed reason (ruling 7), so it gets the "not valid for selected trigger" message.
- * A free text that is an array, object or boolean counts as not entered. Stored reasons keep the
- * order sent, without repeats. Never throws.
+ * A withdrawal (docs/spec/trainee-records-api.md "POST …/withdraw"; docs/reference/API-FACTS.md
+ * §12.4; docs/DESIGN.md ruling 7). Takes the typed fields (`withdrawal_date` whatever the version
+ * calls it), the wire problems (date, reasons, trigger, future interest, another reason,
+ * safeguarding) and the trainee; adds the one rule that needs the trainee: the date must not be
+ * before its itt_start_date, the same day allowed (`<date field> must be after itt_start_date`; no
+ * future check). `dateLabel` is the date field's name in the request's version. Returns the
+ * {@link Withdrawal} to store or every message in the order of {@link WITHDRAWAL_MESSAGE_ORDER}.
  */
-export function validateWithdrawal(input: unknown, trainee: Trainee, ctx: ValidationContext): ValidationResult<Withdrawal> {
-  const data = dataOf(input);
-  const { version } = ctx;
-  const errors: string[] = [];
-
-  // 1. Date.
-  const label = withdrawalDateLabel(version);
-  const rawDate = getKey(data, versionFieldName('withdrawal_date', version) ?? 'withdrawal_date');
-  let date: string | null = null;
-  if (isBlank(rawDate)) errors.push(WITHDRAWAL_MESSAGES.dateBlank(label));
-  else {
-    date = parseIsoDateOrDateTime(rawDate);
-    if (date === null) errors.push(WITHDRAWAL_MESSAGES.dateInvalid(label));
-    else {
-      const ittStart = ittStartOf(trainee);
-      if (ittStart !== null && date < ittStart) errors.push(WITHDRAWAL_MESSAGES.dateBeforeIttStart(label));
-    }
+export function validateWithdrawal(
+  fields: WithdrawalFields,
+  problems: readonly InputProblem[],
+  trainee: Trainee,
+  dateLabel: string,
+): ValidationResult<Withdrawal> {
+  const messages = new MessageList(problems);
+  const date = fields.withdrawal_date;
+  const ittStart = ittStartOf(trainee);
+  if (date !== undefined && ittStart !== null && date < ittStart) messages.add(['withdrawal_date'], WITHDRAWAL_MESSAGES.dateBeforeIttStart(dateLabel));
+  // The wire checks report a missing field; these only guard fields handed over without one.
+  if (date === undefined && !messages.invalid.has('withdrawal_date')) messages.add(['withdrawal_date'], WITHDRAWAL_MESSAGES.dateBlank(dateLabel));
+  if (!fields.reasons?.length && !messages.invalid.has('reasons')) messages.add(['reasons'], WITHDRAWAL_MESSAGES.reasonsBlank);
+  if (fields.trigger === undefined && !messages.invalid.has('trigger')) messages.add(['trigger'], WITHDRAWAL_MESSAGES.triggerNotInList);
+  if (fields.future_interest === undefined && !messages.invalid.has('future_interest')) {
+    messages.add(['future_interest'], WITHDRAWAL_MESSAGES.futureInterestNotInList);
   }
-
-  // 2. Reasons.
-  const rawTrigger = getKey(data, 'trigger');
-  const rawReasons = getKey(data, 'reasons');
-  const reasons: unknown[] = Array.isArray(rawReasons) ? rawReasons : [];
-  if (reasons.length === 0) errors.push(WITHDRAWAL_MESSAGES.reasonsBlank);
-  else {
-    const allowed = allowedWithdrawalReasons(rawTrigger, version);
-    if (!reasons.every((r) => typeof r === 'string' && allowed.includes(r))) errors.push(WITHDRAWAL_MESSAGES.reasonsNotValidForTrigger);
+  if (!messages.isEmpty || date === undefined || fields.trigger === undefined || fields.future_interest === undefined) {
+    return { ok: false, errors: messages.sorted([WITHDRAWAL_MESSAGE_ORDER]) };
   }
-
-  // 3. Trigger, 4. future interest.
-  const triggerOk = typeof rawTrigger === 'string' && isKnownCode('withdrawal_trigger', rawTrigger, version);
-  if (!triggerOk) errors.push(WITHDRAWAL_MESSAGES.triggerNotInList);
-  const rawFutureInterest = getKey(data, 'future_interest');
-  const futureInterestOk = typeof rawFutureInterest === 'string' && isKnownCode('withdrawal_future_interest', rawFutureInterest, version);
-  if (!futureInterestOk) errors.push(WITHDRAWAL_MESSAGES.futureInterestNotInList);
-
-  // 5. Another reason.
-  const stringReasons = reasons.filter((r): r is string => typeof r === 'string');
-  let anotherReason: string | null = null;
-  if (stringReasons.some((r) => r.includes('another_reason'))) {
-    anotherReason = requiredText(getKey(data, 'another_reason'));
-    if (anotherReason === null) errors.push(WITHDRAWAL_MESSAGES.anotherReasonBlank);
-  }
-
-  // 6. Safeguarding concerns (v2026.1 only, ruling 7).
-  let safeguarding: string | null = null;
-  if (SAFEGUARDING_VERSIONS.includes(version) && stringReasons.includes(SAFEGUARDING_CONCERNS_REASON)) {
-    safeguarding = requiredText(getKey(data, 'safeguarding_concern_reasons'));
-    if (safeguarding === null) errors.push(WITHDRAWAL_MESSAGES.safeguardingConcernReasonsBlank);
-  }
-
-  if (errors.length > 0 || date === null) return { ok: false, errors };
   return {
     ok: true,
     value: {
       date,
-      trigger: rawTrigger as string,
-      future_interest: rawFutureInterest as string,
-      reasons: [...new Set(stringReasons)],
-      another_reason: anotherReason,
-      safeguarding_concern_reasons: safeguarding,
+      trigger: fields.trigger,
+      future_interest: fields.future_interest,
+      reasons: [...(fields.reasons ?? [])],
+      another_reason: fields.another_reason ?? null,
+      safeguarding_concern_reasons: fields.safeguarding_concern_reasons ?? null,
     },
   };
 }
@@ -352,24 +268,17 @@ export interface RecommendationInput {
   outcome_date: string;
 }
 
-/** The `training_route.json` entry of a route code, whatever the version (a stored route stays valid). */
-function routeEntry(code: unknown): TrainingRouteEntry | undefined {
-  return typeof code === 'string' ? REFERENCE_LISTS.training_route.find((r) => r.code === code) : undefined;
-}
-
 /**
- * Validates the body `data` of `POST /trainees/{id}/recommend-for-qts` (docs/spec/trainee-records-api.md "POST
- * …/recommend-for-qts"; docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8 for the states, which are not checked
+ * A recommendation for QTS/EYTS (docs/spec/trainee-records-api.md "POST …/recommend-for-qts";
+ * docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8 for the states, which are not checked
  * here: the state machine refuses other states, and the reference's `state must be selected as
  * trn_received` rule is deliberately left out).
  *
- * Takes the `data` value (any JSON value; a non-object counts as `{}`), the trainee (itt_start_date,
- * training route, degrees, placements) and the context (`today`). Returns `{ outcome_date }` or every
- * failed rule's message, all listed together, in this order:
- * 1. `qts_standards_met_date` required (`qts_standards_met_date can't be blank. Enter a date the
- *    trainee met the QTS or EYTS requirements.`), an ISO 8601 date in a form {@link parseIsoDate}
- *    accepts (`qts_standards_met_date is invalid`);
- * 2. not after `ctx.today` (`qts_standards_met_date must not be in the future`; today allowed);
+ * Takes the typed fields and the wire problems (`qts_standards_met_date` required and a date), the
+ * trainee (itt_start_date, training route, degrees, placements) and today. Returns `{ outcome_date }`
+ * or every failed rule's message, all listed together, in this order:
+ * 1. the date's wire problems;
+ * 2. not after `today` (`qts_standards_met_date must not be in the future`; today allowed);
  * 3. not before the trainee's itt_start_date (`qts_standards_met_date must be after itt_start_date`;
  *    the same day allowed);
  * 4. a route with `requires_degree` and a trainee with no degree →
@@ -378,36 +287,33 @@ function routeEntry(code: unknown): TrainingRouteEntry | undefined {
  *    `placements must be at least <n> for the <route value> training route`. The data encodes the
  *    exempt routes (assessment only 16, early-years assessment only 17, and every early-years route)
  *    as minimum 0, which never fails; iQTS needs 1, the others 2.
- * Rules 4 and 5 do not depend on the date and are checked whatever it is; an unknown route skips
- * them. Never throws.
+ * Rules 4 and 5 do not depend on the date and are checked whatever it is; an unknown route skips them.
  */
-export function validateRecommendation(input: unknown, trainee: Trainee, ctx: ValidationContext): ValidationResult<RecommendationInput> {
-  const data = dataOf(input);
-  const errors: string[] = [];
+export function validateRecommendation(
+  fields: RecommendationFields,
+  problems: readonly InputProblem[],
+  trainee: Trainee,
+  ctx: LifecycleRuleContext,
+): ValidationResult<RecommendationInput> {
+  const messages = new MessageList(problems);
+  const date = fields.qts_standards_met_date;
+  if (date !== undefined) {
+    if (date > ctx.today) messages.add(['qts_standards_met_date'], RECOMMENDATION_MESSAGES.dateInFuture);
+    const ittStart = ittStartOf(trainee);
+    if (ittStart !== null && date < ittStart) messages.add(['qts_standards_met_date'], RECOMMENDATION_MESSAGES.dateBeforeIttStart);
+  } else if (!messages.invalid.has('qts_standards_met_date')) {
+    messages.add(['qts_standards_met_date'], RECOMMENDATION_MESSAGES.dateBlank);
+  }
 
-  let date: string | null = null;
-  const rawDate = getKey(data, 'qts_standards_met_date');
-  if (isBlank(rawDate)) errors.push(RECOMMENDATION_MESSAGES.dateBlank);
-  else {
-    date = parseIsoDate(rawDate);
-    if (date === null) errors.push(RECOMMENDATION_MESSAGES.dateInvalid);
-    else {
-      const today = parseIsoDate(ctx.today);
-      if (today !== null && date > today) errors.push(RECOMMENDATION_MESSAGES.dateInFuture);
-      const ittStart = ittStartOf(trainee);
-      if (ittStart !== null && date < ittStart) errors.push(RECOMMENDATION_MESSAGES.dateBeforeIttStart);
+  const route = catalogueEntry('training_route', trainee.details?.training_route);
+  if (route) {
+    if (route.requires_degree && trainee.degrees.length === 0) messages.add(['degree_id'], RECOMMENDATION_MESSAGES.degreeMissing);
+    const minimum = route.minimum_placements_for_award;
+    if (minimum > 0 && trainee.placements.length < minimum) {
+      messages.add(['placements'], RECOMMENDATION_MESSAGES.tooFewPlacements(minimum, route.value));
     }
   }
 
-  const route = routeEntry(trainee.details?.training_route);
-  if (route) {
-    const degrees = Array.isArray(trainee.degrees) ? trainee.degrees.length : 0;
-    if (route.requires_degree && degrees === 0) errors.push(RECOMMENDATION_MESSAGES.degreeMissing);
-    const placements = Array.isArray(trainee.placements) ? trainee.placements.length : 0;
-    const minimum = route.minimum_placements_for_award;
-    if (minimum > 0 && placements < minimum) errors.push(RECOMMENDATION_MESSAGES.tooFewPlacements(minimum, route.value));
-  }
-
-  if (errors.length > 0 || date === null) return { ok: false, errors };
+  if (!messages.isEmpty || date === undefined) return { ok: false, errors: messages.sorted([RECOMMENDATION_MESSAGE_ORDER]) };
   return { ok: true, value: { outcome_date: date } };
 }

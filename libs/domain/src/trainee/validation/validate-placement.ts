@@ -1,24 +1,27 @@
-import type { PlacementInput, School } from '../trainee.details';
+/**
+ * The rules of a school placement (docs/reference/API-FACTS.md §10, §6.10; docs/DESIGN.md ruling
+ * 13): school linking, the name a placement needs, and its derived address. The wire checks (the
+ * URN's and the postcode's formats, JSON types) are the contract's (libs/contract). Pure and total.
+ */
 import { isNotApplicableUrn, notApplicableUrnLabel } from '../../reference-data';
-import type { ValidationContext, ValidationResult } from './validation-result';
-import { asText, getKey, hasKey, isBlank, isJsonObject } from './values';
+import type { PlacementInput, School } from '../trainee.details';
+import type { PlacementFields } from './input-fields';
+import { MessageList, type InputProblem, type MessagePath } from './request-data';
+import type { ValidationResult } from './validation-result';
 
 /** Prefix of nested placement messages in a trainee create (docs/reference/API-FACTS.md §5.2). */
 export const NESTED_PLACEMENT_PREFIX = 'placements_attributes ';
 
-/** Exactly six digits (docs/reference/API-FACTS.md §10.1). */
-const URN_FORMAT = /^[0-9]{6}$/;
+/** The order in which a placement's messages are answered. */
+export const PLACEMENT_MESSAGE_ORDER: readonly string[] = ['urn', 'name', 'postcode'];
 
-/**
- * A full UK postcode: outward code (A9, A99, AA9, AA99, A9A, AA9A with the Royal Mail letter
- * restrictions) or GIR, optional white space, inward code (digit + two letters, no C I K M O V).
- * Case-insensitive.
- */
-const UK_POSTCODE = /^(?:GIR\s*0AA|[A-PR-UWYZ](?:[0-9][0-9]?|[A-HK-Y][0-9][0-9]?|[0-9][A-HJKPS-UW]|[A-HK-Y][0-9][ABEHMNPRVWXY])\s*[0-9][ABD-HJLNP-UW-Z]{2})$/i;
+/** What the placement rules need: the schools of the directory for the URNs the input names. */
+export interface PlacementRuleContext {
+  schools?: ReadonlyMap<string, School>;
+}
 
-/** True when `postcode` is a valid full UK postcode (docs/reference/API-FACTS.md §10.1), e.g. `BN1 1AA`, `sw1a1aa`. */
-export function isValidUkPostcode(postcode: string): boolean {
-  return UK_POSTCODE.test(postcode.trim());
+function isBlank(value: unknown): value is undefined | null | '' {
+  return value === undefined || value === null || value === '';
 }
 
 /**
@@ -30,76 +33,86 @@ export function schoolAddress(school: School): string {
 }
 
 /**
- * Validates one placement (docs/reference/API-FACTS.md §10.1, §6.10). Takes the request's placement object (any JSON
- * value; a non-object counts as `{}`), the context, and `nested` (true inside a trainee create's
- * `placements_attributes`). Returns the placement to store, or the messages.
- *
- * - `urn`: optional; when present exactly six digits, else `urn is invalid`.
- * - A URN of a school in the directory (`ctx.schools`) links the placement (§10.2): its URN, name and
- *   postcode are the school's, `address` is derived from it, and `name` need not be sent.
- * - Otherwise `name` is required (`name can't be blank`) and the name and postcode sent are kept,
- *   with `address: null` (an unknown URN has no address).
- * - `postcode`: optional; when present a valid full UK postcode, else
- *   `postcode Enter a valid postcode (for example, BN1 1AA)`.
- * - Nested items (§6.10): `postcode` is dropped, and a not-applicable URN replaces the name with its
- *   label from `placement_magic_urn.json`; messages carry the prefix `placements_attributes `.
- * Keys are read as sent (`urn` and `name` are not trimmed); a JSON number is read as its text.
+ * The derived `address` of a placement the directory does not know (docs/reference/API-FACTS.md
+ * §10.3; docs/DESIGN.md ruling 13): the non-empty parts of `URN <urn>` and the postcode joined with
+ * ", " (`URN 123456, GU1 1AA`, or just the postcode); null when there is neither, and always null
+ * for the four not-applicable URNs.
  */
-export function validatePlacement(input: unknown, ctx: ValidationContext, opts: { nested: boolean }): ValidationResult<PlacementInput> {
-  const data = isJsonObject(input) ? input : {};
-  const errors: string[] = [];
-  const prefix = opts.nested ? NESTED_PLACEMENT_PREFIX : '';
-
-  let urn: string | null = null;
-  const rawUrn = getKey(data, 'urn');
-  if (!isBlank(rawUrn)) {
-    const text = asText(rawUrn);
-    if (text === undefined || !URN_FORMAT.test(text)) errors.push(`${prefix}urn is invalid`);
-    else urn = text;
-  }
-
-  let name: string | null = null;
-  const magicLabel = opts.nested && urn !== null ? notApplicableUrnLabel(urn) : undefined;
-  const school = urn !== null && !isNotApplicableUrn(urn) ? ctx.schools?.get(urn) : undefined;
-  if (school) {
-    name = school.name;
-  } else if (magicLabel !== undefined) {
-    name = magicLabel;
-  } else {
-    const rawName = getKey(data, 'name');
-    const text = asText(rawName);
-    if (isBlank(rawName)) errors.push(`${prefix}name can't be blank`);
-    else if (text === undefined) errors.push(`${prefix}name is invalid`);
-    else name = text;
-  }
-
-  let postcode: string | null = null;
-  if (!opts.nested) {
-    const rawPostcode = getKey(data, 'postcode');
-    if (!isBlank(rawPostcode)) {
-      const text = asText(rawPostcode);
-      if (text === undefined || !isValidUkPostcode(text)) errors.push(`${prefix}postcode Enter a valid postcode (for example, BN1 1AA)`);
-      else postcode = text.trim();
-    }
-  }
-
-  if (errors.length > 0) return { ok: false, errors };
-  if (school) {
-    return { ok: true, value: { urn: school.urn, name: school.name, postcode: school.postcode, address: schoolAddress(school), school_id: Number(school.urn) } };
-  }
-  return { ok: true, value: { urn, name, postcode: opts.nested ? null : postcode, address: null, school_id: null } };
+export function placementAddress(urn: string | null, postcode: string | null): string | null {
+  if (urn !== null && isNotApplicableUrn(urn)) return null;
+  const parts = [urn ? `URN ${urn}` : null, postcode].filter((p): p is string => p !== null && p.trim() !== '');
+  return parts.length > 0 ? parts.join(', ') : null;
 }
 
 /**
- * Validates a placement update (PUT/PATCH …/placements/{id}; docs/reference/API-FACTS.md §10.5): the keys `urn`,
- * `name`, `postcode` present in `input` replace the stored ones (a JSON null clears the field), then
- * the merged placement is validated as a stand-alone placement ({@link validatePlacement}, not
- * nested), so it is linked to a school exactly when its (new or kept) URN names one. Takes the
- * stored placement; returns the new one (address re-derived) or the messages.
+ * One placement's rules, adding messages under `at` (prefixed `placements_attributes ` when
+ * `nested`, §5.2); returns the placement to store, or null.
+ *
+ * - A URN of a school in the directory links the placement (§10.2): its URN, name and postcode are
+ *   the school's, `address` is derived from it, and `name` need not be sent.
+ * - Nested items only (§6.10): a not-applicable URN replaces the name with its label from
+ *   `placement_magic_urn.json`.
+ * - Otherwise `name` is required (`name can't be blank`); the name and postcode sent are kept and
+ *   the address is {@link placementAddress} (ruling 13: nested postcodes are kept too).
  */
-export function validatePlacementUpdate(input: unknown, stored: PlacementInput, ctx: ValidationContext): ValidationResult<PlacementInput> {
-  const data = isJsonObject(input) ? input : {};
-  const merged: Record<string, unknown> = { urn: stored.urn, name: stored.name, postcode: stored.postcode };
-  for (const key of ['urn', 'name', 'postcode']) if (hasKey(data, key)) merged[key] = data[key];
-  return validatePlacement(merged, ctx, { nested: false });
+export function checkPlacement(
+  data: PlacementFields,
+  ctx: PlacementRuleContext,
+  opts: { nested: boolean },
+  messages: MessageList,
+  at: MessagePath,
+): PlacementInput | null {
+  const prefix = opts.nested ? NESTED_PLACEMENT_PREFIX : '';
+  const wireRefused = (field: keyof PlacementFields): boolean => messages.has([...at, field]);
+  const urn = isBlank(data.urn) ? null : data.urn;
+  const school = urn !== null && !isNotApplicableUrn(urn) ? ctx.schools?.get(urn) : undefined;
+  const magicLabel = opts.nested && urn !== null ? notApplicableUrnLabel(urn) : undefined;
+
+  let name: string | null = null;
+  if (school) name = school.name;
+  else if (magicLabel !== undefined) name = magicLabel;
+  else if (!isBlank(data.name)) name = data.name;
+  else if (!wireRefused('name')) messages.add([...at, 'name'], `${prefix}name can't be blank`);
+
+  if (messages.has(at)) return null;
+  if (school) {
+    return { urn: school.urn, name: school.name, postcode: school.postcode, address: schoolAddress(school), school_id: Number(school.urn) };
+  }
+  const postcode = isBlank(data.postcode) ? null : data.postcode;
+  return { urn, name, postcode, address: placementAddress(urn, postcode), school_id: null };
+}
+
+/**
+ * The rules of a placement (POST …/placements; docs/reference/API-FACTS.md §10.1–§10.3). Takes the
+ * typed fields and the wire problems, and the schools the URN names. Returns the placement to store
+ * or every message in the order of {@link PLACEMENT_MESSAGE_ORDER}.
+ */
+export function validatePlacement(
+  data: PlacementFields,
+  problems: readonly InputProblem[],
+  ctx: PlacementRuleContext,
+  opts: { nested: boolean } = { nested: false },
+): ValidationResult<PlacementInput> {
+  const messages = new MessageList(problems);
+  const placement = checkPlacement(data, ctx, opts, messages, []);
+  if (!placement || !messages.isEmpty) return { ok: false, errors: messages.sorted([PLACEMENT_MESSAGE_ORDER]) };
+  return { ok: true, value: placement };
+}
+
+/**
+ * The rules of a placement update (PUT/PATCH …/placements/{id}; docs/reference/API-FACTS.md §10.5):
+ * the fields `urn`, `name`, `postcode` sent replace the stored ones (a JSON null clears the field; a
+ * value the wire checks refused leaves the stored one), then the merged placement is checked as a
+ * stand-alone placement, so it is linked to a school exactly when its (new or kept) URN names one.
+ * Returns the new placement (address re-derived) or the messages.
+ */
+export function validatePlacementUpdate(
+  data: PlacementFields,
+  problems: readonly InputProblem[],
+  stored: PlacementInput,
+  ctx: PlacementRuleContext,
+): ValidationResult<PlacementInput> {
+  const merged: PlacementFields = { urn: stored.urn, name: stored.name, postcode: stored.postcode };
+  for (const key of ['urn', 'name', 'postcode'] as const) if (data[key] !== undefined) merged[key] = data[key];
+  return validatePlacement(merged, problems, ctx, { nested: false });
 }

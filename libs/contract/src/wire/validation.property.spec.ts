@@ -1,10 +1,7 @@
 import fc from 'fast-check';
-import type { ApiVersion } from '../../api-version';
-import type { TraineeDetails } from '../trainee.details';
-import { validateDegree, validateDegreeUpdate } from './validate-degree';
-import { validatePlacement, validatePlacementUpdate } from './validate-placement';
-import { validateNewTrainee, validateTraineeUpdate } from './validate-trainee';
-import type { ValidationResult } from './validation-result';
+import type { TraineeDetails, ValidationResult } from '@app/domain';
+import type { ApiVersion } from '../versions';
+import { validateDegree, validateDegreeUpdate, validateNewTrainee, validatePlacement, validatePlacementUpdate, validateTraineeUpdate } from './validate';
 
 /**
  * Property: the validators never throw, whatever JSON they get, and always answer either ok or a

@@ -1,7 +1,8 @@
-import type { ApiVersion } from '../../api-version';
-import type { TraineeDetails } from '../trainee.details';
-import { versionFieldName } from './field-names';
-import { isValidEmailFormat, validateNewTrainee } from './validate-trainee';
+import type { TraineeDetails } from '@app/domain';
+import { versionFieldName } from '../field-names';
+import type { ApiVersion } from '../versions';
+import { isValidEmailFormat } from './constraints';
+import { validateNewTrainee } from './validate';
 
 const TODAY = '2026-11-22';
 const BOTH: ApiVersion[] = ['v2025.0', 'v2026.1'];
@@ -127,9 +128,13 @@ describe('required fields (docs/reference/API-FACTS.md §6.3)', () => {
     ]);
   });
 
-  it('iqts_country is ignored for other routes (decision (b)) and in v2025.0', () => {
-    expect(detailsOf('v2026.1', { iqts_country: 'LS' }).iqts_country).toBeNull();
-    expect(detailsOf('v2026.1', { iqts_country: 'nonsense' }).iqts_country).toBeNull();
+  it('iqts_country is refused for other routes in v2026.1 (decision (b), docs/reference/API-FACTS.md §6.3) and ignored in v2025.0', () => {
+    expect(errorsOf('v2026.1', { iqts_country: 'LS' })).toEqual(['iqts_country must be blank']);
+    expect(errorsOf('v2026.1', { iqts_country: 'nonsense' })).toEqual([
+      "iqts_country has invalid reference data value of 'nonsense'. Example values include 'AD', 'AE', 'AF', 'AG', 'AI', 'AL', 'AM', 'AO', 'AR', 'AS'...",
+    ]);
+    expect(detailsOf('v2026.1', { iqts_country: '' }).iqts_country).toBeNull();
+    expect(detailsOf('v2026.1', { iqts_country: null }).iqts_country).toBeNull();
     expect(detailsOf('v2025.0', { iqts_country: 'LS' }).iqts_country).toBeNull();
   });
 });
@@ -616,7 +621,8 @@ describe('nested degrees and placements (docs/reference/API-FACTS.md §6.6, §6.
     expect(result.value.degrees).toHaveLength(1);
     expect(result.value.degrees[0]).toMatchObject({ subject: '100425', graduation_year: 2003, institution: '0116' });
     expect(result.value.placements).toEqual([
-      { urn: '123456', name: 'Oak School', postcode: null, address: null, school_id: null },
+      // docs/DESIGN.md ruling 13: a nested postcode is kept, and the address built from URN and postcode.
+      { urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', address: 'URN 123456, GU1 1AA', school_id: null },
       { urn: '900010', name: 'Not applicable or not available', postcode: null, address: null, school_id: null },
     ]);
   });

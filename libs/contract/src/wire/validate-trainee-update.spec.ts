@@ -1,6 +1,6 @@
-import type { ApiVersion } from '../../api-version';
-import type { TraineeDetails } from '../trainee.details';
-import { validateNewTrainee, validateTraineeUpdate } from './validate-trainee';
+import type { TraineeDetails } from '@app/domain';
+import type { ApiVersion } from '../versions';
+import { validateNewTrainee, validateTraineeUpdate } from './validate';
 
 const TODAY = '2026-11-22';
 

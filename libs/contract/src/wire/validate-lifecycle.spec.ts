@@ -1,18 +1,23 @@
-import type { ApiVersion } from '../../api-version';
-import type { Degree, Placement, TraineeDetails } from '../trainee.details';
-import type { Trainee, TraineeStatus } from '../trainee.state';
 import {
   DEFERRAL_MESSAGES,
   RECOMMENDATION_MESSAGES,
   WITHDRAWAL_MESSAGES,
-  allowedWithdrawalReasons,
   parseIsoDateOrDateTime,
+  type Degree,
+  type Placement,
+  type Trainee,
+  type TraineeDetails,
+  type TraineeStatus,
+} from '@app/domain';
+import type { ApiVersion } from '../versions';
+import {
+  allowedWithdrawalReasons,
   validateDeferral,
   validateRecommendation,
   validateWithdrawal,
   withdrawalDateLabel,
-} from './validate-lifecycle';
-import type { ValidationContext } from './validation-result';
+  type ValidationContext,
+} from './validate';
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures

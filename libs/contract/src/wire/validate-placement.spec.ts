@@ -1,21 +1,23 @@
-import type { School } from '../trainee.details';
-import { isValidUkPostcode, schoolAddress, validatePlacement, validatePlacementUpdate } from './validate-placement';
+import { schoolAddress, type School } from '@app/domain';
+import { isValidUkPostcode } from './constraints';
+import { validatePlacement, validatePlacementUpdate } from './validate';
 
 const OAK: School = { urn: '100000', name: 'Oak Primary School', town: 'Guildford', postcode: 'GU1 1AA' };
 const ctx = { version: 'v2026.1' as const, today: '2026-11-22', schools: new Map([[OAK.urn, OAK]]) };
 const POSTCODE_MESSAGE = 'postcode Enter a valid postcode (for example, BN1 1AA)';
 
 describe('validatePlacement (docs/reference/API-FACTS.md §10.1, §10.3)', () => {
-  it('keeps the urn, name and postcode of a school the directory does not know, with no address', () => {
+  it('keeps the urn, name and postcode of a school the directory does not know, the address built from them (docs/DESIGN.md ruling 13)', () => {
     expect(validatePlacement({ urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', other: 1 }, ctx, { nested: false })).toEqual({
       ok: true,
-      value: { urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', address: null, school_id: null },
+      value: { urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', address: 'URN 123456, GU1 1AA', school_id: null },
     });
     expect(validatePlacement({ name: 'Oak School' }, ctx, { nested: false })).toEqual({
       ok: true,
       value: { urn: null, name: 'Oak School', postcode: null, address: null, school_id: null },
     });
-    expect(validatePlacement({ name: 'Oak School', postcode: 'BN1 1AA' }, ctx, { nested: false })).toMatchObject({ value: { address: null } });
+    expect(validatePlacement({ name: 'Oak School', postcode: 'BN1 1AA' }, ctx, { nested: false })).toMatchObject({ value: { address: 'BN1 1AA' } });
+    expect(validatePlacement({ urn: '123456', name: 'Oak School' }, ctx, { nested: false })).toMatchObject({ value: { address: 'URN 123456' } });
     expect(validatePlacement({ urn: 123456, name: 'Oak' }, ctx, { nested: false })).toMatchObject({ value: { urn: '123456' } });
   });
 
@@ -58,10 +60,14 @@ describe('validatePlacement (docs/reference/API-FACTS.md §10.1, §10.3)', () =>
       });
     });
 
-    it('drops the postcode', () => {
-      expect(validatePlacement({ urn: '123456', name: 'Oak', postcode: 'not a postcode' }, ctx, { nested: true })).toEqual({
+    it('keeps and checks the postcode (docs/DESIGN.md ruling 13)', () => {
+      expect(validatePlacement({ urn: '123456', name: 'Oak', postcode: 'GU1 1AA' }, ctx, { nested: true })).toEqual({
         ok: true,
-        value: { urn: '123456', name: 'Oak', postcode: null, address: null, school_id: null },
+        value: { urn: '123456', name: 'Oak', postcode: 'GU1 1AA', address: 'URN 123456, GU1 1AA', school_id: null },
+      });
+      expect(validatePlacement({ urn: '123456', name: 'Oak', postcode: 'not a postcode' }, ctx, { nested: true })).toEqual({
+        ok: false,
+        errors: ['placements_attributes postcode Enter a valid postcode (for example, BN1 1AA)'],
       });
     });
 
@@ -106,9 +112,10 @@ describe('validatePlacementUpdate (docs/reference/API-FACTS.md §10.5)', () => {
   it('replaces the fields sent', () => {
     expect(validatePlacementUpdate({ postcode: 'BN1 1AA' }, stored, ctx)).toEqual({
       ok: true,
-      value: { urn: '123456', name: 'Oak School', postcode: 'BN1 1AA', address: null, school_id: null },
+      value: { urn: '123456', name: 'Oak School', postcode: 'BN1 1AA', address: 'URN 123456, BN1 1AA', school_id: null },
     });
-    expect(validatePlacementUpdate({ urn: null }, stored, ctx)).toMatchObject({ value: { urn: null, address: null } });
+    expect(validatePlacementUpdate({ urn: null }, stored, ctx)).toMatchObject({ value: { urn: null, address: 'GU1 1AA' } });
+    expect(validatePlacementUpdate({ urn: null, postcode: null }, stored, ctx)).toMatchObject({ value: { urn: null, postcode: null, address: null } });
   });
 
   it('links to a school when the new URN names one, and keeps the link when the URN is not sent', () => {

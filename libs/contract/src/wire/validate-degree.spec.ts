@@ -1,14 +1,7 @@
-import type { ApiVersion } from '../../api-version';
-import { OTHER_UK_INSTITUTION_UUID } from '../../reference-data';
-import type { DegreeInput } from '../trainee.details';
-import {
-  DEGREE_MESSAGES,
-  degreeDuplicateKey,
-  degreesEqualOnNonBlank,
-  parseGraduationYear,
-  validateDegree,
-  validateDegreeUpdate,
-} from './validate-degree';
+import { DEGREE_MESSAGES, OTHER_UK_INSTITUTION_UUID, degreeDuplicateKey, degreesEqualOnNonBlank, type DegreeInput } from '@app/domain';
+import type { ApiVersion } from '../versions';
+import { parseGraduationYear } from './constraints';
+import { validateDegree, validateDegreeUpdate } from './validate';
 
 const TODAY = '2026-11-22';
 const UK = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2003-06-01' };

@@ -1,10 +1,12 @@
 /**
- * Per-version field names (docs/spec/trainee-records-api.md "Version-dependent fields"; docs/reference/API-FACTS.md §13.2, §18). The canonical
- * name of a field is its v2026.1 name; this one table says what each version calls it, so that
- * nothing else needs `if (version === …)` for naming. The HTTP serializers reuse it for output.
+ * Per-version field names (docs/spec/trainee-records-api.md "Version-dependent fields";
+ * docs/reference/API-FACTS.md §13.2, §18). The canonical name of a field is its v2026.1 name; this
+ * one table says what each version calls it, so that nothing else needs `if (version === …)` for
+ * naming: the wire checks read the version's keys with it, the messages label fields with it, and
+ * the serializers, the OpenAPI document and the admin CLI's history view name output fields with it.
  */
-import type { ApiVersion } from '../../api-version';
-import { API_VERSIONS } from '../../api-version';
+import type { ApiVersion } from './versions';
+import { API_VERSIONS } from './versions';
 
 /**
  * Canonical (v2026.1) name → name in each version; `null` = the version has no such field (its

@@ -1,5 +1,5 @@
-import type { ApiVersion } from '../../api-version';
-import { validateNewTrainee } from './validate-trainee';
+import type { ApiVersion } from '../versions';
+import { validateNewTrainee } from './validate';
 
 /**
  * The POST /trainees request examples of the shipped OpenAPI documents
@@ -177,8 +177,10 @@ describe('the OpenAPI POST /trainees request examples', () => {
     ]);
   });
 
-  it('v2026.1 example validates (iqts_country with route 11 is ignored)', () => {
-    const result = validate('v2026.1', V2026_1_EXAMPLE);
+  it('v2026.1 example validates without its iqts_country, which route 11 refuses (decision (c); docs/reference/API-FACTS.md §6.3)', () => {
+    expect(validate('v2026.1', V2026_1_EXAMPLE)).toEqual({ ok: false, errors: ['iqts_country must be blank'] });
+    const { iqts_country: _refused, ...withoutIqts } = V2026_1_EXAMPLE.data;
+    const result = validate('v2026.1', { data: withoutIqts });
     expect(result).toMatchObject({ ok: true });
     if (!result.ok) return;
     expect(result.value.details).toMatchObject({

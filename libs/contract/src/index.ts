@@ -1,0 +1,18 @@
+export * from './versions';
+export * from './field-names';
+export * from './code-books';
+export * from './rules';
+export * from './contract';
+export * from './enhanced-errors';
+export { VersionOutput } from './output/trainee.output';
+export * from './wire/values';
+export { isValidEmailFormat, isValidUkPostcode, parseGraduationYear } from './wire/constraints';
+export { DISABILITY_KEY, traineeWire } from './wire/trainee.wire';
+export { degreeWire } from './wire/degree.wire';
+export { PLACEMENT_WIRE, NESTED_PLACEMENT_WIRE } from './wire/placement.wire';
+export { DEFERRAL_WIRE, RECOMMENDATION_WIRE, withdrawalWireFor } from './wire/lifecycle.wire';
+export { requestsFor, type VersionRequests } from './wire/requests';
+export type { JsonSchema, WireField } from './wire/wire-object';
+export { WireObject } from './wire/wire-object';
+export * from './wire/validate';
+export { commandFromWire, type WireCommand } from './wire/commands';

@@ -1,0 +1,87 @@
+/**
+ * Small helpers for reading parsed JSON input safely in the wire checks. Input values may be any
+ * JSON type, nested to any depth; nothing here throws or recurses without a bound.
+ */
+
+/** True when `value` is a JSON object (not null, not an array). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Own-property test that works on prototype-less objects and ignores inherited keys. */
+export function hasKey(obj: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/** The own value at `key`, or undefined (never an inherited one such as `constructor`). */
+export function getKey(obj: Record<string, unknown>, key: string): unknown {
+  return hasKey(obj, key) ? obj[key] : undefined;
+}
+
+/**
+ * Ruby's `blank?` on a JSON value (docs/reference/API-FACTS.md §7.4): undefined, null, false, a
+ * string of only white space, an empty array or an empty object.
+ */
+export function isBlank(value: unknown): boolean {
+  if (value === undefined || value === null || value === false) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  if (isJsonObject(value)) return Object.keys(value).length === 0;
+  return false;
+}
+
+/**
+ * A free-text value as a string: strings as they are, finite JSON numbers as their decimal text;
+ * undefined for every other type (booleans, arrays, objects), which callers report as invalid.
+ */
+export function asText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** Length in characters (Unicode code points), as Ruby's `String#length` counts. */
+export function charLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** Longest echo of a non-string value in a message, in characters. */
+const MAX_ECHO = 200;
+/** Deepest nesting an echo writes out; deeper parts are written `…`. */
+const MAX_ECHO_DEPTH = 8;
+
+/**
+ * How an input value is echoed in a message (docs/reference/API-FACTS.md §6.9: "the value is echoed
+ * as sent"): strings as sent, other JSON values as JSON text, bounded (at most
+ * {@link MAX_ECHO_DEPTH} levels and {@link MAX_ECHO} characters, the rest written `…`), so a value
+ * nested thousands of levels deep neither overflows the stack nor fills the answer.
+ */
+export function echoValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  const out = boundedJson(value, 0);
+  return out.length > MAX_ECHO ? `${out.slice(0, MAX_ECHO)}…` : out;
+}
+
+function boundedJson(value: unknown, depth: number): string {
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'number' && !Number.isFinite(value)) return 'null';
+    return JSON.stringify(value) ?? 'null';
+  }
+  if (depth >= MAX_ECHO_DEPTH) return '…';
+  const parts: string[] = [];
+  let length = 0;
+  const entries: [string | null, unknown][] = Array.isArray(value) ? value.map((v) => [null, v]) : Object.keys(value).map((k) => [k, (value as Record<string, unknown>)[k]]);
+  for (const [key, item] of entries) {
+    if (length > MAX_ECHO) {
+      parts.push('…');
+      break;
+    }
+    const text = (key === null ? '' : `${JSON.stringify(key)}:`) + boundedJson(item, depth + 1);
+    parts.push(text);
+    length += text.length + 1;
+  }
+  return Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
+}
