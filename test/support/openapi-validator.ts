@@ -1,0 +1,498 @@
+/**
+ * Checks HTTP responses received by tests against an OpenAPI 3.1 document: the path and method
+ * must match a documented operation, the status a documented response, the Content-Type a
+ * documented media type, and a JSON (or text) body the media type's schema. Schemas are JSON
+ * Schema 2020-12, as OpenAPI 3.1 uses, validated with Ajv.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/** One response as a test received it. */
+export interface ObservedResponse {
+  /** 'GET', 'post', ... (case-insensitive). */
+  method: string;
+  /** Path with optional query string, e.g. '/api/v2026.1/trainees/abc?x=1'. */
+  url: string;
+  status: number;
+  /** The Content-Type header as received (may carry '; charset=utf-8'). */
+  contentType: string | null;
+  /** The raw body. */
+  text: string;
+  /**
+   * Response headers (any case). When given, headers the response object declares with
+   * `required: true` must be present, and present documented headers must satisfy their schema.
+   * When absent, headers are not checked.
+   */
+  headers?: Record<string, string | string[] | undefined>;
+}
+
+export interface ResponseCheck {
+  /** `METHOD /template` of the documented operation that matched, or null when none did. */
+  operation: string | null;
+  /** Human-readable problems; empty when the response conforms. */
+  problems: string[];
+}
+
+type Json = Record<string, unknown>;
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Ajv's id for the (cleaned) document, so `#/components/...` refs inside schemas resolve. */
+const DOCUMENT_ID = 'https://openapi.invalid/document.json';
+
+/** Schema keywords whose value is one subschema, an array of them, or a map of them. */
+const SUBSCHEMA_KEYWORDS = [
+  'not', 'if', 'then', 'else', 'contains', 'additionalProperties', 'propertyNames',
+  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', 'additionalItems', 'items',
+];
+const SUBSCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
+const SUBSCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const escapePointerSegment = (segment: string): string =>
+  encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'));
+
+const pointer = (base: string, ...segments: string[]): string =>
+  base + segments.map((s) => '/' + escapePointerSegment(s)).join('');
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Removes the keyword `nullable` from a schema and its subschemas, in place. In OpenAPI 3.1
+ * `nullable` is not a keyword (null is allowed with `type: [..., 'null']`), but Ajv honours
+ * `nullable: true` in every dialect, which would silently accept nulls the document does not
+ * allow. Only keyword positions are touched: a property *named* `nullable` stays.
+ */
+function stripNullable(schema: unknown, seen: Set<object>): void {
+  if (!isObject(schema) || seen.has(schema)) return;
+  seen.add(schema);
+  delete schema.nullable;
+  for (const keyword of SUBSCHEMA_KEYWORDS) stripNullable(schema[keyword], seen);
+  for (const keyword of SUBSCHEMA_ARRAY_KEYWORDS) {
+    const list = schema[keyword];
+    if (Array.isArray(list)) for (const item of list) stripNullable(item, seen);
+  }
+  for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
+    const map = schema[keyword];
+    if (isObject(map)) for (const value of Object.values(map)) stripNullable(value, seen);
+  }
+  // Draft-07 style `dependencies`: each value is a schema or a list of property names.
+  if (isObject(schema.dependencies)) for (const value of Object.values(schema.dependencies)) stripNullable(value, seen);
+}
+
+/**
+ * Walks the OpenAPI structure (not schemas) and cleans every schema position: `schema` of media
+ * types, parameters and headers, and `components.schemas`. Examples and extensions are data, not
+ * structure, and are skipped.
+ */
+function cleanDocument(node: unknown, path: string[], seen: Set<object>): void {
+  if (Array.isArray(node)) {
+    for (const item of node) cleanDocument(item, path, seen);
+    return;
+  }
+  if (!isObject(node)) return;
+  const inComponentSchemas = path.length === 2 && path[0] === 'components' && path[1] === 'schemas';
+  for (const [key, value] of Object.entries(node)) {
+    if (inComponentSchemas || key === 'schema') stripNullable(value, seen);
+    else if (key === 'example' || key === 'examples' || key.startsWith('x-')) continue;
+    else cleanDocument(value, [...path, key], seen);
+  }
+}
+
+interface PathParameterCheck {
+  name: string;
+  /** Pointer to the parameter's schema, '' when it has none. */
+  schemaPointer: string;
+}
+
+interface CompiledTemplate {
+  template: string;
+  regExp: RegExp;
+  paramNames: string[];
+  /** Segments without any `{param}`; more of them = more specific. */
+  literalSegments: number;
+  literalChars: number;
+  pathItem: Json;
+  pathItemPointer: string;
+}
+
+interface OperationMatch {
+  label: string;
+  operation: Json;
+  operationPointer: string;
+  method: string;
+}
+
+interface Located {
+  value: Json;
+  pointer: string;
+}
+
+/**
+ * Validates responses against one OpenAPI 3.1 document (see `check`). The document is deep-copied
+ * on construction (and `nullable` dropped from its schemas, see stripNullable); schemas are
+ * compiled on first use and cached, so one instance can check thousands of responses cheaply. The
+ * constructor throws only if the document cannot be cloned (it should be parsed JSON or YAML).
+ */
+export class OpenApiResponseValidator {
+  private readonly document: Json;
+  private readonly templates: CompiledTemplate[];
+  /** Body schemas: allErrors, no coercion. */
+  private readonly bodyAjv: Ajv2020;
+  /** Path parameters and headers arrive as strings: coerce to the schema's type. */
+  private readonly stringAjv: Ajv2020;
+  private readonly bodyValidators = new Map<string, ValidateFunction | Error>();
+  private readonly stringValidators = new Map<string, ValidateFunction | Error>();
+
+  constructor(document: Record<string, unknown>) {
+    this.document = structuredClone(document) as Json;
+    cleanDocument(this.document, [], new Set());
+    this.bodyAjv = this.createAjv(false);
+    this.stringAjv = this.createAjv(true);
+    const paths = isObject(this.document.paths) ? this.document.paths : {};
+    this.templates = Object.entries(paths)
+      .filter((entry): entry is [string, Json] => isObject(entry[1]))
+      .map(([template, pathItem]) => compileTemplate(template, pathItem));
+    this.templates.sort(
+      (a, b) => b.literalSegments - a.literalSegments || b.literalChars - a.literalChars || a.paramNames.length - b.paramNames.length,
+    );
+  }
+
+  /**
+   * Checks one response. Returns the matched operation (`METHOD /template`, null when the path or
+   * method is not documented, in which case there are no problems; a HEAD request matches the GET
+   * operation when HEAD is not documented, and is labelled GET) and the problems found: an
+   * undocumented status, media type or header, an unparseable JSON body, schema violations (one
+   * per Ajv error, prefixed with `METHOD /template status:`), an unresolvable `$ref`.
+   */
+  check(response: ObservedResponse): ResponseCheck {
+    const match = this.matchOperation(response.method, pathOf(response.url));
+    if (!match) return { operation: null, problems: [] };
+    const prefix = `${match.label} ${response.status}:`;
+    const problems: string[] = [];
+    try {
+      this.checkResponse(match, response, prefix, problems);
+    } catch (error) {
+      problems.push(`${prefix} ${(error as Error).message}`);
+    }
+    return { operation: match.label, problems };
+  }
+
+  private createAjv(coerceTypes: boolean): Ajv2020 {
+    // strict: false lets OpenAPI's own keywords (example, discriminator, xml, externalDocs, x-*)
+    // and unknown formats pass as annotations; logger: false keeps Ajv from warning about each.
+    const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes, logger: false });
+    addFormats(ajv);
+    ajv.addSchema(this.document, DOCUMENT_ID, undefined, false);
+    return ajv;
+  }
+
+  private matchOperation(method: string, path: string): OperationMatch | null {
+    const found = this.matchPath(method, path);
+    if (found || !path.endsWith('.json')) return found;
+    return this.matchPath(method, path.slice(0, -'.json'.length));
+  }
+
+  private matchPath(rawMethod: string, path: string): OperationMatch | null {
+    const method = rawMethod.toLowerCase();
+    for (const candidate of this.templates) {
+      const groups = candidate.regExp.exec(path);
+      if (!groups) continue;
+      const values = new Map<string, string>();
+      let decoded = true;
+      candidate.paramNames.forEach((name, i) => {
+        try {
+          values.set(name, decodeURIComponent(groups[i + 1]));
+        } catch {
+          decoded = false;
+        }
+      });
+      if (!decoded) continue;
+      let operationMethod = method;
+      if (!isObject(candidate.pathItem[method]) && method === 'head' && isObject(candidate.pathItem.get)) operationMethod = 'get';
+      const operation = candidate.pathItem[operationMethod];
+      if (!HTTP_METHODS.includes(operationMethod) || !isObject(operation)) continue;
+      const operationPointer = pointer(candidate.pathItemPointer, operationMethod);
+      const parameters = this.pathParameters(candidate, operation, operationPointer);
+      if (!parameters.every((p) => !values.has(p.name) || this.stringValueMatches(p, values.get(p.name)!))) continue;
+      return {
+        label: `${operationMethod.toUpperCase()} ${candidate.template}`,
+        operation,
+        operationPointer,
+        method,
+      };
+    }
+    return null;
+  }
+
+  /** Path parameters of the path item, overridden by the operation's of the same name. */
+  private pathParameters(candidate: CompiledTemplate, operation: Json, operationPointer: string): PathParameterCheck[] {
+    const byName = new Map<string, PathParameterCheck>();
+    const collect = (list: unknown, listPointer: string): void => {
+      if (!Array.isArray(list)) return;
+      list.forEach((item, index) => {
+        let parameter: Located;
+        try {
+          parameter = this.resolve(item, pointer(listPointer, String(index)));
+        } catch {
+          return; // a broken parameter $ref does not constrain matching; validateOpenApiDocument reports it
+        }
+        if (parameter.value.in !== 'path' || typeof parameter.value.name !== 'string') return;
+        byName.set(parameter.value.name, {
+          name: parameter.value.name,
+          schemaPointer: isObject(parameter.value.schema) ? pointer(parameter.pointer, 'schema') : '',
+        });
+      });
+    };
+    collect(candidate.pathItem.parameters, pointer(candidate.pathItemPointer, 'parameters'));
+    collect(operation.parameters, pointer(operationPointer, 'parameters'));
+    return [...byName.values()];
+  }
+
+  private stringValueMatches(parameter: PathParameterCheck, value: string): boolean {
+    if (!parameter.schemaPointer) return true;
+    const validate = this.compile(this.stringAjv, this.stringValidators, parameter.schemaPointer);
+    // A parameter schema that cannot be compiled does not constrain matching; the document
+    // validator reports broken documents.
+    return validate instanceof Error ? true : validate(value) === true;
+  }
+
+  private checkResponse(match: OperationMatch, response: ObservedResponse, prefix: string, problems: string[]): void {
+    const responses = isObject(match.operation.responses) ? match.operation.responses : {};
+    const responsesPointer = pointer(match.operationPointer, 'responses');
+    const key = responseKey(responses, response.status);
+    if (key === null) {
+      const documented = Object.keys(responses).join(', ') || 'none';
+      problems.push(`${prefix} status ${response.status} is not documented (documented: ${documented})`);
+      return;
+    }
+    const responseObject = this.resolve(responses[key], pointer(responsesPointer, key));
+    if (response.headers) this.checkHeaders(responseObject, response.headers, prefix, problems);
+    this.checkContent(match, responseObject, response, prefix, problems);
+  }
+
+  private checkHeaders(
+    responseObject: Located,
+    received: Record<string, string | string[] | undefined>,
+    prefix: string,
+    problems: string[],
+  ): void {
+    const declared = responseObject.value.headers;
+    if (!isObject(declared)) return;
+    const lowerCased = new Map(Object.entries(received).map(([name, value]) => [name.toLowerCase(), value]));
+    for (const [name, raw] of Object.entries(declared)) {
+      // The specification says a documented Content-Type header is ignored.
+      if (name.toLowerCase() === 'content-type') continue;
+      const header = this.resolve(raw, pointer(responseObject.pointer, 'headers', name));
+      const value = lowerCased.get(name.toLowerCase());
+      if (value === undefined) {
+        if (header.value.required === true) problems.push(`${prefix} required header ${name} is missing`);
+        continue;
+      }
+      if (!isObject(header.value.schema)) continue;
+      const validate = this.compile(this.stringAjv, this.stringValidators, pointer(header.pointer, 'schema'));
+      if (validate instanceof Error) {
+        problems.push(`${prefix} header ${name}: ${validate.message}`);
+        continue;
+      }
+      const text = Array.isArray(value) ? value.join(', ') : value;
+      if (!validate(text)) {
+        for (const error of validate.errors ?? []) problems.push(`${prefix} header ${name} ${describeError(error)}`);
+      }
+    }
+  }
+
+  private checkContent(match: OperationMatch, responseObject: Located, response: ObservedResponse, prefix: string, problems: string[]): void {
+    const content = responseObject.value.content;
+    const hasContent = isObject(content) && Object.keys(content).length > 0;
+    const bodyEmpty = response.text.length === 0;
+    if (!hasContent) {
+      if (!bodyEmpty) problems.push(`${prefix} the response documents no content but the body is not empty`);
+      return;
+    }
+    if (bodyEmpty) {
+      if (response.status !== 204 && response.status !== 304 && match.method !== 'head') {
+        problems.push(`${prefix} the body is empty but the response documents content (${Object.keys(content).join(', ')})`);
+      }
+      return;
+    }
+    const mediaType = response.contentType?.split(';')[0].trim().toLowerCase() || null;
+    if (!mediaType) {
+      problems.push(`${prefix} the response has a body but no Content-Type`);
+      return;
+    }
+    const key = mediaTypeKey(content, mediaType);
+    if (key === null) {
+      problems.push(`${prefix} media type ${mediaType} is not documented (documented: ${Object.keys(content).join(', ')})`);
+      return;
+    }
+    const mediaTypeObject = this.resolve(content[key], pointer(responseObject.pointer, 'content', key));
+    const hasSchema = isObject(mediaTypeObject.value.schema) || typeof mediaTypeObject.value.schema === 'boolean';
+    let body: unknown;
+    if (isJsonMediaType(mediaType)) {
+      try {
+        body = JSON.parse(response.text);
+      } catch (error) {
+        problems.push(`${prefix} the body is not valid JSON (${(error as Error).message})`);
+        return;
+      }
+    } else if (mediaType.startsWith('text/')) {
+      body = response.text;
+    } else {
+      return; // binary or other media types: presence is all that is checked
+    }
+    if (!hasSchema) return;
+    const validate = this.compile(this.bodyAjv, this.bodyValidators, pointer(mediaTypeObject.pointer, 'schema'));
+    if (validate instanceof Error) {
+      problems.push(`${prefix} ${validate.message}`);
+      return;
+    }
+    if (!validate(body)) for (const error of validate.errors ?? []) problems.push(`${prefix} ${describeError(error)}`);
+  }
+
+  /** Compiles the schema at a JSON pointer of the document once, caching the result or the failure. */
+  private compile(ajv: Ajv2020, cache: Map<string, ValidateFunction | Error>, schemaPointer: string): ValidateFunction | Error {
+    let validate = cache.get(schemaPointer);
+    if (!validate) {
+      try {
+        validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${schemaPointer}` });
+      } catch (error) {
+        validate = new Error(`the schema at #${decodeURIComponent(schemaPointer)} cannot be compiled: ${(error as Error).message}`);
+      }
+      cache.set(schemaPointer, validate);
+    }
+    return validate;
+  }
+
+  /** Follows `$ref` chains (local refs only) from a node, returning the object and its pointer. */
+  private resolve(node: unknown, at: string): Located {
+    let value = node;
+    let current = at;
+    const seen = new Set<string>();
+    while (isObject(value) && typeof value.$ref === 'string') {
+      const ref = value.$ref;
+      if (!ref.startsWith('#')) throw new Error(`$ref ${ref} is not a local reference`);
+      if (seen.has(ref)) throw new Error(`$ref ${ref} is circular`);
+      seen.add(ref);
+      const fragment = ref.slice(1);
+      value = fragment
+        .split('/')
+        .slice(1)
+        .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'))
+        .reduce<unknown>((parent, segment) => (isObject(parent) || Array.isArray(parent) ? (parent as Json)[segment] : undefined), this.document);
+      if (value === undefined) throw new Error(`$ref ${ref} cannot be resolved`);
+      current = fragment
+        .split('/')
+        .slice(1)
+        .map((s) => '/' + encodeURIComponent(decodeURIComponent(s)))
+        .join('');
+    }
+    if (!isObject(value)) throw new Error(`#${decodeURIComponent(current)} is not an object`);
+    return { value, pointer: current };
+  }
+}
+
+function compileTemplate(template: string, pathItem: Json): CompiledTemplate {
+  const paramNames: string[] = [];
+  let source = '';
+  let last = 0;
+  for (const m of template.matchAll(/\{([^}/]+)\}/g)) {
+    source += escapeRegExp(template.slice(last, m.index)) + '([^/]+)';
+    paramNames.push(m[1]);
+    last = m.index + m[0].length;
+  }
+  source += escapeRegExp(template.slice(last));
+  const segments = template.split('/').filter((s) => s.length > 0);
+  return {
+    template,
+    regExp: new RegExp(`^${source}$`),
+    paramNames,
+    literalSegments: segments.filter((s) => !s.includes('{')).length,
+    literalChars: template.replace(/\{[^}/]+\}/g, '').length,
+    pathItem,
+    pathItemPointer: pointer('', 'paths', template),
+  };
+}
+
+/** The path of a URL (absolute or not), without query string or fragment. */
+function pathOf(url: string): string {
+  const withoutOrigin = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') : url;
+  const path = withoutOrigin.split(/[?#]/, 1)[0];
+  return path === '' ? '/' : path;
+}
+
+/** Exact status code, then range key ('4XX'), then 'default'. */
+function responseKey(responses: Json, status: number): string | null {
+  const keys = Object.keys(responses);
+  const exact = keys.find((k) => k === String(status));
+  if (exact) return exact;
+  const range = keys.find((k) => k.toUpperCase() === `${String(status)[0]}XX`);
+  if (range) return range;
+  return keys.includes('default') ? 'default' : null;
+}
+
+/** Exact media type (documented keys compared without parameters), then `type/*`, then `*\/*`. */
+function mediaTypeKey(content: Json, mediaType: string): string | null {
+  const keys = Object.keys(content);
+  const base = (key: string): string => key.split(';')[0].trim().toLowerCase();
+  const [type] = mediaType.split('/');
+  return (
+    keys.find((k) => base(k) === mediaType) ?? keys.find((k) => base(k) === `${type}/*`) ?? keys.find((k) => base(k) === '*/*') ?? null
+  );
+}
+
+function isJsonMediaType(mediaType: string): boolean {
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}
+
+/** `/data/0/trn must be string,null`, with the offending property name where Ajv has one. */
+function describeError(error: ErrorObject): string {
+  const where = error.instancePath || '(root)';
+  const params = error.params as Record<string, unknown>;
+  let detail = '';
+  if (error.keyword === 'additionalProperties') detail = `: '${String(params.additionalProperty)}'`;
+  else if (error.keyword === 'unevaluatedProperties') detail = `: '${String(params.unevaluatedProperty)}'`;
+  else if (error.keyword === 'enum') detail = `: ${JSON.stringify(params.allowedValues)}`;
+  return `${where} ${error.message ?? error.keyword}${detail}`;
+}
+
+/**
+ * Validates a whole document against the OpenAPI schema of its version (2.0, 3.0, 3.1, 3.2) with
+ * the `@seriousme/openapi-schema-validator` CLI in a child process (the package is ESM-only and
+ * cannot be loaded by Jest in CommonJS mode), including that local `$ref`s resolve. Returns
+ * `valid` and the validator's errors (Ajv error objects, or one message string when the version is
+ * unsupported or a `$ref` does not resolve); empty when valid. Throws if the CLI cannot be run or
+ * prints something other than its JSON report.
+ */
+export function validateOpenApiDocument(document: Record<string, unknown>): { valid: boolean; errors: unknown[] } {
+  const cli = join(dirname(require.resolve('@seriousme/openapi-schema-validator/package.json')), 'bin', 'validate-api-cli.js');
+  const directory = mkdtempSync(join(tmpdir(), 'openapi-document-'));
+  try {
+    const file = join(directory, 'openapi.json');
+    writeFileSync(file, JSON.stringify(document));
+    const run = spawnSync(process.execPath, [cli, file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    if (run.error) throw run.error;
+    // The CLI prints JSON.stringify({ valid, errors? }) and exits 1 when not valid.
+    let report: { valid?: unknown; errors?: unknown };
+    try {
+      report = JSON.parse(run.stdout) as { valid?: unknown; errors?: unknown };
+    } catch {
+      throw new Error(`the OpenAPI validator CLI exited with ${run.status ?? run.signal} and printed no report: ${run.stderr || run.stdout}`);
+    }
+    const valid = report.valid === true;
+    if (valid !== (run.status === 0)) {
+      throw new Error(`the OpenAPI validator CLI reported valid=${String(report.valid)} but exited with ${run.status ?? run.signal}`);
+    }
+    const errors = report.errors === undefined ? [] : Array.isArray(report.errors) ? report.errors : [report.errors];
+    return { valid, errors };
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
