@@ -24,7 +24,11 @@ export class RunningApi {
     private readonly ownsDir: boolean,
   ) {}
 
-  /** Starts the API (real HTTP) with `APP_ENV` sandbox unless told otherwise. */
+  /**
+   * Starts the API (real HTTP) with `APP_ENV` sandbox unless told otherwise. The sandbox registry
+   * issues TRNs an hour after submission (in effect never) and awards at once, unless
+   * `registryTrnDelayMs` / `registryAwardDelayMs` (ms) say otherwise.
+   */
   static async start(
     options: {
       appEnv?: AppConfig['appEnv'];
@@ -33,6 +37,7 @@ export class RunningApi {
       projector?: AppConfig['projector'];
       registryUrl?: string;
       registryTrnDelayMs?: number;
+      registryAwardDelayMs?: number;
     } = {},
   ): Promise<RunningApi> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trainee-records-e2e-'));
@@ -49,7 +54,7 @@ export class RunningApi {
       registryToken: null,
       // The sandbox registry issues TRNs only when a test asks for it (registryTrnDelayMs: 0).
       registryTrnDelayMs: options.registryTrnDelayMs ?? 3_600_000,
-      registryAwardDelayMs: 0,
+      registryAwardDelayMs: options.registryAwardDelayMs ?? 0,
     };
     const app = await createApp(config, createLogger('silent'));
     await app.listen({ port: 0, host: '127.0.0.1' });

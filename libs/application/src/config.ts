@@ -1,5 +1,6 @@
-import { cleanEnv, makeValidator, num, str, EnvError, EnvMissingError } from 'envalid';
+import { cleanEnv, makeValidator, str, EnvError, EnvMissingError } from 'envalid';
 import { DEFAULT_SERVED_VERSIONS, ServedVersions } from '@app/contract';
+import { SANDBOX_REGISTRY_DEFAULT_DELAY_MS, SANDBOX_REGISTRY_MAX_DELAY_MS } from './registry/sandbox-registry';
 import { redact } from './stores';
 
 /** Configuration of the API, the projector and the admin CLI (docs/DESIGN.md "Configuration"), validated once at start. */
@@ -23,8 +24,13 @@ export interface AppConfig {
   /** The registry's base URL (HTTP adapter); null selects the sandbox registry in the sandbox. */
   registryUrl: string | null;
   registryToken: string | null;
-  /** Sandbox registry: delay before a TRN is issued and before an award, in ms. */
+  /**
+   * Sandbox registry (`REGISTRY_TRN_DELAY_MS`): ms from a trainee's submission to its TRN; default
+   * 60 000, as the real registry integration first polls one minute after submission
+   * (docs/reference/API-FACTS.md §12.1); 0: at once.
+   */
   registryTrnDelayMs: number;
+  /** Sandbox registry (`REGISTRY_AWARD_DELAY_MS`): ms from a recommendation to the award (§12.5); default 60 000; 0: at once. */
   registryAwardDelayMs: number;
 }
 
@@ -33,6 +39,8 @@ export class ConfigError extends Error {}
 
 /**
  * Reads and validates the environment. Throws {@link ConfigError} naming every bad variable.
+ * `REGISTRY_TRN_DELAY_MS` and `REGISTRY_AWARD_DELAY_MS` must be whole numbers of ms from 0 to
+ * 2147483647 (default 60 000 each; 0 keeps the sandbox registry answering at once).
  * EventStoreDB and MongoDB are selected by `EVENTSTORE_URL` / `MONGODB_URL` (validated here;
  * reachability is checked when the stores open). `PROJECTOR=external` leaves the projections to a
  * projector process (apps/projector) on the same stores.
@@ -52,8 +60,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
       PROJECTOR: str({ choices: ['in-process', 'external'], default: 'in-process' }),
       REGISTRY_URL: str({ default: '' }),
       REGISTRY_TOKEN: str({ default: '' }),
-      REGISTRY_TRN_DELAY_MS: num({ default: 0 }),
-      REGISTRY_AWARD_DELAY_MS: num({ default: 0 }),
+      REGISTRY_TRN_DELAY_MS: delayMs({ default: SANDBOX_REGISTRY_DEFAULT_DELAY_MS, desc: 'sandbox registry: ms from submission to TRN (0: at once)' }),
+      REGISTRY_AWARD_DELAY_MS: delayMs({ default: SANDBOX_REGISTRY_DEFAULT_DELAY_MS, desc: 'sandbox registry: ms from recommendation to award (0: at once)' }),
     },
     {
       reporter: ({ errors }) => {
@@ -92,8 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     projector: clean.PROJECTOR as AppConfig['projector'],
     registryUrl: clean.REGISTRY_URL || null,
     registryToken: clean.REGISTRY_TOKEN || null,
-    registryTrnDelayMs: Math.max(0, clean.REGISTRY_TRN_DELAY_MS),
-    registryAwardDelayMs: Math.max(0, clean.REGISTRY_AWARD_DELAY_MS),
+    registryTrnDelayMs: clean.REGISTRY_TRN_DELAY_MS,
+    registryAwardDelayMs: clean.REGISTRY_AWARD_DELAY_MS,
   };
 }
 
@@ -101,6 +109,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
 const listenPort = makeValidator<number>((input) => {
   const n = Number(input);
   if (!/^\d+$/.test(String(input).trim()) || n > 65535) throw new EnvError(`Invalid port input: "${input}"`);
+  return n;
+});
+
+/**
+ * A delay in ms: a whole number from 0 to 2147483647 (2^31 − 1, the longest a timer waits), written
+ * in digits only (no sign, fraction or exponent).
+ */
+const delayMs = makeValidator<number>((input) => {
+  const text = String(input).trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > SANDBOX_REGISTRY_MAX_DELAY_MS) {
+    throw new EnvError(`Invalid delay: "${input}" (a whole number of milliseconds from 0 to ${SANDBOX_REGISTRY_MAX_DELAY_MS}; 0: at once)`);
+  }
   return n;
 });
 

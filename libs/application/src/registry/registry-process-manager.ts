@@ -35,6 +35,11 @@ export interface ProcessManagerLogger {
  * request carries an idempotency key, so a request repeated after a crash is recognised by the
  * registry. Transient registry failures are retried with backoff (never skipped); a permanent
  * refusal or a domain error is logged and the event passed.
+ *
+ * Each registry call says when its request arose (docs/reference/API-FACTS.md §12.1, §12.5): a TRN
+ * request at the time of its `TraineeSubmittedForTrn` ({@link eventTime}), an award at the
+ * recommendation (`recommended_for_award_at`, the `at` of `TraineeRecommendedForAward`), so that
+ * the sandbox registry's delay counts from then and not from when the event is handled.
  */
 export class RegistryProcessManager {
   private subscription: Subscription | null = null;
@@ -85,8 +90,9 @@ export class RegistryProcessManager {
 
   /**
    * Stops after the event in hand: an HTTP registry request in flight is let finish and its answer
-   * recorded (so a restart repeats no call); the sandbox registry's artificial delay is abandoned,
-   * and that event, its checkpoint not stored, is handled again after restart.
+   * recorded (so a restart repeats no call); the sandbox registry's wait for its due time is
+   * abandoned, and that event, its checkpoint not stored, is handled again after restart (at once
+   * if its due time has passed by then).
    */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -132,7 +138,7 @@ export class RegistryProcessManager {
         last_name: trainee.details.last_name,
         date_of_birth: trainee.details.date_of_birth,
         email: trainee.details.email,
-      }, this.abort.signal);
+      }, this.abort.signal, { requestedAt: eventTime(event) });
       await this.record(trainee, event, (now) => ({ type: 'RecordTrnIssued', trainee_id: trainee.trainee_id, trn, now }));
       this.logger.info('TRN issued by the registry', { trainee_id: trainee.trainee_id });
       return;
@@ -144,7 +150,7 @@ export class RegistryProcessManager {
       trainee_id: trainee.trainee_id,
       trn: trainee.trn,
       outcome_date: trainee.outcome_date,
-    }, this.abort.signal);
+    }, this.abort.signal, { requestedAt: trainee.recommended_for_award_at ?? eventTime(event) });
     await this.record(trainee, event, (now) => ({ type: 'RecordAward', trainee_id: trainee.trainee_id, awarded_at, now }));
     this.logger.info('award recorded from the registry', { trainee_id: trainee.trainee_id });
   }
@@ -168,4 +174,14 @@ export class RegistryProcessManager {
       encode: (events) => toEventData(events, { occurredAt: now, providerUkprn: trainee.ukprn, causationId: cause.id }),
     });
   }
+}
+
+/**
+ * The instant an event occurred (ISO 8601, UTC): its `occurredAt` metadata, or else its data's
+ * `at` when that is a valid instant; undefined when neither is (the sandbox registry then counts
+ * its delay from the call).
+ */
+export function eventTime(event: Pick<RecordedEvent, 'metadata' | 'data'>): string | undefined {
+  const candidates = [event.metadata?.occurredAt, (event.data as { at?: unknown } | null)?.at];
+  return candidates.find((t): t is string => typeof t === 'string' && !Number.isNaN(Date.parse(t)));
 }

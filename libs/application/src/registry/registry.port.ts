@@ -22,12 +22,29 @@ export interface AwardRequest {
   outcome_date: string;
 }
 
-/** Each call may be given a signal that abandons it (it then rejects); used when stopping. */
+/**
+ * When a registry request arose, as distinct from when it is sent: not part of the request a
+ * registry receives over HTTP, but a simulated registry that answers after a delay counts the
+ * delay from here (see sandbox-registry.ts).
+ */
+export interface RegistryCallContext {
+  /**
+   * ISO 8601 instant, UTC: the trainee's submission for a TRN (`occurredAt` of its
+   * `TraineeSubmittedForTrn`), or its recommendation for an award (`at` of its
+   * `TraineeRecommendedForAward`).
+   */
+  requestedAt?: string;
+}
+
+/**
+ * Each call may be given a signal that abandons it (it then rejects); used when stopping; and a
+ * {@link RegistryCallContext} saying when the request arose.
+ */
 export interface TeacherRegistry {
   /** Submits a trainee for a TRN; resolves with the TRN (7 digits). */
-  requestTrn(request: TrnRequest, signal?: AbortSignal): Promise<{ trn: string }>;
+  requestTrn(request: TrnRequest, signal?: AbortSignal, context?: RegistryCallContext): Promise<{ trn: string }>;
   /** Reports a recommendation; resolves with the award's instant (ISO 8601 UTC). */
-  recommendForAward(request: AwardRequest, signal?: AbortSignal): Promise<{ awarded_at: string }>;
+  recommendForAward(request: AwardRequest, signal?: AbortSignal, context?: RegistryCallContext): Promise<{ awarded_at: string }>;
 }
 
 /** The registry could not be reached or refused for a transient reason; the caller retries later. */

@@ -1,0 +1,55 @@
+import { ConfigError, loadConfig } from './config';
+import { createRegistry } from './registry/create-registry';
+import type { TrnRequest } from './registry/registry.port';
+
+const trnRequest: TrnRequest = { idempotency_key: 'k1', trainee_id: 'T1', provider_ukprn: '10000001', first_names: 'A', last_name: 'B', date_of_birth: '1990-01-01', email: 'a@example.com' };
+
+/** Whether `promise` settles before a 0 ms timer fires (an answer "at once" settles within the current turn). */
+async function settlesAtOnce(promise: Promise<unknown>): Promise<boolean> {
+  return Promise.race([promise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 0))]);
+}
+
+describe('loadConfig: sandbox registry delays (docs/reference/API-FACTS.md §12.1, §12.5)', () => {
+  it('defaults to 60 000 ms for the TRN and for the award', () => {
+    const config = loadConfig({});
+    expect(config.registryTrnDelayMs).toBe(60_000);
+    expect(config.registryAwardDelayMs).toBe(60_000);
+  });
+
+  it('takes whole numbers of ms, 0 included', () => {
+    expect(loadConfig({ REGISTRY_TRN_DELAY_MS: '0', REGISTRY_AWARD_DELAY_MS: '0' })).toMatchObject({ registryTrnDelayMs: 0, registryAwardDelayMs: 0 });
+    expect(loadConfig({ REGISTRY_TRN_DELAY_MS: ' 300 ', REGISTRY_AWARD_DELAY_MS: '2147483647' })).toMatchObject({ registryTrnDelayMs: 300, registryAwardDelayMs: 2_147_483_647 });
+  });
+
+  it.each(['-1', '1.5', '6e4', 'soon', '', '2147483648'])('refuses %j with a ConfigError naming the variable', (value) => {
+    expect(() => loadConfig({ REGISTRY_TRN_DELAY_MS: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ REGISTRY_TRN_DELAY_MS: value })).toThrow(/REGISTRY_TRN_DELAY_MS: Invalid delay/);
+    expect(() => loadConfig({ REGISTRY_AWARD_DELAY_MS: value })).toThrow(/REGISTRY_AWARD_DELAY_MS: Invalid delay/);
+  });
+
+  it('names both variables when both are bad', () => {
+    let message = '';
+    try {
+      loadConfig({ REGISTRY_TRN_DELAY_MS: '-5', REGISTRY_AWARD_DELAY_MS: 'x' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/REGISTRY_TRN_DELAY_MS: .*"-5"/);
+    expect(message).toMatch(/REGISTRY_AWARD_DELAY_MS: .*"x"/);
+  });
+
+  it('0 keeps the sandbox registry answering at once; the default makes it wait', async () => {
+    const instant = createRegistry(loadConfig({ REGISTRY_TRN_DELAY_MS: '0', REGISTRY_AWARD_DELAY_MS: '0' }))!;
+    const now = new Date().toISOString();
+    expect(await settlesAtOnce(instant.requestTrn(trnRequest, undefined, { requestedAt: now }))).toBe(true);
+    expect(await settlesAtOnce(instant.recommendForAward({ idempotency_key: 'k2', trainee_id: 'T1', trn: '1234567', outcome_date: '2026-03-01' }, undefined, { requestedAt: now }))).toBe(true);
+
+    const waiting = createRegistry(loadConfig({}))!;
+    const abort = new AbortController();
+    const pending = waiting.requestTrn(trnRequest, abort.signal, { requestedAt: now });
+    pending.catch(() => undefined);
+    expect(await settlesAtOnce(pending)).toBe(false);
+    abort.abort();
+    await expect(pending).rejects.toThrow('aborted');
+  });
+});
