@@ -9,8 +9,9 @@ import { LifecycleHandler } from './trainees/lifecycle/lifecycle.handlers';
 import { PlacementsController } from './placements/placements.controller';
 import { PLACEMENT_HANDLERS } from './placements/placement.handlers';
 import { InfoController } from './info/info.controller';
+import { ReferenceDataController } from './reference-data/reference-data.controller';
 import { Infrastructure, LOGGER } from './infrastructure/infrastructure';
-import { ApiAuthenticator, ApiGuard } from './shared/api.guard';
+import { ApiAuthenticator, ApiGuard, PublicVersionGuard } from './shared/api.guard';
 import { APP_CONFIG, type AppConfig } from '@app/application';
 import { VersionRegistry } from './shared/versions';
 import { GetTraineeController } from './trainees/get-trainee/get-trainee.controller';
@@ -34,6 +35,7 @@ export class AppModule {
       controllers: [
         HealthController,
         InfoController,
+        ReferenceDataController,
         ListTraineesController,
         RegisterTraineeController,
         GetTraineeController,
@@ -54,6 +56,7 @@ export class AppModule {
         },
         ApiAuthenticator,
         ApiGuard,
+        PublicVersionGuard,
         RegisterTraineeHandler,
         UpdateTraineeHandler,
         GetTraineeHandler,

@@ -7,14 +7,13 @@
 import type { TraineeRules } from '@app/domain';
 import { enhancedErrors, type EnhancedErrors } from './enhanced-errors';
 import { VersionOutput } from './output/trainee.output';
+import { referenceDataFor, type ReferenceDataBody } from './reference-data';
 import { traineeRulesFor } from './rules';
 import { API_VERSIONS, type ApiVersion } from './versions';
 import { requestsFor, type VersionRequests } from './wire/requests';
 
 /** Endpoints and answers that only some versions have. */
 export interface VersionFeatures {
-  /** `GET /reference-data` answers the coded value lists (docs/reference/API-FACTS.md §17). */
-  referenceData: boolean;
   /** `POST …/update-qts-or-eyts-status` is routed, as recommend-for-qts (§1.9, §12.5). */
   updateQtsOrEytsStatus: boolean;
   /** The create-placement answer carries `school_id` (docs/DESIGN.md ruling 10). */
@@ -24,8 +23,8 @@ export interface VersionFeatures {
 }
 
 const FEATURES: Readonly<Record<ApiVersion, VersionFeatures>> = {
-  'v2025.0': { referenceData: false, updateQtsOrEytsStatus: false, placementCreatedSchoolId: true, nestedEnhancedErrors: false },
-  'v2026.1': { referenceData: true, updateQtsOrEytsStatus: true, placementCreatedSchoolId: false, nestedEnhancedErrors: true },
+  'v2025.0': { updateQtsOrEytsStatus: false, placementCreatedSchoolId: true, nestedEnhancedErrors: false },
+  'v2026.1': { updateQtsOrEytsStatus: true, placementCreatedSchoolId: false, nestedEnhancedErrors: true },
 };
 
 /** Everything one API version says about its wire. */
@@ -38,6 +37,8 @@ export interface VersionContract {
   /** The answers: serializers and their JSON Schemas. */
   readonly output: VersionOutput;
   readonly features: VersionFeatures;
+  /** The body of `GET /reference-data`, or null where the version has none (docs/reference/API-FACTS.md §17). */
+  readonly referenceData: ReferenceDataBody | null;
   /**
    * The `Enhanced-Errors: true` form of a trainee create or update 422 (docs/reference/API-FACTS.md
    * §5.4): `{message, errors}` with the errors keyed by each message's first word.
@@ -54,6 +55,7 @@ const CONTRACTS: Readonly<Record<ApiVersion, VersionContract>> = Object.fromEntr
       requests: requestsFor(version),
       output: new VersionOutput(version, features.placementCreatedSchoolId),
       features,
+      referenceData: referenceDataFor(version),
       enhancedErrors: (messages) => enhancedErrors(messages, { nested: features.nestedEnhancedErrors }),
     };
     return [version, Object.freeze(contract)];

@@ -16,3 +16,4 @@ export type { JsonSchema, WireField } from './wire/wire-object';
 export { WireObject } from './wire/wire-object';
 export * from './wire/validate';
 export { commandFromWire, type WireCommand } from './wire/commands';
+export * from './reference-data';

@@ -1,4 +1,4 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, NotFoundException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { contractFor, type ApiVersion } from '@app/contract';
 import { hashToken, tokenFromAuthorizationHeader } from '@app/domain';
 import { Infrastructure } from '../infrastructure/infrastructure';
@@ -78,18 +78,21 @@ export class ApiGuard implements CanActivate {
 
 /**
  * Guard of the endpoints served without a token under `/api/:version/` (reference data, the
- * OpenAPI documents; docs/reference/API-FACTS.md §17.1): the version must be served (else 404
- * naming the served ones); sets `request.contract`.
+ * OpenAPI documents; docs/reference/API-FACTS.md §17.1): sets `request.contract` for a served
+ * version. A version that is not served is not routed, as for the reference (§1.4): the request
+ * goes the way of an unknown route (authenticated, then 404 naming the served versions).
  */
 @Injectable()
 export class PublicVersionGuard implements CanActivate {
-  constructor(private readonly authenticator: ApiAuthenticator) {}
+  constructor(private readonly versions: VersionRegistry) {}
 
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const segment = ((req.params ?? {}) as Record<string, string>).version ?? '';
-    if (!VERSION_PATTERN.test(segment)) throw new ResourceNotFound();
-    this.authenticator.resolveVersion(req, segment);
+    const version = this.versions.resolve(segment);
+    if (!version) throw new NotFoundException();
+    req.contract = contractFor(version);
+    req.versionSegment = segment;
     return true;
   }
 }

@@ -25,3 +25,6 @@ export class ListQueryInvalid extends Error {
 
 /** 404 of the list endpoint when the requested page has no rows (docs/reference/API-FACTS.md §14.6). */
 export class NoTraineesFound extends Error {}
+
+/** 404 of the reference-data endpoint, with its message (docs/reference/API-FACTS.md §17.3, §17.4). */
+export class ReferenceDataNotFound extends Error {}

@@ -1,0 +1,27 @@
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { echoValue, referenceDataNotAvailableMessage, unknownReferenceFieldMessage, type VersionContract } from '@app/contract';
+import { PublicVersionGuard } from '../shared/api.guard';
+import { ReferenceDataNotFound } from '../shared/errors';
+import { Contract, VersionRequested } from '../shared/request-context';
+
+@Controller('api/:version/reference-data')
+@UseGuards(PublicVersionGuard)
+export class ReferenceDataController {
+  /**
+   * GET /api/{version}/reference-data[?field=<key>], without a token (docs/reference/API-FACTS.md
+   * §17): 200 with every coded list (the bare object, not wrapped in `data`), or with `field` the
+   * one list's object. 404 `Reference data field '<key>' not found` for an unknown key; 404
+   * `Reference data is not available for version '<version>'` where the version has no such
+   * endpoint. An empty `field` counts as absent.
+   */
+  @Get()
+  get(@Contract() contract: VersionContract, @VersionRequested() requested: string, @Query('field') field: unknown): unknown {
+    const body = contract.referenceData;
+    if (!body) throw new ReferenceDataNotFound(referenceDataNotAvailableMessage(requested));
+    if (field === undefined || field === '') return body;
+    if (typeof field !== 'string' || !Object.prototype.hasOwnProperty.call(body, field)) {
+      throw new ReferenceDataNotFound(unknownReferenceFieldMessage(echoValue(field)));
+    }
+    return body[field];
+  }
+}
