@@ -14,6 +14,7 @@ import {
   type Trainee,
 } from '@app/domain';
 import { ApiAuthenticator, ResourceNotFound, RouteNotFound, Unauthorized } from './api.guard';
+import { EnhancedValidationFailed } from './enhanced-errors.interceptor';
 import { errorsBody, ListQueryInvalid, NoTraineesFound, ReferenceDataNotFound } from './errors';
 import type { ApiRequest } from './request-context';
 import { VERSION_PATTERN } from './versions';
@@ -52,6 +53,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof ResourceNotFound) return [404, { error: 'Resource not found' }];
     if (exception instanceof ListQueryInvalid) return [422, exception.body()];
     if (exception instanceof NoTraineesFound) return [404, errorsBody('NotFound', ['No trainees found'])];
+    if (exception instanceof EnhancedValidationFailed) return [422, exception.body];
     if (exception instanceof ReferenceDataNotFound) return [404, errorsBody('NotFound', [exception.message])];
     if (exception instanceof DomainError) return this.domain(exception, req);
     if (exception instanceof HttpException) {

@@ -1,15 +1,17 @@
-import { Controller, HttpCode, Param, Patch, Put, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Param, Patch, Put, UseGuards, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { RequestData, Trainee, TraineeFields } from '@app/domain';
 import { ApiGuard } from '../../shared/api.guard';
+import { EnhancedErrorsInterceptor } from '../../shared/enhanced-errors.interceptor';
 import { Contract, CurrentCaller } from '../../shared/request-context';
 import { WireBody } from '../../shared/wire-body';
 import { UpdateTraineeCommand } from './update-trainee.handler';
 
 @Controller('api/:version/trainees')
 @UseGuards(ApiGuard)
+@UseInterceptors(EnhancedErrorsInterceptor)
 export class UpdateTraineeController {
   constructor(private readonly commands: CommandBus) {}
 
@@ -17,7 +19,8 @@ export class UpdateTraineeController {
    * PUT /api/{version}/trainees/{trainee_id}: merge semantics, identical to PATCH (docs/reference/API-FACTS.md §7.1).
    * 200 `{data: Trainee}` (unchanged when `data` holds nothing to change, §7.3); 404 unknown
    * trainee or another provider's; 422 on any failed rule (and StateTransitionError where the
-   * version refuses writes in recommended_for_award, withdrawn, awarded).
+   * version refuses writes in recommended_for_award, withdrawn, awarded). With `Enhanced-Errors:
+   * true` a validation 422 is keyed by field (§5.4).
    */
   @Put(':trainee_id')
   @HttpCode(200)
