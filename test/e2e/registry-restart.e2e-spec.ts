@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeRegistry } from '../support/fake-registry';
 import { ensureBuilt, TsProcess } from '../support/processes';
+import { checkAgainstServedDocument } from '../support/served-document';
 import { uniqueTrainee } from '../support/trainee-input';
 
 /** Starts the API as its own OS process on `dir`; resolves its base URL and (first start) the demo token. */
@@ -19,7 +20,9 @@ async function call(url: string, token: string, method: string, path: string, bo
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  const text = await res.text();
+  await checkAgainstServedDocument(url, method, path, { status: res.status, headers: res.headers, text });
+  return { status: res.status, body: JSON.parse(text) };
 }
 
 async function until(check: () => boolean | Promise<boolean>, withinMs = 10_000): Promise<void> {

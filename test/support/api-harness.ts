@@ -7,6 +7,7 @@ import { Infrastructure } from '../../apps/api/src/infrastructure/infrastructure
 import type { AppConfig } from '@app/application';
 import { DEFAULT_SERVED_VERSIONS } from '@app/contract';
 import { createLogger } from '../../apps/api/src/shared/logger';
+import { checkAgainstServedDocument } from './served-document';
 
 export interface JsonResponse {
   status: number;
@@ -75,7 +76,10 @@ export class RunningApi {
     return issued.token;
   }
 
-  /** Sends a request; `body` is JSON-encoded unless it is a string (sent as is). */
+  /**
+   * Sends a request; `body` is JSON-encoded unless it is a string (sent as is). The response is
+   * checked against the OpenAPI document the service serves ({@link checkAgainstServedDocument}).
+   */
   async request(method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse> {
     const h: Record<string, string> = { ...headers };
     if (token !== null) h.authorization = `Bearer ${token}`;
@@ -92,6 +96,7 @@ export class RunningApi {
     } catch {
       parsed = undefined;
     }
+    await checkAgainstServedDocument(this.baseUrl, method, path, { status: res.status, headers: res.headers, text });
     return { status: res.status, headers: res.headers, body: parsed, text };
   }
 

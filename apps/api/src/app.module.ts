@@ -9,6 +9,8 @@ import { LifecycleHandler } from './trainees/lifecycle/lifecycle.handlers';
 import { PlacementsController } from './placements/placements.controller';
 import { PLACEMENT_HANDLERS } from './placements/placement.handlers';
 import { InfoController } from './info/info.controller';
+import { OpenApiController } from './openapi/openapi.controller';
+import { OpenApiDocuments } from './openapi/openapi-documents';
 import { ReferenceDataController } from './reference-data/reference-data.controller';
 import { Infrastructure, LOGGER } from './infrastructure/infrastructure';
 import { ApiAuthenticator, ApiGuard, PublicVersionGuard } from './shared/api.guard';
@@ -36,6 +38,7 @@ export class AppModule {
         HealthController,
         InfoController,
         ReferenceDataController,
+        OpenApiController,
         ListTraineesController,
         RegisterTraineeController,
         GetTraineeController,
@@ -57,6 +60,7 @@ export class AppModule {
         ApiAuthenticator,
         ApiGuard,
         PublicVersionGuard,
+        OpenApiDocuments,
         RegisterTraineeHandler,
         UpdateTraineeHandler,
         GetTraineeHandler,

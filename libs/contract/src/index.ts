@@ -17,3 +17,5 @@ export { WireObject } from './wire/wire-object';
 export * from './wire/validate';
 export { commandFromWire, type WireCommand } from './wire/commands';
 export * from './reference-data';
+export { openApiSchemas } from './openapi/components';
+export { ADJUSTMENTS as EXAMPLE_ADJUSTMENTS, operationsWithExamples, requestExample } from './openapi/examples';

@@ -1,5 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiTags } from '@nestjs/swagger';
+import { Answers, ApiVersionParam, Authenticated, IdParam, NotFoundAnswer, Operation, Writes } from '../openapi/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { Degree, DegreeFields, RequestData, Trainee } from '@app/domain';
@@ -15,8 +17,12 @@ import { AddDegreeCommand, GetDegreeQuery, ListDegreesQuery, RemoveDegreeCommand
  * or naming `data` when it is missing; where the version refuses writes to a trainee in
  * recommended_for_award, withdrawn or awarded, 422 StateTransitionError.
  */
-@Controller('api/:version/trainees/:trainee_id/degrees')
+@Controller('api/:api_version/trainees/:trainee_id/degrees')
 @UseGuards(ApiGuard)
+@ApiTags('Degrees')
+@ApiVersionParam()
+@IdParam('trainee_id')
+@Authenticated()
 export class DegreesController {
   constructor(
     private readonly commands: CommandBus,
@@ -25,6 +31,9 @@ export class DegreesController {
 
   /** GET …/degrees: 200 `{data: [Degree]}`, `[]` when none (docs/DESIGN.md ruling 9). */
   @Get()
+  @Operation('listDegrees', "A trainee's degrees")
+  @Answers(200, 'The degrees, in creation order.', 'DegreeListResponse')
+  @NotFoundAnswer()
   async list(@CurrentCaller() caller: Caller, @Contract() contract: VersionContract, @Param('trainee_id') traineeId: string): Promise<{ data: unknown[] }> {
     const degrees = await this.queries.execute<ListDegreesQuery, Degree[]>(new ListDegreesQuery(caller, traineeId));
     return { data: degrees.map((d) => contract.output.serializeDegree(d)) };
@@ -32,6 +41,10 @@ export class DegreesController {
 
   /** GET …/degrees/{degree_id}: 200 `{data: Degree}`. */
   @Get(':degree_id')
+  @Operation('getDegree', 'One degree')
+  @IdParam('degree_id')
+  @Answers(200, 'The degree.', 'DegreeResponse')
+  @NotFoundAnswer('Trainee(s) or Degree(s) not found.')
   async get(
     @CurrentCaller() caller: Caller,
     @Contract() contract: VersionContract,
@@ -44,6 +57,9 @@ export class DegreesController {
 
   /** POST …/degrees with `{data: Degree input}`: 201 `{data: [Degree]}` (docs/DESIGN.md ruling 2). */
   @Post()
+  @Operation('createDegree', 'Add a degree')
+  @Writes('DegreeRequest', { notFound: true, conflict: 'DuplicateDegree' })
+  @Answers(201, 'An array holding the degree.', 'DegreeCreatedResponse')
   @HttpCode(201)
   async create(
     @CurrentCaller() caller: Caller,
@@ -57,6 +73,10 @@ export class DegreesController {
 
   /** PUT …/degrees/{degree_id}: partial, only the keys sent change (docs/reference/API-FACTS.md §11.7); 200 `{data: Degree}`. */
   @Put(':degree_id')
+  @Operation('replaceDegree', 'Change a degree (partial: only the fields sent change)')
+  @IdParam('degree_id')
+  @Writes('DegreeRequest', { notFound: true, conflict: 'DuplicateDegree' })
+  @Answers(200, 'The degree after the change.', 'DegreeResponse')
   put(
     @CurrentCaller() caller: Caller,
     @Contract() contract: VersionContract,
@@ -69,6 +89,10 @@ export class DegreesController {
 
   /** PATCH …/degrees/{degree_id}: as PUT. */
   @Patch(':degree_id')
+  @Operation('updateDegree', 'Change a degree', 'As PUT.')
+  @IdParam('degree_id')
+  @Writes('DegreeRequest', { notFound: true, conflict: 'DuplicateDegree' })
+  @Answers(200, 'The degree after the change.', 'DegreeResponse')
   patch(
     @CurrentCaller() caller: Caller,
     @Contract() contract: VersionContract,
@@ -81,6 +105,12 @@ export class DegreesController {
 
   /** DELETE …/degrees/{degree_id}: 200 `{data: Trainee}`, the parent after the removal (docs/reference/API-FACTS.md §4). */
   @Delete(':degree_id')
+  @Operation('deleteDegree', 'Remove a degree')
+  @IdParam('degree_id')
+  @Answers(200, 'The trainee after the removal.', 'TraineeResponse')
+  @NotFoundAnswer('Trainee(s) or Degree(s) not found.')
+  @Answers(409, 'A concurrent change of the trainee; retry.', 'Conflict')
+  @Answers(422, 'StateTransitionError: the trainee\'s state refuses the change.', 'UnprocessableEntity')
   @HttpCode(200)
   async remove(
     @CurrentCaller() caller: Caller,

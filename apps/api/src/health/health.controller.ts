@@ -1,7 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { Infrastructure } from '../infrastructure/infrastructure';
 
 @Controller()
+@ApiExcludeController()
 export class HealthController {
   constructor(private readonly infra: Infrastructure) {}
 

@@ -1,10 +1,15 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Answers, ApiVersionParam, Authenticated, Operation } from '../openapi/operation.decorators';
 import { ApiGuard } from '../shared/api.guard';
 import { VersionRequested } from '../shared/request-context';
 import { VersionRegistry } from '../shared/versions';
 
-@Controller('api/:version/info')
+@Controller('api/:api_version/info')
 @UseGuards(ApiGuard)
+@ApiTags('Info')
+@ApiVersionParam()
+@Authenticated()
 export class InfoController {
   constructor(private readonly versions: VersionRegistry) {}
 
@@ -13,6 +18,8 @@ export class InfoController {
    * (docs/spec/trainee-records-api.md "GET /info"; docs/DESIGN.md ruling 5). Authenticated.
    */
   @Get()
+  @Operation('getInfo', 'The version requested and the newest served', 'Answers `{status: "ok", version: {requested, latest}}`, not wrapped in `data`.')
+  @Answers(200, 'OK.', 'InfoResponse')
   info(@VersionRequested() requested: string): { status: string; version: { requested: string; latest: string } } {
     return { status: 'ok', version: { requested, latest: this.versions.latest } };
   }

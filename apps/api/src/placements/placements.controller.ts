@@ -1,5 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiTags } from '@nestjs/swagger';
+import { Answers, ApiVersionParam, Authenticated, IdParam, NotFoundAnswer, Operation, Writes } from '../openapi/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { Placement, PlacementFields, RequestData, Trainee } from '@app/domain';
@@ -21,8 +23,12 @@ import {
  * failed rule (blank name, invalid URN or postcode) or naming `data` when it is missing; where the
  * version refuses writes to a trainee in recommended_for_award, withdrawn or awarded, 422 StateTransitionError.
  */
-@Controller('api/:version/trainees/:trainee_id/placements')
+@Controller('api/:api_version/trainees/:trainee_id/placements')
 @UseGuards(ApiGuard)
+@ApiTags('Placements')
+@ApiVersionParam()
+@IdParam('trainee_id')
+@Authenticated()
 export class PlacementsController {
   constructor(
     private readonly commands: CommandBus,
@@ -31,6 +37,9 @@ export class PlacementsController {
 
   /** GET …/placements: 200 `{data: [Placement]}`, `[]` when none (docs/DESIGN.md ruling 9). */
   @Get()
+  @Operation('listPlacements', "A trainee's placements")
+  @Answers(200, 'The placements, in creation order.', 'PlacementListResponse')
+  @NotFoundAnswer()
   async list(@CurrentCaller() caller: Caller, @Contract() contract: VersionContract, @Param('trainee_id') traineeId: string): Promise<{ data: unknown[] }> {
     const placements = await this.queries.execute<ListPlacementsQuery, Placement[]>(new ListPlacementsQuery(caller, traineeId));
     return { data: placements.map((p) => contract.output.serializePlacement(p)) };
@@ -38,6 +47,10 @@ export class PlacementsController {
 
   /** GET …/placements/{placement_id}: 200 `{data: Placement}`. */
   @Get(':placement_id')
+  @Operation('getPlacement', 'One placement')
+  @IdParam('placement_id')
+  @Answers(200, 'The placement.', 'PlacementResponse')
+  @NotFoundAnswer('Trainee(s) or Placement(s) not found.')
   async get(
     @CurrentCaller() caller: Caller,
     @Contract() contract: VersionContract,
@@ -50,6 +63,9 @@ export class PlacementsController {
 
   /** POST …/placements with `{data: {urn, name, postcode}}`: 201 `{data: Placement}` (with `school_id` where the version has it, docs/DESIGN.md ruling 10). */
   @Post()
+  @Operation('createPlacement', 'Add a placement', 'A URN of the schools directory links the school (its name, postcode and address).')
+  @Writes('PlacementRequest', { notFound: true })
+  @Answers(201, 'The placement.', 'PlacementCreatedResponse')
   @HttpCode(201)
   async create(
     @CurrentCaller() caller: Caller,
@@ -63,6 +79,10 @@ export class PlacementsController {
 
   /** PUT …/placements/{placement_id}: the fields sent replace the stored ones; 200 `{data: Placement}`. */
   @Put(':placement_id')
+  @Operation('replacePlacement', 'Change a placement (the fields sent replace the stored ones)')
+  @IdParam('placement_id')
+  @Writes('PlacementRequest', { notFound: true })
+  @Answers(200, 'The placement after the change.', 'PlacementResponse')
   put(
     @CurrentCaller() caller: Caller,
     @Contract() contract: VersionContract,
@@ -75,6 +95,10 @@ export class PlacementsController {
 
   /** PATCH …/placements/{placement_id}: as PUT. */
   @Patch(':placement_id')
+  @Operation('updatePlacement', 'Change a placement', 'As PUT.')
+  @IdParam('placement_id')
+  @Writes('PlacementRequest', { notFound: true })
+  @Answers(200, 'The placement after the change.', 'PlacementResponse')
   patch(
     @CurrentCaller() caller: Caller,
     @Contract() contract: VersionContract,
@@ -87,6 +111,12 @@ export class PlacementsController {
 
   /** DELETE …/placements/{placement_id}: 200 `{data: Trainee}`, the parent after the removal (docs/reference/API-FACTS.md §4). */
   @Delete(':placement_id')
+  @Operation('deletePlacement', 'Remove a placement')
+  @IdParam('placement_id')
+  @Answers(200, 'The trainee after the removal.', 'TraineeResponse')
+  @NotFoundAnswer('Trainee(s) or Placement(s) not found.')
+  @Answers(409, 'A concurrent change of the trainee; retry.', 'Conflict')
+  @Answers(422, 'StateTransitionError: the trainee\'s state refuses the change.', 'UnprocessableEntity')
   @HttpCode(200)
   async remove(
     @CurrentCaller() caller: Caller,

@@ -1,11 +1,16 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Answers, ApiVersionParam, ForVersionsWith, NotFoundAnswer, Operation, RateLimited } from '../openapi/operation.decorators';
 import { echoValue, referenceDataNotAvailableMessage, unknownReferenceFieldMessage, type VersionContract } from '@app/contract';
 import { PublicVersionGuard } from '../shared/api.guard';
 import { ReferenceDataNotFound } from '../shared/errors';
 import { Contract, VersionRequested } from '../shared/request-context';
 
-@Controller('api/:version/reference-data')
+@Controller('api/:api_version/reference-data')
 @UseGuards(PublicVersionGuard)
+@ApiTags('Reference data')
+@ApiVersionParam()
+@RateLimited()
 export class ReferenceDataController {
   /**
    * GET /api/{version}/reference-data[?field=<key>], without a token (docs/reference/API-FACTS.md
@@ -15,6 +20,11 @@ export class ReferenceDataController {
    * endpoint. An empty `field` counts as absent.
    */
   @Get()
+  @Operation('getReferenceData', 'The coded value lists (no token needed)', 'Every list, or with `field` one list: its metadata and entries (codes with display names).')
+  @ForVersionsWith('referenceData')
+  @ApiQuery({ name: 'field', required: false, description: 'One list by name, such as `sex` or `withdrawal_reasons`.', schema: { type: 'string', example: 'sex' } })
+  @Answers(200, 'The lists, or one list.', { oneOf: [{ $ref: '#/components/schemas/ReferenceData' }, { $ref: '#/components/schemas/ReferenceDataField' }] })
+  @NotFoundAnswer("Reference data field '<field>' not found.")
   get(@Contract() contract: VersionContract, @VersionRequested() requested: string, @Query('field') field: unknown): unknown {
     const body = contract.referenceData;
     if (!body) throw new ReferenceDataNotFound(referenceDataNotAvailableMessage(requested));

@@ -63,7 +63,7 @@ export class ApiAuthenticator {
   }
 }
 
-/** Guard of every `/api/:version/...` controller. */
+/** Guard of every `/api/:api_version/...` controller that needs a token. */
 @Injectable()
 export class ApiGuard implements CanActivate {
   constructor(private readonly authenticator: ApiAuthenticator) {}
@@ -71,7 +71,7 @@ export class ApiGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const params = (req.params ?? {}) as Record<string, string>;
-    await this.authenticator.authenticate(req, params.version ?? '');
+    await this.authenticator.authenticate(req, params.api_version ?? '');
     return true;
   }
 }
@@ -88,7 +88,7 @@ export class PublicVersionGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<ApiRequest>();
-    const segment = ((req.params ?? {}) as Record<string, string>).version ?? '';
+    const segment = ((req.params ?? {}) as Record<string, string>).api_version ?? '';
     const version = this.versions.resolve(segment);
     if (!version) throw new NotFoundException();
     req.contract = contractFor(version);

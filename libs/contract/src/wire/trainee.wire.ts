@@ -241,7 +241,8 @@ export function traineeWire(version: ApiVersion, mode: 'create' | 'update' = 'cr
   let wire = BY_VERSION.get(key);
   if (!wire) {
     const nested = new Set<string>(['degrees_attributes', 'placements_attributes']);
-    const specs = mode === 'create' ? TRAINEE_FIELD_SPECS : TRAINEE_FIELD_SPECS.filter((s) => !nested.has(s.canonical));
+    // An update sends what changes: nothing is required on the wire (the merged record's rules decide).
+    const specs = mode === 'create' ? TRAINEE_FIELD_SPECS : TRAINEE_FIELD_SPECS.filter((s) => !nested.has(s.canonical)).map((s) => ({ ...s, required: false }));
     const fields = specs.map((s) => fieldFor(s, version)).filter((f): f is WireField => f !== null);
     wire = new WireObject<TraineeFields>(mode === 'create' ? 'TraineeInput' : 'TraineeUpdateInput', fields, DISABILITIES);
     BY_VERSION.set(key, wire);

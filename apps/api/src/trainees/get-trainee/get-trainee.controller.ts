@@ -1,5 +1,7 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ApiTags } from '@nestjs/swagger';
+import { Answers, ApiVersionParam, Authenticated, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { Trainee } from '@app/domain';
@@ -7,8 +9,11 @@ import { ApiGuard } from '../../shared/api.guard';
 import { Contract, CurrentCaller } from '../../shared/request-context';
 import { GetTraineeQuery } from './get-trainee.query';
 
-@Controller('api/:version/trainees')
+@Controller('api/:api_version/trainees')
 @UseGuards(ApiGuard)
+@ApiTags('Trainees')
+@ApiVersionParam()
+@Authenticated()
 export class GetTraineeController {
   constructor(private readonly queries: QueryBus) {}
 
@@ -17,6 +22,10 @@ export class GetTraineeController {
    * (docs/DESIGN.md ruling 1); 404 `Trainee(s) not found`.
    */
   @Get(':trainee_id')
+  @Operation('getTrainee', 'One trainee, with its placements and degrees')
+  @IdParam('trainee_id')
+  @Answers(200, 'The trainee.', 'TraineeResponse')
+  @NotFoundAnswer()
   async get(@CurrentCaller() caller: Caller, @Contract() contract: VersionContract, @Param('trainee_id') id: string): Promise<{ data: unknown }> {
     const trainee = await this.queries.execute<GetTraineeQuery, Trainee>(new GetTraineeQuery(caller, id));
     return { data: contract.output.serializeTrainee(trainee, { nested: true }) };

@@ -1,5 +1,7 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Answers, ApiVersionParam, Authenticated, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import { ApiGuard } from '../../shared/api.guard';
@@ -7,8 +9,11 @@ import { Contract, CurrentCaller } from '../../shared/request-context';
 import { TraineeHistoryQuery, type TraineeHistoryAnswer } from './trainee-history.query';
 
 /** The audit history of a trainee (README "Trainee history"; an extension beyond docs/spec/trainee-records-api.md). */
-@Controller('api/:version/trainees/:trainee_id/history')
+@Controller('api/:api_version/trainees/:trainee_id/history')
 @UseGuards(ApiGuard)
+@ApiTags('History')
+@ApiVersionParam()
+@Authenticated()
 export class TraineeHistoryController {
   constructor(private readonly queries: QueryBus) {}
 
@@ -31,6 +36,12 @@ export class TraineeHistoryController {
    * for a bad `as_of`; 401 without a valid token.
    */
   @Get()
+  @Operation('getTraineeHistory', "A trainee's audit history (an extension of this service)", 'Replayed from its event stream: the timeline, oldest first, or with `as_of` the trainee as it stood then.')
+  @IdParam('trainee_id')
+  @ApiQuery({ name: 'as_of', required: false, description: 'An ISO 8601 instant (a date and a time with `Z` or an offset).', schema: { type: 'string', example: '2026-01-05T10:00:00Z' } })
+  @Answers(200, 'The timeline, or the trainee at `as_of`.', 'TraineeHistoryResponse')
+  @NotFoundAnswer("Trainee(s) not found: unknown, another provider's, or not yet registered at `as_of`.")
+  @Answers(422, 'A bad `as_of`.', 'UnprocessableEntity')
   async history(
     @CurrentCaller() caller: Caller,
     @Contract() contract: VersionContract,

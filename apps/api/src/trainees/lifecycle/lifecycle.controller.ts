@@ -1,5 +1,7 @@
 import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { ApiTags } from '@nestjs/swagger';
+import { Answers, ApiVersionParam, Authenticated, ForVersionsWith, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { DeferralFields, RecommendationFields, RequestData, Trainee, WithdrawalFields } from '@app/domain';
@@ -14,13 +16,20 @@ import { LifecycleCommand, type LifecycleAction } from './lifecycle.handlers';
  * for an unknown trainee or another provider's; 422 StateTransitionError when the trainee's state
  * does not allow the action; 422 with every failed rule of the body, or naming `data` when it is missing.
  */
-@Controller('api/:version/trainees/:trainee_id')
+@Controller('api/:api_version/trainees/:trainee_id')
 @UseGuards(ApiGuard)
+@ApiTags('Lifecycle')
+@ApiVersionParam()
+@Authenticated()
 export class LifecycleController {
   constructor(private readonly commands: CommandBus) {}
 
   /** POST …/defer `{data: {defer_date, defer_reason}}`: 200, state `deferred` (docs/reference/API-FACTS.md §12.3). */
   @Post('defer')
+  @Operation('deferTrainee', 'Defer a trainee', 'From submitted_for_trn or trn_received.')
+  @IdParam('trainee_id')
+  @Writes('DeferralRequest', { notFound: true })
+  @Answers(200, 'The trainee, deferred.', 'TraineeResponse')
   @HttpCode(200)
   defer(
     @CurrentCaller() caller: Caller,
@@ -37,6 +46,10 @@ export class LifecycleController {
    * 200, state `withdrawn` (docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7).
    */
   @Post('withdraw')
+  @Operation('withdrawTrainee', 'Withdraw a trainee', 'From submitted_for_trn, trn_received or deferred, once ITT has started.')
+  @IdParam('trainee_id')
+  @Writes('WithdrawalRequest', { notFound: true })
+  @Answers(200, 'The trainee, withdrawn.', 'TraineeResponse')
   @HttpCode(200)
   withdraw(
     @CurrentCaller() caller: Caller,
@@ -53,6 +66,10 @@ export class LifecycleController {
    * docs/DESIGN.md ruling 8).
    */
   @Post('recommend-for-qts')
+  @Operation('recommendForQts', 'Recommend a trainee for QTS or EYTS', 'From submitted_for_trn or trn_received (docs/DESIGN.md ruling 8); the registry then awards.')
+  @IdParam('trainee_id')
+  @Writes('RecommendationRequest', { notFound: true })
+  @Answers(202, 'The trainee, recommended for award.', 'TraineeResponse')
   @HttpCode(202)
   recommend(
     @CurrentCaller() caller: Caller,
@@ -65,6 +82,11 @@ export class LifecycleController {
 
   /** POST …/update-qts-or-eyts-status: as recommend-for-qts where the version routes it (§1.9); elsewhere 404 Not found. */
   @Post('update-qts-or-eyts-status')
+  @Operation('updateQtsOrEytsStatus', 'Recommend a trainee for QTS or EYTS (as recommend-for-qts)')
+  @ForVersionsWith('updateQtsOrEytsStatus')
+  @IdParam('trainee_id')
+  @Writes('RecommendationRequest', { notFound: true })
+  @Answers(202, 'The trainee, recommended for award.', 'TraineeResponse')
   @HttpCode(202)
   updateQtsOrEytsStatus(
     @CurrentCaller() caller: Caller,

@@ -1,5 +1,7 @@
 import { Controller, HttpCode, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { ApiTags } from '@nestjs/swagger';
+import { Answers, ApiVersionParam, Authenticated, Operation, Writes } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { RequestData, Trainee, TraineeFields } from '@app/domain';
@@ -9,8 +11,11 @@ import { Contract, CurrentCaller } from '../../shared/request-context';
 import { WireBody } from '../../shared/wire-body';
 import { RegisterTraineeCommand } from './register-trainee.handler';
 
-@Controller('api/:version/trainees')
+@Controller('api/:api_version/trainees')
 @UseGuards(ApiGuard)
+@ApiTags('Trainees')
+@ApiVersionParam()
+@Authenticated()
 export class RegisterTraineeController {
   constructor(private readonly commands: CommandBus) {}
 
@@ -21,6 +26,9 @@ export class RegisterTraineeController {
    * `Enhanced-Errors: true`, keyed by field: docs/reference/API-FACTS.md §5.4).
    */
   @Post()
+  @Operation('createTrainee', 'Register a trainee', 'With nested degrees and placements; the trainee is submitted for a TRN (state `submitted_for_trn`, `trn` null until the registry issues one).')
+  @Writes('TraineeCreateRequest', { notFound: false, conflict: 'DuplicateTrainee', enhancedErrors: true })
+  @Answers(201, 'The trainee, with its placements and degrees.', 'TraineeResponse')
   @HttpCode(201)
   @UseInterceptors(EnhancedErrorsInterceptor)
   async register(

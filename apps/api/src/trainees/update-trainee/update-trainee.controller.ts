@@ -1,5 +1,7 @@
 import { Controller, HttpCode, Param, Patch, Put, UseGuards, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { ApiTags } from '@nestjs/swagger';
+import { Answers, ApiVersionParam, Authenticated, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { RequestData, Trainee, TraineeFields } from '@app/domain';
@@ -9,8 +11,11 @@ import { Contract, CurrentCaller } from '../../shared/request-context';
 import { WireBody } from '../../shared/wire-body';
 import { UpdateTraineeCommand } from './update-trainee.handler';
 
-@Controller('api/:version/trainees')
+@Controller('api/:api_version/trainees')
 @UseGuards(ApiGuard)
+@ApiTags('Trainees')
+@ApiVersionParam()
+@Authenticated()
 @UseInterceptors(EnhancedErrorsInterceptor)
 export class UpdateTraineeController {
   constructor(private readonly commands: CommandBus) {}
@@ -23,6 +28,10 @@ export class UpdateTraineeController {
    * true` a validation 422 is keyed by field (§5.4).
    */
   @Put(':trainee_id')
+  @Operation('replaceTrainee', 'Change a trainee (merge, as PATCH)', 'The fields sent replace the stored ones; the merged record is checked with the create rules. A body holding nothing to change answers the trainee unchanged.')
+  @IdParam('trainee_id')
+  @Writes('TraineeUpdateRequest', { notFound: true, enhancedErrors: true })
+  @Answers(200, 'The trainee after the change.', 'TraineeResponse')
   @HttpCode(200)
   put(
     @CurrentCaller() caller: Caller,
@@ -35,6 +44,10 @@ export class UpdateTraineeController {
 
   /** PATCH /api/{version}/trainees/{trainee_id}: as PUT. */
   @Patch(':trainee_id')
+  @Operation('updateTrainee', 'Change a trainee (merge)', 'As PUT.')
+  @IdParam('trainee_id')
+  @Writes('TraineeUpdateRequest', { notFound: true, enhancedErrors: true })
+  @Answers(200, 'The trainee after the change.', 'TraineeResponse')
   @HttpCode(200)
   patch(
     @CurrentCaller() caller: Caller,

@@ -1,0 +1,114 @@
+import { Injectable, type INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { contractFor, implementedVersion, openApiSchemas, requestExample, type ApiVersion, type VersionContract } from '@app/contract';
+import { dump } from 'js-yaml';
+import { VersionRegistry } from '../shared/versions';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+/** What the documents say about the API as a whole (the README's "Using the API" in short). */
+const DESCRIPTION = `An HTTP API over JSON through which teacher-training providers import trainee records from their
+student record systems and keep them in sync (docs/spec/trainee-records-api.md).
+
+- **Authentication**: every endpoint but the reference data and these documents needs
+  \`Authorization: Bearer <token>\`; a token belongs to one provider and sees only its trainees
+  (another provider's trainee answers 404).
+- **Envelopes**: bodies are \`{"data": …}\`; \`GET /info\` and \`GET /reference-data\` answer bare objects.
+- **Errors**: \`{"errors": [{"error", "message"}]}\` with one entry per failed rule; 401 is
+  \`{"error": "Unauthorized"}\`; the list's 422 is \`{"message", "errors": {"<param>": […]}}\`.
+- **Versions**: the path's \`api_version\`; each served version has its own document at
+  \`/api/<version>/openapi.json\` (and \`.yaml\`).`;
+
+/** Tag descriptions, in the order the docs page lists them. */
+const TAGS: { name: string; description: string }[] = [
+  { name: 'Trainees', description: 'Register, read, list and change trainees.' },
+  { name: 'Placements', description: "A trainee's school placements." },
+  { name: 'Degrees', description: "A trainee's previous degrees." },
+  { name: 'Lifecycle', description: 'Defer, withdraw, recommend for QTS or EYTS.' },
+  { name: 'History', description: "A trainee's audit history, replayed from its events." },
+  { name: 'Reference data', description: 'The coded value lists.' },
+  { name: 'Info', description: 'The versions served.' },
+];
+
+/**
+ * The OpenAPI 3.1 documents of the served versions, generated from the code: the operations,
+ * parameters and answers from the controllers' `@nestjs/swagger` decorators, the schemas and
+ * request examples from each version's contract (libs/contract/src/openapi). Built once, at start.
+ */
+@Injectable()
+export class OpenApiDocuments {
+  private readonly documents = new Map<string, OpenAPIObject>();
+  private readonly yaml = new Map<string, string>();
+
+  constructor(private readonly versions: VersionRegistry) {}
+
+  /** Builds the document of every served version name (an alias gets its version's document). */
+  build(app: INestApplication): void {
+    const base = SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setOpenAPIVersion('3.1.0')
+        .setTitle('Trainee records API')
+        .setDescription(DESCRIPTION)
+        .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API token of the provider, issued by the service team or the admin CLI.' }, 'token')
+        .addServer('/', 'This service')
+        .build(),
+      { operationIdFactory: (_controller, method) => method },
+    );
+    for (const version of this.versions.versions) {
+      const names = this.versions.names.filter((n) => implementedVersion(n) === version);
+      const document = versionDocument(base, contractFor(version), names);
+      for (const name of names) {
+        this.documents.set(name, document);
+        this.yaml.set(name, dump(document, { noRefs: true, lineWidth: 120 }));
+      }
+    }
+  }
+
+  /** The JSON document of a served version name, or undefined. */
+  json(name: string): OpenAPIObject | undefined {
+    return this.documents.get(name);
+  }
+
+  /** The YAML text of a served version name's document, or undefined. */
+  yamlText(name: string): string | undefined {
+    return this.yaml.get(name);
+  }
+}
+
+/**
+ * One version's document from the operations `base` holds: operations the version lacks are left
+ * out (`x-contract-feature`), `api_version` lists the names that reach the version, each write
+ * carries the reference's request example, and the schemas are the version's.
+ */
+function versionDocument(base: OpenAPIObject, contract: VersionContract, names: readonly string[]): OpenAPIObject {
+  const document = structuredClone(base);
+  const version: ApiVersion = contract.version;
+  document.info = { ...document.info, version };
+  document.tags = TAGS.map((t) => ({ ...t }));
+  document.components = { ...document.components, schemas: openApiSchemas(version) as NonNullable<OpenAPIObject['components']>['schemas'] };
+  for (const [path, item] of Object.entries(document.paths)) {
+    const operations = item as Record<string, Record<string, unknown> | undefined>;
+    for (const method of METHODS) {
+      const operation = operations[method];
+      if (!operation) continue;
+      const feature = operation['x-contract-feature'] as 'referenceData' | 'updateQtsOrEytsStatus' | undefined;
+      delete operation['x-contract-feature'];
+      const has = feature === undefined || (feature === 'referenceData' ? contract.referenceData !== null : contract.features[feature]);
+      if (!has) {
+        delete operations[method];
+        continue;
+      }
+      // An operation without a token says so (reference data): an empty security list.
+      if (!operation.security) operation.security = [];
+      for (const parameter of (operation.parameters as Record<string, unknown>[] | undefined) ?? []) {
+        if (parameter.name === 'api_version') parameter.schema = { type: 'string', enum: [...names] };
+      }
+      const example = requestExample(version, `${method.toUpperCase()} ${path}`);
+      const content = (operation.requestBody as { content?: Record<string, Record<string, unknown>> } | undefined)?.content?.['application/json'];
+      if (example && content) content.example = example;
+    }
+    if (!METHODS.some((m) => operations[m])) delete document.paths[path];
+  }
+  return document;
+}

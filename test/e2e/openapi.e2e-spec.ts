@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { RunningApi } from '../support/api-harness';
+import { validateOpenApiDocument } from '../support/openapi-validator';
+import { checkAgainstServedDocument } from '../support/served-document';
+
+type Document = { openapi: string; info: { version: string }; paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[]; requestBody?: { content: Record<string, { example?: unknown }> } }>>; components: { schemas: Record<string, unknown> } };
+
+const VERSIONS = ['v2025.0', 'v2026.1'] as const;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** The reference implementation's own OpenAPI description of `version` (docs/reference/openapi). */
+function referenceDocument(version: string): Document {
+  return load(readFileSync(join(__dirname, '..', '..', 'docs', 'reference', 'openapi', `${version}.yaml`), 'utf8')) as Document;
+}
+
+describe('the OpenAPI documents, served without a token', () => {
+  let api: RunningApi;
+  const documents: Partial<Record<string, Document>> = {};
+
+  beforeAll(async () => {
+    api = await RunningApi.start();
+    for (const version of VERSIONS) {
+      const res = await fetch(`${api.baseUrl}/api/${version}/openapi.json`);
+      documents[version] = (await res.json()) as Document;
+    }
+  });
+  afterAll(() => api.close());
+
+  describe.each(VERSIONS)('%s', (version) => {
+    const doc = (): Document => documents[version]!;
+
+    it('answers the JSON document at openapi.json and the same as YAML at openapi.yaml', async () => {
+      const json = await fetch(`${api.baseUrl}/api/${version}/openapi.json`);
+      expect(json.status).toBe(200);
+      expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(doc()).toMatchObject({ openapi: '3.1.0', info: { version } });
+      const yaml = await fetch(`${api.baseUrl}/api/${version}/openapi.yaml`);
+      expect(yaml.status).toBe(200);
+      expect(yaml.headers.get('content-type')).toMatch(/^application\/yaml/);
+      expect(load(await yaml.text())).toEqual(doc());
+    });
+
+    it('passes an OpenAPI schema validator with no error', () => {
+      expect(validateOpenApiDocument(doc() as unknown as Record<string, unknown>)).toEqual({ valid: true, errors: [] });
+    });
+
+    it('has every path and method of the reference implementation’s own document', () => {
+      const reference = referenceDocument(version);
+      const missing: string[] = [];
+      for (const [path, item] of Object.entries(reference.paths)) {
+        for (const method of METHODS) {
+          if (item[method] && !doc().paths[path]?.[method]) missing.push(`${method.toUpperCase()} ${path}`);
+        }
+      }
+      expect(missing).toEqual([]);
+      expect(Object.keys(doc().paths).length).toBeGreaterThanOrEqual(Object.keys(reference.paths).length);
+    });
+
+    it('describes 401 for every operation that needs a token, and none for those that do not', () => {
+      for (const [path, item] of Object.entries(doc().paths)) {
+        for (const method of METHODS) {
+          const op = item[method];
+          if (!op) continue;
+          const isPublic = Array.isArray(op.security) && op.security.length === 0;
+          expect([`${method} ${path}`, '401' in op.responses]).toEqual([`${method} ${path}`, !isPublic]);
+          expect([`${method} ${path}`, '429' in op.responses]).toEqual([`${method} ${path}`, true]);
+        }
+      }
+    });
+
+    it('carries the reference’s request examples on the writes', () => {
+      const post = doc().paths['/api/{api_version}/trainees'].post;
+      expect(post.requestBody?.content['application/json'].example).toMatchObject({ data: { first_names: 'John', last_name: 'Doe' } });
+      expect(post.requestBody?.content['application/json'].example).not.toHaveProperty('data.iqts_country');
+    });
+  });
+
+  it('describes the endpoints a version has: reference data and update-qts-or-eyts-status in v2026.1 only', () => {
+    expect(documents['v2026.1']!.paths['/api/{api_version}/reference-data']).toBeDefined();
+    expect(documents['v2025.0']!.paths['/api/{api_version}/reference-data']).toBeUndefined();
+    expect(documents['v2026.1']!.paths['/api/{api_version}/trainees/{trainee_id}/update-qts-or-eyts-status']).toBeDefined();
+    expect(documents['v2025.0']!.paths['/api/{api_version}/trainees/{trainee_id}/update-qts-or-eyts-status']).toBeUndefined();
+  });
+
+  it('names each version’s fields in its own trainee schema', () => {
+    const fieldsOf = (v: string) => Object.keys((documents[v]!.components.schemas.Trainee as { properties: object }).properties);
+    expect(fieldsOf('v2025.0')).toEqual(expect.arrayContaining(['course_subject_one', 'lead_partner_urn', 'withdraw_date']));
+    expect(fieldsOf('v2025.0')).not.toContain('course_subject_1');
+    expect(fieldsOf('v2026.1')).toEqual(expect.arrayContaining(['course_subject_1', 'training_partner_urn', 'withdrawal_date', 'withdrawal_safeguarding_concern_reasons']));
+    expect(fieldsOf('v2026.1')).not.toContain('course_subject_one');
+  });
+
+  it('fails a test whose response the document does not describe', async () => {
+    const headers = new Headers({ 'content-type': 'application/json' });
+    await expect(checkAgainstServedDocument(api.baseUrl, 'GET', '/api/v2026.1/info', { status: 200, headers, text: '{"status":"ok"}' })).rejects.toThrow(
+      /must have required property 'version'/,
+    );
+    await expect(checkAgainstServedDocument(api.baseUrl, 'GET', '/api/v2026.1/trainees/abc', { status: 418, headers, text: '{}' })).rejects.toThrow(/418 is not documented/);
+    await expect(checkAgainstServedDocument(api.baseUrl, 'GET', '/api/v2026.1/info', { status: 200, headers, text: '{"status":"ok","version":{"requested":"v2026.1","latest":"v2026.1"}}' })).resolves.toBeUndefined();
+  });
+
+  it('treats a version that is not served as an unknown route', async () => {
+    expect((await api.request('GET', '/api/v0.1/openapi.json', null)).status).toBe(401);
+  });
+});
+
+describe('the docs page at /api-docs', () => {
+  let api: RunningApi;
+
+  beforeAll(async () => {
+    api = await RunningApi.start();
+  });
+  afterAll(() => api.close());
+
+  it('is Swagger UI whose every asset the service serves itself (no CDN), listing each served version’s document', async () => {
+    const page = await fetch(`${api.baseUrl}/api-docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)=["']([^"']+)["']/g)].map((m) => m[1]);
+    expect(assets.length).toBeGreaterThanOrEqual(4);
+    for (const asset of assets) {
+      expect(asset).not.toMatch(/^(https?:)?\/\//);
+      const res = await fetch(new URL(asset, page.url));
+      const body = await res.arrayBuffer();
+      expect([asset, res.status, body.byteLength > 0]).toEqual([asset, 200, true]);
+    }
+    const init = await (await fetch(`${api.baseUrl}/api-docs/swagger-ui-init.js`)).text();
+    for (const version of VERSIONS) expect(init).toContain(`/api/${version}/openapi.json`);
+  });
+});

@@ -1,0 +1,46 @@
+import { OpenApiResponseValidator } from './openapi-validator';
+
+/** The validators of served OpenAPI documents, by `<base URL>/api/<segment>` (null: no document there). */
+const validators = new Map<string, Promise<OpenApiResponseValidator | null>>();
+
+/** The validator of the document a running service serves at `/api/<segment>/openapi.json`, fetched once. */
+function validatorFor(baseUrl: string, segment: string): Promise<OpenApiResponseValidator | null> {
+  const key = `${baseUrl}/api/${segment}`;
+  let validator = validators.get(key);
+  if (!validator) {
+    validator = fetch(`${key}/openapi.json`).then(async (res) =>
+      res.status === 200 ? new OpenApiResponseValidator((await res.json()) as Record<string, unknown>) : null,
+    );
+    validators.set(key, validator);
+  }
+  return validator;
+}
+
+/**
+ * Checks a response of the service at `baseUrl` against the OpenAPI document it serves for the
+ * path's version: a documented operation's response must match its status, media type, headers
+ * and schema, or this throws with the problems. Paths the document does not describe (unknown
+ * routes, versions not served, /healthz) pass unchecked.
+ */
+export async function checkAgainstServedDocument(
+  baseUrl: string,
+  method: string,
+  path: string,
+  res: { status: number; headers: Headers; text: string },
+): Promise<void> {
+  const segment = /^\/api\/([^/?]+)\//.exec(path)?.[1];
+  if (!segment) return;
+  const validator = await validatorFor(baseUrl, segment);
+  if (!validator) return;
+  const check = validator.check({
+    method,
+    url: path,
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    text: res.text,
+    headers: Object.fromEntries(res.headers.entries()),
+  });
+  if (check.problems.length > 0) {
+    throw new Error(`${method} ${path} answered what the served OpenAPI document does not describe:\n  ${check.problems.join('\n  ')}\n${res.text.slice(0, 2000)}`);
+  }
+}
