@@ -30,7 +30,7 @@ import {
   type TraineeState,
   type TraineeStatus,
 } from '@app/domain';
-import { commandFromWire, type ApiVersion, type WireCommand } from '@app/contract';
+import { commandFromWire, fieldLabel, type ApiVersion, type WireCommand } from '@app/contract';
 import { openSqliteEventStore, type EventData, type EventStore, type ExpectedRevision } from '@app/event-store';
 import { importSchoolsCsv, toEventData, type WriteContext } from '@app/read-model';
 import { ProviderOperations, type Stores } from '@app/application';
@@ -347,7 +347,7 @@ function buildTrainee(
     actions.push({ at, make: (now) => ({ type: 'UpdateTrainee', ...base, input, now }) });
   }
   const withdrawInput = (at: number): Record<string, unknown> => ({
-    [version === 'v2026.1' ? 'withdrawal_date' : 'withdraw_date']: isoDate(at),
+    [fieldLabel('withdrawal_date', version)]: isoDate(at),
     trigger: 'trainee',
     reasons: [random.pick(['trainee_workload_issues', 'change_in_personal_or_health_circumstances', 'does_not_want_to_become_a_teacher', 'moved_to_different_itt_course'])],
     future_interest: random.pick(['yes', 'no', 'unknown']),

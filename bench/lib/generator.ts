@@ -7,7 +7,7 @@
  * it on a sample before a run.
  */
 import { REFERENCE_LISTS, type School } from '@app/domain';
-import { acceptedTrainingRouteCodes, codesFor, lookupCode, validateNewTrainee, type ApiVersion } from '@app/contract';
+import { API_VERSIONS, acceptedTrainingRouteCodes, codesFor, fieldLabel, lookupCode, traineeRulesFor, validateNewTrainee, type ApiVersion } from '@app/contract';
 import { Random } from './random';
 
 const DAY_MS = 86_400_000;
@@ -80,7 +80,7 @@ export class TraineeGenerator {
     private readonly options: { uniqueFirstNames?: boolean } = {},
   ) {
     this.random = new Random(seed);
-    this.lists = { 'v2025.0': listsFor('v2025.0'), 'v2026.1': listsFor('v2026.1') };
+    this.lists = Object.fromEntries(API_VERSIONS.map((v) => [v, listsFor(v)])) as Record<ApiVersion, GeneratorLists>;
   }
 
   /** The generator's random source (the loader draws the history trainee's ids from it). */
@@ -121,7 +121,7 @@ export class TraineeGenerator {
       study_mode: shape.twoYear ? r.pick(['31', '64']) : r.pick(['01', '01', '01', '02', '63']),
       nationality: r.chance(0.8) ? 'GB' : r.pick(lists.nationalities),
       itt_aim: ittAim,
-      course_year: v === 'v2026.1' ? Number(shape.ittStart.slice(0, 4)) : shape.ittStart.slice(0, 4),
+      course_year: traineeRulesFor(v).courseYear === 'integer' ? Number(shape.ittStart.slice(0, 4)) : shape.ittStart.slice(0, 4),
       course_age_range: ageRange,
       fund_code: '2',
       funding_method: '6',
@@ -144,8 +144,8 @@ export class TraineeGenerator {
     if (route === '10') data.pg_apprenticeship_start_date = shape.ittStart;
     if (route === '03' || route === '10' || r.chance(0.1)) data.employing_school_urn = r.digits(6);
     const partner = r.weighted(['urn', 'ukprn', 'none'], [50, 20, 30]);
-    if (partner === 'urn') data[v === 'v2026.1' ? 'training_partner_urn' : 'lead_partner_urn'] = r.digits(6);
-    if (partner === 'ukprn') data[v === 'v2026.1' ? 'training_partner_ukprn' : 'lead_partner_ukprn'] = `1${r.digits(7)}`;
+    if (partner === 'urn') data[fieldLabel('training_partner_urn', v)] = r.digits(6);
+    if (partner === 'ukprn') data[fieldLabel('training_partner_ukprn', v)] = `1${r.digits(7)}`;
     return data;
   }
 
@@ -153,7 +153,7 @@ export class TraineeGenerator {
     // v2025.0 rewrites subjects of a primary course itself (primary teaching first); v2026.1 wants it sent.
     const r = this.random;
     const extra = r.chance(0.3) ? r.pick(this.lists[v].secondarySubjects) : null;
-    if (v === 'v2026.1') return [PRIMARY_TEACHING, extra, null];
+    if (traineeRulesFor(v).primaryCourseSubject === 'require') return [PRIMARY_TEACHING, extra, null];
     return r.chance(0.5) ? [PRIMARY_TEACHING, extra, null] : [extra ?? r.pick(this.lists[v].secondarySubjects), null, null];
   }
 
@@ -238,11 +238,9 @@ function listsFor(v: ApiVersion): GeneratorLists {
   };
 }
 
-/** v2025.0 names the course subjects `course_subject_one…three`, v2026.1 `course_subject_1…3`. */
+/** The course subjects' names in `v` (the contract's field-name table). */
 function subjectFieldNames(v: ApiVersion): [string, string, string] {
-  return v === 'v2026.1'
-    ? ['course_subject_1', 'course_subject_2', 'course_subject_3']
-    : ['course_subject_one', 'course_subject_two', 'course_subject_three'];
+  return [fieldLabel('course_subject_1', v), fieldLabel('course_subject_2', v), fieldLabel('course_subject_3', v)];
 }
 
 /** A serial number spelled as a capitalised name of letters (0 → `Ba`, 1 → `Be`, …), unique per serial. */
