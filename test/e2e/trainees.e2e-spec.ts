@@ -207,6 +207,16 @@ describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST 
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ trn: null, state: 'submitted_for_trn', middle_names: 'Kim' });
     });
+
+    it('answers an update holding only read-only fields with the trainee unchanged (docs/reference/API-FACTS.md §7.3)', async () => {
+      const created = await api.request('POST', base, token, uniqueTrainee(version));
+      const id = created.body.data.trainee_id;
+      const res = await api.request('PATCH', `${base}/${id}`, token, { data: { trn: '1234567', state: 'awarded', ethnic_group: 'white_ethnic_group' } });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual(created.body.data);
+      expect((await api.request('GET', `${base}/${id}/history`, token)).body.data.map((e: { event_type: string }) => e.event_type)).not.toContain('TraineeUpdated');
+      expect((await api.request('PUT', `${base}/${id}`, token, { data: {} })).status).toBe(422);
+    });
   });
 
   it('gives exactly one 201 for 20 concurrent identical creates; the others are 409 with the winner (docs/DESIGN.md property 3)', async () => {

@@ -6,6 +6,7 @@
 
 /** Versions with an implementation: a contract of their own (libs/contract/src/contract.ts). */
 export const API_VERSIONS = ['v2025.0', 'v2026.1'] as const;
+/** A version with an implementation. */
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
 /**

@@ -4,6 +4,7 @@ import { findDegree, type Degree, type DegreeFields, type RequestData, type Trai
 import { Infrastructure } from '../infrastructure/infrastructure';
 import { readOwnTrainee } from '../placements/placement.handlers';
 
+/** GET …/degrees: the caller and the trainee id as sent. */
 export class ListDegreesQuery {
   constructor(readonly caller: Caller, readonly traineeId: string) {}
 }
@@ -17,6 +18,7 @@ export class ListDegreesHandler implements IQueryHandler<ListDegreesQuery, Degre
   }
 }
 
+/** GET …/degrees/{degree_id}. */
 export class GetDegreeQuery {
   constructor(readonly caller: Caller, readonly traineeId: string, readonly degreeId: string) {}
 }
@@ -30,6 +32,7 @@ export class GetDegreeHandler implements IQueryHandler<GetDegreeQuery, Degree> {
   }
 }
 
+/** POST …/degrees: the caller, the version's rules and the checked body. */
 export class AddDegreeCommand {
   constructor(readonly caller: Caller, readonly rules: TraineeRules, readonly traineeId: string, readonly data: RequestData<DegreeFields>) {}
 }
@@ -44,6 +47,7 @@ export class AddDegreeHandler implements ICommandHandler<AddDegreeCommand, Degre
   }
 }
 
+/** PUT or PATCH …/degrees/{degree_id}. */
 export class UpdateDegreeCommand {
   constructor(
     readonly caller: Caller,
@@ -64,6 +68,7 @@ export class UpdateDegreeHandler implements ICommandHandler<UpdateDegreeCommand,
   }
 }
 
+/** DELETE …/degrees/{degree_id}. */
 export class RemoveDegreeCommand {
   constructor(readonly caller: Caller, readonly rules: TraineeRules, readonly traineeId: string, readonly degreeId: string) {}
 }
@@ -77,4 +82,5 @@ export class RemoveDegreeHandler implements ICommandHandler<RemoveDegreeCommand,
   }
 }
 
+/** The degree slice's handlers, for the module. */
 export const DEGREE_HANDLERS = [ListDegreesHandler, GetDegreeHandler, AddDegreeHandler, UpdateDegreeHandler, RemoveDegreeHandler];

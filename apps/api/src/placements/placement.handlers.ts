@@ -10,6 +10,7 @@ export async function readOwnTrainee(infra: Infrastructure, caller: Caller, trai
   return trainee;
 }
 
+/** GET …/placements: the caller and the trainee id as sent. */
 export class ListPlacementsQuery {
   constructor(readonly caller: Caller, readonly traineeId: string) {}
 }
@@ -23,6 +24,7 @@ export class ListPlacementsHandler implements IQueryHandler<ListPlacementsQuery,
   }
 }
 
+/** GET …/placements/{placement_id}. */
 export class GetPlacementQuery {
   constructor(readonly caller: Caller, readonly traineeId: string, readonly placementId: string) {}
 }
@@ -36,6 +38,7 @@ export class GetPlacementHandler implements IQueryHandler<GetPlacementQuery, Pla
   }
 }
 
+/** POST …/placements: the caller, the version's rules and the checked body. */
 export class AddPlacementCommand {
   constructor(readonly caller: Caller, readonly rules: TraineeRules, readonly traineeId: string, readonly data: RequestData<PlacementFields>) {}
 }
@@ -50,6 +53,7 @@ export class AddPlacementHandler implements ICommandHandler<AddPlacementCommand,
   }
 }
 
+/** PUT or PATCH …/placements/{placement_id}. */
 export class UpdatePlacementCommand {
   constructor(
     readonly caller: Caller,
@@ -70,6 +74,7 @@ export class UpdatePlacementHandler implements ICommandHandler<UpdatePlacementCo
   }
 }
 
+/** DELETE …/placements/{placement_id}. */
 export class RemovePlacementCommand {
   constructor(readonly caller: Caller, readonly rules: TraineeRules, readonly traineeId: string, readonly placementId: string) {}
 }
@@ -83,6 +88,7 @@ export class RemovePlacementHandler implements ICommandHandler<RemovePlacementCo
   }
 }
 
+/** The placement slice's handlers, for the module. */
 export const PLACEMENT_HANDLERS = [
   ListPlacementsHandler,
   GetPlacementHandler,

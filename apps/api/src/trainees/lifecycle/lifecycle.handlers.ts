@@ -9,6 +9,7 @@ export type LifecycleAction =
   | { action: 'withdraw'; data: RequestData<WithdrawalFields> }
   | { action: 'recommend'; data: RequestData<RecommendationFields> };
 
+/** A lifecycle action on one of the caller's trainees, with the version's rules and the checked body. */
 export class LifecycleCommand {
   constructor(
     readonly caller: Caller,
