@@ -14,25 +14,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  decide,
-  DomainError,
-  duplicateGuardKey,
-  evolveAll,
-  initialTraineeState,
-  lastNameKey,
-  academicCycleOf,
-  REGISTRATION_GUARD_STREAM_PREFIX,
-  traineeStreamId,
-  type RegistrationClaimed,
-  type School,
-  type TraineeEvent,
-  type TraineeState,
-  type TraineeStatus,
-} from '@app/domain';
+import { academicCycleOf, decide, DomainError, duplicateGuardKey, evolveAll, initialTraineeState, lastNameKey, REGISTRATION_GUARD_STREAM_PREFIX, type RegistrationClaimed, type School, toEventData, type TraineeEvent, type TraineeState, type TraineeStatus, traineeStreamId, type WriteContext } from '@app/domain';
 import { commandFromWire, fieldLabel, type ApiVersion, type WireCommand } from '@app/contract';
-import { openSqliteEventStore, type EventData, type EventStore, type ExpectedRevision } from '@app/event-store';
-import { importSchoolsCsv, toEventData, type WriteContext } from '@app/read-model';
+import { type EventData, type EventStore, type ExpectedRevision, newEventId, openSqliteEventStore } from '@app/event-store';
+import { importSchoolsCsv } from '@app/read-model';
 import { ProviderOperations, type Stores } from '@app/application';
 import { TraineeGenerator, isoDate } from './generator';
 import { Random } from './random';
@@ -321,8 +306,8 @@ function buildTrainee(
   const details = state.trainee.details;
   const guard = REGISTRATION_GUARD_STREAM_PREFIX + createHash('sha256').update(duplicateGuardKey(provider.ukprn, details)).digest('hex').slice(0, 40);
   const claim: RegistrationClaimed = { type: 'RegistrationClaimed', data: { trainee_id: traineeId, at: created } };
-  pending.push({ at: plan.createdMs, stream: guard, events: toEventData([claim], ctx(plan.createdMs)), expected: 'any' });
-  pending.push({ at: plan.createdMs, stream: traineeStreamId(traineeId), events: toEventData(registered, ctx(plan.createdMs)), expected: 'no_stream' });
+  pending.push({ at: plan.createdMs, stream: guard, events: toEventData([claim], ctx(plan.createdMs), newEventId), expected: 'any' });
+  pending.push({ at: plan.createdMs, stream: traineeStreamId(traineeId), events: toEventData(registered, ctx(plan.createdMs), newEventId), expected: 'no_stream' });
   count(stats, registered);
   let revision = registered.length - 1;
 
@@ -382,7 +367,7 @@ function buildTrainee(
       const events = decide(commandFromWire(action.make(new Date(action.at).toISOString())), state);
       if (events.length === 0) continue;
       state = evolveAll(events, state);
-      pending.push({ at: action.at, stream: traineeStreamId(traineeId), events: toEventData(events, ctx(action.at, action.byRegistry)), expected: revision });
+      pending.push({ at: action.at, stream: traineeStreamId(traineeId), events: toEventData(events, ctx(action.at, action.byRegistry), newEventId), expected: revision });
       revision += events.length;
       count(stats, events);
     } catch (err) {
@@ -444,7 +429,7 @@ async function appendHistoryTrainee(
     }),
     initialTraineeState,
   );
-  await store.appendToStream(traineeStreamId(id), toEventData(registered, ctx(createdMs)), { expectedRevision: 'no_stream' });
+  await store.appendToStream(traineeStreamId(id), toEventData(registered, ctx(createdMs), newEventId), { expectedRevision: 'no_stream' });
   count(stats, registered);
   let state = evolveAll(registered);
   let revision = registered.length - 1;
@@ -454,7 +439,7 @@ async function appendHistoryTrainee(
       commandFromWire({ type: 'UpdateTrainee', trainee_id: id, ukprn: provider.ukprn, version: provider.version, input: { middle_names: `Revision ${k}` }, now: new Date(at).toISOString() }),
       state,
     );
-    await store.appendToStream(traineeStreamId(id), toEventData(events, ctx(at)), { expectedRevision: revision });
+    await store.appendToStream(traineeStreamId(id), toEventData(events, ctx(at), newEventId), { expectedRevision: revision });
     state = evolveAll(events, state);
     revision += events.length;
     count(stats, events);

@@ -2,9 +2,9 @@
  * The two measurements that are not HTTP: the projection rebuild rate and the replay of a long
  * trainee history. Both run in the harness process on the loaded stores, before the API starts.
  */
-import { evolveAll, traineeStreamId, type TraineeEvent } from '@app/domain';
+import { decodeTraineeEvent, evolveAll, type TraineeEvent, traineeStreamId } from '@app/domain';
 import type { EventStore } from '@app/event-store';
-import { decodeTraineeEvent, Projector, rebuildProjection, type RebuildableStore, type ReadModelStore } from '@app/read-model';
+import { Projector, rebuildProjection, type RebuildableStore, type ReadModelStore } from '@app/read-model';
 
 /** Result of {@link measureRebuild}. */
 export interface RebuildResult {

@@ -1,3 +1,4 @@
+import { newEventId } from '@app/event-store';
 /**
  * The contract every read-model adapter must pass (docs/DESIGN.md "Read models"; the ports in
  * libs/read-model/src/read-model.port.ts). The SQLite adapter is the reference behaviour.
@@ -19,35 +20,9 @@
 import { commandFromWire } from '@app/contract';
 import { randomBytes, randomInt } from 'node:crypto';
 import v2025Example from '../fixtures/post-trainee-v2025.0.json';
-import {
-  decide,
-  evolveAll,
-  providerStreamId,
-  startCycle,
-  traineeStreamId,
-  type ProviderEvent,
-  type Trainee,
-  type TraineeDetails,
-  type TraineeEvent,
-  type TraineeState,
-} from '@app/domain';
+import { decide, evolveAll, type ProviderEvent, providerStreamId, startCycle, toEventData, type Trainee, type TraineeDetails, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/domain';
 import type { AppendResult, EventStore, ReadAllOptions, RecordedEvent, Subscription } from '@app/event-store';
-import {
-  rebuildProjection,
-  toEventData,
-  type ProjectionInfo,
-  type ProjectionName,
-  type ProjectionStore,
-  type ProviderReadModel,
-  type ProviderRecord,
-  type RebuildableStore,
-  type RebuildTarget,
-  type StatusFilter,
-  type TokenRecord,
-  type TraineeListPage,
-  type TraineeListQuery,
-  type TraineeReadModel,
-} from '@app/read-model';
+import { rebuildProjection, type ProjectionInfo, type ProjectionName, type ProjectionStore, type ProviderReadModel, type ProviderRecord, type RebuildableStore, type RebuildTarget, type StatusFilter, type TokenRecord, type TraineeListPage, type TraineeListQuery, type TraineeReadModel } from '@app/read-model';
 
 /** The read model ports the contract drives. */
 export type ContractReadModel = TraineeReadModel & ProviderReadModel & ProjectionStore;
@@ -114,7 +89,7 @@ export class EventLog {
     return events.map((event) => {
       const [envelope] = raw
         ? [{ id: `raw-${randomHex()}`, type: event.type, data: event.data, metadata: { schemaVersion: 1, occurredAt: event.data.at } }]
-        : toEventData([event as TraineeEvent | ProviderEvent], { occurredAt: event.data.at });
+        : toEventData([event as TraineeEvent | ProviderEvent], { occurredAt: event.data.at }, newEventId);
       const revision = (this.revisions.get(streamId) ?? -1) + 1;
       this.revisions.set(streamId, revision);
       this.lastPosition += 1 + (this.appended++ % 3);

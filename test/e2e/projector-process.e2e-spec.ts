@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v2025Example from '../fixtures/post-trainee-v2025.0.json';
-import { decide, traineeStreamId } from '@app/domain';
-import { openSqliteEventStore, type SqliteEventStore } from '@app/event-store';
-import { PROJECTED_STREAMS, SqliteReadModel, toEventData } from '@app/read-model';
+import { decide, toEventData, traineeStreamId } from '@app/domain';
+import { newEventId, openSqliteEventStore, type SqliteEventStore } from '@app/event-store';
+import { PROJECTED_STREAMS, SqliteReadModel } from '@app/read-model';
 import { TsProcess } from '../support/processes';
 
 /** Appends the registration of trainee `T<n>` (4 events) and returns the last position. */
@@ -15,7 +15,7 @@ async function register(store: SqliteEventStore, n: number): Promise<number> {
     commandFromWire({ type: 'RegisterTrainee', trainee_id: `T${n}`, ukprn: '10000001', version: 'v2025.0', input, now: '2026-01-01T00:00:00.000Z', new_ids: [`A${n}`, `B${n}`], duplicate_candidates: [] }),
     { exists: false },
   );
-  const r = await store.appendToStream(traineeStreamId(`T${n}`), toEventData(events, { occurredAt: new Date().toISOString() }), { expectedRevision: 'no_stream' });
+  const r = await store.appendToStream(traineeStreamId(`T${n}`), toEventData(events, { occurredAt: new Date().toISOString() }, newEventId), { expectedRevision: 'no_stream' });
   return r.position;
 }
 

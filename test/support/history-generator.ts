@@ -1,8 +1,8 @@
+import { newEventId } from '@app/event-store';
 import v2025Example from '../fixtures/post-trainee-v2025.0.json';
 import { commandFromWire, type WireCommand } from '@app/contract';
-import { decide, evolveAll, traineeStreamId, type TraineeEvent, type TraineeState } from '@app/domain';
+import { decide, evolveAll, toEventData, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/domain';
 import type { EventStore } from '@app/event-store';
-import { toEventData } from '@app/read-model';
 
 /**
  * Writes generated trainee histories straight to an event store (as the API would, through the
@@ -26,7 +26,7 @@ export async function writeHistories(
     const pending: ReturnType<typeof toEventData> = [];
     const run = async (command: WireCommand, expected: 'no_stream' | number) => {
       const events: TraineeEvent[] = decide(commandFromWire(command), state);
-      const data = toEventData(events, { occurredAt: command.now, providerUkprn: ukprn, apiVersion: 'v2025.0' });
+      const data = toEventData(events, { occurredAt: command.now, providerUkprn: ukprn, apiVersion: 'v2025.0' }, newEventId);
       // With onePerTrainee, a trainee's whole history goes in one append (fast generation of big stores).
       if (options.onePerTrainee) pending.push(...data);
       else await store.appendToStream(traineeStreamId(id), data, { expectedRevision: expected });

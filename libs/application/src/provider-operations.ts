@@ -1,17 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  decideProvider,
-  evolveProvider,
-  formatToken,
-  hashToken,
-  initialProviderState,
-  providerStreamId,
-  type ProviderCommand,
-  type ProviderEvent,
-  type ProviderState,
-} from '@app/domain';
-import { runCommand, type EventStore } from '@app/event-store';
-import { decodeProviderEvent, toEventData, type ProviderReadModel } from '@app/read-model';
+import { decideProvider, decodeProviderEvent, evolveProvider, formatToken, hashToken, initialProviderState, type ProviderCommand, type ProviderEvent, type ProviderState, providerStreamId, toEventData } from '@app/domain';
+import { type EventStore, newEventId, runCommand } from '@app/event-store';
+import { type ProviderReadModel } from '@app/read-model';
 
 /** A token just issued: the plain token is returned once and never stored. */
 export interface IssuedToken {
@@ -66,7 +56,7 @@ export class ProviderOperations {
       evolve: evolveProvider,
       decode: decodeProviderEvent,
       decide: (state) => decideProvider(command, state),
-      encode: (events) => toEventData(events, { occurredAt: command.now, providerUkprn: ukprn }),
+      encode: (events) => toEventData(events, { occurredAt: command.now, providerUkprn: ukprn }, newEventId),
     });
   }
 }

@@ -1,34 +1,7 @@
 import { createHash } from 'node:crypto';
-import {
-  ConcurrentModification,
-  decide,
-  duplicateGuardKey,
-  evolve,
-  evolveAll,
-  initialTraineeState,
-  NotFound,
-  REGISTRATION_GUARD_STREAM_PREFIX,
-  requireData,
-  traineeStreamId,
-  utcDate,
-  validateNewTrainee,
-  ValidationFailed,
-  type DeferralFields,
-  type DegreeFields,
-  type PlacementFields,
-  type RecommendationFields,
-  type RegistrationClaimed,
-  type RequestData,
-  type Trainee,
-  type TraineeCommand,
-  type TraineeEvent,
-  type TraineeFields,
-  type TraineeRules,
-  type TraineeState,
-  type WithdrawalFields,
-} from '@app/domain';
-import { runCommand, WrongExpectedVersionError, type EventStore } from '@app/event-store';
-import { decodeTraineeEvent, toEventData, type SchoolDirectory, type TraineeReadModel, type WriteContext } from '@app/read-model';
+import { ConcurrentModification, decide, decodeTraineeEvent, type DeferralFields, type DegreeFields, duplicateGuardKey, evolve, evolveAll, initialTraineeState, NotFound, type PlacementFields, type RecommendationFields, REGISTRATION_GUARD_STREAM_PREFIX, type RegistrationClaimed, type RequestData, requireData, toEventData, type Trainee, type TraineeCommand, type TraineeEvent, type TraineeFields, type TraineeRules, type TraineeState, traineeStreamId, utcDate, validateNewTrainee, ValidationFailed, type WithdrawalFields, type WriteContext } from '@app/domain';
+import { type EventStore, newEventId, runCommand, WrongExpectedVersionError } from '@app/event-store';
+import { type SchoolDirectory, type TraineeReadModel } from '@app/read-model';
 import { KeyedLock } from './keyed-lock';
 
 /**
@@ -129,14 +102,14 @@ export class TraineeCommands {
       const ctx = this.context(caller, now);
       const claim: RegistrationClaimed = { type: 'RegistrationClaimed', data: { trainee_id: traineeId, at: now } };
       try {
-        await eventStore.appendToStream(guardStream, toEventData([claim], ctx), {
+        await eventStore.appendToStream(guardStream, toEventData([claim], ctx, newEventId), {
           expectedRevision: claims.length === 0 ? 'no_stream' : claims[claims.length - 1].streamRevision,
         });
       } catch (err) {
         if (err instanceof WrongExpectedVersionError) continue;
         throw err;
       }
-      const result = await eventStore.appendToStream(traineeStreamId(traineeId), toEventData(events, ctx), {
+      const result = await eventStore.appendToStream(traineeStreamId(traineeId), toEventData(events, ctx, newEventId), {
         expectedRevision: 'no_stream',
       });
       await this.deps.waitForProjection(result.position);
@@ -222,7 +195,7 @@ export class TraineeCommands {
           evolve,
           decode: decodeTraineeEvent,
           decide: (state) => decide(cmd, state),
-          encode: (events) => toEventData(events, ctx),
+          encode: (events) => toEventData(events, ctx, newEventId),
         });
         if (outcome.position !== null) await this.deps.waitForProjection(outcome.position);
         return traineeOf(outcome.state);

@@ -15,3 +15,4 @@ export * from './trainee/trainee.state-machine';
 export * from './trainee/validation';
 export * from './provider/provider';
 export * from './provider/tokens';
+export * from './event-codec';

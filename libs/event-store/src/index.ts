@@ -3,3 +3,4 @@ export * from './event-store.port';
 export * from './sqlite/sqlite-event-store';
 export * from './command-runner';
 export * from './eventstoredb';
+export * from './event-ids';

@@ -1,5 +1,4 @@
 export * from './read-model.port';
-export * from './event-codec';
 export * from './projector';
 export * from './sqlite/sqlite-read-model';
 export * from './projection-lag';

@@ -2,18 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v2025Example from '../../../../test/fixtures/post-trainee-v2025.0.json';
-import {
-  decide,
-  evolve,
-  initialTraineeState,
-  registerUpcaster,
-  traineeStreamId,
-  type Trainee,
-  type TraineeState,
-} from '@app/domain';
+import { decide, evolve, initialTraineeState, registerUpcaster, toEventData, type Trainee, type TraineeState, traineeStreamId } from '@app/domain';
 import { commandFromWire, type WireCommand } from '@app/contract';
-import { SqliteEventStore } from '@app/event-store';
-import { toEventData } from '@app/read-model';
+import { newEventId, SqliteEventStore } from '@app/event-store';
 import { loadTraineeHistory, ownerOf, parseInstant, timelineForProvider, traineeAsOf, traineeTimeline } from './trainee-history';
 
 const UKPRN = '10000001';
@@ -39,7 +30,7 @@ class TraineeWriter {
       apiVersion: meta.apiVersion === undefined ? 'v2025.0' : meta.apiVersion,
       tokenId: meta.tokenId === undefined ? TOKEN : meta.tokenId,
       requestId: `req-${++this.requests}`,
-    });
+    }, newEventId);
     const result = await this.store.appendToStream(traineeStreamId(this.traineeId), data, {
       expectedRevision: this.revision < 0 ? 'no_stream' : this.revision,
     });

@@ -1,6 +1,5 @@
-import { evolve, initialTraineeState, traineeStreamId, type Trainee, type TraineeEvent, type TraineeState } from '@app/domain';
+import { decodeTraineeEvent, evolve, initialTraineeState, type Trainee, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/domain';
 import type { EventStore, RecordedEvent } from '@app/event-store';
-import { decodeTraineeEvent } from '@app/read-model';
 
 /**
  * The audit history of one trainee (README "Trainee history"), computed by replaying the trainee's own

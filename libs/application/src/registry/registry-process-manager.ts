@@ -1,16 +1,6 @@
-import {
-  decide,
-  DomainError,
-  evolve,
-  initialTraineeState,
-  traineeStreamId,
-  type Trainee,
-  type TraineeCommand,
-  type TraineeEvent,
-  type TraineeState,
-} from '@app/domain';
-import { runCommand, type EventStore, type RecordedEvent, type Subscription } from '@app/event-store';
-import { decodeTraineeEvent, toEventData, type CheckpointStore } from '@app/read-model';
+import { decide, decodeTraineeEvent, DomainError, evolve, initialTraineeState, toEventData, type Trainee, type TraineeCommand, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/domain';
+import { type EventStore, newEventId, type RecordedEvent, runCommand, type Subscription } from '@app/event-store';
+import { type CheckpointStore } from '@app/read-model';
 import { RegistryUnavailable, type TeacherRegistry } from './registry.port';
 
 /** Name of the process manager's checkpoint in the checkpoint store. */
@@ -171,7 +161,7 @@ export class RegistryProcessManager {
       evolve,
       decode: decodeTraineeEvent,
       decide: (state) => decide(command(now), state),
-      encode: (events) => toEventData(events, { occurredAt: now, providerUkprn: trainee.ukprn, causationId: cause.id }),
+      encode: (events) => toEventData(events, { occurredAt: now, providerUkprn: trainee.ukprn, causationId: cause.id }, newEventId),
     });
   }
 }

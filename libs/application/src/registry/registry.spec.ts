@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v2025Example from '../../../../test/fixtures/post-trainee-v2025.0.json';
 import { FakeRegistry } from '../../../../test/support/fake-registry';
-import { decide, traineeStreamId } from '@app/domain';
-import { SqliteEventStore } from '@app/event-store';
-import { SqliteReadModel, toEventData } from '@app/read-model';
+import { decide, toEventData, traineeStreamId } from '@app/domain';
+import { newEventId, SqliteEventStore } from '@app/event-store';
+import { SqliteReadModel } from '@app/read-model';
 import { HttpRegistry } from './http-registry';
 import { RegistryUnavailable, type AwardRequest, type RegistryCallContext, type TeacherRegistry, type TrnRequest } from './registry.port';
 import { eventTime, REGISTRY_PM_CHECKPOINT, RegistryProcessManager } from './registry-process-manager';
@@ -41,7 +41,7 @@ async function register(store: SqliteEventStore, id: string, at = '2026-01-01T00
     commandFromWire({ type: 'RegisterTrainee', trainee_id: id, ukprn: '10000001', version: 'v2025.0', input: JSON.parse(JSON.stringify(v2025Example.data)), now: at, new_ids: ['P', 'D'], duplicate_candidates: [] }),
     { exists: false },
   );
-  await store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: at }), { expectedRevision: 'no_stream' });
+  await store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: at }, newEventId), { expectedRevision: 'no_stream' });
 }
 
 /** A virtual clock: `sleep` records the wait and moves the clock on instead of waiting. */

@@ -11,18 +11,8 @@ import {
   type Filter,
   type WriteConcernSettings,
 } from 'mongodb';
-import {
-  evolve,
-  evolveProvider,
-  initialProviderState,
-  lastNameKey,
-  startCycle,
-  type ProviderState,
-  type Trainee,
-  type TraineeState,
-} from '@app/domain';
+import { decodeProviderEvent, decodeTraineeEvent, evolve, evolveProvider, initialProviderState, lastNameKey, type ProviderState, startCycle, type Trainee, type TraineeState } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
-import { decodeProviderEvent, decodeTraineeEvent } from '../event-codec';
 import type {
   ProjectionStore,
   ProviderReadModel,

@@ -3,9 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v2025Example from '../../../../test/fixtures/post-trainee-v2025.0.json';
-import { decide, evolveAll, traineeStreamId, type TraineeEvent } from '@app/domain';
-import { SqliteEventStore, type EventStore, type RecordedEvent } from '@app/event-store';
-import { toEventData } from '../event-codec';
+import { decide, evolveAll, toEventData, type TraineeEvent, traineeStreamId } from '@app/domain';
+import { type EventStore, newEventId, type RecordedEvent, SqliteEventStore } from '@app/event-store';
 import { Projector } from '../projector';
 import { measureLag } from '../projection-lag';
 import { rebuildProjection } from '../rebuild';
@@ -25,7 +24,7 @@ async function writeHistory(store: EventStore, trainees: number, updatesEach: nu
   for (let i = 0; i < trainees; i++) {
     const id = `T${i}`;
     const events = registrationEvents(id, i);
-    await store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }), { expectedRevision: 'no_stream' });
+    await store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId), { expectedRevision: 'no_stream' });
     let state = evolveAll(events);
     for (let u = 0; u < updatesEach; u++) {
       const changes = decide(
@@ -33,7 +32,7 @@ async function writeHistory(store: EventStore, trainees: number, updatesEach: nu
         state,
       );
       state = evolveAll(changes, state);
-      await store.appendToStream(traineeStreamId(id), toEventData(changes, { occurredAt: '2026-02-01T00:00:00.000Z' }));
+      await store.appendToStream(traineeStreamId(id), toEventData(changes, { occurredAt: '2026-02-01T00:00:00.000Z' }, newEventId));
     }
   }
 }
@@ -94,13 +93,13 @@ describe('SqliteReadModel and the projector', () => {
     const first = new Projector(store, counting, silent);
     await first.start();
     const events = registrationEvents('T0', 0);
-    const result = await store.appendToStream(traineeStreamId('T0'), toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }));
+    const result = await store.appendToStream(traineeStreamId('T0'), toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId));
     await expect(first.waitFor(result.position)).resolves.toBe(true);
     expect(await rm.getTrainee('T0')).not.toBeNull();
     await first.stop();
 
     const more = registrationEvents('T1', 1);
-    const second = await store.appendToStream(traineeStreamId('T1'), toEventData(more, { occurredAt: '2026-01-01T00:00:00.000Z' }));
+    const second = await store.appendToStream(traineeStreamId('T1'), toEventData(more, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId));
     const restarted = new Projector(store, counting, silent);
     await restarted.start();
     await expect(restarted.waitFor(second.position)).resolves.toBe(true);
@@ -124,7 +123,7 @@ describe('SqliteReadModel and the projector', () => {
     };
     const projector = new Projector(store, flaky, { error: (m) => errors.push(m), warn: () => undefined }, { retryDelayMs: 5 });
     await projector.start();
-    const r = await store.appendToStream(traineeStreamId('T0'), toEventData(registrationEvents('T0', 0), { occurredAt: '2026-01-01T00:00:00.000Z' }));
+    const r = await store.appendToStream(traineeStreamId('T0'), toEventData(registrationEvents('T0', 0), { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId));
     await expect(projector.waitFor(r.position)).resolves.toBe(true);
     expect(errors).toHaveLength(2);
     expect(await rm.getTrainee('T0')).not.toBeNull();
@@ -139,8 +138,8 @@ describe('measureLag', () => {
     const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
     const tenSecondsAgo = new Date(Date.now() - 10_000).toISOString();
     const events = registrationEvents('T0', 0);
-    await store.appendToStream(traineeStreamId('T0'), toEventData(events, { occurredAt: tenSecondsAgo }));
-    await store.appendToStream('registrationguard-x', toEventData([{ type: 'RegistrationClaimed', data: { trainee_id: 'T0', at: tenSecondsAgo } }], { occurredAt: tenSecondsAgo }));
+    await store.appendToStream(traineeStreamId('T0'), toEventData(events, { occurredAt: tenSecondsAgo }, newEventId));
+    await store.appendToStream('registrationguard-x', toEventData([{ type: 'RegistrationClaimed', data: { trainee_id: 'T0', at: tenSecondsAgo } }], { occurredAt: tenSecondsAgo }, newEventId));
     const now = new Date(Date.parse(tenSecondsAgo) + 10_000);
     expect(await measureLag(store, 0, now)).toEqual({ checkpoint: 0, events: events.length, atLeast: false, seconds: 10 });
     const head = await store.headPosition();
@@ -156,7 +155,7 @@ describe('reading events of an older schema', () => {
     const dir = mkdtempSync(join(tmpdir(), 'upcast-'));
     const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
     const events = registrationEvents('T0', 0);
-    const data = toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' });
+    const data = toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId);
     // Write the placement as a build before the schools directory did: schema 1, no school_id.
     const placement = data.find((e) => e.type === 'PlacementAdded')!;
     const { school_id: _s, ...oldPlacement } = (placement.data as { placement: Record<string, unknown> }).placement;

@@ -1,19 +1,8 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  evolve,
-  evolveProvider,
-  initialProviderState,
-  lastNameKey,
-  startCycle,
-  type ProviderEvent,
-  type ProviderState,
-  type Trainee,
-  type TraineeState,
-} from '@app/domain';
+import { decodeProviderEvent, decodeTraineeEvent, evolve, evolveProvider, initialProviderState, lastNameKey, type ProviderEvent, type ProviderState, startCycle, type Trainee, type TraineeState } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
-import { decodeProviderEvent, decodeTraineeEvent } from '../event-codec';
 import { PROJECTION_NAMES, PROJECTION_VERSIONS, type ProjectionInfo, type ProjectionName } from '../projection-versions';
 import type { ProviderRecord, ReadModelStore, TokenRecord, TraineeListPage, TraineeListQuery } from '../read-model.port';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
