@@ -4,82 +4,123 @@ import type { Trainee, TraineeState } from './trainee.state';
 /**
  * Applies one event to a trainee's state and returns the new state (pure; never mutates its
  * input). Events for a trainee that does not exist yet, other than `TraineeRegistered`, are
- * ignored, so a projector fed a partial stream never throws.
+ * ignored, so a projector fed a partial stream never throws. One step copies the trainee once
+ * (its arrays included); to apply many events use {@link evolveAll}, which copies once per fold.
  */
 export function evolve(state: TraineeState, event: TraineeEvent): TraineeState {
-  if (event.type === 'TraineeRegistered') {
-    const d = event.data;
-    const trainee: Trainee = {
-      trainee_id: d.trainee_id,
-      ukprn: d.ukprn,
-      record_source: d.record_source,
-      details: { ...d.details },
-      state: 'draft',
-      trn: null,
-      submitted_for_trn_at: null,
-      outcome_date: null,
-      recommended_for_award_at: null,
-      awarded_at: null,
-      defer_date: null,
-      defer_reason: null,
-      reinstate_date: null,
-      withdrawal: null,
-      placements: [],
-      degrees: [],
-      created_at: d.at,
-      updated_at: d.at,
-    };
-    return { exists: true, trainee };
+  return evolveAll([event], state);
+}
+
+/**
+ * Folds events into a state (a whole stream from `{exists: false}`, or the events after a
+ * snapshot from the snapshot's state). Pure for its caller: `from` is not changed; the trainee is
+ * copied once, then each event is applied to the copy, so the cost is linear in the events applied
+ * whatever the length of the trainee's placements and degrees (docs/DESIGN.md "Bounded cost per trainee").
+ */
+export function evolveAll(events: Iterable<TraineeEvent>, from: TraineeState = { exists: false }): TraineeState {
+  let trainee = from.exists ? copyOf(from.trainee) : null;
+  for (const event of events) {
+    if (event.type === 'TraineeRegistered') trainee = registered(event.data);
+    else if (trainee) apply(trainee, event);
   }
-  if (!state.exists) return state;
-  const t = state.trainee;
+  return trainee ? { exists: true, trainee } : from.exists ? from : { exists: false };
+}
+
+/** A copy that {@link apply} may change without touching the original (arrays and nested records copied one level). */
+function copyOf(t: Trainee): Trainee {
+  return { ...t, details: { ...t.details }, placements: [...t.placements], degrees: [...t.degrees] };
+}
+
+function registered(d: Extract<TraineeEvent, { type: 'TraineeRegistered' }>['data']): Trainee {
+  return {
+    trainee_id: d.trainee_id,
+    ukprn: d.ukprn,
+    record_source: d.record_source,
+    details: { ...d.details },
+    state: 'draft',
+    trn: null,
+    submitted_for_trn_at: null,
+    outcome_date: null,
+    recommended_for_award_at: null,
+    awarded_at: null,
+    defer_date: null,
+    defer_reason: null,
+    reinstate_date: null,
+    withdrawal: null,
+    placements: [],
+    degrees: [],
+    created_at: d.at,
+    updated_at: d.at,
+  };
+}
+
+/**
+ * Applies one event (other than `TraineeRegistered`) to a trainee owned by the fold, in place. Event
+ * data objects are stored by reference and never changed afterwards (placements and degrees are
+ * replaced whole, never edited).
+ */
+function apply(t: Trainee, event: Exclude<TraineeEvent, { type: 'TraineeRegistered' }>): void {
   switch (event.type) {
     case 'TraineeSubmittedForTrn':
-      return next({ ...t, state: 'submitted_for_trn', submitted_for_trn_at: event.data.at }, event.data.at);
+      t.state = 'submitted_for_trn';
+      t.submitted_for_trn_at = event.data.at;
+      break;
     case 'TraineeUpdated':
-      return next({ ...t, details: { ...t.details, ...event.data.changes } }, event.data.at);
+      Object.assign(t.details, event.data.changes);
+      break;
     case 'PlacementAdded':
-      return next({ ...t, placements: [...t.placements, event.data.placement] }, event.data.at);
-    case 'PlacementUpdated': {
-      const p = event.data.placement;
-      return next({ ...t, placements: t.placements.map((x) => (x.placement_id === p.placement_id ? p : x)) }, event.data.at);
-    }
+      t.placements.push(event.data.placement);
+      break;
+    case 'PlacementUpdated':
+      replaceById(t.placements, 'placement_id', event.data.placement);
+      break;
     case 'PlacementRemoved':
-      return next({ ...t, placements: t.placements.filter((x) => x.placement_id !== event.data.placement_id) }, event.data.at);
+      removeById(t.placements, 'placement_id', event.data.placement_id);
+      break;
     case 'DegreeAdded':
-      return next({ ...t, degrees: [...t.degrees, event.data.degree] }, event.data.at);
-    case 'DegreeUpdated': {
-      const d = event.data.degree;
-      return next({ ...t, degrees: t.degrees.map((x) => (x.degree_id === d.degree_id ? d : x)) }, event.data.at);
-    }
+      t.degrees.push(event.data.degree);
+      break;
+    case 'DegreeUpdated':
+      replaceById(t.degrees, 'degree_id', event.data.degree);
+      break;
     case 'DegreeRemoved':
-      return next({ ...t, degrees: t.degrees.filter((x) => x.degree_id !== event.data.degree_id) }, event.data.at);
+      removeById(t.degrees, 'degree_id', event.data.degree_id);
+      break;
     case 'TraineeDeferred':
-      return next({ ...t, state: 'deferred', defer_date: event.data.defer_date, defer_reason: event.data.defer_reason }, event.data.at);
+      t.state = 'deferred';
+      t.defer_date = event.data.defer_date;
+      t.defer_reason = event.data.defer_reason;
+      break;
     case 'TraineeWithdrawn':
-      return next({ ...t, state: 'withdrawn', withdrawal: { ...event.data.withdrawal } }, event.data.at);
+      t.state = 'withdrawn';
+      t.withdrawal = { ...event.data.withdrawal };
+      break;
     case 'TraineeRecommendedForAward':
-      return next(
-        { ...t, state: 'recommended_for_award', outcome_date: event.data.outcome_date, recommended_for_award_at: event.data.at },
-        event.data.at,
-      );
+      t.state = 'recommended_for_award';
+      t.outcome_date = event.data.outcome_date;
+      t.recommended_for_award_at = event.data.at;
+      break;
     case 'TrnIssued':
       // A deferred, withdrawn or already recommended trainee keeps its state (docs/reference/API-FACTS.md §12.1).
-      return next({ ...t, trn: event.data.trn, state: t.state === 'submitted_for_trn' ? 'trn_received' : t.state }, event.data.at);
+      t.trn = event.data.trn;
+      if (t.state === 'submitted_for_trn') t.state = 'trn_received';
+      break;
     case 'TraineeAwarded':
-      return next({ ...t, state: 'awarded', awarded_at: event.data.awarded_at }, event.data.at);
+      t.state = 'awarded';
+      t.awarded_at = event.data.awarded_at;
+      break;
     default:
-      return state;
+      return;
   }
+  if (event.data.at > t.updated_at) t.updated_at = event.data.at;
 }
 
-function next(trainee: Trainee, at: string): TraineeState {
-  return { exists: true, trainee: { ...trainee, updated_at: at > trainee.updated_at ? at : trainee.updated_at } };
+function replaceById<K extends string, T extends Record<K, string>>(items: T[], key: K, item: T): void {
+  const i = items.findIndex((x) => x[key] === item[key]);
+  if (i >= 0) items[i] = item;
 }
 
-/** Folds a whole stream into a state. */
-export function evolveAll(events: Iterable<TraineeEvent>, from: TraineeState = { exists: false }): TraineeState {
-  let state = from;
-  for (const e of events) state = evolve(state, e);
-  return state;
+function removeById<K extends string, T extends Record<K, string>>(items: T[], key: K, id: string): void {
+  const i = items.findIndex((x) => x[key] === id);
+  if (i >= 0) items.splice(i, 1);
 }
