@@ -221,19 +221,17 @@ function describeChange(
     return { changed_fields: Object.keys(changes), changes };
   }
   const b = before.trainee;
-  if (a === b) return { changed_fields: [], changes };
   for (const f of LIFECYCLE_FIELDS) if (!same(b[f], a[f])) changes[f] = a[f];
-  if (a.details !== b.details) {
+  // Only an update touches the details, and it names the fields it sets.
+  if (event.type === 'TraineeUpdated') {
     const bd = b.details as unknown as Record<string, unknown>;
     const ad = a.details as unknown as Record<string, unknown>;
-    // An update names the fields it sets; any other event that touched the details is compared field by field.
-    const fields = event.type === 'TraineeUpdated' ? Object.keys(event.data.changes) : Object.keys(ad);
-    for (const f of fields) if (!same(bd[f], ad[f])) changes[f] = ad[f];
+    for (const f of Object.keys(event.data.changes)) if (!same(bd[f], ad[f])) changes[f] = ad[f];
   }
-  if (a.placements !== b.placements) {
+  if (event.type.startsWith('Placement')) {
     changes.placements = subResourceChange(event, 'placement', b.placements as unknown as Item[]);
   }
-  if (a.degrees !== b.degrees) {
+  if (event.type.startsWith('Degree')) {
     changes.degrees = subResourceChange(event, 'degree', b.degrees as unknown as Item[]);
   }
   return { changed_fields: Object.keys(changes), changes };
