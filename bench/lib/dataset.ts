@@ -18,7 +18,8 @@ import { academicCycleOf, decide, DomainError, duplicateGuardKey, evolveAll, ini
 import { commandFromWire, fieldLabel, type ApiVersion, type WireCommand } from '@app/contract';
 import { type EventData, type EventStore, type ExpectedRevision, newEventId, openSqliteEventStore } from '@app/event-store';
 import { importSchoolsCsv } from '@app/read-model';
-import { ProviderOperations, type Stores } from '@app/application';
+import { ProviderOperations } from '@app/application';
+import { type Stores } from '@app/platform';
 import { TraineeGenerator, isoDate } from './generator';
 import { Random } from './random';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../apps/api/src/create-app';
 import { Infrastructure } from '../../apps/api/src/infrastructure/infrastructure';
-import type { AppConfig } from '@app/application';
+import { type AppConfig } from '@app/platform';
 import { DEFAULT_SERVED_VERSIONS } from '@app/contract';
 import { createLogger } from '../../apps/api/src/shared/logger';
 import { checkAgainstServedDocument } from './served-document';

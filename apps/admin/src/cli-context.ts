@@ -1,4 +1,5 @@
-import { openStores, ProviderOperations, type Stores } from '@app/application';
+import { ProviderOperations } from '@app/application';
+import { openStores, type Stores } from '@app/platform';
 import { Projector } from '@app/read-model';
 
 /** A command that cannot be carried out as asked (bad file, bad argument); exit code 1. */

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { ProviderOperations, StoreUnavailable, UnknownToken } from '@app/application';
+import { ProviderOperations, UnknownToken } from '@app/application';
+import { StoreUnavailable } from '@app/platform';
 import { CliError, cliContext } from './cli-context';
 import { registerCommandGroups } from './commands';
 import { ProviderCommandRejected } from '@app/domain';

@@ -14,7 +14,7 @@ import { OpenApiDocuments } from './openapi/openapi-documents';
 import { ReferenceDataController } from './reference-data/reference-data.controller';
 import { Infrastructure, LOGGER } from './infrastructure/infrastructure';
 import { ApiAuthenticator, ApiGuard, PublicVersionGuard } from './shared/api.guard';
-import { APP_CONFIG, type AppConfig } from '@app/application';
+import { APP_CONFIG, type AppConfig } from '@app/platform';
 import { VersionRegistry } from './shared/versions';
 import { GetTraineeController } from './trainees/get-trainee/get-trainee.controller';
 import { GetTraineeHandler } from './trainees/get-trainee/get-trainee.query';

@@ -10,7 +10,7 @@ import { OpenApiDocuments } from './openapi/openapi-documents';
 import { VersionRegistry } from './shared/versions';
 import { ApiExceptionFilter } from './shared/api-exception.filter';
 import { ApiAuthenticator } from './shared/api.guard';
-import type { AppConfig } from '@app/application';
+import { type AppConfig } from '@app/platform';
 import { createLogger, PinoNestLogger } from './shared/logger';
 
 /** Largest request body accepted, in bytes (larger answers 413 in the error shape). */

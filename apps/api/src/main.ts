@@ -1,9 +1,9 @@
-import { ConfigError, exitOnSignal, loadConfig } from '@app/application';
+import { ConfigError, exitOnSignal, loadConfig } from '@app/platform';
 import { createLogger } from './shared/logger';
 import { createApp } from './create-app';
 import { Infrastructure } from './infrastructure/infrastructure';
 import { bootstrapSandbox } from './sandbox';
-import { StoreUnavailable } from '@app/application';
+import { StoreUnavailable } from '@app/platform';
 
 /**
  * Starts the API on the embedded default: `PORT` (3000), `DATA_DIR` (./data), `APP_ENV`

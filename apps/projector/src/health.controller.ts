@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { measureLag, type Projector, type RebuildableStore } from '@app/read-model';
-import type { Stores } from '@app/application';
+import { type Stores } from '@app/platform';
 
 export const PROJECTOR = Symbol('PROJECTOR');
 export const STORES = Symbol('STORES');

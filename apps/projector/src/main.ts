@@ -3,17 +3,8 @@ import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type On
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino, { type Logger } from 'pino';
-import {
-  ConfigError,
-  createRegistry,
-  exitOnSignal,
-  loadConfig,
-  openStores,
-  RegistryProcessManager,
-  StoreUnavailable,
-  type AppConfig,
-  type Stores,
-} from '@app/application';
+import { createRegistry, RegistryProcessManager } from '@app/application';
+import { ConfigError, exitOnSignal, loadConfig, openStores, StoreUnavailable, type AppConfig, type Stores } from '@app/platform';
 import { Projector } from '@app/read-model';
 import { HealthController, PROJECTOR, STORES } from './health.controller';
 

@@ -1,7 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { decideProvider, decodeProviderEvent, evolveProvider, formatToken, hashToken, initialProviderState, type ProviderCommand, type ProviderEvent, type ProviderState, providerStreamId, toEventData } from '@app/domain';
 import { type EventStore, newEventId, runCommand } from '@app/event-store';
-import { type ProviderReadModel } from '@app/read-model';
+
+/** What revoking needs of the token read model: a token's owner by id (the read model's `getToken`). */
+export interface TokenLookup {
+  getToken(tokenId: string): Promise<{ ukprn: string } | null>;
+}
 
 /** A token just issued: the plain token is returned once and never stored. */
 export interface IssuedToken {
@@ -18,7 +22,7 @@ export interface IssuedToken {
 export class ProviderOperations {
   constructor(
     private readonly eventStore: EventStore,
-    private readonly readModel: ProviderReadModel,
+    private readonly readModel: TokenLookup,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 

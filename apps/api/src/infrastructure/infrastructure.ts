@@ -10,8 +10,9 @@ import {
   type RebuildableStore,
   type SchoolDirectory,
 } from '@app/read-model';
-import { createRegistry, openStores, ProviderOperations, RegistryProcessManager, TraineeCommands, type Stores } from '@app/application';
-import type { AppConfig } from '@app/application';
+import { createRegistry, ProviderOperations, RegistryProcessManager, TraineeCommands } from '@app/application';
+import { openStores, type Stores } from '@app/platform';
+import { type AppConfig } from '@app/platform';
 import { newResourceId } from '../shared/ids';
 
 export const LOGGER = Symbol('LOGGER');

@@ -1,5 +1,5 @@
 import { ServedVersions, VERSION_PATTERN } from '@app/contract';
-import type { AppConfig } from '@app/application';
+import { type AppConfig } from '@app/platform';
 
 export { VERSION_PATTERN };
 

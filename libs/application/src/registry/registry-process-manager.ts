@@ -1,6 +1,5 @@
 import { decide, decodeTraineeEvent, DomainError, evolve, initialTraineeState, toEventData, type Trainee, type TraineeCommand, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/domain';
 import { type EventStore, newEventId, type RecordedEvent, runCommand, type Subscription } from '@app/event-store';
-import { type CheckpointStore } from '@app/read-model';
 import { RegistryUnavailable, type TeacherRegistry } from './registry.port';
 
 /** Name of the process manager's checkpoint in the checkpoint store. */
@@ -8,6 +7,17 @@ export const REGISTRY_PM_CHECKPOINT = 'registry_process_manager_v1';
 
 /** The events the process manager acts on. */
 export const REGISTRY_PM_EVENT_TYPES = ['TraineeSubmittedForTrn', 'TraineeRecommendedForAward', 'TrnIssued'];
+
+/**
+ * Where the process manager keeps its position in the log (the read store's named checkpoints,
+ * docs/DESIGN.md "Read models"); a stored position only moves forward.
+ */
+export interface CheckpointStore {
+  /** The stored position of consumer `name`, 0 when none. */
+  readCheckpoint(name: string): Promise<number>;
+  /** Stores `position` for `name` unless a later one is stored already. */
+  writeCheckpoint(name: string, position: number): Promise<void>;
+}
 
 export interface ProcessManagerLogger {
   info(message: string, context?: Record<string, unknown>): void;

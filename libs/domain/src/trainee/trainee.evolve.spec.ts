@@ -4,7 +4,7 @@ import { evolve, evolveAll } from './trainee.evolve';
 import type { TraineeState } from './trainee.state';
 
 const T = 'trainee-a';
-const details = { first_name: 'Ada', last_name: 'Lovelace', itt_start_date: '2026-09-01' } as unknown as TraineeDetails;
+const details = { first_names: 'Ada', last_name: 'Lovelace', itt_start_date: '2026-09-01' } as unknown as TraineeDetails;
 
 function placement(id: string, name: string, at: string): Placement {
   return { placement_id: id, urn: null, name, postcode: null, address: null, school_id: null, created_at: at, updated_at: at };
@@ -53,12 +53,12 @@ describe('evolveAll', () => {
     const before = JSON.stringify(from);
     const events = deepFreeze([
       { type: 'PlacementAdded', data: { trainee_id: T, placement: placement('p1', 'Oak', '2026-01-06T00:00:00.000Z'), at: '2026-01-06T00:00:00.000Z' } },
-      { type: 'TraineeUpdated', data: { trainee_id: T, changes: { first_name: 'Augusta' }, at: '2026-01-07T00:00:00.000Z' } },
+      { type: 'TraineeUpdated', data: { trainee_id: T, changes: { first_names: 'Augusta' }, at: '2026-01-07T00:00:00.000Z' } },
       { type: 'PlacementRemoved', data: { trainee_id: T, placement_id: 'p1', at: '2026-01-08T00:00:00.000Z' } },
     ] as TraineeEvent[]);
     const after = evolveAll(events, from);
     expect(JSON.stringify(from)).toBe(before);
-    expect(after.exists && after.trainee.details.first_name).toBe('Augusta');
+    expect(after.exists && after.trainee.details.first_names).toBe('Augusta');
     expect(after.exists && after.trainee.placements).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { cleanEnv, makeValidator, str, EnvError, EnvMissingError } from 'envalid';
 import { DEFAULT_SERVED_VERSIONS, ServedVersions } from '@app/contract';
-import { SANDBOX_REGISTRY_DEFAULT_DELAY_MS, SANDBOX_REGISTRY_MAX_DELAY_MS } from './registry/sandbox-registry';
+import { SANDBOX_REGISTRY_DEFAULT_DELAY_MS, SANDBOX_REGISTRY_MAX_DELAY_MS } from '@app/application';
 import { redact } from './stores';
 
 /** Configuration of the API, the projector and the admin CLI (docs/DESIGN.md "Configuration"), validated once at start. */

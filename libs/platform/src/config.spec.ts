@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config';
-import { createRegistry } from './registry/create-registry';
-import type { TrnRequest } from './registry/registry.port';
+import { createRegistry } from '@app/application';
+import type { TrnRequest } from '@app/application';
 
 const trnRequest: TrnRequest = { idempotency_key: 'k1', trainee_id: 'T1', provider_ukprn: '10000001', first_names: 'A', last_name: 'B', date_of_birth: '1990-01-01', email: 'a@example.com' };
 
