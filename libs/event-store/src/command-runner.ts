@@ -2,13 +2,31 @@ import {
   WrongExpectedVersionError,
   type EventData,
   type EventStore,
+  type ExpectedRevision,
   type RecordedEvent,
 } from './event-store.port';
+
+/** A state and the stream revision of the last event it reflects. */
+export interface StreamSnapshot<S> {
+  state: S;
+  /** 0-based revision of the last event folded into `state`. */
+  revision: number;
+}
 
 /** How to rebuild an aggregate from its stream and decide a command on it. */
 export interface CommandRunnerSpec<S, E> {
   initialState: S;
   evolve(state: S, event: E): S;
+  /**
+   * Folds many events at once (default: `evolve` one by one), so a fold may copy its state once
+   * instead of once per event. Must not change `from`.
+   */
+  evolveAll?(events: E[], from: S): S;
+  /**
+   * Where to start instead of the stream's first event (docs/DESIGN.md "Bounded cost per trainee"):
+   * only the events after `revision` are read. Null or absent: the whole stream is replayed.
+   */
+  snapshot?: StreamSnapshot<S> | null;
   /** The domain event of a stored one, or null to ignore it. */
   decode(recorded: RecordedEvent): E | null;
   /** The events the command produces on `state` (throws a domain error to refuse). */
@@ -29,9 +47,12 @@ export interface CommandOutcome<S, E> {
 }
 
 /**
- * Loads `streamId`, decides, and appends with the revision read as the expected revision
- * (optimistic concurrency). On {@link WrongExpectedVersionError} it reloads and decides again, up
- * to `maxRetries` times, then rethrows: no update is silently lost (docs/DESIGN.md property 2).
+ * Loads `streamId` (from the spec's snapshot when it has one), decides, and appends with the
+ * revision read as the expected revision (optimistic concurrency). On
+ * {@link WrongExpectedVersionError} it reads again and decides again, up to `maxRetries` times, then
+ * rethrows: no update is silently lost (docs/DESIGN.md property 2). A snapshot ahead of the stream
+ * (a read store not reset with its event store) is dropped on the first conflict and the stream
+ * replayed whole.
  */
 export async function runCommand<S, E>(
   store: EventStore,
@@ -39,23 +60,26 @@ export async function runCommand<S, E>(
   spec: CommandRunnerSpec<S, E>,
 ): Promise<CommandOutcome<S, E>> {
   const maxRetries = spec.maxRetries ?? 5;
+  const fold = spec.evolveAll ?? ((events: E[], from: S) => events.reduce(spec.evolve, from));
+  let snapshot = spec.snapshot ?? null;
   for (let attempt = 0; ; attempt++) {
-    const recorded = await store.readStream(streamId);
-    let state = spec.initialState;
+    const recorded = await store.readStream(streamId, snapshot ? { fromRevision: snapshot.revision + 1 } : undefined);
+    const decoded: E[] = [];
     for (const r of recorded) {
       const e = spec.decode(r);
-      if (e !== null) state = spec.evolve(state, e);
+      if (e !== null) decoded.push(e);
     }
+    const state = fold(decoded, snapshot ? snapshot.state : spec.initialState);
     const events = spec.decide(state);
     if (events.length === 0) return { state, events, position: null };
-    const expectedRevision = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].streamRevision;
+    const last = recorded.length > 0 ? recorded[recorded.length - 1].streamRevision : (snapshot?.revision ?? null);
+    const expectedRevision: ExpectedRevision = last === null ? 'no_stream' : last;
     try {
       const result = await store.appendToStream(streamId, spec.encode(events), { expectedRevision });
-      for (const e of events) state = spec.evolve(state, e);
-      return { state, events, position: result.position };
+      return { state: fold(events, state), events, position: result.position };
     } catch (err) {
-      if (err instanceof WrongExpectedVersionError && attempt < maxRetries) continue;
-      throw err;
+      if (!(err instanceof WrongExpectedVersionError) || attempt >= maxRetries) throw err;
+      if (snapshot && (err.actual === 'no_stream' || err.actual < snapshot.revision)) snapshot = null;
     }
   }
 }
