@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../apps/api/src/create-app';
-import { Infrastructure } from '../../apps/api/src/infrastructure/infrastructure';
+import { ProviderOperations } from '@app/application';
+import { EVENT_STORE, type EventStore } from '@app/event-store';
+import { PROVIDER_READ_MODEL, SCHOOL_DIRECTORY, TRAINEE_READ_MODEL, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
+import { Projections } from '../../apps/api/src/kernel/projections';
 import { type AppConfig } from '@app/platform';
 import { DEFAULT_SERVED_VERSIONS } from '@app/contract';
-import { createLogger } from '../../apps/api/src/shared/logger';
+import { createLogger } from '../../apps/api/src/kernel/logger';
 import { checkAgainstServedDocument } from './served-document';
 
 export interface JsonResponse {
@@ -14,6 +17,16 @@ export interface JsonResponse {
   headers: Headers;
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   text: string;
+}
+
+/** What a test reaches of a running API's stores (see {@link RunningApi.infra}). */
+export interface StoresOfApi {
+  eventStore: EventStore;
+  readModel: ReadModelStore;
+  schools: SchoolDirectory;
+  providers: ProviderOperations;
+  projector: Projections['projector'];
+  catchUp(): Promise<void>;
 }
 
 /** A running API on a free loopback port over a temporary data dir, for end-to-end tests. */
@@ -64,8 +77,23 @@ export class RunningApi {
     return new RunningApi(app, `http://127.0.0.1:${port}`, dataDir, options.dataDir === undefined);
   }
 
-  get infra(): Infrastructure {
-    return this.app.get(Infrastructure);
+  /**
+   * The running API's stores and projections, for a test's setup and its checks of what was stored:
+   * the event store, the read store, the schools directory, provider operations (providers and
+   * tokens as the admin CLI makes them), the in-process projector (null when external) and catch-up.
+   */
+  get infra(): StoresOfApi {
+    const eventStore = this.app.get<EventStore>(EVENT_STORE);
+    const readModel = this.app.get<ReadModelStore>(TRAINEE_READ_MODEL);
+    const projections = this.app.get(Projections);
+    return {
+      eventStore,
+      readModel,
+      schools: this.app.get<SchoolDirectory>(SCHOOL_DIRECTORY),
+      providers: new ProviderOperations(eventStore, this.app.get(PROVIDER_READ_MODEL)),
+      projector: projections.projector,
+      catchUp: () => projections.catchUp(),
+    };
   }
 
   /** Registers a provider (if new) and returns a fresh token for it. */

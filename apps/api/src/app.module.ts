@@ -1,33 +1,41 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { DegreesController } from './degrees/degrees.controller';
-import { DEGREE_HANDLERS } from './degrees/degree.handlers';
+import { APP_CONFIG, type AppConfig } from '@app/platform';
 import { HealthController } from './health/health.controller';
-import { LifecycleController } from './trainees/lifecycle/lifecycle.controller';
-import { LifecycleHandler } from './trainees/lifecycle/lifecycle.handlers';
-import { PlacementsController } from './placements/placements.controller';
-import { PLACEMENT_HANDLERS } from './placements/placement.handlers';
 import { InfoController } from './info/info.controller';
+import { ApiAuthenticator, ApiGuard, PublicVersionGuard } from './kernel/api.guard';
+import { storeProviders } from './kernel/stores.providers';
+import { LOGGER } from './kernel/tokens';
+import { VersionRegistry } from './kernel/versions';
 import { OpenApiController } from './openapi/openapi.controller';
 import { OpenApiDocuments } from './openapi/openapi-documents';
 import { ReferenceDataController } from './reference-data/reference-data.controller';
-import { Infrastructure, LOGGER } from './infrastructure/infrastructure';
-import { ApiAuthenticator, ApiGuard, PublicVersionGuard } from './shared/api.guard';
-import { APP_CONFIG, type AppConfig } from '@app/platform';
-import { VersionRegistry } from './shared/versions';
+import { DegreesController } from './sub-resources/degrees';
+import { PlacementsController } from './sub-resources/placements';
+import { SUB_RESOURCE_HANDLERS } from './sub-resources/sub-resource.handlers';
+import { DeferTraineeController } from './trainees/defer-trainee/defer-trainee.controller';
+import { DeferTraineeHandler } from './trainees/defer-trainee/defer-trainee.handler';
 import { GetTraineeController } from './trainees/get-trainee/get-trainee.controller';
 import { GetTraineeHandler } from './trainees/get-trainee/get-trainee.query';
+import { TraineeHistoryController } from './trainees/history/trainee-history.controller';
+import { TraineeHistoryHandler } from './trainees/history/trainee-history.query';
 import { ListTraineesController } from './trainees/list-trainees/list-trainees.controller';
 import { ListTraineesHandler } from './trainees/list-trainees/list-trainees.query';
+import { RecommendForAwardController } from './trainees/recommend-for-award/recommend-for-award.controller';
+import { RecommendForAwardHandler } from './trainees/recommend-for-award/recommend-for-award.handler';
 import { RegisterTraineeController } from './trainees/register-trainee/register-trainee.controller';
 import { RegisterTraineeHandler } from './trainees/register-trainee/register-trainee.handler';
 import { UpdateTraineeController } from './trainees/update-trainee/update-trainee.controller';
 import { UpdateTraineeHandler } from './trainees/update-trainee/update-trainee.handler';
-import { TraineeHistoryController } from './trainees/history/trainee-history.controller';
-import { TraineeHistoryHandler } from './trainees/history/trainee-history.query';
+import { WithdrawTraineeController } from './trainees/withdraw-trainee/withdraw-trainee.controller';
+import { WithdrawTraineeHandler } from './trainees/withdraw-trainee/withdraw-trainee.handler';
 
-/** The API's module, built for one configuration and logger. */
+/**
+ * The API's module, built for one configuration and logger: one controller and handler per slice
+ * (docs/architecture.md "Where each endpoint lives"), the shared kernel's ports under their
+ * injection tokens, guards and the OpenAPI documents.
+ */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
@@ -45,18 +53,16 @@ export class AppModule {
         UpdateTraineeController,
         PlacementsController,
         DegreesController,
-        LifecycleController,
+        DeferTraineeController,
+        WithdrawTraineeController,
+        RecommendForAwardController,
         TraineeHistoryController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
         { provide: VersionRegistry, useValue: new VersionRegistry(config) },
-        {
-          provide: Infrastructure,
-          useFactory: (c: AppConfig, l: Logger) => Infrastructure.create(c, l),
-          inject: [APP_CONFIG, LOGGER],
-        },
+        ...storeProviders(),
         ApiAuthenticator,
         ApiGuard,
         PublicVersionGuard,
@@ -65,9 +71,10 @@ export class AppModule {
         UpdateTraineeHandler,
         GetTraineeHandler,
         ListTraineesHandler,
-        ...PLACEMENT_HANDLERS,
-        ...DEGREE_HANDLERS,
-        LifecycleHandler,
+        ...SUB_RESOURCE_HANDLERS,
+        DeferTraineeHandler,
+        WithdrawTraineeHandler,
+        RecommendForAwardHandler,
         TraineeHistoryHandler,
       ],
     };

@@ -7,11 +7,11 @@ import type { Logger } from 'pino';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { OpenApiDocuments } from './openapi/openapi-documents';
-import { VersionRegistry } from './shared/versions';
-import { ApiExceptionFilter } from './shared/api-exception.filter';
-import { ApiAuthenticator } from './shared/api.guard';
+import { VersionRegistry } from './kernel/versions';
+import { ApiExceptionFilter } from './kernel/api-exception.filter';
+import { ApiAuthenticator } from './kernel/api.guard';
 import { type AppConfig } from '@app/platform';
-import { createLogger, PinoNestLogger } from './shared/logger';
+import { createLogger, PinoNestLogger } from './kernel/logger';
 
 /** Largest request body accepted, in bytes (larger answers 413 in the error shape). */
 const BODY_LIMIT = 5 * 1024 * 1024;

@@ -1,7 +1,6 @@
 import { ConfigError, exitOnSignal, loadConfig } from '@app/platform';
-import { createLogger } from './shared/logger';
+import { createLogger } from './kernel/logger';
 import { createApp } from './create-app';
-import { Infrastructure } from './infrastructure/infrastructure';
 import { bootstrapSandbox } from './sandbox';
 import { StoreUnavailable } from '@app/platform';
 
@@ -23,7 +22,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const app = await createApp(config, logger);
   await app.init();
-  if (config.appEnv === 'sandbox') await bootstrapSandbox(app.get(Infrastructure), logger);
+  if (config.appEnv === 'sandbox') await bootstrapSandbox(app, logger);
   await app.listen({ port: config.port, host: '0.0.0.0' });
   exitOnSignal(app, logger);
   const address = app.getHttpServer().address();

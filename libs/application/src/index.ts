@@ -1,5 +1,6 @@
 export * from './provider-operations';
-export * from './trainee-commands';
+export * from './trainees';
+export * from './keyed-lock';
 export * from './registry';
 export * from './history';
 export * from './event-transfer';

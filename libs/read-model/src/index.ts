@@ -7,3 +7,4 @@ export * from './mongodb/mongo-read-model';
 export * from './schools';
 export * from './projection-versions';
 export * from './rebuild';
+export * from './own-trainee';

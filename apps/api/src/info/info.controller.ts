@@ -1,9 +1,9 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Answers, ApiVersionParam, Authenticated, Operation } from '../openapi/operation.decorators';
-import { ApiGuard } from '../shared/api.guard';
-import { VersionRequested } from '../shared/request-context';
-import { VersionRegistry } from '../shared/versions';
+import { ApiGuard } from '../kernel/api.guard';
+import { VersionRequested } from '../kernel/request-context';
+import { VersionRegistry } from '../kernel/versions';
 
 @Controller('api/:api_version/info')
 @UseGuards(ApiGuard)

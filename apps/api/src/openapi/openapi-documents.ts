@@ -2,7 +2,7 @@ import { Injectable, type INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { contractFor, implementedVersion, openApiSchemas, requestExample, type ApiVersion, type VersionContract } from '@app/contract';
 import { dump } from 'js-yaml';
-import { VersionRegistry } from '../shared/versions';
+import { VersionRegistry } from '../kernel/versions';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, UseGuards } from '@nestjs/common';
 import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
-import { PublicVersionGuard } from '../shared/api.guard';
-import { VersionRequested } from '../shared/request-context';
+import { PublicVersionGuard } from '../kernel/api.guard';
+import { VersionRequested } from '../kernel/request-context';
 import { OpenApiDocuments } from './openapi-documents';
 
 @Controller('api/:api_version')

@@ -2,9 +2,9 @@ import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Answers, ApiVersionParam, ForVersionsWith, NotFoundAnswer, Operation, RateLimited } from '../openapi/operation.decorators';
 import { echoValue, referenceDataNotAvailableMessage, unknownReferenceFieldMessage, type VersionContract } from '@app/contract';
-import { PublicVersionGuard } from '../shared/api.guard';
-import { ReferenceDataNotFound } from '../shared/errors';
-import { Contract, VersionRequested } from '../shared/request-context';
+import { PublicVersionGuard } from '../kernel/api.guard';
+import { ReferenceDataNotFound } from '../kernel/errors';
+import { Contract, VersionRequested } from '../kernel/request-context';
 
 @Controller('api/:api_version/reference-data')
 @UseGuards(PublicVersionGuard)

@@ -14,3 +14,6 @@ export interface SchoolDirectory {
   count(): Promise<number>;
   close(): Promise<void> | void;
 }
+
+/** Injection token of the {@link SchoolDirectory}. */
+export const SCHOOL_DIRECTORY = Symbol('SCHOOL_DIRECTORY');

@@ -5,8 +5,8 @@ import { Answers, ApiVersionParam, Authenticated, IdParam, NotFoundAnswer, Opera
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { Trainee } from '@app/domain';
-import { ApiGuard } from '../../shared/api.guard';
-import { Contract, CurrentCaller } from '../../shared/request-context';
+import { ApiGuard } from '../../kernel/api.guard';
+import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { GetTraineeQuery } from './get-trainee.query';
 
 @Controller('api/:api_version/trainees')

@@ -1,7 +1,8 @@
+import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
-import { NotFound, type Trainee } from '@app/domain';
-import { Infrastructure } from '../../infrastructure/infrastructure';
+import type { Trainee } from '@app/domain';
+import { findOwnTrainee, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/read-model';
 
 /** One trainee of the caller's provider, by id (case-insensitive, docs/reference/API-FACTS.md §1.10). */
 export class GetTraineeQuery {
@@ -14,11 +15,9 @@ export class GetTraineeQuery {
 /** Reads the trainee read model; another provider's trainee is NotFound (docs/DESIGN.md property 6). */
 @QueryHandler(GetTraineeQuery)
 export class GetTraineeHandler implements IQueryHandler<GetTraineeQuery, Trainee> {
-  constructor(private readonly infra: Infrastructure) {}
+  constructor(@Inject(TRAINEE_READ_MODEL) private readonly trainees: TraineeReadModel) {}
 
-  async execute(query: GetTraineeQuery): Promise<Trainee> {
-    const trainee = await this.infra.readModel.getTrainee(query.traineeId);
-    if (!trainee || trainee.ukprn !== query.caller.ukprn) throw new NotFound('Trainee');
-    return trainee;
+  execute({ caller, traineeId }: GetTraineeQuery): Promise<Trainee> {
+    return findOwnTrainee(this.trainees, caller.ukprn, traineeId);
   }
 }

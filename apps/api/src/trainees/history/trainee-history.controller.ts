@@ -4,8 +4,8 @@ import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Answers, ApiVersionParam, Authenticated, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
-import { ApiGuard } from '../../shared/api.guard';
-import { Contract, CurrentCaller } from '../../shared/request-context';
+import { ApiGuard } from '../../kernel/api.guard';
+import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { TraineeHistoryQuery, type TraineeHistoryAnswer } from './trainee-history.query';
 
 /** The audit history of a trainee (README "Trainee history"; an extension beyond docs/spec/trainee-records-api.md). */

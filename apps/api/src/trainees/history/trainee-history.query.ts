@@ -1,3 +1,4 @@
+import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import {
   loadTraineeHistory,
@@ -9,7 +10,8 @@ import {
   type TimelineEntry,
 } from '@app/application';
 import { NotFound, ValidationFailed, type Trainee } from '@app/domain';
-import { Infrastructure } from '../../infrastructure/infrastructure';
+import { EVENT_STORE, type EventStore } from '@app/event-store';
+import { findOwnTrainee, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/read-model';
 
 /** The message of the 422 for a bad `as_of`. */
 export const INVALID_AS_OF = 'as_of is not a valid ISO 8601 instant';
@@ -30,20 +32,23 @@ export type TraineeHistoryAnswer = { kind: 'timeline'; entries: TimelineEntry[] 
 
 /**
  * Replays the trainee's stream from the event log (the one answer that reads the log on purpose,
- * docs/DESIGN.md "The shape"); the trainee read model only maps an id given in another case to the
- * stored one. Errors: NotFound (404) for an unknown trainee, another provider's (docs/DESIGN.md property
- * 6) and one that did not exist yet at `as_of`; ValidationFailed (422) for a bad `as_of`.
+ * docs/DESIGN.md "The shape"); the trainee read model finds the caller's trainee (the ownership
+ * rule, `findOwnTrainee`) and its stored id. Errors: NotFound (404) for an unknown trainee, another
+ * provider's (docs/DESIGN.md property 6) and one that did not exist yet at `as_of`;
+ * ValidationFailed (422) for a bad `as_of`.
  */
 @QueryHandler(TraineeHistoryQuery)
 export class TraineeHistoryHandler implements IQueryHandler<TraineeHistoryQuery, TraineeHistoryAnswer> {
-  constructor(private readonly infra: Infrastructure) {}
+  constructor(
+    @Inject(TRAINEE_READ_MODEL) private readonly trainees: TraineeReadModel,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+  ) {}
 
   async execute(query: TraineeHistoryQuery): Promise<TraineeHistoryAnswer> {
     const { caller } = query;
-    const history = await loadTraineeHistory(this.infra.eventStore, query.traineeId, {
-      resolveId: async (id) => (await this.infra.readModel.getTrainee(id))?.trainee_id ?? null,
-    });
-    if (!history || history.ukprn !== caller.ukprn) throw new NotFound('Trainee');
+    const own = await findOwnTrainee(this.trainees, caller.ukprn, query.traineeId);
+    const history = await loadTraineeHistory(this.eventStore, own.trainee_id);
+    if (!history) throw new NotFound('Trainee');
     if (query.asOf === undefined) {
       return { kind: 'timeline', entries: timelineForProvider(traineeTimeline(history.events), caller.ukprn) };
     }

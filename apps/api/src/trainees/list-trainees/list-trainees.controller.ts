@@ -5,9 +5,9 @@ import { Answers, ApiVersionParam, Authenticated, NotFoundAnswer, Operation } fr
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { TraineeListPage } from '@app/read-model';
-import { ApiGuard } from '../../shared/api.guard';
-import { NoTraineesFound } from '../../shared/errors';
-import { Contract, CurrentCaller } from '../../shared/request-context';
+import { ApiGuard } from '../../kernel/api.guard';
+import { NoTraineesFound } from '../../kernel/errors';
+import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { toListQuery } from './list-trainees.params';
 import { ListTraineesQuery } from './list-trainees.query';
 

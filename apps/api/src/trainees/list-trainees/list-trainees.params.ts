@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { IsIn, IsOptional, Validate, ValidatorConstraint, validateSync, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
 import { currentAcademicCycle, isKnownAcademicCycle } from '@app/domain';
 import { STATUS_FILTERS, type StatusFilter, type TraineeListQuery } from '@app/read-model';
-import { ListQueryInvalid } from '../../shared/errors';
+import { ListQueryInvalid } from '../../kernel/errors';
 
 /** The leading integer of a value as Ruby's `to_i` reads it (docs/reference/API-FACTS.md §14.1), or null. */
 export function leadingInteger(value: string): number | null {

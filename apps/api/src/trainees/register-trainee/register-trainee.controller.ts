@@ -5,10 +5,10 @@ import { Answers, ApiVersionParam, Authenticated, Operation, Writes } from '../.
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { RequestData, Trainee, TraineeFields } from '@app/domain';
-import { ApiGuard } from '../../shared/api.guard';
-import { EnhancedErrorsInterceptor } from '../../shared/enhanced-errors.interceptor';
-import { Contract, CurrentCaller } from '../../shared/request-context';
-import { WireBody } from '../../shared/wire-body';
+import { ApiGuard } from '../../kernel/api.guard';
+import { EnhancedErrorsInterceptor } from '../../kernel/enhanced-errors.interceptor';
+import { Contract, CurrentCaller } from '../../kernel/request-context';
+import { WireBody } from '../../kernel/wire-body';
 import { RegisterTraineeCommand } from './register-trainee.handler';
 
 @Controller('api/:api_version/trainees')

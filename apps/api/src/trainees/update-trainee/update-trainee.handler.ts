@@ -1,9 +1,9 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Caller } from '@app/application';
-import type { RequestData, Trainee, TraineeFields, TraineeRules } from '@app/domain';
-import { Infrastructure } from '../../infrastructure/infrastructure';
+import { handleTraineeCommand, TRAINEE_WRITE_PORTS, type Caller, type TraineeWritePorts } from '@app/application';
+import { decide, type RequestData, type Trainee, type TraineeFields, type TraineeRules } from '@app/domain';
 
-/** PUT or PATCH /trainees/{trainee_id} as a command. */
+/** PUT or PATCH /trainees/{trainee_id} as a command: the caller, the version's rules, the id as sent and the checked body. */
 export class UpdateTraineeCommand {
   constructor(
     readonly caller: Caller,
@@ -13,12 +13,19 @@ export class UpdateTraineeCommand {
   ) {}
 }
 
-/** Merges the sent fields into the trainee and re-validates the whole record (docs/reference/API-FACTS.md §7). */
+/**
+ * Merges the sent fields into the trainee and re-validates the whole record (docs/reference/API-FACTS.md §7):
+ * `UpdateTrainee` decided on the trainee's state, `TraineeUpdated` appended (nothing when nothing
+ * changes). Returns the trainee after it. Errors: NotFound, ValidationFailed, MissingData,
+ * StateTransitionError, ConcurrentModification.
+ */
 @CommandHandler(UpdateTraineeCommand)
 export class UpdateTraineeHandler implements ICommandHandler<UpdateTraineeCommand, Trainee> {
-  constructor(private readonly infra: Infrastructure) {}
+  constructor(@Inject(TRAINEE_WRITE_PORTS) private readonly ports: TraineeWritePorts) {}
 
-  execute(command: UpdateTraineeCommand): Promise<Trainee> {
-    return this.infra.trainees.update(command.caller, command.rules, command.traineeId, command.data);
+  execute({ caller, rules, traineeId, data }: UpdateTraineeCommand): Promise<Trainee> {
+    return handleTraineeCommand(this.ports, caller, traineeId, (state, { traineeId: id, now }) =>
+      decide({ type: 'UpdateTrainee', trainee_id: id, ukprn: caller.ukprn, rules, data, now }, state),
+    );
   }
 }

@@ -1,7 +1,7 @@
-import { Injectable, NotFoundException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { contractFor, type ApiVersion } from '@app/contract';
 import { hashToken, tokenFromAuthorizationHeader } from '@app/domain';
-import { Infrastructure } from '../infrastructure/infrastructure';
+import { PROVIDER_READ_MODEL, type ProviderReadModel } from '@app/read-model';
 import type { ApiRequest } from './request-context';
 import { VERSION_PATTERN, VersionRegistry } from './versions';
 
@@ -30,7 +30,7 @@ export class ResourceNotFound extends Error {}
 @Injectable()
 export class ApiAuthenticator {
   constructor(
-    private readonly infra: Infrastructure,
+    @Inject(PROVIDER_READ_MODEL) private readonly providers: Pick<ProviderReadModel, 'findTokenByHash'>,
     private readonly versions: VersionRegistry,
   ) {}
 
@@ -39,7 +39,7 @@ export class ApiAuthenticator {
     if (!VERSION_PATTERN.test(versionSegment)) throw new ResourceNotFound();
     const token = tokenFromAuthorizationHeader(req.headers.authorization);
     if (!token) throw new Unauthorized();
-    const record = await this.infra.readModel.findTokenByHash(hashToken(token));
+    const record = await this.providers.findTokenByHash(hashToken(token));
     if (!record || record.status !== 'active') throw new Unauthorized();
     const version = this.resolveVersion(req, versionSegment);
     req.caller = {

@@ -1,0 +1,95 @@
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { createRegistry, RegistryProcessManager } from '@app/application';
+import { APP_CONFIG, type AppConfig, type Stores } from '@app/platform';
+import { CheckpointWaiter, measureLag, Projector, type ProjectionInfo, type RebuildableStore } from '@app/read-model';
+import { LOGGER, STORES } from './tokens';
+
+/**
+ * The projections behind the API (docs/DESIGN.md "Read models"). With `PROJECTOR=in-process` the
+ * projector and the registry process manager run here (catch-up at start, then live) and writes
+ * wait for the projector; with `external` a projector process keeps the read models and writes
+ * wait for the stored checkpoint (read-your-writes either way, docs/DESIGN.md property 1). Stops
+ * them and closes the stores at shutdown.
+ */
+@Injectable()
+export class Projections implements OnModuleInit, OnApplicationShutdown {
+  /** The in-process projector, or null when a projector process runs (`PROJECTOR=external`). */
+  readonly projector: Projector | null;
+  private readonly registryProcess: RegistryProcessManager | null;
+  private readonly waiter: { waitFor(position: number): Promise<unknown> };
+
+  constructor(
+    @Inject(APP_CONFIG) readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(STORES) private readonly stores: Stores,
+  ) {
+    const inProcess = config.projector === 'in-process';
+    this.projector = inProcess
+      ? new Projector(stores.eventStore, stores.readModel, {
+          error: (msg, ctx) => logger.error(ctx ?? {}, msg),
+          warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
+        })
+      : null;
+    const registry = inProcess ? createRegistry(config) : null;
+    this.registryProcess = registry
+      ? new RegistryProcessManager(stores.eventStore, stores.readModel, registry, {
+          info: (msg, ctx) => logger.info(ctx ?? {}, msg),
+          warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
+          error: (msg, ctx) => logger.error(ctx ?? {}, msg),
+        })
+      : null;
+    if (inProcess && !registry) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
+    this.waiter = this.projector ?? new CheckpointWaiter(stores.readModel);
+  }
+
+  /** Resolves once the read models have applied every event up to `position` (global position). */
+  waitFor(position: number): Promise<unknown> {
+    return this.waiter.waitFor(position);
+  }
+
+  /** The position of the last event applied to the read models. */
+  async checkpoint(): Promise<number> {
+    return this.projector ? this.projector.checkpoint : this.stores.readModel.checkpoint();
+  }
+
+  /** Brings the read models up to date (in-process: by projecting; external: by waiting up to 10 s for the projector). */
+  async catchUp(): Promise<void> {
+    if (this.projector) {
+      await this.projector.catchUp();
+      return;
+    }
+    const deadline = Date.now() + 10_000;
+    while ((await measureLag(this.stores.eventStore, await this.stores.readModel.checkpoint())).events > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  /** The projections' versions, stores and checkpoints, when the read store keeps versions; null otherwise. */
+  async projectionInfo(): Promise<ProjectionInfo[] | null> {
+    const store = this.stores.readModel as Partial<RebuildableStore>;
+    return typeof store.projectionInfo === 'function' ? store.projectionInfo() : null;
+  }
+
+  async onModuleInit(): Promise<void> {
+    for (const p of (await this.projectionInfo()) ?? []) {
+      if (p.rebuild_needed) {
+        this.logger.warn(
+          { projection: p.name, stored_version: p.version, code_version: p.code_version },
+          'projection built by another version of the code; serving it until `admin projections rebuild` is run',
+        );
+      }
+    }
+    if (!this.projector) return;
+    const position = await this.projector.catchUp();
+    await this.projector.start();
+    await this.registryProcess?.start();
+    this.logger.info({ checkpoint: position }, 'projections caught up; projector live');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.registryProcess?.stop();
+    await this.projector?.stop();
+    await this.stores.close();
+  }
+}

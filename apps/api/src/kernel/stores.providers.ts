@@ -1,0 +1,49 @@
+import type { Provider } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { KeyedLock, TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/application';
+import { EVENT_STORE } from '@app/event-store';
+import { APP_CONFIG, openStores, type AppConfig, type Stores } from '@app/platform';
+import { PROVIDER_READ_MODEL, SCHOOL_DIRECTORY, TRAINEE_READ_MODEL } from '@app/read-model';
+import { newResourceId } from './ids';
+import { Projections } from './projections';
+import { LOGGER, STORES } from './tokens';
+
+/**
+ * The API's ports, each under its injection token (docs/architecture.md "The shared kernel"):
+ * the stores the configuration names (SQLite in `DATA_DIR` by default; EventStoreDB and MongoDB
+ * when their URLs are set; `StoreUnavailable` when one cannot be reached), the event store, the
+ * trainee and provider read models, the schools directory, the projections, and the write path's
+ * ports ({@link TRAINEE_WRITE_PORTS}).
+ */
+export function storeProviders(): Provider[] {
+  const from = <T>(token: symbol, pick: (s: Stores) => T): Provider => ({ provide: token, useFactory: pick, inject: [STORES] });
+  return [
+    {
+      provide: STORES,
+      useFactory: async (config: AppConfig, logger: Logger) => {
+        const stores = await openStores(config);
+        logger.info({ backends: stores.backends, projector: config.projector }, 'stores open');
+        return stores;
+      },
+      inject: [APP_CONFIG, LOGGER],
+    },
+    from(EVENT_STORE, (s) => s.eventStore),
+    from(TRAINEE_READ_MODEL, (s) => s.readModel),
+    from(PROVIDER_READ_MODEL, (s) => s.readModel),
+    from(SCHOOL_DIRECTORY, (s) => s.schools),
+    Projections,
+    {
+      provide: TRAINEE_WRITE_PORTS,
+      useFactory: (stores: Stores, projections: Projections): TraineeWritePorts => ({
+        eventStore: stores.eventStore,
+        trainees: stores.readModel,
+        schools: stores.schools,
+        projection: projections,
+        locks: new KeyedLock(),
+        clock: () => new Date(),
+        newId: () => newResourceId(),
+      }),
+      inject: [STORES, Projections],
+    },
+  ];
+}

@@ -1,0 +1,5 @@
+/** Injection token of the pino logger. */
+export const LOGGER = Symbol('LOGGER');
+
+/** Injection token of the opened stores (`Stores` of libs/platform; closed by `Projections` at shutdown). */
+export const STORES = Symbol('STORES');

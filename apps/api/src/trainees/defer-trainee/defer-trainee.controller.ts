@@ -1,0 +1,45 @@
+import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiTags } from '@nestjs/swagger';
+import type { Caller } from '@app/application';
+import type { VersionContract } from '@app/contract';
+import type { DeferralFields, RequestData, Trainee } from '@app/domain';
+import { ApiGuard } from '../../kernel/api.guard';
+import { Contract, CurrentCaller } from '../../kernel/request-context';
+import { WireBody } from '../../kernel/wire-body';
+import { Answers, ApiVersionParam, Authenticated, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
+import { DeferTraineeCommand } from './defer-trainee.handler';
+
+/**
+ * POST /api/{version}/trainees/{trainee_id}/defer (docs/spec/trainee-records-api.md "States and
+ * transitions"; docs/reference/API-FACTS.md §12.3).
+ */
+@Controller('api/:api_version/trainees/:trainee_id')
+@UseGuards(ApiGuard)
+@ApiTags('Lifecycle')
+@ApiVersionParam()
+@Authenticated()
+export class DeferTraineeController {
+  constructor(private readonly commands: CommandBus) {}
+
+  /**
+   * `{data: {defer_date, defer_reason}}`: 200 `{data: Trainee}` in state `deferred`; 404 for an
+   * unknown trainee or another provider's; 422 StateTransitionError when its state does not allow
+   * it; 422 with every failed rule of the body, or naming `data` when it is missing.
+   */
+  @Post('defer')
+  @Operation('deferTrainee', 'Defer a trainee', 'From submitted_for_trn or trn_received.')
+  @IdParam('trainee_id')
+  @Writes('DeferralRequest', { notFound: true })
+  @Answers(200, 'The trainee, deferred.', 'TraineeResponse')
+  @HttpCode(200)
+  async defer(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Param('trainee_id') id: string,
+    @WireBody('deferral') data: RequestData<DeferralFields>,
+  ): Promise<{ data: unknown }> {
+    const trainee = await this.commands.execute<DeferTraineeCommand, Trainee>(new DeferTraineeCommand(caller, contract.rules, id, data));
+    return { data: contract.output.serializeTrainee(trainee, { nested: true }) };
+  }
+}

@@ -1,0 +1,66 @@
+import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiTags } from '@nestjs/swagger';
+import type { Caller } from '@app/application';
+import type { VersionContract } from '@app/contract';
+import type { RecommendationFields, RequestData, Trainee } from '@app/domain';
+import { ApiGuard, RouteNotFound } from '../../kernel/api.guard';
+import { Contract, CurrentCaller } from '../../kernel/request-context';
+import { WireBody } from '../../kernel/wire-body';
+import { Answers, ApiVersionParam, Authenticated, ForVersionsWith, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
+import { RecommendForAwardCommand } from './recommend-for-award.handler';
+
+/**
+ * POST /api/{version}/trainees/{trainee_id}/recommend-for-qts and, where the version routes it,
+ * …/update-qts-or-eyts-status (docs/reference/API-FACTS.md §1.9, §12.5; docs/DESIGN.md ruling 8).
+ * Each answers 202 `{data: Trainee}` in state `recommended_for_award` with outcome_date and
+ * recommended_for_award_at; 404 unknown or another provider's trainee; 422 StateTransitionError
+ * or every failed rule of the body.
+ */
+@Controller('api/:api_version/trainees/:trainee_id')
+@UseGuards(ApiGuard)
+@ApiTags('Lifecycle')
+@ApiVersionParam()
+@Authenticated()
+export class RecommendForAwardController {
+  constructor(private readonly commands: CommandBus) {}
+
+  /** `{data: {qts_standards_met_date}}`. */
+  @Post('recommend-for-qts')
+  @Operation('recommendForQts', 'Recommend a trainee for QTS or EYTS', 'From submitted_for_trn or trn_received (docs/DESIGN.md ruling 8); the registry then awards.')
+  @IdParam('trainee_id')
+  @Writes('RecommendationRequest', { notFound: true })
+  @Answers(202, 'The trainee, recommended for award.', 'TraineeResponse')
+  @HttpCode(202)
+  recommend(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Param('trainee_id') id: string,
+    @WireBody('recommendation') data: RequestData<RecommendationFields>,
+  ): Promise<{ data: unknown }> {
+    return this.run(caller, contract, id, data);
+  }
+
+  /** As recommend-for-qts where the version routes it (§1.9); elsewhere 404 Not found. */
+  @Post('update-qts-or-eyts-status')
+  @Operation('updateQtsOrEytsStatus', 'Recommend a trainee for QTS or EYTS (as recommend-for-qts)')
+  @ForVersionsWith('updateQtsOrEytsStatus')
+  @IdParam('trainee_id')
+  @Writes('RecommendationRequest', { notFound: true })
+  @Answers(202, 'The trainee, recommended for award.', 'TraineeResponse')
+  @HttpCode(202)
+  updateQtsOrEytsStatus(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Param('trainee_id') id: string,
+    @WireBody('recommendation') data: RequestData<RecommendationFields>,
+  ): Promise<{ data: unknown }> {
+    if (!contract.features.updateQtsOrEytsStatus) throw new RouteNotFound();
+    return this.run(caller, contract, id, data);
+  }
+
+  private async run(caller: Caller, contract: VersionContract, id: string, data: RequestData<RecommendationFields>): Promise<{ data: unknown }> {
+    const trainee = await this.commands.execute<RecommendForAwardCommand, Trainee>(new RecommendForAwardCommand(caller, contract.rules, id, data));
+    return { data: contract.output.serializeTrainee(trainee, { nested: true }) };
+  }
+}

@@ -1,0 +1,46 @@
+import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiTags } from '@nestjs/swagger';
+import type { Caller } from '@app/application';
+import type { VersionContract } from '@app/contract';
+import type { RequestData, Trainee, WithdrawalFields } from '@app/domain';
+import { ApiGuard } from '../../kernel/api.guard';
+import { Contract, CurrentCaller } from '../../kernel/request-context';
+import { WireBody } from '../../kernel/wire-body';
+import { Answers, ApiVersionParam, Authenticated, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
+import { WithdrawTraineeCommand } from './withdraw-trainee.handler';
+
+/**
+ * POST /api/{version}/trainees/{trainee_id}/withdraw (docs/spec/trainee-records-api.md "States and
+ * transitions"; docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7).
+ */
+@Controller('api/:api_version/trainees/:trainee_id')
+@UseGuards(ApiGuard)
+@ApiTags('Lifecycle')
+@ApiVersionParam()
+@Authenticated()
+export class WithdrawTraineeController {
+  constructor(private readonly commands: CommandBus) {}
+
+  /**
+   * The version's withdrawal date field, `trigger`, `future_interest`, `reasons`, conditional
+   * `another_reason` and (where the version has it) `safeguarding_concern_reasons`: 200 `{data:
+   * Trainee}` in state `withdrawn`; 404 unknown or another provider's trainee; 422
+   * StateTransitionError (state, or ITT not started); 422 with every failed rule of the body.
+   */
+  @Post('withdraw')
+  @Operation('withdrawTrainee', 'Withdraw a trainee', 'From submitted_for_trn, trn_received or deferred, once ITT has started.')
+  @IdParam('trainee_id')
+  @Writes('WithdrawalRequest', { notFound: true })
+  @Answers(200, 'The trainee, withdrawn.', 'TraineeResponse')
+  @HttpCode(200)
+  async withdraw(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Param('trainee_id') id: string,
+    @WireBody('withdrawal') data: RequestData<WithdrawalFields>,
+  ): Promise<{ data: unknown }> {
+    const trainee = await this.commands.execute<WithdrawTraineeCommand, Trainee>(new WithdrawTraineeCommand(caller, contract.rules, id, data));
+    return { data: contract.output.serializeTrainee(trainee, { nested: true }) };
+  }
+}

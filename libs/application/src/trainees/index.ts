@@ -1,0 +1,3 @@
+export * from './caller';
+export * from './trainee-write.ports';
+export * from './handle-trainee-command';

@@ -1,0 +1,15 @@
+import { NotFound, type Trainee } from '@app/domain';
+import type { TraineeReadModel } from './read-model.port';
+
+/**
+ * The ownership rule of every read (docs/DESIGN.md property 6): the trainee with this id (matched
+ * case-insensitively, docs/reference/API-FACTS.md §1.10) if it belongs to the provider `ukprn`.
+ * Throws NotFound('Trainee') (404 `Trainee(s) not found`) for an unknown trainee and for another
+ * provider's alike, so an answer never tells one from the other. The write path's one check is the
+ * domain's `ownTrainee`.
+ */
+export async function findOwnTrainee(readModel: Pick<TraineeReadModel, 'getTrainee'>, ukprn: string, traineeId: string): Promise<Trainee> {
+  const trainee = await readModel.getTrainee(traineeId);
+  if (!trainee || trainee.ukprn !== ukprn) throw new NotFound('Trainee');
+  return trainee;
+}
