@@ -1,15 +1,10 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Answers, ApiVersionParam, Authenticated, Operation } from '../openapi/operation.decorators';
-import { ApiGuard } from '../kernel/api.guard';
+import { Get } from '@nestjs/common';
+import { Answers, Authenticated, Operation } from '../openapi/operation.decorators';
+import { ApiController } from '../kernel/api-controller.decorator';
 import { VersionRequested } from '../kernel/request-context';
 import { VersionRegistry } from '../kernel/versions';
 
-@Controller('api/:api_version/info')
-@UseGuards(ApiGuard)
-@ApiTags('Info')
-@ApiVersionParam()
-@Authenticated()
+@ApiController('info', 'Info')
 export class InfoController {
   constructor(private readonly versions: VersionRegistry) {}
 

@@ -1,13 +1,12 @@
-import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, UseGuards, type Type } from '@nestjs/common';
+import { Delete, Get, HttpCode, Param, Patch, Post, Put, type Type } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiTags } from '@nestjs/swagger';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { RequestData, Trainee } from '@app/domain';
-import { ApiGuard } from '../kernel/api.guard';
+import { ApiController } from '../kernel/api-controller.decorator';
 import { Contract, CurrentCaller } from '../kernel/request-context';
 import { WireBody } from '../kernel/wire-body';
-import { Answers, ApiVersionParam, Authenticated, IdParam, NotFoundAnswer, Operation, Writes } from '../openapi/operation.decorators';
+import { Answers, IdParam, NotFoundAnswer, Operation, Writes } from '../openapi/operation.decorators';
 import type { AnySubResource } from './sub-resource';
 import { AddItemCommand, GetItemQuery, ListItemsQuery, RemoveItemCommand, UpdateItemCommand } from './sub-resource.handlers';
 
@@ -44,12 +43,8 @@ export function subResourceController(kind: AnySubResource, docs: SubResourceDoc
   const notFound = `Trainee(s) or ${kind.name[0].toUpperCase()}${kind.name.slice(1)}(s) not found.`;
   const writes = { notFound: true, conflict: docs.conflict };
 
-  @Controller(`api/:api_version/trainees/:trainee_id/${kind.path}`)
-  @UseGuards(ApiGuard)
-  @ApiTags(docs.tag)
-  @ApiVersionParam()
+  @ApiController(`trainees/:trainee_id/${kind.path}`, docs.tag)
   @IdParam('trainee_id')
-  @Authenticated()
   class SubResourceController {
     constructor(
       readonly commands: CommandBus,

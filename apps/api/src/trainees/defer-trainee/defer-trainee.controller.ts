@@ -1,24 +1,19 @@
-import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiTags } from '@nestjs/swagger';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { DeferralFields, RequestData, Trainee } from '@app/domain';
-import { ApiGuard } from '../../kernel/api.guard';
+import { ApiController } from '../../kernel/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { WireBody } from '../../kernel/wire-body';
-import { Answers, ApiVersionParam, Authenticated, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
+import { Answers, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
 import { DeferTraineeCommand } from './defer-trainee.handler';
 
 /**
  * POST /api/{version}/trainees/{trainee_id}/defer (docs/spec/trainee-records-api.md "States and
  * transitions"; docs/reference/API-FACTS.md §12.3).
  */
-@Controller('api/:api_version/trainees/:trainee_id')
-@UseGuards(ApiGuard)
-@ApiTags('Lifecycle')
-@ApiVersionParam()
-@Authenticated()
+@ApiController('trainees/:trainee_id', 'Lifecycle')
 export class DeferTraineeController {
   constructor(private readonly commands: CommandBus) {}
 

@@ -1,19 +1,14 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiTags } from '@nestjs/swagger';
-import { Answers, ApiVersionParam, Authenticated, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
+import { Answers, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { Trainee } from '@app/domain';
-import { ApiGuard } from '../../kernel/api.guard';
+import { ApiController } from '../../kernel/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { GetTraineeQuery } from './get-trainee.query';
 
-@Controller('api/:api_version/trainees')
-@UseGuards(ApiGuard)
-@ApiTags('Trainees')
-@ApiVersionParam()
-@Authenticated()
+@ApiController('trainees', 'Trainees')
 export class GetTraineeController {
   constructor(private readonly queries: QueryBus) {}
 

@@ -1,19 +1,15 @@
-import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiQuery, ApiTags } from '@nestjs/swagger';
-import { Answers, ApiVersionParam, Authenticated, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
+import { ApiQuery } from '@nestjs/swagger';
+import { Answers, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
-import { ApiGuard } from '../../kernel/api.guard';
+import { ApiController } from '../../kernel/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { TraineeHistoryQuery, type TraineeHistoryAnswer } from './trainee-history.query';
 
 /** The audit history of a trainee (README "Trainee history"; an extension beyond docs/spec/trainee-records-api.md). */
-@Controller('api/:api_version/trainees/:trainee_id/history')
-@UseGuards(ApiGuard)
-@ApiTags('History')
-@ApiVersionParam()
-@Authenticated()
+@ApiController('trainees/:trainee_id/history', 'History')
 export class TraineeHistoryController {
   constructor(private readonly queries: QueryBus) {}
 

@@ -1,21 +1,17 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiQuery, ApiTags } from '@nestjs/swagger';
-import { Answers, ApiVersionParam, Authenticated, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
+import { ApiQuery } from '@nestjs/swagger';
+import { Answers, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { TraineeListPage } from '@app/read-model';
-import { ApiGuard } from '../../kernel/api.guard';
 import { NoTraineesFound } from '../../kernel/errors';
+import { ApiController } from '../../kernel/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { toListQuery } from './list-trainees.params';
 import { ListTraineesQuery } from './list-trainees.query';
 
-@Controller('api/:api_version/trainees')
-@UseGuards(ApiGuard)
-@ApiTags('Trainees')
-@ApiVersionParam()
-@Authenticated()
+@ApiController('trainees', 'Trainees')
 export class ListTraineesController {
   constructor(private readonly queries: QueryBus) {}
 

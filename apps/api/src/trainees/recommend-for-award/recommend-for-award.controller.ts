@@ -1,13 +1,13 @@
-import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiTags } from '@nestjs/swagger';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { RecommendationFields, RequestData, Trainee } from '@app/domain';
-import { ApiGuard, RouteNotFound } from '../../kernel/api.guard';
+import { RouteNotFound } from '../../kernel/api.guard';
+import { ApiController } from '../../kernel/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { WireBody } from '../../kernel/wire-body';
-import { Answers, ApiVersionParam, Authenticated, ForVersionsWith, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
+import { Answers, ForVersionsWith, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
 import { RecommendForAwardCommand } from './recommend-for-award.handler';
 
 /**
@@ -17,11 +17,7 @@ import { RecommendForAwardCommand } from './recommend-for-award.handler';
  * recommended_for_award_at; 404 unknown or another provider's trainee; 422 StateTransitionError
  * or every failed rule of the body.
  */
-@Controller('api/:api_version/trainees/:trainee_id')
-@UseGuards(ApiGuard)
-@ApiTags('Lifecycle')
-@ApiVersionParam()
-@Authenticated()
+@ApiController('trainees/:trainee_id', 'Lifecycle')
 export class RecommendForAwardController {
   constructor(private readonly commands: CommandBus) {}
 

@@ -1,21 +1,16 @@
-import { Controller, HttpCode, Param, Patch, Put, UseGuards, UseInterceptors } from '@nestjs/common';
+import { HttpCode, Param, Patch, Put, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiTags } from '@nestjs/swagger';
-import { Answers, ApiVersionParam, Authenticated, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
+import { Answers, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { RequestData, Trainee, TraineeFields } from '@app/domain';
-import { ApiGuard } from '../../kernel/api.guard';
 import { EnhancedErrorsInterceptor } from '../../kernel/enhanced-errors.interceptor';
+import { ApiController } from '../../kernel/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { WireBody } from '../../kernel/wire-body';
 import { UpdateTraineeCommand } from './update-trainee.handler';
 
-@Controller('api/:api_version/trainees')
-@UseGuards(ApiGuard)
-@ApiTags('Trainees')
-@ApiVersionParam()
-@Authenticated()
+@ApiController('trainees', 'Trainees')
 @UseInterceptors(EnhancedErrorsInterceptor)
 export class UpdateTraineeController {
   constructor(private readonly commands: CommandBus) {}

@@ -1,24 +1,19 @@
-import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiTags } from '@nestjs/swagger';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { RequestData, Trainee, WithdrawalFields } from '@app/domain';
-import { ApiGuard } from '../../kernel/api.guard';
+import { ApiController } from '../../kernel/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { WireBody } from '../../kernel/wire-body';
-import { Answers, ApiVersionParam, Authenticated, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
+import { Answers, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
 import { WithdrawTraineeCommand } from './withdraw-trainee.handler';
 
 /**
  * POST /api/{version}/trainees/{trainee_id}/withdraw (docs/spec/trainee-records-api.md "States and
  * transitions"; docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7).
  */
-@Controller('api/:api_version/trainees/:trainee_id')
-@UseGuards(ApiGuard)
-@ApiTags('Lifecycle')
-@ApiVersionParam()
-@Authenticated()
+@ApiController('trainees/:trainee_id', 'Lifecycle')
 export class WithdrawTraineeController {
   constructor(private readonly commands: CommandBus) {}
 
