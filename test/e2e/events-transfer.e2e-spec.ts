@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hashToken } from '@app/domain';
+import { hashToken } from '@app/application';
 import { openSqliteEventStore } from '@app/event-store';
 import { SqliteReadModel } from '@app/read-model';
 import { runAdmin } from '../support/admin-cli';

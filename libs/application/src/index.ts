@@ -4,3 +4,4 @@ export * from './keyed-lock';
 export * from './registry';
 export * from './history';
 export * from './event-transfer';
+export * from './tokens';

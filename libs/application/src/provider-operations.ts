@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { decideProvider, decodeProviderEvent, evolveProvider, formatToken, hashToken, initialProviderState, type ProviderCommand, type ProviderEvent, type ProviderState, providerStreamId, toEventData } from '@app/domain';
+import { decideProvider, decodeProviderEvent, evolveProvider, initialProviderState, type ProviderCommand, type ProviderEvent, type ProviderState, providerStreamId, toEventData } from '@app/domain';
+import { formatToken, hashToken } from './tokens';
 import { type EventStore, newEventId, runCommand } from '@app/event-store';
 
 /** What revoking needs of the token read model: a token's owner by id (the read model's `getToken`). */

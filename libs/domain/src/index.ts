@@ -14,5 +14,4 @@ export * from './trainee/trainee.duplicates';
 export * from './trainee/trainee.state-machine';
 export * from './trainee/validation';
 export * from './provider/provider';
-export * from './provider/tokens';
 export * from './event-codec';

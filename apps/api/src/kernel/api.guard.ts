@@ -1,6 +1,6 @@
 import { Inject, Injectable, NotFoundException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { contractFor, type ApiVersion } from '@app/contract';
-import { hashToken, tokenFromAuthorizationHeader } from '@app/domain';
+import { hashToken, tokenFromAuthorizationHeader } from '@app/application';
 import { PROVIDER_READ_MODEL, type ProviderReadModel } from '@app/read-model';
 import type { ApiRequest } from './request-context';
 import { VERSION_PATTERN, VersionRegistry } from './versions';

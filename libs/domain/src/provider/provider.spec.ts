@@ -12,7 +12,6 @@ import {
   tokenRevoked,
 } from '../testing/provider-fixtures';
 import { ProviderCommandRejected, decideProvider, evolveProvider, initialProviderState } from './provider';
-import { hashToken } from './tokens';
 
 const spec = DeciderSpecification.for({ decide: decideProvider, evolve: evolveProvider, initialState: () => initialProviderState });
 
@@ -50,7 +49,6 @@ describe('provider decider: RegisterProvider', () => {
 describe('provider decider: IssueToken', () => {
   it('issues a token, recording only its hash', () => {
     spec.given([providerRegistered()]).when(issueToken()).then([tokenIssued({ at: PROVIDER_NOW })]);
-    expect(TOKEN_HASH).toBe(hashToken(`test_${'0'.repeat(64)}`));
   });
 
   it('issues further tokens beside a revoked one', () => {

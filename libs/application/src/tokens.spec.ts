@@ -1,0 +1,25 @@
+/** API tokens (docs/reference/API-FACTS.md §2.1–2.3): their format, the stored hash, the Authorization header. */
+import { formatToken, hashToken, tokenFromAuthorizationHeader } from './tokens';
+
+describe('API tokens', () => {
+  it('formats `<environment>_<64 lower-case hex>` from 32 bytes, and refuses any other length', () => {
+    expect(formatToken('sandbox', new Uint8Array(32).fill(0xab))).toBe(`sandbox_${'ab'.repeat(32)}`);
+    expect(() => formatToken('sandbox', new Uint8Array(31))).toThrow(/32 random bytes/);
+  });
+
+  it('hashes with SHA-256, lower-case hex (the value the provider read model stores)', () => {
+    expect(hashToken(`test_${'0'.repeat(64)}`)).toBe('8b3ebb4e5033f43e87bf86b1d310a3899986f2a2ceda9173734022e237b163ce');
+  });
+
+  it.each([
+    ['Bearer abc', 'abc'],
+    ['Bearer  abc  ', 'abc'],
+    ['abc', 'abc'],
+    ['bearer abc', 'bearer abc'],
+    ['Bearer ', null],
+    ['', null],
+    [undefined, null],
+  ])('reads the token of the header %j as %j', (header, token) => {
+    expect(tokenFromAuthorizationHeader(header)).toBe(token);
+  });
+});
