@@ -120,7 +120,10 @@ export class Projector {
     if (position > this.position) this.position = position;
     if (this.waiters.length === 0) return;
     const still: Waiter[] = [];
-    for (const w of this.waiters) (w.position <= this.position ? w.resolve() : still.push(w));
+    for (const w of this.waiters) {
+      if (w.position <= this.position) w.resolve();
+      else still.push(w);
+    }
     this.waiters = still;
   }
 

@@ -97,7 +97,7 @@ export function validatePlacementUpdate(input: unknown, stored: PlacementInput, 
 }
 
 /** A defer body's `data` (docs/reference/API-FACTS.md §12.3); any value (a non-object counts as `{}`). */
-export function validateDeferral(input: unknown, _trainee: Trainee, ctx: ValidationContext): ValidationResult<DeferralInput> {
+export function validateDeferral(input: unknown, _trainee: Trainee, _ctx: ValidationContext): ValidationResult<DeferralInput> {
   const { fields, problems } = DEFERRAL_WIRE.check(input);
   return deferralRules(fields, problems);
 }

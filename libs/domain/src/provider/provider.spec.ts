@@ -3,7 +3,6 @@ import {
   PROVIDER_NAME,
   PROVIDER_NOW,
   PROVIDER_UKPRN,
-  TOKEN_HASH,
   issueToken,
   providerRegistered,
   registerProvider,

@@ -101,13 +101,6 @@ export function squish(s: string): string {
   return s.trim().replace(/\s+/g, ' ');
 }
 
-/** Length in characters (Unicode code points), as Ruby's `String#length` counts. */
-function charLength(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
-
 /** Trimmed URN/UKPRN as stored: null when blank, and for a URN also when not applicable (decision (a)). */
 function partnerValue(value: string | null | undefined, isUrn: boolean): string | null {
   if (value === null || value === undefined) return null;
