@@ -8,7 +8,8 @@
  */
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { IdempotencyConflictError } from '../event-store.port';
-import { assertEventStoreDbUrl, EventStoreDbEventStore, openEventStoreDb } from './eventstoredb-event-store';
+import { EventStoreDbEventStore } from './eventstoredb-event-store';
+import { assertEventStoreDbUrl, openEventStoreDb } from './open-eventstoredb';
 import { portEvent } from './testing/test-events';
 
 const NOWHERE = 'esdb://127.0.0.1:1?tls=false';

@@ -12,7 +12,6 @@
  * that contains position H contains every position below H. Subscriptions rely on this: do not
  * assign positions outside the write transaction.
  */
-import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
@@ -30,6 +29,8 @@ import {
   Subscription,
   WrongExpectedVersionError,
 } from '../event-store.port';
+import { appendSignals, SqliteSubscription } from './sqlite-subscription';
+import { assertExpectedRevision, assertNonNegativeInteger, assertStreamId, serializeEvent, toRecordedEvent, type EventRow, type SerializedEvent } from './sqlite-rows';
 
 /** Options of {@link SqliteEventStore}. */
 export interface SqliteEventStoreOptions {
@@ -59,8 +60,6 @@ const SUBSCRIPTION_BATCH_SIZE = 500;
 /** Schema version stored in `PRAGMA user_version`. */
 const SCHEMA_VERSION = 1;
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS events (
   position    INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -83,16 +82,6 @@ BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 
 const COLUMNS = 'position, id, stream_id, revision, type, data, metadata';
 
-interface EventRow {
-  position: number;
-  id: string;
-  stream_id: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-}
-
 interface StreamHeadRow {
   revision: number;
   position: number;
@@ -104,24 +93,11 @@ interface ExistingIdRow {
   position: number;
 }
 
-interface SerializedEvent {
-  id: string;
-  type: string;
-  data: string;
-  metadata: string;
-}
-
 interface AppendOutcome {
   result: AppendResult;
   written: boolean;
 }
 
-/**
- * Wakes live subscriptions of every {@link SqliteEventStore} of this process that shares a database
- * file. The event name is the store's key (resolved file path; unique for `:memory:`).
- */
-const appendSignals = new EventEmitter();
-appendSignals.setMaxListeners(0);
 let memoryStoreCounter = 0;
 
 /**
@@ -395,144 +371,4 @@ export function openSqliteEventStore(
 ): SqliteEventStore {
   fs.mkdirSync(dataDir, { recursive: true });
   return new SqliteEventStore({ ...options, filename: path.join(dataDir, 'events.sqlite') });
-}
-
-/** What a subscription needs from its store. */
-interface SubscriptionSource {
-  key: string;
-  pollIntervalMs: number;
-  /**
-   * Up to one batch of matching events after `fromPosition`, read in one snapshot, and the
-   * position up to which that snapshot holds no further match (`scannedTo` ≥ `fromPosition`).
-   */
-  readBatch(fromPosition: number, filter: EventFilter | undefined): { events: RecordedEvent[]; scannedTo: number };
-  forget(subscription: SqliteSubscription): void;
-}
-
-/**
- * Catch-up then live subscription of {@link SqliteEventStore}. `next()` calls are served one after
- * the other, so concurrent callers never receive the same event twice.
- */
-class SqliteSubscription implements Subscription {
-  /** Every matching event at or below this position has been read into the buffer. */
-  private cursor: number;
-  private buffer: RecordedEvent[] = [];
-  private bufferIndex = 0;
-  private ended = false;
-  private signalled = false;
-  private wake: (() => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
-  private readonly onAppend = (): void => {
-    this.signalled = true;
-    this.resolveWait();
-  };
-
-  constructor(
-    private readonly source: SubscriptionSource,
-    fromPosition: number,
-    private readonly filter: EventFilter | undefined,
-  ) {
-    this.cursor = fromPosition;
-    appendSignals.on(source.key, this.onAppend);
-  }
-
-  /** The subscription's iterator; `return()` (a `break` out of `for await`) unsubscribes. */
-  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
-    return {
-      next: () => this.next(),
-      return: async () => {
-        await this.unsubscribe();
-        return { done: true, value: undefined };
-      },
-    };
-  }
-
-  /** Ends the subscription: no more events, a pending `next()` resolves `{ done: true }`. */
-  async unsubscribe(): Promise<void> {
-    if (this.ended) return;
-    this.ended = true;
-    appendSignals.off(this.source.key, this.onAppend);
-    this.source.forget(this);
-    this.buffer = [];
-    this.resolveWait();
-  }
-
-  private next(): Promise<IteratorResult<RecordedEvent>> {
-    const result = this.queue.then(() => this.pull());
-    this.queue = result.catch(() => undefined);
-    return result;
-  }
-
-  private async pull(): Promise<IteratorResult<RecordedEvent>> {
-    for (;;) {
-      if (this.ended) return { done: true, value: undefined };
-      if (this.bufferIndex < this.buffer.length) {
-        return { done: false, value: this.buffer[this.bufferIndex++] };
-      }
-      this.signalled = false;
-      const { events, scannedTo } = this.source.readBatch(this.cursor, this.filter);
-      this.buffer = events;
-      this.bufferIndex = 0;
-      this.cursor = Math.max(this.cursor, scannedTo);
-      if (events.length === 0 && !this.signalled) await this.waitForSignal();
-    }
-  }
-
-  private waitForSignal(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.wake = resolve;
-      this.timer = setTimeout(() => this.resolveWait(), this.source.pollIntervalMs);
-    });
-  }
-
-  private resolveWait(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    const wake = this.wake;
-    this.wake = null;
-    wake?.();
-  }
-}
-
-function toRecordedEvent(row: EventRow): RecordedEvent {
-  return {
-    id: row.id,
-    type: row.type,
-    data: JSON.parse(row.data) as unknown,
-    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
-    streamId: row.stream_id,
-    streamRevision: row.revision,
-    position: row.position,
-  };
-}
-
-function serializeEvent(event: EventData, index: number): SerializedEvent {
-  if (event === null || typeof event !== 'object') throw new TypeError(`events[${index}] must be an object`);
-  if (typeof event.id !== 'string' || !UUID_PATTERN.test(event.id)) {
-    throw new TypeError(`events[${index}].id must be a UUID, got ${JSON.stringify(event.id)}`);
-  }
-  if (typeof event.type !== 'string' || event.type === '') {
-    throw new TypeError(`events[${index}].type must be a non-empty string`);
-  }
-  const data = JSON.stringify(event.data);
-  if (data === undefined) throw new TypeError(`events[${index}].data must be JSON-serialisable`);
-  if (event.metadata === null || typeof event.metadata !== 'object' || Array.isArray(event.metadata)) {
-    throw new TypeError(`events[${index}].metadata must be an object`);
-  }
-  return { id: event.id.toLowerCase(), type: event.type, data, metadata: JSON.stringify(event.metadata) };
-}
-
-function assertStreamId(streamId: string): void {
-  if (typeof streamId !== 'string' || streamId === '') throw new TypeError('streamId must be a non-empty string');
-}
-
-function assertExpectedRevision(expected: ExpectedRevision): void {
-  if (expected === 'any' || expected === 'no_stream' || expected === 'stream_exists') return;
-  if (typeof expected === 'number' && Number.isInteger(expected) && expected >= 0) return;
-  throw new RangeError(`expectedRevision must be 'no_stream', 'stream_exists', 'any' or an integer ≥ 0, got ${String(expected)}`);
-}
-
-function assertNonNegativeInteger(name: string, value: number): void {
-  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be an integer ≥ 0, got ${value}`);
 }

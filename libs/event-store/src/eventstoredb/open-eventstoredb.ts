@@ -1,0 +1,43 @@
+import { EventStoreDBClient } from '@eventstore/db-client';
+import { EventStoreDbEventStore, type EventStoreDbEventStoreOptions } from './eventstoredb-event-store';
+
+const ignore = (): void => undefined;
+
+/**
+ * Checks that `url` is an EventStoreDB connection string: it must start with `esdb://` or
+ * `esdb+discover://` (docs/DESIGN.md configuration, `EVENTSTORE_URL`). Throws an Error naming the
+ * expected schemes (and only the given scheme, never the credentials) otherwise.
+ */
+export function assertEventStoreDbUrl(url: string): void {
+  const trimmed = typeof url === 'string' ? url.trim() : '';
+  if (trimmed.startsWith('esdb://') || trimmed.startsWith('esdb+discover://')) return;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(trimmed)?.[1];
+  throw new Error(
+    'EVENTSTORE_URL must be an EventStoreDB connection string starting with esdb:// or esdb+discover:// ' +
+      `(for example esdb://localhost:2113?tls=false), got ${scheme === undefined ? 'no scheme' : `"${scheme}://…"`}`,
+  );
+}
+
+/**
+ * Opens an {@link EventStoreDbEventStore} on the connection string `url` (`esdb://…` or
+ * `esdb+discover://…`, as in `EVENTSTORE_URL`; docs/DESIGN.md configuration). Connects lazily: no
+ * request is made until the first call. Throws an Error for a URL of another scheme or one the
+ * client cannot parse, and a RangeError for invalid `options`.
+ */
+export function openEventStoreDb(url: string, options: EventStoreDbEventStoreOptions = {}): EventStoreDbEventStore {
+  assertEventStoreDbUrl(url);
+  let client: EventStoreDBClient;
+  try {
+    client = EventStoreDBClient.connectionString(url.trim());
+  } catch (error) {
+    throw new Error(`EVENTSTORE_URL is not a valid EventStoreDB connection string: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  try {
+    return new EventStoreDbEventStore(client, options);
+  } catch (error) {
+    client.dispose().catch(ignore);
+    throw error;
+  }
+}
