@@ -17,7 +17,12 @@ function rebuildable(store: unknown): RebuildableStore {
  */
 export function registerProjectionCommands(program: Command, ctx: CliContext): void {
   const projections = program.command('projections').description('read-model projections: versions, lag, rebuild');
+  registerStatus(projections, ctx);
+  registerRebuild(projections, ctx);
+}
 
+/** `projections status [--json]`: each projection's versions, store, checkpoint, lag and documents, as a table or JSON. */
+function registerStatus(projections: Command, ctx: CliContext): void {
   projections
     .command('status')
     .description('each projection: code and stored version, store, checkpoint, lag (events, seconds), documents')
@@ -55,7 +60,10 @@ export function registerProjectionCommands(program: Command, ctx: CliContext): v
       const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
       for (const line of [header, ...lines]) process.stdout.write(`${line.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()}\n`);
     });
+}
 
+/** `projections rebuild <name> [--keep-old]`: blue/green rebuild with a progress bar; Ctrl-C stops between batches (resumable). */
+function registerRebuild(projections: Command, ctx: CliContext): void {
   projections
     .command('rebuild')
     .description('rebuild a projection from the event log into a new store, then swap it in (resumable; Ctrl-C stops between batches)')

@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { ProviderCommandRejected } from '@app/domain';
+import type { CliContext } from '../cli-context';
+
+/**
+ * `provider add|list` and `token issue|revoke|list` (docs/reference/API-FACTS.md §2): providers and
+ * their API tokens, as events on the provider's stream; a token is printed once and never stored.
+ */
+export function registerProviderCommands(program: Command, ctx: CliContext): void {
+  const { environment } = ctx;
+  const provider = program.command('provider').description('providers (training organisations)');
+  provider
+    .command('add')
+    .description('register a provider')
+    .requiredOption('--ukprn <ukprn>', "the provider's 8-digit UKPRN")
+    .requiredOption('--name <name>', "the provider's name")
+    .action(async (opts: { ukprn: string; name: string }) => {
+      await ctx.withStores((_stores, ops) => ops.addProvider(opts.ukprn, opts.name));
+      process.stdout.write(`Provider ${opts.ukprn} registered: ${opts.name.trim()}\n`);
+    });
+  provider
+    .command('list')
+    .description('list providers')
+    .action(async () => {
+      const providers = await ctx.withStores((stores) => stores.readModel.listProviders());
+      for (const p of providers) process.stdout.write(`${p.ukprn}\t${p.name}\t${p.created_at}\n`);
+    });
+
+  const token = program.command('token').description('API tokens');
+  token
+    .command('issue')
+    .description('issue a token for a provider; prints the token, alone, as the last line')
+    .requiredOption('--ukprn <ukprn>', "the provider's UKPRN")
+    .action(async (opts: { ukprn: string }) => {
+      const issued = await ctx.withStores((_stores, ops) => ops.issueToken(opts.ukprn, environment));
+      process.stdout.write(`Token ${issued.token_id} issued for provider ${issued.ukprn}; it is shown once:\n${issued.token}\n`);
+    });
+  token
+    .command('revoke')
+    .description('revoke a token by id')
+    .requiredOption('--token-id <id>', 'the token id (see token list)')
+    .action(async (opts: { tokenId: string }) => {
+      const { ukprn } = await ctx.withStores((_stores, ops) => ops.revokeToken(opts.tokenId));
+      process.stdout.write(`Token ${opts.tokenId} of provider ${ukprn} revoked\n`);
+    });
+  token
+    .command('list')
+    .description("list a provider's tokens (never the tokens themselves)")
+    .requiredOption('--ukprn <ukprn>', "the provider's UKPRN")
+    .action(async (opts: { ukprn: string }) => {
+      const tokens = await ctx.withStores(async ({ readModel: rm }) => {
+        if (!(await rm.getProvider(opts.ukprn))) throw new ProviderCommandRejected(`No provider with UKPRN ${opts.ukprn}`);
+        return rm.listTokens(opts.ukprn);
+      });
+      process.stdout.write('token_id\tstatus\tissued_at\trevoked_at\n');
+      for (const t of tokens) process.stdout.write(`${t.token_id}\t${t.status}\t${t.issued_at}\t${t.revoked_at ?? ''}\n`);
+    });
+}
