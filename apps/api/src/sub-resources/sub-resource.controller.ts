@@ -1,10 +1,10 @@
-import { Delete, Get, HttpCode, Param, Patch, Post, Put, type Type } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, Delete, Get, HttpCode, Patch, Post, Put, type ExecutionContext, type Type } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { RequestData, Trainee } from '@app/domain';
 import { ApiController } from '../kernel/api-controller.decorator';
-import { Contract, CurrentCaller } from '../kernel/request-context';
+import type { ApiRequest } from '../kernel/request-context';
 import { WireBody } from '../kernel/wire-body';
 import { Answers, IdParam, NotFoundAnswer, Operation, Writes } from '../openapi/operation.decorators';
 import type { AnySubResource } from './sub-resource';
@@ -25,6 +25,46 @@ export interface SubResourceDocs {
   conflict?: string;
 }
 
+/** What an item endpoint reads of its request (set by the API guard and the path): the caller, the version's contract, the ids as sent. */
+interface ItemRequest {
+  caller: Caller;
+  contract: VersionContract;
+  traineeId: string;
+  /** The item id of the path; '' on the collection's endpoints. */
+  itemId: string;
+}
+
+/** Controller parameter: the {@link ItemRequest} of a sub-resource endpoint whose item id parameter is `idParam`. */
+const Item = createParamDecorator((idParam: string, ctx: ExecutionContext): ItemRequest => {
+  const req = ctx.switchToHttp().getRequest<ApiRequest>();
+  if (!req.caller || !req.contract) throw new Error('Item used on a route without the API guard');
+  const params = (req.params ?? {}) as Record<string, string>;
+  return { caller: req.caller, contract: req.contract, traineeId: params.trainee_id, itemId: params[idParam] ?? '' };
+});
+
+/** The OpenAPI decorators of each endpoint of a sub-resource (operation, answers, parameters, body). */
+function endpointDocs(kind: AnySubResource, docs: SubResourceDocs, idParam: 'placement_id' | 'degree_id'): Record<Endpoint, MethodDecorator> {
+  const title = `${kind.name[0].toUpperCase()}${kind.name.slice(1)}`;
+  const notFound = NotFoundAnswer(`Trainee(s) or ${title}(s) not found.`);
+  const writes = Writes(docs.schemas.request, { notFound: true, conflict: docs.conflict });
+  const changed = Answers(200, `The ${kind.name} after the change.`, docs.schemas.item);
+  return {
+    list: applyDecorators(Operation(docs.operations.list, docs.titles.list), Answers(200, `The ${kind.path}, in creation order.`, docs.schemas.list), NotFoundAnswer()),
+    get: applyDecorators(Operation(docs.operations.get, docs.titles.get), IdParam(idParam), Answers(200, `The ${kind.name}.`, docs.schemas.item), notFound),
+    create: applyDecorators(Operation(docs.operations.create, docs.titles.create, docs.createDescription), writes, Answers(201, docs.createdDescription, docs.schemas.created)),
+    replace: applyDecorators(Operation(docs.operations.replace, docs.titles.replace), IdParam(idParam), writes, changed),
+    update: applyDecorators(Operation(docs.operations.update, docs.titles.update, 'As PUT.'), IdParam(idParam), writes, changed),
+    remove: applyDecorators(
+      Operation(docs.operations.remove, docs.titles.remove),
+      IdParam(idParam),
+      Answers(200, 'The trainee after the removal.', 'TraineeResponse'),
+      notFound,
+      Answers(409, 'A concurrent change of the trainee; retry.', 'Conflict'),
+      Answers(422, "StateTransitionError: the trainee's state refuses the change.", 'UnprocessableEntity'),
+    ),
+  };
+}
+
 /**
  * The controller of a sub-resource under /api/{version}/trainees/{trainee_id}/<path>
  * (docs/spec/trainee-records-api.md, the endpoints of placements and degrees; docs/reference/API-FACTS.md
@@ -40,8 +80,7 @@ export interface SubResourceDocs {
  */
 export function subResourceController(kind: AnySubResource, docs: SubResourceDocs): Type<object> {
   const idParam = `${kind.name}_id` as 'placement_id' | 'degree_id';
-  const notFound = `Trainee(s) or ${kind.name[0].toUpperCase()}${kind.name.slice(1)}(s) not found.`;
-  const writes = { notFound: true, conflict: docs.conflict };
+  const d = endpointDocs(kind, docs, idParam);
 
   @ApiController(`trainees/:trainee_id/${kind.path}`, docs.tag)
   @IdParam('trainee_id')
@@ -53,100 +92,57 @@ export function subResourceController(kind: AnySubResource, docs: SubResourceDoc
 
     /** The trainee's items in creation order. */
     @Get()
-    @Operation(docs.operations.list, docs.titles.list)
-    @Answers(200, `The ${kind.path}, in creation order.`, docs.schemas.list)
-    @NotFoundAnswer()
-    async list(@CurrentCaller() caller: Caller, @Contract() contract: VersionContract, @Param('trainee_id') traineeId: string): Promise<{ data: unknown[] }> {
-      const items = await this.queries.execute<ListItemsQuery, unknown[]>(new ListItemsQuery(kind, caller, traineeId));
-      return { data: items.map((item) => kind.serialize(contract, item)) };
+    @d.list
+    async list(@Item(idParam) r: ItemRequest): Promise<{ data: unknown[] }> {
+      const items = await this.queries.execute<ListItemsQuery, unknown[]>(new ListItemsQuery(kind, r.caller, r.traineeId));
+      return { data: items.map((item) => kind.serialize(r.contract, item)) };
     }
 
     /** One item. */
     @Get(`:${idParam}`)
-    @Operation(docs.operations.get, docs.titles.get)
-    @IdParam(idParam)
-    @Answers(200, `The ${kind.name}.`, docs.schemas.item)
-    @NotFoundAnswer(notFound)
-    async get(
-      @CurrentCaller() caller: Caller,
-      @Contract() contract: VersionContract,
-      @Param('trainee_id') traineeId: string,
-      @Param(idParam) itemId: string,
-    ): Promise<{ data: unknown }> {
-      const item = await this.queries.execute<GetItemQuery, unknown>(new GetItemQuery(kind, caller, traineeId, itemId));
-      return { data: kind.serialize(contract, item) };
+    @d.get
+    async get(@Item(idParam) r: ItemRequest): Promise<{ data: unknown }> {
+      const item = await this.queries.execute<GetItemQuery, unknown>(new GetItemQuery(kind, r.caller, r.traineeId, r.itemId));
+      return { data: kind.serialize(r.contract, item) };
     }
 
     /** Adds an item. */
     @Post()
-    @Operation(docs.operations.create, docs.titles.create, docs.createDescription)
-    @Writes(docs.schemas.request, writes)
-    @Answers(201, docs.createdDescription, docs.schemas.created)
+    @d.create
     @HttpCode(201)
-    async create(
-      @CurrentCaller() caller: Caller,
-      @Contract() contract: VersionContract,
-      @Param('trainee_id') traineeId: string,
-      @WireBody(kind.name) data: RequestData<unknown>,
-    ): Promise<{ data: unknown }> {
-      const item = await this.commands.execute<AddItemCommand, unknown>(new AddItemCommand(kind, caller, contract.rules, traineeId, data));
-      return { data: kind.created(contract, item) };
+    async create(@Item(idParam) r: ItemRequest, @WireBody(kind.name) data: RequestData<unknown>): Promise<{ data: unknown }> {
+      const item = await this.commands.execute<AddItemCommand, unknown>(new AddItemCommand(kind, r.caller, r.contract.rules, r.traineeId, data));
+      return { data: kind.created(r.contract, item) };
     }
 
     /** Changes an item (PUT). */
     @Put(`:${idParam}`)
-    @Operation(docs.operations.replace, docs.titles.replace)
-    @IdParam(idParam)
-    @Writes(docs.schemas.request, writes)
-    @Answers(200, `The ${kind.name} after the change.`, docs.schemas.item)
-    put(
-      @CurrentCaller() caller: Caller,
-      @Contract() contract: VersionContract,
-      @Param('trainee_id') traineeId: string,
-      @Param(idParam) itemId: string,
-      @WireBody(kind.name) data: RequestData<unknown>,
-    ): Promise<{ data: unknown }> {
-      return this.update(caller, contract, traineeId, itemId, data);
+    @d.replace
+    put(@Item(idParam) r: ItemRequest, @WireBody(kind.name) data: RequestData<unknown>): Promise<{ data: unknown }> {
+      return this.update(r, data);
     }
 
     /** Changes an item (PATCH, as PUT). */
     @Patch(`:${idParam}`)
-    @Operation(docs.operations.update, docs.titles.update, 'As PUT.')
-    @IdParam(idParam)
-    @Writes(docs.schemas.request, writes)
-    @Answers(200, `The ${kind.name} after the change.`, docs.schemas.item)
-    patch(
-      @CurrentCaller() caller: Caller,
-      @Contract() contract: VersionContract,
-      @Param('trainee_id') traineeId: string,
-      @Param(idParam) itemId: string,
-      @WireBody(kind.name) data: RequestData<unknown>,
-    ): Promise<{ data: unknown }> {
-      return this.update(caller, contract, traineeId, itemId, data);
+    @d.update
+    patch(@Item(idParam) r: ItemRequest, @WireBody(kind.name) data: RequestData<unknown>): Promise<{ data: unknown }> {
+      return this.update(r, data);
     }
 
     /** Removes an item; answers the parent trainee. */
     @Delete(`:${idParam}`)
-    @Operation(docs.operations.remove, docs.titles.remove)
-    @IdParam(idParam)
-    @Answers(200, 'The trainee after the removal.', 'TraineeResponse')
-    @NotFoundAnswer(notFound)
-    @Answers(409, 'A concurrent change of the trainee; retry.', 'Conflict')
-    @Answers(422, "StateTransitionError: the trainee's state refuses the change.", 'UnprocessableEntity')
+    @d.remove
     @HttpCode(200)
-    async remove(
-      @CurrentCaller() caller: Caller,
-      @Contract() contract: VersionContract,
-      @Param('trainee_id') traineeId: string,
-      @Param(idParam) itemId: string,
-    ): Promise<{ data: unknown }> {
-      const trainee = await this.commands.execute<RemoveItemCommand, Trainee>(new RemoveItemCommand(kind, caller, contract.rules, traineeId, itemId));
-      return { data: contract.output.serializeTrainee(trainee, { nested: true }) };
+    async remove(@Item(idParam) r: ItemRequest): Promise<{ data: unknown }> {
+      const command = new RemoveItemCommand(kind, r.caller, r.contract.rules, r.traineeId, r.itemId);
+      const trainee = await this.commands.execute<RemoveItemCommand, Trainee>(command);
+      return { data: r.contract.output.serializeTrainee(trainee, { nested: true }) };
     }
 
-    async update(caller: Caller, contract: VersionContract, traineeId: string, itemId: string, data: RequestData<unknown>): Promise<{ data: unknown }> {
-      const item = await this.commands.execute<UpdateItemCommand, unknown>(new UpdateItemCommand(kind, caller, contract.rules, traineeId, itemId, data));
-      return { data: kind.serialize(contract, item) };
+    async update(r: ItemRequest, data: RequestData<unknown>): Promise<{ data: unknown }> {
+      const command = new UpdateItemCommand(kind, r.caller, r.contract.rules, r.traineeId, r.itemId, data);
+      const item = await this.commands.execute<UpdateItemCommand, unknown>(command);
+      return { data: kind.serialize(r.contract, item) };
     }
   }
   return SubResourceController;
