@@ -26,6 +26,12 @@ export interface TraineeListPage {
   totalCount: number;
 }
 
+/** A trainee document and the stream revision of the last event applied to it. */
+export interface TraineeSnapshot {
+  trainee: Trainee;
+  revision: number;
+}
+
 /** Reads of the trainee projection. Every GET is served from here (docs/DESIGN.md "The shape"). */
 export interface TraineeReadModel {
   /** The trainee by id (ids match case-insensitively, docs/reference/API-FACTS.md §1.10), or null. */
