@@ -1,9 +1,19 @@
-import type { AnyBulkWriteOperation, Collection, Document, Filter } from 'mongodb';
-import { MongoBulkWriteError } from 'mongodb';
-import { decodeProviderEvent, decodeTraineeEvent, evolve, evolveProvider, initialProviderState, lastNameKey, type ProviderState, startCycle, type TraineeState } from '@app/domain';
+import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Document, type Filter } from 'mongodb';
 import type { RecordedEvent } from '@app/event-store';
 import type { ProjectionName } from '../projection-versions';
-import { providerCollections, traineeCollections, type StoredProvider, type StoredToken, type StoredTrainee } from './mongo-collections';
+import { decodeBatch, foldBatch } from '../projections/projection';
+import { changedTokens, providerProjection, type ProviderDocument, type TokenDocument } from '../projections/provider-projection';
+import { traineeIdKey, traineeKeys, traineeProjection, type TraineeDocument } from '../projections/trainee-projection';
+import {
+  providerCollections,
+  toProviderRecord,
+  toTokenRecord,
+  traineeCollections,
+  type ProviderCollections,
+  type StoredProvider,
+  type StoredToken,
+  type StoredTrainee,
+} from './mongo-collections';
 import { DUPLICATE_KEY, MAX_WRITE_ATTEMPTS, plain, WRITE_CONCERN } from './mongo-connection';
 import type { MongoRegistry } from './mongo-registry';
 
@@ -31,194 +41,109 @@ export async function applyToStore(
   if (events.length === 0) return;
   if (name === 'trainees') {
     const { trainees } = traineeCollections(registry.db, store);
-    await runBulk(trainees, await planTraineeWrites(trainees, events));
+    const batch = decodeBatch(traineeProjection, events);
+    if (batch.keys.length > 0) {
+      const changes = foldBatch(traineeProjection, batch, await loadTrainees(trainees, batch.keys));
+      await runBulk(trainees, changes.map((c) => traineeWrite(c.after)));
+    }
   } else {
-    const { providers, tokens } = providerCollections(registry.db, store);
-    const { tokenWrites, providerWrites } = await planProviderWrites(providers, events);
-    await runBulk(tokens, tokenWrites);
-    await runBulk(providers, providerWrites);
+    const collections = providerCollections(registry.db, store);
+    const batch = decodeBatch(providerProjection, events);
+    if (batch.keys.length > 0) {
+      const changes = foldBatch(providerProjection, batch, await loadProviders(collections, batch.keys));
+      // Tokens first: a provider's revision is what makes a redelivered token event be skipped.
+      await runBulk(collections.tokens, changes.flatMap((c) => changedTokens(c.before, c.after).map(tokenWrite)));
+      await runBulk(collections.providers, changes.map((c) => providerWrite(c.after)));
+    }
   }
   await registry.advanceCheckpoint(events[events.length - 1].position, `${name}_${store}`, version);
 }
 
-async function planTraineeWrites(trainees: Collection<StoredTrainee>, events: RecordedEvent[]): Promise<PlannedWrite<StoredTrainee>[]> {
-  const decoded = events.flatMap((recorded) => {
-    const event = decodeTraineeEvent(recorded);
-    return event ? [{ recorded, event }] : [];
-  });
-  if (decoded.length === 0) return [];
-  const lowers = [...new Set(decoded.map((d) => d.event.data.trainee_id.toLowerCase()))];
+/**
+ * The trainee documents of `keys` (ids as events carry them) stored in `trainees`, found by
+ * `trainee_id_lower` as the SQLite adapter does; one query.
+ */
+async function loadTrainees(trainees: Collection<StoredTrainee>, keys: string[]): Promise<Map<string, TraineeDocument>> {
+  const lowers = [...new Set(keys.map(traineeIdKey))];
   const stored = await trainees
     .find({ trainee_id_lower: { $in: lowers } }, { projection: { doc: 1, revision: 1, created_position: 1, trainee_id_lower: 1 } })
     .toArray();
   const byLower = new Map(stored.map((row) => [row.trainee_id_lower, row]));
-
-  interface Entry {
-    state: TraineeState;
-    revision: number;
-    createdPosition: number | null;
-    dirty: boolean;
+  const found = new Map<string, TraineeDocument>();
+  for (const key of keys) {
+    const row = byLower.get(traineeIdKey(key));
+    if (row) found.set(key, { trainee: row.doc, revision: row.revision, created_position: row.created_position });
   }
-  // Keyed by the id as the event carries it, as the SQLite adapter does.
-  const entries = new Map<string, Entry>();
-  for (const { recorded, event } of decoded) {
-    const id = event.data.trainee_id;
-    let entry = entries.get(id);
-    if (!entry) {
-      const row = byLower.get(id.toLowerCase());
-      entry = row
-        ? { state: { exists: true, trainee: row.doc }, revision: row.revision, createdPosition: row.created_position, dirty: false }
-        : { state: { exists: false }, revision: -1, createdPosition: null, dirty: false };
-      entries.set(id, entry);
-    }
-    if (recorded.streamRevision <= entry.revision) continue;
-    entry.state = evolve(entry.state, event);
-    entry.revision = recorded.streamRevision;
-    entry.dirty = true;
-    if (entry.state.exists && entry.createdPosition === null) entry.createdPosition = recorded.position;
-  }
-
-  const writes: PlannedWrite<StoredTrainee>[] = [];
-  for (const entry of entries.values()) {
-    if (!entry.dirty || !entry.state.exists) continue;
-    const t = plain(entry.state.trainee);
-    writes.push({
-      id: t.trainee_id,
-      revision: entry.revision,
-      model: {
-        updateOne: {
-          filter: { _id: t.trainee_id, revision: { $lt: entry.revision } },
-          update: {
-            $set: {
-              ukprn: t.ukprn,
-              start_cycle: startCycle(t.details),
-              state: t.state,
-              itt_start_date: t.details.itt_start_date,
-              has_trn: Boolean(t.trn),
-              updated_at: t.updated_at,
-              date_of_birth: t.details.date_of_birth,
-              training_route: t.details.training_route,
-              last_name_key: lastNameKey(t.details.last_name),
-              revision: entry.revision,
-              doc: t,
-            },
-            $setOnInsert: {
-              trainee_id: t.trainee_id,
-              trainee_id_lower: t.trainee_id.toLowerCase(),
-              created_position: entry.createdPosition ?? events[events.length - 1].position,
-            },
-          },
-          upsert: true,
-        },
-      },
-    });
-  }
-  return writes;
+  return found;
 }
 
-async function planProviderWrites(
-  providers: Collection<StoredProvider>,
-  events: RecordedEvent[],
-): Promise<{ tokenWrites: PlannedWrite<StoredToken>[]; providerWrites: PlannedWrite<StoredProvider>[] }> {
-  const decoded = events.flatMap((recorded) => {
-    const event = decodeProviderEvent(recorded);
-    return event ? [{ recorded, event }] : [];
-  });
-  if (decoded.length === 0) return { tokenWrites: [], providerWrites: [] };
-  const ukprns = [...new Set(decoded.map((d) => d.event.data.ukprn))];
-  const stored = await providers.find({ _id: { $in: ukprns } }).toArray();
-  const byUkprn = new Map(stored.map((row) => [row._id, row]));
-
-  interface Entry {
-    state: ProviderState;
-    revision: number;
-    /** created_at of a provider not stored yet (from its first applied event, as SQLite). */
-    createdAt: string | null;
-    dirty: boolean;
-  }
-  interface TokenChange {
-    issued?: { token_hash: string; ukprn: string; at: string };
-    revokedAt?: string;
-  }
-  const entries = new Map<string, Entry>();
-  const tokenChanges = new Map<string, TokenChange>();
-  for (const { recorded, event } of decoded) {
-    const ukprn = event.data.ukprn;
-    let entry = entries.get(ukprn);
-    if (!entry) {
-      const row = byUkprn.get(ukprn);
-      entry = row
-        ? { state: row.state, revision: row.revision, createdAt: null, dirty: false }
-        : { state: initialProviderState, revision: -1, createdAt: null, dirty: false };
-      entries.set(ukprn, entry);
-    }
-    if (recorded.streamRevision <= entry.revision) continue;
-    if (!byUkprn.has(ukprn) && entry.createdAt === null) {
-      entry.createdAt = event.type === 'ProviderRegistered' ? event.data.at : recorded.metadata.occurredAt;
-    }
-    entry.state = evolveProvider(entry.state, event);
-    entry.revision = recorded.streamRevision;
-    entry.dirty = true;
-    if (event.type === 'TokenIssued') {
-      const change = tokenChanges.get(event.data.token_id) ?? {};
-      // As SQLite's INSERT … ON CONFLICT DO NOTHING: the first issue of a token id wins.
-      change.issued ??= { token_hash: event.data.token_hash, ukprn, at: event.data.at };
-      tokenChanges.set(event.data.token_id, change);
-    } else if (event.type === 'TokenRevoked') {
-      const change = tokenChanges.get(event.data.token_id) ?? {};
-      change.revokedAt = event.data.at;
-      tokenChanges.set(event.data.token_id, change);
-    }
-  }
-
-  const tokenWrites: PlannedWrite<StoredToken>[] = [];
-  for (const [tokenId, change] of tokenChanges) {
-    const revoke = change.revokedAt !== undefined ? { status: 'revoked' as const, revoked_at: change.revokedAt } : null;
-    if (change.issued) {
-      const onInsert = {
-        token_id: tokenId,
-        token_hash: change.issued.token_hash,
-        ukprn: change.issued.ukprn,
-        issued_at: change.issued.at,
-      };
-      tokenWrites.push({
-        id: tokenId,
-        revision: null,
-        model: {
-          updateOne: {
-            filter: { _id: tokenId },
-            update: revoke
-              ? { $setOnInsert: onInsert, $set: revoke }
-              : { $setOnInsert: { ...onInsert, status: 'active', revoked_at: null } },
-            upsert: true,
-          },
+/** The guarded upsert storing a trainee document: its {@link traineeKeys} as fields, the trainee in `doc`. */
+function traineeWrite(doc: TraineeDocument): PlannedWrite<StoredTrainee> {
+  const { trainee_id, trainee_id_lower, created_position, ...fields } = traineeKeys(doc);
+  return {
+    id: trainee_id,
+    revision: doc.revision,
+    model: {
+      updateOne: {
+        filter: { _id: trainee_id, revision: { $lt: doc.revision } },
+        update: {
+          $set: { ...fields, revision: doc.revision, doc: plain(doc.trainee) },
+          $setOnInsert: { trainee_id, trainee_id_lower, created_position },
         },
-      });
-    } else if (revoke) {
-      // As SQLite's UPDATE: revoking a token that is not stored changes nothing.
-      tokenWrites.push({ id: tokenId, revision: null, model: { updateOne: { filter: { _id: tokenId }, update: { $set: revoke } } } });
-    }
-  }
-
-  const providerWrites: PlannedWrite<StoredProvider>[] = [];
-  for (const [ukprn, entry] of entries) {
-    if (!entry.dirty) continue;
-    providerWrites.push({
-      id: ukprn,
-      revision: entry.revision,
-      model: {
-        updateOne: {
-          filter: { _id: ukprn, revision: { $lt: entry.revision } },
-          update: {
-            $set: { name: entry.state.name ?? '', revision: entry.revision, state: plain(entry.state) },
-            $setOnInsert: { ukprn, created_at: entry.createdAt ?? '' },
-          },
-          upsert: true,
-        },
+        upsert: true,
       },
+    },
+  };
+}
+
+/** The provider documents of `ukprns` stored in `collections` (providers and their tokens); two queries. */
+async function loadProviders({ providers, tokens }: ProviderCollections, ukprns: string[]): Promise<Map<string, ProviderDocument>> {
+  const [stored, storedTokens] = await Promise.all([
+    providers.find({ _id: { $in: ukprns } }).toArray(),
+    tokens.find({ ukprn: { $in: ukprns } }).toArray(),
+  ]);
+  const found = new Map<string, ProviderDocument>();
+  for (const row of stored) {
+    const own = storedTokens.filter((t) => t.ukprn === row._id).map((t): TokenDocument => ({ ...toTokenRecord(t), token_hash: t.token_hash }));
+    found.set(row._id, {
+      record: toProviderRecord(row),
+      tokens: Object.fromEntries(own.map((t) => [t.token_id, t])),
+      state: row.state,
+      revision: row.revision,
     });
   }
-  return { tokenWrites, providerWrites };
+  return found;
+}
+
+/** The guarded upsert storing a provider document's record, revision and state. */
+function providerWrite(doc: ProviderDocument): PlannedWrite<StoredProvider> {
+  const { ukprn, name, created_at } = doc.record;
+  return {
+    id: ukprn,
+    revision: doc.revision,
+    model: {
+      updateOne: {
+        filter: { _id: ukprn, revision: { $lt: doc.revision } },
+        update: { $set: { name, revision: doc.revision, state: plain(doc.state) }, $setOnInsert: { ukprn, created_at } },
+        upsert: true,
+      },
+    },
+  };
+}
+
+/**
+ * The upsert storing a token: inserted whole when missing; a revoked token also sets its status
+ * and revocation time. No write ever sets a token back to active, so writes of one token in any
+ * order (a redelivered batch, two writers around a swap) leave it as the latest event did.
+ */
+function tokenWrite(token: TokenDocument): PlannedWrite<StoredToken> {
+  const { token_id, token_hash, ukprn, issued_at } = token;
+  const onInsert = { token_id, token_hash, ukprn, issued_at };
+  const update =
+    token.status === 'revoked'
+      ? { $setOnInsert: onInsert, $set: { status: token.status, revoked_at: token.revoked_at } }
+      : { $setOnInsert: { ...onInsert, status: token.status, revoked_at: null } };
+  return { id: token_id, revision: null, model: { updateOne: { filter: { _id: token_id }, update, upsert: true } } };
 }
 
 /**

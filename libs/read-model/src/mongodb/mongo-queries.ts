@@ -1,5 +1,6 @@
 import type { Db, Filter } from 'mongodb';
-import { lastNameKey, type Trainee } from '@app/domain';
+import type { Trainee } from '@app/domain';
+import { duplicateKeys, traineeIdKey } from '../projections/trainee-projection';
 import type {
   ProviderReadModel,
   ProviderRecord,
@@ -29,7 +30,7 @@ export abstract class MongoQueries implements ProviderReadModel {
       'trainees',
       async (store) => {
         const row = await traineeCollections(this.db, store).trainees.findOne(
-          { trainee_id_lower: traineeId.toLowerCase() },
+          { trainee_id_lower: traineeIdKey(traineeId) },
           { projection: { doc: 1 } },
         );
         return row ? row.doc : null;
@@ -78,10 +79,7 @@ export abstract class MongoQueries implements ProviderReadModel {
       'trainees',
       async (store) => {
         const rows = await traineeCollections(this.db, store)
-          .trainees.find(
-            { ukprn, date_of_birth: dateOfBirth, training_route: trainingRoute, last_name_key: lastNameKey(lastName) },
-            { projection: { doc: 1 } },
-          )
+          .trainees.find(duplicateKeys(ukprn, dateOfBirth, trainingRoute, lastName), { projection: { doc: 1 } })
           .sort({ created_position: 1 })
           .toArray();
         return rows.map((r) => r.doc);

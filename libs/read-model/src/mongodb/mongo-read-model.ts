@@ -147,12 +147,12 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
    * 0. Reads the registry afresh; while a swap holds a projection's lock (see {@link beginRebuild}),
    *    waits ({@link SWAP_LOCK_POLL_MS}) and reads it again, so no batch starts writing a store
    *    that is being swapped out.
-   * 1. Decodes (and upcasts) each event with `decodeTraineeEvent` / `decodeProviderEvent`; other
-   *    types are ignored but still count for the checkpoint.
+   * 1. Decodes (and upcasts) each event for the trainee and provider projections
+   *    (`../projections`); other types are ignored but still count for the checkpoint.
    * 2. Loads the affected trainee documents in one query (by `trainee_id_lower`, as the SQLite
-   *    adapter does) and the affected providers in one query.
-   * 3. Folds the events in memory with the domain's `evolve` / `evolveProvider`, skipping events
-   *    at or below a document's stored revision (idempotent apply).
+   *    adapter does) and the affected providers, with their tokens, in two.
+   * 3. Folds the batch in memory into the changed documents with the projections (`foldBatch`),
+   *    which skip events at or below a document's stored revision (idempotent apply).
    * 4. Writes with unordered bulk writes, one operation per document (so the server's freedom
    *    to reorder unordered operations cannot matter): upserts guarded by
    *    `revision < newRevision`. A guarded upsert that finds a newer document fails with E11000
