@@ -8,6 +8,8 @@ import type {
   TokenRecord,
   TraineeListPage,
   TraineeListQuery,
+  TraineeReadModel,
+  TraineeSnapshot,
 } from '../read-model.port';
 import { providerCollections, type StoredTrainee, toProviderRecord, toTokenRecord, traineeCollections } from './mongo-collections';
 import type { MongoRegistry } from './mongo-registry';
@@ -17,7 +19,7 @@ import type { MongoRegistry } from './mongo-registry';
  * registry names ({@link MongoRegistry.readFollowing}), as the SQLite adapter answers them.
  * `MongoReadModel` extends it with the writes, the projection versions and the rebuilds.
  */
-export abstract class MongoQueries implements ProviderReadModel {
+export abstract class MongoQueries implements TraineeReadModel, ProviderReadModel {
   /** Takes the database and its registry. */
   protected constructor(
     protected readonly db: Db,
@@ -36,6 +38,27 @@ export abstract class MongoQueries implements ProviderReadModel {
         return row ? row.doc : null;
       },
       (t) => t === null,
+    );
+  }
+
+  /**
+   * The trainee (id matched case-insensitively) and the stream revision of the last event applied
+   * to it, from the served trainee store; null when there is none, or when the registry row of
+   * that store names another version than this code's (the comparison `rebuild_needed` of
+   * `projectionInfo` reports). See `TraineeReadModel.getTraineeSnapshot`.
+   */
+  async getTraineeSnapshot(traineeId: string): Promise<TraineeSnapshot | null> {
+    return this.registry.readFollowing(
+      'trainees',
+      async (store, row) => {
+        if (row.version !== this.registry.codeVersions.trainees) return null;
+        const found = await traineeCollections(this.db, store).trainees.findOne(
+          { trainee_id_lower: traineeIdKey(traineeId) },
+          { projection: { doc: 1, revision: 1 } },
+        );
+        return found ? { trainee: found.doc, revision: found.revision } : null;
+      },
+      (snapshot) => snapshot === null,
     );
   }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Trainee } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 import { PROJECTION_NAMES, PROJECTION_VERSIONS, type ProjectionInfo, type ProjectionName } from '../projection-versions';
-import type { ProviderRecord, ReadModelStore, TokenRecord, TraineeListPage, TraineeListQuery } from '../read-model.port';
+import type { ProviderRecord, ReadModelStore, TokenRecord, TraineeListPage, TraineeListQuery, TraineeSnapshot } from '../read-model.port';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
 import { ProviderTables } from './provider-tables';
 import { TraineeTables } from './trainee-tables';
@@ -131,6 +131,16 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     return this.read((t) => t.trainees.trainee(traineeId));
   }
 
+  /**
+   * The trainee (id matched case-insensitively) and the stream revision of the last event applied
+   * to it, from the served trainee store; null when there is none, or when the served store was
+   * built by another projection version than this code's (the comparison `rebuild_needed` of
+   * {@link projectionInfo} reports). See `TraineeReadModel.getTraineeSnapshot`.
+   */
+  async getTraineeSnapshot(traineeId: string): Promise<TraineeSnapshot | null> {
+    return this.read((t) => (this.servesCodeVersion('trainees') ? t.trainees.snapshot(traineeId) : null));
+  }
+
   /** One page of a provider's trainees of one academic cycle (docs/reference/API-FACTS.md §14). */
   async listTrainees(q: TraineeListQuery): Promise<TraineeListPage> {
     return this.read((t) => t.trainees.page(q));
@@ -193,6 +203,11 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     const name: ProjectionName = tables instanceof TraineeTables ? 'trainees' : 'providers';
     tables.apply(events);
     this.stmts.setCheckpoint.run(`${name}_${tables.store}`, events[events.length - 1].position, this.versionOf(tables.store), now());
+  }
+
+  /** True when the registry, as last read, names a store of projection `name` built by this code's version of it. */
+  private servesCodeVersion(name: ProjectionName): boolean {
+    return this.registry.find((r) => r.name === name)?.version === this.codeVersions[name];
   }
 
   private versionOf(store: string): number {
