@@ -1,27 +1,18 @@
 import type { Collection, Db } from 'mongodb';
 import type { ProviderState, Trainee } from '@app/domain';
 import type { ProjectionName } from '../projection-versions';
+import type { TraineeKeys } from '../projections/trainee-projection';
 import type { ProviderRecord, TokenRecord } from '../read-model.port';
 
-/** One trainee: the columns the SQLite table has, as fields, plus the document itself. */
-export interface StoredTrainee {
+/**
+ * One trainee document of `trainees_<store>`: the projection's {@link TraineeKeys} as fields (the
+ * columns the SQLite table has; `created_position` plays the part of its `seq`), the stream
+ * revision of the last event applied, and the trainee itself in `doc`.
+ */
+export interface StoredTrainee extends TraineeKeys {
   /** The trainee id exactly as registered. */
   _id: string;
-  trainee_id: string;
-  trainee_id_lower: string;
-  ukprn: string;
-  start_cycle: number;
-  state: string;
-  itt_start_date: string;
-  has_trn: boolean;
-  updated_at: string;
-  date_of_birth: string;
-  training_route: string;
-  last_name_key: string;
-  /** Stream revision of the last event applied. */
   revision: number;
-  /** Global position of the event that created the trainee (the SQLite adapter's `seq`). */
-  created_position: number;
   doc: Trainee;
 }
 
