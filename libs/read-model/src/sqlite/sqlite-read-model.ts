@@ -151,30 +151,37 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     return this.read((t) => t.trainees.duplicateCandidates(ukprn, dateOfBirth, trainingRoute, lastName));
   }
 
+  /** The token whose SHA-256 hash (lower-case hex) is `tokenHash`, or null. */
   async findTokenByHash(tokenHash: string): Promise<TokenRecord | null> {
     return this.read((t) => t.providers.tokenByHash.get(tokenHash)) ?? null;
   }
 
+  /** The token with this id, or null. */
   async getToken(tokenId: string): Promise<TokenRecord | null> {
     return this.read((t) => t.providers.tokenById.get(tokenId)) ?? null;
   }
 
+  /** The provider's tokens, ordered by `issued_at` then token id. */
   async listTokens(ukprn: string): Promise<TokenRecord[]> {
     return this.read((t) => t.providers.tokensOf.all(ukprn));
   }
 
+  /** The provider with this UKPRN, or null. */
   async getProvider(ukprn: string): Promise<ProviderRecord | null> {
     return this.read((t) => t.providers.provider.get(ukprn)) ?? null;
   }
 
+  /** Every provider, ordered by UKPRN. */
   async listProviders(): Promise<ProviderRecord[]> {
     return this.read((t) => t.providers.providers.all());
   }
 
+  /** The stored position of checkpoint `name` (a consumer's or a store's `<projection>_<store>`), 0 when none. */
   async readCheckpoint(name: string): Promise<number> {
     return this.stmts.getCheckpoint.get(name)?.position ?? 0;
   }
 
+  /** Stores `position` for consumer `name` unless a later one is stored already. */
   async writeCheckpoint(name: string, position: number): Promise<void> {
     this.stmts.setCheckpoint.run(name, position, 0, now());
   }
@@ -188,6 +195,11 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     );
   }
 
+  /**
+   * Applies a batch (in position order) to the store each projection serves from and advances
+   * each store's checkpoint, in one transaction holding the write lock (`BEGIN IMMEDIATE`). An
+   * empty batch writes nothing.
+   */
   async applyBatch(events: RecordedEvent[]): Promise<void> {
     if (events.length === 0) return;
     this.db
@@ -214,6 +226,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     return Number(/^v(\d+)/.exec(store)?.[1] ?? 0);
   }
 
+  /** Each projection as an operator sees it (`admin projections status`, `/readyz`). */
   async projectionInfo(): Promise<ProjectionInfo[]> {
     const t = this.refresh(true);
     return PROJECTION_NAMES.map((name) => {
@@ -232,6 +245,11 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     });
   }
 
+  /**
+   * Starts a rebuild of `name` into a new store (`v<code version>`, else `v<code version>_g<n>`),
+   * or resumes the one in progress; see {@link RebuildTarget} and docs/architecture.md "Projection
+   * versions and blue/green rebuilds".
+   */
   async beginRebuild(name: ProjectionName): Promise<RebuildTarget> {
     const row = this.refresh(true) && this.registry.find((r) => r.name === name)!;
     const code = this.codeVersions[name];
