@@ -22,7 +22,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import v2025Example from '../fixtures/post-trainee-v2025.0.json';
 import { decide, evolveAll, type ProviderEvent, providerStreamId, startCycle, toEventData, type Trainee, type TraineeDetails, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/domain';
 import type { AppendResult, EventStore, ReadAllOptions, RecordedEvent, Subscription } from '@app/event-store';
-import { rebuildProjection, type ProjectionInfo, type ProjectionName, type ProjectionStore, type ProviderReadModel, type ProviderRecord, type RebuildableStore, type RebuildTarget, type StatusFilter, type TokenRecord, type TraineeListPage, type TraineeListQuery, type TraineeReadModel } from '@app/read-model';
+import { PROJECTION_VERSIONS, rebuildProjection, type ProjectionInfo, type ProjectionName, type ProjectionStore, type ProviderReadModel, type ProviderRecord, type RebuildableStore, type RebuildTarget, type StatusFilter, type TokenRecord, type TraineeListPage, type TraineeListQuery, type TraineeReadModel } from '@app/read-model';
 
 /** The read model ports the contract drives. */
 export type ContractReadModel = TraineeReadModel & ProviderReadModel & ProjectionStore;
@@ -353,6 +353,71 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
           created_at: '2025-09-01T10:00:00.000Z',
           updated_at: '2025-09-03T10:00:00.000Z',
         });
+      });
+    });
+
+    describe('getTraineeSnapshot (the snapshot a writer starts from)', () => {
+      it('is the document evolve builds, as JSON, and the stream revision of the last event applied, over several batches', async () => {
+        const id = tid('Snap');
+        const { events, expected } = decidedHistory(id, ukprn, 3);
+        const other = decidedHistory(tid('other'), ukprn, 1);
+        const recorded = interleave(log.trainee(events), log.trainee(other.events));
+        await rm.applyBatch(recorded.slice(0, 4));
+        await rm.applyBatch(recorded.slice(4));
+
+        const snapshot = await rm.getTraineeSnapshot(id);
+        expect(snapshot).toStrictEqual({ trainee: JSON.parse(JSON.stringify(expected)) as Trainee, revision: events.length - 1 });
+        expect(snapshot?.trainee).toEqual(await rm.getTrainee(id));
+        expect(await rm.getTraineeSnapshot(tid('other'))).toStrictEqual({
+          trainee: JSON.parse(JSON.stringify(other.expected)) as Trainee,
+          revision: other.events.length - 1,
+        });
+      });
+
+      it('moves with each later event; a redelivered batch leaves it as it was', async () => {
+        const id = tid('moving');
+        const first = log.trainee(registration({ id, ukprn, at: '2025-09-01T10:00:00.000Z' }));
+        await rm.applyBatch(first);
+        expect((await rm.getTraineeSnapshot(id))?.revision).toBe(1);
+
+        const later = log.trainee([
+          updated(id, { middle_names: 'Later' }, '2025-09-02T10:00:00.000Z'),
+          updated(id, { middle_names: 'Latest' }, '2025-09-03T10:00:00.000Z'),
+        ]);
+        await rm.applyBatch(later);
+        const snapshot = await rm.getTraineeSnapshot(id);
+        expect(snapshot).toMatchObject({ revision: 3, trainee: { details: { middle_names: 'Latest' }, updated_at: '2025-09-03T10:00:00.000Z' } });
+
+        await rm.applyBatch([...first, ...later]);
+        await rm.applyBatch(later.slice(0, 1));
+        expect(await rm.getTraineeSnapshot(id)).toEqual(snapshot);
+      });
+
+      it('finds the trainee by id in any letter case, and answers null for an unknown id (docs/reference/API-FACTS.md §1.10)', async () => {
+        const id = tid('CaSe');
+        await rm.applyBatch(log.trainee(registration({ id, ukprn, at: '2025-09-01T10:00:00.000Z' })));
+        const exact = await rm.getTraineeSnapshot(id);
+        expect(exact).toMatchObject({ trainee: { trainee_id: id }, revision: 1 });
+        expect(await rm.getTraineeSnapshot(id.toUpperCase())).toEqual(exact);
+        expect(await rm.getTraineeSnapshot(id.toLowerCase())).toEqual(exact);
+        expect(await rm.getTraineeSnapshot(`${id}-unknown`)).toBeNull();
+      });
+
+      it('answers null where the served trainee projection was built by another version than the code’s (and only the trainee projection’s version counts)', async () => {
+        if (!ctx.reopen) {
+          console.warn(`${name}: the runner cannot open a second instance: version test of getTraineeSnapshot not run`);
+          return;
+        }
+        const id = tid('versioned');
+        const { events, expected } = decidedHistory(id, ukprn, 1);
+        await rm.applyBatch(log.trainee(events));
+        const newerTrainees = await ctx.reopen({ codeVersions: { trainees: PROJECTION_VERSIONS.trainees + 1 } });
+        const newerProviders = await ctx.reopen({ codeVersions: { providers: PROJECTION_VERSIONS.providers + 1 } });
+
+        expect(await newerTrainees.getTraineeSnapshot(id)).toBeNull();
+        expect(await newerTrainees.getTrainee(id)).toEqual(expected);
+        expect(await newerProviders.getTraineeSnapshot(id)).toEqual({ trainee: expected, revision: events.length - 1 });
+        expect(await rm.getTraineeSnapshot(id)).toEqual({ trainee: expected, revision: events.length - 1 });
       });
     });
 
@@ -875,6 +940,9 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
           expect(await info(upgraded, 'trainees')).toMatchObject({ code_version: code + 1, version: code, store: `v${code}`, rebuild_needed: true, rebuilding: null });
           expect(await info(upgraded, 'providers')).toMatchObject({ rebuild_needed: false, rebuilding: null });
           expect(await snapshot(upgraded, s)).toEqual(before);
+          // A writer of the new version does not start from the old version's documents.
+          expect(await upgraded.getTraineeSnapshot(s.ids[0])).toBeNull();
+          expect((await rm.getTraineeSnapshot(s.ids[0]))?.trainee).toEqual(before.trainees[0]);
 
           let batches = 0;
           const first = await rebuildProjection(events, upgraded, 'trainees', { batchSize: 6, shouldStop: () => ++batches > 1 });
@@ -897,6 +965,8 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
           expect(await snapshot(rm, s)).toEqual(before);
           expect(await snapshot(upgraded, s)).toEqual(before);
           expect(await info(store, 'trainees')).toMatchObject({ code_version: code, version: code + 1, store: `v${code + 1}`, rebuild_needed: true });
+          expect((await upgraded.getTraineeSnapshot(s.ids[0]))?.trainee).toEqual(before.trainees[0]);
+          expect(await rm.getTraineeSnapshot(s.ids[0])).toBeNull();
 
           // Live batches through either instance now land in the new store.
           const update = log.trainee([updated(s.ids[1], { middle_names: 'AfterSwap' }, '2026-03-02T00:00:00.000Z')]);

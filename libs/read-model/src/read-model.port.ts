@@ -26,10 +26,23 @@ export interface TraineeListPage {
   totalCount: number;
 }
 
+/** A trainee document and the stream revision of the last event applied to it. */
+export interface TraineeSnapshot {
+  trainee: Trainee;
+  revision: number;
+}
+
 /** Reads of the trainee projection. Every GET is served from here (docs/DESIGN.md "The shape"). */
 export interface TraineeReadModel {
   /** The trainee by id (ids match case-insensitively, docs/reference/API-FACTS.md §1.10), or null. */
   getTrainee(traineeId: string): Promise<Trainee | null>;
+  /**
+   * The trainee (id matched case-insensitively, as getTrainee) as the served trainee projection
+   * holds it, with the revision of the last event applied; null when no trainee has this id, or
+   * when the served trainee projection was built by another version of the code than this one
+   * (its documents need not be what this code's evolve makes; a writer then replays the stream).
+   */
+  getTraineeSnapshot(traineeId: string): Promise<TraineeSnapshot | null>;
   /** One page of a provider's trainees of one academic cycle, ordered by updated_at then age. */
   listTrainees(query: TraineeListQuery): Promise<TraineeListPage>;
   /** The provider's trainees with this date of birth, route and last name (case-insensitive). */

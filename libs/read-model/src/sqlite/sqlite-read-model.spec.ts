@@ -41,10 +41,11 @@ function allDocs(rm: SqliteReadModel, n: number): Promise<unknown[]> {
   return Promise.all(Array.from({ length: n }, (_, i) => rm.getTrainee(`T${i}`)));
 }
 
-describe('SqliteReadModel and the projector', () => {
-  let dir: string;
-  let store: SqliteEventStore;
+let dir: string;
+let store: SqliteEventStore;
 
+/** Gives each test of the calling describe a fresh temporary directory (`dir`) and SQLite event store (`store`). */
+function useFreshEventStore(): void {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'read-model-'));
     store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
@@ -53,6 +54,10 @@ describe('SqliteReadModel and the projector', () => {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
+}
+
+describe('SqliteReadModel.applyBatch', () => {
+  useFreshEventStore();
 
   it('applies a batch idempotently: redelivering events changes nothing (docs/DESIGN.md "Read models")', async () => {
     await writeHistory(store, 3, 2);
@@ -79,6 +84,11 @@ describe('SqliteReadModel and the projector', () => {
     live.close();
     rebuilt.close();
   });
+
+});
+
+describe('The projector on SqliteReadModel', () => {
+  useFreshEventStore();
 
   it('projects live, lets a writer wait for its position, and resumes from the checkpoint after a restart without repeating', async () => {
     const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));

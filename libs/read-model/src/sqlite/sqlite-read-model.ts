@@ -1,205 +1,21 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeProviderEvent, decodeTraineeEvent, evolve, evolveProvider, initialProviderState, lastNameKey, type ProviderEvent, type ProviderState, startCycle, type Trainee, type TraineeState } from '@app/domain';
+import type { Trainee } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 import { PROJECTION_NAMES, PROJECTION_VERSIONS, type ProjectionInfo, type ProjectionName } from '../projection-versions';
-import type { ProviderRecord, ReadModelStore, TokenRecord, TraineeListPage, TraineeListQuery } from '../read-model.port';
+import type { ProviderRecord, ReadModelStore, TokenRecord, TraineeListPage, TraineeListQuery, TraineeSnapshot } from '../read-model.port';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
+import { ProviderTables } from './provider-tables';
+import { TraineeTables } from './trainee-tables';
 
 export { PROJECTION_VERSION } from '../projection-versions';
-
-interface TraineeRow {
-  doc: string;
-  revision: number;
-}
 
 interface RegistryRow {
   name: string;
   version: number;
   store: string;
   rebuilding: string | null;
-}
-
-/** A trainee projection store: `trainees_<store>` and its statements. */
-class TraineeTables {
-  readonly table: string;
-  readonly get: Database.Statement<[string], TraineeRow>;
-  private readonly upsert: Database.Statement;
-  readonly duplicates: Database.Statement<[string, string, string, string], { doc: string }>;
-  readonly count: Database.Statement<[], { n: number }>;
-  private readonly lists = new Map<string, Database.Statement>();
-
-  constructor(private readonly db: Database.Database, readonly store: string) {
-    const t = (this.table = `trainees_${store}`);
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS ${t} (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        trainee_id TEXT NOT NULL UNIQUE,
-        trainee_id_lower TEXT NOT NULL UNIQUE,
-        ukprn TEXT NOT NULL,
-        start_cycle INTEGER NOT NULL,
-        state TEXT NOT NULL,
-        itt_start_date TEXT NOT NULL,
-        has_trn INTEGER NOT NULL,
-        updated_at TEXT NOT NULL,
-        date_of_birth TEXT NOT NULL,
-        training_route TEXT NOT NULL,
-        last_name_key TEXT NOT NULL,
-        revision INTEGER NOT NULL,
-        doc TEXT NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS ${t}_list ON ${t} (ukprn, start_cycle, updated_at, seq);
-      CREATE INDEX IF NOT EXISTS ${t}_duplicates ON ${t} (ukprn, date_of_birth, training_route, last_name_key);
-      -- Serves the status and has_trn filters (and their counts) without reading the documents.
-      CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (ukprn, start_cycle, state, itt_start_date, has_trn, updated_at);
-    `);
-    this.get = db.prepare(`SELECT doc, revision FROM ${t} WHERE trainee_id_lower = ?`);
-    this.upsert = db.prepare(`
-      INSERT INTO ${t} (trainee_id, trainee_id_lower, ukprn, start_cycle, state, itt_start_date, has_trn, updated_at,
-                        date_of_birth, training_route, last_name_key, revision, doc)
-      VALUES (@trainee_id, @trainee_id_lower, @ukprn, @start_cycle, @state, @itt_start_date, @has_trn, @updated_at,
-              @date_of_birth, @training_route, @last_name_key, @revision, @doc)
-      ON CONFLICT (trainee_id) DO UPDATE SET
-        ukprn = excluded.ukprn, start_cycle = excluded.start_cycle, state = excluded.state,
-        itt_start_date = excluded.itt_start_date, has_trn = excluded.has_trn, updated_at = excluded.updated_at,
-        date_of_birth = excluded.date_of_birth, training_route = excluded.training_route,
-        last_name_key = excluded.last_name_key, revision = excluded.revision, doc = excluded.doc
-      WHERE excluded.revision > ${t}.revision`);
-    this.duplicates = db.prepare(
-      `SELECT doc FROM ${t} WHERE ukprn = ? AND date_of_birth = ? AND training_route = ? AND last_name_key = ? ORDER BY seq`,
-    );
-    this.count = db.prepare(`SELECT COUNT(*) AS n FROM ${t}`);
-  }
-
-  /** A prepared list statement per distinct query shape (filters only add fixed clauses). */
-  list(sql: string): Database.Statement {
-    let stmt = this.lists.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql.replaceAll('{T}', this.table));
-      this.lists.set(sql, stmt);
-    }
-    return stmt;
-  }
-
-  /** Applies the batch's trainee events (revision guard: events at or below a document's revision are skipped). */
-  apply(events: RecordedEvent[]): void {
-    const trainees = new Map<string, { state: TraineeState; revision: number; dirty: boolean }>();
-    for (const recorded of events) {
-      const te = decodeTraineeEvent(recorded);
-      if (!te) continue;
-      const id = te.data.trainee_id;
-      let entry = trainees.get(id);
-      if (!entry) {
-        const row = this.get.get(id.toLowerCase());
-        entry = row
-          ? { state: { exists: true, trainee: JSON.parse(row.doc) as Trainee }, revision: row.revision, dirty: false }
-          : { state: { exists: false }, revision: -1, dirty: false };
-        trainees.set(id, entry);
-      }
-      if (recorded.streamRevision <= entry.revision) continue;
-      entry.state = evolve(entry.state, te);
-      entry.revision = recorded.streamRevision;
-      entry.dirty = true;
-    }
-    for (const entry of trainees.values()) {
-      if (!entry.dirty || !entry.state.exists) continue;
-      const t = entry.state.trainee;
-      this.upsert.run({
-        trainee_id: t.trainee_id,
-        trainee_id_lower: t.trainee_id.toLowerCase(),
-        ukprn: t.ukprn,
-        start_cycle: startCycle(t.details),
-        state: t.state,
-        itt_start_date: t.details.itt_start_date,
-        has_trn: t.trn ? 1 : 0,
-        updated_at: t.updated_at,
-        date_of_birth: t.details.date_of_birth,
-        training_route: t.details.training_route,
-        last_name_key: lastNameKey(t.details.last_name),
-        revision: entry.revision,
-        doc: JSON.stringify(t),
-      });
-    }
-  }
-
-  drop(): void {
-    this.db.exec(`DROP TABLE IF EXISTS ${this.table}`);
-  }
-}
-
-/** A provider projection store: `providers_<store>` and `tokens_<store>`. */
-class ProviderTables {
-  readonly providersTable: string;
-  readonly tokensTable: string;
-  private readonly row: Database.Statement<[string], { revision: number; state: string }>;
-  private readonly upsertProvider: Database.Statement;
-  private readonly insertToken: Database.Statement;
-  private readonly revokeToken: Database.Statement;
-  readonly tokenByHash: Database.Statement<[string], TokenRecord>;
-  readonly tokenById: Database.Statement<[string], TokenRecord>;
-  readonly tokensOf: Database.Statement<[string], TokenRecord>;
-  readonly provider: Database.Statement<[string], ProviderRecord>;
-  readonly providers: Database.Statement<[], ProviderRecord>;
-  readonly count: Database.Statement<[], { n: number }>;
-
-  constructor(private readonly db: Database.Database, readonly store: string) {
-    const p = (this.providersTable = `providers_${store}`);
-    const k = (this.tokensTable = `tokens_${store}`);
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS ${p} (ukprn TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL,
-                                       revision INTEGER NOT NULL, state TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS ${k} (token_id TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, ukprn TEXT NOT NULL,
-                                       status TEXT NOT NULL, issued_at TEXT NOT NULL, revoked_at TEXT);
-      CREATE INDEX IF NOT EXISTS ${k}_ukprn ON ${k} (ukprn);
-    `);
-    this.row = db.prepare(`SELECT revision, state FROM ${p} WHERE ukprn = ?`);
-    this.upsertProvider = db.prepare(`
-      INSERT INTO ${p} (ukprn, name, created_at, revision, state) VALUES (@ukprn, @name, @created_at, @revision, @state)
-      ON CONFLICT (ukprn) DO UPDATE SET name = excluded.name, revision = excluded.revision, state = excluded.state
-      WHERE excluded.revision > ${p}.revision`);
-    this.insertToken = db.prepare(
-      `INSERT INTO ${k} (token_id, token_hash, ukprn, status, issued_at, revoked_at) VALUES (?, ?, ?, 'active', ?, NULL)
-       ON CONFLICT (token_id) DO NOTHING`,
-    );
-    this.revokeToken = db.prepare(`UPDATE ${k} SET status = 'revoked', revoked_at = ? WHERE token_id = ?`);
-    const cols = 'token_id, ukprn, status, issued_at, revoked_at';
-    this.tokenByHash = db.prepare(`SELECT ${cols} FROM ${k} WHERE token_hash = ?`);
-    this.tokenById = db.prepare(`SELECT ${cols} FROM ${k} WHERE token_id = ?`);
-    this.tokensOf = db.prepare(`SELECT ${cols} FROM ${k} WHERE ukprn = ? ORDER BY issued_at, token_id`);
-    this.provider = db.prepare(`SELECT ukprn, name, created_at FROM ${p} WHERE ukprn = ?`);
-    this.providers = db.prepare(`SELECT ukprn, name, created_at FROM ${p} ORDER BY ukprn`);
-    this.count = db.prepare(`SELECT COUNT(*) AS n FROM ${p}`);
-  }
-
-  /** Applies the batch's provider events (revision guard per provider stream). */
-  apply(events: RecordedEvent[]): void {
-    for (const recorded of events) {
-      const event = decodeProviderEvent(recorded);
-      if (event) this.applyOne(recorded, event);
-    }
-  }
-
-  private applyOne(recorded: RecordedEvent, event: ProviderEvent): void {
-    const ukprn = event.data.ukprn;
-    const row = this.row.get(ukprn);
-    if (row && recorded.streamRevision <= row.revision) return;
-    const state: ProviderState = row ? (JSON.parse(row.state) as ProviderState) : initialProviderState;
-    const next = evolveProvider(state, event);
-    if (event.type === 'TokenIssued') this.insertToken.run(event.data.token_id, event.data.token_hash, ukprn, event.data.at);
-    else if (event.type === 'TokenRevoked') this.revokeToken.run(event.data.at, event.data.token_id);
-    this.upsertProvider.run({
-      ukprn,
-      name: next.name ?? '',
-      created_at: event.type === 'ProviderRegistered' ? event.data.at : recorded.metadata.occurredAt,
-      revision: recorded.streamRevision,
-      state: JSON.stringify(next),
-    });
-  }
-
-  drop(): void {
-    this.db.exec(`DROP TABLE IF EXISTS ${this.tokensTable}; DROP TABLE IF EXISTS ${this.providersTable}`);
-  }
 }
 
 type Tables = { trainees: TraineeTables; providers: ProviderTables };
@@ -209,8 +25,10 @@ type Tables = { trainees: TraineeTables; providers: ProviderTables };
  * with a version and its own store (tables named with it) and checkpoint, written in the same
  * transaction as its documents:
  * - `trainees`: one row per trainee (the JSON document plus the columns the list filters and the
- *   duplicate check need);
- * - `providers`: providers and tokens.
+ *   duplicate check need), see {@link TraineeTables};
+ * - `providers`: providers and tokens, see {@link ProviderTables}.
+ * What an event does to a document is the projections' (`../projections`); the tables store and
+ * query what they return.
  * `projection_registry` names the store each projection serves from; a rebuild writes a new store
  * beside it while the old one serves, then swaps the registry row atomically (blue/green). Every
  * read follows the registry, so readers in other processes switch with the swap.
@@ -308,63 +126,62 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     }
   }
 
+  /** The trainee by id, matched case-insensitively (docs/reference/API-FACTS.md §1.10), or null. */
   async getTrainee(traineeId: string): Promise<Trainee | null> {
-    const row = this.read((t) => t.trainees.get.get(traineeId.toLowerCase()));
-    return row ? (JSON.parse(row.doc) as Trainee) : null;
+    return this.read((t) => t.trainees.trainee(traineeId));
   }
 
+  /**
+   * The trainee (id matched case-insensitively) and the stream revision of the last event applied
+   * to it, from the served trainee store; null when there is none, or when the served store was
+   * built by another projection version than this code's (the comparison `rebuild_needed` of
+   * {@link projectionInfo} reports). See `TraineeReadModel.getTraineeSnapshot`.
+   */
+  async getTraineeSnapshot(traineeId: string): Promise<TraineeSnapshot | null> {
+    return this.read((t) => (this.servesCodeVersion('trainees') ? t.trainees.snapshot(traineeId) : null));
+  }
+
+  /** One page of a provider's trainees of one academic cycle (docs/reference/API-FACTS.md §14). */
   async listTrainees(q: TraineeListQuery): Promise<TraineeListPage> {
-    const where: string[] = ['ukprn = @ukprn', 'start_cycle = @cycle'];
-    const params: Record<string, unknown> = { ukprn: q.ukprn, cycle: q.academicCycle, today: q.today };
-    if (q.since) {
-      where.push('updated_at >= @since');
-      params.since = q.since;
-    }
-    if (q.hasTrn !== undefined) where.push(`has_trn = ${q.hasTrn ? 1 : 0}`);
-    if (q.statuses && q.statuses.length > 0) where.push(`(${q.statuses.map((s) => STATUS_SQL[s]).join(' OR ')})`);
-    const whereSql = where.join(' AND ');
-    const dir = q.sortOrder === 'asc' ? 'ASC' : 'DESC';
-    const offset = (q.page - 1) * q.perPage;
-    return this.read((t) => {
-      const totalCount = (t.trainees.list(`SELECT COUNT(*) AS n FROM {T} WHERE ${whereSql}`).get(params) as { n: number }).n;
-      if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { items: [], totalCount };
-      const rows = t.trainees
-        .list(`SELECT doc FROM {T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset`)
-        .all({ ...params, limit: q.perPage, offset }) as { doc: string }[];
-      return { items: rows.map((r) => JSON.parse(r.doc) as Trainee), totalCount };
-    });
+    return this.read((t) => t.trainees.page(q));
   }
 
+  /** The provider's trainees with this date of birth, route and last name (case-insensitive), oldest-created first. */
   async findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]> {
-    return this.read((t) => t.trainees.duplicates.all(ukprn, dateOfBirth, trainingRoute, lastNameKey(lastName))).map(
-      (r) => JSON.parse(r.doc) as Trainee,
-    );
+    return this.read((t) => t.trainees.duplicateCandidates(ukprn, dateOfBirth, trainingRoute, lastName));
   }
 
+  /** The token whose SHA-256 hash (lower-case hex) is `tokenHash`, or null. */
   async findTokenByHash(tokenHash: string): Promise<TokenRecord | null> {
     return this.read((t) => t.providers.tokenByHash.get(tokenHash)) ?? null;
   }
 
+  /** The token with this id, or null. */
   async getToken(tokenId: string): Promise<TokenRecord | null> {
     return this.read((t) => t.providers.tokenById.get(tokenId)) ?? null;
   }
 
+  /** The provider's tokens, ordered by `issued_at` then token id. */
   async listTokens(ukprn: string): Promise<TokenRecord[]> {
     return this.read((t) => t.providers.tokensOf.all(ukprn));
   }
 
+  /** The provider with this UKPRN, or null. */
   async getProvider(ukprn: string): Promise<ProviderRecord | null> {
     return this.read((t) => t.providers.provider.get(ukprn)) ?? null;
   }
 
+  /** Every provider, ordered by UKPRN. */
   async listProviders(): Promise<ProviderRecord[]> {
     return this.read((t) => t.providers.providers.all());
   }
 
+  /** The stored position of checkpoint `name` (a consumer's or a store's `<projection>_<store>`), 0 when none. */
   async readCheckpoint(name: string): Promise<number> {
     return this.stmts.getCheckpoint.get(name)?.position ?? 0;
   }
 
+  /** Stores `position` for consumer `name` unless a later one is stored already. */
   async writeCheckpoint(name: string, position: number): Promise<void> {
     this.stmts.setCheckpoint.run(name, position, 0, now());
   }
@@ -378,6 +195,11 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     );
   }
 
+  /**
+   * Applies a batch (in position order) to the store each projection serves from and advances
+   * each store's checkpoint, in one transaction holding the write lock (`BEGIN IMMEDIATE`). An
+   * empty batch writes nothing.
+   */
   async applyBatch(events: RecordedEvent[]): Promise<void> {
     if (events.length === 0) return;
     this.db
@@ -395,10 +217,16 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     this.stmts.setCheckpoint.run(`${name}_${tables.store}`, events[events.length - 1].position, this.versionOf(tables.store), now());
   }
 
+  /** True when the registry, as last read, names a store of projection `name` built by this code's version of it. */
+  private servesCodeVersion(name: ProjectionName): boolean {
+    return this.registry.find((r) => r.name === name)?.version === this.codeVersions[name];
+  }
+
   private versionOf(store: string): number {
     return Number(/^v(\d+)/.exec(store)?.[1] ?? 0);
   }
 
+  /** Each projection as an operator sees it (`admin projections status`, `/readyz`). */
   async projectionInfo(): Promise<ProjectionInfo[]> {
     const t = this.refresh(true);
     return PROJECTION_NAMES.map((name) => {
@@ -417,6 +245,11 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     });
   }
 
+  /**
+   * Starts a rebuild of `name` into a new store (`v<code version>`, else `v<code version>_g<n>`),
+   * or resumes the one in progress; see {@link RebuildTarget} and docs/architecture.md "Projection
+   * versions and blue/green rebuilds".
+   */
   async beginRebuild(name: ProjectionName): Promise<RebuildTarget> {
     const row = this.refresh(true) && this.registry.find((r) => r.name === name)!;
     const code = this.codeVersions[name];
@@ -489,12 +322,3 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
 function now(): string {
   return new Date().toISOString();
 }
-
-/** SQL for each status filter (docs/reference/API-FACTS.md §14.4); `@today` is the `YYYY-MM-DD` of now, UTC. */
-const STATUS_SQL: Record<string, string> = {
-  course_not_yet_started: `(itt_start_date > @today AND state NOT IN ('draft', 'deferred', 'withdrawn'))`,
-  in_training: `(state IN ('submitted_for_trn', 'trn_received', 'recommended_for_award') AND itt_start_date <= @today)`,
-  deferred: `(state = 'deferred')`,
-  awarded: `(state = 'awarded')`,
-  withdrawn: `(state = 'withdrawn')`,
-};

@@ -1,0 +1,3 @@
+export * from './projection';
+export * from './trainee-projection';
+export * from './provider-projection';

@@ -1,0 +1,150 @@
+import type Database from 'better-sqlite3';
+import type { Trainee } from '@app/domain';
+import type { RecordedEvent } from '@app/event-store';
+import { decodeBatch, foldBatch } from '../projections/projection';
+import { duplicateKeys, traineeIdKey, traineeKeys, traineeProjection, type TraineeDocument } from '../projections/trainee-projection';
+import type { StatusFilter, TraineeListPage, TraineeListQuery, TraineeSnapshot } from '../read-model.port';
+
+interface TraineeRow {
+  doc: string;
+  revision: number;
+  seq: number;
+}
+
+/**
+ * A trainee projection store: the table `trainees_<store>` and its statements. A row holds the
+ * {@link TraineeDocument} (the trainee as JSON in `doc`, its `revision`) and the
+ * {@link traineeKeys} as columns; `seq` holds `created_position` (rows of data directories from
+ * before it did hold their insertion number, which is lower and in the same order).
+ */
+export class TraineeTables {
+  readonly table: string;
+  private readonly get: Database.Statement<[string], TraineeRow>;
+  private readonly upsert: Database.Statement;
+  private readonly duplicates: Database.Statement<[string, string, string, string], { doc: string }>;
+  readonly count: Database.Statement<[], { n: number }>;
+  private readonly lists = new Map<string, Database.Statement>();
+
+  /** Creates the table and its indexes if missing (docs/DESIGN.md "Read models": indexes serve the list without scans). */
+  constructor(private readonly db: Database.Database, readonly store: string) {
+    const t = (this.table = `trainees_${store}`);
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS ${t} (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        trainee_id TEXT NOT NULL UNIQUE,
+        trainee_id_lower TEXT NOT NULL UNIQUE,
+        ukprn TEXT NOT NULL,
+        start_cycle INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        itt_start_date TEXT NOT NULL,
+        has_trn INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        date_of_birth TEXT NOT NULL,
+        training_route TEXT NOT NULL,
+        last_name_key TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        doc TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS ${t}_list ON ${t} (ukprn, start_cycle, updated_at, seq);
+      CREATE INDEX IF NOT EXISTS ${t}_duplicates ON ${t} (ukprn, date_of_birth, training_route, last_name_key);
+      -- Serves the status and has_trn filters (and their counts) without reading the documents.
+      CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (ukprn, start_cycle, state, itt_start_date, has_trn, updated_at);
+    `);
+    this.get = db.prepare(`SELECT doc, revision, seq FROM ${t} WHERE trainee_id_lower = ?`);
+    // The guard on the stored revision never lets a write replace a newer document.
+    this.upsert = db.prepare(`
+      INSERT INTO ${t} (seq, trainee_id, trainee_id_lower, ukprn, start_cycle, state, itt_start_date, has_trn, updated_at,
+                        date_of_birth, training_route, last_name_key, revision, doc)
+      VALUES (@created_position, @trainee_id, @trainee_id_lower, @ukprn, @start_cycle, @state, @itt_start_date, @has_trn,
+              @updated_at, @date_of_birth, @training_route, @last_name_key, @revision, @doc)
+      ON CONFLICT (trainee_id) DO UPDATE SET
+        ukprn = excluded.ukprn, start_cycle = excluded.start_cycle, state = excluded.state,
+        itt_start_date = excluded.itt_start_date, has_trn = excluded.has_trn, updated_at = excluded.updated_at,
+        date_of_birth = excluded.date_of_birth, training_route = excluded.training_route,
+        last_name_key = excluded.last_name_key, revision = excluded.revision, doc = excluded.doc
+      WHERE excluded.revision > ${t}.revision`);
+    this.duplicates = db.prepare(
+      `SELECT doc FROM ${t} WHERE ukprn = ? AND date_of_birth = ? AND training_route = ? AND last_name_key = ? ORDER BY seq`,
+    );
+    this.count = db.prepare(`SELECT COUNT(*) AS n FROM ${t}`);
+  }
+
+  /** The trainee with this id (any letter case) and its revision, or null. */
+  snapshot(traineeId: string): TraineeSnapshot | null {
+    const row = this.get.get(traineeIdKey(traineeId));
+    return row ? { trainee: JSON.parse(row.doc) as Trainee, revision: row.revision } : null;
+  }
+
+  /** The trainee with this id (any letter case), or null. */
+  trainee(traineeId: string): Trainee | null {
+    return this.snapshot(traineeId)?.trainee ?? null;
+  }
+
+  /** One page of the list query (see `STATUS_SQL` for the status filters), ordered by updated_at, ties newest-created first. */
+  page(q: TraineeListQuery): TraineeListPage {
+    const where: string[] = ['ukprn = @ukprn', 'start_cycle = @cycle'];
+    const params: Record<string, unknown> = { ukprn: q.ukprn, cycle: q.academicCycle, today: q.today };
+    if (q.since) {
+      where.push('updated_at >= @since');
+      params.since = q.since;
+    }
+    if (q.hasTrn !== undefined) where.push(`has_trn = ${q.hasTrn ? 1 : 0}`);
+    if (q.statuses && q.statuses.length > 0) where.push(`(${q.statuses.map((s) => STATUS_SQL[s]).join(' OR ')})`);
+    const whereSql = where.join(' AND ');
+    const dir = q.sortOrder === 'asc' ? 'ASC' : 'DESC';
+    const offset = (q.page - 1) * q.perPage;
+    const totalCount = (this.list(`SELECT COUNT(*) AS n FROM {T} WHERE ${whereSql}`).get(params) as { n: number }).n;
+    if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { items: [], totalCount };
+    const rows = this.list(`SELECT doc FROM {T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset`).all({
+      ...params,
+      limit: q.perPage,
+      offset,
+    }) as { doc: string }[];
+    return { items: rows.map((r) => JSON.parse(r.doc) as Trainee), totalCount };
+  }
+
+  /** The duplicate candidates of the check (see {@link duplicateKeys}), oldest-created first. */
+  duplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Trainee[] {
+    const k = duplicateKeys(ukprn, dateOfBirth, trainingRoute, lastName);
+    return this.duplicates.all(k.ukprn, k.date_of_birth, k.training_route, k.last_name_key).map((r) => JSON.parse(r.doc) as Trainee);
+  }
+
+  /** A prepared list statement per distinct query shape (filters only add fixed clauses). */
+  private list(sql: string): Database.Statement {
+    let stmt = this.lists.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql.replaceAll('{T}', this.table));
+      this.lists.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  /** Folds the batch's trainee events into the stored documents with the trainee projection and stores the changed ones. */
+  apply(events: RecordedEvent[]): void {
+    const batch = decodeBatch(traineeProjection, events);
+    if (batch.keys.length === 0) return;
+    const stored = new Map<string, TraineeDocument>();
+    for (const key of batch.keys) {
+      const row = this.get.get(traineeIdKey(key));
+      if (row) stored.set(key, { trainee: JSON.parse(row.doc) as Trainee, revision: row.revision, created_position: row.seq });
+    }
+    for (const { after } of foldBatch(traineeProjection, batch, stored)) {
+      const keys = traineeKeys(after);
+      this.upsert.run({ ...keys, has_trn: keys.has_trn ? 1 : 0, revision: after.revision, doc: JSON.stringify(after.trainee) });
+    }
+  }
+
+  /** Drops the table (and its indexes). */
+  drop(): void {
+    this.db.exec(`DROP TABLE IF EXISTS ${this.table}`);
+  }
+}
+
+/** SQL for each status filter (docs/reference/API-FACTS.md §14.4); `@today` is the `YYYY-MM-DD` of now, UTC. */
+const STATUS_SQL: Record<StatusFilter, string> = {
+  course_not_yet_started: `(itt_start_date > @today AND state NOT IN ('draft', 'deferred', 'withdrawn'))`,
+  in_training: `(state IN ('submitted_for_trn', 'trn_received', 'recommended_for_award') AND itt_start_date <= @today)`,
+  deferred: `(state = 'deferred')`,
+  awarded: `(state = 'awarded')`,
+  withdrawn: `(state = 'withdrawn')`,
+};
