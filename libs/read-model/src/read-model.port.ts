@@ -101,6 +101,7 @@ export interface ReadModelStore extends TraineeReadModel, ProviderReadModel, Pro
   close(): Promise<void> | void;
 }
 
+/** Injection token of the {@link TraineeReadModel}. */
 export const TRAINEE_READ_MODEL = Symbol('TRAINEE_READ_MODEL');
+/** Injection token of the {@link ProviderReadModel}. */
 export const PROVIDER_READ_MODEL = Symbol('PROVIDER_READ_MODEL');
-export const PROJECTION_STORE = Symbol('PROJECTION_STORE');

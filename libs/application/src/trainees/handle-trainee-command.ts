@@ -71,7 +71,7 @@ export async function handleTraineeCommand(
  * projection version. NotFound when no trainee has the id.
  */
 async function startingPoint(trainees: TraineeSnapshots, traineeId: string): Promise<{ traineeId: string; snapshot: StreamSnapshot<TraineeState> | null }> {
-  const snapshot = trainees.getTraineeSnapshot ? await trainees.getTraineeSnapshot(traineeId) : null;
+  const snapshot = await trainees.getTraineeSnapshot(traineeId);
   if (snapshot) {
     return { traineeId: snapshot.trainee.trainee_id, snapshot: { state: { exists: true, trainee: snapshot.trainee }, revision: snapshot.revision } };
   }

@@ -16,7 +16,7 @@ export interface TraineeSnapshot {
  */
 export interface TraineeSnapshots {
   getTrainee(traineeId: string): Promise<Trainee | null>;
-  getTraineeSnapshot?(traineeId: string): Promise<TraineeSnapshot | null>;
+  getTraineeSnapshot(traineeId: string): Promise<TraineeSnapshot | null>;
 }
 
 /** The provider's trainees that could duplicate a new one (docs/spec/trainee-records-api.md "Duplicate rules"). */
