@@ -1,5 +1,5 @@
 import { Get } from '@nestjs/common';
-import { Answers, Operation } from '../openapi/operation.decorators';
+import { Answers, Operation } from '../kernel/operation.decorators';
 import { ApiController } from '../kernel/api-controller.decorator';
 import { VersionRequested } from '../kernel/request-context';
 import { VersionRegistry } from '../kernel/versions';

@@ -1,6 +1,6 @@
 import { applyDecorators, Controller, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiVersionParam, Authenticated } from '../openapi/operation.decorators';
+import { ApiVersionParam, Authenticated } from './operation.decorators';
 import { ApiGuard } from './api.guard';
 
 /**

@@ -1,6 +1,6 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
-import { Answers, ApiVersionParam, ForVersionsWith, NotFoundAnswer, Operation, RateLimited } from '../openapi/operation.decorators';
+import { Answers, ApiVersionParam, ForVersionsWith, NotFoundAnswer, Operation, RateLimited } from '../kernel/operation.decorators';
 import { echoValue, referenceDataNotAvailableMessage, unknownReferenceFieldMessage, type VersionContract } from '@app/contract';
 import { PublicVersionGuard } from '../kernel/api.guard';
 import { ReferenceDataNotFound } from '../kernel/errors';

@@ -6,7 +6,7 @@ import type { RequestData, Trainee } from '@app/domain';
 import { ApiController } from '../kernel/api-controller.decorator';
 import type { ApiRequest } from '../kernel/request-context';
 import { WireBody } from '../kernel/wire-body';
-import { Answers, IdParam, NotFoundAnswer, Operation, Writes } from '../openapi/operation.decorators';
+import { Answers, IdParam, NotFoundAnswer, Operation, Writes } from '../kernel/operation.decorators';
 import type { AnySubResource } from './sub-resource';
 import { AddItemCommand, GetItemQuery, ListItemsQuery, RemoveItemCommand, UpdateItemCommand } from './sub-resource.handlers';
 

@@ -1,6 +1,6 @@
 import { Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { Answers, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
+import { Answers, IdParam, NotFoundAnswer, Operation } from '../../kernel/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { Trainee } from '@app/domain';

@@ -1,7 +1,7 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiQuery } from '@nestjs/swagger';
-import { Answers, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
+import { Answers, IdParam, NotFoundAnswer, Operation } from '../../kernel/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import { ApiController } from '../../kernel/api-controller.decorator';

@@ -1,7 +1,7 @@
 import { Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiQuery } from '@nestjs/swagger';
-import { Answers, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
+import { Answers, NotFoundAnswer, Operation } from '../../kernel/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { TraineeListPage } from '@app/read-model';

@@ -7,7 +7,7 @@ import { RouteNotFound } from '../../kernel/api.guard';
 import { ApiController } from '../../kernel/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { WireBody } from '../../kernel/wire-body';
-import { Answers, ForVersionsWith, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
+import { Answers, ForVersionsWith, IdParam, Operation, Writes } from '../../kernel/operation.decorators';
 import { RecommendForAwardCommand } from './recommend-for-award.handler';
 
 /**

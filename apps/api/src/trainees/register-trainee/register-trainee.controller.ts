@@ -1,6 +1,6 @@
 import { HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { Answers, Operation, Writes } from '../../openapi/operation.decorators';
+import { Answers, Operation, Writes } from '../../kernel/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { RequestData, Trainee, TraineeFields } from '@app/domain';

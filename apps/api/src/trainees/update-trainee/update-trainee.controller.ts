@@ -1,6 +1,6 @@
 import { HttpCode, Param, Patch, Put, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { Answers, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
+import { Answers, IdParam, Operation, Writes } from '../../kernel/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
 import type { RequestData, Trainee, TraineeFields } from '@app/domain';

@@ -6,7 +6,7 @@ import type { RequestData, Trainee, WithdrawalFields } from '@app/domain';
 import { ApiController } from '../../kernel/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { WireBody } from '../../kernel/wire-body';
-import { Answers, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
+import { Answers, IdParam, Operation, Writes } from '../../kernel/operation.decorators';
 import { WithdrawTraineeCommand } from './withdraw-trainee.handler';
 
 /**
