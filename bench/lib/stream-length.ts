@@ -234,7 +234,7 @@ export async function measureStreamLength(
   const longVisits = trainees.long.ids.map(() => 0);
   const short = patchScenario(`${STREAM_LENGTH_SCENARIO}:short`, `PATCH, ${SHORT_STREAM_EVENTS}-event trainees`, trainees.provider, trainees.short.ids, shortVisits);
   const long = patchScenario(`${STREAM_LENGTH_SCENARIO}:long`, `PATCH, ${LONG_STREAM_EVENTS}-event trainees`, trainees.provider, trainees.long.ids, longVisits);
-  log(`bench: ${STREAM_LENGTH_SCENARIO}: PATCH on ${trainees.long.ids.length} trainees of ${fmt(LONG_STREAM_EVENTS)} events vs ${trainees.short.ids.length} of ${SHORT_STREAM_EVENTS}, ${STREAM_CONNECTIONS} connection each`);
+  log(`bench: ${STREAM_LENGTH_SCENARIO}: PATCH on ${trainees.long.ids.length} trainees of ${fmt(LONG_STREAM_EVENTS)} events vs ${fmt(trainees.short.ids.length)} of ${SHORT_STREAM_EVENTS}, ${STREAM_CONNECTIONS} connection each`);
   for (const scenario of [short, long]) {
     const req = scenario.steps[0]({});
     const res = await fetch(apiUrl + req.path, { method: req.method, headers: req.headers, body: req.body });
@@ -274,7 +274,7 @@ const fmt = (n: number, digits = 0): string => n.toLocaleString('en-GB', { minim
 function side(x: StreamSideResult): string {
   const failed = x.load.non2xx + x.load.errors;
   return (
-    `${fmt(x.events)}-event trainees (${x.trainees}, streams ${fmt(x.events)} → ≤ ${fmt(x.eventsAtEnd)}): ${fmt(x.load.rps)} req/s, ` +
+    `${fmt(x.events)}-event trainees (${fmt(x.trainees)}, streams ${fmt(x.events)} → ≤ ${fmt(x.eventsAtEnd)}): ${fmt(x.load.rps)} req/s, ` +
     `mean ${fmt(x.load.mean ?? NaN, 2)} ms, p99 ${fmt(x.load.p99, 1)} ms${failed > 0 ? ` (${failed} failed ${JSON.stringify(x.load.statusCodes)})` : ''}`
   );
 }
@@ -291,7 +291,7 @@ export function formatStreamLength(r: StreamLengthResult): string {
 /** The result as a Markdown bullet for BENCHMARKS.md. */
 export function markdownStreamLength(r: StreamLengthResult): string {
   const row = (x: StreamSideResult): string =>
-    `${fmt(x.events)} events (${x.trainees} trainees, ≤ ${fmt(x.eventsAtEnd)} at the end): ${fmt(x.load.rps)} req/s, mean ${fmt(x.load.mean ?? NaN, 2)} ms, p99 ${fmt(x.load.p99, 1)} ms`;
+    `${fmt(x.events)} events (${fmt(x.trainees)} trainees, ≤ ${fmt(x.eventsAtEnd)} at the end): ${fmt(x.load.rps)} req/s, mean ${fmt(x.load.mean ?? NaN, 2)} ms, p99 ${fmt(x.load.p99, 1)} ms`;
   return (
     `- PATCH on a ${fmt(r.long.events)}-event trainee vs a ${fmt(r.short.events)}-event one (${r.connections} connection per side, alternating): ` +
     `${row(r.short)}; ${row(r.long)}; mean latency ratio **${r.ratio.toFixed(2)}×** (target ≤ ${r.ratioTarget}× ${r.ratio <= r.ratioTarget ? '✓' : '✗'}), p99 ratio ${r.p99Ratio.toFixed(2)}×.`
