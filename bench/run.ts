@@ -3,7 +3,9 @@
  * dir, measures the projection rebuild rate and a 1,000-event history replay, starts the built API
  * on that data dir in its own process, and drives each HTTP scenario with autocannon from this
  * process, alternating with the same requests against a bare `node:http` ceiling server (its own
- * process) answering bytes of the same size. Prints a table and writes `bench/results/<date>.json`.
+ * process) answering bytes of the same size; then PATCHes trainees of 3,000 events against trainees
+ * of 10 (`patch_long_stream`, bench/lib/stream-length.ts). Prints a table and writes
+ * `bench/results/<date>.json`.
  *
  *   npm run bench -- [--trainees 100000] [--providers 25] [--duration 10] [--connections 32]
  *                    [--warmup 2] [--rounds 2] [--soak 0] [--only get,list,...] [--cpu-prof]
@@ -23,13 +25,14 @@ import { loadDataset, type Dataset } from './lib/dataset';
 import { measureHistory, measureRebuild, percentile, type RebuildResult } from './lib/offline';
 import { ApiProcess, CeilingProcess } from './lib/processes';
 import { buildScenarios, P99_TARGET_MS, type Scenario } from './lib/scenarios';
-import { probe, runLoad, type LoadResult, type LoadSettings } from './lib/load';
+import { combineLoads, probe, runLoad, type LoadResult, type LoadSettings } from './lib/load';
 import { checkTargets, formatTable, type BenchResults, type ScenarioResult, type SoakResult } from './lib/report';
 import { formatProfile, summariseProfile, type ProfileSummary } from './lib/profile';
+import { measureStreamLength, oldestCycle, prepareStreamTrainees, STREAM_LENGTH_SCENARIO, type StreamLengthResult, type StreamTrainees } from './lib/stream-length';
 
 const BENCH_DIR = __dirname;
 const REPO_ROOT = resolve(BENCH_DIR, '..');
-const SCENARIO_NAMES = ['get', 'list', 'list_filtered', 'create', 'patch', 'sync'];
+const SCENARIO_NAMES = ['get', 'list', 'list_filtered', 'create', 'patch', 'sync', STREAM_LENGTH_SCENARIO];
 /** The data set description kept in a `--data-dir`, so a later run can reuse the loaded stores. */
 const MANIFEST = 'bench-dataset.json';
 
@@ -172,6 +175,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     let dataset: Dataset;
     let rebuild: RebuildResult | null = null;
     let history;
+    let streams: StreamTrainees | null = null;
     try {
       if (reuse) {
         dataset = JSON.parse(readFileSync(manifest, 'utf8')) as Dataset;
@@ -205,6 +209,26 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       }
       history = await measureHistory(stores.eventStore, dataset.historyTraineeId);
       log(`bench: history replay of ${history.events} events: median ${history.medianMs.toFixed(2)} ms`);
+      if (o.only === null || o.only.includes(STREAM_LENGTH_SCENARIO)) {
+        const t0 = performance.now();
+        streams = await prepareStreamTrainees({
+          eventStore: stores.eventStore,
+          sqliteDataDir: eventStoreUrl ? null : dataDir,
+          provider: dataset.providers[0],
+          schools: dataset.schools,
+          cycle: oldestCycle(Object.keys(dataset.traineesByCycle), today),
+          loadSeconds: o.warmup + o.duration,
+          // A reused data set holds the trainees of earlier runs: other seeds, other ids.
+          seed: o.seed + 5 + (reuse ? Date.now() % 1_000_000 : 0),
+          now,
+        });
+        // Like the loaded trainees, these are past the registry process manager (no TRN work mid-run).
+        await stores.readModel.writeCheckpoint(REGISTRY_PM_CHECKPOINT, await stores.eventStore.headPosition());
+        log(
+          `bench: ${STREAM_LENGTH_SCENARIO}: appended ${streams.short.ids.length} trainees of ${streams.short.events} events and ` +
+            `${streams.long.ids.length} of ${streams.long.events} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+        );
+      }
     } finally {
       await stores.close();
     }
@@ -237,6 +261,9 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       results.push(await measureScenario(scenario, api, ceiling, settings, o.warmup, o.rounds));
     }
 
+    let streamLength: StreamLengthResult | null = null;
+    if (streams) streamLength = await measureStreamLength(api.url, streams, { duration: o.duration, warmup: o.warmup, rounds: o.rounds }, log);
+
     let soak: SoakResult | null = null;
     if (o.soak > 0) {
       const sync = scenarios.find((s) => s.name === 'sync')!;
@@ -267,7 +294,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     }
 
     const cpus = os.cpus();
-    const partial = { scenarios: results, rebuild, history, soak };
+    const partial = { scenarios: results, rebuild, history, streamLength, soak };
     return {
       date: isoDate(startedAt.getTime()),
       label: o.label,
@@ -311,6 +338,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       rebuild,
       history,
       scenarios: results,
+      streamLength,
       rss: { afterStartMiB: afterStart, peakMiB: peak, endMiB: endRss },
       soak,
       targets: checkTargets(partial, P99_TARGET_MS),
@@ -365,32 +393,6 @@ async function measureScenario(
   for (const [method, a] of Object.entries(answers)) responseBytes[method] = Math.round(a.meanBytes);
   const roundRatios = services.map((s, i) => s.rps / tops[i].rps);
   return { name: scenario.name, title: scenario.title, responseBytes, service, ceiling: top, ratio, roundRatios, ratioTarget: scenario.ratioTarget };
-}
-
-/**
- * One result of several runs: requests and seconds summed (req/s over the whole), p50 and p90 the
- * request-weighted means of the runs', p99 and max the worst run's (conservative).
- */
-function combineLoads(runs: LoadResult[]): LoadResult {
-  if (runs.length === 1) return runs[0];
-  const requests = runs.reduce((a, r) => a + r.requests, 0);
-  const seconds = runs.reduce((a, r) => a + r.seconds, 0);
-  const weighted = (pick: (r: LoadResult) => number): number => runs.reduce((a, r) => a + pick(r) * r.requests, 0) / Math.max(1, requests);
-  const statusCodes: Record<string, number> = {};
-  for (const r of runs) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
-  return {
-    requests,
-    seconds,
-    rps: requests / seconds,
-    p50: Math.round(weighted((r) => r.p50) * 10) / 10,
-    p90: Math.round(weighted((r) => r.p90) * 10) / 10,
-    p99: Math.max(...runs.map((r) => r.p99)),
-    max: Math.max(...runs.map((r) => r.max)),
-    non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
-    errors: runs.reduce((a, r) => a + r.errors, 0),
-    timeouts: runs.reduce((a, r) => a + r.timeouts, 0),
-    statusCodes,
-  };
 }
 
 /**

@@ -228,7 +228,7 @@ function planTrainee(random: Random, serial: number, providerWeights: number[], 
 }
 
 /** A 24-character base58 resource id, as the service makes them. */
-function resourceId(random: Random): string {
+export function resourceId(random: Random): string {
   const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
   let out = '';
   for (let i = 0; i < 24; i++) out += alphabet[random.int(0, 57)];

@@ -11,6 +11,8 @@ export interface LoadResult {
   seconds: number;
   /** Completed requests per second over the run. */
   rps: number;
+  /** Mean latency in ms (absent in results of older harness versions). */
+  mean?: number;
   /** Latency in ms. */
   p50: number;
   p90: number;
@@ -52,6 +54,7 @@ export async function runLoad(baseUrl: string, scenario: Scenario, settings: Loa
     requests: completed,
     seconds: result.duration,
     rps: completed / result.duration,
+    mean: result.latency.average,
     p50: result.latency.p50,
     p90: result.latency.p90,
     p99: result.latency.p99,
@@ -59,6 +62,33 @@ export async function runLoad(baseUrl: string, scenario: Scenario, settings: Loa
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    statusCodes,
+  };
+}
+
+/**
+ * One result of several runs: requests and seconds summed (req/s over the whole), mean, p50 and p90
+ * the request-weighted means of the runs', p99 and max the worst run's (conservative).
+ */
+export function combineLoads(runs: LoadResult[]): LoadResult {
+  if (runs.length === 1) return runs[0];
+  const requests = runs.reduce((a, r) => a + r.requests, 0);
+  const seconds = runs.reduce((a, r) => a + r.seconds, 0);
+  const weighted = (pick: (r: LoadResult) => number): number => runs.reduce((a, r) => a + pick(r) * r.requests, 0) / Math.max(1, requests);
+  const statusCodes: Record<string, number> = {};
+  for (const r of runs) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  return {
+    requests,
+    seconds,
+    rps: requests / seconds,
+    mean: Math.round(weighted((r) => r.mean ?? NaN) * 100) / 100,
+    p50: Math.round(weighted((r) => r.p50) * 10) / 10,
+    p90: Math.round(weighted((r) => r.p90) * 10) / 10,
+    p99: Math.max(...runs.map((r) => r.p99)),
+    max: Math.max(...runs.map((r) => r.max)),
+    non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+    errors: runs.reduce((a, r) => a + r.errors, 0),
+    timeouts: runs.reduce((a, r) => a + r.timeouts, 0),
     statusCodes,
   };
 }

@@ -5,6 +5,7 @@
 import type { LoadResult } from './load';
 import type { HistoryResult, RebuildResult } from './offline';
 import type { ProfileSummary } from './profile';
+import { formatStreamLength, markdownStreamLength, type StreamLengthResult } from './stream-length';
 
 /** One HTTP scenario measured against the service and against the ceiling. */
 export interface ScenarioResult {
@@ -82,6 +83,8 @@ export interface BenchResults {
   rebuild: RebuildResult | null;
   history: HistoryResult;
   scenarios: ScenarioResult[];
+  /** PATCH on a 3,000-event trainee vs a 10-event one (bench/lib/stream-length.ts); null when not selected, absent in older results. */
+  streamLength?: StreamLengthResult | null;
   rss: { afterStartMiB: number | null; peakMiB: number | null; endMiB: number | null };
   soak: SoakResult | null;
   targets: TargetCheck[];
@@ -91,7 +94,7 @@ export interface BenchResults {
 const fmt = (n: number, digits = 0): string => n.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** Checks the targets of BENCHMARKS.md against a run. */
-export function checkTargets(r: Pick<BenchResults, 'scenarios' | 'rebuild' | 'history' | 'soak'>, p99TargetMs: number): TargetCheck[] {
+export function checkTargets(r: Pick<BenchResults, 'scenarios' | 'rebuild' | 'history' | 'streamLength' | 'soak'>, p99TargetMs: number): TargetCheck[] {
   const out: TargetCheck[] = [];
   for (const s of r.scenarios) {
     if (s.ratioTarget !== null) {
@@ -114,6 +117,15 @@ export function checkTargets(r: Pick<BenchResults, 'scenarios' | 'rebuild' | 'hi
     measured: `${r.history.medianMs.toFixed(2)} ms`,
     met: r.history.medianMs < 10,
   });
+  if (r.streamLength) {
+    const x = r.streamLength;
+    out.push({
+      what: `PATCH on a ${fmt(x.long.events)}-event trainee ÷ on a ${fmt(x.short.events)}-event trainee (mean latency)`,
+      target: `≤ ${x.ratioTarget}×`,
+      measured: `${x.ratio.toFixed(2)}×`,
+      met: x.ratio <= x.ratioTarget,
+    });
+  }
   if (r.soak) {
     out.push({ what: `RSS growth over ${r.soak.minutes} min mixed run`, target: '< 10%', measured: `${r.soak.growthPct.toFixed(1)}%`, met: r.soak.growthPct < 10 });
   }
@@ -144,10 +156,12 @@ export function formatTable(r: BenchResults): string {
       `${r.settings.cpuProfile ? '  [CPU PROFILE ON: figures are not comparable]' : ''}`,
   );
   out.push('');
-  out.push(line(header));
-  out.push(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const row of rows) out.push(line(row));
-  out.push('');
+  if (rows.length > 0) {
+    out.push(line(header));
+    out.push(widths.map((w) => '-'.repeat(w)).join('  '));
+    for (const row of rows) out.push(line(row));
+    out.push('');
+  }
   out.push(
     r.rebuild
       ? `initial projection (API start on an empty read store): ${fmt(r.rebuild.eventsApplied)} events in ${r.rebuild.seconds.toFixed(1)} s = ${fmt(r.rebuild.eventsPerSecond)} events/s`
@@ -160,6 +174,7 @@ export function formatTable(r: BenchResults): string {
   out.push(
     `history replay of ${r.history.events} events: median ${r.history.medianMs.toFixed(2)} ms (read ${r.history.medianReadMs.toFixed(2)} + decode/fold ${r.history.medianFoldMs.toFixed(2)}; p90 ${r.history.p90Ms.toFixed(2)}) (target < 10 ms)`,
   );
+  if (r.streamLength) out.push(formatStreamLength(r.streamLength));
   out.push(
     `API RSS: ${mib(r.rss.afterStartMiB)} after start, ${mib(r.rss.peakMiB)} peak (VmHWM), ${mib(r.rss.endMiB)} at end; data load ${r.dataset.loadSeconds.toFixed(0)} s, API start ${r.apiStartSeconds.toFixed(1)} s`,
   );
@@ -188,14 +203,16 @@ export function formatMarkdown(r: BenchResults): string {
       `${r.machine.nproc} CPUs (${r.machine.cpuModel}), ${r.machine.memTotalGiB.toFixed(0)} GiB RAM, Node ${r.machine.node}, ${r.machine.platform} ${r.machine.release}.`,
   );
   out.push('');
-  out.push('| scenario | req/s | p50 ms | p99 ms | ceiling req/s | ratio | target | answer bytes |');
-  out.push('|---|---:|---:|---:|---:|---:|---|---:|');
+  if (r.scenarios.length > 0) {
+    out.push('| scenario | req/s | p50 ms | p99 ms | ceiling req/s | ratio | target | answer bytes |');
+    out.push('|---|---:|---:|---:|---:|---:|---|---:|');
+  }
   for (const s of r.scenarios) {
     const target = s.ratioTarget === null ? '–' : `≥ ${s.ratioTarget} ${s.ratio >= s.ratioTarget ? '✓' : '✗'}`;
     const bytes = Object.entries(s.responseBytes).map(([m, b]) => (Object.keys(s.responseBytes).length > 1 ? `${m} ${fmt(b)}` : fmt(b))).join(', ');
     out.push(`| ${s.title} | ${fmt(s.service.rps)} | ${fmt(s.service.p50, 1)} | ${fmt(s.service.p99, 1)}${s.service.p99 < 25 ? '' : ' ✗'} | ${fmt(s.ceiling.rps)} | **${s.ratio.toFixed(3)}** | ${target} | ${bytes} |`);
   }
-  out.push('');
+  if (r.scenarios.length > 0) out.push('');
   if (r.rebuild?.blueGreen) {
     const b = r.rebuild.blueGreen;
     out.push(`- Projection rebuild (\`projections rebuild ${b.projection}\`, blue/green): ${fmt(b.events)} events in ${b.seconds.toFixed(1)} s = **${fmt(b.eventsPerSecond)} events/s** (target ≥ 100,000 ${b.eventsPerSecond >= 100_000 ? '✓' : '✗'}).`);
@@ -206,6 +223,7 @@ export function formatMarkdown(r: BenchResults): string {
   out.push(
     `- History replay of a ${r.history.events}-event stream: median **${r.history.medianMs.toFixed(2)} ms** (read ${r.history.medianReadMs.toFixed(2)} ms + decode/fold ${r.history.medianFoldMs.toFixed(2)} ms) (target < 10 ms ${r.history.medianMs < 10 ? '✓' : '✗'}).`,
   );
+  if (r.streamLength) out.push(markdownStreamLength(r.streamLength));
   out.push(`- API RSS: ${mib(r.rss.afterStartMiB)} after start, peak ${mib(r.rss.peakMiB)}; data load ${r.dataset.loadSeconds.toFixed(0)} s; API start ${r.apiStartSeconds.toFixed(1)} s.`);
   if (r.soak) {
     out.push(`- Soak, ${r.soak.minutes} min of the sync mix: RSS ${fmt(r.soak.baselineMiB)} → ${fmt(r.soak.endMiB)} MiB = **${r.soak.growthPct.toFixed(1)}%** (target < 10% ${r.soak.growthPct < 10 ? '✓' : '✗'}), ${fmt(r.soak.service.rps)} req/s, p99 ${r.soak.service.p99} ms.`);

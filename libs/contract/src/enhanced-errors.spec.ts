@@ -47,4 +47,18 @@ describe('Enhanced-Errors: true (docs/reference/API-FACTS.md §5.4)', () => {
       degrees_attributes: { base: ['contains duplicate degrees'], subject: ['must be entered if specifying a previous UK degree or non-UK degree'] },
     });
   });
+
+  it('keys a bound on the nested items by the attribute, in both versions (docs/DESIGN.md ruling 14)', () => {
+    const bounds = ['degrees_attributes is too long (maximum is 10 degrees)', 'placements_attributes is too long (maximum is 20 placements)'];
+    for (const nested of [false, true]) {
+      expect(enhancedErrors(bounds, { nested })).toEqual({
+        message: 'Validation failed: 2 errors prohibited this trainee from being saved',
+        errors: { degrees_attributes: ['is too long (maximum is 10 degrees)'], placements_attributes: ['is too long (maximum is 20 placements)'] },
+      });
+    }
+    // Beside a group (not produced by the API, whose bound skips the items): under `base`.
+    expect(enhancedErrors(["placements_attributes name can't be blank", bounds[1]], { nested: true }).errors).toEqual({
+      placements_attributes: { name: ["can't be blank"], base: ['is too long (maximum is 20 placements)'] },
+    });
+  });
 });

@@ -6,7 +6,7 @@
  * by field; without it (v2025.0) degree messages stay top-level and placement messages become
  * `{"placements_attributes": ["name can't be blank"]}`. The `message` says how many errors.
  */
-import { DEGREE_MESSAGE_ORDER, NESTED_PLACEMENT_PREFIX } from '@app/domain';
+import { DEGREE_MESSAGE_ORDER, NESTED_PLACEMENT_PREFIX, PLACEMENT_MESSAGE_ORDER } from '@app/domain';
 
 /** The body of an enhanced 422. */
 export interface EnhancedErrors {
@@ -29,9 +29,11 @@ function push(into: Record<string, unknown>, key: string, value: string): void {
 /**
  * Converts a 422's messages (in the order answered). A nested degree message is one whose first
  * word is a degree field (`subject`, `graduation_year`, …: no trainee field has such a name); a
- * nested placement message is one with the `placements_attributes ` prefix. Messages about the
- * attribute as a whole (`degrees_attributes contains duplicate degrees`) go under `base` inside the
- * group when the group exists.
+ * nested placement message is one with the `placements_attributes ` prefix followed by a placement
+ * field (`urn`, `name`, `postcode`). Messages about the attribute as a whole (`degrees_attributes
+ * contains duplicate degrees`, `placements_attributes is too long (maximum is 20 placements)`,
+ * docs/DESIGN.md ruling 14) are keyed by the attribute, under `base` inside the group when the
+ * group exists.
  */
 export function enhancedErrors(messages: readonly string[], opts: { nested: boolean }): EnhancedErrors {
   const errors: Record<string, unknown> = {};
@@ -44,15 +46,19 @@ export function enhancedErrors(messages: readonly string[], opts: { nested: bool
     return created;
   };
   for (const message of messages) {
+    const [field, text] = split(message);
     if (message.startsWith(NESTED_PLACEMENT_PREFIX)) {
       const rest = message.slice(NESTED_PLACEMENT_PREFIX.length);
-      if (opts.nested) {
-        const [field, text] = split(rest);
-        push(group('placements_attributes'), field, text);
-      } else push(errors, 'placements_attributes', rest);
-      continue;
+      const [nestedField, nestedText] = split(rest);
+      if (!opts.nested) {
+        push(errors, 'placements_attributes', rest);
+        continue;
+      }
+      if (PLACEMENT_MESSAGE_ORDER.includes(nestedField)) {
+        push(group('placements_attributes'), nestedField, nestedText);
+        continue;
+      }
     }
-    const [field, text] = split(message);
     if (opts.nested && DEGREE_MESSAGE_ORDER.includes(field)) {
       push(group('degrees_attributes'), field, text);
       continue;

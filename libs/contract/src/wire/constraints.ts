@@ -18,10 +18,13 @@ export class NonScalar {
   readonly echo: string;
   /** True for an array (nested items are checked from the source, item by item). */
   readonly array: boolean;
+  /** The array's item count (0 for an object). */
+  readonly items: number;
   constructor(value?: unknown) {
     this.blank = isBlankJson(value);
     this.echo = value === undefined ? '' : echoValue(value);
     this.array = Array.isArray(value);
+    this.items = Array.isArray(value) ? value.length : 0;
   }
 }
 
@@ -155,6 +158,17 @@ export function IsString(message: (label: string, value: unknown) => string, opt
 /** An array of items (or blank), else `<label> is invalid` (docs/reference/API-FACTS.md §6.6). */
 export function IsArray(options: CheckOptions = {}): PropertyDecorator {
   return check('isArray', blankOr((v) => v instanceof NonScalar && v.array), (label) => `${label} is invalid`, options);
+}
+
+/**
+ * At most `max` items in an array (docs/DESIGN.md ruling 14): `<label> is too long (maximum is
+ * <max> <unit>)`, worded as the length messages are (§6.4) with the items named (`placements`).
+ * Takes the array as a {@link NonScalar} or as a prepared array; any other value passes (its own
+ * checks report it).
+ */
+export function MaxItems(max: number, unit: string, options: CheckOptions = {}): PropertyDecorator {
+  const count = (v: unknown): number => (v instanceof NonScalar ? v.items : Array.isArray(v) ? v.length : 0);
+  return check('maxItems', blankOr((v) => count(v) <= max), (label) => `${label} is too long (maximum is ${max} ${unit})`, options);
 }
 
 /** A check of this property's value with a message that depends on the value. */

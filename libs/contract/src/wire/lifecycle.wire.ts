@@ -27,7 +27,8 @@ import {
 import { versionFieldName } from '../field-names';
 import { traineeRulesFor } from '../rules';
 import type { ApiVersion } from '../versions';
-import { Holds, IsIsoDate, IsIsoDateOrDateTime, IsText, MaxChars, NonScalar, Required, textOf } from './constraints';
+import { Holds, IsIsoDate, IsIsoDateOrDateTime, IsText, MaxChars, MaxItems, NonScalar, Required, textOf } from './constraints';
+import { WITHDRAWAL_REASONS_MAX_ITEMS } from './limits';
 import { isBlank } from './values';
 import { WireObject, wrap } from './wire-object';
 
@@ -125,6 +126,7 @@ function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
           },
           () => WITHDRAWAL_MESSAGES.reasonsNotValidForTrigger,
         ),
+        MaxItems(WITHDRAWAL_REASONS_MAX_ITEMS, 'reasons'),
       ],
       prepare: (v) => (Array.isArray(v) ? v.map(wrap) : wrap(v)),
       convert: () => undefined,
@@ -132,8 +134,9 @@ function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
       schema: {
         type: 'array',
         minItems: 1,
+        maxItems: WITHDRAWAL_REASONS_MAX_ITEMS,
         items: { type: 'string', enum: reasonEnum },
-        description: 'Why the trainee withdrew: reasons allowed for the trigger (see GET /reference-data, withdrawal_reasons).',
+        description: `Why the trainee withdrew: reasons allowed for the trigger (see GET /reference-data, withdrawal_reasons), at most ${WITHDRAWAL_REASONS_MAX_ITEMS}.`,
         example: ['unacceptable_behaviour'],
       },
     },

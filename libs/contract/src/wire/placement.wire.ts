@@ -2,15 +2,18 @@
  * The wire checks of a placement body (POST/PUT/PATCH …/placements) and of a nested
  * `placements_attributes` item (docs/reference/API-FACTS.md §10.1, §6.10; docs/DESIGN.md ruling 13:
  * a nested item keeps and checks its postcode too). The same in every version.
+ *
+ * Wire decision: a name is at most {@link PLACEMENT_NAME_MAX} characters (`name is too long (maximum
+ * is 255 characters)`, §6.4's wording), as the OpenAPI document states; the reference sets no length.
  */
 import { NESTED_PLACEMENT_PREFIX, type PlacementFields } from '@app/domain';
-import { IsText, Satisfies, UK_POSTCODE_PATTERN, isValidUkPostcode, textOf } from './constraints';
+import { IsText, MaxChars, Satisfies, UK_POSTCODE_PATTERN, isValidUkPostcode, textOf } from './constraints';
 import { WireObject, type WireField } from './wire-object';
 
 /** Exactly six digits (docs/reference/API-FACTS.md §10.1). */
 const URN_FORMAT = /^[0-9]{6}$/;
 
-/** Longest placement name accepted, in characters. */
+/** Longest placement name accepted, in characters: longer than any school's name, and small beside the body limit. */
 export const PLACEMENT_NAME_MAX = 255;
 
 function placementFields(prefix: string): WireField[] {
@@ -31,7 +34,7 @@ function placementFields(prefix: string): WireField[] {
     {
       wire: 'name',
       canonical: 'name',
-      checks: [IsText(options)],
+      checks: [IsText(options), MaxChars(PLACEMENT_NAME_MAX, options)],
       convert: (v) => textOf(v),
       schema: { type: ['string', 'null'], maxLength: PLACEMENT_NAME_MAX, description: 'Required unless the URN names a school of the directory.', example: 'Oak Primary School' },
     },

@@ -24,8 +24,9 @@ import { codeBookFor } from '../code-books';
 import { versionFieldName } from '../field-names';
 import { traineeRulesFor } from '../rules';
 import type { ApiVersion } from '../versions';
-import { IsArray, IsCode, IsEmailAddress, IsIsoDate, IsText, LengthOneOf, MaxChars, Satisfies, isBlank, textOf } from './constraints';
+import { IsArray, IsCode, IsEmailAddress, IsIsoDate, IsText, LengthOneOf, MaxChars, MaxItems, Satisfies, isBlank, textOf } from './constraints';
 import { degreeWire } from './degree.wire';
+import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS } from './limits';
 import { NESTED_PLACEMENT_WIRE } from './placement.wire';
 import { charLength } from './values';
 import { WireObject, type JsonSchema, type WireField } from './wire-object';
@@ -97,8 +98,12 @@ const TRAINEE_FIELD_SPECS: readonly TraineeFieldSpec[] = [
   { canonical: 'training_partner_urn', kind: text(), description: 'URN of the training partner; empty or a not-applicable URN means none. Takes precedence over the UKPRN.' },
   { canonical: 'training_partner_ukprn', kind: text(), description: 'UKPRN of the training partner; empty means none.' },
   { canonical: 'iqts_country', kind: code('country'), description: 'Country of an iQTS trainee (country code): required for route 15, refused for any other.' },
-  { canonical: 'degrees_attributes', kind: { kind: 'degrees' }, description: 'Degrees (create only): required for a route that needs a degree.' },
-  { canonical: 'placements_attributes', kind: { kind: 'placements' }, description: 'Placements (create only).' },
+  {
+    canonical: 'degrees_attributes',
+    kind: { kind: 'degrees' },
+    description: `Degrees (create only): required for a route that needs a degree; at most ${DEGREES_ATTRIBUTES_MAX_ITEMS}.`,
+  },
+  { canonical: 'placements_attributes', kind: { kind: 'placements' }, description: `Placements (create only), at most ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS}.` },
 ];
 
 /** The version's rules that decide a field's wire check (the same rules object the domain reads). */
@@ -197,19 +202,24 @@ function fieldFor(spec: TraineeFieldSpec, version: ApiVersion): WireField | null
       const items = degreeWire(version);
       return {
         ...base,
-        checks: [IsArray()],
+        checks: [IsArray(), MaxItems(DEGREES_ATTRIBUTES_MAX_ITEMS, 'degrees')],
         convert: (v) => v,
         items,
-        schema: { type: ['array', 'null'], description: spec.description, items: { $ref: '#/components/schemas/DegreeInput' } },
+        schema: { type: ['array', 'null'], description: spec.description, maxItems: DEGREES_ATTRIBUTES_MAX_ITEMS, items: { $ref: '#/components/schemas/DegreeInput' } },
       };
     }
     case 'placements':
       return {
         ...base,
-        checks: [IsArray()],
+        checks: [IsArray(), MaxItems(PLACEMENTS_ATTRIBUTES_MAX_ITEMS, 'placements')],
         convert: (v) => v,
         items: NESTED_PLACEMENT_WIRE,
-        schema: { type: ['array', 'null'], description: spec.description, items: { $ref: '#/components/schemas/PlacementInput' } },
+        schema: {
+          type: ['array', 'null'],
+          description: spec.description,
+          maxItems: PLACEMENTS_ATTRIBUTES_MAX_ITEMS,
+          items: { $ref: '#/components/schemas/PlacementInput' },
+        },
       };
   }
 }

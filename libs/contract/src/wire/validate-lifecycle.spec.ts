@@ -18,6 +18,7 @@ import {
   withdrawalDateLabel,
   type ValidationContext,
 } from './validate';
+import { WITHDRAWAL_REASONS_MAX_ITEMS } from './limits';
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures
@@ -571,6 +572,34 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
   it('does not read inherited keys (a prototype-less or __proto__-carrying body is plain data)', () => {
     const parsed = JSON.parse('{"__proto__": {"trigger": "trainee"}, "withdrawal_date": "2026-01-15", "future_interest": "no", "reasons": ["unacceptable_behaviour"]}');
     expect(validateWithdrawal(parsed, trainee, ctx26)).toEqual({ ok: false, errors: [M.triggerNotInList] });
+  });
+
+  describe(`at most ${WITHDRAWAL_REASONS_MAX_ITEMS} reasons (docs/DESIGN.md ruling 14)`, () => {
+    const tooLong = `reasons is too long (maximum is ${WITHDRAWAL_REASONS_MAX_ITEMS} reasons)`;
+
+    it.each(VERSIONS)('%s: every reason a trigger allows fits, with the texts they need', (version) => {
+      for (const trigger of ['trainee', 'provider'] as const) {
+        const reasons = allowedWithdrawalReasons(trigger, version);
+        expect(reasons.length).toBeLessThanOrEqual(WITHDRAWAL_REASONS_MAX_ITEMS);
+        const input = body(version, { trigger, reasons: [...reasons], another_reason: 'Other', safeguarding_concern_reasons: 'Concerns' });
+        expect(validateWithdrawal(input, trainee, ctxOf(version))).toMatchObject({ ok: true, value: { reasons: [...reasons] } });
+      }
+    });
+
+    it.each(VERSIONS)('%s: the maximum passes (repeats dropped when stored); one more is refused with the bound alone', (version) => {
+      const atMax = Array.from({ length: WITHDRAWAL_REASONS_MAX_ITEMS }, (_, i) => (i % 2 === 0 ? 'unacceptable_behaviour' : 'did_not_make_progress'));
+      expect(validateWithdrawal(body(version, { reasons: atMax }), trainee, ctxOf(version))).toMatchObject({
+        ok: true,
+        value: { reasons: ['unacceptable_behaviour', 'did_not_make_progress'] },
+      });
+      const over = [...atMax, 'unacceptable_behaviour'];
+      expect(validateWithdrawal(body(version, { reasons: over }), trainee, ctxOf(version))).toEqual({ ok: false, errors: [tooLong] });
+    });
+
+    it('reports the bound beside the other reasons rules', () => {
+      const over = Array.from({ length: WITHDRAWAL_REASONS_MAX_ITEMS + 1 }, () => 'record_added_in_error');
+      expect(validateWithdrawal(body('v2026.1', { reasons: over }), trainee, ctx26)).toEqual({ ok: false, errors: [M.reasonsNotValidForTrigger, tooLong] });
+    });
   });
 });
 

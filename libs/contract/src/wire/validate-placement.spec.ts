@@ -29,6 +29,8 @@ describe('validatePlacement (docs/reference/API-FACTS.md §10.1, §10.3)', () =>
     [{ urn: '123456' }, ["name can't be blank"]],
     [{ urn: '123456', name: '   ' }, ["name can't be blank"]],
     [{ urn: '123456', name: ['Oak'] }, ['name is invalid']],
+    [{ urn: '123456', name: 'x'.repeat(256) }, ['name is too long (maximum is 255 characters)']],
+    [{ urn: OAK.urn, name: 'x'.repeat(256) }, ['name is too long (maximum is 255 characters)']],
     [{ name: 'Oak', postcode: 'XYZ' }, [POSTCODE_MESSAGE]],
     [{ name: 'Oak', postcode: 12 }, [POSTCODE_MESSAGE]],
     [{ urn: 'x', postcode: 'x' }, ['urn is invalid', "name can't be blank", POSTCODE_MESSAGE]],
@@ -57,6 +59,14 @@ describe('validatePlacement (docs/reference/API-FACTS.md §10.1, §10.3)', () =>
       expect(validatePlacement({ urn: '12' }, ctx, { nested: true })).toEqual({
         ok: false,
         errors: ['placements_attributes urn is invalid', "placements_attributes name can't be blank"],
+      });
+    });
+
+    it('takes a name of at most 255 characters', () => {
+      expect(validatePlacement({ urn: '123456', name: 'x'.repeat(255) }, ctx, { nested: true })).toMatchObject({ ok: true, value: { name: 'x'.repeat(255) } });
+      expect(validatePlacement({ urn: '123456', name: 'x'.repeat(256) }, ctx, { nested: true })).toEqual({
+        ok: false,
+        errors: ['placements_attributes name is too long (maximum is 255 characters)'],
       });
     });
 

@@ -2,6 +2,7 @@ import type { TraineeDetails } from '@app/domain';
 import { versionFieldName } from '../field-names';
 import type { ApiVersion } from '../versions';
 import { isValidEmailFormat } from './constraints';
+import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS } from './limits';
 import { validateNewTrainee } from './validate';
 
 const TODAY = '2026-11-22';
@@ -653,6 +654,62 @@ describe('nested degrees and placements (docs/reference/API-FACTS.md §6.6, §6.
     expect(errorsOf('v2026.1', { degrees_attributes: 'x', placements_attributes: { urn: '123456' } })).toEqual([
       'degrees_attributes is invalid',
       'placements_attributes is invalid',
+    ]);
+  });
+});
+
+describe('the most nested items a create takes (docs/DESIGN.md ruling 14)', () => {
+  const placements = (n: number, item: (i: number) => Record<string, unknown> = (i) => ({ urn: String(200000 + i), name: `School ${i}` })) =>
+    Array.from({ length: n }, (_, i) => item(i));
+  /** `n` degrees that differ in their graduation year, so none duplicates another. */
+  const degrees = (n: number) => Array.from({ length: n }, (_, i) => ({ ...DEGREE, graduation_year: String(1990 + i) }));
+
+  it.each(BOTH)(`%s: ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS} placements and ${DEGREES_ATTRIBUTES_MAX_ITEMS} degrees are taken, every one kept`, (version) => {
+    const result = validateNewTrainee(
+      payload(version, { placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS), degrees_attributes: degrees(DEGREES_ATTRIBUTES_MAX_ITEMS) }),
+      { version, today: TODAY },
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.value.placements).toHaveLength(PLACEMENTS_ATTRIBUTES_MAX_ITEMS);
+    expect(result.value.degrees).toHaveLength(DEGREES_ATTRIBUTES_MAX_ITEMS);
+  });
+
+  it.each(BOTH)('%s: one placement more is refused with the bound alone, its items not checked', (version) => {
+    expect(errorsOf(version, { placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS + 1) })).toEqual([
+      `placements_attributes is too long (maximum is ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS} placements)`,
+    ]);
+    expect(errorsOf(version, { placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS + 1, () => ({ urn: 'x', name: '' })) })).toEqual([
+      `placements_attributes is too long (maximum is ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS} placements)`,
+    ]);
+  });
+
+  it.each(BOTH)('%s: one degree more is refused with the bound alone, its items not checked', (version) => {
+    expect(errorsOf(version, { degrees_attributes: degrees(DEGREES_ATTRIBUTES_MAX_ITEMS + 1) })).toEqual([
+      `degrees_attributes is too long (maximum is ${DEGREES_ATTRIBUTES_MAX_ITEMS} degrees)`,
+    ]);
+    expect(errorsOf(version, { degrees_attributes: Array.from({ length: DEGREES_ATTRIBUTES_MAX_ITEMS + 1 }, () => DEGREE) })).toEqual([
+      `degrees_attributes is too long (maximum is ${DEGREES_ATTRIBUTES_MAX_ITEMS} degrees)`,
+    ]);
+  });
+
+  it('reports both bounds, in the order of the other messages, beside the other fields\' problems', () => {
+    expect(
+      errorsOf('v2026.1', {
+        first_names: '',
+        placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS + 5),
+        degrees_attributes: degrees(DEGREES_ATTRIBUTES_MAX_ITEMS + 5),
+      }),
+    ).toEqual([
+      "first_names can't be blank",
+      `degrees_attributes is too long (maximum is ${DEGREES_ATTRIBUTES_MAX_ITEMS} degrees)`,
+      `placements_attributes is too long (maximum is ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS} placements)`,
+    ]);
+  });
+
+  it('answers an array of a hundred thousand items with the bound', () => {
+    expect(errorsOf('v2025.0', { placements_attributes: placements(100_000, () => ({})) })).toEqual([
+      `placements_attributes is too long (maximum is ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS} placements)`,
     ]);
   });
 });

@@ -1,0 +1,33 @@
+/**
+ * The maximum item count of every array a write body can hold (docs/DESIGN.md ruling 14). The
+ * contract and the reference leave them open (docs/spec/trainee-records-api.md "Limits";
+ * docs/reference/API-FACTS.md has no such limit); without one a single create with tens of
+ * thousands of nested placements blocks the service. Each maximum is far above what a real trainee
+ * has, and small enough that a body at the maximum costs about what an ordinary one does. The same
+ * in every API version; over the maximum the body answers 422 with
+ * `<field> is too long (maximum is <n> <items>)` and its items are not checked.
+ */
+
+/**
+ * Most nested `placements_attributes` of a trainee create: 20. A trainee is placed in a handful of
+ * schools over an ITT course: recommending one for QTS needs at least two placements
+ * (docs/reference/API-FACTS.md §12.5), a one-year course has two or three, a three- or four-year
+ * undergraduate course rarely more than eight. Each nested placement becomes one event of the
+ * trainee's stream, so the maximum also bounds the stream a create starts.
+ */
+export const PLACEMENTS_ATTRIBUTES_MAX_ITEMS = 20;
+
+/**
+ * Most nested `degrees_attributes` of a trainee create: 10. A trainee's previous degrees are a
+ * handful at most (a first degree, perhaps a master's and a doctorate; the create needs one for a
+ * postgraduate route, docs/reference/API-FACTS.md §6.3). Each becomes one event of the stream.
+ */
+export const DEGREES_ATTRIBUTES_MAX_ITEMS = 10;
+
+/**
+ * Most withdrawal `reasons` (POST …/withdraw): 20. A trigger allows at most 11 distinct reasons
+ * (docs/reference/API-FACTS.md §12.4: the trainee trigger's ten, plus safeguarding_concerns in
+ * v2026.1, docs/DESIGN.md ruling 7), so every allowed list fits, with room for repeats (dropped
+ * when stored).
+ */
+export const WITHDRAWAL_REASONS_MAX_ITEMS = 20;
