@@ -1,5 +1,5 @@
 // Lint of the whole tree (`npm run lint`, part of `npm test`). The architecture's import rules
-// (docs/architecture.md "Boundaries") are checked by eslint-plugin-boundaries; format is Prettier's.
+// (docs/DESIGN.md "Layout") are checked by eslint-plugin-boundaries; format is Prettier's.
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import prettier from 'eslint-config-prettier';
@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 
 const LIBS = ['domain', 'contract', 'event-store', 'read-model', 'application', 'platform'];
 
-/** What each lib may import of the other libs (docs/architecture.md "Boundaries"). */
+/** What each lib may import of the other libs (docs/DESIGN.md "Layout"). */
 const LIB_DEPENDENCIES = {
   domain: [],
   contract: ['domain'],
@@ -65,6 +65,15 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
       'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
+    },
+  },
+  {
+    // Size limits of the code (docs/DESIGN.md "Layout"): a file reads in one sitting, a function on one screen.
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/testing/**'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 80 }],
     },
   },
   prettier,

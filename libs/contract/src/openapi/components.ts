@@ -6,7 +6,7 @@
  * docs/DESIGN.md ruling 4. JSON Schema 2020-12, as OpenAPI 3.1 uses it.
  */
 import { REFERENCE_LISTS, TRAINEE_EVENT_TYPES } from '@app/domain';
-import { contractFor } from '../contract';
+import { contractFor, type VersionContract } from '../contract';
 import type { ApiVersion } from '../versions';
 import { degreeWire } from '../wire/degree.wire';
 import { DEFERRAL_WIRE, RECOMMENDATION_WIRE, withdrawalWireFor } from '../wire/lifecycle.wire';
@@ -119,9 +119,19 @@ const WITHDRAWAL_REASONS_LIST: JsonSchema = {
  */
 export function openApiSchemas(version: ApiVersion): Record<string, JsonSchema> {
   const contract = contractFor(version);
-  const { output } = contract;
+  return {
+    ...requestSchemas(version),
+    ...responseSchemas(contract.output),
+    ...ANSWER_SCHEMAS,
+    ...ERROR_SCHEMAS,
+    ...(contract.referenceData ? referenceDataSchemas(Object.keys(contract.referenceData)) : {}),
+  };
+}
+
+/** The write bodies of `version`: each input (with its bounds) and its `{data: …}` envelope. */
+function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {
   const withdrawal = withdrawalWireFor(version);
-  const schemas: Record<string, JsonSchema> = {
+  return {
     TraineeInput: requestSchema(traineeWire(version, 'create'), 'A trainee to create, with its nested degrees and placements.', {
       patternProperties: { [DISABILITY_KEY.source]: { type: ['string', 'null'], description: 'A disability code, stored and answered as sent.' } },
     }),
@@ -140,7 +150,12 @@ export function openApiSchemas(version: ApiVersion): Record<string, JsonSchema> 
     DeferralRequest: envelope(ref('DeferralInput')),
     WithdrawalRequest: envelope(ref('WithdrawalInput')),
     RecommendationRequest: envelope(ref('RecommendationInput')),
+  };
+}
 
+/** The version's representations of trainees, placements and degrees, and their answers. */
+function responseSchemas(output: VersionContract['output']): Record<string, JsonSchema> {
+  return {
     Trainee: output.traineeSchema({ nested: true }),
     TraineeListItem: output.traineeSchema({ nested: false }),
     Placement: output.placementSchema(),
@@ -153,123 +168,131 @@ export function openApiSchemas(version: ApiVersion): Record<string, JsonSchema> 
     DegreeResponse: envelope(ref('Degree')),
     DegreeCreatedResponse: envelope({ type: 'array', items: ref('Degree'), minItems: 1, maxItems: 1 }, 'An array holding the created degree (docs/DESIGN.md ruling 2).'),
     DegreeListResponse: envelope({ type: 'array', items: ref('Degree') }, 'In creation order; empty when the trainee has none (docs/DESIGN.md ruling 9).'),
-    ListMeta: {
-      type: 'object',
-      properties: {
-        current_page: { type: 'integer', minimum: 1 },
-        total_pages: { type: 'integer', minimum: 0 },
-        total_count: { type: 'integer', minimum: 0 },
-        per_page: { type: 'integer', minimum: 0 },
-      },
-      required: ['current_page', 'total_pages', 'total_count', 'per_page'],
-      additionalProperties: false,
-    },
-    TraineeListResponse: {
-      type: 'object',
-      properties: { data: { type: 'array', items: ref('TraineeListItem'), minItems: 1 }, meta: ref('ListMeta') },
-      required: ['data', 'meta'],
-      additionalProperties: false,
-    },
-    InfoResponse: {
-      type: 'object',
-      properties: {
-        status: { type: 'string', const: 'ok' },
-        version: {
-          type: 'object',
-          properties: { requested: { type: 'string', description: 'The version segment of the path, as requested.' }, latest: { type: 'string', description: 'The newest version this deployment serves.' } },
-          required: ['requested', 'latest'],
-          additionalProperties: false,
-        },
-      },
-      required: ['status', 'version'],
-      additionalProperties: false,
-    },
-    TimelineEntry: {
-      type: 'object',
-      description: 'One event of the trainee\'s stream (README "Trainee history").',
-      properties: {
-        position: { type: 'integer', minimum: 0, description: 'Global position in the event log.' },
-        revision: { type: 'integer', minimum: 0, description: "0-based revision in the trainee's stream." },
-        occurred_at: { type: 'string', format: 'date-time' },
-        event_type: { type: 'string', enum: [...TRAINEE_EVENT_TYPES] },
-        changed_fields: { type: 'array', items: { type: 'string' }, description: 'Canonical field names (the v2026.1 name where the versions differ).' },
-        changes: { type: 'object', description: 'The new value of each changed field.' },
-        provider_ukprn: { type: ['string', 'null'] },
-        token_id: { type: ['string', 'null'], description: 'The id of the token that made the request, never the token.' },
-        api_version: { type: ['string', 'null'] },
-        request_id: { type: ['string', 'null'] },
-      },
-      required: ['position', 'revision', 'occurred_at', 'event_type', 'changed_fields', 'changes', 'provider_ukprn', 'token_id', 'api_version', 'request_id'],
-      additionalProperties: false,
-    },
-    TraineeHistoryResponse: {
-      description: 'Without `as_of`: the timeline, oldest first. With `as_of`: the trainee as it stood then.',
-      oneOf: [envelope({ type: 'array', items: ref('TimelineEntry') }), envelope(ref('Trainee'))],
-    },
-
-    Unauthorized: {
-      type: 'object',
-      description: 'A missing, unknown or revoked token (docs/spec/trainee-records-api.md "Authentication").',
-      properties: { error: { type: 'string', const: 'Unauthorized' } },
-      required: ['error'],
-      additionalProperties: false,
-    },
-    NotFound: errorList(['NotFound'], 'Trainee(s), Placement(s) or Degree(s) not found; No trainees found; Not found (an unknown route, or a version that is not served: the message names the served ones).'),
-    BadRequest: errorList(['BadRequest'], 'The body is not valid JSON.'),
-    PayloadTooLarge: errorList(['PayloadTooLarge'], 'The body is over 5 MiB.'),
-    UnprocessableEntity: errorList(
-      ['UnprocessableEntity', 'StateTransitionError'],
-      'Every failed rule, one entry each, in a stable order (docs/DESIGN.md ruling 4); or the action is not allowed in the trainee\'s state (StateTransitionError); or `data` is missing.',
-    ),
-    EnhancedValidationErrors: {
-      type: 'object',
-      description: 'With the request header `Enhanced-Errors: true` (docs/reference/API-FACTS.md §5.4): the messages keyed by field.',
-      properties: {
-        message: { type: 'string', example: 'Validation failed: 1 error prohibited this trainee from being saved' },
-        errors: {
-          type: 'object',
-          additionalProperties: {
-            oneOf: [
-              { type: 'array', items: { type: 'string' } },
-              { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-            ],
-          },
-        },
-      },
-      required: ['message', 'errors'],
-      additionalProperties: false,
-    },
-    ListQueryErrors: {
-      type: 'object',
-      description: 'An invalid parameter of the list (docs/spec/trainee-records-api.md "GET /trainees").',
-      properties: {
-        message: { type: 'string', example: 'Validation failed: 1 error prohibited this request being run' },
-        errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-      },
-      required: ['message', 'errors'],
-      additionalProperties: false,
-    },
-    Conflict: errorList(['Conflict'], 'The trainee was changed by another request at the same time; retry.'),
-    DuplicateTrainee: errorList(['Conflict'], 'The trainee is already registered (the existing trainees in `data`), or a concurrent change (no `data`).', {
-      properties: { data: { type: 'array', items: ref('Trainee') } },
-    }),
-    DuplicateDegree: errorList(['Conflict'], 'The degree duplicates one the trainee has (the existing degrees in `data`), or a concurrent change (no `data`).', {
-      properties: { data: { type: 'array', items: ref('Degree') } },
-    }),
-    TooManyRequests: { type: 'string', description: 'Plain text `Retry later`.', example: 'Retry later\n' },
   };
-  if (contract.referenceData) {
-    schemas.ReferenceDataList = REFERENCE_DATA_LIST;
-    schemas.WithdrawalReasonsList = WITHDRAWAL_REASONS_LIST;
-    schemas.ReferenceData = {
+}
+
+/** The answers every version shapes alike: the list's meta, info, the history. */
+const ANSWER_SCHEMAS: Record<string, JsonSchema> = {
+  ListMeta: {
+    type: 'object',
+    properties: {
+      current_page: { type: 'integer', minimum: 1 },
+      total_pages: { type: 'integer', minimum: 0 },
+      total_count: { type: 'integer', minimum: 0 },
+      per_page: { type: 'integer', minimum: 0 },
+    },
+    required: ['current_page', 'total_pages', 'total_count', 'per_page'],
+    additionalProperties: false,
+  },
+  TraineeListResponse: {
+    type: 'object',
+    properties: { data: { type: 'array', items: ref('TraineeListItem'), minItems: 1 }, meta: ref('ListMeta') },
+    required: ['data', 'meta'],
+    additionalProperties: false,
+  },
+  InfoResponse: {
+    type: 'object',
+    properties: {
+      status: { type: 'string', const: 'ok' },
+      version: {
+        type: 'object',
+        properties: { requested: { type: 'string', description: 'The version segment of the path, as requested.' }, latest: { type: 'string', description: 'The newest version this deployment serves.' } },
+        required: ['requested', 'latest'],
+        additionalProperties: false,
+      },
+    },
+    required: ['status', 'version'],
+    additionalProperties: false,
+  },
+  TimelineEntry: {
+    type: 'object',
+    description: 'One event of the trainee\'s stream (README "Trainee history").',
+    properties: {
+      position: { type: 'integer', minimum: 0, description: 'Global position in the event log.' },
+      revision: { type: 'integer', minimum: 0, description: "0-based revision in the trainee's stream." },
+      occurred_at: { type: 'string', format: 'date-time' },
+      event_type: { type: 'string', enum: [...TRAINEE_EVENT_TYPES] },
+      changed_fields: { type: 'array', items: { type: 'string' }, description: 'Canonical field names (the v2026.1 name where the versions differ).' },
+      changes: { type: 'object', description: 'The new value of each changed field.' },
+      provider_ukprn: { type: ['string', 'null'] },
+      token_id: { type: ['string', 'null'], description: 'The id of the token that made the request, never the token.' },
+      api_version: { type: ['string', 'null'] },
+      request_id: { type: ['string', 'null'] },
+    },
+    required: ['position', 'revision', 'occurred_at', 'event_type', 'changed_fields', 'changes', 'provider_ukprn', 'token_id', 'api_version', 'request_id'],
+    additionalProperties: false,
+  },
+  TraineeHistoryResponse: {
+    description: 'Without `as_of`: the timeline, oldest first. With `as_of`: the trainee as it stood then.',
+    oneOf: [envelope({ type: 'array', items: ref('TimelineEntry') }), envelope(ref('Trainee'))],
+  },
+};
+
+/** The error answers (docs/spec/trainee-records-api.md "Errors"; docs/DESIGN.md ruling 4). */
+const ERROR_SCHEMAS: Record<string, JsonSchema> = {
+  Unauthorized: {
+    type: 'object',
+    description: 'A missing, unknown or revoked token (docs/spec/trainee-records-api.md "Authentication").',
+    properties: { error: { type: 'string', const: 'Unauthorized' } },
+    required: ['error'],
+    additionalProperties: false,
+  },
+  NotFound: errorList(['NotFound'], 'Trainee(s), Placement(s) or Degree(s) not found; No trainees found; Not found (an unknown route, or a version that is not served: the message names the served ones).'),
+  BadRequest: errorList(['BadRequest'], 'The body is not valid JSON.'),
+  PayloadTooLarge: errorList(['PayloadTooLarge'], 'The body is over 5 MiB.'),
+  UnprocessableEntity: errorList(
+    ['UnprocessableEntity', 'StateTransitionError'],
+    'Every failed rule, one entry each, in a stable order (docs/DESIGN.md ruling 4); or the action is not allowed in the trainee\'s state (StateTransitionError); or `data` is missing.',
+  ),
+  EnhancedValidationErrors: {
+    type: 'object',
+    description: 'With the request header `Enhanced-Errors: true` (docs/reference/API-FACTS.md §5.4): the messages keyed by field.',
+    properties: {
+      message: { type: 'string', example: 'Validation failed: 1 error prohibited this trainee from being saved' },
+      errors: {
+        type: 'object',
+        additionalProperties: {
+          oneOf: [
+            { type: 'array', items: { type: 'string' } },
+            { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          ],
+        },
+      },
+    },
+    required: ['message', 'errors'],
+    additionalProperties: false,
+  },
+  ListQueryErrors: {
+    type: 'object',
+    description: 'An invalid parameter of the list (docs/spec/trainee-records-api.md "GET /trainees").',
+    properties: {
+      message: { type: 'string', example: 'Validation failed: 1 error prohibited this request being run' },
+      errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    },
+    required: ['message', 'errors'],
+    additionalProperties: false,
+  },
+  Conflict: errorList(['Conflict'], 'The trainee was changed by another request at the same time; retry.'),
+  DuplicateTrainee: errorList(['Conflict'], 'The trainee is already registered (the existing trainees in `data`), or a concurrent change (no `data`).', {
+    properties: { data: { type: 'array', items: ref('Trainee') } },
+  }),
+  DuplicateDegree: errorList(['Conflict'], 'The degree duplicates one the trainee has (the existing degrees in `data`), or a concurrent change (no `data`).', {
+    properties: { data: { type: 'array', items: ref('Degree') } },
+  }),
+  TooManyRequests: { type: 'string', description: 'Plain text `Retry later`.', example: 'Retry later\n' },
+};
+
+/** The reference data answers of a version that serves them (docs/reference/API-FACTS.md §17), for its fields. */
+function referenceDataSchemas(fields: string[]): Record<string, JsonSchema> {
+  return {
+    ReferenceDataList: REFERENCE_DATA_LIST,
+    WithdrawalReasonsList: WITHDRAWAL_REASONS_LIST,
+    ReferenceData: {
       type: 'object',
-      properties: Object.fromEntries(
-        Object.keys(contract.referenceData).map((k) => [k, ref(k === 'withdrawal_reasons' ? 'WithdrawalReasonsList' : 'ReferenceDataList')]),
-      ),
-      required: Object.keys(contract.referenceData),
+      properties: Object.fromEntries(fields.map((k) => [k, ref(k === 'withdrawal_reasons' ? 'WithdrawalReasonsList' : 'ReferenceDataList')])),
+      required: fields,
       additionalProperties: false,
-    };
-    schemas.ReferenceDataField = { oneOf: [ref('ReferenceDataList'), ref('WithdrawalReasonsList')] };
-  }
-  return schemas;
+    },
+    ReferenceDataField: { oneOf: [ref('ReferenceDataList'), ref('WithdrawalReasonsList')] },
+  };
 }

@@ -30,7 +30,7 @@ import type { ApiVersion } from '../versions';
 import { Holds, IsIsoDate, IsIsoDateOrDateTime, IsText, MaxChars, MaxItems, NonScalar, Required, textOf } from './constraints';
 import { WITHDRAWAL_REASONS_MAX_ITEMS } from './limits';
 import { isBlank } from './values';
-import { WireObject, wrap } from './wire-object';
+import { WireObject, wrap, type WireField } from './wire-object';
 
 /** The withdrawal trigger and future-interest values (`withdrawal_trigger.json`, `withdrawal_future_interest.json`). */
 const TRIGGERS: readonly string[] = REFERENCE_LISTS.withdrawal_trigger.map((e) => e.code);
@@ -91,14 +91,65 @@ export const RECOMMENDATION_WIRE = new WireObject<RecommendationFields>('Recomme
   },
 ]);
 
-function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
-  const dateField = versionFieldName('withdrawal_date', version) ?? 'withdrawal_date';
-  const safeguarding = traineeRulesFor(version).safeguardingConcernsReason;
+/**
+ * `reasons` of a withdrawal (docs/reference/API-FACTS.md §12.4; docs/DESIGN.md rulings 7 and 14):
+ * at least one, each allowed for the trigger (the version's list, with or without
+ * safeguarding_concerns), at most WITHDRAWAL_REASONS_MAX_ITEMS.
+ */
+function reasonsField(safeguarding: boolean): WireField {
   const allowed = (object: Record<string, unknown>): readonly string[] => {
     const trigger = object.trigger;
     return allowedWithdrawalReasons(typeof trigger === 'string' && TRIGGERS.includes(trigger) ? trigger : undefined, safeguarding);
   };
   const reasonEnum = [...new Set([...allowedWithdrawalReasons('provider', safeguarding), ...allowedWithdrawalReasons('trainee', safeguarding)])];
+  return {
+  wire: 'reasons',
+  canonical: 'reasons',
+  checks: [
+    Holds('reasonsGiven', (_v, o) => reasonsOf(o).length > 0, () => WITHDRAWAL_MESSAGES.reasonsBlank),
+    Holds(
+      'reasonsForTrigger',
+      (_v, o) => {
+        const reasons = reasonsOf(o);
+        const ok = allowed(o);
+        return reasons.length === 0 || reasons.every((r) => typeof r === 'string' && ok.includes(r));
+      },
+      () => WITHDRAWAL_MESSAGES.reasonsNotValidForTrigger,
+    ),
+    MaxItems(WITHDRAWAL_REASONS_MAX_ITEMS, 'reasons'),
+  ],
+  prepare: (v) => (Array.isArray(v) ? v.map(wrap) : wrap(v)),
+  convert: () => undefined,
+  required: true,
+  schema: {
+    type: 'array',
+    minItems: 1,
+    maxItems: WITHDRAWAL_REASONS_MAX_ITEMS,
+    items: { type: 'string', enum: reasonEnum },
+    description: `Why the trainee withdrew: reasons allowed for the trigger (see GET /reference-data, withdrawal_reasons), at most ${WITHDRAWAL_REASONS_MAX_ITEMS}.`,
+    example: ['unacceptable_behaviour'],
+  },
+};
+}
+
+/** `safeguarding_concern_reasons`, where the version has it: required when the reasons include safeguarding_concerns. */
+const SAFEGUARDING_CONCERN_REASONS_FIELD: WireField = {
+  wire: 'safeguarding_concern_reasons',
+  canonical: 'safeguarding_concern_reasons',
+  checks: [
+    Holds(
+      'safeguardingGiven',
+      (v: unknown, o: Record<string, unknown>) => !stringReasons(o).includes(SAFEGUARDING_CONCERNS_REASON) || requiredText(v) !== null,
+      () => WITHDRAWAL_MESSAGES.safeguardingConcernReasonsBlank,
+    ),
+  ],
+  convert: (v: unknown) => requiredText(v),
+  schema: { type: ['string', 'null'], description: 'Required when the reasons include safeguarding_concerns.', example: null },
+};
+
+function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
+  const dateField = versionFieldName('withdrawal_date', version) ?? 'withdrawal_date';
+  const safeguarding = traineeRulesFor(version).safeguardingConcernsReason;
   return new WireObject<WithdrawalFields>('WithdrawalInput', [
     {
       wire: dateField,
@@ -112,34 +163,7 @@ function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
         example: '2026-01-15',
       },
     },
-    {
-      wire: 'reasons',
-      canonical: 'reasons',
-      checks: [
-        Holds('reasonsGiven', (_v, o) => reasonsOf(o).length > 0, () => WITHDRAWAL_MESSAGES.reasonsBlank),
-        Holds(
-          'reasonsForTrigger',
-          (_v, o) => {
-            const reasons = reasonsOf(o);
-            const ok = allowed(o);
-            return reasons.length === 0 || reasons.every((r) => typeof r === 'string' && ok.includes(r));
-          },
-          () => WITHDRAWAL_MESSAGES.reasonsNotValidForTrigger,
-        ),
-        MaxItems(WITHDRAWAL_REASONS_MAX_ITEMS, 'reasons'),
-      ],
-      prepare: (v) => (Array.isArray(v) ? v.map(wrap) : wrap(v)),
-      convert: () => undefined,
-      required: true,
-      schema: {
-        type: 'array',
-        minItems: 1,
-        maxItems: WITHDRAWAL_REASONS_MAX_ITEMS,
-        items: { type: 'string', enum: reasonEnum },
-        description: `Why the trainee withdrew: reasons allowed for the trigger (see GET /reference-data, withdrawal_reasons), at most ${WITHDRAWAL_REASONS_MAX_ITEMS}.`,
-        example: ['unacceptable_behaviour'],
-      },
-    },
+    reasonsField(safeguarding),
     {
       wire: 'trigger',
       canonical: 'trigger',
@@ -169,23 +193,7 @@ function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
       convert: (v) => requiredText(v),
       schema: { type: ['string', 'null'], description: 'Required when a reason is one of the "another reason" ones.', example: null },
     },
-    ...(safeguarding
-      ? [
-          {
-            wire: 'safeguarding_concern_reasons',
-            canonical: 'safeguarding_concern_reasons',
-            checks: [
-              Holds(
-                'safeguardingGiven',
-                (v: unknown, o: Record<string, unknown>) => !stringReasons(o).includes(SAFEGUARDING_CONCERNS_REASON) || requiredText(v) !== null,
-                () => WITHDRAWAL_MESSAGES.safeguardingConcernReasonsBlank,
-              ),
-            ],
-            convert: (v: unknown) => requiredText(v),
-            schema: { type: ['string', 'null'], description: 'Required when the reasons include safeguarding_concerns.', example: null },
-          },
-        ]
-      : []),
+    ...(safeguarding ? [SAFEGUARDING_CONCERN_REASONS_FIELD] : []),
   ]);
 }
 

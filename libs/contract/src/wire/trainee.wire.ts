@@ -159,69 +159,75 @@ function fieldFor(spec: TraineeFieldSpec, version: ApiVersion): WireField | null
         schema: kind.numberAsText ? { ...schema, description: spec.description } : describe(schema),
       };
     }
-    case 'course_year': {
-      const integer = versionRules(version).courseYearInteger;
-      const test = integer
-        ? (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && /^\d+$/.test(v) && Number.isSafeInteger(Number(v)))
-        : (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'string';
-      return {
-        ...base,
-        checks: [Satisfies('courseYear', test, (label) => `${label} is not a valid course year`)],
-        convert: (v) => {
-          if (typeof v === 'number') return v;
-          const t = String(v).trim();
-          return /^\d+$/.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : t;
-        },
-        schema: {
-          description: `${spec.description} ${integer ? 'An integer (or a string of digits).' : 'Any value is accepted; an integer (or a string of digits) is stored as a number.'}`,
-          oneOf: integer ? [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^\\d+$' }, { type: 'null' }] : [{ type: 'integer' }, { type: 'string' }, { type: 'null' }],
-          example: '2026',
-        },
-      };
-    }
+    case 'course_year':
+      return courseYearField(base, spec.description, versionRules(version).courseYearInteger);
     case 'application_id':
-      return {
-        ...base,
-        checks: [
-          Satisfies(
-            'applicationId',
-            (v) => {
-              const t = textOf(v);
-              return t !== undefined && charLength(t) <= 7 && /^\d+$/.test(t.trim());
-            },
-            (label, v) => {
-              const t = textOf(v);
-              return t !== undefined && charLength(t) > 7 ? `${label} is too long (maximum is 7 characters)` : `${label} is invalid`;
-            },
-          ),
-        ],
-        convert: (v) => Number(textOf(v)!.trim()),
-        schema: { description: spec.description, oneOf: [{ type: 'integer', minimum: 0, maximum: 9999999 }, { type: 'string', pattern: '^\\s*\\d{1,7}\\s*$' }, { type: 'null' }] },
-      };
-    case 'degrees': {
-      const items = degreeWire(version);
-      return {
-        ...base,
-        checks: [IsArray(), MaxItems(DEGREES_ATTRIBUTES_MAX_ITEMS, 'degrees')],
-        convert: (v) => v,
-        items,
-        schema: { type: ['array', 'null'], description: spec.description, maxItems: DEGREES_ATTRIBUTES_MAX_ITEMS, items: { $ref: '#/components/schemas/DegreeInput' } },
-      };
-    }
+      return applicationIdField(base, spec.description);
+    case 'degrees':
+      return nestedField(base, spec.description, degreeWire(version), DEGREES_ATTRIBUTES_MAX_ITEMS, 'degrees', 'DegreeInput');
     case 'placements':
-      return {
-        ...base,
-        checks: [IsArray(), MaxItems(PLACEMENTS_ATTRIBUTES_MAX_ITEMS, 'placements')],
-        convert: (v) => v,
-        items: NESTED_PLACEMENT_WIRE,
-        schema: {
-          type: ['array', 'null'],
-          description: spec.description,
-          maxItems: PLACEMENTS_ATTRIBUTES_MAX_ITEMS,
-          items: { $ref: '#/components/schemas/PlacementInput' },
-        },
-      };
+      return nestedField(base, spec.description, NESTED_PLACEMENT_WIRE, PLACEMENTS_ATTRIBUTES_MAX_ITEMS, 'placements', 'PlacementInput');
   }
+}
+
+/** What every field of the trainee wire has: its wire and canonical names and whether a create needs it. */
+type FieldBase = Pick<WireField, 'wire' | 'canonical' | 'required'>;
+
+/**
+ * `course_year`: where the version wants an integer, an integer or a string of digits; elsewhere any
+ * number or string (docs/reference/API-FACTS.md §6); a string of digits is stored as a number.
+ */
+function courseYearField(base: FieldBase, description: string, integer: boolean): WireField {
+    const test = integer
+      ? (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && /^\d+$/.test(v) && Number.isSafeInteger(Number(v)))
+      : (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'string';
+    return {
+      ...base,
+      checks: [Satisfies('courseYear', test, (label) => `${label} is not a valid course year`)],
+      convert: (v) => {
+        if (typeof v === 'number') return v;
+        const t = String(v).trim();
+        return /^\d+$/.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : t;
+      },
+      schema: {
+        description: `${description} ${integer ? 'An integer (or a string of digits).' : 'Any value is accepted; an integer (or a string of digits) is stored as a number.'}`,
+        oneOf: integer ? [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^\\d+$' }, { type: 'null' }] : [{ type: 'integer' }, { type: 'string' }, { type: 'null' }],
+        example: '2026',
+      },
+    };
+}
+
+/** `application_id`: up to 7 digits, as a number or a string (docs/reference/API-FACTS.md §6). */
+function applicationIdField(base: FieldBase, description: string): WireField {
+  return {
+      ...base,
+      checks: [
+        Satisfies(
+          'applicationId',
+          (v) => {
+            const t = textOf(v);
+            return t !== undefined && charLength(t) <= 7 && /^\d+$/.test(t.trim());
+          },
+          (label, v) => {
+            const t = textOf(v);
+            return t !== undefined && charLength(t) > 7 ? `${label} is too long (maximum is 7 characters)` : `${label} is invalid`;
+          },
+        ),
+      ],
+      convert: (v) => Number(textOf(v)!.trim()),
+      schema: { description: description, oneOf: [{ type: 'integer', minimum: 0, maximum: 9999999 }, { type: 'string', pattern: '^\\s*\\d{1,7}\\s*$' }, { type: 'null' }] },
+  };
+}
+
+/** Nested `degrees_attributes` / `placements_attributes` (create only): an array of at most `max` items of `items` (docs/DESIGN.md ruling 14). */
+function nestedField(base: FieldBase, description: string, items: WireObject<unknown>, max: number, noun: string, itemSchema: string): WireField {
+  return {
+    ...base,
+    checks: [IsArray(), MaxItems(max, noun)],
+    convert: (v) => v,
+    items,
+    schema: { type: ['array', 'null'], description, maxItems: max, items: { $ref: `#/components/schemas/${itemSchema}` } },
+  };
 }
 
 /** `disabilityN` keys: text (a JSON number as its text), reported as `disabilityN is invalid` otherwise. */
