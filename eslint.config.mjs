@@ -18,7 +18,21 @@ const LIB_DEPENDENCIES = {
 };
 
 /** Packages that do I/O, run a framework or read the clock's randomness: never in the domain. */
-const NOT_IN_DOMAIN = ['@nestjs/*', 'node:*', 'fs', 'path', 'crypto', 'mongodb', 'better-sqlite3', '@eventstore/*', 'pino', 'fastify', 'class-validator', 'class-transformer', 'rxjs'];
+const NOT_IN_DOMAIN = [
+  '@nestjs/*',
+  'node:*',
+  'fs',
+  'path',
+  'crypto',
+  'mongodb',
+  'better-sqlite3',
+  '@eventstore/*',
+  'pino',
+  'fastify',
+  'class-validator',
+  'class-transformer',
+  'rxjs',
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', '**/*.js', '**/*.mjs'] },
@@ -48,7 +62,9 @@ export default tseslint.config(
             // A lib imports only the libs it is allowed (its tests may use others as fixtures), and never an app.
             ...LIBS.map((lib) => ({
               from: { element: { type: lib }, file: { categories: { noneOf: ['test'] } } },
-              disallow: { to: { element: { types: { anyOf: [...LIBS.filter((l) => l !== lib && !LIB_DEPENDENCIES[lib].includes(l)), 'app'] } } } },
+              disallow: {
+                to: { element: { types: { anyOf: [...LIBS.filter((l) => l !== lib && !LIB_DEPENDENCIES[lib].includes(l)), 'app'] } } },
+              },
             })),
             // An app imports libs and itself, never another app.
             {

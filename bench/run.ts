@@ -28,7 +28,14 @@ import { buildScenarios, P99_TARGET_MS, type Scenario } from './lib/scenarios';
 import { combineLoads, probe, runLoad, type LoadResult, type LoadSettings } from './lib/load';
 import { checkTargets, formatTable, type BenchResults, type ScenarioResult, type SoakResult } from './lib/report';
 import { formatProfile, summariseProfile, type ProfileSummary } from './lib/profile';
-import { measureStreamLength, oldestCycle, prepareStreamTrainees, STREAM_LENGTH_SCENARIO, type StreamLengthResult, type StreamTrainees } from './lib/stream-length';
+import {
+  measureStreamLength,
+  oldestCycle,
+  prepareStreamTrainees,
+  STREAM_LENGTH_SCENARIO,
+  type StreamLengthResult,
+  type StreamTrainees,
+} from './lib/stream-length';
 
 const BENCH_DIR = __dirname;
 const REPO_ROOT = resolve(BENCH_DIR, '..');
@@ -77,7 +84,9 @@ export function parseArgs(argv: string[]): BenchOptions {
     dataDir: null,
   };
   const fail = (message: string): never => {
-    process.stderr.write(`${message}\nusage: npm run bench -- [--trainees N] [--providers N] [--duration s] [--connections N] [--warmup s] [--rounds N] [--soak min] [--only a,b] [--cpu-prof] [--label name] [--json-only] [--no-save] [--keep-data] [--data-dir dir] [--seed N]\n`);
+    process.stderr.write(
+      `${message}\nusage: npm run bench -- [--trainees N] [--providers N] [--duration s] [--connections N] [--warmup s] [--rounds N] [--soak min] [--only a,b] [--cpu-prof] [--label name] [--json-only] [--no-save] [--keep-data] [--data-dir dir] [--seed N]\n`,
+    );
     process.exit(2);
   };
   const num = (flag: string, value: string | undefined, min: number): number => {
@@ -88,16 +97,35 @@ export function parseArgs(argv: string[]): BenchOptions {
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     switch (flag) {
-      case '--trainees': o.trainees = Math.floor(num(flag, argv[++i], 10)); break;
-      case '--providers': o.providers = Math.floor(num(flag, argv[++i], 1)); break;
-      case '--duration': o.duration = num(flag, argv[++i], 1); break;
-      case '--connections': o.connections = Math.floor(num(flag, argv[++i], 1)); break;
-      case '--warmup': o.warmup = num(flag, argv[++i], 0); break;
-      case '--rounds': o.rounds = Math.floor(num(flag, argv[++i], 1)); break;
-      case '--soak': o.soak = num(flag, argv[++i], 0); break;
-      case '--seed': o.seed = Math.floor(num(flag, argv[++i], 0)); break;
+      case '--trainees':
+        o.trainees = Math.floor(num(flag, argv[++i], 10));
+        break;
+      case '--providers':
+        o.providers = Math.floor(num(flag, argv[++i], 1));
+        break;
+      case '--duration':
+        o.duration = num(flag, argv[++i], 1);
+        break;
+      case '--connections':
+        o.connections = Math.floor(num(flag, argv[++i], 1));
+        break;
+      case '--warmup':
+        o.warmup = num(flag, argv[++i], 0);
+        break;
+      case '--rounds':
+        o.rounds = Math.floor(num(flag, argv[++i], 1));
+        break;
+      case '--soak':
+        o.soak = num(flag, argv[++i], 0);
+        break;
+      case '--seed':
+        o.seed = Math.floor(num(flag, argv[++i], 0));
+        break;
       case '--only': {
-        const names = (argv[++i] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+        const names = (argv[++i] ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         const unknown = names.filter((n) => n !== 'none' && !SCENARIO_NAMES.includes(n));
         if (unknown.length > 0) fail(`--only: unknown scenario ${unknown.join(', ')} (known: ${SCENARIO_NAMES.join(', ')}, none)`);
         o.only = names;
@@ -109,10 +137,18 @@ export function parseArgs(argv: string[]): BenchOptions {
         o.label = label;
         break;
       }
-      case '--cpu-prof': o.cpuProf = true; break;
-      case '--json-only': o.jsonOnly = true; break;
-      case '--no-save': o.save = false; break;
-      case '--keep-data': o.keepData = true; break;
+      case '--cpu-prof':
+        o.cpuProf = true;
+        break;
+      case '--json-only':
+        o.jsonOnly = true;
+        break;
+      case '--no-save':
+        o.save = false;
+        break;
+      case '--keep-data':
+        o.keepData = true;
+        break;
       case '--data-dir': {
         const dir = argv[++i];
         if (!dir) fail('--data-dir needs a directory');
@@ -120,7 +156,8 @@ export function parseArgs(argv: string[]): BenchOptions {
         o.keepData = true;
         break;
       }
-      default: fail(`unknown flag ${flag}`);
+      default:
+        fail(`unknown flag ${flag}`);
     }
   }
   return o;
@@ -169,7 +206,19 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       const version = i % 4 === 3 ? ('v2026.1' as const) : ('v2025.0' as const);
       const cycle = Number(today.slice(0, 4)) - (Number(today.slice(5, 7)) >= 8 ? 0 : 1) - (i % 4);
       const start = isoDate(Math.min(Date.UTC(cycle, 8, 1 + (i % 28)), now.getTime()));
-      return { data: check.traineeInput({ serial: i, version, ittStart: start, twoYear: i % 3 === 0, placements: 1 + (i % 2), degrees: 1 + (i % 5 === 0 ? 1 : 0), ukprn: '10000001' }), version, today };
+      return {
+        data: check.traineeInput({
+          serial: i,
+          version,
+          ittStart: start,
+          twoYear: i % 3 === 0,
+          placements: 1 + (i % 2),
+          degrees: 1 + (i % 5 === 0 ? 1 : 0),
+          ukprn: '10000001',
+        }),
+        version,
+        today,
+      };
     });
     const stores = await openStores({ dataDir, eventStoreUrl, mongodbUrl });
     let dataset: Dataset;
@@ -194,13 +243,19 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
           now,
           log,
         });
-        log(`bench: loaded ${dataset.eventCount} events in ${dataset.loadSeconds.toFixed(1)} s (${dataset.regenerated} bodies regenerated, ${dataset.refusedActions} planned actions refused)`);
+        log(
+          `bench: loaded ${dataset.eventCount} events in ${dataset.loadSeconds.toFixed(1)} s (${dataset.regenerated} bodies regenerated, ${dataset.refusedActions} planned actions refused)`,
+        );
         log(`bench:   trainees by state ${JSON.stringify(dataset.traineesByState)}`);
         log('bench: projection rates (fresh read store: Projector.catchUp over the whole log; then projections rebuild trainees)');
         rebuild = await measureRebuild(stores.eventStore, stores.readModel);
-        log(`bench:   initial projection: ${rebuild.eventsApplied} events in ${rebuild.seconds.toFixed(1)} s = ${Math.round(rebuild.eventsPerSecond)} events/s`);
+        log(
+          `bench:   initial projection: ${rebuild.eventsApplied} events in ${rebuild.seconds.toFixed(1)} s = ${Math.round(rebuild.eventsPerSecond)} events/s`,
+        );
         if (rebuild.blueGreen) {
-          log(`bench:   projections rebuild trainees: ${rebuild.blueGreen.events} events in ${rebuild.blueGreen.seconds.toFixed(1)} s = ${Math.round(rebuild.blueGreen.eventsPerSecond)} events/s`);
+          log(
+            `bench:   projections rebuild trainees: ${rebuild.blueGreen.events} events in ${rebuild.blueGreen.seconds.toFixed(1)} s = ${Math.round(rebuild.blueGreen.eventsPerSecond)} events/s`,
+          );
         }
         // The registry process manager is caught up in a steady-state service: do not make the API
         // walk the loaded log for TRNs it already has.
@@ -253,7 +308,11 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     const generator = new TraineeGenerator(o.seed + 2 + (reuse ? Date.now() % 1_000_000 : 0), dataset.schools, { uniqueFirstNames: true });
     // A reused data set already holds the trainees earlier runs created: start from fresh serials.
     const runOffset = reuse ? Date.now() % 1_000_000_000 : 0;
-    const scenarios = buildScenarios(dataset, generator, { seed: o.seed + 3 + runOffset, firstSerial: 10_000_000 + o.trainees + runOffset * 10, now });
+    const scenarios = buildScenarios(dataset, generator, {
+      seed: o.seed + 3 + runOffset,
+      firstSerial: 10_000_000 + o.trainees + runOffset * 10,
+      now,
+    });
     const selected = scenarios.filter((s) => o.only === null || o.only.includes(s.name));
     const settings: LoadSettings = { connections: o.connections, duration: o.duration };
     const results: ScenarioResult[] = [];
@@ -262,7 +321,8 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     }
 
     let streamLength: StreamLengthResult | null = null;
-    if (streams) streamLength = await measureStreamLength(api.url, streams, { duration: o.duration, warmup: o.warmup, rounds: o.rounds }, log);
+    if (streams)
+      streamLength = await measureStreamLength(api.url, streams, { duration: o.duration, warmup: o.warmup, rounds: o.rounds }, log);
 
     let soak: SoakResult | null = null;
     if (o.soak > 0) {
@@ -392,7 +452,16 @@ async function measureScenario(
   const responseBytes: Record<string, number> = {};
   for (const [method, a] of Object.entries(answers)) responseBytes[method] = Math.round(a.meanBytes);
   const roundRatios = services.map((s, i) => s.rps / tops[i].rps);
-  return { name: scenario.name, title: scenario.title, responseBytes, service, ceiling: top, ratio, roundRatios, ratioTarget: scenario.ratioTarget };
+  return {
+    name: scenario.name,
+    title: scenario.title,
+    responseBytes,
+    service,
+    ceiling: top,
+    ratio,
+    roundRatios,
+    ratioTarget: scenario.ratioTarget,
+  };
 }
 
 /**
@@ -420,14 +489,20 @@ async function runSoak(scenario: Scenario, api: ApiProcess, minutes: number, con
   const last = samples.filter((s) => s.t >= total - 30).map((s) => s.rss);
   const end = last.length ? last.reduce((a, b) => a + b, 0) / last.length : (samples[samples.length - 1]?.rss ?? NaN);
   const peak = Math.max(...samples.map((s) => s.rss));
-  log(`bench:   RSS ${baseline.toFixed(0)} → ${end.toFixed(0)} MiB (median ${percentile(samples.map((s) => s.rss), 0.5).toFixed(0)}), ${service.rps.toFixed(0)} req/s`);
+  log(
+    `bench:   RSS ${baseline.toFixed(0)} → ${end.toFixed(0)} MiB (median ${percentile(
+      samples.map((s) => s.rss),
+      0.5,
+    ).toFixed(0)}), ${service.rps.toFixed(0)} req/s`,
+  );
   return { minutes, baselineMiB: baseline, endMiB: end, peakMiB: peak, growthPct: (100 * (end - baseline)) / baseline, service, samples };
 }
 
 /** The commit measured, and how many files under apps/ and libs/ differ from it (uncommitted work). */
 function codeVersion(): { commit: string; uncommittedFiles: number } {
   try {
-    const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const git = (...args: string[]): string =>
+      execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     const dirty = git('status', '--porcelain', '--', 'apps', 'libs');
     return { commit: git('rev-parse', '--short', 'HEAD'), uncommittedFiles: dirty === '' ? 0 : dirty.split('\n').length };
   } catch {

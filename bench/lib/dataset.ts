@@ -14,7 +14,24 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { academicCycleOf, decide, DomainError, duplicateGuardKey, evolveAll, initialTraineeState, lastNameKey, REGISTRATION_GUARD_STREAM_PREFIX, type RegistrationClaimed, type School, toEventData, type TraineeEvent, type TraineeState, type TraineeStatus, traineeStreamId, type WriteContext } from '@app/domain';
+import {
+  academicCycleOf,
+  decide,
+  DomainError,
+  duplicateGuardKey,
+  evolveAll,
+  initialTraineeState,
+  lastNameKey,
+  REGISTRATION_GUARD_STREAM_PREFIX,
+  type RegistrationClaimed,
+  type School,
+  toEventData,
+  type TraineeEvent,
+  type TraineeState,
+  type TraineeStatus,
+  traineeStreamId,
+  type WriteContext,
+} from '@app/domain';
 import { commandFromWire, fieldLabel, type ApiVersion, type WireCommand } from '@app/contract';
 import { type EventData, type EventStore, type ExpectedRevision, newEventId, openSqliteEventStore } from '@app/event-store';
 import { importSchoolsCsv } from '@app/read-model';
@@ -127,12 +144,21 @@ export async function loadDataset(options: LoadOptions): Promise<Dataset> {
     const name = `Benchmark Teacher Training Provider ${p + 1}`;
     await operations.addProvider(ukprn, name);
     const issued = await operations.issueToken(ukprn, 'sandbox');
-    providers.push({ ukprn, name, token: issued.token, tokenId: issued.token_id, version: p % 4 === 3 ? 'v2026.1' : 'v2025.0', trainees: [] });
+    providers.push({
+      ukprn,
+      name,
+      token: issued.token,
+      tokenId: issued.token_id,
+      version: p % 4 === 3 ? 'v2026.1' : 'v2025.0',
+      trainees: [],
+    });
   }
 
   // The bulk appends: on SQLite a second connection without the per-commit fsync (the API reopens
   // the file with its own durable settings); elsewhere the configured store itself.
-  const fast: EventStore = options.sqliteDataDir ? openSqliteEventStore(options.sqliteDataDir, { synchronous: 'normal' }) : stores.eventStore;
+  const fast: EventStore = options.sqliteDataDir
+    ? openSqliteEventStore(options.sqliteDataDir, { synchronous: 'normal' })
+    : stores.eventStore;
   const currentCycle = academicCycleOf(isoDate(nowMs));
   const stats = {
     appends: 0,
@@ -171,7 +197,9 @@ export async function loadDataset(options: LoadOptions): Promise<Dataset> {
       }
       if (performance.now() - lastReport > 5000) {
         lastReport = performance.now();
-        log(`  loaded ${Math.min(from + CHUNK, plans.length)} / ${plans.length} trainees (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+        log(
+          `  loaded ${Math.min(from + CHUNK, plans.length)} / ${plans.length} trainees (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+        );
       }
     }
 
@@ -212,7 +240,10 @@ async function loadSchools(stores: Stores, repoRoot: string): Promise<School[]> 
 
 /** The timeline skeleton of one trainee: provider, cycle, dates. */
 function planTrainee(random: Random, serial: number, providerWeights: number[], currentCycle: number, nowMs: number): Plan {
-  const provider = random.weighted(providerWeights.map((_, i) => i), providerWeights);
+  const provider = random.weighted(
+    providerWeights.map((_, i) => i),
+    providerWeights,
+  );
   const cycle = random.weighted([currentCycle - 3, currentCycle - 2, currentCycle - 1, currentCycle], [20, 25, 27, 28]);
   const cycleStart = Date.UTC(cycle, 7, 1);
   // Most courses start late August to September; the rest anywhere in the cycle (not far in the future).
@@ -276,7 +307,14 @@ function buildTrainee(
       degrees: random.chance(0.15) ? 2 : 1,
       ukprn: provider.ukprn,
     });
-    const key = [provider.ukprn, input.date_of_birth, input.training_route, lastNameKey(String(input.last_name)), academicCycleOf(plan.ittStart), String(input.first_names).toLowerCase()].join('|');
+    const key = [
+      provider.ukprn,
+      input.date_of_birth,
+      input.training_route,
+      lastNameKey(String(input.last_name)),
+      academicCycleOf(plan.ittStart),
+      String(input.first_names).toLowerCase(),
+    ].join('|');
     if (seen.has(key)) {
       stats.regenerated++;
       continue;
@@ -305,10 +343,16 @@ function buildTrainee(
   let state: TraineeState = evolveAll(registered);
   if (!state.exists) throw new Error('registration produced no trainee');
   const details = state.trainee.details;
-  const guard = REGISTRATION_GUARD_STREAM_PREFIX + createHash('sha256').update(duplicateGuardKey(provider.ukprn, details)).digest('hex').slice(0, 40);
+  const guard =
+    REGISTRATION_GUARD_STREAM_PREFIX + createHash('sha256').update(duplicateGuardKey(provider.ukprn, details)).digest('hex').slice(0, 40);
   const claim: RegistrationClaimed = { type: 'RegistrationClaimed', data: { trainee_id: traineeId, at: created } };
   pending.push({ at: plan.createdMs, stream: guard, events: toEventData([claim], ctx(plan.createdMs), newEventId), expected: 'any' });
-  pending.push({ at: plan.createdMs, stream: traineeStreamId(traineeId), events: toEventData(registered, ctx(plan.createdMs), newEventId), expected: 'no_stream' });
+  pending.push({
+    at: plan.createdMs,
+    stream: traineeStreamId(traineeId),
+    events: toEventData(registered, ctx(plan.createdMs), newEventId),
+    expected: 'no_stream',
+  });
   count(stats, registered);
   let revision = registered.length - 1;
 
@@ -335,7 +379,14 @@ function buildTrainee(
   const withdrawInput = (at: number): Record<string, unknown> => ({
     [fieldLabel('withdrawal_date', version)]: isoDate(at),
     trigger: 'trainee',
-    reasons: [random.pick(['trainee_workload_issues', 'change_in_personal_or_health_circumstances', 'does_not_want_to_become_a_teacher', 'moved_to_different_itt_course'])],
+    reasons: [
+      random.pick([
+        'trainee_workload_issues',
+        'change_in_personal_or_health_circumstances',
+        'does_not_want_to_become_a_teacher',
+        'moved_to_different_itt_course',
+      ]),
+    ],
     future_interest: random.pick(['yes', 'no', 'unknown']),
   });
   if (ended) {
@@ -346,7 +397,11 @@ function buildTrainee(
       actions.push({ at, make: (now) => ({ type: 'RecommendForAward', ...base, input: { qts_standards_met_date: metDate }, now }) });
       const awardAt = at + random.int(1, 14) * DAY_MS;
       if (trnAt !== null && awardAt < nowMs) {
-        actions.push({ at: awardAt, make: (now) => ({ type: 'RecordAward', trainee_id: traineeId, awarded_at: now, now }), byRegistry: true });
+        actions.push({
+          at: awardAt,
+          make: (now) => ({ type: 'RecordAward', trainee_id: traineeId, awarded_at: now, now }),
+          byRegistry: true,
+        });
       }
     } else if (outcome === 'withdraw') {
       const at = between(plan.startMs + DAY_MS, plan.endMs);
@@ -368,7 +423,12 @@ function buildTrainee(
       const events = decide(commandFromWire(action.make(new Date(action.at).toISOString())), state);
       if (events.length === 0) continue;
       state = evolveAll(events, state);
-      pending.push({ at: action.at, stream: traineeStreamId(traineeId), events: toEventData(events, ctx(action.at, action.byRegistry), newEventId), expected: revision });
+      pending.push({
+        at: action.at,
+        stream: traineeStreamId(traineeId),
+        events: toEventData(events, ctx(action.at, action.byRegistry), newEventId),
+        expected: revision,
+      });
       revision += events.length;
       count(stats, events);
     } catch (err) {
@@ -378,7 +438,13 @@ function buildTrainee(
   }
   if (!state.exists) throw new Error('trainee vanished');
   const t = state.trainee;
-  return { id: traineeId, cycle: academicCycleOf(t.details.trainee_start_date || t.details.itt_start_date), state: t.state, hasTrn: t.trn !== null, updatedAt: t.updated_at };
+  return {
+    id: traineeId,
+    cycle: academicCycleOf(t.details.trainee_start_date || t.details.itt_start_date),
+    state: t.state,
+    hasTrn: t.trn !== null,
+    updatedAt: t.updated_at,
+  };
 }
 
 /** One realistic PATCH body of the loaded history: a changed contact or course detail. */
@@ -414,8 +480,21 @@ async function appendHistoryTrainee(
   const id = resourceId(generator.rng);
   const createdMs = nowMs - 30 * DAY_MS;
   const ittStart = isoDate(createdMs + 7 * DAY_MS);
-  const input = generator.traineeInput({ serial: 999_999_999, version: provider.version, ittStart, twoYear: false, placements: 1, degrees: 1, ukprn: provider.ukprn });
-  const ctx = (at: number): WriteContext => ({ occurredAt: new Date(at).toISOString(), providerUkprn: provider.ukprn, apiVersion: provider.version, tokenId: provider.tokenId });
+  const input = generator.traineeInput({
+    serial: 999_999_999,
+    version: provider.version,
+    ittStart,
+    twoYear: false,
+    placements: 1,
+    degrees: 1,
+    ukprn: provider.ukprn,
+  });
+  const ctx = (at: number): WriteContext => ({
+    occurredAt: new Date(at).toISOString(),
+    providerUkprn: provider.ukprn,
+    apiVersion: provider.version,
+    tokenId: provider.tokenId,
+  });
   const registered = decide(
     commandFromWire({
       type: 'RegisterTrainee',
@@ -437,7 +516,14 @@ async function appendHistoryTrainee(
   for (let k = 0; revision < HISTORY_STREAM_EVENTS - 1; k++) {
     const at = createdMs + HOUR_MS + k * 30 * 60_000;
     const events = decide(
-      commandFromWire({ type: 'UpdateTrainee', trainee_id: id, ukprn: provider.ukprn, version: provider.version, input: { middle_names: `Revision ${k}` }, now: new Date(at).toISOString() }),
+      commandFromWire({
+        type: 'UpdateTrainee',
+        trainee_id: id,
+        ukprn: provider.ukprn,
+        version: provider.version,
+        input: { middle_names: `Revision ${k}` },
+        now: new Date(at).toISOString(),
+      }),
       state,
     );
     await store.appendToStream(traineeStreamId(id), toEventData(events, ctx(at), newEventId), { expectedRevision: revision });

@@ -7,28 +7,174 @@
  * it on a sample before a run.
  */
 import { REFERENCE_LISTS, type School } from '@app/domain';
-import { API_VERSIONS, acceptedTrainingRouteCodes, codesFor, fieldLabel, lookupCode, traineeRulesFor, validateNewTrainee, type ApiVersion } from '@app/contract';
+import {
+  API_VERSIONS,
+  acceptedTrainingRouteCodes,
+  codesFor,
+  fieldLabel,
+  lookupCode,
+  traineeRulesFor,
+  validateNewTrainee,
+  type ApiVersion,
+} from '@app/contract';
 import { Random } from './random';
 
 const DAY_MS = 86_400_000;
 
 const FIRST_NAMES = [
-  'Olivia', 'Amelia', 'Isla', 'Ava', 'Mia', 'Ivy', 'Lily', 'Isabella', 'Rosie', 'Sophia', 'Grace', 'Freya', 'Willow',
-  'Florence', 'Emily', 'Ella', 'Poppy', 'Evie', 'Elsie', 'Charlotte', 'Evelyn', 'Sienna', 'Harper', 'Sofia', 'Ruby',
-  'Noah', 'Muhammad', 'Oliver', 'George', 'Leo', 'Arthur', 'Oscar', 'Harry', 'Archie', 'Jack', 'Henry', 'Charlie',
-  'Freddie', 'Theodore', 'Thomas', 'Finley', 'Theo', 'Alfie', 'Jacob', 'Isaac', 'Tommy', 'Joshua', 'Albert', 'William',
-  'Aisha', 'Priya', 'Fatima', 'Zainab', 'Chloé', 'Siân', 'Niamh', 'Aoife', 'Mary-Jane', 'Jean Paul', 'Oluwaseun',
-  'Kwame', 'Wei', 'Dmitri', 'Anya', 'Mateusz', 'Zofia', 'Rhys', 'Eilidh', 'Callum', 'Ruairí',
+  'Olivia',
+  'Amelia',
+  'Isla',
+  'Ava',
+  'Mia',
+  'Ivy',
+  'Lily',
+  'Isabella',
+  'Rosie',
+  'Sophia',
+  'Grace',
+  'Freya',
+  'Willow',
+  'Florence',
+  'Emily',
+  'Ella',
+  'Poppy',
+  'Evie',
+  'Elsie',
+  'Charlotte',
+  'Evelyn',
+  'Sienna',
+  'Harper',
+  'Sofia',
+  'Ruby',
+  'Noah',
+  'Muhammad',
+  'Oliver',
+  'George',
+  'Leo',
+  'Arthur',
+  'Oscar',
+  'Harry',
+  'Archie',
+  'Jack',
+  'Henry',
+  'Charlie',
+  'Freddie',
+  'Theodore',
+  'Thomas',
+  'Finley',
+  'Theo',
+  'Alfie',
+  'Jacob',
+  'Isaac',
+  'Tommy',
+  'Joshua',
+  'Albert',
+  'William',
+  'Aisha',
+  'Priya',
+  'Fatima',
+  'Zainab',
+  'Chloé',
+  'Siân',
+  'Niamh',
+  'Aoife',
+  'Mary-Jane',
+  'Jean Paul',
+  'Oluwaseun',
+  'Kwame',
+  'Wei',
+  'Dmitri',
+  'Anya',
+  'Mateusz',
+  'Zofia',
+  'Rhys',
+  'Eilidh',
+  'Callum',
+  'Ruairí',
 ];
 const MIDDLE_NAMES = ['Ann', 'Marie', 'Louise', 'James', 'John', 'Rose', 'Elizabeth', 'Michael', 'David', 'Grace', 'Alexander', 'May'];
 const LAST_NAMES = [
-  'Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Patel', 'Robinson', 'Wright',
-  'Thompson', 'Evans', 'Walker', 'White', 'Roberts', 'Green', 'Hall', 'Thomas', 'Clarke', 'Jackson', 'Wood', 'Harris',
-  'Edwards', 'Turner', 'Martin', 'Cooper', 'Hill', 'Ward', 'Hughes', 'Moore', 'Clark', 'King', 'Harrison', 'Lewis',
-  'Baker', 'Lee', 'Allen', 'Morris', 'Khan', 'Scott', 'Watson', 'Davis', 'Parker', 'James', 'Bennett', 'Young',
-  'Phillips', 'Richardson', 'Mitchell', 'Bailey', 'Carter', 'Cook', 'Singh', 'Shaw', 'Bell', 'Collins', 'Morgan',
-  'Kelly', 'Begum', "O'Brien", 'Murphy', 'MacDonald', 'Ahmed', 'Hussain', 'Nowak', 'Kowalski', 'Okafor', 'Mensah',
-  'Chen', 'Nguyen', 'da Silva', 'Van der Berg', 'Fitzgerald', 'Ali', 'Price', 'Rahman', 'Gray', 'Holmes', 'Fox',
+  'Smith',
+  'Jones',
+  'Taylor',
+  'Brown',
+  'Williams',
+  'Wilson',
+  'Johnson',
+  'Davies',
+  'Patel',
+  'Robinson',
+  'Wright',
+  'Thompson',
+  'Evans',
+  'Walker',
+  'White',
+  'Roberts',
+  'Green',
+  'Hall',
+  'Thomas',
+  'Clarke',
+  'Jackson',
+  'Wood',
+  'Harris',
+  'Edwards',
+  'Turner',
+  'Martin',
+  'Cooper',
+  'Hill',
+  'Ward',
+  'Hughes',
+  'Moore',
+  'Clark',
+  'King',
+  'Harrison',
+  'Lewis',
+  'Baker',
+  'Lee',
+  'Allen',
+  'Morris',
+  'Khan',
+  'Scott',
+  'Watson',
+  'Davis',
+  'Parker',
+  'James',
+  'Bennett',
+  'Young',
+  'Phillips',
+  'Richardson',
+  'Mitchell',
+  'Bailey',
+  'Carter',
+  'Cook',
+  'Singh',
+  'Shaw',
+  'Bell',
+  'Collins',
+  'Morgan',
+  'Kelly',
+  'Begum',
+  "O'Brien",
+  'Murphy',
+  'MacDonald',
+  'Ahmed',
+  'Hussain',
+  'Nowak',
+  'Kowalski',
+  'Okafor',
+  'Mensah',
+  'Chen',
+  'Nguyen',
+  'da Silva',
+  'Van der Berg',
+  'Fitzgerald',
+  'Ali',
+  'Price',
+  'Rahman',
+  'Gray',
+  'Holmes',
+  'Fox',
 ];
 const EMAIL_DOMAINS = ['example.com', 'example.org', 'example.ac.uk', 'example.net'];
 
@@ -99,7 +245,8 @@ export class TraineeGenerator {
     const startMs = Date.parse(`${shape.ittStart}T00:00:00Z`);
     const age = r.int(21, 45);
     const dob = isoDate(startMs - age * 365.25 * DAY_MS - r.int(0, 364) * DAY_MS);
-    const endMs = Date.parse(`${Number(shape.ittStart.slice(0, 4)) + (shape.twoYear ? 2 : 1)}${shape.ittStart.slice(4)}T00:00:00Z`) - DAY_MS;
+    const endMs =
+      Date.parse(`${Number(shape.ittStart.slice(0, 4)) + (shape.twoYear ? 2 : 1)}${shape.ittStart.slice(4)}T00:00:00Z`) - DAY_MS;
     const primary = r.chance(0.4);
     const ageRange = r.pick(primary ? lists.primaryAgeRanges : lists.secondaryAgeRanges);
     const subjects = primary ? this.primarySubjects(v) : this.secondarySubjects(v);
@@ -263,7 +410,12 @@ export function isoDate(ms: number): string {
 
 /** A name reduced to the letters and digits an email local part may carry. */
 function asciiLocal(name: string): string {
-  return name.normalize('NFKD').replace(/[^A-Za-z0-9]/g, '').toLowerCase() || 'x';
+  return (
+    name
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9]/g, '')
+      .toLowerCase() || 'x'
+  );
 }
 
 /**
@@ -278,7 +430,9 @@ export function selfCheck(
     const { data, version, today, schools } = make(i);
     const result = validateNewTrainee(structuredClone(data), { version, today, schools });
     if (!result.ok) {
-      throw new Error(`generator produced an invalid ${version} trainee (today ${today}): ${result.errors.join('; ')}\n${JSON.stringify(data)}`);
+      throw new Error(
+        `generator produced an invalid ${version} trainee (today ${today}): ${result.errors.join('; ')}\n${JSON.stringify(data)}`,
+      );
     }
   }
 }

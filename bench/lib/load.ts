@@ -105,7 +105,11 @@ export interface ProbedAnswer {
  * answer of median size with the mean size of all — what the ceiling serves in its place.
  * Throws when a probe answers an error status (the scenario would measure errors, not work).
  */
-export async function probe(baseUrl: string, scenario: Scenario, rounds = 7): Promise<Record<string, { body: Buffer; status: number; meanBytes: number }>> {
+export async function probe(
+  baseUrl: string,
+  scenario: Scenario,
+  rounds = 7,
+): Promise<Record<string, { body: Buffer; status: number; meanBytes: number }>> {
   const answers: ProbedAnswer[] = [];
   for (let round = 0; round < rounds; round++) {
     const context: Record<string, unknown> = {};
@@ -114,7 +118,9 @@ export async function probe(baseUrl: string, scenario: Scenario, rounds = 7): Pr
       const res = await fetch(baseUrl + req.path, { method: req.method, headers: req.headers, body: req.body });
       const body = Buffer.from(await res.arrayBuffer());
       if (res.status >= 400) {
-        throw new Error(`probe of ${scenario.name}: ${req.method} ${req.path} answered ${res.status}: ${body.toString('utf8').slice(0, 500)}`);
+        throw new Error(
+          `probe of ${scenario.name}: ${req.method} ${req.path} answered ${res.status}: ${body.toString('utf8').slice(0, 500)}`,
+        );
       }
       answers.push({ method: req.method, status: res.status, body });
     }

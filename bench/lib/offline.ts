@@ -38,7 +38,12 @@ export async function measureRebuild(eventStore: EventStore, readModel: ReadMode
   let blueGreen: RebuildResult['blueGreen'] = null;
   if ('beginRebuild' in readModel) {
     const outcome = await rebuildProjection(eventStore, readModel as ReadModelStore & RebuildableStore, 'trainees', { keepOld: false });
-    blueGreen = { projection: 'trainees', events: outcome.events, seconds: outcome.seconds, eventsPerSecond: outcome.events / outcome.seconds };
+    blueGreen = {
+      projection: 'trainees',
+      events: outcome.events,
+      seconds: outcome.seconds,
+      eventsPerSecond: outcome.events / outcome.seconds,
+    };
   }
   return { eventsApplied: projector.eventsApplied, seconds, eventsPerSecond: projector.eventsApplied / seconds, checkpoint, blueGreen };
 }

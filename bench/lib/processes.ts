@@ -152,7 +152,10 @@ export class CeilingProcess {
 
   /** Forks the ceiling server and waits until it listens. */
   static async start(benchDir: string): Promise<CeilingProcess> {
-    const child = fork(join(benchDir, 'ceiling-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(join(benchDir, 'ceiling-server.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const port = await new Promise<number>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`the ceiling server exited with code ${code}`)));
       child.on('message', (m: { type: string; port?: number }) => {

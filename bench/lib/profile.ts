@@ -61,7 +61,8 @@ export function summariseProfile(file: string, top = 25): ProfileSummary {
   for (const n of profile.nodes) byId.set(n.id, n);
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 
-  const fnKey = (n: ProfileNode): string => `${n.callFrame.functionName || '(anonymous)'}\u0000${n.callFrame.url}:${n.callFrame.lineNumber + 1}`;
+  const fnKey = (n: ProfileNode): string =>
+    `${n.callFrame.functionName || '(anonymous)'}\u0000${n.callFrame.url}:${n.callFrame.lineNumber + 1}`;
   const selfFn = new Map<string, number>();
   const totalFn = new Map<string, number>();
   const selfMod = new Map<string, number>();
@@ -110,9 +111,24 @@ export function summariseProfile(file: string, top = 25): ProfileSummary {
       .map(([key, ms]) => {
         const [name, where] = split ? key.split('\u0000') : [key, ''];
         const t = total.get(key) ?? ms;
-        return { name, where: split ? shortWhere(where) : '', selfMs: ms, selfPct: (100 * ms) / busy, totalMs: t, totalPct: (100 * t) / busy };
+        return {
+          name,
+          where: split ? shortWhere(where) : '',
+          selfMs: ms,
+          selfPct: (100 * ms) / busy,
+          totalMs: t,
+          totalPct: (100 * t) / busy,
+        };
       });
-  return { file, wallMs: wall, busyMs: busy, idleMs: idle, gcMs: gc, functions: rows(selfFn, totalFn, true), modules: rows(selfMod, totalMod, false) };
+  return {
+    file,
+    wallMs: wall,
+    busyMs: busy,
+    idleMs: idle,
+    gcMs: gc,
+    functions: rows(selfFn, totalFn, true),
+    modules: rows(selfMod, totalMod, false),
+  };
 }
 
 function shortWhere(where: string): string {

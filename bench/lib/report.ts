@@ -94,13 +94,26 @@ export interface BenchResults {
 const fmt = (n: number, digits = 0): string => n.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** Checks the targets of BENCHMARKS.md against a run. */
-export function checkTargets(r: Pick<BenchResults, 'scenarios' | 'rebuild' | 'history' | 'streamLength' | 'soak'>, p99TargetMs: number): TargetCheck[] {
+export function checkTargets(
+  r: Pick<BenchResults, 'scenarios' | 'rebuild' | 'history' | 'streamLength' | 'soak'>,
+  p99TargetMs: number,
+): TargetCheck[] {
   const out: TargetCheck[] = [];
   for (const s of r.scenarios) {
     if (s.ratioTarget !== null) {
-      out.push({ what: `${s.name}: req/s ÷ ceiling`, target: `≥ ${s.ratioTarget}`, measured: s.ratio.toFixed(3), met: s.ratio >= s.ratioTarget });
+      out.push({
+        what: `${s.name}: req/s ÷ ceiling`,
+        target: `≥ ${s.ratioTarget}`,
+        measured: s.ratio.toFixed(3),
+        met: s.ratio >= s.ratioTarget,
+      });
     }
-    out.push({ what: `${s.name}: p99 latency`, target: `< ${p99TargetMs} ms`, measured: `${s.service.p99} ms`, met: s.service.p99 < p99TargetMs });
+    out.push({
+      what: `${s.name}: p99 latency`,
+      target: `< ${p99TargetMs} ms`,
+      measured: `${s.service.p99} ms`,
+      met: s.service.p99 < p99TargetMs,
+    });
   }
   if (r.rebuild) {
     const rate = r.rebuild.blueGreen?.eventsPerSecond ?? r.rebuild.eventsPerSecond;
@@ -127,7 +140,12 @@ export function checkTargets(r: Pick<BenchResults, 'scenarios' | 'rebuild' | 'hi
     });
   }
   if (r.soak) {
-    out.push({ what: `RSS growth over ${r.soak.minutes} min mixed run`, target: '< 10%', measured: `${r.soak.growthPct.toFixed(1)}%`, met: r.soak.growthPct < 10 });
+    out.push({
+      what: `RSS growth over ${r.soak.minutes} min mixed run`,
+      target: '< 10%',
+      measured: `${r.soak.growthPct.toFixed(1)}%`,
+      met: r.soak.growthPct < 10,
+    });
   }
   return out;
 }
@@ -144,11 +162,14 @@ export function formatTable(r: BenchResults): string {
     fmt(s.ceiling.p99, 1),
     s.ratio.toFixed(3),
     s.ratioTarget === null ? '-' : `≥ ${s.ratioTarget} ${s.ratio >= s.ratioTarget ? 'met' : 'MISSED'}`,
-    Object.entries(s.responseBytes).map(([m, b]) => (Object.keys(s.responseBytes).length > 1 ? `${m} ${fmt(b)}` : fmt(b))).join(', '),
+    Object.entries(s.responseBytes)
+      .map(([m, b]) => (Object.keys(s.responseBytes).length > 1 ? `${m} ${fmt(b)}` : fmt(b)))
+      .join(', '),
     String(s.service.non2xx + s.service.errors),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 || i >= 7 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 || i >= 7 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const out: string[] = [];
   out.push(
     `Benchmark ${r.date}${r.label ? ` (${r.label})` : ''}: ${fmt(r.dataset.trainees)} trainees, ${r.dataset.providers} providers, ${fmt(r.dataset.events)} events; ` +
@@ -169,7 +190,9 @@ export function formatTable(r: BenchResults): string {
   );
   if (r.rebuild?.blueGreen) {
     const b = r.rebuild.blueGreen;
-    out.push(`projection rebuild (projections rebuild ${b.projection}): ${fmt(b.events)} events in ${b.seconds.toFixed(1)} s = ${fmt(b.eventsPerSecond)} events/s (target ≥ 100,000)`);
+    out.push(
+      `projection rebuild (projections rebuild ${b.projection}): ${fmt(b.events)} events in ${b.seconds.toFixed(1)} s = ${fmt(b.eventsPerSecond)} events/s (target ≥ 100,000)`,
+    );
   }
   out.push(
     `history replay of ${r.history.events} events: median ${r.history.medianMs.toFixed(2)} ms (read ${r.history.medianReadMs.toFixed(2)} + decode/fold ${r.history.medianFoldMs.toFixed(2)}; p90 ${r.history.p90Ms.toFixed(2)}) (target < 10 ms)`,
@@ -185,7 +208,9 @@ export function formatTable(r: BenchResults): string {
   }
   const missed = r.targets.filter((t) => !t.met);
   out.push('');
-  out.push(missed.length === 0 ? 'All targets met.' : `Targets missed: ${missed.map((t) => `${t.what} ${t.measured} (${t.target})`).join('; ')}`);
+  out.push(
+    missed.length === 0 ? 'All targets met.' : `Targets missed: ${missed.map((t) => `${t.what} ${t.measured} (${t.target})`).join('; ')}`,
+  );
   return out.join('\n');
 }
 
@@ -209,24 +234,36 @@ export function formatMarkdown(r: BenchResults): string {
   }
   for (const s of r.scenarios) {
     const target = s.ratioTarget === null ? '–' : `≥ ${s.ratioTarget} ${s.ratio >= s.ratioTarget ? '✓' : '✗'}`;
-    const bytes = Object.entries(s.responseBytes).map(([m, b]) => (Object.keys(s.responseBytes).length > 1 ? `${m} ${fmt(b)}` : fmt(b))).join(', ');
-    out.push(`| ${s.title} | ${fmt(s.service.rps)} | ${fmt(s.service.p50, 1)} | ${fmt(s.service.p99, 1)}${s.service.p99 < 25 ? '' : ' ✗'} | ${fmt(s.ceiling.rps)} | **${s.ratio.toFixed(3)}** | ${target} | ${bytes} |`);
+    const bytes = Object.entries(s.responseBytes)
+      .map(([m, b]) => (Object.keys(s.responseBytes).length > 1 ? `${m} ${fmt(b)}` : fmt(b)))
+      .join(', ');
+    out.push(
+      `| ${s.title} | ${fmt(s.service.rps)} | ${fmt(s.service.p50, 1)} | ${fmt(s.service.p99, 1)}${s.service.p99 < 25 ? '' : ' ✗'} | ${fmt(s.ceiling.rps)} | **${s.ratio.toFixed(3)}** | ${target} | ${bytes} |`,
+    );
   }
   if (r.scenarios.length > 0) out.push('');
   if (r.rebuild?.blueGreen) {
     const b = r.rebuild.blueGreen;
-    out.push(`- Projection rebuild (\`projections rebuild ${b.projection}\`, blue/green): ${fmt(b.events)} events in ${b.seconds.toFixed(1)} s = **${fmt(b.eventsPerSecond)} events/s** (target ≥ 100,000 ${b.eventsPerSecond >= 100_000 ? '✓' : '✗'}).`);
+    out.push(
+      `- Projection rebuild (\`projections rebuild ${b.projection}\`, blue/green): ${fmt(b.events)} events in ${b.seconds.toFixed(1)} s = **${fmt(b.eventsPerSecond)} events/s** (target ≥ 100,000 ${b.eventsPerSecond >= 100_000 ? '✓' : '✗'}).`,
+    );
   }
   if (r.rebuild) {
-    out.push(`- Initial projection (API start on an empty read store, \`Projector.catchUp\`): ${fmt(r.rebuild.eventsApplied)} events in ${r.rebuild.seconds.toFixed(1)} s = **${fmt(r.rebuild.eventsPerSecond)} events/s**.`);
+    out.push(
+      `- Initial projection (API start on an empty read store, \`Projector.catchUp\`): ${fmt(r.rebuild.eventsApplied)} events in ${r.rebuild.seconds.toFixed(1)} s = **${fmt(r.rebuild.eventsPerSecond)} events/s**.`,
+    );
   }
   out.push(
     `- History replay of a ${r.history.events}-event stream: median **${r.history.medianMs.toFixed(2)} ms** (read ${r.history.medianReadMs.toFixed(2)} ms + decode/fold ${r.history.medianFoldMs.toFixed(2)} ms) (target < 10 ms ${r.history.medianMs < 10 ? '✓' : '✗'}).`,
   );
   if (r.streamLength) out.push(markdownStreamLength(r.streamLength));
-  out.push(`- API RSS: ${mib(r.rss.afterStartMiB)} after start, peak ${mib(r.rss.peakMiB)}; data load ${r.dataset.loadSeconds.toFixed(0)} s; API start ${r.apiStartSeconds.toFixed(1)} s.`);
+  out.push(
+    `- API RSS: ${mib(r.rss.afterStartMiB)} after start, peak ${mib(r.rss.peakMiB)}; data load ${r.dataset.loadSeconds.toFixed(0)} s; API start ${r.apiStartSeconds.toFixed(1)} s.`,
+  );
   if (r.soak) {
-    out.push(`- Soak, ${r.soak.minutes} min of the sync mix: RSS ${fmt(r.soak.baselineMiB)} → ${fmt(r.soak.endMiB)} MiB = **${r.soak.growthPct.toFixed(1)}%** (target < 10% ${r.soak.growthPct < 10 ? '✓' : '✗'}), ${fmt(r.soak.service.rps)} req/s, p99 ${r.soak.service.p99} ms.`);
+    out.push(
+      `- Soak, ${r.soak.minutes} min of the sync mix: RSS ${fmt(r.soak.baselineMiB)} → ${fmt(r.soak.endMiB)} MiB = **${r.soak.growthPct.toFixed(1)}%** (target < 10% ${r.soak.growthPct < 10 ? '✓' : '✗'}), ${fmt(r.soak.service.rps)} req/s, p99 ${r.soak.service.p99} ms.`,
+    );
   }
   return out.join('\n');
 }

@@ -66,7 +66,11 @@ class ProviderPicker {
  * Builds the scenarios over a loaded data set. `generator` makes the create bodies (serials from
  * `firstSerial` up, so emails never repeat the loaded ones); `now` fixes "today" for them.
  */
-export function buildScenarios(dataset: Dataset, generator: TraineeGenerator, options: { seed: number; firstSerial: number; now: Date }): Scenario[] {
+export function buildScenarios(
+  dataset: Dataset,
+  generator: TraineeGenerator,
+  options: { seed: number; firstSerial: number; now: Date },
+): Scenario[] {
   const random = new Random(options.seed);
   const current = dataset.currentCycle;
   const previous = current - 1;
@@ -85,14 +89,29 @@ export function buildScenarios(dataset: Dataset, generator: TraineeGenerator, op
     trainingOf.set(p, p.trainees.filter((t) => t.cycle === previous && t.hasTrn && IN_TRAINING.has(t.state)).length);
     patchableOf.set(p, p.version === 'v2026.1' ? p.trainees.filter((t) => !FROZEN_IN_V2026_1.has(t.state)) : p.trainees);
     // A sync client asks for what changed since its last sync: about one page of the current cycle.
-    const recent = cur.map((t) => t.updatedAt).sort().reverse();
+    const recent = cur
+      .map((t) => t.updatedAt)
+      .sort()
+      .reverse();
     sinceOf.set(p, recent[Math.min(49, recent.length - 1)] ?? new Date(options.now.getTime() - 86_400_000).toISOString());
   }
   const bySize = (p: ProviderRef): number => p.trainees.length;
   const anyProvider = new ProviderPicker(random, dataset.providers, bySize);
-  const withCurrent = new ProviderPicker(random, dataset.providers.filter((p) => currentOf.get(p)!.length > 0), (p) => currentOf.get(p)!.length);
-  const withTraining = new ProviderPicker(random, dataset.providers.filter((p) => trainingOf.get(p)! > 0), (p) => trainingOf.get(p)!);
-  const withPatchable = new ProviderPicker(random, dataset.providers.filter((p) => patchableOf.get(p)!.length > 0), (p) => patchableOf.get(p)!.length);
+  const withCurrent = new ProviderPicker(
+    random,
+    dataset.providers.filter((p) => currentOf.get(p)!.length > 0),
+    (p) => currentOf.get(p)!.length,
+  );
+  const withTraining = new ProviderPicker(
+    random,
+    dataset.providers.filter((p) => trainingOf.get(p)! > 0),
+    (p) => trainingOf.get(p)!,
+  );
+  const withPatchable = new ProviderPicker(
+    random,
+    dataset.providers.filter((p) => patchableOf.get(p)!.length > 0),
+    (p) => patchableOf.get(p)!.length,
+  );
   const syncing = new ProviderPicker(
     random,
     dataset.providers.filter((p) => currentOf.get(p)!.length > 0 && patchableOf.get(p)!.length > 0),
@@ -121,7 +140,12 @@ export function buildScenarios(dataset: Dataset, generator: TraineeGenerator, op
     headers: auth(p, true),
     body: JSON.stringify({ data: { first_names: `${random.pick(NEW_FIRST_NAMES)} ${random.pick(NEW_FIRST_NAMES)}` } }),
   });
-  const createRequest = (p: ProviderRef): ScenarioRequest => ({ method: 'POST', path: base(p), headers: auth(p, true), body: createBody(p) });
+  const createRequest = (p: ProviderRef): ScenarioRequest => ({
+    method: 'POST',
+    path: base(p),
+    headers: auth(p, true),
+    body: createBody(p),
+  });
 
   return [
     {

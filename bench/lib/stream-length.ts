@@ -23,7 +23,19 @@
  * of each side at the end is reported beside the figures.
  */
 import { randomUUID } from 'node:crypto';
-import { academicCycleOf, decide, DomainError, evolveAll, initialTraineeState, toEventData, traineeStreamId, type School, type TraineeEvent, type TraineeState, type WriteContext } from '@app/domain';
+import {
+  academicCycleOf,
+  decide,
+  DomainError,
+  evolveAll,
+  initialTraineeState,
+  toEventData,
+  traineeStreamId,
+  type School,
+  type TraineeEvent,
+  type TraineeState,
+  type WriteContext,
+} from '@app/domain';
 import { commandFromWire, type WireCommand } from '@app/contract';
 import { type EventData, type EventStore, newEventId, openSqliteEventStore } from '@app/event-store';
 import { resourceId, type ProviderRef } from './dataset';
@@ -95,7 +107,11 @@ export async function prepareStreamTrainees(o: PrepareOptions): Promise<StreamTr
     for (let i = 0; i < shortCount; i++) short.push(await make(SHORT_STREAM_EVENTS));
     const long: string[] = [];
     for (let i = 0; i < LONG_POOL; i++) long.push(await make(LONG_STREAM_EVENTS));
-    return { provider: { ukprn: o.provider.ukprn, token: o.provider.token, version: o.provider.version }, short: { ids: short, events: SHORT_STREAM_EVENTS }, long: { ids: long, events: LONG_STREAM_EVENTS } };
+    return {
+      provider: { ukprn: o.provider.ukprn, token: o.provider.token, version: o.provider.version },
+      short: { ids: short, events: SHORT_STREAM_EVENTS },
+      long: { ids: long, events: LONG_STREAM_EVENTS },
+    };
   } finally {
     if (store !== o.eventStore) await store.close();
   }
@@ -113,7 +129,15 @@ const APPEND_BATCH = 500;
  */
 async function appendTrainee(
   store: EventStore,
-  t: { provider: ProviderRef; generator: TraineeGenerator; schools: ReadonlyMap<string, School>; serial: number; ittStartMs: number; nowMs: number; events: number },
+  t: {
+    provider: ProviderRef;
+    generator: TraineeGenerator;
+    schools: ReadonlyMap<string, School>;
+    serial: number;
+    ittStartMs: number;
+    nowMs: number;
+    events: number;
+  },
 ): Promise<string> {
   const { provider, generator } = t;
   const id = resourceId(generator.rng);
@@ -128,7 +152,15 @@ async function appendTrainee(
   let registered: TraineeEvent[] | null = null;
   for (let attempt = 0; registered === null; attempt++) {
     if (attempt >= 20) throw new Error(`generator: 20 refused bodies in a row for stream trainee ${t.serial}`);
-    const input = generator.traineeInput({ serial: t.serial, version: provider.version, ittStart: isoDate(t.ittStartMs), twoYear: false, placements: 1, degrees: 1, ukprn: provider.ukprn });
+    const input = generator.traineeInput({
+      serial: t.serial,
+      version: provider.version,
+      ittStart: isoDate(t.ittStartMs),
+      twoYear: false,
+      placements: 1,
+      degrees: 1,
+      ukprn: provider.ukprn,
+    });
     try {
       registered = decide(
         commandFromWire({
@@ -157,16 +189,32 @@ async function appendTrainee(
     state = evolveAll(events, state);
   };
   const trnAt = createdMs + DAY_MS;
-  apply({ type: 'RecordTrnIssued', trainee_id: id, trn: String(1_000_000 + (t.serial % 9_000_000)), now: new Date(trnAt).toISOString() }, trnAt, true);
+  apply(
+    { type: 'RecordTrnIssued', trainee_id: id, trn: String(1_000_000 + (t.serial % 9_000_000)), now: new Date(trnAt).toISOString() },
+    trnAt,
+    true,
+  );
   const updates = t.events - written.length;
   const step = Math.max(60_000, Math.floor((t.nowMs - DAY_MS - trnAt) / Math.max(1, updates)));
   for (let k = 0; k < updates; k++) {
     const at = trnAt + (k + 1) * step;
-    apply({ type: 'UpdateTrainee', trainee_id: id, ukprn: provider.ukprn, version: provider.version, input: { middle_names: `Revision ${k}` }, now: new Date(at).toISOString() }, at);
+    apply(
+      {
+        type: 'UpdateTrainee',
+        trainee_id: id,
+        ukprn: provider.ukprn,
+        version: provider.version,
+        input: { middle_names: `Revision ${k}` },
+        now: new Date(at).toISOString(),
+      },
+      at,
+    );
   }
   if (written.length !== t.events) throw new Error(`stream trainee ${id}: ${written.length} events, expected ${t.events}`);
   for (let from = 0; from < written.length; from += APPEND_BATCH) {
-    await store.appendToStream(traineeStreamId(id), written.slice(from, from + APPEND_BATCH), { expectedRevision: from === 0 ? 'no_stream' : from - 1 });
+    await store.appendToStream(traineeStreamId(id), written.slice(from, from + APPEND_BATCH), {
+      expectedRevision: from === 0 ? 'no_stream' : from - 1,
+    });
   }
   return id;
 }
@@ -187,7 +235,9 @@ function patchScenario(name: string, title: string, provider: StreamTrainees['pr
           path: `/api/${provider.version}/trainees/${ids[i]}`,
           headers: { authorization: `Bearer ${provider.token}`, 'content-type': 'application/json' },
           // Consecutive visits of one trainee differ in the first name, so every PATCH changes it (one event).
-          body: JSON.stringify({ data: { first_names: `${NAMES[v % NAMES.length]} ${NAMES[Math.floor(v / NAMES.length) % NAMES.length]}` } }),
+          body: JSON.stringify({
+            data: { first_names: `${NAMES[v % NAMES.length]} ${NAMES[Math.floor(v / NAMES.length) % NAMES.length]}` },
+          }),
         };
       },
     ],
@@ -232,9 +282,23 @@ export async function measureStreamLength(
 ): Promise<StreamLengthResult> {
   const shortVisits = trainees.short.ids.map(() => 0);
   const longVisits = trainees.long.ids.map(() => 0);
-  const short = patchScenario(`${STREAM_LENGTH_SCENARIO}:short`, `PATCH, ${SHORT_STREAM_EVENTS}-event trainees`, trainees.provider, trainees.short.ids, shortVisits);
-  const long = patchScenario(`${STREAM_LENGTH_SCENARIO}:long`, `PATCH, ${LONG_STREAM_EVENTS}-event trainees`, trainees.provider, trainees.long.ids, longVisits);
-  log(`bench: ${STREAM_LENGTH_SCENARIO}: PATCH on ${trainees.long.ids.length} trainees of ${fmt(LONG_STREAM_EVENTS)} events vs ${fmt(trainees.short.ids.length)} of ${SHORT_STREAM_EVENTS}, ${STREAM_CONNECTIONS} connection each`);
+  const short = patchScenario(
+    `${STREAM_LENGTH_SCENARIO}:short`,
+    `PATCH, ${SHORT_STREAM_EVENTS}-event trainees`,
+    trainees.provider,
+    trainees.short.ids,
+    shortVisits,
+  );
+  const long = patchScenario(
+    `${STREAM_LENGTH_SCENARIO}:long`,
+    `PATCH, ${LONG_STREAM_EVENTS}-event trainees`,
+    trainees.provider,
+    trainees.long.ids,
+    longVisits,
+  );
+  log(
+    `bench: ${STREAM_LENGTH_SCENARIO}: PATCH on ${trainees.long.ids.length} trainees of ${fmt(LONG_STREAM_EVENTS)} events vs ${fmt(trainees.short.ids.length)} of ${SHORT_STREAM_EVENTS}, ${STREAM_CONNECTIONS} connection each`,
+  );
   for (const scenario of [short, long]) {
     const req = scenario.steps[0]({});
     const res = await fetch(apiUrl + req.path, { method: req.method, headers: req.headers, body: req.body });
@@ -257,8 +321,18 @@ export async function measureStreamLength(
   const l = combineLoads(longs);
   const result: StreamLengthResult = {
     connections: STREAM_CONNECTIONS,
-    short: { trainees: trainees.short.ids.length, events: trainees.short.events, eventsAtEnd: trainees.short.events + Math.max(...shortVisits), load: s },
-    long: { trainees: trainees.long.ids.length, events: trainees.long.events, eventsAtEnd: trainees.long.events + Math.max(...longVisits), load: l },
+    short: {
+      trainees: trainees.short.ids.length,
+      events: trainees.short.events,
+      eventsAtEnd: trainees.short.events + Math.max(...shortVisits),
+      load: s,
+    },
+    long: {
+      trainees: trainees.long.ids.length,
+      events: trainees.long.events,
+      eventsAtEnd: trainees.long.events + Math.max(...longVisits),
+      load: l,
+    },
     ratio: (l.mean ?? NaN) / (s.mean ?? NaN),
     roundRatios: longs.map((x, i) => (x.mean ?? NaN) / (shorts[i].mean ?? NaN)),
     p99Ratio: l.p99 / s.p99,

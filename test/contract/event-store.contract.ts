@@ -8,14 +8,7 @@
  * to be strictly increasing (EventStoreDB's commit positions have gaps).
  */
 import { randomUUID } from 'node:crypto';
-import {
-  EventData,
-  EventMetadata,
-  EventStore,
-  IdempotencyConflictError,
-  RecordedEvent,
-  WrongExpectedVersionError,
-} from '@app/event-store';
+import { EventData, EventMetadata, EventStore, IdempotencyConflictError, RecordedEvent, WrongExpectedVersionError } from '@app/event-store';
 
 /** What a contract run needs from an adapter: a store, its cleanup, optionally a second client. */
 export interface EventStoreContractContext {
@@ -186,7 +179,7 @@ export function describeEventStoreContract(
         expect(await store.readStream(stream)).toEqual([]);
       });
 
-      it("an exact revision ahead of the stream raises WrongExpectedVersionError", async () => {
+      it('an exact revision ahead of the stream raises WrongExpectedVersionError', async () => {
         const stream = `${run}s`;
         await store.appendToStream(stream, [event('A', {})]);
         const error = await rejection(store.appendToStream(stream, [event('B', {})], { expectedRevision: 5 }));
@@ -213,9 +206,7 @@ export function describeEventStoreContract(
 
       it("'stream_exists' on a missing stream raises WrongExpectedVersionError with actual 'no_stream'", async () => {
         const stream = `${run}s`;
-        const error = await rejection(
-          store.appendToStream(stream, [event('A', {})], { expectedRevision: 'stream_exists' }),
-        );
+        const error = await rejection(store.appendToStream(stream, [event('A', {})], { expectedRevision: 'stream_exists' }));
         expect(error).toBeInstanceOf(WrongExpectedVersionError);
         expect(error).toMatchObject({ streamId: stream, expected: 'stream_exists', actual: 'no_stream' });
         expect(await store.readStream(stream)).toEqual([]);
@@ -243,9 +234,7 @@ export function describeEventStoreContract(
         await store.appendToStream(stream, [event('Created', {})], { expectedRevision: 'no_stream' });
 
         const outcomes = await Promise.allSettled(
-          Array.from({ length: 5 }, (_, i) =>
-            store.appendToStream(stream, [event('Updated', { writer: i })], { expectedRevision: 0 }),
-          ),
+          Array.from({ length: 5 }, (_, i) => store.appendToStream(stream, [event('Updated', { writer: i })], { expectedRevision: 0 })),
         );
 
         const fulfilled = outcomes.filter((o) => o.status === 'fulfilled');
@@ -334,18 +323,21 @@ export function describeEventStoreContract(
         expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['A']);
       });
 
-      (capabilities.eventIdsUniqueAcrossStreams ? it : it.skip)('raises IdempotencyConflictError when the ids were appended to another stream', async () => {
-        const stream = `${run}s`;
-        const other = `${run}other`;
-        const batch = [event('A', {})];
-        await store.appendToStream(stream, batch);
+      (capabilities.eventIdsUniqueAcrossStreams ? it : it.skip)(
+        'raises IdempotencyConflictError when the ids were appended to another stream',
+        async () => {
+          const stream = `${run}s`;
+          const other = `${run}other`;
+          const batch = [event('A', {})];
+          await store.appendToStream(stream, batch);
 
-        const error = await rejection(store.appendToStream(other, batch));
+          const error = await rejection(store.appendToStream(other, batch));
 
-        expect(error).toBeInstanceOf(IdempotencyConflictError);
-        expect(error).toMatchObject({ streamId: other });
-        expect(await store.readStream(other)).toEqual([]);
-      });
+          expect(error).toBeInstanceOf(IdempotencyConflictError);
+          expect(error).toMatchObject({ streamId: other });
+          expect(await store.readStream(other)).toEqual([]);
+        },
+      );
 
       it('raises IdempotencyConflictError when the ids come back in another order', async () => {
         const stream = `${run}s`;
@@ -414,9 +406,7 @@ export function describeEventStoreContract(
 
         expect(after).toEqual(ours.slice(2));
         expect(await store.readAll({ fromPosition: ours[5].position, filter: { streamPrefixes: [run] } })).toEqual([]);
-        expect((await store.readAll({ fromPosition: headBefore, filter: { streamPrefixes: [run] } }))[0]).toEqual(
-          ours[0],
-        );
+        expect((await store.readAll({ fromPosition: headBefore, filter: { streamPrefixes: [run] } }))[0]).toEqual(ours[0]);
       });
 
       it('returns at most maxCount events, and pages through the log without gap or overlap', async () => {
@@ -443,8 +433,7 @@ export function describeEventStoreContract(
         await store.appendToStream(`${run.toUpperCase()}a-1`, [event(`${run}UPPER`, {})]);
         await store.appendToStream(`${run}_a-1`, [event(`${run}UNDERSCORE`, {})]);
         await store.appendToStream(`${run}xa-1`, [event(`${run}X`, {})]);
-        const read = (streamPrefixes: string[]) =>
-          store.readAll({ fromPosition: headBefore, filter: { streamPrefixes } });
+        const read = (streamPrefixes: string[]) => store.readAll({ fromPosition: headBefore, filter: { streamPrefixes } });
 
         expect((await read([`${run}a-`, `${run}c-`])).map((e) => e.data)).toEqual([
           { type: 'A1' },
@@ -759,10 +748,7 @@ async function take(iterator: AsyncIterator<RecordedEvent>, count: number): Prom
 async function withLimit<T>(promise: Promise<T>, what: string | (() => string)): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`gave up waiting for ${typeof what === 'string' ? what : what()}`)),
-      LIVENESS_LIMIT_MS,
-    );
+    timer = setTimeout(() => reject(new Error(`gave up waiting for ${typeof what === 'string' ? what : what()}`)), LIVENESS_LIMIT_MS);
   });
   try {
     return await Promise.race([promise, limit]);

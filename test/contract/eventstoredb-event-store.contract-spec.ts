@@ -16,22 +16,26 @@ import { describeEventStoreContract } from './event-store.contract';
 const url = process.env.EVENTSTORE_URL?.trim();
 
 if (url) {
-  describeEventStoreContract('EventStoreDB', async () => {
-    const opened: EventStore[] = [];
-    const open = async (): Promise<EventStore> => {
-      const store = openEventStoreDb(url);
-      opened.push(store);
-      return store;
-    };
-    const store = await open();
-    return {
-      store,
-      openAnother: open,
-      cleanup: async () => {
-        for (const s of opened) await s.close();
-      },
-    };
-  }, { eventIdsUniqueAcrossStreams: false });
+  describeEventStoreContract(
+    'EventStoreDB',
+    async () => {
+      const opened: EventStore[] = [];
+      const open = async (): Promise<EventStore> => {
+        const store = openEventStoreDb(url);
+        opened.push(store);
+        return store;
+      };
+      const store = await open();
+      return {
+        store,
+        openAnother: open,
+        cleanup: async () => {
+          for (const s of opened) await s.close();
+        },
+      };
+    },
+    { eventIdsUniqueAcrossStreams: false },
+  );
 } else {
   const reason = 'EventStoreDB contract suite SKIPPED: EVENTSTORE_URL is not set (no server on this machine)';
   describe('EventStore contract: EventStoreDB', () => {

@@ -37,7 +37,10 @@ if (!url) {
       },
       storeExists: async (name: ProjectionName, store: string) => {
         const names = mongoStoreCollections(name, store);
-        const found = await admin.db(dbName).listCollections({ name: { $in: names } }, { nameOnly: true }).toArray();
+        const found = await admin
+          .db(dbName)
+          .listCollections({ name: { $in: names } }, { nameOnly: true })
+          .toArray();
         return found.length > 0;
       },
       cleanup: async () => {

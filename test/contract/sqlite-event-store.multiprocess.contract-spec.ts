@@ -35,7 +35,16 @@ function startWorker(dataDir: string, name: string): Worker {
     process.execPath,
     // `node --import tsx` (tsx's loader) rather than the tsx CLI: the CLI puts a second process
     // between us and the worker and takes over its stdin, which carries the start signal.
-    ['--import', pathToFileURL(require.resolve('tsx')).href, WORKER_SCRIPT, dataDir, name, String(OWN_EVENTS), String(SHARED_STREAMS), String(SHARED_APPENDS)],
+    [
+      '--import',
+      pathToFileURL(require.resolve('tsx')).href,
+      WORKER_SCRIPT,
+      dataDir,
+      name,
+      String(OWN_EVENTS),
+      String(SHARED_STREAMS),
+      String(SHARED_APPENDS),
+    ],
     { cwd: path.resolve(__dirname, '../..'), stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let stderr = '';

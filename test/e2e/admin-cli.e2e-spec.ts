@@ -61,7 +61,12 @@ describe('admin CLI against the same DATA_DIR as a running API (issue: operators
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain('Imported 20 schools; skipped 0 rows');
     const token = await api.providerToken('10000031');
-    const created = await api.request('POST', '/api/v2025.0/trainees', token, uniqueTrainee('v2025.0', { placements_attributes: [{ urn: '100038' }] }));
+    const created = await api.request(
+      'POST',
+      '/api/v2025.0/trainees',
+      token,
+      uniqueTrainee('v2025.0', { placements_attributes: [{ urn: '100038' }] }),
+    );
     expect(created.status).toBe(201);
     expect(created.body.data.placements[0]).toMatchObject({ urn: '100038', name: 'Ash Academy', address: 'URN 100038, Leeds, LS1 1DX' });
     const missing = await runAdmin(['schools', 'import', 'no-such-file.csv'], dataDir);

@@ -64,14 +64,27 @@ describe('events appended by create, update and defer (v2026.1)', () => {
     const degreeId = res.body.data.degrees[0].degree_id;
     expect(events[2].data).toEqual({
       trainee_id: id,
-      degree: expect.objectContaining({ degree_id: degreeId, grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: 2003 }),
+      degree: expect.objectContaining({
+        degree_id: degreeId,
+        grade: '02',
+        subject: '100425',
+        institution: '0116',
+        uk_degree: '083',
+        graduation_year: 2003,
+      }),
       at,
     });
     expect(events[3].data).toEqual({ trainee_id: id, at });
 
     // Every event of the request carries who and what caused it, never the token itself.
     for (const e of events) {
-      expect(e.metadata).toMatchObject({ schemaVersion: TRAINEE_EVENT_SCHEMA_VERSIONS[e.type as TraineeEventType], occurredAt: at, providerUkprn: UKPRN, apiVersion: 'v2026.1', requestId: 'req-create-1' });
+      expect(e.metadata).toMatchObject({
+        schemaVersion: TRAINEE_EVENT_SCHEMA_VERSIONS[e.type as TraineeEventType],
+        occurredAt: at,
+        providerUkprn: UKPRN,
+        apiVersion: 'v2026.1',
+        requestId: 'req-create-1',
+      });
       expect(e.metadata.tokenId).toEqual(expect.any(String));
       expect(JSON.stringify(e)).not.toContain(token);
     }
@@ -82,15 +95,25 @@ describe('events appended by create, update and defer (v2026.1)', () => {
     const id: string = created.body.data.trainee_id;
     const before = await streamOf(id);
 
-    const res = await api.request('PATCH', `${base}/${id}`, token, { data: { middle_names: 'Kim', email: created.body.data.email, course_subject_1: '100425' } });
+    const res = await api.request('PATCH', `${base}/${id}`, token, {
+      data: { middle_names: 'Kim', email: created.body.data.email, course_subject_1: '100425' },
+    });
     expect(res.status).toBe(200);
     const after = await streamOf(id);
     expect(after).toHaveLength(before.length + 1);
     const updated = after[after.length - 1];
     expect(updated.type).toBe('TraineeUpdated');
     expect(updated.streamRevision).toBe(before.length);
-    expect(updated.data).toEqual({ trainee_id: id, changes: { middle_names: 'Kim', course_subject_1: '100425' }, at: expect.stringMatching(ISO_INSTANT) });
-    expect(updated.metadata).toMatchObject({ providerUkprn: UKPRN, apiVersion: 'v2026.1', occurredAt: (updated.data as { at: string }).at });
+    expect(updated.data).toEqual({
+      trainee_id: id,
+      changes: { middle_names: 'Kim', course_subject_1: '100425' },
+      at: expect.stringMatching(ISO_INSTANT),
+    });
+    expect(updated.metadata).toMatchObject({
+      providerUkprn: UKPRN,
+      apiVersion: 'v2026.1',
+      occurredAt: (updated.data as { at: string }).at,
+    });
 
     const same = await api.request('PATCH', `${base}/${id}`, token, { data: { middle_names: 'Kim' } });
     expect(same.status).toBe(200);
@@ -106,7 +129,10 @@ describe('events appended by create, update and defer (v2026.1)', () => {
     expect(res.status).toBe(200);
     const after = await streamOf(id);
     expect(after.slice(before.length).map((e) => ({ type: e.type, data: e.data }))).toEqual([
-      { type: 'TraineeDeferred', data: { trainee_id: id, defer_date: '2026-01-05', defer_reason: 'Health', at: expect.stringMatching(ISO_INSTANT) } },
+      {
+        type: 'TraineeDeferred',
+        data: { trainee_id: id, defer_date: '2026-01-05', defer_reason: 'Health', at: expect.stringMatching(ISO_INSTANT) },
+      },
     ]);
 
     const again = await api.request('POST', `${base}/${id}/defer`, token, { data: { defer_date: '2026-01-06' } });

@@ -7,10 +7,17 @@ const PLACEMENTS_TOO_LONG = `placements_attributes is too long (maximum is ${PLA
 const DEGREES_TOO_LONG = `degrees_attributes is too long (maximum is ${DEGREES_ATTRIBUTES_MAX_ITEMS} degrees)`;
 
 /** `n` placements at URNs the schools directory does not know. */
-const placements = (n: number): Record<string, unknown>[] => Array.from({ length: n }, (_, i) => ({ urn: String(300000 + i), name: `School ${i}` }));
+const placements = (n: number): Record<string, unknown>[] =>
+  Array.from({ length: n }, (_, i) => ({ urn: String(300000 + i), name: `School ${i}` }));
 /** `n` degrees that differ in their graduation year, so none duplicates another. */
 const degrees = (n: number): Record<string, unknown>[] =>
-  Array.from({ length: n }, (_, i) => ({ grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: String(1990 + i) }));
+  Array.from({ length: n }, (_, i) => ({
+    grade: '02',
+    subject: '100425',
+    institution: '0116',
+    uk_degree: '083',
+    graduation_year: String(1990 + i),
+  }));
 
 /**
  * docs/DESIGN.md ruling 14: every array of a write body has a maximum, enforced as a 422 in the
@@ -35,7 +42,10 @@ describe('the maximum of every array in a write body (docs/DESIGN.md ruling 14)'
         'POST',
         base,
         token,
-        uniqueTrainee(version, { placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS), degrees_attributes: degrees(DEGREES_ATTRIBUTES_MAX_ITEMS) }),
+        uniqueTrainee(version, {
+          placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS),
+          degrees_attributes: degrees(DEGREES_ATTRIBUTES_MAX_ITEMS),
+        }),
       );
       expect(res.status).toBe(201);
       expect(res.body.data.placements).toHaveLength(PLACEMENTS_ATTRIBUTES_MAX_ITEMS);
@@ -48,12 +58,19 @@ describe('the maximum of every array in a write body (docs/DESIGN.md ruling 14)'
       expect(res.status).toBe(422);
       expect(res.body).toEqual({ errors: [{ error: 'UnprocessableEntity', message: PLACEMENTS_TOO_LONG }] });
       // Nothing was registered: the same person at the maximum is a new trainee, not a duplicate (409).
-      const retry = await api.request('POST', base, token, { data: { ...body.data, placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS) } });
+      const retry = await api.request('POST', base, token, {
+        data: { ...body.data, placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS) },
+      });
       expect(retry.status).toBe(201);
     });
 
     it('answers one nested degree more with a 422 naming the maximum', async () => {
-      const res = await api.request('POST', base, token, uniqueTrainee(version, { degrees_attributes: degrees(DEGREES_ATTRIBUTES_MAX_ITEMS + 1) }));
+      const res = await api.request(
+        'POST',
+        base,
+        token,
+        uniqueTrainee(version, { degrees_attributes: degrees(DEGREES_ATTRIBUTES_MAX_ITEMS + 1) }),
+      );
       expect(res.status).toBe(422);
       expect(res.body).toEqual({ errors: [{ error: 'UnprocessableEntity', message: DEGREES_TOO_LONG }] });
     });
@@ -81,11 +98,18 @@ describe('the maximum of every array in a write body (docs/DESIGN.md ruling 14)'
       const id = created.body.data.trainee_id;
       const dateField = version === 'v2025.0' ? 'withdraw_date' : 'withdrawal_date';
       const withdrawal = (n: number) => ({
-        data: { [dateField]: '2026-01-10', trigger: 'trainee', future_interest: 'no', reasons: Array.from({ length: n }, () => 'does_not_want_to_become_a_teacher') },
+        data: {
+          [dateField]: '2026-01-10',
+          trigger: 'trainee',
+          future_interest: 'no',
+          reasons: Array.from({ length: n }, () => 'does_not_want_to_become_a_teacher'),
+        },
       });
       const over = await api.request('POST', `${base}/${id}/withdraw`, token, withdrawal(WITHDRAWAL_REASONS_MAX_ITEMS + 1));
       expect(over.status).toBe(422);
-      expect(over.body).toEqual({ errors: [{ error: 'UnprocessableEntity', message: `reasons is too long (maximum is ${WITHDRAWAL_REASONS_MAX_ITEMS} reasons)` }] });
+      expect(over.body).toEqual({
+        errors: [{ error: 'UnprocessableEntity', message: `reasons is too long (maximum is ${WITHDRAWAL_REASONS_MAX_ITEMS} reasons)` }],
+      });
       expect((await api.request('GET', `${base}/${id}`, token)).body.data.state).toBe('submitted_for_trn');
       const atMax = await api.request('POST', `${base}/${id}/withdraw`, token, withdrawal(WITHDRAWAL_REASONS_MAX_ITEMS));
       expect(atMax.status).toBe(200);
@@ -104,7 +128,12 @@ describe('the maximum of every array in a write body (docs/DESIGN.md ruling 14)'
   });
 
   it('answers the create of the incident, 50,000 nested placements, with the 422', async () => {
-    const res = await api.request('POST', '/api/v2026.1/trainees', token, uniqueTrainee('v2026.1', { placements_attributes: placements(50_000) }));
+    const res = await api.request(
+      'POST',
+      '/api/v2026.1/trainees',
+      token,
+      uniqueTrainee('v2026.1', { placements_attributes: placements(50_000) }),
+    );
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ errors: [{ error: 'UnprocessableEntity', message: PLACEMENTS_TOO_LONG }] });
   });

@@ -19,9 +19,30 @@ describe('bad input over HTTP (docs/DESIGN.md property 7)', () => {
   });
   afterAll(() => api.close());
 
-  const keys = ['first_names', 'last_name', 'date_of_birth', 'email', 'sex', 'training_route', 'itt_start_date', 'itt_end_date',
-    'course_subject_1', 'course_subject_one', 'course_age_range', 'itt_aim', 'application_id', 'course_year', 'ethnicity',
-    'disability1', 'nationality', 'degrees_attributes', 'placements_attributes', 'funding_method', 'fund_code', 'statsagency_id'];
+  const keys = [
+    'first_names',
+    'last_name',
+    'date_of_birth',
+    'email',
+    'sex',
+    'training_route',
+    'itt_start_date',
+    'itt_end_date',
+    'course_subject_1',
+    'course_subject_one',
+    'course_age_range',
+    'itt_aim',
+    'application_id',
+    'course_year',
+    'ethnicity',
+    'disability1',
+    'nationality',
+    'degrees_attributes',
+    'placements_attributes',
+    'funding_method',
+    'fund_code',
+    'statsagency_id',
+  ];
   const dataArb = fc.oneof(
     fc.jsonValue(),
     fc.dictionary(fc.constantFrom(...keys), fc.jsonValue(), { maxKeys: 8 }),

@@ -15,7 +15,11 @@ describe('Enhanced-Errors: true on trainee create and update (docs/reference/API
   afterAll(() => api.close());
 
   const badCreate = (version: 'v2025.0' | 'v2026.1') =>
-    uniqueTrainee(version, { first_names: 'x'.repeat(61), degrees_attributes: [DEGREE], placements_attributes: [{ urn: '654321', name: '' }] });
+    uniqueTrainee(version, {
+      first_names: 'x'.repeat(61),
+      degrees_attributes: [DEGREE],
+      placements_attributes: [{ urn: '654321', name: '' }],
+    });
 
   it('keys the errors by field in v2026.1, nested degrees and placements grouped', async () => {
     const res = await api.request('POST', '/api/v2026.1/trainees', token, badCreate('v2026.1'), enhanced);
@@ -45,7 +49,9 @@ describe('Enhanced-Errors: true on trainee create and update (docs/reference/API
     expect(plain.status).toBe(422);
     expect(plain.body.errors[0]).toEqual({ error: 'UnprocessableEntity', message: 'first_names is too long (maximum is 60 characters)' });
     const missing = await api.request('POST', '/api/v2026.1/trainees', token, { data: {} }, enhanced);
-    expect(missing.body).toEqual({ errors: [{ error: 'UnprocessableEntity', message: 'Param is missing or the value is empty or invalid: data' }] });
+    expect(missing.body).toEqual({
+      errors: [{ error: 'UnprocessableEntity', message: 'Param is missing or the value is empty or invalid: data' }],
+    });
     const body = uniqueTrainee('v2026.1');
     const created = await api.request('POST', '/api/v2026.1/trainees', token, body, enhanced);
     expect(created.status).toBe(201);

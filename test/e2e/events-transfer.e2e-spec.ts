@@ -68,29 +68,58 @@ describe('events export and import with the admin CLI (README: moving between st
           const patched = await api.request('PATCH', `${base}/${id}`, token, { data: { middle_names: `M${k}x${i}`, ni_number: `N${i}` } });
           expect(patched.status).toBe(200);
         }
-        const placement = await api.request('POST', `${base}/${id}/placements`, token, { data: { urn: '100038', name: 'Ash School', postcode: 'LS1 1DX' } });
+        const placement = await api.request('POST', `${base}/${id}/placements`, token, {
+          data: { urn: '100038', name: 'Ash School', postcode: 'LS1 1DX' },
+        });
         expect(placement.status).toBe(201);
-        expect((await api.request('PATCH', `${base}/${id}/placements/${placement.body.data.placement_id}`, token, { data: { name: 'Ash Academy' } })).status).toBe(200);
+        expect(
+          (
+            await api.request('PATCH', `${base}/${id}/placements/${placement.body.data.placement_id}`, token, {
+              data: { name: 'Ash Academy' },
+            })
+          ).status,
+        ).toBe(200);
         const degree = await api.request('POST', `${base}/${id}/degrees`, token, { data: { ...DEGREE, grade: '03', subject: '100366' } });
         expect(degree.status).toBe(201);
-        expect((await api.request('PATCH', `${base}/${id}/degrees/${degree.body.data[0].degree_id}`, token, { data: { grade: '01' } })).status).toBe(200);
-        if (k === 1) expect((await api.request('DELETE', `${base}/${id}/placements/${placement.body.data.placement_id}`, token)).status).toBe(200);
+        expect(
+          (await api.request('PATCH', `${base}/${id}/degrees/${degree.body.data[0].degree_id}`, token, { data: { grade: '01' } })).status,
+        ).toBe(200);
+        if (k === 1)
+          expect((await api.request('DELETE', `${base}/${id}/placements/${placement.body.data.placement_id}`, token)).status).toBe(200);
         // The sandbox registry issues the TRN at once.
-        const withTrn = await eventually(() => api.request('GET', `${base}/${id}`, token), (r) => r.body.data.trn !== null);
+        const withTrn = await eventually(
+          () => api.request('GET', `${base}/${id}`, token),
+          (r) => r.body.data.trn !== null,
+        );
         expect(withTrn.body.data.state).toBe('trn_received');
-        if (k === 2) expect((await api.request('POST', `${base}/${id}/defer`, token, { data: { defer_date: '2026-01-05', defer_reason: 'Health' } })).status).toBe(200);
+        if (k === 2)
+          expect(
+            (await api.request('POST', `${base}/${id}/defer`, token, { data: { defer_date: '2026-01-05', defer_reason: 'Health' } }))
+              .status,
+          ).toBe(200);
         if (k === 3) {
-          expect((await api.request('POST', `${base}/${id}/recommend-for-qts`, token, { data: { qts_standards_met_date: today() } })).status).toBe(202);
-          const awarded = await eventually(() => api.request('GET', `${base}/${id}`, token), (r) => r.body.data.state === 'awarded');
+          expect(
+            (await api.request('POST', `${base}/${id}/recommend-for-qts`, token, { data: { qts_standards_met_date: today() } })).status,
+          ).toBe(202);
+          const awarded = await eventually(
+            () => api.request('GET', `${base}/${id}`, token),
+            (r) => r.body.data.state === 'awarded',
+          );
           expect(awarded.body.data.state).toBe('awarded');
         }
       }
       for (const [k, id] of traineeIds.entries()) {
         const token = k === 3 || k === 4 ? tokenB : tokenA;
-        for (const version of VERSIONS) answers.push({ token, id, version, body: (await api.request('GET', `/api/${version}/trainees/${id}`, token)).body });
+        for (const version of VERSIONS)
+          answers.push({ token, id, version, body: (await api.request('GET', `/api/${version}/trainees/${id}`, token)).body });
       }
       for (const token of [tokenA, tokenB]) {
-        for (const version of VERSIONS) lists.push({ token, version, body: (await api.request('GET', `/api/${version}/trainees?academic_cycle=2025&per_page=100`, token)).body });
+        for (const version of VERSIONS)
+          lists.push({
+            token,
+            version,
+            body: (await api.request('GET', `/api/${version}/trainees?academic_cycle=2025&per_page=100`, token)).body,
+          });
       }
     } finally {
       await api.close(); // keeps `source`, which the test created
@@ -115,7 +144,23 @@ describe('events export and import with the admin CLI (README: moving between st
     const first = JSON.parse(lines[0]);
     expect(Object.keys(first)).toEqual(['position', 'stream_id', 'revision', 'id', 'type', 'data', 'metadata']);
     const types = new Set(lines.map((l) => JSON.parse(l).type));
-    for (const t of ['ProviderRegistered', 'TokenIssued', 'TokenRevoked', 'TraineeRegistered', 'TraineeUpdated', 'PlacementAdded', 'PlacementUpdated', 'PlacementRemoved', 'DegreeAdded', 'DegreeUpdated', 'TrnIssued', 'TraineeDeferred', 'TraineeRecommendedForAward', 'TraineeAwarded', 'RegistrationClaimed']) {
+    for (const t of [
+      'ProviderRegistered',
+      'TokenIssued',
+      'TokenRevoked',
+      'TraineeRegistered',
+      'TraineeUpdated',
+      'PlacementAdded',
+      'PlacementUpdated',
+      'PlacementRemoved',
+      'DegreeAdded',
+      'DegreeUpdated',
+      'TrnIssued',
+      'TraineeDeferred',
+      'TraineeRecommendedForAward',
+      'TraineeAwarded',
+      'RegistrationClaimed',
+    ]) {
       expect(types).toContain(t);
     }
 
@@ -153,7 +198,8 @@ describe('events export and import with the admin CLI (README: moving between st
         expect(res.status).toBe(200);
         expect(res.body).toEqual(a.body);
       }
-      for (const l of lists) expect((await api.request('GET', `/api/${l.version}/trainees?academic_cycle=2025&per_page=100`, l.token)).body).toEqual(l.body);
+      for (const l of lists)
+        expect((await api.request('GET', `/api/${l.version}/trainees?academic_cycle=2025&per_page=100`, l.token)).body).toEqual(l.body);
       expect((await api.request('GET', '/api/v2025.0/info', revokedToken)).status).toBe(401);
       // The history replays the imported streams.
       const history = await api.request('GET', `/api/v2026.1/trainees/${answers[0].id}/history`, answers[0].token);

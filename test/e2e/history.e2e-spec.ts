@@ -38,7 +38,14 @@ describe('trainee history over HTTP (README: audit history; an extension beyond 
   }
 
   /** Sends a write with a known request id, then captures the trainee as GET answers it. */
-  async function write(version: Version, method: string, suffix: string, body: unknown, eventTypes: string[], changes?: Record<string, unknown>): Promise<JsonResponse> {
+  async function write(
+    version: Version,
+    method: string,
+    suffix: string,
+    body: unknown,
+    eventTypes: string[],
+    changes?: Record<string, unknown>,
+  ): Promise<JsonResponse> {
     const requestId = `history-e2e-${++requests}`;
     const res = await api.request(method, path(version, suffix), token, body, { 'x-request-id': requestId });
     if (![200, 201].includes(res.status)) throw new Error(`${method} ${suffix} ${JSON.stringify(body)}: ${res.status} ${res.text}`);
@@ -68,18 +75,38 @@ describe('trainee history over HTTP (README: audit history; an extension beyond 
     });
 
     // 32 updates of different fields, alternating the API version.
-    const fields = ['first_names', 'middle_names', 'last_name', 'previous_last_name', 'email', 'ni_number', 'provider_trainee_id', 'application_id'];
+    const fields = [
+      'first_names',
+      'middle_names',
+      'last_name',
+      'previous_last_name',
+      'email',
+      'ni_number',
+      'provider_trainee_id',
+      'application_id',
+    ];
     for (let i = 1; i <= 32; i++) {
       const version = VERSIONS[i % 2];
       const field = fields[i % fields.length];
-      const changes: Record<string, unknown> = { [field]: field === 'email' ? `audit.${i}@example.com` : field === 'application_id' ? 100 + i : `Audit${'abcdefghijklmnopqrstuvwxyzABCDEF'[i - 1]}` };
+      const changes: Record<string, unknown> = {
+        [field]:
+          field === 'email'
+            ? `audit.${i}@example.com`
+            : field === 'application_id'
+              ? 100 + i
+              : `Audit${'abcdefghijklmnopqrstuvwxyzABCDEF'[i - 1]}`,
+      };
       if (i % 5 === 0) changes.middle_names = `Second${'abcdefgh'[i / 5]}`; // some updates change two fields
       await write(version, 'PATCH', '', { data: changes }, ['TraineeUpdated'], changes);
     }
 
     // Placements and degrees.
-    const placement = await write('v2025.0', 'POST', '/placements', { data: { urn: '100001', name: 'Oak School', postcode: 'GU1 6FR' } }, ['PlacementAdded']);
-    await write('v2026.1', 'PATCH', `/placements/${placement.body.data.placement_id}`, { data: { name: 'Fir Academy' } }, ['PlacementUpdated']);
+    const placement = await write('v2025.0', 'POST', '/placements', { data: { urn: '100001', name: 'Oak School', postcode: 'GU1 6FR' } }, [
+      'PlacementAdded',
+    ]);
+    await write('v2026.1', 'PATCH', `/placements/${placement.body.data.placement_id}`, { data: { name: 'Fir Academy' } }, [
+      'PlacementUpdated',
+    ]);
     const degree = await write('v2026.1', 'POST', '/degrees', { data: { ...DEGREE, subject: '100366', grade: '03' } }, ['DegreeAdded']);
     await write('v2025.0', 'PATCH', `/degrees/${degree.body.data[0].degree_id}`, { data: { grade: '01' } }, ['DegreeUpdated']);
     await write('v2025.0', 'DELETE', `/placements/${placement.body.data.placement_id}`, undefined, ['PlacementRemoved']);
@@ -104,10 +131,24 @@ describe('trainee history over HTTP (README: audit history; an extension beyond 
     for (const step of steps) {
       for (const _ of step.eventTypes) {
         const entry = timeline[i++];
-        expect(Object.keys(entry).sort()).toEqual(
-          ['api_version', 'changed_fields', 'changes', 'event_type', 'occurred_at', 'position', 'provider_ukprn', 'request_id', 'revision', 'token_id'],
-        );
-        expect(entry).toMatchObject({ provider_ukprn: '10000090', token_id: tokenId, api_version: step.version, request_id: step.requestId });
+        expect(Object.keys(entry).sort()).toEqual([
+          'api_version',
+          'changed_fields',
+          'changes',
+          'event_type',
+          'occurred_at',
+          'position',
+          'provider_ukprn',
+          'request_id',
+          'revision',
+          'token_id',
+        ]);
+        expect(entry).toMatchObject({
+          provider_ukprn: '10000090',
+          token_id: tokenId,
+          api_version: step.version,
+          request_id: step.requestId,
+        });
         expect(Object.keys(entry.changes)).toEqual(entry.changed_fields);
       }
       // The last event of a write carries the write's instant, which is the trainee's updated_at after it.
@@ -119,9 +160,15 @@ describe('trainee history over HTTP (README: audit history; an extension beyond 
     }
 
     const registered = timeline[0];
-    expect(registered.changed_fields).toEqual(expect.arrayContaining(['trainee_id', 'state', 'first_names', 'last_name', 'date_of_birth', 'course_subject_1']));
+    expect(registered.changed_fields).toEqual(
+      expect.arrayContaining(['trainee_id', 'state', 'first_names', 'last_name', 'date_of_birth', 'course_subject_1']),
+    );
     expect(registered.changes).toMatchObject({ trainee_id: traineeId, state: 'draft', ukprn: '10000090' });
-    expect(timeline[3]).toMatchObject({ event_type: 'TraineeSubmittedForTrn', changed_fields: ['state', 'submitted_for_trn_at'], changes: { state: 'submitted_for_trn' } });
+    expect(timeline[3]).toMatchObject({
+      event_type: 'TraineeSubmittedForTrn',
+      changed_fields: ['state', 'submitted_for_trn_at'],
+      changes: { state: 'submitted_for_trn' },
+    });
     const subResources = timeline.filter((e) => /^(Placement|Degree)/.test(e.event_type)).slice(2);
     expect(subResources.map((e) => [e.event_type, e.changed_fields])).toEqual([
       ['PlacementAdded', ['placements']],
@@ -131,7 +178,10 @@ describe('trainee history over HTTP (README: audit history; an extension beyond 
       ['PlacementRemoved', ['placements']],
     ]);
     expect(subResources[0].changes.placements).toMatchObject({ urn: '100001', name: 'Oak School', postcode: 'GU1 6FR' });
-    expect(subResources[1].changes.placements).toEqual({ placement_id: subResources[0].changes.placements.placement_id, name: 'Fir Academy' });
+    expect(subResources[1].changes.placements).toEqual({
+      placement_id: subResources[0].changes.placements.placement_id,
+      name: 'Fir Academy',
+    });
     expect(subResources[3].changes.degrees).toMatchObject({ grade: '01' });
     expect(subResources[4].changes.placements).toEqual({ placement_id: subResources[0].changes.placements.placement_id, removed: true });
 
@@ -149,7 +199,12 @@ describe('trainee history over HTTP (README: audit history; an extension beyond 
     const json = await runAdmin(['trainee', 'history', traineeId, '--json'], api.dataDir);
     expect(json.stderr).toBe('');
     expect(json.code).toBe(0);
-    expect(json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(http);
+    expect(
+      json.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(http);
 
     const table = await runAdmin(['trainee', 'history', traineeId], api.dataDir);
     expect(table.code).toBe(0);
@@ -271,7 +326,13 @@ describe('trainee history over HTTP (README: audit history; an extension beyond 
     const after = await api.request('GET', path('v2026.1', '/history'), second);
     const last = after.body.data[after.body.data.length - 1];
     expect(after.body.data).toHaveLength(res.body.data.length + 1);
-    expect(last).toMatchObject({ event_type: 'TraineeUpdated', changed_fields: ['middle_names'], changes: { middle_names: 'Later' }, token_id: secondId, api_version: 'v2026.1' });
+    expect(last).toMatchObject({
+      event_type: 'TraineeUpdated',
+      changed_fields: ['middle_names'],
+      changes: { middle_names: 'Later' },
+      token_id: secondId,
+      api_version: 'v2026.1',
+    });
     expect(secondId).not.toBe(tokenId);
   });
 });

@@ -52,23 +52,34 @@ describe('GET /info, authentication and unknown routes (docs/spec/trainee-record
     expect(res.body).toEqual({ error: 'Unauthorized' });
   });
 
-  it.each(['/api/v2025.0/nothing-here', '/api/v2026.1/trainees/abc/unknown'])('answers the 404 Not found shape for %s with a valid token', async (path) => {
-    const res = await api.request('GET', path, token);
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ errors: [{ error: 'NotFound', message: 'Not found' }] });
-  });
+  it.each(['/api/v2025.0/nothing-here', '/api/v2026.1/trainees/abc/unknown'])(
+    'answers the 404 Not found shape for %s with a valid token',
+    async (path) => {
+      const res = await api.request('GET', path, token);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ errors: [{ error: 'NotFound', message: 'Not found' }] });
+    },
+  );
 
   it.each([
     ['/api/v0.1/info', 'v0.1'],
     ['/api/v1.0-pre/trainees', 'v1.0-pre'],
     ['/api/v2025.0-rc/info', 'v2025.0-rc'],
-  ])('answers %s, a version that is not served, in the 404 shape naming the versions served (docs/reference/API-FACTS.md §1.4)', async (path, version) => {
-    const res = await api.request('GET', path, token);
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({
-      errors: [{ error: 'NotFound', message: `Not found: API version '${version}' is not served here; the versions served are v2025.0, v2026.1` }],
-    });
-  });
+  ])(
+    'answers %s, a version that is not served, in the 404 shape naming the versions served (docs/reference/API-FACTS.md §1.4)',
+    async (path, version) => {
+      const res = await api.request('GET', path, token);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({
+        errors: [
+          {
+            error: 'NotFound',
+            message: `Not found: API version '${version}' is not served here; the versions served are v2025.0, v2026.1`,
+          },
+        ],
+      });
+    },
+  );
 
   it('answers 401 before 404 for an unknown path under a version-like segment', async () => {
     const res = await api.request('GET', '/api/v0.1/info', null);
@@ -137,6 +148,8 @@ describe('a configured allow-list of versions with the v2025.0-rc alias (docs/re
   it('does not serve a version left out of the list', async () => {
     const res = await api.request('GET', '/api/v2025.0/info', token);
     expect(res.status).toBe(404);
-    expect(res.body.errors[0].message).toBe("Not found: API version 'v2025.0' is not served here; the versions served are v2025.0-rc, v2026.1");
+    expect(res.body.errors[0].message).toBe(
+      "Not found: API version 'v2025.0' is not served here; the versions served are v2025.0-rc, v2026.1",
+    );
   });
 });

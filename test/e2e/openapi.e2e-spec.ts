@@ -5,7 +5,18 @@ import { RunningApi } from '../support/api-harness';
 import { validateOpenApiDocument } from '../support/openapi-validator';
 import { checkAgainstServedDocument } from '../support/served-document';
 
-type Document = { openapi: string; info: { version: string }; paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[]; requestBody?: { content: Record<string, { example?: unknown }> } }>>; components: { schemas: Record<string, unknown> } };
+type Document = {
+  openapi: string;
+  info: { version: string };
+  paths: Record<
+    string,
+    Record<
+      string,
+      { responses: Record<string, unknown>; security?: unknown[]; requestBody?: { content: Record<string, { example?: unknown }> } }
+    >
+  >;
+  components: { schemas: Record<string, unknown> };
+};
 
 const VERSIONS = ['v2025.0', 'v2026.1'] as const;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
@@ -88,17 +99,27 @@ describe('the OpenAPI documents, served without a token', () => {
     const fieldsOf = (v: string) => Object.keys((documents[v]!.components.schemas.Trainee as { properties: object }).properties);
     expect(fieldsOf('v2025.0')).toEqual(expect.arrayContaining(['course_subject_one', 'lead_partner_urn', 'withdraw_date']));
     expect(fieldsOf('v2025.0')).not.toContain('course_subject_1');
-    expect(fieldsOf('v2026.1')).toEqual(expect.arrayContaining(['course_subject_1', 'training_partner_urn', 'withdrawal_date', 'withdrawal_safeguarding_concern_reasons']));
+    expect(fieldsOf('v2026.1')).toEqual(
+      expect.arrayContaining(['course_subject_1', 'training_partner_urn', 'withdrawal_date', 'withdrawal_safeguarding_concern_reasons']),
+    );
     expect(fieldsOf('v2026.1')).not.toContain('course_subject_one');
   });
 
   it('fails a test whose response the document does not describe', async () => {
     const headers = new Headers({ 'content-type': 'application/json' });
-    await expect(checkAgainstServedDocument(api.baseUrl, 'GET', '/api/v2026.1/info', { status: 200, headers, text: '{"status":"ok"}' })).rejects.toThrow(
-      /must have required property 'version'/,
-    );
-    await expect(checkAgainstServedDocument(api.baseUrl, 'GET', '/api/v2026.1/trainees/abc', { status: 418, headers, text: '{}' })).rejects.toThrow(/418 is not documented/);
-    await expect(checkAgainstServedDocument(api.baseUrl, 'GET', '/api/v2026.1/info', { status: 200, headers, text: '{"status":"ok","version":{"requested":"v2026.1","latest":"v2026.1"}}' })).resolves.toBeUndefined();
+    await expect(
+      checkAgainstServedDocument(api.baseUrl, 'GET', '/api/v2026.1/info', { status: 200, headers, text: '{"status":"ok"}' }),
+    ).rejects.toThrow(/must have required property 'version'/);
+    await expect(
+      checkAgainstServedDocument(api.baseUrl, 'GET', '/api/v2026.1/trainees/abc', { status: 418, headers, text: '{}' }),
+    ).rejects.toThrow(/418 is not documented/);
+    await expect(
+      checkAgainstServedDocument(api.baseUrl, 'GET', '/api/v2026.1/info', {
+        status: 200,
+        headers,
+        text: '{"status":"ok","version":{"requested":"v2026.1","latest":"v2026.1"}}',
+      }),
+    ).resolves.toBeUndefined();
   });
 
   it('treats a version that is not served as an unknown route', async () => {

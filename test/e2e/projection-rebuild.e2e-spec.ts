@@ -35,7 +35,12 @@ describe('projection rebuild (blue/green) on SQLite', () => {
     expect(after).toEqual(before);
     expect(after.every((t) => t !== null && t.placements.length === 2 && t.degrees.length === 2)).toBe(true);
     const info = await live.projectionInfo();
-    expect(info.find((p) => p.name === 'trainees')).toMatchObject({ store: 'v1_g2', documents: 2000, rebuild_needed: false, rebuilding: null });
+    expect(info.find((p) => p.name === 'trainees')).toMatchObject({
+      store: 'v1_g2',
+      documents: 2000,
+      rebuild_needed: false,
+      rebuilding: null,
+    });
     live.close();
   });
 
@@ -66,11 +71,19 @@ describe('projection rebuild (blue/green) on SQLite', () => {
     await new Projector(store, old, quiet).catchUp();
     old.close();
     const upgraded = new SqliteReadModel(join(dir, 'read-models.sqlite'), { codeVersions: { trainees: 2 } });
-    expect((await upgraded.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ version: 1, code_version: 2, rebuild_needed: true });
+    expect((await upgraded.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({
+      version: 1,
+      code_version: 2,
+      rebuild_needed: true,
+    });
     expect(await upgraded.getTrainee('G000049')).not.toBeNull();
     const outcome = await rebuildProjection(store, upgraded, 'trainees');
     expect(outcome).toMatchObject({ store: 'v2', previous: 'v1', dropped: true });
-    expect((await upgraded.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ version: 2, store: 'v2', rebuild_needed: false });
+    expect((await upgraded.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({
+      version: 2,
+      store: 'v2',
+      rebuild_needed: false,
+    });
     expect(await upgraded.getTrainee('G000049')).not.toBeNull();
     upgraded.close();
   });
@@ -122,7 +135,9 @@ describe('projections rebuild through the admin CLI while the API serves writes'
     expect(rounds).toBeGreaterThan(3);
     expect(failures).toEqual([]);
     const status = await runAdmin(['projections', 'status', '--json'], dir);
-    const trainees = (JSON.parse(status.stdout) as { name: string; store: string; documents: number }[]).find((p) => p.name === 'trainees')!;
+    const trainees = (JSON.parse(status.stdout) as { name: string; store: string; documents: number }[]).find(
+      (p) => p.name === 'trainees',
+    )!;
     expect(trainees).toMatchObject({ store: 'v1_g2', documents: 1501 });
     const read = await api.request('GET', `/api/v2025.0/trainees/${id}`, token);
     expect(read.body.data.middle_names).toBe(`R${rounds}`);

@@ -12,14 +12,28 @@ import { TsProcess } from '../support/processes';
 async function register(store: SqliteEventStore, n: number): Promise<number> {
   const input = { ...JSON.parse(JSON.stringify(v2025Example.data)), first_names: `P${n}`, email: `p${n}@example.com` };
   const events = decide(
-    commandFromWire({ type: 'RegisterTrainee', trainee_id: `T${n}`, ukprn: '10000001', version: 'v2025.0', input, now: '2026-01-01T00:00:00.000Z', new_ids: [`A${n}`, `B${n}`], duplicate_candidates: [] }),
+    commandFromWire({
+      type: 'RegisterTrainee',
+      trainee_id: `T${n}`,
+      ukprn: '10000001',
+      version: 'v2025.0',
+      input,
+      now: '2026-01-01T00:00:00.000Z',
+      new_ids: [`A${n}`, `B${n}`],
+      duplicate_candidates: [],
+    }),
     { exists: false },
   );
-  const r = await store.appendToStream(traineeStreamId(`T${n}`), toEventData(events, { occurredAt: new Date().toISOString() }, newEventId), { expectedRevision: 'no_stream' });
+  const r = await store.appendToStream(
+    traineeStreamId(`T${n}`),
+    toEventData(events, { occurredAt: new Date().toISOString() }, newEventId),
+    { expectedRevision: 'no_stream' },
+  );
   return r.position;
 }
 
-async function json(url: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function json(url: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url);
   return { status: res.status, body: await res.json() };
 }

@@ -14,7 +14,8 @@ async function startApi(dir: string, registryUrl: string): Promise<{ proc: TsPro
   return { proc, url: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`, token };
 }
 
-async function call(url: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function call(url: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -53,9 +54,18 @@ describe('the registry process manager across restarts of the API process (HTTP 
     const token = first.token!;
     expect(token).toMatch(/^sandbox_/);
     const today = new Date().toISOString().slice(0, 10);
-    const created = await call(first.url, token, 'POST', '/api/v2026.1/trainees', uniqueTrainee('v2026.1', {
-      placements_attributes: [{ urn: '654321', name: 'Fir School' }, { urn: '654322', name: 'Pine School' }],
-    }));
+    const created = await call(
+      first.url,
+      token,
+      'POST',
+      '/api/v2026.1/trainees',
+      uniqueTrainee('v2026.1', {
+        placements_attributes: [
+          { urn: '654321', name: 'Fir School' },
+          { urn: '654322', name: 'Pine School' },
+        ],
+      }),
+    );
     expect(created.status).toBe(201);
     const id = created.body.data.trainee_id;
 
@@ -68,7 +78,9 @@ describe('the registry process manager across restarts of the API process (HTTP 
     const afterRestart = await call(second.url, token, 'GET', `/api/v2026.1/trainees/${id}`);
     expect(afterRestart.body.data).toMatchObject({ state: 'trn_received', trn: expect.stringMatching(/^7\d{6}$/) });
 
-    const recommended = await call(second.url, token, 'POST', `/api/v2026.1/trainees/${id}/recommend-for-qts`, { data: { qts_standards_met_date: today } });
+    const recommended = await call(second.url, token, 'POST', `/api/v2026.1/trainees/${id}/recommend-for-qts`, {
+      data: { qts_standards_met_date: today },
+    });
     expect(recommended.status).toBe(202);
     await until(async () => (await call(second.url, token, 'GET', `/api/v2026.1/trainees/${id}`)).body.data.state === 'awarded');
     expect(await second.proc.stop('SIGTERM')).toBe(0);

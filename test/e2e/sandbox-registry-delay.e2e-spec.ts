@@ -1,7 +1,10 @@
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 
-const TWO_PLACEMENTS = [{ urn: '654321', name: 'Fir School' }, { urn: '654322', name: 'Pine School' }];
+const TWO_PLACEMENTS = [
+  { urn: '654321', name: 'Fir School' },
+  { urn: '654322', name: 'Pine School' },
+];
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** Reads until `ok` holds or `withinMs` has passed; resolves the last value read and when it was read (ms since the epoch). */
@@ -52,8 +55,15 @@ describe.each<Version>(['v2025.0', 'v2026.1'])('the sandbox registry with a dela
     expect(listed.status).toBe(200);
     expect(listed.body.data.map((t: { trainee_id: string }) => t.trainee_id)).toContain(id);
 
-    const withTrn = await eventually(() => api.request('GET', `${base}/${id}`, token), (r) => r.body.data.trn !== null);
-    expect(withTrn.value.body.data).toMatchObject({ state: 'trn_received', trn: expect.stringMatching(/^\d{7}$/), middle_names: 'Waiting' });
+    const withTrn = await eventually(
+      () => api.request('GET', `${base}/${id}`, token),
+      (r) => r.body.data.trn !== null,
+    );
+    expect(withTrn.value.body.data).toMatchObject({
+      state: 'trn_received',
+      trn: expect.stringMatching(/^\d{7}$/),
+      middle_names: 'Waiting',
+    });
     // Not early: the TRN is due the delay after the submission, which came after `beforeCreate`.
     expect(withTrn.at - beforeCreate).toBeGreaterThanOrEqual(TRN_DELAY_MS);
 
@@ -64,8 +74,15 @@ describe.each<Version>(['v2025.0', 'v2026.1'])('the sandbox registry with a dela
     const pending = await api.request('GET', `${base}/${id}`, token);
     expect(pending.body.data).toMatchObject({ state: 'recommended_for_award' });
 
-    const awarded = await eventually(() => api.request('GET', `${base}/${id}`, token), (r) => r.body.data.state === 'awarded');
-    expect(awarded.value.body.data).toMatchObject({ state: 'awarded', awarded_at: `${today()}T00:00:00.000Z`, trn: withTrn.value.body.data.trn });
+    const awarded = await eventually(
+      () => api.request('GET', `${base}/${id}`, token),
+      (r) => r.body.data.state === 'awarded',
+    );
+    expect(awarded.value.body.data).toMatchObject({
+      state: 'awarded',
+      awarded_at: `${today()}T00:00:00.000Z`,
+      trn: withTrn.value.body.data.trn,
+    });
     expect(awarded.at - beforeRecommend).toBeGreaterThanOrEqual(AWARD_DELAY_MS);
   }, 30_000);
 });

@@ -75,7 +75,14 @@ describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST 
       expect(created.status).toBe(201);
       const t = created.body.data;
       if (version === 'v2026.1') {
-        expect(Object.keys(t)).toEqual(expect.arrayContaining(['course_subject_1', 'withdrawal_date', 'training_partner_urn', 'withdrawal_safeguarding_concern_reasons']));
+        expect(Object.keys(t)).toEqual(
+          expect.arrayContaining([
+            'course_subject_1',
+            'withdrawal_date',
+            'training_partner_urn',
+            'withdrawal_safeguarding_concern_reasons',
+          ]),
+        );
         expect(t).not.toHaveProperty('course_subject_one');
         expect(t).not.toHaveProperty('lead_partner_urn');
       } else {
@@ -127,7 +134,9 @@ describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST 
     ])('answers 422 naming data for %s', async (_label, body) => {
       const res = await api.request('POST', base, token, body);
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ errors: [{ error: 'UnprocessableEntity', message: 'Param is missing or the value is empty or invalid: data' }] });
+      expect(res.body).toEqual({
+        errors: [{ error: 'UnprocessableEntity', message: 'Param is missing or the value is empty or invalid: data' }],
+      });
     });
 
     it('answers 400 in the error shape for malformed JSON', async () => {
@@ -211,10 +220,14 @@ describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST 
     it('answers an update holding only read-only fields with the trainee unchanged (docs/reference/API-FACTS.md §7.3)', async () => {
       const created = await api.request('POST', base, token, uniqueTrainee(version));
       const id = created.body.data.trainee_id;
-      const res = await api.request('PATCH', `${base}/${id}`, token, { data: { trn: '1234567', state: 'awarded', ethnic_group: 'white_ethnic_group' } });
+      const res = await api.request('PATCH', `${base}/${id}`, token, {
+        data: { trn: '1234567', state: 'awarded', ethnic_group: 'white_ethnic_group' },
+      });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual(created.body.data);
-      expect((await api.request('GET', `${base}/${id}/history`, token)).body.data.map((e: { event_type: string }) => e.event_type)).not.toContain('TraineeUpdated');
+      expect(
+        (await api.request('GET', `${base}/${id}/history`, token)).body.data.map((e: { event_type: string }) => e.event_type),
+      ).not.toContain('TraineeUpdated');
       expect((await api.request('PUT', `${base}/${id}`, token, { data: {} })).status).toBe(422);
     });
   });
@@ -226,7 +239,8 @@ describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST 
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
     const winner = results.find((r) => r.status === 201)!.body.data.trainee_id;
-    for (const r of results.filter((x) => x.status === 409)) expect(r.body.data.map((t: { trainee_id: string }) => t.trainee_id)).toEqual([winner]);
+    for (const r of results.filter((x) => x.status === 409))
+      expect(r.body.data.map((t: { trainee_id: string }) => t.trainee_id)).toEqual([winner]);
     const list = await api.request('GET', `/api/v2025.0/trainees?academic_cycle=2025&per_page=1000`, token);
     expect(list.body.data.filter((t: { email: string }) => t.email === body.data.email)).toHaveLength(1);
   });
@@ -235,7 +249,9 @@ describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST 
     const created = await api.request('POST', '/api/v2025.0/trainees', token, uniqueTrainee('v2025.0'));
     const id = created.body.data.trainee_id;
     const fields = ['middle_names', 'previous_last_name', 'ni_number', 'provider_trainee_id'];
-    const results = await Promise.all(fields.map((f, i) => api.request('PATCH', `/api/v2025.0/trainees/${id}`, token, { data: { [f]: `V${i}` } })));
+    const results = await Promise.all(
+      fields.map((f, i) => api.request('PATCH', `/api/v2025.0/trainees/${id}`, token, { data: { [f]: `V${i}` } })),
+    );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const read = await api.request('GET', `/api/v2025.0/trainees/${id}`, token);
     fields.forEach((f, i) => expect(read.body.data[f]).toBe(`V${i}`));

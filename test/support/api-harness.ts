@@ -108,7 +108,13 @@ export class RunningApi {
    * Sends a request; `body` is JSON-encoded unless it is a string (sent as is). The response is
    * checked against the OpenAPI document the service serves ({@link checkAgainstServedDocument}).
    */
-  async request(method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse> {
+  async request(
+    method: string,
+    path: string,
+    token: string | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<JsonResponse> {
     const h: Record<string, string> = { ...headers };
     if (token !== null) h.authorization = `Bearer ${token}`;
     let payload: string | undefined;

@@ -23,7 +23,12 @@ async function main(): Promise<void> {
   const started = Date.now();
   const chunk = 5000;
   for (let done = 0; done < trainees; done += chunk) {
-    await writeHistories(store, { trainees: Math.min(chunk, trainees - done), changesEach: changes, onePerTrainee: true, prefix: `S${done / chunk}-` });
+    await writeHistories(store, {
+      trainees: Math.min(chunk, trainees - done),
+      changesEach: changes,
+      onePerTrainee: true,
+      prefix: `S${done / chunk}-`,
+    });
     process.stderr.write(`${Math.min(done + chunk, trainees)} trainees\r`);
   }
   const head = await store.headPosition();

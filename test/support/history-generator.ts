@@ -33,14 +33,32 @@ export async function writeHistories(
       state = evolveAll(events, state);
       return events.length;
     };
-    let revision = (await run({ type: 'RegisterTrainee', trainee_id: id, ukprn, version: 'v2025.0', input, now: at(0), new_ids: [`${id}P`, `${id}D`], duplicate_candidates: [] }, 'no_stream')) - 1;
+    let revision =
+      (await run(
+        {
+          type: 'RegisterTrainee',
+          trainee_id: id,
+          ukprn,
+          version: 'v2025.0',
+          input,
+          now: at(0),
+          new_ids: [`${id}P`, `${id}D`],
+          duplicate_candidates: [],
+        },
+        'no_stream',
+      )) - 1;
     for (let c = 1; c <= options.changesEach; c++) {
       const common = { trainee_id: id, ukprn, version: 'v2025.0' as const, now: at(c) };
       const command: WireCommand =
         c % 5 === 3
           ? { type: 'AddPlacement', ...common, placement_id: `${id}P${c}`, input: { name: `School ${c}` }, schools: new Map() }
           : c % 5 === 4
-            ? { type: 'AddDegree', ...common, degree_id: `${id}D${c}`, input: { grade: '02', subject: '100425', uk_degree: '083', graduation_year: String(1980 + c) } }
+            ? {
+                type: 'AddDegree',
+                ...common,
+                degree_id: `${id}D${c}`,
+                input: { grade: '02', subject: '100425', uk_degree: '083', graduation_year: String(1980 + c) },
+              }
             : { type: 'UpdateTrainee', ...common, input: { middle_names: `M${c}`, ni_number: c % 2 ? `AB${c}` : null } };
       revision += await run(command, revision);
     }

@@ -214,7 +214,13 @@ describe('OpenApiResponseValidator', () => {
     });
 
     it('checks a text/plain body against its string schema', () => {
-      const ok = validator.check({ method: 'GET', url: `${V2026}/trainees`, status: 429, contentType: 'text/plain', text: 'Slow down, please' });
+      const ok = validator.check({
+        method: 'GET',
+        url: `${V2026}/trainees`,
+        status: 429,
+        contentType: 'text/plain',
+        text: 'Slow down, please',
+      });
       expect(ok.problems).toEqual([]);
       const wrong = validator.check({ method: 'GET', url: `${V2026}/trainees`, status: 429, contentType: 'text/plain', text: 'Go away' });
       expect(wrong.problems).toEqual(['GET /api/{api_version}/trainees 429: (root) must match pattern "^Slow down"']);
@@ -346,7 +352,13 @@ describe('OpenApiResponseValidator', () => {
     });
 
     it('reports a body that is not JSON', () => {
-      const result = validator.check({ method: 'GET', url: `${V2026}/trainees`, status: 200, contentType: 'application/json', text: '{"data": [' });
+      const result = validator.check({
+        method: 'GET',
+        url: `${V2026}/trainees`,
+        status: 200,
+        contentType: 'application/json',
+        text: '{"data": [',
+      });
       expect(result.problems).toHaveLength(1);
       expect(result.problems[0]).toMatch(/^GET \/api\/\{api_version\}\/trainees 200: the body is not valid JSON/);
     });
@@ -397,7 +409,9 @@ describe('OpenApiResponseValidator', () => {
       // Path-item level pattern: upper case does not match GET.
       expect(validator.check(jsonResponse('GET', `${V2026}/trainees/ABC`, 200, trainee())).operation).toBeNull();
       // Operation level overrides it for DELETE: digits only.
-      expect(validator.check({ method: 'DELETE', url: `${V2026}/trainees/abc`, status: 204, contentType: null, text: '' }).operation).toBeNull();
+      expect(
+        validator.check({ method: 'DELETE', url: `${V2026}/trainees/abc`, status: 204, contentType: null, text: '' }).operation,
+      ).toBeNull();
       expect(validator.check({ method: 'DELETE', url: `${V2026}/trainees/123`, status: 204, contentType: null, text: '' }).operation).toBe(
         'DELETE /api/{api_version}/trainees/{trainee_id}',
       );
@@ -495,7 +509,9 @@ describe('validateOpenApiDocument', () => {
   it('rejects a path item that is not an object', () => {
     const result = validateOpenApiDocument({ ...minimal, paths: { '/x': 'not a path item' } });
     expect(result.valid).toBe(false);
-    expect(result.errors).toContainEqual(expect.objectContaining({ instancePath: '/paths/~1x', keyword: 'type', message: 'must be object' }));
+    expect(result.errors).toContainEqual(
+      expect.objectContaining({ instancePath: '/paths/~1x', keyword: 'type', message: 'must be object' }),
+    );
   });
 
   it('rejects a 3.1 response without description', () => {

@@ -47,20 +47,27 @@ const DOCUMENT_ID = 'https://openapi.invalid/document.json';
 
 /** Schema keywords whose value is one subschema, an array of them, or a map of them. */
 const SUBSCHEMA_KEYWORDS = [
-  'not', 'if', 'then', 'else', 'contains', 'additionalProperties', 'propertyNames',
-  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', 'additionalItems', 'items',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'additionalProperties',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+  'additionalItems',
+  'items',
 ];
 const SUBSCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 const SUBSCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const escapePointerSegment = (segment: string): string =>
-  encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'));
+const escapePointerSegment = (segment: string): string => encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'));
 
-const pointer = (base: string, ...segments: string[]): string =>
-  base + segments.map((s) => '/' + escapePointerSegment(s)).join('');
+const pointer = (base: string, ...segments: string[]): string => base + segments.map((s) => '/' + escapePointerSegment(s)).join('');
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -309,7 +316,13 @@ export class OpenApiResponseValidator {
     }
   }
 
-  private checkContent(match: OperationMatch, responseObject: Located, response: ObservedResponse, prefix: string, problems: string[]): void {
+  private checkContent(
+    match: OperationMatch,
+    responseObject: Located,
+    response: ObservedResponse,
+    prefix: string,
+    problems: string[],
+  ): void {
     const content = responseObject.value.content;
     const hasContent = isObject(content) && Object.keys(content).length > 0;
     const bodyEmpty = response.text.length === 0;
@@ -386,7 +399,10 @@ export class OpenApiResponseValidator {
         .split('/')
         .slice(1)
         .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'))
-        .reduce<unknown>((parent, segment) => (isObject(parent) || Array.isArray(parent) ? (parent as Json)[segment] : undefined), this.document);
+        .reduce<unknown>(
+          (parent, segment) => (isObject(parent) || Array.isArray(parent) ? (parent as Json)[segment] : undefined),
+          this.document,
+        );
       if (value === undefined) throw new Error(`$ref ${ref} cannot be resolved`);
       current = fragment
         .split('/')
@@ -484,7 +500,9 @@ export function validateOpenApiDocument(document: Record<string, unknown>): { va
     try {
       report = JSON.parse(run.stdout) as { valid?: unknown; errors?: unknown };
     } catch {
-      throw new Error(`the OpenAPI validator CLI exited with ${run.status ?? run.signal} and printed no report: ${run.stderr || run.stdout}`);
+      throw new Error(
+        `the OpenAPI validator CLI exited with ${run.status ?? run.signal} and printed no report: ${run.stderr || run.stdout}`,
+      );
     }
     const valid = report.valid === true;
     if (valid !== (run.status === 0)) {

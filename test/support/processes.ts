@@ -52,7 +52,10 @@ export class TsProcess {
     const seen = this.lines.find((l) => pattern.test(l));
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${this.lines.join('\n')}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${this.lines.join('\n')}`)),
+        timeoutMs,
+      );
       this.waiters.push({
         test: (l) => pattern.test(l),
         resolve: (l) => {

@@ -41,6 +41,8 @@ export async function checkAgainstServedDocument(
     headers: Object.fromEntries(res.headers.entries()),
   });
   if (check.problems.length > 0) {
-    throw new Error(`${method} ${path} answered what the served OpenAPI document does not describe:\n  ${check.problems.join('\n  ')}\n${res.text.slice(0, 2000)}`);
+    throw new Error(
+      `${method} ${path} answered what the served OpenAPI document does not describe:\n  ${check.problems.join('\n  ')}\n${res.text.slice(0, 2000)}`,
+    );
   }
 }

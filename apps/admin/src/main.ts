@@ -14,10 +14,7 @@ import { ProviderCommandRejected } from '@app/domain';
  */
 export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
   const ctx = cliContext(env);
-  const program = new Command('admin')
-    .description('Operate and audit the trainee records service')
-    .showHelpAfterError()
-    .exitOverride();
+  const program = new Command('admin').description('Operate and audit the trainee records service').showHelpAfterError().exitOverride();
 
   registerCommandGroups(program, ctx);
   return program;
@@ -30,7 +27,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    if (err instanceof ProviderCommandRejected || err instanceof UnknownToken || err instanceof StoreUnavailable || err instanceof CliError) {
+    if (
+      err instanceof ProviderCommandRejected ||
+      err instanceof UnknownToken ||
+      err instanceof StoreUnavailable ||
+      err instanceof CliError
+    ) {
       process.stderr.write(`Error: ${err.message}\n`);
       return 1;
     }

@@ -70,9 +70,13 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
         error: (msg, ctx) => logger.error(ctx ?? {}, msg),
       })
     : null;
-  const app = await NestFactory.create<NestFastifyApplication>(ProjectorModule.forRoot(stores, projector, logger, registryProcess), new FastifyAdapter(), {
-    logger: ['error', 'warn'],
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    ProjectorModule.forRoot(stores, projector, logger, registryProcess),
+    new FastifyAdapter(),
+    {
+      logger: ['error', 'warn'],
+    },
+  );
   await app.listen({ port: config.port, host: '0.0.0.0' });
   const address = app.getHttpServer().address();
   logger.info({ port: typeof address === 'object' && address ? address.port : config.port }, 'projector health endpoints listening');
@@ -91,9 +95,9 @@ if (require.main === module) {
   startProjector(config, logger).then(
     (app) => exitOnSignal(app, logger),
     (err) => {
-    const detail = err instanceof StoreUnavailable ? err.message : err instanceof Error ? err.stack : String(err);
-    process.stderr.write(`Failed to start the projector: ${detail}\n`);
-    process.exit(1);
+      const detail = err instanceof StoreUnavailable ? err.message : err instanceof Error ? err.stack : String(err);
+      process.stderr.write(`Failed to start the projector: ${detail}\n`);
+      process.exit(1);
     },
   );
 }

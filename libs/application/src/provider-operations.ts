@@ -1,5 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { decideProvider, decodeProviderEvent, evolveProvider, initialProviderState, type ProviderCommand, type ProviderEvent, type ProviderState, providerStreamId, toEventData } from '@app/domain';
+import {
+  decideProvider,
+  decodeProviderEvent,
+  evolveProvider,
+  initialProviderState,
+  type ProviderCommand,
+  type ProviderEvent,
+  type ProviderState,
+  providerStreamId,
+  toEventData,
+} from '@app/domain';
 import { formatToken, hashToken } from './tokens';
 import { type EventStore, newEventId, runCommand } from '@app/event-store';
 

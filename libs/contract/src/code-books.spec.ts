@@ -125,4 +125,3 @@ describe('code lookups', () => {
     expect(lookupCode('ethnicity', '998', 'v2026.1')?.output_code).toBe('997');
   });
 });
-

@@ -92,7 +92,9 @@ const BOOKS: Readonly<Record<ApiVersion, VersionCodeBook>> = Object.fromEntries(
 ) as Record<ApiVersion, VersionCodeBook>;
 
 /** The code book of `version` (the domain's {@link CodeBook}, plus the version's code lists). */
-export function codeBookFor(version: ApiVersion): CodeBook & { codesOf(list: RefListName): readonly string[]; readonly acceptedRoutes: readonly string[] } {
+export function codeBookFor(
+  version: ApiVersion,
+): CodeBook & { codesOf(list: RefListName): readonly string[]; readonly acceptedRoutes: readonly string[] } {
   return BOOKS[version];
 }
 
@@ -131,8 +133,14 @@ export function acceptedTrainingRouteCodes(version: ApiVersion): readonly string
  * the list is the routes accepted on write in that version.
  */
 export function messageCodes(list: RefListName, version: ApiVersion): readonly string[] {
-  const tail = unknownCodeMessage('', '', list, version).replace(/^ has invalid reference data value of ''\. (Example values include |Valid values are )/, '');
-  return tail.replace(/\.{1,3}$/, '').split(', ').map((c) => c.slice(1, -1));
+  const tail = unknownCodeMessage('', '', list, version).replace(
+    /^ has invalid reference data value of ''\. (Example values include |Valid values are )/,
+    '',
+  );
+  return tail
+    .replace(/\.{1,3}$/, '')
+    .split(', ')
+    .map((c) => c.slice(1, -1));
 }
 
 /**

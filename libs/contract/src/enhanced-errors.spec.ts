@@ -40,20 +40,42 @@ describe('Enhanced-Errors: true (docs/reference/API-FACTS.md §5.4)', () => {
       message: 'Validation failed: 1 error prohibited this trainee from being saved',
       errors: { email: ['Enter an email address in the correct format, like name@example.com'] },
     });
-    expect(enhancedErrors(['subject must be entered if specifying a previous UK degree or non-UK degree', 'degrees_attributes contains duplicate degrees'], { nested: true }).errors).toEqual({
-      degrees_attributes: { subject: ['must be entered if specifying a previous UK degree or non-UK degree'], base: ['contains duplicate degrees'] },
+    expect(
+      enhancedErrors(
+        ['subject must be entered if specifying a previous UK degree or non-UK degree', 'degrees_attributes contains duplicate degrees'],
+        { nested: true },
+      ).errors,
+    ).toEqual({
+      degrees_attributes: {
+        subject: ['must be entered if specifying a previous UK degree or non-UK degree'],
+        base: ['contains duplicate degrees'],
+      },
     });
-    expect(enhancedErrors(['degrees_attributes contains duplicate degrees', 'subject must be entered if specifying a previous UK degree or non-UK degree'], { nested: true }).errors).toEqual({
-      degrees_attributes: { base: ['contains duplicate degrees'], subject: ['must be entered if specifying a previous UK degree or non-UK degree'] },
+    expect(
+      enhancedErrors(
+        ['degrees_attributes contains duplicate degrees', 'subject must be entered if specifying a previous UK degree or non-UK degree'],
+        { nested: true },
+      ).errors,
+    ).toEqual({
+      degrees_attributes: {
+        base: ['contains duplicate degrees'],
+        subject: ['must be entered if specifying a previous UK degree or non-UK degree'],
+      },
     });
   });
 
   it('keys a bound on the nested items by the attribute, in both versions (docs/DESIGN.md ruling 14)', () => {
-    const bounds = ['degrees_attributes is too long (maximum is 10 degrees)', 'placements_attributes is too long (maximum is 20 placements)'];
+    const bounds = [
+      'degrees_attributes is too long (maximum is 10 degrees)',
+      'placements_attributes is too long (maximum is 20 placements)',
+    ];
     for (const nested of [false, true]) {
       expect(enhancedErrors(bounds, { nested })).toEqual({
         message: 'Validation failed: 2 errors prohibited this trainee from being saved',
-        errors: { degrees_attributes: ['is too long (maximum is 10 degrees)'], placements_attributes: ['is too long (maximum is 20 placements)'] },
+        errors: {
+          degrees_attributes: ['is too long (maximum is 10 degrees)'],
+          placements_attributes: ['is too long (maximum is 20 placements)'],
+        },
       });
     }
     // Beside a group (not produced by the API, whose bound skips the items): under `base`.

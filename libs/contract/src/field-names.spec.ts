@@ -38,7 +38,10 @@ describe('per-version field names (docs/spec/trainee-records-api.md "Version-dep
   });
 
   it('keeps v2026.1 names and drops v2025.0 ones', () => {
-    const out = toCanonicalInput({ course_subject_1: 'b', course_subject_two: 'c', lead_partner_ukprn: 'k', iqts_country: 'FR' }, 'v2026.1');
+    const out = toCanonicalInput(
+      { course_subject_1: 'b', course_subject_two: 'c', lead_partner_ukprn: 'k', iqts_country: 'FR' },
+      'v2026.1',
+    );
     expect({ ...out }).toEqual({ course_subject_1: 'b', iqts_country: 'FR' });
   });
 

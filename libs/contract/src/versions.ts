@@ -51,7 +51,10 @@ export class ServedVersions {
   /** Throws an Error naming a name that no implementation serves, or an empty list. */
   constructor(names: readonly string[]) {
     const unknown = names.filter((n) => implementedVersion(n) === null);
-    if (unknown.length > 0) throw new Error(`not an implemented API version: ${unknown.join(', ')} (known: ${[...API_VERSIONS, ...Object.keys(VERSION_ALIASES)].join(', ')})`);
+    if (unknown.length > 0)
+      throw new Error(
+        `not an implemented API version: ${unknown.join(', ')} (known: ${[...API_VERSIONS, ...Object.keys(VERSION_ALIASES)].join(', ')})`,
+      );
     if (names.length === 0) throw new Error('no API version to serve');
     this.names = [...new Set(names)];
     const served = new Set(this.names.map((n) => implementedVersion(n)!));

@@ -176,10 +176,7 @@ export function academicCycleLabel(year: number): string {
  * as absent. Takes dates in any accepted ISO form and `today` as `YYYY-MM-DD`; returns a start year
  * (possibly outside the known cycles — check with {@link isKnownAcademicCycle}).
  */
-export function startCycleOf(
-  dates: { trainee_start_date?: unknown; itt_start_date?: unknown },
-  today: string,
-): number {
+export function startCycleOf(dates: { trainee_start_date?: unknown; itt_start_date?: unknown }, today: string): number {
   const start = parseIsoDate(dates.trainee_start_date) ?? parseIsoDate(dates.itt_start_date) ?? addMonths(today, 1);
   return academicCycleOf(start);
 }

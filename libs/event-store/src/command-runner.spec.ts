@@ -13,10 +13,18 @@ import { openSqliteEventStore, type SqliteEventStore } from './sqlite/sqlite-eve
 type Added = { type: 'Added'; data: { amount: number } };
 
 function envelopes(events: Added[]): EventData[] {
-  return events.map((e) => ({ id: newEventId(), type: e.type, data: e.data, metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' } }));
+  return events.map((e) => ({
+    id: newEventId(),
+    type: e.type,
+    data: e.data,
+    metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' },
+  }));
 }
 
-function counter(decide: (total: number) => Added[], extra: Partial<CommandRunnerSpec<number, Added>> = {}): CommandRunnerSpec<number, Added> {
+function counter(
+  decide: (total: number) => Added[],
+  extra: Partial<CommandRunnerSpec<number, Added>> = {},
+): CommandRunnerSpec<number, Added> {
   return {
     initialState: 0,
     evolve: (total, e) => total + e.data.amount,
@@ -44,7 +52,11 @@ describe('runCommand', () => {
   it('replays the whole stream without a snapshot and appends with the revision read', async () => {
     await store.appendToStream('counter-1', envelopes([...add(1), ...add(2)]));
     const seen: number[] = [];
-    const outcome = await runCommand(store, 'counter-1', counter((total) => (seen.push(total), add(10))));
+    const outcome = await runCommand(
+      store,
+      'counter-1',
+      counter((total) => (seen.push(total), add(10))),
+    );
     expect(seen).toEqual([3]);
     expect(outcome.state).toBe(13);
     expect((await store.readStream('counter-1')).map((r) => r.streamRevision)).toEqual([0, 1, 2]);
@@ -53,21 +65,33 @@ describe('runCommand', () => {
   it('starts from a snapshot and folds only the events after its revision', async () => {
     await store.appendToStream('counter-1', envelopes([...add(1), ...add(2), ...add(4)]));
     // The snapshot claims 100 at revision 1: only revision 2 (+4) is read after it.
-    const outcome = await runCommand(store, 'counter-1', counter(() => add(10), { snapshot: { state: 100, revision: 1 } }));
+    const outcome = await runCommand(
+      store,
+      'counter-1',
+      counter(() => add(10), { snapshot: { state: 100, revision: 1 } }),
+    );
     expect(outcome.state).toBe(114);
     expect(outcome.events).toEqual(add(10));
   });
 
   it('appends after a snapshot at the head of the stream (nothing after it to read)', async () => {
     await store.appendToStream('counter-1', envelopes([...add(1), ...add(2)]));
-    const outcome = await runCommand(store, 'counter-1', counter(() => add(5), { snapshot: { state: 3, revision: 1 } }));
+    const outcome = await runCommand(
+      store,
+      'counter-1',
+      counter(() => add(5), { snapshot: { state: 3, revision: 1 } }),
+    );
     expect(outcome.state).toBe(8);
     expect(await store.readStream('counter-1')).toHaveLength(3);
   });
 
   it('replays the whole stream when the snapshot is ahead of it', async () => {
     await store.appendToStream('counter-1', envelopes(add(1)));
-    const outcome = await runCommand(store, 'counter-1', counter(() => add(5), { snapshot: { state: 50, revision: 7 } }));
+    const outcome = await runCommand(
+      store,
+      'counter-1',
+      counter(() => add(5), { snapshot: { state: 50, revision: 7 } }),
+    );
     expect(outcome.state).toBe(6);
   });
 
@@ -85,7 +109,11 @@ describe('runCommand', () => {
   it('after a concurrent append, reads the new events and decides again (nothing lost)', async () => {
     await store.appendToStream('counter-1', envelopes(add(1)));
     const seen: number[] = [];
-    const outcome = await runCommand(contended(1), 'counter-1', counter((total) => (seen.push(total), add(total)), { snapshot: { state: 1, revision: 0 } }));
+    const outcome = await runCommand(
+      contended(1),
+      'counter-1',
+      counter((total) => (seen.push(total), add(total)), { snapshot: { state: 1, revision: 0 } }),
+    );
     expect(seen).toEqual([1, 101]);
     expect(outcome.state).toBe(202);
     expect((await store.readStream('counter-1')).map((r) => (r.data as { amount: number }).amount)).toEqual([1, 100, 101]);
@@ -100,7 +128,11 @@ describe('runCommand', () => {
   });
 
   it('appends nothing when the command decides nothing', async () => {
-    const outcome = await runCommand(store, 'counter-2', counter(() => []));
+    const outcome = await runCommand(
+      store,
+      'counter-2',
+      counter(() => []),
+    );
     expect(outcome).toEqual({ state: 0, events: [], position: null });
     expect(await store.readStream('counter-2')).toEqual([]);
   });

@@ -1,10 +1,4 @@
-import {
-  WrongExpectedVersionError,
-  type EventData,
-  type EventStore,
-  type ExpectedRevision,
-  type RecordedEvent,
-} from './event-store.port';
+import { WrongExpectedVersionError, type EventData, type EventStore, type ExpectedRevision, type RecordedEvent } from './event-store.port';
 
 /** A state and the stream revision of the last event it reflects. */
 export interface StreamSnapshot<S> {
@@ -54,11 +48,7 @@ export interface CommandOutcome<S, E> {
  * (a read store not reset with its event store) is dropped on the first conflict and the stream
  * replayed whole.
  */
-export async function runCommand<S, E>(
-  store: EventStore,
-  streamId: string,
-  spec: CommandRunnerSpec<S, E>,
-): Promise<CommandOutcome<S, E>> {
+export async function runCommand<S, E>(store: EventStore, streamId: string, spec: CommandRunnerSpec<S, E>): Promise<CommandOutcome<S, E>> {
   const maxRetries = spec.maxRetries ?? 5;
   const fold = spec.evolveAll ?? ((events: E[], from: S) => events.reduce(spec.evolve, from));
   let snapshot = spec.snapshot ?? null;

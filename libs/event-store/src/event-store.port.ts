@@ -93,7 +93,10 @@ export class WrongExpectedVersionError extends Error {
 
 /** Raised when ids of an earlier append are re-used with different content or position. */
 export class IdempotencyConflictError extends Error {
-  constructor(readonly streamId: string, readonly eventId: string) {
+  constructor(
+    readonly streamId: string,
+    readonly eventId: string,
+  ) {
     super(`Event ${eventId} was already appended, but not as the same batch of ${streamId}`);
     this.name = 'IdempotencyConflictError';
   }

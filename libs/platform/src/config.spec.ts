@@ -2,7 +2,15 @@ import { ConfigError, loadConfig } from './config';
 import { createRegistry } from '@app/application';
 import type { TrnRequest } from '@app/application';
 
-const trnRequest: TrnRequest = { idempotency_key: 'k1', trainee_id: 'T1', provider_ukprn: '10000001', first_names: 'A', last_name: 'B', date_of_birth: '1990-01-01', email: 'a@example.com' };
+const trnRequest: TrnRequest = {
+  idempotency_key: 'k1',
+  trainee_id: 'T1',
+  provider_ukprn: '10000001',
+  first_names: 'A',
+  last_name: 'B',
+  date_of_birth: '1990-01-01',
+  email: 'a@example.com',
+};
 
 /** Whether `promise` settles before a 0 ms timer fires (an answer "at once" settles within the current turn). */
 async function settlesAtOnce(promise: Promise<unknown>): Promise<boolean> {
@@ -17,8 +25,14 @@ describe('loadConfig: sandbox registry delays (docs/reference/API-FACTS.md §12.
   });
 
   it('takes whole numbers of ms, 0 included', () => {
-    expect(loadConfig({ REGISTRY_TRN_DELAY_MS: '0', REGISTRY_AWARD_DELAY_MS: '0' })).toMatchObject({ registryTrnDelayMs: 0, registryAwardDelayMs: 0 });
-    expect(loadConfig({ REGISTRY_TRN_DELAY_MS: ' 300 ', REGISTRY_AWARD_DELAY_MS: '2147483647' })).toMatchObject({ registryTrnDelayMs: 300, registryAwardDelayMs: 2_147_483_647 });
+    expect(loadConfig({ REGISTRY_TRN_DELAY_MS: '0', REGISTRY_AWARD_DELAY_MS: '0' })).toMatchObject({
+      registryTrnDelayMs: 0,
+      registryAwardDelayMs: 0,
+    });
+    expect(loadConfig({ REGISTRY_TRN_DELAY_MS: ' 300 ', REGISTRY_AWARD_DELAY_MS: '2147483647' })).toMatchObject({
+      registryTrnDelayMs: 300,
+      registryAwardDelayMs: 2_147_483_647,
+    });
   });
 
   it.each(['-1', '1.5', '6e4', 'soon', '', '2147483648'])('refuses %j with a ConfigError naming the variable', (value) => {
@@ -42,7 +56,13 @@ describe('loadConfig: sandbox registry delays (docs/reference/API-FACTS.md §12.
     const instant = createRegistry(loadConfig({ REGISTRY_TRN_DELAY_MS: '0', REGISTRY_AWARD_DELAY_MS: '0' }))!;
     const now = new Date().toISOString();
     expect(await settlesAtOnce(instant.requestTrn(trnRequest, undefined, { requestedAt: now }))).toBe(true);
-    expect(await settlesAtOnce(instant.recommendForAward({ idempotency_key: 'k2', trainee_id: 'T1', trn: '1234567', outcome_date: '2026-03-01' }, undefined, { requestedAt: now }))).toBe(true);
+    expect(
+      await settlesAtOnce(
+        instant.recommendForAward({ idempotency_key: 'k2', trainee_id: 'T1', trn: '1234567', outcome_date: '2026-03-01' }, undefined, {
+          requestedAt: now,
+        }),
+      ),
+    ).toBe(true);
 
     const waiting = createRegistry(loadConfig({}))!;
     const abort = new AbortController();

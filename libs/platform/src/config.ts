@@ -60,8 +60,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
       PROJECTOR: str({ choices: ['in-process', 'external'], default: 'in-process' }),
       REGISTRY_URL: str({ default: '' }),
       REGISTRY_TOKEN: str({ default: '' }),
-      REGISTRY_TRN_DELAY_MS: delayMs({ default: SANDBOX_REGISTRY_DEFAULT_DELAY_MS, desc: 'sandbox registry: ms from submission to TRN (0: at once)' }),
-      REGISTRY_AWARD_DELAY_MS: delayMs({ default: SANDBOX_REGISTRY_DEFAULT_DELAY_MS, desc: 'sandbox registry: ms from recommendation to award (0: at once)' }),
+      REGISTRY_TRN_DELAY_MS: delayMs({
+        default: SANDBOX_REGISTRY_DEFAULT_DELAY_MS,
+        desc: 'sandbox registry: ms from submission to TRN (0: at once)',
+      }),
+      REGISTRY_AWARD_DELAY_MS: delayMs({
+        default: SANDBOX_REGISTRY_DEFAULT_DELAY_MS,
+        desc: 'sandbox registry: ms from recommendation to award (0: at once)',
+      }),
     },
     {
       reporter: ({ errors }) => {
@@ -82,7 +88,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     problems.push(`REGISTRY_URL: must be an http:// or https:// URL, got '${redact(clean.REGISTRY_URL)}'`);
   }
   const appEnv = clean.APP_ENV as AppConfig['appEnv'];
-  const apiVersions = clean.API_VERSIONS.trim() === '' ? DEFAULT_SERVED_VERSIONS[appEnv] : clean.API_VERSIONS.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const apiVersions =
+    clean.API_VERSIONS.trim() === ''
+      ? DEFAULT_SERVED_VERSIONS[appEnv]
+      : clean.API_VERSIONS.split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== '');
   try {
     new ServedVersions(apiVersions);
   } catch (err) {

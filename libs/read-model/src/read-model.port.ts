@@ -84,7 +84,6 @@ export interface ProjectionStore {
   applyBatch(events: RecordedEvent[]): Promise<void>;
 }
 
-
 /**
  * Named checkpoints of other consumers of the event log (such as the registry process manager),
  * kept beside the projections' own. Positions only move forward.

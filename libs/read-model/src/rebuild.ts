@@ -17,7 +17,10 @@ export interface RebuildTarget {
    * store's write lock, then makes it the one that serves, atomically; drops the old store unless
    * `keepOld`. Returns the previous store's name.
    */
-  swap(readAfter: (position: number) => Promise<RecordedEvent[]>, options: { keepOld: boolean }): Promise<{ previous: string; dropped: boolean }>;
+  swap(
+    readAfter: (position: number) => Promise<RecordedEvent[]>,
+    options: { keepOld: boolean },
+  ): Promise<{ previous: string; dropped: boolean }>;
 }
 
 /** A read store whose projections can be rebuilt blue/green (docs/DESIGN.md "Read models"). */
@@ -64,7 +67,8 @@ export async function rebuildProjection(
   let done = 0;
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   for (;;) {
-    if (options.shouldStop?.()) return { store: target.store, interrupted: true, events: done, seconds: seconds(), previous: null, dropped: false };
+    if (options.shouldStop?.())
+      return { store: target.store, interrupted: true, events: done, seconds: seconds(), previous: null, dropped: false };
     const events = await eventStore.readAll({ fromPosition: position, maxCount: batchSize, filter: PROJECTED_STREAMS });
     if (events.length === 0) break;
     await target.applyBatch(events);

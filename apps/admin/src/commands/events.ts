@@ -50,7 +50,9 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
       const ignore = (): void => undefined;
       process.stdout.on('error', ignore);
       try {
-        const count = await ctx.withStores((stores) => exportEvents(stores.eventStore, process.stdout, { since: opts.since }), { catchUp: false });
+        const count = await ctx.withStores((stores) => exportEvents(stores.eventStore, process.stdout, { since: opts.since }), {
+          catchUp: false,
+        });
         process.stderr.write(`${summary(count, opts.since)}\n`);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
@@ -70,7 +72,9 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
         if (head > 0) throw new CliError(new ImportTargetNotEmpty(head).message);
         const checkpoint = await stores.readModel.checkpoint();
         if (checkpoint > 0) {
-          throw new CliError(`The target read models are not empty (they projected the log up to position ${checkpoint}); import into an empty data dir or empty databases`);
+          throw new CliError(
+            `The target read models are not empty (they projected the log up to position ${checkpoint}); import into an empty data dir or empty databases`,
+          );
         }
         const input = createReadStream(file);
         try {
@@ -78,7 +82,8 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
           return { count, head: await stores.eventStore.headPosition() };
         } catch (err) {
           if (err instanceof ImportTargetNotEmpty) throw new CliError(err.message);
-          if (err instanceof ImportFileInvalid) throw new CliError(`${file} ${err.message}; the target now holds the events before that line: empty it before importing again`);
+          if (err instanceof ImportFileInvalid)
+            throw new CliError(`${file} ${err.message}; the target now holds the events before that line: empty it before importing again`);
           if (isFileError(err)) throw new CliError(`Cannot read ${file}: ${(err as Error).message}`);
           throw err;
         } finally {
@@ -110,5 +115,7 @@ function whenOpen(stream: Writable): Promise<void> {
 }
 
 function isFileError(err: unknown): boolean {
-  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && (err as NodeJS.ErrnoException).syscall !== undefined;
+  return (
+    err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && (err as NodeJS.ErrnoException).syscall !== undefined
+  );
 }

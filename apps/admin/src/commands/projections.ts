@@ -58,7 +58,13 @@ function registerStatus(projections: Command, ctx: CliContext): void {
         r.rebuilding ? `rebuilding into ${r.rebuilding}` : r.rebuild_needed ? 'rebuild needed' : 'ok',
       ]);
       const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-      for (const line of [header, ...lines]) process.stdout.write(`${line.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()}\n`);
+      for (const line of [header, ...lines])
+        process.stdout.write(
+          `${line
+            .map((c, i) => c.padEnd(widths[i]))
+            .join('  ')
+            .trimEnd()}\n`,
+        );
     });
 }
 
@@ -79,7 +85,12 @@ function registerRebuild(projections: Command, ctx: CliContext): void {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       const bar = new SingleBar(
-        { format: `${name} {bar} {percentage}% | {done} events | {rate} events/s | ETA {eta_formatted}`, stream: process.stderr, noTTYOutput: !process.stderr.isTTY, notTTYSchedule: 2000 },
+        {
+          format: `${name} {bar} {percentage}% | {done} events | {rate} events/s | ETA {eta_formatted}`,
+          stream: process.stderr,
+          noTTYOutput: !process.stderr.isTTY,
+          notTTYSchedule: 2000,
+        },
         Presets.shades_classic,
       );
       const started = Date.now();
@@ -99,7 +110,9 @@ function registerRebuild(projections: Command, ctx: CliContext): void {
         );
         bar.stop();
         if (outcome.interrupted) {
-          process.stdout.write(`Rebuild of ${name} into ${outcome.store} stopped after ${outcome.events} events; run it again to resume.\n`);
+          process.stdout.write(
+            `Rebuild of ${name} into ${outcome.store} stopped after ${outcome.events} events; run it again to resume.\n`,
+          );
           return;
         }
         const rate = Math.round(outcome.events / Math.max(outcome.seconds, 0.001));

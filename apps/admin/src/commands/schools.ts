@@ -18,7 +18,12 @@ export function registerSchoolCommands(program: Command, ctx: CliContext): void 
       if (!existsSync(file)) throw new CliError(`No such file: ${file}`);
       const total = statSync(file).size;
       const input = createReadStream(file);
-      const bar = process.stderr.isTTY ? new SingleBar({ format: 'schools {bar} {percentage}% | {rows} rows | ETA {eta}s', stream: process.stderr }, Presets.shades_classic) : null;
+      const bar = process.stderr.isTTY
+        ? new SingleBar(
+            { format: 'schools {bar} {percentage}% | {rows} rows | ETA {eta}s', stream: process.stderr },
+            Presets.shades_classic,
+          )
+        : null;
       let bytes = 0;
       input.on('data', (chunk) => (bytes += chunk.length));
       bar?.start(total, 0, { rows: 0 });

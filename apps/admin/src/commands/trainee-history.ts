@@ -59,7 +59,8 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
 
 function parseInstantOption(value: string): Date {
   const instant = parseInstant(value);
-  if (!instant) throw new InvalidArgumentError('not an ISO 8601 instant (a date and a time with Z or an offset, e.g. 2026-01-05T10:00:00Z)');
+  if (!instant)
+    throw new InvalidArgumentError('not an ISO 8601 instant (a date and a time with Z or an offset, e.g. 2026-01-05T10:00:00Z)');
   return instant;
 }
 

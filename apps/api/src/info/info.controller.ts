@@ -13,7 +13,11 @@ export class InfoController {
    * (docs/spec/trainee-records-api.md "GET /info"; docs/DESIGN.md ruling 5). Authenticated.
    */
   @Get()
-  @Operation('getInfo', 'The version requested and the newest served', 'Answers `{status: "ok", version: {requested, latest}}`, not wrapped in `data`.')
+  @Operation(
+    'getInfo',
+    'The version requested and the newest served',
+    'Answers `{status: "ok", version: {requested, latest}}`, not wrapped in `data`.',
+  )
   @Answers(200, 'OK.', 'InfoResponse')
   info(@VersionRequested() requested: string): { status: string; version: { requested: string; latest: string } } {
     return { status: 'ok', version: { requested, latest: this.versions.latest } };

@@ -74,7 +74,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (e instanceof StateTransitionError) return [422, errorsBody('StateTransitionError', [e.message])];
     if (e instanceof DuplicateTrainee && req.contract) {
       const { output } = req.contract;
-      return [409, { ...errorsBody('Conflict', [e.message]), data: (e.existing as Trainee[]).map((t) => output.serializeTrainee(t, { nested: true })) }];
+      return [
+        409,
+        {
+          ...errorsBody('Conflict', [e.message]),
+          data: (e.existing as Trainee[]).map((t) => output.serializeTrainee(t, { nested: true })),
+        },
+      ];
     }
     if (e instanceof DuplicateDegree && req.contract) {
       const { output } = req.contract;

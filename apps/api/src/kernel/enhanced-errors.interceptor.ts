@@ -25,7 +25,8 @@ export class EnhancedErrorsInterceptor implements NestInterceptor {
     const enhanced = typeof header === 'string' && header.trim().toLowerCase() === 'true';
     return next.handle().pipe(
       catchError((err: unknown) => {
-        if (enhanced && err instanceof ValidationFailed && req.contract) throw new EnhancedValidationFailed(req.contract.enhancedErrors(err.messages));
+        if (enhanced && err instanceof ValidationFailed && req.contract)
+          throw new EnhancedValidationFailed(req.contract.enhancedErrors(err.messages));
         throw err;
       }),
     );

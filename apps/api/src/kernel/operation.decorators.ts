@@ -12,16 +12,30 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** An answer with a JSON body of the named schema (or the given schema). */
 export function Answers(status: number, description: string, schema: string | Record<string, unknown>): MethodDecorator & ClassDecorator {
-  return ApiResponse({ status, description, content: { 'application/json': { schema: typeof schema === 'string' ? ref(schema) : schema } } });
+  return ApiResponse({
+    status,
+    description,
+    content: { 'application/json': { schema: typeof schema === 'string' ? ref(schema) : schema } },
+  });
 }
 
 /** The `api_version` path segment, every operation's first parameter (docs/spec/trainee-records-api.md "Versioning"). */
 export const ApiVersionParam = (): MethodDecorator & ClassDecorator =>
-  ApiParam({ name: 'api_version', required: true, description: 'The API version (the document lists the one it describes).', schema: { type: 'string' } });
+  ApiParam({
+    name: 'api_version',
+    required: true,
+    description: 'The API version (the document lists the one it describes).',
+    schema: { type: 'string' },
+  });
 
 /** A resource id path parameter: 24 base58 characters, matched case-insensitively (docs/reference/API-FACTS.md §1.10). */
 export const IdParam = (name: 'trainee_id' | 'placement_id' | 'degree_id'): MethodDecorator & ClassDecorator =>
-  ApiParam({ name, required: true, description: `The ${name.replace('_id', '')} id (matched case-insensitively).`, schema: { type: 'string', minLength: 1, maxLength: 255 } });
+  ApiParam({
+    name,
+    required: true,
+    description: `The ${name.replace('_id', '')} id (matched case-insensitively).`,
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  });
 
 /** What every operation that needs a token may answer: 401, and 429 where a rate limit applies. */
 export function Authenticated(): MethodDecorator & ClassDecorator {
@@ -66,11 +80,30 @@ export function Writes(body: string, options: { notFound: boolean; conflict?: st
     ApiBody({ required: true, schema: ref(body) }),
     Answers(400, 'The body is not valid JSON.', 'BadRequest'),
     Answers(413, 'The body is larger than 5 MiB.', 'PayloadTooLarge'),
-    Answers(409, options.conflict ? 'A duplicate (the existing records in `data`), or a concurrent change of the trainee.' : 'A concurrent change of the trainee; retry.', options.conflict ?? 'Conflict'),
-    Answers(422, 'Every failed rule, one entry each; StateTransitionError when the state refuses the action; `data` missing.', unprocessable),
-    ...(options.notFound ? [Answers(404, 'Trainee(s) not found (another provider\'s included), Placement(s) or Degree(s) not found.', 'NotFound')] : []),
+    Answers(
+      409,
+      options.conflict
+        ? 'A duplicate (the existing records in `data`), or a concurrent change of the trainee.'
+        : 'A concurrent change of the trainee; retry.',
+      options.conflict ?? 'Conflict',
+    ),
+    Answers(
+      422,
+      'Every failed rule, one entry each; StateTransitionError when the state refuses the action; `data` missing.',
+      unprocessable,
+    ),
+    ...(options.notFound
+      ? [Answers(404, "Trainee(s) not found (another provider's included), Placement(s) or Degree(s) not found.", 'NotFound')]
+      : []),
     ...(options.enhancedErrors
-      ? [ApiHeader({ name: 'Enhanced-Errors', required: false, description: '`true`: a validation 422 answers its errors keyed by field (docs/reference/API-FACTS.md §5.4).', schema: { type: 'string', enum: ['true', 'false'] } })]
+      ? [
+          ApiHeader({
+            name: 'Enhanced-Errors',
+            required: false,
+            description: '`true`: a validation 422 answers its errors keyed by field (docs/reference/API-FACTS.md §5.4).',
+            schema: { type: 'string', enum: ['true', 'false'] },
+          }),
+        ]
       : []),
   );
 }

@@ -50,7 +50,10 @@ export class OpenApiDocuments {
         .setOpenAPIVersion('3.1.0')
         .setTitle('Trainee records API')
         .setDescription(DESCRIPTION)
-        .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API token of the provider, issued by the service team or the admin CLI.' }, 'token')
+        .addBearerAuth(
+          { type: 'http', scheme: 'bearer', description: 'An API token of the provider, issued by the service team or the admin CLI.' },
+          'token',
+        )
         .addServer('/', 'This service')
         .build(),
       { operationIdFactory: (_controller, method) => method },
@@ -105,7 +108,9 @@ function versionDocument(base: OpenAPIObject, contract: VersionContract, names: 
         if (parameter.name === 'api_version') parameter.schema = { type: 'string', enum: [...names] };
       }
       const example = requestExample(version, `${method.toUpperCase()} ${path}`);
-      const content = (operation.requestBody as { content?: Record<string, Record<string, unknown>> } | undefined)?.content?.['application/json'];
+      const content = (operation.requestBody as { content?: Record<string, Record<string, unknown>> } | undefined)?.content?.[
+        'application/json'
+      ];
       if (example && content) content.example = example;
     }
     if (!METHODS.some((m) => operations[m])) delete document.paths[path];

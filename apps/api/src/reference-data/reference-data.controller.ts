@@ -20,10 +20,21 @@ export class ReferenceDataController {
    * endpoint. An empty `field` counts as absent.
    */
   @Get()
-  @Operation('getReferenceData', 'The coded value lists (no token needed)', 'Every list, or with `field` one list: its metadata and entries (codes with display names).')
+  @Operation(
+    'getReferenceData',
+    'The coded value lists (no token needed)',
+    'Every list, or with `field` one list: its metadata and entries (codes with display names).',
+  )
   @ForVersionsWith('referenceData')
-  @ApiQuery({ name: 'field', required: false, description: 'One list by name, such as `sex` or `withdrawal_reasons`.', schema: { type: 'string', example: 'sex' } })
-  @Answers(200, 'The lists, or one list.', { oneOf: [{ $ref: '#/components/schemas/ReferenceData' }, { $ref: '#/components/schemas/ReferenceDataField' }] })
+  @ApiQuery({
+    name: 'field',
+    required: false,
+    description: 'One list by name, such as `sex` or `withdrawal_reasons`.',
+    schema: { type: 'string', example: 'sex' },
+  })
+  @Answers(200, 'The lists, or one list.', {
+    oneOf: [{ $ref: '#/components/schemas/ReferenceData' }, { $ref: '#/components/schemas/ReferenceDataField' }],
+  })
   @NotFoundAnswer("Reference data field '<field>' not found.")
   get(@Contract() contract: VersionContract, @VersionRequested() requested: string, @Query('field') field: unknown): unknown {
     const body = contract.referenceData;

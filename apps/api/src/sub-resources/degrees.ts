@@ -24,8 +24,22 @@ export const DEGREES: SubResource<Degree, DegreeFields> = {
 /** The degree endpoints under /api/{version}/trainees/{trainee_id}/degrees. */
 export class DegreesController extends subResourceController(DEGREES, {
   tag: 'Degrees',
-  operations: { list: 'listDegrees', get: 'getDegree', create: 'createDegree', replace: 'replaceDegree', update: 'updateDegree', remove: 'deleteDegree' },
-  titles: { list: "A trainee's degrees", get: 'One degree', create: 'Add a degree', replace: 'Change a degree (partial: only the fields sent change)', update: 'Change a degree', remove: 'Remove a degree' },
+  operations: {
+    list: 'listDegrees',
+    get: 'getDegree',
+    create: 'createDegree',
+    replace: 'replaceDegree',
+    update: 'updateDegree',
+    remove: 'deleteDegree',
+  },
+  titles: {
+    list: "A trainee's degrees",
+    get: 'One degree',
+    create: 'Add a degree',
+    replace: 'Change a degree (partial: only the fields sent change)',
+    update: 'Change a degree',
+    remove: 'Remove a degree',
+  },
   schemas: { request: 'DegreeRequest', list: 'DegreeListResponse', item: 'DegreeResponse', created: 'DegreeCreatedResponse' },
   createdDescription: 'An array holding the degree.',
   conflict: 'DuplicateDegree',

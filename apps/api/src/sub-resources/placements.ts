@@ -24,8 +24,22 @@ export const PLACEMENTS: SubResource<Placement, PlacementFields> = {
 /** The placement endpoints under /api/{version}/trainees/{trainee_id}/placements. */
 export class PlacementsController extends subResourceController(PLACEMENTS, {
   tag: 'Placements',
-  operations: { list: 'listPlacements', get: 'getPlacement', create: 'createPlacement', replace: 'replacePlacement', update: 'updatePlacement', remove: 'deletePlacement' },
-  titles: { list: "A trainee's placements", get: 'One placement', create: 'Add a placement', replace: 'Change a placement (the fields sent replace the stored ones)', update: 'Change a placement', remove: 'Remove a placement' },
+  operations: {
+    list: 'listPlacements',
+    get: 'getPlacement',
+    create: 'createPlacement',
+    replace: 'replacePlacement',
+    update: 'updatePlacement',
+    remove: 'deletePlacement',
+  },
+  titles: {
+    list: "A trainee's placements",
+    get: 'One placement',
+    create: 'Add a placement',
+    replace: 'Change a placement (the fields sent replace the stored ones)',
+    update: 'Change a placement',
+    remove: 'Remove a placement',
+  },
   createDescription: 'A URN of the schools directory links the school (its name, postcode and address).',
   schemas: { request: 'PlacementRequest', list: 'PlacementListResponse', item: 'PlacementResponse', created: 'PlacementCreatedResponse' },
   createdDescription: 'The placement.',

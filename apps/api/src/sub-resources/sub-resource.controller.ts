@@ -1,4 +1,15 @@
-import { applyDecorators, createParamDecorator, Delete, Get, HttpCode, Patch, Post, Put, type ExecutionContext, type Type } from '@nestjs/common';
+import {
+  applyDecorators,
+  createParamDecorator,
+  Delete,
+  Get,
+  HttpCode,
+  Patch,
+  Post,
+  Put,
+  type ExecutionContext,
+  type Type,
+} from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
@@ -43,15 +54,32 @@ const Item = createParamDecorator((idParam: string, ctx: ExecutionContext): Item
 });
 
 /** The OpenAPI decorators of each endpoint of a sub-resource (operation, answers, parameters, body). */
-function endpointDocs(kind: AnySubResource, docs: SubResourceDocs, idParam: 'placement_id' | 'degree_id'): Record<Endpoint, MethodDecorator> {
+function endpointDocs(
+  kind: AnySubResource,
+  docs: SubResourceDocs,
+  idParam: 'placement_id' | 'degree_id',
+): Record<Endpoint, MethodDecorator> {
   const title = `${kind.name[0].toUpperCase()}${kind.name.slice(1)}`;
   const notFound = NotFoundAnswer(`Trainee(s) or ${title}(s) not found.`);
   const writes = Writes(docs.schemas.request, { notFound: true, conflict: docs.conflict });
   const changed = Answers(200, `The ${kind.name} after the change.`, docs.schemas.item);
   return {
-    list: applyDecorators(Operation(docs.operations.list, docs.titles.list), Answers(200, `The ${kind.path}, in creation order.`, docs.schemas.list), NotFoundAnswer()),
-    get: applyDecorators(Operation(docs.operations.get, docs.titles.get), IdParam(idParam), Answers(200, `The ${kind.name}.`, docs.schemas.item), notFound),
-    create: applyDecorators(Operation(docs.operations.create, docs.titles.create, docs.createDescription), writes, Answers(201, docs.createdDescription, docs.schemas.created)),
+    list: applyDecorators(
+      Operation(docs.operations.list, docs.titles.list),
+      Answers(200, `The ${kind.path}, in creation order.`, docs.schemas.list),
+      NotFoundAnswer(),
+    ),
+    get: applyDecorators(
+      Operation(docs.operations.get, docs.titles.get),
+      IdParam(idParam),
+      Answers(200, `The ${kind.name}.`, docs.schemas.item),
+      notFound,
+    ),
+    create: applyDecorators(
+      Operation(docs.operations.create, docs.titles.create, docs.createDescription),
+      writes,
+      Answers(201, docs.createdDescription, docs.schemas.created),
+    ),
     replace: applyDecorators(Operation(docs.operations.replace, docs.titles.replace), IdParam(idParam), writes, changed),
     update: applyDecorators(Operation(docs.operations.update, docs.titles.update, 'As PUT.'), IdParam(idParam), writes, changed),
     remove: applyDecorators(
@@ -111,7 +139,9 @@ export function subResourceController(kind: AnySubResource, docs: SubResourceDoc
     @d.create
     @HttpCode(201)
     async create(@Item(idParam) r: ItemRequest, @WireBody(kind.name) data: RequestData<unknown>): Promise<{ data: unknown }> {
-      const item = await this.commands.execute<AddItemCommand, unknown>(new AddItemCommand(kind, r.caller, r.contract.rules, r.traineeId, data));
+      const item = await this.commands.execute<AddItemCommand, unknown>(
+        new AddItemCommand(kind, r.caller, r.contract.rules, r.traineeId, data),
+      );
       return { data: kind.created(r.contract, item) };
     }
 

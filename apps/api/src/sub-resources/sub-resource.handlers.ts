@@ -7,17 +7,32 @@ import type { AnySubResource } from './sub-resource';
 
 /** GET …/<items>: the kind, the caller and the trainee id as sent. */
 export class ListItemsQuery {
-  constructor(readonly kind: AnySubResource, readonly caller: Caller, readonly traineeId: string) {}
+  constructor(
+    readonly kind: AnySubResource,
+    readonly caller: Caller,
+    readonly traineeId: string,
+  ) {}
 }
 
 /** GET …/<items>/{id}. */
 export class GetItemQuery {
-  constructor(readonly kind: AnySubResource, readonly caller: Caller, readonly traineeId: string, readonly itemId: string) {}
+  constructor(
+    readonly kind: AnySubResource,
+    readonly caller: Caller,
+    readonly traineeId: string,
+    readonly itemId: string,
+  ) {}
 }
 
 /** POST …/<items>: the kind, the caller, the version's rules, the trainee id as sent and the checked body. */
 export class AddItemCommand {
-  constructor(readonly kind: AnySubResource, readonly caller: Caller, readonly rules: TraineeRules, readonly traineeId: string, readonly data: RequestData<unknown>) {}
+  constructor(
+    readonly kind: AnySubResource,
+    readonly caller: Caller,
+    readonly rules: TraineeRules,
+    readonly traineeId: string,
+    readonly data: RequestData<unknown>,
+  ) {}
 }
 
 /** PUT or PATCH …/<items>/{id}. */
@@ -34,7 +49,13 @@ export class UpdateItemCommand {
 
 /** DELETE …/<items>/{id}. */
 export class RemoveItemCommand {
-  constructor(readonly kind: AnySubResource, readonly caller: Caller, readonly rules: TraineeRules, readonly traineeId: string, readonly itemId: string) {}
+  constructor(
+    readonly kind: AnySubResource,
+    readonly caller: Caller,
+    readonly rules: TraineeRules,
+    readonly traineeId: string,
+    readonly itemId: string,
+  ) {}
 }
 
 /** The caller's trainee's items in creation order; `[]` when it has none (docs/DESIGN.md ruling 9). NotFound for another provider's trainee. */

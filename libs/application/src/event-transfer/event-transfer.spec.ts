@@ -14,7 +14,12 @@ function uuid(): string {
 }
 
 function event(type: string, data: unknown, occurredAt = '2026-01-05T10:00:00.000Z'): EventData {
-  return { id: uuid(), type, data, metadata: { schemaVersion: 1, occurredAt, providerUkprn: '10000001', tokenId: 'tok-1', apiVersion: 'v2025.0', requestId: 'r1' } };
+  return {
+    id: uuid(),
+    type,
+    data,
+    metadata: { schemaVersion: 1, occurredAt, providerUkprn: '10000001', tokenId: 'tok-1', apiVersion: 'v2025.0', requestId: 'r1' },
+  };
 }
 
 /** Everything in a store, in position order. */
@@ -52,14 +57,29 @@ describe('event export and import (JSON lines)', () => {
     source = new SqliteEventStore({ filename: join(dir, 'source.sqlite'), synchronous: 'normal' });
     target = new SqliteEventStore({ filename: join(dir, 'target.sqlite'), synchronous: 'normal' });
     // Interleaved streams, multi-event appends, an old schema version, unicode and nested data.
-    await source.appendToStream('provider-10000001', [event('ProviderRegistered', { ukprn: '10000001', name: 'Ünïversity “A”' })], { expectedRevision: 'no_stream' });
-    await source.appendToStream('trainee-A', [event('TraineeRegistered', { trainee_id: 'A', details: { first_names: 'Zoë' } }), event('PlacementAdded', { placement: { urn: '100001' } })], { expectedRevision: 'no_stream' });
+    await source.appendToStream('provider-10000001', [event('ProviderRegistered', { ukprn: '10000001', name: 'Ünïversity “A”' })], {
+      expectedRevision: 'no_stream',
+    });
+    await source.appendToStream(
+      'trainee-A',
+      [
+        event('TraineeRegistered', { trainee_id: 'A', details: { first_names: 'Zoë' } }),
+        event('PlacementAdded', { placement: { urn: '100001' } }),
+      ],
+      { expectedRevision: 'no_stream' },
+    );
     await source.appendToStream('trainee-B', [event('TraineeRegistered', { trainee_id: 'B' })], { expectedRevision: 'no_stream' });
     for (let i = 0; i < 20; i++) {
-      await source.appendToStream(i % 2 ? 'trainee-A' : 'trainee-B', [event('TraineeUpdated', { changes: { middle_names: `M${i}` }, list: [1, null, { x: true }] })]);
+      await source.appendToStream(i % 2 ? 'trainee-A' : 'trainee-B', [
+        event('TraineeUpdated', { changes: { middle_names: `M${i}` }, list: [1, null, { x: true }] }),
+      ]);
     }
-    await source.appendToStream('trainee-A', [{ ...event('TraineeUpdated', { fields: { old: 1 } }), metadata: { schemaVersion: 0, occurredAt: '2025-12-01T00:00:00.000Z' } }]);
-    await source.appendToStream('registrationguard-abc', [event('RegistrationClaimed', { trainee_id: 'C' })], { expectedRevision: 'no_stream' });
+    await source.appendToStream('trainee-A', [
+      { ...event('TraineeUpdated', { fields: { old: 1 } }), metadata: { schemaVersion: 0, occurredAt: '2025-12-01T00:00:00.000Z' } },
+    ]);
+    await source.appendToStream('registrationguard-abc', [event('RegistrationClaimed', { trainee_id: 'C' })], {
+      expectedRevision: 'no_stream',
+    });
   });
   afterEach(async () => {
     await source.close();
@@ -77,7 +97,15 @@ describe('event export and import (JSON lines)', () => {
     expect(lines.pop()).toBe(''); // every line ends with a newline
     const exported = lines.map((l) => JSON.parse(l) as ExportedEvent);
     expect(exported).toEqual(
-      stored.map((e) => ({ position: e.position, stream_id: e.streamId, revision: e.streamRevision, id: e.id, type: e.type, data: e.data, metadata: e.metadata })),
+      stored.map((e) => ({
+        position: e.position,
+        stream_id: e.streamId,
+        revision: e.streamRevision,
+        id: e.id,
+        type: e.type,
+        data: e.data,
+        metadata: e.metadata,
+      })),
     );
     expect(Object.keys(exported[0])).toEqual(['position', 'stream_id', 'revision', 'id', 'type', 'data', 'metadata']);
     expect(out.writes).toBe(Math.ceil(26 / 7)); // one write per batch of the store
@@ -86,7 +114,13 @@ describe('event export and import (JSON lines)', () => {
   it('exports only the events after --since, and nothing past the head it started from', async () => {
     const out = collector();
     expect(await exportEvents(source, out, { since: 20 })).toBe(6);
-    expect(out.text().trim().split('\n').map((l) => (JSON.parse(l) as ExportedEvent).position)).toEqual([21, 22, 23, 24, 25, 26]);
+    expect(
+      out
+        .text()
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as ExportedEvent).position),
+    ).toEqual([21, 22, 23, 24, 25, 26]);
     expect(await exportEvents(source, collector(), { since: 26 })).toBe(0);
     expect(await exportEvents(source, collector(), { since: 1000 })).toBe(0);
     await expect(exportEvents(source, collector(), { since: -1 })).rejects.toThrow(RangeError);
@@ -128,7 +162,15 @@ describe('event export and import (JSON lines)', () => {
 
   it('splits a long run of one stream into appends of at most batchSize events', async () => {
     const lines = Array.from({ length: 12 }, (_, i) =>
-      JSON.stringify({ position: i + 1, stream_id: 'trainee-Z', revision: i, id: uuid(), type: 'TraineeUpdated', data: { i }, metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' } }),
+      JSON.stringify({
+        position: i + 1,
+        stream_id: 'trainee-Z',
+        revision: i,
+        id: uuid(),
+        type: 'TraineeUpdated',
+        data: { i },
+        metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' },
+      }),
     );
     expect(await importEvents(target, Readable.from([lines.join('\n') + '\n\n'], { objectMode: false }), { batchSize: 5 })).toBe(12);
     expect((await target.readStream('trainee-Z')).map((e) => (e.data as { i: number }).i)).toEqual([...Array(12).keys()]);
@@ -146,8 +188,16 @@ describe('event export and import (JSON lines)', () => {
   it.each([
     ['a line that is not JSON', ['{"oops'], /line 1: not JSON/],
     ['a missing stream id', [{ revision: 0, id: 'x', type: 'T', data: {}, metadata: {} }], /line 1: stream_id must be a non-empty string/],
-    ['a negative revision', [{ stream_id: 's-1', revision: -1, id: 'x', type: 'T', data: {}, metadata: {} }], /line 1: revision must be an integer/],
-    ['array metadata', [{ stream_id: 's-1', revision: 0, id: 'x', type: 'T', data: {}, metadata: [] }], /line 1: metadata must be an object/],
+    [
+      'a negative revision',
+      [{ stream_id: 's-1', revision: -1, id: 'x', type: 'T', data: {}, metadata: {} }],
+      /line 1: revision must be an integer/,
+    ],
+    [
+      'array metadata',
+      [{ stream_id: 's-1', revision: 0, id: 'x', type: 'T', data: {}, metadata: [] }],
+      /line 1: metadata must be an object/,
+    ],
     ['no data', [{ stream_id: 's-1', revision: 0, id: 'x', type: 'T', metadata: {} }], /line 1: data must be present/],
     ['an id that is not a UUID', [{ stream_id: 's-1', revision: 0, id: 'x', type: 'T', data: {}, metadata: {} }], /line 1: .*UUID/],
     [
@@ -158,7 +208,11 @@ describe('event export and import (JSON lines)', () => {
       ],
       /line 2: position 4 is not after the previous line's 5/,
     ],
-    ['a stream starting past revision 0 (an export made with --since)', [{ position: 9, stream_id: 's-1', revision: 3, id: uuid(), type: 'T', data: {}, metadata: {} }], /line 1: s-1 revision 3 does not follow .*--since/],
+    [
+      'a stream starting past revision 0 (an export made with --since)',
+      [{ position: 9, stream_id: 's-1', revision: 3, id: uuid(), type: 'T', data: {}, metadata: {} }],
+      /line 1: s-1 revision 3 does not follow .*--since/,
+    ],
     [
       'a gap in a stream',
       [
@@ -191,7 +245,17 @@ describe('event export and import (JSON lines)', () => {
     const text: string[] = [];
     for (let i = 0; i < n; i++) {
       const s = i % streams;
-      text.push(JSON.stringify({ position: i + 1, stream_id: `trainee-${s}`, revision: revisions[s]++, id: uuid(), type: 'TraineeUpdated', data: { i }, metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' } }));
+      text.push(
+        JSON.stringify({
+          position: i + 1,
+          stream_id: `trainee-${s}`,
+          revision: revisions[s]++,
+          id: uuid(),
+          type: 'TraineeUpdated',
+          data: { i },
+          metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' },
+        }),
+      );
     }
     writeFileSync(file, text.join('\r\n'));
     expect(await importEvents(target, createReadStream(file, { highWaterMark: 1024 }))).toBe(n);

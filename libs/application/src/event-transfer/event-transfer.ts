@@ -35,9 +35,7 @@ export const EVENT_TRANSFER_BATCH_SIZE = 1000;
 /** The import's target store already holds events. */
 export class ImportTargetNotEmpty extends Error {
   constructor(readonly headPosition: number) {
-    super(
-      `The target event store is not empty (its log ends at position ${headPosition}); events are imported only into an empty store`,
-    );
+    super(`The target event store is not empty (its log ends at position ${headPosition}); events are imported only into an empty store`);
     this.name = 'ImportTargetNotEmpty';
   }
 }
@@ -110,11 +108,7 @@ export async function exportEvents(
  * transaction: after a failure the target holds the events before the failing line; start again
  * with an empty store.
  */
-export async function importEvents(
-  eventStore: EventStore,
-  input: Readable,
-  options: { batchSize?: number } = {},
-): Promise<number> {
+export async function importEvents(eventStore: EventStore, input: Readable, options: { batchSize?: number } = {}): Promise<number> {
   const head = await eventStore.headPosition();
   if (head > 0) throw new ImportTargetNotEmpty(head);
   const batchSize = options.batchSize ?? EVENT_TRANSFER_BATCH_SIZE;
@@ -128,7 +122,10 @@ export async function importEvents(
   const append = async (batch: PendingAppend): Promise<void> => {
     const position = await appendPending(eventStore, batch);
     if (position <= targetHead) {
-      throw new ImportFileInvalid(batch.firstLine, `event ${batch.events[0].id} of ${batch.streamId} was imported already (a repeated line)`);
+      throw new ImportFileInvalid(
+        batch.firstLine,
+        `event ${batch.events[0].id} of ${batch.streamId} was imported already (a repeated line)`,
+      );
     }
     targetHead = position;
     count += batch.events.length;

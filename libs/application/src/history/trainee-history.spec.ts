@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v2025Example from '../../../../test/fixtures/post-trainee-v2025.0.json';
-import { decide, evolve, initialTraineeState, registerUpcaster, toEventData, type Trainee, type TraineeState, traineeStreamId } from '@app/domain';
+import {
+  decide,
+  evolve,
+  initialTraineeState,
+  registerUpcaster,
+  toEventData,
+  type Trainee,
+  type TraineeState,
+  traineeStreamId,
+} from '@app/domain';
 import { commandFromWire, type WireCommand } from '@app/contract';
 import { newEventId, SqliteEventStore } from '@app/event-store';
 import { loadTraineeHistory, ownerOf, parseInstant, timelineForProvider, traineeAsOf, traineeTimeline } from './trainee-history';
@@ -21,16 +30,24 @@ class TraineeWriter {
     readonly traineeId: string,
   ) {}
 
-  async run(now: string, command: (id: string, now: string) => WireCommand, meta: { tokenId?: string | null; apiVersion?: string | null } = {}): Promise<Trainee> {
+  async run(
+    now: string,
+    command: (id: string, now: string) => WireCommand,
+    meta: { tokenId?: string | null; apiVersion?: string | null } = {},
+  ): Promise<Trainee> {
     const events = decide(commandFromWire(command(this.traineeId, now)), this.state);
     for (const e of events) this.state = evolve(this.state, e);
-    const data = toEventData(events, {
-      occurredAt: now,
-      providerUkprn: UKPRN,
-      apiVersion: meta.apiVersion === undefined ? 'v2025.0' : meta.apiVersion,
-      tokenId: meta.tokenId === undefined ? TOKEN : meta.tokenId,
-      requestId: `req-${++this.requests}`,
-    }, newEventId);
+    const data = toEventData(
+      events,
+      {
+        occurredAt: now,
+        providerUkprn: UKPRN,
+        apiVersion: meta.apiVersion === undefined ? 'v2025.0' : meta.apiVersion,
+        tokenId: meta.tokenId === undefined ? TOKEN : meta.tokenId,
+        requestId: `req-${++this.requests}`,
+      },
+      newEventId,
+    );
     const result = await this.store.appendToStream(traineeStreamId(this.traineeId), data, {
       expectedRevision: this.revision < 0 ? 'no_stream' : this.revision,
     });
@@ -53,7 +70,9 @@ class TraineeWriter {
   }
 
   update(now: string, input: Record<string, unknown>, apiVersion: 'v2025.0' | 'v2026.1' = 'v2025.0'): Promise<Trainee> {
-    return this.run(now, (id, at) => ({ type: 'UpdateTrainee', trainee_id: id, ukprn: UKPRN, version: apiVersion, input, now: at }), { apiVersion });
+    return this.run(now, (id, at) => ({ type: 'UpdateTrainee', trainee_id: id, ukprn: UKPRN, version: apiVersion, input, now: at }), {
+      apiVersion,
+    });
   }
 }
 
@@ -82,12 +101,55 @@ describe('trainee history (timeline and as-of, replayed from the event log)', ()
     await w.register(at(0));
     await w.update(at(10), { first_names: 'Jonathan', ni_number: 'QQ123456C' });
     await w.update(at(20), { course_subject_2: '100425' }, 'v2026.1');
-    await w.run(at(30), (id, now) => ({ type: 'AddPlacement', trainee_id: id, ukprn: UKPRN, version: 'v2025.0', now, placement_id: 'P2', input: { urn: '900020', name: 'Fir School' }, schools: new Map() }));
-    await w.run(at(40), (id, now) => ({ type: 'UpdatePlacement', trainee_id: id, ukprn: UKPRN, version: 'v2025.0', now, placement_id: 'P2', input: { name: 'Fir Academy' }, schools: new Map() }));
-    await w.run(at(50), (id, now) => ({ type: 'RemovePlacement', trainee_id: id, ukprn: UKPRN, version: 'v2025.0', now, placement_id: 'P1' }));
-    await w.run(at(60), (id, now) => ({ type: 'UpdateDegree', trainee_id: id, ukprn: UKPRN, version: 'v2025.0', now, degree_id: 'D1', input: { grade: '03' } }));
-    await w.run(at(70), (id, now) => ({ type: 'RecordTrnIssued', trainee_id: id, trn: '4830275', now }), { tokenId: null, apiVersion: null });
-    await w.run(at(80), (id, now) => ({ type: 'DeferTrainee', trainee_id: id, ukprn: UKPRN, version: 'v2025.0', now, input: { defer_date: '2026-01-05', defer_reason: 'Illness' } }));
+    await w.run(at(30), (id, now) => ({
+      type: 'AddPlacement',
+      trainee_id: id,
+      ukprn: UKPRN,
+      version: 'v2025.0',
+      now,
+      placement_id: 'P2',
+      input: { urn: '900020', name: 'Fir School' },
+      schools: new Map(),
+    }));
+    await w.run(at(40), (id, now) => ({
+      type: 'UpdatePlacement',
+      trainee_id: id,
+      ukprn: UKPRN,
+      version: 'v2025.0',
+      now,
+      placement_id: 'P2',
+      input: { name: 'Fir Academy' },
+      schools: new Map(),
+    }));
+    await w.run(at(50), (id, now) => ({
+      type: 'RemovePlacement',
+      trainee_id: id,
+      ukprn: UKPRN,
+      version: 'v2025.0',
+      now,
+      placement_id: 'P1',
+    }));
+    await w.run(at(60), (id, now) => ({
+      type: 'UpdateDegree',
+      trainee_id: id,
+      ukprn: UKPRN,
+      version: 'v2025.0',
+      now,
+      degree_id: 'D1',
+      input: { grade: '03' },
+    }));
+    await w.run(at(70), (id, now) => ({ type: 'RecordTrnIssued', trainee_id: id, trn: '4830275', now }), {
+      tokenId: null,
+      apiVersion: null,
+    });
+    await w.run(at(80), (id, now) => ({
+      type: 'DeferTrainee',
+      trainee_id: id,
+      ukprn: UKPRN,
+      version: 'v2025.0',
+      now,
+      input: { defer_date: '2026-01-05', defer_reason: 'Illness' },
+    }));
 
     const recorded = await read('T1');
     const timeline = traineeTimeline(recorded);
@@ -110,7 +172,20 @@ describe('trainee history (timeline and as-of, replayed from the event log)', ()
     expect(timeline.map((e) => e.position)).toEqual(recorded.map((r) => r.position));
     for (const e of timeline) expect(Object.keys(e.changes)).toEqual(e.changed_fields);
 
-    const [registered, placementAdded, degreeAdded, submitted, update1, update2, p2Added, p2Updated, p1Removed, degreeUpdated, trn, deferred] = timeline;
+    const [
+      registered,
+      placementAdded,
+      degreeAdded,
+      submitted,
+      update1,
+      update2,
+      p2Added,
+      p2Updated,
+      p1Removed,
+      degreeUpdated,
+      trn,
+      deferred,
+    ] = timeline;
     expect(registered).toMatchObject({
       occurred_at: at(0),
       provider_ukprn: UKPRN,
@@ -118,26 +193,61 @@ describe('trainee history (timeline and as-of, replayed from the event log)', ()
       api_version: 'v2025.0',
       request_id: 'req-1',
     });
-    expect(registered.changed_fields).toEqual(expect.arrayContaining(['trainee_id', 'ukprn', 'state', 'first_names', 'last_name', 'date_of_birth', 'email']));
+    expect(registered.changed_fields).toEqual(
+      expect.arrayContaining(['trainee_id', 'ukprn', 'state', 'first_names', 'last_name', 'date_of_birth', 'email']),
+    );
     expect(registered.changed_fields).not.toContain('ni_number'); // not sent, so not set
     expect(registered.changes).toMatchObject({ trainee_id: 'T1', ukprn: UKPRN, state: 'draft', first_names: 'John', last_name: 'Doe' });
-    expect(placementAdded).toMatchObject({ changed_fields: ['placements'], changes: { placements: { placement_id: 'P1', urn: '900020' } } });
+    expect(placementAdded).toMatchObject({
+      changed_fields: ['placements'],
+      changes: { placements: { placement_id: 'P1', urn: '900020' } },
+    });
     expect(degreeAdded).toMatchObject({ changed_fields: ['degrees'], changes: { degrees: { degree_id: 'D1', grade: '02' } } });
-    expect(submitted).toMatchObject({ changed_fields: ['state', 'submitted_for_trn_at'], changes: { state: 'submitted_for_trn', submitted_for_trn_at: at(0) } });
-    expect(update1).toMatchObject({ occurred_at: at(10), changed_fields: ['first_names', 'ni_number'], changes: { first_names: 'Jonathan', ni_number: 'QQ123456C' }, request_id: 'req-2' });
-    expect(update2).toMatchObject({ changed_fields: ['course_subject_2'], changes: { course_subject_2: '100425' }, api_version: 'v2026.1' });
+    expect(submitted).toMatchObject({
+      changed_fields: ['state', 'submitted_for_trn_at'],
+      changes: { state: 'submitted_for_trn', submitted_for_trn_at: at(0) },
+    });
+    expect(update1).toMatchObject({
+      occurred_at: at(10),
+      changed_fields: ['first_names', 'ni_number'],
+      changes: { first_names: 'Jonathan', ni_number: 'QQ123456C' },
+      request_id: 'req-2',
+    });
+    expect(update2).toMatchObject({
+      changed_fields: ['course_subject_2'],
+      changes: { course_subject_2: '100425' },
+      api_version: 'v2026.1',
+    });
     expect(p2Added.changes).toEqual({ placements: expect.objectContaining({ placement_id: 'P2', name: 'Fir School' }) });
     expect(p2Updated.changes).toEqual({ placements: { placement_id: 'P2', name: 'Fir Academy' } });
     expect(p1Removed.changes).toEqual({ placements: { placement_id: 'P1', removed: true } });
     expect(degreeUpdated.changes).toEqual({ degrees: { degree_id: 'D1', grade: '03', grade_uuid: expect.any(String) } });
-    expect(trn).toMatchObject({ changed_fields: ['state', 'trn'], changes: { state: 'trn_received', trn: '4830275' }, token_id: null, api_version: null, provider_ukprn: UKPRN });
-    expect(deferred).toMatchObject({ changed_fields: ['state', 'defer_date', 'defer_reason'], changes: { state: 'deferred', defer_date: '2026-01-05', defer_reason: 'Illness' } });
+    expect(trn).toMatchObject({
+      changed_fields: ['state', 'trn'],
+      changes: { state: 'trn_received', trn: '4830275' },
+      token_id: null,
+      api_version: null,
+      provider_ukprn: UKPRN,
+    });
+    expect(deferred).toMatchObject({
+      changed_fields: ['state', 'defer_date', 'defer_reason'],
+      changes: { state: 'deferred', defer_date: '2026-01-05', defer_reason: 'Illness' },
+    });
   });
 
   it('answers the trainee as it stood at any instant of dozens of changes, null before it existed', async () => {
     const w = new TraineeWriter(store, 'T2');
     const snapshots: { at: string; trainee: Trainee }[] = [{ at: at(0), trainee: await w.register(at(0)) }];
-    const fields = ['first_names', 'middle_names', 'last_name', 'previous_last_name', 'email', 'ni_number', 'provider_trainee_id', 'application_id'];
+    const fields = [
+      'first_names',
+      'middle_names',
+      'last_name',
+      'previous_last_name',
+      'email',
+      'ni_number',
+      'provider_trainee_id',
+      'application_id',
+    ];
     for (let i = 1; i <= 40; i++) {
       const field = fields[i % fields.length];
       const value = field === 'email' ? `p${i}@example.com` : field === 'application_id' ? 1000 + i : `V${i}`;
@@ -168,13 +278,28 @@ describe('trainee history (timeline and as-of, replayed from the event log)', ()
     const w = new TraineeWriter(store, 'T3');
     await w.register(at(0));
     await store.appendToStream(traineeStreamId('T3'), [
-      { id: '0b0f7c5e-1d7a-4c2e-8f0e-2b7e8c1d9a01', type: 'TraineeUpdated', data: { trainee_id: 'T3', fields: { middle_names: 'Old' }, at: at(5) }, metadata: { schemaVersion: 0, occurredAt: at(5), providerUkprn: UKPRN } },
-      { id: '0b0f7c5e-1d7a-4c2e-8f0e-2b7e8c1d9a02', type: 'SomethingNew', data: { trainee_id: 'T3' }, metadata: { schemaVersion: 1, occurredAt: at(6) } },
+      {
+        id: '0b0f7c5e-1d7a-4c2e-8f0e-2b7e8c1d9a01',
+        type: 'TraineeUpdated',
+        data: { trainee_id: 'T3', fields: { middle_names: 'Old' }, at: at(5) },
+        metadata: { schemaVersion: 0, occurredAt: at(5), providerUkprn: UKPRN },
+      },
+      {
+        id: '0b0f7c5e-1d7a-4c2e-8f0e-2b7e8c1d9a02',
+        type: 'SomethingNew',
+        data: { trainee_id: 'T3' },
+        metadata: { schemaVersion: 1, occurredAt: at(6) },
+      },
     ]);
     const recorded = await read('T3');
     const timeline = traineeTimeline(recorded);
     expect(timeline.slice(-2)).toEqual([
-      expect.objectContaining({ event_type: 'TraineeUpdated', changed_fields: ['middle_names'], changes: { middle_names: 'Old' }, token_id: null }),
+      expect.objectContaining({
+        event_type: 'TraineeUpdated',
+        changed_fields: ['middle_names'],
+        changes: { middle_names: 'Old' },
+        token_id: null,
+      }),
       expect.objectContaining({ event_type: 'SomethingNew', changed_fields: [], changes: {}, occurred_at: at(6) }),
     ]);
     expect(traineeAsOf(recorded, at(10))?.details.middle_names).toBe('Old');
@@ -202,7 +327,16 @@ describe('trainee history (timeline and as-of, replayed from the event log)', ()
   });
 
   it('shows token ids only on events of the provider asking', () => {
-    const base = { position: 1, revision: 0, occurred_at: at(0), event_type: 'TraineeUpdated', changed_fields: [], changes: {}, api_version: 'v2025.0', request_id: null };
+    const base = {
+      position: 1,
+      revision: 0,
+      occurred_at: at(0),
+      event_type: 'TraineeUpdated',
+      changed_fields: [],
+      changes: {},
+      api_version: 'v2025.0',
+      request_id: null,
+    };
     const entries = [
       { ...base, provider_ukprn: UKPRN, token_id: 'mine' },
       { ...base, provider_ukprn: '10000002', token_id: 'theirs' },

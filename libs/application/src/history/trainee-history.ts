@@ -1,4 +1,12 @@
-import { decodeTraineeEvent, evolve, initialTraineeState, type Trainee, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/domain';
+import {
+  decodeTraineeEvent,
+  evolve,
+  initialTraineeState,
+  type Trainee,
+  type TraineeEvent,
+  type TraineeState,
+  traineeStreamId,
+} from '@app/domain';
 import type { EventStore, RecordedEvent } from '@app/event-store';
 
 /**
@@ -167,8 +175,7 @@ export function timelineForProvider(entries: readonly TimelineEntry[], ukprn: st
 /** 10000-01-01T00:00:00Z: instants before it print with a four-digit year. */
 const MAX_FOUR_DIGIT_YEAR_MS = 253402300800000;
 
-const ISO_INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|([+-])(\d{2})(?::?(\d{2}))?)$/i;
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|([+-])(\d{2})(?::?(\d{2}))?)$/i;
 
 /**
  * Parses an ISO 8601 instant: a calendar date and a time with a UTC designator or an offset

@@ -20,6 +20,7 @@ export interface RegistryConfig {
  */
 export function createRegistry(config: RegistryConfig): TeacherRegistry | null {
   if (config.registryUrl) return new HttpRegistry(config.registryUrl, { token: config.registryToken ?? undefined });
-  if (config.appEnv === 'sandbox') return new SandboxRegistry({ trnDelayMs: config.registryTrnDelayMs, awardDelayMs: config.registryAwardDelayMs });
+  if (config.appEnv === 'sandbox')
+    return new SandboxRegistry({ trnDelayMs: config.registryTrnDelayMs, awardDelayMs: config.registryAwardDelayMs });
   return null;
 }

@@ -22,7 +22,10 @@ export interface HttpRegistryOptions {
 export class HttpRegistry implements TeacherRegistry {
   private readonly base: string;
 
-  constructor(baseUrl: string, private readonly options: HttpRegistryOptions = {}) {
+  constructor(
+    baseUrl: string,
+    private readonly options: HttpRegistryOptions = {},
+  ) {
     if (!/^https?:\/\//.test(baseUrl)) throw new Error(`REGISTRY_URL must be an http:// or https:// URL, got '${baseUrl}'`);
     this.base = baseUrl.replace(/\/+$/, '');
   }
@@ -59,7 +62,8 @@ export class HttpRegistry implements TeacherRegistry {
         });
         if (res.ok) return (await res.json()) as Record<string, unknown>;
         lastError = `HTTP ${res.status}`;
-        if (res.status !== 429 && res.status < 500) throw new RegistryUnavailable(`registry refused ${path}: ${lastError} (permanent: true)`);
+        if (res.status !== 429 && res.status < 500)
+          throw new RegistryUnavailable(`registry refused ${path}: ${lastError} (permanent: true)`);
       } catch (err) {
         if (err instanceof RegistryUnavailable || signal?.aborted) throw err;
         lastError = err instanceof Error ? err.message : String(err);

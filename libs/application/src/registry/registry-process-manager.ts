@@ -1,4 +1,16 @@
-import { decide, decodeTraineeEvent, DomainError, evolve, initialTraineeState, toEventData, type Trainee, type TraineeCommand, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/domain';
+import {
+  decide,
+  decodeTraineeEvent,
+  DomainError,
+  evolve,
+  initialTraineeState,
+  toEventData,
+  type Trainee,
+  type TraineeCommand,
+  type TraineeEvent,
+  type TraineeState,
+  traineeStreamId,
+} from '@app/domain';
 import { type EventStore, newEventId, type RecordedEvent, runCommand, type Subscription } from '@app/event-store';
 import { RegistryUnavailable, type TeacherRegistry } from './registry.port';
 
@@ -111,10 +123,19 @@ export class RegistryProcessManager {
       } catch (err) {
         if (this.stopped) return false;
         if (err instanceof DomainError || (err instanceof RegistryUnavailable && err.message.includes('permanent: true'))) {
-          this.logger.error('registry process manager passed an event it cannot act on', { event: event.id, type: event.type, error: err.message });
+          this.logger.error('registry process manager passed an event it cannot act on', {
+            event: event.id,
+            type: event.type,
+            error: err.message,
+          });
           return true;
         }
-        this.logger.warn('registry process manager will retry', { event: event.id, type: event.type, error: String(err), retry_in_ms: backoff });
+        this.logger.warn('registry process manager will retry', {
+          event: event.id,
+          type: event.type,
+          error: String(err),
+          retry_in_ms: backoff,
+        });
         if (this.stopped) return false;
         await new Promise((r) => setTimeout(r, backoff));
         backoff = Math.min(backoff * 2, this.options.maxBackoffMs ?? 30_000);
@@ -130,27 +151,35 @@ export class RegistryProcessManager {
     if (!trainee) return;
     if (event.type === 'TraineeSubmittedForTrn') {
       if (trainee.trn) return;
-      const { trn } = await this.registry.requestTrn({
-        idempotency_key: event.id,
-        trainee_id: trainee.trainee_id,
-        provider_ukprn: trainee.ukprn,
-        first_names: trainee.details.first_names,
-        last_name: trainee.details.last_name,
-        date_of_birth: trainee.details.date_of_birth,
-        email: trainee.details.email,
-      }, this.abort.signal, { requestedAt: eventTime(event) });
+      const { trn } = await this.registry.requestTrn(
+        {
+          idempotency_key: event.id,
+          trainee_id: trainee.trainee_id,
+          provider_ukprn: trainee.ukprn,
+          first_names: trainee.details.first_names,
+          last_name: trainee.details.last_name,
+          date_of_birth: trainee.details.date_of_birth,
+          email: trainee.details.email,
+        },
+        this.abort.signal,
+        { requestedAt: eventTime(event) },
+      );
       await this.record(trainee, event, (now) => ({ type: 'RecordTrnIssued', trainee_id: trainee.trainee_id, trn, now }));
       this.logger.info('TRN issued by the registry', { trainee_id: trainee.trainee_id });
       return;
     }
     // TraineeRecommendedForAward or TrnIssued: award once a recommended trainee has a TRN.
     if (trainee.state !== 'recommended_for_award' || !trainee.trn || !trainee.outcome_date) return;
-    const { awarded_at } = await this.registry.recommendForAward({
-      idempotency_key: `${trainee.trainee_id}:award:${trainee.recommended_for_award_at}`,
-      trainee_id: trainee.trainee_id,
-      trn: trainee.trn,
-      outcome_date: trainee.outcome_date,
-    }, this.abort.signal, { requestedAt: trainee.recommended_for_award_at ?? eventTime(event) });
+    const { awarded_at } = await this.registry.recommendForAward(
+      {
+        idempotency_key: `${trainee.trainee_id}:award:${trainee.recommended_for_award_at}`,
+        trainee_id: trainee.trainee_id,
+        trn: trainee.trn,
+        outcome_date: trainee.outcome_date,
+      },
+      this.abort.signal,
+      { requestedAt: trainee.recommended_for_award_at ?? eventTime(event) },
+    );
     await this.record(trainee, event, (now) => ({ type: 'RecordAward', trainee_id: trainee.trainee_id, awarded_at, now }));
     this.logger.info('award recorded from the registry', { trainee_id: trainee.trainee_id });
   }

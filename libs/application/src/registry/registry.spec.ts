@@ -19,7 +19,10 @@ class CountingRegistry implements TeacherRegistry {
   trnCalls: TrnRequest[] = [];
   awardCalls: AwardRequest[] = [];
   trnContexts: (RegistryCallContext | undefined)[] = [];
-  constructor(private readonly inner: TeacherRegistry, private failFirst = 0) {}
+  constructor(
+    private readonly inner: TeacherRegistry,
+    private failFirst = 0,
+  ) {}
   async requestTrn(r: TrnRequest, signal?: AbortSignal, context?: RegistryCallContext) {
     this.trnCalls.push(r);
     this.trnContexts.push(context);
@@ -38,7 +41,16 @@ const instant = () => new SandboxRegistry({ trnDelayMs: 0, awardDelayMs: 0 });
 /** Registers (and so submits for a TRN) trainee `id` at instant `at` (ISO 8601 UTC). */
 async function register(store: SqliteEventStore, id: string, at = '2026-01-01T00:00:00.000Z'): Promise<void> {
   const events = decide(
-    commandFromWire({ type: 'RegisterTrainee', trainee_id: id, ukprn: '10000001', version: 'v2025.0', input: JSON.parse(JSON.stringify(v2025Example.data)), now: at, new_ids: ['P', 'D'], duplicate_candidates: [] }),
+    commandFromWire({
+      type: 'RegisterTrainee',
+      trainee_id: id,
+      ukprn: '10000001',
+      version: 'v2025.0',
+      input: JSON.parse(JSON.stringify(v2025Example.data)),
+      now: at,
+      new_ids: ['P', 'D'],
+      duplicate_candidates: [],
+    }),
     { exists: false },
   );
   await store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: at }, newEventId), { expectedRevision: 'no_stream' });
@@ -165,8 +177,16 @@ describe('RegistryProcessManager (driven by the event log)', () => {
   });
 });
 
-describe('the sandbox registry\'s timing (docs/reference/API-FACTS.md §12.1, §12.5)', () => {
-  const trnRequest: TrnRequest = { idempotency_key: 'k1', trainee_id: 'T1', provider_ukprn: '10000001', first_names: 'A', last_name: 'B', date_of_birth: '1990-01-01', email: 'a@example.com' };
+describe("the sandbox registry's timing (docs/reference/API-FACTS.md §12.1, §12.5)", () => {
+  const trnRequest: TrnRequest = {
+    idempotency_key: 'k1',
+    trainee_id: 'T1',
+    provider_ukprn: '10000001',
+    first_names: 'A',
+    last_name: 'B',
+    date_of_birth: '1990-01-01',
+    email: 'a@example.com',
+  };
 
   it('is due the delay after the instant the request arose, whatever its offset', () => {
     expect(sandboxDueAt('2026-03-02T09:59:30.000Z', 60_000).toISOString()).toBe('2026-03-02T10:00:30.000Z');
@@ -189,10 +209,14 @@ describe('the sandbox registry\'s timing (docs/reference/API-FACTS.md §12.1, §
   it('answers a TRN request and an award when due, by its clock', async () => {
     const time = new VirtualTime(Date.parse('2026-03-02T10:00:00.000Z'));
     const registry = new SandboxRegistry({ trnDelayMs: 60_000, awardDelayMs: 30_000, clock: time.clock, sleep: time.sleep });
-    await expect(registry.requestTrn(trnRequest, undefined, { requestedAt: '2026-03-02T09:59:40.000Z' })).resolves.toEqual({ trn: sandboxTrn('T1') });
+    await expect(registry.requestTrn(trnRequest, undefined, { requestedAt: '2026-03-02T09:59:40.000Z' })).resolves.toEqual({
+      trn: sandboxTrn('T1'),
+    });
     expect(time.clock().toISOString()).toBe('2026-03-02T10:00:40.000Z');
     const award = { idempotency_key: 'k2', trainee_id: 'T1', trn: sandboxTrn('T1'), outcome_date: '2026-03-01' };
-    await expect(registry.recommendForAward(award, undefined, { requestedAt: '2026-03-02T10:00:30.000Z' })).resolves.toEqual({ awarded_at: '2026-03-01T00:00:00.000Z' });
+    await expect(registry.recommendForAward(award, undefined, { requestedAt: '2026-03-02T10:00:30.000Z' })).resolves.toEqual({
+      awarded_at: '2026-03-01T00:00:00.000Z',
+    });
     expect(time.sleeps).toEqual([40_000, 20_000]);
   });
 
@@ -222,9 +246,13 @@ describe('the sandbox registry\'s timing (docs/reference/API-FACTS.md §12.1, §
     expect(() => new SandboxRegistry({ trnDelayMs: 2 ** 31 - 1 })).not.toThrow();
   });
 
-  it('takes an event\'s time from its occurredAt metadata, else from its data\'s at', () => {
-    expect(eventTime({ metadata: { schemaVersion: 1, occurredAt: '2026-03-02T10:00:00.000Z' }, data: { at: '2026-03-02T09:00:00.000Z' } })).toBe('2026-03-02T10:00:00.000Z');
-    expect(eventTime({ metadata: { schemaVersion: 1, occurredAt: '' }, data: { at: '2026-03-02T09:00:00.000Z' } })).toBe('2026-03-02T09:00:00.000Z');
+  it("takes an event's time from its occurredAt metadata, else from its data's at", () => {
+    expect(
+      eventTime({ metadata: { schemaVersion: 1, occurredAt: '2026-03-02T10:00:00.000Z' }, data: { at: '2026-03-02T09:00:00.000Z' } }),
+    ).toBe('2026-03-02T10:00:00.000Z');
+    expect(eventTime({ metadata: { schemaVersion: 1, occurredAt: '' }, data: { at: '2026-03-02T09:00:00.000Z' } })).toBe(
+      '2026-03-02T09:00:00.000Z',
+    );
     expect(eventTime({ metadata: { schemaVersion: 1, occurredAt: '' }, data: {} })).toBeUndefined();
   });
 });
@@ -234,7 +262,15 @@ describe('HttpRegistry (against a loopback stand-in of the registry API)', () =>
   beforeAll(() => fake.start());
   afterAll(() => fake.stop());
 
-  const request: TrnRequest = { idempotency_key: 'k1', trainee_id: 'T1', provider_ukprn: '10000001', first_names: 'A', last_name: 'B', date_of_birth: '1990-01-01', email: 'a@example.com' };
+  const request: TrnRequest = {
+    idempotency_key: 'k1',
+    trainee_id: 'T1',
+    provider_ukprn: '10000001',
+    first_names: 'A',
+    last_name: 'B',
+    date_of_birth: '1990-01-01',
+    email: 'a@example.com',
+  };
 
   it('posts with the idempotency key and retries 503s with backoff', async () => {
     fake.failures['/trn-requests'] = [503, 503];

@@ -70,10 +70,16 @@ export async function handleTraineeCommand(
  * revision, or no snapshot (replay the stream) when the read model has none for this code's
  * projection version. NotFound when no trainee has the id.
  */
-async function startingPoint(trainees: TraineeSnapshots, traineeId: string): Promise<{ traineeId: string; snapshot: StreamSnapshot<TraineeState> | null }> {
+async function startingPoint(
+  trainees: TraineeSnapshots,
+  traineeId: string,
+): Promise<{ traineeId: string; snapshot: StreamSnapshot<TraineeState> | null }> {
   const snapshot = await trainees.getTraineeSnapshot(traineeId);
   if (snapshot) {
-    return { traineeId: snapshot.trainee.trainee_id, snapshot: { state: { exists: true, trainee: snapshot.trainee }, revision: snapshot.revision } };
+    return {
+      traineeId: snapshot.trainee.trainee_id,
+      snapshot: { state: { exists: true, trainee: snapshot.trainee }, revision: snapshot.revision },
+    };
   }
   const trainee = await trainees.getTrainee(traineeId);
   if (!trainee) throw new NotFound('Trainee');
@@ -92,7 +98,13 @@ export async function loadTraineeState(eventStore: EventStore, traineeId: string
 
 /** The metadata a caller's write records (docs/DESIGN.md "Event envelope"). */
 export function writeContext(caller: Caller, now: string): WriteContext {
-  return { occurredAt: now, providerUkprn: caller.ukprn, apiVersion: caller.apiVersion, requestId: caller.requestId, tokenId: caller.tokenId };
+  return {
+    occurredAt: now,
+    providerUkprn: caller.ukprn,
+    apiVersion: caller.apiVersion,
+    requestId: caller.requestId,
+    tokenId: caller.tokenId,
+  };
 }
 
 /** The trainee of a state that must hold one (after a successful command). */
@@ -105,7 +117,12 @@ export function traineeOf(state: TraineeState): Trainee {
  * The directory's schools for the URNs that placement inputs name (six digits; others are left to
  * validation), looked up before deciding so `decide` stays pure (docs/reference/API-FACTS.md §10.3).
  */
-export function schoolsNamedBy(schools: SchoolLookup, placements: readonly PlacementFields[] | null | '' | undefined): Promise<Map<string, School>> {
-  const urns = Array.isArray(placements) ? placements.map((p) => p.urn).filter((urn): urn is string => typeof urn === 'string' && /^\d{6}$/.test(urn)) : [];
+export function schoolsNamedBy(
+  schools: SchoolLookup,
+  placements: readonly PlacementFields[] | null | '' | undefined,
+): Promise<Map<string, School>> {
+  const urns = Array.isArray(placements)
+    ? placements.map((p) => p.urn).filter((urn): urn is string => typeof urn === 'string' && /^\d{6}$/.test(urn))
+    : [];
   return schools.findByUrns(urns);
 }

@@ -31,7 +31,13 @@ function requestSchema(wire: WireObject<unknown>, description: string, extra: Js
 
 /** `{data: <schema>}`, the envelope of every write body and of most answers. */
 function envelope(schema: JsonSchema, description?: string): JsonSchema {
-  return { type: 'object', ...(description ? { description } : {}), properties: { data: schema }, required: ['data'], additionalProperties: false };
+  return {
+    type: 'object',
+    ...(description ? { description } : {}),
+    properties: { data: schema },
+    required: ['data'],
+    additionalProperties: false,
+  };
 }
 
 /** `{errors: [{error: <name>, message}]}` (docs/DESIGN.md ruling 4). */
@@ -133,13 +139,24 @@ function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {
   const withdrawal = withdrawalWireFor(version);
   return {
     TraineeInput: requestSchema(traineeWire(version, 'create'), 'A trainee to create, with its nested degrees and placements.', {
-      patternProperties: { [DISABILITY_KEY.source]: { type: ['string', 'null'], description: 'A disability code, stored and answered as sent.' } },
+      patternProperties: {
+        [DISABILITY_KEY.source]: { type: ['string', 'null'], description: 'A disability code, stored and answered as sent.' },
+      },
     }),
-    TraineeUpdateInput: requestSchema(traineeWire(version, 'update'), 'The fields to change (merge: the fields sent replace the stored ones; null leaves a field as it is, docs/reference/API-FACTS.md §7.4). Nested degrees and placements are not read: use their endpoints.', {
-      patternProperties: { [DISABILITY_KEY.source]: { type: ['string', 'null'], description: 'A disability code; null or empty removes the key.' } },
-    }),
+    TraineeUpdateInput: requestSchema(
+      traineeWire(version, 'update'),
+      'The fields to change (merge: the fields sent replace the stored ones; null leaves a field as it is, docs/reference/API-FACTS.md §7.4). Nested degrees and placements are not read: use their endpoints.',
+      {
+        patternProperties: {
+          [DISABILITY_KEY.source]: { type: ['string', 'null'], description: 'A disability code; null or empty removes the key.' },
+        },
+      },
+    ),
     PlacementInput: requestSchema(PLACEMENT_WIRE, 'A school placement.'),
-    DegreeInput: requestSchema(degreeWire(version), 'A previous degree. UK or non-UK is decided from country and institution (docs/reference/API-FACTS.md §11.2).'),
+    DegreeInput: requestSchema(
+      degreeWire(version),
+      'A previous degree. UK or non-UK is decided from country and institution (docs/reference/API-FACTS.md §11.2).',
+    ),
     DeferralInput: requestSchema(DEFERRAL_WIRE, 'A deferral.'),
     WithdrawalInput: requestSchema(withdrawal, 'A withdrawal.'),
     RecommendationInput: requestSchema(RECOMMENDATION_WIRE, 'A recommendation for QTS or EYTS.'),
@@ -164,10 +181,19 @@ function responseSchemas(output: VersionContract['output']): Record<string, Json
     TraineeResponse: envelope(ref('Trainee')),
     PlacementResponse: envelope(ref('Placement')),
     PlacementCreatedResponse: envelope(ref('PlacementCreated')),
-    PlacementListResponse: envelope({ type: 'array', items: ref('Placement') }, 'In creation order; empty when the trainee has none (docs/DESIGN.md ruling 9).'),
+    PlacementListResponse: envelope(
+      { type: 'array', items: ref('Placement') },
+      'In creation order; empty when the trainee has none (docs/DESIGN.md ruling 9).',
+    ),
     DegreeResponse: envelope(ref('Degree')),
-    DegreeCreatedResponse: envelope({ type: 'array', items: ref('Degree'), minItems: 1, maxItems: 1 }, 'An array holding the created degree (docs/DESIGN.md ruling 2).'),
-    DegreeListResponse: envelope({ type: 'array', items: ref('Degree') }, 'In creation order; empty when the trainee has none (docs/DESIGN.md ruling 9).'),
+    DegreeCreatedResponse: envelope(
+      { type: 'array', items: ref('Degree'), minItems: 1, maxItems: 1 },
+      'An array holding the created degree (docs/DESIGN.md ruling 2).',
+    ),
+    DegreeListResponse: envelope(
+      { type: 'array', items: ref('Degree') },
+      'In creation order; empty when the trainee has none (docs/DESIGN.md ruling 9).',
+    ),
   };
 }
 
@@ -196,7 +222,10 @@ const ANSWER_SCHEMAS: Record<string, JsonSchema> = {
       status: { type: 'string', const: 'ok' },
       version: {
         type: 'object',
-        properties: { requested: { type: 'string', description: 'The version segment of the path, as requested.' }, latest: { type: 'string', description: 'The newest version this deployment serves.' } },
+        properties: {
+          requested: { type: 'string', description: 'The version segment of the path, as requested.' },
+          latest: { type: 'string', description: 'The newest version this deployment serves.' },
+        },
         required: ['requested', 'latest'],
         additionalProperties: false,
       },
@@ -212,14 +241,29 @@ const ANSWER_SCHEMAS: Record<string, JsonSchema> = {
       revision: { type: 'integer', minimum: 0, description: "0-based revision in the trainee's stream." },
       occurred_at: { type: 'string', format: 'date-time' },
       event_type: { type: 'string', enum: [...TRAINEE_EVENT_TYPES] },
-      changed_fields: { type: 'array', items: { type: 'string' }, description: 'Canonical field names (the v2026.1 name where the versions differ).' },
+      changed_fields: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Canonical field names (the v2026.1 name where the versions differ).',
+      },
       changes: { type: 'object', description: 'The new value of each changed field.' },
       provider_ukprn: { type: ['string', 'null'] },
       token_id: { type: ['string', 'null'], description: 'The id of the token that made the request, never the token.' },
       api_version: { type: ['string', 'null'] },
       request_id: { type: ['string', 'null'] },
     },
-    required: ['position', 'revision', 'occurred_at', 'event_type', 'changed_fields', 'changes', 'provider_ukprn', 'token_id', 'api_version', 'request_id'],
+    required: [
+      'position',
+      'revision',
+      'occurred_at',
+      'event_type',
+      'changed_fields',
+      'changes',
+      'provider_ukprn',
+      'token_id',
+      'api_version',
+      'request_id',
+    ],
     additionalProperties: false,
   },
   TraineeHistoryResponse: {
@@ -237,12 +281,15 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     required: ['error'],
     additionalProperties: false,
   },
-  NotFound: errorList(['NotFound'], 'Trainee(s), Placement(s) or Degree(s) not found; No trainees found; Not found (an unknown route, or a version that is not served: the message names the served ones).'),
+  NotFound: errorList(
+    ['NotFound'],
+    'Trainee(s), Placement(s) or Degree(s) not found; No trainees found; Not found (an unknown route, or a version that is not served: the message names the served ones).',
+  ),
   BadRequest: errorList(['BadRequest'], 'The body is not valid JSON.'),
   PayloadTooLarge: errorList(['PayloadTooLarge'], 'The body is over 5 MiB.'),
   UnprocessableEntity: errorList(
     ['UnprocessableEntity', 'StateTransitionError'],
-    'Every failed rule, one entry each, in a stable order (docs/DESIGN.md ruling 4); or the action is not allowed in the trainee\'s state (StateTransitionError); or `data` is missing.',
+    "Every failed rule, one entry each, in a stable order (docs/DESIGN.md ruling 4); or the action is not allowed in the trainee's state (StateTransitionError); or `data` is missing.",
   ),
   EnhancedValidationErrors: {
     type: 'object',
@@ -273,12 +320,20 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     additionalProperties: false,
   },
   Conflict: errorList(['Conflict'], 'The trainee was changed by another request at the same time; retry.'),
-  DuplicateTrainee: errorList(['Conflict'], 'The trainee is already registered (the existing trainees in `data`), or a concurrent change (no `data`).', {
-    properties: { data: { type: 'array', items: ref('Trainee') } },
-  }),
-  DuplicateDegree: errorList(['Conflict'], 'The degree duplicates one the trainee has (the existing degrees in `data`), or a concurrent change (no `data`).', {
-    properties: { data: { type: 'array', items: ref('Degree') } },
-  }),
+  DuplicateTrainee: errorList(
+    ['Conflict'],
+    'The trainee is already registered (the existing trainees in `data`), or a concurrent change (no `data`).',
+    {
+      properties: { data: { type: 'array', items: ref('Trainee') } },
+    },
+  ),
+  DuplicateDegree: errorList(
+    ['Conflict'],
+    'The degree duplicates one the trainee has (the existing degrees in `data`), or a concurrent change (no `data`).',
+    {
+      properties: { data: { type: 'array', items: ref('Degree') } },
+    },
+  ),
   TooManyRequests: { type: 'string', description: 'Plain text `Retry later`.', example: 'Retry later\n' },
 };
 
@@ -289,7 +344,9 @@ function referenceDataSchemas(fields: string[]): Record<string, JsonSchema> {
     WithdrawalReasonsList: WITHDRAWAL_REASONS_LIST,
     ReferenceData: {
       type: 'object',
-      properties: Object.fromEntries(fields.map((k) => [k, ref(k === 'withdrawal_reasons' ? 'WithdrawalReasonsList' : 'ReferenceDataList')])),
+      properties: Object.fromEntries(
+        fields.map((k) => [k, ref(k === 'withdrawal_reasons' ? 'WithdrawalReasonsList' : 'ReferenceDataList')]),
+      ),
       required: fields,
       additionalProperties: false,
     },

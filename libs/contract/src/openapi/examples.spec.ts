@@ -19,7 +19,9 @@ function kindOf(operation: string): keyof VersionRequests {
 
 describe('the request examples of the OpenAPI documents (docs/reference/openapi)', () => {
   it.each([...API_VERSIONS])('are those of the reference’s %s document, but for the listed adjustments', (version: ApiVersion) => {
-    const reference = load(readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'reference', 'openapi', `${version}.yaml`), 'utf8')) as {
+    const reference = load(
+      readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'reference', 'openapi', `${version}.yaml`), 'utf8'),
+    ) as {
       paths: Record<string, Record<string, { requestBody?: { content: { 'application/json': { example?: unknown } } } }>>;
     };
     const expected: string[] = [];
@@ -46,7 +48,9 @@ describe('the request examples of the OpenAPI documents (docs/reference/openapi)
   });
 
   it('documents PATCH with the example of PUT', () => {
-    expect(requestExample('v2026.1', 'PATCH /api/{api_version}/trainees/{trainee_id}')).toEqual(requestExample('v2026.1', 'PUT /api/{api_version}/trainees/{trainee_id}'));
+    expect(requestExample('v2026.1', 'PATCH /api/{api_version}/trainees/{trainee_id}')).toEqual(
+      requestExample('v2026.1', 'PUT /api/{api_version}/trainees/{trainee_id}'),
+    );
     expect(requestExample('v2026.1', 'GET /api/{api_version}/trainees')).toBeUndefined();
   });
 });

@@ -27,7 +27,9 @@ export const ADJUSTMENTS: readonly { version: ApiVersion; operation: string; why
     version: 'v2025.0',
     operation: 'POST /api/{api_version}/trainees/{trainee_id}/withdraw',
     why: 'safeguarding_concerns is a withdrawal reason in v2026.1 only (docs/DESIGN.md ruling 7)',
-    change: ({ data: { safeguarding_concern_reasons: _dropped, ...data } }) => ({ data: { ...data, reasons: ['had_to_withdraw_trainee_another_reason'] } }),
+    change: ({ data: { safeguarding_concern_reasons: _dropped, ...data } }) => ({
+      data: { ...data, reasons: ['had_to_withdraw_trainee_another_reason'] },
+    }),
   },
 ];
 

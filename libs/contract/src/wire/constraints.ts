@@ -71,16 +71,29 @@ function check(name: string, test: Test, message: Message, options: CheckOptions
 }
 
 /** A value of the form's kind, or blank. */
-const blankOr = (test: (value: unknown, args: ValidationArguments) => boolean): Test => (value, args) => isBlank(value) || test(value, args);
+const blankOr =
+  (test: (value: unknown, args: ValidationArguments) => boolean): Test =>
+  (value, args) =>
+    isBlank(value) || test(value, args);
 
 /** Required: not blank (`<label> can't be blank`, or the given message). */
 export function Required(options: CheckOptions & { message?: (label: string) => string } = {}): PropertyDecorator {
-  return check('required', (v) => !isBlank(v), (label) => options.message?.(label) ?? `${label} can't be blank`, options);
+  return check(
+    'required',
+    (v) => !isBlank(v),
+    (label) => options.message?.(label) ?? `${label} can't be blank`,
+    options,
+  );
 }
 
 /** Free text: a string or a finite JSON number (`<label> is invalid`; docs/reference/API-FACTS.md §6.4). */
 export function IsText(options: CheckOptions = {}): PropertyDecorator {
-  return check('isText', blankOr((v) => textOf(v) !== undefined), (label) => `${label} is invalid`, options);
+  return check(
+    'isText',
+    blankOr((v) => textOf(v) !== undefined),
+    (label) => `${label} is invalid`,
+    options,
+  );
 }
 
 /** At most `max` characters (code points): `<label> is too long (maximum is <max> characters)`. */
@@ -124,12 +137,22 @@ export function IsEmailAddress(options: CheckOptions = {}): PropertyDecorator {
 
 /** An ISO 8601 date as docs/reference/API-FACTS.md §6.5 reads it: `<label> is invalid` (or the given message). */
 export function IsIsoDate(options: CheckOptions & { message?: (label: string) => string } = {}): PropertyDecorator {
-  return check('isIsoDate', blankOr((v) => parseIsoDate(v) !== null), (label) => options.message?.(label) ?? `${label} is invalid`, options);
+  return check(
+    'isIsoDate',
+    blankOr((v) => parseIsoDate(v) !== null),
+    (label) => options.message?.(label) ?? `${label} is invalid`,
+    options,
+  );
 }
 
 /** An ISO 8601 date or date-time (§12.4), with its own message. */
 export function IsIsoDateOrDateTime(message: (label: string) => string, options: CheckOptions = {}): PropertyDecorator {
-  return check('isIsoDateOrDateTime', blankOr((v) => parseIsoDateOrDateTime(v) !== null), (label) => message(label), options);
+  return check(
+    'isIsoDateOrDateTime',
+    blankOr((v) => parseIsoDateOrDateTime(v) !== null),
+    (label) => message(label),
+    options,
+  );
 }
 
 /**
@@ -145,19 +168,30 @@ export function IsCode(
   return check(
     `isCode:${list}`,
     blankOr((v) => codes.lookup(list, read(v)) !== undefined),
-    (label, value) => options.message?.(label, value) ?? codes.unknownCodeMessage(label, value instanceof NonScalar ? value.echo : value, list),
+    (label, value) =>
+      options.message?.(label, value) ?? codes.unknownCodeMessage(label, value instanceof NonScalar ? value.echo : value, list),
     options,
   );
 }
 
 /** A JSON string (or blank), else the given message. */
 export function IsString(message: (label: string, value: unknown) => string, options: CheckOptions = {}): PropertyDecorator {
-  return check('isString', blankOr((v) => typeof v === 'string'), (label, value) => message(label, value), options);
+  return check(
+    'isString',
+    blankOr((v) => typeof v === 'string'),
+    (label, value) => message(label, value),
+    options,
+  );
 }
 
 /** An array of items (or blank), else `<label> is invalid` (docs/reference/API-FACTS.md §6.6). */
 export function IsArray(options: CheckOptions = {}): PropertyDecorator {
-  return check('isArray', blankOr((v) => v instanceof NonScalar && v.array), (label) => `${label} is invalid`, options);
+  return check(
+    'isArray',
+    blankOr((v) => v instanceof NonScalar && v.array),
+    (label) => `${label} is invalid`,
+    options,
+  );
 }
 
 /**
@@ -168,17 +202,42 @@ export function IsArray(options: CheckOptions = {}): PropertyDecorator {
  */
 export function MaxItems(max: number, unit: string, options: CheckOptions = {}): PropertyDecorator {
   const count = (v: unknown): number => (v instanceof NonScalar ? v.items : Array.isArray(v) ? v.length : 0);
-  return check('maxItems', blankOr((v) => count(v) <= max), (label) => `${label} is too long (maximum is ${max} ${unit})`, options);
+  return check(
+    'maxItems',
+    blankOr((v) => count(v) <= max),
+    (label) => `${label} is too long (maximum is ${max} ${unit})`,
+    options,
+  );
 }
 
 /** A check of this property's value with a message that depends on the value. */
-export function Satisfies(name: string, test: (value: unknown) => boolean, message: (label: string, value: unknown) => string, options: CheckOptions = {}): PropertyDecorator {
-  return check(name, blankOr((v) => test(v)), (label, value) => message(label, value), options);
+export function Satisfies(
+  name: string,
+  test: (value: unknown) => boolean,
+  message: (label: string, value: unknown) => string,
+  options: CheckOptions = {},
+): PropertyDecorator {
+  return check(
+    name,
+    blankOr((v) => test(v)),
+    (label, value) => message(label, value),
+    options,
+  );
 }
 
 /** A rule of the whole object, reported on this property. */
-export function Holds(name: string, test: (value: unknown, object: Record<string, unknown>) => boolean, message: (label: string) => string, options: CheckOptions = {}): PropertyDecorator {
-  return check(name, (v, args) => test(v, args.object as Record<string, unknown>), (label) => message(label), options);
+export function Holds(
+  name: string,
+  test: (value: unknown, object: Record<string, unknown>) => boolean,
+  message: (label: string) => string,
+  options: CheckOptions = {},
+): PropertyDecorator {
+  return check(
+    name,
+    (v, args) => test(v, args.object as Record<string, unknown>),
+    (label) => message(label),
+    options,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,7 +270,8 @@ export function isValidEmailFormat(email: string): boolean {
  * restrictions) or GIR, optional white space, inward code (digit + two letters, no C I K M O V).
  * Case-insensitive.
  */
-const UK_POSTCODE = /^(?:GIR\s*0AA|[A-PR-UWYZ](?:[0-9][0-9]?|[A-HK-Y][0-9][0-9]?|[0-9][A-HJKPS-UW]|[A-HK-Y][0-9][ABEHMNPRVWXY])\s*[0-9][ABD-HJLNP-UW-Z]{2})$/i;
+const UK_POSTCODE =
+  /^(?:GIR\s*0AA|[A-PR-UWYZ](?:[0-9][0-9]?|[A-HK-Y][0-9][0-9]?|[0-9][A-HJKPS-UW]|[A-HK-Y][0-9][ABEHMNPRVWXY])\s*[0-9][ABD-HJLNP-UW-Z]{2})$/i;
 
 /** True when `postcode` is a valid full UK postcode (docs/reference/API-FACTS.md §10.1), e.g. `BN1 1AA`, `sw1a1aa`. */
 export function isValidUkPostcode(postcode: string): boolean {

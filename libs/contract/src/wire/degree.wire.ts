@@ -14,6 +14,53 @@ import type { ApiVersion } from '../versions';
 import { IsCode, IsString, Satisfies, echoOf, parseGraduationYear } from './constraints';
 import { WireObject, type WireField } from './wire-object';
 
+/** `graduation_year`: a year (string or integer) or a full date whose year is kept (docs/reference/API-FACTS.md §11.4). */
+const GRADUATION_YEAR_FIELD: WireField = {
+  wire: 'graduation_year',
+  canonical: 'graduation_year',
+  checks: [
+    Satisfies(
+      'graduationYear',
+      (v) => parseGraduationYear(v) !== 'invalid',
+      () => DEGREE_MESSAGES.graduationYearInvalid,
+    ),
+  ],
+  convert: (v) => parseGraduationYear(v),
+  schema: {
+    description:
+      'The year of graduation: a year (as a string or an integer) or a full date `YYYY-MM-DD` (its year is kept). Required; at most next year, at least 60 years before it.',
+    oneOf: [
+      { type: 'integer', minimum: 0, maximum: 999999999 },
+      { type: 'string', pattern: '^(\\d{1,9}|\\d{4}-\\d{2}-\\d{2})$' },
+      { type: 'null' },
+    ],
+    example: '2003-06-01',
+  },
+};
+
+/** `institution`: a string; an unknown code is the domain's to record as "Other UK institution" (§11.2). */
+const INSTITUTION_FIELD: WireField = {
+  wire: 'institution',
+  canonical: 'institution',
+  checks: [IsString((label) => `${label} is invalid`)],
+  convert: (v) => v,
+  schema: {
+    type: ['string', 'null'],
+    description:
+      'Awarding institution of a UK degree (a degree_institution code). An unknown code records "Other UK institution". Sending one makes the degree a UK degree.',
+    example: '0116',
+  },
+};
+
+/** `other_grade`: accepted and ignored (no grade code resolves to "Other"). */
+const OTHER_GRADE_FIELD: WireField = {
+  wire: 'other_grade',
+  canonical: 'other_grade',
+  checks: [IsString((label) => `${label} is invalid`)],
+  convert: (v) => v,
+  schema: { type: ['string', 'null'], maxLength: 255, description: 'Accepted and ignored: no grade code resolves to "Other".' },
+};
+
 function degreeFields(version: ApiVersion): WireField[] {
   const codes = codeBookFor(version);
   const codeSchema = (list: Parameters<typeof codes.codesOf>[0], description: string): Record<string, unknown> => ({
@@ -21,7 +68,8 @@ function degreeFields(version: ApiVersion): WireField[] {
     enum: [...codes.codesOf(list), null],
     description,
   });
-  const unknownCode = (list: 'degree_type' | 'country') => (label: string, value: unknown) => codes.unknownCodeMessage(label, echoOf(value), list);
+  const unknownCode = (list: 'degree_type' | 'country') => (label: string, value: unknown) =>
+    codes.unknownCodeMessage(label, echoOf(value), list);
   return [
     {
       wire: 'subject',
@@ -30,21 +78,7 @@ function degreeFields(version: ApiVersion): WireField[] {
       convert: (v) => v,
       schema: { ...codeSchema('degree_subject', 'Degree subject (HECOS code). Required.'), example: '100425' },
     },
-    {
-      wire: 'graduation_year',
-      canonical: 'graduation_year',
-      checks: [Satisfies('graduationYear', (v) => parseGraduationYear(v) !== 'invalid', () => DEGREE_MESSAGES.graduationYearInvalid)],
-      convert: (v) => parseGraduationYear(v),
-      schema: {
-        description: 'The year of graduation: a year (as a string or an integer) or a full date `YYYY-MM-DD` (its year is kept). Required; at most next year, at least 60 years before it.',
-        oneOf: [
-          { type: 'integer', minimum: 0, maximum: 999999999 },
-          { type: 'string', pattern: '^(\\d{1,9}|\\d{4}-\\d{2}-\\d{2})$' },
-          { type: 'null' },
-        ],
-        example: '2003-06-01',
-      },
-    },
+    GRADUATION_YEAR_FIELD,
     {
       wire: 'uk_degree',
       canonical: 'uk_degree',
@@ -59,17 +93,7 @@ function degreeFields(version: ApiVersion): WireField[] {
       convert: (v) => v,
       schema: { ...codeSchema('degree_type', 'Degree type of a non-UK degree. Required for a non-UK degree.'), example: null },
     },
-    {
-      wire: 'institution',
-      canonical: 'institution',
-      checks: [IsString((label) => `${label} is invalid`)],
-      convert: (v) => v,
-      schema: {
-        type: ['string', 'null'],
-        description: 'Awarding institution of a UK degree (a degree_institution code). An unknown code records "Other UK institution". Sending one makes the degree a UK degree.',
-        example: '0116',
-      },
-    },
+    INSTITUTION_FIELD,
     {
       wire: 'grade',
       canonical: 'grade',
@@ -82,15 +106,12 @@ function degreeFields(version: ApiVersion): WireField[] {
       canonical: 'country',
       checks: [IsString(unknownCode('country'))],
       convert: (v) => v,
-      schema: { ...codeSchema('country', 'Country of a non-UK degree. Blank or a UK code (XF, XG, XH, XI, XK) makes the degree a UK degree.'), example: null },
+      schema: {
+        ...codeSchema('country', 'Country of a non-UK degree. Blank or a UK code (XF, XG, XH, XI, XK) makes the degree a UK degree.'),
+        example: null,
+      },
     },
-    {
-      wire: 'other_grade',
-      canonical: 'other_grade',
-      checks: [IsString((label) => `${label} is invalid`)],
-      convert: (v) => v,
-      schema: { type: ['string', 'null'], maxLength: 255, description: 'Accepted and ignored: no grade code resolves to "Other".' },
-    },
+    OTHER_GRADE_FIELD,
   ];
 }
 

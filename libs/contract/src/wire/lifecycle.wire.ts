@@ -62,7 +62,10 @@ export const DEFERRAL_WIRE = new WireObject<DeferralFields>('DeferralInput', [
   {
     wire: 'defer_date',
     canonical: 'defer_date',
-    checks: [Required({ message: () => DEFERRAL_MESSAGES.deferDateBlank }), IsIsoDate({ message: () => DEFERRAL_MESSAGES.deferDateInvalid })],
+    checks: [
+      Required({ message: () => DEFERRAL_MESSAGES.deferDateBlank }),
+      IsIsoDate({ message: () => DEFERRAL_MESSAGES.deferDateInvalid }),
+    ],
     convert: (v) => parseIsoDate(v),
     required: true,
     schema: { type: 'string', format: 'date', description: 'When the trainee deferred (no range check).', example: '2026-01-15' },
@@ -72,7 +75,12 @@ export const DEFERRAL_WIRE = new WireObject<DeferralFields>('DeferralInput', [
     canonical: 'defer_reason',
     checks: [IsText(), MaxChars(DEFER_REASON_MAX_LENGTH)],
     convert: (v) => textOf(v),
-    schema: { type: ['string', 'null'], maxLength: DEFER_REASON_MAX_LENGTH, description: 'Why, at most 500 characters.', example: 'Health reasons' },
+    schema: {
+      type: ['string', 'null'],
+      maxLength: DEFER_REASON_MAX_LENGTH,
+      description: 'Why, at most 500 characters.',
+      example: 'Health reasons',
+    },
   },
 ]);
 
@@ -87,7 +95,12 @@ export const RECOMMENDATION_WIRE = new WireObject<RecommendationFields>('Recomme
     ],
     convert: (v) => parseIsoDate(v),
     required: true,
-    schema: { type: 'string', format: 'date', description: 'When the trainee met the QTS or EYTS standards: not in the future, not before itt_start_date.', example: '2026-06-30' },
+    schema: {
+      type: 'string',
+      format: 'date',
+      description: 'When the trainee met the QTS or EYTS standards: not in the future, not before itt_start_date.',
+      example: '2026-06-30',
+    },
   },
 ]);
 
@@ -101,35 +114,41 @@ function reasonsField(safeguarding: boolean): WireField {
     const trigger = object.trigger;
     return allowedWithdrawalReasons(typeof trigger === 'string' && TRIGGERS.includes(trigger) ? trigger : undefined, safeguarding);
   };
-  const reasonEnum = [...new Set([...allowedWithdrawalReasons('provider', safeguarding), ...allowedWithdrawalReasons('trainee', safeguarding)])];
+  const reasonEnum = [
+    ...new Set([...allowedWithdrawalReasons('provider', safeguarding), ...allowedWithdrawalReasons('trainee', safeguarding)]),
+  ];
   return {
-  wire: 'reasons',
-  canonical: 'reasons',
-  checks: [
-    Holds('reasonsGiven', (_v, o) => reasonsOf(o).length > 0, () => WITHDRAWAL_MESSAGES.reasonsBlank),
-    Holds(
-      'reasonsForTrigger',
-      (_v, o) => {
-        const reasons = reasonsOf(o);
-        const ok = allowed(o);
-        return reasons.length === 0 || reasons.every((r) => typeof r === 'string' && ok.includes(r));
-      },
-      () => WITHDRAWAL_MESSAGES.reasonsNotValidForTrigger,
-    ),
-    MaxItems(WITHDRAWAL_REASONS_MAX_ITEMS, 'reasons'),
-  ],
-  prepare: (v) => (Array.isArray(v) ? v.map(wrap) : wrap(v)),
-  convert: () => undefined,
-  required: true,
-  schema: {
-    type: 'array',
-    minItems: 1,
-    maxItems: WITHDRAWAL_REASONS_MAX_ITEMS,
-    items: { type: 'string', enum: reasonEnum },
-    description: `Why the trainee withdrew: reasons allowed for the trigger (see GET /reference-data, withdrawal_reasons), at most ${WITHDRAWAL_REASONS_MAX_ITEMS}.`,
-    example: ['unacceptable_behaviour'],
-  },
-};
+    wire: 'reasons',
+    canonical: 'reasons',
+    checks: [
+      Holds(
+        'reasonsGiven',
+        (_v, o) => reasonsOf(o).length > 0,
+        () => WITHDRAWAL_MESSAGES.reasonsBlank,
+      ),
+      Holds(
+        'reasonsForTrigger',
+        (_v, o) => {
+          const reasons = reasonsOf(o);
+          const ok = allowed(o);
+          return reasons.length === 0 || reasons.every((r) => typeof r === 'string' && ok.includes(r));
+        },
+        () => WITHDRAWAL_MESSAGES.reasonsNotValidForTrigger,
+      ),
+      MaxItems(WITHDRAWAL_REASONS_MAX_ITEMS, 'reasons'),
+    ],
+    prepare: (v) => (Array.isArray(v) ? v.map(wrap) : wrap(v)),
+    convert: () => undefined,
+    required: true,
+    schema: {
+      type: 'array',
+      minItems: 1,
+      maxItems: WITHDRAWAL_REASONS_MAX_ITEMS,
+      items: { type: 'string', enum: reasonEnum },
+      description: `Why the trainee withdrew: reasons allowed for the trigger (see GET /reference-data, withdrawal_reasons), at most ${WITHDRAWAL_REASONS_MAX_ITEMS}.`,
+      example: ['unacceptable_behaviour'],
+    },
+  };
 }
 
 /** `safeguarding_concern_reasons`, where the version has it: required when the reasons include safeguarding_concerns. */
@@ -159,7 +178,8 @@ function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
       required: true,
       schema: {
         type: 'string',
-        description: 'When the trainee withdrew: an ISO 8601 date or date-time (a date-time with a zone counts on its UTC date); not before itt_start_date.',
+        description:
+          'When the trainee withdrew: an ISO 8601 date or date-time (a date-time with a zone counts on its UTC date); not before itt_start_date.',
         example: '2026-01-15',
       },
     },
@@ -167,7 +187,13 @@ function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
     {
       wire: 'trigger',
       canonical: 'trigger',
-      checks: [Holds('triggerInList', (v) => typeof v === 'string' && TRIGGERS.includes(v), () => WITHDRAWAL_MESSAGES.triggerNotInList)],
+      checks: [
+        Holds(
+          'triggerInList',
+          (v) => typeof v === 'string' && TRIGGERS.includes(v),
+          () => WITHDRAWAL_MESSAGES.triggerNotInList,
+        ),
+      ],
       convert: (v) => v,
       required: true,
       schema: { type: 'string', enum: [...TRIGGERS], description: 'Who decided: the provider or the trainee.', example: 'trainee' },
@@ -175,10 +201,21 @@ function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
     {
       wire: 'future_interest',
       canonical: 'future_interest',
-      checks: [Holds('futureInterestInList', (v) => typeof v === 'string' && FUTURE_INTERESTS.includes(v), () => WITHDRAWAL_MESSAGES.futureInterestNotInList)],
+      checks: [
+        Holds(
+          'futureInterestInList',
+          (v) => typeof v === 'string' && FUTURE_INTERESTS.includes(v),
+          () => WITHDRAWAL_MESSAGES.futureInterestNotInList,
+        ),
+      ],
       convert: (v) => v,
       required: true,
-      schema: { type: 'string', enum: [...FUTURE_INTERESTS], description: 'Whether the trainee might return to teacher training.', example: 'no' },
+      schema: {
+        type: 'string',
+        enum: [...FUTURE_INTERESTS],
+        description: 'Whether the trainee might return to teacher training.',
+        example: 'no',
+      },
     },
     {
       wire: 'another_reason',

@@ -8,110 +8,110 @@ import { validateNewTrainee } from './validate';
  * verbatim. They must validate with today = 2026-11-22 (decision (c) of validate-trainee.ts).
  */
 const V2025_0_EXAMPLE = {
-  "data": {
-    "first_names": "John",
-    "middle_names": "Ryan",
-    "last_name": "Doe",
-    "date_of_birth": "1990-01-01",
-    "sex": "11",
-    "email": "john.doe@example.com",
-    "trn": "123456",
-    "training_route": "11",
-    "itt_start_date": "2025-08-01",
-    "itt_end_date": "2027-07-31",
-    "diversity_disclosure": "diversity_disclosed",
-    "course_subject_one": "100346",
-    "study_mode": "63",
-    "nationality": "GB",
-    "itt_aim": "202",
-    "itt_qualification_aim": "001",
-    "course_year": "2012",
-    "course_age_range": "13915",
-    "fund_code": "2",
-    "funding_method": "6",
-    "statsagency_id": "0310261553101",
-    "previous_last_name": "Smith",
-    "trainee_start_date": "2025-08-01",
-    "disability1": "58",
-    "disability2": "57",
-    "degrees_attributes": [
+  data: {
+    first_names: 'John',
+    middle_names: 'Ryan',
+    last_name: 'Doe',
+    date_of_birth: '1990-01-01',
+    sex: '11',
+    email: 'john.doe@example.com',
+    trn: '123456',
+    training_route: '11',
+    itt_start_date: '2025-08-01',
+    itt_end_date: '2027-07-31',
+    diversity_disclosure: 'diversity_disclosed',
+    course_subject_one: '100346',
+    study_mode: '63',
+    nationality: 'GB',
+    itt_aim: '202',
+    itt_qualification_aim: '001',
+    course_year: '2012',
+    course_age_range: '13915',
+    fund_code: '2',
+    funding_method: '6',
+    statsagency_id: '0310261553101',
+    previous_last_name: 'Smith',
+    trainee_start_date: '2025-08-01',
+    disability1: '58',
+    disability2: '57',
+    degrees_attributes: [
       {
-        "grade": "02",
-        "subject": "100425",
-        "institution": "0116",
-        "uk_degree": "083",
-        "graduation_year": "2003-06-01"
-      }
+        grade: '02',
+        subject: '100425',
+        institution: '0116',
+        uk_degree: '083',
+        graduation_year: '2003-06-01',
+      },
     ],
-    "placements_attributes": [
+    placements_attributes: [
       {
-        "urn": "900020"
-      }
+        urn: '900020',
+      },
     ],
-    "provider_trainee_id": "99157234/2/01",
-    "pg_apprenticeship_start_date": "2024-03-11",
-    "application_id": 1392334,
-    "lead_partner_ukprn": "65782432",
-    "employing_school_urn": "429929",
-    "lead_partner_urn": "459283",
-    "course_subject_two": "101410",
-    "course_subject_three": "100366",
-    "ethnicity": "142"
-  }
+    provider_trainee_id: '99157234/2/01',
+    pg_apprenticeship_start_date: '2024-03-11',
+    application_id: 1392334,
+    lead_partner_ukprn: '65782432',
+    employing_school_urn: '429929',
+    lead_partner_urn: '459283',
+    course_subject_two: '101410',
+    course_subject_three: '100366',
+    ethnicity: '142',
+  },
 };
 
 const V2026_1_EXAMPLE = {
-  "data": {
-    "first_names": "John",
-    "middle_names": "Ryan",
-    "last_name": "Doe",
-    "date_of_birth": "1990-01-01",
-    "sex": "11",
-    "email": "john.doe@example.com",
-    "trn": "123456",
-    "training_route": "11",
-    "itt_start_date": "2025-08-01",
-    "itt_end_date": "2027-07-31",
-    "diversity_disclosure": "diversity_disclosed",
-    "course_subject_1": "100346",
-    "study_mode": "63",
-    "nationality": "GB",
-    "itt_aim": "202",
-    "itt_qualification_aim": "001",
-    "course_year": "2012",
-    "course_age_range": "13918",
-    "fund_code": "2",
-    "funding_method": "6",
-    "statsagency_id": "0310261553101",
-    "previous_last_name": "Smith",
-    "trainee_start_date": "2025-08-01",
-    "disability1": "58",
-    "disability2": "57",
-    "degrees_attributes": [
+  data: {
+    first_names: 'John',
+    middle_names: 'Ryan',
+    last_name: 'Doe',
+    date_of_birth: '1990-01-01',
+    sex: '11',
+    email: 'john.doe@example.com',
+    trn: '123456',
+    training_route: '11',
+    itt_start_date: '2025-08-01',
+    itt_end_date: '2027-07-31',
+    diversity_disclosure: 'diversity_disclosed',
+    course_subject_1: '100346',
+    study_mode: '63',
+    nationality: 'GB',
+    itt_aim: '202',
+    itt_qualification_aim: '001',
+    course_year: '2012',
+    course_age_range: '13918',
+    fund_code: '2',
+    funding_method: '6',
+    statsagency_id: '0310261553101',
+    previous_last_name: 'Smith',
+    trainee_start_date: '2025-08-01',
+    disability1: '58',
+    disability2: '57',
+    degrees_attributes: [
       {
-        "grade": "02",
-        "subject": "100425",
-        "institution": "0116",
-        "uk_degree": "083",
-        "graduation_year": "2003-06-01"
-      }
+        grade: '02',
+        subject: '100425',
+        institution: '0116',
+        uk_degree: '083',
+        graduation_year: '2003-06-01',
+      },
     ],
-    "placements_attributes": [
+    placements_attributes: [
       {
-        "urn": "900020"
-      }
+        urn: '900020',
+      },
     ],
-    "provider_trainee_id": "99157234/2/01",
-    "pg_apprenticeship_start_date": "2026-03-11",
-    "application_id": 6916785,
-    "training_partner_ukprn": "29542999",
-    "employing_school_urn": "883876",
-    "training_partner_urn": "660776",
-    "course_subject_2": "101410",
-    "course_subject_3": "100366",
-    "ethnicity": "142",
-    "iqts_country": "LS"
-  }
+    provider_trainee_id: '99157234/2/01',
+    pg_apprenticeship_start_date: '2026-03-11',
+    application_id: 6916785,
+    training_partner_ukprn: '29542999',
+    employing_school_urn: '883876',
+    training_partner_urn: '660776',
+    course_subject_2: '101410',
+    course_subject_3: '100366',
+    ethnicity: '142',
+    iqts_country: 'LS',
+  },
 };
 
 const TODAY = '2026-11-22';
@@ -158,7 +158,9 @@ describe('the OpenAPI POST /trainees request examples', () => {
       trainee_start_date: '2025-08-01',
       pg_apprenticeship_start_date: '2024-03-11',
     });
-    expect(result.value.placements).toEqual([{ urn: '900020', name: 'Establishment does not have a URN', postcode: null, address: null, school_id: null }]);
+    expect(result.value.placements).toEqual([
+      { urn: '900020', name: 'Establishment does not have a URN', postcode: null, address: null, school_id: null },
+    ]);
     expect(result.value.degrees).toEqual([
       {
         uk_degree: '083',
@@ -203,7 +205,13 @@ describe('the OpenAPI POST /trainees request examples', () => {
   });
 
   it('each example fails in the other version', () => {
-    expect(validate('v2026.1', V2025_0_EXAMPLE)).toMatchObject({ ok: false, errors: expect.arrayContaining(["course_subject_1 can't be blank"]) });
-    expect(validate('v2025.0', V2026_1_EXAMPLE)).toMatchObject({ ok: false, errors: expect.arrayContaining(["course_subject_one can't be blank"]) });
+    expect(validate('v2026.1', V2025_0_EXAMPLE)).toMatchObject({
+      ok: false,
+      errors: expect.arrayContaining(["course_subject_1 can't be blank"]),
+    });
+    expect(validate('v2025.0', V2026_1_EXAMPLE)).toMatchObject({
+      ok: false,
+      errors: expect.arrayContaining(["course_subject_one can't be blank"]),
+    });
   });
 });

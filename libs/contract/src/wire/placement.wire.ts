@@ -22,7 +22,14 @@ function placementFields(prefix: string): WireField[] {
     {
       wire: 'urn',
       canonical: 'urn',
-      checks: [Satisfies('urn', (v) => URN_FORMAT.test(textOf(v) ?? ''), (label) => `${label} is invalid`, options)],
+      checks: [
+        Satisfies(
+          'urn',
+          (v) => URN_FORMAT.test(textOf(v) ?? ''),
+          (label) => `${label} is invalid`,
+          options,
+        ),
+      ],
       convert: (v) => textOf(v),
       schema: {
         type: ['string', 'null'],
@@ -36,13 +43,23 @@ function placementFields(prefix: string): WireField[] {
       canonical: 'name',
       checks: [IsText(options), MaxChars(PLACEMENT_NAME_MAX, options)],
       convert: (v) => textOf(v),
-      schema: { type: ['string', 'null'], maxLength: PLACEMENT_NAME_MAX, description: 'Required unless the URN names a school of the directory.', example: 'Oak Primary School' },
+      schema: {
+        type: ['string', 'null'],
+        maxLength: PLACEMENT_NAME_MAX,
+        description: 'Required unless the URN names a school of the directory.',
+        example: 'Oak Primary School',
+      },
     },
     {
       wire: 'postcode',
       canonical: 'postcode',
       checks: [
-        Satisfies('postcode', (v) => isValidUkPostcode(textOf(v) ?? ''), (label) => `${label} Enter a valid postcode (for example, BN1 1AA)`, options),
+        Satisfies(
+          'postcode',
+          (v) => isValidUkPostcode(textOf(v) ?? ''),
+          (label) => `${label} Enter a valid postcode (for example, BN1 1AA)`,
+          options,
+        ),
       ],
       convert: (v) => textOf(v)!.trim(),
       schema: { type: ['string', 'null'], pattern: UK_POSTCODE_PATTERN, description: 'A full UK postcode.', example: 'GU1 1AA' },

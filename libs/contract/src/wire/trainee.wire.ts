@@ -24,7 +24,19 @@ import { codeBookFor } from '../code-books';
 import { versionFieldName } from '../field-names';
 import { traineeRulesFor } from '../rules';
 import type { ApiVersion } from '../versions';
-import { IsArray, IsCode, IsEmailAddress, IsIsoDate, IsText, LengthOneOf, MaxChars, MaxItems, Satisfies, isBlank, textOf } from './constraints';
+import {
+  IsArray,
+  IsCode,
+  IsEmailAddress,
+  IsIsoDate,
+  IsText,
+  LengthOneOf,
+  MaxChars,
+  MaxItems,
+  Satisfies,
+  isBlank,
+  textOf,
+} from './constraints';
 import { degreeWire } from './degree.wire';
 import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS } from './limits';
 import { NESTED_PLACEMENT_WIRE } from './placement.wire';
@@ -69,7 +81,12 @@ const TRAINEE_FIELD_SPECS: readonly TraineeFieldSpec[] = [
   { canonical: 'sex', kind: code('sex'), required: true, description: 'Sex (code).' },
   { canonical: 'nationality', kind: code('nationality'), description: 'Nationality (ISO 3166 country code).' },
   { canonical: 'training_route', kind: code('training_route'), required: true, description: 'Training route (code).' },
-  { canonical: 'itt_start_date', kind: date, required: true, description: 'Start of initial teacher training; its year at most next year.' },
+  {
+    canonical: 'itt_start_date',
+    kind: date,
+    required: true,
+    description: 'Start of initial teacher training; its year at most next year.',
+  },
   { canonical: 'itt_end_date', kind: date, required: true, description: 'Expected end of initial teacher training, after its start.' },
   { canonical: 'trainee_start_date', kind: date, description: 'When the trainee started; defaults to itt_start_date.' },
   { canonical: 'course_subject_1', kind: code('course_subject'), required: true, description: 'First course subject (HECOS code).' },
@@ -84,26 +101,64 @@ const TRAINEE_FIELD_SPECS: readonly TraineeFieldSpec[] = [
     kind: (v) => (versionRules(v).additionalCoded ? code('training_initiative') : text()),
     description: 'Additional training initiative.',
   },
-  { canonical: 'itt_aim', kind: { kind: 'code', list: 'itt_aim', numberAsText: true }, required: true, description: 'ITT aim (code); a JSON number is accepted.' },
-  { canonical: 'itt_qualification_aim', kind: code('itt_qualification_aim'), description: 'ITT qualification aim (code); required when itt_aim is 202.' },
+  {
+    canonical: 'itt_aim',
+    kind: { kind: 'code', list: 'itt_aim', numberAsText: true },
+    required: true,
+    description: 'ITT aim (code); a JSON number is accepted.',
+  },
+  {
+    canonical: 'itt_qualification_aim',
+    kind: code('itt_qualification_aim'),
+    description: 'ITT qualification aim (code); required when itt_aim is 202.',
+  },
   { canonical: 'course_year', kind: { kind: 'course_year' }, required: true, description: 'Year of the course.' },
   { canonical: 'fund_code', kind: code('fund_code'), required: true, description: 'Fund code (code).' },
   { canonical: 'funding_method', kind: code('funding_method'), required: true, description: 'Funding method (code).' },
   { canonical: 'ni_number', kind: text(), description: 'National Insurance number.' },
-  { canonical: 'pg_apprenticeship_start_date', kind: { kind: 'lenient_date' }, description: 'Postgraduate apprenticeship start date; anything that is not a date is stored as null.' },
-  { canonical: 'statsagency_id', kind: { kind: 'statsagency_id' }, required: true, description: 'Statistics agency identifier: 13 or 17 characters.' },
+  {
+    canonical: 'pg_apprenticeship_start_date',
+    kind: { kind: 'lenient_date' },
+    description: 'Postgraduate apprenticeship start date; anything that is not a date is stored as null.',
+  },
+  {
+    canonical: 'statsagency_id',
+    kind: { kind: 'statsagency_id' },
+    required: true,
+    description: 'Statistics agency identifier: 13 or 17 characters.',
+  },
   { canonical: 'provider_trainee_id', kind: text(50), description: "The provider's own identifier of the trainee, at most 50 characters." },
-  { canonical: 'application_id', kind: { kind: 'application_id' }, description: 'Application identifier: a non-negative integer of at most 7 digits.' },
-  { canonical: 'employing_school_urn', kind: text(), description: 'URN of the employing school; empty or a not-applicable URN (900000, 900010, 900020, 900030) means none.' },
-  { canonical: 'training_partner_urn', kind: text(), description: 'URN of the training partner; empty or a not-applicable URN means none. Takes precedence over the UKPRN.' },
+  {
+    canonical: 'application_id',
+    kind: { kind: 'application_id' },
+    description: 'Application identifier: a non-negative integer of at most 7 digits.',
+  },
+  {
+    canonical: 'employing_school_urn',
+    kind: text(),
+    description: 'URN of the employing school; empty or a not-applicable URN (900000, 900010, 900020, 900030) means none.',
+  },
+  {
+    canonical: 'training_partner_urn',
+    kind: text(),
+    description: 'URN of the training partner; empty or a not-applicable URN means none. Takes precedence over the UKPRN.',
+  },
   { canonical: 'training_partner_ukprn', kind: text(), description: 'UKPRN of the training partner; empty means none.' },
-  { canonical: 'iqts_country', kind: code('country'), description: 'Country of an iQTS trainee (country code): required for route 15, refused for any other.' },
+  {
+    canonical: 'iqts_country',
+    kind: code('country'),
+    description: 'Country of an iQTS trainee (country code): required for route 15, refused for any other.',
+  },
   {
     canonical: 'degrees_attributes',
     kind: { kind: 'degrees' },
     description: `Degrees (create only): required for a route that needs a degree; at most ${DEGREES_ATTRIBUTES_MAX_ITEMS}.`,
   },
-  { canonical: 'placements_attributes', kind: { kind: 'placements' }, description: `Placements (create only), at most ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS}.` },
+  {
+    canonical: 'placements_attributes',
+    kind: { kind: 'placements' },
+    description: `Placements (create only), at most ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS}.`,
+  },
 ];
 
 /** The version's rules that decide a field's wire check (the same rules object the domain reads). */
@@ -114,7 +169,8 @@ function versionRules(version: ApiVersion): { additionalCoded: boolean; courseYe
 
 const nullable = (schema: JsonSchema): JsonSchema => {
   const type = schema.type;
-  if (typeof type === 'string') return { ...schema, type: [type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
+  if (typeof type === 'string')
+    return { ...schema, type: [type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
   if (Array.isArray(schema.oneOf)) return { ...schema, oneOf: [...schema.oneOf, { type: 'null' }] };
   return schema;
 };
@@ -135,7 +191,12 @@ function fieldFor(spec: TraineeFieldSpec, version: ApiVersion): WireField | null
         schema: describe(kind.max === undefined ? { type: 'string' } : { type: 'string', maxLength: kind.max }),
       };
     case 'email':
-      return { ...base, checks: [IsText(), MaxChars(255), IsEmailAddress()], convert: (v) => textOf(v), schema: describe({ type: 'string', format: 'email', maxLength: 255 }) };
+      return {
+        ...base,
+        checks: [IsText(), MaxChars(255), IsEmailAddress()],
+        convert: (v) => textOf(v),
+        schema: describe({ type: 'string', format: 'email', maxLength: 255 }),
+      };
     case 'statsagency_id':
       return {
         ...base,
@@ -178,49 +239,62 @@ type FieldBase = Pick<WireField, 'wire' | 'canonical' | 'required'>;
  * number or string (docs/reference/API-FACTS.md §6); a string of digits is stored as a number.
  */
 function courseYearField(base: FieldBase, description: string, integer: boolean): WireField {
-    const test = integer
-      ? (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && /^\d+$/.test(v) && Number.isSafeInteger(Number(v)))
-      : (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'string';
-    return {
-      ...base,
-      checks: [Satisfies('courseYear', test, (label) => `${label} is not a valid course year`)],
-      convert: (v) => {
-        if (typeof v === 'number') return v;
-        const t = String(v).trim();
-        return /^\d+$/.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : t;
-      },
-      schema: {
-        description: `${description} ${integer ? 'An integer (or a string of digits).' : 'Any value is accepted; an integer (or a string of digits) is stored as a number.'}`,
-        oneOf: integer ? [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^\\d+$' }, { type: 'null' }] : [{ type: 'integer' }, { type: 'string' }, { type: 'null' }],
-        example: '2026',
-      },
-    };
+  const test = integer
+    ? (v: unknown) =>
+        (typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && /^\d+$/.test(v) && Number.isSafeInteger(Number(v)))
+    : (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'string';
+  return {
+    ...base,
+    checks: [Satisfies('courseYear', test, (label) => `${label} is not a valid course year`)],
+    convert: (v) => {
+      if (typeof v === 'number') return v;
+      const t = String(v).trim();
+      return /^\d+$/.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : t;
+    },
+    schema: {
+      description: `${description} ${integer ? 'An integer (or a string of digits).' : 'Any value is accepted; an integer (or a string of digits) is stored as a number.'}`,
+      oneOf: integer
+        ? [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^\\d+$' }, { type: 'null' }]
+        : [{ type: 'integer' }, { type: 'string' }, { type: 'null' }],
+      example: '2026',
+    },
+  };
 }
 
 /** `application_id`: up to 7 digits, as a number or a string (docs/reference/API-FACTS.md §6). */
 function applicationIdField(base: FieldBase, description: string): WireField {
   return {
-      ...base,
-      checks: [
-        Satisfies(
-          'applicationId',
-          (v) => {
-            const t = textOf(v);
-            return t !== undefined && charLength(t) <= 7 && /^\d+$/.test(t.trim());
-          },
-          (label, v) => {
-            const t = textOf(v);
-            return t !== undefined && charLength(t) > 7 ? `${label} is too long (maximum is 7 characters)` : `${label} is invalid`;
-          },
-        ),
-      ],
-      convert: (v) => Number(textOf(v)!.trim()),
-      schema: { description: description, oneOf: [{ type: 'integer', minimum: 0, maximum: 9999999 }, { type: 'string', pattern: '^\\s*\\d{1,7}\\s*$' }, { type: 'null' }] },
+    ...base,
+    checks: [
+      Satisfies(
+        'applicationId',
+        (v) => {
+          const t = textOf(v);
+          return t !== undefined && charLength(t) <= 7 && /^\d+$/.test(t.trim());
+        },
+        (label, v) => {
+          const t = textOf(v);
+          return t !== undefined && charLength(t) > 7 ? `${label} is too long (maximum is 7 characters)` : `${label} is invalid`;
+        },
+      ),
+    ],
+    convert: (v) => Number(textOf(v)!.trim()),
+    schema: {
+      description: description,
+      oneOf: [{ type: 'integer', minimum: 0, maximum: 9999999 }, { type: 'string', pattern: '^\\s*\\d{1,7}\\s*$' }, { type: 'null' }],
+    },
   };
 }
 
 /** Nested `degrees_attributes` / `placements_attributes` (create only): an array of at most `max` items of `items` (docs/DESIGN.md ruling 14). */
-function nestedField(base: FieldBase, description: string, items: WireObject<unknown>, max: number, noun: string, itemSchema: string): WireField {
+function nestedField(
+  base: FieldBase,
+  description: string,
+  items: WireObject<unknown>,
+  max: number,
+  noun: string,
+  itemSchema: string,
+): WireField {
   return {
     ...base,
     checks: [IsArray(), MaxItems(max, noun)],
@@ -258,7 +332,10 @@ export function traineeWire(version: ApiVersion, mode: 'create' | 'update' = 'cr
   if (!wire) {
     const nested = new Set<string>(['degrees_attributes', 'placements_attributes']);
     // An update sends what changes: nothing is required on the wire (the merged record's rules decide).
-    const specs = mode === 'create' ? TRAINEE_FIELD_SPECS : TRAINEE_FIELD_SPECS.filter((s) => !nested.has(s.canonical)).map((s) => ({ ...s, required: false }));
+    const specs =
+      mode === 'create'
+        ? TRAINEE_FIELD_SPECS
+        : TRAINEE_FIELD_SPECS.filter((s) => !nested.has(s.canonical)).map((s) => ({ ...s, required: false }));
     const fields = specs.map((s) => fieldFor(s, version)).filter((f): f is WireField => f !== null);
     wire = new WireObject<TraineeFields>(mode === 'create' ? 'TraineeInput' : 'TraineeUpdateInput', fields, DISABILITIES);
     BY_VERSION.set(key, wire);

@@ -48,7 +48,11 @@ describe('validateDegree: UK degrees (docs/reference/API-FACTS.md §11)', () => 
   });
 
   it('falls back to Other UK institution for an unknown or missing institution', () => {
-    expect(valueOf({ ...UK, institution: '9999' })).toMatchObject({ institution: null, institution_uuid: OTHER_UK_INSTITUTION_UUID, country: null });
+    expect(valueOf({ ...UK, institution: '9999' })).toMatchObject({
+      institution: null,
+      institution_uuid: OTHER_UK_INSTITUTION_UUID,
+      country: null,
+    });
     expect(valueOf({ ...UK, institution: undefined })).toMatchObject({ institution: null, institution_uuid: OTHER_UK_INSTITUTION_UUID });
   });
 
@@ -85,7 +89,12 @@ describe('validateDegree: UK degrees (docs/reference/API-FACTS.md §11)', () => 
   });
 
   it('reports every failed rule together', () => {
-    expect(errorsOf({})).toEqual([DEGREE_MESSAGES.subjectMissing, DEGREE_MESSAGES.graduationYearMissing, DEGREE_MESSAGES.ukDegreeMissing, DEGREE_MESSAGES.gradeMissing]);
+    expect(errorsOf({})).toEqual([
+      DEGREE_MESSAGES.subjectMissing,
+      DEGREE_MESSAGES.graduationYearMissing,
+      DEGREE_MESSAGES.ukDegreeMissing,
+      DEGREE_MESSAGES.gradeMissing,
+    ]);
     expect(errorsOf('not an object')).toEqual(errorsOf({}));
   });
 });
@@ -147,7 +156,10 @@ describe('graduation_year (docs/reference/API-FACTS.md §11.3, §11.4)', () => {
     expect(errorsOf({ ...UK, graduation_year: 2027 })).toEqual([]);
     expect(errorsOf({ ...UK, graduation_year: 1967 })).toEqual([]);
     expect(errorsOf({ ...UK, graduation_year: 1966 })).toEqual([DEGREE_MESSAGES.graduationYearInvalid]);
-    expect(errorsOf({ ...UK, graduation_year: '2028' })).toEqual([DEGREE_MESSAGES.graduationYearFuture, DEGREE_MESSAGES.graduationYearInvalid]);
+    expect(errorsOf({ ...UK, graduation_year: '2028' })).toEqual([
+      DEGREE_MESSAGES.graduationYearFuture,
+      DEGREE_MESSAGES.graduationYearInvalid,
+    ]);
     expect(errorsOf({ ...UK, graduation_year: 'soon' })).toEqual([DEGREE_MESSAGES.graduationYearInvalid]);
     expect(DEGREE_MESSAGES.graduationYearFuture).toBe('graduation_year must be in the past, for example 2014');
   });
@@ -167,14 +179,29 @@ describe('validateDegreeUpdate (docs/reference/API-FACTS.md §11.7)', () => {
       grade: '01',
       grade_uuid: '8741765a-13d8-4550-a413-c5a860a59d25',
     });
-    expect(validateDegreeUpdate({ graduation_year: 2012 }, nonUkStored, ctx)).toEqual({ ok: true, value: { ...nonUkStored, graduation_year: 2012 } });
+    expect(validateDegreeUpdate({ graduation_year: 2012 }, nonUkStored, ctx)).toEqual({
+      ok: true,
+      value: { ...nonUkStored, graduation_year: 2012 },
+    });
   });
 
   it('re-decides UK/non-UK from the request when a degree type is sent', () => {
     const toNonUk = validateDegreeUpdate({ non_uk_degree: '051', country: 'FR' }, ukStored, ctx);
-    expect(toNonUk.ok && toNonUk.value).toMatchObject({ uk_degree: null, non_uk_degree: '051', country: 'FR', institution: null, institution_uuid: null });
+    expect(toNonUk.ok && toNonUk.value).toMatchObject({
+      uk_degree: null,
+      non_uk_degree: '051',
+      country: 'FR',
+      institution: null,
+      institution_uuid: null,
+    });
     const toUk = validateDegreeUpdate({ uk_degree: '083' }, { ...nonUkStored, grade: '02', grade_uuid: null }, ctx);
-    expect(toUk.ok && toUk.value).toMatchObject({ uk_degree: '083', non_uk_degree: null, country: null, institution: null, institution_uuid: OTHER_UK_INSTITUTION_UUID });
+    expect(toUk.ok && toUk.value).toMatchObject({
+      uk_degree: '083',
+      non_uk_degree: null,
+      country: null,
+      institution: null,
+      institution_uuid: OTHER_UK_INSTITUTION_UUID,
+    });
   });
 
   it('validates the merged degree', () => {
@@ -189,7 +216,9 @@ describe('degree duplicates (docs/reference/API-FACTS.md §9.2)', () => {
   it('builds a key from the non-blank comparison fields', () => {
     expect(degreeDuplicateKey(a)).toBe(degreeDuplicateKey({ ...a, institution: '0001' } as DegreeInput));
     expect(degreeDuplicateKey(a)).not.toBe(degreeDuplicateKey({ ...a, grade: '01' }));
-    expect(degreeDuplicateKey({ subject: null, graduation_year: null, country: null, uk_degree: null, non_uk_degree: null, grade: null })).toBe('');
+    expect(
+      degreeDuplicateKey({ subject: null, graduation_year: null, country: null, uk_degree: null, non_uk_degree: null, grade: null }),
+    ).toBe('');
   });
 
   it('compares only the incoming degree’s non-blank values', () => {

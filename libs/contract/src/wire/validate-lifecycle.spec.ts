@@ -27,7 +27,16 @@ import { WITHDRAWAL_REASONS_MAX_ITEMS } from './limits';
 const NOW = '2026-01-01T00:00:00.000Z';
 
 function placement(i: number): Placement {
-  return { placement_id: `p${i}`, urn: null, name: `School ${i}`, postcode: null, address: null, school_id: null, created_at: NOW, updated_at: NOW };
+  return {
+    placement_id: `p${i}`,
+    urn: null,
+    name: `School ${i}`,
+    postcode: null,
+    address: null,
+    school_id: null,
+    created_at: NOW,
+    updated_at: NOW,
+  };
 }
 
 function degree(i: number): Degree {
@@ -92,7 +101,27 @@ const ctxOf = (version: ApiVersion): ValidationContext => (version === 'v2025.0'
 const VERSIONS: ApiVersion[] = ['v2025.0', 'v2026.1'];
 
 /** A selection of JSON values of every type, for "never throws" checks. */
-const ODD_VALUES: unknown[] = [undefined, null, true, false, 0, -1, 1.5, 20250901, '', '   ', 'x', [], [null], [1], ['x'], {}, { a: 1 }, [[]], [{}]];
+const ODD_VALUES: unknown[] = [
+  undefined,
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  20250901,
+  '',
+  '   ',
+  'x',
+  [],
+  [null],
+  [1],
+  ['x'],
+  {},
+  { a: 1 },
+  [[]],
+  [{}],
+];
 
 // ---------------------------------------------------------------------------------------------
 // Defer
@@ -176,7 +205,9 @@ describe('validateDeferral (docs/spec/trainee-records-api.md "POST …/defer", "
     });
 
     it('reads a JSON number as its text and refuses other non-strings', () => {
-      expect(validateDeferral({ defer_date: '2026-02-01', defer_reason: 42 }, trainee, ctx25)).toMatchObject({ value: { defer_reason: '42' } });
+      expect(validateDeferral({ defer_date: '2026-02-01', defer_reason: 42 }, trainee, ctx25)).toMatchObject({
+        value: { defer_reason: '42' },
+      });
       for (const bad of [true, ['x'], { a: 1 }]) {
         expect(validateDeferral({ defer_date: '2026-02-01', defer_reason: bad }, trainee, ctx25)).toEqual({
           ok: false,
@@ -245,7 +276,13 @@ function specAllows(version: ApiVersion, trigger: 'provider' | 'trainee', reason
 const DATE_KEY: Record<ApiVersion, string> = { 'v2025.0': 'withdraw_date', 'v2026.1': 'withdrawal_date' };
 
 function body(version: ApiVersion, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { [DATE_KEY[version]]: '2026-01-15', trigger: 'trainee', future_interest: 'no', reasons: ['does_not_want_to_become_a_teacher'], ...extra };
+  return {
+    [DATE_KEY[version]]: '2026-01-15',
+    trigger: 'trainee',
+    future_interest: 'no',
+    reasons: ['does_not_want_to_become_a_teacher'],
+    ...extra,
+  };
 }
 
 describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdraw"; docs/reference/API-FACTS.md §12.4; ruling 7)', () => {
@@ -286,7 +323,10 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
     });
 
     it.each([[undefined], [null], [''], ['   '], [[]], [{}]])('a blank date %j → "Choose a withdrawal date"', (date) => {
-      expect(validateWithdrawal(body(version, { [label]: date }), trainee, ctx)).toEqual({ ok: false, errors: [`${label} Choose a withdrawal date`] });
+      expect(validateWithdrawal(body(version, { [label]: date }), trainee, ctx)).toEqual({
+        ok: false,
+        errors: [`${label} Choose a withdrawal date`],
+      });
     });
 
     it.each([
@@ -334,7 +374,10 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
     });
 
     it('allows the same day as itt_start_date and refuses the day before', () => {
-      expect(validateWithdrawal(body(version, { [label]: '2025-09-01' }), trainee, ctx)).toMatchObject({ ok: true, value: { date: '2025-09-01' } });
+      expect(validateWithdrawal(body(version, { [label]: '2025-09-01' }), trainee, ctx)).toMatchObject({
+        ok: true,
+        value: { date: '2025-09-01' },
+      });
       expect(validateWithdrawal(body(version, { [label]: '2025-08-31' }), trainee, ctx)).toEqual({
         ok: false,
         errors: [`${label} must be after itt_start_date`],
@@ -347,7 +390,10 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
     });
 
     it('has no future check', () => {
-      expect(validateWithdrawal(body(version, { [label]: '2099-12-31' }), trainee, ctx)).toMatchObject({ ok: true, value: { date: '2099-12-31' } });
+      expect(validateWithdrawal(body(version, { [label]: '2099-12-31' }), trainee, ctx)).toMatchObject({
+        ok: true,
+        value: { date: '2099-12-31' },
+      });
     });
 
     it.each([[undefined], [null], [[]], ['does_not_want_to_become_a_teacher'], [42], [{ 0: 'unacceptable_behaviour' }], [true]])(
@@ -365,7 +411,9 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
     );
 
     it('reports one "not valid" message for several bad reasons, also beside good ones', () => {
-      expect(validateWithdrawal(body(version, { reasons: ['unacceptable_behaviour', 'x', 'record_added_in_error'] }), trainee, ctx)).toEqual({
+      expect(
+        validateWithdrawal(body(version, { reasons: ['unacceptable_behaviour', 'x', 'record_added_in_error'] }), trainee, ctx),
+      ).toEqual({
         ok: false,
         errors: [M.reasonsNotValidForTrigger],
       });
@@ -399,11 +447,17 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
 
     describe('future_interest', () => {
       it.each([['yes'], ['no'], ['unknown']])('%s is accepted and stored', (fi) => {
-        expect(validateWithdrawal(body(version, { future_interest: fi }), trainee, ctx)).toMatchObject({ ok: true, value: { future_interest: fi } });
+        expect(validateWithdrawal(body(version, { future_interest: fi }), trainee, ctx)).toMatchObject({
+          ok: true,
+          value: { future_interest: fi },
+        });
       });
 
       it.each([[undefined], [null], [''], ['maybe'], ['Yes'], [true], [0], [['yes']]])('%j → "not included in the list"', (fi) => {
-        expect(validateWithdrawal(body(version, { future_interest: fi }), trainee, ctx)).toEqual({ ok: false, errors: [M.futureInterestNotInList] });
+        expect(validateWithdrawal(body(version, { future_interest: fi }), trainee, ctx)).toEqual({
+          ok: false,
+          errors: [M.futureInterestNotInList],
+        });
       });
     });
 
@@ -418,7 +472,9 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
             errors: [M.anotherReasonBlank],
           });
         }
-        expect(validateWithdrawal(body(version, { trigger, reasons: [reason], another_reason: '  Moved abroad  ' }), trainee, ctx)).toMatchObject({
+        expect(
+          validateWithdrawal(body(version, { trigger, reasons: [reason], another_reason: '  Moved abroad  ' }), trainee, ctx),
+        ).toMatchObject({
           ok: true,
           value: { reasons: [reason], another_reason: 'Moved abroad' },
         });
@@ -428,7 +484,9 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
       });
 
       it('is required for any reason containing another_reason, even one not valid for the trigger', () => {
-        expect(validateWithdrawal(body(version, { trigger: 'provider', reasons: ['trainee_chose_to_withdraw_another_reason'] }), trainee, ctx)).toEqual({
+        expect(
+          validateWithdrawal(body(version, { trigger: 'provider', reasons: ['trainee_chose_to_withdraw_another_reason'] }), trainee, ctx),
+        ).toEqual({
           ok: false,
           errors: [M.reasonsNotValidForTrigger, M.anotherReasonBlank],
         });
@@ -439,14 +497,19 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
       });
 
       it('is stored as null when not required, even when sent', () => {
-        expect(validateWithdrawal(body(version, { another_reason: 'Ignored' }), trainee, ctx)).toMatchObject({ ok: true, value: { another_reason: null } });
+        expect(validateWithdrawal(body(version, { another_reason: 'Ignored' }), trainee, ctx)).toMatchObject({
+          ok: true,
+          value: { another_reason: null },
+        });
       });
     });
   });
 
   describe('reason × trigger × version (spec lists; safeguarding_concerns in v2026.1 only)', () => {
     const cases = VERSIONS.flatMap((version) =>
-      (['provider', 'trainee'] as const).flatMap((trigger) => ALL_REASONS.map((reason) => [version, trigger, reason, specAllows(version, trigger, reason)] as const)),
+      (['provider', 'trainee'] as const).flatMap((trigger) =>
+        ALL_REASONS.map((reason) => [version, trigger, reason, specAllows(version, trigger, reason)] as const),
+      ),
     );
 
     it.each(cases)('%s, trigger %s, reason %s → allowed: %s', (version, trigger, reason, allowed) => {
@@ -470,11 +533,19 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
       for (const trigger of ['provider', 'trainee']) {
         for (const missing of [undefined, null, '', '   ', ['x'], {}]) {
           expect(
-            validateWithdrawal(body('v2026.1', { trigger, reasons: ['safeguarding_concerns'], safeguarding_concern_reasons: missing }), trainee, ctx26),
+            validateWithdrawal(
+              body('v2026.1', { trigger, reasons: ['safeguarding_concerns'], safeguarding_concern_reasons: missing }),
+              trainee,
+              ctx26,
+            ),
           ).toEqual({ ok: false, errors: [M.safeguardingConcernReasonsBlank] });
         }
         expect(
-          validateWithdrawal(body('v2026.1', { trigger, reasons: ['safeguarding_concerns'], safeguarding_concern_reasons: ' Reported ' }), trainee, ctx26),
+          validateWithdrawal(
+            body('v2026.1', { trigger, reasons: ['safeguarding_concerns'], safeguarding_concern_reasons: ' Reported ' }),
+            trainee,
+            ctx26,
+          ),
         ).toMatchObject({ ok: true, value: { reasons: ['safeguarding_concerns'], safeguarding_concern_reasons: 'Reported' } });
       }
     });
@@ -570,7 +641,9 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
   });
 
   it('does not read inherited keys (a prototype-less or __proto__-carrying body is plain data)', () => {
-    const parsed = JSON.parse('{"__proto__": {"trigger": "trainee"}, "withdrawal_date": "2026-01-15", "future_interest": "no", "reasons": ["unacceptable_behaviour"]}');
+    const parsed = JSON.parse(
+      '{"__proto__": {"trigger": "trainee"}, "withdrawal_date": "2026-01-15", "future_interest": "no", "reasons": ["unacceptable_behaviour"]}',
+    );
     expect(validateWithdrawal(parsed, trainee, ctx26)).toEqual({ ok: false, errors: [M.triggerNotInList] });
   });
 
@@ -587,7 +660,9 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
     });
 
     it.each(VERSIONS)('%s: the maximum passes (repeats dropped when stored); one more is refused with the bound alone', (version) => {
-      const atMax = Array.from({ length: WITHDRAWAL_REASONS_MAX_ITEMS }, (_, i) => (i % 2 === 0 ? 'unacceptable_behaviour' : 'did_not_make_progress'));
+      const atMax = Array.from({ length: WITHDRAWAL_REASONS_MAX_ITEMS }, (_, i) =>
+        i % 2 === 0 ? 'unacceptable_behaviour' : 'did_not_make_progress',
+      );
       expect(validateWithdrawal(body(version, { reasons: atMax }), trainee, ctxOf(version))).toMatchObject({
         ok: true,
         value: { reasons: ['unacceptable_behaviour', 'did_not_make_progress'] },
@@ -598,7 +673,10 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
 
     it('reports the bound beside the other reasons rules', () => {
       const over = Array.from({ length: WITHDRAWAL_REASONS_MAX_ITEMS + 1 }, () => 'record_added_in_error');
-      expect(validateWithdrawal(body('v2026.1', { reasons: over }), trainee, ctx26)).toEqual({ ok: false, errors: [M.reasonsNotValidForTrigger, tooLong] });
+      expect(validateWithdrawal(body('v2026.1', { reasons: over }), trainee, ctx26)).toEqual({
+        ok: false,
+        errors: [M.reasonsNotValidForTrigger, tooLong],
+      });
     });
   });
 });
@@ -616,12 +694,18 @@ describe('parseIsoDateOrDateTime', () => {
     expect(parseIsoDateOrDateTime(raw)).toBe(expected);
   });
 
-  it.each([[''], ['T10:00'], ['2026-01-15T10:00:00+24:00'], ['2026-01-15T10:00:00+01:60'], ['2026-01-15T1000:00'], [null], [20260115], [{}]])(
-    '%j → null',
-    (raw) => {
-      expect(parseIsoDateOrDateTime(raw)).toBeNull();
-    },
-  );
+  it.each([
+    [''],
+    ['T10:00'],
+    ['2026-01-15T10:00:00+24:00'],
+    ['2026-01-15T10:00:00+01:60'],
+    ['2026-01-15T1000:00'],
+    [null],
+    [20260115],
+    [{}],
+  ])('%j → null', (raw) => {
+    expect(parseIsoDateOrDateTime(raw)).toBeNull();
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -654,15 +738,20 @@ describe('validateRecommendation (docs/spec/trainee-records-api.md "POST …/rec
     expect(R.dateInFuture).toBe('qts_standards_met_date must not be in the future');
     expect(R.dateBeforeIttStart).toBe('qts_standards_met_date must be after itt_start_date');
     expect(R.degreeMissing).toBe('degree_id must be completed before qts_standards_met_date');
-    expect(R.tooFewPlacements(2, 'provider_led_postgrad')).toBe('placements must be at least 2 for the provider_led_postgrad training route');
+    expect(R.tooFewPlacements(2, 'provider_led_postgrad')).toBe(
+      'placements must be at least 2 for the provider_led_postgrad training route',
+    );
   });
 
-  it.each([[{}], [{ qts_standards_met_date: '' }], [{ qts_standards_met_date: '  ' }], [{ qts_standards_met_date: null }], [{ outcome_date: '2026-06-01' }]])(
-    '%j → blank message',
-    (input) => {
-      expect(validateRecommendation(input, trainee, ctx26)).toEqual({ ok: false, errors: [R.dateBlank] });
-    },
-  );
+  it.each([
+    [{}],
+    [{ qts_standards_met_date: '' }],
+    [{ qts_standards_met_date: '  ' }],
+    [{ qts_standards_met_date: null }],
+    [{ outcome_date: '2026-06-01' }],
+  ])('%j → blank message', (input) => {
+    expect(validateRecommendation(input, trainee, ctx26)).toEqual({ ok: false, errors: [R.dateBlank] });
+  });
 
   it.each([['2026-02-30'], ['2026-06-01T10:00:00Z'], ['01/06/2026'], ['soon'], [20260601], [true], [['2026-06-01']], [{ d: 1 }]])(
     '%j → "is invalid" (and no date comparison)',
@@ -673,15 +762,24 @@ describe('validateRecommendation (docs/spec/trainee-records-api.md "POST …/rec
 
   it('allows today and refuses tomorrow', () => {
     expect(validateRecommendation({ qts_standards_met_date: '2026-06-30' }, trainee, ctx25)).toMatchObject({ ok: true });
-    expect(validateRecommendation({ qts_standards_met_date: '2026-07-01' }, trainee, ctx25)).toEqual({ ok: false, errors: [R.dateInFuture] });
+    expect(validateRecommendation({ qts_standards_met_date: '2026-07-01' }, trainee, ctx25)).toEqual({
+      ok: false,
+      errors: [R.dateInFuture],
+    });
     const newYearsEve = { ...ctx26, today: '2026-12-31' };
     expect(validateRecommendation({ qts_standards_met_date: '2026-12-31' }, trainee, newYearsEve)).toMatchObject({ ok: true });
-    expect(validateRecommendation({ qts_standards_met_date: '20270101' }, trainee, newYearsEve)).toEqual({ ok: false, errors: [R.dateInFuture] });
+    expect(validateRecommendation({ qts_standards_met_date: '20270101' }, trainee, newYearsEve)).toEqual({
+      ok: false,
+      errors: [R.dateInFuture],
+    });
   });
 
   it('allows the same day as itt_start_date and refuses the day before', () => {
     expect(validateRecommendation({ qts_standards_met_date: '2025-09-01' }, trainee, ctx25)).toMatchObject({ ok: true });
-    expect(validateRecommendation({ qts_standards_met_date: '2025-08-31' }, trainee, ctx25)).toEqual({ ok: false, errors: [R.dateBeforeIttStart] });
+    expect(validateRecommendation({ qts_standards_met_date: '2025-08-31' }, trainee, ctx25)).toEqual({
+      ok: false,
+      errors: [R.dateBeforeIttStart],
+    });
   });
 
   it('reports "future" and "before itt_start_date" together when both hold', () => {
@@ -696,7 +794,9 @@ describe('validateRecommendation (docs/spec/trainee-records-api.md "POST …/rec
     it.each([['02'], ['03'], ['10'], ['12'], ['15'], ['16'], ['17'], ['19'], ['20'], ['21']])('route %s requires a degree', (route) => {
       const t = makeTrainee({ training_route: route, degrees: 0, placements: 2 });
       expect(validateRecommendation({ qts_standards_met_date: '2026-06-01' }, t, ctx26)).toEqual({ ok: false, errors: [R.degreeMissing] });
-      expect(validateRecommendation({ qts_standards_met_date: '2026-06-01' }, makeTrainee({ training_route: route, degrees: 1 }), ctx26)).toMatchObject({
+      expect(
+        validateRecommendation({ qts_standards_met_date: '2026-06-01' }, makeTrainee({ training_route: route, degrees: 1 }), ctx26),
+      ).toMatchObject({
         ok: true,
       });
     });
@@ -725,7 +825,13 @@ describe('validateRecommendation (docs/spec/trainee-records-api.md "POST …/rec
         expect(validateRecommendation({ qts_standards_met_date: '2026-06-01' }, t, ctx26)).toEqual({ ok: false, errors: [message] });
       }
       for (const count of [n, n + 1]) {
-        expect(validateRecommendation({ qts_standards_met_date: '2026-06-01' }, makeTrainee({ training_route: route, placements: count }), ctx26)).toMatchObject({
+        expect(
+          validateRecommendation(
+            { qts_standards_met_date: '2026-06-01' },
+            makeTrainee({ training_route: route, placements: count }),
+            ctx26,
+          ),
+        ).toMatchObject({
           ok: true,
         });
       }
@@ -739,7 +845,10 @@ describe('validateRecommendation (docs/spec/trainee-records-api.md "POST …/rec
       ['20', 'early years salaried'],
     ])('route %s (%s) is exempt: no placement needed', (route) => {
       const t = makeTrainee({ training_route: route, placements: 0 });
-      expect(validateRecommendation({ qts_standards_met_date: '2026-06-01' }, t, ctx25)).toEqual({ ok: true, value: { outcome_date: '2026-06-01' } });
+      expect(validateRecommendation({ qts_standards_met_date: '2026-06-01' }, t, ctx25)).toEqual({
+        ok: true,
+        value: { outcome_date: '2026-06-01' },
+      });
     });
 
     it('an unknown route skips the degree and placement rules', () => {

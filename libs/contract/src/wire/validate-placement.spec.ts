@@ -16,8 +16,12 @@ describe('validatePlacement (docs/reference/API-FACTS.md §10.1, §10.3)', () =>
       ok: true,
       value: { urn: null, name: 'Oak School', postcode: null, address: null, school_id: null },
     });
-    expect(validatePlacement({ name: 'Oak School', postcode: 'BN1 1AA' }, ctx, { nested: false })).toMatchObject({ value: { address: 'BN1 1AA' } });
-    expect(validatePlacement({ urn: '123456', name: 'Oak School' }, ctx, { nested: false })).toMatchObject({ value: { address: 'URN 123456' } });
+    expect(validatePlacement({ name: 'Oak School', postcode: 'BN1 1AA' }, ctx, { nested: false })).toMatchObject({
+      value: { address: 'BN1 1AA' },
+    });
+    expect(validatePlacement({ urn: '123456', name: 'Oak School' }, ctx, { nested: false })).toMatchObject({
+      value: { address: 'URN 123456' },
+    });
     expect(validatePlacement({ urn: 123456, name: 'Oak' }, ctx, { nested: false })).toMatchObject({ value: { urn: '123456' } });
   });
 
@@ -40,11 +44,23 @@ describe('validatePlacement (docs/reference/API-FACTS.md §10.1, §10.3)', () =>
   });
 
   it('links a URN of the directory: the school’s name and postcode, a derived address, no name needed (§10.2)', () => {
-    const linked = { urn: '100000', name: 'Oak Primary School', postcode: 'GU1 1AA', address: 'URN 100000, Guildford, GU1 1AA', school_id: 100000 };
+    const linked = {
+      urn: '100000',
+      name: 'Oak Primary School',
+      postcode: 'GU1 1AA',
+      address: 'URN 100000, Guildford, GU1 1AA',
+      school_id: 100000,
+    };
     expect(validatePlacement({ urn: '100000' }, ctx, { nested: false })).toEqual({ ok: true, value: linked });
-    expect(validatePlacement({ urn: '100000', name: 'Other name', postcode: 'BN1 1AA' }, ctx, { nested: false })).toEqual({ ok: true, value: linked });
+    expect(validatePlacement({ urn: '100000', name: 'Other name', postcode: 'BN1 1AA' }, ctx, { nested: false })).toEqual({
+      ok: true,
+      value: linked,
+    });
     expect(validatePlacement({ urn: '100000' }, ctx, { nested: true })).toEqual({ ok: true, value: linked });
-    expect(validatePlacement({ urn: '100000' }, { ...ctx, schools: undefined }, { nested: false })).toEqual({ ok: false, errors: ["name can't be blank"] });
+    expect(validatePlacement({ urn: '100000' }, { ...ctx, schools: undefined }, { nested: false })).toEqual({
+      ok: false,
+      errors: ["name can't be blank"],
+    });
   });
 
   it('a not-applicable URN gives no address and still needs a name on its own', () => {
@@ -63,7 +79,10 @@ describe('validatePlacement (docs/reference/API-FACTS.md §10.1, §10.3)', () =>
     });
 
     it('takes a name of at most 255 characters', () => {
-      expect(validatePlacement({ urn: '123456', name: 'x'.repeat(255) }, ctx, { nested: true })).toMatchObject({ ok: true, value: { name: 'x'.repeat(255) } });
+      expect(validatePlacement({ urn: '123456', name: 'x'.repeat(255) }, ctx, { nested: true })).toMatchObject({
+        ok: true,
+        value: { name: 'x'.repeat(255) },
+      });
       expect(validatePlacement({ urn: '123456', name: 'x'.repeat(256) }, ctx, { nested: true })).toEqual({
         ok: false,
         errors: ['placements_attributes name is too long (maximum is 255 characters)'],
@@ -96,12 +115,22 @@ describe('validatePlacement (docs/reference/API-FACTS.md §10.1, §10.3)', () =>
 });
 
 describe('UK postcodes', () => {
-  it.each(['BN1 1AA', 'GU1 1AA', 'SW1A 1AA', 'sw1a1aa', 'EC1A 1BB', 'W1A 0AX', 'M1 1AE', 'B33 8TH', 'CR2 6XH', 'DN55 1PT', 'GIR 0AA', ' LS1 4AP '])(
-    'accepts %s',
-    (postcode) => {
-      expect(isValidUkPostcode(postcode)).toBe(true);
-    },
-  );
+  it.each([
+    'BN1 1AA',
+    'GU1 1AA',
+    'SW1A 1AA',
+    'sw1a1aa',
+    'EC1A 1BB',
+    'W1A 0AX',
+    'M1 1AE',
+    'B33 8TH',
+    'CR2 6XH',
+    'DN55 1PT',
+    'GIR 0AA',
+    ' LS1 4AP ',
+  ])('accepts %s', (postcode) => {
+    expect(isValidUkPostcode(postcode)).toBe(true);
+  });
 
   it.each(['BN1', 'XYZ', '12345', 'BN1 1A', 'BN1 1AAA', 'QA1 1AA', 'BN1 1CA', 'AAA1 1AA', 'BN1-1AA', ''])('rejects %s', (postcode) => {
     expect(isValidUkPostcode(postcode)).toBe(false);
@@ -125,14 +154,21 @@ describe('validatePlacementUpdate (docs/reference/API-FACTS.md §10.5)', () => {
       value: { urn: '123456', name: 'Oak School', postcode: 'BN1 1AA', address: 'URN 123456, BN1 1AA', school_id: null },
     });
     expect(validatePlacementUpdate({ urn: null }, stored, ctx)).toMatchObject({ value: { urn: null, address: 'GU1 1AA' } });
-    expect(validatePlacementUpdate({ urn: null, postcode: null }, stored, ctx)).toMatchObject({ value: { urn: null, postcode: null, address: null } });
+    expect(validatePlacementUpdate({ urn: null, postcode: null }, stored, ctx)).toMatchObject({
+      value: { urn: null, postcode: null, address: null },
+    });
   });
 
   it('links to a school when the new URN names one, and keeps the link when the URN is not sent', () => {
     const linked = validatePlacementUpdate({ urn: '100000' }, stored, ctx);
-    expect(linked).toMatchObject({ ok: true, value: { urn: '100000', name: 'Oak Primary School', address: 'URN 100000, Guildford, GU1 1AA' } });
+    expect(linked).toMatchObject({
+      ok: true,
+      value: { urn: '100000', name: 'Oak Primary School', address: 'URN 100000, Guildford, GU1 1AA' },
+    });
     if (!linked.ok) throw new Error('setup');
-    expect(validatePlacementUpdate({ postcode: 'BN1 1AA' }, linked.value, ctx)).toMatchObject({ value: { school_id: 100000, postcode: 'GU1 1AA' } });
+    expect(validatePlacementUpdate({ postcode: 'BN1 1AA' }, linked.value, ctx)).toMatchObject({
+      value: { school_id: 100000, postcode: 'GU1 1AA' },
+    });
   });
 
   it('validates the merged placement', () => {

@@ -178,7 +178,11 @@ describe('training partner, school and iQTS on update (docs/reference/API-FACTS.
 
   it('v2026.1: moving to iQTS needs iqts_country; moving away clears it', () => {
     expect(errorsOf({ training_route: '15' }, undefined, 'v2026.1', { hasDegrees: true })).toEqual(["iqts_country can't be blank"]);
-    expect(changesOf({ training_route: '15', iqts_country: 'FR' })).toMatchObject({ training_route: '15', iqts_country: 'FR', course_level: 'postgrad' });
+    expect(changesOf({ training_route: '15', iqts_country: 'FR' })).toMatchObject({
+      training_route: '15',
+      iqts_country: 'FR',
+      course_level: 'postgrad',
+    });
     const iqts = stored({ ...CREATE_V2026, training_route: '15', iqts_country: 'LS', degrees_attributes: [DEGREE] });
     expect(iqts.iqts_country).toBe('LS');
     expect(changesOf({ first_names: 'Grace' }, iqts)).toEqual({ first_names: 'Grace' });
@@ -193,7 +197,10 @@ describe('training partner, school and iQTS on update (docs/reference/API-FACTS.
   });
 
   it('uses the version’s field names', () => {
-    const v2025 = stored({ ...CREATE_V2026, course_subject_1: undefined, course_subject_2: undefined, course_subject_one: '100346' }, 'v2025.0');
+    const v2025 = stored(
+      { ...CREATE_V2026, course_subject_1: undefined, course_subject_2: undefined, course_subject_one: '100346' },
+      'v2025.0',
+    );
     expect(changesOf({ course_subject_two: '100403' }, v2025, 'v2025.0')).toEqual({ course_subject_2: '100403' });
     expect(changesOf({ course_subject_2: '100403' }, v2025, 'v2025.0')).toEqual({});
     expect(errorsOf({ course_subject_two: '100346' }, v2025, 'v2025.0')).toEqual(['course_subject_two might contain duplicate values']);

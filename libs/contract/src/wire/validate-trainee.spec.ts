@@ -64,8 +64,14 @@ describe('validateNewTrainee: the base payload', () => {
   it('rejects a missing, empty or non-object data', () => {
     const message = ['Param is missing or the value is empty or invalid: data'];
     expect(validateNewTrainee({}, { version: 'v2026.1', today: TODAY })).toEqual({ ok: false, errors: message });
-    expect(validateNewTrainee(null as unknown as Record<string, unknown>, { version: 'v2026.1', today: TODAY })).toEqual({ ok: false, errors: message });
-    expect(validateNewTrainee([] as unknown as Record<string, unknown>, { version: 'v2026.1', today: TODAY })).toEqual({ ok: false, errors: message });
+    expect(validateNewTrainee(null as unknown as Record<string, unknown>, { version: 'v2026.1', today: TODAY })).toEqual({
+      ok: false,
+      errors: message,
+    });
+    expect(validateNewTrainee([] as unknown as Record<string, unknown>, { version: 'v2026.1', today: TODAY })).toEqual({
+      ok: false,
+      errors: message,
+    });
   });
 });
 
@@ -101,7 +107,9 @@ describe('required fields (docs/reference/API-FACTS.md §6.3)', () => {
     });
 
     it('degrees_attributes is required for a route that needs a degree', () => {
-      expect(errorsOf(version, { training_route: '12' })).toEqual(['degrees_attributes must be entered if specifying a postgraduate training_route']);
+      expect(errorsOf(version, { training_route: '12' })).toEqual([
+        'degrees_attributes must be entered if specifying a postgraduate training_route',
+      ]);
       expect(errorsOf(version, { training_route: '12', degrees_attributes: [] })).toEqual([
         'degrees_attributes must be entered if specifying a postgraduate training_route',
       ]);
@@ -113,7 +121,9 @@ describe('required fields (docs/reference/API-FACTS.md §6.3)', () => {
   it('study_mode is optional for routes 16 and 17 in v2026.1 only', () => {
     expect(errorsOf('v2026.1', { ...POSTGRAD('16'), study_mode: undefined })).toEqual([]);
     expect(detailsOf('v2026.1', { ...POSTGRAD('16'), study_mode: undefined }).study_mode).toBeNull();
-    expect(errorsOf('v2026.1', { ...POSTGRAD('17'), study_mode: undefined, course_subject_1: '100510', course_age_range: '13920' })).toEqual([]);
+    expect(
+      errorsOf('v2026.1', { ...POSTGRAD('17'), study_mode: undefined, course_subject_1: '100510', course_age_range: '13920' }),
+    ).toEqual([]);
     expect(errorsOf('v2026.1', { ...POSTGRAD('12'), study_mode: undefined })).toEqual(["study_mode can't be blank"]);
   });
 
@@ -187,7 +197,11 @@ describe('lengths and formats (docs/reference/API-FACTS.md §6.4)', () => {
     });
 
     it('does not validate ni_number, previous_last_name or pg_apprenticeship_start_date', () => {
-      const d = detailsOf(version, { ni_number: '?'.repeat(300), previous_last_name: 'y'.repeat(300), pg_apprenticeship_start_date: 'soon' });
+      const d = detailsOf(version, {
+        ni_number: '?'.repeat(300),
+        previous_last_name: 'y'.repeat(300),
+        pg_apprenticeship_start_date: 'soon',
+      });
       expect(d.ni_number).toHaveLength(300);
       expect(d.previous_last_name).toHaveLength(300);
       expect(d.pg_apprenticeship_start_date).toBeNull();
@@ -283,7 +297,10 @@ describe('dates (docs/reference/API-FACTS.md §6.5)', () => {
       [{ trainee_start_date: '2016-11-22' }, []],
       [{ trainee_start_date: '2026-12-01' }, ['trainee_start_date must be in the past']],
       [{ itt_start_date: '2027-01-10', trainee_start_date: '2027-01-10' }, []],
-      [{ itt_start_date: '2016-09-01', itt_end_date: '2017-07-31', trainee_start_date: undefined }, ['trainee_start_date Cannot be more than 10 years in the past']],
+      [
+        { itt_start_date: '2016-09-01', itt_end_date: '2017-07-31', trainee_start_date: undefined },
+        ['trainee_start_date Cannot be more than 10 years in the past'],
+      ],
     ])('trainee_start_date %j', (over, expected) => {
       expect(errorsOf(version, over)).toEqual(expected);
     });
@@ -323,7 +340,11 @@ describe('coded fields (docs/reference/API-FACTS.md §6.6, §6.9)', () => {
     ['study_mode', 1, "study_mode has invalid reference data value of '1'. Valid values are '01', '02', '31', '63', '64'."],
     ['itt_aim', '203', "itt_aim has invalid reference data value of '203'. Valid values are '201', '202'."],
     ['fund_code', '3', "fund_code has invalid reference data value of '3'. Valid values are '2', '7'."],
-    ['funding_method', 'Z', "funding_method has invalid reference data value of 'Z'. Valid values are '4', '6', '7', '8', '9', 'B', 'C', 'D', 'E'."],
+    [
+      'funding_method',
+      'Z',
+      "funding_method has invalid reference data value of 'Z'. Valid values are '4', '6', '7', '8', '9', 'B', 'C', 'D', 'E'.",
+    ],
     [
       'training_initiative',
       'now_teach',
@@ -382,7 +403,9 @@ describe('coded fields (docs/reference/API-FACTS.md §6.6, §6.9)', () => {
   it('itt_aim accepts a JSON number and stores a string (docs/DESIGN.md ruling 12)', () => {
     expect(detailsOf('v2026.1', { itt_aim: 201 }).itt_aim).toBe('201');
     expect(errorsOf('v2026.1', { itt_aim: 202 })).toEqual(['itt_qualification_aim must be entered if 202 selected for itt_aim']);
-    expect(errorsOf('v2026.1', { itt_aim: 203 })).toEqual(["itt_aim has invalid reference data value of '203'. Valid values are '201', '202'."]);
+    expect(errorsOf('v2026.1', { itt_aim: 203 })).toEqual([
+      "itt_aim has invalid reference data value of '203'. Valid values are '201', '202'.",
+    ]);
   });
 
   it('course_age_range 13920 is unknown in v2025.0', () => {
@@ -409,14 +432,18 @@ describe('training routes (docs/reference/API-FACTS.md §6.6, §6.9)', () => {
     const list = "Valid values are '02', '03', '09', '10', '11', '12', '14'.";
     expect(errorsOf('v2025.0', POSTGRAD('15'))).toEqual([`training_route has invalid reference data value of 'iqts'. ${list}`]);
     expect(errorsOf('v2025.0', POSTGRAD('21'))).toEqual([`training_route has invalid reference data value of 'hpitt_postgrad'. ${list}`]);
-    expect(errorsOf('v2025.0', { training_route: '18' })).toEqual([`training_route has invalid reference data value of 'early_years_undergrad'. ${list}`]);
+    expect(errorsOf('v2025.0', { training_route: '18' })).toEqual([
+      `training_route has invalid reference data value of 'early_years_undergrad'. ${list}`,
+    ]);
     expect(errorsOf('v2025.0', { training_route: '99' })).toEqual([`training_route has invalid reference data value of '99'. ${list}`]);
     expect(errorsOf('v2025.0', POSTGRAD('02'))).toEqual([]);
   });
 
   it('v2026.1 refuses route 02', () => {
     const list = "Example values include '03', '09', '10', '11', '12', '14', '15', '16', '17', '18'...";
-    expect(errorsOf('v2026.1', POSTGRAD('02'))).toEqual([`training_route has invalid reference data value of 'school_direct_tuition_fee'. ${list}`]);
+    expect(errorsOf('v2026.1', POSTGRAD('02'))).toEqual([
+      `training_route has invalid reference data value of 'school_direct_tuition_fee'. ${list}`,
+    ]);
     expect(errorsOf('v2026.1', { training_route: 11 })).toEqual([`training_route has invalid reference data value of '11'. ${list}`]);
   });
 
@@ -427,15 +454,21 @@ describe('training routes (docs/reference/API-FACTS.md §6.6, §6.9)', () => {
     expect(errorsOf(version, { ...early, itt_start_date: '2022-08-01', itt_end_date: '2023-07-31' })).toEqual([]);
     // trainee_start_date decides before itt_start_date
     expect(errorsOf(version, { ...early, trainee_start_date: '2022-09-01' })).toEqual([]);
-    expect(errorsOf(version, { ...POSTGRAD('12'), itt_start_date: '2022-09-01', itt_end_date: '2023-07-31', trainee_start_date: '2021-09-01' })).toEqual([message]);
+    expect(
+      errorsOf(version, { ...POSTGRAD('12'), itt_start_date: '2022-09-01', itt_end_date: '2023-07-31', trainee_start_date: '2021-09-01' }),
+    ).toEqual([message]);
   });
 });
 
 describe('course subjects and age ranges (docs/reference/API-FACTS.md §6.6)', () => {
   it.each(BOTH)('%s: duplicate subjects', (version) => {
     expect(errorsOf(version, { course_subject_2: '100346' })).toEqual([`${s2(version)} might contain duplicate values`]);
-    expect(errorsOf(version, { course_subject_2: '100403', course_subject_3: '100346' })).toEqual([`${s3(version)} might contain duplicate values`]);
-    expect(errorsOf(version, { course_subject_2: '100403', course_subject_3: '100403' })).toEqual([`${s3(version)} might contain duplicate values`]);
+    expect(errorsOf(version, { course_subject_2: '100403', course_subject_3: '100346' })).toEqual([
+      `${s3(version)} might contain duplicate values`,
+    ]);
+    expect(errorsOf(version, { course_subject_2: '100403', course_subject_3: '100403' })).toEqual([
+      `${s3(version)} might contain duplicate values`,
+    ]);
     expect(detailsOf(version, { course_subject_2: '100403', course_subject_3: '100425' })).toMatchObject({
       course_subject_1: '100346',
       course_subject_2: '100403',
@@ -535,8 +568,16 @@ describe('disabilities and diversity (docs/reference/API-FACTS.md §6.6, §6.7)'
   });
 
   it('ignores ethnic_group, ethnic_background and diversity_disclosure sent by the client', () => {
-    const d = detailsOf('v2026.1', { ethnic_group: 'white_ethnic_group', ethnic_background: 'Irish', diversity_disclosure: 'diversity_disclosed' });
-    expect(d).toMatchObject({ ethnic_group: 'not_provided_ethnic_group', ethnic_background: 'Not provided', diversity_disclosure: 'diversity_not_disclosed' });
+    const d = detailsOf('v2026.1', {
+      ethnic_group: 'white_ethnic_group',
+      ethnic_background: 'Irish',
+      diversity_disclosure: 'diversity_disclosed',
+    });
+    expect(d).toMatchObject({
+      ethnic_group: 'not_provided_ethnic_group',
+      ethnic_background: 'Not provided',
+      diversity_disclosure: 'diversity_not_disclosed',
+    });
   });
 });
 
@@ -555,7 +596,12 @@ describe('other derived values (docs/reference/API-FACTS.md §6.7, §13.4)', () 
   });
 
   it('squishes names, email and statsagency_id after validation', () => {
-    const d = detailsOf('v2026.1', { first_names: '  Ada   Mary ', middle_names: ' B  C ', last_name: 'Love  lace ', statsagency_id: '12345 7890123' });
+    const d = detailsOf('v2026.1', {
+      first_names: '  Ada   Mary ',
+      middle_names: ' B  C ',
+      last_name: 'Love  lace ',
+      statsagency_id: '12345 7890123',
+    });
     expect(d).toMatchObject({ first_names: 'Ada Mary', middle_names: 'B C', last_name: 'Love lace', statsagency_id: '12345 7890123' });
     expect(detailsOf('v2026.1', { middle_names: '  ' }).middle_names).toBeNull();
   });
@@ -585,7 +631,10 @@ describe('training partner and employing school (decision (a); docs/reference/AP
       training_partner_urn: '459283',
       training_partner_ukprn: null,
     });
-    expect(detailsOf('v2025.0', { lead_partner_ukprn: '65782432' })).toMatchObject({ training_partner_urn: null, training_partner_ukprn: '65782432' });
+    expect(detailsOf('v2025.0', { lead_partner_ukprn: '65782432' })).toMatchObject({
+      training_partner_urn: null,
+      training_partner_ukprn: '65782432',
+    });
     const withV2026Name = { ...payload('v2025.0'), training_partner_urn: '459283' };
     const result = validateNewTrainee(withV2026Name, { version: 'v2025.0', today: TODAY });
     expect(result.ok && result.value.details.training_partner_urn).toBeNull();
@@ -614,7 +663,10 @@ describe('training partner and employing school (decision (a); docs/reference/AP
 describe('nested degrees and placements (docs/reference/API-FACTS.md §6.6, §6.10, §9.2)', () => {
   it('returns the validated degrees and placements', () => {
     const result = validateNewTrainee(
-      payload('v2026.1', { ...POSTGRAD('12'), placements_attributes: [{ urn: '123456', name: 'Oak School', postcode: 'GU1 1AA' }, { urn: '900010' }] }),
+      payload('v2026.1', {
+        ...POSTGRAD('12'),
+        placements_attributes: [{ urn: '123456', name: 'Oak School', postcode: 'GU1 1AA' }, { urn: '900010' }],
+      }),
       { version: 'v2026.1', today: TODAY },
     );
     expect(result.ok).toBe(true);
@@ -632,7 +684,10 @@ describe('nested degrees and placements (docs/reference/API-FACTS.md §6.6, §6.
     expect(
       errorsOf('v2026.1', {
         training_route: '12',
-        degrees_attributes: [{ ...DEGREE, graduation_year: 'soon' }, { ...DEGREE, subject: 'x' }],
+        degrees_attributes: [
+          { ...DEGREE, graduation_year: 'soon' },
+          { ...DEGREE, subject: 'x' },
+        ],
         placements_attributes: [{ urn: '12', name: '' }],
       }),
     ).toEqual([
@@ -659,29 +714,37 @@ describe('nested degrees and placements (docs/reference/API-FACTS.md §6.6, §6.
 });
 
 describe('the most nested items a create takes (docs/DESIGN.md ruling 14)', () => {
-  const placements = (n: number, item: (i: number) => Record<string, unknown> = (i) => ({ urn: String(200000 + i), name: `School ${i}` })) =>
-    Array.from({ length: n }, (_, i) => item(i));
+  const placements = (
+    n: number,
+    item: (i: number) => Record<string, unknown> = (i) => ({ urn: String(200000 + i), name: `School ${i}` }),
+  ) => Array.from({ length: n }, (_, i) => item(i));
   /** `n` degrees that differ in their graduation year, so none duplicates another. */
   const degrees = (n: number) => Array.from({ length: n }, (_, i) => ({ ...DEGREE, graduation_year: String(1990 + i) }));
 
-  it.each(BOTH)(`%s: ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS} placements and ${DEGREES_ATTRIBUTES_MAX_ITEMS} degrees are taken, every one kept`, (version) => {
-    const result = validateNewTrainee(
-      payload(version, { placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS), degrees_attributes: degrees(DEGREES_ATTRIBUTES_MAX_ITEMS) }),
-      { version, today: TODAY },
-    );
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
-    expect(result.value.placements).toHaveLength(PLACEMENTS_ATTRIBUTES_MAX_ITEMS);
-    expect(result.value.degrees).toHaveLength(DEGREES_ATTRIBUTES_MAX_ITEMS);
-  });
+  it.each(BOTH)(
+    `%s: ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS} placements and ${DEGREES_ATTRIBUTES_MAX_ITEMS} degrees are taken, every one kept`,
+    (version) => {
+      const result = validateNewTrainee(
+        payload(version, {
+          placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS),
+          degrees_attributes: degrees(DEGREES_ATTRIBUTES_MAX_ITEMS),
+        }),
+        { version, today: TODAY },
+      );
+      expect(result.ok).toBe(true);
+      if (!result.ok) return;
+      expect(result.value.placements).toHaveLength(PLACEMENTS_ATTRIBUTES_MAX_ITEMS);
+      expect(result.value.degrees).toHaveLength(DEGREES_ATTRIBUTES_MAX_ITEMS);
+    },
+  );
 
   it.each(BOTH)('%s: one placement more is refused with the bound alone, its items not checked', (version) => {
     expect(errorsOf(version, { placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS + 1) })).toEqual([
       `placements_attributes is too long (maximum is ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS} placements)`,
     ]);
-    expect(errorsOf(version, { placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS + 1, () => ({ urn: 'x', name: '' })) })).toEqual([
-      `placements_attributes is too long (maximum is ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS} placements)`,
-    ]);
+    expect(
+      errorsOf(version, { placements_attributes: placements(PLACEMENTS_ATTRIBUTES_MAX_ITEMS + 1, () => ({ urn: 'x', name: '' })) }),
+    ).toEqual([`placements_attributes is too long (maximum is ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS} placements)`]);
   });
 
   it.each(BOTH)('%s: one degree more is refused with the bound alone, its items not checked', (version) => {
@@ -693,7 +756,7 @@ describe('the most nested items a create takes (docs/DESIGN.md ruling 14)', () =
     ]);
   });
 
-  it('reports both bounds, in the order of the other messages, beside the other fields\' problems', () => {
+  it("reports both bounds, in the order of the other messages, beside the other fields' problems", () => {
     expect(
       errorsOf('v2026.1', {
         first_names: '',
@@ -771,10 +834,16 @@ describe('funding, initiative and fund-code rules (docs/reference/API-FACTS.md �
   });
 
   it('uses today + 1 month when no start date parses', () => {
-    const result = validateNewTrainee(payload('v2026.1', { itt_start_date: 'x', training_initiative: '009' }), { version: 'v2026.1', today: '2026-07-15' });
+    const result = validateNewTrainee(payload('v2026.1', { itt_start_date: 'x', training_initiative: '009' }), {
+      version: 'v2026.1',
+      today: '2026-07-15',
+    });
     expect(result).toEqual({
       ok: false,
-      errors: ['itt_start_date is invalid', "training_initiative 'maths_physics_chairs_programme_researchers_in_schools' is not available in academic cycle '2026 to 2027'"],
+      errors: [
+        'itt_start_date is invalid',
+        "training_initiative 'maths_physics_chairs_programme_researchers_in_schools' is not available in academic cycle '2026 to 2027'",
+      ],
     });
   });
 });
@@ -787,7 +856,10 @@ describe('wrong JSON types and message order', () => {
       "sex can't be blank",
       'disability1 is invalid',
     ]);
-    expect(detailsOf('v2026.1', { first_names: 123, provider_trainee_id: 42 })).toMatchObject({ first_names: '123', provider_trainee_id: '42' });
+    expect(detailsOf('v2026.1', { first_names: 123, provider_trainee_id: 42 })).toMatchObject({
+      first_names: '123',
+      provider_trainee_id: '42',
+    });
   });
 
   it('returns every failed rule at once, fields in §6.3 order then cross-field rules', () => {
@@ -814,7 +886,13 @@ describe('wrong JSON types and message order', () => {
   });
 
   it('does not repeat a message', () => {
-    const errors = errorsOf('v2026.1', { training_route: '12', degrees_attributes: [{ ...DEGREE, subject: 'x' }, { ...DEGREE, subject: 'y' }] });
+    const errors = errorsOf('v2026.1', {
+      training_route: '12',
+      degrees_attributes: [
+        { ...DEGREE, subject: 'x' },
+        { ...DEGREE, subject: 'y' },
+      ],
+    });
     expect(errors).toEqual(['subject must be entered if specifying a previous UK degree or non-UK degree']);
   });
 });

@@ -46,7 +46,10 @@ export interface ValidationContext {
 
 const missing = <T>(): ValidationResult<T> => ({ ok: false, errors: [MISSING_DATA_MESSAGE] });
 
-function withData<F, T>(data: RequestData<F>, run: (d: Extract<RequestData<F>, { kind: 'data' }>) => ValidationResult<T>): ValidationResult<T> {
+function withData<F, T>(
+  data: RequestData<F>,
+  run: (d: Extract<RequestData<F>, { kind: 'data' }>) => ValidationResult<T>,
+): ValidationResult<T> {
   return data.kind === 'missing' ? missing() : run(data);
 }
 

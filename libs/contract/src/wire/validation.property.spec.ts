@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import type { TraineeDetails, ValidationResult } from '@app/domain';
 import type { ApiVersion } from '../versions';
-import { validateDegree, validateDegreeUpdate, validateNewTrainee, validatePlacement, validatePlacementUpdate, validateTraineeUpdate } from './validate';
+import {
+  validateDegree,
+  validateDegreeUpdate,
+  validateNewTrainee,
+  validatePlacement,
+  validatePlacementUpdate,
+  validateTraineeUpdate,
+} from './validate';
 
 /**
  * Property: the validators never throw, whatever JSON they get, and always answer either ok or a
@@ -9,25 +16,123 @@ import { validateDegree, validateDegreeUpdate, validateNewTrainee, validatePlace
  */
 
 const TRAINEE_KEYS = [
-  'first_names', 'middle_names', 'last_name', 'previous_last_name', 'date_of_birth', 'email', 'sex', 'nationality',
-  'training_route', 'itt_start_date', 'itt_end_date', 'trainee_start_date', 'course_subject_one', 'course_subject_two',
-  'course_subject_three', 'course_subject_1', 'course_subject_2', 'course_subject_3', 'course_age_range', 'study_mode',
-  'ethnicity', 'disability1', 'disability2', 'disability10', 'training_initiative', 'additional_training_initiative', 'itt_aim',
-  'itt_qualification_aim', 'course_year', 'fund_code', 'funding_method', 'ni_number', 'pg_apprenticeship_start_date',
-  'statsagency_id', 'provider_trainee_id', 'application_id', 'employing_school_urn', 'lead_partner_urn', 'lead_partner_ukprn',
-  'training_partner_urn', 'training_partner_ukprn', 'iqts_country', 'placements_attributes', 'degrees_attributes',
-  'ethnic_group', 'trn', 'constructor', 'toString', 'hasOwnProperty',
+  'first_names',
+  'middle_names',
+  'last_name',
+  'previous_last_name',
+  'date_of_birth',
+  'email',
+  'sex',
+  'nationality',
+  'training_route',
+  'itt_start_date',
+  'itt_end_date',
+  'trainee_start_date',
+  'course_subject_one',
+  'course_subject_two',
+  'course_subject_three',
+  'course_subject_1',
+  'course_subject_2',
+  'course_subject_3',
+  'course_age_range',
+  'study_mode',
+  'ethnicity',
+  'disability1',
+  'disability2',
+  'disability10',
+  'training_initiative',
+  'additional_training_initiative',
+  'itt_aim',
+  'itt_qualification_aim',
+  'course_year',
+  'fund_code',
+  'funding_method',
+  'ni_number',
+  'pg_apprenticeship_start_date',
+  'statsagency_id',
+  'provider_trainee_id',
+  'application_id',
+  'employing_school_urn',
+  'lead_partner_urn',
+  'lead_partner_ukprn',
+  'training_partner_urn',
+  'training_partner_ukprn',
+  'iqts_country',
+  'placements_attributes',
+  'degrees_attributes',
+  'ethnic_group',
+  'trn',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
 ];
 const DEGREE_KEYS = ['uk_degree', 'non_uk_degree', 'subject', 'institution', 'grade', 'graduation_year', 'country', 'other_grade'];
 const PLACEMENT_KEYS = ['urn', 'name', 'postcode'];
 
 /** Plausible values mixed with arbitrary JSON, so that deep branches are reached as well. */
 const plausible = fc.oneof(
-  fc.constantFrom('10', '11', '12', '15', '18', '02', '100346', '100511', '100510', '13915', '13920', '13918', '201', '202', '001', '2', '7', '4', '6', 'C', 'E', '009', '026', '142', '997', 'GB', 'JE', 'FR', 'XF', 'QQ', '58', '95', '900020', '123456', '083', '0116', '0133', '09', '02', '100425', 'GU1 1AA'),
-  fc.constantFrom('1990-01-01', '2026-09-01', '2029-07-31', '2021-09-01', '2027-08-01', '2003-06-01', '2003', '1990-W18-2', '2023-02-30', ''),
+  fc.constantFrom(
+    '10',
+    '11',
+    '12',
+    '15',
+    '18',
+    '02',
+    '100346',
+    '100511',
+    '100510',
+    '13915',
+    '13920',
+    '13918',
+    '201',
+    '202',
+    '001',
+    '2',
+    '7',
+    '4',
+    '6',
+    'C',
+    'E',
+    '009',
+    '026',
+    '142',
+    '997',
+    'GB',
+    'JE',
+    'FR',
+    'XF',
+    'QQ',
+    '58',
+    '95',
+    '900020',
+    '123456',
+    '083',
+    '0116',
+    '0133',
+    '09',
+    '02',
+    '100425',
+    'GU1 1AA',
+  ),
+  fc.constantFrom(
+    '1990-01-01',
+    '2026-09-01',
+    '2029-07-31',
+    '2021-09-01',
+    '2027-08-01',
+    '2003-06-01',
+    '2003',
+    '1990-W18-2',
+    '2023-02-30',
+    '',
+  ),
   fc.constantFrom('Ada', 'ada@example.com', '1234567890123', 'x'.repeat(61), null, true, 0, -1, 2026, 1.5, 1e21),
 );
-const anyValue = fc.oneof({ weight: 3, arbitrary: plausible }, { weight: 2, arbitrary: fc.jsonValue() }, { weight: 1, arbitrary: fc.anything() });
+const anyValue = fc.oneof(
+  { weight: 3, arbitrary: plausible },
+  { weight: 2, arbitrary: fc.jsonValue() },
+  { weight: 1, arbitrary: fc.anything() },
+);
 
 function objectWith(keys: string[], nested: Record<string, fc.Arbitrary<unknown>> = {}): fc.Arbitrary<Record<string, unknown>> {
   const model: Record<string, fc.Arbitrary<unknown>> = {};
@@ -38,7 +143,13 @@ function objectWith(keys: string[], nested: Record<string, fc.Arbitrary<unknown>
 const degreeLike = fc.oneof(objectWith(DEGREE_KEYS), fc.jsonValue());
 const placementLike = fc.oneof(objectWith(PLACEMENT_KEYS), fc.jsonValue());
 const traineeInput = fc.oneof(
-  { weight: 4, arbitrary: objectWith(TRAINEE_KEYS, { degrees_attributes: fc.array(degreeLike, { maxLength: 3 }), placements_attributes: fc.array(placementLike, { maxLength: 3 }) }) },
+  {
+    weight: 4,
+    arbitrary: objectWith(TRAINEE_KEYS, {
+      degrees_attributes: fc.array(degreeLike, { maxLength: 3 }),
+      placements_attributes: fc.array(placementLike, { maxLength: 3 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.anything() },
 );
 const version = fc.constantFrom<ApiVersion>('v2025.0', 'v2026.1');
@@ -52,9 +163,23 @@ function wellFormed(result: ValidationResult<unknown>): boolean {
 const STORED: TraineeDetails = (() => {
   const r = validateNewTrainee(
     {
-      first_names: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-05-01', sex: '10', email: 'ada@example.com', training_route: '11',
-      itt_start_date: '2026-09-01', itt_end_date: '2029-07-31', statsagency_id: '1234567890123', course_subject_1: '100346',
-      study_mode: '01', itt_aim: '201', course_year: '2026', course_age_range: '13918', fund_code: '2', funding_method: '6', disability1: '58',
+      first_names: 'Ada',
+      last_name: 'Lovelace',
+      date_of_birth: '1990-05-01',
+      sex: '10',
+      email: 'ada@example.com',
+      training_route: '11',
+      itt_start_date: '2026-09-01',
+      itt_end_date: '2029-07-31',
+      statsagency_id: '1234567890123',
+      course_subject_1: '100346',
+      study_mode: '01',
+      itt_aim: '201',
+      course_year: '2026',
+      course_age_range: '13918',
+      fund_code: '2',
+      funding_method: '6',
+      disability1: '58',
     },
     { version: 'v2026.1', today: '2026-11-22' },
   );
@@ -67,7 +192,9 @@ const RUNS = { numRuns: 300 };
 describe('validators never throw (property)', () => {
   it('validateNewTrainee', () => {
     fc.assert(
-      fc.property(traineeInput, version, today, (input, v, t) => wellFormed(validateNewTrainee(input as Record<string, unknown>, { version: v, today: t }))),
+      fc.property(traineeInput, version, today, (input, v, t) =>
+        wellFormed(validateNewTrainee(input as Record<string, unknown>, { version: v, today: t })),
+      ),
       RUNS,
     );
   });
@@ -92,11 +219,19 @@ describe('validators never throw (property)', () => {
   });
 
   it('validateDegree and validateDegreeUpdate', () => {
-    const stored = validateDegree({ grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2003' }, { version: 'v2026.1', today: '2026-11-22' });
+    const stored = validateDegree(
+      { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2003' },
+      { version: 'v2026.1', today: '2026-11-22' },
+    );
     if (!stored.ok) throw new Error('fixture');
     fc.assert(
-      fc.property(degreeLike, version, today, (input, v, t) =>
-        wellFormed(validateDegree(input, { version: v, today: t })) && wellFormed(validateDegreeUpdate(input, stored.value, { version: v, today: t })),
+      fc.property(
+        degreeLike,
+        version,
+        today,
+        (input, v, t) =>
+          wellFormed(validateDegree(input, { version: v, today: t })) &&
+          wellFormed(validateDegreeUpdate(input, stored.value, { version: v, today: t })),
       ),
       RUNS,
     );
@@ -115,9 +250,22 @@ describe('validators never throw (property)', () => {
 
   it('a valid payload with a few fields changed either validates with complete details or explains why', () => {
     const base: Record<string, unknown> = {
-      first_names: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-05-01', sex: '10', email: 'ada@example.com', training_route: '11',
-      itt_start_date: '2026-09-01', itt_end_date: '2029-07-31', statsagency_id: '1234567890123', course_subject_1: '100346',
-      study_mode: '01', itt_aim: '201', course_year: '2026', course_age_range: '13918', fund_code: '2', funding_method: '6',
+      first_names: 'Ada',
+      last_name: 'Lovelace',
+      date_of_birth: '1990-05-01',
+      sex: '10',
+      email: 'ada@example.com',
+      training_route: '11',
+      itt_start_date: '2026-09-01',
+      itt_end_date: '2029-07-31',
+      statsagency_id: '1234567890123',
+      course_subject_1: '100346',
+      study_mode: '01',
+      itt_aim: '201',
+      course_year: '2026',
+      course_age_range: '13918',
+      fund_code: '2',
+      funding_method: '6',
     };
     let valid = 0;
     fc.assert(

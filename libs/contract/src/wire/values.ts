@@ -73,7 +73,9 @@ function boundedJson(value: unknown, depth: number): string {
   if (depth >= MAX_ECHO_DEPTH) return '…';
   const parts: string[] = [];
   let length = 0;
-  const entries: [string | null, unknown][] = Array.isArray(value) ? value.map((v) => [null, v]) : Object.keys(value).map((k) => [k, (value as Record<string, unknown>)[k]]);
+  const entries: [string | null, unknown][] = Array.isArray(value)
+    ? value.map((v) => [null, v])
+    : Object.keys(value).map((k) => [k, (value as Record<string, unknown>)[k]]);
   for (const [key, item] of entries) {
     if (length > MAX_ECHO) {
       parts.push('…');

@@ -106,7 +106,8 @@ export class WireObject<F> {
       const field = this.byWire.get(error.property);
       if (!field) continue;
       failed.add(field.wire);
-      for (const message of Object.values(error.constraints ?? {})) problems.push({ path: [...at, ...(field.path ?? [field.canonical])], message });
+      for (const message of Object.values(error.constraints ?? {}))
+        problems.push({ path: [...at, ...(field.path ?? [field.canonical])], message });
     }
 
     const fields: Record<string, unknown> = {};
@@ -114,7 +115,8 @@ export class WireObject<F> {
       if (!hasKey(plain, field.wire) || failed.has(field.wire)) continue;
       const value = plain[field.wire];
       if (field.items) {
-        fields[field.canonical] = value === null ? null : isBlank(value) ? '' : this.checkItems(field, getKey(source, field.wire), at, problems);
+        fields[field.canonical] =
+          value === null ? null : isBlank(value) ? '' : this.checkItems(field, getKey(source, field.wire), at, problems);
         continue;
       }
       fields[field.canonical] = value === null ? null : isBlank(value) ? '' : field.convert(value);

@@ -19,7 +19,10 @@ const saying = (message: string) => (e: ProviderCommandRejected) => expect(e.mes
 
 describe('provider decider: RegisterProvider', () => {
   it('registers a provider under its trimmed name', () => {
-    spec.given([]).when(registerProvider()).then([providerRegistered({ at: PROVIDER_NOW })]);
+    spec
+      .given([])
+      .when(registerProvider())
+      .then([providerRegistered({ at: PROVIDER_NOW })]);
     spec
       .given([])
       .when(registerProvider({ name: `  ${PROVIDER_NAME}\n` }))
@@ -34,7 +37,10 @@ describe('provider decider: RegisterProvider', () => {
   });
 
   it('rejects a blank name', () => {
-    spec.given([]).when(registerProvider({ name: '   ' })).thenThrows(ProviderCommandRejected, saying('Provider name must not be blank'));
+    spec
+      .given([])
+      .when(registerProvider({ name: '   ' }))
+      .thenThrows(ProviderCommandRejected, saying('Provider name must not be blank'));
   });
 
   it('rejects a provider already registered', () => {
@@ -47,7 +53,10 @@ describe('provider decider: RegisterProvider', () => {
 
 describe('provider decider: IssueToken', () => {
   it('issues a token, recording only its hash', () => {
-    spec.given([providerRegistered()]).when(issueToken()).then([tokenIssued({ at: PROVIDER_NOW })]);
+    spec
+      .given([providerRegistered()])
+      .when(issueToken())
+      .then([tokenIssued({ at: PROVIDER_NOW })]);
   });
 
   it('issues further tokens beside a revoked one', () => {
@@ -58,13 +67,19 @@ describe('provider decider: IssueToken', () => {
   });
 
   it('rejects a token for a provider not registered', () => {
-    spec.given([]).when(issueToken()).thenThrows(ProviderCommandRejected, saying(`No provider with UKPRN ${PROVIDER_UKPRN}`));
+    spec
+      .given([])
+      .when(issueToken())
+      .thenThrows(ProviderCommandRejected, saying(`No provider with UKPRN ${PROVIDER_UKPRN}`));
   });
 });
 
 describe('provider decider: RevokeToken', () => {
   it('revokes an active token', () => {
-    spec.given([providerRegistered(), tokenIssued()]).when(revokeToken()).then([tokenRevoked({ at: PROVIDER_NOW })]);
+    spec
+      .given([providerRegistered(), tokenIssued()])
+      .when(revokeToken())
+      .then([tokenRevoked({ at: PROVIDER_NOW })]);
   });
 
   it('revokes only the token named', () => {
@@ -79,7 +94,10 @@ describe('provider decider: RevokeToken', () => {
       .given([providerRegistered(), tokenIssued()])
       .when(revokeToken({ token_id: 'K2' }))
       .thenThrows(ProviderCommandRejected, saying(`No token K2 for provider ${PROVIDER_UKPRN}`));
-    spec.given([]).when(revokeToken()).thenThrows(ProviderCommandRejected, saying(`No token K1 for provider ${PROVIDER_UKPRN}`));
+    spec
+      .given([])
+      .when(revokeToken())
+      .thenThrows(ProviderCommandRejected, saying(`No token K1 for provider ${PROVIDER_UKPRN}`));
   });
 
   it('rejects a token already revoked', () => {

@@ -24,8 +24,14 @@ const incremented = (by: number): Incremented => ({ type: 'Incremented', by });
 
 describe('DeciderSpecification', () => {
   it('decides on the state folded from the given events, from the initial state', () => {
-    spec.given([incremented(1), incremented(1)]).when(increment(1)).then([incremented(1)]);
-    spec.given([incremented(1), incremented(1)]).when(increment(2)).thenThrows(LimitReached, (e) => expect(e.count).toBe(2));
+    spec
+      .given([incremented(1), incremented(1)])
+      .when(increment(1))
+      .then([incremented(1)]);
+    spec
+      .given([incremented(1), incremented(1)])
+      .when(increment(2))
+      .thenThrows(LimitReached, (e) => expect(e.count).toBe(2));
   });
 
   it('decides only when asked to assert', () => {
@@ -37,13 +43,23 @@ describe('DeciderSpecification', () => {
   });
 
   it('then fails on other events, and when the decision throws', () => {
-    expect(() => spec.given([]).when(increment(1)).then([incremented(2)])).toThrow();
+    expect(() =>
+      spec
+        .given([])
+        .when(increment(1))
+        .then([incremented(2)]),
+    ).toThrow();
     expect(() => spec.given([]).when(increment(1)).then([])).toThrow();
     expect(() => spec.given([]).when(increment(9)).then([])).toThrow(LimitReached);
   });
 
   it('then compares strictly: an extra undefined field is a difference', () => {
-    expect(() => spec.given([]).when(increment(1)).then([{ ...incremented(1), extra: undefined } as Incremented])).toThrow();
+    expect(() =>
+      spec
+        .given([])
+        .when(increment(1))
+        .then([{ ...incremented(1), extra: undefined } as Incremented]),
+    ).toThrow();
   });
 
   it('thenNothingHappened passes on no events only', () => {
@@ -67,8 +83,21 @@ describe('DeciderSpecification', () => {
   it('thenThrows fails when nothing is thrown, when another error is thrown, and when the check fails', () => {
     expect(() => spec.given([]).when(increment(1)).thenThrows(LimitReached)).toThrow(/expected LimitReached to be thrown/);
     expect(() => spec.given([]).when(increment(9)).thenThrows(TypeError)).toThrow();
-    expect(() => spec.given([]).when(increment(9)).thenThrows(LimitReached, () => false)).toThrow(/failed its check/);
-    expect(() => spec.given([]).when(increment(9)).thenThrows(LimitReached, (e) => expect(e.count).toBe(1))).toThrow();
-    spec.given([]).when(increment(9)).thenThrows(LimitReached, (e) => e.count === 0);
+    expect(() =>
+      spec
+        .given([])
+        .when(increment(9))
+        .thenThrows(LimitReached, () => false),
+    ).toThrow(/failed its check/);
+    expect(() =>
+      spec
+        .given([])
+        .when(increment(9))
+        .thenThrows(LimitReached, (e) => expect(e.count).toBe(1)),
+    ).toThrow();
+    spec
+      .given([])
+      .when(increment(9))
+      .thenThrows(LimitReached, (e) => e.count === 0);
   });
 });

@@ -50,7 +50,10 @@ describe('trainee decider: RegisterTrainee', () => {
   });
 
   it('records every event at the command’s instant', () => {
-    spec.given([]).when(registerTrainee({ now: NOW })).then(exampleRegistration({ at: NOW }));
+    spec
+      .given([])
+      .when(registerTrainee({ now: NOW }))
+      .then(exampleRegistration({ at: NOW }));
   });
 
   it('registers under the rules of a version that rewrites primary subjects', () => {
@@ -92,7 +95,10 @@ describe('trainee decider: RegisterTrainee', () => {
   });
 
   it('refuses a missing or empty data object', () => {
-    spec.given([]).when(registerTrainee({ data: MISSING_REQUEST_DATA })).thenThrows(MissingData);
+    spec
+      .given([])
+      .when(registerTrainee({ data: MISSING_REQUEST_DATA }))
+      .thenThrows(MissingData);
   });
 
   it('reports the wire problems of the request with its own rules’ messages, in one order', () => {
@@ -165,11 +171,17 @@ describe('trainee decider: UpdateTrainee', () => {
   });
 
   it('records nothing when nothing changes', () => {
-    spec.given(exampleRegistration()).when(updateTrainee({ first_names: 'John' })).thenNothingHappened();
+    spec
+      .given(exampleRegistration())
+      .when(updateTrainee({ first_names: 'John' }))
+      .thenNothingHappened();
   });
 
   it('is missing data when there is no data, and changes nothing when no field is sent (docs/reference/API-FACTS.md §7.3)', () => {
-    spec.given(exampleRegistration()).when(updateTrainee({}, { data: MISSING_REQUEST_DATA })).thenThrows(MissingData);
+    spec
+      .given(exampleRegistration())
+      .when(updateTrainee({}, { data: MISSING_REQUEST_DATA }))
+      .thenThrows(MissingData);
     spec.given(exampleRegistration()).when(updateTrainee({})).thenNothingHappened();
   });
 
@@ -204,7 +216,10 @@ describe('trainee decider: UpdateTrainee', () => {
   it.each(['recommended_for_award', 'withdrawn', 'awarded'] as const)(
     'refuses an update of a trainee %s where the rules say so, and updates it where they do not (§7.2)',
     (state) => {
-      spec.given(exampleHistoryIn(state)).when(updateTrainee({ first_names: 'Jane' })).thenThrows(StateTransitionError);
+      spec
+        .given(exampleHistoryIn(state))
+        .when(updateTrainee({ first_names: 'Jane' }))
+        .thenThrows(StateTransitionError);
       spec
         .given(exampleHistoryIn(state))
         .when(updateTrainee({ first_names: 'Jane' }, { rules: OPEN_RULES }))
@@ -245,6 +260,9 @@ describe('trainee decider: a trainee the caller cannot see', () => {
     ['RecordTrnIssued', recordTrnIssued()],
     ['RecordAward', recordAward()],
   ])('the registry’s %s of an unknown trainee is NotFound', (_, command) => {
-    spec.given([]).when(command).thenThrows(NotFound, (e) => expect(e.resource).toBe('Trainee'));
+    spec
+      .given([])
+      .when(command)
+      .thenThrows(NotFound, (e) => expect(e.resource).toBe('Trainee'));
   });
 });

@@ -83,7 +83,10 @@ function register(cmd: RegisterTrainee, state: TraineeState): TraineeEvent[] {
   const result = validateNewTrainee(data.fields, data.problems, { rules: cmd.rules, today: utcDate(cmd.now), schools: cmd.schools });
   if (!result.ok) throw new ValidationFailed(result.errors);
   const { details, placements, degrees } = result.value;
-  const duplicates = findDuplicates(details, cmd.duplicate_candidates.filter((t) => t.ukprn === cmd.ukprn));
+  const duplicates = findDuplicates(
+    details,
+    cmd.duplicate_candidates.filter((t) => t.ukprn === cmd.ukprn),
+  );
   if (duplicates.length > 0) throw new DuplicateTrainee<Trainee>(duplicates);
 
   const ids = [...cmd.new_ids];
@@ -149,7 +152,13 @@ function updatePlacement(cmd: UpdatePlacement, state: TraineeState): TraineeEven
   const trainee = writableTrainee(cmd, state);
   const stored = findPlacement(trainee, cmd.placement_id);
   const data = requireData(cmd.data);
-  const current: PlacementInput = { urn: stored.urn, name: stored.name, postcode: stored.postcode, address: stored.address, school_id: stored.school_id };
+  const current: PlacementInput = {
+    urn: stored.urn,
+    name: stored.name,
+    postcode: stored.postcode,
+    address: stored.address,
+    school_id: stored.school_id,
+  };
   const result = validatePlacementUpdate(data.fields, data.problems, current, { schools: cmd.schools });
   if (!result.ok) throw new ValidationFailed(result.errors);
   if (sameFields(current, result.value)) return [];
@@ -229,7 +238,9 @@ function recommend(cmd: RecommendForAward, state: TraineeState): TraineeEvent[] 
   const data = requireData(cmd.data);
   const result = validateRecommendation(data.fields, data.problems, trainee, { today: utcDate(cmd.now) });
   if (!result.ok) throw new ValidationFailed(result.errors);
-  return [{ type: 'TraineeRecommendedForAward', data: { trainee_id: trainee.trainee_id, outcome_date: result.value.outcome_date, at: cmd.now } }];
+  return [
+    { type: 'TraineeRecommendedForAward', data: { trainee_id: trainee.trainee_id, outcome_date: result.value.outcome_date, at: cmd.now } },
+  ];
 }
 
 /** Records the TRN the registry issued; nothing when the trainee already has one (idempotent). */

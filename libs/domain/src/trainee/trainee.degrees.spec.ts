@@ -78,7 +78,10 @@ describe('trainee decider: AddDegree', () => {
   });
 
   it('refuses a missing data object', () => {
-    spec.given(exampleRegistration()).when(addDegree({}, { data: MISSING_REQUEST_DATA })).thenThrows(MissingData);
+    spec
+      .given(exampleRegistration())
+      .when(addDegree({}, { data: MISSING_REQUEST_DATA }))
+      .thenThrows(MissingData);
   });
 });
 
@@ -91,7 +94,10 @@ describe('trainee decider: UpdateDegree', () => {
   });
 
   it('records nothing when the fields sent are the stored ones', () => {
-    spec.given(exampleRegistration()).when(updateDegree('D1', { grade: '02', graduation_year: 2003 })).thenNothingHappened();
+    spec
+      .given(exampleRegistration())
+      .when(updateDegree('D1', { grade: '02', graduation_year: 2003 }))
+      .thenNothingHappened();
   });
 
   it('refuses a change that makes the degree a duplicate of another of the trainee’s, naming that one', () => {
@@ -109,7 +115,10 @@ describe('trainee decider: UpdateDegree', () => {
   });
 
   it('refuses a missing data object', () => {
-    spec.given(exampleRegistration()).when(updateDegree('D1', {}, { data: MISSING_REQUEST_DATA })).thenThrows(MissingData);
+    spec
+      .given(exampleRegistration())
+      .when(updateDegree('D1', {}, { data: MISSING_REQUEST_DATA }))
+      .thenThrows(MissingData);
   });
 
   it('answers NotFound for an unknown or removed degree', () => {
@@ -126,11 +135,17 @@ describe('trainee decider: UpdateDegree', () => {
 
 describe('trainee decider: RemoveDegree', () => {
   it('removes a degree by id (case-insensitively), naming it by its stored id', () => {
-    spec.given(exampleRegistration()).when(removeDegree('d1')).then([degreeRemoved({ at: NOW })]);
+    spec
+      .given(exampleRegistration())
+      .when(removeDegree('d1'))
+      .then([degreeRemoved({ at: NOW })]);
   });
 
   it('removes only the degree named', () => {
-    spec.given(withSecondDegree).when(removeDegree('D2')).then([degreeRemoved({ degree_id: 'D2', at: NOW })]);
+    spec
+      .given(withSecondDegree)
+      .when(removeDegree('D2'))
+      .then([degreeRemoved({ degree_id: 'D2', at: NOW })]);
   });
 
   it('answers NotFound for an unknown or already removed degree', () => {

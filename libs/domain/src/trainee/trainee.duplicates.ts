@@ -18,8 +18,7 @@ export function isDuplicateOf(candidate: TraineeDetails, existing: Trainee): boo
     e.training_route === candidate.training_route &&
     lastNameKey(e.last_name) === lastNameKey(candidate.last_name) &&
     startCycle(e) === startCycle(candidate) &&
-    (firstNamesKey(e.first_names) === firstNamesKey(candidate.first_names) ||
-      emailKey(e.email) === emailKey(candidate.email))
+    (firstNamesKey(e.first_names) === firstNamesKey(candidate.first_names) || emailKey(e.email) === emailKey(candidate.email))
   );
 }
 
@@ -32,7 +31,10 @@ export function findDuplicates(details: TraineeDetails, candidates: Iterable<Tra
 
 /** first_names reduced to lower-case letters and digits (punctuation, spaces and symbols dropped). */
 export function firstNamesKey(firstNames: string): string {
-  return firstNames.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return firstNames
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** last_name compared ignoring case (and surrounding or repeated white space). */

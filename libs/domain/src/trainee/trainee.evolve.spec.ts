@@ -208,7 +208,14 @@ describe('trainee evolve', () => {
   });
 
   it('never changes the events it folds, and folding the tail after a snapshot equals folding the whole stream', () => {
-    const events = deepFreeze([...exampleRegistration(), traineeUpdated(), placementUpdated(), degreeRemoved(), trnIssued(), traineeDeferred()]);
+    const events = deepFreeze([
+      ...exampleRegistration(),
+      traineeUpdated(),
+      placementUpdated(),
+      degreeRemoved(),
+      trnIssued(),
+      traineeDeferred(),
+    ]);
     const whole = evolveAll(events);
     for (let cut = 1; cut < events.length; cut++) {
       // A snapshot is the read model's JSON document: a copy, as stored and read back.

@@ -4,11 +4,34 @@ import type { Trainee, TraineeState } from './trainee.state';
 /**
  * Applies one event to a trainee's state and returns the new state (pure; never mutates its
  * input). Events for a trainee that does not exist yet, other than `TraineeRegistered`, are
- * ignored, so a projector fed a partial stream never throws. One step copies the trainee once
- * (its arrays included); to apply many events use {@link evolveAll}, which copies once per fold.
+ * ignored, so a projector fed a partial stream never throws. One step copies the trainee's own
+ * fields and only the part the event changes (its details, placements or degrees); the rest is
+ * shared with `state`. To apply many events use {@link evolveAll}, which copies once per fold.
  */
 export function evolve(state: TraineeState, event: TraineeEvent): TraineeState {
-  return evolveAll([event], state);
+  if (event.type === 'TraineeRegistered') return { exists: true, trainee: registered(event.data) };
+  if (!state.exists) return state;
+  const trainee = copyFor(state.trainee, event);
+  apply(trainee, event);
+  return { exists: true, trainee };
+}
+
+/** A copy of the trainee that {@link apply} may change for `event`: the part the event touches is copied, the rest shared. */
+function copyFor(t: Trainee, event: Exclude<TraineeEvent, { type: 'TraineeRegistered' }>): Trainee {
+  switch (event.type) {
+    case 'TraineeUpdated':
+      return { ...t, details: { ...t.details } };
+    case 'PlacementAdded':
+    case 'PlacementUpdated':
+    case 'PlacementRemoved':
+      return { ...t, placements: [...t.placements] };
+    case 'DegreeAdded':
+    case 'DegreeUpdated':
+    case 'DegreeRemoved':
+      return { ...t, degrees: [...t.degrees] };
+    default:
+      return { ...t };
+  }
 }
 
 /**

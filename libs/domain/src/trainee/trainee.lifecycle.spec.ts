@@ -69,11 +69,17 @@ describe('the trainee state machine (docs/reference/API-FACTS.md §12.2, docs/DE
 
 describe('trainee decider: DeferTrainee', () => {
   it('defers a trainee with a TRN', () => {
-    spec.given(withTrn).when(deferTrainee()).then([traineeDeferred({ at: NOW })]);
+    spec
+      .given(withTrn)
+      .when(deferTrainee())
+      .then([traineeDeferred({ at: NOW })]);
   });
 
   it('defers a trainee still waiting for its TRN', () => {
-    spec.given(registered).when(deferTrainee()).then([traineeDeferred({ at: NOW })]);
+    spec
+      .given(registered)
+      .when(deferTrainee())
+      .then([traineeDeferred({ at: NOW })]);
   });
 
   it('stores no reason when none or a blank one is sent', () => {
@@ -112,13 +118,19 @@ describe('trainee decider: DeferTrainee', () => {
   });
 
   it('refuses a missing data object', () => {
-    spec.given(withTrn).when(deferTrainee({}, { data: MISSING_REQUEST_DATA })).thenThrows(MissingData);
+    spec
+      .given(withTrn)
+      .when(deferTrainee({}, { data: MISSING_REQUEST_DATA }))
+      .thenThrows(MissingData);
   });
 });
 
 describe('trainee decider: WithdrawTrainee', () => {
   it('withdraws a trainee with a TRN', () => {
-    spec.given(withTrn).when(withdrawTrainee()).then([traineeWithdrawn({ at: NOW })]);
+    spec
+      .given(withTrn)
+      .when(withdrawTrainee())
+      .then([traineeWithdrawn({ at: NOW })]);
   });
 
   it('withdraws a deferred trainee, keeping every withdrawal field', () => {
@@ -138,8 +150,14 @@ describe('trainee decider: WithdrawTrainee', () => {
 
   it('checks the state before the body of a withdrawal', () => {
     const badBody = requestData({}, [{ path: ['withdrawal_date'], message: 'withdraw_date Choose a withdrawal date' }]);
-    spec.given(withdrawn).when(withdrawTrainee({}, { data: badBody })).thenThrows(StateTransitionError);
-    spec.given(withdrawn).when(withdrawTrainee({}, { data: MISSING_REQUEST_DATA })).thenThrows(StateTransitionError);
+    spec
+      .given(withdrawn)
+      .when(withdrawTrainee({}, { data: badBody }))
+      .thenThrows(StateTransitionError);
+    spec
+      .given(withdrawn)
+      .when(withdrawTrainee({}, { data: MISSING_REQUEST_DATA }))
+      .thenThrows(StateTransitionError);
   });
 
   it.each([
@@ -190,7 +208,10 @@ describe('trainee decider: WithdrawTrainee', () => {
   });
 
   it('refuses a missing data object', () => {
-    spec.given(withTrn).when(withdrawTrainee({}, { data: MISSING_REQUEST_DATA })).thenThrows(MissingData);
+    spec
+      .given(withTrn)
+      .when(withdrawTrainee({}, { data: MISSING_REQUEST_DATA }))
+      .thenThrows(MissingData);
   });
 });
 
@@ -258,13 +279,19 @@ describe('trainee decider: RecommendForAward', () => {
   });
 
   it('refuses a missing data object', () => {
-    spec.given([...withTrn, secondPlacement]).when(recommendForAward({}, { data: MISSING_REQUEST_DATA })).thenThrows(MissingData);
+    spec
+      .given([...withTrn, secondPlacement])
+      .when(recommendForAward({}, { data: MISSING_REQUEST_DATA }))
+      .thenThrows(MissingData);
   });
 });
 
 describe('trainee decider: RecordTrnIssued', () => {
   it('records the TRN the registry issued', () => {
-    spec.given(registered).when(recordTrnIssued()).then([trnIssued({ at: NOW })]);
+    spec
+      .given(registered)
+      .when(recordTrnIssued())
+      .then([trnIssued({ at: NOW })]);
   });
 
   it('records a TRN for a trainee deferred or withdrawn before it arrived (§12.1)', () => {
@@ -279,13 +306,19 @@ describe('trainee decider: RecordTrnIssued', () => {
   });
 
   it('records nothing when the trainee already has a TRN', () => {
-    spec.given(withTrn).when(recordTrnIssued({ trn: '7654321' })).thenNothingHappened();
+    spec
+      .given(withTrn)
+      .when(recordTrnIssued({ trn: '7654321' }))
+      .thenNothingHappened();
   });
 });
 
 describe('trainee decider: RecordAward', () => {
   it('records the award of a recommended trainee', () => {
-    spec.given(recommended).when(recordAward()).then([traineeAwarded({ at: NOW })]);
+    spec
+      .given(recommended)
+      .when(recordAward())
+      .then([traineeAwarded({ at: NOW })]);
   });
 
   it('records nothing for a trainee not recommended, or already awarded', () => {

@@ -1,14 +1,7 @@
 import { MissingData, NotFound, StateTransitionError, ValidationFailed } from '../errors';
 import { DeciderSpecification } from '../testing/decider-specification';
 import { OPEN_RULES, type ProviderTraineeCommand, addPlacement, removePlacement, updatePlacement } from '../testing/trainee-commands';
-import {
-  NOW,
-  exampleHistoryIn,
-  exampleRegistration,
-  placementAdded,
-  placementRemoved,
-  placementUpdated,
-} from '../testing/trainee-events';
+import { NOW, exampleHistoryIn, exampleRegistration, placementAdded, placementRemoved, placementUpdated } from '../testing/trainee-events';
 import { decide } from './trainee.decide';
 import type { Placement } from './trainee.details';
 import type { TraineeEvent } from './trainee.events';
@@ -31,9 +24,7 @@ describe('trainee decider: AddPlacement', () => {
     spec
       .given(exampleRegistration())
       .when(addPlacement({ urn: '100001' }))
-      .then([
-        p9Added({ urn: '100001', name: 'Oak Primary School', postcode: 'GU1 6FR', address: OAK_ADDRESS, school_id: 100001 }),
-      ]);
+      .then([p9Added({ urn: '100001', name: 'Oak Primary School', postcode: 'GU1 6FR', address: OAK_ADDRESS, school_id: 100001 })]);
   });
 
   it('adds a placement the directory does not know with the name and postcode sent, its address built from them', () => {
@@ -55,7 +46,10 @@ describe('trainee decider: AddPlacement', () => {
   });
 
   it('refuses a missing data object', () => {
-    spec.given(exampleRegistration()).when(addPlacement({}, { data: MISSING_REQUEST_DATA })).thenThrows(MissingData);
+    spec
+      .given(exampleRegistration())
+      .when(addPlacement({}, { data: MISSING_REQUEST_DATA }))
+      .thenThrows(MissingData);
   });
 });
 
@@ -87,11 +81,17 @@ describe('trainee decider: UpdatePlacement', () => {
   });
 
   it('records nothing when the fields sent are the stored ones', () => {
-    spec.given(exampleRegistration()).when(updatePlacement('P1', { name: 'Establishment does not have a URN' })).thenNothingHappened();
+    spec
+      .given(exampleRegistration())
+      .when(updatePlacement('P1', { name: 'Establishment does not have a URN' }))
+      .thenNothingHappened();
   });
 
   it('refuses a missing data object', () => {
-    spec.given(exampleRegistration()).when(updatePlacement('P1', {}, { data: MISSING_REQUEST_DATA })).thenThrows(MissingData);
+    spec
+      .given(exampleRegistration())
+      .when(updatePlacement('P1', {}, { data: MISSING_REQUEST_DATA }))
+      .thenThrows(MissingData);
   });
 
   it('answers NotFound for an unknown or removed placement', () => {
@@ -108,7 +108,10 @@ describe('trainee decider: UpdatePlacement', () => {
 
 describe('trainee decider: RemovePlacement', () => {
   it('removes a placement by id (case-insensitively), naming it by its stored id', () => {
-    spec.given(exampleRegistration()).when(removePlacement('p1')).then([placementRemoved({ at: NOW })]);
+    spec
+      .given(exampleRegistration())
+      .when(removePlacement('p1'))
+      .then([placementRemoved({ at: NOW })]);
   });
 
   it('answers NotFound for an unknown or already removed placement', () => {

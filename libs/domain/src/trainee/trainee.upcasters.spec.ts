@@ -5,7 +5,15 @@ import './trainee.upcasters';
 describe('trainee event upcasters', () => {
   const v1 = {
     trainee_id: 'T1',
-    placement: { placement_id: 'P1', urn: '123456', name: 'Oak School', postcode: 'GU1 1AA', address: 'URN 123456, GU1 1AA', created_at: '2025-09-01T00:00:00.000Z', updated_at: '2025-09-01T00:00:00.000Z' },
+    placement: {
+      placement_id: 'P1',
+      urn: '123456',
+      name: 'Oak School',
+      postcode: 'GU1 1AA',
+      address: 'URN 123456, GU1 1AA',
+      created_at: '2025-09-01T00:00:00.000Z',
+      updated_at: '2025-09-01T00:00:00.000Z',
+    },
     at: '2025-09-01T00:00:00.000Z',
   };
 

@@ -12,5 +12,8 @@ import type { Placement } from './trainee.details';
  */
 registerUpcaster('PlacementAdded', 1, (data) => {
   const d = data as { trainee_id: string; placement: Omit<Placement, 'school_id'> & { school_id?: number | null }; at: string };
-  return { ...d, placement: { ...d.placement, school_id: d.placement.school_id ?? null, address: d.placement.school_id ? d.placement.address : null } };
+  return {
+    ...d,
+    placement: { ...d.placement, school_id: d.placement.school_id ?? null, address: d.placement.school_id ? d.placement.address : null },
+  };
 });

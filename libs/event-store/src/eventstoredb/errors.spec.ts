@@ -15,12 +15,7 @@ import {
   WrongExpectedVersionError as ClientWrongExpectedVersionError,
 } from '@eventstore/db-client';
 import { WrongExpectedVersionError } from '../event-store.port';
-import {
-  isClientWrongExpectedVersion,
-  isStreamNotFound,
-  isTransientSubscriptionError,
-  toPortWrongExpectedVersion,
-} from './errors';
+import { isClientWrongExpectedVersion, isStreamNotFound, isTransientSubscriptionError, toPortWrongExpectedVersion } from './errors';
 import { PositionMappingError } from './positions';
 
 function clientWrongExpectedVersion(current: bigint | typeof NO_STREAM): ClientWrongExpectedVersionError {

@@ -3,12 +3,7 @@
  * `@eventstore/db-client` events, and validation of a batch before it is sent.
  */
 import { jsonEvent } from '@eventstore/db-client';
-import type {
-  EventData as ClientEventData,
-  JSONType,
-  Position,
-  RecordedEvent as ClientRecordedEvent,
-} from '@eventstore/db-client';
+import type { EventData as ClientEventData, JSONType, Position, RecordedEvent as ClientRecordedEvent } from '@eventstore/db-client';
 import { EventData, EventMetadata, IdempotencyConflictError, RecordedEvent } from '../event-store.port';
 import { PositionMappingError, toPortPosition, toPortRevision } from './positions';
 

@@ -321,8 +321,7 @@ export class EventStoreDbEventStore implements EventStore {
             requiresLeader: true,
           });
     const isBatch =
-      stored.length === batch.length &&
-      stored.every((e, i) => e.id === batch[i].id && e.streamRevision === firstRevision + i);
+      stored.length === batch.length && stored.every((e, i) => e.id === batch[i].id && e.streamRevision === firstRevision + i);
     if (!isBatch) {
       throw new Error(
         `EventStoreDB acknowledged the append to ${streamId} up to revision ${lastRevision}, ` +

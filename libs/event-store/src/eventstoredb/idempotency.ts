@@ -45,8 +45,7 @@ export function classifyRetry(stored: readonly StoredEventRef[], batchIds: reado
   if (firstFound < 0) return { kind: 'new' };
   const first = found[0];
   const sameBatch =
-    first !== undefined &&
-    found.every((event, i) => event !== undefined && event.streamRevision === first.streamRevision + i);
+    first !== undefined && found.every((event, i) => event !== undefined && event.streamRevision === first.streamRevision + i);
   if (!sameBatch) return { kind: 'conflict', eventId: batchIds[firstFound].toLowerCase() };
   const last = found[found.length - 1]!;
   return { kind: 'retry', result: { nextExpectedRevision: last.streamRevision, position: last.position } };

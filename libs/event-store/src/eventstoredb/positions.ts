@@ -106,9 +106,7 @@ export function toClientExpectedRevision(expected: ExpectedRevision): AppendExpe
       return ANY;
     default:
       if (typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= 0) return BigInt(expected);
-      throw new RangeError(
-        `expectedRevision must be 'no_stream', 'stream_exists', 'any' or an integer ≥ 0, got ${String(expected)}`,
-      );
+      throw new RangeError(`expectedRevision must be 'no_stream', 'stream_exists', 'any' or an integer ≥ 0, got ${String(expected)}`);
   }
 }
 

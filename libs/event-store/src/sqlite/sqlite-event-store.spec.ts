@@ -78,16 +78,7 @@ describe('SqliteEventStore', () => {
       const db = rawConnection();
 
       const columns = db.prepare('PRAGMA table_info(events)').all() as Array<{ name: string; pk: number }>;
-      expect(columns.map((c) => c.name)).toEqual([
-        'position',
-        'id',
-        'stream_id',
-        'revision',
-        'type',
-        'data',
-        'metadata',
-        'recorded_at',
-      ]);
+      expect(columns.map((c) => c.name)).toEqual(['position', 'id', 'stream_id', 'revision', 'type', 'data', 'metadata', 'recorded_at']);
       expect(columns.find((c) => c.pk === 1)?.name).toBe('position');
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
 
@@ -122,9 +113,7 @@ describe('SqliteEventStore', () => {
       await first.close();
 
       const reopened = open();
-      expect(await reopened.readStream('trainee-1')).toEqual([
-        { ...written, streamId: 'trainee-1', streamRevision: 0, position: 1 },
-      ]);
+      expect(await reopened.readStream('trainee-1')).toEqual([{ ...written, streamId: 'trainee-1', streamRevision: 0, position: 1 }]);
     });
 
     it('refuses a file written by a newer schema version', async () => {
@@ -148,9 +137,7 @@ describe('SqliteEventStore', () => {
   describe('input checks', () => {
     it('rejects an event id that is not a UUID, writing nothing', async () => {
       const store = open();
-      await expect(store.appendToStream('trainee-1', [event('A'), { ...event('B'), id: 'e-2' }])).rejects.toThrow(
-        TypeError,
-      );
+      await expect(store.appendToStream('trainee-1', [event('A'), { ...event('B'), id: 'e-2' }])).rejects.toThrow(TypeError);
       expect(await store.headPosition()).toBe(0);
     });
 
@@ -173,9 +160,7 @@ describe('SqliteEventStore', () => {
     it('rejects data that JSON cannot carry, a negative expected revision and bad read bounds', async () => {
       const store = open();
       await expect(store.appendToStream('trainee-1', [{ ...event('A'), data: undefined }])).rejects.toThrow(TypeError);
-      await expect(store.appendToStream('trainee-1', [event('A')], { expectedRevision: -1 })).rejects.toThrow(
-        RangeError,
-      );
+      await expect(store.appendToStream('trainee-1', [event('A')], { expectedRevision: -1 })).rejects.toThrow(RangeError);
       await expect(store.appendToStream('', [event('A')])).rejects.toThrow(TypeError);
       await expect(store.readAll({ maxCount: 0 })).rejects.toThrow(RangeError);
       await expect(store.readAll({ fromPosition: -1 })).rejects.toThrow(RangeError);
@@ -189,7 +174,10 @@ describe('SqliteEventStore', () => {
     it('returns 1000 events by default', async () => {
       const store = open();
       for (let i = 0; i < 11; i++) {
-        await store.appendToStream(`trainee-${i}`, Array.from({ length: 100 }, () => event('A')));
+        await store.appendToStream(
+          `trainee-${i}`,
+          Array.from({ length: 100 }, () => event('A')),
+        );
       }
       const page = await store.readAll();
       expect(page).toHaveLength(1000);
@@ -235,10 +223,16 @@ describe('SqliteEventStore', () => {
       const store = open({ pollIntervalMs: HOUR_MS });
       await store.appendToStream('trainee-0', [event('Wanted', { n: 0 })]);
       for (let i = 0; i < 12; i++) {
-        await store.appendToStream(`other-${i}`, Array.from({ length: 100 }, () => event('Noise')));
+        await store.appendToStream(
+          `other-${i}`,
+          Array.from({ length: 100 }, () => event('Noise')),
+        );
       }
       for (let i = 1; i <= 700; i += 100) {
-        await store.appendToStream('trainee-1', Array.from({ length: 100 }, (_, k) => event('Wanted', { n: i + k })));
+        await store.appendToStream(
+          'trainee-1',
+          Array.from({ length: 100 }, (_, k) => event('Wanted', { n: i + k })),
+        );
       }
       const subscription = store.subscribeToAll({ filter: { streamPrefixes: ['trainee-'] } });
       try {
@@ -247,7 +241,10 @@ describe('SqliteEventStore', () => {
         expect(caughtUp.map((e) => (e.data as { n: number }).n)).toEqual(Array.from({ length: 701 }, (_, n) => n));
 
         const pending = take(iterator, 1);
-        await store.appendToStream('other-x', Array.from({ length: 600 }, () => event('Noise')));
+        await store.appendToStream(
+          'other-x',
+          Array.from({ length: 600 }, () => event('Noise')),
+        );
         await store.appendToStream('trainee-2', [event('Wanted', { n: 701 })]);
         expect((await pending)[0]).toMatchObject({ streamId: 'trainee-2', position: 2 + 1200 + 700 + 600 });
       } finally {

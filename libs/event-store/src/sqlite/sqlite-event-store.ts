@@ -30,7 +30,15 @@ import {
   WrongExpectedVersionError,
 } from '../event-store.port';
 import { appendSignals, SqliteSubscription } from './sqlite-subscription';
-import { assertExpectedRevision, assertNonNegativeInteger, assertStreamId, serializeEvent, toRecordedEvent, type EventRow, type SerializedEvent } from './sqlite-rows';
+import {
+  assertExpectedRevision,
+  assertNonNegativeInteger,
+  assertStreamId,
+  serializeEvent,
+  toRecordedEvent,
+  type EventRow,
+  type SerializedEvent,
+} from './sqlite-rows';
 
 /** Options of {@link SqliteEventStore}. */
 export interface SqliteEventStoreOptions {
@@ -145,14 +153,16 @@ export class SqliteEventStore implements EventStore {
       this.db.pragma(`busy_timeout = ${Math.floor(busyTimeoutMs)}`);
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-      this.db.transaction(() => {
-        const version = this.db.pragma('user_version', { simple: true }) as number;
-        if (version > SCHEMA_VERSION) {
-          throw new Error(`${options.filename} has event store schema ${version}; this code knows ${SCHEMA_VERSION}`);
-        }
-        this.db.exec(SCHEMA_SQL);
-        if (version < SCHEMA_VERSION) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
-      }).immediate();
+      this.db
+        .transaction(() => {
+          const version = this.db.pragma('user_version', { simple: true }) as number;
+          if (version > SCHEMA_VERSION) {
+            throw new Error(`${options.filename} has event store schema ${version}; this code knows ${SCHEMA_VERSION}`);
+          }
+          this.db.exec(SCHEMA_SQL);
+          if (version < SCHEMA_VERSION) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+        })
+        .immediate();
     } catch (error) {
       this.db.close();
       throw error;
@@ -163,26 +173,20 @@ export class SqliteEventStore implements EventStore {
       'INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.selectById = this.db.prepare('SELECT stream_id, revision, position FROM events WHERE id = ?');
-    this.selectStreamHead = this.db.prepare(
-      'SELECT revision, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
-    );
-    this.selectStream = this.db.prepare(
-      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`,
-    );
+    this.selectStreamHead = this.db.prepare('SELECT revision, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
+    this.selectStream = this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`);
     this.selectAll = this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.selectHead = this.db.prepare('SELECT MAX(position) AS head FROM events');
     this.appendTransaction = this.db.transaction(
       (streamId: string, events: SerializedEvent[], expected: ExpectedRevision, recordedAt: string) =>
         this.appendInTransaction(streamId, events, expected, recordedAt),
     );
-    this.snapshotTransaction = this.db.transaction(
-      (fromPosition: number, maxCount: number, filter: EventFilter | undefined) => {
-        const events = this.readAllNow(fromPosition, maxCount, filter);
-        if (events.length === maxCount) return { events, scannedTo: events[events.length - 1].position };
-        const head = this.selectHead.get()?.head ?? 0;
-        return { events, scannedTo: Math.max(fromPosition, head) };
-      },
-    );
+    this.snapshotTransaction = this.db.transaction((fromPosition: number, maxCount: number, filter: EventFilter | undefined) => {
+      const events = this.readAllNow(fromPosition, maxCount, filter);
+      if (events.length === maxCount) return { events, scannedTo: events[events.length - 1].position };
+      const head = this.selectHead.get()?.head ?? 0;
+      return { events, scannedTo: Math.max(fromPosition, head) };
+    });
   }
 
   /**
@@ -284,12 +288,7 @@ export class SqliteEventStore implements EventStore {
     this.db.close();
   }
 
-  private appendInTransaction(
-    streamId: string,
-    events: SerializedEvent[],
-    expected: ExpectedRevision,
-    recordedAt: string,
-  ): AppendOutcome {
+  private appendInTransaction(streamId: string, events: SerializedEvent[], expected: ExpectedRevision, recordedAt: string): AppendOutcome {
     if (events.length > 0) {
       const existing = events.map((event) => this.selectById.get(event.id));
       const firstExisting = existing.findIndex((row) => row !== undefined);
@@ -297,9 +296,7 @@ export class SqliteEventStore implements EventStore {
         const first = existing[0];
         const sameBatch =
           first !== undefined &&
-          existing.every(
-            (row, i) => row !== undefined && row.stream_id === streamId && row.revision === first.revision + i,
-          );
+          existing.every((row, i) => row !== undefined && row.stream_id === streamId && row.revision === first.revision + i);
         if (!sameBatch) throw new IdempotencyConflictError(streamId, events[firstExisting].id);
         const last = existing[existing.length - 1]!;
         return { result: { nextExpectedRevision: last.revision, position: last.position }, written: false };
@@ -337,7 +334,9 @@ export class SqliteEventStore implements EventStore {
     const params: unknown[] = [fromPosition];
     for (const prefix of prefixes) params.push(prefix, prefix);
     params.push(...types, maxCount);
-    return this.filteredStatement(prefixes.length, types.length).all(...params).map(toRecordedEvent);
+    return this.filteredStatement(prefixes.length, types.length)
+      .all(...params)
+      .map(toRecordedEvent);
   }
 
   /** A cached statement for a filter with this many stream prefixes and event types. */
@@ -365,10 +364,7 @@ export class SqliteEventStore implements EventStore {
  * Opens the embedded event store of a data directory: `<dataDir>/events.sqlite`, creating the
  * directory if needed (docs/DESIGN.md, configuration: `DATA_DIR`, default `./data`).
  */
-export function openSqliteEventStore(
-  dataDir: string,
-  options: Omit<SqliteEventStoreOptions, 'filename'> = {},
-): SqliteEventStore {
+export function openSqliteEventStore(dataDir: string, options: Omit<SqliteEventStoreOptions, 'filename'> = {}): SqliteEventStore {
   fs.mkdirSync(dataDir, { recursive: true });
   return new SqliteEventStore({ ...options, filename: path.join(dataDir, 'events.sqlite') });
 }

@@ -44,7 +44,10 @@ export async function applyToStore(
     const batch = decodeBatch(traineeProjection, events);
     if (batch.keys.length > 0) {
       const changes = foldBatch(traineeProjection, batch, await loadTrainees(trainees, batch.keys));
-      await runBulk(trainees, changes.map((c) => traineeWrite(c.after)));
+      await runBulk(
+        trainees,
+        changes.map((c) => traineeWrite(c.after)),
+      );
     }
   } else {
     const collections = providerCollections(registry.db, store);
@@ -52,8 +55,14 @@ export async function applyToStore(
     if (batch.keys.length > 0) {
       const changes = foldBatch(providerProjection, batch, await loadProviders(collections, batch.keys));
       // Tokens first: a provider's revision is what makes a redelivered token event be skipped.
-      await runBulk(collections.tokens, changes.flatMap((c) => changedTokens(c.before, c.after).map(tokenWrite)));
-      await runBulk(collections.providers, changes.map((c) => providerWrite(c.after)));
+      await runBulk(
+        collections.tokens,
+        changes.flatMap((c) => changedTokens(c.before, c.after).map(tokenWrite)),
+      );
+      await runBulk(
+        collections.providers,
+        changes.map((c) => providerWrite(c.after)),
+      );
     }
   }
   await registry.advanceCheckpoint(events[events.length - 1].position, `${name}_${store}`, version);
@@ -104,7 +113,9 @@ async function loadProviders({ providers, tokens }: ProviderCollections, ukprns:
   ]);
   const found = new Map<string, ProviderDocument>();
   for (const row of stored) {
-    const own = storedTokens.filter((t) => t.ukprn === row._id).map((t): TokenDocument => ({ ...toTokenRecord(t), token_hash: t.token_hash }));
+    const own = storedTokens
+      .filter((t) => t.ukprn === row._id)
+      .map((t): TokenDocument => ({ ...toTokenRecord(t), token_hash: t.token_hash }));
     found.set(row._id, {
       record: toProviderRecord(row),
       tokens: Object.fromEntries(own.map((t) => [t.token_id, t])),
@@ -171,9 +182,7 @@ async function runBulk<T extends { _id: string; revision?: number }>(coll: Colle
       const guardedIds = failed.filter((f) => f.write.revision !== null).map((f) => f.write.id);
       const storedRevision = new Map<string, number>();
       if (guardedIds.length > 0) {
-        const rows = await coll
-          .find({ _id: { $in: guardedIds } } as Filter<T>, { projection: { revision: 1 } })
-          .toArray();
+        const rows = await coll.find({ _id: { $in: guardedIds } } as Filter<T>, { projection: { revision: 1 } }).toArray();
         for (const row of rows) storedRevision.set(String(row._id), Number(row.revision));
       }
       const retry: PlannedWrite<T>[] = [];
@@ -184,12 +193,16 @@ async function runBulk<T extends { _id: string; revision?: number }>(coll: Colle
         }
         const stored = storedRevision.get(write.id);
         if (stored === undefined) {
-          throw new Error(`Cannot project ${coll.collectionName} document '${write.id}': it conflicts with another document on a unique index (${message})`);
+          throw new Error(
+            `Cannot project ${coll.collectionName} document '${write.id}': it conflicts with another document on a unique index (${message})`,
+          );
         }
         if (stored < write.revision) retry.push(write);
       }
       if (retry.length > 0 && attempt >= MAX_WRITE_ATTEMPTS) {
-        throw new Error(`Gave up writing ${retry.length} ${coll.collectionName} document(s) after ${attempt} attempts: ${failed[0].message}`);
+        throw new Error(
+          `Gave up writing ${retry.length} ${coll.collectionName} document(s) after ${attempt} attempts: ${failed[0].message}`,
+        );
       }
       pending = retry;
     }

@@ -78,9 +78,7 @@ export const SWAP_LOCK_POLL_MS = 25;
 export async function openDatabase(url: string, dbName?: string): Promise<{ client: MongoClient; db: Db }> {
   const scheme = /^(mongodb(?:\+srv)?):\/\//.exec(url);
   if (!scheme) {
-    throw new Error(
-      `MONGODB_URL must be a MongoDB connection string starting with mongodb:// or mongodb+srv://, got '${redact(url)}'`,
-    );
+    throw new Error(`MONGODB_URL must be a MongoDB connection string starting with mongodb:// or mongodb+srv://, got '${redact(url)}'`);
   }
   const name = dbName ?? (databaseInUrl(url, scheme[0].length) || DEFAULT_MONGO_DB_NAME);
   const client = new MongoClient(url, { ignoreUndefined: true });

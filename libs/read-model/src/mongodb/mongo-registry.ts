@@ -109,10 +109,10 @@ export class MongoRegistry {
     const seq = ++this.registrySeq;
     const readAt = Date.now();
     const docs = await this.collection
-      .aggregate<RegistryDocument & { locked: boolean }>(
-        [{ $addFields: { locked: { $gt: ['$swap_lock.until', '$$NOW'] } } }],
-        { readPreference: 'primary', readConcern: { level: 'local' } },
-      )
+      .aggregate<RegistryDocument & { locked: boolean }>([{ $addFields: { locked: { $gt: ['$swap_lock.until', '$$NOW'] } } }], {
+        readPreference: 'primary',
+        readConcern: { level: 'local' },
+      })
       .toArray();
     const rows = {} as Record<ProjectionName, RegistryDocument>;
     const locked = {} as Record<ProjectionName, boolean>;

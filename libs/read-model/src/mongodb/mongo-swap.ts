@@ -99,7 +99,9 @@ export async function swapInto(
       { writeConcern: WRITE_CONCERN },
     );
     if (repointed.matchedCount === 0) {
-      throw new Error(`Swap of ${name} to ${store} did not take effect: the registry no longer names ${previous} with this rebuild and lock`);
+      throw new Error(
+        `Swap of ${name} to ${store} did not take effect: the registry no longer names ${previous} with this rebuild and lock`,
+      );
     }
   } catch (error) {
     await registry.collection
@@ -124,7 +126,9 @@ async function takeSwapLock(registry: MongoRegistry, name: ProjectionName, store
     { writeConcern: WRITE_CONCERN },
   );
   if (locked.matchedCount === 0) {
-    throw new Error(`Cannot swap ${name} to ${store}: the registry does not name it as the rebuild in progress, or another swap holds the lock`);
+    throw new Error(
+      `Cannot swap ${name} to ${store}: the registry does not name it as the rebuild in progress, or another swap holds the lock`,
+    );
   }
   return token;
 }
@@ -137,7 +141,9 @@ async function renewSwapLock(registry: MongoRegistry, name: ProjectionName, stor
     { writeConcern: WRITE_CONCERN },
   );
   if (renewed.matchedCount === 0) {
-    throw new Error(`Swap of ${name} to ${store} lost its lock (lease of ${SWAP_LEASE_MS} ms over): the live projector may have resumed on ${previous}`);
+    throw new Error(
+      `Swap of ${name} to ${store} lost its lock (lease of ${SWAP_LEASE_MS} ms over): the live projector may have resumed on ${previous}`,
+    );
   }
 }
 
@@ -190,9 +196,8 @@ async function finishSwap(
     await registry.checkpoints.deleteOne({ _id: `${name}_${previous}` }, { writeConcern: WRITE_CONCERN });
     return { previous, dropped: true };
   } catch (error) {
-    throw new Error(
-      `${name} now serves from ${store} (swapped from ${previous}), but finishing the swap failed: ${String(error)}`,
-      { cause: error },
-    );
+    throw new Error(`${name} now serves from ${store} (swapped from ${previous}), but finishing the swap failed: ${String(error)}`, {
+      cause: error,
+    });
   }
 }

@@ -31,7 +31,15 @@ const counters: Projection<CounterEvent, Counted> = {
 let position = 0;
 function event(type: string, counter: string, by: number, streamRevision: number): RecordedEvent {
   position += 1;
-  return { id: `e${position}`, type, data: { counter, by }, metadata: { schemaVersion: 1, occurredAt: '2025-01-01T00:00:00.000Z' }, streamId: `counter-${counter}`, streamRevision, position };
+  return {
+    id: `e${position}`,
+    type,
+    data: { counter, by },
+    metadata: { schemaVersion: 1, occurredAt: '2025-01-01T00:00:00.000Z' },
+    streamId: `counter-${counter}`,
+    streamRevision,
+    position,
+  };
 }
 
 describe('project', () => {

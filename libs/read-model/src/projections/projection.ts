@@ -32,7 +32,12 @@ export interface Projection<E, D extends Revisioned> {
  * document's revision is skipped (`doc` is returned as it is), so redelivery is harmless
  * (docs/DESIGN.md "Read models"; docs/architecture.md "Other properties").
  */
-export function applyEvent<E, D extends Revisioned>(projection: Projection<E, D>, doc: D | null, event: E, recorded: RecordedEvent): D | null {
+export function applyEvent<E, D extends Revisioned>(
+  projection: Projection<E, D>,
+  doc: D | null,
+  event: E,
+  recorded: RecordedEvent,
+): D | null {
   if (doc !== null && recorded.streamRevision <= doc.revision) return doc;
   return projection.evolve(doc, event, recorded);
 }

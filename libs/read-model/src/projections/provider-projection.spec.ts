@@ -9,11 +9,20 @@ import { changedTokens, projectProvider, type ProviderDocument } from './provide
 const UKPRN = '10000002';
 
 function recorded(type: string, data: Record<string, unknown>, streamRevision: number, occurredAt = String(data.at)): RecordedEvent {
-  return { id: `e-${streamRevision}`, type, data: { ukprn: UKPRN, ...data }, metadata: { schemaVersion: 1, occurredAt }, streamId: `provider-${UKPRN}`, streamRevision, position: 100 + streamRevision };
+  return {
+    id: `e-${streamRevision}`,
+    type,
+    data: { ukprn: UKPRN, ...data },
+    metadata: { schemaVersion: 1, occurredAt },
+    streamId: `provider-${UKPRN}`,
+    streamRevision,
+    position: 100 + streamRevision,
+  };
 }
 
 const registered = recorded('ProviderRegistered', { name: 'Example SCITT', at: '2025-01-01T09:00:00.000Z' }, 0);
-const issued = (tokenId: string, hash: string, revision: number, at: string) => recorded('TokenIssued', { token_id: tokenId, token_hash: hash, at }, revision);
+const issued = (tokenId: string, hash: string, revision: number, at: string) =>
+  recorded('TokenIssued', { token_id: tokenId, token_hash: hash, at }, revision);
 const revoked = (tokenId: string, revision: number, at: string) => recorded('TokenRevoked', { token_id: tokenId, at }, revision);
 
 /** Folds events from no document, as a projector does one by one. */
@@ -21,7 +30,14 @@ function fold(events: RecordedEvent[], from: ProviderDocument | null = null): Pr
   return events.reduce<ProviderDocument | null>((doc, e) => projectProvider(doc, e), from);
 }
 
-const TOKEN_1 = { token_id: 'tok-1', token_hash: 'a'.repeat(64), ukprn: UKPRN, status: 'active' as const, issued_at: '2025-01-02T09:00:00.000Z', revoked_at: null };
+const TOKEN_1 = {
+  token_id: 'tok-1',
+  token_hash: 'a'.repeat(64),
+  ukprn: UKPRN,
+  status: 'active' as const,
+  issued_at: '2025-01-02T09:00:00.000Z',
+  revoked_at: null,
+};
 
 describe('projectProvider', () => {
   it('creates the document from ProviderRegistered', () => {
@@ -60,12 +76,24 @@ describe('projectProvider', () => {
   });
 
   it('takes created_at from the first event applied when that is not the registration', () => {
-    const doc = projectProvider(null, recorded('TokenIssued', { token_id: 'tok-9', token_hash: 'c'.repeat(64), at: '2025-02-01T00:00:00.000Z' }, 0, '2025-02-01T00:00:01.000Z'));
+    const doc = projectProvider(
+      null,
+      recorded(
+        'TokenIssued',
+        { token_id: 'tok-9', token_hash: 'c'.repeat(64), at: '2025-02-01T00:00:00.000Z' },
+        0,
+        '2025-02-01T00:00:01.000Z',
+      ),
+    );
     expect(doc?.record).toEqual({ ukprn: UKPRN, name: '', created_at: '2025-02-01T00:00:01.000Z' });
   });
 
   it('skips an event at or below the document’s revision, so a redelivered issue cannot reactivate a revoked token', () => {
-    const doc = fold([registered, issued('tok-1', 'a'.repeat(64), 1, '2025-01-02T09:00:00.000Z'), revoked('tok-1', 2, '2025-01-03T09:00:00.000Z')]);
+    const doc = fold([
+      registered,
+      issued('tok-1', 'a'.repeat(64), 1, '2025-01-02T09:00:00.000Z'),
+      revoked('tok-1', 2, '2025-01-03T09:00:00.000Z'),
+    ]);
     expect(projectProvider(doc, issued('tok-1', 'a'.repeat(64), 1, '2025-01-02T09:00:00.000Z'))).toBe(doc);
     expect(projectProvider(doc, revoked('tok-1', 2, '2025-01-03T09:00:00.000Z'))).toBe(doc);
     expect(projectProvider(doc, registered)).toBe(doc);
@@ -83,8 +111,15 @@ describe('projectProvider', () => {
 
 describe('changedTokens', () => {
   it('lists the tokens a change added or whose status moved, nothing else', () => {
-    const before = fold([registered, issued('tok-1', 'a'.repeat(64), 1, '2025-01-02T09:00:00.000Z'), issued('tok-2', 'b'.repeat(64), 2, '2025-01-02T10:00:00.000Z')]);
-    const after = fold([revoked('tok-2', 3, '2025-01-05T00:00:00.000Z'), issued('tok-3', 'c'.repeat(64), 4, '2025-01-06T00:00:00.000Z')], before);
+    const before = fold([
+      registered,
+      issued('tok-1', 'a'.repeat(64), 1, '2025-01-02T09:00:00.000Z'),
+      issued('tok-2', 'b'.repeat(64), 2, '2025-01-02T10:00:00.000Z'),
+    ]);
+    const after = fold(
+      [revoked('tok-2', 3, '2025-01-05T00:00:00.000Z'), issued('tok-3', 'c'.repeat(64), 4, '2025-01-06T00:00:00.000Z')],
+      before,
+    );
     expect(changedTokens(before, after!).map((t) => [t.token_id, t.status])).toEqual([
       ['tok-2', 'revoked'],
       ['tok-3', 'active'],

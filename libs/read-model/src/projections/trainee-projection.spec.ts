@@ -69,7 +69,12 @@ function recorded(type: string, data: Record<string, unknown>, streamRevision: n
   };
 }
 
-const REGISTERED = recorded('TraineeRegistered', { trainee_id: 'Tr-A', ukprn: '10000001', record_source: 'api', details: DETAILS, at: '2025-09-01T10:00:00.000Z' }, 0, 7);
+const REGISTERED = recorded(
+  'TraineeRegistered',
+  { trainee_id: 'Tr-A', ukprn: '10000001', record_source: 'api', details: DETAILS, at: '2025-09-01T10:00:00.000Z' },
+  0,
+  7,
+);
 
 /** The trainee `evolve` makes of {@link REGISTERED}. */
 const REGISTERED_TRAINEE: Trainee = {
@@ -102,7 +107,12 @@ describe('projectTrainee', () => {
 
   it('evolves a document by a later event: new revision, created_position kept, input untouched', () => {
     const before = structuredClone(REGISTERED_DOC);
-    const update = recorded('TraineeUpdated', { trainee_id: 'Tr-A', changes: { middle_names: 'King' }, at: '2025-09-02T10:00:00.000Z' }, 1, 12);
+    const update = recorded(
+      'TraineeUpdated',
+      { trainee_id: 'Tr-A', changes: { middle_names: 'King' }, at: '2025-09-02T10:00:00.000Z' },
+      1,
+      12,
+    );
     expect(projectTrainee(REGISTERED_DOC, update)).toEqual({
       trainee: { ...REGISTERED_TRAINEE, details: { ...DETAILS, middle_names: 'King' }, updated_at: '2025-09-02T10:00:00.000Z' },
       revision: 1,
@@ -112,15 +122,27 @@ describe('projectTrainee', () => {
   });
 
   it('follows the lifecycle: submitted, then a TRN makes it trn_received', () => {
-    const submitted = projectTrainee(REGISTERED_DOC, recorded('TraineeSubmittedForTrn', { trainee_id: 'Tr-A', at: '2025-09-01T10:00:00.000Z' }, 1, 8));
-    const trn = projectTrainee(submitted, recorded('TrnIssued', { trainee_id: 'Tr-A', trn: '1234567', at: '2025-09-03T00:00:00.000Z' }, 2, 20));
-    expect(trn?.trainee).toMatchObject({ state: 'trn_received', trn: '1234567', submitted_for_trn_at: '2025-09-01T10:00:00.000Z', updated_at: '2025-09-03T00:00:00.000Z' });
+    const submitted = projectTrainee(
+      REGISTERED_DOC,
+      recorded('TraineeSubmittedForTrn', { trainee_id: 'Tr-A', at: '2025-09-01T10:00:00.000Z' }, 1, 8),
+    );
+    const trn = projectTrainee(
+      submitted,
+      recorded('TrnIssued', { trainee_id: 'Tr-A', trn: '1234567', at: '2025-09-03T00:00:00.000Z' }, 2, 20),
+    );
+    expect(trn?.trainee).toMatchObject({
+      state: 'trn_received',
+      trn: '1234567',
+      submitted_for_trn_at: '2025-09-01T10:00:00.000Z',
+      updated_at: '2025-09-03T00:00:00.000Z',
+    });
     expect(trn?.revision).toBe(2);
   });
 
   it('skips an event at or below the document’s revision (idempotent redelivery)', () => {
     const doc: TraineeDocument = { ...REGISTERED_DOC, revision: 2 };
-    const at = (revision: number) => recorded('TraineeUpdated', { trainee_id: 'Tr-A', changes: { middle_names: 'Late' }, at: '2025-09-09T00:00:00.000Z' }, revision, 30);
+    const at = (revision: number) =>
+      recorded('TraineeUpdated', { trainee_id: 'Tr-A', changes: { middle_names: 'Late' }, at: '2025-09-09T00:00:00.000Z' }, revision, 30);
     expect(projectTrainee(doc, at(2))).toBe(doc);
     expect(projectTrainee(doc, at(1))).toBe(doc);
     expect(projectTrainee(doc, REGISTERED)).toBe(doc);
@@ -129,7 +151,12 @@ describe('projectTrainee', () => {
 
   it('ignores event types it does not read', () => {
     const claim = recorded('RegistrationClaimed', { trainee_id: 'Tr-A', at: '2025-09-01T10:00:00.000Z' }, 5, 40);
-    const provider = recorded('ProviderRegistered', { ukprn: '10000001', name: 'X', trainee_id: 'Tr-A', at: '2025-09-01T10:00:00.000Z' }, 6, 41);
+    const provider = recorded(
+      'ProviderRegistered',
+      { ukprn: '10000001', name: 'X', trainee_id: 'Tr-A', at: '2025-09-01T10:00:00.000Z' },
+      6,
+      41,
+    );
     const unknown = recorded('TraineeTeleported', { trainee_id: 'Tr-A', at: '2025-09-01T10:00:00.000Z' }, 7, 42);
     for (const event of [claim, provider, unknown]) {
       expect(projectTrainee(REGISTERED_DOC, event)).toBe(REGISTERED_DOC);
@@ -138,7 +165,12 @@ describe('projectTrainee', () => {
   });
 
   it('ignores an event of a trainee that does not exist, other than its registration', () => {
-    const update = recorded('TraineeUpdated', { trainee_id: 'Tr-B', changes: { middle_names: 'X' }, at: '2025-09-02T10:00:00.000Z' }, 1, 50);
+    const update = recorded(
+      'TraineeUpdated',
+      { trainee_id: 'Tr-B', changes: { middle_names: 'X' }, at: '2025-09-02T10:00:00.000Z' },
+      1,
+      50,
+    );
     const submitted = recorded('TraineeSubmittedForTrn', { trainee_id: 'Tr-B', at: '2025-09-02T10:00:00.000Z' }, 2, 51);
     expect(projectTrainee(null, update)).toBeNull();
     expect(projectTrainee(null, submitted)).toBeNull();
@@ -164,7 +196,10 @@ describe('traineeKeys', () => {
   });
 
   it('takes the academic cycle of trainee_start_date before itt_start_date, and has_trn from the TRN', () => {
-    const doc: TraineeDocument = { ...REGISTERED_DOC, trainee: { ...REGISTERED_TRAINEE, trn: '7654321', details: { ...DETAILS, trainee_start_date: '' } } };
+    const doc: TraineeDocument = {
+      ...REGISTERED_DOC,
+      trainee: { ...REGISTERED_TRAINEE, trn: '7654321', details: { ...DETAILS, trainee_start_date: '' } },
+    };
     expect(traineeKeys(doc)).toMatchObject({ start_cycle: 2024, has_trn: true });
   });
 

@@ -11,7 +11,7 @@ function registerCsv(rows: number): Readable {
     (function* () {
       yield '\ufeffURN,LA (code),EstablishmentName,TypeOfEstablishment (name),Street,Town,Postcode\n';
       for (let i = 0; i < rows; i++) {
-        yield `${100000 + i},${800 + (i % 150)},"School ${i}, Upper",Academy,${i} Road,Town ${i % 300},GU${i % 9 + 1} 1AA\n`;
+        yield `${100000 + i},${800 + (i % 150)},"School ${i}, Upper",Academy,${i} Road,Town ${i % 300},GU${(i % 9) + 1} 1AA\n`;
       }
       yield 'ABC,999,No URN school,Academy,1 Road,Nowhere,GU1 1AA\n';
       yield '123456,999,,Academy,1 Road,Nowhere,GU1 1AA\n';

@@ -33,7 +33,8 @@ export async function importSchoolsCsv(
   for await (const record of parser as AsyncIterable<Record<string, string>>) {
     if (!checkedHeader) {
       const missing = Object.values(SCHOOL_CSV_COLUMNS).filter((c) => !(c in record));
-      if (missing.length > 0) throw new Error(`The CSV has no column ${missing.join(', ')} (expected ${Object.values(SCHOOL_CSV_COLUMNS).join(', ')})`);
+      if (missing.length > 0)
+        throw new Error(`The CSV has no column ${missing.join(', ')} (expected ${Object.values(SCHOOL_CSV_COLUMNS).join(', ')})`);
       checkedHeader = true;
     }
     rows++;

@@ -29,7 +29,10 @@ export class ProviderTables {
   readonly count: Database.Statement<[], { n: number }>;
 
   /** Creates the tables and the tokens' index if missing. */
-  constructor(private readonly db: Database.Database, readonly store: string) {
+  constructor(
+    private readonly db: Database.Database,
+    readonly store: string,
+  ) {
     const p = (this.providersTable = `providers_${store}`);
     const k = (this.tokensTable = `tokens_${store}`);
     db.exec(`

@@ -15,7 +15,16 @@ const silent = { error: () => undefined, warn: () => undefined };
 function registrationEvents(id: string, n: number): TraineeEvent[] {
   const input = { ...JSON.parse(JSON.stringify(v2025Example.data)), first_names: `Name${n}`, email: `p${n}@example.com` };
   return decide(
-    commandFromWire({ type: 'RegisterTrainee', trainee_id: id, ukprn: '10000001', version: 'v2025.0', input, now: `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}.000Z`, new_ids: [`P${n}`, `D${n}`], duplicate_candidates: [] }),
+    commandFromWire({
+      type: 'RegisterTrainee',
+      trainee_id: id,
+      ukprn: '10000001',
+      version: 'v2025.0',
+      input,
+      now: `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}.000Z`,
+      new_ids: [`P${n}`, `D${n}`],
+      duplicate_candidates: [],
+    }),
     { exists: false },
   );
 }
@@ -24,11 +33,20 @@ async function writeHistory(store: EventStore, trainees: number, updatesEach: nu
   for (let i = 0; i < trainees; i++) {
     const id = `T${i}`;
     const events = registrationEvents(id, i);
-    await store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId), { expectedRevision: 'no_stream' });
+    await store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId), {
+      expectedRevision: 'no_stream',
+    });
     let state = evolveAll(events);
     for (let u = 0; u < updatesEach; u++) {
       const changes = decide(
-        commandFromWire({ type: 'UpdateTrainee', trainee_id: id, ukprn: '10000001', version: 'v2025.0', input: { middle_names: `M${u}` }, now: `2026-02-0${(u % 9) + 1}T00:00:00.000Z` }),
+        commandFromWire({
+          type: 'UpdateTrainee',
+          trainee_id: id,
+          ukprn: '10000001',
+          version: 'v2025.0',
+          input: { middle_names: `M${u}` },
+          now: `2026-02-0${(u % 9) + 1}T00:00:00.000Z`,
+        }),
         state,
       );
       state = evolveAll(changes, state);
@@ -84,7 +102,6 @@ describe('SqliteReadModel.applyBatch', () => {
     live.close();
     rebuilt.close();
   });
-
 });
 
 describe('The projector on SqliteReadModel', () => {
@@ -103,13 +120,19 @@ describe('The projector on SqliteReadModel', () => {
     const first = new Projector(store, counting, silent);
     await first.start();
     const events = registrationEvents('T0', 0);
-    const result = await store.appendToStream(traineeStreamId('T0'), toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId));
+    const result = await store.appendToStream(
+      traineeStreamId('T0'),
+      toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId),
+    );
     await expect(first.waitFor(result.position)).resolves.toBe(true);
     expect(await rm.getTrainee('T0')).not.toBeNull();
     await first.stop();
 
     const more = registrationEvents('T1', 1);
-    const second = await store.appendToStream(traineeStreamId('T1'), toEventData(more, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId));
+    const second = await store.appendToStream(
+      traineeStreamId('T1'),
+      toEventData(more, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId),
+    );
     const restarted = new Projector(store, counting, silent);
     await restarted.start();
     await expect(restarted.waitFor(second.position)).resolves.toBe(true);
@@ -133,7 +156,10 @@ describe('The projector on SqliteReadModel', () => {
     };
     const projector = new Projector(store, flaky, { error: (m) => errors.push(m), warn: () => undefined }, { retryDelayMs: 5 });
     await projector.start();
-    const r = await store.appendToStream(traineeStreamId('T0'), toEventData(registrationEvents('T0', 0), { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId));
+    const r = await store.appendToStream(
+      traineeStreamId('T0'),
+      toEventData(registrationEvents('T0', 0), { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId),
+    );
     await expect(projector.waitFor(r.position)).resolves.toBe(true);
     expect(errors).toHaveLength(2);
     expect(await rm.getTrainee('T0')).not.toBeNull();
@@ -149,7 +175,14 @@ describe('measureLag', () => {
     const tenSecondsAgo = new Date(Date.now() - 10_000).toISOString();
     const events = registrationEvents('T0', 0);
     await store.appendToStream(traineeStreamId('T0'), toEventData(events, { occurredAt: tenSecondsAgo }, newEventId));
-    await store.appendToStream('registrationguard-x', toEventData([{ type: 'RegistrationClaimed', data: { trainee_id: 'T0', at: tenSecondsAgo } }], { occurredAt: tenSecondsAgo }, newEventId));
+    await store.appendToStream(
+      'registrationguard-x',
+      toEventData(
+        [{ type: 'RegistrationClaimed', data: { trainee_id: 'T0', at: tenSecondsAgo } }],
+        { occurredAt: tenSecondsAgo },
+        newEventId,
+      ),
+    );
     const now = new Date(Date.parse(tenSecondsAgo) + 10_000);
     expect(await measureLag(store, 0, now)).toEqual({ checkpoint: 0, events: events.length, atLeast: false, seconds: 10 });
     const head = await store.headPosition();

@@ -26,7 +26,10 @@ export class TraineeTables {
   private readonly lists = new Map<string, Database.Statement>();
 
   /** Creates the table and its indexes if missing (docs/DESIGN.md "Read models": indexes serve the list without scans). */
-  constructor(private readonly db: Database.Database, readonly store: string) {
+  constructor(
+    private readonly db: Database.Database,
+    readonly store: string,
+  ) {
     const t = (this.table = `trainees_${store}`);
     db.exec(`
       CREATE TABLE IF NOT EXISTS ${t} (

@@ -21,7 +21,11 @@ export class GetTraineeController {
   @IdParam('trainee_id')
   @Answers(200, 'The trainee.', 'TraineeResponse')
   @NotFoundAnswer()
-  async get(@CurrentCaller() caller: Caller, @Contract() contract: VersionContract, @Param('trainee_id') id: string): Promise<{ data: unknown }> {
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Param('trainee_id') id: string,
+  ): Promise<{ data: unknown }> {
     const trainee = await this.queries.execute<GetTraineeQuery, Trainee>(new GetTraineeQuery(caller, id));
     return { data: contract.output.serializeTrainee(trainee, { nested: true }) };
   }

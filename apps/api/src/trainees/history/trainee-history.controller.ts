@@ -32,9 +32,18 @@ export class TraineeHistoryController {
    * for a bad `as_of`; 401 without a valid token.
    */
   @Get()
-  @Operation('getTraineeHistory', "A trainee's audit history (an extension of this service)", 'Replayed from its event stream: the timeline, oldest first, or with `as_of` the trainee as it stood then.')
+  @Operation(
+    'getTraineeHistory',
+    "A trainee's audit history (an extension of this service)",
+    'Replayed from its event stream: the timeline, oldest first, or with `as_of` the trainee as it stood then.',
+  )
   @IdParam('trainee_id')
-  @ApiQuery({ name: 'as_of', required: false, description: 'An ISO 8601 instant (a date and a time with `Z` or an offset).', schema: { type: 'string', example: '2026-01-05T10:00:00Z' } })
+  @ApiQuery({
+    name: 'as_of',
+    required: false,
+    description: 'An ISO 8601 instant (a date and a time with `Z` or an offset).',
+    schema: { type: 'string', example: '2026-01-05T10:00:00Z' },
+  })
   @Answers(200, 'The timeline, or the trainee at `as_of`.', 'TraineeHistoryResponse')
   @NotFoundAnswer("Trainee(s) not found: unknown, another provider's, or not yet registered at `as_of`.")
   @Answers(422, 'A bad `as_of`.', 'UnprocessableEntity')

@@ -23,18 +23,56 @@ export class ListTraineesController {
    * is empty; 422 `{message, errors: {param: [..]}}` for a bad parameter.
    */
   @Get()
-  @Operation('listTrainees', "The provider's trainees of one academic cycle", 'Newest change first unless `sort_order=asc`; paged; list items carry no placements or degrees.')
-  @ApiQuery({ name: 'academic_cycle', required: false, description: 'The cycle\'s start year (its leading integer is read: `2025`, `2025/26`); default the cycle holding today.', schema: { type: 'string', example: '2025' } })
-  @ApiQuery({ name: 'status', required: false, description: 'Keep trainees of this status.', schema: { type: 'string', enum: ['course_not_yet_started', 'in_training', 'deferred', 'awarded', 'withdrawn'] } })
-  @ApiQuery({ name: 'since', required: false, description: 'Keep trainees changed at or after this ISO 8601 date or date-time (UTC when no zone).', schema: { type: 'string', example: '2025-09-01T00:00:00Z' } })
-  @ApiQuery({ name: 'has_trn', required: false, description: '`true` keeps trainees with a TRN; any other value those without.', schema: { type: 'string', example: 'true' } })
+  @Operation(
+    'listTrainees',
+    "The provider's trainees of one academic cycle",
+    'Newest change first unless `sort_order=asc`; paged; list items carry no placements or degrees.',
+  )
+  @ApiQuery({
+    name: 'academic_cycle',
+    required: false,
+    description: "The cycle's start year (its leading integer is read: `2025`, `2025/26`); default the cycle holding today.",
+    schema: { type: 'string', example: '2025' },
+  })
+  @ApiQuery({
+    name: 'status',
+    required: false,
+    description: 'Keep trainees of this status.',
+    schema: { type: 'string', enum: ['course_not_yet_started', 'in_training', 'deferred', 'awarded', 'withdrawn'] },
+  })
+  @ApiQuery({
+    name: 'since',
+    required: false,
+    description: 'Keep trainees changed at or after this ISO 8601 date or date-time (UTC when no zone).',
+    schema: { type: 'string', example: '2025-09-01T00:00:00Z' },
+  })
+  @ApiQuery({
+    name: 'has_trn',
+    required: false,
+    description: '`true` keeps trainees with a TRN; any other value those without.',
+    schema: { type: 'string', example: 'true' },
+  })
   @ApiQuery({ name: 'page', required: false, description: 'Page number, default 1.', schema: { type: 'integer', minimum: 1, default: 1 } })
-  @ApiQuery({ name: 'per_page', required: false, description: 'Trainees per page, default 50.', schema: { type: 'integer', minimum: 1, default: 50 } })
-  @ApiQuery({ name: 'sort_order', required: false, description: 'By updated_at, default `desc`.', schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' } })
+  @ApiQuery({
+    name: 'per_page',
+    required: false,
+    description: 'Trainees per page, default 50.',
+    schema: { type: 'integer', minimum: 1, default: 50 },
+  })
+  @ApiQuery({
+    name: 'sort_order',
+    required: false,
+    description: 'By updated_at, default `desc`.',
+    schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+  })
   @Answers(200, 'A page of trainees, with paging meta.', 'TraineeListResponse')
   @NotFoundAnswer('No trainees found (an empty page).')
   @Answers(422, 'An invalid parameter, keyed by parameter.', 'ListQueryErrors')
-  async list(@CurrentCaller() caller: Caller, @Contract() contract: VersionContract, @Query() raw: Record<string, unknown>): Promise<unknown> {
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Contract() contract: VersionContract,
+    @Query() raw: Record<string, unknown>,
+  ): Promise<unknown> {
     const today = new Date().toISOString().slice(0, 10);
     const query = toListQuery(raw, caller.ukprn, today);
     const page = await this.queries.execute<ListTraineesQuery, TraineeListPage>(new ListTraineesQuery(query));

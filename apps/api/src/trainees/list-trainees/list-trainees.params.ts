@@ -1,5 +1,13 @@
 import { plainToInstance } from 'class-transformer';
-import { IsIn, IsOptional, Validate, ValidatorConstraint, validateSync, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  IsIn,
+  IsOptional,
+  Validate,
+  ValidatorConstraint,
+  validateSync,
+  type ValidationArguments,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { currentAcademicCycle, isKnownAcademicCycle } from '@app/domain';
 import { STATUS_FILTERS, type StatusFilter, type TraineeListQuery } from '@app/read-model';
 import { ListQueryInvalid } from '../../kernel/errors';
@@ -24,7 +32,8 @@ export function parseSince(value: string): string | null {
   if (Number.isNaN(t)) return null;
   // Reject impossible calendar dates that Date.parse rolls over (2025-02-30).
   const check = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
-  if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
+  if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59)
+    return null;
   return new Date(t).toISOString();
 }
 
@@ -103,11 +112,12 @@ export function toListQuery(raw: Record<string, unknown>, ukprn: string, today: 
     for (const e of errors) byParam[e.property] = Object.values(e.constraints ?? {});
     throw new ListQueryInvalid(byParam);
   }
-  const statuses = params.status === undefined
-    ? undefined
-    : (Array.isArray(params.status) ? params.status : [params.status]).filter((s): s is StatusFilter =>
-        (STATUS_FILTERS as readonly string[]).includes(s),
-      );
+  const statuses =
+    params.status === undefined
+      ? undefined
+      : (Array.isArray(params.status) ? params.status : [params.status]).filter((s): s is StatusFilter =>
+          (STATUS_FILTERS as readonly string[]).includes(s),
+        );
   const page = Number.parseInt(String(params.page ?? '1'), 10);
   const perPage = params.per_page === undefined ? 50 : Number.parseInt(String(params.per_page), 10);
   return {

@@ -23,7 +23,11 @@ export class RecommendForAwardController {
 
   /** `{data: {qts_standards_met_date}}`. */
   @Post('recommend-for-qts')
-  @Operation('recommendForQts', 'Recommend a trainee for QTS or EYTS', 'From submitted_for_trn or trn_received (docs/DESIGN.md ruling 8); the registry then awards.')
+  @Operation(
+    'recommendForQts',
+    'Recommend a trainee for QTS or EYTS',
+    'From submitted_for_trn or trn_received (docs/DESIGN.md ruling 8); the registry then awards.',
+  )
   @IdParam('trainee_id')
   @Writes('RecommendationRequest', { notFound: true })
   @Answers(202, 'The trainee, recommended for award.', 'TraineeResponse')
@@ -55,8 +59,15 @@ export class RecommendForAwardController {
     return this.run(caller, contract, id, data);
   }
 
-  private async run(caller: Caller, contract: VersionContract, id: string, data: RequestData<RecommendationFields>): Promise<{ data: unknown }> {
-    const trainee = await this.commands.execute<RecommendForAwardCommand, Trainee>(new RecommendForAwardCommand(caller, contract.rules, id, data));
+  private async run(
+    caller: Caller,
+    contract: VersionContract,
+    id: string,
+    data: RequestData<RecommendationFields>,
+  ): Promise<{ data: unknown }> {
+    const trainee = await this.commands.execute<RecommendForAwardCommand, Trainee>(
+      new RecommendForAwardCommand(caller, contract.rules, id, data),
+    );
     return { data: contract.output.serializeTrainee(trainee, { nested: true }) };
   }
 }

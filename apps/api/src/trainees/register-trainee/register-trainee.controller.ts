@@ -21,7 +21,11 @@ export class RegisterTraineeController {
    * `Enhanced-Errors: true`, keyed by field: docs/reference/API-FACTS.md §5.4).
    */
   @Post()
-  @Operation('createTrainee', 'Register a trainee', 'With nested degrees and placements; the trainee is submitted for a TRN (state `submitted_for_trn`, `trn` null until the registry issues one).')
+  @Operation(
+    'createTrainee',
+    'Register a trainee',
+    'With nested degrees and placements; the trainee is submitted for a TRN (state `submitted_for_trn`, `trn` null until the registry issues one).',
+  )
   @Writes('TraineeCreateRequest', { notFound: false, conflict: 'DuplicateTrainee', enhancedErrors: true })
   @Answers(201, 'The trainee, with its placements and degrees.', 'TraineeResponse')
   @HttpCode(201)

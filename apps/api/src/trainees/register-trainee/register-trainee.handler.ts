@@ -117,7 +117,12 @@ export class RegisterTraineeHandler implements ICommandHandler<RegisterTraineeCo
    * {@link CLAIM_IN_FLIGHT_MS} has no stream yet (its writer is still appending).
    */
   private async candidates(ukprn: string, details: TraineeDetails, claims: RecordedEvent[], now: string): Promise<Trainee[] | 'in_flight'> {
-    const candidates = await this.ports.trainees.findDuplicateCandidates(ukprn, details.date_of_birth, details.training_route, details.last_name);
+    const candidates = await this.ports.trainees.findDuplicateCandidates(
+      ukprn,
+      details.date_of_birth,
+      details.training_route,
+      details.last_name,
+    );
     const known = new Set(candidates.map((t) => t.trainee_id));
     let inFlight = false;
     for (const claim of claims) {

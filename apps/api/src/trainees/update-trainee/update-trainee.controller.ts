@@ -23,7 +23,11 @@ export class UpdateTraineeController {
    * true` a validation 422 is keyed by field (§5.4).
    */
   @Put(':trainee_id')
-  @Operation('replaceTrainee', 'Change a trainee (merge, as PATCH)', 'The fields sent replace the stored ones; the merged record is checked with the create rules. A body holding nothing to change answers the trainee unchanged.')
+  @Operation(
+    'replaceTrainee',
+    'Change a trainee (merge, as PATCH)',
+    'The fields sent replace the stored ones; the merged record is checked with the create rules. A body holding nothing to change answers the trainee unchanged.',
+  )
   @IdParam('trainee_id')
   @Writes('TraineeUpdateRequest', { notFound: true, enhancedErrors: true })
   @Answers(200, 'The trainee after the change.', 'TraineeResponse')
@@ -53,7 +57,12 @@ export class UpdateTraineeController {
     return this.update(caller, contract, id, data);
   }
 
-  private async update(caller: Caller, contract: VersionContract, id: string, data: RequestData<TraineeFields>): Promise<{ data: unknown }> {
+  private async update(
+    caller: Caller,
+    contract: VersionContract,
+    id: string,
+    data: RequestData<TraineeFields>,
+  ): Promise<{ data: unknown }> {
     const trainee = await this.commands.execute<UpdateTraineeCommand, Trainee>(new UpdateTraineeCommand(caller, contract.rules, id, data));
     return { data: contract.output.serializeTrainee(trainee, { nested: true }) };
   }

@@ -35,7 +35,9 @@ export class WithdrawTraineeController {
     @Param('trainee_id') id: string,
     @WireBody('withdrawal') data: RequestData<WithdrawalFields>,
   ): Promise<{ data: unknown }> {
-    const trainee = await this.commands.execute<WithdrawTraineeCommand, Trainee>(new WithdrawTraineeCommand(caller, contract.rules, id, data));
+    const trainee = await this.commands.execute<WithdrawTraineeCommand, Trainee>(
+      new WithdrawTraineeCommand(caller, contract.rules, id, data),
+    );
     return { data: contract.output.serializeTrainee(trainee, { nested: true }) };
   }
 }

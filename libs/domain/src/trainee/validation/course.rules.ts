@@ -48,10 +48,26 @@ export interface CheckedCourse {
 /** The fields of the stored record that the course gives. */
 export type CourseDetails = Pick<
   TraineeDetails,
-  | 'training_route' | 'course_qualification' | 'course_level' | 'course_education_phase' | 'course_title' | 'course_subject_1'
-  | 'course_subject_2' | 'course_subject_3' | 'course_age_range' | 'course_min_age' | 'course_max_age' | 'itt_start_date'
-  | 'itt_end_date' | 'trainee_start_date' | 'study_mode' | 'course_year' | 'itt_aim' | 'itt_qualification_aim'
-  | 'pg_apprenticeship_start_date' | 'iqts_country'
+  | 'training_route'
+  | 'course_qualification'
+  | 'course_level'
+  | 'course_education_phase'
+  | 'course_title'
+  | 'course_subject_1'
+  | 'course_subject_2'
+  | 'course_subject_3'
+  | 'course_age_range'
+  | 'course_min_age'
+  | 'course_max_age'
+  | 'itt_start_date'
+  | 'itt_end_date'
+  | 'trainee_start_date'
+  | 'study_mode'
+  | 'course_year'
+  | 'itt_aim'
+  | 'itt_qualification_aim'
+  | 'pg_apprenticeship_start_date'
+  | 'iqts_country'
 >;
 
 /**

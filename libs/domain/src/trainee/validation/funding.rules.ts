@@ -21,7 +21,12 @@ const VETERANS_FUNDING_METHOD = 'C';
 const ELIGIBLE_FUND_CODE = '7';
 /** Allocation subjects of the fund-code exception (docs/reference/API-FACTS.md §8.2). */
 const FUND_CODE_EXCEPTION_SUBJECTS = [
-  'Ancient languages', 'Modern languages', 'French language', 'German language', 'Spanish language', 'Physics',
+  'Ancient languages',
+  'Modern languages',
+  'French language',
+  'German language',
+  'Spanish language',
+  'Physics',
 ];
 
 /** The funding fields as checked: what the §8 rules and the stored record read. */

@@ -21,9 +21,25 @@ export interface CheckedPersonalDetails {
 /** The fields of the stored record that the personal details give. */
 export type PersonalDetails = Pick<
   TraineeDetails,
-  | 'provider_trainee_id' | 'first_names' | 'middle_names' | 'last_name' | 'previous_last_name' | 'date_of_birth' | 'email' | 'sex'
-  | 'nationality' | 'ethnicity' | 'ethnic_group' | 'ethnic_background' | 'additional_ethnic_background' | 'diversity_disclosure'
-  | 'disability_disclosure' | 'disabilities' | 'ni_number' | 'statsagency_id' | 'application_id'
+  | 'provider_trainee_id'
+  | 'first_names'
+  | 'middle_names'
+  | 'last_name'
+  | 'previous_last_name'
+  | 'date_of_birth'
+  | 'email'
+  | 'sex'
+  | 'nationality'
+  | 'ethnicity'
+  | 'ethnic_group'
+  | 'ethnic_background'
+  | 'additional_ethnic_background'
+  | 'diversity_disclosure'
+  | 'disability_disclosure'
+  | 'disabilities'
+  | 'ni_number'
+  | 'statsagency_id'
+  | 'application_id'
 >;
 
 /**

@@ -21,8 +21,7 @@ export interface InputProblem {
  * §5.1). Otherwise the well-formed fields (a field that failed its check is left out) and the problems.
  */
 export type RequestData<F> =
-  | { readonly kind: 'missing' }
-  | { readonly kind: 'data'; readonly fields: F; readonly problems: readonly InputProblem[] };
+  { readonly kind: 'missing' } | { readonly kind: 'data'; readonly fields: F; readonly problems: readonly InputProblem[] };
 
 /** The fields of a request, for tests and for bodies that passed every wire check. */
 export function requestData<F>(fields: F, problems: readonly InputProblem[] = []): RequestData<F> {

@@ -28,9 +28,22 @@ const RULES: TraineeRules = {
 };
 
 const VALID: TraineeFields = {
-  first_names: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-05-01', sex: '10', email: 'ada@example.com', training_route: '11',
-  itt_start_date: '2026-09-01', itt_end_date: '2029-07-31', statsagency_id: '1234567890123', course_subject_1: '100346',
-  study_mode: '01', itt_aim: '201', course_year: 2026, course_age_range: '13918', fund_code: '2', funding_method: '6',
+  first_names: 'Ada',
+  last_name: 'Lovelace',
+  date_of_birth: '1990-05-01',
+  sex: '10',
+  email: 'ada@example.com',
+  training_route: '11',
+  itt_start_date: '2026-09-01',
+  itt_end_date: '2029-07-31',
+  statsagency_id: '1234567890123',
+  course_subject_1: '100346',
+  study_mode: '01',
+  itt_aim: '201',
+  course_year: 2026,
+  course_age_range: '13918',
+  fund_code: '2',
+  funding_method: '6',
   degrees_attributes: [{ uk_degree: '083', subject: '100425', institution: '0116', grade: '02', graduation_year: 2012 }],
 };
 

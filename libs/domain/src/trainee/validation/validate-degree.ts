@@ -18,7 +18,16 @@ export const DEGREE_DUPLICATE_FIELDS = ['subject', 'graduation_year', 'country',
 type DuplicateFields = Pick<DegreeInput, (typeof DEGREE_DUPLICATE_FIELDS)[number]>;
 
 /** The order in which a degree's messages are answered (docs/reference/API-FACTS.md §11.3). */
-export const DEGREE_MESSAGE_ORDER: readonly string[] = ['subject', 'graduation_year', 'uk_degree', 'grade', 'non_uk_degree', 'country', 'institution', 'other_grade'];
+export const DEGREE_MESSAGE_ORDER: readonly string[] = [
+  'subject',
+  'graduation_year',
+  'uk_degree',
+  'grade',
+  'non_uk_degree',
+  'country',
+  'institution',
+  'other_grade',
+];
 
 /** Messages of docs/reference/API-FACTS.md §11.3, byte for byte. */
 export const DEGREE_MESSAGES = {
@@ -148,7 +157,11 @@ export function checkNestedDegree(data: DegreeFields, ctx: DegreeRuleContext, me
  * - A degree type in the field the decision does not use (uk_degree of a non-UK degree and vice
  *   versa) is kept when it is a known code and dropped (null) when not; it is never an error.
  */
-export function validateDegree(data: DegreeFields, problems: readonly InputProblem[], ctx: DegreeRuleContext): ValidationResult<DegreeInput> {
+export function validateDegree(
+  data: DegreeFields,
+  problems: readonly InputProblem[],
+  ctx: DegreeRuleContext,
+): ValidationResult<DegreeInput> {
   const messages = new MessageList(problems);
   const degree = checkDegree(data, ctx, isUkDegree(data.country, data.institution, ctx.rules), messages, []);
   if (!degree || !messages.isEmpty) return { ok: false, errors: messages.sorted([DEGREE_MESSAGE_ORDER]) };

@@ -141,7 +141,14 @@ export function parseIsoDateOrDateTime(value: unknown): string | null {
 }
 
 /** The order of a withdrawal's messages (docs/reference/API-FACTS.md §12.4). */
-export const WITHDRAWAL_MESSAGE_ORDER: readonly string[] = ['withdrawal_date', 'reasons', 'trigger', 'future_interest', 'another_reason', 'safeguarding_concern_reasons'];
+export const WITHDRAWAL_MESSAGE_ORDER: readonly string[] = [
+  'withdrawal_date',
+  'reasons',
+  'trigger',
+  'future_interest',
+  'another_reason',
+  'safeguarding_concern_reasons',
+];
 
 /** The order of a recommendation's messages (docs/reference/API-FACTS.md §12.5). */
 export const RECOMMENDATION_MESSAGE_ORDER: readonly string[] = ['qts_standards_met_date', 'degree_id', 'placements'];
@@ -179,7 +186,8 @@ export interface DeferralInput {
 export function validateDeferral(fields: DeferralFields, problems: readonly InputProblem[]): ValidationResult<DeferralInput> {
   const messages = new MessageList(problems);
   // The wire checks report a missing date; this only guards a date handed over without one.
-  if (fields.defer_date === undefined && !messages.invalid.has('defer_date')) messages.add(['defer_date'], DEFERRAL_MESSAGES.deferDateBlank);
+  if (fields.defer_date === undefined && !messages.invalid.has('defer_date'))
+    messages.add(['defer_date'], DEFERRAL_MESSAGES.deferDateBlank);
   if (!messages.isEmpty || fields.defer_date === undefined) return { ok: false, errors: messages.sorted([DEFERRAL_MESSAGE_ORDER]) };
   return { ok: true, value: { defer_date: fields.defer_date, defer_reason: fields.defer_reason ? fields.defer_reason : null } };
 }
@@ -235,9 +243,11 @@ export function validateWithdrawal(
   const messages = new MessageList(problems);
   const date = fields.withdrawal_date;
   const ittStart = ittStartOf(trainee);
-  if (date !== undefined && ittStart !== null && date < ittStart) messages.add(['withdrawal_date'], WITHDRAWAL_MESSAGES.dateBeforeIttStart(dateLabel));
+  if (date !== undefined && ittStart !== null && date < ittStart)
+    messages.add(['withdrawal_date'], WITHDRAWAL_MESSAGES.dateBeforeIttStart(dateLabel));
   // The wire checks report a missing field; these only guard fields handed over without one.
-  if (date === undefined && !messages.invalid.has('withdrawal_date')) messages.add(['withdrawal_date'], WITHDRAWAL_MESSAGES.dateBlank(dateLabel));
+  if (date === undefined && !messages.invalid.has('withdrawal_date'))
+    messages.add(['withdrawal_date'], WITHDRAWAL_MESSAGES.dateBlank(dateLabel));
   if (!fields.reasons?.length && !messages.invalid.has('reasons')) messages.add(['reasons'], WITHDRAWAL_MESSAGES.reasonsBlank);
   if (fields.trigger === undefined && !messages.invalid.has('trigger')) messages.add(['trigger'], WITHDRAWAL_MESSAGES.triggerNotInList);
   if (fields.future_interest === undefined && !messages.invalid.has('future_interest')) {
