@@ -34,7 +34,8 @@ export class HealthController {
 
   /**
    * GET /readyz: the projection lag in events and seconds (age of the oldest event not applied)
-   * and each projection's versions (`rebuild_needed` when the stored one is not the code's); 200 when the subscription is live and the lag is under {@link READY_MAX_LAG_SECONDS} s, else 503.
+   * and each projection's versions (`rebuild_needed` when the stored one is not the code's); 200 when the subscription is live and the lag
+   * is under {@link READY_MAX_LAG_SECONDS} s, else 503.
    */
   @Get('readyz')
   async readyz(@Res() reply: FastifyReply): Promise<void> {

@@ -30,7 +30,9 @@ export class DuplicateTrainee<T = unknown> extends DomainError {
   }
 }
 
-/** The degree duplicates one the trainee has (409 with the existing degrees in `data`; docs/spec/trainee-records-api.md "Duplicate rules"). */
+/**
+ * The degree duplicates one the trainee has (409 with the existing degrees in `data`; docs/spec/trainee-records-api.md "Duplicate rules").
+ */
 export class DuplicateDegree<T = unknown> extends DomainError {
   readonly kind = 'DuplicateDegree';
   constructor(readonly existing: T[]) {

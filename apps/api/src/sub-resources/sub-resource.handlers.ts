@@ -58,7 +58,10 @@ export class RemoveItemCommand {
   ) {}
 }
 
-/** The caller's trainee's items in creation order; `[]` when it has none (docs/DESIGN.md ruling 9). NotFound for another provider's trainee. */
+/**
+ * The caller's trainee's items in creation order; `[]` when it has none (docs/DESIGN.md ruling 9). NotFound for another provider's
+ * trainee.
+ */
 @QueryHandler(ListItemsQuery)
 export class ListItemsHandler implements IQueryHandler<ListItemsQuery, unknown[]> {
   constructor(@Inject(TRAINEE_READ_MODEL) private readonly trainees: TraineeReadModel) {}

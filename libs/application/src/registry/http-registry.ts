@@ -16,7 +16,8 @@ export interface HttpRegistryOptions {
  * - `POST {base}/trn-requests` with a {@link TrnRequest} answers `{trn}`;
  * - `POST {base}/award-recommendations` with an {@link AwardRequest} answers `{awarded_at}`.
  * Each request carries `Idempotency-Key`. Network errors, time-outs, 429 and 5xx are retried with
- * exponential backoff (no new attempt once `signal` has aborted; an attempt in flight is let finish); after the last attempt, or on any other 4xx, it throws {@link RegistryUnavailable}
+ * exponential backoff (no new attempt once `signal` has aborted; an attempt in flight is let finish); after the last attempt, or on any
+ * other 4xx, it throws {@link RegistryUnavailable}
  * (4xx other than 429 with `permanent: true` in the message, as retrying cannot help).
  */
 export class HttpRegistry implements TeacherRegistry {

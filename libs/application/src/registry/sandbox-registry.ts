@@ -60,7 +60,10 @@ export class SandboxRegistry implements TeacherRegistry {
     return { trn: sandboxTrn(request.trainee_id) };
   }
 
-  /** Resolves with the award's instant (midnight UTC of the outcome date) once due (`requestedAt + awardDelayMs`); rejects when `signal` aborts first. */
+  /**
+   * Resolves with the award's instant (midnight UTC of the outcome date) once due (`requestedAt + awardDelayMs`); rejects when `signal`
+   * aborts first.
+   */
   async recommendForAward(request: AwardRequest, signal?: AbortSignal, context?: RegistryCallContext): Promise<{ awarded_at: string }> {
     await this.sleep(this.waitMs(context?.requestedAt, this.awardDelayMs), signal);
     return { awarded_at: `${request.outcome_date}T00:00:00.000Z` };

@@ -286,7 +286,10 @@ function applicationIdField(base: FieldBase, description: string): WireField {
   };
 }
 
-/** Nested `degrees_attributes` / `placements_attributes` (create only): an array of at most `max` items of `items` (docs/DESIGN.md ruling 14). */
+/**
+ * Nested `degrees_attributes` / `placements_attributes` (create only): an array of at most `max` items of `items` (docs/DESIGN.md ruling
+ * 14).
+ */
 function nestedField(
   base: FieldBase,
   description: string,

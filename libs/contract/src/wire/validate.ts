@@ -53,7 +53,10 @@ function withData<F, T>(
   return data.kind === 'missing' ? missing() : run(data);
 }
 
-/** A trainee create body's `data` (docs/reference/API-FACTS.md §6): the canonical record with nested placements and degrees, or the messages. */
+/**
+ * A trainee create body's `data` (docs/reference/API-FACTS.md §6): the canonical record with nested placements and degrees, or the
+ * messages.
+ */
 export function validateNewTrainee(
   input: unknown,
   ctx: ValidationContext,
@@ -63,7 +66,9 @@ export function validateNewTrainee(
   );
 }
 
-/** A trainee update body's `data` merged into `stored` (docs/reference/API-FACTS.md §7): the new record and the changes, or the messages. */
+/**
+ * A trainee update body's `data` merged into `stored` (docs/reference/API-FACTS.md §7): the new record and the changes, or the messages.
+ */
 export function validateTraineeUpdate(
   input: unknown,
   stored: TraineeDetails,
