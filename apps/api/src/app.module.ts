@@ -13,7 +13,8 @@ import { OpenApiDocuments } from './openapi/openapi-documents';
 import { ReferenceDataController } from './reference-data/reference-data.controller';
 import { DegreesController } from './sub-resources/degrees';
 import { PlacementsController } from './sub-resources/placements';
-import { SUB_RESOURCE_HANDLERS } from './sub-resources/sub-resource.handlers';
+import { AddItemHandler, RemoveItemHandler, UpdateItemHandler } from './sub-resources/sub-resource.commands';
+import { GetItemHandler, ListItemsHandler } from './sub-resources/sub-resource.queries';
 import { DeferTraineeController } from './trainees/defer-trainee/defer-trainee.controller';
 import { DeferTraineeHandler } from './trainees/defer-trainee/defer-trainee.handler';
 import { GetTraineeController } from './trainees/get-trainee/get-trainee.controller';
@@ -71,7 +72,11 @@ export class AppModule {
         UpdateTraineeHandler,
         GetTraineeHandler,
         ListTraineesHandler,
-        ...SUB_RESOURCE_HANDLERS,
+        ListItemsHandler,
+        GetItemHandler,
+        AddItemHandler,
+        UpdateItemHandler,
+        RemoveItemHandler,
         DeferTraineeHandler,
         WithdrawTraineeHandler,
         RecommendForAwardHandler,

@@ -19,7 +19,8 @@ import type { ApiRequest } from '../kernel/request-context';
 import { WireBody } from '../kernel/wire-body';
 import { Answers, IdParam, NotFoundAnswer, Operation, Writes } from '../kernel/operation.decorators';
 import type { AnySubResource } from './sub-resource';
-import { AddItemCommand, GetItemQuery, ListItemsQuery, RemoveItemCommand, UpdateItemCommand } from './sub-resource.handlers';
+import { AddItemCommand, RemoveItemCommand, UpdateItemCommand } from './sub-resource.commands';
+import { GetItemQuery, ListItemsQuery } from './sub-resource.queries';
 
 type Endpoint = 'list' | 'get' | 'create' | 'replace' | 'update' | 'remove';
 

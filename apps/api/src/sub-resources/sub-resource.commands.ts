@@ -1,28 +1,8 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { handleTraineeCommand, TRAINEE_WRITE_PORTS, type Caller, type TraineeWritePorts } from '@app/application';
 import { decide, type RequestData, type Trainee, type TraineeRules } from '@app/domain';
-import { findOwnTrainee, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/read-model';
 import type { AnySubResource } from './sub-resource';
-
-/** GET …/<items>: the kind, the caller and the trainee id as sent. */
-export class ListItemsQuery {
-  constructor(
-    readonly kind: AnySubResource,
-    readonly caller: Caller,
-    readonly traineeId: string,
-  ) {}
-}
-
-/** GET …/<items>/{id}. */
-export class GetItemQuery {
-  constructor(
-    readonly kind: AnySubResource,
-    readonly caller: Caller,
-    readonly traineeId: string,
-    readonly itemId: string,
-  ) {}
-}
 
 /** POST …/<items>: the kind, the caller, the version's rules, the trainee id as sent and the checked body. */
 export class AddItemCommand {
@@ -56,29 +36,6 @@ export class RemoveItemCommand {
     readonly traineeId: string,
     readonly itemId: string,
   ) {}
-}
-
-/**
- * The caller's trainee's items in creation order; `[]` when it has none (docs/DESIGN.md ruling 9). NotFound for another provider's
- * trainee.
- */
-@QueryHandler(ListItemsQuery)
-export class ListItemsHandler implements IQueryHandler<ListItemsQuery, unknown[]> {
-  constructor(@Inject(TRAINEE_READ_MODEL) private readonly trainees: TraineeReadModel) {}
-
-  async execute({ kind, caller, traineeId }: ListItemsQuery): Promise<unknown[]> {
-    return kind.itemsOf(await findOwnTrainee(this.trainees, caller.ukprn, traineeId));
-  }
-}
-
-/** One item of the caller's trainee; NotFound for another provider's trainee or an unknown item. */
-@QueryHandler(GetItemQuery)
-export class GetItemHandler implements IQueryHandler<GetItemQuery, unknown> {
-  constructor(@Inject(TRAINEE_READ_MODEL) private readonly trainees: TraineeReadModel) {}
-
-  async execute({ kind, caller, traineeId, itemId }: GetItemQuery): Promise<unknown> {
-    return kind.find(await findOwnTrainee(this.trainees, caller.ukprn, traineeId), itemId);
-  }
 }
 
 /** Adds an item under a new id (PlacementAdded, DegreeAdded); returns it as stored. Errors: the domain's, ConcurrentModification. */
@@ -122,6 +79,3 @@ export class RemoveItemHandler implements ICommandHandler<RemoveItemCommand, Tra
     );
   }
 }
-
-/** The sub-resource slice's handlers, for the module. */
-export const SUB_RESOURCE_HANDLERS = [ListItemsHandler, GetItemHandler, AddItemHandler, UpdateItemHandler, RemoveItemHandler];
