@@ -1,4 +1,4 @@
-import type { Trainee } from '@app/domain';
+import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 
 /** The `status` list filter values (docs/spec/trainee-records-api.md "GET /trainees"; docs/reference/API-FACTS.md §14.4). */
@@ -24,12 +24,6 @@ export interface TraineeListQuery {
 export interface TraineeListPage {
   items: Trainee[];
   totalCount: number;
-}
-
-/** A trainee document and the stream revision of the last event applied to it. */
-export interface TraineeSnapshot {
-  trainee: Trainee;
-  revision: number;
 }
 
 /** Reads of the trainee projection. Every GET is served from here (docs/DESIGN.md "The shape"). */

@@ -51,7 +51,7 @@ export async function handleTraineeCommand(
         initialState: initialTraineeState,
         snapshot: start.snapshot,
         evolve,
-        evolveAll: (events, from) => evolveAll(events, from),
+        evolveAll,
         decode: decodeTraineeEvent,
         decide: (state) => decision(state, { traineeId: id, now }),
         encode: (events) => toEventData(events, ctx, newEventId),

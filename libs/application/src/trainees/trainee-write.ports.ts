@@ -1,12 +1,6 @@
-import type { School, Trainee } from '@app/domain';
+import type { School, Trainee, TraineeSnapshot } from '@app/domain';
 import type { EventStore } from '@app/event-store';
 import type { KeyedLock } from '../keyed-lock';
-
-/** A trainee as the trainee read model holds it, and the stream revision of the last event applied to it. */
-export interface TraineeSnapshot {
-  trainee: Trainee;
-  revision: number;
-}
 
 /**
  * What the write path reads of the trainee read model (the adapters of libs/read-model implement

@@ -54,3 +54,12 @@ export interface Trainee {
 export type TraineeState = { exists: false } | { exists: true; trainee: Trainee };
 
 export const initialTraineeState: TraineeState = { exists: false };
+
+/**
+ * A trainee and the revision (0-based, in `trainee-<trainee_id>`) of the last event folded into it:
+ * the read model's document, which a command starts from (docs/DESIGN.md "Bounded cost per trainee").
+ */
+export interface TraineeSnapshot {
+  trainee: Trainee;
+  revision: number;
+}

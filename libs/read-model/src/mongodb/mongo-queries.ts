@@ -1,5 +1,5 @@
 import type { Db, Filter } from 'mongodb';
-import type { Trainee } from '@app/domain';
+import type { Trainee, TraineeSnapshot } from '@app/domain';
 import { duplicateKeys, traineeIdKey } from '../projections/trainee-projection';
 import type {
   ProviderReadModel,
@@ -9,7 +9,6 @@ import type {
   TraineeListPage,
   TraineeListQuery,
   TraineeReadModel,
-  TraineeSnapshot,
 } from '../read-model.port';
 import { providerCollections, type StoredTrainee, toProviderRecord, toTokenRecord, traineeCollections } from './mongo-collections';
 import type { MongoRegistry } from './mongo-registry';

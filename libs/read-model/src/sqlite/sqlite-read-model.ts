@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Trainee } from '@app/domain';
+import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 import { PROJECTION_NAMES, PROJECTION_VERSIONS, type ProjectionInfo, type ProjectionName } from '../projection-versions';
-import type { ProviderRecord, ReadModelStore, TokenRecord, TraineeListPage, TraineeListQuery, TraineeSnapshot } from '../read-model.port';
+import type { ProviderRecord, ReadModelStore, TokenRecord, TraineeListPage, TraineeListQuery } from '../read-model.port';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
 import { ProviderTables } from './provider-tables';
 import { TraineeTables } from './trainee-tables';

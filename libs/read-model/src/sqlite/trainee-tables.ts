@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
-import type { Trainee } from '@app/domain';
+import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 import { decodeBatch, foldBatch } from '../projections/projection';
 import { duplicateKeys, traineeIdKey, traineeKeys, traineeProjection, type TraineeDocument } from '../projections/trainee-projection';
-import type { StatusFilter, TraineeListPage, TraineeListQuery, TraineeSnapshot } from '../read-model.port';
+import type { StatusFilter, TraineeListPage, TraineeListQuery } from '../read-model.port';
 
 interface TraineeRow {
   doc: string;
