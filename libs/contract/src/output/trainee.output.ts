@@ -17,6 +17,16 @@ import { DEGREE_FIELDS, fieldsOf, PLACEMENT_FIELDS, TRAINEE_FIELDS, type JsonSch
 /** `disability` followed by digits: every such key of the record is answered (docs/reference/API-FACTS.md §6.7). */
 const DISABILITY_OUTPUT = '^disability\\d+$';
 
+/**
+ * The pattern of the `disabilityN` keys a trainee answer carries as stored strings: every one but
+ * those the version lists as properties (v2025.0 answers disability1 and disability2 always, null
+ * when not stored; a pattern matching them too would demand a string).
+ */
+function otherDisabilityKeys(listed: readonly string[]): string {
+  const own = listed.filter((name) => new RegExp(DISABILITY_OUTPUT).test(name)).map((name) => name.slice('disability'.length));
+  return own.length === 0 ? DISABILITY_OUTPUT : `^disability(?!(?:${own.join('|')})$)\\d+$`;
+}
+
 /** The answers of one API version: serializers and their schemas. */
 export class VersionOutput {
   private readonly trainee: readonly (readonly [string, OutputField<Trainee>])[];
@@ -81,7 +91,7 @@ export class VersionOutput {
         ? 'A trainee with its placements and degrees (docs/spec/trainee-records-api.md "Trainee object").'
         : 'A trainee as a list item: without placements and degrees.',
       properties,
-      patternProperties: { [DISABILITY_OUTPUT]: { type: 'string' } },
+      patternProperties: { [otherDisabilityKeys(required)]: { type: 'string' } },
       required,
       additionalProperties: false,
     };
