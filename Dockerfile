@@ -29,6 +29,6 @@ COPY --from=build /app/dist ./dist
 COPY samples ./samples
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
-ENV PORT=3000 DATA_DIR=/app/data
+ENV PORT=3000 DATA_DIR=/app/data HOST=0.0.0.0
 EXPOSE 3000
 CMD ["node", "dist/apps/api/src/main.js"]

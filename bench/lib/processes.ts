@@ -82,6 +82,9 @@ export class ApiProcess {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
+        // The benchmark measures throughput, not admission: rate limits off unless a scenario sets them.
+        RATE_LIMIT_IP_PER_MINUTE: '0',
+        RATE_LIMIT_TOKEN_PER_MINUTE: '0',
         ...options.env,
         DATA_DIR: options.dataDir,
         PORT: String(port),

@@ -52,6 +52,13 @@ export class RunningApi {
       registryUrl?: string;
       registryTrnDelayMs?: number;
       registryAwardDelayMs?: number;
+      /** Rate limits (requests per 60 s window); 0 (the default here): off. */
+      rateLimitIpPerMinute?: number;
+      rateLimitTokenPerMinute?: number;
+      blockedIps?: readonly string[];
+      blockedUserAgents?: readonly string[];
+      readyMaxLagSeconds?: number;
+      projectorMaxAttempts?: number;
     } = {},
   ): Promise<RunningApi> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trainee-records-e2e-'));
@@ -69,6 +76,14 @@ export class RunningApi {
       // The sandbox registry issues TRNs only when a test asks for it (registryTrnDelayMs: 0).
       registryTrnDelayMs: options.registryTrnDelayMs ?? 3_600_000,
       registryAwardDelayMs: options.registryAwardDelayMs ?? 0,
+      host: '127.0.0.1',
+      trustProxy: false,
+      rateLimitIpPerMinute: options.rateLimitIpPerMinute ?? 0,
+      rateLimitTokenPerMinute: options.rateLimitTokenPerMinute ?? 0,
+      blockedIps: options.blockedIps ?? [],
+      blockedUserAgents: options.blockedUserAgents ?? [],
+      readyMaxLagSeconds: options.readyMaxLagSeconds ?? 30,
+      projectorMaxAttempts: options.projectorMaxAttempts ?? 5,
     };
     const app = await createApp(config, createLogger('silent'));
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -41,7 +41,8 @@ export class TsProcess {
     const args = entry.endsWith('.ts') ? ['--import', 'tsx', join(ROOT, entry)] : [join(ROOT, entry)];
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
-      env: { ...process.env, ...env },
+      // Tests are many requests from one address: rate limits off unless a test sets them.
+      env: { ...process.env, RATE_LIMIT_IP_PER_MINUTE: '0', RATE_LIMIT_TOKEN_PER_MINUTE: '0', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     return new TsProcess(child);

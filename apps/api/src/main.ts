@@ -23,11 +23,11 @@ async function main(): Promise<void> {
   const app = await createApp(config, logger);
   await app.init();
   if (config.appEnv === 'sandbox') await bootstrapSandbox(app, logger);
-  await app.listen({ port: config.port, host: '0.0.0.0' });
+  await app.listen({ port: config.port, host: config.host });
   exitOnSignal(app, logger);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port, dataDir: config.dataDir, appEnv: config.appEnv }, 'trainee records API listening');
+  logger.info({ host: config.host, port, dataDir: config.dataDir, appEnv: config.appEnv }, 'trainee records API listening');
 }
 
 main().catch((err) => {

@@ -77,7 +77,7 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
       logger: ['error', 'warn'],
     },
   );
-  await app.listen({ port: config.port, host: '0.0.0.0' });
+  await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   logger.info({ port: typeof address === 'object' && address ? address.port : config.port }, 'projector health endpoints listening');
   return app;

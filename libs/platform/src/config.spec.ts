@@ -73,3 +73,43 @@ describe('loadConfig: sandbox registry delays (docs/reference/API-FACTS.md §12.
     await expect(pending).rejects.toThrow('aborted');
   });
 });
+
+describe('loadConfig: admission and health settings (docs/DESIGN.md "Configuration")', () => {
+  it('defaults to loopback, 100 requests a minute per IP and per token, no blocklists', () => {
+    expect(loadConfig({})).toMatchObject({
+      host: '127.0.0.1',
+      trustProxy: false,
+      rateLimitIpPerMinute: 100,
+      rateLimitTokenPerMinute: 100,
+      blockedIps: [],
+      blockedUserAgents: [],
+      readyMaxLagSeconds: 30,
+      projectorMaxAttempts: 5,
+    });
+  });
+
+  it('reads the limits (0 turns one off), the lists and the proxy setting', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      TRUST_PROXY: '2',
+      RATE_LIMIT_IP_PER_MINUTE: '0',
+      RATE_LIMIT_TOKEN_PER_MINUTE: '250',
+      BLOCKED_IPS: ' 10.0.0.1, ,192.0.2.7 ',
+      BLOCKED_USER_AGENTS: 'BadBot/1.0',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      trustProxy: 2,
+      rateLimitIpPerMinute: 0,
+      rateLimitTokenPerMinute: 250,
+      blockedIps: ['10.0.0.1', '192.0.2.7'],
+      blockedUserAgents: ['BadBot/1.0'],
+    });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+  });
+
+  it.each(['-1', 'many', '1.5'])('refuses a rate limit of %j naming the variable', (value) => {
+    expect(() => loadConfig({ RATE_LIMIT_IP_PER_MINUTE: value })).toThrow(/RATE_LIMIT_IP_PER_MINUTE: Invalid count/);
+  });
+});

@@ -32,6 +32,29 @@ export interface AppConfig {
   registryTrnDelayMs: number;
   /** Sandbox registry (`REGISTRY_AWARD_DELAY_MS`): ms from a recommendation to the award (§12.5); default 60 000; 0: at once. */
   registryAwardDelayMs: number;
+  /** Listen address (`HOST`): loopback by default on the embedded default, `0.0.0.0` in the Docker image. */
+  host: string;
+  /**
+   * Which proxies to trust for the client address (`TRUST_PROXY`, Fastify's `trustProxy`): false
+   * (default: the socket's peer is the client), true (every hop), a hop count, or a comma-separated
+   * list of addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string;
+  /**
+   * Requests per fixed 60-second window per client IP on `/api…` (`RATE_LIMIT_IP_PER_MINUTE`,
+   * default 100, docs/reference/API-FACTS.md §3.1); 0: off.
+   */
+  rateLimitIpPerMinute: number;
+  /** Requests per fixed 60-second window per bearer token on `/api…` (`RATE_LIMIT_TOKEN_PER_MINUTE`, default 100); 0: off. */
+  rateLimitTokenPerMinute: number;
+  /** Client IPs refused with 403 on `/api…` (`BLOCKED_IPS`, comma-separated; docs/reference/API-FACTS.md §3.2). */
+  blockedIps: readonly string[];
+  /** User agents refused with 403 on `/api…` (`BLOCKED_USER_AGENTS`, comma-separated, exact match; §3.2). */
+  blockedUserAgents: readonly string[];
+  /** `/readyz` says not ready when the projections are behind by more than this many seconds (`READY_MAX_LAG_SECONDS`, default 30). */
+  readyMaxLagSeconds: number;
+  /** Attempts at one event before the projector parks it and goes on (`PROJECTOR_MAX_ATTEMPTS`, default 5). */
+  projectorMaxAttempts: number;
 }
 
 /** Raised when the environment holds an invalid or unsupported setting; the message says which. */
@@ -47,37 +70,14 @@ export class ConfigError extends Error {}
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { port?: number } = {}): AppConfig {
   const problems: string[] = [];
-  const clean = cleanEnv(
-    env,
-    {
-      PORT: listenPort({ default: defaults.port ?? 3000, desc: 'HTTP port (0: any free port)' }),
-      DATA_DIR: str({ default: './data', desc: 'directory of the embedded SQLite files' }),
-      APP_ENV: str({ choices: ['sandbox', 'production'], default: 'sandbox' }),
-      API_VERSIONS: str({ default: '', desc: 'comma-separated API versions to serve (default: by APP_ENV)' }),
-      LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
-      EVENTSTORE_URL: str({ default: '' }),
-      MONGODB_URL: str({ default: '' }),
-      PROJECTOR: str({ choices: ['in-process', 'external'], default: 'in-process' }),
-      REGISTRY_URL: str({ default: '' }),
-      REGISTRY_TOKEN: str({ default: '' }),
-      REGISTRY_TRN_DELAY_MS: delayMs({
-        default: SANDBOX_REGISTRY_DEFAULT_DELAY_MS,
-        desc: 'sandbox registry: ms from submission to TRN (0: at once)',
-      }),
-      REGISTRY_AWARD_DELAY_MS: delayMs({
-        default: SANDBOX_REGISTRY_DEFAULT_DELAY_MS,
-        desc: 'sandbox registry: ms from recommendation to award (0: at once)',
-      }),
+  const clean = cleanEnv(env, envSpec(defaults.port ?? 3000), {
+    reporter: ({ errors }) => {
+      for (const [name, err] of Object.entries(errors)) {
+        const e = err as EnvError | EnvMissingError;
+        problems.push(`${name}: ${e.message}`);
+      }
     },
-    {
-      reporter: ({ errors }) => {
-        for (const [name, err] of Object.entries(errors)) {
-          const e = err as EnvError | EnvMissingError;
-          problems.push(`${name}: ${e.message}`);
-        }
-      },
-    },
-  );
+  });
   if (clean.EVENTSTORE_URL && !/^esdb(\+discover)?:\/\//.test(clean.EVENTSTORE_URL)) {
     problems.push(`EVENTSTORE_URL: must be an esdb:// or esdb+discover:// connection string, got '${redact(clean.EVENTSTORE_URL)}'`);
   }
@@ -113,6 +113,46 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     registryToken: clean.REGISTRY_TOKEN || null,
     registryTrnDelayMs: clean.REGISTRY_TRN_DELAY_MS,
     registryAwardDelayMs: clean.REGISTRY_AWARD_DELAY_MS,
+    host: clean.HOST,
+    trustProxy: parseTrustProxy(clean.TRUST_PROXY),
+    rateLimitIpPerMinute: clean.RATE_LIMIT_IP_PER_MINUTE,
+    rateLimitTokenPerMinute: clean.RATE_LIMIT_TOKEN_PER_MINUTE,
+    blockedIps: list(clean.BLOCKED_IPS),
+    blockedUserAgents: list(clean.BLOCKED_USER_AGENTS),
+    readyMaxLagSeconds: clean.READY_MAX_LAG_SECONDS,
+    projectorMaxAttempts: Math.max(1, clean.PROJECTOR_MAX_ATTEMPTS),
+  };
+}
+
+/** The variables read by {@link loadConfig}, their defaults and checks. */
+function envSpec(port: number) {
+  return {
+    PORT: listenPort({ default: port, desc: 'HTTP port (0: any free port)' }),
+    DATA_DIR: str({ default: './data', desc: 'directory of the embedded SQLite files' }),
+    APP_ENV: str({ choices: ['sandbox', 'production'], default: 'sandbox' }),
+    API_VERSIONS: str({ default: '', desc: 'comma-separated API versions to serve (default: by APP_ENV)' }),
+    LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
+    EVENTSTORE_URL: str({ default: '' }),
+    MONGODB_URL: str({ default: '' }),
+    PROJECTOR: str({ choices: ['in-process', 'external'], default: 'in-process' }),
+    REGISTRY_URL: str({ default: '' }),
+    REGISTRY_TOKEN: str({ default: '' }),
+    REGISTRY_TRN_DELAY_MS: delayMs({
+      default: SANDBOX_REGISTRY_DEFAULT_DELAY_MS,
+      desc: 'sandbox registry: ms from submission to TRN (0: at once)',
+    }),
+    REGISTRY_AWARD_DELAY_MS: delayMs({
+      default: SANDBOX_REGISTRY_DEFAULT_DELAY_MS,
+      desc: 'sandbox registry: ms from recommendation to award (0: at once)',
+    }),
+    HOST: str({ default: '127.0.0.1', desc: 'listen address (0.0.0.0: every interface)' }),
+    TRUST_PROXY: str({ default: 'false', desc: 'proxies trusted for the client address: false, true, a hop count or addresses' }),
+    RATE_LIMIT_IP_PER_MINUTE: count({ default: 100, desc: 'requests per 60 s window per client IP on /api (0: off)' }),
+    RATE_LIMIT_TOKEN_PER_MINUTE: count({ default: 100, desc: 'requests per 60 s window per token on /api (0: off)' }),
+    BLOCKED_IPS: str({ default: '', desc: 'comma-separated client IPs answered 403 on /api' }),
+    BLOCKED_USER_AGENTS: str({ default: '', desc: 'comma-separated user agents answered 403 on /api' }),
+    READY_MAX_LAG_SECONDS: count({ default: 30, desc: '/readyz: largest projection lag still ready, in seconds' }),
+    PROJECTOR_MAX_ATTEMPTS: count({ default: 5, desc: 'attempts at one event before it is parked' }),
   };
 }
 
@@ -135,5 +175,30 @@ const delayMs = makeValidator<number>((input) => {
   }
   return n;
 });
+
+/** A whole number from 0 to 1,000,000,000, digits only. */
+const count = makeValidator<number>((input) => {
+  const text = String(input).trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > 1_000_000_000) throw new EnvError(`Invalid count: "${input}" (a whole number from 0)`);
+  return n;
+});
+
+/** A comma-separated list, trimmed, empty items left out. */
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+/** `TRUST_PROXY` as Fastify reads it: `true`/`false`, a hop count, or the addresses as given. */
+function parseTrustProxy(value: string): boolean | number | string {
+  const text = value.trim().toLowerCase();
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  return value.trim();
+}
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
