@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rebuildProjection, SqliteReadModel } from '@app/read-model';
 import { RunningApi, TEST_SCHOOLS, type JsonResponse } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
@@ -156,6 +157,17 @@ describe('Idempotency-Key on writes (issue 12 "Idempotent retries")', () => {
       expect(a.status).toBe(409);
       expect(a.body.errors[0].error).toBe('Conflict');
     }
+  });
+
+  it('keeps the keys through a rebuild and swap of both projections (the old stores dropped)', async () => {
+    const id = await newTrainee();
+    const k = newKey();
+    const first = await api.request('POST', `${base}/${id}/placements`, token, { data: { urn: '100001' } }, key(k));
+    const { eventStore, readModel } = api.infra;
+    if (!(readModel instanceof SqliteReadModel)) throw new Error('the embedded read store was expected');
+    for (const name of ['trainees', 'providers'] as const) await rebuildProjection(eventStore, readModel, name);
+    expectReplay(first, await api.request('POST', `${base}/${id}/placements`, token, { data: { urn: '100001' } }, key(k)));
+    expect(await count(`${base}/${id}/placements`)).toBe(1);
   });
 
   it('keeps the keys across a restart on the same data', async () => {
