@@ -5,6 +5,8 @@ import { APP_CONFIG, type AppConfig } from '@app/platform';
 import { HealthController } from './health/health.controller';
 import { InfoController } from './info/info.controller';
 import { ApiAuthenticator, ApiGuard, PublicVersionGuard } from './kernel/api.guard';
+import { Idempotency } from './kernel/idempotency';
+import { IdempotencyInterceptor } from './kernel/idempotency.interceptor';
 import { storeProviders } from './kernel/stores.providers';
 import { LOGGER } from './kernel/tokens';
 import { VersionRegistry } from './kernel/versions';
@@ -64,6 +66,8 @@ export class AppModule {
         { provide: LOGGER, useValue: logger },
         { provide: VersionRegistry, useValue: new VersionRegistry(config) },
         ...storeProviders(),
+        Idempotency,
+        IdempotencyInterceptor,
         ApiAuthenticator,
         ApiGuard,
         PublicVersionGuard,

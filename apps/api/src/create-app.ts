@@ -10,6 +10,7 @@ import { OpenApiDocuments } from './openapi/openapi-documents';
 import { VersionRegistry } from './kernel/versions';
 import { ApiExceptionFilter } from './kernel/api-exception.filter';
 import { ApiAuthenticator } from './kernel/api.guard';
+import { Idempotency, registerIdempotencyHook } from './kernel/idempotency';
 import { type AppConfig } from '@app/platform';
 import { createLogger, PinoNestLogger } from './kernel/logger';
 
@@ -59,6 +60,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
     done();
   });
 
+  registerIdempotencyHook(fastify, app.get(Idempotency));
   app.useGlobalFilters(new ApiExceptionFilter(app.get(ApiAuthenticator), logger));
   app.get(OpenApiDocuments).build(app);
   serveApiDocsPage(app, app.get(VersionRegistry));

@@ -8,3 +8,4 @@ export * from './schools';
 export * from './projection-versions';
 export * from './rebuild';
 export * from './own-trainee';
+export * from './idempotency';

@@ -7,6 +7,7 @@
  */
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
+import { Idempotent } from './idempotency.interceptor';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -67,10 +68,11 @@ export function ForVersionsWith(feature: 'referenceData' | 'updateQtsOrEytsStatu
 }
 
 /**
- * A write's request body (`{data: …}`, the named schema) and the answers every write may give:
- * 400 malformed JSON, 413 body over the limit, 409 a concurrent change after the retries,
- * 422 every failed rule (or StateTransitionError, or `data` missing); `notFound` adds 404 for an
- * unknown trainee (or placement, degree).
+ * A write's request body (`{data: …}`, the named schema), its `Idempotency-Key` ({@link Idempotent})
+ * and the answers every write may give: 400 malformed JSON or a malformed key, 413 body over the
+ * limit, 409 a concurrent change after the retries (or the key's first request still running),
+ * 422 every failed rule (or StateTransitionError, or `data` missing, or the key used with another
+ * request); `notFound` adds 404 for an unknown trainee (or placement, degree).
  */
 export function Writes(body: string, options: { notFound: boolean; conflict?: string; enhancedErrors?: boolean }): MethodDecorator {
   const unprocessable = options.enhancedErrors
@@ -78,18 +80,21 @@ export function Writes(body: string, options: { notFound: boolean; conflict?: st
     : 'UnprocessableEntity';
   return applyDecorators(
     ApiBody({ required: true, schema: ref(body) }),
-    Answers(400, 'The body is not valid JSON.', 'BadRequest'),
+    Idempotent(),
+    Answers(400, 'The body is not valid JSON, or `Idempotency-Key` is not 1 to 255 visible ASCII characters.', 'BadRequest'),
     Answers(413, 'The body is larger than 5 MiB.', 'PayloadTooLarge'),
     Answers(
       409,
       options.conflict
-        ? 'A duplicate (the existing records in `data`), or a concurrent change of the trainee.'
-        : 'A concurrent change of the trainee; retry.',
+        ? 'A duplicate (the existing records in `data`), or a concurrent change of the trainee, or the first request with this ' +
+            '`Idempotency-Key` still running.'
+        : 'A concurrent change of the trainee, or the first request with this `Idempotency-Key` still running; retry.',
       options.conflict ?? 'Conflict',
     ),
     Answers(
       422,
-      'Every failed rule, one entry each; StateTransitionError when the state refuses the action; `data` missing.',
+      'Every failed rule, one entry each; StateTransitionError when the state refuses the action; `data` missing; ' +
+        '`Idempotency-Key` used with another request.',
       unprocessable,
     ),
     ...(options.notFound

@@ -3,7 +3,14 @@ import type { Logger } from 'pino';
 import { KeyedLock, TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/application';
 import { EVENT_STORE } from '@app/event-store';
 import { APP_CONFIG, openStores, type AppConfig, type Stores } from '@app/platform';
-import { PROVIDER_READ_MODEL, SCHOOL_DIRECTORY, TRAINEE_READ_MODEL } from '@app/read-model';
+import {
+  IDEMPOTENCY_STORE,
+  MongoReadModel,
+  PROVIDER_READ_MODEL,
+  SCHOOL_DIRECTORY,
+  SqliteIdempotencyStore,
+  TRAINEE_READ_MODEL,
+} from '@app/read-model';
 import { newResourceId } from './ids';
 import { Projections } from './projections';
 import { LOGGER, STORES } from './tokens';
@@ -12,8 +19,9 @@ import { LOGGER, STORES } from './tokens';
  * The API's ports, each under its injection token (docs/architecture.md "The shared kernel"):
  * the stores the configuration names (SQLite in `DATA_DIR` by default; EventStoreDB and MongoDB
  * when their URLs are set; `StoreUnavailable` when one cannot be reached), the event store, the
- * trainee and provider read models, the schools directory, the projections, and the write path's
- * ports ({@link TRAINEE_WRITE_PORTS}).
+ * trainee and provider read models, the schools directory, the idempotency keys (beside the read
+ * models: MongoDB when set, else SQLite in `DATA_DIR`), the projections, and the write path's ports
+ * ({@link TRAINEE_WRITE_PORTS}).
  */
 export function storeProviders(): Provider[] {
   const from = <T>(token: symbol, pick: (s: Stores) => T): Provider => ({ provide: token, useFactory: pick, inject: [STORES] });
@@ -31,6 +39,12 @@ export function storeProviders(): Provider[] {
     from(TRAINEE_READ_MODEL, (s) => s.readModel),
     from(PROVIDER_READ_MODEL, (s) => s.readModel),
     from(SCHOOL_DIRECTORY, (s) => s.schools),
+    {
+      provide: IDEMPOTENCY_STORE,
+      useFactory: (stores: Stores, config: AppConfig) =>
+        stores.readModel instanceof MongoReadModel ? stores.readModel.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir),
+      inject: [STORES, APP_CONFIG],
+    },
     Projections,
     {
       provide: TRAINEE_WRITE_PORTS,

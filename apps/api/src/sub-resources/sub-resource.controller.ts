@@ -18,6 +18,7 @@ import { ApiController } from '../kernel/api-controller.decorator';
 import type { ApiRequest } from '../kernel/request-context';
 import { WireBody } from '../kernel/wire-body';
 import { Answers, IdParam, NotFoundAnswer, Operation, Writes } from '../kernel/operation.decorators';
+import { Idempotent } from '../kernel/idempotency.interceptor';
 import type { AnySubResource } from './sub-resource';
 import { AddItemCommand, RemoveItemCommand, UpdateItemCommand } from './sub-resource.commands';
 import { GetItemQuery, ListItemsQuery } from './sub-resource.queries';
@@ -88,8 +89,18 @@ function endpointDocs(
       IdParam(idParam),
       Answers(200, 'The trainee after the removal.', 'TraineeResponse'),
       notFound,
-      Answers(409, 'A concurrent change of the trainee; retry.', 'Conflict'),
-      Answers(422, "StateTransitionError: the trainee's state refuses the change.", 'UnprocessableEntity'),
+      Idempotent(),
+      Answers(400, '`Idempotency-Key` is not 1 to 255 visible ASCII characters.', 'BadRequest'),
+      Answers(
+        409,
+        'A concurrent change of the trainee, or the first request with this `Idempotency-Key` still running; retry.',
+        'Conflict',
+      ),
+      Answers(
+        422,
+        "StateTransitionError: the trainee's state refuses the change; `Idempotency-Key` used with another request.",
+        'UnprocessableEntity',
+      ),
     ),
   };
 }

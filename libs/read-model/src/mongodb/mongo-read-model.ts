@@ -1,6 +1,7 @@
 import type { Db, MongoClient } from 'mongodb';
 import type { RecordedEvent } from '@app/event-store';
 import { MongoSchoolDirectory } from '../schools/mongo-school-directory';
+import { MongoIdempotencyStore } from '../idempotency/mongo-idempotency-store';
 import type { ProjectionStore, TraineeReadModel } from '../read-model.port';
 import { PROJECTION_NAMES, type ProjectionInfo, type ProjectionName } from '../projection-versions';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
@@ -92,6 +93,11 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
   /** The schools directory kept in the same database (collection `schools`). */
   schoolDirectory(): MongoSchoolDirectory {
     return new MongoSchoolDirectory(this.db);
+  }
+
+  /** The idempotency keys kept in the same database (collection `idempotency_keys`). */
+  idempotencyStore(): MongoIdempotencyStore {
+    return new MongoIdempotencyStore(this.db);
   }
 
   /** Name of the database this read model uses. */

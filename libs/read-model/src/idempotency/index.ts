@@ -1,0 +1,3 @@
+export * from './idempotency-store.port';
+export * from './sqlite-idempotency-store';
+export * from './mongo-idempotency-store';

@@ -1,0 +1,47 @@
+/**
+ * Runs the idempotency store contract (test/contract/idempotency-store.contract.ts) against the
+ * MongoDB adapter when `MONGODB_URL` names a server. Each test gets its own database, dropped in
+ * its cleanup; `reopen` connects another client to it (as another API replica would). Without
+ * `MONGODB_URL` the suite is reported as skipped, loudly: the adapter has then not been run at all.
+ */
+import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { MongoReadModel } from '@app/read-model';
+import { describeIdempotencyStoreContract } from './idempotency-store.contract';
+
+const SKIPPED = 'MongoDB idempotency store contract suite SKIPPED: MONGODB_URL is not set (no server on this machine)';
+const url = process.env.MONGODB_URL;
+
+if (!url) {
+  describe('Idempotency store contract: MongoIdempotencyStore', () => {
+    console.warn(SKIPPED);
+    it.skip(SKIPPED, () => undefined);
+  });
+} else {
+  /** Unique per run (database names are limited to 63 bytes). */
+  const runId = `idc_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  let tests = 0;
+
+  describeIdempotencyStoreContract('MongoIdempotencyStore', async () => {
+    const dbName = `${runId}_${++tests}`;
+    const readModel = await MongoReadModel.connect(url, { dbName });
+    const opened = [readModel];
+    return {
+      store: readModel.idempotencyStore(),
+      reopen: async () => {
+        const another = await MongoReadModel.connect(url, { dbName });
+        opened.push(another);
+        return another.idempotencyStore();
+      },
+      cleanup: async () => {
+        for (const rm of opened) await rm.close();
+        const admin = new MongoClient(url);
+        try {
+          await admin.db(dbName).dropDatabase();
+        } finally {
+          await admin.close();
+        }
+      },
+    };
+  });
+}
