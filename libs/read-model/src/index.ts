@@ -8,3 +8,5 @@ export * from './schools';
 export * from './projection-versions';
 export * from './rebuild';
 export * from './own-trainee';
+export * from './parked-events';
+export * from './readiness';
