@@ -27,7 +27,9 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
   /** The in-process projector, or null when a projector process runs (`PROJECTOR=external`). */
   readonly projector: Projector | null;
   private readonly registryProcess: RegistryProcessManager | null;
-  private readonly waiter: { waitFor(position: number): Promise<boolean> };
+  private readonly waiter: { waitFor(position: number, timeoutMs: number): Promise<boolean> };
+  /** How long a write waits for its projection before answering anyway, in ms (10 s; tests shorten it). */
+  waitTimeoutMs = 10_000;
   /** Position of the latest write whose projection wait timed out (0: none). */
   private behindUntil = 0;
 
@@ -59,11 +61,11 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * Resolves once the read models have applied every event up to `position` (global position),
-   * or after the wait's time-out (10 s): then logs an error naming the position and keeps
+   * or after {@link waitTimeoutMs}: then logs an error naming the position and keeps
    * {@link readiness} not ready until the checkpoint reaches it. Never rejects for a time-out.
    */
   async waitFor(position: number): Promise<unknown> {
-    if (await this.waiter.waitFor(position)) return;
+    if (await this.waiter.waitFor(position, this.waitTimeoutMs)) return;
     this.behindUntil = Math.max(this.behindUntil, position);
     this.logger.error(
       { position, checkpoint: await this.checkpoint() },
