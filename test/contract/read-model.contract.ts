@@ -35,6 +35,7 @@ import {
 } from '@app/domain';
 import type { AppendResult, EventStore, ReadAllOptions, RecordedEvent, Subscription } from '@app/event-store';
 import {
+  keepsParkedEvents,
   PROJECTION_VERSIONS,
   rebuildProjection,
   type ProjectionInfo,
@@ -481,6 +482,32 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         await rm.applyBatch([other]);
         expect(await rm.checkpoint()).toBe(other.position);
         expect(await rm.getTrainee(tid('g'))).toBeNull();
+      });
+    });
+
+    describe('parked events (issue 12, "Honest health")', () => {
+      it('records a parked event once, moves the checkpoint past it, and keeps it for another instance', async () => {
+        const before = log.trainee(registration({ id: tid('p1'), ukprn, at: '2025-09-01T10:00:00.000Z' }));
+        await rm.applyBatch(before);
+        const bad = log.other(traineeStreamId(tid('p2')), 'TraineeRegistered', {});
+        expect(keepsParkedEvents(rm)).toBe(true);
+        if (!keepsParkedEvents(rm)) return;
+        const record = {
+          projection: 'trainees' as const,
+          stream_id: bad.streamId,
+          revision: bad.streamRevision,
+          type: bad.type,
+          position: bad.position,
+          error: 'cannot fold',
+          attempts: 5,
+          parked_at: '2026-05-01T00:00:00.000Z',
+        };
+        await rm.parkEvent(record);
+        await rm.parkEvent({ ...record, error: 'parked again', attempts: 0 });
+        expect(await rm.checkpoint()).toBe(bad.position);
+        expect(await rm.parkedEvents()).toEqual([record]);
+        const another = await ctx.reopen?.();
+        if (another && keepsParkedEvents(another)) expect(await another.parkedEvents()).toEqual([record]);
       });
     });
 

@@ -82,10 +82,18 @@ describe('apps/projector as its own process on SQLite (SIGTERM, restart, lag)', 
       ready = await json(`http://127.0.0.1:${port2}/readyz`);
     }
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ ready: true, checkpoint: head, lag: { events: 0, seconds: 0 } });
-    const health = await json(`http://127.0.0.1:${port2}/healthz`);
     // The restarted process applied exactly the events after the stored checkpoint: none twice.
-    expect(health.body).toMatchObject({ status: 'ok', live: true, checkpoint: head, events_applied: pendingAfterStop });
+    expect(ready.body).toMatchObject({
+      ready: true,
+      reasons: [],
+      projector: 'live',
+      checkpoint: head,
+      lag: { events: 0, seconds: 0 },
+      events_applied: pendingAfterStop,
+      parked_events: 0,
+    });
+    // Liveness only: no positions or counts.
+    expect((await json(`http://127.0.0.1:${port2}/healthz`)).body).toEqual({ status: 'ok' });
     expect(await second.stop('SIGTERM')).toBe(0);
 
     // None skipped: every trainee is projected with its whole stream (4 events: revision 3).

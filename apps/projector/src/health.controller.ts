@@ -1,53 +1,53 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { measureLag, type Projector, type RebuildableStore } from '@app/read-model';
-import { type Stores } from '@app/platform';
+import { assessReadiness, type Projector, type RebuildableStore } from '@app/read-model';
+import { APP_CONFIG, type AppConfig, type Stores } from '@app/platform';
 
 export const PROJECTOR = Symbol('PROJECTOR');
 export const STORES = Symbol('STORES');
 
-/** Lag above which the projector reports itself not ready, in seconds. */
-export const READY_MAX_LAG_SECONDS = 30;
-
-/** Health and readiness of the projector process, for orchestrators and operators. */
+/** Health and readiness of the projector process, for orchestrators and operators (issue 12, "Honest health"). */
 @Controller()
 export class HealthController {
   constructor(
     @Inject(PROJECTOR) private readonly projector: Projector,
     @Inject(STORES) private readonly stores: Stores,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /**
-   * GET /healthz: 200 while the process runs: `{status, live, checkpoint, events_applied, backends}`
-   * (`events_applied` counts the events this process has handed to the read store since it started).
-   */
+  /** GET /healthz: 200 `{status: "ok"}` while the process runs (liveness only). */
   @Get('healthz')
   healthz(): Record<string, unknown> {
-    return {
-      status: 'ok',
-      live: this.projector.live,
-      checkpoint: this.projector.checkpoint,
-      events_applied: this.projector.eventsApplied,
-      backends: this.stores.backends,
-    };
+    return { status: 'ok' };
   }
 
   /**
-   * GET /readyz: the projection lag in events and seconds (age of the oldest event not applied)
-   * and each projection's versions (`rebuild_needed` when the stored one is not the code's); 200 when the subscription is live and the lag
-   * is under {@link READY_MAX_LAG_SECONDS} s, else 503.
+   * GET /readyz: `{ready, reasons, checkpoint, lag, projector, parked_events, failure, events_applied, backends,
+   * projections}`; 200 when ready, else 503 with the reasons (`assessReadiness`: the projector
+   * stopped or failing, or the oldest event not applied older than READY_MAX_LAG_SECONDS).
+   * `events_applied` counts the events this process has handed to the read store since it
+   * started; `failure` names what fails (stream, revision, type, position) or is null;
+   * `projections` gives each projection's versions (`rebuild_needed` when the stored one is not the code's).
    */
   @Get('readyz')
   async readyz(@Res() reply: FastifyReply): Promise<void> {
-    const lag = await measureLag(this.stores.eventStore, this.projector.checkpoint);
-    const ready = this.projector.live && lag.seconds < READY_MAX_LAG_SECONDS;
+    const health = this.projector.health();
+    const readiness = await assessReadiness({
+      eventStore: this.stores.eventStore,
+      readModel: this.stores.readModel,
+      projector: health,
+      checkpoint: this.projector.checkpoint,
+      maxLagSeconds: this.config.readyMaxLagSeconds,
+      behindUntil: 0,
+    });
     const store = this.stores.readModel as Partial<RebuildableStore>;
     const projections = typeof store.projectionInfo === 'function' ? await store.projectionInfo() : [];
-    await reply.status(ready ? 200 : 503).send({
-      ready,
+    await reply.status(readiness.ready ? 200 : 503).send({
+      ...readiness,
+      failure: health.failure,
+      events_applied: this.projector.eventsApplied,
+      backends: this.stores.backends,
       projections,
-      checkpoint: lag.checkpoint,
-      lag: { events: lag.events, events_at_least: lag.atLeast, seconds: Math.round(lag.seconds * 1000) / 1000 },
     });
   }
 }

@@ -4,7 +4,16 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino, { type Logger } from 'pino';
 import { createRegistry, RegistryProcessManager } from '@app/application';
-import { ConfigError, exitOnSignal, loadConfig, openStores, StoreUnavailable, type AppConfig, type Stores } from '@app/platform';
+import {
+  APP_CONFIG,
+  ConfigError,
+  exitOnSignal,
+  loadConfig,
+  openStores,
+  StoreUnavailable,
+  type AppConfig,
+  type Stores,
+} from '@app/platform';
 import { Projector } from '@app/read-model';
 import { HealthController, PROJECTOR, STORES } from './health.controller';
 
@@ -37,11 +46,18 @@ class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
 
 @Module({})
 class ProjectorModule {
-  static forRoot(stores: Stores, projector: Projector, logger: Logger, registryProcess: RegistryProcessManager | null): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    stores: Stores,
+    projector: Projector,
+    logger: Logger,
+    registryProcess: RegistryProcessManager | null,
+  ): DynamicModule {
     return {
       module: ProjectorModule,
       controllers: [HealthController],
       providers: [
+        { provide: APP_CONFIG, useValue: config },
         { provide: STORES, useValue: stores },
         { provide: PROJECTOR, useValue: projector },
         { provide: ProjectorLifecycle, useFactory: () => new ProjectorLifecycle(projector, stores, logger, registryProcess) },
@@ -52,15 +68,19 @@ class ProjectorModule {
 
 /**
  * The projector as its own process (production deployments): keeps the read models up to date
- * from the event log, runs the registry process manager, serves `/healthz` and `/readyz` on `PORT` (default 3001), and on SIGTERM or
- * SIGINT finishes its batch, stores the checkpoint and exits 0.
+ * from the event log, runs the registry process manager, serves `/healthz` (liveness) and `/readyz`
+ * (readiness, 503 while stopped, failing or lagging) on `PORT` (default 3001), and on SIGTERM or
+ * SIGINT finishes its batch, stores the checkpoint and exits 0. A failing event is retried, then
+ * parked after PROJECTOR_MAX_ATTEMPTS attempts (see `Projector`).
  */
 export async function startProjector(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
   const stores = await openStores(config);
-  const projector = new Projector(stores.eventStore, stores.readModel, {
-    error: (msg, ctx) => logger.error(ctx ?? {}, msg),
-    warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
-  });
+  const projector = new Projector(
+    stores.eventStore,
+    stores.readModel,
+    { error: (msg, ctx) => logger.error(ctx ?? {}, msg), warn: (msg, ctx) => logger.warn(ctx ?? {}, msg) },
+    { maxAttempts: config.projectorMaxAttempts },
+  );
   const registry = createRegistry(config);
   if (!registry) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
   const registryProcess = registry
@@ -71,7 +91,7 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
       })
     : null;
   const app = await NestFactory.create<NestFastifyApplication>(
-    ProjectorModule.forRoot(stores, projector, logger, registryProcess),
+    ProjectorModule.forRoot(config, stores, projector, logger, registryProcess),
     new FastifyAdapter(),
     {
       logger: ['error', 'warn'],

@@ -14,9 +14,10 @@ export class CheckpointWaiter {
     private readonly options: { intervalMs?: number; timeoutMs?: number } = {},
   ) {}
 
-  async waitFor(position: number): Promise<boolean> {
+  /** Resolves true once the checkpoint reaches `position`, false after `timeoutMs` (default: the constructor's). */
+  async waitFor(position: number, timeoutMs = this.options.timeoutMs ?? 10_000): Promise<boolean> {
     if (position <= this.last) return true;
-    const deadline = Date.now() + (this.options.timeoutMs ?? 10_000);
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
       this.last = Math.max(this.last, await this.store.checkpoint());
       if (position <= this.last) return true;

@@ -9,3 +9,5 @@ export * from './projection-versions';
 export * from './rebuild';
 export * from './own-trainee';
 export * from './idempotency';
+export * from './parked-events';
+export * from './readiness';

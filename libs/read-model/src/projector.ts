@@ -1,6 +1,7 @@
 import type { EventFilter, EventStore, RecordedEvent, Subscription } from '@app/event-store';
 import { PROVIDER_STREAM_PREFIX, TRAINEE_STREAM_PREFIX } from '@app/domain';
 import type { ProjectionStore } from './read-model.port';
+import { errorMessage, keepsParkedEvents, parkedRecord } from './parked-events';
 
 /** The streams the projections read. */
 export const PROJECTED_STREAMS: EventFilter = { streamPrefixes: [TRAINEE_STREAM_PREFIX, PROVIDER_STREAM_PREFIX] };
@@ -8,6 +9,44 @@ export const PROJECTED_STREAMS: EventFilter = { streamPrefixes: [TRAINEE_STREAM_
 export interface ProjectorLogger {
   error(message: string, context?: Record<string, unknown>): void;
   warn(message: string, context?: Record<string, unknown>): void;
+}
+
+/** Tuning of a {@link Projector}; tests inject small delays. */
+export interface ProjectorOptions {
+  /** Events applied per batch at most (default 1000). */
+  batchSize?: number;
+  /** First back-off after a failure, in ms (default 100); doubled after each failure. */
+  retryDelayMs?: number;
+  /** Longest back-off, in ms (default 5000). */
+  maxRetryDelayMs?: number;
+  /** Failed attempts at one event, while the store answers, before it is parked (default 5; PROJECTOR_MAX_ATTEMPTS). */
+  maxAttempts?: number;
+  /** The clock of `parked_at` and `since` (default: the system clock). */
+  now?: () => Date;
+}
+
+/** What is failing: the subscription to the log, or applying one event (named by stream, revision, type, position). */
+export interface ProjectorFailure {
+  kind: 'subscription' | 'apply';
+  message: string;
+  stream_id?: string;
+  revision?: number;
+  type?: string;
+  position?: number;
+  /** Failed attempts so far (at this event, or at subscribing). */
+  attempts: number;
+  /** ISO 8601 instant of the first failure of this run of failures. */
+  since: string;
+}
+
+/** What `/readyz` and the logs show of a projector: see {@link Projector.health}. */
+export interface ProjectorHealth {
+  /** `stopped` before `start()` and after `stop()`; `failing` while in back-off; else `live`. */
+  state: 'stopped' | 'live' | 'failing';
+  checkpoint: number;
+  failure: ProjectorFailure | null;
+  /** Events parked by this projector since it was created. */
+  parked: number;
 }
 
 interface Waiter {
@@ -18,9 +57,24 @@ interface Waiter {
 /**
  * Keeps the read models up to date from the global event log, in position order, from the
  * stored checkpoint: catch-up, then live (docs/DESIGN.md "The shape"). Events that arrive together are
- * applied in one batch (one transaction on SQLite). A failing batch is retried with backoff, never
- * skipped; the error is logged. `waitFor(position)` lets a writer answer only once its events are
- * projected (read-your-writes, docs/DESIGN.md property 1).
+ * applied in one batch (one transaction on SQLite). `waitFor(position)` lets a writer answer only
+ * once its events are projected (read-your-writes, docs/DESIGN.md property 1).
+ *
+ * Never stops for good (issue 12, "Honest health"):
+ * - a subscription that errors or ends is logged and opened again from the checkpoint, with
+ *   exponential back-off;
+ * - a failing batch is applied again event by event, so the failure names its event (stream,
+ *   revision, type, position); a failing event is retried with back-off, and after
+ *   `maxAttempts` failed attempts while the store answers (an unreachable store is waited for,
+ *   never a reason to park) it is PARKED when the store keeps parked events
+ *   (`ParkedEventStore`): recorded, skipped (the checkpoint moves past it), logged at error.
+ * - every later event of a stream with a parked event is parked at once (attempts 0), so no
+ *   document is folded over a gap: the document stays at the revision before the parked event.
+ *   A writer of that trainee starts from that document's revision and folds the stream's tail
+ *   from the event log (`runCommand`), parked event included: its decision is taken on the
+ *   log's state, never on the gap; if the domain cannot fold the event either, the write fails
+ *   before appending. Reads of that trainee stay at the document until the cause is fixed and
+ *   the projection rebuilt (`admin projections rebuild`), whose swap forgets its parked events.
  */
 export class Projector {
   private position = 0;
@@ -30,14 +84,20 @@ export class Projector {
   private chain: Promise<void> = Promise.resolve();
   private waiters: Waiter[] = [];
   private stopped = false;
+  private running = false;
   private applied = 0;
+  private parkedCount = 0;
+  private parkedStreams: Set<string> | null = null;
   private loop: Promise<void> | null = null;
+  private subscriptionFailure: ProjectorFailure | null = null;
+  private applyFailure: ProjectorFailure | null = null;
+  private wakeSleepers: Array<() => void> = [];
 
   constructor(
     private readonly eventStore: EventStore,
     private readonly store: ProjectionStore,
     private readonly logger: ProjectorLogger,
-    private readonly options: { batchSize?: number; retryDelayMs?: number } = {},
+    private readonly options: ProjectorOptions = {},
   ) {}
 
   /** The position of the last event applied. */
@@ -50,33 +110,52 @@ export class Projector {
     return this.applied;
   }
 
-  /** True between `start()` and `stop()`. */
+  /** True between `start()` and `stop()` while nothing fails. */
   get live(): boolean {
-    return this.subscription !== null && !this.stopped;
+    return this.health().state === 'live';
   }
 
-  /** Applies everything up to the current head once and returns the checkpoint (admin CLI, tests). */
+  /** The state, checkpoint, current failure (the subscription's first) and events parked since creation. */
+  health(): ProjectorHealth {
+    const failure = this.subscriptionFailure ?? this.applyFailure;
+    const state = !this.running ? 'stopped' : failure ? 'failing' : 'live';
+    return { state, checkpoint: this.position, failure, parked: this.parkedCount };
+  }
+
+  /** Applies everything up to the current head once and returns the checkpoint (admin CLI, tests); parks as the live path does. */
   async catchUp(): Promise<number> {
+    await this.loadParkedStreams();
     this.position = Math.max(this.position, await this.store.checkpoint());
     const batchSize = this.options.batchSize ?? 1000;
     for (;;) {
       const events = await this.eventStore.readAll({ fromPosition: this.position, maxCount: batchSize, filter: PROJECTED_STREAMS });
-      if (events.length === 0) return this.position;
-      await this.store.applyBatch(events);
-      this.applied += events.length;
-      this.advance(events[events.length - 1].position);
+      if (events.length === 0 || this.stopped) return this.position;
+      if (!(await this.applyEvents(events))) return this.position;
     }
   }
 
   /** Starts the live subscription from the stored checkpoint; returns once subscribed. */
   async start(): Promise<void> {
-    this.position = await this.store.checkpoint();
-    this.subscription = this.eventStore.subscribeToAll({ fromPosition: this.position, filter: PROJECTED_STREAMS });
-    const sub = this.subscription;
-    this.loop = (async () => {
+    await this.loadParkedStreams();
+    this.position = Math.max(this.position, await this.store.checkpoint());
+    this.stopped = false;
+    this.running = true;
+    const sub = this.eventStore.subscribeToAll({ fromPosition: this.position, filter: PROJECTED_STREAMS });
+    this.subscription = sub;
+    this.loop = this.consume(sub);
+  }
+
+  /** Reads the subscription into batches; on its error or end, resubscribes from the checkpoint with back-off. */
+  private async consume(first: Subscription): Promise<void> {
+    let sub = first;
+    let delay = this.options.retryDelayMs ?? 100;
+    for (let attempts = 1; ; attempts++) {
       try {
         for await (const event of sub) {
-          if (this.stopped) break;
+          if (this.stopped) return;
+          if (this.subscriptionFailure) this.subscriptionRecovered();
+          attempts = 1;
+          delay = this.options.retryDelayMs ?? 100;
           this.buffer.push(event);
           if (this.buffer.length >= (this.options.batchSize ?? 1000)) await this.flush();
           else if (!this.scheduled) {
@@ -84,10 +163,32 @@ export class Projector {
             setImmediate(() => void this.flush());
           }
         }
+        if (this.stopped) return;
+        throw new Error('the subscription ended');
       } catch (err) {
-        this.logger.error('projector subscription failed', { error: String(err) });
+        if (this.stopped) return;
+        const since = this.subscriptionFailure?.since ?? this.now().toISOString();
+        this.subscriptionFailure = { kind: 'subscription', message: errorMessage(err), attempts, since };
+        this.logger.error('projector subscription failed; resubscribing from the checkpoint', {
+          error: errorMessage(err),
+          checkpoint: this.position,
+          attempts,
+          retry_in_ms: delay,
+        });
+        await sub.unsubscribe().catch(() => undefined);
+        await this.sleep(delay);
+        delay = Math.min(delay * 2, this.options.maxRetryDelayMs ?? 5000);
+        await this.flush();
+        if (this.stopped) return;
+        sub = this.eventStore.subscribeToAll({ fromPosition: this.position, filter: PROJECTED_STREAMS });
+        this.subscription = sub;
       }
-    })();
+    }
+  }
+
+  private subscriptionRecovered(): void {
+    this.logger.warn('projector subscription recovered', { checkpoint: this.position });
+    this.subscriptionFailure = null;
   }
 
   /** Hands the buffered events to the apply chain, which applies batches strictly one after another. */
@@ -95,25 +196,120 @@ export class Projector {
     this.scheduled = false;
     const batch = this.buffer;
     this.buffer = [];
-    if (batch.length > 0) this.chain = this.chain.then(() => this.applyWithRetry(batch));
+    if (batch.length > 0) this.chain = this.chain.then(() => this.applyEvents(batch).then(() => undefined));
     return this.chain;
   }
 
-  private async applyWithRetry(batch: RecordedEvent[]): Promise<void> {
-    let delay = this.options.retryDelayMs ?? 100;
-    for (;;) {
+  /** Applies a batch (events at or below the checkpoint skipped); on failure event by event. False when stopped midway. */
+  private async applyEvents(events: RecordedEvent[]): Promise<boolean> {
+    const batch = events.filter((e) => e.position > this.position);
+    if (batch.length === 0) return true;
+    if (!batch.some((e) => this.parkedStreams?.has(e.streamId))) {
       try {
         await this.store.applyBatch(batch);
         this.applied += batch.length;
         this.advance(batch[batch.length - 1].position);
-        return;
+        return true;
       } catch (err) {
-        this.logger.error('projection batch failed; retrying', { error: String(err), from: batch[0].position });
-        if (this.stopped) return;
-        await new Promise((r) => setTimeout(r, delay));
-        delay = Math.min(delay * 2, 5000);
+        this.logger.warn('projection batch failed; applying its events one by one', {
+          error: errorMessage(err),
+          from: batch[0].position,
+          to: batch[batch.length - 1].position,
+        });
       }
     }
+    for (const event of batch) if (!(await this.applyOne(event))) return false;
+    return true;
+  }
+
+  /** Applies one event with back-off; parks it after `maxAttempts`. False when stopped before it was applied or parked. */
+  private async applyOne(event: RecordedEvent): Promise<boolean> {
+    if (this.parkedStreams?.has(event.streamId)) {
+      const reason = new Error(`an earlier event of stream ${event.streamId} is parked`);
+      return this.park(event, reason, 0);
+    }
+    const maxAttempts = this.options.maxAttempts ?? 5;
+    let delay = this.options.retryDelayMs ?? 100;
+    for (let attempts = 0; ;) {
+      if (this.stopped) return false;
+      try {
+        await this.store.applyBatch([event]);
+        this.applied += 1;
+        this.advance(event.position);
+        this.applyFailure = null;
+        return true;
+      } catch (err) {
+        if (await this.storeAnswers()) attempts++;
+        this.failedAt(event, err, attempts);
+        if (attempts >= maxAttempts && keepsParkedEvents(this.store) && (await this.park(event, err, attempts))) return true;
+        await this.sleep(delay);
+        delay = Math.min(delay * 2, this.options.maxRetryDelayMs ?? 5000);
+      }
+    }
+  }
+
+  private failedAt(event: RecordedEvent, err: unknown, attempts: number): void {
+    const since = this.applyFailure?.position === event.position ? this.applyFailure.since : this.now().toISOString();
+    this.applyFailure = { kind: 'apply', message: errorMessage(err), ...this.describe(event), attempts, since };
+    this.logger.error('projection of an event failed; retrying', { ...this.describe(event), error: errorMessage(err), attempts });
+  }
+
+  /** True when the store still answers (its checkpoint can be read): then a failure is the event's, and counts. */
+  private async storeAnswers(): Promise<boolean> {
+    try {
+      await this.store.checkpoint();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Records the event as parked and moves past it; false when the store could not record it (the caller retries). */
+  private async park(event: RecordedEvent, err: unknown, attempts: number): Promise<boolean> {
+    if (!keepsParkedEvents(this.store)) return false;
+    try {
+      await this.store.parkEvent(parkedRecord(event, err, attempts, this.now()));
+    } catch (parkError) {
+      this.logger.error('could not park a failing event', { ...this.describe(event), error: errorMessage(parkError) });
+      return false;
+    }
+    (this.parkedStreams ??= new Set()).add(event.streamId);
+    this.parkedCount++;
+    this.applyFailure = null;
+    this.logger.error('projection event parked: skipped after failed attempts', {
+      ...this.describe(event),
+      error: errorMessage(err),
+      attempts,
+    });
+    this.advance(event.position);
+    return true;
+  }
+
+  private describe(event: RecordedEvent): { stream_id: string; revision: number; type: string; position: number } {
+    return { stream_id: event.streamId, revision: event.streamRevision, type: event.type, position: event.position };
+  }
+
+  private async loadParkedStreams(): Promise<void> {
+    if (this.parkedStreams || !keepsParkedEvents(this.store)) return;
+    this.parkedStreams = new Set((await this.store.parkedEvents()).map((p) => p.stream_id));
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+
+  /** Waits `ms`, or less when `stop()` is called. */
+  private sleep(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakeSleepers = this.wakeSleepers.filter((w) => w !== wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.wakeSleepers.push(wake);
+    });
   }
 
   private advance(position: number): void {
@@ -137,7 +333,6 @@ export class Projector {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        this.logger.warn('projection did not reach a written position in time', { position, checkpoint: this.position });
         resolve(false);
       }, timeoutMs);
       const waiter: Waiter = {
@@ -151,12 +346,16 @@ export class Projector {
     });
   }
 
-  /** Stops the subscription after applying what it has buffered. */
+  /** Stops the subscription after applying what it has buffered (a failing event is left for the next start). */
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const wake of [...this.wakeSleepers]) wake();
     await this.subscription?.unsubscribe();
     await this.loop;
     await this.flush();
+    this.running = false;
+    this.subscriptionFailure = null;
+    this.applyFailure = null;
     for (const w of this.waiters) w.resolve();
     this.waiters = [];
   }

@@ -1,6 +1,14 @@
 import type { Command } from 'commander';
 import { Presets, SingleBar } from 'cli-progress';
-import { isProjectionName, measureLag, PROJECTION_NAMES, rebuildProjection, type RebuildableStore } from '@app/read-model';
+import {
+  isProjectionName,
+  keepsParkedEvents,
+  measureLag,
+  PROJECTION_NAMES,
+  rebuildProjection,
+  type ParkedEvent,
+  type RebuildableStore,
+} from '@app/read-model';
 import { CliError, type CliContext } from '../cli-context';
 
 function rebuildable(store: unknown): RebuildableStore {
@@ -21,21 +29,34 @@ export function registerProjectionCommands(program: Command, ctx: CliContext): v
   registerRebuild(projections, ctx);
 }
 
-/** `projections status [--json]`: each projection's versions, store, checkpoint, lag and documents, as a table or JSON. */
+/**
+ * `projections status [--json]`: each projection's versions, store, checkpoint, lag, documents and
+ * parked events (issue 12, "Honest health": events the projector skipped after
+ * PROJECTOR_MAX_ATTEMPTS failed attempts, each with stream, revision, type, position, attempts,
+ * parked_at and the error), as a table followed by the parked events, or as JSON (`parked_events`
+ * of each projection).
+ */
 function registerStatus(projections: Command, ctx: CliContext): void {
   projections
     .command('status')
-    .description('each projection: code and stored version, store, checkpoint, lag (events, seconds), documents')
+    .description('each projection: code and stored version, store, checkpoint, lag (events, seconds), documents, parked events')
     .option('--json', 'print JSON instead of a table')
     .action(async (opts: { json?: boolean }) => {
       const rows = await ctx.withStores(
         async (stores) => {
           const infos = await rebuildable(stores.readModel).projectionInfo();
+          const parked: ParkedEvent[] = keepsParkedEvents(stores.readModel) ? await stores.readModel.parkedEvents() : [];
           const now = new Date();
           return Promise.all(
             infos.map(async (info) => {
               const lag = await measureLag(stores.eventStore, info.checkpoint, now);
-              return { ...info, lag_events: lag.events, lag_events_at_least: lag.atLeast, lag_seconds: Math.round(lag.seconds * 10) / 10 };
+              return {
+                ...info,
+                lag_events: lag.events,
+                lag_events_at_least: lag.atLeast,
+                lag_seconds: Math.round(lag.seconds * 10) / 10,
+                parked_events: parked.filter((p) => p.projection === info.name),
+              };
             }),
           );
         },
@@ -45,7 +66,7 @@ function registerStatus(projections: Command, ctx: CliContext): void {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
       }
-      const header = ['projection', 'code', 'stored', 'store', 'checkpoint', 'lag events', 'lag s', 'documents', 'state'];
+      const header = ['projection', 'code', 'stored', 'store', 'checkpoint', 'lag events', 'lag s', 'documents', 'parked', 'state'];
       const lines = rows.map((r) => [
         r.name,
         `v${r.code_version}`,
@@ -55,6 +76,7 @@ function registerStatus(projections: Command, ctx: CliContext): void {
         `${r.lag_events}${r.lag_events_at_least ? '+' : ''}`,
         String(r.lag_seconds),
         String(r.documents),
+        String(r.parked_events.length),
         r.rebuilding ? `rebuilding into ${r.rebuilding}` : r.rebuild_needed ? 'rebuild needed' : 'ok',
       ]);
       const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
@@ -65,7 +87,20 @@ function registerStatus(projections: Command, ctx: CliContext): void {
             .join('  ')
             .trimEnd()}\n`,
         );
+      printParked(rows.flatMap((r) => r.parked_events));
     });
+}
+
+/** Lists parked events under the status table, with what an operator does about them. */
+function printParked(parked: ParkedEvent[]): void {
+  if (parked.length === 0) return;
+  process.stdout.write(`\nParked events (skipped by the projector; fix the cause, then \`projections rebuild <projection>\`):\n`);
+  for (const p of parked) {
+    process.stdout.write(
+      `  position ${p.position}  ${p.projection}  ${p.stream_id}@${p.revision}  ${p.type}  attempts ${p.attempts}  ` +
+        `parked ${p.parked_at}  error: ${p.error}\n`,
+    );
+  }
 }
 
 /** `projections rebuild <name> [--keep-old]`: blue/green rebuild with a progress bar; Ctrl-C stops between batches (resumable). */

@@ -1,30 +1,31 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { Projections } from '../kernel/projections';
 
-/** Health and readiness of the API process, outside `/api`, without authentication. */
+/** Health and readiness of the API process, outside `/api`, without authentication (issue 12, "Honest health"). */
 @Controller()
 @ApiExcludeController()
 export class HealthController {
   constructor(private readonly projections: Projections) {}
 
-  /**
-   * GET /healthz: 200 `{status: "ok", projector, checkpoint}` while the process serves; for
-   * container health checks (`projector`: `in-process` or `external`; `checkpoint`: the global
-   * position of the last event the read models applied).
-   */
+  /** GET /healthz: 200 `{status: "ok"}` while the process serves (liveness only: no positions or counts). */
   @Get('healthz')
-  async healthz(): Promise<Record<string, unknown>> {
-    return { status: 'ok', projector: this.projections.config.projector, checkpoint: await this.projections.checkpoint() };
+  healthz(): Record<string, unknown> {
+    return { status: 'ok' };
   }
 
   /**
-   * GET /readyz: 200 `{ready: true, projections}` while serving; each projection with its code and
-   * stored version and `rebuild_needed` when they differ (the old store keeps serving until
-   * `admin projections rebuild`).
+   * GET /readyz: 200 `{ready: true, reasons: [], projections, checkpoint, lag, projector, parked_events}`, or
+   * 503 with `ready: false` and the reasons: the in-process projector stopped or failing, the
+   * projection further behind than READY_MAX_LAG_SECONDS, or a write whose projection wait timed
+   * out not yet projected (`assessReadiness`). `projections`: each with its code and stored version
+   * and `rebuild_needed` when they differ (the old store keeps serving until `admin projections rebuild`).
    */
   @Get('readyz')
-  async readyz(): Promise<Record<string, unknown>> {
-    return { ready: true, projections: (await this.projections.projectionInfo()) ?? [] };
+  async readyz(@Res() reply: FastifyReply): Promise<void> {
+    const readiness = await this.projections.readiness();
+    const projections = (await this.projections.projectionInfo()) ?? [];
+    await reply.status(readiness.ready ? 200 : 503).send({ ...readiness, projections });
   }
 }

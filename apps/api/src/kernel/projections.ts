@@ -2,22 +2,36 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import type { Logger } from 'pino';
 import { createRegistry, RegistryProcessManager } from '@app/application';
 import { APP_CONFIG, type AppConfig, type Stores } from '@app/platform';
-import { CheckpointWaiter, measureLag, Projector, type ProjectionInfo, type RebuildableStore } from '@app/read-model';
+import {
+  assessReadiness,
+  CheckpointWaiter,
+  measureLag,
+  Projector,
+  type ProjectionInfo,
+  type Readiness,
+  type RebuildableStore,
+} from '@app/read-model';
 import { LOGGER, STORES } from './tokens';
 
 /**
  * The projections behind the API (docs/DESIGN.md "Read models"). With `PROJECTOR=in-process` the
  * projector and the registry process manager run here (catch-up at start, then live) and writes
  * wait for the projector; with `external` a projector process keeps the read models and writes
- * wait for the stored checkpoint (read-your-writes either way, docs/DESIGN.md property 1). Stops
- * them and closes the stores at shutdown.
+ * wait for the stored checkpoint (read-your-writes either way, docs/DESIGN.md property 1). A wait
+ * that times out is logged at error and keeps `/readyz` not ready until the checkpoint reaches the
+ * write (issue 12, "Honest health"); the write itself is durable and answers as usual. Stops them
+ * and closes the stores at shutdown.
  */
 @Injectable()
 export class Projections implements OnModuleInit, OnApplicationShutdown {
   /** The in-process projector, or null when a projector process runs (`PROJECTOR=external`). */
   readonly projector: Projector | null;
   private readonly registryProcess: RegistryProcessManager | null;
-  private readonly waiter: { waitFor(position: number): Promise<unknown> };
+  private readonly waiter: { waitFor(position: number, timeoutMs: number): Promise<boolean> };
+  /** How long a write waits for its projection before answering anyway, in ms (10 s; tests shorten it). */
+  waitTimeoutMs = 10_000;
+  /** Position of the latest write whose projection wait timed out (0: none). */
+  private behindUntil = 0;
 
   constructor(
     @Inject(APP_CONFIG) readonly config: AppConfig,
@@ -26,10 +40,12 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
   ) {
     const inProcess = config.projector === 'in-process';
     this.projector = inProcess
-      ? new Projector(stores.eventStore, stores.readModel, {
-          error: (msg, ctx) => logger.error(ctx ?? {}, msg),
-          warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
-        })
+      ? new Projector(
+          stores.eventStore,
+          stores.readModel,
+          { error: (msg, ctx) => logger.error(ctx ?? {}, msg), warn: (msg, ctx) => logger.warn(ctx ?? {}, msg) },
+          { maxAttempts: config.projectorMaxAttempts },
+        )
       : null;
     const registry = inProcess ? createRegistry(config) : null;
     this.registryProcess = registry
@@ -43,9 +59,35 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
     this.waiter = this.projector ?? new CheckpointWaiter(stores.readModel);
   }
 
-  /** Resolves once the read models have applied every event up to `position` (global position). */
-  waitFor(position: number): Promise<unknown> {
-    return this.waiter.waitFor(position);
+  /**
+   * Resolves once the read models have applied every event up to `position` (global position),
+   * or after {@link waitTimeoutMs}: then logs an error naming the position and keeps
+   * {@link readiness} not ready until the checkpoint reaches it. Never rejects for a time-out.
+   */
+  async waitFor(position: number): Promise<unknown> {
+    if (await this.waiter.waitFor(position, this.waitTimeoutMs)) return;
+    this.behindUntil = Math.max(this.behindUntil, position);
+    this.logger.error(
+      { position, checkpoint: await this.checkpoint() },
+      'a write is stored but its projection did not catch up in time; not ready until it does',
+    );
+  }
+
+  /**
+   * What `/readyz` answers (see `assessReadiness`): this process's projector (when in-process),
+   * the lag against READY_MAX_LAG_SECONDS, a write whose projection wait timed out, parked events.
+   */
+  async readiness(): Promise<Readiness> {
+    const checkpoint = await this.checkpoint();
+    if (checkpoint >= this.behindUntil) this.behindUntil = 0;
+    return assessReadiness({
+      eventStore: this.stores.eventStore,
+      readModel: this.stores.readModel,
+      projector: this.projector?.health() ?? null,
+      checkpoint,
+      maxLagSeconds: this.config.readyMaxLagSeconds,
+      behindUntil: this.behindUntil,
+    });
   }
 
   /** The position of the last event applied to the read models. */

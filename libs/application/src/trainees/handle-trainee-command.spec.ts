@@ -14,7 +14,7 @@ import { newEventId, openSqliteEventStore, type EventStore, type SqliteEventStor
 import { Projector, SqliteReadModel } from '@app/read-model';
 import { KeyedLock } from '../keyed-lock';
 import type { Caller } from './caller';
-import { handleTraineeCommand } from './handle-trainee-command';
+import { handleTraineeCommand, TraineeHistoryUnreadable } from './handle-trainee-command';
 import type { TraineeWritePorts } from './trainee-write.ports';
 
 const CALLER: Caller = { ukprn: UKPRN, tokenId: 'K1', apiVersion: 'v2026.1', requestId: 'req-1' };
@@ -96,6 +96,18 @@ describe('handleTraineeCommand', () => {
     const trainee = await update(portsOver(readModel), TRAINEE_ID, 'Kim');
     expect(reads).toEqual([5]);
     expect(trainee.details.middle_names).toBe('Kim');
+    expect(await eventStore.readStream(traineeStreamId(TRAINEE_ID))).toHaveLength(6);
+  });
+
+  it('refuses, appending nothing, when a stored event of the trainee cannot be folded (a parked event)', async () => {
+    const bad = { id: newEventId(), type: 'PlacementAdded', data: {}, metadata: { occurredAt: NOW, schemaVersion: 1 } };
+    await eventStore.appendToStream(traineeStreamId(TRAINEE_ID), [bad]);
+    await new Projector(eventStore, readModel, SILENT, { retryDelayMs: 1, maxAttempts: 1 }).catchUp();
+    expect((await readModel.parkedEvents()).map((p) => p.revision)).toEqual([5]);
+    expect((await readModel.getTraineeSnapshot(TRAINEE_ID))?.revision).toBe(4);
+    const error = await update(portsOver(readModel), TRAINEE_ID, 'Kim').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TraineeHistoryUnreadable);
+    expect((error as Error).message).not.toMatch(/undefined|TypeError/);
     expect(await eventStore.readStream(traineeStreamId(TRAINEE_ID))).toHaveLength(6);
   });
 

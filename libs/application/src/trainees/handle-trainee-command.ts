@@ -1,6 +1,7 @@
 import {
   ConcurrentModification,
   decodeTraineeEvent,
+  DomainError,
   evolve,
   evolveAll,
   initialTraineeState,
@@ -33,7 +34,16 @@ export interface CommandContext {
  * read, and wait for the projection (read-your-writes, docs/DESIGN.md property 1). Returns the
  * trainee after the command. Whose trainee it is, is the domain's check (`ownTrainee` in `decide`:
  * another provider's trainee is NotFound, docs/DESIGN.md property 6).
- * Errors: the domain's, and `ConcurrentModification` once the retries after concurrent writes are spent.
+ * Errors: the domain's, `ConcurrentModification` once the retries after concurrent writes are spent,
+ * and {@link TraineeHistoryUnreadable} when a stored event of the trainee cannot be folded.
+ *
+ * A trainee with a parked event (issue 12, "Honest health": the projector skipped it after failed
+ * attempts, see `Projector`) has a document at the revision before that event, and the projector
+ * applies none of the stream's later events. The write path then starts from that document and
+ * folds the stream's tail from the event log, parked event included, so it decides on what the
+ * log holds, never on the document's gap. When the domain cannot fold that event either, nothing
+ * is appended and the request answers {@link TraineeHistoryUnreadable} (422, the contract's error
+ * shape) instead of an internal error.
  */
 export async function handleTraineeCommand(
   ports: TraineeWritePorts,
@@ -51,8 +61,8 @@ export async function handleTraineeCommand(
         initialState: initialTraineeState,
         snapshot: start.snapshot,
         evolve,
-        evolveAll,
-        decode: decodeTraineeEvent,
+        evolveAll: (events, from) => readable(() => evolveAll(events, from)),
+        decode: (recorded) => readable(() => decodeTraineeEvent(recorded)),
         decide: (state) => decision(state, { traineeId: id, now }),
         encode: (events) => toEventData(events, ctx, newEventId),
       });
@@ -63,6 +73,27 @@ export async function handleTraineeCommand(
       throw err;
     }
   });
+}
+
+/**
+ * A stored event of the trainee cannot be folded into its state (an event the projector parked,
+ * see {@link handleTraineeCommand}); answered 422 without the internal error.
+ */
+export class TraineeHistoryUnreadable extends DomainError {
+  readonly kind = 'TraineeHistoryUnreadable';
+  constructor() {
+    super('This trainee’s stored history cannot be read at the moment, so it cannot be changed; contact support');
+  }
+}
+
+/** Runs a decode or fold of stored events, with a failure other than a domain error turned into {@link TraineeHistoryUnreadable}. */
+function readable<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof DomainError) throw err;
+    throw new TraineeHistoryUnreadable();
+  }
 }
 
 /**

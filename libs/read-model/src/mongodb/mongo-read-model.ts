@@ -1,9 +1,10 @@
-import type { Db, MongoClient } from 'mongodb';
+import type { Collection, Db, MongoClient } from 'mongodb';
 import type { RecordedEvent } from '@app/event-store';
 import { MongoSchoolDirectory } from '../schools/mongo-school-directory';
 import { MongoIdempotencyStore } from '../idempotency/mongo-idempotency-store';
 import type { ProjectionStore, TraineeReadModel } from '../read-model.port';
 import { PROJECTION_NAMES, type ProjectionInfo, type ProjectionName } from '../projection-versions';
+import type { ParkedEvent, ParkedEventStore } from '../parked-events';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
 import { applyToStore } from './mongo-apply';
 import { ensureStoreIndexes, providerCollections, traineeCollections } from './mongo-collections';
@@ -14,6 +15,12 @@ import { claimRebuildStore, swapInto } from './mongo-swap';
 
 export { DEFAULT_MONGO_DB_NAME, MONGO_COLLECTIONS, MONGO_REGISTRY_TTL_MS, type MongoReadModelOptions } from './mongo-connection';
 export { mongoStoreCollections } from './mongo-collections';
+
+/** The collection of parked events. */
+const PARKED_EVENTS_COLLECTION = 'projection_parked_events';
+
+/** A parked event as stored: `_id` is its position. */
+type ParkedEventDocument = Omit<ParkedEvent, 'position'> & { _id: number; position?: number };
 
 /**
  * The read models on MongoDB (selected by `MONGODB_URL`, docs/DESIGN.md "Configuration"), with the
@@ -56,7 +63,7 @@ export { mongoStoreCollections } from './mongo-collections';
  * batch while it is held, so the new store has every event applied anywhere when the registry is
  * repointed.
  */
-export class MongoReadModel extends MongoQueries implements TraineeReadModel, ProjectionStore, RebuildableStore {
+export class MongoReadModel extends MongoQueries implements TraineeReadModel, ProjectionStore, RebuildableStore, ParkedEventStore {
   private constructor(
     private readonly client: MongoClient,
     db: Db,
@@ -257,8 +264,41 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
       version: code,
       checkpoint: () => this.readCheckpoint(checkpointId),
       applyBatch: (events) => applyToStore(this.registry, name, store, code, events),
-      swap: (readAfter, options) => swapInto(this.registry, name, store, code, readAfter, options),
+      swap: async (readAfter, options) => {
+        const outcome = await swapInto(this.registry, name, store, code, readAfter, options);
+        // The new store applied every event again, parked ones included: they are parked no more.
+        await this.parked().deleteMany({ projection: name });
+        return outcome;
+      },
     };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Parked events (ParkedEventStore)
+
+  private parked(): Collection<ParkedEventDocument> {
+    return this.db.collection<ParkedEventDocument>(PARKED_EVENTS_COLLECTION);
+  }
+
+  /**
+   * Records a parked event in `projection_parked_events` (`_id` = its position; one collection
+   * beside the checkpoints, not versioned: see `ParkedEventStore`), then moves both served
+   * stores' checkpoints to its position (`$max`). Not atomic across the two writes: a crash in
+   * between leaves the event parked and the checkpoint before it, so the projector meets the event
+   * again and, its stream being parked, parks it again (idempotent). Throws the driver's error.
+   */
+  async parkEvent(event: ParkedEvent): Promise<void> {
+    await this.parked().updateOne({ _id: event.position }, { $setOnInsert: { ...event } }, { upsert: true });
+    const { rows } = await this.registry.read();
+    for (const name of PROJECTION_NAMES) {
+      await this.registry.advanceCheckpoint(event.position, `${name}_${rows[name].store}`, rows[name].version);
+    }
+  }
+
+  /** The parked events, in position order. Throws the driver's error. */
+  async parkedEvents(): Promise<ParkedEvent[]> {
+    const docs = await this.parked().find({}).sort({ _id: 1 }).toArray();
+    return docs.map(({ _id, ...event }) => ({ ...event, position: Number(_id) }));
   }
 
   /** The stored position of checkpoint `name` (a consumer's or a store's `<projection>_<store>`), 0 when none. */

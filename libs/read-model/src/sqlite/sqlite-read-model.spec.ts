@@ -161,9 +161,74 @@ describe('The projector on SqliteReadModel', () => {
       toEventData(registrationEvents('T0', 0), { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId),
     );
     await expect(projector.waitFor(r.position)).resolves.toBe(true);
-    expect(errors).toHaveLength(2);
+    // The failing batch is applied again event by event: the event's one failure is logged.
+    expect(errors).toEqual(['projection of an event failed; retrying']);
     expect(await rm.getTrainee('T0')).not.toBeNull();
     await projector.stop();
+    rm.close();
+  });
+});
+
+describe('Parked events on SqliteReadModel (issue 12, "Honest health")', () => {
+  useFreshEventStore();
+
+  async function register(id: string, n: number): Promise<void> {
+    const events = toEventData(registrationEvents(id, n), { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId);
+    await store.appendToStream(traineeStreamId(id), events, { expectedRevision: 'no_stream' });
+  }
+
+  it('parks a poisoned event and the rest of its stream, serves the others, and keeps the records across reopening', async () => {
+    await register('T0', 0);
+    // A registration the trainee projection cannot fold (no trainee in it), then another event of that stream.
+    const poison = { type: 'TraineeRegistered', data: {}, metadata: { occurredAt: '2026-01-01T00:00:00.000Z', schemaVersion: 1 } };
+    await store.appendToStream('trainee-X', [{ ...poison, id: newEventId() }]);
+    await store.appendToStream('trainee-X', [{ ...poison, type: 'TraineeUpdated', id: newEventId() }]);
+    await register('T2', 2);
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    const projector = new Projector(store, rm, silent, { retryDelayMs: 1, maxAttempts: 2 });
+    const head = await store.headPosition();
+    expect(await projector.catchUp()).toBe(head);
+    expect(await rm.checkpoint()).toBe(head);
+    const parked = await rm.parkedEvents();
+    expect(parked.map((p) => [p.stream_id, p.revision, p.type, p.attempts])).toEqual([
+      ['trainee-X', 0, 'TraineeRegistered', 2],
+      ['trainee-X', 1, 'TraineeUpdated', 0],
+    ]);
+    expect(parked[0]).toMatchObject({ projection: 'trainees', error: expect.stringMatching(/TypeError|Cannot read/) });
+    expect(await rm.getTrainee('T0')).toMatchObject({ trainee_id: 'T0' });
+    expect(await rm.getTrainee('T2')).toMatchObject({ trainee_id: 'T2' });
+    // Parking again is idempotent; the record survives reopening the store.
+    await rm.parkEvent({ ...parked[0], error: 'another message' });
+    rm.close();
+    const reopened = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    expect(await reopened.parkedEvents()).toEqual(parked);
+    // A rebuild of the providers projection keeps them; the trainees' rebuild fails on the same event,
+    // is not swapped in, and they stay.
+    await rebuildProjection(store, reopened, 'providers', {});
+    expect(await reopened.parkedEvents()).toEqual(parked);
+    await expect(rebuildProjection(store, reopened, 'trainees', {})).rejects.toThrow();
+    expect(await reopened.parkedEvents()).toEqual(parked);
+    reopened.close();
+  });
+
+  it('forgets the parked events of a projection once a rebuild of it is swapped in', async () => {
+    await register('T0', 0);
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    const [event] = await store.readAll({ maxCount: 1 });
+    const record = { projection: 'trainees' as const, stream_id: event.streamId, revision: 0, type: event.type, position: event.position };
+    await rm.parkEvent({ ...record, error: 'a bug since fixed', attempts: 5, parked_at: '2026-05-01T00:00:00.000Z' });
+    await rm.parkEvent({
+      ...record,
+      projection: 'providers',
+      position: 99,
+      error: 'x',
+      attempts: 5,
+      parked_at: '2026-05-01T00:00:00.000Z',
+    });
+    expect(await rm.checkpoint()).toBe(99);
+    await rebuildProjection(store, rm, 'trainees', {});
+    expect((await rm.parkedEvents()).map((p) => p.projection)).toEqual(['providers']);
+    expect(await rm.getTrainee('T0')).toMatchObject({ trainee_id: 'T0' });
     rm.close();
   });
 });

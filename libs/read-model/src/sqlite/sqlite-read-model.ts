@@ -5,6 +5,7 @@ import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 import { PROJECTION_NAMES, PROJECTION_VERSIONS, type ProjectionInfo, type ProjectionName } from '../projection-versions';
 import type { ProviderRecord, ReadModelStore, TokenRecord, TraineeListPage, TraineeListQuery } from '../read-model.port';
+import type { ParkedEvent, ParkedEventStore } from '../parked-events';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
 import { ProviderTables } from './provider-tables';
 import { TraineeTables } from './trainee-tables';
@@ -33,7 +34,7 @@ type Tables = { trainees: TraineeTables; providers: ProviderTables };
  * beside it while the old one serves, then swaps the registry row atomically (blue/green). Every
  * read follows the registry, so readers in other processes switch with the swap.
  */
-export class SqliteReadModel implements ReadModelStore, RebuildableStore {
+export class SqliteReadModel implements ReadModelStore, RebuildableStore, ParkedEventStore {
   private readonly db: Database.Database;
   private readonly stmts;
   private readonly codeVersions: Record<ProjectionName, number>;
@@ -53,6 +54,9 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
         name TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL, updated_at TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS projection_registry (
         name TEXT PRIMARY KEY, version INTEGER NOT NULL, store TEXT NOT NULL, rebuilding TEXT, updated_at TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS projection_parked_events (
+        position INTEGER PRIMARY KEY, projection TEXT NOT NULL, stream_id TEXT NOT NULL, revision INTEGER NOT NULL,
+        type TEXT NOT NULL, error TEXT NOT NULL, attempts INTEGER NOT NULL, parked_at TEXT NOT NULL);
     `);
     this.stmts = {
       getCheckpoint: this.db.prepare<[string], { position: number }>(`SELECT position FROM projection_checkpoints WHERE name = ?`),
@@ -66,6 +70,11 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
       setRebuilding: this.db.prepare(`UPDATE projection_registry SET rebuilding = ?, updated_at = ? WHERE name = ?`),
       swap: this.db.prepare(`UPDATE projection_registry SET version = ?, store = ?, rebuilding = NULL, updated_at = ? WHERE name = ?`),
       dataVersion: this.db.prepare('PRAGMA data_version').pluck(),
+      park: this.db.prepare(`
+        INSERT INTO projection_parked_events (position, projection, stream_id, revision, type, error, attempts, parked_at)
+        VALUES (@position, @projection, @stream_id, @revision, @type, @error, @attempts, @parked_at) ON CONFLICT (position) DO NOTHING`),
+      parked: this.db.prepare<[], ParkedEvent>(`SELECT * FROM projection_parked_events ORDER BY position`),
+      unpark: this.db.prepare(`DELETE FROM projection_parked_events WHERE projection = ?`),
     };
     this.db
       .transaction(() => {
@@ -226,6 +235,29 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
     return Number(/^v(\d+)/.exec(store)?.[1] ?? 0);
   }
 
+  /**
+   * Records a parked event in `projection_parked_events` (one table beside the checkpoints, not
+   * versioned: see `ParkedEventStore`) and moves both served stores' checkpoints to its position,
+   * in one transaction. A position already parked is kept as is.
+   */
+  async parkEvent(event: ParkedEvent): Promise<void> {
+    this.db
+      .transaction(() => {
+        const t = this.refresh();
+        this.stmts.park.run(event);
+        for (const tables of [t.trainees, t.providers]) {
+          const name: ProjectionName = tables instanceof TraineeTables ? 'trainees' : 'providers';
+          this.stmts.setCheckpoint.run(`${name}_${tables.store}`, event.position, this.versionOf(tables.store), now());
+        }
+      })
+      .immediate();
+  }
+
+  /** The parked events, in position order. */
+  async parkedEvents(): Promise<ParkedEvent[]> {
+    return this.stmts.parked.all();
+  }
+
   /** Each projection as an operator sees it (`admin projections status`, `/readyz`). */
   async projectionInfo(): Promise<ProjectionInfo[]> {
     const t = this.refresh(true);
@@ -292,6 +324,8 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
           }
           previous = this.stmts.registry.all().find((r) => r.name === name)!.store;
           this.stmts.swap.run(code, store, now(), name);
+          // The new store applied every event again, parked ones included: they are parked no more.
+          this.stmts.unpark.run(name);
           this.db.exec('COMMIT');
         } catch (err) {
           this.db.exec('ROLLBACK');
