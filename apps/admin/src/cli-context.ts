@@ -29,10 +29,15 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
     async withStores(fn, options = {}) {
       const stores = await openStores({ dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null });
       const catchUp = options.catchUp ?? true;
-      const projector = new Projector(stores.eventStore, stores.readModel, {
-        error: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
-        warn: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
-      });
+      const projector = new Projector(
+        stores.eventStore,
+        stores.readModel,
+        {
+          error: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
+          warn: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
+        },
+        { maxAttempts: maxAttemptsOf(env) },
+      );
       try {
         if (catchUp) await projector.catchUp();
         const result = await fn(stores, new ProviderOperations(stores.eventStore, stores.readModel));
@@ -43,4 +48,10 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
       }
     },
   };
+}
+
+/** `PROJECTOR_MAX_ATTEMPTS` as the API reads it (docs/DESIGN.md "Configuration"): a whole number ≥ 1, else the default 5. */
+function maxAttemptsOf(env: NodeJS.ProcessEnv): number {
+  const text = (env.PROJECTOR_MAX_ATTEMPTS ?? '').trim();
+  return /^\d+$/.test(text) && Number(text) >= 1 ? Number(text) : 5;
 }
