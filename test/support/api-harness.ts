@@ -11,6 +11,11 @@ import { type AppConfig } from '@app/platform';
 import { DEFAULT_SERVED_VERSIONS } from '@app/contract';
 import { createLogger } from '../../apps/api/src/kernel/logger';
 import { checkAgainstServedDocument } from './served-document';
+import type { Logger } from 'pino';
+
+/** The HTTP server bounds a test may set (see {@link RunningApi.start}). */
+type ServerBound =
+  'requestTimeoutMs' | 'headersTimeoutMs' | 'connectionTimeoutMs' | 'keepAliveTimeoutMs' | 'maxRequestsPerSocket' | 'maxConnections';
 
 export interface JsonResponse {
   status: number;
@@ -59,6 +64,10 @@ export class RunningApi {
       blockedUserAgents?: readonly string[];
       readyMaxLagSeconds?: number;
       projectorMaxAttempts?: number;
+      /** HTTP server bounds (docs/DESIGN.md "Configuration"); the production defaults unless given. */
+      server?: Partial<Pick<AppConfig, ServerBound>>;
+      /** The API's logger; by default a silent one. */
+      logger?: Logger;
     } = {},
   ): Promise<RunningApi> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trainee-records-e2e-'));
@@ -84,8 +93,15 @@ export class RunningApi {
       blockedUserAgents: options.blockedUserAgents ?? [],
       readyMaxLagSeconds: options.readyMaxLagSeconds ?? 30,
       projectorMaxAttempts: options.projectorMaxAttempts ?? 5,
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      connectionTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 10_000,
+      maxRequestsPerSocket: 1000,
+      maxConnections: 1024,
+      ...options.server,
     };
-    const app = await createApp(config, createLogger('silent'));
+    const app = await createApp(config, options.logger ?? createLogger('silent'));
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : 0;

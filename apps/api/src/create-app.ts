@@ -13,6 +13,10 @@ import { ApiAuthenticator } from './kernel/api.guard';
 import { Idempotency, registerIdempotencyHook } from './kernel/idempotency';
 import { type AppConfig } from '@app/platform';
 import { createLogger, PinoNestLogger } from './kernel/logger';
+import { admissionCounter, registerAdmission } from './admission/admission';
+import { authenticateOnRequest } from './admission/authenticate-early';
+import { limitConnections, serverOptions } from './admission/server-bounds';
+import { STORES } from './kernel/tokens';
 
 /** Largest request body accepted, in bytes (larger answers 413 in the error shape). */
 const BODY_LIMIT = 5 * 1024 * 1024;
@@ -24,6 +28,9 @@ const BODY_LIMIT = 5 * 1024 * 1024;
 export async function createApp(config: AppConfig, logger: Logger = createLogger(config.logLevel)): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
+    // Timeouts, requests per socket and the answer to unparsable requests (README "Limits").
+    ...serverOptions(config),
+    trustProxy: config.trustProxy,
     genReqId: (req: IncomingMessage) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
@@ -37,6 +44,10 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  limitConnections(fastify.server, config);
+  // onRequest, in this order: blocklists and rate limits, then the token (API-FACTS §2.8, §3.3).
+  await registerAdmission(fastify, { config, counter: admissionCounter(app.get(STORES)), logger });
+  authenticateOnRequest(fastify, app.get(ApiAuthenticator));
 
   // Providers' systems do not always send `Content-Type: application/json`: read any body as JSON.
   // (Errors raised before a handler, such as malformed JSON, reach the Nest exception filter.)
@@ -52,9 +63,11 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
       done(e, undefined);
     }
   });
+  // The path only: a query string may hold a token or personal data (issue 12, row 7).
   fastify.addHook('onResponse', (request, reply, done) => {
+    const path = request.url.split('?')[0];
     logger.info(
-      { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      { reqId: request.id, method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request',
     );
     done();

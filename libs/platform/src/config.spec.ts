@@ -85,7 +85,34 @@ describe('loadConfig: admission and health settings (docs/DESIGN.md "Configurati
       blockedUserAgents: [],
       readyMaxLagSeconds: 30,
       projectorMaxAttempts: 5,
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      connectionTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 10_000,
+      maxRequestsPerSocket: 1000,
+      maxConnections: 1024,
     });
+  });
+
+  it('reads the HTTP server bounds', () => {
+    const config = loadConfig({
+      REQUEST_TIMEOUT_MS: '5000',
+      HEADERS_TIMEOUT_MS: '2000',
+      CONNECTION_TIMEOUT_MS: '0',
+      KEEP_ALIVE_TIMEOUT_MS: '1000',
+      MAX_REQUESTS_PER_SOCKET: '10',
+      MAX_CONNECTIONS: '50',
+    });
+    expect(config).toMatchObject({
+      requestTimeoutMs: 5000,
+      headersTimeoutMs: 2000,
+      connectionTimeoutMs: 0,
+      keepAliveTimeoutMs: 1000,
+      maxRequestsPerSocket: 10,
+      maxConnections: 50,
+    });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '-5' })).toThrow(/REQUEST_TIMEOUT_MS: Invalid delay/);
+    expect(() => loadConfig({ MAX_CONNECTIONS: 'lots' })).toThrow(/MAX_CONNECTIONS: Invalid count/);
   });
 
   it('reads the limits (0 turns one off), the lists and the proxy setting', () => {

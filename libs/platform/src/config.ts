@@ -55,6 +55,21 @@ export interface AppConfig {
   readyMaxLagSeconds: number;
   /** Attempts at one event before the projector parks it and goes on (`PROJECTOR_MAX_ATTEMPTS`, default 5). */
   projectorMaxAttempts: number;
+  /**
+   * Whole-request deadline in ms, headers and body (`REQUEST_TIMEOUT_MS`, default 30 000): a slower
+   * client is answered 408 and disconnected; 0: none.
+   */
+  requestTimeoutMs: number;
+  /** Deadline for the request headers in ms (`HEADERS_TIMEOUT_MS`, default 10 000; at most the request timeout). */
+  headersTimeoutMs: number;
+  /** A socket with no traffic for this many ms is closed (`CONNECTION_TIMEOUT_MS`, default 60 000); 0: never. */
+  connectionTimeoutMs: number;
+  /** An idle keep-alive socket is closed after this many ms (`KEEP_ALIVE_TIMEOUT_MS`, default 10 000). */
+  keepAliveTimeoutMs: number;
+  /** Requests served on one socket before it is closed (`MAX_REQUESTS_PER_SOCKET`, default 1 000); 0: no limit. */
+  maxRequestsPerSocket: number;
+  /** Open connections at most; more are refused at once (`MAX_CONNECTIONS`, default 1 024); 0: no limit. */
+  maxConnections: number;
 }
 
 /** Raised when the environment holds an invalid or unsupported setting; the message says which. */
@@ -121,6 +136,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     blockedUserAgents: list(clean.BLOCKED_USER_AGENTS),
     readyMaxLagSeconds: clean.READY_MAX_LAG_SECONDS,
     projectorMaxAttempts: Math.max(1, clean.PROJECTOR_MAX_ATTEMPTS),
+    requestTimeoutMs: clean.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: clean.HEADERS_TIMEOUT_MS,
+    connectionTimeoutMs: clean.CONNECTION_TIMEOUT_MS,
+    keepAliveTimeoutMs: clean.KEEP_ALIVE_TIMEOUT_MS,
+    maxRequestsPerSocket: clean.MAX_REQUESTS_PER_SOCKET,
+    maxConnections: clean.MAX_CONNECTIONS,
   };
 }
 
@@ -153,6 +174,12 @@ function envSpec(port: number) {
     BLOCKED_USER_AGENTS: str({ default: '', desc: 'comma-separated user agents answered 403 on /api' }),
     READY_MAX_LAG_SECONDS: count({ default: 30, desc: '/readyz: largest projection lag still ready, in seconds' }),
     PROJECTOR_MAX_ATTEMPTS: count({ default: 5, desc: 'attempts at one event before it is parked' }),
+    REQUEST_TIMEOUT_MS: delayMs({ default: 30_000, desc: 'whole-request deadline, headers and body (0: none)' }),
+    HEADERS_TIMEOUT_MS: delayMs({ default: 10_000, desc: 'deadline for the request headers' }),
+    CONNECTION_TIMEOUT_MS: delayMs({ default: 60_000, desc: 'a socket without traffic this long is closed (0: never)' }),
+    KEEP_ALIVE_TIMEOUT_MS: delayMs({ default: 10_000, desc: 'an idle keep-alive socket is closed after this' }),
+    MAX_REQUESTS_PER_SOCKET: count({ default: 1000, desc: 'requests on one socket before it closes (0: no limit)' }),
+    MAX_CONNECTIONS: count({ default: 1024, desc: 'open connections at most (0: no limit)' }),
   };
 }
 

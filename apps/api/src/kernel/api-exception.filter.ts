@@ -39,7 +39,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private async respond(exception: unknown, req: ApiRequest, reply: FastifyReply): Promise<void> {
     try {
       const [status, body] = await this.toResponse(exception, req);
-      if (status >= 500) this.logger.error({ err: exception, reqId: req.id, url: req.url }, 'unhandled error');
+      if (status >= 500) this.logger.error({ err: exception, reqId: req.id, path: (req.url ?? '').split('?')[0] }, 'unhandled error');
       await reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
     } catch (err) {
       this.logger.error({ err, reqId: req.id }, 'error while answering an error');
@@ -99,7 +99,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const segments = path.split('/');
     if (segments[1] === 'api' && segments.length > 2 && VERSION_PATTERN.test(segments[2])) {
       try {
-        await this.authenticator.authenticate(req, segments[2]);
+        if (!req.caller) await this.authenticator.authenticate(req, segments[2]);
       } catch (err) {
         if (err instanceof Unauthorized) return [401, { error: 'Unauthorized' }];
         if (err instanceof RouteNotFound) return [404, errorsBody('NotFound', [err.message])];

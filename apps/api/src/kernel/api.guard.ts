@@ -70,6 +70,8 @@ export class ApiGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<ApiRequest>();
+    // Already authenticated before the body was read (apps/api/src/admission/authenticate-early.ts).
+    if (req.caller) return true;
     const params = (req.params ?? {}) as Record<string, string>;
     await this.authenticator.authenticate(req, params.api_version ?? '');
     return true;

@@ -1,9 +1,14 @@
 import type { LoggerService } from '@nestjs/common';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
-/** The service's structured JSON logger (docs/DESIGN.md `LOG_LEVEL`), writing to stdout. */
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'trainee-records' } });
+/**
+ * The service's structured JSON logger (docs/DESIGN.md `LOG_LEVEL`), writing to stdout or to
+ * `destination` (a test's buffer).
+ */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return destination
+    ? pino({ level, base: { service: 'trainee-records' } }, destination)
+    : pino({ level, base: { service: 'trainee-records' } });
 }
 
 /** Nest's logger interface on top of pino, so framework messages are structured JSON too. */

@@ -47,14 +47,33 @@ export function Authenticated(): MethodDecorator & ClassDecorator {
   );
 }
 
-/** 429 with a plain-text body and `Retry-After` (docs/reference/API-FACTS.md §3.1), where a rate limit applies. */
+/**
+ * 429 with a plain-text body and `Retry-After` (docs/reference/API-FACTS.md §3.1), where a rate
+ * limit applies, with the `RateLimit-*` headers every answer under `/api` carries then; and 403
+ * `Forbidden` for a blocked client (§3.2). Figures: README "Limits".
+ */
 export function RateLimited(): MethodDecorator & ClassDecorator {
-  return ApiResponse({
-    status: 429,
-    description: 'Too many requests: answered only where the deployment sets a rate limit.',
-    headers: { 'Retry-After': { description: 'Whole seconds until the limit resets.', schema: { type: 'integer', minimum: 0 } } },
-    content: { 'text/plain': { schema: ref('TooManyRequests') } },
-  });
+  const seconds = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+  return applyDecorators(
+    ApiResponse({
+      status: 429,
+      description:
+        'Too many requests: more than the deployment allows per client IP or per token in the current fixed 60-second window ' +
+        '(by default 100 each). Every answer under `/api` then carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.',
+      headers: {
+        'Retry-After': seconds('Whole seconds until the window ends.'),
+        'RateLimit-Limit': seconds('Requests allowed in the window.'),
+        'RateLimit-Remaining': seconds('Requests left in the window.'),
+        'RateLimit-Reset': seconds('Whole seconds until the window ends.'),
+      },
+      content: { 'text/plain': { schema: ref('TooManyRequests') } },
+    }),
+    ApiResponse({
+      status: 403,
+      description: 'The client IP or user agent is blocked by the deployment: plain text `Forbidden`.',
+      content: { 'text/plain': { schema: { type: 'string', example: 'Forbidden\n' } } },
+    }),
+  );
 }
 
 /** An operation: its id, summary and description (the controller method's docstring in short). */

@@ -3,6 +3,7 @@ import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
 import { PublicVersionGuard } from '../kernel/api.guard';
 import { VersionRequested } from '../kernel/request-context';
 import { OpenApiDocuments } from './openapi-documents';
+import { PublicApiRoute } from '../admission/authenticate-early';
 
 @Controller('api/:api_version')
 @UseGuards(PublicVersionGuard)
@@ -14,12 +15,14 @@ export class OpenApiController {
    * GET /api/{version}/openapi.json (the `.json` suffix is optional), without a token: the version's
    * OpenAPI 3.1 document (application/json). A version that is not served answers as an unknown route.
    */
+  @PublicApiRoute()
   @Get('openapi')
   json(@VersionRequested() version: string): OpenAPIObject | undefined {
     return this.documents.json(version);
   }
 
   /** GET /api/{version}/openapi.yaml, without a token: the same document as YAML (application/yaml). */
+  @PublicApiRoute()
   @Get('openapi.yaml')
   @Header('content-type', 'application/yaml; charset=utf-8')
   yaml(@VersionRequested() version: string): string | undefined {

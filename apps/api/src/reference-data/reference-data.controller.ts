@@ -5,6 +5,7 @@ import { echoValue, referenceDataNotAvailableMessage, unknownReferenceFieldMessa
 import { PublicVersionGuard } from '../kernel/api.guard';
 import { ReferenceDataNotFound } from '../kernel/errors';
 import { Contract, VersionRequested } from '../kernel/request-context';
+import { PublicApiRoute } from '../admission/authenticate-early';
 
 @Controller('api/:api_version/reference-data')
 @UseGuards(PublicVersionGuard)
@@ -19,6 +20,7 @@ export class ReferenceDataController {
    * `Reference data is not available for version '<version>'` where the version has no such
    * endpoint. An empty `field` counts as absent.
    */
+  @PublicApiRoute()
   @Get()
   @Operation(
     'getReferenceData',

@@ -107,6 +107,11 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
     return new MongoIdempotencyStore(this.db);
   }
 
+  /** The database itself, for the service's collections kept beside the read models (the API's rate-limit windows). */
+  get database(): Db {
+    return this.db;
+  }
+
   /** Name of the database this read model uses. */
   get databaseName(): string {
     return this.db.databaseName;

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { tokenFromAuthorizationHeader } from '@app/application';
+import type { AppConfig, Stores } from '@app/platform';
+import { MongoReadModel } from '@app/read-model';
+import { fixedWindowStore, MemoryWindowCounter, RATE_LIMIT_WINDOW_MS, type WindowCounter } from './fixed-window';
+import { MongoWindowCounter } from './mongo-window-counter';
+
+/** What {@link registerAdmission} needs: the limits and lists, where windows are counted, the log, the clock. */
+export interface AdmissionOptions {
+  config: Pick<AppConfig, 'rateLimitIpPerMinute' | 'rateLimitTokenPerMinute' | 'blockedIps' | 'blockedUserAgents'>;
+  counter: WindowCounter;
+  logger: Logger;
+  /** ms since the epoch; the system clock unless a test gives its own. */
+  now?: () => number;
+}
+
+type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+type Counted = Extract<Awaited<ReturnType<Limiter>>, { isAllowed: false }>;
+
+/**
+ * Admission control of every request whose path begins with `/api` (docs/reference/API-FACTS.md
+ * §3; `/api-docs` included), in an `onRequest` hook, so before authentication and before the body
+ * is read (§2.8, §3.3):
+ * 1. blocklists (§3.2): a client IP in `blockedIps` or a `User-Agent` in `blockedUserAgents`
+ *    (exact match) → 403, `text/plain`, `Forbidden\n`;
+ * 2. at most `rateLimitIpPerMinute` requests per client IP, then at most `rateLimitTokenPerMinute`
+ *    per bearer token (keyed by a hash of the token, never the token), each per fixed 60 s window
+ *    aligned to the epoch (§3.1; 0 turns a limit off). Over a limit → 429, `text/plain`,
+ *    `Retry later\n`, `Retry-After` the whole seconds to the window's end. Answers under `/api`
+ *    carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds) of the limit
+ *    closest to being reached.
+ * Counting goes through `@fastify/rate-limit` with the windows in `counter` ({@link fixedWindowStore}).
+ * A counter that fails (its database unreachable) lets the request through and logs a warning.
+ */
+export async function registerAdmission(fastify: FastifyInstance, options: AdmissionOptions): Promise<void> {
+  const { config, logger } = options;
+  await fastify.register(rateLimit, {
+    global: false,
+    timeWindow: RATE_LIMIT_WINDOW_MS,
+    store: fixedWindowStore(options.counter, options.now),
+  });
+  const limiters: { limiter: Limiter; perToken: boolean }[] = [];
+  if (config.rateLimitIpPerMinute > 0)
+    limiters.push({ limiter: fastify.createRateLimit({ max: config.rateLimitIpPerMinute }), perToken: false });
+  if (config.rateLimitTokenPerMinute > 0) {
+    const limiter = fastify.createRateLimit({ max: config.rateLimitTokenPerMinute, keyGenerator: tokenKey });
+    limiters.push({ limiter, perToken: true });
+  }
+  const blockedIps = new Set(config.blockedIps);
+  const blockedAgents = new Set(config.blockedUserAgents);
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api')) return;
+    const agent = request.headers['user-agent'];
+    if (blockedIps.has(request.ip) || (agent !== undefined && blockedAgents.has(agent))) {
+      return reply.code(403).type('text/plain; charset=utf-8').send('Forbidden\n');
+    }
+    const counted: Counted[] = [];
+    for (const { limiter, perToken } of limiters) {
+      if (perToken && !tokenFromAuthorizationHeader(request.headers.authorization)) continue;
+      let result;
+      try {
+        result = await limiter(request);
+      } catch (err) {
+        logger.warn({ err, reqId: request.id }, 'rate limit not counted: its store failed');
+        continue;
+      }
+      if (!result.isAllowed) counted.push(result);
+    }
+    if (counted.length === 0) return;
+    const exceeded = counted.find((c) => c.isExceeded);
+    const shown = exceeded ?? counted.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    setRateLimitHeaders(reply, shown);
+    if (exceeded) {
+      return reply.code(429).header('retry-after', String(exceeded.ttlInSeconds)).type('text/plain; charset=utf-8').send('Retry later\n');
+    }
+  });
+}
+
+/**
+ * Where the rate-limit windows are counted: in MongoDB beside the read models when `MONGODB_URL` is
+ * set, so every API replica shares the limits; otherwise in this process (one replica).
+ */
+export function admissionCounter(stores: Pick<Stores, 'readModel'>): WindowCounter {
+  return stores.readModel instanceof MongoReadModel ? new MongoWindowCounter(stores.readModel.database) : new MemoryWindowCounter();
+}
+
+/** The token limit's key: a hash of the bearer token (never the token itself, which may be stored in a shared database). */
+function tokenKey(request: FastifyRequest): string {
+  const token = tokenFromAuthorizationHeader(request.headers.authorization) ?? '';
+  return `token:${createHash('sha256').update(`rate-limit:${token}`, 'utf8').digest('hex')}`;
+}
+
+/** The IETF draft's `RateLimit-*` headers of one limit's count. */
+function setRateLimitHeaders(reply: FastifyReply, counted: Counted): void {
+  reply.header('ratelimit-limit', String(counted.max));
+  reply.header('ratelimit-remaining', String(counted.remaining));
+  reply.header('ratelimit-reset', String(counted.ttlInSeconds));
+}

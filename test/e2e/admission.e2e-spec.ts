@@ -1,0 +1,139 @@
+import { RunningApi } from '../support/api-harness';
+
+/** A fetch of the running API without the harness's document check (its own fetches would count against the limits). */
+async function send(api: RunningApi, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+  const res = await fetch(`${api.baseUrl}${path}`, { method, headers, body });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/** Waits, if need be, for a fresh 60 s window, so that a test's requests all fall in one window. */
+async function startOfAWindowWithRoom(seconds = 5): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 20));
+}
+
+/** `seconds`, as the server counted it a moment ago, is the whole seconds left in the current minute. */
+function expectSecondsToWindowEnd(seconds: number): void {
+  const now = Math.ceil((60_000 - (Date.now() % 60_000)) / 1000);
+  expect([now, now + 1]).toContain(seconds);
+}
+
+describe('authentication before the body is read (docs/reference/API-FACTS.md §2.8; issue 12, row 4)', () => {
+  let api: RunningApi;
+  let token: string;
+
+  beforeAll(async () => {
+    api = await RunningApi.start();
+    token = await api.providerToken('10000091');
+  });
+  afterAll(() => api.close());
+
+  it.each([
+    ['an empty JSON body', ''],
+    ['malformed JSON', '{"data": {'],
+    ['a 6 MB body, over the body limit', `{"data":"${'x'.repeat(6 * 1024 * 1024)}"}`],
+    ['a deeply nested body', `{"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`],
+  ])('answers 401 to a POST without a token carrying %s (the body is not parsed)', async (_, body) => {
+    const res = await send(api, 'POST', '/api/v2025.0/trainees', { 'content-type': 'application/json' }, body);
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.text)).toEqual({ error: 'Unauthorized' });
+  });
+
+  it('still parses the body of an authenticated request (malformed JSON → 400)', async () => {
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    const res = await send(api, 'POST', '/api/v2025.0/trainees', headers, '{"data": {');
+    expect(res.status).toBe(400);
+  });
+
+  it('answers 401 before a body on an unknown route under a version, and 404 with a token', async () => {
+    const body = '{"data": {';
+    expect((await send(api, 'POST', '/api/v2025.0/nothing-here', { 'content-type': 'application/json' }, body)).status).toBe(401);
+    const res = await send(api, 'GET', '/api/v2025.0/nothing-here', { authorization: `Bearer ${token}` });
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.text)).toEqual({ errors: [{ error: 'NotFound', message: 'Not found' }] });
+  });
+
+  it('serves the public endpoints without a token', async () => {
+    expect((await send(api, 'GET', '/api/v2026.1/reference-data')).status).toBe(200);
+    expect((await send(api, 'GET', '/api/v2026.1/openapi.json')).status).toBe(200);
+    expect((await send(api, 'GET', '/api/v2026.1/openapi.yaml')).status).toBe(200);
+  });
+});
+
+describe('rate limits (docs/reference/API-FACTS.md §3.1; issue 12, row 6)', () => {
+  let api: RunningApi;
+  let tokenA: string;
+  let tokenB: string;
+
+  beforeAll(async () => {
+    api = await RunningApi.start({ rateLimitIpPerMinute: 6, rateLimitTokenPerMinute: 3 });
+    tokenA = await api.providerToken('10000092');
+    tokenB = await api.providerToken('10000093');
+  });
+  afterAll(() => api.close());
+
+  it('answers 429 Retry later past the per-token limit, per token, with RateLimit-* and Retry-After to the window end', async () => {
+    await startOfAWindowWithRoom();
+    const a = { authorization: `Bearer ${tokenA}` };
+    const first = await send(api, 'GET', '/api/v2025.0/info', a);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-limit')).toBe('3');
+    expect(first.headers.get('ratelimit-remaining')).toBe('2');
+    expectSecondsToWindowEnd(Number(first.headers.get('ratelimit-reset')));
+    await send(api, 'GET', '/api/v2025.0/info', a);
+    await send(api, 'GET', '/api/v2025.0/info', a);
+    const over = await send(api, 'GET', '/api/v2025.0/info', a);
+    expect(over.status).toBe(429);
+    expect(over.text).toBe('Retry later\n');
+    expect(over.headers.get('content-type')).toMatch(/^text\/plain/);
+    // Fixed windows aligned to the minute: the wait ends with the current minute.
+    expectSecondsToWindowEnd(Number(over.headers.get('retry-after')));
+    expect(over.headers.get('ratelimit-remaining')).toBe('0');
+    // Another token of the same client still has its own allowance, until the per-IP limit (6).
+    const b = { authorization: `Bearer ${tokenB}` };
+    expect((await send(api, 'GET', '/api/v2025.0/info', b)).status).toBe(200); // the IP's 5th
+    expect((await send(api, 'GET', '/api/v2025.0/info', b)).status).toBe(200); // 6th
+    expect((await send(api, 'GET', '/api/v2025.0/info', b)).status).toBe(429); // past the IP's limit
+  });
+});
+
+describe('rate limit per IP and blocklists (docs/reference/API-FACTS.md §3.1–3.3)', () => {
+  let api: RunningApi;
+
+  beforeAll(async () => {
+    api = await RunningApi.start({ rateLimitIpPerMinute: 3, blockedUserAgents: ['BadBot/1.0'], blockedIps: ['192.0.2.7'] });
+  });
+  afterAll(() => api.close());
+
+  it('limits every /api path per client IP before authentication, but not the paths outside /api', async () => {
+    await startOfAWindowWithRoom();
+    expect((await send(api, 'GET', '/api/v2025.0/info')).status).toBe(401);
+    expect((await send(api, 'GET', '/api/v2026.1/reference-data')).status).toBe(200);
+    expect((await send(api, 'GET', '/api-docs')).status).not.toBe(429);
+    const over = await send(api, 'POST', '/api/v2025.0/trainees', { 'content-type': 'application/json' }, '{');
+    expect(over.status).toBe(429);
+    expect(over.text).toBe('Retry later\n');
+    expect((await send(api, 'GET', '/healthz')).status).not.toBe(429);
+  });
+
+  it('answers 403 Forbidden to a blocked user agent on /api, before the rate limit', async () => {
+    const res = await send(api, 'GET', '/api/v2025.0/info', { 'user-agent': 'BadBot/1.0' });
+    expect(res.status).toBe(403);
+    expect(res.text).toBe('Forbidden\n');
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect((await send(api, 'GET', '/healthz', { 'user-agent': 'BadBot/1.0' })).status).not.toBe(403);
+  });
+});
+
+describe('blocked IPs (docs/reference/API-FACTS.md §3.2)', () => {
+  it('answers 403 to a blocked client IP', async () => {
+    const api = await RunningApi.start({ blockedIps: ['127.0.0.1'] });
+    try {
+      const res = await send(api, 'GET', '/api/v2026.1/reference-data');
+      expect(res.status).toBe(403);
+      expect(res.text).toBe('Forbidden\n');
+    } finally {
+      await api.close();
+    }
+  });
+});
