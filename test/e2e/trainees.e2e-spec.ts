@@ -241,7 +241,7 @@ describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST 
     const winner = results.find((r) => r.status === 201)!.body.data.trainee_id;
     for (const r of results.filter((x) => x.status === 409))
       expect(r.body.data.map((t: { trainee_id: string }) => t.trainee_id)).toEqual([winner]);
-    const list = await api.request('GET', `/api/v2025.0/trainees?academic_cycle=2025&per_page=1000`, token);
+    const list = await api.request('GET', `/api/v2025.0/trainees?academic_cycle=2025&per_page=500`, token);
     expect(list.body.data.filter((t: { email: string }) => t.email === body.data.email)).toHaveLength(1);
   });
 
