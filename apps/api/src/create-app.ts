@@ -12,6 +12,7 @@ import { ApiExceptionFilter } from './kernel/api-exception.filter';
 import { ApiAuthenticator } from './kernel/api.guard';
 import { type AppConfig } from '@app/platform';
 import { createLogger, PinoNestLogger } from './kernel/logger';
+import { parseJsonBody } from './kernel/json-body';
 
 /** Largest request body accepted, in bytes (larger answers 413 in the error shape). */
 const BODY_LIMIT = 5 * 1024 * 1024;
@@ -34,17 +35,19 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
+    // Every body goes through the one parser below, with its bounds (no Nest JSON or urlencoded parser).
+    bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
 
   // Providers' systems do not always send `Content-Type: application/json`: read any body as JSON.
   // (Errors raised before a handler, such as malformed JSON, reach the Nest exception filter.)
-  fastify.removeContentTypeParser('text/plain');
+  fastify.removeContentTypeParser(['application/json', 'text/plain']);
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJsonBody(text));
     } catch (err) {
       const e = err as Error & { statusCode?: number };
       e.statusCode = 400;
