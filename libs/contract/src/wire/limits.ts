@@ -31,3 +31,28 @@ export const DEGREES_ATTRIBUTES_MAX_ITEMS = 10;
  * when stored).
  */
 export const WITHDRAWAL_REASONS_MAX_ITEMS = 20;
+
+/**
+ * Most characters of a short free-text field that neither the spec nor the reference bounds
+ * (`previous_last_name`, `training_partner_urn`, `training_partner_ukprn`, `employing_school_urn`,
+ * v2025.0's free-text `additional_training_initiative`, a `disabilityN` value, a degree's
+ * `institution`, `grade` and `other_grade`): 255, the length the OpenAPI document states for
+ * `other_grade` and the email's (docs/reference/API-FACTS.md §6.4). More answers
+ * `<field> is too long (maximum is 255 characters)`.
+ */
+export const TEXT_MAX_CHARS = 255;
+
+/**
+ * Most characters of a withdrawal's free-text reasons (`another_reason`,
+ * `safeguarding_concern_reasons`): 5,000, room for a few paragraphs (a deferral's reason has 500,
+ * docs/reference/API-FACTS.md §12).
+ */
+export const REASON_TEXT_MAX_CHARS = 5000;
+
+/**
+ * Most `disabilityN` keys in one trainee body: 20, more than the disability codes of either
+ * version; each key's number has at most 2 digits (`disability1` … `disability99`). Each key is
+ * stored and answered as sent (docs/reference/API-FACTS.md §6.7), so an unbounded number of keys
+ * would grow the trainee without bound.
+ */
+export const DISABILITY_KEYS_MAX = 20;
