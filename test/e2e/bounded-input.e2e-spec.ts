@@ -101,6 +101,31 @@ describe('bounded input (docs/DESIGN.md ruling 14)', () => {
     });
   });
 
+  it('refuses a placement beyond the 20 a trainee holds, and a degree beyond 10, with 422', async () => {
+    const placements = Array.from({ length: 20 }, (_, i) => ({ urn: String(300000 + i), name: `School ${i}` }));
+    const degrees = Array.from({ length: 10 }, (_, i) => ({
+      grade: '02',
+      subject: '100425',
+      institution: '0116',
+      uk_degree: '083',
+      graduation_year: String(1990 + i),
+    }));
+    const created = await api.request(
+      'POST',
+      base,
+      token,
+      uniqueTrainee('v2026.1', { placements_attributes: placements, degrees_attributes: degrees }),
+    );
+    expect(created.status).toBe(201);
+    const id = created.body.data.trainee_id;
+    const placement = await api.request('POST', `${base}/${id}/placements`, token, { data: { urn: '123456', name: 'Elm School' } });
+    expect(placement.status).toBe(422);
+    expect(placement.body.errors[0].message).toContain('maximum is 20 placements');
+    const degree = await api.request('POST', `${base}/${id}/degrees`, token, { data: { ...degrees[0], graduation_year: '2010' } });
+    expect(degree.status).toBe(422);
+    expect(degree.body.errors[0].message).toContain('maximum is 10 degrees');
+  });
+
   describe('free text', () => {
     it('answers a PATCH with a 1 MB ni_number with 422, without quoting it', async () => {
       const res = await api.request('PATCH', `${base}/${traineeId}`, token, { data: { ni_number: 'A'.repeat(1024 * 1024) } });
