@@ -87,6 +87,17 @@ describe('bounded input (docs/DESIGN.md ruling 14)', () => {
       expect(res.body.errors[0].message).toContain(JSON_MAX_ITEMS.toLocaleString('en-GB'));
     });
 
+    it('states the bounds in the served OpenAPI document', async () => {
+      const doc = (await (await fetch(`${api.baseUrl}/api/v2026.1/openapi.json`)).json()) as {
+        components: { schemas: Record<string, { description?: string; properties: Record<string, { maxLength?: number }> }> };
+      };
+      const { BadRequest, TraineeUpdateInput, DegreeInput } = doc.components.schemas;
+      expect(BadRequest.description).toContain(`${JSON_MAX_DEPTH} levels`);
+      expect(TraineeUpdateInput.properties.ni_number.maxLength).toBe(13);
+      expect(TraineeUpdateInput.properties.previous_last_name.maxLength).toBe(255);
+      expect(DegreeInput.properties.other_grade.maxLength).toBe(255);
+    });
+
     it('answers a coded field nested within the limit with a 422 that quotes a bounded value', async () => {
       const res = await api.request('POST', base, token, `{"data":{"sex":${nestedArray(JSON_MAX_DEPTH - 3)}}}`);
       expect(res.status).toBe(422);

@@ -4,21 +4,13 @@
  * deeper than {@link JSON_MAX_DEPTH} levels or holding an array or object of more than
  * {@link JSON_MAX_ITEMS} items, so that no check after it walks an unbounded value (a value nested
  * thousands deep overflowed the stack of the checks that echo it). Over a bound: 400 in the
- * malformed-JSON shape (docs/DESIGN.md ruling 4), the message naming the limit.
+ * malformed-JSON shape (docs/DESIGN.md ruling 4), the message naming the limit. The limits are the
+ * contract's (libs/contract/src/wire/limits.ts), stated in the OpenAPI document.
  */
 
-/**
- * Deepest nesting of arrays and objects in a body: 16. The deepest real body has 4 levels
- * (`{data: {placements_attributes: [{…}]}}`), so every real body fits with room to spare.
- */
-export const JSON_MAX_DEPTH = 16;
+import { JSON_MAX_DEPTH, JSON_MAX_ITEMS } from '@app/contract';
 
-/**
- * Most items of one array or members of one object: 1,000. The largest arrays of a real body hold
- * 20 (docs/DESIGN.md ruling 14), the largest object about 70 fields; arrays between their own
- * maximum and this one answer their own 422.
- */
-export const JSON_MAX_ITEMS = 1000;
+export { JSON_MAX_DEPTH, JSON_MAX_ITEMS };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -6,6 +6,7 @@
  * controller serves every version's document.
  */
 import { applyDecorators } from '@nestjs/common';
+import { JSON_BOUNDS_TEXT } from '@app/contract';
 import { ApiBearerAuth, ApiBody, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -68,7 +69,8 @@ export function ForVersionsWith(feature: 'referenceData' | 'updateQtsOrEytsStatu
 
 /**
  * A write's request body (`{data: …}`, the named schema) and the answers every write may give:
- * 400 malformed JSON, 413 body over the limit, 409 a concurrent change after the retries,
+ * 400 malformed JSON or a body nested or wide beyond its bounds (docs/DESIGN.md ruling 14), 413 body
+ * over the limit, 409 a concurrent change after the retries,
  * 422 every failed rule (or StateTransitionError, or `data` missing); `notFound` adds 404 for an
  * unknown trainee (or placement, degree).
  */
@@ -78,7 +80,7 @@ export function Writes(body: string, options: { notFound: boolean; conflict?: st
     : 'UnprocessableEntity';
   return applyDecorators(
     ApiBody({ required: true, schema: ref(body) }),
-    Answers(400, 'The body is not valid JSON.', 'BadRequest'),
+    Answers(400, `The body is not valid JSON, or exceeds a bound: ${JSON_BOUNDS_TEXT}.`, 'BadRequest'),
     Answers(413, 'The body is larger than 5 MiB.', 'PayloadTooLarge'),
     Answers(
       409,

@@ -56,3 +56,20 @@ export const REASON_TEXT_MAX_CHARS = 5000;
  * would grow the trainee without bound.
  */
 export const DISABILITY_KEYS_MAX = 20;
+
+/**
+ * Deepest nesting of arrays and objects in any request body: 16, checked by the API's body parser
+ * before the body is parsed (apps/api/src/kernel/json-body.ts). The deepest real body has 4 levels
+ * (`{data: {placements_attributes: [{…}]}}`). More answers 400 `BadRequest` naming the limit.
+ */
+export const JSON_MAX_DEPTH = 16;
+
+/**
+ * Most items of one array or members of one object in any request body: 1,000, checked with the
+ * depth. The largest arrays of a real body hold 20, the largest object about 70 fields; an array
+ * between its own maximum (above) and this one answers its own 422.
+ */
+export const JSON_MAX_ITEMS = 1000;
+
+/** How the body parser's bounds read in the OpenAPI document and the README. */
+export const JSON_BOUNDS_TEXT = `nested at most ${JSON_MAX_DEPTH} levels deep, at most ${JSON_MAX_ITEMS.toLocaleString('en-GB')} items in any array or object`;
