@@ -1,4 +1,5 @@
 import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS, WITHDRAWAL_REASONS_MAX_ITEMS } from '@app/contract';
+import { JSON_MAX_ITEMS } from '../../apps/api/src/kernel/json-body';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 
@@ -127,14 +128,22 @@ describe('the maximum of every array in a write body (docs/DESIGN.md ruling 14)'
     });
   });
 
-  it('answers the create of the incident, 50,000 nested placements, with the 422', async () => {
+  it(`answers ${JSON_MAX_ITEMS} nested placements with the 422, and the create of the incident, 50,000, with the parser's 400`, async () => {
+    const atParserMax = await api.request(
+      'POST',
+      '/api/v2026.1/trainees',
+      token,
+      uniqueTrainee('v2026.1', { placements_attributes: placements(JSON_MAX_ITEMS) }),
+    );
+    expect(atParserMax.status).toBe(422);
+    expect(atParserMax.body).toEqual({ errors: [{ error: 'UnprocessableEntity', message: PLACEMENTS_TOO_LONG }] });
     const res = await api.request(
       'POST',
       '/api/v2026.1/trainees',
       token,
       uniqueTrainee('v2026.1', { placements_attributes: placements(50_000) }),
     );
-    expect(res.status).toBe(422);
-    expect(res.body).toEqual({ errors: [{ error: 'UnprocessableEntity', message: PLACEMENTS_TOO_LONG }] });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].error).toBe('BadRequest');
   });
 });

@@ -1,3 +1,4 @@
+import { TRAINEE_DEGREES_MAX } from '@app/domain';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 
@@ -120,18 +121,18 @@ describe.each<Version>(['v2025.0', 'v2026.1'])(
       expect(res.body.errors[0].message).toBe('Trainee(s) not found');
     });
 
-    it('applies 20 parallel creates of distinct degrees on one trainee: all 201, all 20 stored', async () => {
+    it(`applies 15 parallel creates of distinct degrees on one trainee: the first ${TRAINEE_DEGREES_MAX} 201 and stored, the rest 422 (the maximum, docs/DESIGN.md ruling 14)`, async () => {
       const id = await newTrainee();
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
+        Array.from({ length: 15 }, (_, i) =>
           api.request('POST', `${base}/${id}/degrees`, token, { data: { ...DEGREE, graduation_year: String(1990 + i) } }),
         ),
       );
-      expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses).toEqual([...Array(TRAINEE_DEGREES_MAX).fill(201), ...Array(15 - TRAINEE_DEGREES_MAX).fill(422)]);
+      const created = results.filter((r) => r.status === 201).map((r) => r.body.data[0].graduation_year as number);
       const list = await api.request('GET', `${base}/${id}/degrees`, token);
-      expect(list.body.data.map((d: { graduation_year: number }) => d.graduation_year).sort()).toEqual(
-        Array.from({ length: 20 }, (_, i) => 1990 + i),
-      );
+      expect(list.body.data.map((d: { graduation_year: number }) => d.graduation_year).sort()).toEqual(created.sort());
     });
 
     it('gives exactly one 201 for 10 parallel creates of the same degree; the others are 409', async () => {

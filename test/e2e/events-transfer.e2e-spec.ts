@@ -65,7 +65,9 @@ describe('events export and import with the admin CLI (README: moving between st
         const id: string = created.body.data.trainee_id;
         traineeIds.push(id);
         for (let i = 0; i < 5; i++) {
-          const patched = await api.request('PATCH', `${base}/${id}`, token, { data: { middle_names: `M${k}x${i}`, ni_number: `N${i}` } });
+          const patched = await api.request('PATCH', `${base}/${id}`, token, {
+            data: { middle_names: `M${k}x${i}`, ni_number: `QQ12345${i}C` },
+          });
           expect(patched.status).toBe(200);
         }
         const placement = await api.request('POST', `${base}/${id}/placements`, token, {

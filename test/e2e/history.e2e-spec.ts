@@ -94,7 +94,9 @@ describe('trainee history over HTTP (README: audit history; an extension beyond 
             ? `audit.${i}@example.com`
             : field === 'application_id'
               ? 100 + i
-              : `Audit${'abcdefghijklmnopqrstuvwxyzABCDEF'[i - 1]}`,
+              : field === 'ni_number'
+                ? `QQ 12 34 ${String(i).padStart(2, '0')} C`
+                : `Audit${'abcdefghijklmnopqrstuvwxyzABCDEF'[i - 1]}`,
       };
       if (i % 5 === 0) changes.middle_names = `Second${'abcdefgh'[i / 5]}`; // some updates change two fields
       await write(version, 'PATCH', '', { data: changes }, ['TraineeUpdated'], changes);

@@ -59,7 +59,11 @@ export async function writeHistories(
                 degree_id: `${id}D${c}`,
                 input: { grade: '02', subject: '100425', uk_degree: '083', graduation_year: String(1980 + c) },
               }
-            : { type: 'UpdateTrainee', ...common, input: { middle_names: `M${c}`, ni_number: c % 2 ? `AB${c}` : null } };
+            : {
+                type: 'UpdateTrainee',
+                ...common,
+                input: { middle_names: `M${c}`, ni_number: c % 2 ? `AB${String(c).padStart(6, '0').slice(-6)}C` : null },
+              };
       revision += await run(command, revision);
     }
     if (options.onePerTrainee) await store.appendToStream(traineeStreamId(id), pending, { expectedRevision: 'no_stream' });

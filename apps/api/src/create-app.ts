@@ -17,6 +17,7 @@ import { admissionCounter, registerAdmission } from './admission/admission';
 import { authenticateOnRequest } from './admission/authenticate-early';
 import { limitConnections, serverOptions } from './admission/server-bounds';
 import { STORES } from './kernel/tokens';
+import { parseJsonBody } from './kernel/json-body';
 
 /** Largest request body accepted, in bytes (larger answers 413 in the error shape). */
 const BODY_LIMIT = 5 * 1024 * 1024;
@@ -42,6 +43,8 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
+    // Every body goes through the one parser below, with its bounds (no Nest JSON or urlencoded parser).
+    bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
   limitConnections(fastify.server, config);
@@ -51,12 +54,12 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
 
   // Providers' systems do not always send `Content-Type: application/json`: read any body as JSON.
   // (Errors raised before a handler, such as malformed JSON, reach the Nest exception filter.)
-  fastify.removeContentTypeParser('text/plain');
+  fastify.removeContentTypeParser(['application/json', 'text/plain']);
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJsonBody(text));
     } catch (err) {
       const e = err as Error & { statusCode?: number };
       e.statusCode = 400;

@@ -12,7 +12,17 @@ export { degreeWire } from './wire/degree.wire';
 export { PLACEMENT_WIRE, NESTED_PLACEMENT_WIRE } from './wire/placement.wire';
 export { DEFERRAL_WIRE, RECOMMENDATION_WIRE, withdrawalWireFor } from './wire/lifecycle.wire';
 export { requestsFor, type VersionRequests } from './wire/requests';
-export { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS, WITHDRAWAL_REASONS_MAX_ITEMS } from './wire/limits';
+export {
+  DEGREES_ATTRIBUTES_MAX_ITEMS,
+  DISABILITY_KEYS_MAX,
+  JSON_BOUNDS_TEXT,
+  JSON_MAX_DEPTH,
+  JSON_MAX_ITEMS,
+  PLACEMENTS_ATTRIBUTES_MAX_ITEMS,
+  REASON_TEXT_MAX_CHARS,
+  TEXT_MAX_CHARS,
+  WITHDRAWAL_REASONS_MAX_ITEMS,
+} from './wire/limits';
 export type { JsonSchema, WireField } from './wire/wire-object';
 export { WireObject } from './wire/wire-object';
 export * from './wire/validate';

@@ -10,6 +10,7 @@ export * from './trainee/trainee.events';
 export * from './trainee/trainee.commands';
 export * from './trainee/trainee.evolve';
 export * from './trainee/trainee.decide';
+export * from './trainee/trainee.limits';
 export * from './trainee/trainee.duplicates';
 export * from './trainee/trainee.state-machine';
 export * from './trainee/validation';

@@ -6,6 +6,7 @@
  * controller serves every version's document.
  */
 import { applyDecorators } from '@nestjs/common';
+import { JSON_BOUNDS_TEXT } from '@app/contract';
 import { ApiBearerAuth, ApiBody, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import { Idempotent } from './idempotency.interceptor';
 
@@ -88,10 +89,11 @@ export function ForVersionsWith(feature: 'referenceData' | 'updateQtsOrEytsStatu
 
 /**
  * A write's request body (`{data: …}`, the named schema), its `Idempotency-Key` ({@link Idempotent})
- * and the answers every write may give: 400 malformed JSON or a malformed key, 413 body over the
- * limit, 409 a concurrent change after the retries (or the key's first request still running),
- * 422 every failed rule (or StateTransitionError, or `data` missing, or the key used with another
- * request); `notFound` adds 404 for an unknown trainee (or placement, degree).
+ * and the answers every write may give: 400 malformed JSON, a body nested or wide beyond its bounds
+ * (docs/DESIGN.md ruling 14) or a malformed key, 413 body over the limit, 409 a concurrent change
+ * after the retries (or the key's first request still running), 422 every failed rule (or
+ * StateTransitionError, or `data` missing, or the key used with another request); `notFound` adds
+ * 404 for an unknown trainee (or placement, degree).
  */
 export function Writes(body: string, options: { notFound: boolean; conflict?: string; enhancedErrors?: boolean }): MethodDecorator {
   const unprocessable = options.enhancedErrors
@@ -100,7 +102,11 @@ export function Writes(body: string, options: { notFound: boolean; conflict?: st
   return applyDecorators(
     ApiBody({ required: true, schema: ref(body) }),
     Idempotent(),
-    Answers(400, 'The body is not valid JSON, or `Idempotency-Key` is not 1 to 255 visible ASCII characters.', 'BadRequest'),
+    Answers(
+      400,
+      `The body is not valid JSON or exceeds a bound (${JSON_BOUNDS_TEXT}), or \`Idempotency-Key\` is not 1 to 255 visible ASCII characters.`,
+      'BadRequest',
+    ),
     Answers(413, 'The body is larger than 5 MiB.', 'PayloadTooLarge'),
     Answers(
       409,

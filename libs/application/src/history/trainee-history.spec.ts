@@ -250,7 +250,14 @@ describe('trainee history (timeline and as-of, replayed from the event log)', ()
     ];
     for (let i = 1; i <= 40; i++) {
       const field = fields[i % fields.length];
-      const value = field === 'email' ? `p${i}@example.com` : field === 'application_id' ? 1000 + i : `V${i}`;
+      const value =
+        field === 'email'
+          ? `p${i}@example.com`
+          : field === 'application_id'
+            ? 1000 + i
+            : field === 'ni_number'
+              ? `QQ 12 34 ${String(i).padStart(2, '0')} C`
+              : `V${i}`;
       snapshots.push({ at: at(i * 60), trainee: await w.update(at(i * 60), { [field]: value }) });
     }
     const recorded = await read('T2');

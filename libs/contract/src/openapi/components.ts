@@ -11,6 +11,7 @@ import type { ApiVersion } from '../versions';
 import { degreeWire } from '../wire/degree.wire';
 import { DEFERRAL_WIRE, RECOMMENDATION_WIRE, withdrawalWireFor } from '../wire/lifecycle.wire';
 import { PLACEMENT_WIRE } from '../wire/placement.wire';
+import { DISABILITY_KEYS_MAX, JSON_BOUNDS_TEXT, TEXT_MAX_CHARS } from '../wire/limits';
 import { DISABILITY_KEY, traineeWire } from '../wire/trainee.wire';
 import type { JsonSchema, WireObject } from '../wire/wire-object';
 
@@ -134,13 +135,20 @@ export function openApiSchemas(version: ApiVersion): Record<string, JsonSchema> 
   };
 }
 
+/** The bounds of the `disabilityN` keys (docs/DESIGN.md ruling 14). */
+const DISABILITY_BOUNDS = `At most ${DISABILITY_KEYS_MAX} such keys, disability1 to disability99, each value at most ${TEXT_MAX_CHARS} characters.`;
+
 /** The write bodies of `version`: each input (with its bounds) and its `{data: …}` envelope. */
 function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {
   const withdrawal = withdrawalWireFor(version);
   return {
     TraineeInput: requestSchema(traineeWire(version, 'create'), 'A trainee to create, with its nested degrees and placements.', {
       patternProperties: {
-        [DISABILITY_KEY.source]: { type: ['string', 'null'], description: 'A disability code, stored and answered as sent.' },
+        [DISABILITY_KEY.source]: {
+          type: ['string', 'null'],
+          maxLength: TEXT_MAX_CHARS,
+          description: `A disability code, stored and answered as sent. ${DISABILITY_BOUNDS}`,
+        },
       },
     }),
     TraineeUpdateInput: requestSchema(
@@ -148,7 +156,11 @@ function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {
       'The fields to change (merge: the fields sent replace the stored ones; null leaves a field as it is, docs/reference/API-FACTS.md §7.4). Nested degrees and placements are not read: use their endpoints.',
       {
         patternProperties: {
-          [DISABILITY_KEY.source]: { type: ['string', 'null'], description: 'A disability code; null or empty removes the key.' },
+          [DISABILITY_KEY.source]: {
+            type: ['string', 'null'],
+            maxLength: TEXT_MAX_CHARS,
+            description: `A disability code; null or empty removes the key. ${DISABILITY_BOUNDS}`,
+          },
         },
       },
     ),
@@ -285,7 +297,7 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     ['NotFound'],
     'Trainee(s), Placement(s) or Degree(s) not found; No trainees found; Not found (an unknown route, or a version that is not served: the message names the served ones).',
   ),
-  BadRequest: errorList(['BadRequest'], 'The body is not valid JSON.'),
+  BadRequest: errorList(['BadRequest'], `The body is not valid JSON, or not bounded: ${JSON_BOUNDS_TEXT} (the message names the limit).`),
   PayloadTooLarge: errorList(['PayloadTooLarge'], 'The body is over 5 MiB.'),
   UnprocessableEntity: errorList(
     ['UnprocessableEntity', 'StateTransitionError'],

@@ -6,12 +6,14 @@
  *
  * Wire-type decisions: a code field that is not a JSON string answers the message its unknown
  * value would (subject: the "must be entered" message; uk_degree, non_uk_degree, country: the §6.9
- * message echoing the value); grade, institution and other_grade answer `<field> is invalid`.
+ * message echoing the value); grade, institution and other_grade answer `<field> is invalid`, and
+ * more than 255 characters `<field> is too long (maximum is 255 characters)` (docs/DESIGN.md ruling 14).
  */
 import { DEGREE_MESSAGES, type DegreeFields } from '@app/domain';
 import { codeBookFor } from '../code-books';
 import type { ApiVersion } from '../versions';
-import { IsCode, IsString, Satisfies, echoOf, parseGraduationYear } from './constraints';
+import { IsCode, IsString, MaxChars, Satisfies, echoOf, parseGraduationYear } from './constraints';
+import { TEXT_MAX_CHARS } from './limits';
 import { WireObject, type WireField } from './wire-object';
 
 /** `graduation_year`: a year (string or integer) or a full date whose year is kept (docs/reference/API-FACTS.md §11.4). */
@@ -42,10 +44,11 @@ const GRADUATION_YEAR_FIELD: WireField = {
 const INSTITUTION_FIELD: WireField = {
   wire: 'institution',
   canonical: 'institution',
-  checks: [IsString((label) => `${label} is invalid`)],
+  checks: [IsString((label) => `${label} is invalid`), MaxChars(TEXT_MAX_CHARS)],
   convert: (v) => v,
   schema: {
     type: ['string', 'null'],
+    maxLength: TEXT_MAX_CHARS,
     description:
       'Awarding institution of a UK degree (a degree_institution code). An unknown code records "Other UK institution". Sending one makes the degree a UK degree.',
     example: '0116',
@@ -56,9 +59,9 @@ const INSTITUTION_FIELD: WireField = {
 const OTHER_GRADE_FIELD: WireField = {
   wire: 'other_grade',
   canonical: 'other_grade',
-  checks: [IsString((label) => `${label} is invalid`)],
+  checks: [IsString((label) => `${label} is invalid`), MaxChars(TEXT_MAX_CHARS)],
   convert: (v) => v,
-  schema: { type: ['string', 'null'], maxLength: 255, description: 'Accepted and ignored: no grade code resolves to "Other".' },
+  schema: { type: ['string', 'null'], maxLength: TEXT_MAX_CHARS, description: 'Accepted and ignored: no grade code resolves to "Other".' },
 };
 
 function degreeFields(version: ApiVersion): WireField[] {
@@ -97,9 +100,13 @@ function degreeFields(version: ApiVersion): WireField[] {
     {
       wire: 'grade',
       canonical: 'grade',
-      checks: [IsString((label) => `${label} is invalid`)],
+      checks: [IsString((label) => `${label} is invalid`), MaxChars(TEXT_MAX_CHARS)],
       convert: (v) => v,
-      schema: { ...codeSchema('degree_grade', 'Degree grade. Required for a UK degree; optional for a non-UK one.'), example: '02' },
+      schema: {
+        ...codeSchema('degree_grade', 'Degree grade. Required for a UK degree; optional for a non-UK one.'),
+        maxLength: TEXT_MAX_CHARS,
+        example: '02',
+      },
     },
     {
       wire: 'country',

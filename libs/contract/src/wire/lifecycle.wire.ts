@@ -28,7 +28,7 @@ import { versionFieldName } from '../field-names';
 import { traineeRulesFor } from '../rules';
 import type { ApiVersion } from '../versions';
 import { Holds, IsIsoDate, IsIsoDateOrDateTime, IsText, MaxChars, MaxItems, NonScalar, Required, textOf } from './constraints';
-import { WITHDRAWAL_REASONS_MAX_ITEMS } from './limits';
+import { REASON_TEXT_MAX_CHARS, WITHDRAWAL_REASONS_MAX_ITEMS } from './limits';
 import { isBlank } from './values';
 import { WireObject, wrap, type WireField } from './wire-object';
 
@@ -161,9 +161,15 @@ const SAFEGUARDING_CONCERN_REASONS_FIELD: WireField = {
       (v: unknown, o: Record<string, unknown>) => !stringReasons(o).includes(SAFEGUARDING_CONCERNS_REASON) || requiredText(v) !== null,
       () => WITHDRAWAL_MESSAGES.safeguardingConcernReasonsBlank,
     ),
+    MaxChars(REASON_TEXT_MAX_CHARS),
   ],
   convert: (v: unknown) => requiredText(v),
-  schema: { type: ['string', 'null'], description: 'Required when the reasons include safeguarding_concerns.', example: null },
+  schema: {
+    type: ['string', 'null'],
+    maxLength: REASON_TEXT_MAX_CHARS,
+    description: `Required when the reasons include safeguarding_concerns; at most ${REASON_TEXT_MAX_CHARS} characters.`,
+    example: null,
+  },
 };
 
 function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
@@ -226,9 +232,15 @@ function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
           (v, o) => !stringReasons(o).some((r) => r.includes('another_reason')) || requiredText(v) !== null,
           () => WITHDRAWAL_MESSAGES.anotherReasonBlank,
         ),
+        MaxChars(REASON_TEXT_MAX_CHARS),
       ],
       convert: (v) => requiredText(v),
-      schema: { type: ['string', 'null'], description: 'Required when a reason is one of the "another reason" ones.', example: null },
+      schema: {
+        type: ['string', 'null'],
+        maxLength: REASON_TEXT_MAX_CHARS,
+        description: `Required when a reason is one of the "another reason" ones; at most ${REASON_TEXT_MAX_CHARS} characters.`,
+        example: null,
+      },
     },
     ...(safeguarding ? [SAFEGUARDING_CONCERN_REASONS_FIELD] : []),
   ]);

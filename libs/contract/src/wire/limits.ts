@@ -31,3 +31,45 @@ export const DEGREES_ATTRIBUTES_MAX_ITEMS = 10;
  * when stored).
  */
 export const WITHDRAWAL_REASONS_MAX_ITEMS = 20;
+
+/**
+ * Most characters of a short free-text field that neither the spec nor the reference bounds
+ * (`previous_last_name`, `training_partner_urn`, `training_partner_ukprn`, `employing_school_urn`,
+ * v2025.0's free-text `additional_training_initiative`, a `disabilityN` value, a degree's
+ * `institution`, `grade` and `other_grade`): 255, the length the OpenAPI document states for
+ * `other_grade` and the email's (docs/reference/API-FACTS.md §6.4). More answers
+ * `<field> is too long (maximum is 255 characters)`.
+ */
+export const TEXT_MAX_CHARS = 255;
+
+/**
+ * Most characters of a withdrawal's free-text reasons (`another_reason`,
+ * `safeguarding_concern_reasons`): 5,000, room for a few paragraphs (a deferral's reason has 500,
+ * docs/reference/API-FACTS.md §12).
+ */
+export const REASON_TEXT_MAX_CHARS = 5000;
+
+/**
+ * Most `disabilityN` keys in one trainee body: 20, more than the disability codes of either
+ * version; each key's number has at most 2 digits (`disability1` … `disability99`). Each key is
+ * stored and answered as sent (docs/reference/API-FACTS.md §6.7), so an unbounded number of keys
+ * would grow the trainee without bound.
+ */
+export const DISABILITY_KEYS_MAX = 20;
+
+/**
+ * Deepest nesting of arrays and objects in any request body: 16, checked by the API's body parser
+ * before the body is parsed (apps/api/src/kernel/json-body.ts). The deepest real body has 4 levels
+ * (`{data: {placements_attributes: [{…}]}}`). More answers 400 `BadRequest` naming the limit.
+ */
+export const JSON_MAX_DEPTH = 16;
+
+/**
+ * Most items of one array or members of one object in any request body: 1,000, checked with the
+ * depth. The largest arrays of a real body hold 20, the largest object about 70 fields; an array
+ * between its own maximum (above) and this one answers its own 422.
+ */
+export const JSON_MAX_ITEMS = 1000;
+
+/** How the body parser's bounds read in the OpenAPI document and the README. */
+export const JSON_BOUNDS_TEXT = `nested at most ${JSON_MAX_DEPTH} levels deep, at most ${JSON_MAX_ITEMS.toLocaleString('en-GB')} items in any array or object`;

@@ -38,7 +38,7 @@ import {
   textOf,
 } from './constraints';
 import { degreeWire } from './degree.wire';
-import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS } from './limits';
+import { DEGREES_ATTRIBUTES_MAX_ITEMS, DISABILITY_KEYS_MAX, PLACEMENTS_ATTRIBUTES_MAX_ITEMS, TEXT_MAX_CHARS } from './limits';
 import { NESTED_PLACEMENT_WIRE } from './placement.wire';
 import { charLength } from './values';
 import { WireObject, type JsonSchema, type WireField } from './wire-object';
@@ -46,8 +46,24 @@ import { WireObject, type JsonSchema, type WireField } from './wire-object';
 /** `disability` followed by digits: every such key is stored and echoed (docs/reference/API-FACTS.md §6.7). */
 export const DISABILITY_KEY = /^disability\d+$/;
 
+/** Most digits of a `disabilityN` key's number (`disability99`; docs/DESIGN.md ruling 14). */
+const DISABILITY_KEY_MAX_DIGITS = 2;
+
+/**
+ * A National Insurance number: two prefix letters, six digits, a suffix letter A to D, in either
+ * case, one space allowed between the groups (the reference does not check it, docs/reference/API-FACTS.md
+ * §6.4; ours bounds it, docs/DESIGN.md ruling 14). Otherwise `ni_number is invalid`.
+ */
+export const NI_NUMBER = /^[A-Za-z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-Da-d]$/;
+
+/** Longest National Insurance number text the pattern admits. */
+const NI_NUMBER_MAX_CHARS = 13;
+
+const isNiNumber = (t: string | undefined): boolean => t !== undefined && t.length <= NI_NUMBER_MAX_CHARS && NI_NUMBER.test(t);
+
 type Kind =
-  | { kind: 'text'; max?: number }
+  | { kind: 'text'; max: number }
+  | { kind: 'ni_number' }
   | { kind: 'email' }
   | { kind: 'statsagency_id' }
   | { kind: 'date' }
@@ -66,7 +82,7 @@ interface TraineeFieldSpec {
   description: string;
 }
 
-const text = (max?: number): Kind => ({ kind: 'text', max });
+const text = (max: number = TEXT_MAX_CHARS): Kind => ({ kind: 'text', max });
 const code = (list: RefListName): Kind => ({ kind: 'code', list });
 const date: Kind = { kind: 'date' };
 
@@ -75,7 +91,7 @@ const TRAINEE_FIELD_SPECS: readonly TraineeFieldSpec[] = [
   { canonical: 'first_names', kind: text(60), required: true, description: 'First names, at most 60 characters.' },
   { canonical: 'middle_names', kind: text(60), description: 'Middle names, at most 60 characters.' },
   { canonical: 'last_name', kind: text(60), required: true, description: 'Last name, at most 60 characters.' },
-  { canonical: 'previous_last_name', kind: text(), description: 'A previous last name.' },
+  { canonical: 'previous_last_name', kind: text(), description: `A previous last name, at most ${TEXT_MAX_CHARS} characters.` },
   { canonical: 'date_of_birth', kind: date, required: true, description: 'Date of birth: at most 100 and at least 16 years ago.' },
   { canonical: 'email', kind: { kind: 'email' }, required: true, description: 'Email address, at most 255 characters.' },
   { canonical: 'sex', kind: code('sex'), required: true, description: 'Sex (code).' },
@@ -115,7 +131,11 @@ const TRAINEE_FIELD_SPECS: readonly TraineeFieldSpec[] = [
   { canonical: 'course_year', kind: { kind: 'course_year' }, required: true, description: 'Year of the course.' },
   { canonical: 'fund_code', kind: code('fund_code'), required: true, description: 'Fund code (code).' },
   { canonical: 'funding_method', kind: code('funding_method'), required: true, description: 'Funding method (code).' },
-  { canonical: 'ni_number', kind: text(), description: 'National Insurance number.' },
+  {
+    canonical: 'ni_number',
+    kind: { kind: 'ni_number' },
+    description: 'National Insurance number: two letters, six digits and a letter A to D (`QQ 12 34 56 C`); spaces allowed.',
+  },
   {
     canonical: 'pg_apprenticeship_start_date',
     kind: { kind: 'lenient_date' },
@@ -186,9 +206,22 @@ function fieldFor(spec: TraineeFieldSpec, version: ApiVersion): WireField | null
     case 'text':
       return {
         ...base,
-        checks: kind.max === undefined ? [IsText()] : [IsText(), MaxChars(kind.max)],
+        checks: [IsText(), MaxChars(kind.max)],
         convert: (v) => textOf(v),
-        schema: describe(kind.max === undefined ? { type: 'string' } : { type: 'string', maxLength: kind.max }),
+        schema: describe({ type: 'string', maxLength: kind.max }),
+      };
+    case 'ni_number':
+      return {
+        ...base,
+        checks: [
+          Satisfies(
+            'niNumber',
+            (v) => isNiNumber(textOf(v)),
+            (label) => `${label} is invalid`,
+          ),
+        ],
+        convert: (v) => textOf(v),
+        schema: describe({ type: 'string', maxLength: NI_NUMBER_MAX_CHARS, pattern: NI_NUMBER.source }),
       };
     case 'email':
       return {
@@ -307,16 +340,27 @@ function nestedField(
   };
 }
 
-/** `disabilityN` keys: text (a JSON number as its text), reported as `disabilityN is invalid` otherwise. */
+/**
+ * `disabilityN` keys: text (a JSON number as its text), reported as `disabilityN is invalid`
+ * otherwise; at most {@link DISABILITY_KEYS_MAX} keys, numbered with at most two digits, each value at
+ * most {@link TEXT_MAX_CHARS} characters (docs/DESIGN.md ruling 14).
+ */
 const DISABILITIES = {
   into: 'disabilities',
   matches: (key: string) => DISABILITY_KEY.test(key),
+  maxKeys: DISABILITY_KEYS_MAX,
+  tooManyKeys: `disabilities is too long (maximum is ${DISABILITY_KEYS_MAX} disabilities)`,
   check(key: string, value: unknown, problems: InputProblem[], at: MessagePath): unknown {
+    if (key.length > 'disability'.length + DISABILITY_KEY_MAX_DIGITS) {
+      problems.push({ path: [...at, 'disabilities'], message: 'disabilities is invalid (keys are disability1 to disability99)' });
+      return undefined;
+    }
     if (value === null) return null;
     if (isBlank(value)) return '';
     const t = textOf(value);
-    if (t === undefined) {
-      problems.push({ path: [...at, 'disabilities', Number(key.slice('disability'.length))], message: `${key} is invalid` });
+    if (t === undefined || charLength(t) > TEXT_MAX_CHARS) {
+      const message = t === undefined ? `${key} is invalid` : `${key} is too long (maximum is ${TEXT_MAX_CHARS} characters)`;
+      problems.push({ path: [...at, 'disabilities', Number(key.slice('disability'.length))], message });
       return undefined;
     }
     return t;

@@ -18,7 +18,7 @@ import {
   withdrawalDateLabel,
   type ValidationContext,
 } from './validate';
-import { WITHDRAWAL_REASONS_MAX_ITEMS } from './limits';
+import { REASON_TEXT_MAX_CHARS, WITHDRAWAL_REASONS_MAX_ITEMS } from './limits';
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures
@@ -481,6 +481,22 @@ describe('validateWithdrawal (docs/spec/trainee-records-api.md "POST …/withdra
         expect(validateWithdrawal(body(version, { trigger, reasons: [reason], another_reason: 12 }), trainee, ctx)).toMatchObject({
           value: { another_reason: '12' },
         });
+      });
+
+      it(`is at most ${REASON_TEXT_MAX_CHARS} characters, as is v2026.1's safeguarding_concern_reasons (docs/DESIGN.md ruling 14)`, () => {
+        const reasons = ['trainee_chose_to_withdraw_another_reason'];
+        const at = (n: number, key = 'another_reason') =>
+          validateWithdrawal(body(version, { reasons, another_reason: 'x', [key]: 'y'.repeat(n) }), trainee, ctx);
+        expect(at(REASON_TEXT_MAX_CHARS)).toMatchObject({ ok: true });
+        expect(at(REASON_TEXT_MAX_CHARS + 1)).toEqual({
+          ok: false,
+          errors: [`another_reason is too long (maximum is ${REASON_TEXT_MAX_CHARS} characters)`],
+        });
+        if (version === 'v2026.1')
+          expect(at(1024 * 1024, 'safeguarding_concern_reasons')).toEqual({
+            ok: false,
+            errors: [`safeguarding_concern_reasons is too long (maximum is ${REASON_TEXT_MAX_CHARS} characters)`],
+          });
       });
 
       it('is required for any reason containing another_reason, even one not valid for the trigger', () => {

@@ -196,15 +196,14 @@ describe('lengths and formats (docs/reference/API-FACTS.md §6.4)', () => {
       expect(errorsOf(version, { application_id: [1] })).toEqual(['application_id is invalid']);
     });
 
-    it('does not validate ni_number, previous_last_name or pg_apprenticeship_start_date', () => {
-      const d = detailsOf(version, {
-        ni_number: '?'.repeat(300),
-        previous_last_name: 'y'.repeat(300),
-        pg_apprenticeship_start_date: 'soon',
-      });
-      expect(d.ni_number).toHaveLength(300);
-      expect(d.previous_last_name).toHaveLength(300);
+    it('does not validate pg_apprenticeship_start_date; bounds ni_number and previous_last_name (docs/DESIGN.md ruling 14)', () => {
+      const d = detailsOf(version, { previous_last_name: 'y'.repeat(255), pg_apprenticeship_start_date: 'soon' });
+      expect(d.previous_last_name).toHaveLength(255);
       expect(d.pg_apprenticeship_start_date).toBeNull();
+      expect(errorsOf(version, { ni_number: '?'.repeat(300), previous_last_name: 'y'.repeat(256) })).toEqual([
+        'previous_last_name is too long (maximum is 255 characters)',
+        'ni_number is invalid',
+      ]);
       expect(detailsOf(version, { pg_apprenticeship_start_date: '20240311' }).pg_apprenticeship_start_date).toBe('2024-03-11');
     });
   });

@@ -47,19 +47,20 @@ export function charLength(s: string): number {
   return n;
 }
 
-/** Longest echo of a non-string value in a message, in characters. */
+/** Longest echo of a value in a message, in characters (UTF-16 units). */
 const MAX_ECHO = 200;
 /** Deepest nesting an echo writes out; deeper parts are written `…`. */
 const MAX_ECHO_DEPTH = 8;
 
 /**
  * How an input value is echoed in a message (docs/reference/API-FACTS.md §6.9: "the value is echoed
- * as sent"): strings as sent, other JSON values as JSON text, bounded (at most
+ * as sent"): strings as sent, other JSON values as JSON text, both bounded (at most
  * {@link MAX_ECHO_DEPTH} levels and {@link MAX_ECHO} characters, the rest written `…`), so a value
- * nested thousands of levels deep neither overflows the stack nor fills the answer.
+ * nested thousands of levels deep neither overflows the stack nor fills the answer, and a megabyte
+ * string is not sent back (docs/DESIGN.md ruling 14).
  */
 export function echoValue(value: unknown): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}…` : value;
   if (value === undefined) return '';
   const out = boundedJson(value, 0);
   return out.length > MAX_ECHO ? `${out.slice(0, MAX_ECHO)}…` : out;

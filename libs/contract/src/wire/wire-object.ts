@@ -73,6 +73,9 @@ export class WireObject<F> {
       /** The typed value of the key's value, or undefined after adding a problem. */
       check(key: string, value: unknown, problems: InputProblem[], at: MessagePath): unknown;
       into: string;
+      /** Most such keys in one object; more is the one problem {@link tooManyKeys} and none is read. */
+      maxKeys: number;
+      tooManyKeys: string;
     },
   ) {
     const dto = { [name]: class {} }[name];
@@ -123,8 +126,12 @@ export class WireObject<F> {
     }
     if (this.extra) {
       const collected: Record<string, unknown> = {};
-      for (const key of Object.keys(source)) {
-        if (!this.extra.matches(key)) continue;
+      const keys = Object.keys(source).filter((key) => this.extra!.matches(key));
+      if (keys.length > this.extra.maxKeys) {
+        problems.push({ path: [...at, this.extra.into], message: this.extra.tooManyKeys });
+        keys.length = 0;
+      }
+      for (const key of keys) {
         const value = this.extra.check(key, getKey(source, key), problems, at);
         if (value !== undefined) collected[key] = value;
       }

@@ -17,6 +17,7 @@ import type {
 } from './trainee.commands';
 import type { Degree, DegreeInput, Placement, PlacementInput } from './trainee.details';
 import { findDuplicates, isDuplicateDegree } from './trainee.duplicates';
+import { TOO_MANY_DEGREES, TOO_MANY_PLACEMENTS, TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from './trainee.limits';
 import type { TraineeEvent } from './trainee.events';
 import type { TraineeRules } from './trainee.rules';
 import type { Trainee, TraineeState } from './trainee.state';
@@ -142,6 +143,7 @@ function writableTrainee(cmd: { ukprn: string; rules: TraineeRules }, state: Tra
 function addPlacement(cmd: AddPlacement, state: TraineeState): TraineeEvent[] {
   const trainee = writableTrainee(cmd, state);
   const data = requireData(cmd.data);
+  if (trainee.placements.length >= TRAINEE_PLACEMENTS_MAX) throw new ValidationFailed([TOO_MANY_PLACEMENTS]);
   const result = validatePlacement(data.fields, data.problems, { schools: cmd.schools }, { nested: false });
   if (!result.ok) throw new ValidationFailed(result.errors);
   const placement: Placement = { placement_id: cmd.placement_id, ...result.value, created_at: cmd.now, updated_at: cmd.now };
@@ -175,6 +177,7 @@ function removePlacement(cmd: RemovePlacement, state: TraineeState): TraineeEven
 function addDegree(cmd: AddDegree, state: TraineeState): TraineeEvent[] {
   const trainee = writableTrainee(cmd, state);
   const data = requireData(cmd.data);
+  if (trainee.degrees.length >= TRAINEE_DEGREES_MAX) throw new ValidationFailed([TOO_MANY_DEGREES]);
   const result = validateDegree(data.fields, data.problems, { rules: cmd.rules, today: utcDate(cmd.now) });
   if (!result.ok) throw new ValidationFailed(result.errors);
   const duplicates = trainee.degrees.filter((d) => isDuplicateDegree(result.value, d));

@@ -8,7 +8,7 @@ import type { TraineeListPage } from '@app/read-model';
 import { NoTraineesFound } from '../../kernel/errors';
 import { ApiController } from '../../kernel/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../kernel/request-context';
-import { toListQuery } from './list-trainees.params';
+import { PER_PAGE_MAX, toListQuery } from './list-trainees.params';
 import { ListTraineesQuery } from './list-trainees.query';
 
 @ApiController('trainees', 'Trainees')
@@ -18,7 +18,8 @@ export class ListTraineesController {
   /**
    * GET /api/{version}/trainees: the caller's trainees of one academic cycle (default: the cycle
    * holding today, UTC), filtered by `status`, `since`, `has_trn`, ordered by updated_at
-   * (`sort_order`, default desc), paged (`page` default 1, `per_page` default 50). 200
+   * (`sort_order`, default desc), paged (`page` default 1, `per_page` default 50, at most
+   * {@link PER_PAGE_MAX}). 200
    * `{data: [Trainee without placements and degrees], meta}`; 404 `No trainees found` when the page
    * is empty; 422 `{message, errors: {param: [..]}}` for a bad parameter.
    */
@@ -56,8 +57,8 @@ export class ListTraineesController {
   @ApiQuery({
     name: 'per_page',
     required: false,
-    description: 'Trainees per page, default 50.',
-    schema: { type: 'integer', minimum: 1, default: 50 },
+    description: `Trainees per page, default 50, at most ${PER_PAGE_MAX} (more answers 422).`,
+    schema: { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: 50 },
   })
   @ApiQuery({
     name: 'sort_order',

@@ -70,6 +70,27 @@ class SinceConstraint implements ValidatorConstraintInterface {
   }
 }
 
+/**
+ * Most trainees on one page of GET /trainees: 500 (the reference has no maximum, docs/reference/API-FACTS.md §14.1;
+ * ours bounds the cost of one answer, docs/DESIGN.md ruling 14). More answers the list's 422.
+ */
+export const PER_PAGE_MAX = 500;
+
+/** Largest page read: any larger page is past the last one (404), and `(page - 1) * per_page` stays a safe integer. */
+export const PAGE_MAX = Math.floor(Number.MAX_SAFE_INTEGER / PER_PAGE_MAX);
+
+@ValidatorConstraint({ name: 'perPage' })
+class PerPageConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    // Zero, negative and non-numeric values are not validated: they give an empty page (docs/reference/API-FACTS.md §14.1).
+    const n = typeof value === 'string' ? leadingInteger(value) : null;
+    return n === null || n <= PER_PAGE_MAX;
+  }
+  defaultMessage(): string {
+    return `must be less than or equal to ${PER_PAGE_MAX}`;
+  }
+}
+
 /** Query parameters of GET /trainees as sent (docs/spec/trainee-records-api.md "GET /trainees"; docs/reference/API-FACTS.md §14.1). */
 export class ListTraineesParams {
   @IsOptional()
@@ -88,9 +109,12 @@ export class ListTraineesParams {
   @IsIn(['asc', 'desc'], { message: 'is not included in the list' })
   sort_order?: string;
 
+  @IsOptional()
+  @Validate(PerPageConstraint)
+  per_page?: string;
+
   has_trn?: string;
   page?: string;
-  per_page?: string;
 }
 
 /**
@@ -126,8 +150,9 @@ export function toListQuery(raw: Record<string, unknown>, ukprn: string, today: 
     statuses,
     since: params.since ? (parseSince(params.since) as string) : undefined,
     hasTrn: params.has_trn === undefined ? undefined : params.has_trn === 'true',
-    page: Number.isNaN(page) || page < 1 ? 1 : page,
-    perPage: Number.isNaN(perPage) ? 0 : perPage,
+    // A page too large to count exactly is past the last page (404), never a value a store cannot bind.
+    page: Number.isNaN(page) || page < 1 ? 1 : Math.min(page, PAGE_MAX),
+    perPage: Number.isNaN(perPage) || perPage < 1 ? 0 : perPage,
     sortOrder: params.sort_order === 'asc' ? 'asc' : 'desc',
     today,
   };

@@ -1,0 +1,113 @@
+import { versionFieldName } from '../field-names';
+import type { ApiVersion } from '../versions';
+import { DISABILITY_KEYS_MAX, TEXT_MAX_CHARS } from './limits';
+import { validateDegree, validateNewTrainee } from './validate';
+import { echoValue } from './values';
+
+const TODAY = '2026-11-22';
+const BOTH: ApiVersion[] = ['v2025.0', 'v2026.1'];
+const MB = 1024 * 1024;
+
+/** A valid create payload (route 11, cycle 2026) in `version`'s names; `over` uses canonical names. */
+function payload(version: ApiVersion, over: Record<string, unknown> = {}): Record<string, unknown> {
+  const canonical: Record<string, unknown> = {
+    first_names: 'Ada',
+    last_name: 'Lovelace',
+    date_of_birth: '1990-05-01',
+    sex: '10',
+    email: 'ada@example.com',
+    training_route: '11',
+    itt_start_date: '2026-09-01',
+    itt_end_date: '2029-07-31',
+    statsagency_id: '1234567890123',
+    course_subject_1: '100346',
+    study_mode: '01',
+    itt_aim: '201',
+    course_year: '2026',
+    course_age_range: '13918',
+    fund_code: '2',
+    funding_method: '6',
+    ...over,
+  };
+  return Object.fromEntries(Object.entries(canonical).map(([k, v]) => [versionFieldName(k, version) ?? k, v]));
+}
+
+function createErrors(version: ApiVersion, over: Record<string, unknown>): string[] {
+  const r = validateNewTrainee(payload(version, over), { version, today: TODAY });
+  return r.ok ? [] : r.errors;
+}
+
+/** docs/DESIGN.md ruling 14: a length or format for every free-text field, and no message quoting an unbounded value. */
+describe.each(BOTH)('bounded text of %s write bodies', (version) => {
+  it.each(['QQ 12 34 56 C', 'QQ123456C', 'ab 123456 d', 'AB12 34 56A'])('accepts the National Insurance number %s', (ni) => {
+    expect(createErrors(version, { ni_number: ni })).toEqual([]);
+  });
+
+  it.each(['QQ 12 34 56 E', 'Q1234567C', 'QQ12345C', ' QQ123456C', 'QQ  123456C', 'A'.repeat(MB), 123456])(
+    'answers the ni_number %s with `ni_number is invalid`',
+    (ni) => {
+      expect(createErrors(version, { ni_number: ni })).toEqual(['ni_number is invalid']);
+    },
+  );
+
+  const shortText = ['previous_last_name', 'employing_school_urn', 'training_partner_urn', 'training_partner_ukprn'];
+  it.each(shortText)(`bounds %s at ${TEXT_MAX_CHARS} characters`, (field) => {
+    const label = versionFieldName(field, version) ?? field;
+    expect(createErrors(version, { [field]: 'x'.repeat(MB) })).toContain(`${label} is too long (maximum is ${TEXT_MAX_CHARS} characters)`);
+  });
+
+  it(`accepts ${DISABILITY_KEYS_MAX} disabilityN keys and answers more with one message`, () => {
+    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`disability${i + 1}`, '58']));
+    expect(createErrors(version, keys(DISABILITY_KEYS_MAX))).not.toContain(
+      `disabilities is too long (maximum is ${DISABILITY_KEYS_MAX} disabilities)`,
+    );
+    expect(createErrors(version, keys(DISABILITY_KEYS_MAX + 1))).toEqual([
+      `disabilities is too long (maximum is ${DISABILITY_KEYS_MAX} disabilities)`,
+    ]);
+  });
+
+  it('answers a long disabilityN key or value without quoting it', () => {
+    expect(createErrors(version, { [`disability${'1'.repeat(MB)}`]: '58' })).toEqual([
+      'disabilities is invalid (keys are disability1 to disability99)',
+    ]);
+    expect(createErrors(version, { disability1: 'x'.repeat(MB) })).toEqual([
+      `disability1 is too long (maximum is ${TEXT_MAX_CHARS} characters)`,
+    ]);
+  });
+
+  it('bounds the free text of a degree and quotes no unbounded value', () => {
+    const r = validateDegree(
+      {
+        grade: 'g'.repeat(MB),
+        institution: 'i'.repeat(MB),
+        other_grade: 'o'.repeat(MB),
+        uk_degree: 'u'.repeat(MB),
+        subject: '100425',
+        graduation_year: 2003,
+      },
+      { version, today: TODAY },
+    );
+    expect(r.ok).toBe(false);
+    const errors = r.ok ? [] : r.errors;
+    for (const field of ['grade', 'institution', 'other_grade'])
+      expect(errors).toContain(`${field} is too long (maximum is ${TEXT_MAX_CHARS} characters)`);
+    expect(errors.join('\n').length).toBeLessThan(2000);
+  });
+
+  it('quotes a deep or long coded value bounded, never with an internal message', () => {
+    let deep: unknown = '083';
+    for (let i = 0; i < 5000; i++) deep = [deep];
+    const r = validateDegree({ uk_degree: deep, subject: '100425', graduation_year: 2003, grade: '02' }, { version, today: TODAY });
+    const errors = r.ok ? [] : r.errors;
+    expect(errors.some((e) => e.startsWith('uk_degree has invalid reference data value of'))).toBe(true);
+    expect(errors.join('\n')).not.toMatch(/Maximum call stack|RangeError/);
+    expect(createErrors(version, { sex: 's'.repeat(MB) }).join('\n').length).toBeLessThan(2000);
+  });
+});
+
+describe('echoValue', () => {
+  it('echoes a short string as sent and a long one cut at 200 characters', () => {
+    expect(echoValue('abc')).toBe('abc');
+    expect(echoValue('x'.repeat(MB))).toBe(`${'x'.repeat(200)}…`);
+  });
+});
