@@ -152,3 +152,20 @@ describe('the docs page at /api-docs', () => {
     for (const version of VERSIONS) expect(init).toContain(`/api/${version}/openapi.json`);
   });
 });
+
+describe('the OpenAPI documents state the limits the process runs with (README "Limits")', () => {
+  let api: RunningApi;
+  afterAll(() => api?.close());
+
+  it('repeats the configured rate limits, the body and list bounds, idempotency and token expiry', async () => {
+    api = await RunningApi.start({ rateLimitIpPerMinute: 7, rateLimitTokenPerMinute: 0 });
+    const res = await fetch(`${api.baseUrl}/api/v2026.1/openapi.json`);
+    const description = ((await res.json()) as { info: { description: string } }).info.description;
+    expect(description).toContain('## Limits');
+    expect(description).toMatch(/per client IP\s+7 requests per fixed 60-second window, per token off/);
+    expect(description).toMatch(/`per_page` at most 500/);
+    expect(description).toMatch(/nested at most 16 levels, at most 1000 items/);
+    expect(description).toContain('Idempotency-Key');
+    expect(description).toMatch(/expired token answers 401/);
+  });
+});

@@ -1,8 +1,10 @@
-import { Injectable, type INestApplication } from '@nestjs/common';
+import { Inject, Injectable, type INestApplication } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/platform';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { contractFor, implementedVersion, openApiSchemas, requestExample, type ApiVersion, type VersionContract } from '@app/contract';
 import { dump } from 'js-yaml';
 import { VersionRegistry } from '../kernel/versions';
+import { limitsDescription } from './limits';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -40,7 +42,10 @@ export class OpenApiDocuments {
   private readonly documents = new Map<string, OpenAPIObject>();
   private readonly yaml = new Map<string, string>();
 
-  constructor(private readonly versions: VersionRegistry) {}
+  constructor(
+    private readonly versions: VersionRegistry,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   /** Builds the document of every served version name (an alias gets its version's document). */
   build(app: INestApplication): void {
@@ -49,7 +54,7 @@ export class OpenApiDocuments {
       new DocumentBuilder()
         .setOpenAPIVersion('3.1.0')
         .setTitle('Trainee records API')
-        .setDescription(DESCRIPTION)
+        .setDescription(`${DESCRIPTION}\n\n${limitsDescription(this.config)}`)
         .addBearerAuth(
           { type: 'http', scheme: 'bearer', description: 'An API token of the provider, issued by the service team or the admin CLI.' },
           'token',

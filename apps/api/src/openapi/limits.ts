@@ -1,0 +1,58 @@
+import { DISABILITY_KEYS_MAX, JSON_MAX_DEPTH, JSON_MAX_ITEMS, REASON_TEXT_MAX_CHARS, TEXT_MAX_CHARS } from '@app/contract';
+import { TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from '@app/domain';
+import type { AppConfig } from '@app/platform';
+import { PER_PAGE_MAX } from '../trainees/list-trainees/list-trainees.params';
+
+/** The figures of the configuration that the limits text states. */
+export type LimitSettings = Pick<
+  AppConfig,
+  | 'rateLimitIpPerMinute'
+  | 'rateLimitTokenPerMinute'
+  | 'requestTimeoutMs'
+  | 'headersTimeoutMs'
+  | 'connectionTimeoutMs'
+  | 'keepAliveTimeoutMs'
+  | 'maxRequestsPerSocket'
+  | 'maxConnections'
+>;
+
+/** "100 requests per 60-second window" or "off". */
+function perWindow(n: number): string {
+  return n > 0 ? `${n} requests per fixed 60-second window` : 'off';
+}
+
+/** "30 s", or "none" for 0. */
+function seconds(ms: number): string {
+  return ms > 0 ? `${ms / 1000} s` : 'none';
+}
+
+/**
+ * The "Limits" section of the OpenAPI documents' description (Markdown), with the figures this
+ * process runs with: rate limits, sizes, timeouts, idempotency and token expiry (README "Limits",
+ * which says the same with the defaults; docs/DESIGN.md "Configuration" and ruling 14).
+ */
+export function limitsDescription(config: LimitSettings): string {
+  return `## Limits
+
+- **Rate limits** (paths under \`/api\`, checked before the token; docs/reference/API-FACTS.md §3): per client IP
+  ${perWindow(config.rateLimitIpPerMinute)}, per token ${perWindow(config.rateLimitTokenPerMinute)}; windows
+  are aligned to the minute. Over a limit: 429, \`text/plain\` \`Retry later\`, \`Retry-After\` in whole
+  seconds. Answers under \`/api\` carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`.
+  A blocked IP or user agent gets 403 \`Forbidden\`.
+- **Bodies**: at most 5 MiB (413), nested at most ${JSON_MAX_DEPTH} levels, at most ${JSON_MAX_ITEMS} items in
+  any array or object (400). Text fields have a \`maxLength\` or \`pattern\` in their schema (${TEXT_MAX_CHARS}
+  characters for most free text, ${REASON_TEXT_MAX_CHARS} for reasons); at most ${DISABILITY_KEYS_MAX}
+  \`disabilityN\` keys. A trainee holds at most ${TRAINEE_PLACEMENTS_MAX} placements and ${TRAINEE_DEGREES_MAX}
+  degrees however they are added (422).
+- **Lists**: \`per_page\` at most ${PER_PAGE_MAX} (422 above).
+- **Time**: a request must arrive whole within ${seconds(config.requestTimeoutMs)} and its headers within
+  ${seconds(config.headersTimeoutMs)} (408, connection closed); a silent connection is closed after
+  ${seconds(config.connectionTimeoutMs)}, an idle keep-alive one after ${seconds(config.keepAliveTimeoutMs)};
+  at most ${config.maxRequestsPerSocket || 'unlimited'} requests per connection and ${config.maxConnections || 'unlimited'}
+  connections. Headers over 16 KiB: 431.
+- **Idempotent retries**: every POST, PUT, PATCH and DELETE takes an \`Idempotency-Key\` (1 to 255 visible
+  ASCII characters), kept per token for 24 hours: the same request again answers the first answer
+  (\`Idempotent-Replayed: true\`), the key with another request 422, while the first still runs 409.
+- **Tokens** expire on their expiry date (at most 6 months after issue; docs/reference/API-FACTS.md
+  §2.4–2.6); an expired token answers 401.`;
+}
