@@ -3,34 +3,9 @@ import type { ApiVersion } from '../versions';
 import { DISABILITY_KEYS_MAX, TEXT_MAX_CHARS } from './limits';
 import { validateDegree, validateNewTrainee } from './validate';
 import { echoValue } from './values';
+import { BOTH, payload, TODAY } from './trainee-payload.fixture';
 
-const TODAY = '2026-11-22';
-const BOTH: ApiVersion[] = ['v2025.0', 'v2026.1'];
 const MB = 1024 * 1024;
-
-/** A valid create payload (route 11, cycle 2026) in `version`'s names; `over` uses canonical names. */
-function payload(version: ApiVersion, over: Record<string, unknown> = {}): Record<string, unknown> {
-  const canonical: Record<string, unknown> = {
-    first_names: 'Ada',
-    last_name: 'Lovelace',
-    date_of_birth: '1990-05-01',
-    sex: '10',
-    email: 'ada@example.com',
-    training_route: '11',
-    itt_start_date: '2026-09-01',
-    itt_end_date: '2029-07-31',
-    statsagency_id: '1234567890123',
-    course_subject_1: '100346',
-    study_mode: '01',
-    itt_aim: '201',
-    course_year: '2026',
-    course_age_range: '13918',
-    fund_code: '2',
-    funding_method: '6',
-    ...over,
-  };
-  return Object.fromEntries(Object.entries(canonical).map(([k, v]) => [versionFieldName(k, version) ?? k, v]));
-}
 
 function createErrors(version: ApiVersion, over: Record<string, unknown>): string[] {
   const r = validateNewTrainee(payload(version, over), { version, today: TODAY });
