@@ -37,6 +37,8 @@ declare module 'autocannon' {
       url: string;
       connections?: number;
       duration?: number;
+      /** Requests per second over all connections (a fixed rate). */
+      overallRate?: number;
       pipelining?: number;
       timeout?: number;
       requests?: Request[];

@@ -24,6 +24,7 @@ import { TraineeGenerator, isoDate, selfCheck } from './lib/generator';
 import { loadDataset, type Dataset } from './lib/dataset';
 import { measureHistory, measureRebuild, percentile, type RebuildResult } from './lib/offline';
 import { ApiProcess, CeilingProcess } from './lib/processes';
+import { FLOOD_SCENARIO, measureFlood, type FloodResult } from './lib/flood';
 import { buildScenarios, P99_TARGET_MS, type Scenario } from './lib/scenarios';
 import { combineLoads, probe, runLoad, type LoadResult, type LoadSettings } from './lib/load';
 import { checkTargets, formatTable, type BenchResults, type ScenarioResult, type SoakResult } from './lib/report';
@@ -39,7 +40,7 @@ import {
 
 const BENCH_DIR = __dirname;
 const REPO_ROOT = resolve(BENCH_DIR, '..');
-const SCENARIO_NAMES = ['get', 'list', 'list_filtered', 'create', 'patch', 'sync', STREAM_LENGTH_SCENARIO];
+const SCENARIO_NAMES = ['get', 'list', 'list_filtered', 'create', 'patch', 'sync', STREAM_LENGTH_SCENARIO, FLOOD_SCENARIO];
 /** The data set description kept in a `--data-dir`, so a later run can reuse the loaded stores. */
 const MANIFEST = 'bench-dataset.json';
 
@@ -324,6 +325,11 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     if (streams)
       streamLength = await measureStreamLength(api.url, streams, { duration: o.duration, warmup: o.warmup, rounds: o.rounds }, log);
 
+    let flood: FloodResult | null = null;
+    if (o.only === null || o.only.includes(FLOOD_SCENARIO)) {
+      flood = await measureFlood(api.url, dataset, { duration: o.duration, warmup: o.warmup, connections: o.connections }, log);
+    }
+
     let soak: SoakResult | null = null;
     if (o.soak > 0) {
       const sync = scenarios.find((s) => s.name === 'sync')!;
@@ -354,7 +360,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     }
 
     const cpus = os.cpus();
-    const partial = { scenarios: results, rebuild, history, streamLength, soak };
+    const partial = { scenarios: results, rebuild, history, streamLength, flood, soak };
     return {
       date: isoDate(startedAt.getTime()),
       label: o.label,
@@ -399,6 +405,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       history,
       scenarios: results,
       streamLength,
+      flood,
       rss: { afterStartMiB: afterStart, peakMiB: peak, endMiB: endRss },
       soak,
       targets: checkTargets(partial, P99_TARGET_MS),
