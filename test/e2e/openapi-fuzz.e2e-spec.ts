@@ -198,12 +198,22 @@ function bodyText(op: Operation, recipe: Recipe): string | undefined {
   return text;
 }
 
-/** The first field of the schema a recipe filled with a text of 10,000 characters or more, or null. */
+/** Whether `later`, applied after `earlier`, replaces or removes what `earlier` put in the body. */
+function replaces(later: Mutation, earlier: Mutation): boolean {
+  if (!('key' in later)) return true; // the whole body or its `data` replaced
+  if (!('key' in earlier) || later.key !== earlier.key) return false;
+  return later.at !== 'item' || (earlier.at === 'item' && later.sub === earlier.sub);
+}
+
+/**
+ * The first field of the schema a recipe filled with a text of 10,000 characters or more (and no
+ * later mutation replaced or removed), or null.
+ */
 function unboundedText(op: Operation, recipe: Recipe): string | null {
   if (!op.body || recipe.raw !== null) return null;
-  for (const m of recipe.mutations) {
+  for (const [i, m] of recipe.mutations.entries()) {
     const length = m.at !== 'delete' && m.label.startsWith('longString:') ? Number(m.label.slice('longString:'.length)) : 0;
-    if (length < 10_000) continue;
+    if (length < 10_000 || recipe.mutations.slice(i + 1).some((later) => replaces(later, m))) continue;
     if (m.at === 'key' && op.body.dataKeys.includes(m.key)) return `${length} characters in ${m.key}`;
     if (m.at === 'item' && op.body.itemKeys[m.key]?.includes(m.sub)) return `${length} characters in ${m.key}[].${m.sub}`;
   }

@@ -69,6 +69,7 @@ function degreeFields(version: ApiVersion): WireField[] {
   const codeSchema = (list: Parameters<typeof codes.codesOf>[0], description: string): Record<string, unknown> => ({
     type: ['string', 'null'],
     enum: [...codes.codesOf(list), null],
+    maxLength: TEXT_MAX_CHARS,
     description,
   });
   const unknownCode = (list: 'degree_type' | 'country') => (label: string, value: unknown) =>
@@ -85,14 +86,14 @@ function degreeFields(version: ApiVersion): WireField[] {
     {
       wire: 'uk_degree',
       canonical: 'uk_degree',
-      checks: [IsString(unknownCode('degree_type'))],
+      checks: [IsString(unknownCode('degree_type')), MaxChars(TEXT_MAX_CHARS)],
       convert: (v) => v,
       schema: { ...codeSchema('degree_type', 'Degree type of a UK degree. Required for a UK degree.'), example: '083' },
     },
     {
       wire: 'non_uk_degree',
       canonical: 'non_uk_degree',
-      checks: [IsString(unknownCode('degree_type'))],
+      checks: [IsString(unknownCode('degree_type')), MaxChars(TEXT_MAX_CHARS)],
       convert: (v) => v,
       schema: { ...codeSchema('degree_type', 'Degree type of a non-UK degree. Required for a non-UK degree.'), example: null },
     },
@@ -111,7 +112,7 @@ function degreeFields(version: ApiVersion): WireField[] {
     {
       wire: 'country',
       canonical: 'country',
-      checks: [IsString(unknownCode('country'))],
+      checks: [IsString(unknownCode('country')), MaxChars(TEXT_MAX_CHARS)],
       convert: (v) => v,
       schema: {
         ...codeSchema('country', 'Country of a non-UK degree. Blank or a UK code (XF, XG, XH, XI, XK) makes the degree a UK degree.'),

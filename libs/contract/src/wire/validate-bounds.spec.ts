@@ -69,6 +69,13 @@ describe.each(BOTH)('bounded text of %s write bodies', (version) => {
     expect(errors.join('\n').length).toBeLessThan(2000);
   });
 
+  it.each(['country', 'non_uk_degree'])(`refuses a %s over ${TEXT_MAX_CHARS} characters even where the degree is a UK one`, (field) => {
+    const valid = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: 2003 };
+    expect(validateDegree(valid, { version, today: TODAY }).ok).toBe(true);
+    const r = validateDegree({ ...valid, [field]: 'c'.repeat(MB) }, { version, today: TODAY });
+    expect(r.ok ? [] : r.errors).toContain(`${field} is too long (maximum is ${TEXT_MAX_CHARS} characters)`);
+  });
+
   it('quotes a deep or long coded value bounded, never with an internal message', () => {
     let deep: unknown = '083';
     for (let i = 0; i < 5000; i++) deep = [deep];
