@@ -523,10 +523,14 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         expect(await rm.listTokens(ukprn)).toEqual([]);
 
         await rm.applyBatch(
-          log.provider([{ type: 'TokenIssued', data: { ukprn, token_id: t1, token_hash: hash('a'), at: '2025-01-02T09:00:00.000Z' } }]),
+          log.provider([
+            { type: 'TokenIssued', data: { ukprn, token_id: t1, token_hash: hash('a'), expires_at: null, at: '2025-01-02T09:00:00.000Z' } },
+          ]),
         );
         await rm.applyBatch(
-          log.provider([{ type: 'TokenIssued', data: { ukprn, token_id: t2, token_hash: hash('b'), at: '2025-01-03T09:00:00.000Z' } }]),
+          log.provider([
+            { type: 'TokenIssued', data: { ukprn, token_id: t2, token_hash: hash('b'), expires_at: null, at: '2025-01-03T09:00:00.000Z' } },
+          ]),
         );
         const active1 = { token_id: t1, ukprn, status: 'active', issued_at: '2025-01-02T09:00:00.000Z', revoked_at: null };
         const active2 = { token_id: t2, ukprn, status: 'active', issued_at: '2025-01-03T09:00:00.000Z', revoked_at: null };
@@ -548,8 +552,8 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         const [t1, t2] = [tid('one'), tid('two')];
         const batch = log.provider([
           { type: 'ProviderRegistered', data: { ukprn, name: 'One Batch SCITT', at: '2025-02-01T09:00:00.000Z' } },
-          { type: 'TokenIssued', data: { ukprn, token_id: t1, token_hash: hash('c'), at: '2025-02-01T09:01:00.000Z' } },
-          { type: 'TokenIssued', data: { ukprn, token_id: t2, token_hash: hash('d'), at: '2025-02-01T09:02:00.000Z' } },
+          { type: 'TokenIssued', data: { ukprn, token_id: t1, token_hash: hash('c'), expires_at: null, at: '2025-02-01T09:01:00.000Z' } },
+          { type: 'TokenIssued', data: { ukprn, token_id: t2, token_hash: hash('d'), expires_at: null, at: '2025-02-01T09:02:00.000Z' } },
           { type: 'TokenRevoked', data: { ukprn, token_id: t1, at: '2025-02-01T09:03:00.000Z' } },
         ]);
         await rm.applyBatch(batch);
@@ -578,13 +582,25 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
           interleave(
             log.provider([
               { type: 'ProviderRegistered', data: { ukprn, name: 'Ordered', at: '2025-03-01T09:00:00.000Z' } },
-              { type: 'TokenIssued', data: { ukprn, token_id: late, token_hash: hash('e'), at: '2025-03-05T09:00:00.000Z' } },
-              { type: 'TokenIssued', data: { ukprn, token_id: tieB, token_hash: hash('f'), at: '2025-03-06T09:00:00.000Z' } },
-              { type: 'TokenIssued', data: { ukprn, token_id: tieA, token_hash: hash('g'), at: '2025-03-06T09:00:00.000Z' } },
+              {
+                type: 'TokenIssued',
+                data: { ukprn, token_id: late, token_hash: hash('e'), expires_at: null, at: '2025-03-05T09:00:00.000Z' },
+              },
+              {
+                type: 'TokenIssued',
+                data: { ukprn, token_id: tieB, token_hash: hash('f'), expires_at: null, at: '2025-03-06T09:00:00.000Z' },
+              },
+              {
+                type: 'TokenIssued',
+                data: { ukprn, token_id: tieA, token_hash: hash('g'), expires_at: null, at: '2025-03-06T09:00:00.000Z' },
+              },
             ]),
             log.provider([
               { type: 'ProviderRegistered', data: { ukprn: other, name: 'Other', at: '2025-03-01T09:00:00.000Z' } },
-              { type: 'TokenIssued', data: { ukprn: other, token_id: foreign, token_hash: hash('h'), at: '2025-03-04T09:00:00.000Z' } },
+              {
+                type: 'TokenIssued',
+                data: { ukprn: other, token_id: foreign, token_hash: hash('h'), expires_at: null, at: '2025-03-04T09:00:00.000Z' },
+              },
             ]),
           ),
         );
@@ -904,8 +920,14 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         const hashes = [rbHash('a'), rbHash('b')];
         const providerEvents: ProviderEvent[] = [
           { type: 'ProviderRegistered', data: { ukprn, name: 'Rebuild University', at: '2025-01-01T09:00:00.000Z' } },
-          { type: 'TokenIssued', data: { ukprn, token_id: tokens[0], token_hash: hashes[0], at: '2025-01-02T09:00:00.000Z' } },
-          { type: 'TokenIssued', data: { ukprn, token_id: tokens[1], token_hash: hashes[1], at: '2025-01-03T09:00:00.000Z' } },
+          {
+            type: 'TokenIssued',
+            data: { ukprn, token_id: tokens[0], token_hash: hashes[0], expires_at: null, at: '2025-01-02T09:00:00.000Z' },
+          },
+          {
+            type: 'TokenIssued',
+            data: { ukprn, token_id: tokens[1], token_hash: hashes[1], expires_at: null, at: '2025-01-03T09:00:00.000Z' },
+          },
           { type: 'TokenRevoked', data: { ukprn, token_id: tokens[0], at: '2025-01-04T09:00:00.000Z' } },
         ];
         const recorded: RecordedEvent[] = [];
@@ -1057,7 +1079,10 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
             ...log.trainee([updated(s.ids[0], { middle_names: 'WhileStopped' }, '2026-03-01T00:00:00.000Z')]),
             ...log.trainee(late.events),
             ...log.provider([
-              { type: 'TokenIssued', data: { ukprn, token_id: token, token_hash: rbHash('c'), at: '2025-01-05T09:00:00.000Z' } },
+              {
+                type: 'TokenIssued',
+                data: { ukprn, token_id: token, token_hash: rbHash('c'), expires_at: null, at: '2025-01-05T09:00:00.000Z' },
+              },
             ]),
           ];
           await live(batch);
