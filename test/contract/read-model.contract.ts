@@ -523,13 +523,18 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         expect(await rm.listTokens(ukprn)).toEqual([]);
 
         await rm.applyBatch(
-          log.provider([{ type: 'TokenIssued', data: { ukprn, token_id: t1, token_hash: hash('a'), at: '2025-01-02T09:00:00.000Z' } }]),
+          log.provider([
+            { type: 'TokenIssued', data: { ukprn, token_id: t1, token_hash: hash('a'), expires_at: null, at: '2025-01-02T09:00:00.000Z' } },
+          ]),
         );
         await rm.applyBatch(
-          log.provider([{ type: 'TokenIssued', data: { ukprn, token_id: t2, token_hash: hash('b'), at: '2025-01-03T09:00:00.000Z' } }]),
+          log.provider([
+            { type: 'TokenIssued', data: { ukprn, token_id: t2, token_hash: hash('b'), expires_at: null, at: '2025-01-03T09:00:00.000Z' } },
+          ]),
         );
-        const active1 = { token_id: t1, ukprn, status: 'active', issued_at: '2025-01-02T09:00:00.000Z', revoked_at: null };
-        const active2 = { token_id: t2, ukprn, status: 'active', issued_at: '2025-01-03T09:00:00.000Z', revoked_at: null };
+        const unused = { expires_at: null, last_used_at: null };
+        const active1 = { token_id: t1, ukprn, status: 'active', issued_at: '2025-01-02T09:00:00.000Z', revoked_at: null, ...unused };
+        const active2 = { token_id: t2, ukprn, status: 'active', issued_at: '2025-01-03T09:00:00.000Z', revoked_at: null, ...unused };
         expect(await rm.findTokenByHash(hash('a'))).toEqual(active1);
         expect(await rm.getToken(t2)).toEqual(active2);
 
@@ -548,8 +553,8 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         const [t1, t2] = [tid('one'), tid('two')];
         const batch = log.provider([
           { type: 'ProviderRegistered', data: { ukprn, name: 'One Batch SCITT', at: '2025-02-01T09:00:00.000Z' } },
-          { type: 'TokenIssued', data: { ukprn, token_id: t1, token_hash: hash('c'), at: '2025-02-01T09:01:00.000Z' } },
-          { type: 'TokenIssued', data: { ukprn, token_id: t2, token_hash: hash('d'), at: '2025-02-01T09:02:00.000Z' } },
+          { type: 'TokenIssued', data: { ukprn, token_id: t1, token_hash: hash('c'), expires_at: null, at: '2025-02-01T09:01:00.000Z' } },
+          { type: 'TokenIssued', data: { ukprn, token_id: t2, token_hash: hash('d'), expires_at: null, at: '2025-02-01T09:02:00.000Z' } },
           { type: 'TokenRevoked', data: { ukprn, token_id: t1, at: '2025-02-01T09:03:00.000Z' } },
         ]);
         await rm.applyBatch(batch);
@@ -559,8 +564,18 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
           status: 'revoked',
           issued_at: '2025-02-01T09:01:00.000Z',
           revoked_at: '2025-02-01T09:03:00.000Z',
+          expires_at: null,
+          last_used_at: null,
         };
-        const active2 = { token_id: t2, ukprn, status: 'active', issued_at: '2025-02-01T09:02:00.000Z', revoked_at: null };
+        const active2 = {
+          token_id: t2,
+          ukprn,
+          status: 'active',
+          issued_at: '2025-02-01T09:02:00.000Z',
+          revoked_at: null,
+          expires_at: null,
+          last_used_at: null,
+        };
         expect(await rm.listTokens(ukprn)).toEqual([revoked1, active2]);
 
         await rm.applyBatch([batch[1]]);
@@ -571,6 +586,55 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         expect(await rm.getProvider(ukprn)).toEqual({ ukprn, name: 'One Batch SCITT', created_at: '2025-02-01T09:00:00.000Z' });
       });
 
+      it('keeps a token’s expiry and its latest use, whatever the order or redelivery of uses (API-FACTS §2.6, §2.7)', async () => {
+        const [t1, t2] = [tid('exp1'), tid('exp2')];
+        const used = (token_id: string, on: string): ProviderEvent => ({
+          type: 'TokenUsed',
+          data: { ukprn, token_id, on, at: `${on}T08:00:00.000Z` },
+        });
+        const batch = log.provider([
+          { type: 'ProviderRegistered', data: { ukprn, name: 'Expiring SCITT', at: '2025-05-01T09:00:00.000Z' } },
+          {
+            type: 'TokenIssued',
+            data: { ukprn, token_id: t1, token_hash: hash('x'), expires_at: '2025-11-01', at: '2025-05-01T09:01:00.000Z' },
+          },
+          {
+            type: 'TokenIssued',
+            data: { ukprn, token_id: t2, token_hash: hash('y'), expires_at: '2025-06-01', at: '2025-05-01T09:02:00.000Z' },
+          },
+          used(t1, '2025-05-03'),
+          used(t1, '2025-05-02'),
+          used(t2, '2025-05-02'),
+        ]);
+        await rm.applyBatch(batch.slice(0, 4));
+        await rm.applyBatch(batch.slice(4));
+        expect(await rm.getToken(t1)).toMatchObject({ expires_at: '2025-11-01', last_used_at: '2025-05-03T08:00:00.000Z' });
+        expect(await rm.findTokenByHash(hash('y'))).toMatchObject({ expires_at: '2025-06-01', last_used_at: '2025-05-02T08:00:00.000Z' });
+
+        await rm.applyBatch(log.provider([{ type: 'TokenRevoked', data: { ukprn, token_id: t1, at: '2025-05-04T09:00:00.000Z' } }]));
+        await rm.applyBatch(batch);
+        expect(await rm.listTokens(ukprn)).toEqual([
+          {
+            token_id: t1,
+            ukprn,
+            status: 'revoked',
+            issued_at: '2025-05-01T09:01:00.000Z',
+            revoked_at: '2025-05-04T09:00:00.000Z',
+            expires_at: '2025-11-01',
+            last_used_at: '2025-05-03T08:00:00.000Z',
+          },
+          {
+            token_id: t2,
+            ukprn,
+            status: 'active',
+            issued_at: '2025-05-01T09:02:00.000Z',
+            revoked_at: null,
+            expires_at: '2025-06-01',
+            last_used_at: '2025-05-02T08:00:00.000Z',
+          },
+        ]);
+      });
+
       it('lists tokens by issue time then token id, and keeps providers apart', async () => {
         const other = randomUkprn();
         const [late, tieB, tieA, foreign] = [tid('late'), tid('tie-b'), tid('tie-a'), tid('foreign')];
@@ -578,13 +642,25 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
           interleave(
             log.provider([
               { type: 'ProviderRegistered', data: { ukprn, name: 'Ordered', at: '2025-03-01T09:00:00.000Z' } },
-              { type: 'TokenIssued', data: { ukprn, token_id: late, token_hash: hash('e'), at: '2025-03-05T09:00:00.000Z' } },
-              { type: 'TokenIssued', data: { ukprn, token_id: tieB, token_hash: hash('f'), at: '2025-03-06T09:00:00.000Z' } },
-              { type: 'TokenIssued', data: { ukprn, token_id: tieA, token_hash: hash('g'), at: '2025-03-06T09:00:00.000Z' } },
+              {
+                type: 'TokenIssued',
+                data: { ukprn, token_id: late, token_hash: hash('e'), expires_at: null, at: '2025-03-05T09:00:00.000Z' },
+              },
+              {
+                type: 'TokenIssued',
+                data: { ukprn, token_id: tieB, token_hash: hash('f'), expires_at: null, at: '2025-03-06T09:00:00.000Z' },
+              },
+              {
+                type: 'TokenIssued',
+                data: { ukprn, token_id: tieA, token_hash: hash('g'), expires_at: null, at: '2025-03-06T09:00:00.000Z' },
+              },
             ]),
             log.provider([
               { type: 'ProviderRegistered', data: { ukprn: other, name: 'Other', at: '2025-03-01T09:00:00.000Z' } },
-              { type: 'TokenIssued', data: { ukprn: other, token_id: foreign, token_hash: hash('h'), at: '2025-03-04T09:00:00.000Z' } },
+              {
+                type: 'TokenIssued',
+                data: { ukprn: other, token_id: foreign, token_hash: hash('h'), expires_at: null, at: '2025-03-04T09:00:00.000Z' },
+              },
             ]),
           ),
         );
@@ -904,9 +980,16 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         const hashes = [rbHash('a'), rbHash('b')];
         const providerEvents: ProviderEvent[] = [
           { type: 'ProviderRegistered', data: { ukprn, name: 'Rebuild University', at: '2025-01-01T09:00:00.000Z' } },
-          { type: 'TokenIssued', data: { ukprn, token_id: tokens[0], token_hash: hashes[0], at: '2025-01-02T09:00:00.000Z' } },
-          { type: 'TokenIssued', data: { ukprn, token_id: tokens[1], token_hash: hashes[1], at: '2025-01-03T09:00:00.000Z' } },
+          {
+            type: 'TokenIssued',
+            data: { ukprn, token_id: tokens[0], token_hash: hashes[0], expires_at: null, at: '2025-01-02T09:00:00.000Z' },
+          },
+          {
+            type: 'TokenIssued',
+            data: { ukprn, token_id: tokens[1], token_hash: hashes[1], expires_at: '2025-07-03', at: '2025-01-03T09:00:00.000Z' },
+          },
           { type: 'TokenRevoked', data: { ukprn, token_id: tokens[0], at: '2025-01-04T09:00:00.000Z' } },
+          { type: 'TokenUsed', data: { ukprn, token_id: tokens[1], on: '2025-01-05', at: '2025-01-05T09:00:00.000Z' } },
         ];
         const recorded: RecordedEvent[] = [];
         const longest = Math.max(providerEvents.length, ...histories.map((h) => h.events.length));
@@ -1057,7 +1140,10 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
             ...log.trainee([updated(s.ids[0], { middle_names: 'WhileStopped' }, '2026-03-01T00:00:00.000Z')]),
             ...log.trainee(late.events),
             ...log.provider([
-              { type: 'TokenIssued', data: { ukprn, token_id: token, token_hash: rbHash('c'), at: '2025-01-05T09:00:00.000Z' } },
+              {
+                type: 'TokenIssued',
+                data: { ukprn, token_id: token, token_hash: rbHash('c'), expires_at: null, at: '2025-01-05T09:00:00.000Z' },
+              },
             ]),
           ];
           await live(batch);

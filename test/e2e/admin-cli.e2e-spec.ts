@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { londonDate } from '@app/application';
+import { addMonths } from '@app/domain';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
@@ -54,6 +56,39 @@ describe('admin CLI against the same DATA_DIR as a running API (issue: operators
 
     const after = await runAdmin(['token', 'list', '--ukprn', '10000030'], dataDir);
     expect(after.stdout).toContain(`${tokenId}\trevoked\t`);
+  });
+
+  it('issues a token with --expires-at, refuses an expiry not after today or beyond six months, and lists expiry and last use', async () => {
+    const today = londonDate(new Date());
+    const cases: [string, string][] = [
+      [today, `Expiry date must be after today (${today}), got ${today}`],
+      [addMonths(today, 7), `Expiry date must be at most 6 months ahead (${addMonths(today, 6)}), got ${addMonths(today, 7)}`],
+    ];
+    await runAdmin(['provider', 'add', '--ukprn', '10000032', '--name', 'Expiring University'], dataDir);
+    for (const [expiresAt, message] of cases) {
+      const refused = await runAdmin(['token', 'issue', '--ukprn', '10000032', '--expires-at', expiresAt], dataDir);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(message);
+    }
+    const expiresAt = addMonths(today, 1);
+    const issued = await runAdmin(['token', 'issue', '--ukprn', '10000032', '--expires-at', expiresAt], dataDir);
+    expect(issued.code).toBe(0);
+    expect(issued.stdout).toContain(`expires_at ${expiresAt}`);
+    const token = issued.stdout.trimEnd().split('\n').pop()!;
+    expect(await eventually(async () => (await api.request('GET', '/api/v2025.0/info', token)).status === 200, 1000)).toBe(true);
+    await eventually(async () => (await api.infra.readModel.listTokens('10000032'))[0]?.last_used_at !== null, 1000);
+
+    const listed = await runAdmin(['token', 'list', '--ukprn', '10000032'], dataDir);
+    const [header, row] = listed.stdout.split('\n');
+    expect(header).toBe('token_id\tstatus\tissued_at\texpires_at\tlast_used_at\trevoked_at');
+    expect(row.split('\t')).toEqual([
+      expect.any(String),
+      'active',
+      expect.any(String),
+      expiresAt,
+      expect.stringMatching(/^\d{4}-.*Z$/),
+      '',
+    ]);
   });
 
   it('imports the schools register CSV, and placements link to the schools at once', async () => {

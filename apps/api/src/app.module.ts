@@ -9,6 +9,7 @@ import { Idempotency } from './kernel/idempotency';
 import { IdempotencyInterceptor } from './kernel/idempotency.interceptor';
 import { storeProviders } from './kernel/stores.providers';
 import { LOGGER } from './kernel/tokens';
+import { TokenUse } from './kernel/token-use';
 import { VersionRegistry } from './kernel/versions';
 import { OpenApiController } from './openapi/openapi.controller';
 import { OpenApiDocuments } from './openapi/openapi-documents';
@@ -68,6 +69,7 @@ export class AppModule {
         ...storeProviders(),
         Idempotency,
         IdempotencyInterceptor,
+        TokenUse,
         ApiAuthenticator,
         ApiGuard,
         PublicVersionGuard,

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   decideProvider,
+  defaultTokenExpiry,
   decodeProviderEvent,
   evolveProvider,
   initialProviderState,
@@ -10,7 +11,7 @@ import {
   providerStreamId,
   toEventData,
 } from '@app/domain';
-import { formatToken, hashToken } from './tokens';
+import { formatToken, hashToken, londonDate } from './tokens';
 import { type EventStore, newEventId, runCommand } from '@app/event-store';
 
 /** What revoking needs of the token read model: a token's owner by id (the read model's `getToken`). */
@@ -22,6 +23,8 @@ export interface TokenLookup {
 export interface IssuedToken {
   token_id: string;
   ukprn: string;
+  /** The token's expiry date, `YYYY-MM-DD` (it authenticates until the day before). */
+  expires_at: string;
   token: string;
 }
 
@@ -42,12 +45,37 @@ export class ProviderOperations {
     await this.run(ukprn, { type: 'RegisterProvider', ukprn, name, now: this.now() });
   }
 
-  /** Issues a token `<environment>_<64 hex>` for the provider; only its SHA-256 hash is stored. */
-  async issueToken(ukprn: string, environment: string): Promise<IssuedToken> {
+  /**
+   * Issues a token `<environment>_<64 hex>` for the provider; only its SHA-256 hash is stored. It
+   * expires on `expiresAt` (`YYYY-MM-DD`; default six months after today in Europe/London), which
+   * must be after today and at most six months ahead (API-FACTS §2.6; else `ProviderCommandRejected`).
+   */
+  async issueToken(ukprn: string, environment: string, expiresAt?: string): Promise<IssuedToken> {
     const token = formatToken(environment, randomBytes(32));
     const token_id = randomUUID();
-    await this.run(ukprn, { type: 'IssueToken', ukprn, token_id, token_hash: hashToken(token), now: this.now() });
-    return { token_id, ukprn, token };
+    const instant = this.clock();
+    const today = londonDate(instant);
+    const expires_at = expiresAt ?? defaultTokenExpiry(today);
+    const now = instant.toISOString();
+    await this.run(ukprn, { type: 'IssueToken', ukprn, token_id, token_hash: hashToken(token), expires_at, today, now });
+    return { token_id, ukprn, expires_at, token };
+  }
+
+  /**
+   * Records that token `tokenId` of `ukprn` authenticated a request today (Europe/London), at most
+   * once a day (API-FACTS §2.7): appends `TokenUsed` unless the token is unknown, revoked or its use
+   * today is already recorded. Returns whether an event was appended.
+   */
+  async recordTokenUse(ukprn: string, tokenId: string): Promise<boolean> {
+    const instant = this.clock();
+    const command: ProviderCommand = {
+      type: 'RecordTokenUse',
+      ukprn,
+      token_id: tokenId,
+      on: londonDate(instant),
+      now: instant.toISOString(),
+    };
+    return (await this.run(ukprn, command)) > 0;
   }
 
   /**
@@ -65,14 +93,16 @@ export class ProviderOperations {
     return this.clock().toISOString();
   }
 
-  private async run(ukprn: string, command: ProviderCommand): Promise<void> {
-    await runCommand<ProviderState, ProviderEvent>(this.eventStore, providerStreamId(ukprn), {
+  /** Runs `command` on the provider's stream; returns the number of events appended. */
+  private async run(ukprn: string, command: ProviderCommand): Promise<number> {
+    const outcome = await runCommand<ProviderState, ProviderEvent>(this.eventStore, providerStreamId(ukprn), {
       initialState: initialProviderState,
       evolve: evolveProvider,
       decode: decodeProviderEvent,
       decide: (state) => decideProvider(command, state),
       encode: (events) => toEventData(events, { occurredAt: command.now, providerUkprn: ukprn }, newEventId),
     });
+    return outcome.events.length;
   }
 }
 

@@ -24,3 +24,13 @@ export function tokenFromAuthorizationHeader(header: string | undefined): string
   const value = (header.startsWith('Bearer ') ? header.slice(7) : header).trim();
   return value.length > 0 ? value : null;
 }
+
+const LONDON_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/**
+ * The calendar date (`YYYY-MM-DD`) of `instant` in Europe/London, the service's time zone: the
+ * "today" of token expiry and last use (docs/reference/API-FACTS.md §2.4, §2.7).
+ */
+export function londonDate(instant: Date): string {
+  return LONDON_DATE.format(instant);
+}

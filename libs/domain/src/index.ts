@@ -2,6 +2,7 @@ export * from './errors';
 export * from './academic-cycle';
 export * from './upcasters';
 import './trainee/trainee.upcasters';
+import './provider/provider.upcasters';
 export * from './reference-data';
 export * from './trainee/trainee.details';
 export * from './trainee/trainee.state';

@@ -55,6 +55,10 @@ export interface TokenRecord {
   status: 'active' | 'revoked';
   issued_at: string;
   revoked_at: string | null;
+  /** Expiry date `YYYY-MM-DD` (API-FACTS §2.4, §2.6); null for a token issued before tokens expired: never expires. */
+  expires_at: string | null;
+  /** The instant of the latest recorded use (API-FACTS §2.7: recorded at most once a day), or null. */
+  last_used_at: string | null;
 }
 
 /** Reads of the provider/token projection (authentication and the admin CLI). */

@@ -1,6 +1,17 @@
 import type { Command } from 'commander';
+import { londonDate } from '@app/application';
 import { ProviderCommandRejected } from '@app/domain';
+import type { TokenRecord } from '@app/read-model';
 import type { CliContext } from '../cli-context';
+
+/**
+ * A token's status as `token list` shows it: revoked, expired (its expiry date is today or
+ * earlier, in Europe/London; docs/reference/API-FACTS.md §2.4–2.5) or active.
+ */
+export function tokenListStatus(token: Pick<TokenRecord, 'status' | 'expires_at'>, today: string): 'active' | 'revoked' | 'expired' {
+  if (token.status === 'revoked') return 'revoked';
+  return token.expires_at !== null && token.expires_at <= today ? 'expired' : 'active';
+}
 
 /**
  * `provider add|list` and `token issue|revoke|list` (docs/reference/API-FACTS.md §2): providers and
@@ -31,9 +42,13 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
     .command('issue')
     .description('issue a token for a provider; prints the token, alone, as the last line')
     .requiredOption('--ukprn <ukprn>', "the provider's UKPRN")
-    .action(async (opts: { ukprn: string }) => {
-      const issued = await ctx.withStores((_stores, ops) => ops.issueToken(opts.ukprn, environment));
-      process.stdout.write(`Token ${issued.token_id} issued for provider ${issued.ukprn}; it is shown once:\n${issued.token}\n`);
+    .option('--expires-at <date>', 'expiry date YYYY-MM-DD, after today and at most 6 months ahead (default: 6 months ahead)')
+    .action(async (opts: { ukprn: string; expiresAt?: string }) => {
+      const issued = await ctx.withStores((_stores, ops) => ops.issueToken(opts.ukprn, environment, opts.expiresAt));
+      process.stdout.write(
+        `Token ${issued.token_id} issued for provider ${issued.ukprn}, valid until the day before ${issued.expires_at} ` +
+          `(expires_at ${issued.expires_at}); it is shown once:\n${issued.token}\n`,
+      );
     });
   token
     .command('revoke')
@@ -52,7 +67,18 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
         if (!(await rm.getProvider(opts.ukprn))) throw new ProviderCommandRejected(`No provider with UKPRN ${opts.ukprn}`);
         return rm.listTokens(opts.ukprn);
       });
-      process.stdout.write('token_id\tstatus\tissued_at\trevoked_at\n');
-      for (const t of tokens) process.stdout.write(`${t.token_id}\t${t.status}\t${t.issued_at}\t${t.revoked_at ?? ''}\n`);
+      const today = londonDate(new Date());
+      process.stdout.write('token_id\tstatus\tissued_at\texpires_at\tlast_used_at\trevoked_at\n');
+      for (const t of tokens) {
+        const cells = [
+          t.token_id,
+          tokenListStatus(t, today),
+          t.issued_at,
+          t.expires_at ?? 'never',
+          t.last_used_at ?? '',
+          t.revoked_at ?? '',
+        ];
+        process.stdout.write(`${cells.join('\t')}\n`);
+      }
     });
 }

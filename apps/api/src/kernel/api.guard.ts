@@ -1,8 +1,10 @@
 import { Inject, Injectable, NotFoundException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { contractFor, type ApiVersion } from '@app/contract';
 import { hashToken, tokenFromAuthorizationHeader } from '@app/application';
+import { tokenAuthenticates } from '@app/domain';
 import { PROVIDER_READ_MODEL, type ProviderReadModel } from '@app/read-model';
 import type { ApiRequest } from './request-context';
+import { TokenUse } from './token-use';
 import { VERSION_PATTERN, VersionRegistry } from './versions';
 
 /** 401 with `{error: "Unauthorized"}` (docs/spec/trainee-records-api.md "Authentication"). */
@@ -25,13 +27,15 @@ export class ResourceNotFound extends Error {}
 /**
  * Authenticates the request's bearer token against the token read model, then checks the path's
  * version is served (docs/reference/API-FACTS.md §2.8 order: authentication before version and route). Sets
- * `request.caller` and `request.contract` (the version's contract).
+ * `request.caller` and `request.contract` (the version's contract). A token authenticates while
+ * active and before its expiry date (§2.4); its use is recorded at most once a day (§2.7, {@link TokenUse}).
  */
 @Injectable()
 export class ApiAuthenticator {
   constructor(
     @Inject(PROVIDER_READ_MODEL) private readonly providers: Pick<ProviderReadModel, 'findTokenByHash'>,
     private readonly versions: VersionRegistry,
+    private readonly tokenUse: TokenUse,
   ) {}
 
   /** Resolves the caller or throws {@link Unauthorized}; then the version or {@link RouteNotFound}. */
@@ -40,7 +44,9 @@ export class ApiAuthenticator {
     const token = tokenFromAuthorizationHeader(req.headers.authorization);
     if (!token) throw new Unauthorized();
     const record = await this.providers.findTokenByHash(hashToken(token));
-    if (!record || record.status !== 'active') throw new Unauthorized();
+    const today = this.tokenUse.today();
+    if (!record || !tokenAuthenticates(record, today)) throw new Unauthorized();
+    this.tokenUse.recordUse(record, today);
     const version = this.resolveVersion(req, versionSegment);
     req.caller = {
       ukprn: record.ukprn,

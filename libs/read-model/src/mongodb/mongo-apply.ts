@@ -144,16 +144,18 @@ function providerWrite(doc: ProviderDocument): PlannedWrite<StoredProvider> {
 
 /**
  * The upsert storing a token: inserted whole when missing; a revoked token also sets its status
- * and revocation time. No write ever sets a token back to active, so writes of one token in any
- * order (a redelivered batch, two writers around a swap) leave it as the latest event did.
+ * and revocation time; a last use is kept with `$max`. No write ever sets a token back to active
+ * or its last use back, so writes of one token in any order (a redelivered batch, two writers
+ * around a swap) leave it as the latest event did.
  */
 function tokenWrite(token: TokenDocument): PlannedWrite<StoredToken> {
-  const { token_id, token_hash, ukprn, issued_at } = token;
-  const onInsert = { token_id, token_hash, ukprn, issued_at };
+  const { token_id, token_hash, ukprn, issued_at, expires_at } = token;
+  const onInsert = { token_id, token_hash, ukprn, issued_at, expires_at };
+  const lastUse = token.last_used_at === null ? {} : { $max: { last_used_at: token.last_used_at } };
   const update =
     token.status === 'revoked'
-      ? { $setOnInsert: onInsert, $set: { status: token.status, revoked_at: token.revoked_at } }
-      : { $setOnInsert: { ...onInsert, status: token.status, revoked_at: null } };
+      ? { $setOnInsert: onInsert, $set: { status: token.status, revoked_at: token.revoked_at }, ...lastUse }
+      : { $setOnInsert: { ...onInsert, status: token.status, revoked_at: null }, ...lastUse };
   return { id: token_id, revision: null, model: { updateOne: { filter: { _id: token_id }, update, upsert: true } } };
 }
 

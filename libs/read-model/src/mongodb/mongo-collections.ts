@@ -37,6 +37,10 @@ export interface StoredToken {
   status: 'active' | 'revoked';
   issued_at: string;
   revoked_at: string | null;
+  /** Absent in a token stored before tokens expired (read as null: never expires). */
+  expires_at?: string | null;
+  /** Absent until a use is recorded. */
+  last_used_at?: string | null;
 }
 
 /** The collections of one trainee store. */
@@ -106,7 +110,15 @@ export async function ensureStoreIndexes(db: Db, name: ProjectionName, store: st
 
 /** A stored token as the read port answers it. */
 export function toTokenRecord(row: StoredToken): TokenRecord {
-  return { token_id: row._id, ukprn: row.ukprn, status: row.status, issued_at: row.issued_at, revoked_at: row.revoked_at ?? null };
+  return {
+    token_id: row._id,
+    ukprn: row.ukprn,
+    status: row.status,
+    issued_at: row.issued_at,
+    revoked_at: row.revoked_at ?? null,
+    expires_at: row.expires_at ?? null,
+    last_used_at: row.last_used_at ?? null,
+  };
 }
 
 /** A stored provider as the read port answers it. */

@@ -37,6 +37,8 @@ const TOKEN_1 = {
   status: 'active' as const,
   issued_at: '2025-01-02T09:00:00.000Z',
   revoked_at: null,
+  expires_at: null,
+  last_used_at: null,
 };
 
 describe('projectProvider', () => {
@@ -73,6 +75,42 @@ describe('projectProvider', () => {
     ]);
     expect(doc?.tokens).toEqual({ 'tok-1': { ...TOKEN_1, status: 'revoked', revoked_at: '2025-01-03T09:00:00.000Z' } });
     expect(doc?.revision).toBe(4);
+  });
+
+  it('reads a v1 issue as never expiring, keeps a v2 expiry, and keeps the latest use of a held token', () => {
+    const v2 = {
+      ...recorded(
+        'TokenIssued',
+        { token_id: 'tok-2', token_hash: 'b'.repeat(64), expires_at: '2025-07-02', at: '2025-01-02T10:00:00.000Z' },
+        2,
+      ),
+    };
+    v2.metadata = { ...v2.metadata, schemaVersion: 2 };
+    const used = (tokenId: string, on: string, revision: number) =>
+      recorded('TokenUsed', { token_id: tokenId, on, at: `${on}T08:00:00.000Z` }, revision);
+    const doc = fold([
+      registered,
+      issued('tok-1', 'a'.repeat(64), 1, '2025-01-02T09:00:00.000Z'),
+      v2,
+      used('tok-2', '2025-01-05', 3),
+      used('tok-2', '2025-01-04', 4),
+      used('tok-unknown', '2025-01-06', 5),
+    ]);
+    expect(doc?.tokens).toEqual({
+      'tok-1': TOKEN_1,
+      'tok-2': {
+        ...TOKEN_1,
+        token_id: 'tok-2',
+        token_hash: 'b'.repeat(64),
+        issued_at: '2025-01-02T10:00:00.000Z',
+        expires_at: '2025-07-02',
+        last_used_at: '2025-01-05T08:00:00.000Z',
+      },
+    });
+    const before = fold([registered, issued('tok-1', 'a'.repeat(64), 1, '2025-01-02T09:00:00.000Z')]);
+    expect(changedTokens(before, projectProvider(before, used('tok-1', '2025-01-03', 2))!).map((t) => t.last_used_at)).toEqual([
+      '2025-01-03T08:00:00.000Z',
+    ]);
   });
 
   it('takes created_at from the first event applied when that is not the registration', () => {

@@ -30,7 +30,8 @@ export interface ProviderDocument {
  *   `occurredAt`) and kept;
  * - `TokenIssued` adds the token, active; a second issue of a token id already held changes
  *   nothing (the first issue wins);
- * - `TokenRevoked` revokes a token held; revoking a token not held changes no token.
+ * - `TokenRevoked` revokes a token held; revoking a token not held changes no token;
+ * - `TokenUsed` sets a held token's `last_used_at` to its `at` when later than the one held.
  */
 export const providerProjection: Projection<ProviderEvent, ProviderDocument> = {
   decode: (recorded) => decodeProviderEvent(recorded),
@@ -50,9 +51,24 @@ export const providerProjection: Projection<ProviderEvent, ProviderDocument> = {
 
 function evolveTokens(tokens: Record<string, TokenDocument>, event: ProviderEvent): Record<string, TokenDocument> {
   if (event.type === 'TokenIssued') {
-    const { token_id, token_hash, ukprn, at } = event.data;
+    const { token_id, token_hash, ukprn, at, expires_at } = event.data;
     if (tokens[token_id]) return tokens;
-    return { ...tokens, [token_id]: { token_id, token_hash, ukprn, status: 'active', issued_at: at, revoked_at: null } };
+    const token: TokenDocument = {
+      token_id,
+      token_hash,
+      ukprn,
+      status: 'active',
+      issued_at: at,
+      revoked_at: null,
+      expires_at,
+      last_used_at: null,
+    };
+    return { ...tokens, [token_id]: token };
+  }
+  if (event.type === 'TokenUsed') {
+    const token = tokens[event.data.token_id];
+    if (!token || (token.last_used_at !== null && token.last_used_at >= event.data.at)) return tokens;
+    return { ...tokens, [token.token_id]: { ...token, last_used_at: event.data.at } };
   }
   if (event.type === 'TokenRevoked') {
     const token = tokens[event.data.token_id];
@@ -71,13 +87,13 @@ export function projectProvider(doc: ProviderDocument | null, recorded: Recorded
 }
 
 /**
- * The tokens of `after` that are new or whose status or revocation time differ from `before`:
- * what a store writes for a changed provider (a token only ever goes from absent to active to
- * revoked, so writes of these never need to undo one another).
+ * The tokens of `after` that are new or whose status, revocation time or last use differ from
+ * `before`: what a store writes for a changed provider (a token only ever goes from absent to
+ * active to revoked, and its last use only forward, so writes of these never undo one another).
  */
 export function changedTokens(before: ProviderDocument | null, after: ProviderDocument): TokenDocument[] {
   return Object.values(after.tokens).filter((token) => {
     const was = before?.tokens[token.token_id];
-    return !was || was.status !== token.status || was.revoked_at !== token.revoked_at;
+    return !was || was.status !== token.status || was.revoked_at !== token.revoked_at || was.last_used_at !== token.last_used_at;
   });
 }

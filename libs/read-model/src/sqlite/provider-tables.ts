@@ -5,6 +5,26 @@ import { decodeBatch, foldBatch } from '../projections/projection';
 import { changedTokens, providerProjection, type ProviderDocument, type TokenDocument } from '../projections/provider-projection';
 import type { ProviderRecord, TokenRecord } from '../read-model.port';
 
+/** The columns of a {@link TokenRecord}. */
+const TOKEN_COLUMNS = 'token_id, ukprn, status, issued_at, revoked_at, expires_at, last_used_at';
+
+/**
+ * Adds `expires_at` and `last_used_at` to a tokens table made before tokens expired: its tokens
+ * were all issued without an expiry and never used as recorded, so null in both is what a rebuild
+ * gives (docs/DESIGN.md "Tokens"; no projection version bump).
+ */
+function addMissingTokenColumns(db: Database.Database, table: string): void {
+  const present = new Set(
+    db
+      .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
+      .all()
+      .map((c) => c.name),
+  );
+  for (const column of ['expires_at', 'last_used_at']) {
+    if (!present.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+  }
+}
+
 interface ProviderRow extends ProviderRecord {
   revision: number;
   state: string;
@@ -39,23 +59,28 @@ export class ProviderTables {
       CREATE TABLE IF NOT EXISTS ${p} (ukprn TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL,
                                        revision INTEGER NOT NULL, state TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS ${k} (token_id TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, ukprn TEXT NOT NULL,
-                                       status TEXT NOT NULL, issued_at TEXT NOT NULL, revoked_at TEXT);
+                                       status TEXT NOT NULL, issued_at TEXT NOT NULL, revoked_at TEXT, expires_at TEXT, last_used_at TEXT);
       CREATE INDEX IF NOT EXISTS ${k}_ukprn ON ${k} (ukprn);
     `);
+    addMissingTokenColumns(db, k);
     this.row = db.prepare(`SELECT ukprn, name, created_at, revision, state FROM ${p} WHERE ukprn = ?`);
-    this.tokenDocs = db.prepare(`SELECT token_id, token_hash, ukprn, status, issued_at, revoked_at FROM ${k} WHERE ukprn = ?`);
+    this.tokenDocs = db.prepare(`SELECT ${TOKEN_COLUMNS}, token_hash FROM ${k} WHERE ukprn = ?`);
     // The guard on the stored revision never lets a write replace a newer document.
     this.upsertProvider = db.prepare(`
       INSERT INTO ${p} (ukprn, name, created_at, revision, state) VALUES (@ukprn, @name, @created_at, @revision, @state)
       ON CONFLICT (ukprn) DO UPDATE SET name = excluded.name, revision = excluded.revision, state = excluded.state
       WHERE excluded.revision > ${p}.revision`);
-    // A stored token only ever moves to revoked: an issue of a stored token id changes nothing.
+    // A stored token only ever moves to revoked, and its last use only forward: an issue of a
+    // stored token id changes nothing.
     this.upsertToken = db.prepare(`
-      INSERT INTO ${k} (token_id, token_hash, ukprn, status, issued_at, revoked_at)
-      VALUES (@token_id, @token_hash, @ukprn, @status, @issued_at, @revoked_at)
-      ON CONFLICT (token_id) DO UPDATE SET status = excluded.status, revoked_at = excluded.revoked_at
-      WHERE excluded.status = 'revoked'`);
-    const cols = 'token_id, ukprn, status, issued_at, revoked_at';
+      INSERT INTO ${k} (token_id, token_hash, ukprn, status, issued_at, revoked_at, expires_at, last_used_at)
+      VALUES (@token_id, @token_hash, @ukprn, @status, @issued_at, @revoked_at, @expires_at, @last_used_at)
+      ON CONFLICT (token_id) DO UPDATE SET
+        status = CASE WHEN excluded.status = 'revoked' THEN 'revoked' ELSE ${k}.status END,
+        revoked_at = CASE WHEN excluded.status = 'revoked' THEN excluded.revoked_at ELSE ${k}.revoked_at END,
+        last_used_at = CASE WHEN ${k}.last_used_at IS NULL OR excluded.last_used_at > ${k}.last_used_at
+                            THEN excluded.last_used_at ELSE ${k}.last_used_at END`);
+    const cols = TOKEN_COLUMNS;
     this.tokenByHash = db.prepare(`SELECT ${cols} FROM ${k} WHERE token_hash = ?`);
     this.tokenById = db.prepare(`SELECT ${cols} FROM ${k} WHERE token_id = ?`);
     this.tokensOf = db.prepare(`SELECT ${cols} FROM ${k} WHERE ukprn = ? ORDER BY issued_at, token_id`);

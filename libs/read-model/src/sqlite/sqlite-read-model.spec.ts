@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v2025Example from '../../../../test/fixtures/post-trainee-v2025.0.json';
-import { decide, evolveAll, toEventData, type TraineeEvent, traineeStreamId } from '@app/domain';
+import { decide, evolveAll, providerStreamId, toEventData, type TraineeEvent, traineeStreamId } from '@app/domain';
 import { type EventStore, newEventId, type RecordedEvent, SqliteEventStore } from '@app/event-store';
 import { Projector } from '../projector';
 import { measureLag } from '../projection-lag';
@@ -308,6 +308,52 @@ describe('a data dir from before projections were versioned one by one', () => {
     expect(again.store).toBe('v1');
     expect((await rm.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ store: 'v1', documents: 3 });
     expect(await rm.getTrainee('T2')).not.toBeNull();
+    rm.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('a tokens table from before tokens expired', () => {
+  it('gains expires_at and last_used_at when opened, answers as a rebuild does, and keeps later uses', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tokens-'));
+    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    const ukprn = '10000003';
+    const at = '2026-01-02T09:00:00.000Z';
+    const old = toEventData([{ type: 'ProviderRegistered', data: { ukprn, name: 'Old SCITT', at } }], { occurredAt: at }, newEventId);
+    // A token issued by a build before expiry: TokenIssued of schema 1, without expires_at.
+    const issue = {
+      id: newEventId(),
+      type: 'TokenIssued',
+      data: { ukprn, token_id: 'K1', token_hash: 'a'.repeat(64), at },
+      metadata: { schemaVersion: 1, occurredAt: at },
+    };
+    await store.appendToStream(providerStreamId(ukprn), [...old, issue]);
+    const file = join(dir, 'rm.sqlite');
+    let rm = new SqliteReadModel(file);
+    await new Projector(store, rm, silent).catchUp();
+    rm.close();
+    const Database = (await import('better-sqlite3')).default;
+    const raw = new Database(file);
+    const table = raw.prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE name LIKE 'tokens_%' AND type = 'table'`).get()!
+      .name;
+    raw.exec(`ALTER TABLE ${table} DROP COLUMN expires_at; ALTER TABLE ${table} DROP COLUMN last_used_at`);
+    raw.close();
+
+    rm = new SqliteReadModel(file);
+    const legacy = await rm.listTokens(ukprn);
+    expect(legacy).toEqual([
+      { token_id: 'K1', ukprn, status: 'active', issued_at: at, revoked_at: null, expires_at: null, last_used_at: null },
+    ]);
+    await rebuildProjection(store, rm, 'providers');
+    expect(await rm.listTokens(ukprn)).toEqual(legacy);
+    const use = { ukprn, token_id: 'K1', on: '2026-01-03', at: '2026-01-03T10:00:00.000Z' };
+    await store.appendToStream(
+      providerStreamId(ukprn),
+      toEventData([{ type: 'TokenUsed', data: use }], { occurredAt: use.at }, newEventId),
+    );
+    await new Projector(store, rm, silent).catchUp();
+    expect(await rm.getToken('K1')).toMatchObject({ expires_at: null, last_used_at: use.at });
     rm.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
