@@ -24,7 +24,7 @@ import { TraineeGenerator, isoDate, selfCheck } from './lib/generator';
 import { loadDataset, type Dataset } from './lib/dataset';
 import { measureHistory, measureRebuild, percentile, type RebuildResult } from './lib/offline';
 import { ApiProcess, CeilingProcess } from './lib/processes';
-import { FLOOD_SCENARIO, measureFlood, type FloodResult } from './lib/flood';
+import { FLOOD_SCENARIO, FLOOD_TOKEN_LIMIT_PER_MINUTE, measureFlood, type FloodResult } from './lib/flood';
 import { buildScenarios, P99_TARGET_MS, type Scenario } from './lib/scenarios';
 import { combineLoads, probe, runLoad, type LoadResult, type LoadSettings } from './lib/load';
 import { checkTargets, formatTable, type BenchResults, type ScenarioResult, type SoakResult } from './lib/report';
@@ -326,8 +326,24 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       streamLength = await measureStreamLength(api.url, streams, { duration: o.duration, warmup: o.warmup, rounds: o.rounds }, log);
 
     let flood: FloodResult | null = null;
+    let floodLimited: FloodResult | null = null;
     if (o.only === null || o.only.includes(FLOOD_SCENARIO)) {
-      flood = await measureFlood(api.url, dataset, { duration: o.duration, warmup: o.warmup, connections: o.connections }, log);
+      const load = { duration: o.duration, warmup: o.warmup, connections: o.connections };
+      flood = await measureFlood(api.url, dataset, { ...load, tokenLimitPerMinute: null }, log);
+      // The same on a second API process with the per-token limit on; it only reads (PROJECTOR=external).
+      log(`bench: ${FLOOD_SCENARIO}: a second API with RATE_LIMIT_TOKEN_PER_MINUTE=${FLOOD_TOKEN_LIMIT_PER_MINUTE}`);
+      const limited = await ApiProcess.start({
+        repoRoot: REPO_ROOT,
+        dataDir,
+        env: { ...env, PROJECTOR: 'external', RATE_LIMIT_TOKEN_PER_MINUTE: String(FLOOD_TOKEN_LIMIT_PER_MINUTE) },
+        cpuProfDir: null,
+        logFile: join(dataDir, 'api-flood-limited.log'),
+      });
+      try {
+        floodLimited = await measureFlood(limited.url, dataset, { ...load, tokenLimitPerMinute: FLOOD_TOKEN_LIMIT_PER_MINUTE }, log);
+      } finally {
+        await limited.stop();
+      }
     }
 
     let soak: SoakResult | null = null;
@@ -360,7 +376,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     }
 
     const cpus = os.cpus();
-    const partial = { scenarios: results, rebuild, history, streamLength, flood, soak };
+    const partial = { scenarios: results, rebuild, history, streamLength, flood, floodLimited, soak };
     return {
       date: isoDate(startedAt.getTime()),
       label: o.label,
@@ -406,6 +422,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       scenarios: results,
       streamLength,
       flood,
+      floodLimited,
       rss: { afterStartMiB: afterStart, peakMiB: peak, endMiB: endRss },
       soak,
       targets: checkTargets(partial, P99_TARGET_MS),

@@ -2,8 +2,9 @@
  * `flood` (issue 12, fairness; BENCHMARKS.md): while provider A lists its trainees at full speed on
  * many connections, provider B reads one trainee and one page of its list at a modest fixed rate;
  * B's p50/p99 under the flood are compared with B's own figures in the same run with no flood
- * (target: within 2×). Rate limits are off in the bench harness, so this measures the fairness of
- * the server itself, not the admission control.
+ * (target: within 2×). Measured twice: with rate limits off (the bench harness's default), the
+ * fairness of the server itself; and on a second API process on the same data with the per-token
+ * limit at {@link FLOOD_TOKEN_LIMIT_PER_MINUTE}, the fairness that admission control gives.
  */
 import autocannon from 'autocannon';
 import type { Dataset, ProviderRef } from './dataset';
@@ -11,8 +12,10 @@ import type { Dataset, ProviderRef } from './dataset';
 export const FLOOD_SCENARIO = 'flood';
 /** B's latency under the flood ÷ idle, at most (issue 12, Build 6). */
 export const FLOOD_RATIO_TARGET = 2;
-/** B's requests per second, per kind (GET one, list one page). */
+/** B's requests per second, per kind (GET one, list one page), with rate limits off. */
 const VICTIM_RATE = 10;
+/** The same under the per-token limit: 2 kinds × 2/s = 240 a minute, within {@link FLOOD_TOKEN_LIMIT_PER_MINUTE}. */
+const LIMITED_VICTIM_RATE = 2;
 
 /** B's latency of one kind of request, in ms. */
 export interface VictimLatency {
@@ -32,6 +35,8 @@ export interface FloodResult {
   ratioP50: number;
   ratioP99: number;
   ratioTarget: number;
+  /** The API's `RATE_LIMIT_TOKEN_PER_MINUTE` during the measurement; null: rate limits off. */
+  tokenLimitPerMinute: number | null;
 }
 
 const auth = (p: ProviderRef): Record<string, string> => ({ authorization: `Bearer ${p.token}` });
@@ -42,6 +47,7 @@ async function victimRun(
   b: ProviderRef,
   cycle: number,
   seconds: number,
+  rate: number,
 ): Promise<{ get: VictimLatency; list: VictimLatency }> {
   const ids = b.trainees.filter((t) => t.cycle === cycle).map((t) => t.id);
   let i = 0;
@@ -51,7 +57,7 @@ async function victimRun(
         url,
         connections: 1,
         duration: seconds,
-        overallRate: VICTIM_RATE,
+        overallRate: rate,
         requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', path: path(), headers: auth(b) }) }],
       }) as Promise<autocannon.Result>
     ).then((r) => ({ requests: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx }));
@@ -70,7 +76,7 @@ async function victimRun(
 export async function measureFlood(
   url: string,
   dataset: Dataset,
-  o: { duration: number; warmup: number; connections: number },
+  o: { duration: number; warmup: number; connections: number; tokenLimitPerMinute: number | null },
   log: (message: string) => void,
 ): Promise<FloodResult> {
   const cycle = dataset.currentCycle;
@@ -78,7 +84,8 @@ export async function measureFlood(
   const [a, b] = [...dataset.providers].filter((p) => current(p) > 0).sort((x, y) => current(y) - current(x));
   if (!a || !b) throw new Error('flood needs two providers with trainees in the current cycle');
   log(`bench: ${FLOOD_SCENARIO}: B (${b.ukprn}) idle for ${o.duration} s`);
-  const idle = await victimRun(url, b, cycle, o.duration);
+  const rate = o.tokenLimitPerMinute === null ? VICTIM_RATE : LIMITED_VICTIM_RATE;
+  const idle = await victimRun(url, b, cycle, o.duration, rate);
   const pages = Math.max(1, Math.min(10, Math.ceil(current(a) / 50)));
   let n = 0;
   log(`bench: ${FLOOD_SCENARIO}: A (${a.ukprn}) floods on ${o.connections} connections; B measured after ${o.warmup} s`);
@@ -98,7 +105,7 @@ export async function measureFlood(
     ],
   }) as Promise<autocannon.Result>;
   await new Promise((r) => setTimeout(r, o.warmup * 1000));
-  const flooded = await victimRun(url, b, cycle, o.duration);
+  const flooded = await victimRun(url, b, cycle, o.duration, rate);
   const f = await flood;
   const ratio = (pick: (l: VictimLatency) => number): number =>
     Math.max(pick(flooded.get) / Math.max(pick(idle.get), 0.01), pick(flooded.list) / Math.max(pick(idle.list), 0.01));
@@ -111,20 +118,33 @@ export async function measureFlood(
       non2xx: f.non2xx,
       connections: o.connections,
     },
-    victim: { ukprn: b.ukprn, ratePerSecond: VICTIM_RATE },
+    victim: { ukprn: b.ukprn, ratePerSecond: rate },
     idle,
     flooded,
     ratioP50: ratio((l) => l.p50),
     ratioP99: ratio((l) => l.p99),
     ratioTarget: FLOOD_RATIO_TARGET,
+    tokenLimitPerMinute: o.tokenLimitPerMinute,
   };
 }
+
+/** "rate limits off" or "per-token limit 3000/min". */
+export function floodSetting(r: FloodResult): string {
+  return r.tokenLimitPerMinute === null ? 'rate limits off' : `per-token limit ${r.tokenLimitPerMinute}/min`;
+}
+
+/**
+ * The per-token limit of the second `flood` measurement: far below what A's flood asks, above B's
+ * own rate there (two kinds × {@link LIMITED_VICTIM_RATE}/s), so only A is refused (429 before its
+ * token is read). A's allowance is spent in the first fraction of a second of each window.
+ */
+export const FLOOD_TOKEN_LIMIT_PER_MINUTE = 300;
 
 /** One line of the console report. */
 export function formatFlood(r: FloodResult): string {
   const l = (x: VictimLatency): string => `p50 ${x.p50} / p99 ${x.p99} ms`;
   return (
-    `flood: A ${r.flooder.rps.toFixed(0)} req/s of lists on ${r.flooder.connections} connections (p50 ${r.flooder.p50} ms); ` +
+    `flood (${floodSetting(r)}): A ${r.flooder.rps.toFixed(0)} req/s of lists on ${r.flooder.connections} connections (p50 ${r.flooder.p50} ms); ` +
     `B at ${r.victim.ratePerSecond}/s each — GET idle ${l(r.idle.get)}, flooded ${l(r.flooded.get)}; ` +
     `list idle ${l(r.idle.list)}, flooded ${l(r.flooded.list)}; ` +
     `ratio p50 ${r.ratioP50.toFixed(2)}×, p99 ${r.ratioP99.toFixed(2)}× (target ≤ ${r.ratioTarget}×)`

@@ -97,6 +97,28 @@ describe('rate limits (docs/reference/API-FACTS.md §3.1; issue 12, row 6)', () 
   });
 });
 
+describe('a client that keeps sending past its limit (BENCHMARKS.md "flood")', () => {
+  let api: RunningApi;
+  afterAll(() => api?.close());
+
+  it('gets its 429s at once up to the limit again, then slowed, while another token is answered first', async () => {
+    api = await RunningApi.start({ rateLimitIpPerMinute: 0, rateLimitTokenPerMinute: 2 });
+    const flooder = { authorization: `Bearer ${await api.providerToken('10000094')}` };
+    const other = { authorization: `Bearer ${await api.providerToken('10000095')}` };
+    await startOfAWindowWithRoom();
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await send(api, 'GET', '/api/v2025.0/info', flooder)).status);
+    expect(statuses).toEqual([200, 200, 429, 429]); // 2 allowed, then as many refusals answered at once
+    // The 5th refusal waits; a request of another token sent after it is answered before it.
+    const order: string[] = [];
+    const slowed = send(api, 'GET', '/api/v2025.0/info', flooder).then((r) => order.push(`flooder ${r.status}`));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await send(api, 'GET', '/api/v2025.0/info', other).then((r) => order.push(`other ${r.status}`));
+    await slowed;
+    expect(order).toEqual(['other 200', 'flooder 429']);
+  });
+});
+
 describe('rate limit per IP and blocklists (docs/reference/API-FACTS.md §3.1–3.3)', () => {
   let api: RunningApi;
 

@@ -31,7 +31,8 @@ type Counted = Extract<Awaited<ReturnType<Limiter>>, { isAllowed: false }>;
  *    aligned to the epoch (§3.1; 0 turns a limit off). Over a limit → 429, `text/plain`,
  *    `Retry later\n`, `Retry-After` the whole seconds to the window's end. Answers under `/api`
  *    carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds) of the limit
- *    closest to being reached.
+ *    closest to being reached. A client refused more than the limit's `max` times in one window
+ *    gets each further 429 after {@link SUSTAINED_FLOOD_DELAY_MS} (at most until the window ends).
  * Counting goes through `@fastify/rate-limit` with the windows in `counter` ({@link fixedWindowStore}).
  * A counter that fails (its database unreachable) lets the request through and logs a warning.
  */
@@ -43,10 +44,14 @@ export async function registerAdmission(fastify: FastifyInstance, options: Admis
     store: fixedWindowStore(options.counter, options.now),
   });
   const limiters: { limiter: Limiter; perToken: boolean }[] = [];
-  if (config.rateLimitIpPerMinute > 0)
-    limiters.push({ limiter: fastify.createRateLimit({ max: config.rateLimitIpPerMinute }), perToken: false });
+  // `ban` marks a client refused more than `max` times in one window: its further 429s are slowed down.
+  if (config.rateLimitIpPerMinute > 0) {
+    const max = config.rateLimitIpPerMinute;
+    limiters.push({ limiter: fastify.createRateLimit({ max, ban: max }), perToken: false });
+  }
   if (config.rateLimitTokenPerMinute > 0) {
-    const limiter = fastify.createRateLimit({ max: config.rateLimitTokenPerMinute, keyGenerator: tokenKey });
+    const max = config.rateLimitTokenPerMinute;
+    const limiter = fastify.createRateLimit({ max, ban: max, keyGenerator: tokenKey });
     limiters.push({ limiter, perToken: true });
   }
   const blockedIps = new Set(config.blockedIps);
@@ -75,9 +80,19 @@ export async function registerAdmission(fastify: FastifyInstance, options: Admis
     const shown = exceeded ?? counted.reduce((a, b) => (b.remaining < a.remaining ? b : a));
     setRateLimitHeaders(reply, shown);
     if (exceeded) {
+      // A client that goes on after `max` refusals waits for each further one, so that a flood of
+      // refused requests cannot take the cores from other clients (BENCHMARKS.md "flood").
+      if (counted.some((c) => c.isBanned)) await delay(Math.min(SUSTAINED_FLOOD_DELAY_MS, exceeded.ttl));
       return reply.code(429).header('retry-after', String(exceeded.ttlInSeconds)).type('text/plain; charset=utf-8').send('Retry later\n');
     }
   });
+}
+
+/** How long a 429 waits once its client has been refused more than its limit's `max` times in the window, in ms. */
+export const SUSTAINED_FLOOD_DELAY_MS = 1_000;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
 
 /**
