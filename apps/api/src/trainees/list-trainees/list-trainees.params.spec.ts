@@ -42,3 +42,19 @@ describe('toListQuery paging', () => {
     expect(Number.isSafeInteger(q.page * PER_PAGE_MAX)).toBe(true);
   });
 });
+
+/** The list's 422 messages quote the value as the reference does, bounded (issue 12: no message quotes an unbounded value). */
+describe('toListQuery messages', () => {
+  it('quotes a short value whole', () => {
+    expect(errorsOf({ status: 'bogus' })).toEqual({ status: ['bogus is not a valid status'] });
+  });
+
+  it.each([
+    ['status', 'is not a valid status'],
+    ['since', 'is not a valid date'],
+    ['academic_cycle', 'is not a valid academic cycle year'],
+  ])('quotes at most 200 characters of a long %s', (param, message) => {
+    const errors = errorsOf({ [param]: 'x'.repeat(10_000) })[param];
+    expect(errors).toEqual([`${'x'.repeat(200)}… ${message}`]);
+  });
+});

@@ -18,6 +18,15 @@ export function leadingInteger(value: string): number | null {
   return m ? Number.parseInt(m[1], 10) : null;
 }
 
+/** Most characters of a query value that a message quotes (as the write messages, libs/contract/src/wire/values.ts). */
+const MAX_QUOTED = 200;
+
+/** A query value as the reference's message shows it (`String`), cut at {@link MAX_QUOTED} characters with `…`. */
+export function quoted(value: unknown): string {
+  const text = String(value);
+  return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
+}
+
 const SINCE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /** An ISO 8601 date or date-time as a UTC instant (`…Z`, ms); a zone-less value is read as UTC. Null if invalid. */
@@ -45,7 +54,7 @@ class AcademicCycleConstraint implements ValidatorConstraintInterface {
     return year !== null && isKnownAcademicCycle(year);
   }
   defaultMessage(args: ValidationArguments): string {
-    return `${String(args.value)} is not a valid academic cycle year`;
+    return `${quoted(args.value)} is not a valid academic cycle year`;
   }
 }
 
@@ -56,7 +65,7 @@ class StatusConstraint implements ValidatorConstraintInterface {
     return Array.isArray(value) || (STATUS_FILTERS as readonly unknown[]).includes(value);
   }
   defaultMessage(args: ValidationArguments): string {
-    return `${String(args.value)} is not a valid status`;
+    return `${quoted(args.value)} is not a valid status`;
   }
 }
 
@@ -66,7 +75,7 @@ class SinceConstraint implements ValidatorConstraintInterface {
     return typeof value === 'string' && parseSince(value) !== null;
   }
   defaultMessage(args: ValidationArguments): string {
-    return `${String(args.value)} is not a valid date`;
+    return `${quoted(args.value)} is not a valid date`;
   }
 }
 
