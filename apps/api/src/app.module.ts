@@ -8,6 +8,7 @@ import { ApiAuthenticator, ApiGuard, PublicVersionGuard } from './kernel/api.gua
 import { Idempotency } from './kernel/idempotency';
 import { IdempotencyInterceptor } from './kernel/idempotency.interceptor';
 import { storeProviders } from './kernel/stores.providers';
+import { CachedTokens } from './kernel/token-cache';
 import { LOGGER } from './kernel/tokens';
 import { TokenUse } from './kernel/token-use';
 import { VersionRegistry } from './kernel/versions';
@@ -70,6 +71,7 @@ export class AppModule {
         Idempotency,
         IdempotencyInterceptor,
         TokenUse,
+        CachedTokens,
         ApiAuthenticator,
         ApiGuard,
         PublicVersionGuard,

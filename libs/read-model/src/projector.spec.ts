@@ -202,3 +202,26 @@ describe('Projector failure handling', () => {
     expect(projector.health()).toMatchObject({ state: 'stopped', failure: null });
   });
 });
+
+describe('Projector onApplied', () => {
+  it('is told the events it stored, in batches and one by one, but not a parked one; what it throws is ignored', async () => {
+    const log = new MemoryLog();
+    const store = new FakeStore();
+    log.append('provider-1');
+    const bad = log.append('trainee-B');
+    log.append('trainee-C');
+    store.poisoned.add(bad.position);
+    const told: number[][] = [];
+    const projector = new Projector(log.asStore(), store, recordingLogger(), {
+      ...fast,
+      onApplied: (events) => {
+        told.push(events.map((e) => e.position));
+        throw new Error('a careless listener');
+      },
+    });
+    expect(await projector.catchUp()).toBe(3);
+    // The batch failed on position 2: its events were applied one by one and 2 was parked.
+    expect(told).toEqual([[1], [3]]);
+    expect(store.applied).toEqual([1, 3]);
+  });
+});

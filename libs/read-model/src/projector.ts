@@ -23,6 +23,11 @@ export interface ProjectorOptions {
   maxAttempts?: number;
   /** The clock of `parked_at` and `since` (default: the system clock). */
   now?: () => Date;
+  /**
+   * Called with the events of each batch once they are stored (the API drops its cached tokens when
+   * a provider stream changes). It must not throw; what it throws is logged and ignored.
+   */
+  onApplied?: (events: readonly RecordedEvent[]) => void;
 }
 
 /** What is failing: the subscription to the log, or applying one event (named by stream, revision, type, position). */
@@ -208,6 +213,7 @@ export class Projector {
       try {
         await this.store.applyBatch(batch);
         this.applied += batch.length;
+        this.notifyApplied(batch);
         this.advance(batch[batch.length - 1].position);
         return true;
       } catch (err) {
@@ -235,6 +241,7 @@ export class Projector {
       try {
         await this.store.applyBatch([event]);
         this.applied += 1;
+        this.notifyApplied([event]);
         this.advance(event.position);
         this.applyFailure = null;
         return true;
@@ -283,6 +290,15 @@ export class Projector {
     });
     this.advance(event.position);
     return true;
+  }
+
+  /** Tells {@link ProjectorOptions.onApplied}, before any writer waiting for these events is released. */
+  private notifyApplied(events: readonly RecordedEvent[]): void {
+    try {
+      this.options.onApplied?.(events);
+    } catch (err) {
+      this.logger.warn('onApplied failed', { error: errorMessage(err) });
+    }
   }
 
   private describe(event: RecordedEvent): { stream_id: string; revision: number; type: string; position: number } {

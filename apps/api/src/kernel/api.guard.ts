@@ -1,10 +1,10 @@
-import { Inject, Injectable, NotFoundException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, NotFoundException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { contractFor, type ApiVersion } from '@app/contract';
 import { hashToken, tokenFromAuthorizationHeader } from '@app/application';
 import { tokenAuthenticates } from '@app/domain';
-import { PROVIDER_READ_MODEL, type ProviderReadModel } from '@app/read-model';
 import type { ApiRequest } from './request-context';
 import { TokenUse } from './token-use';
+import { CachedTokens } from './token-cache';
 import { VERSION_PATTERN, VersionRegistry } from './versions';
 
 /** 401 with `{error: "Unauthorized"}` (docs/spec/trainee-records-api.md "Authentication"). */
@@ -33,7 +33,7 @@ export class ResourceNotFound extends Error {}
 @Injectable()
 export class ApiAuthenticator {
   constructor(
-    @Inject(PROVIDER_READ_MODEL) private readonly providers: Pick<ProviderReadModel, 'findTokenByHash'>,
+    private readonly providers: CachedTokens,
     private readonly versions: VersionRegistry,
     private readonly tokenUse: TokenUse,
   ) {}

@@ -12,6 +12,8 @@ import {
   type RebuildableStore,
 } from '@app/read-model';
 import { LOGGER, STORES } from './tokens';
+import { CachedTokens } from './token-cache';
+import { PROVIDER_STREAM_PREFIX } from '@app/domain';
 
 /**
  * The projections behind the API (docs/DESIGN.md "Read models"). With `PROJECTOR=in-process` the
@@ -37,6 +39,7 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
     @Inject(APP_CONFIG) readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(STORES) private readonly stores: Stores,
+    tokens: CachedTokens,
   ) {
     const inProcess = config.projector === 'in-process';
     this.projector = inProcess
@@ -44,7 +47,13 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
           stores.eventStore,
           stores.readModel,
           { error: (msg, ctx) => logger.error(ctx ?? {}, msg), warn: (msg, ctx) => logger.warn(ctx ?? {}, msg) },
-          { maxAttempts: config.projectorMaxAttempts },
+          {
+            maxAttempts: config.projectorMaxAttempts,
+            // A token issued, revoked or used: the next request looks it up again.
+            onApplied: (events) => {
+              if (events.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))) tokens.invalidate();
+            },
+          },
         )
       : null;
     const registry = inProcess ? createRegistry(config) : null;
