@@ -6,16 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { MongoWindowCounter } from '../../apps/api/src/admission/mongo-window-counter';
+import { mongoUrlOrSkip } from '../support/mongo-suite';
 
-const SKIPPED = 'MongoDB rate-limit window counter SKIPPED: MONGODB_URL is not set (no server on this machine)';
-const url = process.env.MONGODB_URL;
+const url = mongoUrlOrSkip('MongoWindowCounter', 'MongoDB rate-limit window counter');
 
-if (!url) {
-  describe('MongoWindowCounter', () => {
-    console.warn(SKIPPED);
-    it.skip(SKIPPED, () => undefined);
-  });
-} else {
+if (url) {
   describe('MongoWindowCounter (one count across API replicas)', () => {
     const dbName = `rlw_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
     const clients = [new MongoClient(url), new MongoClient(url)];

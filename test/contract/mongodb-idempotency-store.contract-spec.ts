@@ -8,16 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { MongoReadModel } from '@app/read-model';
 import { describeIdempotencyStoreContract } from './idempotency-store.contract';
+import { mongoUrlOrSkip } from '../support/mongo-suite';
 
-const SKIPPED = 'MongoDB idempotency store contract suite SKIPPED: MONGODB_URL is not set (no server on this machine)';
-const url = process.env.MONGODB_URL;
+const url = mongoUrlOrSkip('Idempotency store contract: MongoIdempotencyStore', 'MongoDB idempotency store contract suite');
 
-if (!url) {
-  describe('Idempotency store contract: MongoIdempotencyStore', () => {
-    console.warn(SKIPPED);
-    it.skip(SKIPPED, () => undefined);
-  });
-} else {
+if (url) {
   /** Unique per run (database names are limited to 63 bytes). */
   const runId = `idc_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   let tests = 0;

@@ -9,16 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { MongoReadModel, mongoStoreCollections, type ProjectionName } from '@app/read-model';
 import { describeReadModelContract } from './read-model.contract';
+import { mongoUrlOrSkip } from '../support/mongo-suite';
 
-const SKIPPED = 'MongoDB read-model contract suite SKIPPED: MONGODB_URL is not set (no server on this machine)';
-const url = process.env.MONGODB_URL;
+const url = mongoUrlOrSkip('Read-model contract: MongoReadModel', 'MongoDB read-model contract suite');
 
-if (!url) {
-  describe('Read-model contract: MongoReadModel', () => {
-    console.warn(SKIPPED);
-    it.skip(SKIPPED, () => undefined);
-  });
-} else {
+if (url) {
   /** Unique per run (database names are limited to 63 bytes). */
   const runId = `rmc_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   let tests = 0;
