@@ -1,34 +1,17 @@
 import type { TraineeDetails } from '@app/domain';
 import type { ApiVersion } from '../versions';
 import { validateNewTrainee, validateTraineeUpdate } from './validate';
+import { payload, TODAY } from './trainee-payload.fixture';
 
-const TODAY = '2026-11-22';
-
-const CREATE_V2026: Record<string, unknown> = {
-  first_names: 'Ada',
-  last_name: 'Lovelace',
-  date_of_birth: '1990-05-01',
-  sex: '10',
-  email: 'ada@example.com',
-  training_route: '11',
-  itt_start_date: '2026-09-01',
-  itt_end_date: '2029-07-31',
-  statsagency_id: '1234567890123',
-  course_subject_1: '100346',
+const CREATE_V2026 = payload('v2026.1', {
   course_subject_2: '100403',
-  study_mode: '01',
-  itt_aim: '201',
-  course_year: '2026',
-  course_age_range: '13918',
-  fund_code: '2',
-  funding_method: '6',
   ethnicity: '142',
   nationality: 'FR',
   disability1: '58',
   training_initiative: '026',
   training_partner_urn: '660776',
   employing_school_urn: '883876',
-};
+});
 
 const DEGREE = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2003' };
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { TraineeDetails, ValidationResult } from '@app/domain';
 import type { ApiVersion } from '../versions';
+import { payload } from './trainee-payload.fixture';
 import {
   validateDegree,
   validateDegreeUpdate,
@@ -161,28 +162,7 @@ function wellFormed(result: ValidationResult<unknown>): boolean {
 }
 
 const STORED: TraineeDetails = (() => {
-  const r = validateNewTrainee(
-    {
-      first_names: 'Ada',
-      last_name: 'Lovelace',
-      date_of_birth: '1990-05-01',
-      sex: '10',
-      email: 'ada@example.com',
-      training_route: '11',
-      itt_start_date: '2026-09-01',
-      itt_end_date: '2029-07-31',
-      statsagency_id: '1234567890123',
-      course_subject_1: '100346',
-      study_mode: '01',
-      itt_aim: '201',
-      course_year: '2026',
-      course_age_range: '13918',
-      fund_code: '2',
-      funding_method: '6',
-      disability1: '58',
-    },
-    { version: 'v2026.1', today: '2026-11-22' },
-  );
+  const r = validateNewTrainee(payload('v2026.1', { disability1: '58' }), { version: 'v2026.1', today: '2026-11-22' });
   if (!r.ok) throw new Error(r.errors.join('; '));
   return r.value.details;
 })();
@@ -249,24 +229,7 @@ describe('validators never throw (property)', () => {
   });
 
   it('a valid payload with a few fields changed either validates with complete details or explains why', () => {
-    const base: Record<string, unknown> = {
-      first_names: 'Ada',
-      last_name: 'Lovelace',
-      date_of_birth: '1990-05-01',
-      sex: '10',
-      email: 'ada@example.com',
-      training_route: '11',
-      itt_start_date: '2026-09-01',
-      itt_end_date: '2029-07-31',
-      statsagency_id: '1234567890123',
-      course_subject_1: '100346',
-      study_mode: '01',
-      itt_aim: '201',
-      course_year: '2026',
-      course_age_range: '13918',
-      fund_code: '2',
-      funding_method: '6',
-    };
+    const base = payload('v2026.1');
     let valid = 0;
     fc.assert(
       fc.property(fc.dictionary(fc.constantFrom(...TRAINEE_KEYS), anyValue, { maxKeys: 3 }), (overlay) => {
