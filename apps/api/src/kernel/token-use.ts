@@ -40,12 +40,16 @@ export class TokenUse {
    * a failure is logged (token id only) and retried by the next request.
    */
   recordUse(token: Pick<TokenRecord, 'token_id' | 'ukprn' | 'last_used_at'>, today: string): void {
-    if (token.last_used_at !== null && londonDate(new Date(token.last_used_at)) >= today) return;
     if (this.memoDay !== today) {
       this.recorded.clear();
       this.memoDay = today;
     }
+    // The set first: after a token's first request of the day, every later one stops here.
     if (this.recorded.has(token.token_id)) return;
+    if (token.last_used_at !== null && londonDate(new Date(token.last_used_at)) >= today) {
+      this.recorded.add(token.token_id);
+      return;
+    }
     this.recorded.add(token.token_id);
     this.operations.recordTokenUse(token.ukprn, token.token_id).catch((err: unknown) => {
       this.recorded.delete(token.token_id);
