@@ -12,7 +12,7 @@ const LIB_DEPENDENCIES = {
   domain: [],
   contract: ['domain'],
   'event-store': [],
-  'read-model': ['domain', 'event-store'],
+  'read-model': ['domain', 'contract', 'event-store'],
   application: ['domain', 'event-store'],
   platform: ['domain', 'contract', 'event-store', 'read-model', 'application'],
 };

@@ -17,7 +17,7 @@ import { newEventId } from '@app/event-store';
  * event the test applied. A rebuild re-reads the whole log, so these tests need a store that only
  * the test feeds (both runners give each test a fresh one).
  */
-import { commandFromWire } from '@app/contract';
+import { API_VERSIONS, commandFromWire, contractFor, type ApiVersion } from '@app/contract';
 import { randomBytes, randomInt } from 'node:crypto';
 import v2025Example from '../fixtures/post-trainee-v2025.0.json';
 import {
@@ -917,6 +917,45 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
         expect((await rm.findDuplicateCandidates(ukprn, '1992-03-04', route, 'AFTER')).map((t) => t.trainee_id)).toEqual([id]);
       });
     });
+    describe('answers as bytes (docs/DESIGN.md "Answers stored as bytes")', () => {
+      const nested = (t: Trainee, v: ApiVersion) => JSON.stringify(contractFor(v).output.serializeTrainee(t, { nested: true }));
+      const item = (t: Trainee, v: ApiVersion) => JSON.stringify(contractFor(v).output.serializeTrainee(t, { nested: false }));
+
+      it.each([...API_VERSIONS])('getTraineeAnswer is the %s answer of the trainee as it is now, by id in any letter case', async (v) => {
+        const id = tid('Answer');
+        const { events, expected } = decidedHistory(id, ukprn, 1);
+        await rm.applyBatch(log.trainee(events));
+        const answer = await rm.getTraineeAnswer(id.toUpperCase(), v);
+        expect(answer?.ukprn).toBe(ukprn);
+        expect(answer?.body.toString()).toBe(nested(expected, v));
+        expect(await rm.getTraineeAnswer(`${id}-unknown`, v)).toBeNull();
+
+        await rm.applyBatch(log.trainee([updated(id, { first_names: 'Zoë Ångström' }, '2026-03-01T00:00:00.000Z')]));
+        const now = (await rm.getTrainee(id))!;
+        expect(now.details.first_names).toBe('Zoë Ångström');
+        expect((await rm.getTraineeAnswer(id, v))?.body.toString()).toBe(nested(now, v));
+      });
+
+      it.each([...API_VERSIONS])('listTraineeAnswers holds the %s list items of the listTrainees page, in its order', async (v) => {
+        const labels = ['l1', 'l2', 'l3'];
+        await rm.applyBatch(
+          labels.flatMap((l, i) =>
+            log.trainee(registration({ id: tid(l), ukprn, at: `2025-09-0${i + 1}T10:00:00.000Z`, details: { last_name: `Ünal${l}` } })),
+          ),
+        );
+        for (const q of [
+          listQuery(ukprn),
+          listQuery(ukprn, { page: 2, perPage: 2, sortOrder: 'asc' }),
+          listQuery(ukprn, { page: 3, perPage: 2 }),
+        ]) {
+          const [page, answers] = await Promise.all([rm.listTrainees(q), rm.listTraineeAnswers(q, v)]);
+          expect(answers.totalCount).toBe(page.totalCount);
+          expect(answers.items.map((b) => b.toString())).toEqual(page.items.map((t) => item(t, v)));
+        }
+        expect((await rm.listTraineeAnswers(listQuery(ukprn), v)).items).toHaveLength(3);
+      });
+    });
+
     describe('rebuild (blue/green through RebuildableStore and rebuildProjection; docs/DESIGN.md "Read models")', () => {
       /** The test's log: every event applied through `live`, what a rebuild reads. */
       let events: MemoryEventStore;

@@ -5,6 +5,7 @@ export * from './rules';
 export * from './contract';
 export * from './enhanced-errors';
 export { VersionOutput } from './output/trainee.output';
+export * from './output/trainee-answers';
 export * from './wire/values';
 export { isValidEmailFormat, isValidUkPostcode, parseGraduationYear } from './wire/constraints';
 export { DISABILITY_KEY, traineeWire } from './wire/trainee.wire';

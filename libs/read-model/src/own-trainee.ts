@@ -1,4 +1,5 @@
 import { NotFound, type Trainee } from '@app/domain';
+import type { ApiVersion } from '@app/contract';
 import type { TraineeReadModel } from './read-model.port';
 
 /**
@@ -12,4 +13,20 @@ export async function findOwnTrainee(readModel: Pick<TraineeReadModel, 'getTrain
   const trainee = await readModel.getTrainee(traineeId);
   if (!trainee || trainee.ukprn !== ukprn) throw new NotFound('Trainee');
   return trainee;
+}
+
+/**
+ * The trainee's answer bytes in `version` if it belongs to the provider `ukprn` (the ownership rule
+ * of {@link findOwnTrainee}); throws NotFound('Trainee') for an unknown trainee and another
+ * provider's alike.
+ */
+export async function findOwnTraineeAnswer(
+  readModel: Pick<TraineeReadModel, 'getTraineeAnswer'>,
+  ukprn: string,
+  traineeId: string,
+  version: ApiVersion,
+): Promise<Buffer> {
+  const answer = await readModel.getTraineeAnswer(traineeId, version);
+  if (!answer || answer.ukprn !== ukprn) throw new NotFound('Trainee');
+  return answer.body;
 }

@@ -4,7 +4,9 @@
  * service then reports the stored version as out of date and keeps serving it until an operator
  * runs `admin projections rebuild <name>`.
  *
- * - `trainees`: one document per trainee (every GET and list of the API).
+ * - `trainees`: one document per trainee (every GET and list of the API), with its answer bytes per
+ *   API version: raise it also when an API version's answer changes (docs/DESIGN.md "Answers stored
+ *   as bytes").
  * - `providers`: providers and their tokens (authentication, the admin CLI).
  */
 export const PROJECTION_VERSIONS = { trainees: 1, providers: 1 } as const;

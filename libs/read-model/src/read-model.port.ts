@@ -1,3 +1,4 @@
+import type { ApiVersion } from '@app/contract';
 import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 
@@ -26,6 +27,22 @@ export interface TraineeListPage {
   totalCount: number;
 }
 
+/**
+ * A trainee's answer in one API version as stored bytes: `body` is the UTF-8 JSON of the trainee
+ * with its placements and degrees (the `data` of GET /trainees/{id}); `ukprn` is the provider that
+ * owns the trainee, for the ownership rule (docs/DESIGN.md property 6).
+ */
+export interface OwnedAnswer {
+  ukprn: string;
+  body: Buffer;
+}
+
+/** A list page as answer bytes: one UTF-8 JSON list item per trainee (no placements, no degrees). */
+export interface TraineeAnswerPage {
+  items: Buffer[];
+  totalCount: number;
+}
+
 /** Reads of the trainee projection. Every GET is served from here (docs/DESIGN.md "The shape"). */
 export interface TraineeReadModel {
   /** The trainee by id (ids match case-insensitively, docs/reference/API-FACTS.md §1.10), or null. */
@@ -39,6 +56,14 @@ export interface TraineeReadModel {
   getTraineeSnapshot(traineeId: string): Promise<TraineeSnapshot | null>;
   /** One page of a provider's trainees of one academic cycle, ordered by updated_at then age. */
   listTrainees(query: TraineeListQuery): Promise<TraineeListPage>;
+  /**
+   * The trainee's answer in `version` (id matched case-insensitively), or null: bytes the
+   * projection stored when the trainee last changed (docs/DESIGN.md "Answers stored as bytes"),
+   * equal to `serializeTrainee(trainee, {nested: true})` of that version as JSON.
+   */
+  getTraineeAnswer(traineeId: string, version: ApiVersion): Promise<OwnedAnswer | null>;
+  /** The page of {@link listTrainees} as list items of `version`, stored bytes as for getTraineeAnswer. */
+  listTraineeAnswers(query: TraineeListQuery, version: ApiVersion): Promise<TraineeAnswerPage>;
   /** The provider's trainees with this date of birth, route and last name (case-insensitive). */
   findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]>;
 }

@@ -1,11 +1,14 @@
 import type { Db, Filter } from 'mongodb';
+import { answerItem, renderTraineeAnswer, type ApiVersion } from '@app/contract';
 import type { Trainee, TraineeSnapshot } from '@app/domain';
 import { duplicateKeys, traineeIdKey } from '../projections/trainee-projection';
 import type {
+  OwnedAnswer,
   ProviderReadModel,
   ProviderRecord,
   StatusFilter,
   TokenRecord,
+  TraineeAnswerPage,
   TraineeListPage,
   TraineeListQuery,
   TraineeReadModel,
@@ -38,6 +41,22 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
       },
       (t) => t === null,
     );
+  }
+
+  /**
+   * The trainee's answer in `version` (see `TraineeReadModel.getTraineeAnswer`). This adapter
+   * renders it from the document per read: the stored answer bytes are the embedded default's
+   * (docs/DESIGN.md "Answers stored as bytes").
+   */
+  async getTraineeAnswer(traineeId: string, version: ApiVersion): Promise<OwnedAnswer | null> {
+    const trainee = await this.getTrainee(traineeId);
+    return trainee ? { ukprn: trainee.ukprn, body: renderTraineeAnswer(trainee, version).body } : null;
+  }
+
+  /** The list page of {@link listTrainees} as list items of `version`, rendered per read as {@link getTraineeAnswer}. */
+  async listTraineeAnswers(q: TraineeListQuery, version: ApiVersion): Promise<TraineeAnswerPage> {
+    const page = await this.listTrainees(q);
+    return { items: page.items.map((t) => answerItem(renderTraineeAnswer(t, version))), totalCount: page.totalCount };
   }
 
   /**

@@ -1,4 +1,5 @@
-import { commandFromWire } from '@app/contract';
+import Database from 'better-sqlite3';
+import { API_VERSIONS, commandFromWire, contractFor } from '@app/contract';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,13 @@ function allDocs(rm: SqliteReadModel, n: number): Promise<unknown[]> {
   return Promise.all(Array.from({ length: n }, (_, i) => rm.getTrainee(`T${i}`)));
 }
 
+/** Every version's stored answer of trainees T0…T(n-1), as strings. */
+async function allAnswers(rm: SqliteReadModel, n: number): Promise<(string | undefined)[]> {
+  const ids = Array.from({ length: n }, (_, i) => `T${i}`);
+  const answers = await Promise.all(API_VERSIONS.flatMap((v) => ids.map((id) => rm.getTraineeAnswer(id, v))));
+  return answers.map((a) => a?.body.toString());
+}
+
 let dir: string;
 let store: SqliteEventStore;
 
@@ -99,8 +107,48 @@ describe('SqliteReadModel.applyBatch', () => {
     const rebuilt = new SqliteReadModel(join(dir, 'rebuilt.sqlite'));
     await rebuilt.applyBatch(events);
     expect(await allDocs(rebuilt, 40)).toEqual(await allDocs(live, 40));
+    expect(await allAnswers(rebuilt, 40)).toEqual(await allAnswers(live, 40));
     live.close();
     rebuilt.close();
+  });
+});
+
+describe('Stored answer bytes (docs/DESIGN.md "Answers stored as bytes")', () => {
+  useFreshEventStore();
+  const query = { ukprn: '10000001', academicCycle: 2025, page: 1, perPage: 50, sortOrder: 'asc' as const, today: '2026-01-01' };
+
+  /** Two trainees (T0, T1) projected into `rm.sqlite`, and a raw connection to it. */
+  async function projected(): Promise<{ rm: SqliteReadModel; raw: Database.Database }> {
+    await writeHistory(store, 2, 1);
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    await rm.applyBatch(await store.readAll({ maxCount: 1000 }));
+    return { rm, raw: new Database(join(dir, 'rm.sqlite')) };
+  }
+
+  it('sends the bytes stored at the last change (not a rendering per read), and renders when the store is of another projection version', async () => {
+    const { rm, raw } = await projected();
+    raw.prepare(`UPDATE trainee_answers_v1 SET body = ?, item_end = 11 WHERE version = 'v2025.0'`).run(Buffer.from('{"stored":1,"x":2}'));
+    expect((await rm.getTraineeAnswer('t1', 'v2025.0'))?.body.toString()).toBe('{"stored":1,"x":2}');
+    expect((await rm.listTraineeAnswers(query, 'v2025.0')).items.map(String)).toEqual(['{"stored":1}', '{"stored":1}']);
+
+    const newer = new SqliteReadModel(join(dir, 'rm.sqlite'), { codeVersions: { trainees: 2 } });
+    const trainee = (await newer.getTrainee('T1'))!;
+    expect((await newer.getTraineeAnswer('T1', 'v2025.0'))?.body.toString()).toBe(
+      JSON.stringify(contractFor('v2025.0').output.serializeTrainee(trainee, { nested: true })),
+    );
+    expect((await newer.listTraineeAnswers(query, 'v2025.0')).items.map(String)).not.toContain('{"stored":1}');
+    for (const c of [rm, newer, raw]) c.close();
+  });
+
+  it('renders the answer of a trainee whose answers are not stored (a store written before they were)', async () => {
+    const { rm, raw } = await projected();
+    const before = await allAnswers(rm, 2);
+    const items = (await rm.listTraineeAnswers(query, 'v2026.1')).items.map(String);
+    raw.exec('DELETE FROM trainee_answers_v1');
+    expect(await allAnswers(rm, 2)).toEqual(before);
+    expect((await rm.listTraineeAnswers(query, 'v2026.1')).items.map(String)).toEqual(items);
+    expect(items.map((i) => JSON.parse(i).trainee_id).sort()).toEqual(['T0', 'T1']);
+    for (const c of [rm, raw]) c.close();
   });
 });
 

@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 import { PROJECTION_NAMES, PROJECTION_VERSIONS, type ProjectionInfo, type ProjectionName } from '../projection-versions';
-import type { ProviderRecord, ReadModelStore, TokenRecord, TraineeListPage, TraineeListQuery } from '../read-model.port';
+import type { ApiVersion } from '@app/contract';
+import type {
+  OwnedAnswer,
+  ProviderRecord,
+  ReadModelStore,
+  TokenRecord,
+  TraineeAnswerPage,
+  TraineeListPage,
+  TraineeListQuery,
+} from '../read-model.port';
 import type { ParkedEvent, ParkedEventStore } from '../parked-events';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
 import { ProviderTables } from './provider-tables';
@@ -42,6 +51,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   private active!: Tables;
   private registry: RegistryRow[] = [];
   private seenDataVersion = -1;
+  private lookedAt = -Infinity;
 
   constructor(filename: string, options: { codeVersions?: Partial<Record<ProjectionName, number>> } = {}) {
     this.codeVersions = { ...PROJECTION_VERSIONS, ...options.codeVersions };
@@ -90,7 +100,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
         if (legacy) this.db.prepare(`DELETE FROM projection_checkpoints WHERE name = 'main_v1'`).run();
       })
       .immediate();
-    this.refresh(true);
+    this.refresh('force');
   }
 
   /** Opens `<dataDir>/read-models.sqlite`, creating the directory when needed. */
@@ -99,10 +109,20 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     return new SqliteReadModel(join(dataDir, 'read-models.sqlite'));
   }
 
-  /** Follows the registry when another connection (or this one) has committed since the last look. */
-  private refresh(force = false): Tables {
+  /**
+   * Follows the registry when another connection (or this one) has committed since the last look.
+   * A read looks (`PRAGMA data_version`) at most every {@link REGISTRY_RECHECK_MS}: a swap made in
+   * another process reaches this one's reads within that time, and a read that meets a dropped
+   * store looks again at once (see {@link read}); `now` looks whatever the time, as every write
+   * and checkpoint read does (so the in-process projector, and a writer waiting for it, always
+   * follow a swap before their next read); `force` reads the registry even if nothing committed.
+   */
+  private refresh(mode: 'read' | 'now' | 'force' = 'read'): Tables {
+    const at = performance.now();
+    if (mode === 'read' && this.active && at - this.lookedAt < REGISTRY_RECHECK_MS) return this.active;
+    this.lookedAt = at;
     const version = this.stmts.dataVersion.get() as number;
-    if (!force && version === this.seenDataVersion && this.active) return this.active;
+    if (mode !== 'force' && version === this.seenDataVersion && this.active) return this.active;
     this.seenDataVersion = version;
     this.registry = this.stmts.registry.all();
     const store = (name: ProjectionName) => this.registry.find((r) => r.name === name)!.store;
@@ -130,8 +150,9 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     try {
       return fn(this.refresh());
     } catch (err) {
-      if (!(err instanceof Error) || !/no such table/.test(err.message)) throw err;
-      return fn(this.refresh(true));
+      // Not `instanceof Error`: the driver's errors may come from another realm (a test sandbox).
+      if (!/no such table/.test(String((err as { message?: unknown } | null)?.message))) throw err;
+      return fn(this.refresh('force'));
     }
   }
 
@@ -153,6 +174,20 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   /** One page of a provider's trainees of one academic cycle (docs/reference/API-FACTS.md §14). */
   async listTrainees(q: TraineeListQuery): Promise<TraineeListPage> {
     return this.read((t) => t.trainees.page(q));
+  }
+
+  /**
+   * The trainee's stored answer bytes in `version` (see `TraineeReadModel.getTraineeAnswer`); when
+   * the served store was built by another projection version, rendered from the document instead
+   * (stored bytes are this code's output only in a store of this code's version).
+   */
+  async getTraineeAnswer(traineeId: string, version: ApiVersion): Promise<OwnedAnswer | null> {
+    return this.read((t) => t.trainees.answer(traineeId, version, this.servesCodeVersion('trainees')));
+  }
+
+  /** The list page as answer bytes of `version` (stored bytes as for {@link getTraineeAnswer}). */
+  async listTraineeAnswers(q: TraineeListQuery, version: ApiVersion): Promise<TraineeAnswerPage> {
+    return this.read((t) => t.trainees.answerPage(q, version, this.servesCodeVersion('trainees')));
   }
 
   /** The provider's trainees with this date of birth, route and last name (case-insensitive), oldest-created first. */
@@ -197,7 +232,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
 
   /** The lower of the two active projections' checkpoints: every event up to it is applied to both. */
   async checkpoint(): Promise<number> {
-    const t = this.refresh();
+    const t = this.refresh('now');
     return Math.min(
       this.stmts.getCheckpoint.get(`trainees_${t.trainees.store}`)?.position ?? 0,
       this.stmts.getCheckpoint.get(`providers_${t.providers.store}`)?.position ?? 0,
@@ -213,7 +248,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     if (events.length === 0) return;
     this.db
       .transaction(() => {
-        const t = this.refresh();
+        const t = this.refresh('now');
         this.applyTo(t.trainees, events);
         this.applyTo(t.providers, events);
       })
@@ -243,7 +278,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   async parkEvent(event: ParkedEvent): Promise<void> {
     this.db
       .transaction(() => {
-        const t = this.refresh();
+        const t = this.refresh('now');
         this.stmts.park.run(event);
         for (const tables of [t.trainees, t.providers]) {
           const name: ProjectionName = tables instanceof TraineeTables ? 'trainees' : 'providers';
@@ -260,7 +295,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
 
   /** Each projection as an operator sees it (`admin projections status`, `/readyz`). */
   async projectionInfo(): Promise<ProjectionInfo[]> {
-    const t = this.refresh(true);
+    const t = this.refresh('force');
     return PROJECTION_NAMES.map((name) => {
       const row = this.registry.find((r) => r.name === name)!;
       const tables = name === 'trainees' ? t.trainees : t.providers;
@@ -283,7 +318,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
    * versions and blue/green rebuilds".
    */
   async beginRebuild(name: ProjectionName): Promise<RebuildTarget> {
-    const row = this.refresh(true) && this.registry.find((r) => r.name === name)!;
+    const row = this.refresh('force') && this.registry.find((r) => r.name === name)!;
     const code = this.codeVersions[name];
     let store = row.rebuilding;
     if (!store) {
@@ -331,7 +366,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
           this.db.exec('ROLLBACK');
           throw err;
         }
-        this.refresh(true);
+        this.refresh('force');
         if (options.keepOld || previous === store) return { previous, dropped: false };
         (name === 'trainees' ? this.traineeTables(previous) : this.providerTables(previous)).drop();
         this.tablesByStore[name].delete(previous);
@@ -352,6 +387,9 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     this.db.close();
   }
 }
+
+/** How long a registry look serves reads, in ms (see `SqliteReadModel.refresh`). */
+const REGISTRY_RECHECK_MS = 100;
 
 function now(): string {
   return new Date().toISOString();

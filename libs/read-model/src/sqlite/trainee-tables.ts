@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
+import { answerItem, renderTraineeAnswer, renderTraineeAnswers, type ApiVersion } from '@app/contract';
 import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 import { decodeBatch, foldBatch } from '../projections/projection';
 import { duplicateKeys, traineeIdKey, traineeKeys, traineeProjection, type TraineeDocument } from '../projections/trainee-projection';
-import type { StatusFilter, TraineeListPage, TraineeListQuery } from '../read-model.port';
+import type { StatusFilter, TraineeAnswerPage, TraineeListPage, TraineeListQuery, OwnedAnswer } from '../read-model.port';
 
 interface TraineeRow {
   doc: string;
@@ -11,11 +12,25 @@ interface TraineeRow {
   seq: number;
 }
 
+/** A trainee's stored answer of one version (null columns: none stored, see {@link TraineeTables.answer}). */
+interface AnswerRow {
+  ukprn: string;
+  doc: string;
+  body: Buffer | null;
+  item_end: number | null;
+}
+
 /**
  * A trainee projection store: the table `trainees_<store>` and its statements. A row holds the
  * {@link TraineeDocument} (the trainee as JSON in `doc`, its `revision`) and the
  * {@link traineeKeys} as columns; `seq` holds `created_position` (rows of data directories from
  * before it did hold their insertion number, which is lower and in the same order).
+ *
+ * Beside it, `trainee_answers_<store>` holds each trainee's answer bytes per API version
+ * ({@link renderTraineeAnswers}), written with the row, so a GET sends stored bytes and a list page
+ * joins stored items (docs/DESIGN.md "Answers stored as bytes"). A trainee without an answer row
+ * (a store written before answers were stored, until the trainee changes or a rebuild) is answered
+ * by rendering its document per read.
  */
 export class TraineeTables {
   readonly table: string;
@@ -24,6 +39,11 @@ export class TraineeTables {
   private readonly duplicates: Database.Statement<[string, string, string, string], { doc: string }>;
   readonly count: Database.Statement<[], { n: number }>;
   private readonly lists = new Map<string, Database.Statement>();
+  readonly answersTable: string;
+  private readonly upsertAnswer: Database.Statement;
+  private readonly getAnswer: Database.Statement<[string, string], AnswerRow>;
+  private readonly docBySeq: Database.Statement<[number], string>;
+  private readonly getItem: Database.Statement<[string, number], { item: Buffer | null; doc: string | null }>;
 
   /** Creates the table and its indexes if missing (docs/DESIGN.md "Read models": indexes serve the list without scans). */
   constructor(
@@ -53,6 +73,27 @@ export class TraineeTables {
       -- Serves the status and has_trn filters (and their counts) without reading the documents.
       CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (ukprn, start_cycle, state, itt_start_date, has_trn, updated_at);
     `);
+    const a = (this.answersTable = `trainee_answers_${store}`);
+    // One row per trainee and version, keyed by the trainee row's seq; the item's bytes lead the body.
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS ${a} (
+        seq INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        item_end INTEGER NOT NULL,
+        body BLOB NOT NULL,
+        PRIMARY KEY (seq, version)
+      );
+    `);
+    this.upsertAnswer = db.prepare(`
+      INSERT INTO ${a} (seq, version, item_end, body) VALUES (?, ?, ?, ?)
+      ON CONFLICT (seq, version) DO UPDATE SET item_end = excluded.item_end, body = excluded.body`);
+    this.getAnswer = db.prepare(`
+      SELECT t.ukprn, CASE WHEN a.body IS NULL THEN t.doc END AS doc, a.body, a.item_end
+      FROM ${t} t LEFT JOIN ${a} a ON a.seq = t.seq AND a.version = ? WHERE t.trainee_id_lower = ?`);
+    this.docBySeq = db.prepare<[number], string>(`SELECT doc FROM ${t} WHERE seq = ?`).pluck();
+    this.getItem = db.prepare(`
+      SELECT substr(a.body, 1, a.item_end) AS item, CASE WHEN a.body IS NULL THEN t.doc END AS doc
+      FROM ${t} t LEFT JOIN ${a} a ON a.seq = t.seq AND a.version = ? WHERE t.seq = ?`);
     this.get = db.prepare(`SELECT doc, revision, seq FROM ${t} WHERE trainee_id_lower = ?`);
     // The guard on the stored revision never lets a write replace a newer document.
     this.upsert = db.prepare(`
@@ -85,6 +126,39 @@ export class TraineeTables {
 
   /** One page of the list query (see `STATUS_SQL` for the status filters), ordered by updated_at, ties newest-created first. */
   page(q: TraineeListQuery): TraineeListPage {
+    const { totalCount, seqs } = this.pageSeqs(q);
+    const items = seqs.map((seq) => JSON.parse(this.getBySeq(seq)) as Trainee);
+    return { items, totalCount };
+  }
+
+  /**
+   * The page of {@link page} as list items of `version` (JSON bytes each): the stored item bytes,
+   * or, for a trainee without them or when `stored` is false, the item rendered from its document.
+   */
+  answerPage(q: TraineeListQuery, version: ApiVersion, stored: boolean): TraineeAnswerPage {
+    const { totalCount, seqs } = this.pageSeqs(q);
+    const items = seqs.map((seq) => {
+      const row = stored ? this.getItem.get(version, seq) : undefined;
+      if (row?.item) return Buffer.concat([row.item, CLOSE]);
+      return answerItem(renderTraineeAnswer(JSON.parse(row?.doc ?? this.getBySeq(seq)) as Trainee, version));
+    });
+    return { items, totalCount };
+  }
+
+  /**
+   * The answer of `version` of the trainee with this id (any letter case), with its provider, or
+   * null: the stored bytes, or, for a trainee without them or when `stored` is false, rendered
+   * from its document.
+   */
+  answer(traineeId: string, version: ApiVersion, stored: boolean): OwnedAnswer | null {
+    const row = stored ? this.getAnswer.get(version, traineeIdKey(traineeId)) : undefined;
+    if (row?.body) return { ukprn: row.ukprn, body: row.body };
+    const trainee = row ? (JSON.parse(row.doc) as Trainee) : this.trainee(traineeId);
+    return trainee ? { ukprn: trainee.ukprn, body: renderTraineeAnswer(trainee, version).body } : null;
+  }
+
+  /** The total count of the list query (from the indexes) and the seqs of its page, in order. */
+  private pageSeqs(q: TraineeListQuery): { totalCount: number; seqs: number[] } {
     const where: string[] = ['ukprn = @ukprn', 'start_cycle = @cycle'];
     const params: Record<string, unknown> = { ukprn: q.ukprn, cycle: q.academicCycle, today: q.today };
     if (q.since) {
@@ -97,13 +171,11 @@ export class TraineeTables {
     const dir = q.sortOrder === 'asc' ? 'ASC' : 'DESC';
     const offset = (q.page - 1) * q.perPage;
     const totalCount = (this.list(`SELECT COUNT(*) AS n FROM {T} WHERE ${whereSql}`).get(params) as { n: number }).n;
-    if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { items: [], totalCount };
-    const rows = this.list(`SELECT doc FROM {T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset`).all({
-      ...params,
-      limit: q.perPage,
-      offset,
-    }) as { doc: string }[];
-    return { items: rows.map((r) => JSON.parse(r.doc) as Trainee), totalCount };
+    if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { totalCount, seqs: [] };
+    const seqs = this.list(`SELECT seq FROM {T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset`)
+      .pluck()
+      .all({ ...params, limit: q.perPage, offset }) as number[];
+    return { totalCount, seqs };
   }
 
   /** The duplicate candidates of the check (see {@link duplicateKeys}), oldest-created first. */
@@ -133,15 +205,25 @@ export class TraineeTables {
     }
     for (const { after } of foldBatch(traineeProjection, batch, stored)) {
       const keys = traineeKeys(after);
-      this.upsert.run({ ...keys, has_trn: keys.has_trn ? 1 : 0, revision: after.revision, doc: JSON.stringify(after.trainee) });
+      const row = { ...keys, has_trn: keys.has_trn ? 1 : 0, revision: after.revision, doc: JSON.stringify(after.trainee) };
+      if (this.upsert.run(row).changes === 0) continue;
+      for (const answer of renderTraineeAnswers(after.trainee))
+        this.upsertAnswer.run(after.created_position, answer.version, answer.itemEnd, answer.body);
     }
   }
 
-  /** Drops the table (and its indexes). */
+  /** The document of the row with this seq (the caller read the seq from the table in the same statement's snapshot). */
+  private getBySeq(seq: number): string {
+    return this.docBySeq.get(seq)!;
+  }
+
+  /** Drops the tables (and their indexes). */
   drop(): void {
-    this.db.exec(`DROP TABLE IF EXISTS ${this.table}`);
+    this.db.exec(`DROP TABLE IF EXISTS ${this.table}; DROP TABLE IF EXISTS ${this.answersTable}`);
   }
 }
+
+const CLOSE = Buffer.from('}');
 
 /** SQL for each status filter (docs/reference/API-FACTS.md §14.4); `@today` is the `YYYY-MM-DD` of now, UTC. */
 const STATUS_SQL: Record<StatusFilter, string> = {

@@ -1,12 +1,13 @@
-import { Get, Query } from '@nestjs/common';
+import { Get, Header, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiQuery } from '@nestjs/swagger';
 import { Answers, NotFoundAnswer, Operation } from '../../kernel/operation.decorators';
 import type { Caller } from '@app/application';
 import type { VersionContract } from '@app/contract';
-import type { TraineeListPage } from '@app/read-model';
+import type { TraineeAnswerPage } from '@app/read-model';
 import { NoTraineesFound } from '../../kernel/errors';
 import { ApiController } from '../../kernel/api-controller.decorator';
+import { JSON_CONTENT_TYPE, listAnswer } from '../../kernel/json-bytes';
 import { Contract, CurrentCaller } from '../../kernel/request-context';
 import { PER_PAGE_MAX, toListQuery } from './list-trainees.params';
 import { ListTraineesQuery } from './list-trainees.query';
@@ -21,7 +22,8 @@ export class ListTraineesController {
    * (`sort_order`, default desc), paged (`page` default 1, `per_page` default 50, at most
    * {@link PER_PAGE_MAX}). 200
    * `{data: [Trainee without placements and degrees], meta}`; 404 `No trainees found` when the page
-   * is empty; 422 `{message, errors: {param: [..]}}` for a bad parameter.
+   * is empty; 422 `{message, errors: {param: [..]}}` for a bad parameter. The items are the bytes the
+   * projection stored for the version (docs/DESIGN.md "Answers stored as bytes").
    */
   @Get()
   @Operation(
@@ -69,23 +71,21 @@ export class ListTraineesController {
   @Answers(200, 'A page of trainees, with paging meta.', 'TraineeListResponse')
   @NotFoundAnswer('No trainees found (an empty page).')
   @Answers(422, 'An invalid parameter, keyed by parameter.', 'ListQueryErrors')
+  @Header('content-type', JSON_CONTENT_TYPE)
   async list(
     @CurrentCaller() caller: Caller,
     @Contract() contract: VersionContract,
     @Query() raw: Record<string, unknown>,
-  ): Promise<unknown> {
+  ): Promise<Buffer> {
     const today = new Date().toISOString().slice(0, 10);
     const query = toListQuery(raw, caller.ukprn, today);
-    const page = await this.queries.execute<ListTraineesQuery, TraineeListPage>(new ListTraineesQuery(query));
+    const page = await this.queries.execute<ListTraineesQuery, TraineeAnswerPage>(new ListTraineesQuery(query, contract.version));
     if (page.items.length === 0) throw new NoTraineesFound();
-    return {
-      data: page.items.map((t) => contract.output.serializeTrainee(t, { nested: false })),
-      meta: {
-        current_page: query.page,
-        total_pages: Math.ceil(page.totalCount / query.perPage),
-        total_count: page.totalCount,
-        per_page: query.perPage,
-      },
-    };
+    return listAnswer(page.items, {
+      current_page: query.page,
+      total_pages: Math.ceil(page.totalCount / query.perPage),
+      total_count: page.totalCount,
+      per_page: query.perPage,
+    });
   }
 }
