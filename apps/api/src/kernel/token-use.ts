@@ -18,6 +18,9 @@ export class TokenUse {
   /** `token_id` of the uses recorded (or being recorded) by this process on {@link memoDay}. */
   private readonly recorded = new Set<string>();
   private memoDay = '';
+  /** The minute (ms since the epoch ÷ 60,000) {@link todayOfMinute} was computed for. */
+  private todayMinute = Number.NaN;
+  private todayOfMinute = '';
 
   constructor(
     @Inject(EVENT_STORE) eventStore: EventStore,
@@ -27,9 +30,18 @@ export class TokenUse {
     this.operations = new ProviderOperations(eventStore, providers, () => this.clock());
   }
 
-  /** Today, `YYYY-MM-DD` in Europe/London, by {@link clock}. */
+  /**
+   * Today, `YYYY-MM-DD` in Europe/London, by {@link clock}. Formatted once per minute of the clock:
+   * London's midnight is always on a whole UTC minute (its offsets are whole hours).
+   */
   today(): string {
-    return londonDate(this.clock());
+    const now = this.clock();
+    const minute = Math.floor(now.getTime() / 60_000);
+    if (minute !== this.todayMinute) {
+      this.todayMinute = minute;
+      this.todayOfMinute = londonDate(now);
+    }
+    return this.todayOfMinute;
   }
 
   /**

@@ -5,15 +5,8 @@ import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 import { PROJECTION_NAMES, PROJECTION_VERSIONS, type ProjectionInfo, type ProjectionName } from '../projection-versions';
 import type { ApiVersion } from '@app/contract';
-import type {
-  OwnedAnswer,
-  ProviderRecord,
-  ReadModelStore,
-  TokenRecord,
-  TraineeAnswerPage,
-  TraineeListPage,
-  TraineeListQuery,
-} from '../read-model.port';
+import type { OwnedAnswer, ProviderRecord, ReadModelStore, TokenRecord, TraineeAnswerPage } from '../read-model.port';
+import type { TraineeListPage, TraineeListQuery } from '../read-model.port';
 import type { ParkedEvent, ParkedEventStore } from '../parked-events';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
 import { ProviderTables } from './provider-tables';
@@ -59,6 +52,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    this.db.pragma(`mmap_size = ${READ_MODEL_MMAP_BYTES}`);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS projection_checkpoints (
         name TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL, updated_at TEXT NOT NULL);
@@ -176,11 +170,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     return this.read((t) => t.trainees.page(q));
   }
 
-  /**
-   * The trainee's stored answer bytes in `version` (see `TraineeReadModel.getTraineeAnswer`); when
-   * the served store was built by another projection version, rendered from the document instead
-   * (stored bytes are this code's output only in a store of this code's version).
-   */
+  /** See `TraineeReadModel.getTraineeAnswer`; rendered per read from a store of another projection version. */
   async getTraineeAnswer(traineeId: string, version: ApiVersion): Promise<OwnedAnswer | null> {
     return this.read((t) => t.trainees.answer(traineeId, version, this.servesCodeVersion('trainees')));
   }
@@ -387,6 +377,12 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     this.db.close();
   }
 }
+
+/**
+ * How much of the read-model file reads map instead of copying each page through a read() call
+ * (address space, not RSS: the OS page cache holds the pages once for every process).
+ */
+const READ_MODEL_MMAP_BYTES = 4 * 1024 ** 3;
 
 /** How long a registry look serves reads, in ms (see `SqliteReadModel.refresh`). */
 const REGISTRY_RECHECK_MS = 100;
