@@ -43,7 +43,6 @@ export class TraineeTables {
   private readonly upsertAnswer: Database.Statement;
   private readonly getAnswer: Database.Statement<[string, string], AnswerRow>;
   private readonly docBySeq: Database.Statement<[number], string>;
-  private readonly getItem: Database.Statement<[string, number], { item: Buffer | null; doc: string | null }>;
 
   /** Creates the table and its indexes if missing (docs/DESIGN.md "Read models": indexes serve the list without scans). */
   constructor(
@@ -91,9 +90,6 @@ export class TraineeTables {
       SELECT t.ukprn, CASE WHEN a.body IS NULL THEN t.doc END AS doc, a.body, a.item_end
       FROM ${t} t LEFT JOIN ${a} a ON a.seq = t.seq AND a.version = ? WHERE t.trainee_id_lower = ?`);
     this.docBySeq = db.prepare<[number], string>(`SELECT doc FROM ${t} WHERE seq = ?`).pluck();
-    this.getItem = db.prepare(`
-      SELECT substr(a.body, 1, a.item_end) AS item, CASE WHEN a.body IS NULL THEN t.doc END AS doc
-      FROM ${t} t LEFT JOIN ${a} a ON a.seq = t.seq AND a.version = ? WHERE t.seq = ?`);
     this.get = db.prepare(`SELECT doc, revision, seq FROM ${t} WHERE trainee_id_lower = ?`);
     // The guard on the stored revision never lets a write replace a newer document.
     this.upsert = db.prepare(`
@@ -136,13 +132,24 @@ export class TraineeTables {
    * or, for a trainee without them or when `stored` is false, the item rendered from its document.
    */
   answerPage(q: TraineeListQuery, version: ApiVersion, stored: boolean): TraineeAnswerPage {
-    const { totalCount, seqs } = this.pageSeqs(q);
-    const items = seqs.map((seq) => {
-      const row = stored ? this.getItem.get(version, seq) : undefined;
-      if (row?.item) return Buffer.concat([row.item, CLOSE]);
-      return answerItem(renderTraineeAnswer(JSON.parse(row?.doc ?? this.getBySeq(seq)) as Trainee, version));
-    });
-    return { items, totalCount };
+    if (!stored) {
+      const { totalCount, seqs } = this.pageSeqs(q);
+      return { totalCount, items: seqs.map((seq) => answerItem(renderTraineeAnswer(JSON.parse(this.getBySeq(seq)) as Trainee, version))) };
+    }
+    // One statement for the page: the page's seqs (from the list index) joined to their stored items.
+    const { whereSql, params, totalCount, offset, dir } = this.listQuery(q);
+    if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { totalCount, items: [] };
+    const rows = this.list(
+      `SELECT p.seq, substr(a.body, 1, a.item_end) FROM
+         (SELECT seq, updated_at FROM {T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset) p
+       LEFT JOIN {A} a ON a.seq = p.seq AND a.version = @version ORDER BY p.updated_at ${dir}, p.seq DESC`,
+    )
+      .raw()
+      .all({ ...params, limit: q.perPage, offset, version }) as [number, Buffer | null][];
+    const items = rows.map(([seq, item]) =>
+      item ? Buffer.concat([item, CLOSE]) : answerItem(renderTraineeAnswer(JSON.parse(this.getBySeq(seq)) as Trainee, version)),
+    );
+    return { totalCount, items };
   }
 
   /**
@@ -159,6 +166,16 @@ export class TraineeTables {
 
   /** The total count of the list query (from the indexes) and the seqs of its page, in order. */
   private pageSeqs(q: TraineeListQuery): { totalCount: number; seqs: number[] } {
+    const { whereSql, params, totalCount, offset, dir } = this.listQuery(q);
+    if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { totalCount, seqs: [] };
+    const seqs = this.list(`SELECT seq FROM {T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset`)
+      .pluck()
+      .all({ ...params, limit: q.perPage, offset }) as number[];
+    return { totalCount, seqs };
+  }
+
+  /** The WHERE clause and parameters of the list query, its total count (from the indexes), offset and order. */
+  private listQuery(q: TraineeListQuery) {
     const where: string[] = ['ukprn = @ukprn', 'start_cycle = @cycle'];
     const params: Record<string, unknown> = { ukprn: q.ukprn, cycle: q.academicCycle, today: q.today };
     if (q.since) {
@@ -168,14 +185,8 @@ export class TraineeTables {
     if (q.hasTrn !== undefined) where.push(`has_trn = ${q.hasTrn ? 1 : 0}`);
     if (q.statuses && q.statuses.length > 0) where.push(`(${q.statuses.map((s) => STATUS_SQL[s]).join(' OR ')})`);
     const whereSql = where.join(' AND ');
-    const dir = q.sortOrder === 'asc' ? 'ASC' : 'DESC';
-    const offset = (q.page - 1) * q.perPage;
     const totalCount = (this.list(`SELECT COUNT(*) AS n FROM {T} WHERE ${whereSql}`).get(params) as { n: number }).n;
-    if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { totalCount, seqs: [] };
-    const seqs = this.list(`SELECT seq FROM {T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset`)
-      .pluck()
-      .all({ ...params, limit: q.perPage, offset }) as number[];
-    return { totalCount, seqs };
+    return { whereSql, params, totalCount, offset: (q.page - 1) * q.perPage, dir: q.sortOrder === 'asc' ? 'ASC' : 'DESC' };
   }
 
   /** The duplicate candidates of the check (see {@link duplicateKeys}), oldest-created first. */
@@ -184,11 +195,11 @@ export class TraineeTables {
     return this.duplicates.all(k.ukprn, k.date_of_birth, k.training_route, k.last_name_key).map((r) => JSON.parse(r.doc) as Trainee);
   }
 
-  /** A prepared list statement per distinct query shape (filters only add fixed clauses). */
+  /** A prepared list statement per distinct query shape (filters only add fixed clauses); `{T}`, `{A}` name the tables. */
   private list(sql: string): Database.Statement {
     let stmt = this.lists.get(sql);
     if (!stmt) {
-      stmt = this.db.prepare(sql.replaceAll('{T}', this.table));
+      stmt = this.db.prepare(sql.replaceAll('{T}', this.table).replaceAll('{A}', this.answersTable));
       this.lists.set(sql, stmt);
     }
     return stmt;
