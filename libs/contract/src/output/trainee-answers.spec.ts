@@ -10,8 +10,8 @@ import { contractFor } from '../contract';
 import { API_VERSIONS } from '../versions';
 import { answerItem, renderTraineeAnswer, renderTraineeAnswers } from './trainee-answers';
 
-function traineeNamed(first_names: string, last_name: string): Trainee {
-  const state = evolveAll(exampleRegistration({ details: { ...EXAMPLE_DETAILS, first_names, last_name } }));
+function traineeNamed(first_names: string, last_name: string, disabilities: Record<string, string> = {}): Trainee {
+  const state = evolveAll(exampleRegistration({ details: { ...EXAMPLE_DETAILS, first_names, last_name, disabilities } }));
   if (!state.exists) throw new Error('the example registers a trainee');
   return state.trainee;
 }
@@ -21,16 +21,28 @@ describe('renderTraineeAnswers', () => {
     expect(renderTraineeAnswers(traineeNamed('A', 'B')).map((a) => a.version)).toEqual([...API_VERSIONS]);
   });
 
-  it.each([...API_VERSIONS])('%s: body and item are the serializer’s JSON, whatever the names hold', (version) => {
+  /** `disabilityN` keys, N in 1…25, in any order, with any text. */
+  const disabilities = fc.dictionary(
+    fc.integer({ min: 1, max: 25 }).map((n) => `disability${n}`),
+    fc.string({ maxLength: 8 }),
+    { maxKeys: 6 },
+  );
+
+  it.each([...API_VERSIONS])('%s: body and item are the serializer’s JSON, whatever the names and disability keys hold', (version) => {
     const output = contractFor(version).output;
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), (first, last) => {
-        const trainee = traineeNamed(first, last);
-        const answer = renderTraineeAnswer(trainee, version);
-        expect(answer.body.toString('utf8')).toBe(JSON.stringify(output.serializeTrainee(trainee, { nested: true })));
-        expect(answerItem(answer).toString('utf8')).toBe(JSON.stringify(output.serializeTrainee(trainee, { nested: false })));
-      }),
-      { numRuns: 60 },
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        disabilities,
+        (first, last, d) => {
+          const trainee = traineeNamed(first, last, d);
+          const answer = renderTraineeAnswer(trainee, version);
+          expect(answer.body.toString('utf8')).toBe(JSON.stringify(output.serializeTrainee(trainee, { nested: true })));
+          expect(answerItem(answer).toString('utf8')).toBe(JSON.stringify(output.serializeTrainee(trainee, { nested: false })));
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 

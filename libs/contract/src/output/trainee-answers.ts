@@ -34,7 +34,7 @@ export function renderTraineeAnswers(trainee: Trainee): TraineeAnswer[] {
  */
 export function renderTraineeAnswer(trainee: Trainee, version: ApiVersion): TraineeAnswer {
   const output = contractFor(version).output;
-  const item = JSON.stringify(output.serializeTrainee(trainee, { nested: false }));
+  const item = output.traineeItemJson(trainee);
   const nested =
     `,"placements":${JSON.stringify(trainee.placements.map((p) => output.serializePlacement(p)))}` +
     `,"degrees":${JSON.stringify(trainee.degrees.map((d) => output.serializeDegree(d)))}}`;
