@@ -33,6 +33,8 @@ export interface EventStoreCapabilities {
    * (SQLite). EventStoreDB keeps ids unique per stream only.
    */
   eventIdsUniqueAcrossStreams: boolean;
+  /** The store has `appendToStreams`, all-or-nothing over several streams (SQLite; EventStoreDB has no multi-stream transactions). */
+  atomicMultiStreamAppend?: boolean;
 }
 
 export function describeEventStoreContract(
@@ -270,6 +272,60 @@ export function describeEventStoreContract(
         expect(await store.readStream(stream)).toHaveLength(2);
         expect(await store.readStream(missing)).toEqual([]);
         expect(await store.readAll({ fromPosition: headAfterAppend, filter: { streamPrefixes: [run] } })).toEqual([]);
+      });
+    });
+
+    describe('concurrent appends (group commit on SQLite) and appendToStreams', () => {
+      it('appends started together to different streams all commit, each with its own result', async () => {
+        const streams = Array.from({ length: 20 }, (_, i) => `${run}c${i}`);
+        const results = await Promise.all(streams.map((s) => store.appendToStream(s, [event('A', {})], { expectedRevision: 'no_stream' })));
+        expectStrictlyIncreasing([...results.map((r) => r.position)].sort((a, b) => a - b));
+        for (const [i, s] of streams.entries()) expect((await store.readStream(s)).map((e) => e.position)).toEqual([results[i].position]);
+      });
+
+      it('one refused append among appends started together fails alone', async () => {
+        await store.appendToStream(`${run}taken`, [event('A', {})]);
+        const [ok, refused, ok2] = await Promise.allSettled([
+          store.appendToStream(`${run}x`, [event('X', {})], { expectedRevision: 'no_stream' }),
+          store.appendToStream(`${run}taken`, [event('B', {})], { expectedRevision: 'no_stream' }),
+          store.appendToStream(`${run}y`, [event('Y', {})], { expectedRevision: 'no_stream' }),
+        ]);
+        expect([ok.status, refused.status, ok2.status]).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect((refused as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedVersionError);
+        expect((await store.readStream(`${run}taken`)).map((e) => e.type)).toEqual(['A']);
+        expect((await store.readStream(`${run}x`)).map((e) => e.type)).toEqual(['X']);
+      });
+
+      it('appends started together to the same stream behave as if one ran after the other', async () => {
+        const stream = `${run}same`;
+        const outcomes = await Promise.allSettled([
+          store.appendToStream(stream, [event('A', {})], { expectedRevision: 'no_stream' }),
+          store.appendToStream(stream, [event('B', {})], { expectedRevision: 'no_stream' }),
+          store.appendToStream(stream, [event('C', {})], { expectedRevision: 0 }),
+        ]);
+        expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['A', 'C']);
+      });
+
+      it('appendToStreams, where the store has it, writes every stream or none', async () => {
+        expect(store.appendToStreams !== undefined).toBe(capabilities.atomicMultiStreamAppend ?? false);
+        if (!store.appendToStreams) return;
+        const results = await store.appendToStreams([
+          { streamId: `${run}guard`, events: [event('Claimed', {})], options: { expectedRevision: 'no_stream' } },
+          { streamId: `${run}trainee`, events: [event('Registered', {}), event('Added', {})], options: { expectedRevision: 'no_stream' } },
+        ]);
+        expect(results.map((r) => r.nextExpectedRevision)).toEqual([0, 1]);
+        expect(results[1].position).toBeGreaterThan(results[0].position);
+
+        const error = await rejection(
+          store.appendToStreams([
+            { streamId: `${run}other`, events: [event('Claimed', {})], options: { expectedRevision: 'no_stream' } },
+            { streamId: `${run}trainee`, events: [event('Again', {})], options: { expectedRevision: 'no_stream' } },
+          ]),
+        );
+        expect(error).toBeInstanceOf(WrongExpectedVersionError);
+        expect(await store.readStream(`${run}other`)).toEqual([]);
+        expect((await store.readStream(`${run}trainee`)).map((e) => e.type)).toEqual(['Registered', 'Added']);
       });
     });
 

@@ -8,21 +8,25 @@ import * as path from 'node:path';
 import { EventStore, openSqliteEventStore } from '@app/event-store';
 import { describeEventStoreContract } from './event-store.contract';
 
-describeEventStoreContract('SqliteEventStore', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'event-store-contract-'));
-  const opened: EventStore[] = [];
-  const open = async (): Promise<EventStore> => {
-    const store = openSqliteEventStore(dataDir, { pollIntervalMs: 20 });
-    opened.push(store);
-    return store;
-  };
-  const store = await open();
-  return {
-    store,
-    openAnother: open,
-    cleanup: async () => {
-      for (const s of opened) await s.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-});
+describeEventStoreContract(
+  'SqliteEventStore',
+  async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'event-store-contract-'));
+    const opened: EventStore[] = [];
+    const open = async (): Promise<EventStore> => {
+      const store = openSqliteEventStore(dataDir, { pollIntervalMs: 20 });
+      opened.push(store);
+      return store;
+    };
+    const store = await open();
+    return {
+      store,
+      openAnother: open,
+      cleanup: async () => {
+        for (const s of opened) await s.close();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  },
+  { eventIdsUniqueAcrossStreams: true, atomicMultiStreamAppend: true },
+);

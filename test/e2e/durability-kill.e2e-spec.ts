@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,9 @@ import { ensureBuilt } from '../support/processes';
  * Issue 12, "Tests that keep it so": the API process is killed with SIGKILL while writers create
  * trainees, PATCH them and POST placements; restarted on the same data dir, it answers every write it
  * had acknowledged (docs/DESIGN.md: an acknowledged write is durable), and it answered no 5xx before
- * the kill. Two kill cycles, about a second of load each.
+ * the kill. Two kill cycles, about a second of load each. Twelve writers, so that appends commit in
+ * groups (docs/architecture.md "Group commit"); and no registration claim is left without its
+ * trainee's stream (a create writes both in one transaction, issue 13).
  */
 describe('acknowledged writes across SIGKILL of the API process', () => {
   let dir: string;
@@ -30,14 +33,31 @@ describe('acknowledged writes across SIGKILL of the API process', () => {
     expect(token).toMatch(/^sandbox_/);
     for (let cycle = 0; cycle < 2; cycle++) {
       const before = record.acknowledged;
-      const load = runWriters(api.url, token, 6, record, () => false);
+      const load = runWriters(api.url, token, 12, record, () => false);
       await new Promise((r) => setTimeout(r, 1_000));
       expect(await api.proc.stop('SIGKILL')).toBeNull();
       await load;
       expect(record.acknowledged).toBeGreaterThan(before);
       api = await startApiProcess(dir);
       expect(await missingWrites(api.url, token, record)).toEqual([]);
+      expect(claimsWithoutTrainee(join(dir, 'events.sqlite'))).toEqual([]);
     }
     expect(record.serverErrors).toEqual([]);
   }, 60_000);
 });
+
+/** The trainee ids of stored registration claims whose trainee stream does not exist. */
+function claimsWithoutTrainee(eventsFile: string): string[] {
+  const db = new Database(eventsFile, { readonly: true });
+  try {
+    const claimed = db
+      .prepare(`SELECT json_extract(data, '$.trainee_id') FROM events WHERE type = 'RegistrationClaimed'`)
+      .pluck()
+      .all() as string[];
+    expect(claimed.length).toBeGreaterThan(0);
+    const hasStream = db.prepare(`SELECT 1 FROM events WHERE stream_id = ? LIMIT 1`).pluck();
+    return claimed.filter((id) => hasStream.get(`trainee-${id}`) === undefined);
+  } finally {
+    db.close();
+  }
+}

@@ -102,6 +102,13 @@ export class IdempotencyConflictError extends Error {
   }
 }
 
+/** One stream's part of {@link EventStore.appendToStreams}. */
+export interface StreamWrite {
+  streamId: string;
+  events: EventData[];
+  options?: AppendOptions;
+}
+
 /** The port every adapter implements (SQLite for the embedded default, EventStoreDB in production). */
 export interface EventStore {
   /**
@@ -110,6 +117,13 @@ export interface EventStore {
    * returns the original result and writes nothing.
    */
   appendToStream(streamId: string, events: EventData[], options?: AppendOptions): Promise<AppendResult>;
+  /**
+   * Appends to several streams all-or-nothing: every write is checked and stored as
+   * {@link appendToStream} would, in one transaction; if one throws, nothing of any is stored and
+   * that error is thrown. Results in the order of `writes`. Only stores with multi-stream
+   * transactions have it (SQLite; EventStoreDB has none, docs/DESIGN.md "The event store port").
+   */
+  appendToStreams?(writes: StreamWrite[]): Promise<AppendResult[]>;
   /** The stream's events from `fromRevision` (default 0); `[]` when the stream does not exist. */
   readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
   /** One batch of the global log in position order (see {@link ReadAllOptions}). */

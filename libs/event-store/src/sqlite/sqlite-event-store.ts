@@ -4,7 +4,9 @@
  * `(stream_id, revision)` and unique event id, WAL mode, appends in one transaction").
  *
  * better-sqlite3 is synchronous; every port method runs its statements synchronously and returns a
- * settled promise, so a thrown error always surfaces as a rejection.
+ * settled promise, so a thrown error always surfaces as a rejection, except appends, which are
+ * group-committed ({@link GroupCommit}): the appends of one turn of the event loop share one write
+ * transaction and its fsync, each in its own savepoint, and each settles once that has committed.
  *
  * Ordering guarantee: positions are assigned by `AUTOINCREMENT` inside the `BEGIN IMMEDIATE` write
  * transaction of each append, and write transactions on one file are serialised across connections
@@ -15,6 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
+import { GroupCommit } from './group-commit';
 import {
   AppendOptions,
   AppendResult,
@@ -24,6 +27,7 @@ import {
   ExpectedRevision,
   IdempotencyConflictError,
   ReadAllOptions,
+  StreamWrite,
   RecordedEvent,
   SubscribeOptions,
   Subscription,
@@ -31,12 +35,11 @@ import {
 } from '../event-store.port';
 import { appendSignals, SqliteSubscription } from './sqlite-subscription';
 import {
-  assertExpectedRevision,
   assertNonNegativeInteger,
-  assertStreamId,
-  serializeEvent,
+  checkedWrite,
   toRecordedEvent,
   type EventRow,
+  type QueuedWrite,
   type SerializedEvent,
 } from './sqlite-rows';
 
@@ -127,9 +130,8 @@ export class SqliteEventStore implements EventStore {
   private readonly selectStream: Database.Statement<[string, number], EventRow>;
   private readonly selectAll: Database.Statement<[number, number], EventRow>;
   private readonly selectHead: Database.Statement<[], { head: number | null }>;
-  private readonly appendTransaction: Database.Transaction<
-    (streamId: string, events: SerializedEvent[], expected: ExpectedRevision, recordedAt: string) => AppendOutcome
-  >;
+  /** Appends: a unit is one append, or the writes of one all-or-nothing multi-stream append. */
+  private readonly appends: GroupCommit<QueuedWrite[], AppendOutcome[]>;
   private readonly snapshotTransaction: Database.Transaction<
     (fromPosition: number, maxCount: number, filter: EventFilter | undefined) => { events: RecordedEvent[]; scannedTo: number }
   >;
@@ -177,9 +179,15 @@ export class SqliteEventStore implements EventStore {
     this.selectStream = this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`);
     this.selectAll = this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.selectHead = this.db.prepare('SELECT MAX(position) AS head FROM events');
-    this.appendTransaction = this.db.transaction(
-      (streamId: string, events: SerializedEvent[], expected: ExpectedRevision, recordedAt: string) =>
-        this.appendInTransaction(streamId, events, expected, recordedAt),
+    this.appends = new GroupCommit(
+      this.db,
+      (writes: QueuedWrite[]) => {
+        const recordedAt = new Date().toISOString();
+        return writes.map((w) => this.appendInTransaction(w.streamId, w.events, w.expected, recordedAt));
+      },
+      (committed) => {
+        if (committed.some((outcomes) => outcomes.some((o) => o.written))) appendSignals.emit(this.key);
+      },
     );
     this.snapshotTransaction = this.db.transaction((fromPosition: number, maxCount: number, filter: EventFilter | undefined) => {
       const events = this.readAllNow(fromPosition, maxCount, filter);
@@ -190,8 +198,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * Appends `events` to `streamId` in one `BEGIN IMMEDIATE` transaction (port:
-   * {@link EventStore.appendToStream}). `expectedRevision` defaults to `'any'`.
+   * Appends `events` to `streamId` atomically (port: {@link EventStore.appendToStream}) in the next
+   * group commit (see the file's comment); resolves once committed. `expectedRevision` defaults to `'any'`.
    *
    * - Idempotency (as EventStoreDB): when every id of the batch is already in `streamId` at
    *   consecutive revisions in the batch's order, returns the original result (revision and
@@ -209,19 +217,20 @@ export class SqliteEventStore implements EventStore {
    */
   async appendToStream(streamId: string, events: EventData[], options: AppendOptions = {}): Promise<AppendResult> {
     this.assertOpen();
-    assertStreamId(streamId);
-    const expected = options.expectedRevision ?? 'any';
-    assertExpectedRevision(expected);
-    if (!Array.isArray(events)) throw new TypeError('events must be an array');
-    const serialized = events.map(serializeEvent);
-    const seen = new Set<string>();
-    for (const event of serialized) {
-      if (seen.has(event.id)) throw new IdempotencyConflictError(streamId, event.id);
-      seen.add(event.id);
-    }
-    const outcome = this.appendTransaction.immediate(streamId, serialized, expected, new Date().toISOString());
-    if (outcome.written) appendSignals.emit(this.key);
+    const [outcome] = await this.appends.submit([checkedWrite({ streamId, events, options })]);
     return outcome.result;
+  }
+
+  /**
+   * Appends to several streams all-or-nothing (port: {@link EventStore.appendToStreams}): the writes
+   * are one unit of the next group commit, in one savepoint, each checked as by
+   * {@link appendToStream}; the first that throws rolls all of them back and rejects with its error.
+   */
+  async appendToStreams(writes: StreamWrite[]): Promise<AppendResult[]> {
+    this.assertOpen();
+    if (!Array.isArray(writes)) throw new TypeError('writes must be an array');
+    const outcomes = await this.appends.submit(writes.map(checkedWrite));
+    return outcomes.map((o) => o.result);
   }
 
   /**
@@ -283,6 +292,7 @@ export class SqliteEventStore implements EventStore {
   /** Ends every subscription of this instance and closes the connection. Safe to call twice. */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.appends.flush();
     this.closed = true;
     for (const subscription of [...this.subscriptions]) await subscription.unsubscribe();
     this.db.close();

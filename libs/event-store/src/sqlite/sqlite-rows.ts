@@ -1,4 +1,4 @@
-import type { EventData, ExpectedRevision, RecordedEvent } from '../event-store.port';
+import { IdempotencyConflictError, type EventData, type ExpectedRevision, type RecordedEvent, type StreamWrite } from '../event-store.port';
 
 /** Rows of the `events` table and the checks of what is appended to it (docs/DESIGN.md "The event store port"). */
 
@@ -68,4 +68,26 @@ export function assertExpectedRevision(expected: ExpectedRevision): void {
 /** RangeError unless `value` is an integer ≥ 0. */
 export function assertNonNegativeInteger(name: string, value: number): void {
   if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be an integer ≥ 0, got ${value}`);
+}
+
+/** One stream's checked, serialized write of a group-committed unit. */
+export interface QueuedWrite {
+  streamId: string;
+  events: SerializedEvent[];
+  expected: ExpectedRevision;
+}
+
+/** A write checked and serialized before it is queued (throws as `SqliteEventStore.appendToStream` documents). */
+export function checkedWrite({ streamId, events, options = {} }: StreamWrite): QueuedWrite {
+  assertStreamId(streamId);
+  const expected = options.expectedRevision ?? 'any';
+  assertExpectedRevision(expected);
+  if (!Array.isArray(events)) throw new TypeError('events must be an array');
+  const serialized = events.map(serializeEvent);
+  const seen = new Set<string>();
+  for (const event of serialized) {
+    if (seen.has(event.id)) throw new IdempotencyConflictError(streamId, event.id);
+    seen.add(event.id);
+  }
+  return { streamId, events: serialized, expected };
 }

@@ -30,7 +30,7 @@ import {
   type TraineeFields,
   type TraineeRules,
 } from '@app/domain';
-import { newEventId, WrongExpectedVersionError, type RecordedEvent } from '@app/event-store';
+import { newEventId, WrongExpectedVersionError, type AppendResult, type RecordedEvent } from '@app/event-store';
 
 /** POST /trainees as a command: the caller, the version's rules and the checked body `data`. */
 export class RegisterTraineeCommand {
@@ -53,7 +53,10 @@ const MAX_REGISTRATION_ATTEMPTS = 50;
  * Duplicates are race-free (docs/DESIGN.md property 3): before appending, the writer appends a claim
  * to a guard stream shared by every possible duplicate (same provider, date of birth, route and last
  * name) with the revision it read, so of N concurrent identical creates exactly one gets through; the
- * others re-read, see the winner and answer 409. Errors: the domain's (`ValidationFailed`,
+ * others re-read, see the winner and answer 409. Where the store appends to several streams in one
+ * transaction (`appendToStreams`, SQLite) the claim and the trainee's stream are one write, so no
+ * claim is left without its trainee by a crash; elsewhere (EventStoreDB) a claim younger than
+ * {@link CLAIM_IN_FLIGHT_MS} without its stream holds the others back. Errors: the domain's (`ValidationFailed`,
  * `MissingData`, `DuplicateTrainee`) and `ConcurrentModification` after bounded rounds.
  */
 @CommandHandler(RegisterTraineeCommand)
@@ -94,17 +97,29 @@ export class RegisterTraineeHandler implements ICommandHandler<RegisterTraineeCo
         initialTraineeState,
       );
       const claim: RegistrationClaimed = { type: 'RegistrationClaimed', data: { trainee_id: traineeId, at: now } };
+      const claimWrite = {
+        streamId: guardStream,
+        events: toEventData([claim], ctx, newEventId),
+        options: { expectedRevision: claims.length === 0 ? ('no_stream' as const) : claims[claims.length - 1].streamRevision },
+      };
+      const traineeWrite = {
+        streamId: traineeStreamId(traineeId),
+        events: toEventData(events, ctx, newEventId),
+        options: { expectedRevision: 'no_stream' as const },
+      };
+      let result: AppendResult;
       try {
-        await eventStore.appendToStream(guardStream, toEventData([claim], ctx, newEventId), {
-          expectedRevision: claims.length === 0 ? 'no_stream' : claims[claims.length - 1].streamRevision,
-        });
+        if (eventStore.appendToStreams) {
+          // One transaction: no claim is ever stored without its trainee (docs/DESIGN.md property 3).
+          result = (await eventStore.appendToStreams([claimWrite, traineeWrite]))[1];
+        } else {
+          await eventStore.appendToStream(claimWrite.streamId, claimWrite.events, claimWrite.options);
+          result = await eventStore.appendToStream(traineeWrite.streamId, traineeWrite.events, traineeWrite.options);
+        }
       } catch (err) {
-        if (err instanceof WrongExpectedVersionError) continue;
+        if (err instanceof WrongExpectedVersionError && err.streamId === guardStream) continue;
         throw err;
       }
-      const result = await eventStore.appendToStream(traineeStreamId(traineeId), toEventData(events, ctx, newEventId), {
-        expectedRevision: 'no_stream',
-      });
       await projection.waitFor(result.position);
       return traineeOf(evolveAll(events));
     }
