@@ -4,6 +4,9 @@ import type { ProjectionStore } from './read-model.port';
 import { errorMessage, keepsParkedEvents, parkedRecord } from './parked-events';
 
 /** The streams the projections read. */
+/** Events per batch when catching up (live batches are whatever arrived together, at most `batchSize`). */
+const CATCH_UP_BATCH_SIZE = 10_000;
+
 export const PROJECTED_STREAMS: EventFilter = { streamPrefixes: [TRAINEE_STREAM_PREFIX, PROVIDER_STREAM_PREFIX] };
 
 export interface ProjectorLogger {
@@ -131,7 +134,9 @@ export class Projector {
   async catchUp(): Promise<number> {
     await this.loadParkedStreams();
     this.position = Math.max(this.position, await this.store.checkpoint());
-    const batchSize = this.options.batchSize ?? 1000;
+    // Larger batches than live: fewer transactions, and a trainee's events met in one batch are
+    // folded into one document (and one rendering of its answers) per batch.
+    const batchSize = this.options.batchSize ?? CATCH_UP_BATCH_SIZE;
     for (;;) {
       const events = await this.eventStore.readAll({ fromPosition: this.position, maxCount: batchSize, filter: PROJECTED_STREAMS });
       if (events.length === 0 || this.stopped) return this.position;

@@ -34,14 +34,8 @@ import {
   WrongExpectedVersionError,
 } from '../event-store.port';
 import { appendSignals, SqliteSubscription } from './sqlite-subscription';
-import {
-  assertNonNegativeInteger,
-  checkedWrite,
-  toRecordedEvent,
-  type EventRow,
-  type QueuedWrite,
-  type SerializedEvent,
-} from './sqlite-rows';
+import { assertNonNegativeInteger, checkedWrite, rawToRecordedEvent, toRecordedEvent } from './sqlite-rows';
+import type { EventRow, QueuedWrite, RawEventRow, SerializedEvent } from './sqlite-rows';
 
 /** Options of {@link SqliteEventStore}. */
 export interface SqliteEventStoreOptions {
@@ -127,7 +121,8 @@ export class SqliteEventStore implements EventStore {
   private readonly insertEvent: Database.Statement<unknown[]>;
   private readonly selectById: Database.Statement<[string], ExistingIdRow>;
   private readonly selectStreamHead: Database.Statement<[string], StreamHeadRow>;
-  private readonly selectStream: Database.Statement<[string, number], EventRow>;
+  /** A stream's rows as arrays (raw mode: no object per row). */
+  private readonly selectStream: Database.Statement<[string, number], RawEventRow>;
   private readonly selectAll: Database.Statement<[number, number], EventRow>;
   private readonly selectHead: Database.Statement<[], { head: number | null }>;
   /** Appends: a unit is one append, or the writes of one all-or-nothing multi-stream append. */
@@ -176,7 +171,9 @@ export class SqliteEventStore implements EventStore {
     );
     this.selectById = this.db.prepare('SELECT stream_id, revision, position FROM events WHERE id = ?');
     this.selectStreamHead = this.db.prepare('SELECT revision, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
-    this.selectStream = this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`);
+    this.selectStream = this.db
+      .prepare<[string, number], RawEventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`)
+      .raw(true);
     this.selectAll = this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.selectHead = this.db.prepare('SELECT MAX(position) AS head FROM events');
     this.appends = new GroupCommit(
@@ -241,7 +238,7 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     const fromRevision = options.fromRevision ?? 0;
     assertNonNegativeInteger('fromRevision', fromRevision);
-    return this.selectStream.all(streamId, fromRevision).map(toRecordedEvent);
+    return this.selectStream.all(streamId, fromRevision).map(rawToRecordedEvent);
   }
 
   /**

@@ -91,3 +91,19 @@ export function checkedWrite({ streamId, events, options = {} }: StreamWrite): Q
   }
   return { streamId, events: serialized, expected };
 }
+
+/** A row of `SELECT position, id, stream_id, revision, type, data, metadata` in raw (array) mode. */
+export type RawEventRow = [position: number, id: string, streamId: string, revision: number, type: string, data: string, metadata: string];
+
+/** {@link toRecordedEvent} of a raw row. */
+export function rawToRecordedEvent(row: RawEventRow): RecordedEvent {
+  return {
+    id: row[1],
+    type: row[4],
+    data: JSON.parse(row[5]) as unknown,
+    metadata: JSON.parse(row[6]) as RecordedEvent['metadata'],
+    streamId: row[2],
+    streamRevision: row[3],
+    position: row[0],
+  };
+}
