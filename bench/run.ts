@@ -9,7 +9,7 @@
  *
  *   npm run bench -- [--trainees 100000] [--providers 25] [--duration 10] [--connections 32]
  *                    [--warmup 2] [--rounds 2] [--soak 0] [--only get,list,...] [--cpu-prof]
- *                    [--label name] [--json-only] [--no-save] [--keep-data] [--data-dir dir] [--seed 7]
+ *                    [--label name] [--json-only] [--compare results.json] [--no-save] [--keep-data] [--data-dir dir] [--seed 7]
  *
  * EVENTSTORE_URL / MONGODB_URL, when set, select those stores for the loader and the API (use
  * empty, dedicated instances: the data set is loaded into them).
@@ -25,7 +25,8 @@ import { loadDataset, type Dataset } from './lib/dataset';
 import { measureHistory, measureRebuild, percentile, type RebuildResult } from './lib/offline';
 import { ApiProcess, CeilingProcess } from './lib/processes';
 import { FLOOD_SCENARIO, FLOOD_TOKEN_LIMIT_PER_MINUTE, measureFlood, type FloodResult } from './lib/flood';
-import { buildScenarios, P99_TARGET_MS, type Scenario } from './lib/scenarios';
+import { buildScenarios, type Scenario } from './lib/scenarios';
+import { formatComparison } from './lib/compare';
 import { combineLoads, probe, runLoad, type LoadResult, type LoadSettings } from './lib/load';
 import { checkTargets, formatTable, type BenchResults, type ScenarioResult, type SoakResult } from './lib/report';
 import { formatProfile, summariseProfile, type ProfileSummary } from './lib/profile';
@@ -58,6 +59,8 @@ export interface BenchOptions {
   cpuProf: boolean;
   label: string | null;
   jsonOnly: boolean;
+  /** A results file to compare this run with (bench/lib/compare.ts), or null. */
+  compare: string | null;
   save: boolean;
   keepData: boolean;
   seed: number;
@@ -79,6 +82,7 @@ export function parseArgs(argv: string[]): BenchOptions {
     cpuProf: false,
     label: null,
     jsonOnly: false,
+    compare: null,
     save: true,
     keepData: false,
     seed: 7,
@@ -86,7 +90,7 @@ export function parseArgs(argv: string[]): BenchOptions {
   };
   const fail = (message: string): never => {
     process.stderr.write(
-      `${message}\nusage: npm run bench -- [--trainees N] [--providers N] [--duration s] [--connections N] [--warmup s] [--rounds N] [--soak min] [--only a,b] [--cpu-prof] [--label name] [--json-only] [--no-save] [--keep-data] [--data-dir dir] [--seed N]\n`,
+      `${message}\nusage: npm run bench -- [--trainees N] [--providers N] [--duration s] [--connections N] [--warmup s] [--rounds N] [--soak min] [--only a,b] [--cpu-prof] [--label name] [--json-only] [--compare results.json] [--no-save] [--keep-data] [--data-dir dir] [--seed N]\n`,
     );
     process.exit(2);
   };
@@ -141,6 +145,12 @@ export function parseArgs(argv: string[]): BenchOptions {
       case '--cpu-prof':
         o.cpuProf = true;
         break;
+      case '--compare': {
+        const file = argv[++i] ?? '';
+        if (!existsSync(file)) fail(`--compare needs a results file, got ${JSON.stringify(file)}`);
+        o.compare = file;
+        break;
+      }
       case '--json-only':
         o.jsonOnly = true;
         break;
@@ -376,7 +386,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     }
 
     const cpus = os.cpus();
-    const partial = { scenarios: results, rebuild, history, streamLength, flood, floodLimited, soak };
+    const partial = { scenarios: results, rebuild, history, streamLength, flood, floodLimited, soak, apiStartSeconds: apiStartMs / 1000 };
     return {
       date: isoDate(startedAt.getTime()),
       label: o.label,
@@ -425,7 +435,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       floodLimited,
       rss: { afterStartMiB: afterStart, peakMiB: peak, endMiB: endRss },
       soak,
-      targets: checkTargets(partial, P99_TARGET_MS),
+      targets: checkTargets(partial),
       profile,
     };
   } finally {
@@ -485,6 +495,7 @@ async function measureScenario(
     ratio,
     roundRatios,
     ratioTarget: scenario.ratioTarget,
+    p99TargetMs: scenario.p99TargetMs,
   };
 }
 
@@ -547,6 +558,10 @@ async function main(): Promise<void> {
     log(`bench: results written to ${file}`);
   }
   process.stdout.write(o.jsonOnly ? `${json}\n` : `\n${formatTable(results)}\n`);
+  if (o.compare) {
+    const before = JSON.parse(readFileSync(o.compare, 'utf8')) as BenchResults;
+    process.stdout.write(`\nCompared with ${o.compare}:\n${formatComparison(before, results)}\n`);
+  }
 }
 
 if (require.main === module) {

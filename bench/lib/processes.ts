@@ -114,7 +114,7 @@ export class ApiProcess {
         child.kill('SIGKILL');
         throw new Error(`the API did not answer /healthz in time:\n${tail(options.logFile)}`);
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 20));
     }
     return new ApiProcess(child, url, Date.now() - spawnedAt);
   }

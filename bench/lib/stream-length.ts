@@ -226,6 +226,7 @@ function patchScenario(name: string, title: string, provider: StreamTrainees['pr
     name,
     title,
     ratioTarget: null,
+    p99TargetMs: null,
     steps: [
       () => {
         const i = next++ % ids.length;
