@@ -82,9 +82,12 @@ export class ApiProcess {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
-        // The benchmark measures throughput, not admission: rate limits off unless a scenario sets them.
+        // The benchmark measures throughput, not admission: rate limits off unless a scenario sets them,
+        // and no cap on requests per connection (past it Node answers 503 to a client that keeps the
+        // connection, as the load generator does).
         RATE_LIMIT_IP_PER_MINUTE: '0',
         RATE_LIMIT_TOKEN_PER_MINUTE: '0',
+        MAX_REQUESTS_PER_SOCKET: '0',
         ...options.env,
         DATA_DIR: options.dataDir,
         PORT: String(port),
