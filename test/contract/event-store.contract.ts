@@ -35,6 +35,8 @@ export interface EventStoreCapabilities {
   eventIdsUniqueAcrossStreams: boolean;
   /** The store has `appendToStreams`, all-or-nothing over several streams (SQLite; EventStoreDB has no multi-stream transactions). */
   atomicMultiStreamAppend?: boolean;
+  /** The store has `readStreamsByPrefix`, whole streams in stream-id order (SQLite). */
+  streamsByPrefix?: boolean;
 }
 
 export function describeEventStoreContract(
@@ -326,6 +328,40 @@ export function describeEventStoreContract(
         expect(error).toBeInstanceOf(WrongExpectedVersionError);
         expect(await store.readStream(`${run}other`)).toEqual([]);
         expect((await store.readStream(`${run}trainee`)).map((e) => e.type)).toEqual(['Registered', 'Added']);
+      });
+    });
+
+    describe('readStreamsByPrefix', () => {
+      it('where the store has it, reads whole streams of the prefix in stream-id order, up to a position, from a cursor', async () => {
+        expect(store.readStreamsByPrefix !== undefined).toBe(capabilities.streamsByPrefix ?? false);
+        if (!store.readStreamsByPrefix) return;
+        const prefix = `${run}trainee-`;
+        // Appended interleaved, so position order and stream order differ.
+        await store.appendToStream(`${prefix}b`, [event('B0', {})]);
+        await store.appendToStream(`${prefix}a`, [event('A0', {}), event('A1', {})]);
+        await store.appendToStream(`${run}trainee`, [event('NotInPrefix', {})]);
+        await store.appendToStream(`${run}trainef`, [event('AfterPrefix', {})]);
+        const { position: snapshot } = await store.appendToStream(`${prefix}b`, [event('B1', {}), event('B2', {})]);
+        await store.appendToStream(`${prefix}c`, [event('C0', {})]);
+        await store.appendToStream(`${prefix}a`, [event('A2AfterSnapshot', {})]);
+        const read = (afterStream: string | null, maxCount: number, toPosition = snapshot) =>
+          store.readStreamsByPrefix!({ streamPrefix: prefix, afterStream, toPosition, maxCount });
+        const types = (events: RecordedEvent[]) => events.map((e) => e.type);
+
+        expect(types(await read(null, 100))).toEqual(['A0', 'A1', 'B0', 'B1', 'B2']);
+        // A page never ends inside a stream: the stream reached at maxCount is read to its end.
+        expect(types(await read(null, 1))).toEqual(['A0', 'A1']);
+        expect(types(await read(null, 3))).toEqual(['A0', 'A1', 'B0', 'B1', 'B2']);
+        const page = await read(`${prefix}a`, 1);
+        expect(types(page)).toEqual(['B0', 'B1', 'B2']);
+        expect(page.map((e) => [e.streamId, e.streamRevision])).toEqual([
+          [`${prefix}b`, 0],
+          [`${prefix}b`, 1],
+          [`${prefix}b`, 2],
+        ]);
+        expect(await read(`${prefix}b`, 10)).toEqual([]);
+        expect(types(await read(`${prefix}b`, 10, await store.headPosition()))).toEqual(['C0']);
+        await expect(read(null, 0)).rejects.toThrow(RangeError);
       });
     });
 

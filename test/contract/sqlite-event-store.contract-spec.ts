@@ -28,5 +28,5 @@ describeEventStoreContract(
       },
     };
   },
-  { eventIdsUniqueAcrossStreams: true, atomicMultiStreamAppend: true },
+  { eventIdsUniqueAcrossStreams: true, atomicMultiStreamAppend: true, streamsByPrefix: true },
 );

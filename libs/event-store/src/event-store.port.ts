@@ -102,6 +102,21 @@ export class IdempotencyConflictError extends Error {
   }
 }
 
+/** What {@link EventStore.readStreamsByPrefix} reads: whole streams of one category, in stream-id order. */
+export interface ReadStreamsOptions {
+  /** The streams whose id starts with this (case-sensitive), e.g. `trainee-`. */
+  streamPrefix: string;
+  /** Only streams whose id sorts after this one (binary order); null or absent: from the first. */
+  afterStream?: string | null;
+  /** Inclusive: only events at or below this global position (a snapshot of the log, e.g. its head). */
+  toPosition: number;
+  /**
+   * Events per call, roughly: streams are read whole, so the call stops after the stream during
+   * which this many events were reached (one long stream may exceed it). Integer ≥ 1.
+   */
+  maxCount: number;
+}
+
 /** One stream's part of {@link EventStore.appendToStreams}. */
 export interface StreamWrite {
   streamId: string;
@@ -124,6 +139,13 @@ export interface EventStore {
    * transactions have it (SQLite; EventStoreDB has none, docs/DESIGN.md "The event store port").
    */
   appendToStreams?(writes: StreamWrite[]): Promise<AppendResult[]>;
+  /**
+   * Whole streams in stream-id order, each stream's events in revision order, up to a position
+   * (see {@link ReadStreamsOptions}); `[]` past the last stream. Lets a projection build each
+   * document once from its whole stream (docs/architecture.md "Rebuilding by stream"). Only
+   * stores with an index on stream ids have it (SQLite); EventStoreDB reads `$all` instead.
+   */
+  readStreamsByPrefix?(options: ReadStreamsOptions): Promise<RecordedEvent[]>;
   /** The stream's events from `fromRevision` (default 0); `[]` when the stream does not exist. */
   readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
   /** One batch of the global log in position order (see {@link ReadAllOptions}). */

@@ -21,6 +21,31 @@ export interface RebuildTarget {
     readAfter: (position: number) => Promise<RecordedEvent[]>,
     options: { keepOld: boolean },
   ): Promise<{ previous: string; dropped: boolean }>;
+  /**
+   * Where the store can, builds its documents from whole streams before reading the log in
+   * position order (docs/architecture.md "Rebuilding by stream"): each document is folded,
+   * rendered and written once, from its stream's events up to a snapshot position. Only for a
+   * projection whose documents each depend on one stream (the trainee projection).
+   */
+  byStream?: {
+    /** The streams the documents are built from. */
+    streamPrefix: string;
+    /** Where an interrupted stream phase stopped; null when none began. */
+    cursor(): Promise<StreamCursor | null>;
+    /**
+     * Stores the documents of these whole streams (whose documents the store does not hold yet,
+     * their events up to `cursor.toPosition`) and the cursor, in one transaction.
+     */
+    applyStreams(events: RecordedEvent[], cursor: StreamCursor): Promise<void>;
+    /** Ends the stream phase: the checkpoint becomes `toPosition` and the cursor is forgotten, together. */
+    finish(toPosition: number): Promise<void>;
+  };
+}
+
+/** How far a stream-by-stream build got: every stream up to `lastStream` (stream-id order) is built up to `toPosition`. */
+export interface StreamCursor {
+  toPosition: number;
+  lastStream: string;
 }
 
 /** A read store whose projections can be rebuilt blue/green (docs/DESIGN.md "Read models"). */
@@ -31,6 +56,8 @@ export interface RebuildableStore {
 }
 
 export interface RebuildProgress {
+  /** `streams` while documents are built stream by stream (`position` stays 0), then `log`. */
+  phase: 'streams' | 'log';
   /** Events applied to the new store in this run. */
   done: number;
   /** Position reached and the log's head when the run started. */
@@ -49,9 +76,11 @@ export interface RebuildOutcome {
 
 /**
  * Rebuilds projection `name` from the event log into a new store while the old one keeps serving
- * and the live projector keeps running: reads the log in batches from the new store's checkpoint
- * (0 for a new rebuild), then swaps (see {@link RebuildTarget.swap}). Stops between batches when
- * `shouldStop()` turns true; running it again resumes from the stored checkpoint.
+ * and the live projector keeps running: when the target can build by stream and the event store can
+ * read by stream (both SQLite), first builds the documents stream by stream up to the log's head
+ * at the start (from the stored cursor when resuming); then reads the log in position order, in
+ * batches, from the new store's checkpoint, and swaps (see {@link RebuildTarget.swap}). Stops
+ * between batches when `shouldStop()` turns true; running it again resumes where it stopped.
  */
 export async function rebuildProjection(
   eventStore: EventStore,
@@ -60,21 +89,38 @@ export async function rebuildProjection(
   options: { keepOld?: boolean; batchSize?: number; onProgress?: (p: RebuildProgress) => void; shouldStop?: () => boolean } = {},
 ): Promise<RebuildOutcome> {
   const started = process.hrtime.bigint();
-  const batchSize = options.batchSize ?? 5000;
+  const batchSize = options.batchSize ?? REBUILD_BATCH_SIZE;
   const target = await store.beginRebuild(name);
   const head = await eventStore.headPosition();
   let position = await target.checkpoint();
   let done = 0;
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+  const interrupted = () => ({ store: target.store, interrupted: true, events: done, seconds: seconds(), previous: null, dropped: false });
+  if (position === 0 && target.byStream && eventStore.readStreamsByPrefix) {
+    const { streamPrefix, cursor, applyStreams, finish } = target.byStream;
+    const from = await cursor();
+    const toPosition = from?.toPosition ?? head;
+    let lastStream = from?.lastStream ?? null;
+    for (;;) {
+      if (options.shouldStop?.()) return interrupted();
+      const events = await eventStore.readStreamsByPrefix({ streamPrefix, afterStream: lastStream, toPosition, maxCount: batchSize });
+      if (events.length === 0) break;
+      lastStream = events[events.length - 1].streamId;
+      await applyStreams(events, { toPosition, lastStream });
+      done += events.length;
+      options.onProgress?.({ phase: 'streams', done, position: 0, head });
+    }
+    await finish(toPosition);
+    position = toPosition;
+  }
   for (;;) {
-    if (options.shouldStop?.())
-      return { store: target.store, interrupted: true, events: done, seconds: seconds(), previous: null, dropped: false };
+    if (options.shouldStop?.()) return interrupted();
     const events = await eventStore.readAll({ fromPosition: position, maxCount: batchSize, filter: PROJECTED_STREAMS });
     if (events.length === 0) break;
     await target.applyBatch(events);
     position = events[events.length - 1].position;
     done += events.length;
-    options.onProgress?.({ done, position, head });
+    options.onProgress?.({ phase: 'log', done, position, head });
     if (events.length < batchSize && position >= head) break;
   }
   const readAfter = async (from: number) => {
@@ -85,3 +131,6 @@ export async function rebuildProjection(
   const { previous, dropped } = await target.swap(readAfter, { keepOld: options.keepOld ?? false });
   return { store: target.store, interrupted: false, events: done, seconds: seconds(), previous, dropped };
 }
+
+/** Events per batch of a rebuild (default of `batchSize`): larger batches were no faster (BENCHMARKS.md, "Rebuilding by stream"). */
+const REBUILD_BATCH_SIZE = 20_000;

@@ -135,10 +135,11 @@ function registerRebuild(projections: Command, ctx: CliContext): void {
             rebuildProjection(stores.eventStore, rebuildable(stores.readModel), name, {
               keepOld: opts.keepOld,
               shouldStop: () => stop,
-              onProgress: ({ done, position, head }) => {
+              onProgress: ({ phase, done, position, head }) => {
                 const rate = Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
                 if (!bar.isActive) bar.start(Math.max(head, 1), 0, { done: 0, rate: 0 });
-                bar.update(Math.min(position, head), { done, rate });
+                // Built stream by stream, the events done (of at most `head`) tell how far it is.
+                bar.update(Math.min(phase === 'streams' ? done : position, head), { done, rate });
               },
             }),
           { catchUp: false },

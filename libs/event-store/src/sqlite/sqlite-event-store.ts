@@ -27,6 +27,7 @@ import {
   ExpectedRevision,
   IdempotencyConflictError,
   ReadAllOptions,
+  ReadStreamsOptions,
   StreamWrite,
   RecordedEvent,
   SubscribeOptions,
@@ -34,6 +35,7 @@ import {
   WrongExpectedVersionError,
 } from '../event-store.port';
 import { appendSignals, SqliteSubscription } from './sqlite-subscription';
+import { StreamScan } from './stream-scan';
 import { assertNonNegativeInteger, checkedWrite, rawToRecordedEvent, toRecordedEvent } from './sqlite-rows';
 import type { EventRow, QueuedWrite, RawEventRow, SerializedEvent } from './sqlite-rows';
 
@@ -125,6 +127,7 @@ export class SqliteEventStore implements EventStore {
   private readonly selectStream: Database.Statement<[string, number], RawEventRow>;
   private readonly selectAll: Database.Statement<[number, number], EventRow>;
   private readonly selectHead: Database.Statement<[], { head: number | null }>;
+  private readonly streamScan: StreamScan;
   /** Appends: a unit is one append, or the writes of one all-or-nothing multi-stream append. */
   private readonly appends: GroupCommit<QueuedWrite[], AppendOutcome[]>;
   private readonly snapshotTransaction: Database.Transaction<
@@ -176,6 +179,7 @@ export class SqliteEventStore implements EventStore {
       .raw(true);
     this.selectAll = this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.selectHead = this.db.prepare('SELECT MAX(position) AS head FROM events');
+    this.streamScan = new StreamScan(this.db);
     this.appends = new GroupCommit(
       this.db,
       (writes: QueuedWrite[]) => {
@@ -253,6 +257,12 @@ export class SqliteEventStore implements EventStore {
     assertNonNegativeInteger('fromPosition', fromPosition);
     if (!Number.isInteger(maxCount) || maxCount < 1) throw new RangeError(`maxCount must be an integer ≥ 1, got ${maxCount}`);
     return this.readAllNow(fromPosition, maxCount, options.filter);
+  }
+
+  /** Whole streams in stream-id order up to a position (port: {@link EventStore.readStreamsByPrefix}; see `StreamScan`). */
+  async readStreamsByPrefix(options: ReadStreamsOptions): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    return this.streamScan.streams(options);
   }
 
   /**

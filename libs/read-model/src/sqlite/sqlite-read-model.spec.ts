@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v2025Example from '../../../../test/fixtures/post-trainee-v2025.0.json';
-import { decide, evolveAll, providerStreamId, toEventData, type TraineeEvent, traineeStreamId } from '@app/domain';
+import { decide, decodeTraineeEvent, evolveAll, providerStreamId, toEventData, type TraineeEvent, traineeStreamId } from '@app/domain';
 import { type EventStore, newEventId, type RecordedEvent, SqliteEventStore } from '@app/event-store';
 import { Projector } from '../projector';
 import { measureLag } from '../projection-lag';
@@ -110,6 +110,71 @@ describe('SqliteReadModel.applyBatch', () => {
     expect(await allAnswers(rebuilt, 40)).toEqual(await allAnswers(live, 40));
     live.close();
     rebuilt.close();
+  });
+});
+
+describe('A rebuild stream by stream (docs/architecture.md "Rebuilding by stream")', () => {
+  useFreshEventStore();
+
+  it('builds the documents and answers the live projector built, resumes an interrupted stream phase, and catches up past its snapshot', async () => {
+    await writeHistory(store, 30, 2);
+    const live = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    await new Projector(store, live, silent).catchUp();
+    const liveDocs = await allDocs(live, 30);
+    const liveAnswers = await allAnswers(live, 30);
+
+    // Stop after the first batch of streams (batches of 20 events: a few trainees each).
+    const phases: string[] = [];
+    let batches = 0;
+    const first = await rebuildProjection(store, live, 'trainees', {
+      batchSize: 20,
+      shouldStop: () => batches >= 1,
+      onProgress: ({ phase }) => {
+        phases.push(phase);
+        batches++;
+      },
+    });
+    expect(first).toMatchObject({ interrupted: true, store: 'v1_g2' });
+    expect(phases).toEqual(['streams']);
+    const raw = new Database(join(dir, 'rm.sqlite'));
+    const builtFirst = raw.prepare<[], string>(`SELECT trainee_id FROM trainees_v1_g2 ORDER BY trainee_id`).pluck().all();
+    expect(builtFirst.length).toBeGreaterThan(0);
+    expect(builtFirst.length).toBeLessThan(30);
+    expect(raw.prepare(`SELECT last_stream FROM projection_rebuild_cursors`).pluck().get()).toBe(traineeStreamId(builtFirst.at(-1)!));
+
+    // Written after the stream phase's snapshot: the log phase applies it on top of the built document.
+    const history = (await store.readStream(traineeStreamId('T0'))).map((e) => decodeTraineeEvent(e)!);
+    const late = decide(
+      commandFromWire({
+        type: 'UpdateTrainee',
+        trainee_id: 'T0',
+        ukprn: '10000001',
+        version: 'v2025.0',
+        input: { middle_names: 'Late' },
+        now: '2026-03-01T00:00:00.000Z',
+      }),
+      evolveAll(history),
+    );
+    expect(late.length).toBeGreaterThan(0);
+    await store.appendToStream(traineeStreamId('T0'), toEventData(late, { occurredAt: '2026-03-01T00:00:00.000Z' }, newEventId));
+    await new Projector(store, live, silent).catchUp();
+
+    const resumed = await rebuildProjection(store, live, 'trainees', { batchSize: 20 });
+    expect(resumed).toMatchObject({ interrupted: false, store: 'v1_g2', previous: 'v1', dropped: true });
+    expect(raw.prepare(`SELECT COUNT(*) FROM projection_rebuild_cursors`).pluck().get()).toBe(0);
+    raw.close();
+    const rebuiltDocs = await allDocs(live, 30);
+    expect(rebuiltDocs[0]).toMatchObject({ details: { middle_names: 'Late' } });
+    expect(rebuiltDocs.slice(1)).toEqual(liveDocs.slice(1));
+    expect(rebuiltDocs[0]).not.toEqual(liveDocs[0]);
+    const fresh = new SqliteReadModel(join(dir, 'fresh.sqlite'));
+    await new Projector(store, fresh, silent).catchUp();
+    expect(rebuiltDocs).toEqual(await allDocs(fresh, 30));
+    expect(await allAnswers(live, 30)).toEqual(await allAnswers(fresh, 30));
+    const unchanged = (answers: (string | undefined)[]) => answers.filter((_, i) => i % 30 !== 0);
+    expect(unchanged(await allAnswers(live, 30))).toEqual(unchanged(liveAnswers));
+    live.close();
+    fresh.close();
   });
 });
 

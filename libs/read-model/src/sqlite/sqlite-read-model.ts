@@ -11,6 +11,7 @@ import type { ParkedEvent, ParkedEventStore } from '../parked-events';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
 import { ProviderTables } from './provider-tables';
 import { TraineeTables } from './trainee-tables';
+import { SqliteRebuildTarget } from './sqlite-rebuild-target';
 
 export { PROJECTION_VERSION } from '../projection-versions';
 
@@ -319,51 +320,31 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
       this.stmts.setRebuilding.run(store, now(), name);
     }
     const tables = name === 'trainees' ? this.traineeTables(store) : this.providerTables(store);
-    const checkpointName = `${name}_${store}`;
-    const target: RebuildTarget = {
+    const target = new SqliteRebuildTarget({
+      db: this.db,
       name,
       store,
       version: code,
-      checkpoint: async () => this.stmts.getCheckpoint.get(checkpointName)?.position ?? 0,
-      applyBatch: async (events) => {
-        if (events.length === 0) return;
-        this.db
-          .transaction(() => {
-            tables.apply(events);
-            this.stmts.setCheckpoint.run(checkpointName, events[events.length - 1].position, code, now());
-          })
-          .immediate();
+      tables,
+      checkpoint: (checkpoint) => this.stmts.getCheckpoint.get(checkpoint)?.position ?? 0,
+      setCheckpoint: (checkpoint, position, version) => this.stmts.setCheckpoint.run(checkpoint, position, version, now()),
+      pointRegistry: () => {
+        const previous = this.stmts.registry.all().find((r) => r.name === name)!.store;
+        this.stmts.swap.run(code, store, now(), name);
+        // The new store applied every event again, parked ones included: they are parked no more.
+        this.stmts.unpark.run(name);
+        return previous;
       },
-      swap: async (readAfter, options) => {
-        // Holding the write lock, apply what the log gained since the last batch, then point the
-        // registry at the new store: the live projector's next batch (serialised behind this lock)
-        // and every read after the commit use the new store.
-        this.db.exec('BEGIN IMMEDIATE');
-        let previous: string;
-        try {
-          for (;;) {
-            const events = await readAfter(this.stmts.getCheckpoint.get(checkpointName)?.position ?? 0);
-            if (events.length === 0) break;
-            tables.apply(events);
-            this.stmts.setCheckpoint.run(checkpointName, events[events.length - 1].position, code, now());
-          }
-          previous = this.stmts.registry.all().find((r) => r.name === name)!.store;
-          this.stmts.swap.run(code, store, now(), name);
-          // The new store applied every event again, parked ones included: they are parked no more.
-          this.stmts.unpark.run(name);
-          this.db.exec('COMMIT');
-        } catch (err) {
-          this.db.exec('ROLLBACK');
-          throw err;
-        }
+      afterSwap: (previous, keep) => {
         this.refresh('force');
-        if (options.keepOld || previous === store) return { previous, dropped: false };
+        if (keep) return { dropped: false };
         (name === 'trainees' ? this.traineeTables(previous) : this.providerTables(previous)).drop();
         this.tablesByStore[name].delete(previous);
         this.db.prepare(`DELETE FROM projection_checkpoints WHERE name = ?`).run(`${name}_${previous}`);
-        return { previous, dropped: true };
+        return { dropped: true };
       },
-    };
+    });
+    if (!row.rebuilding) target.reset();
     return target;
   }
 
