@@ -51,7 +51,9 @@ describe('projection rebuild (blue/green) on SQLite', () => {
     let batches = 0;
     const first = await rebuildProjection(store, rm, 'trainees', { batchSize: 100, shouldStop: () => ++batches > 3 });
     expect(first.interrupted).toBe(true);
-    expect(first.events).toBe(300);
+    // Three batches of the stream phase: whole streams, so each ends at the stream that reaches 100 events.
+    expect(first.events).toBeGreaterThanOrEqual(300);
+    expect(first.events).toBeLessThan(300 + 3 * 10);
     let info = (await rm.projectionInfo()).find((p) => p.name === 'trainees')!;
     expect(info).toMatchObject({ store: 'v1', rebuilding: 'v1_g2' });
     expect(await rm.getTrainee(ids[299])).not.toBeNull();

@@ -7,6 +7,7 @@ export * from './mongodb/mongo-read-model';
 export * from './schools';
 export * from './projection-versions';
 export * from './rebuild';
+export * from './stream-build';
 export * from './own-trainee';
 export * from './idempotency';
 export * from './parked-events';

@@ -2,6 +2,7 @@ import type { EventFilter, EventStore, RecordedEvent, Subscription } from '@app/
 import { PROVIDER_STREAM_PREFIX, TRAINEE_STREAM_PREFIX } from '@app/domain';
 import type { ProjectionStore } from './read-model.port';
 import { errorMessage, keepsParkedEvents, parkedRecord } from './parked-events';
+import { buildEmptyStore } from './stream-build';
 
 /** The streams the projections read. */
 /** Events per batch when catching up (live batches are whatever arrived together, at most `batchSize`). */
@@ -130,13 +131,22 @@ export class Projector {
     return { state, checkpoint: this.position, failure, parked: this.parkedCount };
   }
 
-  /** Applies everything up to the current head once and returns the checkpoint (admin CLI, tests); parks as the live path does. */
+  /**
+   * Applies everything up to the current head once and returns the checkpoint (admin CLI, tests,
+   * the API's start); parks as the live path does. A store that has applied nothing is first built
+   * stream by stream where it can ({@link buildEmptyStore}).
+   */
   async catchUp(): Promise<number> {
     await this.loadParkedStreams();
     this.position = Math.max(this.position, await this.store.checkpoint());
     // Larger batches than live: fewer transactions, and a trainee's events met in one batch are
     // folded into one document (and one rendering of its answers) per batch.
     const batchSize = this.options.batchSize ?? CATCH_UP_BATCH_SIZE;
+    if (this.position === 0) {
+      const warn = (message: string, context: Record<string, unknown>) => this.logger.warn(message, context);
+      this.applied += (await buildEmptyStore(this.eventStore, this.store, { batchSize, shouldStop: () => this.stopped, warn })) ?? 0;
+      this.position = Math.max(this.position, await this.store.checkpoint());
+    }
     for (;;) {
       const events = await this.eventStore.readAll({ fromPosition: this.position, maxCount: batchSize, filter: PROJECTED_STREAMS });
       if (events.length === 0 || this.stopped) return this.position;

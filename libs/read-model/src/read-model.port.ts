@@ -1,5 +1,6 @@
 import type { ApiVersion } from '@app/contract';
 import type { Trainee, TraineeSnapshot } from '@app/domain';
+import type { StreamBuild } from './stream-build';
 import type { RecordedEvent } from '@app/event-store';
 
 /** The `status` list filter values (docs/spec/trainee-records-api.md "GET /trainees"; docs/reference/API-FACTS.md §14.4). */
@@ -105,6 +106,12 @@ export interface ProjectionStore {
    * where the store allows. Idempotent: an event at or below a document's revision is skipped.
    */
   applyBatch(events: RecordedEvent[]): Promise<void>;
+  /**
+   * Where the store can (SQLite): while it has applied nothing (or a first build is under way),
+   * the stream build of its trainee documents, whose `finish` moves every checkpoint of the store;
+   * else null (see `buildEmptyStore`, docs/architecture.md "Rebuilding by stream").
+   */
+  initialStreamBuild?(): Promise<StreamBuild | null>;
 }
 
 /**

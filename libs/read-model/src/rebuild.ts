@@ -1,6 +1,7 @@
 import type { EventStore, RecordedEvent } from '@app/event-store';
 import type { ProjectionInfo, ProjectionName } from './projection-versions';
 import { PROJECTED_STREAMS } from './projector';
+import { buildStreams, type StreamBuild } from './stream-build';
 
 /** A new store of one projection being built beside the one that serves. */
 export interface RebuildTarget {
@@ -21,31 +22,8 @@ export interface RebuildTarget {
     readAfter: (position: number) => Promise<RecordedEvent[]>,
     options: { keepOld: boolean },
   ): Promise<{ previous: string; dropped: boolean }>;
-  /**
-   * Where the store can, builds its documents from whole streams before reading the log in
-   * position order (docs/architecture.md "Rebuilding by stream"): each document is folded,
-   * rendered and written once, from its stream's events up to a snapshot position. Only for a
-   * projection whose documents each depend on one stream (the trainee projection).
-   */
-  byStream?: {
-    /** The streams the documents are built from. */
-    streamPrefix: string;
-    /** Where an interrupted stream phase stopped; null when none began. */
-    cursor(): Promise<StreamCursor | null>;
-    /**
-     * Stores the documents of these whole streams (whose documents the store does not hold yet,
-     * their events up to `cursor.toPosition`) and the cursor, in one transaction.
-     */
-    applyStreams(events: RecordedEvent[], cursor: StreamCursor): Promise<void>;
-    /** Ends the stream phase: the checkpoint becomes `toPosition` and the cursor is forgotten, together. */
-    finish(toPosition: number): Promise<void>;
-  };
-}
-
-/** How far a stream-by-stream build got: every stream up to `lastStream` (stream-id order) is built up to `toPosition`. */
-export interface StreamCursor {
-  toPosition: number;
-  lastStream: string;
+  /** Where the store can: its documents built stream by stream before the log is read in position order. */
+  byStream?: StreamBuild;
 }
 
 /** A read store whose projections can be rebuilt blue/green (docs/DESIGN.md "Read models"). */
@@ -97,21 +75,15 @@ export async function rebuildProjection(
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   const interrupted = () => ({ store: target.store, interrupted: true, events: done, seconds: seconds(), previous: null, dropped: false });
   if (position === 0 && target.byStream && eventStore.readStreamsByPrefix) {
-    const { streamPrefix, cursor, applyStreams, finish } = target.byStream;
-    const from = await cursor();
-    const toPosition = from?.toPosition ?? head;
-    let lastStream = from?.lastStream ?? null;
-    for (;;) {
-      if (options.shouldStop?.()) return interrupted();
-      const events = await eventStore.readStreamsByPrefix({ streamPrefix, afterStream: lastStream, toPosition, maxCount: batchSize });
-      if (events.length === 0) break;
-      lastStream = events[events.length - 1].streamId;
-      await applyStreams(events, { toPosition, lastStream });
-      done += events.length;
-      options.onProgress?.({ phase: 'streams', done, position: 0, head });
-    }
-    await finish(toPosition);
-    position = toPosition;
+    const phase = await buildStreams(eventStore, target.byStream, {
+      batchSize,
+      shouldStop: options.shouldStop,
+      onBatch: (n) => options.onProgress?.({ phase: 'streams', done: n, position: 0, head }),
+    });
+    done = phase.done;
+    if (phase.interrupted) return interrupted();
+    await target.byStream.finish(phase.toPosition);
+    position = phase.toPosition;
   }
   for (;;) {
     if (options.shouldStop?.()) return interrupted();

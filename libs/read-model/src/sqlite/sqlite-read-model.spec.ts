@@ -178,6 +178,43 @@ describe('A rebuild stream by stream (docs/architecture.md "Rebuilding by stream
   });
 });
 
+describe('The first catch-up of an empty store, stream by stream (docs/architecture.md "Rebuilding by stream")', () => {
+  useFreshEventStore();
+
+  it('builds what event-by-event projection builds, providers included, and leaves both checkpoints at the head', async () => {
+    await writeHistory(store, 12, 2);
+    const at = '2026-01-02T09:00:00.000Z';
+    const provider = toEventData(
+      [{ type: 'ProviderRegistered', data: { ukprn: '10000001', name: 'A SCITT', at } }],
+      { occurredAt: at },
+      newEventId,
+    );
+    await store.appendToStream(providerStreamId('10000001'), provider);
+    const events = await store.readAll({ maxCount: 100_000 });
+    const stepwise = new SqliteReadModel(join(dir, 'stepwise.sqlite'));
+    for (const e of events) await stepwise.applyBatch([e]);
+
+    const byStream = jest.spyOn(store, 'readStreamsByPrefix');
+    const built = new SqliteReadModel(join(dir, 'built.sqlite'));
+    const warnings: string[] = [];
+    const projector = new Projector(store, built, { error: () => undefined, warn: (m) => warnings.push(m) });
+    expect(await projector.catchUp()).toBe(await store.headPosition());
+    expect(byStream).toHaveBeenCalled();
+    expect(warnings).toEqual([]);
+    expect(projector.eventsApplied).toBe(events.length);
+    expect(await built.checkpoint()).toBe(await store.headPosition());
+    expect((await built.projectionInfo()).map((p) => p.checkpoint)).toEqual([events.at(-1)!.position, events.at(-1)!.position]);
+    expect(await allDocs(built, 12)).toEqual(await allDocs(stepwise, 12));
+    expect(await allAnswers(built, 12)).toEqual(await allAnswers(stepwise, 12));
+    expect(await built.listProviders()).toEqual(await stepwise.listProviders());
+    expect(await built.listProviders()).toHaveLength(1);
+    // Not empty any more: the next catch-up reads the log in position order.
+    expect(await built.initialStreamBuild()).toBeNull();
+    built.close();
+    stepwise.close();
+  });
+});
+
 describe('Stored answer bytes (docs/DESIGN.md "Answers stored as bytes")', () => {
   useFreshEventStore();
   const query = { ukprn: '10000001', academicCycle: 2025, page: 1, perPage: 50, sortOrder: 'asc' as const, today: '2026-01-01' };

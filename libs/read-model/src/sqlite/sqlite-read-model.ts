@@ -11,7 +11,8 @@ import type { ParkedEvent, ParkedEventStore } from '../parked-events';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
 import { ProviderTables } from './provider-tables';
 import { TraineeTables } from './trainee-tables';
-import { SqliteRebuildTarget } from './sqlite-rebuild-target';
+import { SqliteRebuildTarget, SqliteStreamBuild } from './sqlite-rebuild-target';
+import type { StreamBuild } from '../stream-build';
 
 export { PROJECTION_VERSION } from '../projection-versions';
 
@@ -250,6 +251,22 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     const name: ProjectionName = tables instanceof TraineeTables ? 'trainees' : 'providers';
     tables.apply(events);
     this.stmts.setCheckpoint.run(`${name}_${tables.store}`, events[events.length - 1].position, this.versionOf(tables.store), now());
+  }
+
+  /**
+   * The stream build of the served trainee store while both served stores have applied nothing
+   * (see `ProjectionStore.initialStreamBuild`); its `finish` moves both checkpoints, in one transaction.
+   */
+  async initialStreamBuild(): Promise<StreamBuild | null> {
+    if ((await this.checkpoint()) !== 0) return null;
+    const t = this.refresh('now');
+    return new SqliteStreamBuild(this.db, t.trainees, `trainees_${t.trainees.store}`, (position) => {
+      for (const [name, store] of [
+        ['trainees', t.trainees.store],
+        ['providers', t.providers.store],
+      ])
+        this.stmts.setCheckpoint.run(`${name}_${store}`, position, this.versionOf(store), now());
+    });
   }
 
   /** True when the registry, as last read, names a store of projection `name` built by this code's version of it. */

@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '@app/event-store';
 import { TRAINEE_STREAM_PREFIX } from '@app/domain';
 import type { ProjectionName } from '../projection-versions';
-import type { RebuildTarget, StreamCursor } from '../rebuild';
+import type { RebuildTarget } from '../rebuild';
+import type { StreamBuild, StreamCursor } from '../stream-build';
 import type { ProviderTables } from './provider-tables';
 import type { TraineeTables } from './trainee-tables';
 
@@ -32,32 +33,24 @@ export class SqliteRebuildTarget implements RebuildTarget {
   readonly name: ProjectionName;
   readonly store: string;
   readonly version: number;
-  readonly byStream: RebuildTarget['byStream'];
+  readonly byStream?: SqliteStreamBuild;
   private readonly checkpointName: string;
-  private readonly stmts;
 
   constructor(private readonly ctx: RebuildContext) {
     this.name = ctx.name;
     this.store = ctx.store;
     this.version = ctx.version;
     this.checkpointName = `${ctx.name}_${ctx.store}`;
-    ctx.db.exec(`CREATE TABLE IF NOT EXISTS projection_rebuild_cursors (
-      checkpoint TEXT PRIMARY KEY, to_position INTEGER NOT NULL, last_stream TEXT NOT NULL)`);
-    this.stmts = {
-      cursor: ctx.db.prepare<[string], StreamCursor>(
-        `SELECT to_position AS toPosition, last_stream AS lastStream FROM projection_rebuild_cursors WHERE checkpoint = ?`,
-      ),
-      setCursor: ctx.db.prepare(
-        `INSERT OR REPLACE INTO projection_rebuild_cursors (checkpoint, to_position, last_stream) VALUES (?, ?, ?)`,
-      ),
-      dropCursor: ctx.db.prepare(`DELETE FROM projection_rebuild_cursors WHERE checkpoint = ?`),
-    };
-    if (ctx.name === 'trainees') this.byStream = this.streamBuild(ctx.tables as TraineeTables);
+    if (ctx.name === 'trainees') {
+      this.byStream = new SqliteStreamBuild(ctx.db, ctx.tables as TraineeTables, this.checkpointName, (position) =>
+        ctx.setCheckpoint(this.checkpointName, position, this.version),
+      );
+    }
   }
 
   /** Forgets a stream cursor left by a dropped store of the same name (a new store starts from nothing). */
   reset(): void {
-    this.stmts.dropCursor.run(this.checkpointName);
+    this.byStream?.forget();
   }
 
   async checkpoint(): Promise<number> {
@@ -92,7 +85,7 @@ export class SqliteRebuildTarget implements RebuildTarget {
         this.ctx.setCheckpoint(this.checkpointName, events[events.length - 1].position, this.version);
       }
       previous = this.ctx.pointRegistry();
-      this.stmts.dropCursor.run(this.checkpointName);
+      this.byStream?.forget();
       db.exec('COMMIT');
     } catch (err) {
       db.exec('ROLLBACK');
@@ -100,28 +93,62 @@ export class SqliteRebuildTarget implements RebuildTarget {
     }
     return { previous, ...this.ctx.afterSwap(previous, options.keepOld || previous === this.store) };
   }
+}
 
-  private streamBuild(tables: TraineeTables): NonNullable<RebuildTarget['byStream']> {
-    const { db } = this.ctx;
-    return {
-      streamPrefix: TRAINEE_STREAM_PREFIX,
-      cursor: async () => this.stmts.cursor.get(this.checkpointName) ?? null,
-      applyStreams: async (events, cursor) => {
-        // Fewer, larger WAL checkpoints while the new store is written in bulk (each one fsyncs).
-        db.pragma(`wal_autocheckpoint = ${BULK_WAL_AUTOCHECKPOINT_PAGES}`);
-        db.transaction(() => {
-          tables.apply(events);
-          this.stmts.setCursor.run(this.checkpointName, cursor.toPosition, cursor.lastStream);
-        }).immediate();
-      },
-      finish: async (toPosition) => {
-        db.transaction(() => {
-          this.ctx.setCheckpoint(this.checkpointName, toPosition, this.version);
-          this.stmts.dropCursor.run(this.checkpointName);
-        }).immediate();
-        db.pragma(`wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT_PAGES}`);
-      },
+/**
+ * The stream phase of a trainee store (see {@link StreamBuild}): documents from whole streams, and
+ * the cursor in `projection_rebuild_cursors` (keyed by the store's checkpoint name) written in the
+ * same transaction; `finish` stores the checkpoint (`setCheckpoint`) and forgets the cursor together.
+ */
+export class SqliteStreamBuild implements StreamBuild {
+  readonly streamPrefix = TRAINEE_STREAM_PREFIX;
+  private readonly stmts;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly tables: TraineeTables,
+    private readonly checkpointName: string,
+    private readonly setCheckpoint: (position: number) => void,
+  ) {
+    db.exec(`CREATE TABLE IF NOT EXISTS projection_rebuild_cursors (
+      checkpoint TEXT PRIMARY KEY, to_position INTEGER NOT NULL, last_stream TEXT NOT NULL)`);
+    this.stmts = {
+      cursor: db.prepare<[string], StreamCursor>(
+        `SELECT to_position AS toPosition, last_stream AS lastStream FROM projection_rebuild_cursors WHERE checkpoint = ?`,
+      ),
+      setCursor: db.prepare(`INSERT OR REPLACE INTO projection_rebuild_cursors (checkpoint, to_position, last_stream) VALUES (?, ?, ?)`),
+      dropCursor: db.prepare(`DELETE FROM projection_rebuild_cursors WHERE checkpoint = ?`),
     };
+  }
+
+  async cursor(): Promise<StreamCursor | null> {
+    return this.stmts.cursor.get(this.checkpointName) ?? null;
+  }
+
+  async applyStreams(events: RecordedEvent[], cursor: StreamCursor): Promise<void> {
+    // Fewer, larger WAL checkpoints while the store is written in bulk (each one fsyncs).
+    this.db.pragma(`wal_autocheckpoint = ${BULK_WAL_AUTOCHECKPOINT_PAGES}`);
+    this.db
+      .transaction(() => {
+        this.tables.apply(events);
+        this.stmts.setCursor.run(this.checkpointName, cursor.toPosition, cursor.lastStream);
+      })
+      .immediate();
+  }
+
+  async finish(toPosition: number): Promise<void> {
+    this.db
+      .transaction(() => {
+        this.setCheckpoint(toPosition);
+        this.forget();
+      })
+      .immediate();
+    this.db.pragma(`wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT_PAGES}`);
+  }
+
+  /** Drops the cursor. */
+  forget(): void {
+    this.stmts.dropCursor.run(this.checkpointName);
   }
 }
 

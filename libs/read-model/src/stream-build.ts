@@ -1,0 +1,106 @@
+import type { EventStore, RecordedEvent } from '@app/event-store';
+import { PROVIDER_STREAM_PREFIX } from '@app/domain';
+import type { ProjectionStore } from './read-model.port';
+
+/** How far a stream-by-stream build got: every stream up to `lastStream` (stream-id order) is built up to `toPosition`. */
+export interface StreamCursor {
+  toPosition: number;
+  lastStream: string;
+}
+
+/**
+ * A store's documents built from whole streams (docs/architecture.md "Rebuilding by stream"): each
+ * document is folded, rendered and written once, from its stream's events up to a snapshot
+ * position. Only for a projection whose documents each depend on one stream (the trainee projection).
+ */
+export interface StreamBuild {
+  /** The streams the documents are built from. */
+  streamPrefix: string;
+  /** Where an interrupted stream phase stopped; null when none began. */
+  cursor(): Promise<StreamCursor | null>;
+  /**
+   * Stores the documents of these whole streams (whose documents the store does not hold yet,
+   * their events up to `cursor.toPosition`) and the cursor, in one transaction.
+   */
+  applyStreams(events: RecordedEvent[], cursor: StreamCursor): Promise<void>;
+  /** Ends the stream phase: the checkpoint becomes `toPosition` and the cursor is forgotten, together. */
+  finish(toPosition: number): Promise<void>;
+}
+
+/** What {@link buildStreams} did: the snapshot position, events applied in this run, and whether `shouldStop` cut it short. */
+export interface StreamPhase {
+  toPosition: number;
+  done: number;
+  interrupted: boolean;
+}
+
+/**
+ * Runs a stream phase: from the stored cursor (or from the first stream, with the log's head as the
+ * snapshot), reads whole streams with `readStreamsByPrefix` in batches of about `batchSize` events
+ * and hands each batch to `applyStreams`. Does not call `finish` (the caller does, when its own
+ * phase is done). Stops between batches when `shouldStop()` turns true.
+ */
+export async function buildStreams(
+  eventStore: EventStore,
+  build: StreamBuild,
+  options: { batchSize: number; shouldStop?: () => boolean; onBatch?: (done: number) => void },
+): Promise<StreamPhase> {
+  const from = await build.cursor();
+  const toPosition = from?.toPosition ?? (await eventStore.headPosition());
+  let lastStream = from?.lastStream ?? null;
+  let done = 0;
+  for (;;) {
+    if (options.shouldStop?.()) return { toPosition, done, interrupted: true };
+    const events = await eventStore.readStreamsByPrefix!({
+      streamPrefix: build.streamPrefix,
+      afterStream: lastStream,
+      toPosition,
+      maxCount: options.batchSize,
+    });
+    if (events.length === 0) return { toPosition, done, interrupted: false };
+    lastStream = events[events.length - 1].streamId;
+    await build.applyStreams(events, { toPosition, lastStream });
+    done += events.length;
+    options.onBatch?.(done);
+  }
+}
+
+/**
+ * The first catch-up of a read store that has applied nothing (`ProjectionStore.initialStreamBuild`,
+ * e.g. the API's first start on an empty embedded store): builds the trainee documents stream by
+ * stream up to the log's head `H`, applies the provider streams' events up to `H` in position
+ * order, then moves every checkpoint to `H`. Returns the number of events applied, or null (and
+ * logs a failure) when the store or the event store cannot, when `shouldStop` cut it short, or when
+ * it failed: the caller then catches up in position order from the stored checkpoint, which holds
+ * only what was fully applied (so a failing event is retried and parked there).
+ */
+export async function buildEmptyStore(
+  eventStore: EventStore,
+  store: ProjectionStore,
+  options: { batchSize: number; shouldStop: () => boolean; warn: (message: string, context: Record<string, unknown>) => void },
+): Promise<number | null> {
+  const build = eventStore.readStreamsByPrefix ? await store.initialStreamBuild?.() : null;
+  if (!build) return null;
+  try {
+    const phase = await buildStreams(eventStore, build, options);
+    if (phase.interrupted) return null;
+    let done = phase.done;
+    for (let from = 0; ;) {
+      const read = await eventStore.readAll({ fromPosition: from, maxCount: options.batchSize, filter: PROVIDER_STREAMS });
+      const events = read.filter((e) => e.position <= phase.toPosition);
+      if (events.length === 0) break;
+      await store.applyBatch(events);
+      done += events.length;
+      from = events[events.length - 1].position;
+    }
+    await build.finish(phase.toPosition);
+    return done;
+  } catch (err) {
+    options.warn('building the empty read store stream by stream failed; catching up in position order', {
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return null;
+  }
+}
+
+const PROVIDER_STREAMS = { streamPrefixes: [PROVIDER_STREAM_PREFIX] };
