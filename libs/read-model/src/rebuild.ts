@@ -84,6 +84,7 @@ export async function rebuildProjection(
     if (phase.interrupted) return interrupted();
     await target.byStream.finish(phase.toPosition);
     position = phase.toPosition;
+    options.onProgress?.({ phase: 'log', done, position, head });
   }
   for (;;) {
     if (options.shouldStop?.()) return interrupted();

@@ -25,6 +25,14 @@ export interface StreamBuild {
   applyStreams(events: RecordedEvent[], cursor: StreamCursor): Promise<void>;
   /** Ends the stream phase: the checkpoint becomes `toPosition` and the cursor is forgotten, together. */
   finish(toPosition: number): Promise<void>;
+  /**
+   * Where the store runs the phase itself (SQLite: reading and preparing in a worker thread), the
+   * whole phase as {@link buildStreams} would run it; null when it cannot for this event store.
+   */
+  run?(
+    eventStore: EventStore,
+    options: { batchSize: number; shouldStop?: () => boolean; onBatch?: (done: number) => void },
+  ): Promise<StreamPhase> | null;
 }
 
 /** What {@link buildStreams} did: the snapshot position, events applied in this run, and whether `shouldStop` cut it short. */
@@ -37,14 +45,17 @@ export interface StreamPhase {
 /**
  * Runs a stream phase: from the stored cursor (or from the first stream, with the log's head as the
  * snapshot), reads whole streams with `readStreamsByPrefix` in batches of about `batchSize` events
- * and hands each batch to `applyStreams`. Does not call `finish` (the caller does, when its own
- * phase is done). Stops between batches when `shouldStop()` turns true.
+ * and hands each batch to `applyStreams` (or lets the build run the phase itself, see
+ * {@link StreamBuild.run}). Does not call `finish` (the caller does, when its own phase is done).
+ * Stops between batches when `shouldStop()` turns true.
  */
 export async function buildStreams(
   eventStore: EventStore,
   build: StreamBuild,
   options: { batchSize: number; shouldStop?: () => boolean; onBatch?: (done: number) => void },
 ): Promise<StreamPhase> {
+  const own = build.run?.(eventStore, options);
+  if (own) return own;
   const from = await build.cursor();
   const toPosition = from?.toPosition ?? (await eventStore.headPosition());
   let lastStream = from?.lastStream ?? null;

@@ -115,6 +115,8 @@ let memoryStoreCounter = 0;
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly key: string;
+  /** The database file's real path; null for an in-memory store. */
+  readonly file: string | null;
   private readonly pollIntervalMs: number;
   private readonly subscriptions = new Set<SqliteSubscription>();
   private readonly filteredStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
@@ -168,6 +170,7 @@ export class SqliteEventStore implements EventStore {
       throw error;
     }
     this.key = inMemory ? `:memory:#${++memoryStoreCounter}` : fs.realpathSync(path.resolve(options.filename));
+    this.file = inMemory ? null : this.key;
 
     this.insertEvent = this.db.prepare(
       'INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -292,6 +295,11 @@ export class SqliteEventStore implements EventStore {
 
   /** Position of the newest event, 0 when the store is empty (port: {@link EventStore.headPosition}). */
   async headPosition(): Promise<number> {
+    return this.headPositionNow();
+  }
+
+  /** {@link headPosition}, synchronously. */
+  headPositionNow(): number {
     this.assertOpen();
     return this.selectHead.get()?.head ?? 0;
   }

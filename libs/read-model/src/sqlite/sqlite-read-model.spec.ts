@@ -113,12 +113,18 @@ describe('SqliteReadModel.applyBatch', () => {
   });
 });
 
-describe('A rebuild stream by stream (docs/architecture.md "Rebuilding by stream")', () => {
+/** Both ways a stream phase runs: batch by batch in this thread (a short log), and in a worker thread. */
+const STREAM_PHASES = [
+  ['in this thread', {}],
+  ['in a worker thread', { workerFromPosition: 0 }],
+] as const;
+
+describe.each(STREAM_PHASES)('A rebuild stream by stream, %s (docs/architecture.md "Rebuilding by stream")', (_, options) => {
   useFreshEventStore();
 
   it('builds the documents and answers the live projector built, resumes an interrupted stream phase, and catches up past its snapshot', async () => {
     await writeHistory(store, 30, 2);
-    const live = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    const live = new SqliteReadModel(join(dir, 'rm.sqlite'), options);
     await new Projector(store, live, silent).catchUp();
     const liveDocs = await allDocs(live, 30);
     const liveAnswers = await allAnswers(live, 30);
@@ -178,42 +184,49 @@ describe('A rebuild stream by stream (docs/architecture.md "Rebuilding by stream
   });
 });
 
-describe('The first catch-up of an empty store, stream by stream (docs/architecture.md "Rebuilding by stream")', () => {
-  useFreshEventStore();
+describe.each(STREAM_PHASES)(
+  'The first catch-up of an empty store, stream by stream, %s (docs/architecture.md "Rebuilding by stream")',
+  (_, options) => {
+    useFreshEventStore();
 
-  it('builds what event-by-event projection builds, providers included, and leaves both checkpoints at the head', async () => {
-    await writeHistory(store, 12, 2);
-    const at = '2026-01-02T09:00:00.000Z';
-    const provider = toEventData(
-      [{ type: 'ProviderRegistered', data: { ukprn: '10000001', name: 'A SCITT', at } }],
-      { occurredAt: at },
-      newEventId,
-    );
-    await store.appendToStream(providerStreamId('10000001'), provider);
-    const events = await store.readAll({ maxCount: 100_000 });
-    const stepwise = new SqliteReadModel(join(dir, 'stepwise.sqlite'));
-    for (const e of events) await stepwise.applyBatch([e]);
+    it('builds what event-by-event projection builds, providers included, and leaves both checkpoints at the head', async () => {
+      await writeHistory(store, 12, 2);
+      const at = '2026-01-02T09:00:00.000Z';
+      const provider = toEventData(
+        [{ type: 'ProviderRegistered', data: { ukprn: '10000001', name: 'A SCITT', at } }],
+        { occurredAt: at },
+        newEventId,
+      );
+      await store.appendToStream(providerStreamId('10000001'), provider);
+      const events = await store.readAll({ maxCount: 100_000 });
+      const stepwise = new SqliteReadModel(join(dir, 'stepwise.sqlite'));
+      for (const e of events) await stepwise.applyBatch([e]);
 
-    const byStream = jest.spyOn(store, 'readStreamsByPrefix');
-    const built = new SqliteReadModel(join(dir, 'built.sqlite'));
-    const warnings: string[] = [];
-    const projector = new Projector(store, built, { error: () => undefined, warn: (m) => warnings.push(m) });
-    expect(await projector.catchUp()).toBe(await store.headPosition());
-    expect(byStream).toHaveBeenCalled();
-    expect(warnings).toEqual([]);
-    expect(projector.eventsApplied).toBe(events.length);
-    expect(await built.checkpoint()).toBe(await store.headPosition());
-    expect((await built.projectionInfo()).map((p) => p.checkpoint)).toEqual([events.at(-1)!.position, events.at(-1)!.position]);
-    expect(await allDocs(built, 12)).toEqual(await allDocs(stepwise, 12));
-    expect(await allAnswers(built, 12)).toEqual(await allAnswers(stepwise, 12));
-    expect(await built.listProviders()).toEqual(await stepwise.listProviders());
-    expect(await built.listProviders()).toHaveLength(1);
-    // Not empty any more: the next catch-up reads the log in position order.
-    expect(await built.initialStreamBuild()).toBeNull();
-    built.close();
-    stepwise.close();
-  });
-});
+      const readAll = jest.spyOn(store, 'readAll');
+      const built = new SqliteReadModel(join(dir, 'built.sqlite'), options);
+      const warnings: string[] = [];
+      const projector = new Projector(store, built, { error: () => undefined, warn: (m) => warnings.push(m) });
+      expect(await projector.catchUp()).toBe(await store.headPosition());
+      // No trainee event was read in position order: only the provider streams, and nothing after the head.
+      const head = await store.headPosition();
+      for (const [o] of readAll.mock.calls)
+        expect(o?.filter?.streamPrefixes?.join() === 'provider-' || (o?.fromPosition ?? 0) >= head).toBe(true);
+      expect(readAll).toHaveBeenCalled();
+      expect(warnings).toEqual([]);
+      expect(projector.eventsApplied).toBe(events.length);
+      expect(await built.checkpoint()).toBe(await store.headPosition());
+      expect((await built.projectionInfo()).map((p) => p.checkpoint)).toEqual([events.at(-1)!.position, events.at(-1)!.position]);
+      expect(await allDocs(built, 12)).toEqual(await allDocs(stepwise, 12));
+      expect(await allAnswers(built, 12)).toEqual(await allAnswers(stepwise, 12));
+      expect(await built.listProviders()).toEqual(await stepwise.listProviders());
+      expect(await built.listProviders()).toHaveLength(1);
+      // Not empty any more: the next catch-up reads the log in position order.
+      expect(await built.initialStreamBuild()).toBeNull();
+      built.close();
+      stepwise.close();
+    });
+  },
+);
 
 describe('Stored answer bytes (docs/DESIGN.md "Answers stored as bytes")', () => {
   useFreshEventStore();
@@ -319,7 +332,7 @@ describe('The projector on SqliteReadModel', () => {
   });
 });
 
-describe('Parked events on SqliteReadModel (issue 12, "Honest health")', () => {
+describe.each(STREAM_PHASES)('Parked events on SqliteReadModel, a first stream phase %s (issue 12, "Honest health")', (_, options) => {
   useFreshEventStore();
 
   async function register(id: string, n: number): Promise<void> {
@@ -334,11 +347,14 @@ describe('Parked events on SqliteReadModel (issue 12, "Honest health")', () => {
     await store.appendToStream('trainee-X', [{ ...poison, id: newEventId() }]);
     await store.appendToStream('trainee-X', [{ ...poison, type: 'TraineeUpdated', id: newEventId() }]);
     await register('T2', 2);
-    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
-    const projector = new Projector(store, rm, silent, { retryDelayMs: 1, maxAttempts: 2 });
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'), options);
+    const warnings: string[] = [];
+    const projector = new Projector(store, rm, { ...silent, warn: (m) => warnings.push(m) }, { retryDelayMs: 1, maxAttempts: 2 });
     const head = await store.headPosition();
     expect(await projector.catchUp()).toBe(head);
     expect(await rm.checkpoint()).toBe(head);
+    // The stream phase failed on it and left it to the position-order catch-up, which parked it.
+    expect(warnings[0]).toMatch(/stream by stream failed/);
     const parked = await rm.parkedEvents();
     expect(parked.map((p) => [p.stream_id, p.revision, p.type, p.attempts])).toEqual([
       ['trainee-X', 0, 'TraineeRegistered', 2],
@@ -350,7 +366,7 @@ describe('Parked events on SqliteReadModel (issue 12, "Honest health")', () => {
     // Parking again is idempotent; the record survives reopening the store.
     await rm.parkEvent({ ...parked[0], error: 'another message' });
     rm.close();
-    const reopened = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    const reopened = new SqliteReadModel(join(dir, 'rm.sqlite'), options);
     expect(await reopened.parkedEvents()).toEqual(parked);
     // A rebuild of the providers projection keeps them; the trainees' rebuild fails on the same event,
     // is not swapped in, and they stay.

@@ -11,7 +11,8 @@ import type { ParkedEvent, ParkedEventStore } from '../parked-events';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
 import { ProviderTables } from './provider-tables';
 import { TraineeTables } from './trainee-tables';
-import { SqliteRebuildTarget, SqliteStreamBuild } from './sqlite-rebuild-target';
+import { SqliteRebuildTarget } from './sqlite-rebuild-target';
+import { SqliteStreamBuild } from './sqlite-stream-build';
 import type { StreamBuild } from '../stream-build';
 
 export { PROJECTION_VERSION } from '../projection-versions';
@@ -47,9 +48,16 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   private registry: RegistryRow[] = [];
   private seenDataVersion = -1;
   private lookedAt = -Infinity;
+  private readonly streamBuildOptions: { workerFromPosition: number } | undefined;
 
-  constructor(filename: string, options: { codeVersions?: Partial<Record<ProjectionName, number>> } = {}) {
+  /**
+   * Opens (creating if needed) the read store in `filename`. `codeVersions` overrides this code's
+   * projection versions (tests); `workerFromPosition` the log position from which a stream phase
+   * reads in a worker thread (see `SqliteStreamBuild.run`).
+   */
+  constructor(filename: string, options: { codeVersions?: Partial<Record<ProjectionName, number>>; workerFromPosition?: number } = {}) {
     this.codeVersions = { ...PROJECTION_VERSIONS, ...options.codeVersions };
+    this.streamBuildOptions = options.workerFromPosition === undefined ? undefined : { workerFromPosition: options.workerFromPosition };
     this.db = new Database(filename);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -260,7 +268,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   async initialStreamBuild(): Promise<StreamBuild | null> {
     if ((await this.checkpoint()) !== 0) return null;
     const t = this.refresh('now');
-    return new SqliteStreamBuild(this.db, t.trainees, `trainees_${t.trainees.store}`, (position) => {
+    return new SqliteStreamBuild(this.db, t.trainees, `trainees_${t.trainees.store}`, this.streamBuildOptions, (position) => {
       for (const [name, store] of [
         ['trainees', t.trainees.store],
         ['providers', t.providers.store],
@@ -339,6 +347,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     const tables = name === 'trainees' ? this.traineeTables(store) : this.providerTables(store);
     const target = new SqliteRebuildTarget({
       db: this.db,
+      streamBuild: this.streamBuildOptions,
       name,
       store,
       version: code,

@@ -1,15 +1,16 @@
 import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '@app/event-store';
-import { TRAINEE_STREAM_PREFIX } from '@app/domain';
 import type { ProjectionName } from '../projection-versions';
 import type { RebuildTarget } from '../rebuild';
-import type { StreamBuild, StreamCursor } from '../stream-build';
 import type { ProviderTables } from './provider-tables';
 import type { TraineeTables } from './trainee-tables';
+import { SqliteStreamBuild } from './sqlite-stream-build';
 
 /** What a {@link SqliteRebuildTarget} needs of its `SqliteReadModel`. */
 export interface RebuildContext {
   db: Database.Database;
+  /** Options of the trainee store's stream build (see `SqliteStreamBuild`). */
+  streamBuild?: { workerFromPosition: number };
   name: ProjectionName;
   store: string;
   version: number;
@@ -42,7 +43,7 @@ export class SqliteRebuildTarget implements RebuildTarget {
     this.version = ctx.version;
     this.checkpointName = `${ctx.name}_${ctx.store}`;
     if (ctx.name === 'trainees') {
-      this.byStream = new SqliteStreamBuild(ctx.db, ctx.tables as TraineeTables, this.checkpointName, (position) =>
+      this.byStream = new SqliteStreamBuild(ctx.db, ctx.tables as TraineeTables, this.checkpointName, ctx.streamBuild, (position) =>
         ctx.setCheckpoint(this.checkpointName, position, this.version),
       );
     }
@@ -94,65 +95,3 @@ export class SqliteRebuildTarget implements RebuildTarget {
     return { previous, ...this.ctx.afterSwap(previous, options.keepOld || previous === this.store) };
   }
 }
-
-/**
- * The stream phase of a trainee store (see {@link StreamBuild}): documents from whole streams, and
- * the cursor in `projection_rebuild_cursors` (keyed by the store's checkpoint name) written in the
- * same transaction; `finish` stores the checkpoint (`setCheckpoint`) and forgets the cursor together.
- */
-export class SqliteStreamBuild implements StreamBuild {
-  readonly streamPrefix = TRAINEE_STREAM_PREFIX;
-  private readonly stmts;
-
-  constructor(
-    private readonly db: Database.Database,
-    private readonly tables: TraineeTables,
-    private readonly checkpointName: string,
-    private readonly setCheckpoint: (position: number) => void,
-  ) {
-    db.exec(`CREATE TABLE IF NOT EXISTS projection_rebuild_cursors (
-      checkpoint TEXT PRIMARY KEY, to_position INTEGER NOT NULL, last_stream TEXT NOT NULL)`);
-    this.stmts = {
-      cursor: db.prepare<[string], StreamCursor>(
-        `SELECT to_position AS toPosition, last_stream AS lastStream FROM projection_rebuild_cursors WHERE checkpoint = ?`,
-      ),
-      setCursor: db.prepare(`INSERT OR REPLACE INTO projection_rebuild_cursors (checkpoint, to_position, last_stream) VALUES (?, ?, ?)`),
-      dropCursor: db.prepare(`DELETE FROM projection_rebuild_cursors WHERE checkpoint = ?`),
-    };
-  }
-
-  async cursor(): Promise<StreamCursor | null> {
-    return this.stmts.cursor.get(this.checkpointName) ?? null;
-  }
-
-  async applyStreams(events: RecordedEvent[], cursor: StreamCursor): Promise<void> {
-    // Fewer, larger WAL checkpoints while the store is written in bulk (each one fsyncs).
-    this.db.pragma(`wal_autocheckpoint = ${BULK_WAL_AUTOCHECKPOINT_PAGES}`);
-    this.db
-      .transaction(() => {
-        this.tables.apply(events);
-        this.stmts.setCursor.run(this.checkpointName, cursor.toPosition, cursor.lastStream);
-      })
-      .immediate();
-  }
-
-  async finish(toPosition: number): Promise<void> {
-    this.db
-      .transaction(() => {
-        this.setCheckpoint(toPosition);
-        this.forget();
-      })
-      .immediate();
-    this.db.pragma(`wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT_PAGES}`);
-  }
-
-  /** Drops the cursor. */
-  forget(): void {
-    this.stmts.dropCursor.run(this.checkpointName);
-  }
-}
-
-/** SQLite's default WAL auto-checkpoint, in pages (4 MiB at 4 KiB pages). */
-const DEFAULT_WAL_AUTOCHECKPOINT_PAGES = 1000;
-/** The WAL auto-checkpoint of a stream phase, in pages (256 MiB of WAL at 4 KiB pages; measured in BENCHMARKS.md). */
-const BULK_WAL_AUTOCHECKPOINT_PAGES = 65_536;

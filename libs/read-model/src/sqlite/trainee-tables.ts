@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
-import { answerItem, renderTraineeAnswer, renderTraineeAnswers, type ApiVersion } from '@app/contract';
+import { answerItem, renderTraineeAnswer, type ApiVersion } from '@app/contract';
 import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
-import { decodeBatch, foldBatch } from '../projections/projection';
-import { duplicateKeys, traineeIdKey, traineeKeys, traineeProjection, type TraineeDocument } from '../projections/trainee-projection';
+import { duplicateKeys, traineeIdKey, type TraineeDocument } from '../projections/trainee-projection';
+import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
 import type { StatusFilter, TraineeAnswerPage, TraineeListPage, TraineeListQuery, OwnedAnswer } from '../read-model.port';
 
 interface TraineeRow {
@@ -44,7 +44,7 @@ export class TraineeTables {
   private readonly getAnswer: Database.Statement<[string, string], AnswerRow>;
   private readonly docBySeq: Database.Statement<[number], string>;
 
-  /** Creates the table and its indexes if missing (docs/DESIGN.md "Read models": indexes serve the list without scans). */
+  /** Creates the tables and indexes if missing (see {@link createIndexes}). */
   constructor(
     private readonly db: Database.Database,
     readonly store: string,
@@ -67,13 +67,11 @@ export class TraineeTables {
         revision INTEGER NOT NULL,
         doc TEXT NOT NULL
       );
-      CREATE INDEX IF NOT EXISTS ${t}_list ON ${t} (ukprn, start_cycle, updated_at, seq);
-      CREATE INDEX IF NOT EXISTS ${t}_duplicates ON ${t} (ukprn, date_of_birth, training_route, last_name_key);
-      -- Serves the status and has_trn filters (and their counts) without reading the documents.
-      CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (ukprn, start_cycle, state, itt_start_date, has_trn, updated_at);
     `);
+    this.createIndexes();
     const a = (this.answersTable = `trainee_answers_${store}`);
-    // One row per trainee and version, keyed by the trainee row's seq; the item's bytes lead the body.
+    // One row per trainee and version, keyed by the trainee row's seq; the item's bytes lead the body
+    // (a rowid table: WITHOUT ROWID was slower to fill with rows this large, BENCHMARKS.md).
     db.exec(`
       CREATE TABLE IF NOT EXISTS ${a} (
         seq INTEGER NOT NULL,
@@ -207,25 +205,54 @@ export class TraineeTables {
 
   /** Folds the batch's trainee events into the stored documents with the trainee projection and stores the changed ones. */
   apply(events: RecordedEvent[]): void {
-    const batch = decodeBatch(traineeProjection, events);
-    if (batch.keys.length === 0) return;
+    this.write(prepareTrainees(events, (keys) => this.documents(keys)));
+  }
+
+  /** The stored documents of these trainee ids (as events carry them), by id; absent ones left out. */
+  documents(keys: string[]): Map<string, TraineeDocument> {
     const stored = new Map<string, TraineeDocument>();
-    for (const key of batch.keys) {
+    for (const key of keys) {
       const row = this.get.get(traineeIdKey(key));
       if (row) stored.set(key, { trainee: JSON.parse(row.doc) as Trainee, revision: row.revision, created_position: row.seq });
     }
-    for (const { after } of foldBatch(traineeProjection, batch, stored)) {
-      const keys = traineeKeys(after);
-      const row = { ...keys, has_trn: keys.has_trn ? 1 : 0, revision: after.revision, doc: JSON.stringify(after.trainee) };
+    return stored;
+  }
+
+  /** Stores prepared trainees: each row unless a newer revision is stored, then its answers. */
+  write(prepared: readonly PreparedTrainee[]): void {
+    for (const { row, answers } of prepared) {
       if (this.upsert.run(row).changes === 0) continue;
-      for (const answer of renderTraineeAnswers(after.trainee))
-        this.upsertAnswer.run(after.created_position, answer.version, answer.itemEnd, answer.body);
+      for (const answer of answers) this.upsertAnswer.run(row.created_position, answer.version, answer.itemEnd, answer.body);
     }
   }
 
   /** The document of the row with this seq (the caller read the seq from the table in the same statement's snapshot). */
   private getBySeq(seq: number): string {
     return this.docBySeq.get(seq)!;
+  }
+
+  /**
+   * Creates the secondary indexes if missing (docs/DESIGN.md "Read models": indexes serve the list
+   * and the duplicate check without scans).
+   */
+  createIndexes(): void {
+    const t = this.table;
+    this.db.exec(`
+      CREATE INDEX IF NOT EXISTS ${t}_list ON ${t} (ukprn, start_cycle, updated_at, seq);
+      CREATE INDEX IF NOT EXISTS ${t}_duplicates ON ${t} (ukprn, date_of_birth, training_route, last_name_key);
+      -- Serves the status and has_trn filters (and their counts) without reading the documents.
+      CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (ukprn, start_cycle, state, itt_start_date, has_trn, updated_at);
+    `);
+  }
+
+  /**
+   * Drops the secondary indexes, for a bulk build that writes the rows in stream order (random in
+   * every index's order); {@link createIndexes} builds each index afterwards in one sorted pass
+   * (docs/architecture.md "Rebuilding by stream"). The unique keys stay.
+   */
+  dropIndexes(): void {
+    const t = this.table;
+    this.db.exec(`DROP INDEX IF EXISTS ${t}_list; DROP INDEX IF EXISTS ${t}_duplicates; DROP INDEX IF EXISTS ${t}_status;`);
   }
 
   /** Drops the tables (and their indexes). */
