@@ -36,6 +36,7 @@ import {
 } from '../event-store.port';
 import { appendSignals, SqliteSubscription } from './sqlite-subscription';
 import { StreamScan } from './stream-scan';
+import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 import { assertNonNegativeInteger, checkedWrite, rawToRecordedEvent, toRecordedEvent } from './sqlite-rows';
 import type { EventRow, QueuedWrite, RawEventRow, SerializedEvent } from './sqlite-rows';
 
@@ -64,29 +65,6 @@ export const DEFAULT_READ_ALL_MAX_COUNT = 1000;
 export const DEFAULT_POLL_INTERVAL_MS = 100;
 /** Events a subscription reads per query while catching up. */
 const SUBSCRIPTION_BATCH_SIZE = 500;
-/** Schema version stored in `PRAGMA user_version`. */
-const SCHEMA_VERSION = 1;
-
-const SCHEMA_SQL = `
-CREATE TABLE IF NOT EXISTS events (
-  position    INTEGER PRIMARY KEY AUTOINCREMENT,
-  id          TEXT    NOT NULL UNIQUE,
-  stream_id   TEXT    NOT NULL,
-  revision    INTEGER NOT NULL CHECK (revision >= 0),
-  type        TEXT    NOT NULL,
-  data        TEXT    NOT NULL,
-  metadata    TEXT    NOT NULL,
-  recorded_at TEXT    NOT NULL,
-  UNIQUE (stream_id, revision)
-);
--- Per-stream reads (readStream, the stream's last revision) use the index that
--- UNIQUE (stream_id, revision) creates; a second index on the same columns would only slow writes.
-CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
-BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
-CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
-BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
-`;
-
 const COLUMNS = 'position, id, stream_id, revision, type, data, metadata';
 
 interface StreamHeadRow {

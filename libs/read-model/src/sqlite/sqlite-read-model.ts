@@ -13,18 +13,18 @@ import { ProviderTables } from './provider-tables';
 import { TraineeTables } from './trainee-tables';
 import { SqliteRebuildTarget } from './sqlite-rebuild-target';
 import { SqliteStreamBuild } from './sqlite-stream-build';
+import { registryStatements, type RegistryRow } from './registry-statements';
 import type { StreamBuild } from '../stream-build';
 
 export { PROJECTION_VERSION } from '../projection-versions';
 
-interface RegistryRow {
-  name: string;
-  version: number;
-  store: string;
-  rebuilding: string | null;
-}
-
 type Tables = { trainees: TraineeTables; providers: ProviderTables };
+
+/** Options of {@link SqliteReadModel}: see its constructor. */
+export interface SqliteReadModelOptions {
+  codeVersions?: Partial<Record<ProjectionName, number>>;
+  workerFromPosition?: number;
+}
 
 /**
  * The embedded read models on SQLite (`<DATA_DIR>/read-models.sqlite`). Two projections, each
@@ -41,7 +41,7 @@ type Tables = { trainees: TraineeTables; providers: ProviderTables };
  */
 export class SqliteReadModel implements ReadModelStore, RebuildableStore, ParkedEventStore {
   private readonly db: Database.Database;
-  private readonly stmts;
+  private readonly stmts: ReturnType<typeof registryStatements>;
   private readonly codeVersions: Record<ProjectionName, number>;
   private readonly tablesByStore = { trainees: new Map<string, TraineeTables>(), providers: new Map<string, ProviderTables>() };
   private active!: Tables;
@@ -55,7 +55,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
    * projection versions (tests); `workerFromPosition` the log position from which a stream phase
    * reads in a worker thread (see `SqliteStreamBuild.run`).
    */
-  constructor(filename: string, options: { codeVersions?: Partial<Record<ProjectionName, number>>; workerFromPosition?: number } = {}) {
+  constructor(filename: string, options: SqliteReadModelOptions = {}) {
     this.codeVersions = { ...PROJECTION_VERSIONS, ...options.codeVersions };
     this.streamBuildOptions = options.workerFromPosition === undefined ? undefined : { workerFromPosition: options.workerFromPosition };
     this.db = new Database(filename);
@@ -63,33 +63,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma(`mmap_size = ${READ_MODEL_MMAP_BYTES}`);
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS projection_checkpoints (
-        name TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL, updated_at TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS projection_registry (
-        name TEXT PRIMARY KEY, version INTEGER NOT NULL, store TEXT NOT NULL, rebuilding TEXT, updated_at TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS projection_parked_events (
-        position INTEGER PRIMARY KEY, projection TEXT NOT NULL, stream_id TEXT NOT NULL, revision INTEGER NOT NULL,
-        type TEXT NOT NULL, error TEXT NOT NULL, attempts INTEGER NOT NULL, parked_at TEXT NOT NULL);
-    `);
-    this.stmts = {
-      getCheckpoint: this.db.prepare<[string], { position: number }>(`SELECT position FROM projection_checkpoints WHERE name = ?`),
-      setCheckpoint: this.db.prepare(`
-        INSERT INTO projection_checkpoints (name, position, version, updated_at) VALUES (?, ?, ?, ?)
-        ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position), updated_at = excluded.updated_at`),
-      registry: this.db.prepare<[], RegistryRow>(`SELECT name, version, store, rebuilding FROM projection_registry`),
-      register: this.db.prepare(
-        `INSERT INTO projection_registry (name, version, store, rebuilding, updated_at) VALUES (?, ?, ?, NULL, ?) ON CONFLICT (name) DO NOTHING`,
-      ),
-      setRebuilding: this.db.prepare(`UPDATE projection_registry SET rebuilding = ?, updated_at = ? WHERE name = ?`),
-      swap: this.db.prepare(`UPDATE projection_registry SET version = ?, store = ?, rebuilding = NULL, updated_at = ? WHERE name = ?`),
-      dataVersion: this.db.prepare('PRAGMA data_version').pluck(),
-      park: this.db.prepare(`
-        INSERT INTO projection_parked_events (position, projection, stream_id, revision, type, error, attempts, parked_at)
-        VALUES (@position, @projection, @stream_id, @revision, @type, @error, @attempts, @parked_at) ON CONFLICT (position) DO NOTHING`),
-      parked: this.db.prepare<[], ParkedEvent>(`SELECT * FROM projection_parked_events ORDER BY position`),
-      unpark: this.db.prepare(`DELETE FROM projection_parked_events WHERE projection = ?`),
-    };
+    this.stmts = registryStatements(this.db);
     this.db
       .transaction(() => {
         if (this.stmts.registry.all().length > 0) return;
@@ -249,16 +223,20 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     this.db
       .transaction(() => {
         const t = this.refresh('now');
-        this.applyTo(t.trainees, events);
-        this.applyTo(t.providers, events);
+        t.trainees.apply(events);
+        t.providers.apply(events);
+        this.advance(t, events[events.length - 1].position);
       })
       .immediate();
   }
 
-  private applyTo(tables: TraineeTables | ProviderTables, events: RecordedEvent[]): void {
-    const name: ProjectionName = tables instanceof TraineeTables ? 'trainees' : 'providers';
-    tables.apply(events);
-    this.stmts.setCheckpoint.run(`${name}_${tables.store}`, events[events.length - 1].position, this.versionOf(tables.store), now());
+  /** Moves the checkpoints of both stores in `t` to `position` (never back). */
+  private advance(t: Tables, position: number): void {
+    for (const [name, store] of [
+      ['trainees', t.trainees.store],
+      ['providers', t.providers.store],
+    ])
+      this.stmts.setCheckpoint.run(`${name}_${store}`, position, this.versionOf(store), now());
   }
 
   /**
@@ -268,13 +246,9 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   async initialStreamBuild(): Promise<StreamBuild | null> {
     if ((await this.checkpoint()) !== 0) return null;
     const t = this.refresh('now');
-    return new SqliteStreamBuild(this.db, t.trainees, `trainees_${t.trainees.store}`, this.streamBuildOptions, (position) => {
-      for (const [name, store] of [
-        ['trainees', t.trainees.store],
-        ['providers', t.providers.store],
-      ])
-        this.stmts.setCheckpoint.run(`${name}_${store}`, position, this.versionOf(store), now());
-    });
+    return new SqliteStreamBuild(this.db, t.trainees, `trainees_${t.trainees.store}`, this.streamBuildOptions, (position) =>
+      this.advance(t, position),
+    );
   }
 
   /** True when the registry, as last read, names a store of projection `name` built by this code's version of it. */
@@ -296,10 +270,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
       .transaction(() => {
         const t = this.refresh('now');
         this.stmts.park.run(event);
-        for (const tables of [t.trainees, t.providers]) {
-          const name: ProjectionName = tables instanceof TraineeTables ? 'trainees' : 'providers';
-          this.stmts.setCheckpoint.run(`${name}_${tables.store}`, event.position, this.versionOf(tables.store), now());
-        }
+        this.advance(t, event.position);
       })
       .immediate();
   }
