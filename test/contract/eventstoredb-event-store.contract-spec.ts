@@ -10,7 +10,8 @@
  * EventStoreDB event ids are unique per stream only, so the test of re-using ids in another stream is
  * not run for it (capability `eventIdsUniqueAcrossStreams: false`).
  */
-import { EventStore, openEventStoreDb } from '@app/event-store';
+import type { EventStore } from '@app/event-store';
+import { openEventStoreDb } from '@app/event-store/eventstoredb';
 import { describeEventStoreContract } from './event-store.contract';
 
 const url = process.env.EVENTSTORE_URL?.trim();

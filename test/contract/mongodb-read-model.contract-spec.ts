@@ -7,7 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { MongoReadModel, mongoStoreCollections, type ProjectionName } from '@app/read-model';
+import type { ProjectionName } from '@app/read-model';
+import { MongoReadModel, mongoStoreCollections } from '@app/read-model/mongodb';
 import { describeReadModelContract } from './read-model.contract';
 import { mongoUrlOrSkip } from '../support/mongo-suite';
 

@@ -49,7 +49,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   const fastify = app.getHttpAdapter().getInstance();
   limitConnections(fastify.server, config);
   // onRequest, in this order: blocklists and rate limits, then the token (API-FACTS §2.8, §3.3).
-  await registerAdmission(fastify, { config, counter: admissionCounter(app.get(STORES)), logger });
+  await registerAdmission(fastify, { config, counter: await admissionCounter(app.get(STORES)), logger });
   authenticateOnRequest(fastify, app.get(ApiAuthenticator));
 
   // Providers' systems do not always send `Content-Type: application/json`: read any body as JSON.

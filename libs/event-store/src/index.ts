@@ -3,5 +3,4 @@ export * from './event-store.port';
 export * from './sqlite/sqlite-event-store';
 export { StreamScan } from './sqlite/stream-scan';
 export * from './command-runner';
-export * from './eventstoredb';
 export * from './event-ids';

@@ -1,5 +1,6 @@
-import { openEventStoreDb, openSqliteEventStore, type EventStore } from '@app/event-store';
-import { MongoReadModel, SqliteReadModel, SqliteSchoolDirectory, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
+import { openSqliteEventStore, type EventStore } from '@app/event-store';
+import { SqliteReadModel, SqliteSchoolDirectory, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
+import type { MongoReadModel } from '@app/read-model/mongodb';
 
 /** Where the stores are: the embedded SQLite files, or the production servers (docs/DESIGN.md "Configuration"). */
 export interface StoreConfig {
@@ -15,6 +16,11 @@ export interface Stores {
   readModel: ReadModelStore;
   /** The schools directory (placements link to it by URN), beside the read models. */
   schools: SchoolDirectory;
+  /**
+   * The MongoDB read store when `MONGODB_URL` is set (its database also holds the idempotency keys
+   * and the rate-limit windows); null on SQLite.
+   */
+  mongo: MongoReadModel | null;
   /** Which backends were opened, for logs and health answers. */
   backends: { eventStore: 'sqlite' | 'eventstoredb'; readModel: 'sqlite' | 'mongodb' };
   close(): Promise<void>;
@@ -26,11 +32,15 @@ export class StoreUnavailable extends Error {}
 /**
  * Opens the configured event store and read store and checks both answer (a bad URL or an
  * unreachable server raises {@link StoreUnavailable}; there is never a silent fallback to SQLite).
+ * The EventStoreDB and MongoDB clients are loaded only when configured (they take ~0.2 s to load;
+ * BENCHMARKS.md "API start").
  */
 export async function openStores(config: StoreConfig): Promise<Stores> {
   let eventStore: EventStore;
   try {
-    eventStore = config.eventStoreUrl ? openEventStoreDb(config.eventStoreUrl) : openSqliteEventStore(config.dataDir);
+    eventStore = config.eventStoreUrl
+      ? (await import('@app/event-store/eventstoredb')).openEventStoreDb(config.eventStoreUrl)
+      : openSqliteEventStore(config.dataDir);
     await eventStore.headPosition();
   } catch (err) {
     throw new StoreUnavailable(
@@ -40,8 +50,10 @@ export async function openStores(config: StoreConfig): Promise<Stores> {
     );
   }
   let readModel: ReadModelStore;
+  let mongo: MongoReadModel | null = null;
   try {
-    readModel = config.mongodbUrl ? await MongoReadModel.connect(config.mongodbUrl) : SqliteReadModel.open(config.dataDir);
+    if (config.mongodbUrl) readModel = mongo = await (await import('@app/read-model/mongodb')).MongoReadModel.connect(config.mongodbUrl);
+    else readModel = SqliteReadModel.open(config.dataDir);
     await readModel.checkpoint();
   } catch (err) {
     await eventStore.close();
@@ -51,11 +63,12 @@ export async function openStores(config: StoreConfig): Promise<Stores> {
         : `Cannot open the SQLite read models in DATA_DIR (${config.dataDir}): ${message(err)}`,
     );
   }
-  const schools = readModel instanceof MongoReadModel ? readModel.schoolDirectory() : SqliteSchoolDirectory.open(config.dataDir);
+  const schools = mongo ? mongo.schoolDirectory() : SqliteSchoolDirectory.open(config.dataDir);
   return {
     eventStore,
     readModel,
     schools,
+    mongo,
     backends: { eventStore: config.eventStoreUrl ? 'eventstoredb' : 'sqlite', readModel: config.mongodbUrl ? 'mongodb' : 'sqlite' },
     async close() {
       await schools.close();

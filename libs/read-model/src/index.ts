@@ -3,7 +3,6 @@ export * from './projector';
 export * from './sqlite/sqlite-read-model';
 export * from './projection-lag';
 export * from './checkpoint-waiter';
-export * from './mongodb/mongo-read-model';
 export * from './schools';
 export * from './projection-versions';
 export * from './rebuild';

@@ -4,9 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { tokenFromAuthorizationHeader } from '@app/application';
 import type { AppConfig, Stores } from '@app/platform';
-import { MongoReadModel } from '@app/read-model';
 import { fixedWindowStore, MemoryWindowCounter, RATE_LIMIT_WINDOW_MS, type WindowCounter } from './fixed-window';
-import { MongoWindowCounter } from './mongo-window-counter';
 
 /** What {@link registerAdmission} needs: the limits and lists, where windows are counted, the log, the clock. */
 export interface AdmissionOptions {
@@ -99,8 +97,10 @@ function delay(ms: number): Promise<void> {
  * Where the rate-limit windows are counted: in MongoDB beside the read models when `MONGODB_URL` is
  * set, so every API replica shares the limits; otherwise in this process (one replica).
  */
-export function admissionCounter(stores: Pick<Stores, 'readModel'>): WindowCounter {
-  return stores.readModel instanceof MongoReadModel ? new MongoWindowCounter(stores.readModel.database) : new MemoryWindowCounter();
+export async function admissionCounter(stores: Pick<Stores, 'mongo'>): Promise<WindowCounter> {
+  if (!stores.mongo) return new MemoryWindowCounter();
+  const { MongoWindowCounter } = await import('./mongo-window-counter');
+  return new MongoWindowCounter(stores.mongo.database);
 }
 
 /** The token limit's key: a hash of the bearer token (never the token itself, which may be stored in a shared database). */

@@ -3,14 +3,7 @@ import type { Logger } from 'pino';
 import { KeyedLock, TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/application';
 import { EVENT_STORE } from '@app/event-store';
 import { APP_CONFIG, openStores, type AppConfig, type Stores } from '@app/platform';
-import {
-  IDEMPOTENCY_STORE,
-  MongoReadModel,
-  PROVIDER_READ_MODEL,
-  SCHOOL_DIRECTORY,
-  SqliteIdempotencyStore,
-  TRAINEE_READ_MODEL,
-} from '@app/read-model';
+import { IDEMPOTENCY_STORE, PROVIDER_READ_MODEL, SCHOOL_DIRECTORY, SqliteIdempotencyStore, TRAINEE_READ_MODEL } from '@app/read-model';
 import { newResourceId } from './ids';
 import { Projections } from './projections';
 import { LOGGER, STORES } from './tokens';
@@ -42,7 +35,7 @@ export function storeProviders(): Provider[] {
     {
       provide: IDEMPOTENCY_STORE,
       useFactory: (stores: Stores, config: AppConfig) =>
-        stores.readModel instanceof MongoReadModel ? stores.readModel.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir),
+        stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir),
       inject: [STORES, APP_CONFIG],
     },
     Projections,

@@ -35,7 +35,9 @@ const TAGS: { name: string; description: string }[] = [
 /**
  * The OpenAPI 3.1 documents of the served versions, generated from the code: the operations,
  * parameters and answers from the controllers' `@nestjs/swagger` decorators, the schemas and
- * request examples from each version's contract (libs/contract/src/openapi). Built once, at start.
+ * request examples from each version's contract (libs/contract/src/openapi). The documents are
+ * built once, at start; each YAML text on its first request (dumping them took ~0.1 s of the start,
+ * BENCHMARKS.md "API start").
  */
 @Injectable()
 export class OpenApiDocuments {
@@ -66,10 +68,7 @@ export class OpenApiDocuments {
     for (const version of this.versions.versions) {
       const names = this.versions.names.filter((n) => implementedVersion(n) === version);
       const document = versionDocument(base, contractFor(version), names);
-      for (const name of names) {
-        this.documents.set(name, document);
-        this.yaml.set(name, dump(document, { noRefs: true, lineWidth: 120 }));
-      }
+      for (const name of names) this.documents.set(name, document);
     }
   }
 
@@ -78,9 +77,13 @@ export class OpenApiDocuments {
     return this.documents.get(name);
   }
 
-  /** The YAML text of a served version name's document, or undefined. */
+  /** The YAML text of a served version name's document (dumped once, then kept), or undefined. */
   yamlText(name: string): string | undefined {
-    return this.yaml.get(name);
+    const document = this.documents.get(name);
+    if (!document) return undefined;
+    let text = this.yaml.get(name);
+    if (text === undefined) this.yaml.set(name, (text = dump(document, { noRefs: true, lineWidth: 120 })));
+    return text;
   }
 }
 

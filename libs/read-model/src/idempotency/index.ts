@@ -1,3 +1,2 @@
 export * from './idempotency-store.port';
 export * from './sqlite-idempotency-store';
-export * from './mongo-idempotency-store';

@@ -1,4 +1,3 @@
 export * from './school-directory.port';
 export * from './sqlite-school-directory';
-export * from './mongo-school-directory';
 export * from './import-schools';
