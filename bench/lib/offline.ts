@@ -22,9 +22,10 @@ export interface RebuildResult {
 
 /**
  * Projects the whole event log into an empty read store with the service's own `Projector.catchUp()`
- * (batches of 1000, one transaction each on SQLite: what the API runs at start on an empty read
- * store), then rebuilds the trainee projection as `npm run admin -- projections rebuild trainees`
- * does (`rebuildProjection`, batches of 5000, into a new store, then the swap), and returns both rates.
+ * (what the API runs at start on an empty read store: on SQLite, the trainee streams stream by
+ * stream, then the provider streams), then rebuilds the trainee projection as `npm run admin --
+ * projections rebuild trainees` does (`rebuildProjection`: stream by stream, then the log, into a
+ * new store, then the swap), and returns both rates (events applied per second).
  */
 export async function measureRebuild(eventStore: EventStore, readModel: ReadModelStore): Promise<RebuildResult> {
   if ((await readModel.checkpoint()) !== 0) throw new Error('measureRebuild needs an empty read store');

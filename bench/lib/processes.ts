@@ -20,12 +20,16 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Resident set size of a process in MiB: `current` (VmRSS) and `peak` (VmHWM); null where /proc is missing. */
-export function rssOf(pid: number): { current: number; peak: number } | null {
+/**
+ * Resident set size of a process in MiB: `current` (VmRSS), `peak` (VmHWM) and `anon` (RssAnon: the
+ * heap, stacks and native allocations, without the file pages it maps, such as the memory-mapped
+ * read model); null where /proc is missing.
+ */
+export function rssOf(pid: number): { current: number; peak: number; anon: number } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { current: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+    return { current: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024, anon: kb('RssAnon') / 1024 };
   } catch {
     return null;
   }
@@ -128,10 +132,10 @@ export class ApiProcess {
   }
 
   /** Records one RSS sample (MiB) and returns it; null where RSS cannot be read. */
-  sample(): number | null {
+  sample(): { rss: number; anon: number } | null {
     const rss = rssOf(this.pid);
     if (rss) this.samples.push({ t: Date.now() - this.started, rss: rss.current });
-    return rss?.current ?? null;
+    return rss && { rss: rss.current, anon: rss.anon };
   }
 
   /** Peak RSS so far (VmHWM, MiB), or the largest sample where /proc is missing. */

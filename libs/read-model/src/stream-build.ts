@@ -26,6 +26,11 @@ export interface StreamBuild {
   /** Ends the stream phase: the checkpoint becomes `toPosition` and the cursor is forgotten, together. */
   finish(toPosition: number): Promise<void>;
   /**
+   * After a failed stream phase: puts back what the phase set aside for bulk writing (SQLite: the
+   * secondary indexes), keeping the documents and the cursor.
+   */
+  abandon?(): Promise<void>;
+  /**
    * Where the store runs the phase itself (SQLite: reading and preparing in a worker thread), the
    * whole phase as {@link buildStreams} would run it; null when it cannot for this event store.
    */
@@ -110,6 +115,7 @@ export async function buildEmptyStore(
     options.warn('building the empty read store stream by stream failed; catching up in position order', {
       error: err instanceof Error ? err.message : String(err),
     });
+    await build.abandon?.();
     return null;
   }
 }

@@ -255,6 +255,35 @@ describe('Stored answer bytes (docs/DESIGN.md "Answers stored as bytes")', () =>
     for (const c of [rm, newer, raw]) c.close();
   });
 
+  it('keeps the unfiltered total_count per provider and cycle with every row change, and counts a store that had none', async () => {
+    const { rm, raw } = await projected();
+    const counts = () => raw.prepare(`SELECT ukprn, start_cycle, n FROM trainee_counts_v1 WHERE n <> 0 ORDER BY 1, 2`).raw().all();
+    const truth = () => raw.prepare(`SELECT ukprn, start_cycle, COUNT(*) FROM trainees_v1 GROUP BY 1, 2 ORDER BY 1, 2`).raw().all();
+    expect(counts()).toEqual([['10000001', 2025, 2]]);
+    expect((await rm.listTraineeAnswers(query, 'v2025.0')).totalCount).toBe(2);
+    raw.exec(`UPDATE trainees_v1 SET start_cycle = 2026 WHERE trainee_id = 'T0'`);
+    raw.exec(`UPDATE trainees_v1 SET state = 'deferred' WHERE trainee_id = 'T1'`);
+    expect(counts()).toEqual(truth());
+    expect(counts()).toEqual([
+      ['10000001', 2025, 1],
+      ['10000001', 2026, 1],
+    ]);
+    expect((await rm.listTraineeAnswers(query, 'v2025.0')).totalCount).toBe(1);
+    expect((await rm.listTraineeAnswers({ ...query, academicCycle: 2027 }, 'v2025.0')).totalCount).toBe(0);
+    raw.exec(`DELETE FROM trainees_v1 WHERE trainee_id = 'T1'`);
+    expect(counts()).toEqual(truth());
+    rm.close();
+    // A store from before the counts: no table, no triggers.
+    raw.exec(`DROP TRIGGER trainees_v1_counted; DROP TRIGGER trainees_v1_recounted; DROP TRIGGER trainees_v1_uncounted;
+      DROP TABLE trainee_counts_v1`);
+    raw.exec(`INSERT INTO trainees_v1 SELECT seq + 1000, 'T9', 't9', ukprn, start_cycle, state, itt_start_date, has_trn, updated_at,
+      date_of_birth, training_route, last_name_key, revision, doc FROM trainees_v1 WHERE trainee_id = 'T0'`);
+    const reopened = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    expect(counts()).toEqual([['10000001', 2026, 2]]);
+    expect((await reopened.listTraineeAnswers({ ...query, academicCycle: 2026 }, 'v2025.0')).totalCount).toBe(2);
+    for (const c of [reopened, raw]) c.close();
+  });
+
   it('renders the answer of a trainee whose answers are not stored (a store written before they were)', async () => {
     const { rm, raw } = await projected();
     const before = await allAnswers(rm, 2);
@@ -355,6 +384,11 @@ describe.each(STREAM_PHASES)('Parked events on SqliteReadModel, a first stream p
     expect(await rm.checkpoint()).toBe(head);
     // The stream phase failed on it and left it to the position-order catch-up, which parked it.
     expect(warnings[0]).toMatch(/stream by stream failed/);
+    // The indexes it set aside for bulk writing are back.
+    const raw = new Database(join(dir, 'rm.sqlite'), { readonly: true });
+    const indexes = raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'trainees_v1' AND sql IS NOT NULL`);
+    expect(indexes.pluck().all().sort()).toEqual(['trainees_v1_duplicates', 'trainees_v1_list', 'trainees_v1_status']);
+    raw.close();
     const parked = await rm.parkedEvents();
     expect(parked.map((p) => [p.stream_id, p.revision, p.type, p.attempts])).toEqual([
       ['trainee-X', 0, 'TraineeRegistered', 2],

@@ -64,6 +64,13 @@ export class SqliteStreamBuild implements StreamBuild {
     this.bulk = false;
   }
 
+  /** See `StreamBuild.abandon`: the secondary indexes back and the default WAL auto-checkpoint. */
+  async abandon(): Promise<void> {
+    this.tables.createIndexes();
+    this.db.pragma(`wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT_PAGES}`);
+    this.bulk = false;
+  }
+
   /** Drops the cursor. */
   forget(): void {
     this.stmts.dropCursor.run(this.checkpointName);

@@ -43,6 +43,8 @@ export class TraineeTables {
   private readonly upsertAnswer: Database.Statement;
   private readonly getAnswer: Database.Statement<[string, string], AnswerRow>;
   private readonly docBySeq: Database.Statement<[number], string>;
+  readonly countsTable: string;
+  private readonly countOf: Database.Statement<[string, number], number>;
 
   /** Creates the tables and indexes if missing (see {@link createIndexes}). */
   constructor(
@@ -81,6 +83,9 @@ export class TraineeTables {
         PRIMARY KEY (seq, version)
       );
     `);
+    const c = (this.countsTable = `trainee_counts_${store}`);
+    this.keepCounts();
+    this.countOf = db.prepare<[string, number], number>(`SELECT n FROM ${c} WHERE ukprn = ? AND start_cycle = ?`).pluck();
     this.upsertAnswer = db.prepare(`
       INSERT INTO ${a} (seq, version, item_end, body) VALUES (?, ?, ?, ?)
       ON CONFLICT (seq, version) DO UPDATE SET item_end = excluded.item_end, body = excluded.body`);
@@ -105,6 +110,30 @@ export class TraineeTables {
       `SELECT doc FROM ${t} WHERE ukprn = ? AND date_of_birth = ? AND training_route = ? AND last_name_key = ? ORDER BY seq`,
     );
     this.count = db.prepare(`SELECT COUNT(*) AS n FROM ${t}`);
+  }
+
+  /**
+   * The list's unfiltered total_count per provider and start cycle (`trainee_counts_<store>`), kept
+   * by triggers on the rows (so every write path keeps it, in the row's transaction); a store written
+   * before it existed gets it counted once, here.
+   */
+  private keepCounts(): void {
+    const { db, table: t, countsTable: c } = this;
+    const add = (ukprn: string, cycle: string, n: number) =>
+      `INSERT INTO ${c} (ukprn, start_cycle, n) VALUES (${ukprn}, ${cycle}, ${n}) ON CONFLICT (ukprn, start_cycle) DO UPDATE SET n = n + ${n};`;
+    db.transaction(() => {
+      const missing = !db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(c);
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS ${c} (
+          ukprn TEXT NOT NULL, start_cycle INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (ukprn, start_cycle)) WITHOUT ROWID;
+        CREATE TRIGGER IF NOT EXISTS ${t}_counted AFTER INSERT ON ${t} BEGIN ${add('new.ukprn', 'new.start_cycle', 1)} END;
+        CREATE TRIGGER IF NOT EXISTS ${t}_recounted AFTER UPDATE OF ukprn, start_cycle ON ${t}
+          WHEN old.ukprn IS NOT new.ukprn OR old.start_cycle IS NOT new.start_cycle
+          BEGIN ${add('old.ukprn', 'old.start_cycle', -1)} ${add('new.ukprn', 'new.start_cycle', 1)} END;
+        CREATE TRIGGER IF NOT EXISTS ${t}_uncounted AFTER DELETE ON ${t} BEGIN ${add('old.ukprn', 'old.start_cycle', -1)} END;`);
+      if (missing)
+        db.exec(`INSERT INTO ${c} (ukprn, start_cycle, n) SELECT ukprn, start_cycle, COUNT(*) FROM ${t} GROUP BY ukprn, start_cycle`);
+    }).immediate();
   }
 
   /** The trainee with this id (any letter case) and its revision, or null. */
@@ -183,7 +212,11 @@ export class TraineeTables {
     if (q.hasTrn !== undefined) where.push(`has_trn = ${q.hasTrn ? 1 : 0}`);
     if (q.statuses && q.statuses.length > 0) where.push(`(${q.statuses.map((s) => STATUS_SQL[s]).join(' OR ')})`);
     const whereSql = where.join(' AND ');
-    const totalCount = (this.list(`SELECT COUNT(*) AS n FROM {T} WHERE ${whereSql}`).get(params) as { n: number }).n;
+    // Unfiltered: the kept count; filtered: counted on the indexes (no document is read).
+    const totalCount =
+      where.length === 2
+        ? (this.countOf.get(q.ukprn, q.academicCycle) ?? 0)
+        : (this.list(`SELECT COUNT(*) AS n FROM {T} WHERE ${whereSql}`).get(params) as { n: number }).n;
     return { whereSql, params, totalCount, offset: (q.page - 1) * q.perPage, dir: q.sortOrder === 'asc' ? 'ASC' : 'DESC' };
   }
 
@@ -257,7 +290,7 @@ export class TraineeTables {
 
   /** Drops the tables (and their indexes). */
   drop(): void {
-    this.db.exec(`DROP TABLE IF EXISTS ${this.table}; DROP TABLE IF EXISTS ${this.answersTable}`);
+    this.db.exec(`DROP TABLE IF EXISTS ${this.table}; DROP TABLE IF EXISTS ${this.answersTable}; DROP TABLE IF EXISTS ${this.countsTable}`);
   }
 }
 
