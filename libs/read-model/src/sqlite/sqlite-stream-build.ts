@@ -114,7 +114,7 @@ export class SqliteStreamBuild implements StreamBuild {
       const settle = (outcome: { phase: StreamPhase } | { error: Error }) => {
         if (settled) return;
         settled = true;
-        void worker.terminate();
+        stopWorker(worker);
         if ('error' in outcome) reject(outcome.error);
         else resolve(outcome.phase);
       };
@@ -133,7 +133,7 @@ export class SqliteStreamBuild implements StreamBuild {
         worker.postMessage('more');
       });
       worker.on('error', (err) => settle({ error: err }));
-      worker.on('exit', (code) => settle({ error: new Error(`the stream build worker exited (code ${code})`) }));
+      worker.on('exit', (code) => settle({ error: new Error(`the stream build worker exited before the end (code ${code})`) }));
     });
   }
 
@@ -167,6 +167,19 @@ function startWorker(job: StreamBuildJob): Worker {
     require(workerData.entry);`;
   return new Worker(bootstrap, { eval: true, workerData: { entry, tsx, job } });
 }
+
+/**
+ * Asks the worker to stop between batches (it closes its connection and exits), and terminates it
+ * if it has not exited after {@link WORKER_STOP_TIMEOUT_MS}.
+ */
+function stopWorker(worker: Worker): void {
+  const timer = setTimeout(() => void worker.terminate(), WORKER_STOP_TIMEOUT_MS);
+  timer.unref();
+  worker.once('exit', () => clearTimeout(timer));
+  worker.postMessage('stop');
+}
+
+const WORKER_STOP_TIMEOUT_MS = 10_000;
 
 /** The prepared trainees as posted: answer bodies arrive as Uint8Array; the driver binds Buffers. */
 function received(trainees: PreparedTrainee[]): PreparedTrainee[] {
