@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import type { ProjectionName } from '@app/read-model';
 import { MongoReadModel, mongoStoreCollections } from '@app/read-model/mongodb';
-import { describeReadModelContract } from './read-model.contract';
+import { describeChangeFeedContract } from './change-feed.contract';
+import { describeReadModelContract, type ReadModelContractContext } from './read-model.contract';
 import { mongoUrlOrSkip } from '../support/mongo-suite';
 
 const url = mongoUrlOrSkip('Read-model contract: MongoReadModel', 'MongoDB read-model contract suite');
@@ -19,7 +20,7 @@ if (url) {
   const runId = `rmc_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   let tests = 0;
 
-  describeReadModelContract('MongoReadModel', async () => {
+  const factory = async (): Promise<ReadModelContractContext> => {
     const dbName = `${runId}_${++tests}`;
     const readModel = await MongoReadModel.connect(url, { dbName });
     const opened: MongoReadModel[] = [readModel];
@@ -48,5 +49,8 @@ if (url) {
         }
       },
     };
-  });
+  };
+
+  describeReadModelContract('MongoReadModel', factory);
+  describeChangeFeedContract('MongoReadModel', factory);
 }

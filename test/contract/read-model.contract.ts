@@ -238,7 +238,7 @@ function updated(id: string, changes: Partial<TraineeDetails>, at: string): Trai
  * updates decided by the domain, as the API writes them. Returns the events and the expected
  * document (`evolveAll` of them).
  */
-function decidedHistory(id: string, ukprn: string, updates: number): { events: TraineeEvent[]; expected: Trainee } {
+export function decidedHistory(id: string, ukprn: string, updates: number): { events: TraineeEvent[]; expected: Trainee } {
   const events = decide(
     commandFromWire({
       type: 'RegisterTrainee',

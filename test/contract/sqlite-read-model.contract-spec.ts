@@ -9,9 +9,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteReadModel, type ProjectionName } from '@app/read-model';
-import { describeReadModelContract } from './read-model.contract';
+import { describeChangeFeedContract } from './change-feed.contract';
+import { describeReadModelContract, type ReadModelContractContext } from './read-model.contract';
 
-describeReadModelContract('SqliteReadModel', async () => {
+async function factory(): Promise<ReadModelContractContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'read-model-contract-'));
   const readModel = SqliteReadModel.open(dataDir);
   const file = path.join(dataDir, 'read-models.sqlite');
@@ -40,4 +41,7 @@ describeReadModelContract('SqliteReadModel', async () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-});
+}
+
+describeReadModelContract('SqliteReadModel', factory);
+describeChangeFeedContract('SqliteReadModel', factory);

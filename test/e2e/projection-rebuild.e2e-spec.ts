@@ -2,11 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteEventStore, type SqliteEventStore } from '@app/event-store';
-import { Projector, rebuildProjection, SqliteReadModel } from '@app/read-model';
+import { Projector, PROJECTION_VERSIONS, rebuildProjection, SqliteReadModel } from '@app/read-model';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { writeHistories } from '../support/history-generator';
 import { uniqueTrainee } from '../support/trainee-input';
+
+/** The trainee store this code serves, and the next projection version (an upgrade). */
+const V = `v${PROJECTION_VERSIONS.trainees}`;
+const NEXT = PROJECTION_VERSIONS.trainees + 1;
 
 const quiet = { error: () => undefined, warn: () => undefined };
 
@@ -30,13 +34,13 @@ describe('projection rebuild (blue/green) on SQLite', () => {
     await new Projector(store, live, quiet, { batchSize: 7 }).catchUp();
     const before = await Promise.all(ids.map((id) => live.getTrainee(id)));
     const outcome = await rebuildProjection(store, live, 'trainees', { keepOld: true });
-    expect(outcome).toMatchObject({ interrupted: false, store: 'v1_g2', previous: 'v1', dropped: false });
+    expect(outcome).toMatchObject({ interrupted: false, store: `${V}_g2`, previous: V, dropped: false });
     const after = await Promise.all(ids.map((id) => live.getTrainee(id)));
     expect(after).toEqual(before);
     expect(after.every((t) => t !== null && t.placements.length === 2 && t.degrees.length === 2)).toBe(true);
     const info = await live.projectionInfo();
     expect(info.find((p) => p.name === 'trainees')).toMatchObject({
-      store: 'v1_g2',
+      store: `${V}_g2`,
       documents: 2000,
       rebuild_needed: false,
       rebuilding: null,
@@ -55,14 +59,14 @@ describe('projection rebuild (blue/green) on SQLite', () => {
     expect(first.events).toBeGreaterThanOrEqual(300);
     expect(first.events).toBeLessThan(300 + 3 * 10);
     let info = (await rm.projectionInfo()).find((p) => p.name === 'trainees')!;
-    expect(info).toMatchObject({ store: 'v1', rebuilding: 'v1_g2' });
+    expect(info).toMatchObject({ store: V, rebuilding: `${V}_g2` });
     expect(await rm.getTrainee(ids[299])).not.toBeNull();
 
     const second = await rebuildProjection(store, rm, 'trainees', { batchSize: 100 });
-    expect(second).toMatchObject({ interrupted: false, store: 'v1_g2', previous: 'v1', dropped: true });
+    expect(second).toMatchObject({ interrupted: false, store: `${V}_g2`, previous: V, dropped: true });
     expect(second.events).toBeLessThan(await store.headPosition());
     info = (await rm.projectionInfo()).find((p) => p.name === 'trainees')!;
-    expect(info).toMatchObject({ store: 'v1_g2', rebuilding: null, documents: 300 });
+    expect(info).toMatchObject({ store: `${V}_g2`, rebuilding: null, documents: 300 });
     expect((await rm.getTrainee(ids[0]))?.details.middle_names).toBe('M2');
     rm.close();
   });
@@ -72,18 +76,18 @@ describe('projection rebuild (blue/green) on SQLite', () => {
     const old = SqliteReadModel.open(dir);
     await new Projector(store, old, quiet).catchUp();
     old.close();
-    const upgraded = new SqliteReadModel(join(dir, 'read-models.sqlite'), { codeVersions: { trainees: 2 } });
+    const upgraded = new SqliteReadModel(join(dir, 'read-models.sqlite'), { codeVersions: { trainees: NEXT } });
     expect((await upgraded.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({
-      version: 1,
-      code_version: 2,
+      version: PROJECTION_VERSIONS.trainees,
+      code_version: NEXT,
       rebuild_needed: true,
     });
     expect(await upgraded.getTrainee('G000049')).not.toBeNull();
     const outcome = await rebuildProjection(store, upgraded, 'trainees');
-    expect(outcome).toMatchObject({ store: 'v2', previous: 'v1', dropped: true });
+    expect(outcome).toMatchObject({ store: `v${NEXT}`, previous: V, dropped: true });
     expect((await upgraded.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({
-      version: 2,
-      store: 'v2',
+      version: NEXT,
+      store: `v${NEXT}`,
       rebuild_needed: false,
     });
     expect(await upgraded.getTrainee('G000049')).not.toBeNull();
@@ -133,14 +137,14 @@ describe('projections rebuild through the admin CLI while the API serves writes'
     await load;
     expect(rebuilt.stderr).not.toMatch(/Error/);
     expect(rebuilt.code).toBe(0);
-    expect(rebuilt.stdout).toMatch(/Rebuilt trainees into v1_g2: \d+ events .* now serving v1_g2; dropped v1/);
+    expect(rebuilt.stdout).toMatch(new RegExp(`Rebuilt trainees into ${V}_g2: \\d+ events .* now serving ${V}_g2; dropped ${V}\\b`));
     expect(rounds).toBeGreaterThan(3);
     expect(failures).toEqual([]);
     const status = await runAdmin(['projections', 'status', '--json'], dir);
     const trainees = (JSON.parse(status.stdout) as { name: string; store: string; documents: number }[]).find(
       (p) => p.name === 'trainees',
     )!;
-    expect(trainees).toMatchObject({ store: 'v1_g2', documents: 1501 });
+    expect(trainees).toMatchObject({ store: `${V}_g2`, documents: 1501 });
     const read = await api.request('GET', `/api/v2025.0/trainees/${id}`, token);
     expect(read.body.data.middle_names).toBe(`R${rounds}`);
   }, 120_000);

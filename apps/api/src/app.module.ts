@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '@app/platform';
+import { ListChangesController } from './changes/list-changes.controller';
+import { ListChangesHandler } from './changes/list-changes.query';
 import { HealthController } from './health/health.controller';
 import { InfoController } from './info/info.controller';
 import { ApiAuthenticator, ApiGuard, PublicVersionGuard } from './kernel/api.guard';
@@ -62,6 +64,7 @@ export class AppModule {
         WithdrawTraineeController,
         RecommendForAwardController,
         TraineeHistoryController,
+        ListChangesController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
@@ -76,6 +79,7 @@ export class AppModule {
         ApiGuard,
         PublicVersionGuard,
         OpenApiDocuments,
+        ListChangesHandler,
         RegisterTraineeHandler,
         UpdateTraineeHandler,
         GetTraineeHandler,

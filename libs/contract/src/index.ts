@@ -31,3 +31,4 @@ export { commandFromWire, type WireCommand } from './wire/commands';
 export * from './reference-data';
 export { openApiSchemas } from './openapi/components';
 export { ADJUSTMENTS as EXAMPLE_ADJUSTMENTS, operationsWithExamples, requestExample } from './openapi/examples';
+export * from './output/changes';

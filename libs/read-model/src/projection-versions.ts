@@ -7,9 +7,17 @@
  * - `trainees`: one document per trainee (every GET and list of the API), with its answer bytes per
  *   API version: raise it also when an API version's answer changes (docs/DESIGN.md "Answers stored
  *   as bytes").
+ *   Version 2 added the change feed (docs/change-feed.md).
  * - `providers`: providers and their tokens (authentication, the admin CLI).
  */
-export const PROJECTION_VERSIONS = { trainees: 1, providers: 1 } as const;
+export const PROJECTION_VERSIONS = { trainees: 2, providers: 1 } as const;
+
+/**
+ * The first version of the `trainees` projection whose stores hold the change feed from the first
+ * event: a store of an older version holds only the changes applied since this code started
+ * serving it, so the feed is not answered from it until a rebuild (docs/change-feed.md "Upgrading").
+ */
+export const CHANGE_FEED_SINCE_VERSION = 2;
 
 export type ProjectionName = keyof typeof PROJECTION_VERSIONS;
 

@@ -1,4 +1,4 @@
-import type { ApiVersion } from '@app/contract';
+import type { ApiVersion, StoredChange } from '@app/contract';
 import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { StreamBuild } from './stream-build';
 import type { RecordedEvent } from '@app/event-store';
@@ -65,6 +65,13 @@ export interface TraineeReadModel {
   getTraineeAnswer(traineeId: string, version: ApiVersion): Promise<OwnedAnswer | null>;
   /** The page of {@link listTrainees} as list items of `version`, stored bytes as for getTraineeAnswer. */
   listTraineeAnswers(query: TraineeListQuery, version: ApiVersion): Promise<TraineeAnswerPage>;
+  /**
+   * The change feed (docs/change-feed.md): the provider's changes with a position above
+   * `afterPosition`, oldest first, at most `limit`; only changes the store holds whole (up to its
+   * checkpoint). A change belongs to the provider owning the trainee after it. Null when the served
+   * store was built by a projection version before `CHANGE_FEED_SINCE_VERSION` (its feed is not whole).
+   */
+  listChanges(ukprn: string, afterPosition: number, limit: number): Promise<StoredChange[] | null>;
   /** The provider's trainees with this date of birth, route and last name (case-insensitive). */
   findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]>;
 }

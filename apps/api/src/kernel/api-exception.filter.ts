@@ -129,6 +129,7 @@ const NAMES: Record<number, string> = {
   415: 'UnsupportedMediaType',
   422: 'UnprocessableEntity',
   429: 'TooManyRequests',
+  503: 'ServiceUnavailable',
 };
 
 function errorName(status: number): string {

@@ -1,7 +1,10 @@
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Document, type Filter } from 'mongodb';
+import type { StoredChange } from '@app/contract';
+import type { TraineeEvent } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
+import { changeOf } from '../projections/change-feed';
 import type { ProjectionName } from '../projection-versions';
-import { decodeBatch, foldBatch } from '../projections/projection';
+import { decodeBatch, foldBatch, type OnApplied } from '../projections/projection';
 import { changedTokens, providerProjection, type ProviderDocument, type TokenDocument } from '../projections/provider-projection';
 import { traineeIdKey, traineeKeys, traineeProjection, type TraineeDocument } from '../projections/trainee-projection';
 import {
@@ -12,6 +15,7 @@ import {
   type ProviderCollections,
   type StoredProvider,
   type StoredToken,
+  type StoredChangeDocument,
   type StoredTrainee,
 } from './mongo-collections';
 import { DUPLICATE_KEY, MAX_WRITE_ATTEMPTS, plain, WRITE_CONCERN } from './mongo-connection';
@@ -40,10 +44,14 @@ export async function applyToStore(
 ): Promise<void> {
   if (events.length === 0) return;
   if (name === 'trainees') {
-    const { trainees } = traineeCollections(registry.db, store);
+    const { trainees, changes: feed } = traineeCollections(registry.db, store);
     const batch = decodeBatch(traineeProjection, events);
     if (batch.keys.length > 0) {
-      const changes = foldBatch(traineeProjection, batch, await loadTrainees(trainees, batch.keys));
+      const feedEntries: StoredChange[] = [];
+      const onApplied: OnApplied<TraineeEvent, TraineeDocument> = ({ event, recorded }, before, after) =>
+        feedEntries.push(changeOf(event, recorded, before, after));
+      const changes = foldBatch(traineeProjection, batch, await loadTrainees(trainees, batch.keys), onApplied);
+      await writeFeed(feed, feedEntries);
       await runBulk(
         trainees,
         changes.map((c) => traineeWrite(c.after)),
@@ -66,6 +74,22 @@ export async function applyToStore(
     }
   }
   await registry.advanceCheckpoint(events[events.length - 1].position, `${name}_${store}`, version);
+}
+
+/**
+ * Stores change feed entries by position, each inserted once: a redelivered entry leaves the stored
+ * one as it is (an upsert on `_id`, which the server retries itself on a duplicate-key race). Readers
+ * see no entry above the store's checkpoint (`MongoQueries.listChanges`), so a half-written batch
+ * is never read.
+ */
+async function writeFeed(feed: Collection<StoredChangeDocument>, entries: StoredChange[]): Promise<void> {
+  if (entries.length === 0) return;
+  await feed.bulkWrite(
+    entries.map((entry) => ({
+      updateOne: { filter: { _id: entry.position }, update: { $setOnInsert: { ...entry } }, upsert: true },
+    })),
+    { ordered: false, writeConcern: WRITE_CONCERN },
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import type { StoredChange } from '@app/contract';
 import type { ProviderState, Trainee } from '@app/domain';
 import type { ProjectionName } from '../projection-versions';
 import type { TraineeKeys } from '../projections/trainee-projection';
@@ -14,6 +15,11 @@ export interface StoredTrainee extends TraineeKeys {
   _id: string;
   revision: number;
   doc: Trainee;
+}
+
+/** One change of `trainee_changes_<store>` (docs/change-feed.md), keyed by its position. */
+export interface StoredChangeDocument extends StoredChange {
+  _id: number;
 }
 
 /** One provider of `providers_<store>`. */
@@ -47,6 +53,7 @@ export interface StoredToken {
 export interface TraineeCollections {
   store: string;
   trainees: Collection<StoredTrainee>;
+  changes: Collection<StoredChangeDocument>;
 }
 
 /** The collections of one provider store. */
@@ -58,18 +65,18 @@ export interface ProviderCollections {
 
 /**
  * The collections of store `store` of projection `name` (docs/DESIGN.md "Read models": a store is
- * named with its version, e.g. `v1`, `v1_g2`, `v2`): `trainees_<store>` for `trainees`;
+ * named with its version, e.g. `v1`, `v1_g2`, `v2`): `trainees_<store>` and `trainee_changes_<store>` for `trainees`;
  * `providers_<store>` and `tokens_<store>` for `providers`. Its checkpoint is the document
  * `<name>_<store>` of `projection_checkpoints`.
  */
 export function mongoStoreCollections(name: ProjectionName, store: string): string[] {
-  return name === 'trainees' ? [`trainees_${store}`] : [`providers_${store}`, `tokens_${store}`];
+  return name === 'trainees' ? [`trainees_${store}`, `trainee_changes_${store}`] : [`providers_${store}`, `tokens_${store}`];
 }
 
 /** The collections of trainee store `store` of `db`. */
 export function traineeCollections(db: Db, store: string): TraineeCollections {
-  const [trainees] = mongoStoreCollections('trainees', store);
-  return { store, trainees: db.collection<StoredTrainee>(trainees) };
+  const [trainees, changes] = mongoStoreCollections('trainees', store);
+  return { store, trainees: db.collection<StoredTrainee>(trainees), changes: db.collection<StoredChangeDocument>(changes) };
 }
 
 /** The collections of provider store `store` of `db`. */
@@ -84,14 +91,17 @@ export function providerCollections(db: Db, store: string): ProviderCollections 
  *   directions, so `updated_at` ascending and descending with `created_position` descending are
  *   both served without an in-memory sort (docs/DESIGN.md "Indexes serve the list endpoint without
  *   scans"); the duplicate check `{ukprn, date_of_birth, training_route, last_name_key,
- *   created_position}`; unique `trainee_id_lower` (case-insensitive ids, docs/reference/API-FACTS.md §1.10).
+ *   created_position}`; unique `trainee_id_lower` (case-insensitive ids, docs/reference/API-FACTS.md §1.10);
+ *   a provider's change feed `{ukprn, _id}` (the position).
  * - providers: tokens' unique `token_hash` (authentication) and `{ukprn, issued_at}` (a
  *   provider's tokens); providers are read by `_id` only (created on first write).
  * Throws the driver's error when an index cannot be built.
  */
 export async function ensureStoreIndexes(db: Db, name: ProjectionName, store: string): Promise<void> {
   if (name === 'trainees') {
-    await traineeCollections(db, store).trainees.createIndexes([
+    const { trainees, changes } = traineeCollections(db, store);
+    await changes.createIndexes([{ key: { ukprn: 1, _id: 1 }, name: 'provider_feed' }]);
+    await trainees.createIndexes([
       { key: { ukprn: 1, start_cycle: 1, updated_at: 1, created_position: 1 }, name: 'list_updated_desc' },
       { key: { ukprn: 1, start_cycle: 1, updated_at: 1, created_position: -1 }, name: 'list_updated_asc' },
       {

@@ -1,6 +1,7 @@
 import type { Db, Filter } from 'mongodb';
-import { answerItem, renderTraineeAnswer, type ApiVersion } from '@app/contract';
+import { answerItem, renderTraineeAnswer, type ApiVersion, type StoredChange } from '@app/contract';
 import type { Trainee, TraineeSnapshot } from '@app/domain';
+import { CHANGE_FEED_SINCE_VERSION } from '../projection-versions';
 import { duplicateKeys, traineeIdKey } from '../projections/trainee-projection';
 import type {
   OwnedAnswer,
@@ -57,6 +58,27 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
   async listTraineeAnswers(q: TraineeListQuery, version: ApiVersion): Promise<TraineeAnswerPage> {
     const page = await this.listTrainees(q);
     return { items: page.items.map((t) => answerItem(renderTraineeAnswer(t, version))), totalCount: page.totalCount };
+  }
+
+  /**
+   * The provider's changes after `afterPosition`, oldest first, at most `limit`, up to the store's
+   * checkpoint only: entries of a batch still being written are not read (docs/change-feed.md).
+   */
+  async listChanges(ukprn: string, afterPosition: number, limit: number): Promise<StoredChange[] | null> {
+    return this.registry.readFollowing(
+      'trainees',
+      async (store, row) => {
+        if (row.version < CHANGE_FEED_SINCE_VERSION) return null;
+        const checkpoint = await this.registry.readCheckpoint(`trainees_${store}`);
+        const rows = await traineeCollections(this.db, store)
+          .changes.find({ ukprn, _id: { $gt: afterPosition, $lte: checkpoint } }, { projection: { _id: 0 } })
+          .sort({ _id: 1 })
+          .limit(limit)
+          .toArray();
+        return rows as StoredChange[];
+      },
+      (rows) => rows !== null && rows.length === 0,
+    );
   }
 
   /**

@@ -31,7 +31,7 @@ describe('MongoReadModel.connect without a server', () => {
 
 describe('MongoReadModel store naming (docs/DESIGN.md "Read models")', () => {
   it("names a store's collections after the projection and the store, as the SQLite tables", () => {
-    expect(mongoStoreCollections('trainees', 'v1')).toEqual(['trainees_v1']);
+    expect(mongoStoreCollections('trainees', 'v1')).toEqual(['trainees_v1', 'trainee_changes_v1']);
     expect(mongoStoreCollections('providers', 'v2_g3')).toEqual(['providers_v2_g3', 'tokens_v2_g3']);
     expect(MONGO_COLLECTIONS).toEqual({ checkpoints: 'projection_checkpoints', registry: 'projection_registry' });
   });

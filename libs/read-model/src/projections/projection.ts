@@ -88,24 +88,35 @@ export function decodeBatch<E, D extends Revisioned>(projection: Projection<E, D
 }
 
 /**
+ * Called by {@link foldBatch} for each event that changed a document: the event and the document
+ * before and after it (the change feed is made from these, docs/change-feed.md).
+ */
+export type OnApplied<E, D> = (event: DecodedEvent<E>, before: D | null, after: D) => void;
+
+/**
  * Folds a decoded batch, in order, into the documents it changes, starting from the stored ones
  * (`stored`, by key; a key missing from it has no document yet). Returns one change per document
  * the batch changed, in order of the key's first event; documents every event of which was
- * skipped (revision guard) or that no event created are left out.
+ * skipped (revision guard) or that no event created are left out. `onApplied` sees each event
+ * that changed a document, in order.
  */
 export function foldBatch<E, D extends Revisioned>(
   projection: Projection<E, D>,
   batch: DecodedBatch<E>,
   stored: ReadonlyMap<string, D>,
+  onApplied?: OnApplied<E, D>,
 ): DocumentChange<D>[] {
   const docs = new Map<string, { before: D | null; after: D | null }>();
-  for (const { recorded, event, key } of batch.events) {
+  for (const decoded of batch.events) {
+    const { recorded, event, key } = decoded;
     let entry = docs.get(key);
     if (!entry) {
       const before = stored.get(key) ?? null;
       docs.set(key, (entry = { before, after: before }));
     }
-    entry.after = applyEvent(projection, entry.after, event, recorded);
+    const previous = entry.after;
+    entry.after = applyEvent(projection, previous, event, recorded);
+    if (onApplied && entry.after !== null && entry.after !== previous) onApplied(decoded, previous, entry.after);
   }
   const changes: DocumentChange<D>[] = [];
   for (const [key, { before, after }] of docs) if (after !== null && after !== before) changes.push({ key, before, after });

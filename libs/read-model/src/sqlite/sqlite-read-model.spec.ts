@@ -9,7 +9,13 @@ import { type EventStore, newEventId, type RecordedEvent, SqliteEventStore } fro
 import { Projector } from '../projector';
 import { measureLag } from '../projection-lag';
 import { rebuildProjection } from '../rebuild';
+import { PROJECTION_VERSIONS } from '../projection-versions';
 import { SqliteReadModel } from './sqlite-read-model';
+
+/** The served trainee store of this code's version. */
+const V = `v${PROJECTION_VERSIONS.trainees}`;
+/** Code of the trainee projection's first version: the layout from before projections were versioned one by one. */
+const LEGACY = { codeVersions: { trainees: 1 } };
 
 const silent = { error: () => undefined, warn: () => undefined };
 
@@ -67,6 +73,13 @@ async function allAnswers(rm: SqliteReadModel, n: number): Promise<(string | und
   return answers.map((a) => a?.body.toString());
 }
 
+/** The change feed of the provider of writeHistory's trainees, whole (docs/change-feed.md). */
+async function allChanges(rm: SqliteReadModel): Promise<unknown[]> {
+  const feed = await rm.listChanges('10000001', 0, 1_000_000);
+  if (feed === null) throw new Error('the store has no change feed');
+  return feed;
+}
+
 let dir: string;
 let store: SqliteEventStore;
 
@@ -108,6 +121,9 @@ describe('SqliteReadModel.applyBatch', () => {
     await rebuilt.applyBatch(events);
     expect(await allDocs(rebuilt, 40)).toEqual(await allDocs(live, 40));
     expect(await allAnswers(rebuilt, 40)).toEqual(await allAnswers(live, 40));
+    const feed = await allChanges(live);
+    expect(feed).toHaveLength(events.length);
+    expect(await allChanges(rebuilt)).toEqual(feed);
     live.close();
     rebuilt.close();
   });
@@ -140,10 +156,10 @@ describe.each(STREAM_PHASES)('A rebuild stream by stream, %s (docs/architecture.
         batches++;
       },
     });
-    expect(first).toMatchObject({ interrupted: true, store: 'v1_g2' });
+    expect(first).toMatchObject({ interrupted: true, store: `${V}_g2` });
     expect(phases).toEqual(['streams']);
     const raw = new Database(join(dir, 'rm.sqlite'));
-    const builtFirst = raw.prepare<[], string>(`SELECT trainee_id FROM trainees_v1_g2 ORDER BY trainee_id`).pluck().all();
+    const builtFirst = raw.prepare<[], string>(`SELECT trainee_id FROM trainees_${V}_g2 ORDER BY trainee_id`).pluck().all();
     expect(builtFirst.length).toBeGreaterThan(0);
     expect(builtFirst.length).toBeLessThan(30);
     expect(raw.prepare(`SELECT last_stream FROM projection_rebuild_cursors`).pluck().get()).toBe(traineeStreamId(builtFirst.at(-1)!));
@@ -166,7 +182,7 @@ describe.each(STREAM_PHASES)('A rebuild stream by stream, %s (docs/architecture.
     await new Projector(store, live, silent).catchUp();
 
     const resumed = await rebuildProjection(store, live, 'trainees', { batchSize: 20 });
-    expect(resumed).toMatchObject({ interrupted: false, store: 'v1_g2', previous: 'v1', dropped: true });
+    expect(resumed).toMatchObject({ interrupted: false, store: `${V}_g2`, previous: V, dropped: true });
     expect(raw.prepare(`SELECT COUNT(*) FROM projection_rebuild_cursors`).pluck().get()).toBe(0);
     raw.close();
     const rebuiltDocs = await allDocs(live, 30);
@@ -177,6 +193,9 @@ describe.each(STREAM_PHASES)('A rebuild stream by stream, %s (docs/architecture.
     await new Projector(store, fresh, silent).catchUp();
     expect(rebuiltDocs).toEqual(await allDocs(fresh, 30));
     expect(await allAnswers(live, 30)).toEqual(await allAnswers(fresh, 30));
+    expect(await allChanges(live)).toEqual(await allChanges(fresh));
+    const traineeEvents = (await store.readAll({ maxCount: 100_000 })).filter((e) => e.streamId.startsWith('trainee-'));
+    expect((await allChanges(live)).map((c) => (c as { position: number }).position)).toEqual(traineeEvents.map((e) => e.position));
     const unchanged = (answers: (string | undefined)[]) => answers.filter((_, i) => i % 30 !== 0);
     expect(unchanged(await allAnswers(live, 30))).toEqual(unchanged(liveAnswers));
     live.close();
@@ -218,6 +237,8 @@ describe.each(STREAM_PHASES)(
       expect((await built.projectionInfo()).map((p) => p.checkpoint)).toEqual([events.at(-1)!.position, events.at(-1)!.position]);
       expect(await allDocs(built, 12)).toEqual(await allDocs(stepwise, 12));
       expect(await allAnswers(built, 12)).toEqual(await allAnswers(stepwise, 12));
+      expect(await allChanges(built)).toEqual(await allChanges(stepwise));
+      expect(await allChanges(built)).toHaveLength(events.length - 1);
       expect(await built.listProviders()).toEqual(await stepwise.listProviders());
       expect(await built.listProviders()).toHaveLength(1);
       // Not empty any more: the next catch-up reads the log in position order.
@@ -242,11 +263,11 @@ describe('Stored answer bytes (docs/DESIGN.md "Answers stored as bytes")', () =>
 
   it('sends the bytes stored at the last change (not a rendering per read), and renders when the store is of another projection version', async () => {
     const { rm, raw } = await projected();
-    raw.prepare(`UPDATE trainee_answers_v1 SET body = ?, item_end = 11 WHERE version = 'v2025.0'`).run(Buffer.from('{"stored":1,"x":2}'));
+    raw.prepare(`UPDATE trainee_answers_${V} SET body = ?, item_end = 11 WHERE version = 'v2025.0'`).run(Buffer.from('{"stored":1,"x":2}'));
     expect((await rm.getTraineeAnswer('t1', 'v2025.0'))?.body.toString()).toBe('{"stored":1,"x":2}');
     expect((await rm.listTraineeAnswers(query, 'v2025.0')).items.map(String)).toEqual(['{"stored":1}', '{"stored":1}']);
 
-    const newer = new SqliteReadModel(join(dir, 'rm.sqlite'), { codeVersions: { trainees: 2 } });
+    const newer = new SqliteReadModel(join(dir, 'rm.sqlite'), { codeVersions: { trainees: PROJECTION_VERSIONS.trainees + 1 } });
     const trainee = (await newer.getTrainee('T1'))!;
     expect((await newer.getTraineeAnswer('T1', 'v2025.0'))?.body.toString()).toBe(
       JSON.stringify(contractFor('v2025.0').output.serializeTrainee(trainee, { nested: true })),
@@ -257,12 +278,12 @@ describe('Stored answer bytes (docs/DESIGN.md "Answers stored as bytes")', () =>
 
   it('keeps the unfiltered total_count per provider and cycle with every row change, and counts a store that had none', async () => {
     const { rm, raw } = await projected();
-    const counts = () => raw.prepare(`SELECT ukprn, start_cycle, n FROM trainee_counts_v1 WHERE n <> 0 ORDER BY 1, 2`).raw().all();
-    const truth = () => raw.prepare(`SELECT ukprn, start_cycle, COUNT(*) FROM trainees_v1 GROUP BY 1, 2 ORDER BY 1, 2`).raw().all();
+    const counts = () => raw.prepare(`SELECT ukprn, start_cycle, n FROM trainee_counts_${V} WHERE n <> 0 ORDER BY 1, 2`).raw().all();
+    const truth = () => raw.prepare(`SELECT ukprn, start_cycle, COUNT(*) FROM trainees_${V} GROUP BY 1, 2 ORDER BY 1, 2`).raw().all();
     expect(counts()).toEqual([['10000001', 2025, 2]]);
     expect((await rm.listTraineeAnswers(query, 'v2025.0')).totalCount).toBe(2);
-    raw.exec(`UPDATE trainees_v1 SET start_cycle = 2026 WHERE trainee_id = 'T0'`);
-    raw.exec(`UPDATE trainees_v1 SET state = 'deferred' WHERE trainee_id = 'T1'`);
+    raw.exec(`UPDATE trainees_${V} SET start_cycle = 2026 WHERE trainee_id = 'T0'`);
+    raw.exec(`UPDATE trainees_${V} SET state = 'deferred' WHERE trainee_id = 'T1'`);
     expect(counts()).toEqual(truth());
     expect(counts()).toEqual([
       ['10000001', 2025, 1],
@@ -270,14 +291,14 @@ describe('Stored answer bytes (docs/DESIGN.md "Answers stored as bytes")', () =>
     ]);
     expect((await rm.listTraineeAnswers(query, 'v2025.0')).totalCount).toBe(1);
     expect((await rm.listTraineeAnswers({ ...query, academicCycle: 2027 }, 'v2025.0')).totalCount).toBe(0);
-    raw.exec(`DELETE FROM trainees_v1 WHERE trainee_id = 'T1'`);
+    raw.exec(`DELETE FROM trainees_${V} WHERE trainee_id = 'T1'`);
     expect(counts()).toEqual(truth());
     rm.close();
     // A store from before the counts: no table, no triggers.
-    raw.exec(`DROP TRIGGER trainees_v1_counted; DROP TRIGGER trainees_v1_recounted; DROP TRIGGER trainees_v1_uncounted;
-      DROP TABLE trainee_counts_v1`);
-    raw.exec(`INSERT INTO trainees_v1 SELECT seq + 1000, 'T9', 't9', ukprn, start_cycle, state, itt_start_date, has_trn, updated_at,
-      date_of_birth, training_route, last_name_key, revision, doc FROM trainees_v1 WHERE trainee_id = 'T0'`);
+    raw.exec(`DROP TRIGGER trainees_${V}_counted; DROP TRIGGER trainees_${V}_recounted; DROP TRIGGER trainees_${V}_uncounted;
+      DROP TABLE trainee_counts_${V}`);
+    raw.exec(`INSERT INTO trainees_${V} SELECT seq + 1000, 'T9', 't9', ukprn, start_cycle, state, itt_start_date, has_trn, updated_at,
+      date_of_birth, training_route, last_name_key, revision, doc FROM trainees_${V} WHERE trainee_id = 'T0'`);
     const reopened = new SqliteReadModel(join(dir, 'rm.sqlite'));
     expect(counts()).toEqual([['10000001', 2026, 2]]);
     expect((await reopened.listTraineeAnswers({ ...query, academicCycle: 2026 }, 'v2025.0')).totalCount).toBe(2);
@@ -288,7 +309,7 @@ describe('Stored answer bytes (docs/DESIGN.md "Answers stored as bytes")', () =>
     const { rm, raw } = await projected();
     const before = await allAnswers(rm, 2);
     const items = (await rm.listTraineeAnswers(query, 'v2026.1')).items.map(String);
-    raw.exec('DELETE FROM trainee_answers_v1');
+    raw.exec(`DELETE FROM trainee_answers_${V}`);
     expect(await allAnswers(rm, 2)).toEqual(before);
     expect((await rm.listTraineeAnswers(query, 'v2026.1')).items.map(String)).toEqual(items);
     expect(items.map((i) => JSON.parse(i).trainee_id).sort()).toEqual(['T0', 'T1']);
@@ -386,8 +407,8 @@ describe.each(STREAM_PHASES)('Parked events on SqliteReadModel, a first stream p
     expect(warnings[0]).toMatch(/stream by stream failed/);
     // The indexes it set aside for bulk writing are back.
     const raw = new Database(join(dir, 'rm.sqlite'), { readonly: true });
-    const indexes = raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'trainees_v1' AND sql IS NOT NULL`);
-    expect(indexes.pluck().all().sort()).toEqual(['trainees_v1_duplicates', 'trainees_v1_list', 'trainees_v1_status']);
+    const indexes = raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'trainees_${V}' AND sql IS NOT NULL`);
+    expect(indexes.pluck().all().sort()).toEqual([`trainees_${V}_duplicates`, `trainees_${V}_list`, `trainees_${V}_status`]);
     raw.close();
     const parked = await rm.parkedEvents();
     expect(parked.map((p) => [p.stream_id, p.revision, p.type, p.attempts])).toEqual([
@@ -489,7 +510,7 @@ describe('a data dir from before projections were versioned one by one', () => {
     await writeHistory(store, 3, 1);
     const file = join(dir, 'rm.sqlite');
     // The old layout: tables `*_v1` and one checkpoint `main_v1`.
-    const first = new SqliteReadModel(file);
+    const first = new SqliteReadModel(file, LEGACY);
     await first.applyBatch(await store.readAll({ maxCount: 10_000 }));
     first.close();
     const Database = (await import('better-sqlite3')).default;
@@ -499,11 +520,13 @@ describe('a data dir from before projections were versioned one by one', () => {
     raw.prepare(`INSERT INTO projection_checkpoints (name, position, version, updated_at) VALUES ('main_v1', ?, 1, 'x')`).run(head);
     raw.close();
 
-    let rm = new SqliteReadModel(file);
+    let rm = new SqliteReadModel(file, LEGACY);
+    // A store of version 1 holds no whole change feed (docs/change-feed.md "Upgrading").
+    expect(await rm.listChanges('10000001', 0, 10)).toBeNull();
     expect((await rm.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ store: 'v1', checkpoint: head, documents: 3 });
     await rebuildProjection(store, rm, 'trainees');
     rm.close();
-    rm = new SqliteReadModel(file);
+    rm = new SqliteReadModel(file, LEGACY);
     const again = await rebuildProjection(store, rm, 'trainees');
     expect(again.store).toBe('v1');
     expect((await rm.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ store: 'v1', documents: 3 });

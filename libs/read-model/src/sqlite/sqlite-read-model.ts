@@ -3,8 +3,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
-import { PROJECTION_NAMES, PROJECTION_VERSIONS, type ProjectionInfo, type ProjectionName } from '../projection-versions';
-import type { ApiVersion } from '@app/contract';
+import {
+  CHANGE_FEED_SINCE_VERSION,
+  PROJECTION_NAMES,
+  PROJECTION_VERSIONS,
+  type ProjectionInfo,
+  type ProjectionName,
+} from '../projection-versions';
+import type { ApiVersion, StoredChange } from '@app/contract';
 import type { OwnedAnswer, ProviderRecord, ReadModelStore, TokenRecord, TraineeAnswerPage } from '../read-model.port';
 import type { TraineeListPage, TraineeListQuery } from '../read-model.port';
 import type { ParkedEvent, ParkedEventStore } from '../parked-events';
@@ -162,6 +168,14 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   /** The list page as answer bytes of `version` (stored bytes as for {@link getTraineeAnswer}). */
   async listTraineeAnswers(q: TraineeListQuery, version: ApiVersion): Promise<TraineeAnswerPage> {
     return this.read((t) => t.trainees.answerPage(q, version, this.servesCodeVersion('trainees')));
+  }
+
+  /** See `TraineeReadModel.listChanges`: a batch's changes commit with its checkpoint. */
+  async listChanges(ukprn: string, afterPosition: number, limit: number): Promise<StoredChange[] | null> {
+    return this.read((t) => {
+      const served = this.registry.find((r) => r.name === 'trainees')?.version ?? 0;
+      return served < CHANGE_FEED_SINCE_VERSION ? null : t.trainees.changes(ukprn, afterPosition, limit);
+    });
   }
 
   /** The provider's trainees with this date of birth, route and last name (case-insensitive), oldest-created first. */

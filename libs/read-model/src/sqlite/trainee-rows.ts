@@ -1,6 +1,8 @@
-import { renderTraineeAnswers, type TraineeAnswer } from '@app/contract';
+import { renderTraineeAnswers, type StoredChange, type TraineeAnswer } from '@app/contract';
+import type { TraineeEvent } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
-import { decodeBatch, foldBatch } from '../projections/projection';
+import { changeOf } from '../projections/change-feed';
+import { decodeBatch, foldBatch, type OnApplied } from '../projections/projection';
 import { traineeKeys, traineeProjection, type TraineeDocument } from '../projections/trainee-projection';
 
 /** A trainee row as written to `trainees_<store>` (named parameters of its upsert). */
@@ -22,16 +24,20 @@ export interface TraineeRow {
   doc: string;
 }
 
-/** A changed trainee ready to store: its row, and its answer bytes per API version (`renderTraineeAnswers`). */
+/**
+ * A changed trainee ready to store: its row, its answer bytes per API version
+ * (`renderTraineeAnswers`), and the change feed's entry of each event applied (`changeOf`).
+ */
 export interface PreparedTrainee {
   row: TraineeRow;
   answers: TraineeAnswer[];
+  changes: StoredChange[];
 }
 
 /**
  * Folds the trainee events of `events` (position order, or whole streams) into the stored documents
  * that `load` returns for the keys they change (keyed as the events carry the id; absent: none yet)
- * with the trainee projection, and returns every changed trainee's row and answer bytes. No
+ * with the trainee projection, and returns every changed trainee's row, answer bytes and changes. No
  * database of its own, so the bulk build runs it off the main thread (docs/architecture.md
  * "Rebuilding by stream").
  */
@@ -41,7 +47,13 @@ export function prepareTrainees(
 ): PreparedTrainee[] {
   const batch = decodeBatch(traineeProjection, events);
   if (batch.keys.length === 0) return [];
-  return foldBatch(traineeProjection, batch, load(batch.keys)).map(({ after }) => {
+  const changes = new Map<string, StoredChange[]>();
+  const onApplied: OnApplied<TraineeEvent, TraineeDocument> = ({ key, event, recorded }, before, after) => {
+    let list = changes.get(key);
+    if (!list) changes.set(key, (list = []));
+    list.push(changeOf(event, recorded, before, after));
+  };
+  return foldBatch(traineeProjection, batch, load(batch.keys), onApplied).map(({ key, after }) => {
     const keys = traineeKeys(after);
     const row = {
       ...keys,
@@ -49,6 +61,6 @@ export function prepareTrainees(
       revision: after.revision,
       doc: JSON.stringify(after.trainee),
     };
-    return { row, answers: renderTraineeAnswers(after.trainee) };
+    return { row, answers: renderTraineeAnswers(after.trainee), changes: changes.get(key) ?? [] };
   });
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { answerItem, renderTraineeAnswer, type ApiVersion } from '@app/contract';
+import { answerItem, renderTraineeAnswer, type ApiVersion, type StoredChange } from '@app/contract';
 import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 import { duplicateKeys, traineeIdKey, type TraineeDocument } from '../projections/trainee-projection';
@@ -30,7 +30,7 @@ interface AnswerRow {
  * ({@link renderTraineeAnswers}), written with the row, so a GET sends stored bytes and a list page
  * joins stored items (docs/DESIGN.md "Answers stored as bytes"). A trainee without an answer row
  * (a store written before answers were stored, until the trainee changes or a rebuild) is answered
- * by rendering its document per read.
+ * by rendering its document per read. `trainee_changes_<store>` holds the change feed.
  */
 export class TraineeTables {
   readonly table: string;
@@ -45,6 +45,9 @@ export class TraineeTables {
   private readonly docBySeq: Database.Statement<[number], string>;
   readonly countsTable: string;
   private readonly countOf: Database.Statement<[string, number], number>;
+  readonly changesTable: string;
+  private readonly insertChange: Database.Statement<[number, string, string]>;
+  private readonly changesOf: Database.Statement<[string, number, number], string>;
 
   /** Creates the tables and indexes if missing (see {@link createIndexes}). */
   constructor(
@@ -70,6 +73,9 @@ export class TraineeTables {
         doc TEXT NOT NULL
       );
     `);
+    // The change feed (docs/change-feed.md): one row per applied trainee event, keyed by its position.
+    const f = (this.changesTable = `trainee_changes_${store}`);
+    db.exec(`CREATE TABLE IF NOT EXISTS ${f} (position INTEGER PRIMARY KEY, ukprn TEXT NOT NULL, change TEXT NOT NULL)`);
     this.createIndexes();
     const a = (this.answersTable = `trainee_answers_${store}`);
     // One row per trainee and version, keyed by the trainee row's seq; the item's bytes lead the body
@@ -83,6 +89,10 @@ export class TraineeTables {
         PRIMARY KEY (seq, version)
       );
     `);
+    this.insertChange = db.prepare(`INSERT OR IGNORE INTO ${f} (position, ukprn, change) VALUES (?, ?, ?)`);
+    this.changesOf = db
+      .prepare<[string, number, number], string>(`SELECT change FROM ${f} WHERE ukprn = ? AND position > ? ORDER BY position LIMIT ?`)
+      .pluck();
     const c = (this.countsTable = `trainee_counts_${store}`);
     this.keepCounts();
     // The number of trainees, from the kept counts: `/readyz` and the start read it, and a
@@ -254,12 +264,21 @@ export class TraineeTables {
     return stored;
   }
 
-  /** Stores prepared trainees: each row unless a newer revision is stored, then its answers. */
+  /**
+   * Stores prepared trainees: each row unless a newer revision is stored, then its answers; and
+   * every change (a change already stored, by position, is kept as it is).
+   */
   write(prepared: readonly PreparedTrainee[]): void {
-    for (const { row, answers } of prepared) {
+    for (const { row, answers, changes } of prepared) {
+      for (const change of changes) this.insertChange.run(change.position, change.ukprn, JSON.stringify(change));
       if (this.upsert.run(row).changes === 0) continue;
       for (const answer of answers) this.upsertAnswer.run(row.created_position, answer.version, answer.itemEnd, answer.body);
     }
+  }
+
+  /** The provider's changes after `afterPosition`, oldest first, at most `limit` (docs/change-feed.md). */
+  changes(ukprn: string, afterPosition: number, limit: number): StoredChange[] {
+    return this.changesOf.all(ukprn, afterPosition, limit).map((text) => JSON.parse(text) as StoredChange);
   }
 
   /** The document of the row with this seq (the caller read the seq from the table in the same statement's snapshot). */
@@ -278,6 +297,8 @@ export class TraineeTables {
       CREATE INDEX IF NOT EXISTS ${t}_duplicates ON ${t} (ukprn, date_of_birth, training_route, last_name_key);
       -- Serves the status and has_trn filters (and their counts) without reading the documents.
       CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (ukprn, start_cycle, state, itt_start_date, has_trn, updated_at);
+      -- A provider's change feed in position order.
+      CREATE INDEX IF NOT EXISTS ${this.changesTable}_provider ON ${this.changesTable} (ukprn, position);
     `);
   }
 
@@ -288,12 +309,16 @@ export class TraineeTables {
    */
   dropIndexes(): void {
     const t = this.table;
-    this.db.exec(`DROP INDEX IF EXISTS ${t}_list; DROP INDEX IF EXISTS ${t}_duplicates; DROP INDEX IF EXISTS ${t}_status;`);
+    this.db.exec(`DROP INDEX IF EXISTS ${t}_list; DROP INDEX IF EXISTS ${t}_duplicates; DROP INDEX IF EXISTS ${t}_status;
+      DROP INDEX IF EXISTS ${this.changesTable}_provider;`);
   }
 
   /** Drops the tables (and their indexes). */
   drop(): void {
-    this.db.exec(`DROP TABLE IF EXISTS ${this.table}; DROP TABLE IF EXISTS ${this.answersTable}; DROP TABLE IF EXISTS ${this.countsTable}`);
+    this.db.exec(
+      `DROP TABLE IF EXISTS ${this.table}; DROP TABLE IF EXISTS ${this.answersTable}; DROP TABLE IF EXISTS ${this.countsTable};
+       DROP TABLE IF EXISTS ${this.changesTable}`,
+    );
   }
 }
 

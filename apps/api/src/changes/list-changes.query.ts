@@ -1,0 +1,44 @@
+import { Inject, ServiceUnavailableException } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { Caller } from '@app/application';
+import { encodeCursor, renderChange, type ApiVersion, type ChangeItem } from '@app/contract';
+import { TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/read-model';
+import type { ChangesRequest } from './list-changes.params';
+
+/** One page of the caller's change feed, in `version`'s field names (docs/change-feed.md). */
+export class ListChangesQuery {
+  constructor(
+    readonly caller: Caller,
+    readonly request: ChangesRequest,
+    readonly version: ApiVersion,
+  ) {}
+}
+
+/** A page of the feed as answered: the changes, the cursor to send next, and whether more are stored. */
+export interface ChangesPage {
+  data: ChangeItem[];
+  /** The last change's cursor; with no change, the cursor that was sent (or the start's). */
+  next_cursor: string;
+  has_more: boolean;
+}
+
+/**
+ * Reads one page of the caller's provider's changes from the trainee read model (one more than
+ * asked, to tell `has_more`) and renders them in the version's names. Throws a 503 when the served
+ * trainee store has no whole feed (built by a projection version before the feed,
+ * docs/change-feed.md "Upgrading").
+ */
+@QueryHandler(ListChangesQuery)
+export class ListChangesHandler implements IQueryHandler<ListChangesQuery, ChangesPage> {
+  constructor(@Inject(TRAINEE_READ_MODEL) private readonly trainees: TraineeReadModel) {}
+
+  async execute({ caller, request, version }: ListChangesQuery): Promise<ChangesPage> {
+    const rows = await this.trainees.listChanges(caller.ukprn, request.afterPosition, request.limit + 1);
+    if (rows === null) {
+      throw new ServiceUnavailableException('The change feed is not available until the trainees projection is rebuilt');
+    }
+    const page = rows.slice(0, request.limit);
+    const last = page.length > 0 ? page[page.length - 1].position : request.afterPosition;
+    return { data: page.map((c) => renderChange(c, version)), next_cursor: encodeCursor(last), has_more: rows.length > request.limit };
+  }
+}
