@@ -19,6 +19,8 @@ module.exports = {
     '^@app/read-model/(.*)$': '<rootDir>/libs/read-model/src/$1',
     '^@app/application$': '<rootDir>/libs/application/src',
     '^@app/application/(.*)$': '<rootDir>/libs/application/src/$1',
+    '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
+    '^@app/webhooks/(.*)$': '<rootDir>/libs/webhooks/src/$1',
     '^@app/platform$': '<rootDir>/libs/platform/src',
     '^@app/platform/(.*)$': '<rootDir>/libs/platform/src/$1',
   },

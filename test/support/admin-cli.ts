@@ -9,12 +9,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the admin CLI from source in its own OS process (as operators run it), on `dataDir`. */
-export function runAdmin(args: string[], dataDir: string): Promise<CliResult> {
+/** Runs the admin CLI from source in its own OS process (as operators run it), on `dataDir`, in the sandbox unless `env` says otherwise. */
+export function runAdmin(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(ROOT, 'apps/admin/src/main.ts'), ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, APP_ENV: 'sandbox' },
+      env: { ...process.env, DATA_DIR: dataDir, APP_ENV: 'sandbox', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

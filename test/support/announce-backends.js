@@ -8,8 +8,8 @@ module.exports = async function announceBackends() {
       ? `EventStoreDB contract suite: RUNNING against EVENTSTORE_URL`
       : 'EventStoreDB contract suite: SKIPPED (EVENTSTORE_URL is not set; no server on this machine)',
     process.env.MONGODB_URL
-      ? `MongoDB suites (read model, idempotency store, rate-limit counter): RUNNING against MONGODB_URL`
-      : 'MongoDB suites (read model, idempotency store, rate-limit counter): SKIPPED (MONGODB_URL is not set; no server on this machine)',
+      ? `MongoDB suites (read model, change feed, idempotency store, rate-limit counter, webhook outbox): RUNNING against MONGODB_URL`
+      : 'MongoDB suites (read model, change feed, idempotency store, rate-limit counter, webhook outbox): SKIPPED (MONGODB_URL is not set; no server on this machine)',
     'SQLite event-store and read-model contract suites: RUNNING',
   ];
   process.stdout.write(`\n${lines.join('\n')}\n\n`);

@@ -68,6 +68,8 @@ export class RunningApi {
       server?: Partial<Pick<AppConfig, ServerBound>>;
       /** The API's logger; by default a silent one. */
       logger?: Logger;
+      /** Webhook delivery settings; short retries by default here. */
+      webhooks?: Partial<AppConfig['webhooks']>;
     } = {},
   ): Promise<RunningApi> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trainee-records-e2e-'));
@@ -99,6 +101,7 @@ export class RunningApi {
       keepAliveTimeoutMs: 10_000,
       maxRequestsPerSocket: 1000,
       maxConnections: 1024,
+      webhooks: { timeoutMs: 2_000, retryBaseMs: 50, retryMaxMs: 1_000, giveUpAfterMs: 259_200_000, concurrency: 4, ...options.webhooks },
       ...options.server,
     };
     const app = await createApp(config, options.logger ?? createLogger('silent'));

@@ -3,7 +3,7 @@ import { UnknownToken } from '@app/application';
 import { StoreUnavailable } from '@app/platform';
 import { CliError, cliContext } from './cli-context';
 import { registerCommandGroups } from './commands';
-import { ProviderCommandRejected } from '@app/domain';
+import { ProviderCommandRejected, WebhookCommandRejected } from '@app/domain';
 
 /**
  * The operators' CLI (`npm run --silent admin -- <command>`): providers, API tokens and the schools
@@ -29,6 +29,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     if (
       err instanceof ProviderCommandRejected ||
+      err instanceof WebhookCommandRejected ||
       err instanceof UnknownToken ||
       err instanceof StoreUnavailable ||
       err instanceof CliError

@@ -9,17 +9,26 @@ import {
   ConfigError,
   exitOnSignal,
   loadConfig,
+  createWebhookDispatcher,
   openStores,
+  openWebhookOutbox,
   StoreUnavailable,
   type AppConfig,
   type Stores,
 } from '@app/platform';
-import { Projector } from '@app/read-model';
+import { Projector, type WebhookOutbox } from '@app/read-model';
+import type { WebhookDispatcher } from '@app/webhooks';
 import { HealthController, PROJECTOR, STORES } from './health.controller';
 
+/** The webhook dispatcher this process runs, with its outbox (docs/change-feed.md "Webhooks"). */
+interface Webhooks {
+  dispatcher: WebhookDispatcher;
+  outbox: WebhookOutbox;
+}
+
 /**
- * Starts the projector (and the registry process manager) at boot and stops them on shutdown:
- * each finishes what it holds and stores its checkpoint.
+ * Starts the projector (the registry process manager and the webhook dispatcher) at boot and
+ * stops them on shutdown: each finishes what it holds and stores its checkpoint.
  */
 class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
   constructor(
@@ -27,16 +36,20 @@ class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
     @Inject(STORES) private readonly stores: Stores,
     private readonly logger: Logger,
     private readonly registryProcess: RegistryProcessManager | null,
+    private readonly webhooks: Webhooks,
   ) {}
 
   async onModuleInit(): Promise<void> {
     const checkpoint = await this.projector.catchUp();
     await this.projector.start();
     await this.registryProcess?.start();
+    await this.webhooks.dispatcher.start();
     this.logger.info({ checkpoint, backends: this.stores.backends, registry: this.registryProcess !== null }, 'projector caught up; live');
   }
 
   async onApplicationShutdown(signal?: string): Promise<void> {
+    await this.webhooks.dispatcher.stop();
+    await this.webhooks.outbox.close();
     await this.registryProcess?.stop();
     await this.projector.stop();
     this.logger.info({ signal, checkpoint: this.projector.checkpoint, events_applied: this.projector.eventsApplied }, 'projector stopped');
@@ -52,6 +65,7 @@ class ProjectorModule {
     projector: Projector,
     logger: Logger,
     registryProcess: RegistryProcessManager | null,
+    webhooks: Webhooks,
   ): DynamicModule {
     return {
       module: ProjectorModule,
@@ -60,7 +74,7 @@ class ProjectorModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: STORES, useValue: stores },
         { provide: PROJECTOR, useValue: projector },
-        { provide: ProjectorLifecycle, useFactory: () => new ProjectorLifecycle(projector, stores, logger, registryProcess) },
+        { provide: ProjectorLifecycle, useFactory: () => new ProjectorLifecycle(projector, stores, logger, registryProcess, webhooks) },
       ],
     };
   }
@@ -68,7 +82,7 @@ class ProjectorModule {
 
 /**
  * The projector as its own process (production deployments): keeps the read models up to date
- * from the event log, runs the registry process manager, serves `/healthz` (liveness) and `/readyz`
+ * from the event log, runs the registry process manager and the webhook dispatcher, serves `/healthz` (liveness) and `/readyz`
  * (readiness, 503 while stopped, failing or lagging) on `PORT` (default 3001), and on SIGTERM or
  * SIGINT finishes its batch, stores the checkpoint and exits 0. A failing event is retried, then
  * parked after PROJECTOR_MAX_ATTEMPTS attempts (see `Projector`).
@@ -90,8 +104,14 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
         error: (msg, ctx) => logger.error(ctx ?? {}, msg),
       })
     : null;
+  const outbox = await openWebhookOutbox(config, stores);
+  const dispatcher = createWebhookDispatcher(config, stores, outbox, {
+    info: (msg, ctx) => logger.info(ctx ?? {}, msg),
+    warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
+    error: (msg, ctx) => logger.error(ctx ?? {}, msg),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(
-    ProjectorModule.forRoot(config, stores, projector, logger, registryProcess),
+    ProjectorModule.forRoot(config, stores, projector, logger, registryProcess, { dispatcher, outbox }),
     new FastifyAdapter(),
     {
       logger: ['error', 'warn'],

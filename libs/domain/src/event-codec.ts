@@ -1,6 +1,7 @@
 import { isProviderEventType, PROVIDER_EVENT_SCHEMA_VERSIONS, type ProviderEvent } from './provider/provider';
 import type { RegistrationClaimed } from './trainee/trainee.duplicates';
 import { isTraineeEventType, TRAINEE_EVENT_SCHEMA_VERSIONS, type TraineeEvent } from './trainee/trainee.events';
+import { isWebhookEventType, WEBHOOK_EVENT_SCHEMA_VERSIONS, type WebhookEvent } from './webhook/webhook';
 import { upcast } from './upcasters';
 
 /**
@@ -47,14 +48,15 @@ export interface StoredEvent {
   metadata?: { schemaVersion?: number } | null;
 }
 
-/** Every event the domain appends: a trainee's, a provider's, or a registration claim. */
-export type DomainEvent = TraineeEvent | ProviderEvent | RegistrationClaimed;
+/** Every event the domain appends: a trainee's, a provider's, a webhook endpoint's, or a registration claim. */
+export type DomainEvent = TraineeEvent | ProviderEvent | WebhookEvent | RegistrationClaimed;
 
 const GUARD_SCHEMA_VERSIONS: Record<string, number> = { RegistrationClaimed: 1 };
 
 function schemaVersionOf(type: string): number {
   if (isTraineeEventType(type)) return TRAINEE_EVENT_SCHEMA_VERSIONS[type];
   if (isProviderEventType(type)) return PROVIDER_EVENT_SCHEMA_VERSIONS[type];
+  if (isWebhookEventType(type)) return WEBHOOK_EVENT_SCHEMA_VERSIONS[type];
   if (GUARD_SCHEMA_VERSIONS[type]) return GUARD_SCHEMA_VERSIONS[type];
   throw new Error(`Unknown event type ${type}`);
 }

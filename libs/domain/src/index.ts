@@ -16,4 +16,5 @@ export * from './trainee/trainee.duplicates';
 export * from './trainee/trainee.state-machine';
 export * from './trainee/validation';
 export * from './provider/provider';
+export * from './webhook/webhook';
 export * from './event-codec';

@@ -94,6 +94,22 @@ describe('loadConfig: admission and health settings (docs/DESIGN.md "Configurati
     });
   });
 
+  it('defaults webhook deliveries to 10 s an attempt, retries from 5 s up to 1 h for 3 days, 8 at once (docs/change-feed.md "Retries")', () => {
+    expect(loadConfig({}).webhooks).toEqual({
+      timeoutMs: 10_000,
+      retryBaseMs: 5_000,
+      retryMaxMs: 3_600_000,
+      giveUpAfterMs: 259_200_000,
+      concurrency: 8,
+    });
+    expect(loadConfig({ WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_MAX_MS: '50', WEBHOOK_CONCURRENCY: '0' }).webhooks).toMatchObject({
+      retryBaseMs: 100,
+      retryMaxMs: 100,
+      concurrency: 1,
+    });
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '-1' })).toThrow(/WEBHOOK_TIMEOUT_MS/);
+  });
+
   it('reads the HTTP server bounds', () => {
     const config = loadConfig({
       REQUEST_TIMEOUT_MS: '5000',

@@ -70,6 +70,22 @@ export interface AppConfig {
   maxRequestsPerSocket: number;
   /** Open connections at most; more are refused at once (`MAX_CONNECTIONS`, default 1 024); 0: no limit. */
   maxConnections: number;
+  /** Webhook deliveries (docs/change-feed.md "Retries"); see {@link WebhookConfig}. */
+  webhooks: WebhookConfig;
+}
+
+/** How webhooks are delivered (docs/change-feed.md "Webhooks", "Retries"). */
+export interface WebhookConfig {
+  /** A whole attempt's deadline in ms (`WEBHOOK_TIMEOUT_MS`, default 10 000). */
+  timeoutMs: number;
+  /** The wait after a first failed attempt in ms, doubling after each (`WEBHOOK_RETRY_BASE_MS`, default 5 000). */
+  retryBaseMs: number;
+  /** The longest wait between attempts in ms (`WEBHOOK_RETRY_MAX_MS`, default 3 600 000). */
+  retryMaxMs: number;
+  /** Failures for this long (ms) disable the endpoint (`WEBHOOK_GIVE_UP_AFTER_MS`, default 259 200 000: 3 days). */
+  giveUpAfterMs: number;
+  /** Attempts in flight at once (`WEBHOOK_CONCURRENCY`, default 8, at least 1). */
+  concurrency: number;
 }
 
 /** Raised when the environment holds an invalid or unsupported setting; the message says which. */
@@ -142,6 +158,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     keepAliveTimeoutMs: clean.KEEP_ALIVE_TIMEOUT_MS,
     maxRequestsPerSocket: clean.MAX_REQUESTS_PER_SOCKET,
     maxConnections: clean.MAX_CONNECTIONS,
+    webhooks: {
+      timeoutMs: Math.max(1, clean.WEBHOOK_TIMEOUT_MS),
+      retryBaseMs: clean.WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: Math.max(clean.WEBHOOK_RETRY_BASE_MS, clean.WEBHOOK_RETRY_MAX_MS),
+      giveUpAfterMs: clean.WEBHOOK_GIVE_UP_AFTER_MS,
+      concurrency: Math.max(1, clean.WEBHOOK_CONCURRENCY),
+    },
   };
 }
 
@@ -180,6 +203,11 @@ function envSpec(port: number) {
     KEEP_ALIVE_TIMEOUT_MS: delayMs({ default: 10_000, desc: 'an idle keep-alive socket is closed after this' }),
     MAX_REQUESTS_PER_SOCKET: count({ default: 1000, desc: 'requests on one socket before it closes (0: no limit)' }),
     MAX_CONNECTIONS: count({ default: 1024, desc: 'open connections at most (0: no limit)' }),
+    WEBHOOK_TIMEOUT_MS: delayMs({ default: 10_000, desc: 'webhooks: deadline of one delivery attempt' }),
+    WEBHOOK_RETRY_BASE_MS: delayMs({ default: 5_000, desc: 'webhooks: wait after a first failure, doubling after each' }),
+    WEBHOOK_RETRY_MAX_MS: delayMs({ default: 3_600_000, desc: 'webhooks: longest wait between attempts' }),
+    WEBHOOK_GIVE_UP_AFTER_MS: delayMs({ default: 259_200_000, desc: 'webhooks: failing this long disables the endpoint (3 days)' }),
+    WEBHOOK_CONCURRENCY: count({ default: 8, desc: 'webhooks: attempts in flight at once' }),
   };
 }
 

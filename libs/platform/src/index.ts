@@ -5,3 +5,4 @@
 export * from './config';
 export * from './stores';
 export * from './process-signals';
+export * from './webhooks';

@@ -11,3 +11,4 @@ export * from './own-trainee';
 export * from './idempotency';
 export * from './parked-events';
 export * from './readiness';
+export * from './webhooks';

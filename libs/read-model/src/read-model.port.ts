@@ -72,6 +72,13 @@ export interface TraineeReadModel {
    * store was built by a projection version before `CHANGE_FEED_SINCE_VERSION` (its feed is not whole).
    */
   listChanges(ukprn: string, afterPosition: number, limit: number): Promise<StoredChange[] | null>;
+  /**
+   * Every provider's changes with a position in (`afterPosition`, `upToPosition`], oldest first,
+   * at most `limit`: what the webhook dispatcher reads (docs/change-feed.md "Webhooks"). Call it
+   * with `upToPosition` at most the store's `checkpoint()`. Null from a store without a whole feed
+   * (as `listChanges`).
+   */
+  changesBetween(afterPosition: number, upToPosition: number, limit: number): Promise<StoredChange[] | null>;
   /** The provider's trainees with this date of birth, route and last name (case-insensitive). */
   findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]>;
 }

@@ -5,10 +5,11 @@ import { registerProjectionCommands } from './projections';
 import { registerProviderCommands } from './providers';
 import { registerSchoolCommands } from './schools';
 import { registerTraineeHistoryCommands } from './trainee-history';
+import { registerWebhookCommands } from './webhooks';
 
 /**
  * The command groups, each in its own file under commands/ (providers and tokens, schools,
- * projections, trainee history, events export/import), registered on the program.
+ * projections, trainee history, events export/import, webhooks), registered on the program.
  */
 export function registerCommandGroups(program: Command, ctx: CliContext): void {
   registerProviderCommands(program, ctx);
@@ -16,4 +17,5 @@ export function registerCommandGroups(program: Command, ctx: CliContext): void {
   registerProjectionCommands(program, ctx);
   registerTraineeHistoryCommands(program, ctx);
   registerEventCommands(program, ctx);
+  registerWebhookCommands(program, ctx);
 }

@@ -1,7 +1,9 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createRegistry, RegistryProcessManager } from '@app/application';
-import { APP_CONFIG, type AppConfig, type Stores } from '@app/platform';
+import { APP_CONFIG, createWebhookDispatcher, openWebhookOutbox, type AppConfig, type Stores } from '@app/platform';
+import type { WebhookOutbox } from '@app/read-model';
+import type { WebhookDispatcher } from '@app/webhooks';
 import {
   assessReadiness,
   CheckpointWaiter,
@@ -21,8 +23,9 @@ import { PROVIDER_STREAM_PREFIX } from '@app/domain';
  * wait for the projector; with `external` a projector process keeps the read models and writes
  * wait for the stored checkpoint (read-your-writes either way, docs/DESIGN.md property 1). A wait
  * that times out is logged at error and keeps `/readyz` not ready until the checkpoint reaches the
- * write (issue 12, "Honest health"); the write itself is durable and answers as usual. Stops them
- * and closes the stores at shutdown.
+ * write (issue 12, "Honest health"); the write itself is durable and answers as usual. In-process,
+ * the webhook dispatcher runs here too (docs/change-feed.md "Webhooks"). Stops them and closes the
+ * stores at shutdown.
  */
 @Injectable()
 export class Projections implements OnModuleInit, OnApplicationShutdown {
@@ -34,6 +37,8 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
   waitTimeoutMs = 10_000;
   /** Position of the latest write whose projection wait timed out (0: none). */
   private behindUntil = 0;
+  /** The webhook dispatcher and its outbox, when the projector runs here (docs/change-feed.md "Webhooks"). */
+  private webhooks: { dispatcher: WebhookDispatcher; outbox: WebhookOutbox } | null = null;
 
   constructor(
     @Inject(APP_CONFIG) readonly config: AppConfig,
@@ -52,6 +57,8 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
             // A token issued, revoked or used: the next request looks it up again.
             onApplied: (events) => {
               if (events.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))) tokens.invalidate();
+              // New changes in the feed: the webhook dispatcher looks now rather than at its next poll.
+              this.webhooks?.dispatcher.wake();
             },
           },
         )
@@ -135,10 +142,25 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
     const position = await this.projector.catchUp();
     await this.projector.start();
     await this.registryProcess?.start();
+    const outbox = await openWebhookOutbox(this.config, this.stores);
+    const dispatcher = createWebhookDispatcher(this.config, this.stores, outbox, {
+      info: (msg, ctx) => this.logger.info(ctx ?? {}, msg),
+      warn: (msg, ctx) => this.logger.warn(ctx ?? {}, msg),
+      error: (msg, ctx) => this.logger.error(ctx ?? {}, msg),
+    });
+    this.webhooks = { dispatcher, outbox };
+    await dispatcher.start();
     this.logger.info({ checkpoint: position }, 'projections caught up; projector live');
   }
 
+  /** The in-process webhook dispatcher, or null when the projector runs in its own process. */
+  get webhookDispatcher(): WebhookDispatcher | null {
+    return this.webhooks?.dispatcher ?? null;
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    await this.webhooks?.dispatcher.stop();
+    await this.webhooks?.outbox.close();
     await this.registryProcess?.stop();
     await this.projector?.stop();
     await this.stores.close();

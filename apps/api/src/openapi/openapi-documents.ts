@@ -28,6 +28,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Degrees', description: "A trainee's previous degrees." },
   { name: 'Lifecycle', description: 'Defer, withdraw, recommend for QTS or EYTS.' },
   { name: 'History', description: "A trainee's audit history, replayed from its events." },
+  { name: 'Changes', description: "The provider's change feed, and the same changes pushed to its webhook endpoints." },
   { name: 'Reference data', description: 'The coded value lists.' },
   { name: 'Info', description: 'The versions served.' },
 ];
@@ -123,5 +124,49 @@ function versionDocument(base: OpenAPIObject, contract: VersionContract, names: 
     }
     if (!METHODS.some((m) => operations[m])) delete document.paths[path];
   }
+  document.webhooks = structuredClone(WEBHOOKS) as unknown as OpenAPIObject['webhooks'];
   return document;
 }
+
+/** A Standard Webhooks header of every delivery (docs/change-feed.md "Webhooks"). */
+const header = (name: string, description: string, example: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string', maxLength: 1000 },
+  example,
+});
+
+/**
+ * The deliveries an endpoint receives (OpenAPI 3.1 `webhooks`, docs/change-feed.md "Webhooks"): a
+ * POST per change, its body the feed's item in the endpoint's API version, signed as the Standard
+ * Webhooks specification says.
+ */
+const WEBHOOKS: Record<string, unknown> = {
+  change: {
+    post: {
+      operationId: 'changeDelivered',
+      summary: 'A change to one of the provider’s trainees',
+      description:
+        'Sent to each active endpoint of the provider that asked for the change’s type, in order per trainee, at least once: ' +
+        'deduplicate on `webhook-id`. Verify `webhook-signature` over `webhook-id`, `webhook-timestamp` and the raw body with ' +
+        'the endpoint’s secret (any Standard Webhooks library). Any 2xx acknowledges it; anything else, or no answer within ' +
+        '10 s, is retried with exponential back-off for up to 3 days, then the endpoint is disabled (the changes stay in ' +
+        '`GET /changes`).',
+      tags: ['Changes'],
+      parameters: [
+        header('webhook-id', 'The message id: the same on every attempt of this change to this endpoint.', 'msg_wh_0a1b2c_4711'),
+        header('webhook-timestamp', 'When this attempt was signed, seconds since the Unix epoch.', '1767225600'),
+        header(
+          'webhook-signature',
+          'Space-separated `v1,<base64 HMAC-SHA256>` signatures.',
+          'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+        ),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Change' } } } },
+      responses: { '2XX': { description: 'Received; not sent again.' }, default: { description: 'Not received; sent again later.' } },
+      security: [],
+    },
+  },
+};

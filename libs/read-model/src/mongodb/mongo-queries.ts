@@ -81,6 +81,24 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
     );
   }
 
+  /** See `TraineeReadModel.changesBetween`: entries above the store's checkpoint are not read. */
+  async changesBetween(afterPosition: number, upToPosition: number, limit: number): Promise<StoredChange[] | null> {
+    return this.registry.readFollowing(
+      'trainees',
+      async (store, row) => {
+        if (row.version < CHANGE_FEED_SINCE_VERSION) return null;
+        const checkpoint = await this.registry.readCheckpoint(`trainees_${store}`);
+        const rows = await traineeCollections(this.db, store)
+          .changes.find({ _id: { $gt: afterPosition, $lte: Math.min(upToPosition, checkpoint) } }, { projection: { _id: 0 } })
+          .sort({ _id: 1 })
+          .limit(limit)
+          .toArray();
+        return rows as StoredChange[];
+      },
+      (rows) => rows !== null && rows.length === 0,
+    );
+  }
+
   /**
    * The trainee (id matched case-insensitively) and the stream revision of the last event applied
    * to it, from the served trainee store; null when there is none, or when the registry row of

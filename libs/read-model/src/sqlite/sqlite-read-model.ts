@@ -178,6 +178,14 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     });
   }
 
+  /** See `TraineeReadModel.changesBetween`. */
+  async changesBetween(afterPosition: number, upToPosition: number, limit: number): Promise<StoredChange[] | null> {
+    return this.read((t) => {
+      const served = this.registry.find((r) => r.name === 'trainees')?.version ?? 0;
+      return served < CHANGE_FEED_SINCE_VERSION ? null : t.trainees.changesBetween(afterPosition, upToPosition, limit);
+    });
+  }
+
   /** The provider's trainees with this date of birth, route and last name (case-insensitive), oldest-created first. */
   async findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]> {
     return this.read((t) => t.trainees.duplicateCandidates(ukprn, dateOfBirth, trainingRoute, lastName));

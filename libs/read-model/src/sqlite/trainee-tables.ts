@@ -48,6 +48,7 @@ export class TraineeTables {
   readonly changesTable: string;
   private readonly insertChange: Database.Statement<[number, string, string]>;
   private readonly changesOf: Database.Statement<[string, number, number], string>;
+  private readonly changesIn: Database.Statement<[number, number, number], string>;
 
   /** Creates the tables and indexes if missing (see {@link createIndexes}). */
   constructor(
@@ -90,6 +91,9 @@ export class TraineeTables {
       );
     `);
     this.insertChange = db.prepare(`INSERT OR IGNORE INTO ${f} (position, ukprn, change) VALUES (?, ?, ?)`);
+    this.changesIn = db
+      .prepare<[number, number, number], string>(`SELECT change FROM ${f} WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`)
+      .pluck();
     this.changesOf = db
       .prepare<[string, number, number], string>(`SELECT change FROM ${f} WHERE ukprn = ? AND position > ? ORDER BY position LIMIT ?`)
       .pluck();
@@ -274,6 +278,11 @@ export class TraineeTables {
       if (this.upsert.run(row).changes === 0) continue;
       for (const answer of answers) this.upsertAnswer.run(row.created_position, answer.version, answer.itemEnd, answer.body);
     }
+  }
+
+  /** Every provider's changes in (`afterPosition`, `upToPosition`], oldest first, at most `limit` (docs/change-feed.md "Webhooks"). */
+  changesBetween(afterPosition: number, upToPosition: number, limit: number): StoredChange[] {
+    return this.changesIn.all(afterPosition, upToPosition, limit).map((text) => JSON.parse(text) as StoredChange);
   }
 
   /** The provider's changes after `afterPosition`, oldest first, at most `limit` (docs/change-feed.md). */

@@ -1,0 +1,136 @@
+import type { Command } from 'commander';
+import { TRAINEE_EVENT_TYPES } from '@app/domain';
+import { openWebhookOutbox, webhookOperations } from '@app/platform';
+import type { CliContext } from '../cli-context';
+import { CliError } from '../cli-context';
+
+/** Most deliveries `webhook deliveries` lists. */
+const DELIVERIES_LIMIT_MAX = 1000;
+
+/** The `--events` list: comma-separated change types, or `all` (or nothing): every type. */
+function eventTypesOf(text: string | undefined): string[] {
+  if (text === undefined || text.trim() === '' || text.trim() === 'all') return [];
+  return text
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+}
+
+/**
+ * `webhook add|list|disable|deliveries` (docs/change-feed.md "Webhooks"): a provider's endpoints, as
+ * events on each endpoint's stream; the signing secret is printed once, when the endpoint is added.
+ */
+export function registerWebhookCommands(program: Command, ctx: CliContext): void {
+  const webhook = program.command('webhook').description("webhook endpoints: push delivery of a provider's change feed");
+  registerAdd(webhook, ctx);
+  registerList(webhook, ctx);
+  registerDisable(webhook, ctx);
+  registerDeliveries(webhook, ctx);
+}
+
+/** `webhook add`: prints the new endpoint and its secret, once. */
+function registerAdd(webhook: Command, ctx: CliContext): void {
+  webhook
+    .command('add')
+    .description('add an endpoint for a provider; prints its id and its signing secret (shown once)')
+    .requiredOption('--ukprn <ukprn>', "the provider's UKPRN")
+    .requiredOption('--url <url>', 'where changes are POSTed (https://; http:// only in the sandbox)')
+    .option('--events <types>', `comma-separated change types (${TRAINEE_EVENT_TYPES.join(', ')}), or all`, 'all')
+    .option('--api-version <version>', 'the API version whose field names the payload uses (default: the latest)')
+    .action(async (opts: { ukprn: string; url: string; events?: string; apiVersion?: string }) => {
+      const added = await ctx.withStores((stores) =>
+        webhookOperations(ctx.environment === 'production' ? 'production' : 'sandbox', stores).add({
+          ukprn: opts.ukprn,
+          url: opts.url,
+          eventTypes: eventTypesOf(opts.events),
+          apiVersion: opts.apiVersion,
+        }),
+      );
+      const types = added.event_types.length === 0 ? 'every change' : added.event_types.join(', ');
+      process.stdout.write(
+        `Webhook endpoint ${added.endpoint_id} added for provider ${added.ukprn}: ${added.url} (${types}; ${added.api_version}).\n` +
+          `Its signing secret is shown once:\n${added.secret}\n`,
+      );
+    });
+}
+
+/** `webhook list`: every endpoint, or one provider's, as tab-separated lines. */
+function registerList(webhook: Command, ctx: CliContext): void {
+  webhook
+    .command('list')
+    .description('list endpoints (never their secrets)')
+    .option('--ukprn <ukprn>', 'only this provider’s')
+    .action(async (opts: { ukprn?: string }) => {
+      const endpoints = await ctx.withStores((stores) => webhookOperations('sandbox', stores).list(opts.ukprn), { catchUp: false });
+      process.stdout.write('endpoint_id\tukprn\tstatus\turl\tevents\tapi_version\tadded_at\tdisabled_reason\n');
+      for (const e of endpoints) {
+        const cells = [
+          e.endpoint_id,
+          e.ukprn,
+          e.status,
+          e.url,
+          e.event_types.join(',') || 'all',
+          e.api_version,
+          e.added_at,
+          e.disabled_reason ?? '',
+        ];
+        process.stdout.write(`${cells.join('\t')}\n`);
+      }
+    });
+}
+
+/** `webhook disable <endpoint_id>`. */
+function registerDisable(webhook: Command, ctx: CliContext): void {
+  webhook
+    .command('disable')
+    .description('disable an endpoint: no more deliveries; its pending ones are abandoned (the changes stay in the feed)')
+    .argument('<endpoint_id>', 'the endpoint id (see webhook list)')
+    .option('--reason <text>', 'why (kept with the endpoint)', 'disabled by an operator')
+    .action(async (endpointId: string, opts: { reason: string }) => {
+      const disabled = await ctx.withStores((stores) => webhookOperations('sandbox', stores).disable(endpointId, opts.reason));
+      process.stdout.write(
+        disabled ? `Webhook endpoint ${endpointId} disabled\n` : `Webhook endpoint ${endpointId} was already disabled\n`,
+      );
+    });
+}
+
+/** `webhook deliveries <endpoint_id>`: the newest deliveries and their attempts. */
+function registerDeliveries(webhook: Command, ctx: CliContext): void {
+  webhook
+    .command('deliveries')
+    .description("an endpoint's deliveries, newest first: status, attempts, last answer")
+    .argument('<endpoint_id>', 'the endpoint id')
+    .option('--limit <n>', `how many (1–${DELIVERIES_LIMIT_MAX})`, '50')
+    .action(async (endpointId: string, opts: { limit: string }) => {
+      const limit = Number(opts.limit);
+      if (!/^\d+$/.test(opts.limit) || limit < 1 || limit > DELIVERIES_LIMIT_MAX) {
+        throw new CliError(`--limit must be a whole number from 1 to ${DELIVERIES_LIMIT_MAX}, got '${opts.limit.slice(0, 40)}'`);
+      }
+      const deliveries = await ctx.withStores(
+        async (stores) => {
+          const outbox = await openWebhookOutbox({ dataDir: ctx.dataDir }, stores);
+          try {
+            return await outbox.deliveries(endpointId, limit);
+          } finally {
+            await outbox.close();
+          }
+        },
+        { catchUp: false },
+      );
+      process.stdout.write('message_id\ttrainee_id\tstatus\tattempts\tlast_status\tlast_error\tlast_attempt_at\tdelivered_at\n');
+      for (const d of deliveries) {
+        const when = (t: number | null) => (t === null ? '' : new Date(t).toISOString());
+        const cells = [
+          d.message_id,
+          d.trainee_id,
+          d.status,
+          d.attempts,
+          d.last_status ?? '',
+          d.last_error ?? '',
+          when(d.last_attempt_at),
+          when(d.delivered_at),
+        ];
+        process.stdout.write(`${cells.join('\t')}\n`);
+      }
+    });
+}

@@ -1,0 +1,2 @@
+export * from './webhook-outbox.port';
+export * from './sqlite-webhook-outbox';

@@ -1,0 +1,27 @@
+/**
+ * Runs the webhook outbox contract (test/contract/webhook-outbox.contract.ts) against the SQLite
+ * adapter on a fresh temporary data directory per test; `reopen` opens another connection on the
+ * same file (as a restarted process would).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SqliteWebhookOutbox } from '@app/read-model';
+import { describeWebhookOutboxContract } from './webhook-outbox.contract';
+
+describeWebhookOutboxContract('SqliteWebhookOutbox', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhook-outbox-contract-'));
+  const opened = [SqliteWebhookOutbox.open(dataDir)];
+  return {
+    outbox: opened[0],
+    reopen: async () => {
+      const another = SqliteWebhookOutbox.open(dataDir);
+      opened.push(another);
+      return another;
+    },
+    cleanup: async () => {
+      for (const o of opened) o.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+});

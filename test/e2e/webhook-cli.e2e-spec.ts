@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runAdmin } from '../support/admin-cli';
+
+describe('admin webhook add|list|disable|deliveries (docs/change-feed.md "Webhooks")', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'webhook-cli-'));
+    expect((await runAdmin(['provider', 'add', '--ukprn', '10000040', '--name', 'Hook SCITT'], dataDir)).code).toBe(0);
+  });
+
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('adds an endpoint (its secret shown once), lists it without the secret, disables it once, and shows its deliveries', async () => {
+    const added = await runAdmin(
+      ['webhook', 'add', '--ukprn', '10000040', '--url', 'http://127.0.0.1:9/hooks', '--events', 'TraineeUpdated,TrnIssued'],
+      dataDir,
+    );
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    const [, id] = /Webhook endpoint (wh_[0-9a-f]+) added for provider 10000040: http:\/\/127\.0\.0\.1:9\/hooks/.exec(added.stdout)!;
+    const secret = added.stdout.trim().split('\n').at(-1)!;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+
+    const listed = await runAdmin(['webhook', 'list', '--ukprn', '10000040'], dataDir);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`${id}\t10000040\tactive\thttp://127.0.0.1:9/hooks\tTraineeUpdated,TrnIssued\tv2026.1\t`);
+    expect(listed.stdout).not.toContain(secret);
+
+    expect((await runAdmin(['webhook', 'disable', id, '--reason', 'moving'], dataDir)).stdout).toBe(`Webhook endpoint ${id} disabled\n`);
+    expect((await runAdmin(['webhook', 'disable', id], dataDir)).stdout).toBe(`Webhook endpoint ${id} was already disabled\n`);
+    expect((await runAdmin(['webhook', 'list'], dataDir)).stdout).toContain(`${id}\t10000040\tdisabled\t`);
+    const deliveries = await runAdmin(['webhook', 'deliveries', id, '--limit', '5'], dataDir);
+    expect(deliveries).toMatchObject({
+      code: 0,
+      stdout: 'message_id\ttrainee_id\tstatus\tattempts\tlast_status\tlast_error\tlast_attempt_at\tdelivered_at\n',
+    });
+  });
+
+  it.each([
+    ['an unknown provider', ['--ukprn', '10000041', '--url', 'https://hooks.example.org/x'], {}, /No provider with UKPRN 10000041/],
+    [
+      'an unknown change type',
+      ['--ukprn', '10000040', '--url', 'https://hooks.example.org/x', '--events', 'Nope'],
+      {},
+      /Unknown change types: Nope/,
+    ],
+    [
+      'http:// in production',
+      ['--ukprn', '10000040', '--url', 'http://hooks.example.org/x'],
+      { APP_ENV: 'production' },
+      /must be https:\/\//,
+    ],
+    ['a loopback target in production', ['--ukprn', '10000040', '--url', 'https://127.0.0.1/x'], { APP_ENV: 'production' }, /loopback/],
+    [
+      'an API version not implemented',
+      ['--ukprn', '10000040', '--url', 'https://hooks.example.org/x', '--api-version', 'v1'],
+      {},
+      /API version must be one of/,
+    ],
+  ])('refuses %s with exit code 1 and a clear message', async (_, args, env, message) => {
+    const refused = await runAdmin(['webhook', 'add', ...args], dataDir, env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(message);
+  });
+
+  it('refuses a bad --limit and an unknown endpoint', async () => {
+    const bad = await runAdmin(['webhook', 'deliveries', 'wh_x', '--limit', '0'], dataDir);
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/--limit must be a whole number from 1 to 1000/) });
+    const unknown = await runAdmin(['webhook', 'disable', 'wh_nope'], dataDir);
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/No webhook endpoint wh_nope/) });
+  });
+});

@@ -1,0 +1,91 @@
+import { commandFromWire } from '@app/contract';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import v2025Example from '../fixtures/post-trainee-v2025.0.json';
+import { decide, toEventData, traineeStreamId } from '@app/domain';
+import { newEventId, openSqliteEventStore, type SqliteEventStore } from '@app/event-store';
+import { messageIdOf, WebhookOperations } from '@app/webhooks';
+import { TsProcess } from '../support/processes';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+const UKPRN = '10000001';
+
+/** Appends the registration of trainee `T<n>` of {@link UKPRN} (its placement, degree and submission included). */
+async function register(store: SqliteEventStore, n: number): Promise<void> {
+  const input = { ...JSON.parse(JSON.stringify(v2025Example.data)), first_names: `W${n}`, email: `w${n}@example.com` };
+  const events = decide(
+    commandFromWire({
+      type: 'RegisterTrainee',
+      trainee_id: `T${n}`,
+      ukprn: UKPRN,
+      version: 'v2025.0',
+      input,
+      now: '2026-01-01T00:00:00.000Z',
+      new_ids: [`A${n}`, `B${n}`],
+      duplicate_candidates: [],
+    }),
+    { exists: false },
+  );
+  await store.appendToStream(traineeStreamId(`T${n}`), toEventData(events, { occurredAt: new Date().toISOString() }, newEventId), {
+    expectedRevision: 'no_stream',
+  });
+}
+
+describe('the webhook dispatcher killed mid-delivery (docs/change-feed.md "Webhooks": at least once)', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  let receiver: WebhookReceiver;
+  const processes: TsProcess[] = [];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'webhook-restart-'));
+    store = openSqliteEventStore(dir);
+  });
+
+  afterEach(async () => {
+    for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    await Promise.all(processes.map((p) => p.exited));
+    await receiver?.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('repeats after a restart only the delivery that was in flight when the process was killed (SIGKILL)', async () => {
+    let down = true;
+    // The sixth request is held unanswered: the process is killed while it is in flight.
+    receiver = await WebhookReceiver.start((n) => (down && n === 6 ? 'hang' : 204));
+    const ops = new WebhookOperations(
+      store,
+      { getProvider: async (ukprn) => ({ ukprn, name: 'A provider', created_at: '2026-01-01T00:00:00.000Z' }) },
+      { allowHttp: true, allowPrivate: true },
+    );
+    const endpoint = await ops.add({ ukprn: UKPRN, url: receiver.url, eventTypes: [] });
+    for (let n = 0; n < 5; n++) await register(store, n);
+    const changes = (await store.readAll({ maxCount: 1000, filter: { streamPrefixes: ['trainee-'] } })).map((e) =>
+      messageIdOf(endpoint.endpoint_id, e.position),
+    );
+    expect(changes.length).toBeGreaterThan(10);
+
+    const env = { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', WEBHOOK_CONCURRENCY: '1', REGISTRY_TRN_DELAY_MS: '3600000' };
+    const first = TsProcess.start('apps/projector/src/main.ts', env);
+    processes.push(first);
+    await receiver.until(() => receiver.received.length >= 6, 30_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const inFlight = receiver.received[5].headers['webhook-id'];
+    down = false;
+
+    const second = TsProcess.start('apps/projector/src/main.ts', env);
+    processes.push(second);
+    const acknowledgedIds = () => new Set(receiver.received.filter((r) => r.status === 204).map((r) => r.headers['webhook-id']));
+    await receiver.until(() => acknowledgedIds().size >= changes.length, 30_000);
+
+    const ids = receiver.received.map((r) => r.headers['webhook-id'] as string);
+    expect([...acknowledgedIds()].sort()).toEqual([...changes].sort());
+    const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
+    expect(repeated).toEqual([inFlight]);
+    // In log order: the dispatcher resumed where it stopped.
+    expect(ids.filter((id, i) => ids.indexOf(id) === i)).toEqual(changes);
+  });
+});
