@@ -33,12 +33,13 @@ export class TsProcess {
   }
 
   /**
-   * Starts `entry` (a path relative to the repo root) with `env` added to this process's environment.
+   * Starts `entry` (a path relative to the repo root) with `env` added to this process's environment
+   * and `argv` as its arguments.
    * A `.ts` entry runs from source through tsx (no decorator metadata: fine for the projector and
    * the admin CLI); a `.js` entry runs the build (`dist/`, see {@link ensureBuilt}), as the API needs.
    */
-  static start(entry: string, env: Record<string, string>): TsProcess {
-    const args = entry.endsWith('.ts') ? ['--import', 'tsx', join(ROOT, entry)] : [join(ROOT, entry)];
+  static start(entry: string, env: Record<string, string>, argv: string[] = []): TsProcess {
+    const args = [...(entry.endsWith('.ts') ? ['--import', 'tsx', join(ROOT, entry)] : [join(ROOT, entry)]), ...argv];
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
       // Tests are many requests from one address: rate limits off unless a test sets them.

@@ -5,7 +5,7 @@
  * enum and nullability; and the error bodies of docs/spec/trainee-records-api.md "Errors" and
  * docs/DESIGN.md ruling 4. JSON Schema 2020-12, as OpenAPI 3.1 uses it.
  */
-import { REFERENCE_LISTS, TRAINEE_EVENT_TYPES, TRAINEE_STATES } from '@app/domain';
+import { REFERENCE_LISTS, TRAINEE_EVENT_TYPES } from '@app/domain';
 import { contractFor, type VersionContract } from '../contract';
 import type { ApiVersion } from '../versions';
 import { degreeWire } from '../wire/degree.wire';
@@ -14,6 +14,7 @@ import { PLACEMENT_WIRE } from '../wire/placement.wire';
 import { DISABILITY_KEYS_MAX, JSON_BOUNDS_TEXT, TEXT_MAX_CHARS } from '../wire/limits';
 import { DISABILITY_KEY, traineeWire } from '../wire/trainee.wire';
 import type { JsonSchema, WireObject } from '../wire/wire-object';
+import { CHANGE_SCHEMAS } from './change-schemas';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
@@ -278,38 +279,7 @@ const ANSWER_SCHEMAS: Record<string, JsonSchema> = {
     ],
     additionalProperties: false,
   },
-  Change: {
-    type: 'object',
-    description: 'One change to a trainee of the provider (docs/change-feed.md "What a change holds"); the webhook payload\'s `data` too.',
-    properties: {
-      cursor: { type: 'string', description: 'Opaque: send it back as `after` to read the changes after this one.', example: 'cDEuNDI' },
-      occurred_at: { type: 'string', format: 'date-time', description: 'UTC, milliseconds.' },
-      trainee_id: { type: 'string' },
-      type: { type: 'string', enum: [...TRAINEE_EVENT_TYPES], description: 'What happened (as the trainee history names it).' },
-      changed_fields: {
-        type: 'array',
-        items: { type: 'string' },
-        description:
-          "Names (in this version) of the fields whose answered value changed: the trainee's, or the placement's or degree's for a placement or degree change; `updated_at` is not listed.",
-      },
-      placement_id: { type: 'string', description: 'Only for a placement change.' },
-      degree_id: { type: 'string', description: 'Only for a degree change.' },
-      state: { type: 'string', enum: [...TRAINEE_STATES], description: "The trainee's state after the change." },
-      trn: { type: ['string', 'null'], description: "The trainee's TRN after the change." },
-    },
-    required: ['cursor', 'occurred_at', 'trainee_id', 'type', 'changed_fields', 'state', 'trn'],
-    additionalProperties: false,
-  },
-  ChangesPage: {
-    type: 'object',
-    properties: {
-      data: { type: 'array', items: ref('Change'), maxItems: 1000 },
-      next_cursor: { type: 'string', description: "Send it as `after` for the next page (the last change's cursor, or the one sent)." },
-      has_more: { type: 'boolean', description: 'More changes are stored after this page now.' },
-    },
-    required: ['data', 'next_cursor', 'has_more'],
-    additionalProperties: false,
-  },
+  ...CHANGE_SCHEMAS,
   TraineeHistoryResponse: {
     description: 'Without `as_of`: the timeline, oldest first. With `as_of`: the trainee as it stood then.',
     oneOf: [envelope({ type: 'array', items: ref('TimelineEntry') }), envelope(ref('Trainee'))],
