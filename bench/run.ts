@@ -42,7 +42,7 @@ import {
 
 const BENCH_DIR = __dirname;
 const REPO_ROOT = resolve(BENCH_DIR, '..');
-const SCENARIO_NAMES = ['get', 'list', 'list_filtered', 'create', 'patch', 'sync', STREAM_LENGTH_SCENARIO, FLOOD_SCENARIO];
+const SCENARIO_NAMES = ['get', 'list', 'list_filtered', 'create', 'patch', 'sync', 'feed', STREAM_LENGTH_SCENARIO, FLOOD_SCENARIO];
 /** The data set description kept in a `--data-dir`, so a later run can reuse the loaded stores. */
 const MANIFEST = 'bench-dataset.json';
 /** The harness's projector logs to stderr (nothing is expected). */

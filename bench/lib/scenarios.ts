@@ -5,6 +5,7 @@
  * data set, in the API version that provider's system speaks.
  */
 import type { Dataset, ProviderRef, TraineeRef } from './dataset';
+import { encodeCursor } from '@app/contract';
 import { isoDate, TraineeGenerator } from './generator';
 import { Random } from './random';
 
@@ -216,6 +217,20 @@ export function buildScenarios(
         },
         (ctx) => patchRequest(ctx.provider as ProviderRef),
         (ctx) => createRequest(ctx.provider as ProviderRef),
+      ],
+    },
+    {
+      name: 'feed',
+      title: 'change feed, pages of 100 (GET /changes?after=, from anywhere in the log)',
+      ratioTarget: null,
+      p99TargetMs: null,
+      steps: [
+        () => {
+          const p = anyProvider.pick();
+          // Cursors of positions across the first 90 % of the log: full pages for every provider (its changes are spread over it).
+          const after = encodeCursor(random.int(0, Math.floor(dataset.eventCount * 0.9)));
+          return { method: 'GET', path: `/api/${p.version}/changes?limit=100&after=${after}`, headers: auth(p) };
+        },
       ],
     },
   ];
