@@ -95,6 +95,23 @@ describe('the OpenAPI documents, served without a token', () => {
     expect(documents['v2025.0']!.paths['/api/{api_version}/trainees/{trainee_id}/update-qts-or-eyts-status']).toBeUndefined();
   });
 
+  it('describes the change feed and the webhook payload in every version (docs/change-feed.md)', () => {
+    for (const v of ['v2025.0', 'v2026.1']) {
+      const d = documents[v]! as (typeof documents)[string] & { webhooks?: Record<string, { post: Record<string, unknown> }> };
+      const feed = d.paths['/api/{api_version}/changes'].get as { parameters?: { name: string }[]; responses: Record<string, unknown> };
+      expect(feed?.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['after', 'limit']));
+      expect(feed?.responses['200']).toMatchObject({
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ChangesPage' } } },
+      });
+      const delivery = d.webhooks?.change.post as { requestBody: unknown; parameters: { name: string }[] };
+      expect(delivery.requestBody).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/Change' } } } });
+      expect(delivery.parameters.map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      expect(d.components.schemas.Change).toMatchObject({
+        required: expect.arrayContaining(['cursor', 'trainee_id', 'type', 'changed_fields']),
+      });
+    }
+  });
+
   it('names each version’s fields in its own trainee schema', () => {
     const fieldsOf = (v: string) => Object.keys((documents[v]!.components.schemas.Trainee as { properties: object }).properties);
     expect(fieldsOf('v2025.0')).toEqual(expect.arrayContaining(['course_subject_one', 'lead_partner_urn', 'withdraw_date']));
