@@ -1,11 +1,21 @@
-import type { NewWebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from '@app/read-model';
+/**
+ * The contract every webhook outbox passes (docs/change-feed.md "Webhooks"; the port in
+ * libs/read-model/src/webhooks/webhook-outbox.port.ts): ingests stored once and the checkpoint
+ * only forward, deliveries handed out when due and in order per (endpoint, trainee), each attempt
+ * recorded while pending only, an endpoint's pending deliveries abandoned when it is disabled, and
+ * all of it kept across a restart. Times are passed in, so retries are tested without waiting.
+ */
+import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from '@app/read-model';
 
-/** What the contract needs from an adapter: an outbox, another instance on the same data, and the cleanup. */
+/** An outbox on fresh storage; `reopen` opens another instance on the same storage (as a restarted process would). */
 export interface WebhookOutboxContext {
   outbox: WebhookOutbox;
   reopen(): Promise<WebhookOutbox>;
   cleanup(): Promise<void>;
 }
+
+type Ingest = Parameters<WebhookOutbox['ingest']>[0];
+type Current = () => WebhookOutboxContext;
 
 const T0 = 1_800_000_000_000;
 
@@ -14,9 +24,9 @@ function endpoint(id: string, overrides: Partial<WebhookEndpointRecord> = {}): W
     endpoint_id: id,
     ukprn: '10000001',
     url: `https://hooks.example.org/${id}`,
-    event_types: ['TraineeUpdated'],
+    event_types: ['TraineeUpdated', 'TrnIssued'],
     api_version: 'v2026.1',
-    secret: 'whsec_x',
+    secret: `whsec_${id}`,
     status: 'active',
     added_position: 1,
     disabled_reason: null,
@@ -31,101 +41,289 @@ function delivery(endpointId: string, position: number, traineeId: string, at = 
     position,
     trainee_id: traineeId,
     message_id: `msg_${endpointId}_${position}`,
-    payload: `{"p":${position}}`,
+    payload: `{"position":${position},"trainee_id":"${traineeId}"}`,
     next_attempt_at: at,
   };
 }
 
+/** A delivery as first stored: pending, never attempted. */
+function pending(d: NewWebhookDelivery): WebhookDelivery {
+  const none = { first_attempt_at: null, last_attempt_at: null, last_status: null, last_error: null, delivered_at: null };
+  return { ...d, status: 'pending', attempts: 0, ...none };
+}
+
+function ingest(outbox: WebhookOutbox, batch: Partial<Ingest> & Pick<Ingest, 'checkpoint'>): Promise<void> {
+  return outbox.ingest({ endpoints: [], deliveries: [], abandonFor: [], at: T0, ...batch });
+}
+
+async function dueIds(outbox: WebhookOutbox, now: number, limit = 50): Promise<string[]> {
+  return (await outbox.due(now, limit)).map((d) => d.delivery_id);
+}
+
+async function stored(outbox: WebhookOutbox, deliveryId: string): Promise<WebhookDelivery | undefined> {
+  return (await outbox.deliveries(deliveryId.split('.')[0], 10_000)).find((d) => d.delivery_id === deliveryId);
+}
+
+const failure = (at: number, next: number, status: number | null = 503, error = `HTTP ${status}`) =>
+  ({ delivered: false, at, status, error, next_attempt_at: next }) as const;
+
 /**
- * Registers the webhook outbox contract for one adapter (docs/change-feed.md "How deliveries are
- * kept"; the port's documentation in libs/read-model/src/webhooks/webhook-outbox.port.ts).
+ * Registers the webhook outbox contract (docs/change-feed.md "Webhooks") for one adapter; `factory`
+ * gives each test fresh storage, and its `cleanup` runs after the test.
  */
 export function describeWebhookOutboxContract(name: string, factory: () => Promise<WebhookOutboxContext>): void {
   describe(`Webhook outbox contract: ${name}`, () => {
-    let ctx: WebhookOutboxContext;
-    let outbox: WebhookOutbox;
-
+    let ctx: WebhookOutboxContext | null = null;
     beforeEach(async () => {
       ctx = await factory();
-      outbox = ctx.outbox;
     });
-
     afterEach(async () => {
-      await ctx.cleanup();
+      await ctx?.cleanup();
+      ctx = null;
     });
+    const current: Current = () => {
+      if (!ctx) throw new Error('no outbox: the factory failed');
+      return ctx;
+    };
+    describeIngest(current);
+    describeDue(current);
+    describeAttempts(current);
+    describeAbandonAndListing(current);
+    describeRestart(current);
+  });
+}
 
-    const ingest = (deliveries: NewWebhookDelivery[], checkpoint: number, extra: Partial<Parameters<WebhookOutbox['ingest']>[0]> = {}) =>
-      outbox.ingest({ endpoints: [], deliveries, abandonFor: [], at: T0, checkpoint, ...extra });
+function describeIngest(current: Current): void {
+  it('stores endpoints and deliveries, replaces an endpoint by id, and moves the checkpoint only forward', async () => {
+    const { outbox } = current();
+    expect(await outbox.checkpoint()).toBe(0);
+    expect(await outbox.endpoints()).toEqual([]);
+    const e2 = endpoint('e2', { added_position: 2, ukprn: '10000002', event_types: [] });
+    await ingest(outbox, { endpoints: [endpoint('e1'), e2], deliveries: [delivery('e1', 5, 'A'), delivery('e2', 5, 'A')], checkpoint: 7 });
+    expect(await outbox.checkpoint()).toBe(7);
+    expect(await outbox.endpoints()).toEqual([endpoint('e1'), e2]);
+    expect(await outbox.deliveries('e1', 10)).toEqual([pending(delivery('e1', 5, 'A'))]);
+    expect(await outbox.deliveries('e2', 10)).toEqual([pending(delivery('e2', 5, 'A'))]);
 
-    it('stores endpoints and deliveries, and moves the checkpoint only forward; a repeated ingest adds nothing', async () => {
-      expect(await outbox.checkpoint()).toBe(0);
-      await ingest([delivery('e1', 5, 'A')], 7, { endpoints: [endpoint('e1')] });
-      await outbox.recordAttempt('e1.5', { delivered: false, at: T0 + 1, status: 500, error: 'HTTP 500', next_attempt_at: T0 + 100 });
-      await ingest([delivery('e1', 5, 'A')], 3);
-      expect(await outbox.checkpoint()).toBe(7);
-      expect(await outbox.endpoints()).toEqual([endpoint('e1')]);
-      const [stored] = await outbox.deliveries('e1', 10);
-      expect(stored).toMatchObject({ delivery_id: 'e1.5', status: 'pending', attempts: 1, next_attempt_at: T0 + 100 });
-      await ingest([], 9, { endpoints: [endpoint('e1', { status: 'disabled', disabled_reason: 'gone' })] });
-      expect(await outbox.endpoints()).toEqual([endpoint('e1', { status: 'disabled', disabled_reason: 'gone' })]);
+    await ingest(outbox, { checkpoint: 3 });
+    expect(await outbox.checkpoint()).toBe(7);
+    const disabled = endpoint('e1', { status: 'disabled', disabled_reason: 'receiver gone' });
+    await ingest(outbox, { endpoints: [disabled], checkpoint: 9 });
+    expect(await outbox.checkpoint()).toBe(9);
+    expect(await outbox.endpoints()).toEqual([disabled, e2]);
+  });
+
+  it('a repeated ingest adds no delivery and keeps the stored one as it is (attempts, next attempt, payload)', async () => {
+    const { outbox } = current();
+    await ingest(outbox, { deliveries: [delivery('e1', 5, 'A')], checkpoint: 5 });
+    await outbox.recordAttempt('e1.5', failure(T0 + 1, T0 + 100));
+    await ingest(outbox, { deliveries: [{ ...delivery('e1', 5, 'A'), payload: '{"other":true}' }, delivery('e1', 6, 'A')], checkpoint: 6 });
+    const all = await outbox.deliveries('e1', 10);
+    expect(all.map((d) => d.delivery_id)).toEqual(['e1.6', 'e1.5']);
+    expect(all[1]).toEqual({
+      ...pending(delivery('e1', 5, 'A')),
+      attempts: 1,
+      first_attempt_at: T0 + 1,
+      last_attempt_at: T0 + 1,
+      last_status: 503,
+      last_error: 'HTTP 503',
+      next_attempt_at: T0 + 100,
     });
+  });
+}
 
-    it("hands out only the oldest pending delivery of each (endpoint, trainee), when due; others' trainees go on", async () => {
-      await ingest([delivery('e1', 1, 'A'), delivery('e1', 2, 'A'), delivery('e1', 3, 'B', T0 + 50), delivery('e2', 4, 'A')], 4);
-      expect((await outbox.due(T0, 10)).map((d) => d.delivery_id)).toEqual(['e1.1', 'e2.4']);
-      expect((await outbox.due(T0 + 50, 10)).map((d) => d.delivery_id)).toEqual(['e1.1', 'e1.3', 'e2.4']);
-      expect((await outbox.due(T0 + 50, 1)).map((d) => d.delivery_id)).toEqual(['e1.1']);
-      await outbox.recordAttempt('e1.1', { delivered: true, at: T0 + 60, status: 200 });
-      expect((await outbox.due(T0 + 60, 10)).map((d) => d.delivery_id)).toEqual(['e1.2', 'e1.3', 'e2.4']);
-      expect(await outbox.nextDueAt()).toBe(T0);
+function describeDue(current: Current): void {
+  it('hands out a delivery once next_attempt_at has come (inclusive), oldest position first, up to the limit', async () => {
+    const { outbox } = current();
+    await ingest(outbox, { deliveries: [delivery('e1', 1, 'A', T0 + 50), delivery('e1', 2, 'B'), delivery('e1', 3, 'C')], checkpoint: 3 });
+    expect(await dueIds(outbox, T0 - 1)).toEqual([]);
+    expect(await dueIds(outbox, T0 + 49)).toEqual(['e1.2', 'e1.3']);
+    expect(await dueIds(outbox, T0 + 50)).toEqual(['e1.1', 'e1.2', 'e1.3']);
+    expect(await dueIds(outbox, T0 + 50, 2)).toEqual(['e1.1', 'e1.2']);
+    expect(await outbox.due(T0 + 50, 1)).toEqual([pending(delivery('e1', 1, 'A', T0 + 50))]);
+  });
+
+  it('hands out only the oldest pending delivery of each (endpoint, trainee); other trainees and endpoints go on', async () => {
+    const { outbox } = current();
+    const deliveries = [
+      delivery('e1', 1, 'A'),
+      delivery('e1', 2, 'A'),
+      delivery('e1', 3, 'B'),
+      delivery('e2', 4, 'A'),
+      delivery('e1', 5, 'A'),
+    ];
+    await ingest(outbox, { deliveries, checkpoint: 5 });
+    expect(await dueIds(outbox, T0)).toEqual(['e1.1', 'e1.3', 'e2.4']);
+    // A failed head holds its trainee's later changes back, though they are due.
+    await outbox.recordAttempt('e1.1', failure(T0 + 1, T0 + 1_000));
+    expect(await dueIds(outbox, T0 + 10)).toEqual(['e1.3', 'e2.4']);
+    await outbox.recordAttempt('e1.1', { delivered: true, at: T0 + 1_000, status: 200 });
+    expect(await dueIds(outbox, T0 + 1_000)).toEqual(['e1.2', 'e1.3', 'e2.4']);
+    await outbox.recordAttempt('e1.2', { delivered: true, at: T0 + 1_001, status: 204 });
+    await outbox.recordAttempt('e1.3', { delivered: true, at: T0 + 1_001, status: 204 });
+    expect(await dueIds(outbox, T0 + 1_001)).toEqual(['e2.4', 'e1.5']);
+  });
+
+  it('finds a due delivery behind many held-back ones of another trainee', async () => {
+    const { outbox } = current();
+    const held = Array.from({ length: 300 }, (_, i) => delivery('e1', i + 1, 'A'));
+    await ingest(outbox, { deliveries: [...held, delivery('e1', 301, 'B'), delivery('e1', 302, 'B')], checkpoint: 302 });
+    expect(await dueIds(outbox, T0, 2)).toEqual(['e1.1', 'e1.301']);
+    await outbox.recordAttempt('e1.1', failure(T0 + 1, T0 + 60_000));
+    expect(await dueIds(outbox, T0 + 2, 2)).toEqual(['e1.301']);
+    expect(await dueIds(outbox, T0 + 60_000, 1)).toEqual(['e1.1']);
+  });
+
+  it('nextDueAt: the earliest next attempt of a pending delivery, due or not; null when none is pending', async () => {
+    const { outbox } = current();
+    expect(await outbox.nextDueAt()).toBeNull();
+    await ingest(outbox, {
+      deliveries: [delivery('e1', 1, 'A', T0 + 30), delivery('e1', 2, 'B', T0 + 10), delivery('e2', 3, 'C', T0 + 20)],
+      checkpoint: 3,
     });
+    expect(await outbox.nextDueAt()).toBe(T0 + 10);
+    await outbox.recordAttempt('e1.2', { delivered: true, at: T0 + 10, status: 200 });
+    expect(await outbox.nextDueAt()).toBe(T0 + 20);
+    await outbox.recordAttempt('e1.1', failure(T0 + 30, T0 + 90));
+    await ingest(outbox, { abandonFor: ['e2'], checkpoint: 4 });
+    expect(await outbox.nextDueAt()).toBe(T0 + 90);
+    await outbox.recordAttempt('e1.1', { delivered: true, at: T0 + 90, status: 200 });
+    expect(await outbox.nextDueAt()).toBeNull();
+  });
+}
 
-    it('keeps the bookkeeping of attempts: the first attempt time, the last answer, the next try; a delivered one is final', async () => {
-      await ingest([delivery('e1', 1, 'A')], 1);
-      await outbox.recordAttempt('e1.1', { delivered: false, at: T0 + 10, status: null, error: 'ECONNREFUSED', next_attempt_at: T0 + 20 });
-      expect(await outbox.due(T0 + 19, 10)).toEqual([]);
-      expect(await outbox.nextDueAt()).toBe(T0 + 20);
-      await outbox.recordAttempt('e1.1', { delivered: false, at: T0 + 20, status: 503, error: 'HTTP 503', next_attempt_at: T0 + 40 });
-      let [d] = await outbox.deliveries('e1', 1);
-      expect(d).toMatchObject({
-        attempts: 2,
-        first_attempt_at: T0 + 10,
-        last_attempt_at: T0 + 20,
-        last_status: 503,
-        last_error: 'HTTP 503',
-      });
-      await outbox.recordAttempt('e1.1', { delivered: true, at: T0 + 40, status: 204 });
-      await outbox.recordAttempt('e1.1', { delivered: false, at: T0 + 50, status: 500, error: 'HTTP 500', next_attempt_at: T0 + 60 });
-      [d] = await outbox.deliveries('e1', 1);
-      expect(d).toMatchObject({
+function describeAttempts(current: Current): void {
+  it('records failed attempts: attempts, first attempt kept, last status and error, next attempt', async () => {
+    const { outbox } = current();
+    await ingest(outbox, { deliveries: [delivery('e1', 1, 'A')], checkpoint: 1 });
+    await outbox.recordAttempt('e1.1', failure(T0 + 10, T0 + 20, null, '$connect ECONNREFUSED 10.0.0.5:443'));
+    expect(await stored(outbox, 'e1.1')).toEqual({
+      ...pending(delivery('e1', 1, 'A')),
+      attempts: 1,
+      first_attempt_at: T0 + 10,
+      last_attempt_at: T0 + 10,
+      last_status: null,
+      last_error: '$connect ECONNREFUSED 10.0.0.5:443',
+      next_attempt_at: T0 + 20,
+    });
+    expect(await dueIds(outbox, T0 + 19)).toEqual([]);
+    expect(await dueIds(outbox, T0 + 20)).toEqual(['e1.1']);
+    await outbox.recordAttempt('e1.1', failure(T0 + 25, T0 + 45, 500));
+    expect(await stored(outbox, 'e1.1')).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      first_attempt_at: T0 + 10,
+      last_attempt_at: T0 + 25,
+      last_status: 500,
+      last_error: 'HTTP 500',
+      next_attempt_at: T0 + 45,
+      delivered_at: null,
+    });
+  });
+
+  it('records a success as final: delivered, error cleared; a later attempt changes nothing', async () => {
+    const { outbox } = current();
+    await ingest(outbox, { deliveries: [delivery('e1', 1, 'A')], checkpoint: 1 });
+    await outbox.recordAttempt('e1.1', failure(T0 + 10, T0 + 20, 502));
+    await outbox.recordAttempt('e1.1', { delivered: true, at: T0 + 21, status: 204 });
+    const delivered: WebhookDelivery = {
+      ...pending(delivery('e1', 1, 'A')),
+      status: 'delivered',
+      attempts: 2,
+      first_attempt_at: T0 + 10,
+      last_attempt_at: T0 + 21,
+      last_status: 204,
+      last_error: null,
+      next_attempt_at: T0 + 20,
+      delivered_at: T0 + 21,
+    };
+    expect(await stored(outbox, 'e1.1')).toEqual(delivered);
+    await outbox.recordAttempt('e1.1', failure(T0 + 30, T0 + 40, 500));
+    await outbox.recordAttempt('e1.1', { delivered: true, at: T0 + 50, status: 200 });
+    expect(await stored(outbox, 'e1.1')).toEqual(delivered);
+    expect(await dueIds(outbox, T0 + 100)).toEqual([]);
+  });
+
+  it('an attempt of an unknown delivery is ignored', async () => {
+    const { outbox } = current();
+    await ingest(outbox, { deliveries: [delivery('e1', 1, 'A')], checkpoint: 1 });
+    await outbox.recordAttempt('e1.404', { delivered: true, at: T0 + 1, status: 200 });
+    expect(await outbox.deliveries('e1', 10)).toEqual([pending(delivery('e1', 1, 'A'))]);
+  });
+}
+
+function describeAbandonAndListing(current: Current): void {
+  it("abandons only the named endpoint's pending deliveries, keeping their attempts and last attempt time", async () => {
+    const { outbox } = current();
+    const deliveries = [delivery('e1', 1, 'A'), delivery('e1', 2, 'B'), delivery('e1', 3, 'C'), delivery('e2', 4, 'A')];
+    await ingest(outbox, { endpoints: [endpoint('e1'), endpoint('e2')], deliveries, checkpoint: 4 });
+    await outbox.recordAttempt('e1.1', { delivered: true, at: T0 + 1, status: 200 });
+    await outbox.recordAttempt('e1.2', failure(T0 + 2, T0 + 50, 500));
+    await ingest(outbox, {
+      endpoints: [endpoint('e1', { status: 'disabled', disabled_reason: 'failing' })],
+      abandonFor: ['e1'],
+      at: T0 + 9,
+      checkpoint: 5,
+    });
+    expect(await outbox.deliveries('e1', 10)).toEqual([
+      { ...pending(delivery('e1', 3, 'C')), status: 'abandoned', last_error: 'endpoint disabled' },
+      {
+        ...pending(delivery('e1', 2, 'B')),
+        status: 'abandoned',
+        attempts: 1,
+        first_attempt_at: T0 + 2,
+        last_attempt_at: T0 + 2,
+        last_status: 500,
+        last_error: 'endpoint disabled',
+        next_attempt_at: T0 + 50,
+      },
+      {
+        ...pending(delivery('e1', 1, 'A')),
         status: 'delivered',
-        attempts: 3,
-        first_attempt_at: T0 + 10,
-        last_status: 204,
-        last_error: null,
-        delivered_at: T0 + 40,
-      });
-      expect(await outbox.nextDueAt()).toBeNull();
-    });
+        attempts: 1,
+        first_attempt_at: T0 + 1,
+        last_attempt_at: T0 + 1,
+        last_status: 200,
+        delivered_at: T0 + 1,
+      },
+    ]);
+    expect(await outbox.deliveries('e2', 10)).toEqual([pending(delivery('e2', 4, 'A'))]);
+    expect(await dueIds(outbox, T0 + 100)).toEqual(['e2.4']);
+    await outbox.recordAttempt('e1.3', { delivered: true, at: T0 + 100, status: 200 });
+    expect(await stored(outbox, 'e1.3')).toMatchObject({ status: 'abandoned', attempts: 0, delivered_at: null });
+  });
 
-    it("abandons only the named endpoint's pending deliveries, and lists an endpoint's deliveries newest first", async () => {
-      await ingest([delivery('e1', 1, 'A'), delivery('e1', 2, 'B'), delivery('e2', 3, 'A')], 3);
-      await outbox.recordAttempt('e1.1', { delivered: true, at: T0, status: 200 });
-      await ingest([], 4, { abandonFor: ['e1'] });
-      expect((await outbox.deliveries('e1', 10)).map((d) => [d.delivery_id, d.status])).toEqual([
-        ['e1.2', 'abandoned'],
-        ['e1.1', 'delivered'],
-      ]);
-      expect((await outbox.deliveries('e1', 1)).map((d) => d.delivery_id)).toEqual(['e1.2']);
-      expect((await outbox.due(T0, 10)).map((d) => d.delivery_id)).toEqual(['e2.3']);
-    });
+  it("lists an endpoint's deliveries newest position first, at most the limit", async () => {
+    const { outbox } = current();
+    const deliveries = [delivery('e1', 1, 'A'), delivery('e1', 3, 'B'), delivery('e2', 4, 'A'), delivery('e1', 5, 'A')];
+    await ingest(outbox, { deliveries, checkpoint: 5 });
+    expect((await outbox.deliveries('e1', 10)).map((d) => d.delivery_id)).toEqual(['e1.5', 'e1.3', 'e1.1']);
+    expect((await outbox.deliveries('e1', 2)).map((d) => d.delivery_id)).toEqual(['e1.5', 'e1.3']);
+    expect((await outbox.deliveries('e2', 10)).map((d) => d.delivery_id)).toEqual(['e2.4']);
+    expect(await outbox.deliveries('e3', 10)).toEqual([]);
+  });
+}
 
-    it('keeps everything for another instance on the same data (a restart)', async () => {
-      await ingest([delivery('e1', 1, 'A')], 5, { endpoints: [endpoint('e1')] });
-      const again = await ctx.reopen();
-      expect(await again.checkpoint()).toBe(5);
-      expect(await again.endpoints()).toEqual([endpoint('e1')]);
-      expect((await again.due(T0, 10)).map((d) => d.delivery_id)).toEqual(['e1.1']);
-    });
+function describeRestart(current: Current): void {
+  it('keeps everything for an instance opened after the first is closed (a restart)', async () => {
+    const ctx = current();
+    const deliveries = [delivery('e1', 1, 'A'), delivery('e1', 2, 'A'), delivery('e1', 3, 'B'), delivery('e2', 4, 'C')];
+    const endpoints = [endpoint('e1'), endpoint('e2', { added_position: 2 })];
+    await ingest(ctx.outbox, { endpoints, deliveries, checkpoint: 6 });
+    await ctx.outbox.recordAttempt('e1.1', { delivered: true, at: T0 + 1, status: 200 });
+    await ctx.outbox.recordAttempt('e1.3', failure(T0 + 2, T0 + 30, 429));
+    await ingest(ctx.outbox, { abandonFor: ['e2'], checkpoint: 7 });
+    const before = { e1: await ctx.outbox.deliveries('e1', 10), e2: await ctx.outbox.deliveries('e2', 10) };
+    await ctx.outbox.close();
+
+    const again = await ctx.reopen();
+    expect(await again.checkpoint()).toBe(7);
+    expect(await again.endpoints()).toEqual(endpoints);
+    expect({ e1: await again.deliveries('e1', 10), e2: await again.deliveries('e2', 10) }).toEqual(before);
+    expect(before.e1.map((d) => d.status)).toEqual(['pending', 'pending', 'delivered']);
+    expect(await again.nextDueAt()).toBe(T0);
+    expect(await dueIds(again, T0 + 30)).toEqual(['e1.2', 'e1.3']);
+    await again.recordAttempt('e1.3', { delivered: true, at: T0 + 31, status: 200 });
+    expect(await stored(again, 'e1.3')).toMatchObject({ status: 'delivered', attempts: 2, first_attempt_at: T0 + 2 });
   });
 }

@@ -1,11 +1,9 @@
 import fc from 'fast-check';
 import { evolveAll, type Trainee, type TraineeEvent } from '@app/domain';
 import {
-  degreeAdded,
   EXAMPLE_DEGREE,
   EXAMPLE_PLACEMENT,
   exampleRegistration,
-  placementAdded,
   traineeRegistered,
   traineeUpdated,
   trnIssued,
