@@ -177,13 +177,7 @@ export class WebhookDispatcher {
     const head = await this.wholeUpTo();
     if (head <= this.position) return 0;
     const { batchSize } = this.options;
-    const hooks = (
-      await this.eventStore.readAll({
-        fromPosition: this.position,
-        maxCount: batchSize,
-        filter: { streamPrefixes: [WEBHOOK_STREAM_PREFIX] },
-      })
-    ).filter((e) => e.position <= head);
+    const hooks = await this.endpointEvents(head);
     let upTo = hooks.length === batchSize ? hooks[hooks.length - 1].position : head;
     const changes = await this.changes.changesBetween(this.position, upTo, batchSize);
     if (changes === null) {
@@ -234,6 +228,34 @@ export class WebhookDispatcher {
     const applied = await this.changes.checkpoint();
     const [next] = await this.eventStore.readAll({ fromPosition: applied, maxCount: 1, filter: PROJECTED_STREAMS });
     return next && next.position <= head ? next.position - 1 : head;
+  }
+
+  /**
+   * The endpoints' events after the checkpoint and at or below `upTo`, in position order, at most a
+   * batch. Read by stream where the store can (`readStreamsByPrefix`: a few rows on the stream-id
+   * index, whatever the log's length); else from the log by position with a filter.
+   */
+  private async endpointEvents(upTo: number): Promise<RecordedEvent[]> {
+    const { batchSize } = this.options;
+    const filter = { streamPrefixes: [WEBHOOK_STREAM_PREFIX] };
+    if (!this.eventStore.readStreamsByPrefix) {
+      return (await this.eventStore.readAll({ fromPosition: this.position, maxCount: batchSize, filter })).filter(
+        (e) => e.position <= upTo,
+      );
+    }
+    const events: RecordedEvent[] = [];
+    for (let afterStream: string | null = null; ;) {
+      const read = await this.eventStore.readStreamsByPrefix({
+        streamPrefix: WEBHOOK_STREAM_PREFIX,
+        afterStream,
+        toPosition: upTo,
+        maxCount: 1000,
+      });
+      if (read.length === 0) break;
+      events.push(...read.filter((e) => e.position > this.position));
+      afterStream = read[read.length - 1].streamId;
+    }
+    return events.sort((a, b) => a.position - b.position).slice(0, batchSize);
   }
 
   /** Starts the due deliveries that are not in flight, up to the concurrency; returns how many it started. */

@@ -13,7 +13,7 @@ import {
   type WebhookEndpointState,
   type WebhookEvent,
 } from '@app/domain';
-import { newEventId, runCommand, type EventStore } from '@app/event-store';
+import { newEventId, runCommand, type EventStore, type RecordedEvent } from '@app/event-store';
 import type { ProviderReadModel } from '@app/read-model';
 import { checkWebhookTarget, type AddressPolicy } from './address-guard';
 
@@ -97,22 +97,12 @@ export class WebhookOperations {
   /** Every endpoint (of one provider when `ukprn` is given), folded from the log, in the order they were added. */
   async list(ukprn?: string): Promise<WebhookEndpointView[]> {
     const states = new Map<string, { state: WebhookEndpointState; added_at: string }>();
-    let from = 0;
-    for (;;) {
-      const batch = await this.eventStore.readAll({
-        fromPosition: from,
-        maxCount: 1000,
-        filter: { streamPrefixes: [WEBHOOK_STREAM_PREFIX] },
-      });
-      for (const recorded of batch) {
-        const event = decodeWebhookEvent(recorded);
-        if (!event) continue;
-        const id = event.data.endpoint_id;
-        const entry = states.get(id) ?? { state: initialWebhookEndpointState, added_at: recorded.metadata.occurredAt };
-        states.set(id, { ...entry, state: evolveWebhookEndpoint(entry.state, event) });
-      }
-      if (batch.length < 1000) break;
-      from = batch[batch.length - 1].position;
+    for (const recorded of await allEndpointEvents(this.eventStore)) {
+      const event = decodeWebhookEvent(recorded);
+      if (!event) continue;
+      const id = event.data.endpoint_id;
+      const entry = states.get(id) ?? { state: initialWebhookEndpointState, added_at: recorded.metadata.occurredAt };
+      states.set(id, { ...entry, state: evolveWebhookEndpoint(entry.state, event) });
     }
     return [...states.values()]
       .filter(({ state }) => state.exists && (ukprn === undefined || state.ukprn === ukprn))
@@ -144,6 +134,30 @@ async function runWebhookCommand(eventStore: EventStore, endpointId: string, com
     encode: (events) => toEventData(events, { occurredAt: now.toISOString() }, newEventId),
   });
   return outcome.events.length;
+}
+
+/**
+ * Every endpoint event of the log, in position order: by stream where the store can
+ * (`readStreamsByPrefix`, on the stream-id index), else from the log by position with a filter.
+ */
+async function allEndpointEvents(eventStore: EventStore): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  if (eventStore.readStreamsByPrefix) {
+    const toPosition = await eventStore.headPosition();
+    for (let afterStream: string | null = null; ;) {
+      const read = await eventStore.readStreamsByPrefix({ streamPrefix: WEBHOOK_STREAM_PREFIX, afterStream, toPosition, maxCount: 1000 });
+      if (read.length === 0) break;
+      events.push(...read);
+      afterStream = read[read.length - 1].streamId;
+    }
+    return events.sort((a, b) => a.position - b.position);
+  }
+  for (let from = 0; ;) {
+    const batch = await eventStore.readAll({ fromPosition: from, maxCount: 1000, filter: { streamPrefixes: [WEBHOOK_STREAM_PREFIX] } });
+    events.push(...batch);
+    if (batch.length < 1000) return events;
+    from = batch[batch.length - 1].position;
+  }
 }
 
 function viewOf(state: WebhookEndpointState, addedAt: string): WebhookEndpointView {
