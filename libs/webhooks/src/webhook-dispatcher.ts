@@ -179,7 +179,11 @@ export class WebhookDispatcher {
     const { batchSize } = this.options;
     const hooks = await this.endpointEvents(head);
     let upTo = hooks.length === batchSize ? hooks[hooks.length - 1].position : head;
-    const changes = await this.changes.changesBetween(this.position, upTo, batchSize);
+    let changes: StoredChange[] | null = [];
+    if (![...this.endpoints.values()].some((e) => e.status === 'active')) {
+      // No endpoint receives anything before the next endpoint event: the changes up to it are skipped unread.
+      if (hooks.length > 0) upTo = hooks[0].position;
+    } else changes = await this.changes.changesBetween(this.position, upTo, batchSize);
     if (changes === null) {
       // A store built before the feed: nothing moves until it is rebuilt (docs/change-feed.md "Upgrading").
       if (!this.waitingForFeed) this.logger.warn('webhook dispatcher waits: the trainees projection has no change feed until rebuilt');
