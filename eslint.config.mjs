@@ -5,7 +5,7 @@ import boundaries from 'eslint-plugin-boundaries';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-const LIBS = ['domain', 'contract', 'event-store', 'read-model', 'application', 'webhooks', 'platform'];
+const LIBS = ['domain', 'contract', 'event-store', 'read-model', 'application', 'webhooks', 'telemetry', 'platform'];
 
 /** What each lib may import of the other libs (docs/DESIGN.md "Layout"). */
 const LIB_DEPENDENCIES = {
@@ -15,7 +15,8 @@ const LIB_DEPENDENCIES = {
   'read-model': ['domain', 'contract', 'event-store'],
   application: ['domain', 'event-store'],
   webhooks: ['domain', 'contract', 'event-store', 'read-model', 'application'],
-  platform: ['domain', 'contract', 'event-store', 'read-model', 'application', 'webhooks'],
+  telemetry: ['domain', 'event-store', 'read-model', 'application'],
+  platform: ['domain', 'contract', 'event-store', 'read-model', 'application', 'webhooks', 'telemetry'],
 };
 
 /** Packages that do I/O, run a framework or read the clock's randomness: never in the domain. */

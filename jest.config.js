@@ -21,6 +21,8 @@ module.exports = {
     '^@app/application/(.*)$': '<rootDir>/libs/application/src/$1',
     '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
     '^@app/webhooks/(.*)$': '<rootDir>/libs/webhooks/src/$1',
+    '^@app/telemetry$': '<rootDir>/libs/telemetry/src',
+    '^@app/telemetry/(.*)$': '<rootDir>/libs/telemetry/src/$1',
     '^@app/platform$': '<rootDir>/libs/platform/src',
     '^@app/platform/(.*)$': '<rootDir>/libs/platform/src/$1',
   },

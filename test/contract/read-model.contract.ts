@@ -38,6 +38,7 @@ import {
   keepsParkedEvents,
   PROJECTION_VERSIONS,
   rebuildProjection,
+  keepsRebuildRuns,
   type ProjectionInfo,
   type ProjectionName,
   type ProjectionStore,
@@ -1161,6 +1162,12 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
           let batches = 0;
           const first = await rebuildProjection(events, store, 'trainees', { batchSize: 5, shouldStop: () => ++batches > 2 });
           expect(first).toMatchObject({ interrupted: true, store: `v${code}_g2`, events: 10, previous: null, dropped: false });
+          // The run is recorded beside the read models (docs/observability.md "Rebuilds").
+          if (keepsRebuildRuns(store)) {
+            expect(await store.rebuildRuns.all()).toEqual([
+              expect.objectContaining({ projection: 'trainees', store: `v${code}_g2`, state: 'interrupted', events: 10 }),
+            ]);
+          }
           expect(await info(store, 'trainees')).toMatchObject({
             version: code,
             store: `v${code}`,
@@ -1203,6 +1210,12 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
             dropped: true,
             events: s.projected - 10,
           });
+          if (keepsRebuildRuns(store)) {
+            const [run] = await store.rebuildRuns.all();
+            expect(run).toMatchObject({ projection: 'trainees', store: `v${code}_g2`, state: 'finished', events: s.projected - 10 });
+            expect(Date.parse(run.updated_at)).toBeGreaterThanOrEqual(Date.parse(run.started_at));
+            expect(run.seconds).toBeGreaterThanOrEqual(0);
+          }
           expect(await snapshot(rm, s)).toEqual(liveState);
           expect(await info(store, 'trainees')).toMatchObject({
             version: code,

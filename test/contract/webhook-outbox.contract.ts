@@ -190,6 +190,21 @@ function describeDue(current: Current): void {
     await outbox.recordAttempt('e1.1', { delivered: true, at: T0 + 90, status: 200 });
     expect(await outbox.nextDueAt()).toBeNull();
   });
+
+  it('pendingCount: deliveries neither delivered nor abandoned, due or not', async () => {
+    const { outbox } = current();
+    expect(await outbox.pendingCount()).toBe(0);
+    await ingest(outbox, {
+      deliveries: [delivery('e1', 1, 'A', T0 + 30), delivery('e1', 2, 'B'), delivery('e2', 3, 'C')],
+      checkpoint: 3,
+    });
+    expect(await outbox.pendingCount()).toBe(3);
+    await outbox.recordAttempt('e1.2', { delivered: true, at: T0 + 10, status: 200 });
+    await outbox.recordAttempt('e1.1', failure(T0 + 30, T0 + 90));
+    expect(await outbox.pendingCount()).toBe(2);
+    await ingest(outbox, { abandonFor: ['e2'], checkpoint: 4 });
+    expect(await outbox.pendingCount()).toBe(1);
+  });
 }
 
 function describeAttempts(current: Current): void {

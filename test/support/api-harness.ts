@@ -70,6 +70,8 @@ export class RunningApi {
       logger?: Logger;
       /** Webhook delivery settings; short retries by default here. */
       webhooks?: Partial<AppConfig['webhooks']>;
+      /** The metrics listener (docs/observability.md); off by default. */
+      metrics?: AppConfig['metrics'];
     } = {},
   ): Promise<RunningApi> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trainee-records-e2e-'));
@@ -102,6 +104,7 @@ export class RunningApi {
       maxRequestsPerSocket: 1000,
       maxConnections: 1024,
       webhooks: { timeoutMs: 2_000, retryBaseMs: 50, retryMaxMs: 1_000, giveUpAfterMs: 259_200_000, concurrency: 4, ...options.webhooks },
+      metrics: options.metrics ?? null,
       ...options.server,
     };
     const app = await createApp(config, options.logger ?? createLogger('silent'));

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { APP_CONFIG, type AppConfig } from '@app/platform';
+import { APP_CONFIG, processMetrics, type AppConfig } from '@app/platform';
 import { ListChangesController } from './changes/list-changes.controller';
 import { ListChangesHandler } from './changes/list-changes.query';
 import { HealthController } from './health/health.controller';
@@ -11,7 +11,8 @@ import { Idempotency } from './kernel/idempotency';
 import { IdempotencyInterceptor } from './kernel/idempotency.interceptor';
 import { storeProviders } from './kernel/stores.providers';
 import { CachedTokens } from './kernel/token-cache';
-import { LOGGER } from './kernel/tokens';
+import { LOGGER, METRICS } from './kernel/tokens';
+import { MetricsListener } from './kernel/metrics-listener';
 import { TokenUse } from './kernel/token-use';
 import { VersionRegistry } from './kernel/versions';
 import { OpenApiController } from './openapi/openapi.controller';
@@ -69,6 +70,9 @@ export class AppModule {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
+        // The API's families, and the projector's when it projects here (docs/observability.md "Metrics").
+        { provide: METRICS, useValue: processMetrics(config, config.projector === 'in-process' ? ['api', 'projector'] : ['api'], logger) },
+        MetricsListener,
         { provide: VersionRegistry, useValue: new VersionRegistry(config) },
         ...storeProviders(),
         Idempotency,

@@ -11,12 +11,13 @@ import { VersionRegistry } from './kernel/versions';
 import { ApiExceptionFilter } from './kernel/api-exception.filter';
 import { ApiAuthenticator } from './kernel/api.guard';
 import { Idempotency, registerIdempotencyHook } from './kernel/idempotency';
-import { type AppConfig } from '@app/platform';
+import { type AppConfig, type ProcessMetrics } from '@app/platform';
 import { createLogger, PinoNestLogger } from './kernel/logger';
 import { admissionCounter, registerAdmission } from './admission/admission';
 import { authenticateOnRequest } from './admission/authenticate-early';
 import { limitConnections, serverOptions } from './admission/server-bounds';
-import { STORES } from './kernel/tokens';
+import { METRICS, STORES } from './kernel/tokens';
+import { registerHttpMetrics } from './kernel/http-metrics';
 import { parseJsonBody } from './kernel/json-body';
 
 /** Largest request body accepted, in bytes (larger answers 413 in the error shape). */
@@ -48,8 +49,16 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   });
   const fastify = app.getHttpAdapter().getInstance();
   limitConnections(fastify.server, config);
+  const metrics = app.get<ProcessMetrics | null>(METRICS)?.metrics;
+  if (metrics) registerHttpMetrics(fastify, metrics);
   // onRequest, in this order: blocklists and rate limits, then the token (API-FACTS §2.8, §3.3).
-  await registerAdmission(fastify, { config, counter: await admissionCounter(app.get(STORES)), logger });
+  const rateLimited = metrics?.counter('trainee_records_http_rate_limited_total');
+  await registerAdmission(fastify, {
+    config,
+    counter: await admissionCounter(app.get(STORES)),
+    logger,
+    onRateLimited: rateLimited && ((limit) => rateLimited.inc({ limit })),
+  });
   authenticateOnRequest(fastify, app.get(ApiAuthenticator));
 
   // Providers' systems do not always send `Content-Type: application/json`: read any body as JSON.

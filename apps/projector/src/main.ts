@@ -12,12 +12,14 @@ import {
   createWebhookDispatcher,
   openStores,
   openWebhookOutbox,
+  processMetrics,
   StoreUnavailable,
   type AppConfig,
   type Stores,
 } from '@app/platform';
 import { Projector, type WebhookOutbox } from '@app/read-model';
 import type { WebhookDispatcher } from '@app/webhooks';
+import { instrumentRegistry, observeProjections, projectorHooks, type MetricsServer } from '@app/telemetry';
 import { HealthController, PROJECTOR, STORES } from './health.controller';
 
 /** The webhook dispatcher this process runs, with its outbox (docs/change-feed.md "Webhooks"). */
@@ -37,6 +39,7 @@ class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
     private readonly logger: Logger,
     private readonly registryProcess: RegistryProcessManager | null,
     private readonly webhooks: Webhooks,
+    private readonly metricsServer: MetricsServer | null,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -53,6 +56,7 @@ class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
     await this.registryProcess?.stop();
     await this.projector.stop();
     this.logger.info({ signal, checkpoint: this.projector.checkpoint, events_applied: this.projector.eventsApplied }, 'projector stopped');
+    await this.metricsServer?.close();
     await this.stores.close();
   }
 }
@@ -66,6 +70,7 @@ class ProjectorModule {
     logger: Logger,
     registryProcess: RegistryProcessManager | null,
     webhooks: Webhooks,
+    metricsServer: MetricsServer | null,
   ): DynamicModule {
     return {
       module: ProjectorModule,
@@ -74,7 +79,10 @@ class ProjectorModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: STORES, useValue: stores },
         { provide: PROJECTOR, useValue: projector },
-        { provide: ProjectorLifecycle, useFactory: () => new ProjectorLifecycle(projector, stores, logger, registryProcess, webhooks) },
+        {
+          provide: ProjectorLifecycle,
+          useFactory: () => new ProjectorLifecycle(projector, stores, logger, registryProcess, webhooks, metricsServer),
+        },
       ],
     };
   }
@@ -88,14 +96,16 @@ class ProjectorModule {
  * parked after PROJECTOR_MAX_ATTEMPTS attempts (see `Projector`).
  */
 export async function startProjector(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
-  const stores = await openStores(config);
+  const metrics = processMetrics(config, ['projector'], logger);
+  const stores = await openStores(config, { metrics: metrics?.metrics });
   const projector = new Projector(
     stores.eventStore,
     stores.readModel,
     { error: (msg, ctx) => logger.error(ctx ?? {}, msg), warn: (msg, ctx) => logger.warn(ctx ?? {}, msg) },
-    { maxAttempts: config.projectorMaxAttempts },
+    { maxAttempts: config.projectorMaxAttempts, ...(metrics ? projectorHooks(metrics.metrics) : {}) },
   );
-  const registry = createRegistry(config);
+  const created = createRegistry(config);
+  const registry = created && metrics ? instrumentRegistry(created, metrics.metrics) : created;
   if (!registry) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
   const registryProcess = registry
     ? new RegistryProcessManager(stores.eventStore, stores.readModel, registry, {
@@ -105,13 +115,30 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
       })
     : null;
   const outbox = await openWebhookOutbox(config, stores);
-  const dispatcher = createWebhookDispatcher(config, stores, outbox, {
-    info: (msg, ctx) => logger.info(ctx ?? {}, msg),
-    warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
-    error: (msg, ctx) => logger.error(ctx ?? {}, msg),
-  });
+  const dispatcher = createWebhookDispatcher(
+    config,
+    stores,
+    outbox,
+    {
+      info: (msg, ctx) => logger.info(ctx ?? {}, msg),
+      warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
+      error: (msg, ctx) => logger.error(ctx ?? {}, msg),
+    },
+    metrics?.metrics,
+  );
+  if (metrics)
+    observeProjections(metrics.metrics, {
+      eventStore: stores.eventStore,
+      readModel: stores.readModel,
+      projector,
+      registryProcess,
+      webhookOutbox: outbox,
+    });
+  // Metrics listen from the start, so a long catch-up can be watched (docs/observability.md "Metrics").
+  const metricsServer = metrics ? await metrics.listen() : null;
+  if (metricsServer) logger.info({ port: metricsServer.port }, 'metrics listening');
   const app = await NestFactory.create<NestFastifyApplication>(
-    ProjectorModule.forRoot(config, stores, projector, logger, registryProcess, { dispatcher, outbox }),
+    ProjectorModule.forRoot(config, stores, projector, logger, registryProcess, { dispatcher, outbox }, metricsServer),
     new FastifyAdapter(),
     {
       logger: ['error', 'warn'],

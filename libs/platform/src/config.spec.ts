@@ -110,6 +110,19 @@ describe('loadConfig: admission and health settings (docs/DESIGN.md "Configurati
     expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '-1' })).toThrow(/WEBHOOK_TIMEOUT_MS/);
   });
 
+  it('serves metrics only when METRICS_PORT is set, never on PORT (docs/observability.md "Metrics")', () => {
+    expect(loadConfig({}).metrics).toBeNull();
+    expect(loadConfig({ METRICS_PORT: '9464', HOST: '0.0.0.0' }).metrics).toEqual({ port: 9464, host: '0.0.0.0' });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '127.0.0.1', HOST: '0.0.0.0' }).metrics).toEqual({
+      port: 9464,
+      host: '127.0.0.1',
+    });
+    expect(loadConfig({ METRICS_PORT: '0', PORT: '0' }).metrics).toEqual({ port: 0, host: '127.0.0.1' });
+    expect(() => loadConfig({ METRICS_PORT: '3000', PORT: '3000' })).toThrow(/METRICS_PORT: must differ from PORT/);
+    expect(() => loadConfig({ METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT: must be a port number/);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+  });
+
   it('reads the HTTP server bounds', () => {
     const config = loadConfig({
       REQUEST_TIMEOUT_MS: '5000',

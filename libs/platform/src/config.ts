@@ -72,6 +72,11 @@ export interface AppConfig {
   maxConnections: number;
   /** Webhook deliveries (docs/change-feed.md "Retries"); see {@link WebhookConfig}. */
   webhooks: WebhookConfig;
+  /**
+   * The metrics listener's port (`METRICS_PORT`; unset: no metrics; 0: any free port), never the
+   * API's `PORT`, on `METRICS_HOST` (default `HOST`) (docs/observability.md "Metrics").
+   */
+  metrics: { port: number; host: string } | null;
 }
 
 /** How webhooks are delivered (docs/change-feed.md "Webhooks", "Retries"). */
@@ -130,6 +135,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
   } catch (err) {
     problems.push(`API_VERSIONS: ${(err as Error).message}`);
   }
+  const metricsPort = clean.METRICS_PORT.trim() === '' ? null : Number(clean.METRICS_PORT.trim());
+  if (metricsPort !== null && (!/^\d+$/.test(clean.METRICS_PORT.trim()) || metricsPort > 65535)) {
+    problems.push(`METRICS_PORT: must be a port number 0–65535, got '${clean.METRICS_PORT}'`);
+  } else if (metricsPort !== null && metricsPort !== 0 && metricsPort === clean.PORT) {
+    problems.push(`METRICS_PORT: must differ from PORT (${clean.PORT}): metrics are never served on the API's port`);
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: clean.PORT,
@@ -165,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
       giveUpAfterMs: clean.WEBHOOK_GIVE_UP_AFTER_MS,
       concurrency: Math.max(1, clean.WEBHOOK_CONCURRENCY),
     },
+    metrics: metricsPort === null ? null : { port: metricsPort, host: clean.METRICS_HOST || clean.HOST },
   };
 }
 
@@ -208,6 +220,8 @@ function envSpec(port: number) {
     WEBHOOK_RETRY_MAX_MS: delayMs({ default: 3_600_000, desc: 'webhooks: longest wait between attempts' }),
     WEBHOOK_GIVE_UP_AFTER_MS: delayMs({ default: 259_200_000, desc: 'webhooks: failing this long disables the endpoint (3 days)' }),
     WEBHOOK_CONCURRENCY: count({ default: 8, desc: 'webhooks: attempts in flight at once' }),
+    METRICS_PORT: str({ default: '', desc: 'port of the Prometheus metrics listener (unset: off; never PORT)' }),
+    METRICS_HOST: str({ default: '', desc: 'listen address of the metrics listener (default: HOST)' }),
   };
 }
 

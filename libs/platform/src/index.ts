@@ -6,3 +6,4 @@ export * from './config';
 export * from './stores';
 export * from './process-signals';
 export * from './webhooks';
+export * from './telemetry';

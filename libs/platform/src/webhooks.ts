@@ -1,5 +1,6 @@
 import { SqliteWebhookOutbox, type WebhookOutbox } from '@app/read-model';
 import { WebhookDispatcher, WebhookOperations, type DispatcherLogger } from '@app/webhooks';
+import { webhookHooks, type Metrics } from '@app/telemetry';
 import type { AppConfig } from './config';
 import type { Stores } from './stores';
 
@@ -19,17 +20,19 @@ export async function openWebhookOutbox(config: Pick<AppConfig, 'dataDir'>, stor
  * The webhook dispatcher the projecting process runs (the API with `PROJECTOR=in-process`, else
  * the projector process), configured from `config.webhooks`: deliveries to private, loopback and
  * link-local addresses are refused outside the sandbox (docs/change-feed.md "Where a webhook may
- * point").
+ * point"). With `metrics`, its attempts and disabled endpoints are counted.
  */
 export function createWebhookDispatcher(
   config: AppConfig,
   stores: Stores,
   outbox: WebhookOutbox,
   logger: DispatcherLogger,
+  metrics: Metrics | null = null,
 ): WebhookDispatcher {
   return new WebhookDispatcher(stores.eventStore, stores.readModel, outbox, logger, {
     ...config.webhooks,
     policy: { allowPrivate: config.appEnv === 'sandbox' },
+    observer: metrics ? webhookHooks(metrics) : undefined,
   });
 }
 

@@ -6,6 +6,7 @@ export * from './checkpoint-waiter';
 export * from './schools';
 export * from './projection-versions';
 export * from './rebuild';
+export * from './rebuild-runs';
 export * from './stream-build';
 export * from './own-trainee';
 export * from './idempotency';

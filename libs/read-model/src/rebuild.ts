@@ -2,6 +2,7 @@ import type { EventStore, RecordedEvent } from '@app/event-store';
 import type { ProjectionInfo, ProjectionName } from './projection-versions';
 import { PROJECTED_STREAMS } from './projector';
 import { buildStreams, type StreamBuild } from './stream-build';
+import { keepsRebuildRuns, type RebuildRun } from './rebuild-runs';
 
 /** A new store of one projection being built beside the one that serves. */
 export interface RebuildTarget {
@@ -59,6 +60,8 @@ export interface RebuildOutcome {
  * at the start (from the stored cursor when resuming); then reads the log in position order, in
  * batches, from the new store's checkpoint, and swaps (see {@link RebuildTarget.swap}). Stops
  * between batches when `shouldStop()` turns true; running it again resumes where it stopped.
+ * Where the store keeps rebuild runs, the run's progress is recorded there at most every second
+ * (docs/observability.md "Rebuilds"); a failure to record it is ignored.
  */
 export async function rebuildProjection(
   eventStore: EventStore,
@@ -73,18 +76,27 @@ export async function rebuildProjection(
   let position = await target.checkpoint();
   let done = 0;
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
-  const interrupted = () => ({ store: target.store, interrupted: true, events: done, seconds: seconds(), previous: null, dropped: false });
+  const record = runRecorder(store, name, target.store);
+  const progress = (p: RebuildProgress) => {
+    options.onProgress?.(p);
+    record('running', p.done, seconds());
+  };
+  const interrupted = async () => {
+    await record('interrupted', done, seconds(), true);
+    return { store: target.store, interrupted: true, events: done, seconds: seconds(), previous: null, dropped: false };
+  };
+  record('running', 0, 0);
   if (position === 0 && target.byStream && eventStore.readStreamsByPrefix) {
     const phase = await buildStreams(eventStore, target.byStream, {
       batchSize,
       shouldStop: options.shouldStop,
-      onBatch: (n) => options.onProgress?.({ phase: 'streams', done: n, position: 0, head }),
+      onBatch: (n) => progress({ phase: 'streams', done: n, position: 0, head }),
     });
     done = phase.done;
     if (phase.interrupted) return interrupted();
     await target.byStream.finish(phase.toPosition);
     position = phase.toPosition;
-    options.onProgress?.({ phase: 'log', done, position, head });
+    progress({ phase: 'log', done, position, head });
   }
   for (;;) {
     if (options.shouldStop?.()) return interrupted();
@@ -93,7 +105,7 @@ export async function rebuildProjection(
     await target.applyBatch(events);
     position = events[events.length - 1].position;
     done += events.length;
-    options.onProgress?.({ phase: 'log', done, position, head });
+    progress({ phase: 'log', done, position, head });
     if (events.length < batchSize && position >= head) break;
   }
   const readAfter = async (from: number) => {
@@ -102,7 +114,34 @@ export async function rebuildProjection(
     return events;
   };
   const { previous, dropped } = await target.swap(readAfter, { keepOld: options.keepOld ?? false });
+  await record('finished', done, seconds(), true);
   return { store: target.store, interrupted: false, events: done, seconds: seconds(), previous, dropped };
+}
+
+/**
+ * Records a run's state in the store's rebuild runs, when it keeps them: at most once a second
+ * unless `force`d, the writes one after another in order; the promise settles once this report
+ * (or the last one written) is stored. Failures are ignored: the rebuild goes on without its record.
+ */
+function runRecorder(store: RebuildableStore, projection: ProjectionName, storeName: string) {
+  const startedAt = new Date();
+  let last = -Infinity;
+  let writing: Promise<void> = Promise.resolve();
+  return (state: RebuildRun['state'], events: number, seconds: number, force = false): Promise<void> => {
+    if (!keepsRebuildRuns(store) || (!force && Date.now() - last < 1000)) return writing;
+    last = Date.now();
+    const run: RebuildRun = {
+      projection,
+      store: storeName,
+      state,
+      events,
+      started_at: startedAt.toISOString(),
+      updated_at: new Date().toISOString(),
+      seconds,
+    };
+    writing = writing.then(() => store.rebuildRuns.record(run)).catch(() => undefined);
+    return writing;
+  };
 }
 
 /** Events per batch of a rebuild (default of `batchSize`): larger batches were no faster (BENCHMARKS.md, "Rebuilding by stream"). */

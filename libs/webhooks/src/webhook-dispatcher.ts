@@ -42,6 +42,8 @@ export interface DispatcherOptions {
   batchSize: number;
   /** The clock (tests move it); default the system's. */
   clock?: () => Date;
+  /** Told of each attempt's outcome and of each endpoint disabled (the metrics; must not throw). */
+  observer?: { attempted(delivered: boolean): void; endpointDisabled(): void };
 }
 
 /** The defaults: 10 s an attempt, retries from 5 s doubling up to 1 h, for 3 days; 8 at once. */
@@ -293,6 +295,7 @@ export class WebhookDispatcher {
       { policy: this.options.policy, timeoutMs: this.options.timeoutMs },
     );
     const ended = this.now().getTime();
+    this.options.observer?.attempted(outcome.delivered);
     try {
       if (outcome.delivered) {
         await this.outbox.recordAttempt(delivery.delivery_id, { delivered: true, at: ended, status: outcome.status });
@@ -322,6 +325,7 @@ export class WebhookDispatcher {
     const reason = `deliveries failing since ${new Date(since).toISOString()} (${failures} attempts; last: ${error})`.slice(0, 500);
     this.endpoints.set(endpoint.endpoint_id, { ...endpoint, status: 'disabled', disabled_reason: reason });
     await disableWebhookEndpoint(this.eventStore, endpoint.endpoint_id, reason, this.now());
+    this.options.observer?.endpointDisabled();
     this.logger.warn('webhook endpoint disabled after failing deliveries', { endpoint_id: endpoint.endpoint_id, ukprn: endpoint.ukprn });
   }
 }

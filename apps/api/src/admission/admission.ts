@@ -13,6 +13,8 @@ export interface AdmissionOptions {
   logger: Logger;
   /** ms since the epoch; the system clock unless a test gives its own. */
   now?: () => number;
+  /** Told of each request refused 429, with the limit it went over (the metrics; docs/observability.md). */
+  onRateLimited?: (limit: 'client' | 'token') => void;
 }
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
@@ -62,6 +64,7 @@ export async function registerAdmission(fastify: FastifyInstance, options: Admis
       return reply.code(403).type('text/plain; charset=utf-8').send('Forbidden\n');
     }
     const counted: Counted[] = [];
+    const limits: ('client' | 'token')[] = [];
     for (const { limiter, perToken } of limiters) {
       if (perToken && !tokenFromAuthorizationHeader(request.headers.authorization)) continue;
       let result;
@@ -71,7 +74,10 @@ export async function registerAdmission(fastify: FastifyInstance, options: Admis
         logger.warn({ err, reqId: request.id }, 'rate limit not counted: its store failed');
         continue;
       }
-      if (!result.isAllowed) counted.push(result);
+      if (!result.isAllowed) {
+        counted.push(result);
+        limits.push(perToken ? 'token' : 'client');
+      }
     }
     if (counted.length === 0) return;
     const exceeded = counted.find((c) => c.isExceeded);
@@ -80,6 +86,7 @@ export async function registerAdmission(fastify: FastifyInstance, options: Admis
     if (exceeded) {
       // A client that goes on after `max` refusals waits for each further one, so that a flood of
       // refused requests cannot take the cores from other clients (BENCHMARKS.md "flood").
+      options.onRateLimited?.(limits[counted.indexOf(exceeded)]);
       if (counted.some((c) => c.isBanned)) await delay(Math.min(SUSTAINED_FLOOD_DELAY_MS, exceeded.ttl));
       return reply.code(429).header('retry-after', String(exceeded.ttlInSeconds)).type('text/plain; charset=utf-8').send('Retry later\n');
     }

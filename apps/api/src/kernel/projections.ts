@@ -1,7 +1,8 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createRegistry, RegistryProcessManager } from '@app/application';
-import { APP_CONFIG, createWebhookDispatcher, openWebhookOutbox, type AppConfig, type Stores } from '@app/platform';
+import { APP_CONFIG, createWebhookDispatcher, openWebhookOutbox, type AppConfig, type ProcessMetrics, type Stores } from '@app/platform';
+import { instrumentRegistry, observeProjections, projectorHooks } from '@app/telemetry';
 import type { WebhookOutbox } from '@app/read-model';
 import type { WebhookDispatcher } from '@app/webhooks';
 import {
@@ -13,7 +14,7 @@ import {
   type Readiness,
   type RebuildableStore,
 } from '@app/read-model';
-import { LOGGER, STORES } from './tokens';
+import { LOGGER, METRICS, STORES } from './tokens';
 import { CachedTokens } from './token-cache';
 import { PROVIDER_STREAM_PREFIX } from '@app/domain';
 
@@ -45,6 +46,7 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(STORES) private readonly stores: Stores,
     tokens: CachedTokens,
+    @Inject(METRICS) private readonly metrics: ProcessMetrics | null,
   ) {
     const inProcess = config.projector === 'in-process';
     this.projector = inProcess
@@ -54,6 +56,7 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
           { error: (msg, ctx) => logger.error(ctx ?? {}, msg), warn: (msg, ctx) => logger.warn(ctx ?? {}, msg) },
           {
             maxAttempts: config.projectorMaxAttempts,
+            ...(metrics ? projectorHooks(metrics.metrics) : {}),
             // A token issued, revoked or used: the next request looks it up again.
             onApplied: (events) => {
               if (events.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))) tokens.invalidate();
@@ -63,7 +66,8 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
           },
         )
       : null;
-    const registry = inProcess ? createRegistry(config) : null;
+    const created = inProcess ? createRegistry(config) : null;
+    const registry = created && metrics ? instrumentRegistry(created, metrics.metrics) : created;
     this.registryProcess = registry
       ? new RegistryProcessManager(stores.eventStore, stores.readModel, registry, {
           info: (msg, ctx) => logger.info(ctx ?? {}, msg),
@@ -143,12 +147,22 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
     await this.projector.start();
     await this.registryProcess?.start();
     const outbox = await openWebhookOutbox(this.config, this.stores);
-    const dispatcher = createWebhookDispatcher(this.config, this.stores, outbox, {
-      info: (msg, ctx) => this.logger.info(ctx ?? {}, msg),
-      warn: (msg, ctx) => this.logger.warn(ctx ?? {}, msg),
-      error: (msg, ctx) => this.logger.error(ctx ?? {}, msg),
-    });
+    const dispatcher = createWebhookDispatcher(
+      this.config,
+      this.stores,
+      outbox,
+      {
+        info: (msg, ctx) => this.logger.info(ctx ?? {}, msg),
+        warn: (msg, ctx) => this.logger.warn(ctx ?? {}, msg),
+        error: (msg, ctx) => this.logger.error(ctx ?? {}, msg),
+      },
+      this.metrics?.metrics,
+    );
     this.webhooks = { dispatcher, outbox };
+    if (this.metrics) {
+      const parts = { projector: this.projector, registryProcess: this.registryProcess, webhookOutbox: outbox };
+      observeProjections(this.metrics.metrics, { ...parts, eventStore: this.stores.eventStore, readModel: this.stores.readModel });
+    }
     await dispatcher.start();
     this.logger.info({ checkpoint: position }, 'projections caught up; projector live');
   }

@@ -2,11 +2,11 @@ import type { Provider } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { KeyedLock, TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/application';
 import { EVENT_STORE } from '@app/event-store';
-import { APP_CONFIG, openStores, type AppConfig, type Stores } from '@app/platform';
+import { APP_CONFIG, openStores, type AppConfig, type ProcessMetrics, type Stores } from '@app/platform';
 import { IDEMPOTENCY_STORE, PROVIDER_READ_MODEL, SCHOOL_DIRECTORY, SqliteIdempotencyStore, TRAINEE_READ_MODEL } from '@app/read-model';
 import { newResourceId } from './ids';
 import { Projections } from './projections';
-import { LOGGER, STORES } from './tokens';
+import { LOGGER, METRICS, STORES } from './tokens';
 
 /**
  * The API's ports, each under its injection token (docs/architecture.md "The shared kernel"):
@@ -21,12 +21,12 @@ export function storeProviders(): Provider[] {
   return [
     {
       provide: STORES,
-      useFactory: async (config: AppConfig, logger: Logger) => {
-        const stores = await openStores(config);
+      useFactory: async (config: AppConfig, logger: Logger, metrics: ProcessMetrics | null) => {
+        const stores = await openStores(config, { metrics: metrics?.metrics });
         logger.info({ backends: stores.backends, projector: config.projector }, 'stores open');
         return stores;
       },
-      inject: [APP_CONFIG, LOGGER],
+      inject: [APP_CONFIG, LOGGER, METRICS],
     },
     from(EVENT_STORE, (s) => s.eventStore),
     from(TRAINEE_READ_MODEL, (s) => s.readModel),

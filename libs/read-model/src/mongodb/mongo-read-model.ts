@@ -12,6 +12,7 @@ import { openDatabase, settleAll, sleep, SWAP_LOCK_POLL_MS, type MongoReadModelO
 import { MongoQueries } from './mongo-queries';
 import { MongoRegistry } from './mongo-registry';
 import { claimRebuildStore, swapInto } from './mongo-swap';
+import { MongoRebuildRuns } from './mongo-rebuild-runs';
 
 export { DEFAULT_MONGO_DB_NAME, MONGO_COLLECTIONS, MONGO_REGISTRY_TTL_MS, type MongoReadModelOptions } from './mongo-connection';
 export { mongoStoreCollections } from './mongo-collections';
@@ -70,7 +71,11 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
     codeVersions: Partial<Record<ProjectionName, number>> = {},
   ) {
     super(db, new MongoRegistry(db, codeVersions));
+    this.rebuildRuns = new MongoRebuildRuns(db);
   }
+
+  /** The latest rebuild run of each projection (docs/observability.md "Rebuilds"). */
+  readonly rebuildRuns: MongoRebuildRuns;
 
   /**
    * Connects to MongoDB, registers the projections ({@link ensureRegistry}) and creates the

@@ -20,6 +20,7 @@ import { TraineeTables } from './trainee-tables';
 import { SqliteRebuildTarget } from './sqlite-rebuild-target';
 import { SqliteStreamBuild } from './sqlite-stream-build';
 import { registryStatements, type RegistryRow } from './registry-statements';
+import { SqliteRebuildRuns } from './sqlite-rebuild-runs';
 import type { StreamBuild } from '../stream-build';
 
 export { PROJECTION_VERSION } from '../projection-versions';
@@ -47,6 +48,8 @@ export interface SqliteReadModelOptions {
  */
 export class SqliteReadModel implements ReadModelStore, RebuildableStore, ParkedEventStore {
   private readonly db: Database.Database;
+  /** The latest rebuild run of each projection (docs/observability.md "Rebuilds"). */
+  readonly rebuildRuns: SqliteRebuildRuns;
   private readonly stmts: ReturnType<typeof registryStatements>;
   private readonly codeVersions: Record<ProjectionName, number>;
   private readonly tablesByStore = { trainees: new Map<string, TraineeTables>(), providers: new Map<string, ProviderTables>() };
@@ -70,6 +73,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma(`mmap_size = ${READ_MODEL_MMAP_BYTES}`);
     this.stmts = registryStatements(this.db);
+    this.rebuildRuns = new SqliteRebuildRuns(this.db);
     this.db
       .transaction(() => {
         if (this.stmts.registry.all().length > 0) return;

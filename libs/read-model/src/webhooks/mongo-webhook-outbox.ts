@@ -166,6 +166,11 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     return [...first.entries()].filter(([pair]) => !blocked.has(pair)).map(([, c]) => c);
   }
 
+  /** Pending deliveries, counted on the partial index `pending_by_next_attempt`. */
+  async pendingCount(): Promise<number> {
+    return this.deliveriesCollection.countDocuments({ status: 'pending' });
+  }
+
   /** The earliest `next_attempt_at` (ms) of a pending delivery; null when none is pending. */
   async nextDueAt(): Promise<number | null> {
     const [next] = await this.deliveriesCollection

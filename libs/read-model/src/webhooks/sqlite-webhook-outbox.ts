@@ -76,6 +76,7 @@ function prepareStatements(db: Database.Database) {
                         AND o.trainee_id = d.trainee_id AND o.position < d.position)
       ORDER BY d.position LIMIT ?`),
     nextDueAt: db.prepare<[], number | null>(`SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'`).pluck(),
+    pendingCount: db.prepare<[], number>(`SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'`).pluck(),
     delivered: db.prepare<[{ id: string; at: number; status: number }]>(`
       UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, @at),
         last_attempt_at = @at, last_status = @status, last_error = NULL, delivered_at = @at
@@ -163,6 +164,11 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   /** The earliest `next_attempt_at` (ms) of a pending delivery; null when none is pending. */
   async nextDueAt(): Promise<number | null> {
     return this.stmts.nextDueAt.get() ?? null;
+  }
+
+  /** Pending deliveries, counted on the partial index `webhook_deliveries_due`. */
+  async pendingCount(): Promise<number> {
+    return this.stmts.pendingCount.get() ?? 0;
   }
 
   /** Records one attempt of a pending delivery; nothing when it is delivered, abandoned or unknown. */

@@ -88,6 +88,8 @@ export interface WebhookOutbox {
   due(now: number, limit: number): Promise<WebhookDelivery[]>;
   /** The earliest next_attempt_at among pending deliveries, or null when none is pending. */
   nextDueAt(): Promise<number | null>;
+  /** How many deliveries are pending (not yet delivered or abandoned), due or not (the metrics, docs/observability.md). */
+  pendingCount(): Promise<number>;
   /** Records an attempt of a pending delivery (nothing when it is no longer pending). */
   recordAttempt(deliveryId: string, attempt: WebhookAttempt): Promise<void>;
   /** The endpoint's deliveries, newest position first, at most `limit`. */

@@ -1,0 +1,59 @@
+import { PROVIDER_STREAM_PREFIX, REGISTRATION_GUARD_STREAM_PREFIX, TRAINEE_STREAM_PREFIX, WEBHOOK_STREAM_PREFIX } from '@app/domain';
+import { WrongExpectedVersionError, type EventStore, type StreamWrite } from '@app/event-store';
+import type { Metrics } from './metrics';
+
+/** The stream categories named in the `category` label; any other stream counts as `other` (labels stay bounded). */
+const CATEGORIES: ReadonlyArray<[prefix: string, category: string]> = [
+  [TRAINEE_STREAM_PREFIX, 'trainee'],
+  [PROVIDER_STREAM_PREFIX, 'provider'],
+  [REGISTRATION_GUARD_STREAM_PREFIX, 'registration_guard'],
+  [WEBHOOK_STREAM_PREFIX, 'webhook'],
+];
+
+/** The `category` label of a stream: its kind, never its id. */
+export function streamCategory(streamId: string): string {
+  return CATEGORIES.find(([prefix]) => streamId.startsWith(prefix))?.[1] ?? 'other';
+}
+
+/**
+ * The event store with its appends measured (docs/observability.md "Metrics"): each append's
+ * duration by outcome (`ok`, `conflict` for a stream that moved on, `error`), the conflicts, and
+ * the events appended by stream category. Every other method is the store's own, unchanged (a
+ * proxy, so optional methods and `instanceof` stay as they are). What an append returns or throws
+ * is passed on as it is.
+ */
+export function instrumentEventStore(store: EventStore, metrics: Metrics): EventStore {
+  const duration = metrics.histogram('trainee_records_event_store_append_duration_seconds');
+  const conflicts = metrics.counter('trainee_records_event_store_conflicts_total');
+  const appended = metrics.counter('trainee_records_events_appended_total');
+  const measure = async <T>(writes: StreamWrite[], append: () => Promise<T>): Promise<T> => {
+    const end = duration.startTimer();
+    try {
+      const result = await append();
+      end({ outcome: 'ok' });
+      for (const w of writes) appended.inc({ category: streamCategory(w.streamId) }, w.events.length);
+      return result;
+    } catch (err) {
+      const conflict = err instanceof WrongExpectedVersionError;
+      end({ outcome: conflict ? 'conflict' : 'error' });
+      if (conflict) conflicts.inc();
+      throw err;
+    }
+  };
+  const appendToStream: EventStore['appendToStream'] = (streamId, events, options) =>
+    measure([{ streamId, events }], () => store.appendToStream(streamId, events, options));
+  const appendToStreams = store.appendToStreams
+    ? (writes: StreamWrite[]) => measure(writes, () => store.appendToStreams!(writes))
+    : undefined;
+  const bound = new Map<PropertyKey, unknown>();
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'appendToStream') return appendToStream;
+      if (property === 'appendToStreams') return appendToStreams;
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (!bound.has(property)) bound.set(property, (value as (...args: unknown[]) => unknown).bind(target));
+      return bound.get(property);
+    },
+  });
+}

@@ -1,0 +1,101 @@
+import { REGISTRY_PM_EVENT_TYPES, type RegistryProcessManager } from '@app/application';
+import type { EventStore } from '@app/event-store';
+import {
+  keepsParkedEvents,
+  keepsRebuildRuns,
+  measureLag,
+  type Projector,
+  type ProjectorOptions,
+  type RebuildableStore,
+  type WebhookOutbox,
+} from '@app/read-model';
+import type { Metrics } from './metrics';
+
+/** Events counted at most by a scrape-time lag or backlog reading (as `/readyz` counts). */
+export const COUNT_CAP = 10_000;
+
+/** What the projector's process runs, as far as its metrics read them (null: not run here). */
+export interface ProjectionParts {
+  eventStore: EventStore;
+  readModel: unknown;
+  projector: Projector | null;
+  registryProcess: RegistryProcessManager | null;
+  webhookOutbox: WebhookOutbox | null;
+}
+
+/** The projector's hooks that feed the metrics: batch latency and events applied (docs/observability.md). */
+export function projectorHooks(metrics: Metrics): Required<Pick<ProjectorOptions, 'onBatchStored'>> {
+  const duration = metrics.histogram('trainee_records_projector_batch_duration_seconds');
+  const applied = metrics.counter('trainee_records_projector_events_applied_total');
+  return {
+    onBatchStored: (events, seconds) => {
+      duration.observe(seconds);
+      applied.inc(events);
+    },
+  };
+}
+
+/** The webhook dispatcher's hooks that feed the metrics: attempts by outcome, endpoints disabled. */
+export function webhookHooks(metrics: Metrics): { attempted(delivered: boolean): void; endpointDisabled(): void } {
+  const attempts = metrics.counter('trainee_records_webhook_attempts_total');
+  const disabled = metrics.counter('trainee_records_webhook_endpoints_disabled_total');
+  return {
+    attempted: (delivered) => attempts.inc({ outcome: delivered ? 'delivered' : 'failed' }),
+    endpointDisabled: () => disabled.inc(),
+  };
+}
+
+/**
+ * Registers the scrape-time readings of the projector's process (docs/observability.md "Metrics"):
+ * whether the projector is live; each projection's lag in events (up to {@link COUNT_CAP}) and in
+ * seconds, from its stored checkpoint; the parked events; whether a projection needs a rebuild
+ * and the progress of the current or last rebuild (from the store, so a rebuild run by the admin
+ * CLI shows); the registry process manager's backlog; the pending webhook deliveries.
+ */
+export function observeProjections(metrics: Metrics, parts: ProjectionParts): void {
+  metrics.onScrape(async () => {
+    metrics.gauge('trainee_records_projector_live').set(parts.projector?.live ? 1 : 0);
+  });
+  metrics.onScrape(() => readProjections(metrics, parts));
+  if (keepsParkedEvents(parts.readModel)) {
+    const store = parts.readModel;
+    metrics.onScrape(async () => metrics.gauge('trainee_records_projector_parked_events').set((await store.parkedEvents()).length));
+  }
+  const registryProcess = parts.registryProcess;
+  if (registryProcess) {
+    metrics.onScrape(async () => {
+      const pending = await parts.eventStore.readAll({
+        fromPosition: registryProcess.checkpoint,
+        maxCount: COUNT_CAP,
+        filter: { eventTypes: REGISTRY_PM_EVENT_TYPES },
+      });
+      metrics.gauge('trainee_records_registry_backlog_events').set(pending.length);
+    });
+  }
+  const outbox = parts.webhookOutbox;
+  if (outbox) metrics.onScrape(async () => metrics.gauge('trainee_records_webhook_pending_deliveries').set(await outbox.pendingCount()));
+}
+
+/** Lag, rebuild-needed and rebuild progress per projection, when the store keeps projection versions. */
+async function readProjections(metrics: Metrics, parts: ProjectionParts): Promise<void> {
+  const store = parts.readModel as Partial<RebuildableStore>;
+  if (typeof store.projectionInfo !== 'function') return;
+  const infos = await store.projectionInfo();
+  const lags = new Map<number, ReturnType<typeof measureLag>>();
+  const now = new Date();
+  for (const info of infos) {
+    const projection = info.name;
+    if (!lags.has(info.checkpoint)) lags.set(info.checkpoint, measureLag(parts.eventStore, info.checkpoint, now, COUNT_CAP));
+    const lag = await lags.get(info.checkpoint)!;
+    metrics.gauge('trainee_records_projector_lag_events').set({ projection }, lag.events);
+    metrics.gauge('trainee_records_projector_lag_seconds').set({ projection }, lag.seconds);
+    metrics.gauge('trainee_records_projection_rebuild_needed').set({ projection }, info.rebuild_needed ? 1 : 0);
+    metrics.gauge('trainee_records_rebuild_in_progress').set({ projection }, info.rebuilding ? 1 : 0);
+  }
+  if (!keepsRebuildRuns(store)) return;
+  for (const run of await store.rebuildRuns.all()) {
+    const projection = run.projection;
+    metrics.gauge('trainee_records_rebuild_events_applied').set({ projection }, run.events);
+    metrics.gauge('trainee_records_rebuild_events_per_second').set({ projection }, run.seconds > 0 ? run.events / run.seconds : 0);
+  }
+}
