@@ -26,6 +26,7 @@ import { loadDataset, type Dataset } from './lib/dataset';
 import { measureHistory, measureRebuild, type RebuildResult } from './lib/offline';
 import { ApiProcess, CeilingProcess } from './lib/processes';
 import { FLOOD_SCENARIO, FLOOD_TOKEN_LIMIT_PER_MINUTE, measureFlood, type FloodResult } from './lib/flood';
+import { measureMetricsOverhead, METRICS_SCENARIO, type MetricsOverheadResult } from './lib/metrics-overhead';
 import { buildScenarios, type Scenario } from './lib/scenarios';
 import { formatComparison } from './lib/compare';
 import { combineLoads, probe, runLoad, type LoadResult, type LoadSettings } from './lib/load';
@@ -42,7 +43,18 @@ import {
 
 const BENCH_DIR = __dirname;
 const REPO_ROOT = resolve(BENCH_DIR, '..');
-const SCENARIO_NAMES = ['get', 'list', 'list_filtered', 'create', 'patch', 'sync', 'feed', STREAM_LENGTH_SCENARIO, FLOOD_SCENARIO];
+const SCENARIO_NAMES = [
+  'get',
+  'list',
+  'list_filtered',
+  'create',
+  'patch',
+  'sync',
+  'feed',
+  STREAM_LENGTH_SCENARIO,
+  FLOOD_SCENARIO,
+  METRICS_SCENARIO,
+];
 /** The data set description kept in a `--data-dir`, so a later run can reuse the loaded stores. */
 const MANIFEST = 'bench-dataset.json';
 /** The harness's projector logs to stderr (nothing is expected). */
@@ -366,6 +378,13 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       }
     }
 
+    let metricsOverhead: MetricsOverheadResult | null = null;
+    if (o.only === null || o.only.includes(METRICS_SCENARIO)) {
+      const scenario = scenarios.find((s) => s.name === 'get')!;
+      const load = { repoRoot: REPO_ROOT, dataDir, env, scenario, settings, warmup: o.warmup, rounds: Math.max(2, o.rounds) };
+      metricsOverhead = await measureMetricsOverhead(load, log);
+    }
+
     let soak: SoakResult | null = null;
     if (o.soak > 0) {
       const sync = scenarios.find((s) => s.name === 'sync')!;
@@ -396,7 +415,17 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     }
 
     const cpus = os.cpus();
-    const partial = { scenarios: results, rebuild, history, streamLength, flood, floodLimited, soak, apiStartSeconds: apiStartMs / 1000 };
+    const partial = {
+      scenarios: results,
+      rebuild,
+      history,
+      streamLength,
+      flood,
+      floodLimited,
+      metricsOverhead,
+      soak,
+      apiStartSeconds: apiStartMs / 1000,
+    };
     return {
       date: isoDate(startedAt.getTime()),
       label: o.label,
@@ -443,6 +472,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       streamLength,
       flood,
       floodLimited,
+      metricsOverhead,
       rss: { afterStartMiB: afterStart, peakMiB: peak, endMiB: endRss },
       soak,
       targets: checkTargets(partial),

@@ -7,6 +7,7 @@ import type { HistoryResult, RebuildResult } from './offline';
 import type { ProfileSummary } from './profile';
 import { formatStreamLength, markdownStreamLength, type StreamLengthResult } from './stream-length';
 import { floodSetting, formatFlood, type FloodResult } from './flood';
+import { formatMetricsOverhead, type MetricsOverheadResult } from './metrics-overhead';
 
 /** One HTTP scenario measured against the service and against the ceiling. */
 export interface ScenarioResult {
@@ -95,6 +96,8 @@ export interface BenchResults {
   flood?: FloodResult | null;
   /** The same with the per-token rate limit on (a second API process); null when not selected. */
   floodLimited?: FloodResult | null;
+  /** GET with metrics on ÷ off (bench/lib/metrics-overhead.ts); null when not selected. */
+  metricsOverhead?: MetricsOverheadResult | null;
   rss: { afterStartMiB: number | null; peakMiB: number | null; endMiB: number | null };
   soak: SoakResult | null;
   targets: TargetCheck[];
@@ -105,7 +108,10 @@ const fmt = (n: number, digits = 0): string => n.toLocaleString('en-GB', { minim
 
 /** Checks the targets of BENCHMARKS.md against a run. */
 export function checkTargets(
-  r: Pick<BenchResults, 'scenarios' | 'rebuild' | 'history' | 'streamLength' | 'flood' | 'floodLimited' | 'soak' | 'apiStartSeconds'>,
+  r: Pick<
+    BenchResults,
+    'scenarios' | 'rebuild' | 'history' | 'streamLength' | 'flood' | 'floodLimited' | 'metricsOverhead' | 'soak' | 'apiStartSeconds'
+  >,
 ): TargetCheck[] {
   const out: TargetCheck[] = [];
   for (const s of r.scenarios) {
@@ -163,6 +169,15 @@ export function checkTargets(
       target: `≤ ${x.ratioTarget}×`,
       measured: `${x.ratio.toFixed(2)}×`,
       met: x.ratio <= x.ratioTarget,
+    });
+  }
+  if (r.metricsOverhead) {
+    const m = r.metricsOverhead;
+    out.push({
+      what: `metrics: ${m.scenario} req/s with METRICS_PORT set ÷ unset`,
+      target: `≥ ${m.ratioTarget}`,
+      measured: m.ratio.toFixed(3),
+      met: m.ratio >= m.ratioTarget,
     });
   }
   if (r.soak) {
@@ -226,6 +241,7 @@ export function formatTable(r: BenchResults): string {
   );
   if (r.streamLength) out.push(formatStreamLength(r.streamLength));
   for (const f of [r.flood, r.floodLimited]) if (f) out.push(formatFlood(f));
+  if (r.metricsOverhead) out.push(formatMetricsOverhead(r.metricsOverhead));
   out.push(
     `API RSS: ${mib(r.rss.afterStartMiB)} after start, ${mib(r.rss.peakMiB)} peak (VmHWM), ${mib(r.rss.endMiB)} at end; data load ${r.dataset.loadSeconds.toFixed(0)} s, API start ${r.apiStartSeconds.toFixed(1)} s`,
   );
@@ -290,6 +306,7 @@ export function formatMarkdown(r: BenchResults): string {
   );
   if (r.streamLength) out.push(markdownStreamLength(r.streamLength));
   for (const f of [r.flood, r.floodLimited]) if (f) out.push(`- ${formatFlood(f)}.`);
+  if (r.metricsOverhead) out.push(`- ${formatMetricsOverhead(r.metricsOverhead)}.`);
   out.push(
     `- API RSS: ${mib(r.rss.afterStartMiB)} after start, peak ${mib(r.rss.peakMiB)}; data load ${r.dataset.loadSeconds.toFixed(0)} s; API start ${r.apiStartSeconds.toFixed(1)} s.`,
   );

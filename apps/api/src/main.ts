@@ -1,3 +1,4 @@
+import './tracing';
 import { ConfigError, exitOnSignal, loadConfig } from '@app/platform';
 import { createLogger } from './kernel/logger';
 import { createApp } from './create-app';

@@ -1,14 +1,16 @@
+import './tracing';
 import 'reflect-metadata';
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino, { type Logger } from 'pino';
-import { createRegistry, RegistryProcessManager } from '@app/application';
+import type { RegistryProcessManager } from '@app/application';
 import {
   APP_CONFIG,
   ConfigError,
   exitOnSignal,
   loadConfig,
+  createRegistryProcess,
   createWebhookDispatcher,
   openStores,
   openWebhookOutbox,
@@ -19,7 +21,7 @@ import {
 } from '@app/platform';
 import { Projector, type WebhookOutbox } from '@app/read-model';
 import type { WebhookDispatcher } from '@app/webhooks';
-import { instrumentRegistry, observeProjections, projectorHooks, type MetricsServer } from '@app/telemetry';
+import { observeProjections, projectorHooks, type MetricsServer } from '@app/telemetry';
 import { HealthController, PROJECTOR, STORES } from './health.controller';
 
 /** The webhook dispatcher this process runs, with its outbox (docs/change-feed.md "Webhooks"). */
@@ -102,18 +104,10 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
     stores.eventStore,
     stores.readModel,
     { error: (msg, ctx) => logger.error(ctx ?? {}, msg), warn: (msg, ctx) => logger.warn(ctx ?? {}, msg) },
-    { maxAttempts: config.projectorMaxAttempts, ...(metrics ? projectorHooks(metrics.metrics) : {}) },
+    { maxAttempts: config.projectorMaxAttempts, ...projectorHooks(metrics?.metrics ?? null) },
   );
-  const created = createRegistry(config);
-  const registry = created && metrics ? instrumentRegistry(created, metrics.metrics) : created;
-  if (!registry) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
-  const registryProcess = registry
-    ? new RegistryProcessManager(stores.eventStore, stores.readModel, registry, {
-        info: (msg, ctx) => logger.info(ctx ?? {}, msg),
-        warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
-        error: (msg, ctx) => logger.error(ctx ?? {}, msg),
-      })
-    : null;
+  const registryProcess = createRegistryProcess(config, stores, logger, metrics?.metrics ?? null);
+  if (!registryProcess) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
   const outbox = await openWebhookOutbox(config, stores);
   const dispatcher = createWebhookDispatcher(
     config,

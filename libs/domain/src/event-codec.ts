@@ -15,7 +15,10 @@ export interface WriteContext {
   providerUkprn?: string | null;
   apiVersion?: string | null;
   requestId?: string | null;
+  /** The request (or event) that caused this write; the request's id for an API write. */
   causationId?: string | null;
+  /** The request that began the chain of writes this one belongs to (an API write's own request id). */
+  correlationId?: string | null;
   tokenId?: string | null;
   /** ISO 8601 instant, UTC. */
   occurredAt: string;
@@ -29,6 +32,7 @@ export interface EnvelopeMetadata {
   apiVersion: string | null;
   requestId: string | null;
   causationId: string | null;
+  correlationId: string | null;
   tokenId: string | null;
   [key: string]: unknown;
 }
@@ -75,6 +79,7 @@ export function toEventData(events: readonly DomainEvent[], ctx: WriteContext, n
       apiVersion: ctx.apiVersion ?? null,
       requestId: ctx.requestId ?? null,
       causationId: ctx.causationId ?? null,
+      correlationId: ctx.correlationId ?? null,
       tokenId: ctx.tokenId ?? null,
     };
     return { id: newId(), type: e.type, data: e.data, metadata };

@@ -16,6 +16,10 @@ export interface EventMetadata {
   apiVersion?: string | null;
   requestId?: string | null;
   causationId?: string | null;
+  /** The request that began the chain of writes (docs/observability.md "Traces"). */
+  correlationId?: string | null;
+  /** The W3C trace context of the span that appended the event, when tracing is on. */
+  traceparent?: string | null;
   tokenId?: string | null;
   [key: string]: unknown;
 }

@@ -1,7 +1,7 @@
 import { openSqliteEventStore, type EventStore } from '@app/event-store';
 import { SqliteReadModel, SqliteSchoolDirectory, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
 import type { MongoReadModel } from '@app/read-model/mongodb';
-import { instrumentEventStore, type Metrics } from '@app/telemetry';
+import { instrumentEventStore, tracingEnabled, type Metrics } from '@app/telemetry';
 
 /** Where the stores are: the embedded SQLite files, or the production servers (docs/DESIGN.md "Configuration"). */
 export interface StoreConfig {
@@ -34,8 +34,8 @@ export class StoreUnavailable extends Error {}
  * Opens the configured event store and read store and checks both answer (a bad URL or an
  * unreachable server raises {@link StoreUnavailable}; there is never a silent fallback to SQLite).
  * The EventStoreDB and MongoDB clients are loaded only when configured (they take ~0.2 s to load;
- * BENCHMARKS.md "API start"). With `options.metrics`, the event store's appends are measured
- * (docs/observability.md "Metrics").
+ * BENCHMARKS.md "API start"). With `options.metrics` or tracing on, the event store's appends are
+ * measured and traced (docs/observability.md).
  */
 export async function openStores(config: StoreConfig, options: { metrics?: Metrics | null } = {}): Promise<Stores> {
   let eventStore: EventStore;
@@ -66,7 +66,7 @@ export async function openStores(config: StoreConfig, options: { metrics?: Metri
     );
   }
   const schools = mongo ? mongo.schoolDirectory() : SqliteSchoolDirectory.open(config.dataDir);
-  if (options.metrics) eventStore = instrumentEventStore(eventStore, options.metrics);
+  if (options.metrics || tracingEnabled()) eventStore = instrumentEventStore(eventStore, options.metrics ?? null);
   return {
     eventStore,
     readModel,

@@ -1,5 +1,14 @@
-import { Metrics, startMetricsServer, type MetricsServer, type ProcessRole } from '@app/telemetry';
+import { createRegistry, RegistryProcessManager } from '@app/application';
+import {
+  instrumentRegistry,
+  Metrics,
+  registryProcessTracing,
+  startMetricsServer,
+  type MetricsServer,
+  type ProcessRole,
+} from '@app/telemetry';
 import type { AppConfig } from './config';
+import type { Stores } from './stores';
 
 /** A process's metrics and their listener (docs/observability.md "Metrics"). */
 export interface ProcessMetrics {
@@ -21,4 +30,34 @@ export function processMetrics(
   if (!where) return null;
   const metrics = new Metrics(roles, { warn: (message, context) => logger.warn(context ?? {}, message) });
   return { metrics, listen: () => startMetricsServer(metrics, where.port, where.host) };
+}
+
+/** A pino-style logger: context first, then the message. */
+export interface ContextLogger {
+  info(context: object, message: string): void;
+  warn(context: object, message: string): void;
+  error(context: object, message: string): void;
+}
+
+/**
+ * The registry process manager of the process that projects (the API in-process, else the
+ * projector), on the configured registry (docs/DESIGN.md "Configuration"), measured with `metrics`
+ * and traced when tracing is on (docs/observability.md); null when no registry is configured.
+ */
+export function createRegistryProcess(
+  config: AppConfig,
+  stores: Pick<Stores, 'eventStore' | 'readModel'>,
+  logger: ContextLogger,
+  metrics: Metrics | null,
+): RegistryProcessManager | null {
+  const registry = createRegistry(config);
+  if (!registry) return null;
+  const log = {
+    info: (msg: string, ctx?: Record<string, unknown>) => logger.info(ctx ?? {}, msg),
+    warn: (msg: string, ctx?: Record<string, unknown>) => logger.warn(ctx ?? {}, msg),
+    error: (msg: string, ctx?: Record<string, unknown>) => logger.error(ctx ?? {}, msg),
+  };
+  return new RegistryProcessManager(stores.eventStore, stores.readModel, instrumentRegistry(registry, metrics), log, {
+    around: registryProcessTracing(),
+  });
 }

@@ -29,8 +29,8 @@ export interface ProjectorOptions {
   now?: () => Date;
   /** Told of each batch's events once stored (the API drops cached tokens); what it throws is logged and ignored. */
   onApplied?: (events: readonly RecordedEvent[]) => void;
-  /** Told of each batch stored: its events and how long the store took, in seconds (the metrics; must not throw). */
-  onBatchStored?: (events: number, seconds: number) => void;
+  /** Told of each batch stored: its events and how long the store took, in seconds (metrics and traces; must not throw). */
+  onBatchStored?: (events: readonly RecordedEvent[], seconds: number) => void;
 }
 
 /** What is failing: the subscription to the log, or applying one event (named by stream, revision, type, position). */
@@ -225,7 +225,7 @@ export class Projector {
     if (batch.length === 0) return true;
     if (!batch.some((e) => this.parkedStreams?.has(e.streamId))) {
       try {
-        await this.timed(batch.length, () => this.store.applyBatch(batch));
+        await this.timed(batch, () => this.store.applyBatch(batch));
         this.applied += batch.length;
         this.notifyApplied(batch);
         this.advance(batch[batch.length - 1].position);
@@ -253,7 +253,7 @@ export class Projector {
     for (let attempts = 0; ;) {
       if (this.stopped) return false;
       try {
-        await this.timed(1, () => this.store.applyBatch([event]));
+        await this.timed([event], () => this.store.applyBatch([event]));
         this.applied += 1;
         this.notifyApplied([event]);
         this.advance(event.position);
@@ -307,7 +307,7 @@ export class Projector {
   }
 
   /** Stores a batch and tells {@link ProjectorOptions.onBatchStored} how long it took. */
-  private async timed(events: number, store: () => Promise<void>): Promise<void> {
+  private async timed(events: readonly RecordedEvent[], store: () => Promise<void>): Promise<void> {
     const started = process.hrtime.bigint();
     await store();
     this.options.onBatchStored?.(events, Number(process.hrtime.bigint() - started) / 1e9);

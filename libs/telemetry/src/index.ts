@@ -4,3 +4,4 @@ export * from './metrics-server';
 export * from './instrument-event-store';
 export * from './instrument-registry';
 export * from './observe-projections';
+export * from './tracing';

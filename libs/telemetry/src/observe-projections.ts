@@ -1,5 +1,5 @@
 import { REGISTRY_PM_EVENT_TYPES, type RegistryProcessManager } from '@app/application';
-import type { EventStore } from '@app/event-store';
+import type { EventStore, RecordedEvent } from '@app/event-store';
 import {
   keepsParkedEvents,
   keepsRebuildRuns,
@@ -10,6 +10,7 @@ import {
   type WebhookOutbox,
 } from '@app/read-model';
 import type { Metrics } from './metrics';
+import { contextOf, tracer, tracingEnabled } from './tracing';
 
 /** Events counted at most by a scrape-time lag or backlog reading (as `/readyz` counts). */
 export const COUNT_CAP = 10_000;
@@ -23,16 +24,36 @@ export interface ProjectionParts {
   webhookOutbox: WebhookOutbox | null;
 }
 
-/** The projector's hooks that feed the metrics: batch latency and events applied (docs/observability.md). */
-export function projectorHooks(metrics: Metrics): Required<Pick<ProjectorOptions, 'onBatchStored'>> {
-  const duration = metrics.histogram('trainee_records_projector_batch_duration_seconds');
-  const applied = metrics.counter('trainee_records_projector_events_applied_total');
+/**
+ * The projector's hooks (docs/observability.md): with `metrics`, batch latency and events applied;
+ * with tracing on, a span `projection.apply <type>` per event that carries a `traceparent`, child of
+ * the span that appended it, spanning the store's write of its batch. None when both are off.
+ */
+export function projectorHooks(metrics: Metrics | null): Pick<ProjectorOptions, 'onBatchStored'> {
+  const duration = metrics?.histogram('trainee_records_projector_batch_duration_seconds');
+  const applied = metrics?.counter('trainee_records_projector_events_applied_total');
+  const traced = tracingEnabled();
+  if (!metrics && !traced) return {};
   return {
     onBatchStored: (events, seconds) => {
-      duration.observe(seconds);
-      applied.inc(events);
+      duration?.observe(seconds);
+      applied?.inc(events.length);
+      if (traced) traceApplied(events, seconds);
     },
   };
+}
+
+/** One span per event with a `traceparent`, from the batch's start to now. */
+function traceApplied(events: readonly RecordedEvent[], seconds: number): void {
+  const end = Date.now();
+  const startTime = end - seconds * 1000;
+  for (const event of events) {
+    if (typeof event.metadata.traceparent !== 'string') continue;
+    const span = tracer.startSpan(`projection.apply ${event.type}`, { startTime }, contextOf(event.metadata.traceparent));
+    span.setAttribute('trainee_records.event_type', event.type);
+    span.setAttribute('trainee_records.batch_size', events.length);
+    span.end(end);
+  }
 }
 
 /** The webhook dispatcher's hooks that feed the metrics: attempts by outcome, endpoints disabled. */

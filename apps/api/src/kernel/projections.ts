@@ -1,8 +1,16 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { createRegistry, RegistryProcessManager } from '@app/application';
-import { APP_CONFIG, createWebhookDispatcher, openWebhookOutbox, type AppConfig, type ProcessMetrics, type Stores } from '@app/platform';
-import { instrumentRegistry, observeProjections, projectorHooks } from '@app/telemetry';
+import type { RegistryProcessManager } from '@app/application';
+import {
+  APP_CONFIG,
+  createRegistryProcess,
+  createWebhookDispatcher,
+  openWebhookOutbox,
+  type AppConfig,
+  type ProcessMetrics,
+  type Stores,
+} from '@app/platform';
+import { inSpan, observeProjections, projectorHooks, tracingEnabled } from '@app/telemetry';
 import type { WebhookOutbox } from '@app/read-model';
 import type { WebhookDispatcher } from '@app/webhooks';
 import {
@@ -56,7 +64,7 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
           { error: (msg, ctx) => logger.error(ctx ?? {}, msg), warn: (msg, ctx) => logger.warn(ctx ?? {}, msg) },
           {
             maxAttempts: config.projectorMaxAttempts,
-            ...(metrics ? projectorHooks(metrics.metrics) : {}),
+            ...projectorHooks(metrics?.metrics ?? null),
             // A token issued, revoked or used: the next request looks it up again.
             onApplied: (events) => {
               if (events.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))) tokens.invalidate();
@@ -66,16 +74,8 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
           },
         )
       : null;
-    const created = inProcess ? createRegistry(config) : null;
-    const registry = created && metrics ? instrumentRegistry(created, metrics.metrics) : created;
-    this.registryProcess = registry
-      ? new RegistryProcessManager(stores.eventStore, stores.readModel, registry, {
-          info: (msg, ctx) => logger.info(ctx ?? {}, msg),
-          warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
-          error: (msg, ctx) => logger.error(ctx ?? {}, msg),
-        })
-      : null;
-    if (inProcess && !registry) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
+    this.registryProcess = inProcess ? createRegistryProcess(config, stores, logger, metrics?.metrics ?? null) : null;
+    if (inProcess && !this.registryProcess) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
     this.waiter = this.projector ?? new CheckpointWaiter(stores.readModel);
   }
 
@@ -85,7 +85,9 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
    * {@link readiness} not ready until the checkpoint reaches it. Never rejects for a time-out.
    */
   async waitFor(position: number): Promise<unknown> {
-    if (await this.waiter.waitFor(position, this.waitTimeoutMs)) return;
+    const wait = () => this.waiter.waitFor(position, this.waitTimeoutMs);
+    // A span of its own when tracing is on (docs/observability.md "Traces").
+    if (await (tracingEnabled() ? inSpan('projection.wait', wait) : wait())) return;
     this.behindUntil = Math.max(this.behindUntil, position);
     this.logger.error(
       { position, checkpoint: await this.checkpoint() },

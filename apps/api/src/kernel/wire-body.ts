@@ -1,6 +1,7 @@
 import { createParamDecorator, Injectable, type ExecutionContext, type PipeTransform } from '@nestjs/common';
 import type { VersionContract, VersionRequests } from '@app/contract';
 import type { RequestData } from '@app/domain';
+import { inSyncSpan, tracingEnabled } from '@app/telemetry';
 import type { ApiRequest } from './request-context';
 
 /** A write body of the contract (libs/contract/src/wire/requests.ts). */
@@ -27,7 +28,9 @@ export function dataOf(body: unknown): unknown {
 @Injectable()
 export class WireBodyPipe implements PipeTransform<RawBody, RequestData<unknown>> {
   transform(raw: RawBody): RequestData<unknown> {
-    return raw.contract.requests[raw.kind](dataOf(raw.body));
+    const check = () => raw.contract.requests[raw.kind](dataOf(raw.body));
+    // A span of its own when tracing is on (docs/observability.md "Traces").
+    return tracingEnabled() ? inSyncSpan('request.validate', check) : check();
   }
 }
 

@@ -66,7 +66,12 @@ export class RegistryProcessManager {
     private readonly checkpoints: CheckpointStore,
     private readonly registry: TeacherRegistry,
     private readonly logger: ProcessManagerLogger,
-    private readonly options: { clock?: () => Date; maxBackoffMs?: number } = {},
+    private readonly options: {
+      clock?: () => Date;
+      maxBackoffMs?: number;
+      /** Runs the handling of an event (tracing puts it in the trace of the write that caused it); must call `handle`. */
+      around?: (event: RecordedEvent, handle: () => Promise<void>) => Promise<void>;
+    } = {},
   ) {}
 
   /** Position of the last event handled. */
@@ -118,7 +123,7 @@ export class RegistryProcessManager {
     let backoff = 100;
     for (;;) {
       try {
-        await this.handle(event);
+        await (this.options.around ? this.options.around(event, () => this.handle(event)) : this.handle(event));
         return true;
       } catch (err) {
         if (this.stopped) return false;
@@ -200,7 +205,7 @@ export class RegistryProcessManager {
       evolve,
       decode: decodeTraineeEvent,
       decide: (state) => decide(command(now), state),
-      encode: (events) => toEventData(events, { occurredAt: now, providerUkprn: trainee.ukprn, causationId: cause.id }, newEventId),
+      encode: (events) => toEventData(events, { occurredAt: now, providerUkprn: trainee.ukprn, ...causedBy(cause) }, newEventId),
     });
   }
 }
@@ -213,4 +218,11 @@ export class RegistryProcessManager {
 export function eventTime(event: Pick<RecordedEvent, 'metadata' | 'data'>): string | undefined {
   const candidates = [event.metadata?.occurredAt, (event.data as { at?: unknown } | null)?.at];
   return candidates.find((t): t is string => typeof t === 'string' && !Number.isNaN(Date.parse(t)));
+}
+
+/** The causation (the event acted on) and correlation (its chain's, else its request's) of a write it causes. */
+function causedBy(cause: RecordedEvent): { causationId: string; correlationId: string | null } {
+  const m = cause.metadata;
+  const correlation = typeof m.correlationId === 'string' ? m.correlationId : typeof m.requestId === 'string' ? m.requestId : null;
+  return { causationId: cause.id, correlationId: correlation };
 }

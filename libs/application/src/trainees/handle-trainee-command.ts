@@ -134,6 +134,9 @@ export function writeContext(caller: Caller, now: string): WriteContext {
     providerUkprn: caller.ukprn,
     apiVersion: caller.apiVersion,
     requestId: caller.requestId,
+    // An API write is caused by its request and begins its own chain (docs/observability.md "Traces").
+    causationId: caller.requestId,
+    correlationId: caller.requestId,
     tokenId: caller.tokenId,
   };
 }
