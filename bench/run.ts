@@ -381,7 +381,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     let metricsOverhead: MetricsOverheadResult | null = null;
     if (o.only === null || o.only.includes(METRICS_SCENARIO)) {
       const scenario = scenarios.find((s) => s.name === 'get')!;
-      const load = { repoRoot: REPO_ROOT, dataDir, env, scenario, settings, warmup: o.warmup, rounds: Math.max(2, o.rounds) };
+      const load = { repoRoot: REPO_ROOT, dataDir, env, scenario, settings, warmup: o.warmup, rounds: Math.max(4, o.rounds) };
       metricsOverhead = await measureMetricsOverhead(load, log);
     }
 

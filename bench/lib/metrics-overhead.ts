@@ -29,8 +29,8 @@ export interface MetricsOverheadResult {
 /**
  * Measures what metrics cost (docs/observability.md "Metrics"): starts two more API processes on the
  * data dir, both `PROJECTOR=external` (they only read), one with METRICS_PORT set and scraped every
- * {@link SCRAPE_EVERY_MS}, and runs `scenario` against each in turn, `rounds` times, after a
- * warm-up of each; the main API idles meanwhile.
+ * {@link SCRAPE_EVERY_MS}, and runs `scenario` against each in turn (each going first in every
+ * other round), `rounds` times, after a warm-up of each; the main API idles meanwhile.
  */
 export async function measureMetricsOverhead(
   o: {
@@ -73,17 +73,24 @@ export async function measureMetricsOverhead(
     const slice = { ...o.settings, duration: o.settings.duration / o.rounds };
     const ons: LoadResult[] = [];
     const offs: LoadResult[] = [];
-    for (let r = 0; r < o.rounds; r++) {
-      const timer = setInterval(
-        () => void scrape().catch((err) => log(`bench: ${METRICS_SCENARIO}: scrape failed: ${err}`)),
-        SCRAPE_EVERY_MS,
-      );
+    const measureOn = async () => {
+      const failed = (err: unknown) => log(`bench: ${METRICS_SCENARIO}: scrape failed: ${String(err)}`);
+      const timer = setInterval(() => void scrape().catch(failed), SCRAPE_EVERY_MS);
       try {
         ons.push(await runLoad(on.url, o.scenario, slice));
       } finally {
         clearInterval(timer);
       }
-      offs.push(await runLoad(off.url, o.scenario, slice));
+    };
+    // In turn, and each first in every other round, so that neither gains from going first.
+    for (let r = 0; r < o.rounds; r++) {
+      if (r % 2 === 0) {
+        await measureOn();
+        offs.push(await runLoad(off.url, o.scenario, slice));
+      } else {
+        offs.push(await runLoad(off.url, o.scenario, slice));
+        await measureOn();
+      }
     }
     const result: MetricsOverheadResult = {
       scenario: o.scenario.name,

@@ -17,7 +17,7 @@ import { admissionCounter, registerAdmission } from './admission/admission';
 import { authenticateOnRequest } from './admission/authenticate-early';
 import { limitConnections, serverOptions } from './admission/server-bounds';
 import { METRICS, STORES } from './kernel/tokens';
-import { registerHttpMetrics } from './kernel/http-metrics';
+import { httpMetricsRecorder } from './kernel/http-metrics';
 import { parseJsonBody } from './kernel/json-body';
 
 /** Largest request body accepted, in bytes (larger answers 413 in the error shape). */
@@ -50,7 +50,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   const fastify = app.getHttpAdapter().getInstance();
   limitConnections(fastify.server, config);
   const metrics = app.get<ProcessMetrics | null>(METRICS)?.metrics;
-  if (metrics) registerHttpMetrics(fastify, metrics);
+  const recordMetrics = metrics ? httpMetricsRecorder(metrics) : null;
   // onRequest, in this order: blocklists and rate limits, then the token (API-FACTS §2.8, §3.3).
   const rateLimited = metrics?.counter('trainee_records_http_rate_limited_total');
   await registerAdmission(fastify, {
@@ -76,7 +76,9 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
     }
   });
   // The path only: a query string may hold a token or personal data (issue 12, row 7).
+  // One onResponse hook: the metrics (docs/observability.md "Metrics"), then the log line.
   fastify.addHook('onResponse', (request, reply, done) => {
+    recordMetrics?.(request, reply);
     const path = request.url.split('?')[0];
     logger.info(
       { reqId: request.id, method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
