@@ -21,14 +21,46 @@ function newest(dir) {
   return latest;
 }
 
-const sources = Math.max(
-  newest(path.join(root, 'apps')),
-  newest(path.join(root, 'libs')),
-  ...['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => fs.statSync(path.join(root, f)).mtimeMs),
-);
-const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
-if (sources > built) {
-  process.stderr.write('Building (sources changed since the last build)...\n');
-  execSync('npm run --silent build', { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });
-  fs.writeFileSync(stamp, new Date().toISOString());
+function sourcesNewerThanBuild() {
+  const sources = Math.max(
+    newest(path.join(root, 'apps')),
+    newest(path.join(root, 'libs')),
+    ...['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => fs.statSync(path.join(root, f)).mtimeMs),
+  );
+  const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
+  return sources > built;
+}
+
+/**
+ * One build at a time: several processes may ask at once (test workers starting the built API),
+ * and one must not run a dist/ another is half-way through writing. The lock is a directory
+ * (its creation is atomic); a lock older than 10 minutes is taken to be left by a killed build.
+ */
+const lock = path.join(root, '.build-lock');
+function sleepMs(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+for (;;) {
+  try {
+    fs.mkdirSync(lock);
+    break;
+  } catch (err) {
+    if (err.code !== 'EEXIST') throw err;
+    try {
+      if (Date.now() - fs.statSync(lock).mtimeMs > 10 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+    } catch {
+      // The lock went away meanwhile: try again.
+    }
+    sleepMs(200);
+  }
+}
+try {
+  if (sourcesNewerThanBuild()) {
+    process.stderr.write('Building (sources changed since the last build)...\n');
+    execSync('npm run --silent build', { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });
+    fs.mkdirSync(path.dirname(stamp), { recursive: true });
+    fs.writeFileSync(stamp, new Date().toISOString());
+  }
+} finally {
+  fs.rmSync(lock, { recursive: true, force: true });
 }

@@ -33,8 +33,9 @@ describe('traces across the API and the projector process', () => {
   }, 180_000);
 
   afterAll(async () => {
-    expect(await api?.stop('SIGTERM')).toBe(0);
-    expect(await projector?.stop('SIGTERM')).toBe(0);
+    // Each stops cleanly (exit 0) after flushing its spans; not checked when it never started.
+    if (api) expect(await api.stop('SIGTERM')).toBe(0);
+    if (projector) expect(await projector.stop('SIGTERM')).toBe(0);
     await receiver.stop();
     rmSync(dir, { recursive: true, force: true });
   });
