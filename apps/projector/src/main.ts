@@ -93,7 +93,8 @@ class ProjectorModule {
 /**
  * The projector as its own process (production deployments): keeps the read models up to date
  * from the event log, runs the registry process manager and the webhook dispatcher, serves `/healthz` (liveness) and `/readyz`
- * (readiness, 503 while stopped, failing or lagging) on `PORT` (default 3001), and on SIGTERM or
+ * (readiness, 503 while stopped, failing or lagging) on `PORT` (default 3001), Prometheus metrics on
+ * `METRICS_PORT` when set and traces when OTEL_EXPORTER_OTLP_ENDPOINT is (docs/observability.md), and on SIGTERM or
  * SIGINT finishes its batch, stores the checkpoint and exits 0. A failing event is retried, then
  * parked after PROJECTOR_MAX_ATTEMPTS attempts (see `Projector`).
  */

@@ -12,7 +12,7 @@ export interface MetricFamily {
   labels: readonly string[];
   /** Histogram buckets, in seconds. */
   buckets?: readonly number[];
-  /** The processes that serve it: `api`, `projector` (the API serves these too when it projects in-process), `admin`. */
+  /** The processes that serve it: `api`, `projector` (the API serves these too when it projects in-process). */
   served: readonly ('api' | 'projector')[];
 }
 
