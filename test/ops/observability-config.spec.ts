@@ -118,4 +118,14 @@ describe('ops/: alerting rules, dashboard and the observability profile', () => 
     expect(scrape).toContain('api:9464');
     expect(scrape).toContain('projector:9465');
   });
+
+  it('every service restarts unless stopped, and MongoDB is healthy only once it is the primary (issue 16, row 10)', () => {
+    const compose = load(read('docker-compose.yml')) as {
+      services: Record<string, { restart?: string; healthcheck?: { test: string[] } }>;
+    };
+    expect(Object.entries(compose.services).filter(([, s]) => s.restart !== 'unless-stopped')).toEqual([]);
+    const health = compose.services.mongodb.healthcheck!.test.join(' ');
+    expect(health).toContain('rs.status().myState');
+    expect(health).toMatch(/grep -qx 1$/);
+  });
 });

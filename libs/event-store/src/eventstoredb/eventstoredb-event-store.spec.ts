@@ -32,6 +32,27 @@ describe('assertEventStoreDbUrl / openEventStoreDb', () => {
     },
   );
 
+  it('refuses throwOnAppendFailure=false (a refused append would report the wrong actual revision)', () => {
+    expect(() => openEventStoreDb('esdb://localhost:2113?tls=false&throwOnAppendFailure=false')).toThrow(/throwOnAppendFailure=false/);
+    expect(() => openEventStoreDb('esdb://localhost:2113?throwOnAppendFailure=FALSE')).toThrow(/throwOnAppendFailure/);
+    expect(() => assertEventStoreDbUrl('esdb://localhost:2113?tls=false&throwOnAppendFailure=true')).not.toThrow();
+  });
+
+  it('close() disposes the client and closes its gRPC channel', async () => {
+    const client = EventStoreDBClient.connectionString(NOWHERE);
+    const channel = await (
+      client as unknown as { getChannel(): Promise<{ close(): void; getConnectivityState(c: boolean): number }> }
+    ).getChannel();
+    const close = jest.spyOn(channel, 'close');
+    const dispose = jest.spyOn(client, 'dispose');
+    const store = new EventStoreDbEventStore(client);
+    await store.close();
+    expect(dispose).toHaveBeenCalledTimes(1);
+    expect(close).toHaveBeenCalledTimes(1);
+    // SHUTDOWN (4) in grpc-js's ConnectivityState.
+    expect(channel.getConnectivityState(false)).toBe(4);
+  });
+
   it('never repeats credentials of a refused URL', () => {
     expect(() => assertEventStoreDbUrl('https://admin:s3cret@db:2113')).toThrow(/got "https:\/\/…"/);
     expect(() => assertEventStoreDbUrl('https://admin:s3cret@db:2113')).not.toThrow(/s3cret/);

@@ -6,11 +6,18 @@ const ignore = (): void => undefined;
 /**
  * Checks that `url` is an EventStoreDB connection string: it must start with `esdb://` or
  * `esdb+discover://` (docs/DESIGN.md configuration, `EVENTSTORE_URL`). Throws an Error naming the
- * expected schemes (and only the given scheme, never the credentials) otherwise.
+ * expected schemes (and only the given scheme, never the credentials) otherwise, and one naming
+ * the option when it sets `throwOnAppendFailure=false`.
  */
 export function assertEventStoreDbUrl(url: string): void {
   const trimmed = typeof url === 'string' ? url.trim() : '';
-  if (trimmed.startsWith('esdb://') || trimmed.startsWith('esdb+discover://')) return;
+  if (trimmed.startsWith('esdb://') || trimmed.startsWith('esdb+discover://')) {
+    // With it false a refused append reports the wrong actual revision (issue 16, row 9): refused.
+    if (/[?&]throwOnAppendFailure=false(&|$)/i.test(trimmed)) {
+      throw new Error('EVENTSTORE_URL must not set throwOnAppendFailure=false: the adapter relies on refused appends throwing');
+    }
+    return;
+  }
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(trimmed)?.[1];
   throw new Error(
     'EVENTSTORE_URL must be an EventStoreDB connection string starting with esdb:// or esdb+discover:// ' +
