@@ -86,12 +86,27 @@ export function providerCollections(db: Db, store: string): ProviderCollections 
 }
 
 /**
+ * The trainee documents' indexes: the list in either order, the status and `has_trn` filters and
+ * their counts (the columns of the SQLite adapter's status index, issue 16 row 3; without it a
+ * filtered list read every trainee of the provider and cycle, every page), the duplicate check, and
+ * the case-insensitive id. `mongo-indexes.spec.ts` holds each list query to an index that covers it.
+ */
+export const TRAINEE_INDEXES = [
+  { key: { ukprn: 1, start_cycle: 1, updated_at: 1, created_position: 1 }, name: 'list_updated_desc' },
+  { key: { ukprn: 1, start_cycle: 1, updated_at: 1, created_position: -1 }, name: 'list_updated_asc' },
+  { key: { ukprn: 1, start_cycle: 1, state: 1, itt_start_date: 1, has_trn: 1, updated_at: 1, created_position: 1 }, name: 'list_status' },
+  { key: { ukprn: 1, date_of_birth: 1, training_route: 1, last_name_key: 1, created_position: 1 }, name: 'duplicates' },
+  { key: { trainee_id_lower: 1 }, name: 'trainee_id_lower', unique: true },
+] as const;
+
+/**
  * Creates the indexes of one store (creating its collections):
  * - trainees: list filters `{ukprn, start_cycle, updated_at, created_position}` in both tie-break
  *   directions, so `updated_at` ascending and descending with `created_position` descending are
  *   both served without an in-memory sort (docs/DESIGN.md "Indexes serve the list endpoint without
  *   scans"); the duplicate check `{ukprn, date_of_birth, training_route, last_name_key,
  *   created_position}`; unique `trainee_id_lower` (case-insensitive ids, docs/reference/API-FACTS.md §1.10);
+ *   the status filters (see {@link TRAINEE_INDEXES});
  *   a provider's change feed `{ukprn, _id}` (the position).
  * - providers: tokens' unique `token_hash` (authentication) and `{ukprn, issued_at}` (a
  *   provider's tokens); providers are read by `_id` only (created on first write).
@@ -101,15 +116,7 @@ export async function ensureStoreIndexes(db: Db, name: ProjectionName, store: st
   if (name === 'trainees') {
     const { trainees, changes } = traineeCollections(db, store);
     await changes.createIndexes([{ key: { ukprn: 1, _id: 1 }, name: 'provider_feed' }]);
-    await trainees.createIndexes([
-      { key: { ukprn: 1, start_cycle: 1, updated_at: 1, created_position: 1 }, name: 'list_updated_desc' },
-      { key: { ukprn: 1, start_cycle: 1, updated_at: 1, created_position: -1 }, name: 'list_updated_asc' },
-      {
-        key: { ukprn: 1, date_of_birth: 1, training_route: 1, last_name_key: 1, created_position: 1 },
-        name: 'duplicates',
-      },
-      { key: { trainee_id_lower: 1 }, name: 'trainee_id_lower', unique: true },
-    ]);
+    await trainees.createIndexes([...TRAINEE_INDEXES]);
     return;
   }
   await providerCollections(db, store).tokens.createIndexes([

@@ -128,10 +128,7 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
    * empty with the true `totalCount`.
    */
   async listTrainees(q: TraineeListQuery): Promise<TraineeListPage> {
-    const filter: Filter<StoredTrainee> = { ukprn: q.ukprn, start_cycle: q.academicCycle };
-    if (q.since) filter.updated_at = { $gte: q.since };
-    if (q.hasTrn !== undefined) filter.has_trn = q.hasTrn;
-    if (q.statuses && q.statuses.length > 0) filter.$or = q.statuses.map((s) => statusFilter(s, q.today));
+    const filter = traineeListFilter(q);
     const offset = Math.max(0, (q.page - 1) * q.perPage);
     return this.registry.readFollowing(
       'trainees',
@@ -141,7 +138,7 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
         if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { items: [], totalCount };
         const rows = await trainees
           .find(filter, { projection: { doc: 1 } })
-          .sort({ updated_at: q.sortOrder === 'asc' ? 1 : -1, created_position: -1 })
+          .sort(traineeListSort(q))
           .skip(offset)
           .limit(q.perPage)
           .toArray();
@@ -228,6 +225,20 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
       (rows) => rows.length === 0,
     );
   }
+}
+
+/** The filter of a list query (see {@link MongoQueries.listTrainees}); exported for the index check. */
+export function traineeListFilter(q: TraineeListQuery): Filter<StoredTrainee> {
+  const filter: Filter<StoredTrainee> = { ukprn: q.ukprn, start_cycle: q.academicCycle };
+  if (q.since) filter.updated_at = { $gte: q.since };
+  if (q.hasTrn !== undefined) filter.has_trn = q.hasTrn;
+  if (q.statuses && q.statuses.length > 0) filter.$or = q.statuses.map((s) => statusFilter(s, q.today));
+  return filter;
+}
+
+/** The order of a list query: `updated_at` in the asked order, ties newest-created first. */
+export function traineeListSort(q: Pick<TraineeListQuery, 'sortOrder'>): { updated_at: 1 | -1; created_position: -1 } {
+  return { updated_at: q.sortOrder === 'asc' ? 1 : -1, created_position: -1 };
 }
 
 /**

@@ -32,6 +32,13 @@ interface AnswerRow {
  * (a store written before answers were stored, until the trainee changes or a rebuild) is answered
  * by rendering its document per read. `trainee_changes_<store>` holds the change feed.
  */
+/** The columns of the trainee tables' secondary indexes (the MongoDB adapter declares the same, `TRAINEE_INDEXES`). */
+export const TRAINEE_INDEX_COLUMNS = {
+  list: ['ukprn', 'start_cycle', 'updated_at', 'seq'],
+  duplicates: ['ukprn', 'date_of_birth', 'training_route', 'last_name_key'],
+  status: ['ukprn', 'start_cycle', 'state', 'itt_start_date', 'has_trn', 'updated_at'],
+} as const;
+
 export class TraineeTables {
   readonly table: string;
   private readonly get: Database.Statement<[string], TraineeRow>;
@@ -302,10 +309,10 @@ export class TraineeTables {
   createIndexes(): void {
     const t = this.table;
     this.db.exec(`
-      CREATE INDEX IF NOT EXISTS ${t}_list ON ${t} (ukprn, start_cycle, updated_at, seq);
-      CREATE INDEX IF NOT EXISTS ${t}_duplicates ON ${t} (ukprn, date_of_birth, training_route, last_name_key);
+      CREATE INDEX IF NOT EXISTS ${t}_list ON ${t} (${TRAINEE_INDEX_COLUMNS.list.join(', ')});
+      CREATE INDEX IF NOT EXISTS ${t}_duplicates ON ${t} (${TRAINEE_INDEX_COLUMNS.duplicates.join(', ')});
       -- Serves the status and has_trn filters (and their counts) without reading the documents.
-      CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (ukprn, start_cycle, state, itt_start_date, has_trn, updated_at);
+      CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (${TRAINEE_INDEX_COLUMNS.status.join(', ')});
       -- A provider's change feed in position order.
       CREATE INDEX IF NOT EXISTS ${this.changesTable}_provider ON ${this.changesTable} (ukprn, position);
     `);
