@@ -6,7 +6,10 @@ interface Waiter {
   resolve: (reached: boolean) => void;
 }
 
-/** How {@link CheckpointWaiter} polls: from `minIntervalMs` (default 5), doubling while the checkpoint stands still, up to `maxIntervalMs` (default 100). */
+/**
+ * How {@link CheckpointWaiter} polls: from `minIntervalMs` (default 5), doubling while the checkpoint
+ * stands still, up to `maxIntervalMs` (default 100); a wait gives up after `timeoutMs` (default 10 s).
+ */
 export interface CheckpointWaiterOptions {
   minIntervalMs?: number;
   maxIntervalMs?: number;
