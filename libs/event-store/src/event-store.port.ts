@@ -95,6 +95,17 @@ export class WrongExpectedVersionError extends Error {
   }
 }
 
+/**
+ * Raised when the event store cannot take a call now: too many calls already wait, or a call did not
+ * finish within its deadline (issue 16, row 6). The API answers 503; the caller may retry later.
+ */
+export class EventStoreUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EventStoreUnavailableError';
+  }
+}
+
 /** Raised when ids of an earlier append are re-used with different content or position. */
 export class IdempotencyConflictError extends Error {
   constructor(

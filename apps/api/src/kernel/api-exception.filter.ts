@@ -1,4 +1,5 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { EventStoreUnavailableError } from '@app/event-store';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import {
@@ -56,6 +57,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof EnhancedValidationFailed) return [422, exception.body];
     if (exception instanceof ReferenceDataNotFound) return [404, errorsBody('NotFound', [exception.message])];
     if (exception instanceof DomainError) return this.domain(exception, req);
+    // Too many calls waiting, or a call past its deadline (issue 16, row 6): try again shortly.
+    if (exception instanceof EventStoreUnavailableError) {
+      return [503, errorsBody('ServiceUnavailable', ['The event store is busy; please try again shortly'])];
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404) return this.unmatchedRoute(req);

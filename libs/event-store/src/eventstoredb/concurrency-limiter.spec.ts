@@ -2,6 +2,7 @@
  * The append limiter (concurrency-limiter.ts): bounded in-flight count, FIFO order, release on any
  * outcome. Tasks are controlled by hand-resolved promises; no timing.
  */
+import { EventStoreUnavailableError } from '../event-store.port';
 import { ConcurrencyLimiter } from './concurrency-limiter';
 
 interface Deferred<T> {
@@ -107,6 +108,25 @@ describe('ConcurrencyLimiter', () => {
     await Promise.all([running, queued, newcomer]);
 
     expect(order).toEqual(['first', 'queued', 'newcomer']);
+  });
+
+  it('fails a call at once, without running it, when maxQueued calls already wait (issue 16, row 6)', async () => {
+    const limiter = new ConcurrencyLimiter(1, 2);
+    const gate = deferred<void>();
+    const ran: string[] = [];
+    const task = (name: string) => () => {
+      ran.push(name);
+      return gate.promise;
+    };
+    const running = limiter.run(task('a'));
+    const queued = [limiter.run(task('b')), limiter.run(task('c'))];
+    await expect(limiter.run(task('d'))).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    expect(limiter.queued).toBe(2);
+    gate.resolve();
+    await Promise.all([running, ...queued]);
+    expect(ran).toEqual(['a', 'b', 'c']);
+    await expect(limiter.run(async () => 'e')).resolves.toBe('e');
+    expect(() => new ConcurrencyLimiter(1, -1)).toThrow(RangeError);
   });
 
   it('accepts only an integer ≥ 1', () => {

@@ -1,10 +1,15 @@
+import { EventStoreUnavailableError } from '../event-store.port';
+
 /**
- * A small FIFO concurrency limiter (counting semaphore) for the EventStoreDB adapter's appends.
+ * A small FIFO concurrency limiter (counting semaphore) for the EventStoreDB adapter's calls.
  *
- * Why: `@eventstore/db-client` multiplexes every append of one client over a single gRPC
- * `BatchAppend` stream (dist/streams/appendToStream/batchAppend.js), and that stream stalls once
- * roughly a hundred appends are outstanding on one connection. Capping appends in flight (32 by
- * default in the adapter) keeps well below that; the rest wait their turn in arrival order.
+ * Why: every call of one client shares one HTTP/2 connection, and the server lets a connection
+ * carry only so many concurrent streams (100 by default); past that, calls wait inside gRPC with
+ * no bound. Capping the adapter's appends (32) and its reads (32) in flight keeps below it, and the
+ * rest wait their turn in arrival order, in a queue that is bounded: when it is full a call fails
+ * at once with {@link EventStoreUnavailableError} (the API answers 503) instead of piling up
+ * (issue 16, row 6). (An earlier note here blamed a stall of the client's `BatchAppend` stream,
+ * client issue #304; that was fixed before the 6.2.1 this adapter uses.)
  */
 
 /**
@@ -15,10 +20,19 @@ export class ConcurrencyLimiter {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
-  /** `maxConcurrent`: tasks allowed in flight at once, an integer ≥ 1 (RangeError otherwise). */
-  constructor(readonly maxConcurrent: number) {
+  /**
+   * `maxConcurrent`: tasks allowed in flight at once, an integer ≥ 1; `maxQueued`: tasks allowed to
+   * wait, an integer ≥ 0 (default: no bound). RangeError otherwise.
+   */
+  constructor(
+    readonly maxConcurrent: number,
+    readonly maxQueued = Infinity,
+  ) {
     if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) {
       throw new RangeError(`maxConcurrent must be an integer ≥ 1, got ${maxConcurrent}`);
+    }
+    if (maxQueued !== Infinity && (!Number.isInteger(maxQueued) || maxQueued < 0)) {
+      throw new RangeError(`maxQueued must be an integer ≥ 0, got ${maxQueued}`);
     }
   }
 
@@ -34,7 +48,8 @@ export class ConcurrencyLimiter {
 
   /**
    * Runs `task` when a slot is free and settles as it does (a synchronous throw becomes a
-   * rejection). The slot is released however the task ends.
+   * rejection). The slot is released however the task ends. Rejects at once with
+   * {@link EventStoreUnavailableError}, without running `task`, when `maxQueued` tasks already wait.
    */
   async run<T>(task: () => Promise<T> | T): Promise<T> {
     await this.acquire();
@@ -49,6 +64,9 @@ export class ConcurrencyLimiter {
     if (this.running < this.maxConcurrent) {
       this.running++;
       return Promise.resolve();
+    }
+    if (this.waiting.length >= this.maxQueued) {
+      return Promise.reject(new EventStoreUnavailableError(`the event store is busy: ${this.waiting.length} calls are waiting already`));
     }
     return new Promise<void>((resolve) => this.waiting.push(resolve));
   }

@@ -7,7 +7,8 @@
  * EVENTSTORE_URL). Source: docs/DESIGN.md, "The event store port" and "Configuration".
  */
 import { EventStoreDBClient } from '@eventstore/db-client';
-import { IdempotencyConflictError } from '../event-store.port';
+import { PassThrough } from 'node:stream';
+import { EventStoreUnavailableError, IdempotencyConflictError } from '../event-store.port';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { assertEventStoreDbUrl, openEventStoreDb } from './open-eventstoredb';
 import { portEvent } from './testing/test-events';
@@ -115,5 +116,40 @@ describe('EventStoreDbEventStore input checks (no request is made)', () => {
 
   it('starts with no append in flight', () => {
     expect(store.appendLoad).toEqual({ active: 0, queued: 0 });
+  });
+});
+
+describe('EventStoreDbEventStore read deadlines and bounds (issue 16, row 6)', () => {
+  /** A client whose reads never answer: each returns a stream that stays open. */
+  function hangingClient(opened: PassThrough[]): EventStoreDBClient {
+    const read = () => {
+      const stream = new PassThrough({ objectMode: true });
+      opened.push(stream);
+      return stream;
+    };
+    return { readStream: read, readAll: read, dispose: async () => undefined } as unknown as EventStoreDBClient;
+  }
+
+  it('a read that does not finish within its deadline fails with EventStoreUnavailableError and is destroyed', async () => {
+    const opened: PassThrough[] = [];
+    const store = new EventStoreDbEventStore(hangingClient(opened), { readDeadlineMs: 20 });
+    await expect(store.readStream('trainee-1')).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    await expect(store.readAll({ fromPosition: 0, maxCount: 10 })).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    expect(opened.map((s) => s.destroyed)).toEqual([true, true]);
+  });
+
+  it('reads beyond the concurrent reads and the queue fail at once instead of piling up', async () => {
+    const opened: PassThrough[] = [];
+    const store = new EventStoreDbEventStore(hangingClient(opened), { maxConcurrentReads: 1, maxQueuedCalls: 1, readDeadlineMs: 60_000 });
+    const first = store.readStream('trainee-1');
+    const second = store.readStream('trainee-2');
+    await expect(store.readStream('trainee-3')).rejects.toThrow(/the event store is busy/);
+    expect(opened).toHaveLength(1);
+    opened[0].end();
+    await expect(first).resolves.toEqual([]);
+    // The queued read starts once the first one's slot is free.
+    while (opened.length < 2) await new Promise((r) => setImmediate(r));
+    opened[1].end();
+    await expect(second).resolves.toEqual([]);
   });
 });

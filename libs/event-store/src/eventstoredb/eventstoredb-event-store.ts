@@ -44,8 +44,15 @@ import type {
   ReadPosition,
   ReadStreamOptions,
   ResolvedEvent,
-  StreamingRead,
 } from '@eventstore/db-client';
+import {
+  closeChannel,
+  collectWithin,
+  DEFAULT_MAX_CONCURRENT_APPENDS,
+  DEFAULT_MAX_CONCURRENT_READS,
+  DEFAULT_MAX_QUEUED_CALLS,
+  DEFAULT_READ_DEADLINE_MS,
+} from './client-calls';
 import {
   AppendOptions,
   AppendResult,
@@ -77,8 +84,6 @@ import {
   toReadPosition,
 } from './positions';
 
-/** Default appends in flight per store (the client stalls past ~100 on one connection). */
-export const DEFAULT_MAX_CONCURRENT_APPENDS = 32;
 /** Default `maxCount` of `readAll` (port: {@link ReadAllOptions.maxCount}). */
 export const DEFAULT_EVENTSTOREDB_READ_ALL_MAX_COUNT = 1000;
 /** Default number of `$all` records one `readAll` request fetches (before client-side filtering). */
@@ -94,9 +99,11 @@ export interface EventStoreDbEventStoreOptions {
   subscriptionBackoff?: BackoffOptions;
   /** `$all` records per `readAll` request, integer ≥ 2, default 512. */
   readAllPageSize?: number;
+  /** Reads in flight (default 32), calls waiting per limiter before more fail (1000), a read's deadline in ms (10 000). */
+  maxConcurrentReads?: number;
+  maxQueuedCalls?: number;
+  readDeadlineMs?: number;
 }
-
-const ignore = (): void => undefined;
 
 /**
  * {@link EventStore} on an EventStoreDB (or KurrentDB) server through one `EventStoreDBClient`.
@@ -105,6 +112,8 @@ const ignore = (): void => undefined;
  */
 export class EventStoreDbEventStore implements EventStore {
   private readonly appendLimiter: ConcurrencyLimiter;
+  private readonly readLimiter: ConcurrencyLimiter;
+  private readonly readDeadlineMs: number;
   private readonly subscriptions = new Set<EventStoreDbSubscription>();
   private readonly subscriptionBackoff: BackoffOptions | undefined;
   private readonly readAllPageSize: number;
@@ -118,7 +127,10 @@ export class EventStoreDbEventStore implements EventStore {
     private readonly client: EventStoreDBClient,
     options: EventStoreDbEventStoreOptions = {},
   ) {
-    this.appendLimiter = new ConcurrencyLimiter(options.maxConcurrentAppends ?? DEFAULT_MAX_CONCURRENT_APPENDS);
+    const queued = options.maxQueuedCalls ?? DEFAULT_MAX_QUEUED_CALLS;
+    this.appendLimiter = new ConcurrencyLimiter(options.maxConcurrentAppends ?? DEFAULT_MAX_CONCURRENT_APPENDS, queued);
+    this.readLimiter = new ConcurrencyLimiter(options.maxConcurrentReads ?? DEFAULT_MAX_CONCURRENT_READS, queued);
+    this.readDeadlineMs = options.readDeadlineMs ?? DEFAULT_READ_DEADLINE_MS;
     this.subscriptionBackoff = options.subscriptionBackoff;
     const pageSize = options.readAllPageSize ?? DEFAULT_READ_ALL_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 2) {
@@ -163,7 +175,7 @@ export class EventStoreDbEventStore implements EventStore {
     this.assertOpen();
     const fromRevision = options.fromRevision ?? 0;
     assertPortPosition(fromRevision, 'fromRevision');
-    return this.readStreamEvents(streamId, { fromRevision: BigInt(fromRevision) });
+    return this.readLimiter.run(() => this.readStreamEvents(streamId, { fromRevision: BigInt(fromRevision) }));
   }
 
   /**
@@ -178,6 +190,10 @@ export class EventStoreDbEventStore implements EventStore {
    */
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
+    return this.readLimiter.run(() => this.readAllNow(options));
+  }
+
+  private async readAllNow(options: ReadAllOptions): Promise<RecordedEvent[]> {
     const fromPosition = options.fromPosition ?? 0;
     const maxCount = options.maxCount ?? DEFAULT_EVENTSTOREDB_READ_ALL_MAX_COUNT;
     assertPortPosition(fromPosition);
@@ -188,7 +204,8 @@ export class EventStoreDbEventStore implements EventStore {
     let cursor: ReadPosition = toReadPosition(fromPosition);
     let skip: Position | null = typeof cursor === 'string' ? null : cursor;
     for (;;) {
-      const page: AllStreamResolvedEvent[] = await collect(
+      const page: AllStreamResolvedEvent[] = await collectWithin(
+        this.readDeadlineMs,
         this.client.readAll({ fromPosition: cursor, maxCount: this.readAllPageSize, direction: FORWARDS, resolveLinkTos: false }),
       );
       let fresh = 0;
@@ -238,9 +255,14 @@ export class EventStoreDbEventStore implements EventStore {
    */
   async headPosition(): Promise<number> {
     this.assertOpen();
+    return this.readLimiter.run(() => this.headPositionNow());
+  }
+
+  private async headPositionNow(): Promise<number> {
     let cursor: ReadPosition = END;
     for (;;) {
-      const page: AllStreamResolvedEvent[] = await collect(
+      const page: AllStreamResolvedEvent[] = await collectWithin(
+        this.readDeadlineMs,
         this.client.readAll({ fromPosition: cursor, maxCount: HEAD_PAGE_SIZE, direction: BACKWARDS, resolveLinkTos: false }),
       );
       let last: Position | null = null;
@@ -352,7 +374,10 @@ export class EventStoreDbEventStore implements EventStore {
   private async readStreamEvents(streamId: string, options: ReadStreamOptions): Promise<RecordedEvent[]> {
     let resolved: ResolvedEvent[];
     try {
-      resolved = await collect(this.client.readStream(streamId, { direction: FORWARDS, resolveLinkTos: false, ...options }));
+      resolved = await collectWithin(
+        this.readDeadlineMs,
+        this.client.readStream(streamId, { direction: FORWARDS, resolveLinkTos: false, ...options }),
+      );
     } catch (error) {
       if (isStreamNotFound(error)) return [];
       throw error;
@@ -372,23 +397,3 @@ export class EventStoreDbEventStore implements EventStore {
  * late error after iteration cannot surface as an uncaught exception; errors during iteration
  * still reject.
  */
-async function collect<T>(read: StreamingRead<T>): Promise<T[]> {
-  read.on('error', ignore);
-  const items: T[] = [];
-  for await (const item of read) items.push(item);
-  return items;
-}
-
-/**
- * Closes the client's gRPC channel: `getChannel` is the client's own (protected in its types), and
- * creates no connection (a channel connects on its first call). Errors are ignored: the client is
- * being let go.
- */
-export async function closeChannel(client: EventStoreDBClient): Promise<void> {
-  try {
-    const channel = await (client as unknown as { getChannel(): Promise<{ close(): void }> }).getChannel();
-    channel.close();
-  } catch {
-    // Nothing left to close.
-  }
-}
