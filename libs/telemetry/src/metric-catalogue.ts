@@ -72,7 +72,7 @@ export const METRIC_FAMILIES = [
   {
     name: 'trainee_records_projector_lag_events',
     type: 'gauge',
-    help: 'Events of the projected streams in the log not yet applied, by projection (counted up to 10,000).',
+    help: 'Events of the projected streams in the log not yet applied, by projection (counted up to 1,000).',
     labels: ['projection'],
     served: ['projector'],
   },
@@ -160,7 +160,7 @@ export const METRIC_FAMILIES = [
   {
     name: 'trainee_records_registry_backlog_events',
     type: 'gauge',
-    help: 'Events the registry process manager has still to handle (TRN requests and awards; counted up to 10,000).',
+    help: 'Events the registry process manager has still to handle (TRN requests and awards; counted up to 1,000).',
     labels: [],
     served: ['projector'],
   },

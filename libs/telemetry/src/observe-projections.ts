@@ -3,6 +3,7 @@ import type { EventStore, RecordedEvent } from '@app/event-store';
 import {
   keepsParkedEvents,
   keepsRebuildRuns,
+  LAG_COUNT_CAP,
   measureLag,
   type Projector,
   type ProjectorOptions,
@@ -13,7 +14,7 @@ import type { Metrics } from './metrics';
 import { contextOf, tracer, tracingEnabled } from './tracing';
 
 /** Events counted at most by a scrape-time lag or backlog reading (as `/readyz` counts). */
-export const COUNT_CAP = 10_000;
+export const COUNT_CAP = LAG_COUNT_CAP;
 
 /** What the projector's process runs, as far as its metrics read them (null: not run here). */
 export interface ProjectionParts {
@@ -85,6 +86,11 @@ export function observeProjections(metrics: Metrics, parts: ProjectionParts): vo
   const registryProcess = parts.registryProcess;
   if (registryProcess) {
     metrics.onScrape(async () => {
+      // Nothing to count while the log has nothing after the checkpoint (one cheap read of the head).
+      if ((await parts.eventStore.headPosition()) <= registryProcess.checkpoint) {
+        metrics.gauge('trainee_records_registry_backlog_events').set(0);
+        return;
+      }
       const pending = await parts.eventStore.readAll({
         fromPosition: registryProcess.checkpoint,
         maxCount: COUNT_CAP,

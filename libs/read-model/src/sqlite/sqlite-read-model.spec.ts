@@ -474,6 +474,12 @@ describe('measureLag', () => {
     const head = await store.headPosition();
     expect(await measureLag(store, head, now)).toEqual({ checkpoint: head, events: 0, atLeast: false, seconds: 0 });
     expect((await measureLag(store, 0, now, 2)).atLeast).toBe(true);
+    // Caught up, it reads only the head; behind, at most cap + 1 events (issue 16, row 4).
+    const readAll = jest.spyOn(store, 'readAll');
+    await measureLag(store, head, now);
+    expect(readAll).not.toHaveBeenCalled();
+    await measureLag(store, 0, now, 2);
+    expect(readAll.mock.calls.map(([options]) => options?.maxCount)).toEqual([3]);
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
