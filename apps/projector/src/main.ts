@@ -8,6 +8,7 @@ import type { RegistryProcessManager } from '@app/application';
 import {
   APP_CONFIG,
   ConfigError,
+  exitOnFatal,
   exitOnSignal,
   loadConfig,
   createRegistryProcess,
@@ -100,12 +101,17 @@ class ProjectorModule {
  */
 export async function startProjector(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
   const metrics = processMetrics(config, ['projector'], logger);
-  const stores = await openStores(config, { metrics: metrics?.metrics });
+  const stores = await openStores(config, { metrics: metrics?.metrics, logger });
   const projector = new Projector(
     stores.eventStore,
     stores.readModel,
     { error: (msg, ctx) => logger.error(ctx ?? {}, msg), warn: (msg, ctx) => logger.warn(ctx ?? {}, msg) },
-    { maxAttempts: config.projectorMaxAttempts, ...projectorHooks(metrics?.metrics ?? null) },
+    {
+      maxAttempts: config.projectorMaxAttempts,
+      ...projectorHooks(metrics?.metrics ?? null),
+      // The subscription cannot go on: exit 1, so the supervisor restarts the process (issue 16, row 2).
+      onFatal: (error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error),
+    },
   );
   const registryProcess = createRegistryProcess(config, stores, logger, metrics?.metrics ?? null);
   if (!registryProcess) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');

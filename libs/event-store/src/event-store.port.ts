@@ -106,6 +106,20 @@ export class EventStoreUnavailableError extends Error {
   }
 }
 
+/**
+ * Raised by a subscription that cannot go on: subscribing again would fail the same way (access
+ * denied, an invalid argument, a position the store cannot map, or an unexplained error repeated
+ * without anything delivered in between). Its consumer should stop the process, so that the
+ * supervisor restarts it and the failure shows (issue 16, row 2; docs/architecture.md "Failures of
+ * the subscription"). `cause` is the store's own error.
+ */
+export class PermanentSubscriptionError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PermanentSubscriptionError';
+  }
+}
+
 /** Raised when ids of an earlier append are re-used with different content or position. */
 export class IdempotencyConflictError extends Error {
   constructor(

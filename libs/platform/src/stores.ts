@@ -27,6 +27,14 @@ export interface Stores {
   close(): Promise<void>;
 }
 
+/** How {@link openStores} measures and reports. */
+export interface OpenStoresOptions {
+  /** Measures the event store's appends (docs/observability.md). */
+  metrics?: Metrics | null;
+  /** Where the event store's subscriptions log retries and stalls (pino-style: context, then message). */
+  logger?: { warn(context: object, message: string): void; error(context: object, message: string): void } | null;
+}
+
 /** A backend named in the configuration could not be reached; the message says which and why. */
 export class StoreUnavailable extends Error {}
 
@@ -35,13 +43,23 @@ export class StoreUnavailable extends Error {}
  * unreachable server raises {@link StoreUnavailable}; there is never a silent fallback to SQLite).
  * The EventStoreDB and MongoDB clients are loaded only when configured (they take ~0.2 s to load;
  * BENCHMARKS.md "API start"). With `options.metrics` or tracing on, the event store's appends are
- * measured and traced (docs/observability.md).
+ * measured and traced (docs/observability.md); `options.logger` hears the EventStoreDB subscriptions'
+ * retries and stalls.
  */
-export async function openStores(config: StoreConfig, options: { metrics?: Metrics | null } = {}): Promise<Stores> {
+export async function openStores(config: StoreConfig, options: OpenStoresOptions = {}): Promise<Stores> {
   let eventStore: EventStore;
+  const logger = options.logger;
   try {
     eventStore = config.eventStoreUrl
-      ? (await import('@app/event-store/eventstoredb')).openEventStoreDb(config.eventStoreUrl)
+      ? (await import('@app/event-store/eventstoredb')).openEventStoreDb(config.eventStoreUrl, {
+          // Subscriptions log their retries and stalls here (issue 16, row 2).
+          logger: logger
+            ? {
+                warn: (message, context) => logger.warn(context ?? {}, message),
+                error: (message, context) => logger.error(context ?? {}, message),
+              }
+            : undefined,
+        })
       : openSqliteEventStore(config.dataDir);
     await eventStore.headPosition();
   } catch (err) {

@@ -8,6 +8,7 @@ import {
   type ProcessRole,
 } from '@app/telemetry';
 import type { AppConfig } from './config';
+import { exitOnFatal } from './process-signals';
 import type { Stores } from './stores';
 
 /** A process's metrics and their listener (docs/observability.md "Metrics"). */
@@ -37,6 +38,7 @@ export interface ContextLogger {
   info(context: object, message: string): void;
   warn(context: object, message: string): void;
   error(context: object, message: string): void;
+  fatal(context: object, message: string): void;
 }
 
 /**
@@ -59,5 +61,7 @@ export function createRegistryProcess(
   };
   return new RegistryProcessManager(stores.eventStore, stores.readModel, instrumentRegistry(registry, metrics), log, {
     around: registryProcessTracing(),
+    // Its subscription cannot go on: the process exits 1 and its supervisor restarts it (issue 16, row 2).
+    onFatal: (error) => exitOnFatal(logger, 'the registry process manager cannot go on; exiting', error),
   });
 }

@@ -4,15 +4,19 @@
  * attempts (then parks the rest of its stream), and never parks while the store does not answer.
  * An in-memory log and read-store double; back-off of 1 ms.
  */
+import { PermanentSubscriptionError } from '@app/event-store';
 import type { EventStore, ReadAllOptions, RecordedEvent, SubscribeOptions, Subscription } from '@app/event-store';
 import type { ParkedEvent, ParkedEventStore } from './parked-events';
 import { Projector, type ProjectorLogger } from './projector';
+import { assessReadiness } from './readiness';
 import type { ProjectionStore } from './read-model.port';
 
 /** A log in memory whose subscriptions can be told to fail when opened. */
 class MemoryLog {
   readonly events: RecordedEvent[] = [];
   failingSubscriptions = 0;
+  /** What a failing subscription throws. */
+  failure: () => Error = () => new Error('connection reset');
   subscriptions = 0;
   private readonly wake: Array<() => void> = [];
 
@@ -28,6 +32,7 @@ class MemoryLog {
     return {
       readAll: async (o: ReadAllOptions = {}) => this.events.filter((e) => e.position > (o.fromPosition ?? 0)).slice(0, o.maxCount),
       subscribeToAll: (o: SubscribeOptions = {}) => this.subscribe(o.fromPosition ?? 0),
+      headPosition: async () => this.events.length,
     } as unknown as EventStore;
   }
 
@@ -37,13 +42,14 @@ class MemoryLog {
     if (fail) this.failingSubscriptions--;
     let closed = false;
     const { events, wake } = this;
+    const failure = this.failure;
     return {
       unsubscribe: async () => {
         closed = true;
         for (const w of wake.splice(0)) w();
       },
       async *[Symbol.asyncIterator]() {
-        if (fail) throw new Error('connection reset');
+        if (fail) throw failure();
         let at = from;
         while (!closed) {
           const next = events.find((e) => e.position > at);
@@ -200,6 +206,46 @@ describe('Projector failure handling', () => {
     expect(projector.health()).toMatchObject({ state: 'failing', failure: { kind: 'subscription', message: 'connection reset' } });
     await projector.stop(); // wakes the back-off at once
     expect(projector.health()).toMatchObject({ state: 'stopped', failure: null });
+  });
+});
+
+describe('Projector on a subscription that cannot go on', () => {
+  it('stops for good: says failed with the error, tells onFatal once, and never subscribes again', async () => {
+    const log = new MemoryLog();
+    log.append('trainee-A');
+    log.failingSubscriptions = 1;
+    log.failure = () => new PermanentSubscriptionError('EventStoreDB subscription cannot go on: AccessDeniedError');
+    const logger = recordingLogger();
+    const fatal: PermanentSubscriptionError[] = [];
+    const projector = new Projector(log.asStore(), new FakeStore(), logger, { ...fast, onFatal: (e) => fatal.push(e) });
+    await projector.start();
+    while (fatal.length === 0) await new Promise((r) => setTimeout(r, 1));
+
+    expect(fatal).toHaveLength(1);
+    expect(projector.live).toBe(false);
+    expect(projector.health()).toMatchObject({
+      state: 'failed',
+      checkpoint: 0,
+      failure: { kind: 'subscription', message: 'EventStoreDB subscription cannot go on: AccessDeniedError' },
+    });
+    expect(logger.errors.map(([m]) => m)).toEqual(['projector subscription cannot go on; the projector has stopped']);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(log.subscriptions).toBe(1);
+    const readiness = await assessReadiness({
+      eventStore: log.asStore(),
+      readModel: {},
+      projector: projector.health(),
+      checkpoint: 0,
+      maxLagSeconds: 30,
+      behindUntil: 0,
+      now: new Date('2026-05-01T00:00:00Z'),
+    });
+    expect(readiness).toMatchObject({ ready: false, projector: 'failed' });
+    expect(readiness.reasons).toEqual([
+      'the projector has stopped on an error that subscribing again cannot cure: EventStoreDB subscription cannot go on: AccessDeniedError',
+    ]);
+    await projector.stop();
+    expect(projector.health().state).toBe('stopped');
   });
 });
 

@@ -1,61 +1,17 @@
-import type { EventFilter, EventStore, RecordedEvent, Subscription } from '@app/event-store';
+import { PermanentSubscriptionError, type EventFilter, type EventStore, type RecordedEvent, type Subscription } from '@app/event-store';
 import { PROVIDER_STREAM_PREFIX, TRAINEE_STREAM_PREFIX } from '@app/domain';
 import type { ProjectionStore } from './read-model.port';
 import { errorMessage, keepsParkedEvents, parkedRecord } from './parked-events';
 import { buildEmptyStore } from './stream-build';
+import type { ProjectorFailure, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
 
-/** The streams the projections read. */
+export type { ProjectorFailure, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
+
 /** Events per batch when catching up (live batches are whatever arrived together, at most `batchSize`). */
 const CATCH_UP_BATCH_SIZE = 10_000;
 
+/** The streams the projections read. */
 export const PROJECTED_STREAMS: EventFilter = { streamPrefixes: [TRAINEE_STREAM_PREFIX, PROVIDER_STREAM_PREFIX] };
-
-export interface ProjectorLogger {
-  error(message: string, context?: Record<string, unknown>): void;
-  warn(message: string, context?: Record<string, unknown>): void;
-}
-
-/** Tuning of a {@link Projector}; tests inject small delays. */
-export interface ProjectorOptions {
-  /** Events applied per batch at most (default 1000). */
-  batchSize?: number;
-  /** First back-off after a failure, in ms (default 100); doubled after each failure. */
-  retryDelayMs?: number;
-  /** Longest back-off, in ms (default 5000). */
-  maxRetryDelayMs?: number;
-  /** Failed attempts at one event, while the store answers, before it is parked (default 5; PROJECTOR_MAX_ATTEMPTS). */
-  maxAttempts?: number;
-  /** The clock of `parked_at` and `since` (default: the system clock). */
-  now?: () => Date;
-  /** Told of each batch's events once stored (the API drops cached tokens); what it throws is logged and ignored. */
-  onApplied?: (events: readonly RecordedEvent[]) => void;
-  /** Told of each batch stored: its events and how long the store took, in seconds (metrics and traces; must not throw). */
-  onBatchStored?: (events: readonly RecordedEvent[], seconds: number) => void;
-}
-
-/** What is failing: the subscription to the log, or applying one event (named by stream, revision, type, position). */
-export interface ProjectorFailure {
-  kind: 'subscription' | 'apply';
-  message: string;
-  stream_id?: string;
-  revision?: number;
-  type?: string;
-  position?: number;
-  /** Failed attempts so far (at this event, or at subscribing). */
-  attempts: number;
-  /** ISO 8601 instant of the first failure of this run of failures. */
-  since: string;
-}
-
-/** What `/readyz` and the logs show of a projector: see {@link Projector.health}. */
-export interface ProjectorHealth {
-  /** `stopped` before `start()` and after `stop()`; `failing` while in back-off; else `live`. */
-  state: 'stopped' | 'live' | 'failing';
-  checkpoint: number;
-  failure: ProjectorFailure | null;
-  /** Events parked by this projector since it was created. */
-  parked: number;
-}
 
 interface Waiter {
   position: number;
@@ -99,6 +55,8 @@ export class Projector {
   private loop: Promise<void> | null = null;
   private subscriptionFailure: ProjectorFailure | null = null;
   private applyFailure: ProjectorFailure | null = null;
+  /** The failure that ended the subscription for good; set, the projector no longer runs. */
+  private fatalFailure: ProjectorFailure | null = null;
   private wakeSleepers: Array<() => void> = [];
 
   constructor(
@@ -125,6 +83,7 @@ export class Projector {
 
   /** The state, checkpoint, current failure (the subscription's first) and events parked since creation. */
   health(): ProjectorHealth {
+    if (this.fatalFailure) return { state: 'failed', checkpoint: this.position, failure: this.fatalFailure, parked: this.parkedCount };
     const failure = this.subscriptionFailure ?? this.applyFailure;
     const state = !this.running ? 'stopped' : failure ? 'failing' : 'live';
     return { state, checkpoint: this.position, failure, parked: this.parkedCount };
@@ -186,6 +145,7 @@ export class Projector {
         throw new Error('the subscription ended');
       } catch (err) {
         if (this.stopped) return;
+        if (err instanceof PermanentSubscriptionError) return this.endForGood(err, attempts);
         const since = this.subscriptionFailure?.since ?? this.now().toISOString();
         this.subscriptionFailure = { kind: 'subscription', message: errorMessage(err), attempts, since };
         this.logger.error('projector subscription failed; resubscribing from the checkpoint', {
@@ -202,6 +162,23 @@ export class Projector {
         sub = this.eventStore.subscribeToAll({ fromPosition: this.position, filter: PROJECTED_STREAMS });
         this.subscription = sub;
       }
+    }
+  }
+
+  /** Applies what is buffered, records the failure (state `failed`), logs it and tells {@link ProjectorOptions.onFatal}. */
+  private async endForGood(err: PermanentSubscriptionError, attempts: number): Promise<void> {
+    await this.flush();
+    const since = this.subscriptionFailure?.since ?? this.now().toISOString();
+    this.fatalFailure = { kind: 'subscription', message: errorMessage(err), attempts, since };
+    this.subscriptionFailure = null;
+    this.logger.error('projector subscription cannot go on; the projector has stopped', {
+      error: errorMessage(err),
+      checkpoint: this.position,
+    });
+    try {
+      this.options.onFatal?.(err);
+    } catch (fatalError) {
+      this.logger.warn('onFatal failed', { error: errorMessage(fatalError) });
     }
   }
 
@@ -393,6 +370,7 @@ export class Projector {
     this.running = false;
     this.subscriptionFailure = null;
     this.applyFailure = null;
+    this.fatalFailure = null;
     for (const w of this.waiters) w.resolve();
     this.waiters = [];
   }

@@ -34,7 +34,7 @@ export interface ReadinessInput {
 
 /**
  * Readiness as issue 12 "Honest health" defines it: not ready while this process's projector is
- * stopped or failing (in back-off, with what fails), while the oldest event not applied is older
+ * stopped, failing (in back-off, with what fails) or failed for good (issue 16, row 2), while the oldest event not applied is older
  * than `maxLagSeconds`, or while a write's projection wait timed out and the checkpoint has not
  * reached that write's position. Parked events are counted but do not make the process unready
  * (they were skipped so that the others are served). Throws the stores' errors.
@@ -44,7 +44,9 @@ export async function assessReadiness(input: ReadinessInput): Promise<Readiness>
   const reasons: string[] = [];
   const p = input.projector;
   if (p?.state === 'stopped') reasons.push('the projector is stopped');
-  if (p?.failure?.kind === 'subscription') {
+  if (p?.state === 'failed') {
+    reasons.push(`the projector has stopped on an error that subscribing again cannot cure: ${p.failure?.message ?? 'unknown'}`);
+  } else if (p?.failure?.kind === 'subscription') {
     reasons.push(`the projector's subscription is failing (attempt ${p.failure.attempts}, retrying): ${p.failure.message}`);
   } else if (p?.failure) {
     const f = p.failure;

@@ -5,6 +5,7 @@ import {
   APP_CONFIG,
   createRegistryProcess,
   createWebhookDispatcher,
+  exitOnFatal,
   openWebhookOutbox,
   type AppConfig,
   type ProcessMetrics,
@@ -65,6 +66,8 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
           {
             maxAttempts: config.projectorMaxAttempts,
             ...projectorHooks(metrics?.metrics ?? null),
+            // The subscription cannot go on: exit 1, so the supervisor restarts the process (issue 16, row 2).
+            onFatal: (error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error),
             // A token issued, revoked or used: the next request looks it up again.
             onApplied: (events) => {
               if (events.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))) tokens.invalidate();

@@ -22,7 +22,7 @@ export function storeProviders(): Provider[] {
     {
       provide: STORES,
       useFactory: async (config: AppConfig, logger: Logger, metrics: ProcessMetrics | null) => {
-        const stores = await openStores(config, { metrics: metrics?.metrics });
+        const stores = await openStores(config, { metrics: metrics?.metrics, logger });
         logger.info({ backends: stores.backends, projector: config.projector }, 'stores open');
         return stores;
       },

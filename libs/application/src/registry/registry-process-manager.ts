@@ -11,7 +11,14 @@ import {
   type TraineeState,
   traineeStreamId,
 } from '@app/domain';
-import { type EventStore, newEventId, type RecordedEvent, runCommand, type Subscription } from '@app/event-store';
+import {
+  type EventStore,
+  newEventId,
+  PermanentSubscriptionError,
+  type RecordedEvent,
+  runCommand,
+  type Subscription,
+} from '@app/event-store';
 import { RegistryUnavailable, type TeacherRegistry } from './registry.port';
 
 /** Name of the process manager's checkpoint in the checkpoint store. */
@@ -71,6 +78,11 @@ export class RegistryProcessManager {
       maxBackoffMs?: number;
       /** Runs the handling of an event (tracing puts it in the trace of the write that caused it); must call `handle`. */
       around?: (event: RecordedEvent, handle: () => Promise<void>) => Promise<void>;
+      /**
+       * Told when the subscription ends with an error that subscribing again cannot cure; the
+       * process manager has stopped and the process should exit (issue 16, row 2).
+       */
+      onFatal?: (error: PermanentSubscriptionError) => void;
     } = {},
   ) {}
 
@@ -84,25 +96,69 @@ export class RegistryProcessManager {
     return this.handled;
   }
 
-  /** Subscribes from the stored checkpoint; returns once subscribed. */
+  /**
+   * Subscribes from the stored checkpoint; returns once subscribed. A subscription that fails is
+   * opened again from the checkpoint after a back-off (100 ms doubling to `maxBackoffMs`), logged;
+   * one that fails with a {@link PermanentSubscriptionError} ends the loop and tells `onFatal`.
+   */
   async start(): Promise<void> {
     this.position = await this.checkpoints.readCheckpoint(REGISTRY_PM_CHECKPOINT);
-    const sub = this.eventStore.subscribeToAll({ fromPosition: this.position, filter: { eventTypes: REGISTRY_PM_EVENT_TYPES } });
-    this.subscription = sub;
-    this.loop = (async () => {
+    this.subscription = this.subscribe();
+    this.loop = this.consume();
+  }
+
+  private subscribe(): Subscription {
+    return this.eventStore.subscribeToAll({ fromPosition: this.position, filter: { eventTypes: REGISTRY_PM_EVENT_TYPES } });
+  }
+
+  private async consume(): Promise<void> {
+    let backoff = 100;
+    while (!this.stopped && this.subscription) {
       try {
-        for await (const event of sub) {
-          if (this.stopped) break;
+        for await (const event of this.subscription) {
+          if (this.stopped) return;
           const done = await this.handleWithRetry(event);
-          if (!done) break;
+          if (!done) return;
           await this.checkpoints.writeCheckpoint(REGISTRY_PM_CHECKPOINT, event.position);
           this.position = event.position;
           this.handled++;
+          backoff = 100;
         }
+        if (this.stopped) return;
+        throw new Error('the subscription ended');
       } catch (err) {
-        this.logger.error('registry process manager stopped on an error', { error: String(err) });
+        if (this.stopped) return;
+        if (err instanceof PermanentSubscriptionError) {
+          this.logger.error('registry process manager stopped: its subscription cannot go on', { error: err.message });
+          this.options.onFatal?.(err);
+          return;
+        }
+        this.logger.error('registry process manager failed; resubscribing from its checkpoint', {
+          error: String(err),
+          checkpoint: this.position,
+          retry_in_ms: backoff,
+        });
+        await this.subscription.unsubscribe().catch(() => undefined);
+        await this.pause(backoff);
+        backoff = Math.min(backoff * 2, this.options.maxBackoffMs ?? 30_000);
+        if (!this.stopped) this.subscription = this.subscribe();
       }
-    })();
+    }
+  }
+
+  /** Waits `ms`, or less when stopped. */
+  private pause(ms: number): Promise<void> {
+    const signal = this.abort.signal;
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    });
   }
 
   /**

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import v2025Example from '../../../../test/fixtures/post-trainee-v2025.0.json';
 import { FakeRegistry } from '../../../../test/support/fake-registry';
 import { decide, toEventData, traineeStreamId } from '@app/domain';
-import { newEventId, SqliteEventStore } from '@app/event-store';
+import { type EventStore, newEventId, PermanentSubscriptionError, SqliteEventStore, type Subscription } from '@app/event-store';
 import { SqliteReadModel } from '@app/read-model';
 import { HttpRegistry } from './http-registry';
 import { RegistryUnavailable, type AwardRequest, type RegistryCallContext, type TeacherRegistry, type TrnRequest } from './registry.port';
@@ -68,6 +68,23 @@ class VirtualTime {
   };
 }
 
+/** `store`, but its next subscriptions fail at once with `errors`, one each, in order. */
+function failingSubscriptions(store: EventStore, errors: Error[]): EventStore & { subscribed: number } {
+  const wrapped = Object.create(store) as EventStore & { subscribed: number };
+  wrapped.subscribed = 0;
+  wrapped.subscribeToAll = (options) => {
+    wrapped.subscribed++;
+    const error = errors.shift();
+    if (!error) return store.subscribeToAll(options);
+    const failing: Subscription = {
+      unsubscribe: async () => undefined,
+      [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }),
+    };
+    return failing;
+  };
+  return wrapped;
+}
+
 async function until(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 400 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
 }
@@ -119,6 +136,35 @@ describe('RegistryProcessManager (driven by the event log)', () => {
     await pm.stop();
     expect(registry.trnCalls).toHaveLength(3);
     expect(new Set(registry.trnCalls.map((c) => c.idempotency_key)).size).toBe(1);
+  });
+
+  it('resubscribes from its checkpoint after its subscription fails, and says so', async () => {
+    const errors: unknown[] = [];
+    const log = { ...quiet, error: (_: string, context?: Record<string, unknown>) => errors.push(context?.error) };
+    const failing = failingSubscriptions(store, [new Error('connection reset')]);
+    const pm = new RegistryProcessManager(failing, readModel, new CountingRegistry(instant()), log, { maxBackoffMs: 20 });
+    await pm.start();
+    await register(store, 'T1');
+    await until(async () => (await trnOf('T1')).length === 1);
+    await pm.stop();
+    expect(await trnOf('T1')).toHaveLength(1);
+    expect(failing.subscribed).toBe(2);
+    expect(errors).toEqual(['Error: connection reset']);
+  });
+
+  it('stops and tells onFatal when its subscription cannot go on (issue 16, row 2)', async () => {
+    const fatal: Error[] = [];
+    const failing = failingSubscriptions(store, [new PermanentSubscriptionError('access denied')]);
+    const pm = new RegistryProcessManager(failing, readModel, new CountingRegistry(instant()), quiet, {
+      maxBackoffMs: 20,
+      onFatal: (e) => fatal.push(e),
+    });
+    await pm.start();
+    await until(async () => fatal.length === 1);
+    await new Promise((r) => setTimeout(r, 50));
+    await pm.stop();
+    expect(fatal.map((e) => e.message)).toEqual(['access denied']);
+    expect(failing.subscribed).toBe(1);
   });
 
   it('stopping during a sandbox delay leaves the event to the next start, which handles it once', async () => {

@@ -8,14 +8,16 @@ import {
   DeadlineExceededError,
   InvalidArgumentError,
   NO_STREAM,
+  NotLeaderError,
   StreamNotFoundError,
+  TimeoutError,
   UnavailableError,
   UnknownError,
   UnsupportedError,
   WrongExpectedVersionError as ClientWrongExpectedVersionError,
 } from '@eventstore/db-client';
 import { WrongExpectedVersionError } from '../event-store.port';
-import { isClientWrongExpectedVersion, isStreamNotFound, isTransientSubscriptionError, toPortWrongExpectedVersion } from './errors';
+import { isClientWrongExpectedVersion, isStreamNotFound, classifySubscriptionError, toPortWrongExpectedVersion } from './errors';
 import { PositionMappingError } from './positions';
 
 function clientWrongExpectedVersion(current: bigint | typeof NO_STREAM): ClientWrongExpectedVersionError {
@@ -50,15 +52,24 @@ describe('isStreamNotFound', () => {
   });
 });
 
-describe('isTransientSubscriptionError', () => {
+describe('classifySubscriptionError', () => {
   it.each([
     ['unavailable', new UnavailableError()],
     ['cancelled by the server', new CancelledError()],
     ['deadline exceeded', new DeadlineExceededError()],
-    ['unknown', new UnknownError()],
+    ['a timeout', new TimeoutError()],
+    // Its constructor reads the leader from the gRPC error's metadata; an instance without one will do here.
+    ['a node that is not the leader', Object.setPrototypeOf(new Error('not leader'), NotLeaderError.prototype) as Error],
     ['a premature close of the stream', Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })],
-  ])('retries after %s', (_, error) => {
-    expect(isTransientSubscriptionError(error)).toBe(true);
+  ])('takes %s for a dropped connection', (_, error) => {
+    expect(classifySubscriptionError(error)).toBe('drop');
+  });
+
+  it.each([
+    ['the client UnknownError (an invalid position among others)', new UnknownError()],
+    ['an error of no known class', new Error('stream reset')],
+  ])('calls %s unknown', (_, error) => {
+    expect(classifySubscriptionError(error)).toBe('unknown');
   });
 
   it.each([
@@ -68,6 +79,6 @@ describe('isTransientSubscriptionError', () => {
     ['an unmappable position', new PositionMappingError('commit ≠ prepare')],
     ['a programming error', new TypeError('x is not a function')],
   ])('gives up on %s', (_, error) => {
-    expect(isTransientSubscriptionError(error)).toBe(false);
+    expect(classifySubscriptionError(error)).toBe('permanent');
   });
 });

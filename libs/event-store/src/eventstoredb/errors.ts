@@ -3,8 +3,13 @@
  */
 import {
   AccessDeniedError,
+  CancelledError,
+  DeadlineExceededError,
   InvalidArgumentError,
+  NotLeaderError,
   StreamNotFoundError,
+  TimeoutError,
+  UnavailableError,
   UnsupportedError,
   WrongExpectedVersionError as ClientWrongExpectedVersionError,
 } from '@eventstore/db-client';
@@ -36,13 +41,23 @@ export function isStreamNotFound(error: unknown): error is StreamNotFoundError {
 }
 
 /**
- * Whether a subscription that failed with `error` should resubscribe (after a backoff) rather than
- * end with the error. Permanent: access denied, invalid argument, an unsupported server feature, a
- * position the adapter cannot map ({@link PositionMappingError}), and programming errors
- * (TypeError, RangeError). Everything else (unavailable, cancelled by the server, deadline, not
- * leader, unknown, a dropped connection, …) is treated as a drop and retried.
+ * What a failure of one client subscription means for the resilient subscription
+ * (eventstoredb-subscription.ts; issue 16, row 2):
+ *
+ * - `drop`: the connection or the server's leadership went away (unavailable, cancelled, deadline
+ *   or timeout, not leader, a prematurely closed stream). Resubscribed after a backoff, for as long
+ *   as it takes; each retry is logged.
+ * - `unknown`: anything else the client could not name (its `UnknownError`, which is also what an
+ *   invalid position becomes, or an error of no known class). Resubscribed and logged, but a run of
+ *   them with nothing delivered in between ends the subscription with a PermanentSubscriptionError.
+ * - `permanent`: access denied, an invalid argument, an unsupported server feature, a position the
+ *   adapter cannot map ({@link PositionMappingError}), and programming errors (TypeError,
+ *   RangeError). Subscribing again would fail the same way: the subscription ends at once.
  */
-export function isTransientSubscriptionError(error: unknown): boolean {
+export type SubscriptionFailureKind = 'drop' | 'unknown' | 'permanent';
+
+/** Classifies `error` (see {@link SubscriptionFailureKind}). */
+export function classifySubscriptionError(error: unknown): SubscriptionFailureKind {
   if (
     error instanceof AccessDeniedError ||
     error instanceof InvalidArgumentError ||
@@ -51,7 +66,17 @@ export function isTransientSubscriptionError(error: unknown): boolean {
     error instanceof TypeError ||
     error instanceof RangeError
   ) {
-    return false;
+    return 'permanent';
   }
-  return true;
+  if (
+    error instanceof UnavailableError ||
+    error instanceof CancelledError ||
+    error instanceof DeadlineExceededError ||
+    error instanceof TimeoutError ||
+    error instanceof NotLeaderError ||
+    (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE'
+  ) {
+    return 'drop';
+  }
+  return 'unknown';
 }

@@ -70,16 +70,16 @@ import { BackoffOptions } from './backoff';
 import { ConcurrencyLimiter } from './concurrency-limiter';
 import { isClientWrongExpectedVersion, isStreamNotFound, toPortWrongExpectedVersion } from './errors';
 import { assertWritableStreamId, fromClientEvent, normaliseBatch, toClientEvent } from './event-mapping';
-import { EventStoreDbSubscription } from './eventstoredb-subscription';
+import { EventStoreDbSubscription, type SubscriptionLogger, type SubscriptionSettings } from './eventstoredb-subscription';
 import { isSystemEvent, matchesEventFilter, normaliseFilter } from './filters';
 import { classifyRetry } from './idempotency';
+import { BackwardsRead, newestPosition } from './newest-event';
 import {
   assertPortPosition,
   expectedRevisionMatches,
   fromClientCurrentRevision,
   samePosition,
   toClientExpectedRevision,
-  toPortPosition,
   toPortRevision,
   toReadPosition,
 } from './positions';
@@ -90,6 +90,8 @@ export const DEFAULT_EVENTSTOREDB_READ_ALL_MAX_COUNT = 1000;
 export const DEFAULT_READ_ALL_PAGE_SIZE = 512;
 /** Records per backwards request when `headPosition` looks for the newest non-system event. */
 const HEAD_PAGE_SIZE = 32;
+/** Newest records of `$all` a subscription's stall check looks at for an event its filter matches. */
+const STALL_CHECK_RECORDS = 256;
 
 /** Options of {@link EventStoreDbEventStore}. */
 export interface EventStoreDbEventStoreOptions {
@@ -97,6 +99,9 @@ export interface EventStoreDbEventStoreOptions {
   maxConcurrentAppends?: number;
   /** Resubscription backoff of subscriptions, in ms (default 100 doubling to 5000, jittered). */
   subscriptionBackoff?: BackoffOptions;
+  /** Where subscriptions log retries and stalls, and their stall threshold in ms (see eventstoredb-subscription.ts). */
+  logger?: SubscriptionLogger;
+  stallAfterMs?: number;
   /** `$all` records per `readAll` request, integer ≥ 2, default 512. */
   readAllPageSize?: number;
   /** Reads in flight (default 32), calls waiting per limiter before more fail (1000), a read's deadline in ms (10 000). */
@@ -115,7 +120,7 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly readLimiter: ConcurrencyLimiter;
   private readonly readDeadlineMs: number;
   private readonly subscriptions = new Set<EventStoreDbSubscription>();
-  private readonly subscriptionBackoff: BackoffOptions | undefined;
+  private readonly subscriptionSettings: SubscriptionSettings;
   private readonly readAllPageSize: number;
   private closed = false;
 
@@ -131,7 +136,7 @@ export class EventStoreDbEventStore implements EventStore {
     this.appendLimiter = new ConcurrencyLimiter(options.maxConcurrentAppends ?? DEFAULT_MAX_CONCURRENT_APPENDS, queued);
     this.readLimiter = new ConcurrencyLimiter(options.maxConcurrentReads ?? DEFAULT_MAX_CONCURRENT_READS, queued);
     this.readDeadlineMs = options.readDeadlineMs ?? DEFAULT_READ_DEADLINE_MS;
-    this.subscriptionBackoff = options.subscriptionBackoff;
+    this.subscriptionSettings = { backoff: options.subscriptionBackoff, logger: options.logger, stallAfterMs: options.stallAfterMs };
     const pageSize = options.readAllPageSize ?? DEFAULT_READ_ALL_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 2) {
       throw new RangeError(`readAllPageSize must be an integer ≥ 2, got ${pageSize}`);
@@ -240,10 +245,17 @@ export class EventStoreDbEventStore implements EventStore {
       {
         subscribe: (from, filter) => this.client.subscribeToAll({ fromPosition: from, filter, resolveLinkTos: false }),
         forget: (s) => this.subscriptions.delete(s),
+        matchingHead: (filter) =>
+          this.readLimiter.run(() =>
+            newestPosition(this.backwardsRead, (streamId, type) => matchesEventFilter(filter, streamId, type), {
+              pageSize: HEAD_PAGE_SIZE,
+              maxRecords: STALL_CHECK_RECORDS,
+            }),
+          ),
       },
       fromPosition,
       normaliseFilter(options.filter),
-      { backoff: this.subscriptionBackoff },
+      { ...this.subscriptionSettings },
     );
     this.subscriptions.add(subscription);
     return subscription;
@@ -259,23 +271,12 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   private async headPositionNow(): Promise<number> {
-    let cursor: ReadPosition = END;
-    for (;;) {
-      const page: AllStreamResolvedEvent[] = await collectWithin(
-        this.readDeadlineMs,
-        this.client.readAll({ fromPosition: cursor, maxCount: HEAD_PAGE_SIZE, direction: BACKWARDS, resolveLinkTos: false }),
-      );
-      let last: Position | null = null;
-      for (const { event } of page) {
-        if (event === undefined) continue;
-        if (typeof cursor !== 'string' && samePosition(event.position, cursor)) continue;
-        last = event.position;
-        if (!isSystemEvent(event.streamId, event.type)) return toPortPosition(event.position);
-      }
-      if (page.length < HEAD_PAGE_SIZE || last === null) return 0;
-      cursor = last;
-    }
+    return (await newestPosition(this.backwardsRead, () => true, { pageSize: HEAD_PAGE_SIZE })) ?? 0;
   }
+
+  /** One backwards read of `$all` within the read deadline (for {@link newestPosition}). */
+  private readonly backwardsRead: BackwardsRead = (from, maxCount) =>
+    collectWithin(this.readDeadlineMs, this.client.readAll({ fromPosition: from, maxCount, direction: BACKWARDS, resolveLinkTos: false }));
 
   /**
    * Ends every subscription of this store, disposes the client's calls and closes its gRPC channel

@@ -23,16 +23,28 @@
  * Not guarded against: an event at the resume position deleted and scavenged while the subscription
  * was away (the server would then skip the next event instead); this service never deletes.
  *
+ * Failures (issue 16, row 2; {@link classifySubscriptionError}): each one is logged with what
+ * failed, the attempt and the delay. A dropped connection is retried for as long as it takes; an
+ * unknown error is retried too, but `maxUnknownFailures` of them in a row with nothing delivered
+ * between end the subscription; a permanent error ends it at once. Ending rejects the pending
+ * `next()` with a {@link PermanentSubscriptionError} (its `cause` is the client's error), which the
+ * projector answers by stopping the process.
+ *
+ * Stalls: a server subscription can stay open and deliver nothing. While the consumer waits in
+ * `next()` and nothing has come for `stallAfterMs`, the subscription reads the position of the
+ * newest matching event in the log; beyond the position reached, it is stalled ({@link assessStall}),
+ * logged, and opened again from the position reached.
+ *
  * `unsubscribe()`, `close()` of the store, or leaving a `for await` ends the subscription: a pending
- * `next()` resolves `{ done: true }` at once and nothing is delivered afterwards. A permanent error
- * (see {@link isTransientSubscriptionError}) rejects the pending `next()` and ends it.
+ * `next()` resolves `{ done: true }` at once and nothing is delivered afterwards.
  */
 import type { AllStreamResolvedEvent, AllStreamSubscription, Filter, Position, ReadPosition } from '@eventstore/db-client';
-import type { RecordedEvent, Subscription } from '../event-store.port';
+import { PermanentSubscriptionError, type RecordedEvent, type Subscription } from '../event-store.port';
 import { BackoffOptions, computeBackoffMs } from './backoff';
-import { isTransientSubscriptionError } from './errors';
+import { classifySubscriptionError } from './errors';
 import { buildServerFilter, NormalisedFilter } from './filters';
 import { SubscriptionCursor } from './subscription-cursor';
+import { assessStall, DEFAULT_STALL_AFTER_MS, silenceMs } from './subscription-watchdog';
 
 /** Server checkpoint multiplier: a checkpoint every 5 × 32 events the server considers. */
 const CHECKPOINT_INTERVAL = 5;
@@ -43,13 +55,35 @@ export interface SubscriptionSource {
   subscribe(fromPosition: ReadPosition, filter: Filter): AllStreamSubscription;
   /** Called once when the subscription ends. */
   forget(subscription: EventStoreDbSubscription): void;
+  /**
+   * Port position of the newest event in the log that `filter` matches (0: none in the log), or
+   * null when there is none among the newest records the source looks at.
+   */
+  matchingHead(filter: NormalisedFilter | null): Promise<number | null>;
 }
+
+/** Where the subscription reports its retries and stalls (the process's logger). */
+export interface SubscriptionLogger {
+  warn(message: string, context?: Record<string, unknown>): void;
+  error(message: string, context?: Record<string, unknown>): void;
+}
+
+/** Default number of unknown failures in a row, nothing delivered between, that end a subscription. */
+export const DEFAULT_MAX_UNKNOWN_FAILURES = 10;
 
 /** Settings of {@link EventStoreDbSubscription}. */
 export interface SubscriptionSettings {
   backoff?: BackoffOptions;
   /** Random source of the backoff jitter, in [0, 1). Default `Math.random`. */
   random?: () => number;
+  /** Told of every resubscription and stall. Default: none (tests). */
+  logger?: SubscriptionLogger;
+  /** Silence (ms) of a waiting consumer after which the log's head is checked; default 30 000; 0 turns the check off. */
+  stallAfterMs?: number;
+  /** Unknown failures in a row, nothing delivered between, before the subscription ends (default 10). */
+  maxUnknownFailures?: number;
+  /** Clock of the stall check, in ms (default `Date.now`). */
+  now?: () => number;
 }
 
 /** A server checkpoint, carried in order with the events through the client subscription. */
@@ -75,6 +109,16 @@ export class EventStoreDbSubscription implements Subscription {
   private readonly events: AsyncGenerator<RecordedEvent, void, undefined>;
   private readonly stopSignal: Promise<typeof STOPPED>;
   private signalStop!: () => void;
+  private readonly filter: NormalisedFilter | null;
+  private readonly now: () => number;
+  /** Stall check state: since when the consumer waits, last delivery, current subscription's start. */
+  private waitingSinceMs: number | null = null;
+  private lastDeliveryMs = 0;
+  private subscribedAtMs = 0;
+  private stallTimer: NodeJS.Timeout | null = null;
+  private checkingStall = false;
+  /** Set when the stall check ends the current server subscription (its end is then not a failure). */
+  private stalled = false;
 
   /**
    * `fromPosition`: exclusive port checkpoint (0 = from the start); `filter`: the normalised port
@@ -87,6 +131,8 @@ export class EventStoreDbSubscription implements Subscription {
     private readonly settings: SubscriptionSettings = {},
   ) {
     this.cursor = new SubscriptionCursor(fromPosition, filter);
+    this.filter = filter;
+    this.now = settings.now ?? Date.now;
     this.serverFilter = buildServerFilter(filter, {
       checkpointInterval: CHECKPOINT_INTERVAL,
       // Runs inside the client subscription's transform, in stream order: pushing the marker into
@@ -117,6 +163,7 @@ export class EventStoreDbSubscription implements Subscription {
     if (this.stopped) return;
     this.stopped = true;
     this.signalStop();
+    if (this.stallTimer !== null) clearInterval(this.stallTimer);
     this.wakeFromPause?.();
     const current = this.current;
     this.current = null;
@@ -129,11 +176,14 @@ export class EventStoreDbSubscription implements Subscription {
   private async next(): Promise<IteratorResult<RecordedEvent>> {
     if (this.stopped) return DONE;
     let result: IteratorResult<RecordedEvent, void> | typeof STOPPED;
+    this.waitingSinceMs = this.now();
     try {
       result = await Promise.race([this.events.next(), this.stopSignal]);
     } catch (error) {
       await this.unsubscribe();
       throw error;
+    } finally {
+      this.waitingSinceMs = null;
     }
     if (result === STOPPED || this.stopped) return DONE;
     if (result.done === true) {
@@ -144,19 +194,25 @@ export class EventStoreDbSubscription implements Subscription {
   }
 
   private async *run(): AsyncGenerator<RecordedEvent, void, undefined> {
+    this.startStallCheck();
     let failures = 0;
+    let unknownFailures = 0;
     while (!this.stopped) {
       const subscription = this.source.subscribe(this.cursor.resumeFrom, this.serverFilter);
       // Errors reach the loop below through the iterator; this listener only keeps a late 'error'
       // (after the loop let go of the stream) from becoming an uncaught exception.
       subscription.on('error', ignore);
       this.current = subscription;
+      this.subscribedAtMs = this.now();
+      this.stalled = false;
       let failed = false;
       let failure: unknown;
       try {
         for await (const item of subscription as AsyncIterable<unknown>) {
           if (this.stopped) return;
+          this.lastDeliveryMs = this.now();
           failures = 0;
+          unknownFailures = 0;
           if (item instanceof CheckpointMarker) {
             this.cursor.adoptCheckpoint(item.position);
             continue;
@@ -173,10 +229,73 @@ export class EventStoreDbSubscription implements Subscription {
         release(subscription);
       }
       if (this.stopped) return;
-      if (failed && !isTransientSubscriptionError(failure)) throw failure;
-      await this.pause(computeBackoffMs(failures, this.settings.backoff, this.settings.random));
+      const delayMs = computeBackoffMs(failures, this.settings.backoff, this.settings.random);
+      if (this.stalled) {
+        // Logged by the stall check; the server subscription was ended on purpose.
+      } else if (!failed) {
+        this.settings.logger?.warn('EventStoreDB subscription ended by the server; resubscribing', this.retryContext(failures, delayMs));
+      } else {
+        const kind = classifySubscriptionError(failure);
+        if (kind === 'unknown') unknownFailures++;
+        const maxUnknown = this.settings.maxUnknownFailures ?? DEFAULT_MAX_UNKNOWN_FAILURES;
+        if (kind === 'permanent' || unknownFailures >= maxUnknown) {
+          const why = kind === 'permanent' ? 'cannot go on' : `failed ${unknownFailures} times in a row with nothing delivered`;
+          throw new PermanentSubscriptionError(`EventStoreDB subscription ${why}: ${describeError(failure)}`, { cause: failure });
+        }
+        const log = kind === 'unknown' ? this.settings.logger?.error : this.settings.logger?.warn;
+        log?.call(this.settings.logger, 'EventStoreDB subscription failed; resubscribing', {
+          ...this.retryContext(failures, delayMs),
+          error: describeError(failure),
+          kind,
+        });
+      }
+      await this.pause(delayMs);
       failures++;
     }
+  }
+
+  private retryContext(failures: number, delayMs: number): Record<string, unknown> {
+    return { attempt: failures + 1, retry_in_ms: delayMs, resume_after: this.cursor.reached };
+  }
+
+  /** Checks for a stall every half `stallAfterMs` (see the module doc); the timer does not keep the process alive. */
+  private startStallCheck(): void {
+    const stallAfterMs = this.settings.stallAfterMs ?? DEFAULT_STALL_AFTER_MS;
+    if (stallAfterMs <= 0 || this.stallTimer !== null) return;
+    this.stallTimer = setInterval(() => void this.checkForStall(stallAfterMs), Math.max(1, Math.floor(stallAfterMs / 2)));
+    this.stallTimer.unref();
+  }
+
+  /** Reads the matching head only once the consumer has waited in silence long enough; ends a stalled server subscription. */
+  private async checkForStall(stallAfterMs: number): Promise<void> {
+    if (this.checkingStall || this.stopped || this.current === null || silenceMs(this.times()) < stallAfterMs) return;
+    this.checkingStall = true;
+    try {
+      const matchingHead = await this.source.matchingHead(this.filter);
+      const current = this.current;
+      const verdict = assessStall({ ...this.times(), reached: this.cursor.reached, matchingHead }, stallAfterMs);
+      if (!verdict.stalled || this.stopped || current === null) return;
+      this.settings.logger?.warn('EventStoreDB subscription stalled: nothing delivered while the log has more; resubscribing', {
+        silent_ms: verdict.silentMs,
+        reached: verdict.reached,
+        matching_head: verdict.matchingHead,
+      });
+      this.stalled = true;
+      release(current);
+    } catch (error) {
+      this.settings.logger?.warn('EventStoreDB subscription: the stall check could not read the head', { error: describeError(error) });
+    } finally {
+      this.checkingStall = false;
+    }
+  }
+
+  private times(): { nowMs: number; waitingSinceMs: number | null; lastDeliveryMs: number; subscribedAtMs: number } {
+    return {
+      nowMs: this.now(),
+      waitingSinceMs: this.waitingSinceMs,
+      lastDeliveryMs: this.lastDeliveryMs,
+      subscribedAtMs: this.subscribedAtMs,
+    };
   }
 
   private pause(ms: number): Promise<void> {
@@ -192,6 +311,13 @@ export class EventStoreDbSubscription implements Subscription {
       };
     });
   }
+}
+
+/** An error's class and message, for logs and the permanent error's message (the client's errors keep the name "Error"). */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const name = error.name === 'Error' && error.constructor.name !== 'Error' ? error.constructor.name : error.name;
+  return error.message === '' ? name : `${name}: ${error.message}`;
 }
 
 /** Ends a client subscription: its iterator finishes at once, and the gRPC call is cancelled. */

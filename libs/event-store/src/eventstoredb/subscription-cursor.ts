@@ -32,6 +32,14 @@ export class SubscriptionCursor {
     return this.last;
   }
 
+  /**
+   * Port position the subscription has reached: the last event accepted, or a later adopted server
+   * checkpoint (its commit position). What the stall check compares with the log's head.
+   */
+  get reached(): number {
+    return typeof this.resume === 'string' ? this.last : Math.max(this.last, Number(this.resume.commit));
+  }
+
   /** Where the next server subscription should start (`START` or a client position). */
   get resumeFrom(): ReadPosition {
     return this.resume;

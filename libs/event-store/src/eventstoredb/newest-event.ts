@@ -1,0 +1,51 @@
+/**
+ * The newest event of `$all` that a predicate accepts, found by reading backwards from the end in
+ * small pages: the store's head position (any non-system event) and the stall check's matching
+ * head (issue 16, row 2). Client 6.2.1 cannot filter a read of `$all` on the server, so the pages
+ * are filtered here.
+ */
+import { END } from '@eventstore/db-client';
+import type { AllStreamResolvedEvent, Position, ReadPosition } from '@eventstore/db-client';
+import { isSystemEvent } from './filters';
+import { samePosition, toPortPosition } from './positions';
+
+/** One backwards read of `$all`: up to `maxCount` records from `from` (inclusive) towards the start. */
+export type BackwardsRead = (from: ReadPosition, maxCount: number) => Promise<AllStreamResolvedEvent[]>;
+
+/** Bounds of {@link newestPosition}. */
+export interface NewestPositionOptions {
+  /** Records per read (default 32). */
+  pageSize?: number;
+  /** Records looked at in all before giving up with null (default: no bound, the whole log). */
+  maxRecords?: number;
+}
+
+/**
+ * Port position of the newest non-system event for which `matches(streamId, type)` is true; 0 when
+ * the log holds none; null when none is among the newest `maxRecords` records (the log goes on).
+ * Throws what `read` throws, and PositionMappingError for an unmappable position.
+ */
+export async function newestPosition(
+  read: BackwardsRead,
+  matches: (streamId: string, type: string) => boolean,
+  options: NewestPositionOptions = {},
+): Promise<number | null> {
+  const pageSize = options.pageSize ?? 32;
+  const maxRecords = options.maxRecords ?? Infinity;
+  let cursor: ReadPosition = END;
+  for (let seen = 0; seen < maxRecords;) {
+    const page = await read(cursor, pageSize);
+    let last: Position | null = null;
+    for (const { event } of page) {
+      if (event === undefined) continue;
+      // Each page after the first starts at the previous page's last record: skip it.
+      if (typeof cursor !== 'string' && samePosition(event.position, cursor)) continue;
+      last = event.position;
+      seen++;
+      if (!isSystemEvent(event.streamId, event.type) && matches(event.streamId, event.type)) return toPortPosition(event.position);
+    }
+    if (page.length < pageSize || last === null) return 0;
+    cursor = last;
+  }
+  return null;
+}
