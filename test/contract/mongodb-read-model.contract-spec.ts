@@ -16,19 +16,25 @@ import { mongoUrlOrSkip } from '../support/mongo-suite';
 const url = mongoUrlOrSkip('Read-model contract: MongoReadModel', 'MongoDB read-model contract suite');
 
 if (url) {
+  /** A live batch's write window: short, so that a swap drops its old store 350 ms after its lock, not 35 s. */
+  const LIVE_WRITE_WINDOW_MS = 300;
   /** Unique per run (database names are limited to 63 bytes). */
   const runId = `rmc_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   let tests = 0;
 
   const factory = async (): Promise<ReadModelContractContext> => {
     const dbName = `${runId}_${++tests}`;
-    const readModel = await MongoReadModel.connect(url, { dbName });
+    const readModel = await MongoReadModel.connect(url, { dbName, liveWriteWindowMs: LIVE_WRITE_WINDOW_MS });
     const opened: MongoReadModel[] = [readModel];
     const admin = new MongoClient(url);
     return {
       readModel,
       reopen: async (options = {}) => {
-        const another = await MongoReadModel.connect(url, { dbName, codeVersions: options.codeVersions });
+        const another = await MongoReadModel.connect(url, {
+          dbName,
+          codeVersions: options.codeVersions,
+          liveWriteWindowMs: LIVE_WRITE_WINDOW_MS,
+        });
         opened.push(another);
         return another;
       },

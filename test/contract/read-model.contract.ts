@@ -1430,6 +1430,26 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
           if (ctx.storeExists) expect(await ctx.storeExists('providers', `v${pcode}`)).toBe(true);
         },
       );
+
+      rebuildTest(
+        'another instance reads the new store as soon as the swap is done, even with the old store kept (issue 16, row 1)',
+        async (store) => {
+          const s = await seed();
+          // Another process's view, which has just read the store being swapped out.
+          const other = (await ctx.reopen!()) as ContractReadModel;
+          const changing = 1;
+          expect((await other.getTrainee(s.ids[changing]))?.details.middle_names).toBe(s.expected[changing].details.middle_names);
+
+          await rebuildProjection(events, store, 'trainees', { keepOld: true, batchSize: 7 });
+          const update = log.trainee([updated(s.ids[changing], { middle_names: 'AfterSwap' }, '2026-03-04T00:00:00.000Z')]);
+          await live(update);
+
+          // Read at once (no wait): the kept old store still holds the old document.
+          expect((await other.getTrainee(s.ids[changing]))?.details.middle_names).toBe('AfterSwap');
+          expect((await other.getTraineeSnapshot(s.ids[changing]))?.revision).toBe(update[0].streamRevision);
+        },
+        { needsReopen: true },
+      );
     });
   });
 }

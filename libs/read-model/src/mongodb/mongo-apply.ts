@@ -20,6 +20,7 @@ import {
 } from './mongo-collections';
 import { DUPLICATE_KEY, MAX_WRITE_ATTEMPTS, plain, WRITE_CONCERN } from './mongo-connection';
 import type { MongoRegistry } from './mongo-registry';
+import { WriteFence } from './write-fence';
 
 /** A write of a bulk, with what is needed to tell "already applied" from a real conflict. */
 interface PlannedWrite<T extends Document> {
@@ -33,7 +34,9 @@ interface PlannedWrite<T extends Document> {
 /**
  * Applies `events` to store `store` of projection `name` of the registry's database, then advances
  * the store's checkpoint (`<name>_<store>`, `version` recorded with it) to the last event's
- * position; see `MongoReadModel.applyBatch` for how. An empty batch writes nothing.
+ * position; see `MongoReadModel.applyBatch` for how. An empty batch writes nothing. `fence` is
+ * checked before every write (a live batch's: see ./write-fence.ts), and throws WriteWindowClosed
+ * once the batch may no longer write.
  */
 export async function applyToStore(
   registry: MongoRegistry,
@@ -41,6 +44,7 @@ export async function applyToStore(
   store: string,
   version: number,
   events: RecordedEvent[],
+  fence: WriteFence = WriteFence.OPEN,
 ): Promise<void> {
   if (events.length === 0) return;
   if (name === 'trainees') {
@@ -51,10 +55,12 @@ export async function applyToStore(
       const onApplied: OnApplied<TraineeEvent, TraineeDocument> = ({ event, recorded }, before, after) =>
         feedEntries.push(changeOf(event, recorded, before, after));
       const changes = foldBatch(traineeProjection, batch, await loadTrainees(trainees, batch.keys), onApplied);
+      fence.check();
       await writeFeed(feed, feedEntries);
       await runBulk(
         trainees,
         changes.map((c) => traineeWrite(c.after)),
+        fence,
       );
     }
   } else {
@@ -66,13 +72,16 @@ export async function applyToStore(
       await runBulk(
         collections.tokens,
         changes.flatMap((c) => changedTokens(c.before, c.after).map(tokenWrite)),
+        fence,
       );
       await runBulk(
         collections.providers,
         changes.map((c) => providerWrite(c.after)),
+        fence,
       );
     }
   }
+  fence.check();
   await registry.advanceCheckpoint(events[events.length - 1].position, `${name}_${store}`, version);
 }
 
@@ -191,9 +200,14 @@ function tokenWrite(token: TokenDocument): PlannedWrite<StoredToken> {
  * and is an error. Unguarded writes that failed with E11000 are re-sent. Any other failure,
  * or a write concern error, is thrown.
  */
-async function runBulk<T extends { _id: string; revision?: number }>(coll: Collection<T>, writes: PlannedWrite<T>[]): Promise<void> {
+async function runBulk<T extends { _id: string; revision?: number }>(
+  coll: Collection<T>,
+  writes: PlannedWrite<T>[],
+  fence: WriteFence,
+): Promise<void> {
   let pending = writes;
   for (let attempt = 1; pending.length > 0; attempt++) {
+    fence.check();
     try {
       await coll.bulkWrite(
         pending.map((w) => w.model),

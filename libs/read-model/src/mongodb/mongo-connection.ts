@@ -13,13 +13,6 @@ export const MONGO_COLLECTIONS = {
 /** Database used when neither the options nor the connection string name one. */
 export const DEFAULT_MONGO_DB_NAME = 'trainee_records';
 
-/**
- * How long a registry read serves the read methods (`getTrainee`, `listTrainees`, …) before it is
- * read again. Writes (`applyBatch`), `checkpoint()`, `projectionInfo()` and rebuilds always read
- * it afresh (and refresh the cache).
- */
-export const MONGO_REGISTRY_TTL_MS = 200;
-
 /** Options of `MongoReadModel.connect`. */
 export interface MongoReadModelOptions {
   /** Database to use; default: the one in the connection string, else `trainee_records`. */
@@ -29,6 +22,12 @@ export interface MongoReadModelOptions {
    * SQLite adapter's option of the same name, for tests of a version change.
    */
   codeVersions?: Partial<Record<ProjectionName, number>>;
+  /**
+   * How long a live batch may write the store it found unlocked, in ms (default
+   * `LIVE_WRITE_WINDOW_MS`, 30 000); a swap drops the old store this long plus 5 s after taking its
+   * lock (./write-fence.ts). Shorter in tests.
+   */
+  liveWriteWindowMs?: number;
 }
 
 /**

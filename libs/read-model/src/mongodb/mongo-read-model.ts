@@ -8,13 +8,14 @@ import type { ParkedEvent, ParkedEventStore } from '../parked-events';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
 import { applyToStore } from './mongo-apply';
 import { ensureStoreIndexes, providerCollections, traineeCollections } from './mongo-collections';
-import { openDatabase, settleAll, sleep, SWAP_LOCK_POLL_MS, type MongoReadModelOptions } from './mongo-connection';
+import { MAX_WRITE_ATTEMPTS, openDatabase, settleAll, sleep, SWAP_LOCK_POLL_MS, type MongoReadModelOptions } from './mongo-connection';
+import { LIVE_WRITE_WINDOW_MS, WriteFence, WriteWindowClosed } from './write-fence';
 import { MongoQueries } from './mongo-queries';
 import { MongoRegistry } from './mongo-registry';
 import { claimRebuildStore, swapInto } from './mongo-swap';
 import { MongoRebuildRuns } from './mongo-rebuild-runs';
 
-export { DEFAULT_MONGO_DB_NAME, MONGO_COLLECTIONS, MONGO_REGISTRY_TTL_MS, type MongoReadModelOptions } from './mongo-connection';
+export { DEFAULT_MONGO_DB_NAME, MONGO_COLLECTIONS, type MongoReadModelOptions } from './mongo-connection';
 export { mongoStoreCollections } from './mongo-collections';
 
 /** The collection of parked events. */
@@ -39,16 +40,11 @@ type ParkedEventDocument = Omit<ParkedEvent, 'position'> & { _id: number; positi
  * (./mongo-registry.ts), the queries (./mongo-queries.ts), the bulk writes of a batch
  * (./mongo-apply.ts) and the blue/green swap (./mongo-swap.ts).
  *
- * Reads follow the registry. The read methods use a registry read at most
- * {@link MONGO_REGISTRY_TTL_MS} old (a change stream would need a replica set; a registry query
- * per request would double the queries of every GET). Writes, `checkpoint()`, `projectionInfo()`
- * and rebuilds read it afresh and refresh that cache, so in this process a read that follows an
- * acknowledged write (read-your-writes: the in-process projector's `applyBatch`, or
- * `CheckpointWaiter` polling `checkpoint()`) uses a registry at least as new as the one the write
- * was applied under. A read of another client may see the previous store for up to the TTL (plus
- * one round trip) after a swap: it then reads the old store's documents, never an error — a read
- * that finds nothing or fails because the store was dropped looks at the registry again and, when
- * it names another store, is retried once there.
+ * Reads follow the registry: each read runs on the store of the newest registry read this process
+ * holds while a registry read sent with it confirms that store still serves, and runs again on the
+ * new store when it does not (`MongoRegistry.readFollowing`; issue 16, row 1). So a read never
+ * answers from a store that was swapped out before it began, in this process or any other, and a
+ * read that races a swap or a drop never fails.
  *
  * Writes: MongoDB has no atomic write across collections without transactions, so `applyBatch`
  * writes the documents first and the checkpoint after them. A crash in between redelivers the
@@ -69,6 +65,7 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
     private readonly client: MongoClient,
     db: Db,
     codeVersions: Partial<Record<ProjectionName, number>> = {},
+    private readonly liveWriteWindowMs = LIVE_WRITE_WINDOW_MS,
   ) {
     super(db, new MongoRegistry(db, codeVersions));
     this.rebuildRuns = new MongoRebuildRuns(db);
@@ -92,7 +89,7 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
   static async connect(url: string, options: MongoReadModelOptions = {}): Promise<MongoReadModel> {
     const { client, db } = await openDatabase(url, options.dbName);
     try {
-      const readModel = new MongoReadModel(client, db, options.codeVersions);
+      const readModel = new MongoReadModel(client, db, options.codeVersions, options.liveWriteWindowMs);
       await readModel.ensureRegistry();
       await readModel.ensureIndexes();
       return readModel;
@@ -169,7 +166,10 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
    *
    * 0. Reads the registry afresh; while a swap holds a projection's lock (see {@link beginRebuild}),
    *    waits ({@link SWAP_LOCK_POLL_MS}) and reads it again, so no batch starts writing a store
-   *    that is being swapped out.
+   *    that is being swapped out. The batch may write for `liveWriteWindowMs` (30 s) from that
+   *    registry read, checked before each write (./write-fence.ts): a slower batch stops and starts
+   *    over on the registry as it is then (at most 3 times), so no write reaches a store after the
+   *    swap that replaced it has dropped it (issue 16, row 7).
    * 1. Decodes (and upcasts) each event for the trainee and provider projections
    *    (`../projections`); other types are ignored but still count for the checkpoint.
    * 2. Loads the affected trainee documents in one query (by `trainee_id_lower`, as the SQLite
@@ -191,15 +191,24 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
    */
   async applyBatch(events: RecordedEvent[]): Promise<void> {
     if (events.length === 0) return;
-    let registry = await this.registry.read();
-    while (PROJECTION_NAMES.some((name) => registry.locked[name])) {
-      await sleep(SWAP_LOCK_POLL_MS);
-      registry = await this.registry.read();
+    for (let attempt = 1; ; attempt++) {
+      let registry = await this.registry.read();
+      while (PROJECTION_NAMES.some((name) => registry.locked[name])) {
+        await sleep(SWAP_LOCK_POLL_MS);
+        registry = await this.registry.read();
+      }
+      const fence = new WriteFence(registry.sentAt, this.liveWriteWindowMs);
+      try {
+        await settleAll([
+          applyToStore(this.registry, 'trainees', registry.rows.trainees.store, registry.rows.trainees.version, events, fence),
+          applyToStore(this.registry, 'providers', registry.rows.providers.store, registry.rows.providers.version, events, fence),
+        ]);
+        return;
+      } catch (error) {
+        // Too slow to be sure its store was not swapped out and dropped: start over on the registry as it is now.
+        if (!(error instanceof WriteWindowClosed) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+      }
     }
-    await settleAll([
-      applyToStore(this.registry, 'trainees', registry.rows.trainees.store, registry.rows.trainees.version, events),
-      applyToStore(this.registry, 'providers', registry.rows.providers.store, registry.rows.providers.version, events),
-    ]);
   }
 
   /** Closes the client and its connection pool. */
@@ -275,7 +284,10 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
       checkpoint: () => this.readCheckpoint(checkpointId),
       applyBatch: (events) => applyToStore(this.registry, name, store, code, events),
       swap: async (readAfter, options) => {
-        const outcome = await swapInto(this.registry, name, store, code, readAfter, options);
+        const outcome = await swapInto(this.registry, name, store, code, readAfter, {
+          ...options,
+          liveWriteWindowMs: this.liveWriteWindowMs,
+        });
         // The new store applied every event again, parked ones included: they are parked no more.
         await this.parked().deleteMany({ projection: name });
         return outcome;

@@ -1,14 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { PROJECTION_NAMES, PROJECTION_VERSIONS, type ProjectionName } from '../projection-versions';
-import {
-  isStoreGone,
-  LEGACY_CHECKPOINT_ID,
-  MONGO_COLLECTIONS,
-  MONGO_REGISTRY_TTL_MS,
-  now,
-  retryDuplicateKey,
-  WRITE_CONCERN,
-} from './mongo-connection';
+import { isStoreGone, LEGACY_CHECKPOINT_ID, MONGO_COLLECTIONS, now, retryDuplicateKey, WRITE_CONCERN } from './mongo-connection';
+import { FreshReads, readFollowingRegistry } from './fresh-read';
 
 /** One checkpoint of `projection_checkpoints`: a store's (`<projection>_<store>`) or another consumer's. */
 export interface CheckpointDocument {
@@ -44,22 +37,25 @@ export interface Registry {
   locked: Record<ProjectionName, boolean>;
   /** `Date.now()` when the read was sent. */
   readAt: number;
+  /** `performance.now()` when the read was sent (a live batch's write window starts then: ./write-fence.ts). */
+  sentAt: number;
   /** Order in which the read was sent (a newer read is never replaced by an older one). */
   seq: number;
 }
 
 /**
  * The registry (`projection_registry`: which store each projection serves from) and the
- * checkpoints (`projection_checkpoints`) of one database, with the registry read the read methods
- * share (see `MongoReadModel`: a read at most {@link MONGO_REGISTRY_TTL_MS} old).
+ * checkpoints (`projection_checkpoints`) of one database, with the registry reads the read methods
+ * share ({@link readFollowing}).
  */
 export class MongoRegistry {
   readonly checkpoints: Collection<CheckpointDocument>;
   readonly collection: Collection<RegistryDocument>;
   readonly codeVersions: Record<ProjectionName, number>;
   private cached: Registry | null = null;
-  private pendingRead: Promise<Registry> | null = null;
   private registrySeq = 0;
+  /** Registry reads sent after their callers asked, shared among concurrent callers. */
+  private readonly fresh = new FreshReads(() => this.read());
 
   /** Takes the database and the projection versions this code builds (default {@link PROJECTION_VERSIONS}). */
   constructor(
@@ -108,6 +104,7 @@ export class MongoRegistry {
   async read(): Promise<Registry> {
     const seq = ++this.registrySeq;
     const readAt = Date.now();
+    const sentAt = performance.now();
     const docs = await this.collection
       .aggregate<RegistryDocument & { locked: boolean }>([{ $addFields: { locked: { $gt: ['$swap_lock.until', '$$NOW'] } } }], {
         readPreference: 'primary',
@@ -123,47 +120,32 @@ export class MongoRegistry {
       rows[name] = row;
       locked[name] = isLocked === true;
     }
-    const registry: Registry = { rows, locked, readAt, seq };
+    const registry: Registry = { rows, locked, readAt, sentAt, seq };
     if (!this.cached || this.cached.seq < seq) this.cached = registry;
     return registry;
   }
 
-  /** The registry for a read method: the cached one while younger than the TTL, else a new read (shared by concurrent callers). */
-  private async forRead(): Promise<Registry> {
-    if (this.cached && Date.now() - this.cached.readAt < MONGO_REGISTRY_TTL_MS) return this.cached;
-    if (!this.pendingRead) {
-      this.pendingRead = this.read().finally(() => {
-        this.pendingRead = null;
-      });
-    }
-    return this.pendingRead;
-  }
-
   /**
-   * Runs a read of projection `name` on the store the registry names (`fn` is given the store
-   * and its registry row). When the result is empty (`isEmpty`) or the read failed because its
-   * collection was dropped, and a fresh registry read names another store (a swap happened since
-   * the cached read), runs it once more there; so a swap never fails a read nor makes a document
-   * disappear. Throws the read's error otherwise.
+   * Runs a read of projection `name` (`fn` is given the store and its registry row) on the store
+   * that serves, checked by a registry read sent with it ({@link readFollowingRegistry}: never
+   * from a store swapped out before the read began, and a read that races a swap or a drop never
+   * fails). `isEmpty` tells an answer that a dropped store would also give. Costs one small registry
+   * query per read, shared among concurrent reads ({@link FreshReads}), run beside the read (two
+   * after an empty answer). Throws `fn`'s error or the registry read's.
    */
   async readFollowing<T>(
     name: ProjectionName,
     fn: (store: string, row: RegistryDocument) => Promise<T>,
     isEmpty: (result: T) => boolean,
   ): Promise<T> {
-    const row = (await this.forRead()).rows[name];
-    let result: { value: T } | { error: unknown };
-    try {
-      result = { value: await fn(row.store, row) };
-      if (!isEmpty(result.value)) return result.value;
-    } catch (error) {
-      if (!isStoreGone(error)) throw error;
-      result = { error };
-    }
-    const current = (await this.read()).rows[name];
-    if (current.store !== row.store) return fn(current.store, current);
-    if ('error' in result) throw result.error;
-    return result.value;
+    return readFollowingRegistry({
+      known: this.cached,
+      fresh: () => this.fresh.get(),
+      storeOf: (registry: Registry) => registry.rows[name].store,
+      run: (registry) => fn(registry.rows[name].store, registry.rows[name]),
+      isEmpty,
+      isGone: isStoreGone,
+    });
   }
 
   /** The stored position of checkpoint `id` (a consumer's or a store's `<projection>_<store>`), 0 when none. */

@@ -3,8 +3,15 @@ import type { RecordedEvent } from '@app/event-store';
 import type { ProjectionName } from '../projection-versions';
 import { applyToStore } from './mongo-apply';
 import { mongoStoreCollections } from './mongo-collections';
-import { MAX_WRITE_ATTEMPTS, now, settleAll, SWAP_LEASE_MS, WRITE_CONCERN } from './mongo-connection';
+import { MAX_WRITE_ATTEMPTS, now, settleAll, sleep, SWAP_LEASE_MS, WRITE_CONCERN } from './mongo-connection';
+import { dropWaitMs, LIVE_WRITE_WINDOW_MS } from './write-fence';
 import type { MongoRegistry } from './mongo-registry';
+
+/** What a swap is asked: keep the old store, and the live batches' write window (ms, default {@link LIVE_WRITE_WINDOW_MS}). */
+export interface SwapOptions {
+  keepOld: boolean;
+  liveWriteWindowMs?: number;
+}
 
 /** Reads the log after a position: what a rebuild hands its swap (`RebuildTarget.swap`). */
 type ReadAfter = (position: number) => Promise<RecordedEvent[]>;
@@ -64,7 +71,9 @@ async function storeExists(registry: MongoRegistry, name: ProjectionName, store:
  *    `store` and our lease being live (an atomic compare-and-set on one document: every reader
  *    and the live projector see the old row or the new one, never a mix);
  * 4. catches `store` up once more from its checkpoint (see {@link finishSwap});
- * 5. drops the old store's collections, then its checkpoint document, unless `keepOld`.
+ * 5. unless `keepOld`, waits until no live batch that found the old store unlocked may still write
+ *    it (the write window plus a margin after the lock: ./write-fence.ts), then drops the old
+ *    store's collections and its checkpoint document.
  *
  * Returns the previous store and whether it was dropped. Throws an `Error` when the lock cannot
  * be taken, when the lease ran out (the swapping process stalled longer than the lease: the live
@@ -79,9 +88,11 @@ export async function swapInto(
   store: string,
   version: number,
   readAfter: ReadAfter,
-  options: { keepOld: boolean },
+  options: SwapOptions,
 ): Promise<{ previous: string; dropped: boolean }> {
   const token = await takeSwapLock(registry, name, store);
+  // Acknowledged, so at or after the lock took effect: the live batches' write windows count from before it.
+  const lockedAt = performance.now();
   let previous: string;
   try {
     previous = (await registry.read()).rows[name].store;
@@ -110,7 +121,7 @@ export async function swapInto(
     throw error;
   }
   await registry.read();
-  return finishSwap(registry, name, store, version, previous, readAfter, options);
+  return finishSwap(registry, name, store, version, previous, readAfter, { ...options, lockedAt });
 }
 
 /** Takes the swap lock of `name` for a swap to `store` (step 1 of {@link swapInto}); returns its token. */
@@ -172,7 +183,7 @@ async function finishSwap(
   version: number,
   previous: string,
   readAfter: ReadAfter,
-  options: { keepOld: boolean },
+  options: SwapOptions & { lockedAt: number },
 ): Promise<{ previous: string; dropped: boolean }> {
   try {
     // One more catch-up, from the new store's checkpoint. Under the lock nothing can have
@@ -188,6 +199,8 @@ async function finishSwap(
     // and its `$max` checkpoint may jump past n, so n would be skipped for good.
     await catchUp(registry, name, store, version, readAfter);
     if (options.keepOld || previous === store) return { previous, dropped: false };
+    // No live batch that found the old store unlocked may still write it (./write-fence.ts).
+    await sleep(dropWaitMs(options.lockedAt, performance.now(), options.liveWriteWindowMs ?? LIVE_WRITE_WINDOW_MS));
     await settleAll(
       mongoStoreCollections(name, previous).map((collection) =>
         registry.db.dropCollection(collection, { writeConcern: WRITE_CONCERN }).then(() => undefined),

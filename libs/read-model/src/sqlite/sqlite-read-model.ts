@@ -56,7 +56,6 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   private active!: Tables;
   private registry: RegistryRow[] = [];
   private seenDataVersion = -1;
-  private lookedAt = -Infinity;
   private readonly streamBuildOptions: { workerFromPosition: number } | undefined;
 
   /**
@@ -98,17 +97,13 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   }
 
   /**
-   * Follows the registry when another connection (or this one) has committed since the last look.
-   * A read looks (`PRAGMA data_version`) at most every {@link REGISTRY_RECHECK_MS}: a swap made in
-   * another process reaches this one's reads within that time, and a read that meets a dropped
-   * store looks again at once (see {@link read}); `now` looks whatever the time, as every write
-   * and checkpoint read does (so the in-process projector, and a writer waiting for it, always
-   * follow a swap before their next read); `force` reads the registry even if nothing committed.
+   * Follows the registry when another connection (or this one) has committed since the last look
+   * (`PRAGMA data_version`, about 2 µs): every read and write looks, so a swap made in another
+   * process is followed by every read that starts after it (issue 16, row 1; docs/architecture.md
+   * "Projection versions and blue/green rebuilds"), and a read that meets a dropped store looks
+   * again (see {@link read}); `force` reads the registry even if nothing committed.
    */
-  private refresh(mode: 'read' | 'now' | 'force' = 'read'): Tables {
-    const at = performance.now();
-    if (mode === 'read' && this.active && at - this.lookedAt < REGISTRY_RECHECK_MS) return this.active;
-    this.lookedAt = at;
+  private refresh(mode: 'look' | 'force' = 'look'): Tables {
     const version = this.stmts.dataVersion.get() as number;
     if (mode !== 'force' && version === this.seenDataVersion && this.active) return this.active;
     this.seenDataVersion = version;
@@ -232,7 +227,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
 
   /** The lower of the two active projections' checkpoints: every event up to it is applied to both. */
   async checkpoint(): Promise<number> {
-    const t = this.refresh('now');
+    const t = this.refresh();
     return Math.min(
       this.stmts.getCheckpoint.get(`trainees_${t.trainees.store}`)?.position ?? 0,
       this.stmts.getCheckpoint.get(`providers_${t.providers.store}`)?.position ?? 0,
@@ -248,7 +243,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     if (events.length === 0) return;
     this.db
       .transaction(() => {
-        const t = this.refresh('now');
+        const t = this.refresh();
         t.trainees.apply(events);
         t.providers.apply(events);
         this.advance(t, events[events.length - 1].position);
@@ -271,7 +266,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
    */
   async initialStreamBuild(): Promise<StreamBuild | null> {
     if ((await this.checkpoint()) !== 0) return null;
-    const t = this.refresh('now');
+    const t = this.refresh();
     return new SqliteStreamBuild(this.db, t.trainees, `trainees_${t.trainees.store}`, this.streamBuildOptions, (position) =>
       this.advance(t, position),
     );
@@ -294,7 +289,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   async parkEvent(event: ParkedEvent): Promise<void> {
     this.db
       .transaction(() => {
-        const t = this.refresh('now');
+        const t = this.refresh();
         this.stmts.park.run(event);
         this.advance(t, event.position);
       })
@@ -387,9 +382,6 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
  * (address space, not RSS: the OS page cache holds the pages once for every process).
  */
 const READ_MODEL_MMAP_BYTES = 4 * 1024 ** 3;
-
-/** How long a registry look serves reads, in ms (see `SqliteReadModel.refresh`). */
-const REGISTRY_RECHECK_MS = 100;
 
 function now(): string {
   return new Date().toISOString();
