@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { inheritedEnv } from './processes';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -14,7 +15,7 @@ export function runAdmin(args: string[], dataDir: string, env: Record<string, st
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(ROOT, 'apps/admin/src/main.ts'), ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, APP_ENV: 'sandbox', ...env },
+      env: { ...inheritedEnv(), DATA_DIR: dataDir, APP_ENV: 'sandbox', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

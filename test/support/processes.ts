@@ -3,6 +3,16 @@ import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
 
+/**
+ * This process's environment without the production servers' URLs: a child runs on EventStoreDB or
+ * MongoDB only when its test passes EVENTSTORE_URL or MONGODB_URL itself (the contract suites and
+ * the production stack e2e read them from the environment; the other process tests are SQLite's).
+ */
+export function inheritedEnv(): NodeJS.ProcessEnv {
+  const { EVENTSTORE_URL: _eventStore, MONGODB_URL: _mongodb, ...rest } = process.env;
+  return rest;
+}
+
 /** A TypeScript entry point of this repo running in its own OS process (through tsx). */
 export class TsProcess {
   readonly lines: string[] = [];
@@ -43,7 +53,7 @@ export class TsProcess {
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
       // Tests are many requests from one address: rate limits off unless a test sets them.
-      env: { ...process.env, RATE_LIMIT_IP_PER_MINUTE: '0', RATE_LIMIT_TOKEN_PER_MINUTE: '0', ...env },
+      env: { ...inheritedEnv(), RATE_LIMIT_IP_PER_MINUTE: '0', RATE_LIMIT_TOKEN_PER_MINUTE: '0', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     return new TsProcess(child);
