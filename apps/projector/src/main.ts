@@ -11,6 +11,7 @@ import {
   exitOnFatal,
   exitOnSignal,
   loadConfig,
+  messageFirst,
   createRegistryProcess,
   createWebhookDispatcher,
   openStores,
@@ -102,31 +103,16 @@ class ProjectorModule {
 export async function startProjector(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
   const metrics = processMetrics(config, ['projector'], logger);
   const stores = await openStores(config, { metrics: metrics?.metrics, logger });
-  const projector = new Projector(
-    stores.eventStore,
-    stores.readModel,
-    { error: (msg, ctx) => logger.error(ctx ?? {}, msg), warn: (msg, ctx) => logger.warn(ctx ?? {}, msg) },
-    {
-      maxAttempts: config.projectorMaxAttempts,
-      ...projectorHooks(metrics?.metrics ?? null),
-      // The subscription cannot go on: exit 1, so the supervisor restarts the process (issue 16, row 2).
-      onFatal: (error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error),
-    },
-  );
+  const projector = new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
+    maxAttempts: config.projectorMaxAttempts,
+    ...projectorHooks(metrics?.metrics ?? null),
+    // The subscription cannot go on: exit 1, so the supervisor restarts the process (issue 16, row 2).
+    onFatal: (error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error),
+  });
   const registryProcess = createRegistryProcess(config, stores, logger, metrics?.metrics ?? null);
   if (!registryProcess) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
   const outbox = await openWebhookOutbox(config, stores);
-  const dispatcher = createWebhookDispatcher(
-    config,
-    stores,
-    outbox,
-    {
-      info: (msg, ctx) => logger.info(ctx ?? {}, msg),
-      warn: (msg, ctx) => logger.warn(ctx ?? {}, msg),
-      error: (msg, ctx) => logger.error(ctx ?? {}, msg),
-    },
-    metrics?.metrics,
-  );
+  const dispatcher = createWebhookDispatcher(config, stores, outbox, messageFirst(logger), metrics?.metrics);
   if (metrics)
     observeProjections(metrics.metrics, {
       eventStore: stores.eventStore,

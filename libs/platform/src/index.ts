@@ -3,6 +3,7 @@
  * environment, the stores it names, process signals (docs/architecture.md "Libraries").
  */
 export * from './config';
+export * from './logging';
 export * from './stores';
 export * from './process-signals';
 export * from './webhooks';

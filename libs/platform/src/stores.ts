@@ -1,6 +1,7 @@
 import { openSqliteEventStore, type EventStore } from '@app/event-store';
 import { SqliteReadModel, SqliteSchoolDirectory, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
 import type { MongoReadModel } from '@app/read-model/mongodb';
+import { type ContextLogger, messageFirst } from './logging';
 import { instrumentEventStore, tracingEnabled, type Metrics } from '@app/telemetry';
 
 /** Where the stores are: the embedded SQLite files, or the production servers (docs/DESIGN.md "Configuration"). */
@@ -32,7 +33,7 @@ export interface OpenStoresOptions {
   /** Measures the event store's appends (docs/observability.md). */
   metrics?: Metrics | null;
   /** Where the event store's subscriptions log retries and stalls (pino-style: context, then message). */
-  logger?: { warn(context: object, message: string): void; error(context: object, message: string): void } | null;
+  logger?: Pick<ContextLogger, 'info' | 'warn' | 'error'> | null;
 }
 
 /** A backend named in the configuration could not be reached; the message says which and why. */
@@ -53,12 +54,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     eventStore = config.eventStoreUrl
       ? (await import('@app/event-store/eventstoredb')).openEventStoreDb(config.eventStoreUrl, {
           // Subscriptions log their retries and stalls here (issue 16, row 2).
-          logger: logger
-            ? {
-                warn: (message, context) => logger.warn(context ?? {}, message),
-                error: (message, context) => logger.error(context ?? {}, message),
-              }
-            : undefined,
+          logger: logger ? messageFirst(logger) : undefined,
         })
       : openSqliteEventStore(config.dataDir);
     await eventStore.headPosition();

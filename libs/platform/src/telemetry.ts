@@ -8,6 +8,7 @@ import {
   type ProcessRole,
 } from '@app/telemetry';
 import type { AppConfig } from './config';
+import { type ContextLogger, messageFirst } from './logging';
 import { exitOnFatal } from './process-signals';
 import type { Stores } from './stores';
 
@@ -33,14 +34,6 @@ export function processMetrics(
   return { metrics, listen: () => startMetricsServer(metrics, where.port, where.host) };
 }
 
-/** A pino-style logger: context first, then the message. */
-export interface ContextLogger {
-  info(context: object, message: string): void;
-  warn(context: object, message: string): void;
-  error(context: object, message: string): void;
-  fatal(context: object, message: string): void;
-}
-
 /**
  * The registry process manager of the process that projects (the API in-process, else the
  * projector), on the configured registry (docs/DESIGN.md "Configuration"), measured with `metrics`
@@ -54,12 +47,7 @@ export function createRegistryProcess(
 ): RegistryProcessManager | null {
   const registry = createRegistry(config);
   if (!registry) return null;
-  const log = {
-    info: (msg: string, ctx?: Record<string, unknown>) => logger.info(ctx ?? {}, msg),
-    warn: (msg: string, ctx?: Record<string, unknown>) => logger.warn(ctx ?? {}, msg),
-    error: (msg: string, ctx?: Record<string, unknown>) => logger.error(ctx ?? {}, msg),
-  };
-  return new RegistryProcessManager(stores.eventStore, stores.readModel, instrumentRegistry(registry, metrics), log, {
+  return new RegistryProcessManager(stores.eventStore, stores.readModel, instrumentRegistry(registry, metrics), messageFirst(logger), {
     around: registryProcessTracing(),
     // Its subscription cannot go on: the process exits 1 and its supervisor restarts it (issue 16, row 2).
     onFatal: (error) => exitOnFatal(logger, 'the registry process manager cannot go on; exiting', error),

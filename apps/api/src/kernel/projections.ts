@@ -6,6 +6,7 @@ import {
   createRegistryProcess,
   createWebhookDispatcher,
   exitOnFatal,
+  messageFirst,
   openWebhookOutbox,
   type AppConfig,
   type ProcessMetrics,
@@ -59,23 +60,18 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
   ) {
     const inProcess = config.projector === 'in-process';
     this.projector = inProcess
-      ? new Projector(
-          stores.eventStore,
-          stores.readModel,
-          { error: (msg, ctx) => logger.error(ctx ?? {}, msg), warn: (msg, ctx) => logger.warn(ctx ?? {}, msg) },
-          {
-            maxAttempts: config.projectorMaxAttempts,
-            ...projectorHooks(metrics?.metrics ?? null),
-            // The subscription cannot go on: exit 1, so the supervisor restarts the process (issue 16, row 2).
-            onFatal: (error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error),
-            // A token issued, revoked or used: the next request looks it up again.
-            onApplied: (events) => {
-              if (events.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))) tokens.invalidate();
-              // New changes in the feed: the webhook dispatcher looks now rather than at its next poll.
-              this.webhooks?.dispatcher.wake();
-            },
+      ? new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
+          maxAttempts: config.projectorMaxAttempts,
+          ...projectorHooks(metrics?.metrics ?? null),
+          // The subscription cannot go on: exit 1, so the supervisor restarts the process (issue 16, row 2).
+          onFatal: (error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error),
+          // A token issued, revoked or used: the next request looks it up again.
+          onApplied: (events) => {
+            if (events.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))) tokens.invalidate();
+            // New changes in the feed: the webhook dispatcher looks now rather than at its next poll.
+            this.webhooks?.dispatcher.wake();
           },
-        )
+        })
       : null;
     this.registryProcess = inProcess ? createRegistryProcess(config, stores, logger, metrics?.metrics ?? null) : null;
     if (inProcess && !this.registryProcess) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
@@ -152,17 +148,7 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
     await this.projector.start();
     await this.registryProcess?.start();
     const outbox = await openWebhookOutbox(this.config, this.stores);
-    const dispatcher = createWebhookDispatcher(
-      this.config,
-      this.stores,
-      outbox,
-      {
-        info: (msg, ctx) => this.logger.info(ctx ?? {}, msg),
-        warn: (msg, ctx) => this.logger.warn(ctx ?? {}, msg),
-        error: (msg, ctx) => this.logger.error(ctx ?? {}, msg),
-      },
-      this.metrics?.metrics,
-    );
+    const dispatcher = createWebhookDispatcher(this.config, this.stores, outbox, messageFirst(this.logger), this.metrics?.metrics);
     this.webhooks = { dispatcher, outbox };
     if (this.metrics) {
       const parts = { projector: this.projector, registryProcess: this.registryProcess, webhookOutbox: outbox };
