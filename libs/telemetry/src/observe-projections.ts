@@ -13,9 +13,6 @@ import {
 import type { Metrics } from './metrics';
 import { contextOf, tracer, tracingEnabled } from './tracing';
 
-/** Events counted at most by a scrape-time lag or backlog reading (as `/readyz` counts). */
-export const COUNT_CAP = LAG_COUNT_CAP;
-
 /** What the projector's process runs, as far as its metrics read them (null: not run here). */
 export interface ProjectionParts {
   eventStore: EventStore;
@@ -69,7 +66,7 @@ export function webhookHooks(metrics: Metrics): { attempted(delivered: boolean):
 
 /**
  * Registers the scrape-time readings of the projector's process (docs/observability.md "Metrics"):
- * whether the projector is live; each projection's lag in events (up to {@link COUNT_CAP}) and in
+ * whether the projector is live; each projection's lag in events (up to {@link LAG_COUNT_CAP}, as `/readyz` counts) and in
  * seconds, from its stored checkpoint; the parked events; whether a projection needs a rebuild
  * and the progress of the current or last rebuild (from the store, so a rebuild run by the admin
  * CLI shows); the registry process manager's backlog; the pending webhook deliveries.
@@ -93,7 +90,7 @@ export function observeProjections(metrics: Metrics, parts: ProjectionParts): vo
       }
       const pending = await parts.eventStore.readAll({
         fromPosition: registryProcess.checkpoint,
-        maxCount: COUNT_CAP,
+        maxCount: LAG_COUNT_CAP,
         filter: { eventTypes: REGISTRY_PM_EVENT_TYPES },
       });
       metrics.gauge('trainee_records_registry_backlog_events').set(pending.length);
@@ -112,7 +109,7 @@ async function readProjections(metrics: Metrics, parts: ProjectionParts): Promis
   const now = new Date();
   for (const info of infos) {
     const projection = info.name;
-    if (!lags.has(info.checkpoint)) lags.set(info.checkpoint, measureLag(parts.eventStore, info.checkpoint, now, COUNT_CAP));
+    if (!lags.has(info.checkpoint)) lags.set(info.checkpoint, measureLag(parts.eventStore, info.checkpoint, now));
     const lag = await lags.get(info.checkpoint)!;
     metrics.gauge('trainee_records_projector_lag_events').set({ projection }, lag.events);
     metrics.gauge('trainee_records_projector_lag_seconds').set({ projection }, lag.seconds);
