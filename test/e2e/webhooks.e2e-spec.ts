@@ -151,7 +151,9 @@ describe('webhooks (docs/change-feed.md "Webhooks")', () => {
 
 describe('webhooks: giving up (docs/change-feed.md "Retries")', () => {
   it('disables an endpoint failing past the give-up time, abandons its deliveries, and keeps the changes in the feed', async () => {
-    const api = await RunningApi.start({ webhooks: { retryBaseMs: 20, retryMaxMs: 50, giveUpAfterMs: 300 } });
+    // Give-up time well above one attempt's duration: a single attempt slower than it (a loaded
+    // machine) would disable the endpoint before any retry, which is right but not what this checks.
+    const api = await RunningApi.start({ webhooks: { retryBaseMs: 20, retryMaxMs: 50, giveUpAfterMs: 1_000 } });
     const down = await WebhookReceiver.start(() => 503);
     try {
       const token = await api.providerToken(A);
