@@ -51,10 +51,11 @@ import {
   type TraineeListPage,
   type TraineeListQuery,
   type TraineeReadModel,
+  type ChangeFeed,
 } from '@app/read-model';
 
 /** The read model ports the contract drives. */
-export type ContractReadModel = TraineeReadModel & ProviderReadModel & ProjectionStore;
+export type ContractReadModel = TraineeReadModel & ChangeFeed & ProviderReadModel & ProjectionStore;
 
 /**
  * What the contract needs from an adapter: the read model (all three ports, and

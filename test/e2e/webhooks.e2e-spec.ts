@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { WebhookCommandRejected } from '@app/domain';
-import { SqliteWebhookOutbox } from '@app/read-model';
+import { PROJECTED_STREAMS, SqliteWebhookOutbox } from '@app/read-model';
 import { WebhookDispatcher, WebhookOperations } from '@app/webhooks';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
@@ -129,6 +129,7 @@ describe('webhooks (docs/change-feed.md "Webhooks")', () => {
     const outbox = new SqliteWebhookOutbox(`${api.dataDir}/webhooks-production.sqlite`);
     const production = new WebhookDispatcher(api.infra.eventStore, api.infra.readModel, outbox, quiet, {
       policy: { allowPrivate: false },
+      projectedStreams: PROJECTED_STREAMS,
       retryBaseMs: 10_000,
       pollMs: 20,
     });

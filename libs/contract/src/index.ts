@@ -30,5 +30,6 @@ export * from './wire/validate';
 export { commandFromWire, type WireCommand } from './wire/commands';
 export * from './reference-data';
 export { openApiSchemas } from './openapi/components';
+export { CHANGE_SCHEMAS } from './openapi/change-schemas';
 export { ADJUSTMENTS as EXAMPLE_ADJUSTMENTS, operationsWithExamples, requestExample } from './openapi/examples';
 export * from './output/changes';

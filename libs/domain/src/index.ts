@@ -1,8 +1,7 @@
-export * from './errors';
+export * from './domain-error';
+export * from './trainee/trainee.errors';
 export * from './academic-cycle';
 export * from './upcasters';
-import './trainee/trainee.upcasters';
-import './provider/provider.upcasters';
 export * from './reference-data';
 export * from './trainee/trainee.details';
 export * from './trainee/trainee.state';
@@ -17,4 +16,6 @@ export * from './trainee/trainee.state-machine';
 export * from './trainee/validation';
 export * from './provider/provider';
 export * from './webhook/webhook';
-export * from './event-codec';
+export * from './envelope';
+export * from './trainee/trainee.codec';
+export * from './provider/provider.codec';

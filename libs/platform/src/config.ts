@@ -1,7 +1,6 @@
 import { cleanEnv, makeValidator, str, EnvError, EnvMissingError } from 'envalid';
 import { DEFAULT_SERVED_VERSIONS, ServedVersions } from '@app/contract';
 import { SANDBOX_REGISTRY_DEFAULT_DELAY_MS, SANDBOX_REGISTRY_MAX_DELAY_MS } from '@app/application';
-import { redact } from './stores';
 
 /** Configuration of the API, the projector and the admin CLI (docs/DESIGN.md "Configuration"), validated once at start. */
 export interface AppConfig {
@@ -271,3 +270,8 @@ function parseTrustProxy(value: string): boolean | number | string {
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** A connection string without its password. */
+export function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
+}

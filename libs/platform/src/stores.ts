@@ -1,6 +1,14 @@
 import { openSqliteEventStore, type EventStore } from '@app/event-store';
-import { SqliteReadModel, SqliteSchoolDirectory, type ReadModelStore, type SchoolDirectory } from '@app/read-model';
+import {
+  SqliteReadModel,
+  SqliteSchoolDirectory,
+  SqliteWebhookOutbox,
+  type ReadModelStore,
+  type SchoolDirectory,
+  type WebhookOutbox,
+} from '@app/read-model';
 import type { MongoReadModel } from '@app/read-model/mongodb';
+import { redact } from './config';
 import { type ContextLogger, messageFirst } from './logging';
 import { instrumentEventStore, tracingEnabled, type Metrics } from '@app/telemetry';
 
@@ -99,7 +107,14 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** A connection string without its password. */
-export function redact(url: string): string {
-  return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
+/**
+ * The webhook outbox of the configured stores (docs/change-feed.md "How deliveries are kept"): a
+ * table set beside the SQLite read models, or collections in the MongoDB read store's database.
+ */
+export async function openWebhookOutbox(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): Promise<WebhookOutbox> {
+  if (!stores.mongo) return SqliteWebhookOutbox.open(config.dataDir);
+  const { MongoWebhookOutbox } = await import('@app/read-model/mongodb');
+  const outbox = new MongoWebhookOutbox(stores.mongo.database);
+  await outbox.ensureIndexes();
+  return outbox;
 }

@@ -10,7 +10,8 @@ import {
 import type { AppConfig } from './config';
 import { type ContextLogger, messageFirst } from './logging';
 import { exitOnFatal } from './process-signals';
-import type { Stores } from './stores';
+import type { EventStore } from '@app/event-store';
+import type { ReadModelStore } from '@app/read-model';
 
 /** A process's metrics and their listener (docs/observability.md "Metrics"). */
 export interface ProcessMetrics {
@@ -41,7 +42,7 @@ export function processMetrics(
  */
 export function createRegistryProcess(
   config: AppConfig,
-  stores: Pick<Stores, 'eventStore' | 'readModel'>,
+  stores: { eventStore: EventStore; readModel: ReadModelStore },
   logger: ContextLogger,
   metrics: Metrics | null,
 ): RegistryProcessManager | null {

@@ -1,20 +1,8 @@
-import { SqliteWebhookOutbox, type WebhookOutbox } from '@app/read-model';
+import { PROJECTED_STREAMS, type ReadModelStore, type WebhookOutbox } from '@app/read-model';
+import type { EventStore } from '@app/event-store';
 import { WebhookDispatcher, WebhookOperations, type DispatcherLogger } from '@app/webhooks';
 import { webhookHooks, type Metrics } from '@app/telemetry';
 import type { AppConfig } from './config';
-import type { Stores } from './stores';
-
-/**
- * The webhook outbox of the configured stores (docs/change-feed.md "How deliveries are kept"): a
- * table set beside the SQLite read models, or collections in the MongoDB read store's database.
- */
-export async function openWebhookOutbox(config: Pick<AppConfig, 'dataDir'>, stores: Stores): Promise<WebhookOutbox> {
-  if (!stores.mongo) return SqliteWebhookOutbox.open(config.dataDir);
-  const { MongoWebhookOutbox } = await import('@app/read-model/mongodb');
-  const outbox = new MongoWebhookOutbox(stores.mongo.database);
-  await outbox.ensureIndexes();
-  return outbox;
-}
 
 /**
  * The webhook dispatcher the projecting process runs (the API with `PROJECTOR=in-process`, else
@@ -24,7 +12,7 @@ export async function openWebhookOutbox(config: Pick<AppConfig, 'dataDir'>, stor
  */
 export function createWebhookDispatcher(
   config: AppConfig,
-  stores: Stores,
+  stores: { eventStore: EventStore; readModel: ReadModelStore },
   outbox: WebhookOutbox,
   logger: DispatcherLogger,
   metrics: Metrics | null = null,
@@ -32,6 +20,7 @@ export function createWebhookDispatcher(
   return new WebhookDispatcher(stores.eventStore, stores.readModel, outbox, logger, {
     ...config.webhooks,
     policy: { allowPrivate: config.appEnv === 'sandbox' },
+    projectedStreams: PROJECTED_STREAMS,
     observer: metrics ? webhookHooks(metrics) : undefined,
   });
 }
@@ -40,7 +29,10 @@ export function createWebhookDispatcher(
  * The operator's webhook commands on the configured stores: `http://` URLs and private addresses
  * only in the sandbox (docs/change-feed.md "Where a webhook may point").
  */
-export function webhookOperations(appEnv: AppConfig['appEnv'], stores: Stores): WebhookOperations {
+export function webhookOperations(
+  appEnv: AppConfig['appEnv'],
+  stores: { eventStore: EventStore; readModel: ReadModelStore },
+): WebhookOperations {
   const sandbox = appEnv === 'sandbox';
   return new WebhookOperations(stores.eventStore, stores.readModel, { allowHttp: sandbox, allowPrivate: sandbox });
 }

@@ -1,4 +1,4 @@
-import type { ProjectionStore } from './read-model.port';
+import type { ProjectionStore } from './projection-store.port';
 
 interface Waiter {
   position: number;

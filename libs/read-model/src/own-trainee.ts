@@ -1,6 +1,6 @@
 import { NotFound, type Trainee } from '@app/domain';
 import type { ApiVersion } from '@app/contract';
-import type { TraineeReadModel } from './read-model.port';
+import type { TraineeReadModel } from './trainee-read.port';
 
 /**
  * The ownership rule of every read (docs/DESIGN.md property 6): the trainee with this id (matched

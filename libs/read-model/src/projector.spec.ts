@@ -9,7 +9,7 @@ import type { EventStore, ReadAllOptions, RecordedEvent, SubscribeOptions, Subsc
 import type { ParkedEvent, ParkedEventStore } from './parked-events';
 import { Projector, type ProjectorLogger } from './projector';
 import { assessReadiness } from './readiness';
-import type { ProjectionStore } from './read-model.port';
+import type { ProjectionStore } from './projection-store.port';
 
 /** A log in memory whose subscriptions can be told to fail when opened. */
 class MemoryLog {

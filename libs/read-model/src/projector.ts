@@ -1,6 +1,6 @@
 import { PermanentSubscriptionError, type EventFilter, type EventStore, type RecordedEvent, type Subscription } from '@app/event-store';
 import { PROVIDER_STREAM_PREFIX, TRAINEE_STREAM_PREFIX } from '@app/domain';
-import type { ProjectionStore } from './read-model.port';
+import type { ProjectionStore } from './projection-store.port';
 import { errorMessage, keepsParkedEvents, parkedRecord } from './parked-events';
 import { buildEmptyStore } from './stream-build';
 import type { ProjectorFailure, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';

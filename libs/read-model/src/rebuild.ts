@@ -1,7 +1,8 @@
 import type { EventStore, RecordedEvent } from '@app/event-store';
 import type { ProjectionInfo, ProjectionName } from './projection-versions';
 import { PROJECTED_STREAMS } from './projector';
-import { buildStreams, type StreamBuild } from './stream-build';
+import { buildStreams } from './stream-build';
+import type { StreamBuild } from './projection-store.port';
 import { keepsRebuildRuns, type RebuildRun } from './rebuild-runs';
 
 /** A new store of one projection being built beside the one that serves. */

@@ -1,51 +1,6 @@
 import type { EventStore, RecordedEvent } from '@app/event-store';
 import { PROVIDER_STREAM_PREFIX } from '@app/domain';
-import type { ProjectionStore } from './read-model.port';
-
-/** How far a stream-by-stream build got: every stream up to `lastStream` (stream-id order) is built up to `toPosition`. */
-export interface StreamCursor {
-  toPosition: number;
-  lastStream: string;
-}
-
-/**
- * A store's documents built from whole streams (docs/architecture.md "Rebuilding by stream"): each
- * document is folded, rendered and written once, from its stream's events up to a snapshot
- * position. Only for a projection whose documents each depend on one stream (the trainee projection).
- */
-export interface StreamBuild {
-  /** The streams the documents are built from. */
-  streamPrefix: string;
-  /** Where an interrupted stream phase stopped; null when none began. */
-  cursor(): Promise<StreamCursor | null>;
-  /**
-   * Stores the documents of these whole streams (whose documents the store does not hold yet,
-   * their events up to `cursor.toPosition`) and the cursor, in one transaction.
-   */
-  applyStreams(events: RecordedEvent[], cursor: StreamCursor): Promise<void>;
-  /** Ends the stream phase: the checkpoint becomes `toPosition` and the cursor is forgotten, together. */
-  finish(toPosition: number): Promise<void>;
-  /**
-   * After a failed stream phase: puts back what the phase set aside for bulk writing (SQLite: the
-   * secondary indexes), keeping the documents and the cursor.
-   */
-  abandon?(): Promise<void>;
-  /**
-   * Where the store runs the phase itself (SQLite: reading and preparing in a worker thread), the
-   * whole phase as {@link buildStreams} would run it; null when it cannot for this event store.
-   */
-  run?(
-    eventStore: EventStore,
-    options: { batchSize: number; shouldStop?: () => boolean; onBatch?: (done: number) => void },
-  ): Promise<StreamPhase> | null;
-}
-
-/** What {@link buildStreams} did: the snapshot position, events applied in this run, and whether `shouldStop` cut it short. */
-export interface StreamPhase {
-  toPosition: number;
-  done: number;
-  interrupted: boolean;
-}
+import type { ProjectionStore, StreamBuild, StreamPhase } from './projection-store.port';
 
 /**
  * Runs a stream phase: from the stored cursor (or from the first stream, with the log's head as the

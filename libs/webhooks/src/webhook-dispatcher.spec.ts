@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteEventStore, type SqliteEventStore } from '@app/event-store';
-import { Projector, SqliteReadModel, SqliteWebhookOutbox } from '@app/read-model';
+import { PROJECTED_STREAMS, Projector, SqliteReadModel, SqliteWebhookOutbox } from '@app/read-model';
 import { writeHistories } from '../../../test/support/history-generator';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookOperations } from './webhook-operations';
@@ -34,7 +34,10 @@ describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept
   it('skips the changes unread while no endpoint is active, then enqueues only the changes after an endpoint was added', async () => {
     await writeHistories(store, { trainees: 3, changesEach: 1, providers: 1, prefix: 'B' });
     await project();
-    const dispatcher = new WebhookDispatcher(store, readModel, outbox, quiet, { policy: { allowPrivate: true } });
+    const dispatcher = new WebhookDispatcher(store, readModel, outbox, quiet, {
+      policy: { allowPrivate: true },
+      projectedStreams: PROJECTED_STREAMS,
+    });
     const read = jest.spyOn(readModel, 'changesBetween');
     expect(await dispatcher.ingestOnce()).toBe(0);
     expect(read).not.toHaveBeenCalled();

@@ -1,10 +1,9 @@
 import { renderChange, type ApiVersion, type StoredChange } from '@app/contract';
 import { decodeWebhookEvent, WEBHOOK_STREAM_PREFIX, type WebhookEvent } from '@app/domain';
-import type { EventStore, RecordedEvent } from '@app/event-store';
+import type { EventFilter, EventStore, RecordedEvent } from '@app/event-store';
 import {
-  PROJECTED_STREAMS,
   type NewWebhookDelivery,
-  type TraineeReadModel,
+  type ChangeFeed,
   type WebhookDelivery,
   type WebhookEndpointRecord,
   type WebhookOutbox,
@@ -14,7 +13,7 @@ import { disableWebhookEndpoint } from './webhook-operations';
 import { sendWebhook } from './webhook-sender';
 
 /** What the dispatcher reads the changes from: the change feed, whole up to `checkpoint()`. */
-export type ChangeSource = Pick<TraineeReadModel, 'changesBetween'> & { checkpoint(): Promise<number> };
+export type ChangeSource = Pick<ChangeFeed, 'changesBetween'> & { checkpoint(): Promise<number> };
 
 export interface DispatcherLogger {
   info(message: string, context?: Record<string, unknown>): void;
@@ -26,6 +25,8 @@ export interface DispatcherLogger {
 export interface DispatcherOptions {
   /** Where deliveries may go: private addresses only in the sandbox. */
   policy: AddressPolicy;
+  /** The streams the projector applies (its filter): the feed is whole up to the first of their events it has not applied. */
+  projectedStreams: EventFilter;
   /** A whole attempt's deadline, ms. */
   timeoutMs: number;
   /** The wait after the first failed attempt, ms; it doubles after each failure. */
@@ -47,7 +48,7 @@ export interface DispatcherOptions {
 }
 
 /** The defaults: 10 s an attempt, retries from 5 s doubling up to 1 h, for 3 days; 8 at once. */
-export const DISPATCHER_DEFAULTS: Omit<DispatcherOptions, 'policy'> = {
+export const DISPATCHER_DEFAULTS: Omit<DispatcherOptions, 'policy' | 'projectedStreams'> = {
   timeoutMs: 10_000,
   retryBaseMs: 5_000,
   retryMaxMs: 3_600_000,
@@ -92,7 +93,7 @@ export class WebhookDispatcher {
     private readonly changes: ChangeSource,
     private readonly outbox: WebhookOutbox,
     private readonly logger: DispatcherLogger,
-    options: Partial<DispatcherOptions> & Pick<DispatcherOptions, 'policy'>,
+    options: Partial<DispatcherOptions> & Pick<DispatcherOptions, 'policy' | 'projectedStreams'>,
   ) {
     this.options = { ...DISPATCHER_DEFAULTS, ...options };
   }
@@ -232,7 +233,7 @@ export class WebhookDispatcher {
   private async wholeUpTo(): Promise<number> {
     const head = await this.eventStore.headPosition();
     const applied = await this.changes.checkpoint();
-    const [next] = await this.eventStore.readAll({ fromPosition: applied, maxCount: 1, filter: PROJECTED_STREAMS });
+    const [next] = await this.eventStore.readAll({ fromPosition: applied, maxCount: 1, filter: this.options.projectedStreams });
     return next && next.position <= head ? next.position - 1 : head;
   }
 

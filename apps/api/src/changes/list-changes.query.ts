@@ -2,7 +2,7 @@ import { Inject, ServiceUnavailableException } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Caller } from '@app/application';
 import { encodeCursor, renderChange, type ApiVersion, type ChangeItem } from '@app/contract';
-import { TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/read-model';
+import { CHANGE_FEED, type ChangeFeed } from '@app/read-model';
 import type { ChangesRequest } from './list-changes.params';
 
 /** One page of the caller's change feed, in `version`'s field names (docs/change-feed.md). */
@@ -30,10 +30,10 @@ export interface ChangesPage {
  */
 @QueryHandler(ListChangesQuery)
 export class ListChangesHandler implements IQueryHandler<ListChangesQuery, ChangesPage> {
-  constructor(@Inject(TRAINEE_READ_MODEL) private readonly trainees: TraineeReadModel) {}
+  constructor(@Inject(CHANGE_FEED) private readonly feed: ChangeFeed) {}
 
   async execute({ caller, request, version }: ListChangesQuery): Promise<ChangesPage> {
-    const rows = await this.trainees.listChanges(caller.ukprn, request.afterPosition, request.limit + 1);
+    const rows = await this.feed.listChanges(caller.ukprn, request.afterPosition, request.limit + 1);
     if (rows === null) {
       throw new ServiceUnavailableException('The change feed is not available until the trainees projection is rebuilt');
     }

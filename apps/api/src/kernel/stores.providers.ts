@@ -3,7 +3,14 @@ import type { Logger } from 'pino';
 import { KeyedLock, TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/application';
 import { EVENT_STORE } from '@app/event-store';
 import { APP_CONFIG, openStores, type AppConfig, type ProcessMetrics, type Stores } from '@app/platform';
-import { IDEMPOTENCY_STORE, PROVIDER_READ_MODEL, SCHOOL_DIRECTORY, SqliteIdempotencyStore, TRAINEE_READ_MODEL } from '@app/read-model';
+import {
+  CHANGE_FEED,
+  IDEMPOTENCY_STORE,
+  PROVIDER_READ_MODEL,
+  SCHOOL_DIRECTORY,
+  SqliteIdempotencyStore,
+  TRAINEE_READ_MODEL,
+} from '@app/read-model';
 import { newResourceId } from './ids';
 import { Projections } from './projections';
 import { LOGGER, METRICS, STORES } from './tokens';
@@ -30,6 +37,7 @@ export function storeProviders(): Provider[] {
     },
     from(EVENT_STORE, (s) => s.eventStore),
     from(TRAINEE_READ_MODEL, (s) => s.readModel),
+    from(CHANGE_FEED, (s) => s.readModel),
     from(PROVIDER_READ_MODEL, (s) => s.readModel),
     from(SCHOOL_DIRECTORY, (s) => s.schools),
     {

@@ -1,7 +1,15 @@
 import { Inject, Injectable, type INestApplication } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/platform';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { contractFor, implementedVersion, openApiSchemas, requestExample, type ApiVersion, type VersionContract } from '@app/contract';
+import {
+  CHANGE_SCHEMAS,
+  contractFor,
+  implementedVersion,
+  openApiSchemas,
+  requestExample,
+  type ApiVersion,
+  type VersionContract,
+} from '@app/contract';
 import { dump } from 'js-yaml';
 import { VersionRegistry } from '../kernel/versions';
 import { limitsDescription } from './limits';
@@ -98,7 +106,10 @@ function versionDocument(base: OpenAPIObject, contract: VersionContract, names: 
   const version: ApiVersion = contract.version;
   document.info = { ...document.info, version };
   document.tags = TAGS.map((t) => ({ ...t }));
-  document.components = { ...document.components, schemas: openApiSchemas(version) as NonNullable<OpenAPIObject['components']>['schemas'] };
+  document.components = {
+    ...document.components,
+    schemas: { ...openApiSchemas(version), ...CHANGE_SCHEMAS } as NonNullable<OpenAPIObject['components']>['schemas'],
+  };
   for (const [path, item] of Object.entries(document.paths)) {
     const operations = item as Record<string, Record<string, unknown> | undefined>;
     for (const method of METHODS) {

@@ -14,7 +14,6 @@ import { PLACEMENT_WIRE } from '../wire/placement.wire';
 import { DISABILITY_KEYS_MAX, JSON_BOUNDS_TEXT, TEXT_MAX_CHARS } from '../wire/limits';
 import { DISABILITY_KEY, traineeWire } from '../wire/trainee.wire';
 import type { JsonSchema, WireObject } from '../wire/wire-object';
-import { CHANGE_SCHEMAS } from './change-schemas';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
@@ -279,7 +278,6 @@ const ANSWER_SCHEMAS: Record<string, JsonSchema> = {
     ],
     additionalProperties: false,
   },
-  ...CHANGE_SCHEMAS,
   TraineeHistoryResponse: {
     description: 'Without `as_of`: the timeline, oldest first. With `as_of`: the trainee as it stood then.',
     oneOf: [envelope({ type: 'array', items: ref('TimelineEntry') }), envelope(ref('Trainee'))],

@@ -1,5 +1,6 @@
 import { addMonths, parseIsoDate } from '../academic-cycle';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain-error';
+import { registerEventSchemas } from '../envelope';
 
 /**
  * Providers and their API tokens, event-sourced in `provider-<ukprn>` streams. A token is stored
@@ -36,6 +37,7 @@ export const PROVIDER_EVENT_SCHEMA_VERSIONS: Record<ProviderEventType, number> =
   TokenRevoked: 1,
   TokenUsed: 1,
 };
+registerEventSchemas(PROVIDER_EVENT_SCHEMA_VERSIONS);
 export const PROVIDER_STREAM_PREFIX = 'provider-';
 
 export function providerStreamId(ukprn: string): string {

@@ -1,4 +1,4 @@
-import { DuplicateTrainee, MissingData, NotFound, StateTransitionError, ValidationFailed } from '../errors';
+import { DuplicateTrainee, MissingData, NotFound, StateTransitionError, ValidationFailed } from './trainee.errors';
 import { DeciderSpecification } from '../testing/decider-specification';
 import {
   OPEN_RULES,

@@ -1,4 +1,4 @@
-import { DuplicateDegree, MissingData, NotFound, StateTransitionError, ValidationFailed } from '../errors';
+import { DuplicateDegree, MissingData, NotFound, StateTransitionError, ValidationFailed } from './trainee.errors';
 import { DeciderSpecification } from '../testing/decider-specification';
 import {
   OPEN_RULES,

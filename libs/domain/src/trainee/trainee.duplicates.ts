@@ -1,3 +1,4 @@
+import { registerEventSchemas } from '../envelope';
 import { academicCycleOf } from '../academic-cycle';
 import type { TraineeDetails } from './trainee.details';
 import type { Trainee } from './trainee.state';
@@ -73,6 +74,8 @@ export interface RegistrationClaimed {
   type: 'RegistrationClaimed';
   data: { trainee_id: string; at: string };
 }
+
+registerEventSchemas({ RegistrationClaimed: 1 });
 
 /** The degree fields the duplicate-degree rule compares (docs/spec/trainee-records-api.md "Duplicate rules"). */
 export const DEGREE_DUPLICATE_KEYS = ['subject', 'graduation_year', 'country', 'uk_degree', 'non_uk_degree', 'grade'] as const;

@@ -1,3 +1,4 @@
+import { registerEventSchemas } from '../envelope';
 import type { Degree, Placement, TraineeDetails } from './trainee.details';
 import type { Withdrawal } from './trainee.state';
 
@@ -127,6 +128,8 @@ export const TRAINEE_EVENT_SCHEMA_VERSIONS: Record<TraineeEventType, number> = {
   TrnIssued: 1,
   TraineeAwarded: 1,
 };
+
+registerEventSchemas(TRAINEE_EVENT_SCHEMA_VERSIONS);
 
 export const TRAINEE_EVENT_TYPES = Object.keys(TRAINEE_EVENT_SCHEMA_VERSIONS) as TraineeEventType[];
 

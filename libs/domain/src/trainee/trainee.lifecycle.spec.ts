@@ -1,4 +1,4 @@
-import { MissingData, StateTransitionError, ValidationFailed } from '../errors';
+import { MissingData, StateTransitionError, ValidationFailed } from './trainee.errors';
 import { DeciderSpecification } from '../testing/decider-specification';
 import {
   RULES,

@@ -1,4 +1,4 @@
-import { ValidationFailed } from '../errors';
+import { ValidationFailed } from './trainee.errors';
 import { DeciderSpecification } from '../testing/decider-specification';
 import { SECOND_DEGREE_FIELDS, addDegree, addPlacement } from '../testing/trainee-commands';
 import { NOW, degreeAdded, degreeRemoved, exampleRegistration, placementAdded, placementRemoved } from '../testing/trainee-events';

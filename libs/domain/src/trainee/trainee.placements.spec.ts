@@ -1,4 +1,4 @@
-import { MissingData, NotFound, StateTransitionError, ValidationFailed } from '../errors';
+import { MissingData, NotFound, StateTransitionError, ValidationFailed } from './trainee.errors';
 import { DeciderSpecification } from '../testing/decider-specification';
 import { OPEN_RULES, type ProviderTraineeCommand, addPlacement, removePlacement, updatePlacement } from '../testing/trainee-commands';
 import { NOW, exampleHistoryIn, exampleRegistration, placementAdded, placementRemoved, placementUpdated } from '../testing/trainee-events';

@@ -1,4 +1,4 @@
-import { toEventData } from '../event-codec';
+import { toEventData } from '../envelope';
 import { DeciderSpecification } from '../testing/decider-specification';
 import {
   decideWebhookEndpoint,

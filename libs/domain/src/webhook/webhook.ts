@@ -1,4 +1,5 @@
-import { DomainError } from '../errors';
+import { DomainError } from '../domain-error';
+import { registerEventSchemas } from '../envelope';
 import { isValidUkprn } from '../provider/provider';
 import { isTraineeEventType, TRAINEE_EVENT_TYPES } from '../trainee/trainee.events';
 
@@ -29,6 +30,7 @@ export const WEBHOOK_EVENT_SCHEMA_VERSIONS: Record<WebhookEventType, number> = {
   WebhookEndpointAdded: 1,
   WebhookEndpointDisabled: 1,
 };
+registerEventSchemas(WEBHOOK_EVENT_SCHEMA_VERSIONS);
 
 /** Stream category of webhook endpoints: an endpoint lives in `webhook-<endpoint_id>`. */
 export const WEBHOOK_STREAM_PREFIX = 'webhook-';

@@ -3,7 +3,7 @@ import type { StoredChange } from '@app/contract';
 import type { ProviderState, Trainee } from '@app/domain';
 import type { ProjectionName } from '../projection-versions';
 import type { TraineeKeys } from '../projections/trainee-projection';
-import type { ProviderRecord, TokenRecord } from '../read-model.port';
+import type { ProviderRecord, TokenRecord } from '../provider-read.port';
 
 /**
  * One trainee document of `trainees_<store>`: the projection's {@link TraineeKeys} as fields (the

@@ -1,4 +1,4 @@
-import type { StatusFilter, TraineeListQuery } from '../read-model.port';
+import type { StatusFilter, TraineeListQuery } from '../trainee-read.port';
 import { TRAINEE_INDEX_COLUMNS } from '../sqlite/trainee-tables';
 import { TRAINEE_INDEXES } from './mongo-collections';
 import { traineeListFilter, traineeListSort } from './mongo-queries';

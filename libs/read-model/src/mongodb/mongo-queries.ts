@@ -5,15 +5,13 @@ import { CHANGE_FEED_SINCE_VERSION } from '../projection-versions';
 import { duplicateKeys, traineeIdKey } from '../projections/trainee-projection';
 import type {
   OwnedAnswer,
-  ProviderReadModel,
-  ProviderRecord,
   StatusFilter,
-  TokenRecord,
   TraineeAnswerPage,
   TraineeListPage,
   TraineeListQuery,
   TraineeReadModel,
-} from '../read-model.port';
+} from '../trainee-read.port';
+import type { ProviderReadModel, ProviderRecord, TokenRecord } from '../provider-read.port';
 import { providerCollections, type StoredTrainee, toProviderRecord, toTokenRecord, traineeCollections } from './mongo-collections';
 import type { MongoRegistry } from './mongo-registry';
 

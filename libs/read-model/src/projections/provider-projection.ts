@@ -1,6 +1,6 @@
 import { decodeProviderEvent, evolveProvider, initialProviderState, type ProviderEvent, type ProviderState } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
-import type { ProviderRecord, TokenRecord } from '../read-model.port';
+import type { ProviderRecord, TokenRecord } from '../provider-read.port';
 import { project, type Projection } from './projection';
 
 /** A token as the `providers` projection holds it: the read port's record and the hash it is found by. */

@@ -3,7 +3,7 @@ import type { ProviderState } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 import { decodeBatch, foldBatch } from '../projections/projection';
 import { changedTokens, providerProjection, type ProviderDocument, type TokenDocument } from '../projections/provider-projection';
-import type { ProviderRecord, TokenRecord } from '../read-model.port';
+import type { ProviderRecord, TokenRecord } from '../provider-read.port';
 
 /** The columns of a {@link TokenRecord}. */
 const TOKEN_COLUMNS = 'token_id, ukprn, status, issued_at, revoked_at, expires_at, last_used_at';

@@ -11,8 +11,10 @@ import {
   type ProjectionName,
 } from '../projection-versions';
 import type { ApiVersion, StoredChange } from '@app/contract';
-import type { OwnedAnswer, ProviderRecord, ReadModelStore, TokenRecord, TraineeAnswerPage } from '../read-model.port';
-import type { TraineeListPage, TraineeListQuery } from '../read-model.port';
+import type { OwnedAnswer, TraineeAnswerPage } from '../trainee-read.port';
+import type { ProviderRecord, TokenRecord } from '../provider-read.port';
+import type { ReadModelStore } from '../projection-store.port';
+import type { TraineeListPage, TraineeListQuery } from '../trainee-read.port';
 import type { ParkedEvent, ParkedEventStore } from '../parked-events';
 import type { RebuildableStore, RebuildTarget } from '../rebuild';
 import { ProviderTables } from './provider-tables';
@@ -21,7 +23,7 @@ import { SqliteRebuildTarget } from './sqlite-rebuild-target';
 import { SqliteStreamBuild } from './sqlite-stream-build';
 import { registryStatements, type RegistryRow } from './registry-statements';
 import { SqliteRebuildRuns } from './sqlite-rebuild-runs';
-import type { StreamBuild } from '../stream-build';
+import type { StreamBuild } from '../projection-store.port';
 
 export { PROJECTION_VERSION } from '../projection-versions';
 

@@ -3,7 +3,7 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { TRAINEE_STREAM_PREFIX } from '@app/domain';
 import { SqliteEventStore, type EventStore, type RecordedEvent } from '@app/event-store';
-import type { StreamBuild, StreamCursor, StreamPhase } from '../stream-build';
+import type { StreamBuild, StreamCursor, StreamPhase } from '../projection-store.port';
 import type { TraineeTables } from './trainee-tables';
 import type { PreparedTrainee } from './trainee-rows';
 import type { StreamBuildJob, StreamBuildMessage } from './stream-build.worker';

@@ -4,7 +4,7 @@ import type { Trainee, TraineeSnapshot } from '@app/domain';
 import type { RecordedEvent } from '@app/event-store';
 import { duplicateKeys, traineeIdKey, type TraineeDocument } from '../projections/trainee-projection';
 import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
-import type { StatusFilter, TraineeAnswerPage, TraineeListPage, TraineeListQuery, OwnedAnswer } from '../read-model.port';
+import type { StatusFilter, TraineeAnswerPage, TraineeListPage, TraineeListQuery, OwnedAnswer } from '../trainee-read.port';
 
 interface TraineeRow {
   doc: string;

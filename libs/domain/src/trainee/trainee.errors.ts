@@ -1,10 +1,8 @@
 /**
- * Domain errors: values with a type, mapped to HTTP in exactly one place (apps/api error filter).
- * Messages follow docs/reference/API-FACTS.md §5 wording.
+ * The trainee decider's errors (docs/reference/API-FACTS.md §5 wording), mapped to HTTP in exactly
+ * one place (apps/api error filter).
  */
-export abstract class DomainError extends Error {
-  abstract readonly kind: string;
-}
+import { DomainError } from '../domain-error';
 
 /** One or more validation rules failed (422, one entry per message; docs/DESIGN.md ruling 4). */
 export class ValidationFailed extends DomainError {
