@@ -1,26 +1,58 @@
-// Lint of the whole tree (`npm run lint`, part of `npm test`). The architecture's import rules
+// Lint of the whole tree (`npm run lint`, part of `npm test`). The import rules of the house
 // (docs/DESIGN.md "Layout") are checked by eslint-plugin-boundaries; format is Prettier's.
+// test/lint/boundaries.spec.ts checks that each rule fires.
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-const LIBS = ['domain', 'contract', 'event-store', 'read-model', 'application', 'webhooks', 'telemetry', 'platform'];
-
-/** What each lib may import of the other libs (docs/DESIGN.md "Layout"). */
-const LIB_DEPENDENCIES = {
-  domain: [],
-  contract: ['domain'],
-  'event-store': [],
-  'read-model': ['domain', 'contract', 'event-store'],
-  application: ['domain', 'event-store'],
-  webhooks: ['domain', 'contract', 'event-store', 'read-model', 'application'],
-  telemetry: ['domain', 'event-store', 'read-model', 'application'],
-  platform: ['domain', 'contract', 'event-store', 'read-model', 'application', 'webhooks', 'telemetry'],
+/**
+ * The parts of libs/, each a folder with a face (its index.ts), and the parts each may import
+ * (docs/DESIGN.md "Layout"). Within a wing: record ← decider ← contract, write, read; every store
+ * adapter above the ports it implements; the runtime above the wings, below the stores.
+ */
+const PARTS = {
+  'event-sourcing': [],
+  calendar: [],
+  'trainees/record': [],
+  'trainees/decider': ['event-sourcing', 'calendar', 'trainees/record'],
+  'trainees/contract': ['event-sourcing', 'calendar', 'trainees/record', 'trainees/decider'],
+  'trainees/write': ['event-sourcing', 'trainees/record', 'trainees/decider'],
+  'trainees/read': ['event-sourcing', 'trainees/record', 'trainees/decider', 'trainees/contract'],
+  'providers/decider': ['event-sourcing', 'calendar'],
+  'providers/write': ['event-sourcing', 'providers/decider'],
+  'providers/read': ['event-sourcing', 'providers/decider'],
+  changes: ['event-sourcing', 'trainees/record', 'trainees/decider', 'trainees/contract', 'trainees/read'],
+  schools: ['trainees/record'],
+  registry: ['event-sourcing', 'trainees/record', 'trainees/decider', 'trainees/write'],
+  'webhooks/decider': ['event-sourcing', 'trainees/decider', 'providers/decider'],
+  'webhooks/write': ['event-sourcing', 'trainees/record', 'webhooks/decider', 'providers/read'],
+  'webhooks/delivery': ['event-sourcing', 'trainees/record', 'webhooks/decider', 'webhooks/write', 'changes'],
 };
+const WINGS = Object.keys(PARTS);
+/** The runtime (projector, rebuilds, telemetry, a process's configuration) may import every wing; the stores, the runtime too. */
+const RUNTIME = [
+  'runtime/admission',
+  'runtime/projector',
+  'runtime/rebuild',
+  'runtime/idempotency',
+  'runtime/tracing',
+  'runtime/telemetry',
+  'runtime/process',
+  'runtime/event-transfer',
+];
+const STORES = ['stores/sqlite', 'stores/mongodb', 'stores/eventstoredb', 'stores'];
+const ALLOWED = {
+  ...PARTS,
+  ...Object.fromEntries(RUNTIME.map((r) => [r, [...WINGS, ...RUNTIME]])),
+  ...Object.fromEntries(STORES.map((s) => [s, [...WINGS, ...RUNTIME, ...STORES]])),
+};
+const LIB_PARTS = Object.keys(ALLOWED);
 
-/** Packages that do I/O, run a framework or read the clock's randomness: never in the domain. */
-const NOT_IN_DOMAIN = [
+/** Parts whose code is pure (the deciders and what they read): no framework, no I/O, no driver. */
+const PURE = ['calendar', 'trainees/record', 'trainees/decider', 'providers/decider', 'webhooks/decider'];
+/** Packages that do I/O, run a framework or read the clock's randomness: never in a pure part. */
+const NOT_IN_PURE = [
   '@nestjs/*',
   'node:*',
   'fs',
@@ -37,7 +69,7 @@ const NOT_IN_DOMAIN = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'test/lint/fixtures/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -45,8 +77,9 @@ export default tseslint.config(
     plugins: { boundaries },
     settings: {
       'import/resolver': { typescript: { project: './tsconfig.json' } },
+      // The longest folder first: libs/stores/sqlite is its own part, libs/stores the rest of the stores.
       'boundaries/elements': [
-        ...LIBS.map((lib) => ({ type: lib, pattern: `libs/${lib}` })),
+        ...[...LIB_PARTS].sort((a, b) => b.length - a.length).map((part) => ({ type: part, pattern: `libs/${part}` })),
         { type: 'app', pattern: 'apps/*', capture: ['app'] },
       ],
       'boundaries/files': [
@@ -61,27 +94,51 @@ export default tseslint.config(
           default: 'allow',
           checkAllOrigins: true,
           policies: [
-            // A lib imports only the libs it is allowed (its tests may use others as fixtures), and never an app.
-            ...LIBS.map((lib) => ({
-              from: { element: { type: lib }, file: { categories: { noneOf: ['test'] } } },
+            // A part imports only the parts it is allowed (its tests may use others as fixtures), and never an app.
+            ...LIB_PARTS.map((part) => ({
+              from: { element: { type: part }, file: { categories: { noneOf: ['test'] } } },
               disallow: {
-                to: { element: { types: { anyOf: [...LIBS.filter((l) => l !== lib && !LIB_DEPENDENCIES[lib].includes(l)), 'app'] } } },
+                to: { element: { types: { anyOf: [...LIB_PARTS.filter((p) => p !== part && !ALLOWED[part].includes(p)), 'app'] } } },
               },
             })),
+            // Another part is entered through its face (its index.ts), never by a file inside it (tests may reach inside).
+            ...LIB_PARTS.map((part) => ({
+              from: { element: { type: part }, file: { categories: { noneOf: ['test'] } } },
+              disallow: { to: { element: { types: { anyOf: LIB_PARTS.filter((p) => p !== part) }, fileInternalPath: '!index.ts' } } },
+            })),
+            {
+              from: { element: { type: 'app' }, file: { categories: { noneOf: ['test'] } } },
+              disallow: { to: { element: { types: { anyOf: LIB_PARTS }, fileInternalPath: '!index.ts' } } },
+            },
             // An app imports libs and itself, never another app.
             {
               from: { element: { type: 'app', captured: { app: '*' } } },
               disallow: { to: { element: { type: 'app', captured: { app: '!{{from.captured.app}}' } } } },
             },
-            // The domain is pure: no framework, no I/O, no driver (docs/DESIGN.md "Layout").
+            // The deciders are pure: no framework, no I/O, no driver (docs/DESIGN.md "Layout").
             {
-              from: { element: { type: 'domain' } },
-              disallow: { to: { module: { origin: ['external', 'core'], source: NOT_IN_DOMAIN } } },
+              from: { element: { types: { anyOf: PURE } } },
+              disallow: { to: { module: { origin: ['external', 'core'], source: NOT_IN_PURE } } },
             },
           ],
         },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // A decider never names an API version: the version's differences arrive as rules (docs/DESIGN.md "Layout").
+    files: ['libs/trainees/decider/**/*.ts', 'libs/providers/decider/**/*.ts', 'libs/webhooks/decider/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/testing/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'Literal[value=/^v\\d{4}\\.\\d/]', message: 'A decider names no API version: read the version’s rules instead.' },
+        {
+          selector: 'TemplateElement[value.raw=/v\\d{4}\\.\\d/]',
+          message: 'A decider names no API version: read the version’s rules instead.',
+        },
+      ],
     },
   },
   {

@@ -17,26 +17,26 @@ import { join } from 'node:path';
 import {
   academicCycleOf,
   decide,
-  DomainError,
   duplicateGuardKey,
   evolveAll,
   initialTraineeState,
   lastNameKey,
   REGISTRATION_GUARD_STREAM_PREFIX,
   type RegistrationClaimed,
-  type School,
-  toEventData,
   type TraineeEvent,
   type TraineeState,
   type TraineeStatus,
   traineeStreamId,
-  type WriteContext,
-} from '@app/domain';
-import { commandFromWire, fieldLabel, type ApiVersion, type WireCommand } from '@app/contract';
-import { type EventData, type EventStore, type ExpectedRevision, newEventId, openSqliteEventStore } from '@app/event-store';
-import { importSchoolsCsv } from '@app/read-model';
-import { ProviderOperations } from '@app/application';
-import { type Stores } from '@app/platform';
+} from '@app/trainees/decider';
+import { DomainError, toEventData, type WriteContext } from '@app/event-sourcing';
+import type { School } from '@app/trainees/record';
+import { commandFromWire, type WireCommand } from '@app/trainees/contract';
+import { fieldLabel, type ApiVersion } from '@app/trainees/record';
+import { type EventData, type EventStore, type ExpectedRevision, newEventId } from '@app/event-sourcing';
+import { openSqliteEventStore } from '@app/stores/sqlite';
+import { importSchoolsCsv } from '@app/schools';
+import { ProviderOperations } from '@app/providers/write';
+import type { Stores } from '@app/stores';
 import { TraineeGenerator, isoDate } from './generator';
 import { Random } from './random';
 

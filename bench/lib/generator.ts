@@ -6,17 +6,9 @@
  * names and dates. Every combination it produces passes `validateNewTrainee`; `selfCheck` proves
  * it on a sample before a run.
  */
-import { REFERENCE_LISTS, type School } from '@app/domain';
-import {
-  API_VERSIONS,
-  acceptedTrainingRouteCodes,
-  codesFor,
-  fieldLabel,
-  lookupCode,
-  traineeRulesFor,
-  validateNewTrainee,
-  type ApiVersion,
-} from '@app/contract';
+import { REFERENCE_LISTS, type School } from '@app/trainees/record';
+import { API_VERSIONS, fieldLabel, type ApiVersion } from '@app/trainees/record';
+import { acceptedTrainingRouteCodes, codesFor, lookupCode, traineeRulesFor, validateNewTrainee } from '@app/trainees/contract';
 import { Random } from './random';
 
 const DAY_MS = 86_400_000;

@@ -2,9 +2,10 @@
  * The two measurements that are not HTTP: the projection rebuild rate and the replay of a long
  * trainee history. Both run in the harness process on the loaded stores, before the API starts.
  */
-import { decodeTraineeEvent, evolveAll, type TraineeEvent, traineeStreamId } from '@app/domain';
-import type { EventStore } from '@app/event-store';
-import { Projector, rebuildProjection, type RebuildableStore, type ReadModelStore } from '@app/read-model';
+import { decodeTraineeEvent, evolveAll, type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
+import type { EventStore } from '@app/event-sourcing';
+import { Projector, type ReadModelStore } from '@app/runtime/projector';
+import { rebuildProjection, type RebuildableStore } from '@app/runtime/rebuild';
 
 /** Result of {@link measureRebuild}. */
 export interface RebuildResult {

@@ -5,7 +5,7 @@
  * data set, in the API version that provider's system speaks.
  */
 import type { Dataset, ProviderRef, TraineeRef } from './dataset';
-import { encodeCursor } from '@app/contract';
+import { encodeCursor } from '@app/changes';
 import { isoDate, TraineeGenerator } from './generator';
 import { Random } from './random';
 

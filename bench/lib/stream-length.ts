@@ -26,18 +26,17 @@ import { randomUUID } from 'node:crypto';
 import {
   academicCycleOf,
   decide,
-  DomainError,
   evolveAll,
   initialTraineeState,
-  toEventData,
   traineeStreamId,
-  type School,
   type TraineeEvent,
   type TraineeState,
-  type WriteContext,
-} from '@app/domain';
-import { commandFromWire, type WireCommand } from '@app/contract';
-import { type EventData, type EventStore, newEventId, openSqliteEventStore } from '@app/event-store';
+} from '@app/trainees/decider';
+import { DomainError, toEventData, type WriteContext } from '@app/event-sourcing';
+import type { School } from '@app/trainees/record';
+import { commandFromWire, type WireCommand } from '@app/trainees/contract';
+import { type EventData, type EventStore, newEventId } from '@app/event-sourcing';
+import { openSqliteEventStore } from '@app/stores/sqlite';
 import { resourceId, type ProviderRef } from './dataset';
 import { isoDate, TraineeGenerator } from './generator';
 import { combineLoads, runLoad, type LoadResult } from './load';

@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { changedFields, type StoredChange } from '@app/contract';
-import { decodeTraineeEvent, evolveAll } from '@app/domain';
-import type { RecordedEvent } from '@app/event-store';
+import { changedFields, type StoredChange } from '@app/changes';
+import { decodeTraineeEvent, evolveAll } from '@app/trainees/decider';
+import type { RecordedEvent } from '@app/event-sourcing';
 import { decidedHistory, EventLog, type ReadModelContractContext } from './read-model.contract';
 
 /** The whole feed of `ukprn`, asserting the store answers one (a store of this code's version does). */

@@ -8,7 +8,14 @@
  * to be strictly increasing (EventStoreDB's commit positions have gaps).
  */
 import { randomUUID } from 'node:crypto';
-import { EventData, EventMetadata, EventStore, IdempotencyConflictError, RecordedEvent, WrongExpectedVersionError } from '@app/event-store';
+import {
+  EventData,
+  EventMetadata,
+  EventStore,
+  IdempotencyConflictError,
+  RecordedEvent,
+  WrongExpectedVersionError,
+} from '@app/event-sourcing';
 
 /** What a contract run needs from an adapter: a store, its cleanup, optionally a second client. */
 export interface EventStoreContractContext {

@@ -11,8 +11,8 @@
  * not run for it (capability `eventIdsUniqueAcrossStreams: false`).
  */
 import { randomUUID } from 'node:crypto';
-import type { EventStore } from '@app/event-store';
-import { openEventStoreDb } from '@app/event-store/eventstoredb';
+import type { EventStore } from '@app/event-sourcing';
+import { openEventStoreDb } from '@app/stores/eventstoredb';
 import { describeEventStoreContract } from './event-store.contract';
 
 const url = process.env.EVENTSTORE_URL?.trim();

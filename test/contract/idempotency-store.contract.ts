@@ -4,7 +4,7 @@
  * on release or after their lease, entries kept per token. Time is passed in, so expiry is tested
  * without waiting.
  */
-import { IDEMPOTENCY_CLAIM_LEASE_MS, IDEMPOTENCY_TTL_MS, type IdempotencyStore } from '@app/read-model';
+import { IDEMPOTENCY_CLAIM_LEASE_MS, IDEMPOTENCY_TTL_MS, type IdempotencyStore } from '@app/runtime/idempotency';
 
 /** A store on fresh storage; `reopen` opens another one on the same storage (as another process would). */
 export interface IdempotencyStoreFixture {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { MongoWindowCounter } from '../../apps/api/src/admission/mongo-window-counter';
+import { MongoWindowCounter } from '@app/stores/mongodb';
 import { mongoUrlOrSkip } from '../support/mongo-suite';
 
 const url = mongoUrlOrSkip('MongoWindowCounter', 'MongoDB rate-limit window counter');

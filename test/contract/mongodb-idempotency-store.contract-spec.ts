@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { MongoReadModel } from '@app/read-model/mongodb';
+import { MongoReadModel } from '@app/stores/mongodb';
 import { describeIdempotencyStoreContract } from './idempotency-store.contract';
 import { mongoUrlOrSkip } from '../support/mongo-suite';
 

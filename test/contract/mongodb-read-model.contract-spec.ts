@@ -7,8 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import type { ProjectionName } from '@app/read-model';
-import { MongoReadModel, mongoStoreCollections } from '@app/read-model/mongodb';
+import type { ProjectionName } from '@app/runtime/projector';
+import { MongoReadModel, mongoStoreCollections } from '@app/stores/mongodb';
 import { describeChangeFeedContract } from './change-feed.contract';
 import { describeReadModelContract, type ReadModelContractContext } from './read-model.contract';
 import { mongoUrlOrSkip } from '../support/mongo-suite';

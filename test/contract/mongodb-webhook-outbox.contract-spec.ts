@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { MongoReadModel, MongoWebhookOutbox } from '@app/read-model/mongodb';
+import { MongoReadModel, MongoWebhookOutbox } from '@app/stores/mongodb';
 import { describeWebhookOutboxContract } from './webhook-outbox.contract';
 import { mongoUrlOrSkip } from '../support/mongo-suite';
 

@@ -1,4 +1,4 @@
-import { newEventId } from '@app/event-store';
+import { newEventId } from '@app/event-sourcing';
 /**
  * The contract every read-model adapter must pass (docs/DESIGN.md "Read models"; the ports in
  * libs/read-model/src/read-model.port.ts). The SQLite adapter is the reference behaviour.
@@ -17,42 +17,26 @@ import { newEventId } from '@app/event-store';
  * event the test applied. A rebuild re-reads the whole log, so these tests need a store that only
  * the test feeds (both runners give each test a fresh one).
  */
-import { API_VERSIONS, commandFromWire, contractFor, type ApiVersion } from '@app/contract';
+import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
+import { commandFromWire, contractFor } from '@app/trainees/contract';
 import { randomBytes, randomInt } from 'node:crypto';
 import v2025Example from '../fixtures/post-trainee-v2025.0.json';
-import {
-  decide,
-  evolveAll,
-  type ProviderEvent,
-  providerStreamId,
-  startCycle,
-  toEventData,
-  type Trainee,
-  type TraineeDetails,
-  type TraineeEvent,
-  type TraineeState,
-  traineeStreamId,
-} from '@app/domain';
-import type { AppendResult, EventStore, ReadAllOptions, RecordedEvent, Subscription } from '@app/event-store';
+import { decide, evolveAll, startCycle, type Trainee, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/trainees/decider';
+import { type ProviderEvent, providerStreamId } from '@app/providers/decider';
+import { toEventData } from '@app/event-sourcing';
+import type { TraineeDetails } from '@app/trainees/record';
+import type { AppendResult, EventStore, ReadAllOptions, RecordedEvent, Subscription } from '@app/event-sourcing';
 import {
   keepsParkedEvents,
   PROJECTION_VERSIONS,
-  rebuildProjection,
-  keepsRebuildRuns,
   type ProjectionInfo,
   type ProjectionName,
   type ProjectionStore,
-  type ProviderReadModel,
-  type ProviderRecord,
-  type RebuildableStore,
-  type RebuildTarget,
-  type StatusFilter,
-  type TokenRecord,
-  type TraineeListPage,
-  type TraineeListQuery,
-  type TraineeReadModel,
-  type ChangeFeed,
-} from '@app/read-model';
+} from '@app/runtime/projector';
+import { rebuildProjection, keepsRebuildRuns, type RebuildableStore, type RebuildTarget } from '@app/runtime/rebuild';
+import type { ProviderReadModel, ProviderRecord, TokenRecord } from '@app/providers/read';
+import type { StatusFilter, TraineeListPage, TraineeListQuery, TraineeReadModel } from '@app/trainees/read';
+import type { ChangeFeed } from '@app/changes';
 
 /** The read model ports the contract drives. */
 export type ContractReadModel = TraineeReadModel & ChangeFeed & ProviderReadModel & ProjectionStore;

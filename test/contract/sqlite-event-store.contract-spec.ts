@@ -5,7 +5,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EventStore, openSqliteEventStore } from '@app/event-store';
+import { EventStore } from '@app/event-sourcing';
+import { openSqliteEventStore } from '@app/stores/sqlite';
 import { describeEventStoreContract } from './event-store.contract';
 
 describeEventStoreContract(

@@ -11,7 +11,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { openSqliteEventStore, RecordedEvent, SqliteEventStore } from '@app/event-store';
+import { openSqliteEventStore, SqliteEventStore } from '@app/stores/sqlite';
+import { RecordedEvent } from '@app/event-sourcing';
 import type { WorkerReport } from '../support/event-store/append-worker';
 
 const WORKER_SCRIPT = path.resolve(__dirname, '../support/event-store/append-worker.ts');

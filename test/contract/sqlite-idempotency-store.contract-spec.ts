@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SqliteIdempotencyStore, SqliteReadModel } from '@app/read-model';
+import { SqliteIdempotencyStore, SqliteReadModel } from '@app/stores/sqlite';
 import { describeIdempotencyStoreContract } from './idempotency-store.contract';
 
 describeIdempotencyStoreContract('SqliteIdempotencyStore', async () => {

@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteReadModel, type ProjectionName } from '@app/read-model';
+import { SqliteReadModel } from '@app/stores/sqlite';
+import type { ProjectionName } from '@app/runtime/projector';
 import { describeChangeFeedContract } from './change-feed.contract';
 import { describeReadModelContract, type ReadModelContractContext } from './read-model.contract';
 

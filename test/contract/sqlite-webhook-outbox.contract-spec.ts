@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SqliteReadModel, SqliteWebhookOutbox } from '@app/read-model';
+import { SqliteReadModel, SqliteWebhookOutbox } from '@app/stores/sqlite';
 import { describeWebhookOutboxContract } from './webhook-outbox.contract';
 
 describeWebhookOutboxContract('SqliteWebhookOutbox', async () => {

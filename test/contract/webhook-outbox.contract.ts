@@ -5,7 +5,7 @@
  * recorded while pending only, an endpoint's pending deliveries abandoned when it is disabled, and
  * all of it kept across a restart. Times are passed in, so retries are tested without waiting.
  */
-import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from '@app/read-model';
+import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from '@app/webhooks/delivery';
 
 /** An outbox on fresh storage; `reopen` opens another instance on the same storage (as a restarted process would). */
 export interface WebhookOutboxContext {

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { londonDate } from '@app/application';
-import { addMonths } from '@app/domain';
+import { londonDate } from '@app/providers/write';
+import { addMonths } from '@app/calendar';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';

@@ -3,8 +3,8 @@
  * read back from the event store the API wrote to: the events are the record (docs/DESIGN.md "The
  * shape", "Event envelope"); the HTTP answers are checked elsewhere.
  */
-import { TRAINEE_EVENT_SCHEMA_VERSIONS, traineeStreamId, type TraineeEventType } from '@app/domain';
-import type { RecordedEvent } from '@app/event-store';
+import { TRAINEE_EVENT_SCHEMA_VERSIONS, traineeStreamId, type TraineeEventType } from '@app/trainees/decider';
+import type { RecordedEvent } from '@app/event-sourcing';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 

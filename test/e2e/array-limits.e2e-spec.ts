@@ -1,5 +1,5 @@
-import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS, WITHDRAWAL_REASONS_MAX_ITEMS } from '@app/contract';
-import { JSON_MAX_ITEMS } from '../../apps/api/src/kernel/json-body';
+import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS, WITHDRAWAL_REASONS_MAX_ITEMS } from '@app/trainees/record';
+import { JSON_MAX_ITEMS } from '../../apps/api/src/bodies/json-body';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 

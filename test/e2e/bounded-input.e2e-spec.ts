@@ -1,4 +1,4 @@
-import { JSON_MAX_DEPTH, JSON_MAX_ITEMS } from '../../apps/api/src/kernel/json-body';
+import { JSON_MAX_DEPTH, JSON_MAX_ITEMS } from '../../apps/api/src/bodies/json-body';
 import { PER_PAGE_MAX } from '../../apps/api/src/trainees/list-trainees/list-trainees.params';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';

@@ -1,4 +1,4 @@
-import { encodeCursor } from '@app/contract';
+import { encodeCursor } from '@app/changes';
 import { RunningApi, type JsonResponse } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 

@@ -1,4 +1,4 @@
-import { TRAINEE_DEGREES_MAX } from '@app/domain';
+import { TRAINEE_DEGREES_MAX } from '@app/trainees/decider';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 

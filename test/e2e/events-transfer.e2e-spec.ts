@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hashToken } from '@app/application';
-import { openSqliteEventStore } from '@app/event-store';
-import { SqliteReadModel } from '@app/read-model';
+import { hashToken } from '@app/providers/write';
+import { openSqliteEventStore } from '@app/stores/sqlite';
+import { SqliteReadModel } from '@app/stores/sqlite';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WebhookOperations } from '@app/webhooks';
+import { WebhookOperations } from '@app/webhooks/write';
 import type { Change } from '../../examples/api-types';
 import { createReceiver } from '../../examples/webhook-receiver';
 import { RunningApi } from '../support/api-harness';

@@ -4,8 +4,8 @@
  * it has caught up; a poisoned event is parked (the projector goes on) and shown by `/readyz` and
  * `admin projections status`.
  */
-import { newEventId } from '@app/event-store';
-import { Projections } from '../../apps/api/src/kernel/projections';
+import { newEventId } from '@app/event-sourcing';
+import { Projections } from '../../apps/api/src/composition/projections';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';

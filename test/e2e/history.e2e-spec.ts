@@ -1,4 +1,4 @@
-import { hashToken } from '@app/application';
+import { hashToken } from '@app/providers/write';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi, type JsonResponse } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';

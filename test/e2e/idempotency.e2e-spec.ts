@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rebuildProjection, SqliteReadModel } from '@app/read-model';
+import { rebuildProjection } from '@app/runtime/rebuild';
+import { SqliteReadModel } from '@app/stores/sqlite';
 import { RunningApi, TEST_SCHOOLS, type JsonResponse } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 

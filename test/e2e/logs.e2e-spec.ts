@@ -1,4 +1,4 @@
-import { createLogger } from '../../apps/api/src/kernel/logger';
+import { createLogger } from '../../apps/api/src/observability/logger';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { METRIC_FAMILIES, PROCESS_FAMILIES, type MetricFamily } from '@app/telemetry';
-import { MetricsListener } from '../../apps/api/src/kernel/metrics-listener';
+import { METRIC_FAMILIES, PROCESS_FAMILIES, type MetricFamily } from '@app/runtime/telemetry';
+import { MetricsListener } from '../../apps/api/src/observability/metrics-listener';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { scrape, type Scrape } from '../support/metrics-scrape';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { currentAcademicCycle } from '@app/domain';
+import { currentAcademicCycle } from '@app/trainees/decider';
 import { RunningApi } from '../support/api-harness';
 import { hostileJsonLabel, hostileJsonText, hostileQuery, internalMessagesIn } from '../support/hostile-input';
 import { checkAgainstServedDocument } from '../support/served-document';

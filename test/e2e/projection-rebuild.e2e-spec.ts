@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteEventStore, type SqliteEventStore } from '@app/event-store';
-import { Projector, PROJECTION_VERSIONS, rebuildProjection, SqliteReadModel } from '@app/read-model';
+import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
+import { Projector, PROJECTION_VERSIONS } from '@app/runtime/projector';
+import { rebuildProjection } from '@app/runtime/rebuild';
+import { SqliteReadModel } from '@app/stores/sqlite';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { writeHistories } from '../support/history-generator';

@@ -1,4 +1,4 @@
-import referenceData from '../../libs/contract/src/reference-data/v2026.1-reference-data-response.json';
+import referenceData from '@app/trainees/contract/reference-data/v2026.1-reference-data-response.json';
 import { RunningApi } from '../support/api-harness';
 
 describe('GET /reference-data (docs/reference/API-FACTS.md §17)', () => {

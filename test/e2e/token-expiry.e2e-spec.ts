@@ -1,7 +1,8 @@
-import { londonDate, ProviderOperations } from '@app/application';
-import { addMonths, providerStreamId } from '@app/domain';
-import { PROVIDER_READ_MODEL } from '@app/read-model';
-import { TokenUse } from '../../apps/api/src/kernel/token-use';
+import { londonDate, ProviderOperations } from '@app/providers/write';
+import { addMonths } from '@app/calendar';
+import { providerStreamId } from '@app/providers/decider';
+import { PROVIDER_READ_MODEL } from '@app/providers/read';
+import { TokenUse } from '../../apps/api/src/auth/token-use';
 import { RunningApi } from '../support/api-harness';
 
 const DAY_MS = 86_400_000;

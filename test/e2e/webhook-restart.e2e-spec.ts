@@ -1,11 +1,14 @@
-import { commandFromWire } from '@app/contract';
+import { commandFromWire } from '@app/trainees/contract';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v2025Example from '../fixtures/post-trainee-v2025.0.json';
-import { decide, toEventData, traineeStreamId } from '@app/domain';
-import { newEventId, openSqliteEventStore, type SqliteEventStore } from '@app/event-store';
-import { messageIdOf, WebhookOperations } from '@app/webhooks';
+import { decide, traineeStreamId } from '@app/trainees/decider';
+import { toEventData } from '@app/event-sourcing';
+import { newEventId } from '@app/event-sourcing';
+import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
+import { messageIdOf } from '@app/webhooks/delivery';
+import { WebhookOperations } from '@app/webhooks/write';
 import { TsProcess } from '../support/processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
 

@@ -1,7 +1,9 @@
 import { Webhook } from 'standardwebhooks';
-import { WebhookCommandRejected } from '@app/domain';
-import { PROJECTED_STREAMS, SqliteWebhookOutbox } from '@app/read-model';
-import { WebhookDispatcher, WebhookOperations } from '@app/webhooks';
+import { WebhookCommandRejected } from '@app/webhooks/decider';
+import { PROJECTED_STREAMS } from '@app/runtime/projector';
+import { SqliteWebhookOutbox } from '@app/stores/sqlite';
+import { WebhookDispatcher } from '@app/webhooks/delivery';
+import { WebhookOperations } from '@app/webhooks/write';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 import { WebhookReceiver } from '../support/webhook-receiver';

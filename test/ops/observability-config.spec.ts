@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { load } from 'js-yaml';
-import { METRIC_FAMILIES, type MetricFamily } from '../../libs/telemetry/src/metric-catalogue';
+import { METRIC_FAMILIES, type MetricFamily } from '@app/runtime/telemetry';
 import { checkPromql, familyOf, problemsOf } from './promql-check';
 
 const ROOT = join(__dirname, '..', '..');

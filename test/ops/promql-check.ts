@@ -1,5 +1,5 @@
 import { parser } from '@prometheus-io/lezer-promql';
-import { METRIC_FAMILIES, PROCESS_FAMILIES, type MetricFamily } from '../../libs/telemetry/src/metric-catalogue';
+import { METRIC_FAMILIES, PROCESS_FAMILIES, type MetricFamily } from '@app/runtime/telemetry';
 
 /** What a PromQL expression was found to hold: syntax errors (by offset) and the metric names it selects. */
 export interface PromqlCheck {

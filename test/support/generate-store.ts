@@ -3,7 +3,7 @@
  * (`projections rebuild`, history replay): `node --import tsx test/support/generate-store.ts
  * --dir <DATA_DIR> --trainees <n> [--changes <k>]`. Each trainee has 4 + k events.
  */
-import { SqliteEventStore } from '@app/event-store';
+import { SqliteEventStore } from '@app/stores/sqlite';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { writeHistories } from './history-generator';

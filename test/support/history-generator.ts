@@ -1,8 +1,9 @@
-import { newEventId } from '@app/event-store';
+import { newEventId } from '@app/event-sourcing';
 import v2025Example from '../fixtures/post-trainee-v2025.0.json';
-import { commandFromWire, type WireCommand } from '@app/contract';
-import { decide, evolveAll, toEventData, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/domain';
-import type { EventStore } from '@app/event-store';
+import { commandFromWire, type WireCommand } from '@app/trainees/contract';
+import { decide, evolveAll, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/trainees/decider';
+import { toEventData } from '@app/event-sourcing';
+import type { EventStore } from '@app/event-sourcing';
 
 /**
  * Writes generated trainee histories straight to an event store (as the API would, through the

@@ -1,6 +1,6 @@
-import { ProviderOperations } from '@app/application';
-import { openStores, type Stores } from '@app/platform';
-import { Projector } from '@app/read-model';
+import { ProviderOperations } from '@app/providers/write';
+import { openStores, type Stores } from '@app/stores';
+import { Projector } from '@app/runtime/projector';
 
 /** A command that cannot be carried out as asked (bad file, bad argument); exit code 1. */
 export class CliError extends Error {}

@@ -1,9 +1,10 @@
 import { Command, CommanderError } from 'commander';
-import { UnknownToken } from '@app/application';
-import { StoreUnavailable } from '@app/platform';
+import { UnknownToken } from '@app/providers/write';
+import { StoreUnavailable } from '@app/stores';
 import { CliError, cliContext } from './cli-context';
 import { registerCommandGroups } from './commands';
-import { ProviderCommandRejected, WebhookCommandRejected } from '@app/domain';
+import { ProviderCommandRejected } from '@app/providers/decider';
+import { WebhookCommandRejected } from '@app/webhooks/decider';
 
 /**
  * The operators' CLI (`npm run --silent admin -- <command>`): providers, API tokens and the schools

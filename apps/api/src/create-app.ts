@@ -7,18 +7,18 @@ import type { Logger } from 'pino';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { OpenApiDocuments } from './openapi/openapi-documents';
-import { VersionRegistry } from './kernel/versions';
-import { ApiExceptionFilter } from './kernel/api-exception.filter';
-import { ApiAuthenticator } from './kernel/api.guard';
-import { Idempotency, registerIdempotencyHook } from './kernel/idempotency';
-import { type AppConfig, type ProcessMetrics } from '@app/platform';
-import { createLogger, PinoNestLogger } from './kernel/logger';
+import { VersionRegistry } from './composition/versions';
+import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { ApiAuthenticator } from './auth/api.guard';
+import { Idempotency, registerIdempotencyHook } from './idempotency/idempotency';
+import type { AppConfig, ProcessMetrics } from '@app/runtime/process';
+import { createLogger, PinoNestLogger } from './observability/logger';
 import { admissionCounter, registerAdmission } from './admission/admission';
 import { authenticateOnRequest } from './admission/authenticate-early';
 import { limitConnections, serverOptions } from './admission/server-bounds';
-import { METRICS, STORES } from './kernel/tokens';
-import { httpMetricsRecorder } from './kernel/http-metrics';
-import { parseJsonBody } from './kernel/json-body';
+import { METRICS, STORES } from './composition/tokens';
+import { httpMetricsRecorder } from './observability/http-metrics';
+import { parseJsonBody } from './bodies/json-body';
 
 /** Largest request body accepted, in bytes (larger answers 413 in the error shape). */
 const BODY_LIMIT = 5 * 1024 * 1024;

@@ -1,9 +1,9 @@
 import './tracing';
-import { ConfigError, exitOnSignal, loadConfig } from '@app/platform';
-import { createLogger } from './kernel/logger';
+import { ConfigError, exitOnSignal, loadConfig } from '@app/runtime/process';
+import { createLogger } from './observability/logger';
 import { createApp } from './create-app';
 import { bootstrapSandbox } from './sandbox';
-import { StoreUnavailable } from '@app/platform';
+import { StoreUnavailable } from '@app/stores';
 
 /**
  * Starts the API on the embedded default: `PORT` (3000), `DATA_DIR` (./data), `APP_ENV`

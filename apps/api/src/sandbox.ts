@@ -1,13 +1,14 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
-import { PROVIDER_STREAM_PREFIX } from '@app/domain';
+import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ProviderOperations } from '@app/application';
-import { EVENT_STORE, type EventStore } from '@app/event-store';
-import { APP_CONFIG, type AppConfig } from '@app/platform';
-import { importSchoolsCsv, PROVIDER_READ_MODEL, SCHOOL_DIRECTORY, type ProviderReadModel, type SchoolDirectory } from '@app/read-model';
-import { Projections } from './kernel/projections';
+import { ProviderOperations } from '@app/providers/write';
+import { EVENT_STORE, type EventStore } from '@app/event-sourcing';
+import { APP_CONFIG, type AppConfig } from '@app/runtime/process';
+import { importSchoolsCsv, SCHOOL_DIRECTORY, type SchoolDirectory } from '@app/schools';
+import { PROVIDER_READ_MODEL, type ProviderReadModel } from '@app/providers/read';
+import { Projections } from './composition/projections';
 
 /** The demo provider registered in an empty sandbox. */
 export const DEMO_PROVIDER = { ukprn: '10000001', name: 'Demo Teacher Training Provider' };

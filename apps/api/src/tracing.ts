@@ -1,4 +1,4 @@
-import { startTracing } from '@app/telemetry/tracing';
+import { startTracing } from '@app/runtime/tracing';
 
 // Imported first by main.ts: the SDK must patch HTTP, Fastify and MongoDB before they load
 // (docs/observability.md "Traces"); nothing happens unless OTEL_EXPORTER_OTLP_ENDPOINT is set.

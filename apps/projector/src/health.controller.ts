@@ -1,7 +1,9 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { assessReadiness, type Projector, type RebuildableStore } from '@app/read-model';
-import { APP_CONFIG, type AppConfig, type Stores } from '@app/platform';
+import { assessReadiness, type Projector } from '@app/runtime/projector';
+import type { RebuildableStore } from '@app/runtime/rebuild';
+import { APP_CONFIG, type AppConfig } from '@app/runtime/process';
+import type { Stores } from '@app/stores';
 
 export const PROJECTOR = Symbol('PROJECTOR');
 export const STORES = Symbol('STORES');

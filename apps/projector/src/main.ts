@@ -4,7 +4,7 @@ import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type On
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino, { type Logger } from 'pino';
-import type { RegistryProcessManager } from '@app/application';
+import type { RegistryProcessManager } from '@app/registry';
 import {
   APP_CONFIG,
   ConfigError,
@@ -14,16 +14,14 @@ import {
   messageFirst,
   createRegistryProcess,
   createWebhookDispatcher,
-  openStores,
-  openWebhookOutbox,
   processMetrics,
-  StoreUnavailable,
   type AppConfig,
-  type Stores,
-} from '@app/platform';
-import { Projector, type WebhookOutbox } from '@app/read-model';
-import type { WebhookDispatcher } from '@app/webhooks';
-import { observeProjections, projectorHooks, type MetricsServer } from '@app/telemetry';
+} from '@app/runtime/process';
+import { openStores, openWebhookOutbox, StoreUnavailable, type Stores } from '@app/stores';
+import { Projector } from '@app/runtime/projector';
+import type { WebhookOutbox } from '@app/webhooks/delivery';
+import type { WebhookDispatcher } from '@app/webhooks/delivery';
+import { observeProjections, projectorHooks, type MetricsServer } from '@app/runtime/telemetry';
 import { HealthController, PROJECTOR, STORES } from './health.controller';
 
 /** The webhook dispatcher this process runs, with its outbox (docs/change-feed.md "Webhooks"). */

@@ -15,8 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as readline from 'node:readline';
-import { EventData, ExpectedRevision, WrongExpectedVersionError } from '../../../libs/event-store/src/event-store.port';
-import { openSqliteEventStore } from '../../../libs/event-store/src/sqlite/sqlite-event-store';
+import { EventData, ExpectedRevision, WrongExpectedVersionError } from '@app/event-sourcing';
+import { openSqliteEventStore } from '@app/stores/sqlite';
 
 /** One acknowledged append of one event, as the worker saw its result. */
 export interface AcknowledgedEvent {

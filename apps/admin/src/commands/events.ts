@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/application';
+import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/runtime/event-transfer';
 import { CliError, type CliContext } from '../cli-context';
 
 /**

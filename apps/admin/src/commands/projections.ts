@@ -1,14 +1,7 @@
 import type { Command } from 'commander';
 import { Presets, SingleBar } from 'cli-progress';
-import {
-  isProjectionName,
-  keepsParkedEvents,
-  measureLag,
-  PROJECTION_NAMES,
-  rebuildProjection,
-  type ParkedEvent,
-  type RebuildableStore,
-} from '@app/read-model';
+import { isProjectionName, keepsParkedEvents, measureLag, PROJECTION_NAMES, type ParkedEvent } from '@app/runtime/projector';
+import { rebuildProjection, type RebuildableStore } from '@app/runtime/rebuild';
 import { CliError, type CliContext } from '../cli-context';
 
 function rebuildable(store: unknown): RebuildableStore {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { londonDate } from '@app/application';
-import { ProviderCommandRejected } from '@app/domain';
-import type { TokenRecord } from '@app/read-model';
+import { londonDate } from '@app/providers/write';
+import { ProviderCommandRejected } from '@app/providers/decider';
+import type { TokenRecord } from '@app/providers/read';
 import type { CliContext } from '../cli-context';
 
 /**

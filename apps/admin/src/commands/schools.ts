@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Presets, SingleBar } from 'cli-progress';
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { importSchoolsCsv } from '@app/read-model';
+import { importSchoolsCsv } from '@app/schools';
 import { CliError, type CliContext } from '../cli-context';
 
 /**

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { loadTraineeHistory, parseInstant, traineeAsOf, traineeTimeline, type TimelineEntry } from '@app/application';
-import { API_VERSIONS, contractFor, type ApiVersion } from '@app/contract';
+import { loadTraineeHistory, parseInstant, traineeAsOf, traineeTimeline, type TimelineEntry } from '@app/trainees/read';
+import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
+import { contractFor } from '@app/trainees/contract';
 import { CliError, type CliContext } from '../cli-context';
 
 interface HistoryOptions {

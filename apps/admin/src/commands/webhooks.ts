@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { TRAINEE_EVENT_TYPES } from '@app/domain';
-import { openWebhookOutbox, webhookOperations } from '@app/platform';
+import { TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
+import { openWebhookOutbox } from '@app/stores';
+import { webhookOperations } from '@app/runtime/process';
 import type { CliContext } from '../cli-context';
 import { CliError } from '../cli-context';
 

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { tokenFromAuthorizationHeader } from '@app/application';
-import type { AppConfig, Stores } from '@app/platform';
-import { fixedWindowStore, MemoryWindowCounter, RATE_LIMIT_WINDOW_MS, type WindowCounter } from './fixed-window';
+import { tokenFromAuthorizationHeader } from '@app/providers/write';
+import type { AppConfig } from '@app/runtime/process';
+import type { Stores } from '@app/stores';
+import { MemoryWindowCounter, type WindowCounter } from '@app/runtime/admission';
+import { fixedWindowStore, RATE_LIMIT_WINDOW_MS } from './fixed-window';
 
 /** What {@link registerAdmission} needs: the limits and lists, where windows are counted, the log, the clock. */
 export interface AdmissionOptions {
@@ -106,7 +108,7 @@ function delay(ms: number): Promise<void> {
  */
 export async function admissionCounter(stores: Pick<Stores, 'mongo'>): Promise<WindowCounter> {
   if (!stores.mongo) return new MemoryWindowCounter();
-  const { MongoWindowCounter } = await import('./mongo-window-counter');
+  const { MongoWindowCounter } = await import('@app/stores/mongodb');
   return new MongoWindowCounter(stores.mongo.database);
 }
 

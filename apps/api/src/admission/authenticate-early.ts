@@ -1,8 +1,8 @@
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import type { ApiAuthenticator } from '../kernel/api.guard';
-import type { ApiRequest } from '../kernel/request-context';
-import { VERSION_PATTERN } from '../kernel/versions';
+import type { ApiAuthenticator } from '../auth/api.guard';
+import type { ApiRequest } from '../auth/request-context';
+import { VERSION_PATTERN } from '../composition/versions';
 
 /** The Fastify route config of an `/api/:api_version/…` route served without a token. */
 const PUBLIC_API_ROUTE = { publicApiRoute: true } as const;

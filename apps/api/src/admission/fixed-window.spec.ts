@@ -1,4 +1,5 @@
-import { fixedWindowStore, MemoryWindowCounter, windowStart } from './fixed-window';
+import { MemoryWindowCounter, windowStart } from '@app/runtime/admission';
+import { fixedWindowStore } from './fixed-window';
 
 describe('fixed rate-limit windows (docs/reference/API-FACTS.md §3.1)', () => {
   const minute = 60_000;

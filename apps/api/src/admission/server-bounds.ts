@@ -1,8 +1,8 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions } from 'fastify';
-import type { AppConfig } from '@app/platform';
-import { errorsBody } from '../kernel/errors';
+import type { AppConfig } from '@app/runtime/process';
+import { errorsBody } from '../errors/errors';
 
 /** The server bounds of the configuration (docs/DESIGN.md "Configuration", README "Limits"). */
 export type ServerBounds = Pick<

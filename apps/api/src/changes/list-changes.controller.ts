@@ -1,11 +1,11 @@
 import { Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiQuery } from '@nestjs/swagger';
-import type { Caller } from '@app/application';
-import type { VersionContract } from '@app/contract';
-import { ApiController } from '../kernel/api-controller.decorator';
-import { Answers, Operation } from '../kernel/operation.decorators';
-import { Contract, CurrentCaller } from '../kernel/request-context';
+import type { Caller } from '@app/trainees/write';
+import type { VersionContract } from '@app/trainees/contract';
+import { ApiController } from '../auth/api-controller.decorator';
+import { Answers, Operation } from '../openapi/operation.decorators';
+import { Contract, CurrentCaller } from '../auth/request-context';
 import { AFTER_MAX_CHARS, CHANGES_LIMIT_DEFAULT, CHANGES_LIMIT_MAX, toChangesRequest } from './list-changes.params';
 import { ListChangesQuery, type ChangesPage } from './list-changes.query';
 

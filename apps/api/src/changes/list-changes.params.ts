@@ -1,5 +1,5 @@
-import { CURSOR_MAX_CHARS, decodeCursor } from '@app/contract';
-import { ListQueryInvalid } from '../kernel/errors';
+import { CURSOR_MAX_CHARS, decodeCursor } from '@app/changes';
+import { ListQueryInvalid } from '../errors/errors';
 import { quoted } from '../trainees/list-trainees/list-trainees.params';
 
 /** Changes per page when `limit` is not given (docs/change-feed.md "Reading the feed"). */

@@ -1,8 +1,9 @@
 import { Inject, ServiceUnavailableException } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '@app/application';
-import { encodeCursor, renderChange, type ApiVersion, type ChangeItem } from '@app/contract';
-import { CHANGE_FEED, type ChangeFeed } from '@app/read-model';
+import type { Caller } from '@app/trainees/write';
+import { encodeCursor, renderChange, type ChangeItem } from '@app/changes';
+import type { ApiVersion } from '@app/trainees/record';
+import { CHANGE_FEED, type ChangeFeed } from '@app/changes';
 import type { ChangesRequest } from './list-changes.params';
 
 /** One page of the caller's change feed, in `version`'s field names (docs/change-feed.md). */

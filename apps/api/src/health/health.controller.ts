@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Projections } from '../kernel/projections';
+import { Projections } from '../composition/projections';
 
 /** Health and readiness of the API process, outside `/api`, without authentication (issue 12, "Honest health"). */
 @Controller()

@@ -1,8 +1,8 @@
 import { Get } from '@nestjs/common';
-import { Answers, Operation } from '../kernel/operation.decorators';
-import { ApiController } from '../kernel/api-controller.decorator';
-import { VersionRequested } from '../kernel/request-context';
-import { VersionRegistry } from '../kernel/versions';
+import { Answers, Operation } from '../openapi/operation.decorators';
+import { ApiController } from '../auth/api-controller.decorator';
+import { VersionRequested } from '../auth/request-context';
+import { VersionRegistry } from '../composition/versions';
 
 @ApiController('info', 'Info')
 export class InfoController {

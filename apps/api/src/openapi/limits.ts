@@ -1,6 +1,6 @@
-import { DISABILITY_KEYS_MAX, JSON_MAX_DEPTH, JSON_MAX_ITEMS, REASON_TEXT_MAX_CHARS, TEXT_MAX_CHARS } from '@app/contract';
-import { TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from '@app/domain';
-import type { AppConfig } from '@app/platform';
+import { DISABILITY_KEYS_MAX, JSON_MAX_DEPTH, JSON_MAX_ITEMS, REASON_TEXT_MAX_CHARS, TEXT_MAX_CHARS } from '@app/trainees/record';
+import { TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from '@app/trainees/decider';
+import type { AppConfig } from '@app/runtime/process';
 import { PER_PAGE_MAX } from '../trainees/list-trainees/list-trainees.params';
 
 /** The figures of the configuration that the limits text states. */

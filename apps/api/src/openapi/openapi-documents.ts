@@ -1,17 +1,11 @@
 import { Inject, Injectable, type INestApplication } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@app/platform';
+import { APP_CONFIG, type AppConfig } from '@app/runtime/process';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import {
-  CHANGE_SCHEMAS,
-  contractFor,
-  implementedVersion,
-  openApiSchemas,
-  requestExample,
-  type ApiVersion,
-  type VersionContract,
-} from '@app/contract';
+import { CHANGE_SCHEMAS } from '@app/changes';
+import { contractFor, openApiSchemas, requestExample, type VersionContract } from '@app/trainees/contract';
+import { implementedVersion, type ApiVersion } from '@app/trainees/record';
 import { dump } from 'js-yaml';
-import { VersionRegistry } from '../kernel/versions';
+import { VersionRegistry } from '../composition/versions';
 import { limitsDescription } from './limits';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, UseGuards } from '@nestjs/common';
 import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
-import { PublicVersionGuard } from '../kernel/api.guard';
-import { VersionRequested } from '../kernel/request-context';
+import { PublicVersionGuard } from '../auth/api.guard';
+import { VersionRequested } from '../auth/request-context';
 import { OpenApiDocuments } from './openapi-documents';
 import { PublicApiRoute } from '../admission/authenticate-early';
 

@@ -1,10 +1,10 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
-import { Answers, ApiVersionParam, ForVersionsWith, NotFoundAnswer, Operation, RateLimited } from '../kernel/operation.decorators';
-import { echoValue, referenceDataNotAvailableMessage, unknownReferenceFieldMessage, type VersionContract } from '@app/contract';
-import { PublicVersionGuard } from '../kernel/api.guard';
-import { ReferenceDataNotFound } from '../kernel/errors';
-import { Contract, VersionRequested } from '../kernel/request-context';
+import { Answers, ApiVersionParam, ForVersionsWith, NotFoundAnswer, Operation, RateLimited } from '../openapi/operation.decorators';
+import { echoValue, referenceDataNotAvailableMessage, unknownReferenceFieldMessage, type VersionContract } from '@app/trainees/contract';
+import { PublicVersionGuard } from '../auth/api.guard';
+import { ReferenceDataNotFound } from '../errors/errors';
+import { Contract, VersionRequested } from '../auth/request-context';
 import { PublicApiRoute } from '../admission/authenticate-early';
 
 @Controller('api/:api_version/reference-data')

@@ -1,4 +1,5 @@
-import { findDegree, type Degree, type DegreeFields } from '@app/domain';
+import { findDegree } from '@app/trainees/decider';
+import type { Degree, DegreeFields } from '@app/trainees/record';
 import type { SubResource } from './sub-resource';
 import { subResourceController } from './sub-resource.controller';
 

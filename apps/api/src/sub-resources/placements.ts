@@ -1,5 +1,6 @@
-import { schoolsNamedBy } from '@app/application';
-import { findPlacement, type Placement, type PlacementFields } from '@app/domain';
+import { schoolsNamedBy } from '@app/trainees/write';
+import { findPlacement } from '@app/trainees/decider';
+import type { Placement, PlacementFields } from '@app/trainees/record';
 import type { SubResource } from './sub-resource';
 import { subResourceController } from './sub-resource.controller';
 

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { handleTraineeCommand, TRAINEE_WRITE_PORTS, type Caller, type TraineeWritePorts } from '@app/application';
-import { decide, type RequestData, type Trainee, type TraineeRules } from '@app/domain';
+import { handleTraineeCommand, TRAINEE_WRITE_PORTS, type Caller, type TraineeWritePorts } from '@app/trainees/write';
+import { decide, type RequestData, type Trainee, type TraineeRules } from '@app/trainees/decider';
 import type { AnySubResource } from './sub-resource';
 
 /** POST …/<items>: the kind, the caller, the version's rules, the trainee id as sent and the checked body. */

@@ -11,14 +11,14 @@ import {
   type Type,
 } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { Caller } from '@app/application';
-import type { VersionContract } from '@app/contract';
-import type { RequestData, Trainee } from '@app/domain';
-import { ApiController } from '../kernel/api-controller.decorator';
-import type { ApiRequest } from '../kernel/request-context';
-import { WireBody } from '../kernel/wire-body';
-import { Answers, IdParam, NotFoundAnswer, Operation, Writes } from '../kernel/operation.decorators';
-import { Idempotent } from '../kernel/idempotency.interceptor';
+import type { Caller } from '@app/trainees/write';
+import type { VersionContract } from '@app/trainees/contract';
+import type { RequestData, Trainee } from '@app/trainees/decider';
+import { ApiController } from '../auth/api-controller.decorator';
+import type { ApiRequest } from '../auth/request-context';
+import { WireBody } from '../bodies/wire-body';
+import { Answers, IdParam, NotFoundAnswer, Operation, Writes } from '../openapi/operation.decorators';
+import { Idempotent } from '../idempotency/idempotency.interceptor';
 import type { AnySubResource } from './sub-resource';
 import { AddItemCommand, RemoveItemCommand, UpdateItemCommand } from './sub-resource.commands';
 import { GetItemQuery, ListItemsQuery } from './sub-resource.queries';

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '@app/application';
-import { findOwnTrainee, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/read-model';
+import type { Caller } from '@app/trainees/write';
+import { findOwnTrainee, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/trainees/read';
 import type { AnySubResource } from './sub-resource';
 
 /** GET …/<items>: the kind, the caller and the trainee id as sent. */

@@ -1,6 +1,7 @@
-import type { VersionContract } from '@app/contract';
-import type { RequestData, School, Trainee, TraineeCommand, TraineeRules } from '@app/domain';
-import type { SchoolLookup } from '@app/application';
+import type { VersionContract } from '@app/trainees/contract';
+import type { RequestData, Trainee, TraineeCommand, TraineeRules } from '@app/trainees/decider';
+import type { School } from '@app/trainees/record';
+import type { SchoolLookup } from '@app/trainees/write';
 
 /** What every command on an item shares: the trainee (stored id), its provider, the version's rules and the instant. */
 export interface ItemCommandBase {

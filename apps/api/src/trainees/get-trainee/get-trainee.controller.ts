@@ -1,11 +1,11 @@
 import { Get, Header, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { Answers, IdParam, NotFoundAnswer, Operation } from '../../kernel/operation.decorators';
-import type { Caller } from '@app/application';
-import type { VersionContract } from '@app/contract';
-import { ApiController } from '../../kernel/api-controller.decorator';
-import { dataAnswer, JSON_CONTENT_TYPE } from '../../kernel/json-bytes';
-import { Contract, CurrentCaller } from '../../kernel/request-context';
+import { Answers, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
+import type { Caller } from '@app/trainees/write';
+import type { VersionContract } from '@app/trainees/contract';
+import { ApiController } from '../../auth/api-controller.decorator';
+import { dataAnswer, JSON_CONTENT_TYPE } from '../../bodies/json-bytes';
+import { Contract, CurrentCaller } from '../../auth/request-context';
 import { GetTraineeQuery } from './get-trainee.query';
 
 @ApiController('trainees', 'Trainees')

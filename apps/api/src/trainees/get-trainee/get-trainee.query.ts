@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '@app/application';
-import type { ApiVersion } from '@app/contract';
-import { findOwnTraineeAnswer, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/read-model';
+import type { Caller } from '@app/trainees/write';
+import type { ApiVersion } from '@app/trainees/record';
+import { findOwnTraineeAnswer, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/trainees/read';
 
 /** One trainee of the caller's provider, by id (case-insensitive, docs/reference/API-FACTS.md §1.10), as answer bytes of `version`. */
 export class GetTraineeQuery {

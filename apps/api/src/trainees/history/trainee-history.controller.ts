@@ -1,11 +1,11 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiQuery } from '@nestjs/swagger';
-import { Answers, IdParam, NotFoundAnswer, Operation } from '../../kernel/operation.decorators';
-import type { Caller } from '@app/application';
-import type { VersionContract } from '@app/contract';
-import { ApiController } from '../../kernel/api-controller.decorator';
-import { Contract, CurrentCaller } from '../../kernel/request-context';
+import { Answers, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
+import type { Caller } from '@app/trainees/write';
+import type { VersionContract } from '@app/trainees/contract';
+import { ApiController } from '../../auth/api-controller.decorator';
+import { Contract, CurrentCaller } from '../../auth/request-context';
 import { TraineeHistoryQuery, type TraineeHistoryAnswer } from './trainee-history.query';
 
 /** The audit history of a trainee (README "Trainee history"; an extension beyond docs/spec/trainee-records-api.md). */

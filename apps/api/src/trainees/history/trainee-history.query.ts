@@ -6,12 +6,12 @@ import {
   timelineForProvider,
   traineeAsOf,
   traineeTimeline,
-  type Caller,
   type TimelineEntry,
-} from '@app/application';
-import { NotFound, ValidationFailed, type Trainee } from '@app/domain';
-import { EVENT_STORE, type EventStore } from '@app/event-store';
-import { findOwnTrainee, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/read-model';
+} from '@app/trainees/read';
+import type { Caller } from '@app/trainees/write';
+import { NotFound, ValidationFailed, type Trainee } from '@app/trainees/decider';
+import { EVENT_STORE, type EventStore } from '@app/event-sourcing';
+import { findOwnTrainee, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/trainees/read';
 
 /** The message of the 422 for a bad `as_of`. */
 export const INVALID_AS_OF = 'as_of is not a valid ISO 8601 instant';

@@ -1,14 +1,14 @@
 import { Get, Header, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiQuery } from '@nestjs/swagger';
-import { Answers, NotFoundAnswer, Operation } from '../../kernel/operation.decorators';
-import type { Caller } from '@app/application';
-import type { VersionContract } from '@app/contract';
-import type { TraineeAnswerPage } from '@app/read-model';
-import { NoTraineesFound } from '../../kernel/errors';
-import { ApiController } from '../../kernel/api-controller.decorator';
-import { JSON_CONTENT_TYPE, listAnswer } from '../../kernel/json-bytes';
-import { Contract, CurrentCaller } from '../../kernel/request-context';
+import { Answers, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
+import type { Caller } from '@app/trainees/write';
+import type { VersionContract } from '@app/trainees/contract';
+import type { TraineeAnswerPage } from '@app/trainees/read';
+import { NoTraineesFound } from '../../errors/errors';
+import { ApiController } from '../../auth/api-controller.decorator';
+import { JSON_CONTENT_TYPE, listAnswer } from '../../bodies/json-bytes';
+import { Contract, CurrentCaller } from '../../auth/request-context';
 import { PER_PAGE_MAX, toListQuery } from './list-trainees.params';
 import { ListTraineesQuery } from './list-trainees.query';
 

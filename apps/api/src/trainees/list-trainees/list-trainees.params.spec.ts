@@ -1,4 +1,4 @@
-import { ListQueryInvalid } from '../../kernel/errors';
+import { ListQueryInvalid } from '../../errors/errors';
 import { PAGE_MAX, PER_PAGE_MAX, toListQuery } from './list-trainees.params';
 
 const query = (raw: Record<string, unknown>) => toListQuery(raw, '10000001', '2026-01-15');

@@ -8,9 +8,9 @@ import {
   type ValidationArguments,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { currentAcademicCycle, isKnownAcademicCycle } from '@app/domain';
-import { STATUS_FILTERS, type StatusFilter, type TraineeListQuery } from '@app/read-model';
-import { ListQueryInvalid } from '../../kernel/errors';
+import { currentAcademicCycle, isKnownAcademicCycle } from '@app/trainees/decider';
+import { STATUS_FILTERS, type StatusFilter, type TraineeListQuery } from '@app/trainees/read';
+import { ListQueryInvalid } from '../../errors/errors';
 
 /** The leading integer of a value as Ruby's `to_i` reads it (docs/reference/API-FACTS.md §14.1), or null. */
 export function leadingInteger(value: string): number | null {

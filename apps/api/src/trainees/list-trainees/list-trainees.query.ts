@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { ApiVersion } from '@app/contract';
-import { TRAINEE_READ_MODEL, type TraineeAnswerPage, type TraineeListQuery, type TraineeReadModel } from '@app/read-model';
+import type { ApiVersion } from '@app/trainees/record';
+import { TRAINEE_READ_MODEL, type TraineeAnswerPage, type TraineeListQuery, type TraineeReadModel } from '@app/trainees/read';
 
 /** One page of the caller's trainees (docs/reference/API-FACTS.md §14), as list items of `version`. */
 export class ListTraineesQuery {

@@ -1,13 +1,14 @@
 import { HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Caller } from '@app/application';
-import type { VersionContract } from '@app/contract';
-import type { RecommendationFields, RequestData, Trainee } from '@app/domain';
-import { RouteNotFound } from '../../kernel/api.guard';
-import { ApiController } from '../../kernel/api-controller.decorator';
-import { Contract, CurrentCaller } from '../../kernel/request-context';
-import { WireBody } from '../../kernel/wire-body';
-import { Answers, ForVersionsWith, IdParam, Operation, Writes } from '../../kernel/operation.decorators';
+import type { Caller } from '@app/trainees/write';
+import type { VersionContract } from '@app/trainees/contract';
+import type { RecommendationFields } from '@app/trainees/record';
+import type { RequestData, Trainee } from '@app/trainees/decider';
+import { RouteNotFound } from '../../auth/api.guard';
+import { ApiController } from '../../auth/api-controller.decorator';
+import { Contract, CurrentCaller } from '../../auth/request-context';
+import { WireBody } from '../../bodies/wire-body';
+import { Answers, ForVersionsWith, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
 import { RecommendForAwardCommand } from './recommend-for-award.handler';
 
 /**

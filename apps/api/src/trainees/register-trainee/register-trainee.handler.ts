@@ -9,7 +9,7 @@ import {
   writeContext,
   type Caller,
   type TraineeWritePorts,
-} from '@app/application';
+} from '@app/trainees/write';
 import {
   ConcurrentModification,
   decide,
@@ -18,7 +18,6 @@ import {
   initialTraineeState,
   REGISTRATION_GUARD_STREAM_PREFIX,
   requireData,
-  toEventData,
   traineeStreamId,
   utcDate,
   validateNewTrainee,
@@ -26,11 +25,11 @@ import {
   type RegistrationClaimed,
   type RequestData,
   type Trainee,
-  type TraineeDetails,
-  type TraineeFields,
   type TraineeRules,
-} from '@app/domain';
-import { newEventId, WrongExpectedVersionError, type AppendResult, type RecordedEvent } from '@app/event-store';
+} from '@app/trainees/decider';
+import { toEventData } from '@app/event-sourcing';
+import type { TraineeDetails, TraineeFields } from '@app/trainees/record';
+import { newEventId, WrongExpectedVersionError, type AppendResult, type RecordedEvent } from '@app/event-sourcing';
 
 /** POST /trainees as a command: the caller, the version's rules and the checked body `data`. */
 export class RegisterTraineeCommand {

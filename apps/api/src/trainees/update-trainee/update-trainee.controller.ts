@@ -1,13 +1,14 @@
 import { HttpCode, Param, Patch, Put, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { Answers, IdParam, Operation, Writes } from '../../kernel/operation.decorators';
-import type { Caller } from '@app/application';
-import type { VersionContract } from '@app/contract';
-import type { RequestData, Trainee, TraineeFields } from '@app/domain';
-import { EnhancedErrorsInterceptor } from '../../kernel/enhanced-errors.interceptor';
-import { ApiController } from '../../kernel/api-controller.decorator';
-import { Contract, CurrentCaller } from '../../kernel/request-context';
-import { WireBody } from '../../kernel/wire-body';
+import { Answers, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
+import type { Caller } from '@app/trainees/write';
+import type { VersionContract } from '@app/trainees/contract';
+import type { RequestData, Trainee } from '@app/trainees/decider';
+import type { TraineeFields } from '@app/trainees/record';
+import { EnhancedErrorsInterceptor } from '../../errors/enhanced-errors.interceptor';
+import { ApiController } from '../../auth/api-controller.decorator';
+import { Contract, CurrentCaller } from '../../auth/request-context';
+import { WireBody } from '../../bodies/wire-body';
 import { UpdateTraineeCommand } from './update-trainee.handler';
 
 @ApiController('trainees', 'Trainees')

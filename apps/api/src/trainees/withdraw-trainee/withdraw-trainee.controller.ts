@@ -1,12 +1,13 @@
 import { HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Caller } from '@app/application';
-import type { VersionContract } from '@app/contract';
-import type { RequestData, Trainee, WithdrawalFields } from '@app/domain';
-import { ApiController } from '../../kernel/api-controller.decorator';
-import { Contract, CurrentCaller } from '../../kernel/request-context';
-import { WireBody } from '../../kernel/wire-body';
-import { Answers, IdParam, Operation, Writes } from '../../kernel/operation.decorators';
+import type { Caller } from '@app/trainees/write';
+import type { VersionContract } from '@app/trainees/contract';
+import type { RequestData, Trainee } from '@app/trainees/decider';
+import type { WithdrawalFields } from '@app/trainees/record';
+import { ApiController } from '../../auth/api-controller.decorator';
+import { Contract, CurrentCaller } from '../../auth/request-context';
+import { WireBody } from '../../bodies/wire-body';
+import { Answers, IdParam, Operation, Writes } from '../../openapi/operation.decorators';
 import { WithdrawTraineeCommand } from './withdraw-trainee.handler';
 
 /**

@@ -1,0 +1,64 @@
+import type { Provider } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { KeyedLock } from '@app/event-sourcing';
+import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
+import { EVENT_STORE } from '@app/event-sourcing';
+import { APP_CONFIG, type AppConfig, type ProcessMetrics } from '@app/runtime/process';
+import { openStores, type Stores } from '@app/stores';
+import { CHANGE_FEED } from '@app/changes';
+import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
+import { PROVIDER_READ_MODEL } from '@app/providers/read';
+import { SCHOOL_DIRECTORY } from '@app/schools';
+import { SqliteIdempotencyStore } from '@app/stores/sqlite';
+import { TRAINEE_READ_MODEL } from '@app/trainees/read';
+import { newResourceId } from './ids';
+import { Projections } from './projections';
+import { LOGGER, METRICS, STORES } from './tokens';
+
+/**
+ * The API's ports, each under its injection token (docs/architecture.md "The shared kernel"):
+ * the stores the configuration names (SQLite in `DATA_DIR` by default; EventStoreDB and MongoDB
+ * when their URLs are set; `StoreUnavailable` when one cannot be reached), the event store, the
+ * trainee and provider read models, the schools directory, the idempotency keys (beside the read
+ * models: MongoDB when set, else SQLite in `DATA_DIR`), the projections, and the write path's ports
+ * ({@link TRAINEE_WRITE_PORTS}).
+ */
+export function storeProviders(): Provider[] {
+  const from = <T>(token: symbol, pick: (s: Stores) => T): Provider => ({ provide: token, useFactory: pick, inject: [STORES] });
+  return [
+    {
+      provide: STORES,
+      useFactory: async (config: AppConfig, logger: Logger, metrics: ProcessMetrics | null) => {
+        const stores = await openStores(config, { metrics: metrics?.metrics, logger });
+        logger.info({ backends: stores.backends, projector: config.projector }, 'stores open');
+        return stores;
+      },
+      inject: [APP_CONFIG, LOGGER, METRICS],
+    },
+    from(EVENT_STORE, (s) => s.eventStore),
+    from(TRAINEE_READ_MODEL, (s) => s.readModel),
+    from(CHANGE_FEED, (s) => s.readModel),
+    from(PROVIDER_READ_MODEL, (s) => s.readModel),
+    from(SCHOOL_DIRECTORY, (s) => s.schools),
+    {
+      provide: IDEMPOTENCY_STORE,
+      useFactory: (stores: Stores, config: AppConfig) =>
+        stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir),
+      inject: [STORES, APP_CONFIG],
+    },
+    Projections,
+    {
+      provide: TRAINEE_WRITE_PORTS,
+      useFactory: (stores: Stores, projections: Projections): TraineeWritePorts => ({
+        eventStore: stores.eventStore,
+        trainees: stores.readModel,
+        schools: stores.schools,
+        projection: projections,
+        locks: new KeyedLock(),
+        clock: () => new Date(),
+        newId: () => newResourceId(),
+      }),
+      inject: [STORES, Projections],
+    },
+  ];
+}

@@ -1,0 +1,148 @@
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { EventStoreUnavailableError } from '@app/event-sourcing';
+import type { FastifyReply } from 'fastify';
+import type { Logger } from 'pino';
+import {
+  ConcurrentModification,
+  DuplicateDegree,
+  DuplicateTrainee,
+  MissingData,
+  NotFound,
+  StateTransitionError,
+  ValidationFailed,
+  type Trainee,
+} from '@app/trainees/decider';
+import { DomainError } from '@app/event-sourcing';
+import type { Degree } from '@app/trainees/record';
+import { ApiAuthenticator, ResourceNotFound, RouteNotFound, Unauthorized } from '../auth/api.guard';
+import { EnhancedValidationFailed } from './enhanced-errors.interceptor';
+import { errorsBody, ListQueryInvalid, NoTraineesFound, ReferenceDataNotFound } from './errors';
+import type { ApiRequest } from '../auth/request-context';
+import { VERSION_PATTERN } from '../composition/versions';
+
+/**
+ * Maps every error to the spec's shapes (docs/spec/trainee-records-api.md "Errors"; docs/DESIGN.md rulings 4 and property 7): the
+ * only place where errors become HTTP. Unknown errors are logged and answered 500 without detail.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  constructor(
+    private readonly authenticator: ApiAuthenticator,
+    private readonly logger: Logger,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const req = host.switchToHttp().getRequest<ApiRequest>();
+    void this.respond(exception, req, reply);
+  }
+
+  private async respond(exception: unknown, req: ApiRequest, reply: FastifyReply): Promise<void> {
+    try {
+      const [status, body] = await this.toResponse(exception, req);
+      if (status >= 500) this.logger.error({ err: exception, reqId: req.id, path: (req.url ?? '').split('?')[0] }, 'unhandled error');
+      await reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+    } catch (err) {
+      this.logger.error({ err, reqId: req.id }, 'error while answering an error');
+      if (!reply.sent) await reply.status(500).send(errorsBody('InternalServerError', ['Internal server error']));
+    }
+  }
+
+  private async toResponse(exception: unknown, req: ApiRequest): Promise<[number, unknown]> {
+    if (exception instanceof Unauthorized) return [401, { error: 'Unauthorized' }];
+    if (exception instanceof RouteNotFound) return [404, errorsBody('NotFound', [exception.message])];
+    if (exception instanceof ResourceNotFound) return [404, { error: 'Resource not found' }];
+    if (exception instanceof ListQueryInvalid) return [422, exception.body()];
+    if (exception instanceof NoTraineesFound) return [404, errorsBody('NotFound', ['No trainees found'])];
+    if (exception instanceof EnhancedValidationFailed) return [422, exception.body];
+    if (exception instanceof ReferenceDataNotFound) return [404, errorsBody('NotFound', [exception.message])];
+    if (exception instanceof DomainError) return this.domain(exception, req);
+    // Too many calls waiting, or a call past its deadline (issue 16, row 6): try again shortly.
+    if (exception instanceof EventStoreUnavailableError) {
+      return [503, errorsBody('ServiceUnavailable', ['The event store is busy; please try again shortly'])];
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404) return this.unmatchedRoute(req);
+      return [status, errorsBody(errorName(status), [exception.message])];
+    }
+    const status = httpStatusOf(exception);
+    if (status === 400) return [400, errorsBody('BadRequest', [capitalise((exception as Error).message)])];
+    if (status && status >= 400 && status < 500) return [status, errorsBody(errorName(status), [(exception as Error).message])];
+    return [500, errorsBody('InternalServerError', ['Internal server error'])];
+  }
+
+  private domain(e: DomainError, req: ApiRequest): [number, unknown] {
+    if (e instanceof ValidationFailed) return [422, errorsBody('UnprocessableEntity', e.messages)];
+    if (e instanceof MissingData) return [422, errorsBody('UnprocessableEntity', [e.message])];
+    if (e instanceof NotFound) return [404, errorsBody('NotFound', [e.message])];
+    if (e instanceof StateTransitionError) return [422, errorsBody('StateTransitionError', [e.message])];
+    if (e instanceof DuplicateTrainee && req.contract) {
+      const { output } = req.contract;
+      return [
+        409,
+        {
+          ...errorsBody('Conflict', [e.message]),
+          data: (e.existing as Trainee[]).map((t) => output.serializeTrainee(t, { nested: true })),
+        },
+      ];
+    }
+    if (e instanceof DuplicateDegree && req.contract) {
+      const { output } = req.contract;
+      return [409, { ...errorsBody('Conflict', [e.message]), data: (e.existing as Degree[]).map((d) => output.serializeDegree(d)) }];
+    }
+    if (e instanceof ConcurrentModification) return [409, errorsBody('Conflict', [e.message])];
+    return [422, errorsBody('UnprocessableEntity', [e.message])];
+  }
+
+  /**
+   * An unmatched route: under `/api/<version-like>/` it is authenticated first, then 404 `Not found`
+   * (docs/reference/API-FACTS.md §1.4); elsewhere the generic `{"error":"Resource not found"}` (§1.5).
+   */
+  private async unmatchedRoute(req: ApiRequest): Promise<[number, unknown]> {
+    const path = (req.url ?? '').split('?')[0];
+    const segments = path.split('/');
+    if (segments[1] === 'api' && segments.length > 2 && VERSION_PATTERN.test(segments[2])) {
+      try {
+        if (!req.caller) await this.authenticator.authenticate(req, segments[2]);
+      } catch (err) {
+        if (err instanceof Unauthorized) return [401, { error: 'Unauthorized' }];
+        if (err instanceof RouteNotFound) return [404, errorsBody('NotFound', [err.message])];
+      }
+      return [404, errorsBody('NotFound', ['Not found'])];
+    }
+    return [404, { error: 'Resource not found' }];
+  }
+}
+
+function httpStatusOf(e: unknown): number | null {
+  if (e && typeof e === 'object' && 'statusCode' in e && typeof (e as { statusCode: unknown }).statusCode === 'number') {
+    return (e as { statusCode: number }).statusCode;
+  }
+  return null;
+}
+
+const NAMES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'UnprocessableEntity',
+  429: 'TooManyRequests',
+  503: 'ServiceUnavailable',
+};
+
+function errorName(status: number): string {
+  return NAMES[status] ?? (status >= 500 ? 'InternalServerError' : 'BadRequest');
+}
+
+/** Ruby-style capitalisation of parser messages (docs/reference/API-FACTS.md §5.1): first character upper-case, the rest lower. */
+function capitalise(message: string): string {
+  const m = message || 'Bad request';
+  return m.charAt(0).toUpperCase() + m.slice(1).toLowerCase();
+}

@@ -1,0 +1,143 @@
+/**
+ * `@nestjs/swagger` decorators for the API's operations, written once: the statuses an operation
+ * answers with their bodies (docs/spec/trainee-records-api.md "Errors"; docs/DESIGN.md ruling 4),
+ * its path parameters, and its request body. Schemas are named, not built, here: each version's
+ * document holds its own `components.schemas` under these names (libs/contract/src/openapi), so one
+ * controller serves every version's document.
+ */
+import { applyDecorators } from '@nestjs/common';
+import { JSON_BOUNDS_TEXT } from '@app/trainees/record';
+import { ApiBearerAuth, ApiBody, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
+import { Idempotent } from '../idempotency/idempotency.interceptor';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** An answer with a JSON body of the named schema (or the given schema). */
+export function Answers(status: number, description: string, schema: string | Record<string, unknown>): MethodDecorator & ClassDecorator {
+  return ApiResponse({
+    status,
+    description,
+    content: { 'application/json': { schema: typeof schema === 'string' ? ref(schema) : schema } },
+  });
+}
+
+/** The `api_version` path segment, every operation's first parameter (docs/spec/trainee-records-api.md "Versioning"). */
+export const ApiVersionParam = (): MethodDecorator & ClassDecorator =>
+  ApiParam({
+    name: 'api_version',
+    required: true,
+    description: 'The API version (the document lists the one it describes).',
+    schema: { type: 'string' },
+  });
+
+/** A resource id path parameter: 24 base58 characters, matched case-insensitively (docs/reference/API-FACTS.md §1.10). */
+export const IdParam = (name: 'trainee_id' | 'placement_id' | 'degree_id'): MethodDecorator & ClassDecorator =>
+  ApiParam({
+    name,
+    required: true,
+    description: `The ${name.replace('_id', '')} id (matched case-insensitively).`,
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  });
+
+/** What every operation that needs a token may answer: 401, and 429 where a rate limit applies. */
+export function Authenticated(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ApiBearerAuth('token'),
+    Answers(401, 'No valid token: `Authorization: Bearer <token>` (docs/spec/trainee-records-api.md "Authentication").', 'Unauthorized'),
+    RateLimited(),
+  );
+}
+
+/**
+ * 429 with a plain-text body and `Retry-After` (docs/reference/API-FACTS.md §3.1), where a rate
+ * limit applies, with the `RateLimit-*` headers every answer under `/api` carries then; and 403
+ * `Forbidden` for a blocked client (§3.2). Figures: README "Limits".
+ */
+export function RateLimited(): MethodDecorator & ClassDecorator {
+  const seconds = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+  return applyDecorators(
+    ApiResponse({
+      status: 429,
+      description:
+        'Too many requests: more than the deployment allows per client IP or per token in the current fixed 60-second window ' +
+        '(by default 100 each). Every answer under `/api` then carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.',
+      headers: {
+        'Retry-After': seconds('Whole seconds until the window ends.'),
+        'RateLimit-Limit': seconds('Requests allowed in the window.'),
+        'RateLimit-Remaining': seconds('Requests left in the window.'),
+        'RateLimit-Reset': seconds('Whole seconds until the window ends.'),
+      },
+      content: { 'text/plain': { schema: ref('TooManyRequests') } },
+    }),
+    ApiResponse({
+      status: 403,
+      description: 'The client IP or user agent is blocked by the deployment: plain text `Forbidden`.',
+      content: { 'text/plain': { schema: { type: 'string', example: 'Forbidden\n' } } },
+    }),
+  );
+}
+
+/** An operation: its id, summary and description (the controller method's docstring in short). */
+export function Operation(operationId: string, summary: string, description?: string): MethodDecorator {
+  return ApiOperation({ operationId, summary, description });
+}
+
+/** The operation exists only in the versions whose contract has `feature` (libs/contract/src/contract.ts). */
+export function ForVersionsWith(feature: 'referenceData' | 'updateQtsOrEytsStatus'): MethodDecorator {
+  return ApiExtension('x-contract-feature', feature);
+}
+
+/**
+ * A write's request body (`{data: …}`, the named schema), its `Idempotency-Key` ({@link Idempotent})
+ * and the answers every write may give: 400 malformed JSON, a body nested or wide beyond its bounds
+ * (docs/DESIGN.md ruling 14) or a malformed key, 413 body over the limit, 409 a concurrent change
+ * after the retries (or the key's first request still running), 422 every failed rule (or
+ * StateTransitionError, or `data` missing, or the key used with another request); `notFound` adds
+ * 404 for an unknown trainee (or placement, degree).
+ */
+export function Writes(body: string, options: { notFound: boolean; conflict?: string; enhancedErrors?: boolean }): MethodDecorator {
+  const unprocessable = options.enhancedErrors
+    ? { oneOf: [ref('UnprocessableEntity'), ref('EnhancedValidationErrors')] }
+    : 'UnprocessableEntity';
+  return applyDecorators(
+    ApiBody({ required: true, schema: ref(body) }),
+    Idempotent(),
+    Answers(
+      400,
+      `The body is not valid JSON or exceeds a bound (${JSON_BOUNDS_TEXT}), or \`Idempotency-Key\` is not 1 to 255 visible ASCII characters.`,
+      'BadRequest',
+    ),
+    Answers(413, 'The body is larger than 5 MiB.', 'PayloadTooLarge'),
+    Answers(
+      409,
+      options.conflict
+        ? 'A duplicate (the existing records in `data`), or a concurrent change of the trainee, or the first request with this ' +
+            '`Idempotency-Key` still running.'
+        : 'A concurrent change of the trainee, or the first request with this `Idempotency-Key` still running; retry.',
+      options.conflict ?? 'Conflict',
+    ),
+    Answers(
+      422,
+      'Every failed rule, one entry each; StateTransitionError when the state refuses the action; `data` missing; ' +
+        '`Idempotency-Key` used with another request.',
+      unprocessable,
+    ),
+    ...(options.notFound
+      ? [Answers(404, "Trainee(s) not found (another provider's included), Placement(s) or Degree(s) not found.", 'NotFound')]
+      : []),
+    ...(options.enhancedErrors
+      ? [
+          ApiHeader({
+            name: 'Enhanced-Errors',
+            required: false,
+            description: '`true`: a validation 422 answers its errors keyed by field (docs/reference/API-FACTS.md §5.4).',
+            schema: { type: 'string', enum: ['true', 'false'] },
+          }),
+        ]
+      : []),
+  );
+}
+
+/** 404 for an unknown trainee, placement or degree (docs/spec/trainee-records-api.md "Errors"). */
+export const NotFoundAnswer = (description = "Trainee(s) not found (another provider's included)."): MethodDecorator & ClassDecorator =>
+  Answers(404, description, 'NotFound');

@@ -1,3 +1,0 @@
-export * from './caller';
-export * from './trainee-write.ports';
-export * from './handle-trainee-command';

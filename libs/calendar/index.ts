@@ -1,0 +1,1 @@
+export { addMonths, addYears, isRealCalendarDate, parseIsoDate, splitDate, yearOf, type CalendarDate } from './calendar-dates';

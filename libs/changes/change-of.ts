@@ -1,0 +1,66 @@
+import { changedFields, type StoredChange } from './changes';
+import type { Degree, Placement } from '@app/trainees/record';
+import type { TraineeEvent } from '@app/trainees/decider';
+import type { RecordedEvent } from '@app/event-sourcing';
+import type { TraineeDocument } from '@app/trainees/read';
+
+/** The placement or degree an event names, by id, in a trainee's list (null when it has none of that id). */
+function itemOf<T extends { placement_id: string } | { degree_id: string }>(items: readonly T[], id: string): T | null {
+  return items.find((item) => ('placement_id' in item ? item.placement_id : item.degree_id) === id) ?? null;
+}
+
+/** The id of the placement or degree a sub-resource event names, with the kind of record; null for a trainee event. */
+function subRecordOf(event: TraineeEvent): { record: 'placement' | 'degree'; id: string } | null {
+  switch (event.type) {
+    case 'PlacementAdded':
+    case 'PlacementUpdated':
+      return { record: 'placement', id: event.data.placement.placement_id };
+    case 'PlacementRemoved':
+      return { record: 'placement', id: event.data.placement_id };
+    case 'DegreeAdded':
+    case 'DegreeUpdated':
+      return { record: 'degree', id: event.data.degree.degree_id };
+    case 'DegreeRemoved':
+      return { record: 'degree', id: event.data.degree_id };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The change feed's entry of one trainee event that changed its document (docs/change-feed.md
+ * "What a change holds"): the provider owning the trainee after it, the record it touched and the
+ * canonical names of that record's changed fields, the trainee's state and TRN after it. Pure: the
+ * live projection and every rebuild make the same entry of the same event.
+ */
+export function changeOf(
+  event: TraineeEvent,
+  recorded: RecordedEvent,
+  before: TraineeDocument | null,
+  after: TraineeDocument,
+): StoredChange {
+  const t = after.trainee;
+  const sub = subRecordOf(event);
+  let changed: string[];
+  if (sub?.record === 'placement') {
+    const find = (doc: TraineeDocument | null): Placement | null => (doc ? itemOf(doc.trainee.placements, sub.id) : null);
+    changed = changedFields('placement', find(before), find(after));
+  } else if (sub?.record === 'degree') {
+    const find = (doc: TraineeDocument | null): Degree | null => (doc ? itemOf(doc.trainee.degrees, sub.id) : null);
+    changed = changedFields('degree', find(before), find(after));
+  } else {
+    changed = changedFields('trainee', before?.trainee ?? null, t);
+  }
+  return {
+    position: recorded.position,
+    ukprn: t.ukprn,
+    trainee_id: t.trainee_id,
+    type: event.type,
+    occurred_at: recorded.metadata.occurredAt,
+    record: sub?.record ?? 'trainee',
+    item_id: sub?.id ?? null,
+    changed_fields: changed,
+    state: t.state,
+    trn: t.trn,
+  };
+}

@@ -1,0 +1,125 @@
+import fc from 'fast-check';
+import { evolveAll, type Trainee, type TraineeEvent } from '@app/trainees/decider';
+import {
+  EXAMPLE_DEGREE,
+  EXAMPLE_PLACEMENT,
+  exampleRegistration,
+  traineeRegistered,
+  traineeUpdated,
+  trnIssued,
+} from '@app/trainees/decider/testing/trainee-events';
+import { changedFields, CURSOR_MAX_CHARS, decodeCursor, encodeCursor, renderChange, type StoredChange } from './changes';
+
+function traineeAfter(events: TraineeEvent[]): Trainee {
+  const state = evolveAll(events);
+  if (!state.exists) throw new Error('no trainee');
+  return state.trainee;
+}
+
+describe('changedFields (docs/change-feed.md "changed_fields")', () => {
+  const registered = traineeAfter([traineeRegistered()]);
+
+  it("lists a new trainee's non-null answered fields, never updated_at", () => {
+    const fields = changedFields('trainee', null, registered);
+    expect(fields).toEqual(expect.arrayContaining(['trainee_id', 'first_names', 'last_name', 'date_of_birth', 'state', 'created_at']));
+    expect(fields).not.toContain('updated_at');
+    expect(fields).not.toContain('trn');
+  });
+
+  it('lists exactly the fields an update changed, in canonical names', () => {
+    const updated = traineeAfter([traineeRegistered(), traineeUpdated({ changes: { middle_names: 'Quinn' } })]);
+    expect(changedFields('trainee', registered, updated)).toEqual(['middle_names']);
+    const partner = traineeAfter([traineeRegistered(), traineeUpdated({ changes: { training_partner_urn: '100001' } })]);
+    expect(changedFields('trainee', registered, partner)).toContain('training_partner_urn');
+    expect(changedFields('trainee', registered, registered)).toEqual([]);
+  });
+
+  it('lists trn and state for a TRN issued, and a disabilityN key added beyond the second', () => {
+    const submitted = traineeAfter(exampleRegistration());
+    const withTrn = traineeAfter([...exampleRegistration(), trnIssued()]);
+    expect(changedFields('trainee', submitted, withTrn)).toEqual(expect.arrayContaining(['trn', 'state']));
+    const third = {
+      ...registered,
+      details: { ...registered.details, disabilities: { ...registered.details.disabilities, disability3: '58' } },
+    };
+    expect(changedFields('trainee', registered, third)).toContain('disability3');
+  });
+
+  it("lists an added item's non-null fields, a removed item's fields, and only what an update changed", () => {
+    expect(changedFields('placement', null, EXAMPLE_PLACEMENT)).toEqual(expect.arrayContaining(['placement_id', 'urn', 'name']));
+    expect(changedFields('placement', EXAMPLE_PLACEMENT, null)).toEqual(changedFields('placement', null, EXAMPLE_PLACEMENT));
+    expect(changedFields('placement', EXAMPLE_PLACEMENT, { ...EXAMPLE_PLACEMENT, name: 'Fir Academy' })).toEqual(['name']);
+    expect(changedFields('degree', EXAMPLE_DEGREE, { ...EXAMPLE_DEGREE, grade: '01' })).toEqual(['grade']);
+    expect(changedFields('degree', null, EXAMPLE_DEGREE)).toContain('degree_id');
+  });
+});
+
+describe('renderChange (docs/change-feed.md "What a change holds")', () => {
+  const change = (overrides: Partial<StoredChange>): StoredChange => ({
+    position: 42,
+    ukprn: '10000001',
+    trainee_id: 'T1',
+    type: 'TraineeUpdated',
+    occurred_at: '2026-01-20T10:00:00.000Z',
+    record: 'trainee',
+    item_id: null,
+    changed_fields: ['training_partner_urn', 'statsagency_disabilities', 'middle_names', 'disability3'],
+    state: 'trn_received',
+    trn: '1234567',
+    ...overrides,
+  });
+
+  it("names the fields in the version's names and leaves out fields the version does not answer", () => {
+    expect(renderChange(change({}), 'v2025.0').changed_fields).toEqual([
+      'lead_partner_urn',
+      'statsagency_disabilities',
+      'middle_names',
+      'disability3',
+    ]);
+    expect(renderChange(change({}), 'v2026.1')).toEqual({
+      cursor: encodeCursor(42),
+      occurred_at: '2026-01-20T10:00:00.000Z',
+      trainee_id: 'T1',
+      type: 'TraineeUpdated',
+      changed_fields: ['training_partner_urn', 'middle_names', 'disability3'],
+      state: 'trn_received',
+      trn: '1234567',
+    });
+  });
+
+  it('carries placement_id only for a placement change and degree_id only for a degree change', () => {
+    const placement = renderChange(
+      change({ type: 'PlacementAdded', record: 'placement', item_id: 'P1', changed_fields: ['urn'] }),
+      'v2026.1',
+    );
+    expect(placement).toMatchObject({ placement_id: 'P1', changed_fields: ['urn'] });
+    expect(placement).not.toHaveProperty('degree_id');
+    const degree = renderChange(change({ type: 'DegreeRemoved', record: 'degree', item_id: 'D1', changed_fields: ['grade'] }), 'v2025.0');
+    expect(degree).toMatchObject({ degree_id: 'D1' });
+    expect(degree).not.toHaveProperty('placement_id');
+    expect(decodeCursor(degree.cursor)).toBe(42);
+  });
+});
+
+describe('cursors (docs/change-feed.md "Cursors")', () => {
+  it('round-trip every position', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (position) => decodeCursor(encodeCursor(position)) === position),
+    );
+    expect(encodeCursor(Number.MAX_SAFE_INTEGER).length).toBeLessThanOrEqual(CURSOR_MAX_CHARS);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['not base64url', 'abc+/'],
+    ['padded', `${encodeCursor(5)}=`],
+    ['another prefix', Buffer.from('p2.5').toString('base64url')],
+    ['a leading zero', Buffer.from('p1.05').toString('base64url')],
+    ['a negative position', Buffer.from('p1.-1').toString('base64url')],
+    ['beyond safe integers', Buffer.from('p1.9007199254740993').toString('base64url')],
+    ['too long', 'A'.repeat(CURSOR_MAX_CHARS + 1)],
+    ['not a cursor', 'abc'],
+  ])('refuses a cursor that is %s', (_, cursor) => {
+    expect(decodeCursor(cursor)).toBeNull();
+  });
+});

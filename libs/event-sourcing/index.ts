@@ -1,0 +1,27 @@
+export { runCommand, type StreamSnapshot } from './command-runner';
+export { DomainError } from './domain-error';
+export { registerEventSchemas, toEventData, type StoredEvent, type WriteContext } from './envelope';
+export { newEventId } from './event-ids';
+export {
+  EVENT_STORE,
+  EventStoreUnavailableError,
+  IdempotencyConflictError,
+  PermanentSubscriptionError,
+  WrongExpectedVersionError,
+  type AppendOptions,
+  type AppendResult,
+  type EventData,
+  type EventFilter,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type ReadStreamsOptions,
+  type RecordedEvent,
+  type StreamWrite,
+  type SubscribeOptions,
+  type Subscription,
+} from './event-store.port';
+export { KeyedLock } from './keyed-lock';
+export { decodeBatch, foldBatch, project, type OnApplied, type Projection } from './projection';
+export { registerUpcaster, upcast } from './upcasters';

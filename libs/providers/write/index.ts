@@ -1,0 +1,2 @@
+export { ProviderOperations, UnknownToken } from './provider-operations';
+export { hashToken, londonDate, tokenFromAuthorizationHeader } from './tokens';

@@ -1,2 +1,0 @@
-export * from './idempotency-store.port';
-export * from './sqlite-idempotency-store';

@@ -1,3 +1,0 @@
-export * from './projection';
-export * from './trainee-projection';
-export * from './provider-projection';

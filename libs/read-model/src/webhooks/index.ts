@@ -1,2 +1,0 @@
-export * from './webhook-outbox.port';
-export * from './sqlite-webhook-outbox';

@@ -1,0 +1,1 @@
+export { MemoryWindowCounter, windowStart, type WindowCounter } from './window-counter';

@@ -1,0 +1,235 @@
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import {
+  IdempotencyConflictError,
+  WrongExpectedVersionError,
+  type EventData,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+} from '@app/event-sourcing';
+
+/**
+ * Export and import of the whole event log as JSON lines (README "Export, import and moving to EventStoreDB"): for auditors, and for
+ * moving a deployment between stores (the embedded SQLite log into EventStoreDB, or back). Works on
+ * the event store port only, so any adapter can be the source or the target. Events travel exactly
+ * as stored: same stream ids, revisions, event ids, types, data and metadata (old schema versions
+ * are not upcast: stored events are never rewritten).
+ */
+
+/** One line of an export: an event as stored, with its place in its stream and in the log. */
+export interface ExportedEvent {
+  /** Global position in the source log (informational: the target assigns its own positions, in the same order). */
+  position: number;
+  stream_id: string;
+  revision: number;
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+/** Events read from the store per batch, and the most an import appends in one call. */
+export const EVENT_TRANSFER_BATCH_SIZE = 1000;
+
+/** The import's target store already holds events. */
+export class ImportTargetNotEmpty extends Error {
+  constructor(readonly headPosition: number) {
+    super(`The target event store is not empty (its log ends at position ${headPosition}); events are imported only into an empty store`);
+    this.name = 'ImportTargetNotEmpty';
+  }
+}
+
+/** A line of the import file is not an exported event, or does not fit the events before it. */
+export class ImportFileInvalid extends Error {
+  constructor(
+    readonly line: number,
+    reason: string,
+  ) {
+    super(`line ${line}: ${reason}`);
+    this.name = 'ImportFileInvalid';
+  }
+}
+
+/**
+ * Writes the event log to `out` as JSON lines ({@link ExportedEvent}, one per line) in position
+ * order, from position `since` (exclusive, default 0) up to the head of the log when the export
+ * starts (events appended meanwhile are left for a later `since`). Reads and writes one batch at a
+ * time and waits for each batch to be written, so the log is never held in memory whatever its
+ * size. Does not end `out`. Returns the number of events written. Rejects with a RangeError for a
+ * negative or fractional `since`, and with the stream's error when `out` fails.
+ */
+export async function exportEvents(
+  eventStore: EventStore,
+  out: Writable,
+  options: { since?: number; batchSize?: number } = {},
+): Promise<number> {
+  const since = options.since ?? 0;
+  if (!Number.isSafeInteger(since) || since < 0) throw new RangeError(`since must be a position (an integer ≥ 0), got ${since}`);
+  const batchSize = options.batchSize ?? EVENT_TRANSFER_BATCH_SIZE;
+  const head = await eventStore.headPosition();
+  let cursor = since;
+  let count = 0;
+  while (cursor < head) {
+    const batch = await eventStore.readAll({ fromPosition: cursor, maxCount: batchSize });
+    if (batch.length === 0) break;
+    let chunk = '';
+    for (const e of batch) {
+      if (e.position > head) break;
+      const line: ExportedEvent = {
+        position: e.position,
+        stream_id: e.streamId,
+        revision: e.streamRevision,
+        id: e.id,
+        type: e.type,
+        data: e.data,
+        metadata: e.metadata,
+      };
+      chunk += `${JSON.stringify(line)}\n`;
+      count++;
+    }
+    if (chunk !== '') await write(out, chunk);
+    cursor = batch[batch.length - 1].position;
+  }
+  return count;
+}
+
+/**
+ * Loads an export ({@link exportEvents}) into an empty event store, line by line: each event is
+ * appended to its stream with its event id, type, data and metadata, and with the revision before
+ * it as the expected revision (`no_stream` for revision 0), so the target's streams have the same
+ * revisions and its log the same order. Consecutive events of one stream go in one append (up to
+ * `batchSize`). Blank lines are skipped. Returns the number of events imported.
+ *
+ * Rejects with {@link ImportTargetNotEmpty} when the store holds events (nothing is written), and
+ * with {@link ImportFileInvalid} (naming the line) for a line that is not an exported event, a
+ * position not after the previous line's, or a revision that does not follow its stream's (as in
+ * an export made with `since`, which holds only the tail of the log). The import is not one
+ * transaction: after a failure the target holds the events before the failing line; start again
+ * with an empty store.
+ */
+export async function importEvents(eventStore: EventStore, input: Readable, options: { batchSize?: number } = {}): Promise<number> {
+  const head = await eventStore.headPosition();
+  if (head > 0) throw new ImportTargetNotEmpty(head);
+  const batchSize = options.batchSize ?? EVENT_TRANSFER_BATCH_SIZE;
+
+  let pending: PendingAppend | null = null;
+  let lastPosition = 0;
+  let lineNo = 0;
+  let count = 0;
+  /** Position of the target's last event: every append must move it (a repeated event would be a silent no-op). */
+  let targetHead = 0;
+  const append = async (batch: PendingAppend): Promise<void> => {
+    const position = await appendPending(eventStore, batch);
+    if (position <= targetHead) {
+      throw new ImportFileInvalid(
+        batch.firstLine,
+        `event ${batch.events[0].id} of ${batch.streamId} was imported already (a repeated line)`,
+      );
+    }
+    targetHead = position;
+    count += batch.events.length;
+  };
+
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  for await (const raw of lines) {
+    lineNo++;
+    const text = raw.trim();
+    if (text === '') continue;
+    const e = parseLine(text, lineNo);
+    if (e.position !== undefined) {
+      if (e.position <= lastPosition) {
+        throw new ImportFileInvalid(lineNo, `position ${e.position} is not after the previous line's ${lastPosition}`);
+      }
+      lastPosition = e.position;
+    }
+    const event: EventData = { id: e.id, type: e.type, data: e.data, metadata: e.metadata };
+    if (
+      pending !== null &&
+      pending.streamId === e.stream_id &&
+      pending.firstRevision + pending.events.length === e.revision &&
+      pending.events.length < batchSize
+    ) {
+      pending.events.push(event);
+      continue;
+    }
+    if (pending !== null) await append(pending);
+    pending = { streamId: e.stream_id, firstRevision: e.revision, firstLine: lineNo, events: [event] };
+  }
+  if (pending !== null) await append(pending);
+  return count;
+}
+
+/** Consecutive events of one stream from the import file, appended together. */
+interface PendingAppend {
+  streamId: string;
+  firstRevision: number;
+  /** Line of the first event, for error messages. */
+  firstLine: number;
+  events: EventData[];
+}
+
+/**
+ * Appends a batch of the import with the revision before its first event as the expected revision;
+ * returns the position of its last event.
+ */
+async function appendPending(eventStore: EventStore, batch: PendingAppend): Promise<number> {
+  const { streamId, firstRevision, firstLine, events } = batch;
+  const expectedRevision: ExpectedRevision = firstRevision === 0 ? 'no_stream' : firstRevision - 1;
+  try {
+    return (await eventStore.appendToStream(streamId, events, { expectedRevision })).position;
+  } catch (err) {
+    if (err instanceof WrongExpectedVersionError) {
+      const actual = err.actual === 'no_stream' ? 'the stream does not exist yet' : `the stream's last revision is ${err.actual}`;
+      throw new ImportFileInvalid(
+        firstLine,
+        `${streamId} revision ${firstRevision} does not follow the events before it (${actual}); ` +
+          'an export made with --since holds only the tail of the log and cannot be imported on its own',
+      );
+    }
+    if (err instanceof IdempotencyConflictError) {
+      throw new ImportFileInvalid(firstLine, `event id ${err.eventId} appears more than once`);
+    }
+    // The adapters refuse an invalid event (an id that is not a UUID, say) with a TypeError or RangeError.
+    if (err instanceof TypeError || err instanceof RangeError) throw new ImportFileInvalid(firstLine, err.message);
+    throw err;
+  }
+}
+
+/** A line of an export, checked field by field. */
+function parseLine(text: string, line: number): Omit<ExportedEvent, 'position'> & { position?: number } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ImportFileInvalid(line, 'not JSON');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ImportFileInvalid(line, 'not a JSON object');
+  const o = value as Record<string, unknown>;
+  const fail = (field: string, what: string): never => {
+    throw new ImportFileInvalid(line, `${field} must be ${what}`);
+  };
+  if (typeof o.stream_id !== 'string' || o.stream_id === '') fail('stream_id', 'a non-empty string');
+  if (!Number.isSafeInteger(o.revision) || (o.revision as number) < 0) fail('revision', 'an integer ≥ 0');
+  if (typeof o.id !== 'string' || o.id === '') fail('id', 'an event id');
+  if (typeof o.type !== 'string' || o.type === '') fail('type', 'a non-empty string');
+  if (!('data' in o)) fail('data', 'present');
+  if (o.metadata === null || typeof o.metadata !== 'object' || Array.isArray(o.metadata)) fail('metadata', 'an object');
+  if (o.position !== undefined && (!Number.isSafeInteger(o.position) || (o.position as number) < 1)) fail('position', 'an integer ≥ 1');
+  return {
+    position: o.position as number | undefined,
+    stream_id: o.stream_id as string,
+    revision: o.revision as number,
+    id: o.id as string,
+    type: o.type as string,
+    data: o.data,
+    metadata: o.metadata as EventMetadata,
+  };
+}
+
+/** Writes `chunk` and resolves once `out` has handed it on (backpressure: one batch in flight at a time). */
+function write(out: Writable, chunk: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    out.write(chunk, (err) => (err ? reject(err) : resolve()));
+  });
+}

@@ -1,0 +1,1 @@
+export { ImportFileInvalid, ImportTargetNotEmpty, exportEvents, importEvents } from './event-transfer';

@@ -1,0 +1,277 @@
+import { cleanEnv, makeValidator, str, EnvError, EnvMissingError } from 'envalid';
+import { DEFAULT_SERVED_VERSIONS, ServedVersions } from '@app/trainees/record';
+import { SANDBOX_REGISTRY_DEFAULT_DELAY_MS, SANDBOX_REGISTRY_MAX_DELAY_MS } from '@app/registry';
+
+/** Configuration of the API, the projector and the admin CLI (docs/DESIGN.md "Configuration"), validated once at start. */
+export interface AppConfig {
+  port: number;
+  dataDir: string;
+  appEnv: 'sandbox' | 'production';
+  /**
+   * The API version names served (docs/reference/API-FACTS.md §1.2): implemented versions or
+   * their aliases (`v2025.0-rc`, §1.3), in the order given; by default the versions of `appEnv`.
+   */
+  apiVersions: readonly string[];
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  eventStoreUrl: string | null;
+  mongodbUrl: string | null;
+  /**
+   * `in-process`: the API runs the projectors itself (the embedded default); `external`: a separate
+   * projector process does (apps/projector), and writes wait for the stored checkpoint.
+   */
+  projector: 'in-process' | 'external';
+  /** The registry's base URL (HTTP adapter); null selects the sandbox registry in the sandbox. */
+  registryUrl: string | null;
+  registryToken: string | null;
+  /**
+   * Sandbox registry (`REGISTRY_TRN_DELAY_MS`): ms from a trainee's submission to its TRN; default
+   * 60 000, as the real registry integration first polls one minute after submission
+   * (docs/reference/API-FACTS.md §12.1); 0: at once.
+   */
+  registryTrnDelayMs: number;
+  /** Sandbox registry (`REGISTRY_AWARD_DELAY_MS`): ms from a recommendation to the award (§12.5); default 60 000; 0: at once. */
+  registryAwardDelayMs: number;
+  /** Listen address (`HOST`): loopback by default on the embedded default, `0.0.0.0` in the Docker image. */
+  host: string;
+  /**
+   * Which proxies to trust for the client address (`TRUST_PROXY`, Fastify's `trustProxy`): false
+   * (default: the socket's peer is the client), true (every hop), a hop count, or a comma-separated
+   * list of addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string;
+  /**
+   * Requests per fixed 60-second window per client IP on `/api…` (`RATE_LIMIT_IP_PER_MINUTE`,
+   * default 100, docs/reference/API-FACTS.md §3.1); 0: off.
+   */
+  rateLimitIpPerMinute: number;
+  /** Requests per fixed 60-second window per bearer token on `/api…` (`RATE_LIMIT_TOKEN_PER_MINUTE`, default 100); 0: off. */
+  rateLimitTokenPerMinute: number;
+  /** Client IPs refused with 403 on `/api…` (`BLOCKED_IPS`, comma-separated; docs/reference/API-FACTS.md §3.2). */
+  blockedIps: readonly string[];
+  /** User agents refused with 403 on `/api…` (`BLOCKED_USER_AGENTS`, comma-separated, exact match; §3.2). */
+  blockedUserAgents: readonly string[];
+  /** `/readyz` says not ready when the projections are behind by more than this many seconds (`READY_MAX_LAG_SECONDS`, default 30). */
+  readyMaxLagSeconds: number;
+  /** Attempts at one event before the projector parks it and goes on (`PROJECTOR_MAX_ATTEMPTS`, default 5). */
+  projectorMaxAttempts: number;
+  /**
+   * Whole-request deadline in ms, headers and body (`REQUEST_TIMEOUT_MS`, default 30 000): a slower
+   * client is answered 408 and disconnected; 0: none.
+   */
+  requestTimeoutMs: number;
+  /** Deadline for the request headers in ms (`HEADERS_TIMEOUT_MS`, default 10 000; at most the request timeout). */
+  headersTimeoutMs: number;
+  /** A socket with no traffic for this many ms is closed (`CONNECTION_TIMEOUT_MS`, default 60 000); 0: never. */
+  connectionTimeoutMs: number;
+  /** An idle keep-alive socket is closed after this many ms (`KEEP_ALIVE_TIMEOUT_MS`, default 10 000). */
+  keepAliveTimeoutMs: number;
+  /** Requests served on one socket before it is closed (`MAX_REQUESTS_PER_SOCKET`, default 1 000); 0: no limit. */
+  maxRequestsPerSocket: number;
+  /** Open connections at most; more are refused at once (`MAX_CONNECTIONS`, default 1 024); 0: no limit. */
+  maxConnections: number;
+  /** Webhook deliveries (docs/change-feed.md "Retries"); see {@link WebhookConfig}. */
+  webhooks: WebhookConfig;
+  /**
+   * The metrics listener's port (`METRICS_PORT`; unset: no metrics; 0: any free port), never the
+   * API's `PORT`, on `METRICS_HOST` (default `HOST`) (docs/observability.md "Metrics").
+   */
+  metrics: { port: number; host: string } | null;
+}
+
+/** How webhooks are delivered (docs/change-feed.md "Webhooks", "Retries"). */
+export interface WebhookConfig {
+  /** A whole attempt's deadline in ms (`WEBHOOK_TIMEOUT_MS`, default 10 000). */
+  timeoutMs: number;
+  /** The wait after a first failed attempt in ms, doubling after each (`WEBHOOK_RETRY_BASE_MS`, default 5 000). */
+  retryBaseMs: number;
+  /** The longest wait between attempts in ms (`WEBHOOK_RETRY_MAX_MS`, default 3 600 000). */
+  retryMaxMs: number;
+  /** Failures for this long (ms) disable the endpoint (`WEBHOOK_GIVE_UP_AFTER_MS`, default 259 200 000: 3 days). */
+  giveUpAfterMs: number;
+  /** Attempts in flight at once (`WEBHOOK_CONCURRENCY`, default 8, at least 1). */
+  concurrency: number;
+}
+
+/** Raised when the environment holds an invalid or unsupported setting; the message says which. */
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the environment. Throws {@link ConfigError} naming every bad variable.
+ * `REGISTRY_TRN_DELAY_MS` and `REGISTRY_AWARD_DELAY_MS` must be whole numbers of ms from 0 to
+ * 2147483647 (default 60 000 each; 0 keeps the sandbox registry answering at once).
+ * EventStoreDB and MongoDB are selected by `EVENTSTORE_URL` / `MONGODB_URL` (validated here;
+ * reachability is checked when the stores open). `PROJECTOR=external` leaves the projections to a
+ * projector process (apps/projector) on the same stores.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { port?: number } = {}): AppConfig {
+  const problems: string[] = [];
+  const clean = cleanEnv(env, envSpec(defaults.port ?? 3000), {
+    reporter: ({ errors }) => {
+      for (const [name, err] of Object.entries(errors)) {
+        const e = err as EnvError | EnvMissingError;
+        problems.push(`${name}: ${e.message}`);
+      }
+    },
+  });
+  if (clean.EVENTSTORE_URL && !/^esdb(\+discover)?:\/\//.test(clean.EVENTSTORE_URL)) {
+    problems.push(`EVENTSTORE_URL: must be an esdb:// or esdb+discover:// connection string, got '${redact(clean.EVENTSTORE_URL)}'`);
+  }
+  if (clean.MONGODB_URL && !/^mongodb(\+srv)?:\/\//.test(clean.MONGODB_URL)) {
+    problems.push(`MONGODB_URL: must be a mongodb:// or mongodb+srv:// connection string, got '${redact(clean.MONGODB_URL)}'`);
+  }
+  if (clean.REGISTRY_URL && !/^https?:\/\//.test(clean.REGISTRY_URL)) {
+    problems.push(`REGISTRY_URL: must be an http:// or https:// URL, got '${redact(clean.REGISTRY_URL)}'`);
+  }
+  const appEnv = clean.APP_ENV as AppConfig['appEnv'];
+  const apiVersions =
+    clean.API_VERSIONS.trim() === ''
+      ? DEFAULT_SERVED_VERSIONS[appEnv]
+      : clean.API_VERSIONS.split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== '');
+  try {
+    new ServedVersions(apiVersions);
+  } catch (err) {
+    problems.push(`API_VERSIONS: ${(err as Error).message}`);
+  }
+  const metricsPort = clean.METRICS_PORT.trim() === '' ? null : Number(clean.METRICS_PORT.trim());
+  if (metricsPort !== null && (!/^\d+$/.test(clean.METRICS_PORT.trim()) || metricsPort > 65535)) {
+    problems.push(`METRICS_PORT: must be a port number 0–65535, got '${clean.METRICS_PORT}'`);
+  } else if (metricsPort !== null && metricsPort !== 0 && metricsPort === clean.PORT) {
+    problems.push(`METRICS_PORT: must differ from PORT (${clean.PORT}): metrics are never served on the API's port`);
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return {
+    port: clean.PORT,
+    dataDir: clean.DATA_DIR,
+    appEnv,
+    apiVersions,
+    logLevel: clean.LOG_LEVEL as AppConfig['logLevel'],
+    eventStoreUrl: clean.EVENTSTORE_URL || null,
+    mongodbUrl: clean.MONGODB_URL || null,
+    projector: clean.PROJECTOR as AppConfig['projector'],
+    registryUrl: clean.REGISTRY_URL || null,
+    registryToken: clean.REGISTRY_TOKEN || null,
+    registryTrnDelayMs: clean.REGISTRY_TRN_DELAY_MS,
+    registryAwardDelayMs: clean.REGISTRY_AWARD_DELAY_MS,
+    host: clean.HOST,
+    trustProxy: parseTrustProxy(clean.TRUST_PROXY),
+    rateLimitIpPerMinute: clean.RATE_LIMIT_IP_PER_MINUTE,
+    rateLimitTokenPerMinute: clean.RATE_LIMIT_TOKEN_PER_MINUTE,
+    blockedIps: list(clean.BLOCKED_IPS),
+    blockedUserAgents: list(clean.BLOCKED_USER_AGENTS),
+    readyMaxLagSeconds: clean.READY_MAX_LAG_SECONDS,
+    projectorMaxAttempts: Math.max(1, clean.PROJECTOR_MAX_ATTEMPTS),
+    requestTimeoutMs: clean.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: clean.HEADERS_TIMEOUT_MS,
+    connectionTimeoutMs: clean.CONNECTION_TIMEOUT_MS,
+    keepAliveTimeoutMs: clean.KEEP_ALIVE_TIMEOUT_MS,
+    maxRequestsPerSocket: clean.MAX_REQUESTS_PER_SOCKET,
+    maxConnections: clean.MAX_CONNECTIONS,
+    webhooks: {
+      timeoutMs: Math.max(1, clean.WEBHOOK_TIMEOUT_MS),
+      retryBaseMs: clean.WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: Math.max(clean.WEBHOOK_RETRY_BASE_MS, clean.WEBHOOK_RETRY_MAX_MS),
+      giveUpAfterMs: clean.WEBHOOK_GIVE_UP_AFTER_MS,
+      concurrency: Math.max(1, clean.WEBHOOK_CONCURRENCY),
+    },
+    metrics: metricsPort === null ? null : { port: metricsPort, host: clean.METRICS_HOST || clean.HOST },
+  };
+}
+
+/** The variables read by {@link loadConfig}, their defaults and checks. */
+function envSpec(port: number) {
+  return {
+    PORT: listenPort({ default: port, desc: 'HTTP port (0: any free port)' }),
+    DATA_DIR: str({ default: './data', desc: 'directory of the embedded SQLite files' }),
+    APP_ENV: str({ choices: ['sandbox', 'production'], default: 'sandbox' }),
+    API_VERSIONS: str({ default: '', desc: 'comma-separated API versions to serve (default: by APP_ENV)' }),
+    LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
+    EVENTSTORE_URL: str({ default: '' }),
+    MONGODB_URL: str({ default: '' }),
+    PROJECTOR: str({ choices: ['in-process', 'external'], default: 'in-process' }),
+    REGISTRY_URL: str({ default: '' }),
+    REGISTRY_TOKEN: str({ default: '' }),
+    REGISTRY_TRN_DELAY_MS: delayMs({
+      default: SANDBOX_REGISTRY_DEFAULT_DELAY_MS,
+      desc: 'sandbox registry: ms from submission to TRN (0: at once)',
+    }),
+    REGISTRY_AWARD_DELAY_MS: delayMs({
+      default: SANDBOX_REGISTRY_DEFAULT_DELAY_MS,
+      desc: 'sandbox registry: ms from recommendation to award (0: at once)',
+    }),
+    HOST: str({ default: '127.0.0.1', desc: 'listen address (0.0.0.0: every interface)' }),
+    TRUST_PROXY: str({ default: 'false', desc: 'proxies trusted for the client address: false, true, a hop count or addresses' }),
+    RATE_LIMIT_IP_PER_MINUTE: count({ default: 100, desc: 'requests per 60 s window per client IP on /api (0: off)' }),
+    RATE_LIMIT_TOKEN_PER_MINUTE: count({ default: 100, desc: 'requests per 60 s window per token on /api (0: off)' }),
+    BLOCKED_IPS: str({ default: '', desc: 'comma-separated client IPs answered 403 on /api' }),
+    BLOCKED_USER_AGENTS: str({ default: '', desc: 'comma-separated user agents answered 403 on /api' }),
+    READY_MAX_LAG_SECONDS: count({ default: 30, desc: '/readyz: largest projection lag still ready, in seconds' }),
+    PROJECTOR_MAX_ATTEMPTS: count({ default: 5, desc: 'attempts at one event before it is parked' }),
+    REQUEST_TIMEOUT_MS: delayMs({ default: 30_000, desc: 'whole-request deadline, headers and body (0: none)' }),
+    HEADERS_TIMEOUT_MS: delayMs({ default: 10_000, desc: 'deadline for the request headers' }),
+    CONNECTION_TIMEOUT_MS: delayMs({ default: 60_000, desc: 'a socket without traffic this long is closed (0: never)' }),
+    KEEP_ALIVE_TIMEOUT_MS: delayMs({ default: 10_000, desc: 'an idle keep-alive socket is closed after this' }),
+    MAX_REQUESTS_PER_SOCKET: count({ default: 1000, desc: 'requests on one socket before it closes (0: no limit)' }),
+    MAX_CONNECTIONS: count({ default: 1024, desc: 'open connections at most (0: no limit)' }),
+    WEBHOOK_TIMEOUT_MS: delayMs({ default: 10_000, desc: 'webhooks: deadline of one delivery attempt' }),
+    WEBHOOK_RETRY_BASE_MS: delayMs({ default: 5_000, desc: 'webhooks: wait after a first failure, doubling after each' }),
+    WEBHOOK_RETRY_MAX_MS: delayMs({ default: 3_600_000, desc: 'webhooks: longest wait between attempts' }),
+    WEBHOOK_GIVE_UP_AFTER_MS: delayMs({ default: 259_200_000, desc: 'webhooks: failing this long disables the endpoint (3 days)' }),
+    WEBHOOK_CONCURRENCY: count({ default: 8, desc: 'webhooks: attempts in flight at once' }),
+    METRICS_PORT: str({ default: '', desc: 'port of the Prometheus metrics listener (unset: off; never PORT)' }),
+    METRICS_HOST: str({ default: '', desc: 'listen address of the metrics listener (default: HOST)' }),
+  };
+}
+
+/** A TCP port to listen on: an integer 0–65535 (0 lets the system choose a free port). */
+const listenPort = makeValidator<number>((input) => {
+  const n = Number(input);
+  if (!/^\d+$/.test(String(input).trim()) || n > 65535) throw new EnvError(`Invalid port input: "${input}"`);
+  return n;
+});
+
+/**
+ * A delay in ms: a whole number from 0 to 2147483647 (2^31 − 1, the longest a timer waits), written
+ * in digits only (no sign, fraction or exponent).
+ */
+const delayMs = makeValidator<number>((input) => {
+  const text = String(input).trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > SANDBOX_REGISTRY_MAX_DELAY_MS) {
+    throw new EnvError(`Invalid delay: "${input}" (a whole number of milliseconds from 0 to ${SANDBOX_REGISTRY_MAX_DELAY_MS}; 0: at once)`);
+  }
+  return n;
+});
+
+/** A whole number from 0 to 1,000,000,000, digits only. */
+const count = makeValidator<number>((input) => {
+  const text = String(input).trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > 1_000_000_000) throw new EnvError(`Invalid count: "${input}" (a whole number from 0)`);
+  return n;
+});
+
+/** A comma-separated list, trimmed, empty items left out. */
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+/** `TRUST_PROXY` as Fastify reads it: `true`/`false`, a hop count, or the addresses as given. */
+function parseTrustProxy(value: string): boolean | number | string {
+  const text = value.trim().toLowerCase();
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  return value.trim();
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** A connection string without its password. */
+export function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
+}

@@ -1,0 +1,5 @@
+export { APP_CONFIG, ConfigError, loadConfig, redact, type AppConfig } from './config';
+export { messageFirst, type ContextLogger } from './logging';
+export { exitOnFatal, exitOnSignal } from './process-signals';
+export { createRegistryProcess, processMetrics, type ProcessMetrics } from './telemetry';
+export { createWebhookDispatcher, webhookOperations } from './webhooks';

@@ -1,0 +1,40 @@
+import { PROJECTED_STREAMS, type ReadModelStore } from '@app/runtime/projector';
+import type { WebhookOutbox } from '@app/webhooks/delivery';
+import type { EventStore } from '@app/event-sourcing';
+import { WebhookDispatcher, type DispatcherLogger } from '@app/webhooks/delivery';
+import { WebhookOperations } from '@app/webhooks/write';
+import { webhookHooks, type Metrics } from '@app/runtime/telemetry';
+import type { AppConfig } from './config';
+
+/**
+ * The webhook dispatcher the projecting process runs (the API with `PROJECTOR=in-process`, else
+ * the projector process), configured from `config.webhooks`: deliveries to private, loopback and
+ * link-local addresses are refused outside the sandbox (docs/change-feed.md "Where a webhook may
+ * point"). With `metrics`, its attempts and disabled endpoints are counted.
+ */
+export function createWebhookDispatcher(
+  config: AppConfig,
+  stores: { eventStore: EventStore; readModel: ReadModelStore },
+  outbox: WebhookOutbox,
+  logger: DispatcherLogger,
+  metrics: Metrics | null = null,
+): WebhookDispatcher {
+  return new WebhookDispatcher(stores.eventStore, stores.readModel, outbox, logger, {
+    ...config.webhooks,
+    policy: { allowPrivate: config.appEnv === 'sandbox' },
+    projectedStreams: PROJECTED_STREAMS,
+    observer: metrics ? webhookHooks(metrics) : undefined,
+  });
+}
+
+/**
+ * The operator's webhook commands on the configured stores: `http://` URLs and private addresses
+ * only in the sandbox (docs/change-feed.md "Where a webhook may point").
+ */
+export function webhookOperations(
+  appEnv: AppConfig['appEnv'],
+  stores: { eventStore: EventStore; readModel: ReadModelStore },
+): WebhookOperations {
+  const sandbox = appEnv === 'sandbox';
+  return new WebhookOperations(stores.eventStore, stores.readModel, { allowHttp: sandbox, allowPrivate: sandbox });
+}

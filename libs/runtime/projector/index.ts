@@ -1,0 +1,17 @@
+export { CheckpointWaiter } from './checkpoint-waiter';
+export { keepsParkedEvents, type ParkedEvent, type ParkedEventStore } from './parked-events';
+export { LAG_COUNT_CAP, measureLag } from './projection-lag';
+export type { ProjectionStore, ReadModelStore, StreamBuild, StreamCursor, StreamPhase } from './projection-store.port';
+export {
+  CHANGE_FEED_SINCE_VERSION,
+  PROJECTION_NAMES,
+  PROJECTION_VERSION,
+  PROJECTION_VERSIONS,
+  isProjectionName,
+  type ProjectionInfo,
+  type ProjectionName,
+} from './projection-versions';
+export type { ProjectorOptions } from './projector-types';
+export { PROJECTED_STREAMS, Projector } from './projector';
+export { assessReadiness, type Readiness } from './readiness';
+export { buildEmptyStore, buildStreams } from './stream-build';

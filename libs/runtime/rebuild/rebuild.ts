@@ -1,0 +1,149 @@
+import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+import type { ProjectionInfo, ProjectionName } from '@app/runtime/projector';
+import { PROJECTED_STREAMS } from '@app/runtime/projector';
+import { buildStreams } from '@app/runtime/projector';
+import type { StreamBuild } from '@app/runtime/projector';
+import { keepsRebuildRuns, type RebuildRun } from './rebuild-runs';
+
+/** A new store of one projection being built beside the one that serves. */
+export interface RebuildTarget {
+  name: ProjectionName;
+  /** The new store's name (e.g. `v2`). */
+  store: string;
+  version: number;
+  /** The position of the last event applied to the new store (resumes an interrupted rebuild). */
+  checkpoint(): Promise<number>;
+  /** Applies a batch to the new store only, with its checkpoint. */
+  applyBatch(events: RecordedEvent[]): Promise<void>;
+  /**
+   * Catches the new store up to the log's head with `readAfter(checkpoint)` while holding the
+   * store's write lock, then makes it the one that serves, atomically; drops the old store unless
+   * `keepOld`. Returns the previous store's name.
+   */
+  swap(
+    readAfter: (position: number) => Promise<RecordedEvent[]>,
+    options: { keepOld: boolean },
+  ): Promise<{ previous: string; dropped: boolean }>;
+  /** Where the store can: its documents built stream by stream before the log is read in position order. */
+  byStream?: StreamBuild;
+}
+
+/** A read store whose projections can be rebuilt blue/green (docs/DESIGN.md "Read models"). */
+export interface RebuildableStore {
+  projectionInfo(): Promise<ProjectionInfo[]>;
+  /** Starts a rebuild of `name` into a new store, or resumes the one in progress. */
+  beginRebuild(name: ProjectionName): Promise<RebuildTarget>;
+}
+
+export interface RebuildProgress {
+  /** `streams` while documents are built stream by stream (`position` stays 0), then `log`. */
+  phase: 'streams' | 'log';
+  /** Events applied to the new store in this run. */
+  done: number;
+  /** Position reached and the log's head when the run started. */
+  position: number;
+  head: number;
+}
+
+export interface RebuildOutcome {
+  store: string;
+  interrupted: boolean;
+  events: number;
+  seconds: number;
+  previous: string | null;
+  dropped: boolean;
+}
+
+/**
+ * Rebuilds projection `name` from the event log into a new store while the old one keeps serving
+ * and the live projector keeps running: when the target can build by stream and the event store can
+ * read by stream (both SQLite), first builds the documents stream by stream up to the log's head
+ * at the start (from the stored cursor when resuming); then reads the log in position order, in
+ * batches, from the new store's checkpoint, and swaps (see {@link RebuildTarget.swap}). Stops
+ * between batches when `shouldStop()` turns true; running it again resumes where it stopped.
+ * Where the store keeps rebuild runs, the run's progress is recorded there at most every second
+ * (docs/observability.md "Rebuilds"); a failure to record it is ignored.
+ */
+export async function rebuildProjection(
+  eventStore: EventStore,
+  store: RebuildableStore,
+  name: ProjectionName,
+  options: { keepOld?: boolean; batchSize?: number; onProgress?: (p: RebuildProgress) => void; shouldStop?: () => boolean } = {},
+): Promise<RebuildOutcome> {
+  const started = process.hrtime.bigint();
+  const batchSize = options.batchSize ?? REBUILD_BATCH_SIZE;
+  const target = await store.beginRebuild(name);
+  const head = await eventStore.headPosition();
+  let position = await target.checkpoint();
+  let done = 0;
+  const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+  const record = runRecorder(store, name, target.store);
+  const progress = (p: RebuildProgress) => {
+    options.onProgress?.(p);
+    record('running', p.done, seconds());
+  };
+  const interrupted = async () => {
+    await record('interrupted', done, seconds(), true);
+    return { store: target.store, interrupted: true, events: done, seconds: seconds(), previous: null, dropped: false };
+  };
+  record('running', 0, 0);
+  if (position === 0 && target.byStream && eventStore.readStreamsByPrefix) {
+    const phase = await buildStreams(eventStore, target.byStream, {
+      batchSize,
+      shouldStop: options.shouldStop,
+      onBatch: (n) => progress({ phase: 'streams', done: n, position: 0, head }),
+    });
+    done = phase.done;
+    if (phase.interrupted) return interrupted();
+    await target.byStream.finish(phase.toPosition);
+    position = phase.toPosition;
+    progress({ phase: 'log', done, position, head });
+  }
+  for (;;) {
+    if (options.shouldStop?.()) return interrupted();
+    const events = await eventStore.readAll({ fromPosition: position, maxCount: batchSize, filter: PROJECTED_STREAMS });
+    if (events.length === 0) break;
+    await target.applyBatch(events);
+    position = events[events.length - 1].position;
+    done += events.length;
+    progress({ phase: 'log', done, position, head });
+    if (events.length < batchSize && position >= head) break;
+  }
+  const readAfter = async (from: number) => {
+    const events = await eventStore.readAll({ fromPosition: from, maxCount: batchSize, filter: PROJECTED_STREAMS });
+    done += events.length;
+    return events;
+  };
+  const { previous, dropped } = await target.swap(readAfter, { keepOld: options.keepOld ?? false });
+  await record('finished', done, seconds(), true);
+  return { store: target.store, interrupted: false, events: done, seconds: seconds(), previous, dropped };
+}
+
+/**
+ * Records a run's state in the store's rebuild runs, when it keeps them: at most once a second
+ * unless `force`d, the writes one after another in order; the promise settles once this report
+ * (or the last one written) is stored. Failures are ignored: the rebuild goes on without its record.
+ */
+function runRecorder(store: RebuildableStore, projection: ProjectionName, storeName: string) {
+  const startedAt = new Date();
+  let last = -Infinity;
+  let writing: Promise<void> = Promise.resolve();
+  return (state: RebuildRun['state'], events: number, seconds: number, force = false): Promise<void> => {
+    if (!keepsRebuildRuns(store) || (!force && Date.now() - last < 1000)) return writing;
+    last = Date.now();
+    const run: RebuildRun = {
+      projection,
+      store: storeName,
+      state,
+      events,
+      started_at: startedAt.toISOString(),
+      updated_at: new Date().toISOString(),
+      seconds,
+    };
+    writing = writing.then(() => store.rebuildRuns.record(run)).catch(() => undefined);
+    return writing;
+  };
+}
+
+/** Events per batch of a rebuild (default of `batchSize`): larger batches were no faster (BENCHMARKS.md, "Rebuilding by stream"). */
+const REBUILD_BATCH_SIZE = 20_000;

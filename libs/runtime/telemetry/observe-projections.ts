@@ -1,0 +1,118 @@
+import { REGISTRY_PM_EVENT_TYPES, type RegistryProcessManager } from '@app/registry';
+import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+import { keepsParkedEvents, LAG_COUNT_CAP, measureLag, type Projector, type ProjectorOptions } from '@app/runtime/projector';
+import { keepsRebuildRuns, type RebuildableStore } from '@app/runtime/rebuild';
+import type { WebhookOutbox } from '@app/webhooks/delivery';
+import type { Metrics } from './metrics';
+import { contextOf, tracer, tracingEnabled } from '@app/runtime/tracing';
+
+/** What the projector's process runs, as far as its metrics read them (null: not run here). */
+export interface ProjectionParts {
+  eventStore: EventStore;
+  readModel: unknown;
+  projector: Projector | null;
+  registryProcess: RegistryProcessManager | null;
+  webhookOutbox: WebhookOutbox | null;
+}
+
+/**
+ * The projector's hooks (docs/observability.md): with `metrics`, batch latency and events applied;
+ * with tracing on, a span `projection.apply <type>` per event that carries a `traceparent`, child of
+ * the span that appended it, spanning the store's write of its batch. None when both are off.
+ */
+export function projectorHooks(metrics: Metrics | null): Pick<ProjectorOptions, 'onBatchStored'> {
+  const duration = metrics?.histogram('trainee_records_projector_batch_duration_seconds');
+  const applied = metrics?.counter('trainee_records_projector_events_applied_total');
+  const traced = tracingEnabled();
+  if (!metrics && !traced) return {};
+  return {
+    onBatchStored: (events, seconds) => {
+      duration?.observe(seconds);
+      applied?.inc(events.length);
+      if (traced) traceApplied(events, seconds);
+    },
+  };
+}
+
+/** One span per event with a `traceparent`, from the batch's start to now. */
+function traceApplied(events: readonly RecordedEvent[], seconds: number): void {
+  const end = Date.now();
+  const startTime = end - seconds * 1000;
+  for (const event of events) {
+    if (typeof event.metadata.traceparent !== 'string') continue;
+    const span = tracer.startSpan(`projection.apply ${event.type}`, { startTime }, contextOf(event.metadata.traceparent));
+    span.setAttribute('trainee_records.event_type', event.type);
+    span.setAttribute('trainee_records.batch_size', events.length);
+    span.end(end);
+  }
+}
+
+/** The webhook dispatcher's hooks that feed the metrics: attempts by outcome, endpoints disabled. */
+export function webhookHooks(metrics: Metrics): { attempted(delivered: boolean): void; endpointDisabled(): void } {
+  const attempts = metrics.counter('trainee_records_webhook_attempts_total');
+  const disabled = metrics.counter('trainee_records_webhook_endpoints_disabled_total');
+  return {
+    attempted: (delivered) => attempts.inc({ outcome: delivered ? 'delivered' : 'failed' }),
+    endpointDisabled: () => disabled.inc(),
+  };
+}
+
+/**
+ * Registers the scrape-time readings of the projector's process (docs/observability.md "Metrics"):
+ * whether the projector is live; each projection's lag in events (up to {@link LAG_COUNT_CAP}, as `/readyz` counts) and in
+ * seconds, from its stored checkpoint; the parked events; whether a projection needs a rebuild
+ * and the progress of the current or last rebuild (from the store, so a rebuild run by the admin
+ * CLI shows); the registry process manager's backlog; the pending webhook deliveries.
+ */
+export function observeProjections(metrics: Metrics, parts: ProjectionParts): void {
+  metrics.onScrape(async () => {
+    metrics.gauge('trainee_records_projector_live').set(parts.projector?.live ? 1 : 0);
+  });
+  metrics.onScrape(() => readProjections(metrics, parts));
+  if (keepsParkedEvents(parts.readModel)) {
+    const store = parts.readModel;
+    metrics.onScrape(async () => metrics.gauge('trainee_records_projector_parked_events').set((await store.parkedEvents()).length));
+  }
+  const registryProcess = parts.registryProcess;
+  if (registryProcess) {
+    metrics.onScrape(async () => {
+      // Nothing to count while the log has nothing after the checkpoint (one cheap read of the head).
+      if ((await parts.eventStore.headPosition()) <= registryProcess.checkpoint) {
+        metrics.gauge('trainee_records_registry_backlog_events').set(0);
+        return;
+      }
+      const pending = await parts.eventStore.readAll({
+        fromPosition: registryProcess.checkpoint,
+        maxCount: LAG_COUNT_CAP,
+        filter: { eventTypes: REGISTRY_PM_EVENT_TYPES },
+      });
+      metrics.gauge('trainee_records_registry_backlog_events').set(pending.length);
+    });
+  }
+  const outbox = parts.webhookOutbox;
+  if (outbox) metrics.onScrape(async () => metrics.gauge('trainee_records_webhook_pending_deliveries').set(await outbox.pendingCount()));
+}
+
+/** Lag, rebuild-needed and rebuild progress per projection, when the store keeps projection versions. */
+async function readProjections(metrics: Metrics, parts: ProjectionParts): Promise<void> {
+  const store = parts.readModel as Partial<RebuildableStore>;
+  if (typeof store.projectionInfo !== 'function') return;
+  const infos = await store.projectionInfo();
+  const lags = new Map<number, ReturnType<typeof measureLag>>();
+  const now = new Date();
+  for (const info of infos) {
+    const projection = info.name;
+    if (!lags.has(info.checkpoint)) lags.set(info.checkpoint, measureLag(parts.eventStore, info.checkpoint, now));
+    const lag = await lags.get(info.checkpoint)!;
+    metrics.gauge('trainee_records_projector_lag_events').set({ projection }, lag.events);
+    metrics.gauge('trainee_records_projector_lag_seconds').set({ projection }, lag.seconds);
+    metrics.gauge('trainee_records_projection_rebuild_needed').set({ projection }, info.rebuild_needed ? 1 : 0);
+    metrics.gauge('trainee_records_rebuild_in_progress').set({ projection }, info.rebuilding ? 1 : 0);
+  }
+  if (!keepsRebuildRuns(store)) return;
+  for (const run of await store.rebuildRuns.all()) {
+    const projection = run.projection;
+    metrics.gauge('trainee_records_rebuild_events_applied').set({ projection }, run.events);
+    metrics.gauge('trainee_records_rebuild_events_per_second').set({ projection }, run.seconds > 0 ? run.events / run.seconds : 0);
+  }
+}

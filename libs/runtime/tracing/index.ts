@@ -1,0 +1,1 @@
+export { contextOf, currentTraceparent, inSpan, inSyncSpan, startTracing, stopTracing, tracer, tracingEnabled } from './tracing';

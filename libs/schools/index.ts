@@ -1,0 +1,2 @@
+export { importSchoolsCsv } from './import-schools';
+export { SCHOOL_DIRECTORY, type SchoolDirectory } from './school-directory.port';

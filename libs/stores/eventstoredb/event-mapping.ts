@@ -1,0 +1,117 @@
+/**
+ * Conversion between the port's events (docs/DESIGN.md event store port, "Event envelope") and
+ * `@eventstore/db-client` events, and validation of a batch before it is sent.
+ */
+import { jsonEvent } from '@eventstore/db-client';
+import type { EventData as ClientEventData, JSONType, Position, RecordedEvent as ClientRecordedEvent } from '@eventstore/db-client';
+import { EventData, EventMetadata, IdempotencyConflictError, RecordedEvent } from '@app/event-sourcing';
+import { PositionMappingError, toPortPosition, toPortRevision } from './positions';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Checks a stream id the adapter may write: a non-empty string not starting with `$` (EventStoreDB
+ * reserves `$` for system streams, which `$all` reads skip). Throws a TypeError otherwise.
+ */
+export function assertWritableStreamId(streamId: string): void {
+  if (typeof streamId !== 'string' || streamId === '') throw new TypeError('streamId must be a non-empty string');
+  if (streamId.startsWith('$')) {
+    throw new TypeError(`streamId ${JSON.stringify(streamId)} starts with '$', which EventStoreDB reserves for system streams`);
+  }
+}
+
+/**
+ * Validates and normalises a batch for appending, with the same rules as the SQLite adapter:
+ * ids are UUIDs (lower-cased, as EventStoreDB returns them), types non-empty strings (and, here,
+ * not starting with `$`), `data` JSON-serialisable, `metadata` an object. Returns copies with
+ * lower-case ids. Throws a TypeError for invalid input and {@link IdempotencyConflictError} for an
+ * id repeated inside the batch.
+ */
+export function normaliseBatch(streamId: string, events: EventData[]): EventData[] {
+  if (!Array.isArray(events)) throw new TypeError('events must be an array');
+  const seen = new Set<string>();
+  return events.map((event, index) => {
+    if (event === null || typeof event !== 'object') throw new TypeError(`events[${index}] must be an object`);
+    if (typeof event.id !== 'string' || !UUID_PATTERN.test(event.id)) {
+      throw new TypeError(`events[${index}].id must be a UUID, got ${JSON.stringify(event.id)}`);
+    }
+    if (typeof event.type !== 'string' || event.type === '') {
+      throw new TypeError(`events[${index}].type must be a non-empty string`);
+    }
+    if (event.type.startsWith('$')) {
+      throw new TypeError(`events[${index}].type starts with '$', which EventStoreDB reserves for system events`);
+    }
+    let serialized: string | undefined;
+    try {
+      serialized = JSON.stringify(event.data);
+    } catch (error) {
+      throw new TypeError(`events[${index}].data must be JSON-serialisable: ${(error as Error).message}`);
+    }
+    if (serialized === undefined) throw new TypeError(`events[${index}].data must be JSON-serialisable`);
+    if (event.metadata === null || typeof event.metadata !== 'object' || Array.isArray(event.metadata)) {
+      throw new TypeError(`events[${index}].metadata must be an object`);
+    }
+    try {
+      JSON.stringify(event.metadata);
+    } catch (error) {
+      throw new TypeError(`events[${index}].metadata must be JSON-serialisable: ${(error as Error).message}`);
+    }
+    const id = event.id.toLowerCase();
+    if (seen.has(id)) throw new IdempotencyConflictError(streamId, id);
+    seen.add(id);
+    return { id, type: event.type, data: event.data, metadata: event.metadata };
+  });
+}
+
+/**
+ * The client event for a (normalised) port event: `jsonEvent` with the port's `id` as the event id
+ * (so the server recognises a retried append), `data` and `metadata` serialised as JSON by the client.
+ */
+export function toClientEvent(event: EventData): ClientEventData {
+  return jsonEvent({
+    id: event.id,
+    type: event.type,
+    // The client JSON.stringify-s data of any JSON value; its JSONType is narrower than the port's.
+    data: event.data as JSONType,
+    metadata: event.metadata as JSONType,
+  });
+}
+
+/**
+ * The port event for an event the client read. `position` is the event's `$all` position (from the
+ * event itself; stream reads report it from server 22.6 on). Throws {@link PositionMappingError}
+ * when there is no position or it cannot be mapped (see positions.ts).
+ *
+ * Events written by this adapter are JSON with JSON object metadata and map back exactly. Events
+ * other writers put in the same database are passed through as the client decoded them (binary
+ * data as bytes, missing or non-JSON metadata as `{}`).
+ */
+export function fromClientEvent(event: ClientRecordedEvent, position: Position | undefined = event.position): RecordedEvent {
+  if (position === undefined) {
+    throw new PositionMappingError(
+      `event ${event.id} of ${event.streamId} was read without a position (EventStoreDB 22.6 or later is required)`,
+    );
+  }
+  return {
+    id: event.id.toLowerCase(),
+    type: event.type,
+    data: event.data,
+    metadata: toMetadata(event.metadata),
+    streamId: event.streamId,
+    streamRevision: toPortRevision(event.revision),
+    position: toPortPosition(position),
+  };
+}
+
+function toMetadata(metadata: unknown): EventMetadata {
+  let value = metadata;
+  if (value instanceof Uint8Array) {
+    try {
+      value = JSON.parse(Buffer.from(value).toString('utf8')) as unknown;
+    } catch {
+      value = undefined;
+    }
+  }
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as EventMetadata;
+  return {} as EventMetadata;
+}

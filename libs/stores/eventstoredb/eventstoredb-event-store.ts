@@ -1,0 +1,400 @@
+/**
+ * EventStoreDB adapter of the event store port (docs/DESIGN.md, "The event store port (mirrors
+ * EventStoreDB)"; configuration: `EVENTSTORE_URL`, an `esdb://` connection string, selects it),
+ * on `@eventstore/db-client` 6.2 (gRPC; EventStoreDB / KurrentDB 22.6 or later).
+ *
+ * Streams are used as given (`trainee-<id>`, …). Decisions, each documented where it lives:
+ * - positions: the port's integer is the event's commit position (positions.ts);
+ * - filters: what the server filters and what is re-checked here (filters.ts);
+ * - subscriptions: resubscribe with backoff from the last yielded event, deduplicated
+ *   (eventstoredb-subscription.ts);
+ * - appends: at most 32 in flight per store, FIFO (concurrency-limiter.ts);
+ * - idempotent retries: below and in idempotency.ts.
+ *
+ * ## Appends and the port's idempotency rule
+ *
+ * Event ids are sent as the EventStoreDB event ids, so the server itself recognises a batch retried
+ * with the same expected revision. The port promises more ("returns the original result and writes
+ * nothing, whatever the expectation"; partial or reordered re-use raises IdempotencyConflictError),
+ * so the adapter also compares the batch's ids with the stream's events (idempotency.ts):
+ * - before appending with `any` / `stream_exists`, which the server deduplicates only on a best-effort
+ *   basis (client doc of `ExpectedRevision`);
+ * - after the server answers WrongExpectedVersion, to tell a retry from a real conflict.
+ * After a successful append the adapter reads the batch back from the stream (on the leader): that
+ * gives the exact position of the batch's last event, which the append response does not pin down
+ * (it carries one position for the whole batch, and what it carries for a write the server treated
+ * as an idempotent retry is not documented), and confirms the stored events are the batch. Cost: one
+ * extra indexed read per append.
+ *
+ * Limits (EventStoreDB cannot do these; the SQLite adapter does):
+ * - Event ids are unique per stream only: re-using an id in ANOTHER stream is not detected (the
+ *   shared contract's test "raises IdempotencyConflictError when the ids were appended to another
+ *   stream" is expected to fail against EventStoreDB).
+ * - With an exact expected revision that matches, the server appends a batch even if one of its ids
+ *   is already earlier in the stream (no IdempotencyConflictError then).
+ * - The `any`/`stream_exists` pre-check and the append are two requests: two concurrent `any`
+ *   appends of the same new ids can both be written (the server's own best effort still applies).
+ */
+import { BACKWARDS, END, EventStoreDBClient, FORWARDS } from '@eventstore/db-client';
+import type {
+  AllStreamResolvedEvent,
+  AppendExpectedRevision,
+  AppendResult as ClientAppendResult,
+  Position,
+  ReadPosition,
+  ReadStreamOptions,
+  ResolvedEvent,
+} from '@eventstore/db-client';
+import {
+  closeChannel,
+  collectWithin,
+  DEFAULT_MAX_CONCURRENT_APPENDS,
+  DEFAULT_MAX_CONCURRENT_READS,
+  DEFAULT_MAX_QUEUED_CALLS,
+  DEFAULT_READ_DEADLINE_MS,
+} from './client-calls';
+import {
+  AppendOptions,
+  AppendResult,
+  EventData,
+  EventStore,
+  ExpectedRevision,
+  IdempotencyConflictError,
+  ReadAllOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+  WrongExpectedVersionError,
+} from '@app/event-sourcing';
+import { BackoffOptions } from './backoff';
+import { ConcurrencyLimiter } from './concurrency-limiter';
+import { isClientWrongExpectedVersion, isStreamNotFound, toPortWrongExpectedVersion } from './errors';
+import { assertWritableStreamId, fromClientEvent, normaliseBatch, toClientEvent } from './event-mapping';
+import { EventStoreDbSubscription, type SubscriptionLogger, type SubscriptionSettings } from './eventstoredb-subscription';
+import { isSystemEvent, matchesEventFilter, normaliseFilter } from './filters';
+import { classifyRetry } from './idempotency';
+import { BackwardsRead, newestPosition } from './newest-event';
+import {
+  assertPortPosition,
+  expectedRevisionMatches,
+  fromClientCurrentRevision,
+  samePosition,
+  toClientExpectedRevision,
+  toPortRevision,
+  toReadPosition,
+} from './positions';
+
+/** Default `maxCount` of `readAll` (port: {@link ReadAllOptions.maxCount}). */
+export const DEFAULT_EVENTSTOREDB_READ_ALL_MAX_COUNT = 1000;
+/** Default number of `$all` records one `readAll` request fetches (before client-side filtering). */
+export const DEFAULT_READ_ALL_PAGE_SIZE = 512;
+/** Records per backwards request when `headPosition` looks for the newest non-system event. */
+const HEAD_PAGE_SIZE = 32;
+/** Newest records of `$all` a subscription's stall check looks at for an event its filter matches. */
+const STALL_CHECK_RECORDS = 256;
+
+/** Options of {@link EventStoreDbEventStore}. */
+export interface EventStoreDbEventStoreOptions {
+  /** Appends in flight at once; further appends wait FIFO. Integer ≥ 1, default 32. */
+  maxConcurrentAppends?: number;
+  /** Resubscription backoff of subscriptions, in ms (default 100 doubling to 5000, jittered). */
+  subscriptionBackoff?: BackoffOptions;
+  /** Where subscriptions log retries and stalls, and their stall threshold in ms (see eventstoredb-subscription.ts). */
+  logger?: SubscriptionLogger;
+  stallAfterMs?: number;
+  /** `$all` records per `readAll` request, integer ≥ 2, default 512. */
+  readAllPageSize?: number;
+  /** Reads in flight (default 32), calls waiting per limiter before more fail (1000), a read's deadline in ms (10 000). */
+  maxConcurrentReads?: number;
+  maxQueuedCalls?: number;
+  readDeadlineMs?: number;
+}
+
+/**
+ * {@link EventStore} on an EventStoreDB (or KurrentDB) server through one `EventStoreDBClient`.
+ * Source: docs/DESIGN.md, "The event store port (mirrors EventStoreDB)"; decisions in this module's doc.
+ * Every method rejects with an Error once {@link close} has been called.
+ */
+export class EventStoreDbEventStore implements EventStore {
+  private readonly appendLimiter: ConcurrencyLimiter;
+  private readonly readLimiter: ConcurrencyLimiter;
+  private readonly readDeadlineMs: number;
+  private readonly subscriptions = new Set<EventStoreDbSubscription>();
+  private readonly subscriptionSettings: SubscriptionSettings;
+  private readonly readAllPageSize: number;
+  private closed = false;
+
+  /**
+   * Wraps `client` (owned from now on: {@link close} disposes it). Throws a RangeError for an
+   * invalid `maxConcurrentAppends` or `readAllPageSize`.
+   */
+  constructor(
+    private readonly client: EventStoreDBClient,
+    options: EventStoreDbEventStoreOptions = {},
+  ) {
+    const queued = options.maxQueuedCalls ?? DEFAULT_MAX_QUEUED_CALLS;
+    this.appendLimiter = new ConcurrencyLimiter(options.maxConcurrentAppends ?? DEFAULT_MAX_CONCURRENT_APPENDS, queued);
+    this.readLimiter = new ConcurrencyLimiter(options.maxConcurrentReads ?? DEFAULT_MAX_CONCURRENT_READS, queued);
+    this.readDeadlineMs = options.readDeadlineMs ?? DEFAULT_READ_DEADLINE_MS;
+    this.subscriptionSettings = { backoff: options.subscriptionBackoff, logger: options.logger, stallAfterMs: options.stallAfterMs };
+    const pageSize = options.readAllPageSize ?? DEFAULT_READ_ALL_PAGE_SIZE;
+    if (!Number.isInteger(pageSize) || pageSize < 2) {
+      throw new RangeError(`readAllPageSize must be an integer ≥ 2, got ${pageSize}`);
+    }
+    this.readAllPageSize = pageSize;
+  }
+
+  /** Appends currently running and waiting in the limiter (for metrics and health answers). */
+  get appendLoad(): { active: number; queued: number } {
+    return { active: this.appendLimiter.active, queued: this.appendLimiter.queued };
+  }
+
+  /**
+   * Appends `events` atomically to `streamId` (port: {@link EventStore.appendToStream});
+   * `expectedRevision` defaults to `'any'` and maps to the client's NO_STREAM / STREAM_EXISTS / ANY
+   * / BigInt(n). Returns the stream's last revision and the `$all` position of the batch's last event.
+   *
+   * Rejects with {@link WrongExpectedVersionError} (actual = current revision or `'no_stream'`) on
+   * a mismatch; with the original result for a retried batch; with
+   * {@link IdempotencyConflictError} for partial/reordered re-use of ids in this stream (limits in
+   * the module doc); with a TypeError for invalid events (ids must be UUIDs, `$`-prefixed stream ids
+   * and types are refused); with a RangeError for an invalid expected revision; and with the
+   * client's errors (unavailable, access denied, …) otherwise. An empty batch checks the expected
+   * revision and returns the stream's state (-1 and 0 when it does not exist) without writing.
+   * At most `maxConcurrentAppends` appends run at once; the rest queue in order.
+   */
+  async appendToStream(streamId: string, events: EventData[], options: AppendOptions = {}): Promise<AppendResult> {
+    this.assertOpen();
+    assertWritableStreamId(streamId);
+    const expected = options.expectedRevision ?? 'any';
+    const clientExpected = toClientExpectedRevision(expected);
+    const batch = normaliseBatch(streamId, events);
+    return this.appendLimiter.run(() => this.appendNow(streamId, batch, expected, clientExpected));
+  }
+
+  /**
+   * Events of `streamId` with revision ≥ `fromRevision` (default 0) in revision order; `[]` when
+   * the stream does not exist (the client's StreamNotFoundError). Port: {@link EventStore.readStream}.
+   */
+  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const fromRevision = options.fromRevision ?? 0;
+    assertPortPosition(fromRevision, 'fromRevision');
+    return this.readLimiter.run(() => this.readStreamEvents(streamId, { fromRevision: BigInt(fromRevision) }));
+  }
+
+  /**
+   * Up to `maxCount` (default 1000) non-system events with position > `fromPosition` (default 0)
+   * that match `filter`, in position order (port: {@link EventStore.readAll}).
+   *
+   * Client 6.2's `readAll` has no server-side filter, so this reads `$all` forwards in pages of
+   * `readAllPageSize` records from `fromPosition` (the client's start is inclusive: the event at
+   * exactly `fromPosition` is skipped) and filters here, until `maxCount` matches or the end of the
+   * log. A selective filter can therefore scan far in one call. Rejects with a RangeError for a
+   * negative `fromPosition` or a `maxCount` below 1.
+   */
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    return this.readLimiter.run(() => this.readAllNow(options));
+  }
+
+  private async readAllNow(options: ReadAllOptions): Promise<RecordedEvent[]> {
+    const fromPosition = options.fromPosition ?? 0;
+    const maxCount = options.maxCount ?? DEFAULT_EVENTSTOREDB_READ_ALL_MAX_COUNT;
+    assertPortPosition(fromPosition);
+    if (!Number.isInteger(maxCount) || maxCount < 1) throw new RangeError(`maxCount must be an integer ≥ 1, got ${maxCount}`);
+    const filter = normaliseFilter(options.filter);
+
+    const found: RecordedEvent[] = [];
+    let cursor: ReadPosition = toReadPosition(fromPosition);
+    let skip: Position | null = typeof cursor === 'string' ? null : cursor;
+    for (;;) {
+      const page: AllStreamResolvedEvent[] = await collectWithin(
+        this.readDeadlineMs,
+        this.client.readAll({ fromPosition: cursor, maxCount: this.readAllPageSize, direction: FORWARDS, resolveLinkTos: false }),
+      );
+      let fresh = 0;
+      let last: Position | null = null;
+      for (const { event } of page) {
+        if (event === undefined) continue;
+        last = event.position;
+        if (skip !== null && samePosition(event.position, skip)) continue;
+        fresh++;
+        if (isSystemEvent(event.streamId, event.type) || !matchesEventFilter(filter, event.streamId, event.type)) continue;
+        const recorded = fromClientEvent(event, event.position);
+        if (recorded.position <= fromPosition) continue;
+        found.push(recorded);
+        if (found.length === maxCount) return found;
+      }
+      if (page.length < this.readAllPageSize || fresh === 0 || last === null) return found;
+      cursor = last;
+      skip = last;
+    }
+  }
+
+  /**
+   * A catch-up subscription to `$all` after `fromPosition` (exclusive, default 0) matching `filter`,
+   * resilient to drops (see eventstoredb-subscription.ts). Port: {@link EventStore.subscribeToAll}.
+   * Throws a RangeError for an invalid `fromPosition`.
+   */
+  subscribeToAll(options: SubscribeOptions = {}): Subscription {
+    this.assertOpen();
+    const fromPosition = options.fromPosition ?? 0;
+    assertPortPosition(fromPosition);
+    const subscription = new EventStoreDbSubscription(
+      {
+        subscribe: (from, filter) => this.client.subscribeToAll({ fromPosition: from, filter, resolveLinkTos: false }),
+        forget: (s) => this.subscriptions.delete(s),
+        matchingHead: (filter) =>
+          this.readLimiter.run(() =>
+            newestPosition(this.backwardsRead, (streamId, type) => matchesEventFilter(filter, streamId, type), {
+              pageSize: HEAD_PAGE_SIZE,
+              maxRecords: STALL_CHECK_RECORDS,
+            }),
+          ),
+      },
+      fromPosition,
+      normaliseFilter(options.filter),
+      { ...this.subscriptionSettings },
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /**
+   * Position of the newest non-system event in `$all`, 0 when there is none: reads `$all`
+   * backwards from the end in small pages until it meets one. Port: {@link EventStore.headPosition}.
+   */
+  async headPosition(): Promise<number> {
+    this.assertOpen();
+    return this.readLimiter.run(() => this.headPositionNow());
+  }
+
+  private async headPositionNow(): Promise<number> {
+    return (await newestPosition(this.backwardsRead, () => true, { pageSize: HEAD_PAGE_SIZE })) ?? 0;
+  }
+
+  /** One backwards read of `$all` within the read deadline (for {@link newestPosition}). */
+  private readonly backwardsRead: BackwardsRead = (from, maxCount) =>
+    collectWithin(this.readDeadlineMs, this.client.readAll({ fromPosition: from, maxCount, direction: BACKWARDS, resolveLinkTos: false }));
+
+  /**
+   * Ends every subscription of this store, disposes the client's calls and closes its gRPC channel
+   * (`dispose()` of client 6.2.1 cancels the calls but leaves the channel open; issue 16, row 9).
+   * Safe to call twice.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const subscription of [...this.subscriptions]) await subscription.unsubscribe();
+    await this.client.dispose();
+    await closeChannel(this.client);
+  }
+
+  private async appendNow(
+    streamId: string,
+    batch: EventData[],
+    expected: ExpectedRevision,
+    clientExpected: AppendExpectedRevision,
+  ): Promise<AppendResult> {
+    this.assertOpen();
+    if (batch.length === 0) return this.checkWithoutWriting(streamId, expected);
+    const ids = batch.map((e) => e.id);
+
+    if (expected === 'any' || expected === 'stream_exists') {
+      const earlier = await this.retryOf(streamId, ids);
+      if (earlier !== null) return earlier;
+    }
+
+    let appended: ClientAppendResult;
+    try {
+      appended = await this.client.appendToStream(streamId, batch.map(toClientEvent), { expectedRevision: clientExpected });
+    } catch (error) {
+      if (!isClientWrongExpectedVersion(error)) throw error;
+      const earlier = await this.retryOf(streamId, ids);
+      if (earlier !== null) return earlier;
+      throw toPortWrongExpectedVersion(error, streamId, expected);
+    }
+    if (!appended.success) {
+      // Only with a client built with `throwOnAppendFailure: false`: a wrong expected version.
+      const earlier = await this.retryOf(streamId, ids);
+      if (earlier !== null) return earlier;
+      throw new WrongExpectedVersionError(streamId, expected, fromClientCurrentRevision(appended.nextExpectedRevision));
+    }
+    return this.readBack(streamId, batch, appended.nextExpectedRevision);
+  }
+
+  /**
+   * The original result when `ids` were appended to `streamId` before as one batch; null when none
+   * was; throws {@link IdempotencyConflictError} when some were, or not as that batch.
+   */
+  private async retryOf(streamId: string, ids: string[]): Promise<AppendResult | null> {
+    const stored = await this.readStreamEvents(streamId, { requiresLeader: true });
+    const outcome = classifyRetry(stored, ids);
+    if (outcome.kind === 'retry') return outcome.result;
+    if (outcome.kind === 'conflict') throw new IdempotencyConflictError(streamId, outcome.eventId);
+    return null;
+  }
+
+  /** Reads the just-appended batch back from the leader: its last event's position, and a check. */
+  private async readBack(streamId: string, batch: EventData[], nextExpectedRevision: bigint): Promise<AppendResult> {
+    const lastRevision = toPortRevision(nextExpectedRevision);
+    const firstRevision = lastRevision - batch.length + 1;
+    const stored =
+      firstRevision < 0
+        ? []
+        : await this.readStreamEvents(streamId, {
+            fromRevision: BigInt(firstRevision),
+            maxCount: batch.length,
+            requiresLeader: true,
+          });
+    const isBatch =
+      stored.length === batch.length && stored.every((e, i) => e.id === batch[i].id && e.streamRevision === firstRevision + i);
+    if (!isBatch) {
+      throw new Error(
+        `EventStoreDB acknowledged the append to ${streamId} up to revision ${lastRevision}, ` +
+          'but the events stored at those revisions are not the appended batch',
+      );
+    }
+    return { nextExpectedRevision: lastRevision, position: stored[stored.length - 1].position };
+  }
+
+  /** An empty batch: checks `expected` against the stream's last event and returns its state. */
+  private async checkWithoutWriting(streamId: string, expected: ExpectedRevision): Promise<AppendResult> {
+    const [last] = await this.readStreamEvents(streamId, {
+      fromRevision: END,
+      direction: BACKWARDS,
+      maxCount: 1,
+      requiresLeader: true,
+    });
+    const actual = last === undefined ? 'no_stream' : last.streamRevision;
+    if (!expectedRevisionMatches(expected, actual)) throw new WrongExpectedVersionError(streamId, expected, actual);
+    return { nextExpectedRevision: last?.streamRevision ?? -1, position: last?.position ?? 0 };
+  }
+
+  private async readStreamEvents(streamId: string, options: ReadStreamOptions): Promise<RecordedEvent[]> {
+    let resolved: ResolvedEvent[];
+    try {
+      resolved = await collectWithin(
+        this.readDeadlineMs,
+        this.client.readStream(streamId, { direction: FORWARDS, resolveLinkTos: false, ...options }),
+      );
+    } catch (error) {
+      if (isStreamNotFound(error)) return [];
+      throw error;
+    }
+    const events: RecordedEvent[] = [];
+    for (const { event } of resolved) if (event !== undefined) events.push(fromClientEvent(event));
+    return events;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('EventStoreDbEventStore is closed');
+  }
+}
+
+/**
+ * Every item of a client read, in order. Keeps a listener on 'error' for the read's whole life so a
+ * late error after iteration cannot surface as an uncaught exception; errors during iteration
+ * still reject.
+ */

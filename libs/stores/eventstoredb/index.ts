@@ -1,0 +1,1 @@
+export { openEventStoreDb } from './open-eventstoredb';

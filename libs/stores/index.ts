@@ -1,0 +1,1 @@
+export { StoreUnavailable, openStores, openWebhookOutbox, type Stores } from './open-stores';

@@ -1,0 +1,234 @@
+import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import { WRITE_CONCERN } from './read-models/mongo-connection';
+import type { NewWebhookDelivery, WebhookAttempt, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from '@app/webhooks/delivery';
+
+type EndpointDocument = WebhookEndpointRecord & { _id: string };
+type DeliveryDocument = WebhookDelivery & { _id: string };
+type CheckpointDocument = { _id: string; position: number };
+
+/** What {@link WebhookOutbox.ingest} takes. */
+type IngestBatch = Parameters<WebhookOutbox['ingest']>[0];
+
+/** The outbox's collections (docs/change-feed.md "Webhooks"): in the read store's database, outside the versioned projection ones. */
+export const WEBHOOK_COLLECTIONS = {
+  endpoints: 'webhook_endpoints',
+  deliveries: 'webhook_deliveries',
+  dispatcher: 'webhook_dispatcher',
+} as const;
+
+/** What an abandoned delivery's `last_error` says. */
+const ABANDONED_ERROR = 'endpoint disabled';
+
+/** Due candidates checked per round trip of `due` (at least `limit`). */
+const DUE_CHUNK = 128;
+
+const PENDING = { partialFilterExpression: { status: 'pending' } };
+
+/**
+ * The webhook outbox on MongoDB (docs/change-feed.md "Webhooks", "How deliveries are kept"):
+ * collections `webhook_endpoints` (`_id` = endpoint_id), `webhook_deliveries` (`_id` = delivery_id)
+ * and `webhook_dispatcher` (the checkpoint), every write with the majority, journaled write concern
+ * of the read store. An ingest writes endpoints (replace, upsert), then deliveries (upsert with
+ * `$setOnInsert`: one already there is kept), then the abandonments, then the checkpoint (`$max`):
+ * each step is idempotent, so after a crash between two of them the next ingest, from the old
+ * checkpoint, repeats them harmlessly.
+ *
+ * `due` reads the due pending deliveries in position order, in chunks, and keeps a candidate only
+ * when no pending delivery of its (endpoint, trainee) comes before it: the first candidate of each
+ * pair is checked with one aggregation per chunk (any pending delivery of the pair at a lower
+ * position?), and every later candidate of a pair already met is behind it. It stops once `limit`
+ * are found: a backlog costs a chunk or two, not a read of every due delivery. Times are epoch
+ * milliseconds. Driver errors (a lost primary, a timeout) are thrown as they come.
+ */
+export class MongoWebhookOutbox implements WebhookOutbox {
+  private readonly endpointsCollection: Collection<EndpointDocument>;
+  private readonly deliveriesCollection: Collection<DeliveryDocument>;
+  private readonly dispatcher: Collection<CheckpointDocument>;
+
+  /** Uses the collections of `db` (the read store's database); the caller keeps and closes its client. */
+  constructor(db: Db) {
+    this.endpointsCollection = db.collection<EndpointDocument>(WEBHOOK_COLLECTIONS.endpoints);
+    this.deliveriesCollection = db.collection<DeliveryDocument>(WEBHOOK_COLLECTIONS.deliveries);
+    this.dispatcher = db.collection<CheckpointDocument>(WEBHOOK_COLLECTIONS.dispatcher);
+  }
+
+  /**
+   * Creates the indexes (idempotent; call at start). Over pending deliveries only: (position,
+   * next_attempt_at) for `due` (sorted by position, the time filtered in the index); (next_attempt_at)
+   * for `nextDueAt`; (endpoint_id, trainee_id, position) for the oldest-pending check and the
+   * abandonment. Over all: (endpoint_id, position desc) for `deliveries`.
+   */
+  async ensureIndexes(): Promise<void> {
+    await this.deliveriesCollection.createIndexes([
+      { key: { position: 1, next_attempt_at: 1 }, name: 'pending_by_position', ...PENDING },
+      { key: { next_attempt_at: 1 }, name: 'pending_by_next_attempt', ...PENDING },
+      { key: { endpoint_id: 1, trainee_id: 1, position: 1 }, name: 'pending_by_trainee', ...PENDING },
+      { key: { endpoint_id: 1, position: -1 }, name: 'by_endpoint' },
+    ]);
+  }
+
+  /** Position of the last log event ingested; 0 before the first ingest. */
+  async checkpoint(): Promise<number> {
+    return (await this.dispatcher.findOne({ _id: 'checkpoint' }))?.position ?? 0;
+  }
+
+  /** Every stored endpoint, active or disabled, in the order they were added. */
+  async endpoints(): Promise<WebhookEndpointRecord[]> {
+    const docs = await this.endpointsCollection.find({}).sort({ added_position: 1, _id: 1 }).toArray();
+    return docs.map(({ _id, ...record }) => record);
+  }
+
+  /** Stores the batch: endpoints, deliveries, abandonments, then the checkpoint; each step idempotent. */
+  async ingest(batch: IngestBatch): Promise<void> {
+    const options = { ordered: false, writeConcern: WRITE_CONCERN };
+    if (batch.endpoints.length > 0) {
+      const ops = batch.endpoints.map((e): AnyBulkWriteOperation<EndpointDocument> => ({
+        replaceOne: { filter: { _id: e.endpoint_id }, replacement: { ...e }, upsert: true },
+      }));
+      await this.endpointsCollection.bulkWrite(ops, options);
+    }
+    if (batch.deliveries.length > 0) {
+      const ops = batch.deliveries.map((d): AnyBulkWriteOperation<DeliveryDocument> => ({
+        updateOne: { filter: { _id: d.delivery_id }, update: { $setOnInsert: pendingDelivery(d) }, upsert: true },
+      }));
+      await this.deliveriesCollection.bulkWrite(ops, options);
+    }
+    if (batch.abandonFor.length > 0) {
+      await this.deliveriesCollection.updateMany(
+        { endpoint_id: { $in: batch.abandonFor }, status: 'pending' },
+        { $set: { status: 'abandoned', last_error: ABANDONED_ERROR } },
+        { writeConcern: WRITE_CONCERN },
+      );
+    }
+    await this.dispatcher.updateOne(
+      { _id: 'checkpoint' },
+      { $max: { position: batch.checkpoint } },
+      { upsert: true, writeConcern: WRITE_CONCERN },
+    );
+  }
+
+  /** Up to `limit` pending deliveries due at `now` (ms), each the oldest pending of its (endpoint, trainee); by position. */
+  async due(now: number, limit: number): Promise<WebhookDelivery[]> {
+    if (limit <= 0) return [];
+    const chunkSize = Math.max(limit, DUE_CHUNK);
+    const cursor = this.deliveriesCollection
+      .find({ status: 'pending', next_attempt_at: { $lte: now } })
+      .sort({ position: 1 })
+      .batchSize(chunkSize);
+    const met = new Set<string>();
+    const picked: DeliveryDocument[] = [];
+    try {
+      let chunk: DeliveryDocument[] = [];
+      while (picked.length < limit) {
+        const next = await cursor.next();
+        if (next) chunk.push(next);
+        if (chunk.length === chunkSize || (!next && chunk.length > 0)) {
+          picked.push(...(await this.oldestOfTheirTrainee(chunk, met)));
+          chunk = [];
+        }
+        if (!next) break;
+      }
+    } finally {
+      await cursor.close();
+    }
+    return picked.slice(0, limit).map(({ _id, ...delivery }) => delivery);
+  }
+
+  /**
+   * The candidates (in position order) that are the oldest pending delivery of their (endpoint,
+   * trainee): the first of a pair not `met` in an earlier chunk, when no pending delivery of the
+   * pair has a lower position. Adds the chunk's pairs to `met`.
+   */
+  private async oldestOfTheirTrainee(chunk: DeliveryDocument[], met: Set<string>): Promise<DeliveryDocument[]> {
+    const first = new Map<string, DeliveryDocument>();
+    for (const c of chunk) {
+      const pair = pairKey(c.endpoint_id, c.trainee_id);
+      if (!met.has(pair) && !first.has(pair)) first.set(pair, c);
+    }
+    for (const pair of first.keys()) met.add(pair);
+    if (first.size === 0) return [];
+    const older = await this.deliveriesCollection
+      .aggregate<{ _id: { endpoint_id: string; trainee_id: string } }>([
+        {
+          $match: {
+            $or: [...first.values()].map((c) => ({
+              status: 'pending',
+              endpoint_id: c.endpoint_id,
+              trainee_id: c.trainee_id,
+              position: { $lt: c.position },
+            })),
+          },
+        },
+        { $group: { _id: { endpoint_id: '$endpoint_id', trainee_id: '$trainee_id' } } },
+      ])
+      .toArray();
+    const blocked = new Set(older.map((o) => pairKey(o._id.endpoint_id, o._id.trainee_id)));
+    return [...first.entries()].filter(([pair]) => !blocked.has(pair)).map(([, c]) => c);
+  }
+
+  /** Pending deliveries, counted on the partial index `pending_by_next_attempt`. */
+  async pendingCount(): Promise<number> {
+    return this.deliveriesCollection.countDocuments({ status: 'pending' });
+  }
+
+  /** The earliest `next_attempt_at` (ms) of a pending delivery; null when none is pending. */
+  async nextDueAt(): Promise<number | null> {
+    const [next] = await this.deliveriesCollection
+      .find({ status: 'pending' }, { projection: { _id: 0, next_attempt_at: 1 } })
+      .sort({ next_attempt_at: 1 })
+      .limit(1)
+      .toArray();
+    return next?.next_attempt_at ?? null;
+  }
+
+  /**
+   * Records one attempt of a pending delivery (nothing when it is delivered, abandoned or unknown):
+   * one update of the pending document, `first_attempt_at` kept from the first attempt. Values go
+   * in as `$literal`, so an error text starting with `$` is never read as a field path.
+   */
+  async recordAttempt(deliveryId: string, attempt: WebhookAttempt): Promise<void> {
+    const outcome: Partial<WebhookDelivery> = attempt.delivered
+      ? { status: 'delivered', last_status: attempt.status, last_error: null, delivered_at: attempt.at }
+      : { last_status: attempt.status, last_error: attempt.error, next_attempt_at: attempt.next_attempt_at };
+    const set: Record<string, unknown> = { last_attempt_at: { $literal: attempt.at } };
+    for (const [field, value] of Object.entries(outcome)) set[field] = { $literal: value };
+    set.attempts = { $add: ['$attempts', 1] };
+    set.first_attempt_at = { $ifNull: ['$first_attempt_at', { $literal: attempt.at }] };
+    await this.deliveriesCollection.updateOne({ _id: deliveryId, status: 'pending' }, [{ $set: set }], { writeConcern: WRITE_CONCERN });
+  }
+
+  /** The endpoint's deliveries, newest position first, at most `limit`. */
+  async deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]> {
+    if (limit <= 0) return [];
+    const docs = await this.deliveriesCollection.find({ endpoint_id: endpointId }).sort({ position: -1 }).limit(limit).toArray();
+    return docs.map(({ _id, ...delivery }) => delivery);
+  }
+
+  /** Nothing: the client belongs to the read store, which closes it. */
+  close(): void {}
+}
+
+/** A new delivery as first stored: pending, no attempt yet. */
+function pendingDelivery(d: NewWebhookDelivery): WebhookDelivery {
+  return {
+    delivery_id: d.delivery_id,
+    endpoint_id: d.endpoint_id,
+    position: d.position,
+    trainee_id: d.trainee_id,
+    message_id: d.message_id,
+    payload: d.payload,
+    next_attempt_at: d.next_attempt_at,
+    status: 'pending',
+    attempts: 0,
+    first_attempt_at: null,
+    last_attempt_at: null,
+    last_status: null,
+    last_error: null,
+    delivered_at: null,
+  };
+}
+
+/** An (endpoint, trainee) pair as a map key (JSON: no separator can collide). */
+function pairKey(endpointId: string, traineeId: string): string {
+  return JSON.stringify([endpointId, traineeId]);
+}

@@ -1,0 +1,255 @@
+import type { Db, Filter } from 'mongodb';
+import { answerItem, renderTraineeAnswer } from '@app/trainees/contract';
+import type { ApiVersion } from '@app/trainees/record';
+import type { StoredChange } from '@app/changes';
+import type { Trainee, TraineeSnapshot } from '@app/trainees/decider';
+import { CHANGE_FEED_SINCE_VERSION } from '@app/runtime/projector';
+import { duplicateKeys, traineeIdKey } from '@app/trainees/read';
+import type { OwnedAnswer, StatusFilter, TraineeAnswerPage, TraineeListPage, TraineeListQuery, TraineeReadModel } from '@app/trainees/read';
+import type { ProviderReadModel, ProviderRecord, TokenRecord } from '@app/providers/read';
+import { providerCollections, type StoredTrainee, toProviderRecord, toTokenRecord, traineeCollections } from './mongo-collections';
+import type { MongoRegistry } from './mongo-registry';
+
+/**
+ * The read side of the MongoDB adapter: the queries of the read ports, each run on the store the
+ * registry names ({@link MongoRegistry.readFollowing}), as the SQLite adapter answers them.
+ * `MongoReadModel` extends it with the writes, the projection versions and the rebuilds.
+ */
+export abstract class MongoQueries implements TraineeReadModel, ProviderReadModel {
+  /** Takes the database and its registry. */
+  protected constructor(
+    protected readonly db: Db,
+    protected readonly registry: MongoRegistry,
+  ) {}
+
+  /** The trainee by id, matched case-insensitively (docs/reference/API-FACTS.md §1.10), or null. */
+  async getTrainee(traineeId: string): Promise<Trainee | null> {
+    return this.registry.readFollowing(
+      'trainees',
+      async (store) => {
+        const row = await traineeCollections(this.db, store).trainees.findOne(
+          { trainee_id_lower: traineeIdKey(traineeId) },
+          { projection: { doc: 1 } },
+        );
+        return row ? row.doc : null;
+      },
+      (t) => t === null,
+    );
+  }
+
+  /**
+   * The trainee's answer in `version` (see `TraineeReadModel.getTraineeAnswer`). This adapter
+   * renders it from the document per read: the stored answer bytes are the embedded default's
+   * (docs/DESIGN.md "Answers stored as bytes").
+   */
+  async getTraineeAnswer(traineeId: string, version: ApiVersion): Promise<OwnedAnswer | null> {
+    const trainee = await this.getTrainee(traineeId);
+    return trainee ? { ukprn: trainee.ukprn, body: renderTraineeAnswer(trainee, version).body } : null;
+  }
+
+  /** The list page of {@link listTrainees} as list items of `version`, rendered per read as {@link getTraineeAnswer}. */
+  async listTraineeAnswers(q: TraineeListQuery, version: ApiVersion): Promise<TraineeAnswerPage> {
+    const page = await this.listTrainees(q);
+    return { items: page.items.map((t) => answerItem(renderTraineeAnswer(t, version))), totalCount: page.totalCount };
+  }
+
+  /**
+   * The provider's changes after `afterPosition`, oldest first, at most `limit`, up to the store's
+   * checkpoint only: entries of a batch still being written are not read (docs/change-feed.md).
+   */
+  async listChanges(ukprn: string, afterPosition: number, limit: number): Promise<StoredChange[] | null> {
+    return this.registry.readFollowing(
+      'trainees',
+      async (store, row) => {
+        if (row.version < CHANGE_FEED_SINCE_VERSION) return null;
+        const checkpoint = await this.registry.readCheckpoint(`trainees_${store}`);
+        const rows = await traineeCollections(this.db, store)
+          .changes.find({ ukprn, _id: { $gt: afterPosition, $lte: checkpoint } }, { projection: { _id: 0 } })
+          .sort({ _id: 1 })
+          .limit(limit)
+          .toArray();
+        return rows as StoredChange[];
+      },
+      (rows) => rows !== null && rows.length === 0,
+    );
+  }
+
+  /** See `TraineeReadModel.changesBetween`: entries above the store's checkpoint are not read. */
+  async changesBetween(afterPosition: number, upToPosition: number, limit: number): Promise<StoredChange[] | null> {
+    return this.registry.readFollowing(
+      'trainees',
+      async (store, row) => {
+        if (row.version < CHANGE_FEED_SINCE_VERSION) return null;
+        const checkpoint = await this.registry.readCheckpoint(`trainees_${store}`);
+        const rows = await traineeCollections(this.db, store)
+          .changes.find({ _id: { $gt: afterPosition, $lte: Math.min(upToPosition, checkpoint) } }, { projection: { _id: 0 } })
+          .sort({ _id: 1 })
+          .limit(limit)
+          .toArray();
+        return rows as StoredChange[];
+      },
+      (rows) => rows !== null && rows.length === 0,
+    );
+  }
+
+  /**
+   * The trainee (id matched case-insensitively) and the stream revision of the last event applied
+   * to it, from the served trainee store; null when there is none, or when the registry row of
+   * that store names another version than this code's (the comparison `rebuild_needed` of
+   * `projectionInfo` reports). See `TraineeReadModel.getTraineeSnapshot`.
+   */
+  async getTraineeSnapshot(traineeId: string): Promise<TraineeSnapshot | null> {
+    return this.registry.readFollowing(
+      'trainees',
+      async (store, row) => {
+        if (row.version !== this.registry.codeVersions.trainees) return null;
+        const found = await traineeCollections(this.db, store).trainees.findOne(
+          { trainee_id_lower: traineeIdKey(traineeId) },
+          { projection: { doc: 1, revision: 1 } },
+        );
+        return found ? { trainee: found.doc, revision: found.revision } : null;
+      },
+      (snapshot) => snapshot === null,
+    );
+  }
+
+  /**
+   * One page of a provider's trainees of one academic cycle (docs/reference/API-FACTS.md §14), as the SQLite
+   * adapter: filters `since` (updated_at ≥ since), `hasTrn`, `statuses` (OR of
+   * {@link statusFilter}); ordered by `updated_at` in `sortOrder`, ties newest-created first;
+   * page `page` (1-based) of `perPage`; `totalCount` counts every match. A page past the end is
+   * empty with the true `totalCount`.
+   */
+  async listTrainees(q: TraineeListQuery): Promise<TraineeListPage> {
+    const filter = traineeListFilter(q);
+    const offset = Math.max(0, (q.page - 1) * q.perPage);
+    return this.registry.readFollowing(
+      'trainees',
+      async (store): Promise<TraineeListPage> => {
+        const { trainees } = traineeCollections(this.db, store);
+        const totalCount = await trainees.countDocuments(filter);
+        if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { items: [], totalCount };
+        const rows = await trainees
+          .find(filter, { projection: { doc: 1 } })
+          .sort(traineeListSort(q))
+          .skip(offset)
+          .limit(q.perPage)
+          .toArray();
+        return { items: rows.map((r) => r.doc), totalCount };
+      },
+      (page) => page.items.length === 0,
+    );
+  }
+
+  /**
+   * The provider's trainees with this date of birth and training route whose last name matches
+   * ignoring case and spacing (`lastNameKey`, docs/reference/API-FACTS.md duplicate rule), oldest-created first.
+   */
+  async findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]> {
+    return this.registry.readFollowing(
+      'trainees',
+      async (store) => {
+        const rows = await traineeCollections(this.db, store)
+          .trainees.find(duplicateKeys(ukprn, dateOfBirth, trainingRoute, lastName), { projection: { doc: 1 } })
+          .sort({ created_position: 1 })
+          .toArray();
+        return rows.map((r) => r.doc);
+      },
+      (rows) => rows.length === 0,
+    );
+  }
+
+  /** The token whose SHA-256 hash (lower-case hex) is `tokenHash`, or null. */
+  async findTokenByHash(tokenHash: string): Promise<TokenRecord | null> {
+    return this.registry.readFollowing(
+      'providers',
+      async (store) => {
+        const row = await providerCollections(this.db, store).tokens.findOne({ token_hash: tokenHash });
+        return row ? toTokenRecord(row) : null;
+      },
+      (t) => t === null,
+    );
+  }
+
+  /** The token with this id, or null. */
+  async getToken(tokenId: string): Promise<TokenRecord | null> {
+    return this.registry.readFollowing(
+      'providers',
+      async (store) => {
+        const row = await providerCollections(this.db, store).tokens.findOne({ _id: tokenId });
+        return row ? toTokenRecord(row) : null;
+      },
+      (t) => t === null,
+    );
+  }
+
+  /** The provider's tokens, ordered by `issued_at` then token id. */
+  async listTokens(ukprn: string): Promise<TokenRecord[]> {
+    return this.registry.readFollowing(
+      'providers',
+      async (store) => {
+        const rows = await providerCollections(this.db, store).tokens.find({ ukprn }).sort({ issued_at: 1, _id: 1 }).toArray();
+        return rows.map(toTokenRecord);
+      },
+      (rows) => rows.length === 0,
+    );
+  }
+
+  /** The provider with this UKPRN, or null. */
+  async getProvider(ukprn: string): Promise<ProviderRecord | null> {
+    return this.registry.readFollowing(
+      'providers',
+      async (store) => {
+        const row = await providerCollections(this.db, store).providers.findOne({ _id: ukprn });
+        return row ? toProviderRecord(row) : null;
+      },
+      (p) => p === null,
+    );
+  }
+
+  /** Every provider, ordered by UKPRN. */
+  async listProviders(): Promise<ProviderRecord[]> {
+    return this.registry.readFollowing(
+      'providers',
+      async (store) => {
+        const rows = await providerCollections(this.db, store).providers.find({}).sort({ _id: 1 }).toArray();
+        return rows.map(toProviderRecord);
+      },
+      (rows) => rows.length === 0,
+    );
+  }
+}
+
+/** The filter of a list query (see {@link MongoQueries.listTrainees}); exported for the index check. */
+export function traineeListFilter(q: TraineeListQuery): Filter<StoredTrainee> {
+  const filter: Filter<StoredTrainee> = { ukprn: q.ukprn, start_cycle: q.academicCycle };
+  if (q.since) filter.updated_at = { $gte: q.since };
+  if (q.hasTrn !== undefined) filter.has_trn = q.hasTrn;
+  if (q.statuses && q.statuses.length > 0) filter.$or = q.statuses.map((s) => statusFilter(s, q.today));
+  return filter;
+}
+
+/** The order of a list query: `updated_at` in the asked order, ties newest-created first. */
+export function traineeListSort(q: Pick<TraineeListQuery, 'sortOrder'>): { updated_at: 1 | -1; created_position: -1 } {
+  return { updated_at: q.sortOrder === 'asc' ? 1 : -1, created_position: -1 };
+}
+
+/**
+ * The MongoDB filter of one `status` value, translated from the SQLite adapter's `STATUS_SQL`
+ * (docs/reference/API-FACTS.md §14.4); `today` is `YYYY-MM-DD`, UTC. Dates are `YYYY-MM-DD` strings, so string
+ * order is date order (as in SQLite).
+ */
+function statusFilter(status: StatusFilter, today: string): Filter<StoredTrainee> {
+  switch (status) {
+    case 'course_not_yet_started':
+      return { itt_start_date: { $gt: today }, state: { $nin: ['draft', 'deferred', 'withdrawn'] } };
+    case 'in_training':
+      return { state: { $in: ['submitted_for_trn', 'trn_received', 'recommended_for_award'] }, itt_start_date: { $lte: today } };
+    case 'deferred':
+      return { state: 'deferred' };
+    case 'awarded':
+      return { state: 'awarded' };
+    case 'withdrawn':
+      return { state: 'withdrawn' };
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The fence between live batches and the drop of a swapped-out store (write-fence.ts; issue 16,
+ * row 7), on a clock the test sets.
+ */
+import type { RecordedEvent } from '@app/event-sourcing';
+import { applyToStore } from './mongo-apply';
+import type { MongoRegistry } from './mongo-registry';
+import { dropWaitMs, WriteFence, WriteWindowClosed } from './write-fence';
+
+describe('WriteFence', () => {
+  it('lets a batch write until its window, counted from its registry read, is over', () => {
+    let now = 1_000;
+    const fence = new WriteFence(1_000, 30_000, () => now);
+    now = 30_999;
+    expect(() => fence.check()).not.toThrow();
+    now = 31_000;
+    expect(() => fence.check()).toThrow(WriteWindowClosed);
+  });
+
+  it('never closes the open fence of writes that cannot race a drop', () => {
+    expect(() => WriteFence.OPEN.check()).not.toThrow();
+  });
+});
+
+describe('dropWaitMs', () => {
+  it('waits until the window and the margin after the lock have passed', () => {
+    expect(dropWaitMs(10_000, 10_000, 30_000, 5_000)).toBe(35_000);
+    expect(dropWaitMs(10_000, 40_000, 30_000, 5_000)).toBe(5_000);
+    expect(dropWaitMs(10_000, 45_000, 30_000, 5_000)).toBe(0);
+    expect(dropWaitMs(10_000, 90_000, 30_000, 5_000)).toBe(0);
+  });
+
+  it('keeps the margin to a sixth of a short window', () => {
+    expect(dropWaitMs(0, 0, 300)).toBe(350);
+    expect(dropWaitMs(0, 0, 30_000)).toBe(35_000);
+  });
+
+  it('outlasts every write of a batch that read the registry before the lock', () => {
+    // A batch read the registry at 9 000 (before the lock took effect at 9 500, acknowledged at
+    // 10 000); its last allowed write is before 9 000 + window; the drop comes after the margin.
+    const windowMs = 30_000;
+    const lastWrite = 9_000 + windowMs - 1;
+    const drop = 10_000 + dropWaitMs(10_000, 10_000, windowMs);
+    expect(drop).toBeGreaterThan(lastWrite);
+  });
+});
+
+describe('applyToStore behind a fence', () => {
+  /** A registry whose database must not be touched, counting checkpoint writes (an event no projection reads needs nothing else). */
+  const registry = () => {
+    const advanceCheckpoint = jest.fn(async () => undefined);
+    // Collection handles are taken (no I/O); any call on one fails the test.
+    const untouchable = new Proxy(
+      {},
+      {
+        get: () => () => {
+          throw new Error('no collection is read or written for an event no projection reads');
+        },
+      },
+    );
+    const db = { collection: () => untouchable };
+    return { registry: { db, advanceCheckpoint } as unknown as MongoRegistry, advanceCheckpoint };
+  };
+  const unread = [
+    { type: 'NothingProjected', position: 7, streamId: 'trainee-x', streamRevision: 0, data: {}, metadata: {} },
+  ] as unknown as RecordedEvent[];
+
+  it('writes nothing once the window is closed', async () => {
+    const { registry: r, advanceCheckpoint } = registry();
+    const closed = new WriteFence(0, 1, () => 5);
+    await expect(applyToStore(r, 'trainees', 'v1', 1, unread, closed)).rejects.toThrow(WriteWindowClosed);
+    await expect(applyToStore(r, 'providers', 'v1', 1, unread, closed)).rejects.toThrow(WriteWindowClosed);
+    expect(advanceCheckpoint).not.toHaveBeenCalled();
+  });
+
+  it('writes the checkpoint while the window is open', async () => {
+    const { registry: r, advanceCheckpoint } = registry();
+    await applyToStore(r, 'trainees', 'v1', 1, unread, new WriteFence(0, 10, () => 5));
+    expect(advanceCheckpoint).toHaveBeenCalledWith(7, 'trainees_v1', 1);
+  });
+});

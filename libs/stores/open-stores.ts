@@ -1,0 +1,118 @@
+import { openSqliteEventStore } from '@app/stores/sqlite';
+import type { EventStore } from '@app/event-sourcing';
+import { SqliteReadModel, SqliteSchoolDirectory, SqliteWebhookOutbox } from '@app/stores/sqlite';
+import type { ReadModelStore } from '@app/runtime/projector';
+import type { SchoolDirectory } from '@app/schools';
+import type { WebhookOutbox } from '@app/webhooks/delivery';
+import type { MongoReadModel } from '@app/stores/mongodb';
+import { redact } from '@app/runtime/process';
+import { type ContextLogger, messageFirst } from '@app/runtime/process';
+import { instrumentEventStore, type Metrics } from '@app/runtime/telemetry';
+import { tracingEnabled } from '@app/runtime/tracing';
+
+/** Where the stores are: the embedded SQLite files, or the production servers (docs/DESIGN.md "Configuration"). */
+export interface StoreConfig {
+  dataDir: string;
+  /** `esdb://…` selects EventStoreDB; null selects SQLite in `dataDir`. */
+  eventStoreUrl: string | null;
+  /** `mongodb://…` selects MongoDB; null selects SQLite in `dataDir`. */
+  mongodbUrl: string | null;
+}
+
+export interface Stores {
+  eventStore: EventStore;
+  readModel: ReadModelStore;
+  /** The schools directory (placements link to it by URN), beside the read models. */
+  schools: SchoolDirectory;
+  /**
+   * The MongoDB read store when `MONGODB_URL` is set (its database also holds the idempotency keys
+   * and the rate-limit windows); null on SQLite.
+   */
+  mongo: MongoReadModel | null;
+  /** Which backends were opened, for logs and health answers. */
+  backends: { eventStore: 'sqlite' | 'eventstoredb'; readModel: 'sqlite' | 'mongodb' };
+  close(): Promise<void>;
+}
+
+/** How {@link openStores} measures and reports. */
+export interface OpenStoresOptions {
+  /** Measures the event store's appends (docs/observability.md). */
+  metrics?: Metrics | null;
+  /** Where the event store's subscriptions log retries and stalls (pino-style: context, then message). */
+  logger?: Pick<ContextLogger, 'info' | 'warn' | 'error'> | null;
+}
+
+/** A backend named in the configuration could not be reached; the message says which and why. */
+export class StoreUnavailable extends Error {}
+
+/**
+ * Opens the configured event store and read store and checks both answer (a bad URL or an
+ * unreachable server raises {@link StoreUnavailable}; there is never a silent fallback to SQLite).
+ * The EventStoreDB and MongoDB clients are loaded only when configured (they take ~0.2 s to load;
+ * BENCHMARKS.md "API start"). With `options.metrics` or tracing on, the event store's appends are
+ * measured and traced (docs/observability.md); `options.logger` hears the EventStoreDB subscriptions'
+ * retries and stalls.
+ */
+export async function openStores(config: StoreConfig, options: OpenStoresOptions = {}): Promise<Stores> {
+  let eventStore: EventStore;
+  const logger = options.logger;
+  try {
+    eventStore = config.eventStoreUrl
+      ? (await import('@app/stores/eventstoredb')).openEventStoreDb(config.eventStoreUrl, {
+          // Subscriptions log their retries and stalls here (issue 16, row 2).
+          logger: logger ? messageFirst(logger) : undefined,
+        })
+      : openSqliteEventStore(config.dataDir);
+    await eventStore.headPosition();
+  } catch (err) {
+    throw new StoreUnavailable(
+      config.eventStoreUrl
+        ? `Cannot use EventStoreDB at EVENTSTORE_URL (${redact(config.eventStoreUrl)}): ${message(err)}`
+        : `Cannot open the SQLite event store in DATA_DIR (${config.dataDir}): ${message(err)}`,
+    );
+  }
+  let readModel: ReadModelStore;
+  let mongo: MongoReadModel | null = null;
+  try {
+    if (config.mongodbUrl) readModel = mongo = await (await import('@app/stores/mongodb')).MongoReadModel.connect(config.mongodbUrl);
+    else readModel = SqliteReadModel.open(config.dataDir);
+    await readModel.checkpoint();
+  } catch (err) {
+    await eventStore.close();
+    throw new StoreUnavailable(
+      config.mongodbUrl
+        ? `Cannot use MongoDB at MONGODB_URL (${redact(config.mongodbUrl)}): ${message(err)}`
+        : `Cannot open the SQLite read models in DATA_DIR (${config.dataDir}): ${message(err)}`,
+    );
+  }
+  const schools = mongo ? mongo.schoolDirectory() : SqliteSchoolDirectory.open(config.dataDir);
+  if (options.metrics || tracingEnabled()) eventStore = instrumentEventStore(eventStore, options.metrics ?? null);
+  return {
+    eventStore,
+    readModel,
+    schools,
+    mongo,
+    backends: { eventStore: config.eventStoreUrl ? 'eventstoredb' : 'sqlite', readModel: config.mongodbUrl ? 'mongodb' : 'sqlite' },
+    async close() {
+      await schools.close();
+      await readModel.close();
+      await eventStore.close();
+    },
+  };
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The webhook outbox of the configured stores (docs/change-feed.md "How deliveries are kept"): a
+ * table set beside the SQLite read models, or collections in the MongoDB read store's database.
+ */
+export async function openWebhookOutbox(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): Promise<WebhookOutbox> {
+  if (!stores.mongo) return SqliteWebhookOutbox.open(config.dataDir);
+  const { MongoWebhookOutbox } = await import('@app/stores/mongodb');
+  const outbox = new MongoWebhookOutbox(stores.mongo.database);
+  await outbox.ensureIndexes();
+  return outbox;
+}

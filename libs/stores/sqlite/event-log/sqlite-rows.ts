@@ -1,0 +1,109 @@
+import { IdempotencyConflictError, type EventData, type ExpectedRevision, type RecordedEvent, type StreamWrite } from '@app/event-sourcing';
+
+/** Rows of the `events` table and the checks of what is appended to it (docs/DESIGN.md "The event store port"). */
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A row of the `events` table. */
+export interface EventRow {
+  position: number;
+  id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+/** An event as written to a row: id lower-cased, data and metadata as JSON text. */
+export interface SerializedEvent {
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+/** The recorded event of a row. */
+export function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    data: JSON.parse(row.data) as unknown,
+    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+    streamId: row.stream_id,
+    streamRevision: row.revision,
+    position: row.position,
+  };
+}
+
+/** An event to append as its row values; TypeError for an event that is not well formed. */
+export function serializeEvent(event: EventData, index: number): SerializedEvent {
+  if (event === null || typeof event !== 'object') throw new TypeError(`events[${index}] must be an object`);
+  if (typeof event.id !== 'string' || !UUID_PATTERN.test(event.id)) {
+    throw new TypeError(`events[${index}].id must be a UUID, got ${JSON.stringify(event.id)}`);
+  }
+  if (typeof event.type !== 'string' || event.type === '') {
+    throw new TypeError(`events[${index}].type must be a non-empty string`);
+  }
+  const data = JSON.stringify(event.data);
+  if (data === undefined) throw new TypeError(`events[${index}].data must be JSON-serialisable`);
+  if (event.metadata === null || typeof event.metadata !== 'object' || Array.isArray(event.metadata)) {
+    throw new TypeError(`events[${index}].metadata must be an object`);
+  }
+  return { id: event.id.toLowerCase(), type: event.type, data, metadata: JSON.stringify(event.metadata) };
+}
+
+/** TypeError unless `streamId` is a non-empty string. */
+export function assertStreamId(streamId: string): void {
+  if (typeof streamId !== 'string' || streamId === '') throw new TypeError('streamId must be a non-empty string');
+}
+
+/** RangeError unless `expected` is one of the port's expected revisions. */
+export function assertExpectedRevision(expected: ExpectedRevision): void {
+  if (expected === 'any' || expected === 'no_stream' || expected === 'stream_exists') return;
+  if (typeof expected === 'number' && Number.isInteger(expected) && expected >= 0) return;
+  throw new RangeError(`expectedRevision must be 'no_stream', 'stream_exists', 'any' or an integer ≥ 0, got ${String(expected)}`);
+}
+
+/** RangeError unless `value` is an integer ≥ 0. */
+export function assertNonNegativeInteger(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be an integer ≥ 0, got ${value}`);
+}
+
+/** One stream's checked, serialized write of a group-committed unit. */
+export interface QueuedWrite {
+  streamId: string;
+  events: SerializedEvent[];
+  expected: ExpectedRevision;
+}
+
+/** A write checked and serialized before it is queued (throws as `SqliteEventStore.appendToStream` documents). */
+export function checkedWrite({ streamId, events, options = {} }: StreamWrite): QueuedWrite {
+  assertStreamId(streamId);
+  const expected = options.expectedRevision ?? 'any';
+  assertExpectedRevision(expected);
+  if (!Array.isArray(events)) throw new TypeError('events must be an array');
+  const serialized = events.map(serializeEvent);
+  const seen = new Set<string>();
+  for (const event of serialized) {
+    if (seen.has(event.id)) throw new IdempotencyConflictError(streamId, event.id);
+    seen.add(event.id);
+  }
+  return { streamId, events: serialized, expected };
+}
+
+/** A row of `SELECT position, id, stream_id, revision, type, data, metadata` in raw (array) mode. */
+export type RawEventRow = [position: number, id: string, streamId: string, revision: number, type: string, data: string, metadata: string];
+
+/** {@link toRecordedEvent} of a raw row. */
+export function rawToRecordedEvent(row: RawEventRow): RecordedEvent {
+  return {
+    id: row[1],
+    type: row[4],
+    data: JSON.parse(row[5]) as unknown,
+    metadata: JSON.parse(row[6]) as RecordedEvent['metadata'],
+    streamId: row[2],
+    streamRevision: row[3],
+    position: row[0],
+  };
+}

@@ -1,0 +1,6 @@
+export { SqliteEventStore, openSqliteEventStore } from './event-log/sqlite-event-store';
+export { SqliteReadModel } from './read-models/sqlite-read-model';
+export { TRAINEE_INDEX_COLUMNS } from './read-models/trainee-tables';
+export { SqliteIdempotencyStore } from './sqlite-idempotency-store';
+export { SqliteSchoolDirectory } from './sqlite-school-directory';
+export { SqliteWebhookOutbox } from './sqlite-webhook-outbox';

@@ -1,0 +1,97 @@
+import type Database from 'better-sqlite3';
+import type { RecordedEvent } from '@app/event-sourcing';
+import type { ProjectionName } from '@app/runtime/projector';
+import type { RebuildTarget } from '@app/runtime/rebuild';
+import type { ProviderTables } from './provider-tables';
+import type { TraineeTables } from './trainee-tables';
+import { SqliteStreamBuild } from './sqlite-stream-build';
+
+/** What a {@link SqliteRebuildTarget} needs of its `SqliteReadModel`. */
+export interface RebuildContext {
+  db: Database.Database;
+  /** Options of the trainee store's stream build (see `SqliteStreamBuild`). */
+  streamBuild?: { workerFromPosition: number };
+  name: ProjectionName;
+  store: string;
+  version: number;
+  tables: TraineeTables | ProviderTables;
+  /** The position stored for checkpoint `name`, 0 when none. */
+  checkpoint(name: string): number;
+  setCheckpoint(name: string, position: number, version: number): void;
+  /** Inside the swap's transaction: points the registry at the new store, forgets the parked events; returns the previous store. */
+  pointRegistry(): string;
+  /** After the swap's commit: follows the registry and drops store `previous` unless `keep`. */
+  afterSwap(previous: string, keep: boolean): { dropped: boolean };
+}
+
+/**
+ * A new store of one projection being built beside the one that serves (see {@link RebuildTarget}
+ * and docs/architecture.md "Projection versions and blue/green rebuilds"). The trainee store can
+ * also be built stream by stream (`byStream`, docs/architecture.md "Rebuilding by stream"): its
+ * cursor lives in `projection_rebuild_cursors`, written in the same transaction as the documents.
+ */
+export class SqliteRebuildTarget implements RebuildTarget {
+  readonly name: ProjectionName;
+  readonly store: string;
+  readonly version: number;
+  readonly byStream?: SqliteStreamBuild;
+  private readonly checkpointName: string;
+
+  constructor(private readonly ctx: RebuildContext) {
+    this.name = ctx.name;
+    this.store = ctx.store;
+    this.version = ctx.version;
+    this.checkpointName = `${ctx.name}_${ctx.store}`;
+    if (ctx.name === 'trainees') {
+      this.byStream = new SqliteStreamBuild(ctx.db, ctx.tables as TraineeTables, this.checkpointName, ctx.streamBuild, (position) =>
+        ctx.setCheckpoint(this.checkpointName, position, this.version),
+      );
+    }
+  }
+
+  /** Forgets a stream cursor left by a dropped store of the same name (a new store starts from nothing). */
+  reset(): void {
+    this.byStream?.forget();
+  }
+
+  async checkpoint(): Promise<number> {
+    return this.ctx.checkpoint(this.checkpointName);
+  }
+
+  async applyBatch(events: RecordedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    this.ctx.db
+      .transaction(() => {
+        this.ctx.tables.apply(events);
+        this.ctx.setCheckpoint(this.checkpointName, events[events.length - 1].position, this.version);
+      })
+      .immediate();
+  }
+
+  async swap(
+    readAfter: (position: number) => Promise<RecordedEvent[]>,
+    options: { keepOld: boolean },
+  ): Promise<{ previous: string; dropped: boolean }> {
+    // Holding the write lock, apply what the log gained since the last batch, then point the
+    // registry at the new store: the live projector's next batch (serialised behind this lock)
+    // and every read after the commit use the new store.
+    const { db } = this.ctx;
+    db.exec('BEGIN IMMEDIATE');
+    let previous: string;
+    try {
+      for (;;) {
+        const events = await readAfter(this.ctx.checkpoint(this.checkpointName));
+        if (events.length === 0) break;
+        this.ctx.tables.apply(events);
+        this.ctx.setCheckpoint(this.checkpointName, events[events.length - 1].position, this.version);
+      }
+      previous = this.ctx.pointRegistry();
+      this.byStream?.forget();
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+    return { previous, ...this.ctx.afterSwap(previous, options.keepOld || previous === this.store) };
+  }
+}

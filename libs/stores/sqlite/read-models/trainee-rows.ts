@@ -1,0 +1,67 @@
+import { renderTraineeAnswers, type TraineeAnswer } from '@app/trainees/contract';
+import type { StoredChange } from '@app/changes';
+import type { TraineeEvent } from '@app/trainees/decider';
+import type { RecordedEvent } from '@app/event-sourcing';
+import { changeOf } from '@app/changes';
+import { decodeBatch, foldBatch, type OnApplied } from '@app/event-sourcing';
+import { traineeKeys, traineeProjection, type TraineeDocument } from '@app/trainees/read';
+
+/** A trainee row as written to `trainees_<store>` (named parameters of its upsert). */
+export interface TraineeRow {
+  created_position: number;
+  trainee_id: string;
+  trainee_id_lower: string;
+  ukprn: string;
+  start_cycle: number;
+  state: string;
+  itt_start_date: string;
+  has_trn: 0 | 1;
+  updated_at: string;
+  date_of_birth: string;
+  training_route: string;
+  last_name_key: string;
+  revision: number;
+  /** The trainee document as JSON. */
+  doc: string;
+}
+
+/**
+ * A changed trainee ready to store: its row, its answer bytes per API version
+ * (`renderTraineeAnswers`), and the change feed's entry of each event applied (`changeOf`).
+ */
+export interface PreparedTrainee {
+  row: TraineeRow;
+  answers: TraineeAnswer[];
+  changes: StoredChange[];
+}
+
+/**
+ * Folds the trainee events of `events` (position order, or whole streams) into the stored documents
+ * that `load` returns for the keys they change (keyed as the events carry the id; absent: none yet)
+ * with the trainee projection, and returns every changed trainee's row, answer bytes and changes. No
+ * database of its own, so the bulk build runs it off the main thread (docs/architecture.md
+ * "Rebuilding by stream").
+ */
+export function prepareTrainees(
+  events: readonly RecordedEvent[],
+  load: (keys: string[]) => ReadonlyMap<string, TraineeDocument>,
+): PreparedTrainee[] {
+  const batch = decodeBatch(traineeProjection, events);
+  if (batch.keys.length === 0) return [];
+  const changes = new Map<string, StoredChange[]>();
+  const onApplied: OnApplied<TraineeEvent, TraineeDocument> = ({ key, event, recorded }, before, after) => {
+    let list = changes.get(key);
+    if (!list) changes.set(key, (list = []));
+    list.push(changeOf(event, recorded, before, after));
+  };
+  return foldBatch(traineeProjection, batch, load(batch.keys), onApplied).map(({ key, after }) => {
+    const keys = traineeKeys(after);
+    const row = {
+      ...keys,
+      has_trn: keys.has_trn ? (1 as const) : (0 as const),
+      revision: after.revision,
+      doc: JSON.stringify(after.trainee),
+    };
+    return { row, answers: renderTraineeAnswers(after.trainee), changes: changes.get(key) ?? [] };
+  });
+}

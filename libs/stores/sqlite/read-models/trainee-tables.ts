@@ -1,0 +1,352 @@
+import type Database from 'better-sqlite3';
+import { answerItem, renderTraineeAnswer } from '@app/trainees/contract';
+import type { ApiVersion } from '@app/trainees/record';
+import type { StoredChange } from '@app/changes';
+import type { Trainee, TraineeSnapshot } from '@app/trainees/decider';
+import type { RecordedEvent } from '@app/event-sourcing';
+import { duplicateKeys, traineeIdKey, type TraineeDocument } from '@app/trainees/read';
+import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
+import type { StatusFilter, TraineeAnswerPage, TraineeListPage, TraineeListQuery, OwnedAnswer } from '@app/trainees/read';
+
+interface TraineeRow {
+  doc: string;
+  revision: number;
+  seq: number;
+}
+
+/** A trainee's stored answer of one version (null columns: none stored, see {@link TraineeTables.answer}). */
+interface AnswerRow {
+  ukprn: string;
+  doc: string;
+  body: Buffer | null;
+  item_end: number | null;
+}
+
+/**
+ * A trainee projection store: the table `trainees_<store>` and its statements. A row holds the
+ * {@link TraineeDocument} (the trainee as JSON in `doc`, its `revision`) and the
+ * {@link traineeKeys} as columns; `seq` holds `created_position` (rows of data directories from
+ * before it did hold their insertion number, which is lower and in the same order).
+ *
+ * Beside it, `trainee_answers_<store>` holds each trainee's answer bytes per API version
+ * ({@link renderTraineeAnswers}), written with the row, so a GET sends stored bytes and a list page
+ * joins stored items (docs/DESIGN.md "Answers stored as bytes"). A trainee without an answer row
+ * (a store written before answers were stored, until the trainee changes or a rebuild) is answered
+ * by rendering its document per read. `trainee_changes_<store>` holds the change feed.
+ */
+/** The columns of the trainee tables' secondary indexes (the MongoDB adapter declares the same, `TRAINEE_INDEXES`). */
+export const TRAINEE_INDEX_COLUMNS = {
+  list: ['ukprn', 'start_cycle', 'updated_at', 'seq'],
+  duplicates: ['ukprn', 'date_of_birth', 'training_route', 'last_name_key'],
+  status: ['ukprn', 'start_cycle', 'state', 'itt_start_date', 'has_trn', 'updated_at'],
+} as const;
+
+export class TraineeTables {
+  readonly table: string;
+  private readonly get: Database.Statement<[string], TraineeRow>;
+  private readonly upsert: Database.Statement;
+  private readonly duplicates: Database.Statement<[string, string, string, string], { doc: string }>;
+  readonly count: Database.Statement<[], { n: number }>;
+  private readonly lists = new Map<string, Database.Statement>();
+  readonly answersTable: string;
+  private readonly upsertAnswer: Database.Statement;
+  private readonly getAnswer: Database.Statement<[string, string], AnswerRow>;
+  private readonly docBySeq: Database.Statement<[number], string>;
+  readonly countsTable: string;
+  private readonly countOf: Database.Statement<[string, number], number>;
+  readonly changesTable: string;
+  private readonly insertChange: Database.Statement<[number, string, string]>;
+  private readonly changesOf: Database.Statement<[string, number, number], string>;
+  private readonly changesIn: Database.Statement<[number, number, number], string>;
+
+  /** Creates the tables and indexes if missing (see {@link createIndexes}). */
+  constructor(
+    private readonly db: Database.Database,
+    readonly store: string,
+  ) {
+    const t = (this.table = `trainees_${store}`);
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS ${t} (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        trainee_id TEXT NOT NULL UNIQUE,
+        trainee_id_lower TEXT NOT NULL UNIQUE,
+        ukprn TEXT NOT NULL,
+        start_cycle INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        itt_start_date TEXT NOT NULL,
+        has_trn INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        date_of_birth TEXT NOT NULL,
+        training_route TEXT NOT NULL,
+        last_name_key TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        doc TEXT NOT NULL
+      );
+    `);
+    // The change feed (docs/change-feed.md): one row per applied trainee event, keyed by its position.
+    const f = (this.changesTable = `trainee_changes_${store}`);
+    db.exec(`CREATE TABLE IF NOT EXISTS ${f} (position INTEGER PRIMARY KEY, ukprn TEXT NOT NULL, change TEXT NOT NULL)`);
+    this.createIndexes();
+    const a = (this.answersTable = `trainee_answers_${store}`);
+    // One row per trainee and version, keyed by the trainee row's seq; the item's bytes lead the body
+    // (a rowid table: WITHOUT ROWID was slower to fill with rows this large, BENCHMARKS.md).
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS ${a} (
+        seq INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        item_end INTEGER NOT NULL,
+        body BLOB NOT NULL,
+        PRIMARY KEY (seq, version)
+      );
+    `);
+    this.insertChange = db.prepare(`INSERT OR IGNORE INTO ${f} (position, ukprn, change) VALUES (?, ?, ?)`);
+    this.changesIn = db
+      .prepare<[number, number, number], string>(`SELECT change FROM ${f} WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`)
+      .pluck();
+    this.changesOf = db
+      .prepare<[string, number, number], string>(`SELECT change FROM ${f} WHERE ukprn = ? AND position > ? ORDER BY position LIMIT ?`)
+      .pluck();
+    const c = (this.countsTable = `trainee_counts_${store}`);
+    this.keepCounts();
+    // The number of trainees, from the kept counts: `/readyz` and the start read it, and a
+    // `COUNT(*)` reads a whole index (1.4 s of a start at 100k trainees with a cold page cache,
+    // BENCHMARKS.md "API start").
+    this.count = db.prepare(`SELECT COALESCE(SUM(n), 0) AS n FROM ${c}`);
+    this.countOf = db.prepare<[string, number], number>(`SELECT n FROM ${c} WHERE ukprn = ? AND start_cycle = ?`).pluck();
+    this.upsertAnswer = db.prepare(`
+      INSERT INTO ${a} (seq, version, item_end, body) VALUES (?, ?, ?, ?)
+      ON CONFLICT (seq, version) DO UPDATE SET item_end = excluded.item_end, body = excluded.body`);
+    this.getAnswer = db.prepare(`
+      SELECT t.ukprn, CASE WHEN a.body IS NULL THEN t.doc END AS doc, a.body, a.item_end
+      FROM ${t} t LEFT JOIN ${a} a ON a.seq = t.seq AND a.version = ? WHERE t.trainee_id_lower = ?`);
+    this.docBySeq = db.prepare<[number], string>(`SELECT doc FROM ${t} WHERE seq = ?`).pluck();
+    this.get = db.prepare(`SELECT doc, revision, seq FROM ${t} WHERE trainee_id_lower = ?`);
+    // The guard on the stored revision never lets a write replace a newer document.
+    this.upsert = db.prepare(`
+      INSERT INTO ${t} (seq, trainee_id, trainee_id_lower, ukprn, start_cycle, state, itt_start_date, has_trn, updated_at,
+                        date_of_birth, training_route, last_name_key, revision, doc)
+      VALUES (@created_position, @trainee_id, @trainee_id_lower, @ukprn, @start_cycle, @state, @itt_start_date, @has_trn,
+              @updated_at, @date_of_birth, @training_route, @last_name_key, @revision, @doc)
+      ON CONFLICT (trainee_id) DO UPDATE SET
+        ukprn = excluded.ukprn, start_cycle = excluded.start_cycle, state = excluded.state,
+        itt_start_date = excluded.itt_start_date, has_trn = excluded.has_trn, updated_at = excluded.updated_at,
+        date_of_birth = excluded.date_of_birth, training_route = excluded.training_route,
+        last_name_key = excluded.last_name_key, revision = excluded.revision, doc = excluded.doc
+      WHERE excluded.revision > ${t}.revision`);
+    this.duplicates = db.prepare(
+      `SELECT doc FROM ${t} WHERE ukprn = ? AND date_of_birth = ? AND training_route = ? AND last_name_key = ? ORDER BY seq`,
+    );
+  }
+
+  /**
+   * The list's unfiltered total_count per provider and start cycle (`trainee_counts_<store>`), kept
+   * by triggers on the rows (so every write path keeps it, in the row's transaction); a store written
+   * before it existed gets it counted once, here.
+   */
+  private keepCounts(): void {
+    const { db, table: t, countsTable: c } = this;
+    const add = (ukprn: string, cycle: string, n: number) =>
+      `INSERT INTO ${c} (ukprn, start_cycle, n) VALUES (${ukprn}, ${cycle}, ${n}) ON CONFLICT (ukprn, start_cycle) DO UPDATE SET n = n + ${n};`;
+    db.transaction(() => {
+      const missing = !db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(c);
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS ${c} (
+          ukprn TEXT NOT NULL, start_cycle INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (ukprn, start_cycle)) WITHOUT ROWID;
+        CREATE TRIGGER IF NOT EXISTS ${t}_counted AFTER INSERT ON ${t} BEGIN ${add('new.ukprn', 'new.start_cycle', 1)} END;
+        CREATE TRIGGER IF NOT EXISTS ${t}_recounted AFTER UPDATE OF ukprn, start_cycle ON ${t}
+          WHEN old.ukprn IS NOT new.ukprn OR old.start_cycle IS NOT new.start_cycle
+          BEGIN ${add('old.ukprn', 'old.start_cycle', -1)} ${add('new.ukprn', 'new.start_cycle', 1)} END;
+        CREATE TRIGGER IF NOT EXISTS ${t}_uncounted AFTER DELETE ON ${t} BEGIN ${add('old.ukprn', 'old.start_cycle', -1)} END;`);
+      if (missing)
+        db.exec(`INSERT INTO ${c} (ukprn, start_cycle, n) SELECT ukprn, start_cycle, COUNT(*) FROM ${t} GROUP BY ukprn, start_cycle`);
+    }).immediate();
+  }
+
+  /** The trainee with this id (any letter case) and its revision, or null. */
+  snapshot(traineeId: string): TraineeSnapshot | null {
+    const row = this.get.get(traineeIdKey(traineeId));
+    return row ? { trainee: JSON.parse(row.doc) as Trainee, revision: row.revision } : null;
+  }
+
+  /** The trainee with this id (any letter case), or null. */
+  trainee(traineeId: string): Trainee | null {
+    return this.snapshot(traineeId)?.trainee ?? null;
+  }
+
+  /** One page of the list query (see `STATUS_SQL` for the status filters), ordered by updated_at, ties newest-created first. */
+  page(q: TraineeListQuery): TraineeListPage {
+    const { totalCount, seqs } = this.pageSeqs(q);
+    const items = seqs.map((seq) => JSON.parse(this.getBySeq(seq)) as Trainee);
+    return { items, totalCount };
+  }
+
+  /**
+   * The page of {@link page} as list items of `version` (JSON bytes each): the stored item bytes,
+   * or, for a trainee without them or when `stored` is false, the item rendered from its document.
+   */
+  answerPage(q: TraineeListQuery, version: ApiVersion, stored: boolean): TraineeAnswerPage {
+    if (!stored) {
+      const { totalCount, seqs } = this.pageSeqs(q);
+      return { totalCount, items: seqs.map((seq) => answerItem(renderTraineeAnswer(JSON.parse(this.getBySeq(seq)) as Trainee, version))) };
+    }
+    // One statement for the page: the page's seqs (from the list index) joined to their stored items.
+    const { whereSql, params, totalCount, offset, dir } = this.listQuery(q);
+    if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { totalCount, items: [] };
+    const rows = this.list(
+      `SELECT p.seq, substr(a.body, 1, a.item_end) FROM
+         (SELECT seq, updated_at FROM {T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset) p
+       LEFT JOIN {A} a ON a.seq = p.seq AND a.version = @version ORDER BY p.updated_at ${dir}, p.seq DESC`,
+    )
+      .raw()
+      .all({ ...params, limit: q.perPage, offset, version }) as [number, Buffer | null][];
+    const items = rows.map(([seq, item]) =>
+      item ? Buffer.concat([item, CLOSE]) : answerItem(renderTraineeAnswer(JSON.parse(this.getBySeq(seq)) as Trainee, version)),
+    );
+    return { totalCount, items };
+  }
+
+  /**
+   * The answer of `version` of the trainee with this id (any letter case), with its provider, or
+   * null: the stored bytes, or, for a trainee without them or when `stored` is false, rendered
+   * from its document.
+   */
+  answer(traineeId: string, version: ApiVersion, stored: boolean): OwnedAnswer | null {
+    const row = stored ? this.getAnswer.get(version, traineeIdKey(traineeId)) : undefined;
+    if (row?.body) return { ukprn: row.ukprn, body: row.body };
+    const trainee = row ? (JSON.parse(row.doc) as Trainee) : this.trainee(traineeId);
+    return trainee ? { ukprn: trainee.ukprn, body: renderTraineeAnswer(trainee, version).body } : null;
+  }
+
+  /** The total count of the list query (from the indexes) and the seqs of its page, in order. */
+  private pageSeqs(q: TraineeListQuery): { totalCount: number; seqs: number[] } {
+    const { whereSql, params, totalCount, offset, dir } = this.listQuery(q);
+    if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { totalCount, seqs: [] };
+    const seqs = this.list(`SELECT seq FROM {T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset`)
+      .pluck()
+      .all({ ...params, limit: q.perPage, offset }) as number[];
+    return { totalCount, seqs };
+  }
+
+  /** The WHERE clause and parameters of the list query, its total count (from the indexes), offset and order. */
+  private listQuery(q: TraineeListQuery) {
+    const where: string[] = ['ukprn = @ukprn', 'start_cycle = @cycle'];
+    const params: Record<string, unknown> = { ukprn: q.ukprn, cycle: q.academicCycle, today: q.today };
+    if (q.since) {
+      where.push('updated_at >= @since');
+      params.since = q.since;
+    }
+    if (q.hasTrn !== undefined) where.push(`has_trn = ${q.hasTrn ? 1 : 0}`);
+    if (q.statuses && q.statuses.length > 0) where.push(`(${q.statuses.map((s) => STATUS_SQL[s]).join(' OR ')})`);
+    const whereSql = where.join(' AND ');
+    // Unfiltered: the kept count; filtered: counted on the indexes (no document is read).
+    const totalCount =
+      where.length === 2
+        ? (this.countOf.get(q.ukprn, q.academicCycle) ?? 0)
+        : (this.list(`SELECT COUNT(*) AS n FROM {T} WHERE ${whereSql}`).get(params) as { n: number }).n;
+    return { whereSql, params, totalCount, offset: (q.page - 1) * q.perPage, dir: q.sortOrder === 'asc' ? 'ASC' : 'DESC' };
+  }
+
+  /** The duplicate candidates of the check (see {@link duplicateKeys}), oldest-created first. */
+  duplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Trainee[] {
+    const k = duplicateKeys(ukprn, dateOfBirth, trainingRoute, lastName);
+    return this.duplicates.all(k.ukprn, k.date_of_birth, k.training_route, k.last_name_key).map((r) => JSON.parse(r.doc) as Trainee);
+  }
+
+  /** A prepared list statement per distinct query shape (filters only add fixed clauses); `{T}`, `{A}` name the tables. */
+  private list(sql: string): Database.Statement {
+    let stmt = this.lists.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql.replaceAll('{T}', this.table).replaceAll('{A}', this.answersTable));
+      this.lists.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  /** Folds the batch's trainee events into the stored documents with the trainee projection and stores the changed ones. */
+  apply(events: RecordedEvent[]): void {
+    this.write(prepareTrainees(events, (keys) => this.documents(keys)));
+  }
+
+  /** The stored documents of these trainee ids (as events carry them), by id; absent ones left out. */
+  documents(keys: string[]): Map<string, TraineeDocument> {
+    const stored = new Map<string, TraineeDocument>();
+    for (const key of keys) {
+      const row = this.get.get(traineeIdKey(key));
+      if (row) stored.set(key, { trainee: JSON.parse(row.doc) as Trainee, revision: row.revision, created_position: row.seq });
+    }
+    return stored;
+  }
+
+  /**
+   * Stores prepared trainees: each row unless a newer revision is stored, then its answers; and
+   * every change (a change already stored, by position, is kept as it is).
+   */
+  write(prepared: readonly PreparedTrainee[]): void {
+    for (const { row, answers, changes } of prepared) {
+      for (const change of changes) this.insertChange.run(change.position, change.ukprn, JSON.stringify(change));
+      if (this.upsert.run(row).changes === 0) continue;
+      for (const answer of answers) this.upsertAnswer.run(row.created_position, answer.version, answer.itemEnd, answer.body);
+    }
+  }
+
+  /** Every provider's changes in (`afterPosition`, `upToPosition`], oldest first, at most `limit` (docs/change-feed.md "Webhooks"). */
+  changesBetween(afterPosition: number, upToPosition: number, limit: number): StoredChange[] {
+    return this.changesIn.all(afterPosition, upToPosition, limit).map((text) => JSON.parse(text) as StoredChange);
+  }
+
+  /** The provider's changes after `afterPosition`, oldest first, at most `limit` (docs/change-feed.md). */
+  changes(ukprn: string, afterPosition: number, limit: number): StoredChange[] {
+    return this.changesOf.all(ukprn, afterPosition, limit).map((text) => JSON.parse(text) as StoredChange);
+  }
+
+  /** The document of the row with this seq (the caller read the seq from the table in the same statement's snapshot). */
+  private getBySeq(seq: number): string {
+    return this.docBySeq.get(seq)!;
+  }
+
+  /**
+   * Creates the secondary indexes if missing (docs/DESIGN.md "Read models": indexes serve the list
+   * and the duplicate check without scans).
+   */
+  createIndexes(): void {
+    const t = this.table;
+    this.db.exec(`
+      CREATE INDEX IF NOT EXISTS ${t}_list ON ${t} (${TRAINEE_INDEX_COLUMNS.list.join(', ')});
+      CREATE INDEX IF NOT EXISTS ${t}_duplicates ON ${t} (${TRAINEE_INDEX_COLUMNS.duplicates.join(', ')});
+      -- Serves the status and has_trn filters (and their counts) without reading the documents.
+      CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (${TRAINEE_INDEX_COLUMNS.status.join(', ')});
+      -- A provider's change feed in position order.
+      CREATE INDEX IF NOT EXISTS ${this.changesTable}_provider ON ${this.changesTable} (ukprn, position);
+    `);
+  }
+
+  /**
+   * Drops the secondary indexes, for a bulk build that writes the rows in stream order (random in
+   * every index's order); {@link createIndexes} builds each index afterwards in one sorted pass
+   * (docs/architecture.md "Rebuilding by stream"). The unique keys stay.
+   */
+  dropIndexes(): void {
+    const t = this.table;
+    this.db.exec(`DROP INDEX IF EXISTS ${t}_list; DROP INDEX IF EXISTS ${t}_duplicates; DROP INDEX IF EXISTS ${t}_status;
+      DROP INDEX IF EXISTS ${this.changesTable}_provider;`);
+  }
+
+  /** Drops the tables (and their indexes). */
+  drop(): void {
+    this.db.exec(
+      `DROP TABLE IF EXISTS ${this.table}; DROP TABLE IF EXISTS ${this.answersTable}; DROP TABLE IF EXISTS ${this.countsTable};
+       DROP TABLE IF EXISTS ${this.changesTable}`,
+    );
+  }
+}
+
+const CLOSE = Buffer.from('}');
+
+/** SQL for each status filter (docs/reference/API-FACTS.md §14.4); `@today` is the `YYYY-MM-DD` of now, UTC. */
+const STATUS_SQL: Record<StatusFilter, string> = {
+  course_not_yet_started: `(itt_start_date > @today AND state NOT IN ('draft', 'deferred', 'withdrawn'))`,
+  in_training: `(state IN ('submitted_for_trn', 'trn_received', 'recommended_for_award') AND itt_start_date <= @today)`,
+  deferred: `(state = 'deferred')`,
+  awarded: `(state = 'awarded')`,
+  withdrawn: `(state = 'withdrawn')`,
+};

@@ -1,0 +1,148 @@
+/**
+ * The trainee, placement and degree answers of each API version: one table of output fields (name
+ * in the version, value from the domain's record, JSON Schema), from which come both the
+ * serializers and the response schemas of the OpenAPI document (docs/spec/trainee-records-api.md
+ * "Trainee object", "Version-dependent fields", "Placement object", "Degree object";
+ * docs/DESIGN.md rulings 3, 6, 10; docs/reference/API-FACTS.md §10.4, §11.6, §13).
+ *
+ * Every field of the contract's table for the version is present, `null` when empty; flags are
+ * real booleans. Placements and degrees are in single-trainee answers (`nested`) and left out of
+ * list items (ruling 3).
+ */
+import type { Degree, Placement } from '@app/trainees/record';
+import type { Trainee } from '@app/trainees/decider';
+import type { ApiVersion } from '@app/trainees/record';
+
+import { DEGREE_FIELDS, fieldsOf, PLACEMENT_FIELDS, TRAINEE_FIELDS, type JsonSchema, type OutputField } from './output-fields';
+
+/** `disability` followed by digits: every such key of the record is answered (docs/reference/API-FACTS.md §6.7). */
+const DISABILITY_OUTPUT = '^disability\\d+$';
+
+/**
+ * The pattern of the `disabilityN` keys a trainee answer carries as stored strings: every one but
+ * those the version lists as properties (v2025.0 answers disability1 and disability2 always, null
+ * when not stored; a pattern matching them too would demand a string).
+ */
+function otherDisabilityKeys(listed: readonly string[]): string {
+  const own = listed.filter((name) => new RegExp(DISABILITY_OUTPUT).test(name)).map((name) => name.slice('disability'.length));
+  return own.length === 0 ? DISABILITY_OUTPUT : `^disability(?!(?:${own.join('|')})$)\\d+$`;
+}
+
+/** The answers of one API version: serializers and their schemas. */
+export class VersionOutput {
+  private readonly trainee: readonly (readonly [string, OutputField<Trainee>])[];
+  private readonly placement: readonly (readonly [string, OutputField<Placement>])[];
+  private readonly degree: readonly (readonly [string, OutputField<Degree>])[];
+  /** The trainee fields as `"name":` JSON key prefixes, for {@link traineeItemJson}. */
+  private readonly traineeKeys: readonly (readonly [string, string, OutputField<Trainee>])[];
+
+  constructor(
+    readonly version: ApiVersion,
+    /** Whether the create-placement answer carries `school_id` (docs/DESIGN.md ruling 10). */
+    private readonly placementCreatedSchoolId: boolean,
+  ) {
+    this.trainee = fieldsOf(TRAINEE_FIELDS, version);
+    this.placement = fieldsOf(PLACEMENT_FIELDS, version);
+    this.degree = fieldsOf(DEGREE_FIELDS, version);
+    this.traineeKeys = this.trainee.map(([name, field]) => [name, `${JSON.stringify(name)}:`, field] as const);
+  }
+
+  /**
+   * `JSON.stringify(serializeTrainee(t, {nested: false}))`, built as text field by field: the same
+   * bytes at about half the cost, for the answers the trainee projection stores on every change
+   * (docs/DESIGN.md "Answers stored as bytes"). A field whose value JSON leaves out (undefined) is
+   * left out here too; the `disabilityN` keys follow `disability2` in the record's order.
+   */
+  traineeItemJson(t: Trainee): string {
+    let json = '{';
+    const emitted: string[] = [];
+    const add = (key: string, value: unknown) => {
+      const text = JSON.stringify(value);
+      if (text === undefined) return;
+      json += (json.length > 1 ? ',' : '') + key + text;
+    };
+    for (const [name, key, field] of this.traineeKeys) {
+      emitted.push(name);
+      add(key, field.value(t));
+      if (name !== 'disability2') continue;
+      // As Object.assign after disability2 in serializeTrainee: keys already answered keep their place.
+      for (const [k, v] of Object.entries(t.details.disabilities)) if (!emitted.includes(k)) add(`${JSON.stringify(k)}:`, v);
+    }
+    return `${json}}`;
+  }
+
+  /**
+   * A trainee's answer in this version: every field of the version's table (null when empty), its
+   * `disabilityN` keys, and with `nested` its placements and degrees (single-trainee answers;
+   * list items leave them out, docs/DESIGN.md ruling 3).
+   */
+  serializeTrainee(t: Trainee, opts: { nested: boolean }): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, field] of this.trainee) {
+      out[name] = field.value(t);
+      if (name === 'disability2') Object.assign(out, t.details.disabilities);
+    }
+    if (opts.nested) {
+      out.placements = t.placements.map((p) => this.serializePlacement(p));
+      out.degrees = t.degrees.map((d) => this.serializeDegree(d));
+    }
+    return out;
+  }
+
+  /** A placement's answer; `created` adds `school_id` where the version answers it on create (ruling 10). */
+  serializePlacement(p: Placement, opts: { created?: boolean } = {}): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, field] of this.placement) out[name] = field.value(p);
+    if (opts.created && this.placementCreatedSchoolId) out.school_id = p.school_id ?? null;
+    return out;
+  }
+
+  /** A degree's answer (docs/reference/API-FACTS.md §11.6). */
+  serializeDegree(d: Degree): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, field] of this.degree) out[name] = field.value(d);
+    return out;
+  }
+
+  /** JSON Schema of a trainee answer (`nested`: with placements and degrees), every field required. */
+  traineeSchema(opts: { nested: boolean }): JsonSchema {
+    const properties: Record<string, JsonSchema> = Object.fromEntries(this.trainee.map(([name, f]) => [name, f.schema]));
+    const required = this.trainee.map(([name]) => name);
+    if (opts.nested) {
+      properties.placements = { type: 'array', items: { $ref: '#/components/schemas/Placement' } };
+      properties.degrees = { type: 'array', items: { $ref: '#/components/schemas/Degree' } };
+      required.push('placements', 'degrees');
+    }
+    return {
+      type: 'object',
+      description: opts.nested
+        ? 'A trainee with its placements and degrees (docs/spec/trainee-records-api.md "Trainee object").'
+        : 'A trainee as a list item: without placements and degrees.',
+      properties,
+      patternProperties: { [otherDisabilityKeys(required)]: { type: 'string' } },
+      required,
+      additionalProperties: false,
+    };
+  }
+
+  /** JSON Schema of a placement answer (`created`: the create answer, with `school_id` where the version has it). */
+  placementSchema(opts: { created?: boolean } = {}): JsonSchema {
+    const properties: Record<string, JsonSchema> = Object.fromEntries(this.placement.map(([name, f]) => [name, f.schema]));
+    const required = this.placement.map(([name]) => name);
+    if (opts.created && this.placementCreatedSchoolId) {
+      properties.school_id = { type: ['integer', 'null'], description: "The linked school's id (its URN), or null." };
+      required.push('school_id');
+    }
+    return { type: 'object', properties, required, additionalProperties: false };
+  }
+
+  /** JSON Schema of a degree answer. */
+  degreeSchema(): JsonSchema {
+    return {
+      type: 'object',
+      properties: Object.fromEntries(this.degree.map(([name, f]) => [name, f.schema])),
+      required: this.degree.map(([name]) => name),
+      additionalProperties: false,
+    };
+  }
+}

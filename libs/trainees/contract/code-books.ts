@@ -1,0 +1,155 @@
+/**
+ * The coded values each API version accepts, and how its unknown-code messages list them
+ * (docs/reference/API-FACTS.md §6.6, §6.9, §18; docs/reference/reference-data/README.md). Built
+ * once, at module load, from the domain's catalogue (libs/domain/src/reference-data) and the
+ * version table below: the only places where the versions' code lists differ.
+ *
+ * Input rule for every coded field: codes only, as JSON strings. A lookup with anything other than
+ * a string (a JSON number, null, an object) finds nothing.
+ */
+import { REFERENCE_LISTS, type CodedEntry, type RefListName, type RefLists } from '@app/trainees/record';
+import type { CodeBook } from '@app/trainees/decider';
+import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
+import { echoValue } from './wire/values';
+
+interface VersionCodeTable {
+  /** Codes of the catalogue this version does not accept, per list. */
+  readonly withheld: Partial<Record<RefListName, readonly string[]>>;
+  /** Training routes a write may set (docs/reference/API-FACTS.md §6.6, §18). */
+  readonly routesAcceptedOnWrite: readonly string[];
+  /**
+   * The first ten codes an unknown-code message lists where this version's code-set modules are
+   * not sorted by code (§6.9 gives them verbatim; the data files, sorted by code, cannot reproduce
+   * that order). Only the first ten ever appear in a message, and these lists hold ten or more.
+   */
+  readonly messageOrder: Partial<Record<RefListName, readonly string[]>>;
+}
+
+/** What differs between the versions' code lists (the reference data's `versions`/`by_version` annotations). */
+const VERSION_CODE_TABLES: Readonly<Record<ApiVersion, VersionCodeTable>> = {
+  'v2025.0': {
+    withheld: { course_age_range: ['13920'] },
+    routesAcceptedOnWrite: ['02', '03', '09', '10', '11', '12', '14'],
+    messageOrder: {
+      ethnicity: ['180', '100', '101', '103', '104', '119', '120', '121', '139', '140'],
+      course_subject: ['101117', '100343', '101038', '100358', '101060', '101192', '100346', '100078', '100079', '100417'],
+      nationality: ['AL', 'AF', 'DZ', 'US', 'AD', 'AO', 'AI', 'AR', 'AM', 'AU'],
+      country: ['AF', 'XQ', 'AX', 'AL', 'DZ', 'AS', 'AD', 'AO', 'AI', 'XX'],
+      degree_type: ['002', '010', '013', '014', '051', '052', '053', '054', '055', '056'],
+    },
+  },
+  'v2026.1': {
+    withheld: {},
+    routesAcceptedOnWrite: ['03', '09', '10', '11', '12', '14', '15', '16', '17', '18', '19', '20', '21'],
+    messageOrder: {},
+  },
+};
+
+/** One version's code lists: lookups by code and the unknown-code messages. */
+class VersionCodeBook implements CodeBook {
+  private readonly byCode: { [L in RefListName]?: ReadonlyMap<string, RefLists[L]> } = {};
+  private readonly codes: { [L in RefListName]?: readonly string[] } = {};
+  private readonly messageTails: { [L in RefListName]?: string } = {};
+  private readonly accepted: ReadonlySet<string>;
+
+  constructor(table: VersionCodeTable) {
+    this.accepted = new Set(table.routesAcceptedOnWrite);
+    for (const list of Object.keys(REFERENCE_LISTS) as RefListName[]) {
+      const withheld = new Set(table.withheld[list] ?? []);
+      const entries = (REFERENCE_LISTS[list] as readonly CodedEntry[]).filter((e) => !withheld.has(e.code));
+      (this.byCode as Record<string, Map<string, CodedEntry>>)[list] = new Map(entries.map((e) => [e.code, e]));
+      this.codes[list] = Object.freeze(entries.map((e) => e.code));
+      const all = list === 'training_route' ? entries.map((e) => e.code).filter((c) => this.accepted.has(c)) : entries.map((e) => e.code);
+      const quoted = (all.length >= 10 ? (table.messageOrder[list] ?? all).slice(0, 10) : all).map((c) => `'${c}'`).join(', ');
+      this.messageTails[list] = all.length >= 10 ? `Example values include ${quoted}...` : `Valid values are ${quoted}.`;
+    }
+  }
+
+  lookup<L extends RefListName>(list: L, code: unknown): RefLists[L] | undefined {
+    return typeof code === 'string' ? (this.byCode[list]?.get(code) as RefLists[L] | undefined) : undefined;
+  }
+
+  routeAcceptedOnWrite(code: string): boolean {
+    return this.accepted.has(code) && this.lookup('training_route', code) !== undefined;
+  }
+
+  unknownCodeMessage(label: string, value: unknown, list: RefListName): string {
+    return `${label} has invalid reference data value of '${echoValue(value)}'. ${this.messageTails[list]}`;
+  }
+
+  /** Every code of `list` this version accepts, in file order (sorted by code). */
+  codesOf(list: RefListName): readonly string[] {
+    return this.codes[list] ?? [];
+  }
+
+  /** Route codes accepted on write, sorted by code. */
+  get acceptedRoutes(): readonly string[] {
+    return this.codesOf('training_route').filter((c) => this.accepted.has(c));
+  }
+}
+
+const BOOKS: Readonly<Record<ApiVersion, VersionCodeBook>> = Object.fromEntries(
+  API_VERSIONS.map((v) => [v, new VersionCodeBook(VERSION_CODE_TABLES[v])]),
+) as Record<ApiVersion, VersionCodeBook>;
+
+/** The code book of `version` (the domain's {@link CodeBook}, plus the version's code lists). */
+export function codeBookFor(
+  version: ApiVersion,
+): CodeBook & { codesOf(list: RefListName): readonly string[]; readonly acceptedRoutes: readonly string[] } {
+  return BOOKS[version];
+}
+
+/** The entry of `code` in `list` when `code` (any JSON value; only strings match) is valid in `version`. */
+export function lookupCode<L extends RefListName>(list: L, code: unknown, version: ApiVersion): RefLists[L] | undefined {
+  return BOOKS[version].lookup(list, code);
+}
+
+/** True when `code` (any JSON value) is a valid code of `list` in `version`. */
+export function isKnownCode(list: RefListName, code: unknown, version: ApiVersion): boolean {
+  return lookupCode(list, code, version) !== undefined;
+}
+
+/** Every code of `list` valid in `version`, in file order (sorted by code). */
+export function codesFor(list: RefListName, version: ApiVersion): readonly string[] {
+  return BOOKS[version].codesOf(list);
+}
+
+/**
+ * True when route `code` may be written (create or update) in `version`: v2025.0 refuses 15–21,
+ * v2026.1 refuses 02 (docs/reference/API-FACTS.md §6.6). The start-cycle rule for route 12 is the
+ * domain's (`earliest_start_cycle`).
+ */
+export function isTrainingRouteAcceptedOnWrite(code: unknown, version: ApiVersion): boolean {
+  return typeof code === 'string' && BOOKS[version].routeAcceptedOnWrite(code);
+}
+
+/** Route codes accepted on write in `version`, sorted by code. */
+export function acceptedTrainingRouteCodes(version: ApiVersion): readonly string[] {
+  return BOOKS[version].acceptedRoutes;
+}
+
+/**
+ * The codes an unknown-code message of `list` quotes in `version`: the first ten valid codes when
+ * there are ten or more, else all of them (docs/reference/API-FACTS.md §6.9). For `training_route`
+ * the list is the routes accepted on write in that version.
+ */
+export function messageCodes(list: RefListName, version: ApiVersion): readonly string[] {
+  const tail = unknownCodeMessage('', '', list, version).replace(
+    /^ has invalid reference data value of ''\. (Example values include |Valid values are )/,
+    '',
+  );
+  return tail
+    .replace(/\.{1,3}$/, '')
+    .split(', ')
+    .map((c) => c.slice(1, -1));
+}
+
+/**
+ * The unknown-code message (docs/reference/API-FACTS.md §6.9), byte for byte:
+ * `<label> has invalid reference data value of '<value>'. Valid values are '<a>', '<b>'.` or, with
+ * ten or more valid codes, `… Example values include '<1>', …, '<10>'...`.
+ * `label` is the field name as the client knows it; `value` any JSON value, echoed as sent.
+ */
+export function unknownCodeMessage(label: string, value: unknown, list: RefListName, version: ApiVersion): string {
+  return BOOKS[version].unknownCodeMessage(label, value, list);
+}

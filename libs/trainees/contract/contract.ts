@@ -1,0 +1,68 @@
+/**
+ * One contract per API version (docs/spec/trainee-records-api.md "Versioning"; docs/reference/API-FACTS.md
+ * §18): the version's wire checks of every write body, its trainee rules as data for the domain,
+ * its answers (serializers and their schemas), its endpoints, and its error conversions. The API,
+ * the OpenAPI documents and the admin CLI ask the contract of a version; nothing else names one.
+ */
+import type { TraineeRules } from '@app/trainees/decider';
+import { enhancedErrors, type EnhancedErrors } from './enhanced-errors';
+import { VersionOutput } from './answers/trainee.output';
+import { referenceDataFor, type ReferenceDataBody } from './reference-data';
+import { traineeRulesFor } from './rules';
+import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
+import { requestsFor, type VersionRequests } from './wire/requests';
+
+/** Endpoints and answers that only some versions have. */
+export interface VersionFeatures {
+  /** `POST …/update-qts-or-eyts-status` is routed, as recommend-for-qts (§1.9, §12.5). */
+  updateQtsOrEytsStatus: boolean;
+  /** The create-placement answer carries `school_id` (docs/DESIGN.md ruling 10). */
+  placementCreatedSchoolId: boolean;
+  /** Enhanced errors group nested degree and placement messages under their attribute (§5.4). */
+  nestedEnhancedErrors: boolean;
+}
+
+const FEATURES: Readonly<Record<ApiVersion, VersionFeatures>> = {
+  'v2025.0': { updateQtsOrEytsStatus: false, placementCreatedSchoolId: true, nestedEnhancedErrors: false },
+  'v2026.1': { updateQtsOrEytsStatus: true, placementCreatedSchoolId: false, nestedEnhancedErrors: true },
+};
+
+/** Everything one API version says about its wire. */
+export interface VersionContract {
+  readonly version: ApiVersion;
+  /** The trainee rules the domain applies (the version's differences as data). */
+  readonly rules: TraineeRules;
+  /** The write bodies' wire checks: body `data` → typed fields and problems. */
+  readonly requests: VersionRequests;
+  /** The answers: serializers and their JSON Schemas. */
+  readonly output: VersionOutput;
+  readonly features: VersionFeatures;
+  /** The body of `GET /reference-data`, or null where the version has none (docs/reference/API-FACTS.md §17). */
+  readonly referenceData: ReferenceDataBody | null;
+  /**
+   * The `Enhanced-Errors: true` form of a trainee create or update 422 (docs/reference/API-FACTS.md
+   * §5.4): `{message, errors}` with the errors keyed by each message's first word.
+   */
+  enhancedErrors(messages: readonly string[]): EnhancedErrors;
+}
+
+const CONTRACTS: Readonly<Record<ApiVersion, VersionContract>> = Object.fromEntries(
+  API_VERSIONS.map((version) => {
+    const features = FEATURES[version];
+    const contract: VersionContract = {
+      version,
+      rules: traineeRulesFor(version),
+      requests: requestsFor(version),
+      output: new VersionOutput(version, features.placementCreatedSchoolId),
+      features,
+      referenceData: referenceDataFor(version),
+      enhancedErrors: (messages) => enhancedErrors(messages, { nested: features.nestedEnhancedErrors }),
+    };
+    return [version, Object.freeze(contract)];
+  }),
+) as Record<ApiVersion, VersionContract>;
+
+/** The contract of `version`. */
+export function contractFor(version: ApiVersion): VersionContract {
+  return CONTRACTS[version];
+}

@@ -1,0 +1,14 @@
+export { DEGREE_FIELDS, PLACEMENT_FIELDS, TRAINEE_FIELDS, fieldsOf, type OutputField } from './answers/output-fields';
+export { answerItem, renderTraineeAnswer, renderTraineeAnswers, type TraineeAnswer } from './answers/trainee-answers';
+export { acceptedTrainingRouteCodes, codesFor, lookupCode } from './code-books';
+export { contractFor, type VersionContract } from './contract';
+export type { EnhancedErrors } from './enhanced-errors';
+export { openApiSchemas } from './openapi/components';
+export { requestExample } from './openapi/examples';
+export { referenceDataNotAvailableMessage, unknownReferenceFieldMessage } from './reference-data';
+export { traineeRulesFor } from './rules';
+export { commandFromWire, type WireCommand } from './wire/commands';
+export type { VersionRequests } from './wire/requests';
+export { validateNewTrainee } from './wire/validate';
+export { echoValue } from './wire/values';
+export type { JsonSchema } from './wire/wire-object';

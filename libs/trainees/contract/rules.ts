@@ -1,0 +1,50 @@
+/**
+ * The trainee rules of each API version, as the data the domain reads (libs/domain
+ * `TraineeRules`): what docs/reference/API-FACTS.md §18 lists as differences between v2025.0 and
+ * v2026.1, one row per difference.
+ */
+import type { TraineeRules } from '@app/trainees/decider';
+import { codeBookFor } from './code-books';
+import { fieldLabel } from '@app/trainees/record';
+import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
+
+type RuleFlags = Omit<TraineeRules, 'label' | 'codes'>;
+
+const FLAGS: Readonly<Record<ApiVersion, RuleFlags>> = {
+  'v2025.0': {
+    primaryCourseSubject: 'rewrite', // §6.6: subject 1 silently forced to primary teaching
+    earlyYearsRoutes: false, // §18: early-years routes rejected (the route list withholds them)
+    ittEndDateWindow: null, // §6.5: only "after start"
+    studyModeOptionalForRoutes: [], // §6.3: always required
+    courseYear: 'any', // §6.4: presence only
+    additionalTrainingInitiative: 'free_text', // §8.3: not validated
+    iqtsCountry: false, // §6.2: not accepted
+    fundCodeExceptionCycles: [2025], // §8.2
+    writesRefusedIn: [], // §7.2, §12.2: no state restriction
+    safeguardingConcernsReason: false, // docs/DESIGN.md ruling 7
+  },
+  'v2026.1': {
+    primaryCourseSubject: 'require',
+    earlyYearsRoutes: true,
+    ittEndDateWindow: { yearsAhead: 5, yearsAgo: 10 },
+    studyModeOptionalForRoutes: ['16', '17'], // assessment only, early-years assessment only
+    courseYear: 'integer',
+    additionalTrainingInitiative: 'coded',
+    iqtsCountry: true,
+    fundCodeExceptionCycles: [2025, 2026],
+    writesRefusedIn: ['recommended_for_award', 'withdrawn', 'awarded'],
+    safeguardingConcernsReason: true,
+  },
+};
+
+const RULES: Readonly<Record<ApiVersion, TraineeRules>> = Object.fromEntries(
+  API_VERSIONS.map((version): [ApiVersion, TraineeRules] => [
+    version,
+    Object.freeze({ ...FLAGS[version], codes: codeBookFor(version), label: (field: string) => fieldLabel(field, version) }),
+  ]),
+) as Record<ApiVersion, TraineeRules>;
+
+/** The trainee rules of `version`. */
+export function traineeRulesFor(version: ApiVersion): TraineeRules {
+  return RULES[version];
+}

@@ -1,0 +1,73 @@
+export { academicCycleOf, currentAcademicCycle, isKnownAcademicCycle } from './academic-cycle';
+export { MISSING_REQUEST_DATA, type InputProblem, type MessagePath, type RequestData } from './rules/request-data';
+export {
+  DEGREE_MESSAGES,
+  DEGREE_MESSAGE_ORDER,
+  degreeDuplicateKey,
+  degreesEqualOnNonBlank,
+  validateDegree,
+  validateDegreeUpdate,
+} from './rules/validate-degree';
+export {
+  DEFERRAL_MESSAGES,
+  DEFER_REASON_MAX_LENGTH,
+  RECOMMENDATION_MESSAGES,
+  SAFEGUARDING_CONCERNS_REASON,
+  WITHDRAWAL_MESSAGES,
+  allowedWithdrawalReasons,
+  parseIsoDateOrDateTime,
+  validateDeferral,
+  validateRecommendation,
+  validateWithdrawal,
+  type DeferralInput,
+  type RecommendationInput,
+} from './rules/validate-lifecycle';
+export {
+  NESTED_PLACEMENT_PREFIX,
+  PLACEMENT_MESSAGE_ORDER,
+  schoolAddress,
+  validatePlacement,
+  validatePlacementUpdate,
+} from './rules/validate-placement';
+export { MISSING_DATA_MESSAGE, validateNewTrainee, validateTraineeUpdate } from './rules/validate-trainee';
+export type { ValidationResult } from './rules/validation-result';
+export { decodeTraineeEvent } from './trainee.codec';
+export type { TraineeCommand } from './trainee.commands';
+export { decide, findDegree, findPlacement, requireData, utcDate } from './trainee.decide';
+export {
+  REGISTRATION_GUARD_STREAM_PREFIX,
+  duplicateGuardKey,
+  lastNameKey,
+  startCycle,
+  type RegistrationClaimed,
+} from './trainee.duplicates';
+export {
+  ConcurrentModification,
+  DuplicateDegree,
+  DuplicateTrainee,
+  MissingData,
+  NotFound,
+  StateTransitionError,
+  ValidationFailed,
+} from './trainee.errors';
+export {
+  TRAINEE_EVENT_SCHEMA_VERSIONS,
+  TRAINEE_EVENT_TYPES,
+  TRAINEE_STREAM_PREFIX,
+  isTraineeEventType,
+  traineeStreamId,
+  type TraineeEvent,
+  type TraineeEventType,
+} from './trainee.events';
+export { evolve, evolveAll } from './trainee.evolve';
+export { TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from './trainee.limits';
+export type { CodeBook, TraineeRules } from './trainee.rules';
+export {
+  TRAINEE_STATES,
+  initialTraineeState,
+  type Trainee,
+  type TraineeSnapshot,
+  type TraineeState,
+  type TraineeStatus,
+  type Withdrawal,
+} from './trainee.state';

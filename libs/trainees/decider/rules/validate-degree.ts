@@ -1,0 +1,244 @@
+/**
+ * The rules of a previous degree (docs/reference/API-FACTS.md §11, §9.2): the UK/non-UK decision,
+ * what each kind must hold, the graduation year's range and the codes' meaning. The wire checks
+ * (JSON types, the year's format, the subject's code) are the contract's (libs/contract); their
+ * problems arrive with the fields. Pure and total.
+ */
+import { yearOf } from '@app/calendar';
+import { OTHER_UK_INSTITUTION_UUID } from '@app/trainees/record';
+import type { DegreeInput } from '@app/trainees/record';
+import type { TraineeRules } from '../trainee.rules';
+import type { DegreeFields } from '@app/trainees/record';
+import { MessageList, type InputProblem, type MessagePath } from './request-data';
+import type { ValidationResult } from './validation-result';
+
+/** The six fields the degree duplicate rule compares (docs/reference/API-FACTS.md §9.2). */
+export const DEGREE_DUPLICATE_FIELDS = ['subject', 'graduation_year', 'country', 'uk_degree', 'non_uk_degree', 'grade'] as const;
+
+type DuplicateFields = Pick<DegreeInput, (typeof DEGREE_DUPLICATE_FIELDS)[number]>;
+
+/** The order in which a degree's messages are answered (docs/reference/API-FACTS.md §11.3). */
+export const DEGREE_MESSAGE_ORDER: readonly string[] = [
+  'subject',
+  'graduation_year',
+  'uk_degree',
+  'grade',
+  'non_uk_degree',
+  'country',
+  'institution',
+  'other_grade',
+];
+
+/** Messages of docs/reference/API-FACTS.md §11.3, byte for byte. */
+export const DEGREE_MESSAGES = {
+  subjectMissing: 'subject must be entered if specifying a previous UK degree or non-UK degree',
+  graduationYearMissing: 'graduation_year must be entered if specifying a previous UK degree or non-UK degree',
+  graduationYearFuture: 'graduation_year must be in the past, for example 2014',
+  graduationYearInvalid: 'graduation_year is invalid',
+  ukDegreeMissing: 'uk_degree must be entered if specifying a previous UK degree',
+  gradeMissing: 'grade must be entered if specifying a previous UK degree or non-UK degree',
+  nonUkDegreeMissing: 'non_uk_degree must be entered if specifying a previous non-UK degree',
+} as const;
+
+/** What the degree rules need: the version's rules and today (`YYYY-MM-DD`, UTC). */
+export interface DegreeRuleContext {
+  rules: TraineeRules;
+  today: string;
+}
+
+function isBlank(value: unknown): value is undefined | null | '' {
+  return value === undefined || value === null || value === '';
+}
+
+/**
+ * The UK/non-UK decision (docs/reference/API-FACTS.md §11.2): UK when `country` is blank, is a UK
+ * code (XF, XG, XH, XI, XK), or an `institution` value is given; otherwise non-UK.
+ */
+export function isUkDegree(country: string | null | undefined, institution: string | null | undefined, rules: TraineeRules): boolean {
+  if (isBlank(country) || !isBlank(institution)) return true;
+  return rules.codes.lookup('country', country)?.uk === true;
+}
+
+/** Core of the degree rules on typed fields; `uk` forces the UK/non-UK decision. Adds messages under `at`. */
+function checkDegree(data: DegreeFields, ctx: DegreeRuleContext, uk: boolean, messages: MessageList, at: MessagePath): DegreeInput | null {
+  const { codes } = ctx.rules;
+  const add = (field: string, message: string): void => messages.add([...at, field], message);
+  const wireRefused = (field: keyof DegreeFields): boolean => messages.has([...at, field]);
+
+  // subject: missing or unknown code are the same error (§11.3); the wire checks refuse an unknown one.
+  const subject = codes.lookup('degree_subject', data.subject);
+  if (!subject && !wireRefused('subject')) add('subject', DEGREE_MESSAGES.subjectMissing);
+
+  // graduation_year (§11.3): range [next year − 60, next year].
+  const nextYear = yearOf(ctx.today) + 1;
+  const year = data.graduation_year;
+  if (!wireRefused('graduation_year')) {
+    if (isBlank(year)) add('graduation_year', DEGREE_MESSAGES.graduationYearMissing);
+    else if (year > nextYear) {
+      add('graduation_year', DEGREE_MESSAGES.graduationYearFuture);
+      add('graduation_year', DEGREE_MESSAGES.graduationYearInvalid);
+    } else if (year < nextYear - 60) add('graduation_year', DEGREE_MESSAGES.graduationYearInvalid);
+  }
+
+  const ukDegree = codes.lookup('degree_type', data.uk_degree);
+  const nonUkDegree = codes.lookup('degree_type', data.non_uk_degree);
+
+  // grade: `09` is stored as `14` (§11.5); unknown counts as missing.
+  const gradeInput = codes.lookup('degree_grade', data.grade);
+  const grade = gradeInput?.stored_as_code ? codes.lookup('degree_grade', gradeInput.stored_as_code) : gradeInput;
+
+  let country: string | null = null;
+  if (uk) {
+    if (!wireRefused('uk_degree')) {
+      if (isBlank(data.uk_degree)) add('uk_degree', DEGREE_MESSAGES.ukDegreeMissing);
+      else if (!ukDegree) add('uk_degree', codes.unknownCodeMessage('uk_degree', data.uk_degree, 'degree_type'));
+    }
+    if (!grade && !wireRefused('grade')) add('grade', DEGREE_MESSAGES.gradeMissing);
+  } else {
+    if (!wireRefused('non_uk_degree')) {
+      if (isBlank(data.non_uk_degree)) add('non_uk_degree', DEGREE_MESSAGES.nonUkDegreeMissing);
+      else if (!nonUkDegree) add('non_uk_degree', codes.unknownCodeMessage('non_uk_degree', data.non_uk_degree, 'degree_type'));
+    }
+    const countryEntry = codes.lookup('country', data.country);
+    if (!countryEntry) {
+      if (!wireRefused('country')) add('country', codes.unknownCodeMessage('country', data.country ?? '', 'country'));
+    } else country = countryEntry.code;
+  }
+
+  if (messages.has(at)) return null;
+
+  // institution (UK only): `0133` is stored as `0149`; unknown or missing → "Other UK institution".
+  let institution: string | null = null;
+  let institutionUuid: string | null = null;
+  if (uk) {
+    const given = codes.lookup('degree_institution', data.institution);
+    const stored = given?.stored_as_code ? codes.lookup('degree_institution', given.stored_as_code) : given;
+    institution = stored?.code ?? null;
+    institutionUuid = stored?.uuid ?? OTHER_UK_INSTITUTION_UUID;
+  }
+
+  return {
+    uk_degree: ukDegree?.code ?? null,
+    non_uk_degree: nonUkDegree?.code ?? null,
+    subject: subject!.code,
+    institution,
+    grade: grade?.code ?? null,
+    country,
+    graduation_year: year as number,
+    other_grade: null,
+    institution_uuid: institutionUuid,
+    uk_degree_uuid: uk ? (ukDegree?.uuid ?? null) : null,
+    subject_uuid: subject!.uuid,
+    grade_uuid: grade?.uuid ?? null,
+  };
+}
+
+/**
+ * One item of a trainee create's `degrees_attributes` (docs/reference/API-FACTS.md §6.6, §11.3):
+ * adds its messages (no prefix, §5.2) under `at` and returns the degree to store, or null.
+ */
+export function checkNestedDegree(data: DegreeFields, ctx: DegreeRuleContext, messages: MessageList, at: MessagePath): DegreeInput | null {
+  return checkDegree(data, ctx, isUkDegree(data.country, data.institution, ctx.rules), messages, at);
+}
+
+/**
+ * The rules of a new degree (POST …/degrees; docs/reference/API-FACTS.md §11.1–§11.6). Takes the
+ * typed fields and the wire problems, and the context (`today` bounds graduation_year). Returns the
+ * degree to store — codes, integer graduation_year, uuids from the reference data — or every
+ * message in the order of {@link DEGREE_MESSAGE_ORDER}.
+ *
+ * - UK or non-UK by {@link isUkDegree}; a UK degree stores country null, a non-UK one no institution.
+ * - subject (unknown = missing), graduation_year (within [next year − 60, next year]); UK: uk_degree
+ *   and grade (unknown grade = missing); non-UK: non_uk_degree, and an unknown country is an
+ *   unknown-code error (§6.9 lists).
+ * - grade `09` → `14`, institution `0133` → `0149`; an unknown or missing institution of a UK degree
+ *   becomes "Other UK institution": institution null, institution_uuid
+ *   {@link OTHER_UK_INSTITUTION_UUID}. other_grade is always null (§11.5).
+ * - A degree type in the field the decision does not use (uk_degree of a non-UK degree and vice
+ *   versa) is kept when it is a known code and dropped (null) when not; it is never an error.
+ */
+export function validateDegree(
+  data: DegreeFields,
+  problems: readonly InputProblem[],
+  ctx: DegreeRuleContext,
+): ValidationResult<DegreeInput> {
+  const messages = new MessageList(problems);
+  const degree = checkDegree(data, ctx, isUkDegree(data.country, data.institution, ctx.rules), messages, []);
+  if (!degree || !messages.isEmpty) return { ok: false, errors: messages.sorted([DEGREE_MESSAGE_ORDER]) };
+  return { ok: true, value: degree };
+}
+
+/**
+ * The rules of a degree update (PUT/PATCH …/degrees/{id}; docs/reference/API-FACTS.md §11.7).
+ * Partial: only the fields sent change the stored degree (a field the wire checks refused is left
+ * as stored); then the merged degree is checked as new. Sending `uk_degree` or `non_uk_degree`
+ * re-decides UK/non-UK from this request alone: both degree types and the country come from the
+ * request (absent = null, so switching to `uk_degree` without `country` makes the degree UK), and
+ * the decision looks only at the request's country and institution (a stored institution is kept
+ * for a UK result unless the request sends one). Deliberate difference from the reference
+ * implementation: the `*_uuid` fields always follow the stored codes (its quirk of not refreshing
+ * them is not copied). A JSON null for a sent field clears it.
+ */
+export function validateDegreeUpdate(
+  data: DegreeFields,
+  problems: readonly InputProblem[],
+  stored: DegreeInput,
+  ctx: DegreeRuleContext,
+): ValidationResult<DegreeInput> {
+  const messages = new MessageList(problems);
+  const merged: DegreeFields = {
+    uk_degree: stored.uk_degree,
+    non_uk_degree: stored.non_uk_degree,
+    subject: stored.subject,
+    institution: stored.institution,
+    grade: stored.grade,
+    graduation_year: stored.graduation_year,
+    country: stored.country,
+  };
+  const sent = (field: keyof DegreeFields): boolean => data[field] !== undefined;
+  for (const field of Object.keys(data) as (keyof DegreeFields)[]) {
+    if (sent(field)) (merged as Record<string, unknown>)[field] = data[field];
+  }
+  let degree: DegreeInput | null;
+  if (sent('uk_degree') || sent('non_uk_degree') || messages.invalid.has('uk_degree') || messages.invalid.has('non_uk_degree')) {
+    merged.uk_degree = data.uk_degree ?? null;
+    merged.non_uk_degree = data.non_uk_degree ?? null;
+    const uk = isUkDegree(data.country, data.institution, ctx.rules);
+    merged.country = uk ? null : (data.country ?? null);
+    if (!uk) merged.institution = null;
+    degree = checkDegree(merged, ctx, uk, messages, []);
+  } else {
+    degree = checkDegree(merged, ctx, isUkDegree(merged.country, merged.institution, ctx.rules), messages, []);
+  }
+  if (!degree || !messages.isEmpty) return { ok: false, errors: messages.sorted([DEGREE_MESSAGE_ORDER]) };
+  return { ok: true, value: degree };
+}
+
+function isBlankDuplicateValue(v: unknown): boolean {
+  return v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
+}
+
+/**
+ * The duplicate-comparison key of a validated degree (docs/reference/API-FACTS.md §9.2, §6.6): its
+ * non-blank values among subject, graduation_year, country, uk_degree, non_uk_degree, grade, as a
+ * string. Two degrees of one create payload are duplicates when their keys are equal and not empty
+ * (`''` = no values).
+ */
+export function degreeDuplicateKey(degree: DuplicateFields): string {
+  const pairs: [string, string | number][] = [];
+  for (const field of DEGREE_DUPLICATE_FIELDS) {
+    const v = degree[field];
+    if (!isBlankDuplicateValue(v)) pairs.push([field, v as string | number]);
+  }
+  return pairs.length === 0 ? '' : JSON.stringify(pairs);
+}
+
+/**
+ * The degree duplicate rule against an existing degree (docs/reference/API-FACTS.md §9.2): true when
+ * `existing` equals `incoming` on every field among subject, graduation_year, country, uk_degree,
+ * non_uk_degree, grade where `incoming` is non-blank. (So an incoming degree with none of the six
+ * matches every existing degree — the reference implementation's documented quirk.)
+ */
+export function degreesEqualOnNonBlank(incoming: DuplicateFields, existing: DuplicateFields): boolean {
+  return DEGREE_DUPLICATE_FIELDS.every((field) => isBlankDuplicateValue(incoming[field]) || incoming[field] === existing[field]);
+}

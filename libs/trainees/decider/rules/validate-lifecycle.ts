@@ -1,0 +1,329 @@
+/**
+ * The lifecycle actions' rules that need the trainee or today: defer, withdraw and recommend for
+ * QTS/EYTS (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer", "…/withdraw",
+ * "…/recommend-for-qts", "Limits"; docs/reference/API-FACTS.md §12.3, §12.4, §12.5; docs/DESIGN.md
+ * rulings 4, 7 and 8). The bodies' own rules (required fields, formats, lists, lengths) are wire
+ * checks of the contract (libs/contract/src/wire/lifecycle.wire.ts), which uses the messages and
+ * the reason lists defined here; their problems arrive with the fields. Pure: no I/O, no clock.
+ *
+ * The state rules of these actions (which states may defer, withdraw or be recommended, and the
+ * "ITT not yet started" check of a withdrawal) are not here: the state machine decides them.
+ */
+import { parseIsoDate } from '@app/calendar';
+import { catalogueEntry, withdrawalReasonsFor } from '@app/trainees/record';
+import type { Trainee, Withdrawal } from '../trainee.state';
+import type { DeferralFields, RecommendationFields, WithdrawalFields } from '@app/trainees/record';
+import { MessageList, type InputProblem } from './request-data';
+import type { ValidationResult } from './validation-result';
+
+// ---------------------------------------------------------------------------------------------
+// Messages (docs/reference/API-FACTS.md §12.3–§12.5, byte for byte)
+// ---------------------------------------------------------------------------------------------
+
+/** Maximum length of `defer_reason` in characters (docs/spec/trainee-records-api.md "Limits"; docs/reference/API-FACTS.md §12.3). */
+export const DEFER_REASON_MAX_LENGTH = 500;
+
+/** Messages of the defer action (docs/reference/API-FACTS.md §12.3). */
+export const DEFERRAL_MESSAGES = {
+  deferDateBlank: "defer_date can't be blank",
+  deferDateInvalid: 'defer_date is invalid',
+  deferReasonTooLong: `defer_reason is too long (maximum is ${DEFER_REASON_MAX_LENGTH} characters)`,
+  /** A defer_reason that is neither a string nor a number (an array, an object, `true`). */
+  deferReasonInvalid: 'defer_reason is invalid',
+} as const;
+
+/**
+ * Messages of the withdraw action (docs/reference/API-FACTS.md §12.4). The date messages start with the date field's
+ * name in the request's version (`withdraw_date` in v2025.0, `withdrawal_date` in v2026.1), so
+ * they are functions of that label.
+ */
+export const WITHDRAWAL_MESSAGES = {
+  dateBlank: (label: string): string => `${label} Choose a withdrawal date`,
+  dateInvalid: (label: string): string => `${label} Choose a valid withdrawal date`,
+  dateBeforeIttStart: (label: string): string => `${label} must be after itt_start_date`,
+  reasonsBlank: 'reasons Choose one or more reasons why the trainee withdrew from the course',
+  reasonsNotValidForTrigger: 'reasons entered not valid for selected trigger eg unacceptable_behaviour for a trainee trigger',
+  triggerNotInList: 'trigger is not included in the list',
+  futureInterestNotInList: 'future_interest is not included in the list',
+  anotherReasonBlank: 'another_reason Enter another reason',
+  safeguardingConcernReasonsBlank: 'safeguarding_concern_reasons Enter the concerns',
+} as const;
+
+/** Messages of the recommend-for-QTS/EYTS action (docs/reference/API-FACTS.md §12.5), the state rule excluded. */
+export const RECOMMENDATION_MESSAGES = {
+  dateBlank: "qts_standards_met_date can't be blank. Enter a date the trainee met the QTS or EYTS requirements.",
+  dateInvalid: 'qts_standards_met_date is invalid',
+  dateInFuture: 'qts_standards_met_date must not be in the future',
+  dateBeforeIttStart: 'qts_standards_met_date must be after itt_start_date',
+  degreeMissing: 'degree_id must be completed before qts_standards_met_date',
+  /** `n` = the route's minimum, `routeValue` = its internal name (`training_route.json` `value`). */
+  tooFewPlacements: (n: number, routeValue: string): string => `placements must be at least ${n} for the ${routeValue} training route`,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+// ---------------------------------------------------------------------------------------------
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** `date` (`YYYY-MM-DD`) moved by -1, 0 or +1 day, by calendar arithmetic (no `Date`, no time zone). */
+function shiftOneDay(date: string, delta: -1 | 0 | 1): string {
+  let year = Number(date.slice(0, 4));
+  let month = Number(date.slice(5, 7));
+  let day = Number(date.slice(8, 10)) + delta;
+  if (day < 1) {
+    month -= 1;
+    if (month < 1) {
+      month = 12;
+      year -= 1;
+    }
+    day = daysInMonth(year, month);
+  } else if (day > daysInMonth(year, month)) {
+    day = 1;
+    month += 1;
+    if (month > 12) {
+      month = 1;
+      year += 1;
+    }
+  }
+  if (year < 0 || year > 9999) return date; // outside what YYYY can say; keep the local date
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * Time of an ISO 8601 date-time: extended `hh`, `hh:mm`, `hh:mm:ss`, `hh:mm:ss.fff` (or `,fff`), or
+ * the same in the basic form without colons (`hhmmss`; not mixed), then an optional zone `Z`,
+ * `±hh`, `±hh:mm` or `±hhmm`.
+ */
+const ISO_TIME =
+  /^(?:(\d{2})(?::(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?|(\d{2})(?:(\d{2})(?:(\d{2})(?:[.,]\d+)?)?)?)(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+
+/**
+ * Parses an ISO 8601 date or date-time (the withdrawal date, docs/reference/API-FACTS.md §12.4) and returns its
+ * calendar date as `YYYY-MM-DD`, or null when `value` is not a string holding one.
+ *
+ * - A date in any form {@link parseIsoDate} accepts (`YYYY-MM-DD`, basic `YYYYMMDD`, ordinal, week).
+ * - A date-time: such a date, `T`, a time ({@link ISO_TIME}: hours 00–23, minutes and seconds 00–59,
+ *   optional fraction) and an optional zone. With a zone the instant is converted to UTC and its UTC
+ *   date is returned (`2025-09-01T23:30:00-01:00` → `2025-09-02`); without one the date part is
+ *   returned as written.
+ * White space around the value is ignored. JSON numbers and other types give null.
+ */
+export function parseIsoDateOrDateTime(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const s = value.trim();
+  const t = s.search(/[Tt]/);
+  if (t < 0) return parseIsoDate(s);
+  const date = parseIsoDate(s.slice(0, t));
+  if (date === null) return null;
+  const m = ISO_TIME.exec(s.slice(t + 1));
+  if (!m) return null;
+  // Groups 1–3: extended time; 4–6: basic time; 7: `Z`; 8–10: offset sign, hours, minutes.
+  const basic = m[1] === undefined;
+  const hours = Number(basic ? m[4] : m[1]);
+  const minutes = Number((basic ? m[5] : m[2]) ?? 0);
+  const seconds = Number((basic ? m[6] : m[3]) ?? 0);
+  if (hours > 23 || minutes > 59 || seconds > 59) return null;
+  if (m[8] === undefined) return date; // `Z` or no zone: the written date is the UTC date
+  const offsetHours = Number(m[9]);
+  const offsetMinutes = Number(m[10] ?? 0);
+  if (offsetHours > 23 || offsetMinutes > 59) return null;
+  const offset = (m[8] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  const utcMinutes = hours * 60 + minutes - offset;
+  return shiftOneDay(date, utcMinutes < 0 ? -1 : utcMinutes >= 24 * 60 ? 1 : 0);
+}
+
+/** The order of a withdrawal's messages (docs/reference/API-FACTS.md §12.4). */
+export const WITHDRAWAL_MESSAGE_ORDER: readonly string[] = [
+  'withdrawal_date',
+  'reasons',
+  'trigger',
+  'future_interest',
+  'another_reason',
+  'safeguarding_concern_reasons',
+];
+
+/** The order of a recommendation's messages (docs/reference/API-FACTS.md §12.5). */
+export const RECOMMENDATION_MESSAGE_ORDER: readonly string[] = ['qts_standards_met_date', 'degree_id', 'placements'];
+
+/** The order of a deferral's messages (docs/reference/API-FACTS.md §12.3). */
+export const DEFERRAL_MESSAGE_ORDER: readonly string[] = ['defer_date', 'defer_reason'];
+
+/** What a lifecycle action's rules need from outside: today (`YYYY-MM-DD`, UTC). */
+export interface LifecycleRuleContext {
+  today: string;
+}
+
+/** The trainee's itt_start_date as `YYYY-MM-DD`, or null when it does not parse. */
+function ittStartOf(trainee: Trainee): string | null {
+  return parseIsoDate(trainee.details?.itt_start_date);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defer
+// ---------------------------------------------------------------------------------------------
+
+/** A validated deferral: what the defer action stores. */
+export interface DeferralInput {
+  /** `YYYY-MM-DD`. */
+  defer_date: string;
+  /** As sent (not trimmed); null when absent or blank. */
+  defer_reason: string | null;
+}
+
+/**
+ * A deferral (docs/spec/trainee-records-api.md "POST …/defer" and "Limits"; docs/reference/API-FACTS.md
+ * §12.3): every rule of its body is a wire check (`defer_date` required and a date, no range check;
+ * `defer_reason` at most 500 characters), so this answers the problems, or the deferral to store.
+ */
+export function validateDeferral(fields: DeferralFields, problems: readonly InputProblem[]): ValidationResult<DeferralInput> {
+  const messages = new MessageList(problems);
+  // The wire checks report a missing date; this only guards a date handed over without one.
+  if (fields.defer_date === undefined && !messages.invalid.has('defer_date'))
+    messages.add(['defer_date'], DEFERRAL_MESSAGES.deferDateBlank);
+  if (!messages.isEmpty || fields.defer_date === undefined) return { ok: false, errors: messages.sorted([DEFERRAL_MESSAGE_ORDER]) };
+  return { ok: true, value: { defer_date: fields.defer_date, defer_reason: fields.defer_reason ? fields.defer_reason : null } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Withdraw
+// ---------------------------------------------------------------------------------------------
+
+/** The reason that needs `safeguarding_concern_reasons` where the rules have it (docs/DESIGN.md ruling 7). */
+export const SAFEGUARDING_CONCERNS_REASON = 'safeguarding_concerns';
+
+/**
+ * The withdrawal reason codes allowed for `trigger`, in file order (`withdrawal_reason.json`,
+ * docs/spec/trainee-records-api.md "POST …/withdraw" lists). A trigger that is not `provider` or
+ * `trainee` (unknown, absent, wrong type) uses the trainee list (docs/reference/API-FACTS.md §12.4).
+ * `safeguarding_concerns` is left out unless `safeguardingConcernsReason` (the rules' flag: the
+ * spec lists it "in v2026.1" only and docs/DESIGN.md ruling 7 confirms it, though the data file and
+ * docs/reference/API-FACTS.md carry it in both versions).
+ */
+export function allowedWithdrawalReasons(trigger: unknown, safeguardingConcernsReason: boolean): readonly string[] {
+  const t = trigger === 'provider' || trigger === 'trainee' ? trigger : 'trainee';
+  return ALLOWED_REASONS[`${t}|${safeguardingConcernsReason}`];
+}
+
+const ALLOWED_REASONS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  (['provider', 'trainee'] as const).flatMap((trigger) =>
+    [true, false].map((safeguarding) => [
+      `${trigger}|${safeguarding}`,
+      Object.freeze(
+        withdrawalReasonsFor(trigger)
+          .map((r) => r.code)
+          .filter((code) => code !== SAFEGUARDING_CONCERNS_REASON || safeguarding),
+      ),
+    ]),
+  ),
+);
+
+/**
+ * A withdrawal (docs/spec/trainee-records-api.md "POST …/withdraw"; docs/reference/API-FACTS.md
+ * §12.4; docs/DESIGN.md ruling 7). Takes the typed fields (`withdrawal_date` whatever the version
+ * calls it), the wire problems (date, reasons, trigger, future interest, another reason,
+ * safeguarding) and the trainee; adds the one rule that needs the trainee: the date must not be
+ * before its itt_start_date, the same day allowed (`<date field> must be after itt_start_date`; no
+ * future check). `dateLabel` is the date field's name in the request's version. Returns the
+ * {@link Withdrawal} to store or every message in the order of {@link WITHDRAWAL_MESSAGE_ORDER}.
+ */
+export function validateWithdrawal(
+  fields: WithdrawalFields,
+  problems: readonly InputProblem[],
+  trainee: Trainee,
+  dateLabel: string,
+): ValidationResult<Withdrawal> {
+  const messages = new MessageList(problems);
+  const date = fields.withdrawal_date;
+  const ittStart = ittStartOf(trainee);
+  if (date !== undefined && ittStart !== null && date < ittStart)
+    messages.add(['withdrawal_date'], WITHDRAWAL_MESSAGES.dateBeforeIttStart(dateLabel));
+  // The wire checks report a missing field; these only guard fields handed over without one.
+  if (date === undefined && !messages.invalid.has('withdrawal_date'))
+    messages.add(['withdrawal_date'], WITHDRAWAL_MESSAGES.dateBlank(dateLabel));
+  if (!fields.reasons?.length && !messages.invalid.has('reasons')) messages.add(['reasons'], WITHDRAWAL_MESSAGES.reasonsBlank);
+  if (fields.trigger === undefined && !messages.invalid.has('trigger')) messages.add(['trigger'], WITHDRAWAL_MESSAGES.triggerNotInList);
+  if (fields.future_interest === undefined && !messages.invalid.has('future_interest')) {
+    messages.add(['future_interest'], WITHDRAWAL_MESSAGES.futureInterestNotInList);
+  }
+  if (!messages.isEmpty || date === undefined || fields.trigger === undefined || fields.future_interest === undefined) {
+    return { ok: false, errors: messages.sorted([WITHDRAWAL_MESSAGE_ORDER]) };
+  }
+  return {
+    ok: true,
+    value: {
+      date,
+      trigger: fields.trigger,
+      future_interest: fields.future_interest,
+      reasons: [...(fields.reasons ?? [])],
+      another_reason: fields.another_reason ?? null,
+      safeguarding_concern_reasons: fields.safeguarding_concern_reasons ?? null,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recommend for QTS/EYTS
+// ---------------------------------------------------------------------------------------------
+
+/** A validated recommendation: the trainee's `outcome_date` (`YYYY-MM-DD`). */
+export interface RecommendationInput {
+  outcome_date: string;
+}
+
+/**
+ * A recommendation for QTS/EYTS (docs/spec/trainee-records-api.md "POST …/recommend-for-qts";
+ * docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8 for the states, which are not checked
+ * here: the state machine refuses other states, and the reference's `state must be selected as
+ * trn_received` rule is deliberately left out).
+ *
+ * Takes the typed fields and the wire problems (`qts_standards_met_date` required and a date), the
+ * trainee (itt_start_date, training route, degrees, placements) and today. Returns `{ outcome_date }`
+ * or every failed rule's message, all listed together, in this order:
+ * 1. the date's wire problems;
+ * 2. not after `today` (`qts_standards_met_date must not be in the future`; today allowed);
+ * 3. not before the trainee's itt_start_date (`qts_standards_met_date must be after itt_start_date`;
+ *    the same day allowed);
+ * 4. a route with `requires_degree` and a trainee with no degree →
+ *    `degree_id must be completed before qts_standards_met_date`;
+ * 5. fewer placements than the route's `minimum_placements_for_award` →
+ *    `placements must be at least <n> for the <route value> training route`. The data encodes the
+ *    exempt routes (assessment only 16, early-years assessment only 17, and every early-years route)
+ *    as minimum 0, which never fails; iQTS needs 1, the others 2.
+ * Rules 4 and 5 do not depend on the date and are checked whatever it is; an unknown route skips them.
+ */
+export function validateRecommendation(
+  fields: RecommendationFields,
+  problems: readonly InputProblem[],
+  trainee: Trainee,
+  ctx: LifecycleRuleContext,
+): ValidationResult<RecommendationInput> {
+  const messages = new MessageList(problems);
+  const date = fields.qts_standards_met_date;
+  if (date !== undefined) {
+    if (date > ctx.today) messages.add(['qts_standards_met_date'], RECOMMENDATION_MESSAGES.dateInFuture);
+    const ittStart = ittStartOf(trainee);
+    if (ittStart !== null && date < ittStart) messages.add(['qts_standards_met_date'], RECOMMENDATION_MESSAGES.dateBeforeIttStart);
+  } else if (!messages.invalid.has('qts_standards_met_date')) {
+    messages.add(['qts_standards_met_date'], RECOMMENDATION_MESSAGES.dateBlank);
+  }
+
+  const route = catalogueEntry('training_route', trainee.details?.training_route);
+  if (route) {
+    if (route.requires_degree && trainee.degrees.length === 0) messages.add(['degree_id'], RECOMMENDATION_MESSAGES.degreeMissing);
+    const minimum = route.minimum_placements_for_award;
+    if (minimum > 0 && trainee.placements.length < minimum) {
+      messages.add(['placements'], RECOMMENDATION_MESSAGES.tooFewPlacements(minimum, route.value));
+    }
+  }
+
+  if (!messages.isEmpty || date === undefined) return { ok: false, errors: messages.sorted([RECOMMENDATION_MESSAGE_ORDER]) };
+  return { ok: true, value: { outcome_date: date } };
+}

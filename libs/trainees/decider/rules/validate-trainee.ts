@@ -1,0 +1,343 @@
+/**
+ * The record rules of a trainee create and update (docs/reference/API-FACTS.md §6.3–§6.10, §7, §8):
+ * what a trainee must hold (required fields), the date ranges relative to today, the rules between
+ * fields (subjects, phases, disabilities, funding, initiatives, partners), the nested degrees and
+ * placements, and the derived values. The single-field wire checks (JSON types, lengths, formats,
+ * codes) are the contract's (libs/contract); their problems arrive with the fields and are reported
+ * together with these rules' messages, in one stable order ({@link TRAINEE_MESSAGE_ORDER}). Pure and
+ * total: no I/O, no clock ("today" arrives in the context), never throws on typed input.
+ *
+ * Decisions taken where the facts leave room:
+ * (a) No school or training-partner register exists yet: `employing_school_urn`,
+ *     `training_partner_urn` and `training_partner_ukprn` are accepted as sent (trimmed); the
+ *     not-applicable URNs 900000/900010/900020/900030 and empty values are stored null. When the URN
+ *     key is present the UKPRN is stored null (URN precedence, §6.8). A present key with null also
+ *     means "not applicable" (as the reference implementation's key test does), on update too.
+ * (b) `iqts_country` (where the rules have it): required for route 15 (iQTS) and a code of the
+ *     countries; for any other route a non-blank value is refused with `iqts_country must be blank`
+ *     (§6.3). Where the rules lack it the key is not read (create: null; update: the stored value is kept).
+ * (d) The secondary web-form validation of §5.5 is not implemented.
+ * (f) Messages are de-duplicated (two nested degrees missing a subject give one message).
+ * (g) A rule that compares a field with another skips when one of them already failed its own
+ *     check (no "course_subject_1 is invalid. It should be `100511`…" on top of an unknown code),
+ *     except the §8 funding rules, which follow the reference implementation literally.
+ * (h) A blank trainee_start_date takes itt_start_date's value; when that value is not a date only
+ *     `itt_start_date is invalid` is reported (not a second `trainee_start_date is invalid`).
+ * (k) Blank email gives only `email can't be blank` (not also the format message).
+ * (l) §7.9: diversity_disclosure, course_education_phase and training_initiative are recomputed
+ *     from the merged record on update (stored values are kept), not from the request alone.
+ * (m) On update a `disabilityN` key sent as null or "" removes that key (otherwise there would be
+ *     no way to remove one); other keys merge by key (§7.5).
+ * The wire-check decisions ((c), (e), (i), (j)) are in libs/contract/src/wire/trainee.wire.ts.
+ */
+import type { DegreeInput, PlacementInput, TraineeDetails } from '@app/trainees/record';
+import { checkCourse, courseDetailsOf, courseFactsOf, type CourseDetails } from './course.rules';
+import { checkFundingFields, checkFundingRules, fundingDetailsOf, type FundingDetails } from './funding.rules';
+import type { TraineeFields } from '@app/trainees/record';
+import { checkDegreesRequired, checkNestedDegrees, checkNestedPlacements } from './nested-items.rules';
+import { partnersOf, type PartnerDetails } from './partners.rules';
+import { checkPersonalDetails, personalDetailsOf, type PersonalDetails } from './personal-details.rules';
+import { MessageList, type InputProblem } from './request-data';
+import { TraineeRecord, type TraineeRuleContext, type TraineeWrite } from './trainee-record';
+import { DEGREE_MESSAGE_ORDER } from './validate-degree';
+import { PLACEMENT_MESSAGE_ORDER } from './validate-placement';
+import type { ValidationResult } from './validation-result';
+
+export { squish } from './trainee-record';
+export type { TraineeRuleContext } from './trainee-record';
+
+/**
+ * The order in which a trainee's messages are answered: the fields in the order of
+ * docs/reference/API-FACTS.md §6.3 (required fields first, then the optional ones), then the
+ * cross-field rules, the nested degrees and placements, and the §8 funding rules. `rule:` names are
+ * rules between fields; `…[]` names hold the nested items' messages.
+ */
+export const TRAINEE_MESSAGE_ORDER: readonly string[] = [
+  'first_names',
+  'last_name',
+  'date_of_birth',
+  'sex',
+  'training_route',
+  'itt_start_date',
+  'itt_end_date',
+  'statsagency_id',
+  'email',
+  'course_subject_1',
+  'course_subject_2',
+  'course_subject_3',
+  'study_mode',
+  'itt_aim',
+  'course_year',
+  'course_age_range',
+  'fund_code',
+  'funding_method',
+  'itt_qualification_aim',
+  'degrees_attributes',
+  'iqts_country',
+  'middle_names',
+  'previous_last_name',
+  'trainee_start_date',
+  'nationality',
+  'ethnicity',
+  'disabilities',
+  'training_initiative',
+  'additional_training_initiative',
+  'ni_number',
+  'pg_apprenticeship_start_date',
+  'provider_trainee_id',
+  'application_id',
+  'employing_school_urn',
+  'training_partner_urn',
+  'training_partner_ukprn',
+  'rule:course_subjects',
+  'rule:course_phase',
+  'rule:disabilities',
+  'degrees_attributes[]',
+  'rule:degree_duplicates',
+  'placements_attributes',
+  'placements_attributes[]',
+  'rule:fund_code',
+  'rule:funding_method',
+  'rule:training_initiative',
+  'rule:additional_training_initiative',
+];
+
+const MESSAGE_ORDER: readonly (readonly string[])[] = [TRAINEE_MESSAGE_ORDER, [], [...DEGREE_MESSAGE_ORDER, ...PLACEMENT_MESSAGE_ORDER]];
+
+/** Message when `data` is missing, empty or not an object (docs/reference/API-FACTS.md §5.1; docs/DESIGN.md ruling 4). */
+export const MISSING_DATA_MESSAGE = 'Param is missing or the value is empty or invalid: data';
+
+/** On update, an empty string for these behaves like absent (they are re-derived from codes; §7.4). */
+const EMPTY_MEANS_ABSENT_ON_UPDATE: readonly (keyof TraineeFields)[] = [
+  'training_route',
+  'course_subject_1',
+  'study_mode',
+  'nationality',
+  'training_initiative',
+];
+
+interface CoreOutput {
+  details?: TraineeDetails;
+  placements: PlacementInput[];
+  degrees: DegreeInput[];
+}
+
+/**
+ * One pass of every record rule over `record` (the request's fields on create; the stored record
+ * with the request's fields merged on update), adding messages to `messages` (which already holds
+ * the wire problems) and returning the record to store when nothing failed. The concerns may run
+ * in any order: messages are answered by path in {@link TRAINEE_MESSAGE_ORDER}, and each path is
+ * one concern's, which adds its messages in the order they are answered.
+ */
+function checkTrainee(record: TraineeFields, ctx: TraineeRuleContext, write: TraineeWrite, messages: MessageList): CoreOutput {
+  const rec = new TraineeRecord(record, ctx, write, messages);
+  const courseFacts = courseFactsOf(rec);
+  const personal = checkPersonalDetails(rec);
+  const checkedCourse = checkCourse(rec, courseFacts);
+  const funding = checkFundingFields(rec);
+  checkDegreesRequired(rec, courseFacts);
+  const degrees = checkNestedDegrees(rec);
+  const placements = checkNestedPlacements(rec);
+  checkFundingRules(rec, courseFacts, checkedCourse.subject1, funding);
+  if (!messages.isEmpty) return { placements: [], degrees: [] };
+  const details = traineeDetails(
+    personalDetailsOf(rec, personal),
+    courseDetailsOf(rec, courseFacts, checkedCourse),
+    fundingDetailsOf(funding),
+    partnersOf(rec),
+  );
+  return { details, placements, degrees };
+}
+
+/** The stored record from the concerns' parts, its keys in the canonical order (events and `changes` keep it). */
+function traineeDetails(p: PersonalDetails, c: CourseDetails, f: FundingDetails, s: PartnerDetails): TraineeDetails {
+  return {
+    provider_trainee_id: p.provider_trainee_id,
+    first_names: p.first_names,
+    middle_names: p.middle_names,
+    last_name: p.last_name,
+    previous_last_name: p.previous_last_name,
+    date_of_birth: p.date_of_birth,
+    email: p.email,
+    sex: p.sex,
+    nationality: p.nationality,
+    ethnicity: p.ethnicity,
+    ethnic_group: p.ethnic_group,
+    ethnic_background: p.ethnic_background,
+    additional_ethnic_background: p.additional_ethnic_background,
+    diversity_disclosure: p.diversity_disclosure,
+    disability_disclosure: p.disability_disclosure,
+    disabilities: p.disabilities,
+    training_route: c.training_route,
+    course_qualification: c.course_qualification,
+    course_level: c.course_level,
+    course_education_phase: c.course_education_phase,
+    course_title: c.course_title,
+    course_subject_1: c.course_subject_1,
+    course_subject_2: c.course_subject_2,
+    course_subject_3: c.course_subject_3,
+    course_age_range: c.course_age_range,
+    course_min_age: c.course_min_age,
+    course_max_age: c.course_max_age,
+    itt_start_date: c.itt_start_date,
+    itt_end_date: c.itt_end_date,
+    trainee_start_date: c.trainee_start_date,
+    study_mode: c.study_mode,
+    course_year: c.course_year,
+    itt_aim: c.itt_aim,
+    itt_qualification_aim: c.itt_qualification_aim,
+    fund_code: f.fund_code,
+    funding_method: f.funding_method,
+    training_initiative: f.training_initiative,
+    additional_training_initiative: f.additional_training_initiative,
+    ni_number: p.ni_number,
+    pg_apprenticeship_start_date: c.pg_apprenticeship_start_date,
+    statsagency_id: p.statsagency_id,
+    employing_school_urn: s.employing_school_urn,
+    training_partner_urn: s.training_partner_urn,
+    training_partner_ukprn: s.training_partner_ukprn,
+    iqts_country: c.iqts_country,
+    application_id: p.application_id,
+  };
+}
+
+/**
+ * The record rules of a new trainee (POST /trainees; docs/reference/API-FACTS.md §6.2–§6.10, §8).
+ * Takes the request's typed fields and the wire problems found in them, and the context (the
+ * version's rules, `today`, the schools of the nested placements). Returns the canonical record
+ * with the nested placements and degrees, or every message (the problems and the rules' own) in
+ * the order of {@link TRAINEE_MESSAGE_ORDER}, each once. Never throws.
+ *
+ * Stored values: codes as sent (output codes where §13.4 says so: nationality, ethnicity);
+ * first_names, middle_names, last_name, email, statsagency_id whitespace-squished; trainee_start_date
+ * defaulting to itt_start_date; derived ethnic_group/ethnic_background, disability_disclosure,
+ * diversity_disclosure, course_min_age/max_age, course_education_phase, course_qualification and
+ * course_level (§6.7, §13.4). The decisions at the top of this file apply.
+ */
+export function validateNewTrainee(
+  fields: TraineeFields,
+  problems: readonly InputProblem[],
+  ctx: TraineeRuleContext,
+): ValidationResult<{ details: TraineeDetails; placements: PlacementInput[]; degrees: DegreeInput[] }> {
+  const messages = new MessageList(problems);
+  const degreeCount = Array.isArray(fields.degrees_attributes) ? fields.degrees_attributes.length : 0;
+  const out = checkTrainee(fields, ctx, { mode: 'create', request: fields, degreesForRequiredRule: degreeCount }, messages);
+  if (!messages.isEmpty || !out.details) return { ok: false, errors: messages.sorted(MESSAGE_ORDER) };
+  return { ok: true, value: { details: out.details, placements: out.placements, degrees: out.degrees } };
+}
+
+/** The stored record as typed fields, so the merged record re-validates with the create rules. */
+function storedAsFields(stored: TraineeDetails): TraineeFields {
+  return {
+    provider_trainee_id: stored.provider_trainee_id,
+    first_names: stored.first_names,
+    middle_names: stored.middle_names,
+    last_name: stored.last_name,
+    previous_last_name: stored.previous_last_name,
+    date_of_birth: stored.date_of_birth,
+    email: stored.email,
+    sex: stored.sex,
+    nationality: stored.nationality,
+    ethnicity: stored.ethnicity,
+    training_route: stored.training_route,
+    itt_start_date: stored.itt_start_date,
+    itt_end_date: stored.itt_end_date,
+    trainee_start_date: stored.trainee_start_date,
+    course_subject_1: stored.course_subject_1,
+    course_subject_2: stored.course_subject_2,
+    course_subject_3: stored.course_subject_3,
+    course_age_range: stored.course_age_range,
+    study_mode: stored.study_mode,
+    training_initiative: stored.training_initiative,
+    additional_training_initiative: stored.additional_training_initiative,
+    itt_aim: stored.itt_aim,
+    itt_qualification_aim: stored.itt_qualification_aim,
+    course_year: stored.course_year,
+    fund_code: stored.fund_code,
+    funding_method: stored.funding_method,
+    ni_number: stored.ni_number,
+    pg_apprenticeship_start_date: stored.pg_apprenticeship_start_date,
+    statsagency_id: stored.statsagency_id,
+    application_id: stored.application_id,
+    iqts_country: stored.iqts_country,
+    disabilities: { ...(stored.disabilities ?? {}) },
+  };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    const ra = a as Record<string, unknown>;
+    const rb = b as Record<string, unknown>;
+    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameValue(ra[k], rb[k]));
+  }
+  return false;
+}
+
+/**
+ * The record rules of an update (PUT or PATCH /trainees/{id}, identical merge semantics;
+ * docs/reference/API-FACTS.md §7). Takes the request's typed fields and wire problems, the stored
+ * record and the context; `opts.hasDegrees`, when given as false, applies the create rule
+ * "degrees_attributes must be entered…" to the merged route (the trainee has no degree); when
+ * omitted that rule is skipped (degrees are managed through their own endpoints). Returns the whole
+ * new record and `changes`, exactly the canonical fields whose value differs from `stored` (none
+ * when the request holds nothing to change, §7.3), or every message in order.
+ *
+ * - §7.1: the fields present are applied, then the merged record is re-validated with the create
+ *   rules (stored data can make an unrelated update fail).
+ * - §7.3: nested degrees and placements (and read-only or unknown keys, which the wire checks drop)
+ *   are ignored.
+ * - §7.4: null leaves a field unchanged, except ethnicity (null/"" = not provided, 997) and course
+ *   subjects 2 and 3 (null/"" clears). "" is applied to fields stored as sent (so a required one
+ *   fails with "can't be blank"); for training_route, course subject 1, study_mode, nationality and
+ *   training_initiative "" behaves like absent.
+ * - §7.5: disabilities merge by key (null/"" removes the key — decision (m)); §7.6: nationality
+ *   replaces; §7.7: iqts_country follows the merged route.
+ * - §7.9 (decision (l)): derived fields are recomputed from the merged record.
+ * - School and partner keys: absent = unchanged; present = as on create (decision (a)).
+ */
+export function validateTraineeUpdate(
+  fields: TraineeFields,
+  problems: readonly InputProblem[],
+  stored: TraineeDetails,
+  ctx: TraineeRuleContext,
+  opts: { hasDegrees?: boolean } = {},
+): ValidationResult<{ details: TraineeDetails; changes: Partial<TraineeDetails> }> {
+  const messages = new MessageList(problems);
+  const request: TraineeFields = { ...fields, degrees_attributes: undefined, placements_attributes: undefined };
+  const merged: TraineeFields = storedAsFields(stored);
+  for (const key of Object.keys(request) as (keyof TraineeFields)[]) {
+    const value = request[key];
+    if (value === undefined) continue;
+    if (key === 'disabilities') {
+      const next = { ...(merged.disabilities ?? {}) };
+      for (const [k, v] of Object.entries(request.disabilities ?? {})) {
+        if (v === null || v === '') delete next[k];
+        else next[k] = v;
+      }
+      merged.disabilities = next;
+      continue;
+    }
+    if (key === 'ethnicity' || key === 'course_subject_2' || key === 'course_subject_3') {
+      merged[key] = value === '' ? null : (value as string | null);
+      continue;
+    }
+    if (key === 'employing_school_urn' || key === 'training_partner_urn' || key === 'training_partner_ukprn') continue;
+    if (value === null) continue;
+    if (value === '' && EMPTY_MEANS_ABSENT_ON_UPDATE.includes(key)) continue;
+    (merged as Record<string, unknown>)[key] = value;
+  }
+  // A request value the wire checks refused leaves the stored one in the merged record, and the
+  // rules on that field are skipped (its message is already there).
+  const write: TraineeWrite = { mode: 'update', request, stored, degreesForRequiredRule: opts.hasDegrees === false ? 0 : null };
+  const out = checkTrainee(merged, ctx, write, messages);
+  if (!messages.isEmpty || !out.details) return { ok: false, errors: messages.sorted(MESSAGE_ORDER) };
+  const details = out.details;
+  const changes: Partial<TraineeDetails> = {};
+  for (const key of Object.keys(details) as (keyof TraineeDetails)[]) {
+    if (!sameValue(details[key], stored[key])) (changes as Record<string, unknown>)[key] = details[key];
+  }
+  return { ok: true, value: { details, changes } };
+}

@@ -1,0 +1,294 @@
+import { DuplicateDegree, DuplicateTrainee, MissingData, NotFound, StateTransitionError, ValidationFailed } from './trainee.errors';
+import type {
+  AddDegree,
+  AddPlacement,
+  DeferTrainee,
+  RecommendForAward,
+  RecordAward,
+  RecordTrnIssued,
+  WithdrawTrainee,
+  RegisterTrainee,
+  RemoveDegree,
+  RemovePlacement,
+  TraineeCommand,
+  UpdateDegree,
+  UpdatePlacement,
+  UpdateTrainee,
+} from './trainee.commands';
+import type { Degree, DegreeInput, Placement, PlacementInput } from '@app/trainees/record';
+import { findDuplicates, isDuplicateDegree } from './trainee.duplicates';
+import { TOO_MANY_DEGREES, TOO_MANY_PLACEMENTS, TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from './trainee.limits';
+import type { TraineeEvent } from './trainee.events';
+import type { TraineeRules } from './trainee.rules';
+import type { Trainee, TraineeState } from './trainee.state';
+import { isActionAllowed, type TraineeAction } from './trainee.state-machine';
+import { validateDegree, validateDegreeUpdate } from './rules/validate-degree';
+import { validateNewTrainee, validateTraineeUpdate } from './rules/validate-trainee';
+import { validatePlacement, validatePlacementUpdate } from './rules/validate-placement';
+import { validateDeferral, validateRecommendation, validateWithdrawal } from './rules/validate-lifecycle';
+import type { RequestData } from './rules/request-data';
+
+/**
+ * Decides what a command does to a trainee: returns the new events (possibly none) or throws a
+ * {@link DomainError}. Pure: the time and new ids arrive inside the command.
+ *
+ * Errors: {@link MissingData} and {@link ValidationFailed} (422), {@link DuplicateTrainee} (409),
+ * {@link NotFound} (404), {@link StateTransitionError} (422).
+ */
+export function decide(command: TraineeCommand, state: TraineeState): TraineeEvent[] {
+  switch (command.type) {
+    case 'RegisterTrainee':
+      return register(command, state);
+    case 'UpdateTrainee':
+      return update(command, state);
+    case 'AddPlacement':
+      return addPlacement(command, state);
+    case 'UpdatePlacement':
+      return updatePlacement(command, state);
+    case 'RemovePlacement':
+      return removePlacement(command, state);
+    case 'AddDegree':
+      return addDegree(command, state);
+    case 'UpdateDegree':
+      return updateDegree(command, state);
+    case 'RemoveDegree':
+      return removeDegree(command, state);
+    case 'DeferTrainee':
+      return defer(command, state);
+    case 'WithdrawTrainee':
+      return withdraw(command, state);
+    case 'RecommendForAward':
+      return recommend(command, state);
+    case 'RecordTrnIssued':
+      return recordTrn(command, state);
+    case 'RecordAward':
+      return recordAward(command, state);
+  }
+}
+
+/** `YYYY-MM-DD` of an ISO 8601 instant, in UTC. */
+export function utcDate(instant: string): string {
+  return instant.slice(0, 10);
+}
+
+function register(cmd: RegisterTrainee, state: TraineeState): TraineeEvent[] {
+  if (state.exists) throw new Error(`trainee ${cmd.trainee_id} already exists`);
+  const data = requireData(cmd.data);
+  const result = validateNewTrainee(data.fields, data.problems, { rules: cmd.rules, today: utcDate(cmd.now), schools: cmd.schools });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  const { details, placements, degrees } = result.value;
+  const duplicates = findDuplicates(
+    details,
+    cmd.duplicate_candidates.filter((t) => t.ukprn === cmd.ukprn),
+  );
+  if (duplicates.length > 0) throw new DuplicateTrainee<Trainee>(duplicates);
+
+  const ids = [...cmd.new_ids];
+  const nextId = (): string => {
+    const id = ids.shift();
+    if (!id) throw new Error('RegisterTrainee.new_ids ran out');
+    return id;
+  };
+  const at = cmd.now;
+  const events: TraineeEvent[] = [
+    { type: 'TraineeRegistered', data: { trainee_id: cmd.trainee_id, ukprn: cmd.ukprn, record_source: 'api', details, at } },
+  ];
+  for (const p of placements) {
+    events.push({
+      type: 'PlacementAdded',
+      data: { trainee_id: cmd.trainee_id, placement: { placement_id: nextId(), ...p, created_at: at, updated_at: at }, at },
+    });
+  }
+  for (const d of degrees) {
+    events.push({
+      type: 'DegreeAdded',
+      data: { trainee_id: cmd.trainee_id, degree: { degree_id: nextId(), ...d, created_at: at, updated_at: at }, at },
+    });
+  }
+  events.push({ type: 'TraineeSubmittedForTrn', data: { trainee_id: cmd.trainee_id, at } });
+  return events;
+}
+
+function update(cmd: UpdateTrainee, state: TraineeState): TraineeEvent[] {
+  const trainee = ownTrainee(state, cmd.ukprn);
+  const data = requireData(cmd.data);
+  requireAllowed(trainee, cmd.rules);
+  const result = validateTraineeUpdate(
+    data.fields,
+    data.problems,
+    trainee.details,
+    { rules: cmd.rules, today: utcDate(cmd.now) },
+    { hasDegrees: trainee.degrees.length > 0 },
+  );
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  const { changes } = result.value;
+  if (Object.keys(changes).length === 0) return [];
+  return [{ type: 'TraineeUpdated', data: { trainee_id: cmd.trainee_id, changes, at: cmd.now } }];
+}
+
+/** A writable trainee of the caller: exists, is the provider's, and the state machine allows writes. */
+function writableTrainee(cmd: { ukprn: string; rules: TraineeRules }, state: TraineeState): Trainee {
+  const trainee = ownTrainee(state, cmd.ukprn);
+  requireAllowed(trainee, cmd.rules);
+  return trainee;
+}
+
+function addPlacement(cmd: AddPlacement, state: TraineeState): TraineeEvent[] {
+  const trainee = writableTrainee(cmd, state);
+  const data = requireData(cmd.data);
+  if (trainee.placements.length >= TRAINEE_PLACEMENTS_MAX) throw new ValidationFailed([TOO_MANY_PLACEMENTS]);
+  const result = validatePlacement(data.fields, data.problems, { schools: cmd.schools }, { nested: false });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  const placement: Placement = { placement_id: cmd.placement_id, ...result.value, created_at: cmd.now, updated_at: cmd.now };
+  return [{ type: 'PlacementAdded', data: { trainee_id: trainee.trainee_id, placement, at: cmd.now } }];
+}
+
+function updatePlacement(cmd: UpdatePlacement, state: TraineeState): TraineeEvent[] {
+  const trainee = writableTrainee(cmd, state);
+  const stored = findPlacement(trainee, cmd.placement_id);
+  const data = requireData(cmd.data);
+  const current: PlacementInput = {
+    urn: stored.urn,
+    name: stored.name,
+    postcode: stored.postcode,
+    address: stored.address,
+    school_id: stored.school_id,
+  };
+  const result = validatePlacementUpdate(data.fields, data.problems, current, { schools: cmd.schools });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (sameFields(current, result.value)) return [];
+  const placement: Placement = { ...stored, ...result.value, updated_at: cmd.now };
+  return [{ type: 'PlacementUpdated', data: { trainee_id: trainee.trainee_id, placement, at: cmd.now } }];
+}
+
+function removePlacement(cmd: RemovePlacement, state: TraineeState): TraineeEvent[] {
+  const trainee = writableTrainee(cmd, state);
+  const { placement_id } = findPlacement(trainee, cmd.placement_id);
+  return [{ type: 'PlacementRemoved', data: { trainee_id: trainee.trainee_id, placement_id, at: cmd.now } }];
+}
+
+function addDegree(cmd: AddDegree, state: TraineeState): TraineeEvent[] {
+  const trainee = writableTrainee(cmd, state);
+  const data = requireData(cmd.data);
+  if (trainee.degrees.length >= TRAINEE_DEGREES_MAX) throw new ValidationFailed([TOO_MANY_DEGREES]);
+  const result = validateDegree(data.fields, data.problems, { rules: cmd.rules, today: utcDate(cmd.now) });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  const duplicates = trainee.degrees.filter((d) => isDuplicateDegree(result.value, d));
+  if (duplicates.length > 0) throw new DuplicateDegree<Degree>(duplicates);
+  const degree: Degree = { degree_id: cmd.degree_id, ...result.value, created_at: cmd.now, updated_at: cmd.now };
+  return [{ type: 'DegreeAdded', data: { trainee_id: trainee.trainee_id, degree, at: cmd.now } }];
+}
+
+function updateDegree(cmd: UpdateDegree, state: TraineeState): TraineeEvent[] {
+  const trainee = writableTrainee(cmd, state);
+  const stored = findDegree(trainee, cmd.degree_id);
+  const data = requireData(cmd.data);
+  const { degree_id: _id, created_at: _c, updated_at: _u, ...current } = stored;
+  const result = validateDegreeUpdate(data.fields, data.problems, current as DegreeInput, { rules: cmd.rules, today: utcDate(cmd.now) });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  const duplicates = trainee.degrees.filter((d) => d.degree_id !== stored.degree_id && isDuplicateDegree(result.value, d));
+  if (duplicates.length > 0) throw new DuplicateDegree<Degree>(duplicates);
+  if (sameFields(current, result.value)) return [];
+  const degree: Degree = { ...stored, ...result.value, updated_at: cmd.now };
+  return [{ type: 'DegreeUpdated', data: { trainee_id: trainee.trainee_id, degree, at: cmd.now } }];
+}
+
+function removeDegree(cmd: RemoveDegree, state: TraineeState): TraineeEvent[] {
+  const trainee = writableTrainee(cmd, state);
+  const { degree_id } = findDegree(trainee, cmd.degree_id);
+  return [{ type: 'DegreeRemoved', data: { trainee_id: trainee.trainee_id, degree_id, at: cmd.now } }];
+}
+
+/** The caller's trainee, if the state machine allows `action` on it; else StateTransitionError (§12.2). */
+function actionableTrainee(cmd: { ukprn: string; rules: TraineeRules }, state: TraineeState, action: TraineeAction): Trainee {
+  const trainee = ownTrainee(state, cmd.ukprn);
+  if (!isActionAllowed(action, trainee.state, cmd.rules)) throw new StateTransitionError();
+  return trainee;
+}
+
+function defer(cmd: DeferTrainee, state: TraineeState): TraineeEvent[] {
+  const trainee = actionableTrainee(cmd, state, 'defer');
+  const data = requireData(cmd.data);
+  const result = validateDeferral(data.fields, data.problems);
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  return [{ type: 'TraineeDeferred', data: { trainee_id: trainee.trainee_id, ...result.value, at: cmd.now } }];
+}
+
+/**
+ * Withdraw (docs/reference/API-FACTS.md §12.4): first the state check — allowed in submitted_for_trn, trn_received
+ * and deferred, and only once ITT has started (itt_start_date not after today) — regardless of the
+ * body; then every rule of the body.
+ */
+function withdraw(cmd: WithdrawTrainee, state: TraineeState): TraineeEvent[] {
+  const trainee = actionableTrainee(cmd, state, 'withdraw');
+  if (trainee.details.itt_start_date > utcDate(cmd.now)) throw new StateTransitionError();
+  const data = requireData(cmd.data);
+  const result = validateWithdrawal(data.fields, data.problems, trainee, cmd.rules.label('withdrawal_date'));
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  return [{ type: 'TraineeWithdrawn', data: { trainee_id: trainee.trainee_id, withdrawal: result.value, at: cmd.now } }];
+}
+
+/** Recommend for QTS/EYTS (docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8: from submitted_for_trn or trn_received). */
+function recommend(cmd: RecommendForAward, state: TraineeState): TraineeEvent[] {
+  const trainee = actionableTrainee(cmd, state, 'recommend_for_award');
+  const data = requireData(cmd.data);
+  const result = validateRecommendation(data.fields, data.problems, trainee, { today: utcDate(cmd.now) });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  return [
+    { type: 'TraineeRecommendedForAward', data: { trainee_id: trainee.trainee_id, outcome_date: result.value.outcome_date, at: cmd.now } },
+  ];
+}
+
+/** Records the TRN the registry issued; nothing when the trainee already has one (idempotent). */
+function recordTrn(cmd: RecordTrnIssued, state: TraineeState): TraineeEvent[] {
+  if (!state.exists) throw new NotFound('Trainee');
+  if (state.trainee.trn) return [];
+  return [{ type: 'TrnIssued', data: { trainee_id: state.trainee.trainee_id, trn: cmd.trn, at: cmd.now } }];
+}
+
+/** Records the registry's award of a recommended trainee; nothing when not recommended or already awarded. */
+function recordAward(cmd: RecordAward, state: TraineeState): TraineeEvent[] {
+  if (!state.exists) throw new NotFound('Trainee');
+  if (state.trainee.state !== 'recommended_for_award') return [];
+  return [{ type: 'TraineeAwarded', data: { trainee_id: state.trainee.trainee_id, awarded_at: cmd.awarded_at, at: cmd.now } }];
+}
+
+/** The trainee's placement by id (ids match case-insensitively, docs/reference/API-FACTS.md §1.10); else 404. */
+export function findPlacement(trainee: Trainee, placementId: string): Placement {
+  const id = placementId.toLowerCase();
+  const found = trainee.placements.find((p) => p.placement_id.toLowerCase() === id);
+  if (!found) throw new NotFound('Placement');
+  return found;
+}
+
+/** The trainee's degree by id (case-insensitive); else 404. */
+export function findDegree(trainee: Trainee, degreeId: string): Degree {
+  const id = degreeId.toLowerCase();
+  const found = trainee.degrees.find((d) => d.degree_id.toLowerCase() === id);
+  if (!found) throw new NotFound('Degree');
+  return found;
+}
+
+function sameFields<T extends object>(a: T, b: T): boolean {
+  return (Object.keys(b) as (keyof T)[]).every((k) => JSON.stringify(a[k] ?? null) === JSON.stringify(b[k] ?? null));
+}
+
+/** The trainee if it exists and belongs to `ukprn`; else 404 (docs/DESIGN.md property 6). */
+export function ownTrainee(state: TraineeState, ukprn: string): Trainee {
+  if (!state.exists || state.trainee.ukprn !== ukprn) throw new NotFound('Trainee');
+  return state.trainee;
+}
+
+function requireAllowed(trainee: Trainee, rules: TraineeRules): void {
+  if (!isActionAllowed('update', trainee.state, rules)) throw new StateTransitionError();
+}
+
+/**
+ * The request's `data`, unless it is missing: no `data`, an empty or non-object one, or (on a
+ * create) one holding no key the version accepts (docs/reference/API-FACTS.md §5.1; docs/DESIGN.md
+ * ruling 4) → {@link MissingData}.
+ */
+export function requireData<F>(data: RequestData<F>): Extract<RequestData<F>, { kind: 'data' }> {
+  if (data.kind === 'missing') throw new MissingData();
+  return data;
+}

@@ -1,0 +1,147 @@
+import { registerEventSchemas } from '@app/event-sourcing';
+import type { Degree, Placement, TraineeDetails } from '@app/trainees/record';
+import type { Withdrawal } from './trainee.state';
+
+/**
+ * Events of the trainee stream `trainee-<trainee_id>`, past tense, each with a schema version
+ * (docs/DESIGN.md "Event envelope"). Every event's data carries the instant it happened (`at`, ISO 8601
+ * UTC with milliseconds), so `evolve` needs no clock.
+ */
+export interface TraineeRegistered {
+  type: 'TraineeRegistered';
+  data: {
+    trainee_id: string;
+    ukprn: string;
+    record_source: 'api';
+    details: TraineeDetails;
+    at: string;
+  };
+}
+
+/** The trainee was submitted to the registry for a TRN (docs/reference/API-FACTS.md §12.1; state submitted_for_trn). */
+export interface TraineeSubmittedForTrn {
+  type: 'TraineeSubmittedForTrn';
+  data: { trainee_id: string; at: string };
+}
+
+/** Fields changed by a PUT/PATCH; `changes` holds only the canonical fields whose value changed. */
+export interface TraineeUpdated {
+  type: 'TraineeUpdated';
+  data: { trainee_id: string; changes: Partial<TraineeDetails>; at: string };
+}
+
+export interface PlacementAdded {
+  type: 'PlacementAdded';
+  data: { trainee_id: string; placement: Placement; at: string };
+}
+
+/** A placement after a PUT/PATCH: the whole placement as it now stands. */
+export interface PlacementUpdated {
+  type: 'PlacementUpdated';
+  data: { trainee_id: string; placement: Placement; at: string };
+}
+
+export interface PlacementRemoved {
+  type: 'PlacementRemoved';
+  data: { trainee_id: string; placement_id: string; at: string };
+}
+
+export interface DegreeAdded {
+  type: 'DegreeAdded';
+  data: { trainee_id: string; degree: Degree; at: string };
+}
+
+/** A degree after a PUT/PATCH: the whole degree as it now stands. */
+export interface DegreeUpdated {
+  type: 'DegreeUpdated';
+  data: { trainee_id: string; degree: Degree; at: string };
+}
+
+export interface DegreeRemoved {
+  type: 'DegreeRemoved';
+  data: { trainee_id: string; degree_id: string; at: string };
+}
+
+/** Deferred (docs/spec/trainee-records-api.md "POST …/defer"; docs/reference/API-FACTS.md §12.3). */
+export interface TraineeDeferred {
+  type: 'TraineeDeferred';
+  data: { trainee_id: string; defer_date: string; defer_reason: string | null; at: string };
+}
+
+/** Withdrawn (docs/spec/trainee-records-api.md "POST …/withdraw"; docs/reference/API-FACTS.md §12.4). */
+export interface TraineeWithdrawn {
+  type: 'TraineeWithdrawn';
+  data: { trainee_id: string; withdrawal: Withdrawal; at: string };
+}
+
+/** Recommended for QTS/EYTS (docs/spec/trainee-records-api.md "POST …/recommend-for-qts"); `at` is recommended_for_award_at. */
+export interface TraineeRecommendedForAward {
+  type: 'TraineeRecommendedForAward';
+  data: { trainee_id: string; outcome_date: string; at: string };
+}
+
+/** The registry issued a TRN (docs/reference/API-FACTS.md §12.1). */
+export interface TrnIssued {
+  type: 'TrnIssued';
+  data: { trainee_id: string; trn: string; at: string };
+}
+
+/** The registry awarded QTS/EYTS (docs/reference/API-FACTS.md §12.5): `awarded_at` is the instant of the award. */
+export interface TraineeAwarded {
+  type: 'TraineeAwarded';
+  data: { trainee_id: string; awarded_at: string; at: string };
+}
+
+export type TraineeEvent =
+  | TraineeRegistered
+  | TraineeSubmittedForTrn
+  | TraineeUpdated
+  | PlacementAdded
+  | PlacementUpdated
+  | PlacementRemoved
+  | DegreeAdded
+  | DegreeUpdated
+  | DegreeRemoved
+  | TraineeDeferred
+  | TraineeWithdrawn
+  | TraineeRecommendedForAward
+  | TrnIssued
+  | TraineeAwarded;
+
+export type TraineeEventType = TraineeEvent['type'];
+
+/** Current schema version of each trainee event's `data`; older versions are upcast on read. */
+export const TRAINEE_EVENT_SCHEMA_VERSIONS: Record<TraineeEventType, number> = {
+  TraineeRegistered: 1,
+  TraineeSubmittedForTrn: 1,
+  TraineeUpdated: 1,
+  /** v2 added `school_id` (see trainee.upcasters.ts). */
+  PlacementAdded: 2,
+  PlacementUpdated: 1,
+  PlacementRemoved: 1,
+  DegreeAdded: 1,
+  DegreeUpdated: 1,
+  DegreeRemoved: 1,
+  TraineeDeferred: 1,
+  TraineeWithdrawn: 1,
+  TraineeRecommendedForAward: 1,
+  TrnIssued: 1,
+  TraineeAwarded: 1,
+};
+
+registerEventSchemas(TRAINEE_EVENT_SCHEMA_VERSIONS);
+
+export const TRAINEE_EVENT_TYPES = Object.keys(TRAINEE_EVENT_SCHEMA_VERSIONS) as TraineeEventType[];
+
+/** Stream category of trainees: a trainee lives in `trainee-<trainee_id>`. */
+export const TRAINEE_STREAM_PREFIX = 'trainee-';
+
+/** The stream id of a trainee. */
+export function traineeStreamId(traineeId: string): string {
+  return `${TRAINEE_STREAM_PREFIX}${traineeId}`;
+}
+
+/** True when `type` names a trainee event this code knows. */
+export function isTraineeEventType(type: string): type is TraineeEventType {
+  return Object.prototype.hasOwnProperty.call(TRAINEE_EVENT_SCHEMA_VERSIONS, type);
+}

@@ -1,0 +1,280 @@
+import {
+  decodeTraineeEvent,
+  evolve,
+  initialTraineeState,
+  type Trainee,
+  type TraineeEvent,
+  type TraineeState,
+  traineeStreamId,
+} from '@app/trainees/decider';
+import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+
+/**
+ * The audit history of one trainee (README "Trainee history"), computed by replaying the trainee's own
+ * stream `trainee-<trainee_id>` with the domain's `evolve` (docs/DESIGN.md "The shape": the audit
+ * history is the one answer that reads the event log on purpose; it never reads the read models).
+ */
+
+/** One event of a trainee's stream, as the auditors' timeline shows it (snake_case: it is served over HTTP as is). */
+export interface TimelineEntry {
+  /** Global position of the event in the log. */
+  position: number;
+  /** 0-based revision of the event in the trainee's stream. */
+  revision: number;
+  /** When it happened (`metadata.occurredAt`, ISO 8601 UTC with milliseconds). */
+  occurred_at: string;
+  event_type: string;
+  /**
+   * What the event changed, by canonical field name (the v2026.1 name where the versions differ,
+   * as in `TraineeDetails`): the details fields a registration set or an update changed, the
+   * lifecycle fields (`state`, `trn`, `defer_date`, `withdrawal`, …) a lifecycle event changed, and
+   * `placements` or `degrees` for a sub-resource event. Empty when the event changed nothing.
+   */
+  changed_fields: string[];
+  /**
+   * The new value of each changed field (same keys as `changed_fields`). For `placements` and
+   * `degrees` the value describes the item: all its fields when added, its id and the fields that
+   * changed when updated, its id and `removed: true` when removed.
+   */
+  changes: Record<string, unknown>;
+  /** The acting provider (the trainee's own; the registry's events carry the trainee's provider too). */
+  provider_ukprn: string | null;
+  /** Id of the API token that made the request (never the token); null for events of the registry process. */
+  token_id: string | null;
+  api_version: string | null;
+  request_id: string | null;
+}
+
+/** A trainee's stream as read for its history. */
+export interface TraineeHistory {
+  /** The stored trainee id (as registered; the id asked for may differ in case). */
+  traineeId: string;
+  /** The owning provider (from `TraineeRegistered`), null when the stream has no registration. */
+  ukprn: string | null;
+  /** The stream's events in revision order, as stored (decoded and upcast when replayed). */
+  events: RecordedEvent[];
+}
+
+/** Trainee fields outside `details` that an event may change (timestamps are left out: `occurred_at` says when). */
+const LIFECYCLE_FIELDS = [
+  'trainee_id',
+  'ukprn',
+  'record_source',
+  'state',
+  'trn',
+  'submitted_for_trn_at',
+  'outcome_date',
+  'recommended_for_award_at',
+  'awarded_at',
+  'defer_date',
+  'defer_reason',
+  'reinstate_date',
+  'withdrawal',
+] as const satisfies readonly (keyof Trainee)[];
+
+/**
+ * Reads a trainee's stream for its history; null when there is no such trainee. The stream is
+ * named by the exact trainee id; `resolveId` (optional) maps an id that matched no stream to the
+ * stored id, for ids given in another case (docs/reference/API-FACTS.md §1.10: ids match case-insensitively). The API
+ * resolves through the trainee read model, which only maps the id: the history itself is the log's.
+ */
+export async function loadTraineeHistory(
+  eventStore: EventStore,
+  traineeId: string,
+  options: { resolveId?: (traineeId: string) => Promise<string | null> } = {},
+): Promise<TraineeHistory | null> {
+  let id = traineeId;
+  let events = id === '' ? [] : await eventStore.readStream(traineeStreamId(id));
+  if (events.length === 0 && options.resolveId) {
+    const resolved = await options.resolveId(traineeId);
+    if (resolved && resolved !== traineeId) {
+      id = resolved;
+      events = await eventStore.readStream(traineeStreamId(id));
+    }
+  }
+  if (events.length === 0) return null;
+  return { traineeId: id, ukprn: ownerOf(events), events };
+}
+
+/** The owning provider's UKPRN, from the stream's `TraineeRegistered` event; null without one. */
+export function ownerOf(recorded: readonly RecordedEvent[]): string | null {
+  for (const r of recorded) {
+    if (r.type !== 'TraineeRegistered') continue;
+    const e = decodeTraineeEvent(r);
+    if (e?.type === 'TraineeRegistered') return e.data.ukprn;
+  }
+  return null;
+}
+
+/**
+ * The timeline of a trainee's stream: one entry per event, in stream order, with what it changed
+ * (found by folding the stream with the domain's `evolve` and comparing each state with the one
+ * before) and who did it (the event's metadata). Events of unknown types get an entry with no
+ * changes. Pure; linear in the number of events.
+ */
+export function traineeTimeline(recorded: readonly RecordedEvent[]): TimelineEntry[] {
+  let state: TraineeState = initialTraineeState;
+  const entries: TimelineEntry[] = [];
+  for (const r of recorded) {
+    const event = decodeTraineeEvent(r);
+    const before = state;
+    if (event) state = evolve(state, event);
+    const { changed_fields, changes } = event ? describeChange(before, state, event) : { changed_fields: [], changes: {} };
+    const m = r.metadata ?? ({} as RecordedEvent['metadata']);
+    entries.push({
+      position: r.position,
+      revision: r.streamRevision,
+      occurred_at: occurredAtOf(r) ?? '',
+      event_type: r.type,
+      changed_fields,
+      changes,
+      provider_ukprn: stringOrNull(m.providerUkprn),
+      token_id: stringOrNull(m.tokenId),
+      api_version: stringOrNull(m.apiVersion),
+      request_id: stringOrNull(m.requestId),
+    });
+  }
+  return entries;
+}
+
+/**
+ * The trainee as it stood at `instant`: the fold with `evolve` of the events whose
+ * `metadata.occurredAt` is at or before it (events of one request share their instant, so the
+ * state is never caught half-way through a request). Null when the trainee did not exist yet.
+ */
+export function traineeAsOf(recorded: readonly RecordedEvent[], instant: Date | string): Trainee | null {
+  const limit = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
+  if (Number.isNaN(limit)) throw new RangeError(`not an instant: ${String(instant)}`);
+  // Events carry `toISOString()` instants, which compare as strings; anything else is parsed.
+  const limitText = limit >= 0 && limit < MAX_FOUR_DIGIT_YEAR_MS ? new Date(limit).toISOString() : null;
+  let state: TraineeState = initialTraineeState;
+  for (const r of recorded) {
+    const at = occurredAtOf(r);
+    if (at === null) continue;
+    if (limitText !== null && at.length === 24 && at.charCodeAt(23) === 90 /* Z */) {
+      if (at > limitText) continue;
+    } else {
+      const t = Date.parse(at);
+      if (Number.isNaN(t) || t > limit) continue;
+    }
+    const event = decodeTraineeEvent(r);
+    if (event) state = evolve(state, event);
+  }
+  return state.exists ? state.trainee : null;
+}
+
+/**
+ * The timeline as a provider may see it: token ids only on the events its own provider caused
+ * (a trainee's stream holds no other provider's events, so this is a safeguard, never a filter of
+ * events). Tokens themselves are never in events, only their ids.
+ */
+export function timelineForProvider(entries: readonly TimelineEntry[], ukprn: string): TimelineEntry[] {
+  return entries.map((e) => (e.token_id !== null && e.provider_ukprn !== ukprn ? { ...e, token_id: null } : e));
+}
+
+/** 10000-01-01T00:00:00Z: instants before it print with a four-digit year. */
+const MAX_FOUR_DIGIT_YEAR_MS = 253402300800000;
+
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|([+-])(\d{2})(?::?(\d{2}))?)$/i;
+
+/**
+ * Parses an ISO 8601 instant: a calendar date and a time with a UTC designator or an offset
+ * (`2026-01-05T10:00:00Z`, `2026-01-05T10:00:00.123+01:00`, `2026-01-05T10:00Z`). A date alone or
+ * a local time without an offset names no instant and gives null, as do impossible dates and
+ * times. Fractions of a second beyond milliseconds are truncated.
+ */
+export function parseInstant(text: string): Date | null {
+  const m = ISO_INSTANT.exec(text);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s = '0', frac = '', zone, sign, oh = '0', om = '0'] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  let offsetMinutes = 0;
+  if (zone.toUpperCase() !== 'Z') {
+    const offH = Number(oh);
+    const offM = Number(om);
+    if (offH > 23 || offM > 59) return null;
+    offsetMinutes = (sign === '-' ? -1 : 1) * (offH * 60 + offM);
+  }
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, Number(frac.slice(0, 3).padEnd(3, '0')));
+  return new Date(date.getTime() - offsetMinutes * 60_000);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+function describeChange(
+  before: TraineeState,
+  after: TraineeState,
+  event: TraineeEvent,
+): { changed_fields: string[]; changes: Record<string, unknown> } {
+  const changes: Record<string, unknown> = {};
+  if (!after.exists) return { changed_fields: [], changes };
+  const a = after.trainee;
+  if (!before.exists) {
+    // A registration: every field it set.
+    for (const f of LIFECYCLE_FIELDS) if (a[f] !== null) changes[f] = a[f];
+    for (const [f, v] of Object.entries(a.details)) if (hasValue(v)) changes[f] = v;
+    return { changed_fields: Object.keys(changes), changes };
+  }
+  const b = before.trainee;
+  for (const f of LIFECYCLE_FIELDS) if (!same(b[f], a[f])) changes[f] = a[f];
+  // Only an update touches the details, and it names the fields it sets.
+  if (event.type === 'TraineeUpdated') {
+    const bd = b.details as unknown as Record<string, unknown>;
+    const ad = a.details as unknown as Record<string, unknown>;
+    for (const f of Object.keys(event.data.changes)) if (!same(bd[f], ad[f])) changes[f] = ad[f];
+  }
+  if (event.type.startsWith('Placement')) {
+    changes.placements = subResourceChange(event, 'placement', b.placements as unknown as Item[]);
+  }
+  if (event.type.startsWith('Degree')) {
+    changes.degrees = subResourceChange(event, 'degree', b.degrees as unknown as Item[]);
+  }
+  return { changed_fields: Object.keys(changes), changes };
+}
+
+type Item = Record<string, unknown>;
+
+function subResourceChange(event: TraineeEvent, kind: 'placement' | 'degree', previous: Item[]): Item {
+  const data = event.data as Record<string, unknown>;
+  const idKey = `${kind}_id`;
+  const item = data[kind] as Item | undefined;
+  if (!item) return { [idKey]: data[idKey] ?? null, removed: true };
+  const old = previous.find((x) => x[idKey] === item[idKey]);
+  if (!old || !event.type.endsWith('Updated')) return { ...item };
+  const diff: Item = { [idKey]: item[idKey] };
+  for (const [f, v] of Object.entries(item)) if (f !== 'updated_at' && !same(old[f], v)) diff[f] = v;
+  return diff;
+}
+
+function hasValue(v: unknown): boolean {
+  if (v === null || v === undefined) return false;
+  if (typeof v === 'object' && !Array.isArray(v)) return Object.keys(v as object).length > 0;
+  return true;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function occurredAtOf(r: RecordedEvent): string | null {
+  const at = r.metadata?.occurredAt ?? (r.data as { at?: unknown } | null)?.at;
+  return typeof at === 'string' ? at : null;
+}
+
+function stringOrNull(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null;
+}

@@ -1,0 +1,104 @@
+import {
+  decodeTraineeEvent,
+  evolve,
+  lastNameKey,
+  startCycle,
+  type Trainee,
+  type TraineeEvent,
+  type TraineeStatus,
+} from '@app/trainees/decider';
+import type { RecordedEvent } from '@app/event-sourcing';
+import { project, type Projection } from '@app/event-sourcing';
+
+/**
+ * One document of the `trainees` projection: the trainee exactly as the domain's `evolve` leaves
+ * it (docs/DESIGN.md "Read models": one canonical document; property 5: a rebuild equals the live
+ * projection because both apply `evolve`), with what the projection adds.
+ */
+export interface TraineeDocument {
+  trainee: Trainee;
+  /** Stream revision (in `trainee-<trainee_id>`) of the last event applied. */
+  revision: number;
+  /** Global position of the event that registered the trainee: the list's tie-break (newest-created first). */
+  created_position: number;
+}
+
+/**
+ * The columns (SQLite) or fields (MongoDB) the trainee queries filter, sort and look up by, all
+ * derived from a {@link TraineeDocument} by {@link traineeKeys}.
+ */
+export interface TraineeKeys {
+  trainee_id: string;
+  /** The id lower-cased: ids match case-insensitively (docs/reference/API-FACTS.md §1.10). */
+  trainee_id_lower: string;
+  ukprn: string;
+  /** Start year of the trainee's academic cycle (the list's `academic_cycle`). */
+  start_cycle: number;
+  state: TraineeStatus;
+  itt_start_date: string;
+  has_trn: boolean;
+  updated_at: string;
+  date_of_birth: string;
+  training_route: string;
+  /** The last name as the duplicate rule compares it (`lastNameKey`). */
+  last_name_key: string;
+  created_position: number;
+}
+
+/**
+ * The `trainees` projection: one document per trainee, keyed by the trainee id as its events
+ * carry it. `TraineeRegistered` creates the document; every other trainee event evolves it and
+ * is ignored while the trainee does not exist; other event types are not read.
+ */
+export const traineeProjection: Projection<TraineeEvent, TraineeDocument> = {
+  decode: (recorded) => decodeTraineeEvent(recorded),
+  keyOf: (event) => event.data.trainee_id,
+  evolve: (doc, event, recorded) => {
+    const state = evolve(doc ? { exists: true, trainee: doc.trainee } : { exists: false }, event);
+    if (!state.exists) return doc;
+    return { trainee: state.trainee, revision: recorded.streamRevision, created_position: doc?.created_position ?? recorded.position };
+  },
+};
+
+/**
+ * Applies one recorded event to a trainee document (null: none yet) and returns the document:
+ * unchanged for an event at or below its revision, of another type, or of a trainee that does not
+ * exist other than its registration (docs/DESIGN.md "Read models").
+ */
+export function projectTrainee(doc: TraineeDocument | null, recorded: RecordedEvent): TraineeDocument | null {
+  return project(traineeProjection, doc, recorded);
+}
+
+/** The lookup key of a trainee id: ids match case-insensitively (docs/reference/API-FACTS.md §1.10). */
+export function traineeIdKey(traineeId: string): string {
+  return traineeId.toLowerCase();
+}
+
+/** The keys of a trainee document that the list, the duplicate check and the lookups need. */
+export function traineeKeys(doc: TraineeDocument): TraineeKeys {
+  const t = doc.trainee;
+  return {
+    trainee_id: t.trainee_id,
+    trainee_id_lower: traineeIdKey(t.trainee_id),
+    ukprn: t.ukprn,
+    start_cycle: startCycle(t.details),
+    state: t.state,
+    itt_start_date: t.details.itt_start_date,
+    has_trn: Boolean(t.trn),
+    updated_at: t.updated_at,
+    date_of_birth: t.details.date_of_birth,
+    training_route: t.details.training_route,
+    last_name_key: lastNameKey(t.details.last_name),
+    created_position: doc.created_position,
+  };
+}
+
+/** The keys a duplicate-candidate query matches (docs/reference/API-FACTS.md duplicate rule; `lastNameKey`). */
+export function duplicateKeys(
+  ukprn: string,
+  dateOfBirth: string,
+  trainingRoute: string,
+  lastName: string,
+): Pick<TraineeKeys, 'ukprn' | 'date_of_birth' | 'training_route' | 'last_name_key'> {
+  return { ukprn, date_of_birth: dateOfBirth, training_route: trainingRoute, last_name_key: lastNameKey(lastName) };
+}

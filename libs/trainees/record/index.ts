@@ -1,0 +1,33 @@
+export {
+  OTHER_UK_INSTITUTION_UUID,
+  REFERENCE_LISTS,
+  VETERANS_INITIATIVE,
+  WITHDRAWAL_REASONS,
+  allocationSubjectsOf,
+  catalogueEntry,
+  fundingMethodExists,
+  initiativesAvailableIn,
+  isNotApplicableUrn,
+  notApplicableUrnLabel,
+  routesWithFunding,
+  withdrawalReasonsFor,
+  type CodedEntry,
+  type FundingType,
+  type RefListName,
+  type RefLists,
+} from './codes/catalogue';
+export { fieldLabel, versionFieldName } from './field-names';
+export type { DeferralFields, DegreeFields, PlacementFields, RecommendationFields, TraineeFields, WithdrawalFields } from './input-fields';
+export {
+  DEGREES_ATTRIBUTES_MAX_ITEMS,
+  DISABILITY_KEYS_MAX,
+  JSON_BOUNDS_TEXT,
+  JSON_MAX_DEPTH,
+  JSON_MAX_ITEMS,
+  PLACEMENTS_ATTRIBUTES_MAX_ITEMS,
+  REASON_TEXT_MAX_CHARS,
+  TEXT_MAX_CHARS,
+  WITHDRAWAL_REASONS_MAX_ITEMS,
+} from './limits';
+export type { Degree, DegreeInput, Placement, PlacementInput, School, TraineeDetails } from './trainee.details';
+export { API_VERSIONS, DEFAULT_SERVED_VERSIONS, ServedVersions, VERSION_PATTERN, implementedVersion, type ApiVersion } from './versions';

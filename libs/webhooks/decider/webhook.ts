@@ -1,0 +1,188 @@
+import { DomainError } from '@app/event-sourcing';
+import { registerEventSchemas } from '@app/event-sourcing';
+import { isValidUkprn } from '@app/providers/decider';
+import { isTraineeEventType, TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
+
+/**
+ * A provider's webhook endpoints (docs/change-feed.md "Webhooks"), each event-sourced in its own
+ * stream `webhook-<endpoint_id>`. The caller supplies ids, secrets and the time: the domain holds
+ * no random source and no clock. The API version an endpoint's payload uses is opaque here (the
+ * application checks it against the implemented versions).
+ */
+
+/** An endpoint added: where to POST, which change types, the payload's API version, the signing secret. */
+export interface WebhookEndpointAdded {
+  type: 'WebhookEndpointAdded';
+  data: { endpoint_id: string; ukprn: string; url: string; event_types: string[]; api_version: string; secret: string; at: string };
+}
+
+/** An endpoint disabled, by an operator or by the dispatcher giving up (docs/change-feed.md "Retries"). */
+export interface WebhookEndpointDisabled {
+  type: 'WebhookEndpointDisabled';
+  data: { endpoint_id: string; ukprn: string; reason: string; at: string };
+}
+
+export type WebhookEvent = WebhookEndpointAdded | WebhookEndpointDisabled;
+export type WebhookEventType = WebhookEvent['type'];
+
+/** Current schema version of each webhook event's `data`. */
+export const WEBHOOK_EVENT_SCHEMA_VERSIONS: Record<WebhookEventType, number> = {
+  WebhookEndpointAdded: 1,
+  WebhookEndpointDisabled: 1,
+};
+registerEventSchemas(WEBHOOK_EVENT_SCHEMA_VERSIONS);
+
+/** Stream category of webhook endpoints: an endpoint lives in `webhook-<endpoint_id>`. */
+export const WEBHOOK_STREAM_PREFIX = 'webhook-';
+
+/** The stream id of an endpoint. */
+export function webhookStreamId(endpointId: string): string {
+  return `${WEBHOOK_STREAM_PREFIX}${endpointId}`;
+}
+
+/** True when `type` names a webhook event this code knows. */
+export function isWebhookEventType(type: string): type is WebhookEventType {
+  return Object.prototype.hasOwnProperty.call(WEBHOOK_EVENT_SCHEMA_VERSIONS, type);
+}
+
+/** The webhook event a stored event holds (a known type with object data), else null. */
+export function decodeWebhookEvent(stored: { type: string; data: unknown }): WebhookEvent | null {
+  if (!isWebhookEventType(stored.type) || typeof stored.data !== 'object' || stored.data === null) return null;
+  return { type: stored.type, data: stored.data } as WebhookEvent;
+}
+
+/** An endpoint as its events leave it. */
+export interface WebhookEndpointState {
+  exists: boolean;
+  endpoint_id: string | null;
+  ukprn: string | null;
+  url: string | null;
+  /** Change types delivered; empty: every type. */
+  event_types: string[];
+  api_version: string | null;
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+}
+
+export const initialWebhookEndpointState: WebhookEndpointState = {
+  exists: false,
+  endpoint_id: null,
+  ukprn: null,
+  url: null,
+  event_types: [],
+  api_version: null,
+  status: 'active',
+  disabled_reason: null,
+};
+
+/** Applies one webhook event (pure). */
+export function evolveWebhookEndpoint(state: WebhookEndpointState, event: WebhookEvent): WebhookEndpointState {
+  switch (event.type) {
+    case 'WebhookEndpointAdded': {
+      const d = event.data;
+      return {
+        exists: true,
+        endpoint_id: d.endpoint_id,
+        ukprn: d.ukprn,
+        url: d.url,
+        event_types: [...d.event_types],
+        api_version: d.api_version,
+        status: 'active',
+        disabled_reason: null,
+      };
+    }
+    case 'WebhookEndpointDisabled':
+      return { ...state, status: 'disabled', disabled_reason: event.data.reason };
+  }
+}
+
+export type WebhookCommand =
+  | {
+      type: 'AddWebhookEndpoint';
+      endpoint_id: string;
+      ukprn: string;
+      url: string;
+      event_types: string[];
+      api_version: string;
+      secret: string;
+      /** `http://` URLs accepted (the sandbox only). */
+      allow_http: boolean;
+      now: string;
+    }
+  | { type: 'DisableWebhookEndpoint'; endpoint_id: string; reason: string; now: string };
+
+/** An operator command the endpoint refuses; the message is for the operator's terminal. */
+export class WebhookCommandRejected extends DomainError {
+  readonly kind = 'WebhookCommandRejected';
+}
+
+/** Longest endpoint URL accepted. */
+export const WEBHOOK_URL_MAX_CHARS = 2000;
+/** Longest reason for disabling an endpoint. */
+export const WEBHOOK_REASON_MAX_CHARS = 500;
+
+const SECRET = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
+
+/** At most 100 characters of operator input, for a message. */
+function shown(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
+/** The URL as stored (WHATWG-normalised), or a rejection: https (http with `allowHttp`), no credentials, a host. */
+function checkedUrl(url: string, allowHttp: boolean): string {
+  if (url.length > WEBHOOK_URL_MAX_CHARS) throw new WebhookCommandRejected(`URL must be at most ${WEBHOOK_URL_MAX_CHARS} characters`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new WebhookCommandRejected(`URL is not a valid absolute URL: '${shown(url)}'`);
+  }
+  if (parsed.protocol !== 'https:' && !(allowHttp && parsed.protocol === 'http:')) {
+    throw new WebhookCommandRejected(
+      allowHttp
+        ? `URL must be http:// or https://, got '${shown(url)}'`
+        : `URL must be https:// (http:// only in the sandbox), got '${shown(url)}'`,
+    );
+  }
+  if (parsed.username !== '' || parsed.password !== '') throw new WebhookCommandRejected('URL must not hold a user name or password');
+  if (parsed.hostname === '') throw new WebhookCommandRejected(`URL has no host: '${shown(url)}'`);
+  return parsed.toString();
+}
+
+/** The change types, known ones only, without repeats, in the order of `TRAINEE_EVENT_TYPES`; empty: all. */
+function checkedTypes(types: string[]): string[] {
+  const unknown = types.filter((t) => !isTraineeEventType(t));
+  if (unknown.length > 0) {
+    throw new WebhookCommandRejected(`Unknown change types: ${unknown.map(shown).join(', ')} (known: ${TRAINEE_EVENT_TYPES.join(', ')})`);
+  }
+  return TRAINEE_EVENT_TYPES.filter((t) => types.includes(t));
+}
+
+function addEndpoint(command: Extract<WebhookCommand, { type: 'AddWebhookEndpoint' }>, state: WebhookEndpointState): WebhookEvent[] {
+  if (state.exists) throw new WebhookCommandRejected(`Webhook endpoint ${command.endpoint_id} already exists`);
+  if (!isValidUkprn(command.ukprn)) throw new WebhookCommandRejected(`UKPRN must be 8 digits, got '${shown(command.ukprn)}'`);
+  const url = checkedUrl(command.url, command.allow_http);
+  const event_types = checkedTypes(command.event_types);
+  if (!SECRET.test(command.secret)) throw new WebhookCommandRejected('The signing secret must be whsec_ and at least 24 bytes, base64');
+  if (command.api_version.trim() === '') throw new WebhookCommandRejected('The API version must not be blank');
+  const { endpoint_id, ukprn, api_version, secret } = command;
+  return [{ type: 'WebhookEndpointAdded', data: { endpoint_id, ukprn, url, event_types, api_version, secret, at: command.now } }];
+}
+
+/**
+ * Decides a webhook command (docs/change-feed.md "Webhooks"). Throws {@link WebhookCommandRejected}:
+ * an endpoint added twice, a bad UKPRN, a URL that is not absolute, not https (http only with
+ * `allow_http`), holds credentials or is over {@link WEBHOOK_URL_MAX_CHARS}; unknown change types; a
+ * malformed secret or a blank API version; disabling an unknown endpoint or with a blank or
+ * over-long reason. Disabling a disabled endpoint gives no event.
+ */
+export function decideWebhookEndpoint(command: WebhookCommand, state: WebhookEndpointState): WebhookEvent[] {
+  if (command.type === 'AddWebhookEndpoint') return addEndpoint(command, state);
+  if (!state.exists) throw new WebhookCommandRejected(`No webhook endpoint ${shown(command.endpoint_id)}`);
+  const reason = command.reason.trim();
+  if (reason === '') throw new WebhookCommandRejected('The reason must not be blank');
+  if (reason.length > WEBHOOK_REASON_MAX_CHARS)
+    throw new WebhookCommandRejected(`The reason must be at most ${WEBHOOK_REASON_MAX_CHARS} characters`);
+  if (state.status === 'disabled') return [];
+  return [{ type: 'WebhookEndpointDisabled', data: { endpoint_id: command.endpoint_id, ukprn: state.ukprn!, reason, at: command.now } }];
+}

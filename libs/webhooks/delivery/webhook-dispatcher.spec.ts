@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
+import { PROJECTED_STREAMS, Projector } from '@app/runtime/projector';
+import { SqliteReadModel, SqliteWebhookOutbox } from '@app/stores/sqlite';
+import { writeHistories } from '../../../test/support/history-generator';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookOperations } from '@app/webhooks/write';
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept")', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  let readModel: SqliteReadModel;
+  let outbox: SqliteWebhookOutbox;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dispatcher-'));
+    store = openSqliteEventStore(dir);
+    readModel = SqliteReadModel.open(dir);
+    outbox = SqliteWebhookOutbox.open(dir);
+  });
+
+  afterEach(async () => {
+    outbox.close();
+    readModel.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const project = () => new Projector(store, readModel, quiet).catchUp();
+
+  it('skips the changes unread while no endpoint is active, then enqueues only the changes after an endpoint was added', async () => {
+    await writeHistories(store, { trainees: 3, changesEach: 1, providers: 1, prefix: 'B' });
+    await project();
+    const dispatcher = new WebhookDispatcher(store, readModel, outbox, quiet, {
+      policy: { allowPrivate: true },
+      projectedStreams: PROJECTED_STREAMS,
+    });
+    const read = jest.spyOn(readModel, 'changesBetween');
+    expect(await dispatcher.ingestOnce()).toBe(0);
+    expect(read).not.toHaveBeenCalled();
+    expect(await outbox.checkpoint()).toBe(await store.headPosition());
+
+    const ops = new WebhookOperations(
+      store,
+      { getProvider: async (ukprn) => ({ ukprn, name: 'P', created_at: '' }) },
+      { allowHttp: true, allowPrivate: true },
+    );
+    const endpoint = await ops.add({ ukprn: '10000100', url: 'http://127.0.0.1:9/hooks', eventTypes: [] });
+    const addedAt = await store.headPosition();
+    await writeHistories(store, { trainees: 2, changesEach: 1, providers: 1, prefix: 'A' });
+    await project();
+    while ((await dispatcher.ingestOnce()) > 0);
+    expect(read).toHaveBeenCalled();
+    const deliveries = await outbox.deliveries(endpoint.endpoint_id, 1000);
+    const after = (await store.readAll({ fromPosition: addedAt, maxCount: 1000, filter: { streamPrefixes: ['trainee-'] } })).map(
+      (e) => e.position,
+    );
+    expect(deliveries.map((d) => d.position).sort((a, b) => a - b)).toEqual(after);
+    expect(await outbox.checkpoint()).toBe(await store.headPosition());
+  });
+});

@@ -1,0 +1,374 @@
+import { renderChange, type StoredChange } from '@app/changes';
+import type { ApiVersion } from '@app/trainees/record';
+import { decodeWebhookEvent, WEBHOOK_STREAM_PREFIX, type WebhookEvent } from '@app/webhooks/decider';
+import type { EventFilter, EventStore, RecordedEvent } from '@app/event-sourcing';
+import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from './webhook-outbox.port';
+import type { ChangeFeed } from '@app/changes';
+import type { AddressPolicy } from '@app/webhooks/write';
+import { disableWebhookEndpoint } from '@app/webhooks/write';
+import { sendWebhook } from './webhook-sender';
+
+/** What the dispatcher reads the changes from: the change feed, whole up to `checkpoint()`. */
+export type ChangeSource = Pick<ChangeFeed, 'changesBetween'> & { checkpoint(): Promise<number> };
+
+export interface DispatcherLogger {
+  info(message: string, context?: Record<string, unknown>): void;
+  warn(message: string, context?: Record<string, unknown>): void;
+  error(message: string, context?: Record<string, unknown>): void;
+}
+
+/** How deliveries are made and retried (docs/change-feed.md "Retries"; the defaults in {@link DISPATCHER_DEFAULTS}). */
+export interface DispatcherOptions {
+  /** Where deliveries may go: private addresses only in the sandbox. */
+  policy: AddressPolicy;
+  /** The streams the projector applies (its filter): the feed is whole up to the first of their events it has not applied. */
+  projectedStreams: EventFilter;
+  /** A whole attempt's deadline, ms. */
+  timeoutMs: number;
+  /** The wait after the first failed attempt, ms; it doubles after each failure. */
+  retryBaseMs: number;
+  /** The longest wait between two attempts, ms. */
+  retryMaxMs: number;
+  /** How long a delivery is retried from its first attempt before its endpoint is disabled, ms. */
+  giveUpAfterMs: number;
+  /** Attempts in flight at once. */
+  concurrency: number;
+  /** The wait when there is nothing to do, ms. */
+  pollMs: number;
+  /** Log events and changes read per ingest step. */
+  batchSize: number;
+  /** The clock (tests move it); default the system's. */
+  clock?: () => Date;
+  /** Told of each attempt's outcome and of each endpoint disabled (the metrics; must not throw). */
+  observer?: { attempted(delivered: boolean): void; endpointDisabled(): void };
+}
+
+/** The defaults: 10 s an attempt, retries from 5 s doubling up to 1 h, for 3 days; 8 at once. */
+export const DISPATCHER_DEFAULTS: Omit<DispatcherOptions, 'policy' | 'projectedStreams'> = {
+  timeoutMs: 10_000,
+  retryBaseMs: 5_000,
+  retryMaxMs: 3_600_000,
+  giveUpAfterMs: 3 * 24 * 3_600_000,
+  concurrency: 8,
+  pollMs: 500,
+  batchSize: 500,
+};
+
+/** The `webhook-id` of a change sent to an endpoint: the same on every attempt. */
+export function messageIdOf(endpointId: string, position: number): string {
+  return `msg_${endpointId}_${position}`;
+}
+
+/**
+ * The webhook dispatcher (docs/change-feed.md "Webhooks"). It follows the log from its own
+ * checkpoint, as the registry process manager does: the endpoints' events (`webhook-…` streams)
+ * and the change feed's entries (the trainee events, as the projector has made them), merged in
+ * position order and only as far as the projector has applied the log. Each change becomes one
+ * delivery per active endpoint of the trainee's provider that asked for its type and was added before it;
+ * deliveries, endpoints and the checkpoint are stored together ({@link WebhookOutbox.ingest}), so
+ * a restart neither loses nor repeats an enqueue. Deliveries are sent in order per (endpoint,
+ * trainee), several at once, each signed (Standard Webhooks), retried with exponential back-off;
+ * after `giveUpAfterMs` of failures the endpoint is disabled by an event, and its pending deliveries
+ * are abandoned (the changes stay in the feed). An attempt's outcome is stored when it ends, so a
+ * crash repeats at most the attempts in flight. Nothing here blocks the API: all of it is
+ * asynchronous I/O, and a failure is logged and retried, never thrown.
+ */
+export class WebhookDispatcher {
+  private readonly options: DispatcherOptions;
+  private endpoints = new Map<string, WebhookEndpointRecord>();
+  private position = 0;
+  private stopped = true;
+  private loop: Promise<void> | null = null;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private wakeUp: (() => void) | null = null;
+  private attempts = 0;
+  private waitingForFeed = false;
+
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly changes: ChangeSource,
+    private readonly outbox: WebhookOutbox,
+    private readonly logger: DispatcherLogger,
+    options: Partial<DispatcherOptions> & Pick<DispatcherOptions, 'policy' | 'projectedStreams'>,
+  ) {
+    this.options = { ...DISPATCHER_DEFAULTS, ...options };
+  }
+
+  /** Position of the last log event ingested. */
+  get checkpoint(): number {
+    return this.position;
+  }
+
+  /** Attempts made since start (delivered or not). */
+  get attemptsMade(): number {
+    return this.attempts;
+  }
+
+  /** Loads the stored endpoints and checkpoint and starts following; returns at once. */
+  async start(): Promise<void> {
+    this.position = await this.outbox.checkpoint();
+    this.endpoints = new Map((await this.outbox.endpoints()).map((e) => [e.endpoint_id, e]));
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  /** Stops taking work and waits for the attempts in flight to end and be recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await this.loop;
+    await Promise.allSettled(this.inFlight.values());
+  }
+
+  /** Looks for work now instead of at the next poll (the in-process projector calls it after each batch). */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    let backoff = this.options.pollMs;
+    while (!this.stopped) {
+      try {
+        const ingested = await this.ingestOnce();
+        const started = await this.deliverDue();
+        backoff = this.options.pollMs;
+        if (ingested === 0 && started === 0) await this.idle(await this.waitMs());
+        // The stores may answer without I/O: let timers and sockets run between two steps.
+        else await new Promise((resolve) => setImmediate(resolve));
+      } catch (err) {
+        this.logger.error('webhook dispatcher step failed; retrying', { error: String(err), retry_in_ms: backoff });
+        await this.idle(backoff);
+        backoff = Math.min(backoff * 2, 30_000);
+      }
+    }
+  }
+
+  /** How long to wait with nothing to do: the poll, or less when a retry falls due sooner. */
+  private async waitMs(): Promise<number> {
+    const due = await this.outbox.nextDueAt();
+    const until = due === null ? this.options.pollMs : due - this.now().getTime();
+    return Math.max(10, Math.min(this.options.pollMs, until));
+  }
+
+  /** Waits `ms`, or less when {@link wake} is called. */
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        if (this.wakeUp === done) this.wakeUp = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  private now(): Date {
+    return this.options.clock?.() ?? new Date();
+  }
+
+  /**
+   * One ingest step: the endpoints' events and the feed's changes after the checkpoint, as far as
+   * the feed is whole ({@link wholeUpTo}; at most a batch of each), in position order, stored with
+   * the new checkpoint. Returns how many events and changes it read.
+   */
+  async ingestOnce(): Promise<number> {
+    const head = await this.wholeUpTo();
+    if (head <= this.position) return 0;
+    const { batchSize } = this.options;
+    const hooks = await this.endpointEvents(head);
+    let upTo = hooks.length === batchSize ? hooks[hooks.length - 1].position : head;
+    let changes: StoredChange[] | null = [];
+    if (![...this.endpoints.values()].some((e) => e.status === 'active')) {
+      // No endpoint receives anything before the next endpoint event: the changes up to it are skipped unread.
+      if (hooks.length > 0) upTo = hooks[0].position;
+    } else changes = await this.changes.changesBetween(this.position, upTo, batchSize);
+    if (changes === null) {
+      // A store built before the feed: nothing moves until it is rebuilt (docs/change-feed.md "Upgrading").
+      if (!this.waitingForFeed) this.logger.warn('webhook dispatcher waits: the trainees projection has no change feed until rebuilt');
+      this.waitingForFeed = true;
+      return 0;
+    }
+    this.waitingForFeed = false;
+    if (changes.length === batchSize) upTo = Math.min(upTo, changes[changes.length - 1].position);
+    const items: (RecordedEvent | StoredChange)[] = [...hooks, ...changes].filter((i) => i.position <= upTo);
+    items.sort((a, b) => a.position - b.position);
+    const at = this.now().getTime();
+    const endpoints = new Map(this.endpoints);
+    const changed = new Map<string, WebhookEndpointRecord>();
+    const deliveries: NewWebhookDelivery[] = [];
+    const abandonFor: string[] = [];
+    for (const item of items) {
+      if ('streamId' in item) {
+        const event = decodeWebhookEvent(item);
+        if (!event) continue;
+        const record = applyEndpointEvent(endpoints.get(event.data.endpoint_id), event, item.position);
+        if (!record) continue;
+        endpoints.set(record.endpoint_id, record);
+        changed.set(record.endpoint_id, record);
+        if (record.status === 'disabled') abandonFor.push(record.endpoint_id);
+      } else {
+        for (const endpoint of endpoints.values()) {
+          if (!receives(endpoint, item)) continue;
+          deliveries.push(deliveryOf(endpoint, item, at));
+        }
+      }
+    }
+    await this.outbox.ingest({ endpoints: [...changed.values()], deliveries, abandonFor, at, checkpoint: upTo });
+    this.endpoints = endpoints;
+    this.position = upTo;
+    return items.length;
+  }
+
+  /**
+   * The position up to which the log can be read with a whole feed: up to the first trainee or
+   * provider event the projector has not applied yet, else the log's head (events it does not
+   * project, such as the endpoints' own, do not hold the dispatcher back). The head is read first,
+   * so an event appended meanwhile lies beyond it.
+   */
+  private async wholeUpTo(): Promise<number> {
+    const head = await this.eventStore.headPosition();
+    const applied = await this.changes.checkpoint();
+    const [next] = await this.eventStore.readAll({ fromPosition: applied, maxCount: 1, filter: this.options.projectedStreams });
+    return next && next.position <= head ? next.position - 1 : head;
+  }
+
+  /**
+   * The endpoints' events after the checkpoint and at or below `upTo`, in position order, at most a
+   * batch. Read by stream where the store can (`readStreamsByPrefix`: a few rows on the stream-id
+   * index, whatever the log's length); else from the log by position with a filter.
+   */
+  private async endpointEvents(upTo: number): Promise<RecordedEvent[]> {
+    const { batchSize } = this.options;
+    const filter = { streamPrefixes: [WEBHOOK_STREAM_PREFIX] };
+    if (!this.eventStore.readStreamsByPrefix) {
+      return (await this.eventStore.readAll({ fromPosition: this.position, maxCount: batchSize, filter })).filter(
+        (e) => e.position <= upTo,
+      );
+    }
+    const events: RecordedEvent[] = [];
+    for (let afterStream: string | null = null; ;) {
+      const read = await this.eventStore.readStreamsByPrefix({
+        streamPrefix: WEBHOOK_STREAM_PREFIX,
+        afterStream,
+        toPosition: upTo,
+        maxCount: 1000,
+      });
+      if (read.length === 0) break;
+      events.push(...read.filter((e) => e.position > this.position));
+      afterStream = read[read.length - 1].streamId;
+    }
+    return events.sort((a, b) => a.position - b.position).slice(0, batchSize);
+  }
+
+  /** Starts the due deliveries that are not in flight, up to the concurrency; returns how many it started. */
+  private async deliverDue(): Promise<number> {
+    const free = this.options.concurrency - this.inFlight.size;
+    if (free <= 0) return 0;
+    // Deliveries of an endpoint disabled since are left for the ingest of its event to abandon.
+    const due = (await this.outbox.due(this.now().getTime(), free + this.inFlight.size)).filter(
+      (d) => !this.inFlight.has(d.delivery_id) && this.endpoints.get(d.endpoint_id)?.status === 'active',
+    );
+    let started = 0;
+    for (const delivery of due.slice(0, free)) {
+      const attempt = this.attempt(delivery).finally(() => {
+        this.inFlight.delete(delivery.delivery_id);
+        this.wake();
+      });
+      this.inFlight.set(delivery.delivery_id, attempt);
+      started++;
+    }
+    return started;
+  }
+
+  /** One attempt of one delivery, recorded; gives up on the endpoint after `giveUpAfterMs` of failures. */
+  private async attempt(delivery: WebhookDelivery): Promise<void> {
+    const endpoint = this.endpoints.get(delivery.endpoint_id);
+    if (!endpoint || endpoint.status !== 'active') return;
+    const at = this.now();
+    this.attempts++;
+    const outcome = await sendWebhook(
+      { url: endpoint.url, secret: endpoint.secret, messageId: delivery.message_id, payload: delivery.payload, at },
+      { policy: this.options.policy, timeoutMs: this.options.timeoutMs },
+    );
+    const ended = this.now().getTime();
+    this.options.observer?.attempted(outcome.delivered);
+    try {
+      if (outcome.delivered) {
+        await this.outbox.recordAttempt(delivery.delivery_id, { delivered: true, at: ended, status: outcome.status });
+        return;
+      }
+      const failures = delivery.attempts + 1;
+      const wait = Math.min(this.options.retryBaseMs * 2 ** (failures - 1), this.options.retryMaxMs);
+      await this.outbox.recordAttempt(delivery.delivery_id, {
+        delivered: false,
+        at: ended,
+        status: outcome.status,
+        error: outcome.error,
+        next_attempt_at: ended + wait,
+      });
+      const since = delivery.first_attempt_at ?? at.getTime();
+      if (ended - since >= this.options.giveUpAfterMs) await this.giveUp(endpoint, since, failures, outcome.error);
+    } catch (err) {
+      this.logger.error('webhook attempt could not be recorded; it will be made again', {
+        delivery_id: delivery.delivery_id,
+        error: String(err),
+      });
+    }
+  }
+
+  /** Disables an endpoint whose delivery has failed since `since`; the ingest of its event abandons its pending deliveries. */
+  private async giveUp(endpoint: WebhookEndpointRecord, since: number, failures: number, error: string): Promise<void> {
+    const reason = `deliveries failing since ${new Date(since).toISOString()} (${failures} attempts; last: ${error})`.slice(0, 500);
+    this.endpoints.set(endpoint.endpoint_id, { ...endpoint, status: 'disabled', disabled_reason: reason });
+    await disableWebhookEndpoint(this.eventStore, endpoint.endpoint_id, reason, this.now());
+    this.options.observer?.endpointDisabled();
+    this.logger.warn('webhook endpoint disabled after failing deliveries', { endpoint_id: endpoint.endpoint_id, ukprn: endpoint.ukprn });
+  }
+}
+
+/** The endpoint record after one of its events at `position` (null for an event of an endpoint never added). */
+function applyEndpointEvent(
+  current: WebhookEndpointRecord | undefined,
+  event: WebhookEvent,
+  position: number,
+): WebhookEndpointRecord | null {
+  if (event.type === 'WebhookEndpointAdded') {
+    const d = event.data;
+    return {
+      endpoint_id: d.endpoint_id,
+      ukprn: d.ukprn,
+      url: d.url,
+      event_types: d.event_types,
+      api_version: d.api_version,
+      secret: d.secret,
+      status: 'active',
+      added_position: position,
+      disabled_reason: null,
+    };
+  }
+  return current ? { ...current, status: 'disabled', disabled_reason: event.data.reason } : null;
+}
+
+/** Whether `endpoint` receives `change`: active, the trainee's provider's, added before it, and of a type it asked for. */
+function receives(endpoint: WebhookEndpointRecord, change: StoredChange): boolean {
+  return (
+    endpoint.status === 'active' &&
+    endpoint.ukprn === change.ukprn &&
+    endpoint.added_position < change.position &&
+    (endpoint.event_types.length === 0 || endpoint.event_types.includes(change.type))
+  );
+}
+
+/** The delivery of `change` to `endpoint`: the feed's item in the endpoint's API version, due at `at`. */
+function deliveryOf(endpoint: WebhookEndpointRecord, change: StoredChange, at: number): NewWebhookDelivery {
+  return {
+    delivery_id: `${endpoint.endpoint_id}.${change.position}`,
+    endpoint_id: endpoint.endpoint_id,
+    position: change.position,
+    trainee_id: change.trainee_id,
+    message_id: messageIdOf(endpoint.endpoint_id, change.position),
+    payload: JSON.stringify(renderChange(change, endpoint.api_version as ApiVersion)),
+    next_attempt_at: at,
+  };
+}

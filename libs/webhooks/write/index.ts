@@ -1,0 +1,2 @@
+export { checkLiteralTarget, checkWebhookTarget, guardedLookup, WebhookTargetRefused, type AddressPolicy } from './address-guard';
+export { WebhookOperations, disableWebhookEndpoint } from './webhook-operations';

@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { API_VERSIONS } from '@app/trainees/record';
+import {
+  decideWebhookEndpoint,
+  decodeWebhookEvent,
+  evolveWebhookEndpoint,
+  initialWebhookEndpointState,
+  WEBHOOK_STREAM_PREFIX,
+  WebhookCommandRejected,
+  webhookStreamId,
+  type WebhookCommand,
+  type WebhookEndpointState,
+  type WebhookEvent,
+} from '@app/webhooks/decider';
+import { toEventData } from '@app/event-sourcing';
+import { newEventId, runCommand, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import type { ProviderReadModel } from '@app/providers/read';
+import { checkWebhookTarget, type AddressPolicy } from './address-guard';
+
+/** An endpoint as the admin CLI lists it (never its secret). */
+export interface WebhookEndpointView {
+  endpoint_id: string;
+  ukprn: string;
+  url: string;
+  /** Change types delivered; empty: all. */
+  event_types: string[];
+  api_version: string;
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+  added_at: string;
+}
+
+/** An endpoint just added, with its signing secret: shown once, by `webhook add`. */
+export interface AddedWebhookEndpoint extends WebhookEndpointView {
+  secret: string;
+}
+
+/** Where endpoints may point (docs/change-feed.md "Webhooks", "Where a webhook may point"). */
+export interface WebhookTargetPolicy extends AddressPolicy {
+  /** `http://` URLs accepted (the sandbox only). */
+  allowHttp: boolean;
+}
+
+/**
+ * The operator's webhook commands (`admin webhook add|list|disable`), as events on each endpoint's
+ * stream `webhook-<endpoint_id>` (docs/change-feed.md "Webhooks"). Throws `WebhookCommandRejected`
+ * for a refused command (the message is for the operator's terminal).
+ */
+export class WebhookOperations {
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly providers: Pick<ProviderReadModel, 'getProvider'>,
+    private readonly policy: WebhookTargetPolicy,
+    private readonly resolve?: (host: string) => Promise<string[]>,
+  ) {}
+
+  /**
+   * Adds an endpoint for the provider: a new id and a new Standard Webhooks secret (`whsec_` and
+   * 32 random bytes, base64). Refuses an unknown provider, an API version this code does not
+   * implement, a URL the policy forbids (https only outside the sandbox; in production, a host
+   * that resolves to a loopback, private or link-local address) and what the domain refuses.
+   */
+  async add(input: { ukprn: string; url: string; eventTypes: string[]; apiVersion?: string }): Promise<AddedWebhookEndpoint> {
+    if (!(await this.providers.getProvider(input.ukprn))) throw new WebhookCommandRejected(`No provider with UKPRN ${input.ukprn}`);
+    const apiVersion = input.apiVersion ?? API_VERSIONS[API_VERSIONS.length - 1];
+    if (!(API_VERSIONS as readonly string[]).includes(apiVersion)) {
+      throw new WebhookCommandRejected(`API version must be one of ${API_VERSIONS.join(', ')}, got '${apiVersion.slice(0, 40)}'`);
+    }
+    const endpointId = `wh_${randomBytes(12).toString('hex')}`;
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    const command: WebhookCommand = {
+      type: 'AddWebhookEndpoint',
+      endpoint_id: endpointId,
+      ukprn: input.ukprn,
+      url: input.url,
+      event_types: input.eventTypes,
+      api_version: apiVersion,
+      secret,
+      allow_http: this.policy.allowHttp,
+      now: new Date().toISOString(),
+    };
+    // The domain's checks first (scheme, syntax), then where the host resolves to.
+    decideWebhookEndpoint(command, initialWebhookEndpointState);
+    await checkWebhookTarget(input.url, this.policy, this.resolve).catch((err: unknown) => {
+      throw new WebhookCommandRejected(err instanceof Error ? err.message : String(err));
+    });
+    await this.run(endpointId, () => command);
+    const added = (await this.list()).find((e) => e.endpoint_id === endpointId)!;
+    return { ...added, secret };
+  }
+
+  /** Disables an endpoint (no more deliveries; its pending ones are abandoned). False when it was disabled already. */
+  async disable(endpointId: string, reason: string): Promise<boolean> {
+    return disableWebhookEndpoint(this.eventStore, endpointId, reason, new Date());
+  }
+
+  /** Every endpoint (of one provider when `ukprn` is given), folded from the log, in the order they were added. */
+  async list(ukprn?: string): Promise<WebhookEndpointView[]> {
+    const states = new Map<string, { state: WebhookEndpointState; added_at: string }>();
+    for (const recorded of await allEndpointEvents(this.eventStore)) {
+      const event = decodeWebhookEvent(recorded);
+      if (!event) continue;
+      const id = event.data.endpoint_id;
+      const entry = states.get(id) ?? { state: initialWebhookEndpointState, added_at: recorded.metadata.occurredAt };
+      states.set(id, { ...entry, state: evolveWebhookEndpoint(entry.state, event) });
+    }
+    return [...states.values()]
+      .filter(({ state }) => state.exists && (ukprn === undefined || state.ukprn === ukprn))
+      .map(({ state, added_at }) => viewOf(state, added_at));
+  }
+
+  private run(endpointId: string, command: () => WebhookCommand): Promise<number> {
+    return runWebhookCommand(this.eventStore, endpointId, command, new Date());
+  }
+}
+
+/**
+ * Disables endpoint `endpointId` for `reason` at `now` (the operator's `webhook disable`, or the
+ * dispatcher giving up, docs/change-feed.md "Retries"); false when it was disabled already. Throws
+ * `WebhookCommandRejected` for an unknown endpoint or a blank reason.
+ */
+export async function disableWebhookEndpoint(eventStore: EventStore, endpointId: string, reason: string, now: Date): Promise<boolean> {
+  const command = (): WebhookCommand => ({ type: 'DisableWebhookEndpoint', endpoint_id: endpointId, reason, now: now.toISOString() });
+  return (await runWebhookCommand(eventStore, endpointId, command, now)) > 0;
+}
+
+/** Decides `command` on the endpoint's stream and appends what it gives; returns the number of events appended. */
+async function runWebhookCommand(eventStore: EventStore, endpointId: string, command: () => WebhookCommand, now: Date): Promise<number> {
+  const outcome = await runCommand<WebhookEndpointState, WebhookEvent>(eventStore, webhookStreamId(endpointId), {
+    initialState: initialWebhookEndpointState,
+    evolve: evolveWebhookEndpoint,
+    decode: decodeWebhookEvent,
+    decide: (state) => decideWebhookEndpoint(command(), state),
+    encode: (events) => toEventData(events, { occurredAt: now.toISOString() }, newEventId),
+  });
+  return outcome.events.length;
+}
+
+/**
+ * Every endpoint event of the log, in position order: by stream where the store can
+ * (`readStreamsByPrefix`, on the stream-id index), else from the log by position with a filter.
+ */
+async function allEndpointEvents(eventStore: EventStore): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  if (eventStore.readStreamsByPrefix) {
+    const toPosition = await eventStore.headPosition();
+    for (let afterStream: string | null = null; ;) {
+      const read = await eventStore.readStreamsByPrefix({ streamPrefix: WEBHOOK_STREAM_PREFIX, afterStream, toPosition, maxCount: 1000 });
+      if (read.length === 0) break;
+      events.push(...read);
+      afterStream = read[read.length - 1].streamId;
+    }
+    return events.sort((a, b) => a.position - b.position);
+  }
+  for (let from = 0; ;) {
+    const batch = await eventStore.readAll({ fromPosition: from, maxCount: 1000, filter: { streamPrefixes: [WEBHOOK_STREAM_PREFIX] } });
+    events.push(...batch);
+    if (batch.length < 1000) return events;
+    from = batch[batch.length - 1].position;
+  }
+}
+
+function viewOf(state: WebhookEndpointState, addedAt: string): WebhookEndpointView {
+  return {
+    endpoint_id: state.endpoint_id!,
+    ukprn: state.ukprn!,
+    url: state.url!,
+    event_types: state.event_types,
+    api_version: state.api_version!,
+    status: state.status,
+    disabled_reason: state.disabled_reason,
+    added_at: addedAt,
+  };
+}
