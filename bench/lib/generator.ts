@@ -3,172 +3,17 @@
  * varied over the coded values of the reference data (routes, age ranges and course subjects
  * within the primary/secondary rules, sex, ethnicity, nationality, disabilities, study modes,
  * qualification aims, degree types, subjects, institutions and grades, placement schools) and over
- * names and dates. Every combination it produces passes `validateNewTrainee`; `selfCheck` proves
- * it on a sample before a run.
+ * names and dates. Every combination it produces passes the checks of a create body (`createBody`:
+ * the version's wire checks, then the record rules); `selfCheck` proves it on a sample before a run.
  */
 import { REFERENCE_LISTS, type School } from '@app/trainees/record';
 import { API_VERSIONS, fieldLabel, type ApiVersion } from '@app/trainees/record';
-import { acceptedTrainingRouteCodes, codesFor, lookupCode, traineeRulesFor, validateNewTrainee } from '@app/trainees/contract';
+import { acceptedTrainingRouteCodes, codesFor, lookupCode, traineeRulesFor } from '@app/trainees/contract';
+import { createBody } from '@app/trainees/contract/testing/bodies';
+import { EMAIL_DOMAINS, FIRST_NAMES, LAST_NAMES, MIDDLE_NAMES } from './generator-names';
 import { Random } from './random';
 
 const DAY_MS = 86_400_000;
-
-const FIRST_NAMES = [
-  'Olivia',
-  'Amelia',
-  'Isla',
-  'Ava',
-  'Mia',
-  'Ivy',
-  'Lily',
-  'Isabella',
-  'Rosie',
-  'Sophia',
-  'Grace',
-  'Freya',
-  'Willow',
-  'Florence',
-  'Emily',
-  'Ella',
-  'Poppy',
-  'Evie',
-  'Elsie',
-  'Charlotte',
-  'Evelyn',
-  'Sienna',
-  'Harper',
-  'Sofia',
-  'Ruby',
-  'Noah',
-  'Muhammad',
-  'Oliver',
-  'George',
-  'Leo',
-  'Arthur',
-  'Oscar',
-  'Harry',
-  'Archie',
-  'Jack',
-  'Henry',
-  'Charlie',
-  'Freddie',
-  'Theodore',
-  'Thomas',
-  'Finley',
-  'Theo',
-  'Alfie',
-  'Jacob',
-  'Isaac',
-  'Tommy',
-  'Joshua',
-  'Albert',
-  'William',
-  'Aisha',
-  'Priya',
-  'Fatima',
-  'Zainab',
-  'Chloé',
-  'Siân',
-  'Niamh',
-  'Aoife',
-  'Mary-Jane',
-  'Jean Paul',
-  'Oluwaseun',
-  'Kwame',
-  'Wei',
-  'Dmitri',
-  'Anya',
-  'Mateusz',
-  'Zofia',
-  'Rhys',
-  'Eilidh',
-  'Callum',
-  'Ruairí',
-];
-const MIDDLE_NAMES = ['Ann', 'Marie', 'Louise', 'James', 'John', 'Rose', 'Elizabeth', 'Michael', 'David', 'Grace', 'Alexander', 'May'];
-const LAST_NAMES = [
-  'Smith',
-  'Jones',
-  'Taylor',
-  'Brown',
-  'Williams',
-  'Wilson',
-  'Johnson',
-  'Davies',
-  'Patel',
-  'Robinson',
-  'Wright',
-  'Thompson',
-  'Evans',
-  'Walker',
-  'White',
-  'Roberts',
-  'Green',
-  'Hall',
-  'Thomas',
-  'Clarke',
-  'Jackson',
-  'Wood',
-  'Harris',
-  'Edwards',
-  'Turner',
-  'Martin',
-  'Cooper',
-  'Hill',
-  'Ward',
-  'Hughes',
-  'Moore',
-  'Clark',
-  'King',
-  'Harrison',
-  'Lewis',
-  'Baker',
-  'Lee',
-  'Allen',
-  'Morris',
-  'Khan',
-  'Scott',
-  'Watson',
-  'Davis',
-  'Parker',
-  'James',
-  'Bennett',
-  'Young',
-  'Phillips',
-  'Richardson',
-  'Mitchell',
-  'Bailey',
-  'Carter',
-  'Cook',
-  'Singh',
-  'Shaw',
-  'Bell',
-  'Collins',
-  'Morgan',
-  'Kelly',
-  'Begum',
-  "O'Brien",
-  'Murphy',
-  'MacDonald',
-  'Ahmed',
-  'Hussain',
-  'Nowak',
-  'Kowalski',
-  'Okafor',
-  'Mensah',
-  'Chen',
-  'Nguyen',
-  'da Silva',
-  'Van der Berg',
-  'Fitzgerald',
-  'Ali',
-  'Price',
-  'Rahman',
-  'Gray',
-  'Holmes',
-  'Fox',
-];
-const EMAIL_DOMAINS = ['example.com', 'example.org', 'example.ac.uk', 'example.net'];
 
 /** Routes whose create rules the generator's bodies satisfy, per version (no early-years or iQTS routes). */
 const ROUTES: Record<ApiVersion, readonly string[]> = {
@@ -411,8 +256,9 @@ function asciiLocal(name: string): string {
 }
 
 /**
- * Validates `count` bodies made by `make` with `validateNewTrainee` (as of `today`) and throws with
- * the first failure's messages, so a run never starts with a generator the service would refuse.
+ * Checks `count` bodies made by `make` as the API checks a create body (`createBody`, as of
+ * `today`) and throws with the first failure's messages, so a run never starts with a generator
+ * the service would refuse.
  */
 export function selfCheck(
   count: number,
@@ -420,7 +266,7 @@ export function selfCheck(
 ): void {
   for (let i = 0; i < count; i++) {
     const { data, version, today, schools } = make(i);
-    const result = validateNewTrainee(structuredClone(data), { version, today, schools });
+    const result = createBody(structuredClone(data), { version, today, schools });
     if (!result.ok) {
       throw new Error(
         `generator produced an invalid ${version} trainee (today ${today}): ${result.errors.join('; ')}\n${JSON.stringify(data)}`,

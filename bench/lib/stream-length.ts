@@ -34,13 +34,14 @@ import {
 } from '@app/trainees/decider';
 import { DomainError, toEventData, type WriteContext } from '@app/event-sourcing';
 import type { School } from '@app/trainees/record';
-import { commandFromWire, type WireCommand } from '@app/trainees/contract';
 import { type EventData, type EventStore, newEventId } from '@app/event-sourcing';
 import { openSqliteEventStore } from '@app/stores/sqlite';
-import { resourceId, type ProviderRef } from './dataset';
+import type { ProviderRef } from './dataset';
+import { resourceId } from './dataset-trainees';
 import { isoDate, TraineeGenerator } from './generator';
 import { combineLoads, runLoad, type LoadResult } from './load';
 import type { Scenario } from './scenarios';
+import { commandFromWire, type WireCommand } from './wire-commands';
 
 /** The name `--only` selects the measurement by. */
 export const STREAM_LENGTH_SCENARIO = 'patch_long_stream';

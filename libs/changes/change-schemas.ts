@@ -1,4 +1,5 @@
-import { TRAINEE_EVENT_TYPES, TRAINEE_STATES } from '@app/trainees/decider';
+import { TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
+import { TRAINEE_STATES } from '@app/trainees/record';
 import type { JsonSchema } from '@app/trainees/contract';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });

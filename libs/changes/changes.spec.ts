@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { evolveAll, type Trainee, type TraineeEvent } from '@app/trainees/decider';
+import { evolveAll, type TraineeEvent } from '@app/trainees/decider';
+import { type Trainee } from '@app/trainees/record';
 import {
   EXAMPLE_DEGREE,
   EXAMPLE_PLACEMENT,

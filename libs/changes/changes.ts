@@ -5,7 +5,8 @@
  * global position ({@link encodeCursor}).
  */
 import type { Degree, Placement } from '@app/trainees/record';
-import type { Trainee, TraineeEventType, TraineeStatus } from '@app/trainees/decider';
+import type { TraineeEventType } from '@app/trainees/decider';
+import type { Trainee, TraineeStatus } from '@app/trainees/record';
 import type { ApiVersion } from '@app/trainees/record';
 import { DEGREE_FIELDS, fieldsOf, PLACEMENT_FIELDS, TRAINEE_FIELDS, type OutputField } from '@app/trainees/contract';
 

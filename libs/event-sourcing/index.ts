@@ -23,5 +23,5 @@ export {
   type Subscription,
 } from './event-store.port';
 export { KeyedLock } from './keyed-lock';
-export { decodeBatch, foldBatch, project, type OnApplied, type Projection } from './projection';
+export { decodeBatch, foldBatch, project, type OnApplied, type Projection, type ProjectionWaiter } from './projection';
 export { registerUpcaster, upcast } from './upcasters';

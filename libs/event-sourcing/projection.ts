@@ -122,3 +122,13 @@ export function foldBatch<E, D extends Revisioned>(
   for (const [key, { before, after }] of docs) if (after !== null && after !== before) changes.push({ key, before, after });
   return changes;
 }
+
+/**
+ * Read-your-writes (docs/DESIGN.md property 1): a writer waits until the projections have applied
+ * every event up to its events' global `position`. Resolves true once they have, false after
+ * `timeoutMs` (the implementation's default when left out); never rejects for a time-out (the
+ * write itself is durable either way).
+ */
+export interface ProjectionWaiter {
+  waitFor(position: number, timeoutMs?: number): Promise<boolean>;
+}

@@ -3,12 +3,12 @@ import {
   decodeTraineeEvent,
   evolve,
   initialTraineeState,
-  type Trainee,
   type TraineeCommand,
   type TraineeEvent,
   type TraineeState,
   traineeStreamId,
 } from '@app/trainees/decider';
+import { type Trainee } from '@app/trainees/record';
 import { DomainError, toEventData } from '@app/event-sourcing';
 import {
   type EventStore,

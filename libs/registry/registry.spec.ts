@@ -1,10 +1,9 @@
-import { commandFromWire } from '@app/trainees/contract';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import v2025Example from '../../test/fixtures/post-trainee-v2025.0.json';
 import { FakeRegistry } from '../../test/support/fake-registry';
-import { decide, traineeStreamId } from '@app/trainees/decider';
+import { traineeStreamId } from '@app/trainees/decider';
+import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { toEventData } from '@app/event-sourcing';
 import { type EventStore, newEventId, PermanentSubscriptionError, type Subscription } from '@app/event-sourcing';
 import { SqliteEventStore } from '@app/stores/sqlite';
@@ -40,21 +39,9 @@ class CountingRegistry implements TeacherRegistry {
 /** A sandbox registry that answers at once. */
 const instant = () => new SandboxRegistry({ trnDelayMs: 0, awardDelayMs: 0 });
 
-/** Registers (and so submits for a TRN) trainee `id` at instant `at` (ISO 8601 UTC). */
+/** Registers (and so submits for a TRN) trainee `id` at instant `at` (ISO 8601 UTC): the example trainee, its placement P and degree D. */
 async function register(store: SqliteEventStore, id: string, at = '2026-01-01T00:00:00.000Z'): Promise<void> {
-  const events = decide(
-    commandFromWire({
-      type: 'RegisterTrainee',
-      trainee_id: id,
-      ukprn: '10000001',
-      version: 'v2025.0',
-      input: JSON.parse(JSON.stringify(v2025Example.data)),
-      now: at,
-      new_ids: ['P', 'D'],
-      duplicate_candidates: [],
-    }),
-    { exists: false },
-  );
+  const events = exampleRegistration({ trainee_id: id, ukprn: '10000001', at, placement_id: 'P', degree_id: 'D' });
   await store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: at }, newEventId), { expectedRevision: 'no_stream' });
 }
 

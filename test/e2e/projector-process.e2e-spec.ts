@@ -1,9 +1,8 @@
-import { commandFromWire } from '@app/trainees/contract';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import v2025Example from '../fixtures/post-trainee-v2025.0.json';
-import { decide, traineeStreamId } from '@app/trainees/decider';
+import { traineeStreamId } from '@app/trainees/decider';
+import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { toEventData } from '@app/event-sourcing';
 import { newEventId } from '@app/event-sourcing';
 import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
@@ -11,22 +10,19 @@ import { PROJECTED_STREAMS } from '@app/runtime/projector';
 import { SqliteReadModel } from '@app/stores/sqlite';
 import { TsProcess } from '../support/processes';
 
-/** Appends the registration of trainee `T<n>` (4 events) and returns the last position. */
+/**
+ * Appends the registration of trainee `T<n>` (4 events: the example trainee with first names `P<n>`
+ * and email `p<n>@example.com`, its placement `A<n>` and degree `B<n>`) and returns the last position.
+ */
 async function register(store: SqliteEventStore, n: number): Promise<number> {
-  const input = { ...JSON.parse(JSON.stringify(v2025Example.data)), first_names: `P${n}`, email: `p${n}@example.com` };
-  const events = decide(
-    commandFromWire({
-      type: 'RegisterTrainee',
-      trainee_id: `T${n}`,
-      ukprn: '10000001',
-      version: 'v2025.0',
-      input,
-      now: '2026-01-01T00:00:00.000Z',
-      new_ids: [`A${n}`, `B${n}`],
-      duplicate_candidates: [],
-    }),
-    { exists: false },
-  );
+  const events = exampleRegistration({
+    trainee_id: `T${n}`,
+    ukprn: '10000001',
+    at: '2026-01-01T00:00:00.000Z',
+    details: { first_names: `P${n}`, email: `p${n}@example.com` },
+    placement_id: `A${n}`,
+    degree_id: `B${n}`,
+  });
   const r = await store.appendToStream(
     traineeStreamId(`T${n}`),
     toEventData(events, { occurredAt: new Date().toISOString() }, newEventId),

@@ -1,9 +1,8 @@
-import { commandFromWire } from '@app/trainees/contract';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import v2025Example from '../fixtures/post-trainee-v2025.0.json';
-import { decide, traineeStreamId } from '@app/trainees/decider';
+import { traineeStreamId } from '@app/trainees/decider';
+import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { toEventData } from '@app/event-sourcing';
 import { newEventId } from '@app/event-sourcing';
 import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
@@ -14,22 +13,19 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 
 const UKPRN = '10000001';
 
-/** Appends the registration of trainee `T<n>` of {@link UKPRN} (its placement, degree and submission included). */
+/**
+ * Appends the registration of trainee `T<n>` of {@link UKPRN} (its placement, degree and submission
+ * included): the example trainee with first names `W<n>` and email `w<n>@example.com`.
+ */
 async function register(store: SqliteEventStore, n: number): Promise<void> {
-  const input = { ...JSON.parse(JSON.stringify(v2025Example.data)), first_names: `W${n}`, email: `w${n}@example.com` };
-  const events = decide(
-    commandFromWire({
-      type: 'RegisterTrainee',
-      trainee_id: `T${n}`,
-      ukprn: UKPRN,
-      version: 'v2025.0',
-      input,
-      now: '2026-01-01T00:00:00.000Z',
-      new_ids: [`A${n}`, `B${n}`],
-      duplicate_candidates: [],
-    }),
-    { exists: false },
-  );
+  const events = exampleRegistration({
+    trainee_id: `T${n}`,
+    ukprn: UKPRN,
+    at: '2026-01-01T00:00:00.000Z',
+    details: { first_names: `W${n}`, email: `w${n}@example.com` },
+    placement_id: `A${n}`,
+    degree_id: `B${n}`,
+  });
   await store.appendToStream(traineeStreamId(`T${n}`), toEventData(events, { occurredAt: new Date().toISOString() }, newEventId), {
     expectedRevision: 'no_stream',
   });

@@ -1,15 +1,15 @@
 import { newEventId } from '@app/event-sourcing';
-import v2025Example from '../fixtures/post-trainee-v2025.0.json';
-import { commandFromWire, type WireCommand } from '@app/trainees/contract';
-import { decide, evolveAll, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/trainees/decider';
 import { toEventData } from '@app/event-sourcing';
 import type { EventStore } from '@app/event-sourcing';
+import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
+import { degreeAdded, exampleRegistration, placementAdded, traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
 
 /**
- * Writes generated trainee histories straight to an event store (as the API would, through the
- * domain's decider): `trainees` trainees spread over `providers` providers, each registered with a
- * placement and a degree, then given `changesEach` changes (field updates, a placement, a degree).
- * Returns the trainee ids.
+ * Writes generated trainee histories straight to an event store as literal events (the events the
+ * API records for these changes): `trainees` trainees spread over `providers` providers, each the
+ * example trainee of libs/trainees/decider/testing/trainee-events.ts registered with a placement
+ * and a degree, then given `changesEach` changes (field updates, a placement, a degree). Returns
+ * the trainee ids.
  */
 export async function writeHistories(
   store: EventStore,
@@ -22,53 +22,60 @@ export async function writeHistories(
     const id = `${options.prefix ?? 'G'}${String(i).padStart(6, '0')}`;
     const ukprn = String(10000100 + (i % providers));
     const at = (k: number) => new Date(base + i * 1000 + k).toISOString();
-    const input = { ...JSON.parse(JSON.stringify(v2025Example.data)), first_names: `Gen${i}`, email: `gen${i}@example.com` };
-    let state: TraineeState = { exists: false };
     const pending: ReturnType<typeof toEventData> = [];
-    const run = async (command: WireCommand, expected: 'no_stream' | number) => {
-      const events: TraineeEvent[] = decide(commandFromWire(command), state);
-      const data = toEventData(events, { occurredAt: command.now, providerUkprn: ukprn, apiVersion: 'v2025.0' }, newEventId);
+    const append = async (events: TraineeEvent[], expected: 'no_stream' | number) => {
+      const data = toEventData(events, { occurredAt: events[0].data.at, providerUkprn: ukprn, apiVersion: 'v2025.0' }, newEventId);
       // With onePerTrainee, a trainee's whole history goes in one append (fast generation of big stores).
       if (options.onePerTrainee) pending.push(...data);
       else await store.appendToStream(traineeStreamId(id), data, { expectedRevision: expected });
-      state = evolveAll(events, state);
       return events.length;
     };
-    let revision =
-      (await run(
-        {
-          type: 'RegisterTrainee',
-          trainee_id: id,
-          ukprn,
-          version: 'v2025.0',
-          input,
-          now: at(0),
-          new_ids: [`${id}P`, `${id}D`],
-          duplicate_candidates: [],
-        },
-        'no_stream',
-      )) - 1;
+    const registration = exampleRegistration({
+      trainee_id: id,
+      ukprn,
+      at: at(0),
+      details: { first_names: `Gen${i}`, email: `gen${i}@example.com` },
+      placement_id: `${id}P`,
+      degree_id: `${id}D`,
+    });
+    let revision = (await append(registration, 'no_stream')) - 1;
     for (let c = 1; c <= options.changesEach; c++) {
-      const common = { trainee_id: id, ukprn, version: 'v2025.0' as const, now: at(c) };
-      const command: WireCommand =
-        c % 5 === 3
-          ? { type: 'AddPlacement', ...common, placement_id: `${id}P${c}`, input: { name: `School ${c}` }, schools: new Map() }
-          : c % 5 === 4
-            ? {
-                type: 'AddDegree',
-                ...common,
-                degree_id: `${id}D${c}`,
-                input: { grade: '02', subject: '100425', uk_degree: '083', graduation_year: String(1980 + c) },
-              }
-            : {
-                type: 'UpdateTrainee',
-                ...common,
-                input: { middle_names: `M${c}`, ni_number: c % 2 ? `AB${String(c).padStart(6, '0').slice(-6)}C` : null },
-              };
-      revision += await run(command, revision);
+      revision += await append([change(id, c, at(c))], revision);
     }
     if (options.onePerTrainee) await store.appendToStream(traineeStreamId(id), pending, { expectedRevision: 'no_stream' });
     ids.push(id);
   }
   return ids;
+}
+
+/**
+ * Change `c` (from 1) of trainee `id` at instant `at`, in a cycle of five: every third a placement
+ * `<id>P<c>` named `School <c>` without a URN, every fourth a degree `<id>D<c>` (a UK 2:1 in
+ * subject 100425, no institution, graduated in 1980 + c), else an update of `middle_names` to
+ * `M<c>` and, for odd `c`, of `ni_number` to `AB<c, six digits>C`.
+ */
+function change(id: string, c: number, at: string): TraineeEvent {
+  if (c % 5 === 3) {
+    return placementAdded({
+      trainee_id: id,
+      at,
+      placement: { placement_id: `${id}P${c}`, urn: null, name: `School ${c}`, created_at: at, updated_at: at },
+    });
+  }
+  if (c % 5 === 4) {
+    return degreeAdded({
+      trainee_id: id,
+      at,
+      degree: {
+        degree_id: `${id}D${c}`,
+        institution: null,
+        graduation_year: 1980 + c,
+        institution_uuid: '02132969-f5bc-47ca-be9c-b6f6d5b05e1b',
+        created_at: at,
+        updated_at: at,
+      },
+    });
+  }
+  const changes = c % 2 ? { middle_names: `M${c}`, ni_number: `AB${String(c).padStart(6, '0').slice(-6)}C` } : { middle_names: `M${c}` };
+  return traineeUpdated({ trainee_id: id, changes, at });
 }

@@ -11,6 +11,18 @@ import { dirname, join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import {
+  cleanDocument,
+  compileTemplate,
+  type CompiledTemplate,
+  isJsonMediaType,
+  isObject,
+  type Json,
+  mediaTypeKey,
+  pathOf,
+  pointer,
+  responseKey,
+} from './openapi-document';
 
 /** One response as a test received it. */
 export interface ObservedResponse {
@@ -38,96 +50,15 @@ export interface ResponseCheck {
   problems: string[];
 }
 
-type Json = Record<string, unknown>;
-
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** Ajv's id for the (cleaned) document, so `#/components/...` refs inside schemas resolve. */
 const DOCUMENT_ID = 'https://openapi.invalid/document.json';
 
-/** Schema keywords whose value is one subschema, an array of them, or a map of them. */
-const SUBSCHEMA_KEYWORDS = [
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'additionalProperties',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'contentSchema',
-  'additionalItems',
-  'items',
-];
-const SUBSCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
-const SUBSCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const escapePointerSegment = (segment: string): string => encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'));
-
-const pointer = (base: string, ...segments: string[]): string => base + segments.map((s) => '/' + escapePointerSegment(s)).join('');
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * Removes the keyword `nullable` from a schema and its subschemas, in place. In OpenAPI 3.1
- * `nullable` is not a keyword (null is allowed with `type: [..., 'null']`), but Ajv honours
- * `nullable: true` in every dialect, which would silently accept nulls the document does not
- * allow. Only keyword positions are touched: a property *named* `nullable` stays.
- */
-function stripNullable(schema: unknown, seen: Set<object>): void {
-  if (!isObject(schema) || seen.has(schema)) return;
-  seen.add(schema);
-  delete schema.nullable;
-  for (const keyword of SUBSCHEMA_KEYWORDS) stripNullable(schema[keyword], seen);
-  for (const keyword of SUBSCHEMA_ARRAY_KEYWORDS) {
-    const list = schema[keyword];
-    if (Array.isArray(list)) for (const item of list) stripNullable(item, seen);
-  }
-  for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
-    const map = schema[keyword];
-    if (isObject(map)) for (const value of Object.values(map)) stripNullable(value, seen);
-  }
-  // Draft-07 style `dependencies`: each value is a schema or a list of property names.
-  if (isObject(schema.dependencies)) for (const value of Object.values(schema.dependencies)) stripNullable(value, seen);
-}
-
-/**
- * Walks the OpenAPI structure (not schemas) and cleans every schema position: `schema` of media
- * types, parameters and headers, and `components.schemas`. Examples and extensions are data, not
- * structure, and are skipped.
- */
-function cleanDocument(node: unknown, path: string[], seen: Set<object>): void {
-  if (Array.isArray(node)) {
-    for (const item of node) cleanDocument(item, path, seen);
-    return;
-  }
-  if (!isObject(node)) return;
-  const inComponentSchemas = path.length === 2 && path[0] === 'components' && path[1] === 'schemas';
-  for (const [key, value] of Object.entries(node)) {
-    if (inComponentSchemas || key === 'schema') stripNullable(value, seen);
-    else if (key === 'example' || key === 'examples' || key.startsWith('x-')) continue;
-    else cleanDocument(value, [...path, key], seen);
-  }
-}
-
 interface PathParameterCheck {
   name: string;
   /** Pointer to the parameter's schema, '' when it has none. */
   schemaPointer: string;
-}
-
-interface CompiledTemplate {
-  template: string;
-  regExp: RegExp;
-  paramNames: string[];
-  /** Segments without any `{param}`; more of them = more specific. */
-  literalSegments: number;
-  literalChars: number;
-  pathItem: Json;
-  pathItemPointer: string;
 }
 
 interface OperationMatch {
@@ -144,9 +75,10 @@ interface Located {
 
 /**
  * Validates responses against one OpenAPI 3.1 document (see `check`). The document is deep-copied
- * on construction (and `nullable` dropped from its schemas, see stripNullable); schemas are
- * compiled on first use and cached, so one instance can check thousands of responses cheaply. The
- * constructor throws only if the document cannot be cloned (it should be parsed JSON or YAML).
+ * on construction (and `nullable` dropped from its schemas, see stripNullable in
+ * openapi-document.ts); schemas are compiled on first use and cached, so one instance can check
+ * thousands of responses cheaply. The constructor throws only if the document cannot be cloned (it
+ * should be parsed JSON or YAML).
  */
 export class OpenApiResponseValidator {
   private readonly document: Json;
@@ -413,59 +345,6 @@ export class OpenApiResponseValidator {
     if (!isObject(value)) throw new Error(`#${decodeURIComponent(current)} is not an object`);
     return { value, pointer: current };
   }
-}
-
-function compileTemplate(template: string, pathItem: Json): CompiledTemplate {
-  const paramNames: string[] = [];
-  let source = '';
-  let last = 0;
-  for (const m of template.matchAll(/\{([^}/]+)\}/g)) {
-    source += escapeRegExp(template.slice(last, m.index)) + '([^/]+)';
-    paramNames.push(m[1]);
-    last = m.index + m[0].length;
-  }
-  source += escapeRegExp(template.slice(last));
-  const segments = template.split('/').filter((s) => s.length > 0);
-  return {
-    template,
-    regExp: new RegExp(`^${source}$`),
-    paramNames,
-    literalSegments: segments.filter((s) => !s.includes('{')).length,
-    literalChars: template.replace(/\{[^}/]+\}/g, '').length,
-    pathItem,
-    pathItemPointer: pointer('', 'paths', template),
-  };
-}
-
-/** The path of a URL (absolute or not), without query string or fragment. */
-function pathOf(url: string): string {
-  const withoutOrigin = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') : url;
-  const path = withoutOrigin.split(/[?#]/, 1)[0];
-  return path === '' ? '/' : path;
-}
-
-/** Exact status code, then range key ('4XX'), then 'default'. */
-function responseKey(responses: Json, status: number): string | null {
-  const keys = Object.keys(responses);
-  const exact = keys.find((k) => k === String(status));
-  if (exact) return exact;
-  const range = keys.find((k) => k.toUpperCase() === `${String(status)[0]}XX`);
-  if (range) return range;
-  return keys.includes('default') ? 'default' : null;
-}
-
-/** Exact media type (documented keys compared without parameters), then `type/*`, then `*\/*`. */
-function mediaTypeKey(content: Json, mediaType: string): string | null {
-  const keys = Object.keys(content);
-  const base = (key: string): string => key.split(';')[0].trim().toLowerCase();
-  const [type] = mediaType.split('/');
-  return (
-    keys.find((k) => base(k) === mediaType) ?? keys.find((k) => base(k) === `${type}/*`) ?? keys.find((k) => base(k) === '*/*') ?? null
-  );
-}
-
-function isJsonMediaType(mediaType: string): boolean {
-  return mediaType === 'application/json' || mediaType.endsWith('+json');
 }
 
 /** `/data/0/trn must be string,null`, with the offending property name where Ajv has one. */

@@ -18,10 +18,12 @@ import { VersionRegistry } from './composition/versions';
 import { OpenApiController } from './openapi/openapi.controller';
 import { OpenApiDocuments } from './openapi/openapi-documents';
 import { ReferenceDataController } from './reference-data/reference-data.controller';
-import { DegreesController } from './sub-resources/degrees';
-import { PlacementsController } from './sub-resources/placements';
-import { AddItemHandler, RemoveItemHandler, UpdateItemHandler } from './sub-resources/sub-resource.commands';
-import { GetItemHandler, ListItemsHandler } from './sub-resources/sub-resource.queries';
+import { AddDegreeHandler, RemoveDegreeHandler, UpdateDegreeHandler } from './trainees/degrees/degree.commands';
+import { GetDegreeHandler, ListDegreesHandler } from './trainees/degrees/degree.queries';
+import { DegreesController } from './trainees/degrees/degrees.controller';
+import { AddPlacementHandler, RemovePlacementHandler, UpdatePlacementHandler } from './trainees/placements/placement.commands';
+import { GetPlacementHandler, ListPlacementsHandler } from './trainees/placements/placement.queries';
+import { PlacementsController } from './trainees/placements/placements.controller';
 import { DeferTraineeController } from './trainees/defer-trainee/defer-trainee.controller';
 import { DeferTraineeHandler } from './trainees/defer-trainee/defer-trainee.handler';
 import { GetTraineeController } from './trainees/get-trainee/get-trainee.controller';
@@ -88,11 +90,16 @@ export class AppModule {
         UpdateTraineeHandler,
         GetTraineeHandler,
         ListTraineesHandler,
-        ListItemsHandler,
-        GetItemHandler,
-        AddItemHandler,
-        UpdateItemHandler,
-        RemoveItemHandler,
+        ListPlacementsHandler,
+        GetPlacementHandler,
+        AddPlacementHandler,
+        UpdatePlacementHandler,
+        RemovePlacementHandler,
+        ListDegreesHandler,
+        GetDegreeHandler,
+        AddDegreeHandler,
+        UpdateDegreeHandler,
+        RemoveDegreeHandler,
         DeferTraineeHandler,
         WithdrawTraineeHandler,
         RecommendForAwardHandler,

@@ -1,3 +1,4 @@
+import type { ProjectionWaiter } from '@app/event-sourcing';
 import type { ProjectionStore } from './projection-store.port';
 
 interface Waiter {
@@ -25,7 +26,7 @@ export interface CheckpointWaiterOptions {
  * `minIntervalMs` while the checkpoint moves, backing off to `maxIntervalMs` while it does not, and
  * stops when nobody waits. A failed read counts as a round without progress.
  */
-export class CheckpointWaiter {
+export class CheckpointWaiter implements ProjectionWaiter {
   private last = 0;
   private waiters: Waiter[] = [];
   private polling = false;

@@ -1,4 +1,11 @@
-import { PermanentSubscriptionError, type EventFilter, type EventStore, type RecordedEvent, type Subscription } from '@app/event-sourcing';
+import {
+  PermanentSubscriptionError,
+  type EventFilter,
+  type EventStore,
+  type ProjectionWaiter,
+  type RecordedEvent,
+  type Subscription,
+} from '@app/event-sourcing';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 import { TRAINEE_STREAM_PREFIX } from '@app/trainees/decider';
 import type { ProjectionStore } from './projection-store.port';
@@ -41,7 +48,7 @@ interface Waiter {
  *   before appending. Reads of that trainee stay at the document until the cause is fixed and
  *   the projection rebuilt (`admin projections rebuild`), whose swap forgets its parked events.
  */
-export class Projector {
+export class Projector implements ProjectionWaiter {
   private position = 0;
   private subscription: Subscription | null = null;
   private buffer: RecordedEvent[] = [];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MongoServerError, type Collection, type Db } from 'mongodb';
-import { DUPLICATE_KEY, WRITE_CONCERN } from './read-models/mongo-connection';
+import { DUPLICATE_KEY, WRITE_CONCERN } from './mongo-connection';
 import {
   IDEMPOTENCY_CLAIM_LEASE_MS,
   IDEMPOTENCY_TTL_MS,

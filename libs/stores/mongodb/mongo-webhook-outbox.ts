@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
-import { WRITE_CONCERN } from './read-models/mongo-connection';
+import { WRITE_CONCERN } from './mongo-connection';
 import type { NewWebhookDelivery, WebhookAttempt, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from '@app/webhooks/delivery';
 
 type EndpointDocument = WebhookEndpointRecord & { _id: string };

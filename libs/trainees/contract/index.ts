@@ -7,8 +7,6 @@ export { openApiSchemas } from './openapi/components';
 export { requestExample } from './openapi/examples';
 export { referenceDataNotAvailableMessage, unknownReferenceFieldMessage } from './reference-data';
 export { traineeRulesFor } from './rules';
-export { commandFromWire, type WireCommand } from './wire/commands';
 export type { VersionRequests } from './wire/requests';
-export { validateNewTrainee } from './wire/validate';
 export { echoValue } from './wire/values';
 export type { JsonSchema } from './wire/wire-object';

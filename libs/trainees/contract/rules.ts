@@ -5,10 +5,22 @@
  */
 import type { TraineeRules } from '@app/trainees/decider';
 import { codeBookFor } from './code-books';
-import { fieldLabel } from '@app/trainees/record';
+import { fieldLabel, inputKindOf, inputRow, TRAINEE_RECORD } from '@app/trainees/record';
 import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 
-type RuleFlags = Omit<TraineeRules, 'label' | 'codes'>;
+/** The rules read from the trainee record's table rather than listed here. */
+type FromTable = 'courseYear' | 'additionalTrainingInitiative';
+type RuleFlags = Omit<TraineeRules, 'label' | 'codes' | FromTable>;
+
+/** What the trainee record's table says a version accepts for course_year and additional_training_initiative (§6.4, §8.3). */
+function fromTable(version: ApiVersion): Pick<TraineeRules, FromTable> {
+  const courseYear = inputKindOf(inputRow(TRAINEE_RECORD, 'course_year').input, version);
+  const additional = inputKindOf(inputRow(TRAINEE_RECORD, 'additional_training_initiative').input, version);
+  return {
+    courseYear: courseYear.kind === 'course_year' && courseYear.integer ? 'integer' : 'any',
+    additionalTrainingInitiative: additional.kind === 'code' ? 'coded' : 'free_text',
+  };
+}
 
 const FLAGS: Readonly<Record<ApiVersion, RuleFlags>> = {
   'v2025.0': {
@@ -16,8 +28,6 @@ const FLAGS: Readonly<Record<ApiVersion, RuleFlags>> = {
     earlyYearsRoutes: false, // §18: early-years routes rejected (the route list withholds them)
     ittEndDateWindow: null, // §6.5: only "after start"
     studyModeOptionalForRoutes: [], // §6.3: always required
-    courseYear: 'any', // §6.4: presence only
-    additionalTrainingInitiative: 'free_text', // §8.3: not validated
     iqtsCountry: false, // §6.2: not accepted
     fundCodeExceptionCycles: [2025], // §8.2
     writesRefusedIn: [], // §7.2, §12.2: no state restriction
@@ -28,8 +38,6 @@ const FLAGS: Readonly<Record<ApiVersion, RuleFlags>> = {
     earlyYearsRoutes: true,
     ittEndDateWindow: { yearsAhead: 5, yearsAgo: 10 },
     studyModeOptionalForRoutes: ['16', '17'], // assessment only, early-years assessment only
-    courseYear: 'integer',
-    additionalTrainingInitiative: 'coded',
     iqtsCountry: true,
     fundCodeExceptionCycles: [2025, 2026],
     writesRefusedIn: ['recommended_for_award', 'withdrawn', 'awarded'],
@@ -40,7 +48,12 @@ const FLAGS: Readonly<Record<ApiVersion, RuleFlags>> = {
 const RULES: Readonly<Record<ApiVersion, TraineeRules>> = Object.fromEntries(
   API_VERSIONS.map((version): [ApiVersion, TraineeRules] => [
     version,
-    Object.freeze({ ...FLAGS[version], codes: codeBookFor(version), label: (field: string) => fieldLabel(field, version) }),
+    Object.freeze({
+      ...FLAGS[version],
+      ...fromTable(version),
+      codes: codeBookFor(version),
+      label: (field: string) => fieldLabel(field, version),
+    }),
   ]),
 ) as Record<ApiVersion, TraineeRules>;
 

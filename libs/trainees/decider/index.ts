@@ -62,12 +62,4 @@ export {
 export { evolve, evolveAll } from './trainee.evolve';
 export { TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from './trainee.limits';
 export type { CodeBook, TraineeRules } from './trainee.rules';
-export {
-  TRAINEE_STATES,
-  initialTraineeState,
-  type Trainee,
-  type TraineeSnapshot,
-  type TraineeState,
-  type TraineeStatus,
-  type Withdrawal,
-} from './trainee.state';
+export { initialTraineeState, type TraineeSnapshot, type TraineeState } from './trainee.state';

@@ -1,6 +1,6 @@
 import type { School } from '@app/trainees/record';
 import type { TraineeRules } from './trainee.rules';
-import type { Trainee } from './trainee.state';
+import type { Trainee } from '@app/trainees/record';
 import type {
   DeferralFields,
   DegreeFields,

@@ -32,7 +32,8 @@ import {
 import { TRAINEE_FIELDS, testRules } from './testing/trainee-fixtures';
 import { decide } from './trainee.decide';
 import { evolve, evolveAll } from './trainee.evolve';
-import { initialTraineeState, type Trainee } from './trainee.state';
+import { initialTraineeState } from './trainee.state';
+import { type Trainee } from '@app/trainees/record';
 import { MISSING_REQUEST_DATA, requestData } from './rules/request-data';
 
 const spec = DeciderSpecification.for({ decide, evolve, initialState: () => initialTraineeState });

@@ -28,7 +28,8 @@ import {
 } from './testing/trainee-events';
 import type { TraineeEvent } from './trainee.events';
 import { evolve, evolveAll } from './trainee.evolve';
-import type { Trainee, TraineeState } from './trainee.state';
+import type { TraineeState } from './trainee.state';
+import type { Trainee } from '@app/trainees/record';
 
 /** The trainee the events leave; fails the spec when they leave none. */
 function traineeAfter(events: TraineeEvent[]): Trainee {

@@ -1,5 +1,6 @@
 import type { TraineeEvent } from './trainee.events';
-import type { Trainee, TraineeState } from './trainee.state';
+import type { TraineeState } from './trainee.state';
+import type { Trainee } from '@app/trainees/record';
 
 /**
  * Applies one event to a trainee's state and returns the new state (pure; never mutates its

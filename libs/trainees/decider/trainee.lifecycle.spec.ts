@@ -26,7 +26,8 @@ import { testRules } from './testing/trainee-fixtures';
 import { decide } from './trainee.decide';
 import type { TraineeEvent } from './trainee.events';
 import { evolve } from './trainee.evolve';
-import { initialTraineeState, type TraineeStatus } from './trainee.state';
+import { initialTraineeState } from './trainee.state';
+import { type TraineeStatus } from '@app/trainees/record';
 import { isActionAllowed, type TraineeAction } from './trainee.state-machine';
 import { MISSING_REQUEST_DATA, requestData } from './rules/request-data';
 

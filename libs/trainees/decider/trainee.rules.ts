@@ -1,5 +1,5 @@
 import type { RefListName, RefLists } from '@app/trainees/record';
-import type { TraineeStatus } from './trainee.state';
+import type { TraineeStatus } from '@app/trainees/record';
 
 /**
  * The coded values one API version accepts (docs/reference/API-FACTS.md §6.6, §6.9), built by the

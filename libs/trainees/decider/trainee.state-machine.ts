@@ -1,5 +1,5 @@
 import type { TraineeRules } from './trainee.rules';
-import type { TraineeStatus } from './trainee.state';
+import type { TraineeStatus } from '@app/trainees/record';
 
 /**
  * The one state machine every trainee action asks (docs/reference/API-FACTS.md §12.2, docs/DESIGN.md

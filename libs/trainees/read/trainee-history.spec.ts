@@ -1,18 +1,31 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import v2025Example from '../../../test/fixtures/post-trainee-v2025.0.json';
-import { decide, evolve, initialTraineeState, type Trainee, type TraineeState, traineeStreamId } from '@app/trainees/decider';
-import { registerUpcaster, toEventData } from '@app/event-sourcing';
-import { commandFromWire, type WireCommand } from '@app/trainees/contract';
-import { newEventId } from '@app/event-sourcing';
+import { evolve, initialTraineeState, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/trainees/decider';
+import { type Trainee } from '@app/trainees/record';
+import {
+  degreeUpdated as degreeUpdatedEvent,
+  exampleRegistration,
+  placementAdded as placementAddedEvent,
+  placementRemoved,
+  placementUpdated,
+  traineeDeferred,
+  traineeUpdated,
+  trnIssued,
+} from '@app/trainees/decider/testing/trainee-events';
+import type { TraineeDetails } from '@app/trainees/record';
+import { newEventId, registerUpcaster, toEventData } from '@app/event-sourcing';
 import { SqliteEventStore } from '@app/stores/sqlite';
 import { loadTraineeHistory, ownerOf, parseInstant, timelineForProvider, traineeAsOf, traineeTimeline } from './trainee-history';
 
 const UKPRN = '10000001';
 const TOKEN = '6a1d4a8e-7f53-4c1e-9d55-0c1f1e9f0a01';
 
-/** Writes a trainee's stream as the API would: decide, append with the revision read, metadata of the request. */
+/**
+ * Writes a trainee's stream as the API would: literal events appended with the revision read and
+ * the metadata of a request (provider 10000001, API version v2025.0 and token {@link TOKEN} unless
+ * `meta` says otherwise, request ids `req-1`, `req-2`, …).
+ */
 class TraineeWriter {
   state: TraineeState = initialTraineeState;
   revision = -1;
@@ -23,12 +36,8 @@ class TraineeWriter {
     readonly traineeId: string,
   ) {}
 
-  async run(
-    now: string,
-    command: (id: string, now: string) => WireCommand,
-    meta: { tokenId?: string | null; apiVersion?: string | null } = {},
-  ): Promise<Trainee> {
-    const events = decide(commandFromWire(command(this.traineeId, now)), this.state);
+  /** Appends `events` at `now` and returns the trainee they leave. */
+  async append(now: string, events: TraineeEvent[], meta: { tokenId?: string | null; apiVersion?: string | null } = {}): Promise<Trainee> {
     for (const e of events) this.state = evolve(this.state, e);
     const data = toEventData(
       events,
@@ -49,23 +58,14 @@ class TraineeWriter {
     return this.state.trainee;
   }
 
+  /** Registers the example trainee at `now` (its placement P1, degree D1 and submission for a TRN: 4 events). */
   register(now: string): Promise<Trainee> {
-    return this.run(now, (id, at) => ({
-      type: 'RegisterTrainee',
-      trainee_id: id,
-      ukprn: UKPRN,
-      version: 'v2025.0',
-      input: JSON.parse(JSON.stringify(v2025Example.data)),
-      now: at,
-      new_ids: ['P1', 'D1'],
-      duplicate_candidates: [],
-    }));
+    return this.append(now, exampleRegistration({ trainee_id: this.traineeId, ukprn: UKPRN, at: now }));
   }
 
-  update(now: string, input: Record<string, unknown>, apiVersion: 'v2025.0' | 'v2026.1' = 'v2025.0'): Promise<Trainee> {
-    return this.run(now, (id, at) => ({ type: 'UpdateTrainee', trainee_id: id, ukprn: UKPRN, version: apiVersion, input, now: at }), {
-      apiVersion,
-    });
+  /** Records an update of `changes` at `now`, written through `apiVersion`. */
+  update(now: string, changes: Partial<TraineeDetails>, apiVersion: 'v2025.0' | 'v2026.1' = 'v2025.0'): Promise<Trainee> {
+    return this.append(now, [traineeUpdated({ trainee_id: this.traineeId, changes, at: now })], { apiVersion });
   }
 }
 
@@ -94,55 +94,24 @@ describe('trainee history (timeline and as-of, replayed from the event log)', ()
     await w.register(at(0));
     await w.update(at(10), { first_names: 'Jonathan', ni_number: 'QQ123456C' });
     await w.update(at(20), { course_subject_2: '100425' }, 'v2026.1');
-    await w.run(at(30), (id, now) => ({
-      type: 'AddPlacement',
-      trainee_id: id,
-      ukprn: UKPRN,
-      version: 'v2025.0',
-      now,
-      placement_id: 'P2',
-      input: { urn: '900020', name: 'Fir School' },
-      schools: new Map(),
-    }));
-    await w.run(at(40), (id, now) => ({
-      type: 'UpdatePlacement',
-      trainee_id: id,
-      ukprn: UKPRN,
-      version: 'v2025.0',
-      now,
-      placement_id: 'P2',
-      input: { name: 'Fir Academy' },
-      schools: new Map(),
-    }));
-    await w.run(at(50), (id, now) => ({
-      type: 'RemovePlacement',
-      trainee_id: id,
-      ukprn: UKPRN,
-      version: 'v2025.0',
-      now,
-      placement_id: 'P1',
-    }));
-    await w.run(at(60), (id, now) => ({
-      type: 'UpdateDegree',
-      trainee_id: id,
-      ukprn: UKPRN,
-      version: 'v2025.0',
-      now,
-      degree_id: 'D1',
-      input: { grade: '03' },
-    }));
-    await w.run(at(70), (id, now) => ({ type: 'RecordTrnIssued', trainee_id: id, trn: '4830275', now }), {
-      tokenId: null,
-      apiVersion: null,
-    });
-    await w.run(at(80), (id, now) => ({
-      type: 'DeferTrainee',
-      trainee_id: id,
-      ukprn: UKPRN,
-      version: 'v2025.0',
-      now,
-      input: { defer_date: '2026-01-05', defer_reason: 'Illness' },
-    }));
+    await w.append(at(30), [
+      placementAddedEvent({
+        trainee_id: 'T1',
+        at: at(30),
+        placement: { placement_id: 'P2', name: 'Fir School', created_at: at(30), updated_at: at(30) },
+      }),
+    ]);
+    await w.append(at(40), [
+      placementUpdated({
+        trainee_id: 'T1',
+        at: at(40),
+        placement: { placement_id: 'P2', name: 'Fir Academy', created_at: at(30), updated_at: at(40) },
+      }),
+    ]);
+    await w.append(at(50), [placementRemoved({ trainee_id: 'T1', placement_id: 'P1', at: at(50) })]);
+    await w.append(at(60), [degreeUpdatedEvent({ trainee_id: 'T1', at: at(60), degree: { created_at: at(0), updated_at: at(60) } })]);
+    await w.append(at(70), [trnIssued({ trainee_id: 'T1', trn: '4830275', at: at(70) })], { tokenId: null, apiVersion: null });
+    await w.append(at(80), [traineeDeferred({ trainee_id: 'T1', defer_date: '2026-01-05', defer_reason: 'Illness', at: at(80) })]);
 
     const recorded = await read('T1');
     const timeline = traineeTimeline(recorded);
@@ -251,7 +220,7 @@ describe('trainee history (timeline and as-of, replayed from the event log)', ()
             : field === 'ni_number'
               ? `QQ 12 34 ${String(i).padStart(2, '0')} C`
               : `V${i}`;
-      snapshots.push({ at: at(i * 60), trainee: await w.update(at(i * 60), { [field]: value }) });
+      snapshots.push({ at: at(i * 60), trainee: await w.update(at(i * 60), { [field]: value } as Partial<TraineeDetails>) });
     }
     const recorded = await read('T2');
     expect(traineeTimeline(recorded)).toHaveLength(4 + 40);

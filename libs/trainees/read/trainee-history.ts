@@ -2,11 +2,11 @@ import {
   decodeTraineeEvent,
   evolve,
   initialTraineeState,
-  type Trainee,
   type TraineeEvent,
   type TraineeState,
   traineeStreamId,
 } from '@app/trainees/decider';
+import { type Trainee } from '@app/trainees/record';
 import type { EventStore, RecordedEvent } from '@app/event-sourcing';
 
 /**

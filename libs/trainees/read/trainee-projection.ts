@@ -1,12 +1,5 @@
-import {
-  decodeTraineeEvent,
-  evolve,
-  lastNameKey,
-  startCycle,
-  type Trainee,
-  type TraineeEvent,
-  type TraineeStatus,
-} from '@app/trainees/decider';
+import { decodeTraineeEvent, evolve, lastNameKey, startCycle, type TraineeEvent } from '@app/trainees/decider';
+import { type Trainee, type TraineeStatus } from '@app/trainees/record';
 import type { RecordedEvent } from '@app/event-sourcing';
 import { project, type Projection } from '@app/event-sourcing';
 

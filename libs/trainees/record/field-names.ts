@@ -1,32 +1,34 @@
 /**
  * Per-version field names (docs/spec/trainee-records-api.md "Version-dependent fields";
- * docs/reference/API-FACTS.md §13.2, §18). The canonical name of a field is its v2026.1 name; this
- * one table says what each version calls it, so that nothing else needs `if (version === …)` for
- * naming: the wire checks read the version's keys with it, the messages label fields with it, and
- * the serializers, the OpenAPI document and the admin CLI's history view name output fields with it.
+ * docs/reference/API-FACTS.md §13.2, §18), gathered from the record tables' rows (each row says
+ * what the versions that call its field otherwise call it). The canonical name of a field is its
+ * v2026.1 name; nothing else needs `if (version === …)` for naming: the wire checks read the
+ * version's keys with these, the messages label fields with them, and the serializers, the OpenAPI
+ * document and the admin CLI's history view name output fields with them.
  */
+import { DEGREE_RECORD } from './degree.record';
+import type { FieldRow } from './field-table';
+import { PLACEMENT_RECORD } from './placement.record';
+import { TRAINEE_RECORD } from './trainee.record';
 import type { ApiVersion } from './versions';
 import { API_VERSIONS } from './versions';
 
 /**
  * Canonical (v2026.1) name → name in each version; `null` = the version has no such field (its
- * input key is dropped, its output key is absent). Fields not listed here are named the same in
- * every version.
+ * input key is dropped, its output key is absent). Fields not listed are named the same in every
+ * version.
  */
-export const VERSION_FIELD_NAMES = {
-  course_subject_1: { 'v2025.0': 'course_subject_one', 'v2026.1': 'course_subject_1' },
-  course_subject_2: { 'v2025.0': 'course_subject_two', 'v2026.1': 'course_subject_2' },
-  course_subject_3: { 'v2025.0': 'course_subject_three', 'v2026.1': 'course_subject_3' },
-  training_partner_urn: { 'v2025.0': 'lead_partner_urn', 'v2026.1': 'training_partner_urn' },
-  training_partner_ukprn: { 'v2025.0': 'lead_partner_ukprn', 'v2026.1': 'training_partner_ukprn' },
-  training_partner_not_applicable: { 'v2025.0': 'lead_partner_not_applicable', 'v2026.1': 'training_partner_not_applicable' },
-  withdrawal_date: { 'v2025.0': 'withdraw_date', 'v2026.1': 'withdrawal_date' },
-  withdrawal_reasons: { 'v2025.0': 'withdraw_reasons', 'v2026.1': 'withdrawal_reasons' },
-  iqts_country: { 'v2025.0': null, 'v2026.1': 'iqts_country' },
-} as const satisfies Record<string, Record<ApiVersion, string | null>>;
-
-/** A canonical field whose name differs between versions (or which one version lacks). */
-export type VersionDependentField = keyof typeof VERSION_FIELD_NAMES;
+export const VERSION_FIELD_NAMES: Readonly<Record<string, Readonly<Record<ApiVersion, string | null>>>> = Object.fromEntries(
+  ([...TRAINEE_RECORD, ...PLACEMENT_RECORD, ...DEGREE_RECORD] as readonly FieldRow<never>[])
+    .filter((row) => row.names)
+    .map((row) => [
+      row.name,
+      Object.fromEntries(API_VERSIONS.map((v) => [v, row.names![v] === undefined ? row.name : row.names![v]])) as Record<
+        ApiVersion,
+        string | null
+      >,
+    ]),
+);
 
 const TO_CANONICAL: ReadonlyMap<ApiVersion, ReadonlyMap<string, string>> = new Map(
   API_VERSIONS.map((version) => [
@@ -41,7 +43,7 @@ const TO_CANONICAL: ReadonlyMap<ApiVersion, ReadonlyMap<string, string>> = new M
 
 /** Every name some version uses for a version-dependent field (canonical names included). */
 const ALL_DEPENDENT_NAMES: ReadonlySet<string> = new Set(
-  Object.entries(VERSION_FIELD_NAMES as Record<string, Record<ApiVersion, string | null>>).flatMap(([canonical, names]) => [
+  Object.entries(VERSION_FIELD_NAMES).flatMap(([canonical, names]) => [
     canonical,
     ...Object.values(names).filter((n): n is string => n !== null),
   ]),
@@ -52,7 +54,7 @@ const ALL_DEPENDENT_NAMES: ReadonlySet<string> = new Set(
  * such field (iqts_country in v2025.0). Fields not in {@link VERSION_FIELD_NAMES} keep their name.
  */
 export function versionFieldName(canonical: string, version: ApiVersion): string | null {
-  const names = (VERSION_FIELD_NAMES as Record<string, Record<ApiVersion, string | null>>)[canonical];
+  const names = VERSION_FIELD_NAMES[canonical];
   return names ? names[version] : canonical;
 }
 

@@ -17,7 +17,22 @@ export {
   type RefLists,
 } from './codes/catalogue';
 export { fieldLabel, versionFieldName } from './field-names';
-export type { DeferralFields, DegreeFields, PlacementFields, RecommendationFields, TraineeFields, WithdrawalFields } from './input-fields';
+export type { DeferralFields, RecommendationFields, WithdrawalFields } from './input-fields';
+export { DEGREE_RECORD, type DegreeFields } from './degree.record';
+export {
+  bool,
+  codesOf,
+  inputKindOf,
+  inputRow,
+  type ByVersion,
+  type FieldAnswer,
+  type FieldInput,
+  type FieldRow,
+  type InputKind,
+  type JsonSchema,
+} from './field-table';
+export { PLACEMENT_NAME_MAX, PLACEMENT_RECORD, type PlacementFields } from './placement.record';
+export { TRAINEE_RECORD, type TraineeFields } from './trainee.record';
 export {
   DEGREES_ATTRIBUTES_MAX_ITEMS,
   DISABILITY_KEYS_MAX,
@@ -31,3 +46,4 @@ export {
 } from './limits';
 export type { Degree, DegreeInput, Placement, PlacementInput, School, TraineeDetails } from './trainee.details';
 export { API_VERSIONS, DEFAULT_SERVED_VERSIONS, ServedVersions, VERSION_PATTERN, implementedVersion, type ApiVersion } from './versions';
+export { TRAINEE_STATES, type Trainee, type TraineeStatus, type Withdrawal } from './trainee';

@@ -43,7 +43,12 @@ describe('handleTraineeCommand', () => {
       eventStore: recording,
       trainees,
       schools: { findByUrns: async () => new Map() },
-      projection: { waitFor: () => projector.catchUp() },
+      projection: {
+        waitFor: async () => {
+          await projector.catchUp();
+          return true;
+        },
+      },
       locks: new KeyedLock(),
       clock: () => new Date(NOW),
       newId: () => 'unused',

@@ -6,10 +6,10 @@ import {
   initialTraineeState,
   NotFound,
   traineeStreamId,
-  type Trainee,
   type TraineeEvent,
   type TraineeState,
 } from '@app/trainees/decider';
+import { type Trainee } from '@app/trainees/record';
 import { DomainError, toEventData, type WriteContext } from '@app/event-sourcing';
 import type { PlacementFields, School } from '@app/trainees/record';
 import { newEventId, runCommand, WrongExpectedVersionError, type EventStore, type StreamSnapshot } from '@app/event-sourcing';

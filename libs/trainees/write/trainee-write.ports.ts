@@ -1,6 +1,7 @@
 import type { School } from '@app/trainees/record';
-import type { Trainee, TraineeSnapshot } from '@app/trainees/decider';
-import type { EventStore } from '@app/event-sourcing';
+import type { TraineeSnapshot } from '@app/trainees/decider';
+import type { Trainee } from '@app/trainees/record';
+import type { EventStore, ProjectionWaiter } from '@app/event-sourcing';
 import type { KeyedLock } from '@app/event-sourcing';
 
 /**
@@ -22,11 +23,6 @@ export interface DuplicateCandidates {
 /** The schools directory as placements need it: the known schools of these URNs. */
 export interface SchoolLookup {
   findByUrns(urns: readonly string[]): Promise<Map<string, School>>;
-}
-
-/** Read-your-writes (docs/DESIGN.md property 1): resolves once the projections have applied `position`. */
-export interface ProjectionWaiter {
-  waitFor(position: number): Promise<unknown>;
 }
 
 /**

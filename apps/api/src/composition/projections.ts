@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
+import type { ProjectionWaiter } from '@app/event-sourcing';
 import type { RegistryProcessManager } from '@app/registry';
 import {
   APP_CONFIG,
@@ -32,11 +33,11 @@ import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
  * stores at shutdown.
  */
 @Injectable()
-export class Projections implements OnModuleInit, OnApplicationShutdown {
+export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicationShutdown {
   /** The in-process projector, or null when a projector process runs (`PROJECTOR=external`). */
   readonly projector: Projector | null;
   private readonly registryProcess: RegistryProcessManager | null;
-  private readonly waiter: { waitFor(position: number, timeoutMs: number): Promise<boolean> };
+  private readonly waiter: ProjectionWaiter;
   /** How long a write waits for its projection before answering anyway, in ms (10 s; tests shorten it). */
   waitTimeoutMs = 10_000;
   /** Position of the latest write whose projection wait timed out (0: none). */
@@ -76,15 +77,16 @@ export class Projections implements OnModuleInit, OnApplicationShutdown {
    * or after {@link waitTimeoutMs}: then logs an error naming the position and keeps
    * {@link readiness} not ready until the checkpoint reaches it. Never rejects for a time-out.
    */
-  async waitFor(position: number): Promise<unknown> {
-    const wait = () => this.waiter.waitFor(position, this.waitTimeoutMs);
+  async waitFor(position: number, timeoutMs = this.waitTimeoutMs): Promise<boolean> {
+    const wait = () => this.waiter.waitFor(position, timeoutMs);
     // A span of its own when tracing is on (docs/observability.md "Traces").
-    if (await (tracingEnabled() ? inSpan('projection.wait', wait) : wait())) return;
+    if (await (tracingEnabled() ? inSpan('projection.wait', wait) : wait())) return true;
     this.behindUntil = Math.max(this.behindUntil, position);
     this.logger.error(
       { position, checkpoint: await this.checkpoint() },
       'a write is stored but its projection did not catch up in time; not ready until it does',
     );
+    return false;
   }
 
   /**

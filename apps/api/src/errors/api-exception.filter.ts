@@ -10,8 +10,8 @@ import {
   NotFound,
   StateTransitionError,
   ValidationFailed,
-  type Trainee,
 } from '@app/trainees/decider';
+import { type Trainee } from '@app/trainees/record';
 import { DomainError } from '@app/event-sourcing';
 import type { Degree } from '@app/trainees/record';
 import { ApiAuthenticator, ResourceNotFound, RouteNotFound, Unauthorized } from '../auth/api.guard';

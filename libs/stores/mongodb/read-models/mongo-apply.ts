@@ -18,7 +18,7 @@ import {
   type StoredChangeDocument,
   type StoredTrainee,
 } from './mongo-collections';
-import { DUPLICATE_KEY, MAX_WRITE_ATTEMPTS, plain, WRITE_CONCERN } from './mongo-connection';
+import { DUPLICATE_KEY, MAX_WRITE_ATTEMPTS, plain, WRITE_CONCERN } from '../mongo-connection';
 import type { MongoRegistry } from './mongo-registry';
 import { WriteFence } from './write-fence';
 

@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { StoredChange } from '@app/changes';
 import type { ProviderState } from '@app/providers/decider';
-import type { Trainee } from '@app/trainees/decider';
+import type { Trainee } from '@app/trainees/record';
 import type { ProjectionName } from '@app/runtime/projector';
 import type { TraineeKeys } from '@app/trainees/read';
 import type { ProviderRecord, TokenRecord } from '@app/providers/read';

@@ -9,14 +9,14 @@ import type { ParkedEvent, ParkedEventStore } from '@app/runtime/projector';
 import type { RebuildableStore, RebuildTarget } from '@app/runtime/rebuild';
 import { applyToStore } from './mongo-apply';
 import { ensureStoreIndexes, providerCollections, traineeCollections } from './mongo-collections';
-import { MAX_WRITE_ATTEMPTS, openDatabase, settleAll, sleep, SWAP_LOCK_POLL_MS, type MongoReadModelOptions } from './mongo-connection';
+import { MAX_WRITE_ATTEMPTS, openDatabase, settleAll, sleep, SWAP_LOCK_POLL_MS, type MongoReadModelOptions } from '../mongo-connection';
 import { LIVE_WRITE_WINDOW_MS, WriteFence, WriteWindowClosed } from './write-fence';
 import { MongoQueries } from './mongo-queries';
 import { MongoRegistry } from './mongo-registry';
 import { claimRebuildStore, swapInto } from './mongo-swap';
 import { MongoRebuildRuns } from './mongo-rebuild-runs';
 
-export { DEFAULT_MONGO_DB_NAME, MONGO_COLLECTIONS, type MongoReadModelOptions } from './mongo-connection';
+export { DEFAULT_MONGO_DB_NAME, MONGO_COLLECTIONS, type MongoReadModelOptions } from '../mongo-connection';
 export { mongoStoreCollections } from './mongo-collections';
 
 /** The collection of parked events. */

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { PROJECTION_NAMES, PROJECTION_VERSIONS, type ProjectionName } from '@app/runtime/projector';
-import { isStoreGone, LEGACY_CHECKPOINT_ID, MONGO_COLLECTIONS, now, retryDuplicateKey, WRITE_CONCERN } from './mongo-connection';
+import { isStoreGone, LEGACY_CHECKPOINT_ID, MONGO_COLLECTIONS, now, retryDuplicateKey, WRITE_CONCERN } from '../mongo-connection';
 import { FreshReads, readFollowingRegistry } from './fresh-read';
 
 /** One checkpoint of `projection_checkpoints`: a store's (`<projection>_<store>`) or another consumer's. */

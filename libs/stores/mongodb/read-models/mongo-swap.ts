@@ -3,7 +3,7 @@ import type { RecordedEvent } from '@app/event-sourcing';
 import type { ProjectionName } from '@app/runtime/projector';
 import { applyToStore } from './mongo-apply';
 import { mongoStoreCollections } from './mongo-collections';
-import { MAX_WRITE_ATTEMPTS, now, settleAll, sleep, SWAP_LEASE_MS, WRITE_CONCERN } from './mongo-connection';
+import { MAX_WRITE_ATTEMPTS, now, settleAll, sleep, SWAP_LEASE_MS, WRITE_CONCERN } from '../mongo-connection';
 import { dropWaitMs, LIVE_WRITE_WINDOW_MS } from './write-fence';
 import type { MongoRegistry } from './mongo-registry';
 

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Trainee, TraineeSnapshot } from '@app/trainees/decider';
+import type { TraineeSnapshot } from '@app/trainees/decider';
+import type { Trainee } from '@app/trainees/record';
 import type { RecordedEvent } from '@app/event-sourcing';
 import {
   CHANGE_FEED_SINCE_VERSION,

@@ -4,7 +4,8 @@
  * bytes plus `}` are the list item, for any text in the record (multi-byte UTF-8 included).
  */
 import fc from 'fast-check';
-import { evolveAll, type Trainee } from '@app/trainees/decider';
+import { evolveAll } from '@app/trainees/decider';
+import { type Trainee } from '@app/trainees/record';
 import { EXAMPLE_DETAILS, exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { contractFor } from '../contract';
 import { API_VERSIONS } from '@app/trainees/record';

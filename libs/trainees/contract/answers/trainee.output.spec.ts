@@ -5,7 +5,8 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { evolveAll, type Trainee } from '@app/trainees/decider';
+import { evolveAll } from '@app/trainees/decider';
+import { type Trainee } from '@app/trainees/record';
 import { EXAMPLE_DETAILS, exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { contractFor } from '../contract';
 import { openApiSchemas } from '../openapi/components';

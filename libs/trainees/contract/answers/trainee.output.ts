@@ -10,7 +10,7 @@
  * list items (ruling 3).
  */
 import type { Degree, Placement } from '@app/trainees/record';
-import type { Trainee } from '@app/trainees/decider';
+import type { Trainee } from '@app/trainees/record';
 import type { ApiVersion } from '@app/trainees/record';
 
 import { DEGREE_FIELDS, fieldsOf, PLACEMENT_FIELDS, TRAINEE_FIELDS, type JsonSchema, type OutputField } from './output-fields';

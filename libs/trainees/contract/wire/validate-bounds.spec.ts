@@ -1,14 +1,14 @@
 import { versionFieldName } from '@app/trainees/record';
 import type { ApiVersion } from '@app/trainees/record';
 import { DISABILITY_KEYS_MAX, TEXT_MAX_CHARS } from '@app/trainees/record';
-import { validateDegree, validateNewTrainee } from './validate';
 import { echoValue } from './values';
+import { createBody, degreeBody } from '../testing/bodies';
 import { BOTH, payload, TODAY } from '../testing/trainee-payload';
 
 const MB = 1024 * 1024;
 
 function createErrors(version: ApiVersion, over: Record<string, unknown>): string[] {
-  const r = validateNewTrainee(payload(version, over), { version, today: TODAY });
+  const r = createBody(payload(version, over), { version, today: TODAY });
   return r.ok ? [] : r.errors;
 }
 
@@ -51,7 +51,7 @@ describe.each(BOTH)('bounded text of %s write bodies', (version) => {
   });
 
   it('bounds the free text of a degree and quotes no unbounded value', () => {
-    const r = validateDegree(
+    const r = degreeBody(
       {
         grade: 'g'.repeat(MB),
         institution: 'i'.repeat(MB),
@@ -71,15 +71,15 @@ describe.each(BOTH)('bounded text of %s write bodies', (version) => {
 
   it.each(['country', 'non_uk_degree'])(`refuses a %s over ${TEXT_MAX_CHARS} characters even where the degree is a UK one`, (field) => {
     const valid = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: 2003 };
-    expect(validateDegree(valid, { version, today: TODAY }).ok).toBe(true);
-    const r = validateDegree({ ...valid, [field]: 'c'.repeat(MB) }, { version, today: TODAY });
+    expect(degreeBody(valid, { version, today: TODAY }).ok).toBe(true);
+    const r = degreeBody({ ...valid, [field]: 'c'.repeat(MB) }, { version, today: TODAY });
     expect(r.ok ? [] : r.errors).toContain(`${field} is too long (maximum is ${TEXT_MAX_CHARS} characters)`);
   });
 
   it('quotes a deep or long coded value bounded, never with an internal message', () => {
     let deep: unknown = '083';
     for (let i = 0; i < 5000; i++) deep = [deep];
-    const r = validateDegree({ uk_degree: deep, subject: '100425', graduation_year: 2003, grade: '02' }, { version, today: TODAY });
+    const r = degreeBody({ uk_degree: deep, subject: '100425', graduation_year: 2003, grade: '02' }, { version, today: TODAY });
     const errors = r.ok ? [] : r.errors;
     expect(errors.some((e) => e.startsWith('uk_degree has invalid reference data value of'))).toBe(true);
     expect(errors.join('\n')).not.toMatch(/Maximum call stack|RangeError/);

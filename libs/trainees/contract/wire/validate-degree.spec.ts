@@ -1,15 +1,15 @@
-import { DEGREE_MESSAGES, degreeDuplicateKey, degreesEqualOnNonBlank } from '@app/trainees/decider';
+import { DEGREE_MESSAGES, MISSING_DATA_MESSAGE, degreeDuplicateKey, degreesEqualOnNonBlank } from '@app/trainees/decider';
 import { OTHER_UK_INSTITUTION_UUID, type DegreeInput } from '@app/trainees/record';
 import type { ApiVersion } from '@app/trainees/record';
 import { parseGraduationYear } from './constraints';
-import { validateDegree, validateDegreeUpdate } from './validate';
+import { degreeBody, degreeUpdateBody } from '../testing/bodies';
 
 const TODAY = '2026-11-22';
 const UK = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2003-06-01' };
 const NON_UK = { country: 'FR', non_uk_degree: '051', subject: '100425', graduation_year: 2010 };
 
 function check(input: unknown, version: ApiVersion = 'v2026.1') {
-  return validateDegree(input, { version, today: TODAY });
+  return degreeBody(input, { version, today: TODAY });
 }
 function errorsOf(input: unknown, version: ApiVersion = 'v2026.1'): string[] {
   const r = check(input, version);
@@ -21,7 +21,7 @@ function valueOf(input: unknown, version: ApiVersion = 'v2026.1'): DegreeInput {
   return r.value;
 }
 
-describe('validateDegree: UK degrees (docs/reference/API-FACTS.md §11)', () => {
+describe('degreeBody: UK degrees (docs/reference/API-FACTS.md §11)', () => {
   it('stores codes, the year and the reference uuids', () => {
     expect(valueOf(UK)).toEqual({
       uk_degree: '083',
@@ -90,17 +90,23 @@ describe('validateDegree: UK degrees (docs/reference/API-FACTS.md §11)', () => 
   });
 
   it('reports every failed rule together', () => {
-    expect(errorsOf({})).toEqual([
+    expect(errorsOf({ subject: '' })).toEqual([
       DEGREE_MESSAGES.subjectMissing,
       DEGREE_MESSAGES.graduationYearMissing,
       DEGREE_MESSAGES.ukDegreeMissing,
       DEGREE_MESSAGES.gradeMissing,
     ]);
-    expect(errorsOf('not an object')).toEqual(errorsOf({}));
+    expect(errorsOf({ subject: null, uk_degree: null, grade: null, graduation_year: null })).toEqual(errorsOf({ subject: '' }));
+  });
+
+  it('answers a missing, empty or non-object data with the one missing-data message (docs/reference/API-FACTS.md §5.1)', () => {
+    for (const input of [undefined, null, {}, [], 'not an object']) {
+      expect(check(input)).toEqual({ ok: false, errors: [MISSING_DATA_MESSAGE] });
+    }
   });
 });
 
-describe('validateDegree: non-UK degrees (docs/reference/API-FACTS.md §11.2, §11.3)', () => {
+describe('degreeBody: non-UK degrees (docs/reference/API-FACTS.md §11.2, §11.3)', () => {
   it('stores the country and no institution; grade is optional', () => {
     expect(valueOf(NON_UK)).toEqual({
       uk_degree: null,
@@ -166,13 +172,13 @@ describe('graduation_year (docs/reference/API-FACTS.md §11.3, §11.4)', () => {
   });
 });
 
-describe('validateDegreeUpdate (docs/reference/API-FACTS.md §11.7)', () => {
+describe('degreeUpdateBody (docs/reference/API-FACTS.md §11.7)', () => {
   const ctx = { version: 'v2026.1' as ApiVersion, today: TODAY };
   const ukStored = valueOf(UK);
   const nonUkStored = valueOf(NON_UK);
 
   it('changes only the keys sent, with uuids following the codes', () => {
-    const r = validateDegreeUpdate({ subject: '100346', grade: '01' }, ukStored, ctx);
+    const r = degreeUpdateBody({ subject: '100346', grade: '01' }, ukStored, ctx);
     expect(r.ok && r.value).toEqual({
       ...ukStored,
       subject: '100346',
@@ -180,14 +186,14 @@ describe('validateDegreeUpdate (docs/reference/API-FACTS.md §11.7)', () => {
       grade: '01',
       grade_uuid: '8741765a-13d8-4550-a413-c5a860a59d25',
     });
-    expect(validateDegreeUpdate({ graduation_year: 2012 }, nonUkStored, ctx)).toEqual({
+    expect(degreeUpdateBody({ graduation_year: 2012 }, nonUkStored, ctx)).toEqual({
       ok: true,
       value: { ...nonUkStored, graduation_year: 2012 },
     });
   });
 
   it('re-decides UK/non-UK from the request when a degree type is sent', () => {
-    const toNonUk = validateDegreeUpdate({ non_uk_degree: '051', country: 'FR' }, ukStored, ctx);
+    const toNonUk = degreeUpdateBody({ non_uk_degree: '051', country: 'FR' }, ukStored, ctx);
     expect(toNonUk.ok && toNonUk.value).toMatchObject({
       uk_degree: null,
       non_uk_degree: '051',
@@ -195,7 +201,7 @@ describe('validateDegreeUpdate (docs/reference/API-FACTS.md §11.7)', () => {
       institution: null,
       institution_uuid: null,
     });
-    const toUk = validateDegreeUpdate({ uk_degree: '083' }, { ...nonUkStored, grade: '02', grade_uuid: null }, ctx);
+    const toUk = degreeUpdateBody({ uk_degree: '083' }, { ...nonUkStored, grade: '02', grade_uuid: null }, ctx);
     expect(toUk.ok && toUk.value).toMatchObject({
       uk_degree: '083',
       non_uk_degree: null,
@@ -206,8 +212,8 @@ describe('validateDegreeUpdate (docs/reference/API-FACTS.md §11.7)', () => {
   });
 
   it('validates the merged degree', () => {
-    expect(validateDegreeUpdate({ subject: null }, ukStored, ctx)).toEqual({ ok: false, errors: [DEGREE_MESSAGES.subjectMissing] });
-    expect(validateDegreeUpdate({ uk_degree: '083' }, nonUkStored, ctx)).toEqual({ ok: false, errors: [DEGREE_MESSAGES.gradeMissing] });
+    expect(degreeUpdateBody({ subject: null }, ukStored, ctx)).toEqual({ ok: false, errors: [DEGREE_MESSAGES.subjectMissing] });
+    expect(degreeUpdateBody({ uk_degree: '083' }, nonUkStored, ctx)).toEqual({ ok: false, errors: [DEGREE_MESSAGES.gradeMissing] });
   });
 });
 

@@ -1,6 +1,6 @@
 import type { TraineeDetails } from '@app/trainees/record';
 import type { ApiVersion } from '@app/trainees/record';
-import { validateNewTrainee, validateTraineeUpdate } from './validate';
+import { createBody, updateBody } from '../testing/bodies';
 import { payload, TODAY } from '../testing/trainee-payload';
 
 const CREATE_V2026 = payload('v2026.1', {
@@ -16,13 +16,13 @@ const CREATE_V2026 = payload('v2026.1', {
 const DEGREE = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2003' };
 
 function stored(input: Record<string, unknown> = CREATE_V2026, version: ApiVersion = 'v2026.1', today = TODAY): TraineeDetails {
-  const result = validateNewTrainee(input, { version, today });
+  const result = createBody(input, { version, today });
   if (!result.ok) throw new Error(JSON.stringify(result.errors));
   return result.value.details;
 }
 
 function update(input: Record<string, unknown>, from: TraineeDetails = stored(), version: ApiVersion = 'v2026.1', opts = {}) {
-  return validateTraineeUpdate(input, from, { version, today: TODAY }, opts);
+  return updateBody(input, from, { version, today: TODAY }, opts);
 }
 
 function changesOf(input: Record<string, unknown>, from?: TraineeDetails, version?: ApiVersion): Partial<TraineeDetails> {
@@ -36,7 +36,7 @@ function errorsOf(input: Record<string, unknown>, from?: TraineeDetails, version
   return result.ok ? [] : result.errors;
 }
 
-describe('validateTraineeUpdate: merge semantics (docs/reference/API-FACTS.md §7.1)', () => {
+describe('updateBody: merge semantics (docs/reference/API-FACTS.md §7.1)', () => {
   it('applies a single field and reports exactly what changed', () => {
     const result = update({ first_names: '  Grace  ' });
     expect(result.ok).toBe(true);

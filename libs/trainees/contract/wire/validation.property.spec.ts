@@ -3,14 +3,7 @@ import type { TraineeDetails } from '@app/trainees/record';
 import type { ValidationResult } from '@app/trainees/decider';
 import type { ApiVersion } from '@app/trainees/record';
 import { payload } from '../testing/trainee-payload';
-import {
-  validateDegree,
-  validateDegreeUpdate,
-  validateNewTrainee,
-  validatePlacement,
-  validatePlacementUpdate,
-  validateTraineeUpdate,
-} from './validate';
+import { createBody, degreeBody, degreeUpdateBody, placementBody, placementUpdateBody, updateBody } from '../testing/bodies';
 
 /**
  * Property: the validators never throw, whatever JSON they get, and always answer either ok or a
@@ -163,7 +156,7 @@ function wellFormed(result: ValidationResult<unknown>): boolean {
 }
 
 const STORED: TraineeDetails = (() => {
-  const r = validateNewTrainee(payload('v2026.1', { disability1: '58' }), { version: 'v2026.1', today: '2026-11-22' });
+  const r = createBody(payload('v2026.1', { disability1: '58' }), { version: 'v2026.1', today: '2026-11-22' });
   if (!r.ok) throw new Error(r.errors.join('; '));
   return r.value.details;
 })();
@@ -171,10 +164,10 @@ const STORED: TraineeDetails = (() => {
 const RUNS = { numRuns: 300 };
 
 describe('validators never throw (property)', () => {
-  it('validateNewTrainee', () => {
+  it('createBody', () => {
     fc.assert(
       fc.property(traineeInput, version, today, (input, v, t) =>
-        wellFormed(validateNewTrainee(input as Record<string, unknown>, { version: v, today: t })),
+        wellFormed(createBody(input as Record<string, unknown>, { version: v, today: t })),
       ),
       RUNS,
     );
@@ -183,24 +176,24 @@ describe('validators never throw (property)', () => {
   it('reads a __proto__ key as plain data', () => {
     const input = JSON.parse('{"__proto__": {"first_names": "Ada"}, "constructor": "x", "sex": "10"}') as Record<string, unknown>;
     for (const v of ['v2025.0', 'v2026.1'] as ApiVersion[]) {
-      const r = validateNewTrainee(input, { version: v, today: '2026-11-22' });
+      const r = createBody(input, { version: v, today: '2026-11-22' });
       expect(r.ok).toBe(false);
       expect(r.ok ? [] : r.errors).toContain("first_names can't be blank");
-      expect(wellFormed(validateTraineeUpdate(input, STORED, { version: v, today: '2026-11-22' }))).toBe(true);
+      expect(wellFormed(updateBody(input, STORED, { version: v, today: '2026-11-22' }))).toBe(true);
     }
   });
 
-  it('validateTraineeUpdate', () => {
+  it('updateBody', () => {
     fc.assert(
       fc.property(traineeInput, version, today, fc.boolean(), (input, v, t, hasDegrees) =>
-        wellFormed(validateTraineeUpdate(input as Record<string, unknown>, STORED, { version: v, today: t }, { hasDegrees })),
+        wellFormed(updateBody(input as Record<string, unknown>, STORED, { version: v, today: t }, { hasDegrees })),
       ),
       RUNS,
     );
   });
 
-  it('validateDegree and validateDegreeUpdate', () => {
-    const stored = validateDegree(
+  it('degreeBody and degreeUpdateBody', () => {
+    const stored = degreeBody(
       { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2003' },
       { version: 'v2026.1', today: '2026-11-22' },
     );
@@ -211,19 +204,19 @@ describe('validators never throw (property)', () => {
         version,
         today,
         (input, v, t) =>
-          wellFormed(validateDegree(input, { version: v, today: t })) &&
-          wellFormed(validateDegreeUpdate(input, stored.value, { version: v, today: t })),
+          wellFormed(degreeBody(input, { version: v, today: t })) &&
+          wellFormed(degreeUpdateBody(input, stored.value, { version: v, today: t })),
       ),
       RUNS,
     );
   });
 
-  it('validatePlacement and validatePlacementUpdate', () => {
+  it('placementBody and placementUpdateBody', () => {
     const stored = { urn: '123456', name: 'Oak', postcode: null, address: null, school_id: null };
     fc.assert(
       fc.property(placementLike, version, fc.boolean(), (input, v, nested) => {
         const ctx = { version: v, today: '2026-11-22' };
-        return wellFormed(validatePlacement(input, ctx, { nested })) && wellFormed(validatePlacementUpdate(input, stored, ctx));
+        return wellFormed(placementBody(input, ctx, { nested })) && wellFormed(placementUpdateBody(input, stored, ctx));
       }),
       RUNS,
     );
@@ -234,7 +227,7 @@ describe('validators never throw (property)', () => {
     let valid = 0;
     fc.assert(
       fc.property(fc.dictionary(fc.constantFrom(...TRAINEE_KEYS), anyValue, { maxKeys: 3 }), (overlay) => {
-        const r = validateNewTrainee({ ...base, ...overlay }, { version: 'v2026.1', today: '2026-11-22' });
+        const r = createBody({ ...base, ...overlay }, { version: 'v2026.1', today: '2026-11-22' });
         if (!wellFormed(r)) return false;
         if (!r.ok) return true;
         valid++;

@@ -11,7 +11,7 @@
  */
 import { parseIsoDate } from '@app/calendar';
 import { catalogueEntry, withdrawalReasonsFor } from '@app/trainees/record';
-import type { Trainee, Withdrawal } from '../trainee.state';
+import type { Trainee, Withdrawal } from '@app/trainees/record';
 import type { DeferralFields, RecommendationFields, WithdrawalFields } from '@app/trainees/record';
 import { MessageList, type InputProblem } from './request-data';
 import type { ValidationResult } from './validation-result';

@@ -16,7 +16,7 @@ import type {
   TraineeWithdrawn,
   TrnIssued,
 } from '../trainee.events';
-import type { TraineeStatus, Withdrawal } from '../trainee.state';
+import type { TraineeStatus, Withdrawal } from '@app/trainees/record';
 
 /**
  * Literal trainee events for the domain's specifications: the history of the example trainee of
@@ -186,16 +186,31 @@ export function traineeSubmittedForTrn(overrides: Overrides<TraineeSubmittedForT
 /**
  * The events of registering the example trainee, in the order `RegisterTrainee` records them:
  * registered, its placement, its degree, submitted for a TRN. `trainee_id`, `ukprn` and `at` (the
- * instant of all four, and of the items' timestamps) replace the example's; `details` merges into it.
+ * instant of all four, and of the items' timestamps) replace the example's; `details` merges into
+ * it; `placement_id` and `degree_id` replace the items' ids ({@link PLACEMENT_ID}, {@link DEGREE_ID}).
  */
 export function exampleRegistration(
-  options: { trainee_id?: string; ukprn?: string; at?: string; details?: Partial<TraineeDetails> } = {},
+  options: {
+    trainee_id?: string;
+    ukprn?: string;
+    at?: string;
+    details?: Partial<TraineeDetails>;
+    placement_id?: string;
+    degree_id?: string;
+  } = {},
 ): TraineeEvent[] {
-  const { trainee_id = TRAINEE_ID, ukprn = UKPRN, at = REGISTERED_AT, details } = options;
+  const {
+    trainee_id = TRAINEE_ID,
+    ukprn = UKPRN,
+    at = REGISTERED_AT,
+    details,
+    placement_id = PLACEMENT_ID,
+    degree_id = DEGREE_ID,
+  } = options;
   return [
     traineeRegistered({ trainee_id, ukprn, at, details }),
-    placementAdded({ trainee_id, at, placement: { created_at: at, updated_at: at } }),
-    degreeAdded({ trainee_id, at, degree: { created_at: at, updated_at: at } }),
+    placementAdded({ trainee_id, at, placement: { placement_id, created_at: at, updated_at: at } }),
+    degreeAdded({ trainee_id, at, degree: { degree_id, created_at: at, updated_at: at } }),
     traineeSubmittedForTrn({ trainee_id, at }),
   ];
 }

@@ -9,7 +9,8 @@ import {
   type TimelineEntry,
 } from '@app/trainees/read';
 import type { Caller } from '@app/trainees/write';
-import { NotFound, ValidationFailed, type Trainee } from '@app/trainees/decider';
+import { NotFound, ValidationFailed } from '@app/trainees/decider';
+import { type Trainee } from '@app/trainees/record';
 import { EVENT_STORE, type EventStore } from '@app/event-sourcing';
 import { findOwnTrainee, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/trainees/read';
 

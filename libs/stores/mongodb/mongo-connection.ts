@@ -1,5 +1,6 @@
 import { MongoClient, MongoServerError, type Db, type WriteConcernSettings } from 'mongodb';
 import { PROJECTION_VERSION, type ProjectionName } from '@app/runtime/projector';
+import { redact } from '@app/runtime/process';
 
 /**
  * Collections shared by every store: the checkpoints and the registry naming the store each
@@ -96,11 +97,6 @@ function databaseInUrl(url: string, schemeLength: number): string {
   const slash = rest.indexOf('/');
   if (slash < 0) return '';
   return decodeURIComponent(rest.slice(slash + 1).split('?')[0]);
-}
-
-/** The URL with any password replaced, for error messages. */
-function redact(url: string): string {
-  return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
 }
 
 /**

@@ -1,0 +1,195 @@
+/**
+ * The projector on the SQLite read model: live projection with a writer waiting for its position,
+ * restarts, retried batches, parked events (kept across reopening and rebuilds, forgotten once a
+ * rebuild is swapped in), and the lag it measures.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { traineeStreamId } from '@app/trainees/decider';
+import { newEventId, type RecordedEvent, toEventData } from '@app/event-sourcing';
+import { measureLag, Projector } from '@app/runtime/projector';
+import { rebuildProjection } from '@app/runtime/rebuild';
+import { SqliteEventStore } from '../event-log/sqlite-event-store';
+import { SqliteReadModel } from './sqlite-read-model';
+import { closeFreshEventStore, openFreshEventStore, registrationEvents, silent, STREAM_PHASES, V } from './testing/read-model-histories';
+
+let dir: string;
+let store: SqliteEventStore;
+
+/** Gives each test of the calling describe a fresh temporary directory (`dir`) and SQLite event store (`store`). */
+function useFreshEventStore(): void {
+  beforeEach(() => {
+    ({ dir, store } = openFreshEventStore());
+  });
+  afterEach(() => closeFreshEventStore({ dir, store }));
+}
+
+describe('The projector on SqliteReadModel', () => {
+  useFreshEventStore();
+
+  it('projects live, lets a writer wait for its position, and resumes from the checkpoint after a restart without repeating', async () => {
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    const applied: number[] = [];
+    const counting = {
+      checkpoint: () => rm.checkpoint(),
+      applyBatch: async (batch: RecordedEvent[]) => {
+        applied.push(...batch.map((e) => e.position));
+        await rm.applyBatch(batch);
+      },
+    };
+    const first = new Projector(store, counting, silent);
+    await first.start();
+    const events = registrationEvents('T0', 0);
+    const result = await store.appendToStream(
+      traineeStreamId('T0'),
+      toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId),
+    );
+    await expect(first.waitFor(result.position)).resolves.toBe(true);
+    expect(await rm.getTrainee('T0')).not.toBeNull();
+    await first.stop();
+
+    const more = registrationEvents('T1', 1);
+    const second = await store.appendToStream(
+      traineeStreamId('T1'),
+      toEventData(more, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId),
+    );
+    const restarted = new Projector(store, counting, silent);
+    await restarted.start();
+    await expect(restarted.waitFor(second.position)).resolves.toBe(true);
+    await restarted.stop();
+    expect(new Set(applied).size).toBe(applied.length);
+    expect(applied).toEqual([...applied].sort((a, b) => a - b));
+    expect(await rm.getTrainee('t1')).toMatchObject({ trainee_id: 'T1' });
+    rm.close();
+  });
+
+  it('retries a failing batch instead of skipping it, and logs the error', async () => {
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    let failures = 2;
+    const errors: string[] = [];
+    const flaky = {
+      checkpoint: () => rm.checkpoint(),
+      applyBatch: async (batch: RecordedEvent[]) => {
+        if (failures-- > 0) throw new Error('disk hiccup');
+        await rm.applyBatch(batch);
+      },
+    };
+    const projector = new Projector(store, flaky, { error: (m) => errors.push(m), warn: () => undefined }, { retryDelayMs: 5 });
+    await projector.start();
+    const r = await store.appendToStream(
+      traineeStreamId('T0'),
+      toEventData(registrationEvents('T0', 0), { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId),
+    );
+    await expect(projector.waitFor(r.position)).resolves.toBe(true);
+    // The failing batch is applied again event by event: the event's one failure is logged.
+    expect(errors).toEqual(['projection of an event failed; retrying']);
+    expect(await rm.getTrainee('T0')).not.toBeNull();
+    await projector.stop();
+    rm.close();
+  });
+});
+
+describe.each(STREAM_PHASES)('Parked events on SqliteReadModel, a first stream phase %s (issue 12, "Honest health")', (_, options) => {
+  useFreshEventStore();
+
+  async function register(id: string, n: number): Promise<void> {
+    const events = toEventData(registrationEvents(id, n), { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId);
+    await store.appendToStream(traineeStreamId(id), events, { expectedRevision: 'no_stream' });
+  }
+
+  it('parks a poisoned event and the rest of its stream, serves the others, and keeps the records across reopening', async () => {
+    await register('T0', 0);
+    // A registration the trainee projection cannot fold (no trainee in it), then another event of that stream.
+    const poison = { type: 'TraineeRegistered', data: {}, metadata: { occurredAt: '2026-01-01T00:00:00.000Z', schemaVersion: 1 } };
+    await store.appendToStream('trainee-X', [{ ...poison, id: newEventId() }]);
+    await store.appendToStream('trainee-X', [{ ...poison, type: 'TraineeUpdated', id: newEventId() }]);
+    await register('T2', 2);
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'), options);
+    const warnings: string[] = [];
+    const projector = new Projector(store, rm, { ...silent, warn: (m) => warnings.push(m) }, { retryDelayMs: 1, maxAttempts: 2 });
+    const head = await store.headPosition();
+    expect(await projector.catchUp()).toBe(head);
+    expect(await rm.checkpoint()).toBe(head);
+    // The stream phase failed on it and left it to the position-order catch-up, which parked it.
+    expect(warnings[0]).toMatch(/stream by stream failed/);
+    // The indexes it set aside for bulk writing are back.
+    const raw = new Database(join(dir, 'rm.sqlite'), { readonly: true });
+    const indexes = raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'trainees_${V}' AND sql IS NOT NULL`);
+    expect(indexes.pluck().all().sort()).toEqual([`trainees_${V}_duplicates`, `trainees_${V}_list`, `trainees_${V}_status`]);
+    raw.close();
+    const parked = await rm.parkedEvents();
+    expect(parked.map((p) => [p.stream_id, p.revision, p.type, p.attempts])).toEqual([
+      ['trainee-X', 0, 'TraineeRegistered', 2],
+      ['trainee-X', 1, 'TraineeUpdated', 0],
+    ]);
+    expect(parked[0]).toMatchObject({ projection: 'trainees', error: expect.stringMatching(/TypeError|Cannot read/) });
+    expect(await rm.getTrainee('T0')).toMatchObject({ trainee_id: 'T0' });
+    expect(await rm.getTrainee('T2')).toMatchObject({ trainee_id: 'T2' });
+    // Parking again is idempotent; the record survives reopening the store.
+    await rm.parkEvent({ ...parked[0], error: 'another message' });
+    rm.close();
+    const reopened = new SqliteReadModel(join(dir, 'rm.sqlite'), options);
+    expect(await reopened.parkedEvents()).toEqual(parked);
+    // A rebuild of the providers projection keeps them; the trainees' rebuild fails on the same event,
+    // is not swapped in, and they stay.
+    await rebuildProjection(store, reopened, 'providers', {});
+    expect(await reopened.parkedEvents()).toEqual(parked);
+    await expect(rebuildProjection(store, reopened, 'trainees', {})).rejects.toThrow();
+    expect(await reopened.parkedEvents()).toEqual(parked);
+    reopened.close();
+  });
+
+  it('forgets the parked events of a projection once a rebuild of it is swapped in', async () => {
+    await register('T0', 0);
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    const [event] = await store.readAll({ maxCount: 1 });
+    const record = { projection: 'trainees' as const, stream_id: event.streamId, revision: 0, type: event.type, position: event.position };
+    await rm.parkEvent({ ...record, error: 'a bug since fixed', attempts: 5, parked_at: '2026-05-01T00:00:00.000Z' });
+    await rm.parkEvent({
+      ...record,
+      projection: 'providers',
+      position: 99,
+      error: 'x',
+      attempts: 5,
+      parked_at: '2026-05-01T00:00:00.000Z',
+    });
+    expect(await rm.checkpoint()).toBe(99);
+    await rebuildProjection(store, rm, 'trainees', {});
+    expect((await rm.parkedEvents()).map((p) => p.projection)).toEqual(['providers']);
+    expect(await rm.getTrainee('T0')).toMatchObject({ trainee_id: 'T0' });
+    rm.close();
+  });
+});
+
+describe('measureLag', () => {
+  it('counts the projected events after a checkpoint and the age of the oldest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lag-'));
+    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    const tenSecondsAgo = new Date(Date.now() - 10_000).toISOString();
+    const events = registrationEvents('T0', 0);
+    await store.appendToStream(traineeStreamId('T0'), toEventData(events, { occurredAt: tenSecondsAgo }, newEventId));
+    await store.appendToStream(
+      'registrationguard-x',
+      toEventData(
+        [{ type: 'RegistrationClaimed', data: { trainee_id: 'T0', at: tenSecondsAgo } }],
+        { occurredAt: tenSecondsAgo },
+        newEventId,
+      ),
+    );
+    const now = new Date(Date.parse(tenSecondsAgo) + 10_000);
+    expect(await measureLag(store, 0, now)).toEqual({ checkpoint: 0, events: events.length, atLeast: false, seconds: 10 });
+    const head = await store.headPosition();
+    expect(await measureLag(store, head, now)).toEqual({ checkpoint: head, events: 0, atLeast: false, seconds: 0 });
+    expect((await measureLag(store, 0, now, 2)).atLeast).toBe(true);
+    // Caught up, it reads only the head; behind, at most cap + 1 events (issue 16, row 4).
+    const readAll = jest.spyOn(store, 'readAll');
+    await measureLag(store, head, now);
+    expect(readAll).not.toHaveBeenCalled();
+    await measureLag(store, 0, now, 2);
+    expect(readAll.mock.calls.map(([options]) => options?.maxCount)).toEqual([3]);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

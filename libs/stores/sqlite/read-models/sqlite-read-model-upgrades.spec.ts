@@ -1,0 +1,122 @@
+/**
+ * The SQLite read model on data written by earlier builds: events of an older schema, a data dir
+ * from before projections were versioned one by one, and a tokens table from before tokens expired.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { traineeStreamId } from '@app/trainees/decider';
+import { providerStreamId } from '@app/providers/decider';
+import { newEventId, toEventData } from '@app/event-sourcing';
+import { Projector } from '@app/runtime/projector';
+import { rebuildProjection } from '@app/runtime/rebuild';
+import { SqliteEventStore } from '../event-log/sqlite-event-store';
+import { SqliteReadModel } from './sqlite-read-model';
+import { registrationEvents, silent, writeHistory } from './testing/read-model-histories';
+
+/** Code of the trainee projection's first version: the layout from before projections were versioned one by one. */
+const LEGACY = { codeVersions: { trainees: 1 } };
+
+describe('reading events of an older schema', () => {
+  it('projects a stored PlacementAdded v1 as v2 and leaves the stored event as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'upcast-'));
+    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    const events = registrationEvents('T0', 0);
+    const data = toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId);
+    // Write the placement as a build before the schools directory did: schema 1, no school_id.
+    const placement = data.find((e) => e.type === 'PlacementAdded')!;
+    const { school_id: _s, ...oldPlacement } = (placement.data as { placement: Record<string, unknown> }).placement;
+    placement.data = { ...(placement.data as object), placement: { ...oldPlacement, address: 'URN 900020' } };
+    placement.metadata = { ...placement.metadata, schemaVersion: 1 };
+    await store.appendToStream(traineeStreamId('T0'), data);
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    await new Projector(store, rm, silent).catchUp();
+    expect((await rm.getTrainee('T0'))?.placements[0]).toMatchObject({ school_id: null, address: null, urn: '900020' });
+    const stored = (await store.readStream(traineeStreamId('T0'))).find((e) => e.type === 'PlacementAdded')!;
+    expect(stored.metadata.schemaVersion).toBe(1);
+    expect((stored.data as { placement: object }).placement).not.toHaveProperty('school_id');
+    rm.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('a data dir from before projections were versioned one by one', () => {
+  it('is adopted once: rebuilding twice after a restart rebuilds every document', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'legacy-'));
+    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    await writeHistory(store, 3, 1);
+    const file = join(dir, 'rm.sqlite');
+    // The old layout: tables `*_v1` and one checkpoint `main_v1`.
+    const first = new SqliteReadModel(file, LEGACY);
+    await first.applyBatch(await store.readAll({ maxCount: 10_000 }));
+    first.close();
+    const Database = (await import('better-sqlite3')).default;
+    const raw = new Database(file);
+    const head = await store.headPosition();
+    raw.exec(`DROP TABLE projection_registry; DELETE FROM projection_checkpoints;`);
+    raw.prepare(`INSERT INTO projection_checkpoints (name, position, version, updated_at) VALUES ('main_v1', ?, 1, 'x')`).run(head);
+    raw.close();
+
+    let rm = new SqliteReadModel(file, LEGACY);
+    // A store of version 1 holds no whole change feed (docs/change-feed.md "Upgrading").
+    expect(await rm.listChanges('10000001', 0, 10)).toBeNull();
+    expect((await rm.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ store: 'v1', checkpoint: head, documents: 3 });
+    await rebuildProjection(store, rm, 'trainees');
+    rm.close();
+    rm = new SqliteReadModel(file, LEGACY);
+    const again = await rebuildProjection(store, rm, 'trainees');
+    expect(again.store).toBe('v1');
+    expect((await rm.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ store: 'v1', documents: 3 });
+    expect(await rm.getTrainee('T2')).not.toBeNull();
+    rm.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('a tokens table from before tokens expired', () => {
+  it('gains expires_at and last_used_at when opened, answers as a rebuild does, and keeps later uses', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tokens-'));
+    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    const ukprn = '10000003';
+    const at = '2026-01-02T09:00:00.000Z';
+    const old = toEventData([{ type: 'ProviderRegistered', data: { ukprn, name: 'Old SCITT', at } }], { occurredAt: at }, newEventId);
+    // A token issued by a build before expiry: TokenIssued of schema 1, without expires_at.
+    const issue = {
+      id: newEventId(),
+      type: 'TokenIssued',
+      data: { ukprn, token_id: 'K1', token_hash: 'a'.repeat(64), at },
+      metadata: { schemaVersion: 1, occurredAt: at },
+    };
+    await store.appendToStream(providerStreamId(ukprn), [...old, issue]);
+    const file = join(dir, 'rm.sqlite');
+    let rm = new SqliteReadModel(file);
+    await new Projector(store, rm, silent).catchUp();
+    rm.close();
+    const Database = (await import('better-sqlite3')).default;
+    const raw = new Database(file);
+    const table = raw.prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE name LIKE 'tokens_%' AND type = 'table'`).get()!
+      .name;
+    raw.exec(`ALTER TABLE ${table} DROP COLUMN expires_at; ALTER TABLE ${table} DROP COLUMN last_used_at`);
+    raw.close();
+
+    rm = new SqliteReadModel(file);
+    const legacy = await rm.listTokens(ukprn);
+    expect(legacy).toEqual([
+      { token_id: 'K1', ukprn, status: 'active', issued_at: at, revoked_at: null, expires_at: null, last_used_at: null },
+    ]);
+    await rebuildProjection(store, rm, 'providers');
+    expect(await rm.listTokens(ukprn)).toEqual(legacy);
+    const use = { ukprn, token_id: 'K1', on: '2026-01-03', at: '2026-01-03T10:00:00.000Z' };
+    await store.appendToStream(
+      providerStreamId(ukprn),
+      toEventData([{ type: 'TokenUsed', data: use }], { occurredAt: use.at }, newEventId),
+    );
+    await new Projector(store, rm, silent).catchUp();
+    expect(await rm.getToken('K1')).toMatchObject({ expires_at: null, last_used_at: use.at });
+    rm.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * The degree record's table (docs/DESIGN.md "The record tables"): one row per field of a
+ * trainee's previous degree, in the order of its answer (docs/spec/trainee-records-api.md "Degree
+ * object"; docs/reference/API-FACTS.md §11.6), with what a degree body or a nested
+ * `degrees_attributes` item may send (§11.1–§11.4). What depends on other fields (UK or non-UK,
+ * what each kind needs, the year's range) is the record rules'.
+ *
+ * Where the facts leave room on the wire: a code that is not a JSON string answers the message
+ * its unknown value would (subject: "must be entered", an unknown subject counting as a missing
+ * one, §11.3; uk_degree, non_uk_degree and country: §6.9's message echoing the value); grade,
+ * institution and other_grade answer `<field> is invalid`, and more than 255 characters
+ * `<field> is too long (maximum is 255 characters)` (docs/DESIGN.md ruling 14).
+ */
+import { codesOf, instant, nenum, nstr, str, type FieldRow, type FieldsOf, type Expect, type StoredAnswers } from './field-table';
+import { TEXT_MAX_CHARS } from './limits';
+import type { Degree } from './trainee.details';
+
+/** The degree's fields, in answer order. */
+export const DEGREE_RECORD = [
+  { name: 'degree_id', answer: { schema: str('The degree id.', { example: 'Qw3Er5Ty7Ui9Op1As2Df4Gh6' }) } },
+  {
+    name: 'uk_degree',
+    input: {
+      kind: { kind: 'later_code', list: 'degree_type', max: TEXT_MAX_CHARS },
+      description: 'Degree type of a UK degree. Required for a UK degree.',
+      example: '083',
+    },
+    answer: { schema: nenum(codesOf('degree_type')) },
+  },
+  {
+    name: 'non_uk_degree',
+    input: {
+      kind: { kind: 'later_code', list: 'degree_type', max: TEXT_MAX_CHARS },
+      description: 'Degree type of a non-UK degree. Required for a non-UK degree.',
+      example: null,
+    },
+    answer: { schema: nenum(codesOf('degree_type')) },
+  },
+  {
+    name: 'subject',
+    input: { kind: { kind: 'code', list: 'degree_subject' }, description: 'Degree subject (HECOS code). Required.', example: '100425' },
+    answer: { schema: nenum(codesOf('degree_subject')) },
+  },
+  {
+    name: 'institution',
+    input: {
+      kind: { kind: 'string', max: TEXT_MAX_CHARS },
+      description:
+        'Awarding institution of a UK degree (a degree_institution code). An unknown code records "Other UK institution". Sending one makes the degree a UK degree.',
+      example: '0116',
+    },
+    answer: { schema: nenum(codesOf('degree_institution'), 'null for "Other UK institution" and for non-UK degrees.') },
+  },
+  {
+    name: 'grade',
+    input: {
+      kind: { kind: 'string', max: TEXT_MAX_CHARS, documents: 'degree_grade' },
+      description: 'Degree grade. Required for a UK degree; optional for a non-UK one.',
+      example: '02',
+    },
+    answer: { schema: nenum(codesOf('degree_grade')) },
+  },
+  {
+    name: 'country',
+    input: {
+      kind: { kind: 'later_code', list: 'country', max: TEXT_MAX_CHARS },
+      description: 'Country of a non-UK degree. Blank or a UK code (XF, XG, XH, XI, XK) makes the degree a UK degree.',
+      example: null,
+    },
+    answer: { schema: nenum(codesOf('country'), 'null for a UK degree.') },
+  },
+  {
+    name: 'graduation_year',
+    input: {
+      kind: { kind: 'graduation_year' },
+      description:
+        'The year of graduation: a year (as a string or an integer) or a full date `YYYY-MM-DD` (its year is kept). Required; at most next year, at least 60 years before it.',
+      example: '2003-06-01',
+    },
+    answer: { schema: { type: ['integer', 'null'], example: 2003 } },
+  },
+  {
+    name: 'other_grade',
+    input: { kind: { kind: 'string', max: TEXT_MAX_CHARS }, description: 'Accepted and ignored: no grade code resolves to "Other".' },
+    answer: { schema: nstr() },
+  },
+  { name: 'institution_uuid', answer: { schema: nstr(undefined, { format: 'uuid' }) } },
+  { name: 'uk_degree_uuid', answer: { schema: nstr(undefined, { format: 'uuid' }) } },
+  { name: 'subject_uuid', answer: { schema: nstr(undefined, { format: 'uuid' }) } },
+  { name: 'grade_uuid', answer: { schema: nstr(undefined, { format: 'uuid' }) } },
+  { name: 'created_at', answer: { schema: instant() } },
+  { name: 'updated_at', answer: { schema: instant() } },
+] as const satisfies readonly FieldRow<Degree>[];
+
+/** A degree body, or one `degrees_attributes` item, as the decider receives it (typed as field-table.ts says). */
+export type DegreeFields = FieldsOf<typeof DEGREE_RECORD>;
+
+/** Every answered row without a value of its own names a field of the stored record (a compile-time check). */
+export type _StoredAnswersExist = Expect<[StoredAnswers<typeof DEGREE_RECORD>] extends [keyof Degree] ? true : false>;

@@ -1,0 +1,192 @@
+/**
+ * The vocabulary of the record tables (docs/DESIGN.md "The record tables"): one table per record
+ * (trainee.record.ts, placement.record.ts, degree.record.ts), one row per field, holding all the
+ * field is: its canonical name (the v2026.1 name), its name in each API version where that
+ * differs, what a write body may send for it (type, format, code list, bounds, whether a create
+ * needs it) and what an answer holds (the value and its JSON Schema). The contract derives from
+ * the rows the wire checks (`class-validator` DTOs) and the request schemas; the serializers and
+ * the response schemas; this part derives the typed fields a write hands the decider
+ * ({@link FieldsOf}) and the per-version names (field-names.ts). Nothing else restates a field.
+ */
+import type { RefListName } from './codes/catalogue';
+import { REFERENCE_LISTS } from './codes/catalogue';
+import type { ApiVersion } from './versions';
+
+/** A JSON Schema (OpenAPI 3.1) object. */
+export type JsonSchema = Record<string, unknown>;
+
+/** One value per API version. */
+export type ByVersion<T> = Readonly<Record<ApiVersion, T>>;
+
+/**
+ * What a write body may send for a field, as the wire checks read it (docs/reference/API-FACTS.md
+ * §6.4, §6.9, §10.1, §11.1; bounds: docs/DESIGN.md ruling 14). Every check lets a blank value
+ * through: whether a field must be present is the record rules' to say.
+ */
+export type InputKind =
+  /** Free text: a string, or a JSON number as its decimal text; at most `max` characters. */
+  | { readonly kind: 'text'; readonly max: number }
+  /**
+   * A JSON string only (anything else is `<field> is invalid`), at most `max` characters;
+   * `documents`: the code list it names, not checked here.
+   */
+  | { readonly kind: 'string'; readonly max: number; readonly documents?: RefListName }
+  /** A code of `list` in the version's code book, as a JSON string (`numberAsText`: a JSON number too, as its text). */
+  | { readonly kind: 'code'; readonly list: RefListName; readonly numberAsText?: boolean }
+  /** A JSON string whose code the record rules look up in `list`; anything else answers the unknown-code message. */
+  | { readonly kind: 'later_code'; readonly list: RefListName; readonly max: number }
+  /** A National Insurance number: two letters, six digits, a letter A–D. */
+  | { readonly kind: 'ni_number' }
+  /** An email address of the reference's format, at most 255 characters. */
+  | { readonly kind: 'email' }
+  /** A statistics agency identifier: 13 or 17 characters. */
+  | { readonly kind: 'statsagency_id' }
+  /** An ISO 8601 date, stored as `YYYY-MM-DD`. */
+  | { readonly kind: 'date' }
+  /** A date never refused: a real date is stored as `YYYY-MM-DD`, anything else as null. */
+  | { readonly kind: 'lenient_date' }
+  /** The year of the course: an integer (or digits) where `integer`, else any number or string. */
+  | { readonly kind: 'course_year'; readonly integer: boolean }
+  /** A non-negative integer of at most 7 digits, as a number or a string. */
+  | { readonly kind: 'application_id' }
+  /** A graduation year: a year as an integer or digits, or a full date whose year is kept. */
+  | { readonly kind: 'graduation_year' }
+  /** A school's URN: six digits. */
+  | { readonly kind: 'urn' }
+  /** A full UK postcode. */
+  | { readonly kind: 'postcode' }
+  /** Nested records sent with a create: an array of at most `max` items of the `of` table's inputs. */
+  | { readonly kind: 'items'; readonly of: 'degrees' | 'placements'; readonly max: number };
+
+/** What a write body may send for a field: its kind (per version where they differ), and its documentation. */
+export interface FieldInput {
+  readonly kind: InputKind | ByVersion<InputKind>;
+  /** Required on create: stated in the request schema (the record rules report a missing one). */
+  readonly required?: boolean;
+  readonly description: string;
+  /** The request schema's example, where the field has one. */
+  readonly example?: unknown;
+}
+
+/**
+ * What an answer holds for a field: its value of the record, its JSON Schema, and which versions
+ * answer it. Without `value`, the record's stored value of the same name (a trainee's `details`,
+ * a placement's or a degree's own field).
+ */
+export interface FieldAnswer<R> {
+  readonly value?: (record: R) => unknown;
+  readonly schema: JsonSchema;
+  /** Only these versions answer the field. */
+  readonly only?: readonly ApiVersion[];
+  /** Answered under its canonical name in every version, whatever the version calls the field elsewhere. */
+  readonly asIs?: boolean;
+}
+
+/** One field of a record table. */
+export interface FieldRow<R> {
+  /** The canonical name: the v2026.1 name (docs/spec/trainee-records-api.md "Version-dependent fields"). */
+  readonly name: string;
+  /** The field's name in the versions that call it otherwise; null where the version has no such field. */
+  readonly names?: Partial<ByVersion<string | null>>;
+  readonly input?: FieldInput;
+  readonly answer?: FieldAnswer<R>;
+}
+
+/** The kind of `input` in `version`. */
+export function inputKindOf(input: FieldInput, version: ApiVersion): InputKind {
+  return 'kind' in input.kind && typeof input.kind.kind === 'string'
+    ? (input.kind as InputKind)
+    : (input.kind as ByVersion<InputKind>)[version];
+}
+
+/** The row of `name` in `table` that a write body may send (throws for a name the table has no input of: a programming error). */
+export function inputRow<R>(table: readonly FieldRow<R>[], name: string): FieldRow<R> & { input: FieldInput } {
+  const row = table.find((r) => r.name === name && r.input);
+  if (!row?.input) throw new Error(`no input field ${name}`);
+  return row as FieldRow<R> & { input: FieldInput };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building the tables
+// ---------------------------------------------------------------------------------------------
+
+/** Free text of at most `max` characters. */
+export const text = (max: number) => ({ kind: 'text', max }) as const;
+/** A code of `list`. */
+export const code = <L extends RefListName>(list: L) => ({ kind: 'code', list }) as const;
+/** An ISO 8601 date. */
+export const date = { kind: 'date' } as const;
+
+/** The codes of a list of the catalogue. */
+export const codesOf = (list: RefListName): string[] => (REFERENCE_LISTS[list] as readonly { code: string }[]).map((e) => e.code);
+
+/** A string answer. */
+export const str = (description?: string, extra: JsonSchema = {}): JsonSchema => ({
+  type: 'string',
+  ...(description ? { description } : {}),
+  ...extra,
+});
+/** A string or null answer. */
+export const nstr = (description?: string, extra: JsonSchema = {}): JsonSchema => ({
+  type: ['string', 'null'],
+  ...(description ? { description } : {}),
+  ...extra,
+});
+/** One of `values`, or null. */
+export const nenum = (values: readonly string[], description?: string): JsonSchema => ({
+  type: ['string', 'null'],
+  enum: [...values, null],
+  ...(description ? { description } : {}),
+});
+/** A `YYYY-MM-DD` date answer. */
+export const dateAnswer = (description?: string): JsonSchema => str(description, { format: 'date' });
+/** A `YYYY-MM-DD` date or null answer. */
+export const ndate = (description?: string): JsonSchema => nstr(description, { format: 'date' });
+/** An ISO 8601 instant answer. */
+export const instant = (description?: string): JsonSchema => str(description, { format: 'date-time' });
+/** An ISO 8601 instant or null answer. */
+export const ninstant = (description?: string): JsonSchema => nstr(description, { format: 'date-time' });
+/** A boolean answer. */
+export const bool = (description?: string): JsonSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
+
+// ---------------------------------------------------------------------------------------------
+// The typed fields a write hands the decider, derived from a table
+// ---------------------------------------------------------------------------------------------
+
+/** The kinds a field input may take, in any version. */
+type KindsOf<I> = I extends { kind: infer K } ? (K extends { kind: string } ? K : K[keyof K]) : never;
+
+/**
+ * The typed value of a well-formed field of kind `K`, by the convention of the typed fields:
+ * text as sent, dates as `YYYY-MM-DD`, codes as sent, `''` for a blank value, null for JSON null
+ * (`undefined`: not sent, or refused by a wire check, whose problem names it).
+ */
+type ValueOf<K, Nested> = K extends { kind: 'course_year' }
+  ? number | string
+  : K extends { kind: 'application_id' | 'graduation_year' }
+    ? number | ''
+    : K extends { kind: 'items'; of: infer Of }
+      ? Of extends keyof Nested
+        ? readonly Nested[Of][] | ''
+        : never
+      : string;
+
+/** The typed fields of the write bodies of a table: one optional member per row with an input. `Nested`: the items' own fields. */
+export type FieldsOf<Table extends readonly FieldRow<never>[], Nested = Record<never, never>> = {
+  -readonly [Row in Table[number] as Row extends { input: FieldInput } ? Row['name'] : never]?: ValueOf<
+    KindsOf<Row['input']>,
+    Nested
+  > | null;
+};
+
+/** The names of a table's answered rows that take their value from the stored record (no `value` of their own). */
+export type StoredAnswers<Table extends readonly FieldRow<never>[]> = Table[number] extends infer Row
+  ? Row extends { answer: { value: unknown } }
+    ? never
+    : Row extends { name: infer N; answer: object }
+      ? N
+      : never
+  : never;
+
+/** A compile-time check: `Expect<X>` compiles only where X is `true`. */
+export type Expect<T extends true> = T;

@@ -1,0 +1,61 @@
+/**
+ * The placement record's table (docs/DESIGN.md "The record tables"): one row per field of a
+ * trainee's school placement, in the order of its answer (docs/spec/trainee-records-api.md
+ * "Placement object"; docs/reference/API-FACTS.md §10.4), with what a placement body or a nested
+ * `placements_attributes` item may send (§10.1, §6.10; docs/DESIGN.md ruling 13: a nested item
+ * keeps and checks its postcode too). The same in every version.
+ *
+ * Where the facts leave room on the wire: a name is at most 255 characters (`name is too long
+ * (maximum is 255 characters)`, §6.4's wording), as the OpenAPI document states; the reference
+ * sets no length.
+ */
+import { instant, nstr, str, type FieldRow, type FieldsOf, type Expect, type StoredAnswers } from './field-table';
+import type { Placement } from './trainee.details';
+
+/** Longest placement name accepted, in characters: longer than any school's name, and small beside the body limit. */
+export const PLACEMENT_NAME_MAX = 255;
+
+/** The placement's fields, in answer order. */
+export const PLACEMENT_RECORD = [
+  { name: 'placement_id', answer: { schema: str('The placement id.', { example: 'Lm3Vr7cA9pQwXz2KbN4sTy8E' }) } },
+  {
+    name: 'urn',
+    input: {
+      kind: { kind: 'urn' },
+      description: "The school's unique reference number, six digits. A URN of the schools directory links the placement to that school.",
+      example: '900020',
+    },
+    answer: { schema: nstr('School URN, six digits.', { example: '100001' }) },
+  },
+  {
+    name: 'name',
+    input: {
+      kind: { kind: 'text', max: PLACEMENT_NAME_MAX },
+      description: 'Required unless the URN names a school of the directory.',
+      example: 'Oak Primary School',
+    },
+    answer: { schema: nstr(undefined, { example: 'Oak Primary School' }) },
+  },
+  {
+    name: 'postcode',
+    input: { kind: { kind: 'postcode' }, description: 'A full UK postcode.', example: 'GU1 1AA' },
+    answer: { schema: nstr(undefined, { example: 'GU1 6FR' }) },
+  },
+  {
+    name: 'address',
+    answer: {
+      schema: nstr(
+        'Derived: `URN <urn>, <town>, <postcode>` for a school of the directory, else `URN <urn>, <postcode>` (parts left out when empty); null for the not-applicable URNs.',
+        { example: 'URN 100001, Guildford, GU1 6FR' },
+      ),
+    },
+  },
+  { name: 'created_at', answer: { schema: instant() } },
+  { name: 'updated_at', answer: { schema: instant() } },
+] as const satisfies readonly FieldRow<Placement>[];
+
+/** A placement body, or one `placements_attributes` item, as the decider receives it (typed as field-table.ts says). */
+export type PlacementFields = FieldsOf<typeof PLACEMENT_RECORD>;
+
+/** Every answered row without a value of its own names a field of the stored record (a compile-time check). */
+export type _StoredAnswersExist = Expect<[StoredAnswers<typeof PLACEMENT_RECORD>] extends [keyof Placement] ? true : false>;

@@ -1,0 +1,391 @@
+/**
+ * The trainee record's table (docs/DESIGN.md "The record tables"): one row per field of the
+ * trainee, in the order of its answer (docs/spec/trainee-records-api.md "Trainee object", the
+ * version-dependent fields last), with what a create or update body may send for it
+ * (docs/reference/API-FACTS.md §6.2–§6.10; bounds: docs/DESIGN.md ruling 14) and what an answer
+ * holds (docs/spec/trainee-records-api.md "Version-dependent fields"; docs/DESIGN.md rulings 3, 6,
+ * 10; docs/reference/API-FACTS.md §13). The `disabilityN` keys are read beside the table (§6.7)
+ * and answered after `disability2`; the nested placements and degrees of a create come last.
+ */
+import { REFERENCE_LISTS, WITHDRAWAL_REASONS } from './codes/catalogue';
+import {
+  bool,
+  code,
+  codesOf,
+  date,
+  dateAnswer,
+  instant,
+  ndate,
+  nenum,
+  ninstant,
+  nstr,
+  str,
+  text,
+  type FieldRow,
+  type FieldsOf,
+  type Expect,
+  type StoredAnswers,
+} from './field-table';
+import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS, TEXT_MAX_CHARS } from './limits';
+import type { TraineeDetails } from './trainee.details';
+import { TRAINEE_STATES, type Trainee } from './trainee';
+import { fundingFlags, partnerNotApplicable } from './trainee.answers';
+import type { DegreeFields } from './degree.record';
+import type { PlacementFields } from './placement.record';
+
+/** The withdrawal reasons as answered: every reason code, or null. */
+const REASONS = { type: ['array', 'null'], items: { type: 'string', enum: [...new Set(WITHDRAWAL_REASONS.map((r) => r.code))] } };
+
+/** The trainee's fields, in answer order (the `disabilityN` keys are answered after `disability2`). */
+export const TRAINEE_RECORD = [
+  {
+    name: 'trainee_id',
+    answer: {
+      value: (t) => t.trainee_id,
+      schema: str('The trainee id: 24 random base58 characters.', { example: 'X7CbWEXaTtWYUsfq54gnfQuN' }),
+    },
+  },
+  {
+    name: 'provider_trainee_id',
+    input: { kind: text(50), description: "The provider's own identifier of the trainee, at most 50 characters." },
+    answer: { schema: nstr("The provider's own id.") },
+  },
+  {
+    name: 'first_names',
+    input: { kind: text(60), required: true, description: 'First names, at most 60 characters.' },
+    answer: { schema: str(undefined, { maxLength: 60 }) },
+  },
+  {
+    name: 'middle_names',
+    input: { kind: text(60), description: 'Middle names, at most 60 characters.' },
+    answer: { schema: nstr(undefined, { maxLength: 60 }) },
+  },
+  {
+    name: 'last_name',
+    input: { kind: text(60), required: true, description: 'Last name, at most 60 characters.' },
+    answer: { schema: str(undefined, { maxLength: 60 }) },
+  },
+  {
+    name: 'previous_last_name',
+    input: { kind: text(TEXT_MAX_CHARS), description: `A previous last name, at most ${TEXT_MAX_CHARS} characters.` },
+    answer: { schema: nstr() },
+  },
+  {
+    name: 'date_of_birth',
+    input: { kind: date, required: true, description: 'Date of birth: at most 100 and at least 16 years ago.' },
+    answer: { schema: dateAnswer() },
+  },
+  {
+    name: 'email',
+    input: { kind: { kind: 'email' }, required: true, description: 'Email address, at most 255 characters.' },
+    answer: { schema: str() },
+  },
+  { name: 'created_at', answer: { value: (t) => t.created_at, schema: instant('UTC, milliseconds.') } },
+  { name: 'updated_at', answer: { value: (t) => t.updated_at, schema: instant('UTC, milliseconds.') } },
+  {
+    name: 'training_route',
+    input: { kind: code('training_route'), required: true, description: 'Training route (code).' },
+    answer: { schema: { type: 'string', enum: codesOf('training_route') } },
+  },
+  {
+    name: 'sex',
+    input: { kind: code('sex'), required: true, description: 'Sex (code).' },
+    answer: { schema: { type: 'string', enum: codesOf('sex') } },
+  },
+  { name: 'diversity_disclosure', answer: { schema: { type: 'string', enum: ['diversity_disclosed', 'diversity_not_disclosed'] } } },
+  { name: 'ethnic_group', answer: { schema: { type: 'string', enum: codesOf('ethnic_group') } } },
+  { name: 'ethnic_background', answer: { schema: str('Derived from ethnicity.') } },
+  { name: 'additional_ethnic_background', answer: { schema: nstr() } },
+  {
+    name: 'ethnicity',
+    input: { kind: code('ethnicity'), description: 'Ethnicity (code); ethnic group and background are derived from it.' },
+    answer: {
+      schema: {
+        type: 'string',
+        enum: [...new Set(REFERENCE_LISTS.ethnicity.map((e) => e.output_code))],
+        description: '997 when not provided.',
+      },
+    },
+  },
+  { name: 'disability_disclosure', answer: { schema: { type: 'string', enum: ['disabled', 'no_disability', 'disability_not_provided'] } } },
+  {
+    name: 'disability1',
+    answer: { value: (t) => t.details.disabilities.disability1 ?? null, schema: nstr('As sent (codes are not checked).') },
+  },
+  {
+    name: 'disability2',
+    answer: { value: (t) => t.details.disabilities.disability2 ?? null, schema: nstr('As sent (codes are not checked).') },
+  },
+  {
+    name: 'nationality',
+    input: { kind: code('nationality'), description: 'Nationality (ISO 3166 country code).' },
+    answer: {
+      schema: nenum([...new Set(REFERENCE_LISTS.nationality.map((e) => e.output_code))], 'British territories are answered as GB.'),
+    },
+  },
+  {
+    name: 'itt_start_date',
+    input: { kind: date, required: true, description: 'Start of initial teacher training; its year at most next year.' },
+    answer: { schema: dateAnswer() },
+  },
+  {
+    name: 'itt_end_date',
+    input: { kind: date, required: true, description: 'Expected end of initial teacher training, after its start.' },
+    answer: { schema: dateAnswer() },
+  },
+  {
+    name: 'trainee_start_date',
+    input: { kind: date, description: 'When the trainee started; defaults to itt_start_date.' },
+    answer: { schema: ndate() },
+  },
+  { name: 'outcome_date', answer: { value: (t) => t.outcome_date, schema: ndate('When the QTS/EYTS standards were met.') } },
+  { name: 'course_itt_start_date', answer: { value: (t) => t.details.itt_start_date, schema: dateAnswer() } },
+  {
+    name: 'pg_apprenticeship_start_date',
+    input: {
+      kind: { kind: 'lenient_date' },
+      description: 'Postgraduate apprenticeship start date; anything that is not a date is stored as null.',
+    },
+    answer: { schema: ndate() },
+  },
+  {
+    name: 'trn',
+    answer: { value: (t) => t.trn, schema: nstr('Teacher reference number, null until the registry issues one.', { pattern: '^\\d{7}$' }) },
+  },
+  { name: 'submitted_for_trn_at', answer: { value: (t) => t.submitted_for_trn_at, schema: ninstant() } },
+  { name: 'state', answer: { value: (t) => t.state, schema: { type: 'string', enum: [...TRAINEE_STATES] } } },
+  { name: 'defer_date', answer: { value: (t) => t.defer_date, schema: ndate() } },
+  { name: 'defer_reason', answer: { value: (t) => t.defer_reason, schema: nstr(undefined, { maxLength: 500 }) } },
+  { name: 'reinstate_date', answer: { value: (t) => t.reinstate_date, schema: ndate() } },
+  {
+    name: 'recommended_for_award_at',
+    answer: {
+      // Without a fraction of a second, as the reference answers it (docs/reference/API-FACTS.md §13.4).
+      value: (t) => (t.recommended_for_award_at ? t.recommended_for_award_at.replace(/\.\d+Z$/, 'Z') : null),
+      schema: ninstant('UTC, whole seconds.'),
+    },
+  },
+  { name: 'awarded_at', answer: { value: (t) => t.awarded_at, schema: ninstant() } },
+  { name: 'course_min_age', answer: { schema: { type: ['integer', 'null'] } } },
+  { name: 'course_max_age', answer: { schema: { type: ['integer', 'null'] } } },
+  {
+    name: 'course_age_range',
+    input: { kind: code('course_age_range'), required: true, description: 'Course age range (code).' },
+    answer: { schema: nenum(codesOf('course_age_range')) },
+  },
+  { name: 'course_education_phase', answer: { schema: { type: 'string', enum: ['primary', 'secondary', 'early_years'] } } },
+  { name: 'course_qualification', answer: { schema: { type: 'string', enum: ['QTS', 'EYTS'] } } },
+  { name: 'course_title', answer: { schema: nstr() } },
+  { name: 'course_level', answer: { schema: { type: 'string', enum: ['undergrad', 'postgrad'] } } },
+  { name: 'course_uuid', answer: { value: () => null, schema: nstr(undefined, { format: 'uuid' }) } },
+  {
+    name: 'study_mode',
+    input: { kind: code('study_mode'), required: true, description: 'Study mode (code).' },
+    answer: { schema: nenum(codesOf('study_mode')) },
+  },
+  {
+    name: 'course_year',
+    input: {
+      kind: { 'v2025.0': { kind: 'course_year', integer: false }, 'v2026.1': { kind: 'course_year', integer: true } },
+      required: true,
+      description: 'Year of the course.',
+    },
+    answer: {
+      schema: { type: ['integer', 'string', 'null'], description: 'An integer; a value v2025.0 accepted as text is answered as sent.' },
+    },
+  },
+  {
+    name: 'training_initiative',
+    input: { kind: code('training_initiative'), description: 'Training initiative (code).' },
+    answer: { schema: nenum(codesOf('training_initiative')) },
+  },
+  {
+    name: 'additional_training_initiative',
+    input: {
+      kind: { 'v2025.0': text(TEXT_MAX_CHARS), 'v2026.1': code('training_initiative') },
+      description: 'Additional training initiative.',
+    },
+    answer: { schema: nstr() },
+  },
+  { name: 'applying_for_bursary', answer: { value: (t) => fundingFlags(t.details.funding_method).bursary, schema: bool() } },
+  { name: 'applying_for_scholarship', answer: { value: (t) => fundingFlags(t.details.funding_method).scholarship, schema: bool() } },
+  { name: 'applying_for_grant', answer: { value: (t) => fundingFlags(t.details.funding_method).grant, schema: bool() } },
+  {
+    name: 'bursary_tier',
+    answer: { value: (t) => fundingFlags(t.details.funding_method).tier, schema: nenum(['tier_one', 'tier_two', 'tier_three']) },
+  },
+  { name: 'ebacc', answer: { value: () => false, schema: bool() } },
+  { name: 'region', answer: { value: () => null, schema: nstr() } },
+  {
+    name: 'fund_code',
+    input: { kind: code('fund_code'), required: true, description: 'Fund code (code).' },
+    answer: { schema: nenum(codesOf('fund_code')) },
+  },
+  {
+    name: 'funding_method',
+    input: { kind: code('funding_method'), required: true, description: 'Funding method (code).' },
+    answer: { schema: nenum(codesOf('funding_method')) },
+  },
+  {
+    name: 'itt_aim',
+    input: {
+      kind: { kind: 'code', list: 'itt_aim', numberAsText: true },
+      required: true,
+      description: 'ITT aim (code); a JSON number is accepted.',
+    },
+    answer: { schema: nenum(codesOf('itt_aim')) },
+  },
+  {
+    name: 'itt_qualification_aim',
+    input: { kind: code('itt_qualification_aim'), description: 'ITT qualification aim (code); required when itt_aim is 202.' },
+    answer: { schema: nenum(codesOf('itt_qualification_aim')) },
+  },
+  {
+    name: 'ni_number',
+    input: {
+      kind: { kind: 'ni_number' },
+      description: 'National Insurance number: two letters, six digits and a letter A to D (`QQ 12 34 56 C`); spaces allowed.',
+    },
+    answer: { schema: nstr() },
+  },
+  { name: 'ukprn', answer: { value: (t) => t.ukprn, schema: str("The provider's UKPRN.") } },
+  {
+    name: 'employing_school_urn',
+    input: {
+      kind: text(TEXT_MAX_CHARS),
+      description: 'URN of the employing school; empty or a not-applicable URN (900000, 900010, 900020, 900030) means none.',
+    },
+    answer: { schema: nstr() },
+  },
+  { name: 'employing_school_not_applicable', answer: { value: (t) => t.details.employing_school_urn === null, schema: bool() } },
+  { name: 'submission_ready', answer: { value: () => true, schema: bool() } },
+  { name: 'commencement_status', answer: { value: () => null, schema: nstr() } },
+  { name: 'discarded_at', answer: { value: () => null, schema: ninstant() } },
+  { name: 'placement_detail', answer: { value: () => null, schema: nstr() } },
+  // The contract's trainee table lists iqts_country for every version (v2025.0 answers null).
+  {
+    name: 'iqts_country',
+    names: { 'v2025.0': null },
+    input: {
+      kind: code('country'),
+      description: 'Country of an iQTS trainee (country code): required for route 15, refused for any other.',
+    },
+    answer: { schema: nenum(codesOf('country')), asIs: true },
+  },
+  { name: 'record_source', answer: { value: (t) => t.record_source, schema: str(undefined, { example: 'api' }) } },
+  { name: 'created_from_legacy', answer: { value: () => false, schema: bool() } },
+  { name: 'additional_legacy_data', answer: { value: () => null, schema: { type: 'null' } } },
+  {
+    name: 'statsagency_id',
+    input: { kind: { kind: 'statsagency_id' }, required: true, description: 'Statistics agency identifier: 13 or 17 characters.' },
+    answer: { schema: nstr() },
+  },
+  { name: 'created_from_statsagency', answer: { value: () => false, schema: bool() } },
+  { name: 'statsagency_updated_at', answer: { value: () => null, schema: ninstant() } },
+  { name: 'statsagency_editable', answer: { value: () => false, schema: bool() } },
+  {
+    name: 'withdrawal_future_interest',
+    answer: { value: (t) => t.withdrawal?.future_interest ?? null, schema: nenum(codesOf('withdrawal_future_interest')) },
+  },
+  { name: 'withdrawal_trigger', answer: { value: (t) => t.withdrawal?.trigger ?? null, schema: nenum(codesOf('withdrawal_trigger')) } },
+  // The contract lists withdrawal_reasons for every version; v2025.0 also answers them as withdraw_reasons.
+  { name: 'withdrawal_reasons', answer: { value: (t) => t.withdrawal?.reasons ?? null, schema: REASONS, asIs: true } },
+  { name: 'withdrawal_another_reason', answer: { value: (t) => t.withdrawal?.another_reason ?? null, schema: nstr() } },
+  {
+    name: 'application_id',
+    input: { kind: { kind: 'application_id' }, description: 'Application identifier: a non-negative integer of at most 7 digits.' },
+    answer: { schema: { type: ['integer', 'null'] } },
+  },
+  { name: 'slug_sent_to_registry_at', answer: { value: () => null, schema: ninstant() } },
+  {
+    name: 'course_subject_1',
+    names: { 'v2025.0': 'course_subject_one' },
+    input: { kind: code('course_subject'), required: true, description: 'First course subject (HECOS code).' },
+    answer: { schema: nenum(codesOf('course_subject')) },
+  },
+  {
+    name: 'course_subject_2',
+    names: { 'v2025.0': 'course_subject_two' },
+    input: { kind: code('course_subject'), description: 'Second course subject (HECOS code).' },
+    answer: { schema: nenum(codesOf('course_subject')) },
+  },
+  {
+    name: 'course_subject_3',
+    names: { 'v2025.0': 'course_subject_three' },
+    input: { kind: code('course_subject'), description: 'Third course subject (HECOS code).' },
+    answer: { schema: nenum(codesOf('course_subject')) },
+  },
+  { name: 'withdrawal_date', names: { 'v2025.0': 'withdraw_date' }, answer: { value: (t) => t.withdrawal?.date ?? null, schema: ndate() } },
+  {
+    name: 'training_partner_not_applicable',
+    names: { 'v2025.0': 'lead_partner_not_applicable' },
+    answer: { value: partnerNotApplicable, schema: bool() },
+  },
+  {
+    name: 'training_partner_ukprn',
+    names: { 'v2025.0': 'lead_partner_ukprn' },
+    input: { kind: text(TEXT_MAX_CHARS), description: 'UKPRN of the training partner; empty means none.' },
+    answer: { schema: nstr() },
+  },
+  {
+    name: 'training_partner_urn',
+    names: { 'v2025.0': 'lead_partner_urn' },
+    input: {
+      kind: text(TEXT_MAX_CHARS),
+      description: 'URN of the training partner; empty or a not-applicable URN means none. Takes precedence over the UKPRN.',
+    },
+    answer: { schema: nstr() },
+  },
+  {
+    name: 'withdrawal_safeguarding_concern_reasons',
+    answer: { value: (t) => t.withdrawal?.safeguarding_concern_reasons ?? null, schema: nstr(), only: ['v2026.1'] },
+  },
+  {
+    name: 'withdrawal_reasons',
+    names: { 'v2025.0': 'withdraw_reasons' },
+    answer: { value: (t) => t.withdrawal?.reasons ?? null, schema: REASONS, only: ['v2025.0'] },
+  },
+  { name: 'expected_end_date', answer: { value: (t) => t.details.itt_end_date, schema: ndate(), only: ['v2025.0'] } },
+  { name: 'bursary_level', answer: { value: (t) => t.details.funding_method, schema: nstr(), only: ['v2025.0'] } },
+  { name: 'course_study_mode', answer: { value: (t) => t.details.study_mode, schema: nstr(), only: ['v2025.0'] } },
+  {
+    name: 'statsagency_disabilities',
+    answer: {
+      value: (t) => ({ disability1: t.details.disabilities.disability1 ?? null, disability2: t.details.disabilities.disability2 ?? null }),
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['disability1', 'disability2'],
+        properties: { disability1: { type: ['string', 'null'] }, disability2: { type: ['string', 'null'] } },
+      },
+      only: ['v2025.0'],
+    },
+  },
+  {
+    name: 'degrees_attributes',
+    input: {
+      kind: { kind: 'items', of: 'degrees', max: DEGREES_ATTRIBUTES_MAX_ITEMS },
+      description: `Degrees (create only): required for a route that needs a degree; at most ${DEGREES_ATTRIBUTES_MAX_ITEMS}.`,
+    },
+  },
+  {
+    name: 'placements_attributes',
+    input: {
+      kind: { kind: 'items', of: 'placements', max: PLACEMENTS_ATTRIBUTES_MAX_ITEMS },
+      description: `Placements (create only), at most ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS}.`,
+    },
+  },
+] as const satisfies readonly FieldRow<Trainee>[];
+
+/**
+ * A trainee create or update body as the decider receives it, after the wire checks: one member
+ * per field a body may send (docs/reference/API-FACTS.md §6.2), in canonical names, typed by the
+ * convention of field-table.ts (`undefined`: not sent or refused; null: JSON null; `''`: blank),
+ * and every `disabilityN` key sent (§6.7), its code as text, `''` when blank, null when null.
+ */
+export type TraineeFields = FieldsOf<typeof TRAINEE_RECORD, { degrees: DegreeFields; placements: PlacementFields }> & {
+  disabilities?: Readonly<Record<string, string | null>>;
+};
+
+/** Every answered row without a value of its own names a field of the stored record (a compile-time check). */
+export type _StoredAnswersExist = Expect<[StoredAnswers<typeof TRAINEE_RECORD>] extends [keyof TraineeDetails] ? true : false>;

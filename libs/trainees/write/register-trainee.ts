@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import {
+  ConcurrentModification,
+  decide,
+  duplicateGuardKey,
+  evolveAll,
+  initialTraineeState,
+  REGISTRATION_GUARD_STREAM_PREFIX,
+  requireData,
+  traineeStreamId,
+  type RegistrationClaimed,
+  type RequestData,
+  type TraineeEvent,
+  type TraineeRules,
+} from '@app/trainees/decider';
+import type { Trainee, TraineeFields } from '@app/trainees/record';
+import { newEventId, toEventData, WrongExpectedVersionError, type AppendResult, type RecordedEvent } from '@app/event-sourcing';
+import type { Caller } from './caller';
+import { loadTraineeState, schoolsNamedBy, traineeOf, writeContext } from './handle-trainee-command';
+import type { TraineeWritePorts } from './trainee-write.ports';
+
+/** How long a registration claim without its trainee stream counts as in flight, in ms. */
+const CLAIM_IN_FLIGHT_MS = 10_000;
+/** Rounds of claim-and-check before answering 409 Conflict (concurrent identical creates). */
+const MAX_REGISTRATION_ATTEMPTS = 50;
+
+/**
+ * Registers a trainee with nested placements and degrees in one append (docs/spec/trainee-records-api.md
+ * "POST /trainees"): `data` is the create body after the version's wire checks, `rules` the
+ * version's. Returns the trainee as written, once projected (docs/DESIGN.md property 1).
+ *
+ * The record rules run once, inside `decide`. Duplicates are race-free (docs/DESIGN.md property 3):
+ * every possible duplicate shares a guard stream (same provider, date of birth, route and last
+ * name, read from the checked fields), and the writer appends a claim to it with the revision it
+ * read, so of N concurrent identical creates exactly one gets through; the others re-read, see the
+ * winner and answer 409. Where the store appends to several streams in one transaction
+ * (`appendToStreams`, SQLite) the claim and the trainee's stream are one write, so no claim is left
+ * without its trainee by a crash; elsewhere (EventStoreDB) a claim younger than
+ * {@link CLAIM_IN_FLIGHT_MS} without its stream holds the others back. Errors: the decider's
+ * (`ValidationFailed`, `MissingData`, `DuplicateTrainee`) and `ConcurrentModification` after
+ * bounded rounds.
+ */
+export async function registerTrainee(
+  ports: TraineeWritePorts,
+  caller: Caller,
+  rules: TraineeRules,
+  data: RequestData<TraineeFields>,
+): Promise<Trainee> {
+  const input = requireData(data);
+  const now = ports.clock().toISOString();
+  const schools = await schoolsNamedBy(ports.schools, input.fields.placements_attributes);
+  const traineeId = ports.newId();
+  const nested = arrayLength(input.fields.placements_attributes) + arrayLength(input.fields.degrees_attributes);
+  const newIds = Array.from({ length: nested }, () => ports.newId());
+  const decideWith = (candidates: Trainee[]): TraineeEvent[] =>
+    decide(
+      {
+        type: 'RegisterTrainee',
+        trainee_id: traineeId,
+        ukprn: caller.ukprn,
+        rules,
+        data,
+        now,
+        new_ids: newIds,
+        duplicate_candidates: candidates,
+        schools,
+      },
+      initialTraineeState,
+    );
+  const key = guardKeyOf(caller.ukprn, input.fields);
+  if (key === null) {
+    // A field of the duplicate rule is missing or malformed: the record rules refuse the body.
+    decideWith([]);
+    throw new Error('a registration without a date of birth, route or last name passed the record rules');
+  }
+  const guardStream = REGISTRATION_GUARD_STREAM_PREFIX + createHash('sha256').update(key).digest('hex').slice(0, 40);
+  const ctx = writeContext(caller, now);
+
+  for (let attempt = 0; attempt < MAX_REGISTRATION_ATTEMPTS; attempt++) {
+    const claims = await ports.eventStore.readStream(guardStream);
+    const candidates = await duplicateCandidates(ports, caller.ukprn, input.fields, claims, now);
+    if (candidates === 'in_flight') {
+      await sleep(10 + attempt * 5);
+      continue;
+    }
+    const events = decideWith(candidates);
+    const claim: RegistrationClaimed = { type: 'RegistrationClaimed', data: { trainee_id: traineeId, at: now } };
+    const claimWrite = {
+      streamId: guardStream,
+      events: toEventData([claim], ctx, newEventId),
+      options: { expectedRevision: claims.length === 0 ? ('no_stream' as const) : claims[claims.length - 1].streamRevision },
+    };
+    const traineeWrite = {
+      streamId: traineeStreamId(traineeId),
+      events: toEventData(events, ctx, newEventId),
+      options: { expectedRevision: 'no_stream' as const },
+    };
+    let result: AppendResult;
+    try {
+      if (ports.eventStore.appendToStreams) {
+        // One transaction: no claim is ever stored without its trainee (docs/DESIGN.md property 3).
+        result = (await ports.eventStore.appendToStreams([claimWrite, traineeWrite]))[1];
+      } else {
+        await ports.eventStore.appendToStream(claimWrite.streamId, claimWrite.events, claimWrite.options);
+        result = await ports.eventStore.appendToStream(traineeWrite.streamId, traineeWrite.events, traineeWrite.options);
+      }
+    } catch (err) {
+      if (err instanceof WrongExpectedVersionError && err.streamId === guardStream) continue;
+      throw err;
+    }
+    await ports.projection.waitFor(result.position);
+    return traineeOf(evolveAll(events));
+  }
+  throw new ConcurrentModification();
+}
+
+/**
+ * The duplicate rule's exact key of a create body's checked fields (the guard stream is named by
+ * its hash): provider, date of birth, route and last name, or null when one of them is blank (the
+ * record rules then refuse the body). The wire checks have already given the date as `YYYY-MM-DD`
+ * and the route as a known code, so the key is the one the stored record would give.
+ */
+function guardKeyOf(ukprn: string, fields: TraineeFields): string | null {
+  const { date_of_birth, training_route, last_name } = fields;
+  if (!date_of_birth || !training_route || typeof last_name !== 'string' || last_name.trim() === '') return null;
+  return duplicateGuardKey(ukprn, { date_of_birth, training_route, last_name });
+}
+
+/**
+ * The trainees a new one could duplicate: the read model's candidates plus those of claims not yet
+ * projected (read from their streams); `in_flight` while a claim younger than
+ * {@link CLAIM_IN_FLIGHT_MS} has no stream yet (its writer is still appending).
+ */
+async function duplicateCandidates(
+  ports: TraineeWritePorts,
+  ukprn: string,
+  fields: TraineeFields,
+  claims: RecordedEvent[],
+  now: string,
+): Promise<Trainee[] | 'in_flight'> {
+  const candidates = await ports.trainees.findDuplicateCandidates(ukprn, fields.date_of_birth!, fields.training_route!, fields.last_name!);
+  const known = new Set(candidates.map((t) => t.trainee_id));
+  let inFlight = false;
+  for (const claim of claims) {
+    const { trainee_id, at } = (claim.data as RegistrationClaimed['data']) ?? {};
+    if (!trainee_id || known.has(trainee_id)) continue;
+    const state = await loadTraineeState(ports.eventStore, trainee_id);
+    if (state.exists) candidates.push(state.trainee);
+    else if (Date.parse(now) - Date.parse(at) < CLAIM_IN_FLIGHT_MS) inFlight = true;
+  }
+  return inFlight ? 'in_flight' : candidates;
+}
+
+function arrayLength(value: readonly unknown[] | null | '' | undefined): number {
+  return Array.isArray(value) ? value.length : 0;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,158 @@
+/**
+ * The response validator (openapi-validator.ts) over the documents of openapi-validator.fixtures.ts:
+ * path matching, headers and robustness; and the validation of whole documents
+ * (`validateOpenApiDocument`).
+ */
+import Ajv2020 from 'ajv/dist/2020';
+import { OpenApiResponseValidator, validateOpenApiDocument } from './openapi-validator';
+import { documentFor, jsonResponse, trainee, V2026 } from './openapi-validator.fixtures';
+
+const validator = new OpenApiResponseValidator(documentFor('v2026.1'));
+
+describe('OpenApiResponseValidator', () => {
+  describe('path matching', () => {
+    it('does not match a path whose version parameter is outside its enum', () => {
+      const v2025 = jsonResponse('GET', '/api/v2025.0/trainees', 200, { data: [] });
+      expect(validator.check(v2025)).toEqual({ operation: null, problems: [] });
+      expect(new OpenApiResponseValidator(documentFor('v2025.0')).check(v2025)).toEqual({
+        operation: 'GET /api/{api_version}/trainees',
+        problems: [],
+      });
+    });
+
+    it('prefers the template with more literal segments', () => {
+      const degrees = validator.check(jsonResponse('GET', `${V2026}/trainees/abc/degrees`, 200, { degrees: [] }));
+      expect(degrees).toEqual({ operation: 'GET /api/{api_version}/trainees/{trainee_id}/degrees', problems: [] });
+      const placements = validator.check(jsonResponse('GET', `${V2026}/trainees/abc/placements`, 200, { section: 'placements' }));
+      expect(placements).toEqual({ operation: 'GET /api/{api_version}/trainees/{trainee_id}/{section}', problems: [] });
+      // The degrees schema is the one applied, not the catch-all's.
+      expect(validator.check(jsonResponse('GET', `${V2026}/trainees/abc/degrees`, 200, { section: 'x' })).problems).toEqual([
+        "GET /api/{api_version}/trainees/{trainee_id}/degrees 200: (root) must have required property 'degrees'",
+      ]);
+    });
+
+    it('respects path-item and operation-level parameter schemas', () => {
+      // Path-item level pattern: upper case does not match GET.
+      expect(validator.check(jsonResponse('GET', `${V2026}/trainees/ABC`, 200, trainee())).operation).toBeNull();
+      // Operation level overrides it for DELETE: digits only.
+      expect(
+        validator.check({ method: 'DELETE', url: `${V2026}/trainees/abc`, status: 204, contentType: null, text: '' }).operation,
+      ).toBeNull();
+      expect(validator.check({ method: 'DELETE', url: `${V2026}/trainees/123`, status: 204, contentType: null, text: '' }).operation).toBe(
+        'DELETE /api/{api_version}/trainees/{trainee_id}',
+      );
+    });
+
+    it('URL-decodes path parameters before checking them', () => {
+      const result = validator.check(jsonResponse('GET', `${V2026}/trainees/abc%2D1?x=%2F`, 200, trainee()));
+      expect(result.operation).toBe('GET /api/{api_version}/trainees/{trainee_id}');
+      expect(validator.check(jsonResponse('GET', `${V2026}/trainees/abc%ZZ`, 200, trainee())).operation).toBeNull();
+    });
+
+    it('returns no operation for undocumented paths and methods', () => {
+      expect(validator.check(jsonResponse('GET', '/healthz', 200, { ok: true }))).toEqual({ operation: null, problems: [] });
+      expect(validator.check(jsonResponse('PUT', `${V2026}/trainees`, 200, {}))).toEqual({ operation: null, problems: [] });
+      expect(validator.check(jsonResponse('GET', `${V2026}/trainees/`, 200, {}))).toEqual({ operation: null, problems: [] });
+    });
+
+    it('tolerates a .json suffix when nothing else matches, but prefers a literal .json template', () => {
+      expect(validator.check(jsonResponse('GET', `${V2026}/trainees.json`, 200, { data: [] }))).toEqual({
+        operation: 'GET /api/{api_version}/trainees',
+        problems: [],
+      });
+      expect(validator.check(jsonResponse('GET', `${V2026}/openapi.json`, 200, { openapi: '3.1.0' }))).toEqual({
+        operation: 'GET /api/{api_version}/openapi.json',
+        problems: [],
+      });
+    });
+  });
+
+  describe('headers', () => {
+    const slowDown = { method: 'GET', url: `${V2026}/trainees`, status: 429, contentType: 'text/plain', text: 'Slow down' };
+
+    it('checks documented required headers only when the caller passes headers', () => {
+      expect(validator.check(slowDown).problems).toEqual([]);
+      expect(validator.check({ ...slowDown, headers: { 'content-type': 'text/plain' } }).problems).toEqual([
+        'GET /api/{api_version}/trainees 429: required header Retry-After is missing',
+      ]);
+      expect(validator.check({ ...slowDown, headers: { 'retry-after': '30' } }).problems).toEqual([]);
+    });
+
+    it("checks a present header's value against its schema", () => {
+      expect(validator.check({ ...slowDown, headers: { 'Retry-After': 'soon' } }).problems).toEqual([
+        'GET /api/{api_version}/trainees 429: header Retry-After (root) must be integer',
+      ]);
+      expect(validator.check({ ...slowDown, headers: { 'Retry-After': '0' } }).problems).toEqual([
+        'GET /api/{api_version}/trainees 429: header Retry-After (root) must be >= 1',
+      ]);
+    });
+  });
+
+  describe('robustness', () => {
+    it('compiles each schema once however many responses it checks', () => {
+      const compile = jest.spyOn(Ajv2020.prototype, 'compile');
+      try {
+        const fresh = new OpenApiResponseValidator(documentFor('v2026.1'));
+        const response = jsonResponse('GET', `${V2026}/trainees`, 200, { data: [trainee()] });
+        fresh.check(response);
+        const afterFirst = compile.mock.calls.length;
+        expect(afterFirst).toBeGreaterThan(0);
+        for (let i = 0; i < 200; i++) fresh.check(response);
+        expect(compile.mock.calls.length).toBe(afterFirst);
+      } finally {
+        compile.mockRestore();
+      }
+    });
+
+    it('reports an unresolvable $ref as a problem instead of throwing', () => {
+      const broken = documentFor('v2026.1') as { components: { responses: Record<string, unknown> } };
+      broken.components.responses.TraineeList = { $ref: '#/components/responses/Missing' };
+      const result = new OpenApiResponseValidator(broken).check(jsonResponse('GET', `${V2026}/trainees`, 200, { data: [] }));
+      expect(result).toEqual({
+        operation: 'GET /api/{api_version}/trainees',
+        problems: ['GET /api/{api_version}/trainees 200: $ref #/components/responses/Missing cannot be resolved'],
+      });
+    });
+
+    it('reports a schema $ref that does not resolve', () => {
+      const broken = documentFor('v2026.1') as { components: { schemas: Record<string, Record<string, unknown>> } };
+      broken.components.schemas.Trainee = { $ref: '#/components/schemas/Nowhere' };
+      const result = new OpenApiResponseValidator(broken).check(jsonResponse('GET', `${V2026}/trainees`, 200, { data: [{}] }));
+      expect(result.problems).toHaveLength(1);
+      expect(result.problems[0]).toMatch(/^GET \/api\/\{api_version\}\/trainees 200: the schema at .* cannot be compiled/);
+    });
+  });
+});
+
+describe('validateOpenApiDocument', () => {
+  const minimal = { openapi: '3.1.0', info: { title: 'Minimal', version: '1' }, paths: {} };
+
+  it('accepts a minimal 3.1 document and the test document', () => {
+    expect(validateOpenApiDocument(minimal)).toEqual({ valid: true, errors: [] });
+    expect(validateOpenApiDocument(documentFor('v2026.1'))).toEqual({ valid: true, errors: [] });
+  });
+
+  it('rejects a path item that is not an object', () => {
+    const result = validateOpenApiDocument({ ...minimal, paths: { '/x': 'not a path item' } });
+    expect(result.valid).toBe(false);
+    expect(result.errors).toContainEqual(
+      expect.objectContaining({ instancePath: '/paths/~1x', keyword: 'type', message: 'must be object' }),
+    );
+  });
+
+  it('rejects a 3.1 response without description', () => {
+    const result = validateOpenApiDocument({ ...minimal, paths: { '/x': { get: { responses: { '200': {} } } } } });
+    expect(result.valid).toBe(false);
+    expect(result.errors).toContainEqual(
+      expect.objectContaining({ instancePath: '/paths/~1x/get/responses/200', params: { missingProperty: 'description' } }),
+    );
+  });
+
+  it('rejects a $ref that does not resolve, with the message as the one error', () => {
+    const result = validateOpenApiDocument({
+      ...minimal,
+      paths: { '/x': { get: { responses: { '200': { $ref: '#/components/responses/Nope' } } } } },
+    });
+    expect(result).toEqual({ valid: false, errors: ["Can't resolve #/components/responses/Nope"] });
+  });
+});
