@@ -1,6 +1,6 @@
 /**
  * Jest in CommonJS mode with ts-jest: every @nestjs/* package is pinned to major 11, which is
- * CommonJS (see README, "Why NestJS 11").
+ * CommonJS (see docs/DESIGN.md "Why NestJS 11").
  */
 module.exports = {
   testEnvironment: 'node',

@@ -1,5 +1,4 @@
 /* Generated from the served OpenAPI document of v2026.1 by examples/generate-types.ts; do not edit. */
-/* eslint-disable */
 
 export interface ChangesPage {
   /**

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# npm run test:production (issue 16): the production path against real servers. Starts the
-# EventStoreDB and MongoDB services of docker-compose.yml in a compose project of its own, waits
-# until both are healthy (MongoDB: the primary of its replica set), runs the adapter contract
-# suites (test/contract) and the production stack e2e (test/e2e/production-stack.e2e-spec.ts)
-# against them, and removes the containers and their volumes whatever happened.
+# npm run test:production (docs/operations.md "Its tests"): the production path against real
+# servers. Starts the EventStoreDB and MongoDB services of docker-compose.yml in a compose project
+# of its own, waits until both are healthy (MongoDB: the primary of its replica set), runs the
+# adapter contract suites (test/contract) and the production stack e2e
+# (test/e2e/production-stack.e2e-spec.ts) against them, and removes the containers and their
+# volumes whatever happened.
 #
 # Without Docker it prints one SKIPPED line and exits 0, so `npm test` can run it everywhere.
 # Ports: EventStoreDB 2113 and MongoDB 27017 on localhost, as docker-compose.yml publishes them.

@@ -1,5 +1,5 @@
 /**
- * `flood` (issue 12, fairness; BENCHMARKS.md): while provider A lists its trainees at full speed on
+ * `flood`, fairness under a flood (BENCHMARKS.md "What it measures"): while provider A lists its trainees at full speed on
  * many connections, provider B reads one trainee and one page of its list at a modest fixed rate;
  * B's p50/p99 under the flood are compared with B's own figures in the same run with no flood
  * (target: within 2×). Measured twice: with rate limits off (the bench harness's default), the
@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 import type { Dataset, ProviderRef } from './dataset';
 
 export const FLOOD_SCENARIO = 'flood';
-/** B's latency under the flood ÷ idle, at most (issue 12, Build 6). */
+/** B's latency under the flood ÷ idle, at most: one provider's load may no more than double another's latency. */
 export const FLOOD_RATIO_TARGET = 2;
 /** B's requests per second, per kind (GET one, list one page), with rate limits off. */
 const VICTIM_RATE = 10;

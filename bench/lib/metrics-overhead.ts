@@ -6,7 +6,7 @@ import type { Scenario } from './scenarios';
 /** The name of this measurement in `--only`. */
 export const METRICS_SCENARIO = 'metrics';
 
-/** Metrics may cost at most 5 % of GET throughput (issue 15): on ÷ off ≥ this. */
+/** Metrics may cost at most 5 % of GET throughput (docs/observability.md "What metrics cost"): on ÷ off ≥ this. */
 export const METRICS_RATIO_TARGET = 0.95;
 
 /** How often the "on" API is scraped while it is measured, in ms (Prometheus's default is 15 s; this is harsher). */

@@ -42,7 +42,7 @@ export interface SoakResult {
   samples: { t: number; rss: number; anon?: number }[];
 }
 
-/** One target of BENCHMARKS.md ("Targets") and whether this run met it. */
+/** One target of BENCHMARKS.md ("What it measures") and whether this run met it. */
 export interface TargetCheck {
   what: string;
   target: string;

@@ -23,9 +23,12 @@ export interface Scenario {
   title: string;
   /** Each step makes the next request; `context` is per connection and per round of the steps. */
   steps: ((context: Record<string, unknown>) => ScenarioRequest)[];
-  /** Required req/s ratio to the ceiling (BENCHMARKS.md targets, issue 13), or null when none is set. */
+  /** Required req/s ratio to the ceiling (the targets of BENCHMARKS.md), or null when none is set. */
   ratioTarget: number | null;
-  /** Required p99 latency at the run's connections, ms (issue 13: GET < 10, writes < 40), or null when none is set. */
+  /**
+   * Required p99 latency at the run's connections, ms (GET < 10, writes < 40: BENCHMARKS.md "What bounds the
+   * missed targets"), or null when none is set.
+   */
   p99TargetMs: number | null;
 }
 

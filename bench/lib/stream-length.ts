@@ -1,9 +1,10 @@
 /**
  * The stream-length measurement (`--only patch_long_stream`): `PATCH /trainees/{id}` on trainees
  * whose streams hold about 3,000 events against the same PATCH on trainees of about 10 events.
- * A command replays the trainee's stream before it decides (docs/DESIGN.md "The shape in one
- * paragraph"), so without snapshots its cost grows with the stream; the target is the 3,000-event
- * PATCH within 1.5× of the 10-event one (mean latency).
+ * A command starts from the trainee's snapshot and reads only the events after it (docs/DESIGN.md
+ * "Bounded cost per trainee"); without the snapshot it would replay the whole stream, at a cost
+ * growing with the stream. The target is the 3,000-event PATCH within 1.5× of the 10-event one
+ * (mean latency).
  *
  * Preparation (harness process, before the API starts): the trainees are appended to the event
  * store as the loader writes events (bench/lib/dataset.ts), each event decided by the domain's own

@@ -1,5 +1,5 @@
 /**
- * The event store port of docs/DESIGN.md ("The event store port (mirrors EventStoreDB)").
+ * The event store port (docs/DESIGN.md "The event store port"), shaped after EventStoreDB's client.
  *
  * Streams are named `<category>-<id>` (a trainee lives in `trainee-<trainee_id>`). Revisions count
  * from 0 within a stream; positions are global, strictly increasing integers starting at 1, in the
@@ -97,7 +97,8 @@ export class WrongExpectedVersionError extends Error {
 
 /**
  * Raised when the event store cannot take a call now: too many calls already wait, or a call did not
- * finish within its deadline (issue 16, row 6). The API answers 503; the caller may retry later.
+ * finish within its deadline, so that an overloaded or unreachable store answers at once instead of
+ * holding requests open. The API answers 503; the caller may retry later.
  */
 export class EventStoreUnavailableError extends Error {
   constructor(message: string) {
@@ -110,8 +111,8 @@ export class EventStoreUnavailableError extends Error {
  * Raised by a subscription that cannot go on: subscribing again would fail the same way (access
  * denied, an invalid argument, a position the store cannot map, or an unexplained error repeated
  * without anything delivered in between). Its consumer should stop the process, so that the
- * supervisor restarts it and the failure shows (issue 16, row 2; docs/architecture.md "Failures of
- * the subscription"). `cause` is the store's own error.
+ * supervisor restarts it and the failure shows instead of the projections silently falling behind
+ * (docs/DESIGN.md "Failures of the subscription"). `cause` is the store's own error.
  */
 export class PermanentSubscriptionError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -171,7 +172,7 @@ export interface EventStore {
   /**
    * Whole streams in stream-id order, each stream's events in revision order, up to a position
    * (see {@link ReadStreamsOptions}); `[]` past the last stream. Lets a projection build each
-   * document once from its whole stream (docs/architecture.md "Rebuilding by stream"). Only
+   * document once from its whole stream (docs/DESIGN.md "Rebuilding by stream"). Only
    * stores with an index on stream ids have it (SQLite); EventStoreDB reads `$all` instead.
    */
   readStreamsByPrefix?(options: ReadStreamsOptions): Promise<RecordedEvent[]>;

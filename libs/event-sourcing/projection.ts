@@ -30,7 +30,7 @@ export interface Projection<E, D extends Revisioned> {
 /**
  * Applies one decoded event to a document with the revision guard: an event at or below the
  * document's revision is skipped (`doc` is returned as it is), so redelivery is harmless
- * (docs/DESIGN.md "Read models"; docs/architecture.md "Other properties").
+ * (docs/DESIGN.md "Read models" and "Other properties").
  */
 export function applyEvent<E, D extends Revisioned>(
   projection: Projection<E, D>,

@@ -2,7 +2,7 @@ import { HttpRegistry } from './http-registry';
 import type { TeacherRegistry } from './registry.port';
 import { SandboxRegistry } from './sandbox-registry';
 
-/** The part of the configuration that chooses the registry (docs/DESIGN.md "Configuration"). */
+/** The part of the configuration that chooses the registry (docs/operations.md "Configuration"). */
 export interface RegistryConfig {
   appEnv: 'sandbox' | 'production';
   /** Base URL of the HTTP registry, or null. */

@@ -44,15 +44,15 @@ export interface ProcessManagerLogger {
 }
 
 /**
- * The registry process manager (issue: trainee lifecycle), driven by the event log so it survives
- * restarts: from its stored checkpoint it reads `TraineeSubmittedForTrn` (asks the registry for a
- * TRN, records `TrnIssued`) and `TraineeRecommendedForAward` / `TrnIssued` (once a recommended
- * trainee has a TRN, reports it and records `TraineeAwarded`). One event at a time; the checkpoint
- * moves only after the event's result is recorded, and recording is idempotent (a trainee with a
- * TRN gets no second `TrnIssued`), so an event is never acted on twice once handled. Each registry
- * request carries an idempotency key, so a request repeated after a crash is recognised by the
- * registry. Transient registry failures are retried with backoff (never skipped); a permanent
- * refusal or a domain error is logged and the event passed.
+ * The registry process manager (docs/DESIGN.md "The registry process manager"), driven by the event
+ * log so it survives restarts: from its stored checkpoint it reads `TraineeSubmittedForTrn` (asks
+ * the registry for a TRN, records `TrnIssued`) and `TraineeRecommendedForAward` / `TrnIssued` (once
+ * a recommended trainee has a TRN, reports it and records `TraineeAwarded`). One event at a time;
+ * the checkpoint moves only after the event's result is recorded, and recording is idempotent (a
+ * trainee with a TRN gets no second `TrnIssued`), so an event is never acted on twice once handled.
+ * Each registry request carries an idempotency key, so a request repeated after a crash is
+ * recognised by the registry. Transient registry failures are retried with backoff (never skipped);
+ * a permanent refusal or a domain error is logged and the event passed.
  *
  * Each registry call says when its request arose (docs/reference/API-FACTS.md §12.1, §12.5): a TRN
  * request at the time of its `TraineeSubmittedForTrn` ({@link eventTime}), an award at the
@@ -79,7 +79,8 @@ export class RegistryProcessManager {
       around?: (event: RecordedEvent, handle: () => Promise<void>) => Promise<void>;
       /**
        * Told when the subscription ends with an error that subscribing again cannot cure; the
-       * process manager has stopped and the process should exit (issue 16, row 2).
+       * process manager has stopped and the process should exit (docs/DESIGN.md "Failures of the
+       * subscription").
        */
       onFatal?: (error: PermanentSubscriptionError) => void;
     } = {},

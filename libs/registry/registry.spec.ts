@@ -141,7 +141,7 @@ describe('RegistryProcessManager (driven by the event log)', () => {
     expect(errors).toEqual(['Error: connection reset']);
   });
 
-  it('stops and tells onFatal when its subscription cannot go on (issue 16, row 2)', async () => {
+  it('stops and tells onFatal when its subscription cannot go on', async () => {
     const fatal: Error[] = [];
     const failing = failingSubscriptions(store, [new PermanentSubscriptionError('access denied')]);
     const pm = new RegistryProcessManager(failing, readModel, new CountingRegistry(instant()), quiet, {

@@ -2,8 +2,8 @@ import type { School } from '@app/trainees/record';
 
 /**
  * The schools directory: URN → name, town, postcode, loaded by operators from the public schools
- * register (issue: placements). Placements link to it by URN; a placement event records the
- * school's details as they were, so replaying the log never depends on the directory.
+ * register (docs/operations.md "Schools"). Placements link to it by URN; a placement event records
+ * the school's details as they were, so replaying the log never depends on the directory.
  */
 export interface SchoolDirectory {
   /** The schools of these URNs that the directory knows (unknown URNs are absent from the map). */

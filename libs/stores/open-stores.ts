@@ -10,7 +10,7 @@ import { type ContextLogger, messageFirst } from '@app/runtime/process';
 import { instrumentEventStore, type Metrics } from '@app/runtime/telemetry';
 import { tracingEnabled } from '@app/runtime/tracing';
 
-/** Where the stores are: the embedded SQLite files, or the production servers (docs/DESIGN.md "Configuration"). */
+/** Where the stores are: the embedded SQLite files, or the production servers (docs/operations.md "Configuration"). */
 export interface StoreConfig {
   dataDir: string;
   /** `esdb://…` selects EventStoreDB; null selects SQLite in `dataDir`. */
@@ -59,7 +59,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
   try {
     eventStore = config.eventStoreUrl
       ? (await import('@app/stores/eventstoredb')).openEventStoreDb(config.eventStoreUrl, {
-          // Subscriptions log their retries and stalls here (issue 16, row 2).
+          // Subscriptions log their retries and stalls here (docs/DESIGN.md "Failures of the subscription").
           logger: logger ? messageFirst(logger) : undefined,
         })
       : openSqliteEventStore(config.dataDir);

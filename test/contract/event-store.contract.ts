@@ -1,6 +1,6 @@
 /**
- * The contract every {@link EventStore} adapter must pass (docs/DESIGN.md, "The event store port
- * (mirrors EventStoreDB)": "one shared contract test suite run against each").
+ * The contract every {@link EventStore} adapter must pass (docs/DESIGN.md "The event store port":
+ * the SQLite and EventStoreDB adapters pass the same contract suites).
  *
  * Written against the port only, so it also runs against a shared, non-empty server store: every
  * test uses streams and event types with a random suffix, and positions are compared with

@@ -39,7 +39,7 @@ if (url) {
     { eventIdsUniqueAcrossStreams: false },
   );
 
-  describe('EventStoreDB adapter: the subscription stall check (issue 16, row 2)', () => {
+  describe('EventStoreDB adapter: the subscription stall check (docs/DESIGN.md "Failures of the subscription")', () => {
     it('takes a quiet filtered subscription for idle, not stalled, and delivers what comes later', async () => {
       const warnings: string[] = [];
       const store = openEventStoreDb(url, {

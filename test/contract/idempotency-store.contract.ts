@@ -1,8 +1,8 @@
 /**
- * The contract every idempotency store passes (libs/read-model/src/idempotency; README "Limits"):
- * one claim per (token, key), the answer kept for 24 hours for the same request only, claims freed
- * on release or after their lease, entries kept per token. Time is passed in, so expiry is tested
- * without waiting.
+ * The contract every idempotency store passes (libs/runtime/idempotency/idempotency-store.port.ts;
+ * docs/operations.md "Limits"): one claim per (token, key), the answer kept for 24 hours for the
+ * same request only, claims freed on release or after their lease, entries kept per token. Time is
+ * passed in, so expiry is tested without waiting.
  */
 import { IDEMPOTENCY_CLAIM_LEASE_MS, IDEMPOTENCY_TTL_MS, type IdempotencyStore } from '@app/runtime/idempotency';
 

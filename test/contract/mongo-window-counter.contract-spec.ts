@@ -1,5 +1,5 @@
 /**
- * The rate limiter's MongoDB window counter (apps/api/src/admission/mongo-window-counter.ts), run
+ * The rate limiter's MongoDB window counter (libs/stores/mongodb/mongo-window-counter.ts), run
  * when `MONGODB_URL` names a server, on a database of its own dropped afterwards. Without
  * `MONGODB_URL` the suite is reported as skipped, loudly: the counter has then not been run at all.
  */

@@ -1,6 +1,6 @@
 /**
  * Runs the shared read-model contract (test/contract/read-model.contract.ts) against the MongoDB
- * adapter when `MONGODB_URL` names a server (docs/DESIGN.md "Configuration"). Each test gets its own
+ * adapter when `MONGODB_URL` names a server (docs/operations.md "Configuration"). Each test gets its own
  * database, named after this run and dropped in the test's cleanup; `reopen` connects another
  * client to it (as another process would) and `storeExists` lists its collections. Without
  * `MONGODB_URL` the suite is reported as skipped, loudly: the adapter has then not been run at all.

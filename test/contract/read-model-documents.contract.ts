@@ -209,7 +209,7 @@ export function describeTraineeDocumentsContract(name: string, factory: () => Pr
       });
     });
 
-    describe('parked events (issue 12, "Honest health")', () => {
+    describe('parked events (docs/operations.md "Health")', () => {
       it('records a parked event once, moves the checkpoint past it, and keeps it for another instance', async () => {
         const before = log.trainee(registration({ id: tid('p1'), ukprn, at: '2025-09-01T10:00:00.000Z' }));
         await rm.applyBatch(before);

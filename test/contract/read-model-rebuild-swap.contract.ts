@@ -174,7 +174,7 @@ export function describeRebuildSwapContract(name: string, factory: () => Promise
       );
 
       rebuildTest(
-        'another instance reads the new store as soon as the swap is done, even with the old store kept (issue 16, row 1)',
+        'another instance reads the new store as soon as the swap is done, even with the old store kept (docs/DESIGN.md "What the MongoDB read model guarantees")',
         async (store) => {
           const s = await seed();
           // Another process's view, which has just read the store being swapped out.

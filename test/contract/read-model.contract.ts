@@ -1,6 +1,8 @@
 /**
  * The contract every read-model adapter must pass (docs/DESIGN.md "Read models"; the ports in
- * libs/read-model/src/read-model.port.ts). The SQLite adapter is the reference behaviour.
+ * libs/trainees/read/trainee-read.port.ts, libs/providers/read/provider-read.port.ts,
+ * libs/changes/change-feed.port.ts, libs/runtime/projector/projection-store.port.ts and
+ * libs/runtime/rebuild/rebuild.ts). The SQLite adapter is the reference behaviour.
  *
  * Written against the ports only, so it also runs on a shared, non-empty server database: every
  * test uses trainee ids, token ids and UKPRNs with a random suffix, and event positions start

@@ -1,6 +1,6 @@
 /**
  * The contract every webhook outbox passes (docs/change-feed.md "Webhooks"; the port in
- * libs/read-model/src/webhooks/webhook-outbox.port.ts): ingests stored once and the checkpoint
+ * libs/webhooks/delivery/webhook-outbox.port.ts): ingests stored once and the checkpoint
  * only forward, deliveries handed out when due and in order per (endpoint, trainee), each attempt
  * recorded while pending only, an endpoint's pending deliveries abandoned when it is disabled, and
  * all of it kept across a restart. Times are passed in, so retries are tested without waiting.

@@ -16,7 +16,7 @@ async function eventually(check: () => Promise<boolean>, withinMs: number): Prom
   return check();
 }
 
-describe('admin CLI against the same DATA_DIR as a running API (issue: operators’ CLI)', () => {
+describe('admin CLI against the same DATA_DIR as a running API (docs/operations.md "The admin CLI")', () => {
   let dataDir: string;
   let api: RunningApi;
 

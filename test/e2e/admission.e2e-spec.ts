@@ -18,7 +18,7 @@ function expectSecondsToWindowEnd(seconds: number): void {
   expect([now, now + 1]).toContain(seconds);
 }
 
-describe('authentication before the body is read (docs/reference/API-FACTS.md §2.8; issue 12, row 4)', () => {
+describe('authentication before the body is read (docs/reference/API-FACTS.md §2.8)', () => {
   let api: RunningApi;
   let token: string;
 
@@ -60,7 +60,7 @@ describe('authentication before the body is read (docs/reference/API-FACTS.md §
   });
 });
 
-describe('rate limits (docs/reference/API-FACTS.md §3.1; issue 12, row 6)', () => {
+describe('rate limits per IP and per token (docs/reference/API-FACTS.md §3.1; docs/operations.md "Limits")', () => {
   let api: RunningApi;
   let tokenA: string;
   let tokenB: string;
@@ -97,7 +97,7 @@ describe('rate limits (docs/reference/API-FACTS.md §3.1; issue 12, row 6)', () 
   });
 });
 
-describe('a client that keeps sending past its limit (BENCHMARKS.md "flood")', () => {
+describe('a client that keeps sending past its limit (BENCHMARKS.md "What it measures", fairness under a flood)', () => {
   let api: RunningApi;
   afterAll(() => api?.close());
 

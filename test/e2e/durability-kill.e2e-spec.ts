@@ -6,12 +6,13 @@ import { missingWrites, runWriters, startApiProcess, type DurabilityRecord } fro
 import { ensureBuilt } from '../support/processes';
 
 /**
- * Issue 12, "Tests that keep it so": the API process is killed with SIGKILL while writers create
- * trainees, PATCH them and POST placements; restarted on the same data dir, it answers every write it
- * had acknowledged (docs/DESIGN.md: an acknowledged write is durable), and it answered no 5xx before
- * the kill. Two kill cycles, about a second of load each. Twelve writers, so that appends commit in
- * groups (docs/architecture.md "Group commit"); and no registration claim is left without its
- * trainee's stream (a create writes both in one transaction, issue 13).
+ * The API process is killed with SIGKILL while writers create trainees, PATCH them and POST
+ * placements; restarted on the same data dir, it answers every write it had acknowledged
+ * (docs/DESIGN.md property 4: an acknowledged write survives a `kill -9`), and it answered no 5xx
+ * before the kill. Two kill cycles, about a second of load each. Twelve writers, so that appends
+ * commit in groups (docs/DESIGN.md "Group commit"); and no registration claim is left without its
+ * trainee's stream (on SQLite a create writes both in one transaction, docs/DESIGN.md "Other
+ * properties").
  */
 describe('acknowledged writes across SIGKILL of the API process', () => {
   let dir: string;

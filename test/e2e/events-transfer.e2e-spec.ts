@@ -35,7 +35,7 @@ async function readModels(dataDir: string, traineeIds: string[]) {
   }
 }
 
-describe('events export and import with the admin CLI (README: moving between stores)', () => {
+describe('events export and import with the admin CLI (docs/operations.md "Export, import and moving to EventStoreDB")', () => {
   let source: string;
   let target: string;
   let work: string;

@@ -1,5 +1,5 @@
 /**
- * Honest health (issue 12, rows 10 and 12): `/healthz` shows liveness only; `/readyz` answers 503
+ * Health and readiness (docs/operations.md "Health"): `/healthz` shows liveness only; `/readyz` answers 503
  * with reasons while the projector is stopped or a write's projection wait timed out, and 200 once
  * it has caught up; a poisoned event is parked (the projector goes on) and shown by `/readyz` and
  * `admin projections status`.

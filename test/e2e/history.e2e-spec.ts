@@ -19,7 +19,7 @@ interface Step {
   get: Record<Version, unknown>;
 }
 
-describe('trainee history over HTTP (README: audit history; an extension beyond the spec)', () => {
+describe('trainee history over HTTP (docs/operations.md "Trainee history"; an extension beyond the spec)', () => {
   let api: RunningApi;
   let token: string;
   let tokenId: string;
@@ -119,7 +119,7 @@ describe('trainee history over HTTP (README: audit history; an extension beyond 
   it('answers the whole timeline, oldest first, with what changed, who changed it and through which version', async () => {
     const res = await api.request('GET', path('v2025.0', '/history'), token);
     expect(res.status).toBe(200);
-    const timeline: Record<string, any>[] = res.body.data; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const timeline: Record<string, any>[] = res.body.data;
     const expectedTypes = steps.flatMap((s) => s.eventTypes);
     expect(expectedTypes.length).toBeGreaterThanOrEqual(40);
     expect(timeline.map((e) => e.event_type)).toEqual(expectedTypes);

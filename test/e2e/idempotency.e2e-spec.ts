@@ -1,5 +1,5 @@
 /**
- * Idempotent retries over HTTP (issue 12 row 9; README "Limits"): a write sent again with the same
+ * Idempotent retries over HTTP (docs/operations.md "Limits"): a write sent again with the same
  * `Idempotency-Key` after a lost answer writes once and answers the first answer again; the key is
  * kept per token, bound to its method, path and body, and survives a restart. The 24-hour expiry is
  * tested at the store level with the time passed in (test/contract/idempotency-store.contract.ts).
@@ -17,7 +17,7 @@ const base = `/api/${version}/trainees`;
 const DEGREE = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2003-06-01' };
 const REUSED = 'This Idempotency-Key was used with another request (another path or body)';
 
-describe('Idempotency-Key on writes (issue 12 "Idempotent retries")', () => {
+describe('Idempotency-Key on writes (docs/operations.md "Limits", idempotent retries)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'trainee-records-idem-'));
   let api: RunningApi;
   let token: string;

@@ -2,7 +2,7 @@ import { createLogger } from '../../apps/api/src/observability/logger';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
-describe('no token, query string or personal data in the logs (issue 12, row 7 and Build 5)', () => {
+describe('no token, query string or personal data in the logs (docs/operations.md "Observing it")', () => {
   const lines: string[] = [];
   let api: RunningApi;
   let token: string;

@@ -6,7 +6,7 @@ import { checkAgainstServedDocument } from '../support/served-document';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 
 /**
- * Issue 12, "Tests that keep it so" (docs/DESIGN.md property 7): every operation of the OpenAPI
+ * Bad input never yields a 5xx (docs/DESIGN.md property 7): every operation of the OpenAPI
  * document each served version serves gets fast-check–generated requests, with the token of a
  * provider that owns real trainees, so ids in paths hit real records, another provider's record, or
  * nothing: bodies built from the operation's request example and schema, then mutated (wrong types,
@@ -14,8 +14,9 @@ import { uniqueTrainee, type Version } from '../support/trainee-input';
  * 64 bits), and hostile query strings. No answer may be a 5xx, quote an internal message, or differ
  * from what the served document describes (so every 4xx has a contract error shape), and another
  * provider's record is never answered with a 2xx, nor a text of 10,000 characters in a field of the
- * schema with one (issue 12 rows 1-3 and 11). test/e2e/bad-input.e2e-spec.ts sends random JSON
- * to the trainee writes; this covers every operation with hostile sizes and shapes.
+ * schema with one (every text field has a length or a format, docs/operations.md "Limits").
+ * test/e2e/bad-input.e2e-spec.ts sends random JSON to the trainee writes; this covers every
+ * operation with hostile sizes and shapes.
  *
  * Bounded: FUZZ_RUNS requests per operation and version (default 30; four times as many with query
  * parameters), seeded FUZZ_SEED (default 5) plus the operation's index. A failure names fast-check's
@@ -26,7 +27,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 5);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const ONLY = process.env.FUZZ_ONLY ?? null;
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 /** One documented operation, with what the generator needs of it. */
 interface Operation {
@@ -220,7 +221,7 @@ function unboundedText(op: Operation, recipe: Recipe): string | null {
   return null;
 }
 
-describe('every served operation under hostile requests (issue 12, property test)', () => {
+describe('every served operation under hostile requests (property test, docs/DESIGN.md property 7)', () => {
   let api: RunningApi;
   let token: string;
   let foreignId: string;
@@ -279,7 +280,8 @@ describe('every served operation under hostile requests (issue 12, property test
     if (recipe.trainee === 'foreign' && op.template.includes('{trainee_id}') && res.status < 300)
       throw new Error(`${where}: another provider's trainee`);
     const unbounded = res.status < 300 ? unboundedText(op, recipe) : null;
-    if (unbounded) throw new Error(`${where}: it took ${unbounded} (issue 12 row 11: every text field has a length or a format)`);
+    if (unbounded)
+      throw new Error(`${where}: it took ${unbounded} (every text field must have a length or a format: docs/DESIGN.md ruling 14)`);
     await checkAgainstServedDocument(api.baseUrl, op.method, url, { status: res.status, headers: res.headers, text });
   }
 

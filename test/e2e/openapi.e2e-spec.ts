@@ -170,7 +170,7 @@ describe('the docs page at /api-docs', () => {
   });
 });
 
-describe('the OpenAPI documents state the limits the process runs with (README "Limits")', () => {
+describe('the OpenAPI documents state the limits the process runs with (docs/operations.md "Limits")', () => {
   let api: RunningApi;
   afterAll(() => api?.close());
 

@@ -1,5 +1,5 @@
 /**
- * The production path end to end (issue 16, `npm run test:production`): the API and the projector
+ * The production path end to end (`npm run test:production`, docs/operations.md "Its tests"): the API and the projector
  * as their own processes (PROJECTOR=external), on the EventStoreDB named by EVENTSTORE_URL and the
  * MongoDB named by MONGODB_URL, as docker-compose.yml deploys them. Writes are read back at once
  * through the other process's projection, both processes are ready, and reads keep answering
@@ -23,7 +23,6 @@ const mongodbUrl = process.env.MONGODB_URL?.trim();
 
 interface Answer {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 

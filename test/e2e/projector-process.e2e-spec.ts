@@ -31,7 +31,6 @@ async function register(store: SqliteEventStore, n: number): Promise<number> {
   return r.position;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function json(url: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url);
   return { status: res.status, body: await res.json() };

@@ -14,7 +14,6 @@ async function startApi(dir: string, registryUrl: string): Promise<{ proc: TsPro
   return { proc, url: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`, token };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function call(url: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${url}${path}`, {
     method,

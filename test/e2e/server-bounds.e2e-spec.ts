@@ -24,7 +24,7 @@ async function trickle(socket: Socket, text: string, everyMs: number): Promise<n
   return sent;
 }
 
-describe('HTTP server bounds (docs/DESIGN.md "Configuration"; issue 12, rows 5 and 8)', () => {
+describe('HTTP server bounds (docs/operations.md "Configuration" and "Limits")', () => {
   let api: RunningApi;
   let token: string;
 

@@ -13,7 +13,7 @@ async function eventually(check: () => Promise<boolean>, ms = 2000): Promise<boo
   return check();
 }
 
-describe('token expiry and last use (docs/reference/API-FACTS.md §2.4, §2.6, §2.7; issue 12 row 12)', () => {
+describe('token expiry and last use (docs/reference/API-FACTS.md §2.4, §2.6, §2.7)', () => {
   let api: RunningApi;
   const ukprn = '10000040';
   const info = (token: string) => api.request('GET', '/api/v2025.0/info', token);

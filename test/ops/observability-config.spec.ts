@@ -60,7 +60,7 @@ describe('ops/: alerting rules, dashboard and the observability profile', () => 
     expect(validate({ groups: [{ rules: [rule] }] })).toBe(false);
   });
 
-  it("the alerts cover the operators' questions of issue 15", () => {
+  it('the alerts cover projector lag, errors, read and write latency, parked events and the registry (docs/observability.md "Dashboard and alerts")', () => {
     const alerts = rules.groups.flatMap((g) => g.rules.map((r) => r.alert));
     expect(alerts).toEqual(
       expect.arrayContaining([
@@ -119,7 +119,7 @@ describe('ops/: alerting rules, dashboard and the observability profile', () => 
     expect(scrape).toContain('projector:9465');
   });
 
-  it('every service restarts unless stopped, and MongoDB is healthy only once it is the primary (issue 16, row 10)', () => {
+  it('every service restarts unless stopped, and MongoDB is healthy only once it is the primary', () => {
     const compose = load(read('docker-compose.yml')) as {
       services: Record<string, { restart?: string; healthcheck?: { test: string[] } }>;
     };

@@ -23,7 +23,7 @@ type ServerBound =
 export interface JsonResponse {
   status: number;
   headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
   text: string;
 }
 
@@ -67,7 +67,7 @@ export class RunningApi {
       blockedUserAgents?: readonly string[];
       readyMaxLagSeconds?: number;
       projectorMaxAttempts?: number;
-      /** HTTP server bounds (docs/DESIGN.md "Configuration"); the production defaults unless given. */
+      /** HTTP server bounds (docs/operations.md "Configuration"); the production defaults unless given. */
       server?: Partial<Pick<AppConfig, ServerBound>>;
       /** The API's logger; by default a silent one. */
       logger?: Logger;

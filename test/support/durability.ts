@@ -1,7 +1,7 @@
 /**
  * Writers that record every write the API acknowledged, and a check that each is still there after
- * the process was killed and restarted on the same data (issue 12, "Tests that keep it so": no
- * acknowledged write is lost; docs/DESIGN.md, durability). Reusable by any test that stops the API
+ * the process was killed and restarted on the same data: no acknowledged write is lost
+ * (docs/DESIGN.md property 4). Reusable by any test that stops the API
  * under write load (a kill, group commit, a store change).
  */
 import { TsProcess } from './processes';
@@ -36,7 +36,7 @@ export interface DurabilityRecord {
   serverErrors: string[];
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 async function send(url: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${url}${path}`, {

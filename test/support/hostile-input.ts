@@ -1,12 +1,12 @@
 /**
- * Hostile request parts for property tests over HTTP (docs/DESIGN.md property 7; issue 12, "Tests that
- * keep it so"): JSON values and query values an attacker or a careless client sends. Generated values
+ * Hostile request parts for property tests over HTTP (docs/DESIGN.md property 7: bad input never
+ * yields a 5xx, a stack trace or a partial write): JSON values and query values an attacker or a careless client sends. Generated values
  * are short labels (so fast-check prints a readable counterexample); {@link hostileJsonText} turns a
  * label into the JSON text it stands for, which may be a megabyte long or 10,000 levels deep.
  */
 import fc from 'fast-check';
 
-/** Depths of nested arrays and objects, up to what the issue reproduced (rows 2 and 3). */
+/** Depths of nested arrays and objects, up to 10,000 levels: deep enough to overflow any recursive walk's stack. */
 const DEPTHS = [64, 1_000, 5_000, 10_000];
 /** Lengths of arrays (elements) and strings (characters). */
 const ARRAY_LENGTHS = [1_000, 100_000];

@@ -1,7 +1,7 @@
 /**
  * The MongoDB adapters' suites run only against a real server, named by `MONGODB_URL`; there is
- * none on a machine without one, and a mock would prove nothing (README "Adapter contract
- * suites"). Without it, a suite is reported as skipped, loudly: a warning line and a skipped test
+ * none on a machine without one, and a mock would prove nothing (docs/operations.md "Its tests").
+ * Without it, a suite is reported as skipped, loudly: a warning line and a skipped test
  * whose title says why, never a silent pass.
  */
 

@@ -50,7 +50,7 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
   };
 }
 
-/** `PROJECTOR_MAX_ATTEMPTS` as the API reads it (docs/DESIGN.md "Configuration"): a whole number ≥ 1, else the default 5. */
+/** `PROJECTOR_MAX_ATTEMPTS` as the API reads it (docs/operations.md "Configuration"): a whole number ≥ 1, else the default 5. */
 function maxAttemptsOf(env: NodeJS.ProcessEnv): number {
   const text = (env.PROJECTOR_MAX_ATTEMPTS ?? '').trim();
   return /^\d+$/.test(text) && Number(text) >= 1 ? Number(text) : 5;

@@ -43,7 +43,7 @@ import { WithdrawTraineeHandler } from './trainees/withdraw-trainee/withdraw-tra
 
 /**
  * The API's module, built for one configuration and logger: one controller and handler per slice
- * (docs/architecture.md "Where each endpoint lives"), the shared kernel's ports under their
+ * (docs/DESIGN.md "Where each endpoint lives"), the shared kernel's ports under their
  * injection tokens, guards and the OpenAPI documents.
  */
 @Module({})

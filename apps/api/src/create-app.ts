@@ -30,7 +30,7 @@ const BODY_LIMIT = 5 * 1024 * 1024;
 export async function createApp(config: AppConfig, logger: Logger = createLogger(config.logLevel)): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
-    // Timeouts, requests per socket and the answer to unparsable requests (README "Limits").
+    // Timeouts, requests per socket and the answer to unparsable requests (docs/operations.md "Limits").
     ...serverOptions(config),
     trustProxy: config.trustProxy,
     genReqId: (req: IncomingMessage) => {
@@ -51,7 +51,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   limitConnections(fastify.server, config);
   const metrics = app.get<ProcessMetrics | null>(METRICS)?.metrics;
   const recordMetrics = metrics ? httpMetricsRecorder(metrics) : null;
-  // onRequest, in this order: blocklists and rate limits, then the token (API-FACTS §2.8, §3.3).
+  // onRequest, in this order: blocklists and rate limits, then the token (docs/reference/API-FACTS.md §2.8, §3.3).
   const rateLimited = metrics?.counter('trainee_records_http_rate_limited_total');
   await registerAdmission(fastify, {
     config,
@@ -75,7 +75,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
       done(e, undefined);
     }
   });
-  // The path only: a query string may hold a token or personal data (issue 12, row 7).
+  // The path only: a query string may hold a token or personal data (docs/operations.md "Observing it").
   // One onResponse hook: the metrics (docs/observability.md "Metrics"), then the log line.
   fastify.addHook('onResponse', (request, reply, done) => {
     recordMetrics?.(request, reply);

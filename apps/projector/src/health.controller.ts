@@ -8,7 +8,7 @@ import type { Stores } from '@app/stores';
 export const PROJECTOR = Symbol('PROJECTOR');
 export const STORES = Symbol('STORES');
 
-/** Health and readiness of the projector process, for orchestrators and operators (issue 12, "Honest health"). */
+/** Health and readiness of the projector process, for orchestrators and operators (docs/operations.md "Health"). */
 @Controller()
 export class HealthController {
   constructor(

@@ -104,7 +104,8 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
   const projector = new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
     maxAttempts: config.projectorMaxAttempts,
     ...projectorHooks(metrics?.metrics ?? null),
-    // The subscription cannot go on: exit 1, so the supervisor restarts the process (issue 16, row 2).
+    // The subscription cannot go on: exit 1, so the supervisor restarts the process (docs/DESIGN.md
+    // "Failures of the subscription").
     onFatal: (error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error),
   });
   const registryProcess = createRegistryProcess(config, stores, logger, metrics?.metrics ?? null);

@@ -29,9 +29,10 @@ export interface IssuedToken {
 }
 
 /**
- * Operator actions on providers and tokens (issue: admin CLI; docs/reference/API-FACTS.md §2), shared by the admin
- * CLI and the sandbox bootstrap. Each appends events to `provider-<ukprn>`; the projector turns
- * them into the provider/token read model. Errors: `ProviderCommandRejected` from the domain.
+ * Operator actions on providers and tokens (docs/operations.md "Providers and tokens"; the token
+ * rules: docs/reference/API-FACTS.md §2), shared by the admin CLI and the sandbox bootstrap. Each
+ * appends events to `provider-<ukprn>`; the projector turns them into the provider/token read
+ * model. Errors: `ProviderCommandRejected` from the domain.
  */
 export class ProviderOperations {
   constructor(

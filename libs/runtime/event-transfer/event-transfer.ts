@@ -10,11 +10,12 @@ import {
 } from '@app/event-sourcing';
 
 /**
- * Export and import of the whole event log as JSON lines (README "Export, import and moving to EventStoreDB"): for auditors, and for
- * moving a deployment between stores (the embedded SQLite log into EventStoreDB, or back). Works on
- * the event store port only, so any adapter can be the source or the target. Events travel exactly
- * as stored: same stream ids, revisions, event ids, types, data and metadata (old schema versions
- * are not upcast: stored events are never rewritten).
+ * Export and import of the whole event log as JSON lines (docs/operations.md "Export, import and
+ * moving to EventStoreDB"): for auditors, and for moving a deployment between stores (the embedded
+ * SQLite log into EventStoreDB, or back). Works on the event store port only, so any adapter can be
+ * the source or the target. Events travel exactly as stored: same stream ids, revisions, event
+ * ids, types, data and metadata (old schema versions are not upcast: stored events are never
+ * rewritten).
  */
 
 /** One line of an export: an event as stored, with its place in its stream and in the log. */

@@ -1,7 +1,7 @@
 /**
  * Where the answers of writes sent with an `Idempotency-Key` are kept, per token, so a retry after
- * a lost answer gets the first answer again instead of a second write (README "Limits"; issue 12,
- * "Idempotent retries"). The store is beside the read models but outside the versioned projection
+ * a lost answer gets the first answer again instead of a second write (docs/operations.md "Limits",
+ * idempotent retries). The store is beside the read models but outside the versioned projection
  * stores, so a rebuild or swap of a projection keeps every key.
  */
 

@@ -74,7 +74,7 @@ describe('loadConfig: sandbox registry delays (docs/reference/API-FACTS.md §12.
   });
 });
 
-describe('loadConfig: admission and health settings (docs/DESIGN.md "Configuration")', () => {
+describe('loadConfig: admission and health settings (docs/operations.md "Configuration")', () => {
   it('defaults to loopback, 100 requests a minute per IP and per token, no blocklists', () => {
     expect(loadConfig({})).toMatchObject({
       host: '127.0.0.1',

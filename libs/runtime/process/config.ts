@@ -2,7 +2,7 @@ import { cleanEnv, makeValidator, str, EnvError, EnvMissingError } from 'envalid
 import { DEFAULT_SERVED_VERSIONS, ServedVersions } from '@app/trainees/record';
 import { SANDBOX_REGISTRY_DEFAULT_DELAY_MS, SANDBOX_REGISTRY_MAX_DELAY_MS } from '@app/registry';
 
-/** Configuration of the API, the projector and the admin CLI (docs/DESIGN.md "Configuration"), validated once at start. */
+/** Configuration of the API, the projector and the admin CLI (docs/operations.md "Configuration"), validated once at start. */
 export interface AppConfig {
   port: number;
   dataDir: string;
@@ -29,7 +29,10 @@ export interface AppConfig {
    * (docs/reference/API-FACTS.md §12.1); 0: at once.
    */
   registryTrnDelayMs: number;
-  /** Sandbox registry (`REGISTRY_AWARD_DELAY_MS`): ms from a recommendation to the award (§12.5); default 60 000; 0: at once. */
+  /**
+   * Sandbox registry (`REGISTRY_AWARD_DELAY_MS`): ms from a recommendation to the award
+   * (docs/reference/API-FACTS.md §12.5); default 60 000; 0: at once.
+   */
   registryAwardDelayMs: number;
   /** Listen address (`HOST`): loopback by default on the embedded default, `0.0.0.0` in the Docker image. */
   host: string;
@@ -48,7 +51,10 @@ export interface AppConfig {
   rateLimitTokenPerMinute: number;
   /** Client IPs refused with 403 on `/api…` (`BLOCKED_IPS`, comma-separated; docs/reference/API-FACTS.md §3.2). */
   blockedIps: readonly string[];
-  /** User agents refused with 403 on `/api…` (`BLOCKED_USER_AGENTS`, comma-separated, exact match; §3.2). */
+  /**
+   * User agents refused with 403 on `/api…` (`BLOCKED_USER_AGENTS`, comma-separated, exact match;
+   * docs/reference/API-FACTS.md §3.2).
+   */
   blockedUserAgents: readonly string[];
   /** `/readyz` says not ready when the projections are behind by more than this many seconds (`READY_MAX_LAG_SECONDS`, default 30). */
   readyMaxLagSeconds: number;

@@ -37,10 +37,9 @@ export function exitOnSignal(app: { close(): Promise<void> }, logger: Logger): v
 
 /**
  * Ends the process with exit code 1 after an error it cannot recover from in place (a subscription
- * to the event log that cannot go on: issue 16, row 2; docs/architecture.md "Failures of the
- * subscription"), so that its supervisor restarts it and the restart shows. Logs `message` and
- * `error` at fatal, then closes the app as a signal would once {@link exitOnSignal} has been
- * called; before that, exits at once.
+ * to the event log that cannot go on: docs/DESIGN.md "Failures of the subscription"), so that its
+ * supervisor restarts it and the restart shows. Logs `message` and `error` at fatal, then closes
+ * the app as a signal would once {@link exitOnSignal} has been called; before that, exits at once.
  */
 export function exitOnFatal(logger: { fatal(context: object, message: string): void }, message: string, error: unknown): void {
   logger.fatal({ err: error }, message);

@@ -37,7 +37,7 @@ export function processMetrics(
 
 /**
  * The registry process manager of the process that projects (the API in-process, else the
- * projector), on the configured registry (docs/DESIGN.md "Configuration"), measured with `metrics`
+ * projector), on the configured registry (docs/operations.md "Configuration"), measured with `metrics`
  * and traced when tracing is on (docs/observability.md); null when no registry is configured.
  */
 export function createRegistryProcess(
@@ -50,7 +50,8 @@ export function createRegistryProcess(
   if (!registry) return null;
   return new RegistryProcessManager(stores.eventStore, stores.readModel, instrumentRegistry(registry, metrics), messageFirst(logger), {
     around: registryProcessTracing(),
-    // Its subscription cannot go on: the process exits 1 and its supervisor restarts it (issue 16, row 2).
+    // Its subscription cannot go on: the process exits 1 and its supervisor restarts it (docs/DESIGN.md
+    // "Failures of the subscription").
     onFatal: (error) => exitOnFatal(logger, 'the registry process manager cannot go on; exiting', error),
   });
 }

@@ -15,7 +15,7 @@ function store(initial = 0) {
   return s;
 }
 
-describe('CheckpointWaiter (issue 16, row 5; docs/DESIGN.md property 1)', () => {
+describe('CheckpointWaiter (docs/DESIGN.md "Read-your-writes")', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 

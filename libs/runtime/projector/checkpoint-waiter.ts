@@ -18,11 +18,11 @@ export interface CheckpointWaiterOptions {
 }
 
 /**
- * Read-your-writes when the projector runs in another process (docs/DESIGN.md property 1): a writer
- * waits until the read store's checkpoint reaches its events' position, for at most `timeoutMs`
- * (default 10 s). Resolves true when reached, false on time-out (the write itself is durable
- * either way). One poller serves every waiting writer (issue 16, row 5: each used to poll the store
- * itself, twice every 5 ms on MongoDB): it reads the checkpoint once per round, every
+ * Read-your-writes when the projector runs in another process (docs/DESIGN.md "Read-your-writes"):
+ * a writer waits until the read store's checkpoint reaches its events' position, for at most
+ * `timeoutMs` (default 10 s). Resolves true when reached, false on time-out (the write itself is
+ * durable either way). One poller serves every waiting writer, so the reads of the store do not
+ * grow with the number of writers waiting: it reads the checkpoint once per round, every
  * `minIntervalMs` while the checkpoint moves, backing off to `maxIntervalMs` while it does not, and
  * stops when nobody waits. A failed read counts as a round without progress.
  */

@@ -3,9 +3,9 @@ import type { RecordedEvent } from '@app/event-sourcing';
 import type { ProjectionName } from './projection-versions';
 
 /**
- * An event the projector gave up applying after `PROJECTOR_MAX_ATTEMPTS` attempts (docs/DESIGN.md
- * "Configuration"; issue 12, "Honest health"): recorded, skipped (the checkpoint moves past it) and
- * shown by `admin projections status` and `/readyz`.
+ * An event the projector gave up applying after `PROJECTOR_MAX_ATTEMPTS` attempts
+ * (docs/operations.md "Configuration" and "Health"): recorded, skipped (the checkpoint moves past
+ * it) and shown by `admin projections status` and `/readyz`.
  */
 export interface ParkedEvent {
   /** The projection whose streams hold the event (by the stream's prefix). */

@@ -13,7 +13,11 @@ export interface ProjectionLag {
   seconds: number;
 }
 
-/** Events counted at most by {@link measureLag} (issue 16, row 4: it used to read up to 10,001 per call). */
+/**
+ * Events counted at most by {@link measureLag}: every `/readyz` probe and every scrape may count, so
+ * a projection far behind must not make each of them read the whole backlog (docs/observability.md
+ * "Readings taken at scrape time").
+ */
 export const LAG_COUNT_CAP = 1_000;
 
 /**

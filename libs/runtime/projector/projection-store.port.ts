@@ -15,7 +15,7 @@ export interface ProjectionStore {
   /**
    * Where the store can (SQLite): while it has applied nothing (or a first build is under way),
    * the stream build of its trainee documents, whose `finish` moves every checkpoint of the store;
-   * else null (see `buildEmptyStore`, docs/architecture.md "Rebuilding by stream").
+   * else null (see `buildEmptyStore`, docs/DESIGN.md "Rebuilding by stream").
    */
   initialStreamBuild?(): Promise<StreamBuild | null>;
 }
@@ -43,7 +43,7 @@ export interface StreamCursor {
 }
 
 /**
- * A store's documents built from whole streams (docs/architecture.md "Rebuilding by stream"): each
+ * A store's documents built from whole streams (docs/DESIGN.md "Rebuilding by stream"): each
  * document is folded, rendered and written once, from its stream's events up to a snapshot
  * position. Only for a projection whose documents each depend on one stream (the trainee projection).
  */

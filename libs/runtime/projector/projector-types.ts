@@ -25,7 +25,8 @@ export interface ProjectorOptions {
   /**
    * Told once when the subscription ends with an error that subscribing again cannot cure
    * ({@link PermanentSubscriptionError}); the projector has stopped (state `failed`). The processes
-   * exit non-zero on it, so their supervisor restarts them (issue 16, row 2). What it throws is ignored.
+   * exit non-zero on it, so their supervisor restarts them (docs/DESIGN.md "Failures of the
+   * subscription"). What it throws is ignored.
    */
   onFatal?: (error: PermanentSubscriptionError) => void;
 }

@@ -1,7 +1,8 @@
 /**
- * The projector's failure handling (issue 12, "Honest health"; docs/DESIGN.md "The shape"): it
- * resubscribes after a subscription error, names the failing event, parks it after the configured
- * attempts (then parks the rest of its stream), and never parks while the store does not answer.
+ * The projector's failure handling (docs/operations.md "Health"; docs/DESIGN.md "Failures of the
+ * subscription"): it resubscribes after a subscription error, names the failing event, parks it
+ * after the configured attempts (then parks the rest of its stream), and never parks while the
+ * store does not answer.
  * An in-memory log and read-store double; back-off of 1 ms.
  */
 import { PermanentSubscriptionError } from '@app/event-sourcing';

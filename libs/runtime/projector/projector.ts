@@ -30,11 +30,14 @@ interface Waiter {
  * Keeps the read models up to date from the global event log, in position order, from the
  * stored checkpoint: catch-up, then live (docs/DESIGN.md "The shape"). Events that arrive together are
  * applied in one batch (one transaction on SQLite). `waitFor(position)` lets a writer answer only
- * once its events are projected (read-your-writes, docs/DESIGN.md property 1).
+ * once its events are projected (docs/DESIGN.md "Read-your-writes").
  *
- * Never stops for good (issue 12, "Honest health"):
+ * Goes on through every failure that retrying can cure, so one bad event or a dropped connection
+ * never leaves every other trainee unprojected (docs/operations.md "Health"; docs/DESIGN.md
+ * "Failures of the subscription"):
  * - a subscription that errors or ends is logged and opened again from the checkpoint, with
- *   exponential back-off;
+ *   exponential back-off; only an error that subscribing again cannot cure
+ *   ({@link PermanentSubscriptionError}) stops it for good (state `failed`, `onFatal` told);
  * - a failing batch is applied again event by event, so the failure names its event (stream,
  *   revision, type, position); a failing event is retried with back-off, and after
  *   `maxAttempts` failed attempts while the store answers (an unreachable store is waited for,

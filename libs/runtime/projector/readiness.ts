@@ -33,11 +33,12 @@ export interface ReadinessInput {
 }
 
 /**
- * Readiness as issue 12 "Honest health" defines it: not ready while this process's projector is
- * stopped, failing (in back-off, with what fails) or failed for good (issue 16, row 2), while the oldest event not applied is older
- * than `maxLagSeconds`, or while a write's projection wait timed out and the checkpoint has not
- * reached that write's position. Parked events are counted but do not make the process unready
- * (they were skipped so that the others are served). Throws the stores' errors.
+ * Readiness as docs/operations.md "Health" defines it: not ready while this process's projector is
+ * stopped, failing (in back-off, with what fails) or failed for good (docs/DESIGN.md "Failures of
+ * the subscription"), while the oldest event not applied is older than `maxLagSeconds`, or while a
+ * write's projection wait timed out and the checkpoint has not reached that write's position.
+ * Parked events are counted but do not make the process unready (they were skipped so that the
+ * others are served). Throws the stores' errors.
  */
 export async function assessReadiness(input: ReadinessInput): Promise<Readiness> {
   const lag = await measureLag(input.eventStore, input.checkpoint, input.now);

@@ -93,8 +93,8 @@ const PROVIDER_EVENTS_IN_MEMORY = 100_000;
 /**
  * Every provider stream's events up to `toPosition`, in position order: read by stream on the
  * stream index (a scan of the log by position reads every event to find a few: 2.4 s for 75 among
- * 841k events, BENCHMARKS.md "Rebuilding by stream"), then sorted. Null when there are more than
- * {@link PROVIDER_EVENTS_IN_MEMORY} (the caller scans instead, in batches).
+ * the 841k events of the 100,000-trainee data set of `npm run bench`), then sorted. Null when there
+ * are more than {@link PROVIDER_EVENTS_IN_MEMORY} (the caller scans instead, in batches).
  */
 async function providerStreams(eventStore: EventStore, toPosition: number): Promise<RecordedEvent[] | null> {
   const events: RecordedEvent[] = [];

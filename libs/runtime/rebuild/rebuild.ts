@@ -145,5 +145,5 @@ function runRecorder(store: RebuildableStore, projection: ProjectionName, storeN
   };
 }
 
-/** Events per batch of a rebuild (default of `batchSize`): larger batches were no faster (BENCHMARKS.md, "Rebuilding by stream"). */
+/** Events per batch of a rebuild (default of `batchSize`): larger batches were no faster (BENCHMARKS.md "Rebuilding by stream"). */
 const REBUILD_BATCH_SIZE = 20_000;

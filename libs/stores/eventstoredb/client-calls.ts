@@ -14,8 +14,8 @@ export const DEFAULT_READ_DEADLINE_MS = 10_000;
 
 /**
  * Every item of a streaming read, within `deadlineMs`: past it the read is destroyed and the call
- * rejects with {@link EventStoreUnavailableError} (issue 16, row 6: client 6.2.1 calls reads with
- * no deadline, so a hung read held its caller, and its slot, for ever). Other errors pass on.
+ * rejects with {@link EventStoreUnavailableError}. Client 6.2.1 calls reads with no deadline, so
+ * without this a hung read would hold its caller, and its slot, for ever. Other errors pass on.
  */
 export async function collectWithin<T>(deadlineMs: number, read: StreamingRead<T>): Promise<T[]> {
   read.on('error', ignore);
@@ -33,10 +33,9 @@ export async function collectWithin<T>(deadlineMs: number, read: StreamingRead<T
 }
 
 /**
- * Closes the client's gRPC channel (issue 16, row 9: `dispose()` of client 6.2.1 cancels the calls
- * but leaves the channel open). `getChannel` is the client's own (protected in its types) and
- * creates no connection (a channel connects on its first call). Errors are ignored: the client is
- * being let go.
+ * Closes the client's gRPC channel, which `dispose()` of client 6.2.1 leaves open (it only cancels
+ * the calls). `getChannel` is the client's own (protected in its types) and creates no connection
+ * (a channel connects on its first call). Errors are ignored: the client is being let go.
  */
 export async function closeChannel(client: EventStoreDBClient): Promise<void> {
   try {

@@ -110,7 +110,7 @@ describe('ConcurrencyLimiter', () => {
     expect(order).toEqual(['first', 'queued', 'newcomer']);
   });
 
-  it('fails a call at once, without running it, when maxQueued calls already wait (issue 16, row 6)', async () => {
+  it('fails a call at once, without running it, when maxQueued calls already wait', async () => {
     const limiter = new ConcurrencyLimiter(1, 2);
     const gate = deferred<void>();
     const ran: string[] = [];

@@ -4,12 +4,11 @@ import { EventStoreUnavailableError } from '@app/event-sourcing';
  * A small FIFO concurrency limiter (counting semaphore) for the EventStoreDB adapter's calls.
  *
  * Why: every call of one client shares one HTTP/2 connection, and the server lets a connection
- * carry only so many concurrent streams (100 by default); past that, calls wait inside gRPC with
- * no bound. Capping the adapter's appends (32) and its reads (32) in flight keeps below it, and the
+ * carry only so many concurrent streams (100 by default); past that, calls wait inside gRPC with no
+ * bound. Capping the adapter's appends (32) and its reads (32) in flight keeps below it, and the
  * rest wait their turn in arrival order, in a queue that is bounded: when it is full a call fails
  * at once with {@link EventStoreUnavailableError} (the API answers 503) instead of piling up
- * (issue 16, row 6). (An earlier note here blamed a stall of the client's `BatchAppend` stream,
- * client issue #304; that was fixed before the 6.2.1 this adapter uses.)
+ * without bound in memory.
  */
 
 /**

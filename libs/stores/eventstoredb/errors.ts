@@ -22,10 +22,10 @@ export function isClientWrongExpectedVersion(error: unknown): error is ClientWro
 }
 
 /**
- * The port's {@link WrongExpectedVersionError} for the client's: same stream, the port's
- * `expected` as the caller gave it, and `actual` = the server's current revision as a Number, or
- * `'no_stream'` when the stream does not exist. Source: docs/DESIGN.md event store port ("a mismatch
- * raises WrongExpectedVersionError"), port class doc.
+ * The port's {@link WrongExpectedVersionError} for the client's: same stream, the port's `expected`
+ * as the caller gave it, and `actual` = the server's current revision as a Number, or `'no_stream'`
+ * when the stream does not exist. Source: docs/DESIGN.md "The event store port" ("a mismatch raises
+ * WrongExpectedVersionError"), port class doc.
  */
 export function toPortWrongExpectedVersion(
   error: ClientWrongExpectedVersionError,
@@ -42,7 +42,7 @@ export function isStreamNotFound(error: unknown): error is StreamNotFoundError {
 
 /**
  * What a failure of one client subscription means for the resilient subscription
- * (eventstoredb-subscription.ts; issue 16, row 2):
+ * (eventstoredb-subscription.ts; docs/DESIGN.md "Failures of the subscription"):
  *
  * - `drop`: the connection or the server's leadership went away (unavailable, cancelled, deadline
  *   or timeout, not leader, a prematurely closed stream). Resubscribed after a backoff, for as long

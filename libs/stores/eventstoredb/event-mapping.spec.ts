@@ -1,7 +1,7 @@
 /**
  * Event conversion and batch validation of the EventStoreDB adapter (event-mapping.ts). No server:
  * client-side events are the plain objects the client builds (`jsonEvent`) or decodes.
- * Source: docs/DESIGN.md event store port ("Event envelope"), SQLite adapter's input rules.
+ * Source: docs/DESIGN.md "The event store port" and "Event envelope", SQLite adapter's input rules.
  */
 import { IdempotencyConflictError } from '@app/event-sourcing';
 import { assertWritableStreamId, fromClientEvent, normaliseBatch, toClientEvent } from './event-mapping';

@@ -1,6 +1,6 @@
 /**
- * Conversion between the port's events (docs/DESIGN.md event store port, "Event envelope") and
- * `@eventstore/db-client` events, and validation of a batch before it is sent.
+ * Conversion between the port's events (docs/DESIGN.md "The event store port" and "Event envelope")
+ * and `@eventstore/db-client` events, and validation of a batch before it is sent.
  */
 import { jsonEvent } from '@eventstore/db-client';
 import type { EventData as ClientEventData, JSONType, Position, RecordedEvent as ClientRecordedEvent } from '@eventstore/db-client';

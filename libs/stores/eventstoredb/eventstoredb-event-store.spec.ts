@@ -4,7 +4,8 @@
  * points at 127.0.0.1:1, where nothing listens: were a check missing, the call would reach for the
  * network and fail with a different error than the one expected. Behaviour against a real server is
  * the shared contract's job (test/contract/eventstoredb-event-store.contract-spec.ts, which needs
- * EVENTSTORE_URL). Source: docs/DESIGN.md, "The event store port" and "Configuration".
+ * EVENTSTORE_URL). Source: docs/DESIGN.md "The event store port",
+ * docs/operations.md "Configuration".
  */
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { PassThrough } from 'node:stream';
@@ -119,7 +120,7 @@ describe('EventStoreDbEventStore input checks (no request is made)', () => {
   });
 });
 
-describe('EventStoreDbEventStore read deadlines and bounds (issue 16, row 6)', () => {
+describe('EventStoreDbEventStore read deadlines and bounds', () => {
   /** A client whose reads never answer: each returns a stream that stays open. */
   function hangingClient(opened: PassThrough[]): EventStoreDBClient {
     const read = () => {

@@ -1,6 +1,6 @@
 /**
- * EventStoreDB adapter of the event store port (docs/DESIGN.md, "The event store port (mirrors
- * EventStoreDB)"; configuration: `EVENTSTORE_URL`, an `esdb://` connection string, selects it),
+ * EventStoreDB adapter of the event store port (docs/DESIGN.md "The event store port";
+ * docs/operations.md "Configuration": `EVENTSTORE_URL`, an `esdb://` connection string, selects it),
  * on `@eventstore/db-client` 6.2 (gRPC; EventStoreDB / KurrentDB 22.6 or later).
  *
  * Streams are used as given (`trainee-<id>`, …). Decisions, each documented where it lives:
@@ -112,7 +112,7 @@ export interface EventStoreDbEventStoreOptions {
 
 /**
  * {@link EventStore} on an EventStoreDB (or KurrentDB) server through one `EventStoreDBClient`.
- * Source: docs/DESIGN.md, "The event store port (mirrors EventStoreDB)"; decisions in this module's doc.
+ * Source: docs/DESIGN.md "The event store port"; how this adapter maps it onto the server: this module's doc.
  * Every method rejects with an Error once {@link close} has been called.
  */
 export class EventStoreDbEventStore implements EventStore {
@@ -280,7 +280,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   /**
    * Ends every subscription of this store, disposes the client's calls and closes its gRPC channel
-   * (`dispose()` of client 6.2.1 cancels the calls but leaves the channel open; issue 16, row 9).
+   * (`dispose()` of client 6.2.1 cancels the calls but leaves the channel open).
    * Safe to call twice.
    */
   async close(): Promise<void> {

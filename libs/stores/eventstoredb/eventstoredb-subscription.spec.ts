@@ -1,7 +1,7 @@
 /**
- * The resilient EventStoreDB subscription (eventstoredb-subscription.ts; issue 16, row 2) over a
- * fake source: each server subscription is an object-mode stream the test feeds or fails, as the
- * client's subscription is. No server.
+ * The resilient EventStoreDB subscription (eventstoredb-subscription.ts; docs/DESIGN.md "Failures
+ * of the subscription") over a fake source: each server subscription is an object-mode stream the
+ * test feeds or fails, as the client's subscription is. No server.
  */
 import { Readable } from 'node:stream';
 import { AccessDeniedError, START, UnavailableError, UnknownError } from '@eventstore/db-client';

@@ -1,6 +1,6 @@
 /**
- * The catch-up subscription of the EventStoreDB adapter (port: `subscribeToAll`, docs/DESIGN.md event
- * store port: "catch-up, then live"), made resilient to dropped connections.
+ * The catch-up subscription of the EventStoreDB adapter (port: `subscribeToAll`, docs/DESIGN.md "The
+ * event store port": "catch-up, then live"), made resilient to dropped connections.
  *
  * One client `subscribeToAll` call (gRPC `Read` with subscription options) is one attempt. When it
  * fails or ends, the subscription opens a new one after a backoff ({@link computeBackoffMs}: 100 ms
@@ -23,12 +23,12 @@
  * Not guarded against: an event at the resume position deleted and scavenged while the subscription
  * was away (the server would then skip the next event instead); this service never deletes.
  *
- * Failures (issue 16, row 2; {@link classifySubscriptionError}): each one is logged with what
- * failed, the attempt and the delay. A dropped connection is retried for as long as it takes; an
- * unknown error is retried too, but `maxUnknownFailures` of them in a row with nothing delivered
- * between end the subscription; a permanent error ends it at once. Ending rejects the pending
- * `next()` with a {@link PermanentSubscriptionError} (its `cause` is the client's error), which the
- * projector answers by stopping the process.
+ * Failures (docs/DESIGN.md "Failures of the subscription"; {@link classifySubscriptionError}): each
+ * one is logged with what failed, the attempt and the delay. A dropped connection is retried for as
+ * long as it takes; an unknown error is retried too, but `maxUnknownFailures` of them in a row with
+ * nothing delivered between end the subscription; a permanent error ends it at once. Ending rejects
+ * the pending `next()` with a {@link PermanentSubscriptionError} (its `cause` is the client's
+ * error), which the projector answers by stopping the process.
  *
  * Stalls: a server subscription can stay open and deliver nothing. While the consumer waits in
  * `next()` and nothing has come for `stallAfterMs`, the subscription reads the position of the

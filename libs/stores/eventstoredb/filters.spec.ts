@@ -3,7 +3,7 @@
  * server-side filter a subscription sends. The server filter is built with the client's own helpers;
  * its regexes are checked here with JavaScript's engine, whose semantics for escaped literals,
  * `^`, `(?:…)`, `|` and a final `$` agree with .NET's (except `$` before a final newline, which the
- * client-side check covers). Source: docs/DESIGN.md event store port, port doc of `EventFilter`.
+ * client-side check covers). Source: docs/DESIGN.md "The event store port", port doc of `EventFilter`.
  */
 import fc from 'fast-check';
 import { EVENT_TYPE, STREAM_NAME } from '@eventstore/db-client';

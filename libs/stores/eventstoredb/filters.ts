@@ -1,7 +1,7 @@
 /**
- * Event filters of the EventStoreDB adapter: the port's exact semantics (docs/DESIGN.md event store port;
- * port doc of `EventFilter`: "both lists are OR-ed, empty means all"), system-event skipping, and
- * the server-side filter a subscription sends.
+ * Event filters of the EventStoreDB adapter: the port's exact semantics (docs/DESIGN.md "The event
+ * store port"; port doc of `EventFilter`: "both lists are OR-ed, empty means all"), system-event
+ * skipping, and the server-side filter a subscription sends.
  *
  * ## Decision: what runs on the server, what runs here
  *
@@ -93,7 +93,7 @@ export const NON_SYSTEM_EVENT_TYPE_REGEX = '^(?!\\$)';
 export type ServerFilterOptions = Pick<FilterOptions, 'checkpointInterval' | 'checkpointReached'>;
 
 /**
- * The server-side filter for a subscription under the decision in this module's doc: stream-prefix
+ * The server-side filter for a subscription by the rules in this module's doc: stream-prefix
  * regex, exact event-type regex, or non-system event types. Built with the client's own helpers, so
  * the result is the client's `Filter` type. `options` carries checkpoint settings.
  */

@@ -1,6 +1,6 @@
 /**
  * Recognising a retried append (idempotency.ts): the port's rule, on plain stored-event lists.
- * Source: docs/DESIGN.md event store port ("appending the same ids again is a no-op"), port docs of
+ * Source: docs/DESIGN.md "The event store port" ("appending the same ids again is a no-op"), port docs of
  * `appendToStream` and `IdempotencyConflictError`.
  */
 import { classifyRetry, StoredEventRef } from './idempotency';

@@ -1,7 +1,7 @@
 /**
- * Recognising a retried append from the stream's stored events (docs/DESIGN.md event store port: "Each
- * event has a UUID id; appending the same ids again is a no-op (idempotent retry, as EventStoreDB
- * does)"; port doc of `appendToStream` and `IdempotencyConflictError`).
+ * Recognising a retried append from the stream's stored events (docs/DESIGN.md "The event store
+ * port": "Each event has a UUID id; appending the same ids again is a no-op (idempotent retry, as
+ * EventStoreDB does)"; port doc of `appendToStream` and `IdempotencyConflictError`).
  *
  * EventStoreDB itself deduplicates a retried batch only when it is sent with the same expected
  * revision as the first time (with `any` "it will do its best", client doc of `ExpectedRevision`).

@@ -1,8 +1,8 @@
 /**
  * The newest event of `$all` that a predicate accepts, found by reading backwards from the end in
- * small pages: the store's head position (any non-system event) and the stall check's matching
- * head (issue 16, row 2). Client 6.2.1 cannot filter a read of `$all` on the server, so the pages
- * are filtered here.
+ * small pages: the store's head position (any non-system event) and the stall check's matching head
+ * (docs/DESIGN.md "Failures of the subscription"). Client 6.2.1 cannot filter a read of `$all` on
+ * the server, so the pages are filtered here.
  */
 import { END } from '@eventstore/db-client';
 import type { AllStreamResolvedEvent, Position, ReadPosition } from '@eventstore/db-client';

@@ -5,14 +5,14 @@ const ignore = (): void => undefined;
 
 /**
  * Checks that `url` is an EventStoreDB connection string: it must start with `esdb://` or
- * `esdb+discover://` (docs/DESIGN.md configuration, `EVENTSTORE_URL`). Throws an Error naming the
+ * `esdb+discover://` (docs/operations.md "Configuration", `EVENTSTORE_URL`). Throws an Error naming the
  * expected schemes (and only the given scheme, never the credentials) otherwise, and one naming
  * the option when it sets `throwOnAppendFailure=false`.
  */
 export function assertEventStoreDbUrl(url: string): void {
   const trimmed = typeof url === 'string' ? url.trim() : '';
   if (trimmed.startsWith('esdb://') || trimmed.startsWith('esdb+discover://')) {
-    // With it false a refused append reports the wrong actual revision (issue 16, row 9): refused.
+    // With it false a refused append does not throw and reports the wrong actual revision: refused.
     if (/[?&]throwOnAppendFailure=false(&|$)/i.test(trimmed)) {
       throw new Error('EVENTSTORE_URL must not set throwOnAppendFailure=false: the adapter relies on refused appends throwing');
     }
@@ -27,7 +27,7 @@ export function assertEventStoreDbUrl(url: string): void {
 
 /**
  * Opens an {@link EventStoreDbEventStore} on the connection string `url` (`esdb://…` or
- * `esdb+discover://…`, as in `EVENTSTORE_URL`; docs/DESIGN.md configuration). Connects lazily: no
+ * `esdb+discover://…`, as in `EVENTSTORE_URL`; docs/operations.md "Configuration"). Connects lazily: no
  * request is made until the first call. Throws an Error for a URL of another scheme or one the
  * client cannot parse, and a RangeError for invalid `options`.
  */

@@ -1,6 +1,6 @@
 /**
  * Position and revision mapping of the EventStoreDB adapter (positions.ts): pure functions, no
- * server. Source: docs/DESIGN.md event store port; the mapping decision documented in positions.ts.
+ * server. Source: docs/DESIGN.md "The event store port"; the mapping and its reasons in positions.ts.
  */
 import { ANY, NO_STREAM, START, STREAM_EXISTS } from '@eventstore/db-client';
 import {

@@ -1,6 +1,6 @@
 /**
- * How the EventStoreDB adapter maps positions and revisions between the port (docs/DESIGN.md, "The event
- * store port (mirrors EventStoreDB)") and `@eventstore/db-client` 6.2.
+ * How the EventStoreDB adapter maps positions and revisions between the port (docs/DESIGN.md "The
+ * event store port") and `@eventstore/db-client` 6.2.
  *
  * ## Positions: the port's integer is EventStoreDB's commit position
  *
@@ -59,7 +59,7 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  * The port position of an event from its `$all` position: the commit position as a Number.
  * Takes the client's `{ commit, prepare }` (bigint byte offsets); returns an integer ≥ 0.
  * Throws {@link PositionMappingError} when commit ≠ prepare (legacy transaction), when negative,
- * or when ≥ 2^53. Source: this module's doc (docs/DESIGN.md event store port: one global position).
+ * or when ≥ 2^53. Source: this module's doc (docs/DESIGN.md "The event store port": one global position).
  */
 export function toPortPosition(position: Position): number {
   if (position.commit !== position.prepare) {
@@ -94,7 +94,7 @@ export function samePosition(a: Position, b: Position): boolean {
 /**
  * The client's expected revision for the port's: `'no_stream'` → `NO_STREAM`, `'stream_exists'` →
  * `STREAM_EXISTS`, `'any'` → `ANY`, an integer n ≥ 0 → `BigInt(n)`. Throws a RangeError otherwise.
- * Source: docs/DESIGN.md event store port (expectedRevision), client `AppendExpectedRevision`.
+ * Source: docs/DESIGN.md "The event store port" (expectedRevision), client `AppendExpectedRevision`.
  */
 export function toClientExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
   switch (expected) {
@@ -137,9 +137,9 @@ export function assertPortPosition(value: number, name = 'fromPosition'): void {
 }
 
 /**
- * Whether a stream whose last revision is `actual` (`'no_stream'` when absent) satisfies `expected`,
- * by the port's rule (docs/DESIGN.md event store port; same check as the SQLite adapter). Used for empty
- * batches, which the adapter answers itself without writing.
+ * Whether a stream whose last revision is `actual` (`'no_stream'` when absent) satisfies
+ * `expected`, by the port's rule (docs/DESIGN.md "The event store port"; same check as the SQLite
+ * adapter). Used for empty batches, which the adapter answers itself without writing.
  */
 export function expectedRevisionMatches(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
   switch (expected) {

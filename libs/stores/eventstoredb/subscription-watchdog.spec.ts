@@ -1,5 +1,6 @@
 /**
- * The stall rule of the EventStoreDB subscription (subscription-watchdog.ts; issue 16, row 2):
+ * The stall rule of the EventStoreDB subscription (subscription-watchdog.ts; docs/DESIGN.md
+ * "Failures of the subscription"):
  * when a silent subscription counts as stalled. Pure: readings are literals.
  */
 import { assessStall, silenceMs, StallReading } from './subscription-watchdog';

@@ -1,7 +1,8 @@
 /**
- * The stall rule of the EventStoreDB subscription (issue 16, row 2), kept apart from its I/O: a
- * subscription whose gRPC call stays open but delivers nothing is never noticed by the client, so
- * the subscription asks now and then whether the log holds an event it should have had.
+ * The stall rule of the EventStoreDB subscription (docs/DESIGN.md "Failures of the subscription"),
+ * kept apart from its I/O: a subscription whose gRPC call stays open but delivers nothing is never
+ * noticed by the client, so the subscription asks now and then whether the log holds an event it
+ * should have had.
  */
 
 /** Default: a consumer that has waited this long (ms) with a matching event unseen has a stalled subscription. */

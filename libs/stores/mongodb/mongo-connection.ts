@@ -26,7 +26,7 @@ export interface MongoReadModelOptions {
   /**
    * How long a live batch may write the store it found unlocked, in ms (default
    * `LIVE_WRITE_WINDOW_MS`, 30 000); a swap drops the old store this long plus 5 s after taking its
-   * lock (./write-fence.ts). Shorter in tests.
+   * lock (./read-models/write-fence.ts). Shorter in tests.
    */
   liveWriteWindowMs?: number;
 }

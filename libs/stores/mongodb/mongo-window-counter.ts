@@ -12,11 +12,12 @@ interface WindowDocument {
 export const RATE_LIMIT_COLLECTION = 'rate_limit_windows';
 
 /**
- * A {@link WindowCounter} in MongoDB, so that every API replica on the same database counts
- * against the same limits (issue 12, Build 1). One document per key and window (`<key>@<window
- * start>`), incremented atomically with `$inc` and an upsert; a TTL index on `expires_at` (the
- * window's end plus a minute) lets the server remove past windows. Driver errors reach the caller
- * (the rate limiter answers 500 then: a limit that cannot be counted is not silently lifted).
+ * A {@link WindowCounter} in MongoDB, so that every API replica on the same database counts against
+ * the same limits (docs/operations.md "Limits", admission). One document per key and window
+ * (`<key>@<window start>`), incremented atomically with `$inc` and an upsert; a TTL index on
+ * `expires_at` (the window's end plus a minute) lets the server remove past windows. Driver errors
+ * reach the caller (the rate limiter answers 500 then: a limit that cannot be counted is not
+ * silently lifted).
  */
 export class MongoWindowCounter implements WindowCounter {
   private readonly windows: Collection<WindowDocument>;

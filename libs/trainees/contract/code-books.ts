@@ -1,8 +1,8 @@
 /**
  * The coded values each API version accepts, and how its unknown-code messages list them
  * (docs/reference/API-FACTS.md §6.6, §6.9, §18; docs/reference/reference-data/README.md). Built
- * once, at module load, from the domain's catalogue (libs/domain/src/reference-data) and the
- * version table below: the only places where the versions' code lists differ.
+ * once, at module load, from the record's catalogue (libs/trainees/record/codes/catalogue.ts) and
+ * the version table below: the only places where the versions' code lists differ.
  *
  * Input rule for every coded field: codes only, as JSON strings. A lookup with anything other than
  * a string (a JSON number, null, an object) finds nothing.
@@ -92,7 +92,7 @@ const BOOKS: Readonly<Record<ApiVersion, VersionCodeBook>> = Object.fromEntries(
   API_VERSIONS.map((v) => [v, new VersionCodeBook(VERSION_CODE_TABLES[v])]),
 ) as Record<ApiVersion, VersionCodeBook>;
 
-/** The code book of `version` (the domain's {@link CodeBook}, plus the version's code lists). */
+/** The code book of `version` (the decider's {@link CodeBook}, plus the version's code lists). */
 export function codeBookFor(
   version: ApiVersion,
 ): CodeBook & { codesOf(list: RefListName): readonly string[]; readonly acceptedRoutes: readonly string[] } {
@@ -117,7 +117,7 @@ export function codesFor(list: RefListName, version: ApiVersion): readonly strin
 /**
  * True when route `code` may be written (create or update) in `version`: v2025.0 refuses 15–21,
  * v2026.1 refuses 02 (docs/reference/API-FACTS.md §6.6). The start-cycle rule for route 12 is the
- * domain's (`earliest_start_cycle`).
+ * decider's (`earliest_start_cycle`).
  */
 export function isTrainingRouteAcceptedOnWrite(code: unknown, version: ApiVersion): boolean {
   return typeof code === 'string' && BOOKS[version].routeAcceptedOnWrite(code);

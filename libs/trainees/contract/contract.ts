@@ -1,8 +1,9 @@
 /**
- * One contract per API version (docs/spec/trainee-records-api.md "Versioning"; docs/reference/API-FACTS.md
- * §18): the version's wire checks of every write body, its trainee rules as data for the domain,
- * its answers (serializers and their schemas), its endpoints, and its error conversions. The API,
- * the OpenAPI documents and the admin CLI ask the contract of a version; nothing else names one.
+ * One contract per API version (docs/spec/trainee-records-api.md "Versioning";
+ * docs/reference/API-FACTS.md §18): the version's wire checks of every write body, its trainee
+ * rules as data for the decider, its answers (serializers and their schemas), its endpoints, and
+ * its error conversions. The API, the OpenAPI documents and the admin CLI ask the contract of a
+ * version; nothing else names one.
  */
 import type { TraineeRules } from '@app/trainees/decider';
 import { enhancedErrors, type EnhancedErrors } from './enhanced-errors';
@@ -30,7 +31,7 @@ const FEATURES: Readonly<Record<ApiVersion, VersionFeatures>> = {
 /** Everything one API version says about its wire. */
 export interface VersionContract {
   readonly version: ApiVersion;
-  /** The trainee rules the domain applies (the version's differences as data). */
+  /** The trainee rules the decider applies (the version's differences as data). */
   readonly rules: TraineeRules;
   /** The write bodies' wire checks: body `data` → typed fields and problems. */
   readonly requests: VersionRequests;

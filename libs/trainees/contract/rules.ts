@@ -1,7 +1,7 @@
 /**
- * The trainee rules of each API version, as the data the domain reads (libs/domain
- * `TraineeRules`): what docs/reference/API-FACTS.md §18 lists as differences between v2025.0 and
- * v2026.1, one row per difference.
+ * The trainee rules of each API version, as the data the decider reads (`TraineeRules` of
+ * libs/trainees/decider): what docs/reference/API-FACTS.md §18 lists as differences between v2025.0
+ * and v2026.1, one row per difference.
  */
 import type { TraineeRules } from '@app/trainees/decider';
 import { codeBookFor } from './code-books';

@@ -58,7 +58,7 @@ export interface AddPlacement extends SubResourceCommand {
   schools: ReadonlyMap<string, School>;
 }
 
-/** PUT or PATCH …/placements/{placement_id}: the fields sent replace the stored ones (§10.5). */
+/** PUT or PATCH …/placements/{placement_id}: the fields sent replace the stored ones (docs/reference/API-FACTS.md §10.5). */
 export interface UpdatePlacement extends SubResourceCommand {
   type: 'UpdatePlacement';
   placement_id: string;
@@ -78,7 +78,7 @@ export interface AddDegree extends SubResourceCommand {
   data: RequestData<DegreeFields>;
 }
 
-/** PUT or PATCH …/degrees/{degree_id}: partial (§11.7). */
+/** PUT or PATCH …/degrees/{degree_id}: partial (docs/reference/API-FACTS.md §11.7). */
 export interface UpdateDegree extends SubResourceCommand {
   type: 'UpdateDegree';
   degree_id: string;

@@ -215,7 +215,7 @@ describe('trainee decider: UpdateTrainee', () => {
   });
 
   it.each(['recommended_for_award', 'withdrawn', 'awarded'] as const)(
-    'refuses an update of a trainee %s where the rules say so, and updates it where they do not (§7.2)',
+    'refuses an update of a trainee %s where the rules say so, and updates it where they do not (docs/reference/API-FACTS.md §7.2)',
     (state) => {
       spec
         .given(exampleHistoryIn(state))

@@ -200,7 +200,7 @@ function removeDegree(cmd: RemoveDegree, state: TraineeState): TraineeEvent[] {
   return [{ type: 'DegreeRemoved', data: { trainee_id: trainee.trainee_id, degree_id, at: cmd.now } }];
 }
 
-/** The caller's trainee, if the state machine allows `action` on it; else StateTransitionError (§12.2). */
+/** The caller's trainee, if the state machine allows `action` on it; else StateTransitionError (docs/reference/API-FACTS.md §12.2). */
 function actionableTrainee(cmd: { ukprn: string; rules: TraineeRules }, state: TraineeState, action: TraineeAction): Trainee {
   const trainee = ownTrainee(state, cmd.ukprn);
   if (!isActionAllowed(action, trainee.state, cmd.rules)) throw new StateTransitionError();

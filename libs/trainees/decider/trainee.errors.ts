@@ -1,6 +1,6 @@
 /**
  * The trainee decider's errors (docs/reference/API-FACTS.md §5 wording), mapped to HTTP in exactly
- * one place (apps/api error filter).
+ * one place (the API's exception filter, apps/api/src/errors/api-exception.filter.ts).
  */
 import { DomainError } from '@app/event-sourcing';
 

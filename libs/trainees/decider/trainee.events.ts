@@ -62,19 +62,23 @@ export interface DegreeRemoved {
   data: { trainee_id: string; degree_id: string; at: string };
 }
 
-/** Deferred (docs/spec/trainee-records-api.md "POST …/defer"; docs/reference/API-FACTS.md §12.3). */
+/** Deferred (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer"; docs/reference/API-FACTS.md §12.3). */
 export interface TraineeDeferred {
   type: 'TraineeDeferred';
   data: { trainee_id: string; defer_date: string; defer_reason: string | null; at: string };
 }
 
-/** Withdrawn (docs/spec/trainee-records-api.md "POST …/withdraw"; docs/reference/API-FACTS.md §12.4). */
+/** Withdrawn (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/withdraw"; docs/reference/API-FACTS.md §12.4). */
 export interface TraineeWithdrawn {
   type: 'TraineeWithdrawn';
   data: { trainee_id: string; withdrawal: Withdrawal; at: string };
 }
 
-/** Recommended for QTS/EYTS (docs/spec/trainee-records-api.md "POST …/recommend-for-qts"); `at` is recommended_for_award_at. */
+/**
+ * Recommended for QTS/EYTS (docs/spec/trainee-records-api.md
+ * "POST /trainees/{trainee_id}/recommend-for-qts"; docs/reference/API-FACTS.md §12.5); `at` is
+ * recommended_for_award_at.
+ */
 export interface TraineeRecommendedForAward {
   type: 'TraineeRecommendedForAward';
   data: { trainee_id: string; outcome_date: string; at: string };

@@ -169,7 +169,7 @@ describe('trainee decider: WithdrawTrainee', () => {
     spec.given(history).when(withdrawTrainee()).thenThrows(StateTransitionError);
   });
 
-  it('refuses to withdraw a trainee whose ITT has not started, and withdraws it on the day it starts (§12.4)', () => {
+  it('refuses to withdraw a trainee whose ITT has not started, and withdraws it on the day it starts (docs/reference/API-FACTS.md §12.4)', () => {
     const startingOn = (itt_start_date: string): TraineeEvent[] => [
       traineeRegistered({ details: { itt_start_date } }),
       traineeSubmittedForTrn(),
@@ -217,7 +217,7 @@ describe('trainee decider: WithdrawTrainee', () => {
 });
 
 describe('trainee decider: RecommendForAward', () => {
-  it('recommends from submitted_for_trn (ruling 8) and from trn_received', () => {
+  it('recommends from submitted_for_trn (docs/DESIGN.md ruling 8) and from trn_received', () => {
     spec
       .given([...registered, secondPlacement])
       .when(recommendForAward())
@@ -295,7 +295,7 @@ describe('trainee decider: RecordTrnIssued', () => {
       .then([trnIssued({ at: NOW })]);
   });
 
-  it('records a TRN for a trainee deferred or withdrawn before it arrived (§12.1)', () => {
+  it('records a TRN for a trainee deferred or withdrawn before it arrived (docs/reference/API-FACTS.md §12.1)', () => {
     spec
       .given([...registered, traineeDeferred()])
       .when(recordTrnIssued())

@@ -12,7 +12,7 @@ export const TRAINEE_PLACEMENTS_MAX = 20;
 /** Most degrees of a trainee: 10 (a first degree, perhaps a master's and a doctorate). */
 export const TRAINEE_DEGREES_MAX = 10;
 
-/** The 422 message of an add over {@link TRAINEE_PLACEMENTS_MAX}, worded as the length messages (API-FACTS §6.4). */
+/** The 422 message of an add over {@link TRAINEE_PLACEMENTS_MAX}, worded as the length messages of docs/reference/API-FACTS.md §6.4. */
 export const TOO_MANY_PLACEMENTS = `placements is too long (maximum is ${TRAINEE_PLACEMENTS_MAX} placements): remove one before adding another`;
 
 /** The 422 message of an add over {@link TRAINEE_DEGREES_MAX}. */

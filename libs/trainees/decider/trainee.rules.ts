@@ -3,7 +3,8 @@ import type { TraineeStatus } from '@app/trainees/record';
 
 /**
  * The coded values one API version accepts (docs/reference/API-FACTS.md §6.6, §6.9), built by the
- * contract (libs/contract) from the domain's catalogue. The domain asks it, never a version name.
+ * contract (libs/trainees/contract) from the record's catalogue. The decider asks it, never a
+ * version name.
  */
 export interface CodeBook {
   /**
@@ -23,8 +24,9 @@ export interface CodeBook {
 
 /**
  * What differs between the API versions in the trainee rules, as data (docs/reference/API-FACTS.md
- * §18 lists the differences). The contract (libs/contract) builds one per API version; `decide` and
- * the validators read it and never see a version name. Each flag names the rule it switches.
+ * §18 lists the differences). The contract (libs/trainees/contract) builds one per API version;
+ * `decide` and the validators read it and never see a version name. Each flag names the rule it
+ * switches.
  */
 export interface TraineeRules {
   /** The field's name as the client knows it, for messages (docs/reference/API-FACTS.md §5.2); canonical names in. */

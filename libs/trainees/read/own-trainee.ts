@@ -8,7 +8,7 @@ import type { TraineeReadModel } from './trainee-read.port';
  * case-insensitively, docs/reference/API-FACTS.md §1.10) if it belongs to the provider `ukprn`.
  * Throws NotFound('Trainee') (404 `Trainee(s) not found`) for an unknown trainee and for another
  * provider's alike, so an answer never tells one from the other. The write path's one check is the
- * domain's `ownTrainee`.
+ * decider's `ownTrainee`.
  */
 export async function findOwnTrainee(readModel: Pick<TraineeReadModel, 'getTrainee'>, ukprn: string, traineeId: string): Promise<Trainee> {
   const trainee = await readModel.getTrainee(traineeId);

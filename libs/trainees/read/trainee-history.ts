@@ -10,9 +10,10 @@ import { type Trainee } from '@app/trainees/record';
 import type { EventStore, RecordedEvent } from '@app/event-sourcing';
 
 /**
- * The audit history of one trainee (README "Trainee history"), computed by replaying the trainee's own
- * stream `trainee-<trainee_id>` with the domain's `evolve` (docs/DESIGN.md "The shape": the audit
- * history is the one answer that reads the event log on purpose; it never reads the read models).
+ * The audit history of one trainee (docs/operations.md "Trainee history"), computed by replaying
+ * the trainee's own stream `trainee-<trainee_id>` with the decider's `evolve` (docs/DESIGN.md
+ * "The shape": the audit history is the one answer that reads the event log on purpose; it never
+ * reads the read models).
  */
 
 /** One event of a trainee's stream, as the auditors' timeline shows it (snake_case: it is served over HTTP as is). */
@@ -108,7 +109,7 @@ export function ownerOf(recorded: readonly RecordedEvent[]): string | null {
 
 /**
  * The timeline of a trainee's stream: one entry per event, in stream order, with what it changed
- * (found by folding the stream with the domain's `evolve` and comparing each state with the one
+ * (found by folding the stream with the decider's `evolve` and comparing each state with the one
  * before) and who did it (the event's metadata). Events of unknown types get an entry with no
  * changes. Pure; linear in the number of events.
  */

@@ -4,7 +4,7 @@ import type { RecordedEvent } from '@app/event-sourcing';
 import { project, type Projection } from '@app/event-sourcing';
 
 /**
- * One document of the `trainees` projection: the trainee exactly as the domain's `evolve` leaves
+ * One document of the `trainees` projection: the trainee exactly as the decider's `evolve` leaves
  * it (docs/DESIGN.md "Read models": one canonical document; property 5: a rebuild equals the live
  * projection because both apply `evolve`), with what the projection adds.
  */
@@ -22,7 +22,7 @@ export interface TraineeDocument {
  */
 export interface TraineeKeys {
   trainee_id: string;
-  /** The id lower-cased: ids match case-insensitively (docs/reference/API-FACTS.md §1.10). */
+  /** The id lower-cased ({@link traineeIdKey}). */
   trainee_id_lower: string;
   ukprn: string;
   /** Start year of the trainee's academic cycle (the list's `academic_cycle`). */
@@ -86,7 +86,10 @@ export function traineeKeys(doc: TraineeDocument): TraineeKeys {
   };
 }
 
-/** The keys a duplicate-candidate query matches (docs/reference/API-FACTS.md duplicate rule; `lastNameKey`). */
+/**
+ * The keys a duplicate-candidate query matches: provider, date of birth, route and last name as
+ * `lastNameKey` compares it (rule 1 of docs/spec/trainee-records-api.md "Duplicate rules").
+ */
 export function duplicateKeys(
   ukprn: string,
   dateOfBirth: string,

@@ -1,6 +1,6 @@
 import { canonicalFieldName, fieldLabel, toCanonicalInput, toVersionOutput, versionFieldName } from './field-names';
 
-describe('per-version field names (docs/spec/trainee-records-api.md "Version-dependent fields")', () => {
+describe('per-version field names (docs/spec/trainee-records-api.md "Trainee object", version-dependent fields)', () => {
   it.each([
     ['course_subject_1', 'course_subject_one', 'course_subject_1'],
     ['course_subject_2', 'course_subject_two', 'course_subject_2'],

@@ -1,10 +1,10 @@
 /**
- * Per-version field names (docs/spec/trainee-records-api.md "Version-dependent fields";
- * docs/reference/API-FACTS.md §13.2, §18), gathered from the record tables' rows (each row says
- * what the versions that call its field otherwise call it). The canonical name of a field is its
- * v2026.1 name; nothing else needs `if (version === …)` for naming: the wire checks read the
- * version's keys with these, the messages label fields with them, and the serializers, the OpenAPI
- * document and the admin CLI's history view name output fields with them.
+ * Per-version field names (the version-dependent fields table of docs/spec/trainee-records-api.md
+ * "Trainee object"; docs/reference/API-FACTS.md §13.2, §18), gathered from the record tables' rows
+ * (each row says what the versions that call its field otherwise call it). The canonical name of a
+ * field is its v2026.1 name; nothing else needs `if (version === …)` for naming: the wire checks
+ * read the version's keys with these, the messages label fields with them, and the serializers, the
+ * OpenAPI document and the admin CLI's history view name output fields with them.
  */
 import { DEGREE_RECORD } from './degree.record';
 import type { FieldRow } from './field-table';

@@ -84,7 +84,7 @@ export interface FieldAnswer<R> {
 
 /** One field of a record table. */
 export interface FieldRow<R> {
-  /** The canonical name: the v2026.1 name (docs/spec/trainee-records-api.md "Version-dependent fields"). */
+  /** The canonical name: the v2026.1 name (the version-dependent fields of docs/spec/trainee-records-api.md "Trainee object"). */
   readonly name: string;
   /** The field's name in the versions that call it otherwise; null where the version has no such field. */
   readonly names?: Partial<ByVersion<string | null>>;

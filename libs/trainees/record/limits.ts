@@ -59,7 +59,7 @@ export const DISABILITY_KEYS_MAX = 20;
 
 /**
  * Deepest nesting of arrays and objects in any request body: 16, checked by the API's body parser
- * before the body is parsed (apps/api/src/kernel/json-body.ts). The deepest real body has 4 levels
+ * before the body is parsed (apps/api/src/bodies/json-body.ts). The deepest real body has 4 levels
  * (`{data: {placements_attributes: [{…}]}}`). More answers 400 `BadRequest` naming the limit.
  */
 export const JSON_MAX_DEPTH = 16;
@@ -71,5 +71,8 @@ export const JSON_MAX_DEPTH = 16;
  */
 export const JSON_MAX_ITEMS = 1000;
 
-/** How the body parser's bounds read in the OpenAPI document and the README. */
+/**
+ * How the body parser's bounds read in the OpenAPI document (the `BadRequest` answer and the write
+ * operations' descriptions); docs/operations.md "Limits" states the same figures.
+ */
 export const JSON_BOUNDS_TEXT = `nested at most ${JSON_MAX_DEPTH} levels deep, at most ${JSON_MAX_ITEMS.toLocaleString('en-GB')} items in any array or object`;

@@ -26,6 +26,6 @@ export function fundingFlags(method: string | null): { bursary: boolean; scholar
   }
 }
 
-/** Whether the trainee has no training partner (neither URN nor UKPRN; §6.8), as answered. */
+/** Whether the trainee has no training partner (neither URN nor UKPRN; docs/reference/API-FACTS.md §6.8), as answered. */
 export const partnerNotApplicable = (t: Trainee): boolean =>
   t.details.training_partner_urn === null && t.details.training_partner_ukprn === null;

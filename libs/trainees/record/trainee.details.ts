@@ -1,8 +1,9 @@
 /**
  * The canonical trainee record: every field of every API version under one name (the v2026.1
- * name where the versions differ, docs/spec/trainee-records-api.md "Version-dependent fields"). Per-version serializers in
- * apps/api rename fields; nothing else does. Dates are `YYYY-MM-DD`; instants are ISO 8601 UTC
- * with milliseconds.
+ * name where the versions differ: the version-dependent fields table of
+ * docs/spec/trainee-records-api.md "Trainee object"). The per-version serializers
+ * (libs/trainees/contract/answers) rename fields; nothing else does. Dates are `YYYY-MM-DD`;
+ * instants are ISO 8601 UTC with milliseconds.
  */
 
 /** The fields a provider sets through create and update (after code mapping and derivation). */
@@ -79,7 +80,7 @@ export interface Placement {
    * (`URN <urn>, <town>, <postcode>`, docs/reference/API-FACTS.md §10.3); null otherwise.
    */
   address: string | null;
-  /** The linked school's id (its URN as an integer) or null; shown only where the spec says (ruling 10). */
+  /** The linked school's id (its URN as an integer) or null; shown only where the spec says (docs/DESIGN.md ruling 10). */
   school_id: number | null;
   created_at: string;
   updated_at: string;

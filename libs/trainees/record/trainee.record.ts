@@ -3,8 +3,8 @@
  * trainee, in the order of its answer (docs/spec/trainee-records-api.md "Trainee object", the
  * version-dependent fields last), with what a create or update body may send for it
  * (docs/reference/API-FACTS.md §6.2–§6.10; bounds: docs/DESIGN.md ruling 14) and what an answer
- * holds (docs/spec/trainee-records-api.md "Version-dependent fields"; docs/DESIGN.md rulings 3, 6,
- * 10; docs/reference/API-FACTS.md §13). The `disabilityN` keys are read beside the table (§6.7)
+ * holds (the same section's version-dependent fields table; docs/DESIGN.md rulings 3, 6, 10;
+ * docs/reference/API-FACTS.md §13). The `disabilityN` keys are read beside the table (§6.7)
  * and answered after `disability2`; the nested placements and degrees of a create come last.
  */
 import { REFERENCE_LISTS, WITHDRAWAL_REASONS } from './codes/catalogue';
@@ -262,7 +262,8 @@ export const TRAINEE_RECORD = [
   { name: 'commencement_status', answer: { value: () => null, schema: nstr() } },
   { name: 'discarded_at', answer: { value: () => null, schema: ninstant() } },
   { name: 'placement_detail', answer: { value: () => null, schema: nstr() } },
-  // The contract's trainee table lists iqts_country for every version (v2025.0 answers null).
+  // The spec's trainee table (docs/spec/trainee-records-api.md "Trainee object") lists iqts_country for
+  // every version (v2025.0 answers null).
   {
     name: 'iqts_country',
     names: { 'v2025.0': null },
@@ -288,7 +289,7 @@ export const TRAINEE_RECORD = [
     answer: { value: (t) => t.withdrawal?.future_interest ?? null, schema: nenum(codesOf('withdrawal_future_interest')) },
   },
   { name: 'withdrawal_trigger', answer: { value: (t) => t.withdrawal?.trigger ?? null, schema: nenum(codesOf('withdrawal_trigger')) } },
-  // The contract lists withdrawal_reasons for every version; v2025.0 also answers them as withdraw_reasons.
+  // The spec's trainee table lists withdrawal_reasons for every version; v2025.0 also answers them as withdraw_reasons.
   { name: 'withdrawal_reasons', answer: { value: (t) => t.withdrawal?.reasons ?? null, schema: REASONS, asIs: true } },
   { name: 'withdrawal_another_reason', answer: { value: (t) => t.withdrawal?.another_reason ?? null, schema: nstr() } },
   {

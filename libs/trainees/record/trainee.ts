@@ -1,6 +1,6 @@
 import type { Degree, Placement, TraineeDetails } from './trainee.details';
 
-/** Trainee states (docs/reference/API-FACTS.md §12.1; reference-data/trainee_state.json). */
+/** Trainee states (docs/reference/API-FACTS.md §12.1; codes/trainee_state.json). */
 export const TRAINEE_STATES = [
   'draft',
   'submitted_for_trn',

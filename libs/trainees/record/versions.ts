@@ -1,10 +1,11 @@
 /**
  * The API versions this service implements and how a path's version segment is read
- * (docs/spec/trainee-records-api.md "Versioning"; docs/reference/API-FACTS.md §1.1–§1.4). This
- * library (libs/contract) is the one place that names versions; everything else asks it.
+ * (docs/spec/trainee-records-api.md "Versioning"; docs/reference/API-FACTS.md §1.1–§1.4). The
+ * versions are listed here and nowhere else; what each one accepts and answers is its contract's
+ * (libs/trainees/contract).
  */
 
-/** Versions with an implementation: a contract of their own (libs/contract/src/contract.ts). */
+/** Versions with an implementation: a contract of their own (libs/trainees/contract/contract.ts). */
 export const API_VERSIONS = ['v2025.0', 'v2026.1'] as const;
 /** A version with an implementation. */
 export type ApiVersion = (typeof API_VERSIONS)[number];

@@ -2,7 +2,7 @@
  * The write path every trainee command shares (docs/DESIGN.md "Bounded cost per trainee",
  * properties 1, 2 and 6), over the real SQLite event store and read models: it starts from the
  * read model's snapshot, falls back to replaying the stream when the served projection was built by
- * another version of the code, and leaves ownership to the domain.
+ * another version of the code, and leaves ownership to the decider.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -139,7 +139,7 @@ describe('handleTraineeCommand', () => {
     expect(reads).toEqual([5]);
   });
 
-  it("answers NotFound for another provider's trainee (the domain's ownership check) and appends nothing", async () => {
+  it("answers NotFound for another provider's trainee (the decider's ownership check) and appends nothing", async () => {
     await expect(update(portsOver(readModel), TRAINEE_ID, 'Kim', { ...CALLER, ukprn: OTHER_UKPRN })).rejects.toBeInstanceOf(NotFound);
     expect(await eventStore.readStream(traineeStreamId(TRAINEE_ID))).toHaveLength(5);
   });

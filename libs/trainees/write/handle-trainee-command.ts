@@ -29,18 +29,18 @@ export interface CommandContext {
  * the id), then, one writer per trainee at a time in this process, {@link runCommand} from the
  * snapshot (only the events after it are read), `decision` on the state, append with the revision
  * read, and wait for the projection (read-your-writes, docs/DESIGN.md property 1). Returns the
- * trainee after the command. Whose trainee it is, is the domain's check (`ownTrainee` in `decide`:
+ * trainee after the command. Whose trainee it is, is the decider's check (`ownTrainee` in `decide`:
  * another provider's trainee is NotFound, docs/DESIGN.md property 6).
- * Errors: the domain's, `ConcurrentModification` once the retries after concurrent writes are spent,
+ * Errors: the decider's, `ConcurrentModification` once the retries after concurrent writes are spent,
  * and {@link TraineeHistoryUnreadable} when a stored event of the trainee cannot be folded.
  *
- * A trainee with a parked event (issue 12, "Honest health": the projector skipped it after failed
- * attempts, see `Projector`) has a document at the revision before that event, and the projector
- * applies none of the stream's later events. The write path then starts from that document and
- * folds the stream's tail from the event log, parked event included, so it decides on what the
- * log holds, never on the document's gap. When the domain cannot fold that event either, nothing
- * is appended and the request answers {@link TraineeHistoryUnreadable} (422, the contract's error
- * shape) instead of an internal error.
+ * A trainee with a parked event (the projector skipped it after failed attempts, see `Projector`
+ * and docs/operations.md "Health") has a document at the revision before that event, and the
+ * projector applies none of the stream's later events. The write path then starts from that
+ * document and folds the stream's tail from the event log, parked event included, so it decides on
+ * what the log holds, never on the document's gap (docs/DESIGN.md "Failures of the subscription").
+ * When the decider cannot fold that event either, nothing is appended and the request answers
+ * {@link TraineeHistoryUnreadable} (422, the contract's error shape) instead of an internal error.
  */
 export async function handleTraineeCommand(
   ports: TraineeWritePorts,

@@ -5,10 +5,11 @@ import type { EventStore, ProjectionWaiter } from '@app/event-sourcing';
 import type { KeyedLock } from '@app/event-sourcing';
 
 /**
- * What the write path reads of the trainee read model (the adapters of libs/read-model implement
- * it): the stored trainee by id, matched case-insensitively (docs/reference/API-FACTS.md §1.10), and
- * the same as a snapshot a command starts from; the snapshot is null when the served projection was
- * built by another version of the code (docs/DESIGN.md "Bounded cost per trainee").
+ * What the write path reads of the trainee read model (the read-model adapters of
+ * libs/stores/sqlite and libs/stores/mongodb implement it): the stored trainee by id, matched
+ * case-insensitively (docs/reference/API-FACTS.md §1.10), and the same as a snapshot a command
+ * starts from; the snapshot is null when the served projection was built by another version of the
+ * code (docs/DESIGN.md "Bounded cost per trainee").
  */
 export interface TraineeSnapshots {
   getTrainee(traineeId: string): Promise<Trainee | null>;

@@ -5,11 +5,11 @@ import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } f
 import { CliError, type CliContext } from '../cli-context';
 
 /**
- * `events export [--since <position>] [--output <file>]` and `events import <file>` (README "Export, import and moving to
- * EventStoreDB"): the event log as JSON lines, one event per line (`position`, `stream_id`, `revision`,
- * `id`, `type`, `data`, `metadata`), for auditors and for moving a deployment between stores (the
- * embedded SQLite log into EventStoreDB: export with `DATA_DIR` set, import with `EVENTSTORE_URL`
- * and `MONGODB_URL` set).
+ * `events export [--since <position>] [--output <file>]` and `events import <file>`
+ * (docs/operations.md "Export, import and moving to EventStoreDB"): the event log as JSON lines, one
+ * event per line (`position`, `stream_id`, `revision`, `id`, `type`, `data`, `metadata`), for
+ * auditors and for moving a deployment between stores (the embedded SQLite log into EventStoreDB:
+ * export with `DATA_DIR` set, import with `EVENTSTORE_URL` and `MONGODB_URL` set).
  *
  * The export writes to stdout unless `--output` names a file; stdout then carries the events and
  * nothing else (the summary goes to stderr). The import loads a file into an EMPTY event store

@@ -13,8 +13,10 @@ function rebuildable(store: unknown): RebuildableStore {
 }
 
 /**
- * `projections status [--json]` and `projections rebuild <name> [--keep-old]` (issue: operators,
- * versioned projections with blue/green rebuild). Neither stops a running API or projector.
+ * `projections status [--json]` and `projections rebuild <name> [--keep-old]`: the projections'
+ * versions and lag, and blue/green rebuilds (docs/operations.md "Projections: status and rebuilds";
+ * docs/DESIGN.md "Projection versions and blue/green rebuilds"). Neither stops a running API or
+ * projector.
  */
 export function registerProjectionCommands(program: Command, ctx: CliContext): void {
   const projections = program.command('projections').description('read-model projections: versions, lag, rebuild');
@@ -24,7 +26,7 @@ export function registerProjectionCommands(program: Command, ctx: CliContext): v
 
 /**
  * `projections status [--json]`: each projection's versions, store, checkpoint, lag, documents and
- * parked events (issue 12, "Honest health": events the projector skipped after
+ * parked events (docs/operations.md "Health": events the projector skipped after
  * PROJECTOR_MAX_ATTEMPTS failed attempts, each with stream, revision, type, position, attempts,
  * parked_at and the error), as a table followed by the parked events, or as JSON (`parked_events`
  * of each projection).

@@ -12,8 +12,8 @@ interface HistoryOptions {
 
 /**
  * `trainee history <trainee_id> [--as-of <instant>] [--api-version <version>] [--json]`, for
- * auditors (README "Trainee history"). Replays the trainee's stream from the event log; it reads nothing
- * else (the read models only map an id given in another case to the stored one) and writes nothing.
+ * auditors (docs/operations.md "Trainee history"). Replays the trainee's stream from the event log;
+ * it reads nothing else (the read models only map an id given in another case to the stored one) and writes nothing.
  *
  * Without `--as-of`: the timeline as an aligned table (position, time, event, provider, token id,
  * API version, changed fields), or JSON lines with `--json` (one timeline entry per line, with the

@@ -18,12 +18,13 @@ export function PublicApiRoute(): MethodDecorator {
 
 /**
  * Authenticates in an `onRequest` hook, after routing and admission control but before the body is
- * read or parsed (docs/reference/API-FACTS.md §2.8: authentication before body parsing; issue 12,
- * row 4), every request that needs a token: a route under `/api/:api_version/` not marked
- * {@link PublicApiRoute}, and an unknown route under `/api/<version-like segment>/` (authenticated,
- * then 404, §1.4). It calls {@link ApiAuthenticator.authenticate}, the one place a token is
- * resolved, which sets `request.caller` and `request.contract`; its errors (401 Unauthorized, 404
- * for a version not served) reach the exception filter, which answers them as from the guard.
+ * read or parsed (docs/reference/API-FACTS.md §2.8: authentication before body parsing; an
+ * unauthenticated request never costs a parse, docs/operations.md "Limits"), every request that
+ * needs a token: a route under `/api/:api_version/` not marked {@link PublicApiRoute}, and an
+ * unknown route under `/api/<version-like segment>/` (authenticated, then 404, §1.4). It calls
+ * {@link ApiAuthenticator.authenticate}, the one place a token is resolved, which sets
+ * `request.caller` and `request.contract`; its errors (401 Unauthorized, 404 for a version not
+ * served) reach the exception filter, which answers them as from the guard.
  */
 export function authenticateOnRequest(fastify: FastifyInstance, authenticator: ApiAuthenticator): void {
   fastify.addHook('onRequest', async (request) => {

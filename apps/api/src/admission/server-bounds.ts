@@ -4,14 +4,14 @@ import type { FastifyHttpOptions } from 'fastify';
 import type { AppConfig } from '@app/runtime/process';
 import { errorsBody } from '../errors/errors';
 
-/** The server bounds of the configuration (docs/DESIGN.md "Configuration", README "Limits"). */
+/** The server bounds of the configuration (docs/operations.md "Configuration" and "Limits"). */
 export type ServerBounds = Pick<
   AppConfig,
   'requestTimeoutMs' | 'headersTimeoutMs' | 'connectionTimeoutMs' | 'keepAliveTimeoutMs' | 'maxRequestsPerSocket' | 'maxConnections'
 >;
 
 /**
- * Fastify's server options for the bounds (issue 12, rows 5 and 8): the whole-request deadline
+ * Fastify's server options for the bounds (docs/operations.md "Limits", time and connections): the whole-request deadline
  * (headers and body, so a client sending a byte a second is cut off), the headers deadline (never
  * longer than the request's, as Node requires), the idle-socket and keep-alive timeouts, the
  * requests per socket, how often Node checks the deadlines (a quarter of the shorter one, at most
@@ -46,8 +46,8 @@ export function limitConnections(server: { maxConnections: number }, bounds: Ser
  * long, 431 when its headers are too large, 400 otherwise, then closes the connection. The answer
  * has a body (the errors shape, docs/spec/trainee-records-api.md "Errors") only when the refused
  * bytes show the request line of a method other than HEAD: an answer to HEAD never has one
- * (RFC 9110 §9.3.2), or a keep-alive client would read it as the start of the next answer (issue
- * 12, row 8). `Content-Length` always says how much follows.
+ * (RFC 9110 §9.3.2), or a keep-alive client would read it as the start of the next answer.
+ * `Content-Length` always says how much follows.
  */
 export function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;

@@ -59,7 +59,7 @@ export class ApiAuthenticator {
 
   /**
    * The version a served segment stands for, set on the request as its contract; a version-like
-   * segment that is not served → {@link RouteNotFound} naming the served versions (§1.4).
+   * segment that is not served → {@link RouteNotFound} naming the served versions (docs/reference/API-FACTS.md §1.4).
    */
   resolveVersion(req: ApiRequest, versionSegment: string): ApiVersion {
     const version = this.versions.resolve(versionSegment);

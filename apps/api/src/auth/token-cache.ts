@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PROVIDER_READ_MODEL, type ProviderReadModel, type TokenRecord } from '@app/providers/read';
 
-/** How long a looked-up token is believed without asking the read model again, in ms (README: a change takes effect within a second). */
+/**
+ * How long a looked-up token is believed without asking the read model again, in ms: a token issued
+ * or revoked takes effect within a second (docs/operations.md "Providers and tokens").
+ */
 export const TOKEN_CACHE_TTL_MS = 1_000;
 /** Most tokens kept (hashes of unknown tokens included); past it the cache starts again empty. */
 export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
@@ -12,9 +15,9 @@ interface Entry {
 }
 
 /**
- * The token read model's `findTokenByHash` with a short memory (issue 13, "no per-request lookups
- * that cannot change"): a token hash's record (or its absence) is kept for {@link TOKEN_CACHE_TTL_MS}
- * and at most {@link TOKEN_CACHE_MAX_ENTRIES} hashes. The in-process projector calls
+ * The token read model's `findTokenByHash` with a short memory, so that a request does not look up
+ * a token whose record cannot have changed since the last one: a token hash's record (or its
+ * absence) is kept for {@link TOKEN_CACHE_TTL_MS} and at most {@link TOKEN_CACHE_MAX_ENTRIES} hashes. The in-process projector calls
  * {@link invalidate} when it applies an event of a provider stream (a token issued, revoked or
  * used), so a change made through this process's log is seen by the next request; a change the
  * API learns of only through the store (`PROJECTOR=external`) is seen within the TTL. Expiry is

@@ -3,9 +3,9 @@
  * ruling 14): before `JSON.parse` builds anything, one linear scan of the text refuses a body nested
  * deeper than {@link JSON_MAX_DEPTH} levels or holding an array or object of more than
  * {@link JSON_MAX_ITEMS} items, so that no check after it walks an unbounded value (a value nested
- * thousands deep overflowed the stack of the checks that echo it). Over a bound: 400 in the
- * malformed-JSON shape (docs/DESIGN.md ruling 4), the message naming the limit. The limits are the
- * contract's (libs/contract/src/wire/limits.ts), stated in the OpenAPI document.
+ * thousands deep would overflow the stack of the checks that echo it). Over a bound: 400 in the
+ * malformed-JSON shape (docs/DESIGN.md ruling 4), the message naming the limit. The limits are
+ * those of libs/trainees/record/limits.ts, stated in the OpenAPI document.
  */
 
 import { JSON_MAX_DEPTH, JSON_MAX_ITEMS } from '@app/trainees/record';

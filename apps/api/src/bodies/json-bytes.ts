@@ -1,7 +1,8 @@
 /**
  * Answers sent as stored bytes (docs/DESIGN.md "Answers stored as bytes"): the read model holds each
- * trainee's answer JSON per API version, and these wrap it in the contract's envelopes
- * (docs/spec/trainee-records-api.md "Responses": `{data}`, `{data: [...], meta}`) without parsing it.
+ * trainee's answer JSON per API version, and these wrap it in the contract's envelopes without
+ * parsing it: `{data}` (docs/spec/trainee-records-api.md "Conventions") and `{data: [...], meta}`
+ * ("GET /trainees").
  * A handler returning these bytes declares the JSON content type with `@Header('content-type',
  * JSON_CONTENT_TYPE)`; Fastify then sends the Buffer as it is.
  */

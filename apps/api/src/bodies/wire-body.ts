@@ -4,7 +4,7 @@ import type { RequestData } from '@app/trainees/decider';
 import { inSyncSpan, tracingEnabled } from '@app/runtime/tracing';
 import type { ApiRequest } from '../auth/request-context';
 
-/** A write body of the contract (libs/contract/src/wire/requests.ts). */
+/** A write body of the contract (libs/trainees/contract/wire/requests.ts). */
 export type BodyKind = keyof VersionRequests;
 
 interface RawBody {
@@ -20,7 +20,7 @@ export function dataOf(body: unknown): unknown {
 
 /**
  * Checks a write body with the DTO classes of its version's contract (class-validator and
- * class-transformer, libs/contract/src/wire): the typed fields and every problem found, or
+ * class-transformer, libs/trainees/contract/wire): the typed fields and every problem found, or
  * missing `data`. It does not answer the 422 itself: the domain does, after the checks that come
  * first (unknown trainee 404, refused state; docs/reference/API-FACTS.md §2.8, §12.4), with the
  * problems and its own rules' messages in one list (docs/DESIGN.md ruling 4).

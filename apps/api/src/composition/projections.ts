@@ -28,7 +28,7 @@ import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
  * wait for the projector; with `external` a projector process keeps the read models and writes
  * wait for the stored checkpoint (read-your-writes either way, docs/DESIGN.md property 1). A wait
  * that times out is logged at error and keeps `/readyz` not ready until the checkpoint reaches the
- * write (issue 12, "Honest health"); the write itself is durable and answers as usual. In-process,
+ * write (docs/operations.md "Health"); the write itself is durable and answers as usual. In-process,
  * the webhook dispatcher runs here too (docs/change-feed.md "Webhooks"). Stops them and closes the
  * stores at shutdown.
  */
@@ -57,7 +57,8 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
       ? new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
           maxAttempts: config.projectorMaxAttempts,
           ...projectorHooks(metrics?.metrics ?? null),
-          // The subscription cannot go on: exit 1, so the supervisor restarts the process (issue 16, row 2).
+          // The subscription cannot go on: exit 1, so the supervisor restarts the process (docs/DESIGN.md
+          // "Failures of the subscription").
           onFatal: (error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error),
           // A token issued, revoked or used: the next request looks it up again.
           onApplied: (events) => {

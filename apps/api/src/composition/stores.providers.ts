@@ -16,7 +16,7 @@ import { Projections } from './projections';
 import { LOGGER, METRICS, STORES } from './tokens';
 
 /**
- * The API's ports, each under its injection token (docs/architecture.md "The shared kernel"):
+ * The API's ports, each under its injection token (docs/DESIGN.md "The shared kernel"):
  * the stores the configuration names (SQLite in `DATA_DIR` by default; EventStoreDB and MongoDB
  * when their URLs are set; `StoreUnavailable` when one cannot be reached), the event store, the
  * trainee and provider read models, the schools directory, the idempotency keys (beside the read

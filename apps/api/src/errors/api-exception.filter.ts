@@ -57,7 +57,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof EnhancedValidationFailed) return [422, exception.body];
     if (exception instanceof ReferenceDataNotFound) return [404, errorsBody('NotFound', [exception.message])];
     if (exception instanceof DomainError) return this.domain(exception, req);
-    // Too many calls waiting, or a call past its deadline (issue 16, row 6): try again shortly.
+    // The event store cannot take the call now: too many calls waiting, or one past its deadline
+    // (`EventStoreUnavailableError`). 503 at once rather than a request held open: try again shortly.
     if (exception instanceof EventStoreUnavailableError) {
       return [503, errorsBody('ServiceUnavailable', ['The event store is busy; please try again shortly'])];
     }

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Projections } from '../composition/projections';
 
-/** Health and readiness of the API process, outside `/api`, without authentication (issue 12, "Honest health"). */
+/** Health and readiness of the API process, outside `/api`, without authentication (docs/operations.md "Health"). */
 @Controller()
 @ApiExcludeController()
 export class HealthController {

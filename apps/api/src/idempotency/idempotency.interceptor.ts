@@ -24,7 +24,7 @@ export const KEY_IN_PROGRESS = `A request with this ${IDEMPOTENCY_KEY_HEADER} is
  * checked: the first request with a key runs and its answer is kept for the token for 24 hours; the
  * same key with the same method, path and body answers that answer again (status and body, with
  * `Idempotent-Replayed: true`) without running; with another path or body, 422; while the first is
- * still running, 409 (retry later). Without the header nothing changes. README "Limits".
+ * still running, 409 (retry later). Without the header nothing changes. docs/operations.md "Limits".
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {

@@ -1,6 +1,6 @@
 import { idempotencyKeyOf, requestFingerprint, worthReplaying } from './idempotency';
 
-describe('requestFingerprint (README "Limits": the same key answers again only for the same request)', () => {
+describe('requestFingerprint (docs/operations.md "Limits": the same key answers again only for the same request)', () => {
   const fp = (body: unknown, method = 'POST', path = '/api/v2026.1/trainees') => requestFingerprint(method, path, body);
 
   it('ignores key order and spacing, and tells apart method, path, values, types and nesting', () => {

@@ -19,7 +19,7 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The request's idempotency key: null without the header; 400 in the error shape when it is not
- * 1 to 255 visible ASCII characters (a repeated header, joined with `, `, is not). README "Limits".
+ * 1 to 255 visible ASCII characters (a repeated header, joined with `, `, is not). docs/operations.md "Limits".
  */
 export function idempotencyKeyOf(req: Pick<ApiRequest, 'headers'>): string | null {
   const raw = req.headers['idempotency-key'];
@@ -84,7 +84,7 @@ interface Held {
 }
 
 /**
- * Idempotent retries of the API's writes (README "Limits"; issue 12, "Idempotent retries"): claims
+ * Idempotent retries of the API's writes (docs/operations.md "Limits"): claims
  * a request's key for its token in the {@link IdempotencyStore} before the write runs, and keeps
  * the answer it sent (see {@link registerIdempotencyHook}) for 24 hours, or frees the key when the
  * answer is not worth replaying. The clock is a field so that tests can set it.

@@ -28,8 +28,8 @@ function seconds(ms: number): string {
 
 /**
  * The "Limits" section of the OpenAPI documents' description (Markdown), with the figures this
- * process runs with: rate limits, sizes, timeouts, idempotency and token expiry (README "Limits",
- * which says the same with the defaults; docs/DESIGN.md "Configuration" and ruling 14).
+ * process runs with: rate limits, sizes, timeouts, idempotency and token expiry (docs/operations.md
+ * "Limits", which says the same with the defaults, and "Configuration"; why: docs/DESIGN.md ruling 14).
  */
 export function limitsDescription(config: LimitSettings): string {
   return `## Limits

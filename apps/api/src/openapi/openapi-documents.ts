@@ -10,7 +10,10 @@ import { limitsDescription } from './limits';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
-/** What the documents say about the API as a whole (the README's "Using the API" in short). */
+/**
+ * What the documents say about the API as a whole: the spec's "Conventions", "Authentication",
+ * "Errors" and "Versioning" in short (docs/spec/trainee-records-api.md).
+ */
 const DESCRIPTION = `An HTTP API over JSON through which teacher-training providers import trainee records from their
 student record systems and keep them in sync (docs/spec/trainee-records-api.md).
 
@@ -38,7 +41,7 @@ const TAGS: { name: string; description: string }[] = [
 /**
  * The OpenAPI 3.1 documents of the served versions, generated from the code: the operations,
  * parameters and answers from the controllers' `@nestjs/swagger` decorators, the schemas and
- * request examples from each version's contract (libs/contract/src/openapi). The documents are
+ * request examples from each version's contract (libs/trainees/contract/openapi). The documents are
  * built once, at start; each YAML text on its first request (dumping them took ~0.1 s of the start,
  * BENCHMARKS.md "API start").
  */

@@ -2,7 +2,7 @@
  * `@nestjs/swagger` decorators for the API's operations, written once: the statuses an operation
  * answers with their bodies (docs/spec/trainee-records-api.md "Errors"; docs/DESIGN.md ruling 4),
  * its path parameters, and its request body. Schemas are named, not built, here: each version's
- * document holds its own `components.schemas` under these names (libs/contract/src/openapi), so one
+ * document holds its own `components.schemas` under these names (libs/trainees/contract/openapi), so one
  * controller serves every version's document.
  */
 import { applyDecorators } from '@nestjs/common';
@@ -51,7 +51,7 @@ export function Authenticated(): MethodDecorator & ClassDecorator {
 /**
  * 429 with a plain-text body and `Retry-After` (docs/reference/API-FACTS.md §3.1), where a rate
  * limit applies, with the `RateLimit-*` headers every answer under `/api` carries then; and 403
- * `Forbidden` for a blocked client (§3.2). Figures: README "Limits".
+ * `Forbidden` for a blocked client (§3.2). Figures: docs/operations.md "Limits".
  */
 export function RateLimited(): MethodDecorator & ClassDecorator {
   const seconds = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
@@ -82,7 +82,7 @@ export function Operation(operationId: string, summary: string, description?: st
   return ApiOperation({ operationId, summary, description });
 }
 
-/** The operation exists only in the versions whose contract has `feature` (libs/contract/src/contract.ts). */
+/** The operation exists only in the versions whose contract has `feature` (libs/trainees/contract/contract.ts). */
 export function ForVersionsWith(feature: 'referenceData' | 'updateQtsOrEytsStatus'): MethodDecorator {
   return ApiExtension('x-contract-feature', feature);
 }

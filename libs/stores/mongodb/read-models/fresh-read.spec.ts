@@ -1,7 +1,7 @@
 /**
- * The registry reads of the MongoDB read model (fresh-read.ts; issue 16, row 1): every caller gets
- * a read sent after it asked, and concurrent callers share reads. The read is a function the test
- * settles by hand.
+ * The registry reads of the MongoDB read model (fresh-read.ts; docs/DESIGN.md "What the MongoDB
+ * read model guarantees"): every caller gets a read sent after it asked, and concurrent callers
+ * share reads. The read is a function the test settles by hand.
  */
 import { FreshReads, readFollowingRegistry, RegistryFollower } from './fresh-read';
 

@@ -1,7 +1,8 @@
 /**
- * Reads that are sent after their caller asked (issue 16, row 1): the MongoDB read model checks the
- * projection registry on every read, so that no read follows a registry that was already stale when
- * the read began, and shares each registry read among the callers it can serve.
+ * Reads that are sent after their caller asked (docs/DESIGN.md "What the MongoDB read model
+ * guarantees"): the MongoDB read model checks the projection registry on every read, so that no
+ * read follows a registry that was already stale when the read began, and shares each registry read
+ * among the callers it can serve.
  */
 
 /**
@@ -63,7 +64,7 @@ export interface RegistryFollower<R, T> {
 
 /**
  * Runs a read so that it never answers from a store that had stopped serving before the read
- * began (issue 16, row 1; docs/architecture.md "Projection versions and blue/green rebuilds").
+ * began (docs/DESIGN.md "What the MongoDB read model guarantees").
  *
  * The read runs on the store of the `known` registry while, side by side, a `fresh` registry read
  * says which store serves. Another store: a swap happened, and the read runs again there. The same

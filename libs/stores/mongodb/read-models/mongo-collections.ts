@@ -88,9 +88,9 @@ export function providerCollections(db: Db, store: string): ProviderCollections 
 
 /**
  * The trainee documents' indexes: the list in either order, the status and `has_trn` filters and
- * their counts (the columns of the SQLite adapter's status index, issue 16 row 3; without it a
- * filtered list read every trainee of the provider and cycle, every page), the duplicate check, and
- * the case-insensitive id. `mongo-indexes.spec.ts` holds each list query to an index that covers it.
+ * their counts (the columns of the SQLite adapter's status index: without it a filtered list would
+ * read every trainee of the provider and cycle, every page), the duplicate check, and the
+ * case-insensitive id. `mongo-indexes.spec.ts` holds each list query to an index that covers it.
  */
 export const TRAINEE_INDEXES = [
   { key: { ukprn: 1, start_cycle: 1, updated_at: 1, created_position: 1 }, name: 'list_updated_desc' },
@@ -104,11 +104,10 @@ export const TRAINEE_INDEXES = [
  * Creates the indexes of one store (creating its collections):
  * - trainees: list filters `{ukprn, start_cycle, updated_at, created_position}` in both tie-break
  *   directions, so `updated_at` ascending and descending with `created_position` descending are
- *   both served without an in-memory sort (docs/DESIGN.md "Indexes serve the list endpoint without
- *   scans"); the duplicate check `{ukprn, date_of_birth, training_route, last_name_key,
- *   created_position}`; unique `trainee_id_lower` (case-insensitive ids, docs/reference/API-FACTS.md §1.10);
- *   the status filters (see {@link TRAINEE_INDEXES});
- *   a provider's change feed `{ukprn, _id}` (the position).
+ *   both served without an in-memory sort (docs/DESIGN.md "Indexes"); the duplicate check
+ *   `{ukprn, date_of_birth, training_route, last_name_key, created_position}`; unique
+ *   `trainee_id_lower` (case-insensitive ids, docs/reference/API-FACTS.md §1.10); the status
+ *   filters (see {@link TRAINEE_INDEXES}); a provider's change feed `{ukprn, _id}` (the position).
  * - providers: tokens' unique `token_hash` (authentication) and `{ukprn, issued_at}` (a
  *   provider's tokens); providers are read by `_id` only (created on first write).
  * Throws the driver's error when an index cannot be built.

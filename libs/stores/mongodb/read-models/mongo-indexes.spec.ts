@@ -45,7 +45,7 @@ function servesQuery(key: Record<string, 1 | -1>, q: TraineeListQuery): boolean 
   return forward || backward;
 }
 
-describe('MongoDB trainee indexes (issue 16, row 3; docs/DESIGN.md "Indexes serve the list endpoint without scans")', () => {
+describe('MongoDB trainee indexes (docs/DESIGN.md "Indexes")', () => {
   it.each(listQueries().map((q) => [JSON.stringify({ ...q, ukprn: undefined, page: undefined, perPage: undefined }), q] as const))(
     'an index serves the list query %s',
     (_name, q) => {

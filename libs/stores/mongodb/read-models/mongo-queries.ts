@@ -144,7 +144,7 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
 
   /**
    * The provider's trainees with this date of birth and training route whose last name matches
-   * ignoring case and spacing (`lastNameKey`, docs/reference/API-FACTS.md duplicate rule), oldest-created first.
+   * ignoring case and spacing (`lastNameKey`, docs/reference/API-FACTS.md §9.1), oldest-created first.
    */
   async findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]> {
     return this.registry.readFollowing(

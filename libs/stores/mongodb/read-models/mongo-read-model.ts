@@ -26,7 +26,7 @@ const PARKED_EVENTS_COLLECTION = 'projection_parked_events';
 type ParkedEventDocument = Omit<ParkedEvent, 'position'> & { _id: number; position?: number };
 
 /**
- * The read models on MongoDB (selected by `MONGODB_URL`, docs/DESIGN.md "Configuration"), with the
+ * The read models on MongoDB (selected by `MONGODB_URL`, docs/operations.md "Configuration"), with the
  * same two projections, stores, registry and blue/green rebuild as the reference adapter
  * `SqliteReadModel`:
  * - `trainees`: one document per trainee in `trainees_<store>` (`_id` = trainee id; the fields the
@@ -36,25 +36,26 @@ type ParkedEventDocument = Omit<ParkedEvent, 'position'> & { _id: number; positi
  * - `projection_registry` has one document per projection (`_id` = name, `version`, `store`,
  *   `rebuilding`, `updated_at`, and the `swap_lock` described below) naming the store it serves.
  *
- * The parts, by concern: the connection and options (./mongo-connection.ts), the stores'
+ * The parts, by concern: the connection and options (../mongo-connection.ts), the stores'
  * collections and indexes (./mongo-collections.ts), the registry and checkpoints
  * (./mongo-registry.ts), the queries (./mongo-queries.ts), the bulk writes of a batch
  * (./mongo-apply.ts) and the blue/green swap (./mongo-swap.ts).
  *
  * Reads follow the registry: each read runs on the store of the newest registry read this process
  * holds while a registry read sent with it confirms that store still serves, and runs again on the
- * new store when it does not (`MongoRegistry.readFollowing`; issue 16, row 1). So a read never
- * answers from a store that was swapped out before it began, in this process or any other, and a
- * read that races a swap or a drop never fails.
+ * new store when it does not (`MongoRegistry.readFollowing`; docs/DESIGN.md "What the MongoDB read
+ * model guarantees"). So a read never answers from a store that was swapped out before it began,
+ * in this process or any other, and a read that races a swap or a drop never fails.
  *
  * Writes: MongoDB has no atomic write across collections without transactions, so `applyBatch`
  * writes the documents first and the checkpoint after them. A crash in between redelivers the
  * batch (at-least-once), and applying it again changes nothing, because every trainee and
  * provider document records the stream revision it has applied and the writes are guarded by it
- * (docs/DESIGN.md "Read models": "otherwise after it (at-least-once delivery + idempotent apply)").
- * Transactions are deliberately not used: the revision guard relies on duplicate-key errors of
- * guarded upserts, which abort a transaction; the non-transactional path is correct on every
- * deployment (standalone, replica set, sharded).
+ * (docs/DESIGN.md "Read models": "otherwise after it (MongoDB): at-least-once delivery, idempotent
+ * apply"). Transactions are deliberately not used: the revision guard relies on duplicate-key
+ * errors of guarded upserts, which abort a transaction; the non-transactional path is correct on
+ * every deployment (standalone, replica set, sharded). What readers may see meanwhile:
+ * docs/DESIGN.md "What the MongoDB read model guarantees".
  *
  * Swap: see {@link beginRebuild} and `swapInto` (./mongo-swap.ts). The registry's `swap_lock` (a lease in
  * the server's clock) plays the part of SQLite's write lock: the live projector does not start a
@@ -170,9 +171,10 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
    *    that is being swapped out. The batch may write for `liveWriteWindowMs` (30 s) from that
    *    registry read, checked before each write (./write-fence.ts): a slower batch stops and starts
    *    over on the registry as it is then (at most 3 times), so no write reaches a store after the
-   *    swap that replaced it has dropped it (issue 16, row 7).
+   *    swap that replaced it has dropped it (docs/DESIGN.md "What the MongoDB read model guarantees").
    * 1. Decodes (and upcasts) each event for the trainee and provider projections
-   *    (`../projections`); other types are ignored but still count for the checkpoint.
+   *    (`libs/trainees/read/trainee-projection.ts`, `libs/providers/read/provider-projection.ts`);
+   *    other types are ignored but still count for the checkpoint.
    * 2. Loads the affected trainee documents in one query (by `trainee_id_lower`, as the SQLite
    *    adapter does) and the affected providers, with their tokens, in two.
    * 3. Folds the batch in memory into the changed documents with the projections (`foldBatch`),

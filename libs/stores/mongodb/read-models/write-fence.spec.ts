@@ -1,6 +1,6 @@
 /**
- * The fence between live batches and the drop of a swapped-out store (write-fence.ts; issue 16,
- * row 7), on a clock the test sets.
+ * The fence between live batches and the drop of a swapped-out store (write-fence.ts;
+ * docs/DESIGN.md "What the MongoDB read model guarantees"), on a clock the test sets.
  */
 import type { RecordedEvent } from '@app/event-sourcing';
 import { applyToStore } from './mongo-apply';

@@ -1,12 +1,12 @@
 /**
- * The fence between the live projector's batches and the drop of a store a swap replaced (issue
- * 16, row 7; docs/architecture.md "Projection versions and blue/green rebuilds"). A live batch that
- * found the registry unlocked may write its store for {@link LIVE_WRITE_WINDOW_MS} from the moment
- * it sent that registry read, and checks so before each write; the swap drops the old store only
- * once that window, counted from when its lock took effect, and a margin for writes in flight have
- * passed. So no late write of a batch re-creates a dropped store (MongoDB creates a collection on
- * its first write, without the store's indexes). Durations are measured on each process's
- * monotonic clock; no two clocks are compared.
+ * The fence between the live projector's batches and the drop of a store a swap replaced
+ * (docs/DESIGN.md "What the MongoDB read model guarantees"). A live batch that found the registry
+ * unlocked may write its store for {@link LIVE_WRITE_WINDOW_MS} from the moment it sent that
+ * registry read, and checks so before each write; the swap drops the old store only once that
+ * window, counted from when its lock took effect, and a margin for writes in flight have passed. So
+ * no late write of a batch re-creates a dropped store (MongoDB creates a collection on its first
+ * write, without the store's indexes). Durations are measured on each process's monotonic clock; no
+ * two clocks are compared.
  */
 
 /** How long a live batch may write a store after the registry read that found it unlocked, in ms. */

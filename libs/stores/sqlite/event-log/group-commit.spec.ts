@@ -1,5 +1,5 @@
 /**
- * GroupCommit (docs/architecture.md "Group commit"): units submitted in one turn of the event loop
+ * GroupCommit (docs/DESIGN.md "Group commit"): units submitted in one turn of the event loop
  * share one transaction; a unit that throws rolls back alone; promises settle after the commit.
  */
 import Database from 'better-sqlite3';

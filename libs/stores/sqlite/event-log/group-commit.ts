@@ -9,7 +9,7 @@ interface Queued<U, R> {
 }
 
 /**
- * Group commit on one SQLite connection (docs/architecture.md "Group commit"): the units of work
+ * Group commit on one SQLite connection (docs/DESIGN.md "Group commit"): the units of work
  * submitted during one turn of the event loop run in one `BEGIN IMMEDIATE` transaction, so they
  * share one commit and its fsync; each runs in its own savepoint (a nested better-sqlite3
  * transaction), so a unit that throws rolls back alone and the others commit. Each submitter's

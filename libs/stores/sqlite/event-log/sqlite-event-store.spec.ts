@@ -1,7 +1,7 @@
 /**
  * What the SQLite adapter promises beyond the shared contract (test/contract/event-store.contract.ts):
  * its schema, positions from 1 without gaps, durability across reopen, wake-up and polling of live
- * subscriptions, input checks. Source: docs/DESIGN.md, "The event store port (mirrors EventStoreDB)".
+ * subscriptions, input checks. Source: docs/DESIGN.md "The event store port".
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';

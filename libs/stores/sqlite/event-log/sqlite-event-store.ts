@@ -1,7 +1,7 @@
 /**
- * SQLite adapter of the event store port (docs/DESIGN.md, "The event store port (mirrors EventStoreDB)":
- * "SQLite adapter: one append-only table, global position as the integer primary key, unique
- * `(stream_id, revision)` and unique event id, WAL mode, appends in one transaction").
+ * SQLite adapter of the event store port (docs/DESIGN.md "The event store port": one append-only
+ * table, global position as the integer primary key, unique `(stream_id, revision)` and unique
+ * event id, WAL mode, appends committed in groups, "Group commit").
  *
  * better-sqlite3 is synchronous; every port method runs its statements synchronously and returns a
  * settled promise, so a thrown error always surfaces as a rejection, except appends, which are
@@ -53,7 +53,7 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
   /**
    * SQLite `synchronous` level. `full` (default) fsyncs the WAL at each commit, so an acknowledged
-   * append survives a power loss as well as a `kill -9` (docs/DESIGN.md, property 4); `normal` survives
+   * append survives a power loss as well as a `kill -9` (docs/DESIGN.md property 4); `normal` survives
    * a process crash only and is faster.
    */
   synchronous?: 'full' | 'normal';
@@ -88,7 +88,7 @@ let memoryStoreCounter = 0;
 /**
  * {@link EventStore} on one SQLite file (better-sqlite3), safe for several connections and OS
  * processes on the same file (WAL mode, `busy_timeout`, `BEGIN IMMEDIATE` appends).
- * Source: docs/DESIGN.md, "The event store port (mirrors EventStoreDB)".
+ * Source: docs/DESIGN.md "The event store port".
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
@@ -365,7 +365,7 @@ export class SqliteEventStore implements EventStore {
 
 /**
  * Opens the embedded event store of a data directory: `<dataDir>/events.sqlite`, creating the
- * directory if needed (docs/DESIGN.md, configuration: `DATA_DIR`, default `./data`).
+ * directory if needed (docs/operations.md "Configuration": `DATA_DIR`, default `./data`).
  */
 export function openSqliteEventStore(dataDir: string, options: Omit<SqliteEventStoreOptions, 'filename'> = {}): SqliteEventStore {
   fs.mkdirSync(dataDir, { recursive: true });

@@ -12,7 +12,7 @@ export interface RegistryRow {
 /**
  * Creates (if missing) the tables beside the projections' stores, `projection_checkpoints`,
  * `projection_registry` and `projection_parked_events`, and returns the statements on them
- * (docs/architecture.md "Projection versions and blue/green rebuilds").
+ * (docs/DESIGN.md "Projection versions and blue/green rebuilds").
  */
 export function registryStatements(db: Database.Database) {
   db.exec(`

@@ -91,7 +91,7 @@ describe('The projector on SqliteReadModel', () => {
   });
 });
 
-describe.each(STREAM_PHASES)('Parked events on SqliteReadModel, a first stream phase %s (issue 12, "Honest health")', (_, options) => {
+describe.each(STREAM_PHASES)('Parked events on SqliteReadModel, a first stream phase %s (docs/operations.md "Health")', (_, options) => {
   useFreshEventStore();
 
   async function register(id: string, n: number): Promise<void> {
@@ -183,7 +183,8 @@ describe('measureLag', () => {
     const head = await store.headPosition();
     expect(await measureLag(store, head, now)).toEqual({ checkpoint: head, events: 0, atLeast: false, seconds: 0 });
     expect((await measureLag(store, 0, now, 2)).atLeast).toBe(true);
-    // Caught up, it reads only the head; behind, at most cap + 1 events (issue 16, row 4).
+    // Caught up, it reads only the head; behind, at most cap + 1 events, so a probe or scrape stays cheap
+    // however far behind (docs/observability.md "Readings taken at scrape time").
     const readAll = jest.spyOn(store, 'readAll');
     await measureLag(store, head, now);
     expect(readAll).not.toHaveBeenCalled();

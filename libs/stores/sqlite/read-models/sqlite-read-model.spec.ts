@@ -70,7 +70,7 @@ describe('SqliteReadModel.applyBatch', () => {
   });
 });
 
-describe.each(STREAM_PHASES)('A rebuild stream by stream, %s (docs/architecture.md "Rebuilding by stream")', (_, options) => {
+describe.each(STREAM_PHASES)('A rebuild stream by stream, %s (docs/DESIGN.md "Rebuilding by stream")', (_, options) => {
   useFreshEventStore();
 
   it('builds the documents and answers the live projector built, resumes an interrupted stream phase, and catches up past its snapshot', async () => {
@@ -127,7 +127,7 @@ describe.each(STREAM_PHASES)('A rebuild stream by stream, %s (docs/architecture.
 });
 
 describe.each(STREAM_PHASES)(
-  'The first catch-up of an empty store, stream by stream, %s (docs/architecture.md "Rebuilding by stream")',
+  'The first catch-up of an empty store, stream by stream, %s (docs/DESIGN.md "Rebuilding by stream")',
   (_, options) => {
     useFreshEventStore();
 

@@ -44,8 +44,8 @@ export interface SqliteReadModelOptions {
  * - `trainees`: one row per trainee (the JSON document plus the columns the list filters and the
  *   duplicate check need), see {@link TraineeTables};
  * - `providers`: providers and tokens, see {@link ProviderTables}.
- * What an event does to a document is the projections' (`../projections`); the tables store and
- * query what they return.
+ * What an event does to a document is the projections' (`libs/trainees/read/trainee-projection.ts`,
+ * `libs/providers/read/provider-projection.ts`); the tables store and query what they return.
  * `projection_registry` names the store each projection serves from; a rebuild writes a new store
  * beside it while the old one serves, then swaps the registry row atomically (blue/green). Every
  * read follows the registry, so readers in other processes switch with the swap.
@@ -103,7 +103,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   /**
    * Follows the registry when another connection (or this one) has committed since the last look
    * (`PRAGMA data_version`, about 2 µs): every read and write looks, so a swap made in another
-   * process is followed by every read that starts after it (issue 16, row 1; docs/architecture.md
+   * process is followed by every read that starts after it (docs/DESIGN.md "Read models" and
    * "Projection versions and blue/green rebuilds"), and a read that meets a dropped store looks
    * again (see {@link read}); `force` reads the registry even if nothing committed.
    */
@@ -326,7 +326,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
 
   /**
    * Starts a rebuild of `name` into a new store (`v<code version>`, else `v<code version>_g<n>`),
-   * or resumes the one in progress; see {@link RebuildTarget} and docs/architecture.md "Projection
+   * or resumes the one in progress; see {@link RebuildTarget} and docs/DESIGN.md "Projection
    * versions and blue/green rebuilds".
    */
   async beginRebuild(name: ProjectionName): Promise<RebuildTarget> {

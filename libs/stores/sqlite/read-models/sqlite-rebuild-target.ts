@@ -26,8 +26,8 @@ export interface RebuildContext {
 
 /**
  * A new store of one projection being built beside the one that serves (see {@link RebuildTarget}
- * and docs/architecture.md "Projection versions and blue/green rebuilds"). The trainee store can
- * also be built stream by stream (`byStream`, docs/architecture.md "Rebuilding by stream"): its
+ * and docs/DESIGN.md "Projection versions and blue/green rebuilds"). The trainee store can
+ * also be built stream by stream (`byStream`, docs/DESIGN.md "Rebuilding by stream"): its
  * cursor lives in `projection_rebuild_cursors`, written in the same transaction as the documents.
  */
 export class SqliteRebuildTarget implements RebuildTarget {

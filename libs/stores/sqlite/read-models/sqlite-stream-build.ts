@@ -17,7 +17,7 @@ import type { StreamBuildJob, StreamBuildMessage } from './stream-build.worker';
  * them back when it is next opened (`TraineeTables` creates missing ones) or finished.
  *
  * On a file-backed {@link SqliteEventStore}, {@link run} reads, folds and renders in a worker
- * thread (`stream-build.worker`) while this thread writes (docs/architecture.md "Rebuilding by stream").
+ * thread (`stream-build.worker`) while this thread writes (docs/DESIGN.md "Rebuilding by stream").
  */
 export class SqliteStreamBuild implements StreamBuild {
   readonly streamPrefix = TRAINEE_STREAM_PREFIX;
@@ -196,5 +196,8 @@ const WORKER_FROM_POSITION = 50_000;
 
 /** SQLite's default WAL auto-checkpoint, in pages (4 MiB at 4 KiB pages). */
 const DEFAULT_WAL_AUTOCHECKPOINT_PAGES = 1000;
-/** The WAL auto-checkpoint of a stream phase, in pages (256 MiB of WAL at 4 KiB pages; measured in BENCHMARKS.md). */
+/**
+ * The WAL auto-checkpoint of a stream phase, in pages (256 MiB of WAL at 4 KiB pages): fewer
+ * checkpoints, each of which fsyncs, make the bulk writes faster (BENCHMARKS.md "Rebuilding by stream").
+ */
 const BULK_WAL_AUTOCHECKPOINT_PAGES = 65_536;

@@ -1,5 +1,5 @@
 /**
- * The worker of a stream phase on SQLite (docs/architecture.md "Rebuilding by stream"): reads whole
+ * The worker of a stream phase on SQLite (docs/DESIGN.md "Rebuilding by stream"): reads whole
  * trainee streams from the event store's file (its own read-only connection), folds and renders
  * them (`prepareTrainees`) and posts each batch to the main thread, which writes it. Runs at most
  * `CREDITS` batches ahead of the writer: it waits for a `more` message for each batch written; a

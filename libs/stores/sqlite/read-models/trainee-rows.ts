@@ -39,7 +39,7 @@ export interface PreparedTrainee {
  * Folds the trainee events of `events` (position order, or whole streams) into the stored documents
  * that `load` returns for the keys they change (keyed as the events carry the id; absent: none yet)
  * with the trainee projection, and returns every changed trainee's row, answer bytes and changes. No
- * database of its own, so the bulk build runs it off the main thread (docs/architecture.md
+ * database of its own, so the bulk build runs it off the main thread (docs/DESIGN.md
  * "Rebuilding by stream").
  */
 export function prepareTrainees(

@@ -90,7 +90,8 @@ export class TraineeTables {
     this.createIndexes();
     const a = (this.answersTable = `trainee_answers_${store}`);
     // One row per trainee and version, keyed by the trainee row's seq; the item's bytes lead the body
-    // (a rowid table: WITHOUT ROWID was slower to fill with rows this large, BENCHMARKS.md).
+    // (a rowid table: WITHOUT ROWID was slower to fill with rows this large, BENCHMARKS.md
+    // "Rebuilding by stream").
     db.exec(`
       CREATE TABLE IF NOT EXISTS ${a} (
         seq INTEGER NOT NULL,
@@ -324,7 +325,7 @@ export class TraineeTables {
   /**
    * Drops the secondary indexes, for a bulk build that writes the rows in stream order (random in
    * every index's order); {@link createIndexes} builds each index afterwards in one sorted pass
-   * (docs/architecture.md "Rebuilding by stream"). The unique keys stay.
+   * (docs/DESIGN.md "Rebuilding by stream"). The unique keys stay.
    */
   dropIndexes(): void {
     const t = this.table;

@@ -1,7 +1,8 @@
 /**
  * A trainee's answer validates against the version's own Trainee schema (docs/spec/trainee-records-api.md
  * "Trainee object"), whatever disability keys it stores: none (v2025.0 still answers disability1 and
- * disability2, as null), only the listed ones, or more (API-FACTS §6.7: every stored key is answered).
+ * disability2, as null), only the listed ones, or more (docs/reference/API-FACTS.md §6.7: every
+ * stored key is answered).
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';

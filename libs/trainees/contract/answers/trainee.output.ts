@@ -1,8 +1,8 @@
 /**
  * The trainee, placement and degree answers of each API version: one table of output fields (name
- * in the version, value from the domain's record, JSON Schema), from which come both the
+ * in the version, value from the canonical record, JSON Schema), from which come both the
  * serializers and the response schemas of the OpenAPI document (docs/spec/trainee-records-api.md
- * "Trainee object", "Version-dependent fields", "Placement object", "Degree object";
+ * "Trainee object" with its version-dependent fields table, "Placement object", "Degree object";
  * docs/DESIGN.md rulings 3, 6, 10; docs/reference/API-FACTS.md §10.4, §11.6, §13).
  *
  * Every field of the contract's table for the version is present, `null` when empty; flags are

@@ -1,9 +1,9 @@
 /**
  * The schemas of a version's OpenAPI document (components), built from the same tables as its wire
- * checks (libs/contract/src/wire) and its serializers (libs/contract/src/output): request bodies
- * with their types, formats, lengths and code lists; answers with every field, its type, format,
- * enum and nullability; and the error bodies of docs/spec/trainee-records-api.md "Errors" and
- * docs/DESIGN.md ruling 4. JSON Schema 2020-12, as OpenAPI 3.1 uses it.
+ * checks (libs/trainees/contract/wire) and its serializers (libs/trainees/contract/answers):
+ * request bodies with their types, formats, lengths and code lists; answers with every field, its
+ * type, format, enum and nullability; and the error bodies of docs/spec/trainee-records-api.md
+ * "Errors" and docs/DESIGN.md ruling 4. JSON Schema 2020-12, as OpenAPI 3.1 uses it.
  */
 import { REFERENCE_LISTS } from '@app/trainees/record';
 import { TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
@@ -18,7 +18,10 @@ import type { JsonSchema, WireObject } from '../wire/wire-object';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
-/** The request schema of a wire object: its fields, those required on the wire, unknown keys allowed (ignored, §5.3). */
+/**
+ * The request schema of a wire object: its fields, those required on the wire, unknown keys allowed
+ * (ignored, docs/reference/API-FACTS.md §5.3).
+ */
 function requestSchema(wire: WireObject<unknown>, description: string, extra: JsonSchema = {}): JsonSchema {
   const required = wire.fields.filter((f) => f.required).map((f) => f.wire);
   return {
@@ -94,7 +97,7 @@ const REFERENCE_DATA_LIST: JsonSchema = {
   additionalProperties: false,
 };
 
-/** The withdrawal reasons of the reference-data endpoint (§17.2). */
+/** The withdrawal reasons of the reference-data endpoint (docs/reference/API-FACTS.md §17.2). */
 const WITHDRAWAL_REASONS_LIST: JsonSchema = {
   type: 'object',
   properties: {
@@ -248,7 +251,7 @@ const ANSWER_SCHEMAS: Record<string, JsonSchema> = {
   },
   TimelineEntry: {
     type: 'object',
-    description: 'One event of the trainee\'s stream (README "Trainee history").',
+    description: 'One event of the trainee\'s stream (docs/operations.md "Trainee history").',
     properties: {
       position: { type: 'integer', minimum: 0, description: 'Global position in the event log.' },
       revision: { type: 'integer', minimum: 0, description: "0-based revision in the trainee's stream." },

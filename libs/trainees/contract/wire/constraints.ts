@@ -1,8 +1,8 @@
 /**
  * The wire checks as `class-validator` decorators: one decorator per rule, each answering the
  * message docs/reference/API-FACTS.md gives for it, byte for byte. A decorator names the field by
- * its wire name (the version's name, which is also the label the client reads, §5.2), optionally
- * prefixed (`placements_attributes ` for nested placements, §5.2).
+ * its wire name (the version's name, which is also the label the client reads), optionally
+ * prefixed (`placements_attributes ` for nested placements), as §5.2 words a message.
  *
  * Values arrive as parsed JSON, a composite value in a scalar field wrapped in {@link NonScalar}
  * (so that no check recurses into a value nested thousands of levels deep). Checks of a value's

@@ -1,14 +1,18 @@
 /**
- * The wire checks of the lifecycle actions' bodies (docs/spec/trainee-records-api.md "POST
- * …/defer", "…/withdraw", "…/recommend-for-qts", "Limits"; docs/reference/API-FACTS.md §12.3–§12.5;
- * docs/DESIGN.md ruling 7): every rule of a body that needs neither the trainee nor today. The
- * rest (a withdrawal date before itt_start_date; a recommendation date in the future or before it,
- * the degree and placements a route needs) is the domain's (libs/domain validate-lifecycle).
+ * The wire checks of the lifecycle actions' bodies (docs/spec/trainee-records-api.md
+ * "POST /trainees/{trainee_id}/defer", "POST /trainees/{trainee_id}/withdraw",
+ * "POST /trainees/{trainee_id}/recommend-for-qts" and "Limits"; docs/reference/API-FACTS.md
+ * §12.3–§12.5; docs/DESIGN.md ruling 7): every rule of a body that needs neither the trainee nor
+ * today. The rest (a withdrawal date before itt_start_date; a recommendation date in the future or
+ * before it, the degree and placements a route needs) is the decider's
+ * (libs/trainees/decider/rules/validate-lifecycle.ts).
  *
- * Wire decisions: a free text that is an array, object or boolean counts as not entered (another
- * reason, safeguarding concerns) or is `<field> is invalid` (defer_reason); a non-array `reasons`
- * counts as absent; the other version's withdrawal date key is an unknown key, ignored, so sending
- * it counts as missing.
+ * Where the facts leave room on the wire:
+ * - a free text that is an array, object or boolean counts as not entered (another reason,
+ *   safeguarding concerns) or is `<field> is invalid` (defer_reason);
+ * - a non-array `reasons` counts as absent;
+ * - the other version's withdrawal date key is an unknown key, ignored, so sending it counts as
+ *   missing (the reference answers 500 there, docs/reference/API-FACTS.md §5.6).
  */
 import {
   DEFERRAL_MESSAGES,

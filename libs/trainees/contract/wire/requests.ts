@@ -1,5 +1,5 @@
 /**
- * A version's write bodies as the domain receives them: each request's `data` checked by its wire
+ * A version's write bodies as the decider receives them: each request's `data` checked by its wire
  * object and handed over as {@link RequestData} (typed fields and problems, or missing;
  * docs/reference/API-FACTS.md §5.1, §5.3; docs/DESIGN.md ruling 4).
  */

@@ -2,9 +2,9 @@ import { DEFERRAL_MESSAGES, MISSING_DATA_MESSAGE } from '@app/trainees/decider';
 import { deferralBody } from '../testing/bodies';
 import { ctx25, ctx26 } from '../testing/lifecycle-fixtures';
 
-/** The defer body (docs/reference/API-FACTS.md §12.3), through the checks the API runs. */
+/** The defer body, through the checks the API runs. */
 
-describe('deferralBody (docs/spec/trainee-records-api.md "POST …/defer", "Limits"; docs/reference/API-FACTS.md §12.3)', () => {
+describe('deferralBody (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer", "Limits"; docs/reference/API-FACTS.md §12.3)', () => {
   it('accepts a date and a reason and stores them', () => {
     expect(deferralBody({ defer_date: '2026-02-01', defer_reason: 'Illness' }, ctx25)).toEqual({
       ok: true,
@@ -49,7 +49,7 @@ describe('deferralBody (docs/spec/trainee-records-api.md "POST …/defer", "Limi
     expect(deferralBody(input, ctx25)).toEqual({ ok: false, errors });
   });
 
-  it('uses the exact messages of docs/reference/API-FACTS.md §12.3', () => {
+  it("uses that section's exact messages", () => {
     expect(DEFERRAL_MESSAGES.deferDateBlank).toBe("defer_date can't be blank");
     expect(DEFERRAL_MESSAGES.deferDateInvalid).toBe('defer_date is invalid');
     expect(DEFERRAL_MESSAGES.deferReasonTooLong).toBe('defer_reason is too long (maximum is 500 characters)');

@@ -4,11 +4,10 @@ import { recommendationBody } from '../testing/bodies';
 import { ctx25, ctx26, ctxOf, makeTrainee, ODD_VALUES, VERSIONS } from '../testing/lifecycle-fixtures';
 
 /**
- * The recommend-for-QTS body (docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8), through
- * the checks the API runs.
+ * The recommend-for-QTS body, through the checks the API runs.
  */
 
-describe('recommendationBody (docs/spec/trainee-records-api.md "POST …/recommend-for-qts"; docs/reference/API-FACTS.md §12.5; ruling 8)', () => {
+describe('recommendationBody (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/recommend-for-qts"; docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8)', () => {
   const trainee = makeTrainee(); // route 12: a degree and 2 placements needed; has 1 and 2
   const R = RECOMMENDATION_MESSAGES;
 
@@ -28,7 +27,7 @@ describe('recommendationBody (docs/spec/trainee-records-api.md "POST …/recomme
     expect(recommendationBody({ qts_standards_met_date: raw }, trainee, ctx25)).toEqual({ ok: true, value: { outcome_date: stored } });
   });
 
-  it('uses the exact messages of docs/reference/API-FACTS.md §12.5', () => {
+  it("uses that section's exact messages", () => {
     expect(R.dateBlank).toBe("qts_standards_met_date can't be blank. Enter a date the trainee met the QTS or EYTS requirements.");
     expect(R.dateInvalid).toBe('qts_standards_met_date is invalid');
     expect(R.dateInFuture).toBe('qts_standards_met_date must not be in the future');
@@ -166,7 +165,7 @@ describe('recommendationBody (docs/spec/trainee-records-api.md "POST …/recomme
   });
 
   it.each<TraineeStatus>(['draft', 'submitted_for_trn', 'trn_received', 'deferred', 'withdrawn', 'recommended_for_award', 'awarded'])(
-    'does not check the state (%s): the state machine does (ruling 8)',
+    'does not check the state (%s): the state machine does (docs/DESIGN.md ruling 8)',
     (state) => {
       const result = recommendationBody({ qts_standards_met_date: '2026-06-01' }, makeTrainee({ state }), ctx26);
       expect(result).toEqual({ ok: true, value: { outcome_date: '2026-06-01' } });

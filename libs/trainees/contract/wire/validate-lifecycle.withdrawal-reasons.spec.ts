@@ -5,11 +5,14 @@ import { withdrawalBody, withdrawalReasonsOf } from '../testing/bodies';
 import { ctx25, ctx26, ctxOf, makeTrainee, VERSIONS, withdrawalData } from '../testing/lifecycle-fixtures';
 
 /**
- * The reasons, trigger, another_reason and safeguarding concerns of a withdraw body
- * (docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7), through the checks the API runs.
+ * The reasons, trigger, another_reason and safeguarding concerns of a withdraw body, through the
+ * checks the API runs.
  */
 
-/** The spec's reason lists ("POST …/withdraw"), written out independently of the data file. */
+/**
+ * The spec's reason lists (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/withdraw"),
+ * written out independently of the data file.
+ */
 const SPEC_TRAINEE_REASONS = [
   'unacceptable_behaviour',
   'did_not_make_progress',
@@ -39,7 +42,7 @@ function specAllows(version: ApiVersion, trigger: 'provider' | 'trainee', reason
   return (trigger === 'provider' ? SPEC_PROVIDER_REASONS : SPEC_TRAINEE_REASONS).includes(reason);
 }
 
-describe('withdrawalBody: reasons, trigger and the texts they need (docs/spec/trainee-records-api.md "POST …/withdraw"; docs/reference/API-FACTS.md §12.4; ruling 7)', () => {
+describe('withdrawalBody: reasons, trigger and the texts they need (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/withdraw"; docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7)', () => {
   const trainee = makeTrainee({ itt_start_date: '2025-09-01' });
   const M = WITHDRAWAL_MESSAGES;
 
@@ -190,7 +193,7 @@ describe('withdrawalBody: reasons, trigger and the texts they need (docs/spec/tr
     });
   });
 
-  describe('safeguarding concerns (ruling 7)', () => {
+  describe('safeguarding concerns (docs/DESIGN.md ruling 7)', () => {
     it('v2026.1: allowed for both triggers, requires safeguarding_concern_reasons, stored trimmed', () => {
       for (const trigger of ['provider', 'trainee']) {
         for (const missing of [undefined, null, '', '   ', ['x'], {}]) {

@@ -4,11 +4,10 @@ import { withdrawalBody } from '../testing/bodies';
 import { ctx25, ctx26, ctxOf, DATE_KEY, makeTrainee, ODD_VALUES, VERSIONS, withdrawalData } from '../testing/lifecycle-fixtures';
 
 /**
- * The withdraw body as a whole, its date and its future_interest (docs/reference/API-FACTS.md
- * §12.4), through the checks the API runs.
+ * The withdraw body as a whole, its date and its future_interest, through the checks the API runs.
  */
 
-describe('withdrawalBody: the body, its date and future_interest (docs/spec/trainee-records-api.md "POST …/withdraw"; docs/reference/API-FACTS.md §12.4)', () => {
+describe('withdrawalBody: the body, its date and future_interest (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/withdraw"; docs/reference/API-FACTS.md §12.4)', () => {
   const trainee = makeTrainee({ itt_start_date: '2025-09-01' });
   const M = WITHDRAWAL_MESSAGES;
 

@@ -120,7 +120,7 @@ describe('disabilities, nationality, derived values (docs/reference/API-FACTS.md
     expect(changesOf({ nationality: 'JE' })).toEqual({ nationality: 'GB' });
   });
 
-  it('keeps derived values computed from the merged record (decision (l))', () => {
+  it('keeps derived values computed from the merged record, not from the request alone', () => {
     const d = stored();
     expect(d.diversity_disclosure).toBe('diversity_disclosed');
     expect(d.training_initiative).toBe('026');

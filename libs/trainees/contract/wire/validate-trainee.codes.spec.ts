@@ -2,8 +2,8 @@ import { detailsOf, errorsOf, POSTGRAD, s2, s3 } from '../testing/trainee-create
 import { BOTH } from '../testing/trainee-payload';
 
 /**
- * Coded fields, training routes, course subjects and age ranges of a trainee create body
- * (docs/reference/API-FACTS.md §6.6, §6.9), through the checks the API runs.
+ * Coded fields, training routes, course subjects and age ranges of a trainee create body, through
+ * the checks the API runs.
  */
 
 describe('coded fields (docs/reference/API-FACTS.md §6.6, §6.9)', () => {

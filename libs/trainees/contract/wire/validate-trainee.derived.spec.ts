@@ -97,7 +97,7 @@ describe('other derived values (docs/reference/API-FACTS.md §6.7, §13.4)', () 
   });
 });
 
-describe('training partner and employing school (decision (a); docs/reference/API-FACTS.md §6.8)', () => {
+describe('training partner and employing school: stored as sent, no register to check them against (docs/reference/API-FACTS.md §6.8)', () => {
   it('v2025.0 reads lead_partner_*; the URN wins over the UKPRN', () => {
     expect(detailsOf('v2025.0', { lead_partner_urn: ' 459283 ', lead_partner_ukprn: '65782432' })).toMatchObject({
       training_partner_urn: '459283',

@@ -3,8 +3,7 @@ import { detailsOf, errorsOf } from '../testing/trainee-create';
 import { BOTH } from '../testing/trainee-payload';
 
 /**
- * Lengths, formats and dates of a trainee create body (docs/reference/API-FACTS.md §6.4, §6.5),
- * through the checks the API runs.
+ * Lengths, formats and dates of a trainee create body, through the checks the API runs.
  */
 
 describe('lengths and formats (docs/reference/API-FACTS.md §6.4)', () => {

@@ -3,8 +3,8 @@ import { detailsOf, errorsOf, POSTGRAD, s1 } from '../testing/trainee-create';
 import { BOTH, payload } from '../testing/trainee-payload';
 
 /**
- * The funding, initiative and fund-code rules of a trainee create body (docs/reference/API-
- * FACTS.md §8).
+ * The funding, initiative and fund-code rules of a trainee create body, as the wire checks and the
+ * decider's record rules answer them together.
  */
 
 describe('funding, initiative and fund-code rules (docs/reference/API-FACTS.md §8)', () => {

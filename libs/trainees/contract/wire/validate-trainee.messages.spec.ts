@@ -16,7 +16,7 @@ describe('wrong JSON types and message order', () => {
     });
   });
 
-  it('returns every failed rule at once, fields in §6.3 order then cross-field rules', () => {
+  it('returns every failed rule at once, fields in the order of docs/reference/API-FACTS.md §6.3, then cross-field rules', () => {
     expect(
       errorsOf('v2026.1', {
         training_initiative: '009',

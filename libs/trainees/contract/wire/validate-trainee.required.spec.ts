@@ -91,7 +91,7 @@ describe('required fields (docs/reference/API-FACTS.md §6.3)', () => {
     ]);
   });
 
-  it('iqts_country is refused for other routes in v2026.1 (decision (b), docs/reference/API-FACTS.md §6.3) and ignored in v2025.0', () => {
+  it('iqts_country is refused for other routes in v2026.1 (docs/reference/API-FACTS.md §6.3) and ignored in v2025.0', () => {
     expect(errorsOf('v2026.1', { iqts_country: 'LS' })).toEqual(['iqts_country must be blank']);
     expect(errorsOf('v2026.1', { iqts_country: 'nonsense' })).toEqual([
       "iqts_country has invalid reference data value of 'nonsense'. Example values include 'AD', 'AE', 'AF', 'AG', 'AI', 'AL', 'AM', 'AO', 'AR', 'AS'...",

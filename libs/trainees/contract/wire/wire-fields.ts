@@ -5,13 +5,15 @@
  * place an input kind becomes checks: the trainee, placement and degree wire objects are made of
  * these fields.
  *
- * Where the facts leave room on the wire: free-text fields take strings and numbers (as their
- * decimal text), and booleans, arrays and objects give `<field> is invalid`; coded fields take only
- * strings (a number gets the unknown-code message), except itt_aim, which also takes a JSON number
- * and stores it as a string (docs/DESIGN.md ruling 12); `application_id` must be a non-negative
- * integer of at most 7 digits (the reference silently stores null for anything else);
- * `pg_apprenticeship_start_date` is never refused (§6.4): a real date is stored as `YYYY-MM-DD`,
- * anything else as null, as a date column casts it.
+ * Where the facts leave room on the wire:
+ * - free-text fields take strings and numbers (as their decimal text), and booleans, arrays and
+ *   objects give `<field> is invalid`;
+ * - coded fields take only strings (a number gets the unknown-code message), except itt_aim, which
+ *   also takes a JSON number and stores it as a string (docs/DESIGN.md ruling 12);
+ * - `application_id` must be a non-negative integer of at most 7 digits (the reference silently
+ *   stores null for anything else);
+ * - `pg_apprenticeship_start_date` is never refused (docs/reference/API-FACTS.md §6.4): a real date
+ *   is stored as `YYYY-MM-DD`, anything else as null, as a date column casts it.
  */
 import { parseIsoDate } from '@app/calendar';
 import { inputKindOf, type ApiVersion, type FieldInput, type FieldRow, type InputKind, type JsonSchema } from '@app/trainees/record';
@@ -254,7 +256,7 @@ function codeField(
 
 /**
  * `course_year`: where the version wants an integer, an integer or a string of digits; elsewhere
- * any number or string (docs/reference/API-FACTS.md §6); a string of digits is stored as a number.
+ * any number or string (docs/reference/API-FACTS.md §6.4); a string of digits is stored as a number.
  */
 function courseYearField(base: FieldBase, description: string, integer: boolean): WireField {
   const test = integer
@@ -279,7 +281,7 @@ function courseYearField(base: FieldBase, description: string, integer: boolean)
   };
 }
 
-/** `application_id`: up to 7 digits, as a number or a string (docs/reference/API-FACTS.md §6). */
+/** `application_id`: up to 7 digits, as a number or a string (docs/reference/API-FACTS.md §6.4 gives the length). */
 function applicationIdField(base: FieldBase, description: string): WireField {
   return {
     ...base,

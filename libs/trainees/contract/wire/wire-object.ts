@@ -1,7 +1,7 @@
 /**
  * A request body's object as a table of wire fields, turned into a `class-validator` DTO class
- * (one per API version: the wire names differ) and a checker that hands the domain typed fields
- * and the problems found (libs/domain `RequestData`, docs/DESIGN.md ruling 4).
+ * (one per API version: the wire names differ) and a checker that hands the decider typed fields
+ * and the problems found (`RequestData` of libs/trainees/decider, docs/DESIGN.md ruling 4).
  *
  * Steps of a check: pick the table's keys from the parsed JSON (own properties only, so `__proto__`
  * or `constructor` keys are plain data; unknown keys are ignored, docs/reference/API-FACTS.md §5.3),
@@ -23,7 +23,7 @@ export type JsonSchema = Record<string, unknown>;
 export interface WireField {
   /** The key on the wire in this version (also the label of its messages). */
   wire: string;
-  /** The name in the typed fields the domain receives. */
+  /** The name in the typed fields the decider receives. */
   canonical: string;
   /** The field's checks (`class-validator` decorators from ./constraints). */
   checks: readonly PropertyDecorator[];

@@ -2,7 +2,7 @@
  * The course rules of a trainee create or update (docs/reference/API-FACTS.md §6.3–§6.7): the
  * training route, the ITT and trainee start dates, the course subjects and the primary and
  * early-years phase rules, study mode, ITT aim and qualification aim, course year, age range and
- * iqts_country (decision (b) of validate-trainee.ts), and the derived course values.
+ * iqts_country, and the derived course values.
  */
 import { startCycleOf } from '../academic-cycle';
 import { addYears, parseIsoDate, yearOf } from '@app/calendar';
@@ -18,17 +18,20 @@ const SUBJECT_FIELDS = ['course_subject_1', 'course_subject_2', 'course_subject_
 
 type Subject = RefLists['course_subject'];
 
-/** What several course and funding rules read, looked up without a message before any rule runs. */
+/**
+ * What several course and funding rules read, looked up without a message before any rule runs
+ * (the phase rules of docs/reference/API-FACTS.md §6.6 decide the flags and the subjects).
+ */
 export interface CourseFacts {
   route: RefLists['training_route'] | undefined;
   ageRange: RefLists['course_age_range'] | undefined;
-  /** A route of the early-years kind, where the rules have such routes (§6.6). */
+  /** A route of the early-years kind, where the version's rules have such routes. */
   earlyYearsRoute: boolean;
-  /** The age range is of the primary phase (§6.6). */
+  /** The age range is of the primary phase. */
   primaryPhase: boolean;
-  /** course_subject_1..3 as the rules read them, after the primary rewrite where the version does it (§6.6). */
+  /** course_subject_1..3 as the rules read them, after the primary rewrite where the version does it. */
   subjectValues: readonly (string | null | undefined)[];
-  /** trainee_start_date, or itt_start_date when it is blank (decision (h)). */
+  /** trainee_start_date, or itt_start_date when it is blank (see {@link checkTraineeStartDate}). */
   effectiveTraineeStart: string | null | undefined;
 }
 
@@ -191,8 +194,10 @@ function checkQualificationAim(rec: TraineeRecord): RefLists['itt_qualification_
 }
 
 /**
- * iqts_country (decision (b), §6.3, §7.7): where the rules have it, required for the iQTS route and
- * refused for any other; elsewhere not read (create: null; update: the stored value is kept).
+ * iqts_country (§6.3, §7.7). Where the version's rules have it: required for route 15 (iQTS) and a
+ * code of the countries; for any other route a non-blank value is refused with `iqts_country must be
+ * blank`. Where the rules lack it (v2025.0) the key is not read (create: null; update: the stored
+ * value is kept). Returns the country to store.
  */
 function checkIqtsCountry(rec: TraineeRecord, { route }: CourseFacts): string | null {
   const { write } = rec;
@@ -207,8 +212,10 @@ function checkIqtsCountry(rec: TraineeRecord, { route }: CourseFacts): string | 
 }
 
 /**
- * trainee_start_date (§6.5; decision (h)): at most 10 years ago, and not in the future unless it
- * is itt_start_date. Returns the date as read (null when blank or not a date).
+ * trainee_start_date (§6.5): at most 10 years ago, and not in the future unless it is
+ * itt_start_date. A blank trainee_start_date takes itt_start_date's value; when that value is not a
+ * date only `itt_start_date is invalid` is reported, not a second `trainee_start_date is invalid`.
+ * Returns the date as read (null when blank or not a date).
  */
 function checkTraineeStartDate(rec: TraineeRecord, { effectiveTraineeStart }: CourseFacts, ittStart: string | null): string | null {
   if (rec.invalid('trainee_start_date') || isBlank(effectiveTraineeStart)) return null;
@@ -225,7 +232,8 @@ function checkTraineeStartDate(rec: TraineeRecord, { effectiveTraineeStart }: Co
 /**
  * The rules between course fields (§6.6), in the order their messages are answered: duplicate
  * subjects (not for early-years routes), then the primary subject, then the early-years subject
- * and age range. Skipped for a subject or age range that failed its own check (decision (g)).
+ * and age range. Skipped for a subject or age range that failed its own check, so an unknown code
+ * gets only its own message.
  */
 function checkSubjectsAndPhase(rec: TraineeRecord, facts: CourseFacts, subject1?: Subject, subject2?: Subject, subject3?: Subject): void {
   const { route, ageRange, earlyYearsRoute } = facts;

@@ -2,7 +2,9 @@
  * The funding rules of a trainee create or update (docs/reference/API-FACTS.md §6.3, §6.7, §8):
  * fund_code, funding_method, training_initiative and additional_training_initiative as fields, then
  * the §8 rules between them, the route, the first course subject and the academic cycle. The §8
- * rules follow the reference implementation literally (decision (g) of validate-trainee.ts).
+ * rules follow the reference implementation literally: unlike the other rules between fields
+ * (validate-trainee.ts), they still run when a field they compare failed its own check, and then
+ * quote the value as sent (a route the wire checks refused still counts as given).
  */
 import { academicCycleLabel, startCycleOf } from '../academic-cycle';
 import {

@@ -1,7 +1,11 @@
 /**
- * The employing school and training partner of a trainee create or update (docs/reference/API-FACTS.md
- * §6.8; decision (a) of validate-trainee.ts): no register exists yet, so the values are stored as
- * sent (trimmed), never refused here; only the request's own keys are read, never the merged record.
+ * The employing school and training partner of a trainee create or update
+ * (docs/reference/API-FACTS.md §6.8). The reference checks these keys against its school and
+ * training-partner registers; none exists here yet, so `employing_school_urn`,
+ * `training_partner_urn` and `training_partner_ukprn` are stored as sent (trimmed), never refused.
+ * The not-applicable URNs 900000/900010/900020/900030 and empty values are stored null; a present
+ * key holding null also means "not applicable", on update too, as the reference's key test has it.
+ * Only the request's own keys are read, never the merged record.
  */
 import { isNotApplicableUrn } from '@app/trainees/record';
 import type { TraineeDetails } from '@app/trainees/record';
@@ -12,7 +16,7 @@ export type PartnerDetails = Pick<TraineeDetails, 'employing_school_urn' | 'trai
 
 type PartnerField = keyof PartnerDetails;
 
-/** Trimmed URN/UKPRN as stored: null when blank, and for a URN also when not applicable (decision (a)). */
+/** A URN or UKPRN as stored: trimmed; null when blank, and for a URN also when it is a not-applicable one. */
 function partnerValue(value: string | null | undefined, isUrn: boolean): string | null {
   if (value === null || value === undefined) return null;
   const t = value.trim();

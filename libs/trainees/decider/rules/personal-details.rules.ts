@@ -45,7 +45,9 @@ export type PersonalDetails = Pick<
 /**
  * The personal-details rules (docs/reference/API-FACTS.md §6.3, §6.5, §6.6): takes the record,
  * adds the messages of first_names, last_name, date_of_birth, sex, statsagency_id, email,
- * nationality, ethnicity and duplicate disabilities, and returns the checked values.
+ * nationality, ethnicity and duplicate disabilities, and returns the checked values. A blank email
+ * gets only `email can't be blank`: the wire's format check passes blank values, so its format
+ * message never comes with it.
  */
 export function checkPersonalDetails(rec: TraineeRecord): CheckedPersonalDetails {
   rec.required('first_names');

@@ -1,8 +1,8 @@
 /**
- * What the domain receives from a request body: its `data` after the wire checks of the API's
- * contract (libs/contract: types, formats, lengths, codes of single fields), as typed fields plus
- * the problems those checks found. The domain adds the rules that need the record, other fields,
- * the stored trainee or today, and reports every message together in one stable order
+ * What the decider receives from a request body: its `data` after the wire checks of the API's
+ * contract (libs/trainees/contract: types, formats, lengths, codes of single fields), as typed
+ * fields plus the problems those checks found. The decider adds the rules that need the record,
+ * other fields, the stored trainee or today, and reports every message together in one stable order
  * (docs/DESIGN.md ruling 4: one entry per failed rule).
  */
 
@@ -32,9 +32,11 @@ export function requestData<F>(fields: F, problems: readonly InputProblem[] = []
 export const MISSING_REQUEST_DATA: RequestData<never> = { kind: 'missing' };
 
 /**
- * Collects messages from the wire checks and the domain's rules and answers them in the order the
+ * Collects messages from the wire checks and the decider's rules and answers them in the order the
  * rules are listed (`order`: one list of names per path level; numbers, such as item indexes, sort
- * by value), each message once.
+ * by value), each message once: two nested degrees missing a subject give one
+ * `subject must be entered…` message, since nested messages carry no item prefix
+ * (docs/reference/API-FACTS.md §5.2).
  */
 export class MessageList {
   private readonly entries: { path: MessagePath; message: string; seq: number }[] = [];

@@ -1,8 +1,8 @@
 /**
  * The rules of a previous degree (docs/reference/API-FACTS.md §11, §9.2): the UK/non-UK decision,
  * what each kind must hold, the graduation year's range and the codes' meaning. The wire checks
- * (JSON types, the year's format, the subject's code) are the contract's (libs/contract); their
- * problems arrive with the fields. Pure and total.
+ * (JSON types, the year's format, the subject's code) are the contract's (libs/trainees/contract);
+ * their problems arrive with the fields. Pure and total.
  */
 import { yearOf } from '@app/calendar';
 import { OTHER_UK_INSTITUTION_UUID } from '@app/trainees/record';

@@ -1,10 +1,11 @@
 /**
  * The lifecycle actions' rules that need the trainee or today: defer, withdraw and recommend for
- * QTS/EYTS (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer", "…/withdraw",
- * "…/recommend-for-qts", "Limits"; docs/reference/API-FACTS.md §12.3, §12.4, §12.5; docs/DESIGN.md
- * rulings 4, 7 and 8). The bodies' own rules (required fields, formats, lists, lengths) are wire
- * checks of the contract (libs/contract/src/wire/lifecycle.wire.ts), which uses the messages and
- * the reason lists defined here; their problems arrive with the fields. Pure: no I/O, no clock.
+ * QTS/EYTS (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer",
+ * "POST /trainees/{trainee_id}/withdraw", "POST /trainees/{trainee_id}/recommend-for-qts" and
+ * "Limits"; docs/reference/API-FACTS.md §12.3, §12.4, §12.5; docs/DESIGN.md rulings 4, 7 and 8).
+ * The bodies' own rules (required fields, formats, lists, lengths) are wire checks of the contract
+ * (libs/trainees/contract/wire/lifecycle.wire.ts), which uses the messages and the reason lists
+ * defined here; their problems arrive with the fields. Pure: no I/O, no clock.
  *
  * The state rules of these actions (which states may defer, withdraw or be recommended, and the
  * "ITT not yet started" check of a withdrawal) are not here: the state machine decides them.
@@ -17,7 +18,7 @@ import { MessageList, type InputProblem } from './request-data';
 import type { ValidationResult } from './validation-result';
 
 // ---------------------------------------------------------------------------------------------
-// Messages (docs/reference/API-FACTS.md §12.3–§12.5, byte for byte)
+// Messages, worded byte for byte as the section each one cites
 // ---------------------------------------------------------------------------------------------
 
 /** Maximum length of `defer_reason` in characters (docs/spec/trainee-records-api.md "Limits"; docs/reference/API-FACTS.md §12.3). */
@@ -179,9 +180,10 @@ export interface DeferralInput {
 }
 
 /**
- * A deferral (docs/spec/trainee-records-api.md "POST …/defer" and "Limits"; docs/reference/API-FACTS.md
- * §12.3): every rule of its body is a wire check (`defer_date` required and a date, no range check;
- * `defer_reason` at most 500 characters), so this answers the problems, or the deferral to store.
+ * A deferral (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer" and "Limits";
+ * docs/reference/API-FACTS.md §12.3): every rule of its body is a wire check (`defer_date` required
+ * and a date, no range check; `defer_reason` at most 500 characters), so this answers the problems,
+ * or the deferral to store.
  */
 export function validateDeferral(fields: DeferralFields, problems: readonly InputProblem[]): ValidationResult<DeferralInput> {
   const messages = new MessageList(problems);
@@ -201,11 +203,12 @@ export const SAFEGUARDING_CONCERNS_REASON = 'safeguarding_concerns';
 
 /**
  * The withdrawal reason codes allowed for `trigger`, in file order (`withdrawal_reason.json`,
- * docs/spec/trainee-records-api.md "POST …/withdraw" lists). A trigger that is not `provider` or
- * `trainee` (unknown, absent, wrong type) uses the trainee list (docs/reference/API-FACTS.md §12.4).
- * `safeguarding_concerns` is left out unless `safeguardingConcernsReason` (the rules' flag: the
- * spec lists it "in v2026.1" only and docs/DESIGN.md ruling 7 confirms it, though the data file and
- * docs/reference/API-FACTS.md carry it in both versions).
+ * docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/withdraw" lists). A trigger that is
+ * not `provider` or `trainee` (unknown, absent, wrong type) uses the trainee list
+ * (docs/reference/API-FACTS.md §12.4). `safeguarding_concerns` is left out unless
+ * `safeguardingConcernsReason` (the rules' flag: the spec lists it "in v2026.1" only and
+ * docs/DESIGN.md ruling 7 confirms it, though the data file and docs/reference/API-FACTS.md carry
+ * it in both versions).
  */
 export function allowedWithdrawalReasons(trigger: unknown, safeguardingConcernsReason: boolean): readonly string[] {
   const t = trigger === 'provider' || trigger === 'trainee' ? trigger : 'trainee';
@@ -226,13 +229,14 @@ const ALLOWED_REASONS: Readonly<Record<string, readonly string[]>> = Object.from
 );
 
 /**
- * A withdrawal (docs/spec/trainee-records-api.md "POST …/withdraw"; docs/reference/API-FACTS.md
- * §12.4; docs/DESIGN.md ruling 7). Takes the typed fields (`withdrawal_date` whatever the version
- * calls it), the wire problems (date, reasons, trigger, future interest, another reason,
- * safeguarding) and the trainee; adds the one rule that needs the trainee: the date must not be
- * before its itt_start_date, the same day allowed (`<date field> must be after itt_start_date`; no
- * future check). `dateLabel` is the date field's name in the request's version. Returns the
- * {@link Withdrawal} to store or every message in the order of {@link WITHDRAWAL_MESSAGE_ORDER}.
+ * A withdrawal (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/withdraw";
+ * docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7). Takes the typed fields
+ * (`withdrawal_date` whatever the version calls it), the wire problems (date, reasons, trigger,
+ * future interest, another reason, safeguarding) and the trainee; adds the one rule that needs the
+ * trainee: the date must not be before its itt_start_date, the same day allowed
+ * (`<date field> must be after itt_start_date`; no future check). `dateLabel` is the date field's
+ * name in the request's version. Returns the {@link Withdrawal} to store or every message in the
+ * order of {@link WITHDRAWAL_MESSAGE_ORDER}.
  */
 export function validateWithdrawal(
   fields: WithdrawalFields,
@@ -279,25 +283,26 @@ export interface RecommendationInput {
 }
 
 /**
- * A recommendation for QTS/EYTS (docs/spec/trainee-records-api.md "POST …/recommend-for-qts";
- * docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8 for the states, which are not checked
- * here: the state machine refuses other states, and the reference's `state must be selected as
- * trn_received` rule is deliberately left out).
+ * A recommendation for QTS/EYTS (docs/spec/trainee-records-api.md
+ * "POST /trainees/{trainee_id}/recommend-for-qts"; docs/reference/API-FACTS.md §12.5; docs/DESIGN.md
+ * ruling 8 for the states, which are not checked here: the state machine refuses other states, and
+ * the reference's `state must be selected as trn_received` rule is deliberately left out).
  *
  * Takes the typed fields and the wire problems (`qts_standards_met_date` required and a date), the
- * trainee (itt_start_date, training route, degrees, placements) and today. Returns `{ outcome_date }`
- * or every failed rule's message, all listed together, in this order:
+ * trainee (itt_start_date, training route, degrees, placements) and today. Returns
+ * `{ outcome_date }` or every failed rule's message, all listed together, in this order:
  * 1. the date's wire problems;
  * 2. not after `today` (`qts_standards_met_date must not be in the future`; today allowed);
- * 3. not before the trainee's itt_start_date (`qts_standards_met_date must be after itt_start_date`;
- *    the same day allowed);
+ * 3. not before the trainee's itt_start_date
+ *    (`qts_standards_met_date must be after itt_start_date`; the same day allowed);
  * 4. a route with `requires_degree` and a trainee with no degree →
  *    `degree_id must be completed before qts_standards_met_date`;
  * 5. fewer placements than the route's `minimum_placements_for_award` →
  *    `placements must be at least <n> for the <route value> training route`. The data encodes the
- *    exempt routes (assessment only 16, early-years assessment only 17, and every early-years route)
- *    as minimum 0, which never fails; iQTS needs 1, the others 2.
- * Rules 4 and 5 do not depend on the date and are checked whatever it is; an unknown route skips them.
+ *    exempt routes (assessment only 16, early-years assessment only 17, and every early-years
+ *    route) as minimum 0, which never fails; iQTS needs 1, the others 2.
+ * Rules 4 and 5 do not depend on the date and are checked whatever it is; an unknown route skips
+ * them.
  */
 export function validateRecommendation(
   fields: RecommendationFields,

@@ -1,7 +1,8 @@
 /**
  * The rules of a school placement (docs/reference/API-FACTS.md §10, §6.10; docs/DESIGN.md ruling
  * 13): school linking, the name a placement needs, and its derived address. The wire checks (the
- * URN's and the postcode's formats, JSON types) are the contract's (libs/contract). Pure and total.
+ * URN's and the postcode's formats, JSON types) are the contract's (libs/trainees/contract). Pure
+ * and total.
  */
 import { isNotApplicableUrn, notApplicableUrnLabel } from '@app/trainees/record';
 import type { PlacementInput, School } from '@app/trainees/record';

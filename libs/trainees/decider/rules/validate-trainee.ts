@@ -3,32 +3,23 @@
  * what a trainee must hold (required fields), the date ranges relative to today, the rules between
  * fields (subjects, phases, disabilities, funding, initiatives, partners), the nested degrees and
  * placements, and the derived values. The single-field wire checks (JSON types, lengths, formats,
- * codes) are the contract's (libs/contract); their problems arrive with the fields and are reported
- * together with these rules' messages, in one stable order ({@link TRAINEE_MESSAGE_ORDER}). Pure and
- * total: no I/O, no clock ("today" arrives in the context), never throws on typed input.
+ * codes) are the contract's (libs/trainees/contract); their problems arrive with the fields and are
+ * reported together with these rules' messages, in one stable order ({@link TRAINEE_MESSAGE_ORDER}).
+ * Pure and total: no I/O, no clock ("today" arrives in the context), never throws on typed input.
  *
- * Decisions taken where the facts leave room:
- * (a) No school or training-partner register exists yet: `employing_school_urn`,
- *     `training_partner_urn` and `training_partner_ukprn` are accepted as sent (trimmed); the
- *     not-applicable URNs 900000/900010/900020/900030 and empty values are stored null. When the URN
- *     key is present the UKPRN is stored null (URN precedence, §6.8). A present key with null also
- *     means "not applicable" (as the reference implementation's key test does), on update too.
- * (b) `iqts_country` (where the rules have it): required for route 15 (iQTS) and a code of the
- *     countries; for any other route a non-blank value is refused with `iqts_country must be blank`
- *     (§6.3). Where the rules lack it the key is not read (create: null; update: the stored value is kept).
- * (d) The secondary web-form validation of §5.5 is not implemented.
- * (f) Messages are de-duplicated (two nested degrees missing a subject give one message).
- * (g) A rule that compares a field with another skips when one of them already failed its own
- *     check (no "course_subject_1 is invalid. It should be `100511`…" on top of an unknown code),
- *     except the §8 funding rules, which follow the reference implementation literally.
- * (h) A blank trainee_start_date takes itt_start_date's value; when that value is not a date only
- *     `itt_start_date is invalid` is reported (not a second `trainee_start_date is invalid`).
- * (k) Blank email gives only `email can't be blank` (not also the format message).
- * (l) §7.9: diversity_disclosure, course_education_phase and training_initiative are recomputed
- *     from the merged record on update (stored values are kept), not from the request alone.
- * (m) On update a `disabilityN` key sent as null or "" removes that key (otherwise there would be
- *     no way to remove one); other keys merge by key (§7.5).
- * The wire-check decisions ((c), (e), (i), (j)) are in libs/contract/src/wire/trainee.wire.ts.
+ * Where the facts leave room, these hold for every rule of the trainee:
+ * - The reference's second pass with its web-form validators (§5.5, a 422 whose `errors` is keyed
+ *   by section) is not implemented: every refusal is a list of messages.
+ * - Each message is answered once: two nested degrees missing a subject give one message.
+ * - A rule that compares a field with another skips when one of them already failed its own check,
+ *   so no "course_subject_1 is invalid. It should be `100511`…" comes on top of an unknown code. The
+ *   §8 funding rules are the exception: they follow the reference implementation literally
+ *   (funding.rules.ts).
+ * The choices that concern one field are beside the rule that makes them: the school and partner
+ * keys in partners.rules.ts, iqts_country and the defaulted trainee_start_date in course.rules.ts, a
+ * blank email in personal-details.rules.ts, the merge of an update in {@link validateTraineeUpdate}.
+ * Those of the wire checks (values of the wrong JSON type, application_id,
+ * pg_apprenticeship_start_date) are in libs/trainees/contract/wire/wire-fields.ts.
  */
 import type { DegreeInput, PlacementInput, TraineeDetails } from '@app/trainees/record';
 import { checkCourse, courseDetailsOf, courseFactsOf, type CourseDetails } from './course.rules';
@@ -212,7 +203,7 @@ function traineeDetails(p: PersonalDetails, c: CourseDetails, f: FundingDetails,
  * first_names, middle_names, last_name, email, statsagency_id whitespace-squished; trainee_start_date
  * defaulting to itt_start_date; derived ethnic_group/ethnic_background, disability_disclosure,
  * diversity_disclosure, course_min_age/max_age, course_education_phase, course_qualification and
- * course_level (§6.7, §13.4). The decisions at the top of this file apply.
+ * course_level (§6.7, §13.4). The choices listed at the top of this file apply.
  */
 export function validateNewTrainee(
   fields: TraineeFields,
@@ -293,10 +284,14 @@ function sameValue(a: unknown, b: unknown): boolean {
  *   subjects 2 and 3 (null/"" clears). "" is applied to fields stored as sent (so a required one
  *   fails with "can't be blank"); for training_route, course subject 1, study_mode, nationality and
  *   training_initiative "" behaves like absent.
- * - §7.5: disabilities merge by key (null/"" removes the key — decision (m)); §7.6: nationality
+ * - §7.5: disabilities merge by key; a `disabilityN` key sent as null or "" removes that key (the
+ *   facts leave this open; without it no disability could ever be removed). §7.6: nationality
  *   replaces; §7.7: iqts_country follows the merged route.
- * - §7.9 (decision (l)): derived fields are recomputed from the merged record.
- * - School and partner keys: absent = unchanged; present = as on create (decision (a)).
+ * - §7.9 leaves open whether to copy the reference, which re-derives diversity_disclosure,
+ *   training_initiative and course_education_phase from the request alone: here every derived field
+ *   is recomputed from the merged record, so an update that does not touch their sources keeps the
+ *   stored values.
+ * - School and partner keys: absent = unchanged; present = applied as on create (partners.rules.ts).
  */
 export function validateTraineeUpdate(
   fields: TraineeFields,

@@ -28,7 +28,7 @@ import { TRAINEE_FIELDS, testRules } from './trainee-fixtures';
 import { DEGREE_ID, NOW, PLACEMENT_ID, REGISTERED_AT, TRAINEE_ID, UKPRN } from './trainee-events';
 
 /**
- * Commands on the example trainee for the domain's specifications, one builder per command type.
+ * Commands on the example trainee for the decider's specifications, one builder per command type.
  * Each is the example provider's command on trainee T1 under {@link testRules} at `NOW`, holding
  * the fields given (or the ones that produce the matching fixture event of trainee-events.ts), and
  * takes overrides of any other part (`ukprn`, `rules`, `now`, `data`, …).

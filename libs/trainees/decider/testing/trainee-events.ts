@@ -19,7 +19,7 @@ import type {
 import type { TraineeStatus, Withdrawal } from '@app/trainees/record';
 
 /**
- * Literal trainee events for the domain's specifications: the history of the example trainee of
+ * Literal trainee events for the decider's specifications: the history of the example trainee of
  * trainee-fixtures.ts (`TRAINEE_FIELDS`), written out as data, and one builder per event type to
  * vary it (`traineeRegistered({ details: { last_name: 'Roe' } })`). A spec's `given` is made of
  * these, never of events produced by running `decide`.

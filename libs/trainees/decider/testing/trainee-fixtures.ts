@@ -3,10 +3,10 @@ import type { TraineeRules } from '../trainee.rules';
 import type { TraineeFields } from '@app/trainees/record';
 
 /**
- * Trainee rules for the domain's own specifications: every code of the catalogue accepted, canonical
+ * Trainee rules for the decider's own specifications: every code of the catalogue accepted, canonical
  * names as labels, a short unknown-code message, and the stricter version's rules
  * (docs/reference/API-FACTS.md §18), each overridable. The versions' real rules are the contract's
- * and are specified there (libs/contract/src/wire/*.spec.ts).
+ * and are specified there (libs/trainees/contract/wire/*.spec.ts).
  */
 export function testRules(overrides: Partial<TraineeRules> = {}): TraineeRules {
   return {

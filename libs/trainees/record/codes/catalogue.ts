@@ -1,10 +1,10 @@
 /**
  * The catalogue of coded values a trainee record holds (docs/reference/API-FACTS.md §6.6, §8, §11,
  * §12.4; what each list means: docs/reference/reference-data/README.md). The JSON files beside this
- * module are the reference data with its per-API-version annotations removed: what each API
- * version accepts, and how its messages list codes, is the contract's business (libs/contract),
- * which hands the domain a {@link CodeBook} through the rules object. Imported at build time:
- * nothing reads a file at run time.
+ * module are the reference data with its per-API-version annotations removed: what each API version
+ * accepts, and how its messages list codes, is the contract's business (libs/trainees/contract),
+ * which hands the decider a `CodeBook` through the rules object. Imported at build time: nothing
+ * reads a file at run time.
  *
  * Every lookup structure is built once, at module load, because validation runs on every write.
  * A lookup with anything other than a string (a JSON number, null, an object) finds nothing.
@@ -43,7 +43,7 @@ import withdrawalTriggerJson from './withdrawal_trigger.json';
 // Entry shapes
 // ---------------------------------------------------------------------------------------------
 
-/** Fields every list entry has (README "Common entry shape"). */
+/** Fields every list entry has (docs/reference/reference-data/README.md "Common entry shape"). */
 export interface CodedEntry {
   /** The code accepted on input and returned on output (always a string). */
   readonly code: string;
@@ -263,7 +263,7 @@ export function catalogueEntry<L extends RefListName>(list: L, code: unknown): R
 }
 
 // ---------------------------------------------------------------------------------------------
-// Funding and initiatives (docs/reference/API-FACTS.md §8)
+// Funding and initiatives
 // ---------------------------------------------------------------------------------------------
 
 /** Internal course subject name → allocation subjects it belongs to (`allocation_subject.json`). */
@@ -358,8 +358,9 @@ export function notApplicableUrnLabel(urn: string): string | undefined {
 
 /**
  * `institution_uuid` of "Other UK institution", the fallback for a UK degree with an unknown or
- * missing institution code; it has no code, so output `institution` is null (docs/reference/API-FACTS.md §11.3;
- * reference-data README, `degree_institution.json`).
+ * missing institution code; it has no code, so output `institution` is null
+ * (docs/reference/API-FACTS.md §11.3; docs/reference/reference-data/README.md,
+ * `degree_institution.json`).
  */
 export const OTHER_UK_INSTITUTION_UUID = '02132969-f5bc-47ca-be9c-b6f6d5b05e1b';
 

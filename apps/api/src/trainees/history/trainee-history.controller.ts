@@ -8,7 +8,7 @@ import { ApiController } from '../../auth/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../auth/request-context';
 import { TraineeHistoryQuery, type TraineeHistoryAnswer } from './trainee-history.query';
 
-/** The audit history of a trainee (README "Trainee history"; an extension beyond docs/spec/trainee-records-api.md). */
+/** The audit history of a trainee (docs/operations.md "Trainee history"; an extension beyond docs/spec/trainee-records-api.md). */
 @ApiController('trainees/:trainee_id/history', 'History')
 export class TraineeHistoryController {
   constructor(private readonly queries: QueryBus) {}

@@ -43,7 +43,7 @@ describe('toListQuery paging', () => {
   });
 });
 
-/** The list's 422 messages quote the value as the reference does, bounded (issue 12: no message quotes an unbounded value). */
+/** The list's 422 messages quote the value as the reference does, at most 200 characters of it (docs/operations.md "Limits"). */
 describe('toListQuery messages', () => {
   it('quotes a short value whole', () => {
     expect(errorsOf({ status: 'bogus' })).toEqual({ status: ['bogus is not a valid status'] });

@@ -18,7 +18,7 @@ export function leadingInteger(value: string): number | null {
   return m ? Number.parseInt(m[1], 10) : null;
 }
 
-/** Most characters of a query value that a message quotes (as the write messages, libs/contract/src/wire/values.ts). */
+/** Most characters of a query value that a message quotes (as the write messages, libs/trainees/contract/wire/values.ts). */
 const MAX_QUOTED = 200;
 
 /** A query value as the reference's message shows it (`String`), cut at {@link MAX_QUOTED} characters with `…`. */
