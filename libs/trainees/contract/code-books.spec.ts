@@ -1,3 +1,4 @@
+import { traineeRulesFor } from './rules';
 import type { RefListName } from '@app/trainees/record';
 import {
   acceptedTrainingRouteCodes,
@@ -123,5 +124,12 @@ describe('code lookups', () => {
   it('maps the output codes of §13.4', () => {
     expect(lookupCode('nationality', 'JE', 'v2026.1')?.output_code).toBe('GB');
     expect(lookupCode('ethnicity', '998', 'v2026.1')?.output_code).toBe('997');
+  });
+});
+
+describe('the version rules read from the trainee record table', () => {
+  it('say what course_year and additional_training_initiative accept in each version (docs/reference/API-FACTS.md §6.4, §8.3)', () => {
+    expect(traineeRulesFor('v2025.0')).toMatchObject({ courseYear: 'any', additionalTrainingInitiative: 'free_text' });
+    expect(traineeRulesFor('v2026.1')).toMatchObject({ courseYear: 'integer', additionalTrainingInitiative: 'coded' });
   });
 });
