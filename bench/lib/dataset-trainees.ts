@@ -20,12 +20,31 @@ import {
   traineeStreamId,
 } from '@app/trainees/decider';
 import { DomainError, toEventData, type WriteContext } from '@app/event-sourcing';
-import { fieldLabel, type School } from '@app/trainees/record';
+import { fieldLabel, type ApiVersion, type School, type TraineeStatus } from '@app/trainees/record';
 import { type EventData, type EventStore, type ExpectedRevision, newEventId } from '@app/event-sourcing';
-import type { ProviderRef, TraineeRef } from './dataset';
 import { TraineeGenerator, isoDate } from './generator';
 import { Random } from './random';
 import { commandFromWire, type WireCommand } from './wire-commands';
+
+/** A loaded trainee as the scenarios need it. */
+export interface TraineeRef {
+  id: string;
+  cycle: number;
+  state: TraineeStatus;
+  hasTrn: boolean;
+  /** ISO instant of the trainee's last change (its `updated_at`). */
+  updatedAt: string;
+}
+
+/** A provider of the data set with its API token and the version its system speaks. */
+export interface ProviderRef {
+  ukprn: string;
+  name: string;
+  token: string;
+  tokenId: string;
+  version: ApiVersion;
+  trainees: TraineeRef[];
+}
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

@@ -14,39 +14,18 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { academicCycleOf } from '@app/trainees/decider';
-import { type TraineeStatus } from '@app/trainees/record';
-import type { ApiVersion, School } from '@app/trainees/record';
+import type { School } from '@app/trainees/record';
 import type { EventStore } from '@app/event-sourcing';
 import { openSqliteEventStore } from '@app/stores/sqlite';
 import { importSchoolsCsv } from '@app/schools';
 import { ProviderOperations } from '@app/providers/write';
 import type { Stores } from '@app/stores';
-import { appendHistoryTrainee, buildTrainee, type PendingAppend, type Plan, planTrainee } from './dataset-trainees';
+import { appendHistoryTrainee, buildTrainee, planTrainee, type PendingAppend, type Plan, type ProviderRef } from './dataset-trainees';
 import { TraineeGenerator, isoDate } from './generator';
 import { Random } from './random';
 
 /** Trainees whose events are interleaved by time before appending. */
 const CHUNK = 1000;
-
-/** A loaded trainee as the scenarios need it. */
-export interface TraineeRef {
-  id: string;
-  cycle: number;
-  state: TraineeStatus;
-  hasTrn: boolean;
-  /** ISO instant of the trainee's last change (its `updated_at`). */
-  updatedAt: string;
-}
-
-/** A provider of the data set with its API token and the version its system speaks. */
-export interface ProviderRef {
-  ukprn: string;
-  name: string;
-  token: string;
-  tokenId: string;
-  version: ApiVersion;
-  trainees: TraineeRef[];
-}
 
 /** What was loaded, for the scenarios and the report. */
 export interface Dataset {

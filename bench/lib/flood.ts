@@ -7,7 +7,8 @@
  * limit at {@link FLOOD_TOKEN_LIMIT_PER_MINUTE}, the fairness that admission control gives.
  */
 import autocannon from 'autocannon';
-import type { Dataset, ProviderRef } from './dataset';
+import type { Dataset } from './dataset';
+import type { ProviderRef } from './dataset-trainees';
 
 export const FLOOD_SCENARIO = 'flood';
 /** B's latency under the flood ÷ idle, at most: one provider's load may no more than double another's latency. */

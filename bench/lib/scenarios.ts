@@ -4,7 +4,8 @@
  * by the provider's size: big providers call more), trainee and body at random from the loaded
  * data set, in the API version that provider's system speaks.
  */
-import type { Dataset, ProviderRef, TraineeRef } from './dataset';
+import type { Dataset } from './dataset';
+import type { ProviderRef, TraineeRef } from './dataset-trainees';
 import { encodeCursor } from '@app/changes';
 import { isoDate, TraineeGenerator } from './generator';
 import { Random } from './random';

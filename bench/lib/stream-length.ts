@@ -37,7 +37,7 @@ import { DomainError, toEventData, type WriteContext } from '@app/event-sourcing
 import type { School } from '@app/trainees/record';
 import { type EventData, type EventStore, newEventId } from '@app/event-sourcing';
 import { openSqliteEventStore } from '@app/stores/sqlite';
-import type { ProviderRef } from './dataset';
+import type { ProviderRef } from './dataset-trainees';
 import { resourceId } from './dataset-trainees';
 import { isoDate, TraineeGenerator } from './generator';
 import { combineLoads, runLoad, type LoadResult } from './load';
