@@ -19,9 +19,16 @@ import {
   type TraineeState,
   traineeStreamId,
 } from '@app/trainees/decider';
-import { DomainError, toEventData, type WriteContext } from '@app/event-sourcing';
+import {
+  DomainError,
+  toEventData,
+  type WriteContext,
+  type EventData,
+  type EventStore,
+  type ExpectedRevision,
+  newEventId,
+} from '@app/event-sourcing';
 import { fieldLabel, type ApiVersion, type School, type TraineeStatus } from '@app/trainees/record';
-import { type EventData, type EventStore, type ExpectedRevision, newEventId } from '@app/event-sourcing';
 import { TraineeGenerator, isoDate } from './generator';
 import { Random } from './random';
 import { commandFromWire, type WireCommand } from './wire-commands';

@@ -6,8 +6,7 @@
  * names and dates. Every combination it produces passes the checks of a create body (`createBody`:
  * the version's wire checks, then the record rules); `selfCheck` proves it on a sample before a run.
  */
-import { REFERENCE_LISTS, type School } from '@app/trainees/record';
-import { API_VERSIONS, fieldLabel, type ApiVersion } from '@app/trainees/record';
+import { REFERENCE_LISTS, type School, API_VERSIONS, fieldLabel, type ApiVersion } from '@app/trainees/record';
 import { acceptedTrainingRouteCodes, codesFor, lookupCode, traineeRulesFor } from '@app/trainees/contract';
 import { createBody } from '@app/trainees/contract/testing/bodies';
 import { EMAIL_DOMAINS, FIRST_NAMES, LAST_NAMES, MIDDLE_NAMES } from './generator-names';

@@ -33,12 +33,10 @@ import {
   type TraineeEvent,
   type TraineeState,
 } from '@app/trainees/decider';
-import { DomainError, toEventData, type WriteContext } from '@app/event-sourcing';
+import { DomainError, toEventData, type WriteContext, type EventData, type EventStore, newEventId } from '@app/event-sourcing';
 import type { School } from '@app/trainees/record';
-import { type EventData, type EventStore, newEventId } from '@app/event-sourcing';
 import { openSqliteEventStore } from '@app/stores/sqlite';
-import type { ProviderRef } from './dataset-trainees';
-import { resourceId } from './dataset-trainees';
+import { type ProviderRef, resourceId } from './dataset-trainees';
 import { isoDate, TraineeGenerator } from './generator';
 import { combineLoads, runLoad, type LoadResult } from './load';
 import type { Scenario } from './scenarios';

@@ -4,10 +4,8 @@
  * API version's field names ({@link renderChange}), with an opaque cursor built from the event's
  * global position ({@link encodeCursor}).
  */
-import type { Degree, Placement } from '@app/trainees/record';
+import type { Degree, Placement, Trainee, TraineeStatus, ApiVersion } from '@app/trainees/record';
 import type { TraineeEventType } from '@app/trainees/decider';
-import type { Trainee, TraineeStatus } from '@app/trainees/record';
-import type { ApiVersion } from '@app/trainees/record';
 import { DEGREE_FIELDS, fieldsOf, PLACEMENT_FIELDS, TRAINEE_FIELDS, type OutputField } from '@app/trainees/contract';
 
 /** What a change touched: the trainee's own fields, or one of its placements or degrees. */

@@ -9,8 +9,9 @@ import {
   traineeStreamId,
 } from '@app/trainees/decider';
 import { type Trainee } from '@app/trainees/record';
-import { DomainError, toEventData } from '@app/event-sourcing';
 import {
+  DomainError,
+  toEventData,
   type EventStore,
   newEventId,
   PermanentSubscriptionError,

@@ -1,12 +1,10 @@
-import { openSqliteEventStore } from '@app/stores/sqlite';
+import { openSqliteEventStore, SqliteReadModel, SqliteSchoolDirectory, SqliteWebhookOutbox } from '@app/stores/sqlite';
 import type { EventStore } from '@app/event-sourcing';
-import { SqliteReadModel, SqliteSchoolDirectory, SqliteWebhookOutbox } from '@app/stores/sqlite';
 import type { ReadModelStore } from '@app/runtime/projector';
 import type { SchoolDirectory } from '@app/schools';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
 import type { MongoReadModel } from '@app/stores/mongodb';
-import { redact } from '@app/runtime/process';
-import { type ContextLogger, messageFirst } from '@app/runtime/process';
+import { redact, type ContextLogger, messageFirst } from '@app/runtime/process';
 import { instrumentEventStore, type Metrics } from '@app/runtime/telemetry';
 import { tracingEnabled } from '@app/runtime/tracing';
 

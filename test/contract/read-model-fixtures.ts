@@ -6,10 +6,17 @@
  * read model with the ids that keep its data apart.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { newEventId, toEventData } from '@app/event-sourcing';
-import type { AppendResult, EventStore, ReadAllOptions, RecordedEvent, Subscription } from '@app/event-sourcing';
+import {
+  newEventId,
+  toEventData,
+  type AppendResult,
+  type EventStore,
+  type ReadAllOptions,
+  type RecordedEvent,
+  type Subscription,
+} from '@app/event-sourcing';
 import { evolveAll, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/trainees/decider';
-import { type Trainee } from '@app/trainees/record';
+import type { Trainee, TraineeDetails } from '@app/trainees/record';
 import {
   degreeAdded,
   placementAdded,
@@ -19,7 +26,6 @@ import {
 } from '@app/trainees/decider/testing/trainee-events';
 import { type ProviderEvent, providerStreamId } from '@app/providers/decider';
 import type { RebuildableStore } from '@app/runtime/rebuild';
-import type { TraineeDetails } from '@app/trainees/record';
 import type { TraineeListQuery } from '@app/trainees/read';
 import type { ContractReadModel, ReadModelContractContext } from './read-model.contract';
 

@@ -5,9 +5,8 @@
  * models" and property 6, "Answers stored as bytes"; docs/reference/API-FACTS.md §14 (list
  * filters, paging, order), §14.4 (status filters); the ports' documentation.
  */
-import { API_VERSIONS, type ApiVersion, type TraineeDetails } from '@app/trainees/record';
+import { API_VERSIONS, type ApiVersion, type TraineeDetails, type Trainee } from '@app/trainees/record';
 import { contractFor } from '@app/trainees/contract';
-import type { Trainee } from '@app/trainees/record';
 import { EXAMPLE_DETAILS } from '@app/trainees/decider/testing/trainee-events';
 import type { StatusFilter } from '@app/trainees/read';
 import {

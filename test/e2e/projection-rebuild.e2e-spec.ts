@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
+import { openSqliteEventStore, type SqliteEventStore, SqliteReadModel } from '@app/stores/sqlite';
 import { Projector, PROJECTION_VERSIONS } from '@app/runtime/projector';
 import { rebuildProjection } from '@app/runtime/rebuild';
-import { SqliteReadModel } from '@app/stores/sqlite';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { writeHistories } from '../support/history-generator';

@@ -3,11 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
-import { toEventData } from '@app/event-sourcing';
-import { newEventId } from '@app/event-sourcing';
-import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
+import { toEventData, newEventId } from '@app/event-sourcing';
+import { openSqliteEventStore, type SqliteEventStore, SqliteReadModel } from '@app/stores/sqlite';
 import { PROJECTED_STREAMS } from '@app/runtime/projector';
-import { SqliteReadModel } from '@app/stores/sqlite';
 import { TsProcess } from '../support/processes';
 
 /**

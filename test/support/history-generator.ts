@@ -1,6 +1,4 @@
-import { newEventId } from '@app/event-sourcing';
-import { toEventData } from '@app/event-sourcing';
-import type { EventStore } from '@app/event-sourcing';
+import { newEventId, toEventData, type EventStore } from '@app/event-sourcing';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
 import { degreeAdded, exampleRegistration, placementAdded, traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
 

@@ -19,8 +19,7 @@ import {
 } from '@app/runtime/process';
 import { openStores, openWebhookOutbox, StoreUnavailable, type Stores } from '@app/stores';
 import { Projector } from '@app/runtime/projector';
-import type { WebhookOutbox } from '@app/webhooks/delivery';
-import type { WebhookDispatcher } from '@app/webhooks/delivery';
+import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
 import { observeProjections, projectorHooks, type MetricsServer } from '@app/runtime/telemetry';
 import { HealthController, PROJECTOR, STORES } from './health.controller';
 

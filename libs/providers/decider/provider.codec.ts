@@ -1,5 +1,4 @@
-import type { StoredEvent } from '@app/event-sourcing';
-import { upcast } from '@app/event-sourcing';
+import { type StoredEvent, upcast } from '@app/event-sourcing';
 import './provider.upcasters';
 import { isProviderEventType, PROVIDER_EVENT_SCHEMA_VERSIONS, type ProviderEvent } from './provider';
 

@@ -1,6 +1,5 @@
 import { addMonths, parseIsoDate } from '@app/calendar';
-import { DomainError } from '@app/event-sourcing';
-import { registerEventSchemas } from '@app/event-sourcing';
+import { DomainError, registerEventSchemas } from '@app/event-sourcing';
 
 /**
  * Providers and their API tokens, event-sourced in `provider-<ukprn>` streams. A token is stored

@@ -1,7 +1,6 @@
 import { decodeProviderEvent, evolveProvider, initialProviderState, type ProviderEvent, type ProviderState } from '@app/providers/decider';
-import type { RecordedEvent } from '@app/event-sourcing';
+import { type RecordedEvent, project, type Projection } from '@app/event-sourcing';
 import type { ProviderRecord, TokenRecord } from './provider-read.port';
-import { project, type Projection } from '@app/event-sourcing';
 
 /** A token as the `providers` projection holds it: the read port's record and the hash it is found by. */
 export interface TokenDocument extends TokenRecord {

@@ -10,9 +10,8 @@ import {
   type ProviderState,
   providerStreamId,
 } from '@app/providers/decider';
-import { toEventData } from '@app/event-sourcing';
+import { toEventData, type EventStore, newEventId, runCommand } from '@app/event-sourcing';
 import { formatToken, hashToken, londonDate } from './tokens';
-import { type EventStore, newEventId, runCommand } from '@app/event-sourcing';
 
 /** What revoking needs of the token read model: a token's owner by id (the read model's `getToken`). */
 export interface TokenLookup {

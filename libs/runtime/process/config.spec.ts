@@ -1,6 +1,5 @@
 import { ConfigError, loadConfig } from './config';
-import { createRegistry } from '@app/registry';
-import type { TrnRequest } from '@app/registry';
+import { createRegistry, type TrnRequest } from '@app/registry';
 
 const trnRequest: TrnRequest = {
   idempotency_key: 'k1',

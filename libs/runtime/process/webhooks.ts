@@ -1,7 +1,6 @@
 import { PROJECTED_STREAMS, type ReadModelStore } from '@app/runtime/projector';
-import type { WebhookOutbox } from '@app/webhooks/delivery';
+import { type WebhookOutbox, WebhookDispatcher, type DispatcherLogger } from '@app/webhooks/delivery';
 import type { EventStore } from '@app/event-sourcing';
-import { WebhookDispatcher, type DispatcherLogger } from '@app/webhooks/delivery';
 import { WebhookOperations } from '@app/webhooks/write';
 import { webhookHooks, type Metrics } from '@app/runtime/telemetry';
 import type { AppConfig } from './config';

@@ -5,8 +5,14 @@
  * store does not answer.
  * An in-memory log and read-store double; back-off of 1 ms.
  */
-import { PermanentSubscriptionError } from '@app/event-sourcing';
-import type { EventStore, ReadAllOptions, RecordedEvent, SubscribeOptions, Subscription } from '@app/event-sourcing';
+import {
+  PermanentSubscriptionError,
+  type EventStore,
+  type ReadAllOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '@app/event-sourcing';
 import type { ParkedEvent, ParkedEventStore } from './parked-events';
 import { Projector, type ProjectorLogger } from './projector';
 import { assessReadiness } from './readiness';

@@ -1,8 +1,5 @@
 import type { EventStore, RecordedEvent } from '@app/event-sourcing';
-import type { ProjectionInfo, ProjectionName } from '@app/runtime/projector';
-import { PROJECTED_STREAMS } from '@app/runtime/projector';
-import { buildStreams } from '@app/runtime/projector';
-import type { StreamBuild } from '@app/runtime/projector';
+import { type ProjectionInfo, type ProjectionName, PROJECTED_STREAMS, buildStreams, type StreamBuild } from '@app/runtime/projector';
 import { keepsRebuildRuns, type RebuildRun } from './rebuild-runs';
 
 /** A new store of one projection being built beside the one that serves. */

@@ -2,8 +2,13 @@
  * Conversion between the port's events (docs/DESIGN.md "The event store port" and "Event envelope")
  * and `@eventstore/db-client` events, and validation of a batch before it is sent.
  */
-import { jsonEvent } from '@eventstore/db-client';
-import type { EventData as ClientEventData, JSONType, Position, RecordedEvent as ClientRecordedEvent } from '@eventstore/db-client';
+import {
+  jsonEvent,
+  type EventData as ClientEventData,
+  type JSONType,
+  type Position,
+  type RecordedEvent as ClientRecordedEvent,
+} from '@eventstore/db-client';
 import { EventData, EventMetadata, IdempotencyConflictError, RecordedEvent } from '@app/event-sourcing';
 import { PositionMappingError, toPortPosition, toPortRevision } from './positions';
 

@@ -4,8 +4,14 @@
  * test feeds or fails, as the client's subscription is. No server.
  */
 import { Readable } from 'node:stream';
-import { AccessDeniedError, START, UnavailableError, UnknownError } from '@eventstore/db-client';
-import type { AllStreamSubscription, ReadPosition } from '@eventstore/db-client';
+import {
+  AccessDeniedError,
+  START,
+  UnavailableError,
+  UnknownError,
+  type AllStreamSubscription,
+  type ReadPosition,
+} from '@eventstore/db-client';
 import { PermanentSubscriptionError, type RecordedEvent } from '@app/event-sourcing';
 import { EventStoreDbSubscription, SubscriptionLogger, SubscriptionSettings, SubscriptionSource } from './eventstoredb-subscription';
 import { resolved } from './testing/test-events';

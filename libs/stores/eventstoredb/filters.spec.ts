@@ -6,8 +6,7 @@
  * client-side check covers). Source: docs/DESIGN.md "The event store port", port doc of `EventFilter`.
  */
 import fc from 'fast-check';
-import { EVENT_TYPE, STREAM_NAME } from '@eventstore/db-client';
-import type { Filter } from '@eventstore/db-client';
+import { EVENT_TYPE, STREAM_NAME, type Filter } from '@eventstore/db-client';
 import {
   buildServerFilter,
   escapeRegex,

@@ -29,8 +29,7 @@
  * `readAll` cannot use a server filter at all with client 6.2: its `readAll` sends `NoFilter`
  * (node_modules/@eventstore/db-client/dist/streams/readAll.js); see the adapter.
  */
-import { eventTypeFilter, streamNameFilter } from '@eventstore/db-client';
-import type { Filter, FilterOptions } from '@eventstore/db-client';
+import { eventTypeFilter, streamNameFilter, type Filter, type FilterOptions } from '@eventstore/db-client';
 import type { EventFilter } from '@app/event-sourcing';
 
 /** The port filter with absent lists made empty; `null` when it admits every (non-system) event. */

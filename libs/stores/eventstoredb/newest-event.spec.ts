@@ -2,8 +2,7 @@
  * The newest matching event of `$all` read backwards in pages (newest-event.ts): the head position
  * and the stall check's matching head. The backwards read is a function over a literal log.
  */
-import { END } from '@eventstore/db-client';
-import type { AllStreamResolvedEvent, ReadPosition } from '@eventstore/db-client';
+import { END, type AllStreamResolvedEvent, type ReadPosition } from '@eventstore/db-client';
 import { BackwardsRead, newestPosition } from './newest-event';
 import { resolved } from './testing/test-events';
 

@@ -4,8 +4,7 @@
  * (docs/DESIGN.md "Failures of the subscription"). Client 6.2.1 cannot filter a read of `$all` on
  * the server, so the pages are filtered here.
  */
-import { END } from '@eventstore/db-client';
-import type { AllStreamResolvedEvent, Position, ReadPosition } from '@eventstore/db-client';
+import { END, type AllStreamResolvedEvent, type Position, type ReadPosition } from '@eventstore/db-client';
 import { isSystemEvent } from './filters';
 import { samePosition, toPortPosition } from './positions';
 

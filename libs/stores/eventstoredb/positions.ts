@@ -41,8 +41,16 @@
  * - Events read from a stream carry a position only from server 22.6 on (client docs for
  *   `RecordedEvent.position`); older servers are not supported.
  */
-import { ANY, NO_STREAM, START, STREAM_EXISTS } from '@eventstore/db-client';
-import type { AppendExpectedRevision, CurrentRevision, Position, ReadPosition } from '@eventstore/db-client';
+import {
+  ANY,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  type AppendExpectedRevision,
+  type CurrentRevision,
+  type Position,
+  type ReadPosition,
+} from '@eventstore/db-client';
 import type { ExpectedRevision } from '@app/event-sourcing';
 
 /** Raised when a server position or revision cannot be represented exactly as a port integer. */

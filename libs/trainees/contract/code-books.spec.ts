@@ -1,5 +1,5 @@
 import { traineeRulesFor } from './rules';
-import type { RefListName } from '@app/trainees/record';
+import type { RefListName, ApiVersion } from '@app/trainees/record';
 import {
   acceptedTrainingRouteCodes,
   codesFor,
@@ -9,7 +9,6 @@ import {
   messageCodes,
   unknownCodeMessage,
 } from './code-books';
-import type { ApiVersion } from '@app/trainees/record';
 
 /** The list tails of docs/reference/API-FACTS.md §6.9, verbatim (the part after "… value of 'X'. "). */
 const SECTION_6_9: [string, RefListName, string, string][] = [

@@ -7,9 +7,8 @@
  * Input rule for every coded field: codes only, as JSON strings. A lookup with anything other than
  * a string (a JSON number, null, an object) finds nothing.
  */
-import { REFERENCE_LISTS, type CodedEntry, type RefListName, type RefLists } from '@app/trainees/record';
+import { REFERENCE_LISTS, type CodedEntry, type RefListName, type RefLists, API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import type { CodeBook } from '@app/trainees/decider';
-import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import { echoValue } from './wire/values';
 
 interface VersionCodeTable {

@@ -5,8 +5,7 @@
  */
 import type { TraineeRules } from '@app/trainees/decider';
 import { codeBookFor } from './code-books';
-import { fieldLabel, inputKindOf, inputRow, TRAINEE_RECORD } from '@app/trainees/record';
-import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
+import { fieldLabel, inputKindOf, inputRow, TRAINEE_RECORD, API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 
 /** The rules read from the trainee record's table rather than listed here. */
 type FromTable = 'courseYear' | 'additionalTrainingInitiative';

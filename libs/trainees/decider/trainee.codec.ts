@@ -1,5 +1,4 @@
-import type { StoredEvent } from '@app/event-sourcing';
-import { upcast } from '@app/event-sourcing';
+import { type StoredEvent, upcast } from '@app/event-sourcing';
 import './trainee.upcasters';
 import { isTraineeEventType, TRAINEE_EVENT_SCHEMA_VERSIONS, type TraineeEvent } from './trainee.events';
 

@@ -1,7 +1,6 @@
-import type { School } from '@app/trainees/record';
-import type { TraineeRules } from './trainee.rules';
-import type { Trainee } from '@app/trainees/record';
 import type {
+  School,
+  Trainee,
   DeferralFields,
   DegreeFields,
   PlacementFields,
@@ -9,6 +8,7 @@ import type {
   TraineeFields,
   WithdrawalFields,
 } from '@app/trainees/record';
+import type { TraineeRules } from './trainee.rules';
 import type { RequestData } from './rules/request-data';
 
 /**

@@ -15,13 +15,12 @@ import type {
   UpdatePlacement,
   UpdateTrainee,
 } from './trainee.commands';
-import type { Degree, DegreeInput, Placement, PlacementInput } from '@app/trainees/record';
+import type { Degree, DegreeInput, Placement, PlacementInput, Trainee } from '@app/trainees/record';
 import { findDuplicates, isDuplicateDegree } from './trainee.duplicates';
 import { TOO_MANY_DEGREES, TOO_MANY_PLACEMENTS, TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from './trainee.limits';
 import type { TraineeEvent } from './trainee.events';
 import type { TraineeRules } from './trainee.rules';
 import type { TraineeState } from './trainee.state';
-import type { Trainee } from '@app/trainees/record';
 import { isActionAllowed, type TraineeAction } from './trainee.state-machine';
 import { validateDegree, validateDegreeUpdate } from './rules/validate-degree';
 import { validateNewTrainee, validateTraineeUpdate } from './rules/validate-trainee';

@@ -1,7 +1,6 @@
 import { registerEventSchemas } from '@app/event-sourcing';
 import { academicCycleOf } from './academic-cycle';
-import type { TraineeDetails } from '@app/trainees/record';
-import type { Trainee } from '@app/trainees/record';
+import type { TraineeDetails, Trainee } from '@app/trainees/record';
 
 /**
  * The duplicate rule for a new trainee (docs/spec/trainee-records-api.md "Duplicate rules"; docs/DESIGN.md ruling 11). An existing

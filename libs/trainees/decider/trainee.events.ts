@@ -1,6 +1,5 @@
 import { registerEventSchemas } from '@app/event-sourcing';
-import type { Degree, Placement, TraineeDetails } from '@app/trainees/record';
-import type { Withdrawal } from '@app/trainees/record';
+import type { Degree, Placement, TraineeDetails, Withdrawal } from '@app/trainees/record';
 
 /**
  * Events of the trainee stream `trainee-<trainee_id>`, past tense, each with a schema version

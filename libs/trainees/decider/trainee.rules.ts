@@ -1,5 +1,4 @@
-import type { RefListName, RefLists } from '@app/trainees/record';
-import type { TraineeStatus } from '@app/trainees/record';
+import type { RefListName, RefLists, TraineeStatus } from '@app/trainees/record';
 
 /**
  * The coded values one API version accepts (docs/reference/API-FACTS.md §6.6, §6.9), built by the

@@ -1,6 +1,5 @@
 import { NotFound } from '@app/trainees/decider';
-import { type Trainee } from '@app/trainees/record';
-import type { ApiVersion } from '@app/trainees/record';
+import type { Trainee, ApiVersion } from '@app/trainees/record';
 import type { TraineeReadModel } from './trainee-read.port';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evolve, initialTraineeState, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/trainees/decider';
-import { type Trainee } from '@app/trainees/record';
+import type { Trainee, TraineeDetails } from '@app/trainees/record';
 import {
   degreeUpdated as degreeUpdatedEvent,
   exampleRegistration,
@@ -13,7 +13,6 @@ import {
   traineeUpdated,
   trnIssued,
 } from '@app/trainees/decider/testing/trainee-events';
-import type { TraineeDetails } from '@app/trainees/record';
 import { newEventId, registerUpcaster, toEventData } from '@app/event-sourcing';
 import { SqliteEventStore } from '@app/stores/sqlite';
 import { loadTraineeHistory, ownerOf, parseInstant, timelineForProvider, traineeAsOf, traineeTimeline } from './trainee-history';

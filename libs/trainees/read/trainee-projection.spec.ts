@@ -3,8 +3,7 @@
  * the document it becomes (docs/STYLE.md "Projections as pure functions"; docs/DESIGN.md "Read
  * models": the revision guard; docs/reference/API-FACTS.md §1.10: ids match in any letter case).
  */
-import type { Trainee } from '@app/trainees/record';
-import type { TraineeDetails } from '@app/trainees/record';
+import type { Trainee, TraineeDetails } from '@app/trainees/record';
 import type { RecordedEvent } from '@app/event-sourcing';
 import { duplicateKeys, projectTrainee, traineeIdKey, traineeKeys, type TraineeDocument } from './trainee-projection';
 

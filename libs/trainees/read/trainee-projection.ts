@@ -1,7 +1,6 @@
 import { decodeTraineeEvent, evolve, lastNameKey, startCycle, type TraineeEvent } from '@app/trainees/decider';
 import { type Trainee, type TraineeStatus } from '@app/trainees/record';
-import type { RecordedEvent } from '@app/event-sourcing';
-import { project, type Projection } from '@app/event-sourcing';
+import { type RecordedEvent, project, type Projection } from '@app/event-sourcing';
 
 /**
  * One document of the `trainees` projection: the trainee exactly as the decider's `evolve` leaves

@@ -1,6 +1,5 @@
-import type { ApiVersion } from '@app/trainees/record';
+import type { ApiVersion, Trainee } from '@app/trainees/record';
 import type { TraineeSnapshot } from '@app/trainees/decider';
-import type { Trainee } from '@app/trainees/record';
 
 /** The `status` list filter values (docs/spec/trainee-records-api.md "GET /trainees"; docs/reference/API-FACTS.md §14.4). */
 export const STATUS_FILTERS = ['course_not_yet_started', 'in_training', 'deferred', 'awarded', 'withdrawn'] as const;

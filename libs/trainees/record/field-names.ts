@@ -10,8 +10,7 @@ import { DEGREE_RECORD } from './degree.record';
 import type { FieldRow } from './field-table';
 import { PLACEMENT_RECORD } from './placement.record';
 import { TRAINEE_RECORD } from './trainee.record';
-import type { ApiVersion } from './versions';
-import { API_VERSIONS } from './versions';
+import { type ApiVersion, API_VERSIONS } from './versions';
 
 /**
  * Canonical (v2026.1) name → name in each version; `null` = the version has no such field (its

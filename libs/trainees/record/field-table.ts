@@ -8,8 +8,7 @@
  * the response schemas; this part derives the typed fields a write hands the decider
  * ({@link FieldsOf}) and the per-version names (field-names.ts). Nothing else restates a field.
  */
-import type { RefListName } from './codes/catalogue';
-import { REFERENCE_LISTS } from './codes/catalogue';
+import { type RefListName, REFERENCE_LISTS } from './codes/catalogue';
 import type { ApiVersion } from './versions';
 
 /** A JSON Schema (OpenAPI 3.1) object. */

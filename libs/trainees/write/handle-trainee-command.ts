@@ -9,10 +9,17 @@ import {
   type TraineeEvent,
   type TraineeState,
 } from '@app/trainees/decider';
-import { type Trainee } from '@app/trainees/record';
-import { DomainError, toEventData, type WriteContext } from '@app/event-sourcing';
-import type { PlacementFields, School } from '@app/trainees/record';
-import { newEventId, runCommand, WrongExpectedVersionError, type EventStore, type StreamSnapshot } from '@app/event-sourcing';
+import type { Trainee, PlacementFields, School } from '@app/trainees/record';
+import {
+  DomainError,
+  toEventData,
+  type WriteContext,
+  newEventId,
+  runCommand,
+  WrongExpectedVersionError,
+  type EventStore,
+  type StreamSnapshot,
+} from '@app/event-sourcing';
 import type { Caller } from './caller';
 import type { SchoolLookup, TraineeSnapshots, TraineeWritePorts } from './trainee-write.ports';
 

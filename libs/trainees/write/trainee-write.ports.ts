@@ -1,8 +1,6 @@
-import type { School } from '@app/trainees/record';
+import type { School, Trainee } from '@app/trainees/record';
 import type { TraineeSnapshot } from '@app/trainees/decider';
-import type { Trainee } from '@app/trainees/record';
-import type { EventStore, ProjectionWaiter } from '@app/event-sourcing';
-import type { KeyedLock } from '@app/event-sourcing';
+import type { EventStore, ProjectionWaiter, KeyedLock } from '@app/event-sourcing';
 
 /**
  * What the write path reads of the trainee read model (the read-model adapters of

@@ -1,5 +1,4 @@
-import { DomainError } from '@app/event-sourcing';
-import { registerEventSchemas } from '@app/event-sourcing';
+import { DomainError, registerEventSchemas } from '@app/event-sourcing';
 import { isValidUkprn } from '@app/providers/decider';
 import { isTraineeEventType, TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
 

@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
+import { openSqliteEventStore, type SqliteEventStore, SqliteReadModel, SqliteWebhookOutbox } from '@app/stores/sqlite';
 import { PROJECTED_STREAMS, Projector } from '@app/runtime/projector';
-import { SqliteReadModel, SqliteWebhookOutbox } from '@app/stores/sqlite';
 import { writeHistories } from '../../../test/support/history-generator';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookOperations } from '@app/webhooks/write';

@@ -1,11 +1,9 @@
-import { renderChange, type StoredChange } from '@app/changes';
+import { renderChange, type StoredChange, type ChangeFeed } from '@app/changes';
 import type { ApiVersion } from '@app/trainees/record';
 import { decodeWebhookEvent, WEBHOOK_STREAM_PREFIX, type WebhookEvent } from '@app/webhooks/decider';
 import type { EventFilter, EventStore, RecordedEvent } from '@app/event-sourcing';
 import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from './webhook-outbox.port';
-import type { ChangeFeed } from '@app/changes';
-import type { AddressPolicy } from '@app/webhooks/write';
-import { disableWebhookEndpoint } from '@app/webhooks/write';
+import { type AddressPolicy, disableWebhookEndpoint } from '@app/webhooks/write';
 import { sendWebhook } from './webhook-sender';
 
 /** What the dispatcher reads the changes from: the change feed, whole up to `checkpoint()`. */

@@ -12,8 +12,7 @@ import {
   type WebhookEndpointState,
   type WebhookEvent,
 } from '@app/webhooks/decider';
-import { toEventData } from '@app/event-sourcing';
-import { newEventId, runCommand, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { toEventData, newEventId, runCommand, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import type { ProviderReadModel } from '@app/providers/read';
 import { checkWebhookTarget, type AddressPolicy } from './address-guard';
 

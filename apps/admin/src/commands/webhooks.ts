@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import { TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
 import { openWebhookOutbox } from '@app/stores';
 import { webhookOperations } from '@app/runtime/process';
-import type { CliContext } from '../cli-context';
-import { CliError } from '../cli-context';
+import { type CliContext, CliError } from '../cli-context';
 
 /** Most deliveries `webhook deliveries` lists. */
 const DELIVERIES_LIMIT_MAX = 1000;

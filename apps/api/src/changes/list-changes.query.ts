@@ -1,9 +1,8 @@
 import { Inject, ServiceUnavailableException } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Caller } from '@app/trainees/write';
-import { encodeCursor, renderChange, type ChangeItem } from '@app/changes';
+import { encodeCursor, renderChange, type ChangeItem, CHANGE_FEED, type ChangeFeed } from '@app/changes';
 import type { ApiVersion } from '@app/trainees/record';
-import { CHANGE_FEED, type ChangeFeed } from '@app/changes';
 import type { ChangesRequest } from './list-changes.params';
 
 /** One page of the caller's change feed, in `version`'s field names (docs/change-feed.md). */

@@ -14,8 +14,7 @@ import {
 import { openWebhookOutbox, type Stores } from '@app/stores';
 import { inSpan, tracingEnabled } from '@app/runtime/tracing';
 import { observeProjections, projectorHooks } from '@app/runtime/telemetry';
-import type { WebhookOutbox } from '@app/webhooks/delivery';
-import type { WebhookDispatcher } from '@app/webhooks/delivery';
+import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
 import { assessReadiness, CheckpointWaiter, measureLag, Projector, type ProjectionInfo, type Readiness } from '@app/runtime/projector';
 import type { RebuildableStore } from '@app/runtime/rebuild';
 import { LOGGER, METRICS, STORES } from './tokens';

@@ -1,8 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { KeyedLock } from '@app/event-sourcing';
+import { KeyedLock, EVENT_STORE } from '@app/event-sourcing';
 import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
-import { EVENT_STORE } from '@app/event-sourcing';
 import { APP_CONFIG, type AppConfig, type ProcessMetrics } from '@app/runtime/process';
 import { openStores, type Stores } from '@app/stores';
 import { CHANGE_FEED } from '@app/changes';

@@ -1,5 +1,5 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { EventStoreUnavailableError } from '@app/event-sourcing';
+import { EventStoreUnavailableError, DomainError } from '@app/event-sourcing';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import {
@@ -11,9 +11,7 @@ import {
   StateTransitionError,
   ValidationFailed,
 } from '@app/trainees/decider';
-import { type Trainee } from '@app/trainees/record';
-import { DomainError } from '@app/event-sourcing';
-import type { Degree } from '@app/trainees/record';
+import type { Trainee, Degree } from '@app/trainees/record';
 import { ApiAuthenticator, ResourceNotFound, RouteNotFound, Unauthorized } from '../auth/api.guard';
 import { EnhancedValidationFailed } from './enhanced-errors.interceptor';
 import { errorsBody, ListQueryInvalid, NoTraineesFound, ReferenceDataNotFound } from './errors';

@@ -1,10 +1,8 @@
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Document, type Filter } from 'mongodb';
-import type { StoredChange } from '@app/changes';
+import { type StoredChange, changeOf } from '@app/changes';
 import type { TraineeEvent } from '@app/trainees/decider';
-import type { RecordedEvent } from '@app/event-sourcing';
-import { changeOf } from '@app/changes';
+import { type RecordedEvent, decodeBatch, foldBatch, type OnApplied } from '@app/event-sourcing';
 import type { ProjectionName } from '@app/runtime/projector';
-import { decodeBatch, foldBatch, type OnApplied } from '@app/event-sourcing';
 import { changedTokens, providerProjection, type ProviderDocument, type TokenDocument } from '@app/providers/read';
 import { traineeIdKey, traineeKeys, traineeProjection, type TraineeDocument } from '@app/trainees/read';
 import {

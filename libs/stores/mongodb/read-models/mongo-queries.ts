@@ -1,12 +1,19 @@
 import type { Db, Filter } from 'mongodb';
 import { answerItem, renderTraineeAnswer } from '@app/trainees/contract';
-import type { ApiVersion } from '@app/trainees/record';
+import type { ApiVersion, Trainee } from '@app/trainees/record';
 import type { StoredChange } from '@app/changes';
 import type { TraineeSnapshot } from '@app/trainees/decider';
-import type { Trainee } from '@app/trainees/record';
 import { CHANGE_FEED_SINCE_VERSION } from '@app/runtime/projector';
-import { duplicateKeys, traineeIdKey } from '@app/trainees/read';
-import type { OwnedAnswer, StatusFilter, TraineeAnswerPage, TraineeListPage, TraineeListQuery, TraineeReadModel } from '@app/trainees/read';
+import {
+  duplicateKeys,
+  traineeIdKey,
+  type OwnedAnswer,
+  type StatusFilter,
+  type TraineeAnswerPage,
+  type TraineeListPage,
+  type TraineeListQuery,
+  type TraineeReadModel,
+} from '@app/trainees/read';
 import type { ProviderReadModel, ProviderRecord, TokenRecord } from '@app/providers/read';
 import { providerCollections, type StoredTrainee, toProviderRecord, toTokenRecord, traineeCollections } from './mongo-collections';
 import type { MongoRegistry } from './mongo-registry';

@@ -2,10 +2,15 @@ import type { Collection, Db, MongoClient } from 'mongodb';
 import type { RecordedEvent } from '@app/event-sourcing';
 import { MongoSchoolDirectory } from '../mongo-school-directory';
 import { MongoIdempotencyStore } from '../mongo-idempotency-store';
-import type { ProjectionStore } from '@app/runtime/projector';
+import {
+  type ProjectionStore,
+  PROJECTION_NAMES,
+  type ProjectionInfo,
+  type ProjectionName,
+  type ParkedEvent,
+  type ParkedEventStore,
+} from '@app/runtime/projector';
 import type { TraineeReadModel } from '@app/trainees/read';
-import { PROJECTION_NAMES, type ProjectionInfo, type ProjectionName } from '@app/runtime/projector';
-import type { ParkedEvent, ParkedEventStore } from '@app/runtime/projector';
 import type { RebuildableStore, RebuildTarget } from '@app/runtime/rebuild';
 import { applyToStore } from './mongo-apply';
 import { ensureStoreIndexes, providerCollections, traineeCollections } from './mongo-collections';

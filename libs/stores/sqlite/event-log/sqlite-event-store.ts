@@ -37,8 +37,16 @@ import {
 import { appendSignals, SqliteSubscription } from './sqlite-subscription';
 import { StreamScan } from './stream-scan';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
-import { assertNonNegativeInteger, checkedWrite, rawToRecordedEvent, toRecordedEvent } from './sqlite-rows';
-import type { EventRow, QueuedWrite, RawEventRow, SerializedEvent } from './sqlite-rows';
+import {
+  assertNonNegativeInteger,
+  checkedWrite,
+  rawToRecordedEvent,
+  toRecordedEvent,
+  type EventRow,
+  type QueuedWrite,
+  type RawEventRow,
+  type SerializedEvent,
+} from './sqlite-rows';
 
 /** Options of {@link SqliteEventStore}. */
 export interface SqliteEventStoreOptions {

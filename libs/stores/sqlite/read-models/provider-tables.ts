@@ -1,9 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { ProviderState } from '@app/providers/decider';
-import type { RecordedEvent } from '@app/event-sourcing';
-import { decodeBatch, foldBatch } from '@app/event-sourcing';
-import { changedTokens, providerProjection, type ProviderDocument, type TokenDocument } from '@app/providers/read';
-import type { ProviderRecord, TokenRecord } from '@app/providers/read';
+import { type RecordedEvent, decodeBatch, foldBatch } from '@app/event-sourcing';
+import {
+  changedTokens,
+  providerProjection,
+  type ProviderDocument,
+  type TokenDocument,
+  type ProviderRecord,
+  type TokenRecord,
+} from '@app/providers/read';
 
 /** The columns of a {@link TokenRecord}. */
 const TOKEN_COLUMNS = 'token_id, ukprn, status, issued_at, revoked_at, expires_at, last_used_at';

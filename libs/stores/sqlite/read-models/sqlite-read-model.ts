@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TraineeSnapshot } from '@app/trainees/decider';
-import type { Trainee } from '@app/trainees/record';
+import type { Trainee, ApiVersion } from '@app/trainees/record';
 import type { RecordedEvent } from '@app/event-sourcing';
 import {
   CHANGE_FEED_SINCE_VERSION,
@@ -10,14 +10,14 @@ import {
   PROJECTION_VERSIONS,
   type ProjectionInfo,
   type ProjectionName,
+  type ReadModelStore,
+  type ParkedEvent,
+  type ParkedEventStore,
+  type StreamBuild,
 } from '@app/runtime/projector';
-import type { ApiVersion } from '@app/trainees/record';
 import type { StoredChange } from '@app/changes';
-import type { OwnedAnswer, TraineeAnswerPage } from '@app/trainees/read';
+import type { OwnedAnswer, TraineeAnswerPage, TraineeListPage, TraineeListQuery } from '@app/trainees/read';
 import type { ProviderRecord, TokenRecord } from '@app/providers/read';
-import type { ReadModelStore } from '@app/runtime/projector';
-import type { TraineeListPage, TraineeListQuery } from '@app/trainees/read';
-import type { ParkedEvent, ParkedEventStore } from '@app/runtime/projector';
 import type { RebuildableStore, RebuildTarget } from '@app/runtime/rebuild';
 import { ProviderTables } from './provider-tables';
 import { TraineeTables } from './trainee-tables';
@@ -25,7 +25,6 @@ import { SqliteRebuildTarget } from './sqlite-rebuild-target';
 import { SqliteStreamBuild } from './sqlite-stream-build';
 import { registryStatements, type RegistryRow } from './registry-statements';
 import { SqliteRebuildRuns } from './sqlite-rebuild-runs';
-import type { StreamBuild } from '@app/runtime/projector';
 
 export { PROJECTION_VERSION } from '@app/runtime/projector';
 

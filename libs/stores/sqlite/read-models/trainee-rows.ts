@@ -1,9 +1,7 @@
 import { renderTraineeAnswers, type TraineeAnswer } from '@app/trainees/contract';
-import type { StoredChange } from '@app/changes';
+import { type StoredChange, changeOf } from '@app/changes';
 import type { TraineeEvent } from '@app/trainees/decider';
-import type { RecordedEvent } from '@app/event-sourcing';
-import { changeOf } from '@app/changes';
-import { decodeBatch, foldBatch, type OnApplied } from '@app/event-sourcing';
+import { type RecordedEvent, decodeBatch, foldBatch, type OnApplied } from '@app/event-sourcing';
 import { traineeKeys, traineeProjection, type TraineeDocument } from '@app/trainees/read';
 
 /** A trainee row as written to `trainees_<store>` (named parameters of its upsert). */

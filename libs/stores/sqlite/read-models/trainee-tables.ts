@@ -1,13 +1,20 @@
 import type Database from 'better-sqlite3';
 import { answerItem, renderTraineeAnswer } from '@app/trainees/contract';
-import type { ApiVersion } from '@app/trainees/record';
+import type { ApiVersion, Trainee } from '@app/trainees/record';
 import type { StoredChange } from '@app/changes';
 import type { TraineeSnapshot } from '@app/trainees/decider';
-import type { Trainee } from '@app/trainees/record';
 import type { RecordedEvent } from '@app/event-sourcing';
-import { duplicateKeys, traineeIdKey, type TraineeDocument } from '@app/trainees/read';
+import {
+  duplicateKeys,
+  traineeIdKey,
+  type TraineeDocument,
+  type StatusFilter,
+  type TraineeAnswerPage,
+  type TraineeListPage,
+  type TraineeListQuery,
+  type OwnedAnswer,
+} from '@app/trainees/read';
 import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
-import type { StatusFilter, TraineeAnswerPage, TraineeListPage, TraineeListQuery, OwnedAnswer } from '@app/trainees/read';
 
 interface TraineeRow {
   doc: string;

@@ -5,10 +5,9 @@
  */
 import fc from 'fast-check';
 import { evolveAll } from '@app/trainees/decider';
-import { type Trainee } from '@app/trainees/record';
+import { type Trainee, API_VERSIONS } from '@app/trainees/record';
 import { EXAMPLE_DETAILS, exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { contractFor } from '../contract';
-import { API_VERSIONS } from '@app/trainees/record';
 import { answerItem, renderTraineeAnswer, renderTraineeAnswers } from './trainee-answers';
 
 function traineeNamed(first_names: string, last_name: string, disabilities: Record<string, string> = {}): Trainee {

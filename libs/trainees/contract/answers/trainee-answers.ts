@@ -4,9 +4,8 @@
  * the single-trainee answer's trainee (with placements and degrees), whose leading bytes are also
  * the list item (the same fields, without placements and degrees; docs/DESIGN.md ruling 3).
  */
-import type { Trainee } from '@app/trainees/record';
+import { type Trainee, API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import { contractFor } from '../contract';
-import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 
 /** One version's answer of one trainee. */
 export interface TraineeAnswer {

@@ -7,11 +7,10 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { evolveAll } from '@app/trainees/decider';
-import { type Trainee } from '@app/trainees/record';
+import { type Trainee, API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import { EXAMPLE_DETAILS, exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { contractFor } from '../contract';
 import { openApiSchemas } from '../openapi/components';
-import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 
 function traineeWith(disabilities: Record<string, string>): Trainee {
   const state = evolveAll(exampleRegistration({ details: { ...EXAMPLE_DETAILS, disabilities } }));

@@ -9,9 +9,7 @@
  * real booleans. Placements and degrees are in single-trainee answers (`nested`) and left out of
  * list items (ruling 3).
  */
-import type { Degree, Placement } from '@app/trainees/record';
-import type { Trainee } from '@app/trainees/record';
-import type { ApiVersion } from '@app/trainees/record';
+import type { Degree, Placement, Trainee, ApiVersion } from '@app/trainees/record';
 
 import { DEGREE_FIELDS, fieldsOf, PLACEMENT_FIELDS, TRAINEE_FIELDS, type JsonSchema, type OutputField } from './output-fields';
 

@@ -1,5 +1,10 @@
-import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
-import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS, WITHDRAWAL_REASONS_MAX_ITEMS } from '@app/trainees/record';
+import {
+  API_VERSIONS,
+  type ApiVersion,
+  DEGREES_ATTRIBUTES_MAX_ITEMS,
+  PLACEMENTS_ATTRIBUTES_MAX_ITEMS,
+  WITHDRAWAL_REASONS_MAX_ITEMS,
+} from '@app/trainees/record';
 import { openApiSchemas } from './components';
 
 type Schema = { type?: unknown; maxItems?: number; properties?: Record<string, Schema>; items?: unknown };

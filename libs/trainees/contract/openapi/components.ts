@@ -5,14 +5,12 @@
  * type, format, enum and nullability; and the error bodies of docs/spec/trainee-records-api.md
  * "Errors" and docs/DESIGN.md ruling 4. JSON Schema 2020-12, as OpenAPI 3.1 uses it.
  */
-import { REFERENCE_LISTS } from '@app/trainees/record';
+import { REFERENCE_LISTS, type ApiVersion, DISABILITY_KEYS_MAX, JSON_BOUNDS_TEXT, TEXT_MAX_CHARS } from '@app/trainees/record';
 import { TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
 import { contractFor, type VersionContract } from '../contract';
-import type { ApiVersion } from '@app/trainees/record';
 import { degreeWire } from '../wire/degree.wire';
 import { DEFERRAL_WIRE, RECOMMENDATION_WIRE, withdrawalWireFor } from '../wire/lifecycle.wire';
 import { PLACEMENT_WIRE } from '../wire/placement.wire';
-import { DISABILITY_KEYS_MAX, JSON_BOUNDS_TEXT, TEXT_MAX_CHARS } from '@app/trainees/record';
 import { DISABILITY_KEY, traineeWire } from '../wire/trainee.wire';
 import type { JsonSchema, WireObject } from '../wire/wire-object';
 

@@ -24,8 +24,16 @@ import {
   type RequestData,
   type ValidationResult,
 } from '@app/trainees/decider';
-import { type Trainee, type Withdrawal } from '@app/trainees/record';
-import type { ApiVersion, DegreeInput, PlacementFields, PlacementInput, School, TraineeDetails } from '@app/trainees/record';
+import type {
+  Trainee,
+  Withdrawal,
+  ApiVersion,
+  DegreeInput,
+  PlacementFields,
+  PlacementInput,
+  School,
+  TraineeDetails,
+} from '@app/trainees/record';
 import { contractFor } from '../contract';
 import { NESTED_PLACEMENT_WIRE } from '../wire/placement.wire';
 

@@ -3,8 +3,7 @@
  * stored trainee with only what their record rules read, the context of each version, odd JSON
  * values, and a valid withdraw body's `data` in a version's names.
  */
-import type { Trainee, TraineeStatus } from '@app/trainees/record';
-import type { ApiVersion, Degree, Placement, TraineeDetails } from '@app/trainees/record';
+import type { Trainee, TraineeStatus, ApiVersion, Degree, Placement, TraineeDetails } from '@app/trainees/record';
 import type { BodyContext } from './bodies';
 
 /** The `created_at` and `updated_at` of every fixture row. */

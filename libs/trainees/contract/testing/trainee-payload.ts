@@ -1,5 +1,4 @@
-import { versionFieldName } from '@app/trainees/record';
-import type { ApiVersion } from '@app/trainees/record';
+import { versionFieldName, type ApiVersion } from '@app/trainees/record';
 
 /** The day the validation specs take as today. */
 export const TODAY = '2026-11-22';

@@ -24,12 +24,18 @@ import {
   parseIsoDateOrDateTime,
 } from '@app/trainees/decider';
 import { parseIsoDate } from '@app/calendar';
-import { REFERENCE_LISTS, type DeferralFields, type RecommendationFields, type WithdrawalFields } from '@app/trainees/record';
-import { versionFieldName } from '@app/trainees/record';
+import {
+  REFERENCE_LISTS,
+  type DeferralFields,
+  type RecommendationFields,
+  type WithdrawalFields,
+  versionFieldName,
+  type ApiVersion,
+  REASON_TEXT_MAX_CHARS,
+  WITHDRAWAL_REASONS_MAX_ITEMS,
+} from '@app/trainees/record';
 import { traineeRulesFor } from '../rules';
-import type { ApiVersion } from '@app/trainees/record';
 import { Holds, IsIsoDate, IsIsoDateOrDateTime, IsText, MaxChars, MaxItems, NonScalar, Required, textOf } from './constraints';
-import { REASON_TEXT_MAX_CHARS, WITHDRAWAL_REASONS_MAX_ITEMS } from '@app/trainees/record';
 import { isBlank } from './values';
 import { WireObject, wrap, type WireField } from './wire-object';
 

@@ -11,8 +11,8 @@ import type {
   RecommendationFields,
   TraineeFields,
   WithdrawalFields,
+  ApiVersion,
 } from '@app/trainees/record';
-import type { ApiVersion } from '@app/trainees/record';
 import { degreeWire } from './degree.wire';
 import { DEFERRAL_WIRE, RECOMMENDATION_WIRE, withdrawalFields, withdrawalWireFor } from './lifecycle.wire';
 import { PLACEMENT_WIRE } from './placement.wire';

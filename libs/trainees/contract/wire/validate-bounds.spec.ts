@@ -1,6 +1,4 @@
-import { versionFieldName } from '@app/trainees/record';
-import type { ApiVersion } from '@app/trainees/record';
-import { DISABILITY_KEYS_MAX, TEXT_MAX_CHARS } from '@app/trainees/record';
+import { versionFieldName, type ApiVersion, DISABILITY_KEYS_MAX, TEXT_MAX_CHARS } from '@app/trainees/record';
 import { echoValue } from './values';
 import { createBody, degreeBody } from '../testing/bodies';
 import { BOTH, payload, TODAY } from '../testing/trainee-payload';

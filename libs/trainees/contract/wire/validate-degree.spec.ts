@@ -1,6 +1,5 @@
 import { DEGREE_MESSAGES, MISSING_DATA_MESSAGE, degreeDuplicateKey, degreesEqualOnNonBlank } from '@app/trainees/decider';
-import { OTHER_UK_INSTITUTION_UUID, type DegreeInput } from '@app/trainees/record';
-import type { ApiVersion } from '@app/trainees/record';
+import { OTHER_UK_INSTITUTION_UUID, type DegreeInput, type ApiVersion } from '@app/trainees/record';
 import { parseGraduationYear } from './constraints';
 import { degreeBody, degreeUpdateBody } from '../testing/bodies';
 

@@ -1,6 +1,5 @@
 import { WITHDRAWAL_MESSAGES } from '@app/trainees/decider';
-import type { ApiVersion } from '@app/trainees/record';
-import { REASON_TEXT_MAX_CHARS, WITHDRAWAL_REASONS_MAX_ITEMS } from '@app/trainees/record';
+import { type ApiVersion, REASON_TEXT_MAX_CHARS, WITHDRAWAL_REASONS_MAX_ITEMS } from '@app/trainees/record';
 import { withdrawalBody, withdrawalReasonsOf } from '../testing/bodies';
 import { ctx25, ctx26, ctxOf, makeTrainee, VERSIONS, withdrawalData } from '../testing/lifecycle-fixtures';
 

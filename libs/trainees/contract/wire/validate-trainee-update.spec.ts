@@ -1,5 +1,4 @@
-import type { TraineeDetails } from '@app/trainees/record';
-import type { ApiVersion } from '@app/trainees/record';
+import type { TraineeDetails, ApiVersion } from '@app/trainees/record';
 import { createBody, updateBody } from '../testing/bodies';
 import { payload, TODAY } from '../testing/trainee-payload';
 

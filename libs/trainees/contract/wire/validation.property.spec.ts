@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import type { TraineeDetails } from '@app/trainees/record';
+import type { TraineeDetails, ApiVersion } from '@app/trainees/record';
 import type { ValidationResult } from '@app/trainees/decider';
-import type { ApiVersion } from '@app/trainees/record';
 import { payload } from '../testing/trainee-payload';
 import { createBody, degreeBody, degreeUpdateBody, placementBody, placementUpdateBody, updateBody } from '../testing/bodies';
 

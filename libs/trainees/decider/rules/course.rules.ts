@@ -6,8 +6,7 @@
  */
 import { startCycleOf } from '../academic-cycle';
 import { addYears, parseIsoDate, yearOf } from '@app/calendar';
-import type { RefLists } from '@app/trainees/record';
-import type { TraineeDetails } from '@app/trainees/record';
+import type { RefLists, TraineeDetails } from '@app/trainees/record';
 import { isBlank, type TraineeRecord } from './trainee-record';
 
 const PRIMARY_TEACHING = '100511';

@@ -13,9 +13,10 @@ import {
   fundingMethodExists,
   initiativesAvailableIn,
   routesWithFunding,
+  type FundingType,
+  type RefLists,
+  type TraineeDetails,
 } from '@app/trainees/record';
-import type { FundingType, RefLists } from '@app/trainees/record';
-import type { TraineeDetails } from '@app/trainees/record';
 import type { CourseFacts } from './course.rules';
 import { isBlank, type TraineeRecord } from './trainee-record';
 

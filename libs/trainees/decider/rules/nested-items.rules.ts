@@ -4,9 +4,8 @@
  * item is checked by the degree and placement rules (validate-degree.ts, validate-placement.ts),
  * its messages kept under `degrees_attributes[]`/`placements_attributes[]` and the item's index.
  */
-import type { DegreeInput, PlacementInput } from '@app/trainees/record';
+import type { DegreeInput, PlacementInput, PlacementFields } from '@app/trainees/record';
 import type { CourseFacts } from './course.rules';
-import type { PlacementFields } from '@app/trainees/record';
 import type { TraineeRecord } from './trainee-record';
 import { checkNestedDegree, degreeDuplicateKey } from './validate-degree';
 import { checkPlacement } from './validate-placement';

@@ -7,8 +7,7 @@
  * key holding null also means "not applicable", on update too, as the reference's key test has it.
  * Only the request's own keys are read, never the merged record.
  */
-import { isNotApplicableUrn } from '@app/trainees/record';
-import type { TraineeDetails } from '@app/trainees/record';
+import { isNotApplicableUrn, type TraineeDetails } from '@app/trainees/record';
 import type { TraineeRecord } from './trainee-record';
 
 /** The fields of the stored record that the school and partner keys give. */

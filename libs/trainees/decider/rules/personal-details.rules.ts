@@ -4,8 +4,7 @@
  * the identifiers stored as sent, and the derived ethnicity and disclosure values.
  */
 import { addYears } from '@app/calendar';
-import type { RefLists } from '@app/trainees/record';
-import type { TraineeDetails } from '@app/trainees/record';
+import type { RefLists, TraineeDetails } from '@app/trainees/record';
 import { squish, type TraineeRecord } from './trainee-record';
 
 /** The personal details as checked: what the stored record is built from once no rule failed. */

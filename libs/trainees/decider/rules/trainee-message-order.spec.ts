@@ -1,6 +1,5 @@
-import { catalogueEntry, type RefListName, type RefLists } from '@app/trainees/record';
+import { catalogueEntry, type RefListName, type RefLists, type TraineeFields } from '@app/trainees/record';
 import type { TraineeRules } from '../trainee.rules';
-import type { TraineeFields } from '@app/trainees/record';
 import { validateNewTrainee } from './validate-trainee';
 
 /**

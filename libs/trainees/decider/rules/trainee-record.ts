@@ -4,10 +4,8 @@
  * message list, with the few helpers every concern module (`*.rules.ts`) reads the record through,
  * so that "blank", "required" and "unknown code" mean one thing in all of them. Pure.
  */
-import type { RefListName, RefLists } from '@app/trainees/record';
-import type { School, TraineeDetails } from '@app/trainees/record';
+import type { RefListName, RefLists, School, TraineeDetails, TraineeFields } from '@app/trainees/record';
 import type { CodeBook, TraineeRules } from '../trainee.rules';
-import type { TraineeFields } from '@app/trainees/record';
 import type { MessageList, MessagePath } from './request-data';
 
 /** What the trainee rules need from outside: the version's rules, today, the schools the placements name. */

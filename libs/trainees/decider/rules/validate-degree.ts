@@ -5,10 +5,8 @@
  * their problems arrive with the fields. Pure and total.
  */
 import { yearOf } from '@app/calendar';
-import { OTHER_UK_INSTITUTION_UUID } from '@app/trainees/record';
-import type { DegreeInput } from '@app/trainees/record';
+import { OTHER_UK_INSTITUTION_UUID, type DegreeInput, type DegreeFields } from '@app/trainees/record';
 import type { TraineeRules } from '../trainee.rules';
-import type { DegreeFields } from '@app/trainees/record';
 import { MessageList, type InputProblem, type MessagePath } from './request-data';
 import type { ValidationResult } from './validation-result';
 

@@ -11,9 +11,15 @@
  * "ITT not yet started" check of a withdrawal) are not here: the state machine decides them.
  */
 import { parseIsoDate } from '@app/calendar';
-import { catalogueEntry, withdrawalReasonsFor } from '@app/trainees/record';
-import type { Trainee, Withdrawal } from '@app/trainees/record';
-import type { DeferralFields, RecommendationFields, WithdrawalFields } from '@app/trainees/record';
+import {
+  catalogueEntry,
+  withdrawalReasonsFor,
+  type Trainee,
+  type Withdrawal,
+  type DeferralFields,
+  type RecommendationFields,
+  type WithdrawalFields,
+} from '@app/trainees/record';
 import { MessageList, type InputProblem } from './request-data';
 import type { ValidationResult } from './validation-result';
 

@@ -4,9 +4,7 @@
  * URN's and the postcode's formats, JSON types) are the contract's (libs/trainees/contract). Pure
  * and total.
  */
-import { isNotApplicableUrn, notApplicableUrnLabel } from '@app/trainees/record';
-import type { PlacementInput, School } from '@app/trainees/record';
-import type { PlacementFields } from '@app/trainees/record';
+import { isNotApplicableUrn, notApplicableUrnLabel, type PlacementInput, type School, type PlacementFields } from '@app/trainees/record';
 import { MessageList, type InputProblem, type MessagePath } from './request-data';
 import type { ValidationResult } from './validation-result';
 

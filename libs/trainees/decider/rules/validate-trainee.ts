@@ -21,10 +21,9 @@
  * Those of the wire checks (values of the wrong JSON type, application_id,
  * pg_apprenticeship_start_date) are in libs/trainees/contract/wire/wire-fields.ts.
  */
-import type { DegreeInput, PlacementInput, TraineeDetails } from '@app/trainees/record';
+import type { DegreeInput, PlacementInput, TraineeDetails, TraineeFields } from '@app/trainees/record';
 import { checkCourse, courseDetailsOf, courseFactsOf, type CourseDetails } from './course.rules';
 import { checkFundingFields, checkFundingRules, fundingDetailsOf, type FundingDetails } from './funding.rules';
-import type { TraineeFields } from '@app/trainees/record';
 import { checkDegreesRequired, checkNestedDegrees, checkNestedPlacements } from './nested-items.rules';
 import { partnersOf, type PartnerDetails } from './partners.rules';
 import { checkPersonalDetails, personalDetailsOf, type PersonalDetails } from './personal-details.rules';

@@ -14,9 +14,8 @@ import type {
   UpdateTrainee,
   WithdrawTrainee,
 } from '../trainee.commands';
-import type { School } from '@app/trainees/record';
-import { requestData } from '../rules/request-data';
 import type {
+  School,
   DeferralFields,
   DegreeFields,
   PlacementFields,
@@ -24,6 +23,7 @@ import type {
   TraineeFields,
   WithdrawalFields,
 } from '@app/trainees/record';
+import { requestData } from '../rules/request-data';
 import { TRAINEE_FIELDS, testRules } from './trainee-fixtures';
 import { DEGREE_ID, NOW, PLACEMENT_ID, REGISTERED_AT, TRAINEE_ID, UKPRN } from './trainee-events';
 

@@ -1,4 +1,4 @@
-import type { Degree, Placement, TraineeDetails } from '@app/trainees/record';
+import type { Degree, Placement, TraineeDetails, TraineeStatus, Withdrawal } from '@app/trainees/record';
 import type {
   DegreeAdded,
   DegreeRemoved,
@@ -16,7 +16,6 @@ import type {
   TraineeWithdrawn,
   TrnIssued,
 } from '../trainee.events';
-import type { TraineeStatus, Withdrawal } from '@app/trainees/record';
 
 /**
  * Literal trainee events for the decider's specifications: the history of the example trainee of

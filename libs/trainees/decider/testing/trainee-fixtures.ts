@@ -1,6 +1,5 @@
-import { REFERENCE_LISTS, catalogueEntry, type RefListName, type RefLists } from '@app/trainees/record';
+import { REFERENCE_LISTS, catalogueEntry, type RefListName, type RefLists, type TraineeFields } from '@app/trainees/record';
 import type { TraineeRules } from '../trainee.rules';
-import type { TraineeFields } from '@app/trainees/record';
 
 /**
  * Trainee rules for the decider's own specifications: every code of the catalogue accepted, canonical

@@ -2,8 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { handleTraineeCommand, TRAINEE_WRITE_PORTS, type Caller, type TraineeWritePorts } from '@app/trainees/write';
 import { decide, type RequestData, type TraineeRules } from '@app/trainees/decider';
-import { type Trainee } from '@app/trainees/record';
-import type { DeferralFields } from '@app/trainees/record';
+import type { Trainee, DeferralFields } from '@app/trainees/record';
 
 /** POST …/defer as a command: the caller, the version's rules, the trainee id as sent and the checked body. */
 export class DeferTraineeCommand {

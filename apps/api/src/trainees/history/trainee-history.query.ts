@@ -7,12 +7,14 @@ import {
   traineeAsOf,
   traineeTimeline,
   type TimelineEntry,
+  findOwnTrainee,
+  TRAINEE_READ_MODEL,
+  type TraineeReadModel,
 } from '@app/trainees/read';
 import type { Caller } from '@app/trainees/write';
 import { NotFound, ValidationFailed } from '@app/trainees/decider';
 import { type Trainee } from '@app/trainees/record';
 import { EVENT_STORE, type EventStore } from '@app/event-sourcing';
-import { findOwnTrainee, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/trainees/read';
 
 /** The message of the 422 for a bad `as_of`. */
 export const INVALID_AS_OF = 'as_of is not a valid ISO 8601 instant';

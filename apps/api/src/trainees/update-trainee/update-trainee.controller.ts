@@ -4,8 +4,7 @@ import { Answers, IdParam, Operation, Writes } from '../../openapi/operation.dec
 import type { Caller } from '@app/trainees/write';
 import type { VersionContract } from '@app/trainees/contract';
 import type { RequestData } from '@app/trainees/decider';
-import type { Trainee } from '@app/trainees/record';
-import type { TraineeFields } from '@app/trainees/record';
+import type { Trainee, TraineeFields } from '@app/trainees/record';
 import { EnhancedErrorsInterceptor } from '../../errors/enhanced-errors.interceptor';
 import { ApiController } from '../../auth/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../auth/request-context';
