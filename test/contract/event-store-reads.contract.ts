@@ -62,6 +62,8 @@ export function describeEventStoreReadsContract(
           [`${prefix}b`, 2],
         ]);
         expect(await read(`${prefix}b`, 10)).toEqual([]);
+        // A cursor below the prefix (an earlier category) reads from the prefix's first stream.
+        expect(types(await read(`${run}trainee`, 100))).toEqual(['A0', 'A1', 'B0', 'B1', 'B2']);
         expect(types(await read(`${prefix}b`, 10, await store.headPosition()))).toEqual(['C0']);
         await expect(read(null, 0)).rejects.toThrow(RangeError);
       });

@@ -9,26 +9,41 @@ const COLUMNS = 'position, id, stream_id, revision, type, data, metadata';
  * on the index that `UNIQUE (stream_id, revision)` creates, so no sort is needed: the streams whose
  * id lies in `[prefix, prefix with its last character raised by one)` (binary collation), after the
  * cursor, with position ≤ the snapshot's. Both reads of one call run in one read transaction.
+ *
+ * The first read binds exactly one lower bound on `stream_id`: the prefix, or the cursor where it
+ * lies beyond the prefix. Given two (`stream_id > cursor AND stream_id >= prefix`), SQLite takes
+ * one of them as the start of the index range, and with an empty cursor it walked every stream
+ * below the prefix: a cost per call that grew with the whole log.
  */
 export class StreamScan {
-  private readonly first: Database.Statement<[string, string, string, number, number], RawEventRow>;
+  /** The first page from the prefix's first stream: `[prefix, upper)`. */
+  private readonly fromPrefix: Database.Statement<[string, string, number, number], RawEventRow>;
+  /** The first page after a cursor that lies at or beyond the prefix: `(cursor, upper)`. */
+  private readonly afterCursor: Database.Statement<[string, string, number, number], RawEventRow>;
   private readonly rest: Database.Statement<[string, number, number], RawEventRow>;
   private readonly read: Database.Transaction<(options: ReadStreamsOptions) => RawEventRow[]>;
 
   constructor(db: Database.Database) {
-    this.first = db
-      .prepare<[string, string, string, number, number], RawEventRow>(
-        `SELECT ${COLUMNS} FROM events WHERE stream_id > ? AND stream_id >= ? AND stream_id < ? AND position <= ?
-         ORDER BY stream_id, revision LIMIT ?`,
-      )
-      .raw(true);
+    const page = (lower: '>=' | '>') =>
+      db
+        .prepare<[string, string, number, number], RawEventRow>(
+          `SELECT ${COLUMNS} FROM events WHERE stream_id ${lower} ? AND stream_id < ? AND position <= ?
+           ORDER BY stream_id, revision LIMIT ?`,
+        )
+        .raw(true);
+    this.fromPrefix = page('>=');
+    this.afterCursor = page('>');
     this.rest = db
       .prepare<[string, number, number], RawEventRow>(
         `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision > ? AND position <= ? ORDER BY revision`,
       )
       .raw(true);
     this.read = db.transaction((o: ReadStreamsOptions) => {
-      const rows = this.first.all(o.afterStream ?? '', o.streamPrefix, upperBound(o.streamPrefix), o.toPosition, o.maxCount);
+      const upper = upperBound(o.streamPrefix);
+      const rows =
+        o.afterStream != null && o.afterStream >= o.streamPrefix
+          ? this.afterCursor.all(o.afterStream, upper, o.toPosition, o.maxCount)
+          : this.fromPrefix.all(o.streamPrefix, upper, o.toPosition, o.maxCount);
       if (rows.length < o.maxCount) return rows;
       // The page ended inside (or at the end of) its last stream: read that stream to its end.
       const last = rows[rows.length - 1];
