@@ -1,6 +1,6 @@
-import { openSqliteEventStore, SqliteReadModel, SqliteSchoolDirectory, SqliteWebhookOutbox } from '@app/stores/sqlite';
+import { openSqliteEventStore, ProjectionThread, SqliteReadModel, SqliteSchoolDirectory, SqliteWebhookOutbox } from '@app/stores/sqlite';
 import type { EventStore } from '@app/event-sourcing';
-import type { ReadModelStore } from '@app/runtime/projector';
+import type { ProjectorLogger, ReadModelStore } from '@app/runtime/projector';
 import type { SchoolDirectory } from '@app/schools';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
 import type { MongoReadModel } from '@app/stores/mongodb';
@@ -29,6 +29,12 @@ export interface Stores {
   mongo: MongoReadModel | null;
   /** Which backends were opened, for logs and health answers. */
   backends: { eventStore: 'sqlite' | 'eventstoredb'; readModel: 'sqlite' | 'mongodb' };
+  /**
+   * Where both stores are SQLite and a projection thread was asked for: the thread that writes the
+   * event log and the read models and projects (docs/DESIGN.md "The projection thread"); the
+   * event store above appends through it. Null otherwise.
+   */
+  projectionThread: ProjectionThread | null;
   close(): Promise<void>;
 }
 
@@ -38,6 +44,12 @@ export interface OpenStoresOptions {
   metrics?: Metrics | null;
   /** Where the event store's subscriptions log retries and stalls (pino-style: context, then message). */
   logger?: Pick<ContextLogger, 'info' | 'warn' | 'error'> | null;
+  /**
+   * Where both stores are SQLite: write and project in a thread of this process (the API's
+   * projector), with these attempts at an event before it is parked and this logger for its
+   * projector. Ignored for EventStoreDB or MongoDB.
+   */
+  projectionThread?: { maxAttempts: number; logger: ProjectorLogger } | null;
 }
 
 /** A backend named in the configuration could not be reached; the message says which and why. */
@@ -54,15 +66,21 @@ export class StoreUnavailable extends Error {}
 export async function openStores(config: StoreConfig, options: OpenStoresOptions = {}): Promise<Stores> {
   let eventStore: EventStore;
   const logger = options.logger;
+  const threaded = !!options.projectionThread && !config.eventStoreUrl && !config.mongodbUrl;
+  let thread: ProjectionThread | null = null;
   try {
-    eventStore = config.eventStoreUrl
-      ? (await import('@app/stores/eventstoredb')).openEventStoreDb(config.eventStoreUrl, {
-          // Subscriptions log their retries and stalls here (docs/DESIGN.md "Failures of the subscription").
-          logger: logger ? messageFirst(logger) : undefined,
-        })
-      : openSqliteEventStore(config.dataDir);
+    if (config.eventStoreUrl)
+      eventStore = (await import('@app/stores/eventstoredb')).openEventStoreDb(config.eventStoreUrl, {
+        // Subscriptions log their retries and stalls here (docs/DESIGN.md "Failures of the subscription").
+        logger: logger ? messageFirst(logger) : undefined,
+      });
+    else if (threaded) {
+      thread = new ProjectionThread({ dataDir: config.dataDir, ...options.projectionThread!, traced: tracingEnabled() });
+      eventStore = thread.eventStore;
+    } else eventStore = openSqliteEventStore(config.dataDir);
     await eventStore.headPosition();
   } catch (err) {
+    await thread?.close();
     throw new StoreUnavailable(
       config.eventStoreUrl
         ? `Cannot use EventStoreDB at EVENTSTORE_URL (${redact(config.eventStoreUrl)}): ${message(err)}`
@@ -76,7 +94,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     else readModel = SqliteReadModel.open(config.dataDir);
     await readModel.checkpoint();
   } catch (err) {
-    await eventStore.close();
+    await (thread ? thread.close() : eventStore.close());
     throw new StoreUnavailable(
       config.mongodbUrl
         ? `Cannot use MongoDB at MONGODB_URL (${redact(config.mongodbUrl)}): ${message(err)}`
@@ -91,10 +109,12 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     schools,
     mongo,
     backends: { eventStore: config.eventStoreUrl ? 'eventstoredb' : 'sqlite', readModel: config.mongodbUrl ? 'mongodb' : 'sqlite' },
+    projectionThread: thread,
     async close() {
       await schools.close();
       await readModel.close();
-      await eventStore.close();
+      // The thread stops its projector, flushes its writes and closes its connections, then this event store's.
+      await (thread ? thread.close() : eventStore.close());
     },
   };
 }

@@ -11,7 +11,7 @@ export {
   type ProjectionInfo,
   type ProjectionName,
 } from './projection-versions';
-export type { ProjectorOptions } from './projector-types';
+export type { ProjectorHandle, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
 export { PROJECTED_STREAMS, Projector } from './projector';
 export { assessReadiness, type Readiness } from './readiness';
 export { buildEmptyStore, buildStreams } from './stream-build';

@@ -23,6 +23,11 @@ export interface ProjectorOptions {
   /** Told of each batch stored: its events and how long the store took, in seconds (metrics and traces; must not throw). */
   onBatchStored?: (events: readonly RecordedEvent[], seconds: number) => void;
   /**
+   * Told each time the checkpoint moves (a batch applied, an event parked), after `onApplied`, as
+   * writers waiting for it are released (a projection thread tells the API's thread; must not throw).
+   */
+  onAdvanced?: (checkpoint: number) => void;
+  /**
    * Told once when the subscription ends with an error that subscribing again cannot cure
    * ({@link PermanentSubscriptionError}); the projector has stopped (state `failed`). The processes
    * exit non-zero on it, so their supervisor restarts them (docs/DESIGN.md "Failures of the
@@ -56,4 +61,24 @@ export interface ProjectorHealth {
   failure: ProjectorFailure | null;
   /** Events parked by this projector since it was created. */
   parked: number;
+}
+
+/**
+ * A projector as the process that runs it sees it, wherever it runs (in this thread, or in a
+ * projection thread): its checkpoint and health, catching up, starting and stopping, and waiting
+ * for a position (read-your-writes).
+ */
+export interface ProjectorHandle {
+  /** The position of the last event applied. */
+  readonly checkpoint: number;
+  /** True between `start()` and `stop()` while nothing fails. */
+  readonly live: boolean;
+  health(): ProjectorHealth;
+  /** Applies everything up to the head once; resolves with the checkpoint. */
+  catchUp(): Promise<number>;
+  /** Starts projecting live; resolves once subscribed. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Resolves true once every event up to `position` is applied, false after `timeoutMs`. */
+  waitFor(position: number, timeoutMs?: number): Promise<boolean>;
 }

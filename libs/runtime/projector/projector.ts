@@ -1,17 +1,10 @@
-import {
-  PermanentSubscriptionError,
-  type EventFilter,
-  type EventStore,
-  type ProjectionWaiter,
-  type RecordedEvent,
-  type Subscription,
-} from '@app/event-sourcing';
+import { PermanentSubscriptionError, type EventFilter, type EventStore, type RecordedEvent, type Subscription } from '@app/event-sourcing';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 import { TRAINEE_STREAM_PREFIX } from '@app/trainees/decider';
 import type { ProjectionStore } from './projection-store.port';
 import { errorMessage, keepsParkedEvents, parkedRecord } from './parked-events';
 import { buildEmptyStore } from './stream-build';
-import type { ProjectorFailure, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
+import type { ProjectorFailure, ProjectorHandle, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
 
 export type { ProjectorFailure, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
 
@@ -51,7 +44,7 @@ interface Waiter {
  *   before appending. Reads of that trainee stay at the document until the cause is fixed and
  *   the projection rebuilt (`admin projections rebuild`), whose swap forgets its parked events.
  */
-export class Projector implements ProjectionWaiter {
+export class Projector implements ProjectorHandle {
   private position = 0;
   private subscription: Subscription | null = null;
   private buffer: RecordedEvent[] = [];
@@ -339,6 +332,7 @@ export class Projector implements ProjectionWaiter {
 
   private advance(position: number): void {
     if (position > this.position) this.position = position;
+    this.options.onAdvanced?.(this.position);
     if (this.waiters.length === 0) return;
     const still: Waiter[] = [];
     for (const w of this.waiters) {

@@ -3,4 +3,4 @@ export { instrumentRegistry, registryProcessTracing } from './instrument-registr
 export { METRIC_FAMILIES, PROCESS_FAMILIES, type MetricFamily } from './metric-catalogue';
 export { startMetricsServer, type MetricsServer } from './metrics-server';
 export { Metrics, type ProcessRole } from './metrics';
-export { observeProjections, projectorHooks, webhookHooks } from './observe-projections';
+export { batchObserver, observeProjections, projectorHooks, tracedEvents, webhookHooks, type AppliedBatch } from './observe-projections';

@@ -1,6 +1,6 @@
 import { REGISTRY_PM_EVENT_TYPES, type RegistryProcessManager } from '@app/registry';
 import type { EventStore, RecordedEvent } from '@app/event-sourcing';
-import { keepsParkedEvents, LAG_COUNT_CAP, measureLag, type Projector, type ProjectorOptions } from '@app/runtime/projector';
+import { keepsParkedEvents, LAG_COUNT_CAP, measureLag, type ProjectorHandle, type ProjectorOptions } from '@app/runtime/projector';
 import { keepsRebuildRuns, type RebuildableStore } from '@app/runtime/rebuild';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
 import type { Metrics } from './metrics';
@@ -10,39 +10,62 @@ import { contextOf, tracer, tracingEnabled } from '@app/runtime/tracing';
 export interface ProjectionParts {
   eventStore: EventStore;
   readModel: unknown;
-  projector: Projector | null;
+  projector: ProjectorHandle | null;
   registryProcess: RegistryProcessManager | null;
   webhookOutbox: WebhookOutbox | null;
 }
 
 /**
- * The projector's hooks (docs/observability.md): with `metrics`, batch latency and events applied;
- * with tracing on, a span `projection.apply <type>` per event that carries a `traceparent`, child of
- * the span that appended it, spanning the store's write of its batch. None when both are off.
+ * A batch the projector stored: how many events, how long the store took (s), and the events' type
+ * and `traceparent` where tracing is on.
  */
-export function projectorHooks(metrics: Metrics | null): Pick<ProjectorOptions, 'onBatchStored'> {
+export interface AppliedBatch {
+  count: number;
+  seconds: number;
+  traced: readonly { type: string; traceparent: string }[];
+}
+
+/**
+ * What records a stored batch (docs/observability.md): with `metrics`, batch latency and events
+ * applied; with tracing on, a span `projection.apply <type>` per event that carries a
+ * `traceparent`, child of the span that appended it, spanning the store's write of its batch. Null
+ * when both are off (then a batch's events need not be looked at).
+ */
+export function batchObserver(metrics: Metrics | null): ((batch: AppliedBatch) => void) | null {
   const duration = metrics?.histogram('trainee_records_projector_batch_duration_seconds');
   const applied = metrics?.counter('trainee_records_projector_events_applied_total');
   const traced = tracingEnabled();
-  if (!metrics && !traced) return {};
-  return {
-    onBatchStored: (events, seconds) => {
-      duration?.observe(seconds);
-      applied?.inc(events.length);
-      if (traced) traceApplied(events, seconds);
-    },
+  if (!metrics && !traced) return null;
+  return ({ count, seconds, traced: spans }) => {
+    duration?.observe(seconds);
+    applied?.inc(count);
+    if (traced) traceApplied(spans, count, seconds);
   };
 }
 
-/** One span per event with a `traceparent`, from the batch's start to now. */
-function traceApplied(events: readonly RecordedEvent[], seconds: number): void {
+/** The events of a batch that carry a `traceparent`, with their type (what {@link AppliedBatch} keeps of them). */
+export function tracedEvents(events: readonly RecordedEvent[]): AppliedBatch['traced'] {
+  const out: { type: string; traceparent: string }[] = [];
+  for (const e of events) if (typeof e.metadata.traceparent === 'string') out.push({ type: e.type, traceparent: e.metadata.traceparent });
+  return out;
+}
+
+/** The projector's hooks of an in-thread projector: each stored batch to {@link batchObserver}. None when it records nothing. */
+export function projectorHooks(metrics: Metrics | null): Pick<ProjectorOptions, 'onBatchStored'> {
+  const observe = batchObserver(metrics);
+  if (!observe) return {};
+  const traced = tracingEnabled();
+  return { onBatchStored: (events, seconds) => observe({ count: events.length, seconds, traced: traced ? tracedEvents(events) : [] }) };
+}
+
+/** One span per traced event, from the batch's start to now. */
+function traceApplied(events: AppliedBatch['traced'], batchSize: number, seconds: number): void {
   const end = Date.now();
   const startTime = end - seconds * 1000;
   for (const event of events) {
-    if (typeof event.metadata.traceparent !== 'string') continue;
-    const span = tracer.startSpan(`projection.apply ${event.type}`, { startTime }, contextOf(event.metadata.traceparent));
+    const span = tracer.startSpan(`projection.apply ${event.type}`, { startTime }, contextOf(event.traceparent));
     span.setAttribute('trainee_records.event_type', event.type);
-    span.setAttribute('trainee_records.batch_size', events.length);
+    span.setAttribute('trainee_records.batch_size', batchSize);
     span.end(end);
   }
 }

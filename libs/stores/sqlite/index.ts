@@ -4,3 +4,4 @@ export { TRAINEE_INDEX_COLUMNS } from './read-models/trainee-tables';
 export { SqliteIdempotencyStore } from './sqlite-idempotency-store';
 export { SqliteSchoolDirectory } from './sqlite-school-directory';
 export { SqliteWebhookOutbox } from './sqlite-webhook-outbox';
+export { ProjectionThread, type ProjectionThreadOptions, type ThreadApplied } from './projection-thread/projection-thread';

@@ -13,9 +13,17 @@ import {
 } from '@app/runtime/process';
 import { openWebhookOutbox, type Stores } from '@app/stores';
 import { inSpan, tracingEnabled } from '@app/runtime/tracing';
-import { observeProjections, projectorHooks } from '@app/runtime/telemetry';
+import { batchObserver, observeProjections, projectorHooks } from '@app/runtime/telemetry';
 import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
-import { assessReadiness, CheckpointWaiter, measureLag, Projector, type ProjectionInfo, type Readiness } from '@app/runtime/projector';
+import {
+  assessReadiness,
+  CheckpointWaiter,
+  measureLag,
+  Projector,
+  type ProjectionInfo,
+  type ProjectorHandle,
+  type Readiness,
+} from '@app/runtime/projector';
 import type { RebuildableStore } from '@app/runtime/rebuild';
 import { LOGGER, METRICS, STORES } from './tokens';
 import { CachedTokens } from '../auth/token-cache';
@@ -23,9 +31,11 @@ import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 
 /**
  * The projections behind the API (docs/DESIGN.md "Read models"). With `PROJECTOR=in-process` the
- * projector and the registry process manager run here (catch-up at start, then live) and writes
- * wait for the projector; with `external` a projector process keeps the read models and writes
- * wait for the stored checkpoint (read-your-writes either way, docs/DESIGN.md property 1). A wait
+ * projector and the registry process manager run in this process (catch-up at start, then live)
+ * and writes wait for the projector: on the embedded stores the projector runs in the projection
+ * thread, which also writes the log (docs/DESIGN.md "The projection thread"), elsewhere in this
+ * thread. With `external` a projector process keeps the read models and writes wait for the stored
+ * checkpoint (read-your-writes either way, docs/DESIGN.md property 1). A wait
  * that times out is logged at error and keeps `/readyz` not ready until the checkpoint reaches the
  * write (docs/operations.md "Health"); the write itself is durable and answers as usual. In-process,
  * the webhook dispatcher runs here too (docs/change-feed.md "Webhooks"). Stops them and closes the
@@ -33,8 +43,11 @@ import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
  */
 @Injectable()
 export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicationShutdown {
-  /** The in-process projector, or null when a projector process runs (`PROJECTOR=external`). */
-  readonly projector: Projector | null;
+  /**
+   * The in-process projector (in the projection thread on the embedded stores), or null when a
+   * projector process runs (`PROJECTOR=external`).
+   */
+  readonly projector: ProjectorHandle | null;
   private readonly registryProcess: RegistryProcessManager | null;
   private readonly waiter: ProjectionWaiter;
   /** How long a write waits for its projection before answering anyway, in ms (10 s; tests shorten it). */
@@ -52,21 +65,34 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     @Inject(METRICS) private readonly metrics: ProcessMetrics | null,
   ) {
     const inProcess = config.projector === 'in-process';
-    this.projector = inProcess
-      ? new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
-          maxAttempts: config.projectorMaxAttempts,
-          ...projectorHooks(metrics?.metrics ?? null),
-          // The subscription cannot go on: exit 1, so the supervisor restarts the process (docs/DESIGN.md
-          // "Failures of the subscription").
-          onFatal: (error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error),
-          // A token issued, revoked or used: the next request looks it up again.
-          onApplied: (events) => {
-            if (events.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))) tokens.invalidate();
-            // New changes in the feed: the webhook dispatcher looks now rather than at its next poll.
-            this.webhooks?.dispatcher.wake();
-          },
-        })
-      : null;
+    // A token issued, revoked or used: the next request looks it up again. New changes in the feed:
+    // the webhook dispatcher looks now rather than at its next poll.
+    const applied = (providerEvents: boolean) => {
+      if (providerEvents) tokens.invalidate();
+      this.webhooks?.dispatcher.wake();
+    };
+    // The subscription cannot go on: exit 1, so the supervisor restarts the process (docs/DESIGN.md
+    // "Failures of the subscription").
+    const fatal = (error: Error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error);
+    const thread = inProcess ? stores.projectionThread : null;
+    if (thread) {
+      const observe = batchObserver(metrics?.metrics ?? null);
+      thread.onApplied((batch) => {
+        observe?.(batch);
+        applied(batch.providerEvents);
+      });
+      thread.onFatal(fatal);
+    }
+    this.projector = thread
+      ? thread
+      : inProcess
+        ? new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
+            maxAttempts: config.projectorMaxAttempts,
+            ...projectorHooks(metrics?.metrics ?? null),
+            onFatal: fatal,
+            onApplied: (events) => applied(events.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))),
+          })
+        : null;
     this.registryProcess = inProcess ? createRegistryProcess(config, stores, logger, metrics?.metrics ?? null) : null;
     if (inProcess && !this.registryProcess) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
     this.waiter = this.projector ?? new CheckpointWaiter(stores.readModel);

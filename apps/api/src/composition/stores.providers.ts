@@ -2,7 +2,7 @@ import type { Provider } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { KeyedLock, EVENT_STORE } from '@app/event-sourcing';
 import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
-import { APP_CONFIG, type AppConfig, type ProcessMetrics } from '@app/runtime/process';
+import { APP_CONFIG, messageFirst, type AppConfig, type ProcessMetrics } from '@app/runtime/process';
 import { openStores, type Stores } from '@app/stores';
 import { CHANGE_FEED } from '@app/changes';
 import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
@@ -28,8 +28,13 @@ export function storeProviders(): Provider[] {
     {
       provide: STORES,
       useFactory: async (config: AppConfig, logger: Logger, metrics: ProcessMetrics | null) => {
-        const stores = await openStores(config, { metrics: metrics?.metrics, logger });
-        logger.info({ backends: stores.backends, projector: config.projector }, 'stores open');
+        // In-process on the embedded stores, the projector runs in a thread of this process, the one
+        // writer of the log and the read models (docs/DESIGN.md "The projection thread").
+        const projectionThread =
+          config.projector === 'in-process' ? { maxAttempts: config.projectorMaxAttempts, logger: messageFirst(logger) } : null;
+        const stores = await openStores(config, { metrics: metrics?.metrics, logger, projectionThread });
+        const projector = stores.projectionThread ? 'thread' : config.projector;
+        logger.info({ backends: stores.backends, projector }, 'stores open');
         return stores;
       },
       inject: [APP_CONFIG, LOGGER, METRICS],

@@ -35,6 +35,7 @@ import {
   WrongExpectedVersionError,
 } from '@app/event-sourcing';
 import { appendSignals, SqliteSubscription } from './sqlite-subscription';
+import { FilteredReads } from './filtered-reads';
 import { StreamScan } from './stream-scan';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 import {
@@ -65,6 +66,12 @@ export interface SqliteEventStoreOptions {
    * a process crash only and is faster.
    */
   synchronous?: 'full' | 'normal';
+  /**
+   * Where appends are committed, when not on this connection: the writer of a projection thread
+   * (`ProjectionThread`), which commits the checked and serialized units of work in its own group
+   * commits and answers their outcomes. This connection then only reads.
+   */
+  appendThrough?: (unit: QueuedWrite[]) => Promise<AppendOutcome[]>;
 }
 
 /** Default number of events one `readAll` call returns (port: {@link ReadAllOptions.maxCount}). */
@@ -86,7 +93,8 @@ interface ExistingIdRow {
   position: number;
 }
 
-interface AppendOutcome {
+/** What one append of a unit of work did: its result, and whether it wrote (false for an idempotent retry). */
+export interface AppendOutcome {
   result: AppendResult;
   written: boolean;
 }
@@ -104,8 +112,8 @@ export class SqliteEventStore implements EventStore {
   /** The database file's real path; null for an in-memory store. */
   readonly file: string | null;
   private readonly pollIntervalMs: number;
+  private readonly appendThrough: SqliteEventStoreOptions['appendThrough'];
   private readonly subscriptions = new Set<SqliteSubscription>();
-  private readonly filteredStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
   private closed = false;
 
   private readonly insertEvent: Database.Statement<unknown[]>;
@@ -116,6 +124,7 @@ export class SqliteEventStore implements EventStore {
   private readonly selectAll: Database.Statement<[number, number], EventRow>;
   private readonly selectHead: Database.Statement<[], { head: number | null }>;
   private readonly streamScan: StreamScan;
+  private readonly filtered: FilteredReads;
   /** Appends: a unit is one append, or the writes of one all-or-nothing multi-stream append. */
   private readonly appends: GroupCommit<QueuedWrite[], AppendOutcome[]>;
   private readonly snapshotTransaction: Database.Transaction<
@@ -134,6 +143,7 @@ export class SqliteEventStore implements EventStore {
     }
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     this.pollIntervalMs = pollIntervalMs;
+    this.appendThrough = options.appendThrough;
 
     const inMemory = options.filename === ':memory:' || options.filename === '';
     this.db = new Database(options.filename, { timeout: busyTimeoutMs });
@@ -169,6 +179,7 @@ export class SqliteEventStore implements EventStore {
     this.selectAll = this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.selectHead = this.db.prepare('SELECT MAX(position) AS head FROM events');
     this.streamScan = new StreamScan(this.db);
+    this.filtered = new FilteredReads(this.db, COLUMNS);
     this.appends = new GroupCommit(
       this.db,
       (writes: QueuedWrite[]) => {
@@ -207,7 +218,7 @@ export class SqliteEventStore implements EventStore {
    */
   async appendToStream(streamId: string, events: EventData[], options: AppendOptions = {}): Promise<AppendResult> {
     this.assertOpen();
-    const [outcome] = await this.appends.submit([checkedWrite({ streamId, events, options })]);
+    const [outcome] = await this.submit([checkedWrite({ streamId, events, options })]);
     return outcome.result;
   }
 
@@ -219,8 +230,29 @@ export class SqliteEventStore implements EventStore {
   async appendToStreams(writes: StreamWrite[]): Promise<AppendResult[]> {
     this.assertOpen();
     if (!Array.isArray(writes)) throw new TypeError('writes must be an array');
-    const outcomes = await this.appends.submit(writes.map(checkedWrite));
+    const outcomes = await this.submit(writes.map(checkedWrite));
     return outcomes.map((o) => o.result);
+  }
+
+  /**
+   * Commits checked units of work on this connection, each unit all-or-nothing, the units of one
+   * turn of the event loop in one group commit (as {@link appendToStream} does); resolves with each
+   * unit's outcomes, or rejects with the error of the first unit that failed (the others of the
+   * group still commit). What a projection thread's writer runs for the appends posted to it.
+   */
+  appendWrites(unit: QueuedWrite[]): Promise<AppendOutcome[]> {
+    this.assertOpen();
+    return this.appends.submit(unit);
+  }
+
+  /** Wakes this store's live subscriptions: another connection of this process committed appends (a projection thread's writer). */
+  signalAppended(): void {
+    appendSignals.emit(this.key);
+  }
+
+  /** A unit of work committed here, or by the writer appends go through. */
+  private submit(unit: QueuedWrite[]): Promise<AppendOutcome[]> {
+    return this.appendThrough ? this.appendThrough(unit) : this.appends.submit(unit);
   }
 
   /**
@@ -337,33 +369,10 @@ export class SqliteEventStore implements EventStore {
   }
 
   private readAllNow(fromPosition: number, maxCount: number, filter: EventFilter | undefined): RecordedEvent[] {
-    const prefixes = filter?.streamPrefixes ?? [];
-    const types = filter?.eventTypes ?? [];
-    if (prefixes.length === 0 && types.length === 0) {
+    if ((filter?.streamPrefixes?.length ?? 0) === 0 && (filter?.eventTypes?.length ?? 0) === 0) {
       return this.selectAll.all(fromPosition, maxCount).map(toRecordedEvent);
     }
-    const params: unknown[] = [fromPosition];
-    for (const prefix of prefixes) params.push(prefix, prefix);
-    params.push(...types, maxCount);
-    return this.filteredStatement(prefixes.length, types.length)
-      .all(...params)
-      .map(toRecordedEvent);
-  }
-
-  /** A cached statement for a filter with this many stream prefixes and event types. */
-  private filteredStatement(prefixCount: number, typeCount: number): Database.Statement<unknown[], EventRow> {
-    const cacheKey = `${prefixCount}:${typeCount}`;
-    let statement = this.filteredStatements.get(cacheKey);
-    if (statement === undefined) {
-      // substr/length rather than LIKE: LIKE is case-insensitive and treats % and _ as wildcards.
-      const conditions = Array.from({ length: prefixCount }, () => 'substr(stream_id, 1, length(?)) = ?');
-      if (typeCount > 0) conditions.push(`type IN (${Array.from({ length: typeCount }, () => '?').join(', ')})`);
-      statement = this.db.prepare<unknown[], EventRow>(
-        `SELECT ${COLUMNS} FROM events WHERE position > ? AND (${conditions.join(' OR ')}) ORDER BY position LIMIT ?`,
-      );
-      this.filteredStatements.set(cacheKey, statement);
-    }
-    return statement;
+    return this.filtered.read(fromPosition, maxCount, filter!).map(toRecordedEvent);
   }
 
   private assertOpen(): void {

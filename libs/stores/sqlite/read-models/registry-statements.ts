@@ -30,6 +30,12 @@ export function registryStatements(db: Database.Database) {
       INSERT INTO projection_checkpoints (name, position, version, updated_at) VALUES (?, ?, ?, ?)
       ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position), updated_at = excluded.updated_at`),
     registry: db.prepare<[], RegistryRow>(`SELECT name, version, store, rebuilding FROM projection_registry`),
+    /** The registry as one string: equal strings, equal registries (one row out, no object per projection). */
+    registryKey: db
+      .prepare<[], string>(
+        `SELECT group_concat(name || ':' || version || ':' || store || ':' || IFNULL(rebuilding, ''), ',') FROM projection_registry`,
+      )
+      .pluck(),
     register: db.prepare(
       `INSERT INTO projection_registry (name, version, store, rebuilding, updated_at) VALUES (?, ?, ?, NULL, ?) ON CONFLICT (name) DO NOTHING`,
     ),

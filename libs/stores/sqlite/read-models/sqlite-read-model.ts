@@ -58,6 +58,8 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   private readonly tablesByStore = { trainees: new Map<string, TraineeTables>(), providers: new Map<string, ProviderTables>() };
   private active!: Tables;
   private registry: RegistryRow[] = [];
+  /** The registry as {@link registryStatements}' `registryKey` last read it. */
+  private registryKey = '';
   private seenDataVersion = -1;
   private readonly streamBuildOptions: { workerFromPosition: number } | undefined;
 
@@ -110,6 +112,10 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     const version = this.stmts.dataVersion.get() as number;
     if (mode !== 'force' && version === this.seenDataVersion && this.active) return this.active;
     this.seenDataVersion = version;
+    // Most commits (a projection thread's batches) leave the registry as it was: keep the tables then.
+    const key = this.stmts.registryKey.get() ?? '';
+    if (mode !== 'force' && key === this.registryKey && this.active) return this.active;
+    this.registryKey = key;
     this.registry = this.stmts.registry.all();
     const store = (name: ProjectionName) => this.registry.find((r) => r.name === name)!.store;
     this.active = { trainees: this.traineeTables(store('trainees')), providers: this.providerTables(store('providers')) };

@@ -1,0 +1,89 @@
+/**
+ * What the API's thread and its projection thread say to each other (docs/DESIGN.md "The
+ * projection thread"): plain data, as `postMessage` copies it.
+ */
+import { IdempotencyConflictError, WrongExpectedVersionError, type ExpectedRevision } from '@app/event-sourcing';
+import type { ProjectorHealth } from '@app/runtime/projector';
+import type { QueuedWrite } from '../event-log/sqlite-rows';
+import type { AppendOutcome } from '../event-log/sqlite-event-store';
+
+/** What the projection thread is started with (`workerData`). */
+export interface ProjectionThreadJob {
+  dataDir: string;
+  /** Attempts at one event before the projector parks it (PROJECTOR_MAX_ATTEMPTS). */
+  maxAttempts: number;
+  /** Whether to send each applied batch's events' type and `traceparent` (tracing is on in the API's thread). */
+  traced: boolean;
+}
+
+/** A message to the projection thread. */
+export type ToThread =
+  | { type: 'append'; id: number; units: QueuedWrite[][] }
+  | { type: 'catch-up'; id: number }
+  | { type: 'start'; id: number }
+  /** Stops projecting (the thread goes on committing appends); `start` resumes. */
+  | { type: 'stop'; id: number }
+  /** Stops projecting, closes the thread's connections and ends the thread. */
+  | { type: 'close'; id: number };
+
+/** An error as it crosses threads: its class (by name), message and the fields the API reads. */
+export interface CarriedError {
+  name: string;
+  message: string;
+  streamId?: string;
+  expected?: ExpectedRevision;
+  actual?: number | 'no_stream';
+  eventId?: string;
+  code?: string;
+}
+
+/** The outcome of one unit of work of an `append` message. */
+export type UnitOutcome = { ok: true; outcomes: AppendOutcome[] } | { ok: false; error: CarriedError };
+
+/** A message from the projection thread. */
+export type FromThread =
+  | { type: 'appended'; id: number; units: UnitOutcome[] }
+  | { type: 'done'; id: number; checkpoint: number; health: ProjectorHealth }
+  | { type: 'failed'; id: number; error: CarriedError }
+  | {
+      type: 'applied';
+      checkpoint: number;
+      events: number;
+      seconds: number;
+      /** A provider stream's event was applied (tokens issued, revoked or used). */
+      providerEvents: boolean;
+      /** The applied events' type and `traceparent`, where tracing is on. */
+      traced: { type: string; traceparent: string }[];
+      health: ProjectorHealth;
+    }
+  | { type: 'health'; health: ProjectorHealth }
+  /** The writer committed appends: the API's thread wakes its subscriptions. */
+  | { type: 'committed' }
+  | { type: 'log'; level: 'error' | 'warn'; message: string; context?: Record<string, unknown> }
+  | { type: 'fatal'; error: CarriedError };
+
+/** `error` as plain data. */
+export function carry(error: unknown): CarriedError {
+  if (error instanceof WrongExpectedVersionError)
+    return { name: error.name, message: error.message, streamId: error.streamId, expected: error.expected, actual: error.actual };
+  if (error instanceof IdempotencyConflictError)
+    return { name: error.name, message: error.message, streamId: error.streamId, eventId: error.eventId };
+  if (error instanceof Error) return { name: error.name, message: error.message, code: (error as { code?: string }).code };
+  return { name: 'Error', message: String(error) };
+}
+
+/** The error a {@link CarriedError} stands for: the event store port's own classes where it was one. */
+export function revive(carried: CarriedError): Error {
+  if (carried.name === 'WrongExpectedVersionError')
+    return new WrongExpectedVersionError(carried.streamId!, carried.expected!, carried.actual!);
+  if (carried.name === 'IdempotencyConflictError') return new IdempotencyConflictError(carried.streamId!, carried.eventId!);
+  const error =
+    carried.name === 'TypeError'
+      ? new TypeError(carried.message)
+      : carried.name === 'RangeError'
+        ? new RangeError(carried.message)
+        : new Error(carried.message);
+  if (carried.name !== 'TypeError' && carried.name !== 'RangeError') error.name = carried.name;
+  if (carried.code) (error as Error & { code?: string }).code = carried.code;
+  return error;
+}

@@ -1,0 +1,80 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { newEventId, toEventData, WrongExpectedVersionError } from '@app/event-sourcing';
+import { traineeStreamId } from '@app/trainees/decider';
+import { exampleRegistration, traineeUpdated, TRAINEE_ID, UKPRN } from '@app/trainees/decider/testing/trainee-events';
+import { SqliteReadModel } from '../read-models/sqlite-read-model';
+import { ProjectionThread } from './projection-thread';
+
+const AT = '2026-01-01T00:00:00.000Z';
+const QUIET = { error: () => undefined, warn: () => undefined };
+
+describe('ProjectionThread (docs/DESIGN.md "The projection thread")', () => {
+  let dir: string;
+  let thread: ProjectionThread;
+  let reads: SqliteReadModel;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'projection-thread-'));
+    thread = new ProjectionThread({ dataDir: dir, maxAttempts: 2, logger: QUIET });
+    await thread.start();
+    reads = SqliteReadModel.open(dir);
+  }, 30_000);
+
+  afterEach(async () => {
+    reads.close();
+    await thread.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('commits an append in the thread, projects it there, and releases the writer waiting for it', async () => {
+    const appended = await thread.eventStore.appendToStream(
+      traineeStreamId(TRAINEE_ID),
+      toEventData(exampleRegistration(), { occurredAt: AT }, newEventId),
+      { expectedRevision: 'no_stream' },
+    );
+    expect(appended.nextExpectedRevision).toBe(3);
+    expect(await thread.waitFor(appended.position)).toBe(true);
+    expect(thread.checkpoint).toBeGreaterThanOrEqual(appended.position);
+    expect(thread.health().state).toBe('live');
+    expect((await reads.getTraineeSnapshot(TRAINEE_ID))?.revision).toBe(3);
+    expect((await thread.eventStore.readStream(traineeStreamId(TRAINEE_ID))).map((e) => e.type)).toEqual([
+      'TraineeRegistered',
+      'PlacementAdded',
+      'DegreeAdded',
+      'TraineeSubmittedForTrn',
+    ]);
+  });
+
+  it('carries the store’s errors back as the port’s own classes, and commits the other appends of the group', async () => {
+    const stream = traineeStreamId(TRAINEE_ID);
+    await thread.eventStore.appendToStream(stream, toEventData(exampleRegistration(), { occurredAt: AT }, newEventId));
+    const update = () => toEventData([traineeUpdated({ changes: { middle_names: 'Ann' } })], { occurredAt: AT }, newEventId);
+    const [stale, fresh] = await Promise.allSettled([
+      thread.eventStore.appendToStream(stream, update(), { expectedRevision: 0 }),
+      thread.eventStore.appendToStream(stream, update(), { expectedRevision: 3 }),
+    ]);
+    expect(stale.status).toBe('rejected');
+    const error = (stale as PromiseRejectedResult).reason as WrongExpectedVersionError;
+    expect(error).toBeInstanceOf(WrongExpectedVersionError);
+    expect([error.streamId, error.expected]).toEqual([stream, 0]);
+    expect(fresh.status).toBe('fulfilled');
+  });
+
+  it('wakes the API thread’s own subscriptions on each commit of the thread', async () => {
+    const sub = thread.eventStore.subscribeToAll({ fromPosition: 0 });
+    const iterator = sub[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await thread.eventStore.appendToStream(`provider-${UKPRN}`, [
+      { id: newEventId(), type: 'Probe', data: {}, metadata: { schemaVersion: 1, occurredAt: AT } },
+    ]);
+    const { value } = await first;
+    expect(value?.type).toBe('Probe');
+    await sub.unsubscribe();
+  });
+
+  it('answers waiters of a position it never reaches with false after the timeout', async () => {
+    expect(await thread.waitFor(10_000, 20)).toBe(false);
+  });
+});

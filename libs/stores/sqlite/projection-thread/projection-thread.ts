@@ -1,0 +1,274 @@
+/**
+ * The API's projection thread on the embedded stores (docs/DESIGN.md "The projection thread"),
+ * seen from the API's thread: a worker thread that is the one writer of the event log and of the
+ * read models (projection-thread.worker.ts). The API's thread keeps HTTP, the wire checks, the
+ * decider and every read; its event store ({@link eventStore}) reads on its own connection and
+ * posts each append, checked and serialized, to the thread, which commits it in its next group
+ * commit and projects it. Writers wait for their position by a message from the thread, never by
+ * polling. So the disk's sync and the projection (folding, rendering each version's answer,
+ * writing the read models) run on the second core.
+ */
+import { extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { AppliedBatch } from '@app/runtime/telemetry';
+import type { ProjectorHandle, ProjectorHealth, ProjectorLogger } from '@app/runtime/projector';
+import { openSqliteEventStore, type AppendOutcome, type SqliteEventStore } from '../event-log/sqlite-event-store';
+import type { QueuedWrite } from '../event-log/sqlite-rows';
+import { revive, type FromThread, type ProjectionThreadJob, type ToThread } from './messages';
+
+/** How the thread is run and what the API's thread is told. */
+export interface ProjectionThreadOptions {
+  dataDir: string;
+  /** Attempts at one event before it is parked (PROJECTOR_MAX_ATTEMPTS). */
+  maxAttempts: number;
+  /** Where the thread's projector logs (its messages are carried over). */
+  logger: ProjectorLogger;
+  /** Whether tracing is on: each applied batch then carries its events' type and `traceparent`. */
+  traced?: boolean;
+}
+
+/** The batches the thread stored since its checkpoint last moved, and whether a provider's event was among them. */
+export type ThreadApplied = AppliedBatch & { providerEvents: boolean };
+
+interface Waiter {
+  position: number;
+  resolve: (reached: boolean) => void;
+  timer: NodeJS.Timeout;
+}
+
+interface Pending<T> {
+  resolve: (value: T) => void;
+  reject: (error: Error) => void;
+}
+
+/** The projection thread, its event store and its projector's state as the API's thread sees them. */
+export class ProjectionThread implements ProjectorHandle {
+  /** The event store of the API's thread: reads here, appends through the thread. */
+  readonly eventStore: SqliteEventStore;
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly requests = new Map<number, Pending<number>>();
+  private readonly appends = new Map<number, Pending<AppendOutcome[]>[]>();
+  private queued: { unit: QueuedWrite[]; pending: Pending<AppendOutcome[]> }[] = [];
+  private scheduled = false;
+  private position = 0;
+  private lastHealth: ProjectorHealth = { state: 'stopped', checkpoint: 0, failure: null, parked: 0 };
+  private waiters: Waiter[] = [];
+  private exited: Promise<void>;
+  private closed = false;
+  private readonly appliedListeners: ((applied: ThreadApplied) => void)[] = [];
+  private readonly fatalListeners: ((error: Error) => void)[] = [];
+
+  /** Starts the thread on `options.dataDir` (its projector not yet live: see {@link start}). */
+  constructor(private readonly options: ProjectionThreadOptions) {
+    this.worker = startWorker({ dataDir: options.dataDir, maxAttempts: options.maxAttempts, traced: options.traced ?? false });
+    this.eventStore = openSqliteEventStore(options.dataDir, { appendThrough: (unit) => this.append(unit) });
+    this.worker.on('message', (message: FromThread) => this.receive(message));
+    this.worker.on('error', (error) => this.died(error));
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+  }
+
+  get checkpoint(): number {
+    return this.position;
+  }
+
+  get live(): boolean {
+    return this.health().state === 'live';
+  }
+
+  health(): ProjectorHealth {
+    return { ...this.lastHealth, checkpoint: this.position };
+  }
+
+  /** Applies everything up to the head once, in the thread; resolves with the checkpoint. */
+  catchUp(): Promise<number> {
+    return this.request({ type: 'catch-up', id: this.nextId++ });
+  }
+
+  /**
+   * Tells `listener` of the batches stored each time the checkpoint moves: how many events, the
+   * store's time (s), the traced events (where `traced`), whether a provider's event was among them.
+   */
+  onApplied(listener: (applied: ThreadApplied) => void): void {
+    this.appliedListeners.push(listener);
+  }
+
+  /** Tells `listener` once when the thread's projector cannot go on (its subscription ended for good) or the thread died. */
+  onFatal(listener: (error: Error) => void): void {
+    this.fatalListeners.push(listener);
+  }
+
+  /** Catches up, then projects live in the thread; resolves once subscribed. */
+  async start(): Promise<void> {
+    await this.request({ type: 'start', id: this.nextId++ });
+  }
+
+  /** Stops the thread's projector (appends still commit); {@link start} resumes it. */
+  async stop(): Promise<void> {
+    if (this.closed) return;
+    await this.request({ type: 'stop', id: this.nextId++ });
+  }
+
+  /** Stops the thread's projector, closes its connections, ends the thread and closes this event store. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.request({ type: 'close', id: this.nextId++ }).catch(() => undefined);
+    await Promise.race([this.exited, new Promise((r) => setTimeout(r, STOP_TIMEOUT_MS).unref())]);
+    await this.worker.terminate();
+    await this.eventStore.close();
+    for (const w of this.waiters) this.release(w, false);
+    this.waiters = [];
+  }
+
+  /** Resolves true once the thread has applied every event up to `position`, false after `timeoutMs` (default 10 s). */
+  waitFor(position: number, timeoutMs = 10_000): Promise<boolean> {
+    if (position <= this.position) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter: Waiter = { position, resolve, timer: setTimeout(() => this.timedOut(waiter), timeoutMs) };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Queues a unit of work for the thread; the units queued in one turn of this event loop go in one message. */
+  private append(unit: QueuedWrite[]): Promise<AppendOutcome[]> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ unit, pending: { resolve, reject } });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => this.post());
+    });
+  }
+
+  private post(): void {
+    this.scheduled = false;
+    const batch = this.queued;
+    this.queued = [];
+    const id = this.nextId++;
+    this.appends.set(
+      id,
+      batch.map((b) => b.pending),
+    );
+    this.send({ type: 'append', id, units: batch.map((b) => b.unit) });
+  }
+
+  private request(message: ToThread & { id: number }): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.requests.set(message.id, { resolve, reject });
+      this.send(message);
+    });
+  }
+
+  private send(message: ToThread): void {
+    this.worker.postMessage(message);
+  }
+
+  private receive(message: FromThread): void {
+    switch (message.type) {
+      case 'appended': {
+        const pending = this.appends.get(message.id) ?? [];
+        this.appends.delete(message.id);
+        message.units.forEach((u, i) => (u.ok ? pending[i]?.resolve(u.outcomes) : pending[i]?.reject(revive(u.error))));
+        return;
+      }
+      case 'committed':
+        this.eventStore.signalAppended();
+        return;
+      case 'applied':
+        this.lastHealth = message.health;
+        this.advance(message.checkpoint);
+        if (message.events > 0) {
+          const applied = {
+            count: message.events,
+            seconds: message.seconds,
+            traced: message.traced,
+            providerEvents: message.providerEvents,
+          };
+          for (const listener of this.appliedListeners) this.tell(() => listener(applied));
+        }
+        return;
+      case 'health':
+        this.lastHealth = message.health;
+        return;
+      case 'done':
+      case 'failed': {
+        const pending = this.requests.get(message.id);
+        this.requests.delete(message.id);
+        if (message.type === 'done') {
+          this.lastHealth = message.health;
+          this.advance(message.checkpoint);
+          pending?.resolve(message.checkpoint);
+        } else pending?.reject(revive(message.error));
+        return;
+      }
+      case 'log':
+        this.options.logger[message.level](message.message, message.context);
+        return;
+      case 'fatal':
+        this.lastHealth = { ...this.lastHealth, state: 'failed' };
+        for (const listener of this.fatalListeners) this.tell(() => listener(revive(message.error)));
+        return;
+    }
+  }
+
+  /** The thread failed: every call waiting on it is refused, and the process is told (it exits for its supervisor). */
+  private died(error: Error): void {
+    this.lastHealth = {
+      ...this.lastHealth,
+      state: 'failed',
+      failure: { kind: 'subscription', message: error.message, attempts: 1, since: new Date().toISOString() },
+    };
+    for (const pending of this.requests.values()) pending.reject(error);
+    for (const list of this.appends.values()) for (const pending of list) pending.reject(error);
+    this.requests.clear();
+    this.appends.clear();
+    for (const listener of this.fatalListeners) this.tell(() => listener(error));
+  }
+
+  /** Runs a listener; what it throws is logged, never thrown into the message handler. */
+  private tell(listener: () => void): void {
+    try {
+      listener();
+    } catch (error) {
+      this.options.logger.warn('a projection thread listener failed', { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private advance(position: number): void {
+    if (position <= this.position) return;
+    this.position = position;
+    if (this.waiters.length === 0) return;
+    const still: Waiter[] = [];
+    for (const w of this.waiters) {
+      if (w.position <= position) this.release(w, true);
+      else still.push(w);
+    }
+    this.waiters = still;
+  }
+
+  private timedOut(waiter: Waiter): void {
+    this.waiters = this.waiters.filter((w) => w !== waiter);
+    waiter.resolve(false);
+  }
+
+  private release(waiter: Waiter, reached: boolean): void {
+    clearTimeout(waiter.timer);
+    waiter.resolve(reached);
+  }
+}
+
+/** How long {@link ProjectionThread.stop} waits for the thread to end before terminating it, in ms. */
+const STOP_TIMEOUT_MS = 10_000;
+
+/**
+ * Starts the worker: the compiled `projection-thread.worker.js` beside this file, or, where this
+ * file is TypeScript run by the tests, the `.ts` one loaded through tsx's CommonJS hook.
+ */
+function startWorker(job: ProjectionThreadJob): Worker {
+  const entry = join(__dirname, `projection-thread.worker${extname(__filename)}`);
+  const tsx = entry.endsWith('.ts') ? require.resolve('tsx/cjs/api') : null;
+  const bootstrap = `const { workerData } = require('node:worker_threads');
+    if (workerData.tsx) require(workerData.tsx).register();
+    require(workerData.entry);`;
+  return new Worker(bootstrap, { eval: true, workerData: { entry, tsx, job } });
+}
