@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openSqliteEventStore, type SqliteEventStore, SqliteReadModel, SqliteWebhookOutbox } from '@app/stores/sqlite';
 import { PROJECTED_STREAMS, Projector } from '@app/runtime/projector';
 import { writeHistories } from '../../../test/support/history-generator';
-import { WebhookDispatcher } from './webhook-dispatcher';
+import { CHECKPOINT_SAVE_MS, WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookOperations } from '@app/webhooks/write';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -59,6 +59,40 @@ describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept
       (e) => e.position,
     );
     expect(deliveries.map((d) => d.position).sort((a, b) => a - b)).toEqual(after);
+    expect(await outbox.checkpoint()).toBe(await store.headPosition());
+  });
+
+  it('stores a checkpoint with nothing else to store at most every CHECKPOINT_SAVE_MS, and when stopped', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const dispatcher = new WebhookDispatcher(store, readModel, outbox, quiet, {
+      policy: { allowPrivate: true },
+      projectedStreams: PROJECTED_STREAMS,
+      clock: () => new Date(now),
+    });
+    const stored = jest.spyOn(outbox, 'ingest');
+    const step = async (prefix: string): Promise<number> => {
+      await writeHistories(store, { trainees: 1, changesEach: 1, providers: 1, prefix });
+      await project();
+      await dispatcher.ingestOnce();
+      expect(dispatcher.checkpoint).toBe(await store.headPosition());
+      return store.headPosition();
+    };
+    // The first step stores (nothing was stored yet), the next within the interval does not.
+    const first = await step('C');
+    expect(stored).toHaveBeenCalledTimes(1);
+    await step('D');
+    expect(stored).toHaveBeenCalledTimes(1);
+    expect(await outbox.checkpoint()).toBe(first);
+
+    now += CHECKPOINT_SAVE_MS;
+    const third = await step('E');
+    expect(stored).toHaveBeenCalledTimes(2);
+    expect(await outbox.checkpoint()).toBe(third);
+
+    await step('F');
+    expect(stored).toHaveBeenCalledTimes(2);
+    await dispatcher.stop();
+    expect(stored).toHaveBeenCalledTimes(3);
     expect(await outbox.checkpoint()).toBe(await store.headPosition());
   });
 });

@@ -52,6 +52,13 @@ export const DISPATCHER_DEFAULTS: Omit<DispatcherOptions, 'policy' | 'projectedS
   batchSize: 500,
 };
 
+/**
+ * How often an ingest step that has nothing to store but the checkpoint stores it, ms: the outbox's
+ * commit syncs the disk, which a write without webhooks should not pay (docs/change-feed.md "How
+ * deliveries are kept").
+ */
+export const CHECKPOINT_SAVE_MS = 5_000;
+
 /** The `webhook-id` of a change sent to an endpoint: the same on every attempt. */
 export function messageIdOf(endpointId: string, position: number): string {
   return `msg_${endpointId}_${position}`;
@@ -81,6 +88,8 @@ export class WebhookDispatcher {
   private wakeUp: (() => void) | null = null;
   private attempts = 0;
   private waitingForFeed = false;
+  /** The position last stored in the outbox, and when (ms since the epoch; see {@link ingestOnce}). */
+  private saved = { position: 0, at: -Infinity };
 
   constructor(
     private readonly eventStore: EventStore,
@@ -105,17 +114,22 @@ export class WebhookDispatcher {
   /** Loads the stored endpoints and checkpoint and starts following; returns at once. */
   async start(): Promise<void> {
     this.position = await this.outbox.checkpoint();
+    this.saved = { position: this.position, at: this.now().getTime() };
     this.endpoints = new Map((await this.outbox.endpoints()).map((e) => [e.endpoint_id, e]));
     this.stopped = false;
     this.loop = this.run();
   }
 
-  /** Stops taking work and waits for the attempts in flight to end and be recorded. */
+  /**
+   * Stops taking work, waits for the attempts in flight to end and be recorded, and stores the
+   * checkpoint where ingest steps with nothing to store moved it since it was last stored.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake();
     await this.loop;
     await Promise.allSettled(this.inFlight.values());
+    if (this.position > this.saved.position) await this.save(this.position, this.now().getTime());
   }
 
   /** Looks for work now instead of at the next poll (the in-process projector calls it after each batch). */
@@ -168,7 +182,11 @@ export class WebhookDispatcher {
   /**
    * One ingest step: the endpoints' events and the feed's changes after the checkpoint, as far as
    * the feed is whole ({@link wholeUpTo}; at most a batch of each), in position order, stored with
-   * the new checkpoint. Returns how many events and changes it read.
+   * the new checkpoint. A step that stores nothing but the checkpoint (no endpoint is active and no
+   * endpoint event came: what the writes of a service without webhooks wake) stores it at most every
+   * {@link CHECKPOINT_SAVE_MS}, and {@link stop} stores it: a restart after a crash reads those
+   * positions again and finds again that they hold nothing to store. Returns how many events and
+   * changes it read.
    */
   async ingestOnce(): Promise<number> {
     const head = await this.wholeUpTo();
@@ -212,10 +230,19 @@ export class WebhookDispatcher {
         }
       }
     }
-    await this.outbox.ingest({ endpoints: [...changed.values()], deliveries, abandonFor, at, checkpoint: upTo });
+    if (changed.size > 0 || deliveries.length > 0 || abandonFor.length > 0 || at - this.saved.at >= CHECKPOINT_SAVE_MS) {
+      await this.outbox.ingest({ endpoints: [...changed.values()], deliveries, abandonFor, at, checkpoint: upTo });
+      this.saved = { position: upTo, at };
+    }
     this.endpoints = endpoints;
     this.position = upTo;
     return items.length;
+  }
+
+  /** Stores the checkpoint alone. */
+  private async save(position: number, at: number): Promise<void> {
+    await this.outbox.ingest({ endpoints: [], deliveries: [], abandonFor: [], at, checkpoint: position });
+    this.saved = { position, at };
   }
 
   /**
