@@ -1,13 +1,28 @@
 /**
- * What the API's thread and its projection thread say to each other (docs/DESIGN.md "The
- * projection thread"): plain data, as `postMessage` copies it.
+ * What the API's thread, its log writer thread and its projection thread say to each other
+ * (docs/DESIGN.md "The projection thread"): plain data, as `postMessage` copies it.
  */
 import { IdempotencyConflictError, WrongExpectedVersionError, type ExpectedRevision } from '@app/event-sourcing';
 import type { ProjectorHealth } from '@app/runtime/projector';
 import type { QueuedWrite } from '../event-log/sqlite-rows';
 import type { AppendOutcome } from '../event-log/sqlite-event-store';
 
-/** What the projection thread is started with (`workerData`). */
+/** What the log writer thread is started with (`workerData.job`). */
+export interface LogWriterJob {
+  dataDir: string;
+}
+
+/** A message to the log writer thread: units of work to commit, or the end (after the queued units commit). */
+export type ToWriter = { type: 'append'; id: number; units: QueuedWrite[][] } | { type: 'close'; id: number };
+
+/** A message from the log writer thread. */
+export type FromWriter =
+  | { type: 'appended'; id: number; units: UnitOutcome[] }
+  /** The writer committed appends: the API's thread wakes its subscriptions. */
+  | { type: 'committed' }
+  | { type: 'closed'; id: number; error?: CarriedError };
+
+/** What the projection thread is started with (`workerData.job`). */
 export interface ProjectionThreadJob {
   dataDir: string;
   /** Attempts at one event before the projector parks it (PROJECTOR_MAX_ATTEMPTS). */
@@ -18,7 +33,6 @@ export interface ProjectionThreadJob {
 
 /** A message to the projection thread. */
 export type ToThread =
-  | { type: 'append'; id: number; units: QueuedWrite[][] }
   | { type: 'catch-up'; id: number }
   | { type: 'start'; id: number }
   /** Stops projecting (the thread goes on committing appends); `start` resumes. */
@@ -42,7 +56,6 @@ export type UnitOutcome = { ok: true; outcomes: AppendOutcome[] } | { ok: false;
 
 /** A message from the projection thread. */
 export type FromThread =
-  | { type: 'appended'; id: number; units: UnitOutcome[] }
   | { type: 'done'; id: number; checkpoint: number; health: ProjectorHealth }
   | { type: 'failed'; id: number; error: CarriedError }
   | {
@@ -57,8 +70,6 @@ export type FromThread =
       health: ProjectorHealth;
     }
   | { type: 'health'; health: ProjectorHealth }
-  /** The writer committed appends: the API's thread wakes its subscriptions. */
-  | { type: 'committed' }
   | { type: 'log'; level: 'error' | 'warn'; message: string; context?: Record<string, unknown> }
   | { type: 'fatal'; error: CarriedError };
 

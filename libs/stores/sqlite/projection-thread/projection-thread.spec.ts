@@ -5,12 +5,13 @@ import { newEventId, toEventData, WrongExpectedVersionError } from '@app/event-s
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, traineeUpdated, TRAINEE_ID, UKPRN } from '@app/trainees/decider/testing/trainee-events';
 import { SqliteReadModel } from '../read-models/sqlite-read-model';
+import { openSqliteEventStore } from '../event-log/sqlite-event-store';
 import { ProjectionThread } from './projection-thread';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const QUIET = { error: () => undefined, warn: () => undefined };
 
-describe('ProjectionThread (docs/DESIGN.md "The projection thread")', () => {
+describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projection thread")', () => {
   let dir: string;
   let thread: ProjectionThread;
   let reads: SqliteReadModel;
@@ -72,6 +73,19 @@ describe('ProjectionThread (docs/DESIGN.md "The projection thread")', () => {
     const { value } = await first;
     expect(value?.type).toBe('Probe');
     await sub.unsubscribe();
+  });
+
+  it('commits and answers the appends still queued when it is closed', async () => {
+    const stream = traineeStreamId(TRAINEE_ID);
+    const appended = thread.eventStore.appendToStream(stream, toEventData(exampleRegistration(), { occurredAt: AT }, newEventId));
+    await thread.close();
+    expect((await appended).nextExpectedRevision).toBe(3);
+    const reopened = openSqliteEventStore(dir);
+    try {
+      expect(await reopened.readStream(stream)).toHaveLength(4);
+    } finally {
+      await reopened.close();
+    }
   });
 
   it('answers waiters of a position it never reaches with false after the timeout', async () => {

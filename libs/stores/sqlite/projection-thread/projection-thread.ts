@@ -1,20 +1,22 @@
 /**
  * The API's projection thread on the embedded stores (docs/DESIGN.md "The projection thread"),
- * seen from the API's thread: a worker thread that is the one writer of the event log and of the
- * read models (projection-thread.worker.ts). The API's thread keeps HTTP, the wire checks, the
- * decider and every read; its event store ({@link eventStore}) reads on its own connection and
- * posts each append, checked and serialized, to the thread, which commits it in its next group
- * commit and projects it. Writers wait for their position by a message from the thread, never by
- * polling. So the disk's sync and the projection (folding, rendering each version's answer,
- * writing the read models) run on the second core.
+ * seen from the API's thread: a worker thread that is the one writer of the read models
+ * (projection-thread.worker.ts), beside the log writer thread ({@link LogWriterThread}), the one
+ * writer of the event log. The API's thread keeps HTTP, the wire checks, the decider and every
+ * read; its event store ({@link eventStore}) reads on its own connection and posts each append,
+ * checked and serialized, to the log writer, which commits it in its next group commit and tells
+ * the projection thread, which projects it. Writers wait for their position by a message from the
+ * projection thread, never by polling. So the disk's sync and the projection (folding, rendering
+ * each version's answer, writing the read models) leave the API's thread, and the projection does
+ * not wait for the sync either.
  */
-import { extname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type Worker } from 'node:worker_threads';
 import type { AppliedBatch } from '@app/runtime/telemetry';
 import type { ProjectorHandle, ProjectorHealth, ProjectorLogger } from '@app/runtime/projector';
-import { openSqliteEventStore, type AppendOutcome, type SqliteEventStore } from '../event-log/sqlite-event-store';
-import type { QueuedWrite } from '../event-log/sqlite-rows';
+import { openSqliteEventStore, type SqliteEventStore } from '../event-log/sqlite-event-store';
+import { LogWriterThread } from './log-writer-thread';
 import { revive, type FromThread, type ProjectionThreadJob, type ToThread } from './messages';
+import { startWorker } from './start-worker';
 
 /** How the thread is run and what the API's thread is told. */
 export interface ProjectionThreadOptions {
@@ -46,11 +48,9 @@ export class ProjectionThread implements ProjectorHandle {
   /** The event store of the API's thread: reads here, appends through the thread. */
   readonly eventStore: SqliteEventStore;
   private readonly worker: Worker;
+  private readonly writer: LogWriterThread;
   private nextId = 1;
   private readonly requests = new Map<number, Pending<number>>();
-  private readonly appends = new Map<number, Pending<AppendOutcome[]>[]>();
-  private queued: { unit: QueuedWrite[]; pending: Pending<AppendOutcome[]> }[] = [];
-  private scheduled = false;
   private position = 0;
   private lastHealth: ProjectorHealth = { state: 'stopped', checkpoint: 0, failure: null, parked: 0 };
   private waiters: Waiter[] = [];
@@ -59,10 +59,18 @@ export class ProjectionThread implements ProjectorHandle {
   private readonly appliedListeners: ((applied: ThreadApplied) => void)[] = [];
   private readonly fatalListeners: ((error: Error) => void)[] = [];
 
-  /** Starts the thread on `options.dataDir` (its projector not yet live: see {@link start}). */
+  /** Starts the two threads on `options.dataDir` (the projector not yet live: see {@link start}). */
   constructor(private readonly options: ProjectionThreadOptions) {
-    this.worker = startWorker({ dataDir: options.dataDir, maxAttempts: options.maxAttempts, traced: options.traced ?? false });
-    this.eventStore = openSqliteEventStore(options.dataDir, { appendThrough: (unit) => this.append(unit) });
+    const commits = new MessageChannel();
+    const job: ProjectionThreadJob = { dataDir: options.dataDir, maxAttempts: options.maxAttempts, traced: options.traced ?? false };
+    this.worker = startWorker('projection-thread', { job, commits: commits.port2 }, [commits.port2]);
+    this.writer = new LogWriterThread(
+      options.dataDir,
+      commits.port1,
+      () => this.eventStore.signalAppended(),
+      (error) => this.died(error),
+    );
+    this.eventStore = openSqliteEventStore(options.dataDir, { appendThrough: (unit) => this.writer.append(unit) });
     this.worker.on('message', (message: FromThread) => this.receive(message));
     this.worker.on('error', (error) => this.died(error));
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
@@ -109,13 +117,17 @@ export class ProjectionThread implements ProjectorHandle {
     await this.request({ type: 'stop', id: this.nextId++ });
   }
 
-  /** Stops the thread's projector, closes its connections, ends the thread and closes this event store. Safe to call twice. */
+  /**
+   * Stops the projector, closes its connections and ends its thread, then commits the appends
+   * queued for the log writer and ends that thread, and closes this event store. Safe to call twice.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.request({ type: 'close', id: this.nextId++ }).catch(() => undefined);
     await Promise.race([this.exited, new Promise((r) => setTimeout(r, STOP_TIMEOUT_MS).unref())]);
     await this.worker.terminate();
+    await this.writer.close();
     await this.eventStore.close();
     for (const w of this.waiters) this.release(w, false);
     this.waiters = [];
@@ -128,28 +140,6 @@ export class ProjectionThread implements ProjectorHandle {
       const waiter: Waiter = { position, resolve, timer: setTimeout(() => this.timedOut(waiter), timeoutMs) };
       this.waiters.push(waiter);
     });
-  }
-
-  /** Queues a unit of work for the thread; the units queued in one turn of this event loop go in one message. */
-  private append(unit: QueuedWrite[]): Promise<AppendOutcome[]> {
-    return new Promise((resolve, reject) => {
-      this.queued.push({ unit, pending: { resolve, reject } });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      setImmediate(() => this.post());
-    });
-  }
-
-  private post(): void {
-    this.scheduled = false;
-    const batch = this.queued;
-    this.queued = [];
-    const id = this.nextId++;
-    this.appends.set(
-      id,
-      batch.map((b) => b.pending),
-    );
-    this.send({ type: 'append', id, units: batch.map((b) => b.unit) });
   }
 
   private request(message: ToThread & { id: number }): Promise<number> {
@@ -165,15 +155,6 @@ export class ProjectionThread implements ProjectorHandle {
 
   private receive(message: FromThread): void {
     switch (message.type) {
-      case 'appended': {
-        const pending = this.appends.get(message.id) ?? [];
-        this.appends.delete(message.id);
-        message.units.forEach((u, i) => (u.ok ? pending[i]?.resolve(u.outcomes) : pending[i]?.reject(revive(u.error))));
-        return;
-      }
-      case 'committed':
-        this.eventStore.signalAppended();
-        return;
       case 'applied':
         this.lastHealth = message.health;
         this.advance(message.checkpoint);
@@ -211,7 +192,7 @@ export class ProjectionThread implements ProjectorHandle {
     }
   }
 
-  /** The thread failed: every call waiting on it is refused, and the process is told (it exits for its supervisor). */
+  /** A thread failed: every call waiting on the projection thread is refused, and the process is told (it exits for its supervisor). */
   private died(error: Error): void {
     this.lastHealth = {
       ...this.lastHealth,
@@ -219,9 +200,7 @@ export class ProjectionThread implements ProjectorHandle {
       failure: { kind: 'subscription', message: error.message, attempts: 1, since: new Date().toISOString() },
     };
     for (const pending of this.requests.values()) pending.reject(error);
-    for (const list of this.appends.values()) for (const pending of list) pending.reject(error);
     this.requests.clear();
-    this.appends.clear();
     for (const listener of this.fatalListeners) this.tell(() => listener(error));
   }
 
@@ -259,16 +238,3 @@ export class ProjectionThread implements ProjectorHandle {
 
 /** How long {@link ProjectionThread.stop} waits for the thread to end before terminating it, in ms. */
 const STOP_TIMEOUT_MS = 10_000;
-
-/**
- * Starts the worker: the compiled `projection-thread.worker.js` beside this file, or, where this
- * file is TypeScript run by the tests, the `.ts` one loaded through tsx's CommonJS hook.
- */
-function startWorker(job: ProjectionThreadJob): Worker {
-  const entry = join(__dirname, `projection-thread.worker${extname(__filename)}`);
-  const tsx = entry.endsWith('.ts') ? require.resolve('tsx/cjs/api') : null;
-  const bootstrap = `const { workerData } = require('node:worker_threads');
-    if (workerData.tsx) require(workerData.tsx).register();
-    require(workerData.entry);`;
-  return new Worker(bootstrap, { eval: true, workerData: { entry, tsx, job } });
-}

@@ -1,23 +1,21 @@
 /**
  * The projection thread of the API on the embedded stores (docs/DESIGN.md "The projection
- * thread"): the one writer of the event log and of the read models. It commits the appends the
- * API's thread posts (checked and serialized there) in group commits, everything posted while the
- * previous commit synced in the next one; it runs the projector on its own connections, woken in
- * this thread by each commit; and it tells the API's thread of each commit (its subscriptions
- * read the log) and of each move of the checkpoint (writers waiting for their events are
- * released). Started by `ProjectionThread` with a {@link ProjectionThreadJob} as `workerData.job`.
+ * thread"): the one writer of the read models. It runs the projector on its own connections, woken
+ * by each commit of the log writer thread (a message on the port it is started with), and tells the
+ * API's thread of each move of the checkpoint (writers waiting for their events are released).
+ * Started by `ProjectionThread` with a {@link ProjectionThreadJob} as `workerData.job` and the log
+ * writer's port as `workerData.commits`.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { RecordedEvent } from '@app/event-sourcing';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 import { Projector } from '@app/runtime/projector';
 import { tracedEvents } from '@app/runtime/telemetry';
 import { openSqliteEventStore } from '../event-log/sqlite-event-store';
-import { appendSignals } from '../event-log/sqlite-subscription';
 import { SqliteReadModel } from '../read-models/sqlite-read-model';
-import { carry, type FromThread, type ProjectionThreadJob, type ToThread, type UnitOutcome } from './messages';
+import { carry, type FromThread, type ProjectionThreadJob, type ToThread } from './messages';
 
-const job = (workerData as { job: ProjectionThreadJob }).job;
+const { job, commits } = workerData as { job: ProjectionThreadJob; commits: MessagePort };
 const port = parentPort!;
 const post = (message: FromThread): void => port.postMessage(message);
 
@@ -52,21 +50,8 @@ const projector = new Projector(
   },
 );
 
-// Each commit of this thread's writer: the API's thread wakes its own subscriptions.
-if (events.file) appendSignals.on(events.file, () => post({ type: 'committed' }));
-
-/** Commits the units of one `append` message (each all-or-nothing; one group commit for all pending) and answers their outcomes. */
-async function append(id: number, units: Parameters<typeof events.appendWrites>[0][]): Promise<void> {
-  const outcomes = await Promise.all(
-    units.map((unit) =>
-      events.appendWrites(unit).then(
-        (outcomes): UnitOutcome => ({ ok: true, outcomes }),
-        (error: unknown): UnitOutcome => ({ ok: false, error: carry(error) }),
-      ),
-    ),
-  );
-  post({ type: 'appended', id, units: outcomes });
-}
+// Each commit of the log writer wakes the projector's subscription.
+commits.on('message', () => events.signalAppended());
 
 /** Runs a request of the API's thread and answers it `done` (with the checkpoint) or `failed`. */
 async function answer(id: number, run: () => Promise<unknown>): Promise<void> {
@@ -80,9 +65,6 @@ async function answer(id: number, run: () => Promise<unknown>): Promise<void> {
 
 port.on('message', (message: ToThread) => {
   switch (message.type) {
-    case 'append':
-      void append(message.id, message.units);
-      return;
     case 'catch-up':
       void answer(message.id, () => projector.catchUp());
       return;
@@ -100,7 +82,10 @@ port.on('message', (message: ToThread) => {
         await projector.stop();
         await events.close();
         readModel.close();
-      }).then(() => port.close());
+      }).then(() => {
+        commits.close();
+        port.close();
+      });
       return;
   }
 });
