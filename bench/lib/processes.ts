@@ -2,7 +2,7 @@
  * The two servers under load, each in its own OS process (the load generator runs in the harness
  * process): the built API (`dist/apps/api/src/main.js`) on a data dir, and the ceiling server.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import { join } from 'node:path';
@@ -30,6 +30,36 @@ export function rssOf(pid: number): { current: number; peak: number; anon: numbe
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
     return { current: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024, anon: kb('RssAnon') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`; 100 where it cannot be asked). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User plus system CPU time of a /proc `stat` line, in ms. */
+function cpuMsOf(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/**
+ * CPU time a process has used so far, in ms: all its threads (`total`) and its main thread
+ * (`main`: the API's HTTP thread); null where /proc is missing.
+ */
+export function cpuOf(pid: number): { total: number; main: number } | null {
+  try {
+    return {
+      total: cpuMsOf(readFileSync(`/proc/${pid}/stat`, 'utf8')),
+      main: cpuMsOf(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')),
+    };
   } catch {
     return null;
   }
@@ -129,6 +159,11 @@ export class ApiProcess {
   /** The process id. */
   get pid(): number {
     return this.child.pid ?? -1;
+  }
+
+  /** CPU time used so far (ms), all threads and the main thread; null where /proc is missing. */
+  cpu(): { total: number; main: number } | null {
+    return cpuOf(this.pid);
   }
 
   /** Records one RSS sample (MiB) and returns it; null where RSS cannot be read. */

@@ -23,6 +23,13 @@ export interface ScenarioResult {
   roundRatios?: number[];
   ratioTarget: number | null;
   p99TargetMs: number | null;
+  /**
+   * The API process's CPU time per request during the service rounds, µs: its main (HTTP) thread,
+   * and its other threads (the log writer and projection threads on the embedded stores, the
+   * garbage collector's helpers); null where /proc is missing. Less noisy than req/s on a shared
+   * machine: a cost, not a rate.
+   */
+  apiCpu?: { mainUs: number; otherUs: number } | null;
 }
 
 /** RSS growth over a long mixed run. */

@@ -31,17 +31,29 @@ export async function measureScenario(
   const slice = { ...settings, duration: settings.duration / rounds };
   const services: LoadResult[] = [];
   const tops: LoadResult[] = [];
+  const cpuMs = { total: 0, main: 0 };
   for (let r = 0; r < rounds; r++) {
+    const before = api.cpu();
     services.push(await runLoad(api.url, scenario, slice));
+    const after = api.cpu();
+    if (before && after) {
+      cpuMs.total += after.total - before.total;
+      cpuMs.main += after.main - before.main;
+    }
     tops.push(await runLoad(ceiling.url, scenario, slice));
   }
   const service = combineLoads(services);
   const top = combineLoads(tops);
   const ratio = service.rps / top.rps;
+  const apiCpu =
+    cpuMs.total > 0 && service.requests > 0
+      ? { mainUs: (cpuMs.main * 1000) / service.requests, otherUs: ((cpuMs.total - cpuMs.main) * 1000) / service.requests }
+      : null;
   log(
     `bench:   service ${service.rps.toFixed(0)} req/s p50 ${service.p50} p99 ${service.p99} ms` +
       `${service.non2xx + service.errors > 0 ? ` (${service.non2xx} non-2xx ${JSON.stringify(service.statusCodes)}, ${service.errors} errors)` : ''}; ` +
       `ceiling ${top.rps.toFixed(0)} req/s p99 ${top.p99} ms; ratio ${ratio.toFixed(3)}` +
+      `${apiCpu ? `; API CPU per request ${apiCpu.mainUs.toFixed(0)} µs main thread + ${apiCpu.otherUs.toFixed(0)} µs other threads` : ''}` +
       `${rounds > 1 ? ` (rounds ${services.map((s, i) => (s.rps / tops[i].rps).toFixed(3)).join(', ')})` : ''}`,
   );
   const responseBytes: Record<string, number> = {};
@@ -57,6 +69,7 @@ export async function measureScenario(
     roundRatios,
     ratioTarget: scenario.ratioTarget,
     p99TargetMs: scenario.p99TargetMs,
+    apiCpu,
   };
 }
 
