@@ -18,6 +18,12 @@ export interface ProjectionStore {
    * else null (see `buildEmptyStore`, docs/DESIGN.md "Rebuilding by stream").
    */
   initialStreamBuild?(): Promise<StreamBuild | null>;
+  /**
+   * Where the store drops an old store after a swap in the background (SQLite): finishes the drops
+   * left pending (a process that swapped and was stopped before the drop ended); resolves once none
+   * is left. The projector starts it when it starts.
+   */
+  dropPendingStores?(): Promise<void>;
 }
 
 /**

@@ -116,7 +116,10 @@ export class Projector implements ProjectorHandle {
     }
   }
 
-  /** Starts the live subscription from the stored checkpoint; returns once subscribed. */
+  /**
+   * Starts the live subscription from the stored checkpoint; returns once subscribed. Starts the
+   * store's pending drops too (`ProjectionStore.dropPendingStores`), in the background.
+   */
   async start(): Promise<void> {
     await this.loadParkedStreams();
     this.position = Math.max(this.position, await this.store.checkpoint());
@@ -125,6 +128,10 @@ export class Projector implements ProjectorHandle {
     const sub = this.eventStore.subscribeToAll({ fromPosition: this.position, filter: PROJECTED_STREAMS });
     this.subscription = sub;
     this.loop = this.consume(sub);
+    // An old store a swap left to drop (its process stopped mid-drop): finished in the background, in slices.
+    this.store
+      .dropPendingStores?.()
+      .catch((err: unknown) => this.logger.warn('dropping an old store failed', { error: errorMessage(err) }));
   }
 
   /** Reads the subscription into batches; on its error or end, resubscribes from the checkpoint with back-off. */

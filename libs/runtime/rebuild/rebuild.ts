@@ -15,12 +15,13 @@ export interface RebuildTarget {
   /**
    * Catches the new store up to the log's head with `readAfter(checkpoint)` while holding the
    * store's write lock, then makes it the one that serves, atomically; drops the old store unless
-   * `keepOld`. Returns the previous store's name.
+   * `keepOld`. Returns the previous store's name, and where the store drops it after the swap
+   * without holding its writes (SQLite: in slices), the time the drop took (s).
    */
   swap(
     readAfter: (position: number) => Promise<RecordedEvent[]>,
     options: { keepOld: boolean },
-  ): Promise<{ previous: string; dropped: boolean }>;
+  ): Promise<{ previous: string; dropped: boolean; dropSeconds?: number }>;
   /** Where the store can: its documents built stream by stream before the log is read in position order. */
   byStream?: StreamBuild;
 }
@@ -46,9 +47,12 @@ export interface RebuildOutcome {
   store: string;
   interrupted: boolean;
   events: number;
+  /** The whole run, the old store's drop included. */
   seconds: number;
   previous: string | null;
   dropped: boolean;
+  /** Of `seconds`, the time the old store's drop took after the swap (0 where the store drops it within the swap or kept it). */
+  dropSeconds: number;
 }
 
 /**
@@ -56,7 +60,8 @@ export interface RebuildOutcome {
  * and the live projector keeps running: when the target can build by stream and the event store can
  * read by stream (both SQLite), first builds the documents stream by stream up to the log's head
  * at the start (from the stored cursor when resuming); then reads the log in position order, in
- * batches, from the new store's checkpoint, and swaps (see {@link RebuildTarget.swap}). Stops
+ * batches, from the new store's checkpoint, until a read finds the head near, and swaps (see
+ * {@link RebuildTarget.swap}). Stops
  * between batches when `shouldStop()` turns true; running it again resumes where it stopped.
  * Where the store keeps rebuild runs, the run's progress is recorded there at most every second
  * (docs/observability.md "Rebuilds"); a failure to record it is ignored.
@@ -81,7 +86,7 @@ export async function rebuildProjection(
   };
   const interrupted = async () => {
     await record('interrupted', done, seconds(), true);
-    return { store: target.store, interrupted: true, events: done, seconds: seconds(), previous: null, dropped: false };
+    return { store: target.store, interrupted: true, events: done, seconds: seconds(), previous: null, dropped: false, dropSeconds: 0 };
   };
   record('running', 0, 0);
   if (position === 0 && target.byStream && eventStore.readStreamsByPrefix) {
@@ -104,16 +109,18 @@ export async function rebuildProjection(
     position = events[events.length - 1].position;
     done += events.length;
     progress({ phase: 'log', done, position, head });
-    if (events.length < batchSize && position >= head) break;
+    // Past the head of the start, on until the live head is near: the swap applies the rest
+    // holding the write lock, and what the log gained meanwhile should not be much.
+    if (events.length < SWAP_WITHIN_EVENTS && position >= head) break;
   }
   const readAfter = async (from: number) => {
     const events = await eventStore.readAll({ fromPosition: from, maxCount: batchSize, filter: PROJECTED_STREAMS });
     done += events.length;
     return events;
   };
-  const { previous, dropped } = await target.swap(readAfter, { keepOld: options.keepOld ?? false });
+  const { previous, dropped, dropSeconds = 0 } = await target.swap(readAfter, { keepOld: options.keepOld ?? false });
   await record('finished', done, seconds(), true);
-  return { store: target.store, interrupted: false, events: done, seconds: seconds(), previous, dropped };
+  return { store: target.store, interrupted: false, events: done, seconds: seconds(), previous, dropped, dropSeconds };
 }
 
 /**
@@ -142,5 +149,11 @@ function runRecorder(store: RebuildableStore, projection: ProjectionName, storeN
   };
 }
 
-/** Events per batch of a rebuild (default of `batchSize`): larger batches were no faster (BENCHMARKS.md "Rebuilding by stream"). */
+/** How near the log's head the rebuild reads before it swaps (about the most events it applies holding the write lock). */
+const SWAP_WITHIN_EVENTS = 200;
+
+/**
+ * Events per batch read by a rebuild (default of `batchSize`): larger batches were no faster
+ * (bench/results/HISTORY.md "Rebuilding by stream"). The store writes each in shorter transactions.
+ */
 const REBUILD_BATCH_SIZE = 20_000;

@@ -58,8 +58,9 @@ export class ProviderTables {
     private readonly db: Database.Database,
     readonly store: string,
   ) {
-    const p = (this.providersTable = `providers_${store}`);
-    const k = (this.tokensTable = `tokens_${store}`);
+    const [k, p] = ProviderTables.tableNames(store);
+    this.providersTable = p;
+    this.tokensTable = k;
     db.exec(`
       CREATE TABLE IF NOT EXISTS ${p} (ukprn TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL,
                                        revision INTEGER NOT NULL, state TEXT NOT NULL);
@@ -118,8 +119,8 @@ export class ProviderTables {
     }
   }
 
-  /** Drops both tables. */
-  drop(): void {
-    this.db.exec(`DROP TABLE IF EXISTS ${this.tokensTable}; DROP TABLE IF EXISTS ${this.providersTable}`);
+  /** The tables of store `store` (what dropping it drops). */
+  static tableNames(store: string): string[] {
+    return [`tokens_${store}`, `providers_${store}`];
   }
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ParkedEvent } from '@app/runtime/projector';
+import { PROJECTION_NAMES, type ParkedEvent, type ProjectionName } from '@app/runtime/projector';
 
 /** A row of `projection_registry`: the store each projection serves from, and the one being rebuilt. */
 export interface RegistryRow {
@@ -11,7 +11,8 @@ export interface RegistryRow {
 
 /**
  * Creates (if missing) the tables beside the projections' stores, `projection_checkpoints`,
- * `projection_registry` and `projection_parked_events`, and returns the statements on them
+ * `projection_registry`, `projection_parked_events` and `projection_drops` (the stores a swap left
+ * to drop, see `dropInSlices`), and returns the statements on them
  * (docs/DESIGN.md "Projection versions and blue/green rebuilds").
  */
 export function registryStatements(db: Database.Database) {
@@ -23,6 +24,8 @@ export function registryStatements(db: Database.Database) {
     CREATE TABLE IF NOT EXISTS projection_parked_events (
       position INTEGER PRIMARY KEY, projection TEXT NOT NULL, stream_id TEXT NOT NULL, revision INTEGER NOT NULL,
       type TEXT NOT NULL, error TEXT NOT NULL, attempts INTEGER NOT NULL, parked_at TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS projection_drops (
+      projection TEXT NOT NULL, store TEXT NOT NULL, requested_at TEXT NOT NULL, PRIMARY KEY (projection, store));
   `);
   return {
     getCheckpoint: db.prepare<[string], { position: number }>(`SELECT position FROM projection_checkpoints WHERE name = ?`),
@@ -47,5 +50,31 @@ export function registryStatements(db: Database.Database) {
       VALUES (@position, @projection, @stream_id, @revision, @type, @error, @attempts, @parked_at) ON CONFLICT (position) DO NOTHING`),
     parked: db.prepare<[], ParkedEvent>(`SELECT * FROM projection_parked_events ORDER BY position`),
     unpark: db.prepare(`DELETE FROM projection_parked_events WHERE projection = ?`),
+    requestDrop: db.prepare(`INSERT OR IGNORE INTO projection_drops (projection, store, requested_at) VALUES (?, ?, ?)`),
+    drops: db.prepare<[], { projection: string; store: string }>(`SELECT projection, store FROM projection_drops ORDER BY requested_at`),
+    dropped: db.prepare(`DELETE FROM projection_drops WHERE projection = ? AND store = ?`),
   };
+}
+
+/**
+ * Registers each projection's store in a read store that has no registry yet: the `v<code version>`
+ * store (`codeVersions`); data dirs from before projections were versioned one by one served both
+ * from `*_v1` with one checkpoint `main_v1`, and are adopted, once, as the `v1` stores.
+ */
+export function registerProjections(
+  db: Database.Database,
+  stmts: ReturnType<typeof registryStatements>,
+  codeVersions: Record<ProjectionName, number>,
+): void {
+  const now = new Date().toISOString();
+  db.transaction(() => {
+    if (stmts.registry.all().length > 0) return;
+    const legacy = stmts.getCheckpoint.get('main_v1');
+    for (const name of PROJECTION_NAMES) {
+      const version = legacy ? 1 : codeVersions[name];
+      stmts.register.run(name, version, `v${version}`, now);
+      if (legacy) stmts.setCheckpoint.run(`${name}_v1`, legacy.position, 1, now);
+    }
+    if (legacy) db.prepare(`DELETE FROM projection_checkpoints WHERE name = 'main_v1'`).run();
+  }).immediate();
 }

@@ -126,6 +126,48 @@ describe.each(STREAM_PHASES)('A rebuild stream by stream, %s (docs/DESIGN.md "Re
   });
 });
 
+describe('The old store after a swap (docs/DESIGN.md "Projection versions and blue/green rebuilds")', () => {
+  useFreshEventStore();
+
+  const tablesOf = (raw: Database.Database, store: string) =>
+    raw
+      .prepare<[string], string>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%\\_' || ? ESCAPE '\\'`)
+      .pluck()
+      .all(store);
+
+  it('is dropped in slices after the swap, with its checkpoint, and a drop left pending is finished when a projector starts', async () => {
+    await writeHistory(store, 20, 2);
+    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    await new Projector(store, rm, silent).catchUp();
+    const raw = new Database(join(dir, 'rm.sqlite'));
+    expect(tablesOf(raw, V)).toHaveLength(4);
+
+    const outcome = await rebuildProjection(store, rm, 'trainees', { batchSize: 50 });
+    expect(outcome).toMatchObject({ store: `${V}_g2`, previous: V, dropped: true });
+    expect(outcome.dropSeconds).toBeGreaterThan(0);
+    expect(outcome.dropSeconds).toBeLessThanOrEqual(outcome.seconds);
+    expect(tablesOf(raw, V)).toEqual([]);
+    expect(raw.prepare(`SELECT COUNT(*) FROM projection_drops`).pluck().get()).toBe(0);
+    expect(raw.prepare(`SELECT COUNT(*) FROM projection_checkpoints WHERE name = ?`).pluck().get(`trainees_${V}`)).toBe(0);
+    expect(await allDocs(rm, 20)).toHaveLength(20);
+
+    // A swap whose process stopped before its drop ended: the store is still there, its drop recorded.
+    const kept = await rebuildProjection(store, rm, 'trainees', { batchSize: 50, keepOld: true });
+    expect(kept).toMatchObject({ previous: `${V}_g2`, dropped: false, dropSeconds: 0 });
+    raw.prepare(`INSERT INTO projection_drops (projection, store, requested_at) VALUES ('trainees', ?, '')`).run(`${V}_g2`);
+    const projector = new Projector(store, rm, silent);
+    await projector.start();
+    const pending = () => raw.prepare(`SELECT COUNT(*) FROM projection_drops`).pluck().get();
+    for (let i = 0; i < 400 && pending() !== 0; i++) await new Promise((r) => setTimeout(r, 25));
+    await projector.stop();
+    expect(pending()).toBe(0);
+    expect(tablesOf(raw, `${V}_g2`)).toEqual([]);
+    expect(await allDocs(rm, 20)).toHaveLength(20);
+    raw.close();
+    rm.close();
+  });
+});
+
 describe.each(STREAM_PHASES)(
   'The first catch-up of an empty store, stream by stream, %s (docs/DESIGN.md "Rebuilding by stream")',
   (_, options) => {

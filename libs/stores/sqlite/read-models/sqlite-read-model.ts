@@ -23,8 +23,9 @@ import { ProviderTables } from './provider-tables';
 import { TraineeTables } from './trainee-tables';
 import { SqliteRebuildTarget } from './sqlite-rebuild-target';
 import { SqliteStreamBuild } from './sqlite-stream-build';
-import { registryStatements, type RegistryRow } from './registry-statements';
+import { registerProjections, registryStatements, type RegistryRow } from './registry-statements';
 import { SqliteRebuildRuns } from './sqlite-rebuild-runs';
+import { dropRecordedStores, type SliceOptions } from './drop-in-slices';
 
 export { PROJECTION_VERSION } from '@app/runtime/projector';
 
@@ -62,6 +63,8 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   private registryKey = '';
   private seenDataVersion = -1;
   private readonly streamBuildOptions: { workerFromPosition: number } | undefined;
+  /** The run of {@link dropPendingStores} under way, if any. */
+  private dropping: Promise<void> | null = null;
 
   /**
    * Opens (creating if needed) the read store in `filename`. `codeVersions` overrides this code's
@@ -78,20 +81,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     this.db.pragma(`mmap_size = ${READ_MODEL_MMAP_BYTES}`);
     this.stmts = registryStatements(this.db);
     this.rebuildRuns = new SqliteRebuildRuns(this.db);
-    this.db
-      .transaction(() => {
-        if (this.stmts.registry.all().length > 0) return;
-        // Data dirs from before projections were versioned one by one served both from `*_v1`
-        // with one checkpoint `main_v1`: adopt them, once, as the `v1` stores.
-        const legacy = this.stmts.getCheckpoint.get('main_v1');
-        for (const name of PROJECTION_NAMES) {
-          const version = legacy ? 1 : this.codeVersions[name];
-          this.stmts.register.run(name, version, `v${version}`, now());
-          if (legacy) this.stmts.setCheckpoint.run(`${name}_v1`, legacy.position, 1, now());
-        }
-        if (legacy) this.db.prepare(`DELETE FROM projection_checkpoints WHERE name = 'main_v1'`).run();
-      })
-      .immediate();
+    registerProjections(this.db, this.stmts, this.codeVersions);
     this.refresh('force');
   }
 
@@ -362,17 +352,30 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
         this.stmts.unpark.run(name);
         return previous;
       },
-      afterSwap: (previous, keep) => {
+      afterSwap: async (previous, keep) => {
         this.refresh('force');
         if (keep) return { dropped: false };
-        (name === 'trainees' ? this.traineeTables(previous) : this.providerTables(previous)).drop();
         this.tablesByStore[name].delete(previous);
-        this.db.prepare(`DELETE FROM projection_checkpoints WHERE name = ?`).run(`${name}_${previous}`);
-        return { dropped: true };
+        this.stmts.requestDrop.run(name, previous, now());
+        const started = performance.now();
+        await this.dropPendingStores();
+        return { dropped: true, dropSeconds: (performance.now() - started) / 1000 };
       },
     });
     if (!row.rebuilding) target.reset();
     return target;
+  }
+
+  /**
+   * Drops the stores that swaps left to drop (`projection_drops`), each in slices that hold the
+   * write lock for a few ms at a time (`dropInSlices`), with its checkpoint; resolves
+   * once none is left. What a swap's rebuild awaits, and what the projector starts in the background
+   * (`ProjectionStore.dropPendingStores`), so a drop a crash cut short is finished. Calls made while
+   * one runs share it.
+   */
+  dropPendingStores(options?: SliceOptions): Promise<void> {
+    this.dropping ??= dropRecordedStores(this.db, this.stmts, options).finally(() => (this.dropping = null));
+    return this.dropping;
   }
 
   private tableExists(name: ProjectionName, store: string): boolean {

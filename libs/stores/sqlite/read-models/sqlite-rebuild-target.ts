@@ -5,6 +5,7 @@ import type { RebuildTarget } from '@app/runtime/rebuild';
 import type { ProviderTables } from './provider-tables';
 import type { TraineeTables } from './trainee-tables';
 import { SqliteStreamBuild } from './sqlite-stream-build';
+import { SharedWriteLock } from './shared-write-lock';
 
 /** What a {@link SqliteRebuildTarget} needs of its `SqliteReadModel`. */
 export interface RebuildContext {
@@ -20,8 +21,11 @@ export interface RebuildContext {
   setCheckpoint(name: string, position: number, version: number): void;
   /** Inside the swap's transaction: points the registry at the new store, forgets the parked events; returns the previous store. */
   pointRegistry(): string;
-  /** After the swap's commit: follows the registry and drops store `previous` unless `keep`. */
-  afterSwap(previous: string, keep: boolean): { dropped: boolean };
+  /**
+   * After the swap's commit: follows the registry and, unless `keep`, drops store `previous` in
+   * slices (`dropInSlices`), resolving once it is gone with the time that took (s).
+   */
+  afterSwap(previous: string, keep: boolean): Promise<{ dropped: boolean; dropSeconds?: number }>;
 }
 
 /**
@@ -36,12 +40,14 @@ export class SqliteRebuildTarget implements RebuildTarget {
   readonly version: number;
   readonly byStream?: SqliteStreamBuild;
   private readonly checkpointName: string;
+  private readonly lock: SharedWriteLock;
 
   constructor(private readonly ctx: RebuildContext) {
     this.name = ctx.name;
     this.store = ctx.store;
     this.version = ctx.version;
     this.checkpointName = `${ctx.name}_${ctx.store}`;
+    this.lock = new SharedWriteLock(ctx.db);
     if (ctx.name === 'trainees') {
       this.byStream = new SqliteStreamBuild(ctx.db, ctx.tables as TraineeTables, this.checkpointName, ctx.streamBuild, (position) =>
         ctx.setCheckpoint(this.checkpointName, position, this.version),
@@ -58,20 +64,26 @@ export class SqliteRebuildTarget implements RebuildTarget {
     return this.ctx.checkpoint(this.checkpointName);
   }
 
+  /** Applies the batch to the new store in short transactions, each with its checkpoint (see `SharedWriteLock`). */
   async applyBatch(events: RecordedEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    this.ctx.db
-      .transaction(() => {
-        this.ctx.tables.apply(events);
-        this.ctx.setCheckpoint(this.checkpointName, events[events.length - 1].position, this.version);
-      })
-      .immediate();
+    for (let i = 0; i < events.length;) {
+      const slice = events.slice(i, i + this.lock.size());
+      await this.lock.run(slice.length, () =>
+        this.ctx.db
+          .transaction(() => {
+            this.ctx.tables.apply(slice);
+            this.ctx.setCheckpoint(this.checkpointName, slice[slice.length - 1].position, this.version);
+          })
+          .immediate(),
+      );
+      i += slice.length;
+    }
   }
 
   async swap(
     readAfter: (position: number) => Promise<RecordedEvent[]>,
     options: { keepOld: boolean },
-  ): Promise<{ previous: string; dropped: boolean }> {
+  ): Promise<{ previous: string; dropped: boolean; dropSeconds?: number }> {
     // Holding the write lock, apply what the log gained since the last batch, then point the
     // registry at the new store: the live projector's next batch (serialised behind this lock)
     // and every read after the commit use the new store.
@@ -92,6 +104,6 @@ export class SqliteRebuildTarget implements RebuildTarget {
       db.exec('ROLLBACK');
       throw err;
     }
-    return { previous, ...this.ctx.afterSwap(previous, options.keepOld || previous === this.store) };
+    return { previous, ...(await this.ctx.afterSwap(previous, options.keepOld || previous === this.store)) };
   }
 }

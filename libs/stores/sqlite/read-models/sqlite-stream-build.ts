@@ -1,13 +1,14 @@
 import type Database from 'better-sqlite3';
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { TRAINEE_STREAM_PREFIX } from '@app/trainees/decider';
+import { TRAINEE_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
 import { SqliteEventStore } from '../event-log/sqlite-event-store';
 import type { EventStore, RecordedEvent } from '@app/event-sourcing';
 import type { StreamBuild, StreamCursor, StreamPhase } from '@app/runtime/projector';
 import type { TraineeTables } from './trainee-tables';
 import type { PreparedTrainee } from './trainee-rows';
 import type { StreamBuildJob, StreamBuildMessage } from './stream-build.worker';
+import { SharedWriteLock } from './shared-write-lock';
 
 /**
  * The stream phase of a trainee store (see {@link StreamBuild}): documents from whole streams, and
@@ -25,6 +26,7 @@ export class SqliteStreamBuild implements StreamBuild {
   /** True once this run's first batch set the store up for bulk writing (see {@link write}). */
   private bulk = false;
   private readonly workerFromPosition: number;
+  private readonly lock: SharedWriteLock;
 
   constructor(
     private readonly db: Database.Database,
@@ -34,6 +36,7 @@ export class SqliteStreamBuild implements StreamBuild {
     private readonly setCheckpoint: (position: number) => void,
   ) {
     this.workerFromPosition = options?.workerFromPosition ?? WORKER_FROM_POSITION;
+    this.lock = new SharedWriteLock(db);
     db.exec(`CREATE TABLE IF NOT EXISTS projection_rebuild_cursors (
       checkpoint TEXT PRIMARY KEY, to_position INTEGER NOT NULL, last_stream TEXT NOT NULL)`);
     this.stmts = {
@@ -54,6 +57,9 @@ export class SqliteStreamBuild implements StreamBuild {
   }
 
   async finish(toPosition: number): Promise<void> {
+    // Each index in its own transaction (a store that serves meanwhile writes between them), then
+    // the checkpoint and the cursor together.
+    for (const sql of this.tables.indexStatements()) await this.lock.run(0, () => this.db.exec(sql));
     this.db
       .transaction(() => {
         this.tables.createIndexes();
@@ -119,22 +125,39 @@ export class SqliteStreamBuild implements StreamBuild {
         if ('error' in outcome) reject(outcome.error);
         else resolve(outcome.phase);
       };
+      // One batch at a time, in short transactions (see SharedWriteLock).
+      let writing = Promise.resolve();
       worker.on('message', (message: StreamBuildMessage) => {
         if (settled) return;
         if (message.type === 'error') return settle({ error: new Error(message.message) });
-        if (message.type === 'end') return settle({ phase: { toPosition: job.toPosition, done, interrupted: false } });
-        if (options.shouldStop?.()) return settle({ phase: { toPosition: job.toPosition, done, interrupted: true } });
-        try {
-          this.write({ toPosition: job.toPosition, lastStream: message.lastStream }, () => this.tables.write(received(message.trainees)));
-        } catch (err) {
-          return settle({ error: err instanceof Error ? err : new Error(String(err)) });
-        }
-        done += message.events;
-        options.onBatch?.(done);
-        worker.postMessage('more');
+        writing = writing.then(async () => {
+          if (settled) return;
+          if (message.type === 'end') return settle({ phase: { toPosition: job.toPosition, done, interrupted: false } });
+          if (options.shouldStop?.()) return settle({ phase: { toPosition: job.toPosition, done, interrupted: true } });
+          try {
+            const trainees = received(message.trainees);
+            for (let i = 0; i < trainees.length;) {
+              const chunk = chunkOf(trainees, i, this.lock.size());
+              const lastStream = i + chunk.trainees.length === trainees.length ? message.lastStream : chunk.lastStream;
+              await this.lock.run(chunk.events, () =>
+                this.write({ toPosition: job.toPosition, lastStream }, () => this.tables.write(chunk.trainees)),
+              );
+              i += chunk.trainees.length;
+            }
+          } catch (err) {
+            return settle({ error: err instanceof Error ? err : new Error(String(err)) });
+          }
+          done += message.events;
+          options.onBatch?.(done);
+          worker.postMessage('more');
+        });
       });
       worker.on('error', (err) => settle({ error: err }));
-      worker.on('exit', (code) => settle({ error: new Error(`the stream build worker exited before the end (code ${code})`) }));
+      // After the batches received before it: a worker exits right after posting its end.
+      worker.on(
+        'exit',
+        (code) => void writing.then(() => settle({ error: new Error(`the stream build worker exited before the end (code ${code})`) })),
+      );
     });
   }
 
@@ -182,6 +205,23 @@ function stopWorker(worker: Worker): void {
 
 const WORKER_STOP_TIMEOUT_MS = 10_000;
 
+/**
+ * The prepared trainees (whole streams, in stream order) from `from` up to about `events` events
+ * (at least one trainee), their events, and the cursor a transaction of them stores: the last one's
+ * stream (the batch's own last stream, where the chunk ends the batch, is the caller's).
+ */
+function chunkOf(
+  trainees: PreparedTrainee[],
+  from: number,
+  events: number,
+): { trainees: PreparedTrainee[]; events: number; lastStream: string } {
+  let n = 0;
+  let end = from;
+  while (end < trainees.length && (end === from || n < events)) n += Math.max(1, trainees[end++].changes.length);
+  const chunk = trainees.slice(from, end);
+  return { trainees: chunk, events: n, lastStream: traineeStreamId(chunk[chunk.length - 1].row.trainee_id) };
+}
+
 /** The prepared trainees as posted: answer bodies arrive as Uint8Array; the driver binds Buffers. */
 function received(trainees: PreparedTrainee[]): PreparedTrainee[] {
   for (const t of trainees) for (const a of t.answers) a.body = Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength);
@@ -198,6 +238,6 @@ const WORKER_FROM_POSITION = 50_000;
 const DEFAULT_WAL_AUTOCHECKPOINT_PAGES = 1000;
 /**
  * The WAL auto-checkpoint of a stream phase, in pages (256 MiB of WAL at 4 KiB pages): fewer
- * checkpoints, each of which fsyncs, make the bulk writes faster (BENCHMARKS.md "Rebuilding by stream").
+ * checkpoints, each of which fsyncs, make the bulk writes faster (bench/results/HISTORY.md "Rebuilding by stream").
  */
 const BULK_WAL_AUTOCHECKPOINT_PAGES = 65_536;

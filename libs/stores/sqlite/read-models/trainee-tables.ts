@@ -97,7 +97,7 @@ export class TraineeTables {
     this.createIndexes();
     const a = (this.answersTable = `trainee_answers_${store}`);
     // One row per trainee and version, keyed by the trainee row's seq; the item's bytes lead the body
-    // (a rowid table: WITHOUT ROWID was slower to fill with rows this large, BENCHMARKS.md
+    // (a rowid table: WITHOUT ROWID was slower to fill with rows this large, bench/results/HISTORY.md
     // "Rebuilding by stream").
     db.exec(`
       CREATE TABLE IF NOT EXISTS ${a} (
@@ -119,7 +119,7 @@ export class TraineeTables {
     this.keepCounts();
     // The number of trainees, from the kept counts: `/readyz` and the start read it, and a
     // `COUNT(*)` reads a whole index (1.4 s of a start at 100k trainees with a cold page cache,
-    // BENCHMARKS.md "API start").
+    // bench/results/HISTORY.md "API start").
     this.count = db.prepare(`SELECT COALESCE(SUM(n), 0) AS n FROM ${c}`);
     this.countOf = db.prepare<[string, number], number>(`SELECT n FROM ${c} WHERE ukprn = ? AND start_cycle = ?`).pluck();
     this.upsertAnswer = db.prepare(`
@@ -318,15 +318,20 @@ export class TraineeTables {
    * and the duplicate check without scans).
    */
   createIndexes(): void {
+    for (const sql of this.indexStatements()) this.db.exec(sql);
+  }
+
+  /** The statements of {@link createIndexes}, one per index (a bulk build runs each in its own transaction). */
+  indexStatements(): string[] {
     const t = this.table;
-    this.db.exec(`
-      CREATE INDEX IF NOT EXISTS ${t}_list ON ${t} (${TRAINEE_INDEX_COLUMNS.list.join(', ')});
-      CREATE INDEX IF NOT EXISTS ${t}_duplicates ON ${t} (${TRAINEE_INDEX_COLUMNS.duplicates.join(', ')});
-      -- Serves the status and has_trn filters (and their counts) without reading the documents.
-      CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (${TRAINEE_INDEX_COLUMNS.status.join(', ')});
-      -- A provider's change feed in position order.
-      CREATE INDEX IF NOT EXISTS ${this.changesTable}_provider ON ${this.changesTable} (ukprn, position);
-    `);
+    return [
+      `CREATE INDEX IF NOT EXISTS ${t}_list ON ${t} (${TRAINEE_INDEX_COLUMNS.list.join(', ')})`,
+      `CREATE INDEX IF NOT EXISTS ${t}_duplicates ON ${t} (${TRAINEE_INDEX_COLUMNS.duplicates.join(', ')})`,
+      // Serves the status and has_trn filters (and their counts) without reading the documents.
+      `CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (${TRAINEE_INDEX_COLUMNS.status.join(', ')})`,
+      // A provider's change feed in position order.
+      `CREATE INDEX IF NOT EXISTS ${this.changesTable}_provider ON ${this.changesTable} (ukprn, position)`,
+    ];
   }
 
   /**
@@ -340,12 +345,9 @@ export class TraineeTables {
       DROP INDEX IF EXISTS ${this.changesTable}_provider;`);
   }
 
-  /** Drops the tables (and their indexes). */
-  drop(): void {
-    this.db.exec(
-      `DROP TABLE IF EXISTS ${this.table}; DROP TABLE IF EXISTS ${this.answersTable}; DROP TABLE IF EXISTS ${this.countsTable};
-       DROP TABLE IF EXISTS ${this.changesTable}`,
-    );
+  /** The tables of store `store` (what dropping it drops): the rows, their answers, the change feed, the kept counts. */
+  static tableNames(store: string): string[] {
+    return [`trainees_${store}`, `trainee_answers_${store}`, `trainee_changes_${store}`, `trainee_counts_${store}`];
   }
 }
 
