@@ -31,6 +31,7 @@ import { measureStreamLength, type StreamLengthResult } from './lib/stream-lengt
 import { parseArgs, type BenchOptions } from './lib/options';
 import { prepareData } from './lib/prepare-data';
 import { measureScenario, runSoak } from './lib/scenario-runs';
+import { measureSwap, SWAP_SCENARIO, type SwapResult } from './lib/swap';
 
 const BENCH_DIR = __dirname;
 const REPO_ROOT = resolve(BENCH_DIR, '..');
@@ -149,6 +150,18 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       metricsOverhead = await measureMetricsOverhead(load, log);
     }
 
+    // Last among the API's scenarios: the rebuild replaces the read store the others read.
+    let swap: SwapResult | null = null;
+    if ((o.only === null || o.only.includes(SWAP_SCENARIO)) && !eventStoreUrl && !mongodbUrl) {
+      swap = await measureSwap(
+        api.url,
+        scenarios.find((s) => s.name === 'patch')!,
+        dataDir,
+        o.connections,
+        log,
+      );
+    }
+
     let soak: SoakResult | null = null;
     if (o.soak > 0) {
       const sync = scenarios.find((s) => s.name === 'sync')!;
@@ -187,6 +200,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       flood,
       floodLimited,
       metricsOverhead,
+      swap,
       soak,
       apiStartSeconds: apiStartMs / 1000,
     };
@@ -237,6 +251,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       flood,
       floodLimited,
       metricsOverhead,
+      swap,
       rss: { afterStartMiB: afterStart, peakMiB: peak, endMiB: endRss },
       soak,
       targets: checkTargets(partial),

@@ -38,15 +38,20 @@ function requestsOf(scenario: Scenario): autocannon.Request[] {
   }));
 }
 
-/** Runs `scenario` against `baseUrl` for `settings.duration` seconds at `settings.connections` connections. */
-export async function runLoad(baseUrl: string, scenario: Scenario, settings: LoadSettings): Promise<LoadResult> {
-  const result = await autocannon({
+/**
+ * Runs `scenario` against `baseUrl` for `settings.duration` seconds at `settings.connections`
+ * connections, or until `until` settles, if sooner.
+ */
+export async function runLoad(baseUrl: string, scenario: Scenario, settings: LoadSettings, until?: Promise<unknown>): Promise<LoadResult> {
+  const run = autocannon({
     url: baseUrl,
     connections: settings.connections,
     duration: settings.duration,
     timeout: 30,
     requests: requestsOf(scenario),
   });
+  void until?.finally(() => run.stop?.());
+  const result = await run;
   const statusCodes: Record<string, number> = {};
   for (const [code, s] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number(s.count);
   const completed = Object.values(statusCodes).reduce((a, b) => a + b, 0) || result.requests.total;

@@ -16,9 +16,10 @@ export interface RebuildResult {
   checkpoint: number;
   /**
    * `projections rebuild trainees` (admin CLI): `rebuildProjection` blue/green into a new store
-   * beside the serving one, then the swap; null where the read store cannot rebuild.
+   * beside the serving one, to the swap (`seconds`; the old store's drop after it, `dropSeconds`,
+   * apart); null where the read store cannot rebuild.
    */
-  blueGreen: { projection: string; events: number; seconds: number; eventsPerSecond: number } | null;
+  blueGreen: { projection: string; events: number; seconds: number; eventsPerSecond: number; dropSeconds: number } | null;
 }
 
 /**
@@ -40,11 +41,14 @@ export async function measureRebuild(eventStore: EventStore, readModel: ReadMode
   let blueGreen: RebuildResult['blueGreen'] = null;
   if ('beginRebuild' in readModel) {
     const outcome = await rebuildProjection(eventStore, readModel as ReadModelStore & RebuildableStore, 'trainees', { keepOld: false });
+    // The rate to the swap: the old store's drop in slices after it is timed apart.
+    const toSwap = outcome.seconds - outcome.dropSeconds;
     blueGreen = {
       projection: 'trainees',
       events: outcome.events,
-      seconds: outcome.seconds,
-      eventsPerSecond: outcome.events / outcome.seconds,
+      seconds: toSwap,
+      eventsPerSecond: outcome.events / toSwap,
+      dropSeconds: outcome.dropSeconds,
     };
   }
   return { eventsApplied: projector.eventsApplied, seconds, eventsPerSecond: projector.eventsApplied / seconds, checkpoint, blueGreen };

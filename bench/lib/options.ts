@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { FLOOD_SCENARIO } from './flood';
 import { METRICS_SCENARIO } from './metrics-overhead';
 import { STREAM_LENGTH_SCENARIO } from './stream-length';
+import { SWAP_SCENARIO } from './swap';
 
 /** The scenarios `--only` may name (besides `none`). */
 export const SCENARIO_NAMES = [
@@ -20,6 +21,7 @@ export const SCENARIO_NAMES = [
   STREAM_LENGTH_SCENARIO,
   FLOOD_SCENARIO,
   METRICS_SCENARIO,
+  SWAP_SCENARIO,
 ];
 
 /** Command-line options of the harness. */

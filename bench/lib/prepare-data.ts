@@ -104,7 +104,8 @@ export async function prepareData(o: BenchOptions, place: DataPlace): Promise<Pr
       );
       if (rebuild.blueGreen) {
         log(
-          `bench:   projections rebuild trainees: ${rebuild.blueGreen.events} events in ${rebuild.blueGreen.seconds.toFixed(1)} s = ${Math.round(rebuild.blueGreen.eventsPerSecond)} events/s`,
+          `bench:   projections rebuild trainees: ${rebuild.blueGreen.events} events in ${rebuild.blueGreen.seconds.toFixed(1)} s = ${Math.round(rebuild.blueGreen.eventsPerSecond)} events/s; ` +
+            `the old store dropped in slices in ${rebuild.blueGreen.dropSeconds.toFixed(1)} s`,
         );
       }
       // The registry process manager is caught up in a steady-state service: do not make the API

@@ -8,6 +8,7 @@ import type { ProfileSummary } from './profile';
 import { formatStreamLength, markdownStreamLength, type StreamLengthResult } from './stream-length';
 import { floodSetting, formatFlood, type FloodResult } from './flood';
 import { formatMetricsOverhead, type MetricsOverheadResult } from './metrics-overhead';
+import type { SwapResult } from './swap';
 
 /** One HTTP scenario measured against the service and against the ceiling. */
 export interface ScenarioResult {
@@ -105,6 +106,11 @@ export interface BenchResults {
   floodLimited?: FloodResult | null;
   /** GET with metrics on ÷ off (bench/lib/metrics-overhead.ts); null when not selected. */
   metricsOverhead?: MetricsOverheadResult | null;
+  /**
+   * PATCH latency across a rebuild, its swap and the old store's drop (bench/lib/swap.ts); null
+   * when not selected, absent in older results.
+   */
+  swap?: SwapResult | null;
   rss: { afterStartMiB: number | null; peakMiB: number | null; endMiB: number | null };
   soak: SoakResult | null;
   targets: TargetCheck[];
@@ -117,7 +123,16 @@ const fmt = (n: number, digits = 0): string => n.toLocaleString('en-GB', { minim
 export function checkTargets(
   r: Pick<
     BenchResults,
-    'scenarios' | 'rebuild' | 'history' | 'streamLength' | 'flood' | 'floodLimited' | 'metricsOverhead' | 'soak' | 'apiStartSeconds'
+    | 'scenarios'
+    | 'rebuild'
+    | 'history'
+    | 'streamLength'
+    | 'flood'
+    | 'floodLimited'
+    | 'metricsOverhead'
+    | 'swap'
+    | 'soak'
+    | 'apiStartSeconds'
   >,
 ): TargetCheck[] {
   const out: TargetCheck[] = [];
@@ -140,19 +155,26 @@ export function checkTargets(
     }
   }
   if (r.rebuild) {
-    const rate = r.rebuild.blueGreen?.eventsPerSecond ?? r.rebuild.eventsPerSecond;
     out.push({
-      what: r.rebuild.blueGreen ? 'projection rebuild (projections rebuild trainees)' : 'projection rebuild (initial catch-up)',
+      what: 'initial projection (Projector.catchUp into an empty read store)',
       target: '≥ 100,000 events/s',
-      measured: `${fmt(rate)} events/s`,
-      met: rate >= 100_000,
+      measured: `${fmt(r.rebuild.eventsPerSecond)} events/s`,
+      met: r.rebuild.eventsPerSecond >= 100_000,
     });
+    if (r.rebuild.blueGreen) {
+      out.push({
+        what: 'projection rebuild (projections rebuild trainees, to the swap)',
+        target: '≥ 100,000 events/s',
+        measured: `${fmt(r.rebuild.blueGreen.eventsPerSecond)} events/s`,
+        met: r.rebuild.blueGreen.eventsPerSecond >= 100_000,
+      });
+    }
   }
   out.push({
     what: `history replay (${r.history.events} events)`,
-    target: '< 3 ms',
+    target: '< 2 ms',
     measured: `${r.history.medianMs.toFixed(2)} ms`,
-    met: r.history.medianMs < 3,
+    met: r.history.medianMs < 2,
   });
   out.push({
     what: 'API start to its first answer (projections already built)',
@@ -185,6 +207,14 @@ export function checkTargets(
       target: `≥ ${m.ratioTarget}`,
       measured: m.ratio.toFixed(3),
       met: m.ratio >= m.ratioTarget,
+    });
+  }
+  if (r.swap) {
+    out.push({
+      what: `swap: PATCH p99 while projections rebuild trainees runs, swaps and drops the old store`,
+      target: `< ${r.swap.p99TargetMs} ms`,
+      measured: `${r.swap.service.p99} ms`,
+      met: r.swap.service.p99 < r.swap.p99TargetMs && r.swap.service.non2xx + r.swap.service.errors === 0,
     });
   }
   if (r.soak) {

@@ -43,7 +43,7 @@ const TAGS: { name: string; description: string }[] = [
  * parameters and answers from the controllers' `@nestjs/swagger` decorators, the schemas and
  * request examples from each version's contract (libs/trainees/contract/openapi). The documents are
  * built once, at start; each YAML text on its first request (dumping them took ~0.1 s of the start,
- * BENCHMARKS.md "API start").
+ * bench/results/HISTORY.md "API start").
  */
 @Injectable()
 export class OpenApiDocuments {
