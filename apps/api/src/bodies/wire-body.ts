@@ -19,8 +19,8 @@ export function dataOf(body: unknown): unknown {
 }
 
 /**
- * Checks a write body with the DTO classes of its version's contract (class-validator and
- * class-transformer, libs/trainees/contract/wire): the typed fields and every problem found, or
+ * Checks a write body with the DTO classes of its version's contract (class-validator,
+ * libs/trainees/contract/wire): the typed fields and every problem found, or
  * missing `data`. It does not answer the 422 itself: the domain does, after the checks that come
  * first (unknown trainee 404, refused state; docs/reference/API-FACTS.md §2.8, §12.4), with the
  * problems and its own rules' messages in one list (docs/DESIGN.md ruling 4).
