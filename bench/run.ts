@@ -156,6 +156,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       swap = await measureSwap(
         api.url,
         scenarios.find((s) => s.name === 'patch')!,
+        REPO_ROOT,
         dataDir,
         o.connections,
         log,

@@ -1,13 +1,13 @@
 /**
  * The swap scenario (`--only swap`): PATCHes at the bench's connections against the running API
- * while `projections rebuild trainees` runs beside it on the same data dir, as an operator runs it
- * from the admin CLI (another process; here the harness): the rebuild, its swap and the drop of the
- * old store in slices. Measures the writes' latency over the whole rebuild (docs/DESIGN.md
- * "Projection versions and blue/green rebuilds": the swap never stalls writes).
+ * while `projections rebuild trainees` runs beside it on the same data dir, as an operator runs it:
+ * the built admin CLI in a process of its own. It rebuilds, swaps and drops the old store in
+ * slices. Measures the writes' latency over the whole rebuild (docs/DESIGN.md "Projection versions
+ * and blue/green rebuilds": the swap never stalls writes).
  */
-import { openStores } from '@app/stores';
-import { rebuildProjection, type RebuildableStore } from '@app/runtime/rebuild';
-import type { ReadModelStore } from '@app/runtime/projector';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { runLoad, type LoadResult } from './load';
 import type { Scenario } from './scenarios';
 
@@ -26,44 +26,51 @@ export interface SwapResult {
   p99TargetMs: number;
 }
 
+/** The admin CLI's last line: `Rebuilt trainees into <store>: <n> events in <s> s (…); now serving …; dropped … in slices in <s> s`. */
+const REBUILT = /Rebuilt trainees into \S+: (\d+) events in ([\d.]+) s .*dropped \S+ in slices in ([\d.]+) s/;
+
 /**
- * Runs `patch` against the API at `apiUrl` while `rebuildProjection(…, 'trainees')` runs on the
- * stores of `dataDir` in this process, stops the load when the rebuild (and its drop) ends, and
- * returns both. Throws where the read store cannot rebuild.
+ * Runs `patch` against the API at `apiUrl` while `node dist/apps/admin/src/main.js projections
+ * rebuild trainees` runs on `dataDir`, stops the load when the CLI exits, and returns both. Throws
+ * with the CLI's output when it fails or does not say what it rebuilt.
  */
 export async function measureSwap(
   apiUrl: string,
   patch: Scenario,
+  repoRoot: string,
   dataDir: string,
   connections: number,
   log: (message: string) => void,
 ): Promise<SwapResult> {
   log(`bench: scenario ${SWAP_SCENARIO}: ${patch.title} while projections rebuild trainees runs beside the API`);
-  const stores = await openStores({ dataDir, eventStoreUrl: null, mongodbUrl: null });
-  try {
-    const readModel = stores.readModel as ReadModelStore & Partial<RebuildableStore>;
-    if (!readModel.beginRebuild) throw new Error('the read store cannot rebuild');
-    // Writes first, so the rebuild starts under load.
-    let settle!: () => void;
-    const ended = new Promise<void>((resolve) => (settle = resolve));
-    const load = runLoad(apiUrl, patch, { connections, duration: 3600 }, ended);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const outcome = await rebuildProjection(stores.eventStore, readModel as ReadModelStore & RebuildableStore, 'trainees').finally(settle);
-    const service = await load;
-    const result: SwapResult = {
-      service,
-      events: outcome.events,
-      rebuildSeconds: outcome.seconds - outcome.dropSeconds,
-      dropSeconds: outcome.dropSeconds,
-      p99TargetMs: SWAP_P99_TARGET_MS,
-    };
-    log(
-      `bench:   ${result.events} events rebuilt in ${result.rebuildSeconds.toFixed(1)} s, the old store dropped in ${result.dropSeconds.toFixed(1)} s; ` +
-        `PATCH meanwhile ${service.rps.toFixed(0)} req/s p50 ${service.p50} p99 ${service.p99} max ${service.max} ms ` +
-        `(${service.non2xx} non-2xx, ${service.errors} errors; target p99 < ${SWAP_P99_TARGET_MS} ms)`,
-    );
-    return result;
-  } finally {
-    await stores.close();
-  }
+  // Writes first, so the rebuild starts under load.
+  let settle!: () => void;
+  const ended = new Promise<void>((resolve) => (settle = resolve));
+  const load = runLoad(apiUrl, patch, { connections, duration: 3600 }, ended);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const cli = promisify(execFile)(
+    process.execPath,
+    [join(repoRoot, 'dist', 'apps', 'admin', 'src', 'main.js'), 'projections', 'rebuild', 'trainees'],
+    {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, APP_ENV: 'sandbox', LOG_LEVEL: 'warn' },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  ).finally(settle);
+  const [service, output] = await Promise.all([load, cli]);
+  const m = REBUILT.exec(output.stdout);
+  if (!m) throw new Error(`projections rebuild trainees did not say what it rebuilt:\n${output.stdout}\n${output.stderr}`);
+  const result: SwapResult = {
+    service,
+    events: Number(m[1]),
+    rebuildSeconds: Number(m[2]),
+    dropSeconds: Number(m[3]),
+    p99TargetMs: SWAP_P99_TARGET_MS,
+  };
+  log(
+    `bench:   ${result.events} events rebuilt in ${result.rebuildSeconds.toFixed(1)} s, the old store dropped in ${result.dropSeconds.toFixed(1)} s; ` +
+      `PATCH meanwhile ${service.rps.toFixed(0)} req/s p50 ${service.p50} p99 ${service.p99} max ${service.max} ms ` +
+      `(${service.non2xx} non-2xx, ${service.errors} errors; target p99 < ${SWAP_P99_TARGET_MS} ms)`,
+  );
+  return result;
 }

@@ -146,10 +146,15 @@ function registerRebuild(projections: Command, ctx: CliContext): void {
           );
           return;
         }
-        const rate = Math.round(outcome.events / Math.max(outcome.seconds, 0.001));
+        const toSwap = outcome.seconds - outcome.dropSeconds;
+        const rate = Math.round(outcome.events / Math.max(toSwap, 0.001));
         process.stdout.write(
-          `Rebuilt ${name} into ${outcome.store}: ${outcome.events} events in ${outcome.seconds.toFixed(1)} s (${rate} events/s); ` +
-            `now serving ${outcome.store}; ${outcome.dropped ? `dropped ${outcome.previous}` : `kept ${outcome.previous}`}\n`,
+          `Rebuilt ${name} into ${outcome.store}: ${outcome.events} events in ${toSwap.toFixed(1)} s (${rate} events/s); ` +
+            `now serving ${outcome.store}; ` +
+            (outcome.dropped
+              ? `dropped ${outcome.previous} in slices in ${outcome.dropSeconds.toFixed(1)} s`
+              : `kept ${outcome.previous}`) +
+            '\n',
         );
       } finally {
         process.removeListener('SIGINT', onSignal);

@@ -40,11 +40,12 @@ export async function dropInSlices(db: Database.Database, tables: readonly strin
       const slice = db.prepare<[number]>(`DELETE FROM "${table}" WHERE rowid IN (SELECT rowid FROM "${table}" LIMIT ?)`);
       for (let more = true; more;) {
         const rows = lock.size();
+        let deleted = 0;
         await step(rows, () => {
-          const deleted = slice.run(rows).changes;
-          more = deleted === rows;
-          options.onSlice?.(table, deleted);
+          deleted = slice.run(rows).changes;
         });
+        more = deleted === rows;
+        options.onSlice?.(table, deleted);
       }
     }
     await step(0, () => db.exec(`DROP TABLE IF EXISTS "${table}"`));

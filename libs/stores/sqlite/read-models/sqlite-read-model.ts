@@ -26,6 +26,7 @@ import { SqliteStreamBuild } from './sqlite-stream-build';
 import { registerProjections, registryStatements, type RegistryRow } from './registry-statements';
 import { SqliteRebuildRuns } from './sqlite-rebuild-runs';
 import { dropRecordedStores, type SliceOptions } from './drop-in-slices';
+import { writeAsSoonAsFree } from './shared-write-lock';
 
 export { PROJECTION_VERSION } from '@app/runtime/projector';
 
@@ -235,19 +236,18 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
 
   /**
    * Applies a batch (in position order) to the store each projection serves from and advances
-   * each store's checkpoint, in one transaction holding the write lock (`BEGIN IMMEDIATE`). An
-   * empty batch writes nothing.
+   * each store's checkpoint, in one transaction holding the write lock (`BEGIN IMMEDIATE`, taken
+   * as soon as a rebuild's or a drop's short transaction frees it: `writeAsSoonAsFree`). An empty
+   * batch writes nothing.
    */
   async applyBatch(events: RecordedEvent[]): Promise<void> {
     if (events.length === 0) return;
-    this.db
-      .transaction(() => {
-        const t = this.refresh();
-        t.trainees.apply(events);
-        t.providers.apply(events);
-        this.advance(t, events[events.length - 1].position);
-      })
-      .immediate();
+    writeAsSoonAsFree(this.db, () => {
+      const t = this.refresh();
+      t.trainees.apply(events);
+      t.providers.apply(events);
+      this.advance(t, events[events.length - 1].position);
+    });
   }
 
   /** Moves the checkpoints of both stores in `t` to `position` (never back). */

@@ -68,14 +68,10 @@ export class SqliteRebuildTarget implements RebuildTarget {
   async applyBatch(events: RecordedEvent[]): Promise<void> {
     for (let i = 0; i < events.length;) {
       const slice = events.slice(i, i + this.lock.size());
-      await this.lock.run(slice.length, () =>
-        this.ctx.db
-          .transaction(() => {
-            this.ctx.tables.apply(slice);
-            this.ctx.setCheckpoint(this.checkpointName, slice[slice.length - 1].position, this.version);
-          })
-          .immediate(),
-      );
+      await this.lock.run(slice.length, () => {
+        this.ctx.tables.apply(slice);
+        this.ctx.setCheckpoint(this.checkpointName, slice[slice.length - 1].position, this.version);
+      });
       i += slice.length;
     }
   }

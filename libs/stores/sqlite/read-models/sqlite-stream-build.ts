@@ -8,7 +8,7 @@ import type { StreamBuild, StreamCursor, StreamPhase } from '@app/runtime/projec
 import type { TraineeTables } from './trainee-tables';
 import type { PreparedTrainee } from './trainee-rows';
 import type { StreamBuildJob, StreamBuildMessage } from './stream-build.worker';
-import { SharedWriteLock } from './shared-write-lock';
+import { SharedWriteLock, writeAsSoonAsFree } from './shared-write-lock';
 
 /**
  * The stream phase of a trainee store (see {@link StreamBuild}): documents from whole streams, and
@@ -53,7 +53,7 @@ export class SqliteStreamBuild implements StreamBuild {
   }
 
   async applyStreams(events: RecordedEvent[], cursor: StreamCursor): Promise<void> {
-    this.write(cursor, () => this.tables.apply(events));
+    writeAsSoonAsFree(this.db, () => this.write(cursor, () => this.tables.apply(events)));
   }
 
   async finish(toPosition: number): Promise<void> {
@@ -161,7 +161,7 @@ export class SqliteStreamBuild implements StreamBuild {
     });
   }
 
-  /** Writes one batch (`store`) and the cursor in one transaction, setting the store up for bulk writing first. */
+  /** Writes one batch (`store`) and the cursor (in the caller's transaction), setting the store up for bulk writing first. */
   private write(cursor: StreamCursor, store: () => void): void {
     if (!this.bulk) {
       // Fewer, larger WAL checkpoints while the store is written in bulk (each one fsyncs), and no
@@ -170,12 +170,8 @@ export class SqliteStreamBuild implements StreamBuild {
       this.tables.dropIndexes();
       this.bulk = true;
     }
-    this.db
-      .transaction(() => {
-        store();
-        this.stmts.setCursor.run(this.checkpointName, cursor.toPosition, cursor.lastStream);
-      })
-      .immediate();
+    store();
+    this.stmts.setCursor.run(this.checkpointName, cursor.toPosition, cursor.lastStream);
   }
 }
 
