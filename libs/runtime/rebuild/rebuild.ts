@@ -61,8 +61,8 @@ export interface RebuildOutcome {
  * read by stream (both SQLite), first builds the documents stream by stream up to the log's head
  * at the start (from the stored cursor when resuming); then reads the log in position order, in
  * batches, from the new store's checkpoint, until a read finds the head near, and swaps (see
- * {@link RebuildTarget.swap}). Stops
- * between batches when `shouldStop()` turns true; running it again resumes where it stopped.
+ * {@link RebuildTarget.swap}). Stops between batches when `shouldStop()` turns true; running it
+ * again resumes where it stopped.
  * Where the store keeps rebuild runs, the run's progress is recorded there at most every second
  * (docs/observability.md "Rebuilds"); a failure to record it is ignored.
  */

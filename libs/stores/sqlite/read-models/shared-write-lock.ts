@@ -69,22 +69,7 @@ export class SharedWriteLock {
 export function writeAsSoonAsFree<T>(db: Database.Database, write: () => T, timeoutMs = 5000): T {
   // Within a transaction of this connection (a swap applying what the log gained), it holds the lock.
   if (db.inTransaction) return db.transaction(write)();
-  const deadline = performance.now() + timeoutMs;
-  const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
-  db.pragma('busy_timeout = 0');
-  try {
-    for (;;) {
-      try {
-        db.exec('BEGIN IMMEDIATE');
-        break;
-      } catch (error) {
-        if (!isBusy(error) || performance.now() >= deadline) throw error;
-        Atomics.wait(SLEEPER, 0, 0, POLL_MS);
-      }
-    }
-  } finally {
-    db.pragma(`busy_timeout = ${busyTimeout}`);
-  }
+  beginAsSoonAsFree(db, timeoutMs);
   try {
     const result = write();
     db.exec('COMMIT');
@@ -92,6 +77,30 @@ export function writeAsSoonAsFree<T>(db: Database.Database, write: () => T, time
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
+  }
+}
+
+/**
+ * `BEGIN IMMEDIATE` on `db`, tried every {@link POLL_MS} until the write lock is free (see
+ * {@link writeAsSoonAsFree}); throws `SQLITE_BUSY` after `timeoutMs`. The caller commits or rolls
+ * back (the swap, whose transaction spans reads of the log).
+ */
+export function beginAsSoonAsFree(db: Database.Database, timeoutMs = 5000): void {
+  const deadline = performance.now() + timeoutMs;
+  const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    for (;;) {
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (error) {
+        if (!isBusy(error) || performance.now() >= deadline) throw error;
+        Atomics.wait(SLEEPER, 0, 0, POLL_MS);
+      }
+    }
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`);
   }
 }
 

@@ -368,7 +368,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
 
   /**
    * Drops the stores that swaps left to drop (`projection_drops`), each in slices that hold the
-   * write lock for a few ms at a time (`dropInSlices`), with its checkpoint; resolves
+   * write lock about 15 ms at a time (`dropInSlices`), with its checkpoint; resolves
    * once none is left. What a swap's rebuild awaits, and what the projector starts in the background
    * (`ProjectionStore.dropPendingStores`), so a drop a crash cut short is finished. Calls made while
    * one runs share it.

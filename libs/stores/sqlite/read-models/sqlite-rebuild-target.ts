@@ -5,7 +5,7 @@ import type { RebuildTarget } from '@app/runtime/rebuild';
 import type { ProviderTables } from './provider-tables';
 import type { TraineeTables } from './trainee-tables';
 import { SqliteStreamBuild } from './sqlite-stream-build';
-import { SharedWriteLock } from './shared-write-lock';
+import { SharedWriteLock, beginAsSoonAsFree } from './shared-write-lock';
 
 /** What a {@link SqliteRebuildTarget} needs of its `SqliteReadModel`. */
 export interface RebuildContext {
@@ -84,7 +84,7 @@ export class SqliteRebuildTarget implements RebuildTarget {
     // registry at the new store: the live projector's next batch (serialised behind this lock)
     // and every read after the commit use the new store.
     const { db } = this.ctx;
-    db.exec('BEGIN IMMEDIATE');
+    beginAsSoonAsFree(db);
     let previous: string;
     try {
       for (;;) {
