@@ -9,7 +9,7 @@ import type { MessagePort, Worker } from 'node:worker_threads';
 import type { AppendOutcome } from '../event-log/sqlite-event-store';
 import type { QueuedWrite } from '../event-log/sqlite-rows';
 import { revive, type FromWriter, type ToWriter } from './messages';
-import { startWorker } from './start-worker';
+import { startWorker } from '../start-worker';
 
 interface Pending<T> {
   resolve: (value: T) => void;
@@ -38,7 +38,7 @@ export class LogWriterThread {
     private readonly onCommitted: () => void,
     private readonly onDied: (error: Error) => void,
   ) {
-    this.worker = startWorker('log-writer', { job: { dataDir }, commits }, [commits]);
+    this.worker = startWorker(__dirname, 'log-writer', { job: { dataDir }, commits }, [commits]);
     this.worker.on('message', (message: FromWriter) => this.receive(message));
     this.worker.on('error', (error) => this.died(error));
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));

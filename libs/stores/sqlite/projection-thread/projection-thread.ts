@@ -16,7 +16,7 @@ import type { ProjectorHandle, ProjectorHealth, ProjectorLogger } from '@app/run
 import { openSqliteEventStore, type SqliteEventStore } from '../event-log/sqlite-event-store';
 import { LogWriterThread } from './log-writer-thread';
 import { revive, type FromThread, type ProjectionThreadJob, type ToThread } from './messages';
-import { startWorker } from './start-worker';
+import { startWorker } from '../start-worker';
 
 /** How the thread is run and what the API's thread is told. */
 export interface ProjectionThreadOptions {
@@ -63,7 +63,7 @@ export class ProjectionThread implements ProjectorHandle {
   constructor(private readonly options: ProjectionThreadOptions) {
     const commits = new MessageChannel();
     const job: ProjectionThreadJob = { dataDir: options.dataDir, maxAttempts: options.maxAttempts, traced: options.traced ?? false };
-    this.worker = startWorker('projection-thread', { job, commits: commits.port2 }, [commits.port2]);
+    this.worker = startWorker(__dirname, 'projection-thread', { job, commits: commits.port2 }, [commits.port2]);
     this.writer = new LogWriterThread(
       options.dataDir,
       commits.port1,

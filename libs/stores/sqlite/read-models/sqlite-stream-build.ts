@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import { extname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { TRAINEE_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
 import { SqliteEventStore } from '../event-log/sqlite-event-store';
 import type { EventStore, RecordedEvent } from '@app/event-sourcing';
@@ -9,6 +8,7 @@ import type { TraineeTables } from './trainee-tables';
 import type { PreparedTrainee } from './trainee-rows';
 import type { StreamBuildJob, StreamBuildMessage } from './stream-build.worker';
 import { SharedWriteLock, writeAsSoonAsFree } from './shared-write-lock';
+import { startWorker } from '../start-worker';
 
 /**
  * The stream phase of a trainee store (see {@link StreamBuild}): documents from whole streams, and
@@ -115,7 +115,7 @@ export class SqliteStreamBuild implements StreamBuild {
 
   private runWorker(job: StreamBuildJob, options: { shouldStop?: () => boolean; onBatch?: (done: number) => void }): Promise<StreamPhase> {
     return new Promise<StreamPhase>((resolve, reject) => {
-      const worker = startWorker(job);
+      const worker = startWorker(__dirname, 'stream-build', { job });
       let done = 0;
       let settled = false;
       const settle = (outcome: { phase: StreamPhase } | { error: Error }) => {
@@ -173,19 +173,6 @@ export class SqliteStreamBuild implements StreamBuild {
     store();
     this.stmts.setCursor.run(this.checkpointName, cursor.toPosition, cursor.lastStream);
   }
-}
-
-/**
- * Starts the worker: the compiled `stream-build.worker.js` beside this file, or, where this file is
- * TypeScript run by the tests, the `.ts` one loaded through tsx's CommonJS hook (a dev dependency).
- */
-function startWorker(job: StreamBuildJob): Worker {
-  const entry = join(__dirname, `stream-build.worker${extname(__filename)}`);
-  const tsx = entry.endsWith('.ts') ? require.resolve('tsx/cjs/api') : null;
-  const bootstrap = `const { workerData } = require('node:worker_threads');
-    if (workerData.tsx) require(workerData.tsx).register();
-    require(workerData.entry);`;
-  return new Worker(bootstrap, { eval: true, workerData: { entry, tsx, job } });
 }
 
 /**
