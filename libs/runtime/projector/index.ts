@@ -12,6 +12,7 @@ export {
   type ProjectionName,
 } from './projection-versions';
 export type { ProjectorHandle, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
+export { PositionWaiters } from './position-waiters';
 export { PROJECTED_STREAMS, Projector } from './projector';
 export { assessReadiness, type Readiness } from './readiness';
 export { buildEmptyStore, buildStreams } from './stream-build';

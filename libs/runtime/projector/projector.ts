@@ -5,6 +5,7 @@ import type { ProjectionStore } from './projection-store.port';
 import { errorMessage, keepsParkedEvents, parkedRecord } from './parked-events';
 import { buildEmptyStore } from './stream-build';
 import type { ProjectorFailure, ProjectorHandle, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
+import { PositionWaiters } from './position-waiters';
 
 export type { ProjectorFailure, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
 
@@ -13,11 +14,6 @@ const CATCH_UP_BATCH_SIZE = 10_000;
 
 /** The streams the projections read. */
 export const PROJECTED_STREAMS: EventFilter = { streamPrefixes: [TRAINEE_STREAM_PREFIX, PROVIDER_STREAM_PREFIX] };
-
-interface Waiter {
-  position: number;
-  resolve: () => void;
-}
 
 /**
  * Keeps the read models up to date from the global event log, in position order, from the
@@ -50,7 +46,7 @@ export class Projector implements ProjectorHandle {
   private buffer: RecordedEvent[] = [];
   private scheduled = false;
   private chain: Promise<void> = Promise.resolve();
-  private waiters: Waiter[] = [];
+  private readonly waiters = new PositionWaiters();
   private stopped = false;
   private running = false;
   private applied = 0;
@@ -340,13 +336,7 @@ export class Projector implements ProjectorHandle {
   private advance(position: number): void {
     if (position > this.position) this.position = position;
     this.options.onAdvanced?.(this.position);
-    if (this.waiters.length === 0) return;
-    const still: Waiter[] = [];
-    for (const w of this.waiters) {
-      if (w.position <= this.position) w.resolve();
-      else still.push(w);
-    }
-    this.waiters = still;
+    this.waiters.advance(this.position);
   }
 
   /**
@@ -355,21 +345,7 @@ export class Projector implements ProjectorHandle {
    * is applied or at the timeout.
    */
   waitFor(position: number, timeoutMs = 10_000): Promise<boolean> {
-    if (position <= this.position) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(false);
-      }, timeoutMs);
-      const waiter: Waiter = {
-        position,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve(true);
-        },
-      };
-      this.waiters.push(waiter);
-    });
+    return this.waiters.wait(position, this.position, timeoutMs);
   }
 
   /** Stops the subscription after applying what it has buffered (a failing event is left for the next start). */
@@ -383,7 +359,6 @@ export class Projector implements ProjectorHandle {
     this.subscriptionFailure = null;
     this.applyFailure = null;
     this.fatalFailure = null;
-    for (const w of this.waiters) w.resolve();
-    this.waiters = [];
+    this.waiters.releaseAll(true);
   }
 }

@@ -12,7 +12,7 @@
  */
 import { MessageChannel, type Worker } from 'node:worker_threads';
 import type { AppliedBatch } from '@app/runtime/telemetry';
-import type { ProjectorHandle, ProjectorHealth, ProjectorLogger } from '@app/runtime/projector';
+import { PositionWaiters, type ProjectorHandle, type ProjectorHealth, type ProjectorLogger } from '@app/runtime/projector';
 import { openSqliteEventStore, type SqliteEventStore } from '../event-log/sqlite-event-store';
 import { LogWriterThread } from './log-writer-thread';
 import { revive, type FromThread, type ProjectionThreadJob, type ToThread } from './messages';
@@ -32,12 +32,6 @@ export interface ProjectionThreadOptions {
 /** The batches the thread stored since its checkpoint last moved, and whether a provider's event was among them. */
 export type ThreadApplied = AppliedBatch & { providerEvents: boolean };
 
-interface Waiter {
-  position: number;
-  resolve: (reached: boolean) => void;
-  timer: NodeJS.Timeout;
-}
-
 interface Pending<T> {
   resolve: (value: T) => void;
   reject: (error: Error) => void;
@@ -53,7 +47,7 @@ export class ProjectionThread implements ProjectorHandle {
   private readonly requests = new Map<number, Pending<number>>();
   private position = 0;
   private lastHealth: ProjectorHealth = { state: 'stopped', checkpoint: 0, failure: null, parked: 0 };
-  private waiters: Waiter[] = [];
+  private readonly waiters = new PositionWaiters();
   private exited: Promise<void>;
   private closed = false;
   private readonly appliedListeners: ((applied: ThreadApplied) => void)[] = [];
@@ -129,17 +123,12 @@ export class ProjectionThread implements ProjectorHandle {
     await this.worker.terminate();
     await this.writer.close();
     await this.eventStore.close();
-    for (const w of this.waiters) this.release(w, false);
-    this.waiters = [];
+    this.waiters.releaseAll(false);
   }
 
   /** Resolves true once the thread has applied every event up to `position`, false after `timeoutMs` (default 10 s). */
   waitFor(position: number, timeoutMs = 10_000): Promise<boolean> {
-    if (position <= this.position) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const waiter: Waiter = { position, resolve, timer: setTimeout(() => this.timedOut(waiter), timeoutMs) };
-      this.waiters.push(waiter);
-    });
+    return this.waiters.wait(position, this.position, timeoutMs);
   }
 
   private request(message: ToThread & { id: number }): Promise<number> {
@@ -216,23 +205,7 @@ export class ProjectionThread implements ProjectorHandle {
   private advance(position: number): void {
     if (position <= this.position) return;
     this.position = position;
-    if (this.waiters.length === 0) return;
-    const still: Waiter[] = [];
-    for (const w of this.waiters) {
-      if (w.position <= position) this.release(w, true);
-      else still.push(w);
-    }
-    this.waiters = still;
-  }
-
-  private timedOut(waiter: Waiter): void {
-    this.waiters = this.waiters.filter((w) => w !== waiter);
-    waiter.resolve(false);
-  }
-
-  private release(waiter: Waiter, reached: boolean): void {
-    clearTimeout(waiter.timer);
-    waiter.resolve(reached);
+    this.waiters.advance(position);
   }
 }
 
