@@ -19,7 +19,7 @@ import { measureLag, Projector } from '@app/runtime/projector';
 import { openSqliteEventStore, SqliteIdempotencyStore, SqliteReadModel, SqliteWebhookOutbox } from '@app/stores/sqlite';
 
 /** Tables whose rows grow with the log, the trainees, the changes or the deliveries. */
-const GROWING = /^(events|trainees_\w+|trainee_answers_\w+|changes_\w+|webhook_deliveries|idempotency_keys)$/;
+const GROWING = /^(events|trainees_\w+|trainee_answers_\w+|trainee_changes_\w+|webhook_deliveries|idempotency_keys)$/;
 
 /** Walks of a growing table that stay bounded, and why. */
 const BOUNDED_WALKS: readonly { table: string; index: string; why: string }[] = [

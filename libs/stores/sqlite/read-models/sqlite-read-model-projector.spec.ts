@@ -116,8 +116,16 @@ describe.each(STREAM_PHASES)('Parked events on SqliteReadModel, a first stream p
     expect(warnings[0]).toMatch(/stream by stream failed/);
     // The indexes it set aside for bulk writing are back.
     const raw = new Database(join(dir, 'rm.sqlite'), { readonly: true });
-    const indexes = raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'trainees_${V}' AND sql IS NOT NULL`);
-    expect(indexes.pluck().all().sort()).toEqual([`trainees_${V}_duplicates`, `trainees_${V}_list`, `trainees_${V}_status`]);
+    const indexes = raw.prepare(
+      `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('trainees_${V}', 'trainee_changes_${V}') AND sql IS NOT NULL`,
+    );
+    expect(indexes.pluck().all().sort()).toEqual([
+      `trainee_changes_${V}_position`,
+      `trainee_changes_${V}_provider`,
+      `trainees_${V}_duplicates`,
+      `trainees_${V}_list`,
+      `trainees_${V}_status`,
+    ]);
     raw.close();
     const parked = await rm.parkedEvents();
     expect(parked.map((p) => [p.stream_id, p.revision, p.type, p.attempts])).toEqual([

@@ -1,6 +1,7 @@
 /**
  * The SQLite read model on data written by earlier builds: events of an older schema, a data dir
- * from before projections were versioned one by one, and a tokens table from before tokens expired.
+ * from before projections were versioned one by one, a tokens table from before tokens expired, and
+ * a change feed keyed by position.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { Projector } from '@app/runtime/projector';
 import { rebuildProjection } from '@app/runtime/rebuild';
 import { SqliteEventStore } from '../event-log/sqlite-event-store';
 import { SqliteReadModel } from './sqlite-read-model';
-import { registrationEvents, silent, writeHistory } from './testing/read-model-histories';
+import { allChanges, registrationEvents, silent, V, writeHistory } from './testing/read-model-histories';
 
 /** Code of the trainee projection's first version: the layout from before projections were versioned one by one. */
 const LEGACY = { codeVersions: { trainees: 1 } };
@@ -116,6 +117,50 @@ describe('a tokens table from before tokens expired', () => {
     await new Projector(store, rm, silent).catchUp();
     expect(await rm.getToken('K1')).toMatchObject({ expires_at: null, last_used_at: use.at });
     rm.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('a change feed from before the changes had their own index', () => {
+  it('is read and written where position is its key, and gains no second index on it; a new store indexes position', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'changes-'));
+    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    await writeHistory(store, 3, 1);
+    const file = join(dir, 'rm.sqlite');
+    let rm = new SqliteReadModel(file);
+    await new Projector(store, rm, silent).catchUp();
+    const feed = await allChanges(rm);
+    expect(feed).toHaveLength(3 * 5);
+    rm.close();
+    const Database = (await import('better-sqlite3')).default;
+    const raw = new Database(file);
+    const changes = `trainee_changes_${V}`;
+    const indexes = () =>
+      raw
+        .prepare<[string], string>(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name`)
+        .pluck()
+        .all(changes);
+    expect(indexes()).toEqual([`${changes}_position`, `${changes}_provider`]);
+    // The layout of earlier builds: position is the rowid.
+    raw.exec(`CREATE TABLE old_changes (position INTEGER PRIMARY KEY, ukprn TEXT NOT NULL, change TEXT NOT NULL);
+      INSERT INTO old_changes SELECT position, ukprn, change FROM ${changes};
+      DROP TABLE ${changes}; ALTER TABLE old_changes RENAME TO ${changes};`);
+
+    rm = new SqliteReadModel(file);
+    expect(await allChanges(rm)).toEqual(feed);
+    expect(indexes()).toEqual([`${changes}_provider`]);
+    await store.appendToStream(
+      traineeStreamId('T3'),
+      toEventData(registrationEvents('T3', 3), { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId),
+    );
+    await new Projector(store, rm, silent).catchUp();
+    const more = await allChanges(rm);
+    expect(more).toHaveLength(3 * 5 + 4);
+    expect(more.slice(0, feed.length)).toEqual(feed);
+    expect(await rm.changesBetween(0, Number.MAX_SAFE_INTEGER, 1000)).toEqual(more);
+    rm.close();
+    raw.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });

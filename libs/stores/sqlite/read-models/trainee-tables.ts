@@ -40,7 +40,8 @@ interface AnswerRow {
  * ({@link renderTraineeAnswers}), written with the row, so a GET sends stored bytes and a list page
  * joins stored items (docs/DESIGN.md "Answers stored as bytes"). A trainee without an answer row
  * (a store written before answers were stored, until the trainee changes or a rebuild) is answered
- * by rendering its document per read. `trainee_changes_<store>` holds the change feed.
+ * by rendering its document per read. `trainee_changes_<store>` holds the change feed, in the order
+ * written, found by position on a unique index (a store written before keys it by position).
  */
 /** The columns of the trainee tables' secondary indexes (the MongoDB adapter declares the same, `TRAINEE_INDEXES`). */
 export const TRAINEE_INDEX_COLUMNS = {
@@ -63,6 +64,8 @@ export class TraineeTables {
   readonly countsTable: string;
   private readonly countOf: Database.Statement<[string, number], number>;
   readonly changesTable: string;
+  /** True for a change table of a store written before the changes had their own index (position is its rowid). */
+  private readonly changesKeyedByPosition: boolean;
   private readonly insertChange: Database.Statement<[number, string, string]>;
   private readonly changesOf: Database.Statement<[string, number, number], string>;
   private readonly changesIn: Database.Statement<[number, number, number], string>;
@@ -91,9 +94,8 @@ export class TraineeTables {
         doc TEXT NOT NULL
       );
     `);
-    // The change feed (docs/change-feed.md): one row per applied trainee event, keyed by its position.
     const f = (this.changesTable = `trainee_changes_${store}`);
-    db.exec(`CREATE TABLE IF NOT EXISTS ${f} (position INTEGER PRIMARY KEY, ukprn TEXT NOT NULL, change TEXT NOT NULL)`);
+    this.changesKeyedByPosition = createChangesTable(db, f);
     this.createIndexes();
     const a = (this.answersTable = `trainee_answers_${store}`);
     // One row per trainee and version, keyed by the trainee row's seq; the item's bytes lead the body
@@ -331,24 +333,43 @@ export class TraineeTables {
       `CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (${TRAINEE_INDEX_COLUMNS.status.join(', ')})`,
       // A provider's change feed in position order.
       `CREATE INDEX IF NOT EXISTS ${this.changesTable}_provider ON ${this.changesTable} (ukprn, position)`,
+      // Every provider's changes in position order, and one row per position (`INSERT OR IGNORE`).
+      ...(this.changesKeyedByPosition
+        ? []
+        : [`CREATE UNIQUE INDEX IF NOT EXISTS ${this.changesTable}_position ON ${this.changesTable} (position)`]),
     ];
   }
 
   /**
-   * Drops the secondary indexes, for a bulk build that writes the rows in stream order (random in
-   * every index's order); {@link createIndexes} builds each index afterwards in one sorted pass
-   * (docs/DESIGN.md "Rebuilding by stream"). The unique keys stay.
+   * Drops the secondary indexes and the changes' position index, for a bulk build that writes the
+   * rows in stream order (random in every index's order); {@link createIndexes} builds each index
+   * afterwards in one sorted pass (docs/DESIGN.md "Rebuilding by stream"). The trainee ids' unique
+   * keys stay. Without the position index a change written twice would be stored twice: a bulk build
+   * writes each event once (a batch commits with its cursor), and building the index refuses a duplicate.
    */
   dropIndexes(): void {
     const t = this.table;
+    const f = this.changesTable;
     this.db.exec(`DROP INDEX IF EXISTS ${t}_list; DROP INDEX IF EXISTS ${t}_duplicates; DROP INDEX IF EXISTS ${t}_status;
-      DROP INDEX IF EXISTS ${this.changesTable}_provider;`);
+      DROP INDEX IF EXISTS ${f}_provider; DROP INDEX IF EXISTS ${f}_position;`);
   }
 
   /** The tables of store `store` (what dropping it drops): the rows, their answers, the change feed, the kept counts. */
   static tableNames(store: string): string[] {
     return [`trainees_${store}`, `trainee_answers_${store}`, `trainee_changes_${store}`, `trainee_counts_${store}`];
   }
+}
+
+/**
+ * Creates the change feed's table `name` if missing (docs/change-feed.md): one row per applied
+ * trainee event, in the order written, found by its position on a unique index (docs/DESIGN.md
+ * "Rebuilding by stream": a stream phase writes the changes in stream order, and a table keyed by
+ * position took them at random places). Returns true for a table of a store written before, which
+ * keeps its changes keyed by position (the rowid) and needs no index for it.
+ */
+function createChangesTable(db: Database.Database, name: string): boolean {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${name} (position INTEGER NOT NULL, ukprn TEXT NOT NULL, change TEXT NOT NULL)`);
+  return db.prepare<[string], number>(`SELECT pk FROM pragma_table_info(?) WHERE name = 'position'`).pluck().get(name) === 1;
 }
 
 const CLOSE = Buffer.from('}');
