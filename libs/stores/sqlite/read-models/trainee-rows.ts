@@ -23,14 +23,23 @@ export interface TraineeRow {
   doc: string;
 }
 
+/** A change feed entry as written to `trainee_changes_<store>`. */
+export interface ChangeRow {
+  position: number;
+  ukprn: string;
+  /** The {@link StoredChange} as JSON. */
+  change: string;
+}
+
 /**
  * A changed trainee ready to store: its row, its answer bytes per API version
- * (`renderTraineeAnswers`), and the change feed's entry of each event applied (`changeOf`).
+ * (`renderTraineeAnswers`), and the change feed's entry of each event applied (`changeOf`), as
+ * JSON already (a bulk build renders it in its worker thread, and posts strings).
  */
 export interface PreparedTrainee {
   row: TraineeRow;
   answers: TraineeAnswer[];
-  changes: StoredChange[];
+  changes: ChangeRow[];
 }
 
 /**
@@ -46,11 +55,12 @@ export function prepareTrainees(
 ): PreparedTrainee[] {
   const batch = decodeBatch(traineeProjection, events);
   if (batch.keys.length === 0) return [];
-  const changes = new Map<string, StoredChange[]>();
+  const changes = new Map<string, ChangeRow[]>();
   const onApplied: OnApplied<TraineeEvent, TraineeDocument> = ({ key, event, recorded }, before, after) => {
     let list = changes.get(key);
     if (!list) changes.set(key, (list = []));
-    list.push(changeOf(event, recorded, before, after));
+    const change: StoredChange = changeOf(event, recorded, before, after);
+    list.push({ position: change.position, ukprn: change.ukprn, change: JSON.stringify(change) });
   };
   return foldBatch(traineeProjection, batch, load(batch.keys), onApplied).map(({ key, after }) => {
     const keys = traineeKeys(after);

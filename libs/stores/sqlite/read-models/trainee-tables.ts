@@ -294,7 +294,7 @@ export class TraineeTables {
    */
   write(prepared: readonly PreparedTrainee[]): void {
     for (const { row, answers, changes } of prepared) {
-      for (const change of changes) this.insertChange.run(change.position, change.ukprn, JSON.stringify(change));
+      for (const change of changes) this.insertChange.run(change.position, change.ukprn, change.change);
       if (this.upsert.run(row).changes === 0) continue;
       for (const answer of answers) this.upsertAnswer.run(row.created_position, answer.version, answer.itemEnd, answer.body);
     }
