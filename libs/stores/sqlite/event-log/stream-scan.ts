@@ -65,6 +65,6 @@ export class StreamScan {
 }
 
 /** The least string above every string that starts with `prefix` (its last UTF-16 unit raised by one). */
-function upperBound(prefix: string): string {
+export function upperBound(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }

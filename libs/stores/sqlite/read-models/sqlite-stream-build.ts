@@ -1,12 +1,13 @@
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import type { Worker } from 'node:worker_threads';
 import { TRAINEE_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
 import { SqliteEventStore } from '../event-log/sqlite-event-store';
+import { type RangeStart, StreamRanges } from '../event-log/stream-ranges';
 import type { EventStore, RecordedEvent } from '@app/event-sourcing';
 import type { StreamBuild, StreamCursor, StreamPhase } from '@app/runtime/projector';
 import type { TraineeTables } from './trainee-tables';
 import type { PreparedTrainee } from './trainee-rows';
-import type { StreamBuildJob, StreamBuildMessage } from './stream-build.worker';
+import type { StreamBuildMessage, StreamRange } from './stream-build.worker';
 import { SharedWriteLock, writeAsSoonAsFree } from './shared-write-lock';
 import { startWorker } from '../start-worker';
 
@@ -84,13 +85,16 @@ export class SqliteStreamBuild implements StreamBuild {
   }
 
   /**
-   * Runs the whole stream phase with a worker thread when `eventStore` is a file-backed
+   * Runs the whole stream phase in worker threads when `eventStore` is a file-backed
    * {@link SqliteEventStore} and the phase reads up to position `workerFromPosition` or further
    * (default {@link WORKER_FROM_POSITION}; else returns null: the caller runs it batch by batch,
-   * which costs less than starting a worker for a short log): the worker
-   * reads and prepares up to `CREDITS` batches ahead while this thread writes each with its cursor.
-   * Stops between batches when `shouldStop()` turns true. Rejects with the worker's error (a
-   * projection failure names nothing more than the message; the position-order path names the event).
+   * which costs less than starting workers for a short log). This thread splits the streams into
+   * ranges of about `batchSize` events (`StreamRanges`), hands them out in turn to
+   * {@link STREAM_BUILD_WORKERS} workers, each of which reads, folds and renders its range, at most
+   * {@link CREDITS} ranges per worker ahead of the writer, and writes the prepared ranges in range order,
+   * each with its cursor. Stops between batches when `shouldStop()` turns true. Rejects with a
+   * worker's error (a projection failure names nothing more than the message; the position-order
+   * path names the event).
    */
   run(
     eventStore: EventStore,
@@ -101,64 +105,90 @@ export class SqliteStreamBuild implements StreamBuild {
     const from = this.stmts.cursor.get(this.checkpointName) ?? null;
     const toPosition = from?.toPosition ?? eventStore.headPositionNow();
     if (toPosition < this.workerFromPosition) return null;
-    return (async () => {
-      const job: StreamBuildJob = {
-        eventsFile,
-        streamPrefix: this.streamPrefix,
-        afterStream: from?.lastStream ?? null,
-        toPosition,
-        batchSize: options.batchSize,
-      };
-      return this.runWorker(job, options);
-    })();
+    const start: RangeStart = { streamPrefix: this.streamPrefix, afterStream: from?.lastStream ?? null, toPosition };
+    return this.runWorkers(eventsFile, start, options);
   }
 
-  private runWorker(job: StreamBuildJob, options: { shouldStop?: () => boolean; onBatch?: (done: number) => void }): Promise<StreamPhase> {
+  private runWorkers(
+    eventsFile: string,
+    first: RangeStart,
+    options: { batchSize: number; shouldStop?: () => boolean; onBatch?: (done: number) => void },
+  ): Promise<StreamPhase> {
     return new Promise<StreamPhase>((resolve, reject) => {
-      const worker = startWorker(__dirname, 'stream-build', { job });
+      const eventsDb = new Database(eventsFile, { readonly: true, fileMustExist: true });
+      const ranges = new StreamRanges(eventsDb);
+      const workers = Array.from({ length: STREAM_BUILD_WORKERS }, () => startWorker(__dirname, 'stream-build', { eventsFile }));
+      /** Where the next range starts; null once the last one is handed out. */
+      let next: RangeStart | null = first;
+      let sent = 0;
+      let written = 0;
       let done = 0;
       let settled = false;
+      const prepared = new Map<number, Extract<StreamBuildMessage, { type: 'batch' }>>();
       const settle = (outcome: { phase: StreamPhase } | { error: Error }) => {
         if (settled) return;
         settled = true;
-        stopWorker(worker);
+        for (const worker of workers) stopWorker(worker);
+        eventsDb.close();
         if ('error' in outcome) reject(outcome.error);
         else resolve(outcome.phase);
       };
-      // One batch at a time, in short transactions (see SharedWriteLock).
+      const phase = (interrupted: boolean) => ({ phase: { toPosition: first.toPosition, done, interrupted } });
+      const handOut = () => {
+        while (next !== null && sent - written < workers.length * CREDITS) {
+          const lastStream = ranges.end(next, options.batchSize);
+          const range: StreamRange = { type: 'range', index: sent, start: next, lastStream };
+          workers[sent % workers.length].postMessage(range);
+          sent++;
+          next = lastStream === undefined ? null : { ...next, afterStream: lastStream };
+        }
+      };
+      // The prepared ranges in range order, one at a time, in short transactions (see SharedWriteLock).
       let writing = Promise.resolve();
-      worker.on('message', (message: StreamBuildMessage) => {
-        if (settled) return;
-        if (message.type === 'error') return settle({ error: new Error(message.message) });
+      const writeInOrder = () => {
         writing = writing.then(async () => {
-          if (settled) return;
-          if (message.type === 'end') return settle({ phase: { toPosition: job.toPosition, done, interrupted: false } });
-          if (options.shouldStop?.()) return settle({ phase: { toPosition: job.toPosition, done, interrupted: true } });
           try {
-            const trainees = received(message.trainees);
-            for (let i = 0; i < trainees.length;) {
-              const chunk = chunkOf(trainees, i, this.lock.size());
-              const lastStream = i + chunk.trainees.length === trainees.length ? message.lastStream : chunk.lastStream;
-              await this.lock.run(chunk.events, () =>
-                this.write({ toPosition: job.toPosition, lastStream }, () => this.tables.write(chunk.trainees)),
-              );
-              i += chunk.trainees.length;
+            for (let batch = prepared.get(written); !settled && batch; batch = prepared.get(written)) {
+              prepared.delete(written);
+              if (options.shouldStop?.()) return settle(phase(true));
+              if (batch.lastStream !== null) await this.writeRange(received(batch.trainees), batch.lastStream, first.toPosition);
+              written++;
+              done += batch.events;
+              if (batch.events > 0) options.onBatch?.(done);
+              handOut();
             }
           } catch (err) {
             return settle({ error: err instanceof Error ? err : new Error(String(err)) });
           }
-          done += message.events;
-          options.onBatch?.(done);
-          worker.postMessage('more');
+          if (!settled && next === null && written === sent) settle(phase(false));
         });
-      });
-      worker.on('error', (err) => settle({ error: err }));
-      // After the batches received before it: a worker exits right after posting its end.
-      worker.on(
-        'exit',
-        (code) => void writing.then(() => settle({ error: new Error(`the stream build worker exited before the end (code ${code})`) })),
-      );
+      };
+      for (const worker of workers) {
+        worker.on('message', (message: StreamBuildMessage) => {
+          if (settled) return;
+          if (message.type === 'error') return settle({ error: new Error(message.message) });
+          prepared.set(message.index, message);
+          writeInOrder();
+        });
+        worker.on('error', (err) => settle({ error: err }));
+        worker.on('exit', (code) => settle({ error: new Error(`a stream build worker exited before the end (code ${code})`) }));
+      }
+      try {
+        handOut();
+      } catch (err) {
+        settle({ error: err instanceof Error ? err : new Error(String(err)) });
+      }
     });
+  }
+
+  /** Writes one prepared range in transactions of about the lock's size, each with the cursor of its last stream. */
+  private async writeRange(trainees: PreparedTrainee[], lastStream: string, toPosition: number): Promise<void> {
+    for (let i = 0; i < trainees.length;) {
+      const chunk = chunkOf(trainees, i, this.lock.size());
+      const last = i + chunk.trainees.length === trainees.length ? lastStream : chunk.lastStream;
+      await this.lock.run(chunk.events, () => this.write({ toPosition, lastStream: last }, () => this.tables.write(chunk.trainees)));
+      i += chunk.trainees.length;
+    }
   }
 
   /** Writes one batch (`store`) and the cursor (in the caller's transaction), setting the store up for bulk writing first. */
@@ -176,7 +206,7 @@ export class SqliteStreamBuild implements StreamBuild {
 }
 
 /**
- * Asks the worker to stop between batches (it closes its connection and exits), and terminates it
+ * Asks the worker to stop (it closes its connection and exits after the ranges already sent to it), and terminates it
  * if it has not exited after {@link WORKER_STOP_TIMEOUT_MS}.
  */
 function stopWorker(worker: Worker): void {
@@ -216,6 +246,15 @@ function received(trainees: PreparedTrainee[]): PreparedTrainee[] {
  * in the tests' TypeScript, about a second).
  */
 const WORKER_FROM_POSITION = 50_000;
+
+/**
+ * Worker threads of a stream phase: reading, folding and rendering a range take longer than
+ * writing it (bench/results/HISTORY.md "Issue 26: writes on both cores").
+ */
+const STREAM_BUILD_WORKERS = 2;
+
+/** Ranges handed to each worker beyond those written: prepared batches wait in memory for the writer. */
+const CREDITS = 2;
 
 /** SQLite's default WAL auto-checkpoint, in pages (4 MiB at 4 KiB pages). */
 const DEFAULT_WAL_AUTOCHECKPOINT_PAGES = 1000;

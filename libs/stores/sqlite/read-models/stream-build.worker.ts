@@ -1,68 +1,51 @@
 /**
- * The worker of a stream phase on SQLite (docs/DESIGN.md "Rebuilding by stream"): reads whole
- * trainee streams from the event store's file (its own read-only connection), folds and renders
- * them (`prepareTrainees`) and posts each batch to the main thread, which writes it. Runs at most
- * `CREDITS` batches ahead of the writer: it waits for a `more` message for each batch written; a
- * `stop` message ends it between batches.
- * Started by `SqliteStreamBuild` with a {@link StreamBuildJob} as `workerData.job`.
+ * A worker of a stream phase on SQLite (docs/DESIGN.md "Rebuilding by stream"): for each range of
+ * whole trainee streams the main thread sends (a {@link StreamRange}), reads them from the event
+ * store's file (its own read-only connection), folds and renders them (`prepareTrainees`) and posts
+ * the batch back, which the main thread writes. A `stop` message ends it; it closes its connection
+ * either way. Started by `SqliteStreamBuild` with the events file as `workerData.eventsFile`.
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { StreamScan } from '../event-log/stream-scan';
+import { type RangeStart, StreamRanges } from '../event-log/stream-ranges';
 import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
 
-/** What the worker builds: whole streams of `streamPrefix` after `afterStream`, events up to `toPosition`. */
-export interface StreamBuildJob {
-  eventsFile: string;
-  streamPrefix: string;
-  afterStream: string | null;
-  toPosition: number;
-  batchSize: number;
+/** A range to prepare, the `index`-th of the phase: whole streams from `start` to `lastStream` (inclusive; undefined: to the last). */
+export interface StreamRange {
+  type: 'range';
+  index: number;
+  start: RangeStart;
+  lastStream: string | undefined;
 }
 
-/** A message of the worker: a prepared batch (with its last stream and event count), the end, or a failure. */
+/**
+ * A message of a worker: a prepared range (its index, its last stream, null when it held none, and
+ * its event count), or a failure.
+ */
 export type StreamBuildMessage =
-  { type: 'batch'; trainees: PreparedTrainee[]; lastStream: string; events: number } | { type: 'end' } | { type: 'error'; message: string };
+  | { type: 'batch'; index: number; trainees: PreparedTrainee[]; lastStream: string | null; events: number }
+  | { type: 'error'; message: string };
 
-/** Batches the worker may prepare before the writer has written them. */
-export const CREDITS = 2;
+const db = new Database((workerData as { eventsFile: string }).eventsFile, { readonly: true, fileMustExist: true });
+const ranges = new StreamRanges(db);
 
-/** Reads and prepares until the end, or until the main thread sends `stop`; closes its connection either way. */
-async function run(job: StreamBuildJob): Promise<void> {
-  let credits = CREDITS;
-  let stopping = false;
-  let wake: (() => void) | null = null;
-  parentPort!.on('message', (message: 'more' | 'stop') => {
-    if (message === 'stop') stopping = true;
-    else credits++;
-    wake?.();
-  });
-  const db = new Database(job.eventsFile, { readonly: true, fileMustExist: true });
-  try {
-    const scan = new StreamScan(db);
-    let afterStream = job.afterStream;
-    while (!stopping) {
-      const events = scan.streams({ streamPrefix: job.streamPrefix, afterStream, toPosition: job.toPosition, maxCount: job.batchSize });
-      if (events.length === 0) {
-        post({ type: 'end' });
-        break;
-      }
-      afterStream = events[events.length - 1].streamId;
-      const trainees = prepareTrainees(events, () => new Map());
-      post({ type: 'batch', trainees, lastStream: afterStream, events: events.length });
-      if (--credits === 0 && !stopping) await new Promise<void>((resolve) => (wake = resolve));
-      wake = null;
-    }
-  } finally {
+parentPort!.on('message', (message: StreamRange | 'stop') => {
+  if (message === 'stop') {
     // Closed here, never by terminating the thread: a connection left open would keep its locks in the process.
     db.close();
+    parentPort!.close();
+    return;
   }
-}
+  try {
+    const events = ranges.read(message.start, message.lastStream);
+    const trainees = prepareTrainees(events, () => new Map());
+    const lastStream = events.length === 0 ? null : events[events.length - 1].streamId;
+    post({ type: 'batch', index: message.index, trainees, lastStream, events: events.length });
+  } catch (err) {
+    post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+  }
+});
 
 function post(message: StreamBuildMessage): void {
   parentPort!.postMessage(message);
 }
-
-run((workerData as { job: StreamBuildJob }).job)
-  .catch((err: unknown) => post({ type: 'error', message: err instanceof Error ? err.message : String(err) }))
-  .finally(() => parentPort!.close());

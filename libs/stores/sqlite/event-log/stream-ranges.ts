@@ -1,0 +1,75 @@
+import type Database from 'better-sqlite3';
+import type { RecordedEvent } from '@app/event-sourcing';
+import { rawToRecordedEvent, type RawEventRow } from './sqlite-rows';
+import { upperBound } from './stream-scan';
+
+const COLUMNS = 'position, id, stream_id, revision, type, data, metadata';
+
+/** Where a range of streams starts: after a stream (a cursor, exclusive), or, when null, at the category's first stream. */
+export interface RangeStart {
+  streamPrefix: string;
+  afterStream: string | null;
+  /** Inclusive: only events at or below this global position (the snapshot of the log). */
+  toPosition: number;
+}
+
+/**
+ * Splits one category's streams into ranges of whole streams of about a given number of events,
+ * and reads a range, on the index that `UNIQUE (stream_id, revision)` creates (docs/DESIGN.md
+ * "Rebuilding by stream": the stream phase's worker threads each prepare a range while the writer
+ * writes the ranges in order). Each statement binds one lower bound on `stream_id` (see `StreamScan`).
+ */
+export class StreamRanges {
+  private readonly statements = new Map<string, Database.Statement<unknown[], RawEventRow | string>>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  /**
+   * The last stream of the range from `start` that holds about `events` events: the stream of the
+   * `events`-th event after the start (the range reads it whole), or undefined when fewer remain
+   * (the range runs to the category's last stream).
+   */
+  end(start: RangeStart, events: number): string | undefined {
+    const { lower, first } = this.lower(start);
+    const nth = this.statement(
+      'nth',
+      lower,
+      '<',
+      `SELECT stream_id FROM events WHERE {RANGE} ORDER BY stream_id, revision LIMIT 1 OFFSET ?`,
+    );
+    return nth.pluck().get(first, upperBound(start.streamPrefix), start.toPosition, events - 1) as string | undefined;
+  }
+
+  /**
+   * The events of the whole streams from `start` to `lastStream` (inclusive; undefined: to the
+   * category's last stream) at or below the start's position, in stream-id then revision order.
+   */
+  read(start: RangeStart, lastStream: string | undefined): RecordedEvent[] {
+    const { lower, first } = this.lower(start);
+    const read = this.statement(
+      'read',
+      lower,
+      lastStream === undefined ? '<' : '<=',
+      `SELECT ${COLUMNS} FROM events WHERE {RANGE} ORDER BY stream_id, revision`,
+    );
+    const rows = read.raw(true).all(first, lastStream ?? upperBound(start.streamPrefix), start.toPosition) as unknown as RawEventRow[];
+    return rows.map(rawToRecordedEvent);
+  }
+
+  /** One lower bound: the cursor where it lies at or beyond the prefix (exclusive), else the prefix (inclusive). */
+  private lower(start: RangeStart): { lower: '>' | '>='; first: string } {
+    return start.afterStream != null && start.afterStream >= start.streamPrefix
+      ? { lower: '>', first: start.afterStream }
+      : { lower: '>=', first: start.streamPrefix };
+  }
+
+  private statement(name: string, lower: string, upper: string, sql: string): Database.Statement<unknown[], RawEventRow | string> {
+    const key = `${name}${lower}${upper}`;
+    let statement = this.statements.get(key);
+    if (!statement) {
+      statement = this.db.prepare(sql.replace('{RANGE}', `stream_id ${lower} ? AND stream_id ${upper} ? AND position <= ?`));
+      this.statements.set(key, statement);
+    }
+    return statement;
+  }
+}
