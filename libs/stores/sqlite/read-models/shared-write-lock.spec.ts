@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { writeAsSoonAsFree } from './shared-write-lock';
+import { SharedWriteLock, writeAsSoonAsFree } from './shared-write-lock';
 
 /** A thread that holds the write lock of `file` for `ms`, then commits a row `held`. */
 function holdLock(file: string, ms: number): { taken: Promise<void>; done: Promise<void> } {
@@ -95,5 +95,36 @@ describe('writeAsSoonAsFree (docs/DESIGN.md "Projection versions and blue/green 
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
     await other.done;
     expect(values()).toEqual(['held']);
+  });
+});
+
+describe('SharedWriteLock (docs/DESIGN.md "Projection versions and blue/green rebuilds")', () => {
+  let dir: string;
+  let file: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shared-lock-'));
+    file = path.join(dir, 'rm.sqlite');
+  });
+
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('says after each transaction whether another connection committed since it last looked (live writes going on)', async () => {
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (v TEXT NOT NULL)');
+    const live = new Database(file);
+    const lock = new SharedWriteLock(db);
+    const insert = (v: string) => () => void db.prepare('INSERT INTO t (v) VALUES (?)').run(v);
+    await lock.run(1, insert('alone'));
+    expect(lock.contended).toBe(false);
+    live.prepare("INSERT INTO t (v) VALUES ('live')").run();
+    await lock.run(1, insert('beside a live write'));
+    expect(lock.contended).toBe(true);
+    await lock.run(1, insert('alone again'));
+    expect(lock.contended).toBe(false);
+    expect(db.prepare('SELECT v FROM t ORDER BY rowid').pluck().all()).toEqual(['alone', 'live', 'beside a live write', 'alone again']);
+    live.close();
+    db.close();
   });
 });

@@ -17,6 +17,8 @@ export class SharedWriteLock {
   private readonly dataVersion: Database.Statement<[], number>;
   private seen: number;
   private msPerUnit = 0;
+  /** True when, at the end of the last {@link run}, another connection had committed since the run before (live writes are going on). */
+  contended = false;
 
   constructor(
     private readonly db: Database.Database,
@@ -47,7 +49,7 @@ export class SharedWriteLock {
     });
     if (units > 0) this.msPerUnit = Math.max(held, 0.01) / units;
     const version = this.dataVersion.get()!;
-    const contended = version !== this.seen;
+    const contended = (this.contended = version !== this.seen);
     if (contended) {
       this.db.pragma('wal_checkpoint(PASSIVE)');
       this.seen = this.dataVersion.get()!;

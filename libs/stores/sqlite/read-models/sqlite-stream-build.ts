@@ -90,7 +90,8 @@ export class SqliteStreamBuild implements StreamBuild {
    * (default {@link WORKER_FROM_POSITION}; else returns null: the caller runs it batch by batch,
    * which costs less than starting workers for a short log). This thread splits the streams into
    * ranges of about `batchSize` events (`StreamRanges`), hands them out in turn to
-   * {@link STREAM_BUILD_WORKERS} workers, each of which reads, folds and renders its range, at most
+   * {@link STREAM_BUILD_WORKERS} workers (to one while live writes share the store's write lock,
+   * `SharedWriteLock.contended`), each of which reads, folds and renders its range, at most
    * {@link CREDITS} ranges per worker ahead of the writer, and writes the prepared ranges in range order,
    * each with its cursor. Stops between batches when `shouldStop()` turns true. Rejects with a
    * worker's error (a projection failure names nothing more than the message; the position-order
@@ -135,10 +136,12 @@ export class SqliteStreamBuild implements StreamBuild {
       };
       const phase = (interrupted: boolean) => ({ phase: { toPosition: first.toPosition, done, interrupted } });
       const handOut = () => {
-        while (next !== null && sent - written < workers.length * CREDITS) {
+        // Beside live writes, one worker: the rebuild leaves the other core to the service.
+        const active = this.lock.contended ? 1 : workers.length;
+        while (next !== null && sent - written < active * CREDITS) {
           const lastStream = ranges.end(next, options.batchSize);
           const range: StreamRange = { type: 'range', index: sent, start: next, lastStream };
-          workers[sent % workers.length].postMessage(range);
+          workers[sent % active].postMessage(range);
           sent++;
           next = lastStream === undefined ? null : { ...next, afterStream: lastStream };
         }
