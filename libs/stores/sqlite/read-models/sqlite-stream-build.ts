@@ -92,8 +92,8 @@ export class SqliteStreamBuild implements StreamBuild {
    * ranges of about `batchSize` events (`StreamRanges`), hands them out in turn to
    * {@link STREAM_BUILD_WORKERS} workers (to one while live writes share the store's write lock,
    * `SharedWriteLock.contended`), each of which reads, folds and renders its range, at most
-   * {@link CREDITS} ranges per worker ahead of the writer, and writes the prepared ranges in range order,
-   * each with its cursor. Stops between batches when `shouldStop()` turns true. Rejects with a
+   * {@link CREDITS} ranges per worker ahead of the writer, and writes the prepared ranges in range
+   * order, each with its cursor. Stops between batches when `shouldStop()` turns true. Rejects with a
    * worker's error (a projection failure names nothing more than the message; the position-order
    * path names the event).
    */
@@ -209,8 +209,8 @@ export class SqliteStreamBuild implements StreamBuild {
 }
 
 /**
- * Asks the worker to stop (it closes its connection and exits after the ranges already sent to it), and terminates it
- * if it has not exited after {@link WORKER_STOP_TIMEOUT_MS}.
+ * Asks the worker to stop (it closes its connection and exits, after the ranges already sent to
+ * it), and terminates it if it has not exited after {@link WORKER_STOP_TIMEOUT_MS}.
  */
 function stopWorker(worker: Worker): void {
   const timer = setTimeout(() => void worker.terminate(), WORKER_STOP_TIMEOUT_MS);
