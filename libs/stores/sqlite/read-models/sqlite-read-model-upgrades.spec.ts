@@ -3,25 +3,30 @@
  * from before projections were versioned one by one, a tokens table from before tokens expired, and
  * a change feed keyed by position.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { traineeStreamId } from '@app/trainees/decider';
 import { providerStreamId } from '@app/providers/decider';
 import { newEventId, toEventData } from '@app/event-sourcing';
 import { Projector } from '@app/runtime/projector';
 import { rebuildProjection } from '@app/runtime/rebuild';
-import { SqliteEventStore } from '../event-log/sqlite-event-store';
 import { SqliteReadModel } from './sqlite-read-model';
-import { allChanges, registrationEvents, silent, V, writeHistory } from './testing/read-model-histories';
+import {
+  allChanges,
+  closeFreshEventStore,
+  openFreshEventStore,
+  registrationEvents,
+  silent,
+  V,
+  writeHistory,
+} from './testing/read-model-histories';
 
 /** Code of the trainee projection's first version: the layout from before projections were versioned one by one. */
 const LEGACY = { codeVersions: { trainees: 1 } };
 
 describe('reading events of an older schema', () => {
   it('projects a stored PlacementAdded v1 as v2 and leaves the stored event as it was', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'upcast-'));
-    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    const fresh = openFreshEventStore('upcast-');
+    const { dir, store } = fresh;
     const events = registrationEvents('T0', 0);
     const data = toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId);
     // Write the placement as a build before the schools directory did: schema 1, no school_id.
@@ -37,15 +42,14 @@ describe('reading events of an older schema', () => {
     expect(stored.metadata.schemaVersion).toBe(1);
     expect((stored.data as { placement: object }).placement).not.toHaveProperty('school_id');
     rm.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeFreshEventStore(fresh);
   });
 });
 
 describe('a data dir from before projections were versioned one by one', () => {
   it('is adopted once: rebuilding twice after a restart rebuilds every document', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'legacy-'));
-    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    const fresh = openFreshEventStore('legacy-');
+    const { dir, store } = fresh;
     await writeHistory(store, 3, 1);
     const file = join(dir, 'rm.sqlite');
     // The old layout: tables `*_v1` and one checkpoint `main_v1`.
@@ -71,15 +75,14 @@ describe('a data dir from before projections were versioned one by one', () => {
     expect((await rm.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ store: 'v1', documents: 3 });
     expect(await rm.getTrainee('T2')).not.toBeNull();
     rm.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeFreshEventStore(fresh);
   });
 });
 
 describe('a tokens table from before tokens expired', () => {
   it('gains expires_at and last_used_at when opened, answers as a rebuild does, and keeps later uses', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tokens-'));
-    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    const fresh = openFreshEventStore('tokens-');
+    const { dir, store } = fresh;
     const ukprn = '10000003';
     const at = '2026-01-02T09:00:00.000Z';
     const old = toEventData([{ type: 'ProviderRegistered', data: { ukprn, name: 'Old SCITT', at } }], { occurredAt: at }, newEventId);
@@ -117,15 +120,14 @@ describe('a tokens table from before tokens expired', () => {
     await new Projector(store, rm, silent).catchUp();
     expect(await rm.getToken('K1')).toMatchObject({ expires_at: null, last_used_at: use.at });
     rm.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeFreshEventStore(fresh);
   });
 });
 
 describe('a change feed from before the changes had their own index', () => {
   it('is read and written where position is its key, and gains no second index on it; a new store indexes position', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'changes-'));
-    const store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+    const fresh = openFreshEventStore('changes-');
+    const { dir, store } = fresh;
     await writeHistory(store, 3, 1);
     const file = join(dir, 'rm.sqlite');
     let rm = new SqliteReadModel(file);
@@ -161,7 +163,6 @@ describe('a change feed from before the changes had their own index', () => {
     expect(await rm.changesBetween(0, Number.MAX_SAFE_INTEGER, 1000)).toEqual(more);
     rm.close();
     raw.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeFreshEventStore(fresh);
   });
 });
