@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '@app/event-sourcing';
 import { rawToRecordedEvent, type RawEventRow } from './sqlite-rows';
-import { upperBound } from './stream-scan';
 
 const COLUMNS = 'position, id, stream_id, revision, type, data, metadata';
 
@@ -72,4 +71,9 @@ export class StreamRanges {
     }
     return statement;
   }
+}
+
+/** The least string above every string that starts with `prefix` (its last UTF-16 unit raised by one). */
+function upperBound(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
