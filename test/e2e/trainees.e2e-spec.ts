@@ -232,6 +232,17 @@ describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST 
     });
   });
 
+  it('keeps a fractional course_year in v2025.0 (presence only, API-FACTS.md §6.4) and answers it as the served document says', async () => {
+    const body = uniqueTrainee('v2025.0');
+    body.data.course_year = 2.5;
+    // Each answer is checked against the served OpenAPI document by the harness.
+    const created = await api.request('POST', '/api/v2025.0/trainees', token, body);
+    expect(created.status).toBe(201);
+    expect(created.body.data.course_year).toBe(2.5);
+    const read = await api.request('GET', `/api/v2025.0/trainees/${created.body.data.trainee_id}`, token);
+    expect(read.body.data.course_year).toBe(2.5);
+  });
+
   it('gives exactly one 201 for 20 concurrent identical creates; the others are 409 with the winner (docs/DESIGN.md property 3)', async () => {
     const body = uniqueTrainee('v2025.0');
     const results = await Promise.all(Array.from({ length: 20 }, () => api.request('POST', '/api/v2025.0/trainees', token, body)));

@@ -191,7 +191,10 @@ export const TRAINEE_RECORD = [
       description: 'Year of the course.',
     },
     answer: {
-      schema: { type: ['integer', 'string', 'null'], description: 'An integer; a value v2025.0 accepted as text is answered as sent.' },
+      schema: {
+        type: ['number', 'string', 'null'],
+        description: 'An integer; a value v2025.0 accepted as text or as a fractional number is answered as sent.',
+      },
     },
   },
   {

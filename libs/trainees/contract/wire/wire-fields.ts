@@ -272,10 +272,10 @@ function courseYearField(base: FieldBase, description: string, integer: boolean)
       return /^\d+$/.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : t;
     },
     schema: {
-      description: `${description} ${integer ? 'An integer (or a string of digits).' : 'Any value is accepted; an integer (or a string of digits) is stored as a number.'}`,
+      description: `${description} ${integer ? 'An integer (or a string of digits).' : 'Any number or string is accepted; a string of digits is stored as a number.'}`,
       oneOf: integer
         ? [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^\\d+$' }, { type: 'null' }]
-        : [{ type: 'integer' }, { type: 'string' }, { type: 'null' }],
+        : [{ type: 'number' }, { type: 'string' }, { type: 'null' }],
       example: '2026',
     },
   };
