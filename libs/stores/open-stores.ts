@@ -1,4 +1,12 @@
-import { openSqliteEventStore, ProjectionThread, SqliteReadModel, SqliteSchoolDirectory, SqliteWebhookOutbox } from '@app/stores/sqlite';
+import {
+  CHECKPOINTED_BY_THREAD,
+  openSqliteEventStore,
+  ProjectionThread,
+  type ReadStoreConnectionOptions,
+  SqliteReadModel,
+  SqliteSchoolDirectory,
+  SqliteWebhookOutbox,
+} from '@app/stores/sqlite';
 import type { EventStore } from '@app/event-sourcing';
 import type { ProjectorLogger, ReadModelStore } from '@app/runtime/projector';
 import type { SchoolDirectory } from '@app/schools';
@@ -91,7 +99,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
   let mongo: MongoReadModel | null = null;
   try {
     if (config.mongodbUrl) readModel = mongo = await (await import('@app/stores/mongodb')).MongoReadModel.connect(config.mongodbUrl);
-    else readModel = SqliteReadModel.open(config.dataDir);
+    else readModel = SqliteReadModel.open(config.dataDir, thread ? CHECKPOINTED_BY_THREAD : {});
     await readModel.checkpoint();
   } catch (err) {
     await (thread ? thread.close() : eventStore.close());
@@ -128,9 +136,18 @@ function message(err: unknown): string {
  * table set beside the SQLite read models, or collections in the MongoDB read store's database.
  */
 export async function openWebhookOutbox(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): Promise<WebhookOutbox> {
-  if (!stores.mongo) return SqliteWebhookOutbox.open(config.dataDir);
+  if (!stores.mongo) return SqliteWebhookOutbox.open(config.dataDir, readStoreConnection(stores));
   const { MongoWebhookOutbox } = await import('@app/stores/mongodb');
   const outbox = new MongoWebhookOutbox(stores.mongo.database);
   await outbox.ensureIndexes();
   return outbox;
+}
+
+/**
+ * The options of this process's further connections to `read-models.sqlite` (idempotency keys,
+ * the webhook outbox): with a projection thread, its checkpointer makes the file's WAL checkpoints,
+ * and every connection takes the same backstop (`WalCheckpointer`, docs/DESIGN.md "The projection thread").
+ */
+export function readStoreConnection(stores: Pick<Stores, 'projectionThread'>): ReadStoreConnectionOptions {
+  return stores.projectionThread ? CHECKPOINTED_BY_THREAD : {};
 }

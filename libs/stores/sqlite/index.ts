@@ -5,3 +5,4 @@ export { SqliteIdempotencyStore } from './sqlite-idempotency-store';
 export { SqliteSchoolDirectory } from './sqlite-school-directory';
 export { SqliteWebhookOutbox } from './sqlite-webhook-outbox';
 export { ProjectionThread, type ProjectionThreadOptions, type ThreadApplied } from './projection-thread/projection-thread';
+export { CHECKPOINTED_BY_THREAD, type ReadStoreConnectionOptions } from './read-models/wal-checkpointer';

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
 import {
   IDEMPOTENCY_CLAIM_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
@@ -29,11 +30,13 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly db: Database.Database;
   private readonly stmts;
 
-  constructor(filename: string) {
+  /** Opens (creating when needed) the table in the SQLite file `filename`, with the connection's WAL auto-checkpoint (pages) if given. */
+  constructor(filename: string, options: ReadStoreConnectionOptions = {}) {
     this.db = new Database(filename);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    if (options.walAutocheckpointPages !== undefined) this.db.pragma(`wal_autocheckpoint = ${options.walAutocheckpointPages}`);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS idempotency_keys (
         scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, claim TEXT NOT NULL,
@@ -58,9 +61,9 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   /** Opens the table in `<dataDir>/read-models.sqlite`, creating the directory when needed. */
-  static open(dataDir: string): SqliteIdempotencyStore {
+  static open(dataDir: string, options: ReadStoreConnectionOptions = {}): SqliteIdempotencyStore {
     mkdirSync(dataDir, { recursive: true });
-    return new SqliteIdempotencyStore(join(dataDir, 'read-models.sqlite'));
+    return new SqliteIdempotencyStore(join(dataDir, 'read-models.sqlite'), options);
   }
 
   async claim(scope: string, key: string, fingerprint: string, now: Date): Promise<IdempotencyClaim> {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
 import type { NewWebhookDelivery, WebhookAttempt, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from '@app/webhooks/delivery';
 
 /** An endpoint as stored: its change types as JSON text. */
@@ -104,13 +105,14 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   private readonly db: Database.Database;
   private readonly stmts: ReturnType<typeof prepareStatements>;
 
-  /** Opens (creating when needed) the tables in the SQLite file `filename`. */
-  constructor(filename: string) {
+  /** Opens (creating when needed) the tables in the SQLite file `filename`, with the connection's WAL auto-checkpoint (pages) if given. */
+  constructor(filename: string, options: ReadStoreConnectionOptions = {}) {
     this.db = new Database(filename);
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('busy_timeout = 5000');
       this.db.pragma('synchronous = FULL');
+      if (options.walAutocheckpointPages !== undefined) this.db.pragma(`wal_autocheckpoint = ${options.walAutocheckpointPages}`);
       this.db.exec(SCHEMA);
       this.stmts = prepareStatements(this.db);
     } catch (err) {
@@ -120,9 +122,9 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   }
 
   /** Opens the tables in `<dataDir>/read-models.sqlite`, creating the directory when needed. */
-  static open(dataDir: string): SqliteWebhookOutbox {
+  static open(dataDir: string, options: ReadStoreConnectionOptions = {}): SqliteWebhookOutbox {
     mkdirSync(dataDir, { recursive: true });
-    return new SqliteWebhookOutbox(join(dataDir, 'read-models.sqlite'));
+    return new SqliteWebhookOutbox(join(dataDir, 'read-models.sqlite'), options);
   }
 
   /** Position of the last log event ingested; 0 before the first ingest. */

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { KeyedLock, EVENT_STORE } from '@app/event-sourcing';
 import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
 import { APP_CONFIG, messageFirst, type AppConfig, type ProcessMetrics } from '@app/runtime/process';
-import { openStores, type Stores } from '@app/stores';
+import { openStores, readStoreConnection, type Stores } from '@app/stores';
 import { CHANGE_FEED } from '@app/changes';
 import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
 import { PROVIDER_READ_MODEL } from '@app/providers/read';
@@ -47,7 +47,7 @@ export function storeProviders(): Provider[] {
     {
       provide: IDEMPOTENCY_STORE,
       useFactory: (stores: Stores, config: AppConfig) =>
-        stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir),
+        stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir, readStoreConnection(stores)),
       inject: [STORES, APP_CONFIG],
     },
     Projections,

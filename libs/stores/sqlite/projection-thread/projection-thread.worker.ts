@@ -6,6 +6,7 @@
  * Started by `ProjectionThread` with a {@link ProjectionThreadJob} as `workerData.job` and the log
  * writer's port as `workerData.commits`.
  */
+import { join } from 'node:path';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { RecordedEvent } from '@app/event-sourcing';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
@@ -13,6 +14,7 @@ import { Projector } from '@app/runtime/projector';
 import { tracedEvents } from '@app/runtime/telemetry';
 import { openSqliteEventStore } from '../event-log/sqlite-event-store';
 import { SqliteReadModel } from '../read-models/sqlite-read-model';
+import { CHECKPOINTED_BY_THREAD, WalCheckpointer } from '../read-models/wal-checkpointer';
 import { carry, type FromThread, type ProjectionThreadJob, type ToThread } from './messages';
 
 const { job, commits } = workerData as { job: ProjectionThreadJob; commits: MessagePort };
@@ -20,7 +22,11 @@ const port = parentPort!;
 const post = (message: FromThread): void => port.postMessage(message);
 
 const events = openSqliteEventStore(job.dataDir);
-const readModel = SqliteReadModel.open(job.dataDir);
+const readModel = SqliteReadModel.open(job.dataDir, CHECKPOINTED_BY_THREAD);
+// The read store's WAL checkpoints, after this thread's commits, in a thread of their own.
+const checkpointer = new WalCheckpointer(join(job.dataDir, 'read-models.sqlite'), (message) =>
+  post({ type: 'log', level: 'warn', message: `A WAL checkpoint of the read store failed: ${message}` }),
+);
 
 /** What the batches applied since the checkpoint last moved hold, for the next `applied` message. */
 let pending = { events: 0, seconds: 0, providerEvents: false, traced: [] as { type: string; traceparent: string }[] };
@@ -37,6 +43,7 @@ const projector = new Projector(
     onBatchStored: (batch, seconds) => {
       pending.events += batch.length;
       pending.seconds += seconds;
+      checkpointer.committed();
     },
     onApplied: (batch: readonly RecordedEvent[]) => {
       if (batch.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))) pending.providerEvents = true;
@@ -81,6 +88,7 @@ port.on('message', (message: ToThread) => {
       void answer(message.id, async () => {
         await projector.stop();
         await events.close();
+        await checkpointer.stop();
         readModel.close();
       }).then(() => {
         commits.close();

@@ -187,7 +187,7 @@ describe.each(STREAM_PHASES)(
       for (const e of events) await stepwise.applyBatch([e]);
 
       const readAll = jest.spyOn(store, 'readAll');
-      const built = new SqliteReadModel(join(dir, 'built.sqlite'), options);
+      const built = new SqliteReadModel(join(dir, 'built.sqlite'), { ...options, walAutocheckpointPages: 4321 });
       const warnings: string[] = [];
       const projector = new Projector(store, built, { error: () => undefined, warn: (m) => warnings.push(m) });
       expect(await projector.catchUp()).toBe(await store.headPosition());
@@ -206,6 +206,10 @@ describe.each(STREAM_PHASES)(
       expect(await allChanges(built)).toHaveLength(events.length - 1);
       expect(await built.listProviders()).toEqual(await stepwise.listProviders());
       expect(await built.listProviders()).toHaveLength(1);
+      // The phase wrote in bulk with a larger WAL auto-checkpoint and gave the connection its own one back.
+      expect(
+        (built as unknown as { db: { pragma(s: string, o: object): unknown } }).db.pragma('wal_autocheckpoint', { simple: true }),
+      ).toBe(4321);
       // Not empty any more: the next catch-up reads the log in position order.
       expect(await built.initialStreamBuild()).toBeNull();
       built.close();

@@ -27,14 +27,17 @@ import { registerProjections, registryStatements, type RegistryRow } from './reg
 import { SqliteRebuildRuns } from './sqlite-rebuild-runs';
 import { dropRecordedStores, type SliceOptions } from './drop-in-slices';
 import { writeAsSoonAsFree } from './shared-write-lock';
+import type { ReadStoreConnectionOptions } from './wal-checkpointer';
 
 export { PROJECTION_VERSION } from '@app/runtime/projector';
 
 type Tables = { trainees: TraineeTables; providers: ProviderTables };
 
-/** Options of {@link SqliteReadModel}: see its constructor. */
-export interface SqliteReadModelOptions {
+/** Options of {@link SqliteReadModel}. */
+export interface SqliteReadModelOptions extends ReadStoreConnectionOptions {
+  /** Overrides this code's projection versions (tests). */
   codeVersions?: Partial<Record<ProjectionName, number>>;
+  /** The log position from which a stream phase reads in a worker thread (see `SqliteStreamBuild.run`). */
   workerFromPosition?: number;
 }
 
@@ -67,11 +70,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   /** The run of {@link dropPendingStores} under way, if any. */
   private dropping: Promise<void> | null = null;
 
-  /**
-   * Opens (creating if needed) the read store in `filename`. `codeVersions` overrides this code's
-   * projection versions (tests); `workerFromPosition` the log position from which a stream phase
-   * reads in a worker thread (see `SqliteStreamBuild.run`).
-   */
+  /** Opens (creating if needed) the read store in `filename`. */
   constructor(filename: string, options: SqliteReadModelOptions = {}) {
     this.codeVersions = { ...PROJECTION_VERSIONS, ...options.codeVersions };
     this.streamBuildOptions = options.workerFromPosition === undefined ? undefined : { workerFromPosition: options.workerFromPosition };
@@ -80,6 +79,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma(`mmap_size = ${READ_MODEL_MMAP_BYTES}`);
+    if (options.walAutocheckpointPages !== undefined) this.db.pragma(`wal_autocheckpoint = ${options.walAutocheckpointPages}`);
     this.stmts = registryStatements(this.db);
     this.rebuildRuns = new SqliteRebuildRuns(this.db);
     registerProjections(this.db, this.stmts, this.codeVersions);
@@ -87,9 +87,9 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   }
 
   /** Opens `<dataDir>/read-models.sqlite`, creating the directory when needed. */
-  static open(dataDir: string): SqliteReadModel {
+  static open(dataDir: string, options: SqliteReadModelOptions = {}): SqliteReadModel {
     mkdirSync(dataDir, { recursive: true });
-    return new SqliteReadModel(join(dataDir, 'read-models.sqlite'));
+    return new SqliteReadModel(join(dataDir, 'read-models.sqlite'), options);
   }
 
   /**
@@ -252,10 +252,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
 
   /** Moves the checkpoints of both stores in `t` to `position` (never back). */
   private advance(t: Tables, position: number): void {
-    for (const [name, store] of [
-      ['trainees', t.trainees.store],
-      ['providers', t.providers.store],
-    ])
+    for (const [name, { store }] of Object.entries(t))
       this.stmts.setCheckpoint.run(`${name}_${store}`, position, this.versionOf(store), now());
   }
 

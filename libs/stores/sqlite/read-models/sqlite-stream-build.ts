@@ -24,8 +24,11 @@ import { startWorker } from '../start-worker';
 export class SqliteStreamBuild implements StreamBuild {
   readonly streamPrefix = TRAINEE_STREAM_PREFIX;
   private readonly stmts;
-  /** True once this run's first batch set the store up for bulk writing (see {@link write}). */
-  private bulk = false;
+  /**
+   * Once this run's first batch set the store up for bulk writing (see {@link write}), the
+   * connection's own WAL auto-checkpoint, which {@link finish} and {@link abandon} put back; else null.
+   */
+  private bulk: { autocheckpoint: number } | null = null;
   private readonly workerFromPosition: number;
   private readonly lock: SharedWriteLock;
 
@@ -68,15 +71,18 @@ export class SqliteStreamBuild implements StreamBuild {
         this.forget();
       })
       .immediate();
-    this.db.pragma(`wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT_PAGES}`);
-    this.bulk = false;
+    this.endBulk();
   }
 
-  /** See `StreamBuild.abandon`: the secondary indexes back and the default WAL auto-checkpoint. */
+  /** See `StreamBuild.abandon`: the secondary indexes back and the connection's own WAL auto-checkpoint. */
   async abandon(): Promise<void> {
     this.tables.createIndexes();
-    this.db.pragma(`wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT_PAGES}`);
-    this.bulk = false;
+    this.endBulk();
+  }
+
+  private endBulk(): void {
+    if (this.bulk) this.db.pragma(`wal_autocheckpoint = ${this.bulk.autocheckpoint}`);
+    this.bulk = null;
   }
 
   /** Drops the cursor. */
@@ -199,9 +205,9 @@ export class SqliteStreamBuild implements StreamBuild {
     if (!this.bulk) {
       // Fewer, larger WAL checkpoints while the store is written in bulk (each one fsyncs), and no
       // secondary index to update row by row in random order: they are built at `finish`.
+      this.bulk = { autocheckpoint: this.db.pragma('wal_autocheckpoint', { simple: true }) as number };
       this.db.pragma(`wal_autocheckpoint = ${BULK_WAL_AUTOCHECKPOINT_PAGES}`);
       this.tables.dropIndexes();
-      this.bulk = true;
     }
     store();
     this.stmts.setCursor.run(this.checkpointName, cursor.toPosition, cursor.lastStream);
@@ -259,8 +265,6 @@ const STREAM_BUILD_WORKERS = 2;
 /** Ranges handed to each worker beyond those written: prepared batches wait in memory for the writer. */
 const CREDITS = 2;
 
-/** SQLite's default WAL auto-checkpoint, in pages (4 MiB at 4 KiB pages). */
-const DEFAULT_WAL_AUTOCHECKPOINT_PAGES = 1000;
 /**
  * The WAL auto-checkpoint of a stream phase, in pages (256 MiB of WAL at 4 KiB pages): fewer
  * checkpoints, each of which fsyncs, make the bulk writes faster (bench/results/HISTORY.md "Rebuilding by stream").
