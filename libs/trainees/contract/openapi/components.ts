@@ -138,7 +138,10 @@ export function openApiSchemas(version: ApiVersion): Record<string, JsonSchema> 
 }
 
 /** The bounds of the `disabilityN` keys (docs/DESIGN.md ruling 14). */
-const DISABILITY_BOUNDS = `At most ${DISABILITY_KEYS_MAX} such keys, disability1 to disability99, each value at most ${TEXT_MAX_CHARS} characters.`;
+const DISABILITY_BOUNDS =
+  `At most ${DISABILITY_KEYS_MAX} such keys, disability1 to disability99, each value at most ${TEXT_MAX_CHARS} characters. ` +
+  `A trainee holds at most ${DISABILITY_KEYS_MAX} however many updates add them: an update that would leave more answers 422 ` +
+  `(a key sent as null removes that disability).`;
 
 /** The write bodies of `version`: each input (with its bounds) and its `{data: …}` envelope. */
 function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {

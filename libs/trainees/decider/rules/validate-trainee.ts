@@ -32,6 +32,7 @@ import { TraineeRecord, type TraineeRuleContext, type TraineeWrite } from './tra
 import { DEGREE_MESSAGE_ORDER } from './validate-degree';
 import { PLACEMENT_MESSAGE_ORDER } from './validate-placement';
 import type { ValidationResult } from './validation-result';
+import { TOO_MANY_DISABILITIES, TRAINEE_DISABILITIES_MAX } from '../trainee.limits';
 
 export { squish } from './trainee-record';
 export type { TraineeRuleContext } from './trainee-record';
@@ -284,7 +285,8 @@ function sameValue(a: unknown, b: unknown): boolean {
  *   fails with "can't be blank"); for training_route, course subject 1, study_mode, nationality and
  *   training_initiative "" behaves like absent.
  * - §7.5: disabilities merge by key; a `disabilityN` key sent as null or "" removes that key (the
- *   facts leave this open; without it no disability could ever be removed). §7.6: nationality
+ *   facts leave this open; without it no disability could ever be removed). The merged record holds
+ *   at most {@link TRAINEE_DISABILITIES_MAX} (docs/DESIGN.md ruling 14). §7.6: nationality
  *   replaces; §7.7: iqts_country follows the merged route.
  * - §7.9 leaves open whether to copy the reference, which re-derives diversity_disclosure,
  *   training_initiative and course_education_phase from the request alone: here every derived field
@@ -311,6 +313,7 @@ export function validateTraineeUpdate(
         if (v === null || v === '') delete next[k];
         else next[k] = v;
       }
+      if (tooManyDisabilities(next, stored.disabilities)) messages.add(['disabilities'], TOO_MANY_DISABILITIES);
       merged.disabilities = next;
       continue;
     }
@@ -334,4 +337,14 @@ export function validateTraineeUpdate(
     if (!sameValue(details[key], stored[key])) (changes as Record<string, unknown>)[key] = details[key];
   }
   return { ok: true, value: { details, changes } };
+}
+
+/**
+ * True when an update's merged disabilities pass {@link TRAINEE_DISABILITIES_MAX} and hold more
+ * than the stored ones: a trainee stored with more (before the bound) can still be updated, and
+ * can lose disabilities, but gain none.
+ */
+function tooManyDisabilities(merged: Record<string, unknown>, stored: Record<string, string> | undefined): boolean {
+  const n = Object.keys(merged).length;
+  return n > TRAINEE_DISABILITIES_MAX && n > Object.keys(stored ?? {}).length;
 }
