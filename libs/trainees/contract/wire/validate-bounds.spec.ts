@@ -29,6 +29,23 @@ describe.each(BOTH)('bounded text of %s write bodies', (version) => {
     expect(createErrors(version, { [field]: 'x'.repeat(MB) })).toContain(`${label} is too long (maximum is ${TEXT_MAX_CHARS} characters)`);
   });
 
+  it(`bounds a course_year given as text at ${TEXT_MAX_CHARS} characters where any value is accepted, quoting none of it`, () => {
+    const expected =
+      version === 'v2025.0'
+        ? [`course_year is too long (maximum is ${TEXT_MAX_CHARS} characters)`]
+        : ['course_year is not a valid course year'];
+    expect(createErrors(version, { course_year: 'y'.repeat(MB) })).toEqual(expected);
+    expect(createErrors(version, { course_year: version === 'v2025.0' ? 'y'.repeat(TEXT_MAX_CHARS) : '2026' })).toEqual([]);
+  });
+
+  it(`bounds a placement's postcode at ${TEXT_MAX_CHARS} characters, white space inside included`, () => {
+    const placement = (postcode: string) => ({ placements_attributes: [{ urn: '123456', name: 'Elm School', postcode }] });
+    expect(createErrors(version, placement(`SW1A${' '.repeat(TEXT_MAX_CHARS - 7)}1AA`))).toEqual([]);
+    expect(createErrors(version, placement(`SW1A${' '.repeat(MB)}1AA`))).toEqual([
+      'placements_attributes postcode Enter a valid postcode (for example, BN1 1AA)',
+    ]);
+  });
+
   it(`accepts ${DISABILITY_KEYS_MAX} disabilityN keys and answers more with one message`, () => {
     const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`disability${i + 1}`, '58']));
     expect(createErrors(version, keys(DISABILITY_KEYS_MAX))).not.toContain(

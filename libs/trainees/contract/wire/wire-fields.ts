@@ -16,7 +16,15 @@
  *   is stored as `YYYY-MM-DD`, anything else as null, as a date column casts it.
  */
 import { parseIsoDate } from '@app/calendar';
-import { inputKindOf, type ApiVersion, type FieldInput, type FieldRow, type InputKind, type JsonSchema } from '@app/trainees/record';
+import {
+  inputKindOf,
+  TEXT_MAX_CHARS,
+  type ApiVersion,
+  type FieldInput,
+  type FieldRow,
+  type InputKind,
+  type JsonSchema,
+} from '@app/trainees/record';
 import { codeBookFor } from '../code-books';
 import {
   IsArray,
@@ -204,13 +212,17 @@ function formatField(
         checks: [
           Satisfies(
             'postcode',
-            (v) => isValidUkPostcode(textOf(v) ?? ''),
+            // White space inside is free in the pattern; the length bounds it (docs/DESIGN.md ruling 14).
+            (v) => {
+              const t = textOf(v) ?? '';
+              return charLength(t) <= TEXT_MAX_CHARS && isValidUkPostcode(t);
+            },
             (label) => `${label} Enter a valid postcode (for example, BN1 1AA)`,
             checked,
           ),
         ],
         convert: (v) => textOf(v)!.trim(),
-        schema: describe({ type: 'string', pattern: UK_POSTCODE_PATTERN }),
+        schema: describe({ type: 'string', pattern: UK_POSTCODE_PATTERN, maxLength: TEXT_MAX_CHARS }),
       };
   }
 }
@@ -256,7 +268,8 @@ function codeField(
 
 /**
  * `course_year`: where the version wants an integer, an integer or a string of digits; elsewhere
- * any number or string (docs/reference/API-FACTS.md §6.4); a string of digits is stored as a number.
+ * any number or string of at most {@link TEXT_MAX_CHARS} characters (docs/reference/API-FACTS.md
+ * §6.4; the bound: docs/DESIGN.md ruling 14); a string of digits is stored as a number.
  */
 function courseYearField(base: FieldBase, description: string, integer: boolean): WireField {
   const test = integer
@@ -265,7 +278,10 @@ function courseYearField(base: FieldBase, description: string, integer: boolean)
     : (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'string';
   return {
     ...base,
-    checks: [Satisfies('courseYear', test, (label) => `${label} is not a valid course year`)],
+    checks: [
+      Satisfies('courseYear', test, (label) => `${label} is not a valid course year`),
+      ...(integer ? [] : [MaxChars(TEXT_MAX_CHARS)]),
+    ],
     convert: (v) => {
       if (typeof v === 'number') return v;
       const t = String(v).trim();
@@ -275,7 +291,7 @@ function courseYearField(base: FieldBase, description: string, integer: boolean)
       description: `${description} ${integer ? 'An integer (or a string of digits).' : 'Any number or string is accepted; a string of digits is stored as a number.'}`,
       oneOf: integer
         ? [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^\\d+$' }, { type: 'null' }]
-        : [{ type: 'number' }, { type: 'string' }, { type: 'null' }],
+        : [{ type: 'number' }, { type: 'string', maxLength: TEXT_MAX_CHARS }, { type: 'null' }],
       example: '2026',
     },
   };
