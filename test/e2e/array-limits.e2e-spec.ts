@@ -128,7 +128,7 @@ describe('the maximum of every array in a write body (docs/DESIGN.md ruling 14)'
     });
   });
 
-  it(`answers ${JSON_MAX_ITEMS} nested placements with the 422, and the create of the incident, 50,000, with the parser's 400`, async () => {
+  it(`answers ${JSON_MAX_ITEMS} nested placements with the 422, 5,000 with the parser's 400, and the create of the incident, 50,000, with 413 before it is parsed`, async () => {
     const atParserMax = await api.request(
       'POST',
       '/api/v2026.1/trainees',
@@ -141,9 +141,17 @@ describe('the maximum of every array in a write body (docs/DESIGN.md ruling 14)'
       'POST',
       '/api/v2026.1/trainees',
       token,
-      uniqueTrainee('v2026.1', { placements_attributes: placements(50_000) }),
+      uniqueTrainee('v2026.1', { placements_attributes: placements(5_000) }),
     );
     expect(res.status).toBe(400);
     expect(res.body.errors[0].error).toBe('BadRequest');
+    const incident = await api.request(
+      'POST',
+      '/api/v2026.1/trainees',
+      token,
+      uniqueTrainee('v2026.1', { placements_attributes: placements(50_000) }),
+    );
+    expect(incident.status).toBe(413);
+    expect(incident.body.errors[0].error).toBe('PayloadTooLarge');
   });
 });

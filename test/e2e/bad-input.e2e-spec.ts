@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { BODY_MAX_BYTES } from '@app/trainees/record';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
@@ -90,9 +91,17 @@ describe('bad input over HTTP (docs/DESIGN.md property 7)', () => {
     );
   });
 
-  it('answers a body over the size limit with 413 in the error shape', async () => {
-    const res = await api.request('POST', '/api/v2025.0/trainees', token, { data: { first_names: 'x'.repeat(6 * 1024 * 1024) } });
-    expect(res.status).toBe(413);
-    expect(res.body.errors[0].error).toBe('PayloadTooLarge');
+  it(`answers a body over ${BODY_MAX_BYTES} bytes with 413 in the error shape, and reads one of exactly that size`, async () => {
+    /** A create body of exactly `bytes` bytes: an unknown key padded to the size (ignored, API-FACTS.md §5.3). */
+    const bodyOf = (bytes: number) => {
+      const shell = JSON.stringify({ data: { unknown: '' } });
+      return JSON.stringify({ data: { unknown: 'x'.repeat(bytes - shell.length) } });
+    };
+    const over = await api.request('POST', '/api/v2025.0/trainees', token, bodyOf(BODY_MAX_BYTES + 1));
+    expect(over.status).toBe(413);
+    expect(over.body.errors[0].error).toBe('PayloadTooLarge');
+    const at = await api.request('POST', '/api/v2025.0/trainees', token, bodyOf(BODY_MAX_BYTES));
+    expect(at.status).toBe(422);
+    expect(at.body.errors[0].error).toBe('UnprocessableEntity');
   });
 });

@@ -19,9 +19,7 @@ import { limitConnections, serverOptions } from './admission/server-bounds';
 import { METRICS, STORES } from './composition/tokens';
 import { httpMetricsRecorder } from './observability/http-metrics';
 import { parseJsonBody } from './bodies/json-body';
-
-/** Largest request body accepted, in bytes (larger answers 413 in the error shape). */
-const BODY_LIMIT = 5 * 1024 * 1024;
+import { BODY_MAX_BYTES } from '@app/trainees/record';
 
 /**
  * Builds the API (Fastify adapter) for a configuration, ready to `listen`. Used by `main.ts` and by
@@ -29,7 +27,8 @@ const BODY_LIMIT = 5 * 1024 * 1024;
  */
 export async function createApp(config: AppConfig, logger: Logger = createLogger(config.logLevel)): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
-    bodyLimit: BODY_LIMIT,
+    // Larger answers 413 in the error shape, while it is read (docs/DESIGN.md ruling 14).
+    bodyLimit: BODY_MAX_BYTES,
     // Timeouts, requests per socket and the answer to unparsable requests (docs/operations.md "Limits").
     ...serverOptions(config),
     trustProxy: config.trustProxy,

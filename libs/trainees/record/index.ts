@@ -34,6 +34,8 @@ export {
 export { PLACEMENT_NAME_MAX, PLACEMENT_RECORD, type PlacementFields } from './placement.record';
 export { TRAINEE_RECORD, type TraineeFields } from './trainee.record';
 export {
+  BODY_MAX_BYTES,
+  BODY_MAX_TEXT,
   DEGREES_ATTRIBUTES_MAX_ITEMS,
   DISABILITY_KEYS_MAX,
   JSON_BOUNDS_TEXT,

@@ -1,4 +1,11 @@
-import { DISABILITY_KEYS_MAX, JSON_MAX_DEPTH, JSON_MAX_ITEMS, REASON_TEXT_MAX_CHARS, TEXT_MAX_CHARS } from '@app/trainees/record';
+import {
+  BODY_MAX_TEXT,
+  DISABILITY_KEYS_MAX,
+  JSON_MAX_DEPTH,
+  JSON_MAX_ITEMS,
+  REASON_TEXT_MAX_CHARS,
+  TEXT_MAX_CHARS,
+} from '@app/trainees/record';
 import { TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from '@app/trainees/decider';
 import type { AppConfig } from '@app/runtime/process';
 import { PER_PAGE_MAX } from '../trainees/list-trainees/list-trainees.params';
@@ -39,7 +46,7 @@ export function limitsDescription(config: LimitSettings): string {
   are aligned to the minute. Over a limit: 429, \`text/plain\` \`Retry later\`, \`Retry-After\` in whole
   seconds. Answers under \`/api\` carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`.
   A blocked IP or user agent gets 403 \`Forbidden\`.
-- **Bodies**: at most 5 MiB (413), nested at most ${JSON_MAX_DEPTH} levels, at most ${JSON_MAX_ITEMS} items in
+- **Bodies**: at most ${BODY_MAX_TEXT} (413), nested at most ${JSON_MAX_DEPTH} levels, at most ${JSON_MAX_ITEMS} items in
   any array or object (400). Text fields have a \`maxLength\` or \`pattern\` in their schema (${TEXT_MAX_CHARS}
   characters for most free text, ${REASON_TEXT_MAX_CHARS} for reasons); at most ${DISABILITY_KEYS_MAX}
   \`disabilityN\` keys. A trainee holds at most ${TRAINEE_PLACEMENTS_MAX} placements and ${TRAINEE_DEGREES_MAX}

@@ -6,7 +6,7 @@
  * controller serves every version's document.
  */
 import { applyDecorators } from '@nestjs/common';
-import { JSON_BOUNDS_TEXT } from '@app/trainees/record';
+import { BODY_MAX_TEXT, JSON_BOUNDS_TEXT } from '@app/trainees/record';
 import { ApiBearerAuth, ApiBody, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import { Idempotent } from '../idempotency/idempotency.interceptor';
 
@@ -107,7 +107,7 @@ export function Writes(body: string, options: { notFound: boolean; conflict?: st
       `The body is not valid JSON or exceeds a bound (${JSON_BOUNDS_TEXT}), or \`Idempotency-Key\` is not 1 to 255 visible ASCII characters.`,
       'BadRequest',
     ),
-    Answers(413, 'The body is larger than 5 MiB.', 'PayloadTooLarge'),
+    Answers(413, `The body is larger than ${BODY_MAX_TEXT}.`, 'PayloadTooLarge'),
     Answers(
       409,
       options.conflict

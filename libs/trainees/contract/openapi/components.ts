@@ -5,7 +5,14 @@
  * type, format, enum and nullability; and the error bodies of docs/spec/trainee-records-api.md
  * "Errors" and docs/DESIGN.md ruling 4. JSON Schema 2020-12, as OpenAPI 3.1 uses it.
  */
-import { REFERENCE_LISTS, type ApiVersion, DISABILITY_KEYS_MAX, JSON_BOUNDS_TEXT, TEXT_MAX_CHARS } from '@app/trainees/record';
+import {
+  BODY_MAX_TEXT,
+  REFERENCE_LISTS,
+  type ApiVersion,
+  DISABILITY_KEYS_MAX,
+  JSON_BOUNDS_TEXT,
+  TEXT_MAX_CHARS,
+} from '@app/trainees/record';
 import { TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
 import { contractFor, type VersionContract } from '../contract';
 import { degreeWire } from '../wire/degree.wire';
@@ -303,7 +310,7 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     'Trainee(s), Placement(s) or Degree(s) not found; No trainees found; Not found (an unknown route, or a version that is not served: the message names the served ones).',
   ),
   BadRequest: errorList(['BadRequest'], `The body is not valid JSON, or not bounded: ${JSON_BOUNDS_TEXT} (the message names the limit).`),
-  PayloadTooLarge: errorList(['PayloadTooLarge'], 'The body is over 5 MiB.'),
+  PayloadTooLarge: errorList(['PayloadTooLarge'], `The body is over ${BODY_MAX_TEXT}.`),
   UnprocessableEntity: errorList(
     ['UnprocessableEntity', 'StateTransitionError'],
     "Every failed rule, one entry each, in a stable order (docs/DESIGN.md ruling 4); or the action is not allowed in the trainee's state (StateTransitionError); or `data` is missing.",

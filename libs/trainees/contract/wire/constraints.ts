@@ -147,11 +147,18 @@ export function IsIsoDate(options: CheckOptions & { message?: (label: string) =>
   );
 }
 
+/**
+ * Longest ISO 8601 date or date-time read, in characters: 64, room for nanoseconds, an offset and
+ * white space around (`2026-01-15T10:00:00.123456789+01:00` is 35); longer is invalid
+ * (docs/DESIGN.md ruling 14).
+ */
+export const ISO_DATE_OR_DATE_TIME_MAX_CHARS = 64;
+
 /** An ISO 8601 date or date-time (§12.4), with its own message. */
 export function IsIsoDateOrDateTime(message: (label: string) => string, options: CheckOptions = {}): PropertyDecorator {
   return check(
     'isIsoDateOrDateTime',
-    blankOr((v) => parseIsoDateOrDateTime(v) !== null),
+    blankOr((v) => typeof v === 'string' && v.length <= ISO_DATE_OR_DATE_TIME_MAX_CHARS && parseIsoDateOrDateTime(v) !== null),
     (label) => message(label),
     options,
   );

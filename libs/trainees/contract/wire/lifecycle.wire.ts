@@ -35,7 +35,18 @@ import {
   WITHDRAWAL_REASONS_MAX_ITEMS,
 } from '@app/trainees/record';
 import { traineeRulesFor } from '../rules';
-import { Holds, IsIsoDate, IsIsoDateOrDateTime, IsText, MaxChars, MaxItems, NonScalar, Required, textOf } from './constraints';
+import {
+  Holds,
+  ISO_DATE_OR_DATE_TIME_MAX_CHARS,
+  IsIsoDate,
+  IsIsoDateOrDateTime,
+  IsText,
+  MaxChars,
+  MaxItems,
+  NonScalar,
+  Required,
+  textOf,
+} from './constraints';
 import { isBlank } from './values';
 import { WireObject, wrap, type WireField } from './wire-object';
 
@@ -191,6 +202,7 @@ function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
       required: true,
       schema: {
         type: 'string',
+        maxLength: ISO_DATE_OR_DATE_TIME_MAX_CHARS,
         description:
           'When the trainee withdrew: an ISO 8601 date or date-time (a date-time with a zone counts on its UTC date); not before itt_start_date.',
         example: '2026-01-15',

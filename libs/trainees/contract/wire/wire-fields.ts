@@ -204,7 +204,7 @@ function formatField(
           ),
         ],
         convert: (v) => textOf(v),
-        schema: describe({ type: 'string', pattern: URN_FORMAT.source }),
+        schema: describe({ type: 'string', pattern: URN_FORMAT.source, maxLength: 6 }),
       };
     case 'postcode':
       return {
@@ -290,7 +290,7 @@ function courseYearField(base: FieldBase, description: string, integer: boolean)
     schema: {
       description: `${description} ${integer ? 'An integer (or a string of digits).' : 'Any number or string is accepted; a string of digits is stored as a number.'}`,
       oneOf: integer
-        ? [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^\\d+$' }, { type: 'null' }]
+        ? [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^\\d+$', maxLength: 16 }, { type: 'null' }]
         : [{ type: 'number' }, { type: 'string', maxLength: TEXT_MAX_CHARS }, { type: 'null' }],
       example: '2026',
     },
@@ -317,7 +317,11 @@ function applicationIdField(base: FieldBase, description: string): WireField {
     convert: (v) => Number(textOf(v)!.trim()),
     schema: {
       description: description,
-      oneOf: [{ type: 'integer', minimum: 0, maximum: 9999999 }, { type: 'string', pattern: '^\\s*\\d{1,7}\\s*$' }, { type: 'null' }],
+      oneOf: [
+        { type: 'integer', minimum: 0, maximum: 9999999 },
+        { type: 'string', pattern: '^\\s*\\d{1,7}\\s*$', maxLength: 7 },
+        { type: 'null' },
+      ],
     },
   };
 }
@@ -338,7 +342,7 @@ function graduationYearField(base: FieldBase, input: FieldInput, invalid: (() =>
       description: input.description,
       oneOf: [
         { type: 'integer', minimum: 0, maximum: 999999999 },
-        { type: 'string', pattern: '^(\\d{1,9}|\\d{4}-\\d{2}-\\d{2})$' },
+        { type: 'string', pattern: '^(\\d{1,9}|\\d{4}-\\d{2}-\\d{2})$', maxLength: 10 },
         { type: 'null' },
       ],
       example: input.example,
