@@ -1,6 +1,7 @@
 import { MISSING_DATA_MESSAGE, WITHDRAWAL_MESSAGES, parseIsoDateOrDateTime } from '@app/trainees/decider';
 import { contractFor } from '../contract';
 import { withdrawalBody } from '../testing/bodies';
+import { ISO_DATE_OR_DATE_TIME_MAX_CHARS } from './constraints';
 import { ctx25, ctx26, ctxOf, DATE_KEY, makeTrainee, ODD_VALUES, VERSIONS, withdrawalData } from '../testing/lifecycle-fixtures';
 
 /**
@@ -48,6 +49,18 @@ describe('withdrawalBody: the body, its date and future_interest (docs/spec/trai
       expect(withdrawalBody(withdrawalData(version, { [label]: date }), trainee, ctx)).toEqual({
         ok: false,
         errors: [`${label} Choose a withdrawal date`],
+      });
+    });
+
+    it(`reads a date of ${ISO_DATE_OR_DATE_TIME_MAX_CHARS} characters and answers a longer one as invalid, quoting none of it`, () => {
+      const padded = (n: number) => `2026-01-15T10:20:30.${'1'.repeat(n - '2026-01-15T10:20:30.Z'.length)}Z`;
+      expect(withdrawalBody(withdrawalData(version, { [label]: padded(ISO_DATE_OR_DATE_TIME_MAX_CHARS) }), trainee, ctx)).toMatchObject({
+        ok: true,
+        value: { date: '2026-01-15' },
+      });
+      expect(withdrawalBody(withdrawalData(version, { [label]: padded(ISO_DATE_OR_DATE_TIME_MAX_CHARS + 1) }), trainee, ctx)).toEqual({
+        ok: false,
+        errors: [`${label} Choose a valid withdrawal date`],
       });
     });
 
