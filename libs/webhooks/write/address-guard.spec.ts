@@ -18,12 +18,26 @@ describe('isPublicAddress (docs/change-feed.md "Where a webhook may point")', ()
     ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
     ['::ffff:10.0.0.1', 'IPv4-mapped private'],
     ['2001:db8::1', 'documentation'],
+    ['::a9fe:a9fe', 'IPv4-compatible link-local (cloud metadata)'],
+    ['::127.0.0.1', 'IPv4-compatible loopback'],
+    ['::7f00:1', 'IPv4-compatible loopback, hex'],
+    ['::8.8.8.8', 'IPv4-compatible, deprecated even for a public address'],
+    ['::ffff:a9fe:a9fe', 'IPv4-mapped link-local, hex'],
+    ['::ffff:0:a9fe:a9fe', 'IPv4-translated (RFC 6145)'],
+    ['64:ff9b::a9fe:a9fe', 'NAT64 of link-local'],
+    ['2002:a9fe:a9fe::1', '6to4 of link-local'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo'],
+    ['100::1', 'discard-only'],
+    ['ff02::1', 'IPv6 multicast'],
+    ['fec0::1', 'IPv6 site-local (deprecated)'],
+    ['4000::1', 'IPv6 outside the global unicast allocation'],
+    ['::ffff:127.0.0.1%eth0', 'with a zone'],
     ['not-an-address', 'unparseable'],
   ])('refuses %s (%s)', (ip) => {
     expect(isPublicAddress(ip)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('accepts %s', (ip) => {
+  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '[2a00:1450:4009:81f::200e]'])('accepts %s', (ip) => {
     expect(isPublicAddress(ip)).toBe(true);
   });
 });
@@ -36,6 +50,24 @@ describe('checkWebhookTarget: an endpoint as it is added', () => {
     await expect(checkWebhookTarget('https://[::1]/x', strict)).rejects.toBeInstanceOf(WebhookTargetRefused);
     const mixed = async () => ['93.184.216.34', '10.0.0.5'];
     await expect(checkWebhookTarget('https://hooks.example.org/x', strict, mixed)).rejects.toThrow(/10\.0\.0\.5/);
+  });
+
+  // The URL parser writes every IPv4 form as dotted decimal and every IPv6 form compressed; each is checked as written.
+  it.each([
+    'https://[::a9fe:a9fe]/',
+    'https://[::127.0.0.1]/',
+    'https://[::ffff:169.254.169.254]/',
+    'https://[0:0:0:0:0:ffff:a9fe:a9fe]/',
+    'https://[64:ff9b::169.254.169.254]/',
+    'https://2852039166/',
+    'https://0xa9.0xfe.0xa9.0xfe/',
+    'https://0251.0376.0251.0376/',
+    'https://169.254.43518/',
+    'https://0x7f000001/',
+    'https://127.1/',
+  ])('refuses %s, however the address is written', async (url) => {
+    await expect(checkWebhookTarget(url, strict)).rejects.toBeInstanceOf(WebhookTargetRefused);
+    expect(() => checkLiteralTarget(new URL(url), strict)).toThrow(WebhookTargetRefused);
   });
 
   it('refuses a host that does not resolve, accepts one resolving to public addresses only', async () => {

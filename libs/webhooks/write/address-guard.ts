@@ -16,21 +16,32 @@ export interface AddressPolicy {
 /** A webhook target refused by the policy; the message names the host and the reason, nothing more. */
 export class WebhookTargetRefused extends Error {}
 
+/** IPv6's global unicast allocation (RFC 4291 §2.4): every address a public host has. */
+const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
 /**
- * True only for a globally routable unicast address (ipaddr.js's `unicast` range): false for
- * loopback, private, link-local, CGNAT, unspecified, multicast, broadcast, reserved, unique-local,
- * documentation and tunnelling ranges, and for anything that does not parse. An IPv4-mapped IPv6
- * address is judged as its IPv4 address.
+ * True only for a globally routable unicast address, by ipaddr.js's classification: an IPv4
+ * address in its `unicast` range, an IPv6 address in its `unicast` range and inside the global
+ * unicast allocation `2000::/3`. False for loopback, private, link-local, CGNAT, unspecified,
+ * multicast, broadcast, reserved, unique-local, documentation and tunnelling ranges (6to4, Teredo,
+ * NAT64), for IPv6 outside `2000::/3` (the deprecated IPv4-compatible `::a.b.c.d`, which
+ * ipaddr.js leaves in `unicast`, among them), and for anything that does not parse. An
+ * IPv4-mapped address (`::ffff:a.b.c.d`) is judged as its IPv4 address.
  */
 export function isPublicAddress(ip: string): boolean {
   let address: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    address = ipaddr.parse(ip.replace(/^\[|\]$/g, ''));
+    const bare = ip.replace(/^\[|\]$/g, '');
+    // ipaddr.js reads any dotted tail as IPv4-mapped (`::8.8.8.8` as `::ffff:8.8.8.8`), and a
+    // resolver may print an IPv4-compatible address that way: the URL parser writes it in hex.
+    address = ipaddr.parse(bare.includes(':') ? new URL(`http://[${bare}]/`).hostname.slice(1, -1) : bare);
   } catch {
     return false;
   }
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
-  return address.range() === 'unicast';
+  if (address.kind() === 'ipv4') return address.range() === 'unicast';
+  const v6 = address as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  return v6.range() === 'unicast' && v6.match(IPV6_GLOBAL_UNICAST);
 }
 
 /** The refusal of `host` resolving to `address`. */
