@@ -23,6 +23,7 @@ import { ApiProcess, CeilingProcess } from './lib/processes';
 import { FLOOD_SCENARIO, FLOOD_TOKEN_LIMIT_PER_MINUTE, measureFlood, type FloodResult } from './lib/flood';
 import { measureMetricsOverhead, METRICS_SCENARIO, type MetricsOverheadResult } from './lib/metrics-overhead';
 import { buildScenarios } from './lib/scenarios';
+import { cursorCodecOf, loadServiceKey } from '@app/runtime/process';
 import { formatComparison } from './lib/compare';
 import type { LoadSettings } from './lib/load';
 import { checkTargets, formatTable, type BenchResults, type ScenarioResult, type SoakResult } from './lib/report';
@@ -110,6 +111,8 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       seed: o.seed + 3 + runOffset,
       firstSerial: 10_000_000 + o.trainees + runOffset * 10,
       now,
+      // The feed's cursors as the API makes them: its sandbox service key in the data dir (made here when new).
+      cursors: cursorCodecOf(loadServiceKey({ dataDir, dataKeyFile: null }).key),
     });
     const selected = scenarios.filter((s) => o.only === null || o.only.includes(s.name));
     const settings: LoadSettings = { connections: o.connections, duration: o.duration };

@@ -19,7 +19,7 @@ export interface ChangesPage {
  */
 export interface Change {
   /**
-   * Opaque: send it back as `after` to read the changes after this one.
+   * Opaque, and good for this provider only: send it back as `after` to read the changes after this one.
    */
   cursor: string;
   /**

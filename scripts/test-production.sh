@@ -26,6 +26,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# docker-compose.yml names the service key file as a secret; a key for this run where none is kept.
+[ -f data-key ] || (umask 077 && node -e "process.stdout.write(require('node:crypto').randomBytes(32).toString('base64'))" > data-key)
+
 echo "test:production: starting EventStoreDB and MongoDB (compose project $project)"
 docker compose -p "$project" up -d --wait eventstore mongodb
 

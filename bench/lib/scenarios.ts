@@ -6,7 +6,7 @@
  */
 import type { Dataset } from './dataset';
 import type { ProviderRef, TraineeRef } from './dataset-trainees';
-import { encodeCursor } from '@app/changes';
+import type { CursorCodec } from '@app/changes';
 import { isoDate, TraineeGenerator } from './generator';
 import { Random } from './random';
 
@@ -72,7 +72,7 @@ class ProviderPicker {
 export function buildScenarios(
   dataset: Dataset,
   generator: TraineeGenerator,
-  options: { seed: number; firstSerial: number; now: Date },
+  options: { seed: number; firstSerial: number; now: Date; cursors: CursorCodec },
 ): Scenario[] {
   const random = new Random(options.seed);
   const current = dataset.currentCycle;
@@ -231,7 +231,7 @@ export function buildScenarios(
         () => {
           const p = anyProvider.pick();
           // Cursors of positions across the first 90 % of the log: full pages for every provider (its changes are spread over it).
-          const after = encodeCursor(random.int(0, Math.floor(dataset.eventCount * 0.9)));
+          const after = options.cursors.encode(p.ukprn, random.int(0, Math.floor(dataset.eventCount * 0.9)));
           return { method: 'GET', path: `/api/${p.version}/changes?limit=100&after=${after}`, headers: auth(p) };
         },
       ],

@@ -1,6 +1,7 @@
 import { TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
 import { TRAINEE_STATES } from '@app/trainees/record';
 import type { JsonSchema } from '@app/trainees/contract';
+import { CURSOR_CHARS } from './cursors';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
@@ -15,7 +16,13 @@ export const CHANGE_SCHEMAS: Record<string, JsonSchema> = {
     description:
       'One change to a trainee of the provider (docs/change-feed.md "What a change holds"); also the body of each webhook delivery.',
     properties: {
-      cursor: { type: 'string', description: 'Opaque: send it back as `after` to read the changes after this one.', example: 'cDEuNDI' },
+      cursor: {
+        type: 'string',
+        minLength: CURSOR_CHARS,
+        maxLength: CURSOR_CHARS,
+        description: 'Opaque, and good for this provider only: send it back as `after` to read the changes after this one.',
+        example: 'At1Goir-84CZtsUw3LSRefc',
+      },
       occurred_at: { type: 'string', format: 'date-time', description: 'UTC, milliseconds.' },
       trainee_id: { type: 'string' },
       type: { type: 'string', enum: [...TRAINEE_EVENT_TYPES], description: 'What happened (as the trainee history names it).' },

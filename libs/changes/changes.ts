@@ -1,8 +1,8 @@
 /**
  * The change feed's items (docs/change-feed.md): one per trainee event the trainee projection
  * applied, stored version-free ({@link StoredChange}, canonical field names) and answered in each
- * API version's field names ({@link renderChange}), with an opaque cursor built from the event's
- * global position ({@link encodeCursor}).
+ * API version's field names ({@link renderChange}), with an opaque cursor sealing the event's
+ * global position for the provider who reads it (`CursorCodec`, ./cursors.ts).
  */
 import type { Degree, Placement, Trainee, TraineeStatus, ApiVersion } from '@app/trainees/record';
 import type { TraineeEventType } from '@app/trainees/decider';
@@ -107,18 +107,19 @@ function namesOf(record: ChangedRecord, version: ApiVersion): ReadonlyMap<string
 }
 
 /**
- * A stored change as answered in `version`: `changed_fields` in the version's names (fields the
+ * A stored change as answered in `version`, with its `cursor` (made by a `CursorCodec` for the
+ * provider who reads it): `changed_fields` in the version's names (fields the
  * version does not answer left out; `disabilityN` keys as they are), `placement_id` or `degree_id`
  * only for a placement or degree change (docs/change-feed.md "What a change holds").
  */
-export function renderChange(change: StoredChange, version: ApiVersion): ChangeItem {
+export function renderChange(change: StoredChange, version: ApiVersion, cursor: string): ChangeItem {
   const names = namesOf(change.record, version);
   const changed = change.changed_fields.flatMap((f) => {
     const name = names.get(f) ?? (change.record === 'trainee' && DISABILITY.test(f) ? f : undefined);
     return name === undefined ? [] : [name];
   });
   return {
-    cursor: encodeCursor(change.position),
+    cursor,
     occurred_at: change.occurred_at,
     trainee_id: change.trainee_id,
     type: change.type,
@@ -128,27 +129,4 @@ export function renderChange(change: StoredChange, version: ApiVersion): ChangeI
     state: change.state,
     trn: change.trn,
   };
-}
-
-const CURSOR_PREFIX = 'p1.';
-
-/** Longest cursor accepted: the prefix and 16 digits, base64url (docs/change-feed.md "Cursors"). */
-export const CURSOR_MAX_CHARS = 28;
-
-/**
- * The opaque cursor of a global position (0: before the first change): base64url of `p1.<position>`.
- * Clients keep it and send it back as `after`; they must not build one.
- */
-export function encodeCursor(position: number): string {
-  return Buffer.from(`${CURSOR_PREFIX}${position}`).toString('base64url');
-}
-
-/** The position a cursor stands for, or null when `cursor` is not one {@link encodeCursor} makes. */
-export function decodeCursor(cursor: string): number | null {
-  if (cursor.length === 0 || cursor.length > CURSOR_MAX_CHARS || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
-  const text = Buffer.from(cursor, 'base64url').toString('latin1');
-  const m = /^p1\.(0|[1-9]\d{0,15})$/.exec(text);
-  if (!m) return null;
-  const position = Number(m[1]);
-  return Number.isSafeInteger(position) && encodeCursor(position) === cursor ? position : null;
 }

@@ -1,4 +1,4 @@
-import { encodeCursor } from '@app/changes';
+import { CURSOR_CODEC, type CursorCodec } from '@app/changes';
 import { RunningApi, type JsonResponse } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 
@@ -49,13 +49,16 @@ describe('the change feed, GET /api/{version}/changes (docs/change-feed.md)', ()
     }
   }
 
+  /** The API's cursor codec (its key is the sandbox's service key in the data dir). */
+  const cursors = () => api.app.get<CursorCodec>(CURSOR_CODEC);
+
   /** The provider's trainee events in the log, in commit order: what its feed must hold, once each. */
   async function truth(ukprn: string): Promise<{ cursor: string; trainee_id: string; type: string }[]> {
     await api.infra.catchUp();
     const events = await api.infra.eventStore.readAll({ maxCount: 100_000, filter: { streamPrefixes: ['trainee-'] } });
     return events
       .filter((e) => traineesOf[ukprn].has(e.streamId.slice('trainee-'.length)))
-      .map((e) => ({ cursor: encodeCursor(e.position), trainee_id: e.streamId.slice('trainee-'.length), type: e.type }));
+      .map((e) => ({ cursor: cursors().encode(ukprn, e.position), trainee_id: e.streamId.slice('trainee-'.length), type: e.type }));
   }
 
   beforeAll(async () => {
@@ -150,7 +153,8 @@ describe('the change feed, GET /api/{version}/changes (docs/change-feed.md)', ()
 
   it.each([
     ['a cursor it did not make', '?after=abc', 'after'],
-    ['a cursor of a negative position', `?after=${Buffer.from('p1.-1').toString('base64url')}`, 'after'],
+    ['a cursor of a negative position, in the old format', `?after=${Buffer.from('p1.-1').toString('base64url')}`, 'after'],
+    ['a cursor in the old format (p1.<position>)', `?after=${Buffer.from('p1.1').toString('base64url')}`, 'after'],
     ['a cursor of 5,000 characters', `?after=${'A'.repeat(5000)}`, 'after'],
     ['limit 0', '?limit=0', 'limit'],
     ['limit 1001', '?limit=1001', 'limit'],
@@ -161,6 +165,16 @@ describe('the change feed, GET /api/{version}/changes (docs/change-feed.md)', ()
     expect(res.status).toBe(422);
     expect(res.body.message).toBe('Validation failed: 1 error prohibited this request being run');
     expect(Object.keys(res.body.errors)).toEqual([param]);
+  });
+
+  it("refuses another provider's cursor, and one of its own with a bit changed, as a cursor it did not make", async () => {
+    const ofB = (await walk(tokenB, 'v2026.1', 1000)).at(-1)!.cursor;
+    const res = await feed(tokenA, 'v2026.1', `?after=${ofB}`);
+    expect(res.status).toBe(422);
+    expect(res.body.errors.after[0]).toMatch(/is not a valid cursor/);
+    const ofA = Buffer.from((await walk(tokenA, 'v2026.1', 1000)).at(-1)!.cursor, 'base64url');
+    ofA[ofA.length - 1] ^= 1;
+    expect((await feed(tokenA, 'v2026.1', `?after=${ofA.toString('base64url')}`)).status).toBe(422);
   });
 
   it('needs a token', async () => {

@@ -1,3 +1,4 @@
+import { CursorCodec } from '@app/changes';
 import { Webhook } from 'standardwebhooks';
 import { WebhookCommandRejected } from '@app/webhooks/decider';
 import { PROJECTED_STREAMS } from '@app/runtime/projector';
@@ -132,6 +133,7 @@ describe('webhooks (docs/change-feed.md "Webhooks")', () => {
     const production = new WebhookDispatcher(api.infra.eventStore, api.infra.readModel, outbox, quiet, {
       policy: { allowPrivate: false },
       projectedStreams: PROJECTED_STREAMS,
+      cursors: new CursorCodec(Buffer.alloc(32, 1)),
       retryBaseMs: 10_000,
       pollMs: 20,
     });

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -82,6 +83,8 @@ export class RunningApi {
       port: 0,
       dataDir,
       appEnv: options.appEnv ?? 'sandbox',
+      // Production needs its key file (docs/operations.md "The service key"); the sandbox makes one in the data dir.
+      dataKeyFile: options.appEnv === 'production' ? productionKeyFile(dataDir) : null,
       apiVersions: options.apiVersions ?? DEFAULT_SERVED_VERSIONS[options.appEnv ?? 'sandbox'],
       logLevel: 'silent',
       eventStoreUrl: null,
@@ -186,3 +189,10 @@ export const TEST_SCHOOLS = [
   { urn: '100001', name: 'Oak Primary School', town: 'Guildford', postcode: 'GU1 6FR' },
   { urn: '100038', name: 'Ash Academy', town: 'Leeds', postcode: 'LS1 1DX' },
 ];
+
+/** A service key file for a production API over `dataDir`: 32 random bytes in base64, made once. */
+function productionKeyFile(dataDir: string): string {
+  const file = join(dataDir, 'production-data-key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  return file;
+}

@@ -32,8 +32,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  // A store that cannot be reached is an operator's problem, not a bug: say so without a stack.
-  const detail = err instanceof StoreUnavailable ? err.message : err instanceof Error ? err.stack : String(err);
+  // A store that cannot be reached, or a key file that cannot be read, is an operator's problem, not a bug: say so without a stack.
+  const operators = err instanceof StoreUnavailable || err instanceof ConfigError;
+  const detail = operators ? err.message : err instanceof Error ? err.stack : String(err);
   process.stderr.write(`Failed to start: ${detail}\n`);
-  process.exit(1);
+  process.exit(err instanceof ConfigError ? 2 : 1);
 });

@@ -14,6 +14,8 @@ import {
   messageFirst,
   createRegistryProcess,
   createWebhookDispatcher,
+  cursorCodecOf,
+  serviceKeyOf,
   processMetrics,
   type AppConfig,
 } from '@app/runtime/process';
@@ -98,6 +100,8 @@ class ProjectorModule {
  * parked after PROJECTOR_MAX_ATTEMPTS attempts (see `Projector`).
  */
 export async function startProjector(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
+  // The service key first (docs/operations.md "The service key"): the API must read the cursors this process's webhooks carry.
+  const cursors = cursorCodecOf(serviceKeyOf(config, logger));
   const metrics = processMetrics(config, ['projector'], logger);
   const stores = await openStores(config, { metrics: metrics?.metrics, logger });
   const projector = new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
@@ -110,7 +114,7 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
   const registryProcess = createRegistryProcess(config, stores, logger, metrics?.metrics ?? null);
   if (!registryProcess) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
   const outbox = await openWebhookOutbox(config, stores);
-  const dispatcher = createWebhookDispatcher(config, stores, outbox, messageFirst(logger), metrics?.metrics);
+  const dispatcher = createWebhookDispatcher(config, stores, outbox, messageFirst(logger), cursors, metrics?.metrics);
   if (metrics)
     observeProjections(metrics.metrics, {
       eventStore: stores.eventStore,
@@ -147,9 +151,10 @@ if (require.main === module) {
   startProjector(config, logger).then(
     (app) => exitOnSignal(app, logger),
     (err) => {
-      const detail = err instanceof StoreUnavailable ? err.message : err instanceof Error ? err.stack : String(err);
+      const operators = err instanceof StoreUnavailable || err instanceof ConfigError;
+      const detail = operators ? err.message : err instanceof Error ? err.stack : String(err);
       process.stderr.write(`Failed to start the projector: ${detail}\n`);
-      process.exit(1);
+      process.exit(err instanceof ConfigError ? 2 : 1);
     },
   );
 }

@@ -8,6 +8,11 @@ export interface AppConfig {
   dataDir: string;
   appEnv: 'sandbox' | 'production';
   /**
+   * The file holding the service key (`DATA_KEY_FILE`; docs/operations.md "The service key"):
+   * required in production; null in the sandbox selects `<DATA_DIR>/data-key`, made on first start.
+   */
+  dataKeyFile: string | null;
+  /**
    * The API version names served (docs/reference/API-FACTS.md §1.2): implemented versions or
    * their aliases (`v2025.0-rc`, §1.3), in the order given; by default the versions of `appEnv`.
    */
@@ -129,6 +134,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     problems.push(`REGISTRY_URL: must be an http:// or https:// URL, got '${redact(clean.REGISTRY_URL)}'`);
   }
   const appEnv = clean.APP_ENV as AppConfig['appEnv'];
+  if (appEnv === 'production' && clean.DATA_KEY_FILE.trim() === '') {
+    problems.push('DATA_KEY_FILE: required in production, the file holding the service key (make one with: openssl rand -base64 32)');
+  }
   const apiVersions =
     clean.API_VERSIONS.trim() === ''
       ? DEFAULT_SERVED_VERSIONS[appEnv]
@@ -151,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     port: clean.PORT,
     dataDir: clean.DATA_DIR,
     appEnv,
+    dataKeyFile: clean.DATA_KEY_FILE.trim() || null,
     apiVersions,
     logLevel: clean.LOG_LEVEL as AppConfig['logLevel'],
     eventStoreUrl: clean.EVENTSTORE_URL || null,
@@ -191,6 +200,7 @@ function envSpec(port: number) {
     PORT: listenPort({ default: port, desc: 'HTTP port (0: any free port)' }),
     DATA_DIR: str({ default: './data', desc: 'directory of the embedded SQLite files' }),
     APP_ENV: str({ choices: ['sandbox', 'production'], default: 'sandbox' }),
+    DATA_KEY_FILE: str({ default: '', desc: 'file of the service key, 32 bytes in base64 (required in production)' }),
     API_VERSIONS: str({ default: '', desc: 'comma-separated API versions to serve (default: by APP_ENV)' }),
     LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
     EVENTSTORE_URL: str({ default: '' }),

@@ -4,24 +4,29 @@ import type { EventStore } from '@app/event-sourcing';
 import { WebhookOperations } from '@app/webhooks/write';
 import { webhookHooks, type Metrics } from '@app/runtime/telemetry';
 import type { AppConfig } from './config';
+import { CursorCodec } from '@app/changes';
+import { deriveKey } from './service-key';
 
 /**
  * The webhook dispatcher the projecting process runs (the API with `PROJECTOR=in-process`, else
  * the projector process), configured from `config.webhooks`: deliveries to private, loopback and
  * link-local addresses are refused outside the sandbox (docs/change-feed.md "Where a webhook may
- * point"). With `metrics`, its attempts and disabled endpoints are counted.
+ * point"), each delivery's cursor sealed by `cursors` (docs/change-feed.md "Cursors"). With
+ * `metrics`, its attempts and disabled endpoints are counted.
  */
 export function createWebhookDispatcher(
   config: AppConfig,
   stores: { eventStore: EventStore; readModel: ReadModelStore },
   outbox: WebhookOutbox,
   logger: DispatcherLogger,
+  cursors: CursorCodec,
   metrics: Metrics | null = null,
 ): WebhookDispatcher {
   return new WebhookDispatcher(stores.eventStore, stores.readModel, outbox, logger, {
     ...config.webhooks,
     policy: { allowPrivate: config.appEnv === 'sandbox' },
     projectedStreams: PROJECTED_STREAMS,
+    cursors,
     observer: metrics ? webhookHooks(metrics) : undefined,
   });
 }
@@ -36,4 +41,13 @@ export function webhookOperations(
 ): WebhookOperations {
   const sandbox = appEnv === 'sandbox';
   return new WebhookOperations(stores.eventStore, stores.readModel, { allowHttp: sandbox, allowPrivate: sandbox });
+}
+
+/**
+ * The change feed's cursor codec of this process: its key derived from the service key
+ * (`loadServiceKey`, docs/operations.md "The service key"), so the API and the projector process
+ * make and read the same cursors.
+ */
+export function cursorCodecOf(serviceKey: Buffer): CursorCodec {
+  return new CursorCodec(deriveKey(serviceKey, 'change-feed-cursors'));
 }

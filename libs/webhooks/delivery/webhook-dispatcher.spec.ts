@@ -1,3 +1,4 @@
+import { CursorCodec } from '@app/changes';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +38,7 @@ describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept
     const dispatcher = new WebhookDispatcher(store, readModel, outbox, quiet, {
       policy: { allowPrivate: true },
       projectedStreams: PROJECTED_STREAMS,
+      cursors: new CursorCodec(Buffer.alloc(32, 1)),
     });
     const read = jest.spyOn(readModel, 'changesBetween');
     expect(await dispatcher.ingestOnce()).toBe(0);
@@ -67,6 +69,7 @@ describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept
     const dispatcher = new WebhookDispatcher(store, readModel, outbox, quiet, {
       policy: { allowPrivate: true },
       projectedStreams: PROJECTED_STREAMS,
+      cursors: new CursorCodec(Buffer.alloc(32, 1)),
       clock: () => new Date(now),
     });
     const stored = jest.spyOn(outbox, 'ingest');

@@ -1,4 +1,4 @@
-import { renderChange, type StoredChange, type ChangeFeed } from '@app/changes';
+import { renderChange, type CursorCodec, type StoredChange, type ChangeFeed } from '@app/changes';
 import type { ApiVersion } from '@app/trainees/record';
 import { decodeWebhookEvent, WEBHOOK_STREAM_PREFIX, type WebhookEvent } from '@app/webhooks/decider';
 import type { EventFilter, EventStore, RecordedEvent } from '@app/event-sourcing';
@@ -21,6 +21,8 @@ export interface DispatcherOptions {
   policy: AddressPolicy;
   /** The streams the projector applies (its filter): the feed is whole up to the first of their events it has not applied. */
   projectedStreams: EventFilter;
+  /** The feed's cursors: each delivery's `cursor` is sealed for its endpoint's provider, as `GET /changes` answers it. */
+  cursors: CursorCodec;
   /** A whole attempt's deadline, ms. */
   timeoutMs: number;
   /** The wait after the first failed attempt, ms; it doubles after each failure. */
@@ -42,7 +44,7 @@ export interface DispatcherOptions {
 }
 
 /** The defaults: 10 s an attempt, retries from 5 s doubling up to 1 h, for 3 days; 8 at once. */
-export const DISPATCHER_DEFAULTS: Omit<DispatcherOptions, 'policy' | 'projectedStreams'> = {
+export const DISPATCHER_DEFAULTS: Omit<DispatcherOptions, 'policy' | 'projectedStreams' | 'cursors'> = {
   timeoutMs: 10_000,
   retryBaseMs: 5_000,
   retryMaxMs: 3_600_000,
@@ -96,7 +98,7 @@ export class WebhookDispatcher {
     private readonly changes: ChangeSource,
     private readonly outbox: WebhookOutbox,
     private readonly logger: DispatcherLogger,
-    options: Partial<DispatcherOptions> & Pick<DispatcherOptions, 'policy' | 'projectedStreams'>,
+    options: Partial<DispatcherOptions> & Pick<DispatcherOptions, 'policy' | 'projectedStreams' | 'cursors'>,
   ) {
     this.options = { ...DISPATCHER_DEFAULTS, ...options };
   }
@@ -175,9 +177,7 @@ export class WebhookDispatcher {
     });
   }
 
-  private now(): Date {
-    return this.options.clock?.() ?? new Date();
-  }
+  private now = (): Date => this.options.clock?.() ?? new Date();
 
   /**
    * One ingest step: the endpoints' events and the feed's changes after the checkpoint, as far as
@@ -226,7 +226,7 @@ export class WebhookDispatcher {
       } else {
         for (const endpoint of endpoints.values()) {
           if (!receives(endpoint, item)) continue;
-          deliveries.push(deliveryOf(endpoint, item, at));
+          deliveries.push(deliveryOf(endpoint, item, at, this.options.cursors));
         }
       }
     }
@@ -385,15 +385,15 @@ function receives(endpoint: WebhookEndpointRecord, change: StoredChange): boolea
   );
 }
 
-/** The delivery of `change` to `endpoint`: the feed's item in the endpoint's API version, due at `at`. */
-function deliveryOf(endpoint: WebhookEndpointRecord, change: StoredChange, at: number): NewWebhookDelivery {
+/** The delivery of `change` to `endpoint`: the feed's item in the endpoint's API version and for its provider, due at `at`. */
+function deliveryOf(endpoint: WebhookEndpointRecord, change: StoredChange, at: number, cursors: CursorCodec): NewWebhookDelivery {
   return {
     delivery_id: `${endpoint.endpoint_id}.${change.position}`,
     endpoint_id: endpoint.endpoint_id,
     position: change.position,
     trainee_id: change.trainee_id,
     message_id: messageIdOf(endpoint.endpoint_id, change.position),
-    payload: JSON.stringify(renderChange(change, endpoint.api_version as ApiVersion)),
+    payload: JSON.stringify(renderChange(change, endpoint.api_version as ApiVersion, cursors.encode(endpoint.ukprn, change.position))),
     next_attempt_at: at,
   };
 }

@@ -1,17 +1,21 @@
-import { Get, Query } from '@nestjs/common';
+import { Get, Inject, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiQuery } from '@nestjs/swagger';
 import type { Caller } from '@app/trainees/write';
 import type { VersionContract } from '@app/trainees/contract';
+import { CURSOR_CODEC, type CursorCodec } from '@app/changes';
 import { ApiController } from '../auth/api-controller.decorator';
 import { Answers, Operation } from '../openapi/operation.decorators';
 import { Contract, CurrentCaller } from '../auth/request-context';
-import { AFTER_MAX_CHARS, CHANGES_LIMIT_DEFAULT, CHANGES_LIMIT_MAX, toChangesRequest } from './list-changes.params';
+import { AFTER_CHARS, CHANGES_LIMIT_DEFAULT, CHANGES_LIMIT_MAX, toChangesRequest } from './list-changes.params';
 import { ListChangesQuery, type ChangesPage } from './list-changes.query';
 
 @ApiController('changes', 'Changes')
 export class ListChangesController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(
+    private readonly queries: QueryBus,
+    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+  ) {}
 
   /**
    * GET /api/{version}/changes?after=&limit=: the caller's provider's changes in commit order,
@@ -29,8 +33,9 @@ export class ListChangesController {
   @ApiQuery({
     name: 'after',
     required: false,
-    description: 'A cursor this service answered (`cursor` of a change, or `next_cursor`); omitted: from the first change.',
-    schema: { type: 'string', maxLength: AFTER_MAX_CHARS, pattern: '^[A-Za-z0-9_-]+$' },
+    description:
+      "A cursor this service answered to this provider (`cursor` of a change, or `next_cursor`); omitted: from the first change. Opaque: anything else, another provider's cursor included, answers 422.",
+    schema: { type: 'string', minLength: AFTER_CHARS, maxLength: AFTER_CHARS, pattern: '^[A-Za-z0-9_-]+$' },
   })
   @ApiQuery({
     name: 'limit',
@@ -46,6 +51,7 @@ export class ListChangesController {
     @Contract() contract: VersionContract,
     @Query() raw: Record<string, unknown>,
   ): Promise<ChangesPage> {
-    return this.queries.execute<ListChangesQuery, ChangesPage>(new ListChangesQuery(caller, toChangesRequest(raw), contract.version));
+    const request = toChangesRequest(raw, (cursor) => this.cursors.decode(caller.ukprn, cursor));
+    return this.queries.execute<ListChangesQuery, ChangesPage>(new ListChangesQuery(caller, request, contract.version));
   }
 }

@@ -1,4 +1,4 @@
-import { CURSOR_MAX_CHARS, decodeCursor } from '@app/changes';
+import { CURSOR_CHARS } from '@app/changes';
 import { ListQueryInvalid } from '../errors/errors';
 import { quoted } from '../trainees/list-trainees/list-trainees.params';
 
@@ -21,16 +21,17 @@ function single(value: unknown): unknown {
 
 /**
  * Validates the query of GET /changes (docs/change-feed.md "Reading the feed"): `after` a cursor
- * this service made (omitted or empty: from the first change), `limit` an integer from 1 to
+ * this service made for the caller's provider, which `decode` (the caller's `CursorCodec.decode`)
+ * turns into its position (omitted or empty: from the first change), `limit` an integer from 1 to
  * {@link CHANGES_LIMIT_MAX} (omitted or empty: {@link CHANGES_LIMIT_DEFAULT}); other parameters are
  * ignored. Throws {@link ListQueryInvalid} (the list's 422 shape) naming each bad parameter.
  */
-export function toChangesRequest(raw: Record<string, unknown>): ChangesRequest {
+export function toChangesRequest(raw: Record<string, unknown>, decode: (cursor: string) => number | null): ChangesRequest {
   const errors: Record<string, string[]> = {};
   const after = single(raw?.after);
   let afterPosition = 0;
   if (after !== undefined && after !== '') {
-    const position = typeof after === 'string' ? decodeCursor(after) : null;
+    const position = typeof after === 'string' ? decode(after) : null;
     if (position === null) errors.after = [`${quoted(after)} is not a valid cursor`];
     else afterPosition = position;
   }
@@ -45,5 +46,5 @@ export function toChangesRequest(raw: Record<string, unknown>): ChangesRequest {
   return { afterPosition, limit };
 }
 
-/** The longest `after` value the OpenAPI document declares. */
-export const AFTER_MAX_CHARS = CURSOR_MAX_CHARS;
+/** The length of an `after` value, as the OpenAPI document declares it. */
+export const AFTER_CHARS = CURSOR_CHARS;

@@ -1,7 +1,7 @@
 import { Inject, ServiceUnavailableException } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Caller } from '@app/trainees/write';
-import { encodeCursor, renderChange, type ChangeItem, CHANGE_FEED, type ChangeFeed } from '@app/changes';
+import { renderChange, type ChangeItem, CHANGE_FEED, type ChangeFeed, CURSOR_CODEC, type CursorCodec } from '@app/changes';
 import type { ApiVersion } from '@app/trainees/record';
 import type { ChangesRequest } from './list-changes.params';
 
@@ -24,13 +24,16 @@ export interface ChangesPage {
 
 /**
  * Reads one page of the caller's provider's changes from the trainee read model (one more than
- * asked, to tell `has_more`) and renders them in the version's names. Throws a 503 when the served
- * trainee store has no whole feed (built by a projection version before the feed,
- * docs/change-feed.md "Upgrading").
+ * asked, to tell `has_more`) and renders them in the version's names, with cursors sealed for the
+ * caller's provider. Throws a 503 when the served trainee store has no whole feed (built by a
+ * projection version before the feed, docs/change-feed.md "Upgrading").
  */
 @QueryHandler(ListChangesQuery)
 export class ListChangesHandler implements IQueryHandler<ListChangesQuery, ChangesPage> {
-  constructor(@Inject(CHANGE_FEED) private readonly feed: ChangeFeed) {}
+  constructor(
+    @Inject(CHANGE_FEED) private readonly feed: ChangeFeed,
+    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+  ) {}
 
   async execute({ caller, request, version }: ListChangesQuery): Promise<ChangesPage> {
     const rows = await this.feed.listChanges(caller.ukprn, request.afterPosition, request.limit + 1);
@@ -39,6 +42,11 @@ export class ListChangesHandler implements IQueryHandler<ListChangesQuery, Chang
     }
     const page = rows.slice(0, request.limit);
     const last = page.length > 0 ? page[page.length - 1].position : request.afterPosition;
-    return { data: page.map((c) => renderChange(c, version)), next_cursor: encodeCursor(last), has_more: rows.length > request.limit };
+    const cursorOf = (position: number) => this.cursors.encode(caller.ukprn, position);
+    return {
+      data: page.map((c) => renderChange(c, version, cursorOf(c.position))),
+      next_cursor: cursorOf(last),
+      has_more: rows.length > request.limit,
+    };
   }
 }

@@ -12,6 +12,7 @@ import {
   type ProcessMetrics,
 } from '@app/runtime/process';
 import { openWebhookOutbox, type Stores } from '@app/stores';
+import { CURSOR_CODEC, type CursorCodec } from '@app/changes';
 import { inSpan, tracingEnabled } from '@app/runtime/tracing';
 import { batchObserver, observeProjections, projectorHooks } from '@app/runtime/telemetry';
 import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
@@ -63,6 +64,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     @Inject(STORES) private readonly stores: Stores,
     tokens: CachedTokens,
     @Inject(METRICS) private readonly metrics: ProcessMetrics | null,
+    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
   ) {
     const inProcess = config.projector === 'in-process';
     // A token issued, revoked or used: the next request looks it up again. New changes in the feed:
@@ -169,7 +171,14 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     await this.projector.start();
     await this.registryProcess?.start();
     const outbox = await openWebhookOutbox(this.config, this.stores);
-    const dispatcher = createWebhookDispatcher(this.config, this.stores, outbox, messageFirst(this.logger), this.metrics?.metrics);
+    const dispatcher = createWebhookDispatcher(
+      this.config,
+      this.stores,
+      outbox,
+      messageFirst(this.logger),
+      this.cursors,
+      this.metrics?.metrics,
+    );
     this.webhooks = { dispatcher, outbox };
     if (this.metrics) {
       const parts = { projector: this.projector, registryProcess: this.registryProcess, webhookOutbox: outbox };

@@ -2,9 +2,9 @@ import type { Provider } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { KeyedLock, EVENT_STORE } from '@app/event-sourcing';
 import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
-import { APP_CONFIG, messageFirst, type AppConfig, type ProcessMetrics } from '@app/runtime/process';
+import { APP_CONFIG, cursorCodecOf, messageFirst, serviceKeyOf, type AppConfig, type ProcessMetrics } from '@app/runtime/process';
 import { openStores, readStoreConnection, type Stores } from '@app/stores';
-import { CHANGE_FEED } from '@app/changes';
+import { CHANGE_FEED, CURSOR_CODEC } from '@app/changes';
 import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
 import { PROVIDER_READ_MODEL } from '@app/providers/read';
 import { SCHOOL_DIRECTORY } from '@app/schools';
@@ -19,8 +19,8 @@ import { LOGGER, METRICS, STORES } from './tokens';
  * the stores the configuration names (SQLite in `DATA_DIR` by default; EventStoreDB and MongoDB
  * when their URLs are set; `StoreUnavailable` when one cannot be reached), the event store, the
  * trainee and provider read models, the schools directory, the idempotency keys (beside the read
- * models: MongoDB when set, else SQLite in `DATA_DIR`), the projections, and the write path's ports
- * ({@link TRAINEE_WRITE_PORTS}).
+ * models: MongoDB when set, else SQLite in `DATA_DIR`), the change feed's cursors (keyed by the
+ * service key), the projections, and the write path's ports ({@link TRAINEE_WRITE_PORTS}).
  */
 export function storeProviders(): Provider[] {
   const from = <T>(token: symbol, pick: (s: Stores) => T): Provider => ({ provide: token, useFactory: pick, inject: [STORES] });
@@ -49,6 +49,12 @@ export function storeProviders(): Provider[] {
       useFactory: (stores: Stores, config: AppConfig) =>
         stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir, readStoreConnection(stores)),
       inject: [STORES, APP_CONFIG],
+    },
+    {
+      // The service key (docs/operations.md "The service key"): the sandbox makes one on first start.
+      provide: CURSOR_CODEC,
+      useFactory: (config: AppConfig, logger: Logger) => cursorCodecOf(serviceKeyOf(config, logger)),
+      inject: [APP_CONFIG, LOGGER],
     },
     Projections,
     {

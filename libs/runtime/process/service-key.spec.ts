@@ -1,0 +1,55 @@
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './config';
+import { deriveKey, loadServiceKey, SANDBOX_KEY_FILE } from './service-key';
+
+describe('the service key (docs/operations.md "The service key")', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'service-key-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is made in the sandbox data dir on first use, readable by the owner only, and the same key afterwards', () => {
+    const first = loadServiceKey({ dataDir: join(dir, 'data'), dataKeyFile: null });
+    expect(first.created).toBe(join(dir, 'data', SANDBOX_KEY_FILE));
+    expect(first.key).toHaveLength(32);
+    expect(statSync(first.created!).mode & 0o777).toBe(0o600);
+    const again = loadServiceKey({ dataDir: join(dir, 'data'), dataKeyFile: null });
+    expect(again.created).toBeNull();
+    expect(again.key.equals(first.key)).toBe(true);
+  });
+
+  it('is made once: every later call reads that key, and no draft file is left', () => {
+    const dataDir = join(dir, 'data');
+    const keys = Array.from({ length: 8 }, () => loadServiceKey({ dataDir, dataKeyFile: null }));
+    expect(keys.filter((k) => k.created !== null)).toHaveLength(1);
+    for (const k of keys) expect(k.key.equals(keys[0].key)).toBe(true);
+    expect(readdirSync(dataDir)).toEqual([SANDBOX_KEY_FILE]);
+  });
+
+  it('is read from DATA_KEY_FILE when set, and refused, without quoting the file, when it is not 32 bytes in base64', () => {
+    const file = join(dir, 'key');
+    writeFileSync(file, `${Buffer.alloc(32, 3).toString('base64')}\n`);
+    expect(loadServiceKey({ dataDir: dir, dataKeyFile: file }).key.equals(Buffer.alloc(32, 3))).toBe(true);
+    for (const content of ['secret-not-base64!', Buffer.alloc(16, 3).toString('base64'), '']) {
+      writeFileSync(file, content);
+      expect(() => loadServiceKey({ dataDir: dir, dataKeyFile: file })).toThrow(ConfigError);
+      if (content) expect(() => loadServiceKey({ dataDir: dir, dataKeyFile: file })).not.toThrow(content);
+    }
+    expect(() => loadServiceKey({ dataDir: dir, dataKeyFile: join(dir, 'missing') })).toThrow(/cannot read/);
+  });
+
+  it('is required in production, and optional in the sandbox', () => {
+    expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(/DATA_KEY_FILE: required in production/);
+    expect(loadConfig({ APP_ENV: 'production', DATA_KEY_FILE: '/run/secrets/data-key' }).dataKeyFile).toBe('/run/secrets/data-key');
+    expect(loadConfig({}).dataKeyFile).toBeNull();
+  });
+
+  it('derives a purpose key of 32 bytes, not the service key, that changes with the service key', () => {
+    const key = Buffer.alloc(32, 9);
+    const cursors = deriveKey(key, 'change-feed-cursors');
+    expect(cursors).toHaveLength(32);
+    expect(cursors.equals(key)).toBe(false);
+    expect(cursors.equals(deriveKey(Buffer.alloc(32, 10), 'change-feed-cursors'))).toBe(false);
+  });
+});

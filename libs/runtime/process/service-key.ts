@@ -1,0 +1,76 @@
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, type AppConfig } from './config';
+
+/** Bytes of the service key: 32, for AES-256 and HMAC-SHA256 keys derived from it. */
+export const SERVICE_KEY_BYTES = 32;
+
+/** The file the sandbox keeps its service key in when `DATA_KEY_FILE` is not set. */
+export const SANDBOX_KEY_FILE = 'data-key';
+
+/** What a key derived from the service key is for; each purpose gets its own key (see {@link deriveKey}). */
+export type KeyPurpose = 'change-feed-cursors';
+
+/** The service key and, when this call made it (the sandbox's first start), the file it wrote. */
+export interface ServiceKey {
+  key: Buffer;
+  created: string | null;
+}
+
+/**
+ * The service's root secret (docs/operations.md "The service key"): 32 random bytes, base64 in the
+ * file `DATA_KEY_FILE`. Without that variable (the sandbox only: `loadConfig` refuses production
+ * without it), the key of `<DATA_DIR>/data-key`, made there (mode 0600) on first use, so cursors
+ * stay valid across restarts; a second process starting at the same moment reads the one written
+ * first. Throws {@link ConfigError} when the file cannot be read or holds anything but 32 bytes in
+ * base64 (the message never holds the file's content).
+ */
+export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>): ServiceKey {
+  if (config.dataKeyFile !== null) return { key: readKey(config.dataKeyFile, 'DATA_KEY_FILE'), created: null };
+  const file = join(config.dataDir, SANDBOX_KEY_FILE);
+  try {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, `${randomBytes(SERVICE_KEY_BYTES).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
+    return { key: readKey(file, 'the sandbox key file'), created: file };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new ConfigError(`Cannot make the sandbox key file ${file}: ${(err as Error).message}`);
+    return { key: readKey(file, 'the sandbox key file'), created: null };
+  }
+}
+
+/** {@link loadServiceKey}'s key, telling `logger` (a warning) when it made the sandbox's. */
+export function serviceKeyOf(
+  config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>,
+  logger: { warn(context: object, message: string): void },
+): Buffer {
+  const { key, created } = loadServiceKey(config);
+  if (created) logger.warn({ file: created }, 'made a service key for the sandbox; production needs DATA_KEY_FILE');
+  return key;
+}
+
+function readKey(file: string, what: string): Buffer {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new ConfigError(`${what}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const key = Buffer.from(text, 'base64');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || key.length !== SERVICE_KEY_BYTES) {
+    throw new ConfigError(
+      `${what}: ${file} must hold ${SERVICE_KEY_BYTES} random bytes in base64 (make one with: openssl rand -base64 32)`,
+    );
+  }
+  return key;
+}
+
+/**
+ * The key of one purpose, derived from the service key with HKDF-SHA256 (`node:crypto`; the
+ * purpose as HKDF's info): keys of different purposes are independent, and none reveals the
+ * service key. 32 bytes.
+ */
+export function deriveKey(serviceKey: Buffer, purpose: KeyPurpose): Buffer {
+  return Buffer.from(hkdfSync('sha256', serviceKey, Buffer.alloc(0), `trainee-records/${purpose}`, 32));
+}
