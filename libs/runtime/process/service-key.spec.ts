@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { ConfigError, loadConfig } from './config';
 import { deriveKey, loadServiceKey, SANDBOX_KEY_FILE } from './service-key';
 
@@ -17,6 +18,32 @@ describe('the service key (docs/operations.md "The service key")', () => {
     const again = loadServiceKey({ dataDir: join(dir, 'data'), dataKeyFile: null });
     expect(again.created).toBeNull();
     expect(again.key.equals(first.key)).toBe(true);
+  });
+
+  it('is one key for threads that make it at the same moment', async () => {
+    const dataDir = join(dir, 'race');
+    // Each thread loads this module through tsx (a dev dependency) and reads the key as soon as all are ready.
+    const code = `const { parentPort, workerData } = require('node:worker_threads');
+      require(workerData.tsx).register();
+      const { loadServiceKey } = require(workerData.module);
+      const go = new Int32Array(workerData.go);
+      Atomics.wait(go, 0, 0);
+      const { key, created } = loadServiceKey({ dataDir: workerData.dataDir, dataKeyFile: null });
+      parentPort.postMessage({ key: key.toString('base64'), created: created !== null });`;
+    const go = new SharedArrayBuffer(4);
+    const data = { tsx: require.resolve('tsx/cjs/api'), module: require.resolve('./service-key'), dataDir, go };
+    const workers = Array.from({ length: 4 }, () => new Worker(code, { eval: true, workerData: data }));
+    const answers = workers.map(
+      (w) => new Promise<{ key: string; created: boolean }>((resolve, reject) => w.once('message', resolve).once('error', reject)),
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    Atomics.store(new Int32Array(go), 0, 1);
+    Atomics.notify(new Int32Array(go), 0);
+    const keys = await Promise.all(answers);
+    await Promise.all(workers.map((w) => w.terminate()));
+    expect(keys.filter((k) => k.created)).toHaveLength(1);
+    expect(new Set(keys.map((k) => k.key)).size).toBe(1);
+    expect(readdirSync(dataDir)).toEqual([SANDBOX_KEY_FILE]);
   });
 
   it('is made once: every later call reads that key, and no draft file is left', () => {

@@ -1,5 +1,5 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, type AppConfig } from './config';
 
@@ -22,21 +22,26 @@ export interface ServiceKey {
  * The service's root secret (docs/operations.md "The service key"): 32 random bytes, base64 in the
  * file `DATA_KEY_FILE`. Without that variable (the sandbox only: `loadConfig` refuses production
  * without it), the key of `<DATA_DIR>/data-key`, made there (mode 0600) on first use, so cursors
- * stay valid across restarts; a second process starting at the same moment reads the one written
- * first. Throws {@link ConfigError} when the file cannot be read or holds anything but 32 bytes in
+ * stay valid across restarts; a second process starting at the same moment reads the one linked
+ * in first. Throws {@link ConfigError} when the file cannot be read or holds anything but 32 bytes in
  * base64 (the message never holds the file's content).
  */
 export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>): ServiceKey {
   if (config.dataKeyFile !== null) return { key: readKey(config.dataKeyFile, 'DATA_KEY_FILE'), created: null };
   const file = join(config.dataDir, SANDBOX_KEY_FILE);
+  // Written whole under another name, then linked in place: another process never reads half a key.
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
   try {
     mkdirSync(config.dataDir, { recursive: true });
-    writeFileSync(file, `${randomBytes(SERVICE_KEY_BYTES).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
+    writeFileSync(draft, `${randomBytes(SERVICE_KEY_BYTES).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
+    linkSync(draft, file);
     return { key: readKey(file, 'the sandbox key file'), created: file };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
       throw new ConfigError(`Cannot make the sandbox key file ${file}: ${(err as Error).message}`);
     return { key: readKey(file, 'the sandbox key file'), created: null };
+  } finally {
+    rmSync(draft, { force: true });
   }
 }
 
