@@ -1,3 +1,8 @@
+import { createHash } from 'node:crypto';
+import { duplicateGuardKey } from '@app/trainees/decider';
+import { keyedGuardStreams } from '@app/trainees/write';
+import { deriveKey } from '@app/runtime/process';
+import { SERVICE_KEY } from '../../apps/api/src/composition/tokens';
 import { RunningApi } from '../support/api-harness';
 import { requestExample, uniqueTrainee, type Version } from '../support/trainee-input';
 
@@ -241,6 +246,20 @@ describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST 
     expect(created.body.data.course_year).toBe(2.5);
     const read = await api.request('GET', `/api/v2025.0/trainees/${created.body.data.trainee_id}`, token);
     expect(read.body.data.course_year).toBe(2.5);
+  });
+
+  it('names the duplicate guard stream by a keyed hash, never a plain hash of the details (docs/DESIGN.md property 3)', async () => {
+    const body = uniqueTrainee('v2026.1');
+    const created = await api.request('POST', '/api/v2026.1/trainees', token, body);
+    expect(created.status).toBe(201);
+    const t = created.body.data;
+    const key = duplicateGuardKey(t.ukprn, t);
+    const guards = (await api.infra.eventStore.readAll({ maxCount: 100_000, filter: { streamPrefixes: ['registrationguard-'] } }))
+      .filter((e) => (e.data as { trainee_id?: string }).trainee_id === t.trainee_id)
+      .map((e) => e.streamId);
+    const keyed = keyedGuardStreams(deriveKey(api.app.get<Buffer>(SERVICE_KEY), 'registration-guards'))(key);
+    expect(guards).toEqual([keyed]);
+    expect(keyed).not.toContain(createHash('sha256').update(key).digest('hex').slice(0, 40));
   });
 
   it('gives exactly one 201 for 20 concurrent identical creates; the others are 409 with the winner (docs/DESIGN.md property 3)', async () => {

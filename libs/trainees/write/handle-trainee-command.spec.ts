@@ -14,6 +14,7 @@ import { updateTrainee } from '@app/trainees/decider/testing/trainee-commands';
 import { openSqliteEventStore, type SqliteEventStore, SqliteReadModel } from '@app/stores/sqlite';
 import { Projector } from '@app/runtime/projector';
 import type { Caller } from './caller';
+import { keyedGuardStreams } from './trainee-write.ports';
 import { handleTraineeCommand, TraineeHistoryUnreadable } from './handle-trainee-command';
 import type { TraineeWritePorts } from './trainee-write.ports';
 
@@ -49,6 +50,7 @@ describe('handleTraineeCommand', () => {
       locks: new KeyedLock(),
       clock: () => new Date(NOW),
       newId: () => 'unused',
+      guardStreamOf: keyedGuardStreams(Buffer.alloc(32, 5)),
     };
   }
 

@@ -1,4 +1,4 @@
 export type { Caller } from './caller';
 export { handleTraineeCommand, loadTraineeState, schoolsNamedBy, traineeOf, writeContext } from './handle-trainee-command';
 export { registerTrainee } from './register-trainee';
-export { TRAINEE_WRITE_PORTS, type SchoolLookup, type TraineeWritePorts } from './trainee-write.ports';
+export { keyedGuardStreams, TRAINEE_WRITE_PORTS, type SchoolLookup, type TraineeWritePorts } from './trainee-write.ports';

@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
 import {
   ConcurrentModification,
   decide,
   duplicateGuardKey,
   evolveAll,
   initialTraineeState,
-  REGISTRATION_GUARD_STREAM_PREFIX,
   requireData,
   traineeStreamId,
   type RegistrationClaimed,
@@ -73,7 +71,7 @@ export async function registerTrainee(
     decideWith([]);
     throw new Error('a registration without a date of birth, route or last name passed the record rules');
   }
-  const guardStream = REGISTRATION_GUARD_STREAM_PREFIX + createHash('sha256').update(key).digest('hex').slice(0, 40);
+  const guardStream = ports.guardStreamOf(key);
   const ctx = writeContext(caller, now);
 
   for (let attempt = 0; attempt < MAX_REGISTRATION_ATTEMPTS; attempt++) {

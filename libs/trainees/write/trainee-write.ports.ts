@@ -1,5 +1,6 @@
 import type { School, Trainee } from '@app/trainees/record';
-import type { TraineeSnapshot } from '@app/trainees/decider';
+import { REGISTRATION_GUARD_STREAM_PREFIX, type TraineeSnapshot } from '@app/trainees/decider';
+import { createHmac } from 'node:crypto';
 import type { EventStore, ProjectionWaiter, KeyedLock } from '@app/event-sourcing';
 
 /**
@@ -26,8 +27,9 @@ export interface SchoolLookup {
 
 /**
  * Everything a trainee command needs, as one injectable value: the event store, the read model's
- * snapshots, the projection waiter, one lock per trainee in this process, the clock (UTC) and the
- * resource id source (ids of new trainees, placements and degrees).
+ * snapshots, the projection waiter, one lock per trainee in this process, the clock (UTC), the
+ * resource id source (ids of new trainees, placements and degrees) and the names of the duplicate
+ * guard streams ({@link keyedGuardStreams}).
  */
 export interface TraineeWritePorts {
   eventStore: EventStore;
@@ -37,6 +39,19 @@ export interface TraineeWritePorts {
   locks: KeyedLock;
   clock: () => Date;
   newId: () => string;
+  /** The guard stream of a duplicate-rule key (`duplicateGuardKey`): `registrationguard-` and a keyed hash of it. */
+  guardStreamOf: (guardKey: string) => string;
+}
+
+/**
+ * Guard stream names that reveal nothing of the trainee (docs/DESIGN.md "Other properties",
+ * property 3): `registrationguard-` and the first 40 hex digits of HMAC-SHA256(`key`, guard key).
+ * The guard key holds the provider, date of birth, route and last name; a plain hash of it would
+ * give them back to a dictionary of surnames and birth dates. `key`: 32 bytes, the service key's
+ * `registration-guards` key.
+ */
+export function keyedGuardStreams(key: Buffer): (guardKey: string) => string {
+  return (guardKey) => REGISTRATION_GUARD_STREAM_PREFIX + createHmac('sha256', key).update(guardKey).digest('hex').slice(0, 40);
 }
 
 /** Injection token of {@link TraineeWritePorts}. */

@@ -1,8 +1,16 @@
 import type { Provider } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { KeyedLock, EVENT_STORE } from '@app/event-sourcing';
-import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
-import { APP_CONFIG, cursorCodecOf, messageFirst, serviceKeyOf, type AppConfig, type ProcessMetrics } from '@app/runtime/process';
+import { keyedGuardStreams, TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
+import {
+  APP_CONFIG,
+  cursorCodecOf,
+  deriveKey,
+  messageFirst,
+  serviceKeyOf,
+  type AppConfig,
+  type ProcessMetrics,
+} from '@app/runtime/process';
 import { openStores, readStoreConnection, type Stores } from '@app/stores';
 import { CHANGE_FEED, CURSOR_CODEC } from '@app/changes';
 import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
@@ -12,7 +20,7 @@ import { SqliteIdempotencyStore } from '@app/stores/sqlite';
 import { TRAINEE_READ_MODEL } from '@app/trainees/read';
 import { newResourceId } from './ids';
 import { Projections } from './projections';
-import { LOGGER, METRICS, STORES } from './tokens';
+import { LOGGER, METRICS, SERVICE_KEY, STORES } from './tokens';
 
 /**
  * The API's ports, each under its injection token (docs/DESIGN.md "The shared kernel"):
@@ -52,14 +60,15 @@ export function storeProviders(): Provider[] {
     },
     {
       // The service key (docs/operations.md "The service key"): the sandbox makes one on first start.
-      provide: CURSOR_CODEC,
-      useFactory: (config: AppConfig, logger: Logger) => cursorCodecOf(serviceKeyOf(config, logger)),
+      provide: SERVICE_KEY,
+      useFactory: (config: AppConfig, logger: Logger) => serviceKeyOf(config, logger),
       inject: [APP_CONFIG, LOGGER],
     },
+    { provide: CURSOR_CODEC, useFactory: cursorCodecOf, inject: [SERVICE_KEY] },
     Projections,
     {
       provide: TRAINEE_WRITE_PORTS,
-      useFactory: (stores: Stores, projections: Projections): TraineeWritePorts => ({
+      useFactory: (stores: Stores, projections: Projections, serviceKey: Buffer): TraineeWritePorts => ({
         eventStore: stores.eventStore,
         trainees: stores.readModel,
         schools: stores.schools,
@@ -67,8 +76,9 @@ export function storeProviders(): Provider[] {
         locks: new KeyedLock(),
         clock: () => new Date(),
         newId: () => newResourceId(),
+        guardStreamOf: keyedGuardStreams(deriveKey(serviceKey, 'registration-guards')),
       }),
-      inject: [STORES, Projections],
+      inject: [STORES, Projections, SERVICE_KEY],
     },
   ];
 }
