@@ -41,11 +41,14 @@ describe('traces across the API and the projector process', () => {
   });
 
   /** POSTs a new trainee; resolves with the trace of its request (the server span named by its route template). */
-  async function createTraced(seen: Set<string>): Promise<{ traceId: string; spans: () => ReceivedSpan[] }> {
+  async function createTraced(
+    seen: Set<string>,
+    body = uniqueTrainee('v2025.0'),
+  ): Promise<{ traceId: string; spans: () => ReceivedSpan[] }> {
     const res = await fetch(`${url}/api/v2025.0/trainees`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(uniqueTrainee('v2025.0')),
+      body: JSON.stringify(body),
     });
     expect(res.status).toBe(201);
     const root = await receiver.waitFor(
@@ -73,6 +76,23 @@ describe('traces across the API and the projector process', () => {
       return parent ? [parent.spanId, ...ancestors(parent)] : [];
     };
     for (const s of [append!, validate, wait, applied]) expect(ancestors(s)).toContain(root.spanId);
+  });
+
+  it('no span name or attribute holds the personal values of the write or the token (docs/observability.md "Traces")', async () => {
+    const body = uniqueTrainee('v2025.0');
+    const d = body.data as Record<string, unknown>;
+    Object.assign(d, {
+      first_names: 'Zebedee',
+      last_name: 'Quillfeather',
+      email: 'zebedee.quillfeather@example.com',
+      ni_number: 'QQ123456C',
+    });
+    const { traceId, spans } = await createTraced(seen, body);
+    await receiver.waitFor((s) => s.traceId === traceId && s.name === 'projection.apply TraineeRegistered');
+    const values = ['Zebedee', 'Quillfeather', 'zebedee.quillfeather', 'QQ123456C', String(d.date_of_birth), token];
+    const text = JSON.stringify(receiver.spans.map((s) => [s.name, s.attributes]));
+    expect(spans().length).toBeGreaterThan(3);
+    for (const value of values) expect(text.includes(value)).toBe(false);
   });
 
   it("the registry process manager's request and the TRN it records join the trace of the write", async () => {
