@@ -239,4 +239,36 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     const badSince = await runAdmin(['events', 'export', '--since', 'abc'], source);
     expect(badSince.code).toBe(2);
   });
+
+  it('moves webhook secrets sealed: never in the export, read back with the same service key, refused with another', async () => {
+    const from = mkdtempSync(join(tmpdir(), 'transfer-hooks-'));
+    const same = mkdtempSync(join(tmpdir(), 'transfer-hooks-same-'));
+    const another = mkdtempSync(join(tmpdir(), 'transfer-hooks-other-'));
+    try {
+      expect((await runAdmin(['provider', 'add', '--ukprn', '10000120', '--name', 'Hook SCITT'], from)).code).toBe(0);
+      const added = await runAdmin(['webhook', 'add', '--ukprn', '10000120', '--url', 'http://127.0.0.1:9/hooks'], from);
+      expect(added.code).toBe(0);
+      const secret = added.stdout.trim().split('\n').at(-1)!;
+      expect(secret).toMatch(/^whsec_/);
+      const file = join(from, 'events.jsonl');
+      expect((await runAdmin(['events', 'export', '--output', file], from)).code).toBe(0);
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain('"secret":"sealed1.');
+      expect(text).not.toContain(secret.slice('whsec_'.length, 'whsec_'.length + 20));
+
+      // The source's sandbox key, given as DATA_KEY_FILE: the endpoint comes back.
+      const withKey = { DATA_KEY_FILE: join(from, 'data-key') };
+      const moved = await runAdmin(['events', 'import', file], same, withKey);
+      expect(moved).toMatchObject({ code: 0, stderr: '' });
+      const listed = await runAdmin(['webhook', 'list', '--ukprn', '10000120'], same, withKey);
+      expect(listed.stdout).toContain('http://127.0.0.1:9/hooks');
+
+      // A data dir with a key of its own: refused, saying why.
+      const refused = await runAdmin(['events', 'import', file], another);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/sealed with another service key: import with the DATA_KEY_FILE of the deployment it came from/);
+    } finally {
+      for (const dir of [from, same, another]) rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

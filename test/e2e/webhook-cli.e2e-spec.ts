@@ -1,13 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAdmin } from '../support/admin-cli';
 
 describe('admin webhook add|list|disable|deliveries (docs/change-feed.md "Webhooks")', () => {
   let dataDir: string;
+  /** A production service key (docs/operations.md "The service key"). */
+  let keyFile: string;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'webhook-cli-'));
+    keyFile = join(dataDir, 'production-key');
+    writeFileSync(keyFile, randomBytes(32).toString('base64'));
     expect((await runAdmin(['provider', 'add', '--ukprn', '10000040', '--name', 'Hook SCITT'], dataDir)).code).toBe(0);
   });
 
@@ -27,6 +32,11 @@ describe('admin webhook add|list|disable|deliveries (docs/change-feed.md "Webhoo
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(`${id}\t10000040\tactive\thttp://127.0.0.1:9/hooks\tTraineeUpdated,TrnIssued\tv2026.1\t`);
     expect(listed.stdout).not.toContain(secret);
+    // Stored sealed: neither the log nor its export holds the secret (issue 27, "Nothing secret leaves by the side door").
+    const exported = await runAdmin(['events', 'export'], dataDir);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toMatch(/"secret":"sealed1\.[A-Za-z0-9_-]+"/);
+    expect(exported.stdout).not.toContain(secret.slice('whsec_'.length, 'whsec_'.length + 20));
 
     expect((await runAdmin(['webhook', 'disable', id, '--reason', 'moving'], dataDir)).stdout).toBe(`Webhook endpoint ${id} disabled\n`);
     expect((await runAdmin(['webhook', 'disable', id], dataDir)).stdout).toBe(`Webhook endpoint ${id} was already disabled\n`);
@@ -54,13 +64,21 @@ describe('admin webhook add|list|disable|deliveries (docs/change-feed.md "Webhoo
     ],
     ['a loopback target in production', ['--ukprn', '10000040', '--url', 'https://127.0.0.1/x'], { APP_ENV: 'production' }, /loopback/],
     [
+      'production without DATA_KEY_FILE',
+      ['--ukprn', '10000040', '--url', 'https://hooks.example.org/x'],
+      { APP_ENV: 'production', DATA_KEY_FILE: '' },
+      /DATA_KEY_FILE: required in production/,
+    ],
+    [
       'an API version not implemented',
       ['--ukprn', '10000040', '--url', 'https://hooks.example.org/x', '--api-version', 'v1'],
       {},
       /API version must be one of/,
     ],
   ])('refuses %s with exit code 1 and a clear message', async (_, args, env, message) => {
-    const refused = await runAdmin(['webhook', 'add', ...args], dataDir, env);
+    // Production rows run with the production key unless they set DATA_KEY_FILE themselves.
+    const withKey = (env as NodeJS.ProcessEnv).APP_ENV === 'production' ? { DATA_KEY_FILE: keyFile, ...env } : env;
+    const refused = await runAdmin(['webhook', 'add', ...args], dataDir, withKey);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(message);
   });

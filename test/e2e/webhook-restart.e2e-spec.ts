@@ -7,6 +7,7 @@ import { toEventData, newEventId } from '@app/event-sourcing';
 import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
 import { messageIdOf } from '@app/webhooks/delivery';
 import { WebhookOperations } from '@app/webhooks/write';
+import { loadServiceKey, sealedSecretsOf } from '@app/runtime/process';
 import { TsProcess } from '../support/processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -57,6 +58,8 @@ describe('the webhook dispatcher killed mid-delivery (docs/change-feed.md "Webho
       store,
       { getProvider: async (ukprn) => ({ ukprn, name: 'A provider', created_at: '2026-01-01T00:00:00.000Z' }) },
       { allowHttp: true, allowPrivate: true },
+      // The projector process started below reads the same sandbox key from the data dir.
+      sealedSecretsOf(loadServiceKey({ dataDir: dir, dataKeyFile: null }).key),
     );
     const endpoint = await ops.add({ ukprn: UKPRN, url: receiver.url, eventTypes: [] });
     for (let n = 0; n < 5; n++) await register(store, n);

@@ -4,7 +4,9 @@ import { WebhookCommandRejected } from '@app/webhooks/decider';
 import { PROJECTED_STREAMS } from '@app/runtime/projector';
 import { SqliteWebhookOutbox } from '@app/stores/sqlite';
 import { WebhookDispatcher } from '@app/webhooks/delivery';
-import { WebhookOperations } from '@app/webhooks/write';
+import { SealedSecrets, WebhookOperations } from '@app/webhooks/write';
+import { sealedSecretsOf } from '@app/runtime/process';
+import { SERVICE_KEY } from '../../apps/api/src/composition/tokens';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -15,7 +17,12 @@ const quiet = { info: () => undefined, warn: () => undefined, error: () => undef
 
 /** Endpoint operations as the sandbox allows them: http:// and loopback receivers. */
 function sandboxOperations(api: RunningApi): WebhookOperations {
-  return new WebhookOperations(api.infra.eventStore, api.infra.readModel, { allowHttp: true, allowPrivate: true });
+  return new WebhookOperations(api.infra.eventStore, api.infra.readModel, { allowHttp: true, allowPrivate: true }, secretsOf(api));
+}
+
+/** The secrets' sealing of the API (its service key), so its dispatcher opens what these operations seal. */
+function secretsOf(api: RunningApi): SealedSecrets {
+  return sealedSecretsOf(api.app.get<Buffer>(SERVICE_KEY));
 }
 
 async function create(api: RunningApi, token: string, version: Version = 'v2026.1'): Promise<string> {
@@ -106,7 +113,12 @@ describe('webhooks (docs/change-feed.md "Webhooks")', () => {
   });
 
   it('refuses endpoints that point at the internal network, and http://, outside the sandbox', async () => {
-    const production = new WebhookOperations(api.infra.eventStore, api.infra.readModel, { allowHttp: false, allowPrivate: false });
+    const production = new WebhookOperations(
+      api.infra.eventStore,
+      api.infra.readModel,
+      { allowHttp: false, allowPrivate: false },
+      secretsOf(api),
+    );
     for (const url of [
       'http://example.org/hooks',
       'https://127.0.0.1/hooks',
@@ -134,6 +146,7 @@ describe('webhooks (docs/change-feed.md "Webhooks")', () => {
       policy: { allowPrivate: false },
       projectedStreams: PROJECTED_STREAMS,
       cursors: new CursorCodec(Buffer.alloc(32, 1)),
+      secrets: secretsOf(api),
       retryBaseMs: 10_000,
       pollMs: 20,
     });

@@ -1,6 +1,7 @@
 import { ProviderOperations } from '@app/providers/write';
 import { openStores, type Stores } from '@app/stores';
 import { Projector } from '@app/runtime/projector';
+import { ConfigError, loadServiceKey } from '@app/runtime/process';
 
 /** A command that cannot be carried out as asked (bad file, bad argument); exit code 1. */
 export class CliError extends Error {}
@@ -17,6 +18,12 @@ export interface CliContext {
    * closes the stores. `catchUp: false` skips the projecting (for commands that only read the log).
    */
   withStores<T>(fn: (stores: Stores, ops: ProviderOperations) => Promise<T>, options?: { catchUp?: boolean }): Promise<T>;
+  /**
+   * The service key, as the API and the projector read it (docs/operations.md "The service key"):
+   * `DATA_KEY_FILE`, else in the sandbox `<DATA_DIR>/data-key` (made when missing). Throws
+   * {@link CliError} in production without `DATA_KEY_FILE`, or for a file that is not a key.
+   */
+  serviceKey(): Buffer;
 }
 
 /** The context of a CLI run on `env`. */
@@ -26,6 +33,18 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
     env,
     dataDir,
     environment: env.APP_ENV === 'production' ? 'production' : 'sandbox',
+    serviceKey() {
+      const dataKeyFile = env.DATA_KEY_FILE?.trim() || null;
+      if (env.APP_ENV === 'production' && dataKeyFile === null) {
+        throw new CliError('DATA_KEY_FILE: required in production, the file holding the service key the API and the projector use');
+      }
+      try {
+        return loadServiceKey({ dataDir, dataKeyFile }).key;
+      } catch (err) {
+        if (err instanceof ConfigError) throw new CliError(err.message);
+        throw err;
+      }
+    },
     async withStores(fn, options = {}) {
       const stores = await openStores({ dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null });
       const catchUp = options.catchUp ?? true;

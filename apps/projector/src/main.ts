@@ -14,7 +14,6 @@ import {
   messageFirst,
   createRegistryProcess,
   createWebhookDispatcher,
-  cursorCodecOf,
   serviceKeyOf,
   processMetrics,
   type AppConfig,
@@ -101,7 +100,7 @@ class ProjectorModule {
  */
 export async function startProjector(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
   // The service key first (docs/operations.md "The service key"): the API must read the cursors this process's webhooks carry.
-  const cursors = cursorCodecOf(serviceKeyOf(config, logger));
+  const serviceKey = serviceKeyOf(config, logger);
   const metrics = processMetrics(config, ['projector'], logger);
   const stores = await openStores(config, { metrics: metrics?.metrics, logger });
   const projector = new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
@@ -114,7 +113,7 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
   const registryProcess = createRegistryProcess(config, stores, logger, metrics?.metrics ?? null);
   if (!registryProcess) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
   const outbox = await openWebhookOutbox(config, stores);
-  const dispatcher = createWebhookDispatcher(config, stores, outbox, messageFirst(logger), cursors, metrics?.metrics);
+  const dispatcher = createWebhookDispatcher(config, stores, outbox, messageFirst(logger), serviceKey, metrics?.metrics);
   if (metrics)
     observeProjections(metrics.metrics, {
       eventStore: stores.eventStore,

@@ -57,13 +57,15 @@ export class ImportFileInvalid extends Error {
  * order, from position `since` (exclusive, default 0) up to the head of the log when the export
  * starts (events appended meanwhile are left for a later `since`). Reads and writes one batch at a
  * time and waits for each batch to be written, so the log is never held in memory whatever its
- * size. Does not end `out`. Returns the number of events written. Rejects with a RangeError for a
+ * size. Does not end `out`. Returns the number of events written. `exported(type, data)` gives
+ * each event's data as written (default: as stored); the caller seals there what must never leave in
+ * plain text (webhook secrets stored before they were sealed). Rejects with a RangeError for a
  * negative or fractional `since`, and with the stream's error when `out` fails.
  */
 export async function exportEvents(
   eventStore: EventStore,
   out: Writable,
-  options: { since?: number; batchSize?: number } = {},
+  options: { since?: number; batchSize?: number; exported?: (type: string, data: unknown) => unknown } = {},
 ): Promise<number> {
   const since = options.since ?? 0;
   if (!Number.isSafeInteger(since) || since < 0) throw new RangeError(`since must be a position (an integer ≥ 0), got ${since}`);
@@ -83,7 +85,7 @@ export async function exportEvents(
         revision: e.streamRevision,
         id: e.id,
         type: e.type,
-        data: e.data,
+        data: options.exported ? options.exported(e.type, e.data) : e.data,
         metadata: e.metadata,
       };
       chunk += `${JSON.stringify(line)}\n`;
@@ -107,9 +109,15 @@ export async function exportEvents(
  * position not after the previous line's, or a revision that does not follow its stream's (as in
  * an export made with `since`, which holds only the tail of the log). The import is not one
  * transaction: after a failure the target holds the events before the failing line; start again
- * with an empty store.
+ * with an empty store. `refusal(type, data)` names why this store cannot take an event (a webhook
+ * secret sealed with another service key), or returns null; a reason is an {@link ImportFileInvalid}
+ * of its line.
  */
-export async function importEvents(eventStore: EventStore, input: Readable, options: { batchSize?: number } = {}): Promise<number> {
+export async function importEvents(
+  eventStore: EventStore,
+  input: Readable,
+  options: { batchSize?: number; refusal?: (type: string, data: unknown) => string | null } = {},
+): Promise<number> {
   const head = await eventStore.headPosition();
   if (head > 0) throw new ImportTargetNotEmpty(head);
   const batchSize = options.batchSize ?? EVENT_TRANSFER_BATCH_SIZE;
@@ -144,6 +152,8 @@ export async function importEvents(eventStore: EventStore, input: Readable, opti
       }
       lastPosition = e.position;
     }
+    const refused = options.refusal?.(e.type, e.data) ?? null;
+    if (refused !== null) throw new ImportFileInvalid(lineNo, refused);
     const event: EventData = { id: e.id, type: e.type, data: e.data, metadata: e.metadata };
     if (
       pending !== null &&

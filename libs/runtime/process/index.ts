@@ -2,5 +2,5 @@ export { APP_CONFIG, ConfigError, loadConfig, redact, type AppConfig } from './c
 export { messageFirst, type ContextLogger } from './logging';
 export { exitOnFatal, exitOnSignal } from './process-signals';
 export { createRegistryProcess, processMetrics, type ProcessMetrics } from './telemetry';
-export { createWebhookDispatcher, cursorCodecOf, webhookOperations } from './webhooks';
+export { createWebhookDispatcher, cursorCodecOf, sealedSecretsOf, webhookOperations } from './webhooks';
 export { deriveKey, loadServiceKey, SANDBOX_KEY_FILE, serviceKeyOf, type KeyPurpose, type ServiceKey } from './service-key';

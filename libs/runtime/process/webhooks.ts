@@ -1,7 +1,7 @@
 import { PROJECTED_STREAMS, type ReadModelStore } from '@app/runtime/projector';
 import { type WebhookOutbox, WebhookDispatcher, type DispatcherLogger } from '@app/webhooks/delivery';
 import type { EventStore } from '@app/event-sourcing';
-import { WebhookOperations } from '@app/webhooks/write';
+import { SealedSecrets, WebhookOperations } from '@app/webhooks/write';
 import { webhookHooks, type Metrics } from '@app/runtime/telemetry';
 import type { AppConfig } from './config';
 import { CursorCodec } from '@app/changes';
@@ -11,36 +11,50 @@ import { deriveKey } from './service-key';
  * The webhook dispatcher the projecting process runs (the API with `PROJECTOR=in-process`, else
  * the projector process), configured from `config.webhooks`: deliveries to private, loopback and
  * link-local addresses are refused outside the sandbox (docs/change-feed.md "Where a webhook may
- * point"), each delivery's cursor sealed by `cursors` (docs/change-feed.md "Cursors"). With
- * `metrics`, its attempts and disabled endpoints are counted.
+ * point"), each delivery's cursor sealed for its provider (docs/change-feed.md "Cursors") and
+ * each endpoint's secret opened to sign, both with keys derived from `serviceKey`. With `metrics`,
+ * its attempts and disabled endpoints are counted.
  */
 export function createWebhookDispatcher(
   config: AppConfig,
   stores: { eventStore: EventStore; readModel: ReadModelStore },
   outbox: WebhookOutbox,
   logger: DispatcherLogger,
-  cursors: CursorCodec,
+  serviceKey: Buffer,
   metrics: Metrics | null = null,
 ): WebhookDispatcher {
   return new WebhookDispatcher(stores.eventStore, stores.readModel, outbox, logger, {
     ...config.webhooks,
     policy: { allowPrivate: config.appEnv === 'sandbox' },
     projectedStreams: PROJECTED_STREAMS,
-    cursors,
+    cursors: cursorCodecOf(serviceKey),
+    secrets: sealedSecretsOf(serviceKey),
     observer: metrics ? webhookHooks(metrics) : undefined,
   });
 }
 
 /**
  * The operator's webhook commands on the configured stores: `http://` URLs and private addresses
- * only in the sandbox (docs/change-feed.md "Where a webhook may point").
+ * only in the sandbox (docs/change-feed.md "Where a webhook may point"); secrets sealed with the
+ * key derived from `serviceKey`.
  */
 export function webhookOperations(
   appEnv: AppConfig['appEnv'],
   stores: { eventStore: EventStore; readModel: ReadModelStore },
+  serviceKey: Buffer,
 ): WebhookOperations {
   const sandbox = appEnv === 'sandbox';
-  return new WebhookOperations(stores.eventStore, stores.readModel, { allowHttp: sandbox, allowPrivate: sandbox });
+  return new WebhookOperations(
+    stores.eventStore,
+    stores.readModel,
+    { allowHttp: sandbox, allowPrivate: sandbox },
+    sealedSecretsOf(serviceKey),
+  );
+}
+
+/** The webhook secrets' sealing of this process: its key derived from the service key, as {@link cursorCodecOf}. */
+export function sealedSecretsOf(serviceKey: Buffer): SealedSecrets {
+  return new SealedSecrets(deriveKey(serviceKey, 'webhook-secrets'));
 }
 
 /**

@@ -9,7 +9,10 @@ import { isTraineeEventType, TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
  * application checks it against the implemented versions).
  */
 
-/** An endpoint added: where to POST, which change types, the payload's API version, the signing secret. */
+/**
+ * An endpoint added: where to POST, which change types, the payload's API version, the signing
+ * secret (sealed, `sealed1.…`; in plain text, `whsec_…`, in events written before sealing).
+ */
 export interface WebhookEndpointAdded {
   type: 'WebhookEndpointAdded';
   data: { endpoint_id: string; ukprn: string; url: string; event_types: string[]; api_version: string; secret: string; at: string };
@@ -120,7 +123,12 @@ export const WEBHOOK_URL_MAX_CHARS = 2000;
 /** Longest reason for disabling an endpoint. */
 export const WEBHOOK_REASON_MAX_CHARS = 500;
 
-const SECRET = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
+/**
+ * A signing secret as a command may carry it: a Standard Webhooks secret (`whsec_` and at least 24
+ * bytes, base64), or one sealed by the service for storing (`sealed1.` and base64url,
+ * libs/webhooks/write/sealed-secrets.ts).
+ */
+const SECRET = /^(whsec_[A-Za-z0-9+/]{32,}={0,2}|sealed1\.[A-Za-z0-9_-]{40,})$/;
 
 /** At most 100 characters of operator input, for a message. */
 function shown(text: string): string {

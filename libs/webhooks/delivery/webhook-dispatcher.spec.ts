@@ -6,7 +6,10 @@ import { openSqliteEventStore, type SqliteEventStore, SqliteReadModel, SqliteWeb
 import { PROJECTED_STREAMS, Projector } from '@app/runtime/projector';
 import { writeHistories } from '../../../test/support/history-generator';
 import { CHECKPOINT_SAVE_MS, WebhookDispatcher } from './webhook-dispatcher';
-import { WebhookOperations } from '@app/webhooks/write';
+import { SealedSecrets, WebhookOperations } from '@app/webhooks/write';
+
+/** The secrets' sealing of these tests: one key for the operations and the dispatcher. */
+const SECRETS = new SealedSecrets(Buffer.alloc(32, 2));
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -39,6 +42,7 @@ describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept
       policy: { allowPrivate: true },
       projectedStreams: PROJECTED_STREAMS,
       cursors: new CursorCodec(Buffer.alloc(32, 1)),
+      secrets: SECRETS,
     });
     const read = jest.spyOn(readModel, 'changesBetween');
     expect(await dispatcher.ingestOnce()).toBe(0);
@@ -49,6 +53,7 @@ describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept
       store,
       { getProvider: async (ukprn) => ({ ukprn, name: 'P', created_at: '' }) },
       { allowHttp: true, allowPrivate: true },
+      SECRETS,
     );
     const endpoint = await ops.add({ ukprn: '10000100', url: 'http://127.0.0.1:9/hooks', eventTypes: [] });
     const addedAt = await store.headPosition();
@@ -70,6 +75,7 @@ describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept
       policy: { allowPrivate: true },
       projectedStreams: PROJECTED_STREAMS,
       cursors: new CursorCodec(Buffer.alloc(32, 1)),
+      secrets: SECRETS,
       clock: () => new Date(now),
     });
     const stored = jest.spyOn(outbox, 'ingest');

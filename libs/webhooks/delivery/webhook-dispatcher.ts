@@ -1,9 +1,9 @@
-import { renderChange, type CursorCodec, type StoredChange, type ChangeFeed } from '@app/changes';
-import type { ApiVersion } from '@app/trainees/record';
-import { decodeWebhookEvent, WEBHOOK_STREAM_PREFIX, type WebhookEvent } from '@app/webhooks/decider';
+import type { ChangeFeed, CursorCodec, StoredChange } from '@app/changes';
+import { decodeWebhookEvent, WEBHOOK_STREAM_PREFIX } from '@app/webhooks/decider';
 import type { EventFilter, EventStore, RecordedEvent } from '@app/event-sourcing';
 import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from './webhook-outbox.port';
-import { type AddressPolicy, disableWebhookEndpoint } from '@app/webhooks/write';
+import { applyEndpointEvent, deliveryOf, receives } from './endpoint-deliveries';
+import { type AddressPolicy, disableWebhookEndpoint, type SealedSecrets } from '@app/webhooks/write';
 import { sendWebhook } from './webhook-sender';
 
 /** What the dispatcher reads the changes from: the change feed, whole up to `checkpoint()`. */
@@ -23,6 +23,8 @@ export interface DispatcherOptions {
   projectedStreams: EventFilter;
   /** The feed's cursors: each delivery's `cursor` is sealed for its endpoint's provider, as `GET /changes` answers it. */
   cursors: CursorCodec;
+  /** Opens each endpoint's signing secret (stored sealed) when an attempt is signed. */
+  secrets: SealedSecrets;
   /** A whole attempt's deadline, ms. */
   timeoutMs: number;
   /** The wait after the first failed attempt, ms; it doubles after each failure. */
@@ -44,7 +46,7 @@ export interface DispatcherOptions {
 }
 
 /** The defaults: 10 s an attempt, retries from 5 s doubling up to 1 h, for 3 days; 8 at once. */
-export const DISPATCHER_DEFAULTS: Omit<DispatcherOptions, 'policy' | 'projectedStreams' | 'cursors'> = {
+export const DISPATCHER_DEFAULTS: Omit<DispatcherOptions, 'policy' | 'projectedStreams' | 'cursors' | 'secrets'> = {
   timeoutMs: 10_000,
   retryBaseMs: 5_000,
   retryMaxMs: 3_600_000,
@@ -60,11 +62,6 @@ export const DISPATCHER_DEFAULTS: Omit<DispatcherOptions, 'policy' | 'projectedS
  * deliveries are kept").
  */
 export const CHECKPOINT_SAVE_MS = 5_000;
-
-/** The `webhook-id` of a change sent to an endpoint: the same on every attempt. */
-export function messageIdOf(endpointId: string, position: number): string {
-  return `msg_${endpointId}_${position}`;
-}
 
 /**
  * The webhook dispatcher (docs/change-feed.md "Webhooks"). It follows the log from its own
@@ -98,7 +95,7 @@ export class WebhookDispatcher {
     private readonly changes: ChangeSource,
     private readonly outbox: WebhookOutbox,
     private readonly logger: DispatcherLogger,
-    options: Partial<DispatcherOptions> & Pick<DispatcherOptions, 'policy' | 'projectedStreams' | 'cursors'>,
+    options: Partial<DispatcherOptions> & Pick<DispatcherOptions, 'policy' | 'projectedStreams' | 'cursors' | 'secrets'>,
   ) {
     this.options = { ...DISPATCHER_DEFAULTS, ...options };
   }
@@ -312,10 +309,7 @@ export class WebhookDispatcher {
     if (!endpoint || endpoint.status !== 'active') return;
     const at = this.now();
     this.attempts++;
-    const outcome = await sendWebhook(
-      { url: endpoint.url, secret: endpoint.secret, messageId: delivery.message_id, payload: delivery.payload, at },
-      { policy: this.options.policy, timeoutMs: this.options.timeoutMs },
-    );
+    const outcome = await this.send(endpoint, delivery, at);
     const ended = this.now().getTime();
     this.options.observer?.attempted(outcome.delivered);
     try {
@@ -342,6 +336,18 @@ export class WebhookDispatcher {
     }
   }
 
+  /** Signs and sends one attempt; a secret that does not open (another service key) is a failed attempt that says so. */
+  private async send(endpoint: WebhookEndpointRecord, delivery: WebhookDelivery, at: Date): ReturnType<typeof sendWebhook> {
+    let secret: string;
+    try {
+      secret = this.options.secrets.open(endpoint.secret);
+    } catch (err) {
+      return { delivered: false, status: null, error: (err as Error).message };
+    }
+    const request = { url: endpoint.url, secret, messageId: delivery.message_id, payload: delivery.payload, at };
+    return sendWebhook(request, { policy: this.options.policy, timeoutMs: this.options.timeoutMs });
+  }
+
   /** Disables an endpoint whose delivery has failed since `since`; the ingest of its event abandons its pending deliveries. */
   private async giveUp(endpoint: WebhookEndpointRecord, since: number, failures: number, error: string): Promise<void> {
     const reason = `deliveries failing since ${new Date(since).toISOString()} (${failures} attempts; last: ${error})`.slice(0, 500);
@@ -350,50 +356,4 @@ export class WebhookDispatcher {
     this.options.observer?.endpointDisabled();
     this.logger.warn('webhook endpoint disabled after failing deliveries', { endpoint_id: endpoint.endpoint_id, ukprn: endpoint.ukprn });
   }
-}
-
-/** The endpoint record after one of its events at `position` (null for an event of an endpoint never added). */
-function applyEndpointEvent(
-  current: WebhookEndpointRecord | undefined,
-  event: WebhookEvent,
-  position: number,
-): WebhookEndpointRecord | null {
-  if (event.type === 'WebhookEndpointAdded') {
-    const d = event.data;
-    return {
-      endpoint_id: d.endpoint_id,
-      ukprn: d.ukprn,
-      url: d.url,
-      event_types: d.event_types,
-      api_version: d.api_version,
-      secret: d.secret,
-      status: 'active',
-      added_position: position,
-      disabled_reason: null,
-    };
-  }
-  return current ? { ...current, status: 'disabled', disabled_reason: event.data.reason } : null;
-}
-
-/** Whether `endpoint` receives `change`: active, the trainee's provider's, added before it, and of a type it asked for. */
-function receives(endpoint: WebhookEndpointRecord, change: StoredChange): boolean {
-  return (
-    endpoint.status === 'active' &&
-    endpoint.ukprn === change.ukprn &&
-    endpoint.added_position < change.position &&
-    (endpoint.event_types.length === 0 || endpoint.event_types.includes(change.type))
-  );
-}
-
-/** The delivery of `change` to `endpoint`: the feed's item in the endpoint's API version and for its provider, due at `at`. */
-function deliveryOf(endpoint: WebhookEndpointRecord, change: StoredChange, at: number, cursors: CursorCodec): NewWebhookDelivery {
-  return {
-    delivery_id: `${endpoint.endpoint_id}.${change.position}`,
-    endpoint_id: endpoint.endpoint_id,
-    position: change.position,
-    trainee_id: change.trainee_id,
-    message_id: messageIdOf(endpoint.endpoint_id, change.position),
-    payload: JSON.stringify(renderChange(change, endpoint.api_version as ApiVersion, cursors.encode(endpoint.ukprn, change.position))),
-    next_attempt_at: at,
-  };
 }

@@ -1,2 +1,3 @@
 export { checkLiteralTarget, checkWebhookTarget, guardedLookup, WebhookTargetRefused, type AddressPolicy } from './address-guard';
 export { WebhookOperations, disableWebhookEndpoint } from './webhook-operations';
+export { SEALED_SECRET_PREFIX, SealedSecrets, SecretNotOpened } from './sealed-secrets';

@@ -15,6 +15,7 @@ import {
 import { toEventData, newEventId, runCommand, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import type { ProviderReadModel } from '@app/providers/read';
 import { checkWebhookTarget, type AddressPolicy } from './address-guard';
+import type { SealedSecrets } from './sealed-secrets';
 
 /** An endpoint as the admin CLI lists it (never its secret). */
 export interface WebhookEndpointView {
@@ -50,14 +51,17 @@ export class WebhookOperations {
     private readonly eventStore: EventStore,
     private readonly providers: Pick<ProviderReadModel, 'getProvider'>,
     private readonly policy: WebhookTargetPolicy,
+    /** Seals each new secret before it is stored (the service key's `webhook-secrets` key). */
+    private readonly secrets: SealedSecrets,
     private readonly resolve?: (host: string) => Promise<string[]>,
   ) {}
 
   /**
    * Adds an endpoint for the provider: a new id and a new Standard Webhooks secret (`whsec_` and
-   * 32 random bytes, base64). Refuses an unknown provider, an API version this code does not
-   * implement, a URL the policy forbids (https only outside the sandbox; in production, a host
-   * that resolves to a loopback, private or link-local address) and what the domain refuses.
+   * 32 random bytes, base64), returned once and stored sealed ({@link SealedSecrets}). Refuses an
+   * unknown provider, an API version this code does not implement, a URL the policy forbids (https
+   * only outside the sandbox; in production, a host that resolves to a loopback, private or
+   * link-local address) and what the domain refuses.
    */
   async add(input: { ukprn: string; url: string; eventTypes: string[]; apiVersion?: string }): Promise<AddedWebhookEndpoint> {
     if (!(await this.providers.getProvider(input.ukprn))) throw new WebhookCommandRejected(`No provider with UKPRN ${input.ukprn}`);
@@ -83,7 +87,8 @@ export class WebhookOperations {
     await checkWebhookTarget(input.url, this.policy, this.resolve).catch((err: unknown) => {
       throw new WebhookCommandRejected(err instanceof Error ? err.message : String(err));
     });
-    await this.run(endpointId, () => command);
+    // Stored sealed: the log, its exports and the outbox never hold the secret itself.
+    await this.run(endpointId, () => ({ ...command, secret: this.secrets.seal(secret) }));
     const added = (await this.list()).find((e) => e.endpoint_id === endpointId)!;
     return { ...added, secret };
   }

@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/runtime/event-transfer';
+import { sealedSecretsOf } from '@app/runtime/process';
 import { CliError, type CliContext } from '../cli-context';
 
 /**
@@ -15,7 +16,9 @@ import { CliError, type CliContext } from '../cli-context';
  * nothing else (the summary goes to stderr). The import loads a file into an EMPTY event store
  * (a store holding events, or read models that already projected some, is refused: exit 1),
  * keeping every stream id, revision, event id, type, data and metadata, then projects every read
- * model from the imported log.
+ * model from the imported log. Webhook secrets leave sealed with the service key (those stored
+ * before sealing are sealed as they are written), and an import refuses secrets sealed with
+ * another key (docs/operations.md "The service key").
  */
 export function registerEventCommands(program: Command, ctx: CliContext): void {
   const events = program.command('events').description('the event log as JSON lines: export and import');
@@ -32,7 +35,7 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
             const out = createWriteStream(file);
             try {
               await whenOpen(out);
-              const n = await exportEvents(stores.eventStore, out, { since: opts.since });
+              const n = await exportEvents(stores.eventStore, out, { since: opts.since, exported: secretsOf(ctx).exported });
               await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
               return n;
             } catch (err) {
@@ -50,7 +53,8 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
       const ignore = (): void => undefined;
       process.stdout.on('error', ignore);
       try {
-        const count = await ctx.withStores((stores) => exportEvents(stores.eventStore, process.stdout, { since: opts.since }), {
+        const exported = secretsOf(ctx).exported;
+        const count = await ctx.withStores((stores) => exportEvents(stores.eventStore, process.stdout, { since: opts.since, exported }), {
           catchUp: false,
         });
         process.stderr.write(`${summary(count, opts.since)}\n`);
@@ -78,7 +82,7 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
         }
         const input = createReadStream(file);
         try {
-          const count = await importEvents(stores.eventStore, input);
+          const count = await importEvents(stores.eventStore, input, { refusal: secretsOf(ctx).importRefusal });
           return { count, head: await stores.eventStore.headPosition() };
         } catch (err) {
           if (err instanceof ImportTargetNotEmpty) throw new CliError(err.message);
@@ -95,6 +99,15 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
         `Imported ${result.count} ${result.count === 1 ? 'event' : 'events'} from ${file}; the log ends at position ${result.head} and the read models are rebuilt from it\n`,
       );
     });
+}
+
+/** The webhook secrets' sealing under this deployment's service key, its methods bound. */
+function secretsOf(ctx: CliContext): {
+  exported: (type: string, data: unknown) => unknown;
+  importRefusal: (type: string, data: unknown) => string | null;
+} {
+  const secrets = sealedSecretsOf(ctx.serviceKey());
+  return { exported: (type, data) => secrets.exported(type, data), importRefusal: (type, data) => secrets.importRefusal(type, data) };
 }
 
 function summary(count: number, since: number | undefined): string {

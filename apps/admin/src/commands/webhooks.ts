@@ -39,7 +39,7 @@ function registerAdd(webhook: Command, ctx: CliContext): void {
     .option('--api-version <version>', 'the API version whose field names the payload uses (default: the latest)')
     .action(async (opts: { ukprn: string; url: string; events?: string; apiVersion?: string }) => {
       const added = await ctx.withStores((stores) =>
-        webhookOperations(ctx.environment === 'production' ? 'production' : 'sandbox', stores).add({
+        webhookOperations(ctx.environment === 'production' ? 'production' : 'sandbox', stores, ctx.serviceKey()).add({
           ukprn: opts.ukprn,
           url: opts.url,
           eventTypes: eventTypesOf(opts.events),
@@ -61,7 +61,9 @@ function registerList(webhook: Command, ctx: CliContext): void {
     .description('list endpoints (never their secrets)')
     .option('--ukprn <ukprn>', 'only this provider’s')
     .action(async (opts: { ukprn?: string }) => {
-      const endpoints = await ctx.withStores((stores) => webhookOperations('sandbox', stores).list(opts.ukprn), { catchUp: false });
+      const endpoints = await ctx.withStores((stores) => webhookOperations('sandbox', stores, ctx.serviceKey()).list(opts.ukprn), {
+        catchUp: false,
+      });
       process.stdout.write('endpoint_id\tukprn\tstatus\turl\tevents\tapi_version\tadded_at\tdisabled_reason\n');
       for (const e of endpoints) {
         const cells = [
@@ -87,7 +89,9 @@ function registerDisable(webhook: Command, ctx: CliContext): void {
     .argument('<endpoint_id>', 'the endpoint id (see webhook list)')
     .option('--reason <text>', 'why (kept with the endpoint)', 'disabled by an operator')
     .action(async (endpointId: string, opts: { reason: string }) => {
-      const disabled = await ctx.withStores((stores) => webhookOperations('sandbox', stores).disable(endpointId, opts.reason));
+      const disabled = await ctx.withStores((stores) =>
+        webhookOperations('sandbox', stores, ctx.serviceKey()).disable(endpointId, opts.reason),
+      );
       process.stdout.write(
         disabled ? `Webhook endpoint ${endpointId} disabled\n` : `Webhook endpoint ${endpointId} was already disabled\n`,
       );

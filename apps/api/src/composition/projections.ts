@@ -12,7 +12,6 @@ import {
   type ProcessMetrics,
 } from '@app/runtime/process';
 import { openWebhookOutbox, type Stores } from '@app/stores';
-import { CURSOR_CODEC, type CursorCodec } from '@app/changes';
 import { inSpan, tracingEnabled } from '@app/runtime/tracing';
 import { batchObserver, observeProjections, projectorHooks } from '@app/runtime/telemetry';
 import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
@@ -26,7 +25,7 @@ import {
   type Readiness,
 } from '@app/runtime/projector';
 import type { RebuildableStore } from '@app/runtime/rebuild';
-import { LOGGER, METRICS, STORES } from './tokens';
+import { LOGGER, METRICS, SERVICE_KEY, STORES } from './tokens';
 import { CachedTokens } from '../auth/token-cache';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 
@@ -64,7 +63,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     @Inject(STORES) private readonly stores: Stores,
     tokens: CachedTokens,
     @Inject(METRICS) private readonly metrics: ProcessMetrics | null,
-    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+    @Inject(SERVICE_KEY) private readonly serviceKey: Buffer,
   ) {
     const inProcess = config.projector === 'in-process';
     // A token issued, revoked or used: the next request looks it up again. New changes in the feed:
@@ -176,7 +175,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
       this.stores,
       outbox,
       messageFirst(this.logger),
-      this.cursors,
+      this.serviceKey,
       this.metrics?.metrics,
     );
     this.webhooks = { dispatcher, outbox };

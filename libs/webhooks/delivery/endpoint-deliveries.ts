@@ -1,0 +1,61 @@
+import { renderChange, type CursorCodec, type StoredChange } from '@app/changes';
+import type { ApiVersion } from '@app/trainees/record';
+import type { WebhookEvent } from '@app/webhooks/decider';
+import type { NewWebhookDelivery, WebhookEndpointRecord } from './webhook-outbox.port';
+
+/**
+ * What the webhook dispatcher keeps of endpoints and makes of changes (docs/change-feed.md
+ * "Webhooks"): the endpoint records folded from their events, who receives a change, and the
+ * delivery of a change to an endpoint.
+ */
+
+/** The `webhook-id` of a change sent to an endpoint: the same on every attempt. */
+export function messageIdOf(endpointId: string, position: number): string {
+  return `msg_${endpointId}_${position}`;
+}
+
+/** The endpoint record after one of its events at `position` (null for an event of an endpoint never added). */
+export function applyEndpointEvent(
+  current: WebhookEndpointRecord | undefined,
+  event: WebhookEvent,
+  position: number,
+): WebhookEndpointRecord | null {
+  if (event.type === 'WebhookEndpointAdded') {
+    const d = event.data;
+    return {
+      endpoint_id: d.endpoint_id,
+      ukprn: d.ukprn,
+      url: d.url,
+      event_types: d.event_types,
+      api_version: d.api_version,
+      secret: d.secret,
+      status: 'active',
+      added_position: position,
+      disabled_reason: null,
+    };
+  }
+  return current ? { ...current, status: 'disabled', disabled_reason: event.data.reason } : null;
+}
+
+/** Whether `endpoint` receives `change`: active, the trainee's provider's, added before it, and of a type it asked for. */
+export function receives(endpoint: WebhookEndpointRecord, change: StoredChange): boolean {
+  return (
+    endpoint.status === 'active' &&
+    endpoint.ukprn === change.ukprn &&
+    endpoint.added_position < change.position &&
+    (endpoint.event_types.length === 0 || endpoint.event_types.includes(change.type))
+  );
+}
+
+/** The delivery of `change` to `endpoint`: the feed's item in the endpoint's API version and for its provider, due at `at`. */
+export function deliveryOf(endpoint: WebhookEndpointRecord, change: StoredChange, at: number, cursors: CursorCodec): NewWebhookDelivery {
+  return {
+    delivery_id: `${endpoint.endpoint_id}.${change.position}`,
+    endpoint_id: endpoint.endpoint_id,
+    position: change.position,
+    trainee_id: change.trainee_id,
+    message_id: messageIdOf(endpoint.endpoint_id, change.position),
+    payload: JSON.stringify(renderChange(change, endpoint.api_version as ApiVersion, cursors.encode(endpoint.ukprn, change.position))),
+    next_attempt_at: at,
+  };
+}
