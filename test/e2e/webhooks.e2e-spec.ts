@@ -165,6 +165,33 @@ describe('webhooks (docs/change-feed.md "Webhooks")', () => {
     // The sandbox's own dispatcher delivers them; the production one reached nothing.
     expect(target.received.every((r) => r.status !== null)).toBe(true);
   });
+
+  it("signs nothing with a secret it cannot open (another service key's): the attempts fail and say why", async () => {
+    const target = await receiver();
+    const endpoint = await sandboxOperations(api).add({ ukprn: B, url: target.url, eventTypes: [] });
+    await create(api, tokenB);
+    await api.infra.catchUp();
+    const outbox = new SqliteWebhookOutbox(`${api.dataDir}/webhooks-other-key.sqlite`);
+    const otherKey = new WebhookDispatcher(api.infra.eventStore, api.infra.readModel, outbox, quiet, {
+      policy: { allowPrivate: true },
+      projectedStreams: PROJECTED_STREAMS,
+      cursors: new CursorCodec(Buffer.alloc(32, 1)),
+      secrets: new SealedSecrets(Buffer.alloc(32, 3)),
+      retryBaseMs: 10_000,
+      pollMs: 20,
+    });
+    await otherKey.start();
+    const attempted = async () => (await outbox.deliveries(endpoint.endpoint_id, 10)).filter((d) => d.attempts > 0);
+    const deadline = Date.now() + 5_000;
+    while ((await attempted()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await otherKey.stop();
+    const deliveries = await attempted();
+    outbox.close();
+    expect(deliveries.length).toBeGreaterThan(0);
+    // No request was made: the attempt ended at the secret, with no HTTP status.
+    for (const d of deliveries)
+      expect(d).toMatchObject({ last_status: null, last_error: expect.stringMatching(/sealed with another service key/) });
+  });
 });
 
 describe('webhooks: giving up (docs/change-feed.md "Retries")', () => {
