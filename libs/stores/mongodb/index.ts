@@ -2,3 +2,4 @@ export { MongoWebhookOutbox } from './mongo-webhook-outbox';
 export { MongoWindowCounter } from './mongo-window-counter';
 export { mongoStoreCollections } from './read-models/mongo-collections';
 export { MongoReadModel } from './read-models/mongo-read-model';
+export { MongoDataKeyStore } from './mongo-data-key-store';

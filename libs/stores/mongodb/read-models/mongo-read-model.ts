@@ -1,6 +1,7 @@
 import type { Collection, Db, MongoClient } from 'mongodb';
 import type { RecordedEvent } from '@app/event-sourcing';
 import { MongoSchoolDirectory } from '../mongo-school-directory';
+import { MongoDataKeyStore } from '../mongo-data-key-store';
 import { MongoIdempotencyStore } from '../mongo-idempotency-store';
 import {
   type ProjectionStore,
@@ -114,6 +115,11 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
   /** The idempotency keys kept in the same database (collection `idempotency_keys`). */
   idempotencyStore(): MongoIdempotencyStore {
     return new MongoIdempotencyStore(this.db);
+  }
+
+  /** The trainees' data keys kept in the same database (collection `data_keys`, outside the projections). */
+  dataKeyStore(): MongoDataKeyStore {
+    return new MongoDataKeyStore(this.db);
   }
 
   /** The database itself, for the service's collections kept beside the read models (the API's rate-limit windows). */

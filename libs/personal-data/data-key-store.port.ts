@@ -1,0 +1,27 @@
+/**
+ * Where the trainees' data keys are kept (issue 27, docs/operations.md "The service key"): one
+ * wrapped key per trainee (the data key sealed under the key-encryption key; see `DataKeys`), in a
+ * store of its own, outside the projection stores, so rebuilding a projection never touches it.
+ * An erased trainee's key is destroyed and its id kept as erased, so no key is ever made for it
+ * again. Adapters: SQLite (`<DATA_DIR>/keys.sqlite`) and MongoDB (collection `data_keys`).
+ */
+export interface DataKeyStore {
+  /**
+   * The trainee's wrapped key: the stored one, or `wrapped` stored now when it has none (the first
+   * of concurrent callers wins and every caller gets the same one); `erased` when the trainee's
+   * key was destroyed.
+   */
+  ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'>;
+  /** The trainee's wrapped key; null when it has none, `erased` when it was destroyed. */
+  get(traineeId: string): Promise<Buffer | null | 'erased'>;
+  /**
+   * Destroys the trainee's key and keeps its id as erased, at `at`; true when a key was destroyed
+   * now (false when there was none, or it was destroyed before). What is destroyed does not stay
+   * readable in the store's files (each adapter says how far it can promise this).
+   */
+  destroy(traineeId: string, at: Date): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Nest token of the process's {@link DataKeyStore}. */
+export const DATA_KEY_STORE = Symbol('DATA_KEY_STORE');

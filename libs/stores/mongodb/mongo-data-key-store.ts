@@ -1,0 +1,73 @@
+import { Binary, MongoServerError, type Collection, type Db } from 'mongodb';
+import type { DataKeyStore } from '@app/personal-data';
+import { DUPLICATE_KEY, WRITE_CONCERN } from './mongo-connection';
+
+interface KeyDocument {
+  /** The trainee id. */
+  _id: string;
+  /** The wrapped key; null once erased. */
+  wrapped: Binary | null;
+  erasedAt: Date | null;
+}
+
+/** Collection of the data keys, outside the versioned projection collections. */
+export const DATA_KEY_COLLECTION = 'data_keys';
+
+/**
+ * The trainees' data keys on MongoDB (`DataKeyStore`): collection `data_keys`, one document per
+ * trainee (`_id` the trainee id), majority, journaled writes; the unique `_id` decides between
+ * concurrent `ensure` calls across replicas. Forgetting: a destroy overwrites the key with null;
+ * the storage engine may keep the old bytes in its files until they are reused or compacted, and
+ * backups made while the key existed keep it (docs/operations.md "The service key").
+ */
+export class MongoDataKeyStore implements DataKeyStore {
+  private readonly keys: Collection<KeyDocument>;
+
+  constructor(db: Db) {
+    this.keys = db.collection<KeyDocument>(DATA_KEY_COLLECTION);
+  }
+
+  async ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'> {
+    try {
+      await this.keys.updateOne(
+        { _id: traineeId },
+        { $setOnInsert: { wrapped: new Binary(wrapped), erasedAt: null } },
+        { upsert: true, writeConcern: WRITE_CONCERN },
+      );
+    } catch (err) {
+      // Two upserts of one new _id at once: one inserts, the other fails with a duplicate key and reads it.
+      if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
+    }
+    const stored = await this.get(traineeId);
+    if (stored === null) throw new Error(`the data key of trainee ${traineeId} was not stored`);
+    return stored;
+  }
+
+  async get(traineeId: string): Promise<Buffer | null | 'erased'> {
+    const doc = await this.keys.findOne({ _id: traineeId }, { readConcern: { level: 'majority' } });
+    if (!doc) return null;
+    return doc.wrapped === null ? 'erased' : Buffer.from(doc.wrapped.buffer);
+  }
+
+  async destroy(traineeId: string, at: Date): Promise<boolean> {
+    const destroyed = await this.keys.updateOne(
+      { _id: traineeId, wrapped: { $ne: null } },
+      { $set: { wrapped: null, erasedAt: at } },
+      { writeConcern: WRITE_CONCERN },
+    );
+    if (destroyed.modifiedCount > 0) return true;
+    try {
+      await this.keys.updateOne(
+        { _id: traineeId },
+        { $setOnInsert: { wrapped: null, erasedAt: at } },
+        { upsert: true, writeConcern: WRITE_CONCERN },
+      );
+    } catch (err) {
+      if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
+    }
+    return false;
+  }
+
+  /** The client is the read model's; it closes it. */
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,91 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DataKeyStore } from '@app/personal-data';
+
+interface Row {
+  wrapped: Buffer | null;
+}
+
+/**
+ * The trainees' data keys on SQLite (`DataKeyStore`): `<DATA_DIR>/keys.sqlite`, a file of its own
+ * beside the event log and the read models, so no projection rebuild or drop touches it. One row per
+ * trainee: the wrapped key, or NULL and the time once erased. `synchronous=FULL`: a key is stored
+ * before the events sealed with it are appended, and must outlive a crash as they do.
+ *
+ * Forgetting: `secure_delete` overwrites what a destroy removes inside the file, and the WAL is
+ * checkpointed and truncated after it, so the wrapped key is left neither in the file's pages nor
+ * in the WAL (`PRAGMA wal_checkpoint(TRUNCATE)`; if a reader holds the WAL the truncation is retried
+ * at the next destroy or close). Copies outside the file (backups, the file system's free blocks)
+ * are beyond it.
+ */
+export class SqliteDataKeyStore implements DataKeyStore {
+  private readonly db: Database.Database;
+  private readonly stmts;
+
+  /** Opens (creating when needed) the key store in the SQLite file `filename`. */
+  constructor(filename: string) {
+    this.db = new Database(filename);
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = FULL');
+      this.db.pragma('busy_timeout = 5000');
+      this.db.pragma('secure_delete = ON');
+      this.db.exec(`CREATE TABLE IF NOT EXISTS data_keys (
+        trainee_id TEXT PRIMARY KEY, wrapped BLOB, erased_at TEXT) WITHOUT ROWID`);
+      this.stmts = {
+        insert: this.db.prepare(`INSERT OR IGNORE INTO data_keys (trainee_id, wrapped) VALUES (?, ?)`),
+        get: this.db.prepare<[string], Row>(`SELECT wrapped FROM data_keys WHERE trainee_id = ?`),
+        destroy: this.db.prepare(`UPDATE data_keys SET wrapped = NULL, erased_at = ? WHERE trainee_id = ? AND wrapped IS NOT NULL`),
+        tombstone: this.db.prepare(`INSERT OR IGNORE INTO data_keys (trainee_id, wrapped, erased_at) VALUES (?, NULL, ?)`),
+      };
+    } catch (err) {
+      this.db.close();
+      throw err;
+    }
+  }
+
+  /** Opens `<dataDir>/keys.sqlite`, creating the directory when needed. */
+  static open(dataDir: string): SqliteDataKeyStore {
+    mkdirSync(dataDir, { recursive: true });
+    return new SqliteDataKeyStore(join(dataDir, 'keys.sqlite'));
+  }
+
+  async ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'> {
+    const row = this.db
+      .transaction(() => {
+        this.stmts.insert.run(traineeId, wrapped);
+        return this.stmts.get.get(traineeId)!;
+      })
+      .immediate();
+    return row.wrapped ?? 'erased';
+  }
+
+  async get(traineeId: string): Promise<Buffer | null | 'erased'> {
+    const row = this.stmts.get.get(traineeId);
+    return row === undefined ? null : (row.wrapped ?? 'erased');
+  }
+
+  async destroy(traineeId: string, at: Date): Promise<boolean> {
+    const when = at.toISOString();
+    const destroyed = this.db
+      .transaction(() => {
+        const changed = this.stmts.destroy.run(when, traineeId).changes > 0;
+        if (!changed) this.stmts.tombstone.run(traineeId, when);
+        return changed;
+      })
+      .immediate();
+    if (destroyed) this.forgetWal();
+    return destroyed;
+  }
+
+  async close(): Promise<void> {
+    this.forgetWal();
+    this.db.close();
+  }
+
+  /** Copies the WAL into the file and truncates it: the pages that held a destroyed key go with it. */
+  private forgetWal(): void {
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+}

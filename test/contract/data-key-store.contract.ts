@@ -1,0 +1,59 @@
+/**
+ * The contract every data key store passes (libs/personal-data/data-key-store.port.ts; issue 27):
+ * one wrapped key per trainee, the first stored wins, an erased trainee stays erased and never gets
+ * a key again, and another connection to the same storage sees the same.
+ */
+import { randomBytes } from 'node:crypto';
+import type { DataKeyStore } from '@app/personal-data';
+
+/** A store on fresh storage; `reopen` opens another one on the same storage (as another process would). */
+export interface DataKeyStoreFixture {
+  store: DataKeyStore;
+  reopen(): Promise<DataKeyStore>;
+  cleanup(): Promise<void>;
+}
+
+const AT = new Date('2026-11-26T10:00:00Z');
+
+export function describeDataKeyStoreContract(name: string, open: () => Promise<DataKeyStoreFixture>): void {
+  describe(`Data key store contract: ${name}`, () => {
+    let fx: DataKeyStoreFixture;
+    beforeEach(async () => {
+      fx = await open();
+    });
+    afterEach(() => fx.cleanup());
+
+    it('stores the first key offered for a trainee and gives it back to every later caller', async () => {
+      const first = randomBytes(60);
+      expect(await fx.store.get('T1')).toBeNull();
+      expect(await fx.store.ensure('T1', first)).toEqual(first);
+      expect(await fx.store.ensure('T1', randomBytes(60))).toEqual(first);
+      expect(await fx.store.get('T1')).toEqual(first);
+      expect(await fx.store.get('T2')).toBeNull();
+      expect(await (await fx.reopen()).get('T1')).toEqual(first);
+    });
+
+    it('gives concurrent callers, on two connections, one and the same key', async () => {
+      const other = await fx.reopen();
+      const offered = Array.from({ length: 10 }, () => randomBytes(60));
+      const got = await Promise.all(offered.map((k, i) => (i % 2 === 0 ? fx.store : other).ensure('T1', k)));
+      expect(new Set(got.map((k) => (k as Buffer).toString('hex'))).size).toBe(1);
+      expect(offered.map((k) => k.toString('hex'))).toContain((got[0] as Buffer).toString('hex'));
+    });
+
+    it('destroys a key once; the trainee then stays erased and never gets a key again', async () => {
+      await fx.store.ensure('T1', randomBytes(60));
+      expect(await fx.store.destroy('T1', AT)).toBe(true);
+      expect(await fx.store.get('T1')).toBe('erased');
+      expect(await fx.store.ensure('T1', randomBytes(60))).toBe('erased');
+      expect(await fx.store.destroy('T1', AT)).toBe(false);
+      expect(await (await fx.reopen()).get('T1')).toBe('erased');
+    });
+
+    it('keeps a trainee erased before it had a key as erased', async () => {
+      expect(await fx.store.destroy('T9', AT)).toBe(false);
+      expect(await fx.store.ensure('T9', randomBytes(60))).toBe('erased');
+      expect(await fx.store.get('T9')).toBe('erased');
+    });
+  });
+}
