@@ -4,39 +4,13 @@
  * its cleanup; `reopen` connects another client to it (as another API replica would). Without
  * `MONGODB_URL` the suite is reported as skipped, loudly: the adapter has then not been run at all.
  */
-import { randomBytes } from 'node:crypto';
-import { MongoClient } from 'mongodb';
-import { MongoReadModel } from '@app/stores/mongodb';
 import { describeIdempotencyStoreContract } from './idempotency-store.contract';
-import { mongoUrlOrSkip } from '../support/mongo-suite';
+import { mongoUrlOrSkip, perTestDatabase } from '../support/mongo-suite';
 
 const url = mongoUrlOrSkip('Idempotency store contract: MongoIdempotencyStore', 'MongoDB idempotency store contract suite');
 
-if (url) {
-  /** Unique per run (database names are limited to 63 bytes). */
-  const runId = `idc_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  let tests = 0;
-
-  describeIdempotencyStoreContract('MongoIdempotencyStore', async () => {
-    const dbName = `${runId}_${++tests}`;
-    const readModel = await MongoReadModel.connect(url, { dbName });
-    const opened = [readModel];
-    return {
-      store: readModel.idempotencyStore(),
-      reopen: async () => {
-        const another = await MongoReadModel.connect(url, { dbName });
-        opened.push(another);
-        return another.idempotencyStore();
-      },
-      cleanup: async () => {
-        for (const rm of opened) await rm.close();
-        const admin = new MongoClient(url);
-        try {
-          await admin.db(dbName).dropDatabase();
-        } finally {
-          await admin.close();
-        }
-      },
-    };
-  });
-}
+if (url)
+  describeIdempotencyStoreContract(
+    'MongoIdempotencyStore',
+    perTestDatabase(url, 'idc', (readModel) => readModel.idempotencyStore()),
+  );

@@ -6,41 +6,20 @@
  * process). Without `MONGODB_URL` the suite is reported as skipped, loudly: the adapter has then not
  * been run at all.
  */
-import { randomBytes } from 'node:crypto';
-import { MongoClient } from 'mongodb';
-import { MongoReadModel, MongoWebhookOutbox } from '@app/stores/mongodb';
+import { MongoWebhookOutbox } from '@app/stores/mongodb';
 import { describeWebhookOutboxContract } from './webhook-outbox.contract';
-import { mongoUrlOrSkip } from '../support/mongo-suite';
+import { mongoUrlOrSkip, perTestDatabase } from '../support/mongo-suite';
 
 const url = mongoUrlOrSkip('Webhook outbox contract: MongoWebhookOutbox', 'MongoDB webhook outbox contract suite');
 
 if (url) {
-  /** Unique per run (database names are limited to 63 bytes). */
-  const runId = `who_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  let tests = 0;
-
+  const fixture = perTestDatabase(url, 'who', async (readModel) => {
+    const outbox = new MongoWebhookOutbox(readModel.database);
+    await outbox.ensureIndexes();
+    return outbox;
+  });
   describeWebhookOutboxContract('MongoWebhookOutbox', async () => {
-    const dbName = `${runId}_${++tests}`;
-    const opened: MongoReadModel[] = [];
-    const open = async (): Promise<MongoWebhookOutbox> => {
-      const readModel = await MongoReadModel.connect(url, { dbName });
-      opened.push(readModel);
-      const outbox = new MongoWebhookOutbox(readModel.database);
-      await outbox.ensureIndexes();
-      return outbox;
-    };
-    return {
-      outbox: await open(),
-      reopen: open,
-      cleanup: async () => {
-        for (const rm of opened) await rm.close();
-        const admin = new MongoClient(url);
-        try {
-          await admin.db(dbName).dropDatabase();
-        } finally {
-          await admin.close();
-        }
-      },
-    };
+    const { store, reopen, cleanup } = await fixture();
+    return { outbox: store, reopen, cleanup };
   });
 }
