@@ -136,27 +136,39 @@ describe('webhooks (docs/change-feed.md "Webhooks")', () => {
     expect((await production.list(A)).map((e) => e.url)).not.toContain('https://127.0.0.1/hooks');
   });
 
-  it('never delivers to a loopback address when the dispatcher runs outside the sandbox, even for an endpoint stored as allowed', async () => {
+  /**
+   * Adds a sandbox endpoint for provider B with a receiver, writes one change, and runs a second
+   * dispatcher with `options` (on an outbox of its own, `name`) until it has attempted a delivery;
+   * returns the receiver and the attempted deliveries of that dispatcher.
+   */
+  async function attemptsOfAnotherDispatcher(name: string, options: { policy: { allowPrivate: boolean }; secrets: SealedSecrets }) {
     const target = await receiver();
     const endpoint = await sandboxOperations(api).add({ ukprn: B, url: target.url, eventTypes: [] });
     await create(api, tokenB);
     await api.infra.catchUp();
-    const outbox = new SqliteWebhookOutbox(`${api.dataDir}/webhooks-production.sqlite`);
-    const production = new WebhookDispatcher(api.infra.eventStore, api.infra.readModel, outbox, quiet, {
-      policy: { allowPrivate: false },
+    const outbox = new SqliteWebhookOutbox(`${api.dataDir}/webhooks-${name}.sqlite`);
+    const dispatcher = new WebhookDispatcher(api.infra.eventStore, api.infra.readModel, outbox, quiet, {
+      ...options,
       projectedStreams: PROJECTED_STREAMS,
       cursors: new CursorCodec(Buffer.alloc(32, 1)),
-      secrets: secretsOf(api),
       retryBaseMs: 10_000,
       pollMs: 20,
     });
-    await production.start();
+    await dispatcher.start();
     const attempted = async () => (await outbox.deliveries(endpoint.endpoint_id, 10)).filter((d) => d.attempts > 0);
     const deadline = Date.now() + 5_000;
     while ((await attempted()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    await production.stop();
+    await dispatcher.stop();
     const deliveries = await attempted();
     outbox.close();
+    return { target, deliveries };
+  }
+
+  it('never delivers to a loopback address when the dispatcher runs outside the sandbox, even for an endpoint stored as allowed', async () => {
+    const { target, deliveries } = await attemptsOfAnotherDispatcher('production', {
+      policy: { allowPrivate: false },
+      secrets: secretsOf(api),
+    });
     expect(deliveries.length).toBeGreaterThan(0);
     for (const d of deliveries) {
       expect(d).toMatchObject({ status: 'pending', last_status: null, delivered_at: null });
@@ -167,26 +179,10 @@ describe('webhooks (docs/change-feed.md "Webhooks")', () => {
   });
 
   it("signs nothing with a secret it cannot open (another service key's): the attempts fail and say why", async () => {
-    const target = await receiver();
-    const endpoint = await sandboxOperations(api).add({ ukprn: B, url: target.url, eventTypes: [] });
-    await create(api, tokenB);
-    await api.infra.catchUp();
-    const outbox = new SqliteWebhookOutbox(`${api.dataDir}/webhooks-other-key.sqlite`);
-    const otherKey = new WebhookDispatcher(api.infra.eventStore, api.infra.readModel, outbox, quiet, {
+    const { deliveries } = await attemptsOfAnotherDispatcher('other-key', {
       policy: { allowPrivate: true },
-      projectedStreams: PROJECTED_STREAMS,
-      cursors: new CursorCodec(Buffer.alloc(32, 1)),
       secrets: new SealedSecrets(Buffer.alloc(32, 3)),
-      retryBaseMs: 10_000,
-      pollMs: 20,
     });
-    await otherKey.start();
-    const attempted = async () => (await outbox.deliveries(endpoint.endpoint_id, 10)).filter((d) => d.attempts > 0);
-    const deadline = Date.now() + 5_000;
-    while ((await attempted()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    await otherKey.stop();
-    const deliveries = await attempted();
-    outbox.close();
     expect(deliveries.length).toBeGreaterThan(0);
     // No request was made: the attempt ended at the secret, with no HTTP status.
     for (const d of deliveries)
