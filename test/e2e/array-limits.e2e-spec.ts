@@ -129,28 +129,15 @@ describe('the maximum of every array in a write body (docs/DESIGN.md ruling 14)'
   });
 
   it(`answers ${JSON_MAX_ITEMS} nested placements with the 422, 5,000 with the parser's 400, and the create of the incident, 50,000, with 413 before it is parsed`, async () => {
-    const atParserMax = await api.request(
-      'POST',
-      '/api/v2026.1/trainees',
-      token,
-      uniqueTrainee('v2026.1', { placements_attributes: placements(JSON_MAX_ITEMS) }),
-    );
+    const createWith = (n: number) =>
+      api.request('POST', '/api/v2026.1/trainees', token, uniqueTrainee('v2026.1', { placements_attributes: placements(n) }));
+    const atParserMax = await createWith(JSON_MAX_ITEMS);
     expect(atParserMax.status).toBe(422);
     expect(atParserMax.body).toEqual({ errors: [{ error: 'UnprocessableEntity', message: PLACEMENTS_TOO_LONG }] });
-    const res = await api.request(
-      'POST',
-      '/api/v2026.1/trainees',
-      token,
-      uniqueTrainee('v2026.1', { placements_attributes: placements(5_000) }),
-    );
+    const res = await createWith(5_000);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].error).toBe('BadRequest');
-    const incident = await api.request(
-      'POST',
-      '/api/v2026.1/trainees',
-      token,
-      uniqueTrainee('v2026.1', { placements_attributes: placements(50_000) }),
-    );
+    const incident = await createWith(50_000);
     expect(incident.status).toBe(413);
     expect(incident.body.errors[0].error).toBe('PayloadTooLarge');
   });
