@@ -12,6 +12,13 @@ export interface DataKeyStore {
    * key was destroyed.
    */
   ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'>;
+  /**
+   * Stores the wrapped keys of trainees that have none yet (new ids, made for trainees still to be
+   * registered), all in one durable write: a pool the write path draws from, so a create waits on
+   * no write of its own to the key store (docs/DESIGN.md "Personal data"). Throws when an id already
+   * has a row (a programming error: the ids are random).
+   */
+  reserve(entries: ReadonlyArray<{ traineeId: string; wrapped: Buffer }>): Promise<void>;
   /** The trainee's wrapped key; null when it has none, `erased` when it was destroyed. */
   get(traineeId: string): Promise<Buffer | null | 'erased'>;
   /**

@@ -48,4 +48,40 @@ describe('DataKeys: one data key per trainee, wrapped under the key-encryption k
     expect(await keys.existingKey('T1')).toBe('erased');
     await expect(keys.keyFor('T1')).rejects.toBeInstanceOf(TraineeErased);
   });
+
+  it('hands out new trainee ids whose keys were stored beforehand, a pool at a time, each id once', async () => {
+    let n = 0;
+    const keys = new DataKeys(store, kek, { poolSize: 3, newId: () => `N${n++}` });
+    const ids = await Promise.all(Array.from({ length: 7 }, () => keys.newTraineeId()));
+    expect(ids).toEqual(['N0', 'N1', 'N2', 'N3', 'N4', 'N5', 'N6']);
+    // Three pools were stored (nine keys); the two not handed out wait for the next creates.
+    expect(n).toBe(9);
+    for (const id of ids) expect(await store.get(id)).toBeInstanceOf(Buffer);
+    const other = new DataKeys(store, kek);
+    expect(await other.existingKey('N4')).toEqual(await keys.keyFor('N4'));
+  });
+
+  it('keeps opened keys for a while only, and forgets a destroyed one at once', async () => {
+    let now = 0;
+    const keys = new DataKeys(store, kek, { cacheMs: 1000, now: () => now });
+    const key = await keys.keyFor('T1');
+    // Another process destroys the key: this one goes on with its cached copy until it expires.
+    await new DataKeys(store, kek).destroy('T1', new Date());
+    expect(await keys.existingKey('T1')).toEqual(key);
+    now = 1001;
+    expect(await keys.existingKey('T1')).toBe('erased');
+    const second = await keys.keyFor('T2');
+    expect(second).toHaveLength(32);
+    await keys.destroy('T2', new Date());
+    expect(await keys.existingKey('T2')).toBe('erased');
+  });
+
+  it('keeps at most cacheSize opened keys, dropping the oldest', async () => {
+    const reads: string[] = [];
+    const counting = { ...store, get: (id: string) => (reads.push(id), store.get(id)) } as typeof store;
+    const keys = new DataKeys(counting, kek, { cacheSize: 2 });
+    for (const id of ['A', 'B', 'C']) await new DataKeys(store, kek).keyFor(id);
+    for (const id of ['A', 'B', 'C', 'C', 'A']) await keys.existingKey(id);
+    expect(reads).toEqual(['A', 'B', 'C', 'A']);
+  });
 });

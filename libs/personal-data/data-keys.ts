@@ -1,9 +1,23 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
 import type { DataKeyStore } from './data-key-store.port';
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+
+/** How the keys are kept in memory and drawn for new trainees; every field has a default. */
+export interface DataKeysOptions {
+  /** How long an opened key stays in memory after it was last read from the store, in ms (default 5 minutes). */
+  cacheMs?: number;
+  /** Opened keys kept in memory at most (default 10,000; the oldest go first). */
+  cacheSize?: number;
+  /** Keys made and stored in one write for trainees still to be registered (default 256). */
+  poolSize?: number;
+  /** Milliseconds since the epoch (a test's clock). */
+  now?: () => number;
+  /** A new trainee id (default: a random UUID). */
+  newId?: () => string;
+}
 
 /** A trainee's data key cannot be had: the trainee was erased. */
 export class TraineeErased extends Error {
@@ -29,29 +43,115 @@ export class DataKeyNotOpened extends Error {
  * ciphertext went. `kek`: 32 bytes, the service key's `key-encryption` key.
  */
 export class DataKeys {
+  /** Opened keys by trainee id, oldest first, with when each stops being trusted (ms). */
+  private readonly cache = new Map<string, { key: Buffer | 'erased'; until: number }>();
+  /** Ids of trainees still to be registered whose keys are stored, in the order they are handed out. */
+  private readonly pool: string[] = [];
+  private refill: Promise<void> | null = null;
+  private readonly options: Required<DataKeysOptions>;
+
   constructor(
     private readonly store: DataKeyStore,
     private readonly kek: Buffer,
+    options: DataKeysOptions = {},
   ) {
     if (kek.length !== KEY_BYTES) throw new Error('a key-encryption key is 32 bytes');
+    this.options = {
+      cacheMs: options.cacheMs ?? 5 * 60_000,
+      cacheSize: options.cacheSize ?? 10_000,
+      poolSize: options.poolSize ?? 256,
+      now: options.now ?? Date.now,
+      newId: options.newId ?? randomUUID,
+    };
+  }
+
+  /** The key-encryption key, for a thread of this process that opens keys of the same store (never logged or sent out). */
+  get keyEncryptionKey(): Buffer {
+    return this.kek;
+  }
+
+  /**
+   * An id for a trainee still to be registered, whose data key is already stored: keys are made
+   * {@link DataKeysOptions.poolSize} at a time, in one durable write, so a create waits on none
+   * (docs/DESIGN.md "Personal data"). An id whose trainee is never registered (the create was refused)
+   * leaves an unused key behind, which names no one.
+   */
+  async newTraineeId(): Promise<string> {
+    while (this.pool.length === 0) {
+      this.refill ??= this.reserve().finally(() => (this.refill = null));
+      await this.refill;
+    }
+    return this.pool.shift()!;
   }
 
   /** The trainee's data key, made and stored when it has none. Throws {@link TraineeErased}, {@link DataKeyNotOpened}. */
   async keyFor(traineeId: string): Promise<Buffer> {
-    const wrapped = await this.store.ensure(traineeId, this.wrap(traineeId, randomBytes(KEY_BYTES)));
-    if (wrapped === 'erased') throw new TraineeErased(traineeId);
-    return this.unwrap(traineeId, wrapped);
+    let key = await this.existingKey(traineeId);
+    key ??= this.remember(
+      traineeId,
+      this.openStored(await this.store.ensure(traineeId, this.wrap(traineeId, randomBytes(KEY_BYTES))), traineeId),
+    );
+    if (key === 'erased') throw new TraineeErased(traineeId);
+    return key;
   }
 
-  /** The trainee's data key when it has one; null when none was made, `erased` when it was destroyed. */
+  /** The trainee's data key when it has one; null when none was made, `erased` when it was destroyed. Throws {@link DataKeyNotOpened}. */
   async existingKey(traineeId: string): Promise<Buffer | null | 'erased'> {
+    const cached = this.cached(traineeId);
+    if (cached) return cached;
     const wrapped = await this.store.get(traineeId);
-    return wrapped === null || wrapped === 'erased' ? wrapped : this.unwrap(traineeId, wrapped);
+    return wrapped === null ? null : this.remember(traineeId, this.openStored(wrapped, traineeId));
   }
 
-  /** Destroys the trainee's key (see `DataKeyStore.destroy`). */
-  destroy(traineeId: string, at: Date): Promise<boolean> {
-    return this.store.destroy(traineeId, at);
+  /** The trainee's key as stored, wrapped (for an export: it never leaves in the clear); null when none, `erased` when destroyed. */
+  wrappedKey(traineeId: string): Promise<Buffer | null | 'erased'> {
+    return this.store.get(traineeId);
+  }
+
+  /**
+   * Stores a wrapped key that came from an export, after checking that it opens under this
+   * key-encryption key (throws {@link DataKeyNotOpened} when not, storing nothing). A trainee
+   * already holding a key keeps its own; an erased one stays erased.
+   */
+  async adopt(traineeId: string, wrapped: Buffer): Promise<void> {
+    this.unwrap(traineeId, wrapped);
+    await this.store.ensure(traineeId, wrapped);
+  }
+
+  /** Destroys the trainee's key (see `DataKeyStore.destroy`) and forgets it here. */
+  async destroy(traineeId: string, at: Date): Promise<boolean> {
+    this.cache.delete(traineeId);
+    const destroyed = await this.store.destroy(traineeId, at);
+    this.cache.delete(traineeId);
+    return destroyed;
+  }
+
+  private async reserve(): Promise<void> {
+    const keys = Array.from({ length: this.options.poolSize }, () => ({ traineeId: this.options.newId(), key: randomBytes(KEY_BYTES) }));
+    await this.store.reserve(keys.map((k) => ({ traineeId: k.traineeId, wrapped: this.wrap(k.traineeId, k.key) })));
+    for (const k of keys) {
+      this.remember(k.traineeId, k.key);
+      this.pool.push(k.traineeId);
+    }
+  }
+
+  private openStored(wrapped: Buffer | 'erased', traineeId: string): Buffer | 'erased' {
+    return wrapped === 'erased' ? 'erased' : this.unwrap(traineeId, wrapped);
+  }
+
+  private cached(traineeId: string): Buffer | 'erased' | undefined {
+    const entry = this.cache.get(traineeId);
+    if (!entry) return undefined;
+    if (entry.until > this.options.now()) return entry.key;
+    this.cache.delete(traineeId);
+    return undefined;
+  }
+
+  private remember(traineeId: string, key: Buffer | 'erased'): Buffer | 'erased' {
+    this.cache.delete(traineeId);
+    this.cache.set(traineeId, { key, until: this.options.now() + this.options.cacheMs });
+    if (this.cache.size > this.options.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    return key;
   }
 
   private wrap(traineeId: string, key: Buffer): Buffer {

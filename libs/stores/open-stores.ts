@@ -6,7 +6,10 @@ import {
   SqliteReadModel,
   SqliteSchoolDirectory,
   SqliteWebhookOutbox,
+  SqliteDataKeyStore,
 } from '@app/stores/sqlite';
+import { DataKeys, PersonalData, withPersonalData, type DataKeyStore } from '@app/personal-data';
+import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { EventStore } from '@app/event-sourcing';
 import type { ProjectorLogger, ReadModelStore } from '@app/runtime/projector';
 import type { SchoolDirectory } from '@app/schools';
@@ -43,6 +46,11 @@ export interface Stores {
    * event store above appends through it. Null otherwise.
    */
   projectionThread: ProjectionThread | null;
+  /**
+   * The trainees' personal data, sealed with their data keys (docs/DESIGN.md "Personal data"), when
+   * opened with `options.personalData`: the event store above seals and opens through it. Null otherwise.
+   */
+  personalData: PersonalData | null;
   close(): Promise<void>;
 }
 
@@ -58,6 +66,14 @@ export interface OpenStoresOptions {
    * projector. Ignored for EventStoreDB or MongoDB.
    */
   projectionThread?: { maxAttempts: number; logger: ProjectorLogger } | null;
+  /**
+   * Seal and open the trainees' personal data (docs/DESIGN.md "Personal data"): `kek`, the service
+   * key's `key-encryption` key, wraps the data keys, kept in `<DATA_DIR>/keys.sqlite` or, with
+   * MongoDB, its `data_keys` collection; `newTraineeId` makes the ids of trainees still to be
+   * registered (`DataKeys.newTraineeId`; default a random UUID). `sealOnAppend` false stores new events in the clear (the
+   * bench's comparison only). Absent: events are stored and read as they are.
+   */
+  personalData?: { kek: Buffer; sealOnAppend?: boolean; newTraineeId?: () => string } | null;
 }
 
 /** A backend named in the configuration could not be reached; the message says which and why. */
@@ -83,7 +99,12 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
         logger: logger ? messageFirst(logger) : undefined,
       });
     else if (threaded) {
-      thread = new ProjectionThread({ dataDir: config.dataDir, ...options.projectionThread!, traced: tracingEnabled() });
+      thread = new ProjectionThread({
+        dataDir: config.dataDir,
+        ...options.projectionThread!,
+        traced: tracingEnabled(),
+        keyEncryptionKey: options.personalData?.kek ?? null,
+      });
       eventStore = thread.eventStore;
     } else eventStore = openSqliteEventStore(config.dataDir);
     await eventStore.headPosition();
@@ -110,6 +131,17 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     );
   }
   const schools = mongo ? mongo.schoolDirectory() : SqliteSchoolDirectory.open(config.dataDir);
+  let keyStore: DataKeyStore | null = null;
+  let personalData: PersonalData | null = null;
+  if (options.personalData) {
+    keyStore = mongo ? mongo.dataKeyStore() : SqliteDataKeyStore.open(config.dataDir);
+    personalData = new PersonalData(
+      new DataKeys(keyStore, options.personalData.kek, { newId: options.personalData.newTraineeId }),
+      TRAINEE_PERSONAL_DATA,
+      options.personalData.sealOnAppend,
+    );
+    eventStore = withPersonalData(eventStore, personalData);
+  }
   if (options.metrics || tracingEnabled()) eventStore = instrumentEventStore(eventStore, options.metrics ?? null);
   return {
     eventStore,
@@ -118,8 +150,10 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     mongo,
     backends: { eventStore: config.eventStoreUrl ? 'eventstoredb' : 'sqlite', readModel: config.mongodbUrl ? 'mongodb' : 'sqlite' },
     projectionThread: thread,
+    personalData,
     async close() {
       await schools.close();
+      await keyStore?.close();
       await readModel.close();
       // The thread stops its projector, flushes its writes and closes its connections, then this event store's.
       await (thread ? thread.close() : eventStore.close());

@@ -50,6 +50,29 @@ export function describeDataKeyStoreContract(name: string, open: () => Promise<D
       expect(await (await fx.reopen()).get('T1')).toBe('erased');
     });
 
+    it('stores a pool of reserved keys in one write, each readable at once and by another connection', async () => {
+      const entries = Array.from({ length: 5 }, (_, i) => ({ traineeId: `R${i}`, wrapped: randomBytes(60) }));
+      await fx.store.reserve(entries);
+      const other = await fx.reopen();
+      for (const e of entries) {
+        expect(await fx.store.get(e.traineeId)).toEqual(e.wrapped);
+        expect(await other.get(e.traineeId)).toEqual(e.wrapped);
+      }
+      expect(await fx.store.ensure('R0', randomBytes(60))).toEqual(entries[0].wrapped);
+    });
+
+    it('refuses to reserve an id that already has a row, and leaves that row as it was', async () => {
+      const first = randomBytes(60);
+      await fx.store.ensure('T1', first);
+      // The rejection is the driver's own error (on SQLite of the realm that first loaded the native module): any will do.
+      const refused = await fx.store.reserve([{ traineeId: 'T1', wrapped: randomBytes(60) }]).then(
+        () => 'stored',
+        () => 'refused',
+      );
+      expect(refused).toBe('refused');
+      expect(await fx.store.get('T1')).toEqual(first);
+    });
+
     it('keeps a trainee erased before it had a key as erased', async () => {
       expect(await fx.store.destroy('T9', AT)).toBe(false);
       expect(await fx.store.ensure('T9', randomBytes(60))).toBe('erased');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashToken } from '@app/providers/write';
@@ -136,11 +136,27 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     const exported = await runAdmin(['events', 'export', '--output', file], source);
     expect(exported.stderr).toBe('');
     expect(exported.code).toBe(0);
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    const text = readFileSync(file, 'utf8');
+    const lines = eventLines(text);
     const sourceStore = openSqliteEventStore(source);
     const head = await sourceStore.headPosition();
     await sourceStore.close();
     expect(lines).toHaveLength(head);
+    // Each trainee's data key, wrapped, just before the first event of its stream (docs/DESIGN.md "Personal data").
+    const all = text.trimEnd().split('\n');
+    const keyLines = all.flatMap((l, i) => (l.startsWith('{"data_key"') ? [i] : []));
+    expect(keyLines).toHaveLength(traineeIds.length);
+    for (const i of keyLines) {
+      const key = JSON.parse(all[i]).data_key;
+      expect(key).toEqual({ stream_id: expect.stringMatching(/^trainee-/), wrapped: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/) });
+      expect(JSON.parse(all[i + 1])).toMatchObject({ stream_id: key.stream_id, revision: 0 });
+    }
+    // The export holds the trainees' personal data sealed only.
+    for (const a of answers) {
+      const person = a.body as { data: Record<string, unknown> };
+      for (const field of ['first_names', 'last_name', 'email', 'date_of_birth'])
+        expect(text).not.toContain(JSON.stringify(person.data[field]));
+    }
     expect(exported.stdout).toBe(`Exported ${head} events to ${file}\n`);
     const first = JSON.parse(lines[0]);
     expect(Object.keys(first)).toEqual(['position', 'stream_id', 'revision', 'id', 'type', 'data', 'metadata']);
@@ -171,6 +187,8 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     expect(toStdout.stdout).toBe(readFileSync(file, 'utf8'));
     expect(toStdout.stderr).toBe(`Exported ${head} events\n`);
 
+    // Moved with the source's service key, as docs/operations.md says: the wrapped data keys open with it.
+    copyFileSync(join(source, 'data-key'), join(target, 'data-key'));
     const imported = await runAdmin(['events', 'import', file], target);
     expect(imported.stderr).toBe('');
     expect(imported.code).toBe(0);
@@ -221,14 +239,19 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     const tail = join(work, 'tail.jsonl');
     const since = await runAdmin(['events', 'export', '--since', '10', '--output', tail], source);
     expect(since.code).toBe(0);
-    const total = readFileSync(file, 'utf8').trimEnd().split('\n').length;
-    expect(readFileSync(tail, 'utf8').trimEnd().split('\n')).toEqual(readFileSync(file, 'utf8').trimEnd().split('\n').slice(10));
+    const total = eventLines(readFileSync(file, 'utf8')).length;
+    expect(eventLines(readFileSync(tail, 'utf8'))).toEqual(eventLines(readFileSync(file, 'utf8')).slice(10));
     expect(since.stdout).toBe(`Exported ${total - 10} events after position 10 to ${tail}\n`);
     const empty = mkdtempSync(join(tmpdir(), 'transfer-empty-'));
     try {
       const partial = await runAdmin(['events', 'import', tail], empty);
       expect(partial.code).toBe(1);
       expect(partial.stderr).toMatch(/line 1: .* does not follow .*--since/);
+      // Another service key (this data dir's own): the first trainee's data key is refused.
+      rmSync(join(empty, 'events.sqlite'), { force: true });
+      const otherKey = await runAdmin(['events', 'import', file], mkdtempSync(join(empty, 'other-')));
+      expect(otherKey.code).toBe(1);
+      expect(otherKey.stderr).toMatch(/line \d+: the data key of trainee-\w+ was wrapped under another service key/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
@@ -272,3 +295,11 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     }
   });
 });
+
+/** The event lines of an export (its data key lines left out). */
+function eventLines(text: string): string[] {
+  return text
+    .trimEnd()
+    .split('\n')
+    .filter((l) => !l.startsWith('{"data_key"'));
+}

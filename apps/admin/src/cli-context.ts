@@ -1,7 +1,7 @@
 import { ProviderOperations } from '@app/providers/write';
 import { openStores, type Stores } from '@app/stores';
 import { Projector } from '@app/runtime/projector';
-import { ConfigError, loadServiceKey } from '@app/runtime/process';
+import { ConfigError, loadServiceKey, personalDataOf } from '@app/runtime/process';
 
 /** A command that cannot be carried out as asked (bad file, bad argument); exit code 1. */
 export class CliError extends Error {}
@@ -29,24 +29,29 @@ export interface CliContext {
 /** The context of a CLI run on `env`. */
 export function cliContext(env: NodeJS.ProcessEnv): CliContext {
   const dataDir = env.DATA_DIR || './data';
+  const serviceKey = (): Buffer => {
+    const dataKeyFile = env.DATA_KEY_FILE?.trim() || null;
+    if (env.APP_ENV === 'production' && dataKeyFile === null) {
+      throw new CliError('DATA_KEY_FILE: required in production, the file holding the service key the API and the projector use');
+    }
+    try {
+      return loadServiceKey({ dataDir, dataKeyFile }).key;
+    } catch (err) {
+      if (err instanceof ConfigError) throw new CliError(err.message);
+      throw err;
+    }
+  };
   return {
     env,
     dataDir,
     environment: env.APP_ENV === 'production' ? 'production' : 'sandbox',
-    serviceKey() {
-      const dataKeyFile = env.DATA_KEY_FILE?.trim() || null;
-      if (env.APP_ENV === 'production' && dataKeyFile === null) {
-        throw new CliError('DATA_KEY_FILE: required in production, the file holding the service key the API and the projector use');
-      }
-      try {
-        return loadServiceKey({ dataDir, dataKeyFile }).key;
-      } catch (err) {
-        if (err instanceof ConfigError) throw new CliError(err.message);
-        throw err;
-      }
-    },
+    serviceKey,
     async withStores(fn, options = {}) {
-      const stores = await openStores({ dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null });
+      // Personal data is sealed and opened with the service key's keys, as the API does (docs/DESIGN.md "Personal data").
+      const stores = await openStores(
+        { dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null },
+        { personalData: personalDataOf({ sealPersonalData: true }, serviceKey()) },
+      );
       const catchUp = options.catchUp ?? true;
       const projector = new Projector(
         stores.eventStore,

@@ -30,6 +30,23 @@ export interface ExportedEvent {
   metadata: EventMetadata;
 }
 
+/**
+ * A line of an export that carries the data key of a stream of personal data (docs/DESIGN.md
+ * "Personal data"), before the stream's first event: the key as the key store keeps it, wrapped
+ * under the key-encryption key (base64), never in the clear; null once the trainee was erased.
+ */
+export interface ExportedDataKey {
+  data_key: { stream_id: string; wrapped: string | null };
+}
+
+/** How an export carries the data keys of the streams it holds, and an import stores them (see `PersonalData.dataKeyTransfer`). */
+export interface DataKeyTransfer {
+  /** The key of `streamId` as it travels (`wrapped` null: erased); null for a stream without one. */
+  exported(streamId: string): Promise<{ wrapped: string | null } | null>;
+  /** Stores a key that travelled; returns why this store cannot take it (wrapped under another key), or null. */
+  imported(streamId: string, wrapped: string | null): Promise<string | null>;
+}
+
 /** Events read from the store per batch, and the most an import appends in one call. */
 export const EVENT_TRANSFER_BATCH_SIZE = 1000;
 
@@ -59,13 +76,20 @@ export class ImportFileInvalid extends Error {
  * time and waits for each batch to be written, so the log is never held in memory whatever its
  * size. Does not end `out`. Returns the number of events written. `exported(type, data)` gives
  * each event's data as written (default: as stored); the caller seals there what must never leave in
- * plain text (webhook secrets stored before they were sealed). Rejects with a RangeError for a
+ * plain text (webhook secrets stored before they were sealed). With `dataKeys`, each stream of
+ * personal data whose first event the export holds is preceded by its data key ({@link ExportedDataKey}),
+ * so the export's sealed values open where it is imported with the same service key. Rejects with a RangeError for a
  * negative or fractional `since`, and with the stream's error when `out` fails.
  */
 export async function exportEvents(
   eventStore: EventStore,
   out: Writable,
-  options: { since?: number; batchSize?: number; exported?: (type: string, data: unknown) => unknown } = {},
+  options: {
+    since?: number;
+    batchSize?: number;
+    exported?: (type: string, data: unknown) => unknown;
+    dataKeys?: DataKeyTransfer | null;
+  } = {},
 ): Promise<number> {
   const since = options.since ?? 0;
   if (!Number.isSafeInteger(since) || since < 0) throw new RangeError(`since must be a position (an integer ≥ 0), got ${since}`);
@@ -79,6 +103,10 @@ export async function exportEvents(
     let chunk = '';
     for (const e of batch) {
       if (e.position > head) break;
+      if (e.streamRevision === 0 && options.dataKeys) {
+        const key = await options.dataKeys.exported(e.streamId);
+        if (key) chunk += `${JSON.stringify({ data_key: { stream_id: e.streamId, wrapped: key.wrapped } } satisfies ExportedDataKey)}\n`;
+      }
       const line: ExportedEvent = {
         position: e.position,
         stream_id: e.streamId,
@@ -111,12 +139,13 @@ export async function exportEvents(
  * transaction: after a failure the target holds the events before the failing line; start again
  * with an empty store. `refusal(type, data)` names why this store cannot take an event (a webhook
  * secret sealed with another service key), or returns null; a reason is an {@link ImportFileInvalid}
- * of its line.
+ * of its line. A data key line ({@link ExportedDataKey}) goes to `dataKeys`, which refuses a key
+ * wrapped under another service key the same way.
  */
 export async function importEvents(
   eventStore: EventStore,
   input: Readable,
-  options: { batchSize?: number; refusal?: (type: string, data: unknown) => string | null } = {},
+  options: { batchSize?: number; refusal?: (type: string, data: unknown) => string | null; dataKeys?: DataKeyTransfer | null } = {},
 ): Promise<number> {
   const head = await eventStore.headPosition();
   if (head > 0) throw new ImportTargetNotEmpty(head);
@@ -145,6 +174,13 @@ export async function importEvents(
     lineNo++;
     const text = raw.trim();
     if (text === '') continue;
+    const key = dataKeyLine(text, lineNo);
+    if (key !== null) {
+      if (!options.dataKeys) throw new ImportFileInvalid(lineNo, 'a data key, but this store keeps no personal data keys');
+      const refusedKey = await options.dataKeys.imported(key.stream_id, key.wrapped);
+      if (refusedKey !== null) throw new ImportFileInvalid(lineNo, refusedKey);
+      continue;
+    }
     const e = parseLine(text, lineNo);
     if (e.position !== undefined) {
       if (e.position <= lastPosition) {
@@ -205,6 +241,23 @@ async function appendPending(eventStore: EventStore, batch: PendingAppend): Prom
     if (err instanceof TypeError || err instanceof RangeError) throw new ImportFileInvalid(firstLine, err.message);
     throw err;
   }
+}
+
+/** The data key of a line that holds one ({@link ExportedDataKey}), checked; null for any other line. */
+function dataKeyLine(text: string, line: number): ExportedDataKey['data_key'] | null {
+  if (!text.startsWith('{"data_key"')) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ImportFileInvalid(line, 'not JSON');
+  }
+  const k = (value as Partial<ExportedDataKey>).data_key as Record<string, unknown> | undefined;
+  if (typeof k !== 'object' || k === null || typeof k.stream_id !== 'string' || k.stream_id === '')
+    throw new ImportFileInvalid(line, 'data_key.stream_id must be a non-empty string');
+  if (k.wrapped !== null && (typeof k.wrapped !== 'string' || !/^[A-Za-z0-9+/]{1,200}={0,2}$/.test(k.wrapped)))
+    throw new ImportFileInvalid(line, 'data_key.wrapped must be a wrapped key in base64, or null');
+  return { stream_id: k.stream_id, wrapped: k.wrapped as string | null };
 }
 
 /** A line of an export, checked field by field. */

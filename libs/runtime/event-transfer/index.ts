@@ -1,1 +1,8 @@
-export { ImportFileInvalid, ImportTargetNotEmpty, exportEvents, importEvents } from './event-transfer';
+export {
+  ImportFileInvalid,
+  ImportTargetNotEmpty,
+  exportEvents,
+  importEvents,
+  type DataKeyTransfer,
+  type ExportedDataKey,
+} from './event-transfer';

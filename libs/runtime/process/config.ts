@@ -1,4 +1,4 @@
-import { cleanEnv, makeValidator, str, EnvError, EnvMissingError } from 'envalid';
+import { bool, cleanEnv, makeValidator, str, EnvError, EnvMissingError } from 'envalid';
 import { DEFAULT_SERVED_VERSIONS, ServedVersions } from '@app/trainees/record';
 import { SANDBOX_REGISTRY_DEFAULT_DELAY_MS, SANDBOX_REGISTRY_MAX_DELAY_MS } from '@app/registry';
 
@@ -12,6 +12,12 @@ export interface AppConfig {
    * required in production; null in the sandbox selects `<DATA_DIR>/data-key`, made on first start.
    */
   dataKeyFile: string | null;
+  /**
+   * Whether new events hold the trainees' personal data sealed with their data keys
+   * (`SEAL_PERSONAL_DATA`, default true; docs/DESIGN.md "Personal data"). False is for the bench's
+   * comparison in the sandbox only: production refuses it. Sealed values are opened either way.
+   */
+  sealPersonalData: boolean;
   /**
    * The API version names served (docs/reference/API-FACTS.md §1.2): implemented versions or
    * their aliases (`v2025.0-rc`, §1.3), in the order given; by default the versions of `appEnv`.
@@ -134,9 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     problems.push(`REGISTRY_URL: must be an http:// or https:// URL, got '${redact(clean.REGISTRY_URL)}'`);
   }
   const appEnv = clean.APP_ENV as AppConfig['appEnv'];
-  if (appEnv === 'production' && clean.DATA_KEY_FILE.trim() === '') {
-    problems.push('DATA_KEY_FILE: required in production, the file holding the service key (make one with: openssl rand -base64 32)');
-  }
+  if (appEnv === 'production') problems.push(...productionProblems(clean));
   const apiVersions =
     clean.API_VERSIONS.trim() === ''
       ? DEFAULT_SERVED_VERSIONS[appEnv]
@@ -160,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     dataDir: clean.DATA_DIR,
     appEnv,
     dataKeyFile: clean.DATA_KEY_FILE.trim() || null,
+    sealPersonalData: clean.SEAL_PERSONAL_DATA,
     apiVersions,
     logLevel: clean.LOG_LEVEL as AppConfig['logLevel'],
     eventStoreUrl: clean.EVENTSTORE_URL || null,
@@ -194,6 +199,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
   };
 }
 
+/** What production refuses (docs/operations.md "The service key"): no service key file, personal data in the clear. */
+function productionProblems(clean: { DATA_KEY_FILE: string; SEAL_PERSONAL_DATA: boolean }): string[] {
+  const problems: string[] = [];
+  if (clean.DATA_KEY_FILE.trim() === '') {
+    problems.push('DATA_KEY_FILE: required in production, the file holding the service key (make one with: openssl rand -base64 32)');
+  }
+  if (!clean.SEAL_PERSONAL_DATA) {
+    problems.push('SEAL_PERSONAL_DATA: production always seals personal data (false is for the sandbox bench only)');
+  }
+  return problems;
+}
+
 /** The variables read by {@link loadConfig}, their defaults and checks. */
 function envSpec(port: number) {
   return {
@@ -201,6 +218,7 @@ function envSpec(port: number) {
     DATA_DIR: str({ default: './data', desc: 'directory of the embedded SQLite files' }),
     APP_ENV: str({ choices: ['sandbox', 'production'], default: 'sandbox' }),
     DATA_KEY_FILE: str({ default: '', desc: 'file of the service key, 32 bytes in base64 (required in production)' }),
+    SEAL_PERSONAL_DATA: bool({ default: true, desc: 'seal personal data in new events (false: the sandbox bench only)' }),
     API_VERSIONS: str({ default: '', desc: 'comma-separated API versions to serve (default: by APP_ENV)' }),
     LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
     EVENTSTORE_URL: str({ default: '' }),

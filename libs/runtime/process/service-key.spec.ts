@@ -72,6 +72,14 @@ describe('the service key (docs/operations.md "The service key")', () => {
     expect(loadConfig({}).dataKeyFile).toBeNull();
   });
 
+  it('seals personal data by default; the clear (the bench only) is refused in production', () => {
+    expect(loadConfig({}).sealPersonalData).toBe(true);
+    expect(loadConfig({ SEAL_PERSONAL_DATA: 'false' }).sealPersonalData).toBe(false);
+    const production = { APP_ENV: 'production', DATA_KEY_FILE: '/run/secrets/data-key' };
+    expect(loadConfig(production).sealPersonalData).toBe(true);
+    expect(() => loadConfig({ ...production, SEAL_PERSONAL_DATA: 'false' })).toThrow(/SEAL_PERSONAL_DATA: production always seals/);
+  });
+
   it('derives a purpose key of 32 bytes, not the service key, that changes with the service key', () => {
     const key = Buffer.alloc(32, 9);
     const cursors = deriveKey(key, 'change-feed-cursors');

@@ -10,7 +10,7 @@ export const SERVICE_KEY_BYTES = 32;
 export const SANDBOX_KEY_FILE = 'data-key';
 
 /** What a key derived from the service key is for; each purpose gets its own key (see {@link deriveKey}). */
-export type KeyPurpose = 'change-feed-cursors' | 'registration-guards' | 'webhook-secrets';
+export type KeyPurpose = 'change-feed-cursors' | 'registration-guards' | 'webhook-secrets' | 'key-encryption';
 
 /** The service key and, when this call made it (the sandbox's first start), the file it wrote. */
 export interface ServiceKey {
@@ -78,4 +78,17 @@ function readKey(file: string, what: string): Buffer {
  */
 export function deriveKey(serviceKey: Buffer, purpose: KeyPurpose): Buffer {
   return Buffer.from(hkdfSync('sha256', serviceKey, Buffer.alloc(0), `trainee-records/${purpose}`, 32));
+}
+
+/**
+ * How the stores seal the trainees' personal data (docs/DESIGN.md "Personal data"): the service
+ * key's `key-encryption` key, whether new events are sealed (`SEAL_PERSONAL_DATA`), and `newId`,
+ * the ids of trainees still to be registered. For `openStores`' `personalData` option.
+ */
+export function personalDataOf(
+  config: Pick<AppConfig, 'sealPersonalData'>,
+  serviceKey: Buffer,
+  newId?: () => string,
+): { kek: Buffer; sealOnAppend: boolean; newTraineeId?: () => string } {
+  return { kek: deriveKey(serviceKey, 'key-encryption'), sealOnAppend: config.sealPersonalData, newTraineeId: newId };
 }

@@ -43,6 +43,14 @@ export class MongoDataKeyStore implements DataKeyStore {
     return stored;
   }
 
+  async reserve(entries: ReadonlyArray<{ traineeId: string; wrapped: Buffer }>): Promise<void> {
+    if (entries.length === 0) return;
+    await this.keys.insertMany(
+      entries.map((e) => ({ _id: e.traineeId, wrapped: new Binary(e.wrapped), erasedAt: null })),
+      { writeConcern: WRITE_CONCERN },
+    );
+  }
+
   async get(traineeId: string): Promise<Buffer | null | 'erased'> {
     const doc = await this.keys.findOne({ _id: traineeId }, { readConcern: { level: 'majority' } });
     if (!doc) return null;

@@ -6,4 +6,4 @@ export { SqliteSchoolDirectory } from './sqlite-school-directory';
 export { SqliteWebhookOutbox } from './sqlite-webhook-outbox';
 export { ProjectionThread, type ProjectionThreadOptions, type ThreadApplied } from './projection-thread/projection-thread';
 export { CHECKPOINTED_BY_THREAD, type ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
-export { SqliteDataKeyStore } from './sqlite-data-key-store';
+export { KEYS_FILE, SqliteDataKeyStore, sqlitePersonalData } from './sqlite-data-key-store';

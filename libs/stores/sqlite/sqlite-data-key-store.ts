@@ -1,7 +1,26 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DataKeyStore } from '@app/personal-data';
+import { DataKeys, PersonalData, type DataKeyStore } from '@app/personal-data';
+import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
+
+/** The key store's file in the data directory. */
+export const KEYS_FILE = 'keys.sqlite';
+
+/**
+ * The trainees' personal data sealed and opened with the keys of `<dataDir>/keys.sqlite` under
+ * `kek` (the service key's `key-encryption` key; docs/DESIGN.md "Personal data"), and that store
+ * (opened with `options`), which the caller closes. For the threads that read the embedded log on
+ * their own connections, and bulk loads.
+ */
+export function sqlitePersonalData(
+  dataDir: string,
+  kek: Buffer,
+  options: { synchronous?: 'full' | 'normal' } = {},
+): { personal: PersonalData; keyStore: SqliteDataKeyStore } {
+  const keyStore = SqliteDataKeyStore.open(dataDir, options);
+  return { personal: new PersonalData(new DataKeys(keyStore, kek), TRAINEE_PERSONAL_DATA), keyStore };
+}
 
 interface Row {
   wrapped: Buffer | null;
@@ -23,18 +42,22 @@ export class SqliteDataKeyStore implements DataKeyStore {
   private readonly db: Database.Database;
   private readonly stmts;
 
-  /** Opens (creating when needed) the key store in the SQLite file `filename`. */
-  constructor(filename: string) {
+  /**
+   * Opens (creating when needed) the key store in the SQLite file `filename`. `synchronous`
+   * `normal` is for bulk loads that make their own file durable at the end (the bench's data set).
+   */
+  constructor(filename: string, options: { synchronous?: 'full' | 'normal' } = {}) {
     this.db = new Database(filename);
     try {
       this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = FULL');
+      this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
       this.db.pragma('busy_timeout = 5000');
       this.db.pragma('secure_delete = ON');
       this.db.exec(`CREATE TABLE IF NOT EXISTS data_keys (
         trainee_id TEXT PRIMARY KEY, wrapped BLOB, erased_at TEXT) WITHOUT ROWID`);
       this.stmts = {
         insert: this.db.prepare(`INSERT OR IGNORE INTO data_keys (trainee_id, wrapped) VALUES (?, ?)`),
+        reserve: this.db.prepare(`INSERT INTO data_keys (trainee_id, wrapped) VALUES (?, ?)`),
         get: this.db.prepare<[string], Row>(`SELECT wrapped FROM data_keys WHERE trainee_id = ?`),
         destroy: this.db.prepare(`UPDATE data_keys SET wrapped = NULL, erased_at = ? WHERE trainee_id = ? AND wrapped IS NOT NULL`),
         tombstone: this.db.prepare(`INSERT OR IGNORE INTO data_keys (trainee_id, wrapped, erased_at) VALUES (?, NULL, ?)`),
@@ -46,9 +69,9 @@ export class SqliteDataKeyStore implements DataKeyStore {
   }
 
   /** Opens `<dataDir>/keys.sqlite`, creating the directory when needed. */
-  static open(dataDir: string): SqliteDataKeyStore {
+  static open(dataDir: string, options: { synchronous?: 'full' | 'normal' } = {}): SqliteDataKeyStore {
     mkdirSync(dataDir, { recursive: true });
-    return new SqliteDataKeyStore(join(dataDir, 'keys.sqlite'));
+    return new SqliteDataKeyStore(join(dataDir, KEYS_FILE), options);
   }
 
   async ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'> {
@@ -59,6 +82,14 @@ export class SqliteDataKeyStore implements DataKeyStore {
       })
       .immediate();
     return row.wrapped ?? 'erased';
+  }
+
+  async reserve(entries: ReadonlyArray<{ traineeId: string; wrapped: Buffer }>): Promise<void> {
+    this.db
+      .transaction(() => {
+        for (const e of entries) this.stmts.reserve.run(e.traineeId, e.wrapped);
+      })
+      .immediate();
   }
 
   async get(traineeId: string): Promise<Buffer | null | 'erased'> {

@@ -32,6 +32,12 @@ export {
 export { MISSING_DATA_MESSAGE, validateNewTrainee, validateTraineeUpdate } from './rules/validate-trainee';
 export type { ValidationResult } from './rules/validation-result';
 export { decodeTraineeEvent } from './trainee.codec';
+export {
+  FLAGGED_PERSONAL_FIELDS,
+  PERSONAL_DEGREE_FIELD_PLACES,
+  PERSONAL_TRAINEE_FIELD_PLACES,
+  TRAINEE_PERSONAL_DATA,
+} from './trainee.personal-data';
 export type { TraineeCommand } from './trainee.commands';
 export { decide, findDegree, findPlacement, requireData, utcDate } from './trainee.decide';
 export {

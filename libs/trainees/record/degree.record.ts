@@ -81,6 +81,7 @@ export const DEGREE_RECORD = [
   },
   {
     name: 'other_grade',
+    personal: true,
     input: { kind: { kind: 'string', max: TEXT_MAX_CHARS }, description: 'Accepted and ignored: no grade code resolves to "Other".' },
     answer: { schema: nstr() },
   },

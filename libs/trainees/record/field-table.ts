@@ -89,6 +89,12 @@ export interface FieldRow<R> {
   readonly names?: Partial<ByVersion<string | null>>;
   readonly input?: FieldInput;
   readonly answer?: FieldAnswer<R>;
+  /**
+   * Personal data (names, contact details, identifiers, dates of birth, special-category data, free
+   * texts about the person): the trainee's events hold it sealed with the trainee's own data key, so
+   * erasing the trainee makes it unreadable (docs/DESIGN.md "Personal data").
+   */
+  readonly personal?: true;
 }
 
 /** The kind of `input` in `version`. */

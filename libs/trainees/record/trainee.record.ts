@@ -7,7 +7,7 @@
  * docs/reference/API-FACTS.md §13). The `disabilityN` keys are read beside the table (§6.7)
  * and answered after `disability2`; the nested placements and degrees of a create come last.
  */
-import { REFERENCE_LISTS, WITHDRAWAL_REASONS } from './codes/catalogue';
+import { WITHDRAWAL_REASONS } from './codes/catalogue';
 import {
   bool,
   code,
@@ -32,6 +32,7 @@ import { TRAINEE_STATES, type Trainee } from './trainee';
 import { fundingFlags, partnerNotApplicable } from './trainee.answers';
 import type { DegreeFields } from './degree.record';
 import type { PlacementFields } from './placement.record';
+import { DIVERSITY_ROWS } from './trainee-diversity.record';
 
 /** The withdrawal reasons as answered: every reason code, or null. */
 const REASONS = { type: ['array', 'null'], items: { type: 'string', enum: [...new Set(WITHDRAWAL_REASONS.map((r) => r.code))] } };
@@ -47,36 +48,43 @@ export const TRAINEE_RECORD = [
   },
   {
     name: 'provider_trainee_id',
+    personal: true,
     input: { kind: text(50), description: "The provider's own identifier of the trainee, at most 50 characters." },
     answer: { schema: nstr("The provider's own id.") },
   },
   {
     name: 'first_names',
+    personal: true,
     input: { kind: text(60), required: true, description: 'First names, at most 60 characters.' },
     answer: { schema: str(undefined, { maxLength: 60 }) },
   },
   {
     name: 'middle_names',
+    personal: true,
     input: { kind: text(60), description: 'Middle names, at most 60 characters.' },
     answer: { schema: nstr(undefined, { maxLength: 60 }) },
   },
   {
     name: 'last_name',
+    personal: true,
     input: { kind: text(60), required: true, description: 'Last name, at most 60 characters.' },
     answer: { schema: str(undefined, { maxLength: 60 }) },
   },
   {
     name: 'previous_last_name',
+    personal: true,
     input: { kind: text(TEXT_MAX_CHARS), description: `A previous last name, at most ${TEXT_MAX_CHARS} characters.` },
     answer: { schema: nstr() },
   },
   {
     name: 'date_of_birth',
+    personal: true,
     input: { kind: date, required: true, description: 'Date of birth: at most 100 and at least 16 years ago.' },
     answer: { schema: dateAnswer() },
   },
   {
     name: 'email',
+    personal: true,
     input: { kind: { kind: 'email' }, required: true, description: 'Email address, at most 255 characters.' },
     answer: { schema: str() },
   },
@@ -87,42 +95,7 @@ export const TRAINEE_RECORD = [
     input: { kind: code('training_route'), required: true, description: 'Training route (code).' },
     answer: { schema: { type: 'string', enum: codesOf('training_route') } },
   },
-  {
-    name: 'sex',
-    input: { kind: code('sex'), required: true, description: 'Sex (code).' },
-    answer: { schema: { type: 'string', enum: codesOf('sex') } },
-  },
-  { name: 'diversity_disclosure', answer: { schema: { type: 'string', enum: ['diversity_disclosed', 'diversity_not_disclosed'] } } },
-  { name: 'ethnic_group', answer: { schema: { type: 'string', enum: codesOf('ethnic_group') } } },
-  { name: 'ethnic_background', answer: { schema: str('Derived from ethnicity.') } },
-  { name: 'additional_ethnic_background', answer: { schema: nstr() } },
-  {
-    name: 'ethnicity',
-    input: { kind: code('ethnicity'), description: 'Ethnicity (code); ethnic group and background are derived from it.' },
-    answer: {
-      schema: {
-        type: 'string',
-        enum: [...new Set(REFERENCE_LISTS.ethnicity.map((e) => e.output_code))],
-        description: '997 when not provided.',
-      },
-    },
-  },
-  { name: 'disability_disclosure', answer: { schema: { type: 'string', enum: ['disabled', 'no_disability', 'disability_not_provided'] } } },
-  {
-    name: 'disability1',
-    answer: { value: (t) => t.details.disabilities.disability1 ?? null, schema: nstr('As sent (codes are not checked).') },
-  },
-  {
-    name: 'disability2',
-    answer: { value: (t) => t.details.disabilities.disability2 ?? null, schema: nstr('As sent (codes are not checked).') },
-  },
-  {
-    name: 'nationality',
-    input: { kind: code('nationality'), description: 'Nationality (ISO 3166 country code).' },
-    answer: {
-      schema: nenum([...new Set(REFERENCE_LISTS.nationality.map((e) => e.output_code))], 'British territories are answered as GB.'),
-    },
-  },
+  ...DIVERSITY_ROWS,
   {
     name: 'itt_start_date',
     input: { kind: date, required: true, description: 'Start of initial teacher training; its year at most next year.' },
@@ -150,12 +123,13 @@ export const TRAINEE_RECORD = [
   },
   {
     name: 'trn',
+    personal: true,
     answer: { value: (t) => t.trn, schema: nstr('Teacher reference number, null until the registry issues one.', { pattern: '^\\d{7}$' }) },
   },
   { name: 'submitted_for_trn_at', answer: { value: (t) => t.submitted_for_trn_at, schema: ninstant() } },
   { name: 'state', answer: { value: (t) => t.state, schema: { type: 'string', enum: [...TRAINEE_STATES] } } },
   { name: 'defer_date', answer: { value: (t) => t.defer_date, schema: ndate() } },
-  { name: 'defer_reason', answer: { value: (t) => t.defer_reason, schema: nstr(undefined, { maxLength: 500 }) } },
+  { name: 'defer_reason', personal: true, answer: { value: (t) => t.defer_reason, schema: nstr(undefined, { maxLength: 500 }) } },
   { name: 'reinstate_date', answer: { value: (t) => t.reinstate_date, schema: ndate() } },
   {
     name: 'recommended_for_award_at',
@@ -245,6 +219,7 @@ export const TRAINEE_RECORD = [
   },
   {
     name: 'ni_number',
+    personal: true,
     input: {
       kind: { kind: 'ni_number' },
       description: 'National Insurance number: two letters, six digits and a letter A to D (`QQ 12 34 56 C`); spaces allowed.',
@@ -281,6 +256,7 @@ export const TRAINEE_RECORD = [
   { name: 'additional_legacy_data', answer: { value: () => null, schema: { type: 'null' } } },
   {
     name: 'statsagency_id',
+    personal: true,
     input: { kind: { kind: 'statsagency_id' }, required: true, description: 'Statistics agency identifier: 13 or 17 characters.' },
     answer: { schema: nstr() },
   },
@@ -294,9 +270,10 @@ export const TRAINEE_RECORD = [
   { name: 'withdrawal_trigger', answer: { value: (t) => t.withdrawal?.trigger ?? null, schema: nenum(codesOf('withdrawal_trigger')) } },
   // The spec's trainee table lists withdrawal_reasons for every version; v2025.0 also answers them as withdraw_reasons.
   { name: 'withdrawal_reasons', answer: { value: (t) => t.withdrawal?.reasons ?? null, schema: REASONS, asIs: true } },
-  { name: 'withdrawal_another_reason', answer: { value: (t) => t.withdrawal?.another_reason ?? null, schema: nstr() } },
+  { name: 'withdrawal_another_reason', personal: true, answer: { value: (t) => t.withdrawal?.another_reason ?? null, schema: nstr() } },
   {
     name: 'application_id',
+    personal: true,
     input: { kind: { kind: 'application_id' }, description: 'Application identifier: a non-negative integer of at most 7 digits.' },
     answer: { schema: { type: ['integer', 'null'] } },
   },
@@ -342,6 +319,7 @@ export const TRAINEE_RECORD = [
   },
   {
     name: 'withdrawal_safeguarding_concern_reasons',
+    personal: true,
     answer: { value: (t) => t.withdrawal?.safeguarding_concern_reasons ?? null, schema: nstr(), only: ['v2026.1'] },
   },
   {
@@ -354,6 +332,7 @@ export const TRAINEE_RECORD = [
   { name: 'course_study_mode', answer: { value: (t) => t.details.study_mode, schema: nstr(), only: ['v2025.0'] } },
   {
     name: 'statsagency_disabilities',
+    personal: true,
     answer: {
       value: (t) => ({ disability1: t.details.disabilities.disability1 ?? null, disability2: t.details.disabilities.disability2 ?? null }),
       schema: {

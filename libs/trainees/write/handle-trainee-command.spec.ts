@@ -50,6 +50,7 @@ describe('handleTraineeCommand', () => {
       locks: new KeyedLock(),
       clock: () => new Date(NOW),
       newId: () => 'unused',
+      newTraineeId: async () => 'unused',
       guardStreamOf: keyedGuardStreams(Buffer.alloc(32, 5)),
     };
   }

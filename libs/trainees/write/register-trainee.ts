@@ -47,7 +47,7 @@ export async function registerTrainee(
   const input = requireData(data);
   const now = ports.clock().toISOString();
   const schools = await schoolsNamedBy(ports.schools, input.fields.placements_attributes);
-  const traineeId = ports.newId();
+  const traineeId = await ports.newTraineeId();
   const nested = arrayLength(input.fields.placements_attributes) + arrayLength(input.fields.degrees_attributes);
   const newIds = Array.from({ length: nested }, () => ports.newId());
   const decideWith = (candidates: Trainee[]): TraineeEvent[] =>

@@ -39,6 +39,12 @@ export interface TraineeWritePorts {
   locks: KeyedLock;
   clock: () => Date;
   newId: () => string;
+  /**
+   * The id of a new trainee: with personal data sealed, one whose data key is already stored
+   * (`DataKeys.newTraineeId`, docs/DESIGN.md "Personal data"), so the create's append waits on no
+   * write to the key store.
+   */
+  newTraineeId: () => Promise<string>;
   /** The guard stream of a duplicate-rule key (`duplicateGuardKey`): `registrationguard-` and a keyed hash of it. */
   guardStreamOf: (guardKey: string) => string;
 }

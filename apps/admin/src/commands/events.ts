@@ -1,8 +1,10 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { rawEventStore } from '@app/personal-data';
 import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/runtime/event-transfer';
 import { sealedSecretsOf } from '@app/runtime/process';
+import type { Stores } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
 
 /**
@@ -35,7 +37,7 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
             const out = createWriteStream(file);
             try {
               await whenOpen(out);
-              const n = await exportEvents(stores.eventStore, out, { since: opts.since, exported: secretsOf(ctx).exported });
+              const n = await exportTo(out, stores, ctx, opts.since);
               await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
               return n;
             } catch (err) {
@@ -53,10 +55,7 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
       const ignore = (): void => undefined;
       process.stdout.on('error', ignore);
       try {
-        const exported = secretsOf(ctx).exported;
-        const count = await ctx.withStores((stores) => exportEvents(stores.eventStore, process.stdout, { since: opts.since, exported }), {
-          catchUp: false,
-        });
+        const count = await ctx.withStores((stores) => exportTo(process.stdout, stores, ctx, opts.since), { catchUp: false });
         process.stderr.write(`${summary(count, opts.since)}\n`);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
@@ -82,7 +81,10 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
         }
         const input = createReadStream(file);
         try {
-          const count = await importEvents(stores.eventStore, input, { refusal: secretsOf(ctx).importRefusal });
+          const count = await importEvents(stores.eventStore, input, {
+            refusal: secretsOf(ctx).importRefusal,
+            dataKeys: stores.personalData?.dataKeyTransfer(),
+          });
           return { count, head: await stores.eventStore.headPosition() };
         } catch (err) {
           if (err instanceof ImportTargetNotEmpty) throw new CliError(err.message);
@@ -131,4 +133,16 @@ function isFileError(err: unknown): boolean {
   return (
     err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && (err as NodeJS.ErrnoException).syscall !== undefined
   );
+}
+
+/**
+ * Exports the log as stored to `out` (`exportEvents`): personal values sealed, each trainee's data
+ * key wrapped before its stream, webhook secrets sealed (docs/DESIGN.md "Personal data").
+ */
+function exportTo(out: Writable, stores: Stores, ctx: CliContext, since: number | undefined): Promise<number> {
+  return exportEvents(rawEventStore(stores.eventStore), out, {
+    since,
+    exported: secretsOf(ctx).exported,
+    dataKeys: stores.personalData?.dataKeyTransfer(),
+  });
 }

@@ -6,6 +6,7 @@ import {
   APP_CONFIG,
   cursorCodecOf,
   deriveKey,
+  personalDataOf,
   messageFirst,
   serviceKeyOf,
   type AppConfig,
@@ -35,17 +36,22 @@ export function storeProviders(): Provider[] {
   return [
     {
       provide: STORES,
-      useFactory: async (config: AppConfig, logger: Logger, metrics: ProcessMetrics | null) => {
+      useFactory: async (config: AppConfig, logger: Logger, metrics: ProcessMetrics | null, serviceKey: Buffer) => {
         // In-process on the embedded stores, the projector runs in a thread of this process, the one
         // writer of the log and the read models (docs/DESIGN.md "The projection thread").
         const projectionThread =
           config.projector === 'in-process' ? { maxAttempts: config.projectorMaxAttempts, logger: messageFirst(logger) } : null;
-        const stores = await openStores(config, { metrics: metrics?.metrics, logger, projectionThread });
+        const stores = await openStores(config, {
+          metrics: metrics?.metrics,
+          logger,
+          projectionThread,
+          personalData: personalDataOf(config, serviceKey, newResourceId),
+        });
         const projector = stores.projectionThread ? 'thread' : config.projector;
         logger.info({ backends: stores.backends, projector }, 'stores open');
         return stores;
       },
-      inject: [APP_CONFIG, LOGGER, METRICS],
+      inject: [APP_CONFIG, LOGGER, METRICS, SERVICE_KEY],
     },
     from(EVENT_STORE, (s) => s.eventStore),
     from(TRAINEE_READ_MODEL, (s) => s.readModel),
@@ -76,6 +82,7 @@ export function storeProviders(): Provider[] {
         locks: new KeyedLock(),
         clock: () => new Date(),
         newId: () => newResourceId(),
+        newTraineeId: stores.personalData ? () => stores.personalData!.keys.newTraineeId() : async () => newResourceId(),
         guardStreamOf: keyedGuardStreams(deriveKey(serviceKey, 'registration-guards')),
       }),
       inject: [STORES, Projections, SERVICE_KEY],

@@ -29,6 +29,8 @@ export interface ProjectionThreadJob {
   maxAttempts: number;
   /** Whether to send each applied batch's events' type and `traceparent` (tracing is on in the API's thread). */
   traced: boolean;
+  /** The key-encryption key of the trainees' data keys (a copy), or null (see `ProjectionThreadOptions`). */
+  keyEncryptionKey: Uint8Array | null;
 }
 
 /** A message to the projection thread. */

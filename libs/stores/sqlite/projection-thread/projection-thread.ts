@@ -27,6 +27,11 @@ export interface ProjectionThreadOptions {
   logger: ProjectorLogger;
   /** Whether tracing is on: each applied batch then carries its events' type and `traceparent`. */
   traced?: boolean;
+  /**
+   * The key-encryption key of the trainees' data keys (docs/DESIGN.md "Personal data"): the thread
+   * opens sealed personal values with the keys of `<dataDir>/keys.sqlite`. Null: it reads events as stored.
+   */
+  keyEncryptionKey?: Buffer | null;
 }
 
 /** The batches the thread stored since its checkpoint last moved, and whether a provider's event was among them. */
@@ -56,7 +61,12 @@ export class ProjectionThread implements ProjectorHandle {
   /** Starts the two threads on `options.dataDir` (the projector not yet live: see {@link start}). */
   constructor(private readonly options: ProjectionThreadOptions) {
     const commits = new MessageChannel();
-    const job: ProjectionThreadJob = { dataDir: options.dataDir, maxAttempts: options.maxAttempts, traced: options.traced ?? false };
+    const job: ProjectionThreadJob = {
+      dataDir: options.dataDir,
+      maxAttempts: options.maxAttempts,
+      traced: options.traced ?? false,
+      keyEncryptionKey: options.keyEncryptionKey ? new Uint8Array(options.keyEncryptionKey) : null,
+    };
     this.worker = startWorker(__dirname, 'projection-thread', { job, commits: commits.port2 }, [commits.port2]);
     this.writer = new LogWriterThread(
       options.dataDir,

@@ -12,7 +12,9 @@ import type { RecordedEvent } from '@app/event-sourcing';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 import { Projector } from '@app/runtime/projector';
 import { tracedEvents } from '@app/runtime/telemetry';
+import { withPersonalData } from '@app/personal-data';
 import { openSqliteEventStore } from '../event-log/sqlite-event-store';
+import { sqlitePersonalData } from '../sqlite-data-key-store';
 import { SqliteReadModel } from '../read-models/sqlite-read-model';
 import { CHECKPOINTED_BY_THREAD, WalCheckpointer } from '../read-models/wal-checkpointer';
 import { carry, type FromThread, type ProjectionThreadJob, type ToThread } from './messages';
@@ -21,7 +23,10 @@ const { job, commits } = workerData as { job: ProjectionThreadJob; commits: Mess
 const port = parentPort!;
 const post = (message: FromThread): void => port.postMessage(message);
 
-const events = openSqliteEventStore(job.dataDir);
+const log = openSqliteEventStore(job.dataDir);
+// Sealed personal values are opened with the trainees' data keys (docs/DESIGN.md "Personal data").
+const keys = job.keyEncryptionKey ? sqlitePersonalData(job.dataDir, Buffer.from(job.keyEncryptionKey)) : null;
+const events = keys ? withPersonalData(log, keys.personal) : log;
 const readModel = SqliteReadModel.open(job.dataDir, CHECKPOINTED_BY_THREAD);
 // The read store's WAL checkpoints, after this thread's commits, in a thread of their own.
 const checkpointer = new WalCheckpointer(join(job.dataDir, 'read-models.sqlite'), (message) =>
@@ -58,7 +63,7 @@ const projector = new Projector(
 );
 
 // Each commit of the log writer wakes the projector's subscription.
-commits.on('message', () => events.signalAppended());
+commits.on('message', () => log.signalAppended());
 
 /** Runs a request of the API's thread and answers it `done` (with the checkpoint) or `failed`. */
 async function answer(id: number, run: () => Promise<unknown>): Promise<void> {
@@ -88,6 +93,7 @@ port.on('message', (message: ToThread) => {
       void answer(message.id, async () => {
         await projector.stop();
         await events.close();
+        await keys?.keyStore.close();
         await checkpointer.stop();
         readModel.close();
       }).then(() => {

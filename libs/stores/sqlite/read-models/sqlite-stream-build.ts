@@ -4,10 +4,11 @@ import { TRAINEE_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
 import { SqliteEventStore } from '../event-log/sqlite-event-store';
 import { type RangeStart, StreamRanges } from '../event-log/stream-ranges';
 import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+import { personalDataOf } from '@app/personal-data';
 import type { StreamBuild, StreamCursor, StreamPhase } from '@app/runtime/projector';
 import type { TraineeTables } from './trainee-tables';
 import type { PreparedTrainee } from './trainee-rows';
-import type { StreamBuildMessage, StreamRange } from './stream-build.worker';
+import type { StreamBuildJob, StreamBuildMessage, StreamRange } from './stream-build.worker';
 import { SharedWriteLock, writeAsSoonAsFree } from './shared-write-lock';
 import { startWorker } from '../start-worker';
 
@@ -113,18 +114,26 @@ export class SqliteStreamBuild implements StreamBuild {
     const toPosition = from?.toPosition ?? eventStore.headPositionNow();
     if (toPosition < this.workerFromPosition) return null;
     const start: RangeStart = { streamPrefix: this.streamPrefix, afterStream: from?.lastStream ?? null, toPosition };
-    return this.runWorkers(eventsFile, start, options);
+    // The workers open sealed personal values with the same keys (docs/DESIGN.md "Personal data").
+    const kek = personalDataOf(eventStore)?.keys.keyEncryptionKey ?? null;
+    return this.runWorkers(eventsFile, kek, start, options);
   }
 
   private runWorkers(
     eventsFile: string,
+    kek: Buffer | null,
     first: RangeStart,
     options: { batchSize: number; shouldStop?: () => boolean; onBatch?: (done: number) => void },
   ): Promise<StreamPhase> {
     return new Promise<StreamPhase>((resolve, reject) => {
       const eventsDb = new Database(eventsFile, { readonly: true, fileMustExist: true });
       const ranges = new StreamRanges(eventsDb);
-      const workers = Array.from({ length: STREAM_BUILD_WORKERS }, () => startWorker(__dirname, 'stream-build', { eventsFile }));
+      const workers = Array.from({ length: STREAM_BUILD_WORKERS }, () =>
+        startWorker(__dirname, 'stream-build', {
+          eventsFile,
+          keyEncryptionKey: kek ? new Uint8Array(kek) : null,
+        } satisfies StreamBuildJob),
+      );
       /** Where the next range starts; null once the last one is handed out. */
       let next: RangeStart | null = first;
       let sent = 0;

@@ -3,10 +3,21 @@
  * whole trainee streams the main thread sends (a {@link StreamRange}), reads them from the event
  * store's file (its own read-only connection), folds and renders them (`prepareTrainees`) and posts
  * the batch back, which the main thread writes. A `stop` message ends it; it closes its connection
- * either way. Started by `SqliteStreamBuild` with the events file as `workerData.eventsFile`.
+ * either way. Started by `SqliteStreamBuild` with a {@link StreamBuildJob} as `workerData`.
  */
+
+/**
+ * What a worker reads: the events file and, where the log seals personal values, the key-encryption
+ * key of the data keys in `keys.sqlite` beside it (docs/DESIGN.md "Personal data"), or null.
+ */
+export interface StreamBuildJob {
+  eventsFile: string;
+  keyEncryptionKey: Uint8Array | null;
+}
 import Database from 'better-sqlite3';
+import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { sqlitePersonalData } from '../sqlite-data-key-store';
 import { type RangeStart, StreamRanges } from '../event-log/stream-ranges';
 import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
 
@@ -26,18 +37,22 @@ export type StreamBuildMessage =
   | { type: 'batch'; index: number; trainees: PreparedTrainee[]; lastStream: string | null; events: number }
   | { type: 'error'; message: string };
 
-const db = new Database((workerData as { eventsFile: string }).eventsFile, { readonly: true, fileMustExist: true });
+const job = workerData as StreamBuildJob;
+const db = new Database(job.eventsFile, { readonly: true, fileMustExist: true });
 const ranges = new StreamRanges(db);
+const keys = job.keyEncryptionKey ? sqlitePersonalData(dirname(job.eventsFile), Buffer.from(job.keyEncryptionKey)) : null;
 
-parentPort!.on('message', (message: StreamRange | 'stop') => {
+parentPort!.on('message', async (message: StreamRange | 'stop') => {
   if (message === 'stop') {
     // Closed here, never by terminating the thread: a connection left open would keep its locks in the process.
     db.close();
+    await keys?.keyStore.close();
     parentPort!.close();
     return;
   }
   try {
-    const events = ranges.read(message.start, message.lastStream);
+    const read = ranges.read(message.start, message.lastStream);
+    const events = keys ? await keys.personal.open(read) : read;
     const trainees = prepareTrainees(events, () => new Map());
     const lastStream = events.length === 0 ? null : events[events.length - 1].streamId;
     post({ type: 'batch', index: message.index, trainees, lastStream, events: events.length });

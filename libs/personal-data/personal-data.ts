@@ -1,0 +1,180 @@
+import type {
+  EventData,
+  EventStore,
+  ReadAllOptions,
+  ReadStreamsOptions,
+  RecordedEvent,
+  StreamWrite,
+  Subscription,
+} from '@app/event-sourcing';
+import { DataKeyNotOpened, type DataKeys } from './data-keys';
+import { isSealed, openFields, sealFields } from './sealed-fields';
+
+/** Which streams hold personal data, and where each event type keeps it (see `sealFields` for paths). */
+export interface SealingPlan {
+  /** The streams `<streamPrefix><id>`, one data key per id. */
+  streamPrefix: string;
+  /** The places of the personal values of an event of `type`; empty when it holds none. */
+  pathsOf(type: string): readonly string[];
+}
+
+/** A sealed event whose data key is missing from the key store: the key store was lost or belongs to another log. */
+export class DataKeyMissing extends Error {
+  constructor(readonly id: string) {
+    super(`the data key of ${id} is missing from the key store: its sealed personal values cannot be opened`);
+    this.name = 'DataKeyMissing';
+  }
+}
+
+/**
+ * Seals and opens the personal values of events (docs/DESIGN.md "Personal data"): on append, the
+ * values the plan names are sealed with the data key of the stream's id (`sealFields`); on read,
+ * opened again, or `[erased]` once that key is destroyed. Events of other streams, and events
+ * stored before sealing began, pass unchanged. With `sealOnAppend` false (the bench's comparison
+ * only; production refuses it) appends are stored in the clear and reads still open what is sealed.
+ */
+export class PersonalData {
+  constructor(
+    readonly keys: DataKeys,
+    private readonly plan: SealingPlan,
+    private readonly sealOnAppend = true,
+  ) {}
+
+  /** `events` to append to `streamId`, their personal values sealed. Throws `TraineeErased` for an erased id. */
+  async seal<E extends EventData>(streamId: string, events: E[]): Promise<E[]> {
+    if (!this.sealOnAppend || !streamId.startsWith(this.plan.streamPrefix)) return events;
+    let key: Buffer | null = null;
+    const sealed: E[] = [];
+    for (const e of events) {
+      const paths = this.plan.pathsOf(e.type);
+      // An event sealed already (an import of an export) keeps its box; its key travels beside it.
+      if (paths.length === 0 || !isObject(e.data) || isSealed(e.data)) {
+        sealed.push(e);
+        continue;
+      }
+      key ??= await this.keys.keyFor(streamId.slice(this.plan.streamPrefix.length));
+      sealed.push({ ...e, data: sealFields(e.data, paths, key, streamId) });
+    }
+    return sealed;
+  }
+
+  /**
+   * How an export carries the data keys and an import stores them (`DataKeyTransfer` of
+   * libs/runtime/event-transfer; docs/operations.md "Export, import and moving to EventStoreDB"):
+   * a stream of personal data travels with its key wrapped under the key-encryption key, never in
+   * the clear, or null once erased; an import refuses a key wrapped under another service key and
+   * keeps an erased trainee erased (at `now`).
+   */
+  dataKeyTransfer(now: () => Date = () => new Date()): {
+    exported(streamId: string): Promise<{ wrapped: string | null } | null>;
+    imported(streamId: string, wrapped: string | null): Promise<string | null>;
+  } {
+    const idOf = (streamId: string): string | null =>
+      streamId.startsWith(this.plan.streamPrefix) ? streamId.slice(this.plan.streamPrefix.length) : null;
+    return {
+      exported: async (streamId) => {
+        const id = idOf(streamId);
+        const wrapped = id === null ? null : await this.keys.wrappedKey(id);
+        if (wrapped === null) return null;
+        return { wrapped: wrapped === 'erased' ? null : wrapped.toString('base64') };
+      },
+      imported: async (streamId, wrapped) => {
+        const id = idOf(streamId);
+        if (id === null) return `${streamId} is not a stream of personal data and has no data key`;
+        if (wrapped === null) {
+          await this.keys.destroy(id, now());
+          return null;
+        }
+        try {
+          await this.keys.adopt(id, Buffer.from(wrapped, 'base64'));
+          return null;
+        } catch (err) {
+          if (err instanceof DataKeyNotOpened)
+            return `the data key of ${streamId} was wrapped under another service key: import with the DATA_KEY_FILE of the exporting service`;
+          throw err;
+        }
+      },
+    };
+  }
+
+  /** `events` with their sealed values opened (`[erased]` where the key was destroyed). Throws {@link DataKeyMissing}. */
+  async open<E extends RecordedEvent>(events: E[]): Promise<E[]> {
+    let keys: Map<string, Buffer | 'erased'> | null = null;
+    let opened: E[] | null = null;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
+      if (!isSealed(e.data) || !e.streamId.startsWith(this.plan.streamPrefix)) continue;
+      keys ??= new Map();
+      opened ??= events.slice();
+      const id = e.streamId.slice(this.plan.streamPrefix.length);
+      let key = keys.get(id);
+      if (key === undefined) {
+        const found = await this.keys.existingKey(id);
+        if (found === null) throw new DataKeyMissing(id);
+        keys.set(id, (key = found));
+      }
+      opened[i] = { ...e, data: openFields(e.data, key, e.streamId) };
+    }
+    return opened ?? events;
+  }
+}
+
+const RAW = Symbol('raw event store');
+const PERSONAL = Symbol('personal data');
+
+/**
+ * The event store with personal values sealed on append and opened on read (a proxy: every other
+ * method, optional methods and `instanceof` stay the store's own). {@link rawEventStore} gives the
+ * store underneath (exports carry the sealed values, docs/DESIGN.md "Personal data").
+ */
+export function withPersonalData(store: EventStore, personal: PersonalData): EventStore {
+  const overrides: Partial<Record<keyof EventStore | typeof RAW | typeof PERSONAL, unknown>> = {
+    [RAW]: store,
+    [PERSONAL]: personal,
+    appendToStream: async (streamId: string, events: EventData[], options?: Parameters<EventStore['appendToStream']>[2]) =>
+      store.appendToStream(streamId, await personal.seal(streamId, events), options),
+    appendToStreams: store.appendToStreams
+      ? async (writes: StreamWrite[]) =>
+          store.appendToStreams!(await Promise.all(writes.map(async (w) => ({ ...w, events: await personal.seal(w.streamId, w.events) }))))
+      : undefined,
+    readStream: async (streamId: string, options?: { fromRevision?: number }) => personal.open(await store.readStream(streamId, options)),
+    readAll: async (options?: ReadAllOptions) => personal.open(await store.readAll(options)),
+    readStreamsByPrefix: store.readStreamsByPrefix
+      ? async (options: ReadStreamsOptions) => personal.open(await store.readStreamsByPrefix!(options))
+      : undefined,
+    subscribeToAll: (options?: Parameters<EventStore['subscribeToAll']>[0]) => openedSubscription(store.subscribeToAll(options), personal),
+  };
+  const bound = new Map<PropertyKey, unknown>();
+  return new Proxy(store, {
+    get(target, property) {
+      if (Object.prototype.hasOwnProperty.call(overrides, property)) return overrides[property as keyof typeof overrides];
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (!bound.has(property)) bound.set(property, (value as (...args: unknown[]) => unknown).bind(target));
+      return bound.get(property);
+    },
+  });
+}
+
+/** The store beneath {@link withPersonalData} (its events as stored, sealed); `store` itself otherwise. */
+export function rawEventStore(store: EventStore): EventStore {
+  return ((store as unknown as Record<typeof RAW, EventStore | undefined>)[RAW] ?? store) as EventStore;
+}
+
+/** The {@link PersonalData} a store of {@link withPersonalData} seals and opens with; null for any other store. */
+export function personalDataOf(store: EventStore): PersonalData | null {
+  return (store as unknown as Record<typeof PERSONAL, PersonalData | undefined>)[PERSONAL] ?? null;
+}
+
+function openedSubscription(sub: Subscription, personal: PersonalData): Subscription {
+  return {
+    unsubscribe: () => sub.unsubscribe(),
+    async *[Symbol.asyncIterator]() {
+      for await (const e of sub) yield (await personal.open([e]))[0];
+    },
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { ERASED, isSealed, openFields, sealFields, SealedValuesNotOpened } from './sealed-fields';
+
+describe('sealFields / openFields: personal values sealed with a trainee data key (docs/DESIGN.md "Personal data")', () => {
+  const key = randomBytes(32);
+  const data = {
+    trainee_id: 'T1',
+    details: { first_names: 'Zebediah', last_name: 'Quill', training_route: '11', disabilities: { disability1: '58' } },
+    defer_reason: null,
+    at: '2026-01-01T00:00:00.000Z',
+  };
+  const paths = ['details.first_names', 'details.last_name', 'details.disabilities', 'details.email', 'defer_reason', 'trn'];
+
+  it('takes the present values out, seals them together, names their places in the clear, and leaves the rest as it was', () => {
+    const sealed = sealFields(data, paths, key, 'trainee-T1');
+    expect(sealed).toEqual({
+      trainee_id: 'T1',
+      details: { training_route: '11' },
+      at: '2026-01-01T00:00:00.000Z',
+      sealed: { fields: ['details.first_names', 'details.last_name', 'details.disabilities', 'defer_reason'], box: expect.any(String) },
+    });
+    expect(JSON.stringify(sealed)).not.toMatch(/Zebediah|Quill|"58"/);
+    expect(data.details.first_names).toBe('Zebediah');
+    expect(isSealed(sealed)).toBe(true);
+    expect(isSealed(data)).toBe(false);
+  });
+
+  it('opens to exactly the data it sealed (a null value too)', () => {
+    expect(openFields(sealFields(data, paths, key, 'trainee-T1'), key, 'trainee-T1')).toEqual(data);
+  });
+
+  it('gives [erased] for every sealed value once the key is gone, and keeps the field names', () => {
+    const opened = openFields(sealFields(data, paths, key, 'trainee-T1'), 'erased', 'trainee-T1');
+    expect(opened).toEqual({
+      ...data,
+      details: { first_names: ERASED, last_name: ERASED, training_route: '11', disabilities: ERASED },
+      defer_reason: ERASED,
+    });
+  });
+
+  it('seals with a fresh IV each time: the same values never give the same box', () => {
+    const a = sealFields(data, paths, key, 'trainee-T1').sealed as { box: string };
+    const b = sealFields(data, paths, key, 'trainee-T1').sealed as { box: string };
+    expect(a.box).not.toBe(b.box);
+  });
+
+  it('refuses a box altered, opened with another key, or moved to another stream', () => {
+    const sealed = sealFields(data, paths, key, 'trainee-T1') as { sealed: { box: string; fields: string[] } };
+    const bytes = Buffer.from(sealed.sealed.box, 'base64');
+    bytes[20] ^= 1;
+    const altered = { ...sealed, sealed: { ...sealed.sealed, box: bytes.toString('base64') } };
+    expect(() => openFields(altered, key, 'trainee-T1')).toThrow(SealedValuesNotOpened);
+    expect(() => openFields(sealed, randomBytes(32), 'trainee-T1')).toThrow(SealedValuesNotOpened);
+    expect(() => openFields(sealed, key, 'trainee-T2')).toThrow(SealedValuesNotOpened);
+    const fewerFields = { ...sealed, sealed: { ...sealed.sealed, fields: ['details.first_names'] } };
+    expect(() => openFields(fewerFields, key, 'trainee-T1')).toThrow(SealedValuesNotOpened);
+  });
+
+  it('returns data holding none of the places as it is', () => {
+    const plain = { trainee_id: 'T1', at: 'x' };
+    expect(sealFields(plain, paths, key, 'trainee-T1')).toBe(plain);
+    expect(openFields(plain, key, 'trainee-T1')).toBe(plain);
+  });
+});

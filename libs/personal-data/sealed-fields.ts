@@ -1,0 +1,111 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/** What an opened event holds in place of each personal value once the trainee's key is destroyed. */
+export const ERASED = '[erased]';
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * The personal values of one event, sealed: `fields` names where each was (a key of the data, or
+ * `<key>.<key>` one level down), in the clear so an erased trainee's history still says which
+ * fields an event changed; `box` is base64 of IV (12 bytes) ‖ AES-256-GCM ciphertext of the JSON
+ * array of the values in that order ‖ tag (16 bytes).
+ */
+export interface SealedValues {
+  fields: string[];
+  box: string;
+}
+
+/** The property of an event's data that holds its {@link SealedValues}. */
+export const SEALED = 'sealed';
+
+/** A sealed box that does not open with the key given: altered, or sealed with another trainee's key. */
+export class SealedValuesNotOpened extends Error {
+  constructor() {
+    super('sealed personal values do not open with the trainee data key (altered, or sealed for another trainee)');
+    this.name = 'SealedValuesNotOpened';
+  }
+}
+
+/**
+ * `data` with the values at `paths` that it holds taken out and sealed together under `key`
+ * (AES-256-GCM, `node:crypto`, a random IV; `aad`, the trainee's stream id, as authenticated data)
+ * into `data.sealed` ({@link SealedValues}); `data` itself unchanged when it holds none of them.
+ * `paths`: keys of `data`, or `<key>.<key>` inside an object value. The rule: docs/DESIGN.md
+ * "Personal data".
+ */
+export function sealFields(data: Record<string, unknown>, paths: readonly string[], key: Buffer, aad: string): Record<string, unknown> {
+  const fields: string[] = [];
+  const values: unknown[] = [];
+  let sealed: Record<string, unknown> = data;
+  for (const path of paths) {
+    const [outer, inner] = path.split('.', 2);
+    if (inner === undefined) {
+      if (!Object.prototype.hasOwnProperty.call(sealed, outer)) continue;
+      if (sealed === data) sealed = { ...data };
+      values.push(sealed[outer]);
+      delete sealed[outer];
+    } else {
+      const nested = sealed[outer];
+      if (!isObject(nested) || !Object.prototype.hasOwnProperty.call(nested, inner)) continue;
+      if (sealed === data) sealed = { ...data };
+      const copy = nested === data[outer] ? { ...nested } : nested;
+      values.push(copy[inner]);
+      delete copy[inner];
+      sealed[outer] = copy;
+    }
+    fields.push(path);
+  }
+  if (fields.length === 0) return data;
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(aad));
+  const box = Buffer.concat([iv, cipher.update(JSON.stringify(values), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  sealed[SEALED] = { fields, box: box.toString('base64') } satisfies SealedValues;
+  return sealed;
+}
+
+/** True when `data` holds sealed personal values. */
+export function isSealed(data: unknown): data is Record<string, unknown> & { sealed: SealedValues } {
+  return isObject(data) && isObject(data[SEALED]) && Array.isArray((data[SEALED] as Partial<SealedValues>).fields);
+}
+
+/**
+ * The data {@link sealFields} sealed, with its values back where they were; with `key` `erased`,
+ * {@link ERASED} in place of each. Data without sealed values is returned as it is. Throws
+ * {@link SealedValuesNotOpened} when the box does not open (altered, another key or `aad`).
+ */
+export function openFields(data: Record<string, unknown>, key: Buffer | 'erased', aad: string): Record<string, unknown> {
+  if (!isSealed(data)) return data;
+  const { fields, box } = data.sealed;
+  const values = key === 'erased' ? fields.map(() => ERASED) : openBox(box, key, aad);
+  if (values.length !== fields.length) throw new SealedValuesNotOpened();
+  const opened: Record<string, unknown> = { ...data };
+  delete opened[SEALED];
+  fields.forEach((path, i) => {
+    const [outer, inner] = path.split('.', 2);
+    if (inner === undefined) opened[outer] = values[i];
+    else opened[outer] = { ...(isObject(opened[outer]) ? opened[outer] : {}), [inner]: values[i] };
+  });
+  return opened;
+}
+
+function openBox(box: string, key: Buffer, aad: string): unknown[] {
+  const bytes = Buffer.from(box, 'base64');
+  if (bytes.length < IV_BYTES + TAG_BYTES) throw new SealedValuesNotOpened();
+  let text: string;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+    decipher.setAAD(Buffer.from(aad)).setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    text = decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES), undefined, 'utf8') + decipher.final('utf8');
+  } catch {
+    throw new SealedValuesNotOpened();
+  }
+  const values: unknown = JSON.parse(text);
+  if (!Array.isArray(values)) throw new SealedValuesNotOpened();
+  return values;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

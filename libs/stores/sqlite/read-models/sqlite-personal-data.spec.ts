@@ -1,0 +1,142 @@
+/**
+ * The trainees' personal data sealed in the embedded event log and opened for the projections
+ * (docs/DESIGN.md "Personal data"): the log's own bytes hold none of it, every read of the port
+ * gives the events as they were appended, and a projection built from the sealed log, in this
+ * thread or in a stream-build worker, equals one built from the same history in the clear.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { newEventId, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { ERASED, rawEventStore, withPersonalData } from '@app/personal-data';
+import { Projector } from '@app/runtime/projector';
+import { traineeStreamId } from '@app/trainees/decider';
+import { traineeDeferred, traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
+import { sqlitePersonalData, type SqliteDataKeyStore } from '../sqlite-data-key-store';
+import { SqliteReadModel } from './sqlite-read-model';
+import {
+  allAnswers,
+  allDocs,
+  closeFreshEventStore,
+  openFreshEventStore,
+  registrationEvents,
+  silent,
+  STREAM_PHASES,
+  writeHistory,
+  type FreshEventStore,
+} from './testing/read-model-histories';
+
+const KEK = randomBytes(32);
+
+/** Bytes of every file in `dir` whose name starts with `prefix` (a SQLite file, its WAL and journal), as latin1 text. */
+function filesText(dir: string, prefix: string): string {
+  return readdirSync(dir)
+    .filter((f) => f.startsWith(prefix))
+    .map((f) => readFileSync(join(dir, f)).toString('latin1'))
+    .join('\n');
+}
+
+describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal data")', () => {
+  let plain: FreshEventStore;
+  let fresh: FreshEventStore;
+  let keyStore: SqliteDataKeyStore;
+  let sealing: EventStore;
+
+  beforeEach(() => {
+    plain = openFreshEventStore('plain-');
+    fresh = openFreshEventStore('sealed-');
+    const opened = sqlitePersonalData(fresh.dir, KEK);
+    keyStore = opened.keyStore;
+    sealing = withPersonalData(fresh.store, opened.personal);
+  });
+  afterEach(async () => {
+    await keyStore.close();
+    await closeFreshEventStore(plain);
+    await closeFreshEventStore(fresh);
+  });
+
+  async function defer(store: EventStore, id: string, reason: string): Promise<void> {
+    const events = [traineeDeferred({ trainee_id: id, defer_date: '2026-03-01', defer_reason: reason, at: '2026-03-01T00:00:00.000Z' })];
+    await store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: '2026-03-01T00:00:00.000Z' }, newEventId));
+  }
+
+  it('stores no personal value in the clear, and every read gives the events back as appended', async () => {
+    await writeHistory(sealing, 3, 1);
+    await defer(sealing, 'T1', 'Moved to Zanzibar for family reasons');
+    const log = filesText(fresh.dir, 'events.sqlite');
+    for (const value of ['Name1', 'p1@example.com', 'Zanzibar']) expect(log).not.toContain(value);
+    // The codes and ids that identify no one stay readable.
+    expect(log).toContain('TraineeRegistered');
+    expect(log).toContain('"training_route"');
+
+    const raw = await rawEventStore(sealing).readStream(traineeStreamId('T1'));
+    expect(raw[0].data).toMatchObject({ sealed: { fields: expect.arrayContaining(['details.first_names', 'details.email']) } });
+    expect(raw.find((e) => e.type === 'TraineeDeferred')!.data).toMatchObject({ sealed: { fields: ['defer_reason'] } });
+
+    const stream = await sealing.readStream(traineeStreamId('T1'));
+    expect(stream[0].data).toMatchObject({ details: { first_names: 'Name1', email: 'p1@example.com' } });
+    expect(stream.find((e) => e.type === 'TraineeDeferred')!.data).toMatchObject({ defer_reason: 'Moved to Zanzibar for family reasons' });
+    const all = await sealing.readAll({ maxCount: 100 });
+    expect(all.filter((e) => e.streamId === traineeStreamId('T1'))).toEqual(stream);
+    const byStream = await sealing.readStreamsByPrefix!({ streamPrefix: 'trainee-', toPosition: 1000, maxCount: 1000 });
+    expect(byStream).toEqual([...all].sort((a, b) => a.streamId.localeCompare(b.streamId) || a.streamRevision - b.streamRevision));
+    const sub = sealing.subscribeToAll();
+    const live: RecordedEvent[] = [];
+    for await (const e of sub) {
+      live.push(e);
+      if (live.length === all.length) break;
+    }
+    await sub.unsubscribe();
+    expect(live).toEqual(all);
+  });
+
+  it('gives [erased] for every personal value of a trainee whose key is destroyed, and its other fields as they were', async () => {
+    await writeHistory(sealing, 2, 0);
+    await sealing.appendToStream(
+      traineeStreamId('T0'),
+      toEventData(
+        [traineeUpdated({ trainee_id: 'T0', changes: { last_name: 'Quillfeather', course_title: 'Maths' } })],
+        { occurredAt: 'x' },
+        newEventId,
+      ),
+    );
+    const keys = sqlitePersonalData(fresh.dir, KEK);
+    await keys.personal.keys.destroy('T0', new Date());
+    await keys.keyStore.close();
+    const erasedView = withPersonalData(fresh.store, sqlitePersonalData(fresh.dir, KEK).personal);
+    const events = await erasedView.readStream(traineeStreamId('T0'));
+    expect(events[0].data).toMatchObject({ details: { first_names: ERASED, email: ERASED, training_route: '11' } });
+    expect(events[events.length - 1].data).toMatchObject({ changes: { last_name: ERASED, course_title: 'Maths' } });
+    expect((await erasedView.readStream(traineeStreamId('T1')))[0].data).toMatchObject({ details: { first_names: 'Name1' } });
+  });
+
+  describe.each(STREAM_PHASES)('a projection of the sealed log, first built %s', (_, options) => {
+    it('equals the projection of the same history in the clear', async () => {
+      for (const store of [plain.store, sealing]) {
+        await writeHistory(store, 12, 2);
+        await defer(store, 'T3', 'A reason of T3');
+      }
+      const fromPlain = new SqliteReadModel(join(plain.dir, 'rm.sqlite'), options);
+      const fromSealed = new SqliteReadModel(join(fresh.dir, 'rm.sqlite'), options);
+      await new Projector(plain.store, fromPlain, silent).catchUp();
+      await new Projector(sealing, fromSealed, silent).catchUp();
+      expect(await allDocs(fromSealed, 12)).toEqual(await allDocs(fromPlain, 12));
+      expect(await allAnswers(fromSealed, 12)).toEqual(await allAnswers(fromPlain, 12));
+      expect((await fromSealed.getTrainee('T3'))?.defer_reason).toBe('A reason of T3');
+      fromPlain.close();
+      fromSealed.close();
+    });
+  });
+
+  it('seals a trainee registered under an id of the pool with the key stored for that id beforehand', async () => {
+    const opened = sqlitePersonalData(fresh.dir, KEK);
+    const id = await opened.personal.keys.newTraineeId();
+    const stored = await keyStore.get(id);
+    expect(stored).toBeInstanceOf(Buffer);
+    const store = withPersonalData(fresh.store, opened.personal);
+    await store.appendToStream(traineeStreamId(id), toEventData(registrationEvents(id, 5), { occurredAt: 'x' }, newEventId));
+    expect((await sealing.readStream(traineeStreamId(id)))[0].data).toMatchObject({ details: { first_names: 'Name5' } });
+    expect(await keyStore.get(id)).toEqual(stored);
+    await opened.keyStore.close();
+  });
+});
