@@ -22,6 +22,7 @@ import { TraineeGenerator, isoDate } from './lib/generator';
 import { ApiProcess, CeilingProcess } from './lib/processes';
 import { FLOOD_SCENARIO, FLOOD_TOKEN_LIMIT_PER_MINUTE, measureFlood, type FloodResult } from './lib/flood';
 import { measureMetricsOverhead, METRICS_SCENARIO, type MetricsOverheadResult } from './lib/metrics-overhead';
+import { measureSealingOverhead, SEALING_SCENARIO, type SealingOverheadResult } from './lib/sealing-overhead';
 import { buildScenarios } from './lib/scenarios';
 import { cursorCodecOf, loadServiceKey } from '@app/runtime/process';
 import { formatComparison } from './lib/compare';
@@ -180,6 +181,14 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     await ceiling.stop();
     ceiling = null;
 
+    // With the bench's API stopped: the API again, sealing personal data and not, in turns.
+    let sealingOverhead: SealingOverheadResult | null = null;
+    if (o.only === null || o.only.includes(SEALING_SCENARIO)) {
+      const writes = scenarios.filter((s) => s.name === 'create' || s.name === 'patch');
+      const load = { repoRoot: REPO_ROOT, dataDir, env, scenarios: writes, settings, warmup: o.warmup, rounds: Math.max(2, o.rounds) };
+      sealingOverhead = await measureSealingOverhead(load, log);
+    }
+
     let profile: ProfileSummary | null = null;
     if (profileDir) {
       const newest = readdirSync(profileDir)
@@ -204,6 +213,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       flood,
       floodLimited,
       metricsOverhead,
+      sealingOverhead,
       swap,
       soak,
       apiStartSeconds: apiStartMs / 1000,
@@ -255,6 +265,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       flood,
       floodLimited,
       metricsOverhead,
+      sealingOverhead,
       swap,
       rss: { afterStartMiB: afterStart, peakMiB: peak, endMiB: endRss },
       soak,

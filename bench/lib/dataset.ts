@@ -15,8 +15,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { academicCycleOf } from '@app/trainees/decider';
 import type { School } from '@app/trainees/record';
-import type { EventStore } from '@app/event-sourcing';
-import { openSqliteEventStore } from '@app/stores/sqlite';
+import { bulkStore } from './bulk-store';
 import { importSchoolsCsv } from '@app/schools';
 import { ProviderOperations } from '@app/providers/write';
 import type { Stores } from '@app/stores';
@@ -96,11 +95,9 @@ export async function loadDataset(options: LoadOptions): Promise<Dataset> {
     });
   }
 
-  // The bulk appends: on SQLite a second connection without the per-commit fsync (the API reopens
-  // the file with its own durable settings); elsewhere the configured store itself.
-  const fast: EventStore = options.sqliteDataDir
-    ? openSqliteEventStore(options.sqliteDataDir, { synchronous: 'normal' })
-    : stores.eventStore;
+  // The bulk appends: on SQLite a second connection without the per-commit fsync (see bulkStore).
+  const bulk = bulkStore(options.sqliteDataDir, stores.eventStore, stores.personalData);
+  const fast = bulk.store;
   const currentCycle = academicCycleOf(isoDate(nowMs));
   const stats = {
     appends: 0,
@@ -164,7 +161,7 @@ export async function loadDataset(options: LoadOptions): Promise<Dataset> {
       schools,
     };
   } finally {
-    if (fast !== stores.eventStore) await fast.close();
+    await bulk.close();
   }
 }
 

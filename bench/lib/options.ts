@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FLOOD_SCENARIO } from './flood';
 import { METRICS_SCENARIO } from './metrics-overhead';
+import { SEALING_SCENARIO } from './sealing-overhead';
 import { STREAM_LENGTH_SCENARIO } from './stream-length';
 import { SWAP_SCENARIO } from './swap';
 
@@ -22,6 +23,7 @@ export const SCENARIO_NAMES = [
   FLOOD_SCENARIO,
   METRICS_SCENARIO,
   SWAP_SCENARIO,
+  SEALING_SCENARIO,
 ];
 
 /** Command-line options of the harness. */

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { REGISTRY_PM_CHECKPOINT } from '@app/registry';
 import { openStores } from '@app/stores';
 import { Projector } from '@app/runtime/projector';
+import { loadServiceKey, personalDataOf } from '@app/runtime/process';
 import { loadDataset, type Dataset } from './dataset';
 import { TraineeGenerator, isoDate, selfCheck } from './generator';
 import { measureHistory, measureRebuild, type HistoryResult, type RebuildResult } from './offline';
@@ -70,7 +71,12 @@ export async function prepareData(o: BenchOptions, place: DataPlace): Promise<Pr
       today,
     };
   });
-  const stores = await openStores({ dataDir, eventStoreUrl, mongodbUrl });
+  // Sealing personal data with the data dir's sandbox service key, as the API will (docs/DESIGN.md "Personal data").
+  const serviceKey = loadServiceKey({ dataDir, dataKeyFile: null }).key;
+  const stores = await openStores(
+    { dataDir, eventStoreUrl, mongodbUrl },
+    { personalData: personalDataOf({ sealPersonalData: true }, serviceKey) },
+  );
   let dataset: Dataset;
   let rebuild: RebuildResult | null = null;
   let history: HistoryResult;
@@ -120,6 +126,7 @@ export async function prepareData(o: BenchOptions, place: DataPlace): Promise<Pr
       streams = await prepareStreamTrainees({
         eventStore: stores.eventStore,
         sqliteDataDir: eventStoreUrl ? null : dataDir,
+        personalData: stores.personalData,
         provider: dataset.providers[0],
         schools: dataset.schools,
         cycle: oldestCycle(Object.keys(dataset.traineesByCycle), today),

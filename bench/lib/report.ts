@@ -8,6 +8,7 @@ import type { ProfileSummary } from './profile';
 import { formatStreamLength, markdownStreamLength, type StreamLengthResult } from './stream-length';
 import { floodSetting, formatFlood, type FloodResult } from './flood';
 import { formatMetricsOverhead, type MetricsOverheadResult } from './metrics-overhead';
+import { formatSealingOverhead, type SealingOverheadResult } from './sealing-overhead';
 import type { SwapResult } from './swap';
 
 /** One HTTP scenario measured against the service and against the ceiling. */
@@ -107,6 +108,11 @@ export interface BenchResults {
   /** GET with metrics on ÷ off (bench/lib/metrics-overhead.ts); null when not selected. */
   metricsOverhead?: MetricsOverheadResult | null;
   /**
+   * Create and PATCH with personal data sealed ÷ in the clear (bench/lib/sealing-overhead.ts); null
+   * when not selected, absent in older results.
+   */
+  sealingOverhead?: SealingOverheadResult | null;
+  /**
    * PATCH latency across a rebuild, its swap and the old store's drop (bench/lib/swap.ts); null
    * when not selected, absent in older results.
    */
@@ -130,6 +136,7 @@ export function checkTargets(
     | 'flood'
     | 'floodLimited'
     | 'metricsOverhead'
+    | 'sealingOverhead'
     | 'swap'
     | 'soak'
     | 'apiStartSeconds'
@@ -209,6 +216,14 @@ export function checkTargets(
       met: m.ratio >= m.ratioTarget,
     });
   }
+  for (const x of r.sealingOverhead?.scenarios ?? []) {
+    out.push({
+      what: `sealing personal data: ${x.scenario} req/s sealed ÷ in the clear`,
+      target: `≥ ${r.sealingOverhead!.ratioTarget}`,
+      measured: x.ratio.toFixed(3),
+      met: x.ratio >= r.sealingOverhead!.ratioTarget,
+    });
+  }
   if (r.swap) {
     out.push({
       what: `swap: PATCH p99 while projections rebuild trainees runs, swaps and drops the old store`,
@@ -279,6 +294,7 @@ export function formatTable(r: BenchResults): string {
   if (r.streamLength) out.push(formatStreamLength(r.streamLength));
   for (const f of [r.flood, r.floodLimited]) if (f) out.push(formatFlood(f));
   if (r.metricsOverhead) out.push(formatMetricsOverhead(r.metricsOverhead));
+  if (r.sealingOverhead) out.push(formatSealingOverhead(r.sealingOverhead));
   out.push(
     `API RSS: ${mib(r.rss.afterStartMiB)} after start, ${mib(r.rss.peakMiB)} peak (VmHWM), ${mib(r.rss.endMiB)} at end; data load ${r.dataset.loadSeconds.toFixed(0)} s, API start ${r.apiStartSeconds.toFixed(1)} s`,
   );
@@ -344,6 +360,7 @@ export function formatMarkdown(r: BenchResults): string {
   if (r.streamLength) out.push(markdownStreamLength(r.streamLength));
   for (const f of [r.flood, r.floodLimited]) if (f) out.push(`- ${formatFlood(f)}.`);
   if (r.metricsOverhead) out.push(`- ${formatMetricsOverhead(r.metricsOverhead)}.`);
+  if (r.sealingOverhead) out.push(`- ${formatSealingOverhead(r.sealingOverhead)}.`);
   out.push(
     `- API RSS: ${mib(r.rss.afterStartMiB)} after start, peak ${mib(r.rss.peakMiB)}; data load ${r.dataset.loadSeconds.toFixed(0)} s; API start ${r.apiStartSeconds.toFixed(1)} s.`,
   );

@@ -35,7 +35,8 @@ import {
 } from '@app/trainees/decider';
 import { DomainError, toEventData, type WriteContext, type EventData, type EventStore, newEventId } from '@app/event-sourcing';
 import type { School } from '@app/trainees/record';
-import { openSqliteEventStore } from '@app/stores/sqlite';
+import type { PersonalData } from '@app/personal-data';
+import { bulkStore } from './bulk-store';
 import { type ProviderRef, resourceId } from './dataset-trainees';
 import { isoDate, TraineeGenerator } from './generator';
 import { combineLoads, runLoad, type LoadResult } from './load';
@@ -76,6 +77,8 @@ export interface PrepareOptions {
   eventStore: EventStore;
   /** The SQLite data dir, when the event store is the embedded one: appends then skip the per-commit fsync, as the loader's do. */
   sqliteDataDir: string | null;
+  /** How `eventStore` seals personal data (its keys seal the bulk appends too); null when it does not. */
+  personalData: PersonalData | null;
   provider: ProviderRef;
   schools: readonly School[];
   /** The oldest academic cycle of the data set (the trainees start in it). */
@@ -93,7 +96,8 @@ export interface PrepareOptions {
  * domain refuses what the generator made 20 times in a row.
  */
 export async function prepareStreamTrainees(o: PrepareOptions): Promise<StreamTrainees> {
-  const store: EventStore = o.sqliteDataDir ? openSqliteEventStore(o.sqliteDataDir, { synchronous: 'normal' }) : o.eventStore;
+  const bulk = bulkStore(o.sqliteDataDir, o.eventStore, o.personalData);
+  const store = bulk.store;
   const generator = new TraineeGenerator(o.seed, o.schools, { uniqueFirstNames: true });
   const schools = new Map(o.schools.map((s) => [s.urn, s]));
   const ittStartMs = Date.UTC(o.cycle, 8, 1);
@@ -112,7 +116,7 @@ export async function prepareStreamTrainees(o: PrepareOptions): Promise<StreamTr
       long: { ids: long, events: LONG_STREAM_EVENTS },
     };
   } finally {
-    if (store !== o.eventStore) await store.close();
+    await bulk.close();
   }
 }
 
