@@ -1,3 +1,4 @@
+import { ERASED } from '@app/personal-data';
 import { changedFields, type StoredChange } from './changes';
 import type { Degree, Placement } from '@app/trainees/record';
 import type { TraineeEvent } from '@app/trainees/decider';
@@ -61,6 +62,7 @@ export function changeOf(
     item_id: sub?.id ?? null,
     changed_fields: changed,
     state: t.state,
-    trn: t.trn,
+    // An erased trainee's TRN reads `[erased]` from its stream: its entries keep none (docs/DESIGN.md "Personal data").
+    trn: t.trn === ERASED ? null : t.trn,
   };
 }

@@ -1,4 +1,4 @@
-import { TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
+import { PROVIDER_EVENT_TYPES } from '@app/trainees/decider';
 import { TRAINEE_STATES } from '@app/trainees/record';
 import type { JsonSchema } from '@app/trainees/contract';
 import { CURSOR_CHARS } from './cursors';
@@ -25,7 +25,7 @@ export const CHANGE_SCHEMAS: Record<string, JsonSchema> = {
       },
       occurred_at: { type: 'string', format: 'date-time', description: 'UTC, milliseconds.' },
       trainee_id: { type: 'string' },
-      type: { type: 'string', enum: [...TRAINEE_EVENT_TYPES], description: 'What happened (as the trainee history names it).' },
+      type: { type: 'string', enum: [...PROVIDER_EVENT_TYPES], description: 'What happened (as the trainee history names it).' },
       changed_fields: {
         type: 'array',
         items: { type: 'string' },

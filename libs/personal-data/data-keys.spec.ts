@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SqliteDataKeyStore } from '@app/stores/sqlite';
-import { DataKeyNotOpened, DataKeys, TraineeErased } from './data-keys';
+import { DataKeyNotOpened, DataKeys, DataKeyDestroyed } from './data-keys';
 
 describe('DataKeys: one data key per trainee, wrapped under the key-encryption key (issue 27)', () => {
   let dir: string;
@@ -46,7 +46,7 @@ describe('DataKeys: one data key per trainee, wrapped under the key-encryption k
     await keys.keyFor('T1');
     expect(await keys.destroy('T1', new Date())).toBe(true);
     expect(await keys.existingKey('T1')).toBe('erased');
-    await expect(keys.keyFor('T1')).rejects.toBeInstanceOf(TraineeErased);
+    await expect(keys.keyFor('T1')).rejects.toBeInstanceOf(DataKeyDestroyed);
   });
 
   it('hands out new trainee ids whose keys were stored beforehand, a pool at a time, each id once', async () => {

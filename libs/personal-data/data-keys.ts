@@ -20,10 +20,10 @@ export interface DataKeysOptions {
 }
 
 /** A trainee's data key cannot be had: the trainee was erased. */
-export class TraineeErased extends Error {
+export class DataKeyDestroyed extends Error {
   constructor(readonly traineeId: string) {
     super(`trainee ${traineeId} was erased: its personal data can no longer be read or written`);
-    this.name = 'TraineeErased';
+    this.name = 'DataKeyDestroyed';
   }
 }
 
@@ -84,14 +84,14 @@ export class DataKeys {
     return this.pool.shift()!;
   }
 
-  /** The trainee's data key, made and stored when it has none. Throws {@link TraineeErased}, {@link DataKeyNotOpened}. */
+  /** The trainee's data key, made and stored when it has none. Throws {@link DataKeyDestroyed}, {@link DataKeyNotOpened}. */
   async keyFor(traineeId: string): Promise<Buffer> {
     let key = await this.existingKey(traineeId);
     key ??= this.remember(
       traineeId,
       this.openStored(await this.store.ensure(traineeId, this.wrap(traineeId, randomBytes(KEY_BYTES))), traineeId),
     );
-    if (key === 'erased') throw new TraineeErased(traineeId);
+    if (key === 'erased') throw new DataKeyDestroyed(traineeId);
     return key;
   }
 

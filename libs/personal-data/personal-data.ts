@@ -40,7 +40,7 @@ export class PersonalData {
     private readonly sealOnAppend = true,
   ) {}
 
-  /** `events` to append to `streamId`, their personal values sealed. Throws `TraineeErased` for an erased id. */
+  /** `events` to append to `streamId`, their personal values sealed. Throws `DataKeyDestroyed` for an erased id. */
   async seal<E extends EventData>(streamId: string, events: E[]): Promise<E[]> {
     if (!this.sealOnAppend || !streamId.startsWith(this.plan.streamPrefix)) return events;
     let key: Buffer | null = null;

@@ -29,7 +29,7 @@ export class SealedValuesNotOpened extends Error {
 }
 
 /**
- * `data` with the values at `paths` that it holds taken out and sealed together under `key`
+ * `data` with the values at `paths` that it holds (null is no value, and stays) taken out and sealed together under `key`
  * (AES-256-GCM, `node:crypto`, a random IV; `aad`, the trainee's stream id, as authenticated data)
  * into `data.sealed` ({@link SealedValues}); `data` itself unchanged when it holds none of them.
  * `paths`: keys of `data`, or `<key>.<key>` inside an object value. The rule: docs/DESIGN.md
@@ -38,31 +38,40 @@ export class SealedValuesNotOpened extends Error {
 export function sealFields(data: Record<string, unknown>, paths: readonly string[], key: Buffer, aad: string): Record<string, unknown> {
   const fields: string[] = [];
   const values: unknown[] = [];
-  let sealed: Record<string, unknown> = data;
+  /** The sealed keys of `data` (null), and of its nested objects (their keys), by key of `data`. */
+  const taken = new Map<string, Set<string> | null>();
   for (const path of paths) {
-    const [outer, inner] = path.split('.', 2);
-    if (inner === undefined) {
-      if (!Object.prototype.hasOwnProperty.call(sealed, outer)) continue;
-      if (sealed === data) sealed = { ...data };
-      values.push(sealed[outer]);
-      delete sealed[outer];
-    } else {
-      const nested = sealed[outer];
-      if (!isObject(nested) || !Object.prototype.hasOwnProperty.call(nested, inner)) continue;
-      if (sealed === data) sealed = { ...data };
-      const copy = nested === data[outer] ? { ...nested } : nested;
-      values.push(copy[inner]);
-      delete copy[inner];
-      sealed[outer] = copy;
-    }
+    const dot = path.indexOf('.');
+    const outer = dot < 0 ? path : path.slice(0, dot);
+    const holder = dot < 0 ? data : data[outer];
+    const name = dot < 0 ? path : path.slice(dot + 1);
+    if (!isObject(holder) || !Object.prototype.hasOwnProperty.call(holder, name)) continue;
+    const value = holder[name];
+    if (value === null || value === undefined) continue;
     fields.push(path);
+    values.push(value);
+    if (dot < 0) taken.set(outer, null);
+    else if (taken.get(outer) !== null) taken.set(outer, (taken.get(outer) ?? new Set<string>()).add(name));
   }
   if (fields.length === 0) return data;
+  // Copies without the sealed keys, never `delete`: objects keep their fast shape.
+  const sealed: Record<string, unknown> = {};
+  for (const k of Object.keys(data)) {
+    const inner = taken.get(k);
+    if (inner === null) continue;
+    sealed[k] = inner === undefined ? data[k] : without(data[k] as Record<string, unknown>, inner);
+  }
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(aad));
   const box = Buffer.concat([iv, cipher.update(JSON.stringify(values), 'utf8'), cipher.final(), cipher.getAuthTag()]);
   sealed[SEALED] = { fields, box: box.toString('base64') } satisfies SealedValues;
   return sealed;
+}
+
+function without(o: Record<string, unknown>, keys: ReadonlySet<string>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) if (!keys.has(k)) copy[k] = o[k];
+  return copy;
 }
 
 /** True when `data` holds sealed personal values. */
@@ -80,13 +89,23 @@ export function openFields(data: Record<string, unknown>, key: Buffer | 'erased'
   const { fields, box } = data.sealed;
   const values = key === 'erased' ? fields.map(() => ERASED) : openBox(box, key, aad);
   if (values.length !== fields.length) throw new SealedValuesNotOpened();
-  const opened: Record<string, unknown> = { ...data };
-  delete opened[SEALED];
-  fields.forEach((path, i) => {
-    const [outer, inner] = path.split('.', 2);
-    if (inner === undefined) opened[outer] = values[i];
-    else opened[outer] = { ...(isObject(opened[outer]) ? opened[outer] : {}), [inner]: values[i] };
-  });
+  const opened: Record<string, unknown> = {};
+  for (const k of Object.keys(data)) if (k !== SEALED) opened[k] = data[k];
+  const copied = new Set<string>();
+  for (let i = 0; i < fields.length; i++) {
+    const path = fields[i];
+    const dot = path.indexOf('.');
+    if (dot < 0) {
+      opened[path] = values[i];
+      continue;
+    }
+    const outer = path.slice(0, dot);
+    if (!copied.has(outer)) {
+      opened[outer] = isObject(opened[outer]) ? { ...opened[outer] } : {};
+      copied.add(outer);
+    }
+    (opened[outer] as Record<string, unknown>)[path.slice(dot + 1)] = values[i];
+  }
   return opened;
 }
 

@@ -1,1 +1,1 @@
-export { StoreUnavailable, openStores, openWebhookOutbox, readStoreConnection, type Stores } from './open-stores';
+export { StoreUnavailable, openIdempotencyStore, openStores, openWebhookOutbox, readStoreConnection, type Stores } from './open-stores';

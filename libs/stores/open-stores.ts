@@ -7,7 +7,9 @@ import {
   SqliteSchoolDirectory,
   SqliteWebhookOutbox,
   SqliteDataKeyStore,
+  SqliteIdempotencyStore,
 } from '@app/stores/sqlite';
+import type { IdempotencyStore } from '@app/runtime/idempotency';
 import { DataKeys, PersonalData, withPersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { EventStore } from '@app/event-sourcing';
@@ -175,6 +177,14 @@ export async function openWebhookOutbox(config: Pick<StoreConfig, 'dataDir'>, st
   const outbox = new MongoWebhookOutbox(stores.mongo.database);
   await outbox.ensureIndexes();
   return outbox;
+}
+
+/**
+ * The idempotency keys of the configured stores (docs/operations.md "Limits"): a table beside the
+ * SQLite read models, or a collection in the MongoDB read store's database.
+ */
+export function openIdempotencyStore(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): IdempotencyStore {
+  return stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir, readStoreConnection(stores));
 }
 
 /**

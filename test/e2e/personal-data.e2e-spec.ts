@@ -1,11 +1,15 @@
 /**
- * Personal data sealed in the log (docs/DESIGN.md "Personal data"; issue 27's proof): after a
- * create, an update and a deferral through the API, the event log's files (the file and its WAL)
- * hold none of the trainee's personal values in plain text, while the read models that serve the
- * GETs do, and every GET answers them.
+ * Personal data sealed in the log and erased (docs/DESIGN.md "Personal data"; issue 27's proof):
+ * after writes through the API the event log's files (the file and its WAL) hold none of a
+ * trainee's personal values in plain text, while the read models that serve the GETs do; after
+ * `admin trainee erase`, no byte under the data dir nor of an export holds the erased trainee's,
+ * the API answers 404 for it, the auditor's history shows every event with `[erased]` values, and a
+ * projection rebuild gives the same answers and feed as before it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
@@ -65,4 +69,131 @@ describe('personal data in the event log (v2026.1)', () => {
     const history = await api.request('GET', `${base}/${id}/history`, token);
     expect(JSON.stringify(history.body)).toContain('Abernathywick');
   });
+});
+
+/** Every file under `dir`, recursively, as one latin1 text. */
+function allFilesText(dir: string): string {
+  return readdirSync(dir)
+    .map((f) => join(dir, f))
+    .map((f) => (statSync(f).isDirectory() ? allFilesText(f) : readFileSync(f).toString('latin1')))
+    .join('\n');
+}
+
+describe('erasing a trainee (admin trainee erase)', () => {
+  let api: RunningApi;
+  let token: string;
+  const base = '/api/v2026.1/trainees';
+  const erasedPerson = {
+    first_names: 'Ottoline',
+    last_name: 'Brackenridge',
+    email: 'ottoline.brackenridge@example.org',
+    ni_number: 'QQ654321A',
+  };
+  const keptPerson = {
+    first_names: 'Percival',
+    last_name: 'Hawthornedge',
+    email: 'percival.hawthornedge@example.org',
+    ni_number: 'QQ112233B',
+  };
+  let erasedId: string;
+  let keptId: string;
+
+  beforeAll(async () => {
+    api = await RunningApi.start();
+    token = await api.providerToken('10000132');
+    const created = await api.request('POST', base, token, uniqueTrainee('v2026.1', { ...erasedPerson, placements_attributes: [] }), {
+      'idempotency-key': 'erase-me-1',
+    });
+    expect(created.status).toBe(201);
+    erasedId = created.body.data.trainee_id;
+    keptId = (await api.request('POST', base, token, uniqueTrainee('v2026.1', keptPerson))).body.data.trainee_id;
+    expect((await api.request('PATCH', `${base}/${erasedId}`, token, { data: { middle_names: 'Wilhelmina' } })).status).toBe(200);
+    expect(
+      (await api.request('POST', `${base}/${erasedId}/placements`, token, { data: { urn: '100038', name: 'Ash Academy' } })).status,
+    ).toBe(201);
+    const deferred = await api.request('POST', `${base}/${erasedId}/defer`, token, {
+      data: { defer_date: '2026-01-05', defer_reason: 'Sabbatical in Portmeirion' },
+    });
+    expect(deferred.status).toBe(200);
+    expect((await api.request('GET', `${base}/${erasedId}/history`, token)).status).toBe(200);
+  });
+  afterAll(() => api.close());
+
+  it('erases: 404 on the API, out of lists, every event still in the auditor’s history with [erased] values', async () => {
+    const before = await runAdmin(['trainee', 'history', erasedId, '--json'], api.dataDir);
+    const feedBefore = (await api.request('GET', '/api/v2026.1/changes?limit=100', token)).body.data;
+    const erased = await runAdmin(
+      ['trainee', 'erase', erasedId, '--reason', 'Request DPO-2026-17', '--by', 'data.protection'],
+      api.dataDir,
+    );
+    expect(erased.stderr).toBe('');
+    expect(erased.code).toBe(0);
+    expect(erased.stdout).toMatch(new RegExp(`^Erased trainee ${erasedId}: its data key is destroyed; its \\d+ events read \\[erased\\]`));
+
+    await api.infra.catchUp();
+    for (const path of ['', '/placements', '/degrees', '/history'])
+      expect((await api.request('GET', `${base}/${erasedId}${path}`, token)).status).toBe(404);
+    expect((await api.request('PATCH', `${base}/${erasedId}`, token, { data: { middle_names: 'X' } })).status).toBe(404);
+    const list = await api.request('GET', `${base}?academic_cycle=2025&per_page=100`, token);
+    expect(list.body.data.map((t: { trainee_id: string }) => t.trainee_id)).toEqual([keptId]);
+    expect((await api.request('GET', `${base}/${keptId}`, token)).body.data).toMatchObject(keptPerson);
+    // The feed keeps the erased trainee's entries (no personal value in them) and has none for the erasure.
+    const feedAfter = (await api.request('GET', '/api/v2026.1/changes?limit=100', token)).body.data;
+    expect(feedAfter.map((c: { type: string }) => c.type)).toEqual(feedBefore.map((c: { type: string }) => c.type));
+
+    const history = await runAdmin(['trainee', 'history', erasedId, '--json'], api.dataDir);
+    expect(history.code).toBe(0);
+    const entries = history.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const earlier = before.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(entries.map((e) => e.event_type)).toEqual([...earlier.map((e) => e.event_type), 'TraineeErased']);
+    expect(entries.slice(0, -1).map((e) => e.changed_fields)).toEqual(earlier.map((e) => e.changed_fields));
+    expect(entries[0].changes).toMatchObject({ first_names: '[erased]', last_name: '[erased]', email: '[erased]', ni_number: '[erased]' });
+    expect(entries[0].changes.training_route).toBe(earlier[0].changes.training_route);
+    expect(entries[entries.length - 1].changes).toEqual({ reason: 'Request DPO-2026-17', erased_by: 'data.protection' });
+    expect(history.stdout).not.toMatch(/Ottoline|Brackenridge|Wilhelmina|Portmeirion/);
+
+    const again = await runAdmin(['trainee', 'erase', erasedId, '--reason', 'again'], api.dataDir);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^Already erased: trainee/);
+    const unknown = await runAdmin(['trainee', 'erase', 'no-such-trainee', '--reason', 'x'], api.dataDir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/No trainee with id no-such-trainee/);
+  }, 60_000);
+
+  it('leaves no byte of the erased trainee under the data dir or in an export; the others only in the read models', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'erasure-export-'));
+    try {
+      const file = join(work, 'events.jsonl');
+      expect((await runAdmin(['events', 'export', '--output', file], api.dataDir)).code).toBe(0);
+      const exported = readFileSync(file, 'latin1');
+      const everything = allFilesText(api.dataDir);
+      for (const value of [...Object.values(erasedPerson), 'Wilhelmina', 'Portmeirion']) {
+        expect(everything).not.toContain(value);
+        expect(exported).not.toContain(value);
+      }
+      for (const value of Object.values(keptPerson)) {
+        expect(exported).not.toContain(value);
+        expect(filesText(api.dataDir, 'events.sqlite')).not.toContain(value);
+        expect(filesText(api.dataDir, 'read-models.sqlite')).toContain(value);
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a projection rebuild gives the same answers and the same feed as the live projection after the erasure', async () => {
+    const answer = (await api.request('GET', `${base}/${keptId}`, token)).body;
+    const feed = (await api.request('GET', '/api/v2026.1/changes?limit=100', token)).body.data;
+    const rebuilt = await runAdmin(['projections', 'rebuild', 'trainees'], api.dataDir);
+    expect(rebuilt.code).toBe(0);
+    expect((await api.request('GET', `${base}/${keptId}`, token)).body).toEqual(answer);
+    expect((await api.request('GET', `${base}/${erasedId}`, token)).status).toBe(404);
+    expect((await api.request('GET', '/api/v2026.1/changes?limit=100', token)).body.data).toEqual(feed);
+  }, 60_000);
 });

@@ -50,6 +50,11 @@ export interface IdempotencyStore {
   release(scope: string, key: string, claim: string): Promise<void>;
   /** Deletes the entries expired at `now`; returns how many. */
   prune(now: Date): Promise<number>;
+  /**
+   * Deletes the kept answers whose body holds `text` (an erased trainee's id: its answers hold its
+   * personal data; docs/DESIGN.md "Personal data"); returns how many. A scan of at most a day's keys.
+   */
+  forget(text: string): Promise<number>;
   close(): Promise<void> | void;
 }
 

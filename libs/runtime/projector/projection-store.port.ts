@@ -39,6 +39,14 @@ export interface CheckpointStore {
 
 /** A read store serving every projection: what the API, the projector and the admin CLI open. */
 export interface ReadModelStore extends TraineeReadModel, ChangeFeed, ProviderReadModel, ProjectionStore, CheckpointStore {
+  /**
+   * Forgets an erased trainee (docs/DESIGN.md "Personal data"), in every trainee store the read
+   * store holds (served, being rebuilt, kept): deletes its document and answers and makes its
+   * change feed entries again from `stream`, its whole stream read after its key was destroyed, so
+   * they equal a rebuild's; `ukprn` is its provider. What is deleted does not stay readable in the
+   * store's own files where the store can promise it (SQLite: zeroed pages, the WAL truncated).
+   */
+  eraseTrainee(traineeId: string, ukprn: string, stream: readonly RecordedEvent[]): Promise<void>;
   close(): Promise<void> | void;
 }
 

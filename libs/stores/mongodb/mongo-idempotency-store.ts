@@ -76,6 +76,11 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     await this.keys.deleteOne({ _id: JSON.stringify([scope, key]), claim, status: null }, { writeConcern: WRITE_CONCERN });
   }
 
+  async forget(text: string): Promise<number> {
+    const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return (await this.keys.deleteMany({ body: { $regex: escaped } }, { writeConcern: WRITE_CONCERN })).deletedCount;
+  }
+
   async prune(now: Date): Promise<number> {
     return (await this.keys.deleteMany({ expiresAt: { $lte: now } }, { writeConcern: WRITE_CONCERN })).deletedCount;
   }

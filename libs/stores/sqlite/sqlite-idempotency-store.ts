@@ -36,6 +36,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    // Forgotten answers are zeroed in the file (docs/DESIGN.md "Personal data").
+    this.db.pragma('secure_delete = ON');
     if (options.walAutocheckpointPages !== undefined) this.db.pragma(`wal_autocheckpoint = ${options.walAutocheckpointPages}`);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS idempotency_keys (
@@ -57,6 +59,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       ),
       release: this.db.prepare(`DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND claim = ? AND status IS NULL`),
       prune: this.db.prepare(`DELETE FROM idempotency_keys WHERE expires_at <= ?`),
+      forget: this.db.prepare(`DELETE FROM idempotency_keys WHERE instr(body, ?) > 0`),
     };
   }
 
@@ -94,6 +97,10 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   async prune(now: Date): Promise<number> {
     return this.stmts.prune.run(now.getTime()).changes;
+  }
+
+  async forget(text: string): Promise<number> {
+    return this.stmts.forget.run(text).changes;
   }
 
   close(): void {

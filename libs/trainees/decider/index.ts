@@ -38,7 +38,7 @@ export {
   PERSONAL_TRAINEE_FIELD_PLACES,
   TRAINEE_PERSONAL_DATA,
 } from './trainee.personal-data';
-export type { TraineeCommand } from './trainee.commands';
+export { ERASE_REASON_MAX_LENGTH, type EraseTrainee, type TraineeCommand } from './trainee.commands';
 export { decide, findDegree, findPlacement, requireData, utcDate } from './trainee.decide';
 export {
   REGISTRATION_GUARD_STREAM_PREFIX,
@@ -58,10 +58,12 @@ export {
 } from './trainee.errors';
 export {
   TRAINEE_EVENT_SCHEMA_VERSIONS,
+  PROVIDER_EVENT_TYPES,
   TRAINEE_EVENT_TYPES,
   TRAINEE_STREAM_PREFIX,
   isTraineeEventType,
   traineeStreamId,
+  type TraineeErased,
   type TraineeEvent,
   type TraineeEventType,
 } from './trainee.events';

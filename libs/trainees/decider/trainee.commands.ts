@@ -124,6 +124,19 @@ export interface RecordAward {
   now: string;
 }
 
+/** The operator erases a trainee (docs/DESIGN.md "Personal data"): `admin trainee erase`. */
+export interface EraseTrainee {
+  type: 'EraseTrainee';
+  trainee_id: string;
+  /** Why, in the clear: at most {@link ERASE_REASON_MAX_LENGTH} characters, not blank. */
+  reason: string;
+  erased_by: string;
+  now: string;
+}
+
+/** The longest reason an erasure records. */
+export const ERASE_REASON_MAX_LENGTH = 500;
+
 export type TraineeCommand =
   | RegisterTrainee
   | UpdateTrainee
@@ -137,4 +150,5 @@ export type TraineeCommand =
   | WithdrawTrainee
   | RecommendForAward
   | RecordTrnIssued
-  | RecordAward;
+  | RecordAward
+  | EraseTrainee;

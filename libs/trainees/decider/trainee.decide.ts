@@ -1,8 +1,10 @@
 import { DuplicateDegree, DuplicateTrainee, MissingData, NotFound, StateTransitionError, ValidationFailed } from './trainee.errors';
+import { ERASE_REASON_MAX_LENGTH } from './trainee.commands';
 import type {
   AddDegree,
   AddPlacement,
   DeferTrainee,
+  EraseTrainee,
   RecommendForAward,
   RecordAward,
   RecordTrnIssued,
@@ -63,6 +65,8 @@ export function decide(command: TraineeCommand, state: TraineeState): TraineeEve
       return recordTrn(command, state);
     case 'RecordAward':
       return recordAward(command, state);
+    case 'EraseTrainee':
+      return erase(command, state);
   }
 }
 
@@ -244,6 +248,20 @@ function recordTrn(cmd: RecordTrnIssued, state: TraineeState): TraineeEvent[] {
   if (!state.exists) throw new NotFound('Trainee');
   if (state.trainee.trn) return [];
   return [{ type: 'TrnIssued', data: { trainee_id: state.trainee.trainee_id, trn: cmd.trn, at: cmd.now } }];
+}
+
+/**
+ * Erases a trainee: one `TraineeErased` recording why and by whom. NotFound for a trainee that does
+ * not exist or was erased already; `RangeError` for a blank reason or one over
+ * {@link ERASE_REASON_MAX_LENGTH} characters, or a blank `erased_by` (the operator's mistake, not a request's).
+ */
+function erase(cmd: EraseTrainee, state: TraineeState): TraineeEvent[] {
+  if (!state.exists) throw new NotFound('Trainee');
+  const reason = cmd.reason.trim();
+  if (reason === '' || reason.length > ERASE_REASON_MAX_LENGTH)
+    throw new RangeError(`the reason must be 1 to ${ERASE_REASON_MAX_LENGTH} characters`);
+  if (cmd.erased_by.trim() === '') throw new RangeError('who erases must be named');
+  return [{ type: 'TraineeErased', data: { trainee_id: state.trainee.trainee_id, reason, erased_by: cmd.erased_by.trim(), at: cmd.now } }];
 }
 
 /** Records the registry's award of a recommended trainee; nothing when not recommended or already awarded. */

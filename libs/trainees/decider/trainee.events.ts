@@ -95,6 +95,23 @@ export interface TraineeAwarded {
   data: { trainee_id: string; awarded_at: string; at: string };
 }
 
+/**
+ * The trainee was erased (docs/DESIGN.md "Personal data", ruling 15): by whom and why, never who
+ * the trainee was. Its data key is destroyed right after, so every personal value of its stream
+ * reads `[erased]`; the API answers 404 for it from then on.
+ */
+export interface TraineeErased {
+  type: 'TraineeErased';
+  data: {
+    trainee_id: string;
+    /** Why: a request reference or the retention policy applied; at most 500 characters, in the clear. */
+    reason: string;
+    /** Who erased it: the operator, as the admin CLI was told (`--by`) or its user. */
+    erased_by: string;
+    at: string;
+  };
+}
+
 export type TraineeEvent =
   | TraineeRegistered
   | TraineeSubmittedForTrn
@@ -109,7 +126,8 @@ export type TraineeEvent =
   | TraineeWithdrawn
   | TraineeRecommendedForAward
   | TrnIssued
-  | TraineeAwarded;
+  | TraineeAwarded
+  | TraineeErased;
 
 export type TraineeEventType = TraineeEvent['type'];
 
@@ -130,11 +148,18 @@ export const TRAINEE_EVENT_SCHEMA_VERSIONS: Record<TraineeEventType, number> = {
   TraineeRecommendedForAward: 1,
   TrnIssued: 1,
   TraineeAwarded: 1,
+  TraineeErased: 1,
 };
 
 registerEventSchemas(TRAINEE_EVENT_SCHEMA_VERSIONS);
 
 export const TRAINEE_EVENT_TYPES = Object.keys(TRAINEE_EVENT_SCHEMA_VERSIONS) as TraineeEventType[];
+
+/**
+ * The trainee event types a provider ever sees, in its change feed, webhooks and trainee histories:
+ * all but the erasure, after which the trainee answers 404 (docs/DESIGN.md "Personal data").
+ */
+export const PROVIDER_EVENT_TYPES = TRAINEE_EVENT_TYPES.filter((t) => t !== 'TraineeErased');
 
 /** Stream category of trainees: a trainee lives in `trainee-<trainee_id>`. */
 export const TRAINEE_STREAM_PREFIX = 'trainee-';

@@ -12,13 +12,14 @@ import type { Trainee } from '@app/trainees/record';
 export function evolve(state: TraineeState, event: TraineeEvent): TraineeState {
   if (event.type === 'TraineeRegistered') return { exists: true, trainee: registered(event.data) };
   if (!state.exists) return state;
+  if (event.type === 'TraineeErased') return { exists: false, erased: true };
   const trainee = copyFor(state.trainee, event);
   apply(trainee, event);
   return { exists: true, trainee };
 }
 
 /** A copy of the trainee that {@link apply} may change for `event`: the part the event touches is copied, the rest shared. */
-function copyFor(t: Trainee, event: Exclude<TraineeEvent, { type: 'TraineeRegistered' }>): Trainee {
+function copyFor(t: Trainee, event: Exclude<TraineeEvent, { type: 'TraineeRegistered' | 'TraineeErased' }>): Trainee {
   switch (event.type) {
     case 'TraineeUpdated':
       return { ...t, details: { ...t.details } };
@@ -43,11 +44,15 @@ function copyFor(t: Trainee, event: Exclude<TraineeEvent, { type: 'TraineeRegist
  */
 export function evolveAll(events: Iterable<TraineeEvent>, from: TraineeState = { exists: false }): TraineeState {
   let trainee = from.exists ? copyOf(from.trainee) : null;
+  let erased = !from.exists && from.erased === true;
   for (const event of events) {
     if (event.type === 'TraineeRegistered') trainee = registered(event.data);
-    else if (trainee) apply(trainee, event);
+    else if (event.type === 'TraineeErased') {
+      if (trainee) [trainee, erased] = [null, true];
+    } else if (trainee) apply(trainee, event);
   }
-  return trainee ? { exists: true, trainee } : from.exists ? from : { exists: false };
+  if (trainee) return { exists: true, trainee };
+  return erased ? { exists: false, erased: true } : { exists: false };
 }
 
 /** A copy that {@link apply} may change without touching the original (arrays and nested records copied one level). */
@@ -83,7 +88,7 @@ function registered(d: Extract<TraineeEvent, { type: 'TraineeRegistered' }>['dat
  * data objects are stored by reference and never changed afterwards (placements and degrees are
  * replaced whole, never edited).
  */
-function apply(t: Trainee, event: Exclude<TraineeEvent, { type: 'TraineeRegistered' }>): void {
+function apply(t: Trainee, event: Exclude<TraineeEvent, { type: 'TraineeRegistered' | 'TraineeErased' }>): void {
   switch (event.type) {
     case 'TraineeSubmittedForTrn':
       t.state = 'submitted_for_trn';

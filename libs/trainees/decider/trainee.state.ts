@@ -1,7 +1,10 @@
 import type { Trainee } from '@app/trainees/record';
 
-/** The decider's state: nothing yet, or a trainee. */
-export type TraineeState = { exists: false } | { exists: true; trainee: Trainee };
+/**
+ * The decider's state: nothing yet, or a trainee, or a trainee that was erased (`erased`: it is gone
+ * for every command, as one that never existed; docs/DESIGN.md "Personal data").
+ */
+export type TraineeState = { exists: false; erased?: true } | { exists: true; trainee: Trainee };
 
 export const initialTraineeState: TraineeState = { exists: false };
 

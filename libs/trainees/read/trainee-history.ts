@@ -1,3 +1,4 @@
+import { ERASED } from '@app/personal-data';
 import {
   decodeTraineeEvent,
   evolve,
@@ -220,6 +221,9 @@ function describeChange(
   event: TraineeEvent,
 ): { changed_fields: string[]; changes: Record<string, unknown> } {
   const changes: Record<string, unknown> = {};
+  // An erasure: why and by whom (docs/DESIGN.md "Personal data").
+  if (event.type === 'TraineeErased')
+    return { changed_fields: [], changes: { reason: event.data.reason, erased_by: event.data.erased_by } };
   if (!after.exists) return { changed_fields: [], changes };
   const a = after.trainee;
   if (!before.exists) {
@@ -234,7 +238,8 @@ function describeChange(
   if (event.type === 'TraineeUpdated') {
     const bd = b.details as unknown as Record<string, unknown>;
     const ad = a.details as unknown as Record<string, unknown>;
-    for (const f of Object.keys(event.data.changes)) if (!same(bd[f], ad[f])) changes[f] = ad[f];
+    // A field whose values were erased still shows that the update set it.
+    for (const f of Object.keys(event.data.changes)) if (!same(bd[f], ad[f]) || ad[f] === ERASED) changes[f] = ad[f];
   }
   if (event.type.startsWith('Placement')) {
     changes.placements = subResourceChange(event, 'placement', b.placements as unknown as Item[]);

@@ -13,6 +13,11 @@ export interface TraineeDocument {
   revision: number;
   /** Global position of the event that registered the trainee: the list's tie-break (newest-created first). */
   created_position: number;
+  /**
+   * The trainee was erased (`TraineeErased`, docs/DESIGN.md "Personal data"): the stores delete its
+   * document and answers instead of writing them, and keep no personal value in its feed entries.
+   */
+  erased?: true;
 }
 
 /**
@@ -40,14 +45,16 @@ export interface TraineeKeys {
 /**
  * The `trainees` projection: one document per trainee, keyed by the trainee id as its events
  * carry it. `TraineeRegistered` creates the document; every other trainee event evolves it and
- * is ignored while the trainee does not exist; other event types are not read.
+ * is ignored while the trainee does not exist; `TraineeErased` marks it `erased`, for the store to
+ * delete; other event types are not read.
  */
 export const traineeProjection: Projection<TraineeEvent, TraineeDocument> = {
   decode: (recorded) => decodeTraineeEvent(recorded),
   keyOf: (event) => event.data.trainee_id,
   evolve: (doc, event, recorded) => {
+    if (doc?.erased) return doc;
     const state = evolve(doc ? { exists: true, trainee: doc.trainee } : { exists: false }, event);
-    if (!state.exists) return doc;
+    if (!state.exists) return doc && state.erased ? { ...doc, revision: recorded.streamRevision, erased: true } : doc;
     return { trainee: state.trainee, revision: recorded.streamRevision, created_position: doc?.created_position ?? recorded.position };
   },
 };
@@ -96,4 +103,15 @@ export function duplicateKeys(
   lastName: string,
 ): Pick<TraineeKeys, 'ukprn' | 'date_of_birth' | 'training_route' | 'last_name_key'> {
   return { ukprn, date_of_birth: dateOfBirth, training_route: trainingRoute, last_name_key: lastNameKey(lastName) };
+}
+
+/**
+ * The date a trainee's course ended, for the retention policy (docs/operations.md "Retention"):
+ * the award's date when awarded, the withdrawal's when withdrawn, else its ITT end date (the
+ * course's planned end, whether or not it has passed). `YYYY-MM-DD`, UTC.
+ */
+export function courseEndedOn(t: Trainee): string {
+  if (t.state === 'awarded' && t.awarded_at) return t.awarded_at.slice(0, 10);
+  if (t.state === 'withdrawn' && t.withdrawal) return t.withdrawal.date;
+  return t.details.itt_end_date;
 }

@@ -1,4 +1,4 @@
-import type { ApiVersion, Trainee } from '@app/trainees/record';
+import type { ApiVersion, Trainee, TraineeStatus } from '@app/trainees/record';
 import type { TraineeSnapshot } from '@app/trainees/decider';
 
 /** The `status` list filter values (docs/spec/trainee-records-api.md "GET /trainees"; docs/reference/API-FACTS.md §14.4). */
@@ -43,7 +43,22 @@ export interface TraineeAnswerPage {
 }
 
 /** Reads of the trainee projection. Every GET is served from here (docs/DESIGN.md "The shape"). */
+/** A trainee as the retention policy sees it: who, whose, and when its course ended (`courseEndedOn`). */
+export interface TraineeEnding {
+  trainee_id: string;
+  ukprn: string;
+  state: TraineeStatus;
+  /** `YYYY-MM-DD`. */
+  ended_on: string;
+}
+
 export interface TraineeReadModel {
+  /**
+   * One page of every provider's trainees, in trainee-id order (binary) after `afterId` (null: from
+   * the first), at most `limit`, each with the date its course ended (docs/operations.md "Retention").
+   * Reads every trainee: for the retention run, never for a request.
+   */
+  listEndings(afterId: string | null, limit: number): Promise<TraineeEnding[]>;
   /** The trainee by id (ids match case-insensitively, docs/reference/API-FACTS.md §1.10), or null. */
   getTrainee(traineeId: string): Promise<Trainee | null>;
   /**

@@ -94,6 +94,13 @@ describe('webhook endpoint decider: AddWebhookEndpoint (docs/change-feed.md "Web
       .thenThrows(WebhookCommandRejected, saying(/Unknown change types: TraineeDeleted/));
   });
 
+  it('refuses the erasure as a change type: the feed never carries one', () => {
+    spec
+      .given([])
+      .when(add({ event_types: ['TraineeErased'] }))
+      .thenThrows(WebhookCommandRejected, saying(/Unknown change types: TraineeErased/));
+  });
+
   it('refuses a bad UKPRN, a malformed secret, a blank API version, and a second add of the same endpoint', () => {
     spec
       .given([])

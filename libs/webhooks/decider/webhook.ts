@@ -1,6 +1,6 @@
 import { DomainError, registerEventSchemas } from '@app/event-sourcing';
 import { isValidUkprn } from '@app/providers/decider';
-import { isTraineeEventType, TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
+import { PROVIDER_EVENT_TYPES } from '@app/trainees/decider';
 
 /**
  * A provider's webhook endpoints (docs/change-feed.md "Webhooks"), each event-sourced in its own
@@ -156,13 +156,13 @@ function checkedUrl(url: string, allowHttp: boolean): string {
   return parsed.toString();
 }
 
-/** The change types, known ones only, without repeats, in the order of `TRAINEE_EVENT_TYPES`; empty: all. */
+/** The change types, known ones only, without repeats, in the order of `PROVIDER_EVENT_TYPES`; empty: all. */
 function checkedTypes(types: string[]): string[] {
-  const unknown = types.filter((t) => !isTraineeEventType(t));
+  const unknown = types.filter((t) => !(PROVIDER_EVENT_TYPES as readonly string[]).includes(t));
   if (unknown.length > 0) {
-    throw new WebhookCommandRejected(`Unknown change types: ${unknown.map(shown).join(', ')} (known: ${TRAINEE_EVENT_TYPES.join(', ')})`);
+    throw new WebhookCommandRejected(`Unknown change types: ${unknown.map(shown).join(', ')} (known: ${PROVIDER_EVENT_TYPES.join(', ')})`);
   }
-  return TRAINEE_EVENT_TYPES.filter((t) => types.includes(t));
+  return PROVIDER_EVENT_TYPES.filter((t) => types.includes(t));
 }
 
 function addEndpoint(command: Extract<WebhookCommand, { type: 'AddWebhookEndpoint' }>, state: WebhookEndpointState): WebhookEvent[] {

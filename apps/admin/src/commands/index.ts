@@ -3,19 +3,21 @@ import type { CliContext } from '../cli-context';
 import { registerEventCommands } from './events';
 import { registerProjectionCommands } from './projections';
 import { registerProviderCommands } from './providers';
+import { registerRetentionCommands } from './retention';
 import { registerSchoolCommands } from './schools';
 import { registerTraineeHistoryCommands } from './trainee-history';
 import { registerWebhookCommands } from './webhooks';
 
 /**
  * The command groups, each in its own file under commands/ (providers and tokens, schools,
- * projections, trainee history, events export/import, webhooks), registered on the program.
+ * projections, trainee history and erasure, retention, events export/import, webhooks), registered on the program.
  */
 export function registerCommandGroups(program: Command, ctx: CliContext): void {
   registerProviderCommands(program, ctx);
   registerSchoolCommands(program, ctx);
   registerProjectionCommands(program, ctx);
   registerTraineeHistoryCommands(program, ctx);
+  registerRetentionCommands(program, ctx);
   registerEventCommands(program, ctx);
   registerWebhookCommands(program, ctx);
 }

@@ -3,6 +3,7 @@ import { loadTraineeHistory, parseInstant, traineeAsOf, traineeTimeline, type Ti
 import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import { contractFor } from '@app/trainees/contract';
 import { CliError, type CliContext } from '../cli-context';
+import { registerTraineeErasure } from './trainee-erasure';
 
 interface HistoryOptions {
   asOf?: Date;
@@ -56,6 +57,7 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
       }
       process.stdout.write(timelineTable(entries));
     });
+  registerTraineeErasure(trainee, ctx);
 }
 
 function parseInstantOption(value: string): Date {

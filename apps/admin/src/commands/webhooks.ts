@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
+import { PROVIDER_EVENT_TYPES } from '@app/trainees/decider';
 import { openWebhookOutbox } from '@app/stores';
 import { webhookOperations } from '@app/runtime/process';
 import { type CliContext, CliError } from '../cli-context';
@@ -35,7 +35,7 @@ function registerAdd(webhook: Command, ctx: CliContext): void {
     .description('add an endpoint for a provider; prints its id and its signing secret (shown once)')
     .requiredOption('--ukprn <ukprn>', "the provider's UKPRN")
     .requiredOption('--url <url>', 'where changes are POSTed (https://; http:// only in the sandbox)')
-    .option('--events <types>', `comma-separated change types (${TRAINEE_EVENT_TYPES.join(', ')}), or all`, 'all')
+    .option('--events <types>', `comma-separated change types (${PROVIDER_EVENT_TYPES.join(', ')}), or all`, 'all')
     .option('--api-version <version>', 'the API version whose field names the payload uses (default: the latest)')
     .action(async (opts: { ukprn: string; url: string; events?: string; apiVersion?: string }) => {
       const added = await ctx.withStores((stores) =>

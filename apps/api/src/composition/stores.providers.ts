@@ -12,12 +12,11 @@ import {
   type AppConfig,
   type ProcessMetrics,
 } from '@app/runtime/process';
-import { openStores, readStoreConnection, type Stores } from '@app/stores';
+import { openIdempotencyStore, openStores, type Stores } from '@app/stores';
 import { CHANGE_FEED, CURSOR_CODEC } from '@app/changes';
 import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
 import { PROVIDER_READ_MODEL } from '@app/providers/read';
 import { SCHOOL_DIRECTORY } from '@app/schools';
-import { SqliteIdempotencyStore } from '@app/stores/sqlite';
 import { TRAINEE_READ_MODEL } from '@app/trainees/read';
 import { newResourceId } from './ids';
 import { Projections } from './projections';
@@ -60,8 +59,7 @@ export function storeProviders(): Provider[] {
     from(SCHOOL_DIRECTORY, (s) => s.schools),
     {
       provide: IDEMPOTENCY_STORE,
-      useFactory: (stores: Stores, config: AppConfig) =>
-        stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir, readStoreConnection(stores)),
+      useFactory: (stores: Stores, config: AppConfig) => openIdempotencyStore(config, stores),
       inject: [STORES, APP_CONFIG],
     },
     {

@@ -50,8 +50,10 @@ export async function applyToStore(
     const batch = decodeBatch(traineeProjection, events);
     if (batch.keys.length > 0) {
       const feedEntries: StoredChange[] = [];
-      const onApplied: OnApplied<TraineeEvent, TraineeDocument> = ({ event, recorded }, before, after) =>
-        feedEntries.push(changeOf(event, recorded, before, after));
+      // An erasure is absent from the feed (docs/DESIGN.md "Personal data").
+      const onApplied: OnApplied<TraineeEvent, TraineeDocument> = ({ event, recorded }, before, after) => {
+        if (!after.erased) feedEntries.push(changeOf(event, recorded, before, after));
+      };
       const changes = foldBatch(traineeProjection, batch, await loadTrainees(trainees, batch.keys), onApplied);
       fence.check();
       await writeFeed(feed, feedEntries);
@@ -119,6 +121,8 @@ async function loadTrainees(trainees: Collection<StoredTrainee>, keys: string[])
 
 /** The guarded upsert storing a trainee document: its {@link traineeKeys} as fields, the trainee in `doc`. */
 function traineeWrite(doc: TraineeDocument): PlannedWrite<StoredTrainee> {
+  // An erased trainee's document is deleted (docs/DESIGN.md "Personal data").
+  if (doc.erased) return { id: doc.trainee.trainee_id, revision: null, model: { deleteOne: { filter: { _id: doc.trainee.trainee_id } } } };
   const { trainee_id, trainee_id_lower, created_position, ...fields } = traineeKeys(doc);
   return {
     id: trainee_id,
@@ -245,4 +249,27 @@ async function runBulk<T extends { _id: string; revision?: number }>(
       pending = retry;
     }
   }
+}
+
+/**
+ * Forgets an erased trainee in trainee store `store` (see `ReadModelStore.eraseTrainee`): its
+ * document deleted and its feed entries made again from `stream` (read after its key was destroyed).
+ */
+export async function eraseInStore(
+  registry: MongoRegistry,
+  store: string,
+  traineeId: string,
+  ukprn: string,
+  stream: readonly RecordedEvent[],
+): Promise<void> {
+  const { trainees, changes: feed } = traineeCollections(registry.db, store);
+  const batch = decodeBatch(traineeProjection, stream);
+  const entries: StoredChange[] = [];
+  const folded = foldBatch(traineeProjection, batch, new Map(), ({ event, recorded }, before, after) => {
+    if (!after.erased) entries.push(changeOf(event, recorded, before, after));
+  });
+  if (folded.length !== 1 || !folded[0].after.erased) throw new Error(`the stream of trainee ${traineeId} does not end in an erasure`);
+  await feed.deleteMany({ ukprn, trainee_id: traineeId }, { writeConcern: WRITE_CONCERN });
+  await writeFeed(feed, entries);
+  await trainees.deleteOne({ _id: traineeId }, { writeConcern: WRITE_CONCERN });
 }

@@ -5,8 +5,10 @@ import type { StoredChange } from '@app/changes';
 import type { TraineeSnapshot } from '@app/trainees/decider';
 import { CHANGE_FEED_SINCE_VERSION } from '@app/runtime/projector';
 import {
+  courseEndedOn,
   duplicateKeys,
   traineeIdKey,
+  type TraineeEnding,
   type OwnedAnswer,
   type StatusFilter,
   type TraineeAnswerPage,
@@ -31,6 +33,17 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
   ) {}
 
   /** The trainee by id, matched case-insensitively (docs/reference/API-FACTS.md §1.10), or null. */
+  /** See `TraineeReadModel.listEndings`: the served store, by `_id` (the trainee id). */
+  async listEndings(afterId: string | null, limit: number): Promise<TraineeEnding[]> {
+    const { store } = (await this.registry.read()).rows.trainees;
+    const rows = await traineeCollections(this.db, store)
+      .trainees.find({ _id: { $gt: afterId ?? '' } }, { projection: { doc: 1 } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return rows.map(({ doc }) => ({ trainee_id: doc.trainee_id, ukprn: doc.ukprn, state: doc.state, ended_on: courseEndedOn(doc) }));
+  }
+
   async getTrainee(traineeId: string): Promise<Trainee | null> {
     return this.registry.readFollowing(
       'trainees',

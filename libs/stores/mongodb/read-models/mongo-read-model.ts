@@ -13,7 +13,7 @@ import {
 } from '@app/runtime/projector';
 import type { TraineeReadModel } from '@app/trainees/read';
 import type { RebuildableStore, RebuildTarget } from '@app/runtime/rebuild';
-import { applyToStore } from './mongo-apply';
+import { applyToStore, eraseInStore } from './mongo-apply';
 import { ensureStoreIndexes, providerCollections, traineeCollections } from './mongo-collections';
 import { MAX_WRITE_ATTEMPTS, openDatabase, settleAll, sleep, SWAP_LOCK_POLL_MS, type MongoReadModelOptions } from '../mongo-connection';
 import { LIVE_WRITE_WINDOW_MS, WriteFence, WriteWindowClosed } from './write-fence';
@@ -203,6 +203,17 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
    * the batch), and an `Error` when a new trainee's id collides case-insensitively with another
    * trainee's id (the SQLite adapter fails on its unique `trainee_id_lower` too).
    */
+  /**
+   * See `ReadModelStore.eraseTrainee`: in the served trainee store and the one being rebuilt. The
+   * storage engine may keep the deleted bytes in its files until they are reused or compacted
+   * (docs/DESIGN.md "Personal data").
+   */
+  async eraseTrainee(traineeId: string, ukprn: string, stream: readonly RecordedEvent[]): Promise<void> {
+    const { rows } = await this.registry.read();
+    for (const store of [rows.trainees.store, rows.trainees.rebuilding])
+      if (store) await eraseInStore(this.registry, store, traineeId, ukprn, stream);
+  }
+
   async applyBatch(events: RecordedEvent[]): Promise<void> {
     if (events.length === 0) return;
     for (let attempt = 1; ; attempt++) {

@@ -16,12 +16,14 @@ import {
   type StreamBuild,
 } from '@app/runtime/projector';
 import type { StoredChange } from '@app/changes';
-import type { OwnedAnswer, TraineeAnswerPage, TraineeListPage, TraineeListQuery } from '@app/trainees/read';
+import type { OwnedAnswer, TraineeAnswerPage, TraineeEnding, TraineeListPage, TraineeListQuery } from '@app/trainees/read';
 import type { ProviderRecord, TokenRecord } from '@app/providers/read';
 import type { RebuildableStore, RebuildTarget } from '@app/runtime/rebuild';
 import { ProviderTables } from './provider-tables';
 import { TraineeTables } from './trainee-tables';
 import { SqliteRebuildTarget } from './sqlite-rebuild-target';
+import { endingsIn, eraseFromReadStore } from './erasure';
+import { openReadStoreFile } from './read-store-file';
 import { SqliteStreamBuild } from './sqlite-stream-build';
 import { registerProjections, registryStatements, type RegistryRow } from './registry-statements';
 import { SqliteRebuildRuns } from './sqlite-rebuild-runs';
@@ -74,12 +76,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   constructor(filename: string, options: SqliteReadModelOptions = {}) {
     this.codeVersions = { ...PROJECTION_VERSIONS, ...options.codeVersions };
     this.streamBuildOptions = options.workerFromPosition === undefined ? undefined : { workerFromPosition: options.workerFromPosition };
-    this.db = new Database(filename);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.pragma(`mmap_size = ${READ_MODEL_MMAP_BYTES}`);
-    if (options.walAutocheckpointPages !== undefined) this.db.pragma(`wal_autocheckpoint = ${options.walAutocheckpointPages}`);
+    this.db = openReadStoreFile(filename, options);
     this.stmts = registryStatements(this.db);
     this.rebuildRuns = new SqliteRebuildRuns(this.db);
     registerProjections(this.db, this.stmts, this.codeVersions);
@@ -250,6 +247,16 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     });
   }
 
+  /** See `TraineeReadModel.listEndings`: the served store. */
+  async listEndings(afterId: string | null, limit: number): Promise<TraineeEnding[]> {
+    return this.read((t) => endingsIn(this.db, t.trainees, afterId, limit));
+  }
+
+  /** See `ReadModelStore.eraseTrainee` and ./erasure.ts. */
+  eraseTrainee(traineeId: string, ukprn: string, stream: readonly RecordedEvent[]): Promise<void> {
+    return eraseFromReadStore(this.db, (store) => this.traineeTables(store), { traineeId, ukprn, stream });
+  }
+
   /** Moves the checkpoints of both stores in `t` to `position` (never back). */
   private advance(t: Tables, position: number): void {
     for (const [name, { store }] of Object.entries(t))
@@ -385,12 +392,6 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     this.db.close();
   }
 }
-
-/**
- * How much of the read-model file reads map instead of copying each page through a read() call
- * (address space, not RSS: the OS page cache holds the pages once for every process).
- */
-const READ_MODEL_MMAP_BYTES = 4 * 1024 ** 3;
 
 function now(): string {
   return new Date().toISOString();

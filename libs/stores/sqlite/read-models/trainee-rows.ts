@@ -38,6 +38,8 @@ export interface ChangeRow {
  */
 export interface PreparedTrainee {
   row: TraineeRow;
+  /** The trainee was erased: its row and answers are deleted, not written (`answers` is empty); its changes are kept. */
+  erased: boolean;
   answers: TraineeAnswer[];
   changes: ChangeRow[];
 }
@@ -57,6 +59,8 @@ export function prepareTrainees(
   if (batch.keys.length === 0) return [];
   const changes = new Map<string, ChangeRow[]>();
   const onApplied: OnApplied<TraineeEvent, TraineeDocument> = ({ key, event, recorded }, before, after) => {
+    // An erasure is absent from the feed (docs/DESIGN.md "Personal data").
+    if (after.erased) return;
     let list = changes.get(key);
     if (!list) changes.set(key, (list = []));
     const change: StoredChange = changeOf(event, recorded, before, after);
@@ -70,6 +74,7 @@ export function prepareTrainees(
       revision: after.revision,
       doc: JSON.stringify(after.trainee),
     };
-    return { row, answers: renderTraineeAnswers(after.trainee), changes: changes.get(key) ?? [] };
+    const erased = after.erased === true;
+    return { row, erased, answers: erased ? [] : renderTraineeAnswers(after.trainee), changes: changes.get(key) ?? [] };
   });
 }

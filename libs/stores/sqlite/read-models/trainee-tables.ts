@@ -293,11 +293,22 @@ export class TraineeTables {
    * every change (a change already stored, by position, is kept as it is).
    */
   write(prepared: readonly PreparedTrainee[]): void {
-    for (const { row, answers, changes } of prepared) {
+    for (const { row, erased, answers, changes } of prepared) {
       for (const change of changes) this.insertChange.run(change.position, change.ukprn, change.change);
+      if (erased) {
+        this.deleteTrainee(row.trainee_id);
+        continue;
+      }
       if (this.upsert.run(row).changes === 0) continue;
       for (const answer of answers) this.upsertAnswer.run(row.created_position, answer.version, answer.itemEnd, answer.body);
     }
+  }
+
+  /** Deletes a trainee's row and its answers (the kept counts follow by trigger). */
+  private deleteTrainee(traineeId: string): void {
+    const key = traineeIdKey(traineeId);
+    this.db.prepare(`DELETE FROM ${this.answersTable} WHERE seq IN (SELECT seq FROM ${this.table} WHERE trainee_id_lower = ?)`).run(key);
+    this.db.prepare(`DELETE FROM ${this.table} WHERE trainee_id_lower = ?`).run(key);
   }
 
   /** Every provider's changes in (`afterPosition`, `upToPosition`], oldest first, at most `limit` (docs/change-feed.md "Webhooks"). */

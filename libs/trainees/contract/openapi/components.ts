@@ -13,7 +13,7 @@ import {
   JSON_BOUNDS_TEXT,
   TEXT_MAX_CHARS,
 } from '@app/trainees/record';
-import { TRAINEE_EVENT_TYPES } from '@app/trainees/decider';
+import { PROVIDER_EVENT_TYPES } from '@app/trainees/decider';
 import { contractFor, type VersionContract } from '../contract';
 import { degreeWire } from '../wire/degree.wire';
 import { DEFERRAL_WIRE, RECOMMENDATION_WIRE, withdrawalWireFor } from '../wire/lifecycle.wire';
@@ -264,7 +264,7 @@ const ANSWER_SCHEMAS: Record<string, JsonSchema> = {
       position: { type: 'integer', minimum: 0, description: 'Global position in the event log.' },
       revision: { type: 'integer', minimum: 0, description: "0-based revision in the trainee's stream." },
       occurred_at: { type: 'string', format: 'date-time' },
-      event_type: { type: 'string', enum: [...TRAINEE_EVENT_TYPES] },
+      event_type: { type: 'string', enum: [...PROVIDER_EVENT_TYPES] },
       changed_fields: {
         type: 'array',
         items: { type: 'string' },

@@ -2,6 +2,7 @@ import type {
   AddDegree,
   AddPlacement,
   DeferTrainee,
+  EraseTrainee,
   RecommendForAward,
   RecordAward,
   RecordTrnIssued,
@@ -35,7 +36,7 @@ import { DEGREE_ID, NOW, PLACEMENT_ID, REGISTERED_AT, TRAINEE_ID, UKPRN } from '
  */
 
 /** A command of the provider's API on a trainee: every trainee command but the registry's. */
-export type ProviderTraineeCommand = Exclude<TraineeCommand, RecordTrnIssued | RecordAward>;
+export type ProviderTraineeCommand = Exclude<TraineeCommand, RecordTrnIssued | RecordAward | EraseTrainee>;
 
 /** The rules of the specs: the stricter version's (writes refused once recommended, withdrawn or awarded). */
 export const RULES = testRules();

@@ -1,0 +1,61 @@
+import { userInfo } from 'node:os';
+import type { Command } from 'commander';
+import { NotFound } from '@app/trainees/decider';
+import { eraseTrainee, type ErasurePorts } from '@app/trainees/write';
+import { openIdempotencyStore, type Stores } from '@app/stores';
+import { CliError, type CliContext } from '../cli-context';
+
+/**
+ * `trainee erase <trainee_id> --reason <text> [--by <name>]` (docs/operations.md "Erasing a
+ * trainee"; docs/DESIGN.md "Personal data"): appends the erasure (why, by whom, when), destroys the
+ * trainee's data key, and forgets what the read models and the kept idempotent answers hold of it.
+ * The API then answers 404 for the trainee, its placements, degrees and history, and leaves it out
+ * of lists; `trainee history` still shows every event, with `[erased]` for each personal value.
+ * Exit 1 for an unknown trainee or a bad reason; running it again on an erased trainee finishes
+ * the forgetting and says so.
+ */
+export function registerTraineeErasure(trainee: Command, ctx: CliContext): void {
+  trainee
+    .command('erase')
+    .description('erase a trainee: its personal data can never be read again (on request, or under the retention policy)')
+    .argument('<trainee_id>', 'the trainee id')
+    .requiredOption('--reason <text>', 'why (a request reference, the policy applied): kept in the clear, so never who the trainee is')
+    .option('--by <name>', 'who erases it (default: this user)')
+    .action(async (traineeId: string, opts: { reason: string; by?: string }) => {
+      const by = opts.by ?? userInfo().username;
+      const erasure = await ctx.withStores(async (stores) => {
+        try {
+          return await eraseTrainee(erasurePorts(stores, ctx), traineeId, opts.reason, by);
+        } catch (err) {
+          if (err instanceof NotFound) throw new CliError(`No trainee with id ${traineeId}`);
+          if (err instanceof RangeError) throw new CliError(err.message);
+          throw err;
+        }
+      });
+      process.stdout.write(
+        `${erasure.erasedNow ? 'Erased' : 'Already erased:'} trainee ${erasure.traineeId}: its data key is destroyed; ` +
+          `its ${erasure.events} events read [erased] for every personal value; ${erasure.answersForgotten} kept answers forgotten\n`,
+      );
+    });
+}
+
+/** The ports of an erasure on the stores `withStores` opened; the idempotency keys in their own store, closed after. */
+export function erasurePorts(stores: Stores, ctx: CliContext): ErasurePorts {
+  const personal = stores.personalData;
+  if (!personal) throw new Error('the stores were opened without personal data keys');
+  return {
+    eventStore: stores.eventStore,
+    resolveId: async (id) => (await stores.readModel.getTrainee(id))?.trainee_id ?? null,
+    destroyKey: (id, at) => personal.keys.destroy(id, at),
+    forgetProjected: (id, ukprn, stream) => stores.readModel.eraseTrainee(id, ukprn, stream),
+    forgetAnswers: async (text) => {
+      const idempotency = openIdempotencyStore({ dataDir: ctx.dataDir }, stores);
+      try {
+        return await idempotency.forget(text);
+      } finally {
+        await idempotency.close();
+      }
+    },
+    clock: () => new Date(),
+  };
+}

@@ -1,0 +1,92 @@
+import {
+  decide,
+  decodeTraineeEvent,
+  evolveAll,
+  NotFound,
+  traineeStreamId,
+  type TraineeEvent,
+  type TraineeState,
+} from '@app/trainees/decider';
+import { newEventId, toEventData, WrongExpectedVersionError, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+
+/** What an erasure needs (docs/DESIGN.md "Personal data"): each a port of the stores the process opened. */
+export interface ErasurePorts {
+  /** The event store that seals and opens personal data (`withPersonalData`). */
+  eventStore: EventStore;
+  /** The trainee's stored id for an id given in another case; null when there is none. */
+  resolveId(traineeId: string): Promise<string | null>;
+  /** `DataKeys.destroy`. */
+  destroyKey(traineeId: string, at: Date): Promise<boolean>;
+  /** `ReadModelStore.eraseTrainee`. */
+  forgetProjected(traineeId: string, ukprn: string, stream: readonly RecordedEvent[]): Promise<void>;
+  /** `IdempotencyStore.forget`: kept answers that hold the trainee. */
+  forgetAnswers(text: string): Promise<number>;
+  clock: () => Date;
+}
+
+/** What {@link eraseTrainee} did. */
+export interface Erasure {
+  traineeId: string;
+  /** False when the trainee was erased before (this run only finished the forgetting). */
+  erasedNow: boolean;
+  /** Events of the trainee's stream, the erasure included: every personal value of each now reads `[erased]`. */
+  events: number;
+  /** Kept idempotent answers deleted. */
+  answersForgotten: number;
+}
+
+/** Rounds of read-decide-append before giving up on a stream that keeps moving. */
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Erases a trainee (docs/DESIGN.md "Personal data"; ruling 15): appends `TraineeErased` (why, by
+ * whom, when: no personal data), then destroys its data key, then forgets what the read models and
+ * the idempotency keys hold of it, the read models' part made again from its stream as a rebuild
+ * would make it. Each step is safe to repeat: a trainee erased before is not erased again, and the
+ * later steps run again (an erasure interrupted after its event finishes). Throws `NotFound` for an
+ * unknown trainee, `RangeError` for a blank or over-long reason or a blank `erasedBy`.
+ */
+export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reason: string, erasedBy: string): Promise<Erasure> {
+  let id = traineeId;
+  let stream = await ports.eventStore.readStream(traineeStreamId(id));
+  if (stream.length === 0) {
+    id = (await ports.resolveId(traineeId)) ?? traineeId;
+    stream = id === traineeId ? [] : await ports.eventStore.readStream(traineeStreamId(id));
+  }
+  const ukprn = ownerOf(stream);
+  if (stream.length === 0 || ukprn === null) throw new NotFound('Trainee');
+  let erasedNow = false;
+  for (let attempt = 0; !erasedNow; attempt++) {
+    const state = stateOf(stream);
+    if (!state.exists) {
+      if (state.erased) break;
+      throw new NotFound('Trainee');
+    }
+    const now = ports.clock().toISOString();
+    const events = decide({ type: 'EraseTrainee', trainee_id: id, reason, erased_by: erasedBy, now }, state);
+    try {
+      await ports.eventStore.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: now }, newEventId), {
+        expectedRevision: stream[stream.length - 1].streamRevision,
+      });
+      erasedNow = true;
+    } catch (err) {
+      if (!(err instanceof WrongExpectedVersionError) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+      stream = await ports.eventStore.readStream(traineeStreamId(id));
+    }
+  }
+  await ports.destroyKey(id, ports.clock());
+  const erased = await ports.eventStore.readStream(traineeStreamId(id));
+  await ports.forgetProjected(id, ukprn, erased);
+  const answersForgotten = await ports.forgetAnswers(id);
+  return { traineeId: id, erasedNow, events: erased.length, answersForgotten };
+}
+
+function stateOf(stream: readonly RecordedEvent[]): TraineeState {
+  return evolveAll(stream.map(decodeTraineeEvent).filter((e): e is TraineeEvent => e !== null));
+}
+
+/** The provider of a trainee's stream, from its registration (a UKPRN is not personal data); null without one. */
+function ownerOf(stream: readonly RecordedEvent[]): string | null {
+  const first = stream.length > 0 ? decodeTraineeEvent(stream[0]) : null;
+  return first?.type === 'TraineeRegistered' ? first.data.ukprn : null;
+}
