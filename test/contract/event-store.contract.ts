@@ -8,10 +8,12 @@
  * to be strictly increasing (EventStoreDB's commit positions have gaps).
  *
  * The suites, one file each: appends (event-store-appends.contract.ts), reads across streams
- * (event-store-reads.contract.ts) and subscriptions (event-store-subscriptions.contract.ts).
+ * (event-store-reads.contract.ts), subscriptions (event-store-subscriptions.contract.ts) and personal
+ * data sealed by the codec (event-store-personal-data.contract.ts).
  */
 import type { EventStore } from '@app/event-sourcing';
 import { describeEventStoreAppendsContract } from './event-store-appends.contract';
+import { describeEventStorePersonalDataContract } from './event-store-personal-data.contract';
 import { describeEventStoreReadsContract } from './event-store-reads.contract';
 import { describeEventStoreSubscriptionsContract } from './event-store-subscriptions.contract';
 
@@ -50,4 +52,5 @@ export function describeEventStoreContract(
   describeEventStoreAppendsContract(name, factory, capabilities);
   describeEventStoreReadsContract(name, factory, capabilities);
   describeEventStoreSubscriptionsContract(name, factory);
+  describeEventStorePersonalDataContract(name, factory);
 }

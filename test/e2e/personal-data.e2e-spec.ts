@@ -9,6 +9,12 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
+import { newEventId, toEventData } from '@app/event-sourcing';
+import { duplicateGuardKey, REGISTRATION_GUARD_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
+import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
+import { openSqliteEventStore } from '@app/stores/sqlite';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
@@ -195,5 +201,45 @@ describe('erasing a trainee (admin trainee erase)', () => {
     expect((await api.request('GET', `${base}/${keptId}`, token)).body).toEqual(answer);
     expect((await api.request('GET', `${base}/${erasedId}`, token)).status).toBe(404);
     expect((await api.request('GET', '/api/v2026.1/changes?limit=100', token)).body.data).toEqual(feed);
+  }, 60_000);
+});
+
+describe('moving a log written before sealing (events export / import)', () => {
+  it('seals every personal value as it imports, and gives plain-hash guard streams their keyed names', async () => {
+    const [old, target, work] = ['old-log-', 'sealed-log-', 'move-'].map((p) => mkdtempSync(join(tmpdir(), p)));
+    try {
+      // The old log: a registration in the clear, its claim on a guard stream named by a plain SHA-256.
+      const events = exampleRegistration({
+        trainee_id: 'OldT1',
+        ukprn: '10000134',
+        details: { first_names: 'Eulalie', last_name: 'Fennimore' },
+      });
+      const details = (events[0].data as { details: { date_of_birth: string; training_route: string } }).details;
+      const key = duplicateGuardKey('10000134', { ...details, last_name: 'Fennimore' });
+      const plainGuard = REGISTRATION_GUARD_STREAM_PREFIX + createHash('sha256').update(key).digest('hex').slice(0, 40);
+      const store = openSqliteEventStore(old);
+      const ctx = { occurredAt: '2025-01-01T00:00:00.000Z' };
+      await store.appendToStream(
+        plainGuard,
+        toEventData([{ type: 'RegistrationClaimed', data: { trainee_id: 'OldT1', at: ctx.occurredAt } }], ctx, newEventId),
+      );
+      await store.appendToStream(traineeStreamId('OldT1'), toEventData(events, ctx, newEventId));
+      await store.close();
+      expect(filesText(old, 'events.sqlite')).toContain('Fennimore');
+
+      const file = join(work, 'events.jsonl');
+      expect((await runAdmin(['events', 'export', '--output', file], old)).code).toBe(0);
+      copyFileSync(join(old, 'data-key'), join(target, 'data-key'));
+      const imported = await runAdmin(['events', 'import', file], target);
+      expect(imported.stderr).toBe('');
+      expect(imported.stdout).toMatch(/; 1 guard streams named by a plain hash were given their keyed names\n$/);
+
+      const sealedLog = filesText(target, 'events.sqlite');
+      for (const value of ['Eulalie', 'Fennimore', plainGuard]) expect(sealedLog).not.toContain(value);
+      const history = await runAdmin(['trainee', 'history', 'OldT1', '--json'], target);
+      expect(JSON.parse(history.stdout.split('\n')[0]).changes).toMatchObject({ first_names: 'Eulalie', last_name: 'Fennimore' });
+    } finally {
+      for (const dir of [old, target, work]) rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

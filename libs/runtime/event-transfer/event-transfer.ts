@@ -140,12 +140,19 @@ export async function exportEvents(
  * with an empty store. `refusal(type, data)` names why this store cannot take an event (a webhook
  * secret sealed with another service key), or returns null; a reason is an {@link ImportFileInvalid}
  * of its line. A data key line ({@link ExportedDataKey}) goes to `dataKeys`, which refuses a key
- * wrapped under another service key the same way.
+ * wrapped under another service key the same way. `renamed` gives streams another id in the
+ * target (the plain-hash guard streams of an old log, `plainGuardRenames`); every event keeps its
+ * place, revision and position.
  */
 export async function importEvents(
   eventStore: EventStore,
   input: Readable,
-  options: { batchSize?: number; refusal?: (type: string, data: unknown) => string | null; dataKeys?: DataKeyTransfer | null } = {},
+  options: {
+    batchSize?: number;
+    refusal?: (type: string, data: unknown) => string | null;
+    dataKeys?: DataKeyTransfer | null;
+    renamed?: ReadonlyMap<string, string>;
+  } = {},
 ): Promise<number> {
   const head = await eventStore.headPosition();
   if (head > 0) throw new ImportTargetNotEmpty(head);
@@ -182,6 +189,7 @@ export async function importEvents(
       continue;
     }
     const e = parseLine(text, lineNo);
+    e.stream_id = options.renamed?.get(e.stream_id) ?? e.stream_id;
     if (e.position !== undefined) {
       if (e.position <= lastPosition) {
         throw new ImportFileInvalid(lineNo, `position ${e.position} is not after the previous line's ${lastPosition}`);

@@ -3,3 +3,4 @@ export { handleTraineeCommand, loadTraineeState, schoolsNamedBy, traineeOf, writ
 export { registerTrainee } from './register-trainee';
 export { keyedGuardStreams, TRAINEE_WRITE_PORTS, type SchoolLookup, type TraineeWritePorts } from './trainee-write.ports';
 export { eraseTrainee, type Erasure, type ErasurePorts } from './erase-trainee';
+export { plainGuardRenames } from './guard-renames';

@@ -3,7 +3,9 @@ import { createReadStream, createWriteStream, existsSync, statSync } from 'node:
 import type { Writable } from 'node:stream';
 import { rawEventStore } from '@app/personal-data';
 import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/runtime/event-transfer';
-import { sealedSecretsOf } from '@app/runtime/process';
+import { deriveKey, sealedSecretsOf } from '@app/runtime/process';
+import { keyedGuardStreams, plainGuardRenames } from '@app/trainees/write';
+import { createInterface } from 'node:readline';
 import type { Stores } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
 
@@ -79,26 +81,13 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
             `The target read models are not empty (they projected the log up to position ${checkpoint}); import into an empty data dir or empty databases`,
           );
         }
-        const input = createReadStream(file);
-        try {
-          const count = await importEvents(stores.eventStore, input, {
-            refusal: secretsOf(ctx).importRefusal,
-            dataKeys: stores.personalData?.dataKeyTransfer(),
-          });
-          return { count, head: await stores.eventStore.headPosition() };
-        } catch (err) {
-          if (err instanceof ImportTargetNotEmpty) throw new CliError(err.message);
-          if (err instanceof ImportFileInvalid)
-            throw new CliError(`${file} ${err.message}; the target now holds the events before that line: empty it before importing again`);
-          if (isFileError(err)) throw new CliError(`Cannot read ${file}: ${(err as Error).message}`);
-          throw err;
-        } finally {
-          input.destroy();
-        }
+        return importInto(stores, file, ctx);
       });
       // withStores has brought every read model up to date from the imported log before returning.
       process.stdout.write(
-        `Imported ${result.count} ${result.count === 1 ? 'event' : 'events'} from ${file}; the log ends at position ${result.head} and the read models are rebuilt from it\n`,
+        `Imported ${result.count} ${result.count === 1 ? 'event' : 'events'} from ${file}; the log ends at position ${result.head} and the read models are rebuilt from it` +
+          (result.renamed > 0 ? `; ${result.renamed} guard streams named by a plain hash were given their keyed names` : '') +
+          '\n',
       );
     });
 }
@@ -145,4 +134,34 @@ function exportTo(out: Writable, stores: Stores, ctx: CliContext, since: number 
     exported: secretsOf(ctx).exported,
     dataKeys: stores.personalData?.dataKeyTransfer(),
   });
+}
+
+/**
+ * Imports `file` into the empty `stores` (`importEvents`): personal data sealed as it goes, data keys
+ * and webhook secrets checked against this deployment's service key, guard streams of an old log
+ * renamed (`plainGuardRenames`). CliError for a bad file; the counts otherwise.
+ */
+async function importInto(stores: Stores, file: string, ctx: CliContext): Promise<{ count: number; head: number; renamed: number }> {
+  // A log written before guard streams were keyed: their plain-hash names are renamed (docs/operations.md).
+  const renamed = await plainGuardRenames(
+    createInterface({ input: createReadStream(file), crlfDelay: Infinity }),
+    keyedGuardStreams(deriveKey(ctx.serviceKey(), 'registration-guards')),
+  );
+  const input = createReadStream(file);
+  try {
+    const count = await importEvents(stores.eventStore, input, {
+      refusal: secretsOf(ctx).importRefusal,
+      dataKeys: stores.personalData?.dataKeyTransfer(),
+      renamed,
+    });
+    return { count, head: await stores.eventStore.headPosition(), renamed: renamed.size };
+  } catch (err) {
+    if (err instanceof ImportTargetNotEmpty) throw new CliError(err.message);
+    if (err instanceof ImportFileInvalid)
+      throw new CliError(`${file} ${err.message}; the target now holds the events before that line: empty it before importing again`);
+    if (isFileError(err)) throw new CliError(`Cannot read ${file}: ${(err as Error).message}`);
+    throw err;
+  } finally {
+    input.destroy();
+  }
 }
