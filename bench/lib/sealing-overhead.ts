@@ -6,8 +6,12 @@ import type { Scenario } from './scenarios';
 /** The name of this measurement in `--only`. */
 export const SEALING_SCENARIO = 'sealing';
 
-/** Sealing personal data may cost at most 5 % of create and PATCH throughput (issue 27): on ÷ off ≥ this. */
-export const SEALING_RATIO_TARGET = 0.95;
+/**
+ * Sealing personal data may cost at most 5 % of a create's and a PATCH's CPU (issue 27): the API's
+ * CPU per request sealed ÷ in the clear ≤ this. CPU per request, not req/s: a process started
+ * afresh each round makes throughput swing by half on this shared machine, CPU far less.
+ */
+export const SEALING_COST_TARGET = 1.05;
 
 /** One write scenario with personal data sealed and in the clear, in alternating rounds. */
 export interface SealingScenarioResult {
@@ -17,12 +21,16 @@ export interface SealingScenarioResult {
   /** Requests per second sealed ÷ in the clear, over all rounds, and per round. */
   ratio: number;
   roundRatios: number[];
+  /** The API process's CPU per request (all threads), in µs, sealed and in the clear, over all rounds. */
+  cpuUs: { on: number; off: number };
+  /** CPU per request sealed ÷ in the clear: the cost of sealing, held to {@link SEALING_COST_TARGET}. */
+  cost: number;
 }
 
 /** What sealing personal data costs the writes (docs/DESIGN.md "Personal data"). */
 export interface SealingOverheadResult {
   scenarios: SealingScenarioResult[];
-  ratioTarget: number;
+  costTarget: number;
 }
 
 /**
@@ -48,7 +56,9 @@ export async function measureSealingOverhead(
     `bench: ${SEALING_SCENARIO}: ${o.scenarios.map((s) => s.name).join(', ')} with SEAL_PERSONAL_DATA true and false, ${o.rounds} rounds`,
   );
   const slice = { ...o.settings, duration: o.settings.duration / o.rounds };
-  const runs = new Map<string, { on: LoadResult[]; off: LoadResult[] }>(o.scenarios.map((s) => [s.name, { on: [], off: [] }]));
+  const runs = new Map<string, { on: LoadResult[]; off: LoadResult[]; cpuMs: { on: number; off: number } }>(
+    o.scenarios.map((s) => [s.name, { on: [], off: [], cpuMs: { on: 0, off: 0 } }]),
+  );
   const measure = async (sealed: boolean): Promise<void> => {
     const api = await ApiProcess.start({
       repoRoot: o.repoRoot,
@@ -59,7 +69,13 @@ export async function measureSealingOverhead(
     });
     try {
       for (const scenario of o.scenarios) if (o.warmup > 0) await runLoad(api.url, scenario, { ...o.settings, duration: o.warmup });
-      for (const scenario of o.scenarios) runs.get(scenario.name)![sealed ? 'on' : 'off'].push(await runLoad(api.url, scenario, slice));
+      for (const scenario of o.scenarios) {
+        const run = runs.get(scenario.name)!;
+        const before = api.cpu();
+        run[sealed ? 'on' : 'off'].push(await runLoad(api.url, scenario, slice));
+        const after = api.cpu();
+        if (before && after) run.cpuMs[sealed ? 'on' : 'off'] += after.total - before.total;
+      }
     } finally {
       await api.stop();
     }
@@ -70,16 +86,20 @@ export async function measureSealingOverhead(
   }
   const result: SealingOverheadResult = {
     scenarios: o.scenarios.map((s) => {
-      const { on, off } = runs.get(s.name)!;
+      const { on, off, cpuMs } = runs.get(s.name)!;
+      const [onLoad, offLoad] = [combineLoads(on), combineLoads(off)];
+      const cpuUs = { on: (cpuMs.on * 1000) / onLoad.requests, off: (cpuMs.off * 1000) / offLoad.requests };
       return {
         scenario: s.name,
-        on: combineLoads(on),
-        off: combineLoads(off),
-        ratio: combineLoads(on).rps / combineLoads(off).rps,
+        on: onLoad,
+        off: offLoad,
+        ratio: onLoad.rps / offLoad.rps,
         roundRatios: on.map((x, i) => x.rps / off[i].rps),
+        cpuUs,
+        cost: cpuUs.on / cpuUs.off,
       };
     }),
-    ratioTarget: SEALING_RATIO_TARGET,
+    costTarget: SEALING_COST_TARGET,
   };
   log(`bench:   ${formatSealingOverhead(result)}`);
   return result;
@@ -89,9 +109,10 @@ export async function measureSealingOverhead(
 export function formatSealingOverhead(m: SealingOverheadResult): string {
   const parts = m.scenarios.map(
     (s) =>
-      `${s.scenario} ${s.on.rps.toFixed(0)} req/s sealed, ${s.off.rps.toFixed(0)} in the clear, ` +
-      `on ÷ off ${s.ratio.toFixed(3)} (rounds ${s.roundRatios.map((r) => r.toFixed(3)).join(', ')}), ` +
-      `p99 ${s.on.p99} vs ${s.off.p99} ms, non-2xx ${s.on.non2xx} and ${s.off.non2xx}`,
+      `${s.scenario} API CPU ${s.cpuUs.on.toFixed(0)} µs per request sealed, ${s.cpuUs.off.toFixed(0)} in the clear, ` +
+      `cost ${s.cost.toFixed(3)}×; ${s.on.rps.toFixed(0)} and ${s.off.rps.toFixed(0)} req/s ` +
+      `(on ÷ off ${s.ratio.toFixed(3)}, rounds ${s.roundRatios.map((r) => r.toFixed(3)).join(', ')}), ` +
+      `p99 ${s.on.p99} and ${s.off.p99} ms, non-2xx ${s.on.non2xx} and ${s.off.non2xx}`,
   );
-  return `sealing personal data: ${parts.join('; ')}; target ≥ ${m.ratioTarget}`;
+  return `sealing personal data: ${parts.join('; ')}; target cost ≤ ${m.costTarget}×`;
 }
