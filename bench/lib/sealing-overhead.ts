@@ -1,3 +1,4 @@
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { combineLoads, runLoad, type LoadResult, type LoadSettings } from './load';
 import { ApiProcess } from './processes';
@@ -8,8 +9,8 @@ export const SEALING_SCENARIO = 'sealing';
 
 /**
  * Sealing personal data may cost at most 5 % of a create's and a PATCH's CPU (issue 27): the API's
- * CPU per request sealed ÷ in the clear ≤ this. CPU per request, not req/s: a process started
- * afresh each round makes throughput swing by half on this shared machine, CPU far less.
+ * CPU per request sealed ÷ in the clear ≤ this. CPU per request, not req/s: req/s swings with
+ * the shared machine's load from one slice to the next, CPU per request far less.
  */
 export const SEALING_COST_TARGET = 1.05;
 
@@ -34,11 +35,12 @@ export interface SealingOverheadResult {
 }
 
 /**
- * Measures what sealing costs the writes: with the bench's own API stopped, starts the API on the
- * data dir once with `SEAL_PERSONAL_DATA` true and once false per round (the same build; each first
- * in every other round, so neither gains from going first), warms it up with each scenario for
- * `warmup` seconds, then runs each of `scenarios` for its share of `settings.duration`, `rounds` times.
- * Both write to the same log, so the data grows alike for both.
+ * Measures what sealing costs the writes in a steady state: with the bench's own API stopped,
+ * copies the data dir, starts the API on it with `SEAL_PERSONAL_DATA` true and on the copy with
+ * false (the same build, each its own files, both running throughout so their caches stay warm, as
+ * a serving process's do), warms each up with each scenario for `warmup` seconds, then runs each
+ * of `scenarios` on each in turn for its share of `settings.duration`, `rounds` times (each first in
+ * every other round). The copy is removed at the end.
  */
 export async function measureSealingOverhead(
   o: {
@@ -53,36 +55,40 @@ export async function measureSealingOverhead(
   log: (message: string) => void,
 ): Promise<SealingOverheadResult> {
   log(
-    `bench: ${SEALING_SCENARIO}: ${o.scenarios.map((s) => s.name).join(', ')} with SEAL_PERSONAL_DATA true and false, ${o.rounds} rounds`,
+    `bench: ${SEALING_SCENARIO}: ${o.scenarios.map((s) => s.name).join(', ')} on two APIs, SEAL_PERSONAL_DATA true and false, ${o.rounds} rounds`,
   );
-  const slice = { ...o.settings, duration: o.settings.duration / o.rounds };
-  const runs = new Map<string, { on: LoadResult[]; off: LoadResult[]; cpuMs: { on: number; off: number } }>(
-    o.scenarios.map((s) => [s.name, { on: [], off: [], cpuMs: { on: 0, off: 0 } }]),
-  );
-  const measure = async (sealed: boolean): Promise<void> => {
-    const api = await ApiProcess.start({
+  const clearDir = `${o.dataDir}-clear`;
+  cpSync(o.dataDir, clearDir, { recursive: true });
+  const start = (sealed: boolean) =>
+    ApiProcess.start({
       repoRoot: o.repoRoot,
-      dataDir: o.dataDir,
+      dataDir: sealed ? o.dataDir : clearDir,
       env: { ...o.env, SEAL_PERSONAL_DATA: String(sealed) },
       cpuProfDir: null,
       logFile: join(o.dataDir, `api-sealing-${sealed ? 'on' : 'off'}.log`),
     });
-    try {
-      for (const scenario of o.scenarios) if (o.warmup > 0) await runLoad(api.url, scenario, { ...o.settings, duration: o.warmup });
-      for (const scenario of o.scenarios) {
-        const run = runs.get(scenario.name)!;
-        const before = api.cpu();
-        run[sealed ? 'on' : 'off'].push(await runLoad(api.url, scenario, slice));
-        const after = api.cpu();
-        if (before && after) run.cpuMs[sealed ? 'on' : 'off'] += after.total - before.total;
-      }
-    } finally {
-      await api.stop();
-    }
-  };
-  for (let r = 0; r < o.rounds; r++) {
-    const order = r % 2 === 0 ? [true, false] : [false, true];
-    for (const sealed of order) await measure(sealed);
+  const slice = { ...o.settings, duration: o.settings.duration / o.rounds };
+  const runs = new Map<string, { on: LoadResult[]; off: LoadResult[]; cpuMs: { on: number; off: number } }>(
+    o.scenarios.map((s) => [s.name, { on: [], off: [], cpuMs: { on: 0, off: 0 } }]),
+  );
+  const apis = { on: await start(true), off: await start(false) };
+  try {
+    for (const side of ['on', 'off'] as const)
+      for (const scenario of o.scenarios) if (o.warmup > 0) await runLoad(apis[side].url, scenario, { ...o.settings, duration: o.warmup });
+    const measure = async (side: 'on' | 'off', scenario: Scenario): Promise<void> => {
+      const run = runs.get(scenario.name)!;
+      const before = apis[side].cpu();
+      run[side].push(await runLoad(apis[side].url, scenario, slice));
+      const after = apis[side].cpu();
+      if (before && after) run.cpuMs[side] += after.total - before.total;
+    };
+    for (let r = 0; r < o.rounds; r++)
+      for (const scenario of o.scenarios)
+        for (const side of r % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)) await measure(side, scenario);
+  } finally {
+    await apis.on.stop();
+    await apis.off.stop();
+    rmSync(clearDir, { recursive: true, force: true });
   }
   const result: SealingOverheadResult = {
     scenarios: o.scenarios.map((s) => {

@@ -9,7 +9,7 @@ const TAG_BYTES = 16;
 export interface DataKeysOptions {
   /** How long an opened key stays in memory after it was last read from the store, in ms (default 5 minutes). */
   cacheMs?: number;
-  /** Opened keys kept in memory at most (default 10,000; the oldest go first). */
+  /** Opened keys kept in memory at most (default 100,000, about 25 MB; the oldest go first). */
   cacheSize?: number;
   /** Keys made and stored in one write for trainees still to be registered (default 256). */
   poolSize?: number;
@@ -58,7 +58,7 @@ export class DataKeys {
     if (kek.length !== KEY_BYTES) throw new Error('a key-encryption key is 32 bytes');
     this.options = {
       cacheMs: options.cacheMs ?? 5 * 60_000,
-      cacheSize: options.cacheSize ?? 10_000,
+      cacheSize: options.cacheSize ?? 100_000,
       poolSize: options.poolSize ?? 256,
       now: options.now ?? Date.now,
       newId: options.newId ?? randomUUID,
