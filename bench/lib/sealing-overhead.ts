@@ -36,11 +36,11 @@ export interface SealingOverheadResult {
 
 /**
  * Measures what sealing costs the writes in a steady state: with the bench's own API stopped,
- * copies the data dir, starts the API on it with `SEAL_PERSONAL_DATA` true and on the copy with
- * false (the same build, each its own files, both running throughout so their caches stay warm, as
- * a serving process's do), warms each up with each scenario for `warmup` seconds, then runs each
- * of `scenarios` on each in turn for its share of `settings.duration`, `rounds` times (each first in
- * every other round). The copy is removed at the end.
+ * copies the data dir twice, starts the API on one copy with `SEAL_PERSONAL_DATA` true and on the
+ * other with false (the same build, each its own files, both running throughout so their caches
+ * stay warm, as a serving process's do), warms each up with each scenario for `warmup` seconds, then
+ * runs each of `scenarios` on each in turn for its share of `settings.duration`, `rounds` times
+ * (each first in every other round). The copies are removed at the end.
  */
 export async function measureSealingOverhead(
   o: {
@@ -57,12 +57,13 @@ export async function measureSealingOverhead(
   log(
     `bench: ${SEALING_SCENARIO}: ${o.scenarios.map((s) => s.name).join(', ')} on two APIs, SEAL_PERSONAL_DATA true and false, ${o.rounds} rounds`,
   );
-  const clearDir = `${o.dataDir}-clear`;
-  cpSync(o.dataDir, clearDir, { recursive: true });
+  // Each on a fresh copy: neither starts with its files more in the page cache, or laid out otherwise.
+  const dirs = { on: `${o.dataDir}-sealed`, off: `${o.dataDir}-clear` };
+  for (const dir of Object.values(dirs)) cpSync(o.dataDir, dir, { recursive: true });
   const start = (sealed: boolean) =>
     ApiProcess.start({
       repoRoot: o.repoRoot,
-      dataDir: sealed ? o.dataDir : clearDir,
+      dataDir: dirs[sealed ? 'on' : 'off'],
       env: { ...o.env, SEAL_PERSONAL_DATA: String(sealed) },
       cpuProfDir: null,
       logFile: join(o.dataDir, `api-sealing-${sealed ? 'on' : 'off'}.log`),
@@ -88,7 +89,7 @@ export async function measureSealingOverhead(
   } finally {
     await apis.on.stop();
     await apis.off.stop();
-    rmSync(clearDir, { recursive: true, force: true });
+    for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
   }
   const result: SealingOverheadResult = {
     scenarios: o.scenarios.map((s) => {
