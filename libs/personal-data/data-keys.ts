@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomUUID } from 'node:crypto';
+import { randomView } from './random-pool';
 import type { DataKeyStore } from './data-key-store.port';
 
 const KEY_BYTES = 32;
@@ -89,7 +90,7 @@ export class DataKeys {
     let key = await this.existingKey(traineeId);
     key ??= this.remember(
       traineeId,
-      this.openStored(await this.store.ensure(traineeId, this.wrap(traineeId, randomBytes(KEY_BYTES))), traineeId),
+      this.openStored(await this.store.ensure(traineeId, this.wrap(traineeId, Buffer.from(randomView(KEY_BYTES)))), traineeId),
     );
     if (key === 'erased') throw new DataKeyDestroyed(traineeId);
     return key;
@@ -127,7 +128,10 @@ export class DataKeys {
   }
 
   private async reserve(): Promise<void> {
-    const keys = Array.from({ length: this.options.poolSize }, () => ({ traineeId: this.options.newId(), key: randomBytes(KEY_BYTES) }));
+    const keys = Array.from({ length: this.options.poolSize }, () => ({
+      traineeId: this.options.newId(),
+      key: Buffer.from(randomView(KEY_BYTES)),
+    }));
     await this.store.reserve(keys.map((k) => ({ traineeId: k.traineeId, wrapped: this.wrap(k.traineeId, k.key) })));
     for (const k of keys) {
       this.remember(k.traineeId, k.key);
@@ -155,7 +159,7 @@ export class DataKeys {
   }
 
   private wrap(traineeId: string, key: Buffer): Buffer {
-    const iv = randomBytes(IV_BYTES);
+    const iv = randomView(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.kek, iv).setAAD(Buffer.from(traineeId));
     return Buffer.concat([iv, cipher.update(key), cipher.final(), cipher.getAuthTag()]);
   }

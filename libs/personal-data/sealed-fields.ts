@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { randomView } from './random-pool';
 
 /** What an opened event holds in place of each personal value once the trainee's key is destroyed. */
 export const ERASED = '[erased]';
@@ -61,7 +62,7 @@ export function sealFields(data: Record<string, unknown>, paths: readonly string
     if (inner === null) continue;
     sealed[k] = inner === undefined ? data[k] : without(data[k] as Record<string, unknown>, inner);
   }
-  const iv = randomBytes(IV_BYTES);
+  const iv = randomView(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(aad));
   const box = Buffer.concat([iv, cipher.update(JSON.stringify(values), 'utf8'), cipher.final(), cipher.getAuthTag()]);
   sealed[SEALED] = { fields, box: box.toString('base64') } satisfies SealedValues;

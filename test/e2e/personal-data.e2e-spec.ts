@@ -134,6 +134,7 @@ describe('erasing a trainee (admin trainee erase)', () => {
     );
     expect(erased.stderr).toBe('');
     expect(erased.code).toBe(0);
+    expect(erased.stdout).not.toMatch(/Ottoline|Brackenridge|ottoline|QQ654321A/);
     expect(erased.stdout).toMatch(new RegExp(`^Erased trainee ${erasedId}: its data key is destroyed; its \\d+ events read \\[erased\\]`));
 
     await api.infra.catchUp();

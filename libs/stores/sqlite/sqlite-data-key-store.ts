@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { DataKeys, PersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 
+/** How much of `keys.sqlite` reads map (about 100 bytes a trainee: 10 million trainees). */
+const KEYS_MMAP_BYTES = 1024 ** 3;
+
 /** The key store's file in the data directory. */
 export const KEYS_FILE = 'keys.sqlite';
 
@@ -53,6 +56,8 @@ export class SqliteDataKeyStore implements DataKeyStore {
       this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
       this.db.pragma('busy_timeout = 5000');
       this.db.pragma('secure_delete = ON');
+      // Reads map the file (address space, not RSS): a key read on the write path costs no read() call.
+      this.db.pragma(`mmap_size = ${KEYS_MMAP_BYTES}`);
       this.db.exec(`CREATE TABLE IF NOT EXISTS data_keys (
         trainee_id TEXT PRIMARY KEY, wrapped BLOB, erased_at TEXT) WITHOUT ROWID`);
       this.stmts = {
