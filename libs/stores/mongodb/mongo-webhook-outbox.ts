@@ -198,6 +198,17 @@ export class MongoWebhookOutbox implements WebhookOutbox {
   }
 
   /** The endpoint's deliveries, newest position first, at most `limit`. */
+  async forgetTrainee(traineeId: string): Promise<number> {
+    const held = await this.deliveriesCollection.find({ trainee_id: traineeId }, { projection: { payload: 1 } }).toArray();
+    const writes = held.flatMap((d) => {
+      const payload = JSON.parse(d.payload) as { trn?: unknown };
+      if (payload.trn === null || payload.trn === undefined) return [];
+      return [{ updateOne: { filter: { _id: d._id }, update: { $set: { payload: JSON.stringify({ ...payload, trn: null }) } } } }];
+    });
+    if (writes.length > 0) await this.deliveriesCollection.bulkWrite(writes, { writeConcern: WRITE_CONCERN });
+    return writes.length;
+  }
+
   async deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]> {
     if (limit <= 0) return [];
     const docs = await this.deliveriesCollection.find({ endpoint_id: endpointId }).sort({ position: -1 }).limit(limit).toArray();

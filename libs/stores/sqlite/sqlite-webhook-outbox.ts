@@ -112,6 +112,8 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('busy_timeout = 5000');
       this.db.pragma('synchronous = FULL');
+      // An erased trainee's TRN, blanked in its payloads, is zeroed in the file (docs/DESIGN.md "Personal data").
+      this.db.pragma('secure_delete = ON');
       if (options.walAutocheckpointPages !== undefined) this.db.pragma(`wal_autocheckpoint = ${options.walAutocheckpointPages}`);
       this.db.exec(SCHEMA);
       this.stmts = prepareStatements(this.db);
@@ -185,6 +187,15 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   /** The endpoint's deliveries, newest position first, at most `limit`. */
   async deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]> {
     return this.stmts.deliveries.all(endpointId, Math.max(0, limit));
+  }
+
+  async forgetTrainee(traineeId: string): Promise<number> {
+    return this.db
+      .prepare(
+        `UPDATE webhook_deliveries SET payload = json_set(payload, '$.trn', NULL)
+         WHERE trainee_id = ? AND json_extract(payload, '$.trn') IS NOT NULL`,
+      )
+      .run(traineeId).changes;
   }
 
   /** Closes the connection (again: nothing). */

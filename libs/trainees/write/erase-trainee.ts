@@ -21,6 +21,8 @@ export interface ErasurePorts {
   forgetProjected(traineeId: string, ukprn: string, stream: readonly RecordedEvent[]): Promise<void>;
   /** `IdempotencyStore.forget`: kept answers that hold the trainee. */
   forgetAnswers(text: string): Promise<number>;
+  /** `WebhookOutbox.forgetTrainee`: the TRN in its deliveries' payloads. */
+  forgetDeliveries(traineeId: string): Promise<number>;
   clock: () => Date;
 }
 
@@ -33,6 +35,8 @@ export interface Erasure {
   events: number;
   /** Kept idempotent answers deleted. */
   answersForgotten: number;
+  /** Webhook deliveries whose payload lost the trainee's TRN. */
+  deliveriesForgotten: number;
 }
 
 /** Rounds of read-decide-append before giving up on a stream that keeps moving. */
@@ -40,9 +44,9 @@ const MAX_ATTEMPTS = 5;
 
 /**
  * Erases a trainee (docs/DESIGN.md "Personal data"; ruling 15): appends `TraineeErased` (why, by
- * whom, when: no personal data), then destroys its data key, then forgets what the read models and
- * the idempotency keys hold of it, the read models' part made again from its stream as a rebuild
- * would make it. Each step is safe to repeat: a trainee erased before is not erased again, and the
+ * whom, when: no personal data), then destroys its data key, then forgets what the read models, the
+ * idempotency keys and the webhook deliveries hold of it, the read models' part made again from its
+ * stream as a rebuild would make it. Each step is safe to repeat: a trainee erased before is not erased again, and the
  * later steps run again (an erasure interrupted after its event finishes). Throws `NotFound` for an
  * unknown trainee, `RangeError` for a blank or over-long reason or a blank `erasedBy`.
  */
@@ -78,7 +82,8 @@ export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reaso
   const erased = await ports.eventStore.readStream(traineeStreamId(id));
   await ports.forgetProjected(id, ukprn, erased);
   const answersForgotten = await ports.forgetAnswers(id);
-  return { traineeId: id, erasedNow, events: erased.length, answersForgotten };
+  const deliveriesForgotten = await ports.forgetDeliveries(id);
+  return { traineeId: id, erasedNow, events: erased.length, answersForgotten, deliveriesForgotten };
 }
 
 function stateOf(stream: readonly RecordedEvent[]): TraineeState {

@@ -94,5 +94,11 @@ export interface WebhookOutbox {
   recordAttempt(deliveryId: string, attempt: WebhookAttempt): Promise<void>;
   /** The endpoint's deliveries, newest position first, at most `limit`. */
   deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
+  /**
+   * Forgets an erased trainee in the deliveries' payloads (docs/DESIGN.md "Personal data"): each of
+   * its deliveries, sent or not, keeps its change without the TRN (`trn` null), as the feed does.
+   * Returns how many payloads held one. A pass over the deliveries, for the admin CLI's erasure only.
+   */
+  forgetTrainee(traineeId: string): Promise<number>;
   close(): Promise<void> | void;
 }

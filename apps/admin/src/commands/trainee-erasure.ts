@@ -2,7 +2,7 @@ import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { NotFound } from '@app/trainees/decider';
 import { eraseTrainee, type ErasurePorts } from '@app/trainees/write';
-import { openIdempotencyStore, type Stores } from '@app/stores';
+import { openIdempotencyStore, openWebhookOutbox, type Stores } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
 
 /**
@@ -34,7 +34,8 @@ export function registerTraineeErasure(trainee: Command, ctx: CliContext): void 
       });
       process.stdout.write(
         `${erasure.erasedNow ? 'Erased' : 'Already erased:'} trainee ${erasure.traineeId}: its data key is destroyed; ` +
-          `its ${erasure.events} events read [erased] for every personal value; ${erasure.answersForgotten} kept answers forgotten\n`,
+          `its ${erasure.events} events read [erased] for every personal value; ${erasure.answersForgotten} kept answers and ` +
+          `${erasure.deliveriesForgotten} webhook deliveries forgotten\n`,
       );
     });
 }
@@ -54,6 +55,14 @@ export function erasurePorts(stores: Stores, ctx: CliContext): ErasurePorts {
         return await idempotency.forget(text);
       } finally {
         await idempotency.close();
+      }
+    },
+    forgetDeliveries: async (id) => {
+      const outbox = await openWebhookOutbox({ dataDir: ctx.dataDir }, stores);
+      try {
+        return await outbox.forgetTrainee(id);
+      } finally {
+        await outbox.close();
       }
     },
     clock: () => new Date(),
