@@ -130,12 +130,15 @@ export interface EraseTrainee {
   trainee_id: string;
   /** Why, in the clear: at most {@link ERASE_REASON_MAX_LENGTH} characters, not blank. */
   reason: string;
+  /** Who erases: not blank, at most {@link ERASED_BY_MAX_LENGTH} characters. */
   erased_by: string;
   now: string;
 }
 
 /** The longest reason an erasure records. */
 export const ERASE_REASON_MAX_LENGTH = 500;
+/** The longest name of who erases. */
+export const ERASED_BY_MAX_LENGTH = 100;
 
 export type TraineeCommand =
   | RegisterTrainee

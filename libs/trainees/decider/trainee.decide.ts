@@ -1,5 +1,5 @@
 import { DuplicateDegree, DuplicateTrainee, MissingData, NotFound, StateTransitionError, ValidationFailed } from './trainee.errors';
-import { ERASE_REASON_MAX_LENGTH } from './trainee.commands';
+import { ERASE_REASON_MAX_LENGTH, ERASED_BY_MAX_LENGTH } from './trainee.commands';
 import type {
   AddDegree,
   AddPlacement,
@@ -253,15 +253,18 @@ function recordTrn(cmd: RecordTrnIssued, state: TraineeState): TraineeEvent[] {
 /**
  * Erases a trainee: one `TraineeErased` recording why and by whom. NotFound for a trainee that does
  * not exist or was erased already; `RangeError` for a blank reason or one over
- * {@link ERASE_REASON_MAX_LENGTH} characters, or a blank `erased_by` (the operator's mistake, not a request's).
+ * {@link ERASE_REASON_MAX_LENGTH} characters, or a blank `erased_by` or one over
+ * {@link ERASED_BY_MAX_LENGTH} (the operator's mistake, not a request's).
  */
 function erase(cmd: EraseTrainee, state: TraineeState): TraineeEvent[] {
   if (!state.exists) throw new NotFound('Trainee');
   const reason = cmd.reason.trim();
   if (reason === '' || reason.length > ERASE_REASON_MAX_LENGTH)
     throw new RangeError(`the reason must be 1 to ${ERASE_REASON_MAX_LENGTH} characters`);
-  if (cmd.erased_by.trim() === '') throw new RangeError('who erases must be named');
-  return [{ type: 'TraineeErased', data: { trainee_id: state.trainee.trainee_id, reason, erased_by: cmd.erased_by.trim(), at: cmd.now } }];
+  const by = cmd.erased_by.trim();
+  if (by === '' || by.length > ERASED_BY_MAX_LENGTH)
+    throw new RangeError(`who erases must be named in 1 to ${ERASED_BY_MAX_LENGTH} characters`);
+  return [{ type: 'TraineeErased', data: { trainee_id: state.trainee.trainee_id, reason, erased_by: by, at: cmd.now } }];
 }
 
 /** Records the registry's award of a recommended trainee; nothing when not recommended or already awarded. */

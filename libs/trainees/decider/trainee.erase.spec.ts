@@ -1,7 +1,7 @@
 import { DeciderSpecification } from '@app/event-sourcing/testing/decider-specification';
 import { NOW, exampleHistoryIn, exampleRegistration, traineeUpdated } from './testing/trainee-events';
 import { updateTrainee } from './testing/trainee-commands';
-import { ERASE_REASON_MAX_LENGTH, type EraseTrainee } from './trainee.commands';
+import { ERASE_REASON_MAX_LENGTH, ERASED_BY_MAX_LENGTH, type EraseTrainee } from './trainee.commands';
 import { decide } from './trainee.decide';
 import { NotFound } from './trainee.errors';
 import type { TraineeErased, TraineeEvent } from './trainee.events';
@@ -45,6 +45,7 @@ describe('EraseTrainee (docs/DESIGN.md "Personal data")', () => {
       eraseTrainee({ reason: '  ' }),
       eraseTrainee({ reason: 'x'.repeat(ERASE_REASON_MAX_LENGTH + 1) }),
       eraseTrainee({ erased_by: '' }),
+      eraseTrainee({ erased_by: 'o'.repeat(ERASED_BY_MAX_LENGTH + 1) }),
     ])
       spec.given(exampleRegistration()).when(bad).thenThrows(RangeError);
   });
