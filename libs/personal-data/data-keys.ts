@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomUUID } from 'node:crypto';
-import { randomView } from './random-pool';
+import { randomView } from '@app/event-sourcing';
 import type { DataKeyStore } from './data-key-store.port';
 
 const KEY_BYTES = 32;

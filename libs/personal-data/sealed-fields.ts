@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
-import { randomView } from './random-pool';
+import { randomView } from '@app/event-sourcing';
 
 /** What an opened event holds in place of each personal value once the trainee's key is destroyed. */
 export const ERASED = '[erased]';
