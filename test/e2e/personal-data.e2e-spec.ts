@@ -6,28 +6,20 @@
  * the API answers 404 for it, the auditor's history shows every event with `[erased]` values, and a
  * projection rebuild gives the same answers and feed as before it.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { copyFileSync } from 'node:fs';
 import { newEventId, toEventData } from '@app/event-sourcing';
 import { duplicateGuardKey, REGISTRATION_GUARD_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { openSqliteEventStore } from '@app/stores/sqlite';
 import { runAdmin } from '../support/admin-cli';
+import { allFilesText, filesText } from '../support/data-dir-files';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
 const UKPRN = '10000131';
-
-/** Every file in `dir` whose name starts with `prefix` (a SQLite file, its WAL), as one latin1 text. */
-function filesText(dir: string, prefix: string): string {
-  return readdirSync(dir)
-    .filter((f) => f.startsWith(prefix))
-    .map((f) => readFileSync(join(dir, f)).toString('latin1'))
-    .join('\n');
-}
 
 describe('personal data in the event log (v2026.1)', () => {
   let api: RunningApi;
@@ -76,14 +68,6 @@ describe('personal data in the event log (v2026.1)', () => {
     expect(JSON.stringify(history.body)).toContain('Abernathywick');
   });
 });
-
-/** Every file under `dir`, recursively, as one latin1 text. */
-function allFilesText(dir: string): string {
-  return readdirSync(dir)
-    .map((f) => join(dir, f))
-    .map((f) => (statSync(f).isDirectory() ? allFilesText(f) : readFileSync(f).toString('latin1')))
-    .join('\n');
-}
 
 describe('erasing a trainee (admin trainee erase)', () => {
   let api: RunningApi;

@@ -4,7 +4,6 @@
  * gives the events as they were appended, and a projection built from the sealed log, in this
  * thread or in a stream-build worker, equals one built from the same history in the clear.
  */
-import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { newEventId, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
@@ -12,6 +11,7 @@ import { ERASED, rawEventStore, withPersonalData } from '@app/personal-data';
 import { Projector } from '@app/runtime/projector';
 import { traineeStreamId } from '@app/trainees/decider';
 import { traineeDeferred, traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
+import { filesText } from '../../../../test/support/data-dir-files';
 import { sqlitePersonalData, type SqliteDataKeyStore } from '../sqlite-data-key-store';
 import { SqliteReadModel } from './sqlite-read-model';
 import {
@@ -27,14 +27,6 @@ import {
 } from './testing/read-model-histories';
 
 const KEK = randomBytes(32);
-
-/** Bytes of every file in `dir` whose name starts with `prefix` (a SQLite file, its WAL and journal), as latin1 text. */
-function filesText(dir: string, prefix: string): string {
-  return readdirSync(dir)
-    .filter((f) => f.startsWith(prefix))
-    .map((f) => readFileSync(join(dir, f)).toString('latin1'))
-    .join('\n');
-}
 
 describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal data")', () => {
   let plain: FreshEventStore;
