@@ -84,4 +84,26 @@ describe('DataKeys: one data key per trainee, wrapped under the key-encryption k
     for (const id of ['A', 'B', 'C', 'C', 'A']) await keys.existingKey(id);
     expect(reads).toEqual(['A', 'B', 'C', 'A']);
   });
+
+  it('tells onOpened of each key it makes, reserves or reads, never of an erased one; learn() keeps a key without the store', async () => {
+    const told: string[] = [];
+    let n = 0;
+    const keys = new DataKeys(store, kek, { poolSize: 2, newId: () => `P${n++}`, onOpened: (id, key) => told.push(`${id}:${key.length}`) });
+    await keys.keyFor('T1');
+    await keys.newTraineeId();
+    await new DataKeys(store, kek).keyFor('T2');
+    await keys.existingKey('T2');
+    await new DataKeys(store, kek).destroy('T1', new Date());
+    expect(await new DataKeys(store, kek, { onOpened: (id) => told.push(id) }).existingKey('T1')).toBe('erased');
+    expect(told).toEqual(['T1:32', 'P0:32', 'P1:32', 'T2:32']);
+
+    const reads: string[] = [];
+    const counting = Object.assign(Object.create(store) as SqliteDataKeyStore, { get: (id: string) => (reads.push(id), store.get(id)) });
+    const learner = new DataKeys(counting, kek);
+    const shared = await keys.existingKey('T2');
+    learner.learn('T2', shared as Buffer);
+    expect(await learner.existingKey('T2')).toEqual(shared);
+    expect(reads).toEqual([]);
+    expect(() => learner.learn('T3', Buffer.alloc(16))).toThrow('32 bytes');
+  });
 });

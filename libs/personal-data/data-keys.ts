@@ -18,6 +18,12 @@ export interface DataKeysOptions {
   now?: () => number;
   /** A new trainee id (default: a random UUID). */
   newId?: () => string;
+  /**
+   * Told of each key this process opens or makes (read and unwrapped, made, or reserved for a
+   * pool): a thread that opens the same trainees' events learns it ({@link DataKeys.learn})
+   * instead of reading and unwrapping it again. Never told of an erased key.
+   */
+  onOpened?: (traineeId: string, key: Buffer) => void;
 }
 
 /** A trainee's data key cannot be had: the trainee was erased. */
@@ -49,7 +55,8 @@ export class DataKeys {
   /** Ids of trainees still to be registered whose keys are stored, in the order they are handed out. */
   private readonly pool: string[] = [];
   private refill: Promise<void> | null = null;
-  private readonly options: Required<DataKeysOptions>;
+  private readonly options: Required<Omit<DataKeysOptions, 'onOpened'>>;
+  private readonly onOpened: ((traineeId: string, key: Buffer) => void) | null;
 
   constructor(
     private readonly store: DataKeyStore,
@@ -64,6 +71,7 @@ export class DataKeys {
       now: options.now ?? Date.now,
       newId: options.newId ?? randomUUID,
     };
+    this.onOpened = options.onOpened ?? null;
   }
 
   /** The key-encryption key, for a thread of this process that opens keys of the same store (never logged or sent out). */
@@ -119,6 +127,15 @@ export class DataKeys {
     await this.store.ensure(traineeId, wrapped);
   }
 
+  /**
+   * Keeps a trainee's key another thread of this process opened from the same store (see
+   * {@link DataKeysOptions.onOpened}), as if read here: for as long as a key read here is trusted.
+   */
+  learn(traineeId: string, key: Buffer): void {
+    if (key.length !== KEY_BYTES) throw new Error('a data key is 32 bytes');
+    this.keep(traineeId, key);
+  }
+
   /** Destroys the trainee's key (see `DataKeyStore.destroy`) and forgets it here. */
   async destroy(traineeId: string, at: Date): Promise<boolean> {
     this.cache.delete(traineeId);
@@ -151,11 +168,17 @@ export class DataKeys {
     return undefined;
   }
 
+  /** Keeps the key opened here, and tells {@link DataKeysOptions.onOpened} of it. */
   private remember(traineeId: string, key: Buffer | 'erased'): Buffer | 'erased' {
+    this.keep(traineeId, key);
+    if (key !== 'erased') this.onOpened?.(traineeId, key);
+    return key;
+  }
+
+  private keep(traineeId: string, key: Buffer | 'erased'): void {
     this.cache.delete(traineeId);
     this.cache.set(traineeId, { key, until: this.options.now() + this.options.cacheMs });
     if (this.cache.size > this.options.cacheSize) this.cache.delete(this.cache.keys().next().value!);
-    return key;
   }
 
   private wrap(traineeId: string, key: Buffer): Buffer {

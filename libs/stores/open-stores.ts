@@ -138,7 +138,11 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
   if (options.personalData) {
     keyStore = mongo ? mongo.dataKeyStore() : SqliteDataKeyStore.open(config.dataDir);
     personalData = new PersonalData(
-      new DataKeys(keyStore, options.personalData.kek, { newId: options.personalData.newTraineeId }),
+      new DataKeys(keyStore, options.personalData.kek, {
+        newId: options.personalData.newTraineeId,
+        // The projection thread opens the same trainees' events: it is told of each key opened here.
+        onOpened: thread ? shareWith(thread) : undefined,
+      }),
       TRAINEE_PERSONAL_DATA,
       options.personalData.sealOnAppend,
     );
@@ -194,4 +198,9 @@ export function openIdempotencyStore(config: Pick<StoreConfig, 'dataDir'>, store
  */
 export function readStoreConnection(stores: Pick<Stores, 'projectionThread'>): ReadStoreConnectionOptions {
   return stores.projectionThread ? CHECKPOINTED_BY_THREAD : {};
+}
+
+/** Tells `thread` of each data key opened in this thread (`DataKeysOptions.onOpened`). */
+function shareWith(thread: ProjectionThread): (traineeId: string, key: Buffer) => void {
+  return (traineeId, key) => thread.shareDataKey(traineeId, key);
 }

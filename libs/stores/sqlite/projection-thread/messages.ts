@@ -40,7 +40,12 @@ export type ToThread =
   /** Stops projecting (the thread goes on committing appends); `start` resumes. */
   | { type: 'stop'; id: number }
   /** Stops projecting, closes the thread's connections and ends the thread. */
-  | { type: 'close'; id: number };
+  | { type: 'close'; id: number }
+  /**
+   * Data keys the API's thread opened or made (docs/DESIGN.md "Personal data"): `bytes` holds the
+   * 32-byte key of `ids[i]` at `i * 32`. The thread keeps them as if it had read them itself.
+   */
+  | { type: 'data-keys'; ids: string[]; bytes: Uint8Array };
 
 /** An error as it crosses threads: its class (by name), message and the fields the API reads. */
 export interface CarriedError {

@@ -4,7 +4,10 @@ import * as path from 'node:path';
 import { newEventId, toEventData, WrongExpectedVersionError } from '@app/event-sourcing';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, traineeUpdated, TRAINEE_ID, UKPRN } from '@app/trainees/decider/testing/trainee-events';
+import { DataKeys, PersonalData } from '@app/personal-data';
+import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import { SqliteReadModel } from '../read-models/sqlite-read-model';
+import { SqliteDataKeyStore } from '../sqlite-data-key-store';
 import { openSqliteEventStore } from '../event-log/sqlite-event-store';
 import { ProjectionThread } from './projection-thread';
 
@@ -90,5 +93,31 @@ describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projec
 
   it('answers waiters of a position it never reaches with false after the timeout', async () => {
     expect(await thread.waitFor(10_000, 20)).toBe(false);
+  });
+
+  it('opens sealed events with a data key the API thread shared, without reading it from the key store', async () => {
+    await thread.close();
+    const kek = Buffer.alloc(32, 7);
+    thread = new ProjectionThread({ dataDir: dir, maxAttempts: 1, logger: QUIET, keyEncryptionKey: kek });
+    await thread.start();
+    // The key is kept in another store: the thread's own (DATA_DIR/keys.sqlite) never holds it.
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'projection-thread-keys-'));
+    const keyStore = SqliteDataKeyStore.open(elsewhere);
+    try {
+      const personal = new PersonalData(new DataKeys(keyStore, kek), TRAINEE_PERSONAL_DATA);
+      const stream = traineeStreamId(TRAINEE_ID);
+      const registration = exampleRegistration({ details: { last_name: 'Threadgold' } });
+      const sealed = await personal.seal(stream, toEventData(registration, { occurredAt: AT }, newEventId));
+      expect(JSON.stringify(sealed)).not.toContain('Threadgold');
+      thread.shareDataKey(TRAINEE_ID, await personal.keys.keyFor(TRAINEE_ID));
+      await thread.catchUp();
+      const appended = await thread.eventStore.appendToStream(stream, sealed, { expectedRevision: 'no_stream' });
+      expect(await thread.waitFor(appended.position)).toBe(true);
+      expect(thread.health()).toMatchObject({ state: 'live', parked: 0 });
+      expect((await reads.getTrainee(TRAINEE_ID))?.details.last_name).toBe('Threadgold');
+    } finally {
+      await keyStore.close();
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 });

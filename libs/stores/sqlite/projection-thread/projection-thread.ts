@@ -57,6 +57,8 @@ export class ProjectionThread implements ProjectorHandle {
   private closed = false;
   private readonly appliedListeners: ((applied: ThreadApplied) => void)[] = [];
   private readonly fatalListeners: ((error: Error) => void)[] = [];
+  /** Data keys to tell the thread of at the end of this turn of the event loop (see {@link shareDataKey}). */
+  private sharedKeys: { traineeId: string; key: Buffer }[] = [];
 
   /** Starts the two threads on `options.dataDir` (the projector not yet live: see {@link start}). */
   constructor(private readonly options: ProjectionThreadOptions) {
@@ -134,6 +136,26 @@ export class ProjectionThread implements ProjectorHandle {
     await this.writer.close();
     await this.eventStore.close();
     this.waiters.releaseAll(false);
+  }
+
+  /**
+   * Tells the thread of a trainee's data key this thread opened or made (`DataKeysOptions.onOpened`),
+   * so that it does not read and unwrap it again to open the trainee's events (docs/DESIGN.md
+   * "Personal data"). The keys of one turn of the event loop go in one message; the thread keeps
+   * them no longer than one it read itself.
+   */
+  shareDataKey(traineeId: string, key: Buffer): void {
+    if (this.closed) return;
+    this.sharedKeys.push({ traineeId, key });
+    if (this.sharedKeys.length > 1) return;
+    setImmediate(() => {
+      const shared = this.sharedKeys;
+      this.sharedKeys = [];
+      if (this.closed || shared.length === 0) return;
+      const bytes = new Uint8Array(shared.length * 32);
+      shared.forEach((s, i) => bytes.set(s.key, i * 32));
+      this.send({ type: 'data-keys', ids: shared.map((s) => s.traineeId), bytes });
+    });
   }
 
   /** Resolves true once the thread has applied every event up to `position`, false after `timeoutMs` (default 10 s). */

@@ -89,6 +89,10 @@ port.on('message', (message: ToThread) => {
     case 'stop':
       void answer(message.id, () => projector.stop());
       return;
+    case 'data-keys':
+      for (let i = 0; i < message.ids.length; i++)
+        keys?.personal.keys.learn(message.ids[i], Buffer.from(message.bytes.buffer, message.bytes.byteOffset + i * 32, 32));
+      return;
     case 'close':
       void answer(message.id, async () => {
         await projector.stop();
