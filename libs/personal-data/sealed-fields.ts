@@ -33,35 +33,27 @@ export class SealedValuesNotOpened extends Error {
  * `data` with the values at `paths` that it holds (null is no value, and stays) taken out and sealed together under `key`
  * (AES-256-GCM, `node:crypto`, a random IV; `aad`, the trainee's stream id, as authenticated data)
  * into `data.sealed` ({@link SealedValues}); `data` itself unchanged when it holds none of them.
- * `paths`: keys of `data`, or `<key>.<key>` inside an object value. The rule: docs/DESIGN.md
- * "Personal data".
+ * `paths`: keys of `data`, or `<key>.<key>` inside an object value; the same array for the same
+ * event type (it is read once, then kept). The rule: docs/DESIGN.md "Personal data".
  */
 export function sealFields(data: Record<string, unknown>, paths: readonly string[], key: Buffer, aad: string): Record<string, unknown> {
+  const places = placesOf(paths);
   const fields: string[] = [];
   const values: unknown[] = [];
-  /** The sealed keys of `data` (null), and of its nested objects (their keys), by key of `data`. */
-  const taken = new Map<string, Set<string> | null>();
-  for (const path of paths) {
-    const dot = path.indexOf('.');
-    const outer = dot < 0 ? path : path.slice(0, dot);
-    const holder = dot < 0 ? data : data[outer];
-    const name = dot < 0 ? path : path.slice(dot + 1);
-    if (!isObject(holder) || !Object.prototype.hasOwnProperty.call(holder, name)) continue;
-    const value = holder[name];
-    if (value === null || value === undefined) continue;
-    fields.push(path);
-    values.push(value);
-    if (dot < 0) taken.set(outer, null);
-    else if (taken.get(outer) !== null) taken.set(outer, (taken.get(outer) ?? new Set<string>()).add(name));
-  }
-  if (fields.length === 0) return data;
   // Copies without the sealed keys, never `delete`: objects keep their fast shape.
   const sealed: Record<string, unknown> = {};
   for (const k of Object.keys(data)) {
-    const inner = taken.get(k);
-    if (inner === null) continue;
-    sealed[k] = inner === undefined ? data[k] : without(data[k] as Record<string, unknown>, inner);
+    const value = data[k];
+    if (value === null || value === undefined) sealed[k] = value;
+    else if (places.outer.has(k)) {
+      fields.push(k);
+      values.push(value);
+    } else {
+      const inner = places.inner.get(k);
+      sealed[k] = inner && isObject(value) ? sealedInner(value, inner, fields, values) : value;
+    }
   }
+  if (fields.length === 0) return data;
   const iv = randomView(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(aad));
   const box = Buffer.concat([iv, cipher.update(JSON.stringify(values), 'utf8'), cipher.final(), cipher.getAuthTag()]);
@@ -69,10 +61,50 @@ export function sealFields(data: Record<string, unknown>, paths: readonly string
   return sealed;
 }
 
-function without(o: Record<string, unknown>, keys: ReadonlySet<string>): Record<string, unknown> {
+/** `o` without the values `inner` names (by key, its path), which go to `fields` and `values`; `o` itself when it holds none. */
+function sealedInner(
+  o: Record<string, unknown>,
+  inner: ReadonlyMap<string, string>,
+  fields: string[],
+  values: unknown[],
+): Record<string, unknown> {
+  const before = fields.length;
   const copy: Record<string, unknown> = {};
-  for (const k of Object.keys(o)) if (!keys.has(k)) copy[k] = o[k];
-  return copy;
+  for (const k of Object.keys(o)) {
+    const value = o[k];
+    const path = value === null || value === undefined ? undefined : inner.get(k);
+    if (path === undefined) copy[k] = value;
+    else {
+      fields.push(path);
+      values.push(value);
+    }
+  }
+  return fields.length === before ? o : copy;
+}
+
+/** The sealed places of one event type: keys of the data, and keys inside its object values (their path by key). */
+interface Places {
+  outer: ReadonlySet<string>;
+  inner: ReadonlyMap<string, ReadonlyMap<string, string>>;
+}
+
+const placesByPaths = new WeakMap<readonly string[], Places>();
+
+function placesOf(paths: readonly string[]): Places {
+  let places = placesByPaths.get(paths);
+  if (places) return places;
+  const outer = new Set<string>();
+  const inner = new Map<string, Map<string, string>>();
+  for (const path of paths) {
+    const dot = path.indexOf('.');
+    if (dot < 0) outer.add(path);
+    else {
+      const holder = path.slice(0, dot);
+      inner.set(holder, (inner.get(holder) ?? new Map<string, string>()).set(path.slice(dot + 1), path));
+    }
+  }
+  placesByPaths.set(paths, (places = { outer, inner }));
+  return places;
 }
 
 /** True when `data` holds sealed personal values. */
@@ -92,22 +124,40 @@ export function openFields(data: Record<string, unknown>, key: Buffer | 'erased'
   if (values.length !== fields.length) throw new SealedValuesNotOpened();
   const opened: Record<string, unknown> = {};
   for (const k of Object.keys(data)) if (k !== SEALED) opened[k] = data[k];
-  const copied = new Set<string>();
+  /** The object values copied already (a sealed value goes back into a copy, never into the stored data). */
+  let copied: Set<string> | null = null;
   for (let i = 0; i < fields.length; i++) {
-    const path = fields[i];
-    const dot = path.indexOf('.');
-    if (dot < 0) {
-      opened[path] = values[i];
+    const [outer, inner] = splitPath(fields[i]);
+    if (inner === null) {
+      opened[outer] = values[i];
       continue;
     }
-    const outer = path.slice(0, dot);
-    if (!copied.has(outer)) {
-      opened[outer] = isObject(opened[outer]) ? { ...opened[outer] } : {};
-      copied.add(outer);
+    if (!copied?.has(outer)) {
+      opened[outer] = isObject(opened[outer]) ? copyOf(opened[outer]) : {};
+      (copied ??= new Set()).add(outer);
     }
-    (opened[outer] as Record<string, unknown>)[path.slice(dot + 1)] = values[i];
+    (opened[outer] as Record<string, unknown>)[inner] = values[i];
   }
   return opened;
+}
+
+function copyOf(o: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) copy[k] = o[k];
+  return copy;
+}
+
+/** A field path split at its dot, kept: the paths are few (those of `placesOf`), read on every open. */
+const splitPaths = new Map<string, readonly [string, string | null]>();
+
+function splitPath(path: string): readonly [string, string | null] {
+  let split = splitPaths.get(path);
+  if (split) return split;
+  const dot = path.indexOf('.');
+  split = dot < 0 ? [path, null] : [path.slice(0, dot), path.slice(dot + 1)];
+  // A stored event may name any path: only so many are kept.
+  if (splitPaths.size < 1000) splitPaths.set(path, split);
+  return split;
 }
 
 function openBox(box: string, key: Buffer, aad: string): unknown[] {
