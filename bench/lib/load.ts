@@ -29,6 +29,8 @@ export interface LoadSettings {
   connections: number;
   /** Seconds. */
   duration: number;
+  /** Requests per second over all connections; absent: as fast as the server answers. */
+  rate?: number;
 }
 
 /** The autocannon request list of a scenario: each step rebuilt before every request it sends. */
@@ -40,7 +42,7 @@ function requestsOf(scenario: Scenario): autocannon.Request[] {
 
 /**
  * Runs `scenario` against `baseUrl` for `settings.duration` seconds at `settings.connections`
- * connections, or until `until` settles, if sooner.
+ * connections (at `settings.rate` requests per second where given), or until `until` settles, if sooner.
  */
 export async function runLoad(baseUrl: string, scenario: Scenario, settings: LoadSettings, until?: Promise<unknown>): Promise<LoadResult> {
   const run = autocannon({
@@ -48,6 +50,7 @@ export async function runLoad(baseUrl: string, scenario: Scenario, settings: Loa
     connections: settings.connections,
     duration: settings.duration,
     timeout: 30,
+    ...(settings.rate ? { overallRate: settings.rate } : {}),
     requests: requestsOf(scenario),
   });
   void until?.finally(() => run.stop?.());

@@ -218,7 +218,7 @@ export function checkTargets(
   }
   for (const x of r.sealingOverhead?.scenarios ?? []) {
     out.push({
-      what: `sealing personal data: ${x.scenario} API CPU per request sealed ÷ in the clear`,
+      what: `sealing personal data: ${x.scenario} API CPU per request sealed ÷ in the clear${x.rate ? `, both at ${x.rate} req/s` : ''}`,
       target: `≤ ${r.sealingOverhead!.costTarget}×`,
       measured: `${x.cost.toFixed(3)}×`,
       met: x.cost <= r.sealingOverhead!.costTarget,
