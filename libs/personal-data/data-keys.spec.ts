@@ -61,6 +61,32 @@ describe('DataKeys: one data key per trainee, wrapped under the key-encryption k
     expect(await other.existingKey('N4')).toEqual(await keys.keyFor('N4'));
   });
 
+  it('starts storing the next pool when half is left, before a create has to wait for it, and tries a failed one again', async () => {
+    let n = 0;
+    let failing = false;
+    const writes: string[] = [];
+    const counting = Object.assign(Object.create(store) as SqliteDataKeyStore, {
+      reserve: (entries: { traineeId: string; wrapped: Buffer }[]) => {
+        writes.push(failing ? 'failed' : `${entries.length}`);
+        return failing ? Promise.reject(new Error('disk full')) : store.reserve(entries);
+      },
+    });
+    const keys = new DataKeys(counting, kek, { poolSize: 4, newId: () => `N${n++}` });
+    expect([await keys.newTraineeId(), await keys.newTraineeId()]).toEqual(['N0', 'N1']);
+    expect(writes).toEqual(['4']);
+    failing = true;
+    // Taking the third leaves one of four: the next pool's write starts with no create waiting on it.
+    expect(await keys.newTraineeId()).toBe('N2');
+    expect(writes).toEqual(['4', 'failed']);
+    await new Promise((r) => setImmediate(r));
+    // Its failure is no create's; the next one tries again, and the one that finds the pool empty gets the error.
+    expect(await keys.newTraineeId()).toBe('N3');
+    await expect(keys.newTraineeId()).rejects.toThrow('disk full');
+    failing = false;
+    expect(await keys.newTraineeId()).toMatch(/^N\d+$/);
+    expect(writes.filter((w) => w !== 'failed')).toEqual(['4', '4']);
+  });
+
   it('keeps opened keys for a while only, and forgets a destroyed one at once', async () => {
     let now = 0;
     const keys = new DataKeys(store, kek, { cacheMs: 1000, now: () => now });

@@ -81,16 +81,21 @@ export class DataKeys {
 
   /**
    * An id for a trainee still to be registered, whose data key is already stored: keys are made
-   * {@link DataKeysOptions.poolSize} at a time, in one durable write, so a create waits on none
-   * (docs/DESIGN.md "Personal data"). An id whose trainee is never registered (the create was refused)
-   * leaves an unused key behind, which names no one.
+   * {@link DataKeysOptions.poolSize} at a time, in one durable write, started when half the pool is
+   * left, so a create waits on none (docs/DESIGN.md "Personal data"). An id whose trainee is never
+   * registered (the create was refused) leaves an unused key behind, which names no one. A failed
+   * write is tried again by the next call, and thrown to the calls that find the pool empty.
    */
   async newTraineeId(): Promise<string> {
-    while (this.pool.length === 0) {
-      this.refill ??= this.reserve().finally(() => (this.refill = null));
-      await this.refill;
-    }
-    return this.pool.shift()!;
+    while (this.pool.length === 0) await this.refilled();
+    const id = this.pool.shift()!;
+    // Ahead of need; its failure reaches the create that finds the pool empty, which tries again.
+    if (this.pool.length < this.options.poolSize / 2) this.refilled().catch(() => undefined);
+    return id;
+  }
+
+  private refilled(): Promise<void> {
+    return (this.refill ??= this.reserve().finally(() => (this.refill = null)));
   }
 
   /** The trainee's data key, made and stored when it has none. Throws {@link DataKeyDestroyed}, {@link DataKeyNotOpened}. */

@@ -136,7 +136,8 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
   let keyStore: DataKeyStore | null = null;
   let personalData: PersonalData | null = null;
   if (options.personalData) {
-    keyStore = mongo ? mongo.dataKeyStore() : SqliteDataKeyStore.open(config.dataDir);
+    // With the API's threads, the key pools are stored from a thread of their own: HTTP never waits on their sync.
+    keyStore = mongo ? mongo.dataKeyStore() : SqliteDataKeyStore.open(config.dataDir, { reserveInThread: threaded });
     personalData = new PersonalData(
       new DataKeys(keyStore, options.personalData.kek, {
         newId: options.personalData.newTraineeId,

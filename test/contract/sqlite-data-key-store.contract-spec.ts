@@ -1,7 +1,8 @@
 /**
  * Runs the data key store contract (test/contract/data-key-store.contract.ts) against the SQLite
  * adapter on a fresh temporary data directory per test; `reopen` opens another connection on the
- * same file (as another process would). Then what only a file can show: a destroyed key is left
+ * same file (as another process would); once as the API opens it, with its pools stored from a
+ * thread of their own (`reserveInThread`). Then what only a file can show: a destroyed key is left
  * neither in the file nor in its WAL.
  */
 import { randomBytes } from 'node:crypto';
@@ -15,21 +16,26 @@ function freshDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'data-keys-contract-'));
 }
 
-describeDataKeyStoreContract('SqliteDataKeyStore', async () => {
-  const dataDir = freshDir();
-  const opened = [SqliteDataKeyStore.open(dataDir)];
-  return {
-    store: opened[0],
-    reopen: async () => {
-      const another = SqliteDataKeyStore.open(dataDir);
-      opened.push(another);
-      return another;
-    },
-    cleanup: async () => {
-      for (const s of opened) await s.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+describe.each([
+  ['SqliteDataKeyStore', false],
+  ['SqliteDataKeyStore, its pools stored from a thread of their own', true],
+] as const)('%s', (name, reserveInThread) => {
+  describeDataKeyStoreContract(name, async () => {
+    const dataDir = freshDir();
+    const opened = [SqliteDataKeyStore.open(dataDir, { reserveInThread })];
+    return {
+      store: opened[0],
+      reopen: async () => {
+        const another = SqliteDataKeyStore.open(dataDir);
+        opened.push(another);
+        return another;
+      },
+      cleanup: async () => {
+        for (const s of opened) await s.close();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  });
 });
 
 describe('SqliteDataKeyStore: forgetting', () => {

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataKeys, PersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
+import { DataKeyWriter } from './data-key-writer';
 
 /** How much of `keys.sqlite` reads map (about 100 bytes a trainee: 10 million trainees). */
 const KEYS_MMAP_BYTES = 1024 ** 3;
@@ -25,6 +26,17 @@ export function sqlitePersonalData(
   return { personal: new PersonalData(new DataKeys(keyStore, kek), TRAINEE_PERSONAL_DATA), keyStore };
 }
 
+/** How a {@link SqliteDataKeyStore} is opened. */
+export interface SqliteDataKeyStoreOptions {
+  /** `normal` is for bulk loads that make their own file durable at the end (the bench's data set); default `full`. */
+  synchronous?: 'full' | 'normal';
+  /**
+   * Stores the key pools (`reserve`) from a thread of its own ({@link DataKeyWriter}), so the
+   * caller's thread never waits on their sync: the API's, which serves HTTP. Default false.
+   */
+  reserveInThread?: boolean;
+}
+
 interface Row {
   wrapped: Buffer | null;
 }
@@ -44,12 +56,13 @@ interface Row {
 export class SqliteDataKeyStore implements DataKeyStore {
   private readonly db: Database.Database;
   private readonly stmts;
+  private readonly writer: DataKeyWriter | null;
 
   /**
    * Opens (creating when needed) the key store in the SQLite file `filename`. `synchronous`
    * `normal` is for bulk loads that make their own file durable at the end (the bench's data set).
    */
-  constructor(filename: string, options: { synchronous?: 'full' | 'normal' } = {}) {
+  constructor(filename: string, options: SqliteDataKeyStoreOptions = {}) {
     this.db = new Database(filename);
     try {
       this.db.pragma('journal_mode = WAL');
@@ -71,10 +84,11 @@ export class SqliteDataKeyStore implements DataKeyStore {
       this.db.close();
       throw err;
     }
+    this.writer = options.reserveInThread ? new DataKeyWriter(filename) : null;
   }
 
   /** Opens `<dataDir>/keys.sqlite`, creating the directory when needed. */
-  static open(dataDir: string, options: { synchronous?: 'full' | 'normal' } = {}): SqliteDataKeyStore {
+  static open(dataDir: string, options: SqliteDataKeyStoreOptions = {}): SqliteDataKeyStore {
     mkdirSync(dataDir, { recursive: true });
     return new SqliteDataKeyStore(join(dataDir, KEYS_FILE), options);
   }
@@ -90,6 +104,7 @@ export class SqliteDataKeyStore implements DataKeyStore {
   }
 
   async reserve(entries: ReadonlyArray<{ traineeId: string; wrapped: Buffer }>): Promise<void> {
+    if (this.writer) return this.writer.reserve(entries);
     this.db
       .transaction(() => {
         for (const e of entries) this.stmts.reserve.run(e.traineeId, e.wrapped);
@@ -116,6 +131,7 @@ export class SqliteDataKeyStore implements DataKeyStore {
   }
 
   async close(): Promise<void> {
+    await this.writer?.close();
     this.forgetWal();
     this.db.close();
   }

@@ -1,0 +1,27 @@
+/**
+ * The thread that stores the key pools of the API's key store on the embedded stores (docs/DESIGN.md
+ * "Personal data"): it runs each `reserve` on its own connection to `keys.sqlite`, durably
+ * (`synchronous=FULL`), so the API's thread never waits on that sync. Started by `DataKeyWriter`
+ * with the file as `workerData.file`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { SqliteDataKeyStore } from './sqlite-data-key-store';
+import type { FromKeyWriter, ToKeyWriter } from './data-key-writer';
+
+const port = parentPort!;
+const store = new SqliteDataKeyStore((workerData as { file: string }).file);
+const post = (message: FromKeyWriter): void => port.postMessage(message);
+
+port.on('message', (message: ToKeyWriter) => {
+  if (message.type === 'close') {
+    void store.close().finally(() => {
+      post({ type: 'done', id: message.id });
+      port.close();
+    });
+    return;
+  }
+  store.reserve(message.entries.map((e) => ({ traineeId: e.traineeId, wrapped: Buffer.from(e.wrapped) }))).then(
+    () => post({ type: 'done', id: message.id }),
+    (error: unknown) => post({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) }),
+  );
+});
