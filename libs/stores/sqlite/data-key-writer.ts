@@ -13,9 +13,9 @@ export type FromKeyWriter = { type: 'done'; id: number } | { type: 'failed'; id:
 /**
  * The key store's writes of new trainees' key pools in a thread of their own
  * (`data-key-writer.worker`): a pool is 256 keys in one durable write, whose sync would otherwise
- * hold the API's thread (2.7 ms median, 6.7 ms at worst on this machine; docs/DESIGN.md "Personal
- * data"). Reads and the rare other writes (a key made for a trainee written before sealing, an
- * erasure) stay on the caller's connection.
+ * hold the API's thread (2.7 ms median, 6.7 ms at worst: bench/results/HISTORY.md "Issue 27";
+ * docs/DESIGN.md "Personal data"). Reads and the rare other writes (a key made for a trainee
+ * written before sealing, an erasure) stay on the caller's connection.
  */
 export class DataKeyWriter {
   private readonly worker: Worker;
