@@ -217,11 +217,13 @@ export function checkTargets(
     });
   }
   for (const x of r.sealingOverhead?.scenarios ?? []) {
+    // Results of older harness versions have no failures at the fixed rate.
+    const failed = (x.fixedFailures?.on ?? 0) + (x.fixedFailures?.off ?? 0);
     out.push({
       what: `sealing personal data: ${x.scenario} API CPU per request sealed ÷ in the clear${x.rate ? `, both at ${x.rate} req/s` : ''}`,
-      target: `≤ ${r.sealingOverhead!.costTarget}×`,
-      measured: `${x.cost.toFixed(3)}×`,
-      met: x.cost <= r.sealingOverhead!.costTarget,
+      target: `≤ ${r.sealingOverhead!.costTarget}×, no failed request`,
+      measured: `${x.cost.toFixed(3)}×${failed > 0 ? `, ${failed} failed` : ''}`,
+      met: x.cost <= r.sealingOverhead!.costTarget && failed === 0,
     });
   }
   if (r.swap) {

@@ -36,6 +36,8 @@ export interface SealingScenarioResult {
   cost: number;
   /** The same, round by round. */
   roundCosts: number[];
+  /** Answers other than 2xx, and errors, at `rate`, sealed and in the clear: a cost is read only where both are 0. */
+  fixedFailures: { on: number; off: number };
   /** As fast as each API answers (the throughput sealing costs, not held to a target): sealed and in the clear. */
   on: LoadResult;
   off: LoadResult;
@@ -139,6 +141,7 @@ export async function measureSealingOverhead(
         cpuUs,
         cost: cpuUs.on / cpuUs.off,
         roundCosts: fixed.on.map((x, i) => cpuPerRequest([x]) / cpuPerRequest([fixed.off[i]])),
+        fixedFailures: sides((side) => fixed[side].reduce((a, x) => a + x.load.non2xx + x.load.errors + x.load.timeouts, 0)),
         on: onLoad,
         off: offLoad,
         ratio: onLoad.rps / offLoad.rps,
@@ -167,7 +170,8 @@ export function formatSealingOverhead(m: SealingOverheadResult): string {
   const parts = m.scenarios.map(
     (s) =>
       `${s.scenario} at ${s.rate} req/s: API CPU ${s.cpuUs.on.toFixed(0)} µs per request sealed, ${s.cpuUs.off.toFixed(0)} in the clear, ` +
-      `cost ${s.cost.toFixed(3)}× (rounds ${s.roundCosts.map((r) => r.toFixed(3)).join(', ')}); ` +
+      `cost ${s.cost.toFixed(3)}× (rounds ${s.roundCosts.map((r) => r.toFixed(3)).join(', ')}; ` +
+      `failed ${s.fixedFailures.on} and ${s.fixedFailures.off}); ` +
       `as fast as each answers ${s.on.rps.toFixed(0)} and ${s.off.rps.toFixed(0)} req/s ` +
       `(on ÷ off ${s.ratio.toFixed(3)}, rounds ${s.roundRatios.map((r) => r.toFixed(3)).join(', ')}; ` +
       `CPU ${s.saturatedCpuUs.on.toFixed(0)} and ${s.saturatedCpuUs.off.toFixed(0)} µs), ` +
