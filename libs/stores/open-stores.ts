@@ -136,8 +136,8 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
   let keyStore: DataKeyStore | null = null;
   let personalData: PersonalData | null = null;
   if (options.personalData) {
-    // With the API's threads, the key pools are stored from a thread of their own: HTTP never waits on their sync.
-    keyStore = mongo ? mongo.dataKeyStore() : SqliteDataKeyStore.open(config.dataDir, { reserveInThread: threaded });
+    // With the API's threads, new keys are stored from a thread of their own: HTTP never waits on their sync.
+    keyStore = mongo ? mongo.dataKeyStore() : SqliteDataKeyStore.open(config.dataDir, { newKeysInThread: threaded });
     personalData = new PersonalData(
       new DataKeys(keyStore, options.personalData.kek, {
         newId: options.personalData.newTraineeId,

@@ -1,8 +1,8 @@
 /**
  * Runs the data key store contract (test/contract/data-key-store.contract.ts) against the SQLite
  * adapter on a fresh temporary data directory per test; `reopen` opens another connection on the
- * same file (as another process would); once as the API opens it, with its pools stored from a
- * thread of their own (`reserveInThread`). Then what only a file can show: a destroyed key is left
+ * same file (as another process would); once as the API opens it, with its new keys stored from a
+ * thread of their own (`newKeysInThread`). Then what only a file can show: a destroyed key is left
  * neither in the file nor in its WAL.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,11 +18,11 @@ function freshDir(): string {
 
 describe.each([
   ['SqliteDataKeyStore', false],
-  ['SqliteDataKeyStore, its pools stored from a thread of their own', true],
-] as const)('%s', (name, reserveInThread) => {
+  ['SqliteDataKeyStore, its new keys stored from a thread of their own', true],
+] as const)('%s', (name, newKeysInThread) => {
   describeDataKeyStoreContract(name, async () => {
     const dataDir = freshDir();
-    const opened = [SqliteDataKeyStore.open(dataDir, { reserveInThread })];
+    const opened = [SqliteDataKeyStore.open(dataDir, { newKeysInThread })];
     return {
       store: opened[0],
       reopen: async () => {

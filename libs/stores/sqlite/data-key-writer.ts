@@ -4,23 +4,30 @@ import { startWorker } from './start-worker';
 /** A message to the key writer thread. */
 export type ToKeyWriter =
   | { type: 'reserve'; id: number; entries: { traineeId: string; wrapped: Uint8Array }[] }
+  | { type: 'ensure'; id: number; traineeId: string; wrapped: Uint8Array }
   /** Closes the thread's connection (after the writes before it) and ends the thread. */
   | { type: 'close'; id: number };
 
-/** A message from the key writer thread: a request done, or failed with its error's message. */
-export type FromKeyWriter = { type: 'done'; id: number } | { type: 'failed'; id: number; message: string };
+/**
+ * A message from the key writer thread: a request done (an `ensure` with the stored key, or null
+ * once erased), or failed with its error's message.
+ */
+export type FromKeyWriter = { type: 'done'; id: number; stored?: Uint8Array | null } | { type: 'failed'; id: number; message: string };
 
 /**
- * The key store's writes of new trainees' key pools in a thread of their own
- * (`data-key-writer.worker`): a pool is 256 keys in one durable write, whose sync would otherwise
- * hold the API's thread (2.7 ms median, 6.7 ms at worst: bench/results/HISTORY.md "Issue 27";
- * docs/DESIGN.md "Personal data"). Reads and the rare other writes (a key made for a trainee
- * written before sealing, an erasure) stay on the caller's connection.
+ * The key store's writes of new keys in a thread of their own (`data-key-writer.worker`): a pool
+ * of 256 keys in one durable write, whose sync would otherwise hold the API's thread (2.7 ms
+ * median, 6.7 ms at worst: bench/results/HISTORY.md "Issue 27"; docs/DESIGN.md "Personal data"),
+ * and the key of a trainee written before sealing, one durable write each. Reads and erasures stay
+ * on the caller's connection.
  */
 export class DataKeyWriter {
   private readonly worker: Worker;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (done: FromKeyWriter & { type: 'done' }) => void; reject: (error: Error) => void }
+  >();
   private failure: Error | null = null;
   private readonly exited: Promise<void>;
 
@@ -30,8 +37,8 @@ export class DataKeyWriter {
     this.worker.on('message', (message: FromKeyWriter) => {
       const waiting = this.pending.get(message.id);
       this.pending.delete(message.id);
-      if (message.type === 'done') waiting?.resolve();
-      else waiting?.reject(new Error(`storing a pool of data keys failed: ${message.message}`));
+      if (message.type === 'done') waiting?.resolve(message);
+      else waiting?.reject(new Error(`storing data keys failed: ${message.message}`));
     });
     this.worker.on('error', (error) => {
       this.failure = error;
@@ -42,12 +49,18 @@ export class DataKeyWriter {
   }
 
   /** Stores `entries` as `DataKeyStore.reserve` does; resolves once they are durable. */
-  reserve(entries: ReadonlyArray<{ traineeId: string; wrapped: Buffer }>): Promise<void> {
-    return this.request((id) => ({
+  async reserve(entries: ReadonlyArray<{ traineeId: string; wrapped: Buffer }>): Promise<void> {
+    await this.request((id) => ({
       type: 'reserve',
       id,
       entries: entries.map((e) => ({ traineeId: e.traineeId, wrapped: new Uint8Array(e.wrapped) })),
     }));
+  }
+
+  /** Does what `DataKeyStore.ensure` does: the trainee's stored key (`wrapped` when it had none), or `erased`; resolves once durable. */
+  async ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'> {
+    const { stored } = await this.request((id) => ({ type: 'ensure', id, traineeId, wrapped: new Uint8Array(wrapped) }));
+    return stored ? Buffer.from(stored) : 'erased';
   }
 
   /** Lets the writes asked for finish, closes the thread's connection and waits for the thread to end. */
@@ -57,7 +70,7 @@ export class DataKeyWriter {
     await this.worker.terminate();
   }
 
-  private request(message: (id: number) => ToKeyWriter): Promise<void> {
+  private request(message: (id: number) => ToKeyWriter): Promise<FromKeyWriter & { type: 'done' }> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       const id = this.nextId++;

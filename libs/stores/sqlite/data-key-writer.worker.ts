@@ -1,7 +1,7 @@
 /**
- * The thread that stores the key pools of the API's key store on the embedded stores (docs/DESIGN.md
- * "Personal data"): it runs each `reserve` on its own connection to `keys.sqlite`, durably
- * (`synchronous=FULL`), so the API's thread never waits on that sync. Started by `DataKeyWriter`
+ * The thread that stores the new keys of the API's key store on the embedded stores (docs/DESIGN.md
+ * "Personal data"): it runs each `reserve` and `ensure` on its own connection to `keys.sqlite`,
+ * durably (`synchronous=FULL`), so the API's thread never waits on that sync. Started by `DataKeyWriter`
  * with the file as `workerData.file`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -20,8 +20,14 @@ port.on('message', (message: ToKeyWriter) => {
     });
     return;
   }
-  store.reserve(message.entries.map((e) => ({ traineeId: e.traineeId, wrapped: Buffer.from(e.wrapped) }))).then(
-    () => post({ type: 'done', id: message.id }),
+  const done =
+    message.type === 'ensure'
+      ? store
+          .ensure(message.traineeId, Buffer.from(message.wrapped))
+          .then((stored) => (stored === 'erased' ? null : new Uint8Array(stored)))
+      : store.reserve(message.entries.map((e) => ({ traineeId: e.traineeId, wrapped: Buffer.from(e.wrapped) }))).then(() => undefined);
+  done.then(
+    (stored) => post({ type: 'done', id: message.id, ...(stored === undefined ? {} : { stored }) }),
     (error: unknown) => post({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) }),
   );
 });

@@ -31,10 +31,10 @@ export interface SqliteDataKeyStoreOptions {
   /** `normal` is for bulk loads that make their own file durable at the end (the bench's data set); default `full`. */
   synchronous?: 'full' | 'normal';
   /**
-   * Stores the key pools (`reserve`) from a thread of its own ({@link DataKeyWriter}), so the
+   * Stores new keys (`reserve`, `ensure`) from a thread of its own ({@link DataKeyWriter}), so the
    * caller's thread never waits on their sync: the API's, which serves HTTP. Default false.
    */
-  reserveInThread?: boolean;
+  newKeysInThread?: boolean;
 }
 
 interface Row {
@@ -84,7 +84,7 @@ export class SqliteDataKeyStore implements DataKeyStore {
       this.db.close();
       throw err;
     }
-    this.writer = options.reserveInThread ? new DataKeyWriter(filename) : null;
+    this.writer = options.newKeysInThread ? new DataKeyWriter(filename) : null;
   }
 
   /** Opens `<dataDir>/keys.sqlite`, creating the directory when needed. */
@@ -94,6 +94,7 @@ export class SqliteDataKeyStore implements DataKeyStore {
   }
 
   async ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'> {
+    if (this.writer) return this.writer.ensure(traineeId, wrapped);
     const row = this.db
       .transaction(() => {
         this.stmts.insert.run(traineeId, wrapped);
