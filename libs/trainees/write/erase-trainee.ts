@@ -1,13 +1,14 @@
 import {
   decide,
   decodeTraineeEvent,
-  evolveAll,
+  evolve,
+  initialTraineeState,
   NotFound,
   traineeStreamId,
   type TraineeEvent,
   type TraineeState,
 } from '@app/trainees/decider';
-import { newEventId, toEventData, WrongExpectedVersionError, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { newEventId, runCommand, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 
 /** What an erasure needs (docs/DESIGN.md "Personal data"): each a port of the stores the process opened. */
 export interface ErasurePorts {
@@ -39,9 +40,6 @@ export interface Erasure {
   deliveriesForgotten: number;
 }
 
-/** Rounds of read-decide-append before giving up on a stream that keeps moving. */
-const MAX_ATTEMPTS = 5;
-
 /**
  * Erases a trainee (docs/DESIGN.md "Personal data"; ruling 15): appends `TraineeErased` (why, by
  * whom, when: no personal data), then destroys its data key, then forgets what the read models, the
@@ -59,35 +57,23 @@ export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reaso
   }
   const ukprn = ownerOf(stream);
   if (stream.length === 0 || ukprn === null) throw new NotFound('Trainee');
-  let erasedNow = false;
-  for (let attempt = 0; !erasedNow; attempt++) {
-    const state = stateOf(stream);
-    if (!state.exists) {
-      if (state.erased) break;
-      throw new NotFound('Trainee');
-    }
-    const now = ports.clock().toISOString();
-    const events = decide({ type: 'EraseTrainee', trainee_id: id, reason, erased_by: erasedBy, now }, state);
-    try {
-      await ports.eventStore.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: now }, newEventId), {
-        expectedRevision: stream[stream.length - 1].streamRevision,
-      });
-      erasedNow = true;
-    } catch (err) {
-      if (!(err instanceof WrongExpectedVersionError) || attempt + 1 >= MAX_ATTEMPTS) throw err;
-      stream = await ports.eventStore.readStream(traineeStreamId(id));
-    }
-  }
+  const now = ports.clock().toISOString();
+  const outcome = await runCommand<TraineeState, TraineeEvent>(ports.eventStore, traineeStreamId(id), {
+    initialState: initialTraineeState,
+    evolve,
+    decode: decodeTraineeEvent,
+    // Erased before: nothing to append, the forgetting below runs again.
+    decide: (state) =>
+      !state.exists && state.erased ? [] : decide({ type: 'EraseTrainee', trainee_id: id, reason, erased_by: erasedBy, now }, state),
+    encode: (events) => toEventData(events, { occurredAt: now }, newEventId),
+  });
+  const erasedNow = outcome.events.length > 0;
   await ports.destroyKey(id, ports.clock());
   const erased = await ports.eventStore.readStream(traineeStreamId(id));
   await ports.forgetProjected(id, ukprn, erased);
   const answersForgotten = await ports.forgetAnswers(id);
   const deliveriesForgotten = await ports.forgetDeliveries(id);
   return { traineeId: id, erasedNow, events: erased.length, answersForgotten, deliveriesForgotten };
-}
-
-function stateOf(stream: readonly RecordedEvent[]): TraineeState {
-  return evolveAll(stream.map(decodeTraineeEvent).filter((e): e is TraineeEvent => e !== null));
 }
 
 /** The provider of a trainee's stream, from its registration (a UKPRN is not personal data); null without one. */
