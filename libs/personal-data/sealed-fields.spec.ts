@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ERASED, isSealed, openFields, sealFields, SealedValuesNotOpened } from './sealed-fields';
+import { ERASED, isSealed, openFields, SEALED_VALUE, sealFields, SealedValuesNotOpened } from './sealed-fields';
 
 describe('sealFields / openFields: personal values sealed with a trainee data key (docs/DESIGN.md "Personal data")', () => {
   const key = randomBytes(32);
@@ -15,7 +15,7 @@ describe('sealFields / openFields: personal values sealed with a trainee data ke
     const sealed = sealFields(data, paths, key, 'trainee-T1');
     expect(sealed).toEqual({
       trainee_id: 'T1',
-      details: { training_route: '11' },
+      details: { first_names: SEALED_VALUE, last_name: SEALED_VALUE, training_route: '11', disabilities: SEALED_VALUE },
       defer_reason: null,
       at: '2026-01-01T00:00:00.000Z',
       sealed: { fields: ['details.first_names', 'details.last_name', 'details.disabilities'], box: expect.any(String) },
@@ -26,8 +26,35 @@ describe('sealFields / openFields: personal values sealed with a trainee data ke
     expect(isSealed(data)).toBe(false);
   });
 
-  it('opens to exactly the data it sealed (a null value too)', () => {
-    expect(openFields(sealFields(data, paths, key, 'trainee-T1'), key, 'trainee-T1')).toEqual(data);
+  it('opens to exactly the data it sealed (a null value too), its keys in the same order', () => {
+    const opened = openFields(sealFields(data, paths, key, 'trainee-T1'), key, 'trainee-T1');
+    expect(opened).toEqual(data);
+    expect(Object.keys(opened)).toEqual(Object.keys(data));
+    expect(Object.keys(opened.details as object)).toEqual(Object.keys(data.details));
+    expect(JSON.stringify(opened)).toBe(JSON.stringify(data));
+  });
+
+  it('opens an event sealed before the places kept their keys (values taken out, keys gone)', () => {
+    const sealed = sealFields(data, paths, key, 'trainee-T1') as { details: Record<string, unknown> };
+    const details: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(sealed.details)) if (v !== SEALED_VALUE) details[k] = v;
+    const older = { ...sealed, details };
+    expect(Object.keys(details)).toEqual(['training_route']);
+    expect(openFields(older, key, 'trainee-T1')).toEqual(data);
+    expect(openFields(older, 'erased', 'trainee-T1')).toEqual({
+      ...data,
+      details: { training_route: '11', first_names: ERASED, last_name: ERASED, disabilities: ERASED },
+    });
+  });
+
+  it('leaves the data it seals and the data it opens unchanged', () => {
+    const before = JSON.stringify(data);
+    const sealed = sealFields(data, paths, key, 'trainee-T1');
+    const stored = JSON.stringify(sealed);
+    openFields(sealed, key, 'trainee-T1');
+    openFields(sealed, 'erased', 'trainee-T1');
+    expect(JSON.stringify(data)).toBe(before);
+    expect(JSON.stringify(sealed)).toBe(stored);
   });
 
   it('gives [erased] for every sealed value once the key is gone, and keeps the field names', () => {

@@ -8,10 +8,17 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
+ * What a sealed event's data holds in each place whose value was sealed: the key stays where it
+ * was, so the data keeps its shape and key order, and the value is in the box.
+ */
+export const SEALED_VALUE = '[sealed]';
+
+/**
  * The personal values of one event, sealed: `fields` names where each was (a key of the data, or
  * `<key>.<key>` one level down), in the clear so an erased trainee's history still says which
  * fields an event changed; `box` is base64 of IV (12 bytes) ‖ AES-256-GCM ciphertext of the JSON
- * array of the values in that order ‖ tag (16 bytes).
+ * array of the values in that order ‖ tag (16 bytes). Each of those places holds
+ * {@link SEALED_VALUE} (events sealed before it was kept in place lack those keys; both open).
  */
 export interface SealedValues {
   fields: string[];
@@ -30,9 +37,10 @@ export class SealedValuesNotOpened extends Error {
 }
 
 /**
- * `data` with the values at `paths` that it holds (null is no value, and stays) taken out and sealed together under `key`
- * (AES-256-GCM, `node:crypto`, a random IV; `aad`, the trainee's stream id, as authenticated data)
- * into `data.sealed` ({@link SealedValues}); `data` itself unchanged when it holds none of them.
+ * `data` with the values at `paths` that it holds (null is no value, and stays) sealed together
+ * under `key` (AES-256-GCM, `node:crypto`, a random IV; `aad`, the trainee's stream id, as
+ * authenticated data) into `data.sealed` ({@link SealedValues}), each replaced by
+ * {@link SEALED_VALUE} where it was; `data` itself (never changed) when it holds none of them.
  * `paths`: keys of `data`, or `<key>.<key>` inside an object value; the same array for the same
  * event type (it is read once, then kept). The rule: docs/DESIGN.md "Personal data".
  */
@@ -40,20 +48,32 @@ export function sealFields(data: Record<string, unknown>, paths: readonly string
   const places = placesOf(paths);
   const fields: string[] = [];
   const values: unknown[] = [];
-  // Copies without the sealed keys, never `delete`: objects keep their fast shape.
-  const sealed: Record<string, unknown> = {};
-  for (const k of Object.keys(data)) {
+  // Copies made by spreading and written in place, never built key by key or `delete`d: they keep
+  // the data's shape (V8's fast properties), which every later reader of the data gains from.
+  let sealed: Record<string, unknown> | null = null;
+  for (const k of places.outer) {
     const value = data[k];
-    if (value === null || value === undefined) sealed[k] = value;
-    else if (places.outer.has(k)) {
-      fields.push(k);
-      values.push(value);
-    } else {
-      const inner = places.inner.get(k);
-      sealed[k] = inner && isObject(value) ? sealedInner(value, inner, fields, values) : value;
-    }
+    if (value === null || value === undefined) continue;
+    sealed ??= { ...data };
+    fields.push(k);
+    values.push(value);
+    sealed[k] = SEALED_VALUE;
   }
-  if (fields.length === 0) return data;
+  for (const [holder, inner] of places.inner) {
+    const o = data[holder];
+    if (!isObject(o)) continue;
+    let copy: Record<string, unknown> | null = null;
+    for (const [k, path] of inner) {
+      const value = o[k];
+      if (value === null || value === undefined) continue;
+      copy ??= { ...o };
+      fields.push(path);
+      values.push(value);
+      copy[k] = SEALED_VALUE;
+    }
+    if (copy !== null) (sealed ??= { ...data })[holder] = copy;
+  }
+  if (sealed === null) return data;
   const iv = randomView(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(aad));
   const box = Buffer.concat([iv, cipher.update(JSON.stringify(values), 'utf8'), cipher.final(), cipher.getAuthTag()]);
@@ -61,31 +81,10 @@ export function sealFields(data: Record<string, unknown>, paths: readonly string
   return sealed;
 }
 
-/** `o` without the values `inner` names (by key, its path), which go to `fields` and `values`; `o` itself when it holds none. */
-function sealedInner(
-  o: Record<string, unknown>,
-  inner: ReadonlyMap<string, string>,
-  fields: string[],
-  values: unknown[],
-): Record<string, unknown> {
-  const before = fields.length;
-  const copy: Record<string, unknown> = {};
-  for (const k of Object.keys(o)) {
-    const value = o[k];
-    const path = value === null || value === undefined ? undefined : inner.get(k);
-    if (path === undefined) copy[k] = value;
-    else {
-      fields.push(path);
-      values.push(value);
-    }
-  }
-  return fields.length === before ? o : copy;
-}
-
-/** The sealed places of one event type: keys of the data, and keys inside its object values (their path by key). */
+/** The sealed places of one event type: keys of the data, and per object value the keys inside it with their paths. */
 interface Places {
-  outer: ReadonlySet<string>;
-  inner: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  outer: readonly string[];
+  inner: readonly (readonly [holder: string, keys: readonly (readonly [key: string, path: string])[]])[];
 }
 
 const placesByPaths = new WeakMap<readonly string[], Places>();
@@ -93,17 +92,17 @@ const placesByPaths = new WeakMap<readonly string[], Places>();
 function placesOf(paths: readonly string[]): Places {
   let places = placesByPaths.get(paths);
   if (places) return places;
-  const outer = new Set<string>();
-  const inner = new Map<string, Map<string, string>>();
+  const outer: string[] = [];
+  const inner = new Map<string, [string, string][]>();
   for (const path of paths) {
     const dot = path.indexOf('.');
-    if (dot < 0) outer.add(path);
+    if (dot < 0) outer.push(path);
     else {
       const holder = path.slice(0, dot);
-      inner.set(holder, (inner.get(holder) ?? new Map<string, string>()).set(path.slice(dot + 1), path));
+      inner.set(holder, [...(inner.get(holder) ?? []), [path.slice(dot + 1), path]]);
     }
   }
-  placesByPaths.set(paths, (places = { outer, inner }));
+  placesByPaths.set(paths, (places = { outer, inner: [...inner] }));
   return places;
 }
 
@@ -120,31 +119,29 @@ export function isSealed(data: unknown): data is Record<string, unknown> & { sea
 export function openFields(data: Record<string, unknown>, key: Buffer | 'erased', aad: string): Record<string, unknown> {
   if (!isSealed(data)) return data;
   const { fields, box } = data.sealed;
-  const values = key === 'erased' ? fields.map(() => ERASED) : openBox(box, key, aad);
-  if (values.length !== fields.length) throw new SealedValuesNotOpened();
+  const values = key === 'erased' ? null : openBox(box, key, aad);
+  if (values !== null && values.length !== fields.length) throw new SealedValuesNotOpened();
+  // The event's own keys are few: copied one by one, without `sealed`. The holders of many keys
+  // (`details`) are spread and written in place, as in sealFields.
   const opened: Record<string, unknown> = {};
   for (const k of Object.keys(data)) if (k !== SEALED) opened[k] = data[k];
-  /** The object values copied already (a sealed value goes back into a copy, never into the stored data). */
-  let copied: Set<string> | null = null;
+  /** The holders copied already (a value goes back into a copy, never into the stored data); one or two. */
+  const copied: string[] = [];
   for (let i = 0; i < fields.length; i++) {
+    const value = values === null ? ERASED : values[i];
     const [outer, inner] = splitPath(fields[i]);
     if (inner === null) {
-      opened[outer] = values[i];
+      opened[outer] = value;
       continue;
     }
-    if (!copied?.has(outer)) {
-      opened[outer] = isObject(opened[outer]) ? copyOf(opened[outer]) : {};
-      (copied ??= new Set()).add(outer);
+    if (!copied.includes(outer)) {
+      const o = opened[outer];
+      opened[outer] = isObject(o) ? { ...o } : {};
+      copied.push(outer);
     }
-    (opened[outer] as Record<string, unknown>)[inner] = values[i];
+    (opened[outer] as Record<string, unknown>)[inner] = value;
   }
   return opened;
-}
-
-function copyOf(o: Record<string, unknown>): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const k of Object.keys(o)) copy[k] = o[k];
-  return copy;
 }
 
 /** A field path split at its dot, kept: the paths are few (those of `placesOf`), read on every open. */
