@@ -8,7 +8,7 @@ import type {
   Subscription,
 } from '@app/event-sourcing';
 import { DataKeyNotOpened, type DataKeys } from './data-keys';
-import { isSealed, openFields, sealFields } from './sealed-fields';
+import { isSealed, openFields, openFieldsWith, sealFields } from './sealed-fields';
 
 /** Which streams hold personal data, and where each event type keeps it (see `sealFields` for paths). */
 export interface SealingPlan {
@@ -26,6 +26,18 @@ export class DataKeyMissing extends Error {
   }
 }
 
+/** The options of {@link PersonalData}; each has a default. */
+export interface PersonalDataOptions {
+  /**
+   * Told of each event this process seals: its id and the JSON text of its sealed values (the
+   * box's plaintext), so that a thread projecting the same log can take them instead of opening
+   * the box ({@link PersonalData.knowValues}). Never logged or stored.
+   */
+  onSealed?: (eventId: string, values: string) => void;
+  /** Values told by {@link PersonalData.knowValues} kept at most, the oldest forgotten first (default 4,096). */
+  knownMax?: number;
+}
+
 /**
  * Seals and opens the personal values of events (docs/DESIGN.md "Personal data"): on append, the
  * values the plan names are sealed with the data key of the stream's id (`sealFields`); on read,
@@ -34,11 +46,32 @@ export class DataKeyMissing extends Error {
  * only; production refuses it) appends are stored in the clear and reads still open what is sealed.
  */
 export class PersonalData {
+  /** Sealed values told by the thread that sealed them, by event id, oldest first (see {@link knowValues}). */
+  private readonly known = new Map<string, string>();
+  private readonly onSealed: ((eventId: string, values: string) => void) | null;
+  private readonly knownMax: number;
+
   constructor(
     readonly keys: DataKeys,
     private readonly plan: SealingPlan,
     private readonly sealOnAppend = true,
-  ) {}
+    options: PersonalDataOptions = {},
+  ) {
+    this.onSealed = options.onSealed ?? null;
+    this.knownMax = options.knownMax ?? 4096;
+  }
+
+  /**
+   * Keeps the sealed values of an event another thread of this process sealed
+   * ({@link PersonalDataOptions.onSealed}): the live subscription's {@link open} takes them,
+   * once, instead of opening the event's box. Nothing else reads them: a read of a stream or of
+   * the log, such as an erasure's, opens with the data key as it is then. At most
+   * {@link PersonalDataOptions.knownMax} are kept; an event whose values were forgotten is opened.
+   */
+  knowValues(eventId: string, values: string): void {
+    this.known.set(eventId, values);
+    if (this.known.size > this.knownMax) this.known.delete(this.known.keys().next().value!);
+  }
 
   /** `events` to append to `streamId`, their personal values sealed. Throws `DataKeyDestroyed` for an erased id. */
   async seal<E extends EventData>(streamId: string, events: E[]): Promise<E[]> {
@@ -53,7 +86,8 @@ export class PersonalData {
         continue;
       }
       key ??= await this.keys.keyFor(streamId.slice(this.plan.streamPrefix.length));
-      sealed.push({ ...e, data: sealFields(e.data, paths, key, streamId) });
+      const told = this.onSealed;
+      sealed.push({ ...e, data: sealFields(e.data, paths, key, streamId, told ? (values) => told(e.id, values) : undefined) });
     }
     return sealed;
   }
@@ -97,15 +131,25 @@ export class PersonalData {
     };
   }
 
-  /** `events` with their sealed values opened (`[erased]` where the key was destroyed). Throws {@link DataKeyMissing}. */
-  async open<E extends RecordedEvent>(events: E[]): Promise<E[]> {
+  /**
+   * `events` with their sealed values opened (`[erased]` where the key was destroyed); with
+   * `live`, an event whose values this thread was told ({@link knowValues}) takes them instead,
+   * and they are forgotten. Throws {@link DataKeyMissing}.
+   */
+  async open<E extends RecordedEvent>(events: E[], live = false): Promise<E[]> {
     let keys: Map<string, Buffer | 'erased'> | null = null;
     let opened: E[] | null = null;
     for (let i = 0; i < events.length; i++) {
       const e = events[i];
       if (!isSealed(e.data) || !e.streamId.startsWith(this.plan.streamPrefix)) continue;
-      keys ??= new Map();
       opened ??= events.slice();
+      const told = live ? this.known.get(e.id) : undefined;
+      if (told !== undefined) {
+        this.known.delete(e.id);
+        opened[i] = { ...e, data: openFieldsWith(e.data, JSON.parse(told) as unknown[]) };
+        continue;
+      }
+      keys ??= new Map();
       const id = e.streamId.slice(this.plan.streamPrefix.length);
       let key = keys.get(id);
       if (key === undefined) {
@@ -170,7 +214,7 @@ function openedSubscription(sub: Subscription, personal: PersonalData): Subscrip
   return {
     unsubscribe: () => sub.unsubscribe(),
     async *[Symbol.asyncIterator]() {
-      for await (const e of sub) yield (await personal.open([e]))[0];
+      for await (const e of sub) yield (await personal.open([e], true))[0];
     },
   };
 }

@@ -42,9 +42,17 @@ export class SealedValuesNotOpened extends Error {
  * authenticated data) into `data.sealed` ({@link SealedValues}), each replaced by
  * {@link SEALED_VALUE} where it was; `data` itself (never changed) when it holds none of them.
  * `paths`: keys of `data`, or `<key>.<key>` inside an object value; the same array for the same
- * event type (it is read once, then kept). The rule: docs/DESIGN.md "Personal data".
+ * event type (it is read once, then kept). `told`, when given, is called with the JSON text of
+ * the values sealed, the box's plaintext (see {@link openFieldsWith}). The rule: docs/DESIGN.md
+ * "Personal data".
  */
-export function sealFields(data: Record<string, unknown>, paths: readonly string[], key: Buffer, aad: string): Record<string, unknown> {
+export function sealFields(
+  data: Record<string, unknown>,
+  paths: readonly string[],
+  key: Buffer,
+  aad: string,
+  told?: (values: string) => void,
+): Record<string, unknown> {
   const places = placesOf(paths);
   const fields: string[] = [];
   const values: unknown[] = [];
@@ -76,7 +84,9 @@ export function sealFields(data: Record<string, unknown>, paths: readonly string
   if (sealed === null) return data;
   const iv = randomView(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(aad));
-  const box = Buffer.concat([iv, cipher.update(JSON.stringify(values), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  const plaintext = JSON.stringify(values);
+  const box = Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  told?.(plaintext);
   sealed[SEALED] = { fields, box: box.toString('base64') } satisfies SealedValues;
   return sealed;
 }
@@ -118,9 +128,23 @@ export function isSealed(data: unknown): data is Record<string, unknown> & { sea
  */
 export function openFields(data: Record<string, unknown>, key: Buffer | 'erased', aad: string): Record<string, unknown> {
   if (!isSealed(data)) return data;
-  const { fields, box } = data.sealed;
-  const values = key === 'erased' ? null : openBox(box, key, aad);
-  if (values !== null && values.length !== fields.length) throw new SealedValuesNotOpened();
+  return placed(data, key === 'erased' ? null : openBox(data.sealed.box, key, aad));
+}
+
+/**
+ * The data {@link sealFields} sealed, with `values` put back where its `fields` say: for a thread
+ * of the process that sealed it, told the box's plaintext (`sealFields`' `told`), so that it need
+ * not open the box. Data without sealed values is returned as it is. Throws
+ * {@link SealedValuesNotOpened} when `values` is not one value per field.
+ */
+export function openFieldsWith(data: Record<string, unknown>, values: unknown[]): Record<string, unknown> {
+  return isSealed(data) ? placed(data, values) : data;
+}
+
+/** `data` (sealed) without `sealed`, each of `values` (or {@link ERASED}, when null) where its field was. */
+function placed(data: Record<string, unknown> & { sealed: SealedValues }, values: unknown[] | null): Record<string, unknown> {
+  const { fields } = data.sealed;
+  if (values !== null && (!Array.isArray(values) || values.length !== fields.length)) throw new SealedValuesNotOpened();
   // The event's own keys are few: copied one by one, without `sealed`. The holders of many keys
   // (`details`) are spread and written in place, as in sealFields.
   const opened: Record<string, unknown> = {};

@@ -146,6 +146,8 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
       }),
       TRAINEE_PERSONAL_DATA,
       options.personalData.sealOnAppend,
+      // And of the values of each event sealed here, which its projector then need not open.
+      { onSealed: thread ? sealedValuesTo(thread) : undefined },
     );
     eventStore = withPersonalData(eventStore, personalData);
   }
@@ -204,4 +206,9 @@ export function readStoreConnection(stores: Pick<Stores, 'projectionThread'>): R
 /** Tells `thread` of each data key opened in this thread (`DataKeysOptions.onOpened`). */
 function shareWith(thread: ProjectionThread): (traineeId: string, key: Buffer) => void {
   return (traineeId, key) => thread.shareDataKey(traineeId, key);
+}
+
+/** Tells `thread` of the values of each event sealed in this thread (`PersonalDataOptions.onSealed`). */
+function sealedValuesTo(thread: ProjectionThread): (eventId: string, values: string) => void {
+  return (eventId, values) => thread.shareSealedValues(eventId, values);
 }

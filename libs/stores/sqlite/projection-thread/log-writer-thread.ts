@@ -8,7 +8,7 @@
 import type { MessagePort, Worker } from 'node:worker_threads';
 import type { AppendOutcome } from '../event-log/sqlite-event-store';
 import type { QueuedWrite } from '../event-log/sqlite-rows';
-import { revive, type FromWriter, type ToWriter } from './messages';
+import { revive, type FromWriter, type SealedValuesShared, type ToWriter } from './messages';
 import { startWorker } from '../start-worker';
 
 interface Pending<T> {
@@ -24,6 +24,8 @@ export class LogWriterThread {
   private readonly closing = new Map<number, Pending<void>>();
   private queued: { unit: QueuedWrite[]; pending: Pending<AppendOutcome[]> }[] = [];
   private scheduled = false;
+  /** Sealed values to send with the next append message (see {@link shareSealedValues}). */
+  private sealed: SealedValuesShared = { eventIds: [], values: [] };
   private failure: Error | null = null;
   private readonly exited: Promise<void>;
 
@@ -55,6 +57,16 @@ export class LogWriterThread {
     });
   }
 
+  /**
+   * Sends the sealed values of an event this thread sealed with the next append message; the log
+   * writer hands them to the projection thread with its next commit message (`SealedValuesShared`).
+   */
+  shareSealedValues(eventId: string, values: string): void {
+    if (this.failure) return;
+    this.sealed.eventIds.push(eventId);
+    this.sealed.values.push(values);
+  }
+
   /** Commits what is queued, ends the thread, and waits for it to exit (terminating it after {@link STOP_TIMEOUT_MS}). */
   async close(): Promise<void> {
     if (this.scheduled) this.post();
@@ -79,7 +91,9 @@ export class LogWriterThread {
       id,
       batch.map((b) => b.pending),
     );
-    this.send({ type: 'append', id, units: batch.map((b) => b.unit) });
+    const sealed = this.sealed.eventIds.length > 0 ? this.sealed : null;
+    if (sealed) this.sealed = { eventIds: [], values: [] };
+    this.send({ type: 'append', id, units: batch.map((b) => b.unit), sealed });
   }
 
   private send(message: ToWriter): void {

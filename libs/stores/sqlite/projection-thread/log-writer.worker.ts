@@ -11,7 +11,15 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { openSqliteEventStore } from '../event-log/sqlite-event-store';
 import { appendSignals } from '../event-log/sqlite-subscription';
-import { carry, type FromWriter, type LogWriterJob, type ToWriter, type UnitOutcome } from './messages';
+import {
+  carry,
+  type FromWriter,
+  type LogWriterJob,
+  type SealedValuesShared,
+  type ToWriter,
+  type UnitOutcome,
+  type WriterCommitted,
+} from './messages';
 
 const { job, commits } = workerData as { job: LogWriterJob; commits: MessagePort };
 const port = parentPort!;
@@ -21,10 +29,14 @@ const events = openSqliteEventStore(job.dataDir);
 /** The `append` messages not yet answered (their units are queued for, or in, a group commit). */
 const inFlight = new Set<Promise<void>>();
 
+/** Sealed values that came with appends since the last commit message (`SealedValuesShared`), for the projection thread. */
+let sealed: SealedValuesShared | null = null;
+
 // Each commit that wrote events: the API's thread wakes its own subscriptions, the projection thread its projector.
 if (events.file)
   appendSignals.on(events.file, () => {
-    commits.postMessage('committed');
+    commits.postMessage({ type: 'committed', sealed } satisfies WriterCommitted);
+    sealed = null;
     post({ type: 'committed' });
   });
 
@@ -43,6 +55,11 @@ async function append(id: number, units: Parameters<typeof events.appendWrites>[
 
 port.on('message', (message: ToWriter) => {
   if (message.type === 'append') {
+    if (message.sealed) {
+      sealed ??= { eventIds: [], values: [] };
+      sealed.eventIds.push(...message.sealed.eventIds);
+      sealed.values.push(...message.sealed.values);
+    }
     const done = append(message.id, message.units).finally(() => inFlight.delete(done));
     inFlight.add(done);
     return;

@@ -13,7 +13,22 @@ export interface LogWriterJob {
 }
 
 /** A message to the log writer thread: units of work to commit, or the end (after the queued units commit). */
-export type ToWriter = { type: 'append'; id: number; units: QueuedWrite[][] } | { type: 'close'; id: number };
+export type ToWriter =
+  { type: 'append'; id: number; units: QueuedWrite[][]; sealed: SealedValuesShared | null } | { type: 'close'; id: number };
+
+/**
+ * The sealed values of events the API's thread sealed (docs/DESIGN.md "Personal data"):
+ * `values[i]` is the JSON text of the values of event `eventIds[i]` (its box's plaintext). They
+ * travel with the appends to the log writer, which hands them to the projection thread with its
+ * next commit message; the projector takes each once when it reaches the event.
+ */
+export interface SealedValuesShared {
+  eventIds: string[];
+  values: string[];
+}
+
+/** A message from the log writer thread to the projection thread: it committed, and these values came since the last one. */
+export type WriterCommitted = { type: 'committed'; sealed: SealedValuesShared | null };
 
 /** A message from the log writer thread. */
 export type FromWriter =

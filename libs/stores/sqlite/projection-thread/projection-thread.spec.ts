@@ -120,4 +120,30 @@ describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projec
       fs.rmSync(elsewhere, { recursive: true, force: true });
     }
   });
+
+  it('projects sealed events with the values the API thread shared, neither reading nor being told their key', async () => {
+    await thread.close();
+    const kek = Buffer.alloc(32, 7);
+    thread = new ProjectionThread({ dataDir: dir, maxAttempts: 1, logger: QUIET, keyEncryptionKey: kek });
+    await thread.start();
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'projection-thread-keys-'));
+    const keyStore = SqliteDataKeyStore.open(elsewhere);
+    try {
+      const personal = new PersonalData(new DataKeys(keyStore, kek), TRAINEE_PERSONAL_DATA, true, {
+        onSealed: (eventId, values) => thread.shareSealedValues(eventId, values),
+      });
+      const stream = traineeStreamId(TRAINEE_ID);
+      const registration = exampleRegistration({ details: { last_name: 'Threadgold' } });
+      const sealed = await personal.seal(stream, toEventData(registration, { occurredAt: AT }, newEventId));
+      expect(JSON.stringify(sealed)).not.toContain('Threadgold');
+      await thread.catchUp();
+      const appended = await thread.eventStore.appendToStream(stream, sealed, { expectedRevision: 'no_stream' });
+      expect(await thread.waitFor(appended.position)).toBe(true);
+      expect(thread.health()).toMatchObject({ state: 'live', parked: 0 });
+      expect((await reads.getTrainee(TRAINEE_ID))?.details.last_name).toBe('Threadgold');
+    } finally {
+      await keyStore.close();
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
 });

@@ -158,6 +158,17 @@ export class ProjectionThread implements ProjectorHandle {
     });
   }
 
+  /**
+   * Tells the thread of the sealed values of an event this thread sealed (`PersonalDataOptions.onSealed`):
+   * they go with the next append to the log writer, which hands them on with its next commit
+   * message, and the projector takes them, once, instead of opening the event's box (docs/DESIGN.md
+   * "Personal data"). No message of their own.
+   */
+  shareSealedValues(eventId: string, values: string): void {
+    if (this.closed) return;
+    this.writer.shareSealedValues(eventId, values);
+  }
+
   /** Resolves true once the thread has applied every event up to `position`, false after `timeoutMs` (default 10 s). */
   waitFor(position: number, timeoutMs = 10_000): Promise<boolean> {
     return this.waiters.wait(position, this.position, timeoutMs);

@@ -17,7 +17,7 @@ import { openSqliteEventStore } from '../event-log/sqlite-event-store';
 import { sqlitePersonalData } from '../sqlite-data-key-store';
 import { SqliteReadModel } from '../read-models/sqlite-read-model';
 import { CHECKPOINTED_BY_THREAD, WalCheckpointer } from '../read-models/wal-checkpointer';
-import { carry, type FromThread, type ProjectionThreadJob, type ToThread } from './messages';
+import { carry, type FromThread, type ProjectionThreadJob, type ToThread, type WriterCommitted } from './messages';
 
 const { job, commits } = workerData as { job: ProjectionThreadJob; commits: MessagePort };
 const port = parentPort!;
@@ -62,8 +62,13 @@ const projector = new Projector(
   },
 );
 
-// Each commit of the log writer wakes the projector's subscription.
-commits.on('message', () => log.signalAppended());
+// Each commit of the log writer wakes the projector's subscription, with the values of the events
+// the API's thread sealed since the last one: the projector takes them instead of opening the boxes.
+commits.on('message', (message: WriterCommitted) => {
+  const sealed = message.sealed;
+  if (sealed && keys) for (let i = 0; i < sealed.eventIds.length; i++) keys.personal.knowValues(sealed.eventIds[i], sealed.values[i]);
+  log.signalAppended();
+});
 
 /** Runs a request of the API's thread and answers it `done` (with the checkpoint) or `failed`. */
 async function answer(id: number, run: () => Promise<unknown>): Promise<void> {

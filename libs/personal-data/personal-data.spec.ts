@@ -1,0 +1,88 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { EventData, RecordedEvent } from '@app/event-sourcing';
+import { SqliteDataKeyStore } from '@app/stores/sqlite';
+import { DataKeys } from './data-keys';
+import { DataKeyMissing, PersonalData, type SealingPlan } from './personal-data';
+
+const PLAN: SealingPlan = {
+  streamPrefix: 'trainee-',
+  pathsOf: (type) => (type === 'Registered' ? ['details.last_name', 'email'] : []),
+};
+const STREAM = 'trainee-T1';
+const KEK = Buffer.alloc(32, 9);
+
+function registered(id: string, lastName: string): EventData {
+  return {
+    id,
+    type: 'Registered',
+    data: { trainee_id: 'T1', details: { last_name: lastName, route: '11' }, email: `${lastName}@example.com` },
+    metadata: { schemaVersion: 1, occurredAt: '2026-01-01T00:00:00.000Z' },
+  };
+}
+
+function recorded(e: EventData, position: number): RecordedEvent {
+  return { ...e, streamId: STREAM, streamRevision: position - 1, position };
+}
+
+describe('PersonalData: the values of the events this process sealed, told to the thread that projects them (docs/DESIGN.md "Personal data")', () => {
+  let dirs: string[];
+  let stores: SqliteDataKeyStore[];
+  /** A PersonalData on a key store of its own: it never holds the key the other sealed with. */
+  const withOwnKeys = (options?: ConstructorParameters<typeof PersonalData>[3]): PersonalData => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'personal-data-'));
+    const store = SqliteDataKeyStore.open(dir);
+    dirs.push(dir);
+    stores.push(store);
+    return new PersonalData(new DataKeys(store, KEK), PLAN, true, options);
+  };
+
+  beforeEach(() => {
+    dirs = [];
+    stores = [];
+  });
+  afterEach(async () => {
+    for (const store of stores) await store.close();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('tells onSealed of each sealed event: its id and the JSON of the values its box holds', async () => {
+    const told: [string, string][] = [];
+    const sealer = withOwnKeys({ onSealed: (id, values) => told.push([id, values]) });
+    const sealed = await sealer.seal(STREAM, [registered('E1', 'Quill'), { ...registered('E2', 'x'), type: 'Other' }]);
+    expect(JSON.stringify(sealed)).not.toContain('Quill');
+    expect(told).toEqual([['E1', JSON.stringify(['Quill@example.com', 'Quill'])]]);
+    expect((await sealer.open([recorded(sealed[0], 1)]))[0].data).toEqual(registered('E1', 'Quill').data);
+  });
+
+  it('opens a live event with the values it was told, without its key, once', async () => {
+    const projector = withOwnKeys();
+    const sealer = withOwnKeys({ onSealed: (id, values) => projector.knowValues(id, values) });
+    const event = recorded((await sealer.seal(STREAM, [registered('E1', 'Quill')]))[0], 1);
+    const [opened] = await projector.open([event], true);
+    expect(opened.data).toEqual(registered('E1', 'Quill').data);
+    expect(Object.keys(opened.data as object)).toEqual(Object.keys(registered('E1', 'Quill').data as object));
+    // Taken once: read again, the event needs its key, which this key store never held.
+    await expect(projector.open([event], true)).rejects.toBeInstanceOf(DataKeyMissing);
+  });
+
+  it('never takes told values outside the live subscription: any other read opens with the key as it is then', async () => {
+    const projector = withOwnKeys();
+    const sealer = withOwnKeys({ onSealed: (id, values) => projector.knowValues(id, values) });
+    const event = recorded((await sealer.seal(STREAM, [registered('E1', 'Quill')]))[0], 1);
+    await expect(projector.open([event])).rejects.toBeInstanceOf(DataKeyMissing);
+    expect((await projector.open([event], true))[0].data).toEqual(registered('E1', 'Quill').data);
+  });
+
+  it('keeps at most knownMax told values, forgetting the oldest first', async () => {
+    const projector = withOwnKeys({ knownMax: 2 });
+    const sealer = withOwnKeys({ onSealed: (id, values) => projector.knowValues(id, values) });
+    const events = (await sealer.seal(STREAM, [registered('E1', 'Ash'), registered('E2', 'Birch'), registered('E3', 'Cedar')])).map(
+      (e, i) => recorded(e, i + 1),
+    );
+    await expect(projector.open([events[0]], true)).rejects.toBeInstanceOf(DataKeyMissing);
+    const opened = await projector.open(events.slice(1), true);
+    expect(opened.map((e) => (e.data as { email: string }).email)).toEqual(['Birch@example.com', 'Cedar@example.com']);
+  });
+});
