@@ -102,6 +102,27 @@ describe('DataKeys: one data key per trainee, wrapped under the key-encryption k
     expect(await keys.existingKey('T2')).toBe('erased');
   });
 
+  it('keeps a key in memory while writes seal with it, and a key only read for cacheMs after the read', async () => {
+    let now = 0;
+    const reads: string[] = [];
+    const counting = { ...store, get: (id: string) => (reads.push(id), store.get(id)) } as typeof store;
+    const keys = new DataKeys(counting, kek, { cacheMs: 1000, now: () => now });
+    for (const id of ['W', 'R']) await new DataKeys(store, kek).keyFor(id);
+    const written = await keys.keyFor('W');
+    const read = await keys.existingKey('R');
+    now = 900;
+    expect(await keys.keyFor('W')).toEqual(written);
+    expect(await keys.existingKey('R')).toEqual(read);
+    now = 1500;
+    expect(await keys.keyFor('W')).toEqual(written);
+    expect(await keys.existingKey('R')).toEqual(read);
+    expect(reads).toEqual(['W', 'R', 'R']);
+    // Unused for cacheMs, the written one is read again too.
+    now = 2600;
+    await keys.keyFor('W');
+    expect(reads).toEqual(['W', 'R', 'R', 'W']);
+  });
+
   it('keeps at most cacheSize opened keys, dropping the oldest', async () => {
     const reads: string[] = [];
     const counting = { ...store, get: (id: string) => (reads.push(id), store.get(id)) } as typeof store;

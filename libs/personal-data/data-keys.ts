@@ -8,7 +8,12 @@ const TAG_BYTES = 16;
 
 /** How the keys are kept in memory and drawn for new trainees; every field has a default. */
 export interface DataKeysOptions {
-  /** How long an opened key stays in memory after it was last read from the store, in ms (default 5 minutes). */
+  /**
+   * How long an opened key stays in memory after it was last read from the store or last sealed
+   * with ({@link DataKeys.keyFor}), in ms (default 5 minutes). A write to an erased trainee is
+   * refused before it seals, so a key stays no longer than this after its trainee's erasure in
+   * another process.
+   */
   cacheMs?: number;
   /** Opened keys kept in memory at most (default 100,000, about 25 MB; the oldest go first). */
   cacheSize?: number;
@@ -98,9 +103,17 @@ export class DataKeys {
     return (this.refill ??= this.reserve().finally(() => (this.refill = null)));
   }
 
-  /** The trainee's data key, made and stored when it has none. Throws {@link DataKeyDestroyed}, {@link DataKeyNotOpened}. */
+  /**
+   * The trainee's data key to seal with, made and stored when it has none; a key in memory is
+   * kept {@link DataKeysOptions.cacheMs} longer. Throws {@link DataKeyDestroyed}, {@link DataKeyNotOpened}.
+   */
   async keyFor(traineeId: string): Promise<Buffer> {
-    let key = await this.existingKey(traineeId);
+    const cached = this.cached(traineeId);
+    if (cached instanceof Buffer) {
+      this.keep(traineeId, cached);
+      return cached;
+    }
+    let key = cached ?? (await this.existingKey(traineeId));
     key ??= this.remember(
       traineeId,
       this.openStored(await this.store.ensure(traineeId, this.wrap(traineeId, Buffer.from(randomView(KEY_BYTES)))), traineeId),

@@ -56,6 +56,15 @@ describe('PersonalData: the values of the events this process sealed, told to th
     expect((await sealer.open([recorded(sealed[0], 1)]))[0].data).toEqual(registered('E1', 'Quill').data);
   });
 
+  it('reads or makes no key for an event that holds no personal value, and stores it as it is', async () => {
+    const sealer = withOwnKeys();
+    const event = { ...registered('E1', 'x'), data: { trainee_id: 'T1', details: { last_name: null, route: '11' } } };
+    expect(await sealer.seal(STREAM, [event])).toEqual([event]);
+    expect(await stores[0].get('T1')).toBeNull();
+    await sealer.seal(STREAM, [registered('E2', 'Quill')]);
+    expect(await stores[0].get('T1')).toBeInstanceOf(Buffer);
+  });
+
   it('opens a live event with the values it was told, without its key, once', async () => {
     const projector = withOwnKeys();
     const sealer = withOwnKeys({ onSealed: (id, values) => projector.knowValues(id, values) });

@@ -8,7 +8,7 @@ import type {
   Subscription,
 } from '@app/event-sourcing';
 import { DataKeyNotOpened, type DataKeys } from './data-keys';
-import { isSealed, openFields, openFieldsWith, sealFields } from './sealed-fields';
+import { holdsValuesAt, isSealed, openFields, openFieldsWith, sealFields } from './sealed-fields';
 
 /** Which streams hold personal data, and where each event type keeps it (see `sealFields` for paths). */
 export interface SealingPlan {
@@ -81,7 +81,8 @@ export class PersonalData {
     for (const e of events) {
       const paths = this.plan.pathsOf(e.type);
       // An event sealed already (an import of an export) keeps its box; its key travels beside it.
-      if (paths.length === 0 || !isObject(e.data) || isSealed(e.data)) {
+      // One without personal values (a PATCH of course dates) needs no key, so no key store read.
+      if (paths.length === 0 || !isObject(e.data) || isSealed(e.data) || !holdsValuesAt(e.data, paths)) {
         sealed.push(e);
         continue;
       }

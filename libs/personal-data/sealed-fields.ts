@@ -91,6 +91,17 @@ export function sealFields(
   return sealed;
 }
 
+/** True when `data` holds a value (not null) at one of `paths` (as {@link sealFields} takes them): sealing it needs a key. */
+export function holdsValuesAt(data: Record<string, unknown>, paths: readonly string[]): boolean {
+  const places = placesOf(paths);
+  for (const k of places.outer) if (data[k] !== null && data[k] !== undefined) return true;
+  for (const [holder, inner] of places.inner) {
+    const o = data[holder];
+    if (isObject(o)) for (const [k] of inner) if (o[k] !== null && o[k] !== undefined) return true;
+  }
+  return false;
+}
+
 /** The sealed places of one event type: keys of the data, and per object value the keys inside it with their paths. */
 interface Places {
   outer: readonly string[];
