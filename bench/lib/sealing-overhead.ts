@@ -32,6 +32,8 @@ export interface SealingScenarioResult {
   rate: number;
   /** The API process's CPU per request (all threads) at `rate`, in µs, sealed and in the clear, over all rounds. */
   cpuUs: { on: number; off: number };
+  /** The part of it spent on the API's main thread (HTTP, deciding, sealing), in µs; the rest is its worker threads'. */
+  mainThreadCpuUs?: { on: number; off: number };
   /** CPU per request sealed ÷ in the clear at `rate`: the cost of sealing, held to {@link SEALING_COST_TARGET}. */
   cost: number;
   /** The same, round by round. */
@@ -60,6 +62,8 @@ type Side = 'on' | 'off';
 interface Slice {
   load: LoadResult;
   cpuMs: number;
+  /** Of `cpuMs`, the API's main thread's. */
+  mainCpuMs: number;
 }
 
 /**
@@ -105,7 +109,7 @@ export async function measureSealingOverhead(
     const before = apis[side].cpu();
     const load = await runLoad(apis[side].url, scenario, settings);
     const after = apis[side].cpu();
-    return { load, cpuMs: before && after ? after.total - before.total : 0 };
+    return { load, cpuMs: before && after ? after.total - before.total : 0, mainCpuMs: before && after ? after.main - before.main : 0 };
   };
   try {
     for (const scenario of o.scenarios) {
@@ -134,11 +138,13 @@ export async function measureSealingOverhead(
     scenarios: o.scenarios.map((s) => {
       const { rate, fixed, saturated } = runs.get(s.name)!;
       const cpuUs = sides((side) => cpuPerRequest(fixed[side]));
+      const mainThreadCpuUs = sides((side) => cpuPerRequest(fixed[side].map((x) => ({ ...x, cpuMs: x.mainCpuMs }))));
       const [onLoad, offLoad] = [combineLoads(saturated.on.map((x) => x.load)), combineLoads(saturated.off.map((x) => x.load))];
       return {
         scenario: s.name,
         rate,
         cpuUs,
+        mainThreadCpuUs,
         cost: cpuUs.on / cpuUs.off,
         roundCosts: fixed.on.map((x, i) => cpuPerRequest([x]) / cpuPerRequest([fixed.off[i]])),
         fixedFailures: sides((side) => fixed[side].reduce((a, x) => a + x.load.non2xx + x.load.errors + x.load.timeouts, 0)),
@@ -169,7 +175,9 @@ function cpuPerRequest(slices: Slice[]): number {
 export function formatSealingOverhead(m: SealingOverheadResult): string {
   const parts = m.scenarios.map(
     (s) =>
-      `${s.scenario} at ${s.rate} req/s: API CPU ${s.cpuUs.on.toFixed(0)} µs per request sealed, ${s.cpuUs.off.toFixed(0)} in the clear, ` +
+      `${s.scenario} at ${s.rate} req/s: API CPU ${s.cpuUs.on.toFixed(0)} µs per request sealed, ${s.cpuUs.off.toFixed(0)} in the clear ` +
+      // Results of older harness versions have no main thread's share.
+      (s.mainThreadCpuUs ? `(main thread ${s.mainThreadCpuUs.on.toFixed(0)} and ${s.mainThreadCpuUs.off.toFixed(0)}), ` : ', ') +
       `cost ${s.cost.toFixed(3)}× (rounds ${s.roundCosts.map((r) => r.toFixed(3)).join(', ')}; ` +
       `failed ${s.fixedFailures.on} and ${s.fixedFailures.off}); ` +
       `as fast as each answers ${s.on.rps.toFixed(0)} and ${s.off.rps.toFixed(0)} req/s ` +

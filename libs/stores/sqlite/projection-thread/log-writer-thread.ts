@@ -8,7 +8,7 @@
 import type { MessagePort, Worker } from 'node:worker_threads';
 import type { AppendOutcome } from '../event-log/sqlite-event-store';
 import type { QueuedWrite } from '../event-log/sqlite-rows';
-import { revive, type FromWriter, type SealedValuesShared, type ToWriter } from './messages';
+import { holdSealedValues, revive, type FromWriter, type SealedValuesShared, type ToWriter } from './messages';
 import { startWorker } from '../start-worker';
 
 interface Pending<T> {
@@ -63,8 +63,7 @@ export class LogWriterThread {
    */
   shareSealedValues(eventId: string, values: string): void {
     if (this.failure) return;
-    this.sealed.eventIds.push(eventId);
-    this.sealed.values.push(values);
+    holdSealedValues(this.sealed, [eventId], [values]);
   }
 
   /** Commits what is queued, ends the thread, and waits for it to exit (terminating it after {@link STOP_TIMEOUT_MS}). */

@@ -13,6 +13,7 @@ import { openSqliteEventStore } from '../event-log/sqlite-event-store';
 import { appendSignals } from '../event-log/sqlite-subscription';
 import {
   carry,
+  holdSealedValues,
   type FromWriter,
   type LogWriterJob,
   type SealedValuesShared,
@@ -55,11 +56,7 @@ async function append(id: number, units: Parameters<typeof events.appendWrites>[
 
 port.on('message', (message: ToWriter) => {
   if (message.type === 'append') {
-    if (message.sealed) {
-      sealed ??= { eventIds: [], values: [] };
-      sealed.eventIds.push(...message.sealed.eventIds);
-      sealed.values.push(...message.sealed.values);
-    }
+    if (message.sealed) holdSealedValues((sealed ??= { eventIds: [], values: [] }), message.sealed.eventIds, message.sealed.values);
     const done = append(message.id, message.units).finally(() => inFlight.delete(done));
     inFlight.add(done);
     return;

@@ -27,6 +27,20 @@ export interface SealedValuesShared {
   values: string[];
 }
 
+/** Sealed values held at most while they wait for an append or a commit message to carry them; the oldest go first. */
+export const SEALED_VALUES_HELD = 4096;
+
+/** Adds `eventIds` and `values` to `to`, keeping the newest {@link SEALED_VALUES_HELD}. */
+export function holdSealedValues(to: SealedValuesShared, eventIds: string[], values: string[]): void {
+  to.eventIds.push(...eventIds);
+  to.values.push(...values);
+  const over = to.eventIds.length - SEALED_VALUES_HELD;
+  if (over > 0) {
+    to.eventIds.splice(0, over);
+    to.values.splice(0, over);
+  }
+}
+
 /** A message from the log writer thread to the projection thread: it committed, and these values came since the last one. */
 export type WriterCommitted = { type: 'committed'; sealed: SealedValuesShared | null };
 

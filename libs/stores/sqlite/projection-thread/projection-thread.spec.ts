@@ -95,21 +95,28 @@ describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projec
     expect(await thread.waitFor(10_000, 20)).toBe(false);
   });
 
-  it('opens sealed events with a data key the API thread shared, without reading it from the key store', async () => {
+  /**
+   * Restarts the thread with a key-encryption key, seals a registration (last name Threadgold) with
+   * a key kept in another store (the thread's own, DATA_DIR/keys.sqlite, never holds it), lets
+   * `share` tell the thread what it may, appends it, and checks the thread projected it, opened.
+   */
+  async function projectsSealedRegistration(
+    share: (personal: PersonalData) => Promise<void>,
+    options: ConstructorParameters<typeof PersonalData>[3] = {},
+  ): Promise<void> {
     await thread.close();
     const kek = Buffer.alloc(32, 7);
     thread = new ProjectionThread({ dataDir: dir, maxAttempts: 1, logger: QUIET, keyEncryptionKey: kek });
     await thread.start();
-    // The key is kept in another store: the thread's own (DATA_DIR/keys.sqlite) never holds it.
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'projection-thread-keys-'));
     const keyStore = SqliteDataKeyStore.open(elsewhere);
     try {
-      const personal = new PersonalData(new DataKeys(keyStore, kek), TRAINEE_PERSONAL_DATA);
+      const personal = new PersonalData(new DataKeys(keyStore, kek), TRAINEE_PERSONAL_DATA, true, options);
       const stream = traineeStreamId(TRAINEE_ID);
       const registration = exampleRegistration({ details: { last_name: 'Threadgold' } });
       const sealed = await personal.seal(stream, toEventData(registration, { occurredAt: AT }, newEventId));
       expect(JSON.stringify(sealed)).not.toContain('Threadgold');
-      thread.shareDataKey(TRAINEE_ID, await personal.keys.keyFor(TRAINEE_ID));
+      await share(personal);
       await thread.catchUp();
       const appended = await thread.eventStore.appendToStream(stream, sealed, { expectedRevision: 'no_stream' });
       expect(await thread.waitFor(appended.position)).toBe(true);
@@ -119,31 +126,15 @@ describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projec
       await keyStore.close();
       fs.rmSync(elsewhere, { recursive: true, force: true });
     }
+  }
+
+  it('opens sealed events with a data key the API thread shared, without reading it from the key store', async () => {
+    await projectsSealedRegistration(async (personal) => thread.shareDataKey(TRAINEE_ID, await personal.keys.keyFor(TRAINEE_ID)));
   });
 
   it('projects sealed events with the values the API thread shared, neither reading nor being told their key', async () => {
-    await thread.close();
-    const kek = Buffer.alloc(32, 7);
-    thread = new ProjectionThread({ dataDir: dir, maxAttempts: 1, logger: QUIET, keyEncryptionKey: kek });
-    await thread.start();
-    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'projection-thread-keys-'));
-    const keyStore = SqliteDataKeyStore.open(elsewhere);
-    try {
-      const personal = new PersonalData(new DataKeys(keyStore, kek), TRAINEE_PERSONAL_DATA, true, {
-        onSealed: (eventId, values) => thread.shareSealedValues(eventId, values),
-      });
-      const stream = traineeStreamId(TRAINEE_ID);
-      const registration = exampleRegistration({ details: { last_name: 'Threadgold' } });
-      const sealed = await personal.seal(stream, toEventData(registration, { occurredAt: AT }, newEventId));
-      expect(JSON.stringify(sealed)).not.toContain('Threadgold');
-      await thread.catchUp();
-      const appended = await thread.eventStore.appendToStream(stream, sealed, { expectedRevision: 'no_stream' });
-      expect(await thread.waitFor(appended.position)).toBe(true);
-      expect(thread.health()).toMatchObject({ state: 'live', parked: 0 });
-      expect((await reads.getTrainee(TRAINEE_ID))?.details.last_name).toBe('Threadgold');
-    } finally {
-      await keyStore.close();
-      fs.rmSync(elsewhere, { recursive: true, force: true });
-    }
+    await projectsSealedRegistration(async () => undefined, {
+      onSealed: (eventId, values) => thread.shareSealedValues(eventId, values),
+    });
   });
 });
