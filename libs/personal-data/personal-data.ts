@@ -8,7 +8,7 @@ import type {
   Subscription,
 } from '@app/event-sourcing';
 import { DataKeyNotOpened, type DataKeys } from './data-keys';
-import { holdsValuesAt, isSealed, openFields, openFieldsWith, sealFields } from './sealed-fields';
+import { isSealed, openFields, openFieldsWith, sealTaken, takeValues } from './sealed-fields';
 
 /** Which streams hold personal data, and where each event type keeps it (see `sealFields` for paths). */
 export interface SealingPlan {
@@ -82,13 +82,14 @@ export class PersonalData {
       const paths = this.plan.pathsOf(e.type);
       // An event sealed already (an import of an export) keeps its box; its key travels beside it.
       // One without personal values (a PATCH of course dates) needs no key, so no key store read.
-      if (paths.length === 0 || !isObject(e.data) || isSealed(e.data) || !holdsValuesAt(e.data, paths)) {
+      const taken = paths.length === 0 || !isObject(e.data) || isSealed(e.data) ? null : takeValues(e.data, paths);
+      if (taken === null) {
         sealed.push(e);
         continue;
       }
       key ??= await this.keys.keyFor(streamId.slice(this.plan.streamPrefix.length));
       const told = this.onSealed;
-      sealed.push({ ...e, data: sealFields(e.data, paths, key, streamId, told ? (values) => told(e.id, values) : undefined) });
+      sealed.push({ ...e, data: sealTaken(taken, key, streamId, told ? (values) => told(e.id, values) : undefined) });
     }
     return sealed;
   }

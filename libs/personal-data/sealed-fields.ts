@@ -53,19 +53,36 @@ export function sealFields(
   aad: string,
   told?: (values: string) => void,
 ): Record<string, unknown> {
+  const taken = takeValues(data, paths);
+  return taken === null ? data : sealTaken(taken, key, aad, told);
+}
+
+/** The first step of {@link sealFields}: the personal values of an event taken out, not yet sealed. */
+export interface TakenValues {
+  /** A copy of the data, {@link SEALED_VALUE} in place of each value taken. */
+  data: Record<string, unknown>;
+  fields: string[];
+  values: unknown[];
+}
+
+/**
+ * The values of `data` at `paths` (as {@link sealFields} takes them) taken out, or null when it
+ * holds none (sealing it needs no key). `data` itself is never changed.
+ */
+export function takeValues(data: Record<string, unknown>, paths: readonly string[]): TakenValues | null {
   const places = placesOf(paths);
   const fields: string[] = [];
   const values: unknown[] = [];
   // Copies made by spreading and written in place, never built key by key or `delete`d: they keep
   // the data's shape (V8's fast properties), which every later reader of the data gains from.
-  let sealed: Record<string, unknown> | null = null;
+  let copied: Record<string, unknown> | null = null;
   for (const k of places.outer) {
     const value = data[k];
     if (value === null || value === undefined) continue;
-    sealed ??= { ...data };
+    copied ??= { ...data };
     fields.push(k);
     values.push(value);
-    sealed[k] = SEALED_VALUE;
+    copied[k] = SEALED_VALUE;
   }
   for (const [holder, inner] of places.inner) {
     const o = data[holder];
@@ -79,27 +96,23 @@ export function sealFields(
       values.push(value);
       copy[k] = SEALED_VALUE;
     }
-    if (copy !== null) (sealed ??= { ...data })[holder] = copy;
+    if (copy !== null) (copied ??= { ...data })[holder] = copy;
   }
-  if (sealed === null) return data;
-  const iv = randomView(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(aad));
-  const plaintext = JSON.stringify(values);
-  const box = Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-  told?.(plaintext);
-  sealed[SEALED] = { fields, box: box.toString('base64') } satisfies SealedValues;
-  return sealed;
+  return copied === null ? null : { data: copied, fields, values };
 }
 
-/** True when `data` holds a value (not null) at one of `paths` (as {@link sealFields} takes them): sealing it needs a key. */
-export function holdsValuesAt(data: Record<string, unknown>, paths: readonly string[]): boolean {
-  const places = placesOf(paths);
-  for (const k of places.outer) if (data[k] !== null && data[k] !== undefined) return true;
-  for (const [holder, inner] of places.inner) {
-    const o = data[holder];
-    if (isObject(o)) for (const [k] of inner) if (o[k] !== null && o[k] !== undefined) return true;
-  }
-  return false;
+/**
+ * The second step of {@link sealFields}: `taken`'s values sealed under `key` into `taken.data.sealed`
+ * (`taken.data` is changed, and returned). `told` as for {@link sealFields}.
+ */
+export function sealTaken(taken: TakenValues, key: Buffer, aad: string, told?: (values: string) => void): Record<string, unknown> {
+  const iv = randomView(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(aad));
+  const plaintext = JSON.stringify(taken.values);
+  const box = Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  told?.(plaintext);
+  taken.data[SEALED] = { fields: taken.fields, box: box.toString('base64') } satisfies SealedValues;
+  return taken.data;
 }
 
 /** The sealed places of one event type: keys of the data, and per object value the keys inside it with their paths. */
