@@ -38,6 +38,8 @@ export interface SealingScenarioResult {
   cost: number;
   /** The same, round by round. */
   roundCosts: number[];
+  /** The same, pair of APIs by pair (see {@link SEALING_ROUNDS_PER_PAIR}; absent in results of older harness versions). */
+  pairCosts?: number[];
   /** Answers other than 2xx, and errors, at `rate`, sealed and in the clear: a cost is read only where both are 0. */
   fixedFailures: { on: number; off: number };
   /** As fast as each API answers (the throughput sealing costs, not held to a target): sealed and in the clear. */
@@ -67,14 +69,25 @@ interface Slice {
 }
 
 /**
+ * Rounds each pair of APIs runs before a fresh pair takes over (see {@link measureSealingOverhead}):
+ * an API process keeps the code V8 compiled for it for its whole life, and two processes of one
+ * build differ by more than the rounds of one pair do (bench/results/HISTORY.md "Issue 27").
+ */
+export const SEALING_ROUNDS_PER_PAIR = 2;
+
+/**
  * Measures what sealing costs the writes in a steady state: with the bench's own API stopped,
- * copies the data dir twice, starts the API on one copy with `SEAL_PERSONAL_DATA` true and on the
- * other with false (the same build, each its own files, both running throughout so their caches
- * stay warm, as a serving process's do), warms each up with each scenario for `warmup` seconds (at
- * least 2) as fast as it answers, which sets the scenario's fixed rate ({@link SEALING_RATE_SHARE}
- * of the slower one's req/s). Then, `rounds` times, runs each scenario on both APIs at once at that
- * rate for its share of `settings.duration` (the CPU cost), and on each in turn as fast as it
- * answers (the req/s; each first in every other round). The copies are removed at the end.
+ * runs `rounds` rounds on fresh pairs of APIs, {@link SEALING_ROUNDS_PER_PAIR} rounds a pair (the
+ * rounds spread over `floor(rounds / 2)` pairs, at least one). For each pair it copies the data dir
+ * twice and starts the API on one copy with `SEAL_PERSONAL_DATA` true and on the other with false
+ * (the same build, each its own files, both running throughout so their caches stay warm, as a
+ * serving process's do), and warms each up with each scenario for `warmup` seconds (at least 2) as
+ * fast as it answers; the first pair's warm-up sets the scenario's fixed rate
+ * ({@link SEALING_RATE_SHARE} of the slower one's req/s), kept for every pair. Each round runs each
+ * scenario on both APIs at once at that rate for its share of `settings.duration` (the CPU cost),
+ * and on each in turn as fast as it answers (the req/s; each first in every other round). The pair
+ * is stopped and its copies removed before the next pair starts. The cost is over all pairs' slices;
+ * `pairCosts` gives each pair's.
  */
 export async function measureSealingOverhead(
   o: {
@@ -88,9 +101,63 @@ export async function measureSealingOverhead(
   },
   log: (message: string) => void,
 ): Promise<SealingOverheadResult> {
+  const pairs = Math.max(1, Math.floor(o.rounds / SEALING_ROUNDS_PER_PAIR));
   log(
-    `bench: ${SEALING_SCENARIO}: ${o.scenarios.map((s) => s.name).join(', ')} on two APIs, SEAL_PERSONAL_DATA true and false, ${o.rounds} rounds`,
+    `bench: ${SEALING_SCENARIO}: ${o.scenarios.map((s) => s.name).join(', ')} on ${pairs} pair(s) of APIs, ` +
+      `SEAL_PERSONAL_DATA true and false, ${o.rounds} rounds`,
   );
+  const runs: Runs = new Map(
+    o.scenarios.map((s) => [s.name, { rate: 0, fixed: sides<Slice[]>(() => []), saturated: sides<Slice[]>(() => []) }]),
+  );
+  const pairOf: number[] = [];
+  for (let p = 0, round = 0; p < pairs; p++) {
+    const rounds = Math.floor(((p + 1) * o.rounds) / pairs) - Math.floor((p * o.rounds) / pairs);
+    await runPair(o, runs, { first: p === 0, firstRound: round, rounds });
+    for (let r = 0; r < rounds; r++) pairOf.push(p);
+    round += rounds;
+  }
+  const result: SealingOverheadResult = {
+    scenarios: o.scenarios.map((s) => {
+      const { rate, fixed, saturated } = runs.get(s.name)!;
+      const cpuUs = sides((side) => cpuPerRequest(fixed[side]));
+      const mainThreadCpuUs = sides((side) => cpuPerRequest(fixed[side].map((x) => ({ ...x, cpuMs: x.mainCpuMs }))));
+      const [onLoad, offLoad] = [combineLoads(saturated.on.map((x) => x.load)), combineLoads(saturated.off.map((x) => x.load))];
+      const ofPair = (p: number, side: Side) => fixed[side].filter((_, i) => pairOf[i] === p);
+      return {
+        scenario: s.name,
+        rate,
+        cpuUs,
+        mainThreadCpuUs,
+        cost: cpuUs.on / cpuUs.off,
+        roundCosts: fixed.on.map((x, i) => cpuPerRequest([x]) / cpuPerRequest([fixed.off[i]])),
+        pairCosts: Array.from({ length: pairs }, (_, p) => cpuPerRequest(ofPair(p, 'on')) / cpuPerRequest(ofPair(p, 'off'))),
+        fixedFailures: sides((side) => fixed[side].reduce((a, x) => a + x.load.non2xx + x.load.errors + x.load.timeouts, 0)),
+        on: onLoad,
+        off: offLoad,
+        ratio: onLoad.rps / offLoad.rps,
+        roundRatios: saturated.on.map((x, i) => x.load.rps / saturated.off[i].load.rps),
+        saturatedCpuUs: sides((side) => cpuPerRequest(saturated[side])),
+      };
+    }),
+    costTarget: SEALING_COST_TARGET,
+  };
+  log(`bench:   ${formatSealingOverhead(result)}`);
+  return result;
+}
+
+/** Per scenario: its fixed rate, and the slices at that rate and as fast as each answers, by side, in round order. */
+type Runs = Map<string, { rate: number; fixed: Record<Side, Slice[]>; saturated: Record<Side, Slice[]> }>;
+
+/**
+ * One pair of APIs (see {@link measureSealingOverhead}): fresh copies of the data dir, both APIs
+ * started and warmed up (the `first` pair's warm-up sets the rates), `rounds` rounds numbered from
+ * `firstRound` added to `runs`, then both stopped and the copies removed.
+ */
+async function runPair(
+  o: Parameters<typeof measureSealingOverhead>[0],
+  runs: Runs,
+  pair: { first: boolean; firstRound: number; rounds: number },
+): Promise<void> {
   // Each on a fresh copy: neither starts with its files more in the page cache, or laid out otherwise.
   const dirs = { on: `${o.dataDir}-sealed`, off: `${o.dataDir}-clear` };
   for (const dir of Object.values(dirs)) cpSync(o.dataDir, dir, { recursive: true });
@@ -103,7 +170,6 @@ export async function measureSealingOverhead(
       logFile: join(o.dataDir, `api-sealing-${sealed ? 'on' : 'off'}.log`),
     });
   const slice = { ...o.settings, duration: o.settings.duration / o.rounds };
-  const runs = new Map(o.scenarios.map((s) => [s.name, { rate: 0, fixed: sides<Slice[]>(() => []), saturated: sides<Slice[]>(() => []) }]));
   const apis = { on: await start(true), off: await start(false) };
   const measure = async (side: Side, scenario: Scenario, settings: LoadSettings): Promise<Slice> => {
     const before = apis[side].cpu();
@@ -115,9 +181,9 @@ export async function measureSealingOverhead(
     for (const scenario of o.scenarios) {
       const warm = { ...o.settings, duration: Math.max(2, o.warmup) };
       const rps = { on: (await measure('on', scenario, warm)).load.rps, off: (await measure('off', scenario, warm)).load.rps };
-      runs.get(scenario.name)!.rate = Math.max(1, Math.round(SEALING_RATE_SHARE * Math.min(rps.on, rps.off)));
+      if (pair.first) runs.get(scenario.name)!.rate = Math.max(1, Math.round(SEALING_RATE_SHARE * Math.min(rps.on, rps.off)));
     }
-    for (let r = 0; r < o.rounds; r++)
+    for (let r = pair.firstRound; r < pair.firstRound + pair.rounds; r++)
       for (const scenario of o.scenarios) {
         const run = runs.get(scenario.name)!;
         const order: Side[] = r % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
@@ -134,31 +200,6 @@ export async function measureSealingOverhead(
     await apis.off.stop();
     for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
   }
-  const result: SealingOverheadResult = {
-    scenarios: o.scenarios.map((s) => {
-      const { rate, fixed, saturated } = runs.get(s.name)!;
-      const cpuUs = sides((side) => cpuPerRequest(fixed[side]));
-      const mainThreadCpuUs = sides((side) => cpuPerRequest(fixed[side].map((x) => ({ ...x, cpuMs: x.mainCpuMs }))));
-      const [onLoad, offLoad] = [combineLoads(saturated.on.map((x) => x.load)), combineLoads(saturated.off.map((x) => x.load))];
-      return {
-        scenario: s.name,
-        rate,
-        cpuUs,
-        mainThreadCpuUs,
-        cost: cpuUs.on / cpuUs.off,
-        roundCosts: fixed.on.map((x, i) => cpuPerRequest([x]) / cpuPerRequest([fixed.off[i]])),
-        fixedFailures: sides((side) => fixed[side].reduce((a, x) => a + x.load.non2xx + x.load.errors + x.load.timeouts, 0)),
-        on: onLoad,
-        off: offLoad,
-        ratio: onLoad.rps / offLoad.rps,
-        roundRatios: saturated.on.map((x, i) => x.load.rps / saturated.off[i].load.rps),
-        saturatedCpuUs: sides((side) => cpuPerRequest(saturated[side])),
-      };
-    }),
-    costTarget: SEALING_COST_TARGET,
-  };
-  log(`bench:   ${formatSealingOverhead(result)}`);
-  return result;
 }
 
 function sides<T>(make: (side: Side) => T): Record<Side, T> {
@@ -178,7 +219,9 @@ export function formatSealingOverhead(m: SealingOverheadResult): string {
       `${s.scenario} at ${s.rate} req/s: API CPU ${s.cpuUs.on.toFixed(0)} µs per request sealed, ${s.cpuUs.off.toFixed(0)} in the clear ` +
       // Results of older harness versions have no main thread's share.
       (s.mainThreadCpuUs ? `(main thread ${s.mainThreadCpuUs.on.toFixed(0)} and ${s.mainThreadCpuUs.off.toFixed(0)}), ` : ', ') +
-      `cost ${s.cost.toFixed(3)}× (rounds ${s.roundCosts.map((r) => r.toFixed(3)).join(', ')}; ` +
+      `cost ${s.cost.toFixed(3)}× (` +
+      (s.pairCosts ? `pairs of APIs ${s.pairCosts.map((r) => r.toFixed(3)).join(', ')}; ` : '') +
+      `rounds ${s.roundCosts.map((r) => r.toFixed(3)).join(', ')}; ` +
       `failed ${s.fixedFailures.on} and ${s.fixedFailures.off}); ` +
       `as fast as each answers ${s.on.rps.toFixed(0)} and ${s.off.rps.toFixed(0)} req/s ` +
       `(on ÷ off ${s.ratio.toFixed(3)}, rounds ${s.roundRatios.map((r) => r.toFixed(3)).join(', ')}; ` +
