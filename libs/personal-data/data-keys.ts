@@ -113,7 +113,7 @@ export class DataKeys {
       this.keep(traineeId, cached);
       return cached;
     }
-    let key = cached ?? (await this.existingKey(traineeId));
+    let key = cached ?? (await this.readStored(traineeId));
     key ??= this.remember(
       traineeId,
       this.openStored(await this.store.ensure(traineeId, this.wrap(traineeId, Buffer.from(randomView(KEY_BYTES)))), traineeId),
@@ -124,8 +124,11 @@ export class DataKeys {
 
   /** The trainee's data key when it has one; null when none was made, `erased` when it was destroyed. Throws {@link DataKeyNotOpened}. */
   async existingKey(traineeId: string): Promise<Buffer | null | 'erased'> {
-    const cached = this.cached(traineeId);
-    if (cached) return cached;
+    return this.cached(traineeId) ?? this.readStored(traineeId);
+  }
+
+  /** The trainee's key read from the store and unwrapped (and kept in memory), as {@link existingKey} answers it. */
+  private async readStored(traineeId: string): Promise<Buffer | null | 'erased'> {
     const wrapped = await this.store.get(traineeId);
     return wrapped === null ? null : this.remember(traineeId, this.openStored(wrapped, traineeId));
   }
