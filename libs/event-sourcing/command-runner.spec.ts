@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { newEventId } from './event-ids';
 import { WrongExpectedVersionError, type AppendOptions, type EventData, type EventStore, type RecordedEvent } from './event-store.port';
 import { runCommand, type CommandRunnerSpec } from './command-runner';
+import { checkStreamChain, type StoredEventText } from './chain-check';
 import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
 
 type Added = { type: 'Added'; data: { amount: number } };
@@ -36,6 +37,15 @@ function counter(
 }
 
 const add = (amount: number): Added[] => [{ type: 'Added', data: { amount } }];
+
+/** An event read back as the texts the store holds (it writes them with JSON.stringify). */
+const storedText = (e: RecordedEvent): StoredEventText => ({
+  streamId: e.streamId,
+  revision: e.streamRevision,
+  type: e.type,
+  data: JSON.stringify(e.data),
+  metadata: JSON.stringify(e.metadata),
+});
 
 describe('runCommand', () => {
   let dir: string;
@@ -105,6 +115,48 @@ describe('runCommand', () => {
       },
     });
   }
+
+  /** The real store, recording the options of each append. */
+  function recording(): { store: EventStore; options: (AppendOptions | undefined)[] } {
+    const options: (AppendOptions | undefined)[] = [];
+    const wrapped = Object.assign(Object.create(store) as EventStore, {
+      appendToStream: async (streamId: string, events: EventData[], o?: AppendOptions) => {
+        options.push(o);
+        return store.appendToStream(streamId, events, o);
+      },
+    });
+    return { store: wrapped, options };
+  }
+
+  it("passes the head's hash with the expected revision: from the last event read, else from the snapshot", async () => {
+    await store.appendToStream('counter-1', envelopes([...add(1), ...add(2)]));
+    const [, head] = await store.readStream('counter-1');
+    const replayed = recording();
+    await runCommand(
+      replayed.store,
+      'counter-1',
+      counter(() => add(10)),
+    );
+    expect(replayed.options).toEqual([{ expectedRevision: 1, previousHash: head.metadata.hash }]);
+
+    const [, , latest] = await store.readStream('counter-1');
+    const fromSnapshot = recording();
+    await runCommand(
+      fromSnapshot.store,
+      'counter-1',
+      counter(() => add(1), { snapshot: { state: 13, revision: 2, hash: latest.metadata.hash as string } }),
+    );
+    expect(fromSnapshot.options).toEqual([{ expectedRevision: 2, previousHash: latest.metadata.hash }]);
+
+    const unknown = recording();
+    await runCommand(
+      unknown.store,
+      'counter-1',
+      counter(() => add(1), { snapshot: { state: 14, revision: 3 } }),
+    );
+    expect(unknown.options).toEqual([{ expectedRevision: 3 }]);
+    expect(checkStreamChain((await store.readStream('counter-1')).map(storedText)).faults).toEqual([]);
+  });
 
   it('after a concurrent append, reads the new events and decides again (nothing lost)', async () => {
     await store.appendToStream('counter-1', envelopes(add(1)));

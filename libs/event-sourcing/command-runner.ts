@@ -1,3 +1,4 @@
+import { storedHash } from './hash-chain';
 import { WrongExpectedVersionError, type EventData, type EventStore, type ExpectedRevision, type RecordedEvent } from './event-store.port';
 
 /** A state and the stream revision of the last event it reflects. */
@@ -5,6 +6,8 @@ export interface StreamSnapshot<S> {
   state: S;
   /** 0-based revision of the last event folded into `state`. */
   revision: number;
+  /** The hash of the event at `revision` (docs/DESIGN.md "Verifiable history"); absent or null when not known. */
+  hash?: string | null;
 }
 
 /** How to rebuild an aggregate from its stream and decide a command on it. */
@@ -62,10 +65,14 @@ export async function runCommand<S, E>(store: EventStore, streamId: string, spec
     const state = fold(decoded, snapshot ? snapshot.state : spec.initialState);
     const events = spec.decide(state);
     if (events.length === 0) return { state, events, position: null };
-    const last = recorded.length > 0 ? recorded[recorded.length - 1].streamRevision : (snapshot?.revision ?? null);
+    const head = recorded.length > 0 ? recorded[recorded.length - 1] : null;
+    const last = head !== null ? head.streamRevision : (snapshot?.revision ?? null);
     const expectedRevision: ExpectedRevision = last === null ? 'no_stream' : last;
+    // The head's hash, for a store that chains without reading (no extra read: docs/DESIGN.md "Verifiable history").
+    const previousHash = head !== null ? storedHash(head.metadata) : (snapshot?.hash ?? null);
     try {
-      const result = await store.appendToStream(streamId, spec.encode(events), { expectedRevision });
+      const options = previousHash === null ? { expectedRevision } : { expectedRevision, previousHash };
+      const result = await store.appendToStream(streamId, spec.encode(events), options);
       return { state: fold(events, state), events, position: result.position };
     } catch (err) {
       if (!(err instanceof WrongExpectedVersionError) || attempt >= maxRetries) throw err;

@@ -6,6 +6,8 @@
  * order events were committed. A checkpoint is the position of the last event a reader has handled.
  */
 
+import type { StoredEventText } from './chain-check';
+
 /** Who caused an event and when. Never holds a token, only the token's id. */
 export interface EventMetadata {
   /** Version of the event's `data` schema; old versions are upcast on read. */
@@ -49,6 +51,14 @@ export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
 
 export interface AppendOptions {
   expectedRevision?: ExpectedRevision;
+  /**
+   * The hash of the stream's event at `expectedRevision` (its metadata's `hash`; docs/DESIGN.md
+   * "Verifiable history"), when the caller knows it from the snapshot it started from: a store
+   * that cannot read the stream's head inside the append (EventStoreDB) chains the new events to
+   * it without reading. Used only with a numeric `expectedRevision`; a store that reads the head
+   * in the append's own transaction (SQLite) goes by what it reads.
+   */
+  previousHash?: string | null;
 }
 
 export interface AppendResult {
@@ -147,6 +157,14 @@ export interface ReadStreamsOptions {
   maxCount: number;
 }
 
+/** What {@link EventStore.readStoredStreams} reads: whole streams of every category, in stream-id order. */
+export interface ReadStoredStreamsOptions {
+  /** Only streams whose id sorts after this one (binary order); null or absent: from the first. */
+  afterStream?: string | null;
+  /** Events per call, roughly: streams are read whole, so one long stream may exceed it. Integer ≥ 1. */
+  maxCount: number;
+}
+
 /** One stream's part of {@link EventStore.appendToStreams}. */
 export interface StreamWrite {
   streamId: string;
@@ -176,6 +194,14 @@ export interface EventStore {
    * stores with an index on stream ids have it (SQLite); EventStoreDB reads `$all` instead.
    */
   readStreamsByPrefix?(options: ReadStreamsOptions): Promise<RecordedEvent[]>;
+  /**
+   * Whole streams of every category in stream-id order, each stream's events in revision order,
+   * as stored: data and metadata as the stored JSON texts, sealed values sealed (see
+   * {@link ReadStoredStreamsOptions}); `[]` past the last stream. What the audit's check of the
+   * hash chain reads (docs/DESIGN.md "Verifiable history"). Only stores that keep the texts and
+   * index stream ids have it (SQLite); for others the check reads the log through the other methods.
+   */
+  readStoredStreams?(options: ReadStoredStreamsOptions): Promise<StoredEventText[]>;
   /** The stream's events from `fromRevision` (default 0); `[]` when the stream does not exist. */
   readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
   /** One batch of the global log in position order (see {@link ReadAllOptions}). */

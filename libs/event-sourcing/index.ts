@@ -1,3 +1,4 @@
+export { checkStreamChain, type ChainFault, type StoredEventText, type StreamChainReport } from './chain-check';
 export { runCommand, type StreamSnapshot } from './command-runner';
 export { DomainError } from './domain-error';
 export { registerEventSchemas, toEventData, type StoredEvent, type WriteContext } from './envelope';
@@ -17,12 +18,24 @@ export {
   type EventStore,
   type ExpectedRevision,
   type ReadAllOptions,
+  type ReadStoredStreamsOptions,
   type ReadStreamsOptions,
   type RecordedEvent,
   type StreamWrite,
   type SubscribeOptions,
   type Subscription,
 } from './event-store.port';
+export {
+  chainEvent,
+  chainHash,
+  HASH_KEY,
+  PREVIOUS_HASH_KEY,
+  readChainKeys,
+  storedHash,
+  withoutChainKeys,
+  type ChainedEvent,
+  type ChainKeys,
+} from './hash-chain';
 export { KeyedLock } from './keyed-lock';
 export { decodeBatch, foldBatch, project, type OnApplied, type Projection, type ProjectionWaiter } from './projection';
 export { registerUpcaster, upcast } from './upcasters';

@@ -4,7 +4,7 @@
  * fail instead of hanging.
  */
 import { randomUUID } from 'node:crypto';
-import type { EventData, EventMetadata, EventStore, RecordedEvent } from '@app/event-sourcing';
+import { withoutChainKeys, type EventData, type EventMetadata, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 
 /** Safety net so a broken subscription fails a test instead of hanging it (not a timing assertion). */
 const LIVENESS_LIMIT_MS = 10_000;
@@ -43,9 +43,12 @@ export async function appendMany(
   return written;
 }
 
-/** The event as the writer gave it, without the store's placement fields. */
+/**
+ * The event as the writer gave it, without the store's placement fields and the chain keys it adds
+ * (test/contract/event-store-chain.contract.ts).
+ */
 export function strip(e: RecordedEvent): EventData {
-  return { id: e.id, type: e.type, data: e.data, metadata: e.metadata };
+  return { id: e.id, type: e.type, data: e.data, metadata: withoutChainKeys(e.metadata) };
 }
 
 /** Fails unless `values` are positive integers, each above the one before. */

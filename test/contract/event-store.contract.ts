@@ -8,11 +8,13 @@
  * to be strictly increasing (EventStoreDB's commit positions have gaps).
  *
  * The suites, one file each: appends (event-store-appends.contract.ts), reads across streams
- * (event-store-reads.contract.ts), subscriptions (event-store-subscriptions.contract.ts) and personal
- * data sealed by the codec (event-store-personal-data.contract.ts).
+ * (event-store-reads.contract.ts), subscriptions (event-store-subscriptions.contract.ts), personal
+ * data sealed by the codec (event-store-personal-data.contract.ts) and the hash chain of each
+ * stream (event-store-chain.contract.ts).
  */
 import type { EventStore } from '@app/event-sourcing';
 import { describeEventStoreAppendsContract } from './event-store-appends.contract';
+import { describeEventStoreChainContract } from './event-store-chain.contract';
 import { describeEventStorePersonalDataContract } from './event-store-personal-data.contract';
 import { describeEventStoreReadsContract } from './event-store-reads.contract';
 import { describeEventStoreSubscriptionsContract } from './event-store-subscriptions.contract';
@@ -53,4 +55,5 @@ export function describeEventStoreContract(
   describeEventStoreReadsContract(name, factory, capabilities);
   describeEventStoreSubscriptionsContract(name, factory);
   describeEventStorePersonalDataContract(name, factory);
+  describeEventStoreChainContract(name, factory, capabilities);
 }

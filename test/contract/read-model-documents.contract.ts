@@ -116,7 +116,7 @@ export function describeTraineeDocumentsContract(name: string, factory: () => Pr
     });
 
     describe('getTraineeSnapshot (the snapshot a writer starts from)', () => {
-      it('is the document evolve builds, as JSON, and the stream revision of the last event applied, over several batches', async () => {
+      it('is the document evolve builds, as JSON, the stream revision of the last event applied and its hash, over several batches', async () => {
         const id = tid('Snap');
         const { events, expected } = decidedHistory(id, ukprn, 3);
         const other = decidedHistory(tid('other'), ukprn, 1);
@@ -125,11 +125,18 @@ export function describeTraineeDocumentsContract(name: string, factory: () => Pr
         await rm.applyBatch(recorded.slice(4));
 
         const snapshot = await rm.getTraineeSnapshot(id);
-        expect(snapshot).toStrictEqual({ trainee: JSON.parse(JSON.stringify(expected)) as Trainee, revision: events.length - 1 });
+        const hashOf = (streamId: string) => recorded.filter((e) => e.streamId === streamId).at(-1)!.metadata.hash;
+        expect(hashOf(`trainee-${id}`)).toMatch(/^[0-9a-f]{64}$/);
+        expect(snapshot).toStrictEqual({
+          trainee: JSON.parse(JSON.stringify(expected)) as Trainee,
+          revision: events.length - 1,
+          hash: hashOf(`trainee-${id}`),
+        });
         expect(snapshot?.trainee).toEqual(await rm.getTrainee(id));
         expect(await rm.getTraineeSnapshot(tid('other'))).toStrictEqual({
           trainee: JSON.parse(JSON.stringify(other.expected)) as Trainee,
           revision: other.events.length - 1,
+          hash: hashOf(`trainee-${tid('other')}`),
         });
       });
 
@@ -172,14 +179,16 @@ export function describeTraineeDocumentsContract(name: string, factory: () => Pr
         }
         const id = tid('versioned');
         const { events, expected } = decidedHistory(id, ukprn, 1);
-        await rm.applyBatch(log.trainee(events));
+        const recorded = log.trainee(events);
+        await rm.applyBatch(recorded);
+        const hash = recorded.at(-1)!.metadata.hash;
         const newerTrainees = await ctx.reopen({ codeVersions: { trainees: PROJECTION_VERSIONS.trainees + 1 } });
         const newerProviders = await ctx.reopen({ codeVersions: { providers: PROJECTION_VERSIONS.providers + 1 } });
 
         expect(await newerTrainees.getTraineeSnapshot(id)).toBeNull();
         expect(await newerTrainees.getTrainee(id)).toEqual(expected);
-        expect(await newerProviders.getTraineeSnapshot(id)).toEqual({ trainee: expected, revision: events.length - 1 });
-        expect(await rm.getTraineeSnapshot(id)).toEqual({ trainee: expected, revision: events.length - 1 });
+        expect(await newerProviders.getTraineeSnapshot(id)).toEqual({ trainee: expected, revision: events.length - 1, hash });
+        expect(await rm.getTraineeSnapshot(id)).toEqual({ trainee: expected, revision: events.length - 1, hash });
       });
     });
 

@@ -7,6 +7,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import {
+  chainEvent,
   newEventId,
   toEventData,
   type AppendResult,
@@ -37,6 +38,7 @@ import type { ContractReadModel, ReadModelContractContext } from './read-model.c
 export class EventLog {
   private lastPosition: number;
   private readonly revisions = new Map<string, number>();
+  private readonly hashes = new Map<string, string>();
   private appended = 0;
 
   /** Takes the position after which the first event is placed (use the store's checkpoint). */
@@ -73,7 +75,18 @@ export class EventLog {
       const revision = (this.revisions.get(streamId) ?? -1) + 1;
       this.revisions.set(streamId, revision);
       this.lastPosition += 1 + (this.appended++ % 3);
-      return { ...envelope, streamId, streamRevision: revision, position: this.lastPosition };
+      // Chained as an event store stores it (docs/DESIGN.md "Verifiable history").
+      const chained = chainEvent(
+        this.hashes.get(streamId) ?? null,
+        streamId,
+        revision,
+        envelope.type,
+        JSON.stringify(envelope.data),
+        JSON.stringify(envelope.metadata),
+      );
+      this.hashes.set(streamId, chained.hash);
+      const metadata = JSON.parse(chained.metadata) as RecordedEvent['metadata'];
+      return { ...envelope, metadata, streamId, streamRevision: revision, position: this.lastPosition };
     });
   }
 }

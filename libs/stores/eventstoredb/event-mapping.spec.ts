@@ -3,8 +3,8 @@
  * client-side events are the plain objects the client builds (`jsonEvent`) or decodes.
  * Source: docs/DESIGN.md "The event store port" and "Event envelope", SQLite adapter's input rules.
  */
-import { IdempotencyConflictError } from '@app/event-sourcing';
-import { assertWritableStreamId, fromClientEvent, normaliseBatch, toClientEvent } from './event-mapping';
+import { chainEvent, IdempotencyConflictError } from '@app/event-sourcing';
+import { assertWritableStreamId, fromClientEvent, normaliseBatch, toChainedClientEvents } from './event-mapping';
 import { PositionMappingError } from './positions';
 import { clientEvent, portEvent } from './testing/test-events';
 
@@ -63,17 +63,29 @@ describe('normaliseBatch', () => {
   });
 });
 
-describe('toClientEvent', () => {
-  it('is a JSON event carrying the port id, so the server can recognise a retry', () => {
-    const e = normaliseBatch('trainee-1', [portEvent('TraineeCreated', { first_names: 'Zoë' })])[0];
+describe('toChainedClientEvents', () => {
+  const decoder = new TextDecoder();
 
-    expect(toClientEvent(e)).toEqual({
-      id: e.id,
-      contentType: 'application/json',
-      type: 'TraineeCreated',
-      data: { first_names: 'Zoë' },
-      metadata: e.metadata,
-    });
+  it('is a JSON event carrying the port id (the server recognises a retry), its metadata the chained JSON text as bytes', () => {
+    const e = normaliseBatch('trainee-1', [portEvent('TraineeCreated', { first_names: 'Zoë' })])[0];
+    const [client] = toChainedClientEvents('trainee-1', { revision: null, hash: null }, [e]);
+
+    expect(client).toMatchObject({ id: e.id, contentType: 'application/json', type: 'TraineeCreated', data: { first_names: 'Zoë' } });
+    expect(client.metadata?.constructor).toBe(Uint8Array);
+    const expected = chainEvent(null, 'trainee-1', 0, 'TraineeCreated', JSON.stringify(e.data), JSON.stringify(e.metadata));
+    expect(decoder.decode(client.metadata as Uint8Array)).toBe(expected.metadata);
+  });
+
+  it('chains the batch to the head it is given, revision by revision, replacing chain keys the caller put in', () => {
+    const head = { revision: 4, hash: 'a'.repeat(64) };
+    const plain = portEvent('B', { n: 2 });
+    const forged = { ...plain, metadata: { ...plain.metadata, hash: 'e'.repeat(64), previousHash: null } };
+    const batch = normaliseBatch('trainee-1', [portEvent('A', { n: 1 }), forged]);
+    const texts = toChainedClientEvents('trainee-1', head, batch).map((c) => decoder.decode(c.metadata as Uint8Array));
+
+    const first = chainEvent(head.hash, 'trainee-1', 5, 'A', '{"n":1}', JSON.stringify(batch[0].metadata));
+    const second = chainEvent(first.hash, 'trainee-1', 6, 'B', '{"n":2}', JSON.stringify(plain.metadata));
+    expect(texts).toEqual([first.metadata, second.metadata]);
   });
 });
 

@@ -9,7 +9,7 @@ import {
   type Position,
   type RecordedEvent as ClientRecordedEvent,
 } from '@eventstore/db-client';
-import { EventData, EventMetadata, IdempotencyConflictError, RecordedEvent } from '@app/event-sourcing';
+import { chainEvent, EventData, EventMetadata, IdempotencyConflictError, RecordedEvent, withoutChainKeys } from '@app/event-sourcing';
 import { PositionMappingError, toPortPosition, toPortRevision } from './positions';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -69,16 +69,32 @@ export function normaliseBatch(streamId: string, events: EventData[]): EventData
 }
 
 /**
- * The client event for a (normalised) port event: `jsonEvent` with the port's `id` as the event id
- * (so the server recognises a retried append), `data` and `metadata` serialised as JSON by the client.
+ * The client events for a (normalised) batch appended after `head`, chained (docs/DESIGN.md
+ * "Verifiable history"): each one's metadata, sent as the exact bytes of its JSON text, ends with
+ * the previous event's hash and its own (`chainEvent`), computed over `data` as the client
+ * serialises it (`JSON.stringify`). Chain keys the caller put in the metadata are dropped.
  */
-export function toClientEvent(event: EventData): ClientEventData {
-  return jsonEvent({
-    id: event.id,
-    type: event.type,
-    // The client JSON.stringify-s data of any JSON value; its JSONType is narrower than the port's.
-    data: event.data as JSONType,
-    metadata: event.metadata as JSONType,
+export function toChainedClientEvents(
+  streamId: string,
+  head: { revision: number | null; hash: string | null },
+  batch: EventData[],
+): ClientEventData[] {
+  let previous = head.hash;
+  let revision = head.revision ?? -1;
+  const encoder = new TextEncoder();
+  return batch.map((event) => {
+    revision += 1;
+    const chained = chainEvent(
+      previous,
+      streamId,
+      revision,
+      event.type,
+      JSON.stringify(event.data),
+      JSON.stringify(withoutChainKeys(event.metadata)),
+    );
+    previous = chained.hash;
+    // A plain Uint8Array (not a Buffer): the client sends those bytes as they are, and JSON.stringify-s anything else.
+    return jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: encoder.encode(chained.metadata) });
   });
 }
 

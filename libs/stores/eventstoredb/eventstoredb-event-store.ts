@@ -9,7 +9,8 @@
  * - subscriptions: resubscribe with backoff from the last yielded event, deduplicated
  *   (eventstoredb-subscription.ts);
  * - appends: at most 32 in flight per store, FIFO (concurrency-limiter.ts);
- * - idempotent retries: below and in idempotency.ts.
+ * - idempotent retries: below and in idempotency.ts;
+ * - the hash chain: each append names the exact revision its events are chained to (chain-head.ts).
  *
  * ## Appends and the port's idempotency rule
  *
@@ -35,10 +36,9 @@
  * - The `any`/`stream_exists` pre-check and the append are two requests: two concurrent `any`
  *   appends of the same new ids can both be written (the server's own best effort still applies).
  */
-import { BACKWARDS, END, EventStoreDBClient, FORWARDS } from '@eventstore/db-client';
+import { BACKWARDS, END, EventStoreDBClient, FORWARDS, NO_STREAM } from '@eventstore/db-client';
 import type {
   AllStreamResolvedEvent,
-  AppendExpectedRevision,
   AppendResult as ClientAppendResult,
   Position,
   ReadPosition,
@@ -59,7 +59,6 @@ import {
   EventData,
   EventStore,
   ExpectedRevision,
-  IdempotencyConflictError,
   ReadAllOptions,
   RecordedEvent,
   SubscribeOptions,
@@ -69,10 +68,12 @@ import {
 import { BackoffOptions } from './backoff';
 import { ConcurrencyLimiter } from './concurrency-limiter';
 import { isClientWrongExpectedVersion, isStreamNotFound, toPortWrongExpectedVersion } from './errors';
-import { assertWritableStreamId, fromClientEvent, normaliseBatch, toClientEvent } from './event-mapping';
+import { assertWritableStreamId, fromClientEvent, normaliseBatch, toChainedClientEvents } from './event-mapping';
 import { EventStoreDbSubscription, type SubscriptionLogger, type SubscriptionSettings } from './eventstoredb-subscription';
 import { isSystemEvent, matchesEventFilter, normaliseFilter } from './filters';
-import { classifyRetry } from './idempotency';
+import { CHAIN_ATTEMPTS, chainHeadAt, headHashOf, type StreamHead } from './chain-head';
+import { readBack, retryResult } from './idempotency';
+
 import { BackwardsRead, newestPosition } from './newest-event';
 import {
   assertPortPosition,
@@ -80,7 +81,6 @@ import {
   fromClientCurrentRevision,
   samePosition,
   toClientExpectedRevision,
-  toPortRevision,
   toReadPosition,
 } from './positions';
 
@@ -167,9 +167,9 @@ export class EventStoreDbEventStore implements EventStore {
     this.assertOpen();
     assertWritableStreamId(streamId);
     const expected = options.expectedRevision ?? 'any';
-    const clientExpected = toClientExpectedRevision(expected);
+    toClientExpectedRevision(expected); // a RangeError for an expected revision the port does not know
     const batch = normaliseBatch(streamId, events);
-    return this.appendLimiter.run(() => this.appendNow(streamId, batch, expected, clientExpected));
+    return this.appendLimiter.run(() => this.appendNow(streamId, batch, expected, options.previousHash));
   }
 
   /**
@@ -291,29 +291,55 @@ export class EventStoreDbEventStore implements EventStore {
     await closeChannel(this.client);
   }
 
+  /**
+   * The append itself. The events are chained to the stream's head (docs/DESIGN.md "Verifiable
+   * history"), so the append always names the exact revision it chains to: with `any` or
+   * `stream_exists` that is the head read before it (the same read that looks for a retried batch),
+   * and an append that loses a race to another writer is chained again to the new head, up to
+   * {@link CHAIN_ATTEMPTS} times. With a numeric expectation, `previousHash` (the caller's snapshot)
+   * saves reading the head.
+   */
   private async appendNow(
     streamId: string,
     batch: EventData[],
     expected: ExpectedRevision,
-    clientExpected: AppendExpectedRevision,
+    previousHash: string | null | undefined,
   ): Promise<AppendResult> {
     this.assertOpen();
     if (batch.length === 0) return this.checkWithoutWriting(streamId, expected);
     const ids = batch.map((e) => e.id);
 
-    if (expected === 'any' || expected === 'stream_exists') {
-      const earlier = await this.retryOf(streamId, ids);
-      if (earlier !== null) return earlier;
-    }
-
     let appended: ClientAppendResult;
-    try {
-      appended = await this.client.appendToStream(streamId, batch.map(toClientEvent), { expectedRevision: clientExpected });
-    } catch (error) {
-      if (!isClientWrongExpectedVersion(error)) throw error;
-      const earlier = await this.retryOf(streamId, ids);
-      if (earlier !== null) return earlier;
-      throw toPortWrongExpectedVersion(error, streamId, expected);
+    for (let attempt = 1; ; attempt++) {
+      const readsHead = expected === 'any' || expected === 'stream_exists';
+      let head: StreamHead;
+      if (readsHead) {
+        const stored = await this.readStreamEvents(streamId, { requiresLeader: true });
+        const earlier = retryResult(streamId, stored, ids);
+        if (earlier !== null) return earlier;
+        if (expected === 'stream_exists' && stored.length === 0) throw new WrongExpectedVersionError(streamId, expected, 'no_stream');
+        head = { revision: stored.length === 0 ? null : stored[stored.length - 1].streamRevision, hash: headHashOf(stored) };
+      } else {
+        try {
+          head = await chainHeadAt((options) => this.readStreamEvents(streamId, options), streamId, expected, previousHash);
+        } catch (error) {
+          if (!(error instanceof WrongExpectedVersionError)) throw error;
+          const earlier = await this.retryOf(streamId, ids);
+          if (earlier !== null) return earlier;
+          throw error;
+        }
+      }
+      const exact = head.revision === null ? NO_STREAM : BigInt(head.revision);
+      try {
+        appended = await this.client.appendToStream(streamId, toChainedClientEvents(streamId, head, batch), { expectedRevision: exact });
+        break;
+      } catch (error) {
+        if (!isClientWrongExpectedVersion(error)) throw error;
+        const earlier = await this.retryOf(streamId, ids);
+        if (earlier !== null) return earlier;
+        if (readsHead && attempt < CHAIN_ATTEMPTS) continue;
+        throw toPortWrongExpectedVersion(error, streamId, expected);
+      }
     }
     if (!appended.success) {
       // Only with a client built with `throwOnAppendFailure: false`: a wrong expected version.
@@ -321,7 +347,7 @@ export class EventStoreDbEventStore implements EventStore {
       if (earlier !== null) return earlier;
       throw new WrongExpectedVersionError(streamId, expected, fromClientCurrentRevision(appended.nextExpectedRevision));
     }
-    return this.readBack(streamId, batch, appended.nextExpectedRevision);
+    return readBack((options) => this.readStreamEvents(streamId, options), streamId, batch, appended.nextExpectedRevision);
   }
 
   /**
@@ -329,34 +355,7 @@ export class EventStoreDbEventStore implements EventStore {
    * was; throws {@link IdempotencyConflictError} when some were, or not as that batch.
    */
   private async retryOf(streamId: string, ids: string[]): Promise<AppendResult | null> {
-    const stored = await this.readStreamEvents(streamId, { requiresLeader: true });
-    const outcome = classifyRetry(stored, ids);
-    if (outcome.kind === 'retry') return outcome.result;
-    if (outcome.kind === 'conflict') throw new IdempotencyConflictError(streamId, outcome.eventId);
-    return null;
-  }
-
-  /** Reads the just-appended batch back from the leader: its last event's position, and a check. */
-  private async readBack(streamId: string, batch: EventData[], nextExpectedRevision: bigint): Promise<AppendResult> {
-    const lastRevision = toPortRevision(nextExpectedRevision);
-    const firstRevision = lastRevision - batch.length + 1;
-    const stored =
-      firstRevision < 0
-        ? []
-        : await this.readStreamEvents(streamId, {
-            fromRevision: BigInt(firstRevision),
-            maxCount: batch.length,
-            requiresLeader: true,
-          });
-    const isBatch =
-      stored.length === batch.length && stored.every((e, i) => e.id === batch[i].id && e.streamRevision === firstRevision + i);
-    if (!isBatch) {
-      throw new Error(
-        `EventStoreDB acknowledged the append to ${streamId} up to revision ${lastRevision}, ` +
-          'but the events stored at those revisions are not the appended batch',
-      );
-    }
-    return { nextExpectedRevision: lastRevision, position: stored[stored.length - 1].position };
+    return retryResult(streamId, await this.readStreamEvents(streamId, { requiresLeader: true }), ids);
   }
 
   /** An empty batch: checks `expected` against the stream's last event and returns its state. */

@@ -9,7 +9,9 @@
  * compares the batch's ids with the stream's events whenever the server's answer does not settle
  * it (see the adapter), using {@link classifyRetry}, the same rule the SQLite adapter applies.
  */
-import type { AppendResult } from '@app/event-sourcing';
+import type { ReadStreamOptions } from '@eventstore/db-client';
+import { IdempotencyConflictError, type AppendResult, type EventData, type RecordedEvent } from '@app/event-sourcing';
+import { toPortRevision } from './positions';
 
 /** What {@link classifyRetry} needs of a stored event. */
 export interface StoredEventRef {
@@ -49,4 +51,39 @@ export function classifyRetry(stored: readonly StoredEventRef[], batchIds: reado
   if (!sameBatch) return { kind: 'conflict', eventId: batchIds[firstFound].toLowerCase() };
   const last = found[found.length - 1]!;
   return { kind: 'retry', result: { nextExpectedRevision: last.streamRevision, position: last.position } };
+}
+
+/**
+ * The original result when `ids` were appended to `streamId` (whose events are `stored`) as one
+ * batch; null when none was; throws {@link IdempotencyConflictError} when some were, or not as that batch.
+ */
+export function retryResult(streamId: string, stored: readonly RecordedEvent[], ids: readonly string[]): AppendResult | null {
+  const outcome = classifyRetry(stored, ids);
+  if (outcome.kind === 'retry') return outcome.result;
+  if (outcome.kind === 'conflict') throw new IdempotencyConflictError(streamId, outcome.eventId);
+  return null;
+}
+
+/**
+ * The result of an append the server acknowledged up to `nextExpectedRevision`: reads the batch
+ * back from the leader (`read`, with the options given) for its last event's position, and checks
+ * that the events stored at those revisions are the batch (throws otherwise).
+ */
+export async function readBack(
+  read: (options: ReadStreamOptions) => Promise<RecordedEvent[]>,
+  streamId: string,
+  batch: readonly EventData[],
+  nextExpectedRevision: bigint,
+): Promise<AppendResult> {
+  const lastRevision = toPortRevision(nextExpectedRevision);
+  const firstRevision = lastRevision - batch.length + 1;
+  const stored = firstRevision < 0 ? [] : await read({ fromRevision: BigInt(firstRevision), maxCount: batch.length, requiresLeader: true });
+  const isBatch = stored.length === batch.length && stored.every((e, i) => e.id === batch[i].id && e.streamRevision === firstRevision + i);
+  if (!isBatch) {
+    throw new Error(
+      `EventStoreDB acknowledged the append to ${streamId} up to revision ${lastRevision}, ` +
+        'but the events stored at those revisions are not the appended batch',
+    );
+  }
+  return { nextExpectedRevision: lastRevision, position: stored[stored.length - 1].position };
 }

@@ -15,4 +15,6 @@ export const initialTraineeState: TraineeState = { exists: false };
 export interface TraineeSnapshot {
   trainee: Trainee;
   revision: number;
+  /** The hash of the stream's event at `revision`, when the read model holds it (docs/DESIGN.md "Verifiable history"). */
+  hash?: string | null;
 }

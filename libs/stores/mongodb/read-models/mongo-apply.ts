@@ -108,13 +108,17 @@ async function writeFeed(feed: Collection<StoredChangeDocument>, entries: Stored
 async function loadTrainees(trainees: Collection<StoredTrainee>, keys: string[]): Promise<Map<string, TraineeDocument>> {
   const lowers = [...new Set(keys.map(traineeIdKey))];
   const stored = await trainees
-    .find({ trainee_id_lower: { $in: lowers } }, { projection: { doc: 1, revision: 1, created_position: 1, trainee_id_lower: 1 } })
+    .find(
+      { trainee_id_lower: { $in: lowers } },
+      { projection: { doc: 1, revision: 1, head_hash: 1, created_position: 1, trainee_id_lower: 1 } },
+    )
     .toArray();
   const byLower = new Map(stored.map((row) => [row.trainee_id_lower, row]));
   const found = new Map<string, TraineeDocument>();
   for (const key of keys) {
     const row = byLower.get(traineeIdKey(key));
-    if (row) found.set(key, { trainee: row.doc, revision: row.revision, created_position: row.created_position });
+    if (row)
+      found.set(key, { trainee: row.doc, revision: row.revision, hash: row.head_hash ?? null, created_position: row.created_position });
   }
   return found;
 }
@@ -131,7 +135,7 @@ function traineeWrite(doc: TraineeDocument): PlannedWrite<StoredTrainee> {
       updateOne: {
         filter: { _id: trainee_id, revision: { $lt: doc.revision } },
         update: {
-          $set: { ...fields, revision: doc.revision, doc: plain(doc.trainee) },
+          $set: { ...fields, revision: doc.revision, head_hash: doc.hash ?? null, doc: plain(doc.trainee) },
           $setOnInsert: { trainee_id, trainee_id_lower, created_position },
         },
         upsert: true,

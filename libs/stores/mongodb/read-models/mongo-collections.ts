@@ -9,12 +9,14 @@ import type { ProviderRecord, TokenRecord } from '@app/providers/read';
 /**
  * One trainee document of `trainees_<store>`: the projection's {@link TraineeKeys} as fields (the
  * columns the SQLite table has; `created_position` plays the part of its `seq`), the stream
- * revision of the last event applied, and the trainee itself in `doc`.
+ * revision of the last event applied and its hash, and the trainee itself in `doc`.
  */
 export interface StoredTrainee extends TraineeKeys {
   /** The trainee id exactly as registered. */
   _id: string;
   revision: number;
+  /** The hash of the event at `revision` (docs/DESIGN.md "Verifiable history"); absent or null when not known. */
+  head_hash?: string | null;
   doc: Trainee;
 }
 

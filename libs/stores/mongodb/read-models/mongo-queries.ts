@@ -126,9 +126,9 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
         if (row.version !== this.registry.codeVersions.trainees) return null;
         const found = await traineeCollections(this.db, store).trainees.findOne(
           { trainee_id_lower: traineeIdKey(traineeId) },
-          { projection: { doc: 1, revision: 1 } },
+          { projection: { doc: 1, revision: 1, head_hash: 1 } },
         );
-        return found ? { trainee: found.doc, revision: found.revision } : null;
+        return found ? { trainee: found.doc, revision: found.revision, hash: found.head_hash ?? null } : null;
       },
       (snapshot) => snapshot === null,
     );

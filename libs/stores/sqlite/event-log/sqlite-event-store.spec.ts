@@ -8,7 +8,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { EventData, IdempotencyConflictError, RecordedEvent } from '@app/event-sourcing';
+import {
+  checkStreamChain,
+  EventData,
+  IdempotencyConflictError,
+  readChainKeys,
+  RecordedEvent,
+  withoutChainKeys,
+  type StoredEventText,
+} from '@app/event-sourcing';
 import { openSqliteEventStore, SqliteEventStore } from './sqlite-event-store';
 
 const HOUR_MS = 3_600_000;
@@ -113,7 +121,31 @@ describe('SqliteEventStore', () => {
       await first.close();
 
       const reopened = open();
-      expect(await reopened.readStream('trainee-1')).toEqual([{ ...written, streamId: 'trainee-1', streamRevision: 0, position: 1 }]);
+      const [read] = await reopened.readStream('trainee-1');
+      expect({ ...read, metadata: withoutChainKeys(read.metadata) }).toEqual({
+        ...written,
+        streamId: 'trainee-1',
+        streamRevision: 0,
+        position: 1,
+      });
+    });
+
+    it('chains an append to a stream stored before the chain began to the hash of its whole older part', async () => {
+      open();
+      const insert = rawConnection().prepare(
+        "INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, 'trainee-1', ?, 'Old', ?, '{\"schemaVersion\":1}', 'now')",
+      );
+      for (let revision = 0; revision < 3; revision++) insert.run(randomUUID(), revision, JSON.stringify({ n: revision }));
+      const store = open();
+      await store.appendToStream('trainee-1', [event('New', { n: 3 })], { expectedRevision: 2 });
+
+      const rows = rawConnection()
+        .prepare('SELECT stream_id AS streamId, revision, type, data, metadata FROM events ORDER BY revision')
+        .all() as StoredEventText[];
+      const older = checkStreamChain(rows.slice(0, 3)).headHash;
+      expect(older).toMatch(/^[0-9a-f]{64}$/);
+      expect(readChainKeys(rows[3].metadata).previousHash).toBe(older);
+      expect(checkStreamChain(rows).faults).toEqual([]);
     });
 
     it('refuses a file written by a newer schema version', async () => {

@@ -18,24 +18,25 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { GroupCommit } from './group-commit';
+import { StreamAppends, type AppendOutcome } from './stream-appends';
 import {
   AppendOptions,
   AppendResult,
   EventData,
   EventFilter,
   EventStore,
-  ExpectedRevision,
-  IdempotencyConflictError,
   ReadAllOptions,
+  ReadStoredStreamsOptions,
   ReadStreamsOptions,
+  StoredEventText,
   StreamWrite,
   RecordedEvent,
   SubscribeOptions,
   Subscription,
-  WrongExpectedVersionError,
 } from '@app/event-sourcing';
 import { appendSignals, SqliteSubscription } from './sqlite-subscription';
 import { FilteredReads } from './filtered-reads';
+import { StoredStreams } from './stored-streams';
 import { StreamScan } from './stream-scan';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 import {
@@ -46,7 +47,6 @@ import {
   type EventRow,
   type QueuedWrite,
   type RawEventRow,
-  type SerializedEvent,
 } from './sqlite-rows';
 
 /** Options of {@link SqliteEventStore}. */
@@ -82,22 +82,7 @@ export const DEFAULT_POLL_INTERVAL_MS = 100;
 const SUBSCRIPTION_BATCH_SIZE = 500;
 const COLUMNS = 'position, id, stream_id, revision, type, data, metadata';
 
-interface StreamHeadRow {
-  revision: number;
-  position: number;
-}
-
-interface ExistingIdRow {
-  stream_id: string;
-  revision: number;
-  position: number;
-}
-
-/** What one append of a unit of work did: its result, and whether it wrote (false for an idempotent retry). */
-export interface AppendOutcome {
-  result: AppendResult;
-  written: boolean;
-}
+export type { AppendOutcome } from './stream-appends';
 
 let memoryStoreCounter = 0;
 
@@ -116,9 +101,8 @@ export class SqliteEventStore implements EventStore {
   private readonly subscriptions = new Set<SqliteSubscription>();
   private closed = false;
 
-  private readonly insertEvent: Database.Statement<unknown[]>;
-  private readonly selectById: Database.Statement<[string], ExistingIdRow>;
-  private readonly selectStreamHead: Database.Statement<[string], StreamHeadRow>;
+  private readonly streamAppends: StreamAppends;
+  private readonly storedStreams: StoredStreams;
   /** A stream's rows as arrays (raw mode: no object per row). */
   private readonly selectStream: Database.Statement<[string, number], RawEventRow>;
   private readonly selectAll: Database.Statement<[number, number], EventRow>;
@@ -168,23 +152,20 @@ export class SqliteEventStore implements EventStore {
     this.key = inMemory ? `:memory:#${++memoryStoreCounter}` : fs.realpathSync(path.resolve(options.filename));
     this.file = inMemory ? null : this.key;
 
-    this.insertEvent = this.db.prepare(
-      'INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.selectById = this.db.prepare('SELECT stream_id, revision, position FROM events WHERE id = ?');
-    this.selectStreamHead = this.db.prepare('SELECT revision, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
     this.selectStream = this.db
       .prepare<[string, number], RawEventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`)
       .raw(true);
     this.selectAll = this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.selectHead = this.db.prepare('SELECT MAX(position) AS head FROM events');
     this.streamScan = new StreamScan(this.db);
+    this.storedStreams = new StoredStreams(this.db);
+    this.streamAppends = new StreamAppends(this.db);
     this.filtered = new FilteredReads(this.db, COLUMNS);
     this.appends = new GroupCommit(
       this.db,
       (writes: QueuedWrite[]) => {
         const recordedAt = new Date().toISOString();
-        return writes.map((w) => this.appendInTransaction(w.streamId, w.events, w.expected, recordedAt));
+        return writes.map((w) => this.streamAppends.append(w.streamId, w.events, w.expected, recordedAt));
       },
       (committed) => {
         if (committed.some((outcomes) => outcomes.some((o) => o.written))) appendSignals.emit(this.key);
@@ -286,6 +267,12 @@ export class SqliteEventStore implements EventStore {
     return this.streamScan.streams(options);
   }
 
+  /** Whole streams of every category as stored (port: {@link EventStore.readStoredStreams}; see `StoredStreams`). */
+  async readStoredStreams(options: ReadStoredStreamsOptions): Promise<StoredEventText[]> {
+    this.assertOpen();
+    return this.storedStreams.streams(options);
+  }
+
   /**
    * A catch-up subscription from `fromPosition` (exclusive, default 0) matching `filter` (port:
    * {@link EventStore.subscribeToAll}). It reads in batches until it reaches the head, then waits:
@@ -329,43 +316,6 @@ export class SqliteEventStore implements EventStore {
     this.closed = true;
     for (const subscription of [...this.subscriptions]) await subscription.unsubscribe();
     this.db.close();
-  }
-
-  private appendInTransaction(streamId: string, events: SerializedEvent[], expected: ExpectedRevision, recordedAt: string): AppendOutcome {
-    if (events.length > 0) {
-      const existing = events.map((event) => this.selectById.get(event.id));
-      const firstExisting = existing.findIndex((row) => row !== undefined);
-      if (firstExisting >= 0) {
-        const first = existing[0];
-        const sameBatch =
-          first !== undefined &&
-          existing.every((row, i) => row !== undefined && row.stream_id === streamId && row.revision === first.revision + i);
-        if (!sameBatch) throw new IdempotencyConflictError(streamId, events[firstExisting].id);
-        const last = existing[existing.length - 1]!;
-        return { result: { nextExpectedRevision: last.revision, position: last.position }, written: false };
-      }
-    }
-
-    const head = this.selectStreamHead.get(streamId);
-    const actual: number | 'no_stream' = head === undefined ? 'no_stream' : head.revision;
-    const matches =
-      expected === 'any' ||
-      (expected === 'no_stream' && actual === 'no_stream') ||
-      (expected === 'stream_exists' && actual !== 'no_stream') ||
-      expected === actual;
-    if (!matches) throw new WrongExpectedVersionError(streamId, expected, actual);
-
-    if (events.length === 0) {
-      return { result: { nextExpectedRevision: head?.revision ?? -1, position: head?.position ?? 0 }, written: false };
-    }
-    let revision = head === undefined ? -1 : head.revision;
-    let position = 0;
-    for (const event of events) {
-      revision += 1;
-      const info = this.insertEvent.run(event.id, streamId, revision, event.type, event.data, event.metadata, recordedAt);
-      position = Number(info.lastInsertRowid);
-    }
-    return { result: { nextExpectedRevision: revision, position }, written: true };
   }
 
   private readAllNow(fromPosition: number, maxCount: number, filter: EventFilter | undefined): RecordedEvent[] {

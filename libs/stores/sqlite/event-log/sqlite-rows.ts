@@ -1,4 +1,12 @@
-import { IdempotencyConflictError, type EventData, type ExpectedRevision, type RecordedEvent, type StreamWrite } from '@app/event-sourcing';
+import {
+  IdempotencyConflictError,
+  withoutChainKeys,
+  type EventData,
+  type ExpectedRevision,
+  type RecordedEvent,
+  type StoredEventText,
+  type StreamWrite,
+} from '@app/event-sourcing';
 
 /** Rows of the `events` table and the checks of what is appended to it (docs/DESIGN.md "The event store port"). */
 
@@ -50,7 +58,8 @@ export function serializeEvent(event: EventData, index: number): SerializedEvent
   if (event.metadata === null || typeof event.metadata !== 'object' || Array.isArray(event.metadata)) {
     throw new TypeError(`events[${index}].metadata must be an object`);
   }
-  return { id: event.id.toLowerCase(), type: event.type, data, metadata: JSON.stringify(event.metadata) };
+  // The chain keys are the store's own, added as the event is stored (docs/DESIGN.md "Verifiable history").
+  return { id: event.id.toLowerCase(), type: event.type, data, metadata: JSON.stringify(withoutChainKeys(event.metadata)) };
 }
 
 /** TypeError unless `streamId` is a non-empty string. */
@@ -106,4 +115,9 @@ export function rawToRecordedEvent(row: RawEventRow): RecordedEvent {
     streamRevision: row[3],
     position: row[0],
   };
+}
+
+/** The stored texts of a raw row, as the hash chain reads them (`checkStreamChain`). */
+export function rawToStoredText(row: RawEventRow): StoredEventText {
+  return { streamId: row[2], revision: row[3], type: row[4], data: row[5], metadata: row[6] };
 }

@@ -71,7 +71,7 @@ describe('Stored answer bytes (docs/DESIGN.md "Answers stored as bytes")', () =>
     raw.exec(`DROP TRIGGER trainees_${V}_counted; DROP TRIGGER trainees_${V}_recounted; DROP TRIGGER trainees_${V}_uncounted;
       DROP TABLE trainee_counts_${V}`);
     raw.exec(`INSERT INTO trainees_${V} SELECT seq + 1000, 'T9', 't9', ukprn, start_cycle, state, itt_start_date, has_trn, updated_at,
-      date_of_birth, training_route, last_name_key, revision, doc FROM trainees_${V} WHERE trainee_id = 'T0'`);
+      date_of_birth, training_route, last_name_key, revision, doc, head_hash FROM trainees_${V} WHERE trainee_id = 'T0'`);
     const reopened = new SqliteReadModel(join(dir, 'rm.sqlite'));
     expect(counts()).toEqual([['10000001', 2026, 2]]);
     expect((await reopened.listTraineeAnswers({ ...query, academicCycle: 2026 }, 'v2025.0')).totalCount).toBe(2);

@@ -166,3 +166,40 @@ describe('a change feed from before the changes had their own index', () => {
     await closeFreshEventStore(fresh);
   });
 });
+
+describe('a trainee table from before the hash chain', () => {
+  it('gains head_hash when opened: an old row has no hash until its trainee changes, then the hash of its last event', async () => {
+    const fresh = openFreshEventStore('head-hash-');
+    const { dir, store } = fresh;
+    await writeHistory(store, 1, 1);
+    const file = join(dir, 'rm.sqlite');
+    const first = new SqliteReadModel(file);
+    await new Projector(store, first, silent).catchUp();
+    first.close();
+    const Database = (await import('better-sqlite3')).default;
+    const raw = new Database(file);
+    raw.exec(`ALTER TABLE trainees_${V} DROP COLUMN head_hash`);
+    raw.close();
+
+    const reopened = new SqliteReadModel(file);
+    expect((await reopened.getTraineeSnapshot('T0'))?.hash).toBeNull();
+    await store.appendToStream(
+      traineeStreamId('T0'),
+      toEventData(
+        [{ type: 'TraineeUpdated', data: { trainee_id: 'T0', changes: { middle_names: 'Kay' }, at: '2026-02-01T00:00:00.000Z' } }],
+        {
+          occurredAt: '2026-02-01T00:00:00.000Z',
+        },
+        newEventId,
+      ),
+    );
+    await new Projector(store, reopened, silent).catchUp();
+    const stream = await store.readStream(traineeStreamId('T0'));
+    const snapshot = await reopened.getTraineeSnapshot('T0');
+    expect(snapshot?.revision).toBe(stream.length - 1);
+    expect(snapshot?.hash).toBe(stream[stream.length - 1].metadata.hash);
+    expect(snapshot?.hash).toMatch(/^[0-9a-f]{64}$/);
+    reopened.close();
+    await closeFreshEventStore(fresh);
+  });
+});

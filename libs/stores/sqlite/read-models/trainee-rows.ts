@@ -19,6 +19,8 @@ export interface TraineeRow {
   training_route: string;
   last_name_key: string;
   revision: number;
+  /** The hash of the event at `revision` (`TraineeDocument.hash`); null when not known. */
+  head_hash: string | null;
   /** The trainee document as JSON. */
   doc: string;
 }
@@ -72,6 +74,7 @@ export function prepareTrainees(
       ...keys,
       has_trn: keys.has_trn ? (1 as const) : (0 as const),
       revision: after.revision,
+      head_hash: after.hash ?? null,
       doc: JSON.stringify(after.trainee),
     };
     const erased = after.erased === true;

@@ -14,11 +14,13 @@ import {
   type TraineeListQuery,
   type OwnedAnswer,
 } from '@app/trainees/read';
+import { addHeadHashColumn, keepTraineeCounts } from './trainee-table-upgrades';
 import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
 
 interface TraineeRow {
   doc: string;
   revision: number;
+  head_hash: string | null;
   seq: number;
 }
 
@@ -91,9 +93,11 @@ export class TraineeTables {
         training_route TEXT NOT NULL,
         last_name_key TEXT NOT NULL,
         revision INTEGER NOT NULL,
-        doc TEXT NOT NULL
+        doc TEXT NOT NULL,
+        head_hash TEXT
       );
     `);
+    addHeadHashColumn(db, t);
     const f = (this.changesTable = `trainee_changes_${store}`);
     this.changesKeyedByPosition = createChangesTable(db, f);
     this.createIndexes();
@@ -118,7 +122,7 @@ export class TraineeTables {
       .prepare<[string, number, number], string>(`SELECT change FROM ${f} WHERE ukprn = ? AND position > ? ORDER BY position LIMIT ?`)
       .pluck();
     const c = (this.countsTable = `trainee_counts_${store}`);
-    this.keepCounts();
+    keepTraineeCounts(db, t, c);
     // The number of trainees, from the kept counts: `/readyz` and the start read it, and a
     // `COUNT(*)` reads a whole index (1.4 s of a start at 100k trainees with a cold page cache,
     // bench/results/HISTORY.md "API start").
@@ -131,52 +135,29 @@ export class TraineeTables {
       SELECT t.ukprn, CASE WHEN a.body IS NULL THEN t.doc END AS doc, a.body, a.item_end
       FROM ${t} t LEFT JOIN ${a} a ON a.seq = t.seq AND a.version = ? WHERE t.trainee_id_lower = ?`);
     this.docBySeq = db.prepare<[number], string>(`SELECT doc FROM ${t} WHERE seq = ?`).pluck();
-    this.get = db.prepare(`SELECT doc, revision, seq FROM ${t} WHERE trainee_id_lower = ?`);
+    this.get = db.prepare(`SELECT doc, revision, head_hash, seq FROM ${t} WHERE trainee_id_lower = ?`);
     // The guard on the stored revision never lets a write replace a newer document.
     this.upsert = db.prepare(`
       INSERT INTO ${t} (seq, trainee_id, trainee_id_lower, ukprn, start_cycle, state, itt_start_date, has_trn, updated_at,
-                        date_of_birth, training_route, last_name_key, revision, doc)
+                        date_of_birth, training_route, last_name_key, revision, doc, head_hash)
       VALUES (@created_position, @trainee_id, @trainee_id_lower, @ukprn, @start_cycle, @state, @itt_start_date, @has_trn,
-              @updated_at, @date_of_birth, @training_route, @last_name_key, @revision, @doc)
+              @updated_at, @date_of_birth, @training_route, @last_name_key, @revision, @doc, @head_hash)
       ON CONFLICT (trainee_id) DO UPDATE SET
         ukprn = excluded.ukprn, start_cycle = excluded.start_cycle, state = excluded.state,
         itt_start_date = excluded.itt_start_date, has_trn = excluded.has_trn, updated_at = excluded.updated_at,
         date_of_birth = excluded.date_of_birth, training_route = excluded.training_route,
-        last_name_key = excluded.last_name_key, revision = excluded.revision, doc = excluded.doc
+        last_name_key = excluded.last_name_key, revision = excluded.revision, doc = excluded.doc,
+        head_hash = excluded.head_hash
       WHERE excluded.revision > ${t}.revision`);
     this.duplicates = db.prepare(
       `SELECT doc FROM ${t} WHERE ukprn = ? AND date_of_birth = ? AND training_route = ? AND last_name_key = ? ORDER BY seq`,
     );
   }
 
-  /**
-   * The list's unfiltered total_count per provider and start cycle (`trainee_counts_<store>`), kept
-   * by triggers on the rows (so every write path keeps it, in the row's transaction); a store written
-   * before it existed gets it counted once, here.
-   */
-  private keepCounts(): void {
-    const { db, table: t, countsTable: c } = this;
-    const add = (ukprn: string, cycle: string, n: number) =>
-      `INSERT INTO ${c} (ukprn, start_cycle, n) VALUES (${ukprn}, ${cycle}, ${n}) ON CONFLICT (ukprn, start_cycle) DO UPDATE SET n = n + ${n};`;
-    db.transaction(() => {
-      const missing = !db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(c);
-      db.exec(`
-        CREATE TABLE IF NOT EXISTS ${c} (
-          ukprn TEXT NOT NULL, start_cycle INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (ukprn, start_cycle)) WITHOUT ROWID;
-        CREATE TRIGGER IF NOT EXISTS ${t}_counted AFTER INSERT ON ${t} BEGIN ${add('new.ukprn', 'new.start_cycle', 1)} END;
-        CREATE TRIGGER IF NOT EXISTS ${t}_recounted AFTER UPDATE OF ukprn, start_cycle ON ${t}
-          WHEN old.ukprn IS NOT new.ukprn OR old.start_cycle IS NOT new.start_cycle
-          BEGIN ${add('old.ukprn', 'old.start_cycle', -1)} ${add('new.ukprn', 'new.start_cycle', 1)} END;
-        CREATE TRIGGER IF NOT EXISTS ${t}_uncounted AFTER DELETE ON ${t} BEGIN ${add('old.ukprn', 'old.start_cycle', -1)} END;`);
-      if (missing)
-        db.exec(`INSERT INTO ${c} (ukprn, start_cycle, n) SELECT ukprn, start_cycle, COUNT(*) FROM ${t} GROUP BY ukprn, start_cycle`);
-    }).immediate();
-  }
-
   /** The trainee with this id (any letter case) and its revision, or null. */
   snapshot(traineeId: string): TraineeSnapshot | null {
     const row = this.get.get(traineeIdKey(traineeId));
-    return row ? { trainee: JSON.parse(row.doc) as Trainee, revision: row.revision } : null;
+    return row ? { trainee: JSON.parse(row.doc) as Trainee, revision: row.revision, hash: row.head_hash } : null;
   }
 
   /** The trainee with this id (any letter case), or null. */
@@ -283,7 +264,13 @@ export class TraineeTables {
     const stored = new Map<string, TraineeDocument>();
     for (const key of keys) {
       const row = this.get.get(traineeIdKey(key));
-      if (row) stored.set(key, { trainee: JSON.parse(row.doc) as Trainee, revision: row.revision, created_position: row.seq });
+      if (row)
+        stored.set(key, {
+          trainee: JSON.parse(row.doc) as Trainee,
+          revision: row.revision,
+          hash: row.head_hash,
+          created_position: row.seq,
+        });
     }
     return stored;
   }

@@ -1,0 +1,106 @@
+import { chainHash, readChainKeys } from './hash-chain';
+
+/** An event as stored, its data and metadata as the stored JSON texts (what the chain hashes). */
+export interface StoredEventText {
+  streamId: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+/**
+ * What a check of the chain found wrong with one place of a stream (docs/DESIGN.md "Verifiable
+ * history"):
+ * - `altered`: the event at `revision` is not what was hashed (its data, metadata, type or chain keys changed);
+ * - `missing`: no event at `revision`, though a later one follows it;
+ * - `reordered`: the event at `revision` was hashed at another revision (`detail` says which);
+ * - `inserted`: the event at `revision` is intact in itself but was not chained to the event before it
+ *   (an event put in, or one before it replaced).
+ */
+export interface ChainFault {
+  streamId: string;
+  revision: number;
+  kind: 'altered' | 'missing' | 'reordered' | 'inserted';
+  detail: string;
+}
+
+/** What {@link checkStreamChain} found in one stream. */
+export interface StreamChainReport {
+  faults: ChainFault[];
+  /** The hash of the stream's last event (as stored, or computed for an event stored before the chain began); null for none. */
+  headHash: string | null;
+}
+
+/**
+ * Checks one stream's chain: `events` are the stream's events as the store gives them, in
+ * revision order. Each event's hash is recomputed from its stored texts; an event that does not
+ * match it at its revision, nor at a neighbouring one, is `altered`. The links (each event's
+ * `previousHash`) then tell missing, reordered and inserted events apart, each reported once at
+ * the revision where it shows ({@link ChainFault}); after a fault the check goes on from the
+ * event's own stored hash, so one change is not reported again at every later event. Events stored
+ * before the chain began (no hash) are hashed by the same rule; one after a chained event is
+ * `altered`. The rule: docs/DESIGN.md "Verifiable history".
+ */
+export function checkStreamChain(events: readonly StoredEventText[]): StreamChainReport {
+  const faults: ChainFault[] = [];
+  const keys = events.map((e) => readChainKeys(e.metadata));
+  const stored = new Set(keys.flatMap((k) => (k.hash === null ? [] : [k.hash])));
+  /** Revision of each hash met so far. */
+  const seen = new Map<string, number>();
+  let previous: string | null = null;
+  let nextRevision = 0;
+  let chained = false;
+  /** Events put in (positive) or taken out (negative) before this point and the later ones renumbered. */
+  let shift = 0;
+  let faultedBefore = false;
+  events.forEach((e, i) => {
+    const before = faults.length;
+    const fault = (kind: ChainFault['kind'], revision: number, detail: string) =>
+      faults.push({ streamId: e.streamId, revision, kind, detail });
+    for (let r = nextRevision; r < e.revision; r++) fault('missing', r, `no event at revision ${r}, before revision ${e.revision}`);
+    nextRevision = e.revision + 1;
+    const k = keys[i];
+    const hash = k.hash ?? chainHash(previous, e.streamId, e.revision, e.type, e.data, k.hashed);
+    if (k.hash === null) {
+      // Stored before the chain began; after a chained event, its chain keys were taken away.
+      if (chained) fault('altered', e.revision, 'the event has no hash, though events before it are chained');
+    } else {
+      chained = true;
+      checkLinks();
+    }
+    previous = hash;
+    seen.set(hash, e.revision);
+    faultedBefore = faults.length > before;
+
+    function checkLinks(): void {
+      const link = k.previousHash === undefined ? null : k.previousHash;
+      const intactAt = (revision: number) =>
+        revision >= 0 && k.previousHash !== undefined && chainHash(link, e.streamId, revision, e.type, e.data, k.hashed) === k.hash;
+      const place = e.revision - shift;
+      const broken = faultedBefore || faults.length > before;
+      const hashedAt = [place, e.revision, e.revision - 1, e.revision + 1].find(intactAt);
+      if (hashedAt === undefined) return void fault('altered', e.revision, 'the event does not match its hash');
+      if (link === previous && hashedAt === place) return;
+      if (broken && hashedAt === place) return; // the link's break shows at the fault before
+      const linkedTo = link === null ? -1 : seen.get(link);
+      if (link !== previous && linkedTo !== undefined && hashedAt === linkedTo + 1 && !broken) {
+        for (let r = linkedTo + 1; r < e.revision; r++)
+          fault(
+            'inserted',
+            r,
+            `the event at revision ${r} is not in the chain: revision ${e.revision} was chained to revision ${linkedTo}`,
+          );
+        shift += e.revision - 1 - linkedTo;
+      } else if (link !== previous && linkedTo === undefined && !stored.has(link!) && hashedAt > place) {
+        fault('missing', e.revision, `${hashedAt - place} event(s) taken out before revision ${e.revision}, and the later ones renumbered`);
+        shift -= hashedAt - place;
+      } else if (hashedAt !== place) {
+        fault('reordered', e.revision, `the event at revision ${e.revision} was stored at revision ${hashedAt}`);
+      } else {
+        fault('inserted', e.revision - 1, `the event at revision ${e.revision - 1} is not the one revision ${e.revision} was chained to`);
+      }
+    }
+  });
+  return { faults, headHash: previous };
+}

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { checkStreamChain, type StoredEventText } from './chain-check';
+import { chainEvent, chainHash, readChainKeys, withoutChainKeys } from './hash-chain';
+
+const STREAM = 'trainee-7c1f0b6e-1d2a-4c39-9a57-3f1b2e4d5c6a';
+
+/** A stream of `n` events chained as the event store stores them, after `legacy` events stored before the chain began. */
+function storedStream(n: number, legacy = 0, streamId = STREAM): StoredEventText[] {
+  const events: StoredEventText[] = [];
+  let previous: string | null = null;
+  for (let revision = 0; revision < legacy + n; revision++) {
+    const data = JSON.stringify({ n: revision, first_names: 'sealed' });
+    const metadata = JSON.stringify({ schemaVersion: 1, occurredAt: `2026-01-0${1 + (revision % 9)}T10:00:00.000Z` });
+    if (revision < legacy) {
+      events.push({ streamId, revision, type: 'TraineeUpdated', data, metadata });
+      previous = chainHash(previous, streamId, revision, 'TraineeUpdated', data, metadata);
+      continue;
+    }
+    const chained = chainEvent(previous, streamId, revision, 'TraineeUpdated', data, metadata);
+    events.push({ streamId, revision, type: 'TraineeUpdated', data, metadata: chained.metadata });
+    previous = chained.hash;
+  }
+  return events;
+}
+
+describe('the hash chain of a stream', () => {
+  it('hashes the documented text: previous hash, stream, revision and type, then data and metadata as stored', () => {
+    const text = `${JSON.stringify([null, STREAM, 0, 'TraineeRegistered'])}\n{"a":1}\n{"schemaVersion":1,"previousHash":null}`;
+    expect(chainHash(null, STREAM, 0, 'TraineeRegistered', '{"a":1}', '{"schemaVersion":1,"previousHash":null}')).toBe(
+      createHash('sha256').update(text).digest('hex'),
+    );
+  });
+
+  it('adds previousHash and hash at the end of the metadata, and reads them back from the text alone', () => {
+    const first = chainEvent(null, STREAM, 0, 'TraineeRegistered', '{"a":1}', '{"schemaVersion":1}');
+    expect(JSON.parse(first.metadata)).toEqual({ schemaVersion: 1, previousHash: null, hash: first.hash });
+    expect(readChainKeys(first.metadata)).toEqual({
+      hash: first.hash,
+      previousHash: null,
+      hashed: '{"schemaVersion":1,"previousHash":null}',
+    });
+    const second = chainEvent(first.hash, STREAM, 1, 'TraineeUpdated', '{}', '{}');
+    expect(second.metadata).toBe(`{"previousHash":"${first.hash}","hash":"${second.hash}"}`);
+    expect(readChainKeys(second.metadata)).toEqual({
+      hash: second.hash,
+      previousHash: first.hash,
+      hashed: `{"previousHash":"${first.hash}"}`,
+    });
+  });
+
+  it('finds no hash in metadata stored before the chain began, or whose end was altered', () => {
+    expect(readChainKeys('{"schemaVersion":1}')).toEqual({ hash: null, previousHash: undefined, hashed: '{"schemaVersion":1}' });
+    const { metadata } = chainEvent(null, STREAM, 0, 'T', '{}', '{"schemaVersion":1}');
+    expect(readChainKeys(metadata.replace(/"hash":"(.)/, '"hash":"X')).hash).toBeNull();
+    expect(readChainKeys(`${metadata.slice(0, -1)} }`).hash).toBeNull();
+    expect(readChainKeys(metadata.replace('"hash"', '"hush"')).hash).toBeNull();
+  });
+
+  it('drops chain keys a caller passes (an event copied from an export), and keeps an object without them as it is', () => {
+    const plain = { schemaVersion: 1 };
+    expect(withoutChainKeys(plain)).toBe(plain);
+    expect(withoutChainKeys({ schemaVersion: 1, previousHash: null, hash: 'ab' })).toEqual({ schemaVersion: 1 });
+  });
+});
+
+describe('checkStreamChain', () => {
+  it('passes an untouched stream, and gives its head hash', () => {
+    const events = storedStream(5);
+    expect(checkStreamChain(events)).toEqual({ faults: [], headHash: readChainKeys(events[4].metadata).hash });
+  });
+
+  it('passes a stream whose first events were stored before the chain began, chained to them', () => {
+    expect(checkStreamChain(storedStream(3, 2)).faults).toEqual([]);
+  });
+
+  it('names an event whose data changed by one byte as altered, and nothing else', () => {
+    const events = storedStream(5);
+    events[2] = { ...events[2], data: events[2].data.replace('"n":2', '"n":3') };
+    expect(checkStreamChain(events).faults).toEqual([expect.objectContaining({ revision: 2, kind: 'altered' })]);
+  });
+
+  it('names an event whose type or metadata changed, or that lost its chain keys, as altered', () => {
+    const events = storedStream(5);
+    events[1] = { ...events[1], type: 'TraineeWithdrawn' };
+    events[3] = { ...events[3], metadata: events[3].metadata.replace('2026-01-04', '2026-01-05') };
+    events[4] = { ...events[4], metadata: '{"schemaVersion":1}' };
+    expect(checkStreamChain(events).faults.map((f) => [f.revision, f.kind])).toEqual([
+      [1, 'altered'],
+      [3, 'altered'],
+      [4, 'altered'],
+    ]);
+  });
+
+  it('names a deleted event as missing, whether the later ones were renumbered or not', () => {
+    const gap = storedStream(5).filter((e) => e.revision !== 2);
+    expect(checkStreamChain(gap).faults.map((f) => [f.revision, f.kind])).toEqual([[2, 'missing']]);
+    const renumbered = gap.map((e) => (e.revision > 2 ? { ...e, revision: e.revision - 1 } : e));
+    expect(checkStreamChain(renumbered).faults.map((f) => [f.revision, f.kind])).toEqual([[2, 'missing']]);
+  });
+
+  it('names two swapped revisions as reordered, each once', () => {
+    const events = storedStream(5);
+    const swapped = [events[0], { ...events[2], revision: 1 }, { ...events[1], revision: 2 }, events[3], events[4]];
+    expect(checkStreamChain(swapped).faults.map((f) => [f.revision, f.kind])).toEqual([
+      [1, 'reordered'],
+      [2, 'reordered'],
+    ]);
+  });
+
+  it('names a forged event put in with a recomputed hash, or one put in place of another, as inserted', () => {
+    const events = storedStream(4);
+    const forged = chainEvent(readChainKeys(events[0].metadata).hash, STREAM, 1, 'TraineeUpdated', '{"n":99}', '{"schemaVersion":1}');
+    const forgedEvent = { streamId: STREAM, revision: 1, type: 'TraineeUpdated', data: '{"n":99}', metadata: forged.metadata };
+    const putIn = [events[0], forgedEvent, ...events.slice(1).map((e) => ({ ...e, revision: e.revision + 1 }))];
+    expect(checkStreamChain(putIn).faults.map((f) => [f.revision, f.kind])).toEqual([[1, 'inserted']]);
+    const replaced = [events[0], forgedEvent, events[2], events[3]];
+    expect(checkStreamChain(replaced).faults.map((f) => [f.revision, f.kind])).toEqual([[1, 'inserted']]);
+  });
+
+  it('names an event moved in from another stream as altered (the stream id is hashed)', () => {
+    const events = storedStream(3);
+    const other = storedStream(3, 0, 'trainee-other');
+    expect(checkStreamChain([...other.slice(0, 2), { ...events[2], streamId: 'trainee-other' }]).faults).toEqual([
+      expect.objectContaining({ streamId: 'trainee-other', revision: 2, kind: 'altered' }),
+    ]);
+  });
+});

@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The hash chain of a stream (issue 28; docs/DESIGN.md "Verifiable history"). Every event's stored
+ * metadata ends with two keys the event store adds at append, in this order:
+ * `"previousHash":<hex or null>` (the hash of the stream's previous event; null for revision 0) and
+ * `"hash":<hex>`, the SHA-256 of the UTF-8 text
+ *
+ *     JSON.stringify([previousHash, streamId, revision, type]) + "\n" + data + "\n" + metadata
+ *
+ * where `data` is the event's data exactly as stored (JSON text; sealed personal values stay
+ * sealed) and `metadata` its stored metadata without the `hash` key (so with `previousHash`).
+ * Neither text holds a raw line feed (JSON escapes it), so the three parts cannot be confused. An
+ * event stored before the chain began has neither key; its hash is computed by the same rule over
+ * its metadata as stored, chained to its predecessor's, so the first chained event of an older
+ * stream carries the hash of the whole older part as its `previousHash`.
+ *
+ * Everything here works on the stored texts, never on parsed objects: a verifier that reads the
+ * store recomputes exactly what was hashed (`examples/verify-history.mjs` does the same with no
+ * import from this project).
+ */
+
+/** The metadata key of an event's own hash (hex SHA-256, 64 characters). */
+export const HASH_KEY = 'hash';
+/** The metadata key of the hash of the stream's previous event (null for revision 0). */
+export const PREVIOUS_HASH_KEY = 'previousHash';
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/**
+ * The hash of one event (see the file's comment): `previousHash` null for a stream's first event,
+ * `metadata` the stored metadata text without its `hash` key. Lower-case hex, 64 characters.
+ */
+export function chainHash(
+  previousHash: string | null,
+  streamId: string,
+  revision: number,
+  type: string,
+  data: string,
+  metadata: string,
+): string {
+  return createHash('sha256')
+    .update(`${JSON.stringify([previousHash, streamId, revision, type])}\n${data}\n${metadata}`)
+    .digest('hex');
+}
+
+/** What {@link chainEvent} stores of one event: its metadata text with both keys added, and its hash. */
+export interface ChainedEvent {
+  metadata: string;
+  hash: string;
+}
+
+/**
+ * The stored metadata of an event appended at `revision` of `streamId` after an event whose hash
+ * is `previousHash` (null at revision 0): `metadata` (a JSON object's text, holding neither chain
+ * key) with `previousHash` and then `hash` added at its end; and that hash.
+ */
+export function chainEvent(
+  previousHash: string | null,
+  streamId: string,
+  revision: number,
+  type: string,
+  data: string,
+  metadata: string,
+): ChainedEvent {
+  const withPrevious = withKey(metadata, PREVIOUS_HASH_KEY, previousHash);
+  const hash = chainHash(previousHash, streamId, revision, type, data, withPrevious);
+  return { metadata: withKey(withPrevious, HASH_KEY, hash), hash };
+}
+
+/** What a stored metadata text says of the chain (see {@link readChainKeys}). */
+export interface ChainKeys {
+  /** The stored hash; null when the event has none (stored before the chain began, or altered). */
+  hash: string | null;
+  /** The stored previous hash: a hex hash, null for a first event, undefined when the event has none. */
+  previousHash: string | null | undefined;
+  /** The metadata text without its `hash` key: what {@link chainHash} hashes. */
+  hashed: string;
+}
+
+/**
+ * The chain keys at the end of a stored metadata text, read from the text alone (no JSON parse:
+ * the verifier reads every event of the log). A text whose end is not as {@link chainEvent} writes
+ * it has no hash.
+ */
+export function readChainKeys(metadata: string): ChainKeys {
+  const own = lastKey(metadata, HASH_KEY);
+  if (own === null || own.value === null) return { hash: null, previousHash: undefined, hashed: metadata };
+  const previous = lastKey(own.rest, PREVIOUS_HASH_KEY);
+  return { hash: own.value, previousHash: previous === null ? undefined : previous.value, hashed: own.rest };
+}
+
+/**
+ * `metadata` without the chain keys: what an append passes on, since the chain is the store's
+ * own (an event copied from an export carries the keys of its source). The same object when it
+ * has neither.
+ */
+export function withoutChainKeys<M extends object>(metadata: M): M {
+  if (!(HASH_KEY in metadata) && !(PREVIOUS_HASH_KEY in metadata)) return metadata;
+  const copy: Record<string, unknown> = { ...metadata };
+  delete copy[HASH_KEY];
+  delete copy[PREVIOUS_HASH_KEY];
+  return copy as M;
+}
+
+/** The hash an event read back carries in its metadata (`hash`); null for an event stored before the chain began. */
+export function storedHash(metadata: Readonly<Record<string, unknown>> | null | undefined): string | null {
+  const hash = metadata?.[HASH_KEY];
+  return typeof hash === 'string' ? hash : null;
+}
+
+/** `text` (a JSON object's text) with `"key":value` added at its end. */
+function withKey(text: string, key: string, value: string | null): string {
+  const entry = `"${key}":${value === null ? 'null' : `"${value}"`}}`;
+  return text === '{}' ? `{${entry}` : `${text.slice(0, -1)},${entry}`;
+}
+
+/**
+ * The value of `text`'s last key when that key is `key` and its value null or 64 lower-case hex
+ * digits (as {@link withKey} writes it), and `text` without it; null otherwise.
+ */
+function lastKey(text: string, key: string): { value: string | null; rest: string } | null {
+  const opening = `"${key}":`;
+  const valueLength = text.endsWith('null}') ? 4 : 66;
+  const start = text.length - 1 - valueLength - opening.length;
+  if (start < 1 || text[text.length - 1] !== '}' || !text.startsWith(opening, start)) return null;
+  let value: string | null = null;
+  if (valueLength === 66) {
+    value = text.slice(start + opening.length + 1, text.length - 2);
+    if (text[text.length - 2] !== '"' || text[start + opening.length] !== '"' || !HEX64.test(value)) return null;
+  }
+  const before = text[start - 1];
+  if (before === '{') return start === 1 ? { value, rest: '{}' } : null;
+  return before === ',' ? { value, rest: `${text.slice(0, start - 1)}}` } : null;
+}

@@ -1,0 +1,106 @@
+import type Database from 'better-sqlite3';
+import {
+  chainEvent,
+  checkStreamChain,
+  IdempotencyConflictError,
+  readChainKeys,
+  WrongExpectedVersionError,
+  type AppendResult,
+  type ExpectedRevision,
+} from '@app/event-sourcing';
+import { rawToStoredText, type RawEventRow, type SerializedEvent } from './sqlite-rows';
+
+interface StreamHeadRow {
+  revision: number;
+  position: number;
+  metadata: string;
+}
+
+interface ExistingIdRow {
+  stream_id: string;
+  revision: number;
+  position: number;
+}
+
+/** What one append of a unit of work did: its result, and whether it wrote (false for an idempotent retry). */
+export interface AppendOutcome {
+  result: AppendResult;
+  written: boolean;
+}
+
+/** The statements of appends to the `events` table and the checks each append makes (docs/DESIGN.md "The event store port"). */
+export class StreamAppends {
+  private readonly insertEvent: Database.Statement<unknown[]>;
+  private readonly selectById: Database.Statement<[string], ExistingIdRow>;
+  private readonly selectStreamHead: Database.Statement<[string], StreamHeadRow>;
+  private readonly selectStream: Database.Statement<[string], RawEventRow>;
+
+  constructor(db: Database.Database) {
+    this.insertEvent = db.prepare(
+      'INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.selectById = db.prepare('SELECT stream_id, revision, position FROM events WHERE id = ?');
+    this.selectStreamHead = db.prepare(
+      'SELECT revision, position, metadata FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
+    );
+    this.selectStream = db
+      .prepare<[string], RawEventRow>(
+        'SELECT position, id, stream_id, revision, type, data, metadata FROM events WHERE stream_id = ? ORDER BY revision',
+      )
+      .raw(true);
+  }
+
+  /**
+   * One stream's write of a unit of work, inside the write transaction (the rules are
+   * `SqliteEventStore.appendToStream`'s): an idempotent retry answers its original result; the
+   * expected revision is checked against the stream's head; each event is stored chained to the
+   * one before it, the head's hash read with the head itself (docs/DESIGN.md "Verifiable history").
+   */
+  append(streamId: string, events: SerializedEvent[], expected: ExpectedRevision, recordedAt: string): AppendOutcome {
+    if (events.length > 0) {
+      const existing = events.map((event) => this.selectById.get(event.id));
+      const firstExisting = existing.findIndex((row) => row !== undefined);
+      if (firstExisting >= 0) {
+        const first = existing[0];
+        const sameBatch =
+          first !== undefined &&
+          existing.every((row, i) => row !== undefined && row.stream_id === streamId && row.revision === first.revision + i);
+        if (!sameBatch) throw new IdempotencyConflictError(streamId, events[firstExisting].id);
+        const last = existing[existing.length - 1]!;
+        return { result: { nextExpectedRevision: last.revision, position: last.position }, written: false };
+      }
+    }
+
+    const head = this.selectStreamHead.get(streamId);
+    const actual: number | 'no_stream' = head === undefined ? 'no_stream' : head.revision;
+    const matches =
+      expected === 'any' ||
+      (expected === 'no_stream' && actual === 'no_stream') ||
+      (expected === 'stream_exists' && actual !== 'no_stream') ||
+      expected === actual;
+    if (!matches) throw new WrongExpectedVersionError(streamId, expected, actual);
+
+    if (events.length === 0) {
+      return { result: { nextExpectedRevision: head?.revision ?? -1, position: head?.position ?? 0 }, written: false };
+    }
+    let revision = head === undefined ? -1 : head.revision;
+    let previous = head === undefined ? null : (readChainKeys(head.metadata).hash ?? this.unchainedHeadHash(streamId));
+    let position = 0;
+    for (const event of events) {
+      revision += 1;
+      const chained = chainEvent(previous, streamId, revision, event.type, event.data, event.metadata);
+      const info = this.insertEvent.run(event.id, streamId, revision, event.type, event.data, chained.metadata, recordedAt);
+      position = Number(info.lastInsertRowid);
+      previous = chained.hash;
+    }
+    return { result: { nextExpectedRevision: revision, position }, written: true };
+  }
+
+  /**
+   * The hash of a stream's last event when it has none stored (stored before the chain began):
+   * computed over the whole stream, once, by the next append, which chains to it.
+   */
+  private unchainedHeadHash(streamId: string): string | null {
+    return checkStreamChain(this.selectStream.all(streamId).map(rawToStoredText)).headHash;
+  }
+}
