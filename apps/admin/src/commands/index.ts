@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
+import { registerAuditCommands } from './audit';
 import { registerEventCommands } from './events';
 import { registerProjectionCommands } from './projections';
 import { registerProviderCommands } from './providers';
@@ -10,7 +11,8 @@ import { registerWebhookCommands } from './webhooks';
 
 /**
  * The command groups, each in its own file under commands/ (providers and tokens, schools,
- * projections, trainee history and erasure, retention, events export/import, webhooks), registered on the program.
+ * projections, trainee history and erasure, retention, events export/import, webhooks, the audit of the
+ * history), registered on the program.
  */
 export function registerCommandGroups(program: Command, ctx: CliContext): void {
   registerProviderCommands(program, ctx);
@@ -20,4 +22,5 @@ export function registerCommandGroups(program: Command, ctx: CliContext): void {
   registerRetentionCommands(program, ctx);
   registerEventCommands(program, ctx);
   registerWebhookCommands(program, ctx);
+  registerAuditCommands(program, ctx);
 }

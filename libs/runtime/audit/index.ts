@@ -1,0 +1,1 @@
+export { verifyLog, type LogVerification, type VerifyLogListener } from './verify-log';
