@@ -7,6 +7,8 @@ export interface StoredEventText {
   type: string;
   data: string;
   metadata: string;
+  /** The event's global position, where the reader has it (what a signed digest's position is compared with). */
+  position?: number;
 }
 
 /**

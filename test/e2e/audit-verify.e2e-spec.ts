@@ -2,12 +2,16 @@
  * The audit's check of the history (docs/operations.md "Verifying the history"; docs/DESIGN.md
  * "Verifiable history"): `admin audit verify` passes a log written through the API, erasures
  * included (the chain hashes the sealed texts), and names by stream and revision each event
- * changed, deleted or swapped in the SQLite file directly, as someone with write access to it could.
+ * changed, deleted or swapped in the SQLite file directly, as someone with write access to it could;
+ * held to a signed digest (`admin audit digest`), also events taken from a stream's end or put in
+ * with every later hash computed afresh, which the chain alone cannot show.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { chainEvent, readChainKeys, withoutChainKeys } from '@app/event-sourcing';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
@@ -21,6 +25,8 @@ interface Report {
 describe('admin audit verify', () => {
   let written: string;
   let traineeStream: string;
+  let digestFile: string;
+  let signed: { code: number; stdout: string; stderr: string };
   const copies: string[] = [];
 
   beforeAll(async () => {
@@ -44,9 +50,11 @@ describe('admin audit verify', () => {
     }
     const erased = await runAdmin(['trainee', 'erase', traineeStream.slice('trainee-'.length), '--reason', 'audit test'], written);
     expect(erased.code).toBe(0);
+    digestFile = join(written, '..', `${written.split('/').pop()}-digest.json`);
+    signed = await runAdmin(['audit', 'digest', '--output', digestFile, '--by', 'auditor'], written);
   });
   afterAll(() => {
-    for (const dir of [written, ...copies]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [written, digestFile, ...copies]) rmSync(dir, { recursive: true, force: true });
   });
 
   /** A copy of the written data dir with `change` made to its event log directly (the append-only triggers dropped first). */
@@ -61,8 +69,8 @@ describe('admin audit verify', () => {
     return dir;
   }
 
-  async function verify(dataDir: string): Promise<{ code: number; report: Report }> {
-    const run = await runAdmin(['audit', 'verify', '--json'], dataDir);
+  async function verify(dataDir: string, ...args: string[]): Promise<{ code: number; report: Report }> {
+    const run = await runAdmin(['audit', 'verify', '--json', ...args], dataDir);
     return { code: run.code, report: JSON.parse(run.stdout) as Report };
   }
 
@@ -123,4 +131,99 @@ describe('admin audit verify', () => {
     expect(code).toBe(1);
     expect(faults(report)).toEqual([[traineeStream, 0, 'altered']]);
   });
+
+  describe('with a signed digest (audit digest)', () => {
+    it('signs the log as of its head, records the digest in the log, and writes it with its heads', async () => {
+      expect(signed.code).toBe(0);
+      const digest = JSON.parse(signed.stdout) as { position: number; streams: number; root: string; signature: string };
+      expect(digest).toMatchObject({ format: 'trainee-records-audit-digest/1', root: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(signed.stderr).toMatch(/made an audit signing key for the sandbox/);
+      const file = JSON.parse(readFileSync(digestFile, 'utf8')) as { digest: unknown; heads: [string, number, string][] };
+      expect(file.digest).toEqual(digest);
+      expect(file.heads.map(([stream]) => stream)).toContain(traineeStream);
+      expect(file.heads).toHaveLength(digest.streams);
+      const recorded = new Database(join(written, 'events.sqlite'), { readonly: true })
+        .prepare("SELECT position, type FROM events WHERE stream_id = 'audit-digests'")
+        .all() as { position: number; type: string }[];
+      expect(recorded).toEqual([{ position: digest.position + 1, type: 'AuditDigestSigned' }]);
+    });
+
+    it('holds the untouched log to it', async () => {
+      const run = await runAdmin(['audit', 'verify', '--digest', digestFile], written);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/held to the digest of position \d+ .*: every chain holds/);
+      expect(run.stderr).toMatch(/signed by the key with fingerprint [0-9a-f]{64} \(this deployment’s signing key\)/);
+    });
+
+    it('names events taken from the end of a stream, which the chain alone cannot show', async () => {
+      const dir = tampered((db) =>
+        db
+          .prepare('DELETE FROM events WHERE stream_id = ? AND revision = (SELECT MAX(revision) FROM events WHERE stream_id = ?)')
+          .run(traineeStream, traineeStream),
+      );
+      expect((await verify(dir)).code).toBe(0);
+      const { code, report } = await verify(dir, '--digest', digestFile);
+      expect(code).toBe(1);
+      expect(faults(report)).toEqual([[traineeStream, lastRevision(written), 'missing']]);
+    });
+
+    it('names a forged event put in with every later hash computed afresh', async () => {
+      const dir = tampered((db) => forgeAt(db, 2));
+      expect((await verify(dir)).code).toBe(0);
+      const { code, report } = await verify(dir, '--digest', digestFile);
+      expect(code).toBe(1);
+      expect(faults(report)).toEqual([[traineeStream, 2, 'inserted']]);
+    });
+
+    it('refuses a digest file whose digest or heads were changed', async () => {
+      const file = JSON.parse(readFileSync(digestFile, 'utf8')) as { digest: { position: number }; heads: [string, number, string][] };
+      const changedDigest = `${digestFile}.position.json`;
+      writeFileSync(changedDigest, JSON.stringify({ ...file, digest: { ...file.digest, position: file.digest.position + 1 } }));
+      const changedHeads = `${digestFile}.heads.json`;
+      writeFileSync(changedHeads, JSON.stringify({ ...file, heads: file.heads.slice(1) }));
+      copies.push(changedDigest, changedHeads);
+      const bySignature = await runAdmin(['audit', 'verify', '--digest', changedDigest], written);
+      expect(bySignature.code).toBe(1);
+      expect(bySignature.stderr).toMatch(/signature does not hold/);
+      const byHeads = await runAdmin(['audit', 'verify', '--digest', changedHeads], written);
+      expect(byHeads.code).toBe(1);
+      expect(byHeads.stderr).toMatch(/do not make the digest's signed root/);
+    });
+  });
+
+  /** The last revision of the trainee stream in `dataDir`'s log. */
+  function lastRevision(dataDir: string): number {
+    const db = new Database(join(dataDir, 'events.sqlite'), { readonly: true });
+    const { r } = db.prepare('SELECT MAX(revision) AS r FROM events WHERE stream_id = ?').get(traineeStream) as { r: number };
+    db.close();
+    return r;
+  }
+
+  /**
+   * Puts a forged event in at `revision` of the trainee stream as someone who knows the chain's
+   * rule would: the later events renumbered, every hash from there computed afresh, so the
+   * chain alone holds. The forged row gets the next position, as any row put in does.
+   */
+  function forgeAt(db: Database.Database, revision: number): void {
+    const rows = db
+      .prepare('SELECT position, revision, type, data, metadata FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision DESC')
+      .all(traineeStream, revision) as { position: number; revision: number; type: string; data: string; metadata: string }[];
+    for (const row of rows) db.prepare('UPDATE events SET revision = ? WHERE position = ?').run(row.revision + 1, row.position);
+    const before = db.prepare('SELECT metadata FROM events WHERE stream_id = ? AND revision = ?').get(traineeStream, revision - 1) as {
+      metadata: string;
+    };
+    let previous = readChainKeys(before.metadata).hash;
+    const forgedData = '{"trainee_id":"forged","changes":{"itt_end_date":"2030-07-31"}}';
+    const forged = chainEvent(previous, traineeStream, revision, 'TraineeUpdated', forgedData, '{"schemaVersion":1}');
+    db.prepare(
+      "INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, 'TraineeUpdated', ?, ?, 'now')",
+    ).run(randomUUID(), traineeStream, revision, forgedData, forged.metadata);
+    previous = forged.hash;
+    for (const row of [...rows].reverse()) {
+      const metadata = withoutChainKeys(JSON.parse(row.metadata) as Record<string, unknown>);
+      const again = chainEvent(previous, traineeStream, row.revision + 1, row.type, row.data, JSON.stringify(metadata));
+      db.prepare('UPDATE events SET metadata = ? WHERE position = ?').run(again.metadata, row.position);
+      previous = again.hash;
+    }
+  }
 });

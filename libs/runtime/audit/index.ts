@@ -1,1 +1,16 @@
-export { verifyLog, type LogVerification, type VerifyLogListener } from './verify-log';
+export { digestLog, LogDoesNotVerify, type LogDigest } from './digest-log';
+export { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM, recordDigest } from './digest-events';
+export { checkAgainstDigest, streamGone, type SignedHead } from './digest-check';
+export {
+  DIGEST_FORMAT,
+  digestMessage,
+  digestSignatureHolds,
+  keyFingerprint,
+  leafHash,
+  MerkleRoot,
+  signDigest,
+  type SignedDigest,
+  type StreamHead,
+} from './digest';
+export { loadAuditSigningKey, SANDBOX_SIGNING_KEY_FILE, SigningKeyUnavailable, type AuditSigningKey } from './signing-key';
+export { verifyLog, type LogVerification, type VerifyLogListener, type VerifyLogOptions } from './verify-log';

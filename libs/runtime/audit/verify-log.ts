@@ -1,4 +1,6 @@
 import { checkStreamChain, type ChainFault, type EventStore, type StoredEventText } from '@app/event-sourcing';
+import { checkAgainstDigest, streamGone, type SignedHead } from './digest-check';
+import type { StreamHead } from './digest';
 
 /** Events the check reads per call of the store (whole streams: one long stream may exceed it). */
 const BATCH_EVENTS = 5000;
@@ -7,10 +9,18 @@ const BATCH_EVENTS = 5000;
 export interface VerifyLogListener {
   /** Each fault as it is found (docs/DESIGN.md "Verifiable history"). */
   onFault?(fault: ChainFault): void;
-  /** Each stream once checked, in stream-id order, with the hash of its last event. */
-  onStream?(streamId: string, headHash: string | null): void;
+  /** Each stream once checked, in stream-id order, with its head (as of `toPosition`, when given). */
+  onStream?(head: StreamHead): void;
   /** The number of events checked so far, after each batch. */
   onProgress?(events: number): void;
+}
+
+/** What {@link verifyLog} reads and holds the log to; every field is optional. */
+export interface VerifyLogOptions extends VerifyLogListener {
+  /** Only the events at or below this position: each stream as it stood then (a digest's position). */
+  toPosition?: number;
+  /** A signed digest to hold the log to: its position and its heads by stream id (`checkAgainstDigest`). */
+  digest?: { position: number; heads: ReadonlyMap<string, SignedHead> };
 }
 
 /** What {@link verifyLog} checked: counts of events, streams and faults. */
@@ -22,22 +32,37 @@ export interface LogVerification {
 
 /**
  * Checks the hash chain of every stream of `store` (docs/DESIGN.md "Verifiable history"): reads the
- * streams whole, in stream-id order, as stored, and runs `checkStreamChain` on each, telling
- * `listener` of every fault, stream and batch. `store` must be the store as stored (the event
+ * streams whole, in stream-id order, as stored, and runs `checkStreamChain` on each (as of
+ * `options.toPosition`), and `checkAgainstDigest` when `options.digest` is given (a stream the
+ * digest holds that the log has not is `missing` whole), telling `options` of every fault,
+ * stream and batch. `store` must be the store as stored (the event
  * store beneath the sealing of personal data): the chain hashes the sealed texts. A store with
  * `readStoredStreams` is read through it; any other is read in two passes through the port (every
  * stream id from the global log, then each stream, its data and metadata as `JSON.stringify`
  * writes them, which is how the adapters store them).
  */
-export async function verifyLog(store: EventStore, listener: VerifyLogListener = {}): Promise<LogVerification> {
+export async function verifyLog(store: EventStore, options: VerifyLogOptions = {}): Promise<LogVerification> {
   const totals: LogVerification = { events: 0, streams: 0, faults: 0 };
-  const check = (events: StoredEventText[]) => {
-    const report = checkStreamChain(events);
+  const { toPosition, digest } = options;
+  const seen = new Set<string>();
+  const report = (faults: ChainFault[]) => {
+    totals.faults += faults.length;
+    for (const f of faults) options.onFault?.(f);
+  };
+  const check = (whole: StoredEventText[]) => {
+    const streamId = whole[0].streamId;
+    if (digest) {
+      seen.add(streamId);
+      report(checkAgainstDigest(whole, digest.heads.get(streamId), digest.position));
+    }
+    // A stream's positions grow with its revisions: as of a position, it is a prefix.
+    const events = toPosition === undefined ? whole : whole.filter((e) => e.position === undefined || e.position <= toPosition);
+    if (events.length === 0) return;
+    const chain = checkStreamChain(events);
     totals.streams++;
     totals.events += events.length;
-    totals.faults += report.faults.length;
-    for (const f of report.faults) listener.onFault?.(f);
-    listener.onStream?.(events[0].streamId, report.headHash);
+    report(chain.faults);
+    if (chain.headHash !== null) options.onStream?.({ streamId, revision: events[events.length - 1].revision, hash: chain.headHash });
   };
   for await (const batch of storedStreamBatches(store)) {
     let start = 0;
@@ -46,8 +71,9 @@ export async function verifyLog(store: EventStore, listener: VerifyLogListener =
       check(batch.slice(start, i));
       start = i;
     }
-    listener.onProgress?.(totals.events);
+    options.onProgress?.(totals.events);
   }
+  if (digest) for (const [streamId, head] of digest.heads) if (!seen.has(streamId)) report(streamGone(streamId, head, digest.position));
   return totals;
 }
 

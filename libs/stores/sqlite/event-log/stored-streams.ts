@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ReadStoredStreamsOptions, StoredEventText } from '@app/event-sourcing';
 
-type Row = [streamId: string, revision: number, type: string, data: string, metadata: string];
+type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number];
 
 /**
  * Reads whole streams of every category in stream-id order, as stored (port:
@@ -16,15 +16,15 @@ export class StoredStreams {
   constructor(db: Database.Database) {
     const page = db
       .prepare<[string, number], Row>(
-        'SELECT stream_id, revision, type, data, metadata FROM events WHERE stream_id > ? ORDER BY stream_id, revision LIMIT ?',
+        'SELECT stream_id, revision, type, data, metadata, position FROM events WHERE stream_id > ? ORDER BY stream_id, revision LIMIT ?',
       )
       .raw(true);
     const rest = db
       .prepare<[string, number], Row>(
-        'SELECT stream_id, revision, type, data, metadata FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision',
+        'SELECT stream_id, revision, type, data, metadata, position FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision',
       )
       .raw(true);
-    const text = (r: Row): StoredEventText => ({ streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4] });
+    const text = (r: Row): StoredEventText => ({ streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4], position: r[5] });
     this.read = db.transaction((afterStream: string, maxCount: number) => {
       const rows = page.all(afterStream, maxCount);
       if (rows.length < maxCount) return rows.map(text);

@@ -1,0 +1,65 @@
+import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The file the sandbox makes its signing key in, inside the data directory. */
+export const SANDBOX_SIGNING_KEY_FILE = 'audit-signing-key.pem';
+
+/** The signing key cannot be had: no file in production, or a file that holds no Ed25519 private key. */
+export class SigningKeyUnavailable extends Error {}
+
+/** The key digests are signed with, and the file the sandbox made it in (null when it was read). */
+export interface AuditSigningKey {
+  privateKey: KeyObject;
+  created: string | null;
+}
+
+/**
+ * The Ed25519 key signed digests are made with (docs/operations.md "Signed digests"):
+ * `AUDIT_SIGNING_KEY_FILE` (`signingKeyFile`), a PKCS#8 PEM private key (`openssl genpkey
+ * -algorithm ed25519`); without it, in the sandbox, `<dataDir>/audit-signing-key.pem`, made on
+ * first use (its `created` says so); in production none (throws {@link SigningKeyUnavailable}).
+ * Throws {@link SigningKeyUnavailable} for a file that cannot be read or holds another kind of key.
+ */
+export function loadAuditSigningKey(config: { dataDir: string; signingKeyFile: string | null; production: boolean }): AuditSigningKey {
+  if (config.signingKeyFile !== null) return { privateKey: readKey(config.signingKeyFile), created: null };
+  if (config.production) {
+    throw new SigningKeyUnavailable('AUDIT_SIGNING_KEY_FILE: required in production to sign digests (an Ed25519 private key, PEM)');
+  }
+  const file = join(config.dataDir, SANDBOX_SIGNING_KEY_FILE);
+  // Written whole under another name, then linked in place: another process never reads half a key.
+  const draft = `${file}.${process.pid}.draft`;
+  try {
+    mkdirSync(config.dataDir, { recursive: true });
+    const { privateKey } = generateKeyPairSync('ed25519');
+    writeFileSync(draft, privateKey.export({ format: 'pem', type: 'pkcs8' }), { flag: 'wx', mode: 0o600 });
+    linkSync(draft, file);
+    return { privateKey: readKey(file), created: file };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new SigningKeyUnavailable(`Cannot make ${file}: ${(err as Error).message}`);
+    return { privateKey: readKey(file), created: null };
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+function readKey(file: string): KeyObject {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new SigningKeyUnavailable(`the audit signing key: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(pem);
+  } catch {
+    key = null as unknown as KeyObject;
+  }
+  if (key === null || key.asymmetricKeyType !== 'ed25519') {
+    throw new SigningKeyUnavailable(
+      `the audit signing key: ${file} must hold an Ed25519 private key in PEM (make one with: openssl genpkey -algorithm ed25519)`,
+    );
+  }
+  return key;
+}
