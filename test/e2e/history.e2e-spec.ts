@@ -127,7 +127,11 @@ describe('trainee history over HTTP (docs/operations.md "Trainee history"; an ex
     for (let i = 1; i < timeline.length; i++) {
       expect(timeline[i].position).toBeGreaterThan(timeline[i - 1].position);
       expect(timeline[i].occurred_at >= timeline[i - 1].occurred_at).toBe(true);
+      // Each event is chained to the one before it (docs/DESIGN.md "Verifiable history").
+      expect(timeline[i].previous_hash).toBe(timeline[i - 1].hash);
     }
+    expect(timeline[0].previous_hash).toBeNull();
+    expect(timeline.every((e) => /^[0-9a-f]{64}$/.test(String(e.hash)))).toBe(true);
 
     let i = 0;
     for (const step of steps) {
@@ -138,8 +142,10 @@ describe('trainee history over HTTP (docs/operations.md "Trainee history"; an ex
           'changed_fields',
           'changes',
           'event_type',
+          'hash',
           'occurred_at',
           'position',
+          'previous_hash',
           'provider_ukprn',
           'request_id',
           'revision',

@@ -158,6 +158,10 @@ describe('trainee history (timeline and as-of, replayed from the event log)', ()
       expect.arrayContaining(['trainee_id', 'ukprn', 'state', 'first_names', 'last_name', 'date_of_birth', 'email']),
     );
     expect(registered.changed_fields).not.toContain('ni_number'); // not sent, so not set
+    // Each entry shows the event's hash and the one before it (docs/DESIGN.md "Verifiable history").
+    expect(registered).toMatchObject({ hash: recorded[0].metadata.hash, previous_hash: null });
+    expect(timeline.slice(1).map((e) => e.previous_hash)).toEqual(timeline.slice(0, -1).map((e) => e.hash));
+    expect(timeline.every((e) => /^[0-9a-f]{64}$/.test(e.hash ?? ''))).toBe(true);
     expect(registered.changes).toMatchObject({ trainee_id: 'T1', ukprn: UKPRN, state: 'draft', first_names: 'John', last_name: 'Doe' });
     expect(placementAdded).toMatchObject({
       changed_fields: ['placements'],
@@ -304,6 +308,8 @@ describe('trainee history (timeline and as-of, replayed from the event log)', ()
       changes: {},
       api_version: 'v2025.0',
       request_id: null,
+      hash: null,
+      previous_hash: null,
     };
     const entries = [
       { ...base, provider_ukprn: UKPRN, token_id: 'mine' },

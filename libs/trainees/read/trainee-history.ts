@@ -8,7 +8,7 @@ import {
   traineeStreamId,
 } from '@app/trainees/decider';
 import { type Trainee } from '@app/trainees/record';
-import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+import { PREVIOUS_HASH_KEY, storedHash, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 
 /**
  * The audit history of one trainee (docs/operations.md "Trainee history"), computed by replaying
@@ -45,6 +45,13 @@ export interface TimelineEntry {
   token_id: string | null;
   api_version: string | null;
   request_id: string | null;
+  /**
+   * The event's hash (docs/DESIGN.md "Verifiable history": SHA-256 of its stored form and of
+   * `previous_hash`), hex; null for an event stored before the chain began.
+   */
+  hash: string | null;
+  /** The hash of the stream's event before it, as the event stores it: null for the first event, and for one stored before the chain. */
+  previous_hash: string | null;
 }
 
 /** A trainee's stream as read for its history. */
@@ -134,6 +141,8 @@ export function traineeTimeline(recorded: readonly RecordedEvent[]): TimelineEnt
       token_id: stringOrNull(m.tokenId),
       api_version: stringOrNull(m.apiVersion),
       request_id: stringOrNull(m.requestId),
+      hash: storedHash(m),
+      previous_hash: stringOrNull(m[PREVIOUS_HASH_KEY]),
     });
   }
   return entries;

@@ -275,6 +275,17 @@ const ANSWER_SCHEMAS: Record<string, JsonSchema> = {
       token_id: { type: ['string', 'null'], description: 'The id of the token that made the request, never the token.' },
       api_version: { type: ['string', 'null'] },
       request_id: { type: ['string', 'null'] },
+      hash: {
+        type: ['string', 'null'],
+        pattern: '^[0-9a-f]{64}$',
+        description:
+          'SHA-256 (hex) of the event as stored, chained to `previous_hash` (docs/DESIGN.md "Verifiable history"); null for an event stored before the chain began.',
+      },
+      previous_hash: {
+        type: ['string', 'null'],
+        pattern: '^[0-9a-f]{64}$',
+        description: "The hash of the stream's event before it; null for the first event.",
+      },
     },
     required: [
       'position',
@@ -287,6 +298,8 @@ const ANSWER_SCHEMAS: Record<string, JsonSchema> = {
       'token_id',
       'api_version',
       'request_id',
+      'hash',
+      'previous_hash',
     ],
     additionalProperties: false,
   },
