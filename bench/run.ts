@@ -22,7 +22,7 @@ import { TraineeGenerator, isoDate } from './lib/generator';
 import { ApiProcess, CeilingProcess } from './lib/processes';
 import { FLOOD_SCENARIO, FLOOD_TOKEN_LIMIT_PER_MINUTE, measureFlood, type FloodResult } from './lib/flood';
 import { measureMetricsOverhead, METRICS_SCENARIO, type MetricsOverheadResult } from './lib/metrics-overhead';
-import { measureSealingOverhead, SEALING_SCENARIO, type SealingOverheadResult } from './lib/sealing-overhead';
+import { CHAIN_SWITCH, measureSwitchCost, SEALING_SWITCH, type SwitchCostResult } from './lib/switch-cost';
 import { buildScenarios } from './lib/scenarios';
 import { cursorCodecOf, loadServiceKey } from '@app/runtime/process';
 import { formatComparison } from './lib/compare';
@@ -181,13 +181,13 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     await ceiling.stop();
     ceiling = null;
 
-    // With the bench's API stopped: the API again, sealing personal data and not, in turns.
-    let sealingOverhead: SealingOverheadResult | null = null;
-    if (o.only === null || o.only.includes(SEALING_SCENARIO)) {
-      const writes = scenarios.filter((s) => s.name === 'create' || s.name === 'patch');
-      const load = { repoRoot: REPO_ROOT, dataDir, env, scenarios: writes, settings, warmup: o.warmup, rounds: Math.max(2, o.rounds) };
-      sealingOverhead = await measureSealingOverhead(load, log);
-    }
+    // With the bench's API stopped: the API again, with a feature and without, in turns (sealing, the hash chain).
+    const writes = scenarios.filter((s) => s.name === 'create' || s.name === 'patch');
+    const load = { repoRoot: REPO_ROOT, dataDir, env, scenarios: writes, settings, warmup: o.warmup, rounds: Math.max(2, o.rounds) };
+    const switchCost = async (feature: typeof SEALING_SWITCH): Promise<SwitchCostResult | null> =>
+      o.only === null || o.only.includes(feature.name) ? measureSwitchCost(feature, load, log) : null;
+    const sealingOverhead = await switchCost(SEALING_SWITCH);
+    const chainOverhead = await switchCost(CHAIN_SWITCH);
 
     let profile: ProfileSummary | null = null;
     if (profileDir) {
@@ -214,6 +214,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       floodLimited,
       metricsOverhead,
       sealingOverhead,
+      chainOverhead,
       swap,
       soak,
       apiStartSeconds: apiStartMs / 1000,
@@ -266,6 +267,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       floodLimited,
       metricsOverhead,
       sealingOverhead,
+      chainOverhead,
       swap,
       rss: { afterStartMiB: afterStart, peakMiB: peak, endMiB: endRss },
       soak,

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FLOOD_SCENARIO } from './flood';
 import { METRICS_SCENARIO } from './metrics-overhead';
-import { SEALING_SCENARIO } from './sealing-overhead';
+import { CHAIN_SCENARIO, SEALING_SCENARIO } from './switch-cost';
 import { STREAM_LENGTH_SCENARIO } from './stream-length';
 import { SWAP_SCENARIO } from './swap';
 
@@ -24,6 +24,7 @@ export const SCENARIO_NAMES = [
   METRICS_SCENARIO,
   SWAP_SCENARIO,
   SEALING_SCENARIO,
+  CHAIN_SCENARIO,
 ];
 
 /** Command-line options of the harness. */

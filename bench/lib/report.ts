@@ -8,7 +8,7 @@ import type { ProfileSummary } from './profile';
 import { formatStreamLength, markdownStreamLength, type StreamLengthResult } from './stream-length';
 import { floodSetting, formatFlood, type FloodResult } from './flood';
 import { formatMetricsOverhead, type MetricsOverheadResult } from './metrics-overhead';
-import { formatSealingOverhead, type SealingOverheadResult } from './sealing-overhead';
+import { formatSwitchCost, type SwitchCostResult } from './switch-cost';
 import type { SwapResult } from './swap';
 
 /** One HTTP scenario measured against the service and against the ceiling. */
@@ -108,10 +108,12 @@ export interface BenchResults {
   /** GET with metrics on ÷ off (bench/lib/metrics-overhead.ts); null when not selected. */
   metricsOverhead?: MetricsOverheadResult | null;
   /**
-   * Create and PATCH with personal data sealed ÷ in the clear (bench/lib/sealing-overhead.ts); null
+   * Create and PATCH with personal data sealed ÷ in the clear (bench/lib/switch-cost.ts); null
    * when not selected, absent in older results.
    */
-  sealingOverhead?: SealingOverheadResult | null;
+  sealingOverhead?: SwitchCostResult | null;
+  /** Create and PATCH with the hash chain ÷ without (bench/lib/switch-cost.ts); null when not selected, absent in older results. */
+  chainOverhead?: SwitchCostResult | null;
   /**
    * PATCH latency across a rebuild, its swap and the old store's drop (bench/lib/swap.ts); null
    * when not selected, absent in older results.
@@ -137,6 +139,7 @@ export function checkTargets(
     | 'floodLimited'
     | 'metricsOverhead'
     | 'sealingOverhead'
+    | 'chainOverhead'
     | 'swap'
     | 'soak'
     | 'apiStartSeconds'
@@ -216,15 +219,17 @@ export function checkTargets(
       met: m.ratio >= m.ratioTarget,
     });
   }
-  for (const x of r.sealingOverhead?.scenarios ?? []) {
-    // Results of older harness versions have no failures at the fixed rate.
-    const failed = (x.fixedFailures?.on ?? 0) + (x.fixedFailures?.off ?? 0);
-    out.push({
-      what: `sealing personal data: ${x.scenario} API CPU per request sealed ÷ in the clear${x.rate ? `, both at ${x.rate} req/s` : ''}`,
-      target: `≤ ${r.sealingOverhead!.costTarget}×, no failed request`,
-      measured: `${x.cost.toFixed(3)}×${failed > 0 ? `, ${failed} failed` : ''}`,
-      met: x.cost <= r.sealingOverhead!.costTarget && failed === 0,
-    });
+  for (const switched of [r.sealingOverhead, r.chainOverhead]) {
+    for (const x of switched?.scenarios ?? []) {
+      // Results of older harness versions have no failures at the fixed rate.
+      const failed = (x.fixedFailures?.on ?? 0) + (x.fixedFailures?.off ?? 0);
+      out.push({
+        what: `${switched!.feature ?? 'sealing personal data'}: ${x.scenario} API CPU per request on ÷ off${x.rate ? `, both at ${x.rate} req/s` : ''}`,
+        target: `≤ ${switched!.costTarget}×, no failed request`,
+        measured: `${x.cost.toFixed(3)}×${failed > 0 ? `, ${failed} failed` : ''}`,
+        met: x.cost <= switched!.costTarget && failed === 0,
+      });
+    }
   }
   if (r.swap) {
     out.push({
@@ -296,7 +301,7 @@ export function formatTable(r: BenchResults): string {
   if (r.streamLength) out.push(formatStreamLength(r.streamLength));
   for (const f of [r.flood, r.floodLimited]) if (f) out.push(formatFlood(f));
   if (r.metricsOverhead) out.push(formatMetricsOverhead(r.metricsOverhead));
-  if (r.sealingOverhead) out.push(formatSealingOverhead(r.sealingOverhead));
+  for (const switched of [r.sealingOverhead, r.chainOverhead]) if (switched) out.push(formatSwitchCost(switched));
   out.push(
     `API RSS: ${mib(r.rss.afterStartMiB)} after start, ${mib(r.rss.peakMiB)} peak (VmHWM), ${mib(r.rss.endMiB)} at end; data load ${r.dataset.loadSeconds.toFixed(0)} s, API start ${r.apiStartSeconds.toFixed(1)} s`,
   );
@@ -362,7 +367,7 @@ export function formatMarkdown(r: BenchResults): string {
   if (r.streamLength) out.push(markdownStreamLength(r.streamLength));
   for (const f of [r.flood, r.floodLimited]) if (f) out.push(`- ${formatFlood(f)}.`);
   if (r.metricsOverhead) out.push(`- ${formatMetricsOverhead(r.metricsOverhead)}.`);
-  if (r.sealingOverhead) out.push(`- ${formatSealingOverhead(r.sealingOverhead)}.`);
+  for (const switched of [r.sealingOverhead, r.chainOverhead]) if (switched) out.push(`- ${formatSwitchCost(switched)}.`);
   out.push(
     `- API RSS: ${mib(r.rss.afterStartMiB)} after start, peak ${mib(r.rss.peakMiB)}; data load ${r.dataset.loadSeconds.toFixed(0)} s; API start ${r.apiStartSeconds.toFixed(1)} s.`,
   );

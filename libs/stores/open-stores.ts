@@ -76,6 +76,50 @@ export interface OpenStoresOptions {
    * bench's comparison only). Absent: events are stored and read as they are.
    */
   personalData?: { kek: Buffer; sealOnAppend?: boolean; newTraineeId?: () => string } | null;
+  /**
+   * Whether the embedded event store chains each stream's events (docs/DESIGN.md "Verifiable
+   * history"); default true. False is the bench's comparison only (`HASH_CHAIN`); EventStoreDB always chains.
+   */
+  hashChain?: boolean;
+}
+
+/**
+ * The configured event store, checked to answer: EventStoreDB, or SQLite, written through a
+ * projection thread where `openStores` runs one. Throws {@link StoreUnavailable}.
+ */
+async function openEventStore(
+  config: StoreConfig,
+  options: OpenStoresOptions,
+): Promise<{ eventStore: EventStore; thread: ProjectionThread | null }> {
+  let eventStore: EventStore;
+  const threaded = !!options.projectionThread && !config.eventStoreUrl && !config.mongodbUrl;
+  let thread: ProjectionThread | null = null;
+  try {
+    if (config.eventStoreUrl)
+      eventStore = (await import('@app/stores/eventstoredb')).openEventStoreDb(config.eventStoreUrl, {
+        // Subscriptions log their retries and stalls here (docs/DESIGN.md "Failures of the subscription").
+        logger: options.logger ? messageFirst(options.logger) : undefined,
+      });
+    else if (threaded) {
+      thread = new ProjectionThread({
+        dataDir: config.dataDir,
+        ...options.projectionThread!,
+        traced: tracingEnabled(),
+        keyEncryptionKey: options.personalData?.kek ?? null,
+        hashChain: options.hashChain,
+      });
+      eventStore = thread.eventStore;
+    } else eventStore = openSqliteEventStore(config.dataDir, { hashChain: options.hashChain });
+    await eventStore.headPosition();
+    return { eventStore, thread };
+  } catch (err) {
+    await thread?.close();
+    throw new StoreUnavailable(
+      config.eventStoreUrl
+        ? `Cannot use EventStoreDB at EVENTSTORE_URL (${redact(config.eventStoreUrl)}): ${message(err)}`
+        : `Cannot open the SQLite event store in DATA_DIR (${config.dataDir}): ${message(err)}`,
+    );
+  }
 }
 
 /** A backend named in the configuration could not be reached; the message says which and why. */
@@ -90,34 +134,9 @@ export class StoreUnavailable extends Error {}
  * retries and stalls.
  */
 export async function openStores(config: StoreConfig, options: OpenStoresOptions = {}): Promise<Stores> {
-  let eventStore: EventStore;
-  const logger = options.logger;
-  const threaded = !!options.projectionThread && !config.eventStoreUrl && !config.mongodbUrl;
-  let thread: ProjectionThread | null = null;
-  try {
-    if (config.eventStoreUrl)
-      eventStore = (await import('@app/stores/eventstoredb')).openEventStoreDb(config.eventStoreUrl, {
-        // Subscriptions log their retries and stalls here (docs/DESIGN.md "Failures of the subscription").
-        logger: logger ? messageFirst(logger) : undefined,
-      });
-    else if (threaded) {
-      thread = new ProjectionThread({
-        dataDir: config.dataDir,
-        ...options.projectionThread!,
-        traced: tracingEnabled(),
-        keyEncryptionKey: options.personalData?.kek ?? null,
-      });
-      eventStore = thread.eventStore;
-    } else eventStore = openSqliteEventStore(config.dataDir);
-    await eventStore.headPosition();
-  } catch (err) {
-    await thread?.close();
-    throw new StoreUnavailable(
-      config.eventStoreUrl
-        ? `Cannot use EventStoreDB at EVENTSTORE_URL (${redact(config.eventStoreUrl)}): ${message(err)}`
-        : `Cannot open the SQLite event store in DATA_DIR (${config.dataDir}): ${message(err)}`,
-    );
-  }
+  const opened = await openEventStore(config, options);
+  const thread = opened.thread;
+  let eventStore = opened.eventStore;
   let readModel: ReadModelStore;
   let mongo: MongoReadModel | null = null;
   try {
@@ -137,7 +156,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
   let personalData: PersonalData | null = null;
   if (options.personalData) {
     // With the API's threads, new keys are stored from a thread of their own: HTTP never waits on their sync.
-    keyStore = mongo ? mongo.dataKeyStore() : SqliteDataKeyStore.open(config.dataDir, { newKeysInThread: threaded });
+    keyStore = mongo ? mongo.dataKeyStore() : SqliteDataKeyStore.open(config.dataDir, { newKeysInThread: thread !== null });
     personalData = new PersonalData(
       new DataKeys(keyStore, options.personalData.kek, {
         newId: options.personalData.newTraineeId,

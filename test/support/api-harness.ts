@@ -86,6 +86,7 @@ export class RunningApi {
       // Production needs its key file (docs/operations.md "The service key"); the sandbox makes one in the data dir.
       dataKeyFile: options.appEnv === 'production' ? productionKeyFile(dataDir) : null,
       sealPersonalData: true,
+      hashChain: true,
       apiVersions: options.apiVersions ?? DEFAULT_SERVED_VERSIONS[options.appEnv ?? 'sandbox'],
       logLevel: 'silent',
       eventStoreUrl: null,

@@ -103,7 +103,12 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
   // The service key first (docs/operations.md "The service key"): the API must read the cursors this process's webhooks carry.
   const serviceKey = serviceKeyOf(config, logger);
   const metrics = processMetrics(config, ['projector'], logger);
-  const stores = await openStores(config, { metrics: metrics?.metrics, logger, personalData: personalDataOf(config, serviceKey) });
+  const stores = await openStores(config, {
+    metrics: metrics?.metrics,
+    logger,
+    personalData: personalDataOf(config, serviceKey),
+    hashChain: config.hashChain,
+  });
   const projector = new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
     maxAttempts: config.projectorMaxAttempts,
     ...projectorHooks(metrics?.metrics ?? null),

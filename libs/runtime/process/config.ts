@@ -19,6 +19,12 @@ export interface AppConfig {
    */
   sealPersonalData: boolean;
   /**
+   * Whether the embedded event store chains each stream's events (`HASH_CHAIN`, default true;
+   * docs/DESIGN.md "Verifiable history"). False is for the bench's comparison in the sandbox only:
+   * production refuses it.
+   */
+  hashChain: boolean;
+  /**
    * The API version names served (docs/reference/API-FACTS.md §1.2): implemented versions or
    * their aliases (`v2025.0-rc`, §1.3), in the order given; by default the versions of `appEnv`.
    */
@@ -165,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     appEnv,
     dataKeyFile: clean.DATA_KEY_FILE.trim() || null,
     sealPersonalData: clean.SEAL_PERSONAL_DATA,
+    hashChain: clean.HASH_CHAIN,
     apiVersions,
     logLevel: clean.LOG_LEVEL as AppConfig['logLevel'],
     eventStoreUrl: clean.EVENTSTORE_URL || null,
@@ -200,7 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
 }
 
 /** What production refuses (docs/operations.md "The service key"): no service key file, personal data in the clear. */
-function productionProblems(clean: { DATA_KEY_FILE: string; SEAL_PERSONAL_DATA: boolean }): string[] {
+function productionProblems(clean: { DATA_KEY_FILE: string; SEAL_PERSONAL_DATA: boolean; HASH_CHAIN: boolean }): string[] {
   const problems: string[] = [];
   if (clean.DATA_KEY_FILE.trim() === '') {
     problems.push('DATA_KEY_FILE: required in production, the file holding the service key (make one with: openssl rand -base64 32)');
@@ -208,6 +215,7 @@ function productionProblems(clean: { DATA_KEY_FILE: string; SEAL_PERSONAL_DATA: 
   if (!clean.SEAL_PERSONAL_DATA) {
     problems.push('SEAL_PERSONAL_DATA: production always seals personal data (false is for the sandbox bench only)');
   }
+  if (!clean.HASH_CHAIN) problems.push('HASH_CHAIN: production always chains the log (false is for the sandbox bench only)');
   return problems;
 }
 
@@ -219,6 +227,7 @@ function envSpec(port: number) {
     APP_ENV: str({ choices: ['sandbox', 'production'], default: 'sandbox' }),
     DATA_KEY_FILE: str({ default: '', desc: 'file of the service key, 32 bytes in base64 (required in production)' }),
     SEAL_PERSONAL_DATA: bool({ default: true, desc: 'seal personal data in new events (false: the sandbox bench only)' }),
+    HASH_CHAIN: bool({ default: true, desc: 'chain the events of each stream by their hashes (false: the sandbox bench only)' }),
     API_VERSIONS: str({ default: '', desc: 'comma-separated API versions to serve (default: by APP_ENV)' }),
     LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
     EVENTSTORE_URL: str({ default: '' }),

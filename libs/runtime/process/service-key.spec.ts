@@ -80,6 +80,14 @@ describe('the service key (docs/operations.md "The service key")', () => {
     expect(() => loadConfig({ ...production, SEAL_PERSONAL_DATA: 'false' })).toThrow(/SEAL_PERSONAL_DATA: production always seals/);
   });
 
+  it('chains the log by default; an unchained log (the bench only) is refused in production', () => {
+    expect(loadConfig({}).hashChain).toBe(true);
+    expect(loadConfig({ HASH_CHAIN: 'false' }).hashChain).toBe(false);
+    const production = { APP_ENV: 'production', DATA_KEY_FILE: '/run/secrets/data-key' };
+    expect(loadConfig(production).hashChain).toBe(true);
+    expect(() => loadConfig({ ...production, HASH_CHAIN: 'false' })).toThrow(/HASH_CHAIN: production always chains/);
+  });
+
   it('derives a purpose key of 32 bytes, not the service key, that changes with the service key', () => {
     const key = Buffer.alloc(32, 9);
     const cursors = deriveKey(key, 'change-feed-cursors');

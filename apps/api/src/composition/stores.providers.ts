@@ -45,6 +45,7 @@ export function storeProviders(): Provider[] {
           logger,
           projectionThread,
           personalData: personalDataOf(config, serviceKey, newResourceId),
+          hashChain: config.hashChain,
         });
         const projector = stores.projectionThread ? 'thread' : config.projector;
         logger.info({ backends: stores.backends, projector }, 'stores open');

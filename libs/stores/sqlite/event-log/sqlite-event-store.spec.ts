@@ -148,6 +148,20 @@ describe('SqliteEventStore', () => {
       expect(checkStreamChain(rows).faults).toEqual([]);
     });
 
+    it('stores events unchained with hashChain false (the bench only), and chains again after them when it is on', async () => {
+      const unchained = openSqliteEventStore(dataDir, { hashChain: false });
+      await unchained.appendToStream('trainee-1', [event('A'), event('B')]);
+      expect((await unchained.readStream('trainee-1')).map((e) => e.metadata.hash)).toEqual([undefined, undefined]);
+      await unchained.close();
+      const store = open();
+      await store.appendToStream('trainee-1', [event('C')]);
+      const rows = rawConnection()
+        .prepare('SELECT stream_id AS streamId, revision, type, data, metadata FROM events ORDER BY revision')
+        .all() as StoredEventText[];
+      expect(readChainKeys(rows[2].metadata).previousHash).toBe(checkStreamChain(rows.slice(0, 2)).headHash);
+      expect(checkStreamChain(rows).faults).toEqual([]);
+    });
+
     it('refuses a file written by a newer schema version', async () => {
       open();
       const db = rawConnection();

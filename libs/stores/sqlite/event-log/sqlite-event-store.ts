@@ -72,6 +72,12 @@ export interface SqliteEventStoreOptions {
    * commits and answers their outcomes. This connection then only reads.
    */
   appendThrough?: (unit: QueuedWrite[]) => Promise<AppendOutcome[]>;
+  /**
+   * Whether appends on this connection chain each stream's events (docs/DESIGN.md "Verifiable
+   * history"); default true. False stores new events unchained, for the bench's comparison only
+   * (`HASH_CHAIN`; production refuses it).
+   */
+  hashChain?: boolean;
 }
 
 /** Default number of events one `readAll` call returns (port: {@link ReadAllOptions.maxCount}). */
@@ -159,7 +165,7 @@ export class SqliteEventStore implements EventStore {
     this.selectHead = this.db.prepare('SELECT MAX(position) AS head FROM events');
     this.streamScan = new StreamScan(this.db);
     this.storedStreams = new StoredStreams(this.db);
-    this.streamAppends = new StreamAppends(this.db);
+    this.streamAppends = new StreamAppends(this.db, options.hashChain ?? true);
     this.filtered = new FilteredReads(this.db, COLUMNS);
     this.appends = new GroupCommit(
       this.db,

@@ -35,7 +35,11 @@ export class StreamAppends {
   private readonly selectStreamHead: Database.Statement<[string], StreamHeadRow>;
   private readonly selectStream: Database.Statement<[string], RawEventRow>;
 
-  constructor(db: Database.Database) {
+  /** `chain` false stores events as given, unchained (the bench's comparison only: `SqliteEventStoreOptions.hashChain`). */
+  constructor(
+    db: Database.Database,
+    private readonly chain = true,
+  ) {
     this.insertEvent = db.prepare(
       'INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -84,14 +88,18 @@ export class StreamAppends {
       return { result: { nextExpectedRevision: head?.revision ?? -1, position: head?.position ?? 0 }, written: false };
     }
     let revision = head === undefined ? -1 : head.revision;
-    let previous = head === undefined ? null : (readChainKeys(head.metadata).hash ?? this.unchainedHeadHash(streamId));
+    let previous = head === undefined || !this.chain ? null : (readChainKeys(head.metadata).hash ?? this.unchainedHeadHash(streamId));
     let position = 0;
     for (const event of events) {
       revision += 1;
-      const chained = chainEvent(previous, streamId, revision, event.type, event.data, event.metadata);
-      const info = this.insertEvent.run(event.id, streamId, revision, event.type, event.data, chained.metadata, recordedAt);
+      let metadata = event.metadata;
+      if (this.chain) {
+        const chained = chainEvent(previous, streamId, revision, event.type, event.data, event.metadata);
+        metadata = chained.metadata;
+        previous = chained.hash;
+      }
+      const info = this.insertEvent.run(event.id, streamId, revision, event.type, event.data, metadata, recordedAt);
       position = Number(info.lastInsertRowid);
-      previous = chained.hash;
     }
     return { result: { nextExpectedRevision: revision, position }, written: true };
   }

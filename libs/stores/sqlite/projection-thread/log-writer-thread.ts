@@ -8,7 +8,7 @@
 import type { MessagePort, Worker } from 'node:worker_threads';
 import type { AppendOutcome } from '../event-log/sqlite-event-store';
 import type { QueuedWrite } from '../event-log/sqlite-rows';
-import { holdSealedValues, revive, type FromWriter, type SealedValuesShared, type ToWriter } from './messages';
+import { holdSealedValues, revive, type FromWriter, type LogWriterJob, type SealedValuesShared, type ToWriter } from './messages';
 import { startWorker } from '../start-worker';
 
 interface Pending<T> {
@@ -39,8 +39,10 @@ export class LogWriterThread {
     commits: MessagePort,
     private readonly onCommitted: () => void,
     private readonly onDied: (error: Error) => void,
+    hashChain = true,
   ) {
-    this.worker = startWorker(__dirname, 'log-writer', { job: { dataDir }, commits }, [commits]);
+    const job: LogWriterJob = { dataDir, hashChain };
+    this.worker = startWorker(__dirname, 'log-writer', { job, commits }, [commits]);
     this.worker.on('message', (message: FromWriter) => this.receive(message));
     this.worker.on('error', (error) => this.died(error));
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));

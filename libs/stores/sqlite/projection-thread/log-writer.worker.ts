@@ -26,7 +26,7 @@ const { job, commits } = workerData as { job: LogWriterJob; commits: MessagePort
 const port = parentPort!;
 const post = (message: FromWriter): void => port.postMessage(message);
 
-const events = openSqliteEventStore(job.dataDir);
+const events = openSqliteEventStore(job.dataDir, { hashChain: job.hashChain });
 /** The `append` messages not yet answered (their units are queued for, or in, a group commit). */
 const inFlight = new Set<Promise<void>>();
 

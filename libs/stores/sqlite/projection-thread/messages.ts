@@ -10,6 +10,8 @@ import type { AppendOutcome } from '../event-log/sqlite-event-store';
 /** What the log writer thread is started with (`workerData.job`). */
 export interface LogWriterJob {
   dataDir: string;
+  /** Whether appends chain each stream's events (`SqliteEventStoreOptions.hashChain`). */
+  hashChain: boolean;
 }
 
 /** A message to the log writer thread: units of work to commit, or the end (after the queued units commit). */

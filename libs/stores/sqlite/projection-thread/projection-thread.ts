@@ -32,6 +32,8 @@ export interface ProjectionThreadOptions {
    * opens sealed personal values with the keys of `<dataDir>/keys.sqlite`. Null: it reads events as stored.
    */
   keyEncryptionKey?: Buffer | null;
+  /** Whether appends chain each stream's events (default true; `SqliteEventStoreOptions.hashChain`). */
+  hashChain?: boolean;
 }
 
 /** The batches the thread stored since its checkpoint last moved, and whether a provider's event was among them. */
@@ -75,6 +77,7 @@ export class ProjectionThread implements ProjectorHandle {
       commits.port1,
       () => this.eventStore.signalAppended(),
       (error) => this.died(error),
+      options.hashChain ?? true,
     );
     this.eventStore = openSqliteEventStore(options.dataDir, { appendThrough: (unit) => this.writer.append(unit) });
     this.worker.on('message', (message: FromThread) => this.receive(message));
