@@ -35,8 +35,8 @@ export interface LogVerification {
  * streams whole, in stream-id order, as stored, and runs `checkStreamChain` on each (as of
  * `options.toPosition`), and `checkAgainstDigest` when `options.digest` is given (a stream the
  * digest holds that the log has not is `missing` whole), telling `options` of every fault,
- * stream and batch. `store` must be the store as stored (the event
- * store beneath the sealing of personal data): the chain hashes the sealed texts. A store with
+ * stream and batch. `store` must be the store as stored (the event store beneath the sealing of
+ * personal data): the chain hashes the sealed texts. A store with
  * `readStoredStreams` is read through it; any other is read in two passes through the port (every
  * stream id from the global log, then each stream, its data and metadata as `JSON.stringify`
  * writes them, which is how the adapters store them).
@@ -98,13 +98,8 @@ async function* storedStreamBatches(store: EventStore): AsyncGenerator<StoredEve
   let batch: StoredEventText[] = [];
   for (const streamId of [...streamIds].sort()) {
     for (const e of await store.readStream(streamId)) {
-      batch.push({
-        streamId,
-        revision: e.streamRevision,
-        type: e.type,
-        data: JSON.stringify(e.data),
-        metadata: JSON.stringify(e.metadata),
-      });
+      const { streamRevision: revision, type, position } = e;
+      batch.push({ streamId, revision, type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata), position });
     }
     if (batch.length >= BATCH_EVENTS) {
       yield batch;

@@ -162,6 +162,26 @@ describe('SqliteEventStore', () => {
       expect(checkStreamChain(rows).faults).toEqual([]);
     });
 
+    it("chains to the hash the caller knows from its snapshot without reading the head's row, and reads it otherwise", async () => {
+      const store = open();
+      await store.appendToStream('trainee-1', [event('A')]);
+      const [head] = await store.readStream('trainee-1');
+      await store.appendToStream('trainee-1', [event('B')], { expectedRevision: 0, previousHash: head.metadata.hash as string });
+      // A caller's hash is taken as it is (the expected revision is still checked): a wrong one shows as a break of the chain.
+      await store.appendToStream('trainee-1', [event('C')], { expectedRevision: 1, previousHash: 'a'.repeat(64) });
+      await store.appendToStream('trainee-1', [event('D')], { expectedRevision: 2, previousHash: 'not a hash' });
+      const rows = rawConnection()
+        .prepare('SELECT stream_id AS streamId, revision, type, data, metadata FROM events ORDER BY revision')
+        .all() as StoredEventText[];
+      expect(rows.map((r) => readChainKeys(r.metadata).previousHash)).toEqual([
+        null,
+        readChainKeys(rows[0].metadata).hash,
+        'a'.repeat(64),
+        readChainKeys(rows[2].metadata).hash,
+      ]);
+      expect(checkStreamChain(rows).faults).toEqual([expect.objectContaining({ revision: 1, kind: 'inserted' })]);
+    });
+
     it('refuses a file written by a newer schema version', async () => {
       open();
       const db = rawConnection();

@@ -171,7 +171,7 @@ export class SqliteEventStore implements EventStore {
       this.db,
       (writes: QueuedWrite[]) => {
         const recordedAt = new Date().toISOString();
-        return writes.map((w) => this.streamAppends.append(w.streamId, w.events, w.expected, recordedAt));
+        return writes.map((w) => this.streamAppends.append(w, recordedAt));
       },
       (committed) => {
         if (committed.some((outcomes) => outcomes.some((o) => o.written))) appendSignals.emit(this.key);

@@ -10,6 +10,7 @@ import {
 
 /** Rows of the `events` table and the checks of what is appended to it (docs/DESIGN.md "The event store port"). */
 
+const HEX64 = /^[0-9a-f]{64}$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A row of the `events` table. */
@@ -84,6 +85,8 @@ export interface QueuedWrite {
   streamId: string;
   events: SerializedEvent[];
   expected: ExpectedRevision;
+  /** The hash of the event at `expected` as the caller knows it (`AppendOptions.previousHash`); absent when not known. */
+  previousHash?: string;
 }
 
 /** A write checked and serialized before it is queued (throws as `SqliteEventStore.appendToStream` documents). */
@@ -98,7 +101,11 @@ export function checkedWrite({ streamId, events, options = {} }: StreamWrite): Q
     if (seen.has(event.id)) throw new IdempotencyConflictError(streamId, event.id);
     seen.add(event.id);
   }
-  return { streamId, events: serialized, expected };
+  // A hash the caller knows saves reading the head's row; anything but a hash is ignored (the row is read).
+  const known = typeof expected === 'number' && typeof options.previousHash === 'string' && HEX64.test(options.previousHash);
+  return known
+    ? { streamId, events: serialized, expected, previousHash: options.previousHash! }
+    : { streamId, events: serialized, expected };
 }
 
 /** A row of `SELECT position, id, stream_id, revision, type, data, metadata` in raw (array) mode. */

@@ -6,14 +6,12 @@ import {
   readChainKeys,
   WrongExpectedVersionError,
   type AppendResult,
-  type ExpectedRevision,
 } from '@app/event-sourcing';
-import { rawToStoredText, type RawEventRow, type SerializedEvent } from './sqlite-rows';
+import { rawToStoredText, type QueuedWrite, type RawEventRow } from './sqlite-rows';
 
 interface StreamHeadRow {
   revision: number;
   position: number;
-  metadata: string;
 }
 
 interface ExistingIdRow {
@@ -34,6 +32,7 @@ export class StreamAppends {
   private readonly selectById: Database.Statement<[string], ExistingIdRow>;
   private readonly selectStreamHead: Database.Statement<[string], StreamHeadRow>;
   private readonly selectStream: Database.Statement<[string], RawEventRow>;
+  private readonly selectMetadata: Database.Statement<[number], string>;
 
   /** `chain` false stores events as given, unchained (the bench's comparison only: `SqliteEventStoreOptions.hashChain`). */
   constructor(
@@ -44,9 +43,9 @@ export class StreamAppends {
       'INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.selectById = db.prepare('SELECT stream_id, revision, position FROM events WHERE id = ?');
-    this.selectStreamHead = db.prepare(
-      'SELECT revision, position, metadata FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
-    );
+    // The index of UNIQUE (stream_id, revision) covers it (position is the rowid): no table row is read.
+    this.selectStreamHead = db.prepare('SELECT revision, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
+    this.selectMetadata = db.prepare<[number], string>('SELECT metadata FROM events WHERE position = ?').pluck();
     this.selectStream = db
       .prepare<[string], RawEventRow>(
         'SELECT position, id, stream_id, revision, type, data, metadata FROM events WHERE stream_id = ? ORDER BY revision',
@@ -60,7 +59,7 @@ export class StreamAppends {
    * expected revision is checked against the stream's head; each event is stored chained to the
    * one before it, the head's hash read with the head itself (docs/DESIGN.md "Verifiable history").
    */
-  append(streamId: string, events: SerializedEvent[], expected: ExpectedRevision, recordedAt: string): AppendOutcome {
+  append({ streamId, events, expected, previousHash }: QueuedWrite, recordedAt: string): AppendOutcome {
     if (events.length > 0) {
       const existing = events.map((event) => this.selectById.get(event.id));
       const firstExisting = existing.findIndex((row) => row !== undefined);
@@ -88,7 +87,7 @@ export class StreamAppends {
       return { result: { nextExpectedRevision: head?.revision ?? -1, position: head?.position ?? 0 }, written: false };
     }
     let revision = head === undefined ? -1 : head.revision;
-    let previous = head === undefined || !this.chain ? null : (readChainKeys(head.metadata).hash ?? this.unchainedHeadHash(streamId));
+    let previous = head === undefined || !this.chain ? null : (previousHash ?? this.headHash(streamId, head.position));
     let position = 0;
     for (const event of events) {
       revision += 1;
@@ -105,10 +104,12 @@ export class StreamAppends {
   }
 
   /**
-   * The hash of a stream's last event when it has none stored (stored before the chain began):
-   * computed over the whole stream, once, by the next append, which chains to it.
+   * The hash of a stream's last event (at `position`), read from its row; for one stored before the
+   * chain began (no hash stored), computed over the whole stream, once, by the next append, which
+   * chains to it.
    */
-  private unchainedHeadHash(streamId: string): string | null {
-    return checkStreamChain(this.selectStream.all(streamId).map(rawToStoredText)).headHash;
+  private headHash(streamId: string, position: number): string | null {
+    const stored = readChainKeys(this.selectMetadata.get(position)!).hash;
+    return stored ?? checkStreamChain(this.selectStream.all(streamId).map(rawToStoredText)).headHash;
   }
 }

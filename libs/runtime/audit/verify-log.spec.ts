@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { newEventId, type ChainFault, type EventData, type EventStore } from '@app/event-sourcing';
+import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
+import type { StreamHead } from './digest';
+import { verifyLog } from './verify-log';
+
+const event = (n: number): EventData => ({
+  id: newEventId(),
+  type: 'Counted',
+  data: { n },
+  metadata: { schemaVersion: 1, occurredAt: '2026-11-26T10:00:00.000Z' },
+});
+
+/** The store as another adapter would be: no `readStoredStreams`, so the check reads it through readAll and readStream. */
+function withoutStoredStreams(store: EventStore): EventStore {
+  return Object.assign(Object.create(store) as EventStore, { readStoredStreams: undefined });
+}
+
+async function run(store: EventStore, options: Parameters<typeof verifyLog>[1] = {}) {
+  const faults: ChainFault[] = [];
+  const heads: StreamHead[] = [];
+  const totals = await verifyLog(store, { ...options, onFault: (f) => faults.push(f), onStream: (h) => heads.push(h) });
+  return { totals, faults, heads };
+}
+
+describe('verifyLog', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'verify-log-'));
+    store = openSqliteEventStore(dir);
+    // 3 streams, interleaved, one long enough to span the check's batches of 5,000 events.
+    for (let i = 0; i < 6; i++) for (const s of ['b', 'a', 'c']) await store.appendToStream(`counter-${s}`, [event(i)]);
+    await store.appendToStream(
+      'counter-long',
+      Array.from({ length: 5200 }, (_, i) => event(i)),
+    );
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('checks every stream whole, in stream-id order, the same through readStoredStreams as through the port', async () => {
+    const direct = await run(store);
+    const generic = await run(withoutStoredStreams(store));
+    expect(direct.totals).toEqual({ events: 5218, streams: 4, faults: 0 });
+    expect(generic.totals).toEqual(direct.totals);
+    expect(direct.heads.map((h) => [h.streamId, h.revision])).toEqual([
+      ['counter-a', 5],
+      ['counter-b', 5],
+      ['counter-c', 5],
+      ['counter-long', 5199],
+    ]);
+    expect(generic.heads).toEqual(direct.heads);
+  });
+
+  it('names a changed event either way, and reads each stream as it stood at a position', async () => {
+    const raw = new Database(join(dir, 'events.sqlite'));
+    raw.exec('DROP TRIGGER events_no_update');
+    raw.prepare("UPDATE events SET data = '{\"n\":7}' WHERE stream_id = 'counter-long' AND revision = 5100").run();
+    raw.close();
+    for (const s of [store, withoutStoredStreams(store)]) {
+      expect((await run(s)).faults).toEqual([expect.objectContaining({ streamId: 'counter-long', revision: 5100, kind: 'altered' })]);
+    }
+    const asOf = await run(store, { toPosition: 9 });
+    expect(asOf.totals).toEqual({ events: 9, streams: 3, faults: 0 });
+    expect(asOf.heads.map((h) => [h.streamId, h.revision])).toEqual([
+      ['counter-a', 2],
+      ['counter-b', 2],
+      ['counter-c', 2],
+    ]);
+  });
+
+  it('holds the log to a digest: a stream the digest holds and the log lost is missing whole', async () => {
+    const { heads } = await run(store);
+    const signed = new Map(heads.map((h) => [h.streamId, { revision: h.revision, hash: h.hash }]));
+    signed.set('counter-gone', { revision: 1, hash: 'f'.repeat(64) });
+    const { faults } = await run(store, { digest: { position: 5218, heads: signed } });
+    expect(faults.map((f) => [f.streamId, f.revision, f.kind])).toEqual([
+      ['counter-gone', 0, 'missing'],
+      ['counter-gone', 1, 'missing'],
+    ]);
+  });
+});
