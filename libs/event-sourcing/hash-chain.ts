@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 /**
  * The hash chain of a stream (issue 28; docs/DESIGN.md "Verifiable history"). Every event's stored
@@ -39,10 +39,17 @@ export function chainHash(
   data: string,
   metadata: string,
 ): string {
-  return createHash('sha256')
-    .update(`${JSON.stringify([previousHash, streamId, revision, type])}\n${data}\n${metadata}`)
-    .digest('hex');
+  return sha256Hex(`${JSON.stringify([previousHash, streamId, revision, type])}\n${data}\n${metadata}`);
 }
+
+/**
+ * SHA-256 of a text's UTF-8, hex: `crypto.hash` where Node has it (20.12 and later; a third
+ * cheaper per event than a hash object, bench/results/HISTORY.md "Issue 28"), else `createHash`.
+ */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'hex')
+    : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 /** What {@link chainEvent} stores of one event: its metadata text with both keys added, and its hash. */
 export interface ChainedEvent {
