@@ -73,7 +73,6 @@ import { EventStoreDbSubscription, type SubscriptionLogger, type SubscriptionSet
 import { isSystemEvent, matchesEventFilter, normaliseFilter } from './filters';
 import { CHAIN_ATTEMPTS, chainHeadAt, headHashOf, type StreamHead } from './chain-head';
 import { readBack, retryResult } from './idempotency';
-
 import { BackwardsRead, newestPosition } from './newest-event';
 import {
   assertPortPosition,
