@@ -161,6 +161,8 @@ export interface ReadStreamsOptions {
 export interface ReadStoredStreamsOptions {
   /** Only streams whose id sorts after this one (binary order); null or absent: from the first. */
   afterStream?: string | null;
+  /** Only streams whose id sorts before this one (binary order); null or absent: to the last. */
+  beforeStream?: string | null;
   /** Events per call, roughly: streams are read whole, so one long stream may exceed it. Integer ≥ 1. */
   maxCount: number;
 }

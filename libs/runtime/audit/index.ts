@@ -13,4 +13,4 @@ export {
   type StreamHead,
 } from './digest';
 export { loadAuditSigningKey, SANDBOX_SIGNING_KEY_FILE, SigningKeyUnavailable, type AuditSigningKey } from './signing-key';
-export { verifyLog, type LogVerification, type VerifyLogListener, type VerifyLogOptions } from './verify-log';
+export { verifyLog, type LogVerification, type StreamRange, type VerifyLogListener, type VerifyLogOptions } from './verify-log';

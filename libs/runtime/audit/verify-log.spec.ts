@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { newEventId, type ChainFault, type EventData, type EventStore } from '@app/event-sourcing';
-import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
+import { openSqliteEventStore, verifyInThreads, type SqliteEventStore } from '@app/stores/sqlite';
 import type { StreamHead } from './digest';
 import { verifyLog } from './verify-log';
 
@@ -73,6 +73,22 @@ describe('verifyLog', () => {
       ['counter-b', 2],
       ['counter-c', 2],
     ]);
+  });
+
+  it('finds the same on two threads over halves of the stream ids (verifyInThreads), in the same order', async () => {
+    const raw = new Database(join(dir, 'events.sqlite'));
+    raw.exec('DROP TRIGGER events_no_update');
+    raw.prepare("UPDATE events SET data = '{\"n\":9}' WHERE stream_id IN ('counter-a', 'counter-long') AND revision = 3").run();
+    raw.close();
+    const one = await run(store);
+    const faults: ChainFault[] = [];
+    const heads: StreamHead[] = [];
+    const totals = await verifyInThreads(dir, { onFault: (f) => faults.push(f), onStream: (h) => heads.push(h) });
+    expect(one.faults.map((f) => [f.streamId, f.revision, f.kind])).toEqual([
+      ['counter-a', 3, 'altered'],
+      ['counter-long', 3, 'altered'],
+    ]);
+    expect({ totals, faults, heads }).toEqual(one);
   });
 
   it('holds the log to a digest: a stream the digest holds and the log lost is missing whole', async () => {

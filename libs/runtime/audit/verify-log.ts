@@ -21,6 +21,21 @@ export interface VerifyLogOptions extends VerifyLogListener {
   toPosition?: number;
   /** A signed digest to hold the log to: its position and its heads by stream id (`checkAgainstDigest`). */
   digest?: { position: number; heads: ReadonlyMap<string, SignedHead> };
+  /**
+   * Only the streams whose ids sort after `after` and before `before` (either null: unbounded), for
+   * a check split between threads. A digest's heads outside the range are not looked for.
+   */
+  range?: StreamRange;
+}
+
+/** Stream ids after `after` and before `before` (binary order; null: unbounded). */
+export interface StreamRange {
+  after: string | null;
+  before: string | null;
+}
+
+function withinRange(streamId: string, range: StreamRange): boolean {
+  return (range.after === null || streamId > range.after) && (range.before === null || streamId < range.before);
 }
 
 /** What {@link verifyLog} checked: counts of events, streams and faults. */
@@ -64,7 +79,8 @@ export async function verifyLog(store: EventStore, options: VerifyLogOptions = {
     report(chain.faults);
     if (chain.headHash !== null) options.onStream?.({ streamId, revision: events[events.length - 1].revision, hash: chain.headHash });
   };
-  for await (const batch of storedStreamBatches(store)) {
+  const range = options.range ?? { after: null, before: null };
+  for await (const batch of storedStreamBatches(store, range)) {
     let start = 0;
     for (let i = 1; i <= batch.length; i++) {
       if (i < batch.length && batch[i].streamId === batch[start].streamId) continue;
@@ -73,16 +89,18 @@ export async function verifyLog(store: EventStore, options: VerifyLogOptions = {
     }
     options.onProgress?.(totals.events);
   }
-  if (digest) for (const [streamId, head] of digest.heads) if (!seen.has(streamId)) report(streamGone(streamId, head, digest.position));
+  if (digest)
+    for (const [streamId, head] of digest.heads)
+      if (!seen.has(streamId) && withinRange(streamId, range)) report(streamGone(streamId, head, digest.position));
   return totals;
 }
 
 /** The log's streams as stored, whole, in stream-id order, in batches of about {@link BATCH_EVENTS} events. */
-async function* storedStreamBatches(store: EventStore): AsyncGenerator<StoredEventText[]> {
+async function* storedStreamBatches(store: EventStore, range: StreamRange): AsyncGenerator<StoredEventText[]> {
   if (store.readStoredStreams) {
-    let afterStream: string | null = null;
+    let afterStream: string | null = range.after;
     for (;;) {
-      const batch = await store.readStoredStreams({ afterStream, maxCount: BATCH_EVENTS });
+      const batch = await store.readStoredStreams({ afterStream, beforeStream: range.before, maxCount: BATCH_EVENTS });
       if (batch.length === 0) return;
       yield batch;
       afterStream = batch[batch.length - 1].streamId;
@@ -96,7 +114,7 @@ async function* storedStreamBatches(store: EventStore): AsyncGenerator<StoredEve
     from = page[page.length - 1].position;
   }
   let batch: StoredEventText[] = [];
-  for (const streamId of [...streamIds].sort()) {
+  for (const streamId of [...streamIds].filter((id) => withinRange(id, range)).sort()) {
     for (const e of await store.readStream(streamId)) {
       const { streamRevision: revision, type, position } = e;
       batch.push({ streamId, revision, type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata), position });

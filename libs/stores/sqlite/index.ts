@@ -1,4 +1,5 @@
 export { SqliteEventStore, openSqliteEventStore } from './event-log/sqlite-event-store';
+export { verifyInThreads } from './event-log/threaded-verify';
 export { SqliteReadModel } from './read-models/sqlite-read-model';
 export { TRAINEE_INDEX_COLUMNS } from './read-models/trainee-tables';
 export { SqliteIdempotencyStore } from './sqlite-idempotency-store';

@@ -11,8 +11,12 @@ import {
   LogDoesNotVerify,
   recordDigest,
   verifyLog,
+  type LogVerification,
   type SignedDigest,
+  type VerifyLogOptions,
 } from '@app/runtime/audit';
+import type { Stores } from '@app/stores';
+import { verifyInThreads } from '@app/stores/sqlite';
 import { CliError, type CliContext } from '../cli-context';
 import { progressBar, readDigestFile, signingKey } from './audit-files';
 
@@ -50,7 +54,10 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
           const bar = progressBar('verifying', store.readStoredStreams ? await store.headPosition() : 0);
           const faults: ChainFault[] = [];
           const started = performance.now();
-          const totals = await verifyLog(store, {
+          const totals = await checker(
+            stores,
+            ctx,
+          )({
             digest: digest && heads ? { position: digest.position, heads } : undefined,
             onFault: (f) => (opts.json ? faults.push(f) : process.stdout.write(`${faultLine(f)}\n`)),
             onProgress: (events) => bar.update(events),
@@ -86,7 +93,7 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
         const store = rawEventStore(stores.eventStore);
         const bar = progressBar('digesting', store.readStoredStreams ? await store.headPosition() : 0);
         try {
-          const signed = await digestLog(store, key, undefined, (events) => bar.update(events));
+          const signed = await digestLog(store, key, undefined, (events) => bar.update(events), checker(stores, ctx));
           return { ...signed, position: await recordDigest(stores.eventStore, signed.digest, opts.by ?? userInfo().username) };
         } catch (err) {
           if (err instanceof LogDoesNotVerify) throw new CliError(err.message);
@@ -129,6 +136,16 @@ function checkedDigest(digest: SignedDigest, ctx: CliContext): SignedDigest {
         : 'NOT this deployment’s signing key';
   process.stderr.write(`the digest of position ${digest.position} is signed by the key with fingerprint ${fingerprint} (${whose})\n`);
   return digest;
+}
+
+/**
+ * How the chains are checked: on two threads for the embedded store (`verifyInThreads`), else
+ * `verifyLog` of the store as stored.
+ */
+function checker(stores: Stores, ctx: CliContext): (options: VerifyLogOptions) => Promise<LogVerification> {
+  if (stores.backends.eventStore === 'sqlite') return (options) => verifyInThreads(ctx.dataDir, options);
+  const store = rawEventStore(stores.eventStore);
+  return (options) => verifyLog(store, options);
 }
 
 /** One fault as a line of the report: where, what, why. */

@@ -11,22 +11,18 @@ type Row = [streamId: string, revision: number, type: string, data: string, meta
  * check of the hash chain hashes the texts.
  */
 export class StoredStreams {
-  private readonly read: Database.Transaction<(afterStream: string, maxCount: number) => StoredEventText[]>;
+  private readonly read: Database.Transaction<(afterStream: string, beforeStream: string | null, maxCount: number) => StoredEventText[]>;
 
   constructor(db: Database.Database) {
-    const page = db
-      .prepare<[string, number], Row>(
-        'SELECT stream_id, revision, type, data, metadata, position FROM events WHERE stream_id > ? ORDER BY stream_id, revision LIMIT ?',
-      )
+    const columns = 'SELECT stream_id, revision, type, data, metadata, position FROM events';
+    const page = db.prepare<[string, number], Row>(`${columns} WHERE stream_id > ? ORDER BY stream_id, revision LIMIT ?`).raw(true);
+    const pageBefore = db
+      .prepare<[string, string, number], Row>(`${columns} WHERE stream_id > ? AND stream_id < ? ORDER BY stream_id, revision LIMIT ?`)
       .raw(true);
-    const rest = db
-      .prepare<[string, number], Row>(
-        'SELECT stream_id, revision, type, data, metadata, position FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision',
-      )
-      .raw(true);
+    const rest = db.prepare<[string, number], Row>(`${columns} WHERE stream_id = ? AND revision > ? ORDER BY revision`).raw(true);
     const text = (r: Row): StoredEventText => ({ streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4], position: r[5] });
-    this.read = db.transaction((afterStream: string, maxCount: number) => {
-      const rows = page.all(afterStream, maxCount);
+    this.read = db.transaction((afterStream: string, beforeStream: string | null, maxCount: number) => {
+      const rows = beforeStream === null ? page.all(afterStream, maxCount) : pageBefore.all(afterStream, beforeStream, maxCount);
       if (rows.length < maxCount) return rows.map(text);
       const last = rows[rows.length - 1];
       const firstOfLast = rows.findIndex((r) => r[0] === last[0]);
@@ -40,6 +36,6 @@ export class StoredStreams {
     if (!Number.isInteger(options.maxCount) || options.maxCount < 1) {
       throw new RangeError(`maxCount must be an integer ≥ 1, got ${options.maxCount}`);
     }
-    return this.read(options.afterStream ?? '', options.maxCount);
+    return this.read(options.afterStream ?? '', options.beforeStream ?? null, options.maxCount);
   }
 }
