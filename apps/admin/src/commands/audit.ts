@@ -54,10 +54,8 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
           const bar = progressBar('verifying', store.readStoredStreams ? await store.headPosition() : 0);
           const faults: ChainFault[] = [];
           const started = performance.now();
-          const totals = await checker(
-            stores,
-            ctx,
-          )({
+          const verify = checker(stores, ctx);
+          const totals = await verify({
             digest: digest && heads ? { position: digest.position, heads } : undefined,
             onFault: (f) => (opts.json ? faults.push(f) : process.stdout.write(`${faultLine(f)}\n`)),
             onProgress: (events) => bar.update(events),
