@@ -230,6 +230,23 @@ describe('event export and import (JSON lines)', () => {
     expect((err as Error).message).toMatch(message);
   });
 
+  it('refuses an export changed after it was written: an event that no longer matches its hash chain', async () => {
+    const out = collector();
+    await exportEvents(source, out);
+    const lines = out.text().trimEnd().split('\n');
+    const at = lines.findIndex((l) => l.includes('"M7"'));
+    const changed = [...lines.slice(0, at), lines[at].replace('"M7"', '"M8"'), ...lines.slice(at + 1)].join('\n');
+    const err = await importEvents(target, Readable.from([changed])).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportFileInvalid);
+    expect((err as Error).message).toMatch(new RegExp(`line ${at + 1}: .* does not match the hash chain it was exported with`));
+    const fresh = new SqliteEventStore({ filename: join(dir, 'fresh.sqlite'), synchronous: 'normal' });
+    try {
+      expect(await importEvents(fresh, Readable.from([lines.join('\n')]))).toBe(lines.length);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('refuses a repeated line instead of skipping it silently', async () => {
     const line = JSON.stringify({ stream_id: 's-1', revision: 0, id: uuid(), type: 'T', data: {}, metadata: {} });
     const other = JSON.stringify({ stream_id: 's-2', revision: 0, id: uuid(), type: 'T', data: {}, metadata: {} });
