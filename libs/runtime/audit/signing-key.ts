@@ -1,5 +1,5 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The file the sandbox makes its signing key in, inside the data directory. */
@@ -27,6 +27,7 @@ export function loadAuditSigningKey(config: { dataDir: string; signingKeyFile: s
     throw new SigningKeyUnavailable('AUDIT_SIGNING_KEY_FILE: required in production to sign digests (an Ed25519 private key, PEM)');
   }
   const file = join(config.dataDir, SANDBOX_SIGNING_KEY_FILE);
+  if (existsSync(file)) return { privateKey: readKey(file), created: null };
   // Written whole under another name, then linked in place: another process never reads half a key.
   const draft = `${file}.${process.pid}.draft`;
   try {
@@ -50,13 +51,13 @@ function readKey(file: string): KeyObject {
   } catch (err) {
     throw new SigningKeyUnavailable(`the audit signing key: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  let key: KeyObject;
+  let key: KeyObject | null = null;
   try {
     key = createPrivateKey(pem);
   } catch {
-    key = null as unknown as KeyObject;
+    // Not a private key in PEM: refused below, as another kind of key is.
   }
-  if (key === null || key.asymmetricKeyType !== 'ed25519') {
+  if (key?.asymmetricKeyType !== 'ed25519') {
     throw new SigningKeyUnavailable(
       `the audit signing key: ${file} must hold an Ed25519 private key in PEM (make one with: openssl genpkey -algorithm ed25519)`,
     );

@@ -1,0 +1,46 @@
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadAuditSigningKey, SANDBOX_SIGNING_KEY_FILE, SigningKeyUnavailable } from './signing-key';
+
+describe('the audit signing key', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'signing-key-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const publicOf = (k: ReturnType<typeof loadAuditSigningKey>) => createPublicKey(k.privateKey).export({ format: 'jwk' }).x;
+
+  it('is made once in the sandbox, readable by its owner only, and read back the same after', () => {
+    const made = loadAuditSigningKey({ dataDir: dir, signingKeyFile: null, production: false });
+    expect(made.created).toBe(join(dir, SANDBOX_SIGNING_KEY_FILE));
+    expect(statSync(made.created!).mode & 0o777).toBe(0o600);
+    const again = loadAuditSigningKey({ dataDir: dir, signingKeyFile: null, production: false });
+    expect(again.created).toBeNull();
+    expect(publicOf(again)).toBe(publicOf(made));
+  });
+
+  it('is read from AUDIT_SIGNING_KEY_FILE, and production has no other', () => {
+    const file = join(dir, 'key.pem');
+    const { privateKey } = generateKeyPairSync('ed25519');
+    writeFileSync(file, privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    const read = loadAuditSigningKey({ dataDir: dir, signingKeyFile: file, production: true });
+    expect(publicOf(read)).toBe(createPublicKey(privateKey).export({ format: 'jwk' }).x);
+    expect(() => loadAuditSigningKey({ dataDir: dir, signingKeyFile: null, production: true })).toThrow(/required in production/);
+  });
+
+  it('refuses a file that is missing, not PEM, or another kind of key', () => {
+    const rsa = join(dir, 'rsa.pem');
+    writeFileSync(rsa, generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    const junk = join(dir, 'junk.pem');
+    writeFileSync(junk, 'not a key');
+    for (const [file, message] of [
+      [join(dir, 'none.pem'), /cannot read/],
+      [junk, /must hold an Ed25519 private key/],
+      [rsa, /must hold an Ed25519 private key/],
+    ] as const) {
+      expect(() => loadAuditSigningKey({ dataDir: dir, signingKeyFile: file, production: false })).toThrow(SigningKeyUnavailable);
+      expect(() => loadAuditSigningKey({ dataDir: dir, signingKeyFile: file, production: false })).toThrow(message);
+    }
+  });
+});
