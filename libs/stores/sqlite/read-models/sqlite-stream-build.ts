@@ -134,6 +134,8 @@ export class SqliteStreamBuild implements StreamBuild {
           keyEncryptionKey: kek ? new Uint8Array(kek) : null,
         } satisfies StreamBuildJob),
       );
+      // The build settles once every worker has exited: none still holds a connection to the data dir's files after it.
+      const exited = workers.map((worker) => new Promise<void>((done) => worker.once('exit', () => done())));
       /** Where the next range starts; null once the last one is handed out. */
       let next: RangeStart | null = first;
       let sent = 0;
@@ -146,8 +148,7 @@ export class SqliteStreamBuild implements StreamBuild {
         settled = true;
         for (const worker of workers) stopWorker(worker);
         eventsDb.close();
-        if ('error' in outcome) reject(outcome.error);
-        else resolve(outcome.phase);
+        void Promise.all(exited).then(() => ('error' in outcome ? reject(outcome.error) : resolve(outcome.phase)));
       };
       const phase = (interrupted: boolean) => ({ phase: { toPosition: first.toPosition, done, interrupted } });
       const handOut = () => {
