@@ -1,1 +1,9 @@
-export { StoreUnavailable, openIdempotencyStore, openStores, openWebhookOutbox, readStoreConnection, type Stores } from './open-stores';
+export {
+  StoreUnavailable,
+  openDigestTreeStore,
+  openIdempotencyStore,
+  openStores,
+  openWebhookOutbox,
+  readStoreConnection,
+  type Stores,
+} from './open-stores';

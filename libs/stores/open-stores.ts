@@ -8,8 +8,10 @@ import {
   SqliteWebhookOutbox,
   SqliteDataKeyStore,
   SqliteIdempotencyStore,
+  SqliteDigestTreeStore,
 } from '@app/stores/sqlite';
 import type { IdempotencyStore } from '@app/runtime/idempotency';
+import type { DigestTreeStore } from '@app/runtime/audit';
 import { DataKeys, PersonalData, withPersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { EventStore } from '@app/event-sourcing';
@@ -211,6 +213,19 @@ export async function openWebhookOutbox(config: Pick<StoreConfig, 'dataDir'>, st
  */
 export function openIdempotencyStore(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): IdempotencyStore {
   return stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir, readStoreConnection(stores));
+}
+
+/**
+ * Where the latest signed digest's tree is kept (docs/DESIGN.md "Inclusion proofs"): the file
+ * `<DATA_DIR>/audit.sqlite`, or collections in the MongoDB read store's database; outside the
+ * projections either way. The caller closes it.
+ */
+export async function openDigestTreeStore(config: Pick<StoreConfig, 'dataDir'>, stores: Pick<Stores, 'mongo'>): Promise<DigestTreeStore> {
+  if (!stores.mongo) return SqliteDigestTreeStore.open(config.dataDir);
+  const { MongoDigestTreeStore } = await import('@app/stores/mongodb');
+  const store = new MongoDigestTreeStore(stores.mongo.database);
+  await store.ensureIndexes();
+  return store;
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import type { EventStore } from '@app/event-sourcing';
-import { leafHash, MerkleRoot, signDigest, type SignedDigest, type StreamHead } from './digest';
+import { signDigest, type SignedDigest, type StreamHead } from './digest';
+import { recordDigest } from './digest-events';
+import { digestTree, type DigestTree, type DigestTreeStore } from './digest-tree';
 import { verifyLog, type LogVerification, type VerifyLogOptions } from './verify-log';
 
 /** The log does not verify: no digest is signed over a broken chain. */
@@ -11,10 +13,11 @@ export class LogDoesNotVerify extends Error {
   }
 }
 
-/** A digest of the log and the heads it covers, in stream-id order. */
+/** A digest of the log and the heads it covers, in stream-id order, and their tree. */
 export interface LogDigest {
   digest: SignedDigest;
   heads: StreamHead[];
+  tree: DigestTree;
 }
 
 /**
@@ -33,17 +36,37 @@ export async function digestLog(
   verify: (options: VerifyLogOptions) => Promise<LogVerification> = (options) => verifyLog(store, options),
 ): Promise<LogDigest> {
   const position = await store.headPosition();
-  const merkle = new MerkleRoot();
   const heads: StreamHead[] = [];
-  const totals = await verify({
-    toPosition: position,
-    onProgress,
-    onStream: (head) => {
-      merkle.add(leafHash(head));
-      heads.push(head);
-    },
-  });
+  const totals = await verify({ toPosition: position, onProgress, onStream: (head) => heads.push(head) });
   if (totals.faults > 0) throw new LogDoesNotVerify(totals.faults);
-  const digest = signDigest({ position, time: now().toISOString(), streams: merkle.size, root: merkle.root() }, privateKey);
-  return { digest, heads };
+  const tree = digestTree(heads);
+  const digest = signDigest({ position, time: now().toISOString(), streams: heads.length, root: tree.root }, privateKey);
+  return { digest, heads, tree };
+}
+
+/** What {@link signAndRecord} did: the digest, the heads it covers, and the position it was recorded at. */
+export interface RecordedDigest {
+  digest: SignedDigest;
+  heads: StreamHead[];
+  recordedAt: number;
+}
+
+/**
+ * Signs a digest of `store` now (`digestLog`, with `options`), records it in the log as `by`
+ * (`recordDigest`, on `recordIn`: the event store the service appends through) and keeps its tree
+ * in `trees`, for the API's inclusion proofs (docs/DESIGN.md "Signed digests", "Inclusion
+ * proofs"). Throws {@link LogDoesNotVerify} when a chain is broken: nothing is signed or kept.
+ */
+export async function signAndRecord(
+  store: EventStore,
+  recordIn: EventStore,
+  trees: DigestTreeStore,
+  privateKey: KeyObject,
+  by: string,
+  options: { onProgress?: (events: number) => void; verify?: (options: VerifyLogOptions) => Promise<LogVerification> } = {},
+): Promise<RecordedDigest> {
+  const { digest, heads, tree } = await digestLog(store, privateKey, undefined, options.onProgress, options.verify);
+  const recordedAt = await recordDigest(recordIn, digest, by);
+  await trees.keep(digest, tree);
+  return { digest, heads, recordedAt };
 }

@@ -45,7 +45,8 @@ export function leafHash(head: StreamHead): Buffer {
     .digest();
 }
 
-function nodeHash(left: Buffer, right: Buffer): Buffer {
+/** The hash of an inner node (RFC 6962 §2.1): SHA-256 of a one byte, then the left and right children's hashes. */
+export function nodeHash(left: Buffer, right: Buffer): Buffer {
   return createHash('sha256').update(Buffer.of(1)).update(left).update(right).digest();
 }
 
@@ -54,15 +55,24 @@ function nodeHash(left: Buffer, right: Buffer): Buffer {
  * their number: a stack of the roots of complete subtrees. The root of no leaf is SHA-256 of nothing.
  */
 export class MerkleRoot {
-  private readonly stack: { hash: Buffer; size: number }[] = [];
+  private readonly stack: { hash: Buffer; size: number; level: number }[] = [];
   private count = 0;
+
+  /**
+   * `onNode` (optional) is told of every complete subtree as it is made: its `level` (0 for a
+   * leaf), its `index` among the subtrees of that level (it covers leaves `index·2^level` up to
+   * `(index+1)·2^level`) and its hash; what an inclusion proof is made from ({@link inclusionPath}).
+   */
+  constructor(private readonly onNode?: (level: number, index: number, hash: Buffer) => void) {}
 
   /** Adds the next leaf (its hash, {@link leafHash}). */
   add(leaf: Buffer): void {
-    let node = { hash: leaf, size: 1 };
+    let node = { hash: leaf, size: 1, level: 0 };
+    this.onNode?.(0, this.count, leaf);
     while (this.stack.length > 0 && this.stack[this.stack.length - 1].size === node.size) {
       const left = this.stack.pop()!;
-      node = { hash: nodeHash(left.hash, node.hash), size: left.size * 2 };
+      node = { hash: nodeHash(left.hash, node.hash), size: left.size * 2, level: node.level + 1 };
+      this.onNode?.(node.level, (this.count + 1 - node.size) / node.size, node.hash);
     }
     this.stack.push(node);
     this.count++;

@@ -1,4 +1,4 @@
-export { digestLog, LogDoesNotVerify, type LogDigest } from './digest-log';
+export { digestLog, LogDoesNotVerify, signAndRecord, type LogDigest, type RecordedDigest } from './digest-log';
 export { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM, recordDigest } from './digest-events';
 export { checkAgainstDigest, streamGone, type SignedHead } from './digest-check';
 export {
@@ -14,3 +14,15 @@ export {
 } from './digest';
 export { loadAuditSigningKey, SANDBOX_SIGNING_KEY_FILE, SigningKeyUnavailable, type AuditSigningKey } from './signing-key';
 export { verifyLog, type LogVerification, type StreamRange, type VerifyLogListener, type VerifyLogOptions } from './verify-log';
+export {
+  digestTree,
+  DIGEST_TREE_STORE,
+  proofOf,
+  type DigestTree,
+  type DigestTreeStore,
+  type DigestWithProof,
+  type InclusionProof,
+  type KeptHead,
+  type TreeNode,
+} from './digest-tree';
+export { inclusionPath, rootFromPath, subtreesOfPath, type SubtreeLookup } from './merkle-proof';

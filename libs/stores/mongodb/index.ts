@@ -3,3 +3,4 @@ export { MongoWindowCounter } from './mongo-window-counter';
 export { mongoStoreCollections } from './read-models/mongo-collections';
 export { MongoReadModel } from './read-models/mongo-read-model';
 export { MongoDataKeyStore } from './mongo-data-key-store';
+export { MongoDigestTreeStore } from './mongo-digest-tree';

@@ -7,4 +7,5 @@ export { SqliteSchoolDirectory } from './sqlite-school-directory';
 export { SqliteWebhookOutbox } from './sqlite-webhook-outbox';
 export { ProjectionThread, type ProjectionThreadOptions, type ThreadApplied } from './projection-thread/projection-thread';
 export { CHECKPOINTED_BY_THREAD, type ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
+export { AUDIT_FILE, SqliteDigestTreeStore } from './sqlite-digest-tree';
 export { KEYS_FILE, SqliteDataKeyStore, sqlitePersonalData } from './sqlite-data-key-store';

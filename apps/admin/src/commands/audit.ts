@@ -5,17 +5,16 @@ import type { Command } from 'commander';
 import type { ChainFault } from '@app/event-sourcing';
 import { rawEventStore } from '@app/personal-data';
 import {
-  digestLog,
   digestSignatureHolds,
   keyFingerprint,
   LogDoesNotVerify,
-  recordDigest,
+  signAndRecord,
   verifyLog,
   type LogVerification,
   type SignedDigest,
   type VerifyLogOptions,
 } from '@app/runtime/audit';
-import type { Stores } from '@app/stores';
+import { openDigestTreeStore, type Stores } from '@app/stores';
 import { verifyInThreads } from '@app/stores/sqlite';
 import { CliError, type CliContext } from '../cli-context';
 import { progressBar, readDigestFile, signingKey } from './audit-files';
@@ -85,31 +84,45 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
     .description('check every chain, sign a digest of the log with the audit signing key and record it in the log')
     .option('--output <file>', 'write the digest and every stream head it covers to this file (what audit verify --digest reads)')
     .option('--by <name>', 'who signs it (default: this user)')
-    .action(async (opts: { output?: string; by?: string }) => {
-      const key = signingKey(ctx);
-      const { digest, heads, position } = await ctx.withStores(async (stores) => {
-        const store = rawEventStore(stores.eventStore);
-        const bar = progressBar('digesting', store.readStoredStreams ? await store.headPosition() : 0);
-        try {
-          const signed = await digestLog(store, key, undefined, (events) => bar.update(events), checker(stores, ctx));
-          return { ...signed, position: await recordDigest(stores.eventStore, signed.digest, opts.by ?? userInfo().username) };
-        } catch (err) {
-          if (err instanceof LogDoesNotVerify) throw new CliError(err.message);
-          throw err;
-        } finally {
-          bar.stop();
-        }
+    .action((opts: { output?: string; by?: string }) => digestCommand(opts, ctx));
+}
+
+/**
+ * `audit digest`: signs a digest of the log, records it and keeps its tree (`signAndRecord`); prints
+ * it, and with `output` writes it with every head. A {@link CliError} when the log does not verify.
+ */
+async function digestCommand(opts: { output?: string; by?: string }, ctx: CliContext): Promise<void> {
+  const key = signingKey(ctx);
+  const {
+    digest,
+    heads,
+    recordedAt: position,
+  } = await ctx.withStores(async (stores) => {
+    const store = rawEventStore(stores.eventStore);
+    const bar = progressBar('digesting', store.readStoredStreams ? await store.headPosition() : 0);
+    const trees = await openDigestTreeStore({ dataDir: ctx.dataDir }, stores);
+    try {
+      return await signAndRecord(store, stores.eventStore, trees, key, opts.by ?? userInfo().username, {
+        onProgress: (events) => bar.update(events),
+        verify: checker(stores, ctx),
       });
-      if (opts.output) {
-        const lines = heads.map((h) => JSON.stringify([h.streamId, h.revision, h.hash])).join(',\n');
-        writeFileSync(opts.output, `{"digest": ${JSON.stringify(digest)},\n"heads": [\n${lines}\n]}\n`);
-      }
-      process.stdout.write(`${JSON.stringify(digest)}\n`);
-      process.stderr.write(
-        `signed the digest of position ${digest.position} (${digest.streams} streams, root ${digest.root}), recorded at position ${position}` +
-          `${opts.output ? `, written with its heads to ${opts.output}` : ''}; key fingerprint ${keyFingerprint(digest.public_key)}\n`,
-      );
-    });
+    } catch (err) {
+      if (err instanceof LogDoesNotVerify) throw new CliError(err.message);
+      throw err;
+    } finally {
+      bar.stop();
+      await trees.close();
+    }
+  });
+  if (opts.output) {
+    const lines = heads.map((h) => JSON.stringify([h.streamId, h.revision, h.hash])).join(',\n');
+    writeFileSync(opts.output, `{"digest": ${JSON.stringify(digest)},\n"heads": [\n${lines}\n]}\n`);
+  }
+  process.stdout.write(`${JSON.stringify(digest)}\n`);
+  process.stderr.write(
+    `signed the digest of position ${digest.position} (${digest.streams} streams, root ${digest.root}), recorded at position ${position}` +
+      `${opts.output ? `, written with its heads to ${opts.output}` : ''}; key fingerprint ${keyFingerprint(digest.public_key)}\n`,
+  );
 }
 
 /**
