@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { APP_CONFIG, processMetrics, type AppConfig } from '@app/runtime/process';
+import { AuditDigestController } from './audit/audit-digest.controller';
+import { AuditDigestHandler } from './audit/audit-digest.query';
 import { ListChangesController } from './changes/list-changes.controller';
 import { ListChangesHandler } from './changes/list-changes.query';
 import { HealthController } from './health/health.controller';
@@ -68,6 +70,7 @@ export class AppModule {
         RecommendForAwardController,
         TraineeHistoryController,
         ListChangesController,
+        AuditDigestController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
@@ -104,6 +107,7 @@ export class AppModule {
         WithdrawTraineeHandler,
         RecommendForAwardHandler,
         TraineeHistoryHandler,
+        AuditDigestHandler,
       ],
     };
   }

@@ -12,7 +12,8 @@ import {
   type AppConfig,
   type ProcessMetrics,
 } from '@app/runtime/process';
-import { openIdempotencyStore, openStores, type Stores } from '@app/stores';
+import { openDigestTreeStore, openIdempotencyStore, openStores, type Stores } from '@app/stores';
+import { DIGEST_TREE_STORE } from '@app/runtime/audit';
 import { CHANGE_FEED, CURSOR_CODEC } from '@app/changes';
 import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
 import { PROVIDER_READ_MODEL } from '@app/providers/read';
@@ -58,6 +59,12 @@ export function storeProviders(): Provider[] {
     from(CHANGE_FEED, (s) => s.readModel),
     from(PROVIDER_READ_MODEL, (s) => s.readModel),
     from(SCHOOL_DIRECTORY, (s) => s.schools),
+    {
+      // The latest signed digest's tree (docs/DESIGN.md "Inclusion proofs"), outside the projections.
+      provide: DIGEST_TREE_STORE,
+      useFactory: (stores: Stores, config: AppConfig) => openDigestTreeStore(config, stores),
+      inject: [STORES, APP_CONFIG],
+    },
     {
       provide: IDEMPOTENCY_STORE,
       useFactory: (stores: Stores, config: AppConfig) => openIdempotencyStore(config, stores),

@@ -14,7 +14,7 @@ import {
 import type { Trainee, Degree } from '@app/trainees/record';
 import { ApiAuthenticator, ResourceNotFound, RouteNotFound, Unauthorized } from '../auth/api.guard';
 import { EnhancedValidationFailed } from './enhanced-errors.interceptor';
-import { errorsBody, ListQueryInvalid, NoTraineesFound, ReferenceDataNotFound } from './errors';
+import { AuditDigestNotFound, errorsBody, ListQueryInvalid, NoTraineesFound, ReferenceDataNotFound } from './errors';
 import type { ApiRequest } from '../auth/request-context';
 import { VERSION_PATTERN } from '../composition/versions';
 
@@ -53,7 +53,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof ListQueryInvalid) return [422, exception.body()];
     if (exception instanceof NoTraineesFound) return [404, errorsBody('NotFound', ['No trainees found'])];
     if (exception instanceof EnhancedValidationFailed) return [422, exception.body];
-    if (exception instanceof ReferenceDataNotFound) return [404, errorsBody('NotFound', [exception.message])];
+    if (exception instanceof ReferenceDataNotFound || exception instanceof AuditDigestNotFound)
+      return [404, errorsBody('NotFound', [exception.message])];
     if (exception instanceof DomainError) return this.domain(exception, req);
     // The event store cannot take the call now: too many calls waiting, or one past its deadline
     // (`EventStoreUnavailableError`). 503 at once rather than a request held open: try again shortly.

@@ -26,5 +26,12 @@ export class ListQueryInvalid extends Error {
 /** 404 of the list endpoint when the requested page has no rows (docs/reference/API-FACTS.md §14.6). */
 export class NoTraineesFound extends Error {}
 
+/** 404 of GET /audit/digest before any digest is signed (docs/operations.md "Signed digests"). */
+export class AuditDigestNotFound extends Error {
+  constructor() {
+    super('No audit digest has been signed yet');
+  }
+}
+
 /** 404 of the reference-data endpoint, with its message (docs/reference/API-FACTS.md §17.3, §17.4). */
 export class ReferenceDataNotFound extends Error {}

@@ -20,6 +20,7 @@ import { DEFERRAL_WIRE, RECOMMENDATION_WIRE, withdrawalWireFor } from '../wire/l
 import { PLACEMENT_WIRE } from '../wire/placement.wire';
 import { DISABILITY_KEY, traineeWire } from '../wire/trainee.wire';
 import type { JsonSchema, WireObject } from '../wire/wire-object';
+import { AUDIT_SCHEMAS } from './audit-components';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
@@ -307,6 +308,7 @@ const ANSWER_SCHEMAS: Record<string, JsonSchema> = {
     description: 'Without `as_of`: the timeline, oldest first. With `as_of`: the trainee as it stood then.',
     oneOf: [envelope({ type: 'array', items: ref('TimelineEntry') }), envelope(ref('Trainee'))],
   },
+  ...AUDIT_SCHEMAS,
 };
 
 /** The error answers (docs/spec/trainee-records-api.md "Errors"; docs/DESIGN.md ruling 4). */
