@@ -1,3 +1,4 @@
+export { openDigestSchedule, SCHEDULED_DIGEST_SIGNER } from './scheduled-digests';
 export {
   StoreUnavailable,
   openDigestTreeStore,

@@ -55,6 +55,7 @@ export function describeDigestTreeStoreContract(name: string, open: () => Promis
     it('keeps nothing at first', async () => {
       expect(await fx.store.latest()).toBeNull();
       expect(await fx.store.latest('trainee-00001')).toBeNull();
+      expect(await fx.store.heads()).toEqual([]);
     });
 
     it('proves every head of the kept digest against its root, and none of a stream it does not hold', async () => {
@@ -69,6 +70,7 @@ export function describeDigestTreeStoreContract(name: string, open: () => Promis
         expect(proves(digest, { ...heads[i], revision: 4 }, answer!.inclusion!)).toBe(false);
       }
       expect(await fx.store.latest('trainee-99999')).toEqual({ digest, inclusion: null });
+      expect(await fx.store.heads()).toEqual(heads);
     });
 
     it('replaces the kept digest whole with the next, as another connection sees', async () => {
@@ -82,6 +84,7 @@ export function describeDigestTreeStoreContract(name: string, open: () => Promis
       expect(answer?.digest).toEqual(next.digest);
       expect(proves(next.digest, heads[6], answer!.inclusion!)).toBe(true);
       expect((await other.latest('trainee-00008'))?.inclusion).toBeNull();
+      expect(await other.heads()).toEqual(heads);
     });
   });
 }

@@ -76,6 +76,8 @@ export class RunningApi {
       webhooks?: Partial<AppConfig['webhooks']>;
       /** The metrics listener (docs/observability.md); off by default. */
       metrics?: AppConfig['metrics'];
+      /** Scheduled audit digests (`AUDIT_DIGEST_EVERY`); off by default. */
+      auditDigest?: AppConfig['auditDigest'];
     } = {},
   ): Promise<RunningApi> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trainee-records-e2e-'));
@@ -113,6 +115,7 @@ export class RunningApi {
       maxConnections: 1024,
       webhooks: { timeoutMs: 2_000, retryBaseMs: 50, retryMaxMs: 1_000, giveUpAfterMs: 259_200_000, concurrency: 4, ...options.webhooks },
       metrics: options.metrics ?? null,
+      auditDigest: options.auditDigest ?? null,
       ...options.server,
     };
     const app = await createApp(config, options.logger ?? createLogger('silent'));

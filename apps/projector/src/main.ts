@@ -19,16 +19,17 @@ import {
   processMetrics,
   type AppConfig,
 } from '@app/runtime/process';
-import { openStores, openWebhookOutbox, StoreUnavailable, type Stores } from '@app/stores';
+import { openDigestSchedule, openStores, openWebhookOutbox, StoreUnavailable, type Stores } from '@app/stores';
 import { Projector } from '@app/runtime/projector';
 import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
 import { observeProjections, projectorHooks, type MetricsServer } from '@app/runtime/telemetry';
 import { HealthController, PROJECTOR, STORES } from './health.controller';
 
-/** The webhook dispatcher this process runs, with its outbox (docs/change-feed.md "Webhooks"). */
+/** The webhook dispatcher this process runs, with its outbox (docs/change-feed.md "Webhooks"), and the audit digest schedule. */
 interface Webhooks {
   dispatcher: WebhookDispatcher;
   outbox: WebhookOutbox;
+  digests: Awaited<ReturnType<typeof openDigestSchedule>>;
 }
 
 /**
@@ -50,10 +51,12 @@ class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
     await this.projector.start();
     await this.registryProcess?.start();
     await this.webhooks.dispatcher.start();
+    this.webhooks.digests?.schedule.start();
     this.logger.info({ checkpoint, backends: this.stores.backends, registry: this.registryProcess !== null }, 'projector caught up; live');
   }
 
   async onApplicationShutdown(signal?: string): Promise<void> {
+    await this.webhooks.digests?.close();
     await this.webhooks.dispatcher.stop();
     await this.webhooks.outbox.close();
     await this.registryProcess?.stop();
@@ -128,11 +131,13 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
       registryProcess,
       webhookOutbox: outbox,
     });
+  // Scheduled digests (docs/DESIGN.md "Scheduled digests"): a bad signing key stops the start here.
+  const digests = await openDigestSchedule(config, stores, logger);
   // Metrics listen from the start, so a long catch-up can be watched (docs/observability.md "Metrics").
   const metricsServer = metrics ? await metrics.listen() : null;
   if (metricsServer) logger.info({ port: metricsServer.port }, 'metrics listening');
   const app = await NestFactory.create<NestFastifyApplication>(
-    ProjectorModule.forRoot(config, stores, projector, logger, registryProcess, { dispatcher, outbox }, metricsServer),
+    ProjectorModule.forRoot(config, stores, projector, logger, registryProcess, { dispatcher, outbox, digests }, metricsServer),
     new FastifyAdapter(),
     {
       logger: ['error', 'warn'],

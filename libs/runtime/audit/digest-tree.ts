@@ -77,6 +77,8 @@ export interface DigestTreeStore {
   keep(digest: SignedDigest, tree: DigestTree): Promise<void>;
   /** The latest kept digest, and the proof of `streamId`'s head in it when a stream is named; null when none is kept. */
   latest(streamId?: string): Promise<DigestWithProof | null>;
+  /** Every head the kept digest covers, in leaf (stream-id) order; none when no digest is kept. For the next digest's increment. */
+  heads(): Promise<StreamHead[]>;
   close(): Promise<void>;
 }
 

@@ -26,3 +26,5 @@ export {
   type TreeNode,
 } from './digest-tree';
 export { inclusionPath, rootFromPath, subtreesOfPath, type SubtreeLookup } from './merkle-proof';
+export { digestSince, logMovedSince, type DigestSinceContext } from './digest-since';
+export { DigestSchedule, type DigestScheduleLogger, type ScheduledDigest } from './digest-schedule';

@@ -122,6 +122,23 @@ describe('loadConfig: admission and health settings (docs/operations.md "Configu
     expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
   });
 
+  it('schedules audit digests only when AUDIT_DIGEST_EVERY is set, from 1 minute to 24 days (docs/DESIGN.md "Scheduled digests")', () => {
+    expect(loadConfig({}).auditDigest).toBeNull();
+    expect(loadConfig({ AUDIT_DIGEST_EVERY: '1h' }).auditDigest).toEqual({ everyMs: 3_600_000, signingKeyFile: null });
+    expect(loadConfig({ AUDIT_DIGEST_EVERY: '15m', AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem' }).auditDigest).toEqual({
+      everyMs: 900_000,
+      signingKeyFile: '/keys/audit.pem',
+    });
+    expect(loadConfig({ AUDIT_DIGEST_EVERY: '120000' }).auditDigest?.everyMs).toBe(120_000);
+    for (const bad of ['30s', '25d', 'hourly', '-1h'])
+      expect(() => loadConfig({ AUDIT_DIGEST_EVERY: bad })).toThrow(/AUDIT_DIGEST_EVERY: must be a period such as 15m/);
+    const production = { APP_ENV: 'production', DATA_KEY_FILE: '/keys/service' };
+    expect(() => loadConfig({ ...production, AUDIT_DIGEST_EVERY: '1h' })).toThrow(/AUDIT_SIGNING_KEY_FILE: required in production/);
+    expect(loadConfig({ ...production, AUDIT_DIGEST_EVERY: '1h', AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem' }).auditDigest?.everyMs).toBe(
+      3_600_000,
+    );
+  });
+
   it('reads the HTTP server bounds', () => {
     const config = loadConfig({
       REQUEST_TIMEOUT_MS: '5000',

@@ -1,4 +1,5 @@
 import { bool, cleanEnv, makeValidator, str, EnvError, EnvMissingError } from 'envalid';
+import ms from 'ms';
 import { DEFAULT_SERVED_VERSIONS, ServedVersions } from '@app/trainees/record';
 import { SANDBOX_REGISTRY_DEFAULT_DELAY_MS, SANDBOX_REGISTRY_MAX_DELAY_MS } from '@app/registry';
 
@@ -99,6 +100,13 @@ export interface AppConfig {
    * API's `PORT`, on `METRICS_HOST` (default `HOST`) (docs/observability.md "Metrics").
    */
   metrics: { port: number; host: string } | null;
+  /**
+   * Digests signed on a schedule by the process that runs the projector (docs/DESIGN.md "Scheduled
+   * digests"): every `everyMs` (`AUDIT_DIGEST_EVERY`, e.g. `1h`; unset: none), with the key of
+   * `signingKeyFile` (`AUDIT_SIGNING_KEY_FILE`; null: the sandbox's `<DATA_DIR>/audit-signing-key.pem`,
+   * refused in production). Absent or null: no schedule.
+   */
+  auditDigest?: { everyMs: number; signingKeyFile: string | null } | null;
 }
 
 /** How webhooks are delivered (docs/change-feed.md "Webhooks", "Retries"). */
@@ -136,15 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
       }
     },
   });
-  if (clean.EVENTSTORE_URL && !/^esdb(\+discover)?:\/\//.test(clean.EVENTSTORE_URL)) {
-    problems.push(`EVENTSTORE_URL: must be an esdb:// or esdb+discover:// connection string, got '${redact(clean.EVENTSTORE_URL)}'`);
-  }
-  if (clean.MONGODB_URL && !/^mongodb(\+srv)?:\/\//.test(clean.MONGODB_URL)) {
-    problems.push(`MONGODB_URL: must be a mongodb:// or mongodb+srv:// connection string, got '${redact(clean.MONGODB_URL)}'`);
-  }
-  if (clean.REGISTRY_URL && !/^https?:\/\//.test(clean.REGISTRY_URL)) {
-    problems.push(`REGISTRY_URL: must be an http:// or https:// URL, got '${redact(clean.REGISTRY_URL)}'`);
-  }
+  problems.push(...urlProblems(clean));
   const appEnv = clean.APP_ENV as AppConfig['appEnv'];
   if (appEnv === 'production') problems.push(...productionProblems(clean));
   const apiVersions =
@@ -158,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
   } catch (err) {
     problems.push(`API_VERSIONS: ${(err as Error).message}`);
   }
+  const digestEvery = parsePeriod(clean.AUDIT_DIGEST_EVERY);
+  if (typeof digestEvery === 'string') problems.push(`AUDIT_DIGEST_EVERY: ${digestEvery}`);
   const metricsPort = clean.METRICS_PORT.trim() === '' ? null : Number(clean.METRICS_PORT.trim());
   if (metricsPort !== null && (!/^\d+$/.test(clean.METRICS_PORT.trim()) || metricsPort > 65535)) {
     problems.push(`METRICS_PORT: must be a port number 0–65535, got '${clean.METRICS_PORT}'`);
@@ -203,11 +205,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
       concurrency: Math.max(1, clean.WEBHOOK_CONCURRENCY),
     },
     metrics: metricsPort === null ? null : { port: metricsPort, host: clean.METRICS_HOST || clean.HOST },
+    auditDigest:
+      typeof digestEvery === 'number' ? { everyMs: digestEvery, signingKeyFile: clean.AUDIT_SIGNING_KEY_FILE.trim() || null } : null,
   };
 }
 
+/** What is wrong with the URLs given: each must be of its kind (a bad one is named, its password hidden). */
+function urlProblems(clean: { EVENTSTORE_URL: string; MONGODB_URL: string; REGISTRY_URL: string }): string[] {
+  const problems: string[] = [];
+  if (clean.EVENTSTORE_URL && !/^esdb(\+discover)?:\/\//.test(clean.EVENTSTORE_URL)) {
+    problems.push(`EVENTSTORE_URL: must be an esdb:// or esdb+discover:// connection string, got '${redact(clean.EVENTSTORE_URL)}'`);
+  }
+  if (clean.MONGODB_URL && !/^mongodb(\+srv)?:\/\//.test(clean.MONGODB_URL)) {
+    problems.push(`MONGODB_URL: must be a mongodb:// or mongodb+srv:// connection string, got '${redact(clean.MONGODB_URL)}'`);
+  }
+  if (clean.REGISTRY_URL && !/^https?:\/\//.test(clean.REGISTRY_URL)) {
+    problems.push(`REGISTRY_URL: must be an http:// or https:// URL, got '${redact(clean.REGISTRY_URL)}'`);
+  }
+  return problems;
+}
+
 /** What production refuses (docs/operations.md "The service key"): no service key file, personal data in the clear. */
-function productionProblems(clean: { DATA_KEY_FILE: string; SEAL_PERSONAL_DATA: boolean; HASH_CHAIN: boolean }): string[] {
+function productionProblems(clean: {
+  DATA_KEY_FILE: string;
+  SEAL_PERSONAL_DATA: boolean;
+  HASH_CHAIN: boolean;
+  AUDIT_DIGEST_EVERY: string;
+  AUDIT_SIGNING_KEY_FILE: string;
+}): string[] {
   const problems: string[] = [];
   if (clean.DATA_KEY_FILE.trim() === '') {
     problems.push('DATA_KEY_FILE: required in production, the file holding the service key (make one with: openssl rand -base64 32)');
@@ -216,6 +241,10 @@ function productionProblems(clean: { DATA_KEY_FILE: string; SEAL_PERSONAL_DATA: 
     problems.push('SEAL_PERSONAL_DATA: production always seals personal data (false is for the sandbox bench only)');
   }
   if (!clean.HASH_CHAIN) problems.push('HASH_CHAIN: production always chains the log (false is for the sandbox bench only)');
+  if (clean.AUDIT_DIGEST_EVERY.trim() !== '' && clean.AUDIT_SIGNING_KEY_FILE.trim() === '')
+    problems.push(
+      'AUDIT_SIGNING_KEY_FILE: required in production to sign the digests AUDIT_DIGEST_EVERY schedules (an Ed25519 private key, PEM)',
+    );
   return problems;
 }
 
@@ -264,6 +293,11 @@ function envSpec(port: number) {
     WEBHOOK_CONCURRENCY: count({ default: 8, desc: 'webhooks: attempts in flight at once' }),
     METRICS_PORT: str({ default: '', desc: 'port of the Prometheus metrics listener (unset: off; never PORT)' }),
     METRICS_HOST: str({ default: '', desc: 'listen address of the metrics listener (default: HOST)' }),
+    AUDIT_DIGEST_EVERY: str({ default: '', desc: 'sign an audit digest this often, e.g. 1h (unset: never)' }),
+    AUDIT_SIGNING_KEY_FILE: str({
+      default: '',
+      desc: 'the Ed25519 private key (PEM) digests are signed with (required in production to sign)',
+    }),
   };
 }
 
@@ -286,6 +320,23 @@ const delayMs = makeValidator<number>((input) => {
   }
   return n;
 });
+
+/** The shortest period between scheduled digests: each reads what moved since the last, so more often gains nothing. */
+export const AUDIT_DIGEST_MIN_MS = 60_000;
+
+/**
+ * A period as `ms` reads it (`90s`, `15m`, `1h`, `1d`, or a number of ms), from
+ * {@link AUDIT_DIGEST_MIN_MS} to 2147483647 ms (about 24.8 days, the longest a timer waits), in
+ * ms; null for an empty text; a string naming what is wrong otherwise.
+ */
+export function parsePeriod(text: string): number | null | string {
+  const t = text.trim();
+  if (t === '') return null;
+  const n = /^\d+$/.test(t) ? Number(t) : ms(t as ms.StringValue);
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < AUDIT_DIGEST_MIN_MS || n > SANDBOX_REGISTRY_MAX_DELAY_MS)
+    return `must be a period such as 15m, 1h or 1d, from 1 minute to 24 days, got '${t}'`;
+  return Math.round(n);
+}
 
 /** A whole number from 0 to 1,000,000,000, digits only. */
 const count = makeValidator<number>((input) => {

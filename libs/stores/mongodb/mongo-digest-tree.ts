@@ -6,6 +6,7 @@ import {
   type DigestTreeStore,
   type DigestWithProof,
   type SignedDigest,
+  type StreamHead,
 } from '@app/runtime/audit';
 import { WRITE_CONCERN } from './mongo-connection';
 
@@ -43,34 +44,34 @@ const INSERT_BATCH = 5000;
  */
 export class MongoDigestTreeStore implements DigestTreeStore {
   private readonly digests: Collection<DigestDocument>;
-  private readonly heads: Collection<HeadDocument>;
+  private readonly headRows: Collection<HeadDocument>;
   private readonly nodes: Collection<NodeDocument>;
 
   constructor(db: Db) {
     this.digests = db.collection<DigestDocument>('audit_digest');
-    this.heads = db.collection<HeadDocument>('audit_digest_heads');
+    this.headRows = db.collection<HeadDocument>('audit_digest_heads');
     this.nodes = db.collection<NodeDocument>('audit_digest_nodes');
   }
 
   /** Creates the indexes the proofs read by (idempotent). */
   async ensureIndexes(): Promise<void> {
-    await this.heads.createIndex({ g: 1, stream_id: 1 }, { unique: true });
+    await this.headRows.createIndex({ g: 1, stream_id: 1 }, { unique: true });
     await this.nodes.createIndex({ g: 1, level: 1, idx: 1 }, { unique: true });
   }
 
   async keep(digest: SignedDigest, tree: DigestTree): Promise<void> {
     const current = await this.digests.findOne({ _id: 'latest' });
     const g = (current?.generation ?? 0) + 1;
-    await this.heads.deleteMany({ g }, { writeConcern: WRITE_CONCERN });
+    await this.headRows.deleteMany({ g }, { writeConcern: WRITE_CONCERN });
     await this.nodes.deleteMany({ g }, { writeConcern: WRITE_CONCERN });
     const heads = tree.heads.map((h, i) => ({ g, stream_id: h.streamId, leaf_index: i, revision: h.revision, hash: h.hash }));
     for (let i = 0; i < heads.length; i += INSERT_BATCH)
-      await this.heads.insertMany(heads.slice(i, i + INSERT_BATCH), { writeConcern: WRITE_CONCERN });
+      await this.headRows.insertMany(heads.slice(i, i + INSERT_BATCH), { writeConcern: WRITE_CONCERN });
     const nodes = tree.nodes.map((n) => ({ g, level: n.level, idx: n.index, hash: new Binary(n.hash) }));
     for (let i = 0; i < nodes.length; i += INSERT_BATCH)
       await this.nodes.insertMany(nodes.slice(i, i + INSERT_BATCH), { writeConcern: WRITE_CONCERN });
     await this.digests.replaceOne({ _id: 'latest' }, { generation: g, digest }, { upsert: true, writeConcern: WRITE_CONCERN });
-    await this.heads.deleteMany({ g: { $ne: g } }, { writeConcern: WRITE_CONCERN });
+    await this.headRows.deleteMany({ g: { $ne: g } }, { writeConcern: WRITE_CONCERN });
     await this.nodes.deleteMany({ g: { $ne: g } }, { writeConcern: WRITE_CONCERN });
   }
 
@@ -87,7 +88,7 @@ export class MongoDigestTreeStore implements DigestTreeStore {
     if (!latest) return null;
     const { digest, generation: g } = latest;
     if (streamId === undefined) return { digest, inclusion: null };
-    const head = await this.heads.findOne({ g, stream_id: streamId });
+    const head = await this.headRows.findOne({ g, stream_id: streamId });
     if (!head) return (await this.digests.findOne({ _id: 'latest', generation: g })) ? { digest, inclusion: null } : 'moved';
     const wanted = subtreesOfPath(head.leaf_index, digest.streams);
     const found = new Map<string, Buffer>();
@@ -98,6 +99,13 @@ export class MongoDigestTreeStore implements DigestTreeStore {
     }
     const kept = { streamId: head.stream_id, index: head.leaf_index, revision: head.revision, hash: head.hash };
     return { digest, inclusion: proofOf(digest, kept, (level, index) => found.get(`${level}/${index}`)!) };
+  }
+
+  async heads(): Promise<StreamHead[]> {
+    const latest = await this.digests.findOne({ _id: 'latest' }, { readConcern: { level: 'majority' } });
+    if (!latest) return [];
+    const docs = await this.headRows.find({ g: latest.generation }).sort({ leaf_index: 1 }).toArray();
+    return docs.map((d) => ({ streamId: d.stream_id, revision: d.revision, hash: d.hash }));
   }
 
   async close(): Promise<void> {

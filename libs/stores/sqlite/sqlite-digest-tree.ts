@@ -1,7 +1,15 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { proofOf, type DigestTree, type DigestTreeStore, type DigestWithProof, type KeptHead, type SignedDigest } from '@app/runtime/audit';
+import {
+  proofOf,
+  type DigestTree,
+  type DigestTreeStore,
+  type DigestWithProof,
+  type KeptHead,
+  type SignedDigest,
+  type StreamHead,
+} from '@app/runtime/audit';
 
 /** The file the latest digest's tree is kept in, in the data directory. */
 export const AUDIT_FILE = 'audit.sqlite';
@@ -86,6 +94,13 @@ export class SqliteDigestTreeStore implements DigestTreeStore {
       };
       return { digest, inclusion: proofOf(digest, head, lookup) };
     })();
+  }
+
+  async heads(): Promise<StreamHead[]> {
+    return this.db
+      .prepare<[], HeadRow>('SELECT stream_id, leaf_index, revision, hash FROM digest_heads ORDER BY leaf_index')
+      .all()
+      .map((r) => ({ streamId: r.stream_id, revision: r.revision, hash: r.hash }));
   }
 
   async close(): Promise<void> {

@@ -11,7 +11,7 @@ import {
   type AppConfig,
   type ProcessMetrics,
 } from '@app/runtime/process';
-import { openWebhookOutbox, type Stores } from '@app/stores';
+import { openDigestSchedule, openWebhookOutbox, type Stores } from '@app/stores';
 import { inSpan, tracingEnabled } from '@app/runtime/tracing';
 import { batchObserver, observeProjections, projectorHooks } from '@app/runtime/telemetry';
 import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
@@ -56,6 +56,8 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
   private behindUntil = 0;
   /** The webhook dispatcher and its outbox, when the projector runs here (docs/change-feed.md "Webhooks"). */
   private webhooks: { dispatcher: WebhookDispatcher; outbox: WebhookOutbox } | null = null;
+  /** The audit digests signed on a schedule (`AUDIT_DIGEST_EVERY`), when the projector runs here and one is set. */
+  digests: Awaited<ReturnType<typeof openDigestSchedule>> = null;
 
   constructor(
     @Inject(APP_CONFIG) readonly config: AppConfig,
@@ -184,6 +186,9 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
       observeProjections(this.metrics.metrics, { ...parts, eventStore: this.stores.eventStore, readModel: this.stores.readModel });
     }
     await dispatcher.start();
+    // Scheduled digests belong with the projector (docs/DESIGN.md "Scheduled digests").
+    this.digests = await openDigestSchedule(this.config, this.stores, this.logger);
+    this.digests?.schedule.start();
     this.logger.info({ checkpoint: position }, 'projections caught up; projector live');
   }
 
@@ -193,6 +198,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.digests?.close();
     await this.webhooks?.dispatcher.stop();
     await this.webhooks?.outbox.close();
     await this.registryProcess?.stop();

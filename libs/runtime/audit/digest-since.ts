@@ -1,0 +1,129 @@
+import type { KeyObject } from 'node:crypto';
+import { chainHash, checkStreamChain, readChainKeys, type EventStore, type StoredEventText } from '@app/event-sourcing';
+import { signDigest, type StreamHead } from './digest';
+import { AUDIT_DIGEST_STREAM, recordDigest } from './digest-events';
+import { signAndRecord, LogDoesNotVerify, type RecordedDigest } from './digest-log';
+import { digestTree, type DigestTreeStore } from './digest-tree';
+import type { LogVerification, VerifyLogOptions } from './verify-log';
+
+/** Events read from the global log per call while the streams moved since a digest are listed. */
+const PAGE = 5000;
+
+/** What {@link digestSince} works on. */
+export interface DigestSinceContext {
+  /** The event store as stored (beneath the sealing of personal data): the chain hashes the stored texts. */
+  store: EventStore;
+  /** The event store the digest is recorded through (the service's). */
+  recordIn: EventStore;
+  trees: DigestTreeStore;
+  privateKey: KeyObject;
+  /** Who signs, as the `AuditDigestSigned` event records it. */
+  by: string;
+  now?: () => Date;
+  /** How a first, whole digest checks the chains (default `verifyLog` of `store`). */
+  verify?: (options: VerifyLogOptions) => Promise<LogVerification>;
+}
+
+/**
+ * The next digest after the kept one, signed, recorded and kept (docs/DESIGN.md "Scheduled
+ * digests"); null when no stream but `audit-digests` moved since the kept digest's position (the
+ * schedule then does nothing). Without a kept digest, a whole one (`signAndRecord`). Otherwise the
+ * work is the increment's: the streams that moved since the kept digest are read from their kept
+ * head on, the kept head's hash recomputed from its stored form, each later event checked to
+ * chain to it; the other heads are taken as kept. Throws {@link LogDoesNotVerify} when a stream
+ * that moved does not extend its signed head (`audit verify` names why); nothing is then signed.
+ */
+export async function digestSince(ctx: DigestSinceContext): Promise<RecordedDigest | null> {
+  const kept = await ctx.trees.latest();
+  if (!kept) return signAndRecord(ctx.store, ctx.recordIn, ctx.trees, ctx.privateKey, ctx.by, { verify: ctx.verify });
+  const from = kept.digest.position;
+  const position = await ctx.store.headPosition();
+  const moved = await streamsMovedAfter(ctx.store, from, position);
+  if ([...moved].every((s) => s === AUDIT_DIGEST_STREAM)) return null;
+  const heads = new Map((await ctx.trees.heads()).map((h) => [h.streamId, h]));
+  let faults = 0;
+  for (const streamId of moved) {
+    const head = await extendedHead(ctx.store, streamId, heads.get(streamId), position);
+    if (head === null) faults++;
+    else heads.set(streamId, head);
+  }
+  if (faults > 0) throw new LogDoesNotVerify(faults);
+  const ordered = [...heads.values()].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0));
+  const tree = digestTree(ordered);
+  const time = (ctx.now ?? (() => new Date()))().toISOString();
+  const digest = signDigest({ position, time, streams: ordered.length, root: tree.root }, ctx.privateKey);
+  const recordedAt = await recordDigest(ctx.recordIn, digest, ctx.by);
+  await ctx.trees.keep(digest, tree);
+  return { digest, heads: ordered, recordedAt };
+}
+
+/**
+ * Whether any stream but `audit-digests` has an event after position `from`: what the schedule
+ * asks before it starts a digest. Reads the log after `from` in small pages and stops at the first
+ * such event: while the log is idle, the kept digest's own event is all there is to read.
+ */
+export async function logMovedSince(store: EventStore, from: number): Promise<boolean> {
+  for (let after = from; ;) {
+    const page = await store.readAll({ fromPosition: after, maxCount: 100 });
+    if (page.length === 0) return false;
+    if (page.some((e) => e.streamId !== AUDIT_DIGEST_STREAM)) return true;
+    after = page[page.length - 1].position;
+  }
+}
+
+/** The ids of the streams with an event after position `from`, up to `to`. */
+async function streamsMovedAfter(store: EventStore, from: number, to: number): Promise<Set<string>> {
+  const moved = new Set<string>();
+  for (let after = from; after < to;) {
+    const page = await store.readAll({ fromPosition: after, maxCount: PAGE });
+    if (page.length === 0) break;
+    for (const e of page) if (e.position <= to) moved.add(e.streamId);
+    after = page[page.length - 1].position;
+  }
+  return moved;
+}
+
+/**
+ * The head of `streamId` as of `position` when its events from the signed head `signed` on are
+ * intact and chained to it (the whole stream checked when it had no signed head, or the signed
+ * head was stored before the chain began); null when they are not.
+ */
+async function extendedHead(
+  store: EventStore,
+  streamId: string,
+  signed: StreamHead | undefined,
+  position: number,
+): Promise<StreamHead | null> {
+  const read = async (fromRevision: number): Promise<StoredEventText[]> =>
+    (await store.readStream(streamId, { fromRevision }))
+      .filter((e) => e.position <= position)
+      .map((e) => ({
+        streamId,
+        revision: e.streamRevision,
+        type: e.type,
+        data: JSON.stringify(e.data),
+        metadata: JSON.stringify(e.metadata),
+        position: e.position,
+      }));
+  const events = signed ? await read(signed.revision) : [];
+  const first = events[0];
+  const firstKeys = first ? readChainKeys(first.metadata) : null;
+  if (!signed || !firstKeys || firstKeys.hash === null || firstKeys.previousHash === undefined) {
+    const whole = await read(0);
+    const report = checkStreamChain(whole);
+    const last = whole[whole.length - 1];
+    if (report.faults.length > 0 || !last || report.headHash === null) return null;
+    return { streamId, revision: last.revision, hash: report.headHash };
+  }
+  if (first.revision !== signed.revision) return null;
+  let previous = chainHash(firstKeys.previousHash, streamId, first.revision, first.type, first.data, firstKeys.hashed);
+  if (previous !== signed.hash || firstKeys.hash !== previous) return null;
+  for (let i = 1; i < events.length; i++) {
+    const e = events[i];
+    const k = readChainKeys(e.metadata);
+    if (e.revision !== signed.revision + i || k.hash === null || k.previousHash !== previous) return null;
+    if (chainHash(previous, streamId, e.revision, e.type, e.data, k.hashed) !== k.hash) return null;
+    previous = k.hash;
+  }
+  return { streamId, revision: events[events.length - 1].revision, hash: previous };
+}
