@@ -142,6 +142,17 @@ export class IdempotencyConflictError extends Error {
   }
 }
 
+/** What {@link EventStore.readStream} reads of one stream. */
+export interface ReadStreamOptions {
+  /** Inclusive: the first revision read. Default 0. */
+  fromRevision?: number;
+  /**
+   * Upper bound on the events returned (integer ≥ 1), so that a page of a long stream costs the
+   * page (docs/operations.md "Trainee history"). Default: no bound.
+   */
+  maxCount?: number;
+}
+
 /** What {@link EventStore.readStreamsByPrefix} reads: whole streams of one category, in stream-id order. */
 export interface ReadStreamsOptions {
   /** The streams whose id starts with this (case-sensitive), e.g. `trainee-`. */
@@ -204,8 +215,12 @@ export interface EventStore {
    * index stream ids have it (SQLite); for others the check reads the log through the other methods.
    */
   readStoredStreams?(options: ReadStoredStreamsOptions): Promise<StoredEventText[]>;
-  /** The stream's events from `fromRevision` (default 0); `[]` when the stream does not exist. */
-  readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+  /**
+   * The stream's events from `fromRevision` (default 0), in revision order, at most `maxCount` of
+   * them (an integer ≥ 1; default: all); `[]` when the stream does not exist. A RangeError for a
+   * negative or fractional `fromRevision` or a `maxCount` below 1.
+   */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** One batch of the global log in position order (see {@link ReadAllOptions}). */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catch-up then live subscription to the global log. */

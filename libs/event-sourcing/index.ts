@@ -18,6 +18,7 @@ export {
   type EventStore,
   type ExpectedRevision,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type ReadStoredStreamsOptions,
   type ReadStreamsOptions,
   type RecordedEvent,

@@ -183,7 +183,8 @@ export function withPersonalData(store: EventStore, personal: PersonalData): Eve
       ? async (writes: StreamWrite[]) =>
           store.appendToStreams!(await Promise.all(writes.map(async (w) => ({ ...w, events: await personal.seal(w.streamId, w.events) }))))
       : undefined,
-    readStream: async (streamId: string, options?: { fromRevision?: number }) => personal.open(await store.readStream(streamId, options)),
+    readStream: async (streamId: string, options?: Parameters<EventStore['readStream']>[1]) =>
+      personal.open(await store.readStream(streamId, options)),
     readAll: async (options?: ReadAllOptions) => personal.open(await store.readAll(options)),
     readStreamsByPrefix: store.readStreamsByPrefix
       ? async (options: ReadStreamsOptions) => personal.open(await store.readStreamsByPrefix!(options))

@@ -91,6 +91,29 @@ export function describeEventStoreAppendsContract(
         expect(await store.readStream(stream, { fromRevision: 4 })).toEqual([]);
       });
 
+      it('reads at most maxCount events of a stream from a revision (a page of a long stream)', async () => {
+        const stream = `${run}trainee-page`;
+        await store.appendToStream(
+          stream,
+          ['A', 'B', 'C', 'D', 'E'].map((t) => event(t, {})),
+        );
+
+        const page = (fromRevision: number, maxCount: number) =>
+          store.readStream(stream, { fromRevision, maxCount }).then((events) => events.map((e) => [e.type, e.streamRevision]));
+        expect(await page(1, 2)).toEqual([
+          ['B', 1],
+          ['C', 2],
+        ]);
+        expect(await page(3, 10)).toEqual([
+          ['D', 3],
+          ['E', 4],
+        ]);
+        expect(await page(0, 1)).toEqual([['A', 0]]);
+        expect(await page(5, 3)).toEqual([]);
+        await expect(store.readStream(stream, { maxCount: 0 })).rejects.toThrow(RangeError);
+        await expect(store.readStream(stream, { maxCount: 2.5 })).rejects.toThrow(RangeError);
+      });
+
       it('returns [] for a stream that does not exist', async () => {
         expect(await store.readStream(`${run}trainee-missing`)).toEqual([]);
       });

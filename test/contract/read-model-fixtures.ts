@@ -128,8 +128,9 @@ export class MemoryEventStore implements EventStore {
     throw new Error('MemoryEventStore: appendToStream is not used by the read-model contract');
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
-    return this.events.filter((e) => e.streamId === streamId);
+  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+    const from = options.fromRevision ?? 0;
+    return this.events.filter((e) => e.streamId === streamId && e.streamRevision >= from).slice(0, options.maxCount ?? Infinity);
   }
 
   subscribeToAll(): Subscription {

@@ -119,6 +119,9 @@ describe('trainee history over HTTP (docs/operations.md "Trainee history"; an ex
   it('answers the whole timeline, oldest first, with what changed, who changed it and through which version', async () => {
     const res = await api.request('GET', path('v2025.0', '/history'), token);
     expect(res.status).toBe(200);
+    // Fewer events than a default page of 100: one page, nothing more.
+    expect(res.body.has_more).toBe(false);
+    expect(res.body.next_cursor).toMatch(/^[A-Za-z0-9_-]{23}$/);
     const timeline: Record<string, any>[] = res.body.data;
     const expectedTypes = steps.flatMap((s) => s.eventTypes);
     expect(expectedTypes.length).toBeGreaterThanOrEqual(40);
@@ -186,9 +189,12 @@ describe('trainee history over HTTP (docs/operations.md "Trainee history"; an ex
       ['PlacementRemoved', ['placements']],
     ]);
     expect(subResources[0].changes.placements).toMatchObject({ urn: '100001', name: 'Oak School', postcode: 'GU1 6FR' });
-    expect(subResources[1].changes.placements).toEqual({
+    // An updated placement: the whole placement as it then stood (each entry is computed from its own event).
+    expect(subResources[1].changes.placements).toMatchObject({
       placement_id: subResources[0].changes.placements.placement_id,
       name: 'Fir Academy',
+      urn: '100001',
+      postcode: 'GU1 6FR',
     });
     expect(subResources[3].changes.degrees).toMatchObject({ grade: '01' });
     expect(subResources[4].changes.placements).toEqual({ placement_id: subResources[0].changes.placements.placement_id, removed: true });
@@ -342,5 +348,55 @@ describe('trainee history over HTTP (docs/operations.md "Trainee history"; an ex
       api_version: 'v2026.1',
     });
     expect(secondId).not.toBe(tokenId);
+  });
+  it('answers the timeline in pages: following next_cursor to has_more false gives the whole timeline, and later writes', async () => {
+    const whole = (await api.request('GET', path('v2026.1', '/history'), token)).body.data;
+    expect(whole.length).toBeGreaterThan(40);
+    const pages: { data: unknown[]; next_cursor: string; has_more: boolean }[] = [];
+    let after = '';
+    for (;;) {
+      const res = await api.request('GET', `${path(pages.length % 2 ? 'v2025.0' : 'v2026.1', '/history')}?limit=7&after=${after}`, token);
+      expect(res.status).toBe(200);
+      pages.push(res.body);
+      if (!res.body.has_more) break;
+      after = res.body.next_cursor;
+    }
+    expect(pages.map((p) => p.data.length)).toEqual([...Array(Math.ceil(whole.length / 7) - 1).fill(7), whole.length % 7 || 7]);
+    expect(pages.flatMap((p) => p.data)).toEqual(whole);
+    // The same cursor through the id in another case; the end's cursor answers nothing yet, then the next write.
+    const last = pages[pages.length - 1].next_cursor;
+    const end = await api.request('GET', `/api/v2025.0/trainees/${traineeId.toLowerCase()}/history?after=${last}`, token);
+    expect(end.body).toEqual({ data: [], next_cursor: last, has_more: false });
+    expect((await api.request('PATCH', path('v2026.1'), token, { data: { middle_names: 'Paged' } })).status).toBe(200);
+    const next = await api.request('GET', `${path('v2025.0', '/history')}?after=${last}`, token);
+    expect(next.body.data).toEqual([expect.objectContaining({ event_type: 'TraineeUpdated', changes: { middle_names: 'Paged' } })]);
+    expect(next.body.has_more).toBe(false);
+  });
+
+  it("answers 422 in the list's shape for a bad limit, or a cursor of another trainee or of the change feed", async () => {
+    const listError = (errors: Record<string, string[]>) => ({
+      message: `Validation failed: ${Object.keys(errors).length} error${Object.keys(errors).length > 1 ? 's' : ''} prohibited this request being run`,
+      errors,
+    });
+    for (const limit of ['0', '1001', 'ten', '-5']) {
+      const res = await api.request('GET', `${path('v2025.0', '/history')}?limit=${limit}`, token);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual(listError({ limit: ['must be an integer from 1 to 1000'] }));
+    }
+    const other = await api.request('POST', '/api/v2025.0/trainees', token, uniqueTrainee('v2025.0'));
+    expect(other.status).toBe(201);
+    const otherPath = `/api/v2025.0/trainees/${other.body.data.trainee_id}/history`;
+    const theirs = (await api.request('GET', `${otherPath}?limit=1`, token)).body.next_cursor;
+    const feed = (await api.request('GET', '/api/v2025.0/changes?limit=1', token)).body.next_cursor;
+    for (const after of [theirs, feed, 'AAAAAAAAAAAAAAAAAAAAAAA']) {
+      const res = await api.request('GET', `${path('v2025.0', '/history')}?after=${after}`, token);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual(listError({ after: [`${after} is not a valid cursor`] }));
+    }
+    // The other trainee's own cursor is good for it; another provider gets 404 for the trainee, whatever the cursor.
+    expect((await api.request('GET', `${otherPath}?after=${theirs}`, token)).status).toBe(200);
+    const stranger = await api.request('GET', `${otherPath}?after=${theirs}&limit=0`, otherToken);
+    expect(stranger.status).toBe(404);
+    expect(stranger.body).toEqual(NOT_FOUND);
   });
 });

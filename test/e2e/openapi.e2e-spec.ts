@@ -112,6 +112,33 @@ describe('the OpenAPI documents, served without a token', () => {
     }
   });
 
+  it('describes the pages of a trainee history: after, limit and their bounds, the page and both 422 shapes', () => {
+    for (const v of ['v2025.0', 'v2026.1']) {
+      const d = documents[v]!;
+      const history = d.paths['/api/{api_version}/trainees/{trainee_id}/history'].get as {
+        parameters: { name: string; schema: Record<string, unknown> }[];
+        responses: Record<string, unknown>;
+      };
+      const param = (name: string) => history.parameters.find((p) => p.name === name)?.schema;
+      expect(param('as_of')).toMatchObject({ type: 'string' });
+      expect(param('after')).toEqual({ type: 'string', minLength: 23, maxLength: 23, pattern: '^[A-Za-z0-9_-]+$' });
+      expect(param('limit')).toEqual({ type: 'integer', minimum: 1, maximum: 1000, default: 100 });
+      expect(history.responses['422']).toMatchObject({
+        content: {
+          'application/json': {
+            schema: { oneOf: [{ $ref: '#/components/schemas/UnprocessableEntity' }, { $ref: '#/components/schemas/ListQueryErrors' }] },
+          },
+        },
+      });
+      expect(d.components.schemas.TraineeHistoryResponse).toMatchObject({ oneOf: [{ $ref: '#/components/schemas/TimelinePage' }, {}] });
+      expect(d.components.schemas.TimelinePage).toMatchObject({
+        required: ['data', 'next_cursor', 'has_more'],
+        properties: { data: { maxItems: 1000, items: { $ref: '#/components/schemas/TimelineEntry' } } },
+      });
+      expect(d.components.schemas.TimelineEntry).toMatchObject({ required: expect.arrayContaining(['hash', 'previous_hash']) });
+    }
+  });
+
   it('names each version’s fields in its own trainee schema', () => {
     const fieldsOf = (v: string) => Object.keys((documents[v]!.components.schemas.Trainee as { properties: object }).properties);
     expect(fieldsOf('v2025.0')).toEqual(expect.arrayContaining(['course_subject_one', 'lead_partner_urn', 'withdraw_date']));
@@ -181,6 +208,7 @@ describe('the OpenAPI documents state the limits the process runs with (docs/ope
     expect(description).toContain('## Limits');
     expect(description).toMatch(/per client IP\s+7 requests per fixed 60-second window, per token off/);
     expect(description).toMatch(/`per_page` at most 500/);
+    expect(description).toMatch(/trainee history's `limit` at most\s+1000/);
     expect(description).toMatch(/nested at most 16 levels, at most 1000 items/);
     expect(description).toContain('Idempotency-Key');
     expect(description).toMatch(/expired token answers 401/);

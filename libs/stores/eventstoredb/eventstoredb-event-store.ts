@@ -172,14 +172,16 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
-   * Events of `streamId` with revision ≥ `fromRevision` (default 0) in revision order; `[]` when
-   * the stream does not exist (the client's StreamNotFoundError). Port: {@link EventStore.readStream}.
+   * Events of `streamId` with revision ≥ `fromRevision` (default 0) in revision order, at most `maxCount` (default all); `[]`
+   * when the stream does not exist (the client's StreamNotFoundError). Port: {@link EventStore.readStream}.
    */
-  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
-    const fromRevision = options.fromRevision ?? 0;
+    const { fromRevision = 0, maxCount } = options;
     assertPortPosition(fromRevision, 'fromRevision');
-    return this.readLimiter.run(() => this.readStreamEvents(streamId, { fromRevision: BigInt(fromRevision) }));
+    if (maxCount !== undefined && !(Number.isInteger(maxCount) && maxCount >= 1)) throw new RangeError(`maxCount ≥ 1, got ${maxCount}`);
+    const bound = maxCount === undefined ? {} : { maxCount: BigInt(maxCount) };
+    return this.readLimiter.run(() => this.readStreamEvents(streamId, { fromRevision: BigInt(fromRevision), ...bound }));
   }
 
   /**

@@ -1,5 +1,16 @@
 export { findOwnTrainee, findOwnTraineeAnswer } from './own-trainee';
-export { loadTraineeHistory, parseInstant, timelineForProvider, traineeAsOf, traineeTimeline, type TimelineEntry } from './trainee-history';
+export {
+  loadTraineeHistory,
+  parseInstant,
+  TIMELINE_STATUSES,
+  timelineForProvider,
+  traineeAsOf,
+  traineeTimeline,
+  traineeTimelinePage,
+  type TimelineEntry,
+  type TimelineStatus,
+} from './trainee-history';
+export { readTimelinePage, TIMELINE_START, timelineChunks, traineeStreamOf, type TimelinePage, type TimelinePlace } from './timeline-pages';
 export {
   courseEndedOn,
   duplicateKeys,

@@ -184,9 +184,23 @@ describe('trainee history (timeline and as-of, replayed from the event log)', ()
       api_version: 'v2026.1',
     });
     expect(p2Added.changes).toEqual({ placements: expect.objectContaining({ placement_id: 'P2', name: 'Fir School' }) });
-    expect(p2Updated.changes).toEqual({ placements: { placement_id: 'P2', name: 'Fir Academy' } });
+    // An updated item: the whole item as the event holds it (each entry is computed from its own event).
+    expect(p2Updated.changes).toEqual({
+      placements: {
+        placement_id: 'P2',
+        name: 'Fir Academy',
+        urn: '900020',
+        school_id: null,
+        address: null,
+        postcode: null,
+        created_at: at(30),
+        updated_at: at(40),
+      },
+    });
     expect(p1Removed.changes).toEqual({ placements: { placement_id: 'P1', removed: true } });
-    expect(degreeUpdated.changes).toEqual({ degrees: { degree_id: 'D1', grade: '03', grade_uuid: expect.any(String) } });
+    expect(degreeUpdated.changes).toEqual({
+      degrees: expect.objectContaining({ degree_id: 'D1', grade: '03', grade_uuid: expect.any(String), subject: expect.any(String) }),
+    });
     expect(trn).toMatchObject({
       changed_fields: ['state', 'trn'],
       changes: { state: 'trn_received', trn: '4830275' },

@@ -1,4 +1,3 @@
-import { ERASED } from '@app/personal-data';
 import {
   decodeTraineeEvent,
   evolve,
@@ -7,7 +6,7 @@ import {
   type TraineeState,
   traineeStreamId,
 } from '@app/trainees/decider';
-import { type Trainee } from '@app/trainees/record';
+import { TRAINEE_STATES, type Trainee, type TraineeDetails, type TraineeStatus } from '@app/trainees/record';
 import { PREVIOUS_HASH_KEY, storedHash, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 
 /**
@@ -35,8 +34,9 @@ export interface TimelineEntry {
   changed_fields: string[];
   /**
    * The new value of each changed field (same keys as `changed_fields`). For `placements` and
-   * `degrees` the value describes the item: all its fields when added, its id and the fields that
-   * changed when updated, its id and `removed: true` when removed.
+   * `degrees` the value describes the item: all its fields as it then stood when added or updated
+   * (an entry is computed from its own event, which holds the whole item: {@link traineeTimelinePage}),
+   * its id and `removed: true` when removed.
    */
   changes: Record<string, unknown>;
   /** The acting provider (the trainee's own; the registry's events carry the trainee's provider too). */
@@ -116,19 +116,51 @@ export function ownerOf(recorded: readonly RecordedEvent[]): string | null {
 }
 
 /**
+ * What the timeline carries from one event to the next: the trainee's lifecycle state (`none`
+ * before its registration, `erased` after its erasure). It is all a timeline entry needs of the
+ * events before it, so a page of the timeline is computed from its own events and the state the
+ * page before it left (docs/operations.md "Trainee history"). Holds no personal data.
+ */
+export type TimelineStatus = 'none' | 'erased' | TraineeStatus;
+
+/** Every {@link TimelineStatus}, in a fixed order (a page cursor holds its index). */
+export const TIMELINE_STATUSES: readonly TimelineStatus[] = ['none', 'erased', ...TRAINEE_STATES];
+
+/**
  * The timeline of a trainee's stream: one entry per event, in stream order, with what it changed
- * (found by folding the stream with the decider's `evolve` and comparing each state with the one
- * before) and who did it (the event's metadata). Events of unknown types get an entry with no
- * changes. Pure; linear in the number of events.
+ * and who did it (the event's metadata). Events of unknown types get an entry with no changes.
+ * Pure; linear in the number of events. The whole timeline is `traineeTimelinePage(all, 'none')`.
  */
 export function traineeTimeline(recorded: readonly RecordedEvent[]): TimelineEntry[] {
-  let state: TraineeState = initialTraineeState;
+  return traineeTimelinePage(recorded, 'none').entries;
+}
+
+/**
+ * The timeline entries of consecutive events of a stream (a page), given the lifecycle state
+ * before the first of them (`before`; `'none'` at revision 0), and the state after the last one.
+ *
+ * Bounded per page: each entry is computed from its own event and the lifecycle state before it,
+ * never from earlier events, so a page costs its events whatever the stream's length and the
+ * pages of a timeline, read one after the other, are exactly the whole timeline. What an entry
+ * shows, therefore (docs/operations.md "Trainee history"): a registration, every field it set; an
+ * update, the fields it recorded (the decider records only the fields whose value changed,
+ * `TraineeUpdated`); a lifecycle event, the lifecycle fields it set to a value (`state` when it
+ * moved: a TRN leaves a deferred or withdrawn trainee's state as it was); a placement or degree
+ * added or updated, the item as it then stood (the event holds the whole item), removed, its id
+ * and `removed: true`.
+ */
+export function traineeTimelinePage(
+  recorded: readonly RecordedEvent[],
+  before: TimelineStatus,
+): { entries: TimelineEntry[]; after: TimelineStatus } {
+  let status = before;
   const entries: TimelineEntry[] = [];
   for (const r of recorded) {
     const event = decodeTraineeEvent(r);
-    const before = state;
-    if (event) state = evolve(state, event);
-    const { changed_fields, changes } = event ? describeChange(before, state, event) : { changed_fields: [], changes: {} };
+    const previous = stateOf(status);
+    const state = event ? evolve(previous, event) : previous;
+    status = statusOf(state);
+    const { changed_fields, changes } = event ? describeChange(previous, state, event) : { changed_fields: [], changes: {} };
     const m = r.metadata ?? ({} as RecordedEvent['metadata']);
     entries.push({
       position: r.position,
@@ -145,7 +177,33 @@ export function traineeTimeline(recorded: readonly RecordedEvent[]): TimelineEnt
       previous_hash: stringOrNull(m[PREVIOUS_HASH_KEY]),
     });
   }
-  return entries;
+  return { entries, after: status };
+}
+
+/** A trainee with no fields, no items and the given lifecycle state: what an event is described against. */
+function stateOf(status: TimelineStatus): TraineeState {
+  if (status === 'none') return initialTraineeState;
+  if (status === 'erased') return { exists: false, erased: true };
+  const blank = Object.fromEntries(LIFECYCLE_FIELDS.map((f) => [f, null])) as unknown as Trainee;
+  return {
+    exists: true,
+    trainee: {
+      ...blank,
+      trainee_id: '',
+      ukprn: '',
+      state: status,
+      details: {} as TraineeDetails,
+      placements: [],
+      degrees: [],
+      created_at: '',
+      updated_at: '',
+    },
+  };
+}
+
+function statusOf(state: TraineeState): TimelineStatus {
+  if (state.exists) return state.trainee.state;
+  return state.erased ? 'erased' : 'none';
 }
 
 /**
@@ -243,34 +301,22 @@ function describeChange(
   }
   const b = before.trainee;
   for (const f of LIFECYCLE_FIELDS) if (!same(b[f], a[f])) changes[f] = a[f];
-  // Only an update touches the details, and it names the fields it sets.
-  if (event.type === 'TraineeUpdated') {
-    const bd = b.details as unknown as Record<string, unknown>;
-    const ad = a.details as unknown as Record<string, unknown>;
-    // A field whose values were erased still shows that the update set it.
-    for (const f of Object.keys(event.data.changes)) if (!same(bd[f], ad[f]) || ad[f] === ERASED) changes[f] = ad[f];
-  }
-  if (event.type.startsWith('Placement')) {
-    changes.placements = subResourceChange(event, 'placement', b.placements as unknown as Item[]);
-  }
-  if (event.type.startsWith('Degree')) {
-    changes.degrees = subResourceChange(event, 'degree', b.degrees as unknown as Item[]);
-  }
+  // Only an update touches the details, and it records the fields whose value it changed (their
+  // values `[erased]` once the trainee's personal data is erased).
+  if (event.type === 'TraineeUpdated') Object.assign(changes, event.data.changes);
+  if (event.type.startsWith('Placement')) changes.placements = subResourceChange(event, 'placement');
+  if (event.type.startsWith('Degree')) changes.degrees = subResourceChange(event, 'degree');
   return { changed_fields: Object.keys(changes), changes };
 }
 
 type Item = Record<string, unknown>;
 
-function subResourceChange(event: TraineeEvent, kind: 'placement' | 'degree', previous: Item[]): Item {
+/** A placement or degree event's item: as the event holds it (added, updated), or its id and `removed: true`. */
+function subResourceChange(event: TraineeEvent, kind: 'placement' | 'degree'): Item {
   const data = event.data as Record<string, unknown>;
   const idKey = `${kind}_id`;
   const item = data[kind] as Item | undefined;
-  if (!item) return { [idKey]: data[idKey] ?? null, removed: true };
-  const old = previous.find((x) => x[idKey] === item[idKey]);
-  if (!old || !event.type.endsWith('Updated')) return { ...item };
-  const diff: Item = { [idKey]: item[idKey] };
-  for (const [f, v] of Object.entries(item)) if (f !== 'updated_at' && !same(old[f], v)) diff[f] = v;
-  return diff;
+  return item ? { ...item } : { [idKey]: data[idKey] ?? null, removed: true };
 }
 
 function hasValue(v: unknown): boolean {

@@ -1,9 +1,13 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { loadTraineeHistory, parseInstant, traineeAsOf, traineeTimeline, type TimelineEntry } from '@app/trainees/read';
+import { loadTraineeHistory, parseInstant, traineeAsOf } from '@app/trainees/read';
+import type { Stores } from '@app/stores';
 import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import { contractFor } from '@app/trainees/contract';
 import { CliError, type CliContext } from '../cli-context';
 import { registerTraineeErasure } from './trainee-erasure';
+import { writeTimeline } from './trainee-history-stream';
+
+export { timelineTable } from './trainee-history-stream';
 
 interface HistoryOptions {
   asOf?: Date;
@@ -16,11 +20,12 @@ interface HistoryOptions {
  * auditors (docs/operations.md "Trainee history"). Replays the trainee's stream from the event log;
  * it reads nothing else (the read models only map an id given in another case to the stored one) and writes nothing.
  *
- * Without `--as-of`: the timeline as an aligned table (position, time, event, provider, token id,
- * API version, changed fields), or JSON lines with `--json` (one timeline entry per line, with the
- * new values in `changes`). With `--as-of`: the trainee as it stood at that instant, as JSON in
- * the chosen API version's shape (default the latest), exactly as GET /trainees/{id}
- * answers it. An unknown trainee, or one that did not exist yet at the instant: exit 1.
+ * Without `--as-of`: the timeline as a table of fixed-width columns (position, time, event,
+ * provider, token id, API version, changed fields), or JSON lines with `--json` (one timeline
+ * entry per line, with the new values in `changes`), streamed: read and written a chunk of 1,000
+ * events at a time (`writeTimeline`), so memory does not grow with the history. With `--as-of`:
+ * the trainee as it stood at that instant, as JSON in the chosen API version's shape (default the
+ * latest), exactly as GET /trainees/{id} answers it. An unknown trainee, or one that did not exist yet at the instant: exit 1.
  */
 export function registerTraineeHistoryCommands(program: Command, ctx: CliContext): void {
   const trainee = program.command('trainee').description('trainee records, for auditors');
@@ -36,26 +41,21 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
     )
     .option('--json', 'print the timeline as JSON lines')
     .action(async (traineeId: string, opts: HistoryOptions) => {
-      const history = await ctx.withStores(
-        (stores) =>
-          loadTraineeHistory(stores.eventStore, traineeId, {
-            resolveId: async (id) => (await stores.readModel.getTrainee(id))?.trainee_id ?? null,
-          }),
-        { catchUp: false },
-      );
+      const resolveId = (stores: Stores) => async (id: string) => (await stores.readModel.getTrainee(id))?.trainee_id ?? null;
+      if (!opts.asOf) {
+        const format = opts.json ? 'json' : 'table';
+        const write = (stores: Stores) =>
+          writeTimeline(stores.eventStore, traineeId, format, process.stdout, { resolveId: resolveId(stores) });
+        await ctx.withStores(write, { catchUp: false });
+        return;
+      }
+      const history = await ctx.withStores((stores) => loadTraineeHistory(stores.eventStore, traineeId, { resolveId: resolveId(stores) }), {
+        catchUp: false,
+      });
       if (!history) throw new CliError(`No trainee with id ${traineeId}`);
-      if (opts.asOf) {
-        const asOf = traineeAsOf(history.events, opts.asOf);
-        if (!asOf) throw new CliError(`Trainee ${history.traineeId} did not exist yet at ${opts.asOf.toISOString()}`);
-        process.stdout.write(`${JSON.stringify(contractFor(opts.apiVersion).output.serializeTrainee(asOf, { nested: true }), null, 2)}\n`);
-        return;
-      }
-      const entries = traineeTimeline(history.events);
-      if (opts.json) {
-        process.stdout.write(entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
-        return;
-      }
-      process.stdout.write(timelineTable(entries));
+      const asOf = traineeAsOf(history.events, opts.asOf);
+      if (!asOf) throw new CliError(`Trainee ${history.traineeId} did not exist yet at ${opts.asOf.toISOString()}`);
+      process.stdout.write(`${JSON.stringify(contractFor(opts.apiVersion).output.serializeTrainee(asOf, { nested: true }), null, 2)}\n`);
     });
   registerTraineeErasure(trainee, ctx);
 }
@@ -65,24 +65,4 @@ function parseInstantOption(value: string): Date {
   if (!instant)
     throw new InvalidArgumentError('not an ISO 8601 instant (a date and a time with Z or an offset, e.g. 2026-01-05T10:00:00Z)');
   return instant;
-}
-
-const COLUMNS: [string, (e: TimelineEntry) => string][] = [
-  ['POSITION', (e) => String(e.position)],
-  ['TIME', (e) => e.occurred_at],
-  ['EVENT', (e) => e.event_type],
-  ['PROVIDER', (e) => e.provider_ukprn ?? '-'],
-  ['TOKEN_ID', (e) => e.token_id ?? '-'],
-  ['API_VERSION', (e) => e.api_version ?? '-'],
-  ['CHANGED_FIELDS', (e) => e.changed_fields.join(',') || '-'],
-];
-
-/**
- * The timeline as a table of space-padded columns, one row per event. The changed fields come
- * last, as they can be long (a registration sets dozens), so the other columns stay aligned.
- */
-export function timelineTable(entries: TimelineEntry[]): string {
-  const rows = [COLUMNS.map(([title]) => title), ...entries.map((e) => COLUMNS.map(([, cell]) => cell(e)))];
-  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')).join('\n') + '\n';
 }

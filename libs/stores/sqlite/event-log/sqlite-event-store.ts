@@ -26,6 +26,7 @@ import {
   EventFilter,
   EventStore,
   ReadAllOptions,
+  ReadStreamOptions,
   ReadStoredStreamsOptions,
   ReadStreamsOptions,
   StoredEventText,
@@ -110,7 +111,7 @@ export class SqliteEventStore implements EventStore {
   private readonly streamAppends: StreamAppends;
   private readonly storedStreams: StoredStreams;
   /** A stream's rows as arrays (raw mode: no object per row). */
-  private readonly selectStream: Database.Statement<[string, number], RawEventRow>;
+  private readonly selectStream: Database.Statement<[string, number, number], RawEventRow>;
   private readonly selectAll: Database.Statement<[number, number], EventRow>;
   private readonly selectHead: Database.Statement<[], { head: number | null }>;
   private readonly streamScan: StreamScan;
@@ -159,7 +160,9 @@ export class SqliteEventStore implements EventStore {
     this.file = inMemory ? null : this.key;
 
     this.selectStream = this.db
-      .prepare<[string, number], RawEventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`)
+      .prepare<[string, number, number], RawEventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+      )
       .raw(true);
     this.selectAll = this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.selectHead = this.db.prepare('SELECT MAX(position) AS head FROM events');
@@ -243,14 +246,19 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * Events of `streamId` with revision ≥ `fromRevision` (default 0), in revision order; `[]` for
-   * an unknown stream (port: {@link EventStore.readStream}).
+   * Events of `streamId` with revision ≥ `fromRevision` (default 0), in revision order, at most
+   * `maxCount` (default: all; one indexed range read of `(stream_id, revision)`, so a page costs
+   * its events whatever the stream's length); `[]` for an unknown stream (port: {@link EventStore.readStream}).
    */
-  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     const fromRevision = options.fromRevision ?? 0;
     assertNonNegativeInteger('fromRevision', fromRevision);
-    return this.selectStream.all(streamId, fromRevision).map(rawToRecordedEvent);
+    const maxCount = options.maxCount ?? -1; // SQLite: a negative LIMIT is no limit.
+    if (options.maxCount !== undefined && (!Number.isInteger(maxCount) || maxCount < 1)) {
+      throw new RangeError(`maxCount must be an integer ≥ 1, got ${maxCount}`);
+    }
+    return this.selectStream.all(streamId, fromRevision, maxCount).map(rawToRecordedEvent);
   }
 
   /**

@@ -13,7 +13,6 @@ import {
   JSON_BOUNDS_TEXT,
   TEXT_MAX_CHARS,
 } from '@app/trainees/record';
-import { PROVIDER_EVENT_TYPES } from '@app/trainees/decider';
 import { contractFor, type VersionContract } from '../contract';
 import { degreeWire } from '../wire/degree.wire';
 import { DEFERRAL_WIRE, RECOMMENDATION_WIRE, withdrawalWireFor } from '../wire/lifecycle.wire';
@@ -21,6 +20,7 @@ import { PLACEMENT_WIRE } from '../wire/placement.wire';
 import { DISABILITY_KEY, traineeWire } from '../wire/trainee.wire';
 import type { JsonSchema, WireObject } from '../wire/wire-object';
 import { AUDIT_SCHEMAS } from './audit-components';
+import { HISTORY_SCHEMAS } from './history-schemas';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
@@ -140,6 +140,8 @@ export function openApiSchemas(version: ApiVersion): Record<string, JsonSchema> 
     ...requestSchemas(version),
     ...responseSchemas(contract.output),
     ...ANSWER_SCHEMAS,
+    ...HISTORY_SCHEMAS,
+    ...AUDIT_SCHEMAS,
     ...ERROR_SCHEMAS,
     ...(contract.referenceData ? referenceDataSchemas(Object.keys(contract.referenceData)) : {}),
   };
@@ -258,57 +260,6 @@ const ANSWER_SCHEMAS: Record<string, JsonSchema> = {
     required: ['status', 'version'],
     additionalProperties: false,
   },
-  TimelineEntry: {
-    type: 'object',
-    description: 'One event of the trainee\'s stream (docs/operations.md "Trainee history").',
-    properties: {
-      position: { type: 'integer', minimum: 0, description: 'Global position in the event log.' },
-      revision: { type: 'integer', minimum: 0, description: "0-based revision in the trainee's stream." },
-      occurred_at: { type: 'string', format: 'date-time' },
-      event_type: { type: 'string', enum: [...PROVIDER_EVENT_TYPES] },
-      changed_fields: {
-        type: 'array',
-        items: { type: 'string' },
-        description: 'Canonical field names (the v2026.1 name where the versions differ).',
-      },
-      changes: { type: 'object', description: 'The new value of each changed field.' },
-      provider_ukprn: { type: ['string', 'null'] },
-      token_id: { type: ['string', 'null'], description: 'The id of the token that made the request, never the token.' },
-      api_version: { type: ['string', 'null'] },
-      request_id: { type: ['string', 'null'] },
-      hash: {
-        type: ['string', 'null'],
-        pattern: '^[0-9a-f]{64}$',
-        description:
-          'SHA-256 (hex) of the event as stored, chained to `previous_hash` (docs/DESIGN.md "Verifiable history"); null for an event stored before the chain began.',
-      },
-      previous_hash: {
-        type: ['string', 'null'],
-        pattern: '^[0-9a-f]{64}$',
-        description: "The hash of the stream's event before it; null for the first event.",
-      },
-    },
-    required: [
-      'position',
-      'revision',
-      'occurred_at',
-      'event_type',
-      'changed_fields',
-      'changes',
-      'provider_ukprn',
-      'token_id',
-      'api_version',
-      'request_id',
-      'hash',
-      'previous_hash',
-    ],
-    additionalProperties: false,
-  },
-  TraineeHistoryResponse: {
-    description: 'Without `as_of`: the timeline, oldest first. With `as_of`: the trainee as it stood then.',
-    oneOf: [envelope({ type: 'array', items: ref('TimelineEntry') }), envelope(ref('Trainee'))],
-  },
-  ...AUDIT_SCHEMAS,
 };
 
 /** The error answers (docs/spec/trainee-records-api.md "Errors"; docs/DESIGN.md ruling 4). */
