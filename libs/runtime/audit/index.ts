@@ -14,3 +14,4 @@ export {
 } from './digest';
 export { loadAuditSigningKey, SANDBOX_SIGNING_KEY_FILE, SigningKeyUnavailable, type AuditSigningKey } from './signing-key';
 export { verifyLog, type LogVerification, type StreamRange, type VerifyLogListener, type VerifyLogOptions } from './verify-log';
+export { digestSection, latestRecordedDigest, readStoredStream, type DigestSection, type RecordedDigest } from './stream-digest';

@@ -4,21 +4,27 @@ import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import { contractFor } from '@app/trainees/contract';
 import { CliError, type CliContext } from '../cli-context';
 import { registerTraineeErasure } from './trainee-erasure';
+import { writeHistoryReport } from './trainee-history-report';
+
+const FORMATS = ['table', 'json', 'html'] as const;
 
 interface HistoryOptions {
   asOf?: Date;
   apiVersion: ApiVersion;
   json?: boolean;
+  format: (typeof FORMATS)[number];
 }
 
 /**
- * `trainee history <trainee_id> [--as-of <instant>] [--api-version <version>] [--json]`, for
+ * `trainee history <trainee_id> [--as-of <instant>] [--api-version <version>] [--format table|json|html]`, for
  * auditors (docs/operations.md "Trainee history"). Replays the trainee's stream from the event log;
  * it reads nothing else (the read models only map an id given in another case to the stored one) and writes nothing.
  *
  * Without `--as-of`: the timeline as an aligned table (position, time, event, provider, token id,
- * API version, changed fields), or JSON lines with `--json` (one timeline entry per line, with the
- * new values in `changes`). With `--as-of`: the trainee as it stood at that instant, as JSON in
+ * API version, changed fields), JSON lines with `--format json` or its alias `--json` (one timeline
+ * entry per line, with the new values in `changes`), or with `--format html` the auditor's report as
+ * one self-contained page (`history-report.ts`: the timeline with old → new values, each step's
+ * trainee, the chain's check and the latest signed digest). With `--as-of`: the trainee as it stood at that instant, as JSON in
  * the chosen API version's shape (default the latest), exactly as GET /trainees/{id}
  * answers it. An unknown trainee, or one that did not exist yet at the instant: exit 1.
  */
@@ -34,8 +40,13 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
         .choices([...API_VERSIONS])
         .default(API_VERSIONS[API_VERSIONS.length - 1]),
     )
-    .option('--json', 'print the timeline as JSON lines')
+    .addOption(new Option('--format <format>', 'how to print the timeline').choices(FORMATS).default('table'))
+    .addOption(new Option('--json', 'print the timeline as JSON lines (the same as --format json)').conflicts('format'))
     .action(async (traineeId: string, opts: HistoryOptions) => {
+      if (opts.format === 'html') {
+        if (opts.asOf) throw new CliError('--as-of prints the trainee as JSON; --format html is for the whole timeline');
+        return writeHistoryReport(ctx, traineeId);
+      }
       const history = await ctx.withStores(
         (stores) =>
           loadTraineeHistory(stores.eventStore, traineeId, {
@@ -51,7 +62,7 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
         return;
       }
       const entries = traineeTimeline(history.events);
-      if (opts.json) {
+      if (opts.json || opts.format === 'json') {
         process.stdout.write(entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
         return;
       }
