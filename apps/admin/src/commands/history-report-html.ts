@@ -101,5 +101,5 @@ details { margin-top: 6px; }
 details summary { cursor: pointer; color: var(--muted); }
 pre { background: var(--soft); border: 1px solid var(--line); padding: 8px 10px; overflow-x: auto; max-height: 520px; margin: 6px 0; }
 footer { margin-top: 36px; color: var(--muted); font-size: 12.5px; }
-@media print { body { padding: 0; } }
+@media print { body { padding: 0; } pre { max-height: none; overflow: visible; white-space: pre-wrap; } }
 `.trim();

@@ -41,6 +41,21 @@ function eventsOf(html: string): { revision: number; type: string; faulty: boole
   }));
 }
 
+/** A digest that covers the stream's head at revision 5 (position 6), with 2 events after it. */
+const head = { streamId: STREAM, revision: 5, hash: 'ab'.repeat(32) };
+const DIGEST: DigestSection = {
+  position: 6,
+  signedAt: at(25),
+  signedBy: 'auditor',
+  root: 'cd'.repeat(32),
+  streams: 3,
+  keyFingerprint: 'ef'.repeat(32),
+  signatureHolds: true,
+  head,
+  laterEvents: 2,
+  included: null,
+};
+
 const section = (html: string, id: string) => text(new RegExp(`<div class="verdict (\\w+)" id="${id}">([\\s\\S]*?)</div>`).exec(html)![0]);
 const verdictKind = (html: string, id: string) => new RegExp(`<div class="verdict (\\w+)" id="${id}">`).exec(html)![1];
 
@@ -179,6 +194,11 @@ describe('renderHistoryReport (trainee history --format html)', () => {
     expect(verdictKind(changed, 'chain-result')).toBe('bad');
     expect(section(changed, 'chain-result')).toContain('revision 6: altered: the event does not match its hash');
     expect(eventsOf(changed).map((e) => e.faulty)).toEqual([false, false, false, false, false, false, true, false]);
+    // A digest whose covered head comes after the fault vouches for nothing; one before it still holds.
+    const after = renderHistoryReport(await input({ ...DIGEST, head: { ...head, revision: 7 }, laterEvents: 0 }));
+    expect(verdictKind(after, 'digest-result')).toBe('bad');
+    expect(section(after, 'digest-result')).toContain('But the chain does not hold up to that head');
+    expect(verdictKind(renderHistoryReport(await input(DIGEST)), 'digest-result')).toBe('ok');
   });
 
   it('says plainly when no digest is recorded', async () => {
@@ -188,19 +208,7 @@ describe('renderHistoryReport (trainee history --format html)', () => {
   });
 
   it('shows the digest, whether its signature holds and the head it covers; an inclusion proof’s answer when given', async () => {
-    const head = { streamId: STREAM, revision: 5, hash: 'ab'.repeat(32) };
-    const digest: DigestSection = {
-      position: 6,
-      signedAt: at(25),
-      signedBy: 'auditor',
-      root: 'cd'.repeat(32),
-      streams: 3,
-      keyFingerprint: 'ef'.repeat(32),
-      signatureHolds: true,
-      head,
-      laterEvents: 2,
-      included: null,
-    };
+    const digest = DIGEST;
     const html = renderHistoryReport(await input(digest));
     expect(verdictKind(html, 'digest-result')).toBe('ok');
     const covered = section(html, 'digest-result');
@@ -215,7 +223,7 @@ describe('renderHistoryReport (trainee history --format html)', () => {
     expect(section(proven, 'digest-result')).toContain('An inclusion proof shows it under the signed Merkle root');
     const disproven = renderHistoryReport(await input({ ...digest, included: false }));
     expect(verdictKind(disproven, 'digest-result')).toBe('bad');
-    const forged = renderHistoryReport(await input({ ...digest, signatureHolds: false }));
+    const forged = renderHistoryReport(await input({ ...digest, signatureHolds: false, included: true }));
     expect(verdictKind(forged, 'digest-result')).toBe('bad');
     expect(text(forged)).toContain('does NOT hold');
     const early = renderHistoryReport(await input({ ...digest, position: 2, head: null, laterEvents: 8 }));

@@ -72,7 +72,7 @@ export function renderHistoryReport(input: HistoryReportInput): string {
     '<section id="verification">',
     '<h2>Verification</h2>',
     chainHtml(chain),
-    digestHtml(digest, history.events),
+    digestHtml(digest, history.events, chain),
     '</section>',
     '<section id="timeline">',
     '<h2>Timeline</h2>',
@@ -160,8 +160,11 @@ function chainHtml(chain: HistoryReportInput['chain']): string {
   );
 }
 
-/** The signed digest's part of the verification; `events` the stream's, to name the first one a digest before them does not cover. */
-function digestHtml(digest: DigestSection | null, events: readonly RecordedEvent[]): string {
+/**
+ * The signed digest's part of the verification; `events` the stream's (to name the first one when
+ * the digest covers none), `chain` its check (a fault at or before the covered head taints it).
+ */
+function digestHtml(digest: DigestSection | null, events: readonly RecordedEvent[], chain: HistoryReportInput['chain']): string {
   const title = '<h3>Signed digest</h3>';
   if (digest === null) {
     return (
@@ -170,6 +173,7 @@ function digestHtml(digest: DigestSection | null, events: readonly RecordedEvent
       'or put in with every later hash computed afresh. <code>admin audit digest</code> signs one.</div>'
     );
   }
+  const brokenToHead = digest.head !== null && chain.faults.some((f) => f.revision <= digest.head!.revision);
   const signature = digest.signatureHolds
     ? '<span>holds</span>'
     : '<strong class="badge">does NOT hold: the recorded digest was changed, or is not a digest</strong>';
@@ -182,10 +186,15 @@ function digestHtml(digest: DigestSection | null, events: readonly RecordedEvent
     ['Signer’s key fingerprint', hashHtml(digest.keyFingerprint)],
     ['Signature', signature],
   ]);
-  return `${title}<p>The latest digest recorded in the log (stream <code>audit-digests</code>).</p>${details}${coverageHtml(digest, events)}`;
+  return `${title}<p>The latest digest recorded in the log (stream <code>audit-digests</code>).</p>${details}${coverageHtml(digest, events, brokenToHead)}`;
 }
 
-function coverageHtml(digest: DigestSection, events: readonly RecordedEvent[]): string {
+/**
+ * What the digest covers of the stream: its head at the digest's position, and the verdict on it:
+ * bad when an inclusion proof fails, the signature does not hold, or the chain has a fault at or
+ * before the head (`brokenToHead`: the head is then not what the events show).
+ */
+function coverageHtml(digest: DigestSection, events: readonly RecordedEvent[], brokenToHead: boolean): string {
   const later =
     digest.laterEvents > 0
       ? ` The ${digest.laterEvents} event(s) stored after position ${digest.position} are the next digest’s to cover.`
@@ -198,20 +207,25 @@ function coverageHtml(digest: DigestSection, events: readonly RecordedEvent[]): 
     );
   }
   const head = `revision ${digest.head.revision}, hash <span class="hash">${escapeHtml(digest.head.hash)}</span>`;
-  const [kind, verdict, proof] =
+  const [verdict, proof] =
     digest.included === true
-      ? ['ok', 'The trainee’s head is under the signed root', 'An inclusion proof shows it under the signed Merkle root.']
+      ? ['The trainee’s head is under the signed root', 'An inclusion proof shows it under the signed Merkle root.']
       : digest.included === false
-        ? ['bad', 'The trainee’s head is NOT under the signed root', 'The inclusion proof does not lead to the signed Merkle root.']
+        ? ['The trainee’s head is NOT under the signed root', 'The inclusion proof does not lead to the signed Merkle root.']
         : [
-            digest.signatureHolds ? 'ok' : 'bad',
             'The digest covers the trainee’s head',
             'This report does not prove the head is under the root; <code>admin audit verify --digest &lt;file&gt;</code> ' +
               'with the file the digest was written to checks every head.',
           ];
+  const caveat = !digest.signatureHolds
+    ? ' But the digest’s signature does not hold: it proves nothing.'
+    : brokenToHead
+      ? ' But the chain does not hold up to that head (above): the events up to it are not those its hash was made from.'
+      : '';
+  const kind = digest.included === false || caveat !== '' ? 'bad' : 'ok';
   return (
     `<div class="verdict ${kind}" id="digest-result"><strong>${verdict}</strong>` +
-    `At position ${digest.position} the trainee’s stream stood at ${head}. ${proof}${later}</div>`
+    `At position ${digest.position} the trainee’s stream stood at ${head}. ${proof}${caveat}${later}</div>`
   );
 }
 

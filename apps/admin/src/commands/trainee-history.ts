@@ -24,9 +24,10 @@ interface HistoryOptions {
  * API version, changed fields), JSON lines with `--format json` or its alias `--json` (one timeline
  * entry per line, with the new values in `changes`), or with `--format html` the auditor's report as
  * one self-contained page (`history-report.ts`: the timeline with old → new values, each step's
- * trainee, the chain's check and the latest signed digest). With `--as-of`: the trainee as it stood at that instant, as JSON in
- * the chosen API version's shape (default the latest), exactly as GET /trainees/{id}
- * answers it. An unknown trainee, or one that did not exist yet at the instant: exit 1.
+ * trainee, the chain's check and the latest signed digest). With `--as-of`: the trainee as it
+ * stood at that instant, as JSON in the chosen API version's shape (default the latest), exactly
+ * as GET /trainees/{id} answers it; not with `--format html`. An unknown trainee, or one that did
+ * not exist yet at the instant: exit 1.
  */
 export function registerTraineeHistoryCommands(program: Command, ctx: CliContext): void {
   const trainee = program.command('trainee').description('trainee records, for auditors');
