@@ -97,6 +97,10 @@ table.changes col.arrow { width: 28px; }
 table.changes td.arrow { color: var(--muted); text-align: center; }
 table.changes td.old .value { color: var(--bad); }
 table.changes td.new .value { color: var(--ok); }
+table.index { border-collapse: collapse; margin: 8px 0 16px; width: 100%; }
+table.index th, table.index td { text-align: left; padding: 2px 10px 2px 0; border-bottom: 1px solid var(--line); vertical-align: top; }
+table.index th { font-size: 12.5px; color: var(--muted); font-weight: 600; }
+table.index td:first-child, table.index td:nth-child(2) { white-space: nowrap; }
 details { margin-top: 6px; }
 details summary { cursor: pointer; color: var(--muted); }
 pre { background: var(--soft); border: 1px solid var(--line); padding: 8px 10px; overflow-x: auto; max-height: 520px; margin: 6px 0; }

@@ -194,6 +194,10 @@ describe('renderHistoryReport (trainee history --format html)', () => {
     expect(verdictKind(changed, 'chain-result')).toBe('bad');
     expect(section(changed, 'chain-result')).toContain('revision 6: altered: the event does not match its hash');
     expect(eventsOf(changed).map((e) => e.faulty)).toEqual([false, false, false, false, false, false, true, false]);
+    const index = [...changed.matchAll(/<tr><td><a href="#rev-(\d+)">#\d+<\/a><\/td><td>.*?<\/td><td>(.*?)<\/td>/g)];
+    expect(index.map((m) => [Number(m[1]), text(m[2])])).toEqual(
+      eventsOf(changed).map((e) => [e.revision, e.faulty ? `${e.type} fault` : e.type]),
+    );
     // A digest whose covered head comes after the fault vouches for nothing; one before it still holds.
     const after = renderHistoryReport(await input({ ...DIGEST, head: { ...head, revision: 7 }, laterEvents: 0 }));
     expect(verdictKind(after, 'digest-result')).toBe('bad');

@@ -77,6 +77,7 @@ export function renderHistoryReport(input: HistoryReportInput): string {
     '<section id="timeline">',
     '<h2>Timeline</h2>',
     '<p class="muted">Oldest first. Every time is in UTC. “Before” is the value the field held just before the event.</p>',
+    indexHtml(entries, faultsAt),
     `<ol class="timeline">\n${events.join('\n')}\n</ol>`,
     '</section>',
     `<footer>Read from the event log, stream <code>${escapeHtml(`trainee-${history.traineeId}`)}</code>. ` +
@@ -131,6 +132,24 @@ function itemChanges(field: 'placements' | 'degrees', action: string, item: Item
   return Object.entries(item)
     .filter(([k]) => k !== `${kind}_id`)
     .map(([k, after]) => ({ item: name, field: k, before: old?.[k], after }));
+}
+
+/** The events at a glance, each linked to its place in the timeline: revision, time (UTC), type, the fields it changed. */
+function indexHtml(entries: TimelineEntry[], faultsAt: ReadonlyMap<number, ChainFault[]>): string {
+  const shown = 6;
+  const rows = entries.map((e) => {
+    const fields =
+      e.changed_fields.slice(0, shown).join(', ') + (e.changed_fields.length > shown ? `, … (${e.changed_fields.length} in all)` : '');
+    const fault = faultsAt.has(e.revision) ? ' <span class="badge">fault</span>' : '';
+    return (
+      `<tr><td><a href="#rev-${e.revision}">#${e.revision}</a></td><td>${escapeHtml(utcText(e.occurred_at))}</td>` +
+      `<td>${escapeHtml(e.event_type)}${fault}</td><td><code>${escapeHtml(fields)}</code></td></tr>`
+    );
+  });
+  return (
+    '<table class="index"><thead><tr><th>#</th><th>Time (UTC)</th><th>Event</th><th>Fields changed</th></tr></thead>' +
+    `<tbody>${rows.join('')}</tbody></table>`
+  );
 }
 
 function facts(rows: [label: string, html: string][]): string {
