@@ -45,7 +45,7 @@ export async function digestLog(
 }
 
 /** What {@link signAndRecord} did: the digest, the heads it covers, and the position it was recorded at. */
-export interface RecordedDigest {
+export interface SignedAndRecorded {
   digest: SignedDigest;
   heads: StreamHead[];
   recordedAt: number;
@@ -64,7 +64,7 @@ export async function signAndRecord(
   privateKey: KeyObject,
   by: string,
   options: { onProgress?: (events: number) => void; verify?: (options: VerifyLogOptions) => Promise<LogVerification> } = {},
-): Promise<RecordedDigest> {
+): Promise<SignedAndRecorded> {
   const { digest, heads, tree } = await digestLog(store, privateKey, undefined, options.onProgress, options.verify);
   const recordedAt = await recordDigest(recordIn, digest, by);
   await trees.keep(digest, tree);

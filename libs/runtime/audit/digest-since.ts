@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { chainHash, checkStreamChain, readChainKeys, type EventStore, type StoredEventText } from '@app/event-sourcing';
 import { signDigest, type StreamHead } from './digest';
 import { AUDIT_DIGEST_STREAM, recordDigest } from './digest-events';
-import { signAndRecord, LogDoesNotVerify, type RecordedDigest } from './digest-log';
+import { signAndRecord, LogDoesNotVerify, type SignedAndRecorded } from './digest-log';
 import { digestTree, type DigestTreeStore } from './digest-tree';
 import type { LogVerification, VerifyLogOptions } from './verify-log';
 
@@ -33,7 +33,7 @@ export interface DigestSinceContext {
  * chain to it; the other heads are taken as kept. Throws {@link LogDoesNotVerify} when a stream
  * that moved does not extend its signed head (`audit verify` names why); nothing is then signed.
  */
-export async function digestSince(ctx: DigestSinceContext): Promise<RecordedDigest | null> {
+export async function digestSince(ctx: DigestSinceContext): Promise<SignedAndRecorded | null> {
   const kept = await ctx.trees.latest();
   if (!kept) return signAndRecord(ctx.store, ctx.recordIn, ctx.trees, ctx.privateKey, ctx.by, { verify: ctx.verify });
   const from = kept.digest.position;

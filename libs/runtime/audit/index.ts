@@ -1,4 +1,4 @@
-export { digestLog, LogDoesNotVerify, signAndRecord, type LogDigest, type RecordedDigest } from './digest-log';
+export { digestLog, LogDoesNotVerify, signAndRecord, type LogDigest, type SignedAndRecorded } from './digest-log';
 export { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM, recordDigest } from './digest-events';
 export { checkAgainstDigest, streamGone, type SignedHead } from './digest-check';
 export {
@@ -28,3 +28,4 @@ export {
 export { inclusionPath, rootFromPath, subtreesOfPath, type SubtreeLookup } from './merkle-proof';
 export { digestSince, logMovedSince, type DigestSinceContext } from './digest-since';
 export { DigestSchedule, type DigestScheduleLogger, type ScheduledDigest } from './digest-schedule';
+export { digestSection, latestRecordedDigest, readStoredStream, type DigestSection, type RecordedDigest } from './stream-digest';

@@ -5,27 +5,35 @@ import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import { contractFor } from '@app/trainees/contract';
 import { CliError, type CliContext } from '../cli-context';
 import { registerTraineeErasure } from './trainee-erasure';
+import { writeHistoryReport } from './trainee-history-report';
 import { writeTimeline } from './trainee-history-stream';
 
 export { timelineTable } from './trainee-history-stream';
+
+const FORMATS = ['table', 'json', 'html'] as const;
 
 interface HistoryOptions {
   asOf?: Date;
   apiVersion: ApiVersion;
   json?: boolean;
+  format: (typeof FORMATS)[number];
 }
 
 /**
- * `trainee history <trainee_id> [--as-of <instant>] [--api-version <version>] [--json]`, for
- * auditors (docs/operations.md "Trainee history"). Replays the trainee's stream from the event log;
- * it reads nothing else (the read models only map an id given in another case to the stored one) and writes nothing.
+ * `trainee history <trainee_id> [--as-of <instant>] [--api-version <version>] [--format table|json|html]`,
+ * for auditors (docs/operations.md "Trainee history"). Replays the trainee's stream from the event
+ * log; it reads nothing else (the read models only map an id given in another case to the stored
+ * one) and writes nothing.
  *
  * Without `--as-of`: the timeline as a table of fixed-width columns (position, time, event,
- * provider, token id, API version, changed fields), or JSON lines with `--json` (one timeline
- * entry per line, with the new values in `changes`), streamed: read and written a chunk of 1,000
- * events at a time (`writeTimeline`), so memory does not grow with the history. With `--as-of`:
- * the trainee as it stood at that instant, as JSON in the chosen API version's shape (default the
- * latest), exactly as GET /trainees/{id} answers it. An unknown trainee, or one that did not exist yet at the instant: exit 1.
+ * provider, token id, API version, changed fields), or JSON lines with `--format json` or its alias
+ * `--json` (one timeline entry per line, with the new values in `changes`), both streamed: read and
+ * written a chunk of 1,000 events at a time (`writeTimeline`), so memory does not grow with the
+ * history; or with `--format html` the auditor's report as one self-contained page
+ * (`history-report.ts`: the timeline with old → new values, each step's trainee, the chain's check
+ * and the latest signed digest). With `--as-of`: the trainee as it stood at that instant, as JSON in
+ * the chosen API version's shape (default the latest), exactly as GET /trainees/{id} answers it;
+ * not with `--format html`. An unknown trainee, or one that did not exist yet at the instant: exit 1.
  */
 export function registerTraineeHistoryCommands(program: Command, ctx: CliContext): void {
   const trainee = program.command('trainee').description('trainee records, for auditors');
@@ -39,11 +47,16 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
         .choices([...API_VERSIONS])
         .default(API_VERSIONS[API_VERSIONS.length - 1]),
     )
-    .option('--json', 'print the timeline as JSON lines')
+    .addOption(new Option('--format <format>', 'how to print the timeline').choices(FORMATS).default('table'))
+    .addOption(new Option('--json', 'print the timeline as JSON lines (the same as --format json)').conflicts('format'))
     .action(async (traineeId: string, opts: HistoryOptions) => {
       const resolveId = (stores: Stores) => async (id: string) => (await stores.readModel.getTrainee(id))?.trainee_id ?? null;
+      if (opts.format === 'html') {
+        if (opts.asOf) throw new CliError('--as-of prints the trainee as JSON; --format html is for the whole timeline');
+        return writeHistoryReport(ctx, traineeId);
+      }
       if (!opts.asOf) {
-        const format = opts.json ? 'json' : 'table';
+        const format = opts.json || opts.format === 'json' ? 'json' : 'table';
         const write = (stores: Stores) =>
           writeTimeline(stores.eventStore, traineeId, format, process.stdout, { resolveId: resolveId(stores) });
         await ctx.withStores(write, { catchUp: false });

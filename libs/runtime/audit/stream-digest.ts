@@ -1,0 +1,112 @@
+import { checkStreamChain, type EventStore, type StoredEventText } from '@app/event-sourcing';
+import { digestSignatureHolds, keyFingerprint, type SignedDigest, type StreamHead } from './digest';
+import { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM } from './digest-events';
+
+/**
+ * One stream's evidence for an auditor's report (docs/operations.md "Trainee history"): the
+ * stream as stored, and what the latest signed digest recorded in the log says of it
+ * (docs/DESIGN.md "Signed digests").
+ */
+
+/** Streams read per call while looking for one stream among its neighbours in stream-id order. */
+const NEIGHBOURS_PER_READ = 1000;
+
+/**
+ * One stream's events as stored, in revision order (what `checkStreamChain` hashes; `[]` for no
+ * such stream). `store` must be the store beneath the sealing of personal data (`rawEventStore`).
+ * A store with `readStoredStreams` gives the stored texts: the ids between the stream's id
+ * without its last character and the id followed by U+0001 (the stream and the few ids that sort
+ * beside it, which are skipped). Any other store is read through `readStream`, the data and
+ * metadata as `JSON.stringify` writes them, as `verifyLog` does.
+ */
+export async function readStoredStream(store: EventStore, streamId: string): Promise<StoredEventText[]> {
+  if (!store.readStoredStreams || streamId === '') {
+    return (await store.readStream(streamId)).map((e) => ({
+      streamId,
+      revision: e.streamRevision,
+      type: e.type,
+      data: JSON.stringify(e.data),
+      metadata: JSON.stringify(e.metadata),
+      position: e.position,
+    }));
+  }
+  const beforeStream = `${streamId}\u0001`;
+  for (let afterStream = streamId.slice(0, -1); ;) {
+    const batch = await store.readStoredStreams({ afterStream, beforeStream, maxCount: NEIGHBOURS_PER_READ });
+    const own = batch.filter((e) => e.streamId === streamId);
+    if (own.length > 0 || batch.length === 0) return own;
+    afterStream = batch[batch.length - 1].streamId;
+  }
+}
+
+/** A signed digest as recorded in the log: the digest, who signed it, and the position of the event that records it. */
+export interface RecordedDigest {
+  digest: SignedDigest;
+  by: string | null;
+  recordedAt: number;
+}
+
+/** The latest digest recorded in the `audit-digests` stream (an `AuditDigestSigned` event); null when none was ever signed. */
+export async function latestRecordedDigest(store: EventStore): Promise<RecordedDigest | null> {
+  const events = await store.readStream(AUDIT_DIGEST_STREAM);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.type !== AUDIT_DIGEST_SIGNED) continue;
+    const { by, ...digest } = e.data as SignedDigest & { by?: unknown };
+    return { digest, by: typeof by === 'string' ? by : null, recordedAt: e.position };
+  }
+  return null;
+}
+
+/**
+ * What a report says of the digest a stream was checked against (docs/DESIGN.md "Signed
+ * digests"): the digest's `position` (the log's head it covers), `signedAt` (ISO 8601, UTC),
+ * `signedBy`, the Merkle `root` (hex) over `streams` heads, the signer's `keyFingerprint`
+ * (`keyFingerprint`), whether the signature holds for that key, and the stream's `head` as of the
+ * position (null: the stream had no event then, so the digest covers none of it) with
+ * `laterEvents`, the events stored after the position (the next digest's to cover). `included`:
+ * whether an inclusion proof shows that head under the signed root; null when no proof was checked.
+ */
+export interface DigestSection {
+  position: number;
+  signedAt: string;
+  signedBy: string | null;
+  root: string;
+  streams: number;
+  keyFingerprint: string;
+  signatureHolds: boolean;
+  head: StreamHead | null;
+  laterEvents: number;
+  included: boolean | null;
+}
+
+/**
+ * The {@link DigestSection} of `stream` (its events as stored, in revision order, with positions)
+ * against `recorded` (null: no digest was ever signed, and so none). `proveInclusion`, when given,
+ * is asked whether the stream's head at the digest's position is under the signed root; without
+ * it `included` is null. Pure except for the signature check (Ed25519, `node:crypto`).
+ */
+export function digestSection(
+  recorded: RecordedDigest | null,
+  stream: readonly StoredEventText[],
+  proveInclusion?: (head: StreamHead, digest: SignedDigest) => boolean,
+): DigestSection | null {
+  if (recorded === null) return null;
+  const { digest } = recorded;
+  const inside = stream.filter((e) => e.position !== undefined && e.position <= digest.position);
+  const last = inside[inside.length - 1];
+  const headHash = last === undefined ? null : checkStreamChain(inside).headHash;
+  const head = last === undefined || headHash === null ? null : { streamId: last.streamId, revision: last.revision, hash: headHash };
+  return {
+    position: digest.position,
+    signedAt: digest.time,
+    signedBy: recorded.by,
+    root: digest.root,
+    streams: digest.streams,
+    keyFingerprint: keyFingerprint(digest.public_key),
+    signatureHolds: digestSignatureHolds(digest),
+    head,
+    laterEvents: stream.length - inside.length,
+    included: head !== null && proveInclusion ? proveInclusion(head, digest) : null,
+  };
+}
