@@ -152,6 +152,9 @@ describe('trainee history over HTTP (docs/operations.md "Trainee history"; an ex
           'provider_ukprn',
           'request_id',
           'revision',
+          'stored_data',
+          'stored_metadata',
+          'stream_id',
           'token_id',
         ]);
         expect(entry).toMatchObject({

@@ -14,7 +14,11 @@ import {
 import { newEventId, toEventData, type EventStore } from '@app/event-sourcing';
 import { SqliteEventStore } from '@app/stores/sqlite';
 import { readTimelinePage, TIMELINE_START, timelineChunks, traineeStreamOf, type TimelinePage } from './timeline-pages';
-import { traineeTimeline, type TimelineEntry } from './trainee-history';
+import { traineeTimelinePage, type TimelineEntry } from './trainee-history';
+import { chainHash, readChainKeys } from '@app/event-sourcing';
+import { withPersonalData } from '@app/personal-data';
+import { sqlitePersonalData } from '@app/stores/sqlite';
+import { randomBytes } from 'node:crypto';
 
 const UKPRN = '10000001';
 const ID = 'T1';
@@ -61,7 +65,8 @@ describe('the timeline in pages (docs/operations.md "Trainee history")', () => {
     store = new SqliteEventStore({ filename: join(dir, 'events.sqlite'), synchronous: 'normal' });
     const data = toEventData(history(), { occurredAt: at(0), providerUkprn: UKPRN, apiVersion: 'v2025.0' }, newEventId);
     await store.appendToStream(traineeStreamId(ID), data, { expectedRevision: 'no_stream' });
-    whole = traineeTimeline(await store.readStream(traineeStreamId(ID)));
+    const events = await store.readStream(traineeStreamId(ID));
+    whole = traineeTimelinePage(events, 'none', events).entries;
   });
   afterEach(async () => {
     await store.close();
@@ -141,5 +146,35 @@ describe('the timeline in pages (docs/operations.md "Trainee history")', () => {
     await expect(store.readStream(traineeStreamId(ID), { maxCount: 0 })).rejects.toThrow(RangeError);
     expect(await store.readStream(traineeStreamId(ID), { fromRevision: 26, maxCount: 5 })).toHaveLength(3);
     expect((await store.readStream(traineeStreamId(ID), { fromRevision: 3, maxCount: 2 })).map((e) => e.streamRevision)).toEqual([3, 4]);
+  });
+
+  it('shows each event as stored where personal data is sealed: no plain personal value, and texts that make its hash', async () => {
+    const sealedDir = mkdtempSync(join(tmpdir(), 'timeline-pages-sealed-'));
+    const raw = new SqliteEventStore({ filename: join(sealedDir, 'events.sqlite'), synchronous: 'normal' });
+    const { personal, keyStore } = sqlitePersonalData(sealedDir, randomBytes(32));
+    try {
+      const sealing = withPersonalData(raw, personal);
+      const data = toEventData(history(), { occurredAt: at(0), providerUkprn: UKPRN, apiVersion: 'v2025.0' }, newEventId);
+      await sealing.appendToStream(traineeStreamId(ID), data, { expectedRevision: 'no_stream' });
+      const page = await readTimelinePage(sealing, ID, TIMELINE_START, 1000);
+      // The entries read through the sealing store say what the plain store's say, and their stored form is the sealed one.
+      expect(page.entries.map(({ stored_data, stored_metadata, hash, previous_hash, ...e }) => e)).toEqual(
+        whole.map(({ stored_data, stored_metadata, hash, previous_hash, ...e }) => e),
+      );
+      expect(page.entries[0].changes.last_name).toBe('Doe');
+      expect(page.entries.some((e) => e.stored_data!.includes('Doe'))).toBe(false);
+      let previous: string | null = null;
+      for (const e of page.entries) {
+        expect(e.stream_id).toBe(traineeStreamId(ID));
+        const keys = readChainKeys(e.stored_metadata!);
+        expect(keys.hash).toBe(e.hash);
+        expect(chainHash(previous, e.stream_id!, e.revision, e.event_type, e.stored_data!, keys.hashed)).toBe(e.hash);
+        previous = e.hash;
+      }
+    } finally {
+      await keyStore.close();
+      await raw.close();
+      rmSync(sealedDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { traineeStreamId } from '@app/trainees/decider';
 import type { EventStore } from '@app/event-sourcing';
+import { personalDataOf, rawEventStore } from '@app/personal-data';
 import { traineeTimelinePage, type TimelineEntry, type TimelineStatus } from './trainee-history';
 
 /**
@@ -42,9 +43,12 @@ export async function readTimelinePage(
   limit: number,
 ): Promise<TimelinePage> {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be an integer ≥ 1, got ${limit}`);
-  const recorded = await eventStore.readStream(traineeStreamId(traineeId), { fromRevision: from.revision, maxCount: limit + 1 });
+  // Read as stored, then opened: each entry shows its stored form too, and the events are read once.
+  const range = { fromRevision: from.revision, maxCount: limit + 1 };
+  const stored = await rawEventStore(eventStore).readStream(traineeStreamId(traineeId), range);
+  const recorded = (await personalDataOf(eventStore)?.open(stored)) ?? stored;
   const page = recorded.length > limit ? recorded.slice(0, limit) : recorded;
-  const { entries, after } = traineeTimelinePage(page, from.status);
+  const { entries, after } = traineeTimelinePage(page, from.status, stored);
   const next = page.length === 0 ? from : { revision: page[page.length - 1].streamRevision + 1, status: after };
   return { entries, next, hasMore: recorded.length > limit };
 }

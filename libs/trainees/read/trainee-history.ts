@@ -52,6 +52,16 @@ export interface TimelineEntry {
   hash: string | null;
   /** The hash of the stream's event before it, as the event stores it: null for the first event, and for one stored before the chain. */
   previous_hash: string | null;
+  /**
+   * The event as stored, what `hash` is computed over (docs/DESIGN.md "Verifiable history"): its
+   * stream, and its data and metadata texts exactly as stored (personal values sealed; the metadata
+   * ends with the chain keys). Set where the timeline was read from the events as stored
+   * (`readTimelinePage`: the API and the CLI's JSON), so an auditor can recompute every hash
+   * (examples/verify-history.mjs).
+   */
+  stream_id?: string;
+  stored_data?: string;
+  stored_metadata?: string;
 }
 
 /** A trainee's stream as read for its history. */
@@ -138,6 +148,8 @@ export function traineeTimeline(recorded: readonly RecordedEvent[]): TimelineEnt
 /**
  * The timeline entries of consecutive events of a stream (a page), given the lifecycle state
  * before the first of them (`before`; `'none'` at revision 0), and the state after the last one.
+ * With `stored` (the same events as stored, beneath the sealing of personal data), each entry also
+ * shows its stored form (`stream_id`, `stored_data`, `stored_metadata`).
  *
  * Bounded per page: each entry is computed from its own event and the lifecycle state before it,
  * never from earlier events, so a page costs its events whatever the stream's length and the
@@ -152,10 +164,11 @@ export function traineeTimeline(recorded: readonly RecordedEvent[]): TimelineEnt
 export function traineeTimelinePage(
   recorded: readonly RecordedEvent[],
   before: TimelineStatus,
+  stored?: readonly RecordedEvent[],
 ): { entries: TimelineEntry[]; after: TimelineStatus } {
   let status = before;
   const entries: TimelineEntry[] = [];
-  for (const r of recorded) {
+  for (const [i, r] of recorded.entries()) {
     const event = decodeTraineeEvent(r);
     const previous = stateOf(status);
     const state = event ? evolve(previous, event) : previous;
@@ -175,9 +188,15 @@ export function traineeTimelinePage(
       request_id: stringOrNull(m.requestId),
       hash: storedHash(m),
       previous_hash: stringOrNull(m[PREVIOUS_HASH_KEY]),
+      ...(stored ? storedForm(stored[i]) : {}),
     });
   }
   return { entries, after: status };
+}
+
+/** An event's stored form as a timeline entry shows it: its data and metadata as the adapters store them (`JSON.stringify`). */
+function storedForm(e: RecordedEvent): Pick<TimelineEntry, 'stream_id' | 'stored_data' | 'stored_metadata'> {
+  return { stream_id: e.streamId, stored_data: JSON.stringify(e.data), stored_metadata: JSON.stringify(e.metadata) };
 }
 
 /** A trainee with no fields, no items and the given lifecycle state: what an event is described against. */

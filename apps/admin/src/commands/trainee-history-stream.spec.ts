@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
-import { newEventId, toEventData, type EventStore } from '@app/event-sourcing';
+import { newEventId, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
 import {
   exampleRegistration,
@@ -12,12 +12,15 @@ import {
   traineeUpdated,
   trnIssued,
 } from '@app/trainees/decider/testing/trainee-events';
-import { traineeTimeline } from '@app/trainees/read';
+import { traineeTimelinePage, type TimelineEntry } from '@app/trainees/read';
 import { SqliteEventStore } from '@app/stores/sqlite';
 import { CliError } from '../cli-context';
 import { timelineTable, writeTimeline } from './trainee-history-stream';
 
 const ID = 'Stream1';
+
+/** The whole timeline of `events` (as stored: this store seals nothing), with each event's stored form, as the CLI prints it. */
+const wholeTimeline = (events: RecordedEvent[]): TimelineEntry[] => traineeTimelinePage(events, 'none', events).entries;
 const at = (seconds: number) => new Date(Date.parse('2026-01-05T10:00:00.000Z') + seconds * 1000).toISOString();
 
 /** A writable that keeps each write apart, and asks its writer to wait for 'drain' once it holds `highWaterMark` bytes. */
@@ -77,7 +80,7 @@ describe('trainee history streamed by the admin CLI (docs/operations.md "Trainee
   });
 
   it('writes JSON lines chunk by chunk, together exactly the whole timeline', async () => {
-    const whole = traineeTimeline(await store.readStream(traineeStreamId(ID)));
+    const whole = wholeTimeline(await store.readStream(traineeStreamId(ID)));
     expect(whole).toHaveLength(250);
     const out = new Collected();
     expect(await writeTimeline(store, ID, 'json', out, { chunkSize: 60 })).toBe(250);
@@ -88,7 +91,7 @@ describe('trainee history streamed by the admin CLI (docs/operations.md "Trainee
   });
 
   it('writes the table chunk by chunk, the same text as the whole table, its columns aligned', async () => {
-    const whole = traineeTimeline(await store.readStream(traineeStreamId(ID)));
+    const whole = wholeTimeline(await store.readStream(traineeStreamId(ID)));
     const out = new Collected();
     await writeTimeline(store, ID, 'table', out, { chunkSize: 100 });
     await out.finished();
@@ -101,7 +104,7 @@ describe('trainee history streamed by the admin CLI (docs/operations.md "Trainee
   });
 
   it('waits for a slow output to drain between chunks, and writes it all', async () => {
-    const whole = traineeTimeline(await store.readStream(traineeStreamId(ID)));
+    const whole = wholeTimeline(await store.readStream(traineeStreamId(ID)));
     const out = new Collected(256);
     await writeTimeline(store, ID, 'json', out, { chunkSize: 10 });
     await out.finished();

@@ -42,6 +42,16 @@ export const HISTORY_SCHEMAS: Record<string, JsonSchema> = {
         pattern: '^[0-9a-f]{64}$',
         description: "The hash of the stream's event before it; null for the first event.",
       },
+      stream_id: { type: 'string', description: "The trainee's stream, `trainee-<trainee_id>`, as the hash covers it." },
+      stored_data: {
+        type: 'string',
+        description: "The event's data exactly as stored (JSON text; personal values sealed), as the hash covers it.",
+      },
+      stored_metadata: {
+        type: 'string',
+        description:
+          "The event's metadata exactly as stored (JSON text ending with `previousHash` and `hash`); the hash covers it without its `hash` key.",
+      },
     },
     required: [
       'position',
@@ -56,6 +66,9 @@ export const HISTORY_SCHEMAS: Record<string, JsonSchema> = {
       'request_id',
       'hash',
       'previous_hash',
+      'stream_id',
+      'stored_data',
+      'stored_metadata',
     ],
     additionalProperties: false,
   },
