@@ -69,6 +69,11 @@ describe('admin trainee history --format html', () => {
     expect(html.match(/<script|<link|<img|<iframe|<object|@import|url\(|src=|href="(?!#)/gi) ?? []).toEqual([]);
   });
 
+  it('proves the trainee’s head under the digest’s root with the kept tree’s inclusion proof', () => {
+    expect(html).toContain('<strong>The trainee’s head is under the signed root</strong>');
+    expect(html).toContain('An inclusion proof shows it under the signed Merkle root.');
+  });
+
   it('keeps --json as the alias of --format json, and refuses --format html with --as-of', async () => {
     const [alias, format] = await Promise.all([
       runAdmin(['trainee', 'history', traineeId, '--json'], dataDir),
@@ -118,7 +123,7 @@ describe('admin trainee history --format html', () => {
       expect(digestPart).toContain(`Position${digest.position}`);
       expect(digestPart).toContain(`Merkle root${digest.root}`);
       expect(digestPart).toContain('Signatureholds');
-      expect(digestPart).toContain('The digest covers the trainee’s head');
+      expect(digestPart).toContain('The trainee’s head is under the signed root');
       expect(digestPart).toContain(`The 1 event(s) stored after position ${digest.position} are the next digest’s to cover.`);
       expect(dom.match(/<details[ >]/g)).toHaveLength(7);
       expect(dom.match(/<details open/g)).toBeNull();

@@ -1,5 +1,5 @@
 import { leafHash, MerkleRoot, type SignedDigest, type StreamHead } from './digest';
-import { inclusionPath, type SubtreeLookup } from './merkle-proof';
+import { inclusionPath, rootFromPath, type SubtreeLookup } from './merkle-proof';
 
 /**
  * The latest signed digest's Merkle tree, kept so that the API can prove one stream's head is in
@@ -62,6 +62,17 @@ export function proofOf(digest: SignedDigest, head: KeptHead, node: SubtreeLooku
     tree_size: digest.streams,
     audit_path: inclusionPath(head.index, digest.streams, node).map((h) => h.toString('hex')),
   };
+}
+
+/**
+ * Whether `proof` shows that `head` is a leaf of `digest`'s tree: the proof is of that very head
+ * (stream, revision, hash) and its audit path makes the digest's signed root from the head's leaf
+ * (RFC 9162 §2.1.3.2), in a tree of the digest's size.
+ */
+export function proofHolds(head: StreamHead, digest: SignedDigest, proof: InclusionProof): boolean {
+  if (proof.stream_id !== head.streamId || proof.revision !== head.revision || proof.hash !== head.hash) return false;
+  const path = proof.audit_path.map((h) => Buffer.from(h, 'hex'));
+  return rootFromPath(proof.leaf_index, digest.streams, leafHash(head), path)?.toString('hex') === digest.root;
 }
 
 /** The latest digest and, when asked for a stream the digest covers, the proof of its head. */

@@ -17,6 +17,7 @@ export { verifyLog, type LogVerification, type StreamRange, type VerifyLogListen
 export {
   digestTree,
   DIGEST_TREE_STORE,
+  proofHolds,
   proofOf,
   type DigestTree,
   type DigestTreeStore,

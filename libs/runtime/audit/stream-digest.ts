@@ -83,13 +83,14 @@ export interface DigestSection {
 /**
  * The {@link DigestSection} of `stream` (its events as stored, in revision order, with positions)
  * against `recorded` (null: no digest was ever signed, and so none). `proveInclusion`, when given,
- * is asked whether the stream's head at the digest's position is under the signed root; without
- * it `included` is null. Pure except for the signature check (Ed25519, `node:crypto`).
+ * is asked whether the stream's head at the digest's position is under the signed root (null: it
+ * cannot tell, having no proof of this digest); without it `included` is null. Pure except for
+ * the signature check (Ed25519, `node:crypto`).
  */
 export function digestSection(
   recorded: RecordedDigest | null,
   stream: readonly StoredEventText[],
-  proveInclusion?: (head: StreamHead, digest: SignedDigest) => boolean,
+  proveInclusion?: (head: StreamHead, digest: SignedDigest) => boolean | null,
 ): DigestSection | null {
   if (recorded === null) return null;
   const { digest } = recorded;

@@ -1,6 +1,7 @@
 import { checkStreamChain } from '@app/event-sourcing';
 import { rawEventStore } from '@app/personal-data';
-import { digestSection, latestRecordedDigest, readStoredStream } from '@app/runtime/audit';
+import { digestSection, latestRecordedDigest, proofHolds, readStoredStream, type SignedDigest, type StreamHead } from '@app/runtime/audit';
+import { openDigestTreeStore } from '@app/stores';
 import { loadTraineeHistory } from '@app/trainees/read';
 import { traineeStreamId } from '@app/trainees/decider';
 import { API_VERSIONS } from '@app/trainees/record';
@@ -11,8 +12,9 @@ import { renderHistoryReport, type HistoryReportInput } from './history-report';
  * What `trainee history <trainee_id> --format html` reports (docs/operations.md "Trainee
  * history"), read from the event log alone in one opening of the stores: the trainee's stream
  * (personal values opened), the same stream as stored and its chain's check (`checkStreamChain`),
- * and the latest signed digest recorded in the log (`digestSection`; no inclusion proof yet, so
- * `included` is null). {@link CliError} for an unknown trainee. Writes nothing.
+ * and the latest signed digest recorded in the log (`digestSection`), with whether the stream's head
+ * is proven under its root by the kept tree's inclusion proof (`proofHolds`; null when the kept tree
+ * is another digest's). {@link CliError} for an unknown trainee. Writes nothing.
  */
 export async function loadHistoryReport(
   ctx: CliContext,
@@ -26,8 +28,14 @@ export async function loadHistoryReport(
       });
       if (!history) return null;
       const raw = rawEventStore(stores.eventStore);
-      const stored = await readStoredStream(raw, traineeStreamId(history.traineeId));
-      const digest = digestSection(await latestRecordedDigest(raw), stored);
+      const streamId = traineeStreamId(history.traineeId);
+      const stored = await readStoredStream(raw, streamId);
+      const trees = await openDigestTreeStore({ dataDir: ctx.dataDir }, stores);
+      const kept = await trees.latest(streamId).finally(() => trees.close());
+      // The kept tree proves the head when it is the tree of the digest the report shows.
+      const prove = (head: StreamHead, digest: SignedDigest) =>
+        kept?.digest.signature !== digest.signature ? null : kept.inclusion !== null && proofHolds(head, digest, kept.inclusion);
+      const digest = digestSection(await latestRecordedDigest(raw), stored, prove);
       return { history, chain: { ...checkStreamChain(stored), events: stored.length }, digest };
     },
     { catchUp: false },
