@@ -30,3 +30,4 @@ export { inclusionPath, rootFromPath, subtreesOfPath, type SubtreeLookup } from 
 export { digestSince, logMovedSince, type DigestSinceContext } from './digest-since';
 export { DigestSchedule, type DigestScheduleLogger, type ScheduledDigest } from './digest-schedule';
 export { digestSection, latestRecordedDigest, readStoredStream, type DigestSection, type RecordedDigest } from './stream-digest';
+export { ChainScan, mergeScans, type MergedScan, type ScanDigest, type ScannedStream, type ScanResult } from './chain-scan';

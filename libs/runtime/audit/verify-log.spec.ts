@@ -75,7 +75,7 @@ describe('verifyLog', () => {
     ]);
   });
 
-  it('finds the same on two threads over halves of the stream ids (verifyInThreads), in the same order', async () => {
+  it('finds the same on two threads over halves of the positions (verifyInThreads), in the same order', async () => {
     const raw = new Database(join(dir, 'events.sqlite'));
     raw.exec('DROP TRIGGER events_no_update');
     raw.prepare("UPDATE events SET data = '{\"n\":9}' WHERE stream_id IN ('counter-a', 'counter-long') AND revision = 3").run();
@@ -89,6 +89,52 @@ describe('verifyLog', () => {
       ['counter-long', 3, 'altered'],
     ]);
     expect({ totals, faults, heads }).toEqual(one);
+  });
+
+  it.each([
+    [
+      'a swap of two revisions',
+      "UPDATE events SET revision = revision + 1000000 WHERE stream_id = 'counter-b' AND revision IN (2, 3); UPDATE events SET revision = 5 - (revision - 1000000) WHERE stream_id = 'counter-b' AND revision > 999999",
+    ],
+    ["a deleted event at the halves' border", 'DELETE FROM events WHERE position = 2609'],
+    [
+      'a changed event of a stream that spans both halves',
+      `UPDATE events SET metadata = replace(metadata, '"schemaVersion":1', '"schemaVersion":2') WHERE stream_id = 'counter-long' AND revision = 4000`,
+    ],
+    [
+      'a stream begun anew in the second half',
+      "UPDATE events SET stream_id = 'counter-z' WHERE stream_id = 'counter-long' AND revision >= 3000",
+    ],
+  ])('finds on two threads what one finds of %s, in the same order', async (_, change) => {
+    const raw = new Database(join(dir, 'events.sqlite'));
+    raw.exec('DROP TRIGGER events_no_update; DROP TRIGGER events_no_delete;');
+    raw.exec(change);
+    raw.close();
+    const one = await run(store);
+    expect(one.faults.length).toBeGreaterThan(0);
+    const faults: ChainFault[] = [];
+    const heads: StreamHead[] = [];
+    const totals = await verifyInThreads(dir, { onFault: (f) => faults.push(f), onStream: (h) => heads.push(h) });
+    expect({ totals, faults, heads }).toEqual(one);
+  });
+
+  it('holds the log to a digest on two threads as on one: an event put in with every later hash computed afresh', async () => {
+    const { heads } = await run(store);
+    const signed = new Map(heads.map((h) => [h.streamId, { revision: h.revision, hash: h.hash }]));
+    signed.set('counter-gone', { revision: 1, hash: 'f'.repeat(64) });
+    // After the digest: counter-a's revisions 2 to 5 taken out and appended again, rechained, after a forged one.
+    const raw = new Database(join(dir, 'events.sqlite'));
+    raw.exec('DROP TRIGGER events_no_update; DROP TRIGGER events_no_delete;');
+    raw.exec("DELETE FROM events WHERE stream_id = 'counter-a' AND revision >= 2");
+    raw.close();
+    await store.appendToStream('counter-a', [event(99), event(2), event(3), event(4), event(5)]);
+    const digest = { position: 5218, heads: signed };
+    const one = await run(store, { digest });
+    expect(one.faults.map((f) => [f.streamId, f.revision, f.kind])).toContainEqual(['counter-a', 2, 'inserted']);
+    const faults: ChainFault[] = [];
+    const threadedHeads: StreamHead[] = [];
+    const totals = await verifyInThreads(dir, { digest, onFault: (f) => faults.push(f), onStream: (h) => threadedHeads.push(h) });
+    expect({ totals, faults, heads: threadedHeads }).toEqual(one);
   });
 
   it('holds the log to a digest: a stream the digest holds and the log lost is missing whole', async () => {

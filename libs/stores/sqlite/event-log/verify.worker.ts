@@ -1,45 +1,46 @@
 /**
- * A thread of `verifyInThreads` (./threaded-verify.ts): checks the chains of one range of stream
- * ids of `<dataDir>/events.sqlite` on a connection of its own and posts what it finds to the
- * parent: `{faults}` and `{heads}` in batches, `{events}` as it goes, then `{done, totals}`.
+ * A thread of `verifyInThreads` (./threaded-verify.ts): scans one range of positions of
+ * `<dataDir>/events.sqlite` in position order (a sequential read of the table) on a read-only
+ * connection of its own, through a `ChainScan`, and posts `{events}` as it goes, then
+ * `{done, result}` (the scan's result), or `{error}`.
  */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ChainFault } from '@app/event-sourcing';
-import { verifyLog, type SignedHead, type StreamHead, type StreamRange } from '@app/runtime/audit';
-import { openSqliteEventStore } from './sqlite-event-store';
+import { ChainScan, type SignedHead } from '@app/runtime/audit';
 
-/** What the thread is started with (`workerData.job`). */
+/** What the thread is started with (`workerData.job`): the positions after `after` up to `upTo`, and a digest to hold them to. */
 export interface VerifyJob {
   dataDir: string;
-  range: StreamRange;
-  toPosition: number | null;
+  after: number;
+  upTo: number;
   digest: { position: number; heads: [string, SignedHead][] } | null;
-  /** Whether to post every stream's head (for a digest). */
-  heads: boolean;
 }
 
+type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number];
+
+/** Events between two progress messages. */
+const PROGRESS_EVERY = 10_000;
+
 const job = (workerData as { job: VerifyJob }).job;
-const store = openSqliteEventStore(job.dataDir);
-const faults: ChainFault[] = [];
-const heads: StreamHead[] = [];
-const flush = () => {
-  if (faults.length > 0) parentPort!.postMessage({ faults: faults.splice(0) });
-  if (heads.length > 0) parentPort!.postMessage({ heads: heads.splice(0) });
-};
-verifyLog(store, {
-  range: job.range,
-  toPosition: job.toPosition ?? undefined,
-  digest: job.digest ? { position: job.digest.position, heads: new Map(job.digest.heads) } : undefined,
-  onFault: (f) => faults.push(f),
-  onStream: job.heads ? (h) => heads.push(h) : undefined,
-  onProgress: (events) => {
-    flush();
-    parentPort!.postMessage({ events });
-  },
-})
-  .then((totals) => {
-    flush();
-    parentPort!.postMessage({ done: true, totals });
-  })
-  .catch((error: unknown) => parentPort!.postMessage({ error: error instanceof Error ? error.message : String(error) }))
-  .finally(() => void store.close());
+try {
+  const db = new Database(join(job.dataDir, 'events.sqlite'), { readonly: true });
+  try {
+    const scan = new ChainScan(job.digest ? { position: job.digest.position, heads: new Map(job.digest.heads) } : null);
+    const rows = db
+      .prepare<[number, number], Row>(
+        'SELECT stream_id, revision, type, data, metadata, position FROM events WHERE position > ? AND position <= ? ORDER BY position',
+      )
+      .raw(true);
+    let n = 0;
+    for (const r of rows.iterate(job.after, job.upTo)) {
+      scan.add({ streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4], position: r[5] });
+      if (++n % PROGRESS_EVERY === 0) parentPort!.postMessage({ events: n });
+    }
+    parentPort!.postMessage({ done: true, result: scan.result() });
+  } finally {
+    db.close();
+  }
+} catch (error) {
+  parentPort!.postMessage({ error: error instanceof Error ? error.message : String(error) });
+}
