@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { chainHash, checkStreamChain, readChainKeys, type EventStore, type StoredEventText } from '@app/event-sourcing';
+import { chainHash, checkStreamChain, readChainKeys, storedTextOf, type EventStore, type StoredEventText } from '@app/event-sourcing';
 import { signDigest, type StreamHead } from './digest';
 import { AUDIT_DIGEST_STREAM, recordDigest } from './digest-events';
 import { signAndRecord, LogDoesNotVerify, type SignedAndRecorded } from './digest-log';
@@ -95,16 +95,7 @@ async function extendedHead(
   position: number,
 ): Promise<StreamHead | null> {
   const read = async (fromRevision: number): Promise<StoredEventText[]> =>
-    (await store.readStream(streamId, { fromRevision }))
-      .filter((e) => e.position <= position)
-      .map((e) => ({
-        streamId,
-        revision: e.streamRevision,
-        type: e.type,
-        data: JSON.stringify(e.data),
-        metadata: JSON.stringify(e.metadata),
-        position: e.position,
-      }));
+    (await store.readStream(streamId, { fromRevision })).filter((e) => e.position <= position).map(storedTextOf);
   const events = signed ? await read(signed.revision) : [];
   const first = events[0];
   const firstKeys = first ? readChainKeys(first.metadata) : null;

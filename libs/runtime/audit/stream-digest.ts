@@ -1,4 +1,4 @@
-import { checkStreamChain, type EventStore, type StoredEventText } from '@app/event-sourcing';
+import { checkStreamChain, storedTextOf, type EventStore, type StoredEventText } from '@app/event-sourcing';
 import { digestSignatureHolds, keyFingerprint, type SignedDigest, type StreamHead } from './digest';
 import { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM } from './digest-events';
 
@@ -21,14 +21,7 @@ const NEIGHBOURS_PER_READ = 1000;
  */
 export async function readStoredStream(store: EventStore, streamId: string): Promise<StoredEventText[]> {
   if (!store.readStoredStreams || streamId === '') {
-    return (await store.readStream(streamId)).map((e) => ({
-      streamId,
-      revision: e.streamRevision,
-      type: e.type,
-      data: JSON.stringify(e.data),
-      metadata: JSON.stringify(e.metadata),
-      position: e.position,
-    }));
+    return (await store.readStream(streamId)).map(storedTextOf);
   }
   const beforeStream = `${streamId}\u0001`;
   for (let afterStream = streamId.slice(0, -1); ;) {

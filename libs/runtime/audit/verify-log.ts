@@ -1,4 +1,4 @@
-import { checkStreamChain, type ChainFault, type EventStore, type StoredEventText } from '@app/event-sourcing';
+import { checkStreamChain, storedTextOf, type ChainFault, type EventStore, type StoredEventText } from '@app/event-sourcing';
 import { checkAgainstDigest, streamGone, type SignedHead } from './digest-check';
 import type { StreamHead } from './digest';
 
@@ -115,10 +115,7 @@ async function* storedStreamBatches(store: EventStore, range: StreamRange): Asyn
   }
   let batch: StoredEventText[] = [];
   for (const streamId of [...streamIds].filter((id) => withinRange(id, range)).sort()) {
-    for (const e of await store.readStream(streamId)) {
-      const { streamRevision: revision, type, position } = e;
-      batch.push({ streamId, revision, type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata), position });
-    }
+    for (const e of await store.readStream(streamId)) batch.push(storedTextOf(e));
     if (batch.length >= BATCH_EVENTS) {
       yield batch;
       batch = [];

@@ -4,7 +4,7 @@
  * could read the head and append, so the append names the exact revision it chained to and is
  * refused by the server if another writer went first (see the adapter's `appendNow`).
  */
-import { checkStreamChain, storedHash, WrongExpectedVersionError, type RecordedEvent } from '@app/event-sourcing';
+import { checkStreamChain, storedHash, storedTextOf, WrongExpectedVersionError, type RecordedEvent } from '@app/event-sourcing';
 import { BACKWARDS, END, type ReadStreamOptions } from '@eventstore/db-client';
 
 /** Times an `any` or `stream_exists` append is chained again to a head another writer moved. */
@@ -24,15 +24,7 @@ export function headHashOf(events: RecordedEvent[]): string | null {
   if (events.length === 0) return null;
   const stored = storedHash(events[events.length - 1].metadata);
   if (stored !== null) return stored;
-  return checkStreamChain(
-    events.map((e) => ({
-      streamId: e.streamId,
-      revision: e.streamRevision,
-      type: e.type,
-      data: JSON.stringify(e.data),
-      metadata: JSON.stringify(e.metadata),
-    })),
-  ).headHash;
+  return checkStreamChain(events.map(storedTextOf)).headHash;
 }
 
 /**
