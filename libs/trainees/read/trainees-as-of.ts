@@ -2,7 +2,7 @@ import { startCycle, traineeStreamId } from '@app/trainees/decider';
 import type { Trainee } from '@app/trainees/record';
 import type { EventStore } from '@app/event-sourcing';
 import { traineeAsOf } from './trainee-history';
-import type { StatusFilter, TraineeListQuery, TraineeReadModel } from './trainee-read.port';
+import { STATUS_FILTERS, type StatusFilter, type TraineeListQuery, type TraineeReadModel } from './trainee-read.port';
 
 /**
  * A provider's trainees as they stood at an instant (docs/DESIGN.md "A provider's trainees at an
@@ -60,9 +60,12 @@ export function matchesStatus(trainee: Trainee, status: StatusFilter, today: str
   }
 }
 
-/** The `status` filter value the trainee matches on `today` (at most one matches), or null (a draft, say). */
+/**
+ * The first `status` filter value, in the order of {@link STATUS_FILTERS}, that the trainee matches
+ * on `today`, or null (a draft, say). Only a trainee awarded before its course starts could match two.
+ */
 export function listStatusOf(trainee: Trainee, today: string): StatusFilter | null {
-  for (const s of ['course_not_yet_started', 'in_training', 'deferred', 'awarded', 'withdrawn'] as const) {
+  for (const s of STATUS_FILTERS) {
     if (matchesStatus(trainee, s, today)) return s;
   }
   return null;
