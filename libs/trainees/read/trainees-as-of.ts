@@ -1,6 +1,7 @@
 import { startCycle, traineeStreamId } from '@app/trainees/decider';
 import type { Trainee } from '@app/trainees/record';
 import type { EventStore } from '@app/event-sourcing';
+import { rawEventStore } from '@app/personal-data';
 import { traineeAsOf } from './trainee-history';
 import { STATUS_FILTERS, type StatusFilter, type TraineeListQuery, type TraineeReadModel } from './trainee-read.port';
 
@@ -23,15 +24,22 @@ export interface TraineeAtInstant {
  * each read and folded from its own stream: those that did not exist yet at the instant are left
  * out, as is any whose owner then was another provider. Memory: the provider's trainee ids and one
  * stream at a time.
+ *
+ * With `personalData: 'sealed'` the streams are read as stored, their personal values not opened
+ * (the store beneath `withPersonalData`): each personal field of the trainees holds `[sealed]` or,
+ * for a trainee's map of disabilities, nonsense; every other field is exact, and no data key is read
+ * (docs/DESIGN.md "Personal data": about two thirds of a sealed trainee's replay is opening it).
  */
 export async function* providerTraineesAsOf(
   eventStore: EventStore,
   trainees: TraineeReadModel,
   ukprn: string,
   instant: Date,
+  options: { personalData: 'opened' | 'sealed' } = { personalData: 'opened' },
 ): AsyncGenerator<TraineeAtInstant> {
+  const store = options.personalData === 'sealed' ? rawEventStore(eventStore) : eventStore;
   for (const traineeId of await trainees.providerTraineeIds(ukprn)) {
-    const events = await eventStore.readStream(traineeStreamId(traineeId));
+    const events = await store.readStream(traineeStreamId(traineeId));
     if (events.length === 0) continue;
     const trainee = traineeAsOf(events, instant);
     if (trainee && trainee.ukprn === ukprn) yield { trainee, createdPosition: events[0].position };
@@ -94,8 +102,9 @@ export interface TraineeAsOfPage {
  * The page of the list query `q` as the list would have answered it at `instant` (q.today should be
  * the instant's UTC date): the provider's trainees folded to the instant ({@link providerTraineesAsOf}),
  * kept by {@link matchesListQuery}, ordered by updated_at in `q.sortOrder`, ties newest-created first,
- * paged as the read models page. Keeps only each match's id and sort keys; the page's trainees are
- * folded again from their streams.
+ * paged as the read models page. The filters and the order read no personal field, so the
+ * provider's streams are folded sealed, and only the page's trainees are folded again with their
+ * personal data opened. Keeps only each match's id and sort keys.
  */
 export async function listTraineesAsOf(
   eventStore: EventStore,
@@ -104,7 +113,9 @@ export async function listTraineesAsOf(
   instant: Date,
 ): Promise<TraineeAsOfPage> {
   const matches: { id: string; updatedAt: string; createdPosition: number }[] = [];
-  for await (const { trainee, createdPosition } of providerTraineesAsOf(eventStore, trainees, q.ukprn, instant)) {
+  for await (const { trainee, createdPosition } of providerTraineesAsOf(eventStore, trainees, q.ukprn, instant, {
+    personalData: 'sealed',
+  })) {
     if (matchesListQuery(trainee, q)) matches.push({ id: trainee.trainee_id, updatedAt: trainee.updated_at, createdPosition });
   }
   const dir = q.sortOrder === 'asc' ? 1 : -1;

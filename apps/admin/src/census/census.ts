@@ -57,7 +57,8 @@ const CHUNK_CHARS = 64 * 1024;
  * trainee-id order. Streams: it holds the provider's trainee ids, one trainee's stream and one
  * chunk of output at a time, and waits for `out` to drain. Returns the number of trainees written.
  * The trainees are found by `providerTraineesAsOf` (docs/DESIGN.md "A provider's trainees at an
- * instant"): never another provider's, never an erased one.
+ * instant"): never another provider's, never an erased one; read sealed, as no column holds
+ * personal data, so no trainee's personal data is opened.
  */
 export async function writeCensus(
   stores: { eventStore: EventStore; readModel: TraineeReadModel },
@@ -73,7 +74,9 @@ export async function writeCensus(
     if (!out.write(chunk)) await once(out, 'drain');
     chunk = '';
   };
-  for await (const { trainee } of providerTraineesAsOf(stores.eventStore, stores.readModel, ukprn, instant)) {
+  for await (const { trainee } of providerTraineesAsOf(stores.eventStore, stores.readModel, ukprn, instant, {
+    personalData: 'sealed',
+  })) {
     const values = CENSUS_COLUMNS.map(([, value]) => value(trainee, today) ?? null);
     chunk +=
       format === 'csv'
