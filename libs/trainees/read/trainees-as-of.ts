@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { startCycle, traineeStreamId } from '@app/trainees/decider';
 import type { Trainee } from '@app/trainees/record';
 import type { EventStore } from '@app/event-sourcing';
@@ -23,7 +24,8 @@ export interface TraineeAtInstant {
  * The provider's trainees as they stood at `instant`, one at a time in trainee-id order (binary),
  * each read and folded from its own stream: those that did not exist yet at the instant are left
  * out, as is any whose owner then was another provider. Memory: the provider's trainee ids and one
- * stream at a time.
+ * stream at a time. The embedded store reads synchronously, so it gives the event loop a turn every
+ * {@link TRAINEES_PER_TURN} trainees: other requests are answered while a large provider is replayed.
  *
  * With `personalData: 'sealed'` the streams are read as stored, their personal values not opened
  * (the store beneath `withPersonalData`): each personal field of the trainees holds `[sealed]` or,
@@ -38,13 +40,18 @@ export async function* providerTraineesAsOf(
   options: { personalData: 'opened' | 'sealed' } = { personalData: 'opened' },
 ): AsyncGenerator<TraineeAtInstant> {
   const store = options.personalData === 'sealed' ? rawEventStore(eventStore) : eventStore;
+  let read = 0;
   for (const traineeId of await trainees.providerTraineeIds(ukprn)) {
+    if (++read % TRAINEES_PER_TURN === 0) await setImmediate();
     const events = await store.readStream(traineeStreamId(traineeId));
     if (events.length === 0) continue;
     const trainee = traineeAsOf(events, instant);
     if (trainee && trainee.ukprn === ukprn) yield { trainee, createdPosition: events[0].position };
   }
 }
+
+/** Trainees replayed between two turns of the event loop (about 5 ms of work). */
+const TRAINEES_PER_TURN = 64;
 
 /** `YYYY-MM-DD` of an instant in UTC: the list's "today" at that instant. */
 export function utcDateOf(instant: Date): string {
