@@ -77,7 +77,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
 
   try {
     // 1. Data: check the generator against the domain's validation, then load.
-    const { dataset, rebuild, history, streams } = await prepareData(o, {
+    const { dataset, rebuild, history, streams, census } = await prepareData(o, {
       dataDir,
       manifest,
       reuse,
@@ -209,6 +209,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       scenarios: results,
       rebuild,
       history,
+      census,
       streamLength,
       flood,
       floodLimited,
@@ -261,6 +262,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       apiStartSeconds: apiStartMs / 1000,
       rebuild,
       history,
+      census,
       scenarios: results,
       streamLength,
       flood,

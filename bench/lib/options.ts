@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FLOOD_SCENARIO } from './flood';
+import { CENSUS_SCENARIO } from './census';
 import { METRICS_SCENARIO } from './metrics-overhead';
 import { CHAIN_SCENARIO, SEALING_SCENARIO } from './switch-cost';
 import { STREAM_LENGTH_SCENARIO } from './stream-length';
@@ -25,6 +26,7 @@ export const SCENARIO_NAMES = [
   SWAP_SCENARIO,
   SEALING_SCENARIO,
   CHAIN_SCENARIO,
+  CENSUS_SCENARIO,
 ];
 
 /** Command-line options of the harness. */

@@ -13,6 +13,7 @@ import { loadDataset, type Dataset } from './dataset';
 import { TraineeGenerator, isoDate, selfCheck } from './generator';
 import { measureHistory, measureRebuild, type HistoryResult, type RebuildResult } from './offline';
 import type { BenchOptions } from './options';
+import { CENSUS_SCENARIO, formatCensus, measureCensus, type CensusResult } from './census';
 import { oldestCycle, prepareStreamTrainees, STREAM_LENGTH_SCENARIO, type StreamTrainees } from './stream-length';
 
 /** The harness's projector logs to stderr (nothing is expected). */
@@ -42,6 +43,8 @@ export interface PreparedData {
   rebuild: RebuildResult | null;
   history: HistoryResult;
   streams: StreamTrainees | null;
+  /** The census line (bench/lib/census.ts), when selected. */
+  census: CensusResult | null;
 }
 
 /**
@@ -81,6 +84,7 @@ export async function prepareData(o: BenchOptions, place: DataPlace): Promise<Pr
   let rebuild: RebuildResult | null = null;
   let history: HistoryResult;
   let streams: StreamTrainees | null = null;
+  let census: CensusResult | null = null;
   try {
     if (reuse) {
       dataset = JSON.parse(readFileSync(manifest, 'utf8')) as Dataset;
@@ -121,6 +125,12 @@ export async function prepareData(o: BenchOptions, place: DataPlace): Promise<Pr
     }
     history = await measureHistory(stores.eventStore, dataset.historyTraineeId);
     log(`bench: history replay of ${history.events} events: median ${history.medianMs.toFixed(2)} ms`);
+    if (o.only === null || o.only.includes(CENSUS_SCENARIO)) {
+      const open = () =>
+        openStores({ dataDir, eventStoreUrl, mongodbUrl }, { personalData: personalDataOf({ sealPersonalData: true }, serviceKey) });
+      census = await measureCensus(open, dataset, new Date());
+      log(`bench: ${formatCensus(census)}`);
+    }
     if (o.only === null || o.only.includes(STREAM_LENGTH_SCENARIO)) {
       const t0 = performance.now();
       streams = await prepareStreamTrainees({
@@ -147,5 +157,5 @@ export async function prepareData(o: BenchOptions, place: DataPlace): Promise<Pr
   } finally {
     await stores.close();
   }
-  return { dataset, rebuild, history, streams };
+  return { dataset, rebuild, history, streams, census };
 }

@@ -10,6 +10,7 @@ import { floodSetting, formatFlood, type FloodResult } from './flood';
 import { formatMetricsOverhead, type MetricsOverheadResult } from './metrics-overhead';
 import { formatSwitchCost, type SwitchCostResult } from './switch-cost';
 import type { SwapResult } from './swap';
+import { censusTarget, formatCensus, type CensusResult } from './census';
 
 /** One HTTP scenario measured against the service and against the ceiling. */
 export interface ScenarioResult {
@@ -98,6 +99,8 @@ export interface BenchResults {
   /** Null when a reused data dir had its read models built already. */
   rebuild: RebuildResult | null;
   history: HistoryResult;
+  /** A provider's census at an instant (bench/lib/census.ts); null when not selected, absent in older results. */
+  census?: CensusResult | null;
   scenarios: ScenarioResult[];
   /** PATCH on a 3,000-event trainee vs a 10-event one (bench/lib/stream-length.ts); null when not selected, absent in older results. */
   streamLength?: StreamLengthResult | null;
@@ -134,6 +137,7 @@ export function checkTargets(
     | 'scenarios'
     | 'rebuild'
     | 'history'
+    | 'census'
     | 'streamLength'
     | 'flood'
     | 'floodLimited'
@@ -186,6 +190,7 @@ export function checkTargets(
     measured: `${r.history.medianMs.toFixed(2)} ms`,
     met: r.history.medianMs < 2,
   });
+  if (r.census) out.push(censusTarget(r.census));
   out.push({
     what: 'API start to its first answer (projections already built)',
     target: '< 2 s',
@@ -298,6 +303,7 @@ export function formatTable(r: BenchResults): string {
   out.push(
     `history replay of ${r.history.events} events: median ${r.history.medianMs.toFixed(2)} ms (read ${r.history.medianReadMs.toFixed(2)} + decode/fold ${r.history.medianFoldMs.toFixed(2)}; p90 ${r.history.p90Ms.toFixed(2)}) (target < 3 ms)`,
   );
+  if (r.census) out.push(formatCensus(r.census));
   if (r.streamLength) out.push(formatStreamLength(r.streamLength));
   for (const f of [r.flood, r.floodLimited]) if (f) out.push(formatFlood(f));
   if (r.metricsOverhead) out.push(formatMetricsOverhead(r.metricsOverhead));

@@ -228,6 +228,21 @@ export function describeTraineeListsContract(name: string, factory: () => Promis
       });
     });
 
+    describe('providerTraineeIds (docs/DESIGN.md "A provider\'s trainees at an instant")', () => {
+      it("names every trainee of the provider, whatever its cycle, in binary id order, and no other provider's", async () => {
+        const other = randomUkprn();
+        await rm.applyBatch([
+          ...log.trainee(registration({ id: tid('b'), ukprn, at: '2025-09-01T10:00:00.000Z', details: { itt_start_date: '2025-08-01' } })),
+          ...log.trainee(registration({ id: tid('Z'), ukprn, at: '2025-09-01T10:00:01.000Z', details: { itt_start_date: '2023-08-01' } })),
+          ...log.trainee(registration({ id: tid('a'), ukprn, at: '2025-09-01T10:00:02.000Z', details: { itt_start_date: '2026-09-01' } })),
+          ...log.trainee(registration({ id: tid('o'), ukprn: other, at: '2025-09-01T10:00:03.000Z' })),
+        ]);
+        expect(await rm.providerTraineeIds(ukprn)).toEqual([tid('Z'), tid('a'), tid('b')]);
+        expect(await rm.providerTraineeIds(other)).toEqual([tid('o')]);
+        expect(await rm.providerTraineeIds(randomUkprn())).toEqual([]);
+      });
+    });
+
     describe('findDuplicateCandidates', () => {
       it('matches provider, date of birth, route and last name ignoring case and spacing, oldest-created first', async () => {
         const other = randomUkprn();

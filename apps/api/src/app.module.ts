@@ -34,6 +34,7 @@ import { TraineeHistoryController } from './trainees/history/trainee-history.con
 import { TraineeHistoryHandler } from './trainees/history/trainee-history.query';
 import { ListTraineesController } from './trainees/list-trainees/list-trainees.controller';
 import { ListTraineesHandler } from './trainees/list-trainees/list-trainees.query';
+import { ListTraineesAsOfHandler } from './trainees/list-trainees/list-trainees-as-of.query';
 import { RecommendForAwardController } from './trainees/recommend-for-award/recommend-for-award.controller';
 import { RecommendForAwardHandler } from './trainees/recommend-for-award/recommend-for-award.handler';
 import { RegisterTraineeController } from './trainees/register-trainee/register-trainee.controller';
@@ -93,6 +94,7 @@ export class AppModule {
         UpdateTraineeHandler,
         GetTraineeHandler,
         ListTraineesHandler,
+        ListTraineesAsOfHandler,
         ListPlacementsHandler,
         GetPlacementHandler,
         AddPlacementHandler,

@@ -75,6 +75,7 @@ describe('the SQLite adapters’ query plans', () => {
       await reads.getTraineeSnapshot(TRAINEE_ID);
       await reads.getTraineeAnswer(TRAINEE_ID, 'v2026.1');
       await reads.findDuplicateCandidates(UKPRN, '1990-01-01', '11', 'doe');
+      await reads.providerTraineeIds(UKPRN);
       await reads.listChanges(UKPRN, 0, 10);
       await reads.changesBetween(0, 100, 10);
       await measureLag(events, await reads.checkpoint());

@@ -21,6 +21,16 @@ export {
   type TraineeKeys,
 } from './trainee-projection';
 export {
+  listStatusOf,
+  listTraineesAsOf,
+  matchesListQuery,
+  matchesStatus,
+  providerTraineesAsOf,
+  utcDateOf,
+  type TraineeAsOfPage,
+  type TraineeAtInstant,
+} from './trainees-as-of';
+export {
   STATUS_FILTERS,
   TRAINEE_READ_MODEL,
   type OwnedAnswer,

@@ -68,6 +68,13 @@ export interface TraineeReadModel {
    * (its documents need not be what this code's evolve makes; a writer then replays the stream).
    */
   getTraineeSnapshot(traineeId: string): Promise<TraineeSnapshot | null>;
+  /**
+   * The ids of every trainee the served trainee projection holds for the provider (every trainee
+   * registered for it and not erased, whatever its state or cycle), in trainee-id order (binary):
+   * what a provider's trainees at an instant are replayed from (docs/DESIGN.md "A provider's
+   * trainees at an instant"). For the as-of list and the census report.
+   */
+  providerTraineeIds(ukprn: string): Promise<string[]>;
   /** One page of a provider's trainees of one academic cycle, ordered by updated_at then age. */
   listTrainees(query: TraineeListQuery): Promise<TraineeListPage>;
   /**

@@ -4,6 +4,7 @@ import { registerAuditCommands } from './audit';
 import { registerEventCommands } from './events';
 import { registerProjectionCommands } from './projections';
 import { registerProviderCommands } from './providers';
+import { registerReportCommands } from './report';
 import { registerRetentionCommands } from './retention';
 import { registerSchoolCommands } from './schools';
 import { registerTraineeHistoryCommands } from './trainee-history';
@@ -12,7 +13,7 @@ import { registerWebhookCommands } from './webhooks';
 /**
  * The command groups, each in its own file under commands/ (providers and tokens, schools,
  * projections, trainee history and erasure, retention, events export/import, webhooks, the audit of the
- * history), registered on the program.
+ * history, the census report), registered on the program.
  */
 export function registerCommandGroups(program: Command, ctx: CliContext): void {
   registerProviderCommands(program, ctx);
@@ -23,4 +24,5 @@ export function registerCommandGroups(program: Command, ctx: CliContext): void {
   registerEventCommands(program, ctx);
   registerWebhookCommands(program, ctx);
   registerAuditCommands(program, ctx);
+  registerReportCommands(program, ctx);
 }

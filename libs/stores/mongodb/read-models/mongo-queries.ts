@@ -95,6 +95,21 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
     );
   }
 
+  /** See `TraineeReadModel.providerTraineeIds`: the served store, on the list index (its leading `ukprn`). */
+  async providerTraineeIds(ukprn: string): Promise<string[]> {
+    return this.registry.readFollowing(
+      'trainees',
+      async (store) => {
+        const rows = await traineeCollections(this.db, store)
+          .trainees.find({ ukprn }, { projection: { _id: 0, trainee_id: 1 } })
+          .toArray();
+        // In binary order, as the SQLite adapter answers (the server's sort would follow a collation).
+        return rows.map((r) => r.trainee_id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      },
+      (ids) => ids.length === 0,
+    );
+  }
+
   /** See `TraineeReadModel.changesBetween`: entries above the store's checkpoint are not read. */
   async changesBetween(afterPosition: number, upToPosition: number, limit: number): Promise<StoredChange[] | null> {
     return this.registry.readFollowing(

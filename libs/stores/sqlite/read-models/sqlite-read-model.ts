@@ -252,6 +252,11 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     return this.read((t) => endingsIn(this.db, t.trainees, afterId, limit));
   }
 
+  /** See `TraineeReadModel.providerTraineeIds`: the served store, on the list index. */
+  async providerTraineeIds(ukprn: string): Promise<string[]> {
+    return this.read((t) => t.trainees.idsOf(ukprn));
+  }
+
   /** See `ReadModelStore.eraseTrainee` and ./erasure.ts. */
   eraseTrainee(traineeId: string, ukprn: string, stream: readonly RecordedEvent[]): Promise<void> {
     return eraseFromReadStore(this.db, (store) => this.traineeTables(store), { traineeId, ukprn, stream });
@@ -260,7 +265,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   /** Moves the checkpoints of both stores in `t` to `position` (never back). */
   private advance(t: Tables, position: number): void {
     for (const [name, { store }] of Object.entries(t))
-      this.stmts.setCheckpoint.run(`${name}_${store}`, position, this.versionOf(store), now());
+      this.stmts.setCheckpoint.run(`${name}_${store}`, position, Number(/^v(\d+)/.exec(store)?.[1] ?? 0), now());
   }
 
   /**
@@ -278,10 +283,6 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   /** True when the registry, as last read, names a store of projection `name` built by this code's version of it. */
   private servesCodeVersion(name: ProjectionName): boolean {
     return this.registry.find((r) => r.name === name)?.version === this.codeVersions[name];
-  }
-
-  private versionOf(store: string): number {
-    return Number(/^v(\d+)/.exec(store)?.[1] ?? 0);
   }
 
   /**

@@ -160,6 +160,11 @@ export class TraineeTables {
     return row ? { trainee: JSON.parse(row.doc) as Trainee, revision: row.revision, hash: row.head_hash } : null;
   }
 
+  /** The ids of the provider's trainees, in trainee-id order (binary). */
+  idsOf(ukprn: string): string[] {
+    return this.list(`SELECT trainee_id FROM {T} WHERE ukprn = @ukprn ORDER BY trainee_id`).pluck().all({ ukprn }) as string[];
+  }
+
   /** The trainee with this id (any letter case), or null. */
   trainee(traineeId: string): Trainee | null {
     return this.snapshot(traineeId)?.trainee ?? null;

@@ -3,7 +3,6 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CURSOR_CODEC, type CursorCodec } from '@app/changes';
 import {
   loadTraineeHistory,
-  parseInstant,
   readTimelinePage,
   timelineForProvider,
   traineeAsOf,
@@ -17,6 +16,7 @@ import { NotFound, ValidationFailed } from '@app/trainees/decider';
 import { type Trainee } from '@app/trainees/record';
 import { EVENT_STORE, type EventStore } from '@app/event-sourcing';
 import { HistoryCursors, toHistoryRequest } from './trainee-history.params';
+import { parseAsOf } from '../as-of';
 
 /** The message of the 422 for a bad `as_of`. */
 export const INVALID_AS_OF = 'as_of is not a valid ISO 8601 instant';
@@ -87,14 +87,4 @@ export class TraineeHistoryHandler implements IQueryHandler<TraineeHistoryQuery,
     if (!trainee) throw new NotFound('Trainee');
     return { kind: 'as_of', trainee };
   }
-}
-
-/**
- * The instant of an `as_of` query value, or null. A `+` of an offset sent unencoded arrives as a
- * space (form encoding of query strings); a space just before a trailing `hh:mm` can mean nothing
- * else, so it is read as `+`.
- */
-export function parseAsOf(value: unknown): Date | null {
-  if (typeof value !== 'string') return null;
-  return parseInstant(value.replace(/ (\d{2}(?::?\d{2})?)$/, '+$1'));
 }

@@ -4,13 +4,14 @@ import { ApiQuery } from '@nestjs/swagger';
 import { Answers, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/trainees/write';
 import type { VersionContract } from '@app/trainees/contract';
-import type { TraineeAnswerPage } from '@app/trainees/read';
+import type { TraineeAnswerPage, TraineeAsOfPage, TraineeListQuery } from '@app/trainees/read';
 import { NoTraineesFound } from '../../errors/errors';
 import { ApiController } from '../../auth/api-controller.decorator';
 import { JSON_CONTENT_TYPE, listAnswer } from '../../bodies/json-bytes';
 import { Contract, CurrentCaller } from '../../auth/request-context';
-import { PER_PAGE_MAX, toListQuery } from './list-trainees.params';
+import { AS_OF_MAX_LENGTH, PER_PAGE_MAX, toListQuery } from './list-trainees.params';
 import { ListTraineesQuery } from './list-trainees.query';
+import { ListTraineesAsOfQuery } from './list-trainees-as-of.query';
 
 @ApiController('trainees', 'Trainees')
 export class ListTraineesController {
@@ -24,6 +25,13 @@ export class ListTraineesController {
    * `{data: [Trainee without placements and degrees], meta}`; 404 `No trainees found` when the page
    * is empty; 422 `{message, errors: {param: [..]}}` for a bad parameter. The items are the bytes the
    * projection stored for the version (docs/DESIGN.md "Answers stored as bytes").
+   *
+   * With `as_of=<ISO 8601 instant>` (a date and a time with `Z` or an offset, not after now, at most
+   * {@link AS_OF_MAX_LENGTH} characters): the answer the list would have given at that instant, in
+   * the path version's shape, with the same filters, order and paging applied to the trainees as
+   * they stood then ("today" being the instant's UTC date); replayed from each of the caller's
+   * trainees' streams (docs/DESIGN.md "A provider's trainees at an instant"). Erased trainees
+   * never appear (ruling 15). A bad or future `as_of` is the list's 422 keyed `as_of`.
    */
   @Get()
   @Operation(
@@ -68,6 +76,15 @@ export class ListTraineesController {
     description: 'By updated_at, default `desc`.',
     schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
   })
+  @ApiQuery({
+    name: 'as_of',
+    required: false,
+    description:
+      'List the trainees as they stood at this ISO 8601 instant (a date and a time with `Z` or an offset, not in the future): ' +
+      'the answer the list would have given then, the filters and paging applied to that state, "today" being the UTC date of ' +
+      'the instant. Replayed from the event log; slower than the list of now.',
+    schema: { type: 'string', maxLength: AS_OF_MAX_LENGTH, example: '2026-01-05T10:00:00Z' },
+  })
   @Answers(200, 'A page of trainees, with paging meta.', 'TraineeListResponse')
   @NotFoundAnswer('No trainees found (an empty page).')
   @Answers(422, 'An invalid parameter, keyed by parameter.', 'ListQueryErrors')
@@ -78,8 +95,10 @@ export class ListTraineesController {
     @Query() raw: Record<string, unknown>,
   ): Promise<Buffer> {
     const today = new Date().toISOString().slice(0, 10);
-    const query = toListQuery(raw, caller.ukprn, today);
-    const page = await this.queries.execute<ListTraineesQuery, TraineeAnswerPage>(new ListTraineesQuery(query, contract.version));
+    const { asOf, ...query } = toListQuery(raw, caller.ukprn, today);
+    const page = asOf
+      ? await this.asOfPage(query, asOf, contract)
+      : await this.queries.execute<ListTraineesQuery, TraineeAnswerPage>(new ListTraineesQuery(query, contract.version));
     if (page.items.length === 0) throw new NoTraineesFound();
     return listAnswer(page.items, {
       current_page: query.page,
@@ -87,5 +106,11 @@ export class ListTraineesController {
       total_count: page.totalCount,
       per_page: query.perPage,
     });
+  }
+
+  /** The page at `asOf` as list items of the contract's version (rendered as the projection renders them). */
+  private async asOfPage(query: TraineeListQuery, asOf: Date, contract: VersionContract): Promise<TraineeAnswerPage> {
+    const page = await this.queries.execute<ListTraineesAsOfQuery, TraineeAsOfPage>(new ListTraineesAsOfQuery(query, asOf));
+    return { totalCount: page.totalCount, items: page.items.map((t) => Buffer.from(contract.output.traineeItemJson(t))) };
   }
 }

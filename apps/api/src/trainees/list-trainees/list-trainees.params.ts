@@ -9,8 +9,9 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { currentAcademicCycle, isKnownAcademicCycle } from '@app/trainees/decider';
-import { STATUS_FILTERS, type StatusFilter, type TraineeListQuery } from '@app/trainees/read';
+import { STATUS_FILTERS, utcDateOf, type StatusFilter, type TraineeListQuery } from '@app/trainees/read';
 import { ListQueryInvalid } from '../../errors/errors';
+import { parseAsOf } from '../as-of';
 
 /** The leading integer of a value as Ruby's `to_i` reads it (docs/reference/API-FACTS.md §14.1), or null. */
 export function leadingInteger(value: string): number | null {
@@ -79,6 +80,19 @@ class SinceConstraint implements ValidatorConstraintInterface {
   }
 }
 
+/** Most characters of an `as_of` value: an ISO 8601 instant with a zone and nanoseconds takes 35. */
+export const AS_OF_MAX_LENGTH = 64;
+
+@ValidatorConstraint({ name: 'asOf' })
+class AsOfConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && value.length <= AS_OF_MAX_LENGTH && parseAsOf(value) !== null;
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `${quoted(args.value)} is not a valid ISO 8601 instant (a date and a time with Z or an offset)`;
+  }
+}
+
 /**
  * Most trainees on one page of GET /trainees: 500 (the reference has no maximum, docs/reference/API-FACTS.md §14.1;
  * ours bounds the cost of one answer, docs/DESIGN.md ruling 14). More answers the list's 422.
@@ -122,15 +136,26 @@ export class ListTraineesParams {
   @Validate(PerPageConstraint)
   per_page?: string;
 
+  @IsOptional()
+  @Validate(AsOfConstraint)
+  as_of?: string;
+
   has_trn?: string;
   page?: string;
 }
 
+/** A validated list query and the instant it is asked at (`as_of`), null for now. */
+export interface ListRequest extends TraineeListQuery {
+  asOf: Date | null;
+}
+
 /**
  * Validates the raw query string object and returns the read-model query. Empty values count as
- * absent. Throws {@link ListQueryInvalid} with every bad parameter's messages.
+ * absent. With `as_of` (an instant at or before `now`), the query is the one the list would have
+ * run at that instant: `today` (the default cycle and the status filters' date) is the instant's
+ * UTC date. Throws {@link ListQueryInvalid} with every bad parameter's messages.
  */
-export function toListQuery(raw: Record<string, unknown>, ukprn: string, today: string): TraineeListQuery {
+export function toListQuery(raw: Record<string, unknown>, ukprn: string, today: string, now: Date = new Date()): ListRequest {
   const plain: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw ?? {})) {
     const name = key.endsWith('[]') ? key.slice(0, -2) : key;
@@ -140,11 +165,12 @@ export function toListQuery(raw: Record<string, unknown>, ukprn: string, today: 
   }
   const params = plainToInstance(ListTraineesParams, plain);
   const errors = validateSync(params, { skipMissingProperties: false, forbidUnknownValues: false });
-  if (errors.length > 0) {
-    const byParam: Record<string, string[]> = {};
-    for (const e of errors) byParam[e.property] = Object.values(e.constraints ?? {});
-    throw new ListQueryInvalid(byParam);
-  }
+  const byParam: Record<string, string[]> = {};
+  for (const e of errors) byParam[e.property] = Object.values(e.constraints ?? {});
+  const asOf = params.as_of !== undefined && !byParam.as_of ? parseAsOf(params.as_of) : null;
+  if (asOf && asOf.getTime() > now.getTime()) byParam.as_of = ['must not be in the future'];
+  if (Object.keys(byParam).length > 0) throw new ListQueryInvalid(byParam);
+  if (asOf) today = utcDateOf(asOf);
   const statuses =
     params.status === undefined
       ? undefined
@@ -164,5 +190,6 @@ export function toListQuery(raw: Record<string, unknown>, ukprn: string, today: 
     perPage: Number.isNaN(perPage) || perPage < 1 ? 0 : perPage,
     sortOrder: params.sort_order === 'asc' ? 'asc' : 'desc',
     today,
+    asOf,
   };
 }

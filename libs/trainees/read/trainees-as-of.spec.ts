@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
+import { exampleRegistration, traineeDeferred, traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
+import { newEventId, toEventData } from '@app/event-sourcing';
+import { SqliteEventStore } from '@app/stores/sqlite';
+import type { TraineeListQuery, TraineeReadModel } from './trainee-read.port';
+import { listStatusOf, listTraineesAsOf, matchesStatus, providerTraineesAsOf, type TraineeAtInstant } from './trainees-as-of';
+
+const UKPRN = '10000001';
+const OTHER = '10000002';
+
+/**
+ * A provider's trainees at an instant (docs/DESIGN.md "A provider's trainees at an instant"):
+ * replayed from each trainee's own stream, filtered, ordered and paged as the list's read models do.
+ */
+describe('a provider’s trainees at an instant', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  /** The read model's answer: the ids it names per provider (the stores' query is tested by the contract suites). */
+  const idsByProvider: Record<string, string[]> = { [UKPRN]: ['A', 'B', 'C', 'X'], [OTHER]: ['O'] };
+  const readModel = { providerTraineeIds: async (ukprn: string) => idsByProvider[ukprn] ?? [] } as unknown as TraineeReadModel;
+
+  const append = async (id: string, at: string, events: TraineeEvent[], revision: number | 'no_stream') =>
+    store.appendToStream(traineeStreamId(id), toEventData(events, { occurredAt: at, providerUkprn: UKPRN }, newEventId), {
+      expectedRevision: revision,
+    });
+  const register = (id: string, at: string, ukprn = UKPRN, itt_start_date = '2025-08-01') =>
+    append(
+      id,
+      at,
+      exampleRegistration({ trainee_id: id, ukprn, at, details: { itt_start_date, trainee_start_date: itt_start_date } }),
+      'no_stream',
+    );
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'trainees-as-of-'));
+    store = new SqliteEventStore({ filename: join(dir, 'events.sqlite'), synchronous: 'normal' });
+    await register('A', '2025-09-01T10:00:00.000Z');
+    // B and C share their updated_at: C, registered later, comes first (ties newest-created first).
+    await register('B', '2025-09-02T10:00:00.000Z');
+    await register('C', '2025-09-02T10:00:00.000Z');
+    await register('O', '2025-09-01T10:00:00.000Z', OTHER);
+    // X starts its course later than the instants asked about.
+    await register('X', '2025-09-03T10:00:00.000Z', UKPRN, '2025-10-01');
+    await append('A', '2025-09-05T10:00:00.000Z', [traineeUpdated({ trainee_id: 'A', at: '2025-09-05T10:00:00.000Z' })], 3);
+    await append(
+      'B',
+      '2025-09-06T10:00:00.000Z',
+      [traineeDeferred({ trainee_id: 'B', defer_date: '2025-09-06', at: '2025-09-06T10:00:00.000Z' })],
+      3,
+    );
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const query = (over: Partial<TraineeListQuery> = {}): TraineeListQuery => ({
+    ukprn: UKPRN,
+    academicCycle: 2025,
+    page: 1,
+    perPage: 50,
+    sortOrder: 'desc',
+    today: '2025-09-04',
+    ...over,
+  });
+  const ids = async (q: TraineeListQuery, at: string) =>
+    (await listTraineesAsOf(store, readModel, q, new Date(at))).items.map((t) => t.trainee_id);
+
+  it('folds each trainee to the instant and leaves out those not registered yet', async () => {
+    const at = new Date('2025-09-02T12:00:00Z');
+    const found: TraineeAtInstant[] = [];
+    for await (const t of providerTraineesAsOf(store, readModel, UKPRN, at)) found.push(t);
+    expect(found.map((t) => t.trainee.trainee_id)).toEqual(['A', 'B', 'C']);
+    expect(found.every((t) => t.trainee.state === 'submitted_for_trn')).toBe(true);
+    expect(found[1].createdPosition).toBeLessThan(found[2].createdPosition);
+  });
+
+  it('orders by updated_at then newest-created first, both ways, and pages', async () => {
+    expect(await ids(query(), '2025-09-04T00:00:00Z')).toEqual(['X', 'C', 'B', 'A']);
+    expect(await ids(query({ sortOrder: 'asc' }), '2025-09-04T00:00:00Z')).toEqual(['A', 'C', 'B', 'X']);
+    // After the update of A and the deferral of B, both move up.
+    expect(await ids(query(), '2025-09-07T00:00:00Z')).toEqual(['B', 'A', 'X', 'C']);
+    const page = await listTraineesAsOf(store, readModel, query({ perPage: 3, page: 2 }), new Date('2025-09-04T00:00:00Z'));
+    expect({ ids: page.items.map((t) => t.trainee_id), total: page.totalCount }).toEqual({ ids: ['A'], total: 4 });
+    const past = await listTraineesAsOf(store, readModel, query({ perPage: 3, page: 3 }), new Date('2025-09-04T00:00:00Z'));
+    expect(past).toEqual({ items: [], totalCount: 4 });
+  });
+
+  it('applies the filters to the trainees as they stood, on the instant’s date', async () => {
+    const at = '2025-09-07T00:00:00Z';
+    expect(await ids(query({ statuses: ['deferred'], today: '2025-09-07' }), at)).toEqual(['B']);
+    expect(await ids(query({ statuses: ['in_training'], today: '2025-09-07' }), at)).toEqual(['A', 'C']);
+    expect(await ids(query({ statuses: ['course_not_yet_started'], today: '2025-09-07' }), at)).toEqual(['X']);
+    expect(await ids(query({ statuses: ['deferred'], today: '2025-09-04' }), '2025-09-04T00:00:00Z')).toEqual([]);
+    expect(await ids(query({ since: '2025-09-05T00:00:00.000Z', today: '2025-09-07' }), at)).toEqual(['B', 'A']);
+    expect(await ids(query({ hasTrn: true, today: '2025-09-07' }), at)).toEqual([]);
+    expect(await ids(query({ academicCycle: 2024, today: '2025-09-07' }), at)).toEqual([]);
+  });
+
+  it('never lists another provider’s trainee, even one the read model would name', async () => {
+    idsByProvider[UKPRN].push('O');
+    try {
+      expect(await ids(query(), '2025-09-04T00:00:00Z')).not.toContain('O');
+    } finally {
+      idsByProvider[UKPRN].pop();
+    }
+  });
+});
+
+describe('matchesStatus (docs/reference/API-FACTS.md §14.4, as the stores’ status filters)', () => {
+  const trainee = (state: string, itt_start_date: string) =>
+    ({ state, details: { itt_start_date } }) as unknown as Parameters<typeof matchesStatus>[0];
+
+  it.each([
+    ['submitted_for_trn', '2025-09-01', '2025-09-01', 'in_training'],
+    ['submitted_for_trn', '2025-09-02', '2025-09-01', 'course_not_yet_started'],
+    ['trn_received', '2025-09-01', '2025-09-30', 'in_training'],
+    ['recommended_for_award', '2025-09-01', '2025-09-30', 'in_training'],
+    ['draft', '2025-09-01', '2025-09-30', null],
+    ['draft', '2025-10-01', '2025-09-30', null],
+    ['deferred', '2025-10-01', '2025-09-30', 'deferred'],
+    ['withdrawn', '2025-10-01', '2025-09-30', 'withdrawn'],
+    ['awarded', '2025-09-01', '2025-09-30', 'awarded'],
+  ])('%s starting %s, on %s: %s', (state, start, today, status) => {
+    expect(listStatusOf(trainee(state, start), today)).toBe(status);
+  });
+});

@@ -1,0 +1,139 @@
+import { setImmediate } from 'node:timers/promises';
+import { startCycle, traineeStreamId } from '@app/trainees/decider';
+import type { Trainee } from '@app/trainees/record';
+import type { EventStore } from '@app/event-sourcing';
+import { rawEventStore } from '@app/personal-data';
+import { traineeAsOf } from './trainee-history';
+import { STATUS_FILTERS, type StatusFilter, type TraineeListQuery, type TraineeReadModel } from './trainee-read.port';
+
+/**
+ * A provider's trainees as they stood at an instant (docs/DESIGN.md "A provider's trainees at an
+ * instant"): the read model names the provider's trainees (every trainee registered for it and not
+ * erased: ruling 15), and each one's own stream is replayed up to the instant (`traineeAsOf`). No
+ * other provider's stream is read, so the cost follows the provider's trainees and events only.
+ */
+
+/** A trainee as it stood at the instant, with the list's tie-break. */
+export interface TraineeAtInstant {
+  trainee: Trainee;
+  /** Global position of the event that registered the trainee (the list orders ties newest-created first). */
+  createdPosition: number;
+}
+
+/**
+ * The provider's trainees as they stood at `instant`, one at a time in trainee-id order (binary),
+ * each read and folded from its own stream: those that did not exist yet at the instant are left
+ * out, as is any whose owner then was another provider. Memory: the provider's trainee ids and one
+ * stream at a time. The embedded store reads synchronously, so it gives the event loop a turn every
+ * {@link TRAINEES_PER_TURN} trainees: other requests are answered while a large provider is replayed.
+ *
+ * With `personalData: 'sealed'` the streams are read as stored, their personal values not opened
+ * (the store beneath `withPersonalData`): each personal field of the trainees holds `[sealed]` or,
+ * for a trainee's map of disabilities, nonsense; every other field is exact, and no data key is read
+ * (docs/DESIGN.md "Personal data": about two thirds of a sealed trainee's replay is opening it).
+ */
+export async function* providerTraineesAsOf(
+  eventStore: EventStore,
+  trainees: TraineeReadModel,
+  ukprn: string,
+  instant: Date,
+  options: { personalData: 'opened' | 'sealed' } = { personalData: 'opened' },
+): AsyncGenerator<TraineeAtInstant> {
+  const store = options.personalData === 'sealed' ? rawEventStore(eventStore) : eventStore;
+  let read = 0;
+  for (const traineeId of await trainees.providerTraineeIds(ukprn)) {
+    if (++read % TRAINEES_PER_TURN === 0) await setImmediate();
+    const events = await store.readStream(traineeStreamId(traineeId));
+    if (events.length === 0) continue;
+    const trainee = traineeAsOf(events, instant);
+    if (trainee && trainee.ukprn === ukprn) yield { trainee, createdPosition: events[0].position };
+  }
+}
+
+/** Trainees replayed between two turns of the event loop (about 5 ms of work). */
+const TRAINEES_PER_TURN = 64;
+
+/** `YYYY-MM-DD` of an instant in UTC: the list's "today" at that instant. */
+export function utcDateOf(instant: Date): string {
+  return instant.toISOString().slice(0, 10);
+}
+
+/**
+ * Whether the trainee matches one `status` filter value on `today` (`YYYY-MM-DD`, UTC): the rule of
+ * docs/reference/API-FACTS.md §14.4, as the SQLite adapter's `STATUS_SQL` and the MongoDB adapter's
+ * `statusFilter` apply it.
+ */
+export function matchesStatus(trainee: Trainee, status: StatusFilter, today: string): boolean {
+  const start = trainee.details.itt_start_date;
+  switch (status) {
+    case 'course_not_yet_started':
+      return start > today && !['draft', 'deferred', 'withdrawn'].includes(trainee.state);
+    case 'in_training':
+      return ['submitted_for_trn', 'trn_received', 'recommended_for_award'].includes(trainee.state) && start <= today;
+    default:
+      return trainee.state === status;
+  }
+}
+
+/**
+ * The first `status` filter value, in the order of {@link STATUS_FILTERS}, that the trainee matches
+ * on `today`, or null (a draft, say). Only a trainee awarded before its course starts could match two.
+ */
+export function listStatusOf(trainee: Trainee, today: string): StatusFilter | null {
+  for (const s of STATUS_FILTERS) {
+    if (matchesStatus(trainee, s, today)) return s;
+  }
+  return null;
+}
+
+/**
+ * Whether the trainee is one the list query keeps: the provider, the academic cycle its course
+ * starts in, `since` (updated_at ≥ since), `hasTrn` and the `statuses` (any of them) on `q.today`,
+ * as the read models' list queries filter (docs/reference/API-FACTS.md §14).
+ */
+export function matchesListQuery(trainee: Trainee, q: TraineeListQuery): boolean {
+  if (trainee.ukprn !== q.ukprn || startCycle(trainee.details) !== q.academicCycle) return false;
+  if (q.since !== undefined && trainee.updated_at < q.since) return false;
+  if (q.hasTrn !== undefined && Boolean(trainee.trn) !== q.hasTrn) return false;
+  if (q.statuses && q.statuses.length > 0 && !q.statuses.some((s) => matchesStatus(trainee, s, q.today))) return false;
+  return true;
+}
+
+/** A page of the list at an instant: the page's trainees as they stood then, in list order, and the count of every match. */
+export interface TraineeAsOfPage {
+  items: Trainee[];
+  totalCount: number;
+}
+
+/**
+ * The page of the list query `q` as the list would have answered it at `instant` (q.today should be
+ * the instant's UTC date): the provider's trainees folded to the instant ({@link providerTraineesAsOf}),
+ * kept by {@link matchesListQuery}, ordered by updated_at in `q.sortOrder`, ties newest-created first,
+ * paged as the read models page. The filters and the order read no personal field, so the
+ * provider's streams are folded sealed, and only the page's trainees are folded again with their
+ * personal data opened. Keeps only each match's id and sort keys.
+ */
+export async function listTraineesAsOf(
+  eventStore: EventStore,
+  trainees: TraineeReadModel,
+  q: TraineeListQuery,
+  instant: Date,
+): Promise<TraineeAsOfPage> {
+  const matches: { id: string; updatedAt: string; createdPosition: number }[] = [];
+  for await (const { trainee, createdPosition } of providerTraineesAsOf(eventStore, trainees, q.ukprn, instant, {
+    personalData: 'sealed',
+  })) {
+    if (matchesListQuery(trainee, q)) matches.push({ id: trainee.trainee_id, updatedAt: trainee.updated_at, createdPosition });
+  }
+  const dir = q.sortOrder === 'asc' ? 1 : -1;
+  matches.sort((a, b) => (a.updatedAt !== b.updatedAt ? (a.updatedAt < b.updatedAt ? -dir : dir) : b.createdPosition - a.createdPosition));
+  const totalCount = matches.length;
+  const offset = (q.page - 1) * q.perPage;
+  if (q.perPage < 1 || offset >= totalCount) return { items: [], totalCount };
+  const items: Trainee[] = [];
+  for (const m of matches.slice(offset, offset + q.perPage)) {
+    const trainee = traineeAsOf(await eventStore.readStream(traineeStreamId(m.id)), instant);
+    if (trainee) items.push(trainee);
+  }
+  return { items, totalCount };
+}
