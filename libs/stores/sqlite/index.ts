@@ -1,6 +1,7 @@
 export { SqliteEventStore, openSqliteEventStore } from './event-log/sqlite-event-store';
 export { verifyInThreads } from './event-log/threaded-verify';
 export { digestInThread } from './event-log/threaded-digest';
+export { asOfScanInThreads } from './event-log/threaded-as-of';
 export { SqliteReadModel } from './read-models/sqlite-read-model';
 export { TRAINEE_INDEX_COLUMNS } from './read-models/trainee-tables';
 export { SqliteIdempotencyStore } from './sqlite-idempotency-store';

@@ -23,11 +23,15 @@ export {
 export {
   listStatusOf,
   listTraineesAsOf,
+  matchesAsOf,
+  AS_OF_SCAN,
   matchesListQuery,
   matchesStatus,
   providerTraineesAsOf,
   utcDateOf,
   type TraineeAsOfPage,
+  type AsOfMatch,
+  type AsOfScan,
   type TraineeAtInstant,
 } from './trainees-as-of';
 export {

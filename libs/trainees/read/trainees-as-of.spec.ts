@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, traineeDeferred, traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
 import { newEventId, toEventData } from '@app/event-sourcing';
-import { SqliteEventStore } from '@app/stores/sqlite';
+import { asOfScanInThreads, SqliteEventStore } from '@app/stores/sqlite';
 import type { TraineeListQuery, TraineeReadModel } from './trainee-read.port';
 import { listStatusOf, listTraineesAsOf, matchesStatus, providerTraineesAsOf, type TraineeAtInstant } from './trainees-as-of';
 
@@ -98,6 +98,20 @@ describe('a provider’s trainees at an instant', () => {
     expect(await ids(query({ since: '2025-09-05T00:00:00.000Z', today: '2025-09-07' }), at)).toEqual(['B', 'A']);
     expect(await ids(query({ hasTrn: true, today: '2025-09-07' }), at)).toEqual([]);
     expect(await ids(query({ academicCycle: 2024, today: '2025-09-07' }), at)).toEqual([]);
+  });
+
+  it('finds the same when the streams are folded on threads of their own (the API’s scan on the embedded log), several at once', async () => {
+    const scan = asOfScanInThreads(dir);
+    const asked: [TraineeListQuery, string][] = [
+      [query(), '2025-09-04T00:00:00Z'],
+      [query({ sortOrder: 'asc' }), '2025-09-07T00:00:00Z'],
+      [query({ statuses: ['in_training'], today: '2025-09-07' }), '2025-09-07T00:00:00Z'],
+      [query({ perPage: 3, page: 2 }), '2025-09-04T00:00:00Z'],
+    ];
+    const threaded = await Promise.all(asked.map(([q, at]) => listTraineesAsOf(store, readModel, q, new Date(at), scan)));
+    const here = await Promise.all(asked.map(([q, at]) => listTraineesAsOf(store, readModel, q, new Date(at))));
+    expect(threaded.map((p) => p.items.map((t) => t.trainee_id))).toEqual([['X', 'C', 'B', 'A'], ['C', 'X', 'A', 'B'], ['A', 'C'], ['A']]);
+    expect(threaded).toEqual(here);
   });
 
   it('never lists another provider’s trainee, even one the read model would name', async () => {

@@ -39,9 +39,20 @@ export async function* providerTraineesAsOf(
   instant: Date,
   options: { personalData: 'opened' | 'sealed' } = { personalData: 'opened' },
 ): AsyncGenerator<TraineeAtInstant> {
+  yield* traineesAsOf(eventStore, await trainees.providerTraineeIds(ukprn), ukprn, instant, options);
+}
+
+/** {@link providerTraineesAsOf} of the trainees `traineeIds` (the provider's, as its read model names them). */
+async function* traineesAsOf(
+  eventStore: EventStore,
+  traineeIds: readonly string[],
+  ukprn: string,
+  instant: Date,
+  options: { personalData: 'opened' | 'sealed' },
+): AsyncGenerator<TraineeAtInstant> {
   const store = options.personalData === 'sealed' ? rawEventStore(eventStore) : eventStore;
   let read = 0;
-  for (const traineeId of await trainees.providerTraineeIds(ukprn)) {
+  for (const traineeId of traineeIds) {
     if (++read % TRAINEES_PER_TURN === 0) await setImmediate();
     const events = await store.readStream(traineeStreamId(traineeId));
     if (events.length === 0) continue;
@@ -105,26 +116,55 @@ export interface TraineeAsOfPage {
   totalCount: number;
 }
 
+/** A trainee the list query kept at the instant: its id and its sort keys. */
+export interface AsOfMatch {
+  id: string;
+  updatedAt: string;
+  createdPosition: number;
+}
+
+/**
+ * Which of `traineeIds` (the provider `q.ukprn`'s, as its read model names them) the list query `q`
+ * keeps at `instant`, with their sort keys, unordered: each stream folded sealed (no personal field
+ * is read by a filter or the order, so no data key is read). The part of {@link listTraineesAsOf}
+ * whose cost is the provider's size; it can run on a thread of its own (`AsOfScan`).
+ */
+export async function matchesAsOf(
+  eventStore: EventStore,
+  traineeIds: readonly string[],
+  q: TraineeListQuery,
+  instant: Date,
+): Promise<AsOfMatch[]> {
+  const matches: AsOfMatch[] = [];
+  for await (const { trainee, createdPosition } of traineesAsOf(eventStore, traineeIds, q.ukprn, instant, { personalData: 'sealed' })) {
+    if (matchesListQuery(trainee, q)) matches.push({ id: trainee.trainee_id, updatedAt: trainee.updated_at, createdPosition });
+  }
+  return matches;
+}
+
+/** Finds the matches of {@link matchesAsOf} (its arguments but the store): in this thread by default, or on another. */
+export type AsOfScan = (traineeIds: readonly string[], q: TraineeListQuery, instant: Date) => Promise<AsOfMatch[]>;
+
+/** The injection token of the API's {@link AsOfScan} (null: scanned in the thread that serves HTTP). */
+export const AS_OF_SCAN = Symbol('AS_OF_SCAN');
+
 /**
  * The page of the list query `q` as the list would have answered it at `instant` (q.today should be
  * the instant's UTC date): the provider's trainees folded to the instant ({@link providerTraineesAsOf}),
  * kept by {@link matchesListQuery}, ordered by updated_at in `q.sortOrder`, ties newest-created first,
  * paged as the read models page. The filters and the order read no personal field, so the
- * provider's streams are folded sealed, and only the page's trainees are folded again with their
- * personal data opened. Keeps only each match's id and sort keys.
+ * provider's streams are folded sealed (`scan`, default {@link matchesAsOf} in this thread), and only
+ * the page's trainees are folded again with their personal data opened. Keeps only each match's id
+ * and sort keys.
  */
 export async function listTraineesAsOf(
   eventStore: EventStore,
   trainees: TraineeReadModel,
   q: TraineeListQuery,
   instant: Date,
+  scan: AsOfScan = (ids, query, at) => matchesAsOf(eventStore, ids, query, at),
 ): Promise<TraineeAsOfPage> {
-  const matches: { id: string; updatedAt: string; createdPosition: number }[] = [];
-  for await (const { trainee, createdPosition } of providerTraineesAsOf(eventStore, trainees, q.ukprn, instant, {
-    personalData: 'sealed',
-  })) {
-    if (matchesListQuery(trainee, q)) matches.push({ id: trainee.trainee_id, updatedAt: trainee.updated_at, createdPosition });
-  }
+  const matches = await scan(await trainees.providerTraineeIds(q.ukprn), q, instant);
   const dir = q.sortOrder === 'asc' ? 1 : -1;
   matches.sort((a, b) => (a.updatedAt !== b.updatedAt ? (a.updatedAt < b.updatedAt ? -dir : dir) : b.createdPosition - a.createdPosition));
   const totalCount = matches.length;

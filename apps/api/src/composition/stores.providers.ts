@@ -18,7 +18,8 @@ import { CHANGE_FEED, CURSOR_CODEC } from '@app/changes';
 import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
 import { PROVIDER_READ_MODEL } from '@app/providers/read';
 import { SCHOOL_DIRECTORY } from '@app/schools';
-import { TRAINEE_READ_MODEL } from '@app/trainees/read';
+import { AS_OF_SCAN, TRAINEE_READ_MODEL } from '@app/trainees/read';
+import { asOfScanInThreads } from '@app/stores/sqlite';
 import { newResourceId } from './ids';
 import { Projections } from './projections';
 import { LOGGER, METRICS, SERVICE_KEY, STORES } from './tokens';
@@ -59,6 +60,14 @@ export function storeProviders(): Provider[] {
     from(CHANGE_FEED, (s) => s.readModel),
     from(PROVIDER_READ_MODEL, (s) => s.readModel),
     from(SCHOOL_DIRECTORY, (s) => s.schools),
+    {
+      // A provider's streams folded to an instant on a thread of their own on the embedded log (docs/DESIGN.md
+      // "A provider's trainees at an instant"); elsewhere in this thread.
+      provide: AS_OF_SCAN,
+      useFactory: (stores: Stores, config: AppConfig) =>
+        stores.backends.eventStore === 'sqlite' ? asOfScanInThreads(config.dataDir) : null,
+      inject: [STORES, APP_CONFIG],
+    },
     {
       // The latest signed digest's tree (docs/DESIGN.md "Inclusion proofs"), outside the projections.
       provide: DIGEST_TREE_STORE,

@@ -1,7 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import {
+  AS_OF_SCAN,
   listTraineesAsOf,
+  type AsOfScan,
   TRAINEE_READ_MODEL,
   type TraineeAsOfPage,
   type TraineeListQuery,
@@ -21,15 +23,18 @@ export class ListTraineesAsOfQuery {
  * Replays each of the caller's trainees' streams up to the instant (`listTraineesAsOf`,
  * docs/DESIGN.md "A provider's trainees at an instant"): the read model only names the provider's
  * trainees; every value answered is the event log's. Returns the page's trainees as they stood then.
+ * The provider's streams are folded by the {@link AS_OF_SCAN} (on the embedded store a thread of its
+ * own, so HTTP is not held up by a large provider), or here when there is none.
  */
 @QueryHandler(ListTraineesAsOfQuery)
 export class ListTraineesAsOfHandler implements IQueryHandler<ListTraineesAsOfQuery, TraineeAsOfPage> {
   constructor(
     @Inject(TRAINEE_READ_MODEL) private readonly trainees: TraineeReadModel,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    @Inject(AS_OF_SCAN) private readonly scan: AsOfScan | null,
   ) {}
 
   execute({ query, asOf }: ListTraineesAsOfQuery): Promise<TraineeAsOfPage> {
-    return listTraineesAsOf(this.eventStore, this.trainees, query, asOf);
+    return listTraineesAsOf(this.eventStore, this.trainees, query, asOf, this.scan ?? undefined);
   }
 }

@@ -1,0 +1,24 @@
+/**
+ * A thread of `asOfScanInThreads` (./threaded-as-of.ts): folds the given trainees' streams of
+ * `<dataDir>/events.sqlite` up to an instant, sealed, on a connection of its own, and posts the list
+ * query's matches (`matchesAsOf`) as `{matches}`, or `{error}`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { matchesAsOf, type TraineeListQuery } from '@app/trainees/read';
+import { openSqliteEventStore } from './sqlite-event-store';
+
+/** What the thread is started with (`workerData.job`). */
+export interface AsOfJob {
+  dataDir: string;
+  traineeIds: readonly string[];
+  query: TraineeListQuery;
+  /** The instant, ISO 8601. */
+  instant: string;
+}
+
+const job = (workerData as { job: AsOfJob }).job;
+const store = openSqliteEventStore(job.dataDir);
+matchesAsOf(store, job.traineeIds, job.query, new Date(job.instant))
+  .then((matches) => parentPort!.postMessage({ matches }))
+  .catch((error: unknown) => parentPort!.postMessage({ error: error instanceof Error ? error.message : String(error) }))
+  .finally(() => void store.close());
