@@ -6,7 +6,7 @@ import { listStatusOf, providerTraineesAsOf, utcDateOf, type TraineeReadModel } 
 import { csvRecord, type CsvValue } from './csv';
 
 /**
- * The census return of one provider at an instant (docs/operations.md "Census report"): one row per
+ * The census return of one provider at an instant (docs/operations.md "The list at an instant and the census report"): one row per
  * trainee that existed then, as it stood then, for an auditor of funding. Columns carry the
  * canonical field names (the v2026.1 names, docs/spec/trainee-records-api.md "Trainee object") and
  * no personal data (docs/DESIGN.md "Personal data": names, dates of birth, identifiers such as

@@ -10,7 +10,7 @@ interface CensusOptions {
 
 /**
  * `report as-of <instant> --ukprn <ukprn> [--format csv|json]`: the census return of one provider,
- * for auditors of funding (docs/operations.md "Census report"): every trainee registered for the
+ * for auditors of funding (docs/operations.md "The list at an instant and the census report"): every trainee registered for the
  * provider and not erased that existed at the instant, as it stood then, one row each (the columns:
  * `CENSUS_COLUMNS`), written to stdout as it is read. Reads the event log (each of the provider's
  * trainees' streams) and the trainee read model (which trainees are the provider's); writes nothing
