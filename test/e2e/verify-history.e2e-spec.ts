@@ -5,27 +5,16 @@
  * JSON lines), and rejects a history or a digest changed after it was fetched, and a digest signed
  * by another key than the one given.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAdmin } from '../support/admin-cli';
+import { runAdmin, runNode } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
 const SCRIPT = join(__dirname, '..', '..', 'examples', 'verify-history.mjs');
 
-function verifyHistory(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const verifyHistory = (args: string[]) => runNode([SCRIPT, ...args]);
 
 describe('examples/verify-history.mjs', () => {
   let api: RunningApi;

@@ -12,12 +12,18 @@ export interface CliResult {
 
 /** Runs the admin CLI from source in its own OS process (as operators run it), on `dataDir`, in the sandbox unless `env` says otherwise. */
 export function runAdmin(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<CliResult> {
+  return runNode([require.resolve('tsx/cli'), join(ROOT, 'apps/admin/src/main.ts'), ...args], {
+    ...inheritedEnv(),
+    DATA_DIR: dataDir,
+    APP_ENV: 'sandbox',
+    ...env,
+  });
+}
+
+/** Runs Node.js with `args` in its own OS process from the project's root, and collects its exit code and output. */
+export function runNode(args: string[], env: NodeJS.ProcessEnv = inheritedEnv()): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(ROOT, 'apps/admin/src/main.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...inheritedEnv(), DATA_DIR: dataDir, APP_ENV: 'sandbox', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
