@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { parseInstant } from '@app/trainees/read';
 import { CliError, type CliContext } from '../cli-context';
 import { writeCensus, type CensusFormat } from '../census/census';
+import { parseInstantOption } from './trainee-history';
 
 interface CensusOptions {
   ukprn: string;
@@ -21,7 +21,7 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
   report
     .command('as-of')
     .description("a provider's census return: its trainees as they stood at an instant, one row each")
-    .argument('<instant>', 'ISO 8601 instant (e.g. 2026-10-01T00:00:00Z)', parseCensusInstant)
+    .argument('<instant>', 'ISO 8601 instant (e.g. 2026-10-01T00:00:00Z)', parseInstantOption)
     .requiredOption('--ukprn <ukprn>', "the provider's UKPRN (8 digits)", parseUkprn)
     .addOption(new Option('--format <format>', 'the output').choices(['csv', 'json']).default('csv'))
     .action(async (instant: Date, opts: CensusOptions) => {
@@ -31,13 +31,6 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
         await writeCensus(stores, opts.ukprn, instant, opts.format, process.stdout);
       });
     });
-}
-
-function parseCensusInstant(value: string): Date {
-  const instant = parseInstant(value);
-  if (!instant)
-    throw new InvalidArgumentError('not an ISO 8601 instant (a date and a time with Z or an offset, e.g. 2026-10-01T00:00:00Z)');
-  return instant;
 }
 
 function parseUkprn(value: string): string {

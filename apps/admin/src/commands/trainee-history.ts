@@ -73,7 +73,8 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
   registerTraineeErasure(trainee, ctx);
 }
 
-function parseInstantOption(value: string): Date {
+/** An ISO 8601 instant argument of the CLI (`parseInstant`), or commander's usage error (exit 2). */
+export function parseInstantOption(value: string): Date {
   const instant = parseInstant(value);
   if (!instant)
     throw new InvalidArgumentError('not an ISO 8601 instant (a date and a time with Z or an offset, e.g. 2026-01-05T10:00:00Z)');
