@@ -7,7 +7,7 @@ import type { Scenario } from './scenarios';
 /**
  * A feature the API can be started with and without (a variable of the bench's comparison only,
  * which production refuses), and what it may cost the writes: the API's CPU per request with it ÷
- * without it ≤ `target`, both APIs driven at the same fixed rate at the same time.
+ * without it ≤ `target`, both APIs driven as fast as each answers at the same time.
  */
 export interface CostSwitch {
   /** The name of the measurement in `--only`. */
@@ -31,46 +31,49 @@ export const SEALING_SCENARIO = SEALING_SWITCH.name;
 export const CHAIN_SCENARIO = CHAIN_SWITCH.name;
 
 /*
- * Why the cost is CPU per request at one fixed rate, both APIs driven at the same time, not req/s
- * as fast as each answers: on two shared cores that also run the load generator, a saturated API's
- * CPU per request and req/s swing with the scheduler and the machine's other tenants from one slice
- * to the next (by ±10 % between rounds of the same build, and as much between slices of a few
- * seconds taken one after the other). Driven side by side at a rate both sustain, each serves the
- * same requests per second under the same conditions, so the difference in the CPU each spends is
- * the work the feature adds.
+ * Why the cost is CPU per request with both APIs driven as fast as each answers at the same time:
+ * on two shared cores that also run the load generator, one saturated API's CPU per request and
+ * req/s swing with the scheduler and the machine's other tenants from one slice to the next (by
+ * ±10 % between rounds of the same build), so the two are driven side by side, under the same
+ * conditions. And not at a fixed rate below what each serves (as this line did before): a process
+ * that waits between requests pays, on this machine, a fixed CPU cost each time it wakes (about
+ * 0.5 ms, the same for any work, as a script of pure computation shows), so at a fifth of the
+ * ceiling a request's CPU was two to four times its own work and the feature's share of it was
+ * diluted toward 1 (bench/results/HISTORY.md "Issue 28: what the hash chain costs", step 9). Driven
+ * as fast as each answers, neither waits: each always has requests queued, the two share the cores
+ * the way any two busy processes do, and the CPU each spends on a request is its own work.
  */
-
-/**
- * The fixed rate of each API in the CPU measurement, as a share of the slower API's req/s in the
- * warm-up (as fast as it answers, alone): the two together then ask for 60 % of what one serves.
- */
-export const SWITCH_RATE_SHARE = 0.3;
 
 /** One write scenario with the feature on and off, in alternating rounds. */
 export interface SwitchScenarioResult {
   scenario: string;
-  /** The fixed rate each API was driven at, side by side, for the CPU measurement, in req/s. */
-  rate: number;
-  /** The API process's CPU per request (all threads) at `rate`, in µs, on and off, over all rounds. */
+  /**
+   * In results of older harness versions: the fixed rate each API was driven at, side by side, for
+   * the CPU measurement, in req/s. Absent: both as fast as each answers, side by side.
+   */
+  rate?: number;
+  /** The API process's CPU per request (all threads), in µs, on and off, over all rounds. */
   cpuUs: { on: number; off: number };
   /** The part of it spent on the API's main thread (HTTP, deciding, sealing), in µs; the rest is its worker threads'. */
   mainThreadCpuUs?: { on: number; off: number };
-  /** CPU per request on ÷ off at `rate`: the feature's cost, held to its switch's `target`. */
+  /** CPU per request on ÷ off: the feature's cost, held to its switch's `target`. */
   cost: number;
   /** The same, round by round. */
   roundCosts: number[];
   /** The same, pair of APIs by pair (see {@link SWITCH_ROUNDS_PER_PAIR}; absent in results of older harness versions). */
   pairCosts?: number[];
-  /** Answers other than 2xx, and errors, at `rate`, on and off: a cost is read only where both are 0. */
-  fixedFailures: { on: number; off: number };
-  /** As fast as each API answers (the throughput the feature costs, not held to a target): on and off. */
+  /** Answers other than 2xx, and errors, on and off: a cost is read only where both are 0. */
+  failures?: { on: number; off: number };
+  /** The same at `rate`, in results of older harness versions. */
+  fixedFailures?: { on: number; off: number };
+  /** The loads of the measurement (the throughput the feature costs, not held to a target): on and off. */
   on: LoadResult;
   off: LoadResult;
-  /** Requests per second as fast as each answers, on ÷ off, over all rounds, and per round. */
+  /** Requests per second, on ÷ off, over all rounds, and per round. */
   ratio: number;
   roundRatios: number[];
-  /** The API process's CPU per request as fast as each answers, in µs. */
-  saturatedCpuUs: { on: number; off: number };
+  /** In results of older harness versions: the CPU per request of each API alone, as fast as it answered, in µs. */
+  saturatedCpuUs?: { on: number; off: number };
 }
 
 /** What a feature costs the writes. `feature` names it (absent in results from before there was more than sealing). */
@@ -103,13 +106,11 @@ export const SWITCH_ROUNDS_PER_PAIR = 2;
  * rounds spread over `floor(rounds / 2)` pairs, at least one). For each pair it copies the data dir
  * twice and starts the API on one copy with the switch's variable true and on the other with false
  * (the same build, each its own files, both running throughout so their caches stay warm, as a
- * serving process's do), and warms each up with each scenario for `warmup` seconds (at least 2) as
- * fast as it answers; the first pair's warm-up sets the scenario's fixed rate
- * ({@link SWITCH_RATE_SHARE} of the slower one's req/s), kept for every pair. Each round runs each
- * scenario on both APIs at once at that rate for its share of `settings.duration` (the CPU cost),
- * and on each in turn as fast as it answers (the req/s; each first in every other round). The pair
- * is stopped and its copies removed before the next pair starts. The cost is over all pairs' slices;
- * `pairCosts` gives each pair's.
+ * serving process's do), and warms both up with each scenario for `warmup` seconds (at least 2).
+ * Each round runs each scenario on both APIs at once, each as fast as it answers, for its share of
+ * `settings.duration`, and reads each API's CPU around it. The pair is stopped and its copies
+ * removed before the next pair starts. The cost is over all pairs' slices; `pairCosts` gives each
+ * pair's.
  */
 export async function measureSwitchCost(
   feature: CostSwitch,
@@ -127,40 +128,35 @@ export async function measureSwitchCost(
   const pairs = Math.max(1, Math.floor(o.rounds / SWITCH_ROUNDS_PER_PAIR));
   log(
     `bench: ${feature.name}: ${o.scenarios.map((s) => s.name).join(', ')} on ${pairs} pair(s) of APIs, ` +
-      `${feature.variable} true and false, ${o.rounds} rounds`,
+      `${feature.variable} true and false, ${o.rounds} rounds, side by side`,
   );
-  const runs: Runs = new Map(
-    o.scenarios.map((s) => [s.name, { rate: 0, fixed: sides<Slice[]>(() => []), saturated: sides<Slice[]>(() => []) }]),
-  );
+  const runs: Runs = new Map(o.scenarios.map((s) => [s.name, sides<Slice[]>(() => [])]));
   const pairOf: number[] = [];
-  for (let p = 0, round = 0; p < pairs; p++) {
+  for (let p = 0; p < pairs; p++) {
     const rounds = Math.floor(((p + 1) * o.rounds) / pairs) - Math.floor((p * o.rounds) / pairs);
-    await runPair(feature, o, runs, { first: p === 0, firstRound: round, rounds });
+    await runPair(feature, o, runs, rounds);
     for (let r = 0; r < rounds; r++) pairOf.push(p);
-    round += rounds;
   }
   const result: SwitchCostResult = {
     feature: feature.title,
     scenarios: o.scenarios.map((s) => {
-      const { rate, fixed, saturated } = runs.get(s.name)!;
-      const cpuUs = sides((side) => cpuPerRequest(fixed[side]));
-      const mainThreadCpuUs = sides((side) => cpuPerRequest(fixed[side].map((x) => ({ ...x, cpuMs: x.mainCpuMs }))));
-      const [onLoad, offLoad] = [combineLoads(saturated.on.map((x) => x.load)), combineLoads(saturated.off.map((x) => x.load))];
-      const ofPair = (p: number, side: Side) => fixed[side].filter((_, i) => pairOf[i] === p);
+      const slices = runs.get(s.name)!;
+      const cpuUs = sides((side) => cpuPerRequest(slices[side]));
+      const mainThreadCpuUs = sides((side) => cpuPerRequest(slices[side].map((x) => ({ ...x, cpuMs: x.mainCpuMs }))));
+      const [onLoad, offLoad] = [combineLoads(slices.on.map((x) => x.load)), combineLoads(slices.off.map((x) => x.load))];
+      const ofPair = (p: number, side: Side) => slices[side].filter((_, i) => pairOf[i] === p);
       return {
         scenario: s.name,
-        rate,
         cpuUs,
         mainThreadCpuUs,
         cost: cpuUs.on / cpuUs.off,
-        roundCosts: fixed.on.map((x, i) => cpuPerRequest([x]) / cpuPerRequest([fixed.off[i]])),
+        roundCosts: slices.on.map((x, i) => cpuPerRequest([x]) / cpuPerRequest([slices.off[i]])),
         pairCosts: Array.from({ length: pairs }, (_, p) => cpuPerRequest(ofPair(p, 'on')) / cpuPerRequest(ofPair(p, 'off'))),
-        fixedFailures: sides((side) => fixed[side].reduce((a, x) => a + x.load.non2xx + x.load.errors + x.load.timeouts, 0)),
+        failures: sides((side) => slices[side].reduce((a, x) => a + x.load.non2xx + x.load.errors + x.load.timeouts, 0)),
         on: onLoad,
         off: offLoad,
         ratio: onLoad.rps / offLoad.rps,
-        roundRatios: saturated.on.map((x, i) => x.load.rps / saturated.off[i].load.rps),
-        saturatedCpuUs: sides((side) => cpuPerRequest(saturated[side])),
+        roundRatios: slices.on.map((x, i) => x.load.rps / slices.off[i].load.rps),
       };
     }),
     costTarget: feature.target,
@@ -169,20 +165,14 @@ export async function measureSwitchCost(
   return result;
 }
 
-/** Per scenario: its fixed rate, and the slices at that rate and as fast as each answers, by side, in round order. */
-type Runs = Map<string, { rate: number; fixed: Record<Side, Slice[]>; saturated: Record<Side, Slice[]> }>;
+/** Per scenario, the slices of each side, in round order. */
+type Runs = Map<string, Record<Side, Slice[]>>;
 
 /**
  * One pair of APIs (see {@link measureSwitchCost}): fresh copies of the data dir, both APIs
- * started and warmed up (the `first` pair's warm-up sets the rates), `rounds` rounds numbered from
- * `firstRound` added to `runs`, then both stopped and the copies removed.
+ * started and warmed up, `rounds` rounds added to `runs`, then both stopped and the copies removed.
  */
-async function runPair(
-  feature: CostSwitch,
-  o: Parameters<typeof measureSwitchCost>[1],
-  runs: Runs,
-  pair: { first: boolean; firstRound: number; rounds: number },
-): Promise<void> {
+async function runPair(feature: CostSwitch, o: Parameters<typeof measureSwitchCost>[1], runs: Runs, rounds: number): Promise<void> {
   // Each on a fresh copy: neither starts with its files more in the page cache, or laid out otherwise.
   const dirs = { on: `${o.dataDir}-${feature.name}-on`, off: `${o.dataDir}-${feature.name}-off` };
   for (const dir of Object.values(dirs)) cpSync(o.dataDir, dir, { recursive: true });
@@ -194,7 +184,7 @@ async function runPair(
       cpuProfDir: null,
       logFile: join(o.dataDir, `api-${feature.name}-${on ? 'on' : 'off'}.log`),
     });
-  const slice = { ...o.settings, duration: o.settings.duration / o.rounds };
+  const slice = { ...o.settings, duration: o.settings.duration / o.rounds, rate: undefined };
   const apis = { on: await start(true), off: await start(false) };
   const measure = async (side: Side, scenario: Scenario, settings: LoadSettings): Promise<Slice> => {
     const before = apis[side].cpu();
@@ -202,23 +192,15 @@ async function runPair(
     const after = apis[side].cpu();
     return { load, cpuMs: before && after ? after.total - before.total : 0, mainCpuMs: before && after ? after.main - before.main : 0 };
   };
+  const sideBySide = (scenario: Scenario, settings: LoadSettings) =>
+    Promise.all([measure('on', scenario, settings), measure('off', scenario, settings)]);
   try {
-    for (const scenario of o.scenarios) {
-      const warm = { ...o.settings, duration: Math.max(2, o.warmup) };
-      const rps = { on: (await measure('on', scenario, warm)).load.rps, off: (await measure('off', scenario, warm)).load.rps };
-      if (pair.first) runs.get(scenario.name)!.rate = Math.max(1, Math.round(SWITCH_RATE_SHARE * Math.min(rps.on, rps.off)));
-    }
-    for (let r = pair.firstRound; r < pair.firstRound + pair.rounds; r++)
+    for (const scenario of o.scenarios) await sideBySide(scenario, { ...slice, duration: Math.max(2, o.warmup) });
+    for (let r = 0; r < rounds; r++)
       for (const scenario of o.scenarios) {
-        const run = runs.get(scenario.name)!;
-        const order: Side[] = r % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
-        const [on, off] = await Promise.all([
-          measure('on', scenario, { ...slice, rate: run.rate }),
-          measure('off', scenario, { ...slice, rate: run.rate }),
-        ]);
-        run.fixed.on.push(on);
-        run.fixed.off.push(off);
-        for (const side of order) run.saturated[side].push(await measure(side, scenario, slice));
+        const [on, off] = await sideBySide(scenario, slice);
+        runs.get(scenario.name)!.on.push(on);
+        runs.get(scenario.name)!.off.push(off);
       }
   } finally {
     await apis.on.stop();
@@ -237,21 +219,24 @@ function cpuPerRequest(slices: Slice[]): number {
   return requests === 0 ? 0 : (slices.reduce((a, x) => a + x.cpuMs, 0) * 1000) / requests;
 }
 
-/** One line: per scenario, the CPU cost at the fixed rate with the target, then the req/s as fast as each answers. */
+/** One line: per scenario, the CPU cost with the target, then the req/s of the same slices. */
 export function formatSwitchCost(m: SwitchCostResult): string {
-  const parts = m.scenarios.map(
-    (s) =>
-      `${s.scenario} at ${s.rate} req/s: API CPU ${s.cpuUs.on.toFixed(0)} µs per request on, ${s.cpuUs.off.toFixed(0)} off ` +
-      // Results of older harness versions have no main thread's share.
+  const parts = m.scenarios.map((s) => {
+    // Results of older harness versions: a fixed rate, failures at it, and each API alone as fast as it answered.
+    const failures = s.failures ?? s.fixedFailures ?? { on: 0, off: 0 };
+    return (
+      `${s.scenario}${s.rate ? ` at ${s.rate} req/s` : ', side by side as fast as each answers'}: ` +
+      `API CPU ${s.cpuUs.on.toFixed(0)} µs per request on, ${s.cpuUs.off.toFixed(0)} off ` +
       (s.mainThreadCpuUs ? `(main thread ${s.mainThreadCpuUs.on.toFixed(0)} and ${s.mainThreadCpuUs.off.toFixed(0)}), ` : ', ') +
       `cost ${s.cost.toFixed(3)}× (` +
       (s.pairCosts ? `pairs of APIs ${s.pairCosts.map((r) => r.toFixed(3)).join(', ')}; ` : '') +
       `rounds ${s.roundCosts.map((r) => r.toFixed(3)).join(', ')}; ` +
-      `failed ${s.fixedFailures.on} and ${s.fixedFailures.off}); ` +
-      `as fast as each answers ${s.on.rps.toFixed(0)} and ${s.off.rps.toFixed(0)} req/s ` +
-      `(on ÷ off ${s.ratio.toFixed(3)}, rounds ${s.roundRatios.map((r) => r.toFixed(3)).join(', ')}; ` +
-      `CPU ${s.saturatedCpuUs.on.toFixed(0)} and ${s.saturatedCpuUs.off.toFixed(0)} µs), ` +
-      `p99 ${s.on.p99} and ${s.off.p99} ms, non-2xx ${s.on.non2xx} and ${s.off.non2xx}`,
-  );
+      `failed ${failures.on} and ${failures.off}); ` +
+      `${s.rate ? 'as fast as each answers ' : ''}${s.on.rps.toFixed(0)} and ${s.off.rps.toFixed(0)} req/s ` +
+      `(on ÷ off ${s.ratio.toFixed(3)}, rounds ${s.roundRatios.map((r) => r.toFixed(3)).join(', ')}` +
+      (s.saturatedCpuUs ? `; CPU ${s.saturatedCpuUs.on.toFixed(0)} and ${s.saturatedCpuUs.off.toFixed(0)} µs` : '') +
+      `), p99 ${s.on.p99} and ${s.off.p99} ms, non-2xx ${s.on.non2xx} and ${s.off.non2xx}`
+    );
+  });
   return `${m.feature ?? SEALING_SWITCH.title}: ${parts.join('; ')}; target cost ≤ ${m.costTarget}×`;
 }
