@@ -40,8 +40,8 @@ export async function writeTimeline(
   return written;
 }
 
-/** Writes `text`, and waits for `out` to drain when its buffer is full. */
-async function write(out: Output, text: string): Promise<void> {
+/** Writes `text` to `out`, and waits for `out` to drain when its buffer is full (what keeps a streamed output's memory bounded). */
+export async function write(out: Output, text: string): Promise<void> {
   if (!out.write(text)) await once(out, 'drain');
 }
 
