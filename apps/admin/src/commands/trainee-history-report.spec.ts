@@ -46,6 +46,7 @@ describe('writeHistoryReport (trainee history --format html, written a chunk at 
   async function streamed(traineeId: string, chunkSize: number): Promise<{ page: string; writes: number }> {
     const out = new Collected(4096);
     await writeHistoryReport(ctx, traineeId, out, { chunkSize, now });
+    expect(out.writableLength).toBe(0); // all handed on before it returns: the CLI exits right after
     out.end();
     await once(out, 'finish');
     return { page: out.writes.join(''), writes: out.writes.length };

@@ -25,7 +25,7 @@ import {
   type HistoryReportHead,
   type HistoryReportInput,
 } from './history-report';
-import { HISTORY_CHUNK, write } from './trainee-history-stream';
+import { HISTORY_CHUNK, write, writeLast } from './trainee-history-stream';
 
 /** Where the report is written: process.stdout, or any writable stream. */
 type Output = NodeJS.WritableStream;
@@ -44,7 +44,8 @@ type Output = NodeJS.WritableStream;
  *    opened) in chunks, the lifecycle state carried from chunk to chunk (`traineeTimelinePage`);
  * 3. the timeline, from another read in chunks, the trainee folded with the decider's `evolve`
  *    from chunk to chunk for each event's before → after and the trainee after it; then the footer.
- * Each part is written before the next chunk is read, waiting for `out` to drain when it asks to.
+ * Each part is written before the next chunk is read, waiting for `out` to drain when it asks to,
+ * and the last until everything is handed on (a pipe's reader gets the whole page before the CLI exits).
  * The passes read the number of events the verification counted, so an event appended meanwhile
  * is in none of them. {@link CliError} for an unknown trainee, before anything is written; writes
  * nothing to the stores.
@@ -97,7 +98,7 @@ export async function writeHistoryReport(
         await write(out, separator + timelineEvents(head, faultsAt, page.entries, folded.states, before).join('\n'));
         [status, state, before, separator] = [page.after, folded.state, folded.states[folded.states.length - 1], '\n'];
       }
-      await write(out, reportClosing(storedId));
+      await writeLast(out, reportClosing(storedId));
     },
     { catchUp: false },
   );

@@ -46,6 +46,15 @@ export async function write(out: Output, text: string): Promise<void> {
 }
 
 /**
+ * Writes `text` as the last of an output, and waits until everything written to `out` has been
+ * handed on (to the OS, for stdout): the CLI exits at once after a command, which would cut short
+ * what a pipe had not taken yet.
+ */
+export function writeLast(out: Output, text: string): Promise<void> {
+  return new Promise((resolve, reject) => out.write(text, (err) => (err ? reject(err) : resolve())));
+}
+
+/**
  * The table's columns, each with a fixed width (its title's or its longest usual value's: a
  * position of up to 12 digits, an ISO instant, the longest event type, a UKPRN, a token id as a
  * UUID, an API version), so that rows written chunk by chunk line up without seeing the others; a
