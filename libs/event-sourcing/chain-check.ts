@@ -70,18 +70,53 @@ export function checkStreamChain(events: readonly StoredEventText[]): StreamChai
  * pass, nothing kept); undefined at the first event that is not, for {@link classifyFaults} to say why.
  */
 function intactHead(events: readonly StoredEventText[]): string | null | undefined {
-  let previous: string | null = null;
-  let chained = false;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    if (e.revision !== i) return undefined;
+  const chain = new IntactChain();
+  for (const e of events) if (!chain.add(e)) return undefined;
+  return chain.headHash;
+}
+
+/**
+ * The fast path of {@link checkStreamChain} fed a stream's events one at a time, in revision order,
+ * so that a stream too long to hold is checked a chunk at a time with O(1) state (docs/operations.md
+ * "Trainee history"). {@link add} answers whether the stream read so far is intact: every event at
+ * its place (revisions 0, 1, …), matching its hash, chained to the one before (events stored before
+ * the chain began are hashed by the same rule). Once one is not, the chain stays not intact, and
+ * it does not say why: a caller then runs {@link checkStreamChain} over the whole stream, which
+ * classifies each fault (a tampered stream is rare, and the auditor needs every fault). For an
+ * intact stream, {@link headHash} after its last event is `checkStreamChain(events).headHash`.
+ */
+export class IntactChain {
+  private previous: string | null = null;
+  private chained = false;
+  private next = 0;
+  private holds = true;
+
+  /** Takes the stream's next event; false when it, or an event before it, is not in place and in the chain. */
+  add(e: StoredEventText): boolean {
+    if (!this.holds || e.revision !== this.next) return (this.holds = false);
     const k = readChainKeys(e.metadata);
-    const hash = chainHash(previous, e.streamId, i, e.type, e.data, k.hashed);
-    if (k.hash !== null ? k.hash !== hash || k.previousHash !== previous : chained) return undefined;
-    chained ||= k.hash !== null;
-    previous = hash;
+    const hash = chainHash(this.previous, e.streamId, this.next, e.type, e.data, k.hashed);
+    if (k.hash !== null ? k.hash !== hash || k.previousHash !== this.previous : this.chained) return (this.holds = false);
+    this.chained ||= k.hash !== null;
+    this.previous = hash;
+    this.next++;
+    return true;
   }
-  return previous;
+
+  /** Whether every event taken so far is in place and in the chain. */
+  get intact(): boolean {
+    return this.holds;
+  }
+
+  /** The hash of the last event taken (null before the first); meaningful only while {@link intact}. */
+  get headHash(): string | null {
+    return this.previous;
+  }
+
+  /** How many events were taken while the chain held. */
+  get events(): number {
+    return this.next;
+  }
 }
 
 /** {@link checkStreamChain} of a stream that is not intact: each fault, classified. */

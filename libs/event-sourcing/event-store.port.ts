@@ -216,6 +216,14 @@ export interface EventStore {
    */
   readStoredStreams?(options: ReadStoredStreamsOptions): Promise<StoredEventText[]>;
   /**
+   * One stream's events as stored (texts as {@link readStoredStreams} gives them, with positions),
+   * from `fromRevision` in revision order, at most `maxCount` (the checks of {@link readStream});
+   * `[]` for an unknown stream. Lets the auditor's report check a long stream's chain a chunk at a
+   * time (docs/operations.md "Trainee history"). Only stores that keep the texts have it (SQLite);
+   * for others the report reads the stream through {@link readStream}.
+   */
+  readStoredStream?(streamId: string, options?: ReadStreamOptions): Promise<StoredEventText[]>;
+  /**
    * The stream's events from `fromRevision` (default 0), in revision order, at most `maxCount` of
    * them (an integer ≥ 1; default: all); `[]` when the stream does not exist. A RangeError for a
    * negative or fractional `fromRevision` or a `maxCount` below 1.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { checkStreamChain, type StoredEventText } from './chain-check';
+import { checkStreamChain, IntactChain, type StoredEventText } from './chain-check';
 import { chainEvent, chainHash, readChainKeys, withoutChainKeys } from './hash-chain';
 
 const STREAM = 'trainee-7c1f0b6e-1d2a-4c39-9a57-3f1b2e4d5c6a';
@@ -123,5 +123,43 @@ describe('checkStreamChain', () => {
     expect(checkStreamChain([...other.slice(0, 2), { ...events[2], streamId: 'trainee-other' }]).faults).toEqual([
       expect.objectContaining({ streamId: 'trainee-other', revision: 2, kind: 'altered' }),
     ]);
+  });
+});
+
+describe('IntactChain (checkStreamChain a chunk at a time)', () => {
+  /** Feeds `events` to a new IntactChain in chunks of `size`, as a chunked read gives them; the chunk at which it stopped holding. */
+  function fed(events: StoredEventText[], size: number): { chain: IntactChain; brokeInChunk: number | null } {
+    const chain = new IntactChain();
+    let brokeInChunk: number | null = null;
+    for (let start = 0; start < events.length; start += size) {
+      const held = events.slice(start, start + size).map((e) => chain.add(e));
+      if (brokeInChunk === null && held.includes(false)) brokeInChunk = start / size;
+    }
+    return { chain, brokeInChunk };
+  }
+
+  it('gives the head hash checkStreamChain gives, whatever the chunks, for a stream chained after unchained events', () => {
+    const events = storedStream(5, 2);
+    const whole = checkStreamChain(events);
+    expect(whole.faults).toEqual([]);
+    for (const size of [1, 2, 3, 7, 100]) {
+      const { chain, brokeInChunk } = fed(events, size);
+      expect([chain.intact, chain.headHash, chain.events, brokeInChunk]).toEqual([true, whole.headHash, 7, null]);
+    }
+    expect(new IntactChain().headHash).toBeNull();
+  });
+
+  it('stops holding at the first event that is not in place or in the chain, also the first one of a chunk, and stays so', () => {
+    const events = storedStream(6);
+    const altered = events.map((e) => (e.revision === 3 ? { ...e, data: e.data.replace('"n":3', '"n":4') } : e));
+    const gap = events.filter((e) => e.revision !== 3);
+    const swapped = [...events.slice(0, 3), { ...events[4], revision: 3 }, { ...events[3], revision: 4 }, events[5]];
+    const unchained = events.map((e) => (e.revision === 3 ? { ...e, metadata: '{"schemaVersion":1}' } : e));
+    for (const broken of [altered, gap, swapped, unchained]) {
+      expect(checkStreamChain(broken).faults).not.toEqual([]);
+      const { chain, brokeInChunk } = fed(broken, 3); // revision 3 opens the second chunk
+      expect([chain.intact, brokeInChunk, chain.events]).toEqual([false, 1, 3]);
+      expect(chain.add(events[0])).toBe(false);
+    }
   });
 });

@@ -1,4 +1,4 @@
-export { checkStreamChain, storedTextOf, type ChainFault, type StoredEventText, type StreamChainReport } from './chain-check';
+export { checkStreamChain, IntactChain, storedTextOf, type ChainFault, type StoredEventText, type StreamChainReport } from './chain-check';
 export { runCommand, type StreamSnapshot } from './command-runner';
 export { DomainError } from './domain-error';
 export { registerEventSchemas, toEventData, type StoredEvent, type WriteContext } from './envelope';

@@ -29,5 +29,14 @@ export {
 export { inclusionPath, rootFromPath, subtreesOfPath, type SubtreeLookup } from './merkle-proof';
 export { digestSince, logMovedSince, type DigestSinceContext } from './digest-since';
 export { DigestSchedule, type DigestScheduleLogger, type ScheduledDigest } from './digest-schedule';
-export { digestSection, latestRecordedDigest, readStoredStream, type DigestSection, type RecordedDigest } from './stream-digest';
+export {
+  digestSection,
+  digestSectionOf,
+  latestRecordedDigest,
+  readStoredStream,
+  type DigestSection,
+  type RecordedDigest,
+  type StreamCoverage,
+} from './stream-digest';
+export { storedStreamChunks, VERIFY_CHUNK, verifyStoredStream, type StreamVerification } from './stream-verification';
 export { ChainScan, mergeScans, type MergedScan, type ScanDigest, type ScannedStream, type ScanResult } from './chain-scan';

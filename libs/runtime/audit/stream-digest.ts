@@ -86,11 +86,32 @@ export function digestSection(
   proveInclusion?: (head: StreamHead, digest: SignedDigest) => boolean | null,
 ): DigestSection | null {
   if (recorded === null) return null;
-  const { digest } = recorded;
-  const inside = stream.filter((e) => e.position !== undefined && e.position <= digest.position);
+  const position = recorded.digest.position;
+  const inside = stream.filter((e) => e.position !== undefined && e.position <= position);
   const last = inside[inside.length - 1];
   const headHash = last === undefined ? null : checkStreamChain(inside).headHash;
   const head = last === undefined || headHash === null ? null : { streamId: last.streamId, revision: last.revision, hash: headHash };
+  return digestSectionOf(recorded, { head, laterEvents: stream.length - inside.length }, proveInclusion);
+}
+
+/** What a digest covers of one stream: the stream's head at the digest's position (null: none of it), and the events stored after it. */
+export interface StreamCoverage {
+  head: StreamHead | null;
+  laterEvents: number;
+}
+
+/**
+ * The {@link DigestSection} against `recorded` of a stream whose {@link StreamCoverage} was found by
+ * its reader (`verifyStoredStream` finds it in a chunked pass); `proveInclusion` as for
+ * {@link digestSection}. What {@link digestSection} gives once it has found the coverage.
+ */
+export function digestSectionOf(
+  recorded: RecordedDigest,
+  coverage: StreamCoverage,
+  proveInclusion?: (head: StreamHead, digest: SignedDigest) => boolean | null,
+): DigestSection {
+  const { digest } = recorded;
+  const { head, laterEvents } = coverage;
   return {
     position: digest.position,
     signedAt: digest.time,
@@ -100,7 +121,7 @@ export function digestSection(
     keyFingerprint: keyFingerprint(digest.public_key),
     signatureHolds: digestSignatureHolds(digest),
     head,
-    laterEvents: stream.length - inside.length,
+    laterEvents,
     included: head !== null && proveInclusion ? proveInclusion(head, digest) : null,
   };
 }

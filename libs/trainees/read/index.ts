@@ -1,6 +1,7 @@
 export { findOwnTrainee, findOwnTraineeAnswer } from './own-trainee';
 export {
   loadTraineeHistory,
+  ownerOf,
   parseInstant,
   TIMELINE_STATUSES,
   timelineForProvider,

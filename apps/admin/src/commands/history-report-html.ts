@@ -34,8 +34,12 @@ export function utcText(instant: string): string {
   return m ? `${m[1]} ${m[2]} UTC` : instant;
 }
 
-/** The page: `title` and `body` (HTML, escaped by the caller) in a document with the report's style sheet. */
-export function page(title: string, body: string): string {
+/**
+ * The page up to its body's content: the document's head with `title` (escaped here) and the
+ * report's style sheet, then `<body>` and a line break. The body's content (HTML, escaped by the
+ * caller) follows, then {@link PAGE_END}; the report is written in that order as it is read.
+ */
+export function pageStart(title: string): string {
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -47,10 +51,21 @@ export function page(title: string, body: string): string {
     `<title>${escapeHtml(title)}</title>`,
     `<style>${STYLE}</style>`,
     '</head>',
-    `<body>\n${body}\n</body>`,
-    '</html>',
-    '',
+    '<body>\n',
   ].join('\n');
+}
+
+/** What closes the page after its body's content (see {@link pageStart}). */
+export const PAGE_END = '\n</body>\n</html>\n';
+
+/** Labelled values as a two-column list; each label is escaped, each value is HTML escaped by the caller. */
+export function facts(rows: [label: string, html: string][]): string {
+  return `<dl class="facts">${rows.map(([label, html]) => `<dt>${escapeHtml(label)}</dt><dd>${html}</dd>`).join('')}</dl>`;
+}
+
+/** A hash (hex) as the report shows it, escaped; null as a dimmed "none". */
+export function hashHtml(hash: string | null): string {
+  return hash === null ? '<span class="none">none</span>' : `<span class="hash">${escapeHtml(hash)}</span>`;
 }
 
 const STYLE = `

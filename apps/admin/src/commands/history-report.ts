@@ -1,14 +1,19 @@
-import type { ChainFault, RecordedEvent, StreamChainReport } from '@app/event-sourcing';
+import type { ChainFault, RecordedEvent } from '@app/event-sourcing';
 import type { DigestSection } from '@app/runtime/audit';
 import { contractFor } from '@app/trainees/contract';
 import { decodeTraineeEvent, evolve, initialTraineeState, type TraineeState } from '@app/trainees/decider';
 import { traineeTimeline, type TimelineEntry } from '@app/trainees/read';
 import type { ApiVersion, Trainee } from '@app/trainees/record';
-import { escapeHtml, page, utcText, valueHtml } from './history-report-html';
+import { escapeHtml, facts, hashHtml, PAGE_END, pageStart, utcText, valueHtml } from './history-report-html';
+import { chainHtml, digestHtml, type CheckedChain } from './history-report-verification';
 
 /**
  * The auditor's report of one trainee's history as one self-contained HTML page
- * (`trainee history <trainee_id> --format html`, docs/operations.md "Trainee history").
+ * (`trainee history <trainee_id> --format html`, docs/operations.md "Trainee history"), in parts
+ * that are written in order as the stream is read a chunk at a time (`writeHistoryReport`):
+ * {@link reportOpening}, the index's rows ({@link indexRows}) of every chunk, {@link TIMELINE_START},
+ * the timeline's events ({@link timelineEvents}) of every chunk, each after a line break but the
+ * first, and {@link reportClosing}. {@link renderHistoryReport} puts the same parts together at once.
  */
 
 /** What the report is made of; everything is read before, the rendering reads nothing. */
@@ -16,13 +21,25 @@ export interface HistoryReportInput {
   /** The trainee's stream, as `loadTraineeHistory` reads it (personal values opened): its stored id, owner and events. */
   history: { traineeId: string; ukprn: string | null; events: readonly RecordedEvent[] };
   /** `checkStreamChain` of the same stream as stored, and how many events it checked. */
-  chain: StreamChainReport & { events: number };
+  chain: CheckedChain;
   /** The latest signed digest and what it says of the stream (`digestSection`); null when no digest is recorded. */
   digest: DigestSection | null;
   /** The API version whose shape each step's trainee is shown in (the latest, as GET answers it). */
   apiVersion: ApiVersion;
   /** When the report was made (ISO 8601, UTC). */
   generatedAt: string;
+}
+
+/** What the report says of the whole stream, before its events: {@link HistoryReportInput} without the events themselves. */
+export interface HistoryReportHead extends Omit<HistoryReportInput, 'history'> {
+  /** The stored trainee id. */
+  traineeId: string;
+  /** The owning provider (from `TraineeRegistered`), null without one. */
+  ukprn: string | null;
+  /** How many events the stream holds. */
+  events: number;
+  /** The global position of the stream's first event (named when the digest covers none of the stream). */
+  firstPosition: number | undefined;
 }
 
 /**
@@ -43,57 +60,117 @@ export interface FieldChange {
  * request id), the fields it changed with their values before → after (found by folding the
  * stream with the decider's `evolve`), its hash and previous hash, and the trainee as it stood
  * after it (collapsed), as `contractFor(apiVersion).output.serializeTrainee` shapes it. Every value
- * is escaped. Pure: the same input gives the same text.
+ * is escaped. Pure: the same input gives the same text, the text `writeHistoryReport` writes in chunks.
  */
 export function renderHistoryReport(input: HistoryReportInput): string {
-  const { history, chain, digest, apiVersion, generatedAt } = input;
+  const { history, ...rest } = input;
+  const head: HistoryReportHead = {
+    ...rest,
+    traineeId: history.traineeId,
+    ukprn: history.ukprn,
+    events: history.events.length,
+    firstPosition: history.events[0]?.position,
+  };
   const entries = traineeTimeline(history.events);
-  const states = statesAfterEach(history.events);
-  const faultsAt = new Map<number, ChainFault[]>();
-  for (const f of chain.faults) faultsAt.set(f.revision, [...(faultsAt.get(f.revision) ?? []), f]);
-  const serialize = (t: Trainee) => contractFor(apiVersion).output.serializeTrainee(t, { nested: true });
-  const events = entries.map((entry, i) => {
-    const before = i === 0 ? null : states[i - 1];
-    const uncovered = digest !== null && entry.position > digest.position;
-    const state = states[i] && serialize(states[i]);
-    return eventHtml(entry, fieldChanges(entry, before), state, apiVersion, faultsAt.get(entry.revision) ?? [], uncovered);
-  });
+  const faultsAt = faultsByRevision(input.chain);
+  const { states } = foldStates(history.events, initialTraineeState);
+  return (
+    reportOpening(head) +
+    indexRows(entries, faultsAt) +
+    TIMELINE_START +
+    timelineEvents(head, faultsAt, entries, states, null).join('\n') +
+    reportClosing(head.traineeId)
+  );
+}
+
+/** The page up to the index's first row: the facts of the report, the verification, the timeline's heading and the index's head. */
+export function reportOpening(head: HistoryReportHead): string {
+  const { chain, digest, apiVersion } = head;
   const body = [
     '<header>',
     '<h1>Trainee history</h1>',
     facts([
-      ['Trainee id', escapeHtml(history.traineeId)],
-      ['Provider (UKPRN)', valueHtml(history.ukprn)],
-      ['Events', String(entries.length)],
+      ['Trainee id', escapeHtml(head.traineeId)],
+      ['Provider (UKPRN)', valueHtml(head.ukprn)],
+      ['Events', String(head.events)],
       ['Trainee shown in', `API version ${escapeHtml(apiVersion)}`],
-      ['Report made', escapeHtml(utcText(generatedAt))],
+      ['Report made', escapeHtml(utcText(head.generatedAt))],
     ]),
     '</header>',
     '<section id="verification">',
     '<h2>Verification</h2>',
     chainHtml(chain),
-    digestHtml(digest, history.events, chain),
+    digestHtml(digest, head.firstPosition, chain),
     '</section>',
     '<section id="timeline">',
     '<h2>Timeline</h2>',
     '<p class="muted">Oldest first. Every time is in UTC. “Before” is the value the field held just before the event.</p>',
-    indexHtml(entries, faultsAt),
-    `<ol class="timeline">\n${events.join('\n')}\n</ol>`,
-    '</section>',
-    `<footer>Read from the event log, stream <code>${escapeHtml(`trainee-${history.traineeId}`)}</code>. ` +
-      'This page holds personal data: keep it as the audit’s records are kept.</footer>',
+    '<table class="index"><thead><tr><th>#</th><th>Time (UTC)</th><th>Event</th><th>Fields changed</th></tr></thead><tbody>',
   ];
-  return page(`Trainee history: ${history.traineeId}`, body.join('\n'));
+  return pageStart(`Trainee history: ${head.traineeId}`) + body.join('\n');
+}
+
+/** Between the index's last row and the timeline's first event. */
+export const TIMELINE_START = '</tbody></table>\n<ol class="timeline">\n';
+
+/** The page after the timeline's last event: the end of the timeline, the footer naming the stream of `traineeId`, the page's end. */
+export function reportClosing(traineeId: string): string {
+  return (
+    '\n</ol>\n</section>\n' +
+    `<footer>Read from the event log, stream <code>${escapeHtml(`trainee-${traineeId}`)}</code>. ` +
+    'This page holds personal data: keep it as the audit’s records are kept.</footer>' +
+    PAGE_END
+  );
+}
+
+/** The faults of `chain` by the revision each is reported at. */
+export function faultsByRevision(chain: CheckedChain): ReadonlyMap<number, ChainFault[]> {
+  const faultsAt = new Map<number, ChainFault[]>();
+  for (const f of chain.faults) faultsAt.set(f.revision, [...(faultsAt.get(f.revision) ?? []), f]);
+  return faultsAt;
+}
+
+/**
+ * The timeline's items (one `<li>` each, to be joined by line breaks) of consecutive events of the
+ * stream: their `entries` (`traineeTimelinePage`), the trainee after each (`states`, from
+ * {@link foldStates}) and the trainee before the first of them (`before`: null at revision 0, or
+ * where it did not exist); `faultsAt` from {@link faultsByRevision}.
+ */
+export function timelineEvents(
+  head: Pick<HistoryReportHead, 'apiVersion' | 'digest'>,
+  faultsAt: ReadonlyMap<number, ChainFault[]>,
+  entries: readonly TimelineEntry[],
+  states: readonly (Trainee | null)[],
+  before: Trainee | null,
+): string[] {
+  const { apiVersion, digest } = head;
+  const serialize = (t: Trainee) => contractFor(apiVersion).output.serializeTrainee(t, { nested: true });
+  return entries.map((entry, i) => {
+    const prior = i === 0 ? before : states[i - 1];
+    const uncovered = digest !== null && entry.position > digest.position;
+    const state = states[i] && serialize(states[i]);
+    return eventHtml(entry, fieldChanges(entry, prior), state, apiVersion, faultsAt.get(entry.revision) ?? [], uncovered);
+  });
 }
 
 /** The trainee after each event of `recorded` (null where it did not exist: before its registration, after its erasure). */
 export function statesAfterEach(recorded: readonly RecordedEvent[]): (Trainee | null)[] {
-  let state: TraineeState = initialTraineeState;
-  return recorded.map((r) => {
+  return foldStates(recorded, initialTraineeState).states;
+}
+
+/**
+ * The trainee after each event of `recorded` (consecutive events of a stream; null where it did
+ * not exist), folded with the decider's `evolve` from `from` (the state the events before them
+ * left; `initialTraineeState` at revision 0), and the state after the last of them (`state`).
+ */
+export function foldStates(recorded: readonly RecordedEvent[], from: TraineeState): { states: (Trainee | null)[]; state: TraineeState } {
+  let state = from;
+  const states = recorded.map((r) => {
     const event = decodeTraineeEvent(r);
     if (event) state = evolve(state, event);
     return state.exists ? state.trainee : null;
   });
+  return { states, state };
 }
 
 type Item = Record<string, unknown>;
@@ -138,8 +215,11 @@ function itemChanges(field: 'placements' | 'degrees', action: string, item: Item
     .map(([k, after]) => ({ item: name, field: k, before: old?.[k], after }));
 }
 
-/** The events at a glance, each linked to its place in the timeline: revision, time (UTC), type, the fields it changed. */
-function indexHtml(entries: TimelineEntry[], faultsAt: ReadonlyMap<number, ChainFault[]>): string {
+/**
+ * The index's rows of `entries`: the events at a glance, each linked to its place in the timeline:
+ * revision, time (UTC), type (with a badge where `faultsAt` has a fault), the fields it changed.
+ */
+export function indexRows(entries: readonly TimelineEntry[], faultsAt: ReadonlyMap<number, ChainFault[]>): string {
   const shown = 6;
   const rows = entries.map((e) => {
     const fields =
@@ -150,106 +230,7 @@ function indexHtml(entries: TimelineEntry[], faultsAt: ReadonlyMap<number, Chain
       `<td>${escapeHtml(e.event_type)}${fault}</td><td><code>${escapeHtml(fields)}</code></td></tr>`
     );
   });
-  return (
-    '<table class="index"><thead><tr><th>#</th><th>Time (UTC)</th><th>Event</th><th>Fields changed</th></tr></thead>' +
-    `<tbody>${rows.join('')}</tbody></table>`
-  );
-}
-
-function facts(rows: [label: string, html: string][]): string {
-  return `<dl class="facts">${rows.map(([label, html]) => `<dt>${escapeHtml(label)}</dt><dd>${html}</dd>`).join('')}</dl>`;
-}
-
-function hashHtml(hash: string | null): string {
-  return hash === null ? '<span class="none">none</span>' : `<span class="hash">${escapeHtml(hash)}</span>`;
-}
-
-function faultText(f: ChainFault): string {
-  return `revision ${f.revision}: ${f.kind}: ${f.detail}`;
-}
-
-function chainHtml(chain: HistoryReportInput['chain']): string {
-  const head = `<p>Head hash: ${hashHtml(chain.headHash)}</p>`;
-  if (chain.faults.length === 0) {
-    return (
-      '<div class="verdict ok" id="chain-result"><strong>The hash chain holds</strong>' +
-      `All ${chain.events} events of the stream match their hashes, each chained to the one before it.</div>${head}`
-    );
-  }
-  const items = chain.faults.map((f) => `<li><a href="#rev-${f.revision}">${escapeHtml(faultText(f))}</a></li>`).join('');
-  return (
-    `<div class="verdict bad" id="chain-result"><strong>The hash chain does not hold: ${chain.faults.length} fault(s)</strong>` +
-    `Checked ${chain.events} events. Each fault, by revision:<ul class="faults">${items}</ul></div>${head}`
-  );
-}
-
-/**
- * The signed digest's part of the verification; `events` the stream's (to name the first one when
- * the digest covers none), `chain` its check (a fault at or before the covered head taints it).
- */
-function digestHtml(digest: DigestSection | null, events: readonly RecordedEvent[], chain: HistoryReportInput['chain']): string {
-  const title = '<h3>Signed digest</h3>';
-  if (digest === null) {
-    return (
-      `${title}<div class="verdict warn" id="digest-result"><strong>No signed digest is recorded in this log</strong>` +
-      'Nothing here was checked against a digest: the chain alone cannot show events taken from the end of the stream, ' +
-      'or put in with every later hash computed afresh. <code>admin audit digest</code> signs one.</div>'
-    );
-  }
-  const brokenToHead = digest.head !== null && chain.faults.some((f) => f.revision <= digest.head!.revision);
-  const signature = digest.signatureHolds
-    ? '<span>holds</span>'
-    : '<strong class="badge">does NOT hold: the recorded digest was changed, or is not a digest</strong>';
-  const details = facts([
-    ['Position', String(digest.position)],
-    ['Signed at', escapeHtml(utcText(digest.signedAt))],
-    ['Signed by', valueHtml(digest.signedBy)],
-    ['Merkle root', hashHtml(digest.root)],
-    ['Stream heads under the root', String(digest.streams)],
-    ['Signer’s key fingerprint', hashHtml(digest.keyFingerprint)],
-    ['Signature', signature],
-  ]);
-  return `${title}<p>The latest digest recorded in the log (stream <code>audit-digests</code>).</p>${details}${coverageHtml(digest, events, brokenToHead)}`;
-}
-
-/**
- * What the digest covers of the stream: its head at the digest's position, and the verdict on it:
- * bad when an inclusion proof fails, the signature does not hold, or the chain has a fault at or
- * before the head (`brokenToHead`: the head is then not what the events show).
- */
-function coverageHtml(digest: DigestSection, events: readonly RecordedEvent[], brokenToHead: boolean): string {
-  const later =
-    digest.laterEvents > 0
-      ? ` The ${digest.laterEvents} event(s) stored after position ${digest.position} are the next digest’s to cover.`
-      : '';
-  if (digest.head === null) {
-    const first = events[0]?.position;
-    return (
-      '<div class="verdict warn" id="digest-result"><strong>The digest covers none of this trainee’s events</strong>' +
-      `It was signed at position ${digest.position}, before the trainee’s first event${first === undefined ? '' : ` (position ${first})`}.${later}</div>`
-    );
-  }
-  const head = `revision ${digest.head.revision}, hash <span class="hash">${escapeHtml(digest.head.hash)}</span>`;
-  const [verdict, proof] =
-    digest.included === true
-      ? ['The trainee’s head is under the signed root', 'An inclusion proof shows it under the signed Merkle root.']
-      : digest.included === false
-        ? ['The trainee’s head is NOT under the signed root', 'The inclusion proof does not lead to the signed Merkle root.']
-        : [
-            'The digest covers the trainee’s head',
-            'This report does not prove the head is under the root; <code>admin audit verify --digest &lt;file&gt;</code> ' +
-              'with the file the digest was written to checks every head.',
-          ];
-  const caveat = !digest.signatureHolds
-    ? ' But the digest’s signature does not hold: it proves nothing.'
-    : brokenToHead
-      ? ' But the chain does not hold up to that head (above): the events up to it are not those its hash was made from.'
-      : '';
-  const kind = digest.included === false || caveat !== '' ? 'bad' : 'ok';
-  return (
-    `<div class="verdict ${kind}" id="digest-result"><strong>${verdict}</strong>` +
-    `At position ${digest.position} the trainee’s stream stood at ${head}. ${proof}${caveat}${later}</div>`
-  );
+  return rows.join('');
 }
 
 function eventHtml(

@@ -1,20 +1,116 @@
-import { checkStreamChain } from '@app/event-sourcing';
+import { checkStreamChain, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import { rawEventStore } from '@app/personal-data';
-import { digestSection, latestRecordedDigest, proofHolds, readStoredStream, type SignedDigest, type StreamHead } from '@app/runtime/audit';
-import { openDigestTreeStore } from '@app/stores';
-import { loadTraineeHistory } from '@app/trainees/read';
-import { traineeStreamId } from '@app/trainees/decider';
-import { API_VERSIONS } from '@app/trainees/record';
+import {
+  digestSection,
+  latestRecordedDigest,
+  proofHolds,
+  readStoredStream,
+  verifyStoredStream,
+  type SignedDigest,
+  type StreamHead,
+} from '@app/runtime/audit';
+import { openDigestTreeStore, type Stores } from '@app/stores';
+import { loadTraineeHistory, ownerOf, traineeStreamOf, traineeTimelinePage, type TimelineStatus } from '@app/trainees/read';
+import { initialTraineeState, traineeStreamId, type TraineeState } from '@app/trainees/decider';
+import { API_VERSIONS, type Trainee } from '@app/trainees/record';
 import { CliError, type CliContext } from '../cli-context';
-import { renderHistoryReport, type HistoryReportInput } from './history-report';
+import {
+  faultsByRevision,
+  foldStates,
+  indexRows,
+  reportClosing,
+  reportOpening,
+  TIMELINE_START,
+  timelineEvents,
+  type HistoryReportHead,
+  type HistoryReportInput,
+} from './history-report';
+import { HISTORY_CHUNK, write, writeLast } from './trainee-history-stream';
+
+/** Where the report is written: process.stdout, or any writable stream. */
+type Output = NodeJS.WritableStream;
 
 /**
- * What `trainee history <trainee_id> --format html` reports (docs/operations.md "Trainee
- * history"), read from the event log alone in one opening of the stores: the trainee's stream
- * (personal values opened), the same stream as stored and its chain's check (`checkStreamChain`),
- * and the latest signed digest recorded in the log (`digestSection`), with whether the stream's head
- * is proven under its root by the kept tree's inclusion proof (`proofHolds`; null when the kept tree
- * is another digest's). {@link CliError} for an unknown trainee. Writes nothing.
+ * Writes the HTML report of `traineeId` (`trainee history <trainee_id> --format html`,
+ * docs/operations.md "Trainee history") to `out` (default stdout) as it reads it, from the event
+ * log alone in one opening of the stores, with memory bounded by a chunk of `chunkSize` events
+ * (default {@link HISTORY_CHUNK}) whatever the stream's length. The text is exactly
+ * `renderHistoryReport` of what {@link loadHistoryReport} reads, put together in order:
+ * 1. the verification, before anything is written: the stream as stored, read in chunks, its chain
+ *    checked as it is read and its coverage by the latest signed digest found (`verifyStoredStream`;
+ *    a stream whose chain does not hold is read again whole, for each fault to be classified), with
+ *    the kept tree's inclusion proof of its head;
+ * 2. the page's head and verification, then the index, from a read of the stream (personal values
+ *    opened) in chunks, the lifecycle state carried from chunk to chunk (`traineeTimelinePage`);
+ * 3. the timeline, from another read in chunks, the trainee folded with the decider's `evolve`
+ *    from chunk to chunk for each event's before → after and the trainee after it; then the footer.
+ * Each part is written before the next chunk is read, waiting for `out` to drain when it asks to,
+ * and the last until everything is handed on (a pipe's reader gets the whole page before the CLI exits).
+ * The passes read the number of events the verification counted, so an event appended meanwhile
+ * is in none of them. {@link CliError} for an unknown trainee, before anything is written; writes
+ * nothing to the stores.
+ */
+export async function writeHistoryReport(
+  ctx: CliContext,
+  traineeId: string,
+  out: Output = process.stdout,
+  options: { chunkSize?: number; now?: () => Date } = {},
+): Promise<void> {
+  const chunkSize = options.chunkSize ?? HISTORY_CHUNK;
+  await ctx.withStores(
+    async (stores) => {
+      const storedId = await traineeStreamOf(stores.eventStore, traineeId, resolveIdOf(stores));
+      if (storedId === null) throw new CliError(`No trainee with id ${traineeId}`);
+      const streamId = traineeStreamId(storedId);
+      const raw = rawEventStore(stores.eventStore);
+      const proveInclusion = await keptProof(ctx, stores, streamId);
+      const { chain, digest, firstPosition } = await verifyStoredStream(raw, streamId, await latestRecordedDigest(raw), {
+        proveInclusion,
+        chunkSize,
+      });
+      const chunks = () => openedChunks(stores.eventStore, streamId, chunkSize, chain.events);
+      const head: HistoryReportHead = {
+        traineeId: storedId,
+        ukprn: await ownerOfChunks(chunks()),
+        events: chain.events,
+        firstPosition,
+        chain,
+        digest,
+        apiVersion: API_VERSIONS[API_VERSIONS.length - 1],
+        generatedAt: (options.now ?? (() => new Date()))().toISOString(),
+      };
+      const faultsAt = faultsByRevision(chain);
+      await write(out, reportOpening(head));
+      let status: TimelineStatus = 'none';
+      for await (const chunk of chunks()) {
+        const page = traineeTimelinePage(chunk, status);
+        status = page.after;
+        await write(out, indexRows(page.entries, faultsAt));
+      }
+      await write(out, TIMELINE_START);
+      let state: TraineeState = initialTraineeState;
+      let before: Trainee | null = null;
+      let separator = '';
+      status = 'none';
+      for await (const chunk of chunks()) {
+        const page = traineeTimelinePage(chunk, status);
+        const folded = foldStates(chunk, state);
+        await write(out, separator + timelineEvents(head, faultsAt, page.entries, folded.states, before).join('\n'));
+        [status, state, before, separator] = [page.after, folded.state, folded.states[folded.states.length - 1], '\n'];
+      }
+      await writeLast(out, reportClosing(storedId));
+    },
+    { catchUp: false },
+  );
+}
+
+/**
+ * What `trainee history <trainee_id> --format html` reports, read whole into memory: the trainee's
+ * stream (personal values opened), the same stream as stored and its chain's check
+ * (`checkStreamChain`), and the latest signed digest recorded in the log (`digestSection`), with
+ * whether the stream's head is proven under its root by the kept tree's inclusion proof. What
+ * `renderHistoryReport` renders at once: the page {@link writeHistoryReport} writes in chunks (the
+ * tests compare the two). {@link CliError} for an unknown trainee. Writes nothing.
  */
 export async function loadHistoryReport(
   ctx: CliContext,
@@ -23,19 +119,12 @@ export async function loadHistoryReport(
 ): Promise<HistoryReportInput> {
   const input = await ctx.withStores(
     async (stores) => {
-      const history = await loadTraineeHistory(stores.eventStore, traineeId, {
-        resolveId: async (id) => (await stores.readModel.getTrainee(id))?.trainee_id ?? null,
-      });
+      const history = await loadTraineeHistory(stores.eventStore, traineeId, { resolveId: resolveIdOf(stores) });
       if (!history) return null;
       const raw = rawEventStore(stores.eventStore);
       const streamId = traineeStreamId(history.traineeId);
       const stored = await readStoredStream(raw, streamId);
-      const trees = await openDigestTreeStore({ dataDir: ctx.dataDir }, stores);
-      const kept = await trees.latest(streamId).finally(() => trees.close());
-      // The kept tree proves the head when it is the tree of the digest the report shows.
-      const prove = (head: StreamHead, digest: SignedDigest) =>
-        kept?.digest.signature !== digest.signature ? null : kept.inclusion !== null && proofHolds(head, digest, kept.inclusion);
-      const digest = digestSection(await latestRecordedDigest(raw), stored, prove);
+      const digest = digestSection(await latestRecordedDigest(raw), stored, await keptProof(ctx, stores, streamId));
       return { history, chain: { ...checkStreamChain(stored), events: stored.length }, digest };
     },
     { catchUp: false },
@@ -44,7 +133,45 @@ export async function loadHistoryReport(
   return { ...input, apiVersion: API_VERSIONS[API_VERSIONS.length - 1], generatedAt: now().toISOString() };
 }
 
-/** Writes the HTML report of `traineeId` to stdout (see {@link loadHistoryReport}, `renderHistoryReport`). */
-export async function writeHistoryReport(ctx: CliContext, traineeId: string): Promise<void> {
-  process.stdout.write(renderHistoryReport(await loadHistoryReport(ctx, traineeId)));
+/** The read model's mapping of a trainee id given in another case to the stored one (docs/reference/API-FACTS.md §1.10). */
+function resolveIdOf(stores: Stores): (id: string) => Promise<string | null> {
+  return async (id) => (await stores.readModel.getTrainee(id))?.trainee_id ?? null;
+}
+
+/**
+ * Whether the kept digest tree proves a head under a digest's root: null when the kept tree is
+ * another digest's (or none is kept), else whether its inclusion proof of `streamId`'s head holds.
+ */
+async function keptProof(
+  ctx: CliContext,
+  stores: Stores,
+  streamId: string,
+): Promise<(head: StreamHead, digest: SignedDigest) => boolean | null> {
+  const trees = await openDigestTreeStore({ dataDir: ctx.dataDir }, stores);
+  const kept = await trees.latest(streamId).finally(() => trees.close());
+  return (head, digest) =>
+    kept?.digest.signature !== digest.signature ? null : kept.inclusion !== null && proofHolds(head, digest, kept.inclusion);
+}
+
+/**
+ * The first `count` events of `streamId` (personal values opened, as `eventStore` reads them), in
+ * chunks of at most `chunkSize`, each read when the one before has been consumed.
+ */
+async function* openedChunks(eventStore: EventStore, streamId: string, chunkSize: number, count: number): AsyncGenerator<RecordedEvent[]> {
+  for (let fromRevision = 0, read = 0; read < count;) {
+    const chunk = await eventStore.readStream(streamId, { fromRevision, maxCount: Math.min(chunkSize, count - read) });
+    if (chunk.length === 0) return;
+    yield chunk;
+    read += chunk.length;
+    fromRevision = chunk[chunk.length - 1].streamRevision + 1;
+  }
+}
+
+/** The owning provider from the first chunk that holds the registration (`ownerOf`; usually the first); null without one. */
+async function ownerOfChunks(chunks: AsyncGenerator<RecordedEvent[]>): Promise<string | null> {
+  for await (const chunk of chunks) {
+    const owner = ownerOf(chunk);
+    if (owner !== null) return owner;
+  }
+  return null;
 }

@@ -40,9 +40,18 @@ export async function writeTimeline(
   return written;
 }
 
-/** Writes `text`, and waits for `out` to drain when its buffer is full. */
-async function write(out: Output, text: string): Promise<void> {
+/** Writes `text` to `out`, and waits for `out` to drain when its buffer is full (what keeps a streamed output's memory bounded). */
+export async function write(out: Output, text: string): Promise<void> {
   if (!out.write(text)) await once(out, 'drain');
+}
+
+/**
+ * Writes `text` as the last of an output, and waits until everything written to `out` has been
+ * handed on (to the OS, for stdout): the CLI exits at once after a command, which would cut short
+ * what a pipe had not taken yet.
+ */
+export function writeLast(out: Output, text: string): Promise<void> {
+  return new Promise((resolve, reject) => out.write(text, (err) => (err ? reject(err) : resolve())));
 }
 
 /**

@@ -31,9 +31,10 @@ interface HistoryOptions {
  * written a chunk of 1,000 events at a time (`writeTimeline`), so memory does not grow with the
  * history; or with `--format html` the auditor's report as one self-contained page
  * (`history-report.ts`: the timeline with old → new values, each step's trainee, the chain's check
- * and the latest signed digest). With `--as-of`: the trainee as it stood at that instant, as JSON in
- * the chosen API version's shape (default the latest), exactly as GET /trainees/{id} answers it;
- * not with `--format html`. An unknown trainee, or one that did not exist yet at the instant: exit 1.
+ * and the latest signed digest), also streamed a chunk at a time (`writeHistoryReport`). With
+ * `--as-of`: the trainee as it stood at that instant, as JSON in the chosen API version's shape
+ * (default the latest), exactly as GET /trainees/{id} answers it; not with `--format html`. An
+ * unknown trainee, or one that did not exist yet at the instant: exit 1.
  */
 export function registerTraineeHistoryCommands(program: Command, ctx: CliContext): void {
   const trainee = program.command('trainee').description('trainee records, for auditors');

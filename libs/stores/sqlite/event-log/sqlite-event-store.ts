@@ -261,6 +261,18 @@ export class SqliteEventStore implements EventStore {
     return this.selectStream.all(streamId, fromRevision, maxCount).map(rawToRecordedEvent);
   }
 
+  /** One stream's events as stored, a range of revisions (port: {@link EventStore.readStoredStream}; the checks of `readStream`). */
+  async readStoredStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEventText[]> {
+    this.assertOpen();
+    const fromRevision = options.fromRevision ?? 0;
+    assertNonNegativeInteger('fromRevision', fromRevision);
+    const maxCount = options.maxCount ?? -1; // SQLite: a negative LIMIT is no limit.
+    if (options.maxCount !== undefined && (!Number.isInteger(maxCount) || maxCount < 1)) {
+      throw new RangeError(`maxCount must be an integer ≥ 1, got ${maxCount}`);
+    }
+    return this.storedStreams.stream(streamId, fromRevision, maxCount);
+  }
+
   /**
    * Up to `maxCount` (default 1000) events with position > `fromPosition` (default 0) that match
    * `filter`, in position order; the filter runs in SQL (port: {@link EventStore.readAll}).

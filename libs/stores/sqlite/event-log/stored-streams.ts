@@ -3,15 +3,18 @@ import type { ReadStoredStreamsOptions, StoredEventText } from '@app/event-sourc
 
 type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number];
 
+const textOf = (r: Row): StoredEventText => ({ streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4], position: r[5] });
+
 /**
  * Reads whole streams of every category in stream-id order, as stored (port:
  * `EventStore.readStoredStreams`), on the index that `UNIQUE (stream_id, revision)` creates: a
  * call reads up to `maxCount` rows after the cursor and drops the last stream, unless it is the
  * only one, whose rest it then reads; both in one read transaction. Raw rows, no JSON parse: the
- * check of the hash chain hashes the texts.
+ * check of the hash chain hashes the texts. Also one stream's range of revisions as stored ({@link StoredStreams.stream}).
  */
 export class StoredStreams {
   private readonly read: Database.Transaction<(afterStream: string, beforeStream: string | null, maxCount: number) => StoredEventText[]>;
+  private readonly range: Database.Statement<[string, number, number], Row>;
 
   constructor(db: Database.Database) {
     const columns = 'SELECT stream_id, revision, type, data, metadata, position FROM events';
@@ -20,14 +23,16 @@ export class StoredStreams {
       .prepare<[string, string, number], Row>(`${columns} WHERE stream_id > ? AND stream_id < ? ORDER BY stream_id, revision LIMIT ?`)
       .raw(true);
     const rest = db.prepare<[string, number], Row>(`${columns} WHERE stream_id = ? AND revision > ? ORDER BY revision`).raw(true);
-    const text = (r: Row): StoredEventText => ({ streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4], position: r[5] });
+    this.range = db
+      .prepare<[string, number, number], Row>(`${columns} WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`)
+      .raw(true);
     this.read = db.transaction((afterStream: string, beforeStream: string | null, maxCount: number) => {
       const rows = beforeStream === null ? page.all(afterStream, maxCount) : pageBefore.all(afterStream, beforeStream, maxCount);
-      if (rows.length < maxCount) return rows.map(text);
+      if (rows.length < maxCount) return rows.map(textOf);
       const last = rows[rows.length - 1];
       const firstOfLast = rows.findIndex((r) => r[0] === last[0]);
-      if (firstOfLast > 0) return rows.slice(0, firstOfLast).map(text);
-      return [...rows, ...rest.all(last[0], last[1])].map(text);
+      if (firstOfLast > 0) return rows.slice(0, firstOfLast).map(textOf);
+      return [...rows, ...rest.all(last[0], last[1])].map(textOf);
     });
   }
 
@@ -37,5 +42,13 @@ export class StoredStreams {
       throw new RangeError(`maxCount must be an integer ≥ 1, got ${options.maxCount}`);
     }
     return this.read(options.afterStream ?? '', options.beforeStream ?? null, options.maxCount);
+  }
+
+  /**
+   * The events of `streamId` with revision ≥ `fromRevision`, in revision order, at most `maxCount`
+   * (negative: no bound), as stored (port: `EventStore.readStoredStream`): one indexed range read.
+   */
+  stream(streamId: string, fromRevision: number, maxCount: number): StoredEventText[] {
+    return this.range.all(streamId, fromRevision, maxCount).map(textOf);
   }
 }
