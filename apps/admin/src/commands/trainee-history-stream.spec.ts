@@ -31,9 +31,9 @@ class Collected extends Writable {
   constructor(highWaterMark = 1 << 20) {
     super({ highWaterMark, decodeStrings: false });
   }
-  override write(chunk: string): boolean {
+  override write(chunk: string, done?: (error?: Error | null) => void): boolean {
     this.mostBuffered = Math.max(this.mostBuffered, this.writableLength);
-    return super.write(chunk);
+    return done ? super.write(chunk, done) : super.write(chunk);
   }
   override _write(chunk: string, _encoding: BufferEncoding, done: () => void): void {
     this.writes.push(chunk);
@@ -113,6 +113,15 @@ describe('trainee history streamed by the admin CLI (docs/operations.md "Trainee
     const largest = Math.max(...out.writes.map((w) => w.length));
     expect(out.mostBuffered).toBeLessThanOrEqual(largest);
     expect(out.text.length).toBeGreaterThan(10 * largest);
+    expect(out.text).toBe(whole.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  });
+
+  it('returns once the last chunk has reached the output, not when it is only queued (the CLI exits then)', async () => {
+    const whole = wholeTimeline(await store.readStream(traineeStreamId(ID)));
+    // A buffer that never asks to wait: only the last write's own callback shows when everything went out.
+    const out = new Collected();
+    await writeTimeline(store, ID, 'json', out, { chunkSize: 10 });
+    expect(out.writes).toHaveLength(25);
     expect(out.text).toBe(whole.map((e) => `${JSON.stringify(e)}\n`).join(''));
   });
 

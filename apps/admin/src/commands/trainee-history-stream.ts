@@ -16,9 +16,10 @@ type Output = NodeJS.WritableStream;
  * Writes the whole timeline of `traineeId` (resolved to its stored id by `resolveId` when it
  * names no stream as given) to `out` as it reads it (docs/operations.md "Trainee history"): the
  * stream is read in chunks of `chunkSize` events (default {@link HISTORY_CHUNK}), and each
- * chunk's rows (the table) or JSON lines (`json`) are written before the next chunk is read,
- * waiting for `out` to drain when it asks to; memory is bounded by a chunk whatever the
- * stream's length. The output is exactly that of the whole timeline at once (the table has fixed
+ * chunk's rows (the table) or JSON lines (`json`) are written before the chunk after the next is
+ * read, waiting for `out` to drain when it asks to, and the last until everything is handed on
+ * (`writeLast`: a pipe's reader gets the whole timeline before the CLI exits); memory is bounded by
+ * two chunks whatever the stream's length. The output is exactly that of the whole timeline at once (the table has fixed
  * column widths, {@link timelineTable}). Returns the number of entries written; throws CliError for
  * an unknown trainee, before writing anything.
  */
@@ -31,12 +32,15 @@ export async function writeTimeline(
 ): Promise<number> {
   const storedId = await traineeStreamOf(eventStore, traineeId, options.resolveId);
   if (storedId === null) throw new CliError(`No trainee with id ${traineeId}`);
-  if (format === 'table') await write(out, timelineHeader());
+  // Each text is written once the next is read, so that the last goes out with `writeLast`.
+  let pending: string | null = format === 'table' ? timelineHeader() : null;
   let written = 0;
   for await (const chunk of timelineChunks(eventStore, storedId, options.chunkSize ?? HISTORY_CHUNK)) {
-    await write(out, format === 'json' ? chunk.map((e) => `${JSON.stringify(e)}\n`).join('') : timelineRows(chunk));
+    if (pending !== null) await write(out, pending);
+    pending = format === 'json' ? chunk.map((e) => `${JSON.stringify(e)}\n`).join('') : timelineRows(chunk);
     written += chunk.length;
   }
+  if (pending !== null) await writeLast(out, pending);
   return written;
 }
 
