@@ -23,6 +23,8 @@ const ID = 'Stream1';
 const wholeTimeline = (events: RecordedEvent[]): TimelineEntry[] => traineeTimelinePage(events, 'none', events).entries;
 const at = (seconds: number) => new Date(Date.parse('2026-01-05T10:00:00.000Z') + seconds * 1000).toISOString();
 
+type WriteDone = (error?: Error | null) => void;
+
 /** A writable that keeps each write apart, and asks its writer to wait for 'drain' once it holds `highWaterMark` bytes. */
 class Collected extends Writable {
   readonly writes: string[] = [];
@@ -31,9 +33,10 @@ class Collected extends Writable {
   constructor(highWaterMark = 1 << 20) {
     super({ highWaterMark, decodeStrings: false });
   }
-  override write(chunk: string, done?: (error?: Error | null) => void): boolean {
+  override write(chunk: string, encodingOrDone?: BufferEncoding | WriteDone, done?: WriteDone): boolean {
     this.mostBuffered = Math.max(this.mostBuffered, this.writableLength);
-    return done ? super.write(chunk, done) : super.write(chunk);
+    if (typeof encodingOrDone === 'function') return super.write(chunk, encodingOrDone);
+    return encodingOrDone === undefined ? super.write(chunk, done) : super.write(chunk, encodingOrDone, done);
   }
   override _write(chunk: string, _encoding: BufferEncoding, done: () => void): void {
     this.writes.push(chunk);
