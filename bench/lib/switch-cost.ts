@@ -108,7 +108,8 @@ export const SWITCH_ROUNDS_PER_PAIR = 2;
  * (the same build, each its own files, both running throughout so their caches stay warm, as a
  * serving process's do), and warms both up with each scenario for `warmup` seconds (at least 2).
  * Each round runs each scenario on both APIs at once, each as fast as it answers, for its share of
- * `settings.duration`, and reads each API's CPU around it. The pair is stopped and its copies
+ * `settings.duration`, and reads each API's CPU around it. Neither side is always first: the pairs
+ * start their APIs, and the rounds begin their two loads, in alternating order. The pair is stopped and its copies
  * removed before the next pair starts. The cost is over all pairs' slices; `pairCosts` gives each
  * pair's.
  */
@@ -134,7 +135,7 @@ export async function measureSwitchCost(
   const pairOf: number[] = [];
   for (let p = 0; p < pairs; p++) {
     const rounds = Math.floor(((p + 1) * o.rounds) / pairs) - Math.floor((p * o.rounds) / pairs);
-    await runPair(feature, o, runs, rounds);
+    await runPair(feature, o, runs, { index: p, rounds });
     for (let r = 0; r < rounds; r++) pairOf.push(p);
   }
   const result: SwitchCostResult = {
@@ -172,7 +173,12 @@ type Runs = Map<string, Record<Side, Slice[]>>;
  * One pair of APIs (see {@link measureSwitchCost}): fresh copies of the data dir, both APIs
  * started and warmed up, `rounds` rounds added to `runs`, then both stopped and the copies removed.
  */
-async function runPair(feature: CostSwitch, o: Parameters<typeof measureSwitchCost>[1], runs: Runs, rounds: number): Promise<void> {
+async function runPair(
+  feature: CostSwitch,
+  o: Parameters<typeof measureSwitchCost>[1],
+  runs: Runs,
+  { index, rounds }: { index: number; rounds: number },
+): Promise<void> {
   // Each on a fresh copy: neither starts with its files more in the page cache, or laid out otherwise.
   const dirs = { on: `${o.dataDir}-${feature.name}-on`, off: `${o.dataDir}-${feature.name}-off` };
   for (const dir of Object.values(dirs)) cpSync(o.dataDir, dir, { recursive: true });
@@ -185,20 +191,26 @@ async function runPair(feature: CostSwitch, o: Parameters<typeof measureSwitchCo
       logFile: join(o.dataDir, `api-${feature.name}-${on ? 'on' : 'off'}.log`),
     });
   const slice = { ...o.settings, duration: o.settings.duration / o.rounds, rate: undefined };
-  const apis = { on: await start(true), off: await start(false) };
+  // Neither side always goes first: the APIs start, and each round's loads begin, in turn.
+  const first = (n: number): [Side, Side] => (n % 2 === 0 ? ['on', 'off'] : ['off', 'on']);
+  const apis = {} as Record<Side, ApiProcess>;
+  for (const side of first(index)) apis[side] = await start(side === 'on');
   const measure = async (side: Side, scenario: Scenario, settings: LoadSettings): Promise<Slice> => {
     const before = apis[side].cpu();
     const load = await runLoad(apis[side].url, scenario, settings);
     const after = apis[side].cpu();
     return { load, cpuMs: before && after ? after.total - before.total : 0, mainCpuMs: before && after ? after.main - before.main : 0 };
   };
-  const sideBySide = (scenario: Scenario, settings: LoadSettings) =>
-    Promise.all([measure('on', scenario, settings), measure('off', scenario, settings)]);
+  const sideBySide = async (scenario: Scenario, settings: LoadSettings, n: number): Promise<Record<Side, Slice>> => {
+    const [a, b] = first(n);
+    const [x, y] = await Promise.all([measure(a, scenario, settings), measure(b, scenario, settings)]);
+    return { [a]: x, [b]: y } as Record<Side, Slice>;
+  };
   try {
-    for (const scenario of o.scenarios) await sideBySide(scenario, { ...slice, duration: Math.max(2, o.warmup) });
+    for (const scenario of o.scenarios) await sideBySide(scenario, { ...slice, duration: Math.max(2, o.warmup) }, index);
     for (let r = 0; r < rounds; r++)
       for (const scenario of o.scenarios) {
-        const [on, off] = await sideBySide(scenario, slice);
+        const { on, off } = await sideBySide(scenario, slice, index + r);
         runs.get(scenario.name)!.on.push(on);
         runs.get(scenario.name)!.off.push(off);
       }
