@@ -251,6 +251,16 @@ export class SqliteEventStore implements EventStore {
    * its events whatever the stream's length); `[]` for an unknown stream (port: {@link EventStore.readStream}).
    */
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const { fromRevision, maxCount } = this.streamRange(options);
+    return this.selectStream.all(streamId, fromRevision, maxCount).map(rawToRecordedEvent);
+  }
+
+  /**
+   * The checked range of a stream read (the store open, `fromRevision` an integer ≥ 0, `maxCount`
+   * an integer ≥ 1 when given): `maxCount` -1 for no limit, as SQLite reads a negative LIMIT.
+   * Throws RangeError, as `readStream` documents.
+   */
+  private streamRange(options: ReadStreamOptions): { fromRevision: number; maxCount: number } {
     this.assertOpen();
     const fromRevision = options.fromRevision ?? 0;
     assertNonNegativeInteger('fromRevision', fromRevision);
@@ -258,18 +268,12 @@ export class SqliteEventStore implements EventStore {
     if (options.maxCount !== undefined && (!Number.isInteger(maxCount) || maxCount < 1)) {
       throw new RangeError(`maxCount must be an integer ≥ 1, got ${maxCount}`);
     }
-    return this.selectStream.all(streamId, fromRevision, maxCount).map(rawToRecordedEvent);
+    return { fromRevision, maxCount };
   }
 
   /** One stream's events as stored, a range of revisions (port: {@link EventStore.readStoredStream}; the checks of `readStream`). */
   async readStoredStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEventText[]> {
-    this.assertOpen();
-    const fromRevision = options.fromRevision ?? 0;
-    assertNonNegativeInteger('fromRevision', fromRevision);
-    const maxCount = options.maxCount ?? -1; // SQLite: a negative LIMIT is no limit.
-    if (options.maxCount !== undefined && (!Number.isInteger(maxCount) || maxCount < 1)) {
-      throw new RangeError(`maxCount must be an integer ≥ 1, got ${maxCount}`);
-    }
+    const { fromRevision, maxCount } = this.streamRange(options);
     return this.storedStreams.stream(streamId, fromRevision, maxCount);
   }
 
