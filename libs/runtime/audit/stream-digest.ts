@@ -1,4 +1,4 @@
-import { checkStreamChain, storedTextOf, type EventStore, type StoredEventText } from '@app/event-sourcing';
+import { checkStreamChain, storedTextOf, type EventStore, type ReadStreamOptions, type StoredEventText } from '@app/event-sourcing';
 import { digestSignatureHolds, keyFingerprint, type SignedDigest, type StreamHead } from './digest';
 import { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM } from './digest-events';
 
@@ -8,28 +8,15 @@ import { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM } from './digest-events';
  * (docs/DESIGN.md "Signed digests").
  */
 
-/** Streams read per call while looking for one stream among its neighbours in stream-id order. */
-const NEIGHBOURS_PER_READ = 1000;
-
 /**
  * One stream's events as stored, in revision order (what `checkStreamChain` hashes; `[]` for no
- * such stream). `store` must be the store beneath the sealing of personal data (`rawEventStore`).
- * A store with `readStoredStreams` gives the stored texts: the ids between the stream's id
- * without its last character and the id followed by U+0001 (the stream and the few ids that sort
- * beside it, which are skipped). Any other store is read through `readStream`, the data and
- * metadata as `JSON.stringify` writes them, as `verifyLog` does.
+ * such stream), all of them or the `range` of revisions `readStream` takes. `store` must be the
+ * store beneath the sealing of personal data (`rawEventStore`). A store with `readStoredStream`
+ * gives the stored texts; any other is read through `readStream`, the data and metadata as
+ * `JSON.stringify` writes them, as `verifyLog` does.
  */
-export async function readStoredStream(store: EventStore, streamId: string): Promise<StoredEventText[]> {
-  if (!store.readStoredStreams || streamId === '') {
-    return (await store.readStream(streamId)).map(storedTextOf);
-  }
-  const beforeStream = `${streamId}\u0001`;
-  for (let afterStream = streamId.slice(0, -1); ;) {
-    const batch = await store.readStoredStreams({ afterStream, beforeStream, maxCount: NEIGHBOURS_PER_READ });
-    const own = batch.filter((e) => e.streamId === streamId);
-    if (own.length > 0 || batch.length === 0) return own;
-    afterStream = batch[batch.length - 1].streamId;
-  }
+export async function readStoredStream(store: EventStore, streamId: string, range?: ReadStreamOptions): Promise<StoredEventText[]> {
+  return store.readStoredStream ? store.readStoredStream(streamId, range) : (await store.readStream(streamId, range)).map(storedTextOf);
 }
 
 /** A signed digest as recorded in the log: the digest, who signed it, and the position of the event that records it. */

@@ -1,11 +1,4 @@
-import {
-  checkStreamChain,
-  IntactChain,
-  storedTextOf,
-  type EventStore,
-  type StoredEventText,
-  type StreamChainReport,
-} from '@app/event-sourcing';
+import { checkStreamChain, IntactChain, type EventStore, type StoredEventText, type StreamChainReport } from '@app/event-sourcing';
 import type { SignedDigest, StreamHead } from './digest';
 import {
   digestSection,
@@ -38,16 +31,12 @@ export interface StreamVerification {
 /**
  * One stream's events as stored, in revision order, in chunks of at most `chunkSize` (an integer
  * ≥ 1) events, each read when the one before has been consumed; nothing for no such stream.
- * `store` must be the store beneath the sealing of personal data (`rawEventStore`). A store with
- * `readStoredStream` gives the stored texts; any other is read through `readStream`, the data and
- * metadata as `JSON.stringify` writes them (as {@link readStoredStream} of this module does).
+ * `store` must be the store beneath the sealing of personal data (`rawEventStore`), read as
+ * {@link readStoredStream} reads it.
  */
 export async function* storedStreamChunks(store: EventStore, streamId: string, chunkSize: number): AsyncGenerator<StoredEventText[]> {
   for (let fromRevision = 0; ;) {
-    const range = { fromRevision, maxCount: chunkSize };
-    const chunk = store.readStoredStream
-      ? await store.readStoredStream(streamId, range)
-      : (await store.readStream(streamId, range)).map(storedTextOf);
+    const chunk = await readStoredStream(store, streamId, { fromRevision, maxCount: chunkSize });
     if (chunk.length > 0) yield chunk;
     if (chunk.length < chunkSize) return;
     fromRevision = chunk[chunk.length - 1].revision + 1;
