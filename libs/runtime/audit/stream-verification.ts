@@ -88,16 +88,15 @@ async function chunkedPass(
   const chain = new IntactChain();
   const coverage: StreamCoverage = { head: null, laterEvents: 0 };
   let firstPosition: number | undefined;
-  let events = 0;
   for await (const chunk of storedStreamChunks(store, streamId, chunkSize)) {
     for (const e of chunk) {
       if (!chain.add(e)) return null;
-      if (events++ === 0) firstPosition = e.position;
+      if (chain.events === 1) firstPosition = e.position;
       if (digestPosition === null) continue;
       if (e.position === undefined || e.position > digestPosition) coverage.laterEvents++;
       else if (coverage.laterEvents > 0) return null;
       else coverage.head = { streamId: e.streamId, revision: e.revision, hash: chain.headHash! };
     }
   }
-  return { headHash: chain.headHash, events, coverage, firstPosition };
+  return { headHash: chain.headHash, events: chain.events, coverage, firstPosition };
 }
