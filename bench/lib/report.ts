@@ -128,6 +128,12 @@ export interface BenchResults {
   profile: ProfileSummary | null;
 }
 
+/**
+ * The history replay's target, in ms: a 1,000-event stream's median replay under 2 ms (BENCHMARKS.md
+ * "Today"; the one figure every part of the report holds it to).
+ */
+const HISTORY_REPLAY_TARGET_MS = 2;
+
 const fmt = (n: number, digits = 0): string => n.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** Checks the targets of BENCHMARKS.md against a run. */
@@ -186,9 +192,9 @@ export function checkTargets(
   }
   out.push({
     what: `history replay (${r.history.events} events)`,
-    target: '< 2 ms',
+    target: `< ${HISTORY_REPLAY_TARGET_MS} ms`,
     measured: `${r.history.medianMs.toFixed(2)} ms`,
-    met: r.history.medianMs < 2,
+    met: r.history.medianMs < HISTORY_REPLAY_TARGET_MS,
   });
   if (r.census) out.push(censusTarget(r.census));
   out.push({
@@ -302,7 +308,7 @@ export function formatTable(r: BenchResults): string {
     );
   }
   out.push(
-    `history replay of ${r.history.events} events: median ${r.history.medianMs.toFixed(2)} ms (read ${r.history.medianReadMs.toFixed(2)} + decode/fold ${r.history.medianFoldMs.toFixed(2)}; p90 ${r.history.p90Ms.toFixed(2)}) (target < 3 ms)`,
+    `history replay of ${r.history.events} events: median ${r.history.medianMs.toFixed(2)} ms (read ${r.history.medianReadMs.toFixed(2)} + decode/fold ${r.history.medianFoldMs.toFixed(2)}; p90 ${r.history.p90Ms.toFixed(2)}) (target < ${HISTORY_REPLAY_TARGET_MS} ms)`,
   );
   if (r.census) out.push(formatCensus(r.census));
   if (r.streamLength) out.push(formatStreamLength(r.streamLength));
@@ -369,7 +375,7 @@ export function formatMarkdown(r: BenchResults): string {
     );
   }
   out.push(
-    `- History replay of a ${r.history.events}-event stream: median **${r.history.medianMs.toFixed(2)} ms** (read ${r.history.medianReadMs.toFixed(2)} ms + decode/fold ${r.history.medianFoldMs.toFixed(2)} ms) (target < 10 ms ${r.history.medianMs < 10 ? '✓' : '✗'}).`,
+    `- History replay of a ${r.history.events}-event stream: median **${r.history.medianMs.toFixed(2)} ms** (read ${r.history.medianReadMs.toFixed(2)} ms + decode/fold ${r.history.medianFoldMs.toFixed(2)} ms) (target < ${HISTORY_REPLAY_TARGET_MS} ms ${r.history.medianMs < HISTORY_REPLAY_TARGET_MS ? '✓' : '✗'}).`,
   );
   if (r.streamLength) out.push(markdownStreamLength(r.streamLength));
   for (const f of [r.flood, r.floodLimited]) if (f) out.push(`- ${formatFlood(f)}.`);
