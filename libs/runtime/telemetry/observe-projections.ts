@@ -1,5 +1,6 @@
 import { REGISTRY_PM_EVENT_TYPES, type RegistryProcessManager } from '@app/registry';
 import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+import { rawEventStore } from '@app/personal-data';
 import { keepsParkedEvents, LAG_COUNT_CAP, measureLag, type ProjectorHandle, type ProjectorOptions } from '@app/runtime/projector';
 import { keepsRebuildRuns, type RebuildableStore } from '@app/runtime/rebuild';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
@@ -104,7 +105,8 @@ export function observeProjections(metrics: Metrics, parts: ProjectionParts): vo
         metrics.gauge('trainee_records_registry_backlog_events').set(0);
         return;
       }
-      const pending = await parts.eventStore.readAll({
+      // Counted as stored: a count needs no personal value opened (docs/DESIGN.md "Personal data").
+      const pending = await rawEventStore(parts.eventStore).readAll({
         fromPosition: registryProcess.checkpoint,
         maxCount: LAG_COUNT_CAP,
         filter: { eventTypes: REGISTRY_PM_EVENT_TYPES },

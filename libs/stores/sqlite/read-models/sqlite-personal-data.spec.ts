@@ -7,13 +7,15 @@
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { newEventId, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
-import { ERASED, rawEventStore, withPersonalData } from '@app/personal-data';
-import { Projector } from '@app/runtime/projector';
+import { DataKeyMissing, ERASED, rawEventStore, withPersonalData } from '@app/personal-data';
+import { createWebhookDispatcher, loadConfig } from '@app/runtime/process';
+import { measureLag, PROJECTED_STREAMS, Projector } from '@app/runtime/projector';
 import { traineeStreamId } from '@app/trainees/decider';
 import { traineeDeferred, traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
 import { filesText } from '../../../../test/support/data-dir-files';
 import { sqlitePersonalData, type SqliteDataKeyStore } from '../sqlite-data-key-store';
 import { SqliteReadModel } from './sqlite-read-model';
+import { SqliteWebhookOutbox } from '../sqlite-webhook-outbox';
 import {
   allAnswers,
   allDocs,
@@ -27,6 +29,7 @@ import {
 } from './testing/read-model-histories';
 
 const KEK = randomBytes(32);
+const silentDispatcher = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal data")', () => {
   let plain: FreshEventStore;
@@ -80,6 +83,29 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
     }
     await sub.unsubscribe();
     expect(live).toEqual(all);
+  });
+
+  it('counts the lag and feeds the webhook dispatcher without opening a box: both work where no key opens', async () => {
+    await writeHistory(sealing, 3, 1);
+    // The same log seen through a key store holding none of its keys: every read that opens fails.
+    const other = sqlitePersonalData(plain.dir, KEK);
+    const keyless = withPersonalData(fresh.store, other.personal);
+    const readModel = SqliteReadModel.open(fresh.dir);
+    const outbox = SqliteWebhookOutbox.open(fresh.dir);
+    try {
+      await expect(keyless.readAll({ maxCount: 10 })).rejects.toBeInstanceOf(DataKeyMissing);
+      const projected = await fresh.store.readAll({ maxCount: 1000, filter: PROJECTED_STREAMS });
+      const lag = await measureLag(keyless, 0, new Date('2030-01-01T00:00:00Z'));
+      expect(lag).toMatchObject({ checkpoint: 0, events: projected.length, atLeast: false });
+      expect(lag.seconds).toBeGreaterThan(0);
+      // Nothing projected yet: the dispatcher looks at the first unprojected event's position, and stops before it.
+      const dispatcher = createWebhookDispatcher(loadConfig({}), { eventStore: keyless, readModel }, outbox, silentDispatcher, KEK);
+      await expect(dispatcher.ingestOnce()).resolves.toBe(0);
+    } finally {
+      outbox.close();
+      readModel.close();
+      await other.keyStore.close();
+    }
   });
 
   it('gives [erased] for every personal value of a trainee whose key is destroyed, and its other fields as they were', async () => {
