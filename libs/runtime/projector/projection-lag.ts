@@ -1,4 +1,4 @@
-import type { EventStore } from '@app/event-sourcing';
+import type { EventFilter, EventStore } from '@app/event-sourcing';
 import { rawEventStore } from '@app/personal-data';
 import { PROJECTED_STREAMS } from './projector';
 
@@ -26,7 +26,8 @@ export const LAG_COUNT_CAP = 1_000;
  * below the checkpoint the projection is caught up and nothing else is read (the usual case, every
  * `/readyz` probe and every scrape). Behind, it reads the projected events after the checkpoint,
  * at most `cap` (default {@link LAG_COUNT_CAP}) + 1, and how long the oldest of them has waited (its
- * `occurredAt` to `now`); events of streams the projector does not read do not count. It reads
+ * `occurredAt` to `now`); only events that `filter` passes count (default: the projected streams,
+ * so events of streams the projector does not read do not count). It reads
  * them as stored, from beneath the sealing of personal data (`rawEventStore`): positions and times
  * are never sealed, so no key is read and no box opened (docs/DESIGN.md "Personal data"), and a
  * trainee whose key is missing does not fail the probe.
@@ -36,9 +37,10 @@ export async function measureLag(
   checkpoint: number,
   now: Date = new Date(),
   cap = LAG_COUNT_CAP,
+  filter: EventFilter = PROJECTED_STREAMS,
 ): Promise<ProjectionLag> {
   if ((await eventStore.headPosition()) <= checkpoint) return { checkpoint, events: 0, atLeast: false, seconds: 0 };
-  const pending = await rawEventStore(eventStore).readAll({ fromPosition: checkpoint, maxCount: cap + 1, filter: PROJECTED_STREAMS });
+  const pending = await rawEventStore(eventStore).readAll({ fromPosition: checkpoint, maxCount: cap + 1, filter });
   const oldest = pending[0];
   const seconds = oldest ? Math.max(0, (now.getTime() - Date.parse(oldest.metadata.occurredAt)) / 1000) : 0;
   return { checkpoint, events: Math.min(pending.length, cap), atLeast: pending.length > cap, seconds };

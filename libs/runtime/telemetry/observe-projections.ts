@@ -1,6 +1,5 @@
 import { REGISTRY_PM_EVENT_TYPES, type RegistryProcessManager } from '@app/registry';
 import type { EventStore, RecordedEvent } from '@app/event-sourcing';
-import { rawEventStore } from '@app/personal-data';
 import { keepsParkedEvents, LAG_COUNT_CAP, measureLag, type ProjectorHandle, type ProjectorOptions } from '@app/runtime/projector';
 import { keepsRebuildRuns, type RebuildableStore } from '@app/runtime/rebuild';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
@@ -99,19 +98,12 @@ export function observeProjections(metrics: Metrics, parts: ProjectionParts): vo
   }
   const registryProcess = parts.registryProcess;
   if (registryProcess) {
+    // Counted as a projection's lag is (nothing read while the log has nothing after the checkpoint; at most the cap).
     metrics.onScrape(async () => {
-      // Nothing to count while the log has nothing after the checkpoint (one cheap read of the head).
-      if ((await parts.eventStore.headPosition()) <= registryProcess.checkpoint) {
-        metrics.gauge('trainee_records_registry_backlog_events').set(0);
-        return;
-      }
-      // Counted as stored: a count needs no personal value opened (docs/DESIGN.md "Personal data").
-      const pending = await rawEventStore(parts.eventStore).readAll({
-        fromPosition: registryProcess.checkpoint,
-        maxCount: LAG_COUNT_CAP,
-        filter: { eventTypes: REGISTRY_PM_EVENT_TYPES },
+      const backlog = await measureLag(parts.eventStore, registryProcess.checkpoint, new Date(), LAG_COUNT_CAP, {
+        eventTypes: REGISTRY_PM_EVENT_TYPES,
       });
-      metrics.gauge('trainee_records_registry_backlog_events').set(pending.length);
+      metrics.gauge('trainee_records_registry_backlog_events').set(backlog.events);
     });
   }
   const outbox = parts.webhookOutbox;

@@ -98,6 +98,11 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
       const lag = await measureLag(keyless, 0, new Date('2030-01-01T00:00:00Z'));
       expect(lag).toMatchObject({ checkpoint: 0, events: projected.length, atLeast: false });
       expect(lag.seconds).toBeGreaterThan(0);
+      // The registry's backlog gauge counts the same way, with its own filter.
+      const registered = projected.filter((e) => e.type === 'TraineeRegistered').length;
+      expect(registered).toBeGreaterThan(0);
+      const filtered = await measureLag(keyless, 0, new Date(), 1000, { eventTypes: ['TraineeRegistered'] });
+      expect(filtered.events).toBe(registered);
       // Nothing projected yet: the dispatcher looks at the first unprojected event's position, and stops before it.
       const dispatcher = createWebhookDispatcher(loadConfig({}), { eventStore: keyless, readModel }, outbox, silentDispatcher, KEK);
       await expect(dispatcher.ingestOnce()).resolves.toBe(0);
