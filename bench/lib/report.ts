@@ -128,12 +128,6 @@ export interface BenchResults {
   profile: ProfileSummary | null;
 }
 
-/**
- * The history replay's target, in ms: a 1,000-event stream's median replay under 2 ms (BENCHMARKS.md
- * "Today"; the one figure every part of the report holds it to).
- */
-const HISTORY_REPLAY_TARGET_MS = 2;
-
 const fmt = (n: number, digits = 0): string => n.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** Checks the targets of BENCHMARKS.md against a run. */
@@ -190,12 +184,8 @@ export function checkTargets(
       });
     }
   }
-  out.push({
-    what: `history replay (${r.history.events} events)`,
-    target: `< ${HISTORY_REPLAY_TARGET_MS} ms`,
-    measured: `${r.history.medianMs.toFixed(2)} ms`,
-    met: r.history.medianMs < HISTORY_REPLAY_TARGET_MS,
-  });
+  // The history replay is reported with no target (docs/DESIGN.md ruling 18): what commands do is
+  // held to the stream-length ratio below.
   if (r.census) out.push(censusTarget(r.census));
   out.push({
     what: 'API start to its first answer (projections already built)',
@@ -215,7 +205,7 @@ export function checkTargets(
   if (r.streamLength) {
     const x = r.streamLength;
     out.push({
-      what: `PATCH on a ${fmt(x.long.events)}-event trainee ÷ on a ${fmt(x.short.events)}-event trainee (mean latency)`,
+      what: `PATCH on a ${fmt(x.long.events)}-event trainee ÷ on a ${fmt(x.short.events)}-event trainee (mean latency; docs/DESIGN.md ruling 18)`,
       target: `≤ ${x.ratioTarget}×`,
       measured: `${x.ratio.toFixed(2)}×`,
       met: x.ratio <= x.ratioTarget,
@@ -235,9 +225,11 @@ export function checkTargets(
       // Results of older harness versions have failures at a fixed rate, or none.
       const failures = x.failures ?? x.fixedFailures;
       const failed = (failures?.on ?? 0) + (failures?.off ?? 0);
+      // A guard (sealing: docs/DESIGN.md ruling 17) is met or missed as a target is; the report names it a guard.
+      const guard = switched!.costBound === 'guard' ? 'guard ' : '';
       out.push({
         what: `${switched!.feature ?? 'sealing personal data'}: ${x.scenario} API CPU per request on ÷ off${x.rate ? `, both at ${x.rate} req/s` : ', side by side'}`,
-        target: `≤ ${switched!.costTarget}×, no failed request`,
+        target: `${guard}≤ ${switched!.costTarget}×, no failed request`,
         measured: `${x.cost.toFixed(3)}×${failed > 0 ? `, ${failed} failed` : ''}`,
         met: x.cost <= switched!.costTarget && failed === 0,
       });
@@ -308,7 +300,7 @@ export function formatTable(r: BenchResults): string {
     );
   }
   out.push(
-    `history replay of ${r.history.events} events: median ${r.history.medianMs.toFixed(2)} ms (read ${r.history.medianReadMs.toFixed(2)} + decode/fold ${r.history.medianFoldMs.toFixed(2)}; p90 ${r.history.p90Ms.toFixed(2)}) (target < ${HISTORY_REPLAY_TARGET_MS} ms)`,
+    `history replay of ${r.history.events} events: median ${r.history.medianMs.toFixed(2)} ms (read ${r.history.medianReadMs.toFixed(2)} + decode/fold ${r.history.medianFoldMs.toFixed(2)}; p90 ${r.history.p90Ms.toFixed(2)}) (no target)`,
   );
   if (r.census) out.push(formatCensus(r.census));
   if (r.streamLength) out.push(formatStreamLength(r.streamLength));
@@ -375,7 +367,7 @@ export function formatMarkdown(r: BenchResults): string {
     );
   }
   out.push(
-    `- History replay of a ${r.history.events}-event stream: median **${r.history.medianMs.toFixed(2)} ms** (read ${r.history.medianReadMs.toFixed(2)} ms + decode/fold ${r.history.medianFoldMs.toFixed(2)} ms) (target < ${HISTORY_REPLAY_TARGET_MS} ms ${r.history.medianMs < HISTORY_REPLAY_TARGET_MS ? '✓' : '✗'}).`,
+    `- History replay of a ${r.history.events}-event stream: median **${r.history.medianMs.toFixed(2)} ms** (read ${r.history.medianReadMs.toFixed(2)} ms + decode/fold ${r.history.medianFoldMs.toFixed(2)} ms; no target).`,
   );
   if (r.streamLength) out.push(markdownStreamLength(r.streamLength));
   for (const f of [r.flood, r.floodLimited]) if (f) out.push(`- ${formatFlood(f)}.`);

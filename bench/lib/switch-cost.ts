@@ -7,7 +7,8 @@ import type { Scenario } from './scenarios';
 /**
  * A feature the API can be started with and without (a variable of the bench's comparison only,
  * which production refuses), and what it may cost the writes: the API's CPU per request with it ÷
- * without it ≤ `target`, both APIs driven as fast as each answers at the same time.
+ * without it ≤ `target`, both APIs driven as fast as each answers at the same time. A `guard` is
+ * a bound whose cost is accepted below it: it catches a regression, it is not a figure to chase.
  */
 export interface CostSwitch {
   /** The name of the measurement in `--only`. */
@@ -18,13 +19,24 @@ export interface CostSwitch {
   variable: string;
   /** The most CPU per request it may cost, as a ratio on ÷ off. */
   target: number;
+  /** Whether `target` is a target or a guard (see above). */
+  bound: 'target' | 'guard';
 }
 
-/** Sealing personal data may cost at most 5 % of a create's and a PATCH's CPU (issue 27). */
-export const SEALING_SWITCH: CostSwitch = { name: 'sealing', title: 'sealing personal data', variable: 'SEAL_PERSONAL_DATA', target: 1.05 };
+/**
+ * Sealing personal data costs about 1.08× of a create's CPU and 1.12× of a PATCH's, which is
+ * accepted; the line guards it at 1.15× on both (docs/DESIGN.md ruling 17).
+ */
+export const SEALING_SWITCH: CostSwitch = {
+  name: 'sealing',
+  title: 'sealing personal data',
+  variable: 'SEAL_PERSONAL_DATA',
+  target: 1.15,
+  bound: 'guard',
+};
 
-/** Chaining each stream's events by their hashes may cost at most 3 % (issue 28; docs/DESIGN.md "Verifiable history"). */
-export const CHAIN_SWITCH: CostSwitch = { name: 'chain', title: 'the hash chain', variable: 'HASH_CHAIN', target: 1.03 };
+/** Chaining each stream's events by their hashes may cost at most 3 % (docs/DESIGN.md "Verifiable history"). */
+export const CHAIN_SWITCH: CostSwitch = { name: 'chain', title: 'the hash chain', variable: 'HASH_CHAIN', target: 1.03, bound: 'target' };
 
 /** The names of the switch-cost measurements in `--only`. */
 export const SEALING_SCENARIO = SEALING_SWITCH.name;
@@ -35,11 +47,10 @@ export const CHAIN_SCENARIO = CHAIN_SWITCH.name;
  * on two shared cores that also run the load generator, one saturated API's CPU per request and
  * req/s swing with the scheduler and the machine's other tenants from one slice to the next (by
  * ±10 % between rounds of the same build), so the two are driven side by side, under the same
- * conditions. And not at a fixed rate below what each serves (as this line did before): a process
- * that waits between requests pays, on this machine, a fixed CPU cost each time it wakes (about
- * 0.5 ms, the same for any work, as a script of pure computation shows), so at a fifth of the
- * ceiling a request's CPU was two to four times its own work and the feature's share of it was
- * diluted toward 1 (bench/results/HISTORY.md "Issue 28: what the hash chain costs", step 9). Driven
+ * conditions. And not at a fixed rate below what each serves: a process that waits between
+ * requests pays, on this machine, a fixed CPU cost each time it wakes (about 0.5 ms, the same for
+ * any work, as a script of pure computation shows), so at a fifth of the ceiling a request's CPU is
+ * two to four times its own work and the feature's share of it is diluted toward 1. Driven
  * as fast as each answers, neither waits: each always has requests queued, the two share the cores
  * the way any two busy processes do, and the CPU each spends on a request is its own work.
  */
@@ -81,6 +92,8 @@ export interface SwitchCostResult {
   feature?: string;
   scenarios: SwitchScenarioResult[];
   costTarget: number;
+  /** Whether `costTarget` is a target or a guard ({@link CostSwitch}); absent in older results: a target. */
+  costBound?: 'target' | 'guard';
 }
 
 type Side = 'on' | 'off';
@@ -96,7 +109,7 @@ interface Slice {
 /**
  * Rounds each pair of APIs runs before a fresh pair takes over (see {@link measureSwitchCost}):
  * an API process keeps the code V8 compiled for it for its whole life, and two processes of one
- * build differ by more than the rounds of one pair do (bench/results/HISTORY.md "Issue 27").
+ * build differ by more than the rounds of one pair do (by up to 9 points of the ratio).
  */
 export const SWITCH_ROUNDS_PER_PAIR = 2;
 
@@ -161,6 +174,7 @@ export async function measureSwitchCost(
       };
     }),
     costTarget: feature.target,
+    costBound: feature.bound,
   };
   log(`bench:   ${formatSwitchCost(result)}`);
   return result;
@@ -250,5 +264,5 @@ export function formatSwitchCost(m: SwitchCostResult): string {
       `), p99 ${s.on.p99} and ${s.off.p99} ms, non-2xx ${s.on.non2xx} and ${s.off.non2xx}`
     );
   });
-  return `${m.feature ?? SEALING_SWITCH.title}: ${parts.join('; ')}; target cost ≤ ${m.costTarget}×`;
+  return `${m.feature ?? SEALING_SWITCH.title}: ${parts.join('; ')}; ${m.costBound ?? 'target'} cost ≤ ${m.costTarget}×`;
 }
