@@ -1,8 +1,9 @@
 /**
  * GET /api/{v}/trainees?as_of= (docs/DESIGN.md "A provider's trainees at an instant") and
- * `admin report as-of` (docs/operations.md "Census report"): the list as it stood at an instant
- * equals what the list answered then, whatever was written since; filters and paging apply to the
- * state then; a bad as_of is the list's 422; another provider's and erased trainees never appear.
+ * `admin report as-of` (docs/operations.md "The list at an instant and the census report"): the
+ * list as it stood at an instant equals what the list answered then, whatever was written since;
+ * filters and paging apply to the state then; a bad as_of is the list's 422; another provider's and
+ * erased trainees never appear.
  */
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
@@ -158,15 +159,17 @@ describe('the trainee list as of an instant', () => {
       expect(out.code).toBe(0);
       const [header, ...rows] = out.stdout.trimEnd().split('\r\n');
       const columns = header.split(',');
-      expect(columns.slice(0, 5)).toEqual(['trainee_id', 'ukprn', 'status', 'state', 'academic_cycle']);
+      expect(columns.slice(0, 7)).toEqual(['trainee_id', 'trn', 'provider_trainee_id', 'ukprn', 'status', 'state', 'academic_cycle']);
       const records = rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [columns[i], v])));
       expect(records.map((r) => r.trainee_id)).toEqual(ids.slice(0, 5).sort());
       expect(new Set(records.map((r) => r.ukprn))).toEqual(new Set([UKPRN]));
       const byId = new Map(records.map((r) => [r.trainee_id, r]));
       expect(byId.get(ids[1])).toMatchObject({ status: 'in_training', state: 'submitted_for_trn', withdrawal_date: '' });
       expect(byId.get(ids[4])).toMatchObject({ status: 'course_not_yet_started', itt_start_date: future });
-      // No personal value: the generated names are not in it.
+      // Of the personal values only the TRN (none yet) and the provider's own id (docs/DESIGN.md ruling 19): not the names.
       const person = (await api.request('GET', `${base}/${ids[0]}`, token)).body.data;
+      expect(byId.get(ids[0])).toMatchObject({ trn: '', provider_trainee_id: person.provider_trainee_id });
+      expect(person.provider_trainee_id).toMatch(/./);
       for (const value of [person.last_name, person.first_names, person.email, person.date_of_birth])
         expect(out.stdout).not.toContain(value);
     });

@@ -8,13 +8,16 @@ import { csvRecord, type CsvValue } from './csv';
 /**
  * The census return of one provider at an instant (docs/operations.md "The list at an instant and the census report"): one row per
  * trainee that existed then, as it stood then, for an auditor of funding. Columns carry the
- * canonical field names (the v2026.1 names, docs/spec/trainee-records-api.md "Trainee object") and
- * no personal data (docs/DESIGN.md "Personal data": names, dates of birth, identifiers such as
- * `provider_trainee_id` and `trn`, and free texts stay out); a trainee is joined to the provider's
- * own records by `trainee_id`.
+ * canonical field names (the v2026.1 names, docs/spec/trainee-records-api.md "Trainee object").
+ * Of the personal fields (docs/DESIGN.md "Personal data") only `trn` and `provider_trainee_id` are
+ * in it, beside `trainee_id`, so the funder reconciles by TRN and the provider by its own id
+ * (docs/DESIGN.md ruling 19); names, dates of birth, contact details, diversity data and free texts
+ * stay out.
  */
 export const CENSUS_COLUMNS: readonly (readonly [string, (t: Trainee, today: string) => CsvValue])[] = [
   ['trainee_id', (t) => t.trainee_id],
+  ['trn', (t) => t.trn],
+  ['provider_trainee_id', (t) => t.details.provider_trainee_id],
   ['ukprn', (t) => t.ukprn],
   // The value of the list's `status` filter the trainee matched on the census date (empty: none, a draft say).
   ['status', (t, today) => listStatusOf(t, today)],
@@ -57,8 +60,8 @@ const CHUNK_CHARS = 64 * 1024;
  * trainee-id order. Streams: it holds the provider's trainee ids, one trainee's stream and one
  * chunk of output at a time, and waits for `out` to drain. Returns the number of trainees written.
  * The trainees are found by `providerTraineesAsOf` (docs/DESIGN.md "A provider's trainees at an
- * instant"): never another provider's, never an erased one; read sealed, as no column holds
- * personal data, so no trainee's personal data is opened.
+ * instant"): never another provider's, never an erased one; each trainee's stream is opened, for
+ * the two personal columns.
  */
 export async function writeCensus(
   stores: { eventStore: EventStore; readModel: TraineeReadModel },
@@ -75,7 +78,7 @@ export async function writeCensus(
     chunk = '';
   };
   for await (const { trainee } of providerTraineesAsOf(stores.eventStore, stores.readModel, ukprn, instant, {
-    personalData: 'sealed',
+    personalData: 'opened',
   })) {
     const values = CENSUS_COLUMNS.map(([, value]) => value(trainee, today) ?? null);
     chunk +=
