@@ -17,7 +17,7 @@ import type { Dataset } from './dataset';
 
 export const CENSUS_SCENARIO = 'census';
 
-/** The most a 10,000-trainee provider's census may take (issue 28), in seconds. */
+/** The most a 10,000-trainee provider's census may take, in seconds (BENCHMARKS.md "Census of a provider"). */
 export const CENSUS_CEILING_SECONDS = 2;
 
 /** The size of provider the ceiling is stated for. */

@@ -1,5 +1,5 @@
 /**
- * The benchmark's data (bench/run.ts, step 1): the generator checked against the service's checks
+ * The benchmark's data (the first part of bench/run.ts): the generator checked against the service's checks
  * of a create body, then the data set loaded (or the one a `--data-dir` keeps reused), the
  * projection rates and the history replay measured, and the trainees of the stream-length
  * measurement appended and projected.
@@ -164,7 +164,8 @@ export async function prepareData(o: BenchOptions, place: DataPlace): Promise<Pr
  * reused data dir, the TRN requests of earlier runs' creates. Those wait an hour in the sandbox
  * registry (`REGISTRY_TRN_DELAY_MS`), so an earlier run's API left them pending; an hour on, every
  * API started on a copy of the dir would answer them all while its requests are measured (40k of
- * them on a 20k data dir after a day of runs: bench/results/HISTORY.md "Issue 27", step 34).
+ * them on a 20k data dir after a day of runs, work that is the same in both APIs of a pair and so
+ * dilutes the ratio the `sealing` and `chain` lines measure).
  */
 async function skipRegistryBacklog(stores: Stores, log: (message: string) => void): Promise<void> {
   const [head, checkpoint] = await Promise.all([stores.eventStore.headPosition(), stores.readModel.readCheckpoint(REGISTRY_PM_CHECKPOINT)]);

@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 
 /**
- * The hash chain of a stream (issue 28; docs/DESIGN.md "Verifiable history"). Every event's stored
+ * The hash chain of a stream (docs/DESIGN.md "Verifiable history"). Every event's stored
  * metadata ends with two keys the event store adds at append, in this order:
  * `"previousHash":<hex or null>` (the hash of the stream's previous event; null for revision 0) and
  * `"hash":<hex>`, the SHA-256 of the UTF-8 text
@@ -44,7 +44,7 @@ export function chainHash(
 
 /**
  * SHA-256 of a text's UTF-8, hex: `crypto.hash` where Node has it (20.12 and later; a third
- * cheaper per event than a hash object, bench/results/HISTORY.md "Issue 28"), else `createHash`.
+ * cheaper per event than a hash object), else `createHash`.
  */
 const sha256Hex: (text: string) => string =
   typeof crypto.hash === 'function'

@@ -1,5 +1,5 @@
 /**
- * Where the trainees' data keys are kept (issue 27, docs/operations.md "The service key"): one
+ * Where the trainees' data keys are kept (docs/operations.md "The service key"): one
  * wrapped key per trainee (the data key sealed under the key-encryption key; see `DataKeys`), in a
  * store of its own, outside the projection stores, so rebuilding a projection never touches it.
  * An erased trainee's key is destroyed and its id kept as erased, so no key is ever made for it

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { SqliteDataKeyStore } from '@app/stores/sqlite';
 import { DataKeyNotOpened, DataKeys, DataKeyDestroyed } from './data-keys';
 
-describe('DataKeys: one data key per trainee, wrapped under the key-encryption key (issue 27)', () => {
+describe('DataKeys: one data key per trainee, wrapped under the key-encryption key (docs/DESIGN.md "Personal data")', () => {
   let dir: string;
   let store: SqliteDataKeyStore;
   const kek = Buffer.alloc(32, 4);

@@ -48,7 +48,7 @@ export class DataKeyNotOpened extends Error {
 }
 
 /**
- * The trainees' data keys (issue 27, crypto-shredding): one random AES-256 key per trainee, kept
+ * The trainees' data keys (crypto-shredding, docs/DESIGN.md "Personal data"): one random AES-256 key per trainee, kept
  * in a {@link DataKeyStore} wrapped with AES-256-GCM (`node:crypto`) under the key-encryption key,
  * the trainee id as the authenticated data (a wrapped key moved to another trainee does not open).
  * Destroying a trainee's key makes every value sealed with it unreadable, wherever copies of the

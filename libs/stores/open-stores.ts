@@ -130,8 +130,8 @@ export class StoreUnavailable extends Error {}
 /**
  * Opens the configured event store and read store and checks both answer (a bad URL or an
  * unreachable server raises {@link StoreUnavailable}; there is never a silent fallback to SQLite).
- * The EventStoreDB and MongoDB clients are loaded only when configured (they take ~0.2 s to load;
- * bench/results/HISTORY.md "API start"). With `options.metrics` or tracing on, the event store's appends are
+ * The EventStoreDB and MongoDB clients are loaded only when configured (they take ~0.2 s to load,
+ * which the embedded default's start need not pay). With `options.metrics` or tracing on, the event store's appends are
  * measured and traced (docs/observability.md); `options.logger` hears the EventStoreDB subscriptions'
  * retries and stalls.
  */

@@ -1,5 +1,5 @@
 /**
- * The contract every data key store passes (libs/personal-data/data-key-store.port.ts; issue 27):
+ * The contract every data key store passes (libs/personal-data/data-key-store.port.ts):
  * one wrapped key per trainee, the first stored wins, an erased trainee stays erased and never gets
  * a key again, and another connection to the same storage sees the same.
  */

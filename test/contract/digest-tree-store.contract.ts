@@ -1,5 +1,5 @@
 /**
- * The contract every digest tree store passes (libs/runtime/audit/digest-tree.ts; issue 28): it
+ * The contract every digest tree store passes (libs/runtime/audit/digest-tree.ts): it
  * keeps the latest signed digest and its tree, proves any head it covers against the digest's
  * root, answers no proof for a stream it does not cover, and a new digest replaces the old whole,
  * as another connection to the same storage sees too.

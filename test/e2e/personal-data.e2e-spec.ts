@@ -1,5 +1,5 @@
 /**
- * Personal data sealed in the log and erased (docs/DESIGN.md "Personal data"; issue 27's proof):
+ * Personal data sealed in the log and erased (docs/DESIGN.md "Personal data"):
  * after writes through the API the event log's files (the file and its WAL) hold none of a
  * trainee's personal values in plain text, while the read models that serve the GETs do; after
  * `admin trainee erase`, no byte under the data dir nor of an export holds the erased trainee's,

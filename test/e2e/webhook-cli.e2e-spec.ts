@@ -32,7 +32,7 @@ describe('admin webhook add|list|disable|deliveries (docs/change-feed.md "Webhoo
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(`${id}\t10000040\tactive\thttp://127.0.0.1:9/hooks\tTraineeUpdated,TrnIssued\tv2026.1\t`);
     expect(listed.stdout).not.toContain(secret);
-    // Stored sealed: neither the log nor its export holds the secret (issue 27, "Nothing secret leaves by the side door").
+    // Stored sealed: neither the log nor its export holds the secret (docs/change-feed.md "How deliveries are kept").
     const exported = await runAdmin(['events', 'export'], dataDir);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toMatch(/"secret":"sealed1\.[A-Za-z0-9_-]+"/);

@@ -4,8 +4,7 @@ import type { SignedHead } from './digest-check';
 /**
  * The check of the log's chains in the order the log stores its events (by position), one range
  * of positions at a time, for a store that reads fastest in that order (the embedded log: a
- * sequential scan reads its rows about 2.7 times as fast as the stream-id index;
- * bench/results/HISTORY.md "Issue 28"). The fast path of `verifyInThreads` (docs/DESIGN.md
+ * sequential scan reads its rows about 2.7 times as fast as the stream-id index). The fast path of `verifyInThreads` (docs/DESIGN.md
  * "Verifiable history"): it proves intact streams intact, and names the others *suspect*, to be
  * checked whole, stream by stream, by `checkStreamChain` and `checkAgainstDigest`, which say what
  * is wrong. So the faults found are the stream-order check's, whatever the order of reading.

@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 
 /**
- * Signed digests of the log (issue 28; docs/DESIGN.md "Verifiable history", "Signed digests"): the
+ * Signed digests of the log (docs/DESIGN.md "Verifiable history", "Signed digests"): the
  * Merkle root over every stream's head as of a position, the position and the time, signed with
  * Ed25519 (`node:crypto`). A digest the auditor keeps proves what the log held when it was signed:
  * events taken from a stream's end, or added with hashes computed afresh, no longer match it.

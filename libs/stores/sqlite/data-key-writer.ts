@@ -17,7 +17,7 @@ export type FromKeyWriter = { type: 'done'; id: number; stored?: Uint8Array | nu
 /**
  * The key store's writes of new keys in a thread of their own (`data-key-writer.worker`): a pool
  * of 256 keys in one durable write, whose sync would otherwise hold the API's thread (2.7 ms
- * median, 6.7 ms at worst: bench/results/HISTORY.md "Issue 27"; docs/DESIGN.md "Personal data"),
+ * median, 6.7 ms at worst; docs/DESIGN.md "Personal data"),
  * and the key of a trainee written before sealing, one durable write each. Reads and erasures stay
  * on the caller's connection.
  */

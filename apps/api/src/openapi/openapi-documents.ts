@@ -42,8 +42,8 @@ const TAGS: { name: string; description: string }[] = [
  * The OpenAPI 3.1 documents of the served versions, generated from the code: the operations,
  * parameters and answers from the controllers' `@nestjs/swagger` decorators, the schemas and
  * request examples from each version's contract (libs/trainees/contract/openapi). The documents are
- * built once, at start; each YAML text on its first request (dumping them took ~0.1 s of the start,
- * bench/results/HISTORY.md "API start").
+ * built once, at start; each YAML text on its first request (dumping both takes about 0.1 s, which
+ * the start need not wait for).
  */
 @Injectable()
 export class OpenApiDocuments {

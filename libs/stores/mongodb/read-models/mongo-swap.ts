@@ -79,8 +79,8 @@ async function storeExists(registry: MongoRegistry, name: ProjectionName, store:
  * be taken, when the lease ran out (the swapping process stalled longer than the lease: the live
  * projector may have resumed on the old store) or when the compare-and-set finds the registry
  * changed; the registry is then as before, the lock is freed, and running the rebuild again
- * resumes it and retries the swap. An error of step 4 or 5 comes after the swap took effect and
- * says so. Throws the driver's errors.
+ * resumes it and retries the swap. An error of the last catch-up or of the drop (4 and 5 above)
+ * comes after the swap took effect and says so. Throws the driver's errors.
  */
 export async function swapInto(
   registry: MongoRegistry,
@@ -124,7 +124,7 @@ export async function swapInto(
   return finishSwap(registry, name, store, version, previous, readAfter, { ...options, lockedAt });
 }
 
-/** Takes the swap lock of `name` for a swap to `store` (step 1 of {@link swapInto}); returns its token. */
+/** Takes the swap lock of `name` for a swap to `store` (1 of {@link swapInto}); returns its token. */
 async function takeSwapLock(registry: MongoRegistry, name: ProjectionName, store: string): Promise<string> {
   const token = randomUUID();
   const locked = await registry.collection.updateOne(
@@ -175,7 +175,7 @@ async function catchUp(
   }
 }
 
-/** Steps 4 and 5 of {@link swapInto}, after the repoint: the last catch-up, then the old store's drop. */
+/** 4 and 5 of {@link swapInto}, after the repoint: the last catch-up, then the old store's drop. */
 async function finishSwap(
   registry: MongoRegistry,
   name: ProjectionName,

@@ -20,7 +20,7 @@ type Row = [streamId: string, revision: number, type: string, data: string, meta
 /**
  * `verifyLog` of the embedded log (`<dataDir>/events.sqlite`) on two threads, each scanning half
  * of the positions in the order the table stores them (`ChainScan`: a sequential read, about 2.7
- * times as fast as reading by stream id; bench/results/HISTORY.md "Issue 28"), then joined
+ * times as fast as reading by stream id), then joined
  * (`mergeScans`). A stream the scans cannot prove intact (or as a digest signed it) is read whole
  * by its index and checked as `verifyLog` checks it, so the faults, heads and totals are
  * `verifyLog`'s, told in the same order: each stream's in stream-id order, a digest's streams the

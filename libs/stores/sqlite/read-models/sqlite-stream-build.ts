@@ -268,7 +268,7 @@ const WORKER_FROM_POSITION = 50_000;
 
 /**
  * Worker threads of a stream phase: reading, folding and rendering a range take longer than
- * writing it (bench/results/HISTORY.md "Issue 26: writes on both cores").
+ * writing it, so one worker leaves the writer waiting and two keep it busy.
  */
 const STREAM_BUILD_WORKERS = 2;
 
@@ -277,6 +277,6 @@ const CREDITS = 2;
 
 /**
  * The WAL auto-checkpoint of a stream phase, in pages (256 MiB of WAL at 4 KiB pages): fewer
- * checkpoints, each of which fsyncs, make the bulk writes faster (bench/results/HISTORY.md "Rebuilding by stream").
+ * checkpoints, each of which fsyncs, make the bulk writes faster.
  */
 const BULK_WAL_AUTOCHECKPOINT_PAGES = 65_536;
