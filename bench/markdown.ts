@@ -2,7 +2,7 @@
  * Prints the Markdown tables of one or more results files (`bench/results/<date>.json`), as pasted
  * into BENCHMARKS.md:
  *
- *   node --import tsx bench/markdown.ts bench/results/2026-11-22-before.json bench/results/2026-11-22-after.json
+ *   node --import tsx bench/markdown.ts bench/results/<date>-<label>.json [more.json …]
  */
 import { readFileSync } from 'node:fs';
 import { formatMarkdown, type BenchResults } from './lib/report';

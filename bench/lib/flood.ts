@@ -1,5 +1,5 @@
 /**
- * `flood`, fairness under a flood (BENCHMARKS.md "What it measures"): while provider A lists its trainees at full speed on
+ * `flood`, fairness under a flood (BENCHMARKS.md "Fairness under a flood"): while provider A lists its trainees at full speed on
  * many connections, provider B reads one trainee and one page of its list at a modest fixed rate;
  * B's p50/p99 under the flood are compared with B's own figures in the same run with no flood
  * (target: within 2×). Measured twice: with rate limits off (the bench harness's default), the

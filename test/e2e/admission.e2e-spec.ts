@@ -97,7 +97,7 @@ describe('rate limits per IP and per token (docs/reference/API-FACTS.md §3.1; d
   });
 });
 
-describe('a client that keeps sending past its limit (BENCHMARKS.md "What it measures", fairness under a flood)', () => {
+describe('a client that keeps sending past its limit (BENCHMARKS.md "Fairness under a flood")', () => {
   let api: RunningApi;
   afterAll(() => api?.close());
 

@@ -87,8 +87,8 @@ export async function registerAdmission(fastify: FastifyInstance, options: Admis
     setRateLimitHeaders(reply, shown);
     if (exceeded) {
       // A client that goes on after `max` refusals waits for each further one, so that a flood of
-      // refused requests cannot take the cores from other clients (BENCHMARKS.md "What it measures",
-      // fairness under a flood).
+      // refused requests cannot take the cores from other clients (BENCHMARKS.md "Fairness under
+      // a flood").
       options.onRateLimited?.(limits[counted.indexOf(exceeded)]);
       if (counted.some((c) => c.isBanned)) await delay(Math.min(SUSTAINED_FLOOD_DELAY_MS, exceeded.ttl));
       return reply.code(429).header('retry-after', String(exceeded.ttlInSeconds)).type('text/plain; charset=utf-8').send('Retry later\n');
