@@ -3,10 +3,13 @@
  * (trainee.record.ts, placement.record.ts, degree.record.ts), one row per field, holding all the
  * field is: its canonical name (the v2026.1 name), its name in each API version where that
  * differs, what a write body may send for it (type, format, code list, bounds, whether a create
- * needs it) and what an answer holds (the value and its JSON Schema). The contract derives from
- * the rows the wire checks (`class-validator` DTOs) and the request schemas; the serializers and
- * the response schemas; this part derives the typed fields a write hands the decider
- * ({@link FieldsOf}) and the per-version names (field-names.ts). Nothing else restates a field.
+ * needs it, where its messages stand in a 422) and what an answer holds (the value and its JSON
+ * Schema), and whether it is personal data. The contract derives from the rows the wire checks
+ * (`class-validator` DTOs) and the request schemas; the serializers and the response schemas; this
+ * part derives the typed fields a write hands the decider ({@link FieldsOf}), the stored record
+ * ({@link StoredFieldsOf}) and its names, the order of the fields' messages ({@link messageOrderOf})
+ * and the per-version names (field-names.ts); the decider, the places of the personal fields in
+ * the events. Nothing else restates a field.
  */
 import { type RefListName, REFERENCE_LISTS } from './codes/catalogue';
 import type { ApiVersion } from './versions';
@@ -62,6 +65,12 @@ export interface FieldInput {
   readonly kind: InputKind | ByVersion<InputKind>;
   /** Required on create: stated in the request schema (the record rules report a missing one). */
   readonly required?: boolean;
+  /**
+   * Where the field's messages stand in a 422 (docs/reference/API-FACTS.md §6.3: the required
+   * fields, then the optional ones): before those of a field of a higher rank. A field without one
+   * is answered after every ranked field, in table order.
+   */
+  readonly messageRank?: number;
   readonly description: string;
   /** The request schema's example, where the field has one. */
   readonly example?: unknown;
@@ -111,6 +120,24 @@ export function inputRow<R>(table: readonly FieldRow<R>[], name: string): FieldR
   return row as FieldRow<R> & { input: FieldInput };
 }
 
+/**
+ * The names of `table`'s input rows in the order of their messages ({@link FieldInput.messageRank}),
+ * with `beside`: names a body may send beside the table, each with its rank.
+ */
+export function messageOrderOf<R>(table: readonly FieldRow<R>[], beside: Readonly<Record<string, number>> = {}): string[] {
+  const ranked = [
+    ...table.flatMap((row) => (row.input ? [{ name: row.name, rank: row.input.messageRank ?? Number.MAX_SAFE_INTEGER }] : [])),
+    ...Object.entries(beside).map(([name, rank]) => ({ name, rank })),
+  ];
+  // Array.prototype.sort is stable: rows of one rank (the unranked ones) keep their table order.
+  return ranked.sort((a, b) => a.rank - b.rank).map((r) => r.name);
+}
+
+/** The names of `table`'s answered rows without a value of their own (the stored record's, {@link StoredFieldsOf}), in table order. */
+export function storedNamesOf<R>(table: readonly FieldRow<R>[]): string[] {
+  return [...new Set(table.filter((row) => row.answer && !row.answer.value).map((row) => row.name))];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Building the tables
 // ---------------------------------------------------------------------------------------------
@@ -125,34 +152,32 @@ export const date = { kind: 'date' } as const;
 /** The codes of a list of the catalogue. */
 export const codesOf = (list: RefListName): string[] => (REFERENCE_LISTS[list] as readonly { code: string }[]).map((e) => e.code);
 
+/** The JSON Schema `type` names of a value (one, or a list of them). */
+type JsonTypes = string | readonly string[];
+/** A JSON Schema whose `type` TypeScript knows: the value it describes is {@link ValueOfSchema}. */
+export type TypedSchema<T extends JsonTypes> = JsonSchema & { readonly type: T };
+
 /** A string answer. */
-export const str = (description?: string, extra: JsonSchema = {}): JsonSchema => ({
-  type: 'string',
-  ...(description ? { description } : {}),
-  ...extra,
-});
+export const str = (description?: string, extra: JsonSchema = {}) =>
+  ({ type: 'string', ...(description ? { description } : {}), ...extra }) as TypedSchema<'string'>;
 /** A string or null answer. */
-export const nstr = (description?: string, extra: JsonSchema = {}): JsonSchema => ({
-  type: ['string', 'null'],
-  ...(description ? { description } : {}),
-  ...extra,
-});
+export const nstr = (description?: string, extra: JsonSchema = {}) =>
+  ({ type: ['string', 'null'], ...(description ? { description } : {}), ...extra }) as TypedSchema<readonly ['string', 'null']>;
 /** One of `values`, or null. */
-export const nenum = (values: readonly string[], description?: string): JsonSchema => ({
-  type: ['string', 'null'],
-  enum: [...values, null],
-  ...(description ? { description } : {}),
-});
+export const nenum = (values: readonly string[], description?: string) =>
+  ({ type: ['string', 'null'], enum: [...values, null], ...(description ? { description } : {}) }) as TypedSchema<
+    readonly ['string', 'null']
+  >;
 /** A `YYYY-MM-DD` date answer. */
-export const dateAnswer = (description?: string): JsonSchema => str(description, { format: 'date' });
+export const dateAnswer = (description?: string) => str(description, { format: 'date' });
 /** A `YYYY-MM-DD` date or null answer. */
-export const ndate = (description?: string): JsonSchema => nstr(description, { format: 'date' });
+export const ndate = (description?: string) => nstr(description, { format: 'date' });
 /** An ISO 8601 instant answer. */
-export const instant = (description?: string): JsonSchema => str(description, { format: 'date-time' });
+export const instant = (description?: string) => str(description, { format: 'date-time' });
 /** An ISO 8601 instant or null answer. */
-export const ninstant = (description?: string): JsonSchema => nstr(description, { format: 'date-time' });
+export const ninstant = (description?: string) => nstr(description, { format: 'date-time' });
 /** A boolean answer. */
-export const bool = (description?: string): JsonSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
+export const bool = (description?: string) => ({ type: 'boolean', ...(description ? { description } : {}) }) as TypedSchema<'boolean'>;
 
 // ---------------------------------------------------------------------------------------------
 // The typed fields a write hands the decider, derived from a table
@@ -192,6 +217,34 @@ export type StoredAnswers<Table extends readonly FieldRow<never>[]> = Table[numb
       ? N
       : never
   : never;
+
+/** The TypeScript type of one JSON Schema type name. */
+type ValueOfType<T> = T extends 'string'
+  ? string
+  : T extends 'integer' | 'number'
+    ? number
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'null'
+        ? null
+        : unknown;
+
+/** The TypeScript type of the values a {@link TypedSchema} (or a literal schema with a literal `type`) describes. */
+export type ValueOfSchema<S> = S extends { type: infer T } ? (T extends readonly (infer E)[] ? ValueOfType<E> : ValueOfType<T>) : unknown;
+
+/**
+ * The stored record of a table: one member per answered row without a value of its own (the
+ * record's stored value of the same name), typed as its answer's schema says.
+ */
+export type StoredFieldsOf<Table extends readonly FieldRow<never>[]> = {
+  -readonly [
+    Row in Table[number] as Row extends { answer: { value: unknown } } ? never : Row extends { answer: object } ? Row['name'] : never
+  ]: Row extends {
+    answer: { schema: infer S };
+  }
+    ? ValueOfSchema<S>
+    : never;
+};
 
 /** A compile-time check: `Expect<X>` compiles only where X is `true`. */
 export type Expect<T extends true> = T;

@@ -32,7 +32,14 @@ export {
   type JsonSchema,
 } from './field-table';
 export { PLACEMENT_NAME_MAX, PLACEMENT_RECORD, type PlacementFields } from './placement.record';
-export { TRAINEE_RECORD, type TraineeFields } from './trainee.record';
+export { TRAINEE_RECORD } from './trainee.record';
+export {
+  TRAINEE_DETAILS_NAMES,
+  TRAINEE_FIELD_MESSAGE_ORDER,
+  TRAINEE_STORED_INPUTS,
+  type TraineeDetails,
+  type TraineeFields,
+} from './trainee.fields';
 export {
   BODY_MAX_BYTES,
   BODY_MAX_TEXT,
@@ -46,6 +53,6 @@ export {
   TEXT_MAX_CHARS,
   WITHDRAWAL_REASONS_MAX_ITEMS,
 } from './limits';
-export type { Degree, DegreeInput, Placement, PlacementInput, School, TraineeDetails } from './trainee.details';
+export type { Degree, DegreeInput, Placement, PlacementInput, School } from './trainee.details';
 export { API_VERSIONS, DEFAULT_SERVED_VERSIONS, ServedVersions, VERSION_PATTERN, implementedVersion, type ApiVersion } from './versions';
 export { TRAINEE_STATES, type Trainee, type TraineeStatus, type Withdrawal } from './trainee';

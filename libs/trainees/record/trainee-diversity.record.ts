@@ -12,7 +12,7 @@ export const DIVERSITY_ROWS = [
   {
     name: 'sex',
     personal: true,
-    input: { kind: code('sex'), required: true, description: 'Sex (code).' },
+    input: { kind: code('sex'), required: true, messageRank: 4, description: 'Sex (code).' },
     answer: { schema: { type: 'string', enum: codesOf('sex') } },
   },
   {
@@ -26,7 +26,7 @@ export const DIVERSITY_ROWS = [
   {
     name: 'ethnicity',
     personal: true,
-    input: { kind: code('ethnicity'), description: 'Ethnicity (code); ethnic group and background are derived from it.' },
+    input: { kind: code('ethnicity'), messageRank: 26, description: 'Ethnicity (code); ethnic group and background are derived from it.' },
     answer: {
       schema: {
         type: 'string',
@@ -43,17 +43,17 @@ export const DIVERSITY_ROWS = [
   {
     name: 'disability1',
     personal: true,
-    answer: { value: (t) => t.details.disabilities.disability1 ?? null, schema: nstr('As sent (codes are not checked).') },
+    answer: { value: (t): string | null => t.details.disabilities.disability1 ?? null, schema: nstr('As sent (codes are not checked).') },
   },
   {
     name: 'disability2',
     personal: true,
-    answer: { value: (t) => t.details.disabilities.disability2 ?? null, schema: nstr('As sent (codes are not checked).') },
+    answer: { value: (t): string | null => t.details.disabilities.disability2 ?? null, schema: nstr('As sent (codes are not checked).') },
   },
   {
     name: 'nationality',
     personal: true,
-    input: { kind: code('nationality'), description: 'Nationality (ISO 3166 country code).' },
+    input: { kind: code('nationality'), messageRank: 25, description: 'Nationality (ISO 3166 country code).' },
     answer: {
       schema: nenum([...new Set(REFERENCE_LISTS.nationality.map((e) => e.output_code))], 'British territories are answered as GB.'),
     },

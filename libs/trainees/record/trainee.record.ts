@@ -6,32 +6,18 @@
  * holds (the same section's version-dependent fields table; docs/DESIGN.md rulings 3, 6, 10;
  * docs/reference/API-FACTS.md §13). The `disabilityN` keys are read beside the table (§6.7)
  * and answered after `disability2`; the nested placements and degrees of a create come last.
+ *
+ * A field is its row here, its record rules (libs/trainees/decider/rules) and, when coded, its code
+ * list (codes/): the typed fields, the stored record, the order of the messages (`messageRank`,
+ * §6.3), the personal fields and the wire checks, serializers and schemas are derived from the rows
+ * (trainee.fields.ts and beside it). A value an answer reads from `t.details` states its type: the
+ * type of `details` is derived from this table, so TypeScript cannot infer one through the other.
  */
 import { WITHDRAWAL_REASONS } from './codes/catalogue';
-import {
-  bool,
-  code,
-  codesOf,
-  date,
-  dateAnswer,
-  instant,
-  ndate,
-  nenum,
-  ninstant,
-  nstr,
-  str,
-  text,
-  type FieldRow,
-  type FieldsOf,
-  type Expect,
-  type StoredAnswers,
-} from './field-table';
+import { bool, code, codesOf, date, dateAnswer, instant, ndate, nenum, ninstant, nstr, str, text, type FieldRow } from './field-table';
 import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS, TEXT_MAX_CHARS } from './limits';
-import type { TraineeDetails } from './trainee.details';
 import { TRAINEE_STATES, type Trainee } from './trainee';
 import { fundingFlags, partnerNotApplicable } from './trainee.answers';
-import type { DegreeFields } from './degree.record';
-import type { PlacementFields } from './placement.record';
 import { DIVERSITY_ROWS } from './trainee-diversity.record';
 
 /** The withdrawal reasons as answered: every reason code, or null. */
@@ -49,74 +35,75 @@ export const TRAINEE_RECORD = [
   {
     name: 'provider_trainee_id',
     personal: true,
-    input: { kind: text(50), description: "The provider's own identifier of the trainee, at most 50 characters." },
+    input: { kind: text(50), messageRank: 32, description: "The provider's own identifier of the trainee, at most 50 characters." },
     answer: { schema: nstr("The provider's own id.") },
   },
   {
     name: 'first_names',
     personal: true,
-    input: { kind: text(60), required: true, description: 'First names, at most 60 characters.' },
+    input: { kind: text(60), required: true, messageRank: 1, description: 'First names, at most 60 characters.' },
     answer: { schema: str(undefined, { maxLength: 60 }) },
   },
   {
     name: 'middle_names',
     personal: true,
-    input: { kind: text(60), description: 'Middle names, at most 60 characters.' },
+    input: { kind: text(60), messageRank: 22, description: 'Middle names, at most 60 characters.' },
     answer: { schema: nstr(undefined, { maxLength: 60 }) },
   },
   {
     name: 'last_name',
     personal: true,
-    input: { kind: text(60), required: true, description: 'Last name, at most 60 characters.' },
+    input: { kind: text(60), required: true, messageRank: 2, description: 'Last name, at most 60 characters.' },
     answer: { schema: str(undefined, { maxLength: 60 }) },
   },
   {
     name: 'previous_last_name',
     personal: true,
-    input: { kind: text(TEXT_MAX_CHARS), description: `A previous last name, at most ${TEXT_MAX_CHARS} characters.` },
+    input: { kind: text(TEXT_MAX_CHARS), messageRank: 23, description: `A previous last name, at most ${TEXT_MAX_CHARS} characters.` },
     answer: { schema: nstr() },
   },
   {
     name: 'date_of_birth',
     personal: true,
-    input: { kind: date, required: true, description: 'Date of birth: at most 100 and at least 16 years ago.' },
+    input: { kind: date, required: true, messageRank: 3, description: 'Date of birth: at most 100 and at least 16 years ago.' },
     answer: { schema: dateAnswer() },
   },
   {
     name: 'email',
     personal: true,
-    input: { kind: { kind: 'email' }, required: true, description: 'Email address, at most 255 characters.' },
+    input: { kind: { kind: 'email' }, required: true, messageRank: 9, description: 'Email address, at most 255 characters.' },
     answer: { schema: str() },
   },
   { name: 'created_at', answer: { value: (t) => t.created_at, schema: instant('UTC, milliseconds.') } },
   { name: 'updated_at', answer: { value: (t) => t.updated_at, schema: instant('UTC, milliseconds.') } },
   {
     name: 'training_route',
-    input: { kind: code('training_route'), required: true, description: 'Training route (code).' },
+    input: { kind: code('training_route'), required: true, messageRank: 5, description: 'Training route (code).' },
     answer: { schema: { type: 'string', enum: codesOf('training_route') } },
   },
   ...DIVERSITY_ROWS,
   {
     name: 'itt_start_date',
-    input: { kind: date, required: true, description: 'Start of initial teacher training; its year at most next year.' },
+    input: { kind: date, required: true, messageRank: 6, description: 'Start of initial teacher training; its year at most next year.' },
     answer: { schema: dateAnswer() },
   },
   {
     name: 'itt_end_date',
-    input: { kind: date, required: true, description: 'Expected end of initial teacher training, after its start.' },
+    input: { kind: date, required: true, messageRank: 7, description: 'Expected end of initial teacher training, after its start.' },
     answer: { schema: dateAnswer() },
   },
   {
     name: 'trainee_start_date',
-    input: { kind: date, description: 'When the trainee started; defaults to itt_start_date.' },
+    input: { kind: date, messageRank: 24, description: 'When the trainee started; defaults to itt_start_date.' },
     answer: { schema: ndate() },
   },
   { name: 'outcome_date', answer: { value: (t) => t.outcome_date, schema: ndate('When the QTS/EYTS standards were met.') } },
-  { name: 'course_itt_start_date', answer: { value: (t) => t.details.itt_start_date, schema: dateAnswer() } },
+  { name: 'course_itt_start_date', answer: { value: (t): string => t.details.itt_start_date, schema: dateAnswer() } },
   {
     name: 'pg_apprenticeship_start_date',
     input: {
       kind: { kind: 'lenient_date' },
+      messageRank: 31,
       description: 'Postgraduate apprenticeship start date; anything that is not a date is stored as null.',
     },
     answer: { schema: ndate() },
@@ -144,7 +131,7 @@ export const TRAINEE_RECORD = [
   { name: 'course_max_age', answer: { schema: { type: ['integer', 'null'] } } },
   {
     name: 'course_age_range',
-    input: { kind: code('course_age_range'), required: true, description: 'Course age range (code).' },
+    input: { kind: code('course_age_range'), required: true, messageRank: 16, description: 'Course age range (code).' },
     answer: { schema: nenum(codesOf('course_age_range')) },
   },
   { name: 'course_education_phase', answer: { schema: { type: 'string', enum: ['primary', 'secondary', 'early_years'] } } },
@@ -154,7 +141,7 @@ export const TRAINEE_RECORD = [
   { name: 'course_uuid', answer: { value: () => null, schema: nstr(undefined, { format: 'uuid' }) } },
   {
     name: 'study_mode',
-    input: { kind: code('study_mode'), required: true, description: 'Study mode (code).' },
+    input: { kind: code('study_mode'), required: true, messageRank: 13, description: 'Study mode (code).' },
     answer: { schema: nenum(codesOf('study_mode')) },
   },
   {
@@ -162,6 +149,7 @@ export const TRAINEE_RECORD = [
     input: {
       kind: { 'v2025.0': { kind: 'course_year', integer: false }, 'v2026.1': { kind: 'course_year', integer: true } },
       required: true,
+      messageRank: 15,
       description: 'Year of the course.',
     },
     answer: {
@@ -173,34 +161,41 @@ export const TRAINEE_RECORD = [
   },
   {
     name: 'training_initiative',
-    input: { kind: code('training_initiative'), description: 'Training initiative (code).' },
+    input: { kind: code('training_initiative'), messageRank: 28, description: 'Training initiative (code).' },
     answer: { schema: nenum(codesOf('training_initiative')) },
   },
   {
     name: 'additional_training_initiative',
     input: {
       kind: { 'v2025.0': text(TEXT_MAX_CHARS), 'v2026.1': code('training_initiative') },
+      messageRank: 29,
       description: 'Additional training initiative.',
     },
     answer: { schema: nstr() },
   },
-  { name: 'applying_for_bursary', answer: { value: (t) => fundingFlags(t.details.funding_method).bursary, schema: bool() } },
-  { name: 'applying_for_scholarship', answer: { value: (t) => fundingFlags(t.details.funding_method).scholarship, schema: bool() } },
-  { name: 'applying_for_grant', answer: { value: (t) => fundingFlags(t.details.funding_method).grant, schema: bool() } },
+  { name: 'applying_for_bursary', answer: { value: (t): boolean => fundingFlags(t.details.funding_method).bursary, schema: bool() } },
+  {
+    name: 'applying_for_scholarship',
+    answer: { value: (t): boolean => fundingFlags(t.details.funding_method).scholarship, schema: bool() },
+  },
+  { name: 'applying_for_grant', answer: { value: (t): boolean => fundingFlags(t.details.funding_method).grant, schema: bool() } },
   {
     name: 'bursary_tier',
-    answer: { value: (t) => fundingFlags(t.details.funding_method).tier, schema: nenum(['tier_one', 'tier_two', 'tier_three']) },
+    answer: {
+      value: (t): string | null => fundingFlags(t.details.funding_method).tier,
+      schema: nenum(['tier_one', 'tier_two', 'tier_three']),
+    },
   },
   { name: 'ebacc', answer: { value: () => false, schema: bool() } },
   { name: 'region', answer: { value: () => null, schema: nstr() } },
   {
     name: 'fund_code',
-    input: { kind: code('fund_code'), required: true, description: 'Fund code (code).' },
+    input: { kind: code('fund_code'), required: true, messageRank: 17, description: 'Fund code (code).' },
     answer: { schema: nenum(codesOf('fund_code')) },
   },
   {
     name: 'funding_method',
-    input: { kind: code('funding_method'), required: true, description: 'Funding method (code).' },
+    input: { kind: code('funding_method'), required: true, messageRank: 18, description: 'Funding method (code).' },
     answer: { schema: nenum(codesOf('funding_method')) },
   },
   {
@@ -208,13 +203,18 @@ export const TRAINEE_RECORD = [
     input: {
       kind: { kind: 'code', list: 'itt_aim', numberAsText: true },
       required: true,
+      messageRank: 14,
       description: 'ITT aim (code); a JSON number is accepted.',
     },
     answer: { schema: nenum(codesOf('itt_aim')) },
   },
   {
     name: 'itt_qualification_aim',
-    input: { kind: code('itt_qualification_aim'), description: 'ITT qualification aim (code); required when itt_aim is 202.' },
+    input: {
+      kind: code('itt_qualification_aim'),
+      messageRank: 19,
+      description: 'ITT qualification aim (code); required when itt_aim is 202.',
+    },
     answer: { schema: nenum(codesOf('itt_qualification_aim')) },
   },
   {
@@ -222,6 +222,7 @@ export const TRAINEE_RECORD = [
     personal: true,
     input: {
       kind: { kind: 'ni_number' },
+      messageRank: 30,
       description: 'National Insurance number: two letters, six digits and a letter A to D (`QQ 12 34 56 C`); spaces allowed.',
     },
     answer: { schema: nstr() },
@@ -231,11 +232,12 @@ export const TRAINEE_RECORD = [
     name: 'employing_school_urn',
     input: {
       kind: text(TEXT_MAX_CHARS),
+      messageRank: 34,
       description: 'URN of the employing school; empty or a not-applicable URN (900000, 900010, 900020, 900030) means none.',
     },
     answer: { schema: nstr() },
   },
-  { name: 'employing_school_not_applicable', answer: { value: (t) => t.details.employing_school_urn === null, schema: bool() } },
+  { name: 'employing_school_not_applicable', answer: { value: (t): boolean => t.details.employing_school_urn === null, schema: bool() } },
   { name: 'submission_ready', answer: { value: () => true, schema: bool() } },
   { name: 'commencement_status', answer: { value: () => null, schema: nstr() } },
   { name: 'discarded_at', answer: { value: () => null, schema: ninstant() } },
@@ -247,6 +249,7 @@ export const TRAINEE_RECORD = [
     names: { 'v2025.0': null },
     input: {
       kind: code('country'),
+      messageRank: 21,
       description: 'Country of an iQTS trainee (country code): required for route 15, refused for any other.',
     },
     answer: { schema: nenum(codesOf('country')), asIs: true },
@@ -257,7 +260,12 @@ export const TRAINEE_RECORD = [
   {
     name: 'statsagency_id',
     personal: true,
-    input: { kind: { kind: 'statsagency_id' }, required: true, description: 'Statistics agency identifier: 13 or 17 characters.' },
+    input: {
+      kind: { kind: 'statsagency_id' },
+      required: true,
+      messageRank: 8,
+      description: 'Statistics agency identifier: 13 or 17 characters.',
+    },
     answer: { schema: nstr() },
   },
   { name: 'created_from_statsagency', answer: { value: () => false, schema: bool() } },
@@ -274,26 +282,30 @@ export const TRAINEE_RECORD = [
   {
     name: 'application_id',
     personal: true,
-    input: { kind: { kind: 'application_id' }, description: 'Application identifier: a non-negative integer of at most 7 digits.' },
+    input: {
+      kind: { kind: 'application_id' },
+      messageRank: 33,
+      description: 'Application identifier: a non-negative integer of at most 7 digits.',
+    },
     answer: { schema: { type: ['integer', 'null'] } },
   },
   { name: 'slug_sent_to_registry_at', answer: { value: () => null, schema: ninstant() } },
   {
     name: 'course_subject_1',
     names: { 'v2025.0': 'course_subject_one' },
-    input: { kind: code('course_subject'), required: true, description: 'First course subject (HECOS code).' },
+    input: { kind: code('course_subject'), required: true, messageRank: 10, description: 'First course subject (HECOS code).' },
     answer: { schema: nenum(codesOf('course_subject')) },
   },
   {
     name: 'course_subject_2',
     names: { 'v2025.0': 'course_subject_two' },
-    input: { kind: code('course_subject'), description: 'Second course subject (HECOS code).' },
+    input: { kind: code('course_subject'), messageRank: 11, description: 'Second course subject (HECOS code).' },
     answer: { schema: nenum(codesOf('course_subject')) },
   },
   {
     name: 'course_subject_3',
     names: { 'v2025.0': 'course_subject_three' },
-    input: { kind: code('course_subject'), description: 'Third course subject (HECOS code).' },
+    input: { kind: code('course_subject'), messageRank: 12, description: 'Third course subject (HECOS code).' },
     answer: { schema: nenum(codesOf('course_subject')) },
   },
   { name: 'withdrawal_date', names: { 'v2025.0': 'withdraw_date' }, answer: { value: (t) => t.withdrawal?.date ?? null, schema: ndate() } },
@@ -305,7 +317,7 @@ export const TRAINEE_RECORD = [
   {
     name: 'training_partner_ukprn',
     names: { 'v2025.0': 'lead_partner_ukprn' },
-    input: { kind: text(TEXT_MAX_CHARS), description: 'UKPRN of the training partner; empty means none.' },
+    input: { kind: text(TEXT_MAX_CHARS), messageRank: 36, description: 'UKPRN of the training partner; empty means none.' },
     answer: { schema: nstr() },
   },
   {
@@ -313,6 +325,7 @@ export const TRAINEE_RECORD = [
     names: { 'v2025.0': 'lead_partner_urn' },
     input: {
       kind: text(TEXT_MAX_CHARS),
+      messageRank: 35,
       description: 'URN of the training partner; empty or a not-applicable URN means none. Takes precedence over the UKPRN.',
     },
     answer: { schema: nstr() },
@@ -327,14 +340,17 @@ export const TRAINEE_RECORD = [
     names: { 'v2025.0': 'withdraw_reasons' },
     answer: { value: (t) => t.withdrawal?.reasons ?? null, schema: REASONS, only: ['v2025.0'] },
   },
-  { name: 'expected_end_date', answer: { value: (t) => t.details.itt_end_date, schema: ndate(), only: ['v2025.0'] } },
-  { name: 'bursary_level', answer: { value: (t) => t.details.funding_method, schema: nstr(), only: ['v2025.0'] } },
-  { name: 'course_study_mode', answer: { value: (t) => t.details.study_mode, schema: nstr(), only: ['v2025.0'] } },
+  { name: 'expected_end_date', answer: { value: (t): string => t.details.itt_end_date, schema: ndate(), only: ['v2025.0'] } },
+  { name: 'bursary_level', answer: { value: (t): string | null => t.details.funding_method, schema: nstr(), only: ['v2025.0'] } },
+  { name: 'course_study_mode', answer: { value: (t): string | null => t.details.study_mode, schema: nstr(), only: ['v2025.0'] } },
   {
     name: 'statsagency_disabilities',
     personal: true,
     answer: {
-      value: (t) => ({ disability1: t.details.disabilities.disability1 ?? null, disability2: t.details.disabilities.disability2 ?? null }),
+      value: (t): Record<string, string | null> => ({
+        disability1: t.details.disabilities.disability1 ?? null,
+        disability2: t.details.disabilities.disability2 ?? null,
+      }),
       schema: {
         type: 'object',
         additionalProperties: false,
@@ -348,6 +364,7 @@ export const TRAINEE_RECORD = [
     name: 'degrees_attributes',
     input: {
       kind: { kind: 'items', of: 'degrees', max: DEGREES_ATTRIBUTES_MAX_ITEMS },
+      messageRank: 20,
       description: `Degrees (create only): required for a route that needs a degree; at most ${DEGREES_ATTRIBUTES_MAX_ITEMS}.`,
     },
   },
@@ -359,16 +376,3 @@ export const TRAINEE_RECORD = [
     },
   },
 ] as const satisfies readonly FieldRow<Trainee>[];
-
-/**
- * A trainee create or update body as the decider receives it, after the wire checks: one member
- * per field a body may send (docs/reference/API-FACTS.md §6.2), in canonical names, typed by the
- * convention of field-table.ts (`undefined`: not sent or refused; null: JSON null; `''`: blank),
- * and every `disabilityN` key sent (§6.7), its code as text, `''` when blank, null when null.
- */
-export type TraineeFields = FieldsOf<typeof TRAINEE_RECORD, { degrees: DegreeFields; placements: PlacementFields }> & {
-  disabilities?: Readonly<Record<string, string | null>>;
-};
-
-/** Every answered row without a value of its own names a field of the stored record (a compile-time check). */
-export type _StoredAnswersExist = Expect<[StoredAnswers<typeof TRAINEE_RECORD>] extends [keyof TraineeDetails] ? true : false>;

@@ -1,4 +1,5 @@
-import type { Degree, Placement, TraineeDetails } from './trainee.details';
+import type { Degree, Placement } from './trainee.details';
+import type { TraineeDetails } from './trainee.fields';
 
 /** Trainee states (docs/reference/API-FACTS.md §12.1; codes/trainee_state.json). */
 export const TRAINEE_STATES = [

@@ -234,7 +234,7 @@ describe('validators never throw (property)', () => {
         return (
           typeof d.first_names === 'string' &&
           d.first_names.length > 0 &&
-          /^\d{4}-\d{2}-\d{2}$/.test(d.trainee_start_date) &&
+          /^\d{4}-\d{2}-\d{2}$/.test(d.trainee_start_date ?? '') &&
           typeof d.itt_aim === 'string' &&
           ['primary', 'secondary', 'early_years'].includes(d.course_education_phase)
         );

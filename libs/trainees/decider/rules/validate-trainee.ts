@@ -21,7 +21,15 @@
  * Those of the wire checks (values of the wrong JSON type, application_id,
  * pg_apprenticeship_start_date) are in libs/trainees/contract/wire/wire-fields.ts.
  */
-import type { DegreeInput, PlacementInput, TraineeDetails, TraineeFields } from '@app/trainees/record';
+import {
+  TRAINEE_DETAILS_NAMES,
+  TRAINEE_FIELD_MESSAGE_ORDER,
+  TRAINEE_STORED_INPUTS,
+  type DegreeInput,
+  type PlacementInput,
+  type TraineeDetails,
+  type TraineeFields,
+} from '@app/trainees/record';
 import { checkCourse, courseDetailsOf, courseFactsOf, type CourseDetails } from './course.rules';
 import { checkFundingFields, checkFundingRules, fundingDetailsOf, type FundingDetails } from './funding.rules';
 import { checkDegreesRequired, checkNestedDegrees, checkNestedPlacements } from './nested-items.rules';
@@ -39,47 +47,13 @@ export type { TraineeRuleContext } from './trainee-record';
 
 /**
  * The order in which a trainee's messages are answered: the fields in the order of
- * docs/reference/API-FACTS.md §6.3 (required fields first, then the optional ones), then the
- * cross-field rules, the nested degrees and placements, and the §8 funding rules. `rule:` names are
- * rules between fields; `…[]` names hold the nested items' messages.
+ * docs/reference/API-FACTS.md §6.3 (required fields first, then the optional ones: the trainee
+ * table's `messageRank`s, libs/trainees/record/trainee.record.ts), then the cross-field rules, the
+ * nested degrees and placements, and the §8 funding rules. `rule:` names are rules between fields;
+ * `…[]` names hold the nested items' messages.
  */
 export const TRAINEE_MESSAGE_ORDER: readonly string[] = [
-  'first_names',
-  'last_name',
-  'date_of_birth',
-  'sex',
-  'training_route',
-  'itt_start_date',
-  'itt_end_date',
-  'statsagency_id',
-  'email',
-  'course_subject_1',
-  'course_subject_2',
-  'course_subject_3',
-  'study_mode',
-  'itt_aim',
-  'course_year',
-  'course_age_range',
-  'fund_code',
-  'funding_method',
-  'itt_qualification_aim',
-  'degrees_attributes',
-  'iqts_country',
-  'middle_names',
-  'previous_last_name',
-  'trainee_start_date',
-  'nationality',
-  'ethnicity',
-  'disabilities',
-  'training_initiative',
-  'additional_training_initiative',
-  'ni_number',
-  'pg_apprenticeship_start_date',
-  'provider_trainee_id',
-  'application_id',
-  'employing_school_urn',
-  'training_partner_urn',
-  'training_partner_ukprn',
+  ...TRAINEE_FIELD_MESSAGE_ORDER.filter((name) => name !== 'placements_attributes'),
   'rule:course_subjects',
   'rule:course_phase',
   'rule:disabilities',
@@ -140,56 +114,16 @@ function checkTrainee(record: TraineeFields, ctx: TraineeRuleContext, write: Tra
   return { details, placements, degrees };
 }
 
-/** The stored record from the concerns' parts, its keys in the canonical order (events and `changes` keep it). */
+/**
+ * The stored record from the concerns' parts, its keys in the order of {@link TRAINEE_DETAILS_NAMES}
+ * (events and `changes` keep it). The parts hold every member of the stored record between them
+ * (`parts` is typed so).
+ */
 function traineeDetails(p: PersonalDetails, c: CourseDetails, f: FundingDetails, s: PartnerDetails): TraineeDetails {
-  return {
-    provider_trainee_id: p.provider_trainee_id,
-    first_names: p.first_names,
-    middle_names: p.middle_names,
-    last_name: p.last_name,
-    previous_last_name: p.previous_last_name,
-    date_of_birth: p.date_of_birth,
-    email: p.email,
-    sex: p.sex,
-    nationality: p.nationality,
-    ethnicity: p.ethnicity,
-    ethnic_group: p.ethnic_group,
-    ethnic_background: p.ethnic_background,
-    additional_ethnic_background: p.additional_ethnic_background,
-    diversity_disclosure: p.diversity_disclosure,
-    disability_disclosure: p.disability_disclosure,
-    disabilities: p.disabilities,
-    training_route: c.training_route,
-    course_qualification: c.course_qualification,
-    course_level: c.course_level,
-    course_education_phase: c.course_education_phase,
-    course_title: c.course_title,
-    course_subject_1: c.course_subject_1,
-    course_subject_2: c.course_subject_2,
-    course_subject_3: c.course_subject_3,
-    course_age_range: c.course_age_range,
-    course_min_age: c.course_min_age,
-    course_max_age: c.course_max_age,
-    itt_start_date: c.itt_start_date,
-    itt_end_date: c.itt_end_date,
-    trainee_start_date: c.trainee_start_date,
-    study_mode: c.study_mode,
-    course_year: c.course_year,
-    itt_aim: c.itt_aim,
-    itt_qualification_aim: c.itt_qualification_aim,
-    fund_code: f.fund_code,
-    funding_method: f.funding_method,
-    training_initiative: f.training_initiative,
-    additional_training_initiative: f.additional_training_initiative,
-    ni_number: p.ni_number,
-    pg_apprenticeship_start_date: c.pg_apprenticeship_start_date,
-    statsagency_id: p.statsagency_id,
-    employing_school_urn: s.employing_school_urn,
-    training_partner_urn: s.training_partner_urn,
-    training_partner_ukprn: s.training_partner_ukprn,
-    iqts_country: c.iqts_country,
-    application_id: p.application_id,
-  };
+  const parts: TraineeDetails = { ...p, ...c, ...f, ...s };
+  const details = {} as Record<keyof TraineeDetails, unknown>;
+  for (const name of TRAINEE_DETAILS_NAMES) details[name] = parts[name];
+  return details as TraineeDetails;
 }
 
 /**
@@ -219,40 +153,10 @@ export function validateNewTrainee(
 
 /** The stored record as typed fields, so the merged record re-validates with the create rules. */
 function storedAsFields(stored: TraineeDetails): TraineeFields {
-  return {
-    provider_trainee_id: stored.provider_trainee_id,
-    first_names: stored.first_names,
-    middle_names: stored.middle_names,
-    last_name: stored.last_name,
-    previous_last_name: stored.previous_last_name,
-    date_of_birth: stored.date_of_birth,
-    email: stored.email,
-    sex: stored.sex,
-    nationality: stored.nationality,
-    ethnicity: stored.ethnicity,
-    training_route: stored.training_route,
-    itt_start_date: stored.itt_start_date,
-    itt_end_date: stored.itt_end_date,
-    trainee_start_date: stored.trainee_start_date,
-    course_subject_1: stored.course_subject_1,
-    course_subject_2: stored.course_subject_2,
-    course_subject_3: stored.course_subject_3,
-    course_age_range: stored.course_age_range,
-    study_mode: stored.study_mode,
-    training_initiative: stored.training_initiative,
-    additional_training_initiative: stored.additional_training_initiative,
-    itt_aim: stored.itt_aim,
-    itt_qualification_aim: stored.itt_qualification_aim,
-    course_year: stored.course_year,
-    fund_code: stored.fund_code,
-    funding_method: stored.funding_method,
-    ni_number: stored.ni_number,
-    pg_apprenticeship_start_date: stored.pg_apprenticeship_start_date,
-    statsagency_id: stored.statsagency_id,
-    application_id: stored.application_id,
-    iqts_country: stored.iqts_country,
-    disabilities: { ...(stored.disabilities ?? {}) },
-  };
+  const fields: Record<string, unknown> = {};
+  for (const name of TRAINEE_STORED_INPUTS) fields[name] = stored[name];
+  fields.disabilities = { ...(stored.disabilities ?? {}) };
+  return fields as TraineeFields;
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
