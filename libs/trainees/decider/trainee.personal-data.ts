@@ -1,45 +1,42 @@
-import { DEGREE_RECORD, TRAINEE_RECORD } from '@app/trainees/record';
+import { DEGREE_RECORD, TRAINEE_DETAILS_NAMES, TRAINEE_RECORD } from '@app/trainees/record';
 import { TRAINEE_STREAM_PREFIX, type TraineeEventType } from './trainee.events';
 
 /** Where each event type keeps a field's stored value: a key of its data, or `<key>.<key>`. */
 type Places = Partial<Record<TraineeEventType, string>>;
 
+/** The members of the stored record. */
+const STORED: ReadonlySet<string> = new Set(TRAINEE_DETAILS_NAMES);
+
 /** A stored detail: in a registration's `details` and an update's `changes`. */
 const detail = (key: string): Places => ({ TraineeRegistered: `details.${key}`, TraineeUpdated: `changes.${key}` });
 
 /**
- * Where the trainee's events store each field the trainee table flags `personal`
- * (libs/trainees/record/trainee.record.ts; docs/DESIGN.md "Personal data"), by field name. The
- * `disabilityN` fields are one stored map, `disabilities`. A spec checks that these names are
- * exactly the flagged ones.
+ * Where the trainee's events keep the personal fields that are not a member of the stored record
+ * (`TraineeDetails`) of the same name: the `disabilityN` fields are one stored map, `disabilities`;
+ * the rest are set by the lifecycle events.
  */
-export const PERSONAL_TRAINEE_FIELD_PLACES: Readonly<Record<string, Places>> = {
-  provider_trainee_id: detail('provider_trainee_id'),
-  first_names: detail('first_names'),
-  middle_names: detail('middle_names'),
-  last_name: detail('last_name'),
-  previous_last_name: detail('previous_last_name'),
-  date_of_birth: detail('date_of_birth'),
-  email: detail('email'),
-  sex: detail('sex'),
-  diversity_disclosure: detail('diversity_disclosure'),
-  ethnic_group: detail('ethnic_group'),
-  ethnic_background: detail('ethnic_background'),
-  additional_ethnic_background: detail('additional_ethnic_background'),
-  ethnicity: detail('ethnicity'),
-  disability_disclosure: detail('disability_disclosure'),
+const PLACES_BESIDE_THE_DETAILS: Readonly<Record<string, Places>> = {
   disability1: detail('disabilities'),
   disability2: detail('disabilities'),
   statsagency_disabilities: detail('disabilities'),
-  nationality: detail('nationality'),
-  ni_number: detail('ni_number'),
-  statsagency_id: detail('statsagency_id'),
-  application_id: detail('application_id'),
   trn: { TrnIssued: 'trn' },
   defer_reason: { TraineeDeferred: 'defer_reason' },
   withdrawal_another_reason: { TraineeWithdrawn: 'withdrawal.another_reason' },
   withdrawal_safeguarding_concern_reasons: { TraineeWithdrawn: 'withdrawal.safeguarding_concern_reasons' },
 };
+
+/**
+ * Where the trainee's events store each field the trainee table flags `personal`
+ * (libs/trainees/record/trainee.record.ts; docs/DESIGN.md "Personal data"), by field name: a member
+ * of the stored record in a registration's `details` and an update's `changes`, any other where
+ * {@link PLACES_BESIDE_THE_DETAILS} says. A spec checks that these names are exactly the flagged ones.
+ */
+export const PERSONAL_TRAINEE_FIELD_PLACES: Readonly<Record<string, Places>> = Object.fromEntries(
+  personalFieldsOf(TRAINEE_RECORD).flatMap((name) => {
+    const places = PLACES_BESIDE_THE_DETAILS[name] ?? (STORED.has(name) ? detail(name) : undefined);
+    return places ? [[name, places]] : [];
+  }),
+);
 
 /** As {@link PERSONAL_TRAINEE_FIELD_PLACES}, for the fields the degree table flags `personal`. */
 export const PERSONAL_DEGREE_FIELD_PLACES: Readonly<Record<string, Places>> = {
