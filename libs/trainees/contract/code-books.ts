@@ -1,8 +1,9 @@
 /**
  * The coded values each API version accepts, and how its unknown-code messages list them
  * (docs/reference/API-FACTS.md §6.6, §6.9, §18; docs/reference/reference-data/README.md). Built
- * once, at module load, from the record's catalogue (libs/trainees/record/codes/catalogue.ts) and
- * the version table below: the only places where the versions' code lists differ.
+ * once, at module load, from the record's catalogue (libs/trainees/record/codes/catalogue.ts: an
+ * entry's `versions`, where not every version accepts its code) and the version table below: the
+ * only places where the versions' code lists differ.
  *
  * Input rule for every coded field: codes only, as JSON strings. A lookup with anything other than
  * a string (a JSON number, null, an object) finds nothing.
@@ -12,8 +13,6 @@ import type { CodeBook } from '@app/trainees/decider';
 import { echoValue } from './wire/values';
 
 interface VersionCodeTable {
-  /** Codes of the catalogue this version does not accept, per list. */
-  readonly withheld: Partial<Record<RefListName, readonly string[]>>;
   /** Training routes a write may set (docs/reference/API-FACTS.md §6.6, §18). */
   readonly routesAcceptedOnWrite: readonly string[];
   /**
@@ -27,7 +26,6 @@ interface VersionCodeTable {
 /** What differs between the versions' code lists (the reference data's `versions`/`by_version` annotations). */
 const VERSION_CODE_TABLES: Readonly<Record<ApiVersion, VersionCodeTable>> = {
   'v2025.0': {
-    withheld: { course_age_range: ['13920'] },
     routesAcceptedOnWrite: ['02', '03', '09', '10', '11', '12', '14'],
     messageOrder: {
       ethnicity: ['180', '100', '101', '103', '104', '119', '120', '121', '139', '140'],
@@ -38,7 +36,6 @@ const VERSION_CODE_TABLES: Readonly<Record<ApiVersion, VersionCodeTable>> = {
     },
   },
   'v2026.1': {
-    withheld: {},
     routesAcceptedOnWrite: ['03', '09', '10', '11', '12', '14', '15', '16', '17', '18', '19', '20', '21'],
     messageOrder: {},
   },
@@ -51,11 +48,10 @@ class VersionCodeBook implements CodeBook {
   private readonly messageTails: { [L in RefListName]?: string } = {};
   private readonly accepted: ReadonlySet<string>;
 
-  constructor(table: VersionCodeTable) {
+  constructor(version: ApiVersion, table: VersionCodeTable) {
     this.accepted = new Set(table.routesAcceptedOnWrite);
     for (const list of Object.keys(REFERENCE_LISTS) as RefListName[]) {
-      const withheld = new Set(table.withheld[list] ?? []);
-      const entries = (REFERENCE_LISTS[list] as readonly CodedEntry[]).filter((e) => !withheld.has(e.code));
+      const entries = (REFERENCE_LISTS[list] as readonly CodedEntry[]).filter((e) => !e.versions || e.versions.includes(version));
       (this.byCode as Record<string, Map<string, CodedEntry>>)[list] = new Map(entries.map((e) => [e.code, e]));
       this.codes[list] = Object.freeze(entries.map((e) => e.code));
       const all = list === 'training_route' ? entries.map((e) => e.code).filter((c) => this.accepted.has(c)) : entries.map((e) => e.code);
@@ -88,7 +84,7 @@ class VersionCodeBook implements CodeBook {
 }
 
 const BOOKS: Readonly<Record<ApiVersion, VersionCodeBook>> = Object.fromEntries(
-  API_VERSIONS.map((v) => [v, new VersionCodeBook(VERSION_CODE_TABLES[v])]),
+  API_VERSIONS.map((v) => [v, new VersionCodeBook(v, VERSION_CODE_TABLES[v])]),
 ) as Record<ApiVersion, VersionCodeBook>;
 
 /** The code book of `version` (the decider's {@link CodeBook}, plus the version's code lists). */

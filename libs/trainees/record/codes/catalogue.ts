@@ -1,8 +1,9 @@
 /**
  * The catalogue of coded values a trainee record holds (docs/reference/API-FACTS.md §6.6, §8, §11,
  * §12.4; what each list means: docs/reference/reference-data/README.md). The JSON files beside this
- * module are the reference data with its per-API-version annotations removed: what each API version
- * accepts, and how its messages list codes, is the contract's business (libs/trainees/contract),
+ * module are the reference data with its per-API-version annotations removed, but for `versions` on
+ * a code that not every version accepts: what each API version accepts (read from that
+ * annotation), and how its messages list codes, is the contract's business (libs/trainees/contract),
  * which hands the decider a `CodeBook` through the rules object. Imported at build time: nothing
  * reads a file at run time.
  *
@@ -38,6 +39,7 @@ import trainingRouteJson from './training_route.json';
 import withdrawalFutureInterestJson from './withdrawal_future_interest.json';
 import withdrawalReasonJson from './withdrawal_reason.json';
 import withdrawalTriggerJson from './withdrawal_trigger.json';
+import type { ApiVersion } from '../versions';
 
 // ---------------------------------------------------------------------------------------------
 // Entry shapes
@@ -51,6 +53,8 @@ export interface CodedEntry {
   readonly label: string;
   /** Internal value of the reference implementation (leaks into some messages and outputs). */
   readonly value?: string;
+  /** The API versions that accept the code, on a code that not every version accepts (absent: every version). */
+  readonly versions?: readonly ApiVersion[];
 }
 
 /** `training_route.json`. `value` is the internal route name used in messages (docs/reference/API-FACTS.md §6.9, §8.2). */
