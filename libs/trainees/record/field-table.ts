@@ -49,8 +49,11 @@ export type InputKind =
   | { readonly kind: 'lenient_date' }
   /** The year of the course: an integer (or digits) where `integer`, else any number or string. */
   | { readonly kind: 'course_year'; readonly integer: boolean }
-  /** A non-negative integer of at most 7 digits, as a number or a string. */
-  | { readonly kind: 'application_id' }
+  /**
+   * A non-negative integer of at most `max` digits, as a number or a string (anything else is
+   * `<field> is invalid`, a longer one `<field> is too long (maximum is <max> characters)`).
+   */
+  | { readonly kind: 'digits'; readonly max: number }
   /** A graduation year: a year as an integer or digits, or a full date whose year is kept. */
   | { readonly kind: 'graduation_year' }
   /** A school's URN: six digits. */
@@ -193,7 +196,7 @@ type KindsOf<I> = I extends { kind: infer K } ? (K extends { kind: string } ? K 
  */
 type ValueOf<K, Nested> = K extends { kind: 'course_year' }
   ? number | string
-  : K extends { kind: 'application_id' | 'graduation_year' }
+  : K extends { kind: 'digits' | 'graduation_year' }
     ? number | ''
     : K extends { kind: 'items'; of: infer Of }
       ? Of extends keyof Nested

@@ -282,8 +282,9 @@ export const TRAINEE_RECORD = [
   {
     name: 'application_id',
     personal: true,
+    // The reference stores null for anything that is not such an integer; this refuses it.
     input: {
-      kind: { kind: 'application_id' },
+      kind: { kind: 'digits', max: 7 },
       messageRank: 33,
       description: 'Application identifier: a non-negative integer of at most 7 digits.',
     },

@@ -10,8 +10,8 @@
  *   objects give `<field> is invalid`;
  * - coded fields take only strings (a number gets the unknown-code message), except itt_aim, which
  *   also takes a JSON number and stores it as a string (docs/DESIGN.md ruling 12);
- * - `application_id` must be a non-negative integer of at most 7 digits (the reference silently
- *   stores null for anything else);
+ * - a field of digits (the application id) must be a non-negative integer of at most its number of
+ *   digits (the reference silently stores null for anything else);
  * - `pg_apprenticeship_start_date` is never refused (docs/reference/API-FACTS.md §6.4): a real date
  *   is stored as `YYYY-MM-DD`, anything else as null, as a date column casts it.
  */
@@ -135,8 +135,8 @@ export function wireFieldOf(
       return formatField(base, kind, describe, checked);
     case 'course_year':
       return courseYearField(base, input.description, kind.integer);
-    case 'application_id':
-      return applicationIdField(base, input.description);
+    case 'digits':
+      return digitsField(base, input.description, kind.max);
     case 'graduation_year':
       return graduationYearField(base, input, options.messages?.[row.name]);
     case 'urn':
@@ -297,20 +297,20 @@ function courseYearField(base: FieldBase, description: string, integer: boolean)
   };
 }
 
-/** `application_id`: up to 7 digits, as a number or a string (docs/reference/API-FACTS.md §6.4 gives the length). */
-function applicationIdField(base: FieldBase, description: string): WireField {
+/** A field of digits: up to `max` of them, as a number or a string (docs/reference/API-FACTS.md §6.4 gives the application id's length). */
+function digitsField(base: FieldBase, description: string, max: number): WireField {
   return {
     ...base,
     checks: [
       Satisfies(
-        'applicationId',
+        'digits',
         (v) => {
           const t = textOf(v);
-          return t !== undefined && charLength(t) <= 7 && /^\d+$/.test(t.trim());
+          return t !== undefined && charLength(t) <= max && /^\d+$/.test(t.trim());
         },
         (label, v) => {
           const t = textOf(v);
-          return t !== undefined && charLength(t) > 7 ? `${label} is too long (maximum is 7 characters)` : `${label} is invalid`;
+          return t !== undefined && charLength(t) > max ? `${label} is too long (maximum is ${max} characters)` : `${label} is invalid`;
         },
       ),
     ],
@@ -318,8 +318,8 @@ function applicationIdField(base: FieldBase, description: string): WireField {
     schema: {
       description: description,
       oneOf: [
-        { type: 'integer', minimum: 0, maximum: 9999999 },
-        { type: 'string', pattern: '^\\s*\\d{1,7}\\s*$', maxLength: 7 },
+        { type: 'integer', minimum: 0, maximum: 10 ** max - 1 },
+        { type: 'string', pattern: `^\\s*\\d{1,${max}}\\s*$`, maxLength: max },
         { type: 'null' },
       ],
     },
