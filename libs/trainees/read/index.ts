@@ -21,13 +21,12 @@ export {
   type TraineeDocument,
   type TraineeKeys,
 } from './trainee-projection';
+export { listStatusOf, matchesStatus, STATUS_RULES, type StatusRule } from './list-status';
 export {
-  listStatusOf,
   listTraineesAsOf,
   matchesAsOf,
   AS_OF_SCAN,
   matchesListQuery,
-  matchesStatus,
   providerTraineesAsOf,
   utcDateOf,
   type TraineeAsOfPage,

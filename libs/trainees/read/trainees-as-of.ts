@@ -4,7 +4,8 @@ import type { Trainee } from '@app/trainees/record';
 import type { EventStore } from '@app/event-sourcing';
 import { rawEventStore } from '@app/personal-data';
 import { traineeAsOf } from './trainee-history';
-import { STATUS_FILTERS, type StatusFilter, type TraineeListQuery, type TraineeReadModel } from './trainee-read.port';
+import { matchesStatus } from './list-status';
+import type { TraineeListQuery, TraineeReadModel } from './trainee-read.port';
 
 /**
  * A provider's trainees as they stood at an instant (docs/DESIGN.md "A provider's trainees at an
@@ -67,34 +68,6 @@ const TRAINEES_PER_TURN = 64;
 /** `YYYY-MM-DD` of an instant in UTC: the list's "today" at that instant. */
 export function utcDateOf(instant: Date): string {
   return instant.toISOString().slice(0, 10);
-}
-
-/**
- * Whether the trainee matches one `status` filter value on `today` (`YYYY-MM-DD`, UTC): the rule of
- * docs/reference/API-FACTS.md §14.4, as the SQLite adapter's `STATUS_SQL` and the MongoDB adapter's
- * `statusFilter` apply it.
- */
-export function matchesStatus(trainee: Trainee, status: StatusFilter, today: string): boolean {
-  const start = trainee.details.itt_start_date;
-  switch (status) {
-    case 'course_not_yet_started':
-      return start > today && !['draft', 'deferred', 'withdrawn'].includes(trainee.state);
-    case 'in_training':
-      return ['submitted_for_trn', 'trn_received', 'recommended_for_award'].includes(trainee.state) && start <= today;
-    default:
-      return trainee.state === status;
-  }
-}
-
-/**
- * The first `status` filter value, in the order of {@link STATUS_FILTERS}, that the trainee matches
- * on `today`, or null (a draft, say). Only a trainee awarded before its course starts could match two.
- */
-export function listStatusOf(trainee: Trainee, today: string): StatusFilter | null {
-  for (const s of STATUS_FILTERS) {
-    if (matchesStatus(trainee, s, today)) return s;
-  }
-  return null;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   traineeIdKey,
   type TraineeEnding,
   type OwnedAnswer,
+  STATUS_RULES,
   type StatusFilter,
   type TraineeAnswerPage,
   type TraineeListPage,
@@ -271,21 +272,16 @@ export function traineeListSort(q: Pick<TraineeListQuery, 'sortOrder'>): { updat
 }
 
 /**
- * The MongoDB filter of one `status` value, translated from the SQLite adapter's `STATUS_SQL`
- * (docs/reference/API-FACTS.md §14.4); `today` is `YYYY-MM-DD`, UTC. Dates are `YYYY-MM-DD` strings, so string
- * order is date order (as in SQLite).
+ * The MongoDB filter of one `status` value, made from the trainee wing's rule (`STATUS_RULES`,
+ * docs/reference/API-FACTS.md §14.4) over the document's `state` and `itt_start_date`; `today` is
+ * `YYYY-MM-DD`, UTC. Dates are `YYYY-MM-DD` strings, so string order is date order (as in SQLite).
  */
 function statusFilter(status: StatusFilter, today: string): Filter<StoredTrainee> {
-  switch (status) {
-    case 'course_not_yet_started':
-      return { itt_start_date: { $gt: today }, state: { $nin: ['draft', 'deferred', 'withdrawn'] } };
-    case 'in_training':
-      return { state: { $in: ['submitted_for_trn', 'trn_received', 'recommended_for_award'] }, itt_start_date: { $lte: today } };
-    case 'deferred':
-      return { state: 'deferred' };
-    case 'awarded':
-      return { state: 'awarded' };
-    case 'withdrawn':
-      return { state: 'withdrawn' };
-  }
+  const { states, start } = STATUS_RULES[status];
+  const filter: Filter<StoredTrainee> = {
+    state: 'notIn' in states ? { $nin: [...states.notIn] } : states.in.length === 1 ? states.in[0] : { $in: [...states.in] },
+  };
+  if (start === 'after_today') filter.itt_start_date = { $gt: today };
+  if (start === 'on_or_before_today') filter.itt_start_date = { $lte: today };
+  return filter;
 }

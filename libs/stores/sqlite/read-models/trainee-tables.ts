@@ -8,7 +8,6 @@ import {
   duplicateKeys,
   traineeIdKey,
   type TraineeDocument,
-  type StatusFilter,
   type TraineeAnswerPage,
   type TraineeListPage,
   type TraineeListQuery,
@@ -16,6 +15,7 @@ import {
 } from '@app/trainees/read';
 import { addHeadHashColumn, keepTraineeCounts } from './trainee-table-upgrades';
 import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
+import { STATUS_SQL } from './status-sql';
 
 interface TraineeRow {
   doc: string;
@@ -375,12 +375,3 @@ function createChangesTable(db: Database.Database, name: string): boolean {
 }
 
 const CLOSE = Buffer.from('}');
-
-/** SQL for each status filter (docs/reference/API-FACTS.md §14.4); `@today` is the `YYYY-MM-DD` of now, UTC. */
-const STATUS_SQL: Record<StatusFilter, string> = {
-  course_not_yet_started: `(itt_start_date > @today AND state NOT IN ('draft', 'deferred', 'withdrawn'))`,
-  in_training: `(state IN ('submitted_for_trn', 'trn_received', 'recommended_for_award') AND itt_start_date <= @today)`,
-  deferred: `(state = 'deferred')`,
-  awarded: `(state = 'awarded')`,
-  withdrawn: `(state = 'withdrawn')`,
-};

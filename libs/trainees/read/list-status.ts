@@ -1,0 +1,50 @@
+/**
+ * The list's `status` filter (docs/reference/API-FACTS.md §14.4; the catalogue's
+ * `status_filter.json` says it in words), defined once, as data: the states each value takes and
+ * where the course's start (`itt_start_date`) stands against the query's today. Three places apply
+ * it, each made from {@link STATUS_RULES}: {@link matchesStatus} here (the list at an instant, the
+ * census), the SQLite read model's SQL and the MongoDB read model's filter; a contract suite
+ * (test/contract/list-status.contract-spec.ts) runs one table of trainees and dates through all three.
+ */
+import type { Trainee, TraineeStatus } from '@app/trainees/record';
+import { STATUS_FILTERS, type StatusFilter } from './trainee-read.port';
+
+/** What one `status` value keeps: a trainee whose state and start both pass. */
+export interface StatusRule {
+  /** The states it takes (`in`), or the states it leaves out (`notIn`). */
+  readonly states: { readonly in: readonly TraineeStatus[] } | { readonly notIn: readonly TraineeStatus[] };
+  /**
+   * Where `itt_start_date` (`YYYY-MM-DD`) stands against today (`YYYY-MM-DD`, UTC): after it, or on
+   * or before it; absent, anywhere. Both are calendar dates of one format, so string order is date order.
+   */
+  readonly start?: 'after_today' | 'on_or_before_today';
+}
+
+/** The rule of each `status` value (docs/reference/API-FACTS.md §14.4). */
+export const STATUS_RULES: Readonly<Record<StatusFilter, StatusRule>> = {
+  course_not_yet_started: { states: { notIn: ['draft', 'deferred', 'withdrawn'] }, start: 'after_today' },
+  in_training: { states: { in: ['submitted_for_trn', 'trn_received', 'recommended_for_award'] }, start: 'on_or_before_today' },
+  deferred: { states: { in: ['deferred'] } },
+  awarded: { states: { in: ['awarded'] } },
+  withdrawn: { states: { in: ['withdrawn'] } },
+};
+
+/** Whether the trainee matches one `status` filter value on `today` (`YYYY-MM-DD`, UTC): its {@link STATUS_RULES} entry. */
+export function matchesStatus(trainee: Trainee, status: StatusFilter, today: string): boolean {
+  const { states, start } = STATUS_RULES[status];
+  if ('in' in states ? !states.in.includes(trainee.state) : states.notIn.includes(trainee.state)) return false;
+  if (start === undefined) return true;
+  const itt = trainee.details.itt_start_date;
+  return start === 'after_today' ? itt > today : itt <= today;
+}
+
+/**
+ * The first `status` filter value, in the order of {@link STATUS_FILTERS}, that the trainee matches
+ * on `today`, or null (a draft, say). Only a trainee awarded before its course starts could match two.
+ */
+export function listStatusOf(trainee: Trainee, today: string): StatusFilter | null {
+  for (const s of STATUS_FILTERS) {
+    if (matchesStatus(trainee, s, today)) return s;
+  }
+  return null;
+}
