@@ -18,7 +18,15 @@ import {
   type TraineeReadModel,
 } from '@app/trainees/read';
 import type { ProviderReadModel, ProviderRecord, TokenRecord } from '@app/providers/read';
-import { providerCollections, type StoredTrainee, toProviderRecord, toTokenRecord, traineeCollections } from './mongo-collections';
+import {
+  providerCollections,
+  type ProviderCollections,
+  type StoredChangeDocument,
+  type StoredTrainee,
+  toProviderRecord,
+  toTokenRecord,
+  traineeCollections,
+} from './mongo-collections';
 import type { MongoRegistry } from './mongo-registry';
 
 /**
@@ -80,20 +88,7 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
    * checkpoint only: entries of a batch still being written are not read (docs/change-feed.md).
    */
   async listChanges(ukprn: string, afterPosition: number, limit: number): Promise<StoredChange[] | null> {
-    return this.registry.readFollowing(
-      'trainees',
-      async (store, row) => {
-        if (row.version < CHANGE_FEED_SINCE_VERSION) return null;
-        const checkpoint = await this.registry.readCheckpoint(`trainees_${store}`);
-        const rows = await traineeCollections(this.db, store)
-          .changes.find({ ukprn, _id: { $gt: afterPosition, $lte: checkpoint } }, { projection: { _id: 0 } })
-          .sort({ _id: 1 })
-          .limit(limit)
-          .toArray();
-        return rows as StoredChange[];
-      },
-      (rows) => rows !== null && rows.length === 0,
-    );
+    return this.readChanges((checkpoint) => ({ ukprn, _id: { $gt: afterPosition, $lte: checkpoint } }), limit);
   }
 
   /** See `TraineeReadModel.providerTraineeIds`: the served store, on the list index (its leading `ukprn`). */
@@ -113,13 +108,21 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
 
   /** See `TraineeReadModel.changesBetween`: entries above the store's checkpoint are not read. */
   async changesBetween(afterPosition: number, upToPosition: number, limit: number): Promise<StoredChange[] | null> {
+    return this.readChanges((checkpoint) => ({ _id: { $gt: afterPosition, $lte: Math.min(upToPosition, checkpoint) } }), limit);
+  }
+
+  /**
+   * The changes of the trainee store that serves that `filterOf` its checkpoint keeps, oldest
+   * first, at most `limit`; null when that store was built before it kept a change feed.
+   */
+  private async readChanges(filterOf: (checkpoint: number) => Filter<StoredChangeDocument>, limit: number): Promise<StoredChange[] | null> {
     return this.registry.readFollowing(
       'trainees',
       async (store, row) => {
         if (row.version < CHANGE_FEED_SINCE_VERSION) return null;
         const checkpoint = await this.registry.readCheckpoint(`trainees_${store}`);
         const rows = await traineeCollections(this.db, store)
-          .changes.find({ _id: { $gt: afterPosition, $lte: Math.min(upToPosition, checkpoint) } }, { projection: { _id: 0 } })
+          .changes.find(filterOf(checkpoint), { projection: { _id: 0 } })
           .sort({ _id: 1 })
           .limit(limit)
           .toArray();
@@ -198,64 +201,51 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
 
   /** The token whose SHA-256 hash (lower-case hex) is `tokenHash`, or null. */
   async findTokenByHash(tokenHash: string): Promise<TokenRecord | null> {
-    return this.registry.readFollowing(
-      'providers',
-      async (store) => {
-        const row = await providerCollections(this.db, store).tokens.findOne({ token_hash: tokenHash });
-        return row ? toTokenRecord(row) : null;
-      },
-      (t) => t === null,
-    );
+    return this.readProviders(async ({ tokens }) => nullOr(await tokens.findOne({ token_hash: tokenHash }), toTokenRecord), isNull);
   }
 
   /** The token with this id, or null. */
   async getToken(tokenId: string): Promise<TokenRecord | null> {
-    return this.registry.readFollowing(
-      'providers',
-      async (store) => {
-        const row = await providerCollections(this.db, store).tokens.findOne({ _id: tokenId });
-        return row ? toTokenRecord(row) : null;
-      },
-      (t) => t === null,
-    );
+    return this.readProviders(async ({ tokens }) => nullOr(await tokens.findOne({ _id: tokenId }), toTokenRecord), isNull);
   }
 
   /** The provider's tokens, ordered by `issued_at` then token id. */
   async listTokens(ukprn: string): Promise<TokenRecord[]> {
-    return this.registry.readFollowing(
-      'providers',
-      async (store) => {
-        const rows = await providerCollections(this.db, store).tokens.find({ ukprn }).sort({ issued_at: 1, _id: 1 }).toArray();
-        return rows.map(toTokenRecord);
-      },
-      (rows) => rows.length === 0,
+    return this.readProviders(
+      async ({ tokens }) => (await tokens.find({ ukprn }).sort({ issued_at: 1, _id: 1 }).toArray()).map(toTokenRecord),
+      isNone,
     );
   }
 
   /** The provider with this UKPRN, or null. */
   async getProvider(ukprn: string): Promise<ProviderRecord | null> {
-    return this.registry.readFollowing(
-      'providers',
-      async (store) => {
-        const row = await providerCollections(this.db, store).providers.findOne({ _id: ukprn });
-        return row ? toProviderRecord(row) : null;
-      },
-      (p) => p === null,
-    );
+    return this.readProviders(async ({ providers }) => nullOr(await providers.findOne({ _id: ukprn }), toProviderRecord), isNull);
   }
 
   /** Every provider, ordered by UKPRN. */
   async listProviders(): Promise<ProviderRecord[]> {
-    return this.registry.readFollowing(
-      'providers',
-      async (store) => {
-        const rows = await providerCollections(this.db, store).providers.find({}).sort({ _id: 1 }).toArray();
-        return rows.map(toProviderRecord);
-      },
-      (rows) => rows.length === 0,
-    );
+    return this.readProviders(async ({ providers }) => (await providers.find({}).sort({ _id: 1 }).toArray()).map(toProviderRecord), isNone);
+  }
+
+  /**
+   * A read of the provider store that serves, as {@link MongoRegistry.readFollowing} runs it;
+   * `isEmpty` tells an answer that a dropped store would also give.
+   */
+  private readProviders<T>(read: (collections: ProviderCollections) => Promise<T>, isEmpty: (found: T) => boolean): Promise<T> {
+    return this.registry.readFollowing('providers', (store) => read(providerCollections(this.db, store)), isEmpty);
   }
 }
+
+/** A found document as `to` maps it, or null when none was found. */
+function nullOr<D, R>(found: D | null, to: (document: D) => R): R | null {
+  return found === null ? null : to(found);
+}
+
+/** The empty answer of a read of one record. */
+const isNull = (found: unknown): boolean => found === null;
+
+/** The empty answer of a read of a list. */
+const isNone = (found: readonly unknown[]): boolean => found.length === 0;
 
 /** The filter of a list query (see {@link MongoQueries.listTrainees}); exported for the index check. */
 export function traineeListFilter(q: TraineeListQuery): Filter<StoredTrainee> {
