@@ -11,7 +11,18 @@
  * institution and other_grade answer `<field> is invalid`, and more than 255 characters
  * `<field> is too long (maximum is 255 characters)` (docs/DESIGN.md ruling 14).
  */
-import { codesOf, instant, nenum, nstr, str, type FieldRow, type FieldsOf, type Expect, type StoredAnswers } from './field-table';
+import {
+  codesOf,
+  instant,
+  laterCode,
+  nenum,
+  nstr,
+  str,
+  type FieldRow,
+  type FieldsOf,
+  type Expect,
+  type StoredAnswers,
+} from './field-table';
 import { TEXT_MAX_CHARS } from './limits';
 import type { Degree } from './trainee.details';
 
@@ -21,7 +32,7 @@ export const DEGREE_RECORD = [
   {
     name: 'uk_degree',
     input: {
-      kind: { kind: 'later_code', list: 'degree_type', max: TEXT_MAX_CHARS },
+      kind: laterCode('degree_type'),
       description: 'Degree type of a UK degree. Required for a UK degree.',
       example: '083',
     },
@@ -30,7 +41,7 @@ export const DEGREE_RECORD = [
   {
     name: 'non_uk_degree',
     input: {
-      kind: { kind: 'later_code', list: 'degree_type', max: TEXT_MAX_CHARS },
+      kind: laterCode('degree_type'),
       description: 'Degree type of a non-UK degree. Required for a non-UK degree.',
       example: null,
     },
@@ -63,7 +74,7 @@ export const DEGREE_RECORD = [
   {
     name: 'country',
     input: {
-      kind: { kind: 'later_code', list: 'country', max: TEXT_MAX_CHARS },
+      kind: laterCode('country'),
       description: 'Country of a non-UK degree. Blank or a UK code (XF, XG, XH, XI, XK) makes the degree a UK degree.',
       example: null,
     },

@@ -12,6 +12,7 @@
  * the events. Nothing else restates a field.
  */
 import { type RefListName, REFERENCE_LISTS } from './codes/catalogue';
+import { TEXT_MAX_CHARS } from './limits';
 import type { ApiVersion } from './versions';
 
 /** A JSON Schema (OpenAPI 3.1) object. */
@@ -149,6 +150,8 @@ export function storedNamesOf<R>(table: readonly FieldRow<R>[]): string[] {
 export const text = (max: number) => ({ kind: 'text', max }) as const;
 /** A code of `list`. */
 export const code = <L extends RefListName>(list: L) => ({ kind: 'code', list }) as const;
+/** A string whose code of `list` the record rules look up, at most {@link TEXT_MAX_CHARS} characters. */
+export const laterCode = <L extends RefListName>(list: L) => ({ kind: 'later_code', list, max: TEXT_MAX_CHARS }) as const;
 /** An ISO 8601 date. */
 export const date = { kind: 'date' } as const;
 
