@@ -2,115 +2,75 @@ import { registerEventSchemas } from '@app/event-sourcing';
 import type { Degree, Placement, TraineeDetails, Withdrawal } from '@app/trainees/record';
 
 /**
- * Events of the trainee stream `trainee-<trainee_id>`, past tense, each with a schema version
- * (docs/DESIGN.md "Event envelope"). Every event's data carries the instant it happened (`at`, ISO 8601
- * UTC with milliseconds), so `evolve` needs no clock.
+ * An event of the trainee stream `trainee-<trainee_id>`: its type, past tense, with a schema version
+ * (docs/DESIGN.md "Event envelope"), and its data: what the event holds (`D`) beside the trainee's
+ * id and the instant it happened (`at`, ISO 8601 UTC with milliseconds), so `evolve` needs no clock.
  */
-export interface TraineeRegistered {
-  type: 'TraineeRegistered';
-  data: {
-    trainee_id: string;
-    ukprn: string;
-    record_source: 'api';
-    details: TraineeDetails;
-    at: string;
-  };
+export interface TraineeEventOf<T extends string, D extends object = object> {
+  type: T;
+  data: { trainee_id: string } & D & { at: string };
 }
+
+/** A trainee registered by its provider, with its stored record (its state draft). */
+export type TraineeRegistered = TraineeEventOf<'TraineeRegistered', { ukprn: string; record_source: 'api'; details: TraineeDetails }>;
 
 /** The trainee was submitted to the registry for a TRN (docs/reference/API-FACTS.md §12.1; state submitted_for_trn). */
-export interface TraineeSubmittedForTrn {
-  type: 'TraineeSubmittedForTrn';
-  data: { trainee_id: string; at: string };
-}
+export type TraineeSubmittedForTrn = TraineeEventOf<'TraineeSubmittedForTrn'>;
 
 /** Fields changed by a PUT/PATCH; `changes` holds only the canonical fields whose value changed. */
-export interface TraineeUpdated {
-  type: 'TraineeUpdated';
-  data: { trainee_id: string; changes: Partial<TraineeDetails>; at: string };
-}
+export type TraineeUpdated = TraineeEventOf<'TraineeUpdated', { changes: Partial<TraineeDetails> }>;
 
-export interface PlacementAdded {
-  type: 'PlacementAdded';
-  data: { trainee_id: string; placement: Placement; at: string };
-}
+/** A placement added, whole. */
+export type PlacementAdded = TraineeEventOf<'PlacementAdded', { placement: Placement }>;
 
 /** A placement after a PUT/PATCH: the whole placement as it now stands. */
-export interface PlacementUpdated {
-  type: 'PlacementUpdated';
-  data: { trainee_id: string; placement: Placement; at: string };
-}
+export type PlacementUpdated = TraineeEventOf<'PlacementUpdated', { placement: Placement }>;
 
-export interface PlacementRemoved {
-  type: 'PlacementRemoved';
-  data: { trainee_id: string; placement_id: string; at: string };
-}
+/** A placement removed, by id. */
+export type PlacementRemoved = TraineeEventOf<'PlacementRemoved', { placement_id: string }>;
 
-export interface DegreeAdded {
-  type: 'DegreeAdded';
-  data: { trainee_id: string; degree: Degree; at: string };
-}
+/** A degree added, whole. */
+export type DegreeAdded = TraineeEventOf<'DegreeAdded', { degree: Degree }>;
 
 /** A degree after a PUT/PATCH: the whole degree as it now stands. */
-export interface DegreeUpdated {
-  type: 'DegreeUpdated';
-  data: { trainee_id: string; degree: Degree; at: string };
-}
+export type DegreeUpdated = TraineeEventOf<'DegreeUpdated', { degree: Degree }>;
 
-export interface DegreeRemoved {
-  type: 'DegreeRemoved';
-  data: { trainee_id: string; degree_id: string; at: string };
-}
+/** A degree removed, by id. */
+export type DegreeRemoved = TraineeEventOf<'DegreeRemoved', { degree_id: string }>;
 
 /** Deferred (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer"; docs/reference/API-FACTS.md §12.3). */
-export interface TraineeDeferred {
-  type: 'TraineeDeferred';
-  data: { trainee_id: string; defer_date: string; defer_reason: string | null; at: string };
-}
+export type TraineeDeferred = TraineeEventOf<'TraineeDeferred', { defer_date: string; defer_reason: string | null }>;
 
 /** Withdrawn (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/withdraw"; docs/reference/API-FACTS.md §12.4). */
-export interface TraineeWithdrawn {
-  type: 'TraineeWithdrawn';
-  data: { trainee_id: string; withdrawal: Withdrawal; at: string };
-}
+export type TraineeWithdrawn = TraineeEventOf<'TraineeWithdrawn', { withdrawal: Withdrawal }>;
 
 /**
  * Recommended for QTS/EYTS (docs/spec/trainee-records-api.md
  * "POST /trainees/{trainee_id}/recommend-for-qts"; docs/reference/API-FACTS.md §12.5); `at` is
  * recommended_for_award_at.
  */
-export interface TraineeRecommendedForAward {
-  type: 'TraineeRecommendedForAward';
-  data: { trainee_id: string; outcome_date: string; at: string };
-}
+export type TraineeRecommendedForAward = TraineeEventOf<'TraineeRecommendedForAward', { outcome_date: string }>;
 
 /** The registry issued a TRN (docs/reference/API-FACTS.md §12.1). */
-export interface TrnIssued {
-  type: 'TrnIssued';
-  data: { trainee_id: string; trn: string; at: string };
-}
+export type TrnIssued = TraineeEventOf<'TrnIssued', { trn: string }>;
 
 /** The registry awarded QTS/EYTS (docs/reference/API-FACTS.md §12.5): `awarded_at` is the instant of the award. */
-export interface TraineeAwarded {
-  type: 'TraineeAwarded';
-  data: { trainee_id: string; awarded_at: string; at: string };
-}
+export type TraineeAwarded = TraineeEventOf<'TraineeAwarded', { awarded_at: string }>;
 
 /**
  * The trainee was erased (docs/DESIGN.md "Personal data", ruling 15): by whom and why, never who
  * the trainee was. Its data key is destroyed right after, so every personal value of its stream
  * reads `[erased]`; the API answers 404 for it from then on.
  */
-export interface TraineeErased {
-  type: 'TraineeErased';
-  data: {
-    trainee_id: string;
+export type TraineeErased = TraineeEventOf<
+  'TraineeErased',
+  {
     /** Why: a request reference or the retention policy applied; at most 500 characters, in the clear. */
     reason: string;
     /** Who erased it: the operator, as the admin CLI was told (`--by`) or its user. */
     erased_by: string;
-    at: string;
-  };
-}
+  }
+>;
 
 export type TraineeEvent =
   | TraineeRegistered
