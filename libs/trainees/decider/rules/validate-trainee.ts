@@ -36,7 +36,7 @@ import { checkDegreesRequired, checkNestedDegrees, checkNestedPlacements } from 
 import { partnersOf, type PartnerDetails } from './partners.rules';
 import { checkPersonalDetails, personalDetailsOf, type PersonalDetails } from './personal-details.rules';
 import { MessageList, type InputProblem } from './request-data';
-import { TraineeRecord, type TraineeRuleContext, type TraineeWrite } from './trainee-record';
+import { isBlank, TraineeRecord, type TraineeRuleContext, type TraineeWrite } from './trainee-record';
 import { DEGREE_MESSAGE_ORDER } from './validate-degree';
 import { PLACEMENT_MESSAGE_ORDER } from './validate-placement';
 import type { ValidationResult } from './validation-result';
@@ -105,24 +105,25 @@ function checkTrainee(record: TraineeFields, ctx: TraineeRuleContext, write: Tra
   const placements = checkNestedPlacements(rec);
   checkFundingRules(rec, courseFacts, checkedCourse.subject1, funding);
   if (!messages.isEmpty) return { placements: [], degrees: [] };
-  const details = traineeDetails(
-    personalDetailsOf(rec, personal),
-    courseDetailsOf(rec, courseFacts, checkedCourse),
-    fundingDetailsOf(funding),
-    partnersOf(rec),
-  );
-  return { details, placements, degrees };
+  const parts = {
+    ...personalDetailsOf(rec, personal),
+    ...courseDetailsOf(rec, courseFacts, checkedCourse),
+    ...fundingDetailsOf(funding),
+    ...partnersOf(rec),
+  };
+  return { details: traineeDetails(record, parts), placements, degrees };
 }
 
 /**
  * The stored record from the concerns' parts, its keys in the order of {@link TRAINEE_DETAILS_NAMES}
- * (events and `changes` keep it). The parts hold every member of the stored record between them
- * (`parts` is typed so).
+ * (events and `changes` keep it). A member no concern gives (a field whose only rule is its wire
+ * check, a code of its list say) is stored as `record` holds it: as sent, null when blank.
  */
-function traineeDetails(p: PersonalDetails, c: CourseDetails, f: FundingDetails, s: PartnerDetails): TraineeDetails {
-  const parts: TraineeDetails = { ...p, ...c, ...f, ...s };
+function traineeDetails(record: TraineeFields, parts: PersonalDetails & CourseDetails & FundingDetails & PartnerDetails): TraineeDetails {
+  const given: Partial<Record<string, unknown>> = parts;
+  const sent: Partial<Record<string, unknown>> = record;
   const details = {} as Record<keyof TraineeDetails, unknown>;
-  for (const name of TRAINEE_DETAILS_NAMES) details[name] = parts[name];
+  for (const name of TRAINEE_DETAILS_NAMES) details[name] = name in given ? given[name] : isBlank(sent[name]) ? null : sent[name];
   return details as TraineeDetails;
 }
 
