@@ -105,25 +105,38 @@ function checkTrainee(record: TraineeFields, ctx: TraineeRuleContext, write: Tra
   const placements = checkNestedPlacements(rec);
   checkFundingRules(rec, courseFacts, checkedCourse.subject1, funding);
   if (!messages.isEmpty) return { placements: [], degrees: [] };
-  const parts = {
-    ...personalDetailsOf(rec, personal),
-    ...courseDetailsOf(rec, courseFacts, checkedCourse),
-    ...fundingDetailsOf(funding),
-    ...partnersOf(rec),
-  };
+  const parts = [
+    personalDetailsOf(rec, personal),
+    courseDetailsOf(rec, courseFacts, checkedCourse),
+    fundingDetailsOf(funding),
+    partnersOf(rec),
+  ] as const;
   return { details: traineeDetails(record, parts), placements, degrees };
 }
+
+/** A stored member no concern has given yet (see {@link traineeDetails}). */
+const NOT_GIVEN = Symbol('not given');
+
+/**
+ * Every member of the stored record, in the order of {@link TRAINEE_DETAILS_NAMES}, not given yet:
+ * made once, at module load; a write's record starts as a copy of it, so every record is keyed in
+ * that order and has one shape, and filling it changes no shape.
+ */
+const DETAILS_TEMPLATE: Readonly<Record<string, unknown>> = Object.fromEntries(TRAINEE_DETAILS_NAMES.map((name) => [name, NOT_GIVEN]));
 
 /**
  * The stored record from the concerns' parts, its keys in the order of {@link TRAINEE_DETAILS_NAMES}
  * (events and `changes` keep it). A member no concern gives (a field whose only rule is its wire
  * check, a code of its list say) is stored as `record` holds it: as sent, null when blank.
  */
-function traineeDetails(record: TraineeFields, parts: PersonalDetails & CourseDetails & FundingDetails & PartnerDetails): TraineeDetails {
-  const given: Partial<Record<string, unknown>> = parts;
+function traineeDetails(
+  record: TraineeFields,
+  parts: readonly [PersonalDetails, CourseDetails, FundingDetails, PartnerDetails],
+): TraineeDetails {
+  const details: Record<string, unknown> = { ...DETAILS_TEMPLATE };
+  for (const part of parts) Object.assign(details, part);
   const sent: Partial<Record<string, unknown>> = record;
-  const details = {} as Record<keyof TraineeDetails, unknown>;
-  for (const name of TRAINEE_DETAILS_NAMES) details[name] = name in given ? given[name] : isBlank(sent[name]) ? null : sent[name];
+  for (const name of TRAINEE_DETAILS_NAMES) if (details[name] === NOT_GIVEN) details[name] = isBlank(sent[name]) ? null : sent[name];
   return details as TraineeDetails;
 }
 
@@ -152,9 +165,14 @@ export function validateNewTrainee(
   return { ok: true, value: { details: out.details, placements: out.placements, degrees: out.degrees } };
 }
 
+/** The stored members a body may send, and the `disabilityN` map: made once, at module load (see {@link storedAsFields}). */
+const STORED_FIELDS_TEMPLATE: Readonly<Record<string, unknown>> = Object.fromEntries(
+  [...TRAINEE_STORED_INPUTS, 'disabilities'].map((name) => [name, undefined]),
+);
+
 /** The stored record as typed fields, so the merged record re-validates with the create rules. */
 function storedAsFields(stored: TraineeDetails): TraineeFields {
-  const fields: Record<string, unknown> = {};
+  const fields: Record<string, unknown> = { ...STORED_FIELDS_TEMPLATE };
   for (const name of TRAINEE_STORED_INPUTS) fields[name] = stored[name];
   fields.disabilities = { ...(stored.disabilities ?? {}) };
   return fields as TraineeFields;
