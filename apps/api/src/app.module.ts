@@ -12,13 +12,13 @@ import { ApiAuthenticator, ApiGuard, PublicVersionGuard } from './auth/api.guard
 import { Idempotency } from './idempotency/idempotency';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { storeProviders } from './composition/stores.providers';
-import { CachedTokens } from './auth/token-cache';
+import { CachedTokens } from './composition/token-cache';
 import { LOGGER, METRICS } from './composition/tokens';
 import { MetricsListener } from './observability/metrics-listener';
 import { TokenUse } from './auth/token-use';
 import { VersionRegistry } from './composition/versions';
-import { OpenApiController } from './openapi/openapi.controller';
-import { OpenApiDocuments } from './openapi/openapi-documents';
+import { OpenApiController } from './api-docs/openapi.controller';
+import { OpenApiDocuments } from './api-docs/openapi-documents';
 import { ReferenceDataController } from './reference-data/reference-data.controller';
 import { AddDegreeHandler, RemoveDegreeHandler, UpdateDegreeHandler } from './trainees/degrees/degree.commands';
 import { GetDegreeHandler, ListDegreesHandler } from './trainees/degrees/degree.queries';

@@ -4,9 +4,9 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
-import { OpenApiDocuments } from './openapi/openapi-documents';
+import { OpenApiDocuments } from './api-docs/openapi-documents';
+import { serveApiDocsPage } from './api-docs/api-docs-page';
 import { VersionRegistry } from './composition/versions';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { ApiAuthenticator } from './auth/api.guard';
@@ -96,20 +96,4 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
 /** `/api/v2025.0/trainees.json?x=1` → `/api/v2025.0/trainees?x=1`; other URLs unchanged. */
 export function stripJsonSuffix(url: string): string {
   return url.startsWith('/api/') ? url.replace(/\.json(?=$|\?)/, '') : url;
-}
-
-/**
- * The docs page at `/api-docs`: Swagger UI with its assets served by the service itself (no CDN),
- * one entry per served version, reading `/api/<version>/openapi.json`.
- */
-function serveApiDocsPage(app: NestFastifyApplication, versions: VersionRegistry): void {
-  const urls = [...versions.names].reverse().map((name) => ({ url: `/api/${name}/openapi.json`, name }));
-  const placeholder = { openapi: '3.1.0', info: { title: 'Trainee records API', version: versions.latest }, paths: {} };
-  SwaggerModule.setup('api-docs', app, placeholder, {
-    raw: false,
-    explorer: true,
-    customSiteTitle: 'Trainee records API',
-    // `spec: {}` leaves the page to the version list (the first, the newest, opens).
-    swaggerOptions: { spec: {}, urls, 'urls.primaryName': versions.latest, persistAuthorization: true },
-  });
 }

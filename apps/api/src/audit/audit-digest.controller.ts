@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiQuery } from '@nestjs/swagger';
 import type { Caller } from '@app/trainees/write';
 import { Answers, NotFoundAnswer, Operation } from '../openapi/operation.decorators';
-import { ApiController } from '../auth/api-controller.decorator';
+import { ApiController } from '../openapi/api-controller.decorator';
 import { CurrentCaller } from '../auth/request-context';
 import { AuditDigestQuery, type AuditDigestAnswer } from './audit-digest.query';
 

@@ -5,7 +5,7 @@ import { hashToken, tokenFromAuthorizationHeader } from '@app/providers/write';
 import { tokenAuthenticates } from '@app/providers/decider';
 import type { ApiRequest } from './request-context';
 import { TokenUse } from './token-use';
-import { CachedTokens } from './token-cache';
+import { CachedTokens } from '../composition/token-cache';
 import { VERSION_PATTERN, VersionRegistry } from '../composition/versions';
 
 /** 401 with `{error: "Unauthorized"}` (docs/spec/trainee-records-api.md "Authentication"). */

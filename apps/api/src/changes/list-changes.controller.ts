@@ -4,10 +4,10 @@ import { ApiQuery } from '@nestjs/swagger';
 import type { Caller } from '@app/trainees/write';
 import type { VersionContract } from '@app/trainees/contract';
 import { CURSOR_CODEC, type CursorCodec } from '@app/changes';
-import { ApiController } from '../auth/api-controller.decorator';
+import { ApiController } from '../openapi/api-controller.decorator';
 import { Answers, Operation } from '../openapi/operation.decorators';
 import { Contract, CurrentCaller } from '../auth/request-context';
-import { AFTER_CHARS, CHANGES_LIMIT_DEFAULT, CHANGES_LIMIT_MAX, toChangesRequest } from './list-changes.params';
+import { AFTER_CHARS, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, toCursorPageRequest } from '../query-params/cursor-page';
 import { ListChangesQuery, type ChangesPage } from './list-changes.query';
 
 @ApiController('changes', 'Changes')
@@ -40,8 +40,8 @@ export class ListChangesController {
   @ApiQuery({
     name: 'limit',
     required: false,
-    description: `Changes per page, default ${CHANGES_LIMIT_DEFAULT}, at most ${CHANGES_LIMIT_MAX} (more answers 422).`,
-    schema: { type: 'integer', minimum: 1, maximum: CHANGES_LIMIT_MAX, default: CHANGES_LIMIT_DEFAULT },
+    description: `Changes per page, default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX} (more answers 422).`,
+    schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT },
   })
   @Answers(200, 'A page of changes.', 'ChangesPage')
   @Answers(422, 'A malformed cursor or limit, keyed by parameter.', 'ListQueryErrors')
@@ -51,7 +51,7 @@ export class ListChangesController {
     @Contract() contract: VersionContract,
     @Query() raw: Record<string, unknown>,
   ): Promise<ChangesPage> {
-    const request = toChangesRequest(raw, (cursor) => this.cursors.decode(caller.ukprn, cursor));
+    const request = toCursorPageRequest(raw, (cursor) => this.cursors.decode(caller.ukprn, cursor));
     return this.queries.execute<ListChangesQuery, ChangesPage>(new ListChangesQuery(caller, request, contract.version));
   }
 }

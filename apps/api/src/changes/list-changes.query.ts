@@ -3,13 +3,13 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Caller } from '@app/trainees/write';
 import { renderChange, type ChangeItem, CHANGE_FEED, type ChangeFeed, CURSOR_CODEC, type CursorCodec } from '@app/changes';
 import type { ApiVersion } from '@app/trainees/record';
-import type { ChangesRequest } from './list-changes.params';
+import type { CursorPageRequest } from '../query-params/cursor-page';
 
 /** One page of the caller's change feed, in `version`'s field names (docs/change-feed.md). */
 export class ListChangesQuery {
   constructor(
     readonly caller: Caller,
-    readonly request: ChangesRequest,
+    readonly request: CursorPageRequest,
     readonly version: ApiVersion,
   ) {}
 }

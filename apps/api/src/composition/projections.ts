@@ -26,7 +26,7 @@ import {
 } from '@app/runtime/projector';
 import type { RebuildableStore } from '@app/runtime/rebuild';
 import { LOGGER, METRICS, SERVICE_KEY, STORES } from './tokens';
-import { CachedTokens } from '../auth/token-cache';
+import { CachedTokens } from './token-cache';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 
 /**

@@ -1,6 +1,6 @@
 import { Get } from '@nestjs/common';
 import { Answers, Operation } from '../openapi/operation.decorators';
-import { ApiController } from '../auth/api-controller.decorator';
+import { ApiController } from '../openapi/api-controller.decorator';
 import { VersionRequested } from '../auth/request-context';
 import { VersionRegistry } from '../composition/versions';
 

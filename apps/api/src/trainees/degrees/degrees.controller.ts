@@ -2,7 +2,7 @@ import { Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { RequestData } from '@app/trainees/decider';
 import type { Degree, DegreeFields, Trainee } from '@app/trainees/record';
-import { ApiController } from '../../auth/api-controller.decorator';
+import { ApiController } from '../../openapi/api-controller.decorator';
 import { WireBody } from '../../bodies/wire-body';
 import { IdParam } from '../../openapi/operation.decorators';
 import { ItemParams, itemEndpointDocs, type ItemRequest } from '../trainee-items';

@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { Answers, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/trainees/write';
 import type { VersionContract } from '@app/trainees/contract';
-import { ApiController } from '../../auth/api-controller.decorator';
+import { ApiController } from '../../openapi/api-controller.decorator';
 import { dataAnswer, JSON_CONTENT_TYPE } from '../../bodies/json-bytes';
 import { Contract, CurrentCaller } from '../../auth/request-context';
 import { GetTraineeQuery } from './get-trainee.query';

@@ -4,9 +4,9 @@ import { ApiQuery } from '@nestjs/swagger';
 import { Answers, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/trainees/write';
 import type { VersionContract } from '@app/trainees/contract';
-import { ApiController } from '../../auth/api-controller.decorator';
+import { ApiController } from '../../openapi/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../auth/request-context';
-import { AFTER_CHARS } from '../../changes/list-changes.params';
+import { AFTER_CHARS } from '../../query-params/cursor-page';
 import { HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX } from './trainee-history.params';
 import { TraineeHistoryQuery, type TimelinePageAnswer, type TraineeHistoryAnswer } from './trainee-history.query';
 

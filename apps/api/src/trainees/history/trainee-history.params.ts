@@ -1,12 +1,12 @@
 import type { CursorCodec } from '@app/changes';
 import { TIMELINE_START, TIMELINE_STATUSES, type TimelinePlace } from '@app/trainees/read';
-import { CHANGES_LIMIT_DEFAULT, CHANGES_LIMIT_MAX, toChangesRequest } from '../../changes/list-changes.params';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, toCursorPageRequest } from '../../query-params/cursor-page';
 
 /** Timeline entries per page when `limit` is not given (docs/operations.md "Trainee history"; as the change feed). */
-export const HISTORY_LIMIT_DEFAULT = CHANGES_LIMIT_DEFAULT;
+export const HISTORY_LIMIT_DEFAULT = PAGE_LIMIT_DEFAULT;
 
 /** Most timeline entries per page: a larger `limit` answers 422 (docs/operations.md "Trainee history"; as the change feed). */
-export const HISTORY_LIMIT_MAX = CHANGES_LIMIT_MAX;
+export const HISTORY_LIMIT_MAX = PAGE_LIMIT_MAX;
 
 /** Slots of a cursor's value per revision: one for each lifecycle state a page may start in. */
 const STATUS_SLOTS = 16;
@@ -57,13 +57,13 @@ export class HistoryCursors {
 
 /**
  * Validates the paging query of GET …/history (docs/operations.md "Trainee history") as the
- * change feed's (`toChangesRequest`): `after` a cursor of `cursors` (omitted or empty: from the
+ * change feed's, a list read by cursor (`toCursorPageRequest`): `after` a cursor of `cursors` (omitted or empty: from the
  * first event), `limit` an integer from 1 to {@link HISTORY_LIMIT_MAX} (omitted or empty:
  * {@link HISTORY_LIMIT_DEFAULT}). Throws `ListQueryInvalid` (the list's 422 shape, keyed by
  * parameter) naming each bad one.
  */
 export function toHistoryRequest(raw: Record<string, unknown>, cursors: HistoryCursors): HistoryRequest {
-  const { afterPosition, limit } = toChangesRequest(raw, (cursor) => cursors.decodeValue(cursor));
+  const { afterPosition, limit } = toCursorPageRequest(raw, (cursor) => cursors.decodeValue(cursor));
   return { from: placeOf(afterPosition) ?? TIMELINE_START, limit };
 }
 

@@ -6,7 +6,7 @@ import type { Caller } from '@app/trainees/write';
 import type { VersionContract } from '@app/trainees/contract';
 import type { TraineeAnswerPage, TraineeAsOfPage, TraineeListQuery } from '@app/trainees/read';
 import { NoTraineesFound } from '../../errors/errors';
-import { ApiController } from '../../auth/api-controller.decorator';
+import { ApiController } from '../../openapi/api-controller.decorator';
 import { JSON_CONTENT_TYPE, listAnswer } from '../../bodies/json-bytes';
 import { Contract, CurrentCaller } from '../../auth/request-context';
 import { AS_OF_MAX_LENGTH, PER_PAGE_MAX, toListQuery } from './list-trainees.params';

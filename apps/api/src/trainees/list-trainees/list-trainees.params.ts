@@ -12,21 +12,7 @@ import { currentAcademicCycle, isKnownAcademicCycle } from '@app/trainees/decide
 import { STATUS_FILTERS, utcDateOf, type StatusFilter, type TraineeListQuery } from '@app/trainees/read';
 import { ListQueryInvalid } from '../../errors/errors';
 import { parseAsOf } from '../as-of';
-
-/** The leading integer of a value as Ruby's `to_i` reads it (docs/reference/API-FACTS.md §14.1), or null. */
-export function leadingInteger(value: string): number | null {
-  const m = /^\s*([+-]?\d+)/.exec(value);
-  return m ? Number.parseInt(m[1], 10) : null;
-}
-
-/** Most characters of a query value that a message quotes (as the write messages, libs/trainees/contract/wire/values.ts). */
-const MAX_QUOTED = 200;
-
-/** A query value as the reference's message shows it (`String`), cut at {@link MAX_QUOTED} characters with `…`. */
-export function quoted(value: unknown): string {
-  const text = String(value);
-  return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
-}
+import { leadingInteger, quoted } from '../../query-params/query-values';
 
 const SINCE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 

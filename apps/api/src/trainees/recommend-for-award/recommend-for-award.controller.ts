@@ -5,7 +5,7 @@ import type { VersionContract } from '@app/trainees/contract';
 import type { RecommendationFields, Trainee } from '@app/trainees/record';
 import type { RequestData } from '@app/trainees/decider';
 import { RouteNotFound } from '../../auth/api.guard';
-import { ApiController } from '../../auth/api-controller.decorator';
+import { ApiController } from '../../openapi/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../auth/request-context';
 import { WireBody } from '../../bodies/wire-body';
 import { Answers, ForVersionsWith, IdParam, Operation, Writes } from '../../openapi/operation.decorators';

@@ -6,7 +6,7 @@ import type { VersionContract } from '@app/trainees/contract';
 import type { RequestData } from '@app/trainees/decider';
 import type { Trainee, TraineeFields } from '@app/trainees/record';
 import { EnhancedErrorsInterceptor } from '../../errors/enhanced-errors.interceptor';
-import { ApiController } from '../../auth/api-controller.decorator';
+import { ApiController } from '../../openapi/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../auth/request-context';
 import { WireBody } from '../../bodies/wire-body';
 import { RegisterTraineeCommand } from './register-trainee.handler';

@@ -4,7 +4,7 @@ import type { Caller } from '@app/trainees/write';
 import type { VersionContract } from '@app/trainees/contract';
 import type { RequestData } from '@app/trainees/decider';
 import type { Trainee, WithdrawalFields } from '@app/trainees/record';
-import { ApiController } from '../../auth/api-controller.decorator';
+import { ApiController } from '../../openapi/api-controller.decorator';
 import { Contract, CurrentCaller } from '../../auth/request-context';
 import { WireBody } from '../../bodies/wire-body';
 import { Answers, IdParam, Operation, Writes } from '../../openapi/operation.decorators';

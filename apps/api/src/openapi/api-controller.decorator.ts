@@ -1,7 +1,7 @@
 import { applyDecorators, Controller, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiVersionParam, Authenticated } from '../openapi/operation.decorators';
-import { ApiGuard } from './api.guard';
+import { ApiVersionParam, Authenticated } from './operation.decorators';
+import { ApiGuard } from '../auth/api.guard';
 
 /**
  * A controller under `/api/:api_version/<path>` that needs a token (docs/spec/trainee-records-api.md

@@ -9,7 +9,7 @@ import {
 import { TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from '@app/trainees/decider';
 import type { AppConfig } from '@app/runtime/process';
 import { PER_PAGE_MAX } from '../trainees/list-trainees/list-trainees.params';
-import { CHANGES_LIMIT_MAX } from '../changes/list-changes.params';
+import { PAGE_LIMIT_MAX } from '../query-params/cursor-page';
 
 /** The figures of the configuration that the limits text states. */
 export type LimitSettings = Pick<
@@ -53,7 +53,7 @@ export function limitsDescription(config: LimitSettings): string {
   \`disabilityN\` keys. A trainee holds at most ${TRAINEE_PLACEMENTS_MAX} placements and ${TRAINEE_DEGREES_MAX}
   degrees however they are added (422).
 - **Lists**: \`per_page\` at most ${PER_PAGE_MAX}; the change feed's and a trainee history's \`limit\` at most
-  ${CHANGES_LIMIT_MAX} (422 above).
+  ${PAGE_LIMIT_MAX} (422 above).
 - **Time**: a request must arrive whole within ${seconds(config.requestTimeoutMs)} and its headers within
   ${seconds(config.headersTimeoutMs)} (408, connection closed); a silent connection is closed after
   ${seconds(config.connectionTimeoutMs)}, an idle keep-alive one after ${seconds(config.keepAliveTimeoutMs)};

@@ -1,0 +1,54 @@
+import { CURSOR_CHARS } from '@app/changes';
+import { ListQueryInvalid } from '../errors/errors';
+import { quoted } from './query-values';
+
+/**
+ * Items per page when `limit` is not given, for a list read by cursor: the change feed
+ * (docs/change-feed.md "Reading the feed") and a trainee's history (docs/operations.md "Trainee history").
+ */
+export const PAGE_LIMIT_DEFAULT = 100;
+
+/** Most items per page of a list read by cursor: a larger `limit` answers 422 (docs/change-feed.md "Reading the feed"). */
+export const PAGE_LIMIT_MAX = 1000;
+
+/** The length of an `after` cursor, as the OpenAPI documents declare it (docs/change-feed.md "Cursors"). */
+export const AFTER_CHARS = CURSOR_CHARS;
+
+/** A validated page request: the position to read after (0: from the first item) and the page size. */
+export interface CursorPageRequest {
+  afterPosition: number;
+  limit: number;
+}
+
+/** The last value of a query parameter sent more than once (as the list's parameters), or the value. */
+function single(value: unknown): unknown {
+  return Array.isArray(value) ? value[value.length - 1] : value;
+}
+
+/**
+ * Validates the paging query of a list read by cursor (GET /changes, docs/change-feed.md "Reading
+ * the feed"; GET …/history, docs/operations.md "Trainee history"): `after` a cursor this service
+ * made, which `decode` (the caller's cursor codec) turns into its position (omitted or empty: from
+ * the first item; null from `decode`: refused), `limit` an integer from 1 to {@link PAGE_LIMIT_MAX}
+ * (omitted or empty: {@link PAGE_LIMIT_DEFAULT}); other parameters are ignored. Throws
+ * {@link ListQueryInvalid} (the list's 422 shape) naming each bad parameter.
+ */
+export function toCursorPageRequest(raw: Record<string, unknown>, decode: (cursor: string) => number | null): CursorPageRequest {
+  const errors: Record<string, string[]> = {};
+  const after = single(raw?.after);
+  let afterPosition = 0;
+  if (after !== undefined && after !== '') {
+    const position = typeof after === 'string' ? decode(after) : null;
+    if (position === null) errors.after = [`${quoted(after)} is not a valid cursor`];
+    else afterPosition = position;
+  }
+  const limitText = single(raw?.limit);
+  let limit = PAGE_LIMIT_DEFAULT;
+  if (limitText !== undefined && limitText !== '') {
+    const n = typeof limitText === 'string' && /^\d{1,7}$/.test(limitText) ? Number(limitText) : NaN;
+    if (!(n >= 1 && n <= PAGE_LIMIT_MAX)) errors.limit = [`must be an integer from 1 to ${PAGE_LIMIT_MAX}`];
+    else limit = n;
+  }
+  if (Object.keys(errors).length > 0) throw new ListQueryInvalid(errors);
+  return { afterPosition, limit };
+}

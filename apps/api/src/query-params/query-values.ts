@@ -1,0 +1,19 @@
+/**
+ * How the list endpoints read a query value and quote it back in a message (docs/reference/API-FACTS.md
+ * §14.1): what GET /trainees, GET /changes and a trainee's history share.
+ */
+
+/** The leading integer of a value as Ruby's `to_i` reads it (docs/reference/API-FACTS.md §14.1), or null. */
+export function leadingInteger(value: string): number | null {
+  const m = /^\s*([+-]?\d+)/.exec(value);
+  return m ? Number.parseInt(m[1], 10) : null;
+}
+
+/** Most characters of a query value that a message quotes (as the write messages, libs/trainees/contract/wire/values.ts). */
+const MAX_QUOTED = 200;
+
+/** A query value as the reference's message shows it (`String`), cut at {@link MAX_QUOTED} characters with `…`. */
+export function quoted(value: unknown): string {
+  const text = String(value);
+  return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
+}
