@@ -1,12 +1,9 @@
 import { Module } from '@nestjs/common';
-import { AddDegreeHandler, RemoveDegreeHandler, UpdateDegreeHandler } from './degrees/degree.commands';
-import { GetDegreeHandler, ListDegreesHandler } from './degrees/degree.queries';
-import { DegreesController } from './degrees/degrees.controller';
-import { AddPlacementHandler, RemovePlacementHandler, UpdatePlacementHandler } from './placements/placement.commands';
-import { GetPlacementHandler, ListPlacementsHandler } from './placements/placement.queries';
-import { PlacementsController } from './placements/placements.controller';
+import { ChildWriteHandler } from './child-resources/child-write.command';
+import { OwnTraineeHandler } from './child-resources/own-trainee.query';
 import { DeferTraineeController } from './defer-trainee/defer-trainee.controller';
 import { DeferTraineeHandler } from './defer-trainee/defer-trainee.handler';
+import { DegreesController } from './degrees/degrees';
 import { GetTraineeController } from './get-trainee/get-trainee.controller';
 import { GetTraineeHandler } from './get-trainee/get-trainee.query';
 import { TraineeHistoryController } from './history/trainee-history.controller';
@@ -14,6 +11,7 @@ import { TraineeHistoryHandler } from './history/trainee-history.query';
 import { ListTraineesController } from './list-trainees/list-trainees.controller';
 import { ListTraineesHandler } from './list-trainees/list-trainees.query';
 import { ListTraineesAsOfHandler } from './list-trainees/list-trainees-as-of.query';
+import { PlacementsController } from './placements/placements';
 import { RecommendForAwardController } from './recommend-for-award/recommend-for-award.controller';
 import { RecommendForAwardHandler } from './recommend-for-award/recommend-for-award.handler';
 import { RegisterTraineeController } from './register-trainee/register-trainee.controller';
@@ -24,8 +22,9 @@ import { WithdrawTraineeController } from './withdraw-trainee/withdraw-trainee.c
 import { WithdrawTraineeHandler } from './withdraw-trainee/withdraw-trainee.handler';
 
 /**
- * The trainees under /api/{version}/trainees: one slice per endpoint, its controller and its
- * `@nestjs/cqrs` command or query handler (docs/DESIGN.md "Where each endpoint lives"). The
+ * The trainees under /api/{version}/trainees (docs/DESIGN.md "Where each endpoint lives"): one
+ * slice per endpoint with its controller, placements and degrees made from their descriptions
+ * (`child-resources/`), and the `@nestjs/cqrs` handlers of their commands and queries. The
  * controllers are listed in the order their routes are registered and documented.
  */
 @Module({
@@ -44,22 +43,14 @@ import { WithdrawTraineeHandler } from './withdraw-trainee/withdraw-trainee.hand
   providers: [
     RegisterTraineeHandler,
     UpdateTraineeHandler,
-    GetTraineeHandler,
-    ListTraineesHandler,
-    ListTraineesAsOfHandler,
-    ListPlacementsHandler,
-    GetPlacementHandler,
-    AddPlacementHandler,
-    UpdatePlacementHandler,
-    RemovePlacementHandler,
-    ListDegreesHandler,
-    GetDegreeHandler,
-    AddDegreeHandler,
-    UpdateDegreeHandler,
-    RemoveDegreeHandler,
     DeferTraineeHandler,
     WithdrawTraineeHandler,
     RecommendForAwardHandler,
+    ChildWriteHandler,
+    GetTraineeHandler,
+    OwnTraineeHandler,
+    ListTraineesHandler,
+    ListTraineesAsOfHandler,
     TraineeHistoryHandler,
   ],
 })
