@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { ChildWriteHandler } from './child-resources/child-write.command';
 import { OwnTraineeHandler } from './child-resources/own-trainee.query';
 import { DeferTraineeController } from './defer-trainee/defer-trainee.controller';
-import { DeferTraineeHandler } from './defer-trainee/defer-trainee.handler';
 import { DegreesController } from './degrees/degrees';
 import { GetTraineeController } from './get-trainee/get-trainee.controller';
 import { GetTraineeHandler } from './get-trainee/get-trainee.query';
@@ -12,40 +11,38 @@ import { ListTraineesController } from './list-trainees/list-trainees.controller
 import { ListTraineesHandler } from './list-trainees/list-trainees.query';
 import { ListTraineesAsOfHandler } from './list-trainees/list-trainees-as-of.query';
 import { PlacementsController } from './placements/placements';
-import { RecommendForAwardController } from './recommend-for-award/recommend-for-award.controller';
-import { RecommendForAwardHandler } from './recommend-for-award/recommend-for-award.handler';
+import { RecommendForQtsController, UpdateQtsOrEytsStatusController } from './recommend-for-award/recommend-for-award.controller';
 import { RegisterTraineeController } from './register-trainee/register-trainee.controller';
 import { RegisterTraineeHandler } from './register-trainee/register-trainee.handler';
-import { UpdateTraineeController } from './update-trainee/update-trainee.controller';
-import { UpdateTraineeHandler } from './update-trainee/update-trainee.handler';
+import { ChangeTraineeHandler } from './trainee-write/change-trainee.command';
+import { ReplaceTraineeController, UpdateTraineeController } from './update-trainee/update-trainee.controller';
 import { WithdrawTraineeController } from './withdraw-trainee/withdraw-trainee.controller';
-import { WithdrawTraineeHandler } from './withdraw-trainee/withdraw-trainee.handler';
 
 /**
  * The trainees under /api/{version}/trainees (docs/DESIGN.md "Where each endpoint lives"): one
- * slice per endpoint with its controller, placements and degrees made from their descriptions
- * (`child-resources/`), and the `@nestjs/cqrs` handlers of their commands and queries. The
- * controllers are listed in the order their routes are registered and documented.
+ * slice per endpoint with its controller, the writes on a trainee made from their descriptions
+ * (`trainee-write/`), placements and degrees from theirs (`child-resources/`), and the
+ * `@nestjs/cqrs` handlers of their commands and queries. The controllers are listed in the order
+ * their routes are registered and documented.
  */
 @Module({
   controllers: [
     ListTraineesController,
     RegisterTraineeController,
     GetTraineeController,
+    ReplaceTraineeController,
     UpdateTraineeController,
     PlacementsController,
     DegreesController,
     DeferTraineeController,
     WithdrawTraineeController,
-    RecommendForAwardController,
+    RecommendForQtsController,
+    UpdateQtsOrEytsStatusController,
     TraineeHistoryController,
   ],
   providers: [
     RegisterTraineeHandler,
-    UpdateTraineeHandler,
-    DeferTraineeHandler,
-    WithdrawTraineeHandler,
-    RecommendForAwardHandler,
+    ChangeTraineeHandler,
     ChildWriteHandler,
     GetTraineeHandler,
     OwnTraineeHandler,

@@ -1,8 +1,7 @@
-import { Inject } from '@nestjs/common';
-import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Caller } from '@app/trainees/write';
 import type { ApiVersion } from '@app/trainees/record';
-import { findOwnTraineeAnswer, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/trainees/read';
+import { findOwnTraineeAnswer } from '@app/trainees/read';
+import { traineeQueryHandler } from '../trainee-handlers';
 
 /** One trainee of the caller's provider, by id (case-insensitive, docs/reference/API-FACTS.md §1.10), as answer bytes of `version`. */
 export class GetTraineeQuery {
@@ -18,11 +17,6 @@ export class GetTraineeQuery {
  * of the trainee with placements and degrees. Another provider's trainee is NotFound (docs/DESIGN.md
  * property 6).
  */
-@QueryHandler(GetTraineeQuery)
-export class GetTraineeHandler implements IQueryHandler<GetTraineeQuery, Buffer> {
-  constructor(@Inject(TRAINEE_READ_MODEL) private readonly trainees: TraineeReadModel) {}
-
-  execute({ caller, traineeId, version }: GetTraineeQuery): Promise<Buffer> {
-    return findOwnTraineeAnswer(this.trainees, caller.ukprn, traineeId, version);
-  }
-}
+export const GetTraineeHandler = traineeQueryHandler(GetTraineeQuery, (trainees, { caller, traineeId, version }): Promise<Buffer> =>
+  findOwnTraineeAnswer(trainees, caller.ukprn, traineeId, version),
+);

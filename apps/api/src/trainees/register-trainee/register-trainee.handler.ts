@@ -1,8 +1,7 @@
-import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { registerTrainee, TRAINEE_WRITE_PORTS, type Caller, type TraineeWritePorts } from '@app/trainees/write';
+import { registerTrainee, type Caller } from '@app/trainees/write';
 import type { RequestData, TraineeRules } from '@app/trainees/decider';
-import type { Trainee, TraineeFields } from '@app/trainees/record';
+import type { TraineeFields } from '@app/trainees/record';
+import { traineeCommandHandler } from '../trainee-handlers';
 
 /** POST /trainees as a command: the caller, the version's rules and the checked body `data`. */
 export class RegisterTraineeCommand {
@@ -18,11 +17,6 @@ export class RegisterTraineeCommand {
  * read-your-writes). Returns the trainee. Errors: ValidationFailed, MissingData, DuplicateTrainee,
  * ConcurrentModification.
  */
-@CommandHandler(RegisterTraineeCommand)
-export class RegisterTraineeHandler implements ICommandHandler<RegisterTraineeCommand, Trainee> {
-  constructor(@Inject(TRAINEE_WRITE_PORTS) private readonly ports: TraineeWritePorts) {}
-
-  execute({ caller, rules, data }: RegisterTraineeCommand): Promise<Trainee> {
-    return registerTrainee(this.ports, caller, rules, data);
-  }
-}
+export const RegisterTraineeHandler = traineeCommandHandler(RegisterTraineeCommand, (ports, { caller, rules, data }) =>
+  registerTrainee(ports, caller, rules, data),
+);
