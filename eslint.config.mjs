@@ -68,6 +68,45 @@ const NOT_IN_PURE = [
   'rxjs',
 ];
 
+/**
+ * The folders of apps/api/src from the ground up (docs/DESIGN.md "The shared kernel"): a folder
+ * imports only the folders of the floors below its own; the areas (one Nest module each) import no
+ * other area; the served documents, above every area, state the bounds the areas set.
+ */
+const API_FLOORS = [
+  ['composition'],
+  ['auth', 'observability'],
+  ['idempotency', 'bodies', 'errors'],
+  ['admission', 'openapi', 'query-params'],
+  ['trainees', 'changes', 'audit', 'reference-data', 'info', 'health'],
+  ['api-docs'],
+];
+const AREAS = API_FLOORS[4];
+
+/** One config per folder of apps/api/src: the relative imports of the folders it may not reach. */
+const apiFloorRules = API_FLOORS.flatMap((floor, level) =>
+  floor.map((folder) => {
+    const above = API_FLOORS.slice(level + 1).flat();
+    const refused = AREAS.includes(folder) ? [...above, ...AREAS.filter((a) => a !== folder)] : above;
+    return {
+      files: [`apps/api/src/${folder}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                regex: `^(\\.\\./)+(${refused.join('|')})(/|$)`,
+                message: `apps/api/src/${folder} imports only the folders below it (docs/DESIGN.md "The shared kernel").`,
+              },
+            ],
+          },
+        ],
+      },
+    };
+  }),
+);
+
 export default tseslint.config(
   {
     // examples/api-types.ts is generated from the served OpenAPI document (npm run examples:types).
@@ -159,6 +198,7 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 80 }],
     },
   },
+  ...apiFloorRules,
   prettier,
   {
     // After Prettier's config (which turns max-len off): what Prettier cannot wrap, comments, stays within 140 columns.

@@ -8,7 +8,7 @@ interface Case {
   why: string;
   filePath: string;
   code: string;
-  breaks: 'boundaries/dependencies' | 'no-restricted-syntax' | null;
+  breaks: 'boundaries/dependencies' | 'no-restricted-syntax' | 'no-restricted-imports' | null;
   /** A word the message must hold (the part or module refused). */
   naming?: string;
 }
@@ -91,6 +91,26 @@ const CASES: Case[] = [
     code: use('@app/trainees/decider/trainee.decide', 'decide'),
     breaks: 'boundaries/dependencies',
     naming: 'trainee.decide.ts',
+  },
+  {
+    why: 'apps/api: the kernel imports no area (docs/DESIGN.md "The shared kernel")',
+    filePath: 'apps/api/src/openapi/probe.ts',
+    code: use('../trainees/list-trainees/list-trainees.params', 'PER_PAGE_MAX'),
+    breaks: 'no-restricted-imports',
+    naming: 'apps/api/src/openapi',
+  },
+  {
+    why: 'apps/api: an area imports no other area',
+    filePath: 'apps/api/src/trainees/history/probe.ts',
+    code: use('../../changes/list-changes.query', 'ListChangesQuery'),
+    breaks: 'no-restricted-imports',
+    naming: 'apps/api/src/trainees',
+  },
+  {
+    why: 'apps/api: an area imports the kernel below it',
+    filePath: 'apps/api/src/trainees/history/probe.ts',
+    code: use('../../query-params/cursor-page', 'AFTER_CHARS'),
+    breaks: null,
   },
   {
     why: 'a decider does no I/O',
