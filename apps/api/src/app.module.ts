@@ -19,6 +19,7 @@ import { TraineesModule } from './trainees/trainees.module';
  */
 @Module({})
 export class AppModule {
+  /** The module for `config` and `logger`, as `createApp` builds the application from it. */
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,

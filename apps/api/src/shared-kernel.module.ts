@@ -22,6 +22,7 @@ import { MetricsListener } from './observability/metrics-listener';
 @Global()
 @Module({})
 export class SharedKernelModule {
+  /** The module for `config` (from the environment: `loadConfig`) and `logger`; its ports open when the application is created. */
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
     const providers: Provider[] = [
       { provide: APP_CONFIG, useValue: config },
