@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { REGISTRY_PM_CHECKPOINT } from '@app/registry';
 import { openStores, type Stores } from '@app/stores';
 import { Projector } from '@app/runtime/projector';
-import { loadServiceKey, personalDataOf } from '@app/runtime/process';
+import { loadServiceKey, personalDataOptions } from '@app/runtime/process';
 import { loadDataset, type Dataset } from './dataset';
 import { TraineeGenerator, isoDate, selfCheck } from './generator';
 import { measureHistory, measureRebuild, type HistoryResult, type RebuildResult } from './offline';
@@ -78,7 +78,7 @@ export async function prepareData(o: BenchOptions, place: DataPlace): Promise<Pr
   const serviceKey = loadServiceKey({ dataDir, dataKeyFile: null }).key;
   const stores = await openStores(
     { dataDir, eventStoreUrl, mongodbUrl },
-    { personalData: personalDataOf({ sealPersonalData: true }, serviceKey) },
+    { personalData: personalDataOptions({ sealPersonalData: true }, serviceKey) },
   );
   let dataset: Dataset;
   let rebuild: RebuildResult | null = null;
@@ -125,7 +125,7 @@ export async function prepareData(o: BenchOptions, place: DataPlace): Promise<Pr
     log(`bench: history replay of ${history.events} events: median ${history.medianMs.toFixed(2)} ms`);
     if (o.only === null || o.only.includes(CENSUS_SCENARIO)) {
       const open = () =>
-        openStores({ dataDir, eventStoreUrl, mongodbUrl }, { personalData: personalDataOf({ sealPersonalData: true }, serviceKey) });
+        openStores({ dataDir, eventStoreUrl, mongodbUrl }, { personalData: personalDataOptions({ sealPersonalData: true }, serviceKey) });
       census = await measureCensus(open, dataset, new Date());
       log(`bench: ${formatCensus(census)}`);
     }

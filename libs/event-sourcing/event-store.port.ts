@@ -168,7 +168,7 @@ export interface ReadStreamsOptions {
   maxCount: number;
 }
 
-/** What {@link EventStore.readStoredStreams} reads: whole streams of every category, in stream-id order. */
+/** What {@link StoredLog.readStoredStreams} reads: whole streams of every category, in stream-id order. */
 export interface ReadStoredStreamsOptions {
   /** Only streams whose id sorts after this one (binary order); null or absent: from the first. */
   afterStream?: string | null;
@@ -185,7 +185,12 @@ export interface StreamWrite {
   options?: AppendOptions;
 }
 
-/** The port every adapter implements (SQLite for the embedded default, EventStoreDB in production). */
+/**
+ * The port every adapter implements (SQLite for the embedded default, EventStoreDB in production).
+ * What the commands and the projections use: in every process the events of personal-data streams
+ * are sealed on append and opened on read (docs/DESIGN.md "Personal data"), so its reads give the
+ * events as they were appended. The log as stored is the other port, {@link StoredLog}.
+ */
 export interface EventStore {
   /**
    * Appends `events` atomically to `streamId`. Throws {@link WrongExpectedVersionError} on a
@@ -208,22 +213,6 @@ export interface EventStore {
    */
   readStreamsByPrefix?(options: ReadStreamsOptions): Promise<RecordedEvent[]>;
   /**
-   * Whole streams of every category in stream-id order, each stream's events in revision order,
-   * as stored: data and metadata as the stored JSON texts, sealed values sealed (see
-   * {@link ReadStoredStreamsOptions}); `[]` past the last stream. What the audit's check of the
-   * hash chain reads (docs/DESIGN.md "Verifiable history"). Only stores that keep the texts and
-   * index stream ids have it (SQLite); for others the check reads the log through the other methods.
-   */
-  readStoredStreams?(options: ReadStoredStreamsOptions): Promise<StoredEventText[]>;
-  /**
-   * One stream's events as stored (texts as {@link readStoredStreams} gives them, with positions),
-   * from `fromRevision` in revision order, at most `maxCount` (the checks of {@link readStream});
-   * `[]` for an unknown stream. Lets the auditor's report check a long stream's chain a chunk at a
-   * time (docs/operations.md "Trainee history"). Only stores that keep the texts have it (SQLite);
-   * for others the report reads the stream through {@link readStream}.
-   */
-  readStoredStream?(streamId: string, options?: ReadStreamOptions): Promise<StoredEventText[]>;
-  /**
    * The stream's events from `fromRevision` (default 0), in revision order, at most `maxCount` of
    * them (an integer ≥ 1; default: all); `[]` when the stream does not exist. A RangeError for a
    * negative or fractional `fromRevision` or a `maxCount` below 1.
@@ -239,5 +228,43 @@ export interface EventStore {
   close(): Promise<void>;
 }
 
+/**
+ * The log as stored, read-only: the second port of every adapter (docs/DESIGN.md "The event store
+ * port"). Its reads give what the store holds: personal values sealed (`data.sealed`), never opened,
+ * so they read no data key and cost no decryption. For those that must see the bytes as stored or
+ * need only positions, times and counts: the audit (the chain hashes the stored texts), the export,
+ * a projection's lag, the webhook dispatcher's positions, the list at an instant's scan. The
+ * methods are {@link EventStore}'s reads, with the same checks and answers, beneath the sealing.
+ */
+export interface StoredLog {
+  /** As {@link EventStore.readStream}, as stored. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** As {@link EventStore.readAll}, as stored. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** As {@link EventStore.readStreamsByPrefix}, as stored; only stores with an index on stream ids have it (SQLite). */
+  readStreamsByPrefix?(options: ReadStreamsOptions): Promise<RecordedEvent[]>;
+  /**
+   * Whole streams of every category in stream-id order, each stream's events in revision order,
+   * as stored: data and metadata as the stored JSON texts, sealed values sealed (see
+   * {@link ReadStoredStreamsOptions}); `[]` past the last stream. What the audit's check of the
+   * hash chain reads (docs/DESIGN.md "Verifiable history"). Only stores that keep the texts and
+   * index stream ids have it (SQLite); for others the check reads the log through the other methods.
+   */
+  readStoredStreams?(options: ReadStoredStreamsOptions): Promise<StoredEventText[]>;
+  /**
+   * One stream's events as stored (texts as {@link readStoredStreams} gives them, with positions),
+   * from `fromRevision` in revision order, at most `maxCount` (the checks of `EventStore.readStream`);
+   * `[]` for an unknown stream. Lets the auditor's report check a long stream's chain a chunk at a
+   * time (docs/operations.md "Trainee history"). Only stores that keep the texts have it (SQLite);
+   * for others the report reads the stream through {@link readStream}.
+   */
+  readStoredStream?(streamId: string, options?: ReadStreamOptions): Promise<StoredEventText[]>;
+  /** Position of the newest event in the store, 0 when empty. */
+  headPosition(): Promise<number>;
+}
+
 /** Injection token for the {@link EventStore} port. */
 export const EVENT_STORE = Symbol('EVENT_STORE');
+
+/** Injection token for the {@link StoredLog} port. */
+export const STORED_LOG = Symbol('STORED_LOG');

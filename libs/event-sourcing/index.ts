@@ -6,6 +6,7 @@ export { newEventId } from './event-ids';
 export { randomView } from './random-bytes';
 export {
   EVENT_STORE,
+  STORED_LOG,
   EventStoreUnavailableError,
   IdempotencyConflictError,
   PermanentSubscriptionError,
@@ -22,6 +23,7 @@ export {
   type ReadStoredStreamsOptions,
   type ReadStreamsOptions,
   type RecordedEvent,
+  type StoredLog,
   type StreamWrite,
   type SubscribeOptions,
   type Subscription,

@@ -11,12 +11,4 @@ export {
   SealedValuesNotOpened,
   type SealedValues,
 } from './sealed-fields';
-export {
-  DataKeyMissing,
-  PersonalData,
-  personalDataOf,
-  rawEventStore,
-  withPersonalData,
-  type PersonalDataOptions,
-  type SealingPlan,
-} from './personal-data';
+export { DataKeyMissing, PersonalData, withPersonalData, type PersonalDataOptions, type SealingPlan } from './personal-data';

@@ -165,18 +165,13 @@ export class PersonalData {
   }
 }
 
-const RAW = Symbol('raw event store');
-const PERSONAL = Symbol('personal data');
-
 /**
  * The event store with personal values sealed on append and opened on read (a proxy: every other
- * method, optional methods and `instanceof` stay the store's own). {@link rawEventStore} gives the
- * store underneath (exports carry the sealed values, docs/DESIGN.md "Personal data").
+ * method, optional methods and `instanceof` stay the store's own). The store itself stays the log as
+ * stored (`StoredLog`): exports, the audit and positions read it (docs/DESIGN.md "Personal data").
  */
 export function withPersonalData(store: EventStore, personal: PersonalData): EventStore {
-  const overrides: Partial<Record<keyof EventStore | typeof RAW | typeof PERSONAL, unknown>> = {
-    [RAW]: store,
-    [PERSONAL]: personal,
+  const overrides: Partial<Record<keyof EventStore, unknown>> = {
     appendToStream: async (streamId: string, events: EventData[], options?: Parameters<EventStore['appendToStream']>[2]) =>
       store.appendToStream(streamId, await personal.seal(streamId, events), options),
     appendToStreams: store.appendToStreams
@@ -201,16 +196,6 @@ export function withPersonalData(store: EventStore, personal: PersonalData): Eve
       return bound.get(property);
     },
   });
-}
-
-/** The store beneath {@link withPersonalData} (its events as stored, sealed); `store` itself otherwise. */
-export function rawEventStore(store: EventStore): EventStore {
-  return ((store as unknown as Record<typeof RAW, EventStore | undefined>)[RAW] ?? store) as EventStore;
-}
-
-/** The {@link PersonalData} a store of {@link withPersonalData} seals and opens with; null for any other store. */
-export function personalDataOf(store: EventStore): PersonalData | null {
-  return (store as unknown as Record<typeof PERSONAL, PersonalData | undefined>)[PERSONAL] ?? null;
 }
 
 function openedSubscription(sub: Subscription, personal: PersonalData): Subscription {

@@ -9,7 +9,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { newEventId, toEventData } from '@app/event-sourcing';
-import { rawEventStore } from '@app/personal-data';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, traineeUpdated, TRAINEE_ID } from '@app/trainees/decider/testing/trainee-events';
 import { openStores } from './open-stores';
@@ -28,13 +27,13 @@ describe('openStores on the embedded default, sealing personal data with the API
     const keys = SqliteDataKeyStore.open(dataDir);
     try {
       const stream = traineeStreamId(TRAINEE_ID);
-      // Written before sealing: in the clear, and no key stored for it.
-      await rawEventStore(stores.eventStore).appendToStream(stream, toEventData(exampleRegistration(), { occurredAt: AT }, newEventId));
+      // Written before sealing (through the thread's own store, beneath the sealing): in the clear, and no key stored for it.
+      await stores.projectionThread!.eventStore.appendToStream(stream, toEventData(exampleRegistration(), { occurredAt: AT }, newEventId));
       expect(await keys.get(TRAINEE_ID)).toBeNull();
       const update = [traineeUpdated({ changes: { last_name: 'Quennell' } })];
       await stores.eventStore.appendToStream(stream, toEventData(update, { occurredAt: AT }, newEventId), { expectedRevision: 3 });
       expect(await keys.get(TRAINEE_ID)).toBeInstanceOf(Buffer);
-      const stored = await rawEventStore(stores.eventStore).readStream(stream);
+      const stored = await stores.storedLog.readStream(stream);
       expect(JSON.stringify(stored[4].data)).not.toContain('Quennell');
       expect((await stores.eventStore.readStream(stream))[4].data).toMatchObject({ changes: { last_name: 'Quennell' } });
       // A new trainee's id comes from a pool the thread stored beforehand.

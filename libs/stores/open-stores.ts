@@ -14,7 +14,7 @@ import type { IdempotencyStore } from '@app/runtime/idempotency';
 import type { DigestTreeStore } from '@app/runtime/audit';
 import { DataKeys, PersonalData, withPersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
-import type { EventStore } from '@app/event-sourcing';
+import type { EventStore, RecordedEvent, StoredLog } from '@app/event-sourcing';
 import type { ProjectorLogger, ReadModelStore } from '@app/runtime/projector';
 import type { SchoolDirectory } from '@app/schools';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
@@ -33,7 +33,22 @@ export interface StoreConfig {
 }
 
 export interface Stores {
+  /**
+   * The event store the commands and the projections use: with `options.personalData`, the
+   * trainees' personal values are sealed on append and opened on read (docs/DESIGN.md "Personal data").
+   */
   eventStore: EventStore;
+  /**
+   * The same log as stored, read-only (docs/DESIGN.md "The event store port"): personal values
+   * sealed, never opened. For the audit, the export, lag and positions.
+   */
+  storedLog: StoredLog;
+  /**
+   * Opens what {@link storedLog} reads: the events with their sealed personal values opened
+   * (`[erased]` once a key is destroyed), as {@link eventStore} reads them; the same events when
+   * personal data is not sealed. For a reader that shows both forms of one read (a trainee's history).
+   */
+  openStored<E extends RecordedEvent>(events: E[]): Promise<E[]>;
   readModel: ReadModelStore;
   /** The schools directory (placements link to it by URN), beside the read models. */
   schools: SchoolDirectory;
@@ -138,12 +153,17 @@ export class StoreUnavailable extends Error {}
 export async function openStores(config: StoreConfig, options: OpenStoresOptions = {}): Promise<Stores> {
   const opened = await openEventStore(config, options);
   const thread = opened.thread;
+  const storedLog: StoredLog = opened.eventStore;
   let eventStore = opened.eventStore;
   let readModel: ReadModelStore;
   let mongo: MongoReadModel | null = null;
   try {
     if (config.mongodbUrl) readModel = mongo = await (await import('@app/stores/mongodb')).MongoReadModel.connect(config.mongodbUrl);
-    else readModel = SqliteReadModel.open(config.dataDir, thread ? CHECKPOINTED_BY_THREAD : {});
+    else {
+      // The stream build's workers open sealed values as the event store does.
+      const keyEncryptionKey = options.personalData?.kek ?? null;
+      readModel = SqliteReadModel.open(config.dataDir, { ...(thread ? CHECKPOINTED_BY_THREAD : {}), keyEncryptionKey });
+    }
     await readModel.checkpoint();
   } catch (err) {
     await (thread ? thread.close() : eventStore.close());
@@ -173,8 +193,11 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     eventStore = withPersonalData(eventStore, personalData);
   }
   if (options.metrics || tracingEnabled()) eventStore = instrumentEventStore(eventStore, options.metrics ?? null);
+  const opener = personalData;
   return {
     eventStore,
+    storedLog,
+    openStored: opener ? (events) => opener.open(events) : async (events) => events,
     readModel,
     schools,
     mongo,

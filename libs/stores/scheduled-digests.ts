@@ -1,5 +1,4 @@
 import { userInfo } from 'node:os';
-import { rawEventStore } from '@app/personal-data';
 import {
   digestSince,
   DigestSchedule,
@@ -37,7 +36,7 @@ export async function openDigestSchedule(
   });
   if (key.created) logger.warn({ file: key.created }, 'made an audit signing key for the sandbox; production needs AUDIT_SIGNING_KEY_FILE');
   const trees = await openDigestTreeStore(config, stores);
-  const store = rawEventStore(stores.eventStore);
+  const store = stores.storedLog;
   const by = `${SCHEDULED_DIGEST_SIGNER} (${userInfo().username})`;
   const run = async (): Promise<ScheduledDigest | null> => {
     const kept = await trees.latest();

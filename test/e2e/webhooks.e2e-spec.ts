@@ -147,7 +147,7 @@ describe('webhooks (docs/change-feed.md "Webhooks")', () => {
     await create(api, tokenB);
     await api.infra.catchUp();
     const outbox = new SqliteWebhookOutbox(`${api.dataDir}/webhooks-${name}.sqlite`);
-    const dispatcher = new WebhookDispatcher(api.infra.eventStore, api.infra.readModel, outbox, quiet, {
+    const dispatcher = new WebhookDispatcher(api.infra, api.infra.readModel, outbox, quiet, {
       ...options,
       projectedStreams: PROJECTED_STREAMS,
       cursors: new CursorCodec(Buffer.alloc(32, 1)),

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../apps/api/src/create-app';
 import { ProviderOperations } from '@app/providers/write';
-import { EVENT_STORE, type EventStore } from '@app/event-sourcing';
+import { EVENT_STORE, STORED_LOG, type EventStore, type StoredLog } from '@app/event-sourcing';
 import { PROVIDER_READ_MODEL } from '@app/providers/read';
 import { SCHOOL_DIRECTORY, type SchoolDirectory } from '@app/schools';
 import { TRAINEE_READ_MODEL } from '@app/trainees/read';
@@ -31,6 +31,8 @@ export interface JsonResponse {
 /** What a test reaches of a running API's stores (see {@link RunningApi.infra}). */
 export interface StoresOfApi {
   eventStore: EventStore;
+  /** The log as stored (sealed values sealed). */
+  storedLog: StoredLog;
   readModel: ReadModelStore;
   schools: SchoolDirectory;
   providers: ProviderOperations;
@@ -127,7 +129,7 @@ export class RunningApi {
 
   /**
    * The running API's stores and projections, for a test's setup and its checks of what was stored:
-   * the event store, the read store, the schools directory, provider operations (providers and
+   * the event store, the log as stored, the read store, the schools directory, provider operations (providers and
    * tokens as the admin CLI makes them), the in-process projector (null when external) and catch-up.
    */
   get infra(): StoresOfApi {
@@ -136,6 +138,7 @@ export class RunningApi {
     const projections = this.app.get(Projections);
     return {
       eventStore,
+      storedLog: this.app.get<StoredLog>(STORED_LOG),
       readModel,
       schools: this.app.get<SchoolDirectory>(SCHOOL_DIRECTORY),
       providers: new ProviderOperations(eventStore, this.app.get(PROVIDER_READ_MODEL)),

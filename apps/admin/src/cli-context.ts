@@ -1,7 +1,7 @@
 import { ProviderOperations } from '@app/providers/write';
 import { openStores, type Stores } from '@app/stores';
 import { Projector } from '@app/runtime/projector';
-import { ConfigError, loadServiceKey, personalDataOf } from '@app/runtime/process';
+import { ConfigError, loadServiceKey, personalDataOptions } from '@app/runtime/process';
 
 /** A command that cannot be carried out as asked (bad file, bad argument); exit code 1. */
 export class CliError extends Error {}
@@ -50,7 +50,7 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
       // Personal data is sealed and opened with the service key's keys, as the API does (docs/DESIGN.md "Personal data").
       const stores = await openStores(
         { dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null },
-        { personalData: personalDataOf({ sealPersonalData: true }, serviceKey()) },
+        { personalData: personalDataOptions({ sealPersonalData: true }, serviceKey()) },
       );
       const catchUp = options.catchUp ?? true;
       const projector = new Projector(

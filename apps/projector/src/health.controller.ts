@@ -35,7 +35,7 @@ export class HealthController {
   async readyz(@Res() reply: FastifyReply): Promise<void> {
     const health = this.projector.health();
     const readiness = await assessReadiness({
-      eventStore: this.stores.eventStore,
+      storedLog: this.stores.storedLog,
       readModel: this.stores.readModel,
       projector: health,
       checkpoint: this.projector.checkpoint,

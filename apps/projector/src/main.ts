@@ -15,7 +15,7 @@ import {
   createRegistryProcess,
   createWebhookDispatcher,
   serviceKeyOf,
-  personalDataOf,
+  personalDataOptions,
   processMetrics,
   type AppConfig,
 } from '@app/runtime/process';
@@ -109,7 +109,7 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
   const stores = await openStores(config, {
     metrics: metrics?.metrics,
     logger,
-    personalData: personalDataOf(config, serviceKey),
+    personalData: personalDataOptions(config, serviceKey),
     hashChain: config.hashChain,
   });
   const projector = new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
@@ -125,7 +125,7 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
   const dispatcher = createWebhookDispatcher(config, stores, outbox, messageFirst(logger), serviceKey, metrics?.metrics);
   if (metrics)
     observeProjections(metrics.metrics, {
-      eventStore: stores.eventStore,
+      storedLog: stores.storedLog,
       readModel: stores.readModel,
       projector,
       registryProcess,

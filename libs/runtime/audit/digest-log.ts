@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { EventStore } from '@app/event-sourcing';
+import type { EventStore, StoredLog } from '@app/event-sourcing';
 import { signDigest, type SignedDigest, type StreamHead } from './digest';
 import { recordDigest } from './digest-events';
 import { digestTree, type DigestTree, type DigestTreeStore } from './digest-tree';
@@ -21,7 +21,7 @@ export interface LogDigest {
 }
 
 /**
- * Signs a digest of `store` (as stored, beneath the sealing of personal data) as of its head
+ * Signs a digest of `store` (the log as stored) as of its head
  * position now (docs/DESIGN.md "Signed digests"): checks every stream's chain as it stood then
  * (`verifyLog`), folds each head into the Merkle root, and signs position, `now()`, the number of
  * heads and the root with `privateKey`. Throws {@link LogDoesNotVerify} when a chain is broken.
@@ -29,7 +29,7 @@ export interface LogDigest {
  * of `store`; the embedded store's is faster on two threads).
  */
 export async function digestLog(
-  store: EventStore,
+  store: StoredLog,
   privateKey: KeyObject,
   now: () => Date = () => new Date(),
   onProgress?: (events: number) => void,
@@ -58,7 +58,7 @@ export interface SignedAndRecorded {
  * proofs"). Throws {@link LogDoesNotVerify} when a chain is broken: nothing is signed or kept.
  */
 export async function signAndRecord(
-  store: EventStore,
+  store: StoredLog,
   recordIn: EventStore,
   trees: DigestTreeStore,
   privateKey: KeyObject,

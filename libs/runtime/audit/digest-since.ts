@@ -1,5 +1,13 @@
 import type { KeyObject } from 'node:crypto';
-import { chainHash, checkStreamChain, readChainKeys, storedTextOf, type EventStore, type StoredEventText } from '@app/event-sourcing';
+import {
+  chainHash,
+  checkStreamChain,
+  readChainKeys,
+  storedTextOf,
+  type EventStore,
+  type StoredEventText,
+  type StoredLog,
+} from '@app/event-sourcing';
 import { signDigest, type StreamHead } from './digest';
 import { AUDIT_DIGEST_STREAM, recordDigest } from './digest-events';
 import { signAndRecord, LogDoesNotVerify, type SignedAndRecorded } from './digest-log';
@@ -11,8 +19,8 @@ const PAGE = 5000;
 
 /** What {@link digestSince} works on. */
 export interface DigestSinceContext {
-  /** The event store as stored (beneath the sealing of personal data): the chain hashes the stored texts. */
-  store: EventStore;
+  /** The log as stored: the chain hashes the stored texts. */
+  store: StoredLog;
   /** The event store the digest is recorded through (the service's). */
   recordIn: EventStore;
   trees: DigestTreeStore;
@@ -62,7 +70,7 @@ export async function digestSince(ctx: DigestSinceContext): Promise<SignedAndRec
  * asks before it starts a digest. Reads the log after `from` in small pages and stops at the first
  * such event: while the log is idle, the kept digest's own event is all there is to read.
  */
-export async function logMovedSince(store: EventStore, from: number): Promise<boolean> {
+export async function logMovedSince(store: StoredLog, from: number): Promise<boolean> {
   for (let after = from; ;) {
     const page = await store.readAll({ fromPosition: after, maxCount: 100 });
     if (page.length === 0) return false;
@@ -72,7 +80,7 @@ export async function logMovedSince(store: EventStore, from: number): Promise<bo
 }
 
 /** The ids of the streams with an event after position `from`, up to `to`. */
-async function streamsMovedAfter(store: EventStore, from: number, to: number): Promise<Set<string>> {
+async function streamsMovedAfter(store: StoredLog, from: number, to: number): Promise<Set<string>> {
   const moved = new Set<string>();
   for (let after = from; after < to;) {
     const page = await store.readAll({ fromPosition: after, maxCount: PAGE });
@@ -89,7 +97,7 @@ async function streamsMovedAfter(store: EventStore, from: number, to: number): P
  * head was stored before the chain began); null when they are not.
  */
 async function extendedHead(
-  store: EventStore,
+  store: StoredLog,
   streamId: string,
   signed: StreamHead | undefined,
   position: number,

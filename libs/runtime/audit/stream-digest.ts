@@ -1,4 +1,4 @@
-import { checkStreamChain, storedTextOf, type EventStore, type ReadStreamOptions, type StoredEventText } from '@app/event-sourcing';
+import { checkStreamChain, storedTextOf, type StoredLog, type ReadStreamOptions, type StoredEventText } from '@app/event-sourcing';
 import { digestSignatureHolds, keyFingerprint, type SignedDigest, type StreamHead } from './digest';
 import { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM } from './digest-events';
 
@@ -10,12 +10,12 @@ import { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM } from './digest-events';
 
 /**
  * One stream's events as stored, in revision order (what `checkStreamChain` hashes; `[]` for no
- * such stream), all of them or the `range` of revisions `readStream` takes. `store` must be the
- * store beneath the sealing of personal data (`rawEventStore`). A store with `readStoredStream`
+ * such stream), all of them or the `range` of revisions `readStream` takes. `store` is the log as
+ * stored (sealed values sealed, as the chain hashed them). A store with `readStoredStream`
  * gives the stored texts; any other is read through `readStream`, the data and metadata as
  * `JSON.stringify` writes them, as `verifyLog` does.
  */
-export async function readStoredStream(store: EventStore, streamId: string, range?: ReadStreamOptions): Promise<StoredEventText[]> {
+export async function readStoredStream(store: StoredLog, streamId: string, range?: ReadStreamOptions): Promise<StoredEventText[]> {
   return store.readStoredStream ? store.readStoredStream(streamId, range) : (await store.readStream(streamId, range)).map(storedTextOf);
 }
 
@@ -27,7 +27,7 @@ export interface RecordedDigest {
 }
 
 /** The latest digest recorded in the `audit-digests` stream (an `AuditDigestSigned` event); null when none was ever signed. */
-export async function latestRecordedDigest(store: EventStore): Promise<RecordedDigest | null> {
+export async function latestRecordedDigest(store: StoredLog): Promise<RecordedDigest | null> {
   const events = await store.readStream(AUDIT_DIGEST_STREAM);
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];

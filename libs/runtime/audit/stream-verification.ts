@@ -1,4 +1,4 @@
-import { checkStreamChain, IntactChain, type EventStore, type StoredEventText, type StreamChainReport } from '@app/event-sourcing';
+import { checkStreamChain, IntactChain, type StoredLog, type StoredEventText, type StreamChainReport } from '@app/event-sourcing';
 import type { SignedDigest, StreamHead } from './digest';
 import {
   digestSection,
@@ -31,10 +31,9 @@ export interface StreamVerification {
 /**
  * One stream's events as stored, in revision order, in chunks of at most `chunkSize` (an integer
  * ≥ 1) events, each read when the one before has been consumed; nothing for no such stream.
- * `store` must be the store beneath the sealing of personal data (`rawEventStore`), read as
- * {@link readStoredStream} reads it.
+ * `store` is the log as stored, read as {@link readStoredStream} reads it.
  */
-export async function* storedStreamChunks(store: EventStore, streamId: string, chunkSize: number): AsyncGenerator<StoredEventText[]> {
+export async function* storedStreamChunks(store: StoredLog, streamId: string, chunkSize: number): AsyncGenerator<StoredEventText[]> {
   for (let fromRevision = 0; ;) {
     const chunk = await readStoredStream(store, streamId, { fromRevision, maxCount: chunkSize });
     if (chunk.length > 0) yield chunk;
@@ -44,7 +43,7 @@ export async function* storedStreamChunks(store: EventStore, streamId: string, c
 }
 
 /**
- * The {@link StreamVerification} of `streamId` (`store` beneath the sealing, as for
+ * The {@link StreamVerification} of `streamId` (`store` the log as stored, as for
  * {@link storedStreamChunks}) against `recorded` (the latest recorded digest, null for none), the
  * same as `checkStreamChain` and `digestSection` of the whole stream as stored give, with
  * `proveInclusion` as `digestSection` takes it.
@@ -57,7 +56,7 @@ export async function* storedStreamChunks(store: EventStore, streamId: string, c
  * stream is rare, and the auditor needs each fault named (docs/DESIGN.md "Verifiable history").
  */
 export async function verifyStoredStream(
-  store: EventStore,
+  store: StoredLog,
   streamId: string,
   recorded: RecordedDigest | null,
   options: { proveInclusion?: (head: StreamHead, digest: SignedDigest) => boolean | null; chunkSize?: number } = {},
@@ -80,7 +79,7 @@ export async function verifyStoredStream(
 
 /** One chunked pass over an intact stream; null when the chain does not hold or the digest's part is not a prefix. */
 async function chunkedPass(
-  store: EventStore,
+  store: StoredLog,
   streamId: string,
   digestPosition: number | null,
   chunkSize: number,

@@ -1,4 +1,4 @@
-import { checkStreamChain, storedTextOf, type ChainFault, type EventStore, type StoredEventText } from '@app/event-sourcing';
+import { checkStreamChain, storedTextOf, type ChainFault, type StoredLog, type StoredEventText } from '@app/event-sourcing';
 import { checkAgainstDigest, streamGone, type SignedHead } from './digest-check';
 import type { StreamHead } from './digest';
 
@@ -50,13 +50,12 @@ export interface LogVerification {
  * streams whole, in stream-id order, as stored, and runs `checkStreamChain` on each (as of
  * `options.toPosition`), and `checkAgainstDigest` when `options.digest` is given (a stream the
  * digest holds that the log has not is `missing` whole), telling `options` of every fault,
- * stream and batch. `store` must be the store as stored (the event store beneath the sealing of
- * personal data): the chain hashes the sealed texts. A store with
+ * stream and batch. `store` is the log as stored: the chain hashes the sealed texts. A store with
  * `readStoredStreams` is read through it; any other is read in two passes through the port (every
  * stream id from the global log, then each stream, its data and metadata as `JSON.stringify`
  * writes them, which is how the adapters store them).
  */
-export async function verifyLog(store: EventStore, options: VerifyLogOptions = {}): Promise<LogVerification> {
+export async function verifyLog(store: StoredLog, options: VerifyLogOptions = {}): Promise<LogVerification> {
   const totals: LogVerification = { events: 0, streams: 0, faults: 0 };
   const { toPosition, digest } = options;
   const seen = new Set<string>();
@@ -96,7 +95,7 @@ export async function verifyLog(store: EventStore, options: VerifyLogOptions = {
 }
 
 /** The log's streams as stored, whole, in stream-id order, in batches of about {@link BATCH_EVENTS} events. */
-async function* storedStreamBatches(store: EventStore, range: StreamRange): AsyncGenerator<StoredEventText[]> {
+async function* storedStreamBatches(store: StoredLog, range: StreamRange): AsyncGenerator<StoredEventText[]> {
   if (store.readStoredStreams) {
     let afterStream: string | null = range.after;
     for (;;) {

@@ -9,6 +9,7 @@ import {
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
+  type StoredLog,
 } from '@app/event-sourcing';
 
 /**
@@ -72,19 +73,20 @@ export class ImportFileInvalid extends Error {
 }
 
 /**
- * Writes the event log to `out` as JSON lines ({@link ExportedEvent}, one per line) in position
- * order, from position `since` (exclusive, default 0) up to the head of the log when the export
- * starts (events appended meanwhile are left for a later `since`). Reads and writes one batch at a
- * time and waits for each batch to be written, so the log is never held in memory whatever its
- * size. Does not end `out`. Returns the number of events written. `exported(type, data)` gives
- * each event's data as written (default: as stored); the caller seals there what must never leave in
- * plain text (webhook secrets stored before they were sealed). With `dataKeys`, each stream of
- * personal data whose first event the export holds is preceded by its data key ({@link ExportedDataKey}),
- * so the export's sealed values open where it is imported with the same service key. Rejects with a RangeError for a
- * negative or fractional `since`, and with the stream's error when `out` fails.
+ * Writes the log as stored (`storedLog`: personal values sealed) to `out` as JSON lines
+ * ({@link ExportedEvent}, one per line) in position order, from position `since` (exclusive,
+ * default 0) up to the head of the log when the export starts (events appended meanwhile are left
+ * for a later `since`). Reads and writes one batch at a time and waits for each batch to be
+ * written, so the log is never held in memory whatever its size. Does not end `out`. Returns the
+ * number of events written. `exported(type, data)` gives each event's data as written (default: as
+ * stored); the caller seals there what must never leave in plain text (webhook secrets stored
+ * before they were sealed). With `dataKeys`, each stream of personal data whose first event the
+ * export holds is preceded by its data key ({@link ExportedDataKey}), so the export's sealed values
+ * open where it is imported with the same service key. Rejects with a RangeError for a negative or
+ * fractional `since`, and with the stream's error when `out` fails.
  */
 export async function exportEvents(
-  eventStore: EventStore,
+  storedLog: StoredLog,
   out: Writable,
   options: {
     since?: number;
@@ -96,11 +98,11 @@ export async function exportEvents(
   const since = options.since ?? 0;
   if (!Number.isSafeInteger(since) || since < 0) throw new RangeError(`since must be a position (an integer ≥ 0), got ${since}`);
   const batchSize = options.batchSize ?? EVENT_TRANSFER_BATCH_SIZE;
-  const head = await eventStore.headPosition();
+  const head = await storedLog.headPosition();
   let cursor = since;
   let count = 0;
   while (cursor < head) {
-    const batch = await eventStore.readAll({ fromPosition: cursor, maxCount: batchSize });
+    const batch = await storedLog.readAll({ fromPosition: cursor, maxCount: batchSize });
     if (batch.length === 0) break;
     let chunk = '';
     for (const e of batch) {

@@ -3,4 +3,12 @@ export { messageFirst, type ContextLogger } from './logging';
 export { exitOnFatal, exitOnSignal } from './process-signals';
 export { createRegistryProcess, processMetrics, type ProcessMetrics } from './telemetry';
 export { createWebhookDispatcher, cursorCodecOf, sealedSecretsOf, webhookOperations } from './webhooks';
-export { deriveKey, loadServiceKey, personalDataOf, SANDBOX_KEY_FILE, serviceKeyOf, type KeyPurpose, type ServiceKey } from './service-key';
+export {
+  deriveKey,
+  loadServiceKey,
+  personalDataOptions,
+  SANDBOX_KEY_FILE,
+  serviceKeyOf,
+  type KeyPurpose,
+  type ServiceKey,
+} from './service-key';

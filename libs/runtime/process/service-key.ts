@@ -85,7 +85,7 @@ export function deriveKey(serviceKey: Buffer, purpose: KeyPurpose): Buffer {
  * key's `key-encryption` key, whether new events are sealed (`SEAL_PERSONAL_DATA`), and `newId`,
  * the ids of trainees still to be registered. For `openStores`' `personalData` option.
  */
-export function personalDataOf(
+export function personalDataOptions(
   config: Pick<AppConfig, 'sealPersonalData'>,
   serviceKey: Buffer,
   newId?: () => string,

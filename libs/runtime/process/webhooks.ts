@@ -1,7 +1,6 @@
 import { PROJECTED_STREAMS, type ReadModelStore } from '@app/runtime/projector';
 import { type WebhookOutbox, WebhookDispatcher, type DispatcherLogger } from '@app/webhooks/delivery';
-import type { EventStore } from '@app/event-sourcing';
-import { rawEventStore } from '@app/personal-data';
+import type { EventStore, StoredLog } from '@app/event-sourcing';
 import { SealedSecrets, WebhookOperations } from '@app/webhooks/write';
 import { webhookHooks, type Metrics } from '@app/runtime/telemetry';
 import type { AppConfig } from './config';
@@ -14,20 +13,20 @@ import { deriveKey } from './service-key';
  * link-local addresses are refused outside the sandbox (docs/change-feed.md "Where a webhook may
  * point"), each delivery's cursor sealed for its provider (docs/change-feed.md "Cursors") and
  * each endpoint's secret opened to sign, both with keys derived from `serviceKey`. With `metrics`,
- * its attempts and disabled endpoints are counted. It reads the log beneath the sealing of personal
- * data (`rawEventStore`): it needs the endpoints' own events and the positions of trainee events,
- * never a trainee's values (those it sends come from the change feed), so it opens no box and reads
- * no data key (docs/DESIGN.md "Personal data").
+ * its attempts and disabled endpoints are counted. It reads the log as stored (`storedLog`): it needs
+ * the endpoints' own events and the positions of trainee events, never a trainee's values (those it
+ * sends come from the change feed), so it opens no box and reads no data key (docs/DESIGN.md
+ * "Personal data"); it records an endpoint it disables through the event store.
  */
 export function createWebhookDispatcher(
   config: AppConfig,
-  stores: { eventStore: EventStore; readModel: ReadModelStore },
+  stores: { eventStore: EventStore; storedLog: StoredLog; readModel: ReadModelStore },
   outbox: WebhookOutbox,
   logger: DispatcherLogger,
   serviceKey: Buffer,
   metrics: Metrics | null = null,
 ): WebhookDispatcher {
-  return new WebhookDispatcher(rawEventStore(stores.eventStore), stores.readModel, outbox, logger, {
+  return new WebhookDispatcher(stores, stores.readModel, outbox, logger, {
     ...config.webhooks,
     policy: { allowPrivate: config.appEnv === 'sandbox' },
     projectedStreams: PROJECTED_STREAMS,

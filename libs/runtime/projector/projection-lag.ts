@@ -1,5 +1,4 @@
-import type { EventFilter, EventStore } from '@app/event-sourcing';
-import { rawEventStore } from '@app/personal-data';
+import type { EventFilter, StoredLog } from '@app/event-sourcing';
 import { PROJECTED_STREAMS } from './projector';
 
 /** How far a projection is behind the event log. */
@@ -28,19 +27,18 @@ export const LAG_COUNT_CAP = 1_000;
  * at most `cap` (default {@link LAG_COUNT_CAP}) + 1, and how long the oldest of them has waited (its
  * `occurredAt` to `now`); only events that `filter` passes count (default: the projected streams,
  * so events of streams the projector does not read do not count). It reads
- * them as stored, from beneath the sealing of personal data (`rawEventStore`): positions and times
- * are never sealed, so no key is read and no box opened (docs/DESIGN.md "Personal data"), and a
- * trainee whose key is missing does not fail the probe.
+ * the log as stored (`log`): positions and times are never sealed, so no key is read and no box
+ * opened (docs/DESIGN.md "Personal data"), and a trainee whose key is missing does not fail the probe.
  */
 export async function measureLag(
-  eventStore: EventStore,
+  log: StoredLog,
   checkpoint: number,
   now: Date = new Date(),
   cap = LAG_COUNT_CAP,
   filter: EventFilter = PROJECTED_STREAMS,
 ): Promise<ProjectionLag> {
-  if ((await eventStore.headPosition()) <= checkpoint) return { checkpoint, events: 0, atLeast: false, seconds: 0 };
-  const pending = await rawEventStore(eventStore).readAll({ fromPosition: checkpoint, maxCount: cap + 1, filter });
+  if ((await log.headPosition()) <= checkpoint) return { checkpoint, events: 0, atLeast: false, seconds: 0 };
+  const pending = await log.readAll({ fromPosition: checkpoint, maxCount: cap + 1, filter });
   const oldest = pending[0];
   const seconds = oldest ? Math.max(0, (now.getTime() - Date.parse(oldest.metadata.occurredAt)) / 1000) : 0;
   return { checkpoint, events: Math.min(pending.length, cap), atLeast: pending.length > cap, seconds };

@@ -239,7 +239,7 @@ describe('Projector on a subscription that cannot go on', () => {
     await new Promise((r) => setTimeout(r, 10));
     expect(log.subscriptions).toBe(1);
     const readiness = await assessReadiness({
-      eventStore: log.asStore(),
+      storedLog: log.asStore(),
       readModel: {},
       projector: projector.health(),
       checkpoint: 0,

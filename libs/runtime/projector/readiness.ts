@@ -1,4 +1,4 @@
-import type { EventStore } from '@app/event-sourcing';
+import type { StoredLog } from '@app/event-sourcing';
 import { keepsParkedEvents } from './parked-events';
 import { measureLag } from './projection-lag';
 import type { ProjectorHealth } from './projector';
@@ -18,7 +18,8 @@ export interface Readiness {
 
 /** What {@link assessReadiness} looks at. */
 export interface ReadinessInput {
-  eventStore: EventStore;
+  /** The log as stored, whose lag behind the checkpoint is measured (`measureLag`). */
+  storedLog: StoredLog;
   /** The read store (its parked events are counted when it keeps them). */
   readModel: unknown;
   /** The projector of this process, or null when another process projects (its checkpoint is then read). */
@@ -41,7 +42,7 @@ export interface ReadinessInput {
  * others are served). Throws the stores' errors.
  */
 export async function assessReadiness(input: ReadinessInput): Promise<Readiness> {
-  const lag = await measureLag(input.eventStore, input.checkpoint, input.now);
+  const lag = await measureLag(input.storedLog, input.checkpoint, input.now);
   const reasons: string[] = [];
   const p = input.projector;
   if (p?.state === 'stopped') reasons.push('the projector is stopped');

@@ -1,5 +1,5 @@
 import { REGISTRY_PM_EVENT_TYPES, type RegistryProcessManager } from '@app/registry';
-import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+import type { RecordedEvent, StoredLog } from '@app/event-sourcing';
 import { keepsParkedEvents, LAG_COUNT_CAP, measureLag, type ProjectorHandle, type ProjectorOptions } from '@app/runtime/projector';
 import { keepsRebuildRuns, type RebuildableStore } from '@app/runtime/rebuild';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
@@ -8,7 +8,8 @@ import { contextOf, tracer, tracingEnabled } from '@app/runtime/tracing';
 
 /** What the projector's process runs, as far as its metrics read them (null: not run here). */
 export interface ProjectionParts {
-  eventStore: EventStore;
+  /** The log as stored: the lags and the backlog are counted on it (`measureLag`). */
+  storedLog: StoredLog;
   readModel: unknown;
   projector: ProjectorHandle | null;
   registryProcess: RegistryProcessManager | null;
@@ -100,7 +101,7 @@ export function observeProjections(metrics: Metrics, parts: ProjectionParts): vo
   if (registryProcess) {
     // Counted as a projection's lag is (nothing read while the log has nothing after the checkpoint; at most the cap).
     metrics.onScrape(async () => {
-      const backlog = await measureLag(parts.eventStore, registryProcess.checkpoint, new Date(), LAG_COUNT_CAP, {
+      const backlog = await measureLag(parts.storedLog, registryProcess.checkpoint, new Date(), LAG_COUNT_CAP, {
         eventTypes: REGISTRY_PM_EVENT_TYPES,
       });
       metrics.gauge('trainee_records_registry_backlog_events').set(backlog.events);
@@ -119,7 +120,7 @@ async function readProjections(metrics: Metrics, parts: ProjectionParts): Promis
   const now = new Date();
   for (const info of infos) {
     const projection = info.name;
-    if (!lags.has(info.checkpoint)) lags.set(info.checkpoint, measureLag(parts.eventStore, info.checkpoint, now));
+    if (!lags.has(info.checkpoint)) lags.set(info.checkpoint, measureLag(parts.storedLog, info.checkpoint, now));
     const lag = await lags.get(info.checkpoint)!;
     metrics.gauge('trainee_records_projector_lag_events').set({ projection }, lag.events);
     metrics.gauge('trainee_records_projector_lag_seconds').set({ projection }, lag.seconds);

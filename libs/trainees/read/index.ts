@@ -11,7 +11,16 @@ export {
   type TimelineEntry,
   type TimelineStatus,
 } from './trainee-history';
-export { readTimelinePage, TIMELINE_START, timelineChunks, traineeStreamOf, type TimelinePage, type TimelinePlace } from './timeline-pages';
+export {
+  readTimelinePage,
+  TIMELINE_SOURCE,
+  TIMELINE_START,
+  timelineChunks,
+  traineeStreamOf,
+  type TimelinePage,
+  type TimelinePlace,
+  type TimelineSource,
+} from './timeline-pages';
 export {
   courseEndedOn,
   duplicateKeys,
@@ -28,10 +37,12 @@ export {
   AS_OF_SCAN,
   matchesListQuery,
   providerTraineesAsOf,
+  scanInThisThread,
   utcDateOf,
   type TraineeAsOfPage,
   type AsOfMatch,
   type AsOfScan,
+  type StreamReader,
   type TraineeAtInstant,
 } from './trainees-as-of';
 export {

@@ -11,9 +11,16 @@ import {
   traineeWithdrawn,
   trnIssued,
 } from '@app/trainees/decider/testing/trainee-events';
-import { newEventId, toEventData, type EventStore } from '@app/event-sourcing';
+import { newEventId, toEventData, type StoredLog } from '@app/event-sourcing';
 import { SqliteEventStore } from '@app/stores/sqlite';
-import { readTimelinePage, TIMELINE_START, timelineChunks, traineeStreamOf, type TimelinePage } from './timeline-pages';
+import {
+  readTimelinePage,
+  TIMELINE_START,
+  timelineChunks,
+  traineeStreamOf,
+  type TimelinePage,
+  type TimelineSource,
+} from './timeline-pages';
 import { traineeTimelinePage, type TimelineEntry } from './trainee-history';
 import { chainHash, readChainKeys } from '@app/event-sourcing';
 import { withPersonalData } from '@app/personal-data';
@@ -43,12 +50,15 @@ function history(): TraineeEvent[] {
   return events;
 }
 
+/** A log in the clear as a timeline's source: read as stored, nothing to open. */
+const inTheClear = (store: StoredLog): TimelineSource => ({ storedLog: store, openStored: async (events) => events });
+
 /** Every page of T1's timeline of `limit` entries, from the start, following each page's `next`. */
-async function allPages(store: EventStore, limit: number): Promise<TimelinePage[]> {
+async function allPages(store: StoredLog, limit: number): Promise<TimelinePage[]> {
   const pages: TimelinePage[] = [];
   let from = TIMELINE_START;
   for (;;) {
-    const page = await readTimelinePage(store, ID, from, limit);
+    const page = await readTimelinePage(inTheClear(store), ID, from, limit);
     pages.push(page);
     if (!page.hasMore) return pages;
     from = page.next;
@@ -75,7 +85,7 @@ describe('the timeline in pages (docs/operations.md "Trainee history")', () => {
 
   it('answers the first page, then the following ones to the end, which join into the whole timeline', async () => {
     expect(whole).toHaveLength(29);
-    const first = await readTimelinePage(store, ID, TIMELINE_START, 10);
+    const first = await readTimelinePage(inTheClear(store), ID, TIMELINE_START, 10);
     expect(first.entries).toEqual(whole.slice(0, 10));
     expect(first).toMatchObject({ hasMore: true, next: { revision: 10, status: 'submitted_for_trn' } });
 
@@ -85,7 +95,7 @@ describe('the timeline in pages (docs/operations.md "Trainee history")', () => {
     expect(pages.flatMap((p) => p.entries)).toEqual(whole);
     // The end: no more, and the place after the last event, where a later read starts.
     expect(pages[2].next).toEqual({ revision: 29, status: 'withdrawn' });
-    const after = await readTimelinePage(store, ID, pages[2].next, 10);
+    const after = await readTimelinePage(inTheClear(store), ID, pages[2].next, 10);
     expect(after).toEqual({ entries: [], next: pages[2].next, hasMore: false });
   });
 
@@ -98,13 +108,13 @@ describe('the timeline in pages (docs/operations.md "Trainee history")', () => {
 
   it('carries the lifecycle state across pages: a TRN issued to a deferred trainee leaves its state', async () => {
     // A page that starts at the TRN (revision 27) with the state the deferral left.
-    const page = await readTimelinePage(store, ID, { revision: 27, status: 'deferred' }, 1);
+    const page = await readTimelinePage(inTheClear(store), ID, { revision: 27, status: 'deferred' }, 1);
     expect(page.entries).toEqual([
       expect.objectContaining({ event_type: 'TrnIssued', changed_fields: ['trn'], changes: { trn: '4830275' } }),
     ]);
     expect(whole[27]).toEqual(page.entries[0]);
     // From a trainee waiting for its TRN, the same event moves the state.
-    const moved = await readTimelinePage(store, ID, { revision: 27, status: 'submitted_for_trn' }, 1);
+    const moved = await readTimelinePage(inTheClear(store), ID, { revision: 27, status: 'submitted_for_trn' }, 1);
     expect(moved.entries[0].changes).toEqual({ state: 'trn_received', trn: '4830275' });
     // An updated placement shows the whole placement, from its own event alone.
     expect(whole[25].changes).toEqual({
@@ -114,23 +124,23 @@ describe('the timeline in pages (docs/operations.md "Trainee history")', () => {
 
   it('reads only the events of the page (one more, to tell whether more follow), wherever it starts', async () => {
     const reads: unknown[] = [];
-    const counting = Object.create(store) as EventStore;
+    const counting = Object.create(store) as StoredLog;
     counting.readStream = async (stream, options) => {
       const events = await store.readStream(stream, options);
       reads.push({ stream, options, read: events.length });
       return events;
     };
-    await readTimelinePage(counting, ID, { revision: 20, status: 'submitted_for_trn' }, 5);
+    await readTimelinePage(inTheClear(counting), ID, { revision: 20, status: 'submitted_for_trn' }, 5);
     expect(reads).toEqual([{ stream: traineeStreamId(ID), options: { fromRevision: 20, maxCount: 6 }, read: 6 }]);
   });
 
   it('streams the whole timeline in chunks, and finds the stored stream of an id', async () => {
     const chunks: TimelineEntry[][] = [];
-    for await (const chunk of timelineChunks(store, ID, 6)) chunks.push(chunk);
+    for await (const chunk of timelineChunks(inTheClear(store), ID, 6)) chunks.push(chunk);
     expect(chunks.map((c) => c.length)).toEqual([6, 6, 6, 6, 5]);
     expect(chunks.flat()).toEqual(whole);
     const none: TimelineEntry[][] = [];
-    for await (const chunk of timelineChunks(store, 'nobody', 6)) none.push(chunk);
+    for await (const chunk of timelineChunks(inTheClear(store), 'nobody', 6)) none.push(chunk);
     expect(none).toEqual([]);
 
     expect(await traineeStreamOf(store, ID)).toBe(ID);
@@ -141,8 +151,8 @@ describe('the timeline in pages (docs/operations.md "Trainee history")', () => {
   });
 
   it('refuses a limit below 1 or not an integer, and the store a bad maxCount', async () => {
-    await expect(readTimelinePage(store, ID, TIMELINE_START, 0)).rejects.toThrow(RangeError);
-    await expect(readTimelinePage(store, ID, TIMELINE_START, 1.5)).rejects.toThrow(RangeError);
+    await expect(readTimelinePage(inTheClear(store), ID, TIMELINE_START, 0)).rejects.toThrow(RangeError);
+    await expect(readTimelinePage(inTheClear(store), ID, TIMELINE_START, 1.5)).rejects.toThrow(RangeError);
     await expect(store.readStream(traineeStreamId(ID), { maxCount: 0 })).rejects.toThrow(RangeError);
     expect(await store.readStream(traineeStreamId(ID), { fromRevision: 26, maxCount: 5 })).toHaveLength(3);
     expect((await store.readStream(traineeStreamId(ID), { fromRevision: 3, maxCount: 2 })).map((e) => e.streamRevision)).toEqual([3, 4]);
@@ -156,8 +166,8 @@ describe('the timeline in pages (docs/operations.md "Trainee history")', () => {
       const sealing = withPersonalData(raw, personal);
       const data = toEventData(history(), { occurredAt: at(0), providerUkprn: UKPRN, apiVersion: 'v2025.0' }, newEventId);
       await sealing.appendToStream(traineeStreamId(ID), data, { expectedRevision: 'no_stream' });
-      const page = await readTimelinePage(sealing, ID, TIMELINE_START, 1000);
-      // The entries read through the sealing store say what the plain store's say, and their stored form is the sealed one.
+      const page = await readTimelinePage({ storedLog: raw, openStored: (events) => personal.open(events) }, ID, TIMELINE_START, 1000);
+      // The entries read as stored and opened say what the plain store's say, and their stored form is the sealed one.
       expect(page.entries.map(({ stored_data, stored_metadata, hash, previous_hash, ...e }) => e)).toEqual(
         whole.map(({ stored_data, stored_metadata, hash, previous_hash, ...e }) => e),
       );

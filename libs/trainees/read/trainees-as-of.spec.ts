@@ -6,7 +6,7 @@ import { exampleRegistration, traineeDeferred, traineeUpdated } from '@app/train
 import { newEventId, toEventData } from '@app/event-sourcing';
 import { asOfScanInThreads, SqliteEventStore } from '@app/stores/sqlite';
 import type { TraineeListQuery, TraineeReadModel } from './trainee-read.port';
-import { listTraineesAsOf, providerTraineesAsOf, type TraineeAtInstant } from './trainees-as-of';
+import { listTraineesAsOf, providerTraineesAsOf, scanInThisThread, type TraineeAtInstant } from './trainees-as-of';
 
 const UKPRN = '10000001';
 const OTHER = '10000002';
@@ -67,7 +67,7 @@ describe('a provider’s trainees at an instant', () => {
     ...over,
   });
   const ids = async (q: TraineeListQuery, at: string) =>
-    (await listTraineesAsOf(store, readModel, q, new Date(at))).items.map((t) => t.trainee_id);
+    (await listTraineesAsOf(store, readModel, q, new Date(at), scanInThisThread(store))).items.map((t) => t.trainee_id);
 
   it('folds each trainee to the instant and leaves out those not registered yet', async () => {
     const at = new Date('2025-09-02T12:00:00Z');
@@ -83,9 +83,21 @@ describe('a provider’s trainees at an instant', () => {
     expect(await ids(query({ sortOrder: 'asc' }), '2025-09-04T00:00:00Z')).toEqual(['A', 'C', 'B', 'X']);
     // After the update of A and the deferral of B, both move up.
     expect(await ids(query(), '2025-09-07T00:00:00Z')).toEqual(['B', 'A', 'X', 'C']);
-    const page = await listTraineesAsOf(store, readModel, query({ perPage: 3, page: 2 }), new Date('2025-09-04T00:00:00Z'));
+    const page = await listTraineesAsOf(
+      store,
+      readModel,
+      query({ perPage: 3, page: 2 }),
+      new Date('2025-09-04T00:00:00Z'),
+      scanInThisThread(store),
+    );
     expect({ ids: page.items.map((t) => t.trainee_id), total: page.totalCount }).toEqual({ ids: ['A'], total: 4 });
-    const past = await listTraineesAsOf(store, readModel, query({ perPage: 3, page: 3 }), new Date('2025-09-04T00:00:00Z'));
+    const past = await listTraineesAsOf(
+      store,
+      readModel,
+      query({ perPage: 3, page: 3 }),
+      new Date('2025-09-04T00:00:00Z'),
+      scanInThisThread(store),
+    );
     expect(past).toEqual({ items: [], totalCount: 4 });
   });
 
@@ -109,7 +121,7 @@ describe('a provider’s trainees at an instant', () => {
       [query({ perPage: 3, page: 2 }), '2025-09-04T00:00:00Z'],
     ];
     const threaded = await Promise.all(asked.map(([q, at]) => listTraineesAsOf(store, readModel, q, new Date(at), scan)));
-    const here = await Promise.all(asked.map(([q, at]) => listTraineesAsOf(store, readModel, q, new Date(at))));
+    const here = await Promise.all(asked.map(([q, at]) => listTraineesAsOf(store, readModel, q, new Date(at), scanInThisThread(store))));
     expect(threaded.map((p) => p.items.map((t) => t.trainee_id))).toEqual([['X', 'C', 'B', 'A'], ['C', 'X', 'A', 'B'], ['A', 'C'], ['A']]);
     expect(threaded).toEqual(here);
   });

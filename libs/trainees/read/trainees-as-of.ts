@@ -1,8 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { startCycle, traineeStreamId } from '@app/trainees/decider';
 import type { Trainee } from '@app/trainees/record';
-import type { EventStore } from '@app/event-sourcing';
-import { rawEventStore } from '@app/personal-data';
+import type { EventStore, StoredLog } from '@app/event-sourcing';
 import { traineeAsOf } from './trainee-history';
 import { matchesStatus } from './list-status';
 import type { TraineeListQuery, TraineeReadModel } from './trainee-read.port';
@@ -28,30 +27,30 @@ export interface TraineeAtInstant {
  * stream at a time. The embedded store reads synchronously, so it gives the event loop a turn every
  * {@link TRAINEES_PER_TURN} trainees: other requests are answered while a large provider is replayed.
  *
- * With `personalData: 'sealed'` the streams are read as stored, their personal values not opened
- * (the store beneath `withPersonalData`): each personal field of the trainees holds `[sealed]` or,
- * for a trainee's map of disabilities, nonsense; every other field is exact, and no data key is read
+ * `log` is either port: the event store gives the trainees with their personal data opened; the
+ * log as stored (`StoredLog`) gives them sealed, each personal field holding `[sealed]` or, for a
+ * trainee's map of disabilities, nonsense, every other field exact, and no data key read
  * (docs/DESIGN.md "Personal data": about two thirds of a sealed trainee's replay is opening it).
  */
 export async function* providerTraineesAsOf(
-  eventStore: EventStore,
+  log: StreamReader,
   trainees: TraineeReadModel,
   ukprn: string,
   instant: Date,
-  options: { personalData: 'opened' | 'sealed' } = { personalData: 'opened' },
 ): AsyncGenerator<TraineeAtInstant> {
-  yield* traineesAsOf(eventStore, await trainees.providerTraineeIds(ukprn), ukprn, instant, options);
+  yield* traineesAsOf(log, await trainees.providerTraineeIds(ukprn), ukprn, instant);
 }
+
+/** What the replays read: a stream, whole (the event store, opened, or the log as stored, sealed). */
+export type StreamReader = Pick<EventStore | StoredLog, 'readStream'>;
 
 /** {@link providerTraineesAsOf} of the trainees `traineeIds` (the provider's, as its read model names them). */
 async function* traineesAsOf(
-  eventStore: EventStore,
+  store: StreamReader,
   traineeIds: readonly string[],
   ukprn: string,
   instant: Date,
-  options: { personalData: 'opened' | 'sealed' },
 ): AsyncGenerator<TraineeAtInstant> {
-  const store = options.personalData === 'sealed' ? rawEventStore(eventStore) : eventStore;
   let read = 0;
   for (const traineeId of traineeIds) {
     if (++read % TRAINEES_PER_TURN === 0) await setImmediate();
@@ -98,44 +97,50 @@ export interface AsOfMatch {
 
 /**
  * Which of `traineeIds` (the provider `q.ukprn`'s, as its read model names them) the list query `q`
- * keeps at `instant`, with their sort keys, unordered: each stream folded sealed (no personal field
- * is read by a filter or the order, so no data key is read). The part of {@link listTraineesAsOf}
- * whose cost is the provider's size; it can run on a thread of its own (`AsOfScan`).
+ * keeps at `instant`, with their sort keys, unordered: each stream read from the log as stored and
+ * folded sealed (no personal field is read by a filter or the order, so no data key is read). The
+ * part of {@link listTraineesAsOf} whose cost is the provider's size; it can run on a thread of its
+ * own (`AsOfScan`).
  */
 export async function matchesAsOf(
-  eventStore: EventStore,
+  storedLog: StoredLog,
   traineeIds: readonly string[],
   q: TraineeListQuery,
   instant: Date,
 ): Promise<AsOfMatch[]> {
   const matches: AsOfMatch[] = [];
-  for await (const { trainee, createdPosition } of traineesAsOf(eventStore, traineeIds, q.ukprn, instant, { personalData: 'sealed' })) {
+  for await (const { trainee, createdPosition } of traineesAsOf(storedLog, traineeIds, q.ukprn, instant)) {
     if (matchesListQuery(trainee, q)) matches.push({ id: trainee.trainee_id, updatedAt: trainee.updated_at, createdPosition });
   }
   return matches;
 }
 
-/** Finds the matches of {@link matchesAsOf} (its arguments but the store): in this thread by default, or on another. */
+/** Finds the matches of {@link matchesAsOf} (its arguments but the log): in this thread ({@link scanInThisThread}), or on another. */
 export type AsOfScan = (traineeIds: readonly string[], q: TraineeListQuery, instant: Date) => Promise<AsOfMatch[]>;
 
-/** The injection token of the API's {@link AsOfScan} (null: scanned in the thread that serves HTTP). */
+/** The injection token of the API's {@link AsOfScan}. */
 export const AS_OF_SCAN = Symbol('AS_OF_SCAN');
+
+/** The {@link AsOfScan} that folds the streams of `storedLog` in the calling thread ({@link matchesAsOf}). */
+export function scanInThisThread(storedLog: StoredLog): AsOfScan {
+  return (traineeIds, q, instant) => matchesAsOf(storedLog, traineeIds, q, instant);
+}
 
 /**
  * The page of the list query `q` as the list would have answered it at `instant` (q.today should be
  * the instant's UTC date): the provider's trainees folded to the instant ({@link providerTraineesAsOf}),
  * kept by {@link matchesListQuery}, ordered by updated_at in `q.sortOrder`, ties newest-created first,
  * paged as the read models page. The filters and the order read no personal field, so the
- * provider's streams are folded sealed (`scan`, default {@link matchesAsOf} in this thread), and only
- * the page's trainees are folded again with their personal data opened. Keeps only each match's id
- * and sort keys.
+ * provider's streams are folded sealed (`scan`: {@link matchesAsOf} of the log as stored), and only
+ * the page's trainees are folded again from `eventStore`, with their personal data opened. Keeps
+ * only each match's id and sort keys.
  */
 export async function listTraineesAsOf(
   eventStore: EventStore,
   trainees: TraineeReadModel,
   q: TraineeListQuery,
   instant: Date,
-  scan: AsOfScan = (ids, query, at) => matchesAsOf(eventStore, ids, query, at),
+  scan: AsOfScan,
 ): Promise<TraineeAsOfPage> {
   const matches = await scan(await trainees.providerTraineeIds(q.ukprn), q, instant);
   const dir = q.sortOrder === 'asc' ? 1 : -1;

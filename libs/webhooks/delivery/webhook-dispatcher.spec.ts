@@ -38,7 +38,7 @@ describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept
   it('skips the changes unread while no endpoint is active, then enqueues only the changes after an endpoint was added', async () => {
     await writeHistories(store, { trainees: 3, changesEach: 1, providers: 1, prefix: 'B' });
     await project();
-    const dispatcher = new WebhookDispatcher(store, readModel, outbox, quiet, {
+    const dispatcher = new WebhookDispatcher({ eventStore: store, storedLog: store }, readModel, outbox, quiet, {
       policy: { allowPrivate: true },
       projectedStreams: PROJECTED_STREAMS,
       cursors: new CursorCodec(Buffer.alloc(32, 1)),
@@ -71,7 +71,7 @@ describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept
 
   it('stores a checkpoint with nothing else to store at most every CHECKPOINT_SAVE_MS, and when stopped', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
-    const dispatcher = new WebhookDispatcher(store, readModel, outbox, quiet, {
+    const dispatcher = new WebhookDispatcher({ eventStore: store, storedLog: store }, readModel, outbox, quiet, {
       policy: { allowPrivate: true },
       projectedStreams: PROJECTED_STREAMS,
       cursors: new CursorCodec(Buffer.alloc(32, 1)),

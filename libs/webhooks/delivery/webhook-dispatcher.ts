@@ -1,6 +1,6 @@
 import type { ChangeFeed, CursorCodec, StoredChange } from '@app/changes';
 import { decodeWebhookEvent, WEBHOOK_STREAM_PREFIX } from '@app/webhooks/decider';
-import type { EventFilter, EventStore, RecordedEvent } from '@app/event-sourcing';
+import type { EventFilter, EventStore, RecordedEvent, StoredLog } from '@app/event-sourcing';
 import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from './webhook-outbox.port';
 import { applyEndpointEvent, deliveryOf, receives } from './endpoint-deliveries';
 import { type AddressPolicy, disableWebhookEndpoint, type SealedSecrets } from '@app/webhooks/write';
@@ -75,7 +75,9 @@ export const CHECKPOINT_SAVE_MS = 5_000;
  * after `giveUpAfterMs` of failures the endpoint is disabled by an event, and its pending deliveries
  * are abandoned (the changes stay in the feed). An attempt's outcome is stored when it ends, so a
  * crash repeats at most the attempts in flight. Nothing here blocks the API: all of it is
- * asynchronous I/O, and a failure is logged and retried, never thrown.
+ * asynchronous I/O, and a failure is logged and retried, never thrown. It reads the log as stored
+ * (`log.storedLog`: positions and the endpoints' events, no personal value) and records a disabled
+ * endpoint through `log.eventStore`.
  */
 export class WebhookDispatcher {
   private readonly options: DispatcherOptions;
@@ -90,14 +92,19 @@ export class WebhookDispatcher {
   /** The position last stored in the outbox, and when (ms since the epoch; see {@link ingestOnce}). */
   private saved = { position: 0, at: -Infinity };
 
+  private readonly eventStore: EventStore;
+  private readonly storedLog: StoredLog;
+
   constructor(
-    private readonly eventStore: EventStore,
+    log: { eventStore: EventStore; storedLog: StoredLog },
     private readonly changes: ChangeSource,
     private readonly outbox: WebhookOutbox,
     private readonly logger: DispatcherLogger,
     options: Partial<DispatcherOptions> & Pick<DispatcherOptions, 'policy' | 'projectedStreams' | 'cursors' | 'secrets'>,
   ) {
     this.options = { ...DISPATCHER_DEFAULTS, ...options };
+    this.eventStore = log.eventStore;
+    this.storedLog = log.storedLog;
   }
 
   /** Position of the last log event ingested. */
@@ -249,9 +256,9 @@ export class WebhookDispatcher {
    * so an event appended meanwhile lies beyond it.
    */
   private async wholeUpTo(): Promise<number> {
-    const head = await this.eventStore.headPosition();
+    const head = await this.storedLog.headPosition();
     const applied = await this.changes.checkpoint();
-    const [next] = await this.eventStore.readAll({ fromPosition: applied, maxCount: 1, filter: this.options.projectedStreams });
+    const [next] = await this.storedLog.readAll({ fromPosition: applied, maxCount: 1, filter: this.options.projectedStreams });
     return next && next.position <= head ? next.position - 1 : head;
   }
 
@@ -263,14 +270,12 @@ export class WebhookDispatcher {
   private async endpointEvents(upTo: number): Promise<RecordedEvent[]> {
     const { batchSize } = this.options;
     const filter = { streamPrefixes: [WEBHOOK_STREAM_PREFIX] };
-    if (!this.eventStore.readStreamsByPrefix) {
-      return (await this.eventStore.readAll({ fromPosition: this.position, maxCount: batchSize, filter })).filter(
-        (e) => e.position <= upTo,
-      );
+    if (!this.storedLog.readStreamsByPrefix) {
+      return (await this.storedLog.readAll({ fromPosition: this.position, maxCount: batchSize, filter })).filter((e) => e.position <= upTo);
     }
     const events: RecordedEvent[] = [];
     for (let afterStream: string | null = null; ;) {
-      const read = await this.eventStore.readStreamsByPrefix({
+      const read = await this.storedLog.readStreamsByPrefix({
         streamPrefix: WEBHOOK_STREAM_PREFIX,
         afterStream,
         toPosition: upTo,

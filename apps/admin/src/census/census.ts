@@ -77,9 +77,7 @@ export async function writeCensus(
     if (!out.write(chunk)) await once(out, 'drain');
     chunk = '';
   };
-  for await (const { trainee } of providerTraineesAsOf(stores.eventStore, stores.readModel, ukprn, instant, {
-    personalData: 'opened',
-  })) {
+  for await (const { trainee } of providerTraineesAsOf(stores.eventStore, stores.readModel, ukprn, instant)) {
     const values = CENSUS_COLUMNS.map(([, value]) => value(trainee, today) ?? null);
     chunk +=
       format === 'csv'

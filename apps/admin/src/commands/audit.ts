@@ -3,7 +3,6 @@ import { writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { ChainFault } from '@app/event-sourcing';
-import { rawEventStore } from '@app/personal-data';
 import {
   digestSignatureHolds,
   keyFingerprint,
@@ -48,7 +47,7 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
       const heads = file ? new Map(file.heads.map((h) => [h.streamId, { revision: h.revision, hash: h.hash }])) : null;
       const report = await ctx.withStores(
         async (stores) => {
-          const store = rawEventStore(stores.eventStore);
+          const store = stores.storedLog;
           // The embedded store numbers positions without gaps: its head is its number of events.
           const bar = progressBar('verifying', store.readStoredStreams ? await store.headPosition() : 0);
           const faults: ChainFault[] = [];
@@ -98,7 +97,7 @@ async function digestCommand(opts: { output?: string; by?: string }, ctx: CliCon
     heads,
     recordedAt: position,
   } = await ctx.withStores(async (stores) => {
-    const store = rawEventStore(stores.eventStore);
+    const store = stores.storedLog;
     const bar = progressBar('digesting', store.readStoredStreams ? await store.headPosition() : 0);
     const trees = await openDigestTreeStore({ dataDir: ctx.dataDir }, stores);
     try {
@@ -155,7 +154,7 @@ function checkedDigest(digest: SignedDigest, ctx: CliContext): SignedDigest {
  */
 function checker(stores: Stores, ctx: CliContext): (options: VerifyLogOptions) => Promise<LogVerification> {
   if (stores.backends.eventStore === 'sqlite') return (options) => verifyInThreads(ctx.dataDir, options);
-  const store = rawEventStore(stores.eventStore);
+  const store = stores.storedLog;
   return (options) => verifyLog(store, options);
 }
 

@@ -1,7 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { rawEventStore } from '@app/personal-data';
 import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/runtime/event-transfer';
 import { deriveKey, sealedSecretsOf } from '@app/runtime/process';
 import { keyedGuardStreams, plainGuardRenames } from '@app/trainees/write';
@@ -129,7 +128,7 @@ function isFileError(err: unknown): boolean {
  * key wrapped before its stream, webhook secrets sealed (docs/DESIGN.md "Personal data").
  */
 function exportTo(out: Writable, stores: Stores, ctx: CliContext, since: number | undefined): Promise<number> {
-  return exportEvents(rawEventStore(stores.eventStore), out, {
+  return exportEvents(stores.storedLog, out, {
     since,
     exported: secretsOf(ctx).exported,
     dataKeys: stores.personalData?.dataKeyTransfer(),

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { newEventId, toEventData } from '@app/event-sourcing';
-import { rawEventStore } from '@app/personal-data';
 import { signAndRecord } from '@app/runtime/audit';
 import { openDigestTreeStore } from '@app/stores';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
@@ -79,7 +78,7 @@ describe('writeHistoryReport (trainee history --format html, written a chunk at 
     const key = generateKeyPairSync('ed25519').privateKey;
     await ctx.withStores(async (stores) => {
       const trees = await openDigestTreeStore({ dataDir: dir }, stores);
-      await signAndRecord(rawEventStore(stores.eventStore), stores.eventStore, trees, key, 'auditor').finally(() => trees.close());
+      await signAndRecord(stores.storedLog, stores.eventStore, trees, key, 'auditor').finally(() => trees.close());
     });
     await append([traineeUpdated({ trainee_id: ID, at: at(30), changes: { middle_names: 'Grace' } })], 30);
     const page = await samePageInChunks(ID);

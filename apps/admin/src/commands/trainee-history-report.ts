@@ -1,5 +1,4 @@
 import { checkStreamChain, type EventStore, type RecordedEvent } from '@app/event-sourcing';
-import { rawEventStore } from '@app/personal-data';
 import {
   digestSection,
   latestRecordedDigest,
@@ -59,10 +58,10 @@ export async function writeHistoryReport(
   const chunkSize = options.chunkSize ?? HISTORY_CHUNK;
   await ctx.withStores(
     async (stores) => {
-      const storedId = await traineeStreamOf(stores.eventStore, traineeId, resolveIdOf(stores));
+      const storedId = await traineeStreamOf(stores.storedLog, traineeId, resolveIdOf(stores));
       if (storedId === null) throw new CliError(`No trainee with id ${traineeId}`);
       const streamId = traineeStreamId(storedId);
-      const raw = rawEventStore(stores.eventStore);
+      const raw = stores.storedLog;
       const proveInclusion = await keptProof(ctx, stores, streamId);
       const { chain, digest, firstPosition } = await verifyStoredStream(raw, streamId, await latestRecordedDigest(raw), {
         proveInclusion,
@@ -121,7 +120,7 @@ export async function loadHistoryReport(
     async (stores) => {
       const history = await loadTraineeHistory(stores.eventStore, traineeId, { resolveId: resolveIdOf(stores) });
       if (!history) return null;
-      const raw = rawEventStore(stores.eventStore);
+      const raw = stores.storedLog;
       const streamId = traineeStreamId(history.traineeId);
       const stored = await readStoredStream(raw, streamId);
       const digest = digestSection(await latestRecordedDigest(raw), stored, await keptProof(ctx, stores, streamId));

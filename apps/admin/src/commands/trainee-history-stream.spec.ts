@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
-import { newEventId, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { newEventId, toEventData, type EventStore, type RecordedEvent, type StoredLog } from '@app/event-sourcing';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
 import {
   exampleRegistration,
@@ -12,12 +12,15 @@ import {
   traineeUpdated,
   trnIssued,
 } from '@app/trainees/decider/testing/trainee-events';
-import { traineeTimelinePage, type TimelineEntry } from '@app/trainees/read';
+import { traineeTimelinePage, type TimelineEntry, type TimelineSource } from '@app/trainees/read';
 import { SqliteEventStore } from '@app/stores/sqlite';
 import { CliError } from '../cli-context';
 import { timelineTable, writeTimeline } from './trainee-history-stream';
 
 const ID = 'Stream1';
+
+/** A log in the clear as the timeline's source: read as stored, nothing to open. */
+const asStored = (store: StoredLog): TimelineSource => ({ storedLog: store, openStored: async (events) => events });
 
 /** The whole timeline of `events` (as stored: this store seals nothing), with each event's stored form, as the CLI prints it. */
 const wholeTimeline = (events: RecordedEvent[]): TimelineEntry[] => traineeTimelinePage(events, 'none', events).entries;
@@ -86,7 +89,7 @@ describe('trainee history streamed by the admin CLI (docs/operations.md "Trainee
     const whole = wholeTimeline(await store.readStream(traineeStreamId(ID)));
     expect(whole).toHaveLength(250);
     const out = new Collected();
-    expect(await writeTimeline(store, ID, 'json', out, { chunkSize: 60 })).toBe(250);
+    expect(await writeTimeline(asStored(store), ID, 'json', out, { chunkSize: 60 })).toBe(250);
     await out.finished();
     expect(out.text).toBe(whole.map((e) => `${JSON.stringify(e)}\n`).join(''));
     // One write per chunk of 60 events, each of at most 60 lines.
@@ -96,7 +99,7 @@ describe('trainee history streamed by the admin CLI (docs/operations.md "Trainee
   it('writes the table chunk by chunk, the same text as the whole table, its columns aligned', async () => {
     const whole = wholeTimeline(await store.readStream(traineeStreamId(ID)));
     const out = new Collected();
-    await writeTimeline(store, ID, 'table', out, { chunkSize: 100 });
+    await writeTimeline(asStored(store), ID, 'table', out, { chunkSize: 100 });
     await out.finished();
     expect(out.text).toBe(timelineTable(whole));
     expect(out.writes).toHaveLength(1 + 3); // the title line, then three chunks
@@ -109,7 +112,7 @@ describe('trainee history streamed by the admin CLI (docs/operations.md "Trainee
   it('waits for a slow output to drain between chunks, and writes it all', async () => {
     const whole = wholeTimeline(await store.readStream(traineeStreamId(ID)));
     const out = new Collected(256);
-    await writeTimeline(store, ID, 'json', out, { chunkSize: 10 });
+    await writeTimeline(asStored(store), ID, 'json', out, { chunkSize: 10 });
     await out.finished();
     expect(out.writes).toHaveLength(25);
     // Each chunk was written once the one before had drained: never more than a chunk waited.
@@ -123,17 +126,17 @@ describe('trainee history streamed by the admin CLI (docs/operations.md "Trainee
     const whole = wholeTimeline(await store.readStream(traineeStreamId(ID)));
     // A buffer that never asks to wait: only the last write's own callback shows when everything went out.
     const out = new Collected();
-    await writeTimeline(store, ID, 'json', out, { chunkSize: 10 });
+    await writeTimeline(asStored(store), ID, 'json', out, { chunkSize: 10 });
     expect(out.writes).toHaveLength(25);
     expect(out.text).toBe(whole.map((e) => `${JSON.stringify(e)}\n`).join(''));
   });
 
   it('refuses an unknown trainee before writing, and resolves an id in another case', async () => {
     const out = new Collected();
-    await expect(writeTimeline(store, 'nobody', 'table', out)).rejects.toThrow(new CliError('No trainee with id nobody'));
+    await expect(writeTimeline(asStored(store), 'nobody', 'table', out)).rejects.toThrow(new CliError('No trainee with id nobody'));
     expect(out.writes).toEqual([]);
     const lower = new Collected();
     const resolveId = async (id: string) => (id.toLowerCase() === ID.toLowerCase() ? ID : null);
-    expect(await writeTimeline(store, ID.toLowerCase(), 'json', lower, { resolveId })).toBe(250);
+    expect(await writeTimeline(asStored(store), ID.toLowerCase(), 'json', lower, { resolveId })).toBe(250);
   });
 });

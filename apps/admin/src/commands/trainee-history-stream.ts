@@ -1,6 +1,5 @@
 import { once } from 'node:events';
-import type { EventStore } from '@app/event-sourcing';
-import { timelineChunks, traineeStreamOf, type TimelineEntry } from '@app/trainees/read';
+import { timelineChunks, traineeStreamOf, type TimelineEntry, type TimelineSource } from '@app/trainees/read';
 import { CliError } from '../cli-context';
 
 /** Events read and written at a time by `trainee history` (the API's largest page). */
@@ -24,18 +23,18 @@ type Output = NodeJS.WritableStream;
  * an unknown trainee, before writing anything.
  */
 export async function writeTimeline(
-  eventStore: EventStore,
+  source: TimelineSource,
   traineeId: string,
   format: TimelineFormat,
   out: Output,
   options: { resolveId?: (traineeId: string) => Promise<string | null>; chunkSize?: number } = {},
 ): Promise<number> {
-  const storedId = await traineeStreamOf(eventStore, traineeId, options.resolveId);
+  const storedId = await traineeStreamOf(source.storedLog, traineeId, options.resolveId);
   if (storedId === null) throw new CliError(`No trainee with id ${traineeId}`);
   // Each text is written once the next is read, so that the last goes out with `writeLast`.
   let pending: string | null = format === 'table' ? timelineHeader() : null;
   let written = 0;
-  for await (const chunk of timelineChunks(eventStore, storedId, options.chunkSize ?? HISTORY_CHUNK)) {
+  for await (const chunk of timelineChunks(source, storedId, options.chunkSize ?? HISTORY_CHUNK)) {
     if (pending !== null) await write(out, pending);
     pending = format === 'json' ? chunk.map((e) => `${JSON.stringify(e)}\n`).join('') : timelineRows(chunk);
     written += chunk.length;

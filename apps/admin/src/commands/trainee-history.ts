@@ -58,8 +58,7 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
       }
       if (!opts.asOf) {
         const format = opts.json || opts.format === 'json' ? 'json' : 'table';
-        const write = (stores: Stores) =>
-          writeTimeline(stores.eventStore, traineeId, format, process.stdout, { resolveId: resolveId(stores) });
+        const write = (stores: Stores) => writeTimeline(stores, traineeId, format, process.stdout, { resolveId: resolveId(stores) });
         await ctx.withStores(write, { catchUp: false });
         return;
       }

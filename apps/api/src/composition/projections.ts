@@ -126,7 +126,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     const checkpoint = await this.checkpoint();
     if (checkpoint >= this.behindUntil) this.behindUntil = 0;
     return assessReadiness({
-      eventStore: this.stores.eventStore,
+      storedLog: this.stores.storedLog,
       readModel: this.stores.readModel,
       projector: this.projector?.health() ?? null,
       checkpoint,
@@ -147,7 +147,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
       return;
     }
     const deadline = Date.now() + 10_000;
-    while ((await measureLag(this.stores.eventStore, await this.stores.readModel.checkpoint())).events > 0 && Date.now() < deadline) {
+    while ((await measureLag(this.stores.storedLog, await this.stores.readModel.checkpoint())).events > 0 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 10));
     }
   }
@@ -183,7 +183,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     this.webhooks = { dispatcher, outbox };
     if (this.metrics) {
       const parts = { projector: this.projector, registryProcess: this.registryProcess, webhookOutbox: outbox };
-      observeProjections(this.metrics.metrics, { ...parts, eventStore: this.stores.eventStore, readModel: this.stores.readModel });
+      observeProjections(this.metrics.metrics, { ...parts, storedLog: this.stores.storedLog, readModel: this.stores.readModel });
     }
     await dispatcher.start();
     // Scheduled digests belong with the projector (docs/DESIGN.md "Scheduled digests").

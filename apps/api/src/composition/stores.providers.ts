@@ -1,12 +1,12 @@
 import type { Provider } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { KeyedLock, EVENT_STORE } from '@app/event-sourcing';
+import { KeyedLock, EVENT_STORE, STORED_LOG } from '@app/event-sourcing';
 import { keyedGuardStreams, TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
 import {
   APP_CONFIG,
   cursorCodecOf,
   deriveKey,
-  personalDataOf,
+  personalDataOptions,
   messageFirst,
   serviceKeyOf,
   type AppConfig,
@@ -18,7 +18,7 @@ import { CHANGE_FEED, CURSOR_CODEC } from '@app/changes';
 import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
 import { PROVIDER_READ_MODEL } from '@app/providers/read';
 import { SCHOOL_DIRECTORY } from '@app/schools';
-import { AS_OF_SCAN, TRAINEE_READ_MODEL } from '@app/trainees/read';
+import { AS_OF_SCAN, scanInThisThread, TIMELINE_SOURCE, TRAINEE_READ_MODEL, type TimelineSource } from '@app/trainees/read';
 import { asOfScanInThreads } from '@app/stores/sqlite';
 import { newResourceId } from './ids';
 import { Projections } from './projections';
@@ -28,7 +28,7 @@ import { LOGGER, METRICS, SERVICE_KEY, STORES } from './tokens';
  * The API's ports, each under its injection token (docs/DESIGN.md "The shared kernel"):
  * the stores the configuration names (SQLite in `DATA_DIR` by default; EventStoreDB and MongoDB
  * when their URLs are set; `StoreUnavailable` when one cannot be reached), the event store, the
- * trainee and provider read models, the schools directory, the idempotency keys (beside the read
+ * log as stored, the trainee and provider read models, the schools directory, the idempotency keys (beside the read
  * models: MongoDB when set, else SQLite in `DATA_DIR`), the change feed's cursors (keyed by the
  * service key), the projections, and the write path's ports ({@link TRAINEE_WRITE_PORTS}).
  */
@@ -46,7 +46,7 @@ export function storeProviders(): Provider[] {
           metrics: metrics?.metrics,
           logger,
           projectionThread,
-          personalData: personalDataOf(config, serviceKey, newResourceId),
+          personalData: personalDataOptions(config, serviceKey, newResourceId),
           hashChain: config.hashChain,
         });
         const projector = stores.projectionThread ? 'thread' : config.projector;
@@ -56,16 +56,19 @@ export function storeProviders(): Provider[] {
       inject: [APP_CONFIG, LOGGER, METRICS, SERVICE_KEY],
     },
     from(EVENT_STORE, (s) => s.eventStore),
+    from(STORED_LOG, (s) => s.storedLog),
+    // A trainee's history reads the log as stored and opens what it read (docs/operations.md "Trainee history").
+    from(TIMELINE_SOURCE, (s): TimelineSource => ({ storedLog: s.storedLog, openStored: (events) => s.openStored(events) })),
     from(TRAINEE_READ_MODEL, (s) => s.readModel),
     from(CHANGE_FEED, (s) => s.readModel),
     from(PROVIDER_READ_MODEL, (s) => s.readModel),
     from(SCHOOL_DIRECTORY, (s) => s.schools),
     {
       // A provider's streams folded to an instant on a thread of their own on the embedded log (docs/DESIGN.md
-      // "A provider's trainees at an instant"); elsewhere in this thread.
+      // "A provider's trainees at an instant"); elsewhere in this thread, from the log as stored.
       provide: AS_OF_SCAN,
       useFactory: (stores: Stores, config: AppConfig) =>
-        stores.backends.eventStore === 'sqlite' ? asOfScanInThreads(config.dataDir) : null,
+        stores.backends.eventStore === 'sqlite' ? asOfScanInThreads(config.dataDir) : scanInThisThread(stores.storedLog),
       inject: [STORES, APP_CONFIG],
     },
     {

@@ -27,7 +27,10 @@ const log = openSqliteEventStore(job.dataDir);
 // Sealed personal values are opened with the trainees' data keys (docs/DESIGN.md "Personal data").
 const keys = job.keyEncryptionKey ? sqlitePersonalData(job.dataDir, Buffer.from(job.keyEncryptionKey)) : null;
 const events = keys ? withPersonalData(log, keys.personal) : log;
-const readModel = SqliteReadModel.open(job.dataDir, CHECKPOINTED_BY_THREAD);
+const readModel = SqliteReadModel.open(job.dataDir, {
+  ...CHECKPOINTED_BY_THREAD,
+  keyEncryptionKey: keys ? Buffer.from(job.keyEncryptionKey!) : null,
+});
 // The read store's WAL checkpoints, after this thread's commits, in a thread of their own.
 const checkpointer = new WalCheckpointer(join(job.dataDir, 'read-models.sqlite'), (message) =>
   post({ type: 'log', level: 'warn', message: `A WAL checkpoint of the read store failed: ${message}` }),

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { newEventId, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
-import { DataKeyMissing, ERASED, rawEventStore, withPersonalData } from '@app/personal-data';
+import { DataKeyMissing, ERASED, withPersonalData } from '@app/personal-data';
 import { createWebhookDispatcher, loadConfig } from '@app/runtime/process';
 import { measureLag, PROJECTED_STREAMS, Projector } from '@app/runtime/projector';
 import { traineeStreamId } from '@app/trainees/decider';
@@ -64,7 +64,7 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
     expect(log).toContain('TraineeRegistered');
     expect(log).toContain('"training_route"');
 
-    const raw = await rawEventStore(sealing).readStream(traineeStreamId('T1'));
+    const raw = await fresh.store.readStream(traineeStreamId('T1'));
     expect(raw[0].data).toMatchObject({ sealed: { fields: expect.arrayContaining(['details.first_names', 'details.email']) } });
     expect(raw.find((e) => e.type === 'TraineeDeferred')!.data).toMatchObject({ sealed: { fields: ['defer_reason'] } });
 
@@ -85,7 +85,7 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
     expect(live).toEqual(all);
   });
 
-  it('counts the lag and feeds the webhook dispatcher without opening a box: both work where no key opens', async () => {
+  it('counts the lag and feeds the webhook dispatcher from the log as stored: both work where no key opens', async () => {
     await writeHistory(sealing, 3, 1);
     // The same log seen through a key store holding none of its keys: every read that opens fails.
     const other = sqlitePersonalData(plain.dir, KEK);
@@ -95,16 +95,18 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
     try {
       await expect(keyless.readAll({ maxCount: 10 })).rejects.toBeInstanceOf(DataKeyMissing);
       const projected = await fresh.store.readAll({ maxCount: 1000, filter: PROJECTED_STREAMS });
-      const lag = await measureLag(keyless, 0, new Date('2030-01-01T00:00:00Z'));
+      const lag = await measureLag(fresh.store, 0, new Date('2030-01-01T00:00:00Z'));
       expect(lag).toMatchObject({ checkpoint: 0, events: projected.length, atLeast: false });
       expect(lag.seconds).toBeGreaterThan(0);
       // The registry's backlog gauge counts the same way, with its own filter.
       const registered = projected.filter((e) => e.type === 'TraineeRegistered').length;
       expect(registered).toBeGreaterThan(0);
-      const filtered = await measureLag(keyless, 0, new Date(), 1000, { eventTypes: ['TraineeRegistered'] });
+      const filtered = await measureLag(fresh.store, 0, new Date(), 1000, { eventTypes: ['TraineeRegistered'] });
       expect(filtered.events).toBe(registered);
-      // Nothing projected yet: the dispatcher looks at the first unprojected event's position, and stops before it.
-      const dispatcher = createWebhookDispatcher(loadConfig({}), { eventStore: keyless, readModel }, outbox, silentDispatcher, KEK);
+      // Nothing projected yet: the dispatcher looks at the first unprojected event's position, and stops before it,
+      // reading only the log as stored (a read through the keyless event store would fail).
+      const stores = { eventStore: keyless, storedLog: fresh.store, readModel };
+      const dispatcher = createWebhookDispatcher(loadConfig({}), stores, outbox, silentDispatcher, KEK);
       await expect(dispatcher.ingestOnce()).resolves.toBe(0);
     } finally {
       outbox.close();
@@ -140,7 +142,8 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
         await defer(store, 'T3', 'A reason of T3');
       }
       const fromPlain = new SqliteReadModel(join(plain.dir, 'rm.sqlite'), options);
-      const fromSealed = new SqliteReadModel(join(fresh.dir, 'rm.sqlite'), options);
+      // The stream build's workers open with the same key-encryption key, as `openStores` gives it.
+      const fromSealed = new SqliteReadModel(join(fresh.dir, 'rm.sqlite'), { ...options, keyEncryptionKey: KEK });
       await new Projector(plain.store, fromPlain, silent).catchUp();
       await new Projector(sealing, fromSealed, silent).catchUp();
       expect(await allDocs(fromSealed, 12)).toEqual(await allDocs(fromPlain, 12));

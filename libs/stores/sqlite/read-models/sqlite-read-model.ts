@@ -24,7 +24,7 @@ import { TraineeTables } from './trainee-tables';
 import { SqliteRebuildTarget } from './sqlite-rebuild-target';
 import { endingsIn, eraseFromReadStore } from './erasure';
 import { openReadStoreFile } from './read-store-file';
-import { SqliteStreamBuild } from './sqlite-stream-build';
+import { SqliteStreamBuild, type StreamBuildOptions } from './sqlite-stream-build';
 import { registerProjections, registryStatements, type RegistryRow } from './registry-statements';
 import { SqliteRebuildRuns } from './sqlite-rebuild-runs';
 import { dropRecordedStores, type SliceOptions } from './drop-in-slices';
@@ -35,12 +35,10 @@ export { PROJECTION_VERSION } from '@app/runtime/projector';
 
 type Tables = { trainees: TraineeTables; providers: ProviderTables };
 
-/** Options of {@link SqliteReadModel}. */
-export interface SqliteReadModelOptions extends ReadStoreConnectionOptions {
+/** Options of {@link SqliteReadModel}: its connection's, and its stream phases' (`SqliteStreamBuild.run`). */
+export interface SqliteReadModelOptions extends ReadStoreConnectionOptions, StreamBuildOptions {
   /** Overrides this code's projection versions (tests). */
   codeVersions?: Partial<Record<ProjectionName, number>>;
-  /** The log position from which a stream phase reads in a worker thread (see `SqliteStreamBuild.run`). */
-  workerFromPosition?: number;
 }
 
 /**
@@ -68,14 +66,14 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   /** The registry as {@link registryStatements}' `registryKey` last read it. */
   private registryKey = '';
   private seenDataVersion = -1;
-  private readonly streamBuildOptions: { workerFromPosition: number } | undefined;
+  private readonly streamBuildOptions: StreamBuildOptions;
   /** The run of {@link dropPendingStores} under way, if any. */
   private dropping: Promise<void> | null = null;
 
   /** Opens (creating if needed) the read store in `filename`. */
   constructor(filename: string, options: SqliteReadModelOptions = {}) {
     this.codeVersions = { ...PROJECTION_VERSIONS, ...options.codeVersions };
-    this.streamBuildOptions = options.workerFromPosition === undefined ? undefined : { workerFromPosition: options.workerFromPosition };
+    this.streamBuildOptions = { workerFromPosition: options.workerFromPosition, keyEncryptionKey: options.keyEncryptionKey ?? null };
     this.db = openReadStoreFile(filename, options);
     this.stmts = registryStatements(this.db);
     this.rebuildRuns = new SqliteRebuildRuns(this.db);

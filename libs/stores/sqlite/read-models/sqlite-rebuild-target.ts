@@ -4,14 +4,14 @@ import type { ProjectionName } from '@app/runtime/projector';
 import type { RebuildTarget } from '@app/runtime/rebuild';
 import type { ProviderTables } from './provider-tables';
 import type { TraineeTables } from './trainee-tables';
-import { SqliteStreamBuild } from './sqlite-stream-build';
+import { SqliteStreamBuild, type StreamBuildOptions } from './sqlite-stream-build';
 import { SharedWriteLock, beginAsSoonAsFree } from './shared-write-lock';
 
 /** What a {@link SqliteRebuildTarget} needs of its `SqliteReadModel`. */
 export interface RebuildContext {
   db: Database.Database;
   /** Options of the trainee store's stream build (see `SqliteStreamBuild`). */
-  streamBuild?: { workerFromPosition: number };
+  streamBuild?: StreamBuildOptions;
   name: ProjectionName;
   store: string;
   version: number;

@@ -4,13 +4,25 @@ import { TRAINEE_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
 import { SqliteEventStore } from '../event-log/sqlite-event-store';
 import { type RangeStart, StreamRanges } from '../event-log/stream-ranges';
 import type { EventStore, RecordedEvent } from '@app/event-sourcing';
-import { personalDataOf } from '@app/personal-data';
 import type { StreamBuild, StreamCursor, StreamPhase } from '@app/runtime/projector';
 import type { TraineeTables } from './trainee-tables';
 import type { PreparedTrainee } from './trainee-rows';
 import type { StreamBuildJob, StreamBuildMessage, StreamRange } from './stream-build.worker';
 import { SharedWriteLock, writeAsSoonAsFree } from './shared-write-lock';
 import { startWorker } from '../start-worker';
+
+/** How a {@link SqliteStreamBuild} runs its workers (`SqliteReadModelOptions`). */
+export interface StreamBuildOptions {
+  /** The log position from which the phase reads in worker threads (default {@link WORKER_FROM_POSITION}). */
+  workerFromPosition?: number;
+  /**
+   * The service key's `key-encryption` key, when the log's personal data is sealed (docs/DESIGN.md
+   * "Personal data"): the workers, which read the log on connections of their own, open sealed
+   * values with the data keys it unwraps. Absent or null: they read the events as stored, as a log
+   * in the clear is.
+   */
+  keyEncryptionKey?: Buffer | null;
+}
 
 /**
  * The stream phase of a trainee store (see {@link StreamBuild}): documents from whole streams, and
@@ -31,16 +43,18 @@ export class SqliteStreamBuild implements StreamBuild {
    */
   private bulk: { autocheckpoint: number } | null = null;
   private readonly workerFromPosition: number;
+  private readonly keyEncryptionKey: Buffer | null;
   private readonly lock: SharedWriteLock;
 
   constructor(
     private readonly db: Database.Database,
     private readonly tables: TraineeTables,
     private readonly checkpointName: string,
-    options: { workerFromPosition: number } | undefined,
+    options: StreamBuildOptions | undefined,
     private readonly setCheckpoint: (position: number) => void,
   ) {
     this.workerFromPosition = options?.workerFromPosition ?? WORKER_FROM_POSITION;
+    this.keyEncryptionKey = options?.keyEncryptionKey ?? null;
     this.lock = new SharedWriteLock(db);
     db.exec(`CREATE TABLE IF NOT EXISTS projection_rebuild_cursors (
       checkpoint TEXT PRIMARY KEY, to_position INTEGER NOT NULL, last_stream TEXT NOT NULL)`);
@@ -100,7 +114,8 @@ export class SqliteStreamBuild implements StreamBuild {
    * {@link STREAM_BUILD_WORKERS} workers (to one while live writes share the store's write lock,
    * `SharedWriteLock.contended`), each of which reads, folds and renders its range, at most
    * {@link CREDITS} ranges per worker ahead of the writer, and writes the prepared ranges in range
-   * order, each with its cursor. Stops between batches when `shouldStop()` turns true. Rejects with a
+   * order, each with its cursor; the workers open sealed personal values with the options'
+   * `keyEncryptionKey`, as `eventStore` would. Stops between batches when `shouldStop()` turns true. Rejects with a
    * worker's error (a projection failure names nothing more than the message; the position-order
    * path names the event).
    */
@@ -115,8 +130,7 @@ export class SqliteStreamBuild implements StreamBuild {
     if (toPosition < this.workerFromPosition) return null;
     const start: RangeStart = { streamPrefix: this.streamPrefix, afterStream: from?.lastStream ?? null, toPosition };
     // The workers open sealed personal values with the same keys (docs/DESIGN.md "Personal data").
-    const kek = personalDataOf(eventStore)?.keys.keyEncryptionKey ?? null;
-    return this.runWorkers(eventsFile, kek, start, options);
+    return this.runWorkers(eventsFile, this.keyEncryptionKey, start, options);
   }
 
   private runWorkers(

@@ -4,6 +4,8 @@ import { CURSOR_CODEC, type CursorCodec } from '@app/changes';
 import {
   loadTraineeHistory,
   readTimelinePage,
+  TIMELINE_SOURCE,
+  type TimelineSource,
   timelineForProvider,
   traineeAsOf,
   type TimelineEntry,
@@ -62,6 +64,7 @@ export class TraineeHistoryHandler implements IQueryHandler<TraineeHistoryQuery,
   constructor(
     @Inject(TRAINEE_READ_MODEL) private readonly trainees: TraineeReadModel,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    @Inject(TIMELINE_SOURCE) private readonly timeline: TimelineSource,
     @Inject(CURSOR_CODEC) private readonly codec: CursorCodec,
   ) {}
 
@@ -70,7 +73,7 @@ export class TraineeHistoryHandler implements IQueryHandler<TraineeHistoryQuery,
     if (query.as_of !== undefined) return this.asOf(own.trainee_id, query.as_of);
     const cursors = new HistoryCursors(this.codec, caller.ukprn, own.trainee_id);
     const { from, limit } = toHistoryRequest(query, cursors);
-    const page = await readTimelinePage(this.eventStore, own.trainee_id, from, limit);
+    const page = await readTimelinePage(this.timeline, own.trainee_id, from, limit);
     if (from.revision === 0 && page.entries.length === 0) throw new NotFound('Trainee');
     return {
       kind: 'timeline',

@@ -24,17 +24,17 @@ export class ListTraineesAsOfQuery {
  * docs/DESIGN.md "A provider's trainees at an instant"): the read model only names the provider's
  * trainees; every value answered is the event log's. Returns the page's trainees as they stood then.
  * The provider's streams are folded by the {@link AS_OF_SCAN} (on the embedded store a thread of its
- * own, so HTTP is not held up by a large provider), or here when there is none.
+ * own, so HTTP is not held up by a large provider; elsewhere this thread, from the log as stored).
  */
 @QueryHandler(ListTraineesAsOfQuery)
 export class ListTraineesAsOfHandler implements IQueryHandler<ListTraineesAsOfQuery, TraineeAsOfPage> {
   constructor(
     @Inject(TRAINEE_READ_MODEL) private readonly trainees: TraineeReadModel,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
-    @Inject(AS_OF_SCAN) private readonly scan: AsOfScan | null,
+    @Inject(AS_OF_SCAN) private readonly scan: AsOfScan,
   ) {}
 
   execute({ query, asOf }: ListTraineesAsOfQuery): Promise<TraineeAsOfPage> {
-    return listTraineesAsOf(this.eventStore, this.trainees, query, asOf, this.scan ?? undefined);
+    return listTraineesAsOf(this.eventStore, this.trainees, query, asOf, this.scan);
   }
 }
