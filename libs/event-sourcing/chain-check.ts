@@ -1,31 +1,5 @@
 import { chainHash, readChainKeys } from './hash-chain';
-import type { RecordedEvent } from './event-store.port';
-
-/** An event as stored, its data and metadata as the stored JSON texts (what the chain hashes). */
-export interface StoredEventText {
-  streamId: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-  /** The event's global position, where the reader has it (what a signed digest's position is compared with). */
-  position?: number;
-}
-
-/**
- * An event read through the port as its stored form: data and metadata as `JSON.stringify` writes
- * them, which is how every adapter stores them (what the chain hashed), with its position.
- */
-export function storedTextOf(e: RecordedEvent): StoredEventText & { position: number } {
-  return {
-    streamId: e.streamId,
-    revision: e.streamRevision,
-    type: e.type,
-    data: JSON.stringify(e.data),
-    metadata: JSON.stringify(e.metadata),
-    position: e.position,
-  };
-}
+import type { StoredEventText } from './event-store.port';
 
 /**
  * What a check of the chain found wrong with one place of a stream (docs/DESIGN.md "Verifiable

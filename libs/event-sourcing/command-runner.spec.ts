@@ -6,9 +6,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { newEventId } from './event-ids';
-import { WrongExpectedVersionError, type AppendOptions, type EventData, type EventStore, type RecordedEvent } from './event-store.port';
+import {
+  WrongExpectedVersionError,
+  type AppendOptions,
+  type ChainLink,
+  type EventData,
+  type EventStore,
+  type RecordedEvent,
+  type StoredEventText,
+} from './event-store.port';
 import { runCommand, type CommandRunnerSpec } from './command-runner';
-import { checkStreamChain, type StoredEventText } from './chain-check';
+import { checkStreamChain } from './chain-check';
 import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
 
 type Added = { type: 'Added'; data: { amount: number } };
@@ -78,7 +86,7 @@ describe('runCommand', () => {
     const outcome = await runCommand(
       store,
       'counter-1',
-      counter(() => add(10), { snapshot: { state: 100, revision: 1 } }),
+      counter(() => add(10), { snapshot: { state: 100, head: { revision: 1, link: null } } }),
     );
     expect(outcome.state).toBe(114);
     expect(outcome.events).toEqual(add(10));
@@ -89,7 +97,7 @@ describe('runCommand', () => {
     const outcome = await runCommand(
       store,
       'counter-1',
-      counter(() => add(5), { snapshot: { state: 3, revision: 1 } }),
+      counter(() => add(5), { snapshot: { state: 3, head: { revision: 1, link: null } } }),
     );
     expect(outcome.state).toBe(8);
     expect(await store.readStream('counter-1')).toHaveLength(3);
@@ -100,7 +108,7 @@ describe('runCommand', () => {
     const outcome = await runCommand(
       store,
       'counter-1',
-      counter(() => add(5), { snapshot: { state: 50, revision: 7 } }),
+      counter(() => add(5), { snapshot: { state: 50, head: { revision: 7, link: null } } }),
     );
     expect(outcome.state).toBe(6);
   });
@@ -128,7 +136,7 @@ describe('runCommand', () => {
     return { store: wrapped, options };
   }
 
-  it("passes the head's hash with the expected revision: from the last event read, else from the snapshot", async () => {
+  it('passes the head back as the expected revision, its link the hash: from the last event read, else from the snapshot', async () => {
     await store.appendToStream('counter-1', envelopes([...add(1), ...add(2)]));
     const [, head] = await store.readStream('counter-1');
     const replayed = recording();
@@ -137,24 +145,24 @@ describe('runCommand', () => {
       'counter-1',
       counter(() => add(10)),
     );
-    expect(replayed.options).toEqual([{ expectedRevision: 1, previousHash: head.metadata.hash }]);
+    expect(replayed.options).toEqual([{ expectedRevision: { revision: 1, link: head.metadata.hash } }]);
 
     const [, , latest] = await store.readStream('counter-1');
     const fromSnapshot = recording();
     await runCommand(
       fromSnapshot.store,
       'counter-1',
-      counter(() => add(1), { snapshot: { state: 13, revision: 2, hash: latest.metadata.hash as string } }),
+      counter(() => add(1), { snapshot: { state: 13, head: { revision: 2, link: latest.metadata.hash as ChainLink } } }),
     );
-    expect(fromSnapshot.options).toEqual([{ expectedRevision: 2, previousHash: latest.metadata.hash }]);
+    expect(fromSnapshot.options).toEqual([{ expectedRevision: { revision: 2, link: latest.metadata.hash } }]);
 
     const unknown = recording();
     await runCommand(
       unknown.store,
       'counter-1',
-      counter(() => add(1), { snapshot: { state: 14, revision: 3 } }),
+      counter(() => add(1), { snapshot: { state: 14, head: { revision: 3, link: null } } }),
     );
-    expect(unknown.options).toEqual([{ expectedRevision: 3 }]);
+    expect(unknown.options).toEqual([{ expectedRevision: { revision: 3, link: null } }]);
     expect(checkStreamChain((await store.readStream('counter-1')).map(storedText)).faults).toEqual([]);
   });
 
@@ -164,7 +172,7 @@ describe('runCommand', () => {
     const outcome = await runCommand(
       contended(1),
       'counter-1',
-      counter((total) => (seen.push(total), add(total)), { snapshot: { state: 1, revision: 0 } }),
+      counter((total) => (seen.push(total), add(total)), { snapshot: { state: 1, head: { revision: 0, link: null } } }),
     );
     expect(seen).toEqual([1, 101]);
     expect(outcome.state).toBe(202);

@@ -1,13 +1,11 @@
-import { storedHash } from './hash-chain';
-import { WrongExpectedVersionError, type EventData, type EventStore, type ExpectedRevision, type RecordedEvent } from './event-store.port';
+import { streamHeadOf } from './hash-chain';
+import { WrongExpectedVersionError, type EventData, type EventStore, type RecordedEvent, type StreamHead } from './event-store.port';
 
-/** A state and the stream revision of the last event it reflects. */
+/** A state and the head of the stream it reflects. */
 export interface StreamSnapshot<S> {
   state: S;
-  /** 0-based revision of the last event folded into `state`. */
-  revision: number;
-  /** The hash of the event at `revision` (docs/DESIGN.md "Verifiable history"); absent or null when not known. */
-  hash?: string | null;
+  /** The stream's head at the last event folded into `state` (its 0-based revision, and the link the next append chains to). */
+  head: StreamHead;
 }
 
 /** How to rebuild an aggregate from its stream and decide a command on it. */
@@ -56,7 +54,7 @@ export async function runCommand<S, E>(store: EventStore, streamId: string, spec
   const fold = spec.evolveAll ?? ((events: E[], from: S) => events.reduce(spec.evolve, from));
   let snapshot = spec.snapshot ?? null;
   for (let attempt = 0; ; attempt++) {
-    const recorded = await store.readStream(streamId, snapshot ? { fromRevision: snapshot.revision + 1 } : undefined);
+    const recorded = await store.readStream(streamId, snapshot ? { fromRevision: snapshot.head.revision + 1 } : undefined);
     const decoded: E[] = [];
     for (const r of recorded) {
       const e = spec.decode(r);
@@ -65,18 +63,14 @@ export async function runCommand<S, E>(store: EventStore, streamId: string, spec
     const state = fold(decoded, snapshot ? snapshot.state : spec.initialState);
     const events = spec.decide(state);
     if (events.length === 0) return { state, events, position: null };
-    const head = recorded.length > 0 ? recorded[recorded.length - 1] : null;
-    const last = head !== null ? head.streamRevision : (snapshot?.revision ?? null);
-    const expectedRevision: ExpectedRevision = last === null ? 'no_stream' : last;
-    // The head's hash, for a store that chains without reading (no extra read: docs/DESIGN.md "Verifiable history").
-    const previousHash = head !== null ? storedHash(head.metadata) : (snapshot?.hash ?? null);
+    // The head read is handed back: a store that chains without reading chains to it (docs/DESIGN.md "Verifiable history").
+    const head = recorded.length > 0 ? streamHeadOf(recorded[recorded.length - 1]) : (snapshot?.head ?? null);
     try {
-      const options = previousHash === null ? { expectedRevision } : { expectedRevision, previousHash };
-      const result = await store.appendToStream(streamId, spec.encode(events), options);
+      const result = await store.appendToStream(streamId, spec.encode(events), { expectedRevision: head ?? 'no_stream' });
       return { state: fold(events, state), events, position: result.position };
     } catch (err) {
       if (!(err instanceof WrongExpectedVersionError) || attempt >= maxRetries) throw err;
-      if (snapshot && (err.actual === 'no_stream' || err.actual < snapshot.revision)) snapshot = null;
+      if (snapshot && (err.actual === 'no_stream' || err.actual < snapshot.head.revision)) snapshot = null;
     }
   }
 }

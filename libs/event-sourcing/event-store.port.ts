@@ -6,8 +6,6 @@
  * order events were committed. A checkpoint is the position of the last event a reader has handled.
  */
 
-import type { StoredEventText } from './chain-check';
-
 /** Who caused an event and when. Never holds a token, only the token's id. */
 export interface EventMetadata {
   /** Version of the event's `data` schema; old versions are upcast on read. */
@@ -43,22 +41,61 @@ export interface RecordedEvent<T = unknown> extends EventData<T> {
   position: number;
 }
 
+/** An event as stored, its data and metadata as the stored JSON texts (what the hash chain hashes). */
+export interface StoredEventText {
+  streamId: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  /** The event's global position, where the reader has it (what a signed digest's position is compared with). */
+  position?: number;
+}
+
 /**
  * `no_stream`: the stream must not exist; `stream_exists`: it must exist; `any`: no check;
  * a number: the stream's last revision must be exactly that.
  */
 export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
 
+declare const chainLinkBrand: unique symbol;
+
+/**
+ * What a store chains a stream's next event to (docs/DESIGN.md "Verifiable history"): opaque to
+ * everything but the stores and the chain module (libs/event-sourcing/hash-chain.ts), which alone
+ * make and read it.
+ */
+export type ChainLink = string & { readonly [chainLinkBrand]: true };
+
+/**
+ * Where a stream stood when it was read: the revision of its last event, and what the store needs
+ * to chain the next append to that event (`link`; null when not known). A reader gets it from the
+ * last event it read (`streamHeadOf`) or from a snapshot that kept it, and hands it back as an
+ * append's `expectedRevision`: the revision is expected, and a store that cannot read the stream's
+ * head inside the append (EventStoreDB) chains to the link without reading it.
+ */
+export interface StreamHead {
+  readonly revision: number;
+  readonly link: ChainLink | null;
+}
+
 export interface AppendOptions {
-  expectedRevision?: ExpectedRevision;
   /**
-   * The hash of the stream's event at `expectedRevision` (its metadata's `hash`; docs/DESIGN.md
-   * "Verifiable history"), when the caller knows it from the snapshot it started from: a store
-   * that cannot read the stream's head inside the append (EventStoreDB) chains the new events to
-   * it without reading. Used only with a numeric `expectedRevision`; a store that reads the head
-   * in the append's own transaction (SQLite) goes by what it reads.
+   * What the stream must be before the append ({@link ExpectedRevision}), or the {@link StreamHead}
+   * the caller read: its revision is then expected exactly, and its link is what a store that
+   * chains without reading chains the new events to. A store that reads the head in the append's
+   * own transaction (SQLite) goes by what it reads when the link is not known.
    */
-  previousHash?: string | null;
+  expectedRevision?: ExpectedRevision | StreamHead;
+}
+
+/**
+ * An append's expectation, its revision and its link apart (for the adapters): `any` when none was
+ * given; the link only with a {@link StreamHead}, else null.
+ */
+export function expectationOf(options: AppendOptions): { expected: ExpectedRevision; link: ChainLink | null } {
+  const given = options.expectedRevision ?? 'any';
+  return typeof given === 'object' && given !== null ? { expected: given.revision, link: given.link } : { expected: given, link: null };
 }
 
 export interface AppendResult {

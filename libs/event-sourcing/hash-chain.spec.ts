@@ -1,27 +1,7 @@
 import { createHash } from 'node:crypto';
-import { checkStreamChain, IntactChain, type StoredEventText } from './chain-check';
-import { chainEvent, chainHash, readChainKeys, withoutChainKeys } from './hash-chain';
-
-const STREAM = 'trainee-7c1f0b6e-1d2a-4c39-9a57-3f1b2e4d5c6a';
-
-/** A stream of `n` events chained as the event store stores them, after `legacy` events stored before the chain began. */
-function storedStream(n: number, legacy = 0, streamId = STREAM): StoredEventText[] {
-  const events: StoredEventText[] = [];
-  let previous: string | null = null;
-  for (let revision = 0; revision < legacy + n; revision++) {
-    const data = JSON.stringify({ n: revision, first_names: 'sealed' });
-    const metadata = JSON.stringify({ schemaVersion: 1, occurredAt: `2026-01-0${1 + (revision % 9)}T10:00:00.000Z` });
-    if (revision < legacy) {
-      events.push({ streamId, revision, type: 'TraineeUpdated', data, metadata });
-      previous = chainHash(previous, streamId, revision, 'TraineeUpdated', data, metadata);
-      continue;
-    }
-    const chained = chainEvent(previous, streamId, revision, 'TraineeUpdated', data, metadata);
-    events.push({ streamId, revision, type: 'TraineeUpdated', data, metadata: chained.metadata });
-    previous = chained.hash;
-  }
-  return events;
-}
+import { checkStreamChain } from './chain-check';
+import { chainEvent, chainHash, chainHeadHash, readChainKeys, storedTextOf, streamHeadOf, withoutChainKeys } from './hash-chain';
+import { STREAM, storedStream } from './testing/chained-streams';
 
 describe('the hash chain of a stream', () => {
   it('hashes the documented text: previous hash, stream, revision and type, then data and metadata as stored', () => {
@@ -61,105 +41,35 @@ describe('the hash chain of a stream', () => {
     expect(withoutChainKeys(plain)).toBe(plain);
     expect(withoutChainKeys({ schemaVersion: 1, previousHash: null, hash: 'ab' })).toEqual({ schemaVersion: 1 });
   });
-});
 
-describe('checkStreamChain', () => {
-  it('passes an untouched stream, and gives its head hash', () => {
-    const events = storedStream(5);
-    expect(checkStreamChain(events)).toEqual({ faults: [], headHash: readChainKeys(events[4].metadata).hash });
+  it("gives a stream's head hash as the check of the stream finds it: stored, computed over older events, or after a fault", () => {
+    expect(chainHeadHash([])).toBeNull();
+    const chained = storedStream(4);
+    expect(chainHeadHash(chained)).toBe(readChainKeys(chained[3].metadata).hash);
+    const older = storedStream(0, 3);
+    expect(readChainKeys(older[2].metadata).hash).toBeNull();
+    expect(chainHeadHash(older)).toBe(checkStreamChain(older).headHash);
+    const altered = storedStream(3, 2).map((e) => (e.revision === 1 ? { ...e, data: e.data.replace('"n":1', '"n":9') } : e));
+    expect(checkStreamChain(altered).faults).not.toEqual([]);
+    expect(chainHeadHash(altered)).toBe(checkStreamChain(altered).headHash);
   });
 
-  it('passes a stream whose first events were stored before the chain began, chained to them', () => {
-    expect(checkStreamChain(storedStream(3, 2)).faults).toEqual([]);
-  });
-
-  it('names an event whose data changed by one byte as altered, and nothing else', () => {
-    const events = storedStream(5);
-    events[2] = { ...events[2], data: events[2].data.replace('"n":2', '"n":3') };
-    expect(checkStreamChain(events).faults).toEqual([expect.objectContaining({ revision: 2, kind: 'altered' })]);
-  });
-
-  it('names an event whose type or metadata changed, or that lost its chain keys, as altered', () => {
-    const events = storedStream(5);
-    events[1] = { ...events[1], type: 'TraineeWithdrawn' };
-    events[3] = { ...events[3], metadata: events[3].metadata.replace('2026-01-04', '2026-01-05') };
-    events[4] = { ...events[4], metadata: '{"schemaVersion":1}' };
-    expect(checkStreamChain(events).faults.map((f) => [f.revision, f.kind])).toEqual([
-      [1, 'altered'],
-      [3, 'altered'],
-      [4, 'altered'],
-    ]);
-  });
-
-  it('names a deleted event as missing, whether the later ones were renumbered or not', () => {
-    const gap = storedStream(5).filter((e) => e.revision !== 2);
-    expect(checkStreamChain(gap).faults.map((f) => [f.revision, f.kind])).toEqual([[2, 'missing']]);
-    const renumbered = gap.map((e) => (e.revision > 2 ? { ...e, revision: e.revision - 1 } : e));
-    expect(checkStreamChain(renumbered).faults.map((f) => [f.revision, f.kind])).toEqual([[2, 'missing']]);
-  });
-
-  it('names two swapped revisions as reordered, each once', () => {
-    const events = storedStream(5);
-    const swapped = [events[0], { ...events[2], revision: 1 }, { ...events[1], revision: 2 }, events[3], events[4]];
-    expect(checkStreamChain(swapped).faults.map((f) => [f.revision, f.kind])).toEqual([
-      [1, 'reordered'],
-      [2, 'reordered'],
-    ]);
-  });
-
-  it('names a forged event put in with a recomputed hash, or one put in place of another, as inserted', () => {
-    const events = storedStream(4);
-    const forged = chainEvent(readChainKeys(events[0].metadata).hash, STREAM, 1, 'TraineeUpdated', '{"n":99}', '{"schemaVersion":1}');
-    const forgedEvent = { streamId: STREAM, revision: 1, type: 'TraineeUpdated', data: '{"n":99}', metadata: forged.metadata };
-    const putIn = [events[0], forgedEvent, ...events.slice(1).map((e) => ({ ...e, revision: e.revision + 1 }))];
-    expect(checkStreamChain(putIn).faults.map((f) => [f.revision, f.kind])).toEqual([[1, 'inserted']]);
-    const replaced = [events[0], forgedEvent, events[2], events[3]];
-    expect(checkStreamChain(replaced).faults.map((f) => [f.revision, f.kind])).toEqual([[1, 'inserted']]);
-  });
-
-  it('names an event moved in from another stream as altered (the stream id is hashed)', () => {
-    const events = storedStream(3);
-    const other = storedStream(3, 0, 'trainee-other');
-    expect(checkStreamChain([...other.slice(0, 2), { ...events[2], streamId: 'trainee-other' }]).faults).toEqual([
-      expect.objectContaining({ streamId: 'trainee-other', revision: 2, kind: 'altered' }),
-    ]);
-  });
-});
-
-describe('IntactChain (checkStreamChain a chunk at a time)', () => {
-  /** Feeds `events` to a new IntactChain in chunks of `size`, as a chunked read gives them; the chunk at which it stopped holding. */
-  function fed(events: StoredEventText[], size: number): { chain: IntactChain; brokeInChunk: number | null } {
-    const chain = new IntactChain();
-    let brokeInChunk: number | null = null;
-    for (let start = 0; start < events.length; start += size) {
-      const held = events.slice(start, start + size).map((e) => chain.add(e));
-      if (brokeInChunk === null && held.includes(false)) brokeInChunk = start / size;
-    }
-    return { chain, brokeInChunk };
-  }
-
-  it('gives the head hash checkStreamChain gives, whatever the chunks, for a stream chained after unchained events', () => {
-    const events = storedStream(5, 2);
-    const whole = checkStreamChain(events);
-    expect(whole.faults).toEqual([]);
-    for (const size of [1, 2, 3, 7, 100]) {
-      const { chain, brokeInChunk } = fed(events, size);
-      expect([chain.intact, chain.headHash, chain.events, brokeInChunk]).toEqual([true, whole.headHash, 7, null]);
-    }
-    expect(new IntactChain().headHash).toBeNull();
-  });
-
-  it('stops holding at the first event that is not in place or in the chain, also the first one of a chunk, and stays so', () => {
-    const events = storedStream(6);
-    const altered = events.map((e) => (e.revision === 3 ? { ...e, data: e.data.replace('"n":3', '"n":4') } : e));
-    const gap = events.filter((e) => e.revision !== 3);
-    const swapped = [...events.slice(0, 3), { ...events[4], revision: 3 }, { ...events[3], revision: 4 }, events[5]];
-    const unchained = events.map((e) => (e.revision === 3 ? { ...e, metadata: '{"schemaVersion":1}' } : e));
-    for (const broken of [altered, gap, swapped, unchained]) {
-      expect(checkStreamChain(broken).faults).not.toEqual([]);
-      const { chain, brokeInChunk } = fed(broken, 3); // revision 3 opens the second chunk
-      expect([chain.intact, brokeInChunk, chain.events]).toEqual([false, 1, 3]);
-      expect(chain.add(events[0])).toBe(false);
-    }
+  it('hands back the head of an event read: its revision, and its stored hash as the link (null before the chain)', () => {
+    const [first] = storedStream(1);
+    const read = {
+      id: 'e1',
+      streamId: STREAM,
+      streamRevision: 0,
+      position: 9,
+      type: first.type,
+      data: JSON.parse(first.data),
+      metadata: JSON.parse(first.metadata),
+    };
+    expect(streamHeadOf(read)).toEqual({ revision: 0, link: readChainKeys(first.metadata).hash });
+    expect(storedTextOf(read)).toEqual({ ...first, position: 9 });
+    expect(streamHeadOf({ ...read, streamRevision: 4, metadata: { schemaVersion: 1, occurredAt: 'x' } })).toEqual({
+      revision: 4,
+      link: null,
+    });
   });
 });

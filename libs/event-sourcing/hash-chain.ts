@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import type { ChainLink, RecordedEvent, StoredEventText, StreamHead } from './event-store.port';
 
 /**
  * The hash chain of a stream (docs/DESIGN.md "Verifiable history"). Every event's stored
@@ -114,6 +115,68 @@ export function withoutChainKeys<M extends object>(metadata: M): M {
 export function storedHash(metadata: Readonly<Record<string, unknown>> | null | undefined): string | null {
   const hash = metadata?.[HASH_KEY];
   return typeof hash === 'string' ? hash : null;
+}
+
+/**
+ * What an event read back says of its place in the chain, for a history that shows it: its stored
+ * hash and the previous event's hash it was chained to; null for either it does not carry (an event
+ * stored before the chain began has neither).
+ */
+export function chainKeysOf(metadata: Readonly<Record<string, unknown>> | null | undefined): {
+  hash: string | null;
+  previousHash: string | null;
+} {
+  const previous = metadata?.[PREVIOUS_HASH_KEY];
+  return { hash: storedHash(metadata), previousHash: typeof previous === 'string' ? previous : null };
+}
+
+/**
+ * The head of a stream whose last event read is `event`: its revision, and the link the next
+ * append chains to (the event's stored hash; null for an event stored before the chain began,
+ * whose store then reads the head to chain). What a command hands back as its append's
+ * `expectedRevision` (`StreamHead`), and a projection keeps for the commands that start from it.
+ */
+export function streamHeadOf(event: RecordedEvent): StreamHead {
+  return { revision: event.streamRevision, link: storedHash(event.metadata) as ChainLink | null };
+}
+
+/**
+ * The link a store kept for a stream's head (a read model's `head_hash`) as a {@link ChainLink}; null
+ * for none. For the stores that keep a head beside a snapshot.
+ */
+export function chainLinkOf(hash: string | null | undefined): ChainLink | null {
+  return (hash ?? null) as ChainLink | null;
+}
+
+/**
+ * The hash of a stream's last event, from the stream's stored texts in revision order: each event's
+ * stored hash, or for an event stored before the chain began its hash computed by the rule chained
+ * to the one before (so a stream whose head has no hash gets the hash of its whole older part);
+ * null for no event. What an append chains to when the head it reads has no hash; the same as the
+ * audit's check of the stream finds for its head.
+ */
+export function chainHeadHash(events: readonly StoredEventText[]): string | null {
+  let previous: string | null = null;
+  for (const e of events) {
+    const k = readChainKeys(e.metadata);
+    previous = k.hash ?? chainHash(previous, e.streamId, e.revision, e.type, e.data, k.hashed);
+  }
+  return previous;
+}
+
+/**
+ * An event read through the port as its stored form: data and metadata as `JSON.stringify` writes
+ * them, which is how every adapter stores them (what the chain hashed), with its position.
+ */
+export function storedTextOf(e: RecordedEvent): StoredEventText & { position: number } {
+  return {
+    streamId: e.streamId,
+    revision: e.streamRevision,
+    type: e.type,
+    data: JSON.stringify(e.data),
+    metadata: JSON.stringify(e.metadata),
+    position: e.position,
+  };
 }
 
 /** `text` (a JSON object's text) with `"key":value` added at its end. */

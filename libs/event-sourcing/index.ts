@@ -1,4 +1,4 @@
-export { checkStreamChain, IntactChain, storedTextOf, type ChainFault, type StoredEventText, type StreamChainReport } from './chain-check';
+export { checkStreamChain, IntactChain, type ChainFault, type StreamChainReport } from './chain-check';
 export { runCommand, type StreamSnapshot } from './command-runner';
 export { DomainError } from './domain-error';
 export { registerEventSchemas, toEventData, type StoredEvent, type WriteContext } from './envelope';
@@ -8,11 +8,13 @@ export {
   EVENT_STORE,
   STORED_LOG,
   EventStoreUnavailableError,
+  expectationOf,
   IdempotencyConflictError,
   PermanentSubscriptionError,
   WrongExpectedVersionError,
   type AppendOptions,
   type AppendResult,
+  type ChainLink,
   type EventData,
   type EventFilter,
   type EventMetadata,
@@ -23,7 +25,9 @@ export {
   type ReadStoredStreamsOptions,
   type ReadStreamsOptions,
   type RecordedEvent,
+  type StoredEventText,
   type StoredLog,
+  type StreamHead,
   type StreamWrite,
   type SubscribeOptions,
   type Subscription,
@@ -31,10 +35,13 @@ export {
 export {
   chainEvent,
   chainHash,
-  HASH_KEY,
-  PREVIOUS_HASH_KEY,
+  chainHeadHash,
+  chainKeysOf,
+  chainLinkOf,
   readChainKeys,
   storedHash,
+  storedTextOf,
+  streamHeadOf,
   withoutChainKeys,
   type ChainedEvent,
   type ChainKeys,

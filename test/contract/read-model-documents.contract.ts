@@ -129,14 +129,12 @@ export function describeTraineeDocumentsContract(name: string, factory: () => Pr
         expect(hashOf(`trainee-${id}`)).toMatch(/^[0-9a-f]{64}$/);
         expect(snapshot).toStrictEqual({
           trainee: JSON.parse(JSON.stringify(expected)) as Trainee,
-          revision: events.length - 1,
-          hash: hashOf(`trainee-${id}`),
+          head: { revision: events.length - 1, link: hashOf(`trainee-${id}`) },
         });
         expect(snapshot?.trainee).toEqual(await rm.getTrainee(id));
         expect(await rm.getTraineeSnapshot(tid('other'))).toStrictEqual({
           trainee: JSON.parse(JSON.stringify(other.expected)) as Trainee,
-          revision: other.events.length - 1,
-          hash: hashOf(`trainee-${tid('other')}`),
+          head: { revision: other.events.length - 1, link: hashOf(`trainee-${tid('other')}`) },
         });
       });
 
@@ -144,7 +142,7 @@ export function describeTraineeDocumentsContract(name: string, factory: () => Pr
         const id = tid('moving');
         const first = log.trainee(registration({ id, ukprn, at: '2025-09-01T10:00:00.000Z' }));
         await rm.applyBatch(first);
-        expect((await rm.getTraineeSnapshot(id))?.revision).toBe(1);
+        expect((await rm.getTraineeSnapshot(id))?.head.revision).toBe(1);
 
         const later = log.trainee([
           updated(id, { middle_names: 'Later' }, '2025-09-02T10:00:00.000Z'),
@@ -153,7 +151,7 @@ export function describeTraineeDocumentsContract(name: string, factory: () => Pr
         await rm.applyBatch(later);
         const snapshot = await rm.getTraineeSnapshot(id);
         expect(snapshot).toMatchObject({
-          revision: 3,
+          head: { revision: 3 },
           trainee: { details: { middle_names: 'Latest' }, updated_at: '2025-09-03T10:00:00.000Z' },
         });
 
@@ -166,7 +164,7 @@ export function describeTraineeDocumentsContract(name: string, factory: () => Pr
         const id = tid('CaSe');
         await rm.applyBatch(log.trainee(registration({ id, ukprn, at: '2025-09-01T10:00:00.000Z' })));
         const exact = await rm.getTraineeSnapshot(id);
-        expect(exact).toMatchObject({ trainee: { trainee_id: id }, revision: 1 });
+        expect(exact).toMatchObject({ trainee: { trainee_id: id }, head: { revision: 1 } });
         expect(await rm.getTraineeSnapshot(id.toUpperCase())).toEqual(exact);
         expect(await rm.getTraineeSnapshot(id.toLowerCase())).toEqual(exact);
         expect(await rm.getTraineeSnapshot(`${id}-unknown`)).toBeNull();
@@ -187,8 +185,9 @@ export function describeTraineeDocumentsContract(name: string, factory: () => Pr
 
         expect(await newerTrainees.getTraineeSnapshot(id)).toBeNull();
         expect(await newerTrainees.getTrainee(id)).toEqual(expected);
-        expect(await newerProviders.getTraineeSnapshot(id)).toEqual({ trainee: expected, revision: events.length - 1, hash });
-        expect(await rm.getTraineeSnapshot(id)).toEqual({ trainee: expected, revision: events.length - 1, hash });
+        const head = { revision: events.length - 1, link: hash };
+        expect(await newerProviders.getTraineeSnapshot(id)).toEqual({ trainee: expected, head });
+        expect(await rm.getTraineeSnapshot(id)).toEqual({ trainee: expected, head });
       });
     });
 

@@ -188,7 +188,7 @@ export function describeRebuildSwapContract(name: string, factory: () => Promise
 
           // Read at once (no wait): the kept old store still holds the old document.
           expect((await other.getTrainee(s.ids[changing]))?.details.middle_names).toBe('AfterSwap');
-          expect((await other.getTraineeSnapshot(s.ids[changing]))?.revision).toBe(update[0].streamRevision);
+          expect((await other.getTraineeSnapshot(s.ids[changing]))?.head.revision).toBe(update[0].streamRevision);
         },
         { needsReopen: true },
       );

@@ -54,6 +54,7 @@ import {
   DEFAULT_READ_DEADLINE_MS,
 } from './client-calls';
 import {
+  expectationOf,
   AppendOptions,
   AppendResult,
   EventData,
@@ -71,7 +72,7 @@ import { isClientWrongExpectedVersion, isStreamNotFound, toPortWrongExpectedVers
 import { assertWritableStreamId, fromClientEvent, normaliseBatch, toChainedClientEvents } from './event-mapping';
 import { EventStoreDbSubscription, type SubscriptionLogger, type SubscriptionSettings } from './eventstoredb-subscription';
 import { isSystemEvent, matchesEventFilter, normaliseFilter } from './filters';
-import { CHAIN_ATTEMPTS, chainHeadAt, headHashOf, type StreamHead } from './chain-head';
+import { CHAIN_ATTEMPTS, chainHeadAt, headHashOf, type ChainHead } from './chain-head';
 import { readBack, retryResult } from './idempotency';
 import { BackwardsRead, newestPosition } from './newest-event';
 import {
@@ -165,10 +166,10 @@ export class EventStoreDbEventStore implements EventStore {
   async appendToStream(streamId: string, events: EventData[], options: AppendOptions = {}): Promise<AppendResult> {
     this.assertOpen();
     assertWritableStreamId(streamId);
-    const expected = options.expectedRevision ?? 'any';
+    const { expected, link } = expectationOf(options);
     toClientExpectedRevision(expected); // a RangeError for an expected revision the port does not know
     const batch = normaliseBatch(streamId, events);
-    return this.appendLimiter.run(() => this.appendNow(streamId, batch, expected, options.previousHash));
+    return this.appendLimiter.run(() => this.appendNow(streamId, batch, expected, link));
   }
 
   /**
@@ -297,8 +298,7 @@ export class EventStoreDbEventStore implements EventStore {
    * history"), so the append always names the exact revision it chains to: with `any` or
    * `stream_exists` that is the head read before it (the same read that looks for a retried batch),
    * and an append that loses a race to another writer is chained again to the new head, up to
-   * {@link CHAIN_ATTEMPTS} times. With a numeric expectation, `previousHash` (the caller's snapshot)
-   * saves reading the head.
+   * {@link CHAIN_ATTEMPTS} times. With a numeric expectation, `previousHash` (the link the caller passed back) saves reading it.
    */
   private async appendNow(
     streamId: string,
@@ -313,7 +313,7 @@ export class EventStoreDbEventStore implements EventStore {
     let appended: ClientAppendResult;
     for (let attempt = 1; ; attempt++) {
       const readsHead = expected === 'any' || expected === 'stream_exists';
-      let head: StreamHead;
+      let head: ChainHead;
       if (readsHead) {
         const stored = await this.readStreamEvents(streamId, { requiresLeader: true });
         const earlier = retryResult(streamId, stored, ids);

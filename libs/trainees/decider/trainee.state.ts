@@ -1,4 +1,5 @@
 import type { Trainee } from '@app/trainees/record';
+import type { StreamHead } from '@app/event-sourcing';
 
 /**
  * The decider's state: nothing yet, or a trainee, or a trainee that was erased (`erased`: it is gone
@@ -9,12 +10,11 @@ export type TraineeState = { exists: false; erased?: true } | { exists: true; tr
 export const initialTraineeState: TraineeState = { exists: false };
 
 /**
- * A trainee and the revision (0-based, in `trainee-<trainee_id>`) of the last event folded into it:
- * the read model's document, which a command starts from (docs/DESIGN.md "Bounded cost per trainee").
+ * A trainee and the head of `trainee-<trainee_id>` at the last event folded into it (its 0-based
+ * revision, and the link the next append chains to when the read model kept it): the read model's
+ * document, which a command starts from (docs/DESIGN.md "Bounded cost per trainee").
  */
 export interface TraineeSnapshot {
   trainee: Trainee;
-  revision: number;
-  /** The hash of the stream's event at `revision`, when the read model holds it (docs/DESIGN.md "Verifiable history"). */
-  hash?: string | null;
+  head: StreamHead;
 }

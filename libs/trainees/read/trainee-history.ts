@@ -7,7 +7,7 @@ import {
   traineeStreamId,
 } from '@app/trainees/decider';
 import { TRAINEE_STATES, type Trainee, type TraineeDetails, type TraineeStatus } from '@app/trainees/record';
-import { PREVIOUS_HASH_KEY, storedHash, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { chainKeysOf, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 
 /**
  * The audit history of one trainee (docs/operations.md "Trainee history"), computed by replaying
@@ -175,6 +175,7 @@ export function traineeTimelinePage(
     status = statusOf(state);
     const { changed_fields, changes } = event ? describeChange(previous, state, event) : { changed_fields: [], changes: {} };
     const m = r.metadata ?? ({} as RecordedEvent['metadata']);
+    const chain = chainKeysOf(m);
     entries.push({
       position: r.position,
       revision: r.streamRevision,
@@ -186,8 +187,8 @@ export function traineeTimelinePage(
       token_id: stringOrNull(m.tokenId),
       api_version: stringOrNull(m.apiVersion),
       request_id: stringOrNull(m.requestId),
-      hash: storedHash(m),
-      previous_hash: stringOrNull(m[PREVIOUS_HASH_KEY]),
+      hash: chain.hash,
+      previous_hash: chain.previousHash,
       ...(stored ? storedForm(stored[i]) : {}),
     });
   }

@@ -98,14 +98,14 @@ const REGISTERED_TRAINEE: Trainee = {
   updated_at: '2025-09-01T10:00:00.000Z',
 };
 
-const REGISTERED_DOC: TraineeDocument = { trainee: REGISTERED_TRAINEE, revision: 0, hash: null, created_position: 7 };
+const REGISTERED_DOC: TraineeDocument = { trainee: REGISTERED_TRAINEE, revision: 0, link: null, created_position: 7 };
 
 describe('projectTrainee', () => {
   it('creates the document from TraineeRegistered: the trainee evolve builds, its revision and the position that created it', () => {
     expect(projectTrainee(null, REGISTERED)).toEqual(REGISTERED_DOC);
   });
 
-  it('evolves a document by a later event: new revision and its hash, created_position kept, input untouched', () => {
+  it('evolves a document by a later event: new revision and its hash as the link, created_position kept, input untouched', () => {
     const before = structuredClone(REGISTERED_DOC);
     const update = recorded(
       'TraineeUpdated',
@@ -117,7 +117,7 @@ describe('projectTrainee', () => {
     expect(projectTrainee(REGISTERED_DOC, update)).toEqual({
       trainee: { ...REGISTERED_TRAINEE, details: { ...DETAILS, middle_names: 'King' }, updated_at: '2025-09-02T10:00:00.000Z' },
       revision: 1,
-      hash: 'b'.repeat(64),
+      link: 'b'.repeat(64),
       created_position: 7,
     });
     expect(REGISTERED_DOC).toEqual(before);

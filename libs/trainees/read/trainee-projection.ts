@@ -1,6 +1,6 @@
 import { decodeTraineeEvent, evolve, lastNameKey, startCycle, type TraineeEvent } from '@app/trainees/decider';
 import { type Trainee, type TraineeStatus } from '@app/trainees/record';
-import { type RecordedEvent, project, storedHash, type Projection } from '@app/event-sourcing';
+import { type ChainLink, type RecordedEvent, project, streamHeadOf, type Projection } from '@app/event-sourcing';
 
 /**
  * One document of the `trainees` projection: the trainee exactly as the decider's `evolve` leaves
@@ -12,10 +12,11 @@ export interface TraineeDocument {
   /** Stream revision (in `trainee-<trainee_id>`) of the last event applied. */
   revision: number;
   /**
-   * The hash of that event (its metadata's `hash`, docs/DESIGN.md "Verifiable history"): a command
-   * starting from this document chains its events to it. Null or absent when not known.
+   * What the next append chains to that event (`StreamHead.link`, opaque; docs/DESIGN.md
+   * "Verifiable history"): a command starting from this document hands it back with the revision.
+   * Null or absent when not known.
    */
-  hash?: string | null;
+  link?: ChainLink | null;
   /** Global position of the event that registered the trainee: the list's tie-break (newest-created first). */
   created_position: number;
   /**
@@ -59,12 +60,12 @@ export const traineeProjection: Projection<TraineeEvent, TraineeDocument> = {
   evolve: (doc, event, recorded) => {
     if (doc?.erased) return doc;
     const state = evolve(doc ? { exists: true, trainee: doc.trainee } : { exists: false }, event);
-    const hash = storedHash(recorded.metadata);
-    if (!state.exists) return doc && state.erased ? { ...doc, revision: recorded.streamRevision, hash, erased: true } : doc;
+    const { revision, link } = streamHeadOf(recorded);
+    if (!state.exists) return doc && state.erased ? { ...doc, revision, link, erased: true } : doc;
     return {
       trainee: state.trainee,
-      revision: recorded.streamRevision,
-      hash,
+      revision,
+      link,
       created_position: doc?.created_position ?? recorded.position,
     };
   },

@@ -92,7 +92,7 @@ describe('handleTraineeCommand', () => {
       [5, 'TraineeUpdated'],
     ]);
     expect(stream[5].metadata).toMatchObject({ providerUkprn: UKPRN, apiVersion: 'v2026.1', requestId: 'req-1', tokenId: 'K1' });
-    expect((await readModel.getTraineeSnapshot(TRAINEE_ID))?.revision).toBe(5);
+    expect((await readModel.getTraineeSnapshot(TRAINEE_ID))?.head.revision).toBe(5);
   });
 
   it('folds events the snapshot does not hold yet (a lagging projection) before deciding', async () => {
@@ -112,7 +112,7 @@ describe('handleTraineeCommand', () => {
     await eventStore.appendToStream(traineeStreamId(TRAINEE_ID), [bad]);
     await new Projector(eventStore, readModel, SILENT, { retryDelayMs: 1, maxAttempts: 1 }).catchUp();
     expect((await readModel.parkedEvents()).map((p) => p.revision)).toEqual([5]);
-    expect((await readModel.getTraineeSnapshot(TRAINEE_ID))?.revision).toBe(4);
+    expect((await readModel.getTraineeSnapshot(TRAINEE_ID))?.head.revision).toBe(4);
     const error = await update(portsOver(readModel), TRAINEE_ID, 'Kim').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TraineeHistoryUnreadable);
     expect((error as Error).message).not.toMatch(/undefined|TypeError/);

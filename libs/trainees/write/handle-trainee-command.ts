@@ -113,7 +113,7 @@ async function startingPoint(
   if (snapshot) {
     return {
       traineeId: snapshot.trainee.trainee_id,
-      snapshot: { state: { exists: true, trainee: snapshot.trainee }, revision: snapshot.revision, hash: snapshot.hash ?? null },
+      snapshot: { state: { exists: true, trainee: snapshot.trainee }, head: snapshot.head },
     };
   }
   const trainee = await trainees.getTrainee(traineeId);

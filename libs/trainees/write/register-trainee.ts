@@ -12,7 +12,14 @@ import {
   type TraineeRules,
 } from '@app/trainees/decider';
 import type { Trainee, TraineeFields } from '@app/trainees/record';
-import { newEventId, storedHash, toEventData, WrongExpectedVersionError, type AppendResult, type RecordedEvent } from '@app/event-sourcing';
+import {
+  newEventId,
+  streamHeadOf,
+  toEventData,
+  WrongExpectedVersionError,
+  type AppendResult,
+  type RecordedEvent,
+} from '@app/event-sourcing';
 import type { Caller } from './caller';
 import { loadTraineeState, schoolsNamedBy, traineeOf, writeContext } from './handle-trainee-command';
 import type { TraineeWritePorts } from './trainee-write.ports';
@@ -86,11 +93,8 @@ export async function registerTrainee(
     const claimWrite = {
       streamId: guardStream,
       events: toEventData([claim], ctx, newEventId),
-      // The guard stream's head and its hash, read just above: the append chains to it unread (docs/DESIGN.md "Verifiable history").
-      options:
-        claims.length === 0
-          ? { expectedRevision: 'no_stream' as const }
-          : { expectedRevision: claims[claims.length - 1].streamRevision, previousHash: storedHash(claims[claims.length - 1].metadata) },
+      // The guard stream's head, read just above, handed back: the append chains to it unread (docs/DESIGN.md "Verifiable history").
+      options: { expectedRevision: claims.length === 0 ? ('no_stream' as const) : streamHeadOf(claims[claims.length - 1]) },
     };
     const traineeWrite = {
       streamId: traineeStreamId(traineeId),

@@ -1,7 +1,7 @@
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Document, type Filter } from 'mongodb';
 import { type StoredChange, changeOf } from '@app/changes';
 import type { TraineeEvent } from '@app/trainees/decider';
-import { type RecordedEvent, decodeBatch, foldBatch, type OnApplied } from '@app/event-sourcing';
+import { chainLinkOf, type RecordedEvent, decodeBatch, foldBatch, type OnApplied } from '@app/event-sourcing';
 import type { ProjectionName } from '@app/runtime/projector';
 import { changedTokens, providerProjection, type ProviderDocument, type TokenDocument } from '@app/providers/read';
 import { traineeIdKey, traineeKeys, traineeProjection, type TraineeDocument } from '@app/trainees/read';
@@ -118,7 +118,12 @@ async function loadTrainees(trainees: Collection<StoredTrainee>, keys: string[])
   for (const key of keys) {
     const row = byLower.get(traineeIdKey(key));
     if (row)
-      found.set(key, { trainee: row.doc, revision: row.revision, hash: row.head_hash ?? null, created_position: row.created_position });
+      found.set(key, {
+        trainee: row.doc,
+        revision: row.revision,
+        link: chainLinkOf(row.head_hash),
+        created_position: row.created_position,
+      });
   }
   return found;
 }
@@ -135,7 +140,7 @@ function traineeWrite(doc: TraineeDocument): PlannedWrite<StoredTrainee> {
       updateOne: {
         filter: { _id: trainee_id, revision: { $lt: doc.revision } },
         update: {
-          $set: { ...fields, revision: doc.revision, head_hash: doc.hash ?? null, doc: plain(doc.trainee) },
+          $set: { ...fields, revision: doc.revision, head_hash: doc.link ?? null, doc: plain(doc.trainee) },
           $setOnInsert: { trainee_id, trainee_id_lower, created_position },
         },
         upsert: true,

@@ -3,6 +3,7 @@ import { answerItem, renderTraineeAnswer } from '@app/trainees/contract';
 import type { ApiVersion, Trainee } from '@app/trainees/record';
 import type { StoredChange } from '@app/changes';
 import type { TraineeSnapshot } from '@app/trainees/decider';
+import { chainLinkOf } from '@app/event-sourcing';
 import { CHANGE_FEED_SINCE_VERSION } from '@app/runtime/projector';
 import {
   courseEndedOn,
@@ -133,8 +134,8 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
   }
 
   /**
-   * The trainee (id matched case-insensitively) and the stream revision of the last event applied
-   * to it, from the served trainee store; null when there is none, or when the registry row of
+   * The trainee (id matched case-insensitively) and its stream's head at the last event applied
+   * to it (revision, and `head_hash` as its link), from the served trainee store; null when there is none, or when the registry row of
    * that store names another version than this code's (the comparison `rebuild_needed` of
    * `projectionInfo` reports). See `TraineeReadModel.getTraineeSnapshot`.
    */
@@ -147,7 +148,7 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
           { trainee_id_lower: traineeIdKey(traineeId) },
           { projection: { doc: 1, revision: 1, head_hash: 1 } },
         );
-        return found ? { trainee: found.doc, revision: found.revision, hash: found.head_hash ?? null } : null;
+        return found ? { trainee: found.doc, head: { revision: found.revision, link: chainLinkOf(found.head_hash) } } : null;
       },
       (snapshot) => snapshot === null,
     );

@@ -14,7 +14,10 @@ import {
   IdempotencyConflictError,
   readChainKeys,
   RecordedEvent,
+  streamHeadOf,
   withoutChainKeys,
+  WrongExpectedVersionError,
+  type ChainLink,
   type StoredEventText,
 } from '@app/event-sourcing';
 import { openSqliteEventStore, SqliteEventStore } from './sqlite-event-store';
@@ -162,14 +165,18 @@ describe('SqliteEventStore', () => {
       expect(checkStreamChain(rows).faults).toEqual([]);
     });
 
-    it("chains to the hash the caller knows from its snapshot without reading the head's row, and reads it otherwise", async () => {
+    it("chains to the link of the head the caller hands back without reading the head's row, and reads it otherwise", async () => {
       const store = open();
       await store.appendToStream('trainee-1', [event('A')]);
       const [head] = await store.readStream('trainee-1');
-      await store.appendToStream('trainee-1', [event('B')], { expectedRevision: 0, previousHash: head.metadata.hash as string });
-      // A caller's hash is taken as it is (the expected revision is still checked): a wrong one shows as a break of the chain.
-      await store.appendToStream('trainee-1', [event('C')], { expectedRevision: 1, previousHash: 'a'.repeat(64) });
-      await store.appendToStream('trainee-1', [event('D')], { expectedRevision: 2, previousHash: 'not a hash' });
+      await store.appendToStream('trainee-1', [event('B')], { expectedRevision: streamHeadOf(head) });
+      // A caller's link is taken as it is (the expected revision is still checked): a wrong one shows as a break of the chain.
+      const wrong = { revision: 1, link: 'a'.repeat(64) as ChainLink };
+      await store.appendToStream('trainee-1', [event('C')], { expectedRevision: wrong });
+      await store.appendToStream('trainee-1', [event('D')], { expectedRevision: { revision: 2, link: 'not a hash' as ChainLink } });
+      await expect(
+        store.appendToStream('trainee-1', [event('E')], { expectedRevision: { revision: 2, link: null } }),
+      ).rejects.toBeInstanceOf(WrongExpectedVersionError);
       const rows = rawConnection()
         .prepare('SELECT stream_id AS streamId, revision, type, data, metadata FROM events ORDER BY revision')
         .all() as StoredEventText[];

@@ -1,4 +1,5 @@
 import {
+  expectationOf,
   IdempotencyConflictError,
   withoutChainKeys,
   type EventData,
@@ -85,14 +86,14 @@ export interface QueuedWrite {
   streamId: string;
   events: SerializedEvent[];
   expected: ExpectedRevision;
-  /** The hash of the event at `expected` as the caller knows it (`AppendOptions.previousHash`); absent when not known. */
+  /** The hash of the event at `expected` as the caller knows it (the link of the `StreamHead` it passed); absent when not known. */
   previousHash?: string;
 }
 
 /** A write checked and serialized before it is queued (throws as `SqliteEventStore.appendToStream` documents). */
 export function checkedWrite({ streamId, events, options = {} }: StreamWrite): QueuedWrite {
   assertStreamId(streamId);
-  const expected = options.expectedRevision ?? 'any';
+  const { expected, link } = expectationOf(options);
   assertExpectedRevision(expected);
   if (!Array.isArray(events)) throw new TypeError('events must be an array');
   const serialized = events.map(serializeEvent);
@@ -102,10 +103,8 @@ export function checkedWrite({ streamId, events, options = {} }: StreamWrite): Q
     seen.add(event.id);
   }
   // A hash the caller knows saves reading the head's row; anything but a hash is ignored (the row is read).
-  const known = typeof expected === 'number' && typeof options.previousHash === 'string' && HEX64.test(options.previousHash);
-  return known
-    ? { streamId, events: serialized, expected, previousHash: options.previousHash! }
-    : { streamId, events: serialized, expected };
+  const known = typeof expected === 'number' && typeof link === 'string' && HEX64.test(link);
+  return known ? { streamId, events: serialized, expected, previousHash: link } : { streamId, events: serialized, expected };
 }
 
 /** A row of `SELECT position, id, stream_id, revision, type, data, metadata` in raw (array) mode. */

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import {
   chainEvent,
-  checkStreamChain,
+  chainHeadHash,
   IdempotencyConflictError,
   readChainKeys,
   WrongExpectedVersionError,
@@ -110,6 +110,6 @@ export class StreamAppends {
    */
   private headHash(streamId: string, position: number): string | null {
     const stored = readChainKeys(this.selectMetadata.get(position)!).hash;
-    return stored ?? checkStreamChain(this.selectStream.all(streamId).map(rawToStoredText)).headHash;
+    return stored ?? chainHeadHash(this.selectStream.all(streamId).map(rawToStoredText));
   }
 }

@@ -42,7 +42,7 @@ describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projec
     expect(await thread.waitFor(appended.position)).toBe(true);
     expect(thread.checkpoint).toBeGreaterThanOrEqual(appended.position);
     expect(thread.health().state).toBe('live');
-    expect((await reads.getTraineeSnapshot(TRAINEE_ID))?.revision).toBe(3);
+    expect((await reads.getTraineeSnapshot(TRAINEE_ID))?.head.revision).toBe(3);
     expect((await thread.eventStore.readStream(traineeStreamId(TRAINEE_ID))).map((e) => e.type)).toEqual([
       'TraineeRegistered',
       'PlacementAdded',

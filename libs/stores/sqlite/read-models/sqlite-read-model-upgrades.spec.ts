@@ -182,7 +182,7 @@ describe('a trainee table from before the hash chain', () => {
     raw.close();
 
     const reopened = new SqliteReadModel(file);
-    expect((await reopened.getTraineeSnapshot('T0'))?.hash).toBeNull();
+    expect((await reopened.getTraineeSnapshot('T0'))?.head.link).toBeNull();
     await store.appendToStream(
       traineeStreamId('T0'),
       toEventData(
@@ -196,9 +196,9 @@ describe('a trainee table from before the hash chain', () => {
     await new Projector(store, reopened, silent).catchUp();
     const stream = await store.readStream(traineeStreamId('T0'));
     const snapshot = await reopened.getTraineeSnapshot('T0');
-    expect(snapshot?.revision).toBe(stream.length - 1);
-    expect(snapshot?.hash).toBe(stream[stream.length - 1].metadata.hash);
-    expect(snapshot?.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(snapshot?.head.revision).toBe(stream.length - 1);
+    expect(snapshot?.head.link).toBe(stream[stream.length - 1].metadata.hash);
+    expect(snapshot?.head.link).toMatch(/^[0-9a-f]{64}$/);
     reopened.close();
     await closeFreshEventStore(fresh);
   });

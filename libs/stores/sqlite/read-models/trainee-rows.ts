@@ -19,7 +19,7 @@ export interface TraineeRow {
   training_route: string;
   last_name_key: string;
   revision: number;
-  /** The hash of the event at `revision` (`TraineeDocument.hash`); null when not known. */
+  /** The link of the stream's head at `revision` (`TraineeDocument.link`: the hash of that event); null when not known. */
   head_hash: string | null;
   /** The trainee document as JSON. */
   doc: string;
@@ -74,7 +74,7 @@ export function prepareTrainees(
       ...keys,
       has_trn: keys.has_trn ? (1 as const) : (0 as const),
       revision: after.revision,
-      head_hash: after.hash ?? null,
+      head_hash: after.link ?? null,
       doc: JSON.stringify(after.trainee),
     };
     const erased = after.erased === true;

@@ -3,7 +3,7 @@ import { answerItem, renderTraineeAnswer } from '@app/trainees/contract';
 import type { ApiVersion, Trainee } from '@app/trainees/record';
 import type { StoredChange } from '@app/changes';
 import type { TraineeSnapshot } from '@app/trainees/decider';
-import type { RecordedEvent } from '@app/event-sourcing';
+import { chainLinkOf, type RecordedEvent } from '@app/event-sourcing';
 import {
   duplicateKeys,
   traineeIdKey,
@@ -153,10 +153,10 @@ export class TraineeTables {
     );
   }
 
-  /** The trainee with this id (any letter case) and its revision, or null. */
+  /** The trainee with this id (any letter case) and its stream's head (revision, and `head_hash` as its link), or null. */
   snapshot(traineeId: string): TraineeSnapshot | null {
     const row = this.get.get(traineeIdKey(traineeId));
-    return row ? { trainee: JSON.parse(row.doc) as Trainee, revision: row.revision, hash: row.head_hash } : null;
+    return row ? { trainee: JSON.parse(row.doc) as Trainee, head: { revision: row.revision, link: chainLinkOf(row.head_hash) } } : null;
   }
 
   /** The ids of the provider's trainees, in trainee-id order (binary). */
@@ -272,7 +272,7 @@ export class TraineeTables {
         stored.set(key, {
           trainee: JSON.parse(row.doc) as Trainee,
           revision: row.revision,
-          hash: row.head_hash,
+          link: chainLinkOf(row.head_hash),
           created_position: row.seq,
         });
     }
