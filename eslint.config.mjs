@@ -28,6 +28,7 @@ const PARTS = {
   'webhooks/decider': ['event-sourcing', 'trainees/decider', 'providers/decider'],
   'webhooks/write': ['event-sourcing', 'trainees/record', 'webhooks/decider', 'providers/read'],
   'webhooks/delivery': ['event-sourcing', 'trainees/record', 'webhooks/decider', 'webhooks/write', 'changes'],
+  audit: ['event-sourcing', 'trainees/record', 'trainees/decider', 'trainees/contract', 'trainees/read'],
 };
 const WINGS = Object.keys(PARTS);
 /** The runtime (projector, rebuilds, telemetry, a process's configuration) may import every wing; the stores, the runtime too. */

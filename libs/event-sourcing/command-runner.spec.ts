@@ -16,8 +16,8 @@ import {
   type StoredEventText,
 } from './event-store.port';
 import { runCommand, type CommandRunnerSpec } from './command-runner';
-import { checkStreamChain } from './chain-check';
 import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
+import { checkStreamChain } from '@app/audit';
 
 type Added = { type: 'Added'; data: { amount: number } };
 

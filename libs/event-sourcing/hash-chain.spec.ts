@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { checkStreamChain } from './chain-check';
 import { chainEvent, chainHash, chainHeadHash, readChainKeys, storedTextOf, streamHeadOf, withoutChainKeys } from './hash-chain';
 import { STREAM, storedStream } from './testing/chained-streams';
+import { checkStreamChain } from '@app/audit';
 
 describe('the hash chain of a stream', () => {
   it('hashes the documented text: previous hash, stream, revision and type, then data and metadata as stored', () => {

@@ -1,4 +1,3 @@
-export { checkStreamChain, IntactChain, type ChainFault, type StreamChainReport } from './chain-check';
 export { runCommand, type StreamSnapshot } from './command-runner';
 export { DomainError } from './domain-error';
 export { registerEventSchemas, toEventData, type StoredEvent, type WriteContext } from './envelope';

@@ -1,4 +1,5 @@
-export { openDigestSchedule, SCHEDULED_DIGEST_SIGNER } from './scheduled-digests';
+export { auditLogOf, historySourcesOf } from './audit-log';
+export { erasurePortsOf } from './erasure-ports';
 export {
   StoreUnavailable,
   openDigestTreeStore,

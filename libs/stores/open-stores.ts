@@ -11,7 +11,7 @@ import {
   SqliteDigestTreeStore,
 } from '@app/stores/sqlite';
 import type { IdempotencyStore } from '@app/runtime/idempotency';
-import type { DigestTreeStore } from '@app/runtime/audit';
+import type { DigestTreeStore } from '@app/audit';
 import { DataKeys, PersonalData, withPersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { EventStore, RecordedEvent, StoredLog } from '@app/event-sourcing';

@@ -1,19 +1,11 @@
 /**
- * The contract every digest tree store passes (libs/runtime/audit/digest-tree.ts): it
+ * The contract every digest tree store passes (libs/audit/digest-tree.ts): it
  * keeps the latest signed digest and its tree, proves any head it covers against the digest's
  * root, answers no proof for a stream it does not cover, and a new digest replaces the old whole,
  * as another connection to the same storage sees too.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import {
-  digestTree,
-  leafHash,
-  rootFromPath,
-  signDigest,
-  type DigestTreeStore,
-  type SignedDigest,
-  type StreamHead,
-} from '@app/runtime/audit';
+import { digestTree, leafHash, rootFromPath, signDigest, type DigestTreeStore, type SignedDigest, type HashedHead } from '@app/audit';
 
 /** A store on fresh storage; `reopen` opens another one on the same storage (as another process would). */
 export interface DigestTreeStoreFixture {
@@ -24,7 +16,7 @@ export interface DigestTreeStoreFixture {
 
 const { privateKey } = generateKeyPairSync('ed25519');
 
-function headsOf(n: number, revision: number): StreamHead[] {
+function headsOf(n: number, revision: number): HashedHead[] {
   return Array.from({ length: n }, (_, i) => ({
     streamId: `trainee-${String(i).padStart(5, '0')}`,
     revision,
@@ -32,14 +24,14 @@ function headsOf(n: number, revision: number): StreamHead[] {
   }));
 }
 
-function signed(heads: StreamHead[], position: number) {
+function signed(heads: HashedHead[], position: number) {
   const tree = digestTree(heads);
   const digest = signDigest({ position, time: '2026-11-26T10:00:00.000Z', streams: heads.length, root: tree.root }, privateKey);
   return { digest, tree };
 }
 
 /** True when `proof` takes `head`'s leaf to `digest`'s root. */
-function proves(digest: SignedDigest, head: StreamHead, proof: { leaf_index: number; audit_path: string[] }): boolean {
+function proves(digest: SignedDigest, head: HashedHead, proof: { leaf_index: number; audit_path: string[] }): boolean {
   const path = proof.audit_path.map((h) => Buffer.from(h, 'hex'));
   return rootFromPath(proof.leaf_index, digest.streams, leafHash(head), path)?.toString('hex') === digest.root;
 }

@@ -6,7 +6,7 @@
  * the digest; 404 for an unknown trainee and another provider's.
  */
 import { createHash } from 'node:crypto';
-import { digestSignatureHolds, keyFingerprint, leafHash, rootFromPath, type InclusionProof, type SignedDigest } from '@app/runtime/audit';
+import { digestSignatureHolds, keyFingerprint, leafHash, rootFromPath, type InclusionProof, type SignedDigest } from '@app/audit';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';

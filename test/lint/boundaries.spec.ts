@@ -72,6 +72,19 @@ const CASES: Case[] = [
     naming: 'stores',
   },
   {
+    why: 'the audit reads the log through its ports, never a store adapter',
+    filePath: 'libs/audit/probe.ts',
+    code: use('@app/stores/sqlite', 'verifyInThreads'),
+    breaks: 'boundaries/dependencies',
+    naming: 'stores/sqlite',
+  },
+  {
+    why: 'the audit may read the trainee wing',
+    filePath: 'libs/audit/probe.ts',
+    code: use('@app/trainees/read', 'traineeTimeline'),
+    breaks: null,
+  },
+  {
     why: 'a lib never imports an app',
     filePath: 'libs/stores/mongodb/probe.ts',
     code: use('../../../apps/api/src/create-app', 'createApp'),

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { UnknownToken } from '@app/providers/write';
 import { StoreUnavailable } from '@app/stores';
+import { AuditRefused } from '@app/audit';
 import { CliError, cliContext } from './cli-context';
 import { registerCommandGroups } from './commands';
 import { ProviderCommandRejected } from '@app/providers/decider';
@@ -33,6 +34,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       err instanceof WebhookCommandRejected ||
       err instanceof UnknownToken ||
       err instanceof StoreUnavailable ||
+      err instanceof AuditRefused ||
       err instanceof CliError
     ) {
       process.stderr.write(`Error: ${err.message}\n`);

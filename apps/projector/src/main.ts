@@ -19,7 +19,8 @@ import {
   processMetrics,
   type AppConfig,
 } from '@app/runtime/process';
-import { openDigestSchedule, openStores, openWebhookOutbox, StoreUnavailable, type Stores } from '@app/stores';
+import { auditLogOf, openStores, openWebhookOutbox, StoreUnavailable, type Stores } from '@app/stores';
+import { openDigestSchedule } from '@app/audit';
 import { Projector } from '@app/runtime/projector';
 import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
 import { observeProjections, projectorHooks, type MetricsServer } from '@app/runtime/telemetry';
@@ -132,7 +133,7 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
       webhookOutbox: outbox,
     });
   // Scheduled digests (docs/DESIGN.md "Scheduled digests"): a bad signing key stops the start here.
-  const digests = await openDigestSchedule(config, stores, logger);
+  const digests = await openDigestSchedule(config, auditLogOf(config, stores), logger);
   // Metrics listen from the start, so a long catch-up can be watched (docs/observability.md "Metrics").
   const metricsServer = metrics ? await metrics.listen() : null;
   if (metricsServer) logger.info({ port: metricsServer.port }, 'metrics listening');

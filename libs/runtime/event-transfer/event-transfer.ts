@@ -1,9 +1,8 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { ExportedChains } from '@app/audit';
 import {
-  chainHash,
   IdempotencyConflictError,
-  readChainKeys,
   WrongExpectedVersionError,
   type EventData,
   type EventMetadata,
@@ -164,7 +163,7 @@ export async function importEvents(
 
   let pending: PendingAppend | null = null;
   /** Each stream's chain as the file holds it, under its exported id (see {@link checkChained}). */
-  const chains = new Map<string, { previous: string | null; chained: boolean }>();
+  const chains = new ExportedChains();
   let lastPosition = 0;
   let lineNo = 0;
   let count = 0;
@@ -223,29 +222,17 @@ export async function importEvents(
 }
 
 /**
- * Holds each event of the file to its stream's hash chain as exported (docs/DESIGN.md "Verifiable
- * history"): the store computes the chain afresh as it appends, so a changed export would
- * otherwise be taken in with hashes that hold. Throws {@link ImportFileInvalid} for an event that
- * does not match its hash or is not chained to the one before it in the file. A stream whose
- * first line is not its revision 0 (a partial export) is held from that line on.
+ * Holds each event of the file to its stream's hash chain as exported (`ExportedChains`,
+ * docs/DESIGN.md "Verifiable history"). Throws {@link ImportFileInvalid} for an event that does not
+ * match its hash or is not chained to the one before it in the file.
  */
-function checkChained(
-  chains: Map<string, { previous: string | null; chained: boolean }>,
-  e: Omit<ExportedEvent, 'position'>,
-  lineNo: number,
-): void {
-  const keys = readChainKeys(JSON.stringify(e.metadata));
-  const known = chains.get(e.stream_id);
-  const previous = known ? known.previous : e.revision > 0 ? (keys.previousHash ?? null) : null;
-  const hash = chainHash(previous, e.stream_id, e.revision, e.type, JSON.stringify(e.data), keys.hashed);
-  if (keys.hash !== null ? keys.hash !== hash || keys.previousHash !== previous : (known?.chained ?? false)) {
-    throw new ImportFileInvalid(
-      lineNo,
-      `event ${e.id} of ${e.stream_id} at revision ${e.revision} does not match the hash chain it was exported with: ` +
-        'the file was changed after the export (audit verify on the exporting store says whether its log was)',
-    );
-  }
-  chains.set(e.stream_id, { previous: hash, chained: (known?.chained ?? false) || keys.hash !== null });
+function checkChained(chains: ExportedChains, e: Omit<ExportedEvent, 'position'>, lineNo: number): void {
+  if (chains.holds({ streamId: e.stream_id, revision: e.revision, type: e.type, data: e.data, metadata: e.metadata })) return;
+  throw new ImportFileInvalid(
+    lineNo,
+    `event ${e.id} of ${e.stream_id} at revision ${e.revision} does not match the hash chain it was exported with: ` +
+      'the file was changed after the export (audit verify on the exporting store says whether its log was)',
+  );
 }
 
 /** Consecutive events of one stream from the import file, appended together. */

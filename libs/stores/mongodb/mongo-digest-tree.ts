@@ -6,8 +6,8 @@ import {
   type DigestTreeStore,
   type DigestWithProof,
   type SignedDigest,
-  type StreamHead,
-} from '@app/runtime/audit';
+  type HashedHead,
+} from '@app/audit';
 import { WRITE_CONCERN } from './mongo-connection';
 
 interface DigestDocument {
@@ -101,7 +101,7 @@ export class MongoDigestTreeStore implements DigestTreeStore {
     return { digest, inclusion: proofOf(digest, kept, (level, index) => found.get(`${level}/${index}`)!) };
   }
 
-  async heads(): Promise<StreamHead[]> {
+  async heads(): Promise<HashedHead[]> {
     const latest = await this.digests.findOne({ _id: 'latest' }, { readConcern: { level: 'majority' } });
     if (!latest) return [];
     const docs = await this.headRows.find({ g: latest.generation }).sort({ leaf_index: 1 }).toArray();

@@ -8,8 +8,8 @@ import {
   type DigestWithProof,
   type KeptHead,
   type SignedDigest,
-  type StreamHead,
-} from '@app/runtime/audit';
+  type HashedHead,
+} from '@app/audit';
 
 /** The file the latest digest's tree is kept in, in the data directory. */
 export const AUDIT_FILE = 'audit.sqlite';
@@ -96,7 +96,7 @@ export class SqliteDigestTreeStore implements DigestTreeStore {
     })();
   }
 
-  async heads(): Promise<StreamHead[]> {
+  async heads(): Promise<HashedHead[]> {
     return this.db
       .prepare<[], HeadRow>('SELECT stream_id, leaf_index, revision, hash FROM digest_heads ORDER BY leaf_index')
       .all()

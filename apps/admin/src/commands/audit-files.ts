@@ -1,20 +1,11 @@
 import type { KeyObject } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Presets, SingleBar } from 'cli-progress';
-import {
-  DIGEST_FORMAT,
-  leafHash,
-  loadAuditSigningKey,
-  MerkleRoot,
-  SANDBOX_SIGNING_KEY_FILE,
-  SigningKeyUnavailable,
-  type SignedDigest,
-  type StreamHead,
-} from '@app/runtime/audit';
+import { loadAuditSigningKey, SANDBOX_SIGNING_KEY_FILE, SigningKeyUnavailable } from '@app/audit';
 import { CliError, type CliContext } from '../cli-context';
 
-/** What the audit commands read and write beside the stores: the signing key, digest files, the progress bar. */
+/** What the audit commands read beside the stores and draw: the signing key, the progress bar. */
 
 /** A progress bar on stderr over `total` events (0: unknown, the count alone), as the other long commands draw it. */
 export function progressBar(verb: string, total: number): { update(events: number): void; stop(): void } {
@@ -52,44 +43,11 @@ export function signingKey(ctx: CliContext, options: { make?: boolean } = {}): K
   }
 }
 
-/** A digest file as `audit digest --output` writes it: the signed digest and the heads it covers. */
-export interface DigestFile {
-  digest: SignedDigest;
-  heads: StreamHead[];
-}
-
-/**
- * Reads a digest file and checks its shape, and that its heads make its signed root (a file whose
- * heads were changed cannot pass for the digest). {@link CliError} for anything else.
- */
-export function readDigestFile(file: string): DigestFile {
-  let parsed: unknown;
+/** This deployment's audit signing key when one is configured or the sandbox has made one; null otherwise (nothing is made). */
+export function ownSigningKey(ctx: CliContext): KeyObject | null {
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new CliError(`Cannot read the digest file ${file}: ${(err as Error).message}`);
+    return signingKey(ctx, { make: false });
+  } catch {
+    return null;
   }
-  const { digest, heads } = (parsed ?? {}) as { digest?: Partial<SignedDigest>; heads?: unknown };
-  const isDigest =
-    digest?.format === DIGEST_FORMAT &&
-    Number.isSafeInteger(digest.position) &&
-    typeof digest.time === 'string' &&
-    Number.isSafeInteger(digest.streams) &&
-    typeof digest.root === 'string' &&
-    typeof digest.signature === 'string' &&
-    typeof digest.public_key?.x === 'string';
-  const isHead = (h: unknown) =>
-    Array.isArray(h) && h.length === 3 && typeof h[0] === 'string' && Number.isSafeInteger(h[1]) && typeof h[2] === 'string';
-  if (!isDigest || !Array.isArray(heads) || !heads.every(isHead)) {
-    throw new CliError(
-      `${file} is not a digest file written by audit digest --output ({"digest": …, "heads": [[stream, revision, hash], …]})`,
-    );
-  }
-  const list = (heads as [string, number, string][]).map(([streamId, revision, hash]) => ({ streamId, revision, hash }));
-  const merkle = new MerkleRoot();
-  for (const h of list) merkle.add(leafHash(h));
-  if (merkle.size !== digest.streams || merkle.root() !== digest.root) {
-    throw new CliError(`the heads in ${file} do not make the digest's signed root: the file was changed`);
-  }
-  return { digest: digest as SignedDigest, heads: list };
 }

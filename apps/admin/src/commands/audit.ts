@@ -1,25 +1,26 @@
-import { createPublicKey } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
-import type { ChainFault } from '@app/event-sourcing';
 import {
-  digestSignatureHolds,
-  keyFingerprint,
-  LogDoesNotVerify,
-  signAndRecord,
-  verifyLog,
-  type LogVerification,
-  type SignedDigest,
-  type VerifyLogOptions,
-} from '@app/runtime/audit';
-import { openDigestTreeStore, type Stores } from '@app/stores';
-import { verifyInThreads } from '@app/stores/sqlite';
+  auditLog,
+  auditReportJson,
+  auditReportSummary,
+  digestFileText,
+  digestSigner,
+  eventsToCheck,
+  faultLine,
+  heldTo,
+  readDigestFile,
+  signDigestOf,
+  signedDigestSummary,
+} from '@app/audit';
+import { auditLogOf } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
-import { progressBar, readDigestFile, signingKey } from './audit-files';
+import { ownSigningKey, progressBar, signingKey } from './audit-files';
 
 /**
- * The auditor's commands (docs/operations.md "Verifying the history", "Signed digests"):
+ * The auditor's commands (docs/operations.md "Verifying the history", "Signed digests"); what they
+ * check and say is libs/audit's (`auditLog`, `signDigestOf`), on the stores' `auditLogOf`:
  *
  * - `audit verify [--digest <file>] [--json]` recomputes the hash chain of every stream of the log
  *   as stored (docs/DESIGN.md "Verifiable history") and reports each altered, missing, reordered or
@@ -41,43 +42,7 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
     .description('recompute every event’s hash and report each altered, missing, reordered or inserted event; exit 1 on any')
     .option('--digest <file>', 'also hold the log to a digest file written by audit digest --output')
     .option('--json', 'write the report as one JSON document on stdout')
-    .action(async (opts: { digest?: string; json?: boolean }) => {
-      const file = opts.digest ? readDigestFile(opts.digest) : null;
-      const digest = file ? checkedDigest(file.digest, ctx) : null;
-      const heads = file ? new Map(file.heads.map((h) => [h.streamId, { revision: h.revision, hash: h.hash }])) : null;
-      const report = await ctx.withStores(
-        async (stores) => {
-          const store = stores.storedLog;
-          // The embedded store numbers positions without gaps: its head is its number of events.
-          const bar = progressBar('verifying', store.readStoredStreams ? await store.headPosition() : 0);
-          const faults: ChainFault[] = [];
-          const started = performance.now();
-          const verify = checker(stores, ctx);
-          const totals = await verify({
-            digest: digest && heads ? { position: digest.position, heads } : undefined,
-            onFault: (f) => (opts.json ? faults.push(f) : process.stdout.write(`${faultLine(f)}\n`)),
-            onProgress: (events) => bar.update(events),
-          });
-          bar.stop();
-          return { ...totals, seconds: (performance.now() - started) / 1000, faultList: faults };
-        },
-        { catchUp: false },
-      );
-      const against = digest ? { position: digest.position, time: digest.time, key_fingerprint: keyFingerprint(digest.public_key) } : null;
-      if (opts.json) {
-        const faults = report.faultList.map((f) => ({ stream_id: f.streamId, revision: f.revision, kind: f.kind, detail: f.detail }));
-        const { events, streams, seconds } = report;
-        process.stdout.write(`${JSON.stringify({ events, streams, seconds, digest: against, faults })}\n`);
-      } else {
-        const rate = report.seconds > 0 ? Math.round(report.events / report.seconds) : report.events;
-        const held = against ? `, held to the digest of position ${against.position} (${against.time})` : '';
-        process.stdout.write(
-          `checked ${report.events} events in ${report.streams} streams in ${report.seconds.toFixed(2)} s (${rate} events/s)${held}: ` +
-            `${report.faults === 0 ? 'every chain holds' : `${report.faults} fault(s)`}\n`,
-        );
-      }
-      if (report.faults > 0) throw new CliError(`the history does not verify: ${report.faults} fault(s)`);
-    });
+    .action((opts: { digest?: string; json?: boolean }) => verifyCommand(opts, ctx));
   audit
     .command('digest')
     .description('check every chain, sign a digest of the log with the audit signing key and record it in the log')
@@ -86,79 +51,33 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
     .action((opts: { output?: string; by?: string }) => digestCommand(opts, ctx));
 }
 
-/**
- * `audit digest`: signs a digest of the log, records it and keeps its tree (`signAndRecord`); prints
- * it, and with `output` writes it with every head. A {@link CliError} when the log does not verify.
- */
+/** `audit verify`: the report on stdout (a line per fault and a summary, or `--json`), the progress on stderr. */
+async function verifyCommand(opts: { digest?: string; json?: boolean }, ctx: CliContext): Promise<void> {
+  const file = opts.digest ? readDigestFile(opts.digest) : null;
+  if (file) process.stderr.write(`${digestSigner(file.digest, ownSigningKey(ctx))}\n`);
+  const report = await ctx.withStores(
+    async (stores) => {
+      const log = auditLogOf({ dataDir: ctx.dataDir }, stores);
+      const bar = progressBar('verifying', await eventsToCheck(log));
+      const onFault = opts.json ? undefined : (f: Parameters<typeof faultLine>[0]) => process.stdout.write(`${faultLine(f)}\n`);
+      return auditLog(log, file, { onFault, onProgress: (events) => bar.update(events) }).finally(() => bar.stop());
+    },
+    { catchUp: false },
+  );
+  const against = heldTo(file?.digest ?? null);
+  process.stdout.write(`${opts.json ? auditReportJson(report, against) : auditReportSummary(report, against)}\n`);
+  if (report.faults > 0) throw new CliError(`the history does not verify: ${report.faults} fault(s)`);
+}
+
+/** `audit digest`: signs, records and keeps a digest (`signDigestOf`); prints it, and with `output` writes it with every head. */
 async function digestCommand(opts: { output?: string; by?: string }, ctx: CliContext): Promise<void> {
   const key = signingKey(ctx);
-  const {
-    digest,
-    heads,
-    recordedAt: position,
-  } = await ctx.withStores(async (stores) => {
-    const store = stores.storedLog;
-    const bar = progressBar('digesting', store.readStoredStreams ? await store.headPosition() : 0);
-    const trees = await openDigestTreeStore({ dataDir: ctx.dataDir }, stores);
-    try {
-      return await signAndRecord(store, stores.eventStore, trees, key, opts.by ?? userInfo().username, {
-        onProgress: (events) => bar.update(events),
-        verify: checker(stores, ctx),
-      });
-    } catch (err) {
-      if (err instanceof LogDoesNotVerify) throw new CliError(err.message);
-      throw err;
-    } finally {
-      bar.stop();
-      await trees.close();
-    }
+  const signed = await ctx.withStores(async (stores) => {
+    const log = auditLogOf({ dataDir: ctx.dataDir }, stores);
+    const bar = progressBar('digesting', await eventsToCheck(log));
+    return signDigestOf(log, key, opts.by ?? userInfo().username, (events) => bar.update(events)).finally(() => bar.stop());
   });
-  if (opts.output) {
-    const lines = heads.map((h) => JSON.stringify([h.streamId, h.revision, h.hash])).join(',\n');
-    writeFileSync(opts.output, `{"digest": ${JSON.stringify(digest)},\n"heads": [\n${lines}\n]}\n`);
-  }
-  process.stdout.write(`${JSON.stringify(digest)}\n`);
-  process.stderr.write(
-    `signed the digest of position ${digest.position} (${digest.streams} streams, root ${digest.root}), recorded at position ${position}` +
-      `${opts.output ? `, written with its heads to ${opts.output}` : ''}; key fingerprint ${keyFingerprint(digest.public_key)}\n`,
-  );
-}
-
-/**
- * `digest` when its signature holds, else a {@link CliError}. Tells on stderr the fingerprint of
- * the key that signed it, and whether it is this deployment's own signing key (when one is configured).
- */
-function checkedDigest(digest: SignedDigest, ctx: CliContext): SignedDigest {
-  if (!digestSignatureHolds(digest))
-    throw new CliError('the digest’s signature does not hold: the digest file was changed, or is not a digest');
-  const fingerprint = keyFingerprint(digest.public_key);
-  let own: string | null = null;
-  try {
-    own = keyFingerprint(createPublicKey(signingKey(ctx, { make: false })));
-  } catch {
-    own = null;
-  }
-  const whose =
-    own === null
-      ? 'compare it with the key you trust'
-      : own === fingerprint
-        ? 'this deployment’s signing key'
-        : 'NOT this deployment’s signing key';
-  process.stderr.write(`the digest of position ${digest.position} is signed by the key with fingerprint ${fingerprint} (${whose})\n`);
-  return digest;
-}
-
-/**
- * How the chains are checked: on two threads for the embedded store (`verifyInThreads`), else
- * `verifyLog` of the store as stored.
- */
-function checker(stores: Stores, ctx: CliContext): (options: VerifyLogOptions) => Promise<LogVerification> {
-  if (stores.backends.eventStore === 'sqlite') return (options) => verifyInThreads(ctx.dataDir, options);
-  const store = stores.storedLog;
-  return (options) => verifyLog(store, options);
-}
-
-/** One fault as a line of the report: where, what, why. */
-function faultLine(f: ChainFault): string {
-  return `${f.streamId} revision ${f.revision}: ${f.kind}: ${f.detail}`;
+  if (opts.output) writeFileSync(opts.output, digestFileText(signed.digest, signed.heads));
+  process.stdout.write(`${JSON.stringify(signed.digest)}\n`);
+  process.stderr.write(`${signedDigestSummary(signed, opts.output ?? null)}\n`);
 }

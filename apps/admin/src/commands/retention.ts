@@ -3,8 +3,8 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { Presets, SingleBar } from 'cli-progress';
 import type { TraineeEnding } from '@app/trainees/read';
 import { eraseTrainee } from '@app/trainees/write';
+import { erasurePortsOf } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
-import { erasurePorts } from './trainee-erasure';
 
 /** Trainees read from the read model per page while the run looks for those to erase. */
 const PAGE = 1000;
@@ -41,7 +41,7 @@ export function registerRetentionCommands(program: Command, ctx: CliContext): vo
           process.stdout.write(`${due.length} trainees ended before ${opts.endedBefore}; nothing erased (--dry-run)\n`);
           return [];
         }
-        const ports = erasurePorts(stores, ctx);
+        const ports = erasurePortsOf({ dataDir: ctx.dataDir }, stores);
         const bar = new SingleBar(
           {
             format: 'erasing {bar} {value}/{total} trainees | ETA {eta_formatted}',

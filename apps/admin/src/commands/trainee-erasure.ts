@@ -1,8 +1,8 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { NotFound } from '@app/trainees/decider';
-import { eraseTrainee, type ErasurePorts } from '@app/trainees/write';
-import { openIdempotencyStore, openWebhookOutbox, type Stores } from '@app/stores';
+import { eraseTrainee } from '@app/trainees/write';
+import { erasurePortsOf } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
 
 /**
@@ -25,7 +25,7 @@ export function registerTraineeErasure(trainee: Command, ctx: CliContext): void 
       const by = opts.by ?? userInfo().username;
       const erasure = await ctx.withStores(async (stores) => {
         try {
-          return await eraseTrainee(erasurePorts(stores, ctx), traineeId, opts.reason, by);
+          return await eraseTrainee(erasurePortsOf({ dataDir: ctx.dataDir }, stores), traineeId, opts.reason, by);
         } catch (err) {
           if (err instanceof NotFound) throw new CliError(`No trainee with id ${traineeId}`);
           if (err instanceof RangeError) throw new CliError(err.message);
@@ -38,33 +38,4 @@ export function registerTraineeErasure(trainee: Command, ctx: CliContext): void 
           `${erasure.deliveriesForgotten} webhook deliveries forgotten\n`,
       );
     });
-}
-
-/** The ports of an erasure on the stores `withStores` opened; the idempotency keys in their own store, closed after. */
-export function erasurePorts(stores: Stores, ctx: CliContext): ErasurePorts {
-  const personal = stores.personalData;
-  if (!personal) throw new Error('the stores were opened without personal data keys');
-  return {
-    eventStore: stores.eventStore,
-    resolveId: async (id) => (await stores.readModel.getTrainee(id))?.trainee_id ?? null,
-    destroyKey: (id, at) => personal.keys.destroy(id, at),
-    forgetProjected: (id, ukprn, stream) => stores.readModel.eraseTrainee(id, ukprn, stream),
-    forgetAnswers: async (text) => {
-      const idempotency = openIdempotencyStore({ dataDir: ctx.dataDir }, stores);
-      try {
-        return await idempotency.forget(text);
-      } finally {
-        await idempotency.close();
-      }
-    },
-    forgetDeliveries: async (id) => {
-      const outbox = await openWebhookOutbox({ dataDir: ctx.dataDir }, stores);
-      try {
-        return await outbox.forgetTrainee(id);
-      } finally {
-        await outbox.close();
-      }
-    },
-    clock: () => new Date(),
-  };
 }

@@ -1,14 +1,11 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { loadTraineeHistory, parseInstant, traineeAsOf } from '@app/trainees/read';
-import type { Stores } from '@app/stores';
+import { historySourcesOf, type Stores } from '@app/stores';
+import { writeHistoryReport, writeTimeline } from '@app/audit';
 import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import { contractFor } from '@app/trainees/contract';
 import { CliError, type CliContext } from '../cli-context';
 import { registerTraineeErasure } from './trainee-erasure';
-import { writeHistoryReport } from './trainee-history-report';
-import { writeTimeline } from './trainee-history-stream';
-
-export { timelineTable } from './trainee-history-stream';
 
 const FORMATS = ['table', 'json', 'html'] as const;
 
@@ -30,7 +27,7 @@ interface HistoryOptions {
  * `--json` (one timeline entry per line, with the new values in `changes`), both streamed: read and
  * written a chunk of 1,000 events at a time (`writeTimeline`), so memory does not grow with the
  * history; or with `--format html` the auditor's report as one self-contained page
- * (`history-report.ts`: the timeline with old → new values, each step's trainee, the chain's check
+ * (libs/audit/history: the timeline with old → new values, each step's trainee, the chain's check
  * and the latest signed digest), also streamed a chunk at a time (`writeHistoryReport`). With
  * `--as-of`: the trainee as it stood at that instant, as JSON in the chosen API version's shape
  * (default the latest), exactly as GET /trainees/{id} answers it; not with `--format html`. An
@@ -54,7 +51,8 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
       const resolveId = (stores: Stores) => async (id: string) => (await stores.readModel.getTrainee(id))?.trainee_id ?? null;
       if (opts.format === 'html') {
         if (opts.asOf) throw new CliError('--as-of prints the trainee as JSON; --format html is for the whole timeline');
-        return writeHistoryReport(ctx, traineeId);
+        const sources = (stores: Stores) => historySourcesOf({ dataDir: ctx.dataDir }, stores);
+        return ctx.withStores((stores) => writeHistoryReport(sources(stores), traineeId), { catchUp: false });
       }
       if (!opts.asOf) {
         const format = opts.json || opts.format === 'json' ? 'json' : 'table';

@@ -1,6 +1,6 @@
 import { Inject, type OnApplicationShutdown } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { DIGEST_TREE_STORE, keyFingerprint, type DigestTreeStore, type InclusionProof, type SignedDigest } from '@app/runtime/audit';
+import { DIGEST_TREE_STORE, keyFingerprint, type DigestTreeStore, type InclusionProof, type SignedDigest } from '@app/audit';
 import { findOwnTrainee, TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/trainees/read';
 import { traineeStreamId } from '@app/trainees/decider';
 import type { Caller } from '@app/trainees/write';

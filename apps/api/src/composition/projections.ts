@@ -11,7 +11,8 @@ import {
   type AppConfig,
   type ProcessMetrics,
 } from '@app/runtime/process';
-import { openDigestSchedule, openWebhookOutbox, type Stores } from '@app/stores';
+import { auditLogOf, openWebhookOutbox, type Stores } from '@app/stores';
+import { openDigestSchedule } from '@app/audit';
 import { inSpan, tracingEnabled } from '@app/runtime/tracing';
 import { batchObserver, observeProjections, projectorHooks } from '@app/runtime/telemetry';
 import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
@@ -187,7 +188,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     }
     await dispatcher.start();
     // Scheduled digests belong with the projector (docs/DESIGN.md "Scheduled digests").
-    this.digests = await openDigestSchedule(this.config, this.stores, this.logger);
+    this.digests = await openDigestSchedule(this.config, auditLogOf(this.config, this.stores), this.logger);
     this.digests?.schedule.start();
     this.logger.info({ checkpoint: position }, 'projections caught up; projector live');
   }

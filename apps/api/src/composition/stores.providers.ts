@@ -13,7 +13,7 @@ import {
   type ProcessMetrics,
 } from '@app/runtime/process';
 import { openDigestTreeStore, openIdempotencyStore, openStores, type Stores } from '@app/stores';
-import { DIGEST_TREE_STORE } from '@app/runtime/audit';
+import { DIGEST_TREE_STORE } from '@app/audit';
 import { CHANGE_FEED, CURSOR_CODEC } from '@app/changes';
 import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
 import { PROVIDER_READ_MODEL } from '@app/providers/read';

@@ -6,7 +6,7 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
-import { digestSince, LogDoesNotVerify } from '@app/runtime/audit';
+import { digestSince, LogDoesNotVerify } from '@app/audit';
 import { SqliteDigestTreeStore } from '../sqlite-digest-tree';
 import { openSqliteEventStore } from './sqlite-event-store';
 

@@ -9,7 +9,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import {
-  checkStreamChain,
   EventData,
   IdempotencyConflictError,
   readChainKeys,
@@ -21,6 +20,7 @@ import {
   type StoredEventText,
 } from '@app/event-sourcing';
 import { openSqliteEventStore, SqliteEventStore } from './sqlite-event-store';
+import { checkStreamChain } from '@app/audit';
 
 const HOUR_MS = 3_600_000;
 

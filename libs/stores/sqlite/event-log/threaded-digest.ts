@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { LogDoesNotVerify, type ScheduledDigest } from '@app/runtime/audit';
+import { LogDoesNotVerify, type ScheduledDigest } from '@app/audit';
 import { startWorker } from '../start-worker';
 import type { DigestJob } from './digest.worker';
 

@@ -1,16 +1,10 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { checkStreamChain, type ChainFault, type StoredEventText } from '@app/event-sourcing';
-import {
-  checkAgainstDigest,
-  mergeScans,
-  streamGone,
-  type LogVerification,
-  type ScanResult,
-  type VerifyLogOptions,
-} from '@app/runtime/audit';
+import { type StoredEventText } from '@app/event-sourcing';
+import { checkAgainstDigest, mergeScans, streamGone, type LogVerification, type ScanResult, type VerifyLogOptions } from '@app/audit';
 import { startWorker } from '../start-worker';
 import type { VerifyJob } from './verify.worker';
+import { type ChainFault, checkStreamChain } from '@app/audit';
 
 /** What a verify thread posts (see verify.worker.ts). */
 type FromVerifier = { events: number } | { done: true; result: ScanResult } | { error: string };

@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { ChainScan, type SignedHead } from '@app/runtime/audit';
+import { ChainScan, type SignedHead } from '@app/audit';
 
 /** What the thread is started with (`workerData.job`): the positions after `after` up to `upTo`, and a digest to hold them to. */
 export interface VerifyJob {

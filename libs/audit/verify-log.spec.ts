@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { newEventId, type ChainFault, type EventData, type EventStore } from '@app/event-sourcing';
+import { newEventId, type EventData, type EventStore } from '@app/event-sourcing';
 import { openSqliteEventStore, verifyInThreads, type SqliteEventStore } from '@app/stores/sqlite';
-import type { StreamHead } from './digest';
+import type { HashedHead } from './digest';
 import { verifyLog } from './verify-log';
+import { type ChainFault } from './chain-check';
 
 const event = (n: number): EventData => ({
   id: newEventId(),
@@ -21,7 +22,7 @@ function withoutStoredStreams(store: EventStore): EventStore {
 
 async function run(store: EventStore, options: Parameters<typeof verifyLog>[1] = {}) {
   const faults: ChainFault[] = [];
-  const heads: StreamHead[] = [];
+  const heads: HashedHead[] = [];
   const totals = await verifyLog(store, { ...options, onFault: (f) => faults.push(f), onStream: (h) => heads.push(h) });
   return { totals, faults, heads };
 }
@@ -82,7 +83,7 @@ describe('verifyLog', () => {
     raw.close();
     const one = await run(store);
     const faults: ChainFault[] = [];
-    const heads: StreamHead[] = [];
+    const heads: HashedHead[] = [];
     const totals = await verifyInThreads(dir, { onFault: (f) => faults.push(f), onStream: (h) => heads.push(h) });
     expect(one.faults.map((f) => [f.streamId, f.revision, f.kind])).toEqual([
       ['counter-a', 3, 'altered'],
@@ -113,7 +114,7 @@ describe('verifyLog', () => {
     const one = await run(store);
     expect(one.faults.length).toBeGreaterThan(0);
     const faults: ChainFault[] = [];
-    const heads: StreamHead[] = [];
+    const heads: HashedHead[] = [];
     const totals = await verifyInThreads(dir, { onFault: (f) => faults.push(f), onStream: (h) => heads.push(h) });
     expect({ totals, faults, heads }).toEqual(one);
   });
@@ -132,7 +133,7 @@ describe('verifyLog', () => {
     const one = await run(store, { digest });
     expect(one.faults.map((f) => [f.streamId, f.revision, f.kind])).toContainEqual(['counter-a', 2, 'inserted']);
     const faults: ChainFault[] = [];
-    const threadedHeads: StreamHead[] = [];
+    const threadedHeads: HashedHead[] = [];
     const totals = await verifyInThreads(dir, { digest, onFault: (f) => faults.push(f), onStream: (h) => threadedHeads.push(h) });
     expect({ totals, faults, heads: threadedHeads }).toEqual(one);
   });

@@ -1,4 +1,5 @@
-import { checkStreamChain, type ChainFault, type StoredEventText } from '@app/event-sourcing';
+import { type StoredEventText } from '@app/event-sourcing';
+import { type ChainFault, checkStreamChain } from './chain-check';
 
 /** The head a signed digest holds of one stream: the revision of its last event then, and that event's hash. */
 export interface SignedHead {

@@ -14,8 +14,8 @@ import {
 } from '@app/trainees/decider/testing/trainee-events';
 import { traineeTimelinePage, type TimelineEntry, type TimelineSource } from '@app/trainees/read';
 import { SqliteEventStore } from '@app/stores/sqlite';
-import { CliError } from '../cli-context';
-import { timelineTable, writeTimeline } from './trainee-history-stream';
+import { AuditRefused } from '../audit-log';
+import { timelineTable, writeTimeline } from './timeline-output';
 
 const ID = 'Stream1';
 
@@ -133,7 +133,7 @@ describe('trainee history streamed by the admin CLI (docs/operations.md "Trainee
 
   it('refuses an unknown trainee before writing, and resolves an id in another case', async () => {
     const out = new Collected();
-    await expect(writeTimeline(asStored(store), 'nobody', 'table', out)).rejects.toThrow(new CliError('No trainee with id nobody'));
+    await expect(writeTimeline(asStored(store), 'nobody', 'table', out)).rejects.toThrow(new AuditRefused('No trainee with id nobody'));
     expect(out.writes).toEqual([]);
     const lower = new Collected();
     const resolveId = async (id: string) => (id.toLowerCase() === ID.toLowerCase() ? ID : null);

@@ -1,13 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { leafHash, signDigest, type StreamHead } from './digest';
+import { leafHash, signDigest, type HashedHead } from './digest';
 import { digestTree, proofOf } from './digest-tree';
 import { inclusionPath, rootFromPath, subtreesOfPath } from './merkle-proof';
 
-const headsOf = (n: number): StreamHead[] =>
+const headsOf = (n: number): HashedHead[] =>
   Array.from({ length: n }, (_, i) => ({ streamId: `s-${String(i).padStart(3, '0')}`, revision: i % 5, hash: String(i % 10).repeat(64) }));
 
 /** The subtree lookup over a tree's kept nodes. */
-function lookupOf(heads: StreamHead[]) {
+function lookupOf(heads: HashedHead[]) {
   const tree = digestTree(heads);
   const nodes = new Map(tree.nodes.map((n) => [`${n.level}/${n.index}`, n.hash]));
   return { tree, node: (level: number, index: number) => nodes.get(`${level}/${index}`)! };

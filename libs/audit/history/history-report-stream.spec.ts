@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { newEventId, toEventData } from '@app/event-sourcing';
-import { signAndRecord } from '@app/runtime/audit';
-import { openDigestTreeStore } from '@app/stores';
+import { erasurePortsOf, historySourcesOf, openDigestTreeStore } from '@app/stores';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, placementAdded, traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
 import { eraseTrainee } from '@app/trainees/write';
-import { CliError, cliContext, type CliContext } from '../cli-context';
+import { withSealedStores } from '../../../test/support/sealed-stores';
+import { AuditRefused } from '../audit-log';
+import { signAndRecord } from '../digest-log';
 import { renderHistoryReport } from './history-report';
-import { loadHistoryReport, writeHistoryReport } from './trainee-history-report';
-import { erasurePorts } from './trainee-erasure';
+import { loadHistoryReport, writeHistoryReport, type HistorySources } from './history-report-stream';
 
 const ID = 'T1';
 const at = (s: number) => new Date(Date.parse('2026-01-05T10:00:00.000Z') + s * 1000).toISOString();
@@ -34,17 +34,19 @@ class Collected extends Writable {
 
 describe('writeHistoryReport (trainee history --format html, written a chunk at a time)', () => {
   let dir: string;
-  let ctx: CliContext;
+  /** Runs `fn` on the report's sources over the stores of `dir`, opened as the admin CLI opens them. */
+  const withSources = <T>(fn: (sources: HistorySources) => Promise<T>) =>
+    withSealedStores(dir, (stores) => fn(historySourcesOf({ dataDir: dir }, stores)));
 
   async function append(events: TraineeEvent[], s: number): Promise<void> {
     const meta = { occurredAt: at(s), providerUkprn: '10000001', apiVersion: 'v2026.1', tokenId: 'token-1', requestId: `req-${s}` };
-    await ctx.withStores((stores) => stores.eventStore.appendToStream(traineeStreamId(ID), toEventData(events, meta, newEventId)));
+    await withSealedStores(dir, (stores) => stores.eventStore.appendToStream(traineeStreamId(ID), toEventData(events, meta, newEventId)));
   }
 
   /** The page as written in chunks of `chunkSize` events to a stream that asks for 'drain' after 4 kB, and the number of writes. */
   async function streamed(traineeId: string, chunkSize: number): Promise<{ page: string; writes: number }> {
     const out = new Collected(4096);
-    await writeHistoryReport(ctx, traineeId, out, { chunkSize, now });
+    await withSources((sources) => writeHistoryReport(sources, traineeId, out, { chunkSize, now }));
     expect(out.writableLength).toBe(0); // all handed on before it returns: the CLI exits right after
     out.end();
     await once(out, 'finish');
@@ -52,7 +54,8 @@ describe('writeHistoryReport (trainee history --format html, written a chunk at 
   }
 
   /** The page as it was made before it was streamed: the whole stream read, then rendered at once. */
-  const wholePage = async (traineeId: string) => renderHistoryReport(await loadHistoryReport(ctx, traineeId, now));
+  const wholePage = async (traineeId: string) =>
+    renderHistoryReport(await withSources((sources) => loadHistoryReport(sources, traineeId, now)));
 
   /** Asserts the page written in chunks of 1, 2, 3 and 1,000 events is the whole page; returns the whole page. */
   async function samePageInChunks(traineeId: string): Promise<string> {
@@ -66,7 +69,6 @@ describe('writeHistoryReport (trainee history --format html, written a chunk at 
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'history-report-stream-'));
-    ctx = cliContext({ DATA_DIR: dir });
     await append(exampleRegistration({ trainee_id: ID, ukprn: '10000001', at: at(0), placement_id: 'P1' }), 0);
     await append([traineeUpdated({ trainee_id: ID, at: at(10), changes: { first_names: 'Ada <b>"&\'' } })], 10);
     const placement = { placement_id: 'P2', name: 'Oak School', created_at: at(20), updated_at: at(20) };
@@ -76,7 +78,7 @@ describe('writeHistoryReport (trainee history --format html, written a chunk at 
 
   it('writes the whole page, whatever the chunk, with a digest covering part of the stream and proving its head', async () => {
     const key = generateKeyPairSync('ed25519').privateKey;
-    await ctx.withStores(async (stores) => {
+    await withSealedStores(dir, async (stores) => {
       const trees = await openDigestTreeStore({ dataDir: dir }, stores);
       await signAndRecord(stores.storedLog, stores.eventStore, trees, key, 'auditor').finally(() => trees.close());
     });
@@ -89,7 +91,9 @@ describe('writeHistoryReport (trainee history --format html, written a chunk at 
   });
 
   it('writes the whole page of an erased trainee', async () => {
-    await ctx.withStores(async (stores) => eraseTrainee(erasurePorts(stores, ctx), ID, 'the trainee asked', 'auditor'));
+    await withSealedStores(dir, async (stores) =>
+      eraseTrainee(erasurePortsOf({ dataDir: dir }, stores), ID, 'the trainee asked', 'auditor'),
+    );
     const page = await samePageInChunks(ID);
     expect(page).toContain('After this event the trainee has no record to show (erased).');
     expect(page).not.toContain('Ada &lt;b&gt;');
@@ -109,10 +113,10 @@ describe('writeHistoryReport (trainee history --format html, written a chunk at 
 
   it('refuses an unknown trainee with the same message, before writing anything', async () => {
     const out = new Collected(4096);
-    const refused = writeHistoryReport(ctx, 'T404', out, { chunkSize: 2, now });
-    await expect(refused).rejects.toThrow(CliError);
+    const refused = withSources((sources) => writeHistoryReport(sources, 'T404', out, { chunkSize: 2, now }));
+    await expect(refused).rejects.toThrow(AuditRefused);
     await expect(refused).rejects.toThrow('No trainee with id T404');
     expect(out.writes).toEqual([]);
-    await expect(loadHistoryReport(ctx, 'T404', now)).rejects.toThrow('No trainee with id T404');
+    await expect(withSources((sources) => loadHistoryReport(sources, 'T404', now))).rejects.toThrow('No trainee with id T404');
   });
 });

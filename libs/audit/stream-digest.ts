@@ -1,6 +1,7 @@
-import { checkStreamChain, storedTextOf, type StoredLog, type ReadStreamOptions, type StoredEventText } from '@app/event-sourcing';
-import { digestSignatureHolds, keyFingerprint, type SignedDigest, type StreamHead } from './digest';
+import { storedTextOf, type StoredLog, type ReadStreamOptions, type StoredEventText } from '@app/event-sourcing';
+import { digestSignatureHolds, keyFingerprint, type SignedDigest, type HashedHead } from './digest';
 import { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM } from './digest-events';
+import { checkStreamChain } from './chain-check';
 
 /**
  * One stream's evidence for an auditor's report (docs/operations.md "Trainee history"): the
@@ -55,7 +56,7 @@ export interface DigestSection {
   streams: number;
   keyFingerprint: string;
   signatureHolds: boolean;
-  head: StreamHead | null;
+  head: HashedHead | null;
   laterEvents: number;
   included: boolean | null;
 }
@@ -70,7 +71,7 @@ export interface DigestSection {
 export function digestSection(
   recorded: RecordedDigest | null,
   stream: readonly StoredEventText[],
-  proveInclusion?: (head: StreamHead, digest: SignedDigest) => boolean | null,
+  proveInclusion?: (head: HashedHead, digest: SignedDigest) => boolean | null,
 ): DigestSection | null {
   if (recorded === null) return null;
   const position = recorded.digest.position;
@@ -83,7 +84,7 @@ export function digestSection(
 
 /** What a digest covers of one stream: the stream's head at the digest's position (null: none of it), and the events stored after it. */
 export interface StreamCoverage {
-  head: StreamHead | null;
+  head: HashedHead | null;
   laterEvents: number;
 }
 
@@ -95,7 +96,7 @@ export interface StreamCoverage {
 export function digestSectionOf(
   recorded: RecordedDigest,
   coverage: StreamCoverage,
-  proveInclusion?: (head: StreamHead, digest: SignedDigest) => boolean | null,
+  proveInclusion?: (head: HashedHead, digest: SignedDigest) => boolean | null,
 ): DigestSection {
   const { digest } = recorded;
   const { head, laterEvents } = coverage;

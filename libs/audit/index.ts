@@ -1,3 +1,6 @@
+export { checkStreamChain, IntactChain, type ChainFault, type StreamChainReport } from './chain-check';
+export { AuditRefused, type AuditLog } from './audit-log';
+export { openDigestSchedule, SCHEDULED_DIGEST_SIGNER, type DigestScheduleConfig } from './scheduled-digests';
 export { digestLog, LogDoesNotVerify, signAndRecord, type LogDigest, type SignedAndRecorded } from './digest-log';
 export { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM, recordDigest } from './digest-events';
 export { checkAgainstDigest, streamGone, type SignedHead } from './digest-check';
@@ -10,7 +13,7 @@ export {
   MerkleRoot,
   signDigest,
   type SignedDigest,
-  type StreamHead,
+  type HashedHead,
 } from './digest';
 export { loadAuditSigningKey, SANDBOX_SIGNING_KEY_FILE, SigningKeyUnavailable, type AuditSigningKey } from './signing-key';
 export { verifyLog, type LogVerification, type StreamRange, type VerifyLogListener, type VerifyLogOptions } from './verify-log';
@@ -40,3 +43,21 @@ export {
 } from './stream-digest';
 export { storedStreamChunks, VERIFY_CHUNK, verifyStoredStream, type StreamVerification } from './stream-verification';
 export { ChainScan, mergeScans, type MergedScan, type ScanDigest, type ScannedStream, type ScanResult } from './chain-scan';
+export { loadHistoryReport, writeHistoryReport, type HistorySources } from './history/history-report-stream';
+export { renderHistoryReport, type HistoryReportInput } from './history/history-report';
+export { HISTORY_CHUNK, timelineTable, writeTimeline, type TimelineFormat } from './history/timeline-output';
+export { digestFileText, readDigestFile, type DigestFile } from './digest-file';
+export {
+  auditLog,
+  auditReportJson,
+  auditReportSummary,
+  digestSigner,
+  eventsToCheck,
+  faultLine,
+  heldTo,
+  signDigestOf,
+  signedDigestSummary,
+  type HeldTo,
+  type LogAudit,
+} from './log-audit';
+export { ExportedChains, type ExportedChainEvent } from './exported-chains';

@@ -1,5 +1,4 @@
-import { chainHash, readChainKeys } from './hash-chain';
-import type { StoredEventText } from './event-store.port';
+import { chainHash, readChainKeys, type StoredEventText } from '@app/event-sourcing';
 
 /**
  * What a check of the chain found wrong with one place of a stream (docs/DESIGN.md "Verifiable

@@ -1,5 +1,5 @@
-import { checkStreamChain, IntactChain, type StoredLog, type StoredEventText, type StreamChainReport } from '@app/event-sourcing';
-import type { SignedDigest, StreamHead } from './digest';
+import { type StoredLog, type StoredEventText } from '@app/event-sourcing';
+import type { SignedDigest, HashedHead } from './digest';
 import {
   digestSection,
   digestSectionOf,
@@ -8,6 +8,7 @@ import {
   type RecordedDigest,
   type StreamCoverage,
 } from './stream-digest';
+import { checkStreamChain, IntactChain, type StreamChainReport } from './chain-check';
 
 /**
  * One stream's verification for an auditor's report (docs/operations.md "Trainee history"), read
@@ -59,7 +60,7 @@ export async function verifyStoredStream(
   store: StoredLog,
   streamId: string,
   recorded: RecordedDigest | null,
-  options: { proveInclusion?: (head: StreamHead, digest: SignedDigest) => boolean | null; chunkSize?: number } = {},
+  options: { proveInclusion?: (head: HashedHead, digest: SignedDigest) => boolean | null; chunkSize?: number } = {},
 ): Promise<StreamVerification> {
   const pass = await chunkedPass(store, streamId, recorded?.digest.position ?? null, options.chunkSize ?? VERIFY_CHUNK);
   if (pass === null) {

@@ -1,7 +1,7 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { chainEvent, type StoredEventText } from '@app/event-sourcing';
 import { checkAgainstDigest } from './digest-check';
-import { digestSignatureHolds, keyFingerprint, leafHash, MerkleRoot, signDigest, type StreamHead } from './digest';
+import { digestSignatureHolds, keyFingerprint, leafHash, MerkleRoot, signDigest, type HashedHead } from './digest';
 
 const sha = (...parts: Buffer[]) => {
   const h = createHash('sha256');
@@ -36,7 +36,7 @@ const hashOf = (e: StoredEventText) => (JSON.parse(e.metadata) as { hash: string
 describe('the Merkle root over stream heads', () => {
   it('is RFC 6962 tree hash for every number of leaves from 0 to 17', () => {
     for (let n = 0; n <= 17; n++) {
-      const heads: StreamHead[] = Array.from({ length: n }, (_, i) => ({ streamId: `s-${i}`, revision: i, hash: 'a'.repeat(64) }));
+      const heads: HashedHead[] = Array.from({ length: n }, (_, i) => ({ streamId: `s-${i}`, revision: i, hash: 'a'.repeat(64) }));
       const merkle = new MerkleRoot();
       for (const h of heads) merkle.add(leafHash(h));
       expect(merkle.root()).toBe(referenceRoot(heads.map(leafHash)).toString('hex'));
@@ -45,7 +45,7 @@ describe('the Merkle root over stream heads', () => {
   });
 
   it('changes with any head: its stream, its revision or its hash', () => {
-    const root = (heads: StreamHead[]) => {
+    const root = (heads: HashedHead[]) => {
       const m = new MerkleRoot();
       for (const h of heads) m.add(leafHash(h));
       return m.root();

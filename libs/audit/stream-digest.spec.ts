@@ -2,12 +2,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkStreamChain, newEventId, type EventStore } from '@app/event-sourcing';
+import { newEventId, type EventStore } from '@app/event-sourcing';
 import { SqliteEventStore } from '@app/stores/sqlite';
-import { keyFingerprint, type StreamHead } from './digest';
+import { keyFingerprint, type HashedHead } from './digest';
 import { recordDigest } from './digest-events';
 import { digestLog } from './digest-log';
 import { digestSection, latestRecordedDigest, readStoredStream } from './stream-digest';
+import { checkStreamChain } from './chain-check';
 
 const noted = (n: number) => ({
   id: newEventId(),
@@ -100,8 +101,8 @@ describe('a stream’s evidence for the history report', () => {
     const forged = { ...recorded, digest: { ...recorded.digest, root: '00'.repeat(32) } };
     expect(digestSection(forged, await readStoredStream(store, 'trainee-T1'))!.signatureHolds).toBe(false);
 
-    const asked: StreamHead[] = [];
-    const prove = (h: StreamHead) => (asked.push(h), h.hash === head.hash);
+    const asked: HashedHead[] = [];
+    const prove = (h: HashedHead) => (asked.push(h), h.hash === head.hash);
     expect(digestSection(recorded, await readStoredStream(store, 'trainee-T1'), prove)!.included).toBe(true);
     expect(asked).toEqual([head]);
     expect(digestSection(recorded, await readStoredStream(store, 'trainee-T2'), prove)!.included).toBeNull();

@@ -1,18 +1,13 @@
-import { checkStreamChain, type EventStore, type RecordedEvent } from '@app/event-sourcing';
-import {
-  digestSection,
-  latestRecordedDigest,
-  proofHolds,
-  readStoredStream,
-  verifyStoredStream,
-  type SignedDigest,
-  type StreamHead,
-} from '@app/runtime/audit';
-import { openDigestTreeStore, type Stores } from '@app/stores';
+import type { EventStore, RecordedEvent } from '@app/event-sourcing';
 import { loadTraineeHistory, ownerOf, traineeStreamOf, traineeTimelinePage, type TimelineStatus } from '@app/trainees/read';
 import { initialTraineeState, traineeStreamId, type TraineeState } from '@app/trainees/decider';
 import { API_VERSIONS, type Trainee } from '@app/trainees/record';
-import { CliError, type CliContext } from '../cli-context';
+import { AuditRefused, type AuditLog } from '../audit-log';
+import { checkStreamChain } from '../chain-check';
+import type { HashedHead, SignedDigest } from '../digest';
+import { proofHolds } from '../digest-tree';
+import { digestSection, latestRecordedDigest, readStoredStream } from '../stream-digest';
+import { verifyStoredStream } from '../stream-verification';
 import {
   faultsByRevision,
   foldStates,
@@ -24,10 +19,19 @@ import {
   type HistoryReportHead,
   type HistoryReportInput,
 } from './history-report';
-import { HISTORY_CHUNK, write, writeLast } from './trainee-history-stream';
+import { HISTORY_CHUNK, write, writeLast } from './timeline-output';
 
 /** Where the report is written: process.stdout, or any writable stream. */
 type Output = NodeJS.WritableStream;
+
+/**
+ * What a trainee's report reads: the log as stored and through the event store (personal values
+ * opened), the kept digest tree (`AuditLog`), and the read model's mapping of a trainee id given
+ * in another case to the stored one (docs/reference/API-FACTS.md §1.10; null when none).
+ */
+export interface HistorySources extends Pick<AuditLog, 'storedLog' | 'eventStore' | 'openTrees'> {
+  resolveId(traineeId: string): Promise<string | null>;
+}
 
 /**
  * Writes the HTML report of `traineeId` (`trainee history <trainee_id> --format html`,
@@ -46,61 +50,60 @@ type Output = NodeJS.WritableStream;
  * Each part is written before the next chunk is read, waiting for `out` to drain when it asks to,
  * and the last until everything is handed on (a pipe's reader gets the whole page before the CLI exits).
  * The passes read the number of events the verification counted, so an event appended meanwhile
- * is in none of them. {@link CliError} for an unknown trainee, before anything is written; writes
- * nothing to the stores.
+ * is in none of them. {@link AuditRefused} for an unknown trainee, before anything is written;
+ * writes nothing to the stores.
  */
 export async function writeHistoryReport(
-  ctx: CliContext,
+  sources: HistorySources,
   traineeId: string,
   out: Output = process.stdout,
   options: { chunkSize?: number; now?: () => Date } = {},
 ): Promise<void> {
   const chunkSize = options.chunkSize ?? HISTORY_CHUNK;
-  await ctx.withStores(
-    async (stores) => {
-      const storedId = await traineeStreamOf(stores.storedLog, traineeId, resolveIdOf(stores));
-      if (storedId === null) throw new CliError(`No trainee with id ${traineeId}`);
-      const streamId = traineeStreamId(storedId);
-      const raw = stores.storedLog;
-      const proveInclusion = await keptProof(ctx, stores, streamId);
-      const { chain, digest, firstPosition } = await verifyStoredStream(raw, streamId, await latestRecordedDigest(raw), {
-        proveInclusion,
-        chunkSize,
-      });
-      const chunks = () => openedChunks(stores.eventStore, streamId, chunkSize, chain.events);
-      const head: HistoryReportHead = {
-        traineeId: storedId,
-        ukprn: await ownerOfChunks(chunks()),
-        events: chain.events,
-        firstPosition,
-        chain,
-        digest,
-        apiVersion: API_VERSIONS[API_VERSIONS.length - 1],
-        generatedAt: (options.now ?? (() => new Date()))().toISOString(),
-      };
-      const faultsAt = faultsByRevision(chain);
-      await write(out, reportOpening(head));
-      let status: TimelineStatus = 'none';
-      for await (const chunk of chunks()) {
-        const page = traineeTimelinePage(chunk, status);
-        status = page.after;
-        await write(out, indexRows(page.entries, faultsAt));
-      }
-      await write(out, TIMELINE_START);
-      let state: TraineeState = initialTraineeState;
-      let before: Trainee | null = null;
-      let separator = '';
-      status = 'none';
-      for await (const chunk of chunks()) {
-        const page = traineeTimelinePage(chunk, status);
-        const folded = foldStates(chunk, state);
-        await write(out, separator + timelineEvents(head, faultsAt, page.entries, folded.states, before).join('\n'));
-        [status, state, before, separator] = [page.after, folded.state, folded.states[folded.states.length - 1], '\n'];
-      }
-      await writeLast(out, reportClosing(storedId));
-    },
-    { catchUp: false },
-  );
+  const storedId = await traineeStreamOf(sources.storedLog, traineeId, (id) => sources.resolveId(id));
+  if (storedId === null) throw new AuditRefused(`No trainee with id ${traineeId}`);
+  const streamId = traineeStreamId(storedId);
+  const { chain, digest, firstPosition } = await verifiedStream(sources, streamId, chunkSize);
+  const chunks = () => openedChunks(sources.eventStore, streamId, chunkSize, chain.events);
+  const head: HistoryReportHead = {
+    traineeId: storedId,
+    ukprn: await ownerOfChunks(chunks()),
+    events: chain.events,
+    firstPosition,
+    chain,
+    digest,
+    apiVersion: API_VERSIONS[API_VERSIONS.length - 1],
+    generatedAt: (options.now ?? (() => new Date()))().toISOString(),
+  };
+  const faultsAt = faultsByRevision(chain);
+  await write(out, reportOpening(head));
+  let status: TimelineStatus = 'none';
+  for await (const chunk of chunks()) {
+    const page = traineeTimelinePage(chunk, status);
+    status = page.after;
+    await write(out, indexRows(page.entries, faultsAt));
+  }
+  await write(out, TIMELINE_START);
+  let state: TraineeState = initialTraineeState;
+  let before: Trainee | null = null;
+  let separator = '';
+  status = 'none';
+  for await (const chunk of chunks()) {
+    const page = traineeTimelinePage(chunk, status);
+    const folded = foldStates(chunk, state);
+    await write(out, separator + timelineEvents(head, faultsAt, page.entries, folded.states, before).join('\n'));
+    [status, state, before, separator] = [page.after, folded.state, folded.states[folded.states.length - 1], '\n'];
+  }
+  await writeLast(out, reportClosing(storedId));
+}
+
+/**
+ * The verification of `streamId` the report opens with: its chain checked as it is read in chunks
+ * of `chunkSize`, and its coverage by the latest digest recorded, with the kept tree's proof of its head.
+ */
+async function verifiedStream(sources: HistorySources, streamId: string, chunkSize: number): ReturnType<typeof verifyStoredStream> {
+  const proveInclusion = await keptProof(sources, streamId);
+  return verifyStoredStream(sources.storedLog, streamId, await latestRecordedDigest(sources.storedLog), { proveInclusion, chunkSize });
 }
 
 /**
@@ -109,32 +112,20 @@ export async function writeHistoryReport(
  * (`checkStreamChain`), and the latest signed digest recorded in the log (`digestSection`), with
  * whether the stream's head is proven under its root by the kept tree's inclusion proof. What
  * `renderHistoryReport` renders at once: the page {@link writeHistoryReport} writes in chunks (the
- * tests compare the two). {@link CliError} for an unknown trainee. Writes nothing.
+ * tests compare the two). {@link AuditRefused} for an unknown trainee. Writes nothing.
  */
 export async function loadHistoryReport(
-  ctx: CliContext,
+  sources: HistorySources,
   traineeId: string,
   now: () => Date = () => new Date(),
 ): Promise<HistoryReportInput> {
-  const input = await ctx.withStores(
-    async (stores) => {
-      const history = await loadTraineeHistory(stores.eventStore, traineeId, { resolveId: resolveIdOf(stores) });
-      if (!history) return null;
-      const raw = stores.storedLog;
-      const streamId = traineeStreamId(history.traineeId);
-      const stored = await readStoredStream(raw, streamId);
-      const digest = digestSection(await latestRecordedDigest(raw), stored, await keptProof(ctx, stores, streamId));
-      return { history, chain: { ...checkStreamChain(stored), events: stored.length }, digest };
-    },
-    { catchUp: false },
-  );
-  if (!input) throw new CliError(`No trainee with id ${traineeId}`);
-  return { ...input, apiVersion: API_VERSIONS[API_VERSIONS.length - 1], generatedAt: now().toISOString() };
-}
-
-/** The read model's mapping of a trainee id given in another case to the stored one (docs/reference/API-FACTS.md §1.10). */
-function resolveIdOf(stores: Stores): (id: string) => Promise<string | null> {
-  return async (id) => (await stores.readModel.getTrainee(id))?.trainee_id ?? null;
+  const history = await loadTraineeHistory(sources.eventStore, traineeId, { resolveId: (id) => sources.resolveId(id) });
+  if (!history) throw new AuditRefused(`No trainee with id ${traineeId}`);
+  const streamId = traineeStreamId(history.traineeId);
+  const stored = await readStoredStream(sources.storedLog, streamId);
+  const digest = digestSection(await latestRecordedDigest(sources.storedLog), stored, await keptProof(sources, streamId));
+  const chain = { ...checkStreamChain(stored), events: stored.length };
+  return { history, chain, digest, apiVersion: API_VERSIONS[API_VERSIONS.length - 1], generatedAt: now().toISOString() };
 }
 
 /**
@@ -142,11 +133,10 @@ function resolveIdOf(stores: Stores): (id: string) => Promise<string | null> {
  * another digest's (or none is kept), else whether its inclusion proof of `streamId`'s head holds.
  */
 async function keptProof(
-  ctx: CliContext,
-  stores: Stores,
+  sources: Pick<HistorySources, 'openTrees'>,
   streamId: string,
-): Promise<(head: StreamHead, digest: SignedDigest) => boolean | null> {
-  const trees = await openDigestTreeStore({ dataDir: ctx.dataDir }, stores);
+): Promise<(head: HashedHead, digest: SignedDigest) => boolean | null> {
+  const trees = await sources.openTrees();
   const kept = await trees.latest(streamId).finally(() => trees.close());
   return (head, digest) =>
     kept?.digest.signature !== digest.signature ? null : kept.inclusion !== null && proofHolds(head, digest, kept.inclusion);

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { checkStreamChain, newEventId, toEventData } from '@app/event-sourcing';
-import type { DigestSection } from '@app/runtime/audit';
-import { readStoredStream } from '@app/runtime/audit';
+import { newEventId, toEventData } from '@app/event-sourcing';
+import { checkStreamChain } from '../chain-check';
+import { readStoredStream, type DigestSection } from '../stream-digest';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
 import {
   exampleRegistration,

@@ -1,4 +1,4 @@
-import { leafHash, MerkleRoot, type SignedDigest, type StreamHead } from './digest';
+import { leafHash, MerkleRoot, type SignedDigest, type HashedHead } from './digest';
 import { inclusionPath, rootFromPath, type SubtreeLookup } from './merkle-proof';
 
 /**
@@ -17,13 +17,13 @@ export interface TreeNode {
 
 /** A digest's tree, ready to keep: the heads in leaf order (stream-id order) and every complete subtree. */
 export interface DigestTree {
-  heads: StreamHead[];
+  heads: HashedHead[];
   nodes: TreeNode[];
   root: string;
 }
 
 /** The tree over `heads` (in stream-id order, as `digestLog` folds them): ~2 nodes a head. */
-export function digestTree(heads: StreamHead[]): DigestTree {
+export function digestTree(heads: HashedHead[]): DigestTree {
   const nodes: TreeNode[] = [];
   const merkle = new MerkleRoot((level, index, hash) => nodes.push({ level, index, hash }));
   for (const h of heads) merkle.add(leafHash(h));
@@ -45,7 +45,7 @@ export interface InclusionProof {
 }
 
 /** A kept head and its leaf index. */
-export interface KeptHead extends StreamHead {
+export interface KeptHead extends HashedHead {
   index: number;
 }
 
@@ -69,7 +69,7 @@ export function proofOf(digest: SignedDigest, head: KeptHead, node: SubtreeLooku
  * (stream, revision, hash) and its audit path makes the digest's signed root from the head's leaf
  * (RFC 9162 §2.1.3.2), in a tree of the digest's size.
  */
-export function proofHolds(head: StreamHead, digest: SignedDigest, proof: InclusionProof): boolean {
+export function proofHolds(head: HashedHead, digest: SignedDigest, proof: InclusionProof): boolean {
   if (proof.stream_id !== head.streamId || proof.revision !== head.revision || proof.hash !== head.hash) return false;
   const path = proof.audit_path.map((h) => Buffer.from(h, 'hex'));
   return rootFromPath(proof.leaf_index, digest.streams, leafHash(head), path)?.toString('hex') === digest.root;
@@ -89,7 +89,7 @@ export interface DigestTreeStore {
   /** The latest kept digest, and the proof of `streamId`'s head in it when a stream is named; null when none is kept. */
   latest(streamId?: string): Promise<DigestWithProof | null>;
   /** Every head the kept digest covers, in leaf (stream-id) order; none when no digest is kept. For the next digest's increment. */
-  heads(): Promise<StreamHead[]>;
+  heads(): Promise<HashedHead[]>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
-import type { ChainFault, RecordedEvent } from '@app/event-sourcing';
-import type { DigestSection } from '@app/runtime/audit';
+import type { RecordedEvent } from '@app/event-sourcing';
+import type { ChainFault } from '../chain-check';
+import type { DigestSection } from '../stream-digest';
 import { contractFor } from '@app/trainees/contract';
 import { decodeTraineeEvent, evolve, initialTraineeState, type TraineeState } from '@app/trainees/decider';
 import { traineeTimeline, type TimelineEntry } from '@app/trainees/read';

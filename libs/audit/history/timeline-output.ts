@@ -1,6 +1,11 @@
 import { once } from 'node:events';
 import { timelineChunks, traineeStreamOf, type TimelineEntry, type TimelineSource } from '@app/trainees/read';
-import { CliError } from '../cli-context';
+import { AuditRefused } from '../audit-log';
+
+/**
+ * A trainee's timeline as the auditor's CLI prints it (`trainee history <trainee_id>`,
+ * docs/operations.md "Trainee history"): an aligned table or JSON lines, written a chunk at a time.
+ */
 
 /** Events read and written at a time by `trainee history` (the API's largest page). */
 export const HISTORY_CHUNK = 1000;
@@ -19,8 +24,8 @@ type Output = NodeJS.WritableStream;
  * read, waiting for `out` to drain when it asks to, and the last until everything is handed on
  * (`writeLast`: a pipe's reader gets the whole timeline before the CLI exits); memory is bounded by
  * two chunks whatever the stream's length. The output is exactly that of the whole timeline at once (the table has fixed
- * column widths, {@link timelineTable}). Returns the number of entries written; throws CliError for
- * an unknown trainee, before writing anything.
+ * column widths, {@link timelineTable}). Returns the number of entries written; throws
+ * {@link AuditRefused} for an unknown trainee, before writing anything.
  */
 export async function writeTimeline(
   source: TimelineSource,
@@ -30,7 +35,7 @@ export async function writeTimeline(
   options: { resolveId?: (traineeId: string) => Promise<string | null>; chunkSize?: number } = {},
 ): Promise<number> {
   const storedId = await traineeStreamOf(source.storedLog, traineeId, options.resolveId);
-  if (storedId === null) throw new CliError(`No trainee with id ${traineeId}`);
+  if (storedId === null) throw new AuditRefused(`No trainee with id ${traineeId}`);
   // Each text is written once the next is read, so that the last goes out with `writeLast`.
   let pending: string | null = format === 'table' ? timelineHeader() : null;
   let written = 0;

@@ -1,5 +1,5 @@
-import type { ChainFault, StreamChainReport } from '@app/event-sourcing';
-import type { DigestSection } from '@app/runtime/audit';
+import type { ChainFault, StreamChainReport } from '../chain-check';
+import type { DigestSection } from '../stream-digest';
 import { escapeHtml, facts, hashHtml, utcText, valueHtml } from './history-report-html';
 
 /**

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { EventStore, StoredLog } from '@app/event-sourcing';
-import { signDigest, type SignedDigest, type StreamHead } from './digest';
+import { signDigest, type SignedDigest, type HashedHead } from './digest';
 import { recordDigest } from './digest-events';
 import { digestTree, type DigestTree, type DigestTreeStore } from './digest-tree';
 import { verifyLog, type LogVerification, type VerifyLogOptions } from './verify-log';
@@ -16,7 +16,7 @@ export class LogDoesNotVerify extends Error {
 /** A digest of the log and the heads it covers, in stream-id order, and their tree. */
 export interface LogDigest {
   digest: SignedDigest;
-  heads: StreamHead[];
+  heads: HashedHead[];
   tree: DigestTree;
 }
 
@@ -36,7 +36,7 @@ export async function digestLog(
   verify: (options: VerifyLogOptions) => Promise<LogVerification> = (options) => verifyLog(store, options),
 ): Promise<LogDigest> {
   const position = await store.headPosition();
-  const heads: StreamHead[] = [];
+  const heads: HashedHead[] = [];
   const totals = await verify({ toPosition: position, onProgress, onStream: (head) => heads.push(head) });
   if (totals.faults > 0) throw new LogDoesNotVerify(totals.faults);
   const tree = digestTree(heads);
@@ -47,7 +47,7 @@ export async function digestLog(
 /** What {@link signAndRecord} did: the digest, the heads it covers, and the position it was recorded at. */
 export interface SignedAndRecorded {
   digest: SignedDigest;
-  heads: StreamHead[];
+  heads: HashedHead[];
   recordedAt: number;
 }
 

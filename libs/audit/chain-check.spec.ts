@@ -1,7 +1,7 @@
-import { chainEvent, readChainKeys } from './hash-chain';
+import { chainEvent, readChainKeys, type StoredEventText } from '@app/event-sourcing';
+
+import { STREAM, storedStream } from '@app/event-sourcing/testing/chained-streams';
 import { checkStreamChain, IntactChain } from './chain-check';
-import type { StoredEventText } from './event-store.port';
-import { STREAM, storedStream } from './testing/chained-streams';
 
 describe('checkStreamChain', () => {
   it('passes an untouched stream, and gives its head hash', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { newEventId, type EventData } from '@app/event-sourcing';
 import { openSqliteEventStore, SqliteDigestTreeStore, type SqliteEventStore } from '@app/stores/sqlite';
-import { digestSignatureHolds, type StreamHead } from './digest';
+import { digestSignatureHolds, type HashedHead } from './digest';
 import { LogDoesNotVerify } from './digest-log';
 import { digestTree } from './digest-tree';
 import { verifyLog } from './verify-log';
@@ -54,7 +54,7 @@ describe('digestSince: the scheduled digest', () => {
     await store.appendToStream('counter-new', [event(0)]);
     const second = await next();
     // Every chain checked again as of the same position, as `audit digest` would have then.
-    const heads: StreamHead[] = [];
+    const heads: HashedHead[] = [];
     await verifyLog(store, { toPosition: second!.digest.position, onStream: (h) => heads.push(h) });
     expect(second!.digest.position).toBe(13);
     expect(second!.heads).toEqual(heads);

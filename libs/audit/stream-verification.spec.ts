@@ -3,20 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  checkStreamChain,
-  newEventId,
-  type EventStore,
-  type ReadStreamOptions,
-  type RecordedEvent,
-  type StoredEventText,
-} from '@app/event-sourcing';
+import { newEventId, type EventStore, type ReadStreamOptions, type RecordedEvent, type StoredEventText } from '@app/event-sourcing';
 import { SqliteEventStore } from '@app/stores/sqlite';
-import type { StreamHead } from './digest';
+import type { HashedHead } from './digest';
 import { recordDigest } from './digest-events';
 import { digestLog } from './digest-log';
 import { digestSection, latestRecordedDigest, readStoredStream, type RecordedDigest } from './stream-digest';
 import { storedStreamChunks, verifyStoredStream } from './stream-verification';
+import { checkStreamChain } from './chain-check';
 
 const STREAM = 'trainee-T1';
 const noted = (n: number) => ({
@@ -43,8 +37,8 @@ describe('verifyStoredStream (the history report’s verification, a chunk at a 
   let store: SqliteEventStore;
   let recorded: RecordedDigest;
   const { privateKey } = generateKeyPairSync('ed25519');
-  const asked: StreamHead[] = [];
-  const prove = (h: StreamHead) => (asked.push(h), h.revision === 2);
+  const asked: HashedHead[] = [];
+  const prove = (h: HashedHead) => (asked.push(h), h.revision === 2);
 
   /** What the report showed when it read the stream whole: `checkStreamChain` and `digestSection` of the stream as stored. */
   async function whole(from: EventStore, digest: RecordedDigest | null) {

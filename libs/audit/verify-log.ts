@@ -1,6 +1,7 @@
-import { checkStreamChain, storedTextOf, type ChainFault, type StoredLog, type StoredEventText } from '@app/event-sourcing';
+import { storedTextOf, type StoredLog, type StoredEventText } from '@app/event-sourcing';
 import { checkAgainstDigest, streamGone, type SignedHead } from './digest-check';
-import type { StreamHead } from './digest';
+import type { HashedHead } from './digest';
+import { type ChainFault, checkStreamChain } from './chain-check';
 
 /** Events the check reads per call of the store (whole streams: one long stream may exceed it). */
 const BATCH_EVENTS = 5000;
@@ -10,7 +11,7 @@ export interface VerifyLogListener {
   /** Each fault as it is found (docs/DESIGN.md "Verifiable history"). */
   onFault?(fault: ChainFault): void;
   /** Each stream once checked, in stream-id order, with its head (as of `toPosition`, when given). */
-  onStream?(head: StreamHead): void;
+  onStream?(head: HashedHead): void;
   /** The number of events checked so far, after each batch. */
   onProgress?(events: number): void;
 }

@@ -11,7 +11,7 @@ import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:
 export const DIGEST_FORMAT = 'trainee-records-audit-digest/1';
 
 /** One stream's head as a digest holds it: the stream, the revision of its last event, that event's hash. */
-export interface StreamHead {
+export interface HashedHead {
   streamId: string;
   revision: number;
   hash: string;
@@ -38,7 +38,7 @@ export interface SignedDigest {
  * The hash of one head as a leaf of the tree: SHA-256 of a zero byte (RFC 6962's leaf prefix) then
  * `JSON.stringify([streamId, revision, hash])`.
  */
-export function leafHash(head: StreamHead): Buffer {
+export function leafHash(head: HashedHead): Buffer {
   return createHash('sha256')
     .update(Buffer.of(0))
     .update(JSON.stringify([head.streamId, head.revision, head.hash]))

@@ -1,18 +1,11 @@
 import type { KeyObject } from 'node:crypto';
-import {
-  chainHash,
-  checkStreamChain,
-  readChainKeys,
-  storedTextOf,
-  type EventStore,
-  type StoredEventText,
-  type StoredLog,
-} from '@app/event-sourcing';
-import { signDigest, type StreamHead } from './digest';
+import { chainHash, readChainKeys, storedTextOf, type EventStore, type StoredEventText, type StoredLog } from '@app/event-sourcing';
+import { signDigest, type HashedHead } from './digest';
 import { AUDIT_DIGEST_STREAM, recordDigest } from './digest-events';
 import { signAndRecord, LogDoesNotVerify, type SignedAndRecorded } from './digest-log';
 import { digestTree, type DigestTreeStore } from './digest-tree';
 import type { LogVerification, VerifyLogOptions } from './verify-log';
+import { checkStreamChain } from './chain-check';
 
 /** Events read from the global log per call while the streams moved since a digest are listed. */
 const PAGE = 5000;
@@ -99,9 +92,9 @@ async function streamsMovedAfter(store: StoredLog, from: number, to: number): Pr
 async function extendedHead(
   store: StoredLog,
   streamId: string,
-  signed: StreamHead | undefined,
+  signed: HashedHead | undefined,
   position: number,
-): Promise<StreamHead | null> {
+): Promise<HashedHead | null> {
   const read = async (fromRevision: number): Promise<StoredEventText[]> =>
     (await store.readStream(streamId, { fromRevision })).filter((e) => e.position <= position).map(storedTextOf);
   const events = signed ? await read(signed.revision) : [];

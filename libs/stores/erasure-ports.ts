@@ -1,0 +1,36 @@
+import type { ErasurePorts } from '@app/trainees/write';
+import { openIdempotencyStore, openWebhookOutbox, type StoreConfig, type Stores } from './open-stores';
+
+/**
+ * The ports of an erasure on `stores` (docs/DESIGN.md "Personal data"): the event store, the read
+ * model's mapping of ids and its forgetting, the data keys' destruction; the idempotency keys and
+ * the webhook outbox each opened for the one call and closed after. Throws when the stores were
+ * opened without personal data keys.
+ */
+export function erasurePortsOf(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): ErasurePorts {
+  const personal = stores.personalData;
+  if (!personal) throw new Error('the stores were opened without personal data keys');
+  return {
+    eventStore: stores.eventStore,
+    resolveId: async (id) => (await stores.readModel.getTrainee(id))?.trainee_id ?? null,
+    destroyKey: (id, at) => personal.keys.destroy(id, at),
+    forgetProjected: (id, ukprn, stream) => stores.readModel.eraseTrainee(id, ukprn, stream),
+    forgetAnswers: async (text) => {
+      const idempotency = openIdempotencyStore(config, stores);
+      try {
+        return await idempotency.forget(text);
+      } finally {
+        await idempotency.close();
+      }
+    },
+    forgetDeliveries: async (id) => {
+      const outbox = await openWebhookOutbox(config, stores);
+      try {
+        return await outbox.forgetTrainee(id);
+      } finally {
+        await outbox.close();
+      }
+    },
+    clock: () => new Date(),
+  };
+}
