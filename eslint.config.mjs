@@ -14,6 +14,7 @@ import tseslint from 'typescript-eslint';
 const PARTS = {
   'event-sourcing': [],
   calendar: [],
+  'personal-data': ['event-sourcing'],
   'trainees/record': [],
   'trainees/decider': ['event-sourcing', 'calendar', 'trainees/record'],
   'trainees/contract': ['event-sourcing', 'calendar', 'trainees/record', 'trainees/decider'],
@@ -22,13 +23,14 @@ const PARTS = {
   'providers/decider': ['event-sourcing', 'calendar'],
   'providers/write': ['event-sourcing', 'providers/decider'],
   'providers/read': ['event-sourcing', 'providers/decider'],
-  changes: ['event-sourcing', 'trainees/record', 'trainees/decider', 'trainees/contract', 'trainees/read'],
+  changes: ['event-sourcing', 'personal-data', 'trainees/record', 'trainees/decider', 'trainees/contract', 'trainees/read'],
   schools: ['trainees/record'],
   registry: ['event-sourcing', 'trainees/record', 'trainees/decider', 'trainees/write'],
   'webhooks/decider': ['event-sourcing', 'trainees/decider', 'providers/decider'],
   'webhooks/write': ['event-sourcing', 'trainees/record', 'webhooks/decider', 'providers/read'],
   'webhooks/delivery': ['event-sourcing', 'trainees/record', 'webhooks/decider', 'webhooks/write', 'changes'],
   audit: ['event-sourcing', 'trainees/record', 'trainees/decider', 'trainees/contract', 'trainees/read'],
+  'personal-data/erasure': ['event-sourcing', 'personal-data', 'trainees/record', 'trainees/decider', 'trainees/read'],
 };
 const WINGS = Object.keys(PARTS);
 /** The runtime (projector, rebuilds, telemetry, a process's configuration) may import every wing; the stores, the runtime too. */

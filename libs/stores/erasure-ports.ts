@@ -1,4 +1,4 @@
-import type { ErasurePorts } from '@app/trainees/write';
+import type { ErasurePorts } from '@app/personal-data/erasure';
 import { openIdempotencyStore, openWebhookOutbox, type StoreConfig, type Stores } from './open-stores';
 
 /**

@@ -72,6 +72,19 @@ const CASES: Case[] = [
     naming: 'stores',
   },
   {
+    why: 'the sealing of personal data knows no wing (the erasure, above it, does)',
+    filePath: 'libs/personal-data/probe.ts',
+    code: use('@app/trainees/decider', 'evolve'),
+    breaks: 'boundaries/dependencies',
+    naming: 'trainees/decider',
+  },
+  {
+    why: 'the erasure enters the sealing through its face',
+    filePath: 'libs/personal-data/erasure/probe.ts',
+    code: use('@app/personal-data', 'ERASED'),
+    breaks: null,
+  },
+  {
     why: 'the audit reads the log through its ports, never a store adapter',
     filePath: 'libs/audit/probe.ts',
     code: use('@app/stores/sqlite', 'verifyInThreads'),

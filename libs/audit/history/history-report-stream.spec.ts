@@ -9,7 +9,7 @@ import { newEventId, toEventData } from '@app/event-sourcing';
 import { erasurePortsOf, historySourcesOf, openDigestTreeStore } from '@app/stores';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, placementAdded, traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
-import { eraseTrainee } from '@app/trainees/write';
+import { eraseTrainee } from '@app/personal-data/erasure';
 import { withSealedStores } from '../../../test/support/sealed-stores';
 import { AuditRefused } from '../audit-log';
 import { signAndRecord } from '../digest-log';

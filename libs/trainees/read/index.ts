@@ -21,15 +21,7 @@ export {
   type TimelinePlace,
   type TimelineSource,
 } from './timeline-pages';
-export {
-  courseEndedOn,
-  duplicateKeys,
-  traineeIdKey,
-  traineeKeys,
-  traineeProjection,
-  type TraineeDocument,
-  type TraineeKeys,
-} from './trainee-projection';
+export { duplicateKeys, traineeIdKey, traineeKeys, traineeProjection, type TraineeDocument, type TraineeKeys } from './trainee-projection';
 export { listStatusOf, matchesStatus, STATUS_RULES, type StatusRule } from './list-status';
 export {
   listTraineesAsOf,

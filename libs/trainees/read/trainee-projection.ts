@@ -116,14 +116,3 @@ export function duplicateKeys(
 ): Pick<TraineeKeys, 'ukprn' | 'date_of_birth' | 'training_route' | 'last_name_key'> {
   return { ukprn, date_of_birth: dateOfBirth, training_route: trainingRoute, last_name_key: lastNameKey(lastName) };
 }
-
-/**
- * The date a trainee's course ended, for the retention policy (docs/operations.md "Retention"):
- * the award's date when awarded, the withdrawal's when withdrawn, else its ITT end date (the
- * course's planned end, whether or not it has passed). `YYYY-MM-DD`, UTC.
- */
-export function courseEndedOn(t: Trainee): string {
-  if (t.state === 'awarded' && t.awarded_at) return t.awarded_at.slice(0, 10);
-  if (t.state === 'withdrawn' && t.withdrawal) return t.withdrawal.date;
-  return t.details.itt_end_date;
-}

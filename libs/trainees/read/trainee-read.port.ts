@@ -43,7 +43,7 @@ export interface TraineeAnswerPage {
 }
 
 /** Reads of the trainee projection. Every GET is served from here (docs/DESIGN.md "The shape"). */
-/** A trainee as the retention policy sees it: who, whose, and when its course ended (`courseEndedOn`). */
+/** A trainee as the retention policy sees it: who, whose, and when its course ended (`courseEndedOn`, libs/personal-data/erasure). */
 export interface TraineeEnding {
   trainee_id: string;
   ukprn: string;

@@ -2,5 +2,4 @@ export type { Caller } from './caller';
 export { handleTraineeCommand, loadTraineeState, schoolsNamedBy, traineeOf, writeContext } from './handle-trainee-command';
 export { registerTrainee } from './register-trainee';
 export { keyedGuardStreams, TRAINEE_WRITE_PORTS, type SchoolLookup, type TraineeWritePorts } from './trainee-write.ports';
-export { eraseTrainee, type Erasure, type ErasurePorts } from './erase-trainee';
 export { plainGuardRenames } from './guard-renames';

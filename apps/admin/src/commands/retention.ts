@@ -1,13 +1,9 @@
 import { userInfo } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
 import { Presets, SingleBar } from 'cli-progress';
-import type { TraineeEnding } from '@app/trainees/read';
-import { eraseTrainee } from '@app/trainees/write';
+import { applyRetention, cutoffProblem, endedBefore } from '@app/personal-data/erasure';
 import { erasurePortsOf } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
-
-/** Trainees read from the read model per page while the run looks for those to erase. */
-const PAGE = 1000;
 
 interface RetentionOptions {
   endedBefore: string;
@@ -18,7 +14,8 @@ interface RetentionOptions {
 /**
  * `retention apply --ended-before <date> [--dry-run] [--by <name>]` (docs/operations.md
  * "Retention"): erases (as `trainee erase` does) every trainee whose course ended before the date:
- * awarded, withdrawn, or its ITT end date passed (`courseEndedOn`). The date must not be after
+ * awarded, withdrawn, or its ITT end date passed (`courseEndedOn`; the policy is
+ * libs/personal-data/erasure's `endedBefore` and `applyRetention`). The date must not be after
  * today (a course that ends later has not ended). `--dry-run` lists them and erases nothing. With a
  * progress bar on stderr and a report on stdout: how many were erased, and for each failure its
  * trainee id and why (exit 1 when any failed).
@@ -52,46 +49,19 @@ export function registerRetentionCommands(program: Command, ctx: CliContext): vo
           Presets.shades_classic,
         );
         bar.start(due.length, 0);
-        const failures: string[] = [];
-        for (const t of due) {
-          const reason = `Retention policy: course ended ${t.ended_on}, before ${opts.endedBefore}`;
-          try {
-            await eraseTrainee(ports, t.trainee_id, reason, by);
-          } catch (err) {
-            failures.push(`${t.trainee_id}: ${err instanceof Error ? err.message : String(err)}`);
-          }
-          bar.increment();
-        }
+        const run = await applyRetention(ports, due, opts.endedBefore, by, () => bar.increment());
         bar.stop();
-        process.stdout.write(
-          `Erased ${due.length - failures.length} of ${due.length} trainees whose course ended before ${opts.endedBefore}\n`,
-        );
-        for (const f of failures) process.stdout.write(`  failed ${f}\n`);
-        return failures;
+        process.stdout.write(`Erased ${run.erased} of ${due.length} trainees whose course ended before ${opts.endedBefore}\n`);
+        for (const f of run.failures) process.stdout.write(`  failed ${f}\n`);
+        return run.failures;
       });
       if (failed.length > 0) throw new CliError(`${failed.length} trainees could not be erased (listed above); run the same command again`);
     });
 }
 
-/** Every trainee of the read model whose course ended before `cutoff`, in trainee-id order. */
-async function endedBefore(
-  readModel: { listEndings(after: string | null, limit: number): Promise<TraineeEnding[]> },
-  cutoff: string,
-): Promise<TraineeEnding[]> {
-  const due: TraineeEnding[] = [];
-  for (let after: string | null = null; ;) {
-    const page = await readModel.listEndings(after, PAGE);
-    for (const t of page) if (t.ended_on < cutoff) due.push(t);
-    if (page.length < PAGE) return due;
-    after = page[page.length - 1].trainee_id;
-  }
-}
-
-/** A real calendar date `YYYY-MM-DD`, not after today (UTC). */
+/** The cut-off argument (`cutoffProblem`: a real date, not after today in UTC), or commander's usage error (exit 2). */
 function parseCutoff(value: string): string {
-  const date = new Date(`${value}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value)
-    throw new InvalidArgumentError('not a date YYYY-MM-DD');
-  if (value > new Date().toISOString().slice(0, 10)) throw new InvalidArgumentError('after today: a course that ends later has not ended');
+  const problem = cutoffProblem(value, new Date().toISOString().slice(0, 10));
+  if (problem !== null) throw new InvalidArgumentError(problem);
   return value;
 }

@@ -1,14 +1,15 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { NotFound } from '@app/trainees/decider';
-import { eraseTrainee } from '@app/trainees/write';
+import { eraseTrainee, erasureSummary } from '@app/personal-data/erasure';
 import { erasurePortsOf } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
 
 /**
  * `trainee erase <trainee_id> --reason <text> [--by <name>]` (docs/operations.md "Erasing a
- * trainee"; docs/DESIGN.md "Personal data"): appends the erasure (why, by whom, when), destroys the
- * trainee's data key, and forgets what the read models and the kept idempotent answers hold of it.
+ * trainee"; docs/DESIGN.md "Personal data"; `eraseTrainee`, libs/personal-data/erasure): appends
+ * the erasure (why, by whom, when), destroys the trainee's data key, and forgets what the read
+ * models and the kept idempotent answers hold of it.
  * The API then answers 404 for the trainee, its placements, degrees and history, and leaves it out
  * of lists; `trainee history` still shows every event, with `[erased]` for each personal value.
  * Exit 1 for an unknown trainee or a bad reason; running it again on an erased trainee finishes
@@ -32,10 +33,6 @@ export function registerTraineeErasure(trainee: Command, ctx: CliContext): void 
           throw err;
         }
       });
-      process.stdout.write(
-        `${erasure.erasedNow ? 'Erased' : 'Already erased:'} trainee ${erasure.traineeId}: its data key is destroyed; ` +
-          `its ${erasure.events} events read [erased] for every personal value; ${erasure.answersForgotten} kept answers and ` +
-          `${erasure.deliveriesForgotten} webhook deliveries forgotten\n`,
-      );
+      process.stdout.write(`${erasureSummary(erasure)}\n`);
     });
 }

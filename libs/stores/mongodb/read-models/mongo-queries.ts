@@ -5,8 +5,8 @@ import type { StoredChange } from '@app/changes';
 import type { TraineeSnapshot } from '@app/trainees/decider';
 import { chainLinkOf } from '@app/event-sourcing';
 import { CHANGE_FEED_SINCE_VERSION } from '@app/runtime/projector';
+import { courseEndedOn } from '@app/personal-data/erasure';
 import {
-  courseEndedOn,
   duplicateKeys,
   traineeIdKey,
   type TraineeEnding,

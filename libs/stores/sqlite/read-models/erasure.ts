@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '@app/event-sourcing';
-import { courseEndedOn, type TraineeEnding } from '@app/trainees/read';
+import { courseEndedOn } from '@app/personal-data/erasure';
+import type { TraineeEnding } from '@app/trainees/read';
 import type { Trainee } from '@app/trainees/record';
 import { writeAsSoonAsFree } from './shared-write-lock';
 import type { TraineeTables } from './trainee-tables';

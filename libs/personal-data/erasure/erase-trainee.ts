@@ -10,7 +10,10 @@ import {
 } from '@app/trainees/decider';
 import { newEventId, runCommand, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 
-/** What an erasure needs (docs/DESIGN.md "Personal data"): each a port of the stores the process opened. */
+/**
+ * What an erasure needs (docs/DESIGN.md "Personal data", "Erasure"): each a port of the stores the
+ * process opened, composed by `erasurePortsOf` (libs/stores); the stores' adapters do the deleting.
+ */
 export interface ErasurePorts {
   /** The event store that seals and opens personal data (`withPersonalData`). */
   eventStore: EventStore;
@@ -74,6 +77,15 @@ export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reaso
   const answersForgotten = await ports.forgetAnswers(id);
   const deliveriesForgotten = await ports.forgetDeliveries(id);
   return { traineeId: id, erasedNow, events: erased.length, answersForgotten, deliveriesForgotten };
+}
+
+/** What `trainee erase` says of an erasure: whether it was erased now, and what was forgotten. */
+export function erasureSummary(erasure: Erasure): string {
+  return (
+    `${erasure.erasedNow ? 'Erased' : 'Already erased:'} trainee ${erasure.traineeId}: its data key is destroyed; ` +
+    `its ${erasure.events} events read [erased] for every personal value; ${erasure.answersForgotten} kept answers and ` +
+    `${erasure.deliveriesForgotten} webhook deliveries forgotten`
+  );
 }
 
 /** The provider of a trainee's stream, from its registration (a UKPRN is not personal data); null without one. */
