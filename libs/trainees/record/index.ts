@@ -32,14 +32,8 @@ export {
   type JsonSchema,
 } from './field-table';
 export { PLACEMENT_NAME_MAX, PLACEMENT_RECORD, type PlacementFields } from './placement.record';
-export { TRAINEE_RECORD } from './trainee.record';
-export {
-  TRAINEE_DETAILS_NAMES,
-  TRAINEE_FIELD_MESSAGE_ORDER,
-  TRAINEE_STORED_INPUTS,
-  type TraineeDetails,
-  type TraineeFields,
-} from './trainee.fields';
+export { TRAINEE_RECORD, type Trainee, type TraineeDetails } from './trainee.record';
+export { TRAINEE_DETAILS_NAMES, TRAINEE_FIELD_MESSAGE_ORDER, TRAINEE_STORED_INPUTS, type TraineeFields } from './trainee.fields';
 export {
   BODY_MAX_BYTES,
   BODY_MAX_TEXT,
@@ -55,4 +49,4 @@ export {
 } from './limits';
 export type { Degree, DegreeInput, Placement, PlacementInput, School } from './trainee.details';
 export { API_VERSIONS, DEFAULT_SERVED_VERSIONS, ServedVersions, VERSION_PATTERN, implementedVersion, type ApiVersion } from './versions';
-export { TRAINEE_STATES, type Trainee, type TraineeStatus, type Withdrawal } from './trainee';
+export { TRAINEE_STATES, type TraineeBase, type TraineeStatus, type Withdrawal } from './trainee';

@@ -5,57 +5,65 @@
  */
 import { REFERENCE_LISTS } from './codes/catalogue';
 import { code, codesOf, nenum, nstr, str, type FieldRow } from './field-table';
-import type { Trainee } from './trainee';
 
-/** The rows, in answer order. */
-export const DIVERSITY_ROWS = [
-  {
-    name: 'sex',
-    personal: true,
-    input: { kind: code('sex'), required: true, messageRank: 4, description: 'Sex (code).' },
-    answer: { schema: { type: 'string', enum: codesOf('sex') } },
-  },
-  {
-    name: 'diversity_disclosure',
-    personal: true,
-    answer: { schema: { type: 'string', enum: ['diversity_disclosed', 'diversity_not_disclosed'] } },
-  },
-  { name: 'ethnic_group', personal: true, answer: { schema: { type: 'string', enum: codesOf('ethnic_group') } } },
-  { name: 'ethnic_background', personal: true, answer: { schema: str('Derived from ethnicity.') } },
-  { name: 'additional_ethnic_background', personal: true, answer: { schema: nstr() } },
-  {
-    name: 'ethnicity',
-    personal: true,
-    input: { kind: code('ethnicity'), messageRank: 26, description: 'Ethnicity (code); ethnic group and background are derived from it.' },
-    answer: {
-      schema: {
-        type: 'string',
-        enum: [...new Set(REFERENCE_LISTS.ethnicity.map((e) => e.output_code))],
-        description: '997 when not provided.',
+/**
+ * The rows, in answer order, for a trainee record `R` whose `disabilityN` keys (as sent, or null)
+ * `disability` reads: the trainee table (trainee.record.ts) gives its reader of the stored record,
+ * whose type is derived from that table.
+ */
+export const diversityRows = <R>(disability: (record: R, key: 'disability1' | 'disability2') => string | null) =>
+  [
+    {
+      name: 'sex',
+      personal: true,
+      input: { kind: code('sex'), required: true, messageRank: 4, description: 'Sex (code).' },
+      answer: { schema: { type: 'string', enum: codesOf('sex') } },
+    },
+    {
+      name: 'diversity_disclosure',
+      personal: true,
+      answer: { schema: { type: 'string', enum: ['diversity_disclosed', 'diversity_not_disclosed'] } },
+    },
+    { name: 'ethnic_group', personal: true, answer: { schema: { type: 'string', enum: codesOf('ethnic_group') } } },
+    { name: 'ethnic_background', personal: true, answer: { schema: str('Derived from ethnicity.') } },
+    { name: 'additional_ethnic_background', personal: true, answer: { schema: nstr() } },
+    {
+      name: 'ethnicity',
+      personal: true,
+      input: {
+        kind: code('ethnicity'),
+        messageRank: 26,
+        description: 'Ethnicity (code); ethnic group and background are derived from it.',
+      },
+      answer: {
+        schema: {
+          type: 'string',
+          enum: [...new Set(REFERENCE_LISTS.ethnicity.map((e) => e.output_code))],
+          description: '997 when not provided.',
+        },
       },
     },
-  },
-  {
-    name: 'disability_disclosure',
-    personal: true,
-    answer: { schema: { type: 'string', enum: ['disabled', 'no_disability', 'disability_not_provided'] } },
-  },
-  {
-    name: 'disability1',
-    personal: true,
-    answer: { value: (t): string | null => t.details.disabilities.disability1 ?? null, schema: nstr('As sent (codes are not checked).') },
-  },
-  {
-    name: 'disability2',
-    personal: true,
-    answer: { value: (t): string | null => t.details.disabilities.disability2 ?? null, schema: nstr('As sent (codes are not checked).') },
-  },
-  {
-    name: 'nationality',
-    personal: true,
-    input: { kind: code('nationality'), messageRank: 25, description: 'Nationality (ISO 3166 country code).' },
-    answer: {
-      schema: nenum([...new Set(REFERENCE_LISTS.nationality.map((e) => e.output_code))], 'British territories are answered as GB.'),
+    {
+      name: 'disability_disclosure',
+      personal: true,
+      answer: { schema: { type: 'string', enum: ['disabled', 'no_disability', 'disability_not_provided'] } },
     },
-  },
-] as const satisfies readonly FieldRow<Trainee>[];
+    {
+      name: 'disability1',
+      personal: true,
+      answer: { value: (t: R) => disability(t, 'disability1'), schema: nstr('As sent (codes are not checked).') },
+    },
+    {
+      name: 'disability2',
+      personal: true,
+      answer: { value: (t: R) => disability(t, 'disability2'), schema: nstr('As sent (codes are not checked).') },
+    },
+    {
+      name: 'nationality',
+      personal: true,
+      input: { kind: code('nationality'), messageRank: 25, description: 'Nationality (ISO 3166 country code).' },
+      answer: {
+        schema: nenum([...new Set(REFERENCE_LISTS.nationality.map((e) => e.output_code))], 'British territories are answered as GB.'),
+      },
+    },
+  ] as const satisfies readonly FieldRow<R>[];

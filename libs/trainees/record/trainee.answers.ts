@@ -1,6 +1,4 @@
-/** Values a trainee's answer derives from its record (the trainee record's table, trainee.record.ts, answers them). */
-import type { Trainee } from './trainee';
-
+/** Values a trainee's answer derives from its stored record (the trainee record's table, trainee.record.ts, answers them). */
 /**
  * The trainee's funding flags as answered, derived from funding_method (docs/reference/API-FACTS.md
  * §6.7): whether the trainee applies for a bursary, scholarship or grant, and the bursary tier.
@@ -25,7 +23,3 @@ export function fundingFlags(method: string | null): { bursary: boolean; scholar
       return { bursary: false, scholarship: false, grant: false, tier: null };
   }
 }
-
-/** Whether the trainee has no training partner (neither URN nor UKPRN; docs/reference/API-FACTS.md §6.8), as answered. */
-export const partnerNotApplicable = (t: Trainee): boolean =>
-  t.details.training_partner_urn === null && t.details.training_partner_ukprn === null;

@@ -1,13 +1,13 @@
 /**
  * What the trainee record's table (trainee.record.ts; docs/DESIGN.md "The record tables") gives the
- * rest of the service besides its rows: the typed fields of a write body, the stored record and its
- * names, and the order of a 422's messages about the fields. Derived from the rows, once, at module
- * load; nothing here names a field of the table.
+ * rest of the service besides its rows and the stored record's type: the typed fields of a write
+ * body, the stored record's names, and the order of a 422's messages about the fields. Derived from
+ * the rows, once, at module load; nothing here names a field of the table.
  */
 import type { DegreeFields } from './degree.record';
-import { messageOrderOf, storedNamesOf, type FieldsOf, type StoredFieldsOf } from './field-table';
+import { messageOrderOf, storedNamesOf, type FieldsOf } from './field-table';
 import type { PlacementFields } from './placement.record';
-import { TRAINEE_RECORD } from './trainee.record';
+import { TRAINEE_RECORD, type TraineeDetails } from './trainee.record';
 
 /**
  * A trainee create or update body as the decider receives it, after the wire checks: one member
@@ -17,17 +17,6 @@ import { TRAINEE_RECORD } from './trainee.record';
  */
 export type TraineeFields = FieldsOf<typeof TRAINEE_RECORD, { degrees: DegreeFields; placements: PlacementFields }> & {
   disabilities?: Readonly<Record<string, string | null>>;
-};
-
-/**
- * The trainee's stored record: a member per answered row of the table without a value of its own,
- * typed as its answer's schema says (dates `YYYY-MM-DD`, codes as stored), and the `disabilityN`
- * keys sent, as `disabilities`. Create and update set it (a registration's `details`, an update's
- * `changes`), keyed in the order of {@link TRAINEE_DETAILS_NAMES}.
- */
-export type TraineeDetails = StoredFieldsOf<typeof TRAINEE_RECORD> & {
-  /** `disabilityN` key → code, as sent (merged by key on update, docs/reference/API-FACTS.md §7.5). */
-  disabilities: Record<string, string>;
 };
 
 /** The names of the stored record's members ({@link TraineeDetails}): the table's, in its order, then `disabilities`. */

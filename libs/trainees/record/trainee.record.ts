@@ -7,18 +7,18 @@
  * docs/reference/API-FACTS.md §13). The `disabilityN` keys are read beside the table (§6.7)
  * and answered after `disability2`; the nested placements and degrees of a create come last.
  *
- * A field is its row here, its record rules (libs/trainees/decider/rules) and, when coded, its code
- * list (codes/): the typed fields, the stored record, the order of the messages (`messageRank`,
- * §6.3), the personal fields and the wire checks, serializers and schemas are derived from the rows
- * (trainee.fields.ts and beside it). A value an answer reads from `t.details` states its type: the
- * type of `details` is derived from this table, so TypeScript cannot infer one through the other.
+ * A field is its row here, its record rules (libs/trainees/decider/rules) and its code list
+ * (codes/): the stored record (below), the typed fields, the order of the messages (§6.3), the
+ * personal fields, wire checks, serializers and schemas are derived from the rows. A value read from
+ * `t.details` states its type, as TypeScript cannot infer it through the table it derives from.
  */
 import { WITHDRAWAL_REASONS } from './codes/catalogue';
-import { bool, code, codesOf, date, dateAnswer, instant, ndate, nenum, ninstant, nstr, str, text, type FieldRow } from './field-table';
+import { bool, code, codesOf, date, dateAnswer, instant, ndate, nenum, ninstant, nstr, str, text } from './field-table';
+import type { FieldRow, StoredFieldsOf } from './field-table';
 import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS, TEXT_MAX_CHARS } from './limits';
-import { TRAINEE_STATES, type Trainee } from './trainee';
-import { fundingFlags, partnerNotApplicable } from './trainee.answers';
-import { DIVERSITY_ROWS } from './trainee-diversity.record';
+import { TRAINEE_STATES, type TraineeBase } from './trainee';
+import { fundingFlags } from './trainee.answers';
+import { diversityRows } from './trainee-diversity.record';
 
 /** The withdrawal reasons as answered: every reason code, or null. */
 const REASONS = { type: ['array', 'null'], items: { type: 'string', enum: [...new Set(WITHDRAWAL_REASONS.map((r) => r.code))] } };
@@ -81,7 +81,7 @@ export const TRAINEE_RECORD = [
     input: { kind: code('training_route'), required: true, messageRank: 5, description: 'Training route (code).' },
     answer: { schema: { type: 'string', enum: codesOf('training_route') } },
   },
-  ...DIVERSITY_ROWS,
+  ...diversityRows<Trainee>((t, key): string | null => t.details.disabilities[key] ?? null),
   {
     name: 'itt_start_date',
     input: { kind: date, required: true, messageRank: 6, description: 'Start of initial teacher training; its year at most next year.' },
@@ -313,7 +313,11 @@ export const TRAINEE_RECORD = [
   {
     name: 'training_partner_not_applicable',
     names: { 'v2025.0': 'lead_partner_not_applicable' },
-    answer: { value: partnerNotApplicable, schema: bool() },
+    // §6.8: no training partner is neither URN nor UKPRN.
+    answer: {
+      value: (t): boolean => t.details.training_partner_urn === null && t.details.training_partner_ukprn === null,
+      schema: bool(),
+    },
   },
   {
     name: 'training_partner_ukprn',
@@ -377,3 +381,18 @@ export const TRAINEE_RECORD = [
     },
   },
 ] as const satisfies readonly FieldRow<Trainee>[];
+
+/**
+ * The trainee's stored record: a member per answered row without a value of its own, typed as its
+ * answer's schema says, and the `disabilityN` keys sent. Create and update set it, keyed in the
+ * order of `TRAINEE_DETAILS_NAMES` (trainee.fields.ts).
+ */
+export type TraineeDetails = StoredFieldsOf<typeof TRAINEE_RECORD> & {
+  /** `disabilityN` key → code, as sent (merged by key on update, docs/reference/API-FACTS.md §7.5). */
+  disabilities: Record<string, string>;
+};
+
+/** A trainee as its events leave it, and the read model's document (docs/DESIGN.md property 5); `details` a member, resolved lazily. */
+export interface Trainee extends TraineeBase {
+  details: TraineeDetails;
+}

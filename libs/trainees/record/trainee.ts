@@ -1,5 +1,4 @@
 import type { Degree, Placement } from './trainee.details';
-import type { TraineeDetails } from './trainee.fields';
 
 /** Trainee states (docs/reference/API-FACTS.md §12.1; codes/trainee_state.json). */
 export const TRAINEE_STATES = [
@@ -24,16 +23,15 @@ export interface Withdrawal {
 }
 
 /**
- * A trainee as its stream's events leave it. This is also the read model's document: the
- * projector applies the same `evolve`, so a rebuilt projection equals the live one by
- * construction (docs/DESIGN.md property 5).
+ * A trainee's members besides its stored record (`details`): the service's `Trainee`
+ * (trainee.record.ts) is this with `details` typed from the trainee table, which the table's own
+ * rows cannot import; the diversity rows and the derived answers name only the members they read.
  */
-export interface Trainee {
+export interface TraineeBase {
   trainee_id: string;
   /** The owning provider's UKPRN (docs/spec/trainee-records-api.md: `ukprn`). */
   ukprn: string;
   record_source: string;
-  details: TraineeDetails;
   state: TraineeStatus;
   trn: string | null;
   submitted_for_trn_at: string | null;
