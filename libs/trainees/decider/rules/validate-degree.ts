@@ -8,7 +8,7 @@ import { yearOf } from '@app/calendar';
 import { OTHER_UK_INSTITUTION_UUID, type DegreeInput, type DegreeFields } from '@app/trainees/record';
 import type { TraineeRules } from '../trainee.rules';
 import { MessageList, type InputProblem, type MessagePath } from './request-data';
-import type { ValidationResult } from './validation-result';
+import { recordResult, type ValidationResult } from './validation-result';
 
 /** The six fields the degree duplicate rule compares (docs/reference/API-FACTS.md §9.2). */
 export const DEGREE_DUPLICATE_FIELDS = ['subject', 'graduation_year', 'country', 'uk_degree', 'non_uk_degree', 'grade'] as const;
@@ -162,8 +162,7 @@ export function validateDegree(
 ): ValidationResult<DegreeInput> {
   const messages = new MessageList(problems);
   const degree = checkDegree(data, ctx, isUkDegree(data.country, data.institution, ctx.rules), messages, []);
-  if (!degree || !messages.isEmpty) return { ok: false, errors: messages.sorted([DEGREE_MESSAGE_ORDER]) };
-  return { ok: true, value: degree };
+  return recordResult(degree, messages, DEGREE_MESSAGE_ORDER);
 }
 
 /**
@@ -208,8 +207,7 @@ export function validateDegreeUpdate(
   } else {
     degree = checkDegree(merged, ctx, isUkDegree(merged.country, merged.institution, ctx.rules), messages, []);
   }
-  if (!degree || !messages.isEmpty) return { ok: false, errors: messages.sorted([DEGREE_MESSAGE_ORDER]) };
-  return { ok: true, value: degree };
+  return recordResult(degree, messages, DEGREE_MESSAGE_ORDER);
 }
 
 function isBlankDuplicateValue(v: unknown): boolean {

@@ -6,7 +6,7 @@
  */
 import { isNotApplicableUrn, notApplicableUrnLabel, type PlacementInput, type School, type PlacementFields } from '@app/trainees/record';
 import { MessageList, type InputProblem, type MessagePath } from './request-data';
-import type { ValidationResult } from './validation-result';
+import { recordResult, type ValidationResult } from './validation-result';
 
 /** Prefix of nested placement messages in a trainee create (docs/reference/API-FACTS.md §5.2). */
 export const NESTED_PLACEMENT_PREFIX = 'placements_attributes ';
@@ -94,8 +94,7 @@ export function validatePlacement(
 ): ValidationResult<PlacementInput> {
   const messages = new MessageList(problems);
   const placement = checkPlacement(data, ctx, opts, messages, []);
-  if (!placement || !messages.isEmpty) return { ok: false, errors: messages.sorted([PLACEMENT_MESSAGE_ORDER]) };
-  return { ok: true, value: placement };
+  return recordResult(placement, messages, PLACEMENT_MESSAGE_ORDER);
 }
 
 /**
