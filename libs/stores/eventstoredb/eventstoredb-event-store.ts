@@ -55,6 +55,7 @@ import {
 } from './client-calls';
 import {
   expectationOf,
+  KeyedLock,
   AppendOptions,
   AppendResult,
   EventData,
@@ -117,6 +118,8 @@ export interface EventStoreDbEventStoreOptions {
  */
 export class EventStoreDbEventStore implements EventStore {
   private readonly appendLimiter: ConcurrencyLimiter;
+  /** Appends to one stream, one at a time in call order (see {@link appendToStream}). */
+  private readonly streamOrder = new KeyedLock();
   private readonly readLimiter: ConcurrencyLimiter;
   private readonly readDeadlineMs: number;
   private readonly subscriptions = new Set<EventStoreDbSubscription>();
@@ -162,6 +165,9 @@ export class EventStoreDbEventStore implements EventStore {
    * client's errors (unavailable, access denied, …) otherwise. An empty batch checks the expected
    * revision and returns the stream's state (-1 and 0 when it does not exist) without writing.
    * At most `maxConcurrentAppends` appends run at once; the rest queue in order.
+   * Appends to one stream run one after another in call order, as on SQLite (docs/DESIGN.md "Group
+   * commit"): else a head read for a numeric expectation could overtake an append called before it,
+   * which the client holds back for its one-time server features call (6.2.1 `supports`).
    */
   async appendToStream(streamId: string, events: EventData[], options: AppendOptions = {}): Promise<AppendResult> {
     this.assertOpen();
@@ -169,7 +175,7 @@ export class EventStoreDbEventStore implements EventStore {
     const { expected, link } = expectationOf(options);
     toClientExpectedRevision(expected); // a RangeError for an expected revision the port does not know
     const batch = normaliseBatch(streamId, events);
-    return this.appendLimiter.run(() => this.appendNow(streamId, batch, expected, link));
+    return this.streamOrder.run(streamId, () => this.appendLimiter.run(() => this.appendNow(streamId, batch, expected, link)));
   }
 
   /**
@@ -392,9 +398,3 @@ export class EventStoreDbEventStore implements EventStore {
     if (this.closed) throw new Error('EventStoreDbEventStore is closed');
   }
 }
-
-/**
- * Every item of a client read, in order. Keeps a listener on 'error' for the read's whole life so a
- * late error after iteration cannot surface as an uncaught exception; errors during iteration
- * still reject.
- */

@@ -1,0 +1,63 @@
+/**
+ * The client stand-in behaves as client-stand-in.ts says it models `@eventstore/db-client` 6.2.1,
+ * where the EventStoreDB adapter depends on it.
+ */
+import { jsonEvent, StreamNotFoundError, UnknownError, type StreamingRead } from '@eventstore/db-client';
+import { randomUUID } from 'node:crypto';
+import { EventStoreDbClientStandIn } from './client-stand-in';
+
+const event = (type = 'Happened') => jsonEvent({ id: randomUUID(), type, data: { a: 1 }, metadata: { b: 2 } });
+
+async function collect<T>(read: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of read) items.push(item);
+  return items;
+}
+
+describe('EventStoreDB client stand-in', () => {
+  it('gives records sparse commit/prepare positions, commit = prepare, never consecutive', async () => {
+    const client = new EventStoreDbClientStandIn();
+    await client.appendToStream('s-1', [event(), event()]);
+    await client.appendToStream('s-2', [event()]);
+    const positions = client.recordPositions();
+    expect(positions).toHaveLength(4); // the system record the log starts with, then three events
+    for (const p of positions) expect(p.prepare).toBe(p.commit);
+    for (let i = 1; i < positions.length; i++) expect(positions[i].commit - positions[i - 1].commit).toBeGreaterThan(1n);
+  });
+
+  it('refuses, while iterating, a read of $all from a position at which no record starts', async () => {
+    const client = new EventStoreDbClientStandIn();
+    await client.appendToStream('s-1', [event(), event()]);
+    const [, second] = client.recordPositions();
+    const inside = { commit: second.commit + 1n, prepare: second.commit + 1n };
+    const read = client.readAll({ fromPosition: inside, direction: 'forwards' });
+    await expect(collect(read)).rejects.toBeInstanceOf(UnknownError);
+    const from = await collect(client.readAll({ fromPosition: second, direction: 'forwards' }));
+    expect(from.map((r) => (r.event as { position: unknown }).position)).toEqual(client.recordPositions().slice(1));
+  });
+
+  it('raises StreamNotFoundError while a read of a missing stream is iterated, not when it is made', async () => {
+    const client = new EventStoreDbClientStandIn();
+    const read = client.readStream('missing');
+    await expect(collect(read)).rejects.toBeInstanceOf(StreamNotFoundError);
+  });
+
+  it('holds the first append back for the server features call, while a read made after it goes out at once', async () => {
+    const client = new EventStoreDbClientStandIn({ serverFeaturesDelayMs: 20 });
+    const append = client.appendToStream('s-1', [event()]);
+    await expect(collect(client.readStream('s-1'))).rejects.toBeInstanceOf(StreamNotFoundError);
+    await append;
+    expect(await collect(client.readStream('s-1'))).toHaveLength(1);
+  });
+
+  it('keeps a destroyed read’s call open until it is cancelled', async () => {
+    const client = new EventStoreDbClientStandIn();
+    const release = client.holdReads();
+    const read = client.readStream('s-1') as unknown as StreamingRead<unknown>;
+    read.destroy();
+    expect(client.openCalls).toBe(1);
+    await read.cancel();
+    expect(client.openCalls).toBe(0);
+    release();
+  });
+});

@@ -1,0 +1,340 @@
+/**
+ * An in-process stand-in of `@eventstore/db-client` 6.2.1's `EventStoreDBClient` and the server
+ * behind it, for the calls the EventStoreDB adapter makes, so that the adapter and what runs on it
+ * (the event store contract suites, the webhook dispatcher, the projector, the audit) run in the
+ * unit and contract tests where no server can. A stand-in, not the server: a run on it is no run on
+ * EventStoreDB, and `npm run test:production` stays the real check where a server exists
+ * (docs/DESIGN.md "Testing the EventStoreDB adapter without a server").
+ *
+ * Modelled on the client's source at tag v6.2.1 (github.com/EventStore/EventStore-Client-NodeJS,
+ * `packages/db-client/src/`), where it matters to the adapter:
+ * - Positions (`Client/…`, `utils/convertGrpcEvent.ts` `extractPosition`): every record of `$all`
+ *   has a `{ commit, prepare }` pair of byte offsets, commit = prepare for an event a gRPC append
+ *   wrote; offsets advance by each record's size, so they are sparse and never consecutive. The log
+ *   starts with a system record, as a server's does.
+ * - Reads (`streams/readAll.ts`, `streams/readStream.ts`, `streams/utils/ReadStream.ts`): a read
+ *   returns a readable at once and the server answers on a later turn; `readAll` has no server-side
+ *   filter, reads forwards from a position inclusively and backwards from it exclusively; a read of
+ *   `$all` from a position at which no record starts fails while it is iterated (the server cannot
+ *   decode a record there; raised here as the client's `UnknownError`: which error class a real
+ *   server's refusal reaches the client as is not modelled); a stream read of a missing stream
+ *   raises `StreamNotFoundError` while it is iterated, not when the read is made; `destroy()` of a
+ *   read leaves its call open, `cancel()` cancels it (stand-in-calls.ts).
+ * - Appends (`streams/appendToStream/index.ts`, `Client/index.ts` `capabilities`/`supports`,
+ *   `Client/ServerFeatures.ts`): before its first append the client asks the server for its
+ *   features once (one round trip, `serverFeaturesDelayMs` here) and every append waits for that
+ *   answer, while reads never ask; an append checks the expected revision atomically on the
+ *   server and raises the client's `WrongExpectedVersionError` (`utils/CommandError.ts`); event data
+ *   and metadata are sent as JSON texts (or the metadata's bytes as given) and parsed again on read.
+ *   A batch whose event ids are the events just after the expected revision is taken as a retry
+ *   and answered without writing (the server's idempotent write, in outline).
+ * - Subscriptions (`streams/subscribeToAll.ts`, `streams/utils/Subscription.ts`): catch-up from
+ *   after the first record at or after the position, then live; the filter's regex on stream name
+ *   or event type is applied on the server side; `unsubscribe()` cancels the call.
+ * Not modelled: checkpoints of filtered subscriptions, links and projections, deletes and
+ * scavenging, explicit transactions, deadlines, authentication, clusters and leader changes,
+ * connection failures (`failNextCalls` raises `UnavailableError` for a test instead), size limits.
+ */
+import {
+  StreamNotFoundError,
+  UnavailableError,
+  UnknownError,
+  WrongExpectedVersionError,
+  type AppendExpectedRevision,
+  type EventStoreDBClient,
+  type Filter,
+  type Position,
+  type ReadPosition,
+} from '@eventstore/db-client';
+import { OpenCalls, StandInRead, StandInSubscription } from './stand-in-calls';
+
+/** One record of the stand-in's log, as stored (texts, as the server keeps the bytes). */
+interface StoredRecord {
+  streamId: string;
+  id: string;
+  type: string;
+  revision: bigint;
+  commit: bigint;
+  data: string;
+  metadata: string | Uint8Array;
+  created: Date;
+}
+
+/** An event as the client's `appendToStream` takes it (a `jsonEvent(…)`). */
+interface ClientEvent {
+  id: string;
+  type: string;
+  contentType: string;
+  data: unknown;
+  metadata?: unknown;
+}
+
+/** The server side: the log, its streams, the live subscriptions, and what a test asked of it. */
+interface StandInServer {
+  log: StoredRecord[];
+  byCommit: Map<bigint, number>;
+  streams: Map<string, StoredRecord[]>;
+  subscriptions: Set<{ call: StandInSubscription; accepts: (r: StoredRecord) => boolean }>;
+  end: bigint;
+  held: Promise<void>;
+  failing: number;
+}
+
+function newServer(): StandInServer {
+  return { log: [], byCommit: new Map(), streams: new Map(), subscriptions: new Set(), end: 0n, held: Promise.resolve(), failing: 0 };
+}
+
+/** Settings of {@link EventStoreDbClientStandIn}. */
+export interface StandInOptions {
+  /** The one-time server features round trip before the first append, ms (default 5). */
+  serverFeaturesDelayMs?: number;
+}
+
+/** Bytes a record takes in the log besides its texts (the stand-in's guess; it only makes gaps). */
+const RECORD_OVERHEAD = 97n;
+
+/**
+ * The stand-in itself (see the module doc). {@link asClient} hands it to the adapter's constructor,
+ * whose client type it stands in for. Test helpers: {@link holdReads}, {@link openCalls},
+ * {@link failNextCalls}, {@link recordPositions}.
+ */
+export class EventStoreDbClientStandIn {
+  private readonly server: StandInServer;
+  private readonly calls = new OpenCalls();
+  private serverFeatures: Promise<void> | null = null;
+  private readonly serverFeaturesDelayMs: number;
+
+  /** A client of a new server (its log holds one system record), or of `server`'s. */
+  constructor(options: StandInOptions = {}, server?: StandInServer) {
+    this.serverFeaturesDelayMs = options.serverFeaturesDelayMs ?? 5;
+    this.server = server ?? newServer();
+    if (server === undefined) {
+      this.write({ id: '00000000-0000-4000-8000-000000000000', type: '$epoch', contentType: 'application/json', data: {} }, '$epochs', 0n);
+    }
+  }
+
+  /** Another client of the same server (its own calls, its own server features round trip). */
+  anotherClient(): EventStoreDbClientStandIn {
+    return new EventStoreDbClientStandIn({ serverFeaturesDelayMs: this.serverFeaturesDelayMs }, this.server);
+  }
+
+  private get log(): StoredRecord[] {
+    return this.server.log;
+  }
+
+  /** This stand-in typed as the client the adapter takes. */
+  asClient(): EventStoreDBClient {
+    return this as unknown as EventStoreDBClient;
+  }
+
+  /** This client's calls open now (reads not answered or not cancelled, live subscriptions). */
+  get openCalls(): number {
+    return this.calls.count;
+  }
+
+  /** Every record's `{ commit, prepare }` in log order, system records included. */
+  recordPositions(): Position[] {
+    return this.log.map((r) => ({ commit: r.commit, prepare: r.commit }));
+  }
+
+  /** Reads made until the returned function is called are not answered until then (a hung server). */
+  holdReads(): () => void {
+    let release!: () => void;
+    this.server.held = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.server.held = Promise.resolve();
+      release();
+    };
+  }
+
+  /** The next `count` reads and appends fail with the client's `UnavailableError` (a dropped connection). */
+  failNextCalls(count: number): void {
+    this.server.failing = count;
+  }
+
+  /** Client `appendToStream` (see the module doc). */
+  async appendToStream(
+    streamName: string,
+    events: ClientEvent | ClientEvent[],
+    options: { expectedRevision?: AppendExpectedRevision } = {},
+  ): Promise<{ success: true; nextExpectedRevision: bigint; position: Position }> {
+    this.serverFeatures ??= new Promise((resolve) => setTimeout(resolve, this.serverFeaturesDelayMs));
+    await this.serverFeatures;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.failIfAsked();
+    const batch = Array.isArray(events) ? events : [events];
+    const expected = options.expectedRevision ?? 'any';
+    const stream = this.server.streams.get(streamName) ?? [];
+    const current = stream.length === 0 ? null : stream[stream.length - 1].revision;
+    const retried = this.retriedBatch(stream, batch, expected);
+    if (retried !== null) return { success: true, nextExpectedRevision: retried.revision, position: this.positionOf(retried) };
+    const matches =
+      expected === 'any' ||
+      (expected === 'no_stream' && current === null) ||
+      (expected === 'stream_exists' && current !== null) ||
+      (typeof expected === 'bigint' && expected === current);
+    if (!matches) {
+      throw new WrongExpectedVersionError(undefined, { streamName, expected, current: current ?? 'no_stream' });
+    }
+    let revision = current === null ? 0n : current + 1n;
+    let last: StoredRecord | null = null;
+    for (const event of batch) last = this.write(event, streamName, revision++);
+    for (const record of this.log.slice(this.log.length - batch.length)) this.publish(record);
+    if (last === null) throw new RangeError('the stand-in takes no empty batch (the adapter answers those itself)');
+    return { success: true, nextExpectedRevision: last.revision, position: this.positionOf(last) };
+  }
+
+  /** Client `readStream`: forwards from `fromRevision` (START, END or a bigint) or backwards. */
+  readStream(
+    streamName: string,
+    options: { fromRevision?: 'start' | 'end' | bigint; maxCount?: number | bigint; direction?: 'forwards' | 'backwards' } = {},
+  ): StandInRead {
+    return new StandInRead(this.calls, this.server.held, () => {
+      this.failIfAsked();
+      const stream = this.server.streams.get(streamName);
+      if (stream === undefined) throw new StreamNotFoundError(undefined, streamName);
+      const max = Number(options.maxCount ?? Number.MAX_SAFE_INTEGER);
+      const from = options.fromRevision ?? 'start';
+      let records: StoredRecord[];
+      if (options.direction === 'backwards') {
+        const upTo = from === 'end' || from === 'start' ? Infinity : Number(from);
+        records = stream.filter((r) => Number(r.revision) <= upTo).reverse();
+      } else {
+        const start = from === 'start' ? 0 : from === 'end' ? Infinity : Number(from);
+        records = stream.filter((r) => Number(r.revision) >= start);
+      }
+      return records.slice(0, max).map((r) => ({ event: this.recorded(r), commitPosition: r.commit }));
+    });
+  }
+
+  /** Client `readAll` (no server-side filter in 6.2): forwards inclusive, backwards exclusive of `fromPosition`. */
+  readAll(options: { fromPosition?: ReadPosition; maxCount?: number | bigint; direction?: 'forwards' | 'backwards' } = {}): StandInRead {
+    return new StandInRead(this.calls, this.server.held, () => {
+      this.failIfAsked();
+      const max = Number(options.maxCount ?? Number.MAX_SAFE_INTEGER);
+      const from = options.fromPosition ?? 'start';
+      const backwards = options.direction === 'backwards';
+      let index: number;
+      if (from === 'start') index = 0;
+      else if (from === 'end') index = this.log.length;
+      else index = this.indexAt(from);
+      const records = backwards ? this.log.slice(0, index).reverse() : this.log.slice(index);
+      return records.slice(0, max).map((r) => ({ event: this.recorded(r), commitPosition: r.commit }));
+    });
+  }
+
+  /** Client `subscribeToAll`: catch-up after the first record at or after `fromPosition`, then live. */
+  subscribeToAll(options: { fromPosition?: ReadPosition; filter?: Filter } = {}): StandInSubscription {
+    const accepts = acceptsOf(options.filter);
+    const entry = { call: null as unknown as StandInSubscription, accepts };
+    entry.call = new StandInSubscription(
+      this.calls,
+      (call) => {
+        const from = options.fromPosition ?? 'start';
+        let index = from === 'start' ? 0 : from === 'end' ? this.log.length : this.indexAt(from);
+        // The server starts after the first record at or after the position (not from the start of the log).
+        if (from !== 'start' && from !== 'end' && index < this.log.length) index++;
+        for (const record of this.log.slice(index)) if (accepts(record)) call.send({ event: this.recorded(record) });
+        this.server.subscriptions.add(entry);
+      },
+      () => this.server.subscriptions.delete(entry),
+    );
+    return entry.call;
+  }
+
+  /** Client `dispose`: cancels every open call of this client. */
+  async dispose(): Promise<void> {
+    this.calls.cancelAll();
+  }
+
+  /** The client's channel (closed by the adapter after `dispose`); nothing to close here. */
+  async getChannel(): Promise<{ close(): void }> {
+    return { close: () => undefined };
+  }
+
+  private write(event: ClientEvent, streamId: string, revision: bigint): StoredRecord {
+    if (event.contentType !== 'application/json') throw new TypeError('the stand-in stores JSON events only');
+    const data = JSON.stringify(event.data);
+    const metadata = event.metadata instanceof Uint8Array ? Uint8Array.from(event.metadata) : JSON.stringify(event.metadata ?? {});
+    const record: StoredRecord = {
+      streamId,
+      id: event.id,
+      type: event.type,
+      revision,
+      commit: this.server.end,
+      data,
+      metadata,
+      created: new Date(),
+    };
+    this.server.byCommit.set(record.commit, this.log.length);
+    this.log.push(record);
+    const stream = this.server.streams.get(streamId) ?? [];
+    stream.push(record);
+    this.server.streams.set(streamId, stream);
+    const size = BigInt(Buffer.byteLength(streamId) + Buffer.byteLength(event.type) + Buffer.byteLength(data) + metadata.length);
+    this.server.end += RECORD_OVERHEAD + size;
+    return record;
+  }
+
+  /** The stored event after which `batch` was appended before, when it was (a retry); else null. */
+  private retriedBatch(stream: StoredRecord[], batch: ClientEvent[], expected: AppendExpectedRevision): StoredRecord | null {
+    let first: number;
+    if (expected === 'no_stream') first = 0;
+    else if (typeof expected === 'bigint') first = Number(expected) + 1;
+    else first = stream.length - batch.length;
+    if (first < 0 || first + batch.length > stream.length) return null;
+    const same = batch.every((event, i) => stream[first + i].id === event.id);
+    return same ? stream[first + batch.length - 1] : null;
+  }
+
+  private publish(record: StoredRecord): void {
+    for (const { call, accepts } of this.server.subscriptions) if (accepts(record)) call.send({ event: this.recorded(record) });
+  }
+
+  /** The log index of the record at `position`, or the end; an `UnknownError` where no record starts. */
+  private indexAt(position: Position): number {
+    if (position.commit === this.server.end && position.prepare === this.server.end) return this.log.length;
+    const index = this.server.byCommit.get(position.commit);
+    if (index === undefined || position.prepare !== position.commit) {
+      throw new UnknownError(undefined, `no record starts at commit ${position.commit}, prepare ${position.prepare}`);
+    }
+    return index;
+  }
+
+  private positionOf(record: StoredRecord): Position {
+    return { commit: record.commit, prepare: record.commit };
+  }
+
+  /** The record as the client decodes it (`convertGrpcRecord`): texts parsed again. */
+  private recorded(record: StoredRecord): Record<string, unknown> {
+    const metadata = typeof record.metadata === 'string' ? record.metadata : Buffer.from(record.metadata).toString('utf8');
+    return {
+      streamId: record.streamId,
+      id: record.id,
+      revision: record.revision,
+      type: record.type,
+      data: JSON.parse(record.data) as unknown,
+      metadata: metadata.length === 0 ? undefined : (JSON.parse(metadata) as unknown),
+      isJson: true,
+      created: record.created,
+      position: this.positionOf(record),
+    };
+  }
+
+  private failIfAsked(): void {
+    if (this.server.failing === 0) return;
+    this.server.failing--;
+    throw new UnavailableError(undefined, 'the stand-in was told to fail this call');
+  }
+}
+
+/** The server side of a subscription filter: its regex or prefixes on the stream name or the event type. */
+function acceptsOf(filter: Filter | undefined): (record: StoredRecord) => boolean {
+  if (filter === undefined) return () => true;
+  const field = (record: StoredRecord): string => (filter.filterOn === 'streamName' ? record.streamId : record.type);
+  if ('regex' in filter) {
+    const regex = new RegExp(filter.regex);
+    return (record) => regex.test(field(record));
+  }
+  return (record) => filter.prefixes.some((prefix) => field(record).startsWith(prefix));
+}
