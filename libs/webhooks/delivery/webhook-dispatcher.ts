@@ -6,6 +6,14 @@ import { applyEndpointEvent, deliveryOf, receives } from './endpoint-deliveries'
 import { type AddressPolicy, disableWebhookEndpoint, type SealedSecrets } from '@app/webhooks/write';
 import { sendWebhook } from './webhook-sender';
 
+/** How far the feed is whole ({@link WebhookDispatcher} `wholeUpTo`): positions the store gave. */
+interface WholeFeed {
+  /** The newest position known to be whole: the projector's checkpoint, or the log's head when `before` is null. */
+  reached: number;
+  /** Exclusive: the first event the projector has not applied yet; null when it has applied all up to the head. */
+  before: number | null;
+}
+
 /** What the dispatcher reads the changes from: the change feed, whole up to `checkpoint()`. */
 export type ChangeSource = Pick<ChangeFeed, 'changesBetween'> & { checkpoint(): Promise<number> };
 
@@ -89,6 +97,8 @@ export class WebhookDispatcher {
   private wakeUp: (() => void) | null = null;
   private attempts = 0;
   private waitingForFeed = false;
+  /** The bound of a whole feed (see {@link wholeUpTo}) below which every event was ingested; null when none is. */
+  private coveredBefore: number | null = null;
   /** The position last stored in the outbox, and when (ms since the epoch; see {@link ingestOnce}). */
   private saved = { position: 0, at: -Infinity };
 
@@ -193,16 +203,19 @@ export class WebhookDispatcher {
    * changes it read.
    */
   async ingestOnce(): Promise<number> {
-    const head = await this.wholeUpTo();
-    if (head <= this.position) return 0;
+    const whole = await this.wholeUpTo();
+    if (whole.before === null ? whole.reached <= this.position : whole.before === this.coveredBefore) return 0;
     const { batchSize } = this.options;
-    const hooks = await this.endpointEvents(head);
-    let upTo = hooks.length === batchSize ? hooks[hooks.length - 1].position : head;
+    const hooks = await this.endpointEvents(whole);
+    // The new checkpoint is a position read here, never one computed: the last event read, or the newest one known.
+    const lastHook = hooks.length > 0 ? hooks[hooks.length - 1].position : this.position;
+    let cut = hooks.length === batchSize;
+    let upTo = cut ? lastHook : Math.max(whole.reached, lastHook);
     let changes: StoredChange[] | null = [];
     if (![...this.endpoints.values()].some((e) => e.status === 'active')) {
       // No endpoint receives anything before the next endpoint event: the changes up to it are skipped unread.
-      if (hooks.length > 0) upTo = hooks[0].position;
-    } else changes = await this.changes.changesBetween(this.position, upTo, batchSize);
+      if (hooks.length > 0) [upTo, cut] = [hooks[0].position, true];
+    } else if (upTo > this.position) changes = await this.changes.changesBetween(this.position, upTo, batchSize);
     if (changes === null) {
       // A store built before the feed: nothing moves until it is rebuilt (docs/change-feed.md "Upgrading").
       if (!this.waitingForFeed) this.logger.warn('webhook dispatcher waits: the trainees projection has no change feed until rebuilt');
@@ -210,7 +223,9 @@ export class WebhookDispatcher {
       return 0;
     }
     this.waitingForFeed = false;
-    if (changes.length === batchSize) upTo = Math.min(upTo, changes[changes.length - 1].position);
+    if (changes.length === batchSize) [upTo, cut] = [Math.min(upTo, changes[changes.length - 1].position), true];
+    this.coveredBefore = cut ? null : whole.before;
+    if (upTo <= this.position) return 0;
     const items: (RecordedEvent | StoredChange)[] = [...hooks, ...changes].filter((i) => i.position <= upTo);
     items.sort((a, b) => a.position - b.position);
     const at = this.now().getTime();
@@ -250,28 +265,34 @@ export class WebhookDispatcher {
   }
 
   /**
-   * The position up to which the log can be read with a whole feed: up to the first trainee or
-   * provider event the projector has not applied yet, else the log's head (events it does not
-   * project, such as the endpoints' own, do not hold the dispatcher back). The head is read first,
-   * so an event appended meanwhile lies beyond it.
+   * How far the log can be read with a whole feed: up to the first trainee or provider event the
+   * projector has not applied yet, exclusive (`before`), else up to the log's head (`before` null;
+   * events it does not project, such as the endpoints' own, do not hold the dispatcher back).
+   * `reached` is the newest position known to be whole: the projector's checkpoint, or the head.
+   * Both are positions the store gave: a position is never computed (an EventStoreDB position is
+   * a byte offset, and one no event starts at cannot be read from). The head is read first, so an
+   * event appended meanwhile lies beyond it.
    */
-  private async wholeUpTo(): Promise<number> {
+  private async wholeUpTo(): Promise<WholeFeed> {
     const head = await this.storedLog.headPosition();
     const applied = await this.changes.checkpoint();
     const [next] = await this.storedLog.readAll({ fromPosition: applied, maxCount: 1, filter: this.options.projectedStreams });
-    return next && next.position <= head ? next.position - 1 : head;
+    return next && next.position <= head ? { reached: applied, before: next.position } : { reached: head, before: null };
   }
 
   /**
-   * The endpoints' events after the checkpoint and at or below `upTo`, in position order, at most a
-   * batch. Read by stream where the store can (`readStreamsByPrefix`: a few rows on the stream-id
-   * index, whatever the log's length); else from the log by position with a filter.
+   * The endpoints' events after the checkpoint and within `whole` (before `whole.before`, or at or
+   * below the head `whole.reached`), in position order, at most a batch. Read by stream where the
+   * store can (`readStreamsByPrefix`: a few rows on the stream-id index, whatever the log's length);
+   * else from the log by position with a filter.
    */
-  private async endpointEvents(upTo: number): Promise<RecordedEvent[]> {
+  private async endpointEvents(whole: WholeFeed): Promise<RecordedEvent[]> {
     const { batchSize } = this.options;
     const filter = { streamPrefixes: [WEBHOOK_STREAM_PREFIX] };
+    const within = (e: RecordedEvent): boolean => (whole.before === null ? e.position <= whole.reached : e.position < whole.before);
+    const upTo = whole.before ?? whole.reached;
     if (!this.storedLog.readStreamsByPrefix) {
-      return (await this.storedLog.readAll({ fromPosition: this.position, maxCount: batchSize, filter })).filter((e) => e.position <= upTo);
+      return (await this.storedLog.readAll({ fromPosition: this.position, maxCount: batchSize, filter })).filter(within);
     }
     const events: RecordedEvent[] = [];
     for (let afterStream: string | null = null; ;) {
@@ -282,7 +303,7 @@ export class WebhookDispatcher {
         maxCount: 1000,
       });
       if (read.length === 0) break;
-      events.push(...read.filter((e) => e.position > this.position));
+      events.push(...read.filter((e) => e.position > this.position && within(e)));
       afterStream = read[read.length - 1].streamId;
     }
     return events.sort((a, b) => a.position - b.position).slice(0, batchSize);
