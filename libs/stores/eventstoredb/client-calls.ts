@@ -13,16 +13,19 @@ export const DEFAULT_MAX_QUEUED_CALLS = 1000;
 export const DEFAULT_READ_DEADLINE_MS = 10_000;
 
 /**
- * Every item of a streaming read, within `deadlineMs`: past it the read is destroyed and the call
- * rejects with {@link EventStoreUnavailableError}. Client 6.2.1 calls reads with no deadline, so
- * without this a hung read would hold its caller, and its slot, for ever. Other errors pass on.
+ * Every item of a streaming read, within `deadlineMs`: past it the read's gRPC call is cancelled,
+ * its readable destroyed, and the call rejects with {@link EventStoreUnavailableError}. Client 6.2.1
+ * calls reads with no deadline, so without this a hung read would hold its caller, and its slot,
+ * for ever. Both are needed: the client pipes the gRPC call into the readable it returns
+ * (`src/streams/utils/ReadStream.ts`), and destroying a pipe's destination leaves its source open,
+ * so only `cancel()` (`stream.cancel()` on the call) ends the call on the server. Other errors pass on.
  */
 export async function collectWithin<T>(deadlineMs: number, read: StreamingRead<T>): Promise<T[]> {
   read.on('error', ignore);
-  const timer = setTimeout(
-    () => read.destroy(new EventStoreUnavailableError(`an EventStoreDB read took over ${deadlineMs} ms`)),
-    deadlineMs,
-  );
+  const timer = setTimeout(() => {
+    read.destroy(new EventStoreUnavailableError(`an EventStoreDB read took over ${deadlineMs} ms`));
+    read.cancel().catch(ignore);
+  }, deadlineMs);
   try {
     const items: T[] = [];
     for await (const item of read) items.push(item);

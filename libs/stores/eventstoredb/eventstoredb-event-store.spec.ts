@@ -121,22 +121,26 @@ describe('EventStoreDbEventStore input checks (no request is made)', () => {
 });
 
 describe('EventStoreDbEventStore read deadlines and bounds', () => {
-  /** A client whose reads never answer: each returns a stream that stays open. */
-  function hangingClient(opened: PassThrough[]): EventStoreDBClient {
+  /** A client whose reads never answer: each returns a stream that stays open, with the client's `cancel()`. */
+  function hangingClient(opened: PassThrough[], cancelled: PassThrough[] = []): EventStoreDBClient {
     const read = () => {
-      const stream = new PassThrough({ objectMode: true });
+      const stream = Object.assign(new PassThrough({ objectMode: true }), {
+        cancel: async () => void cancelled.push(stream),
+      });
       opened.push(stream);
       return stream;
     };
     return { readStream: read, readAll: read, dispose: async () => undefined } as unknown as EventStoreDBClient;
   }
 
-  it('a read that does not finish within its deadline fails with EventStoreUnavailableError and is destroyed', async () => {
+  it('a read that does not finish within its deadline fails with EventStoreUnavailableError, is cancelled and destroyed', async () => {
     const opened: PassThrough[] = [];
-    const store = new EventStoreDbEventStore(hangingClient(opened), { readDeadlineMs: 20 });
+    const cancelled: PassThrough[] = [];
+    const store = new EventStoreDbEventStore(hangingClient(opened, cancelled), { readDeadlineMs: 20 });
     await expect(store.readStream('trainee-1')).rejects.toBeInstanceOf(EventStoreUnavailableError);
     await expect(store.readAll({ fromPosition: 0, maxCount: 10 })).rejects.toBeInstanceOf(EventStoreUnavailableError);
     expect(opened.map((s) => s.destroyed)).toEqual([true, true]);
+    expect(cancelled).toEqual(opened);
   });
 
   it('reads beyond the concurrent reads and the queue fail at once instead of piling up', async () => {
