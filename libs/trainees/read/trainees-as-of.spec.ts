@@ -6,7 +6,7 @@ import { exampleRegistration, traineeDeferred, traineeUpdated } from '@app/train
 import { newEventId, toEventData } from '@app/event-sourcing';
 import { asOfScanInThreads, SqliteEventStore } from '@app/stores/sqlite';
 import type { TraineeListQuery, TraineeReadModel } from './trainee-read.port';
-import { listTraineesAsOf, providerTraineesAsOf, scanInThisThread, type TraineeAtInstant } from './trainees-as-of';
+import { listTraineesAsOf, providerTraineesAsOf, readAhead, scanInThisThread, type TraineeAtInstant } from './trainees-as-of';
 
 const UKPRN = '10000001';
 const OTHER = '10000002';
@@ -133,5 +133,34 @@ describe('a provider’s trainees at an instant', () => {
     } finally {
       idsByProvider[UKPRN].pop();
     }
+  });
+});
+
+describe('readAhead: the streams of an as-of replay read several at once, yielded in order', () => {
+  it('keeps at most `ahead` reads started and not yet yielded, and yields in the order given', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const read = async (n: number): Promise<number> => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      // Later items answer sooner: the order yielded must still be the order given.
+      await new Promise((resolve) => setTimeout(resolve, 20 - n));
+      inFlight--;
+      return n * 10;
+    };
+    const yielded: number[] = [];
+    for await (const value of readAhead([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 4, read)) yielded.push(value);
+    expect(yielded).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+    expect(most).toBe(4);
+  });
+
+  it('throws a read’s error when its turn comes, after the ones before it', async () => {
+    const yielded: number[] = [];
+    const reading = (async () => {
+      for await (const value of readAhead([1, 2, 3], 3, async (n) => (n === 2 ? Promise.reject(new Error('no 2')) : n)))
+        yielded.push(value);
+    })();
+    await expect(reading).rejects.toThrow('no 2');
+    expect(yielded).toEqual([1]);
   });
 });

@@ -23,8 +23,9 @@ export interface TraineeAtInstant {
 /**
  * The provider's trainees as they stood at `instant`, one at a time in trainee-id order (binary),
  * each read and folded from its own stream: those that did not exist yet at the instant are left
- * out, as is any whose owner then was another provider. Memory: the provider's trainee ids and one
- * stream at a time. The embedded store reads synchronously, so it gives the event loop a turn every
+ * out, as is any whose owner then was another provider. Memory: the provider's trainee ids and
+ * {@link STREAMS_READ_AHEAD} streams read ahead ({@link readAhead}: a server store serves them at
+ * once). The embedded store reads synchronously, so it gives the event loop a turn every
  * {@link TRAINEES_PER_TURN} trainees: other requests are answered while a large provider is replayed.
  *
  * `log` is either port: the event store gives the trainees with their personal data opened; the
@@ -52,9 +53,8 @@ async function* traineesAsOf(
   instant: Date,
 ): AsyncGenerator<TraineeAtInstant> {
   let read = 0;
-  for (const traineeId of traineeIds) {
+  for await (const events of readAhead(traineeIds, STREAMS_READ_AHEAD, (id) => store.readStream(traineeStreamId(id)))) {
     if (++read % TRAINEES_PER_TURN === 0) await setImmediate();
-    const events = await store.readStream(traineeStreamId(traineeId));
     if (events.length === 0) continue;
     const trainee = traineeAsOf(events, instant);
     if (trainee && trainee.ukprn === ukprn) yield { trainee, createdPosition: events[0].position };
@@ -63,6 +63,29 @@ async function* traineesAsOf(
 
 /** Trainees replayed between two turns of the event loop (about 5 ms of work). */
 const TRAINEES_PER_TURN = 64;
+
+/**
+ * Streams read at once ahead of the replay: a server store (EventStoreDB: one gRPC call a stream)
+ * serves them together instead of one round trip after another; the embedded store reads each at once.
+ */
+export const STREAMS_READ_AHEAD = 16;
+
+/**
+ * `read` of each of `items`, yielded in the order of `items`, with at most `ahead` reads started and
+ * not yet yielded. A read's rejection is thrown when its turn to be yielded comes.
+ */
+export async function* readAhead<T, R>(items: readonly T[], ahead: number, read: (item: T) => Promise<R>): AsyncGenerator<R> {
+  const started: Promise<R>[] = [];
+  let next = 0;
+  while (next < items.length || started.length > 0) {
+    while (started.length < ahead && next < items.length) {
+      const reading = read(items[next++]);
+      reading.catch(() => undefined); // thrown when yielded, not as an unhandled rejection before
+      started.push(reading);
+    }
+    yield await started.shift()!;
+  }
+}
 
 /** `YYYY-MM-DD` of an instant in UTC: the list's "today" at that instant. */
 export function utcDateOf(instant: Date): string {
@@ -149,8 +172,9 @@ export async function listTraineesAsOf(
   const offset = (q.page - 1) * q.perPage;
   if (q.perPage < 1 || offset >= totalCount) return { items: [], totalCount };
   const items: Trainee[] = [];
-  for (const m of matches.slice(offset, offset + q.perPage)) {
-    const trainee = traineeAsOf(await eventStore.readStream(traineeStreamId(m.id)), instant);
+  const page = matches.slice(offset, offset + q.perPage).map((m) => m.id);
+  for await (const events of readAhead(page, STREAMS_READ_AHEAD, (id) => eventStore.readStream(traineeStreamId(id)))) {
+    const trainee = traineeAsOf(events, instant);
     if (trainee) items.push(trainee);
   }
   return { items, totalCount };
