@@ -4,6 +4,7 @@ import { keepsParkedEvents, LAG_COUNT_CAP, measureLag, type ProjectorHandle, typ
 import { keepsRebuildRuns, type RebuildableStore } from '@app/runtime/rebuild';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
 import type { Metrics } from './metrics';
+import { RegistryBacklog } from './registry-backlog';
 import { contextOf, tracer, tracingEnabled } from '@app/runtime/tracing';
 
 /** What the projector's process runs, as far as its metrics read them (null: not run here). */
@@ -99,12 +100,10 @@ export function observeProjections(metrics: Metrics, parts: ProjectionParts): vo
   }
   const registryProcess = parts.registryProcess;
   if (registryProcess) {
-    // Counted as a projection's lag is (nothing read while the log has nothing after the checkpoint; at most the cap).
+    // Counted up to the cap, reading only what the log gained since the last scrape (RegistryBacklog).
+    const backlog = new RegistryBacklog(parts.storedLog, REGISTRY_PM_EVENT_TYPES, LAG_COUNT_CAP);
     metrics.onScrape(async () => {
-      const backlog = await measureLag(parts.storedLog, registryProcess.checkpoint, new Date(), LAG_COUNT_CAP, {
-        eventTypes: REGISTRY_PM_EVENT_TYPES,
-      });
-      metrics.gauge('trainee_records_registry_backlog_events').set(backlog.events);
+      metrics.gauge('trainee_records_registry_backlog_events').set(await backlog.count(registryProcess.checkpoint));
     });
   }
   const outbox = parts.webhookOutbox;
