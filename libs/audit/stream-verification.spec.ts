@@ -3,7 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { newEventId, type EventStore, type ReadStreamOptions, type RecordedEvent, type StoredEventText } from '@app/event-sourcing';
+import {
+  logPosition,
+  newEventId,
+  type EventStore,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type StoredEventText,
+} from '@app/event-sourcing';
 import { SqliteEventStore } from '@app/stores/sqlite';
 import type { HashedHead } from './digest';
 import { recordDigest } from './digest-events';
@@ -131,7 +138,7 @@ describe('verifyStoredStream (the history report’s verification, a chunk at a 
       await recordDigest(legacy, (await digestLog(legacy, privateKey)).digest, 'auditor');
       await legacy.appendToStream(STREAM, events(3, 2));
       const digest = (await latestRecordedDigest(legacy))!;
-      const moved = portOnly(legacy, (e) => (e.streamRevision === 1 ? { ...e, position: digest.digest.position + 100 } : e));
+      const moved = portOnly(legacy, (e) => (e.streamRevision === 1 ? { ...e, position: logPosition(digest.digest.position + 100) } : e));
       const expected = await whole(moved, digest);
       const stored = await readStoredStream(moved, STREAM);
       expect([expected.chain.faults, expected.digest!.head!.revision, expected.digest!.laterEvents]).toEqual([[], 2, 3]);

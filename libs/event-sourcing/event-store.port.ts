@@ -38,7 +38,7 @@ export interface RecordedEvent<T = unknown> extends EventData<T> {
   /** 0-based revision within the stream. */
   streamRevision: number;
   /** Global position, ≥ 1, strictly increasing in commit order. */
-  position: number;
+  position: LogPosition;
 }
 
 /** An event as stored, its data and metadata as the stored JSON texts (what the hash chain hashes). */
@@ -58,6 +58,26 @@ export interface StoredEventText {
  */
 export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
 
+declare const positionBrand: unique symbol;
+
+/**
+ * A global position of the log, as a store gave it: an event's (`RecordedEvent.position`) or an
+ * append's (`AppendResult.position`). Opaque above the stores: it may be compared and handed back to
+ * the store it came from (a checkpoint, a bound), never computed; `p - 1` is a number, not a
+ * `LogPosition`, so the compiler refuses it where a position is wanted (an EventStoreDB position is
+ * a byte offset, and one no event starts at cannot be read from: docs/DESIGN.md "Testing the
+ * EventStoreDB adapter without a server"). The stores make them ({@link logPosition}) and keep
+ * their own numbers inside.
+ */
+export type LogPosition = number & { readonly [positionBrand]: true };
+
+/**
+ * The {@link LogPosition} of `value`, a position a store read from its log (the adapters' mapping
+ * of their rows and records; test fixtures standing in for them). Not for computing one.
+ */
+export function logPosition(value: number): LogPosition {
+  return value as LogPosition;
+}
 declare const chainLinkBrand: unique symbol;
 
 /**
@@ -102,7 +122,7 @@ export interface AppendResult {
   /** Revision of the last event in the stream after the append. */
   nextExpectedRevision: number;
   /** Global position of the last event appended (or of the original append, when idempotent). */
-  position: number;
+  position: LogPosition;
 }
 
 /** Which events a global read or subscription yields; both lists are OR-ed, empty means all. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { chainEvent, chainHash, chainHeadHash, readChainKeys, storedTextOf, streamHeadOf, withoutChainKeys } from './hash-chain';
 import { STREAM, storedStream } from './testing/chained-streams';
+import { logPosition } from './event-store.port';
 import { checkStreamChain } from '@app/audit';
 
 describe('the hash chain of a stream', () => {
@@ -60,7 +61,7 @@ describe('the hash chain of a stream', () => {
       id: 'e1',
       streamId: STREAM,
       streamRevision: 0,
-      position: 9,
+      position: logPosition(9),
       type: first.type,
       data: JSON.parse(first.data),
       metadata: JSON.parse(first.metadata),

@@ -3,7 +3,7 @@
  * (docs/DESIGN.md "Read models": idempotent application; docs/STYLE.md "Projections as pure
  * functions"). A tiny projection of literal events keeps the fold's own rules in view.
  */
-import type { RecordedEvent } from './event-store.port';
+import { logPosition, type RecordedEvent } from './event-store.port';
 import { decodeBatch, foldBatch, project, type Projection } from './projection';
 
 interface Counted {
@@ -38,7 +38,7 @@ function event(type: string, counter: string, by: number, streamRevision: number
     metadata: { schemaVersion: 1, occurredAt: '2025-01-01T00:00:00.000Z' },
     streamId: `counter-${counter}`,
     streamRevision,
-    position,
+    position: logPosition(position),
   };
 }
 

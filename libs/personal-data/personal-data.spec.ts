@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { EventData, RecordedEvent } from '@app/event-sourcing';
+import { logPosition, type EventData, type RecordedEvent } from '@app/event-sourcing';
 import { SqliteDataKeyStore } from '@app/stores/sqlite';
 import { DataKeys } from './data-keys';
 import { DataKeyMissing, PersonalData, type SealingPlan } from './personal-data';
@@ -23,7 +23,7 @@ function registered(id: string, lastName: string): EventData {
 }
 
 function recorded(e: EventData, position: number): RecordedEvent {
-  return { ...e, streamId: STREAM, streamRevision: position - 1, position };
+  return { ...e, streamId: STREAM, streamRevision: position - 1, position: logPosition(position) };
 }
 
 describe('PersonalData: the values of the events this process sealed, told to the thread that projects them (docs/DESIGN.md "Personal data")', () => {

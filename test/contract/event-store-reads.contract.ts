@@ -46,7 +46,7 @@ export function describeEventStoreReadsContract(
         const { position: snapshot } = await store.appendToStream(`${prefix}b`, [event('B1', {}), event('B2', {})]);
         await store.appendToStream(`${prefix}c`, [event('C0', {})]);
         await store.appendToStream(`${prefix}a`, [event('A2AfterSnapshot', {})]);
-        const read = (afterStream: string | null, maxCount: number, toPosition = snapshot) =>
+        const read = (afterStream: string | null, maxCount: number, toPosition: number = snapshot) =>
           store.readStreamsByPrefix!({ streamPrefix: prefix, afterStream, toPosition, maxCount });
         const types = (events: RecordedEvent[]) => events.map((e) => e.type);
 

@@ -15,6 +15,7 @@ import {
   type ReadAllOptions,
   type RecordedEvent,
   type Subscription,
+  logPosition,
 } from '@app/event-sourcing';
 import { evolveAll, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/trainees/decider';
 import type { Trainee, TraineeDetails } from '@app/trainees/record';
@@ -86,7 +87,7 @@ export class EventLog {
       );
       this.hashes.set(streamId, chained.hash);
       const metadata = JSON.parse(chained.metadata) as RecordedEvent['metadata'];
-      return { ...envelope, metadata, streamId, streamRevision: revision, position: this.lastPosition };
+      return { ...envelope, metadata, streamId, streamRevision: revision, position: logPosition(this.lastPosition) };
     });
   }
 }

@@ -3,7 +3,7 @@
  * of `provider-<ukprn>` give the document, with the provider's record and tokens as the read port
  * answers them (docs/STYLE.md "Projections as pure functions"; docs/DESIGN.md "Read models").
  */
-import type { RecordedEvent } from '@app/event-sourcing';
+import { logPosition, type RecordedEvent } from '@app/event-sourcing';
 import { changedTokens, projectProvider, type ProviderDocument } from './provider-projection';
 
 const UKPRN = '10000002';
@@ -16,7 +16,7 @@ function recorded(type: string, data: Record<string, unknown>, streamRevision: n
     metadata: { schemaVersion: 1, occurredAt },
     streamId: `provider-${UKPRN}`,
     streamRevision,
-    position: 100 + streamRevision,
+    position: logPosition(100 + streamRevision),
   };
 }
 

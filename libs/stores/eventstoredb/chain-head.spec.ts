@@ -1,4 +1,4 @@
-import { chainEvent, chainHash, WrongExpectedVersionError, type RecordedEvent } from '@app/event-sourcing';
+import { chainEvent, chainHash, logPosition, WrongExpectedVersionError, type RecordedEvent } from '@app/event-sourcing';
 import type { ReadStreamOptions } from '@eventstore/db-client';
 import { chainHeadAt, headHashOf } from './chain-head';
 
@@ -23,7 +23,7 @@ function stream(legacy: number, chained: number): RecordedEvent[] {
       metadata: stored as RecordedEvent['metadata'],
       streamId: 'trainee-1',
       streamRevision: revision,
-      position: revision + 1,
+      position: logPosition(revision + 1),
     });
   }
   return events;

@@ -3,6 +3,7 @@
  * Source: docs/DESIGN.md "The event store port" ("appending the same ids again is a no-op"), port docs of
  * `appendToStream` and `IdempotencyConflictError`.
  */
+import { logPosition } from '@app/event-sourcing';
 import { classifyRetry, StoredEventRef } from './idempotency';
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';
@@ -11,9 +12,9 @@ const C = 'cccccccc-0000-4000-8000-000000000003';
 const D = 'dddddddd-0000-4000-8000-000000000004';
 
 const stream: StoredEventRef[] = [
-  { id: A, streamRevision: 0, position: 100 },
-  { id: B, streamRevision: 1, position: 250 },
-  { id: C, streamRevision: 2, position: 400 },
+  { id: A, streamRevision: 0, position: logPosition(100) },
+  { id: B, streamRevision: 1, position: logPosition(250) },
+  { id: C, streamRevision: 2, position: logPosition(400) },
 ];
 
 describe('classifyRetry', () => {

@@ -10,14 +10,14 @@
  * it (see the adapter), using {@link classifyRetry}, the same rule the SQLite adapter applies.
  */
 import type { ReadStreamOptions } from '@eventstore/db-client';
-import { IdempotencyConflictError, type AppendResult, type EventData, type RecordedEvent } from '@app/event-sourcing';
+import { IdempotencyConflictError, type AppendResult, type EventData, type LogPosition, type RecordedEvent } from '@app/event-sourcing';
 import { toPortRevision } from './positions';
 
 /** What {@link classifyRetry} needs of a stored event. */
 export interface StoredEventRef {
   id: string;
   streamRevision: number;
-  position: number;
+  position: LogPosition;
 }
 
 /** Outcome of {@link classifyRetry}. */

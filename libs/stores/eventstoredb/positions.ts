@@ -51,7 +51,7 @@ import {
   type Position,
   type ReadPosition,
 } from '@eventstore/db-client';
-import type { ExpectedRevision } from '@app/event-sourcing';
+import { logPosition, type ExpectedRevision, type LogPosition } from '@app/event-sourcing';
 
 /** Raised when a server position or revision cannot be represented exactly as a port integer. */
 export class PositionMappingError extends Error {
@@ -69,7 +69,7 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  * Throws {@link PositionMappingError} when commit ≠ prepare (legacy transaction), when negative,
  * or when ≥ 2^53. Source: this module's doc (docs/DESIGN.md "The event store port": one global position).
  */
-export function toPortPosition(position: Position): number {
+export function toPortPosition(position: Position): LogPosition {
   if (position.commit !== position.prepare) {
     throw new PositionMappingError(
       `event at commit position ${position.commit} has prepare position ${position.prepare}: events of ` +
@@ -79,7 +79,7 @@ export function toPortPosition(position: Position): number {
   if (position.commit < 0n || position.commit > MAX_SAFE) {
     throw new PositionMappingError(`commit position ${position.commit} is outside 0..2^53-1`);
   }
-  return Number(position.commit);
+  return logPosition(Number(position.commit));
 }
 
 /**

@@ -4,7 +4,7 @@
  * models": the revision guard; docs/reference/API-FACTS.md §1.10: ids match in any letter case).
  */
 import type { Trainee, TraineeDetails } from '@app/trainees/record';
-import type { RecordedEvent } from '@app/event-sourcing';
+import { logPosition, type RecordedEvent } from '@app/event-sourcing';
 import { duplicateKeys, projectTrainee, traineeIdKey, traineeKeys, type TraineeDocument } from './trainee-projection';
 
 const DETAILS: TraineeDetails = {
@@ -65,7 +65,7 @@ function recorded(type: string, data: Record<string, unknown>, streamRevision: n
     metadata: { schemaVersion: 1, occurredAt: String(data.at) },
     streamId: `trainee-${String(data.trainee_id)}`,
     streamRevision,
-    position,
+    position: logPosition(position),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { ChangeFeed, CursorCodec, StoredChange } from '@app/changes';
 import { decodeWebhookEvent, WEBHOOK_STREAM_PREFIX } from '@app/webhooks/decider';
-import type { EventFilter, EventStore, RecordedEvent, StoredLog } from '@app/event-sourcing';
+import type { EventFilter, EventStore, LogPosition, RecordedEvent, StoredLog } from '@app/event-sourcing';
 import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from './webhook-outbox.port';
 import { applyEndpointEvent, deliveryOf, receives } from './endpoint-deliveries';
 import { type AddressPolicy, disableWebhookEndpoint, type SealedSecrets } from '@app/webhooks/write';
@@ -11,7 +11,7 @@ interface WholeFeed {
   /** The newest position known to be whole: the projector's checkpoint, or the log's head when `before` is null. */
   reached: number;
   /** Exclusive: the first event the projector has not applied yet; null when it has applied all up to the head. */
-  before: number | null;
+  before: LogPosition | null;
 }
 
 /** What the dispatcher reads the changes from: the change feed, whole up to `checkpoint()`. */
@@ -98,7 +98,7 @@ export class WebhookDispatcher {
   private attempts = 0;
   private waitingForFeed = false;
   /** The bound of a whole feed (see {@link wholeUpTo}) below which every event was ingested; null when none is. */
-  private coveredBefore: number | null = null;
+  private coveredBefore: LogPosition | null = null;
   /** The position last stored in the outbox, and when (ms since the epoch; see {@link ingestOnce}). */
   private saved = { position: 0, at: -Infinity };
 

@@ -1,6 +1,7 @@
 import {
   expectationOf,
   IdempotencyConflictError,
+  logPosition,
   withoutChainKeys,
   type EventData,
   type ExpectedRevision,
@@ -42,7 +43,7 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
     streamId: row.stream_id,
     streamRevision: row.revision,
-    position: row.position,
+    position: logPosition(row.position),
   };
 }
 
@@ -119,7 +120,7 @@ export function rawToRecordedEvent(row: RawEventRow): RecordedEvent {
     metadata: JSON.parse(row[6]) as RecordedEvent['metadata'],
     streamId: row[2],
     streamRevision: row[3],
-    position: row[0],
+    position: logPosition(row[0]),
   };
 }
 

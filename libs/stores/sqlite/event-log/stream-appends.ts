@@ -3,6 +3,7 @@ import {
   chainEvent,
   chainHeadHash,
   IdempotencyConflictError,
+  logPosition,
   readChainKeys,
   WrongExpectedVersionError,
   type AppendResult,
@@ -70,7 +71,7 @@ export class StreamAppends {
           existing.every((row, i) => row !== undefined && row.stream_id === streamId && row.revision === first.revision + i);
         if (!sameBatch) throw new IdempotencyConflictError(streamId, events[firstExisting].id);
         const last = existing[existing.length - 1]!;
-        return { result: { nextExpectedRevision: last.revision, position: last.position }, written: false };
+        return { result: { nextExpectedRevision: last.revision, position: logPosition(last.position) }, written: false };
       }
     }
 
@@ -84,7 +85,7 @@ export class StreamAppends {
     if (!matches) throw new WrongExpectedVersionError(streamId, expected, actual);
 
     if (events.length === 0) {
-      return { result: { nextExpectedRevision: head?.revision ?? -1, position: head?.position ?? 0 }, written: false };
+      return { result: { nextExpectedRevision: head?.revision ?? -1, position: logPosition(head?.position ?? 0) }, written: false };
     }
     let revision = head === undefined ? -1 : head.revision;
     let previous = head === undefined || !this.chain ? null : (previousHash ?? this.headHash(streamId, head.position));
@@ -100,7 +101,7 @@ export class StreamAppends {
       const info = this.insertEvent.run(event.id, streamId, revision, event.type, event.data, metadata, recordedAt);
       position = Number(info.lastInsertRowid);
     }
-    return { result: { nextExpectedRevision: revision, position }, written: true };
+    return { result: { nextExpectedRevision: revision, position: logPosition(position) }, written: true };
   }
 
   /**
