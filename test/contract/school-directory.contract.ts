@@ -20,6 +20,7 @@ const school = (urn: string, name: string, town: string | null = 'Leeds', postco
   postcode,
 });
 
+/** Registers the contract for directory `name`; `open` is called before each test and its `cleanup` after it. */
 export function describeSchoolDirectoryContract(name: string, open: () => Promise<SchoolDirectoryFixture>): void {
   describe(`Schools directory contract: ${name}`, () => {
     let fx: SchoolDirectoryFixture;
