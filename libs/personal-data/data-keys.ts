@@ -9,10 +9,10 @@ const TAG_BYTES = 16;
 /** How the keys are kept in memory and drawn for new trainees; every field has a default. */
 export interface DataKeysOptions {
   /**
-   * How long an opened key stays in memory after it was last read from the store or last sealed
-   * with ({@link DataKeys.keyFor}), in ms (default 5 minutes). A write to an erased trainee is
-   * refused before it seals, so a key stays no longer than this after its trainee's erasure in
-   * another process.
+   * How long an opened key stays in memory after it was read from the store (or made, or learnt
+   * from another thread that read it), in ms (default 5 minutes): a fixed lifetime, which using the
+   * key does not extend. A write to an erased trainee is refused before it seals, so no process
+   * holds a key longer than this after its trainee's erasure in another process.
    */
   cacheMs?: number;
   /** Opened keys kept in memory at most (default 100,000, about 25 MB; the oldest go first). */
@@ -104,15 +104,13 @@ export class DataKeys {
   }
 
   /**
-   * The trainee's data key to seal with, made and stored when it has none; a key in memory is
-   * kept {@link DataKeysOptions.cacheMs} longer. Throws {@link DataKeyDestroyed}, {@link DataKeyNotOpened}.
+   * The trainee's data key to seal with, made and stored when it has none; a key in memory is used
+   * until its {@link DataKeysOptions.cacheMs} are over, then read again. Throws
+   * {@link DataKeyDestroyed}, {@link DataKeyNotOpened}.
    */
   async keyFor(traineeId: string): Promise<Buffer> {
     const cached = this.cached(traineeId);
-    if (cached instanceof Buffer) {
-      this.keep(traineeId, cached);
-      return cached;
-    }
+    if (cached instanceof Buffer) return cached;
     let key = cached ?? (await this.readStored(traineeId));
     key ??= this.remember(
       traineeId,

@@ -15,7 +15,8 @@ async function feedOf(rm: ReadModelContractContext['readModel'], ukprn: string, 
  * Registers the change feed's part of the read-model contract (docs/change-feed.md "How it is
  * kept") for one adapter: `listChanges` answers a provider's entries of the applied trainee events
  * in position order, never another provider's, paged by position; redelivery and batch boundaries
- * change nothing. `factory` is the read-model contract's.
+ * change nothing; `changesBetween` answers every provider's entries in a range of positions (the
+ * webhook dispatcher's read). `factory` is the read-model contract's.
  */
 export function describeChangeFeedContract(name: string, factory: () => Promise<ReadModelContractContext>): void {
   describe(`Change feed contract: ${name} (docs/change-feed.md)`, () => {
@@ -88,6 +89,29 @@ export function describeChangeFeedContract(name: string, factory: () => Promise<
       await ctx.readModel.applyBatch(events.slice(2, 7));
       expect(await feedOf(ctx.readModel, mine)).toEqual(once);
       expect(once).toHaveLength(events.filter((e) => !e.streamId.endsWith(`${run}-b`)).length);
+    });
+
+    it("changesBetween answers every provider's entries in (after, upTo], oldest first, at most limit", async () => {
+      const { mine, theirs, events } = histories();
+      const start = await ctx.readModel.checkpoint();
+      await ctx.readModel.applyBatch(events);
+      const ours = new Set([mine, theirs]);
+      const between = async (after: number, upTo: number, limit: number): Promise<StoredChange[]> => {
+        const feed = await ctx.readModel.changesBetween(after, upTo, limit);
+        if (feed === null) throw new Error('the served trainee store has no change feed');
+        return feed;
+      };
+      const last = events[events.length - 1].position;
+      const whole = (await between(start, last, 100_000)).filter((c) => ours.has(c.ukprn));
+      expect(whole.map((c) => c.position)).toEqual(events.map((e) => e.position));
+      expect(whole).toEqual(
+        [...(await feedOf(ctx.readModel, mine)), ...(await feedOf(ctx.readModel, theirs))].sort((a, b) => a.position - b.position),
+      );
+      const [lower, upper] = [events[2].position, events[6].position];
+      expect((await between(lower, upper, 100_000)).map((c) => c.position)).toEqual(events.slice(3, 7).map((e) => e.position));
+      expect((await between(lower, upper, 2)).map((c) => c.position)).toEqual(events.slice(3, 5).map((e) => e.position));
+      expect(await between(last, last, 10)).toEqual([]);
+      expect((await between(events[9].position, last, 100_000)).map((c) => c.position)).toEqual(events.slice(10).map((e) => e.position));
     });
   });
 }

@@ -73,6 +73,19 @@ export function describeDataKeyStoreContract(name: string, open: () => Promise<D
       expect(await fx.store.get('T1')).toEqual(first);
     });
 
+    it('stores none of a reserved batch when one of its ids already has a row', async () => {
+      const first = randomBytes(60);
+      await fx.store.ensure('T1', first);
+      const batch = ['R1', 'R2', 'T1', 'R3'].map((traineeId) => ({ traineeId, wrapped: randomBytes(60) }));
+      const refused = await fx.store.reserve(batch).then(
+        () => 'stored',
+        () => 'refused',
+      );
+      expect(refused).toBe('refused');
+      for (const id of ['R1', 'R2', 'R3']) expect(await fx.store.get(id)).toBeNull();
+      expect(await fx.store.get('T1')).toEqual(first);
+    });
+
     it('keeps a trainee erased before it had a key as erased', async () => {
       expect(await fx.store.destroy('T9', AT)).toBe(false);
       expect(await fx.store.ensure('T9', randomBytes(60))).toBe('erased');

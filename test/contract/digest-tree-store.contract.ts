@@ -78,5 +78,17 @@ export function describeDigestTreeStoreContract(name: string, open: () => Promis
       expect((await other.latest('trainee-00008'))?.inclusion).toBeNull();
       expect(await other.heads()).toEqual(heads);
     });
+
+    it('of two digests kept at once on two connections, keeps one whole', async () => {
+      const other = await fx.reopen();
+      const [headsA, headsB] = [headsOf(300, 1), headsOf(200, 2)];
+      const [a, b] = [signed(headsA, 100), signed(headsB, 200)];
+      await Promise.all([fx.store.keep(a.digest, a.tree), other.keep(b.digest, b.tree)]);
+      const kept = (await fx.store.latest())!.digest;
+      expect([a.digest, b.digest]).toContainEqual(kept);
+      const heads = kept.root === a.digest.root ? headsA : headsB;
+      expect(await fx.store.heads()).toEqual(heads);
+      for (const i of [0, 101, 199]) expect(proves(kept, heads[i], (await other.latest(heads[i].streamId))!.inclusion!)).toBe(true);
+    });
   });
 }

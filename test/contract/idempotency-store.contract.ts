@@ -13,7 +13,12 @@ export interface IdempotencyStoreFixture {
   cleanup(): Promise<void>;
 }
 
-const T0 = new Date('2025-03-01T12:00:00Z');
+/**
+ * The tests' clock starts now (to the second), so every entry's expiry is in the future by the
+ * server's clock too: a store whose server deletes expired entries by itself (MongoDB's TTL monitor,
+ * every minute) never deletes one mid-test.
+ */
+const T0 = new Date(Math.floor(Date.now() / 1000) * 1000);
 const at = (ms: number) => new Date(T0.getTime() + ms);
 const answer = { status: 201, contentType: 'application/json; charset=utf-8', body: '{"data":{"placement_id":"x"}}' };
 
@@ -83,6 +88,23 @@ export function describeIdempotencyStoreContract(name: string, open: () => Promi
       expect(await fx.store.prune(at(IDEMPOTENCY_TTL_MS))).toBe(1);
       expect(await fx.store.prune(at(IDEMPOTENCY_TTL_MS))).toBe(0);
       expect(await fx.store.claim('tok1', 'k1', 'fp2', at(IDEMPOTENCY_TTL_MS + 1))).toEqual({ outcome: 'in-progress' });
+    });
+
+    it('forget deletes every kept answer whose body holds the text, taken literally, on every token', async () => {
+      const held = { ...answer, body: '{"data":{"last_name":"O.Neil(x)"}}' };
+      const lookalike = { ...answer, body: '{"data":{"last_name":"OxNeilx"}}' };
+      for (const [scope, key, kept] of [
+        ['tok1', 'k1', held],
+        ['tok2', 'k1', held],
+        ['tok1', 'k2', lookalike],
+      ] as const) {
+        await fx.store.complete(scope, key, await claimed(fx.store, scope, key, 'fp1'), kept);
+      }
+      expect(await fx.store.forget('O.Neil(x)')).toBe(2);
+      await claimed(fx.store, 'tok1', 'k1', 'fp1', at(1));
+      await claimed(await fx.reopen(), 'tok2', 'k1', 'fp1', at(1));
+      expect(await fx.store.claim('tok1', 'k2', 'fp1', at(1))).toEqual({ outcome: 'replay', answer: lookalike });
+      expect(await fx.store.forget('O.Neil(x)')).toBe(0);
     });
   });
 }

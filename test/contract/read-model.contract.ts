@@ -15,8 +15,9 @@
  * test's ids (test/contract/read-model-fixtures.ts).
  *
  * The suites, one file each: trainee documents (read-model-documents.contract.ts), providers and
- * tokens (read-model-providers.contract.ts), lists and answers (read-model-lists.contract.ts), and
- * the blue/green rebuild (read-model-rebuild.contract.ts, read-model-rebuild-swap.contract.ts).
+ * tokens (read-model-providers.contract.ts), lists and answers (read-model-lists.contract.ts), the
+ * read store's erasure, endings and named checkpoints (read-model-erasure.contract.ts), and the
+ * blue/green rebuild (read-model-rebuild.contract.ts, read-model-rebuild-swap.contract.ts).
  * The rebuild tests run when the factory's read model is also a {@link RebuildableStore}; they
  * drive it only through that port and the generic `rebuildProjection`, reading the log from an
  * in-memory store that holds every event the test applied. A rebuild re-reads the whole log, so
@@ -24,10 +25,11 @@
  */
 import type { ChangeFeed } from '@app/changes';
 import type { ProviderReadModel } from '@app/providers/read';
-import type { ProjectionName, ProjectionStore } from '@app/runtime/projector';
+import type { ProjectionName, ProjectionStore, ReadModelStore } from '@app/runtime/projector';
 import type { RebuildableStore } from '@app/runtime/rebuild';
 import type { TraineeReadModel } from '@app/trainees/read';
 import { describeTraineeDocumentsContract } from './read-model-documents.contract';
+import { describeReadStoreContract } from './read-model-erasure.contract';
 import { describeTraineeListsContract } from './read-model-lists.contract';
 import { describeProvidersContract } from './read-model-providers.contract';
 import { describeRebuildSwapContract } from './read-model-rebuild-swap.contract';
@@ -35,8 +37,12 @@ import { describeRebuildContract } from './read-model-rebuild.contract';
 
 export { decidedHistory, EventLog } from './read-model-fixtures';
 
-/** The read model ports the contract drives. */
-export type ContractReadModel = TraineeReadModel & ChangeFeed & ProviderReadModel & ProjectionStore;
+/** The read model ports the contract drives: the read ports, the projections' and the read store's own. */
+export type ContractReadModel = TraineeReadModel &
+  ChangeFeed &
+  ProviderReadModel &
+  ProjectionStore &
+  Pick<ReadModelStore, 'eraseTrainee' | 'readCheckpoint' | 'writeCheckpoint'>;
 
 /**
  * What the contract needs from an adapter: the read model (all three ports, and
@@ -71,6 +77,7 @@ export function describeReadModelContract(name: string, factory: () => Promise<R
   describeTraineeDocumentsContract(name, factory);
   describeProvidersContract(name, factory);
   describeTraineeListsContract(name, factory);
+  describeReadStoreContract(name, factory);
   describeRebuildContract(name, factory);
   describeRebuildSwapContract(name, factory);
 }

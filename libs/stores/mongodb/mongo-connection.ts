@@ -130,6 +130,24 @@ export async function retryDuplicateKey<T>(write: () => Promise<T>): Promise<T> 
   }
 }
 
+/**
+ * A step that must succeed once (an index a store needs), run by the first call and shared by the
+ * calls made while it runs. Once it has succeeded it is never run again; when it fails, the calls
+ * waiting on it get its error and the next call runs it again. A failure at start (a primary
+ * stepping down while the index is built) so costs the calls of that moment, never every later one.
+ */
+export function untilDone(step: () => Promise<unknown>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  return () =>
+    (running ??= step().then(
+      () => undefined,
+      (error: unknown) => {
+        running = null;
+        throw error;
+      },
+    ));
+}
+
 /** Resolves after `ms` milliseconds. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -43,12 +43,24 @@ export class MongoDataKeyStore implements DataKeyStore {
     return stored;
   }
 
+  /**
+   * See `DataKeyStore.reserve`: all of `entries` or none, as on SQLite. One ordered `insertMany`;
+   * when it fails (an id already held: the driver has then stored the entries before it and none
+   * after; or a lost connection, after which which ones landed is unknown), the entries this call
+   * stored are deleted again, matched by id and wrapped bytes (a row it did not write is never
+   * matched), and the error is thrown. Not a transaction: those need a replica set, and this
+   * adapter also runs on a standalone server. A crash between the insert and the delete leaves
+   * keys of ids never handed out, which name no one.
+   */
   async reserve(entries: ReadonlyArray<{ traineeId: string; wrapped: Buffer }>): Promise<void> {
     if (entries.length === 0) return;
-    await this.keys.insertMany(
-      entries.map((e) => ({ _id: e.traineeId, wrapped: new Binary(e.wrapped), erasedAt: null })),
-      { writeConcern: WRITE_CONCERN },
-    );
+    const docs = entries.map((e) => ({ _id: e.traineeId, wrapped: new Binary(e.wrapped), erasedAt: null }));
+    try {
+      await this.keys.insertMany(docs, { ordered: true, writeConcern: WRITE_CONCERN });
+    } catch (error) {
+      await this.keys.deleteMany({ $or: docs.map(({ _id, wrapped }) => ({ _id, wrapped })) }, { writeConcern: WRITE_CONCERN });
+      throw error;
+    }
   }
 
   async get(traineeId: string): Promise<Buffer | null | 'erased'> {

@@ -1,4 +1,4 @@
-import { Binary, type Collection, type Db } from 'mongodb';
+import { Binary, MongoServerError, type Collection, type Db } from 'mongodb';
 import {
   proofOf,
   subtreesOfPath,
@@ -8,12 +8,18 @@ import {
   type SignedDigest,
   type HashedHead,
 } from '@app/audit';
-import { WRITE_CONCERN } from './mongo-connection';
+import { DUPLICATE_KEY, retryDuplicateKey, WRITE_CONCERN } from './mongo-connection';
 
 interface DigestDocument {
   _id: 'latest';
   generation: number;
   digest: SignedDigest;
+}
+
+/** The last generation claimed by a keep (beside `latest`, in `audit_digest`). */
+interface GenerationsDocument {
+  _id: 'generations';
+  last: number;
 }
 
 interface HeadDocument {
@@ -38,41 +44,80 @@ const INSERT_BATCH = 5000;
  * The latest signed digest's tree on MongoDB (`DigestTreeStore`; docs/DESIGN.md "Inclusion
  * proofs"), in the read store's database but outside the versioned projection collections:
  * `audit_digest` (one document: the digest and its generation), `audit_digest_heads` and
- * `audit_digest_nodes` (each row tagged with its generation `g`). A digest writes its generation's
- * rows, then points `audit_digest` at it, then drops the others: a reader that read the pointer
- * reads one generation; one that meets a generation dropped under it reads again.
+ * `audit_digest_nodes` (each row tagged with its generation `g`). A keep claims a generation of
+ * its own (`audit_digest` document `generations`, incremented atomically), writes its rows, then
+ * points `latest` at it unless a later generation is pointed at already, then deletes the older
+ * generations' rows (or, when it lost, its own): two keeps at once, in two processes, never delete
+ * each other's rows, and the one that claimed last is kept whole. A reader that read the pointer
+ * reads one generation; one that meets a generation deleted under it reads again.
  */
 export class MongoDigestTreeStore implements DigestTreeStore {
   private readonly digests: Collection<DigestDocument>;
+  private readonly generations: Collection<GenerationsDocument>;
   private readonly headRows: Collection<HeadDocument>;
   private readonly nodes: Collection<NodeDocument>;
 
   constructor(db: Db) {
     this.digests = db.collection<DigestDocument>('audit_digest');
+    this.generations = db.collection<GenerationsDocument>('audit_digest');
     this.headRows = db.collection<HeadDocument>('audit_digest_heads');
     this.nodes = db.collection<NodeDocument>('audit_digest_nodes');
   }
 
-  /** Creates the indexes the proofs read by (idempotent). */
+  /** Creates the indexes the proofs and `heads` read by (idempotent): (g, stream_id), (g, leaf_index), (g, level, idx). */
   async ensureIndexes(): Promise<void> {
     await this.headRows.createIndex({ g: 1, stream_id: 1 }, { unique: true });
+    await this.headRows.createIndex({ g: 1, leaf_index: 1 });
     await this.nodes.createIndex({ g: 1, level: 1, idx: 1 }, { unique: true });
   }
 
+  /** See `DigestTreeStore.keep`; concurrent keeps as this class says. */
   async keep(digest: SignedDigest, tree: DigestTree): Promise<void> {
-    const current = await this.digests.findOne({ _id: 'latest' });
-    const g = (current?.generation ?? 0) + 1;
-    await this.headRows.deleteMany({ g }, { writeConcern: WRITE_CONCERN });
-    await this.nodes.deleteMany({ g }, { writeConcern: WRITE_CONCERN });
+    const g = await this.claimGeneration();
     const heads = tree.heads.map((h, i) => ({ g, stream_id: h.streamId, leaf_index: i, revision: h.revision, hash: h.hash }));
     for (let i = 0; i < heads.length; i += INSERT_BATCH)
       await this.headRows.insertMany(heads.slice(i, i + INSERT_BATCH), { writeConcern: WRITE_CONCERN });
     const nodes = tree.nodes.map((n) => ({ g, level: n.level, idx: n.index, hash: new Binary(n.hash) }));
     for (let i = 0; i < nodes.length; i += INSERT_BATCH)
       await this.nodes.insertMany(nodes.slice(i, i + INSERT_BATCH), { writeConcern: WRITE_CONCERN });
-    await this.digests.replaceOne({ _id: 'latest' }, { generation: g, digest }, { upsert: true, writeConcern: WRITE_CONCERN });
-    await this.headRows.deleteMany({ g: { $ne: g } }, { writeConcern: WRITE_CONCERN });
-    await this.nodes.deleteMany({ g: { $ne: g } }, { writeConcern: WRITE_CONCERN });
+    const stale = (await this.point(g, digest)) ? { g: { $lt: g } } : { g };
+    await this.headRows.deleteMany(stale, { writeConcern: WRITE_CONCERN });
+    await this.nodes.deleteMany(stale, { writeConcern: WRITE_CONCERN });
+  }
+
+  /**
+   * A generation no other keep has: one more than the last claimed and than the one pointed at (a
+   * store kept before claims were counted).
+   */
+  private async claimGeneration(): Promise<number> {
+    const pointed = (await this.digests.findOne({ _id: 'latest' }, { projection: { generation: 1 } }))?.generation ?? 0;
+    const claimed = await retryDuplicateKey(() =>
+      this.generations.findOneAndUpdate(
+        { _id: 'generations' },
+        [{ $set: { last: { $add: [{ $max: [{ $ifNull: ['$last', 0] }, { $literal: pointed }] }, 1] } } }],
+        { upsert: true, returnDocument: 'after', writeConcern: WRITE_CONCERN },
+      ),
+    );
+    if (!claimed) throw new Error('audit_digest: no generation was claimed');
+    return claimed.last;
+  }
+
+  /**
+   * Points `latest` at generation `g`; false when a later generation is pointed at already (the
+   * upsert then meets `latest` and fails with E11000).
+   */
+  private async point(g: number, digest: SignedDigest): Promise<boolean> {
+    try {
+      await this.digests.updateOne(
+        { _id: 'latest', generation: { $lt: g } },
+        { $set: { generation: g, digest } },
+        { upsert: true, writeConcern: WRITE_CONCERN },
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
+      throw err;
+    }
   }
 
   async latest(streamId?: string): Promise<DigestWithProof | null> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MongoServerError, type Collection, type Db } from 'mongodb';
-import { DUPLICATE_KEY, WRITE_CONCERN } from './mongo-connection';
+import { DUPLICATE_KEY, untilDone, WRITE_CONCERN } from './mongo-connection';
 import {
   IDEMPOTENCY_CLAIM_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
@@ -26,20 +26,22 @@ export const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
 
 /**
  * The idempotency keys on MongoDB: collection `idempotency_keys`, `_id` = (scope, key), a TTL
- * index on `expiresAt` (the server deletes expired entries; until it does they count as free), and
- * majority, journaled writes. The unique `_id` decides between concurrent claims across API
+ * index on `expiresAt` (the server deletes expired entries; until it does they count as free;
+ * created by the first claim, and by the next one again when it failed), and majority, journaled
+ * writes. The unique `_id` decides between concurrent claims across API
  * replicas: the second insert fails with a duplicate key and reads what holds the key.
  */
 export class MongoIdempotencyStore implements IdempotencyStore {
   private readonly keys: Collection<KeyDocument>;
-  private indexes: Promise<unknown> | null = null;
+  private readonly indexed: () => Promise<void>;
 
   constructor(db: Db) {
     this.keys = db.collection<KeyDocument>(IDEMPOTENCY_COLLECTION);
+    this.indexed = untilDone(() => this.keys.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }));
   }
 
   async claim(scope: string, key: string, fingerprint: string, now: Date): Promise<IdempotencyClaim> {
-    await (this.indexes ??= this.keys.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }));
+    await this.indexed();
     const _id = JSON.stringify([scope, key]);
     const staleClaim = new Date(now.getTime() - IDEMPOTENCY_CLAIM_LEASE_MS);
     await this.keys.deleteOne(

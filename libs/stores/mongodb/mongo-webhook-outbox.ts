@@ -24,6 +24,20 @@ const DUE_CHUNK = 128;
 
 const PENDING = { partialFilterExpression: { status: 'pending' } };
 
+/** The indexes of `webhook_deliveries` (see {@link MongoWebhookOutbox.ensureIndexes}). */
+export const WEBHOOK_DELIVERY_INDEXES: ReadonlyArray<{
+  key: Record<string, 1 | -1>;
+  name: string;
+  partialFilterExpression?: Record<string, unknown>;
+}> = [
+  { key: { position: 1, next_attempt_at: 1 }, name: 'pending_by_position', ...PENDING },
+  { key: { next_attempt_at: 1 }, name: 'pending_by_next_attempt', ...PENDING },
+  { key: { status: 1 }, name: 'pending_count', ...PENDING },
+  { key: { endpoint_id: 1, trainee_id: 1, position: 1 }, name: 'pending_by_trainee', ...PENDING },
+  { key: { endpoint_id: 1, position: -1 }, name: 'by_endpoint' },
+  { key: { trainee_id: 1 }, name: 'by_trainee' },
+];
+
 /**
  * The webhook outbox on MongoDB (docs/change-feed.md "Webhooks", "How deliveries are kept"):
  * collections `webhook_endpoints` (`_id` = endpoint_id), `webhook_deliveries` (`_id` = delivery_id)
@@ -55,16 +69,13 @@ export class MongoWebhookOutbox implements WebhookOutbox {
   /**
    * Creates the indexes (idempotent; call at start). Over pending deliveries only: (position,
    * next_attempt_at) for `due` (sorted by position, the time filtered in the index); (next_attempt_at)
-   * for `nextDueAt`; (endpoint_id, trainee_id, position) for the oldest-pending check and the
-   * abandonment. Over all: (endpoint_id, position desc) for `deliveries`.
+   * for `nextDueAt`; (status) for `pendingCount` (a query uses an index only on a field of its key,
+   * so the partial filter alone serves no count); (endpoint_id, trainee_id, position) for the
+   * oldest-pending check and the abandonment. Over all: (endpoint_id, position desc) for
+   * `deliveries`; (trainee_id) for `forgetTrainee`.
    */
   async ensureIndexes(): Promise<void> {
-    await this.deliveriesCollection.createIndexes([
-      { key: { position: 1, next_attempt_at: 1 }, name: 'pending_by_position', ...PENDING },
-      { key: { next_attempt_at: 1 }, name: 'pending_by_next_attempt', ...PENDING },
-      { key: { endpoint_id: 1, trainee_id: 1, position: 1 }, name: 'pending_by_trainee', ...PENDING },
-      { key: { endpoint_id: 1, position: -1 }, name: 'by_endpoint' },
-    ]);
+    await this.deliveriesCollection.createIndexes(WEBHOOK_DELIVERY_INDEXES.map((index) => ({ ...index })));
   }
 
   /** Position of the last log event ingested; 0 before the first ingest. */
@@ -166,7 +177,7 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     return [...first.entries()].filter(([pair]) => !blocked.has(pair)).map(([, c]) => c);
   }
 
-  /** Pending deliveries, counted on the partial index `pending_by_next_attempt`. */
+  /** Pending deliveries, counted on the partial index `pending_count` (its key is `status`). */
   async pendingCount(): Promise<number> {
     return this.deliveriesCollection.countDocuments({ status: 'pending' });
   }
@@ -197,7 +208,10 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     await this.deliveriesCollection.updateOne({ _id: deliveryId, status: 'pending' }, [{ $set: set }], { writeConcern: WRITE_CONCERN });
   }
 
-  /** The endpoint's deliveries, newest position first, at most `limit`. */
+  /**
+   * See `WebhookOutbox.forgetTrainee`: the trainee's deliveries, found on the index `by_trainee`,
+   * keep their change without the TRN; returns how many were changed.
+   */
   async forgetTrainee(traineeId: string): Promise<number> {
     const held = await this.deliveriesCollection.find({ trainee_id: traineeId }, { projection: { payload: 1 } }).toArray();
     const writes = held.flatMap((d) => {
@@ -209,6 +223,7 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     return writes.length;
   }
 
+  /** The endpoint's deliveries, newest position first, at most `limit`. */
   async deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]> {
     if (limit <= 0) return [];
     const docs = await this.deliveriesCollection.find({ endpoint_id: endpointId }).sort({ position: -1 }).limit(limit).toArray();

@@ -1,5 +1,6 @@
 import { MongoServerError, type Collection, type Db } from 'mongodb';
 import { windowStart, type WindowCounter } from '@app/runtime/admission';
+import { untilDone } from './mongo-connection';
 
 /** A key's count in one window; MongoDB removes it once `expires_at` has passed (TTL index). */
 interface WindowDocument {
@@ -15,21 +16,22 @@ export const RATE_LIMIT_COLLECTION = 'rate_limit_windows';
  * A {@link WindowCounter} in MongoDB, so that every API replica on the same database counts against
  * the same limits (docs/operations.md "Limits", admission). One document per key and window
  * (`<key>@<window start>`), incremented atomically with `$inc` and an upsert; a TTL index on
- * `expires_at` (the window's end plus a minute) lets the server remove past windows. Driver errors
+ * `expires_at` (the window's end plus a minute) lets the server remove past windows (created by the
+ * first hit, and by the next one again when it failed). Driver errors
  * reach the caller (the rate limiter answers 500 then: a limit that cannot be counted is not
  * silently lifted).
  */
 export class MongoWindowCounter implements WindowCounter {
   private readonly windows: Collection<WindowDocument>;
-  private indexed: Promise<unknown> | null = null;
+  private readonly indexed: () => Promise<void>;
 
   constructor(db: Db) {
     this.windows = db.collection<WindowDocument>(RATE_LIMIT_COLLECTION);
+    this.indexed = untilDone(() => this.windows.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 }));
   }
 
   async hit(key: string, windowMs: number, nowMs: number): Promise<{ count: number; windowEndMs: number }> {
-    this.indexed ??= this.windows.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 });
-    await this.indexed;
+    await this.indexed();
     const start = windowStart(nowMs, windowMs);
     const id = `${key}@${start}`;
     const update = () =>

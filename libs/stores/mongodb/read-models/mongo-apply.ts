@@ -262,7 +262,10 @@ async function runBulk<T extends { _id: string; revision?: number }>(
 
 /**
  * Forgets an erased trainee in trainee store `store` (see `ReadModelStore.eraseTrainee`): its
- * document deleted and its feed entries made again from `stream` (read after its key was destroyed).
+ * document deleted and its feed entries made again from `stream` (read after its key was
+ * destroyed). Checks `fence` before the write that would create the feed's collection if a swap
+ * had dropped it (throws `WriteWindowClosed`: the caller reads the registry again); each step is
+ * safe to repeat.
  */
 export async function eraseInStore(
   registry: MongoRegistry,
@@ -270,6 +273,7 @@ export async function eraseInStore(
   traineeId: string,
   ukprn: string,
   stream: readonly RecordedEvent[],
+  fence: WriteFence,
 ): Promise<void> {
   const { trainees, changes: feed } = traineeCollections(registry.db, store);
   const batch = decodeBatch(traineeProjection, stream);
@@ -279,6 +283,7 @@ export async function eraseInStore(
   });
   if (folded.length !== 1 || !folded[0].after.erased) throw new Error(`the stream of trainee ${traineeId} does not end in an erasure`);
   await feed.deleteMany({ ukprn, trainee_id: traineeId }, { writeConcern: WRITE_CONCERN });
+  fence.check();
   await writeFeed(feed, entries);
   await trainees.deleteOne({ _id: traineeId }, { writeConcern: WRITE_CONCERN });
 }

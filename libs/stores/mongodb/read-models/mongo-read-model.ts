@@ -18,7 +18,7 @@ import { ensureStoreIndexes, providerCollections, traineeCollections } from './m
 import { MAX_WRITE_ATTEMPTS, openDatabase, settleAll, sleep, SWAP_LOCK_POLL_MS, type MongoReadModelOptions } from '../mongo-connection';
 import { LIVE_WRITE_WINDOW_MS, WriteFence, WriteWindowClosed } from './write-fence';
 import { MongoQueries } from './mongo-queries';
-import { MongoRegistry } from './mongo-registry';
+import { MongoRegistry, type Registry } from './mongo-registry';
 import { claimRebuildStore, swapInto } from './mongo-swap';
 import { MongoRebuildRuns } from './mongo-rebuild-runs';
 
@@ -204,30 +204,44 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
    * trainee's id (the SQLite adapter fails on its unique `trainee_id_lower` too).
    */
   /**
-   * See `ReadModelStore.eraseTrainee`: in the served trainee store and the one being rebuilt. The
-   * storage engine may keep the deleted bytes in its files until they are reused or compacted
-   * (docs/DESIGN.md "Personal data").
+   * See `ReadModelStore.eraseTrainee`: in the served trainee store and the one being rebuilt,
+   * fenced as a live batch is ({@link writeUnlocked}), so it never re-creates a store a swap has
+   * just dropped. The storage engine may keep the deleted bytes in its files until they are reused
+   * or compacted, and the oplog until it rolls over (docs/DESIGN.md "Personal data",
+   * docs/operations.md "Erasing a trainee").
    */
   async eraseTrainee(traineeId: string, ukprn: string, stream: readonly RecordedEvent[]): Promise<void> {
-    const { rows } = await this.registry.read();
-    for (const store of [rows.trainees.store, rows.trainees.rebuilding])
-      if (store) await eraseInStore(this.registry, store, traineeId, ukprn, stream);
+    await this.writeUnlocked(async ({ rows }, fence) => {
+      for (const store of [rows.trainees.store, rows.trainees.rebuilding])
+        if (store) await eraseInStore(this.registry, store, traineeId, ukprn, stream, fence);
+    });
   }
 
   async applyBatch(events: RecordedEvent[]): Promise<void> {
     if (events.length === 0) return;
+    await this.writeUnlocked(({ rows }, fence) =>
+      settleAll([
+        applyToStore(this.registry, 'trainees', rows.trainees.store, rows.trainees.version, events, fence),
+        applyToStore(this.registry, 'providers', rows.providers.store, rows.providers.version, events, fence),
+      ]),
+    );
+  }
+
+  /**
+   * Runs `write` on the registry as read once no swap lock is held, with the fence of that read
+   * (./write-fence.ts): a write that would land after its window throws `WriteWindowClosed`, and
+   * `write` starts over on the registry as it is then (at most `MAX_WRITE_ATTEMPTS` times).
+   * `write` must be safe to repeat.
+   */
+  private async writeUnlocked(write: (registry: Registry, fence: WriteFence) => Promise<void>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       let registry = await this.registry.read();
       while (PROJECTION_NAMES.some((name) => registry.locked[name])) {
         await sleep(SWAP_LOCK_POLL_MS);
         registry = await this.registry.read();
       }
-      const fence = new WriteFence(registry.sentAt, this.liveWriteWindowMs);
       try {
-        await settleAll([
-          applyToStore(this.registry, 'trainees', registry.rows.trainees.store, registry.rows.trainees.version, events, fence),
-          applyToStore(this.registry, 'providers', registry.rows.providers.store, registry.rows.providers.version, events, fence),
-        ]);
+        await write(registry, new WriteFence(registry.sentAt, this.liveWriteWindowMs));
         return;
       } catch (error) {
         // Too slow to be sure its store was not swapped out and dropped: start over on the registry as it is now.

@@ -2,8 +2,10 @@
  * The fence between live batches and the drop of a swapped-out store (write-fence.ts;
  * docs/DESIGN.md "What the MongoDB read model guarantees"), on a clock the test sets.
  */
-import type { RecordedEvent } from '@app/event-sourcing';
-import { applyToStore } from './mongo-apply';
+import { newEventId, toEventData, type RecordedEvent } from '@app/event-sourcing';
+import type { TraineeEvent } from '@app/trainees/decider';
+import { traineeRegistered } from '@app/trainees/decider/testing/trainee-events';
+import { applyToStore, eraseInStore } from './mongo-apply';
 import type { MongoRegistry } from './mongo-registry';
 import { dropWaitMs, WriteFence, WriteWindowClosed } from './write-fence';
 
@@ -77,5 +79,39 @@ describe('applyToStore behind a fence', () => {
     const { registry: r, advanceCheckpoint } = registry();
     await applyToStore(r, 'trainees', 'v1', 1, unread, new WriteFence(0, 10, () => 5));
     expect(advanceCheckpoint).toHaveBeenCalledWith(7, 'trainees_v1', 1);
+  });
+});
+
+describe('eraseInStore behind a fence (driver double)', () => {
+  /** A registry whose collections record what is sent to them; `deleteMany` and `deleteOne` create no collection, `bulkWrite` would. */
+  const registry = () => {
+    const sent: string[] = [];
+    const collection = (name: string) => ({
+      deleteMany: async () => (sent.push(`${name}.deleteMany`), { deletedCount: 0 }),
+      deleteOne: async () => (sent.push(`${name}.deleteOne`), { deletedCount: 0 }),
+      bulkWrite: async () => (sent.push(`${name}.bulkWrite`), {}),
+    });
+    return { registry: { db: { collection } } as unknown as MongoRegistry, sent };
+  };
+  const at = '2026-01-01T00:00:00.000Z';
+  const events: TraineeEvent[] = [
+    traineeRegistered({ trainee_id: 'T1', ukprn: '10000001', at }),
+    { type: 'TraineeErased', data: { trainee_id: 'T1', reason: 'Request DPO-1', erased_by: 'dpo', at } },
+  ];
+  const stream = toEventData(events, { occurredAt: at }, newEventId).map(
+    (e, i) => ({ ...e, streamId: 'trainee-T1', streamRevision: i, position: 10 + i }) as unknown as RecordedEvent,
+  );
+
+  it('re-creates no feed collection once the window is closed (a swap may have dropped it)', async () => {
+    const { registry: r, sent } = registry();
+    const closed = new WriteFence(0, 1, () => 5);
+    await expect(eraseInStore(r, 'v1', 'T1', '10000001', stream, closed)).rejects.toThrow(WriteWindowClosed);
+    expect(sent).toEqual(['trainee_changes_v1.deleteMany']);
+  });
+
+  it('writes the feed entries again and deletes the document while the window is open', async () => {
+    const { registry: r, sent } = registry();
+    await eraseInStore(r, 'v1', 'T1', '10000001', stream, new WriteFence(0, 10, () => 5));
+    expect(sent).toEqual(['trainee_changes_v1.deleteMany', 'trainee_changes_v1.bulkWrite', 'trainees_v1.deleteOne']);
   });
 });

@@ -1,0 +1,60 @@
+/**
+ * `MongoDataKeyStore.reserve` over a driver double (no MongoDB server): a collection that does what
+ * the driver's ordered `insertMany` does on a duplicate id (stores the documents before it, none
+ * after, and throws), so the test shows what the store leaves behind. The store on a server is the
+ * data key store contract's (test/contract/mongodb-data-key-store.contract-spec.ts, run when
+ * MONGODB_URL is set), which has the same case.
+ */
+import { Binary, MongoServerError, type Db } from 'mongodb';
+import { MongoDataKeyStore } from './mongo-data-key-store';
+
+interface Doc {
+  _id: string;
+  wrapped: Binary | null;
+}
+
+/** A `data_keys` collection double: ordered inserts as the driver makes them, deletes by `$or` of exact (id, wrapped). */
+function collectionDouble() {
+  const rows = new Map<string, Doc>();
+  const collection = {
+    insertMany: async (docs: Doc[], options: { ordered?: boolean }) => {
+      expect(options.ordered).not.toBe(false);
+      for (const doc of docs) {
+        if (rows.has(doc._id)) throw new MongoServerError({ message: 'E11000 duplicate key (driver double)', code: 11000 });
+        rows.set(doc._id, doc);
+      }
+      return { insertedCount: docs.length };
+    },
+    deleteMany: async (filter: { $or: Doc[] }) => {
+      let deletedCount = 0;
+      for (const { _id, wrapped } of filter.$or) {
+        const row = rows.get(_id);
+        if (row?.wrapped && wrapped && Buffer.from(row.wrapped.buffer).equals(Buffer.from(wrapped.buffer))) {
+          rows.delete(_id);
+          deletedCount++;
+        }
+      }
+      return { deletedCount };
+    },
+  };
+  return { db: { collection: () => collection } as unknown as Db, rows };
+}
+
+describe('MongoDataKeyStore.reserve (driver double)', () => {
+  it('leaves none of a batch stored when one of its ids is held, and the held row as it was', async () => {
+    const { db, rows } = collectionDouble();
+    const held = new Binary(Buffer.from('held'));
+    rows.set('T1', { _id: 'T1', wrapped: held });
+    const store = new MongoDataKeyStore(db);
+    const batch = ['R1', 'R2', 'T1', 'R3'].map((traineeId, i) => ({ traineeId, wrapped: Buffer.from(`key-${i}`) }));
+    await expect(store.reserve(batch)).rejects.toThrow('E11000');
+    expect([...rows.keys()]).toEqual(['T1']);
+    expect(rows.get('T1')!.wrapped).toBe(held);
+  });
+
+  it('stores the whole batch when no id is held', async () => {
+    const { db, rows } = collectionDouble();
+    await new MongoDataKeyStore(db).reserve(['R1', 'R2'].map((traineeId) => ({ traineeId, wrapped: Buffer.from(traineeId) })));
+    expect([...rows.keys()]).toEqual(['R1', 'R2']);
+  });
+});
