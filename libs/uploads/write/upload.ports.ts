@@ -1,0 +1,27 @@
+import type { TraineeWritePorts } from '@app/trainees/write';
+
+/**
+ * The data keys of uploads: one per upload, kept in the same key store as the trainees' and
+ * wrapped the same way (docs/DESIGN.md "Personal data"), under the id `upload-<upload_id>` (no
+ * trainee id holds a hyphen). `keyFor` makes and stores a key when the upload has none.
+ */
+export interface UploadKeys {
+  keyFor(id: string): Promise<Buffer>;
+  existingKey(id: string): Promise<Buffer | null | 'erased'>;
+  destroy(id: string, at: Date): Promise<boolean>;
+}
+
+/**
+ * What the upload operations need: the trainee write path's ports (its event store, clock, ids,
+ * read model and schools: an upload's rows are checked and written through them), the uploads'
+ * data keys (null when personal data is stored in the clear, the sandbox's comparison only) and the
+ * source of new upload ids.
+ */
+export interface UploadPorts {
+  trainees: TraineeWritePorts;
+  keys: UploadKeys | null;
+  newUploadId: () => string;
+}
+
+/** Injection token of {@link UploadPorts}. */
+export const UPLOAD_PORTS = Symbol('UPLOAD_PORTS');
