@@ -1,0 +1,35 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { Stores } from '@app/stores';
+import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
+import { UploadWorker, type UploadPorts } from '@app/uploads/write';
+import { newResourceId } from '../composition/ids';
+import { LOGGER, STORES } from '../composition/tokens';
+
+/**
+ * The uploads of this process: their ports (the trainee write path's, the uploads' data keys in the
+ * trainees' key store, new upload ids) and the background worker that checks received files and
+ * writes submitted ones. At start the worker takes up the uploads a stop left unfinished; at
+ * shutdown it finishes the row in hand, before the stores close (docs/DESIGN.md "Uploads").
+ */
+@Injectable()
+export class Uploads implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  readonly ports: UploadPorts;
+  readonly worker: UploadWorker;
+
+  constructor(@Inject(TRAINEE_WRITE_PORTS) trainees: TraineeWritePorts, @Inject(STORES) stores: Stores, @Inject(LOGGER) logger: Logger) {
+    this.ports = { trainees, keys: stores.personalData?.keys ?? null, newUploadId: () => newResourceId() };
+    // The upload id and the error's name only: a message may quote a cell of the file.
+    this.worker = new UploadWorker(this.ports, (uploadId, err) =>
+      logger.error({ uploadId, error: err instanceof Error ? err.name : typeof err }, 'upload work failed'),
+    );
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.worker.resume();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker.stop();
+  }
+}

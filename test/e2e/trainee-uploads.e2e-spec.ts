@@ -1,0 +1,192 @@
+import { addTraineeColumns } from '@app/uploads/write';
+import { parseUploadCsv } from '@app/uploads/csv';
+import { RunningApi, type JsonResponse } from '../support/api-harness';
+import { uniqueTrainee } from '../support/trainee-input';
+import { csvFile, rowOfBody, traineeRows } from '../support/upload-files';
+
+const A = '10000451';
+const B = '10000452';
+const V = 'v2026.1';
+const CSV = { 'content-type': 'text/csv' };
+
+describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () => {
+  let api: RunningApi;
+  let tokenA: string;
+  let tokenB: string;
+
+  beforeAll(async () => {
+    api = await RunningApi.start();
+    tokenA = await api.providerToken(A);
+    tokenB = await api.providerToken(B);
+  });
+  afterAll(() => api.close());
+
+  const upload = (body: string | Buffer, token = tokenA, version = V): Promise<JsonResponse> =>
+    api.request('POST', `/api/${version}/trainee-uploads`, token, body, CSV);
+
+  /** The upload once its background work has moved it past `pending` / `in_progress`. */
+  async function settled(id: string, token = tokenA): Promise<any> {
+    for (let i = 0; i < 600; i++) {
+      const res = await api.request('GET', `/api/${V}/trainee-uploads/${id}`, token);
+      expect(res.status).toBe(200);
+      if (res.body.data.status !== 'pending' && res.body.data.status !== 'in_progress') return res.body.data;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`upload ${id} did not settle`);
+  }
+
+  async function traineeCount(token = tokenA): Promise<number> {
+    const res = await api.request('GET', `/api/${V}/trainees?per_page=1&academic_cycle=2025`, token);
+    return res.status === 404 ? 0 : (res.body.meta.total_count as number);
+  }
+
+  it('serves each version’s template: one header row, a column per create field, nested items flattened', async () => {
+    for (const version of ['v2025.0', 'v2026.1'] as const) {
+      const res = await api.request('GET', `/api/${version}/trainee-uploads/template`, tokenA);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+      const header = res.text.trimEnd().split(',');
+      expect(header).toEqual(addTraineeColumns(version));
+      expect(header).toEqual(expect.arrayContaining(['first_names', 'disability9', 'placement_3_urn', 'degree_uk_degree']));
+      expect(header.includes('iqts_country')).toBe(version === 'v2026.1');
+    }
+  });
+
+  it('checks 500 rows without writing: exactly the 3 bad rows named; the fixed errors file validates; submit adds 500, each once, each in the feed', async () => {
+    const existing = uniqueTrainee(V);
+    delete existing.data.trn;
+    const created = await api.request('POST', `/api/${V}/trainees`, tokenA, existing);
+    expect(created.status).toBe(201);
+    const before = await traineeCount();
+
+    const rows = traineeRows(V, 500);
+    rows[9] = { ...rows[9], first_names: '' }; // row 11: a required field missing
+    rows[99] = { ...rows[99], study_mode: 'zz' }; // row 101: a code not in the list
+    const good = rows[299];
+    rows[299] = rowOfBody(existing.data); // row 301: a duplicate of an existing trainee
+    rows[0] = { ...rows[0], provider_trainee_id: '=HYPERLINK("http://x.example","y")' };
+
+    const posted = await upload(csvFile(V, rows));
+    expect(posted.status).toBe(202);
+    const id = posted.body.data.upload_id as string;
+    expect(posted.headers.get('location')).toBe(`/api/${V}/trainee-uploads/${id}`);
+    expect(posted.body.data.status).toBe('pending');
+
+    const checked = await settled(id);
+    expect(checked).toMatchObject({ status: 'failed', row_count: 500, error_count: 3 });
+    expect(checked.errors).toEqual([
+      { row: 11, column: 'first_names', message: "first_names can't be blank" },
+      { row: 101, column: 'study_mode', message: expect.stringMatching(/^study_mode has invalid reference data value of 'zz'/) },
+      { row: 301, column: null, message: 'This trainee is already in Register' },
+    ]);
+    expect(await traineeCount()).toBe(before);
+
+    const errorsFile = await api.request('GET', `/api/${V}/trainee-uploads/${id}/errors`, tokenA);
+    expect(errorsFile.status).toBe(200);
+    expect(errorsFile.text).toContain(`'=HYPERLINK(""http://x.example"",""y"")`);
+    const back = parseUploadCsv(Buffer.from(errorsFile.text), { columns: addTraineeColumns(V), maxBytes: 2 ** 21, maxRows: 1000 });
+    expect(back.records[0].values.provider_trainee_id).toBe('=HYPERLINK("http://x.example","y")');
+    expect(errorsFile.text.split('\r\n')[0].endsWith(',errors')).toBe(true);
+    expect(await api.request('POST', `/api/${V}/trainee-uploads/${id}/submit`, tokenA)).toMatchObject({ status: 422 });
+
+    // The errors file with the 3 rows fixed (its errors column left in) validates clean.
+    const fixed = errorsFile.text
+      .replace(/,errors\r\n/, ',errors\r\n')
+      .split('\r\n')
+      .map((line, i) => (i === 10 ? line.replace(/^([^,]*),,/, '$1,Fixed,') : line))
+      .join('\r\n');
+    const refixed = parseUploadCsv(Buffer.from(fixed), { columns: addTraineeColumns(V), maxBytes: 2 ** 21, maxRows: 1000 });
+    expect(refixed.records[9].values.first_names).toBe('Fixed');
+    const rows2 = refixed.records.map((r) => r.values);
+    rows2[99] = { ...rows2[99], study_mode: rows[0].study_mode };
+    rows2[299] = good;
+    const second = await upload(csvFile(V, rows2, [...addTraineeColumns(V), 'errors']));
+    expect(second.status).toBe(202);
+    const id2 = second.body.data.upload_id as string;
+    expect(await settled(id2)).toMatchObject({ status: 'validated', row_count: 500, error_count: 0, errors: [] });
+
+    const submitted = await api.request('POST', `/api/${V}/trainee-uploads/${id2}/submit`, tokenA);
+    expect(submitted.status).toBe(202);
+    expect(submitted.body.data.status).toBe('in_progress');
+    const done = await settled(id2);
+    expect(done.status).toBe('succeeded');
+    expect(done.rows).toHaveLength(500);
+    const ids = done.rows.map((r: { trainee_id: string }) => r.trainee_id);
+    expect(new Set(ids).size).toBe(500);
+    expect(await traineeCount()).toBe(before + 500);
+    const one = await api.request('GET', `/api/${V}/trainees/${ids[9]}`, tokenA); // row 11
+    expect(one.body.data.first_names).toBe('Fixed');
+
+    const registered = new Set<string>();
+    for (let after = ''; ;) {
+      const page = await api.request('GET', `/api/${V}/changes?limit=1000${after ? `&after=${after}` : ''}`, tokenA);
+      for (const c of page.body.data) if (c.type === 'TraineeRegistered') registered.add(c.trainee_id);
+      after = page.body.next_cursor;
+      if (!page.body.has_more) break;
+    }
+    expect(ids.every((t: string) => registered.has(t))).toBe(true);
+
+    expect(await api.request('POST', `/api/${V}/trainee-uploads/${id2}/submit`, tokenA)).toMatchObject({ status: 409 });
+    expect(await api.request('DELETE', `/api/${V}/trainee-uploads/${id2}`, tokenA)).toMatchObject({ status: 409 });
+  }, 300_000);
+
+  it("answers 404 to another provider for every resource of an upload, and lists each provider's own, newest first", async () => {
+    const first = await upload(csvFile(V, traineeRows(V, 2)));
+    const second = await upload(csvFile(V, traineeRows(V, 1)));
+    const id = second.body.data.upload_id as string;
+    await settled(id);
+    for (const [method, path] of [
+      ['GET', id],
+      ['GET', `${id}/errors`],
+      ['POST', `${id}/submit`],
+      ['DELETE', id],
+    ]) {
+      expect(await api.request(method, `/api/${V}/trainee-uploads/${path}`, tokenB)).toMatchObject({ status: 404 });
+    }
+    expect((await api.request('GET', `/api/${V}/trainee-uploads`, tokenB)).body.data).toEqual([]);
+    const list = await api.request('GET', `/api/${V}/trainee-uploads?per_page=2`, tokenA);
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((u: { upload_id: string }) => u.upload_id)).toEqual([id, first.body.data.upload_id]);
+    expect(list.body.meta).toMatchObject({ current_page: 1, per_page: 2 });
+    expect(await api.request('GET', `/api/${V}/trainee-uploads?per_page=0`, tokenA)).toMatchObject({ status: 422 });
+
+    const cancelled = await api.request('DELETE', `/api/${V}/trainee-uploads/${id}`, tokenA);
+    expect(cancelled).toMatchObject({ status: 200, body: { data: { status: 'cancelled' } } });
+    expect(await api.request('POST', `/api/${V}/trainee-uploads/${id}/submit`, tokenA)).toMatchObject({ status: 409 });
+  });
+
+  it('refuses a file as a whole with a clear 4xx naming why, and stays healthy', async () => {
+    const header = addTraineeColumns(V).join(',');
+    const big = Buffer.alloc(1_048_577, 'a');
+    const tooBig = await upload(big);
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.errors[0]).toEqual({ error: 'PayloadTooLarge', message: 'The selected file must be smaller than 1MB' });
+    expect((await upload(Buffer.alloc(3_000_000, 'a'))).status).toBe(413);
+
+    const latin1 = Buffer.concat([Buffer.from(`${header}\r\n`), Buffer.from([0x4a, 0xf6, 0x72, 0x67, 0x0d, 0x0a])]);
+    const notUtf8 = await upload(latin1);
+    expect(notUtf8).toMatchObject({ status: 422, body: { errors: [{ message: 'The selected file must be a CSV file saved as UTF-8' }] } });
+
+    const unknown = await upload(`${header},shoe_size\r\n`);
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0].message).toBe("The selected file has columns that are not in the template: 'shoe_size'");
+
+    const headerOnly = await upload(`${header}\r\n`);
+    expect(headerOnly.body.errors[0]).toEqual({
+      error: 'UnprocessableEntity',
+      message: 'The selected file must contain at least one trainee',
+    });
+
+    const tooMany = await upload(csvFile(V, traineeRows(V, 1001)));
+    expect(tooMany).toMatchObject({
+      status: 422,
+      body: { errors: [{ message: 'The selected file must contain at most 1,000 trainees' }] },
+    });
+
+    const json = await api.request('POST', `/api/${V}/trainee-uploads`, tokenA, { data: {} });
+    expect(json.status).toBe(415);
+
+    expect((await api.request('GET', '/healthz', null)).status).toBe(200);
+    expect((await api.request('GET', `/api/${V}/trainee-uploads`, tokenA)).status).toBe(200);
+  });
+});
