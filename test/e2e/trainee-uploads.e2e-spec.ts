@@ -1,4 +1,4 @@
-import { addTraineeColumns } from '@app/uploads/write';
+import { addTraineeColumns, createBodyOf } from '@app/uploads/write';
 import { parseUploadCsv } from '@app/uploads/csv';
 import { RunningApi, type JsonResponse } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
@@ -129,6 +129,25 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     expect(await api.request('POST', `/api/${V}/trainee-uploads/${id2}/submit`, tokenA)).toMatchObject({ status: 409 });
     expect(await api.request('DELETE', `/api/${V}/trainee-uploads/${id2}`, tokenA)).toMatchObject({ status: 409 });
   }, 300_000);
+
+  it('reports on its row a trainee created through the API between the check and the submit; the other rows go on', async () => {
+    const rows = traineeRows(V, 3);
+    const posted = await upload(csvFile(V, rows));
+    const id = posted.body.data.upload_id as string;
+    expect(await settled(id)).toMatchObject({ status: 'validated', row_count: 3 });
+    const body = { data: createBodyOf(rows[1]) };
+    expect((await api.request('POST', `/api/${V}/trainees`, tokenA, body)).status).toBe(201);
+    expect((await api.request('POST', `/api/${V}/trainee-uploads/${id}/submit`, tokenA)).status).toBe(202);
+    const done = await settled(id);
+    expect(done.status).toBe('succeeded');
+    expect(done.rows).toEqual([
+      { row: 2, trainee_id: expect.any(String) },
+      { row: 3, errors: [{ column: null, message: 'This trainee is already in Register' }] },
+      { row: 4, trainee_id: expect.any(String) },
+    ]);
+    const errorsFile = await api.request('GET', `/api/${V}/trainee-uploads/${id}/errors`, tokenA);
+    expect(errorsFile.text.split('\r\n')[2]).toMatch(/,This trainee is already in Register$/);
+  });
 
   it("answers 404 to another provider for every resource of an upload, and lists each provider's own, newest first", async () => {
     const first = await upload(csvFile(V, traineeRows(V, 2)));
