@@ -25,9 +25,11 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     api.request('POST', `/api/${version}/trainee-uploads`, token, body, CSV);
 
   /** The upload once its background work has moved it past `pending` / `in_progress`. */
-  async function settled(id: string, token = tokenA): Promise<any> {
+  const settled = (id: string, token = tokenA): Promise<any> => settledAt('trainee-uploads', id, token);
+
+  async function settledAt(path: string, id: string, token: string): Promise<any> {
     for (let i = 0; i < 600; i++) {
-      const res = await api.request('GET', `/api/${V}/trainee-uploads/${id}`, token);
+      const res = await api.request('GET', `/api/${V}/${path}/${id}`, token);
       expect(res.status).toBe(200);
       if (res.body.data.status !== 'pending' && res.body.data.status !== 'in_progress') return res.body.data;
       await new Promise((r) => setTimeout(r, 50));
@@ -172,6 +174,59 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     const cancelled = await api.request('DELETE', `/api/${V}/trainee-uploads/${id}`, tokenA);
     expect(cancelled).toMatchObject({ status: 200, body: { data: { status: 'cancelled' } } });
     expect(await api.request('POST', `/api/${V}/trainee-uploads/${id}/submit`, tokenA)).toMatchObject({ status: 409 });
+  });
+
+  it('recommends the dated rows of the recommendations template through the same upload, check and submit', async () => {
+    const C = '10000453';
+    const tokenC = await api.providerToken(C);
+    const ids: string[] = [];
+    // Two placements: a recommendation on this route needs them (the recommendation's own rules apply to each row).
+    const placements_attributes = [{ urn: '900020' }, { urn: '900021', name: 'Second school' }];
+    for (let i = 0; i < 3; i++) {
+      const body = uniqueTrainee(V, { placements_attributes });
+      delete body.data.trn;
+      const res = await api.request('POST', `/api/${V}/trainees`, tokenC, body);
+      expect(res.status).toBe(201);
+      ids.push(res.body.data.trainee_id);
+    }
+    const template = await api.request('GET', `/api/${V}/recommendation-uploads/template`, tokenC);
+    expect(template.status).toBe(200);
+    const lines = template.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('trainee_id,provider_trainee_id,trn,first_names,last_name,qts_standards_met_date');
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(',')[0])
+        .sort(),
+    ).toEqual([...ids].sort());
+    expect(lines.slice(1).every((l) => l.endsWith(','))).toBe(true);
+
+    const dated = (dates: Record<string, string>) =>
+      [lines[0], ...lines.slice(1).map((l) => `${l}${dates[l.split(',')[0]] ?? ''}`)].join('\r\n') + '\r\n';
+    const post = (text: string) => api.request('POST', `/api/${V}/recommendation-uploads`, tokenC, text, CSV);
+    const bad = (await post(dated({ [ids[0]]: '2026-07-20', [ids[1]]: '2026-13-45' }))).body.data.upload_id as string;
+    expect(await api.request('GET', `/api/${V}/trainee-uploads/${bad}`, tokenC)).toMatchObject({ status: 404 });
+    const failed = await settledAt('recommendation-uploads', bad, tokenC);
+    expect(failed).toMatchObject({ status: 'failed', row_count: 2, error_count: 1 });
+    expect(failed.errors[0]).toMatchObject({ row: lines.findIndex((l) => l.startsWith(ids[1])) + 1, column: 'qts_standards_met_date' });
+    const undated = await post(`${lines.join('\r\n')}\r\n`);
+    expect(undated.status).toBe(422);
+    expect(undated.body.errors[0].message).toBe('The selected file must give a qts_standards_met_date for at least one trainee');
+
+    const good = await post(dated({ [ids[0]]: '2026-07-20', [ids[1]]: '2026-07-21' }));
+    expect(good.status).toBe(202);
+    const id = good.body.data.upload_id as string;
+    expect(await settledAt('recommendation-uploads', id, tokenC)).toMatchObject({ status: 'validated', row_count: 2 });
+    expect((await api.request('POST', `/api/${V}/recommendation-uploads/${id}/submit`, tokenC)).status).toBe(202);
+    const done = await settledAt('recommendation-uploads', id, tokenC);
+    expect(done).toMatchObject({ status: 'succeeded' });
+    expect(done.rows.map((r: { trainee_id: string }) => r.trainee_id).sort()).toEqual([ids[0], ids[1]].sort());
+    const states = await Promise.all(ids.map((t) => api.request('GET', `/api/${V}/trainees/${t}`, tokenC)));
+    expect(states.map((r) => [r.body.data.state, r.body.data.outcome_date])).toEqual([
+      ['recommended_for_award', '2026-07-20'],
+      ['recommended_for_award', '2026-07-21'],
+      ['submitted_for_trn', null],
+    ]);
   });
 
   it('refuses a file as a whole with a clear 4xx naming why, and stays healthy', async () => {

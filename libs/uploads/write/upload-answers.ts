@@ -7,7 +7,7 @@ import { outcomesOf, type UploadKind, type UploadState } from '@app/uploads/deci
 import type { Caller } from '@app/trainees/write';
 import { listedUploads } from './upload-list';
 import { ownUpload } from './upload-operations';
-import { readAddTraineesFile, uploadVersion } from './upload-rows';
+import { readUploadFile, uploadVersion } from './upload-rows';
 import { readUpload } from './upload-stream';
 import type { UploadPorts } from './upload.ports';
 
@@ -73,7 +73,7 @@ export async function uploadErrorsCsv(ports: UploadPorts, caller: Caller, upload
   await ownUpload(ports, caller, uploadId, kind);
   const { state, file } = await readUpload(ports, uploadId);
   if (file === null) throw new Error('an upload not purged without its file');
-  const table = readAddTraineesFile(new TextEncoder().encode(file), uploadVersion(state.api_version));
+  const table = readUploadFile(kind, new TextEncoder().encode(file), uploadVersion(state.api_version));
   const errors = new Map<number, string[]>();
   const note = (row: number, column: string | null, message: string) =>
     errors.set(row, [...(errors.get(row) ?? []), column === null ? message : `${column}: ${message}`]);

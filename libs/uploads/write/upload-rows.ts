@@ -11,6 +11,8 @@ import { DuplicateTrainee, MissingData, ValidationFailed, traineeStreamId } from
 import { implementedVersion, type ApiVersion, type Trainee } from '@app/trainees/record';
 import { checkRegistration, registerTrainee, type Caller } from '@app/trainees/write';
 import { parseUploadCsv, type UploadTable } from '@app/uploads/csv';
+import type { UploadKind } from '@app/uploads/decider';
+import { readRecommendFile } from './recommend-rows';
 import {
   UPLOAD_BYTES_MAX,
   UPLOAD_ROWS_MAX,
@@ -32,6 +34,11 @@ export function uploadVersion(name: string | null): ApiVersion {
 /** An add-trainees file read as the template of `version` has it (refused as a whole: `UploadFileRefused`). */
 export function readAddTraineesFile(body: Uint8Array, version: ApiVersion): UploadTable {
   return parseUploadCsv(body, { columns: addTraineeColumns(version), maxBytes: UPLOAD_BYTES_MAX, maxRows: UPLOAD_ROWS_MAX });
+}
+
+/** A file of `kind` read as the template of `version` has it (refused as a whole: `UploadFileRefused`). */
+export function readUploadFile(kind: UploadKind, body: Uint8Array, version: ApiVersion): UploadTable {
+  return kind === 'add_trainees' ? readAddTraineesFile(body, version) : readRecommendFile(body);
 }
 
 /** The messages of a row refused by the create path, each with its column; other errors are thrown on. */

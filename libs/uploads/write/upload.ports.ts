@@ -1,3 +1,4 @@
+import type { Trainee } from '@app/trainees/record';
 import type { TraineeWritePorts } from '@app/trainees/write';
 
 /**
@@ -14,13 +15,15 @@ export interface UploadKeys {
 /**
  * What the upload operations need: the trainee write path's ports (its event store, clock, ids,
  * read model and schools: an upload's rows are checked and written through them), the uploads'
- * data keys (null when personal data is stored in the clear, the sandbox's comparison only) and the
- * source of new upload ids.
+ * data keys (null when personal data is stored in the clear, the sandbox's comparison only), the
+ * source of new upload ids, and the provider's trainees as the read model holds them (for the
+ * recommendations template).
  */
 export interface UploadPorts {
   trainees: TraineeWritePorts;
   keys: UploadKeys | null;
   newUploadId: () => string;
+  providerTrainees: (ukprn: string) => Promise<Trainee[]>;
 }
 
 /** Injection token of {@link UploadPorts}. */

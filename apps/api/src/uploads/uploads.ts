@@ -2,6 +2,8 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import type { Logger } from 'pino';
 import type { Stores } from '@app/stores';
 import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
+import { TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/trainees/read';
+import type { Trainee } from '@app/trainees/record';
 import { UploadWorker, type UploadPorts } from '@app/uploads/write';
 import { newResourceId } from '../composition/ids';
 import { LOGGER, STORES } from '../composition/tokens';
@@ -17,8 +19,17 @@ export class Uploads implements OnApplicationBootstrap, BeforeApplicationShutdow
   readonly ports: UploadPorts;
   readonly worker: UploadWorker;
 
-  constructor(@Inject(TRAINEE_WRITE_PORTS) trainees: TraineeWritePorts, @Inject(STORES) stores: Stores, @Inject(LOGGER) logger: Logger) {
-    this.ports = { trainees, keys: stores.personalData?.keys ?? null, newUploadId: () => newResourceId() };
+  constructor(
+    @Inject(TRAINEE_WRITE_PORTS) trainees: TraineeWritePorts,
+    @Inject(TRAINEE_READ_MODEL) readModel: TraineeReadModel,
+    @Inject(STORES) stores: Stores,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    const providerTrainees = async (ukprn: string): Promise<Trainee[]> => {
+      const found = await Promise.all((await readModel.providerTraineeIds(ukprn)).map((id) => readModel.getTrainee(id)));
+      return found.filter((t): t is Trainee => t !== null);
+    };
+    this.ports = { trainees, keys: stores.personalData?.keys ?? null, newUploadId: () => newResourceId(), providerTrainees };
     // The upload id and the error's name only: a message may quote a cell of the file.
     this.worker = new UploadWorker(this.ports, (uploadId, err) =>
       logger.error({ uploadId, error: err instanceof Error ? err.name : typeof err }, 'upload work failed'),
