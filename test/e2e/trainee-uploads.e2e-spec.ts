@@ -1,6 +1,7 @@
 import { addTraineeColumns, createBodyOf } from '@app/uploads/write';
 import { parseUploadCsv } from '@app/uploads/csv';
 import { RunningApi, type JsonResponse } from '../support/api-harness';
+import { Uploads } from '../../apps/api/src/uploads/uploads';
 import { uniqueTrainee } from '../support/trainee-input';
 import { csvFile, rowOfBody, traineeRows } from '../support/upload-files';
 
@@ -262,5 +263,27 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
 
     expect((await api.request('GET', '/healthz', null)).status).toBe(200);
     expect((await api.request('GET', `/api/${V}/trainee-uploads`, tokenA)).status).toBe(200);
+  });
+  it('keeps the file sealed in the log, and purges an upload 30 days after it ended: its data key destroyed, 404 after', async () => {
+    const rows = traineeRows(V, 1);
+    const id = (await upload(csvFile(V, rows))).body.data.upload_id as string;
+    await settled(id);
+    const stored = JSON.stringify(await api.infra.storedLog.readStream(`upload-${id}`));
+    expect(stored).not.toContain(rows[0].last_name);
+    expect(stored).toContain('[sealed]');
+    const cancelled = await api.request('DELETE', `/api/${V}/trainee-uploads/${id}`, tokenA);
+    const endedAt = Date.parse(cancelled.body.data.ended_at);
+    const day = 86_400_000;
+    const uploads = api.app.get(Uploads);
+    await uploads.purge(new Date(endedAt + 29 * day));
+    expect((await api.request('GET', `/api/${V}/trainee-uploads/${id}`, tokenA)).status).toBe(200);
+    expect(await uploads.purge(new Date(endedAt + 30 * day + 1000))).toBeGreaterThanOrEqual(1);
+    expect(await uploads.ports.keys!.existingKey(`upload-${id}`)).toBe('erased');
+    for (const path of [id, `${id}/errors`]) {
+      expect((await api.request('GET', `/api/${V}/trainee-uploads/${path}`, tokenA)).status).toBe(404);
+    }
+    expect(
+      (await api.request('GET', `/api/${V}/trainee-uploads`, tokenA)).body.data.map((u: { upload_id: string }) => u.upload_id),
+    ).not.toContain(id);
   });
 });

@@ -7,3 +7,4 @@ export { readUpload, uploadKeyId } from './upload-stream';
 export { UploadWorker, type UploadWorkFailed } from './upload-worker';
 export { UPLOAD_PORTS, type UploadKeys, type UploadPorts } from './upload.ports';
 export { UPLOAD_SCHEMAS } from './upload-schemas';
+export { purgeDueUploads } from './upload-purge';
