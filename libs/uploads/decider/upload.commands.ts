@@ -52,11 +52,15 @@ export interface CancelUpload {
   now: string;
 }
 
-/** Destroy the upload's data key once it is due (upload.limits.ts, `UPLOAD_RETENTION_DAYS`). */
+/**
+ * Destroy the upload's data key once it is due (upload.limits.ts, `UPLOAD_RETENTION_DAYS`), or at
+ * once when `erased_trainee` names a trainee one of its rows wrote to and that trainee is erased.
+ */
 export interface PurgeUpload {
   type: 'PurgeUpload';
   upload_id: string;
   now: string;
+  erased_trainee?: string;
 }
 
 export type UploadCommand = ReceiveUpload | RecordUploadCheck | SubmitUpload | RecordRowOutcomes | CancelUpload | PurgeUpload;

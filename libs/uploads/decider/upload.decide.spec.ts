@@ -399,6 +399,23 @@ describe('purging', () => {
     expect(uploadWork(state)).toBeNull();
   });
 
+  it('purges at once, before it is due, when a trainee one of its rows wrote to is erased', () => {
+    const done = [received, checkedClean, submitted, appended(2, 'tr_a'), appended(3, 'tr_b'), appended(5, 'tr_c'), completed(3, 0)];
+    const early: UploadCommand = { type: 'PurgeUpload', upload_id: ID, now: T3, erased_trainee: 'tr_b' };
+    spec
+      .given(done)
+      .when(early)
+      .then([{ type: 'UploadPurged', data: { upload_id: ID, at: T3 } }]);
+    spec
+      .given(done)
+      .when({ ...early, erased_trainee: 'tr_z' })
+      .thenThrows(UploadCommandInvalid, saying(/No row of the upload wrote to trainee tr_z/));
+    spec
+      .given([received, checkedClean, submitted])
+      .when(early)
+      .thenThrows(UploadCommandInvalid, saying(/being submitted/));
+  });
+
   it('refuses before it is due, and while submitting', () => {
     spec
       .given(ended)

@@ -130,7 +130,13 @@ function cancel(command: CancelUpload, state: UploadState): UploadEvent[] {
 function purge(command: PurgeUpload, state: UploadState): UploadEvent[] {
   const due = uploadPurgeDueAt(state);
   if (due === null) throw new UploadCommandInvalid('An upload being submitted is not purged');
-  if (Date.parse(command.now) < Date.parse(due)) throw new UploadCommandInvalid(`The upload is due for purging at ${due}, not before`);
+  const erased = command.erased_trainee;
+  if (erased !== undefined) {
+    if (!state.submission.some((t) => t.trainee_id === erased))
+      throw new UploadCommandInvalid(`No row of the upload wrote to trainee ${erased}`);
+  } else if (Date.parse(command.now) < Date.parse(due)) {
+    throw new UploadCommandInvalid(`The upload is due for purging at ${due}, not before`);
+  }
   return [{ type: 'UploadPurged', data: { upload_id: command.upload_id, at: command.now } }];
 }
 
@@ -148,8 +154,9 @@ function purge(command: PurgeUpload, state: UploadState): UploadEvent[] {
  * - `RecordRowOutcomes` → one `UploadRowAppended` or `UploadRowFailed` per row without an outcome
  *   yet, then `UploadCompleted` when no submitted row is left; rows recorded before are skipped.
  * - `CancelUpload` → `UploadCancelled` before submit; {@link UploadConflict} (409) after.
- * - `PurgeUpload` → `UploadPurged` from `UPLOAD_RETENTION_DAYS` after the last event; nothing when
- *   already purged; invalid before then or while submitting.
+ * - `PurgeUpload` → `UploadPurged` from `UPLOAD_RETENTION_DAYS` after the last event, or at once
+ *   for an erased trainee one of its rows wrote to; nothing when already purged; invalid before
+ *   then (or for a trainee none of its rows wrote to) or while submitting.
  *
  * Every command but `ReceiveUpload` answers {@link UploadNotFound} for an unknown upload, and every
  * command but `PurgeUpload` for a purged one.

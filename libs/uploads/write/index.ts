@@ -5,6 +5,6 @@ export { RECOMMEND_COLUMNS, RECOMMEND_DATE_COLUMN, recommendTemplateCsv } from '
 export { cancelUpload, ownUpload, receiveUpload, runUploadWork, submitUpload } from './upload-operations';
 export { readUpload, uploadKeyId } from './upload-stream';
 export { UploadWorker, type UploadWorkFailed } from './upload-worker';
-export { UPLOAD_PORTS, type UploadKeys, type UploadPorts } from './upload.ports';
+export { UPLOAD_PORTS, type UploadKeys, type UploadPorts, type UploadStreamPorts } from './upload.ports';
 export { UPLOAD_SCHEMAS } from './upload-schemas';
-export { purgeDueUploads } from './upload-purge';
+export { purgeDueUploads, purgeUploadsOfErased } from './upload-purge';

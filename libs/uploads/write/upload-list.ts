@@ -5,7 +5,7 @@
  * has no stream (a stop between the two appends) is left out.
  */
 import { newEventId, registerEventSchemas, toEventData, type WriteContext } from '@app/event-sourcing';
-import type { UploadPorts } from './upload.ports';
+import type { UploadStreamPorts } from './upload.ports';
 
 /** Stream category of the providers' upload lists: `uploadlist-<ukprn>`. */
 export const UPLOAD_LIST_STREAM_PREFIX = 'uploadlist-';
@@ -18,7 +18,7 @@ export interface UploadListed {
 registerEventSchemas({ UploadListed: 1 });
 
 /** Lists `uploadId` for the provider of `ctx` (append-only; any revision). */
-export async function listUpload(ports: UploadPorts, ukprn: string, uploadId: string, ctx: WriteContext): Promise<void> {
+export async function listUpload(ports: UploadStreamPorts, ukprn: string, uploadId: string, ctx: WriteContext): Promise<void> {
   const event: UploadListed = { type: 'UploadListed', data: { upload_id: uploadId, at: ctx.occurredAt } };
   await ports.trainees.eventStore.appendToStream(UPLOAD_LIST_STREAM_PREFIX + ukprn, toEventData([event], ctx, newEventId), {
     expectedRevision: 'any',
@@ -26,13 +26,13 @@ export async function listUpload(ports: UploadPorts, ukprn: string, uploadId: st
 }
 
 /** The provider's upload ids, newest first. */
-export async function listedUploads(ports: UploadPorts, ukprn: string): Promise<string[]> {
+export async function listedUploads(ports: UploadStreamPorts, ukprn: string): Promise<string[]> {
   const recorded = await ports.trainees.eventStore.readStream(UPLOAD_LIST_STREAM_PREFIX + ukprn);
   return recorded.flatMap((r) => (r.type === 'UploadListed' ? [(r.data as UploadListed['data']).upload_id] : [])).reverse();
 }
 
 /** Every listed upload id of every provider (a resumed process looks for unfinished work among them). */
-export async function allListedUploads(ports: UploadPorts): Promise<string[]> {
+export async function allListedUploads(ports: UploadStreamPorts): Promise<string[]> {
   const ids: string[] = [];
   let from: number | undefined;
   for (;;) {

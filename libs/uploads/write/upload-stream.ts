@@ -18,7 +18,7 @@ import {
   type UploadState,
 } from '@app/uploads/decider';
 import { toEventData } from '@app/event-sourcing';
-import type { UploadPorts } from './upload.ports';
+import type { UploadStreamPorts } from './upload.ports';
 
 /** Where each upload event keeps values that may be personal: the file, its name, the messages quoting its cells. */
 const SEALED_PLACES: Readonly<Record<string, readonly string[]>> = {
@@ -48,13 +48,13 @@ function openedEvent(recorded: RecordedEvent, key: Buffer | 'erased' | null, str
 }
 
 /** The data key an upload's events open with: null when the service seals nothing. */
-async function openingKey(ports: UploadPorts, uploadId: string): Promise<Buffer | 'erased' | null> {
+async function openingKey(ports: UploadStreamPorts, uploadId: string): Promise<Buffer | 'erased' | null> {
   if (!ports.keys) return null;
   return (await ports.keys.existingKey(uploadKeyId(uploadId))) ?? 'erased';
 }
 
 /** The upload's state and file, read from its stream (state `exists: false` for an unknown id). */
-export async function readUpload(ports: UploadPorts, uploadId: string): Promise<ReadUpload> {
+export async function readUpload(ports: UploadStreamPorts, uploadId: string): Promise<ReadUpload> {
   const streamId = uploadStreamId(uploadId);
   const recorded = await ports.trainees.eventStore.readStream(streamId);
   if (recorded.length === 0) return { state: initialUploadState, file: null };
@@ -77,7 +77,7 @@ export async function readUpload(ports: UploadPorts, uploadId: string): Promise<
  * the command is the upload's first, `ReceiveUpload`, whose data key is made now.
  */
 export async function runUploadCommand(
-  ports: UploadPorts,
+  ports: UploadStreamPorts,
   uploadId: string,
   ctx: WriteContext,
   command: (state: UploadState) => UploadCommand,

@@ -12,6 +12,12 @@ export interface UploadKeys {
   destroy(id: string, at: Date): Promise<boolean>;
 }
 
+/** What reading and appending to an upload's stream needs: the event store and the uploads' data keys. */
+export interface UploadStreamPorts {
+  trainees: Pick<TraineeWritePorts, 'eventStore'>;
+  keys: UploadKeys | null;
+}
+
 /**
  * What the upload operations need: the trainee write path's ports (its event store, clock, ids,
  * read model and schools: an upload's rows are checked and written through them), the uploads'
@@ -19,7 +25,7 @@ export interface UploadKeys {
  * source of new upload ids, and the provider's trainees as the read model holds them (for the
  * recommendations template).
  */
-export interface UploadPorts {
+export interface UploadPorts extends UploadStreamPorts {
   trainees: TraineeWritePorts;
   keys: UploadKeys | null;
   newUploadId: () => string;
