@@ -1,10 +1,12 @@
 import type { ErasurePorts } from '@app/personal-data/erasure';
+import { purgeUploadsOfErased } from '@app/uploads/write';
 import { openIdempotencyStore, openWebhookOutbox, type StoreConfig, type Stores } from './open-stores';
 
 /**
  * The ports of an erasure on `stores` (docs/DESIGN.md "Personal data"): the event store, the read
  * model's mapping of ids and its forgetting, the data keys' destruction; the idempotency keys and
- * the webhook outbox each opened for the one call and closed after. Throws when the stores were
+ * the webhook outbox each opened for the one call and closed after; the uploads that wrote to the
+ * trainee, purged. Throws when the stores were
  * opened without personal data keys.
  */
 export function erasurePortsOf(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): ErasurePorts {
@@ -31,6 +33,8 @@ export function erasurePortsOf(config: Pick<StoreConfig, 'dataDir'>, stores: Sto
         await outbox.close();
       }
     },
+    forgetUploads: (id, ukprn) =>
+      purgeUploadsOfErased({ trainees: { eventStore: stores.eventStore }, keys: personal.keys }, ukprn, id, new Date()),
     clock: () => new Date(),
   };
 }

@@ -305,5 +305,5 @@ describe('every served operation under hostile requests (property test, docs/DES
       }
     }
     expect(failures).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });

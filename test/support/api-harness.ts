@@ -156,7 +156,7 @@ export class RunningApi {
   }
 
   /**
-   * Sends a request; `body` is JSON-encoded unless it is a string (sent as is). The response is
+   * Sends a request; `body` is JSON-encoded unless it is a string or bytes (sent as they are). The response is
    * checked against the OpenAPI document the service serves ({@link checkAgainstServedDocument}).
    */
   async request(
@@ -168,9 +168,9 @@ export class RunningApi {
   ): Promise<JsonResponse> {
     const h: Record<string, string> = { ...headers };
     if (token !== null) h.authorization = `Bearer ${token}`;
-    let payload: string | undefined;
+    let payload: string | Buffer | undefined;
     if (body !== undefined) {
-      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      payload = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
       h['content-type'] = h['content-type'] ?? 'application/json';
     }
     const res = await fetch(`${this.baseUrl}${path}`, { method, headers: h, body: payload });

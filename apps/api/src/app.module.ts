@@ -10,6 +10,7 @@ import { InfoModule } from './info/info.module';
 import { ReferenceDataModule } from './reference-data/reference-data.module';
 import { SharedKernelModule } from './shared-kernel.module';
 import { TraineesModule } from './trainees/trainees.module';
+import { UploadsModule } from './uploads/uploads.module';
 
 /**
  * The API's module, built for one configuration and logger: the `@nestjs/cqrs` buses, the shared
@@ -32,6 +33,7 @@ export class AppModule {
         ApiDocsModule,
         TraineesModule,
         ChangesModule,
+        UploadsModule,
         AuditModule,
       ],
     };

@@ -20,6 +20,7 @@ import { METRICS, STORES } from './composition/tokens';
 import { httpMetricsRecorder } from './observability/http-metrics';
 import { parseJsonBody } from './bodies/json-body';
 import { BODY_MAX_BYTES } from '@app/trainees/record';
+import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
 
 /**
  * Builds the API (Fastify adapter) for a configuration, ready to `listen`. Used by `main.ts` and by
@@ -74,6 +75,9 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
       done(e, undefined);
     }
   });
+  // A CSV file of trainees is read as bytes (its encoding is the upload's to check), up to one byte
+  // past its bound so that the upload names the bound; longer bodies answer 413 while they are read.
+  fastify.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: UPLOAD_BYTES_MAX + 1 }, (_req, body, done) => done(null, body));
   // The path only: a query string may hold a token or personal data (docs/operations.md "Observing it").
   // One onResponse hook: the metrics (docs/observability.md "Metrics"), then the log line.
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -27,6 +27,8 @@ export interface ErasurePorts {
   forgetAnswers(text: string): Promise<number>;
   /** `WebhookOutbox.forgetTrainee`: the TRN in its deliveries' payloads. */
   forgetDeliveries(traineeId: string): Promise<number>;
+  /** The uploads of the trainee's provider one of whose rows wrote to it, purged at once (their data keys destroyed). */
+  forgetUploads(traineeId: string, ukprn: string): Promise<number>;
   clock: () => Date;
 }
 
@@ -41,14 +43,17 @@ export interface Erasure {
   answersForgotten: number;
   /** Webhook deliveries whose payload lost the trainee's TRN. */
   deliveriesForgotten: number;
+  /** Uploads purged because a row of theirs wrote to the trainee. */
+  uploadsPurged: number;
 }
 
 /**
  * Erases a trainee (docs/DESIGN.md "Personal data"; ruling 15): appends `TraineeErased` (why, by
  * whom, when: no personal data), then destroys its data key, then forgets what the read models, the
- * idempotency keys and the webhook deliveries hold of it, the read models' part made again from its
- * stream as a rebuild would make it. Each step is safe to repeat: a trainee erased before is not erased again, and the
- * later steps run again (an erasure interrupted after its event finishes). Throws `NotFound` for an
+ * idempotency keys and the webhook deliveries hold of it (the read models' part made again from its
+ * stream as a rebuild would make it), and purges the uploads one of whose rows wrote to it. Each
+ * step is safe to repeat: a trainee erased before is not erased again, and the later steps run again
+ * (an erasure interrupted after its event finishes). Throws `NotFound` for an
  * unknown trainee, `RangeError` for a blank or over-long reason or a blank `erasedBy`.
  */
 export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reason: string, erasedBy: string): Promise<Erasure> {
@@ -76,7 +81,8 @@ export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reaso
   await ports.forgetProjected(id, ukprn, erased);
   const answersForgotten = await ports.forgetAnswers(id);
   const deliveriesForgotten = await ports.forgetDeliveries(id);
-  return { traineeId: id, erasedNow, events: erased.length, answersForgotten, deliveriesForgotten };
+  const uploadsPurged = await ports.forgetUploads(id, ukprn);
+  return { traineeId: id, erasedNow, events: erased.length, answersForgotten, deliveriesForgotten, uploadsPurged };
 }
 
 /** What `trainee erase` says of an erasure: whether it was erased now, and what was forgotten. */
@@ -84,7 +90,7 @@ export function erasureSummary(erasure: Erasure): string {
   return (
     `${erasure.erasedNow ? 'Erased' : 'Already erased:'} trainee ${erasure.traineeId}: its data key is destroyed; ` +
     `its ${erasure.events} events read [erased] for every personal value; ${erasure.answersForgotten} kept answers and ` +
-    `${erasure.deliveriesForgotten} webhook deliveries forgotten`
+    `${erasure.deliveriesForgotten} webhook deliveries forgotten; ${erasure.uploadsPurged} uploads purged`
   );
 }
 

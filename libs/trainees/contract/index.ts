@@ -3,7 +3,7 @@ export { answerItem, renderTraineeAnswer, renderTraineeAnswers, type TraineeAnsw
 export { acceptedTrainingRouteCodes, codesFor, lookupCode } from './code-books';
 export { contractFor, type VersionContract } from './contract';
 export type { EnhancedErrors } from './enhanced-errors';
-export { openApiSchemas } from './openapi/components';
+export { errorList, openApiSchemas } from './openapi/components';
 export { requestExample } from './openapi/examples';
 export { referenceDataNotAvailableMessage, unknownReferenceFieldMessage } from './reference-data';
 export { traineeRulesFor } from './rules';

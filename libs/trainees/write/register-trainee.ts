@@ -43,36 +43,17 @@ const MAX_REGISTRATION_ATTEMPTS = 50;
  * without its trainee by a crash; elsewhere (EventStoreDB) a claim younger than
  * {@link CLAIM_IN_FLIGHT_MS} without its stream holds the others back. Errors: the decider's
  * (`ValidationFailed`, `MissingData`, `DuplicateTrainee`) and `ConcurrentModification` after
- * bounded rounds.
+ * bounded rounds. `given.traineeId`: the new trainee's id when the caller fixed it beforehand (an
+ * upload's row, written once whatever the restarts), else one drawn from `ports.newTraineeId`.
  */
 export async function registerTrainee(
   ports: TraineeWritePorts,
   caller: Caller,
   rules: TraineeRules,
   data: RequestData<TraineeFields>,
+  given: { traineeId?: string } = {},
 ): Promise<Trainee> {
-  const input = requireData(data);
-  const now = ports.clock().toISOString();
-  const schools = await schoolsNamedBy(ports.schools, input.fields.placements_attributes);
-  const traineeId = await ports.newTraineeId();
-  const nested = arrayLength(input.fields.placements_attributes) + arrayLength(input.fields.degrees_attributes);
-  const newIds = Array.from({ length: nested }, () => ports.newId());
-  const decideWith = (candidates: Trainee[]): TraineeEvent[] =>
-    decide(
-      {
-        type: 'RegisterTrainee',
-        trainee_id: traineeId,
-        ukprn: caller.ukprn,
-        rules,
-        data,
-        now,
-        new_ids: newIds,
-        duplicate_candidates: candidates,
-        schools,
-      },
-      initialTraineeState,
-    );
-  const key = guardKeyOf(caller.ukprn, input.fields);
+  const { traineeId, now, decideWith, key } = await registration(ports, caller, rules, data, given.traineeId);
   if (key === null) {
     // A field of the duplicate rule is missing or malformed: the record rules refuse the body.
     decideWith([]);
@@ -83,7 +64,7 @@ export async function registerTrainee(
 
   for (let attempt = 0; attempt < MAX_REGISTRATION_ATTEMPTS; attempt++) {
     const claims = await ports.eventStore.readStream(guardStream);
-    const candidates = await duplicateCandidates(ports, caller.ukprn, input.fields, claims, now);
+    const candidates = await duplicateCandidates(ports, caller.ukprn, requireData(data).fields, claims, now);
     if (candidates === 'in_flight') {
       await sleep(10 + attempt * 5);
       continue;
@@ -118,6 +99,64 @@ export async function registerTrainee(
     return traineeOf(evolveAll(events));
   }
   throw new ConcurrentModification();
+}
+
+/** What a registration decides with: the new trainee's id, the instant, `decide` over candidates, the duplicate rule's key. */
+async function registration(
+  ports: TraineeWritePorts,
+  caller: Caller,
+  rules: TraineeRules,
+  data: RequestData<TraineeFields>,
+  givenId: string | undefined,
+): Promise<{ traineeId: string; now: string; decideWith: (candidates: Trainee[]) => TraineeEvent[]; key: string | null }> {
+  const input = requireData(data);
+  const now = ports.clock().toISOString();
+  const schools = await schoolsNamedBy(ports.schools, input.fields.placements_attributes);
+  const traineeId = givenId ?? (await ports.newTraineeId());
+  const nested = arrayLength(input.fields.placements_attributes) + arrayLength(input.fields.degrees_attributes);
+  const newIds = Array.from({ length: nested }, () => ports.newId());
+  const decideWith = (candidates: Trainee[]): TraineeEvent[] =>
+    decide(
+      {
+        type: 'RegisterTrainee',
+        trainee_id: traineeId,
+        ukprn: caller.ukprn,
+        rules,
+        data,
+        now,
+        new_ids: newIds,
+        duplicate_candidates: candidates,
+        schools,
+      },
+      initialTraineeState,
+    );
+  return { traineeId, now, decideWith, key: guardKeyOf(caller.ukprn, input.fields) };
+}
+
+/**
+ * A registration checked and not written (the check of an uploaded file's rows): the same wire
+ * result, record rules and duplicate rule as {@link registerTrainee}, against the provider's
+ * trainees in the read model and `alsoCandidates` (the rows checked before it in the same file).
+ * Returns the trainee the create would make (its id is not kept: a submit draws its own) and its
+ * duplicate rule's key. Appends nothing. Errors: the decider's (`ValidationFailed`, `MissingData`,
+ * `DuplicateTrainee`).
+ */
+export async function checkRegistration(
+  ports: TraineeWritePorts,
+  caller: Caller,
+  rules: TraineeRules,
+  data: RequestData<TraineeFields>,
+  alsoCandidates: (guardKey: string) => Trainee[],
+): Promise<{ trainee: Trainee; guardKey: string }> {
+  const { decideWith, key } = await registration(ports, caller, rules, data, 'checked');
+  if (key === null) {
+    decideWith([]);
+    throw new Error('a registration without a date of birth, route or last name passed the record rules');
+  }
+  const { date_of_birth, training_route, last_name } = requireData(data).fields;
+  const stored = await ports.trainees.findDuplicateCandidates(caller.ukprn, date_of_birth!, training_route!, last_name!);
+  const events = decideWith([...stored, ...alsoCandidates(key)]);
+  return { trainee: traineeOf(evolveAll(events)), guardKey: key };
 }
 
 /**

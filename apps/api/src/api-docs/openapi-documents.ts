@@ -2,6 +2,7 @@ import { Inject, Injectable, type INestApplication } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/runtime/process';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { CHANGE_SCHEMAS } from '@app/changes';
+import { UPLOAD_SCHEMAS } from '@app/uploads/write';
 import { contractFor, openApiSchemas, requestExample, type VersionContract } from '@app/trainees/contract';
 import { implementedVersion, type ApiVersion } from '@app/trainees/record';
 import { dump } from 'js-yaml';
@@ -34,6 +35,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Lifecycle', description: 'Defer, withdraw, recommend for QTS or EYTS.' },
   { name: 'History', description: "A trainee's audit history, replayed from its events." },
   { name: 'Changes', description: "The provider's change feed, and the same changes pushed to its webhook endpoints." },
+  { name: 'Uploads', description: 'New trainees added from a CSV file: checked, then submitted, each row once.' },
   { name: 'Reference data', description: 'The coded value lists.' },
   { name: 'Info', description: 'The versions served.' },
 ];
@@ -105,7 +107,7 @@ function versionDocument(base: OpenAPIObject, contract: VersionContract, names: 
   document.tags = TAGS.map((t) => ({ ...t }));
   document.components = {
     ...document.components,
-    schemas: { ...openApiSchemas(version), ...CHANGE_SCHEMAS } as NonNullable<OpenAPIObject['components']>['schemas'],
+    schemas: { ...openApiSchemas(version), ...CHANGE_SCHEMAS, ...UPLOAD_SCHEMAS } as NonNullable<OpenAPIObject['components']>['schemas'],
   };
   for (const [path, item] of Object.entries(document.paths)) {
     const operations = item as Record<string, Record<string, unknown> | undefined>;

@@ -12,6 +12,8 @@ import {
   ValidationFailed,
 } from '@app/trainees/decider';
 import type { Trainee, Degree } from '@app/trainees/record';
+import { UploadConflict, UploadNotFound, UploadNotSubmittable } from '@app/uploads/decider';
+import { UploadFileRefused } from '@app/uploads/csv';
 import { ApiAuthenticator, ResourceNotFound, RouteNotFound, Unauthorized } from '../auth/api.guard';
 import { EnhancedValidationFailed } from './enhanced-errors.interceptor';
 import { AuditDigestNotFound, errorsBody, ListQueryInvalid, NoTraineesFound, ReferenceDataNotFound } from './errors';
@@ -92,6 +94,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return [409, { ...errorsBody('Conflict', [e.message]), data: (e.existing as Degree[]).map((d) => output.serializeDegree(d)) }];
     }
     if (e instanceof ConcurrentModification) return [409, errorsBody('Conflict', [e.message])];
+    if (e instanceof UploadNotFound) return [404, errorsBody('NotFound', [e.message])];
+    if (e instanceof UploadConflict) return [409, errorsBody('Conflict', [e.message])];
+    if (e instanceof UploadNotSubmittable) return [422, errorsBody('UnprocessableEntity', [e.message])];
+    // A file refused as a whole: 413 past its size, else 422 naming why (docs/operations.md "Adding trainees from a file").
+    if (e instanceof UploadFileRefused && e.reason === 'too_large') return [413, errorsBody('PayloadTooLarge', [e.message])];
     return [422, errorsBody('UnprocessableEntity', [e.message])];
   }
 

@@ -46,6 +46,8 @@ export function requestFingerprint(method: string, path: string, body: unknown):
   while (stack.length > 0) {
     const item = stack.pop();
     if (item instanceof Raw) hash.update(item.text);
+    // A file sent as the body (`text/csv`): its bytes, marked apart from any JSON text.
+    else if (Buffer.isBuffer(item)) hash.update('bytes:').update(item);
     else if (Array.isArray(item)) pushArray(hash, stack, item);
     else if (item !== null && typeof item === 'object') pushObject(hash, stack, item as Record<string, unknown>);
     else hash.update(item === undefined ? 'null' : JSON.stringify(item));

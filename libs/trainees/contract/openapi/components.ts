@@ -52,7 +52,7 @@ function envelope(schema: JsonSchema, description?: string): JsonSchema {
 }
 
 /** `{errors: [{error: <name>, message}]}` (docs/DESIGN.md ruling 4). */
-function errorList(names: readonly string[], description: string, extra: JsonSchema = {}): JsonSchema {
+export function errorList(names: readonly string[], description: string, extra: JsonSchema = {}): JsonSchema {
   return {
     type: 'object',
     description,

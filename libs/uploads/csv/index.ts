@@ -1,0 +1,12 @@
+export { csvField, csvRecord, escapeCell, unescapeCell } from './csv-cells';
+export { columnKeys, headerKey, matchHeaders } from './csv-headers';
+export { UploadFileRefused, type FileRefusalReason } from './csv-refusal';
+export {
+  parseUploadCsv,
+  templateCsv,
+  writeUploadCsv,
+  type UploadCsvOptions,
+  type UploadRecord,
+  type UploadTable,
+  type WriteCsvOptions,
+} from './upload-csv';

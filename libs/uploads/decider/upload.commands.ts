@@ -1,0 +1,66 @@
+/**
+ * The commands of an upload. Ids, the sealed file and the time arrive inside the command: the
+ * decider holds no random source and no clock. `now` is an ISO 8601 instant, UTC.
+ */
+import type { RowError, RowMessage, RowTarget, UploadKind } from './upload.events';
+
+/** Receive a file the CSV layer accepted as a whole. `file`: as the caller stores it (sealed). */
+export interface ReceiveUpload {
+  type: 'ReceiveUpload';
+  upload_id: string;
+  ukprn: string;
+  kind: UploadKind;
+  api_version: string;
+  file_name: string | null;
+  byte_count: number;
+  file: string;
+  now: string;
+}
+
+/** Record what the row checks found: the trainee rows' numbers and every message about them. */
+export interface RecordUploadCheck {
+  type: 'RecordUploadCheck';
+  upload_id: string;
+  rows: number[];
+  errors: RowError[];
+  now: string;
+}
+
+/** Submit a validated upload: the trainee each row writes to (a new id, or the trainee recommended). */
+export interface SubmitUpload {
+  type: 'SubmitUpload';
+  upload_id: string;
+  targets: RowTarget[];
+  now: string;
+}
+
+/** What writing one row did: appended to its trainee, or refused with messages. */
+export type RowOutcomeInput = { row: number; trainee_id: string } | { row: number; errors: RowMessage[] };
+
+/** Record the outcomes of submitted rows (a batch, in the order written). */
+export interface RecordRowOutcomes {
+  type: 'RecordRowOutcomes';
+  upload_id: string;
+  outcomes: RowOutcomeInput[];
+  now: string;
+}
+
+/** Cancel an upload before it is submitted. */
+export interface CancelUpload {
+  type: 'CancelUpload';
+  upload_id: string;
+  now: string;
+}
+
+/**
+ * Destroy the upload's data key once it is due (upload.limits.ts, `UPLOAD_RETENTION_DAYS`), or at
+ * once when `erased_trainee` names a trainee one of its rows wrote to and that trainee is erased.
+ */
+export interface PurgeUpload {
+  type: 'PurgeUpload';
+  upload_id: string;
+  now: string;
+  erased_trainee?: string;
+}
+
+export type UploadCommand = ReceiveUpload | RecordUploadCheck | SubmitUpload | RecordRowOutcomes | CancelUpload | PurgeUpload;

@@ -1,0 +1,102 @@
+/**
+ * An upload as its events leave it, and `evolve`, which applies one event (pure).
+ *
+ * Statuses, after the real service's bulk add (uploaded → pending → validated → in progress →
+ * succeeded / failed / cancelled), where receiving the file and queueing its check are one event:
+ * `pending` (received, not checked yet), `validated` (checked, no errors), `failed` (checked, with
+ * errors: it can only be cancelled or replaced by a new upload), `in_progress` (submitted, rows
+ * being written), `succeeded` (every row has its outcome, appended or failed), `cancelled`.
+ */
+import type { RowError, RowMessage, RowTarget, UploadEvent, UploadKind } from './upload.events';
+
+export const UPLOAD_STATUSES = ['pending', 'validated', 'failed', 'in_progress', 'succeeded', 'cancelled'] as const;
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
+
+/** What became of one submitted row. */
+export type RowOutcome = { row: number; trainee_id: string } | { row: number; errors: RowMessage[] };
+
+export interface UploadState {
+  exists: boolean;
+  /** The data key is destroyed: the upload answers as unknown. */
+  purged: boolean;
+  upload_id: string | null;
+  ukprn: string | null;
+  kind: UploadKind | null;
+  api_version: string | null;
+  status: UploadStatus | null;
+  /** Spreadsheet row numbers of the trainee rows, ascending (empty until checked). */
+  rows: readonly number[];
+  errors: readonly RowError[];
+  /** Each submitted row and its trainee, in row order (empty until submitted). */
+  submission: readonly RowTarget[];
+  /** The outcome of each submitted row that has one, by row number. */
+  outcomes: Readonly<Record<number, RowOutcome>>;
+  received_at: string | null;
+  checked_at: string | null;
+  submitted_at: string | null;
+  /** When it completed or was cancelled. */
+  ended_at: string | null;
+  last_event_at: string | null;
+}
+
+export const initialUploadState: UploadState = {
+  exists: false,
+  purged: false,
+  upload_id: null,
+  ukprn: null,
+  kind: null,
+  api_version: null,
+  status: null,
+  rows: [],
+  errors: [],
+  submission: [],
+  outcomes: {},
+  received_at: null,
+  checked_at: null,
+  submitted_at: null,
+  ended_at: null,
+  last_event_at: null,
+};
+
+/** Applies one upload event (pure): the state after it. */
+export function evolveUpload(state: UploadState, event: UploadEvent): UploadState {
+  const at = event.data.at;
+  const next = { ...state, last_event_at: at };
+  switch (event.type) {
+    case 'UploadReceived': {
+      const { upload_id, ukprn, kind, api_version } = event.data;
+      return { ...next, exists: true, upload_id, ukprn, kind, api_version, status: 'pending', received_at: at };
+    }
+    case 'UploadChecked': {
+      const { rows, errors } = event.data;
+      return { ...next, rows: [...rows], errors: [...errors], status: errors.length === 0 ? 'validated' : 'failed', checked_at: at };
+    }
+    case 'UploadSubmitted':
+      return { ...next, submission: [...event.data.rows], status: 'in_progress', submitted_at: at };
+    case 'UploadRowAppended': {
+      const { row, trainee_id } = event.data;
+      return { ...next, outcomes: { ...state.outcomes, [row]: { row, trainee_id } } };
+    }
+    case 'UploadRowFailed': {
+      const { row, errors } = event.data;
+      return { ...next, outcomes: { ...state.outcomes, [row]: { row, errors: [...errors] } } };
+    }
+    case 'UploadCompleted':
+      return { ...next, status: 'succeeded', ended_at: at };
+    case 'UploadCancelled':
+      return { ...next, status: 'cancelled', ended_at: at };
+    case 'UploadPurged':
+      // The messages may quote the file's values: nothing of them stays once the key is gone.
+      return { ...next, purged: true, errors: [], outcomes: withoutMessages(state.outcomes) };
+  }
+}
+
+/** The outcomes with the failed rows' messages dropped. */
+function withoutMessages(outcomes: Readonly<Record<number, RowOutcome>>): Record<number, RowOutcome> {
+  return Object.fromEntries(Object.entries(outcomes).map(([row, o]) => [row, 'errors' in o ? { row: o.row, errors: [] } : o]));
+}
+
+/** The outcomes in row order. */
+export function outcomesOf(state: UploadState): RowOutcome[] {
+  return state.submission.flatMap((t) => (state.outcomes[t.row] ? [state.outcomes[t.row]] : []));
+}

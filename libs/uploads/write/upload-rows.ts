@@ -1,0 +1,106 @@
+/**
+ * An add-trainees file's rows checked and written through the trainee create path itself: each
+ * row becomes the version's create body (trainee-columns.ts), goes through the version's wire
+ * checks (`contract.requests.traineeCreate`) and the decider's record and duplicate rules
+ * (`checkRegistration` to check, `registerTrainee` to write; libs/trainees/write), so a row is
+ * refused exactly as the same body sent to `POST /trainees` would be, with the same messages.
+ */
+import { DomainError } from '@app/event-sourcing';
+import { contractFor } from '@app/trainees/contract';
+import { DuplicateTrainee, MissingData, ValidationFailed, traineeStreamId } from '@app/trainees/decider';
+import { implementedVersion, type ApiVersion, type Trainee } from '@app/trainees/record';
+import { checkRegistration, registerTrainee, type Caller } from '@app/trainees/write';
+import { parseUploadCsv, type UploadTable } from '@app/uploads/csv';
+import type { UploadKind } from '@app/uploads/decider';
+import { readRecommendFile } from './recommend-rows';
+import {
+  UPLOAD_BYTES_MAX,
+  UPLOAD_ROWS_MAX,
+  type RowError,
+  type RowMessage,
+  type RowOutcomeInput,
+  type RowTarget,
+} from '@app/uploads/decider';
+import { addTraineeColumns, columnOfMessage, createBodyOf } from './trainee-columns';
+import type { UploadPorts } from './upload.ports';
+
+/** The API version an upload was made in (one the service implements). */
+export function uploadVersion(name: string | null): ApiVersion {
+  const version = name === null ? null : implementedVersion(name);
+  if (version === null) throw new Error(`an upload of API version ${String(name)}, which this service does not implement`);
+  return version;
+}
+
+/** An add-trainees file read as the template of `version` has it (refused as a whole: `UploadFileRefused`). */
+export function readAddTraineesFile(body: Uint8Array, version: ApiVersion): UploadTable {
+  return parseUploadCsv(body, { columns: addTraineeColumns(version), maxBytes: UPLOAD_BYTES_MAX, maxRows: UPLOAD_ROWS_MAX });
+}
+
+/** A file of `kind` read as the template of `version` has it (refused as a whole: `UploadFileRefused`). */
+export function readUploadFile(kind: UploadKind, body: Uint8Array, version: ApiVersion): UploadTable {
+  return kind === 'add_trainees' ? readAddTraineesFile(body, version) : readRecommendFile(body);
+}
+
+/** The messages of a row refused by the create path, each with its column; other errors are thrown on. */
+function rowMessages(error: unknown, columns: readonly string[], values: Readonly<Record<string, string>>): RowMessage[] {
+  if (error instanceof ValidationFailed)
+    return error.messages.map((message) => ({ column: columnOfMessage(message, columns, values), message }));
+  if (error instanceof DuplicateTrainee || error instanceof MissingData) return [{ column: null, message: error.message }];
+  if (error instanceof DomainError) return [{ column: null, message: error.message }];
+  throw error;
+}
+
+/** Lets other requests run between rows: the check and the submit of a large file never hold the event loop. */
+const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Checks every trainee row of `table` as a create of `caller`'s provider, appending nothing:
+ * returns the trainee rows' numbers and every message about them. A row that would duplicate an
+ * existing trainee, or a row above it in the file, reads "This trainee is already in Register".
+ */
+export async function checkTraineeRows(
+  ports: UploadPorts,
+  caller: Caller,
+  table: UploadTable,
+): Promise<{ rows: number[]; errors: RowError[] }> {
+  const contract = contractFor(uploadVersion(caller.apiVersion));
+  const earlier = new Map<string, Trainee[]>();
+  const rows: number[] = [];
+  const errors: RowError[] = [];
+  for (const record of table.records) {
+    if (record.blank) continue;
+    rows.push(record.row);
+    const data = contract.requests.traineeCreate(createBodyOf(record.values));
+    try {
+      const { trainee, guardKey } = await checkRegistration(ports.trainees, caller, contract.rules, data, (key) => earlier.get(key) ?? []);
+      earlier.set(guardKey, [...(earlier.get(guardKey) ?? []), trainee]);
+    } catch (error) {
+      for (const m of rowMessages(error, table.columns, record.values)) errors.push({ row: record.row, ...m });
+    }
+    await yieldToOthers();
+  }
+  return { rows, errors };
+}
+
+/**
+ * Writes one submitted row to its trainee: registers it with the id the submit fixed, unless that
+ * trainee's stream exists already (the row was written before a stop, its outcome not yet
+ * recorded), so each row becomes a trainee once. A row refused now (a duplicate since the check)
+ * gets its messages. Returns the row's outcome.
+ */
+export async function writeTraineeRow(ports: UploadPorts, caller: Caller, table: UploadTable, target: RowTarget): Promise<RowOutcomeInput> {
+  const existing = await ports.trainees.eventStore.readStream(traineeStreamId(target.trainee_id), { maxCount: 1 });
+  if (existing.length > 0) return target;
+  const record = table.records.find((r) => r.row === target.row);
+  if (!record) throw new Error(`row ${target.row} of a submitted upload is not in its file`);
+  const contract = contractFor(uploadVersion(caller.apiVersion));
+  const data = contract.requests.traineeCreate(createBodyOf(record.values));
+  try {
+    await registerTrainee(ports.trainees, caller, contract.rules, data, { traineeId: target.trainee_id });
+    return target;
+  } catch (error) {
+    return { row: target.row, errors: rowMessages(error, table.columns, record.values) };
+  }
+}
+
+export { yieldToOthers };

@@ -1,0 +1,36 @@
+import type { Trainee } from '@app/trainees/record';
+import type { TraineeWritePorts } from '@app/trainees/write';
+
+/**
+ * The data keys of uploads: one per upload, kept in the same key store as the trainees' and
+ * wrapped the same way (docs/DESIGN.md "Personal data"), under the id `upload-<upload_id>` (no
+ * trainee id holds a hyphen). `keyFor` makes and stores a key when the upload has none.
+ */
+export interface UploadKeys {
+  keyFor(id: string): Promise<Buffer>;
+  existingKey(id: string): Promise<Buffer | null | 'erased'>;
+  destroy(id: string, at: Date): Promise<boolean>;
+}
+
+/** What reading and appending to an upload's stream needs: the event store and the uploads' data keys. */
+export interface UploadStreamPorts {
+  trainees: Pick<TraineeWritePorts, 'eventStore'>;
+  keys: UploadKeys | null;
+}
+
+/**
+ * What the upload operations need: the trainee write path's ports (its event store, clock, ids,
+ * read model and schools: an upload's rows are checked and written through them), the uploads'
+ * data keys (null when personal data is stored in the clear, the sandbox's comparison only), the
+ * source of new upload ids, and the provider's trainees as the read model holds them (for the
+ * recommendations template).
+ */
+export interface UploadPorts extends UploadStreamPorts {
+  trainees: TraineeWritePorts;
+  keys: UploadKeys | null;
+  newUploadId: () => string;
+  providerTrainees: (ukprn: string) => Promise<Trainee[]>;
+}
+
+/** Injection token of {@link UploadPorts}. */
+export const UPLOAD_PORTS = Symbol('UPLOAD_PORTS');
