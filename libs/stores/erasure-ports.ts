@@ -4,10 +4,15 @@ import { openIdempotencyStore, openWebhookOutbox, type StoreConfig, type Stores 
 /**
  * The ports of an erasure on `stores` (docs/DESIGN.md "Personal data"): the event store, the read
  * model's mapping of ids and its forgetting, the data keys' destruction; the idempotency keys and
- * the webhook outbox each opened for the one call and closed after. Throws when the stores were
- * opened without personal data keys.
+ * the webhook outbox each opened for the one call and closed after; `recordErasure`, where given,
+ * the erasure ledger's writer (`ErasurePorts.recordErasure`). Throws when the stores were opened
+ * without personal data keys.
  */
-export function erasurePortsOf(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): ErasurePorts {
+export function erasurePortsOf(
+  config: Pick<StoreConfig, 'dataDir'>,
+  stores: Stores,
+  recordErasure?: ErasurePorts['recordErasure'],
+): ErasurePorts {
   const personal = stores.personalData;
   if (!personal) throw new Error('the stores were opened without personal data keys');
   return {
@@ -31,6 +36,7 @@ export function erasurePortsOf(config: Pick<StoreConfig, 'dataDir'>, stores: Sto
         await outbox.close();
       }
     },
+    recordErasure,
     clock: () => new Date(),
   };
 }

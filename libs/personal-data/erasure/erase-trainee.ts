@@ -27,6 +27,12 @@ export interface ErasurePorts {
   forgetAnswers(text: string): Promise<number>;
   /** `WebhookOutbox.forgetTrainee`: the TRN in its deliveries' payloads. */
   forgetDeliveries(traineeId: string): Promise<number>;
+  /**
+   * Records the erasure outside the stores before its key is destroyed (the erasure ledger beside
+   * the backups, docs/operations.md "Backups and restore"): the stored id, when (ISO 8601, UTC) and
+   * why. No personal data. Absent: recorded nowhere else.
+   */
+  recordErasure?(traineeId: string, erasedAt: string, reason: string): Promise<void>;
   clock: () => Date;
 }
 
@@ -45,7 +51,8 @@ export interface Erasure {
 
 /**
  * Erases a trainee (docs/DESIGN.md "Personal data"; ruling 15): appends `TraineeErased` (why, by
- * whom, when: no personal data), then destroys its data key, then forgets what the read models, the
+ * whom, when: no personal data), records it in the erasure ledger where the ports have one, then
+ * destroys its data key, then forgets what the read models, the
  * idempotency keys and the webhook deliveries hold of it, the read models' part made again from its
  * stream as a rebuild would make it. Each step is safe to repeat: a trainee erased before is not erased again, and the
  * later steps run again (an erasure interrupted after its event finishes). Throws `NotFound` for an
@@ -71,6 +78,7 @@ export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reaso
     encode: (events) => toEventData(events, { occurredAt: now }, newEventId),
   });
   const erasedNow = outcome.events.length > 0;
+  await ports.recordErasure?.(id, now, reason);
   await ports.destroyKey(id, ports.clock());
   const erased = await ports.eventStore.readStream(traineeStreamId(id));
   await ports.forgetProjected(id, ukprn, erased);
