@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { PeriodicRun } from '@app/event-sourcing';
 import type { Metrics } from '@app/runtime/telemetry';
 import { MANIFEST_FILE } from './backup-parts';
 import { createBackup } from './create-backup';
@@ -38,9 +39,7 @@ export interface BackupScheduleOptions {
  * does not keep the process alive. A failed run is logged and the schedule goes on.
  */
 export class BackupSchedule {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
+  private readonly timer: PeriodicRun;
   private lastSuccess: Date | null;
   private readonly startedAt: Date;
   /** Runs that made a backup, and runs that failed, since start. */
@@ -52,6 +51,9 @@ export class BackupSchedule {
   ) {
     this.startedAt = this.now();
     this.lastSuccess = newestBackupTime(options.dir);
+    // Due one period after the newest backup: at once when it is older.
+    const due = () => (this.lastSuccess ? Math.max(0, options.everyMs - this.ageSeconds() * 1000) : options.everyMs);
+    this.timer = new PeriodicRun(() => this.once(), due);
   }
 
   private now(): Date {
@@ -70,36 +72,17 @@ export class BackupSchedule {
 
   /** Starts the schedule: the first run one period after the newest backup (at once when it is older). */
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.arm();
-    this.logger.info({ every_ms: this.options.everyMs, keep: this.options.keep }, 'backups scheduled');
+    if (this.timer.start()) this.logger.info({ every_ms: this.options.everyMs, keep: this.options.keep }, 'backups scheduled');
   }
 
   /** Stops the schedule and waits for a run in progress to end. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.timer.stop();
   }
 
   /** Runs once now (when none is running), then goes on with the schedule; resolves when this run ends. */
-  async runNow(): Promise<void> {
-    if (this.running) return this.running;
-    this.running = this.once().finally(() => {
-      this.running = null;
-      this.arm();
-    });
-    return this.running;
-  }
-
-  private arm(): void {
-    if (this.stopped || this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    const due = this.lastSuccess ? Math.max(0, this.options.everyMs - this.ageSeconds() * 1000) : this.options.everyMs;
-    this.timer = setTimeout(() => void this.runNow(), due);
-    this.timer.unref();
+  runNow(): Promise<void> {
+    return this.timer.runNow();
   }
 
   private async once(): Promise<void> {

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { Presets, SingleBar } from 'cli-progress';
 import {
   BackupRefused,
   createBackup,
@@ -84,19 +83,26 @@ function existingServiceKey(ctx: CliContext): Buffer {
 
 async function createCommand(output: string, ctx: CliContext): Promise<void> {
   embeddedOnly(ctx);
-  const bar = bytesBar();
-  const checking: { bar: ReturnType<typeof progressBar> | null } = { bar: null };
+  // The copy's bar in MB (made at its first report, which knows the total), then the check's in events.
+  const bars: { copying: ReturnType<typeof progressBar> | null; checking: ReturnType<typeof progressBar> | null } = {
+    copying: null,
+    checking: null,
+  };
+  const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
   try {
     const made = await createBackup(ctx.dataDir, output, {
       serviceKey: ctx.serviceKey(),
       signingKey: ownSigningKey(ctx),
       onProgress: (stage, done, total) => {
-        if (stage === 'copying') return bar.update(done, total);
-        bar.stop();
-        (checking.bar ??= progressBar('checking the copy', 0)).update(done);
+        if (stage === 'copying') return (bars.copying ??= progressBar('copying', mb(total), 'MB')).update(mb(done));
+        bars.copying?.stop();
+        bars.copying = null;
+        (bars.checking ??= progressBar('checking the copy', 0)).update(done);
       },
     });
-    checking.bar?.stop();
+    bars.copying?.stop();
+    bars.checking?.stop();
+    bars.copying = bars.checking = null;
     const { log, files } = made.manifest;
     const bytes = files.reduce((sum, f) => sum + f.bytes, 0);
     process.stdout.write(
@@ -107,11 +113,10 @@ async function createCommand(output: string, ctx: CliContext): Promise<void> {
     if (made.faults.length > 0)
       throw new CliError(`the log's copy does not verify: ${made.faults.length} fault(s), as the log's (admin audit verify)`);
   } catch (err) {
+    bars.copying?.stop();
+    bars.checking?.stop();
     if (err instanceof BackupRefused) throw new CliError(err.message);
     throw err;
-  } finally {
-    bar.stop();
-    checking.bar?.stop();
   }
 }
 
@@ -162,33 +167,4 @@ function ledgerOf(dir: string, option: string | undefined, ctx: CliContext): str
   if (backupDir) return ledgerIn(backupDir);
   const beside = ledgerIn(dirname(dir));
   return existsSync(beside) ? beside : null;
-}
-
-/** A progress bar on stderr over `total` bytes (MB shown), as the other long commands draw theirs. */
-function bytesBar(): { update(done: number, total: number): void; stop(): void } {
-  const bar = new SingleBar(
-    {
-      format: 'copying {bar} {value}/{total} MB | ETA {eta_formatted}',
-      stream: process.stderr,
-      noTTYOutput: !process.stderr.isTTY,
-      notTTYSchedule: 2000,
-    },
-    Presets.shades_classic,
-  );
-  let started = false;
-  let stopped = false;
-  const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
-  return {
-    update(done, total) {
-      if (stopped) return;
-      if (!started) bar.start(mb(total), 0);
-      started = true;
-      bar.setTotal(mb(total));
-      bar.update(mb(done));
-    },
-    stop() {
-      if (started && !stopped) bar.stop();
-      stopped = true;
-    },
-  };
 }
