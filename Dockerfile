@@ -27,7 +27,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/dist ./dist
 COPY samples ./samples
-RUN mkdir -p /app/data && chown node:node /app/data
+# /backups: the compose file's backup volume (docs/operations.md "Backups and restore"), owned by the service's user, 0700.
+RUN mkdir -p /app/data /backups && chown node:node /app/data /backups && chmod 0700 /backups
 USER node
 ENV PORT=3000 DATA_DIR=/app/data HOST=0.0.0.0
 EXPOSE 3000

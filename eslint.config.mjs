@@ -56,7 +56,7 @@ const RUNTIME = [
   'runtime/process',
   'runtime/event-transfer',
 ];
-const STORES = ['stores/sqlite', 'stores/mongodb', 'stores/eventstoredb', 'stores'];
+const STORES = ['stores/sqlite', 'stores/mongodb', 'stores/eventstoredb', 'stores/backup', 'stores'];
 const ALLOWED = {
   ...PARTS,
   ...Object.fromEntries(RUNTIME.map((r) => [r, [...WINGS, ...RUNTIME]])),

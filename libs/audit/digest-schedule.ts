@@ -1,3 +1,4 @@
+import { PeriodicRun } from '@app/event-sourcing';
 import type { SignedDigest } from './digest';
 import { LogDoesNotVerify } from './digest-log';
 
@@ -23,9 +24,7 @@ export interface DigestScheduleLogger {
  * is run and the cause mended) and the schedule goes on.
  */
 export class DigestSchedule {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
+  private readonly timer: PeriodicRun;
   /** Runs that signed a digest, and runs that found the log idle, since start (for tests and metrics). */
   readonly counts = { signed: 0, idle: 0, failed: 0 };
 
@@ -33,39 +32,26 @@ export class DigestSchedule {
     private readonly run: () => Promise<ScheduledDigest | null>,
     private readonly everyMs: number,
     private readonly logger: DigestScheduleLogger,
-  ) {}
+  ) {
+    this.timer = new PeriodicRun(
+      () => this.once(),
+      () => this.everyMs,
+    );
+  }
 
   /** Starts the schedule: the first run after one period. */
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.arm();
-    this.logger.info({ every_ms: this.everyMs }, 'audit digests scheduled');
+    if (this.timer.start()) this.logger.info({ every_ms: this.everyMs }, 'audit digests scheduled');
   }
 
   /** Stops the schedule and waits for a run in progress to end. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.timer.stop();
   }
 
   /** Runs once now (when none is running), then goes on with the schedule; resolves when this run ends. */
-  async runNow(): Promise<void> {
-    if (this.running) return this.running;
-    this.running = this.once().finally(() => {
-      this.running = null;
-      this.arm();
-    });
-    return this.running;
-  }
-
-  private arm(): void {
-    if (this.stopped || this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.runNow(), this.everyMs);
-    this.timer.unref();
+  runNow(): Promise<void> {
+    return this.timer.runNow();
   }
 
   private async once(): Promise<void> {

@@ -2,6 +2,7 @@ export { runCommand, type StreamSnapshot } from './command-runner';
 export { DomainError } from './domain-error';
 export { registerEventSchemas, toEventData, type StoredEvent, type WriteContext } from './envelope';
 export { newEventId } from './event-ids';
+export { PeriodicRun } from './periodic-run';
 export { randomView } from './random-bytes';
 export {
   EVENT_STORE,

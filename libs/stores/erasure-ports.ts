@@ -6,10 +6,14 @@ import { openIdempotencyStore, openWebhookOutbox, type StoreConfig, type Stores 
  * The ports of an erasure on `stores` (docs/DESIGN.md "Personal data"): the event store, the read
  * model's mapping of ids and its forgetting, the data keys' destruction; the idempotency keys and
  * the webhook outbox each opened for the one call and closed after; the uploads that wrote to the
- * trainee, purged. Throws when the stores were
- * opened without personal data keys.
+ * trainee, purged; `recordErasure`, where given, the erasure ledger's writer
+ * (`ErasurePorts.recordErasure`). Throws when the stores were opened without personal data keys.
  */
-export function erasurePortsOf(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): ErasurePorts {
+export function erasurePortsOf(
+  config: Pick<StoreConfig, 'dataDir'>,
+  stores: Stores,
+  recordErasure?: ErasurePorts['recordErasure'],
+): ErasurePorts {
   const personal = stores.personalData;
   if (!personal) throw new Error('the stores were opened without personal data keys');
   return {
@@ -35,6 +39,7 @@ export function erasurePortsOf(config: Pick<StoreConfig, 'dataDir'>, stores: Sto
     },
     forgetUploads: (id, ukprn) =>
       purgeUploadsOfErased({ trainees: { eventStore: stores.eventStore }, keys: personal.keys }, ukprn, id, new Date()),
+    recordErasure,
     clock: () => new Date(),
   };
 }

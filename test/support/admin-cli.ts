@@ -32,3 +32,17 @@ export function runNode(args: string[], env: NodeJS.ProcessEnv = inheritedEnv())
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
+
+/**
+ * Runs the built admin CLI (`dist/`, see `ensureBuilt`) in its own OS process, as `npm run admin`
+ * does: it starts in about a second where {@link runAdmin}'s compiles first. For tests that run it
+ * many times or under load.
+ */
+export function runBuiltAdmin(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<CliResult> {
+  return runNode([join(ROOT, 'dist/apps/admin/src/main.js'), ...args], {
+    ...inheritedEnv(),
+    DATA_DIR: dataDir,
+    APP_ENV: 'sandbox',
+    ...env,
+  });
+}

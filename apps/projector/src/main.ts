@@ -20,17 +20,22 @@ import {
   type AppConfig,
 } from '@app/runtime/process';
 import { auditLogOf, openStores, openWebhookOutbox, StoreUnavailable, type Stores } from '@app/stores';
-import { openDigestSchedule } from '@app/audit';
+import { loadAuditSigningKey, openDigestSchedule } from '@app/audit';
+import { BackupSchedule, observeBackups } from '@app/stores/backup';
 import { Projector } from '@app/runtime/projector';
 import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
 import { observeProjections, projectorHooks, type MetricsServer } from '@app/runtime/telemetry';
 import { HealthController, PROJECTOR, STORES } from './health.controller';
 
-/** The webhook dispatcher this process runs, with its outbox (docs/change-feed.md "Webhooks"), and the audit digest schedule. */
+/**
+ * The webhook dispatcher this process runs, with its outbox (docs/change-feed.md "Webhooks"), the
+ * audit digest schedule and the backup schedule (docs/operations.md "Backups and restore").
+ */
 interface Webhooks {
   dispatcher: WebhookDispatcher;
   outbox: WebhookOutbox;
   digests: Awaited<ReturnType<typeof openDigestSchedule>>;
+  backups: BackupSchedule | null;
 }
 
 /**
@@ -53,11 +58,13 @@ class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
     await this.registryProcess?.start();
     await this.webhooks.dispatcher.start();
     this.webhooks.digests?.schedule.start();
+    this.webhooks.backups?.start();
     this.logger.info({ checkpoint, backends: this.stores.backends, registry: this.registryProcess !== null }, 'projector caught up; live');
   }
 
   async onApplicationShutdown(signal?: string): Promise<void> {
     await this.webhooks.digests?.close();
+    await this.webhooks.backups?.stop();
     await this.webhooks.dispatcher.stop();
     await this.webhooks.outbox.close();
     await this.registryProcess?.stop();
@@ -134,11 +141,13 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
     });
   // Scheduled digests (docs/DESIGN.md "Scheduled digests"): a bad signing key stops the start here.
   const digests = await openDigestSchedule(config, auditLogOf(config, stores), logger);
+  const backups = backupSchedule(config, serviceKey, logger);
+  if (metrics && backups && config.backups) observeBackups(metrics.metrics, backups, config.backups.everyMs);
   // Metrics listen from the start, so a long catch-up can be watched (docs/observability.md "Metrics").
   const metricsServer = metrics ? await metrics.listen() : null;
   if (metricsServer) logger.info({ port: metricsServer.port }, 'metrics listening');
   const app = await NestFactory.create<NestFastifyApplication>(
-    ProjectorModule.forRoot(config, stores, projector, logger, registryProcess, { dispatcher, outbox, digests }, metricsServer),
+    ProjectorModule.forRoot(config, stores, projector, logger, registryProcess, { dispatcher, outbox, digests, backups }, metricsServer),
     new FastifyAdapter(),
     {
       logger: ['error', 'warn'],
@@ -148,6 +157,17 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
   const address = app.getHttpServer().address();
   logger.info({ port: typeof address === 'object' && address ? address.port : config.port }, 'projector health endpoints listening');
   return app;
+}
+
+/**
+ * The backup schedule of `config.backups` (`BACKUP_EVERY`; docs/operations.md "Backups and
+ * restore"), not started; null when unset. The signing key is read now, so a bad one stops the start.
+ */
+function backupSchedule(config: AppConfig, serviceKey: Buffer, logger: Logger): BackupSchedule | null {
+  if (!config.backups) return null;
+  const { dir, everyMs, keep, signingKeyFile } = config.backups;
+  const signingKey = signingKeyFile ? loadAuditSigningKey({ dataDir: config.dataDir, signingKeyFile, production: true }).privateKey : null;
+  return new BackupSchedule({ dataDir: config.dataDir, dir, everyMs, keep, serviceKey, signingKey }, logger);
 }
 
 if (require.main === module) {

@@ -29,6 +29,12 @@ export interface ErasurePorts {
   forgetDeliveries(traineeId: string): Promise<number>;
   /** The uploads of the trainee's provider one of whose rows wrote to it, purged at once (their data keys destroyed). */
   forgetUploads(traineeId: string, ukprn: string): Promise<number>;
+  /**
+   * Records the erasure outside the stores before its key is destroyed (the erasure ledger beside
+   * the backups, docs/operations.md "Backups and restore"): the stored id, when (ISO 8601, UTC) and
+   * why. No personal data. Absent: recorded nowhere else.
+   */
+  recordErasure?(traineeId: string, erasedAt: string, reason: string): Promise<void>;
   clock: () => Date;
 }
 
@@ -49,11 +55,12 @@ export interface Erasure {
 
 /**
  * Erases a trainee (docs/DESIGN.md "Personal data"; ruling 15): appends `TraineeErased` (why, by
- * whom, when: no personal data), then destroys its data key, then forgets what the read models, the
- * idempotency keys and the webhook deliveries hold of it (the read models' part made again from its
- * stream as a rebuild would make it), and purges the uploads one of whose rows wrote to it. Each
- * step is safe to repeat: a trainee erased before is not erased again, and the later steps run again
- * (an erasure interrupted after its event finishes). Throws `NotFound` for an
+ * whom, when: no personal data), records it in the erasure ledger where the ports have one, then
+ * destroys its data key, then forgets what the read models, the idempotency keys and the webhook
+ * deliveries hold of it (the read models' part made again from its stream as a rebuild would make
+ * it), and purges the uploads one of whose rows wrote to it. Each step is safe to repeat: a trainee
+ * erased before is not erased again, and the later steps run again (an erasure interrupted after
+ * its event finishes). Throws `NotFound` for an
  * unknown trainee, `RangeError` for a blank or over-long reason or a blank `erasedBy`.
  */
 export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reason: string, erasedBy: string): Promise<Erasure> {
@@ -76,6 +83,7 @@ export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reaso
     encode: (events) => toEventData(events, { occurredAt: now }, newEventId),
   });
   const erasedNow = outcome.events.length > 0;
+  await ports.recordErasure?.(id, now, reason);
   await ports.destroyKey(id, ports.clock());
   const erased = await ports.eventStore.readStream(traineeStreamId(id));
   await ports.forgetProjected(id, ukprn, erased);

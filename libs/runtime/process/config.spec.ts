@@ -139,6 +139,26 @@ describe('loadConfig: admission and health settings (docs/operations.md "Configu
     );
   });
 
+  it('schedules backups only when BACKUP_EVERY is set, into BACKUP_DIR, on the embedded stores (docs/operations.md "Backups and restore")', () => {
+    expect(loadConfig({}).backups).toBeNull();
+    expect(loadConfig({ BACKUP_EVERY: '6h', BACKUP_DIR: '/backups' }).backups).toEqual({
+      everyMs: 21_600_000,
+      keep: 28,
+      dir: '/backups',
+      signingKeyFile: null,
+    });
+    expect(loadConfig({ BACKUP_EVERY: '1d', BACKUP_DIR: '/b', BACKUP_KEEP: '7', AUDIT_SIGNING_KEY_FILE: '/k.pem' }).backups).toEqual({
+      everyMs: 86_400_000,
+      keep: 7,
+      dir: '/b',
+      signingKeyFile: '/k.pem',
+    });
+    expect(() => loadConfig({ BACKUP_EVERY: '6h' })).toThrow(/BACKUP_DIR: required with BACKUP_EVERY/);
+    expect(() => loadConfig({ BACKUP_EVERY: '10s', BACKUP_DIR: '/b' })).toThrow(/BACKUP_EVERY: must be a period such as 15m/);
+    expect(() => loadConfig({ BACKUP_EVERY: '6h', BACKUP_DIR: '/b', BACKUP_KEEP: '0' })).toThrow(/BACKUP_KEEP: must keep at least 1/);
+    expect(() => loadConfig({ BACKUP_EVERY: '6h', BACKUP_DIR: '/b', MONGODB_URL: 'mongodb://m' })).toThrow(/embedded stores only/);
+  });
+
   it('reads the HTTP server bounds', () => {
     const config = loadConfig({
       REQUEST_TIMEOUT_MS: '5000',

@@ -1,7 +1,7 @@
 import { bool, cleanEnv, makeValidator, str, EnvError, EnvMissingError } from 'envalid';
-import ms from 'ms';
 import { DEFAULT_SERVED_VERSIONS, ServedVersions } from '@app/trainees/record';
 import { SANDBOX_REGISTRY_DEFAULT_DELAY_MS, SANDBOX_REGISTRY_MAX_DELAY_MS } from '@app/registry';
+import { backupSchedule, parsePeriod, type BackupScheduleConfig } from './periods';
 
 /** Configuration of the API, the projector and the admin CLI (docs/operations.md "Configuration"), validated once at start. */
 export interface AppConfig {
@@ -107,6 +107,13 @@ export interface AppConfig {
    * refused in production). Absent or null: no schedule.
    */
   auditDigest?: { everyMs: number; signingKeyFile: string | null } | null;
+  /**
+   * Backups of the embedded stores taken on a schedule by the projector process (docs/operations.md
+   * "Backups and restore"): every `everyMs` (`BACKUP_EVERY`, e.g. `6h`) into `dir` (`BACKUP_DIR`),
+   * the newest `keep` kept (`BACKUP_KEEP`, default 28), their heads signed with `signingKeyFile`
+   * (`AUDIT_SIGNING_KEY_FILE`) where it is set. Absent or null: no schedule.
+   */
+  backups?: BackupScheduleConfig | null;
 }
 
 /** How webhooks are delivered (docs/change-feed.md "Webhooks", "Retries"). */
@@ -160,6 +167,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
   }
   const digestEvery = parsePeriod(clean.AUDIT_DIGEST_EVERY);
   if (typeof digestEvery === 'string') problems.push(`AUDIT_DIGEST_EVERY: ${digestEvery}`);
+  const backups = backupSchedule(clean);
+  if (typeof backups === 'string') problems.push(backups);
   const metricsPort = clean.METRICS_PORT.trim() === '' ? null : Number(clean.METRICS_PORT.trim());
   if (metricsPort !== null && (!/^\d+$/.test(clean.METRICS_PORT.trim()) || metricsPort > 65535)) {
     problems.push(`METRICS_PORT: must be a port number 0–65535, got '${clean.METRICS_PORT}'`);
@@ -207,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     metrics: metricsPort === null ? null : { port: metricsPort, host: clean.METRICS_HOST || clean.HOST },
     auditDigest:
       typeof digestEvery === 'number' ? { everyMs: digestEvery, signingKeyFile: clean.AUDIT_SIGNING_KEY_FILE.trim() || null } : null,
+    backups: typeof backups === 'string' ? null : backups,
   };
 }
 
@@ -298,6 +308,9 @@ function envSpec(port: number) {
       default: '',
       desc: 'the Ed25519 private key (PEM) digests are signed with (required in production to sign)',
     }),
+    BACKUP_EVERY: str({ default: '', desc: 'back up the embedded stores this often, e.g. 6h, from the projector process (unset: never)' }),
+    BACKUP_KEEP: count({ default: 28, desc: 'scheduled backups kept, the newest' }),
+    BACKUP_DIR: str({ default: '', desc: 'where backups and the erasure ledger go' }),
   };
 }
 
@@ -320,23 +333,6 @@ const delayMs = makeValidator<number>((input) => {
   }
   return n;
 });
-
-/** The shortest period between scheduled digests: each reads what moved since the last, so more often gains nothing. */
-export const AUDIT_DIGEST_MIN_MS = 60_000;
-
-/**
- * A period as `ms` reads it (`90s`, `15m`, `1h`, `1d`, or a number of ms), from
- * {@link AUDIT_DIGEST_MIN_MS} to 2147483647 ms (about 24.8 days, the longest a timer waits), in
- * ms; null for an empty text; a string naming what is wrong otherwise.
- */
-export function parsePeriod(text: string): number | null | string {
-  const t = text.trim();
-  if (t === '') return null;
-  const n = /^\d+$/.test(t) ? Number(t) : ms(t as ms.StringValue);
-  if (typeof n !== 'number' || !Number.isFinite(n) || n < AUDIT_DIGEST_MIN_MS || n > SANDBOX_REGISTRY_MAX_DELAY_MS)
-    return `must be a period such as 15m, 1h or 1d, from 1 minute to 24 days, got '${t}'`;
-  return Math.round(n);
-}
 
 /** A whole number from 0 to 1,000,000,000, digits only. */
 const count = makeValidator<number>((input) => {

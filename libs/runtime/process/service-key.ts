@@ -10,7 +10,7 @@ export const SERVICE_KEY_BYTES = 32;
 export const SANDBOX_KEY_FILE = 'data-key';
 
 /** What a key derived from the service key is for; each purpose gets its own key (see {@link deriveKey}). */
-export type KeyPurpose = 'change-feed-cursors' | 'registration-guards' | 'webhook-secrets' | 'key-encryption';
+export type KeyPurpose = 'change-feed-cursors' | 'registration-guards' | 'webhook-secrets' | 'key-encryption' | 'backup-manifests';
 
 /** The service key and, when this call made it (the sandbox's first start), the file it wrote. */
 export interface ServiceKey {

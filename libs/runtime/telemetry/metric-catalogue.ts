@@ -186,6 +186,28 @@ export const METRIC_FAMILIES = [
     labels: [],
     served: ['projector'],
   },
+  // Scheduled backups (the projector process; docs/operations.md "Backups and restore")
+  {
+    name: 'trainee_records_backup_last_success_timestamp_seconds',
+    type: 'gauge',
+    help: 'When the newest scheduled backup was taken, in seconds since the epoch; 0 for none.',
+    labels: [],
+    served: ['projector'],
+  },
+  {
+    name: 'trainee_records_backup_age_seconds',
+    type: 'gauge',
+    help: 'Seconds since the newest backup was taken (since the schedule started when there is none); 0 without a schedule.',
+    labels: [],
+    served: ['projector'],
+  },
+  {
+    name: 'trainee_records_backup_interval_seconds',
+    type: 'gauge',
+    help: 'The backup schedule’s period (BACKUP_EVERY) in seconds; 0 without a schedule.',
+    labels: [],
+    served: ['projector'],
+  },
 ] as const satisfies readonly MetricFamily[];
 
 export type MetricName = (typeof METRIC_FAMILIES)[number]['name'];

@@ -10,4 +10,5 @@ export { SqliteWebhookOutbox } from './sqlite-webhook-outbox';
 export { ProjectionThread, type ProjectionThreadOptions, type ThreadApplied } from './projection-thread/projection-thread';
 export { CHECKPOINTED_BY_THREAD, type ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
 export { AUDIT_FILE, SqliteDigestTreeStore } from './sqlite-digest-tree';
+export { startWorker } from './start-worker';
 export { KEYS_FILE, SqliteDataKeyStore, sqlitePersonalData } from './sqlite-data-key-store';

@@ -7,11 +7,11 @@ import { CliError, type CliContext } from '../cli-context';
 
 /** What the audit commands read beside the stores and draw: the signing key, the progress bar. */
 
-/** A progress bar on stderr over `total` events (0: unknown, the count alone), as the other long commands draw it. */
-export function progressBar(verb: string, total: number): { update(events: number): void; stop(): void } {
+/** A progress bar on stderr over `total` events, or another `unit` (0: unknown, the count alone), as the other long commands draw it. */
+export function progressBar(verb: string, total: number, unit = 'events'): { update(events: number): void; stop(): void } {
   const bar = new SingleBar(
     {
-      format: total > 0 ? `${verb} {bar} {value}/{total} events | ETA {eta_formatted}` : `${verb} {value} events`,
+      format: total > 0 ? `${verb} {bar} {value}/{total} ${unit} | ETA {eta_formatted}` : `${verb} {value} ${unit}`,
       stream: process.stderr,
       noTTYOutput: !process.stderr.isTTY,
       notTTYSchedule: 2000,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
 import { registerAuditCommands } from './audit';
+import { registerBackupCommands } from './backup';
 import { registerEventCommands } from './events';
 import { registerProjectionCommands } from './projections';
 import { registerProviderCommands } from './providers';
@@ -13,7 +14,7 @@ import { registerWebhookCommands } from './webhooks';
 /**
  * The command groups, each in its own file under commands/ (providers and tokens, schools,
  * projections, trainee history and erasure, retention, events export/import, webhooks, the audit of the
- * history, the census report), registered on the program.
+ * history, the census report, backups), registered on the program.
  */
 export function registerCommandGroups(program: Command, ctx: CliContext): void {
   registerProviderCommands(program, ctx);
@@ -25,4 +26,5 @@ export function registerCommandGroups(program: Command, ctx: CliContext): void {
   registerWebhookCommands(program, ctx);
   registerAuditCommands(program, ctx);
   registerReportCommands(program, ctx);
+  registerBackupCommands(program, ctx);
 }

@@ -4,11 +4,13 @@ import { Presets, SingleBar } from 'cli-progress';
 import { applyRetention, cutoffProblem, endedBefore } from '@app/personal-data/erasure';
 import { erasurePortsOf } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
+import { erasureLedger } from './erasure-ledger';
 
 interface RetentionOptions {
   endedBefore: string;
   dryRun?: boolean;
   by?: string;
+  ledger?: string;
 }
 
 /**
@@ -18,7 +20,8 @@ interface RetentionOptions {
  * libs/personal-data/erasure's `endedBefore` and `applyRetention`). The date must not be after
  * today (a course that ends later has not ended). `--dry-run` lists them and erases nothing. With a
  * progress bar on stderr and a report on stdout: how many were erased, and for each failure its
- * trainee id and why (exit 1 when any failed).
+ * trainee id and why (exit 1 when any failed). Each erasure is recorded in the erasure ledger, as
+ * `trainee erase` records it (`--ledger`, or `$BACKUP_DIR/erasure-ledger.jsonl`).
  */
 export function registerRetentionCommands(program: Command, ctx: CliContext): void {
   program
@@ -29,8 +32,10 @@ export function registerRetentionCommands(program: Command, ctx: CliContext): vo
     .requiredOption('--ended-before <date>', 'YYYY-MM-DD, not after today (the README gives the default policy: 7 years ago)', parseCutoff)
     .option('--dry-run', 'list the trainees it would erase, and erase nothing')
     .option('--by <name>', 'who applies the policy (default: this user)')
+    .option('--ledger <file>', 'the erasure ledger to record each erasure in (default: $BACKUP_DIR/erasure-ledger.jsonl)')
     .action(async (opts: RetentionOptions) => {
       const by = opts.by ?? userInfo().username;
+      const record = opts.dryRun ? undefined : erasureLedger(ctx, opts.ledger);
       const failed = await ctx.withStores(async (stores) => {
         const due = await endedBefore(stores.readModel, opts.endedBefore);
         if (opts.dryRun) {
@@ -38,7 +43,7 @@ export function registerRetentionCommands(program: Command, ctx: CliContext): vo
           process.stdout.write(`${due.length} trainees ended before ${opts.endedBefore}; nothing erased (--dry-run)\n`);
           return [];
         }
-        const ports = erasurePortsOf({ dataDir: ctx.dataDir }, stores);
+        const ports = erasurePortsOf({ dataDir: ctx.dataDir }, stores, record);
         const bar = new SingleBar(
           {
             format: 'erasing {bar} {value}/{total} trainees | ETA {eta_formatted}',

@@ -4,6 +4,7 @@ import { NotFound } from '@app/trainees/decider';
 import { eraseTrainee, erasureSummary } from '@app/personal-data/erasure';
 import { erasurePortsOf } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
+import { erasureLedger } from './erasure-ledger';
 
 /**
  * `trainee erase <trainee_id> --reason <text> [--by <name>]` (docs/operations.md "Erasing a
@@ -13,7 +14,9 @@ import { CliError, type CliContext } from '../cli-context';
  * The API then answers 404 for the trainee, its placements, degrees and history, and leaves it out
  * of lists; `trainee history` still shows every event, with `[erased]` for each personal value.
  * Exit 1 for an unknown trainee or a bad reason; running it again on an erased trainee finishes
- * the forgetting and says so.
+ * the forgetting and says so. The erasure is recorded in the erasure ledger first (`--ledger`, or
+ * `$BACKUP_DIR/erasure-ledger.jsonl`; docs/operations.md "Backups and restore"), so a restore of
+ * an earlier backup erases the trainee again.
  */
 export function registerTraineeErasure(trainee: Command, ctx: CliContext): void {
   trainee
@@ -22,11 +25,13 @@ export function registerTraineeErasure(trainee: Command, ctx: CliContext): void 
     .argument('<trainee_id>', 'the trainee id')
     .requiredOption('--reason <text>', 'why (a request reference, the policy applied): kept in the clear, so never who the trainee is')
     .option('--by <name>', 'who erases it (default: this user)')
-    .action(async (traineeId: string, opts: { reason: string; by?: string }) => {
+    .option('--ledger <file>', 'the erasure ledger to record it in (default: $BACKUP_DIR/erasure-ledger.jsonl)')
+    .action(async (traineeId: string, opts: { reason: string; by?: string; ledger?: string }) => {
       const by = opts.by ?? userInfo().username;
+      const record = erasureLedger(ctx, opts.ledger);
       const erasure = await ctx.withStores(async (stores) => {
         try {
-          return await eraseTrainee(erasurePortsOf({ dataDir: ctx.dataDir }, stores), traineeId, opts.reason, by);
+          return await eraseTrainee(erasurePortsOf({ dataDir: ctx.dataDir }, stores, record), traineeId, opts.reason, by);
         } catch (err) {
           if (err instanceof NotFound) throw new CliError(`No trainee with id ${traineeId}`);
           if (err instanceof RangeError) throw new CliError(err.message);

@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { newEventId, toEventData } from '@app/event-sourcing';
+import { deriveKey } from '@app/runtime/process';
+import { openStores } from '@app/stores';
+import { traineeStreamId } from '@app/trainees/decider';
+import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
+import { appendToLedger, BackupRefused, createBackup, LedgerUnreadable, readLedger, restoreFiles, verifyBackup } from '.';
+
+const SERVICE_KEY = randomBytes(32);
+const TRAINEES = ['BkA', 'BkB', 'BkC', 'BkD'];
+
+/** A data dir whose trainees' personal values are sealed with their data keys, as the API stores them. */
+async function sealedDataDir(dir: string): Promise<void> {
+  const stores = await openStores(
+    { dataDir: dir, eventStoreUrl: null, mongodbUrl: null },
+    { personalData: { kek: deriveKey(SERVICE_KEY, 'key-encryption') } },
+  );
+  try {
+    for (const id of TRAINEES)
+      await stores.eventStore.appendToStream(
+        traineeStreamId(id),
+        toEventData(
+          exampleRegistration({ trainee_id: id, ukprn: '10000001', details: { last_name: `Backupname${id}` } }),
+          { occurredAt: '2026-01-01T00:00:00.000Z' },
+          newEventId,
+        ),
+      );
+  } finally {
+    await stores.close();
+  }
+}
+
+/** Changes one byte of `file` inside each occurrence of `text` (a page may keep a stale copy of a row beside the live one). */
+function changeByteIn(file: string, text: string): void {
+  const bytes = readFileSync(file);
+  let found = 0;
+  for (let at = bytes.indexOf(text, 0, 'latin1'); at >= 0; at = bytes.indexOf(text, at + 1, 'latin1')) {
+    bytes[at + 1] ^= 0x01;
+    found++;
+  }
+  expect(found).toBeGreaterThan(0);
+  writeFileSync(file, bytes);
+}
+
+describe('backups of the embedded stores', () => {
+  let root: string;
+  let dataDir: string;
+  let made: string;
+  let backup: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'backup-spec-'));
+    dataDir = join(root, 'data');
+    await sealedDataDir(dataDir);
+    made = join(root, 'made');
+    await createBackup(dataDir, made, { serviceKey: SERVICE_KEY, signingKey: null });
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  // Each test changes a copy of the one backup (file modes kept).
+  beforeEach(() => {
+    backup = mkdtempSync(join(root, 'backup-'));
+    cpSync(made, backup, { recursive: true });
+  });
+
+  it('makes a backup that verifies, readable by its user only, whose every sealed event opens', async () => {
+    const verified = await verifyBackup(backup, SERVICE_KEY);
+    expect(verified.problems).toEqual([]);
+    expect(verified.manifest!.files.map((f) => f.name)).toEqual(['read-models.sqlite', 'schools.sqlite', 'events.sqlite', 'keys.sqlite']);
+    expect(verified.log).toMatchObject({ events: verified.manifest!.log.events, streams: verified.manifest!.log.streams, faults: [] });
+    expect(verified.sealed).toEqual({ opened: TRAINEES.length, erased: 0, problems: [] });
+    expect(statSync(backup).mode & 0o777).toBe(0o700);
+    for (const f of [...verified.manifest!.files.map((x) => x.name), 'manifest.json'])
+      expect(statSync(join(backup, f)).mode & 0o777).toBe(0o600);
+    // The read models are not copied: a restore projects them again.
+    const kept = new Database(join(backup, 'read-models.sqlite'), { readonly: true });
+    const tables = kept.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).pluck().all();
+    kept.close();
+    expect(tables.some((t) => String(t).startsWith('trainees_'))).toBe(false);
+  });
+
+  it('refuses a target that is not empty', async () => {
+    await expect(createBackup(dataDir, backup, { serviceKey: SERVICE_KEY, signingKey: null })).rejects.toThrow(BackupRefused);
+    await expect(createBackup(join(root, 'nothing'), join(root, 'nowhere'), { serviceKey: SERVICE_KEY, signingKey: null })).rejects.toThrow(
+      /holds no event log/,
+    );
+  });
+
+  it('names a byte changed in the log copy', async () => {
+    changeByteIn(join(backup, 'events.sqlite'), '"ukprn":"10000001"');
+    const { problems } = await verifyBackup(backup, SERVICE_KEY);
+    expect(problems[0]).toBe("events.sqlite: its SHA-256 is not the manifest's (a byte changed since the backup)");
+    expect(problems.some((p) => /^events\.sqlite: trainee-Bk. revision 0: altered/.test(p))).toBe(true);
+  });
+
+  it('names the trainee whose key the key store copy lacks', async () => {
+    const keys = new Database(join(backup, 'keys.sqlite'));
+    keys.prepare(`DELETE FROM data_keys WHERE trainee_id = 'BkC'`).run();
+    keys.close();
+    const { problems } = await verifyBackup(backup, SERVICE_KEY);
+    expect(problems).toContain('keys.sqlite has no data key for trainee-BkC: its sealed events cannot be opened');
+    expect(problems.some((p) => p.startsWith('keys.sqlite: '))).toBe(true);
+  });
+
+  it('counts an erased trainee’s events as erased, not as a problem', async () => {
+    const keys = new Database(join(backup, 'keys.sqlite'));
+    keys.prepare(`UPDATE data_keys SET wrapped = NULL, erased_at = '2026-01-01T00:00:00.000Z' WHERE trainee_id = 'BkD'`).run();
+    keys.close();
+    const verified = await verifyBackup(backup, SERVICE_KEY);
+    expect(verified.sealed).toEqual({ opened: TRAINEES.length - 1, erased: 1, problems: [] });
+  });
+
+  it('refuses a manifest edited, or made under another service key', async () => {
+    const file = join(backup, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...manifest, log: { ...manifest.log, position: manifest.log.position + 1 } }));
+    expect((await verifyBackup(backup, SERVICE_KEY)).problems).toEqual([
+      'manifest.json: the manifest was changed after the backup was made (its MAC does not hold)',
+    ]);
+    expect((await verifyBackup(backup, randomBytes(32))).problems[0]).toMatch(/made under another service key/);
+  });
+
+  it('restores into an empty data dir only, a backup that verifies only, destroying the ledger’s keys', async () => {
+    mkdirSync(join(root, 'busy'));
+    writeFileSync(join(root, 'busy', 'events.sqlite'), '');
+    const busy = restoreFiles(backup, join(root, 'busy'), { serviceKey: SERVICE_KEY, ledger: [] });
+    await expect(busy).rejects.toThrow(/is not empty/);
+    const target = join(root, `restored-${Date.now()}`);
+    const restored = await restoreFiles(backup, target, {
+      serviceKey: SERVICE_KEY,
+      ledger: [{ trainee_id: 'BkA', erased_at: '2026-11-27T10:00:00.000Z', reason: 'Request DPO-1' }],
+    });
+    expect(restored.keysDestroyed).toBe(1);
+    const keys = new Database(join(target, 'keys.sqlite'), { readonly: true });
+    expect(keys.prepare(`SELECT wrapped, erased_at FROM data_keys WHERE trainee_id = 'BkA'`).get()).toEqual({
+      wrapped: null,
+      erased_at: '2026-11-27T10:00:00.000Z',
+    });
+    keys.close();
+    changeByteIn(join(backup, 'keys.sqlite'), 'data_keys');
+    const torn = restoreFiles(backup, join(root, `torn-${Date.now()}`), { serviceKey: SERVICE_KEY, ledger: [] });
+    await expect(torn).rejects.toThrow(/does not verify; nothing was restored:\n {2}keys\.sqlite: its SHA-256/);
+  });
+});
+
+describe('the erasure ledger', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'ledger-spec-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps each trainee’s first erasure, in order, in a file readable by its user only', () => {
+    const file = join(dir, 'backups', 'erasure-ledger.jsonl');
+    expect(readLedger(file)).toEqual([]);
+    appendToLedger(file, { trainee_id: 'T1', erased_at: '2026-11-27T10:00:00.000Z', reason: 'Request 1' });
+    appendToLedger(file, { trainee_id: 'T2', erased_at: '2026-11-27T11:00:00.000Z', reason: 'Retention policy' });
+    appendToLedger(file, { trainee_id: 'T1', erased_at: '2026-11-27T12:00:00.000Z', reason: 'again' });
+    expect(readLedger(file)).toEqual([
+      { trainee_id: 'T1', erased_at: '2026-11-27T10:00:00.000Z', reason: 'Request 1' },
+      { trainee_id: 'T2', erased_at: '2026-11-27T11:00:00.000Z', reason: 'Retention policy' },
+    ]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('names the first line that is not an entry', () => {
+    const file = join(dir, 'ledger.jsonl');
+    writeFileSync(file, '{"trainee_id":"T1","erased_at":"2026-11-27T10:00:00.000Z","reason":"r"}\n{"trainee_id":"T2"}\n');
+    expect(() => readLedger(file)).toThrow(LedgerUnreadable);
+    expect(() => readLedger(file)).toThrow(`${file} line 2 is not an erasure ledger entry`);
+  });
+});

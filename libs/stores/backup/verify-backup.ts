@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { digestSignatureHolds } from '@app/audit';
+import { deriveKey } from '@app/runtime/process';
+import { auditLogCopy, type LogCopy } from './log-copy';
+import { fileDigest, manifestProblem, readManifest, type BackupManifest } from './manifest';
+import { openSealedCopy, type SealedCheck } from './sealed-copy';
+
+/**
+ * What `backup verify` found (docs/operations.md "Backups and restore"): the manifest (null when
+ * none could be read), what the log copy holds and what opening its sealed events found (null
+ * when not checked), and every problem, each a sentence naming the file and what is wrong (none:
+ * the backup holds).
+ */
+export interface BackupVerification {
+  manifest: BackupManifest | null;
+  log: LogCopy | null;
+  sealed: SealedCheck | null;
+  problems: string[];
+}
+
+/**
+ * Checks the backup in `dir` under `serviceKey`, reading it only: the manifest's MAC and the key it
+ * was made under; each file's size and SHA-256 against the manifest; every chain of the log copy
+ * (as `audit verify` does) and its heads against the manifest's root (and its signed digest, where
+ * it has one); every sealed event opened with the key store copy's keys, or counted as an erased
+ * trainee's. `onEvents` hears the events checked so far.
+ */
+export async function verifyBackup(dir: string, serviceKey: Buffer, onEvents?: (events: number) => void): Promise<BackupVerification> {
+  const read = readManifest(dir);
+  if (typeof read === 'string') return { manifest: null, log: null, sealed: null, problems: [read] };
+  const manifest = read;
+  const sealedProblem = manifestProblem(manifest, serviceKey);
+  if (sealedProblem !== null) return { manifest, log: null, sealed: null, problems: [sealedProblem] };
+  const problems: string[] = [];
+  for (const f of manifest.files) {
+    const file = join(dir, f.name);
+    if (!existsSync(file)) {
+      problems.push(`${f.name} is missing`);
+      continue;
+    }
+    const got = await fileDigest(file);
+    if (got.bytes !== f.bytes) problems.push(`${f.name}: ${got.bytes} bytes, the manifest says ${f.bytes} (torn or changed)`);
+    else if (got.sha256 !== f.sha256) problems.push(`${f.name}: its SHA-256 is not the manifest's (a byte changed since the backup)`);
+  }
+  if (!manifest.files.some((f) => f.name === 'events.sqlite')) problems.push('the manifest names no event log (events.sqlite)');
+  if (!existsSync(join(dir, 'events.sqlite'))) return { manifest, log: null, sealed: null, problems };
+  let log: LogCopy | null = null;
+  let sealed: SealedCheck | null = null;
+  try {
+    log = await auditLogCopy(dir, onEvents);
+    problems.push(...log.faults.map((f) => `events.sqlite: ${f}`));
+    problems.push(...headsProblems(manifest, log));
+    sealed = await openSealedCopy(dir, deriveKey(serviceKey, 'key-encryption'));
+    problems.push(...sealed.problems);
+  } catch (err) {
+    problems.push(`events.sqlite or keys.sqlite cannot be read as a database: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return { manifest, log, sealed, problems };
+}
+
+/** Where the log copy is not what the manifest (and its signed digest) says it is. */
+function headsProblems(manifest: BackupManifest, log: LogCopy): string[] {
+  const problems: string[] = [];
+  const said = manifest.log;
+  if (log.position !== said.position || log.events !== said.events || log.streams !== said.streams)
+    problems.push(
+      `events.sqlite: ${log.events} events in ${log.streams} streams up to position ${log.position}; ` +
+        `the manifest says ${said.events} in ${said.streams} up to ${said.position}`,
+    );
+  else if (log.headsRoot !== said.heads_root) problems.push("events.sqlite: the streams' heads are not those the manifest records");
+  const digest = manifest.digest;
+  if (digest && !digestSignatureHolds(digest)) problems.push(`manifest.json: its signed digest's signature does not hold`);
+  else if (digest && (digest.root !== said.heads_root || digest.position !== said.position || digest.streams !== said.streams))
+    problems.push(`manifest.json: its signed digest is not of the log it records`);
+  return problems;
+}
+
+/** One line on a backup that holds: its position, what was checked, the sealed events opened and erased. */
+export function verificationSummary(dir: string, v: BackupVerification): string {
+  const log = v.log!;
+  const sealed = v.sealed!;
+  return (
+    `backup ${dir} of ${v.manifest!.created_at} holds: ${v.manifest!.files.length} files as its manifest says; ` +
+    `${log.events} events in ${log.streams} streams up to position ${log.position}, every chain holds` +
+    `${v.manifest!.digest ? ' and its signed digest too' : ''}; ${sealed.opened} sealed events open with its keys, ` +
+    `${sealed.erased} are of erased trainees`
+  );
+}
