@@ -303,7 +303,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     return this.stmts.parked.all();
   }
 
-  /** Each projection as an operator sees it (`admin projections status`, `/readyz`). */
+  /** Each projection as an operator sees it (`admin projections status`, the metrics). */
   async projectionInfo(): Promise<ProjectionInfo[]> {
     const t = this.refresh('force');
     return PROJECTION_NAMES.map((name) => {
