@@ -12,6 +12,7 @@ export {
   logPosition,
   PermanentSubscriptionError,
   WrongExpectedVersionError,
+  StreamChainBrokenError,
   type AppendOptions,
   type AppendResult,
   type ChainLink,
