@@ -104,7 +104,8 @@ export interface AppendOptions {
    * What the stream must be before the append ({@link ExpectedRevision}), or the {@link StreamHead}
    * the caller read: its revision is then expected exactly, and its link is what a store that
    * chains without reading chains the new events to. A store that reads the head in the append's
-   * own transaction (SQLite) goes by what it reads when the link is not known.
+   * own transaction (SQLite) goes by what it reads, and refuses with {@link StreamChainBrokenError}
+   * a head whose stored form no longer makes its hash.
    */
   expectedRevision?: ExpectedRevision | StreamHead;
 }
@@ -159,6 +160,23 @@ export class WrongExpectedVersionError extends Error {
   ) {
     super(`Wrong expected version on ${streamId}: expected ${String(expected)}, actual ${String(actual)}`);
     this.name = 'WrongExpectedVersionError';
+  }
+}
+
+/**
+ * Raised by an append when the stream's stored head no longer makes the hash it was stored with
+ * (docs/DESIGN.md "Verifiable history"): the log was altered outside the service, and the append is
+ * refused rather than chain new events onto a broken chain. The message names the stream and the
+ * revision, never a value; the API answers it 500 without detail (docs/operations.md "Verifying the
+ * history" says what the operator does).
+ */
+export class StreamChainBrokenError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly revision: number,
+  ) {
+    super(`the stored head of ${streamId} (revision ${revision}) does not make its hash: the write is refused`);
+    this.name = 'StreamChainBrokenError';
   }
 }
 

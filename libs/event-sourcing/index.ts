@@ -13,6 +13,7 @@ export {
   logPosition,
   PermanentSubscriptionError,
   WrongExpectedVersionError,
+  StreamChainBrokenError,
   type AppendOptions,
   type AppendResult,
   type ChainLink,

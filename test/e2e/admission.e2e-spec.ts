@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { RunningApi } from '../support/api-harness';
 
 /** A fetch of the running API without the harness's document check (its own fetches would count against the limits). */
@@ -37,6 +38,31 @@ describe('authentication before the body is read (docs/reference/API-FACTS.md §
     const res = await send(api, 'POST', '/api/v2025.0/trainees', { 'content-type': 'application/json' }, body);
     expect(res.status).toBe(401);
     expect(JSON.parse(res.text)).toEqual({ error: 'Unauthorized' });
+  });
+
+  it('answers a slow body without a token 401 at once and closes the socket, without waiting for the body', async () => {
+    const { port } = new URL(api.baseUrl);
+    const socket = connect(Number(port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+    socket.on('error', () => undefined);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const started = Date.now();
+    // 100 kB announced, 10 bytes sent, and nothing more: only the request timeout (30 s) would end it.
+    socket.write(
+      'POST /api/v2025.0/trainees HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"data": {',
+    );
+    const closedAt = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 5_000))]);
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(closedAt).toBeGreaterThan(0);
+    expect(closedAt - started).toBeLessThan(5_000);
+    // An answer after the whole request was read keeps the connection.
+    const kept = await send(api, 'GET', '/api/v2025.0/info', { authorization: `Bearer ${token}` });
+    expect(kept.status).toBe(200);
+    expect(kept.headers.get('connection')).toBe('keep-alive');
   });
 
   it('still parses the body of an authenticated request (malformed JSON → 400)', async () => {

@@ -1,8 +1,8 @@
 /**
- * Health and readiness (docs/operations.md "Health"): `/healthz` shows liveness only; `/readyz` answers 503
- * with reasons while the projector is stopped or a write's projection wait timed out, and 200 once
- * it has caught up; a poisoned event is parked (the projector goes on) and shown by `/readyz` and
- * `admin projections status`.
+ * Health and readiness (docs/operations.md "Health"): `/healthz` shows liveness only; `/readyz` answers
+ * only ready or not and why (503 while the projector is stopped or a write's projection wait timed
+ * out, 200 once it has caught up), no position or count; a poisoned event is parked (the projector
+ * goes on) and shown by `admin projections status`.
  */
 import { newEventId } from '@app/event-sourcing';
 import { Projections } from '../../apps/api/src/composition/projections';
@@ -29,8 +29,7 @@ describe('health endpoints and parked events', () => {
   it('GET /readyz is 503 while the projector is stopped and after a write whose wait timed out, 200 once caught up', async () => {
     const ready = await api.request('GET', '/readyz', null);
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ ready: true, reasons: [], projector: 'live', parked_events: 0 });
-    expect(ready.body.projections.map((p: { name: string }) => p.name)).toEqual(['trainees', 'providers']);
+    expect(ready.body).toEqual({ ready: true, reasons: [] });
 
     const projector = api.infra.projector!;
     const projections = api.app.get(Projections);
@@ -38,28 +37,28 @@ describe('health endpoints and parked events', () => {
     await projector.stop();
     const stopped = await api.request('GET', '/readyz', null);
     expect(stopped.status).toBe(503);
-    expect(stopped.body).toMatchObject({ ready: false, projector: 'stopped', reasons: ['the projector is stopped'] });
+    expect(stopped.body).toEqual({ ready: false, reasons: ['the projector is stopped'] });
 
     // The write is durable: it answers 201 although its projection wait timed out.
     const created = await api.request('POST', '/api/v2025.0/trainees', token, uniqueTrainee('v2025.0'));
     expect(created.status).toBe(201);
     const behind = await api.request('GET', '/readyz', null);
     expect(behind.status).toBe(503);
-    expect(behind.body.reasons).toEqual([
-      'the projector is stopped',
-      expect.stringMatching(/^a write at position \d+ timed out waiting for the projection \(checkpoint \d+\)$/),
-    ]);
+    expect(behind.body).toEqual({
+      ready: false,
+      reasons: ['the projector is stopped', 'a write timed out waiting for the projection and is not projected yet'],
+    });
 
     await projector.start();
     await projections.catchUp();
     const back = await api.request('GET', '/readyz', null);
     expect(back.status).toBe(200);
-    expect(back.body).toMatchObject({ ready: true, reasons: [], projector: 'live' });
+    expect(back.body).toEqual({ ready: true, reasons: [] });
     const read = await api.request('GET', `/api/v2025.0/trainees/${created.body.data.trainee_id}`, token);
     expect(read.status).toBe(200);
   });
 
-  it('parks a poisoned event, goes on projecting, and shows it in /readyz and `admin projections status`', async () => {
+  it('parks a poisoned event, goes on projecting, stays ready and lists it in `admin projections status`', async () => {
     const { eventStore, projector } = api.infra;
     const metadata = { occurredAt: new Date().toISOString(), schemaVersion: 1 };
     const poison = await eventStore.appendToStream('trainee-POISON', [{ id: newEventId(), type: 'TraineeRegistered', data: {}, metadata }]);
@@ -69,7 +68,7 @@ describe('health endpoints and parked events', () => {
     expect(created.status).toBe(201);
     const ready = await api.request('GET', '/readyz', null);
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ ready: true, parked_events: 1 });
+    expect(ready.body).toEqual({ ready: true, reasons: [] });
 
     const status = await runAdmin(['projections', 'status', '--json'], api.dataDir);
     expect(status.code).toBe(0);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { RunningApi } from '../support/api-harness';
 import { validateOpenApiDocument } from '../support/openapi-validator';
-import { checkAgainstServedDocument } from '../support/served-document';
+import { checkAgainstServedDocument, checkRequestAgainstServedDocument } from '../support/served-document';
+import { uniqueTrainee } from '../support/trainee-input';
 
 type Document = {
   openapi: string;
@@ -164,6 +165,39 @@ describe('the OpenAPI documents, served without a token', () => {
         text: '{"status":"ok","version":{"requested":"v2026.1","latest":"v2026.1"}}',
       }),
     ).resolves.toBeUndefined();
+  });
+
+  it('fails a test whose request the service accepted but the document refuses', async () => {
+    await expect(
+      checkRequestAgainstServedDocument(api.baseUrl, 'POST', '/api/v2026.1/trainees', '{"data":{"itt_start_date":12}}', 201),
+    ).rejects.toThrow(/\/data\/itt_start_date must be string/);
+    // Refused by the service: not the document's to accept.
+    await expect(
+      checkRequestAgainstServedDocument(api.baseUrl, 'POST', '/api/v2026.1/trainees', '{"data":{"itt_start_date":12}}', 422),
+    ).resolves.toBeUndefined();
+  });
+
+  // A validating client sends what the document allows: the document must allow what the service accepts.
+  it.each(VERSIONS)('accepts in %s a create whose trainee_start_date is empty, which the contract reads as no value', async (version) => {
+    const token = await api.providerToken('10000150');
+    const res = await api.request('POST', `/api/${version}/trainees`, token, uniqueTrainee(version, { trainee_start_date: '' }));
+    expect(res.status).toBe(201);
+  });
+
+  it('accepts a v2026.1 assessment-only create without study_mode, the document stating the rule by route', async () => {
+    const token = await api.providerToken('10000151');
+    const body = uniqueTrainee('v2026.1', { training_route: '16' });
+    delete body.data.study_mode;
+    const res = await api.request('POST', '/api/v2026.1/trainees', token, body);
+    expect(res.status).toBe(201);
+    const input = documents['v2026.1']!.components.schemas.TraineeInput as {
+      required: string[];
+      properties: Record<string, { description: string }>;
+    };
+    expect(input.required).not.toContain('study_mode');
+    expect(input.properties.study_mode.description).toMatch(/Required except on the training routes 16, 17/);
+    const v2025 = documents['v2025.0']!.components.schemas.TraineeInput as { required: string[] };
+    expect(v2025.required).toContain('study_mode');
   });
 
   it('treats a version that is not served as an unknown route', async () => {

@@ -64,6 +64,24 @@ describe('admin webhook add|list|disable|deliveries (docs/change-feed.md "Webhoo
     ],
     ['a loopback target in production', ['--ukprn', '10000040', '--url', 'https://127.0.0.1/x'], { APP_ENV: 'production' }, /loopback/],
     [
+      'a port other than 443 in production',
+      ['--ukprn', '10000040', '--url', 'https://1.1.1.1:22/hook'],
+      { APP_ENV: 'production' },
+      /webhook target port 22 is not allowed \(allowed: 443\)/,
+    ],
+    [
+      'a port WEBHOOK_PORTS does not list',
+      ['--ukprn', '10000040', '--url', 'http://127.0.0.1:9/hooks'],
+      { WEBHOOK_PORTS: '443,8443' },
+      /webhook target port 9 is not allowed \(allowed: 443, 8443\)/,
+    ],
+    [
+      'a WEBHOOK_PORTS that is not a list of ports',
+      ['--ukprn', '10000040', '--url', 'http://127.0.0.1:9/hooks'],
+      { WEBHOOK_PORTS: '443,ssh' },
+      /WEBHOOK_PORTS: must be/,
+    ],
+    [
       'production without DATA_KEY_FILE',
       ['--ukprn', '10000040', '--url', 'https://hooks.example.org/x'],
       { APP_ENV: 'production', DATA_KEY_FILE: '' },

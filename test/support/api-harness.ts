@@ -14,7 +14,7 @@ import { Projections } from '../../apps/api/src/composition/projections';
 import type { AppConfig } from '@app/runtime/process';
 import { DEFAULT_SERVED_VERSIONS } from '@app/trainees/record';
 import { createLogger } from '../../apps/api/src/observability/logger';
-import { checkAgainstServedDocument } from './served-document';
+import { checkAgainstServedDocument, checkRequestAgainstServedDocument } from './served-document';
 import type { Logger } from 'pino';
 
 /** The HTTP server bounds a test may set (see {@link RunningApi.start}). */
@@ -156,8 +156,10 @@ export class RunningApi {
   }
 
   /**
-   * Sends a request; `body` is JSON-encoded unless it is a string or bytes (sent as they are). The response is
-   * checked against the OpenAPI document the service serves ({@link checkAgainstServedDocument}).
+   * Sends a request; `body` is JSON-encoded unless it is a string or bytes (sent as they are). The
+   * response is checked against the OpenAPI document the service serves
+   * ({@link checkAgainstServedDocument}), and so is the body of a request it answered 2xx
+   * ({@link checkRequestAgainstServedDocument}).
    */
   async request(
     method: string,
@@ -182,6 +184,8 @@ export class RunningApi {
       parsed = undefined;
     }
     await checkAgainstServedDocument(this.baseUrl, method, path, { status: res.status, headers: res.headers, text });
+    // Bytes (a file upload) are no JSON body for the document's request schemas to check.
+    await checkRequestAgainstServedDocument(this.baseUrl, method, path, typeof payload === 'string' ? payload : undefined, res.status);
     return { status: res.status, headers: res.headers, body: parsed, text };
   }
 

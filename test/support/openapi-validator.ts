@@ -124,6 +124,39 @@ export class OpenApiResponseValidator {
     return { operation: match.label, problems };
   }
 
+  /**
+   * Checks one request body against its documented operation's `requestBody` (the JSON media
+   * type's schema): the matched operation (null when the path or method is not documented, or it
+   * documents no JSON body) and the problems found, one per Ajv error, prefixed with
+   * `METHOD /template request:`. A body that is not JSON is a problem; an empty one is one only
+   * when the body is `required`.
+   */
+  checkRequest(request: { method: string; url: string; text: string }): ResponseCheck {
+    const match = this.matchOperation(request.method, pathOf(request.url));
+    if (!match || !isObject(match.operation.requestBody)) return { operation: null, problems: [] };
+    const prefix = `${match.label} request:`;
+    const problems: string[] = [];
+    try {
+      const requestBody = this.resolve(match.operation.requestBody, pointer(match.operationPointer, 'requestBody'));
+      const content = isObject(requestBody.value.content) ? requestBody.value.content : {};
+      const key = mediaTypeKey(content, 'application/json');
+      if (key === null) return { operation: null, problems: [] };
+      if (request.text.trim() === '') {
+        if (requestBody.value.required === true) problems.push(`${prefix} the body is required but empty`);
+        return { operation: match.label, problems };
+      }
+      const mediaTypeObject = this.resolve(content[key], pointer(requestBody.pointer, 'content', key));
+      if (!isObject(mediaTypeObject.value.schema)) return { operation: match.label, problems };
+      const validate = this.compile(this.bodyAjv, this.bodyValidators, pointer(mediaTypeObject.pointer, 'schema'));
+      if (validate instanceof Error) problems.push(`${prefix} ${validate.message}`);
+      else if (!validate(JSON.parse(request.text)))
+        for (const error of validate.errors ?? []) problems.push(`${prefix} ${describeError(error)}`);
+    } catch (error) {
+      problems.push(`${prefix} ${(error as Error).message}`);
+    }
+    return { operation: match.label, problems };
+  }
+
   private createAjv(coerceTypes: boolean): Ajv2020 {
     // strict: false lets OpenAPI's own keywords (example, discriminator, xml, externalDocs, x-*)
     // and unknown formats pass as annotations; logger: false keeps Ajv from warning about each.

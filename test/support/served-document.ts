@@ -46,3 +46,28 @@ export async function checkAgainstServedDocument(
     );
   }
 }
+
+/**
+ * Checks a request the service at `baseUrl` answered 2xx against the OpenAPI document it serves
+ * for the path's version: a body it accepted must validate against the operation's request schema
+ * (a validating client would otherwise refuse to send what the service takes), or this throws with
+ * the problems. Other answers, and paths the document does not describe, pass unchecked.
+ */
+export async function checkRequestAgainstServedDocument(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body: string | undefined,
+  status: number,
+): Promise<void> {
+  const segment = /^\/api\/([^/?]+)\//.exec(path)?.[1];
+  if (!segment || status < 200 || status > 299 || body === undefined) return;
+  const validator = await validatorFor(baseUrl, segment);
+  if (!validator) return;
+  const check = validator.checkRequest({ method, url: path, text: body });
+  if (check.problems.length > 0) {
+    throw new Error(
+      `${method} ${path} was answered ${status} but its body breaks the served OpenAPI document:\n  ${check.problems.join('\n  ')}\n${body.slice(0, 2000)}`,
+    );
+  }
+}

@@ -15,7 +15,7 @@ import type { AppConfig, ProcessMetrics } from '@app/runtime/process';
 import { createLogger, PinoNestLogger } from './observability/logger';
 import { admissionCounter, registerAdmission } from './admission/admission';
 import { authenticateOnRequest } from './admission/authenticate-early';
-import { limitConnections, serverOptions } from './admission/server-bounds';
+import { closeAfterUnreadBody, limitConnections, serverOptions } from './admission/server-bounds';
 import { METRICS, STORES } from './composition/tokens';
 import { httpMetricsRecorder } from './observability/http-metrics';
 import { parseJsonBody } from './bodies/json-body';
@@ -60,6 +60,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
     onRateLimited: rateLimited && ((limit) => rateLimited.inc({ limit })),
   });
   authenticateOnRequest(fastify, app.get(ApiAuthenticator));
+  closeAfterUnreadBody(fastify);
 
   // Providers' systems do not always send `Content-Type: application/json`: read any body as JSON.
   // (Errors raised before a handler, such as malformed JSON, reach the Nest exception filter.)

@@ -1,7 +1,6 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { assessReadiness, type Projector } from '@app/runtime/projector';
-import type { RebuildableStore } from '@app/runtime/rebuild';
 import { APP_CONFIG, type AppConfig } from '@app/runtime/process';
 import type { Stores } from '@app/stores';
 
@@ -24,32 +23,20 @@ export class HealthController {
   }
 
   /**
-   * GET /readyz: `{ready, reasons, checkpoint, lag, projector, parked_events, failure, events_applied, backends,
-   * projections}`; 200 when ready, else 503 with the reasons (`assessReadiness`: the projector
-   * stopped or failing, or the oldest event not applied older than READY_MAX_LAG_SECONDS).
-   * `events_applied` counts the events this process has handed to the read store since it
-   * started; `failure` names what fails (stream, revision, type, position) or is null;
-   * `projections` gives each projection's versions (`rebuild_needed` when the stored one is not the code's).
+   * GET /readyz: 200 `{ready: true, reasons: []}`, or 503 `{ready: false, reasons}` (one sentence
+   * each; `assessReadiness`: the projector stopped or failing, or the oldest event not applied older
+   * than READY_MAX_LAG_SECONDS). Nothing else: the checkpoint, lag, events applied and parked events
+   * are metrics (docs/observability.md), what fails is logged and listed by `admin projections status`.
    */
   @Get('readyz')
   async readyz(@Res() reply: FastifyReply): Promise<void> {
-    const health = this.projector.health();
     const readiness = await assessReadiness({
       storedLog: this.stores.storedLog,
-      readModel: this.stores.readModel,
-      projector: health,
+      projector: this.projector.health(),
       checkpoint: this.projector.checkpoint,
       maxLagSeconds: this.config.readyMaxLagSeconds,
       behindUntil: 0,
     });
-    const store = this.stores.readModel as Partial<RebuildableStore>;
-    const projections = typeof store.projectionInfo === 'function' ? await store.projectionInfo() : [];
-    await reply.status(readiness.ready ? 200 : 503).send({
-      ...readiness,
-      failure: health.failure,
-      events_applied: this.projector.eventsApplied,
-      backends: this.stores.backends,
-      projections,
-    });
+    await reply.status(readiness.ready ? 200 : 503).send(readiness);
   }
 }

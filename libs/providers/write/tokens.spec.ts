@@ -1,4 +1,4 @@
-/** API tokens (docs/reference/API-FACTS.md §2.1–2.3): their format, the stored hash, the Authorization header. */
+/** API tokens (docs/reference/API-FACTS.md §2.2–2.3): their format, the stored hash; the Authorization header (ruling 20). */
 import { formatToken, hashToken, tokenFromAuthorizationHeader } from './tokens';
 
 describe('API tokens', () => {
@@ -13,10 +13,18 @@ describe('API tokens', () => {
 
   it.each([
     ['Bearer abc', 'abc'],
-    ['Bearer  abc  ', 'abc'],
-    ['abc', 'abc'],
-    ['bearer abc', 'bearer abc'],
+    [`Bearer sandbox_${'ab'.repeat(32)}`, `sandbox_${'ab'.repeat(32)}`],
+    ['Bearer a-b.c_d~e+f/g==', 'a-b.c_d~e+f/g=='],
+    ['Bearer  abc', null],
+    ['Bearer abc ', null],
+    ['Bearer\tabc', null],
+    ['Bearer a bc', null],
+    ['Bearer a=b', null],
+    ['abc', null],
+    ['bearer abc', null],
+    ['Basic abc', null],
     ['Bearer ', null],
+    ['Bearer', null],
     ['', null],
     [undefined, null],
   ])('reads the token of the header %j as %j', (header, token) => {

@@ -15,14 +15,19 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
+/** `Bearer`, one space, then RFC 6750 §2.1's b64token (letters, digits, `-._~+/`, then `=` padding). */
+const BEARER_CREDENTIALS = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+
 /**
- * The token carried by an `Authorization` header (docs/reference/API-FACTS.md §2.1): a leading `Bearer ` (exact
- * case, one space) is removed and the rest trimmed; null when nothing is left.
+ * The token carried by an `Authorization` header: `Bearer`, exactly one space and the token as
+ * RFC 6750 §2.1 spells it, nothing before or after (docs/DESIGN.md ruling 20). Anything else (a bare
+ * token, another scheme or case, more or other white space, an empty token) gives null: the caller
+ * answers 401.
  */
 export function tokenFromAuthorizationHeader(header: string | undefined): string | null {
   if (!header) return null;
-  const value = (header.startsWith('Bearer ') ? header.slice(7) : header).trim();
-  return value.length > 0 ? value : null;
+  const match = BEARER_CREDENTIALS.exec(header);
+  return match ? match[1] : null;
 }
 
 const LONDON_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });

@@ -100,6 +100,7 @@ describe('loadConfig: admission and health settings (docs/operations.md "Configu
       retryMaxMs: 3_600_000,
       giveUpAfterMs: 259_200_000,
       concurrency: 8,
+      ports: null,
     });
     expect(loadConfig({ WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_MAX_MS: '50', WEBHOOK_CONCURRENCY: '0' }).webhooks).toMatchObject({
       retryBaseMs: 100,
@@ -107,6 +108,8 @@ describe('loadConfig: admission and health settings (docs/operations.md "Configu
       concurrency: 1,
     });
     expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '-1' })).toThrow(/WEBHOOK_TIMEOUT_MS/);
+    expect(loadConfig({ WEBHOOK_PORTS: ' 443, 8443 ' }).webhooks.ports).toEqual([443, 8443]);
+    for (const bad of ['22,x', '0', '65536', '443;80']) expect(() => loadConfig({ WEBHOOK_PORTS: bad })).toThrow(/WEBHOOK_PORTS: must be/);
   });
 
   it('serves metrics only when METRICS_PORT is set, never on PORT (docs/observability.md "Metrics")', () => {

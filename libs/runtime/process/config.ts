@@ -128,6 +128,8 @@ export interface WebhookConfig {
   giveUpAfterMs: number;
   /** Attempts in flight at once (`WEBHOOK_CONCURRENCY`, default 8, at least 1). */
   concurrency: number;
+  /** The ports targets may use (`WEBHOOK_PORTS`); null: the default of `webhookPorts` (443 in production, any in the sandbox). */
+  ports?: readonly number[] | null;
 }
 
 /** Raised when the environment holds an invalid or unsupported setting; the message says which. */
@@ -175,6 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
   } else if (metricsPort !== null && metricsPort !== 0 && metricsPort === clean.PORT) {
     problems.push(`METRICS_PORT: must differ from PORT (${clean.PORT}): metrics are never served on the API's port`);
   }
+  const webhookPorts = parseWebhookPorts(clean.WEBHOOK_PORTS);
+  if (typeof webhookPorts === 'string') problems.push(`WEBHOOK_PORTS: ${webhookPorts}`);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: clean.PORT,
@@ -212,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
       retryMaxMs: Math.max(clean.WEBHOOK_RETRY_BASE_MS, clean.WEBHOOK_RETRY_MAX_MS),
       giveUpAfterMs: clean.WEBHOOK_GIVE_UP_AFTER_MS,
       concurrency: Math.max(1, clean.WEBHOOK_CONCURRENCY),
+      ports: typeof webhookPorts === 'string' ? null : webhookPorts,
     },
     metrics: metricsPort === null ? null : { port: metricsPort, host: clean.METRICS_HOST || clean.HOST },
     auditDigest:
@@ -301,6 +306,10 @@ function envSpec(port: number) {
     WEBHOOK_RETRY_MAX_MS: delayMs({ default: 3_600_000, desc: 'webhooks: longest wait between attempts' }),
     WEBHOOK_GIVE_UP_AFTER_MS: delayMs({ default: 259_200_000, desc: 'webhooks: failing this long disables the endpoint (3 days)' }),
     WEBHOOK_CONCURRENCY: count({ default: 8, desc: 'webhooks: attempts in flight at once' }),
+    WEBHOOK_PORTS: str({
+      default: '',
+      desc: 'webhooks: comma-separated ports targets may use (default: 443 in production, any in the sandbox)',
+    }),
     METRICS_PORT: str({ default: '', desc: 'port of the Prometheus metrics listener (unset: off; never PORT)' }),
     METRICS_HOST: str({ default: '', desc: 'listen address of the metrics listener (default: HOST)' }),
     AUDIT_DIGEST_EVERY: str({ default: '', desc: 'sign an audit digest this often, e.g. 1h (unset: never)' }),
@@ -364,4 +373,18 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 /** A connection string without its password. */
 export function redact(url: string): string {
   return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
+}
+
+/**
+ * `WEBHOOK_PORTS`: comma-separated TCP ports 1–65535, or null when empty; a sentence saying what is
+ * wrong when it is not such a list.
+ */
+export function parseWebhookPorts(text: string | undefined): readonly number[] | null | string {
+  const items = (text ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  if (items.length === 0) return null;
+  const bad = items.find((v) => !/^\d{1,5}$/.test(v) || Number(v) < 1 || Number(v) > 65535);
+  return bad === undefined ? items.map(Number) : `must be comma-separated ports 1–65535, got '${bad.slice(0, 20)}'`;
 }

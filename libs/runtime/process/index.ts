@@ -1,8 +1,8 @@
-export { APP_CONFIG, ConfigError, loadConfig, redact, type AppConfig } from './config';
+export { APP_CONFIG, ConfigError, loadConfig, parseWebhookPorts, redact, type AppConfig } from './config';
 export { messageFirst, type ContextLogger } from './logging';
 export { exitOnFatal, exitOnSignal } from './process-signals';
 export { createRegistryProcess, processMetrics, type ProcessMetrics } from './telemetry';
-export { createWebhookDispatcher, cursorCodecOf, sealedSecretsOf, webhookOperations } from './webhooks';
+export { createWebhookDispatcher, cursorCodecOf, sealedSecretsOf, webhookOperations, webhookPorts } from './webhooks';
 export {
   deriveKey,
   loadServiceKey,

@@ -28,7 +28,7 @@ export function createWebhookDispatcher(
 ): WebhookDispatcher {
   return new WebhookDispatcher(stores, stores.readModel, outbox, logger, {
     ...config.webhooks,
-    policy: { allowPrivate: config.appEnv === 'sandbox' },
+    policy: { allowPrivate: config.appEnv === 'sandbox', ports: webhookPorts(config.appEnv, config.webhooks.ports ?? null) },
     projectedStreams: PROJECTED_STREAMS,
     cursors: cursorCodecOf(serviceKey),
     secrets: sealedSecretsOf(serviceKey),
@@ -38,21 +38,34 @@ export function createWebhookDispatcher(
 
 /**
  * The operator's webhook commands on the configured stores: `http://` URLs and private addresses
- * only in the sandbox (docs/change-feed.md "Where a webhook may point"); secrets sealed with the
- * key derived from `serviceKey`.
+ * only in the sandbox, the ports of {@link webhookPorts} (`ports`: `WEBHOOK_PORTS` as
+ * `parseWebhookPorts` read it, null when unset) (docs/change-feed.md "Where a webhook may
+ * point"); secrets sealed with the key derived from `serviceKey`.
  */
 export function webhookOperations(
   appEnv: AppConfig['appEnv'],
   stores: { eventStore: EventStore; readModel: ReadModelStore },
   serviceKey: Buffer,
+  ports: readonly number[] | null = null,
 ): WebhookOperations {
   const sandbox = appEnv === 'sandbox';
   return new WebhookOperations(
     stores.eventStore,
     stores.readModel,
-    { allowHttp: sandbox, allowPrivate: sandbox },
+    { allowHttp: sandbox, allowPrivate: sandbox, ports: webhookPorts(appEnv, ports) },
     sealedSecretsOf(serviceKey),
   );
+}
+
+/**
+ * The ports a webhook target may use (docs/change-feed.md "Where a webhook may point"): the
+ * operator's list (`WEBHOOK_PORTS`) when set; else 443 in production (plain `http://` is refused
+ * there, so 80 never serves) and any port in the sandbox, whose local receivers listen where they
+ * like.
+ */
+export function webhookPorts(appEnv: AppConfig['appEnv'], configured: readonly number[] | null): readonly number[] | null {
+  if (configured) return configured;
+  return appEnv === 'sandbox' ? null : [443];
 }
 
 /** The webhook secrets' sealing of this process: its key derived from the service key, as {@link cursorCodecOf}. */

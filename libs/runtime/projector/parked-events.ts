@@ -5,7 +5,7 @@ import type { ProjectionName } from './projection-versions';
 /**
  * An event the projector gave up applying after `PROJECTOR_MAX_ATTEMPTS` attempts
  * (docs/operations.md "Configuration" and "Health"): recorded, skipped (the checkpoint moves past
- * it) and shown by `admin projections status` and `/readyz`.
+ * it) and shown by `admin projections status` and the metrics.
  */
 export interface ParkedEvent {
   /** The projection whose streams hold the event (by the stream's prefix). */

@@ -30,7 +30,7 @@ export function isProjectionName(name: string): name is ProjectionName {
   return (PROJECTION_NAMES as string[]).includes(name);
 }
 
-/** What an operator sees of one projection (`admin projections status`, `/readyz`). */
+/** What an operator sees of one projection (`admin projections status`, the metrics). */
 export interface ProjectionInfo {
   name: ProjectionName;
   /** The version this code builds. */

@@ -240,17 +240,17 @@ describe('Projector on a subscription that cannot go on', () => {
     expect(log.subscriptions).toBe(1);
     const readiness = await assessReadiness({
       storedLog: log.asStore(),
-      readModel: {},
       projector: projector.health(),
       checkpoint: 0,
       maxLagSeconds: 30,
       behindUntil: 0,
       now: new Date('2026-05-01T00:00:00Z'),
     });
-    expect(readiness).toMatchObject({ ready: false, projector: 'failed' });
-    expect(readiness.reasons).toEqual([
-      'the projector has stopped on an error that subscribing again cannot cure: EventStoreDB subscription cannot go on: AccessDeniedError',
-    ]);
+    // Ready or not and why, naming no internals: what failed is in the logs and `admin projections status`.
+    expect(readiness).toEqual({
+      ready: false,
+      reasons: ['the projector has stopped on an error that subscribing again cannot cure (see the logs)'],
+    });
     await projector.stop();
     expect(projector.health().state).toBe('stopped');
   });

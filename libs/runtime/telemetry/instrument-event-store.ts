@@ -1,7 +1,7 @@
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 import { REGISTRATION_GUARD_STREAM_PREFIX, TRAINEE_STREAM_PREFIX } from '@app/trainees/decider';
 import { WEBHOOK_STREAM_PREFIX } from '@app/webhooks/decider';
-import { WrongExpectedVersionError, type EventData, type EventStore, type StreamWrite } from '@app/event-sourcing';
+import { StreamChainBrokenError, WrongExpectedVersionError, type EventData, type EventStore, type StreamWrite } from '@app/event-sourcing';
 import type { Metrics } from './metrics';
 import { currentTraceparent, inSpan, tracingEnabled } from '@app/runtime/tracing';
 
@@ -20,8 +20,9 @@ export function streamCategory(streamId: string): string {
 
 /**
  * The event store with its appends measured (docs/observability.md): with `metrics`, each append's
- * duration by outcome (`ok`, `conflict` for a stream that moved on, `error`), the conflicts, and
- * the events appended by stream category; with tracing on, each append in a span
+ * duration by outcome (`ok`, `conflict` for a stream that moved on, `error`), the conflicts, the
+ * appends refused on a broken hash chain (an alert: docs/observability.md), and the events appended
+ * by stream category; with tracing on, each append in a span
  * `event_store.append` whose `traceparent` each event's metadata carries (unless it has one), so
  * the projector's and the registry process manager's spans join the trace of the write. Every
  * other method is the store's own, unchanged (a proxy, so optional methods and `instanceof` stay
@@ -31,6 +32,7 @@ export function instrumentEventStore(store: EventStore, metrics: Metrics | null)
   const duration = metrics?.histogram('trainee_records_event_store_append_duration_seconds');
   const conflicts = metrics?.counter('trainee_records_event_store_conflicts_total');
   const appended = metrics?.counter('trainee_records_events_appended_total');
+  const brokenChains = metrics?.counter('trainee_records_event_store_broken_chains_total');
   const measure = async <T>(writes: StreamWrite[], append: (writes: StreamWrite[]) => Promise<T>): Promise<T> => {
     const end = duration?.startTimer();
     try {
@@ -44,6 +46,7 @@ export function instrumentEventStore(store: EventStore, metrics: Metrics | null)
       const conflict = err instanceof WrongExpectedVersionError;
       end?.({ outcome: conflict ? 'conflict' : 'error' });
       if (conflict) conflicts?.inc();
+      if (err instanceof StreamChainBrokenError) brokenChains?.inc();
       throw err;
     }
   };

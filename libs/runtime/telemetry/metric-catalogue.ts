@@ -62,6 +62,13 @@ export const METRIC_FAMILIES = [
     served: ['api', 'projector'],
   },
   {
+    name: 'trainee_records_event_store_broken_chains_total',
+    type: 'counter',
+    help: "Appends refused because the stream's stored head no longer makes its hash: the log was altered outside the service.",
+    labels: [],
+    served: ['api', 'projector'],
+  },
+  {
     name: 'trainee_records_events_appended_total',
     type: 'counter',
     help: 'Events appended to the event store, by stream category (trainee, provider, registration, webhook, ...).',

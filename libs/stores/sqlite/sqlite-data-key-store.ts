@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataKeys, PersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import { DataKeyWriter } from './data-key-writer';
+import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 
 /** How much of `keys.sqlite` reads map (about 100 bytes a trainee: 10 million trainees). */
 const KEYS_MMAP_BYTES = 1024 ** 3;
@@ -63,7 +63,7 @@ export class SqliteDataKeyStore implements DataKeyStore {
    * `normal` is for bulk loads that make their own file durable at the end (the bench's data set).
    */
   constructor(filename: string, options: SqliteDataKeyStoreOptions = {}) {
-    this.db = new Database(filename);
+    this.db = openPrivateDatabase(filename);
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
@@ -89,7 +89,7 @@ export class SqliteDataKeyStore implements DataKeyStore {
 
   /** Opens `<dataDir>/keys.sqlite`, creating the directory when needed. */
   static open(dataDir: string, options: SqliteDataKeyStoreOptions = {}): SqliteDataKeyStore {
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDirectory(dataDir);
     return new SqliteDataKeyStore(join(dataDir, KEYS_FILE), options);
   }
 

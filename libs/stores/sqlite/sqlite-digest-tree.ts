@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   proofOf,
@@ -10,6 +9,7 @@ import {
   type SignedDigest,
   type HashedHead,
 } from '@app/audit';
+import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 
 /** The file the latest digest's tree is kept in, in the data directory. */
 export const AUDIT_FILE = 'audit.sqlite';
@@ -36,7 +36,7 @@ export class SqliteDigestTreeStore implements DigestTreeStore {
 
   /** Opens (creating when needed) the store in the SQLite file `filename`. */
   constructor(filename: string) {
-    this.db = new Database(filename);
+    this.db = openPrivateDatabase(filename);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
@@ -51,7 +51,7 @@ export class SqliteDigestTreeStore implements DigestTreeStore {
 
   /** Opens the store in `<dataDir>/audit.sqlite`, creating the directory when needed. */
   static open(dataDir: string): SqliteDigestTreeStore {
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDirectory(dataDir);
     return new SqliteDigestTreeStore(join(dataDir, AUDIT_FILE));
   }
 

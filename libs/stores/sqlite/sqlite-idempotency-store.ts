@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
 import {
@@ -10,6 +9,7 @@ import {
   type IdempotencyStore,
   type StoredAnswer,
 } from '@app/runtime/idempotency';
+import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 
 interface Row {
   fingerprint: string;
@@ -32,7 +32,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   /** Opens (creating when needed) the table in the SQLite file `filename`, with the connection's WAL auto-checkpoint (pages) if given. */
   constructor(filename: string, options: ReadStoreConnectionOptions = {}) {
-    this.db = new Database(filename);
+    this.db = openPrivateDatabase(filename);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
@@ -65,7 +65,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   /** Opens the table in `<dataDir>/read-models.sqlite`, creating the directory when needed. */
   static open(dataDir: string, options: ReadStoreConnectionOptions = {}): SqliteIdempotencyStore {
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDirectory(dataDir);
     return new SqliteIdempotencyStore(join(dataDir, 'read-models.sqlite'), options);
   }
 

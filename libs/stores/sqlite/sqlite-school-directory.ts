@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { School } from '@app/trainees/record';
 import type { SchoolDirectory } from '@app/schools';
+import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 
 /** The schools directory on SQLite (`<DATA_DIR>/schools.sqlite`, one table keyed by URN). */
 export class SqliteSchoolDirectory implements SchoolDirectory {
@@ -11,7 +11,7 @@ export class SqliteSchoolDirectory implements SchoolDirectory {
   private readonly byUrn: Database.Statement<[string], School>;
 
   constructor(filename: string) {
-    this.db = new Database(filename);
+    this.db = openPrivateDatabase(filename);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(`CREATE TABLE IF NOT EXISTS schools (urn TEXT PRIMARY KEY, name TEXT NOT NULL, town TEXT, postcode TEXT)`);
@@ -24,7 +24,7 @@ export class SqliteSchoolDirectory implements SchoolDirectory {
 
   /** Opens `<dataDir>/schools.sqlite`, creating the directory when needed. */
   static open(dataDir: string): SqliteSchoolDirectory {
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDirectory(dataDir);
     return new SqliteSchoolDirectory(join(dataDir, 'schools.sqlite'));
   }
 

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
 import type { NewWebhookDelivery, WebhookAttempt, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from '@app/webhooks/delivery';
+import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 
 /** An endpoint as stored: its change types as JSON text. */
 interface EndpointRow extends Omit<WebhookEndpointRecord, 'event_types' | 'status'> {
@@ -107,7 +107,7 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
 
   /** Opens (creating when needed) the tables in the SQLite file `filename`, with the connection's WAL auto-checkpoint (pages) if given. */
   constructor(filename: string, options: ReadStoreConnectionOptions = {}) {
-    this.db = new Database(filename);
+    this.db = openPrivateDatabase(filename);
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('busy_timeout = 5000');
@@ -125,7 +125,7 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
 
   /** Opens the tables in `<dataDir>/read-models.sqlite`, creating the directory when needed. */
   static open(dataDir: string, options: ReadStoreConnectionOptions = {}): SqliteWebhookOutbox {
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDirectory(dataDir);
     return new SqliteWebhookOutbox(join(dataDir, 'read-models.sqlite'), options);
   }
 

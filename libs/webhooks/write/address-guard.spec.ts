@@ -70,6 +70,19 @@ describe('checkWebhookTarget: an endpoint as it is added', () => {
     expect(() => checkLiteralTarget(new URL(url), strict)).toThrow(WebhookTargetRefused);
   });
 
+  it('refuses a port the policy does not list, at addition and at each delivery; the scheme gives the port a URL leaves out', async () => {
+    const https = { allowPrivate: false, ports: [443] };
+    await expect(checkWebhookTarget('https://1.1.1.1:22/hook', https)).rejects.toThrow(/port 22 is not allowed \(allowed: 443\)/);
+    expect(() => checkLiteralTarget(new URL('https://1.1.1.1:22/hook'), https)).toThrow(/port 22/);
+    await expect(checkWebhookTarget('https://1.1.1.1:8443/hook', https)).rejects.toBeInstanceOf(WebhookTargetRefused);
+    await expect(checkWebhookTarget('https://1.1.1.1:443/hook', https)).resolves.toBeUndefined();
+    await expect(checkWebhookTarget('https://1.1.1.1/hook', https)).resolves.toBeUndefined();
+    expect(() => checkLiteralTarget(new URL('http://1.1.1.1/hook'), https)).toThrow(/port 80/);
+    expect(() => checkLiteralTarget(new URL('http://127.0.0.1:8080/x'), { allowPrivate: true, ports: [8080] })).not.toThrow();
+    await expect(checkWebhookTarget('http://127.0.0.1:9/x', { allowPrivate: true, ports: [80, 443] })).rejects.toThrow(/port 9/);
+    expect(() => checkLiteralTarget(new URL('https://1.1.1.1:22/hook'), { allowPrivate: false, ports: null })).not.toThrow();
+  });
+
   it('refuses a host that does not resolve, accepts one resolving to public addresses only', async () => {
     const fails = async (): Promise<string[]> => {
       throw new Error('ENOTFOUND');

@@ -8,9 +8,14 @@ import ipaddr from 'ipaddr.js';
  * globally routable unicast addresses are reached, checked after DNS resolution, at connect time.
  */
 
-/** `allowPrivate`: loopback, private and link-local addresses are reachable (the sandbox and tests only). */
+/**
+ * `allowPrivate`: loopback, private and link-local addresses are reachable (the sandbox and tests
+ * only). `ports`: the TCP ports a target may name, its scheme's default when it names none (443
+ * for `https://`, 80 for `http://`); absent or null: any port.
+ */
 export interface AddressPolicy {
   allowPrivate: boolean;
+  ports?: readonly number[] | null;
 }
 
 /** A webhook target refused by the policy; the message names the host and the reason, nothing more. */
@@ -72,23 +77,46 @@ function hostOf(url: string): string {
   return new URL(url).hostname.replace(/^\[|\]$/g, '');
 }
 
+/** The TCP port a URL connects to: the one it names, else its scheme's (443 for `https:`, 80 otherwise). */
+function portOf(url: URL): number {
+  if (url.port !== '') return Number(url.port);
+  return url.protocol === 'https:' ? 443 : 80;
+}
+
+/**
+ * Refuses, with {@link WebhookTargetRefused}, a URL on a port the policy does not list
+ * (docs/change-feed.md "Where a webhook may point"): a provider must not make the service knock on
+ * a public host's SSH, database or mail port.
+ */
+export function checkTargetPort(url: URL, policy: AddressPolicy): void {
+  if (!policy.ports) return;
+  const port = portOf(url);
+  if (!policy.ports.includes(port)) {
+    throw new WebhookTargetRefused(`webhook target port ${port} is not allowed (allowed: ${policy.ports.join(', ')})`);
+  }
+}
+
 /**
  * Refuses a URL whose host is an IP literal that is not public (unless the policy allows private
  * targets), with {@link WebhookTargetRefused}. Node connects to an IP literal without calling
- * `lookup`, so {@link guardedLookup} never sees it: every request checks this first.
+ * `lookup`, so {@link guardedLookup} never sees it: every request checks this first. Refuses a
+ * port the policy does not list too ({@link checkTargetPort}).
  */
 export function checkLiteralTarget(url: URL, policy: AddressPolicy): void {
+  checkTargetPort(url, policy);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!policy.allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host)) throw refusal(host, host);
 }
 
 /**
- * Checks an endpoint's URL when it is added: unless the policy allows private targets, its host
- * must resolve (with `resolve`, default the system resolver), and to public addresses only.
- * Throws {@link WebhookTargetRefused} otherwise. Deliveries check again at connect time
+ * Checks an endpoint's URL when it is added: its port must be one the policy lists
+ * ({@link checkTargetPort}) and, unless the policy allows private targets, its host must resolve
+ * (with `resolve`, default the system resolver), and to public addresses only. Throws
+ * {@link WebhookTargetRefused} otherwise. Deliveries check again at connect time
  * ({@link guardedLookup}), as DNS answers change.
  */
 export async function checkWebhookTarget(url: string, policy: AddressPolicy, resolve?: (host: string) => Promise<string[]>): Promise<void> {
+  checkTargetPort(new URL(url), policy);
   if (policy.allowPrivate) return;
   const host = hostOf(url);
   let addresses: string[];

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { PROVIDER_EVENT_TYPES } from '@app/trainees/decider';
 import { openWebhookOutbox } from '@app/stores';
-import { webhookOperations } from '@app/runtime/process';
+import { parseWebhookPorts, webhookOperations } from '@app/runtime/process';
 import { type CliContext, CliError } from '../cli-context';
 
 /** Most deliveries `webhook deliveries` lists. */
@@ -39,7 +39,7 @@ function registerAdd(webhook: Command, ctx: CliContext): void {
     .option('--api-version <version>', 'the API version whose field names the payload uses (default: the latest)')
     .action(async (opts: { ukprn: string; url: string; events?: string; apiVersion?: string }) => {
       const added = await ctx.withStores((stores) =>
-        webhookOperations(ctx.environment === 'production' ? 'production' : 'sandbox', stores, ctx.serviceKey()).add({
+        webhookOperations(ctx.environment === 'production' ? 'production' : 'sandbox', stores, ctx.serviceKey(), portsOf(ctx)).add({
           ukprn: opts.ukprn,
           url: opts.url,
           eventTypes: eventTypesOf(opts.events),
@@ -137,4 +137,14 @@ function registerDeliveries(webhook: Command, ctx: CliContext): void {
         process.stdout.write(`${cells.join('\t')}\n`);
       }
     });
+}
+
+/**
+ * `WEBHOOK_PORTS` as the API reads it (docs/change-feed.md "Where a webhook may point"); throws
+ * {@link CliError} when it is not a list of ports.
+ */
+function portsOf(ctx: CliContext): readonly number[] | null {
+  const ports = parseWebhookPorts(ctx.env.WEBHOOK_PORTS);
+  if (typeof ports === 'string') throw new CliError(`WEBHOOK_PORTS: ${ports}`);
+  return ports;
 }

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyHttpOptions } from 'fastify';
+import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { AppConfig } from '@app/runtime/process';
 import { errorsBody } from '../errors/errors';
 
@@ -39,6 +39,21 @@ export function serverOptions(bounds: ServerBounds): FastifyHttpOptions<Server> 
 /** Sets the most connections the server keeps open (`MAX_CONNECTIONS`; 0: no limit): more are closed at once. */
 export function limitConnections(server: { maxConnections: number }, bounds: ServerBounds): void {
   if (bounds.maxConnections > 0) server.maxConnections = bounds.maxConnections;
+}
+
+/**
+ * Closes the connection after an answer sent before the request's body was read in full
+ * (docs/operations.md "Limits"): the 401 of a request without a token, a blocklist's 403, a rate
+ * limit's 429, all answered in `onRequest`, before the body. The answer says `Connection: close`,
+ * and Node closes the socket once it is written, instead of reading the rest of the body to keep the
+ * connection alive: a client sending a byte a second without a token would otherwise hold its
+ * socket until the request timeout.
+ */
+export function closeAfterUnreadBody(fastify: FastifyInstance): void {
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (!request.raw.complete) void reply.header('connection', 'close');
+    return payload;
+  });
 }
 
 /**

@@ -120,15 +120,15 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
   }
 
   /**
-   * What `/readyz` answers (see `assessReadiness`): this process's projector (when in-process),
-   * the lag against READY_MAX_LAG_SECONDS, a write whose projection wait timed out, parked events.
+   * What `/readyz` answers (see `assessReadiness`): ready or not and why, from this process's
+   * projector (when in-process), the lag against READY_MAX_LAG_SECONDS and a write whose projection
+   * wait timed out.
    */
   async readiness(): Promise<Readiness> {
     const checkpoint = await this.checkpoint();
     if (checkpoint >= this.behindUntil) this.behindUntil = 0;
     return assessReadiness({
       storedLog: this.stores.storedLog,
-      readModel: this.stores.readModel,
       projector: this.projector?.health() ?? null,
       checkpoint,
       maxLagSeconds: this.config.readyMaxLagSeconds,

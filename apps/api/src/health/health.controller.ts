@@ -16,16 +16,15 @@ export class HealthController {
   }
 
   /**
-   * GET /readyz: 200 `{ready: true, reasons: [], projections, checkpoint, lag, projector, parked_events}`, or
-   * 503 with `ready: false` and the reasons: the in-process projector stopped or failing, the
-   * projection further behind than READY_MAX_LAG_SECONDS, or a write whose projection wait timed
-   * out not yet projected (`assessReadiness`). `projections`: each with its code and stored version
-   * and `rebuild_needed` when they differ (the old store keeps serving until `admin projections rebuild`).
+   * GET /readyz: 200 `{ready: true, reasons: []}`, or 503 `{ready: false, reasons}` (one sentence
+   * each): the in-process projector stopped or failing, the projection further behind than
+   * READY_MAX_LAG_SECONDS, or a write whose projection wait timed out not yet projected
+   * (`assessReadiness`). Nothing else: no position, count or version, since it needs no token (the
+   * figures are metrics, docs/observability.md; the projections' versions `admin projections status`).
    */
   @Get('readyz')
   async readyz(@Res() reply: FastifyReply): Promise<void> {
     const readiness = await this.projections.readiness();
-    const projections = (await this.projections.projectionInfo()) ?? [];
-    await reply.status(readiness.ready ? 200 : 503).send({ ...readiness, projections });
+    await reply.status(readiness.ready ? 200 : 503).send(readiness);
   }
 }

@@ -259,12 +259,12 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
   // Versions and blue/green rebuilds (RebuildableStore, docs/DESIGN.md "Read models")
 
   /**
-   * Each projection as an operator sees it (`admin projections status`, `/readyz`), as
+   * Each projection as an operator sees it (`admin projections status`, the metrics), as
    * `SqliteReadModel.projectionInfo`: the code's version, the served store's version and name, its
    * checkpoint, its documents (trainees; providers for `providers`), whether the store was built
    * by another code version (`rebuild_needed`) and the store a rebuild is writing (`rebuilding`).
    * Reads the registry afresh. `documents` is `estimatedDocumentCount` (collection metadata, so a
-   * `/readyz` probe does not scan the store; exact except after an unclean shutdown). Throws the
+   * scrape does not scan the store; exact except after an unclean shutdown). Throws the
    * driver's error.
    */
   async projectionInfo(): Promise<ProjectionInfo[]> {

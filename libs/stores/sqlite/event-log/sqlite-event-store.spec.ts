@@ -16,6 +16,7 @@ import {
   streamHeadOf,
   withoutChainKeys,
   WrongExpectedVersionError,
+  StreamChainBrokenError,
   type ChainLink,
   type StoredEventText,
 } from '@app/event-sourcing';
@@ -103,6 +104,26 @@ describe('SqliteEventStore', () => {
       expect(() => db.prepare('DELETE FROM events').run()).toThrow(/append-only/);
     });
 
+    it('refuses to append after a head whose stored form no longer makes its hash, naming the stream only', async () => {
+      const store = open();
+      await store.appendToStream('trainee-1', [event('A'), event('B', { note: 'B' })], { expectedRevision: 'no_stream' });
+      const db = new Database(path.join(dataDir, 'events.sqlite'));
+      db.exec('DROP TRIGGER events_no_update');
+      db.prepare(`UPDATE events SET data = replace(data, '"B"', '"b"') WHERE stream_id = 'trainee-1' AND revision = 1`).run();
+      db.close();
+      const head = (await store.readStream('trainee-1')).at(-1)!;
+      for (const expectedRevision of [1, streamHeadOf(head)] as const) {
+        const refused = store.appendToStream('trainee-1', [event('C')], { expectedRevision });
+        await expect(refused).rejects.toBeInstanceOf(StreamChainBrokenError);
+        await expect(refused).rejects.toThrow('the stored head of trainee-1 (revision 1) does not make its hash: the write is refused');
+      }
+      expect((await store.readStream('trainee-1')).map((e) => e.type)).toEqual(['A', 'B']);
+      // Another stream is written as usual.
+      await expect(store.appendToStream('trainee-2', [event('A')], { expectedRevision: 'no_stream' })).resolves.toMatchObject({
+        nextExpectedRevision: 0,
+      });
+    });
+
     it('numbers positions from 1 without gaps, also after rejected appends', async () => {
       const store = open();
       expect(await store.headPosition()).toBe(0);
@@ -165,12 +186,12 @@ describe('SqliteEventStore', () => {
       expect(checkStreamChain(rows).faults).toEqual([]);
     });
 
-    it("chains to the link of the head the caller hands back without reading the head's row, and reads it otherwise", async () => {
+    it("chains to the head's stored hash it reads and checks, whatever link the caller hands back", async () => {
       const store = open();
       await store.appendToStream('trainee-1', [event('A')]);
       const [head] = await store.readStream('trainee-1');
       await store.appendToStream('trainee-1', [event('B')], { expectedRevision: streamHeadOf(head) });
-      // A caller's link is taken as it is (the expected revision is still checked): a wrong one shows as a break of the chain.
+      // A caller's link is not trusted (the expected revision is checked): the head's row is read and its hash checked.
       const wrong = { revision: 1, link: 'a'.repeat(64) as ChainLink };
       await store.appendToStream('trainee-1', [event('C')], { expectedRevision: wrong });
       await store.appendToStream('trainee-1', [event('D')], { expectedRevision: { revision: 2, link: 'not a hash' as ChainLink } });
@@ -183,10 +204,10 @@ describe('SqliteEventStore', () => {
       expect(rows.map((r) => readChainKeys(r.metadata).previousHash)).toEqual([
         null,
         readChainKeys(rows[0].metadata).hash,
-        'a'.repeat(64),
+        readChainKeys(rows[1].metadata).hash,
         readChainKeys(rows[2].metadata).hash,
       ]);
-      expect(checkStreamChain(rows).faults).toEqual([expect.objectContaining({ revision: 1, kind: 'inserted' })]);
+      expect(checkStreamChain(rows).faults).toEqual([]);
     });
 
     it('refuses a file written by a newer schema version', async () => {

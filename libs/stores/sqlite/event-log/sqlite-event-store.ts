@@ -49,6 +49,7 @@ import {
   type QueuedWrite,
   type RawEventRow,
 } from './sqlite-rows';
+import { makePrivateDirectory, openPrivateDatabase } from '../private-files';
 
 /** Options of {@link SqliteEventStore}. */
 export interface SqliteEventStoreOptions {
@@ -137,7 +138,7 @@ export class SqliteEventStore implements EventStore {
     this.appendThrough = options.appendThrough;
 
     const inMemory = options.filename === ':memory:' || options.filename === '';
-    this.db = new Database(options.filename, { timeout: busyTimeoutMs });
+    this.db = openPrivateDatabase(options.filename, { timeout: busyTimeoutMs });
     try {
       this.db.pragma(`busy_timeout = ${Math.floor(busyTimeoutMs)}`);
       this.db.pragma('journal_mode = WAL');
@@ -365,6 +366,6 @@ export class SqliteEventStore implements EventStore {
  * directory if needed (docs/operations.md "Configuration": `DATA_DIR`, default `./data`).
  */
 export function openSqliteEventStore(dataDir: string, options: Omit<SqliteEventStoreOptions, 'filename'> = {}): SqliteEventStore {
-  fs.mkdirSync(dataDir, { recursive: true });
+  makePrivateDirectory(dataDir);
   return new SqliteEventStore({ ...options, filename: path.join(dataDir, 'events.sqlite') });
 }

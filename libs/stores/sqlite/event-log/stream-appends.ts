@@ -1,7 +1,9 @@
 import type Database from 'better-sqlite3';
 import {
   chainEvent,
+  chainHash,
   chainHeadHash,
+  StreamChainBrokenError,
   IdempotencyConflictError,
   logPosition,
   readChainKeys,
@@ -33,7 +35,7 @@ export class StreamAppends {
   private readonly selectById: Database.Statement<[string], ExistingIdRow>;
   private readonly selectStreamHead: Database.Statement<[string], StreamHeadRow>;
   private readonly selectStream: Database.Statement<[string], RawEventRow>;
-  private readonly selectMetadata: Database.Statement<[number], string>;
+  private readonly selectHead: Database.Statement<[number], { type: string; data: string; metadata: string }>;
 
   /** `chain` false stores events as given, unchained (the bench's comparison only: `SqliteEventStoreOptions.hashChain`). */
   constructor(
@@ -46,7 +48,7 @@ export class StreamAppends {
     this.selectById = db.prepare('SELECT stream_id, revision, position FROM events WHERE id = ?');
     // The index of UNIQUE (stream_id, revision) covers it (position is the rowid): no table row is read.
     this.selectStreamHead = db.prepare('SELECT revision, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
-    this.selectMetadata = db.prepare<[number], string>('SELECT metadata FROM events WHERE position = ?').pluck();
+    this.selectHead = db.prepare('SELECT type, data, metadata FROM events WHERE position = ?');
     this.selectStream = db
       .prepare<[string], RawEventRow>(
         'SELECT position, id, stream_id, revision, type, data, metadata FROM events WHERE stream_id = ? ORDER BY revision',
@@ -58,9 +60,10 @@ export class StreamAppends {
    * One stream's write of a unit of work, inside the write transaction (the rules are
    * `SqliteEventStore.appendToStream`'s): an idempotent retry answers its original result; the
    * expected revision is checked against the stream's head; each event is stored chained to the
-   * one before it, the head's hash read with the head itself (docs/DESIGN.md "Verifiable history").
+   * one before it, the head's hash read with the head itself and checked against its stored form
+   * (docs/DESIGN.md "Verifiable history"): {@link StreamChainBrokenError} when it does not hold.
    */
-  append({ streamId, events, expected, previousHash }: QueuedWrite, recordedAt: string): AppendOutcome {
+  append({ streamId, events, expected }: QueuedWrite, recordedAt: string): AppendOutcome {
     if (events.length > 0) {
       const existing = events.map((event) => this.selectById.get(event.id));
       const firstExisting = existing.findIndex((row) => row !== undefined);
@@ -88,7 +91,7 @@ export class StreamAppends {
       return { result: { nextExpectedRevision: head?.revision ?? -1, position: logPosition(head?.position ?? 0) }, written: false };
     }
     let revision = head === undefined ? -1 : head.revision;
-    let previous = head === undefined || !this.chain ? null : (previousHash ?? this.headHash(streamId, head.position));
+    let previous = head === undefined || !this.chain ? null : this.headHash(streamId, head);
     let position = 0;
     for (const event of events) {
       revision += 1;
@@ -105,12 +108,19 @@ export class StreamAppends {
   }
 
   /**
-   * The hash of a stream's last event (at `position`), read from its row; for one stored before the
-   * chain began (no hash stored), computed over the whole stream, once, by the next append, which
-   * chains to it.
+   * The hash of a stream's last event (`head`), read from its row and checked: its stored form must
+   * make the hash it was stored with (one SHA-256 of one row, a few µs), else
+   * {@link StreamChainBrokenError}; a new event never chains onto an altered one. For a head stored
+   * before the chain began (no hash stored), computed over the whole stream, once, by the next
+   * append, which chains to it. The caller's link (`previousHash`) is not trusted for this: the row is.
    */
-  private headHash(streamId: string, position: number): string | null {
-    const stored = readChainKeys(this.selectMetadata.get(position)!).hash;
-    return stored ?? chainHeadHash(this.selectStream.all(streamId).map(rawToStoredText));
+  private headHash(streamId: string, head: StreamHeadRow): string | null {
+    const row = this.selectHead.get(head.position)!;
+    const keys = readChainKeys(row.metadata);
+    if (keys.hash === null) return chainHeadHash(this.selectStream.all(streamId).map(rawToStoredText));
+    if (chainHash(keys.previousHash ?? null, streamId, head.revision, row.type, row.data, keys.hashed) !== keys.hash) {
+      throw new StreamChainBrokenError(streamId, head.revision);
+    }
+    return keys.hash;
   }
 }

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { ReadStoreConnectionOptions } from './wal-checkpointer';
+import { openPrivateDatabase } from '../private-files';
 
 /**
  * A connection to the read store's file (created when missing): WAL, `synchronous=NORMAL`, a busy
@@ -7,7 +8,7 @@ import type { ReadStoreConnectionOptions } from './wal-checkpointer';
  * frees is zeroed and an erased trainee leaves no bytes in the file (docs/DESIGN.md "Personal data").
  */
 export function openReadStoreFile(filename: string, options: ReadStoreConnectionOptions): Database.Database {
-  const db = new Database(filename);
+  const db = openPrivateDatabase(filename);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');

@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TraineeSnapshot } from '@app/trainees/decider';
 import type { Trainee, ApiVersion } from '@app/trainees/record';
@@ -30,6 +29,7 @@ import { SqliteRebuildRuns } from './sqlite-rebuild-runs';
 import { dropRecordedStores, type SliceOptions } from './drop-in-slices';
 import { writeAsSoonAsFree } from './shared-write-lock';
 import type { ReadStoreConnectionOptions } from './wal-checkpointer';
+import { makePrivateDirectory } from '../private-files';
 
 export { PROJECTION_VERSION } from '@app/runtime/projector';
 
@@ -83,7 +83,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
 
   /** Opens `<dataDir>/read-models.sqlite`, creating the directory when needed. */
   static open(dataDir: string, options: SqliteReadModelOptions = {}): SqliteReadModel {
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDirectory(dataDir);
     return new SqliteReadModel(join(dataDir, 'read-models.sqlite'), options);
   }
 
@@ -303,7 +303,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     return this.stmts.parked.all();
   }
 
-  /** Each projection as an operator sees it (`admin projections status`, `/readyz`). */
+  /** Each projection as an operator sees it (`admin projections status`, the metrics). */
   async projectionInfo(): Promise<ProjectionInfo[]> {
     const t = this.refresh('force');
     return PROJECTION_NAMES.map((name) => {

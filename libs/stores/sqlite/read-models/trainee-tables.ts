@@ -123,7 +123,7 @@ export class TraineeTables {
       .pluck();
     const c = (this.countsTable = `trainee_counts_${store}`);
     keepTraineeCounts(db, t, c);
-    // The number of trainees, from the kept counts: `/readyz` and the start read it, and a
+    // The number of trainees, from the kept counts: `admin projections status`, the metrics and the start read it, and a
     // `COUNT(*)` reads a whole index (1.4 s of a start at 100k trainees with a cold page cache).
     this.count = db.prepare(`SELECT COALESCE(SUM(n), 0) AS n FROM ${c}`);
     this.countOf = db.prepare<[string, number], number>(`SELECT n FROM ${c} WHERE ukprn = ? AND start_cycle = ?`).pluck();

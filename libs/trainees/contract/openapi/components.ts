@@ -40,6 +40,25 @@ function requestSchema(wire: WireObject<unknown>, description: string, extra: Js
   };
 }
 
+/**
+ * The create schema with `study_mode`'s requirement as the version's rules make it: where some
+ * training routes may leave it out (`studyModeOptionalForRoutes`, v2026.1: assessment only), it is
+ * not in `required` (a JSON Schema requirement cannot depend on another field's value here without
+ * restating the route list) and its description states the rule; the decider's 422 holds it.
+ */
+function withStudyModeRule(schema: JsonSchema, optionalForRoutes: readonly string[]): JsonSchema {
+  if (optionalForRoutes.length === 0) return schema;
+  const properties = schema.properties as Record<string, JsonSchema>;
+  const required = (schema.required as string[]).filter((name) => name !== 'study_mode');
+  const studyMode = properties.study_mode;
+  const rule = `Required except on the training routes ${optionalForRoutes.join(', ')}, where it may be left out.`;
+  return {
+    ...schema,
+    required,
+    properties: { ...properties, study_mode: { ...studyMode, description: `${String(studyMode.description ?? '')} ${rule}`.trim() } },
+  };
+}
+
 /** `{data: <schema>}`, the envelope of every write body and of most answers. */
 function envelope(schema: JsonSchema, description?: string): JsonSchema {
   return {
@@ -157,15 +176,18 @@ const DISABILITY_BOUNDS =
 function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {
   const withdrawal = withdrawalWireFor(version);
   return {
-    TraineeInput: requestSchema(traineeWire(version, 'create'), 'A trainee to create, with its nested degrees and placements.', {
-      patternProperties: {
-        [DISABILITY_KEY.source]: {
-          type: ['string', 'null'],
-          maxLength: TEXT_MAX_CHARS,
-          description: `A disability code, stored and answered as sent. ${DISABILITY_BOUNDS}`,
+    TraineeInput: withStudyModeRule(
+      requestSchema(traineeWire(version, 'create'), 'A trainee to create, with its nested degrees and placements.', {
+        patternProperties: {
+          [DISABILITY_KEY.source]: {
+            type: ['string', 'null'],
+            maxLength: TEXT_MAX_CHARS,
+            description: `A disability code, stored and answered as sent. ${DISABILITY_BOUNDS}`,
+          },
         },
-      },
-    }),
+      }),
+      contractFor(version).rules.studyModeOptionalForRoutes,
+    ),
     TraineeUpdateInput: requestSchema(
       traineeWire(version, 'update'),
       'The fields to change (merge: the fields sent replace the stored ones; null leaves a field as it is, docs/reference/API-FACTS.md §7.4). Nested degrees and placements are not read: use their endpoints.',

@@ -147,6 +147,14 @@ export function wireFieldOf(
   }
 }
 
+/** A date field's request schema: a date, or an empty string, which the check reads as no value, as null (it passes a blank value). */
+const DATE_OR_EMPTY: JsonSchema = {
+  oneOf: [
+    { type: 'string', format: 'date' },
+    { type: 'string', maxLength: 0, description: 'No value.' },
+  ],
+};
+
 /** A field of a fixed format: a National Insurance number, an email address, a statistics agency id, a date, a URN, a postcode. */
 function formatField(
   base: FieldBase,
@@ -184,12 +192,7 @@ function formatField(
         schema: describe({ type: 'string', minLength: 13, maxLength: 17, pattern: '^(.{13}|.{17})$' }),
       };
     case 'date':
-      return {
-        ...base,
-        checks: [IsIsoDate(checked)],
-        convert: (v) => parseIsoDate(v),
-        schema: describe({ type: 'string', format: 'date' }),
-      };
+      return { ...base, checks: [IsIsoDate(checked)], convert: (v) => parseIsoDate(v), schema: describe(DATE_OR_EMPTY) };
     case 'lenient_date':
       return { ...base, checks: [], convert: (v) => parseIsoDate(v), schema: describe({ type: 'string', format: 'date' }) };
     case 'urn':

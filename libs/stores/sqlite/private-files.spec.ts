@@ -1,0 +1,43 @@
+/** SQLite files readable by the service's user only (docs/operations.md "File permissions"). */
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makePrivateDirectory, openPrivateDatabase } from './private-files';
+
+const modeOf = (file: string): string => (statSync(file).mode & 0o777).toString(8);
+
+describe('private SQLite files', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'private-files-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates a database with its WAL and shared memory 0600', () => {
+    const file = join(dir, 'a.sqlite');
+    const db = openPrivateDatabase(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1)');
+    expect([file, `${file}-wal`, `${file}-shm`].map(modeOf)).toEqual(['600', '600', '600']);
+    db.close();
+  });
+
+  it('narrows a database and companions an older version made 0644 at their next open', () => {
+    const file = join(dir, 'old.sqlite');
+    openPrivateDatabase(file).close();
+    writeFileSync(`${file}-wal`, '');
+    chmodSync(file, 0o644);
+    chmodSync(`${file}-wal`, 0o644);
+    const db = openPrivateDatabase(file);
+    expect([file, `${file}-wal`].map(modeOf)).toEqual(['600', '600']);
+    db.close();
+  });
+
+  it('creates a missing data directory 0700 and leaves an existing one as its operator set it', () => {
+    makePrivateDirectory(join(dir, 'new', 'data'));
+    expect(modeOf(join(dir, 'new', 'data'))).toBe('700');
+    chmodSync(dir, 0o750);
+    makePrivateDirectory(dir);
+    expect(modeOf(dir)).toBe('750');
+  });
+});

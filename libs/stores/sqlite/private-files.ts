@@ -1,0 +1,38 @@
+import Database from 'better-sqlite3';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+
+/** Read and write for the service's user only: every file under DATA_DIR (docs/operations.md "File permissions"). */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/** A directory the service creates under or as DATA_DIR: the service's user only (an existing one keeps its mode). */
+const PRIVATE_DIRECTORY_MODE = 0o700;
+
+/** The files SQLite keeps beside a database, created with the database file's own mode. */
+const SQLITE_COMPANIONS = ['-wal', '-shm', '-journal'];
+
+/**
+ * Creates `dir` (and its missing parents) readable by the service's user only when it does not
+ * exist; an existing directory keeps the mode its operator gave it (docs/operations.md "File
+ * permissions"). Throws what `mkdir` throws.
+ */
+export function makePrivateDirectory(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+}
+
+/**
+ * Opens the SQLite database `filename` (created when missing) after making it and the WAL,
+ * shared-memory and journal files beside it 0600, whatever the umask: SQLite creates those
+ * companions with the database file's mode, and an older file made 0644 is narrowed at its next
+ * open (docs/operations.md "File permissions"). `:memory:` and `''` are opened as they are. Throws
+ * what `open`, `chmod` or better-sqlite3 throw.
+ */
+export function openPrivateDatabase(filename: string, options?: Database.Options): Database.Database {
+  if (filename !== ':memory:' && filename !== '' && !options?.readonly) {
+    closeSync(openSync(filename, 'a', PRIVATE_FILE_MODE));
+    chmodSync(filename, PRIVATE_FILE_MODE);
+    for (const suffix of SQLITE_COMPANIONS) {
+      if (existsSync(filename + suffix)) chmodSync(filename + suffix, PRIVATE_FILE_MODE);
+    }
+  }
+  return new Database(filename, options);
+}
