@@ -171,12 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
   if (typeof digestEvery === 'string') problems.push(`AUDIT_DIGEST_EVERY: ${digestEvery}`);
   const backups = backupSchedule(clean);
   if (typeof backups === 'string') problems.push(backups);
-  const metricsPort = clean.METRICS_PORT.trim() === '' ? null : Number(clean.METRICS_PORT.trim());
-  if (metricsPort !== null && (!/^\d+$/.test(clean.METRICS_PORT.trim()) || metricsPort > 65535)) {
-    problems.push(`METRICS_PORT: must be a port number 0–65535, got '${clean.METRICS_PORT}'`);
-  } else if (metricsPort !== null && metricsPort !== 0 && metricsPort === clean.PORT) {
-    problems.push(`METRICS_PORT: must differ from PORT (${clean.PORT}): metrics are never served on the API's port`);
-  }
+  const metricsPort = metricsPortOf(clean, problems);
   const webhookPorts = parseWebhookPorts(clean.WEBHOOK_PORTS);
   if (typeof webhookPorts === 'string') problems.push(`WEBHOOK_PORTS: ${webhookPorts}`);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -223,6 +218,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
       typeof digestEvery === 'number' ? { everyMs: digestEvery, signingKeyFile: clean.AUDIT_SIGNING_KEY_FILE.trim() || null } : null,
     backups: typeof backups === 'string' ? null : backups,
   };
+}
+
+/**
+ * `METRICS_PORT` as a port number, or null when unset (docs/observability.md); a value that is no
+ * port 0–65535, or the API's own port, adds its problem to `problems`.
+ */
+function metricsPortOf(clean: { METRICS_PORT: string; PORT: number }, problems: string[]): number | null {
+  const text = clean.METRICS_PORT.trim();
+  const port = text === '' ? null : Number(text);
+  if (port !== null && (!/^\d+$/.test(text) || port > 65535)) {
+    problems.push(`METRICS_PORT: must be a port number 0–65535, got '${clean.METRICS_PORT}'`);
+  } else if (port !== null && port !== 0 && port === clean.PORT) {
+    problems.push(`METRICS_PORT: must differ from PORT (${clean.PORT}): metrics are never served on the API's port`);
+  }
+  return port;
 }
 
 /** What is wrong with the URLs given: each must be of its kind (a bad one is named, its password hidden). */
