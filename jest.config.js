@@ -11,7 +11,7 @@ module.exports = {
   moduleNameMapper: {
     '^@app/(.*)$': '<rootDir>/libs/$1',
   },
-  globalSetup: '<rootDir>/test/support/announce-backends.js',
+  globalSetup: '<rootDir>/test/support/global-setup.js',
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -15,7 +15,7 @@ import { loadServiceKey, personalDataOptions } from '@app/runtime/process';
 import { openStores } from '@app/stores';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
-import { runBuiltAdmin as runAdmin } from '../support/admin-cli';
+import { runAdmin } from '../support/admin-cli';
 import { allFilesText } from '../support/data-dir-files';
 import { runWriters, startApiProcess, type DurabilityRecord } from '../support/durability';
 import { ensureBuilt } from '../support/processes';
