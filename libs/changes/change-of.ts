@@ -1,6 +1,6 @@
 import { ERASED } from '@app/personal-data';
-import { changedFields, type StoredChange } from './changes';
-import type { Degree, Placement } from '@app/trainees/record';
+import { changedFields, forgottenChange, type StoredChange } from './changes';
+import type { Degree, Placement, Trainee } from '@app/trainees/record';
 import type { TraineeEvent } from '@app/trainees/decider';
 import type { RecordedEvent } from '@app/event-sourcing';
 import type { TraineeDocument } from '@app/trainees/read';
@@ -31,8 +31,9 @@ function subRecordOf(event: TraineeEvent): { record: 'placement' | 'degree'; id:
 /**
  * The change feed's entry of one trainee event that changed its document (docs/change-feed.md
  * "What a change holds"): the provider owning the trainee after it, the record it touched and the
- * canonical names of that record's changed fields, the trainee's state and TRN after it. Pure: the
- * live projection and every rebuild make the same entry of the same event.
+ * canonical names of that record's changed fields, the trainee's state and TRN after it; for a
+ * trainee read after its erasure, {@link forgottenChange} of it. Pure: the live projection, the
+ * erasure and every rebuild make the same entry of the same event.
  */
 export function changeOf(
   event: TraineeEvent,
@@ -52,7 +53,7 @@ export function changeOf(
   } else {
     changed = changedFields('trainee', before?.trainee ?? null, t);
   }
-  return {
+  const change: StoredChange = {
     position: recorded.position,
     ukprn: t.ukprn,
     trainee_id: t.trainee_id,
@@ -62,7 +63,17 @@ export function changeOf(
     item_id: sub?.id ?? null,
     changed_fields: changed,
     state: t.state,
-    // An erased trainee's TRN reads `[erased]` from its stream: its entries keep none (docs/DESIGN.md "Personal data").
-    trn: t.trn === ERASED ? null : t.trn,
+    trn: t.trn,
   };
+  return readAfterErasure(t) ? forgottenChange(change) : change;
+}
+
+/**
+ * Whether the trainee's stream was read after its erasure: its required names read `[erased]`, as
+ * every personal value does once its data key is destroyed (docs/DESIGN.md "Personal data"). Its
+ * entries then follow one rule whichever event made them (docs/change-feed.md "An erased
+ * trainee's changes").
+ */
+function readAfterErasure(t: Trainee): boolean {
+  return t.details.first_names === ERASED && t.details.last_name === ERASED;
 }

@@ -8,7 +8,10 @@ import {
   traineeUpdated,
   trnIssued,
 } from '@app/trainees/decider/testing/trainee-events';
-import { changedFields, renderChange, type StoredChange } from './changes';
+import { logPosition, type RecordedEvent } from '@app/event-sourcing';
+import { ERASED } from '@app/personal-data';
+import { changeOf } from './change-of';
+import { changedFields, forgottenChange, forgottenChangeItem, renderChange, type StoredChange } from './changes';
 
 function traineeAfter(events: TraineeEvent[]): Trainee {
   const state = evolveAll(events);
@@ -54,21 +57,21 @@ describe('changedFields (docs/change-feed.md "changed_fields")', () => {
   });
 });
 
-describe('renderChange (docs/change-feed.md "What a change holds")', () => {
-  const change = (overrides: Partial<StoredChange>): StoredChange => ({
-    position: 42,
-    ukprn: '10000001',
-    trainee_id: 'T1',
-    type: 'TraineeUpdated',
-    occurred_at: '2026-01-20T10:00:00.000Z',
-    record: 'trainee',
-    item_id: null,
-    changed_fields: ['training_partner_urn', 'statsagency_disabilities', 'middle_names', 'disability3'],
-    state: 'trn_received',
-    trn: '1234567',
-    ...overrides,
-  });
+const change = (overrides: Partial<StoredChange>): StoredChange => ({
+  position: 42,
+  ukprn: '10000001',
+  trainee_id: 'T1',
+  type: 'TraineeUpdated',
+  occurred_at: '2026-01-20T10:00:00.000Z',
+  record: 'trainee',
+  item_id: null,
+  changed_fields: ['training_partner_urn', 'statsagency_disabilities', 'middle_names', 'disability3'],
+  state: 'trn_received',
+  trn: '1234567',
+  ...overrides,
+});
 
+describe('renderChange (docs/change-feed.md "What a change holds")', () => {
   it("names the fields in the version's names and leaves out fields the version does not answer", () => {
     expect(renderChange(change({}), 'v2025.0', 'C42').changed_fields).toEqual([
       'lead_partner_urn',
@@ -103,5 +106,44 @@ describe('renderChange (docs/change-feed.md "What a change holds")', () => {
     expect(degree).toMatchObject({ degree_id: 'D1' });
     expect(degree).not.toHaveProperty('placement_id');
     expect(degree.cursor).toBe('C42');
+  });
+});
+
+describe('an erased trainee\'s changes (docs/change-feed.md "An erased trainee\'s changes")', () => {
+  it('keep their cursor, type, time, ids and state, and name no personal field and no TRN', () => {
+    expect(forgottenChange(change({}))).toEqual({ ...change({}), changed_fields: ['training_partner_urn'], trn: null });
+    const degree = change({ type: 'DegreeUpdated', record: 'degree', item_id: 'D1', changed_fields: ['grade', 'other_grade'] });
+    expect(forgottenChange(degree).changed_fields).toEqual(['grade']);
+    const placement = change({ type: 'PlacementAdded', record: 'placement', item_id: 'P1', changed_fields: ['urn', 'name'] });
+    expect(forgottenChange(placement).changed_fields).toEqual(['urn', 'name']);
+  });
+
+  it("judge a change already answered in any version by that version's names (a webhook payload)", () => {
+    const v2025 = renderChange(change({}), 'v2025.0', 'C42');
+    expect(forgottenChangeItem(v2025)).toEqual({ ...v2025, changed_fields: ['lead_partner_urn'], trn: null });
+    const v2026 = renderChange(change({ changed_fields: ['course_subject_2', 'first_names', 'nationality'] }), 'v2026.1', 'C42');
+    expect(forgottenChangeItem(v2026).changed_fields).toEqual(['course_subject_2']);
+  });
+
+  it('are made so by changeOf for every event of a stream read after the erasure, and not before it', () => {
+    const event = traineeRegistered();
+    const live = traineeAfter([event]);
+    const erased: Trainee = { ...live, details: { ...live.details, first_names: ERASED, last_name: ERASED, middle_names: ERASED } };
+    const recorded: RecordedEvent = {
+      id: 'E1',
+      type: event.type,
+      data: event.data,
+      metadata: { schemaVersion: 1, occurredAt: '2026-01-20T10:00:00.000Z' },
+      streamId: `trainee-${live.trainee_id}`,
+      streamRevision: 0,
+      position: logPosition(7),
+    };
+    const doc = (trainee: Trainee) => ({ trainee, revision: 0, created_position: 7 });
+    const before = changeOf(event, recorded, null, doc(live));
+    expect(before.changed_fields).toEqual(expect.arrayContaining(['first_names', 'last_name', 'training_route']));
+    const after = changeOf(event, recorded, null, doc(erased));
+    expect(after).toEqual(forgottenChange(changeOf(event, recorded, null, doc(live))));
+    expect(after.changed_fields).toContain('training_route');
+    expect(after.changed_fields).not.toContain('last_name');
   });
 });

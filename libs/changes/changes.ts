@@ -4,7 +4,16 @@
  * API version's field names ({@link renderChange}), with an opaque cursor sealing the event's
  * global position for the provider who reads it (`CursorCodec`, ./cursors.ts).
  */
-import type { Degree, Placement, Trainee, TraineeStatus, ApiVersion } from '@app/trainees/record';
+import {
+  API_VERSIONS,
+  DEGREE_RECORD,
+  TRAINEE_RECORD,
+  type Degree,
+  type Placement,
+  type Trainee,
+  type TraineeStatus,
+  type ApiVersion,
+} from '@app/trainees/record';
 import type { TraineeEventType } from '@app/trainees/decider';
 import { DEGREE_FIELDS, fieldsOf, PLACEMENT_FIELDS, TRAINEE_FIELDS, type OutputField } from '@app/trainees/contract';
 
@@ -129,4 +138,46 @@ export function renderChange(change: StoredChange, version: ApiVersion, cursor: 
     state: change.state,
     trn: change.trn,
   };
+}
+
+/** Per record, the canonical names of the fields flagged personal in the record tables (libs/trainees/record). */
+const PERSONAL_FIELDS: Readonly<Record<ChangedRecord, ReadonlySet<string>>> = {
+  trainee: new Set(TRAINEE_RECORD.filter((row) => 'personal' in row && row.personal).map((row) => row.name)),
+  placement: new Set(),
+  degree: new Set(DEGREE_RECORD.filter((row) => 'personal' in row && row.personal).map((row) => row.name)),
+};
+
+/** Whether `name` (canonical, or as a version answers it) is a personal field of `record`, a `disabilityN` key included. */
+function isPersonal(record: ChangedRecord, name: string): boolean {
+  return PERSONAL_FIELDS[record].has(name) || (record === 'trainee' && DISABILITY.test(name));
+}
+
+/**
+ * An erased trainee's change as the feed keeps it (docs/change-feed.md "An erased trainee's
+ * changes"): the same entry, with the same cursor, type, time, ids and state, naming none of the
+ * fields flagged personal (nor a `disabilityN` key) and no TRN. One rule for every entry of the
+ * trainee, whatever its values now read: made so by the erasure and by every rebuild after it.
+ */
+export function forgottenChange(change: StoredChange): StoredChange {
+  return { ...change, changed_fields: change.changed_fields.filter((f) => !isPersonal(change.record, f)), trn: null };
+}
+
+/**
+ * {@link forgottenChange} of a change already answered in some API version (a webhook delivery's
+ * payload): its `changed_fields` hold that version's names, judged against the names every served
+ * version gives the personal fields (no version names a field of its own after another's personal one).
+ */
+export function forgottenChangeItem(item: ChangeItem): ChangeItem {
+  const record: ChangedRecord = item.placement_id !== undefined ? 'placement' : item.degree_id !== undefined ? 'degree' : 'trainee';
+  const personal = answeredPersonalNames(record);
+  return { ...item, changed_fields: item.changed_fields.filter((f) => !personal.has(f) && !isPersonal(record, f)), trn: null };
+}
+
+/** The names, in any API version, of `record`'s personal fields. */
+function answeredPersonalNames(record: ChangedRecord): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const version of API_VERSIONS) {
+    for (const [canonical, answered] of namesOf(record, version)) if (isPersonal(record, canonical)) names.add(answered);
+  }
+  return names;
 }

@@ -8,7 +8,7 @@
 import type { RecordedEvent } from '@app/event-sourcing';
 import { ERASED } from '@app/personal-data';
 import { courseEndedOn } from '@app/personal-data/erasure';
-import type { TraineeEvent } from '@app/trainees/decider';
+import { FLAGGED_PERSONAL_FIELDS, type TraineeEvent } from '@app/trainees/decider';
 import { trnIssued } from '@app/trainees/decider/testing/trainee-events';
 import type { TraineeEnding } from '@app/trainees/read';
 import { API_VERSIONS } from '@app/trainees/record';
@@ -80,6 +80,13 @@ export function describeReadStoreContract(name: string, factory: () => Promise<R
           feedBefore.filter((c) => c.trainee_id === gone).map((c) => [c.position, c.type, c.state]),
         );
         expect(forgotten.every((c) => c.trn === null)).toBe(true);
+        // One rule for every entry (docs/change-feed.md "An erased trainee's changes"): no personal field named.
+        const personal = new Set([...FLAGGED_PERSONAL_FIELDS.trainee, ...FLAGGED_PERSONAL_FIELDS.degree]);
+        expect(forgotten.map((c) => c.changed_fields)).toEqual(
+          feedBefore.filter((c) => c.trainee_id === gone).map((c) => c.changed_fields.filter((f) => !personal.has(f))),
+        );
+        expect(forgotten[0].changed_fields).toEqual(expect.arrayContaining(['training_route', 'itt_start_date']));
+        expect(forgotten[0].changed_fields).not.toContain('last_name');
         expect(await rm.getTrainee(kept)).toEqual(keptBefore);
         expect(feed.filter((c) => c.trainee_id === kept)).toEqual(feedBefore.filter((c) => c.trainee_id === kept));
       });

@@ -308,18 +308,25 @@ function describeAbandonAndListing(current: Current): void {
     expect(await stored(outbox, 'e1.3')).toMatchObject({ status: 'abandoned', attempts: 0, delivered_at: null });
   });
 
-  it("forgets an erased trainee's TRN in its deliveries' payloads, sent or not, and no one else's", async () => {
+  it("forgets an erased trainee's TRN and personal field names in its deliveries' payloads, sent or not, and no one else's", async () => {
     const { outbox } = current();
-    const withTrn = (d: NewWebhookDelivery): NewWebhookDelivery => ({ ...d, payload: `{"trainee_id":"${d.trainee_id}","trn":"7654321"}` });
+    const withTrn = (d: NewWebhookDelivery): NewWebhookDelivery => ({
+      ...d,
+      payload: JSON.stringify({
+        trainee_id: d.trainee_id,
+        changed_fields: ['first_names', 'course_subject_one', 'disability3'],
+        trn: '7654321',
+      }),
+    });
     const [a1, a2, b1] = [withTrn(delivery('e1', 5, 'A')), withTrn(delivery('e1', 6, 'A')), withTrn(delivery('e1', 7, 'B'))];
     await ingest(outbox, { endpoints: [endpoint('e1')], deliveries: [a1, a2, b1], checkpoint: 7 });
     await outbox.recordAttempt(a1.delivery_id, { delivered: true, at: T0 + 1, status: 200 });
     expect(await outbox.forgetTrainee('A')).toBe(2);
     const payloads = Object.fromEntries((await outbox.deliveries('e1', 10)).map((d) => [d.delivery_id, JSON.parse(d.payload)]));
     expect(payloads).toEqual({
-      [a1.delivery_id]: { trainee_id: 'A', trn: null },
-      [a2.delivery_id]: { trainee_id: 'A', trn: null },
-      [b1.delivery_id]: { trainee_id: 'B', trn: '7654321' },
+      [a1.delivery_id]: { trainee_id: 'A', changed_fields: ['course_subject_one'], trn: null },
+      [a2.delivery_id]: { trainee_id: 'A', changed_fields: ['course_subject_one'], trn: null },
+      [b1.delivery_id]: { trainee_id: 'B', changed_fields: ['first_names', 'course_subject_one', 'disability3'], trn: '7654321' },
     });
     expect(await outbox.forgetTrainee('A')).toBe(0);
   });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { newEventId, toEventData } from '@app/event-sourcing';
-import { duplicateGuardKey, REGISTRATION_GUARD_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
+import { duplicateGuardKey, FLAGGED_PERSONAL_FIELDS, REGISTRATION_GUARD_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { openSqliteEventStore } from '@app/stores/sqlite';
 import { runAdmin } from '../support/admin-cli';
@@ -131,6 +131,17 @@ describe('erasing a trainee (admin trainee erase)', () => {
     // The feed keeps the erased trainee's entries (no personal value in them) and has none for the erasure.
     const feedAfter = (await api.request('GET', '/api/v2026.1/changes?limit=100', token)).body.data;
     expect(feedAfter.map((c: { type: string }) => c.type)).toEqual(feedBefore.map((c: { type: string }) => c.type));
+    // Every entry of the erased trainee by one rule (docs/change-feed.md "An erased trainee's changes").
+    type Entry = { trainee_id: string; cursor: string; changed_fields: string[]; trn: string | null };
+    const personal = new Set([...FLAGGED_PERSONAL_FIELDS.trainee, ...FLAGGED_PERSONAL_FIELDS.degree]);
+    const ofErased = (feed: Entry[]) => feed.filter((c) => c.trainee_id === erasedId);
+    expect(ofErased(feedAfter).map((c) => c.cursor)).toEqual(ofErased(feedBefore).map((c) => c.cursor));
+    expect(ofErased(feedBefore)[0].changed_fields).toEqual(expect.arrayContaining(['first_names', 'last_name', 'training_route']));
+    for (const entry of ofErased(feedAfter)) {
+      expect(entry.trn).toBeNull();
+      expect(entry.changed_fields.filter((f) => personal.has(f) || /^disability\d+$/.test(f))).toEqual([]);
+    }
+    expect(ofErased(feedAfter)[0].changed_fields).toContain('training_route');
 
     const history = await runAdmin(['trainee', 'history', erasedId, '--json'], api.dataDir);
     expect(history.code).toBe(0);

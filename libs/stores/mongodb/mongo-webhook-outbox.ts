@@ -1,6 +1,13 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import { WRITE_CONCERN } from './mongo-connection';
-import type { NewWebhookDelivery, WebhookAttempt, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from '@app/webhooks/delivery';
+import {
+  forgottenPayload,
+  type NewWebhookDelivery,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookEndpointRecord,
+  type WebhookOutbox,
+} from '@app/webhooks/delivery';
 
 type EndpointDocument = WebhookEndpointRecord & { _id: string };
 type DeliveryDocument = WebhookDelivery & { _id: string };
@@ -210,14 +217,13 @@ export class MongoWebhookOutbox implements WebhookOutbox {
 
   /**
    * See `WebhookOutbox.forgetTrainee`: the trainee's deliveries, found on the index `by_trainee`,
-   * keep their change without the TRN; returns how many were changed.
+   * keep their change as the feed does (`forgottenPayload`); returns how many were changed.
    */
   async forgetTrainee(traineeId: string): Promise<number> {
     const held = await this.deliveriesCollection.find({ trainee_id: traineeId }, { projection: { payload: 1 } }).toArray();
     const writes = held.flatMap((d) => {
-      const payload = JSON.parse(d.payload) as { trn?: unknown };
-      if (payload.trn === null || payload.trn === undefined) return [];
-      return [{ updateOne: { filter: { _id: d._id }, update: { $set: { payload: JSON.stringify({ ...payload, trn: null }) } } } }];
+      const forgotten = forgottenPayload(d.payload);
+      return forgotten === null ? [] : [{ updateOne: { filter: { _id: d._id }, update: { $set: { payload: forgotten } } } }];
     });
     if (writes.length > 0) await this.deliveriesCollection.bulkWrite(writes, { writeConcern: WRITE_CONCERN });
     return writes.length;

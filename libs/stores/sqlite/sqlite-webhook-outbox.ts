@@ -1,7 +1,14 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
-import type { NewWebhookDelivery, WebhookAttempt, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from '@app/webhooks/delivery';
+import {
+  forgottenPayload,
+  type NewWebhookDelivery,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookEndpointRecord,
+  type WebhookOutbox,
+} from '@app/webhooks/delivery';
 import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 
 /** An endpoint as stored: its change types as JSON text. */
@@ -190,12 +197,20 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   }
 
   async forgetTrainee(traineeId: string): Promise<number> {
-    return this.db
-      .prepare(
-        `UPDATE webhook_deliveries SET payload = json_set(payload, '$.trn', NULL)
-         WHERE trainee_id = ? AND json_extract(payload, '$.trn') IS NOT NULL`,
+    const held = this.db
+      .prepare<[string], { delivery_id: string; payload: string }>(
+        `SELECT delivery_id, payload FROM webhook_deliveries WHERE trainee_id = ?`,
       )
-      .run(traineeId).changes;
+      .all(traineeId);
+    const update = this.db.prepare<[string, string]>(`UPDATE webhook_deliveries SET payload = ? WHERE delivery_id = ?`);
+    let changed = 0;
+    this.db.transaction(() => {
+      for (const { delivery_id, payload } of held) {
+        const forgotten = forgottenPayload(payload);
+        if (forgotten !== null) changed += update.run(forgotten, delivery_id).changes;
+      }
+    })();
+    return changed;
   }
 
   /** Closes the connection (again: nothing). */

@@ -1,4 +1,4 @@
-import { renderChange, type CursorCodec, type StoredChange } from '@app/changes';
+import { forgottenChangeItem, renderChange, type ChangeItem, type CursorCodec, type StoredChange } from '@app/changes';
 import type { ApiVersion } from '@app/trainees/record';
 import type { WebhookEvent } from '@app/webhooks/decider';
 import type { NewWebhookDelivery, WebhookEndpointRecord } from './webhook-outbox.port';
@@ -58,4 +58,17 @@ export function deliveryOf(endpoint: WebhookEndpointRecord, change: StoredChange
     payload: JSON.stringify(renderChange(change, endpoint.api_version as ApiVersion, cursors.encode(endpoint.ukprn, change.position))),
     next_attempt_at: at,
   };
+}
+
+/**
+ * A delivery's payload (JSON text, a change in its endpoint's API version) as an erasure leaves it
+ * (`WebhookOutbox.forgetTrainee`; docs/change-feed.md "An erased trainee's changes"): the change
+ * naming no personal field and no TRN, as the feed keeps it; null when the payload already says no more.
+ */
+export function forgottenPayload(payload: string): string | null {
+  const item = JSON.parse(payload) as ChangeItem;
+  const forgotten = forgottenChangeItem({ ...item, changed_fields: Array.isArray(item.changed_fields) ? item.changed_fields : [] });
+  if (!Array.isArray(item.changed_fields)) delete (forgotten as Partial<ChangeItem>).changed_fields;
+  const text = JSON.stringify(forgotten);
+  return text === JSON.stringify(item) ? null : text;
 }

@@ -96,8 +96,9 @@ export interface WebhookOutbox {
   deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
   /**
    * Forgets an erased trainee in the deliveries' payloads (docs/DESIGN.md "Personal data"): each of
-   * its deliveries, sent or not, keeps its change without the TRN (`trn` null), as the feed does.
-   * Returns how many payloads held one. A pass over the deliveries, for the admin CLI's erasure only.
+   * its deliveries, sent or not, keeps its change as the feed does (`forgottenPayload`: no personal
+   * field named, `trn` null). Returns how many payloads changed. A pass over the trainee's
+   * deliveries, for the erasure only.
    */
   forgetTrainee(traineeId: string): Promise<number>;
   close(): Promise<void> | void;
