@@ -7,7 +7,8 @@
  * verifies, and a change feed cursor taken before the backup still reads on.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newEventId, toEventData } from '@app/event-sourcing';
@@ -168,4 +169,48 @@ describe('backup and restore drill', () => {
     expect(audit.code).toBe(0);
     expect(audit.stdout).toMatch(/every chain holds/);
   }, 240_000);
+
+  it("verifies the drill's backup with the CLI, and names what is wrong in a torn or tampered copy, which restore refuses", async () => {
+    const b1 = join(backups, 'b1');
+    const good = await runAdmin(['backup', 'verify', b1], dataDir, env);
+    expect(good.code).toBe(0);
+    const copyOf = (name: string) => {
+      const to = join(root, name);
+      cpSync(b1, to, { recursive: true });
+      return to;
+    };
+
+    const torn = copyOf('torn-log');
+    const log = join(torn, 'events.sqlite');
+    const bytes = readFileSync(log);
+    const at = bytes.indexOf('TraineeRegistered', 0, 'latin1');
+    expect(at).toBeGreaterThan(0);
+    bytes[at + 1] ^= 0x01;
+    writeFileSync(log, bytes);
+    const tornRun = await runAdmin(['backup', 'verify', torn], dataDir, env);
+    expect(tornRun.code).toBe(1);
+    expect(tornRun.stdout + tornRun.stderr).toContain("events.sqlite: its SHA-256 is not the manifest's (a byte changed since the backup)");
+    const into = join(root, 'restore-refused');
+    const refused = await runAdmin(['backup', 'restore', torn], into, env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/does not verify; nothing was restored/);
+    expect(existsSync(into) ? readdirSync(into) : []).toEqual([]);
+
+    const keyless = copyOf('keyless');
+    const keys = new Database(join(keyless, 'keys.sqlite'));
+    const gone = keys.prepare(`SELECT trainee_id FROM data_keys WHERE wrapped IS NOT NULL LIMIT 1`).pluck().get() as string;
+    keys.prepare(`DELETE FROM data_keys WHERE trainee_id = ?`).run(gone);
+    keys.close();
+    const keylessRun = await runAdmin(['backup', 'verify', keyless], dataDir, env);
+    expect(keylessRun.code).toBe(1);
+    expect(keylessRun.stdout + keylessRun.stderr).toContain(`keys.sqlite has no data key for trainee-${gone}`);
+
+    const edited = copyOf('edited-manifest');
+    const manifestFile = join(edited, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    writeFileSync(manifestFile, JSON.stringify({ ...manifest, log: { ...manifest.log, position: manifest.log.position + 1 } }));
+    const editedRun = await runAdmin(['backup', 'verify', edited], dataDir, env);
+    expect(editedRun.code).toBe(1);
+    expect(editedRun.stdout + editedRun.stderr).toContain('manifest.json: the manifest was changed after the backup was made');
+  }, 120_000);
 });
