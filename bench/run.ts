@@ -34,6 +34,7 @@ import { parseArgs, type BenchOptions } from './lib/options';
 import { prepareData } from './lib/prepare-data';
 import { measureScenario, runSoak } from './lib/scenario-runs';
 import { measureSwap, SWAP_SCENARIO, type SwapResult } from './lib/swap';
+import { BACKUP_SCENARIO, measureBackup, type BackupResult } from './lib/backup';
 
 const BENCH_DIR = __dirname;
 const REPO_ROOT = resolve(BENCH_DIR, '..');
@@ -154,6 +155,13 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       metricsOverhead = await measureMetricsOverhead(load, log);
     }
 
+    // The embedded stores only: on EventStoreDB and MongoDB their own tools take the backup.
+    let backup: BackupResult | null = null;
+    if ((o.only === null || o.only.includes(BACKUP_SCENARIO)) && !eventStoreUrl && !mongodbUrl) {
+      const [get, patch] = ['get', 'patch'].map((name) => scenarios.find((s) => s.name === name)!);
+      backup = await measureBackup(api.url, { get, patch }, REPO_ROOT, dataDir, { connections: o.connections, duration: o.duration }, log);
+    }
+
     // Last among the API's scenarios: the rebuild replaces the read store the others read.
     let swap: SwapResult | null = null;
     if ((o.only === null || o.only.includes(SWAP_SCENARIO)) && !eventStoreUrl && !mongodbUrl) {
@@ -217,6 +225,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       sealingOverhead,
       chainOverhead,
       swap,
+      backup,
       soak,
       apiStartSeconds: apiStartMs / 1000,
     };
@@ -271,6 +280,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       sealingOverhead,
       chainOverhead,
       swap,
+      backup,
       rss: { afterStartMiB: afterStart, peakMiB: peak, endMiB: endRss },
       soak,
       targets: checkTargets(partial),

@@ -10,6 +10,7 @@ import { METRICS_SCENARIO } from './metrics-overhead';
 import { CHAIN_SCENARIO, SEALING_SCENARIO } from './switch-cost';
 import { STREAM_LENGTH_SCENARIO } from './stream-length';
 import { SWAP_SCENARIO } from './swap';
+import { BACKUP_SCENARIO } from './backup';
 
 /** The scenarios `--only` may name (besides `none`). */
 export const SCENARIO_NAMES = [
@@ -24,6 +25,7 @@ export const SCENARIO_NAMES = [
   FLOOD_SCENARIO,
   METRICS_SCENARIO,
   SWAP_SCENARIO,
+  BACKUP_SCENARIO,
   SEALING_SCENARIO,
   CHAIN_SCENARIO,
   CENSUS_SCENARIO,

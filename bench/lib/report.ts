@@ -10,6 +10,7 @@ import { floodSetting, formatFlood, type FloodResult } from './flood';
 import { formatMetricsOverhead, type MetricsOverheadResult } from './metrics-overhead';
 import { formatSwitchCost, type SwitchCostResult } from './switch-cost';
 import type { SwapResult } from './swap';
+import type { BackupResult } from './backup';
 import { censusTarget, formatCensus, type CensusResult } from './census';
 
 /** One HTTP scenario measured against the service and against the ceiling. */
@@ -122,6 +123,11 @@ export interface BenchResults {
    * when not selected, absent in older results.
    */
   swap?: SwapResult | null;
+  /**
+   * A backup of the data set while GETs and PATCHes run, against the same load without it
+   * (bench/lib/backup.ts); null when not selected, absent in older results.
+   */
+  backup?: BackupResult | null;
   rss: { afterStartMiB: number | null; peakMiB: number | null; endMiB: number | null };
   soak: SoakResult | null;
   targets: TargetCheck[];
@@ -145,6 +151,7 @@ export function checkTargets(
     | 'sealingOverhead'
     | 'chainOverhead'
     | 'swap'
+    | 'backup'
     | 'soak'
     | 'apiStartSeconds'
   >,
@@ -242,6 +249,18 @@ export function checkTargets(
       measured: `${r.swap.service.p99} ms`,
       met: r.swap.service.p99 < r.swap.p99TargetMs && r.swap.service.non2xx + r.swap.service.errors === 0,
     });
+  }
+  if (r.backup) {
+    const b = r.backup;
+    for (const kind of ['get', 'patch'] as const) {
+      const ratio = b.during[kind].p99 / Math.max(1, b.idle[kind].p99);
+      out.push({
+        what: `backup: ${kind.toUpperCase()} p99 while backup create runs ÷ without (${(b.bytes / 1e6).toFixed(0)} MB at ${b.mbPerSecond.toFixed(1)} MB/s)`,
+        target: `≤ ${b.p99RatioTarget}×, no failed request`,
+        measured: `${ratio.toFixed(2)}× (${b.during[kind].p99} ÷ ${b.idle[kind].p99} ms)`,
+        met: ratio <= b.p99RatioTarget && b.during[kind].non2xx + b.during[kind].errors === 0,
+      });
+    }
   }
   if (r.soak) {
     const pct = r.soak.anonGrowthPct ?? r.soak.growthPct;
