@@ -122,6 +122,8 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     expect(await traineeCount()).toBe(before + 500);
     const one = await api.request('GET', `/api/${V}/trainees/${ids[9]}`, tokenA); // row 11
     expect(one.body.data.first_names).toBe('Fixed');
+    // A trainee added from a file says so, as the real service's bulk add does.
+    expect(one.body.data.record_source).toBe('csv');
 
     const registered = new Set<string>();
     for (let after = ''; ;) {

@@ -38,7 +38,7 @@ export {
   PERSONAL_TRAINEE_FIELD_PLACES,
   TRAINEE_PERSONAL_DATA,
 } from './trainee.personal-data';
-export { ERASE_REASON_MAX_LENGTH, type EraseTrainee, type TraineeCommand } from './trainee.commands';
+export { ERASE_REASON_MAX_LENGTH, type EraseTrainee, type RecordSource, type TraineeCommand } from './trainee.commands';
 export { decide, findDegree, findPlacement, requireData, utcDate } from './trainee.decide';
 export {
   REGISTRATION_GUARD_STREAM_PREFIX,

@@ -30,7 +30,15 @@ export interface RegisterTrainee {
   duplicate_candidates: Trainee[];
   /** Schools of the directory for the URNs of the nested placements. */
   schools?: ReadonlyMap<string, School>;
+  /**
+   * How the record came in, as the trainee's `record_source` answers it: `api` (the default) or
+   * `csv`, a row of an uploaded file (docs/DESIGN.md "Uploads", as the real service records bulk adds).
+   */
+  record_source?: RecordSource;
 }
+
+/** The ways a trainee record comes in that the service records (`record_source`). */
+export type RecordSource = 'api' | 'csv';
 
 /** PUT or PATCH of a trainee: merge semantics (docs/reference/API-FACTS.md §7.1). */
 export interface UpdateTrainee {

@@ -31,6 +31,7 @@ import {
 } from './testing/trainee-events';
 import { TRAINEE_FIELDS, testRules } from './testing/trainee-fixtures';
 import { decide } from './trainee.decide';
+import type { TraineeRegistered } from './trainee.events';
 import { evolve, evolveAll } from './trainee.evolve';
 import { initialTraineeState } from './trainee.state';
 import { type Trainee } from '@app/trainees/record';
@@ -48,6 +49,18 @@ function exampleTrainee(): Trainee {
 describe('trainee decider: RegisterTrainee', () => {
   it('registers the example with its placement and degree, then submits it for a TRN, in one decision', () => {
     spec.given([]).when(registerTrainee()).then(exampleRegistration());
+  });
+
+  it('records how the record came in: api by default, csv for a row of an uploaded file', () => {
+    const [registered, ...rest] = exampleRegistration();
+    const fromFile: TraineeRegistered = {
+      type: 'TraineeRegistered',
+      data: { ...(registered as TraineeRegistered).data, record_source: 'csv' },
+    };
+    spec
+      .given([])
+      .when(registerTrainee({ record_source: 'csv' }))
+      .then([fromFile, ...rest]);
   });
 
   it('records every event at the command’s instant', () => {

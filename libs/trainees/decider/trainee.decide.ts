@@ -95,7 +95,10 @@ function register(cmd: RegisterTrainee, state: TraineeState): TraineeEvent[] {
   };
   const at = cmd.now;
   const events: TraineeEvent[] = [
-    { type: 'TraineeRegistered', data: { trainee_id: cmd.trainee_id, ukprn: cmd.ukprn, record_source: 'api', details, at } },
+    {
+      type: 'TraineeRegistered',
+      data: { trainee_id: cmd.trainee_id, ukprn: cmd.ukprn, record_source: cmd.record_source ?? 'api', details, at },
+    },
   ];
   for (const p of placements) {
     events.push({

@@ -1,5 +1,6 @@
 import { registerEventSchemas } from '@app/event-sourcing';
 import type { Degree, Placement, TraineeDetails, Withdrawal } from '@app/trainees/record';
+import type { RecordSource } from './trainee.commands';
 
 /**
  * An event of the trainee stream `trainee-<trainee_id>`: its type, past tense, with a schema version
@@ -12,7 +13,10 @@ export interface TraineeEventOf<T extends string, D extends object = object> {
 }
 
 /** A trainee registered by its provider, with its stored record (its state draft). */
-export type TraineeRegistered = TraineeEventOf<'TraineeRegistered', { ukprn: string; record_source: 'api'; details: TraineeDetails }>;
+export type TraineeRegistered = TraineeEventOf<
+  'TraineeRegistered',
+  { ukprn: string; record_source: RecordSource; details: TraineeDetails }
+>;
 
 /** The trainee was submitted to the registry for a TRN (docs/reference/API-FACTS.md §12.1; state submitted_for_trn). */
 export type TraineeSubmittedForTrn = TraineeEventOf<'TraineeSubmittedForTrn'>;

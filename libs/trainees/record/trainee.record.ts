@@ -23,7 +23,9 @@ import { diversityRows } from './trainee-diversity.record';
 /** The withdrawal reasons as answered: every reason code, or null. */
 const REASONS = { type: ['array', 'null'], items: { type: 'string', enum: [...new Set(WITHDRAWAL_REASONS.map((r) => r.code))] } };
 
+const RECORD_SOURCE = 'How the record came in: `api`, or `csv` for a trainee added from an uploaded file (trainee-uploads).';
 /** The trainee's fields, in answer order (the `disabilityN` keys are answered after `disability2`). */
+
 export const TRAINEE_RECORD = [
   {
     name: 'trainee_id',
@@ -254,7 +256,7 @@ export const TRAINEE_RECORD = [
     },
     answer: { schema: nenum(codesOf('country')), asIs: true },
   },
-  { name: 'record_source', answer: { value: (t) => t.record_source, schema: str(undefined, { example: 'api' }) } },
+  { name: 'record_source', answer: { value: (t) => t.record_source, schema: str(RECORD_SOURCE, { example: 'api' }) } },
   { name: 'created_from_legacy', answer: { value: () => false, schema: bool() } },
   { name: 'additional_legacy_data', answer: { value: () => null, schema: { type: 'null' } } },
   {

@@ -6,6 +6,7 @@ import {
   initialTraineeState,
   requireData,
   traineeStreamId,
+  type RecordSource,
   type RegistrationClaimed,
   type RequestData,
   type TraineeEvent,
@@ -44,16 +45,17 @@ const MAX_REGISTRATION_ATTEMPTS = 50;
  * {@link CLAIM_IN_FLIGHT_MS} without its stream holds the others back. Errors: the decider's
  * (`ValidationFailed`, `MissingData`, `DuplicateTrainee`) and `ConcurrentModification` after
  * bounded rounds. `given.traineeId`: the new trainee's id when the caller fixed it beforehand (an
- * upload's row, written once whatever the restarts), else one drawn from `ports.newTraineeId`.
+ * upload's row, written once whatever the restarts), else one drawn from `ports.newTraineeId`;
+ * `given.recordSource`: how the record came in (`csv` for an upload's row; `api` by default).
  */
 export async function registerTrainee(
   ports: TraineeWritePorts,
   caller: Caller,
   rules: TraineeRules,
   data: RequestData<TraineeFields>,
-  given: { traineeId?: string } = {},
+  given: { traineeId?: string; recordSource?: RecordSource } = {},
 ): Promise<Trainee> {
-  const { traineeId, now, decideWith, key } = await registration(ports, caller, rules, data, given.traineeId);
+  const { traineeId, now, decideWith, key } = await registration(ports, caller, rules, data, given);
   if (key === null) {
     // A field of the duplicate rule is missing or malformed: the record rules refuse the body.
     decideWith([]);
@@ -107,12 +109,12 @@ async function registration(
   caller: Caller,
   rules: TraineeRules,
   data: RequestData<TraineeFields>,
-  givenId: string | undefined,
+  given: { traineeId?: string; recordSource?: RecordSource },
 ): Promise<{ traineeId: string; now: string; decideWith: (candidates: Trainee[]) => TraineeEvent[]; key: string | null }> {
   const input = requireData(data);
   const now = ports.clock().toISOString();
   const schools = await schoolsNamedBy(ports.schools, input.fields.placements_attributes);
-  const traineeId = givenId ?? (await ports.newTraineeId());
+  const traineeId = given.traineeId ?? (await ports.newTraineeId());
   const nested = arrayLength(input.fields.placements_attributes) + arrayLength(input.fields.degrees_attributes);
   const newIds = Array.from({ length: nested }, () => ports.newId());
   const decideWith = (candidates: Trainee[]): TraineeEvent[] =>
@@ -127,6 +129,7 @@ async function registration(
         new_ids: newIds,
         duplicate_candidates: candidates,
         schools,
+        record_source: given.recordSource,
       },
       initialTraineeState,
     );
@@ -148,7 +151,7 @@ export async function checkRegistration(
   data: RequestData<TraineeFields>,
   alsoCandidates: (guardKey: string) => Trainee[],
 ): Promise<{ trainee: Trainee; guardKey: string }> {
-  const { decideWith, key } = await registration(ports, caller, rules, data, 'checked');
+  const { decideWith, key } = await registration(ports, caller, rules, data, { traineeId: 'checked', recordSource: 'csv' });
   if (key === null) {
     decideWith([]);
     throw new Error('a registration without a date of birth, route or last name passed the record rules');

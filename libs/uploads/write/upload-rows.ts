@@ -96,7 +96,7 @@ export async function writeTraineeRow(ports: UploadPorts, caller: Caller, table:
   const contract = contractFor(uploadVersion(caller.apiVersion));
   const data = contract.requests.traineeCreate(createBodyOf(record.values));
   try {
-    await registerTrainee(ports.trainees, caller, contract.rules, data, { traineeId: target.trainee_id });
+    await registerTrainee(ports.trainees, caller, contract.rules, data, { traineeId: target.trainee_id, recordSource: 'csv' });
     return target;
   } catch (error) {
     return { row: target.row, errors: rowMessages(error, table.columns, record.values) };
