@@ -99,14 +99,18 @@ export class PersonalData {
    * libs/runtime/event-transfer; docs/operations.md "Export, import and moving to EventStoreDB"):
    * a stream of personal data travels with its key wrapped under the key-encryption key, never in
    * the clear, or null once erased; an import refuses a key wrapped under another service key and
-   * keeps an erased trainee erased (at `now`).
+   * keeps an erased trainee erased (at `now`). `otherStreams` names the key of a stream sealed by
+   * another plan (an upload's: docs/DESIGN.md "Uploads"), null for a stream without one.
    */
-  dataKeyTransfer(now: () => Date = () => new Date()): {
+  dataKeyTransfer(
+    now: () => Date = () => new Date(),
+    otherStreams: (streamId: string) => string | null = () => null,
+  ): {
     exported(streamId: string): Promise<{ wrapped: string | null } | null>;
     imported(streamId: string, wrapped: string | null): Promise<string | null>;
   } {
     const idOf = (streamId: string): string | null =>
-      streamId.startsWith(this.plan.streamPrefix) ? streamId.slice(this.plan.streamPrefix.length) : null;
+      streamId.startsWith(this.plan.streamPrefix) ? streamId.slice(this.plan.streamPrefix.length) : otherStreams(streamId);
     return {
       exported: async (streamId) => {
         const id = idOf(streamId);

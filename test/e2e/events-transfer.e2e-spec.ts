@@ -6,6 +6,7 @@ import { openSqliteEventStore, SqliteReadModel } from '@app/stores/sqlite';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
+import { csvFile, traineeRows } from '../support/upload-files';
 
 const VERSIONS: Version[] = ['v2025.0', 'v2026.1'];
 const DEGREE = { grade: '02', subject: '100425', institution: '0116', uk_degree: '083', graduation_year: '2003-06-01' };
@@ -43,6 +44,8 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
   const answers: { token: string; id: string; version: Version; body: unknown }[] = [];
   const lists: { token: string; version: Version; body: unknown }[] = [];
   let revokedToken: string;
+  /** An upload checked in the source (one row refused), as the source answered it and its errors file. */
+  const upload = { id: '', token: '', body: null as unknown, errors: '' };
 
   beforeAll(async () => {
     source = mkdtempSync(join(tmpdir(), 'transfer-source-'));
@@ -109,6 +112,23 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
           expect(awarded.body.data.state).toBe('awarded');
         }
       }
+      // An upload's stream is sealed with a key of its own, which travels with it.
+      const rows = traineeRows('v2026.1', 2);
+      rows[1].first_names = '';
+      const posted = await api.request('POST', '/api/v2026.1/trainee-uploads', tokenA, csvFile('v2026.1', rows), {
+        'content-type': 'text/csv',
+      });
+      expect(posted.status).toBe(202);
+      Object.assign(upload, { id: posted.body.data.upload_id, token: tokenA });
+      const checked = await eventually(
+        () => api.request('GET', `/api/v2026.1/trainee-uploads/${upload.id}`, tokenA),
+        (r) => r.body.data.status === 'validated',
+      );
+      expect(checked.body.data.error_count).toBe(1);
+      upload.body = checked.body;
+      upload.errors = (await api.request('GET', `/api/v2026.1/trainee-uploads/${upload.id}/errors`, tokenA)).text;
+      expect(upload.errors).toContain(rows[0].last_name);
+
       for (const [k, id] of traineeIds.entries()) {
         const token = k === 3 || k === 4 ? tokenB : tokenA;
         for (const version of VERSIONS)
@@ -142,15 +162,17 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     const head = await sourceStore.headPosition();
     await sourceStore.close();
     expect(lines).toHaveLength(head);
-    // Each trainee's data key, wrapped, just before the first event of its stream (docs/DESIGN.md "Personal data").
+    // Each trainee's and upload's data key, wrapped, just before the first event of its stream (docs/DESIGN.md "Personal data").
     const all = text.trimEnd().split('\n');
     const keyLines = all.flatMap((l, i) => (l.startsWith('{"data_key"') ? [i] : []));
-    expect(keyLines).toHaveLength(traineeIds.length);
+    const keyed: string[] = [];
     for (const i of keyLines) {
       const key = JSON.parse(all[i]).data_key;
-      expect(key).toEqual({ stream_id: expect.stringMatching(/^trainee-/), wrapped: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/) });
+      expect(key).toEqual({ stream_id: expect.stringMatching(/^(trainee|upload)-/), wrapped: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/) });
       expect(JSON.parse(all[i + 1])).toMatchObject({ stream_id: key.stream_id, revision: 0 });
+      keyed.push(key.stream_id);
     }
+    expect(keyed.sort()).toEqual([...traineeIds.map((id) => `trainee-${id}`), `upload-${upload.id}`].sort());
     // The export holds the trainees' personal data sealed only.
     for (const a of answers) {
       const person = a.body as { data: Record<string, unknown> };
@@ -224,6 +246,9 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
       const history = await api.request('GET', `/api/v2026.1/trainees/${answers[0].id}/history`, answers[0].token);
       expect(history.status).toBe(200);
       expect(history.body.data.filter((e: { event_type: string }) => e.event_type === 'TraineeUpdated')).toHaveLength(5);
+      // The upload reads as before, its file opened with the key that travelled with its stream.
+      expect((await api.request('GET', `/api/v2026.1/trainee-uploads/${upload.id}`, upload.token)).body).toEqual(upload.body);
+      expect((await api.request('GET', `/api/v2026.1/trainee-uploads/${upload.id}/errors`, upload.token)).text).toBe(upload.errors);
     } finally {
       await api.close();
     }

@@ -4,6 +4,8 @@ import type { Writable } from 'node:stream';
 import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/runtime/event-transfer';
 import { deriveKey, sealedSecretsOf } from '@app/runtime/process';
 import { keyedGuardStreams, plainGuardRenames } from '@app/trainees/write';
+import { UPLOAD_STREAM_PREFIX } from '@app/uploads/decider';
+import { uploadKeyId } from '@app/uploads/write';
 import { createInterface } from 'node:readline';
 import type { Stores } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
@@ -123,15 +125,20 @@ function isFileError(err: unknown): boolean {
   );
 }
 
+/** The data key of an upload's stream, which travels with it as a trainee's does (docs/DESIGN.md "Uploads"); null for another stream. */
+function uploadKeyOf(streamId: string): string | null {
+  return streamId.startsWith(UPLOAD_STREAM_PREFIX) ? uploadKeyId(streamId.slice(UPLOAD_STREAM_PREFIX.length)) : null;
+}
+
 /**
- * Exports the log as stored to `out` (`exportEvents`): personal values sealed, each trainee's data
- * key wrapped before its stream, webhook secrets sealed (docs/DESIGN.md "Personal data").
+ * Exports the log as stored to `out` (`exportEvents`): personal values sealed, each trainee's and
+ * upload's data key wrapped before its stream, webhook secrets sealed (docs/DESIGN.md "Personal data").
  */
 function exportTo(out: Writable, stores: Stores, ctx: CliContext, since: number | undefined): Promise<number> {
   return exportEvents(stores.storedLog, out, {
     since,
     exported: secretsOf(ctx).exported,
-    dataKeys: stores.personalData?.dataKeyTransfer(),
+    dataKeys: stores.personalData?.dataKeyTransfer(undefined, uploadKeyOf),
   });
 }
 
@@ -150,7 +157,7 @@ async function importInto(stores: Stores, file: string, ctx: CliContext): Promis
   try {
     const count = await importEvents(stores.eventStore, input, {
       refusal: secretsOf(ctx).importRefusal,
-      dataKeys: stores.personalData?.dataKeyTransfer(),
+      dataKeys: stores.personalData?.dataKeyTransfer(undefined, uploadKeyOf),
       renamed,
     });
     return { count, head: await stores.eventStore.headPosition(), renamed: renamed.size };
