@@ -35,6 +35,7 @@ import { prepareData } from './lib/prepare-data';
 import { measureScenario, runSoak } from './lib/scenario-runs';
 import { measureSwap, SWAP_SCENARIO, type SwapResult } from './lib/swap';
 import { BACKUP_SCENARIO, measureBackup, type BackupResult } from './lib/backup';
+import { measureUpload, UPLOAD_SCENARIO, type UploadResult } from './lib/upload';
 
 const BENCH_DIR = __dirname;
 const REPO_ROOT = resolve(BENCH_DIR, '..');
@@ -155,6 +156,12 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       metricsOverhead = await measureMetricsOverhead(load, log);
     }
 
+    let upload: UploadResult | null = null;
+    if (o.only === null || o.only.includes(UPLOAD_SCENARIO)) {
+      const uploadOptions = { seed: o.seed + 5 + runOffset, firstSerial: 20_000_000 + o.trainees + runOffset * 10 };
+      upload = await measureUpload(api.url, dataset, generator, uploadOptions, { connections: o.connections, duration: o.duration }, log);
+    }
+
     // The embedded stores only: on EventStoreDB and MongoDB their own tools take the backup.
     let backup: BackupResult | null = null;
     if ((o.only === null || o.only.includes(BACKUP_SCENARIO)) && !eventStoreUrl && !mongodbUrl) {
@@ -226,6 +233,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       chainOverhead,
       swap,
       backup,
+      upload,
       soak,
       apiStartSeconds: apiStartMs / 1000,
     };
@@ -281,6 +289,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       chainOverhead,
       swap,
       backup,
+      upload,
       rss: { afterStartMiB: afterStart, peakMiB: peak, endMiB: endRss },
       soak,
       targets: checkTargets(partial),

@@ -11,6 +11,7 @@ import { CHAIN_SCENARIO, SEALING_SCENARIO } from './switch-cost';
 import { STREAM_LENGTH_SCENARIO } from './stream-length';
 import { SWAP_SCENARIO } from './swap';
 import { BACKUP_SCENARIO } from './backup';
+import { UPLOAD_SCENARIO } from './upload';
 
 /** The scenarios `--only` may name (besides `none`). */
 export const SCENARIO_NAMES = [
@@ -26,6 +27,7 @@ export const SCENARIO_NAMES = [
   METRICS_SCENARIO,
   SWAP_SCENARIO,
   BACKUP_SCENARIO,
+  UPLOAD_SCENARIO,
   SEALING_SCENARIO,
   CHAIN_SCENARIO,
   CENSUS_SCENARIO,

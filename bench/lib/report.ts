@@ -11,6 +11,7 @@ import { formatMetricsOverhead, type MetricsOverheadResult } from './metrics-ove
 import { formatSwitchCost, type SwitchCostResult } from './switch-cost';
 import type { SwapResult } from './swap';
 import type { BackupResult } from './backup';
+import type { UploadResult } from './upload';
 import { censusTarget, formatCensus, type CensusResult } from './census';
 
 /** One HTTP scenario measured against the service and against the ceiling. */
@@ -128,6 +129,11 @@ export interface BenchResults {
    * (bench/lib/backup.ts); null when not selected, absent in older results.
    */
   backup?: BackupResult | null;
+  /**
+   * A 1,000-row file checked and submitted while other providers GET (bench/lib/upload.ts); null
+   * when not selected, absent in older results.
+   */
+  upload?: UploadResult | null;
   rss: { afterStartMiB: number | null; peakMiB: number | null; endMiB: number | null };
   soak: SoakResult | null;
   targets: TargetCheck[];
@@ -152,6 +158,7 @@ export function checkTargets(
     | 'chainOverhead'
     | 'swap'
     | 'backup'
+    | 'upload'
     | 'soak'
     | 'apiStartSeconds'
   >,
@@ -261,6 +268,16 @@ export function checkTargets(
         met: ratio <= b.p99RatioTarget && b.during[kind].non2xx + b.during[kind].errors === 0,
       });
     }
+  }
+  if (r.upload) {
+    const u = r.upload;
+    const ratio = u.during.p99 / Math.max(1, u.idle.p99);
+    out.push({
+      what: `upload: other providers' GET p99 while ${u.rows} rows are checked (${u.checkRowsPerSecond.toFixed(0)} rows/s) and submitted (${u.submitRowsPerSecond.toFixed(0)} rows/s) ÷ alone`,
+      target: `≤ ${u.p99RatioTarget}×, no failed request`,
+      measured: `${ratio.toFixed(2)}× (${u.during.p99} ÷ ${u.idle.p99} ms)`,
+      met: ratio <= u.p99RatioTarget && u.during.non2xx + u.during.errors === 0,
+    });
   }
   if (r.soak) {
     const pct = r.soak.anonGrowthPct ?? r.soak.growthPct;

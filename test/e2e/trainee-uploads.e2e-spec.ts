@@ -6,7 +6,8 @@ import { runAdmin } from '../support/admin-cli';
 import { STORES } from '../../apps/api/src/composition/tokens';
 import type { Stores } from '@app/stores';
 import { uniqueTrainee } from '../support/trainee-input';
-import { csvFile, rowOfBody, traineeRows } from '../support/upload-files';
+import { templateRowOf } from '@app/uploads/write';
+import { csvFile, traineeRows } from '../support/upload-files';
 
 const A = '10000451';
 const B = '10000452';
@@ -69,7 +70,7 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     rows[9] = { ...rows[9], first_names: '' }; // row 11: a required field missing
     rows[99] = { ...rows[99], study_mode: 'zz' }; // row 101: a code not in the list
     const good = rows[299];
-    rows[299] = rowOfBody(existing.data); // row 301: a duplicate of an existing trainee
+    rows[299] = templateRowOf(existing.data); // row 301: a duplicate of an existing trainee
     rows[0] = { ...rows[0], provider_trainee_id: '=HYPERLINK("http://x.example","y")' };
 
     const posted = await upload(csvFile(V, rows));

@@ -1,4 +1,4 @@
-export { addTraineeColumns, createBodyOf, columnOfMessage, ROW_DISABILITIES, ROW_PLACEMENTS } from './trainee-columns';
+export { addTraineeColumns, createBodyOf, columnOfMessage, ROW_DISABILITIES, ROW_PLACEMENTS, templateRowOf } from './trainee-columns';
 export { getUpload, listUploads, uploadAnswer, uploadErrorsCsv, type UploadAnswer } from './upload-answers';
 export { UPLOAD_LIST_STREAM_PREFIX } from './upload-list';
 export { RECOMMEND_COLUMNS, RECOMMEND_DATE_COLUMN, recommendTemplateCsv } from './recommend-rows';

@@ -1,4 +1,4 @@
-import { addTraineeColumns, columnOfMessage, createBodyOf } from './trainee-columns';
+import { addTraineeColumns, columnOfMessage, createBodyOf, templateRowOf } from './trainee-columns';
 
 describe('the columns of an add-trainees file', () => {
   it('are the version’s create fields by their API names, then disabilities, placement URNs and one degree', () => {
@@ -38,6 +38,34 @@ describe('the columns of an add-trainees file', () => {
       degrees_attributes: [{ subject: '100425' }],
     });
     expect(createBodyOf({ first_names: 'Ann', degree_subject: '', placement_1_urn: '' })).toEqual({ first_names: 'Ann' });
+  });
+
+  it('write a create body as a row, which reads back as the same body but for the placements’ names', () => {
+    const data = {
+      first_names: 'Ann',
+      middle_names: null,
+      course_year: 2,
+      placements_attributes: [{ urn: '100038', name: 'Ash Academy' }, { urn: '100039' }],
+      degrees_attributes: [{ subject: '100425', graduation_year: '2003-06-01' }],
+    };
+    const row = templateRowOf(data);
+    expect(row).toEqual({
+      first_names: 'Ann',
+      course_year: '2',
+      placement_1_urn: '100038',
+      placement_2_urn: '100039',
+      degree_subject: '100425',
+      degree_graduation_year: '2003-06-01',
+    });
+    expect(createBodyOf(row)).toEqual({
+      first_names: 'Ann',
+      course_year: '2',
+      placements_attributes: [
+        { name: 'Placement 1', urn: '100038' },
+        { name: 'Placement 2', urn: '100039' },
+      ],
+      degrees_attributes: [{ subject: '100425', graduation_year: '2003-06-01' }],
+    });
   });
 
   it('name the column of each API message: a field, a degree’s field, the first placement; none for the row as a whole', () => {

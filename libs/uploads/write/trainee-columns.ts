@@ -69,6 +69,25 @@ export function createBodyOf(values: Readonly<Record<string, string>>): Record<s
 }
 
 /**
+ * A create body's `data` as a template row (values by column): the inverse of {@link createBodyOf},
+ * as a provider's system writing its records into the template would (each placement's URN in
+ * `placement_N_urn`, the first degree's fields as `degree_<field>`, other values as text; nulls blank).
+ */
+export function templateRowOf(data: Readonly<Record<string, unknown>>): Record<string, string> {
+  const row: Record<string, string> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (key === 'placements_attributes') {
+      (value as { urn: string }[]).forEach((p, i) => (row[`placement_${i + 1}_urn`] = p.urn));
+    } else if (key === 'degrees_attributes') {
+      for (const [field, v] of Object.entries((value as Record<string, unknown>[])[0] ?? {})) row[`${DEGREE_PREFIX}${field}`] = String(v);
+    } else if (value !== null && value !== undefined) {
+      row[key] = String(value);
+    }
+  }
+  return row;
+}
+
+/**
  * The column a message of the API's 422 is about (`values`: the row's, by column): the template
  * column its first word names; a degree's field as `degree_<field>`; a placement's (the messages
  * read `placements_attributes <field> …`) as the row's first placement column with a value; null

@@ -1,0 +1,135 @@
+/**
+ * The upload scenario (`--only upload`): one provider uploads a file of 1,000 new trainees, made
+ * from the template as its staff would, and submits it once checked, while the other providers GET
+ * their trainees; first the same GETs alone. Measures the check's and the submit's rows per second
+ * and the other providers' p99 meanwhile against alone (docs/DESIGN.md "Uploads": the upload must
+ * not starve them; the target: within 2×).
+ */
+import { csvRecord } from '@app/uploads/csv';
+import { addTraineeColumns, templateRowOf } from '@app/uploads/write';
+import type { Dataset } from './dataset';
+import type { TraineeGenerator } from './generator';
+import { runLoad, type LoadResult } from './load';
+import { Random } from './random';
+import type { Scenario } from './scenarios';
+
+export const UPLOAD_SCENARIO = 'upload';
+/** Rows of the uploaded file: the most a file may hold. */
+export const UPLOAD_ROWS = 1_000;
+/** The target: the other providers' GET p99 during the upload ÷ alone. */
+export const UPLOAD_P99_RATIO_TARGET = 2;
+
+/** What {@link measureUpload} measured. */
+export interface UploadResult {
+  rows: number;
+  /** The other providers' GETs alone, for the bench's duration, and during the check and submit. */
+  idle: LoadResult;
+  during: LoadResult;
+  /** From the POST to the upload checked, and from the submit to every row written, s. */
+  checkSeconds: number;
+  submitSeconds: number;
+  checkRowsPerSecond: number;
+  submitRowsPerSecond: number;
+  p99RatioTarget: number;
+}
+
+/** The upload's status once its background work has moved it past `pending` / `in_progress`, polled every 50 ms. */
+async function settled(url: string, token: string): Promise<{ status: string; error_count: number }> {
+  for (;;) {
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${await res.text()}`);
+    const { data } = (await res.json()) as { data: { status: string; error_count: number } };
+    if (data.status !== 'pending' && data.status !== 'in_progress') return data;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Uploads {@link UPLOAD_ROWS} new trainees of the data set's first provider (made by `generator`,
+ * serials from `firstSerial`) to the API at `apiUrl` and submits them, while the other providers
+ * GET one of their trainees at `load.connections`; before it, the same GETs alone for
+ * `load.duration` s. Throws when the file does not check clean or the submit does not succeed.
+ */
+export async function measureUpload(
+  apiUrl: string,
+  dataset: Dataset,
+  generator: TraineeGenerator,
+  options: { seed: number; firstSerial: number },
+  load: { connections: number; duration: number },
+  log: (message: string) => void,
+): Promise<UploadResult> {
+  const [uploader, ...others] = dataset.providers;
+  log(`bench: scenario ${UPLOAD_SCENARIO}: ${UPLOAD_ROWS} rows uploaded and submitted by one provider while ${others.length} others GET`);
+  const random = new Random(options.seed);
+  const getOthers: Scenario = {
+    name: UPLOAD_SCENARIO,
+    title: 'GET one trainee of another provider',
+    ratioTarget: null,
+    p99TargetMs: null,
+    steps: [
+      () => {
+        const p = others[random.int(0, others.length - 1)];
+        const id = p.trainees[random.int(0, p.trainees.length - 1)].id;
+        return { method: 'GET', path: `/api/${p.version}/trainees/${id}`, headers: { authorization: `Bearer ${p.token}` } };
+      },
+    ],
+  };
+  const columns = addTraineeColumns(uploader.version);
+  let file = csvRecord(columns);
+  for (let i = 0; i < UPLOAD_ROWS; i++) {
+    const data = generator.traineeInput({
+      serial: options.firstSerial + i,
+      version: uploader.version,
+      ittStart: `${dataset.currentCycle}-09-01`,
+      twoYear: false,
+      placements: 1,
+      degrees: 1,
+      ukprn: uploader.ukprn,
+    });
+    const row = templateRowOf(data);
+    file += csvRecord(columns.map((c) => row[c] ?? ''));
+  }
+
+  const idle = await runLoad(apiUrl, getOthers, { connections: load.connections, duration: load.duration });
+  let settle!: () => void;
+  const ended = new Promise<void>((resolve) => (settle = resolve));
+  const during = runLoad(apiUrl, getOthers, { connections: load.connections, duration: 3600 }, ended);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const base = `${apiUrl}/api/${uploader.version}/trainee-uploads`;
+    const auth = { authorization: `Bearer ${uploader.token}` };
+    const checkStart = performance.now();
+    const posted = await fetch(base, { method: 'POST', headers: { ...auth, 'content-type': 'text/csv' }, body: file });
+    if (posted.status !== 202) throw new Error(`the upload answered ${posted.status}: ${await posted.text()}`);
+    const { upload_id: id } = ((await posted.json()) as { data: { upload_id: string } }).data;
+    const checked = await settled(`${base}/${id}`, uploader.token);
+    const checkSeconds = (performance.now() - checkStart) / 1000;
+    if (checked.status !== 'validated' || checked.error_count !== 0)
+      throw new Error(`the bench's file checked ${checked.status} with ${checked.error_count} errors`);
+    const submitStart = performance.now();
+    const submitted = await fetch(`${base}/${id}/submit`, { method: 'POST', headers: auth });
+    if (submitted.status !== 202) throw new Error(`the submit answered ${submitted.status}: ${await submitted.text()}`);
+    const done = await settled(`${base}/${id}`, uploader.token);
+    const submitSeconds = (performance.now() - submitStart) / 1000;
+    if (done.status !== 'succeeded') throw new Error(`the bench's upload ended ${done.status}`);
+    settle();
+    const result: UploadResult = {
+      rows: UPLOAD_ROWS,
+      idle,
+      during: await during,
+      checkSeconds,
+      submitSeconds,
+      checkRowsPerSecond: UPLOAD_ROWS / checkSeconds,
+      submitRowsPerSecond: UPLOAD_ROWS / submitSeconds,
+      p99RatioTarget: UPLOAD_P99_RATIO_TARGET,
+    };
+    log(
+      `bench:   checked ${UPLOAD_ROWS} rows in ${checkSeconds.toFixed(1)} s (${result.checkRowsPerSecond.toFixed(0)} rows/s), ` +
+        `submitted in ${submitSeconds.toFixed(1)} s (${result.submitRowsPerSecond.toFixed(0)} rows/s); other providers' GET p99 ` +
+        `${idle.p99} ms alone, ${result.during.p99} ms meanwhile (${result.during.non2xx} non-2xx)`,
+    );
+    return result;
+  } finally {
+    settle();
+  }
+}
