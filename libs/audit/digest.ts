@@ -126,3 +126,13 @@ export function keyFingerprint(publicKey: SignedDigest['public_key'] | KeyObject
   const x = 'x' in publicKey ? publicKey.x : String(publicKey.export({ format: 'jwk' }).x);
   return createHash('sha256').update(Buffer.from(x, 'base64url')).digest('hex');
 }
+
+/**
+ * The key an auditor holds digests to (docs/DESIGN.md "Who holds what"): its `fingerprint`
+ * (`keyFingerprint`: SHA-256 of the Ed25519 public key's 32 bytes, hex) and `name`, where it comes
+ * from, as a report names it ("this deployment's audit signing key", "the key given with --fingerprint").
+ */
+export interface TrustedKey {
+  fingerprint: string;
+  name: string;
+}

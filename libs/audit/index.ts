@@ -14,6 +14,7 @@ export {
   signDigest,
   type SignedDigest,
   type HashedHead,
+  type TrustedKey,
 } from './digest';
 export { loadAuditSigningKey, SANDBOX_SIGNING_KEY_FILE, SigningKeyUnavailable, type AuditSigningKey } from './signing-key';
 export { verifyLog, type LogVerification, type StreamRange, type VerifyLogListener, type VerifyLogOptions } from './verify-log';

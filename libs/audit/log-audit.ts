@@ -1,7 +1,7 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { AuditRefused, type AuditLog } from './audit-log';
 import type { ChainFault } from './chain-check';
-import { digestSignatureHolds, keyFingerprint, type SignedDigest } from './digest';
+import { digestSignatureHolds, keyFingerprint, type SignedDigest, type TrustedKey } from './digest';
 import type { DigestFile } from './digest-file';
 import { LogDoesNotVerify, signAndRecord, type SignedAndRecorded } from './digest-log';
 import type { LogVerification } from './verify-log';
@@ -85,23 +85,25 @@ export function faultLine(f: ChainFault): string {
 }
 
 /**
- * Whose key signed `digest`, as a sentence for the auditor: its fingerprint, and whether it is this
- * deployment's own signing key (`ownKey`, its private key; null when none is configured: then the
- * auditor compares it with the key they trust). {@link AuditRefused} when the signature does not
- * hold (the file was changed, or is not a digest).
+ * Whose key signed `digest`, as a sentence for the auditor, when it is the `trusted` key
+ * (docs/DESIGN.md "Who holds what"). {@link AuditRefused} when the signature does not hold (the
+ * file was changed, or is not a digest), when no key is trusted (`trusted` null: a digest carries
+ * its own key, so anyone can sign one and nothing ties it to this deployment), and when another key
+ * signed it.
  */
-export function digestSigner(digest: SignedDigest, ownKey: KeyObject | null): string {
+export function digestSigner(digest: SignedDigest, trusted: TrustedKey | null): string {
   if (!digestSignatureHolds(digest))
     throw new AuditRefused('the digest’s signature does not hold: the digest file was changed, or is not a digest');
   const fingerprint = keyFingerprint(digest.public_key);
-  const own = ownKey === null ? null : keyFingerprint(createPublicKey(ownKey));
-  const whose =
-    own === null
-      ? 'compare it with the key you trust'
-      : own === fingerprint
-        ? 'this deployment’s signing key'
-        : 'NOT this deployment’s signing key';
-  return `the digest of position ${digest.position} is signed by the key with fingerprint ${fingerprint} (${whose})`;
+  const signed = `the digest of position ${digest.position} is signed by the key with fingerprint ${fingerprint}`;
+  if (trusted === null)
+    throw new AuditRefused(
+      `${signed}, which the digest carries itself: anyone can sign a digest with a key of their own. No key to hold it to: ` +
+        'configure AUDIT_SIGNING_KEY_FILE, or give --fingerprint <hex>, the fingerprint the operator published',
+    );
+  if (trusted.fingerprint !== fingerprint)
+    throw new AuditRefused(`${signed}, NOT ${trusted.name} (${trusted.fingerprint}): it proves nothing about this log, whoever signed it`);
+  return `${signed} (${trusted.name})`;
 }
 
 /**

@@ -89,6 +89,7 @@ describe('a stream’s evidence for the history report', () => {
       streams: 1,
       keyFingerprint: keyFingerprint(publicKey),
       signatureHolds: true,
+      trustedKey: null,
       head,
       laterEvents: 2,
       included: null,
@@ -106,5 +107,8 @@ describe('a stream’s evidence for the history report', () => {
     expect(digestSection(recorded, await readStoredStream(store, 'trainee-T1'), prove)!.included).toBe(true);
     expect(asked).toEqual([head]);
     expect(digestSection(recorded, await readStoredStream(store, 'trainee-T2'), prove)!.included).toBeNull();
+
+    const trusted = { fingerprint: keyFingerprint(publicKey), name: 'the key given with --fingerprint' };
+    expect(digestSection(recorded, await readStoredStream(store, 'trainee-T1'), undefined, trusted)!.trustedKey).toEqual(trusted);
   });
 });

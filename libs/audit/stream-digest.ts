@@ -1,5 +1,5 @@
 import { storedTextOf, type StoredLog, type ReadStreamOptions, type StoredEventText } from '@app/event-sourcing';
-import { digestSignatureHolds, keyFingerprint, type SignedDigest, type HashedHead } from './digest';
+import { digestSignatureHolds, keyFingerprint, type SignedDigest, type HashedHead, type TrustedKey } from './digest';
 import { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM } from './digest-events';
 import { checkStreamChain } from './chain-check';
 
@@ -43,7 +43,8 @@ export async function latestRecordedDigest(store: StoredLog): Promise<RecordedDi
  * What a report says of the digest a stream was checked against (docs/DESIGN.md "Signed
  * digests"): the digest's `position` (the log's head it covers), `signedAt` (ISO 8601, UTC),
  * `signedBy`, the Merkle `root` (hex) over `streams` heads, the signer's `keyFingerprint`
- * (`keyFingerprint`), whether the signature holds for that key, and the stream's `head` as of the
+ * (`keyFingerprint`), whether the signature holds for that key, `trustedKey`, the key the report
+ * holds digests to (null: none is configured; docs/DESIGN.md "Who holds what"), and the stream's `head` as of the
  * position (null: the stream had no event then, so the digest covers none of it) with
  * `laterEvents`, the events stored after the position (the next digest's to cover). `included`:
  * whether an inclusion proof shows that head under the signed root; null when no proof was checked.
@@ -56,6 +57,7 @@ export interface DigestSection {
   streams: number;
   keyFingerprint: string;
   signatureHolds: boolean;
+  trustedKey: TrustedKey | null;
   head: HashedHead | null;
   laterEvents: number;
   included: boolean | null;
@@ -65,13 +67,15 @@ export interface DigestSection {
  * The {@link DigestSection} of `stream` (its events as stored, in revision order, with positions)
  * against `recorded` (null: no digest was ever signed, and so none). `proveInclusion`, when given,
  * is asked whether the stream's head at the digest's position is under the signed root (null: it
- * cannot tell, having no proof of this digest); without it `included` is null. Pure except for
- * the signature check (Ed25519, `node:crypto`).
+ * cannot tell, having no proof of this digest); without it `included` is null. `trustedKey`: the
+ * key the report holds the digest to (null: none). Pure except for the signature check (Ed25519,
+ * `node:crypto`).
  */
 export function digestSection(
   recorded: RecordedDigest | null,
   stream: readonly StoredEventText[],
   proveInclusion?: (head: HashedHead, digest: SignedDigest) => boolean | null,
+  trustedKey: TrustedKey | null = null,
 ): DigestSection | null {
   if (recorded === null) return null;
   const position = recorded.digest.position;
@@ -79,7 +83,7 @@ export function digestSection(
   const last = inside[inside.length - 1];
   const headHash = last === undefined ? null : checkStreamChain(inside).headHash;
   const head = last === undefined || headHash === null ? null : { streamId: last.streamId, revision: last.revision, hash: headHash };
-  return digestSectionOf(recorded, { head, laterEvents: stream.length - inside.length }, proveInclusion);
+  return digestSectionOf(recorded, { head, laterEvents: stream.length - inside.length }, proveInclusion, trustedKey);
 }
 
 /** What a digest covers of one stream: the stream's head at the digest's position (null: none of it), and the events stored after it. */
@@ -90,13 +94,14 @@ export interface StreamCoverage {
 
 /**
  * The {@link DigestSection} against `recorded` of a stream whose {@link StreamCoverage} was found by
- * its reader (`verifyStoredStream` finds it in a chunked pass); `proveInclusion` as for
- * {@link digestSection}. What {@link digestSection} gives once it has found the coverage.
+ * its reader (`verifyStoredStream` finds it in a chunked pass); `proveInclusion` and `trustedKey` as
+ * for {@link digestSection}. What {@link digestSection} gives once it has found the coverage.
  */
 export function digestSectionOf(
   recorded: RecordedDigest,
   coverage: StreamCoverage,
   proveInclusion?: (head: HashedHead, digest: SignedDigest) => boolean | null,
+  trustedKey: TrustedKey | null = null,
 ): DigestSection {
   const { digest } = recorded;
   const { head, laterEvents } = coverage;
@@ -108,6 +113,7 @@ export function digestSectionOf(
     streams: digest.streams,
     keyFingerprint: keyFingerprint(digest.public_key),
     signatureHolds: digestSignatureHolds(digest),
+    trustedKey,
     head,
     laterEvents,
     included: head !== null && proveInclusion ? proveInclusion(head, digest) : null,

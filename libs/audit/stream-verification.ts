@@ -1,5 +1,5 @@
 import { type StoredLog, type StoredEventText } from '@app/event-sourcing';
-import type { SignedDigest, HashedHead } from './digest';
+import type { SignedDigest, HashedHead, TrustedKey } from './digest';
 import {
   digestSection,
   digestSectionOf,
@@ -47,7 +47,7 @@ export async function* storedStreamChunks(store: StoredLog, streamId: string, ch
  * The {@link StreamVerification} of `streamId` (`store` the log as stored, as for
  * {@link storedStreamChunks}) against `recorded` (the latest recorded digest, null for none), the
  * same as `checkStreamChain` and `digestSection` of the whole stream as stored give, with
- * `proveInclusion` as `digestSection` takes it.
+ * `proveInclusion` and `trustedKey` as `digestSection` takes them.
  *
  * Read in chunks of `chunkSize` events (default {@link VERIFY_CHUNK}) in one pass that keeps O(1)
  * state ({@link IntactChain}; the digest's coverage: the stream's head at the digest's position and
@@ -60,20 +60,24 @@ export async function verifyStoredStream(
   store: StoredLog,
   streamId: string,
   recorded: RecordedDigest | null,
-  options: { proveInclusion?: (head: HashedHead, digest: SignedDigest) => boolean | null; chunkSize?: number } = {},
+  options: {
+    proveInclusion?: (head: HashedHead, digest: SignedDigest) => boolean | null;
+    chunkSize?: number;
+    trustedKey?: TrustedKey | null;
+  } = {},
 ): Promise<StreamVerification> {
   const pass = await chunkedPass(store, streamId, recorded?.digest.position ?? null, options.chunkSize ?? VERIFY_CHUNK);
   if (pass === null) {
     const stored = await readStoredStream(store, streamId);
     return {
       chain: { ...checkStreamChain(stored), events: stored.length },
-      digest: digestSection(recorded, stored, options.proveInclusion),
+      digest: digestSection(recorded, stored, options.proveInclusion, options.trustedKey ?? null),
       firstPosition: stored[0]?.position,
     };
   }
   return {
     chain: { faults: [], headHash: pass.headHash, events: pass.events },
-    digest: recorded === null ? null : digestSectionOf(recorded, pass.coverage, options.proveInclusion),
+    digest: recorded === null ? null : digestSectionOf(recorded, pass.coverage, options.proveInclusion, options.trustedKey ?? null),
     firstPosition: pass.firstPosition,
   };
 }

@@ -4,13 +4,15 @@
  * included (the chain hashes the sealed texts), and names by stream and revision each event
  * changed, deleted or swapped in the SQLite file directly, as someone with write access to it could;
  * held to a signed digest (`admin audit digest`), also events taken from a stream's end or put in
- * with every later hash computed afresh, which the chain alone cannot show.
+ * with every later hash computed afresh, which the chain alone cannot show, and only to a digest
+ * the trusted key signed.
  */
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { keyFingerprint, signDigest, type SignedDigest } from '@app/audit';
 import { chainEvent, readChainKeys, withoutChainKeys } from '@app/event-sourcing';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
@@ -188,6 +190,21 @@ describe('admin audit verify', () => {
       const byHeads = await runAdmin(['audit', 'verify', '--digest', changedHeads], written);
       expect(byHeads.code).toBe(1);
       expect(byHeads.stderr).toMatch(/do not make the digest's signed root/);
+    });
+
+    it('refuses a digest another key signed, however well it holds, unless that key is the one given with --fingerprint', async () => {
+      const file = JSON.parse(readFileSync(digestFile, 'utf8')) as { digest: SignedDigest; heads: [string, number, string][] };
+      const other = generateKeyPairSync('ed25519').privateKey;
+      const resigned = `${digestFile}.other-key.json`;
+      writeFileSync(resigned, JSON.stringify({ ...file, digest: signDigest(file.digest, other) }));
+      copies.push(resigned);
+      const refused = await runAdmin(['audit', 'verify', '--digest', resigned], written);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`signed by the key with fingerprint ${keyFingerprint(other)}, NOT this deployment’s signing key`);
+      expect(refused.stdout).toBe('');
+      const given = await runAdmin(['audit', 'verify', '--digest', resigned, '--fingerprint', keyFingerprint(other)], written);
+      expect(given.stderr).toContain('(the key given with --fingerprint)');
+      expect(given.code).toBe(0);
     });
   });
 

@@ -3,12 +3,15 @@
  * "Trainee history") of a trainee written through the API, with a signed digest recorded between
  * its writes: the page the CLI writes is self-contained, and a headless Chromium renders from it
  * the timeline's event types in order, an old → new pair, the chain's verdict and the digest
- * section. Without a Chromium on this machine the rendering test is reported as skipped, loudly,
- * and the rest still runs. Assertions compare the pieces they pick from the page, never print it.
+ * section; a digest another key than the configured one signed gets a failed verdict. Without a
+ * Chromium on this machine the rendering test is reported as skipped, loudly, and the rest still
+ * runs. Assertions compare the pieces they pick from the page, never print it.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { keyFingerprint } from '@app/audit';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { findChromium, renderedDom } from '../support/headless-browser';
@@ -85,6 +88,21 @@ describe('admin trainee history --format html', () => {
     const asOf = await runAdmin(['trainee', 'history', traineeId, '--format', 'html', '--as-of', '2026-01-05T10:00:00Z'], dataDir);
     expect(asOf.code).toBe(1);
     expect(asOf.stderr).toContain('--as-of prints the trainee as JSON');
+  });
+
+  it('fails the verdict on a digest recorded in the log that another key than the configured one signed', async () => {
+    const otherKey = join(dataDir, 'other-signing-key.pem');
+    const other = generateKeyPairSync('ed25519').privateKey;
+    writeFileSync(otherKey, other.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+    const signed = await runAdmin(['audit', 'digest', '--by', 'someone else'], dataDir, { AUDIT_SIGNING_KEY_FILE: otherKey });
+    expect(signed.code).toBe(0);
+    const report = await runAdmin(['trainee', 'history', traineeId, '--format', 'html'], dataDir);
+    expect(report.code).toBe(0);
+    const verdict = /<div class="verdict (\w+)" id="digest-result">([\s\S]*?)<\/div>/.exec(report.stdout)!;
+    expect(verdict[1]).toBe('bad');
+    expect(text(verdict[2])).toContain('The digest was NOT signed by this deployment’s signing key');
+    expect(text(verdict[2])).toContain(`It was signed by the key with fingerprint ${keyFingerprint(other)}, not `);
+    expect(text(verdict[2])).not.toContain('under the signed root');
   });
 
   if ('command' in browser) {

@@ -2,9 +2,11 @@
  * examples/verify-history.mjs (docs/operations.md "Verifying the history"): the standalone check an
  * auditor runs on one trainee's history against the latest signed digest, with Node.js alone. It
  * verifies a real history fetched from the API (and the same saved to files, and the admin CLI's
- * JSON lines), and rejects a history or a digest changed after it was fetched, and a digest signed
- * by another key than the one given.
+ * JSON lines), and rejects a history or a digest changed after it was fetched, a digest signed by
+ * another key than the one given, a history rewritten under a digest its forger signed (unanchored
+ * without a key given), another trainee's history, and an event stripped of its chain keys.
  */
+import { generateKeyPairSync, createHash, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,12 +18,65 @@ const SCRIPT = join(__dirname, '..', '..', 'examples', 'verify-history.mjs');
 
 const verifyHistory = (args: string[]) => runNode([SCRIPT, ...args]);
 
+/** A history entry as the API answers it, with the fields a forger rewrites. */
+interface Entry {
+  revision: number;
+  stream_id: string;
+  event_type: string;
+  stored_data: string;
+  stored_metadata: string;
+  hash: string | null;
+  previous_hash: string | null;
+}
+
+const sha256Hex = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+
+/** The lines of a run that name a fault. */
+const failLines = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith('FAIL'));
+
+/** The entries of a saved history (`--save`'s history.json: an array of pages). */
+const savedEntries = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { data: Entry[] }[]).flatMap((p) => p.data);
+
+/**
+ * A forger's rewrite: `entries` with `target`'s stored data changed and every hash from it on
+ * computed afresh (the rule of docs/DESIGN.md "Verifiable history"), and a digest answer over a tree
+ * of that one stream, signed with a key of the forger's own. Everything in it holds but the key.
+ */
+function forgedEvidence(entries: Entry[], answer: { data: Record<string, unknown> }, target: number) {
+  const forged = structuredClone(entries);
+  let previous: string | null = null;
+  for (const e of forged) {
+    if (e.revision === target) e.stored_data = e.stored_data.replace('"first_names"', '"first_Names"');
+    const metadata = e.stored_metadata.replace(/,"previousHash":(null|"[0-9a-f]{64}"),"hash":"[0-9a-f]{64}"\}$/, '}');
+    const withPrevious = `${metadata.slice(0, -1)},"previousHash":${previous === null ? 'null' : `"${previous}"`}}`;
+    const hash = sha256Hex(`${JSON.stringify([previous, e.stream_id, e.revision, e.event_type])}\n${e.stored_data}\n${withPrevious}`);
+    Object.assign(e, { stored_metadata: `${withPrevious.slice(0, -1)},"hash":"${hash}"}`, hash, previous_hash: previous });
+    previous = hash;
+  }
+  const head = forged[forged.length - 1];
+  const root = sha256Hex(Buffer.concat([Buffer.of(0), Buffer.from(JSON.stringify([head.stream_id, head.revision, head.hash]))]));
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const fields = { format: 'trainee-records-audit-digest/1', position: answer.data.position, time: answer.data.time, streams: 1, root };
+  const message = Buffer.from(JSON.stringify([fields.format, fields.position, fields.time, fields.streams, fields.root]));
+  const x = String(publicKey.export({ format: 'jwk' }).x);
+  const digest = {
+    ...answer.data,
+    ...fields,
+    public_key: { kty: 'OKP', crv: 'Ed25519', x },
+    signature: sign(null, message, privateKey).toString('base64'),
+    key_fingerprint: sha256Hex(Buffer.from(x, 'base64url')),
+    inclusion: { stream_id: head.stream_id, revision: head.revision, hash: head.hash, leaf_index: 0, tree_size: 1, audit_path: [] },
+  };
+  return { history: { data: forged }, digest: { data: digest } };
+}
+
 describe('examples/verify-history.mjs', () => {
   let api: RunningApi;
   let token: string;
   let id: string;
   let saved: string;
   let fingerprint: string;
+  let otherId: string;
 
   beforeAll(async () => {
     api = await RunningApi.start();
@@ -32,6 +87,9 @@ describe('examples/verify-history.mjs', () => {
     id = (created.body as { data: { trainee_id: string } }).data.trainee_id;
     for (const name of ['Ada', 'Grace'])
       expect((await api.request('PATCH', `${base}/${id}`, token, { data: { first_names: name } })).status).toBe(200);
+    const other = await api.request('POST', base, token, uniqueTrainee('v2026.1'));
+    expect(other.status).toBe(201);
+    otherId = (other.body as { data: { trainee_id: string } }).data.trainee_id;
     const signed = await runAdmin(['audit', 'digest', '--by', 'auditor'], api.dataDir);
     expect(signed.code).toBe(0);
     fingerprint = /key fingerprint ([0-9a-f]{64})/.exec(signed.stderr)![1];
@@ -72,7 +130,8 @@ describe('examples/verify-history.mjs', () => {
 
   it('verifies the same from saved files, and from the admin CLI’s JSON lines', async () => {
     const files = ['--digest', join(saved, 'digest.json'), '--history', join(saved, 'history.json')];
-    expect((await verifyHistory(files)).code).toBe(0);
+    expect((await verifyHistory([...files, '--fingerprint', fingerprint])).code).toBe(0);
+    expect((await verifyHistory([...files, '--trainee', id.toUpperCase(), '--fingerprint', fingerprint])).code).toBe(0);
     const lines = await runAdmin(['trainee', 'history', id, '--json'], api.dataDir);
     expect(lines.code).toBe(0);
     const cli = join(saved, 'history.jsonl');
@@ -123,9 +182,88 @@ describe('examples/verify-history.mjs', () => {
     expect(other.stdout).toContain(`FAIL the digest was signed by key ${fingerprint}, not ${'ab'.repeat(32)}`);
   });
 
-  it('says how to call it when its arguments are missing', async () => {
+  it('exits 3, unanchored, without --fingerprint, even when everything else holds', async () => {
+    const run = await verifyHistory(['--digest', join(saved, 'digest.json'), '--history', join(saved, 'history.json')]);
+    expect(run.code).toBe(3);
+    expect(failLines(run.stdout)).toEqual([]);
+    expect(run.stdout).toContain(`UNANCHORED: signed by the key with fingerprint ${fingerprint}, which the digest itself carries`);
+  });
+
+  it('refuses a rewritten history under a digest its forger signed: unanchored without a key, failed with the trusted one', async () => {
+    const answer = JSON.parse(readFileSync(join(saved, 'digest.json'), 'utf8')) as { data: Record<string, unknown> };
+    const { history, digest } = forgedEvidence(savedEntries(join(saved, 'history.json')), answer, 1);
+    writeFileSync(join(saved, 'forged-history.json'), JSON.stringify(history));
+    writeFileSync(join(saved, 'self-signed.json'), JSON.stringify(digest));
+    const files = ['--digest', join(saved, 'self-signed.json'), '--history', join(saved, 'forged-history.json')];
+    const unanchored = await verifyHistory(files);
+    expect(unanchored.code).toBe(3);
+    expect(unanchored.stdout).toContain(`UNANCHORED: signed by the key with fingerprint ${digest.data.key_fingerprint}`);
+    const anchored = await verifyHistory([...files, '--fingerprint', fingerprint]);
+    expect(anchored.code).toBe(1);
+    expect(failLines(anchored.stdout)).toEqual([`FAIL the digest was signed by key ${digest.data.key_fingerprint}, not ${fingerprint}`]);
+  });
+
+  it('refuses another trainee’s history and proof for the trainee asked about', async () => {
+    const dir = join(saved, 'other');
+    const own = await verifyHistory([
+      '--api',
+      api.baseUrl,
+      '--token',
+      token,
+      '--trainee',
+      otherId,
+      '--fingerprint',
+      fingerprint,
+      '--save',
+      dir,
+    ]);
+    expect(own.code).toBe(0);
+    const answer = JSON.parse(readFileSync(join(dir, 'digest.json'), 'utf8')) as { data: Record<string, unknown> };
+    delete answer.data.trainee_id;
+    writeFileSync(join(dir, 'unnamed-digest.json'), JSON.stringify(answer));
+    const files = ['--history', join(dir, 'history.json'), '--trainee', id, '--fingerprint', fingerprint];
+    const swapped = await verifyHistory(['--digest', join(dir, 'unnamed-digest.json'), ...files]);
+    expect(swapped.code).toBe(1);
+    expect(failLines(swapped.stdout)).toEqual([
+      `FAIL the history holds events of trainee-${otherId}, not of the trainee asked about (${id})`,
+    ]);
+    const named = await verifyHistory(['--digest', join(dir, 'digest.json'), ...files]);
+    expect(named.code).toBe(1);
+    expect(failLines(named.stdout)).toContain(`FAIL the digest answer is of trainee ${otherId}, not ${id}`);
+  });
+
+  it('calls an event without a hash after chained ones altered, in one line, as the server’s check does', async () => {
+    const entries = savedEntries(join(saved, 'history.json'));
+    const stripped = entries.map((e) =>
+      e.revision !== 1
+        ? e
+        : {
+            ...e,
+            stored_metadata: e.stored_metadata.replace(/,"previousHash":(null|"[0-9a-f]{64}"),"hash":"[0-9a-f]{64}"\}$/, '}'),
+            hash: null,
+            previous_hash: null,
+          },
+    );
+    expect(stripped[1].stored_metadata).not.toBe(entries[1].stored_metadata);
+    writeFileSync(join(saved, 'unchained.json'), JSON.stringify({ data: stripped }));
+    const run = await verifyHistory([
+      '--digest',
+      join(saved, 'digest.json'),
+      '--history',
+      join(saved, 'unchained.json'),
+      '--fingerprint',
+      fingerprint,
+    ]);
+    expect(run.code).toBe(1);
+    expect(failLines(run.stdout)).toEqual(['FAIL revision 1: altered (it has no hash, though the events before it are chained)']);
+  });
+
+  it('says how to call it, and what its exit codes mean, when its arguments are missing or asked for', async () => {
     const run = await verifyHistory([]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('usage: verify-history.mjs');
+    const help = await verifyHistory(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Exit codes:\n {2}0 .*\n {2}1 .*\n {2}2 .*\n {2}3 {2}unanchored/);
   });
 });

@@ -4,7 +4,7 @@ import { initialTraineeState, traineeStreamId, type TraineeState } from '@app/tr
 import { API_VERSIONS, type Trainee } from '@app/trainees/record';
 import { AuditRefused, type AuditLog } from '../audit-log';
 import { checkStreamChain } from '../chain-check';
-import type { HashedHead, SignedDigest } from '../digest';
+import type { HashedHead, SignedDigest, TrustedKey } from '../digest';
 import { proofHolds } from '../digest-tree';
 import { digestSection, latestRecordedDigest, readStoredStream } from '../stream-digest';
 import { verifyStoredStream } from '../stream-verification';
@@ -50,20 +50,22 @@ export interface HistorySources extends Pick<AuditLog, 'storedLog' | 'eventStore
  * Each part is written before the next chunk is read, waiting for `out` to drain when it asks to,
  * and the last until everything is handed on (a pipe's reader gets the whole page before the CLI exits).
  * The passes read the number of events the verification counted, so an event appended meanwhile
- * is in none of them. {@link AuditRefused} for an unknown trainee, before anything is written;
- * writes nothing to the stores.
+ * is in none of them. `trustedKey` is the key the digest's verdict is held to (null or omitted:
+ * none is configured, and the verdict says the digest proves nothing until its key is compared;
+ * docs/DESIGN.md "Who holds what"). {@link AuditRefused} for an unknown trainee, before anything
+ * is written; writes nothing to the stores.
  */
 export async function writeHistoryReport(
   sources: HistorySources,
   traineeId: string,
   out: Output = process.stdout,
-  options: { chunkSize?: number; now?: () => Date } = {},
+  options: { chunkSize?: number; now?: () => Date; trustedKey?: TrustedKey | null } = {},
 ): Promise<void> {
   const chunkSize = options.chunkSize ?? HISTORY_CHUNK;
   const storedId = await traineeStreamOf(sources.storedLog, traineeId, (id) => sources.resolveId(id));
   if (storedId === null) throw new AuditRefused(`No trainee with id ${traineeId}`);
   const streamId = traineeStreamId(storedId);
-  const { chain, digest, firstPosition } = await verifiedStream(sources, streamId, chunkSize);
+  const { chain, digest, firstPosition } = await verifiedStream(sources, streamId, chunkSize, options.trustedKey ?? null);
   const chunks = () => openedChunks(sources.eventStore, streamId, chunkSize, chain.events);
   const head: HistoryReportHead = {
     traineeId: storedId,
@@ -99,11 +101,18 @@ export async function writeHistoryReport(
 
 /**
  * The verification of `streamId` the report opens with: its chain checked as it is read in chunks
- * of `chunkSize`, and its coverage by the latest digest recorded, with the kept tree's proof of its head.
+ * of `chunkSize`, and its coverage by the latest digest recorded, with the kept tree's proof of its
+ * head, held to `trustedKey`.
  */
-async function verifiedStream(sources: HistorySources, streamId: string, chunkSize: number): ReturnType<typeof verifyStoredStream> {
+async function verifiedStream(
+  sources: HistorySources,
+  streamId: string,
+  chunkSize: number,
+  trustedKey: TrustedKey | null,
+): ReturnType<typeof verifyStoredStream> {
   const proveInclusion = await keptProof(sources, streamId);
-  return verifyStoredStream(sources.storedLog, streamId, await latestRecordedDigest(sources.storedLog), { proveInclusion, chunkSize });
+  const recorded = await latestRecordedDigest(sources.storedLog);
+  return verifyStoredStream(sources.storedLog, streamId, recorded, { proveInclusion, chunkSize, trustedKey });
 }
 
 /**
@@ -112,18 +121,21 @@ async function verifiedStream(sources: HistorySources, streamId: string, chunkSi
  * (`checkStreamChain`), and the latest signed digest recorded in the log (`digestSection`), with
  * whether the stream's head is proven under its root by the kept tree's inclusion proof. What
  * `renderHistoryReport` renders at once: the page {@link writeHistoryReport} writes in chunks (the
- * tests compare the two). {@link AuditRefused} for an unknown trainee. Writes nothing.
+ * tests compare the two), the digest held to `trustedKey` as there. {@link AuditRefused} for an
+ * unknown trainee. Writes nothing.
  */
 export async function loadHistoryReport(
   sources: HistorySources,
   traineeId: string,
   now: () => Date = () => new Date(),
+  trustedKey: TrustedKey | null = null,
 ): Promise<HistoryReportInput> {
   const history = await loadTraineeHistory(sources.eventStore, traineeId, { resolveId: (id) => sources.resolveId(id) });
   if (!history) throw new AuditRefused(`No trainee with id ${traineeId}`);
   const streamId = traineeStreamId(history.traineeId);
   const stored = await readStoredStream(sources.storedLog, streamId);
-  const digest = digestSection(await latestRecordedDigest(sources.storedLog), stored, await keptProof(sources, streamId));
+  const recorded = await latestRecordedDigest(sources.storedLog);
+  const digest = digestSection(recorded, stored, await keptProof(sources, streamId), trustedKey);
   const chain = { ...checkStreamChain(stored), events: stored.length };
   return { history, chain, digest, apiVersion: API_VERSIONS[API_VERSIONS.length - 1], generatedAt: now().toISOString() };
 }

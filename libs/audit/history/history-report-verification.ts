@@ -52,6 +52,11 @@ export function digestHtml(digest: DigestSection | null, firstPosition: number |
   const signature = digest.signatureHolds
     ? '<span>holds</span>'
     : '<strong class="badge">does NOT hold: the recorded digest was changed, or is not a digest</strong>';
+  const trusted = digest.trustedKey;
+  const heldTo =
+    trusted === null
+      ? '<strong class="badge">none configured</strong>'
+      : `${hashHtml(trusted.fingerprint)} (${escapeHtml(trusted.name)})${trusted.fingerprint === digest.keyFingerprint ? '' : ' <strong class="badge">not the signer’s</strong>'}`;
   const details = facts([
     ['Position', String(digest.position)],
     ['Signed at', escapeHtml(utcText(digest.signedAt))],
@@ -60,20 +65,55 @@ export function digestHtml(digest: DigestSection | null, firstPosition: number |
     ['Stream heads under the root', String(digest.streams)],
     ['Signer’s key fingerprint', hashHtml(digest.keyFingerprint)],
     ['Signature', signature],
+    ['Key trusted', heldTo],
   ]);
   return `${title}<p>The latest digest recorded in the log (stream <code>audit-digests</code>).</p>${details}${coverageHtml(digest, firstPosition, brokenToHead)}`;
 }
 
 /**
- * What the digest covers of the stream: its head at the digest's position, and the verdict on it:
- * bad when an inclusion proof fails, the signature does not hold, or the chain has a fault at or
- * before the head (`brokenToHead`: the head is then not what the events show).
+ * Why the digest proves nothing, as a sentence for the auditor, with the verdict's kind: its
+ * signature does not hold, or another key than the trusted one signed it (bad); no key is trusted
+ * (warn: a digest carries its own key, so anyone can sign one); null when it is the trusted key's.
+ */
+function untrusted(digest: DigestSection): { kind: 'bad' | 'warn'; title: string; why: string } | null {
+  const { trustedKey } = digest;
+  if (!digest.signatureHolds)
+    return { kind: 'bad', title: 'The digest’s signature does NOT hold', why: 'The recorded digest was changed: it proves nothing.' };
+  if (trustedKey === null)
+    return {
+      kind: 'warn',
+      title: 'No trusted key to hold the digest to',
+      why:
+        'The digest carries its own key, and anyone can sign a digest with a key of their own: compare the signer’s key fingerprint ' +
+        'with the one the operator published, or make the report again with <code>--fingerprint</code> or the deployment’s ' +
+        '<code>AUDIT_SIGNING_KEY_FILE</code> configured.',
+    };
+  if (trustedKey.fingerprint === digest.keyFingerprint) return null;
+  return {
+    kind: 'bad',
+    title: `The digest was NOT signed by ${escapeHtml(trustedKey.name)}`,
+    why:
+      `It was signed by the key with fingerprint <span class="hash">${escapeHtml(digest.keyFingerprint)}</span>, not ` +
+      `<span class="hash">${escapeHtml(trustedKey.fingerprint)}</span>. Whoever holds that other key could have signed any ` +
+      'history: this digest proves nothing about the log, and nothing below is vouched for by a signature.',
+  };
+}
+
+/**
+ * What the digest covers of the stream: its head at the digest's position, and the verdict on it,
+ * held to the trusted key ({@link untrusted}: a digest another key signed, or with a signature that
+ * does not hold, is a failed verdict whatever it covers; with no trusted key, a warning); else bad
+ * when an inclusion proof fails or the chain has a fault at or before the head (`brokenToHead`:
+ * the head is then not what the events show).
  */
 function coverageHtml(digest: DigestSection, first: number | undefined, brokenToHead: boolean): string {
   const later =
     digest.laterEvents > 0
       ? ` The ${digest.laterEvents} event(s) stored after position ${digest.position} are the next digest’s to cover.`
       : '';
+  const distrust = untrusted(digest);
+  if (distrust?.kind === 'bad')
+    return `<div class="verdict bad" id="digest-result"><strong>${distrust.title}</strong>${distrust.why}${later}</div>`;
   if (digest.head === null) {
     return (
       '<div class="verdict warn" id="digest-result"><strong>The digest covers none of this trainee’s events</strong>' +
@@ -91,14 +131,13 @@ function coverageHtml(digest: DigestSection, first: number | undefined, brokenTo
             'This report does not prove the head is under the root; <code>admin audit verify --digest &lt;file&gt;</code> ' +
               'with the file the digest was written to checks every head.',
           ];
-  const caveat = !digest.signatureHolds
-    ? ' But the digest’s signature does not hold: it proves nothing.'
-    : brokenToHead
-      ? ' But the chain does not hold up to that head (above): the events up to it are not those its hash was made from.'
-      : '';
-  const kind = digest.included === false || caveat !== '' ? 'bad' : 'ok';
+  const caveat = brokenToHead
+    ? ' But the chain does not hold up to that head (above): the events up to it are not those its hash was made from.'
+    : '';
+  const kind = digest.included === false || caveat !== '' ? 'bad' : distrust === null ? 'ok' : 'warn';
+  const unanchored = distrust === null ? '' : ` <strong>${distrust.title}.</strong> ${distrust.why}`;
   return (
     `<div class="verdict ${kind}" id="digest-result"><strong>${verdict}</strong>` +
-    `At position ${digest.position} the trainee’s stream stood at ${head}. ${proof}${caveat}${later}</div>`
+    `At position ${digest.position} the trainee’s stream stood at ${head}. ${proof}${caveat}${unanchored}${later}</div>`
   );
 }

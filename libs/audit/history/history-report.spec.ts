@@ -51,6 +51,7 @@ const DIGEST: DigestSection = {
   streams: 3,
   keyFingerprint: 'ef'.repeat(32),
   signatureHolds: true,
+  trustedKey: { fingerprint: 'ef'.repeat(32), name: 'this deployment’s signing key' },
   head,
   laterEvents: 2,
   included: null,
@@ -232,5 +233,25 @@ describe('renderHistoryReport (trainee history --format html)', () => {
     expect(text(forged)).toContain('does NOT hold');
     const early = renderHistoryReport(await input({ ...digest, position: 2, head: null, laterEvents: 8 }));
     expect(section(early, 'digest-result')).toContain('The digest covers none of this trainee’s events');
+  });
+
+  it('fails the verdict of a digest another key than the trusted one signed, whatever it covers; warns with no key trusted', async () => {
+    const trustedKey = { fingerprint: '12'.repeat(32), name: 'this deployment’s signing key' };
+    for (const other of [
+      { ...DIGEST, trustedKey, included: true },
+      { ...DIGEST, trustedKey, position: 2, head: null, laterEvents: 8 },
+    ]) {
+      const html = renderHistoryReport(await input(other));
+      expect(verdictKind(html, 'digest-result')).toBe('bad');
+      const verdict = section(html, 'digest-result');
+      expect(verdict).toContain('The digest was NOT signed by this deployment’s signing key');
+      expect(verdict).toContain(`It was signed by the key with fingerprint ${'ef'.repeat(32)}, not ${'12'.repeat(32)}.`);
+      expect(verdict).toContain('this digest proves nothing about the log');
+      expect(verdict).not.toContain('under the signed root');
+    }
+    const none = renderHistoryReport(await input({ ...DIGEST, trustedKey: null, included: true }));
+    expect(verdictKind(none, 'digest-result')).toBe('warn');
+    expect(section(none, 'digest-result')).toContain('No trusted key to hold the digest to.');
+    expect(text(none)).toContain('Key trustednone configured');
   });
 });

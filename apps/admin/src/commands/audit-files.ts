@@ -1,8 +1,9 @@
 import type { KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { InvalidArgumentError } from 'commander';
 import { Presets, SingleBar } from 'cli-progress';
-import { loadAuditSigningKey, SANDBOX_SIGNING_KEY_FILE, SigningKeyUnavailable } from '@app/audit';
+import { keyFingerprint, loadAuditSigningKey, SANDBOX_SIGNING_KEY_FILE, SigningKeyUnavailable, type TrustedKey } from '@app/audit';
 import { CliError, type CliContext } from '../cli-context';
 
 /** What the audit commands read beside the stores and draw: the signing key, the progress bar. */
@@ -50,4 +51,22 @@ export function ownSigningKey(ctx: CliContext): KeyObject | null {
   } catch {
     return null;
   }
+}
+
+/** A `--fingerprint` option's value: 64 hex digits, lower-cased; commander's usage error (exit 2) otherwise. */
+export function parseFingerprint(value: string): string {
+  if (!/^[0-9a-f]{64}$/i.test(value)) throw new InvalidArgumentError('a key fingerprint: 64 hex digits (SHA-256 of the public key)');
+  return value.toLowerCase();
+}
+
+/**
+ * The key an auditor's check holds a digest to (docs/DESIGN.md "Who holds what"): the one whose
+ * fingerprint was `given` (`--fingerprint`), else this deployment's audit signing key's public
+ * half ({@link ownSigningKey}: `AUDIT_SIGNING_KEY_FILE`, or the sandbox's made in the data dir);
+ * null when there is neither.
+ */
+export function trustedKey(ctx: CliContext, given: string | undefined): TrustedKey | null {
+  if (given !== undefined) return { fingerprint: given, name: 'the key given with --fingerprint' };
+  const own = ownSigningKey(ctx);
+  return own === null ? null : { fingerprint: keyFingerprint(own), name: 'this deployment’s signing key' };
 }

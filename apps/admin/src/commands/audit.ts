@@ -16,20 +16,22 @@ import {
 } from '@app/audit';
 import { auditLogOf } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
-import { ownSigningKey, progressBar, signingKey } from './audit-files';
+import { parseFingerprint, progressBar, signingKey, trustedKey } from './audit-files';
 
 /**
  * The auditor's commands (docs/operations.md "Verifying the history", "Signed digests"); what they
  * check and say is libs/audit's (`auditLog`, `signDigestOf`), on the stores' `auditLogOf`:
  *
- * - `audit verify [--digest <file>] [--json]` recomputes the hash chain of every stream of the log
- *   as stored (docs/DESIGN.md "Verifiable history") and reports each altered, missing, reordered or
- *   inserted event by stream and revision, one line each on stdout, then a summary; with a progress
- *   bar on stderr. With `--digest`, a digest file `audit digest` wrote: its signature must hold,
- *   its heads must make its signed root, and the log must still hold every head it signed (events
- *   taken from a stream's end, or put in with hashes computed afresh, are named too). `--json`
- *   writes one JSON document instead: `{events, streams, seconds, digest, faults: [{stream_id,
- *   revision, kind, detail}]}`. Exit 1 on any fault, or a digest that does not hold.
+ * - `audit verify [--digest <file> [--fingerprint <hex>]] [--json]` recomputes the hash chain of
+ *   every stream of the log as stored (docs/DESIGN.md "Verifiable history") and reports each
+ *   altered, missing, reordered or inserted event by stream and revision, one line each on stdout,
+ *   then a summary; with a progress bar on stderr. With `--digest`, a digest file `audit digest`
+ *   wrote: its signature must hold for the trusted key (`--fingerprint`, else this deployment's
+ *   signing key; docs/DESIGN.md "Who holds what"), its heads must make its signed root, and the
+ *   log must still hold every head it signed (events taken from a stream's end, or put in with
+ *   hashes computed afresh, are named too). `--json` writes one JSON document instead: `{events,
+ *   streams, seconds, digest, faults: [{stream_id, revision, kind, detail}]}`. Exit 1 on any
+ *   fault, or a digest that does not hold, another key signed, or no key is trusted to hold it to.
  * - `audit digest [--output <file>] [--by <who>]` checks every chain as of the log's head, signs a
  *   digest of it with the audit signing key and records it in the log; the digest goes to stdout,
  *   or to `--output` with every stream's head (what `audit verify --digest` reads). Exit 1 when
@@ -41,8 +43,13 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
     .command('verify')
     .description('recompute every event’s hash and report each altered, missing, reordered or inserted event; exit 1 on any')
     .option('--digest <file>', 'also hold the log to a digest file written by audit digest --output')
+    .option(
+      '--fingerprint <hex>',
+      "the fingerprint of the key the digest must be signed by (default: this deployment's audit signing key)",
+      parseFingerprint,
+    )
     .option('--json', 'write the report as one JSON document on stdout')
-    .action((opts: { digest?: string; json?: boolean }) => verifyCommand(opts, ctx));
+    .action((opts: VerifyOptions) => verifyCommand(opts, ctx));
   audit
     .command('digest')
     .description('check every chain, sign a digest of the log with the audit signing key and record it in the log')
@@ -51,10 +58,20 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
     .action((opts: { output?: string; by?: string }) => digestCommand(opts, ctx));
 }
 
-/** `audit verify`: the report on stdout (a line per fault and a summary, or `--json`), the progress on stderr. */
-async function verifyCommand(opts: { digest?: string; json?: boolean }, ctx: CliContext): Promise<void> {
+interface VerifyOptions {
+  digest?: string;
+  fingerprint?: string;
+  json?: boolean;
+}
+
+/**
+ * `audit verify`: the report on stdout (a line per fault and a summary, or `--json`), the progress
+ * and the digest's signer on stderr; a digest the trusted key did not sign is refused before the log is read.
+ */
+async function verifyCommand(opts: VerifyOptions, ctx: CliContext): Promise<void> {
+  if (opts.fingerprint !== undefined && !opts.digest) throw new CliError('--fingerprint names the key a --digest file must be signed by');
   const file = opts.digest ? readDigestFile(opts.digest) : null;
-  if (file) process.stderr.write(`${digestSigner(file.digest, ownSigningKey(ctx))}\n`);
+  if (file) process.stderr.write(`${digestSigner(file.digest, trustedKey(ctx, opts.fingerprint))}\n`);
   const report = await ctx.withStores(
     async (stores) => {
       const log = auditLogOf({ dataDir: ctx.dataDir }, stores);

@@ -6,6 +6,7 @@ import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import { contractFor } from '@app/trainees/contract';
 import { CliError, type CliContext } from '../cli-context';
 import { registerTraineeErasure } from './trainee-erasure';
+import { parseFingerprint, trustedKey } from './audit-files';
 
 const FORMATS = ['table', 'json', 'html'] as const;
 
@@ -14,6 +15,7 @@ interface HistoryOptions {
   apiVersion: ApiVersion;
   json?: boolean;
   format: (typeof FORMATS)[number];
+  fingerprint?: string;
 }
 
 /**
@@ -28,7 +30,9 @@ interface HistoryOptions {
  * written a chunk of 1,000 events at a time (`writeTimeline`), so memory does not grow with the
  * history; or with `--format html` the auditor's report as one self-contained page
  * (libs/audit/history: the timeline with old → new values, each step's trainee, the chain's check
- * and the latest signed digest), also streamed a chunk at a time (`writeHistoryReport`). With
+ * and the latest signed digest, its verdict held to the trusted key: `--fingerprint`, else this
+ * deployment's audit signing key; docs/DESIGN.md "Who holds what"), also streamed a chunk at a
+ * time (`writeHistoryReport`). With
  * `--as-of`: the trainee as it stood at that instant, as JSON in the chosen API version's shape
  * (default the latest), exactly as GET /trainees/{id} answers it; not with `--format html`. An
  * unknown trainee, or one that did not exist yet at the instant: exit 1.
@@ -47,12 +51,19 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
     )
     .addOption(new Option('--format <format>', 'how to print the timeline').choices(FORMATS).default('table'))
     .addOption(new Option('--json', 'print the timeline as JSON lines (the same as --format json)').conflicts('format'))
+    .option(
+      '--fingerprint <hex>',
+      "with --format html, the fingerprint of the key the digest must be signed by (default: this deployment's audit signing key)",
+      parseFingerprint,
+    )
     .action(async (traineeId: string, opts: HistoryOptions) => {
       const resolveId = (stores: Stores) => async (id: string) => (await stores.readModel.getTrainee(id))?.trainee_id ?? null;
+      if (opts.fingerprint !== undefined && opts.format !== 'html') throw new CliError('--fingerprint is for --format html');
       if (opts.format === 'html') {
         if (opts.asOf) throw new CliError('--as-of prints the trainee as JSON; --format html is for the whole timeline');
         const sources = (stores: Stores) => historySourcesOf({ dataDir: ctx.dataDir }, stores);
-        return ctx.withStores((stores) => writeHistoryReport(sources(stores), traineeId), { catchUp: false });
+        const options = { trustedKey: trustedKey(ctx, opts.fingerprint) };
+        return ctx.withStores((stores) => writeHistoryReport(sources(stores), traineeId, process.stdout, options), { catchUp: false });
       }
       if (!opts.asOf) {
         const format = opts.json || opts.format === 'json' ? 'json' : 'table';

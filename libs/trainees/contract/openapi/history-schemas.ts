@@ -11,9 +11,8 @@ const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}
 export const HISTORY_SCHEMAS: Record<string, JsonSchema> = {
   TimelineEntry: {
     type: 'object',
-    description: 'One event of the trainee\'s stream (docs/operations.md "Trainee history").',
+    description: 'One event of the trainee\'s stream (docs/operations.md "Trainee history"); it shows no global position.',
     properties: {
-      position: { type: 'integer', minimum: 0, description: 'Global position in the event log.' },
       revision: { type: 'integer', minimum: 0, description: "0-based revision in the trainee's stream." },
       occurred_at: { type: 'string', format: 'date-time' },
       event_type: { type: 'string', enum: [...PROVIDER_EVENT_TYPES] },
@@ -54,7 +53,6 @@ export const HISTORY_SCHEMAS: Record<string, JsonSchema> = {
       },
     },
     required: [
-      'position',
       'revision',
       'occurred_at',
       'event_type',

@@ -20,9 +20,10 @@ export class TraineeHistoryController {
    * spec, for the provider's own auditors; it reads the trainee's event stream.
    *
    * - Without `as_of`: 200 `{data: [TimelineEntry], next_cursor, has_more}`, a page of the
-   *   timeline, oldest first, one entry per event of the trainee: `position`, `revision`,
-   *   `occurred_at`, `event_type`, `changed_fields` (canonical field names, the v2026.1 name where
-   *   the versions differ, whatever the path's version), `changes` (their new values),
+   *   timeline, oldest first, one entry per event of the trainee (no global position:
+   *   docs/DESIGN.md "Who holds what"): `revision`, `occurred_at`, `event_type`, `changed_fields`
+   *   (canonical field names, the v2026.1 name where the versions differ, whatever the path's
+   *   version), `changes` (their new values),
    *   `provider_ukprn`, `token_id` (the id of the token that made the request, never the token),
    *   `api_version`, `request_id`, `hash` and `previous_hash`. `limit` entries (default 100, at
    *   most 1,000) from `after` (a `next_cursor` this trainee's history answered the caller's

@@ -36,9 +36,16 @@ export class TraineeHistoryQuery {
   ) {}
 }
 
+/**
+ * A timeline entry as a provider is answered it: without the event's global `position`, which
+ * between a trainee's events would tell the service's write volume (docs/DESIGN.md "Who holds
+ * what"); the revision places it in the stream.
+ */
+export type ProviderTimelineEntry = Omit<TimelineEntry, 'position'>;
+
 /** A page of the timeline as answered: its entries, the cursor to send next, and whether more are stored. */
 export interface TimelinePageAnswer {
-  data: TimelineEntry[];
+  data: ProviderTimelineEntry[];
   /** The place after the page's last entry (with no entry, the one sent, or the start's). */
   next_cursor: string;
   has_more: boolean;
@@ -77,7 +84,7 @@ export class TraineeHistoryHandler implements IQueryHandler<TraineeHistoryQuery,
     if (from.revision === 0 && page.entries.length === 0) throw new NotFound('Trainee');
     return {
       kind: 'timeline',
-      page: { data: timelineForProvider(page.entries, caller.ukprn), next_cursor: cursors.encode(page.next), has_more: page.hasMore },
+      page: { data: answeredEntries(page.entries, caller.ukprn), next_cursor: cursors.encode(page.next), has_more: page.hasMore },
     };
   }
 
@@ -90,4 +97,9 @@ export class TraineeHistoryHandler implements IQueryHandler<TraineeHistoryQuery,
     if (!trainee) throw new NotFound('Trainee');
     return { kind: 'as_of', trainee };
   }
+}
+
+/** The entries of a page as the provider `ukprn` is answered them (`timelineForProvider`), each without its global position. */
+function answeredEntries(entries: readonly TimelineEntry[], ukprn: string): ProviderTimelineEntry[] {
+  return timelineForProvider(entries, ukprn).map(({ position: _position, ...entry }) => entry);
 }
