@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { keyFingerprint } from '@app/audit';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,6 +122,19 @@ describe('backups of the embedded stores', () => {
       'manifest.json: the manifest was changed after the backup was made (its MAC does not hold)',
     ]);
     expect((await verifyBackup(backup, randomBytes(32))).problems[0]).toMatch(/made under another service key/);
+  });
+
+  it("holds a signed digest's signature to the trusted key where one is given", async () => {
+    const signed = join(root, `signed-${Date.now()}`);
+    const { privateKey } = generateKeyPairSync('ed25519');
+    await createBackup(dataDir, signed, { serviceKey: SERVICE_KEY, signingKey: privateKey });
+    const own = { fingerprint: keyFingerprint(createPublicKey(privateKey)), name: 'the test key' };
+    expect((await verifyBackup(signed, SERVICE_KEY, undefined, own)).problems).toEqual([]);
+    const other = { fingerprint: keyFingerprint(generateKeyPairSync('ed25519').publicKey), name: 'the auditor key' };
+    expect((await verifyBackup(signed, SERVICE_KEY, undefined, other)).problems).toEqual([
+      `manifest.json: its signed digest was signed by key ${own.fingerprint}, not the auditor key (${other.fingerprint})`,
+    ]);
+    expect((await verifyBackup(signed, SERVICE_KEY)).problems).toEqual([]);
   });
 
   it('restores into an empty data dir only, a backup that verifies only, destroying the ledger’s keys', async () => {

@@ -1,3 +1,4 @@
+import type { TrustedKey } from '@app/audit';
 import { chmodSync, closeSync, copyFileSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { eraseTrainee, type ErasurePorts } from '@app/personal-data/erasure';
@@ -20,7 +21,7 @@ export interface RestoredFiles {
 
 /**
  * The first step of a restore (docs/operations.md "Backups and restore"): the backup in `dir`
- * verified (`verifyBackup` under `serviceKey`), its files copied into `dataDir` (made 0700, files
+ * verified (`verifyBackup` under `serviceKey`, a signed digest held to `trusted`), its files copied into `dataDir` (made 0700, files
  * 0600), then the data key of every trainee `ledger` names destroyed at the time it was erased,
  * before anything reads the log. What comes next is the caller's: the read models projected again
  * from the log, then the erasures re-applied ({@link reapplyErasures}). `dataDir` must be
@@ -30,12 +31,12 @@ export interface RestoredFiles {
 export async function restoreFiles(
   dir: string,
   dataDir: string,
-  options: { serviceKey: Buffer; ledger: readonly LedgerEntry[]; onEvents?: (events: number) => void },
+  options: { serviceKey: Buffer; ledger: readonly LedgerEntry[]; onEvents?: (events: number) => void; trusted?: TrustedKey | null },
 ): Promise<RestoredFiles> {
   const present = existsSync(dataDir) ? readdirSync(dataDir).filter((f) => f !== SANDBOX_KEY_FILE) : [];
   if (present.length > 0)
     throw new BackupRefused(`${dataDir} is not empty (${present.slice(0, 3).join(', ')}…): a restore goes into an empty DATA_DIR`);
-  const verified = await verifyBackup(dir, options.serviceKey, options.onEvents);
+  const verified = await verifyBackup(dir, options.serviceKey, options.onEvents, options.trusted ?? null);
   if (verified.problems.length > 0)
     throw new BackupRefused(`the backup in ${dir} does not verify; nothing was restored:\n  ${verified.problems.join('\n  ')}`);
   const manifest = verified.manifest!;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { digestSignatureHolds } from '@app/audit';
+import { digestSignatureHolds, keyFingerprint, type TrustedKey } from '@app/audit';
 import { deriveKey } from '@app/runtime/process';
 import { auditLogCopy, type LogCopy } from './log-copy';
 import { fileDigest, manifestProblem, readManifest, type BackupManifest } from './manifest';
@@ -23,10 +23,16 @@ export interface BackupVerification {
  * Checks the backup in `dir` under `serviceKey`, reading it only: the manifest's MAC and the key it
  * was made under; each file's size and SHA-256 against the manifest; every chain of the log copy
  * (as `audit verify` does) and its heads against the manifest's root (and its signed digest, where
- * it has one); every sealed event opened with the key store copy's keys, or counted as an erased
- * trainee's. `onEvents` hears the events checked so far.
+ * it has one, signed by the `trusted` key where one is given: docs/DESIGN.md "Who holds what"); every
+ * sealed event opened with the key store copy's keys, or counted as an erased trainee's. `onEvents`
+ * hears the events checked so far.
  */
-export async function verifyBackup(dir: string, serviceKey: Buffer, onEvents?: (events: number) => void): Promise<BackupVerification> {
+export async function verifyBackup(
+  dir: string,
+  serviceKey: Buffer,
+  onEvents?: (events: number) => void,
+  trusted: TrustedKey | null = null,
+): Promise<BackupVerification> {
   const read = readManifest(dir);
   if (typeof read === 'string') return { manifest: null, log: null, sealed: null, problems: [read] };
   const manifest = read;
@@ -50,7 +56,7 @@ export async function verifyBackup(dir: string, serviceKey: Buffer, onEvents?: (
   try {
     log = await auditLogCopy(dir, onEvents);
     problems.push(...log.faults.map((f) => `events.sqlite: ${f}`));
-    problems.push(...headsProblems(manifest, log));
+    problems.push(...headsProblems(manifest, log, trusted));
     sealed = await openSealedCopy(dir, deriveKey(serviceKey, 'key-encryption'));
     problems.push(...sealed.problems);
   } catch (err) {
@@ -60,7 +66,7 @@ export async function verifyBackup(dir: string, serviceKey: Buffer, onEvents?: (
 }
 
 /** Where the log copy is not what the manifest (and its signed digest) says it is. */
-function headsProblems(manifest: BackupManifest, log: LogCopy): string[] {
+function headsProblems(manifest: BackupManifest, log: LogCopy, trusted: TrustedKey | null): string[] {
   const problems: string[] = [];
   const said = manifest.log;
   if (log.position !== said.position || log.events !== said.events || log.streams !== said.streams)
@@ -73,6 +79,10 @@ function headsProblems(manifest: BackupManifest, log: LogCopy): string[] {
   if (digest && !digestSignatureHolds(digest)) problems.push(`manifest.json: its signed digest's signature does not hold`);
   else if (digest && (digest.root !== said.heads_root || digest.position !== said.position || digest.streams !== said.streams))
     problems.push(`manifest.json: its signed digest is not of the log it records`);
+  else if (digest && trusted && keyFingerprint(digest.public_key) !== trusted.fingerprint)
+    problems.push(
+      `manifest.json: its signed digest was signed by key ${keyFingerprint(digest.public_key)}, not ${trusted.name} (${trusted.fingerprint})`,
+    );
   return problems;
 }
 

@@ -17,7 +17,7 @@ import {
 import { erasurePortsOf } from '@app/stores';
 import { ConfigError, loadServiceKey, SANDBOX_KEY_FILE } from '@app/runtime/process';
 import { CliError, type CliContext } from '../cli-context';
-import { ownSigningKey, progressBar } from './audit-files';
+import { ownSigningKey, progressBar, trustedKey } from './audit-files';
 
 /**
  * The backups of the embedded stores (docs/operations.md "Backups and restore"; libs/stores/backup):
@@ -123,7 +123,9 @@ async function createCommand(output: string, ctx: CliContext): Promise<void> {
 async function verifyCommand(dir: string, ctx: CliContext): Promise<void> {
   const serviceKey = existingServiceKey(ctx);
   const bar = progressBar('verifying', 0);
-  const verified = await verifyBackup(dir, serviceKey, (events) => bar.update(events)).finally(() => bar.stop());
+  const verified = await verifyBackup(dir, serviceKey, (events) => bar.update(events), trustedKey(ctx, undefined)).finally(() =>
+    bar.stop(),
+  );
   if (verified.problems.length > 0) {
     for (const p of verified.problems) process.stderr.write(`${p}\n`);
     throw new CliError(`the backup in ${dir} does not verify: ${verified.problems.length} problem(s)`);
@@ -143,7 +145,12 @@ async function restoreCommand(dir: string, ledgerOption: string | undefined, ctx
     throw err;
   }
   const bar = progressBar('verifying', 0);
-  const restored = await restoreFiles(dir, ctx.dataDir, { serviceKey, ledger, onEvents: (events) => bar.update(events) })
+  const restored = await restoreFiles(dir, ctx.dataDir, {
+    serviceKey,
+    ledger,
+    onEvents: (events) => bar.update(events),
+    trusted: trustedKey(ctx, undefined),
+  })
     .catch((err: unknown) => {
       throw err instanceof BackupRefused ? new CliError(err.message) : err;
     })
