@@ -25,7 +25,8 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, with
  * service's default is a minute each.
  */
 describe.each<Version>(['v2025.0', 'v2026.1'])('the sandbox registry with a delay, over HTTP in %s', (version) => {
-  const TRN_DELAY_MS = 2000;
+  // Long enough for the three requests after the create to be answered first on a loaded machine.
+  const TRN_DELAY_MS = 4000;
   const AWARD_DELAY_MS = 2000;
   let api: RunningApi;
   let token: string;
