@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { chainEvent, type StoredEventText } from '@app/event-sourcing';
+import { chainEvent, logPosition, type StoredEventText } from '@app/event-sourcing';
 import { checkAgainstDigest } from './digest-check';
 import { digestSignatureHolds, keyFingerprint, leafHash, MerkleRoot, signDigest, type HashedHead } from './digest';
 
@@ -25,7 +25,7 @@ function stream(streamId: string, n: number, firstPosition: number): StoredEvent
   for (let revision = 0; revision < n; revision++) {
     const data = JSON.stringify({ n: revision });
     const chained = chainEvent(previous, streamId, revision, 'A', data, '{"schemaVersion":1}');
-    events.push({ streamId, revision, type: 'A', data, metadata: chained.metadata, position: firstPosition + revision });
+    events.push({ streamId, revision, type: 'A', data, metadata: chained.metadata, position: logPosition(firstPosition + revision) });
     previous = chained.hash;
   }
   return events;
@@ -108,7 +108,7 @@ describe('checkAgainstDigest', () => {
 
   it('names an event put inside the signed part after the digest as inserted, by its position', () => {
     // A forged event at revision 1 (stored after the digest: a new position), the later ones renumbered and rehashed.
-    const rewritten = stream('trainee-1', 5, 10).map((e, i) => ({ ...e, position: i === 1 ? 20 : e.position }));
+    const rewritten = stream('trainee-1', 5, 10).map((e, i) => ({ ...e, position: i === 1 ? logPosition(20) : e.position }));
     expect(checkAgainstDigest(rewritten, signed, 13).map((f) => [f.revision, f.kind])).toEqual([[1, 'inserted']]);
   });
 

@@ -10,6 +10,8 @@ export {
   EventStoreUnavailableError,
   expectationOf,
   IdempotencyConflictError,
+  LOG_START,
+  laterPosition,
   logPosition,
   PermanentSubscriptionError,
   WrongExpectedVersionError,
