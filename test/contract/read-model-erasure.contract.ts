@@ -5,7 +5,7 @@
  * forgetting an erased trainee (docs/DESIGN.md "Personal data"), the retention run's pages of
  * endings (docs/operations.md "Retention") and the named checkpoints of other log consumers.
  */
-import type { RecordedEvent } from '@app/event-sourcing';
+import { logPosition, type RecordedEvent } from '@app/event-sourcing';
 import { ERASED } from '@app/personal-data';
 import { courseEndedOn } from '@app/personal-data/erasure';
 import { FLAGGED_PERSONAL_FIELDS, type TraineeEvent } from '@app/trainees/decider';
@@ -138,8 +138,8 @@ export function describeReadStoreContract(name: string, factory: () => Promise<R
       it("keeps each consumer's position, only forward, as another connection sees", async () => {
         const consumer = `${run}-consumer`;
         expect(await rm.readCheckpoint(consumer)).toBe(0);
-        await rm.writeCheckpoint(consumer, 50);
-        await rm.writeCheckpoint(consumer, 30);
+        await rm.writeCheckpoint(consumer, logPosition(50));
+        await rm.writeCheckpoint(consumer, logPosition(30));
         expect(await rm.readCheckpoint(consumer)).toBe(50);
         expect(await rm.readCheckpoint(`${run}-another`)).toBe(0);
         if (ctx.reopen) expect(await (await ctx.reopen()).readCheckpoint(consumer)).toBe(50);

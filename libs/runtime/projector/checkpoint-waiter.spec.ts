@@ -1,3 +1,4 @@
+import { logPosition, type LogPosition } from '@app/event-sourcing';
 import { CheckpointWaiter } from './checkpoint-waiter';
 
 /** A store whose checkpoint the test moves, counting the reads. */
@@ -6,10 +7,10 @@ function store(initial = 0) {
     position: initial,
     reads: 0,
     failing: false,
-    async checkpoint(): Promise<number> {
+    async checkpoint(): Promise<LogPosition> {
       s.reads++;
       if (s.failing) throw new Error('down');
-      return s.position;
+      return logPosition(s.position);
     },
   };
   return s;

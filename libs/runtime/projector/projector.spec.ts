@@ -6,7 +6,9 @@
  * An in-memory log and read-store double; back-off of 1 ms.
  */
 import {
+  logPosition,
   PermanentSubscriptionError,
+  type LogPosition,
   type EventStore,
   type ReadAllOptions,
   type RecordedEvent,
@@ -79,9 +81,9 @@ class FakeStore implements ProjectionStore, ParkedEventStore {
   down = false;
   calls = 0;
 
-  async checkpoint(): Promise<number> {
+  async checkpoint(): Promise<LogPosition> {
     if (this.down) throw new Error('store unavailable');
-    return this.position;
+    return logPosition(this.position);
   }
   async applyBatch(events: RecordedEvent[]): Promise<void> {
     this.calls++;
