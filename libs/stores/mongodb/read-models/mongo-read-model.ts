@@ -288,7 +288,7 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
         code_version: codeVersions[name],
         version: row.version,
         store: row.store,
-        checkpoint: Number(checkpoints.find((c) => c._id === ids[i])?.position ?? 0),
+        checkpoint: logPosition(Number(checkpoints.find((c) => c._id === ids[i])?.position ?? 0)),
         documents: documents[i],
         rebuild_needed: row.version !== codeVersions[name],
         rebuilding: row.rebuilding ?? null,
@@ -359,7 +359,7 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
   /** The parked events, in position order. Throws the driver's error. */
   async parkedEvents(): Promise<ParkedEvent[]> {
     const docs = await this.parked().find({}).sort({ _id: 1 }).toArray();
-    return docs.map(({ _id, ...event }) => ({ ...event, position: Number(_id) }));
+    return docs.map(({ _id, ...event }) => ({ ...event, position: logPosition(Number(_id)) }));
   }
 
   /** The stored position of checkpoint `name` (a consumer's or a store's `<projection>_<store>`), `LOG_START` when none. */

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { newEventId, toEventData, WrongExpectedVersionError } from '@app/event-sourcing';
+import { logPosition, newEventId, toEventData, WrongExpectedVersionError } from '@app/event-sourcing';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, traineeUpdated, TRAINEE_ID, UKPRN } from '@app/trainees/decider/testing/trainee-events';
 import { DataKeys, PersonalData } from '@app/personal-data';
@@ -92,7 +92,7 @@ describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projec
   });
 
   it('answers waiters of a position it never reaches with false after the timeout', async () => {
-    expect(await thread.waitFor(10_000, 20)).toBe(false);
+    expect(await thread.waitFor(logPosition(10_000), 20)).toBe(false);
   });
 
   /**

@@ -316,7 +316,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
         code_version: this.codeVersions[name],
         version: row.version,
         store: row.store,
-        checkpoint: this.stmts.getCheckpoint.get(`${name}_${row.store}`)?.position ?? 0,
+        checkpoint: logPosition(this.stmts.getCheckpoint.get(`${name}_${row.store}`)?.position ?? 0),
         documents: tables.count.get()!.n,
         rebuild_needed: row.version !== this.codeVersions[name],
         rebuilding: row.rebuilding,
