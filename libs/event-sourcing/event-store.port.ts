@@ -7,7 +7,7 @@
  */
 import type { LogPosition } from './log-position';
 
-export { LOG_START, laterPosition, logPosition, type LogPosition } from './log-position';
+export { earlierPosition, LOG_START, laterPosition, logPosition, type LogPosition } from './log-position';
 
 /** Who caused an event and when. Never holds a token, only the token's id. */
 export interface EventMetadata {

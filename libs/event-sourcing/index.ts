@@ -9,6 +9,7 @@ export {
   STORED_LOG,
   EventStoreUnavailableError,
   expectationOf,
+  earlierPosition,
   IdempotencyConflictError,
   LOG_START,
   laterPosition,

@@ -40,3 +40,8 @@ export const LOG_START: LogPosition = logPosition(0);
 export function laterPosition(a: LogPosition, b: LogPosition): LogPosition {
   return a >= b ? a : b;
 }
+
+/** The earlier of two positions (`Math.min` keeps the brand): a bound cut back to what was read. */
+export function earlierPosition(a: LogPosition, b: LogPosition): LogPosition {
+  return a <= b ? a : b;
+}
