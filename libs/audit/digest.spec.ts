@@ -64,7 +64,7 @@ describe('the Merkle root over stream heads', () => {
 
 describe('signed digests', () => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const fields = { position: 120, time: '2026-11-26T12:00:00.000Z', streams: 3, root: 'd'.repeat(64) };
+  const fields = { position: logPosition(120), time: '2026-11-26T12:00:00.000Z', streams: 3, root: 'd'.repeat(64) };
 
   it('hold for their own fields and key, and carry the public key whose fingerprint an auditor compares', () => {
     const digest = signDigest(fields, privateKey);
@@ -75,7 +75,7 @@ describe('signed digests', () => {
 
   it('do not hold once a field or the key is changed', () => {
     const digest = signDigest(fields, privateKey);
-    expect(digestSignatureHolds({ ...digest, position: 121 })).toBe(false);
+    expect(digestSignatureHolds({ ...digest, position: logPosition(121) })).toBe(false);
     expect(digestSignatureHolds({ ...digest, root: 'e'.repeat(64) })).toBe(false);
     expect(digestSignatureHolds({ ...digest, time: '2026-11-26T12:00:01.000Z' })).toBe(false);
     const other = signDigest(fields, generateKeyPairSync('ed25519').privateKey);

@@ -116,8 +116,8 @@ export interface EventFilter {
 }
 
 export interface ReadAllOptions {
-  /** Exclusive: yields events whose position is greater than this. Default 0 (from the start). */
-  fromPosition?: number;
+  /** Exclusive: yields events whose position is greater than this. Default `LOG_START` (from the start). */
+  fromPosition?: LogPosition;
   /** Upper bound on events returned by one call. Default 1000. */
   maxCount?: number;
   filter?: EventFilter;
@@ -125,7 +125,7 @@ export interface ReadAllOptions {
 
 export interface SubscribeOptions {
   /** Exclusive checkpoint, as in {@link ReadAllOptions.fromPosition}. */
-  fromPosition?: number;
+  fromPosition?: LogPosition;
   filter?: EventFilter;
 }
 
@@ -218,7 +218,7 @@ export interface ReadStreamsOptions {
   /** Only streams whose id sorts after this one (binary order); null or absent: from the first. */
   afterStream?: string | null;
   /** Inclusive: only events at or below this global position (a snapshot of the log, e.g. its head). */
-  toPosition: number;
+  toPosition: LogPosition;
   /**
    * Events per call, roughly: streams are read whole, so the call stops after the stream during
    * which this many events were reached (one long stream may exceed it). Integer ≥ 1.

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { LOG_START, newEventId, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { LOG_START, logPosition, newEventId, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import { DataKeyMissing, ERASED, withPersonalData } from '@app/personal-data';
 import { createWebhookDispatcher, loadConfig } from '@app/runtime/process';
 import { measureLag, PROJECTED_STREAMS, Projector } from '@app/runtime/projector';
@@ -73,7 +73,7 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
     expect(stream.find((e) => e.type === 'TraineeDeferred')!.data).toMatchObject({ defer_reason: 'Moved to Zanzibar for family reasons' });
     const all = await sealing.readAll({ maxCount: 100 });
     expect(all.filter((e) => e.streamId === traineeStreamId('T1'))).toEqual(stream);
-    const byStream = await sealing.readStreamsByPrefix!({ streamPrefix: 'trainee-', toPosition: 1000, maxCount: 1000 });
+    const byStream = await sealing.readStreamsByPrefix!({ streamPrefix: 'trainee-', toPosition: logPosition(1000), maxCount: 1000 });
     expect(byStream).toEqual([...all].sort((a, b) => a.streamId.localeCompare(b.streamId) || a.streamRevision - b.streamRevision));
     const sub = sealing.subscribeToAll();
     const live: RecordedEvent[] = [];
