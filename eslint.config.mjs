@@ -190,6 +190,30 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // A number becomes a log position only inside the stores and where a position the store gave
+    // comes back from outside (docs/DESIGN.md "Positions"): never computed above the stores.
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    ignores: [
+      '**/*.spec.ts',
+      '**/testing/**',
+      'libs/stores/**',
+      'libs/event-sourcing/**',
+      'libs/changes/cursors.ts',
+      'libs/audit/digest-file.ts',
+      'libs/audit/stream-digest.ts',
+      'apps/admin/src/commands/events.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='logPosition']",
+          message: 'A position comes from a store (docs/DESIGN.md "Positions"): take the one the store gave, or LOG_START.',
+        },
+      ],
+    },
+  },
+  {
     // A decider never names an API version: the version's differences arrive as rules (docs/DESIGN.md "Layout").
     files: [
       'libs/trainees/decider/**/*.ts',

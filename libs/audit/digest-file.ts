@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { logPosition } from '@app/event-sourcing';
 import { AuditRefused } from './audit-log';
 import { DIGEST_FORMAT, leafHash, MerkleRoot, type HashedHead, type SignedDigest } from './digest';
 
@@ -54,5 +55,6 @@ export function readDigestFile(file: string): DigestFile {
   if (merkle.size !== digest.streams || merkle.root() !== digest.root) {
     throw new AuditRefused(`the heads in ${file} do not make the digest's signed root: the file was changed`);
   }
-  return { digest: digest as SignedDigest, heads: list };
+  // The position a store gave when the digest was signed, given back by the auditor's file.
+  return { digest: { ...(digest as SignedDigest), position: logPosition(digest.position as number) }, heads: list };
 }

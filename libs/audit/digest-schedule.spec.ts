@@ -1,11 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { logPosition } from '@app/event-sourcing';
 import { signDigest } from './digest';
 import { LogDoesNotVerify } from './digest-log';
 import { DigestSchedule, type ScheduledDigest } from './digest-schedule';
 
 const { privateKey } = generateKeyPairSync('ed25519');
 const signed = (position: number): ScheduledDigest => ({
-  digest: signDigest({ position, time: '2026-11-26T12:00:00.000Z', streams: 1, root: 'a'.repeat(64) }, privateKey),
+  digest: signDigest({ position: logPosition(position), time: '2026-11-26T12:00:00.000Z', streams: 1, root: 'a'.repeat(64) }, privateKey),
   recordedAt: position + 1,
 });
 

@@ -1,5 +1,13 @@
 import type { KeyObject } from 'node:crypto';
-import { chainHash, readChainKeys, storedTextOf, type EventStore, type StoredEventText, type StoredLog } from '@app/event-sourcing';
+import {
+  chainHash,
+  readChainKeys,
+  storedTextOf,
+  type EventStore,
+  type LogPosition,
+  type StoredEventText,
+  type StoredLog,
+} from '@app/event-sourcing';
 import { signDigest, type HashedHead } from './digest';
 import { AUDIT_DIGEST_STREAM, recordDigest } from './digest-events';
 import { signAndRecord, LogDoesNotVerify, type SignedAndRecorded } from './digest-log';
@@ -63,7 +71,7 @@ export async function digestSince(ctx: DigestSinceContext): Promise<SignedAndRec
  * asks before it starts a digest. Reads the log after `from` in small pages and stops at the first
  * such event: while the log is idle, the kept digest's own event is all there is to read.
  */
-export async function logMovedSince(store: StoredLog, from: number): Promise<boolean> {
+export async function logMovedSince(store: StoredLog, from: LogPosition): Promise<boolean> {
   for (let after = from; ;) {
     const page = await store.readAll({ fromPosition: after, maxCount: 100 });
     if (page.length === 0) return false;
@@ -73,7 +81,7 @@ export async function logMovedSince(store: StoredLog, from: number): Promise<boo
 }
 
 /** The ids of the streams with an event after position `from`, up to `to`. */
-async function streamsMovedAfter(store: StoredLog, from: number, to: number): Promise<Set<string>> {
+async function streamsMovedAfter(store: StoredLog, from: LogPosition, to: LogPosition): Promise<Set<string>> {
   const moved = new Set<string>();
   for (let after = from; after < to;) {
     const page = await store.readAll({ fromPosition: after, maxCount: PAGE });

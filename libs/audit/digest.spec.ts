@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { chainEvent, type StoredEventText } from '@app/event-sourcing';
+import { chainEvent, logPosition, type StoredEventText } from '@app/event-sourcing';
 import { checkAgainstDigest } from './digest-check';
 import { digestSignatureHolds, keyFingerprint, leafHash, MerkleRoot, signDigest, type HashedHead } from './digest';
 
@@ -25,7 +25,7 @@ function stream(streamId: string, n: number, firstPosition: number): StoredEvent
   for (let revision = 0; revision < n; revision++) {
     const data = JSON.stringify({ n: revision });
     const chained = chainEvent(previous, streamId, revision, 'A', data, '{"schemaVersion":1}');
-    events.push({ streamId, revision, type: 'A', data, metadata: chained.metadata, position: firstPosition + revision });
+    events.push({ streamId, revision, type: 'A', data, metadata: chained.metadata, position: logPosition(firstPosition + revision) });
     previous = chained.hash;
   }
   return events;
@@ -64,7 +64,7 @@ describe('the Merkle root over stream heads', () => {
 
 describe('signed digests', () => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const fields = { position: 120, time: '2026-11-26T12:00:00.000Z', streams: 3, root: 'd'.repeat(64) };
+  const fields = { position: logPosition(120), time: '2026-11-26T12:00:00.000Z', streams: 3, root: 'd'.repeat(64) };
 
   it('hold for their own fields and key, and carry the public key whose fingerprint an auditor compares', () => {
     const digest = signDigest(fields, privateKey);
@@ -75,7 +75,7 @@ describe('signed digests', () => {
 
   it('do not hold once a field or the key is changed', () => {
     const digest = signDigest(fields, privateKey);
-    expect(digestSignatureHolds({ ...digest, position: 121 })).toBe(false);
+    expect(digestSignatureHolds({ ...digest, position: logPosition(121) })).toBe(false);
     expect(digestSignatureHolds({ ...digest, root: 'e'.repeat(64) })).toBe(false);
     expect(digestSignatureHolds({ ...digest, time: '2026-11-26T12:00:01.000Z' })).toBe(false);
     const other = signDigest(fields, generateKeyPairSync('ed25519').privateKey);
@@ -108,7 +108,7 @@ describe('checkAgainstDigest', () => {
 
   it('names an event put inside the signed part after the digest as inserted, by its position', () => {
     // A forged event at revision 1 (stored after the digest: a new position), the later ones renumbered and rehashed.
-    const rewritten = stream('trainee-1', 5, 10).map((e, i) => ({ ...e, position: i === 1 ? 20 : e.position }));
+    const rewritten = stream('trainee-1', 5, 10).map((e, i) => ({ ...e, position: i === 1 ? logPosition(20) : e.position }));
     expect(checkAgainstDigest(rewritten, signed, 13).map((f) => [f.revision, f.kind])).toEqual([[1, 'inserted']]);
   });
 

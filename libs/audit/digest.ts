@@ -1,4 +1,5 @@
 import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import type { LogPosition } from '@app/event-sourcing';
 
 /**
  * Signed digests of the log (docs/DESIGN.md "Verifiable history", "Signed digests"): the
@@ -26,7 +27,7 @@ export interface HashedHead {
  */
 export interface SignedDigest {
   format: typeof DIGEST_FORMAT;
-  position: number;
+  position: LogPosition;
   time: string;
   streams: number;
   root: string;

@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { logPosition } from '@app/event-sourcing';
 import { leafHash, signDigest, type HashedHead } from './digest';
 import { digestTree, proofOf } from './digest-tree';
 import { inclusionPath, rootFromPath, subtreesOfPath } from './merkle-proof';
@@ -62,7 +63,7 @@ describe('inclusion proofs in the digest tree (RFC 9162 §2.1.3)', () => {
     const heads = headsOf(9);
     const { tree, node } = lookupOf(heads);
     const { privateKey } = generateKeyPairSync('ed25519');
-    const digest = signDigest({ position: 90, time: '2026-01-01T00:00:00.000Z', streams: 9, root: tree.root }, privateKey);
+    const digest = signDigest({ position: logPosition(90), time: '2026-01-01T00:00:00.000Z', streams: 9, root: tree.root }, privateKey);
     const proof = proofOf(digest, { ...heads[4], index: 4 }, node);
     expect(proof).toMatchObject({ stream_id: 's-004', revision: 4, hash: '4'.repeat(64), leaf_index: 4, tree_size: 9 });
     const path = proof.audit_path.map((h) => Buffer.from(h, 'hex'));

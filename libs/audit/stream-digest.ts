@@ -1,4 +1,4 @@
-import { storedTextOf, type StoredLog, type ReadStreamOptions, type StoredEventText } from '@app/event-sourcing';
+import { logPosition, storedTextOf, type StoredLog, type ReadStreamOptions, type StoredEventText } from '@app/event-sourcing';
 import { digestSignatureHolds, keyFingerprint, type SignedDigest, type HashedHead, type TrustedKey } from './digest';
 import { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM } from './digest-events';
 import { checkStreamChain } from './chain-check';
@@ -34,7 +34,12 @@ export async function latestRecordedDigest(store: StoredLog): Promise<RecordedDi
     const e = events[i];
     if (e.type !== AUDIT_DIGEST_SIGNED) continue;
     const { by, ...digest } = e.data as SignedDigest & { by?: unknown };
-    return { digest, by: typeof by === 'string' ? by : null, recordedAt: e.position };
+    // The position the store gave when the digest was signed, read back from the event's data.
+    return {
+      digest: { ...digest, position: logPosition(digest.position) },
+      by: typeof by === 'string' ? by : null,
+      recordedAt: e.position,
+    };
   }
   return null;
 }

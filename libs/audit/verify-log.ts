@@ -1,4 +1,4 @@
-import { storedTextOf, type StoredLog, type StoredEventText } from '@app/event-sourcing';
+import { LOG_START, storedTextOf, type StoredLog, type StoredEventText } from '@app/event-sourcing';
 import { checkAgainstDigest, streamGone, type SignedHead } from './digest-check';
 import type { HashedHead } from './digest';
 import { type ChainFault, checkStreamChain } from './chain-check';
@@ -107,7 +107,7 @@ async function* storedStreamBatches(store: StoredLog, range: StreamRange): Async
     }
   }
   const streamIds = new Set<string>();
-  for (let from = 0; ;) {
+  for (let from = LOG_START; ;) {
     const page = await store.readAll({ fromPosition: from, maxCount: BATCH_EVENTS });
     if (page.length === 0) break;
     for (const e of page) streamIds.add(e.streamId);

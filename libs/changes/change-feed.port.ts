@@ -1,3 +1,4 @@
+import type { LogPosition } from '@app/event-sourcing';
 import type { StoredChange } from './changes';
 
 /** The change feed's reads (docs/change-feed.md), kept by the trainee projection beside its documents. */
@@ -8,14 +9,14 @@ export interface ChangeFeed {
    * checkpoint). A change belongs to the provider owning the trainee after it. Null when the served
    * store was built by a projection version before `CHANGE_FEED_SINCE_VERSION` (its feed is not whole).
    */
-  listChanges(ukprn: string, afterPosition: number, limit: number): Promise<StoredChange[] | null>;
+  listChanges(ukprn: string, afterPosition: LogPosition, limit: number): Promise<StoredChange[] | null>;
   /**
    * Every provider's changes with a position in (`afterPosition`, `upToPosition`], oldest first,
    * at most `limit`: what the webhook dispatcher reads (docs/change-feed.md "Webhooks"). Call it
    * with `upToPosition` at most the store's `checkpoint()`. Null from a store without a whole feed
    * (as `listChanges`).
    */
-  changesBetween(afterPosition: number, upToPosition: number, limit: number): Promise<StoredChange[] | null>;
+  changesBetween(afterPosition: LogPosition, upToPosition: LogPosition, limit: number): Promise<StoredChange[] | null>;
 }
 
 /** Injection token of the {@link ChangeFeed}. */

@@ -58,7 +58,7 @@ describe('changedFields (docs/change-feed.md "changed_fields")', () => {
 });
 
 const change = (overrides: Partial<StoredChange>): StoredChange => ({
-  position: 42,
+  position: logPosition(42),
   ukprn: '10000001',
   trainee_id: 'T1',
   type: 'TraineeUpdated',

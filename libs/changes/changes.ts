@@ -4,6 +4,7 @@
  * API version's field names ({@link renderChange}), with an opaque cursor sealing the event's
  * global position for the provider who reads it (`CursorCodec`, ./cursors.ts).
  */
+import type { LogPosition } from '@app/event-sourcing';
 import {
   API_VERSIONS,
   DEGREE_RECORD,
@@ -23,7 +24,7 @@ export type ChangedRecord = 'trainee' | 'placement' | 'degree';
 /** One change as the trainee projection stores it (docs/change-feed.md "What a change holds"). */
 export interface StoredChange {
   /** Global position of the event: the feed's order and its cursor. */
-  position: number;
+  position: LogPosition;
   /** The provider owning the trainee after the change: the only provider whose feed holds it. */
   ukprn: string;
   trainee_id: string;

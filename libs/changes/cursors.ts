@@ -1,3 +1,4 @@
+import { logPosition, type LogPosition } from '@app/event-sourcing';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, type Cipher, type Decipher } from 'node:crypto';
 
 /** Nest token of the process's {@link CursorCodec}. */
@@ -43,36 +44,52 @@ export class CursorCodec {
     this.decipher = createDecipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
   }
 
-  /** The cursor of global position `position` (0: before the first change; a safe integer) for provider `ukprn`. */
-  encode(ukprn: string, position: number): string {
-    const block = Buffer.alloc(BLOCK_BYTES);
-    block.writeBigUInt64BE(BigInt(position));
-    this.checkOf(ukprn).copy(block, 8);
-    return Buffer.concat([Buffer.from([FORMAT]), this.cipher.update(block)]).toString('base64url');
+  /** The cursor of global position `position` (`LOG_START`: before the first change) for provider `ukprn`. */
+  encode(ukprn: string, position: LogPosition): string {
+    return this.seal(ukprn, position);
   }
 
   /**
    * The position `cursor` stands for when it is one {@link encode} made for `ukprn` with this key;
-   * null for anything else (another provider's, another key's, altered, of another length or
-   * alphabet, padded). Never throws.
+   * null for anything else (see {@link open}). Never throws. The one place above the stores where a
+   * number becomes a {@link LogPosition}: the check value proves that this service enciphered it
+   * from a position the store gave (a made-up or altered cursor passes with probability 2^-64).
    */
-  decode(ukprn: string, cursor: string): number | null {
+  decode(ukprn: string, cursor: string): LogPosition | null {
+    const position = this.open(ukprn, cursor);
+    return position === null ? null : logPosition(position);
+  }
+
+  /** The cursor of `value` (a safe integer ≥ 0: a position, or another reader's place) for `scope` (a UKPRN, or a scope of its own). */
+  seal(scope: string, value: number): string {
+    const block = Buffer.alloc(BLOCK_BYTES);
+    block.writeBigUInt64BE(BigInt(value));
+    this.checkOf(scope).copy(block, 8);
+    return Buffer.concat([Buffer.from([FORMAT]), this.cipher.update(block)]).toString('base64url');
+  }
+
+  /**
+   * The value `cursor` stands for when it is one {@link seal} made for `scope` with this key; null
+   * for anything else (another scope's, another key's, altered, of another length or alphabet,
+   * padded). Never throws.
+   */
+  open(scope: string, cursor: string): number | null {
     if (cursor.length !== CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
     const bytes = Buffer.from(cursor, 'base64url');
     if (bytes.length !== CURSOR_BYTES || bytes[0] !== FORMAT || bytes.toString('base64url') !== cursor) return null;
     const block = this.decipher.update(bytes.subarray(1));
-    if (!block.subarray(8).equals(this.checkOf(ukprn))) return null;
+    if (!block.subarray(8).equals(this.checkOf(scope))) return null;
     const position = block.readBigUInt64BE();
     return position <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(position) : null;
   }
 
-  /** The provider's check value: the first 8 bytes of HMAC-SHA256(check key, UKPRN), kept. */
-  private checkOf(ukprn: string): Buffer {
-    let check = this.checks.get(ukprn);
+  /** The scope's check value: the first 8 bytes of HMAC-SHA256(check key, scope: a provider's UKPRN), kept. */
+  private checkOf(scope: string): Buffer {
+    let check = this.checks.get(scope);
     if (!check) {
       if (this.checks.size >= CHECKS_KEPT) this.checks.clear();
-      check = createHmac('sha256', this.checkKey).update(ukprn).digest().subarray(0, 8);
-      this.checks.set(ukprn, check);
+      check = createHmac('sha256', this.checkKey).update(scope).digest().subarray(0, 8);
+      this.checks.set(scope, check);
     }
     return check;
   }

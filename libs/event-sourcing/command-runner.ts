@@ -1,5 +1,12 @@
 import { streamHeadOf } from './hash-chain';
-import { WrongExpectedVersionError, type EventData, type EventStore, type RecordedEvent, type StreamHead } from './event-store.port';
+import {
+  WrongExpectedVersionError,
+  type EventData,
+  type EventStore,
+  type LogPosition,
+  type RecordedEvent,
+  type StreamHead,
+} from './event-store.port';
 
 /** A state and the head of the stream it reflects. */
 export interface StreamSnapshot<S> {
@@ -38,7 +45,7 @@ export interface CommandOutcome<S, E> {
   /** The events appended (empty when the command changed nothing). */
   events: E[];
   /** Global position of the last event appended, or null when nothing was appended. */
-  position: number | null;
+  position: LogPosition | null;
 }
 
 /**

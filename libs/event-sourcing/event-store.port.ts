@@ -5,6 +5,9 @@
  * from 0 within a stream; positions are global, strictly increasing integers starting at 1, in the
  * order events were committed. A checkpoint is the position of the last event a reader has handled.
  */
+import type { LogPosition } from './log-position';
+
+export { earlierPosition, LOG_START, laterPosition, logPosition, type LogPosition } from './log-position';
 
 /** Who caused an event and when. Never holds a token, only the token's id. */
 export interface EventMetadata {
@@ -49,7 +52,7 @@ export interface StoredEventText {
   data: string;
   metadata: string;
   /** The event's global position, where the reader has it (what a signed digest's position is compared with). */
-  position?: number;
+  position?: LogPosition;
 }
 
 /**
@@ -58,26 +61,6 @@ export interface StoredEventText {
  */
 export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
 
-declare const positionBrand: unique symbol;
-
-/**
- * A global position of the log, as a store gave it: an event's (`RecordedEvent.position`) or an
- * append's (`AppendResult.position`). Opaque above the stores: it may be compared and handed back to
- * the store it came from (a checkpoint, a bound), never computed; `p - 1` is a number, not a
- * `LogPosition`, so the compiler refuses it where a position is wanted (an EventStoreDB position is
- * a byte offset, and one no event starts at cannot be read from: docs/DESIGN.md "Testing the
- * EventStoreDB adapter without a server"). The stores make them ({@link logPosition}) and keep
- * their own numbers inside.
- */
-export type LogPosition = number & { readonly [positionBrand]: true };
-
-/**
- * The {@link LogPosition} of `value`, a position a store read from its log (the adapters' mapping
- * of their rows and records; test fixtures standing in for them). Not for computing one.
- */
-export function logPosition(value: number): LogPosition {
-  return value as LogPosition;
-}
 declare const chainLinkBrand: unique symbol;
 
 /**
@@ -133,8 +116,8 @@ export interface EventFilter {
 }
 
 export interface ReadAllOptions {
-  /** Exclusive: yields events whose position is greater than this. Default 0 (from the start). */
-  fromPosition?: number;
+  /** Exclusive: yields events whose position is greater than this. Default `LOG_START` (from the start). */
+  fromPosition?: LogPosition;
   /** Upper bound on events returned by one call. Default 1000. */
   maxCount?: number;
   filter?: EventFilter;
@@ -142,7 +125,7 @@ export interface ReadAllOptions {
 
 export interface SubscribeOptions {
   /** Exclusive checkpoint, as in {@link ReadAllOptions.fromPosition}. */
-  fromPosition?: number;
+  fromPosition?: LogPosition;
   filter?: EventFilter;
 }
 
@@ -235,7 +218,7 @@ export interface ReadStreamsOptions {
   /** Only streams whose id sorts after this one (binary order); null or absent: from the first. */
   afterStream?: string | null;
   /** Inclusive: only events at or below this global position (a snapshot of the log, e.g. its head). */
-  toPosition: number;
+  toPosition: LogPosition;
   /**
    * Events per call, roughly: streams are read whole, so the call stops after the stream during
    * which this many events were reached (one long stream may exceed it). Integer ≥ 1.
@@ -297,8 +280,8 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catch-up then live subscription to the global log. */
   subscribeToAll(options?: SubscribeOptions): Subscription;
-  /** Position of the newest event in the store, 0 when empty. */
-  headPosition(): Promise<number>;
+  /** Position of the newest event in the store, {@link LOG_START} when empty. */
+  headPosition(): Promise<LogPosition>;
   /** Releases connections and stops subscriptions. */
   close(): Promise<void>;
 }
@@ -334,8 +317,8 @@ export interface StoredLog {
    * for others the report reads the stream through {@link readStream}.
    */
   readStoredStream?(streamId: string, options?: ReadStreamOptions): Promise<StoredEventText[]>;
-  /** Position of the newest event in the store, 0 when empty. */
-  headPosition(): Promise<number>;
+  /** Position of the newest event in the store, {@link LOG_START} when empty. */
+  headPosition(): Promise<LogPosition>;
 }
 
 /** Injection token for the {@link EventStore} port. */

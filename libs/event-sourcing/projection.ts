@@ -1,4 +1,4 @@
-import type { RecordedEvent } from './event-store.port';
+import type { LogPosition, RecordedEvent } from './event-store.port';
 
 /**
  * What every projected document carries: the stream revision of the last event applied to it
@@ -130,5 +130,5 @@ export function foldBatch<E, D extends Revisioned>(
  * write itself is durable either way).
  */
 export interface ProjectionWaiter {
-  waitFor(position: number, timeoutMs?: number): Promise<boolean>;
+  waitFor(position: LogPosition, timeoutMs?: number): Promise<boolean>;
 }

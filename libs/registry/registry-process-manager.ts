@@ -14,7 +14,9 @@ import {
   toEventData,
   type EventStore,
   newEventId,
+  LOG_START,
   PermanentSubscriptionError,
+  type LogPosition,
   type RecordedEvent,
   runCommand,
   type Subscription,
@@ -32,10 +34,10 @@ export const REGISTRY_PM_EVENT_TYPES = ['TraineeSubmittedForTrn', 'TraineeRecomm
  * docs/DESIGN.md "Read models"); a stored position only moves forward.
  */
 export interface CheckpointStore {
-  /** The stored position of consumer `name`, 0 when none. */
-  readCheckpoint(name: string): Promise<number>;
+  /** The stored position of consumer `name`, `LOG_START` when none. */
+  readCheckpoint(name: string): Promise<LogPosition>;
   /** Stores `position` for `name` unless a later one is stored already. */
-  writeCheckpoint(name: string, position: number): Promise<void>;
+  writeCheckpoint(name: string, position: LogPosition): Promise<void>;
 }
 
 export interface ProcessManagerLogger {
@@ -64,7 +66,7 @@ export class RegistryProcessManager {
   private subscription: Subscription | null = null;
   private loop: Promise<void> | null = null;
   private stopped = false;
-  private position = 0;
+  private position = LOG_START;
   private handled = 0;
   private readonly abort = new AbortController();
 
@@ -88,7 +90,7 @@ export class RegistryProcessManager {
   ) {}
 
   /** Position of the last event handled. */
-  get checkpoint(): number {
+  get checkpoint(): LogPosition {
     return this.position;
   }
 

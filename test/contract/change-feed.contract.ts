@@ -1,11 +1,16 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { changedFields, type StoredChange } from '@app/changes';
 import { decodeTraineeEvent, evolveAll } from '@app/trainees/decider';
-import type { RecordedEvent } from '@app/event-sourcing';
+import { LOG_START, type LogPosition, type RecordedEvent } from '@app/event-sourcing';
 import { decidedHistory, EventLog, type ReadModelContractContext } from './read-model.contract';
 
 /** The whole feed of `ukprn`, asserting the store answers one (a store of this code's version does). */
-async function feedOf(rm: ReadModelContractContext['readModel'], ukprn: string, after = 0, limit = 100_000): Promise<StoredChange[]> {
+async function feedOf(
+  rm: ReadModelContractContext['readModel'],
+  ukprn: string,
+  after = LOG_START,
+  limit = 100_000,
+): Promise<StoredChange[]> {
   const feed = await rm.listChanges(ukprn, after, limit);
   if (feed === null) throw new Error('the served trainee store has no change feed');
   return feed;
@@ -70,7 +75,7 @@ export function describeChangeFeedContract(name: string, factory: () => Promise<
       const whole = await feedOf(ctx.readModel, mine);
       for (const limit of [1, 2, 5]) {
         const walked: StoredChange[] = [];
-        for (let after = 0; ;) {
+        for (let after = LOG_START; ;) {
           const page = await feedOf(ctx.readModel, mine, after, limit);
           expect(page.length).toBeLessThanOrEqual(limit);
           if (page.length === 0) break;
@@ -96,7 +101,7 @@ export function describeChangeFeedContract(name: string, factory: () => Promise<
       const start = await ctx.readModel.checkpoint();
       await ctx.readModel.applyBatch(events);
       const ours = new Set([mine, theirs]);
-      const between = async (after: number, upTo: number, limit: number): Promise<StoredChange[]> => {
+      const between = async (after: LogPosition, upTo: LogPosition, limit: number): Promise<StoredChange[]> => {
         const feed = await ctx.readModel.changesBetween(after, upTo, limit);
         if (feed === null) throw new Error('the served trainee store has no change feed');
         return feed;

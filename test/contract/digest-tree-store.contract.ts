@@ -6,6 +6,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { digestTree, leafHash, rootFromPath, signDigest, type DigestTreeStore, type SignedDigest, type HashedHead } from '@app/audit';
+import { logPosition } from '@app/event-sourcing';
 
 /** A store on fresh storage; `reopen` opens another one on the same storage (as another process would). */
 export interface DigestTreeStoreFixture {
@@ -26,7 +27,10 @@ function headsOf(n: number, revision: number): HashedHead[] {
 
 function signed(heads: HashedHead[], position: number) {
   const tree = digestTree(heads);
-  const digest = signDigest({ position, time: '2026-11-26T10:00:00.000Z', streams: heads.length, root: tree.root }, privateKey);
+  const digest = signDigest(
+    { position: logPosition(position), time: '2026-11-26T10:00:00.000Z', streams: heads.length, root: tree.root },
+    privateKey,
+  );
   return { digest, tree };
 }
 

@@ -4,7 +4,7 @@
  * docs/DESIGN.md, "The event store port" and the port's docs.
  */
 import { randomUUID } from 'node:crypto';
-import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+import type { EventStore, LogPosition, RecordedEvent } from '@app/event-sourcing';
 import { event, expectStrictlyIncreasing } from './event-store-fixtures';
 import type { EventStoreCapabilities, EventStoreContractContext } from './event-store.contract';
 
@@ -46,7 +46,7 @@ export function describeEventStoreReadsContract(
         const { position: snapshot } = await store.appendToStream(`${prefix}b`, [event('B1', {}), event('B2', {})]);
         await store.appendToStream(`${prefix}c`, [event('C0', {})]);
         await store.appendToStream(`${prefix}a`, [event('A2AfterSnapshot', {})]);
-        const read = (afterStream: string | null, maxCount: number, toPosition: number = snapshot) =>
+        const read = (afterStream: string | null, maxCount: number, toPosition: LogPosition = snapshot) =>
           store.readStreamsByPrefix!({ streamPrefix: prefix, afterStream, toPosition, maxCount });
         const types = (events: RecordedEvent[]) => events.map((e) => e.type);
 

@@ -5,7 +5,7 @@
  * forgetting an erased trainee (docs/DESIGN.md "Personal data"), the retention run's pages of
  * endings (docs/operations.md "Retention") and the named checkpoints of other log consumers.
  */
-import type { RecordedEvent } from '@app/event-sourcing';
+import { LOG_START, logPosition, type RecordedEvent } from '@app/event-sourcing';
 import { ERASED } from '@app/personal-data';
 import { courseEndedOn } from '@app/personal-data/erasure';
 import { FLAGGED_PERSONAL_FIELDS, type TraineeEvent } from '@app/trainees/decider';
@@ -64,7 +64,7 @@ export function describeReadStoreContract(name: string, factory: () => Promise<R
         const other = log.trainee(decidedHistory(kept, ukprn, 1).events);
         await rm.applyBatch([...erased.history, ...other]);
         const keptBefore = await rm.getTrainee(kept);
-        const feedBefore = (await rm.listChanges(ukprn, 0, 1000))!;
+        const feedBefore = (await rm.listChanges(ukprn, LOG_START, 1000))!;
         expect(feedBefore.filter((c) => c.trainee_id === gone).some((c) => c.trn === '7654321')).toBe(true);
 
         await rm.eraseTrainee(gone, ukprn, readAfterErasure([...erased.history, erased.erasure]));
@@ -74,7 +74,7 @@ export function describeReadStoreContract(name: string, factory: () => Promise<R
         expect(await rm.getTraineeSnapshot(gone)).toBeNull();
         for (const v of API_VERSIONS) expect(await rm.getTraineeAnswer(gone, v)).toBeNull();
         expect(await rm.providerTraineeIds(ukprn)).toEqual([kept]);
-        const feed = (await rm.listChanges(ukprn, 0, 1000))!;
+        const feed = (await rm.listChanges(ukprn, LOG_START, 1000))!;
         const forgotten = feed.filter((c) => c.trainee_id === gone);
         expect(forgotten.map((c) => [c.position, c.type, c.state])).toEqual(
           feedBefore.filter((c) => c.trainee_id === gone).map((c) => [c.position, c.type, c.state]),
@@ -97,9 +97,9 @@ export function describeReadStoreContract(name: string, factory: () => Promise<R
         await rm.applyBatch([...erased.history, erased.erasure]);
         const stream = readAfterErasure([...erased.history, erased.erasure]);
         await rm.eraseTrainee(gone, ukprn, stream);
-        const once = await rm.listChanges(ukprn, 0, 1000);
+        const once = await rm.listChanges(ukprn, LOG_START, 1000);
         await rm.eraseTrainee(gone, ukprn, stream);
-        expect(await rm.listChanges(ukprn, 0, 1000)).toEqual(once);
+        expect(await rm.listChanges(ukprn, LOG_START, 1000)).toEqual(once);
         expect(await rm.getTrainee(gone)).toBeNull();
         await expect(rm.eraseTrainee(gone, ukprn, stream.slice(0, -1))).rejects.toThrow();
       });
@@ -138,8 +138,8 @@ export function describeReadStoreContract(name: string, factory: () => Promise<R
       it("keeps each consumer's position, only forward, as another connection sees", async () => {
         const consumer = `${run}-consumer`;
         expect(await rm.readCheckpoint(consumer)).toBe(0);
-        await rm.writeCheckpoint(consumer, 50);
-        await rm.writeCheckpoint(consumer, 30);
+        await rm.writeCheckpoint(consumer, logPosition(50));
+        await rm.writeCheckpoint(consumer, logPosition(30));
         expect(await rm.readCheckpoint(consumer)).toBe(50);
         expect(await rm.readCheckpoint(`${run}-another`)).toBe(0);
         if (ctx.reopen) expect(await (await ctx.reopen()).readCheckpoint(consumer)).toBe(50);

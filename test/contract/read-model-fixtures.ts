@@ -16,6 +16,8 @@ import {
   type RecordedEvent,
   type Subscription,
   logPosition,
+  LOG_START,
+  type LogPosition,
 } from '@app/event-sourcing';
 import { evolveAll, type TraineeEvent, type TraineeState, traineeStreamId } from '@app/trainees/decider';
 import type { Trainee, TraineeDetails } from '@app/trainees/record';
@@ -121,8 +123,8 @@ export class MemoryEventStore implements EventStore {
     return this.events.filter((e) => e.position > from && matches(e)).slice(0, options.maxCount ?? 1000);
   }
 
-  async headPosition(): Promise<number> {
-    return this.events[this.events.length - 1]?.position ?? 0;
+  async headPosition(): Promise<LogPosition> {
+    return this.events[this.events.length - 1]?.position ?? LOG_START;
   }
 
   async appendToStream(): Promise<AppendResult> {

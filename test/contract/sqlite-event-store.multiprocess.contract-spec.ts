@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { openSqliteEventStore, SqliteEventStore } from '@app/stores/sqlite';
-import { RecordedEvent } from '@app/event-sourcing';
+import { LOG_START, RecordedEvent } from '@app/event-sourcing';
 import type { WorkerReport } from '../support/event-store/append-worker';
 
 const WORKER_SCRIPT = path.resolve(__dirname, '../support/event-store/append-worker.ts');
@@ -99,7 +99,7 @@ describe('SqliteEventStore with two OS processes appending to one data directory
 
   it('loses, doubles and reorders no event, and a subscription in a third process sees them all', async () => {
     const expectedTotal = WORKERS.length * (OWN_EVENTS + SHARED_APPENDS);
-    const subscription = store.subscribeToAll({ fromPosition: 0 });
+    const subscription = store.subscribeToAll({ fromPosition: LOG_START });
     const live: RecordedEvent[] = [];
     const watching = (async () => {
       for await (const e of subscription) {

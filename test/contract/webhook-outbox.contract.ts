@@ -5,6 +5,7 @@
  * recorded while pending only, an endpoint's pending deliveries abandoned when it is disabled, and
  * all of it kept across a restart. Times are passed in, so retries are tested without waiting.
  */
+import { logPosition } from '@app/event-sourcing';
 import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from '@app/webhooks/delivery';
 
 /** An outbox on fresh storage; `reopen` opens another instance on the same storage (as a restarted process would). */
@@ -28,7 +29,7 @@ function endpoint(id: string, overrides: Partial<WebhookEndpointRecord> = {}): W
     api_version: 'v2026.1',
     secret: `whsec_${id}`,
     status: 'active',
-    added_position: 1,
+    added_position: logPosition(1),
     disabled_reason: null,
     ...overrides,
   };
@@ -38,7 +39,7 @@ function delivery(endpointId: string, position: number, traineeId: string, at = 
   return {
     delivery_id: `${endpointId}.${position}`,
     endpoint_id: endpointId,
-    position,
+    position: logPosition(position),
     trainee_id: traineeId,
     message_id: `msg_${endpointId}_${position}`,
     payload: `{"position":${position},"trainee_id":"${traineeId}"}`,
@@ -52,8 +53,9 @@ function pending(d: NewWebhookDelivery): WebhookDelivery {
   return { ...d, status: 'pending', attempts: 0, ...none };
 }
 
-function ingest(outbox: WebhookOutbox, batch: Partial<Ingest> & Pick<Ingest, 'checkpoint'>): Promise<void> {
-  return outbox.ingest({ endpoints: [], deliveries: [], abandonFor: [], at: T0, ...batch });
+/** Ingests `batch`, its checkpoint given as the number a store would have given as a position. */
+function ingest(outbox: WebhookOutbox, batch: Partial<Omit<Ingest, 'checkpoint'>> & { checkpoint: number }): Promise<void> {
+  return outbox.ingest({ endpoints: [], deliveries: [], abandonFor: [], at: T0, ...batch, checkpoint: logPosition(batch.checkpoint) });
 }
 
 async function dueIds(outbox: WebhookOutbox, now: number, limit = 50): Promise<string[]> {
@@ -98,7 +100,7 @@ function describeIngest(current: Current): void {
     const { outbox } = current();
     expect(await outbox.checkpoint()).toBe(0);
     expect(await outbox.endpoints()).toEqual([]);
-    const e2 = endpoint('e2', { added_position: 2, ukprn: '10000002', event_types: [] });
+    const e2 = endpoint('e2', { added_position: logPosition(2), ukprn: '10000002', event_types: [] });
     await ingest(outbox, { endpoints: [endpoint('e1'), e2], deliveries: [delivery('e1', 5, 'A'), delivery('e2', 5, 'A')], checkpoint: 7 });
     expect(await outbox.checkpoint()).toBe(7);
     expect(await outbox.endpoints()).toEqual([endpoint('e1'), e2]);
@@ -346,7 +348,7 @@ function describeRestart(current: Current): void {
   it('keeps everything for an instance opened after the first is closed (a restart)', async () => {
     const ctx = current();
     const deliveries = [delivery('e1', 1, 'A'), delivery('e1', 2, 'A'), delivery('e1', 3, 'B'), delivery('e2', 4, 'C')];
-    const endpoints = [endpoint('e1'), endpoint('e2', { added_position: 2 })];
+    const endpoints = [endpoint('e1'), endpoint('e2', { added_position: logPosition(2) })];
     await ingest(ctx.outbox, { endpoints, deliveries, checkpoint: 6 });
     await ctx.outbox.recordAttempt('e1.1', { delivered: true, at: T0 + 1, status: 200 });
     await ctx.outbox.recordAttempt('e1.3', failure(T0 + 2, T0 + 30, 429));

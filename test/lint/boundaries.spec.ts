@@ -153,6 +153,19 @@ const CASES: Case[] = [
     naming: 'API version',
   },
   {
+    why: 'a position is never made from a number above the stores',
+    filePath: 'libs/webhooks/delivery/probe.ts',
+    code: "import { logPosition } from '@app/event-sourcing';\nexport const before = (p: number) => logPosition(p - 1);\n",
+    breaks: 'no-restricted-syntax',
+    naming: 'Positions',
+  },
+  {
+    why: 'a store makes positions from its own numbers',
+    filePath: 'libs/stores/sqlite/probe.ts',
+    code: "import { logPosition } from '@app/event-sourcing';\nexport const fromRow = (row: { position: number }) => logPosition(row.position);\n",
+    breaks: null,
+  },
+  {
     why: "a test may use another part's fixtures",
     filePath: 'test/e2e/probe.e2e-spec.ts',
     code: use('@app/trainees/decider/testing/trainee-events', 'TRAINEE_ID'),

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { assessReadiness, type Projector } from '@app/runtime/projector';
+import { LOG_START } from '@app/event-sourcing';
 import { APP_CONFIG, type AppConfig } from '@app/runtime/process';
 import type { Stores } from '@app/stores';
 
@@ -35,7 +36,7 @@ export class HealthController {
       projector: this.projector.health(),
       checkpoint: this.projector.checkpoint,
       maxLagSeconds: this.config.readyMaxLagSeconds,
-      behindUntil: 0,
+      behindUntil: LOG_START,
     });
     await reply.status(readiness.ready ? 200 : 503).send(readiness);
   }

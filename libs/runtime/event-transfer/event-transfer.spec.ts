@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { SqliteEventStore } from '@app/stores/sqlite';
-import type { EventData, EventStore, RecordedEvent } from '@app/event-sourcing';
+import { LOG_START, logPosition, type EventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import { exportEvents, ImportFileInvalid, importEvents, ImportTargetNotEmpty, type ExportedEvent } from './event-transfer';
 
 let counter = 0;
@@ -27,7 +27,7 @@ function event(type: string, data: unknown, occurredAt = '2026-01-05T10:00:00.00
 async function readEverything(store: EventStore): Promise<RecordedEvent[]> {
   const all: RecordedEvent[] = [];
   for (;;) {
-    const batch = await store.readAll({ fromPosition: all.length ? all[all.length - 1].position : 0, maxCount: 500 });
+    const batch = await store.readAll({ fromPosition: all.length ? all[all.length - 1].position : LOG_START, maxCount: 500 });
     if (batch.length === 0) return all;
     all.push(...batch);
   }
@@ -114,7 +114,7 @@ describe('event export and import (JSON lines)', () => {
 
   it('exports only the events after --since, and nothing past the head it started from', async () => {
     const out = collector();
-    expect(await exportEvents(source, out, { since: 20 })).toBe(6);
+    expect(await exportEvents(source, out, { since: logPosition(20) })).toBe(6);
     expect(
       out
         .text()
@@ -122,10 +122,10 @@ describe('event export and import (JSON lines)', () => {
         .split('\n')
         .map((l) => (JSON.parse(l) as ExportedEvent).position),
     ).toEqual([21, 22, 23, 24, 25, 26]);
-    expect(await exportEvents(source, collector(), { since: 26 })).toBe(0);
-    expect(await exportEvents(source, collector(), { since: 1000 })).toBe(0);
-    await expect(exportEvents(source, collector(), { since: -1 })).rejects.toThrow(RangeError);
-    await expect(exportEvents(source, collector(), { since: 1.5 })).rejects.toThrow(RangeError);
+    expect(await exportEvents(source, collector(), { since: logPosition(26) })).toBe(0);
+    expect(await exportEvents(source, collector(), { since: logPosition(1000) })).toBe(0);
+    await expect(exportEvents(source, collector(), { since: logPosition(-1) })).rejects.toThrow(RangeError);
+    await expect(exportEvents(source, collector(), { since: logPosition(1.5) })).rejects.toThrow(RangeError);
   });
 
   it('imports an export into an empty store: same streams, revisions, ids, types, data, metadata and order', async () => {

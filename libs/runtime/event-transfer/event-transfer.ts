@@ -3,11 +3,13 @@ import type { Readable, Writable } from 'node:stream';
 import { ExportedChains } from '@app/audit';
 import {
   IdempotencyConflictError,
+  LOG_START,
   WrongExpectedVersionError,
   type EventData,
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
+  type LogPosition,
   type StoredLog,
 } from '@app/event-sourcing';
 
@@ -88,13 +90,13 @@ export async function exportEvents(
   storedLog: StoredLog,
   out: Writable,
   options: {
-    since?: number;
+    since?: LogPosition;
     batchSize?: number;
     exported?: (type: string, data: unknown) => unknown;
     dataKeys?: DataKeyTransfer | null;
   } = {},
 ): Promise<number> {
-  const since = options.since ?? 0;
+  const since = options.since ?? LOG_START;
   if (!Number.isSafeInteger(since) || since < 0) throw new RangeError(`since must be a position (an integer ≥ 0), got ${since}`);
   const batchSize = options.batchSize ?? EVENT_TRANSFER_BATCH_SIZE;
   const head = await storedLog.headPosition();

@@ -1,8 +1,8 @@
-import type { ProjectionWaiter } from '@app/event-sourcing';
+import { laterPosition, LOG_START, type LogPosition, type ProjectionWaiter } from '@app/event-sourcing';
 import type { ProjectionStore } from './projection-store.port';
 
 interface Waiter {
-  position: number;
+  position: LogPosition;
   deadline: number;
   resolve: (reached: boolean) => void;
 }
@@ -27,7 +27,7 @@ export interface CheckpointWaiterOptions {
  * stops when nobody waits. A failed read counts as a round without progress.
  */
 export class CheckpointWaiter implements ProjectionWaiter {
-  private last = 0;
+  private last = LOG_START;
   private waiters: Waiter[] = [];
   private polling = false;
   private interval: number;
@@ -41,7 +41,7 @@ export class CheckpointWaiter implements ProjectionWaiter {
   }
 
   /** Resolves true once the checkpoint reaches `position`, false after `timeoutMs` (default: the constructor's). */
-  waitFor(position: number, timeoutMs = this.options.timeoutMs ?? 10_000): Promise<boolean> {
+  waitFor(position: LogPosition, timeoutMs = this.options.timeoutMs ?? 10_000): Promise<boolean> {
     if (position <= this.last) return Promise.resolve(true);
     return new Promise((resolve) => {
       this.waiters.push({ position, deadline: Date.now() + timeoutMs, resolve });
@@ -58,7 +58,7 @@ export class CheckpointWaiter implements ProjectionWaiter {
       while (this.waiters.length > 0) {
         const before = this.last;
         try {
-          this.last = Math.max(this.last, await this.store.checkpoint());
+          this.last = laterPosition(this.last, await this.store.checkpoint());
         } catch {
           // The store did not answer: a round without progress; the writers' deadlines still hold.
         }

@@ -1,5 +1,5 @@
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
-import type { RecordedEvent } from '@app/event-sourcing';
+import type { LogPosition, RecordedEvent } from '@app/event-sourcing';
 import type { ProjectionName } from './projection-versions';
 
 /**
@@ -15,7 +15,7 @@ export interface ParkedEvent {
   revision: number;
   type: string;
   /** Global position. */
-  position: number;
+  position: LogPosition;
   /** The store's error message on the last attempt (at most 500 characters). */
   error: string;
   attempts: number;

@@ -5,14 +5,16 @@
  * their checkpoint moves. No polling: a waiter is settled by the move that reaches it, or by its
  * timer.
  */
+import type { LogPosition } from '@app/event-sourcing';
+
 export class PositionWaiters {
-  private waiters: { position: number; settle: (reached: boolean) => void }[] = [];
+  private waiters: { position: LogPosition; settle: (reached: boolean) => void }[] = [];
 
   /**
    * Resolves true at once when `position` ≤ `current` (the checkpoint now), else once {@link advance}
    * reaches it; false after `timeoutMs` ms.
    */
-  wait(position: number, current: number, timeoutMs: number): Promise<boolean> {
+  wait(position: LogPosition, current: LogPosition, timeoutMs: number): Promise<boolean> {
     if (position <= current) return Promise.resolve(true);
     return new Promise((resolve) => {
       const waiter = {
@@ -31,7 +33,7 @@ export class PositionWaiters {
   }
 
   /** The checkpoint moved to `position`: every waiter at or below it resolves true. */
-  advance(position: number): void {
+  advance(position: LogPosition): void {
     if (this.waiters.length === 0) return;
     const still: typeof this.waiters = [];
     for (const w of this.waiters) {

@@ -1,10 +1,10 @@
-import type { EventFilter, StoredLog } from '@app/event-sourcing';
+import type { EventFilter, LogPosition, StoredLog } from '@app/event-sourcing';
 import { PROJECTED_STREAMS } from './projector';
 
 /** How far a projection is behind the event log. */
 export interface ProjectionLag {
   /** Position of the last event applied. */
-  checkpoint: number;
+  checkpoint: LogPosition;
   /** Events of the projected streams after the checkpoint (counted up to the cap). */
   events: number;
   /** True when there were more than the cap to count. */
@@ -32,7 +32,7 @@ export const LAG_COUNT_CAP = 1_000;
  */
 export async function measureLag(
   log: StoredLog,
-  checkpoint: number,
+  checkpoint: LogPosition,
   now: Date = new Date(),
   cap = LAG_COUNT_CAP,
   filter: EventFilter = PROJECTED_STREAMS,

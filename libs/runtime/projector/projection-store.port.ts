@@ -1,12 +1,12 @@
-import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+import type { EventStore, LogPosition, RecordedEvent } from '@app/event-sourcing';
 import type { ChangeFeed } from '@app/changes';
 import type { ProviderReadModel } from '@app/providers/read';
 import type { TraineeReadModel } from '@app/trainees/read';
 
 /** The write side of the projections, used only by the projector. */
 export interface ProjectionStore {
-  /** Position of the last event applied (0 when none). */
-  checkpoint(): Promise<number>;
+  /** Position of the last event applied (`LOG_START` when none). */
+  checkpoint(): Promise<LogPosition>;
   /**
    * Applies a batch of events in position order and stores the checkpoint with it, atomically
    * where the store allows. Idempotent: an event at or below a document's revision is skipped.
@@ -31,10 +31,10 @@ export interface ProjectionStore {
  * kept beside the projections' own. Positions only move forward.
  */
 export interface CheckpointStore {
-  /** The stored position of consumer `name`, 0 when none. */
-  readCheckpoint(name: string): Promise<number>;
+  /** The stored position of consumer `name`, `LOG_START` when none. */
+  readCheckpoint(name: string): Promise<LogPosition>;
   /** Stores `position` for `name` unless a later one is stored already. */
-  writeCheckpoint(name: string, position: number): Promise<void>;
+  writeCheckpoint(name: string, position: LogPosition): Promise<void>;
 }
 
 /** A read store serving every projection: what the API, the projector and the admin CLI open. */
@@ -52,7 +52,7 @@ export interface ReadModelStore extends TraineeReadModel, ChangeFeed, ProviderRe
 
 /** How far a stream-by-stream build got: every stream up to `lastStream` (stream-id order) is built up to `toPosition`. */
 export interface StreamCursor {
-  toPosition: number;
+  toPosition: LogPosition;
   lastStream: string;
 }
 
@@ -72,7 +72,7 @@ export interface StreamBuild {
    */
   applyStreams(events: RecordedEvent[], cursor: StreamCursor): Promise<void>;
   /** Ends the stream phase: the checkpoint becomes `toPosition` and the cursor is forgotten, together. */
-  finish(toPosition: number): Promise<void>;
+  finish(toPosition: LogPosition): Promise<void>;
   /**
    * After a failed stream phase: puts back what the phase set aside for bulk writing (SQLite: the
    * secondary indexes), keeping the documents and the cursor.
@@ -90,7 +90,7 @@ export interface StreamBuild {
 
 /** What {@link buildStreams} did: the snapshot position, events applied in this run, and whether `shouldStop` cut it short. */
 export interface StreamPhase {
-  toPosition: number;
+  toPosition: LogPosition;
   done: number;
   interrupted: boolean;
 }

@@ -10,6 +10,8 @@
  *   Version 2 added the change feed (docs/change-feed.md).
  * - `providers`: providers and their tokens (authentication, the admin CLI).
  */
+import type { LogPosition } from '@app/event-sourcing';
+
 export const PROJECTION_VERSIONS = { trainees: 2, providers: 1 } as const;
 
 /**
@@ -39,7 +41,8 @@ export interface ProjectionInfo {
   version: number;
   /** The store being served (table or collection suffix, e.g. `v1`, `v2_g3`). */
   store: string;
-  checkpoint: number;
+  /** The served store's checkpoint. */
+  checkpoint: LogPosition;
   documents: number;
   /** True when the served store was built by another version of the code. */
   rebuild_needed: boolean;

@@ -1,5 +1,5 @@
 /** The projector's options, logger and health as its users see them (see projector.ts). */
-import type { PermanentSubscriptionError, RecordedEvent } from '@app/event-sourcing';
+import type { LogPosition, PermanentSubscriptionError, RecordedEvent } from '@app/event-sourcing';
 
 export interface ProjectorLogger {
   error(message: string, context?: Record<string, unknown>): void;
@@ -26,7 +26,7 @@ export interface ProjectorOptions {
    * Told each time the checkpoint moves (a batch applied, an event parked), after `onApplied`, as
    * writers waiting for it are released (a projection thread tells the API's thread; must not throw).
    */
-  onAdvanced?: (checkpoint: number) => void;
+  onAdvanced?: (checkpoint: LogPosition) => void;
   /**
    * Told once when the subscription ends with an error that subscribing again cannot cure
    * ({@link PermanentSubscriptionError}); the projector has stopped (state `failed`). The processes
@@ -43,7 +43,7 @@ export interface ProjectorFailure {
   stream_id?: string;
   revision?: number;
   type?: string;
-  position?: number;
+  position?: LogPosition;
   /** Failed attempts so far (at this event, or at subscribing). */
   attempts: number;
   /** ISO 8601 instant of the first failure of this run of failures. */
@@ -57,7 +57,7 @@ export interface ProjectorHealth {
    * subscription ended for good ({@link ProjectorOptions.onFatal}); else `live`.
    */
   state: 'stopped' | 'live' | 'failing' | 'failed';
-  checkpoint: number;
+  checkpoint: LogPosition;
   failure: ProjectorFailure | null;
   /** Events parked by this projector since it was created. */
   parked: number;
@@ -70,7 +70,7 @@ export interface ProjectorHealth {
  */
 export interface ProjectorHandle {
   /** The position of the last event applied. */
-  readonly checkpoint: number;
+  readonly checkpoint: LogPosition;
   /** True between `start()` and `stop()` while nothing fails. */
   readonly live: boolean;
   health(): ProjectorHealth;
@@ -80,5 +80,5 @@ export interface ProjectorHandle {
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Resolves true once every event up to `position` is applied, false after `timeoutMs`. */
-  waitFor(position: number, timeoutMs?: number): Promise<boolean>;
+  waitFor(position: LogPosition, timeoutMs?: number): Promise<boolean>;
 }

@@ -6,7 +6,10 @@
  * An in-memory log and read-store double; back-off of 1 ms.
  */
 import {
+  LOG_START,
+  logPosition,
   PermanentSubscriptionError,
+  type LogPosition,
   type EventStore,
   type ReadAllOptions,
   type RecordedEvent,
@@ -79,9 +82,9 @@ class FakeStore implements ProjectionStore, ParkedEventStore {
   down = false;
   calls = 0;
 
-  async checkpoint(): Promise<number> {
+  async checkpoint(): Promise<LogPosition> {
     if (this.down) throw new Error('store unavailable');
-    return this.position;
+    return logPosition(this.position);
   }
   async applyBatch(events: RecordedEvent[]): Promise<void> {
     this.calls++;
@@ -241,9 +244,9 @@ describe('Projector on a subscription that cannot go on', () => {
     const readiness = await assessReadiness({
       storedLog: log.asStore(),
       projector: projector.health(),
-      checkpoint: 0,
+      checkpoint: LOG_START,
       maxLagSeconds: 30,
-      behindUntil: 0,
+      behindUntil: LOG_START,
       now: new Date('2026-05-01T00:00:00Z'),
     });
     // Ready or not and why, naming no internals: what failed is in the logs and `admin projections status`.

@@ -1,4 +1,13 @@
-import { PermanentSubscriptionError, type EventFilter, type EventStore, type RecordedEvent, type Subscription } from '@app/event-sourcing';
+import {
+  laterPosition,
+  LOG_START,
+  PermanentSubscriptionError,
+  type EventFilter,
+  type EventStore,
+  type LogPosition,
+  type RecordedEvent,
+  type Subscription,
+} from '@app/event-sourcing';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 import { TRAINEE_STREAM_PREFIX } from '@app/trainees/decider';
 import type { ProjectionStore } from './projection-store.port';
@@ -41,7 +50,7 @@ export const PROJECTED_STREAMS: EventFilter = { streamPrefixes: [TRAINEE_STREAM_
  *   the projection rebuilt (`admin projections rebuild`), whose swap forgets its parked events.
  */
 export class Projector implements ProjectorHandle {
-  private position = 0;
+  private position = LOG_START;
   private subscription: Subscription | null = null;
   private buffer: RecordedEvent[] = [];
   private scheduled = false;
@@ -67,7 +76,7 @@ export class Projector implements ProjectorHandle {
   ) {}
 
   /** The position of the last event applied. */
-  get checkpoint(): number {
+  get checkpoint(): LogPosition {
     return this.position;
   }
 
@@ -96,14 +105,14 @@ export class Projector implements ProjectorHandle {
    */
   async catchUp(): Promise<number> {
     await this.loadParkedStreams();
-    this.position = Math.max(this.position, await this.store.checkpoint());
+    this.position = laterPosition(this.position, await this.store.checkpoint());
     // Larger batches than live: fewer transactions, and a trainee's events met in one batch are
     // folded into one document (and one rendering of its answers) per batch.
     const batchSize = this.options.batchSize ?? CATCH_UP_BATCH_SIZE;
     if (this.position === 0) {
       const warn = (message: string, context: Record<string, unknown>) => this.logger.warn(message, context);
       this.applied += (await buildEmptyStore(this.eventStore, this.store, { batchSize, shouldStop: () => this.stopped, warn })) ?? 0;
-      this.position = Math.max(this.position, await this.store.checkpoint());
+      this.position = laterPosition(this.position, await this.store.checkpoint());
     }
     for (;;) {
       const events = await this.eventStore.readAll({ fromPosition: this.position, maxCount: batchSize, filter: PROJECTED_STREAMS });
@@ -118,7 +127,7 @@ export class Projector implements ProjectorHandle {
    */
   async start(): Promise<void> {
     await this.loadParkedStreams();
-    this.position = Math.max(this.position, await this.store.checkpoint());
+    this.position = laterPosition(this.position, await this.store.checkpoint());
     this.stopped = false;
     this.running = true;
     const sub = this.eventStore.subscribeToAll({ fromPosition: this.position, filter: PROJECTED_STREAMS });
@@ -306,7 +315,7 @@ export class Projector implements ProjectorHandle {
     }
   }
 
-  private describe(event: RecordedEvent): { stream_id: string; revision: number; type: string; position: number } {
+  private describe(event: RecordedEvent): { stream_id: string; revision: number; type: string; position: LogPosition } {
     return { stream_id: event.streamId, revision: event.streamRevision, type: event.type, position: event.position };
   }
 
@@ -333,7 +342,7 @@ export class Projector implements ProjectorHandle {
     });
   }
 
-  private advance(position: number): void {
+  private advance(position: LogPosition): void {
     if (position > this.position) this.position = position;
     this.options.onAdvanced?.(this.position);
     this.waiters.advance(this.position);
@@ -344,7 +353,7 @@ export class Projector implements ProjectorHandle {
    * (default 10 s). Positions of streams the projector does not read resolve when a later event
    * is applied or at the timeout.
    */
-  waitFor(position: number, timeoutMs = 10_000): Promise<boolean> {
+  waitFor(position: LogPosition, timeoutMs = 10_000): Promise<boolean> {
     return this.waiters.wait(position, this.position, timeoutMs);
   }
 

@@ -1,4 +1,4 @@
-import type { StoredLog } from '@app/event-sourcing';
+import type { LogPosition, StoredLog } from '@app/event-sourcing';
 import { measureLag } from './projection-lag';
 import type { ProjectorHealth } from './projector';
 
@@ -20,11 +20,11 @@ export interface ReadinessInput {
   /** The projector of this process, or null when another process projects (its checkpoint is then read). */
   projector: ProjectorHealth | null;
   /** The read models' checkpoint. */
-  checkpoint: number;
+  checkpoint: LogPosition;
   /** READY_MAX_LAG_SECONDS: the age of the oldest event not applied above which the process is not ready. */
   maxLagSeconds: number;
-  /** The position of a write whose projection wait timed out, not yet reached; 0 when none. */
-  behindUntil: number;
+  /** The position of a write whose projection wait timed out, not yet reached; `LOG_START` when none. */
+  behindUntil: LogPosition;
   now?: Date;
 }
 

@@ -1,4 +1,4 @@
-import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+import { LOG_START, type EventStore, type LogPosition, type RecordedEvent } from '@app/event-sourcing';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 import type { ProjectionStore, StreamBuild, StreamPhase } from './projection-store.port';
 
@@ -65,7 +65,7 @@ export async function buildEmptyStore(
         done += events.length;
       }
     } else {
-      for (let from = 0; ;) {
+      for (let from = LOG_START; ;) {
         const read = await eventStore.readAll({ fromPosition: from, maxCount: options.batchSize, filter: PROVIDER_STREAMS });
         const events = read.filter((e) => e.position <= phase.toPosition);
         if (events.length === 0) break;
@@ -96,7 +96,7 @@ const PROVIDER_EVENTS_IN_MEMORY = 100_000;
  * the 841k events of the 100,000-trainee data set of `npm run bench`), then sorted. Null when there
  * are more than {@link PROVIDER_EVENTS_IN_MEMORY} (the caller scans instead, in batches).
  */
-async function providerStreams(eventStore: EventStore, toPosition: number): Promise<RecordedEvent[] | null> {
+async function providerStreams(eventStore: EventStore, toPosition: LogPosition): Promise<RecordedEvent[] | null> {
   const events: RecordedEvent[] = [];
   for (let afterStream: string | null = null; ;) {
     const batch = await eventStore.readStreamsByPrefix!({

@@ -1,4 +1,4 @@
-import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+import { LOG_START, type EventStore, type LogPosition, type RecordedEvent } from '@app/event-sourcing';
 import { type ProjectionInfo, type ProjectionName, PROJECTED_STREAMS, buildStreams, type StreamBuild } from '@app/runtime/projector';
 import { keepsRebuildRuns, type RebuildRun } from './rebuild-runs';
 
@@ -9,7 +9,7 @@ export interface RebuildTarget {
   store: string;
   version: number;
   /** The position of the last event applied to the new store (resumes an interrupted rebuild). */
-  checkpoint(): Promise<number>;
+  checkpoint(): Promise<LogPosition>;
   /** Applies a batch to the new store only, with its checkpoint. */
   applyBatch(events: RecordedEvent[]): Promise<void>;
   /**
@@ -19,7 +19,7 @@ export interface RebuildTarget {
    * without holding its writes (SQLite: in slices), the time the drop took (s).
    */
   swap(
-    readAfter: (position: number) => Promise<RecordedEvent[]>,
+    readAfter: (position: LogPosition) => Promise<RecordedEvent[]>,
     options: { keepOld: boolean },
   ): Promise<{ previous: string; dropped: boolean; dropSeconds?: number }>;
   /** Where the store can: its documents built stream by stream before the log is read in position order. */
@@ -34,13 +34,13 @@ export interface RebuildableStore {
 }
 
 export interface RebuildProgress {
-  /** `streams` while documents are built stream by stream (`position` stays 0), then `log`. */
+  /** `streams` while documents are built stream by stream (`position` stays `LOG_START`), then `log`. */
   phase: 'streams' | 'log';
   /** Events applied to the new store in this run. */
   done: number;
   /** Position reached and the log's head when the run started. */
-  position: number;
-  head: number;
+  position: LogPosition;
+  head: LogPosition;
 }
 
 export interface RebuildOutcome {
@@ -93,7 +93,7 @@ export async function rebuildProjection(
     const phase = await buildStreams(eventStore, target.byStream, {
       batchSize,
       shouldStop: options.shouldStop,
-      onBatch: (n) => progress({ phase: 'streams', done: n, position: 0, head }),
+      onBatch: (n) => progress({ phase: 'streams', done: n, position: LOG_START, head }),
     });
     done = phase.done;
     if (phase.interrupted) return interrupted();
@@ -113,7 +113,7 @@ export async function rebuildProjection(
     // holding the write lock, and what the log gained meanwhile should not be much.
     if (events.length < SWAP_WITHIN_EVENTS && position >= head) break;
   }
-  const readAfter = async (from: number) => {
+  const readAfter = async (from: LogPosition) => {
     const events = await eventStore.readAll({ fromPosition: from, maxCount: batchSize, filter: PROJECTED_STREAMS });
     done += events.length;
     return events;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
+import { LOG_START, type LogPosition } from '@app/event-sourcing';
 import { RegistryBacklog } from './registry-backlog';
 
 describe('RegistryBacklog', () => {
@@ -22,24 +23,24 @@ describe('RegistryBacklog', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const append = async (types: string[]): Promise<number[]> => {
-    const positions: number[] = [];
+  const append = async (types: string[]): Promise<LogPosition[]> => {
+    const positions: LogPosition[] = [];
     for (const type of types) {
       const event = { id: randomUUID(), type, data: {}, metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' } };
       positions.push((await log.appendToStream(`s-${randomUUID()}`, [event])).position);
     }
     return positions;
   };
-  const filtered = async (checkpoint: number, cap: number) =>
+  const filtered = async (checkpoint: LogPosition, cap: number) =>
     Math.min(cap, (await log.readAll({ fromPosition: checkpoint, maxCount: 100_000, filter: { eventTypes: ['Ask'] } })).length);
 
   it('counts the matching events after the checkpoint, up to the cap, as a filtered read would', async () => {
     const backlog = new RegistryBacklog(log, ['Ask'], 3);
-    expect(await backlog.count(0)).toBe(0);
+    expect(await backlog.count(LOG_START)).toBe(0);
     const first = await append(['Ask', 'Other', 'Ask', 'Other']);
-    expect(await backlog.count(0)).toBe(await filtered(0, 3));
+    expect(await backlog.count(LOG_START)).toBe(await filtered(LOG_START, 3));
     await append(['Ask', 'Ask', 'Ask', 'Other']);
-    expect(await backlog.count(0)).toBe(3);
+    expect(await backlog.count(LOG_START)).toBe(3);
     // The process manager moves on: events at or below its checkpoint no longer count, and the
     // matching events passed over the cap are counted again.
     expect(await backlog.count(first[2])).toBe(await filtered(first[2], 3));
@@ -52,10 +53,10 @@ describe('RegistryBacklog', () => {
   it('reads only the events after the last scrape’s end', async () => {
     const backlog = new RegistryBacklog(log, ['Ask'], 1000);
     await append(['Ask', 'Other', 'Other']);
-    await backlog.count(0);
+    await backlog.count(LOG_START);
     const read = jest.spyOn(log, 'readAll');
     const [next] = await append(['Other']);
-    expect(await backlog.count(0)).toBe(1);
+    expect(await backlog.count(LOG_START)).toBe(1);
     expect(read.mock.calls.map(([options]) => options?.fromPosition)).toEqual([(await log.readAll({ maxCount: 3 }))[2].position]);
     const reads = await Promise.all(read.mock.results.map((r) => r.value as Promise<{ position: number }[]>));
     expect(reads[0].map((e) => e.position)).toEqual([next]);

@@ -1,4 +1,4 @@
-import type { StoredLog } from '@app/event-sourcing';
+import type { LogPosition, StoredLog } from '@app/event-sourcing';
 
 /** Events of the log a {@link RegistryBacklog} reads at most per scrape, in pages of {@link BACKLOG_PAGE}. */
 export const BACKLOG_READ_PER_SCRAPE = 10_000;
@@ -19,9 +19,9 @@ export const BACKLOG_PAGE = 1_000;
  */
 export class RegistryBacklog {
   /** The position the scan has read up to: the last event read, or the checkpoint it started from. */
-  private scanned: number | null = null;
+  private scanned: LogPosition | null = null;
   /** Positions of matching events after the checkpoint, in order (at most cap + 1). */
-  private pending: number[] = [];
+  private pending: LogPosition[] = [];
   /** Whether the scan passed matching events it did not keep (more than cap + 1). */
   private truncated = false;
 
@@ -36,7 +36,7 @@ export class RegistryBacklog {
    * Throws what the log's reads throw (the scrape reports it; the next scrape goes on from where
    * this one got).
    */
-  async count(checkpoint: number): Promise<number> {
+  async count(checkpoint: LogPosition): Promise<number> {
     if (this.scanned === null || checkpoint > this.scanned) {
       this.scanned = checkpoint;
       this.pending = [];

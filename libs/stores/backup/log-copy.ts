@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { faultLine, leafHash, MerkleRoot } from '@app/audit';
+import { logPosition, type LogPosition } from '@app/event-sourcing';
 import { verifyInThreads } from '@app/stores/sqlite';
 
 /**
@@ -10,7 +11,7 @@ import { verifyInThreads } from '@app/stores/sqlite';
  * `schema`, the log's schema version; each chain fault as `audit verify` words it.
  */
 export interface LogCopy {
-  position: number;
+  position: LogPosition;
   events: number;
   streams: number;
   headsRoot: string;
@@ -24,10 +25,10 @@ export interface LogCopy {
  */
 export async function auditLogCopy(dir: string, onEvents?: (events: number) => void): Promise<LogCopy> {
   const db = new Database(join(dir, 'events.sqlite'), { readonly: true, fileMustExist: true });
-  let position: number;
+  let position: LogPosition;
   let schema: number;
   try {
-    position = (db.prepare('SELECT MAX(position) FROM events').pluck().get() as number | null) ?? 0;
+    position = logPosition((db.prepare('SELECT MAX(position) FROM events').pluck().get() as number | null) ?? 0);
     schema = db.pragma('user_version', { simple: true }) as number;
   } finally {
     db.close();

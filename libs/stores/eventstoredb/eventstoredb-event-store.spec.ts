@@ -9,7 +9,7 @@
  */
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { PassThrough } from 'node:stream';
-import { EventStoreUnavailableError, IdempotencyConflictError } from '@app/event-sourcing';
+import { EventStoreUnavailableError, IdempotencyConflictError, LOG_START, logPosition } from '@app/event-sourcing';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { assertEventStoreDbUrl, openEventStoreDb } from './open-eventstoredb';
 import { portEvent } from './testing/test-events';
@@ -96,9 +96,9 @@ describe('EventStoreDbEventStore input checks (no request is made)', () => {
   it('refuses invalid revisions, positions and counts with a RangeError', async () => {
     await expect(store.appendToStream('trainee-1', [portEvent()], { expectedRevision: -1 })).rejects.toThrow(RangeError);
     await expect(store.readStream('trainee-1', { fromRevision: -1 })).rejects.toThrow(RangeError);
-    await expect(store.readAll({ fromPosition: -5 })).rejects.toThrow(RangeError);
+    await expect(store.readAll({ fromPosition: logPosition(-5) })).rejects.toThrow(RangeError);
     await expect(store.readAll({ maxCount: 0 })).rejects.toThrow(RangeError);
-    expect(() => store.subscribeToAll({ fromPosition: 1.5 })).toThrow(RangeError);
+    expect(() => store.subscribeToAll({ fromPosition: logPosition(1.5) })).toThrow(RangeError);
   });
 
   it('refuses every call once closed, and closes twice without error', async () => {
@@ -138,7 +138,7 @@ describe('EventStoreDbEventStore read deadlines and bounds', () => {
     const cancelled: PassThrough[] = [];
     const store = new EventStoreDbEventStore(hangingClient(opened, cancelled), { readDeadlineMs: 20 });
     await expect(store.readStream('trainee-1')).rejects.toBeInstanceOf(EventStoreUnavailableError);
-    await expect(store.readAll({ fromPosition: 0, maxCount: 10 })).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    await expect(store.readAll({ fromPosition: LOG_START, maxCount: 10 })).rejects.toBeInstanceOf(EventStoreUnavailableError);
     expect(opened.map((s) => s.destroyed)).toEqual([true, true]);
     expect(cancelled).toEqual(opened);
   });

@@ -61,6 +61,8 @@ import {
   EventData,
   EventStore,
   ExpectedRevision,
+  LOG_START,
+  LogPosition,
   ReadAllOptions,
   RecordedEvent,
   SubscribeOptions,
@@ -270,16 +272,14 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
-   * Position of the newest non-system event in `$all`, 0 when there is none: reads `$all`
+   * Position of the newest non-system event in `$all`, `LOG_START` when there is none: reads `$all`
    * backwards from the end in small pages until it meets one. Port: {@link EventStore.headPosition}.
    */
-  async headPosition(): Promise<number> {
+  async headPosition(): Promise<LogPosition> {
     this.assertOpen();
-    return this.readLimiter.run(() => this.headPositionNow());
-  }
-
-  private async headPositionNow(): Promise<number> {
-    return (await newestPosition(this.backwardsRead, () => true, { pageSize: HEAD_PAGE_SIZE })) ?? 0;
+    return this.readLimiter.run(
+      async () => (await newestPosition(this.backwardsRead, () => true, { pageSize: HEAD_PAGE_SIZE })) ?? LOG_START,
+    );
   }
 
   /** One backwards read of `$all` within the read deadline (for {@link newestPosition}). */

@@ -6,6 +6,7 @@
  */
 import { END, type AllStreamResolvedEvent, type Position, type ReadPosition } from '@eventstore/db-client';
 import { isSystemEvent } from './filters';
+import { LOG_START, type LogPosition } from '@app/event-sourcing';
 import { samePosition, toPortPosition } from './positions';
 
 /** One backwards read of `$all`: up to `maxCount` records from `from` (inclusive) towards the start. */
@@ -20,7 +21,7 @@ export interface NewestPositionOptions {
 }
 
 /**
- * Port position of the newest non-system event for which `matches(streamId, type)` is true; 0 when
+ * Port position of the newest non-system event for which `matches(streamId, type)` is true; `LOG_START` when
  * the log holds none; null when none is among the newest `maxRecords` records (the log goes on).
  * Throws what `read` throws, and PositionMappingError for an unmappable position.
  */
@@ -28,7 +29,7 @@ export async function newestPosition(
   read: BackwardsRead,
   matches: (streamId: string, type: string) => boolean,
   options: NewestPositionOptions = {},
-): Promise<number | null> {
+): Promise<LogPosition | null> {
   const pageSize = options.pageSize ?? 32;
   const maxRecords = options.maxRecords ?? Infinity;
   let cursor: ReadPosition = END;
@@ -43,7 +44,7 @@ export async function newestPosition(
       seen++;
       if (!isSystemEvent(event.streamId, event.type) && matches(event.streamId, event.type)) return toPortPosition(event.position);
     }
-    if (page.length < pageSize || last === null) return 0;
+    if (page.length < pageSize || last === null) return LOG_START;
     cursor = last;
   }
   return null;

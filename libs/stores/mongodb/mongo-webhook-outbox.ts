@@ -1,4 +1,5 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import { logPosition, type LogPosition } from '@app/event-sourcing';
 import { WRITE_CONCERN } from './mongo-connection';
 import {
   forgottenPayload,
@@ -85,9 +86,9 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     await this.deliveriesCollection.createIndexes(WEBHOOK_DELIVERY_INDEXES.map((index) => ({ ...index })));
   }
 
-  /** Position of the last log event ingested; 0 before the first ingest. */
-  async checkpoint(): Promise<number> {
-    return (await this.dispatcher.findOne({ _id: 'checkpoint' }))?.position ?? 0;
+  /** Position of the last log event ingested; `LOG_START` before the first ingest. */
+  async checkpoint(): Promise<LogPosition> {
+    return logPosition((await this.dispatcher.findOne({ _id: 'checkpoint' }))?.position ?? 0);
   }
 
   /** Every stored endpoint, active or disabled, in the order they were added. */

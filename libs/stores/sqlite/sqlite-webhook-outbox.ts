@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { logPosition, type LogPosition } from '@app/event-sourcing';
 import type { ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
 import {
   forgottenPayload,
@@ -136,9 +137,9 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     return new SqliteWebhookOutbox(join(dataDir, 'read-models.sqlite'), options);
   }
 
-  /** Position of the last log event ingested; 0 before the first ingest. */
-  async checkpoint(): Promise<number> {
-    return this.stmts.checkpoint.get() ?? 0;
+  /** Position of the last log event ingested; `LOG_START` before the first ingest. */
+  async checkpoint(): Promise<LogPosition> {
+    return logPosition(this.stmts.checkpoint.get() ?? 0);
   }
 
   /** Every stored endpoint, active or disabled, in the order they were added. */

@@ -4,7 +4,7 @@
  * the list reads one stream and the uploads of its page, never the whole log. An entry whose upload
  * has no stream (a stop between the two appends) is left out.
  */
-import { newEventId, registerEventSchemas, toEventData, type WriteContext } from '@app/event-sourcing';
+import { newEventId, registerEventSchemas, toEventData, type LogPosition, type WriteContext } from '@app/event-sourcing';
 import type { UploadStreamPorts } from './upload.ports';
 
 /** Stream category of the providers' upload lists: `uploadlist-<ukprn>`. */
@@ -34,7 +34,7 @@ export async function listedUploads(ports: UploadStreamPorts, ukprn: string): Pr
 /** Every listed upload id of every provider (a resumed process looks for unfinished work among them). */
 export async function allListedUploads(ports: UploadStreamPorts): Promise<string[]> {
   const ids: string[] = [];
-  let from: number | undefined;
+  let from: LogPosition | undefined;
   for (;;) {
     const batch = await ports.trainees.eventStore.readAll({
       fromPosition: from,

@@ -1,5 +1,6 @@
 import { forgottenChangeItem, renderChange, type ChangeItem, type CursorCodec, type StoredChange } from '@app/changes';
 import type { ApiVersion } from '@app/trainees/record';
+import type { LogPosition } from '@app/event-sourcing';
 import type { WebhookEvent } from '@app/webhooks/decider';
 import type { NewWebhookDelivery, WebhookEndpointRecord } from './webhook-outbox.port';
 
@@ -10,7 +11,7 @@ import type { NewWebhookDelivery, WebhookEndpointRecord } from './webhook-outbox
  */
 
 /** The `webhook-id` of a change sent to an endpoint: the same on every attempt. */
-export function messageIdOf(endpointId: string, position: number): string {
+export function messageIdOf(endpointId: string, position: LogPosition): string {
   return `msg_${endpointId}_${position}`;
 }
 
@@ -18,7 +19,7 @@ export function messageIdOf(endpointId: string, position: number): string {
 export function applyEndpointEvent(
   current: WebhookEndpointRecord | undefined,
   event: WebhookEvent,
-  position: number,
+  position: LogPosition,
 ): WebhookEndpointRecord | null {
   if (event.type === 'WebhookEndpointAdded') {
     const d = event.data;

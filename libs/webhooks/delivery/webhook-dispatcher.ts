@@ -1,6 +1,15 @@
 import type { ChangeFeed, CursorCodec, StoredChange } from '@app/changes';
 import { decodeWebhookEvent, WEBHOOK_STREAM_PREFIX } from '@app/webhooks/decider';
-import type { EventFilter, EventStore, LogPosition, RecordedEvent, StoredLog } from '@app/event-sourcing';
+import {
+  earlierPosition,
+  laterPosition,
+  LOG_START,
+  type EventFilter,
+  type EventStore,
+  type LogPosition,
+  type RecordedEvent,
+  type StoredLog,
+} from '@app/event-sourcing';
 import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpointRecord, WebhookOutbox } from './webhook-outbox.port';
 import { applyEndpointEvent, deliveryOf, receives } from './endpoint-deliveries';
 import { type AddressPolicy, disableWebhookEndpoint, type SealedSecrets } from '@app/webhooks/write';
@@ -9,13 +18,13 @@ import { sendWebhook } from './webhook-sender';
 /** How far the feed is whole ({@link WebhookDispatcher} `wholeUpTo`): positions the store gave. */
 interface WholeFeed {
   /** The newest position known to be whole: the projector's checkpoint, or the log's head when `before` is null. */
-  reached: number;
+  reached: LogPosition;
   /** Exclusive: the first event the projector has not applied yet; null when it has applied all up to the head. */
   before: LogPosition | null;
 }
 
 /** What the dispatcher reads the changes from: the change feed, whole up to `checkpoint()`. */
-export type ChangeSource = Pick<ChangeFeed, 'changesBetween'> & { checkpoint(): Promise<number> };
+export type ChangeSource = Pick<ChangeFeed, 'changesBetween'> & { checkpoint(): Promise<LogPosition> };
 
 export interface DispatcherLogger {
   info(message: string, context?: Record<string, unknown>): void;
@@ -90,7 +99,7 @@ export const CHECKPOINT_SAVE_MS = 5_000;
 export class WebhookDispatcher {
   private readonly options: DispatcherOptions;
   private endpoints = new Map<string, WebhookEndpointRecord>();
-  private position = 0;
+  private position = LOG_START;
   private stopped = true;
   private loop: Promise<void> | null = null;
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -100,7 +109,7 @@ export class WebhookDispatcher {
   /** The bound of a whole feed (see {@link wholeUpTo}) below which every event was ingested; null when none is. */
   private coveredBefore: LogPosition | null = null;
   /** The position last stored in the outbox, and when (ms since the epoch; see {@link ingestOnce}). */
-  private saved = { position: 0, at: -Infinity };
+  private saved = { position: LOG_START, at: -Infinity };
 
   private readonly eventStore: EventStore;
   private readonly storedLog: StoredLog;
@@ -118,7 +127,7 @@ export class WebhookDispatcher {
   }
 
   /** Position of the last log event ingested. */
-  get checkpoint(): number {
+  get checkpoint(): LogPosition {
     return this.position;
   }
 
@@ -210,7 +219,7 @@ export class WebhookDispatcher {
     // The new checkpoint is a position read here, never one computed: the last event read, or the newest one known.
     const lastHook = hooks.length > 0 ? hooks[hooks.length - 1].position : this.position;
     let cut = hooks.length === batchSize;
-    let upTo = cut ? lastHook : Math.max(whole.reached, lastHook);
+    let upTo = cut ? lastHook : laterPosition(whole.reached, lastHook);
     let changes: StoredChange[] | null = [];
     if (![...this.endpoints.values()].some((e) => e.status === 'active')) {
       // No endpoint receives anything before the next endpoint event: the changes up to it are skipped unread.
@@ -223,7 +232,7 @@ export class WebhookDispatcher {
       return 0;
     }
     this.waitingForFeed = false;
-    if (changes.length === batchSize) [upTo, cut] = [Math.min(upTo, changes[changes.length - 1].position), true];
+    if (changes.length === batchSize) [upTo, cut] = [earlierPosition(upTo, changes[changes.length - 1].position), true];
     this.coveredBefore = cut ? null : whole.before;
     if (upTo <= this.position) return 0;
     const items: (RecordedEvent | StoredChange)[] = [...hooks, ...changes].filter((i) => i.position <= upTo);
@@ -259,7 +268,7 @@ export class WebhookDispatcher {
   }
 
   /** Stores the checkpoint alone. */
-  private async save(position: number, at: number): Promise<void> {
+  private async save(position: LogPosition, at: number): Promise<void> {
     await this.outbox.ingest({ endpoints: [], deliveries: [], abandonFor: [], at, checkpoint: position });
     this.saved = { position, at };
   }

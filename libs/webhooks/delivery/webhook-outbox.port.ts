@@ -5,6 +5,7 @@
  * the idempotency keys), so a rebuild or swap never touches it. Times are epoch milliseconds, given
  * by the caller, so retries and give-up are tested without waiting.
  */
+import type { LogPosition } from '@app/event-sourcing';
 
 /** An endpoint as the dispatcher knows it (folded from its `webhook-<endpoint_id>` stream). */
 export interface WebhookEndpointRecord {
@@ -19,7 +20,7 @@ export interface WebhookEndpointRecord {
   secret: string;
   status: 'active' | 'disabled';
   /** Global position of the event that added it: it receives the changes after it. */
-  added_position: number;
+  added_position: LogPosition;
   disabled_reason: string | null;
 }
 
@@ -29,7 +30,7 @@ export interface NewWebhookDelivery {
   delivery_id: string;
   endpoint_id: string;
   /** Global position of the change (its order). */
-  position: number;
+  position: LogPosition;
   trainee_id: string;
   /** The `webhook-id` header: the same on every attempt, so the receiver can drop repeats. */
   message_id: string;
@@ -62,8 +63,8 @@ export type WebhookAttempt =
 
 /** The port. */
 export interface WebhookOutbox {
-  /** Position of the last log event the dispatcher has ingested (0 when none). */
-  checkpoint(): Promise<number>;
+  /** Position of the last log event the dispatcher has ingested (`LOG_START` when none). */
+  checkpoint(): Promise<LogPosition>;
   /** Every endpoint the dispatcher has read, active or not. */
   endpoints(): Promise<WebhookEndpointRecord[]>;
   /**
@@ -78,7 +79,7 @@ export interface WebhookOutbox {
     deliveries: NewWebhookDelivery[];
     abandonFor: string[];
     at: number;
-    checkpoint: number;
+    checkpoint: LogPosition;
   }): Promise<void>;
   /**
    * Up to `limit` pending deliveries due at `now` (next_attempt_at ≤ now), each the oldest pending

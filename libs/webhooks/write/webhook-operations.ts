@@ -12,7 +12,7 @@ import {
   type WebhookEndpointState,
   type WebhookEvent,
 } from '@app/webhooks/decider';
-import { toEventData, newEventId, runCommand, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { LOG_START, toEventData, newEventId, runCommand, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import type { ProviderReadModel } from '@app/providers/read';
 import { checkWebhookTarget, type AddressPolicy } from './address-guard';
 import type { SealedSecrets } from './sealed-secrets';
@@ -156,7 +156,7 @@ async function allEndpointEvents(eventStore: EventStore): Promise<RecordedEvent[
     }
     return events.sort((a, b) => a.position - b.position);
   }
-  for (let from = 0; ;) {
+  for (let from = LOG_START; ;) {
     const batch = await eventStore.readAll({ fromPosition: from, maxCount: 1000, filter: { streamPrefixes: [WEBHOOK_STREAM_PREFIX] } });
     events.push(...batch);
     if (batch.length < 1000) return events;

@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/runtime/event-transfer';
+import { logPosition, type LogPosition } from '@app/event-sourcing';
 import { deriveKey, sealedSecretsOf } from '@app/runtime/process';
 import { keyedGuardStreams, plainGuardRenames } from '@app/trainees/write';
 import { UPLOAD_STREAM_PREFIX } from '@app/uploads/decider';
@@ -32,7 +33,7 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
     .description('write the event log as JSON lines, in position order (stdout unless --output)')
     .option('--since <position>', 'only events after this global position (exclusive)', parsePosition)
     .option('--output <file>', 'write to this file instead of stdout')
-    .action(async (opts: { since?: number; output?: string }) => {
+    .action(async (opts: { since?: LogPosition; output?: string }) => {
       if (opts.output) {
         const file = opts.output;
         const count = await ctx.withStores(
@@ -106,9 +107,13 @@ function summary(count: number, since: number | undefined): string {
   return `Exported ${count} ${count === 1 ? 'event' : 'events'}${since ? ` after position ${since}` : ''}`;
 }
 
-function parsePosition(value: string): number {
+/**
+ * `--since`: a position the operator read from the store (an earlier export's last `position`),
+ * given back as the store gave it; an integer ≥ 0, else commander's InvalidArgumentError.
+ */
+function parsePosition(value: string): LogPosition {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('a position is an integer ≥ 0');
-  return Number(value);
+  return logPosition(Number(value));
 }
 
 /** Resolves once a file stream is open, rejects with its error (a missing directory, no permission). */
@@ -134,7 +139,7 @@ function uploadKeyOf(streamId: string): string | null {
  * Exports the log as stored to `out` (`exportEvents`): personal values sealed, each trainee's and
  * upload's data key wrapped before its stream, webhook secrets sealed (docs/DESIGN.md "Personal data").
  */
-function exportTo(out: Writable, stores: Stores, ctx: CliContext, since: number | undefined): Promise<number> {
+function exportTo(out: Writable, stores: Stores, ctx: CliContext, since: LogPosition | undefined): Promise<number> {
   return exportEvents(stores.storedLog, out, {
     since,
     exported: secretsOf(ctx).exported,

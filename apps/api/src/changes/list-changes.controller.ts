@@ -4,6 +4,7 @@ import { ApiQuery } from '@nestjs/swagger';
 import type { Caller } from '@app/trainees/write';
 import type { VersionContract } from '@app/trainees/contract';
 import { CURSOR_CODEC, type CursorCodec } from '@app/changes';
+import { LOG_START } from '@app/event-sourcing';
 import { ApiController } from '../openapi/api-controller.decorator';
 import { Answers, Operation } from '../openapi/operation.decorators';
 import { Contract, CurrentCaller } from '../auth/request-context';
@@ -51,7 +52,7 @@ export class ListChangesController {
     @Contract() contract: VersionContract,
     @Query() raw: Record<string, unknown>,
   ): Promise<ChangesPage> {
-    const request = toCursorPageRequest(raw, (cursor) => this.cursors.decode(caller.ukprn, cursor));
+    const request = toCursorPageRequest(raw, (cursor) => this.cursors.decode(caller.ukprn, cursor), LOG_START);
     return this.queries.execute<ListChangesQuery, ChangesPage>(new ListChangesQuery(caller, request, contract.version));
   }
 }

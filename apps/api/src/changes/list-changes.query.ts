@@ -1,6 +1,7 @@
 import { Inject, ServiceUnavailableException } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Caller } from '@app/trainees/write';
+import type { LogPosition } from '@app/event-sourcing';
 import { renderChange, type ChangeItem, CHANGE_FEED, type ChangeFeed, CURSOR_CODEC, type CursorCodec } from '@app/changes';
 import type { ApiVersion } from '@app/trainees/record';
 import type { CursorPageRequest } from '../query-params/cursor-page';
@@ -9,7 +10,7 @@ import type { CursorPageRequest } from '../query-params/cursor-page';
 export class ListChangesQuery {
   constructor(
     readonly caller: Caller,
-    readonly request: CursorPageRequest,
+    readonly request: CursorPageRequest<LogPosition>,
     readonly version: ApiVersion,
   ) {}
 }
@@ -42,7 +43,7 @@ export class ListChangesHandler implements IQueryHandler<ListChangesQuery, Chang
     }
     const page = rows.slice(0, request.limit);
     const last = page.length > 0 ? page[page.length - 1].position : request.afterPosition;
-    const cursorOf = (position: number) => this.cursors.encode(caller.ukprn, position);
+    const cursorOf = (position: LogPosition) => this.cursors.encode(caller.ukprn, position);
     return {
       data: page.map((c) => renderChange(c, version, cursorOf(c.position))),
       next_cursor: cursorOf(last),

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { ProjectionWaiter } from '@app/event-sourcing';
+import { laterPosition, LOG_START, type LogPosition, type ProjectionWaiter } from '@app/event-sourcing';
 import type { RegistryProcessManager } from '@app/registry';
 import {
   APP_CONFIG,
@@ -54,7 +54,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
   /** How long a write waits for its projection before answering anyway, in ms (10 s; tests shorten it). */
   waitTimeoutMs = 10_000;
   /** Position of the latest write whose projection wait timed out (0: none). */
-  private behindUntil = 0;
+  private behindUntil = LOG_START;
   /** The webhook dispatcher and its outbox, when the projector runs here (docs/change-feed.md "Webhooks"). */
   private webhooks: { dispatcher: WebhookDispatcher; outbox: WebhookOutbox } | null = null;
   /** The audit digests signed on a schedule (`AUDIT_DIGEST_EVERY`), when the projector runs here and one is set. */
@@ -107,11 +107,11 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
    * or after {@link waitTimeoutMs}: then logs an error naming the position and keeps
    * {@link readiness} not ready until the checkpoint reaches it. Never rejects for a time-out.
    */
-  async waitFor(position: number, timeoutMs = this.waitTimeoutMs): Promise<boolean> {
+  async waitFor(position: LogPosition, timeoutMs = this.waitTimeoutMs): Promise<boolean> {
     const wait = () => this.waiter.waitFor(position, timeoutMs);
     // A span of its own when tracing is on (docs/observability.md "Traces").
     if (await (tracingEnabled() ? inSpan('projection.wait', wait) : wait())) return true;
-    this.behindUntil = Math.max(this.behindUntil, position);
+    this.behindUntil = laterPosition(this.behindUntil, position);
     this.logger.error(
       { position, checkpoint: await this.checkpoint() },
       'a write is stored but its projection did not catch up in time; not ready until it does',
@@ -126,7 +126,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
    */
   async readiness(): Promise<Readiness> {
     const checkpoint = await this.checkpoint();
-    if (checkpoint >= this.behindUntil) this.behindUntil = 0;
+    if (checkpoint >= this.behindUntil) this.behindUntil = LOG_START;
     return assessReadiness({
       storedLog: this.stores.storedLog,
       projector: this.projector?.health() ?? null,
@@ -137,7 +137,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
   }
 
   /** The position of the last event applied to the read models. */
-  async checkpoint(): Promise<number> {
+  async checkpoint(): Promise<LogPosition> {
     return this.projector ? this.projector.checkpoint : this.stores.readModel.checkpoint();
   }
 

@@ -14,9 +14,9 @@ export const PAGE_LIMIT_MAX = 1000;
 /** The length of an `after` cursor, as the OpenAPI documents declare it (docs/change-feed.md "Cursors"). */
 export const AFTER_CHARS = CURSOR_CHARS;
 
-/** A validated page request: the position to read after (0: from the first item) and the page size. */
-export interface CursorPageRequest {
-  afterPosition: number;
+/** A validated page request: the place to read after (`start`: from the first item) and the page size. */
+export interface CursorPageRequest<P extends number> {
+  afterPosition: P;
   limit: number;
 }
 
@@ -28,15 +28,20 @@ function single(value: unknown): unknown {
 /**
  * Validates the paging query of a list read by cursor (GET /changes, docs/change-feed.md "Reading
  * the feed"; GET …/history, docs/operations.md "Trainee history"): `after` a cursor this service
- * made, which `decode` (the caller's cursor codec) turns into its position (omitted or empty: from
- * the first item; null from `decode`: refused), `limit` an integer from 1 to {@link PAGE_LIMIT_MAX}
- * (omitted or empty: {@link PAGE_LIMIT_DEFAULT}); other parameters are ignored. Throws
+ * made, which `decode` (the caller's cursor codec) turns into its place, a log position or a
+ * timeline place (omitted or empty: `start`, from the first item; null from `decode`: refused),
+ * `limit` an integer from 1 to {@link PAGE_LIMIT_MAX} (omitted or empty: {@link PAGE_LIMIT_DEFAULT});
+ * other parameters are ignored. Throws
  * {@link ListQueryInvalid} (the list's 422 shape) naming each bad parameter.
  */
-export function toCursorPageRequest(raw: Record<string, unknown>, decode: (cursor: string) => number | null): CursorPageRequest {
+export function toCursorPageRequest<P extends number>(
+  raw: Record<string, unknown>,
+  decode: (cursor: string) => P | null,
+  start: P,
+): CursorPageRequest<P> {
   const errors: Record<string, string[]> = {};
   const after = single(raw?.after);
-  let afterPosition = 0;
+  let afterPosition = start;
   if (after !== undefined && after !== '') {
     const position = typeof after === 'string' ? decode(after) : null;
     if (position === null) errors.after = [`${quoted(after)} is not a valid cursor`];

@@ -1,5 +1,5 @@
 import type { Collection, Db, MongoClient } from 'mongodb';
-import type { RecordedEvent } from '@app/event-sourcing';
+import { logPosition, type LogPosition, type RecordedEvent } from '@app/event-sourcing';
 import { MongoSchoolDirectory } from '../mongo-school-directory';
 import { MongoDataKeyStore } from '../mongo-data-key-store';
 import { MongoIdempotencyStore } from '../mongo-idempotency-store';
@@ -162,14 +162,14 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
 
   /**
    * The lower of the two served stores' checkpoints (every event up to it is applied to both);
-   * 0 when none. Reads the registry afresh (and refreshes the read cache), then both checkpoint
+   * `LOG_START` when none. Reads the registry afresh (and refreshes the read cache), then both checkpoint
    * documents in one query.
    */
-  async checkpoint(): Promise<number> {
+  async checkpoint(): Promise<LogPosition> {
     const { rows } = await this.registry.read();
     const ids = PROJECTION_NAMES.map((name) => `${name}_${rows[name].store}`);
     const docs = await this.registry.checkpoints.find({ _id: { $in: ids } }).toArray();
-    return Math.min(...ids.map((id) => Number(docs.find((d) => d._id === id)?.position ?? 0)));
+    return logPosition(Math.min(...ids.map((id) => Number(docs.find((d) => d._id === id)?.position ?? 0))));
   }
 
   /**
@@ -288,7 +288,7 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
         code_version: codeVersions[name],
         version: row.version,
         store: row.store,
-        checkpoint: Number(checkpoints.find((c) => c._id === ids[i])?.position ?? 0),
+        checkpoint: logPosition(Number(checkpoints.find((c) => c._id === ids[i])?.position ?? 0)),
         documents: documents[i],
         rebuild_needed: row.version !== codeVersions[name],
         rebuilding: row.rebuilding ?? null,
@@ -359,16 +359,16 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
   /** The parked events, in position order. Throws the driver's error. */
   async parkedEvents(): Promise<ParkedEvent[]> {
     const docs = await this.parked().find({}).sort({ _id: 1 }).toArray();
-    return docs.map(({ _id, ...event }) => ({ ...event, position: Number(_id) }));
+    return docs.map(({ _id, ...event }) => ({ ...event, position: logPosition(Number(_id)) }));
   }
 
-  /** The stored position of checkpoint `name` (a consumer's or a store's `<projection>_<store>`), 0 when none. */
-  async readCheckpoint(name: string): Promise<number> {
+  /** The stored position of checkpoint `name` (a consumer's or a store's `<projection>_<store>`), `LOG_START` when none. */
+  async readCheckpoint(name: string): Promise<LogPosition> {
     return this.registry.readCheckpoint(name);
   }
 
   /** Stores `position` for consumer `name` unless a later one is stored already. Throws the driver's error. */
-  async writeCheckpoint(name: string, position: number): Promise<void> {
+  async writeCheckpoint(name: string, position: LogPosition): Promise<void> {
     await this.registry.advanceCheckpoint(position, name, 0);
   }
 }

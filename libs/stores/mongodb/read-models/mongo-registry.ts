@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import { logPosition, type LogPosition } from '@app/event-sourcing';
 import { PROJECTION_NAMES, PROJECTION_VERSIONS, type ProjectionName } from '@app/runtime/projector';
 import { isStoreGone, LEGACY_CHECKPOINT_ID, MONGO_COLLECTIONS, now, retryDuplicateKey, WRITE_CONCERN } from '../mongo-connection';
 import { FreshReads, readFollowingRegistry } from './fresh-read';
@@ -148,10 +149,10 @@ export class MongoRegistry {
     });
   }
 
-  /** The stored position of checkpoint `id` (a consumer's or a store's `<projection>_<store>`), 0 when none. */
-  async readCheckpoint(id: string): Promise<number> {
+  /** The stored position of checkpoint `id` (a consumer's or a store's `<projection>_<store>`), `LOG_START` when none. */
+  async readCheckpoint(id: string): Promise<LogPosition> {
     const row = await this.checkpoints.findOne({ _id: id });
-    return Number(row?.position ?? 0);
+    return logPosition(Number(row?.position ?? 0));
   }
 
   /** `$max`-upserts a checkpoint document (retrying when a concurrent upsert raced it); `version` is recorded with it. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RecordedEvent } from '@app/event-sourcing';
+import type { LogPosition, RecordedEvent } from '@app/event-sourcing';
 import type { ProjectionName } from '@app/runtime/projector';
 import { applyToStore } from './mongo-apply';
 import { mongoStoreCollections } from './mongo-collections';
@@ -14,7 +14,7 @@ export interface SwapOptions {
 }
 
 /** Reads the log after a position: what a rebuild hands its swap (`RebuildTarget.swap`). */
-type ReadAfter = (position: number) => Promise<RecordedEvent[]>;
+type ReadAfter = (position: LogPosition) => Promise<RecordedEvent[]>;
 
 /** The lease's end: the server's time plus {@link SWAP_LEASE_MS}. */
 const LEASE = { $add: ['$$NOW', SWAP_LEASE_MS] };

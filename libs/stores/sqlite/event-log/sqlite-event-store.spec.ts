@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import {
   EventData,
   IdempotencyConflictError,
+  logPosition,
   readChainKeys,
   RecordedEvent,
   streamHeadOf,
@@ -257,7 +258,7 @@ describe('SqliteEventStore', () => {
       await expect(store.appendToStream('trainee-1', [event('A')], { expectedRevision: -1 })).rejects.toThrow(RangeError);
       await expect(store.appendToStream('', [event('A')])).rejects.toThrow(TypeError);
       await expect(store.readAll({ maxCount: 0 })).rejects.toThrow(RangeError);
-      await expect(store.readAll({ fromPosition: -1 })).rejects.toThrow(RangeError);
+      await expect(store.readAll({ fromPosition: logPosition(-1) })).rejects.toThrow(RangeError);
       await expect(store.readStream('trainee-1', { fromRevision: 1.5 })).rejects.toThrow(RangeError);
       expect(() => new SqliteEventStore({ filename: ':memory:', pollIntervalMs: 0 })).toThrow(RangeError);
       expect(await store.headPosition()).toBe(0);

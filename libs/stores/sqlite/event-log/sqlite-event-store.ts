@@ -25,6 +25,8 @@ import {
   EventData,
   EventFilter,
   EventStore,
+  logPosition,
+  LogPosition,
   ReadAllOptions,
   ReadStreamOptions,
   ReadStoredStreamsOptions,
@@ -329,15 +331,15 @@ export class SqliteEventStore implements EventStore {
     return subscription;
   }
 
-  /** Position of the newest event, 0 when the store is empty (port: {@link EventStore.headPosition}). */
-  async headPosition(): Promise<number> {
+  /** Position of the newest event, `LOG_START` when the store is empty (port: {@link EventStore.headPosition}). */
+  async headPosition(): Promise<LogPosition> {
     return this.headPositionNow();
   }
 
   /** {@link headPosition}, synchronously. */
-  headPositionNow(): number {
+  headPositionNow(): LogPosition {
     this.assertOpen();
-    return this.selectHead.get()?.head ?? 0;
+    return logPosition(this.selectHead.get()?.head ?? 0);
   }
 
   /** Ends every subscription of this instance and closes the connection. Safe to call twice. */

@@ -1,9 +1,16 @@
 import type Database from 'better-sqlite3';
-import type { ReadStoredStreamsOptions, StoredEventText } from '@app/event-sourcing';
+import { logPosition, type ReadStoredStreamsOptions, type StoredEventText } from '@app/event-sourcing';
 
 type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number];
 
-const textOf = (r: Row): StoredEventText => ({ streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4], position: r[5] });
+const textOf = (r: Row): StoredEventText => ({
+  streamId: r[0],
+  revision: r[1],
+  type: r[2],
+  data: r[3],
+  metadata: r[4],
+  position: logPosition(r[5]),
+});
 
 /**
  * Reads whole streams of every category in stream-id order, as stored (port:

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { type StoredEventText } from '@app/event-sourcing';
+import { logPosition, type LogPosition, type StoredEventText } from '@app/event-sourcing';
 import { checkAgainstDigest, mergeScans, streamGone, type LogVerification, type ScanResult, type VerifyLogOptions } from '@app/audit';
 import { startWorker } from '../start-worker';
 import type { VerifyJob } from './verify.worker';
@@ -79,8 +79,8 @@ export async function verifyInThreads(dataDir: string, options: Omit<VerifyLogOp
   }
 }
 
-function text(r: Row): StoredEventText & { position: number } {
-  return { streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4], position: r[5] };
+function text(r: Row): StoredEventText & { position: LogPosition } {
+  return { streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4], position: logPosition(r[5]) };
 }
 
 /** Stream ids in the order SQLite's `ORDER BY stream_id` gives them (bytes of UTF-8), as `verifyLog` meets them. */

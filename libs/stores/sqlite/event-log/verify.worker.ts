@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ChainScan, type SignedHead } from '@app/audit';
+import { logPosition } from '@app/event-sourcing';
 
 /** What the thread is started with (`workerData.job`): the positions after `after` up to `upTo`, and a digest to hold them to. */
 export interface VerifyJob {
@@ -34,7 +35,7 @@ try {
       .raw(true);
     let n = 0;
     for (const r of rows.iterate(job.after, job.upTo)) {
-      scan.add({ streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4], position: r[5] });
+      scan.add({ streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4], position: logPosition(r[5]) });
       if (++n % PROGRESS_EVERY === 0) parentPort!.postMessage({ events: n });
     }
     parentPort!.postMessage({ done: true, result: scan.result() });

@@ -2,7 +2,7 @@
  * What the API's thread, its log writer thread and its projection thread say to each other
  * (docs/DESIGN.md "The projection thread"): plain data, as `postMessage` copies it.
  */
-import { IdempotencyConflictError, WrongExpectedVersionError, type ExpectedRevision } from '@app/event-sourcing';
+import { IdempotencyConflictError, WrongExpectedVersionError, type ExpectedRevision, type LogPosition } from '@app/event-sourcing';
 import type { ProjectorHealth } from '@app/runtime/projector';
 import type { QueuedWrite } from '../event-log/sqlite-rows';
 import type { AppendOutcome } from '../event-log/sqlite-event-store';
@@ -94,11 +94,11 @@ export type UnitOutcome = { ok: true; outcomes: AppendOutcome[] } | { ok: false;
 
 /** A message from the projection thread. */
 export type FromThread =
-  | { type: 'done'; id: number; checkpoint: number; health: ProjectorHealth }
+  | { type: 'done'; id: number; checkpoint: LogPosition; health: ProjectorHealth }
   | { type: 'failed'; id: number; error: CarriedError }
   | {
       type: 'applied';
-      checkpoint: number;
+      checkpoint: LogPosition;
       events: number;
       seconds: number;
       /** A provider stream's event was applied (tokens issued, revoked or used). */

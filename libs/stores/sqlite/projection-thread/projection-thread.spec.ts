@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { newEventId, toEventData, WrongExpectedVersionError } from '@app/event-sourcing';
+import { LOG_START, logPosition, newEventId, toEventData, WrongExpectedVersionError } from '@app/event-sourcing';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, traineeUpdated, TRAINEE_ID, UKPRN } from '@app/trainees/decider/testing/trainee-events';
 import { DataKeys, PersonalData } from '@app/personal-data';
@@ -67,7 +67,7 @@ describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projec
   });
 
   it('wakes the API thread’s own subscriptions on each commit of the thread', async () => {
-    const sub = thread.eventStore.subscribeToAll({ fromPosition: 0 });
+    const sub = thread.eventStore.subscribeToAll({ fromPosition: LOG_START });
     const iterator = sub[Symbol.asyncIterator]();
     const first = iterator.next();
     await thread.eventStore.appendToStream(`provider-${UKPRN}`, [
@@ -92,7 +92,7 @@ describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projec
   });
 
   it('answers waiters of a position it never reaches with false after the timeout', async () => {
-    expect(await thread.waitFor(10_000, 20)).toBe(false);
+    expect(await thread.waitFor(logPosition(10_000), 20)).toBe(false);
   });
 
   /**

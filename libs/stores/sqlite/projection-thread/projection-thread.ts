@@ -11,6 +11,7 @@
  * not wait for the sync either.
  */
 import { MessageChannel, type Worker } from 'node:worker_threads';
+import { LOG_START, type LogPosition } from '@app/event-sourcing';
 import type { AppliedBatch } from '@app/runtime/telemetry';
 import { PositionWaiters, type ProjectorHandle, type ProjectorHealth, type ProjectorLogger } from '@app/runtime/projector';
 import { openSqliteEventStore, type SqliteEventStore } from '../event-log/sqlite-event-store';
@@ -51,9 +52,9 @@ export class ProjectionThread implements ProjectorHandle {
   private readonly worker: Worker;
   private readonly writer: LogWriterThread;
   private nextId = 1;
-  private readonly requests = new Map<number, Pending<number>>();
-  private position = 0;
-  private lastHealth: ProjectorHealth = { state: 'stopped', checkpoint: 0, failure: null, parked: 0 };
+  private readonly requests = new Map<number, Pending<LogPosition>>();
+  private position = LOG_START;
+  private lastHealth: ProjectorHealth = { state: 'stopped', checkpoint: LOG_START, failure: null, parked: 0 };
   private readonly waiters = new PositionWaiters();
   private exited: Promise<void>;
   private closed = false;
@@ -85,7 +86,7 @@ export class ProjectionThread implements ProjectorHandle {
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
   }
 
-  get checkpoint(): number {
+  get checkpoint(): LogPosition {
     return this.position;
   }
 
@@ -98,7 +99,7 @@ export class ProjectionThread implements ProjectorHandle {
   }
 
   /** Applies everything up to the head once, in the thread; resolves with the checkpoint. */
-  catchUp(): Promise<number> {
+  catchUp(): Promise<LogPosition> {
     return this.request({ type: 'catch-up', id: this.nextId++ });
   }
 
@@ -173,11 +174,11 @@ export class ProjectionThread implements ProjectorHandle {
   }
 
   /** Resolves true once the thread has applied every event up to `position`, false after `timeoutMs` (default 10 s). */
-  waitFor(position: number, timeoutMs = 10_000): Promise<boolean> {
+  waitFor(position: LogPosition, timeoutMs = 10_000): Promise<boolean> {
     return this.waiters.wait(position, this.position, timeoutMs);
   }
 
-  private request(message: ToThread & { id: number }): Promise<number> {
+  private request(message: ToThread & { id: number }): Promise<LogPosition> {
     return new Promise((resolve, reject) => {
       this.requests.set(message.id, { resolve, reject });
       this.send(message);
@@ -248,7 +249,7 @@ export class ProjectionThread implements ProjectorHandle {
     }
   }
 
-  private advance(position: number): void {
+  private advance(position: LogPosition): void {
     if (position <= this.position) return;
     this.position = position;
     this.waiters.advance(position);

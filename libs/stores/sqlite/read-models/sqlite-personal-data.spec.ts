@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { newEventId, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { LOG_START, logPosition, newEventId, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import { DataKeyMissing, ERASED, withPersonalData } from '@app/personal-data';
 import { createWebhookDispatcher, loadConfig } from '@app/runtime/process';
 import { measureLag, PROJECTED_STREAMS, Projector } from '@app/runtime/projector';
@@ -73,7 +73,7 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
     expect(stream.find((e) => e.type === 'TraineeDeferred')!.data).toMatchObject({ defer_reason: 'Moved to Zanzibar for family reasons' });
     const all = await sealing.readAll({ maxCount: 100 });
     expect(all.filter((e) => e.streamId === traineeStreamId('T1'))).toEqual(stream);
-    const byStream = await sealing.readStreamsByPrefix!({ streamPrefix: 'trainee-', toPosition: 1000, maxCount: 1000 });
+    const byStream = await sealing.readStreamsByPrefix!({ streamPrefix: 'trainee-', toPosition: logPosition(1000), maxCount: 1000 });
     expect(byStream).toEqual([...all].sort((a, b) => a.streamId.localeCompare(b.streamId) || a.streamRevision - b.streamRevision));
     const sub = sealing.subscribeToAll();
     const live: RecordedEvent[] = [];
@@ -95,13 +95,13 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
     try {
       await expect(keyless.readAll({ maxCount: 10 })).rejects.toBeInstanceOf(DataKeyMissing);
       const projected = await fresh.store.readAll({ maxCount: 1000, filter: PROJECTED_STREAMS });
-      const lag = await measureLag(fresh.store, 0, new Date('2030-01-01T00:00:00Z'));
+      const lag = await measureLag(fresh.store, LOG_START, new Date('2030-01-01T00:00:00Z'));
       expect(lag).toMatchObject({ checkpoint: 0, events: projected.length, atLeast: false });
       expect(lag.seconds).toBeGreaterThan(0);
       // The registry's backlog gauge counts the same way, with its own filter.
       const registered = projected.filter((e) => e.type === 'TraineeRegistered').length;
       expect(registered).toBeGreaterThan(0);
-      const filtered = await measureLag(fresh.store, 0, new Date(), 1000, { eventTypes: ['TraineeRegistered'] });
+      const filtered = await measureLag(fresh.store, LOG_START, new Date(), 1000, { eventTypes: ['TraineeRegistered'] });
       expect(filtered.events).toBe(registered);
       // Nothing projected yet: the dispatcher looks at the first unprojected event's position, and stops before it,
       // reading only the log as stored (a read through the keyless event store would fail).

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { traineeStreamId } from '@app/trainees/decider';
-import { newEventId, type RecordedEvent, toEventData } from '@app/event-sourcing';
+import { LOG_START, logPosition, newEventId, type RecordedEvent, toEventData } from '@app/event-sourcing';
 import { measureLag, Projector } from '@app/runtime/projector';
 import { rebuildProjection } from '@app/runtime/rebuild';
 import { SqliteEventStore } from '../event-log/sqlite-event-store';
@@ -158,7 +158,7 @@ describe.each(STREAM_PHASES)('Parked events on SqliteReadModel, a first stream p
     await rm.parkEvent({
       ...record,
       projection: 'providers',
-      position: 99,
+      position: logPosition(99),
       error: 'x',
       attempts: 5,
       parked_at: '2026-05-01T00:00:00.000Z',
@@ -187,16 +187,16 @@ describe('measureLag', () => {
       ),
     );
     const now = new Date(Date.parse(tenSecondsAgo) + 10_000);
-    expect(await measureLag(store, 0, now)).toEqual({ checkpoint: 0, events: events.length, atLeast: false, seconds: 10 });
+    expect(await measureLag(store, LOG_START, now)).toEqual({ checkpoint: 0, events: events.length, atLeast: false, seconds: 10 });
     const head = await store.headPosition();
     expect(await measureLag(store, head, now)).toEqual({ checkpoint: head, events: 0, atLeast: false, seconds: 0 });
-    expect((await measureLag(store, 0, now, 2)).atLeast).toBe(true);
+    expect((await measureLag(store, LOG_START, now, 2)).atLeast).toBe(true);
     // Caught up, it reads only the head; behind, at most cap + 1 events, so a probe or scrape stays cheap
     // however far behind (docs/observability.md "Readings taken at scrape time").
     const readAll = jest.spyOn(store, 'readAll');
     await measureLag(store, head, now);
     expect(readAll).not.toHaveBeenCalled();
-    await measureLag(store, 0, now, 2);
+    await measureLag(store, LOG_START, now, 2);
     expect(readAll.mock.calls.map(([options]) => options?.maxCount)).toEqual([3]);
     await store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { TraineeSnapshot } from '@app/trainees/decider';
 import type { Trainee, ApiVersion } from '@app/trainees/record';
-import type { RecordedEvent } from '@app/event-sourcing';
+import { logPosition, type LogPosition, type RecordedEvent } from '@app/event-sourcing';
 import {
   CHANGE_FEED_SINCE_VERSION,
   PROJECTION_NAMES,
@@ -210,22 +210,24 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     return this.read((t) => t.providers.providers.all());
   }
 
-  /** The stored position of checkpoint `name` (a consumer's or a store's `<projection>_<store>`), 0 when none. */
-  async readCheckpoint(name: string): Promise<number> {
-    return this.stmts.getCheckpoint.get(name)?.position ?? 0;
+  /** The stored position of checkpoint `name` (a consumer's or a store's `<projection>_<store>`), `LOG_START` when none. */
+  async readCheckpoint(name: string): Promise<LogPosition> {
+    return logPosition(this.stmts.getCheckpoint.get(name)?.position ?? 0);
   }
 
   /** Stores `position` for consumer `name` unless a later one is stored already. */
-  async writeCheckpoint(name: string, position: number): Promise<void> {
+  async writeCheckpoint(name: string, position: LogPosition): Promise<void> {
     this.stmts.setCheckpoint.run(name, position, 0, now());
   }
 
   /** The lower of the two active projections' checkpoints: every event up to it is applied to both. */
-  async checkpoint(): Promise<number> {
+  async checkpoint(): Promise<LogPosition> {
     const t = this.refresh();
-    return Math.min(
-      this.stmts.getCheckpoint.get(`trainees_${t.trainees.store}`)?.position ?? 0,
-      this.stmts.getCheckpoint.get(`providers_${t.providers.store}`)?.position ?? 0,
+    return logPosition(
+      Math.min(
+        this.stmts.getCheckpoint.get(`trainees_${t.trainees.store}`)?.position ?? 0,
+        this.stmts.getCheckpoint.get(`providers_${t.providers.store}`)?.position ?? 0,
+      ),
     );
   }
 
@@ -314,7 +316,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
         code_version: this.codeVersions[name],
         version: row.version,
         store: row.store,
-        checkpoint: this.stmts.getCheckpoint.get(`${name}_${row.store}`)?.position ?? 0,
+        checkpoint: logPosition(this.stmts.getCheckpoint.get(`${name}_${row.store}`)?.position ?? 0),
         documents: tables.count.get()!.n,
         rebuild_needed: row.version !== this.codeVersions[name],
         rebuilding: row.rebuilding,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { RecordedEvent } from '@app/event-sourcing';
+import { logPosition, type LogPosition, type RecordedEvent } from '@app/event-sourcing';
 import type { ProjectionName } from '@app/runtime/projector';
 import type { RebuildTarget } from '@app/runtime/rebuild';
 import type { ProviderTables } from './provider-tables';
@@ -60,8 +60,8 @@ export class SqliteRebuildTarget implements RebuildTarget {
     this.byStream?.forget();
   }
 
-  async checkpoint(): Promise<number> {
-    return this.ctx.checkpoint(this.checkpointName);
+  async checkpoint(): Promise<LogPosition> {
+    return logPosition(this.ctx.checkpoint(this.checkpointName));
   }
 
   /** Applies the batch to the new store in short transactions, each with its checkpoint (see `SharedWriteLock`). */
@@ -77,7 +77,7 @@ export class SqliteRebuildTarget implements RebuildTarget {
   }
 
   async swap(
-    readAfter: (position: number) => Promise<RecordedEvent[]>,
+    readAfter: (position: LogPosition) => Promise<RecordedEvent[]>,
     options: { keepOld: boolean },
   ): Promise<{ previous: string; dropped: boolean; dropSeconds?: number }> {
     // Holding the write lock, apply what the log gained since the last batch, then point the
@@ -88,7 +88,7 @@ export class SqliteRebuildTarget implements RebuildTarget {
     let previous: string;
     try {
       for (;;) {
-        const events = await readAfter(this.ctx.checkpoint(this.checkpointName));
+        const events = await readAfter(logPosition(this.ctx.checkpoint(this.checkpointName)));
         if (events.length === 0) break;
         this.ctx.tables.apply(events);
         this.ctx.setCheckpoint(this.checkpointName, events[events.length - 1].position, this.version);

@@ -3,7 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { TRAINEE_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
 import { SqliteEventStore } from '../event-log/sqlite-event-store';
 import { type RangeStart, StreamRanges } from '../event-log/stream-ranges';
-import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+import { logPosition, type EventStore, type LogPosition, type RecordedEvent } from '@app/event-sourcing';
 import type { StreamBuild, StreamCursor, StreamPhase } from '@app/runtime/projector';
 import type { TraineeTables } from './trainee-tables';
 import type { PreparedTrainee } from './trainee-rows';
@@ -59,7 +59,7 @@ export class SqliteStreamBuild implements StreamBuild {
     db.exec(`CREATE TABLE IF NOT EXISTS projection_rebuild_cursors (
       checkpoint TEXT PRIMARY KEY, to_position INTEGER NOT NULL, last_stream TEXT NOT NULL)`);
     this.stmts = {
-      cursor: db.prepare<[string], StreamCursor>(
+      cursor: db.prepare<[string], { toPosition: number; lastStream: string }>(
         `SELECT to_position AS toPosition, last_stream AS lastStream FROM projection_rebuild_cursors WHERE checkpoint = ?`,
       ),
       setCursor: db.prepare(`INSERT OR REPLACE INTO projection_rebuild_cursors (checkpoint, to_position, last_stream) VALUES (?, ?, ?)`),
@@ -68,14 +68,15 @@ export class SqliteStreamBuild implements StreamBuild {
   }
 
   async cursor(): Promise<StreamCursor | null> {
-    return this.stmts.cursor.get(this.checkpointName) ?? null;
+    const row = this.stmts.cursor.get(this.checkpointName);
+    return row ? { toPosition: logPosition(row.toPosition), lastStream: row.lastStream } : null;
   }
 
   async applyStreams(events: RecordedEvent[], cursor: StreamCursor): Promise<void> {
     writeAsSoonAsFree(this.db, () => this.write(cursor, () => this.tables.apply(events)));
   }
 
-  async finish(toPosition: number): Promise<void> {
+  async finish(toPosition: LogPosition): Promise<void> {
     // Each index in its own transaction (a store that serves meanwhile writes between them), then
     // the checkpoint and the cursor together.
     for (const sql of this.tables.indexStatements()) await this.lock.run(0, () => this.db.exec(sql));
@@ -164,7 +165,7 @@ export class SqliteStreamBuild implements StreamBuild {
         eventsDb.close();
         void Promise.all(exited).then(() => ('error' in outcome ? reject(outcome.error) : resolve(outcome.phase)));
       };
-      const phase = (interrupted: boolean) => ({ phase: { toPosition: first.toPosition, done, interrupted } });
+      const phase = (interrupted: boolean) => ({ phase: { toPosition: logPosition(first.toPosition), done, interrupted } });
       const handOut = () => {
         // Beside live writes, one worker: the rebuild leaves the other core to the service.
         const active = this.lock.contended ? 1 : workers.length;
@@ -219,7 +220,9 @@ export class SqliteStreamBuild implements StreamBuild {
     for (let i = 0; i < trainees.length;) {
       const chunk = chunkOf(trainees, i, this.lock.size());
       const last = i + chunk.trainees.length === trainees.length ? lastStream : chunk.lastStream;
-      await this.lock.run(chunk.events, () => this.write({ toPosition, lastStream: last }, () => this.tables.write(chunk.trainees)));
+      await this.lock.run(chunk.events, () =>
+        this.write({ toPosition: logPosition(toPosition), lastStream: last }, () => this.tables.write(chunk.trainees)),
+      );
       i += chunk.trainees.length;
     }
   }

@@ -1,3 +1,4 @@
+import { logPosition } from '@app/event-sourcing';
 import { randomBytes } from 'node:crypto';
 import { CursorCodec } from '@app/changes';
 import { ListQueryInvalid } from '../../errors/errors';
@@ -39,7 +40,7 @@ describe('the paging query of a trainee history (docs/operations.md "Trainee his
     const place = { revision: 3, status: 'submitted_for_trn' as const };
     const theirs = new HistoryCursors(codec, '10000002', 'T1').encode(place);
     const otherTrainee = new HistoryCursors(codec, '10000001', 'T2').encode(place);
-    const feed = codec.encode('10000001', 3 * 16 + 2);
+    const feed = codec.encode('10000001', logPosition(3 * 16 + 2));
     for (const after of [theirs, otherTrainee, feed]) {
       expect(mine.decode(after)).toBeNull();
       expect(refusal({ after })).toEqual({ after: [`${after} is not a valid cursor`] });
@@ -53,7 +54,7 @@ describe('the paging query of a trainee history (docs/operations.md "Trainee his
     const altered = `${after.slice(0, 10)}${after[10] === 'A' ? 'B' : 'A'}${after.slice(11)}`;
     const otherKey = new HistoryCursors(new CursorCodec(randomBytes(32)), '10000001', 'T1').encode({ revision: 3, status: 'draft' });
     for (const bad of [altered, otherKey, 'x', `${after}=`, after.slice(1)]) expect(refusal({ after: bad })).toHaveProperty('after');
-    const slot15 = codec.encode('history\u000010000001\u0000T1', 3 * 16 + 15);
+    const slot15 = codec.seal('history\u000010000001\u0000T1', 3 * 16 + 15);
     expect(mine.decode(slot15)).toBeNull();
   });
 

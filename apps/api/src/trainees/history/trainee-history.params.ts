@@ -34,7 +34,7 @@ export class HistoryCursors {
 
   /** The cursor of `place`. */
   encode(place: TimelinePlace): string {
-    return this.codec.encode(this.scope(), place.revision * STATUS_SLOTS + TIMELINE_STATUSES.indexOf(place.status));
+    return this.codec.seal(this.scope(), place.revision * STATUS_SLOTS + TIMELINE_STATUSES.indexOf(place.status));
   }
 
   /** The place `cursor` stands for when this provider's history of this trainee answered it; null for anything else. Never throws. */
@@ -45,7 +45,7 @@ export class HistoryCursors {
 
   /** The value `cursor` seals (revision × 16 + state index), when {@link decode} takes it; else null. */
   decodeValue(cursor: string): number | null {
-    const value = this.codec.decode(this.scope(), cursor);
+    const value = this.codec.open(this.scope(), cursor);
     return value === null || placeOf(value) === null ? null : value;
   }
 
@@ -63,7 +63,7 @@ export class HistoryCursors {
  * parameter) naming each bad one.
  */
 export function toHistoryRequest(raw: Record<string, unknown>, cursors: HistoryCursors): HistoryRequest {
-  const { afterPosition, limit } = toCursorPageRequest(raw, (cursor) => cursors.decodeValue(cursor));
+  const { afterPosition, limit } = toCursorPageRequest(raw, (cursor) => cursors.decodeValue(cursor), 0);
   return { from: placeOf(afterPosition) ?? TIMELINE_START, limit };
 }
 
