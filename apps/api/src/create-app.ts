@@ -21,6 +21,7 @@ import { httpMetricsRecorder } from './observability/http-metrics';
 import { parseJsonBody } from './bodies/json-body';
 import { BODY_MAX_BYTES } from '@app/trainees/record';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
+import { serveGovukAssets } from './uploads-page/govuk-assets';
 
 /**
  * Builds the API (Fastify adapter) for a configuration, ready to `listen`. Used by `main.ts` and by
@@ -95,6 +96,8 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   app.useGlobalFilters(new ApiExceptionFilter(app.get(ApiAuthenticator), logger));
   app.get(OpenApiDocuments).build(app);
   serveApiDocsPage(app, app.get(VersionRegistry));
+  // GOV.UK Frontend's styles, script, fonts and images under /assets/, for the uploads page (docs/DESIGN.md "The uploads page").
+  await serveGovukAssets(fastify);
   return app;
 }
 
