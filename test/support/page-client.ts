@@ -65,7 +65,7 @@ export class PageClient {
   async settled(location: string): Promise<PageAnswer> {
     for (let i = 0; i < 600; i++) {
       const page = await this.get(location);
-      if (!/http-equiv="refresh"/.test(page.text)) return page;
+      if (!/<h1 class="govuk-heading-l">(Checking your file|Adding trainees)<\/h1>/.test(page.text)) return page;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`${location} did not settle`);

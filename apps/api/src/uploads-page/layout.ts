@@ -42,15 +42,13 @@ export interface PageError {
   field: string;
 }
 
-/** What a page says: its title and heading, its body, its errors, whether it is signed in, a refresh. */
+/** What a page says: its title and heading, its body, its errors, whether it is signed in. */
 export interface PageContent {
   title: string;
   main: Html;
   errors?: readonly PageError[];
   /** The signed-in provider's form to sign out (its CSRF token), or null when no one is signed in. */
   signOutCsrf?: string | null;
-  /** Seconds after which the page reloads itself (a progress page), with or without JavaScript. */
-  refreshSeconds?: number;
 }
 
 /**
@@ -110,7 +108,6 @@ function banner(signOutCsrf: string | null): Html {
 export function page(content: PageContent): string {
   const errors = content.errors ?? [];
   const title = `${errors.length > 0 ? 'Error: ' : ''}${content.title} – Register trainee teachers`;
-  const refresh = content.refreshSeconds ? html`<meta http-equiv="refresh" content="${content.refreshSeconds}" />` : html``;
   return html`<!DOCTYPE html>
     <html lang="en" class="govuk-template">
       <head>
@@ -118,7 +115,6 @@ export function page(content: PageContent): string {
         <title>${title}</title>
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content="#1d70b8" />
-        ${refresh}
         <link rel="icon" sizes="48x48" href="/assets/images/favicon.ico" />
         <link rel="icon" sizes="any" href="/assets/images/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/govuk-frontend.min.css" />

@@ -1,15 +1,12 @@
 /**
- * The page of one upload, by its status: checking (refreshes itself), its errors by row and column
+ * The page of one upload, by its status: checking (with a link to refresh it), its errors by row and column
  * with the errors file and a form for the fixed file, "N trainees will be added" with the submit,
- * adding (refreshes itself), and the result with each row's trainee id.
+ * adding (the same), and the result with each row's trainee id.
  */
 import type { UploadAnswer } from '@app/uploads/write';
 import { html, type Html } from './html';
 import { page, type PageError } from './layout';
 import { csrfField, statusTag, uploadForm } from './start-views';
-
-/** Seconds a progress page waits before it reloads itself. */
-const REFRESH_SECONDS = 2;
 
 /** `1 trainee`, `2 trainees`. */
 const trainees = (n: number) => `${n.toLocaleString('en-GB')} trainee${n === 1 ? '' : 's'}`;
@@ -36,13 +33,16 @@ function table(caption: string, headers: readonly string[], rows: readonly (read
   </table>`;
 }
 
-/** A progress page's words: the status, and a link that reloads the page (it reloads itself too). */
+/**
+ * A progress page's words: the status, and a link that reloads the page. The page does not reload
+ * itself: a timed refresh fails WCAG 2.2.1 (axe's `meta-refresh`); the user chooses when.
+ */
 function progress(upload: UploadAnswer, heading: string, words: string): { title: string; main: Html } {
   return {
     title: heading,
     main: html`<h1 class="govuk-heading-l">${heading}</h1>
       <p class="govuk-body">${statusTag(upload.status)}</p>
-      <p class="govuk-body">${words} This page refreshes itself every ${REFRESH_SECONDS} seconds.</p>
+      <p class="govuk-body">${words} Refresh this page to see how it stands.</p>
       <p class="govuk-body"><a class="govuk-link" href="/uploads/files/${upload.upload_id}">Refresh this page</a></p>`,
   };
 }
@@ -105,13 +105,11 @@ export function uploadPage(upload: UploadAnswer, csrfToken: string, errors: read
       return page({
         ...common,
         ...progress(upload, 'Checking your file', 'Each row is checked as the API checks a new trainee.'),
-        refreshSeconds: REFRESH_SECONDS,
       });
     case 'in_progress':
       return page({
         ...common,
         ...progress(upload, 'Adding trainees', `${upload.rows.length} of ${trainees(upload.row_count)} added so far.`),
-        refreshSeconds: REFRESH_SECONDS,
       });
     case 'failed':
       return page({ ...common, title: 'Fix the errors in your file', main: errorsMain(upload, csrfToken, errors) });
