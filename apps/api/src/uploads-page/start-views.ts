@@ -19,29 +19,65 @@ function fieldError(errors: readonly PageError[], field: string): Html | null {
     : null;
 }
 
+/**
+ * A GOV.UK form group of one input named `id`: its label, hint, error message when `errors` has one
+ * about it, and the input (`inputClass`, with its `--error` variant; `attributes` written as given).
+ */
+function formField(id: string, label: string, hint: string, errors: readonly PageError[], inputClass: string, attributes: Html): Html {
+  const error = fieldError(errors, id);
+  const described = `${id}-hint${error ? ` ${id}-error` : ''}`;
+  return html`<div class="govuk-form-group${error ? ' govuk-form-group--error' : ''}">
+    <label class="govuk-label govuk-label--m" for="${id}">${label}</label>
+    <div id="${id}-hint" class="govuk-hint">${hint}</div>
+    ${error}
+    <input
+      class="${inputClass}${error ? ` ${inputClass}--error` : ''}"
+      id="${id}"
+      name="${id}"
+      ${attributes}
+      aria-describedby="${described}"
+    />
+  </div>`;
+}
+
+/** A GOV.UK table of `rows` under `headers`, with a caption. */
+export function table(caption: string, headers: readonly string[], rows: readonly (readonly (string | number | Html)[])[]): Html {
+  return html`<table class="govuk-table">
+    <caption class="govuk-table__caption govuk-table__caption--m">
+      ${caption}
+    </caption>
+    <thead class="govuk-table__head">
+      <tr class="govuk-table__row">
+        ${headers.map((h) => html`<th scope="col" class="govuk-table__header">${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody class="govuk-table__body">
+      ${rows.map(
+        (r) =>
+          html`<tr class="govuk-table__row">
+            ${r.map((c) => html`<td class="govuk-table__cell">${c}</td>`)}
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
 /** The sign-in page: the provider's API token, posted with the session's CSRF token. */
 export function signInPage(csrfToken: string, errors: readonly PageError[] = []): string {
-  const error = fieldError(errors, 'token');
   return page({
     title: 'Sign in',
     errors,
     main: html`<h1 class="govuk-heading-l">Sign in to add trainees from a file</h1>
       <form method="post" action="/uploads/sign-in" novalidate>
         ${csrfField(csrfToken)}
-        <div class="govuk-form-group${error ? ' govuk-form-group--error' : ''}">
-          <label class="govuk-label govuk-label--m" for="token">API token</label>
-          <div id="token-hint" class="govuk-hint">The token your provider's systems use for the API.</div>
-          ${error}
-          <input
-            class="govuk-input${error ? ' govuk-input--error' : ''}"
-            id="token"
-            name="token"
-            type="password"
-            autocomplete="off"
-            spellcheck="false"
-            aria-describedby="token-hint${error ? ' token-error' : ''}"
-          />
-        </div>
+        ${formField(
+          'token',
+          'API token',
+          "The token your provider's systems use for the API.",
+          errors,
+          'govuk-input',
+          html`type="password" autocomplete="off" spellcheck="false"`,
+        )}
         <button type="submit" class="govuk-button" data-module="govuk-button">Sign in</button>
       </form>`,
   });
@@ -62,22 +98,16 @@ export function statusTag(status: string): Html {
 
 /** The form to choose and upload a file (a plain GOV.UK file upload input), with its error if any. */
 export function uploadForm(csrfToken: string, errors: readonly PageError[], label: string): Html {
-  const error = fieldError(errors, 'file');
   return html`<form method="post" action="/uploads/files" enctype="multipart/form-data" novalidate>
     ${csrfField(csrfToken)}
-    <div class="govuk-form-group${error ? ' govuk-form-group--error' : ''}">
-      <label class="govuk-label govuk-label--m" for="file">${label}</label>
-      <div id="file-hint" class="govuk-hint">A CSV file saved as UTF-8, smaller than 1MB, with at most 1,000 trainees.</div>
-      ${error}
-      <input
-        class="govuk-file-upload${error ? ' govuk-file-upload--error' : ''}"
-        id="file"
-        name="file"
-        type="file"
-        accept=".csv,text/csv"
-        aria-describedby="file-hint${error ? ' file-error' : ''}"
-      />
-    </div>
+    ${formField(
+      'file',
+      label,
+      'A CSV file saved as UTF-8, smaller than 1MB, with at most 1,000 trainees.',
+      errors,
+      'govuk-file-upload',
+      html`type="file" accept=".csv,text/csv"`,
+    )}
     <button type="submit" class="govuk-button" data-module="govuk-button">Upload file</button>
   </form>`;
 }
@@ -85,30 +115,13 @@ export function uploadForm(csrfToken: string, errors: readonly PageError[], labe
 /** The provider's uploads, newest first: when received, status, rows, a link to each. */
 function uploadsTable(uploads: readonly UploadAnswer[]): Html {
   if (uploads.length === 0) return html`<p class="govuk-body">You have not uploaded a file yet.</p>`;
-  return html`<table class="govuk-table">
-    <caption class="govuk-table__caption govuk-table__caption--m">
-      Your uploads
-    </caption>
-    <thead class="govuk-table__head">
-      <tr class="govuk-table__row">
-        <th scope="col" class="govuk-table__header">Uploaded (UTC)</th>
-        <th scope="col" class="govuk-table__header">Status</th>
-        <th scope="col" class="govuk-table__header govuk-table__header--numeric">Trainees</th>
-        <th scope="col" class="govuk-table__header"><span class="govuk-visually-hidden">Link</span></th>
-      </tr>
-    </thead>
-    <tbody class="govuk-table__body">
-      ${uploads.map(
-        (u) =>
-          html`<tr class="govuk-table__row">
-            <td class="govuk-table__cell">${u.received_at.slice(0, 16).replace('T', ' ')}</td>
-            <td class="govuk-table__cell">${statusTag(u.status)}</td>
-            <td class="govuk-table__cell govuk-table__cell--numeric">${u.row_count}</td>
-            <td class="govuk-table__cell"><a class="govuk-link" href="/uploads/files/${u.upload_id}">View upload</a></td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  const rows = uploads.map((u) => [
+    u.received_at.slice(0, 16).replace('T', ' '),
+    statusTag(u.status),
+    u.row_count,
+    html`<a class="govuk-link" href="/uploads/files/${u.upload_id}">View upload</a>`,
+  ]);
+  return table('Your uploads', ['Uploaded (UTC)', 'Status', 'Trainees', 'Upload'], rows);
 }
 
 /** The start page: the template and the column guide to download, the file to upload, the provider's uploads. */

@@ -6,32 +6,10 @@
 import type { UploadAnswer } from '@app/uploads/write';
 import { html, type Html } from './html';
 import { page, type PageError } from './layout';
-import { csrfField, statusTag, uploadForm } from './start-views';
+import { csrfField, statusTag, table, uploadForm } from './start-views';
 
 /** `1 trainee`, `2 trainees`. */
 const trainees = (n: number) => `${n.toLocaleString('en-GB')} trainee${n === 1 ? '' : 's'}`;
-
-/** A GOV.UK table of `rows` under `headers`, with a caption. */
-function table(caption: string, headers: readonly string[], rows: readonly (readonly (string | number | Html)[])[]): Html {
-  return html`<table class="govuk-table">
-    <caption class="govuk-table__caption govuk-table__caption--m">
-      ${caption}
-    </caption>
-    <thead class="govuk-table__head">
-      <tr class="govuk-table__row">
-        ${headers.map((h) => html`<th scope="col" class="govuk-table__header">${h}</th>`)}
-      </tr>
-    </thead>
-    <tbody class="govuk-table__body">
-      ${rows.map(
-        (r) =>
-          html`<tr class="govuk-table__row">
-            ${r.map((c) => html`<td class="govuk-table__cell">${c}</td>`)}
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
-}
 
 /**
  * A progress page's words: the status, and a link that reloads the page. The page does not reload
