@@ -94,7 +94,7 @@ const API_FLOORS = [
   ['idempotency', 'bodies', 'errors'],
   ['admission', 'openapi', 'query-params'],
   ['trainees', 'changes', 'uploads', 'audit', 'reference-data', 'info', 'health'],
-  ['api-docs'],
+  ['api-docs', 'uploads-page'],
 ];
 const AREAS = API_FLOORS[4];
 

@@ -21,6 +21,8 @@ import { httpMetricsRecorder } from './observability/http-metrics';
 import { parseJsonBody } from './bodies/json-body';
 import { BODY_MAX_BYTES } from '@app/trainees/record';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
+import { serveGovukAssets } from './uploads-page/govuk-assets';
+import { serveUploadsPage } from './uploads-page/uploads-page';
 
 /**
  * Builds the API (Fastify adapter) for a configuration, ready to `listen`. Used by `main.ts` and by
@@ -95,6 +97,10 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   app.useGlobalFilters(new ApiExceptionFilter(app.get(ApiAuthenticator), logger));
   app.get(OpenApiDocuments).build(app);
   serveApiDocsPage(app, app.get(VersionRegistry));
+  // GOV.UK Frontend's styles, script, fonts and images under /assets/, for the uploads page (docs/DESIGN.md "The uploads page").
+  await serveGovukAssets(fastify);
+  // The uploads page for providers' staff at /uploads (docs/operations.md "Adding trainees from a file").
+  await serveUploadsPage(app, config, logger);
   return app;
 }
 

@@ -2,6 +2,7 @@ export { csvField, csvRecord, escapeCell, unescapeCell } from './csv-cells';
 export { columnKeys, headerKey, matchHeaders } from './csv-headers';
 export { UploadFileRefused, type FileRefusalReason } from './csv-refusal';
 export {
+  fileTooLarge,
   parseUploadCsv,
   templateCsv,
   writeUploadCsv,

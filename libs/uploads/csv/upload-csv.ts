@@ -50,6 +50,11 @@ function sizeText(bytes: number): string {
   return bytes % 1_048_576 === 0 ? `${bytes / 1_048_576}MB` : `${bytes.toLocaleString('en-GB')} bytes`;
 }
 
+/** The refusal of a file larger than `maxBytes` bytes ("The selected file must be smaller than 1MB"). */
+export function fileTooLarge(maxBytes: number): UploadFileRefused {
+  return new UploadFileRefused('too_large', `The selected file must be smaller than ${sizeText(maxBytes)}`);
+}
+
 /** The text of a UTF-8 body (BOM dropped); refuses a body that is not UTF-8 text. */
 function decoded(body: Uint8Array): string {
   let text: string | null;
@@ -102,7 +107,7 @@ function readRecord(record: readonly string[], row: number, keep: readonly numbe
  */
 export function parseUploadCsv(body: Uint8Array, options: UploadCsvOptions): UploadTable {
   if (body.byteLength > options.maxBytes) {
-    throw new UploadFileRefused('too_large', `The selected file must be smaller than ${sizeText(options.maxBytes)}`);
+    throw fileTooLarge(options.maxBytes);
   }
   const text = decoded(body);
   if (text.trim() === '') throw new UploadFileRefused('empty', 'The selected file is empty');

@@ -43,18 +43,28 @@ export class ApiAuthenticator {
   async authenticate(req: ApiRequest, versionSegment: string): Promise<void> {
     if (!VERSION_PATTERN.test(versionSegment)) throw new ResourceNotFound();
     const token = tokenFromAuthorizationHeader(req.headers.authorization);
-    if (!token) throw new Unauthorized();
-    const record = await this.providers.findTokenByHash(hashToken(token));
-    const today = this.tokenUse.today();
-    if (!record || !tokenAuthenticates(record, today)) throw new Unauthorized();
-    this.tokenUse.recordUse(record, today);
+    const holder = token ? await this.tokenHolder(hashToken(token)) : null;
+    if (!holder) throw new Unauthorized();
     const version = this.resolveVersion(req, versionSegment);
     req.caller = {
-      ukprn: record.ukprn,
-      tokenId: record.token_id,
+      ukprn: holder.ukprn,
+      tokenId: holder.tokenId,
       apiVersion: version,
       requestId: String(req.id ?? ''),
     };
+  }
+
+  /**
+   * The provider holding the token of `tokenHash` (`hashToken`) when the token authenticates today:
+   * active and before its expiry date (§2.4), its use recorded (§2.7); null otherwise. The one token
+   * check of the API and of the uploads page's sign-in and session (docs/DESIGN.md "The uploads page").
+   */
+  async tokenHolder(tokenHash: string): Promise<{ ukprn: string; tokenId: string } | null> {
+    const record = await this.providers.findTokenByHash(tokenHash);
+    const today = this.tokenUse.today();
+    if (!record || !tokenAuthenticates(record, today)) return null;
+    this.tokenUse.recordUse(record, today);
+    return { ukprn: record.ukprn, tokenId: record.token_id };
   }
 
   /**

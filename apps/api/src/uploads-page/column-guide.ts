@@ -1,0 +1,63 @@
+import type { ApiVersion } from '@app/trainees/record';
+import { contractFor, openApiSchemas, type JsonSchema } from '@app/trainees/contract';
+import { csvRecord } from '@app/uploads/csv';
+import { addTraineeColumns } from '@app/uploads/write';
+
+/** The reference data lists by name, as `GET /api/{version}/reference-data` serves them. */
+type ReferenceLists = Record<string, { metadata: { description?: string }; entries: { code: string; display_name: string }[] }>;
+
+/**
+ * The property of the create body's schemas a template column fills: a trainee's field, a
+ * placement's URN, a disability, a degree's field.
+ */
+function propertyOf(column: string, schemas: Record<string, JsonSchema>): JsonSchema | null {
+  const props = (name: string) =>
+    ((schemas[name] as { properties?: Record<string, JsonSchema> }).properties ?? {}) as Record<string, JsonSchema>;
+  if (/^placement_\d+_urn$/.test(column)) return props('PlacementInput').urn ?? null;
+  if (/^disability\d+$/.test(column)) return (props('TraineeInput').disabilities as { items?: JsonSchema } | undefined)?.items ?? null;
+  if (column.startsWith('degree_')) return props('DegreeInput')[column.slice('degree_'.length)] ?? null;
+  return props('TraineeInput')[column] ?? null;
+}
+
+/** The reference data list of a column's codes: the list of its name, or of its name without a number or `degree_`, or its kind's. */
+function listOf(column: string, lists: ReferenceLists): string | null {
+  const bare = column.replace(/_?\d+$/, '').replace(/^degree_/, '');
+  const kinds: Record<string, string> = {
+    additional_training_initiative: 'training_initiative',
+    iqts_country: 'country',
+    country: 'country',
+  };
+  for (const name of [column, bare, `degree_${bare}`, kinds[bare] ?? '']) if (name && lists[name]) return name;
+  return null;
+}
+
+/** A schema's format in words: its type, date or email format, most characters, or "a code" for a list. */
+function formatOf(schema: JsonSchema | null, coded: boolean): string {
+  if (coded) return 'A code from the list';
+  const s = (schema ?? {}) as { type?: string | string[]; format?: string; maxLength?: number; oneOf?: { format?: string }[] };
+  if (s.format === 'date' || s.oneOf?.some((o) => o.format === 'date')) return 'A date, YYYY-MM-DD';
+  if (s.format === 'email') return 'An email address';
+  const types = ([] as string[]).concat(s.type ?? []);
+  if (types.includes('integer') || types.includes('number')) return 'A number';
+  if (types.includes('boolean')) return 'true or false';
+  return s.maxLength !== undefined ? `Text, at most ${s.maxLength} characters` : 'Text';
+}
+
+/**
+ * The column guide of `version`'s template as CSV (`column`, `meaning`, `format`, `codes`): each
+ * template column in order, its meaning (the create body's description in the served OpenAPI
+ * document), its format, and where it takes a code, the codes with their names from the version's
+ * reference data (`code: name`, one a line). Cells are CSV-escaped as the errors file's are.
+ */
+export function columnGuideCsv(version: ApiVersion): string {
+  const schemas = openApiSchemas(version);
+  const lists = (contractFor(version).referenceData ?? {}) as unknown as ReferenceLists;
+  const rows = addTraineeColumns(version).map((column) => {
+    const schema = propertyOf(column, schemas);
+    const list = listOf(column, lists);
+    const description = (schema as { description?: string } | null)?.description ?? lists[list ?? '']?.metadata.description ?? '';
+    const codes = list ? lists[list].entries.map((e) => `${e.code}: ${e.display_name}`).join('\n') : '';
+    return csvRecord([column, description, formatOf(schema, list !== null), codes]);
+  });
+  return [csvRecord(['column', 'meaning', 'format', 'codes']), ...rows].join('');
+}

@@ -1,0 +1,144 @@
+/**
+ * The pages' skeleton: GOV.UK Frontend's page template (`dist/govuk/template.njk` of the
+ * `govuk-frontend` package) written as HTML, with the header, the service navigation, the main
+ * column and the footer; the error summary; and the Content-Security-Policy that lets the page run
+ * only its own scripts (docs/DESIGN.md "The uploads page").
+ */
+import { createHash } from 'node:crypto';
+import { GOVUK_LOGO_SVG } from './govuk-logo';
+import { Html, html } from './html';
+
+/** GOV.UK Frontend's first script in `<body>`: marks the page as run with JavaScript (styles depend on it). */
+const JS_ENABLED_SCRIPT =
+  "document.body.className += ' js-enabled' + ('noModule' in HTMLScriptElement.prototype ? ' govuk-frontend-supported' : '');";
+/** The last script: starts GOV.UK Frontend's components (error summary focus, service navigation toggle). */
+const INIT_SCRIPT = "import { initAll } from '/assets/govuk-frontend.min.js'; initAll();";
+
+/** The two scripts as elements, written outside the `html` tag so that nothing reformats what the hashes are of. */
+const JS_ENABLED_ELEMENT = new Html(`<script>${JS_ENABLED_SCRIPT}</script>`);
+const INIT_ELEMENT = new Html(`<script type="module">${INIT_SCRIPT}</script>`);
+
+const sha256 = (script: string) => `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
+
+/**
+ * The pages' Content-Security-Policy: everything from the service itself only, the two inline
+ * scripts by their hashes, no plugins, no framing, forms posted to the service only.
+ */
+export const PAGE_CSP = [
+  "default-src 'self'",
+  `script-src 'self' ${sha256(JS_ENABLED_SCRIPT)} ${sha256(INIT_SCRIPT)}`,
+  "style-src 'self'",
+  "img-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** One error of a page: its message and the id of the field it is about (the summary links to it). */
+export interface PageError {
+  message: string;
+  field: string;
+}
+
+/** What a page says: its title and heading, its body, its errors, whether it is signed in. */
+export interface PageContent {
+  title: string;
+  main: Html;
+  errors?: readonly PageError[];
+  /** The signed-in provider's form to sign out (its CSRF token), or null when no one is signed in. */
+  signOutCsrf?: string | null;
+}
+
+/**
+ * The GOV.UK error summary (heading "There is a problem", a link to each field), placed first in
+ * `main`; nothing when there are no errors.
+ */
+export function errorSummary(errors: readonly PageError[]): Html {
+  if (errors.length === 0) return html``;
+  return html`<div class="govuk-error-summary" data-module="govuk-error-summary">
+    <div role="alert">
+      <h2 class="govuk-error-summary__title">There is a problem</h2>
+      <div class="govuk-error-summary__body">
+        <ul class="govuk-list govuk-error-summary__list">
+          ${errors.map((e) => html`<li><a href="#${e.field}">${e.message}</a></li>`)}
+        </ul>
+      </div>
+    </div>
+  </div>`;
+}
+
+/** The header, the service navigation (with a sign-out form once signed in). */
+function banner(signOutCsrf: string | null): Html {
+  const signOut =
+    signOutCsrf === null
+      ? html``
+      : html`<li class="govuk-service-navigation__item">
+          <form method="post" action="/uploads/sign-out" class="govuk-!-display-inline">
+            <input type="hidden" name="csrf_token" value="${signOutCsrf}" />
+            <button type="submit" class="govuk-button govuk-button--secondary govuk-!-margin-bottom-0">Sign out</button>
+          </form>
+        </li>`;
+  return html`<header class="govuk-header" data-module="govuk-header">
+      <div class="govuk-header__container govuk-width-container">
+        <div class="govuk-header__logo"><a href="/uploads" class="govuk-header__homepage-link">${new Html(GOVUK_LOGO_SVG)}</a></div>
+      </div>
+    </header>
+    <section aria-label="Service information" class="govuk-service-navigation" data-module="govuk-service-navigation">
+      <div class="govuk-width-container">
+        <div class="govuk-service-navigation__container">
+          <span class="govuk-service-navigation__service-name"
+            ><a href="/uploads" class="govuk-service-navigation__link">Register trainee teachers</a></span
+          >
+          <nav aria-label="Menu" class="govuk-service-navigation__wrapper">
+            <ul class="govuk-service-navigation__list" id="navigation">
+              <li class="govuk-service-navigation__item">
+                <a class="govuk-service-navigation__link" href="/uploads">Add trainees from a file</a>
+              </li>
+              ${signOut}
+            </ul>
+          </nav>
+        </div>
+      </div>
+    </section>`;
+}
+
+/** A whole page in GOV.UK Frontend's template: `Error: ` before the title when the page has errors. */
+export function page(content: PageContent): string {
+  const errors = content.errors ?? [];
+  const title = `${errors.length > 0 ? 'Error: ' : ''}${content.title} – Register trainee teachers`;
+  return html`<!DOCTYPE html>
+    <html lang="en" class="govuk-template">
+      <head>
+        <meta charset="utf-8" />
+        <title>${title}</title>
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <meta name="theme-color" content="#1d70b8" />
+        <link rel="icon" sizes="48x48" href="/assets/images/favicon.ico" />
+        <link rel="icon" sizes="any" href="/assets/images/favicon.svg" type="image/svg+xml" />
+        <link rel="stylesheet" href="/assets/govuk-frontend.min.css" />
+      </head>
+      <body class="govuk-template__body">
+        ${JS_ENABLED_ELEMENT}
+        <a href="#main-content" class="govuk-skip-link" data-module="govuk-skip-link">Skip to main content</a>
+        ${banner(content.signOutCsrf ?? null)}
+        <div class="govuk-width-container">
+          <main class="govuk-main-wrapper" id="main-content">
+            <div class="govuk-grid-row"><div class="govuk-grid-column-full">${errorSummary(errors)} ${content.main}</div></div>
+          </main>
+        </div>
+        <footer class="govuk-footer">
+          <div class="govuk-width-container">
+            <div class="govuk-footer__meta">
+              <div class="govuk-footer__meta-item govuk-footer__meta-item--grow">
+                <h2 class="govuk-visually-hidden">Support links</h2>
+                <p class="govuk-body-s govuk-!-margin-bottom-0">Trainee records service: add trainees from a CSV file.</p>
+              </div>
+            </div>
+          </div>
+        </footer>
+        ${INIT_ELEMENT}
+      </body>
+    </html>`.text;
+}

@@ -1,0 +1,89 @@
+/**
+ * What the uploads page's routes share: the context (the uploads, the token check, the sessions),
+ * the signed-in caller of a request, a posted form checked for its CSRF token, the session cookie.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { ApiVersion } from '@app/trainees/record';
+import type { Caller } from '@app/trainees/write';
+import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
+import type { ApiAuthenticator } from '../auth/api.guard';
+import type { Uploads } from '../uploads/uploads';
+import { FIELD_CHARS_MAX, FormRefused, postedForm, sessionCookie, sessionCookieHeader, type PostedForm } from './page-forms';
+import { csrfTokenMatches, SESSION_MAX_MS, type PageSession, type PageSessions } from './page-sessions';
+import { messagePage } from './start-views';
+
+/** What the page's routes use: the uploads' ports and worker, the token check, the version, the sessions. */
+export interface PageContext {
+  uploads: Uploads;
+  authenticator: ApiAuthenticator;
+  /** The API version the page's uploads are made in: the newest served. */
+  version: ApiVersion;
+  sessions: PageSessions;
+  /** `Secure` cookies: in production. */
+  secure: boolean;
+  logger: Logger;
+}
+
+/** A request of a signed-in session: the session and the caller its token stands for. */
+export interface SignedIn {
+  session: PageSession;
+  caller: Caller;
+}
+
+/** A multipart body may hold the file and the form's fields; past this, 413 (an error summary). */
+export const MULTIPART_BYTES_MAX = 2 * UPLOAD_BYTES_MAX;
+/** A urlencoded form holds a CSRF token and an API token at most. */
+export const URLENCODED_BYTES_MAX = 8 * FIELD_CHARS_MAX;
+
+/** Answers an HTML page. */
+export function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(html);
+}
+
+/**
+ * The signed-in session of the request with its caller, or null: no session, not signed in, or its
+ * token no longer authenticates (the session then ends).
+ */
+export async function signedIn(ctx: PageContext, request: FastifyRequest): Promise<SignedIn | null> {
+  const session = ctx.sessions.find(sessionCookie(request));
+  if (!session?.signedIn) return null;
+  const holder = await ctx.authenticator.tokenHolder(session.signedIn.tokenHash);
+  if (!holder || holder.ukprn !== session.signedIn.ukprn) {
+    ctx.sessions.end(session.id);
+    return null;
+  }
+  return { session, caller: { ukprn: holder.ukprn, tokenId: holder.tokenId, apiVersion: ctx.version, requestId: String(request.id) } };
+}
+
+/**
+ * The posted form of a request whose session sent its CSRF token, or null once the answer is sent:
+ * 403 for a form without the session's token (or without a session), 400 for a body that is not one
+ * of the page's forms.
+ */
+export async function checkedForm(
+  ctx: PageContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<{ session: PageSession; form: PostedForm } | null> {
+  const session = ctx.sessions.find(sessionCookie(request));
+  let form: PostedForm;
+  try {
+    form = await postedForm(request);
+  } catch (err) {
+    if (!(err instanceof FormRefused)) throw err;
+    sendPage(reply, 400, messagePage('There is a problem with the form', 'The form sent was not one of this service’s forms.'));
+    return null;
+  }
+  if (!session || !csrfTokenMatches(session, form.fields.csrf_token)) {
+    const body = 'The form was sent without its security token, or your session has ended. Go to the start page and try again.';
+    sendPage(reply, 403, messagePage('Your form could not be sent', body));
+    return null;
+  }
+  return { session, form };
+}
+
+/** Sets the session cookie (`maxAgeS` 0: ends it in the browser). */
+export function setSessionCookie(ctx: PageContext, reply: FastifyReply, id: string, maxAgeS = SESSION_MAX_MS / 1000): void {
+  void reply.header('set-cookie', sessionCookieHeader(id, maxAgeS, ctx.secure));
+}

@@ -1,0 +1,82 @@
+/**
+ * The uploads page's start: the sign-in page or, signed in, the start page (the template, the
+ * column guide, the file to choose, the provider's uploads); sign in with the API token, sign out;
+ * the template and the column guide.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { hashToken, tokenFromAuthorizationHeader } from '@app/providers/write';
+import { templateCsv } from '@app/uploads/csv';
+import { addTraineeColumns, listUploads } from '@app/uploads/write';
+import { columnGuideCsv } from './column-guide';
+import type { PageError } from './layout';
+import { checkedForm, sendPage, setSessionCookie, signedIn, type PageContext, type SignedIn } from './page-context';
+import { sessionCookie } from './page-forms';
+import { signInPage, startPage } from './start-views';
+
+/** Uploads listed on the start page: the newest 25. */
+const LISTED = 25;
+
+/** The start page of a signed-in provider, with `errors` (a refused file) when given. */
+export async function startPageFor(
+  ctx: PageContext,
+  who: SignedIn,
+  reply: FastifyReply,
+  status = 200,
+  errors: readonly PageError[] = [],
+): Promise<FastifyReply> {
+  const { items } = await listUploads(ctx.uploads.ports, who.caller, 'add_trainees', 1, LISTED);
+  return sendPage(reply, status, startPage(who.session.csrfToken, items, errors));
+}
+
+/** A CSV file to download: `text/csv`, UTF-8, named. */
+export function sendCsv(reply: FastifyReply, fileName: string, csv: string): FastifyReply {
+  return reply.code(200).type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).send(csv);
+}
+
+/** Sign in (the API's token check, {@link ApiAuthenticator.tokenHolder}) and sign out. */
+export function sessionRoutes(scope: FastifyInstance, ctx: PageContext): void {
+  scope.post('/sign-in', async (request, reply) => {
+    const checked = await checkedForm(ctx, request, reply);
+    if (!checked) return reply;
+    const typed = (checked.form.fields.token ?? '').trim();
+    // The same shape check as the API's Authorization header, then the same token check.
+    const token = tokenFromAuthorizationHeader(`Bearer ${typed}`);
+    const holder = token ? await ctx.authenticator.tokenHolder(hashToken(token)) : null;
+    if (!holder) {
+      const message = typed === '' ? 'Enter your API token' : 'Enter a valid API token: this one is not active, or has expired';
+      return sendPage(reply, typed === '' ? 422 : 401, signInPage(checked.session.csrfToken, [{ message, field: 'token' }]));
+    }
+    const session = ctx.sessions.signIn(checked.session, holder.ukprn, hashToken(token!));
+    setSessionCookie(ctx, reply, session.id);
+    return reply.redirect('/uploads', 303);
+  });
+
+  scope.post('/sign-out', async (request, reply) => {
+    const checked = await checkedForm(ctx, request, reply);
+    if (!checked) return reply;
+    ctx.sessions.end(checked.session.id);
+    setSessionCookie(ctx, reply, '', 0);
+    return reply.redirect('/uploads', 303);
+  });
+  scope.get('/', async (request, reply) => {
+    const who = await signedIn(ctx, request);
+    if (who) return startPageFor(ctx, who, reply);
+    // Not signed in: a session for the sign-in form's CSRF token (the one the browser has, or a new one).
+    let session = ctx.sessions.find(sessionCookie(request));
+    if (!session || session.signedIn) {
+      session = ctx.sessions.start();
+      setSessionCookie(ctx, reply, session.id);
+    }
+    return sendPage(reply, 200, signInPage(session.csrfToken));
+  });
+
+  scope.get('/template.csv', async (request, reply) => {
+    if (!(await signedIn(ctx, request))) return reply.redirect('/uploads', 303);
+    return sendCsv(reply, `trainee-uploads-template-${ctx.version}.csv`, templateCsv(addTraineeColumns(ctx.version)));
+  });
+
+  scope.get('/column-guide.csv', async (request, reply) => {
+    if (!(await signedIn(ctx, request))) return reply.redirect('/uploads', 303);
+    return sendCsv(reply, `trainee-uploads-column-guide-${ctx.version}.csv`, columnGuideCsv(ctx.version));
+  });
+}

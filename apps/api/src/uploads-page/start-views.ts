@@ -1,0 +1,157 @@
+/**
+ * The uploads page's first pages: sign in, the start page (the template, the column guide, the
+ * file to choose, the provider's uploads), and the pages of a refusal (403, 404, a problem).
+ */
+import type { UploadAnswer } from '@app/uploads/write';
+import { html, type Html } from './html';
+import { page, type PageError } from './layout';
+
+/** The hidden field every form of the page carries: the session's CSRF token. */
+export function csrfField(csrfToken: string): Html {
+  return html`<input type="hidden" name="csrf_token" value="${csrfToken}" />`;
+}
+
+/** The message of the first error about `field`, written next to it (GOV.UK error message), or nothing. */
+function fieldError(errors: readonly PageError[], field: string): Html | null {
+  const error = errors.find((e) => e.field === field);
+  return error
+    ? html`<p id="${field}-error" class="govuk-error-message"><span class="govuk-visually-hidden">Error:</span> ${error.message}</p>`
+    : null;
+}
+
+/**
+ * A GOV.UK form group of one input named `id`: its label, hint, error message when `errors` has one
+ * about it, and the input (`inputClass`, with its `--error` variant; `attributes` written as given).
+ */
+function formField(id: string, label: string, hint: string, errors: readonly PageError[], inputClass: string, attributes: Html): Html {
+  const error = fieldError(errors, id);
+  const described = `${id}-hint${error ? ` ${id}-error` : ''}`;
+  return html`<div class="govuk-form-group${error ? ' govuk-form-group--error' : ''}">
+    <label class="govuk-label govuk-label--m" for="${id}">${label}</label>
+    <div id="${id}-hint" class="govuk-hint">${hint}</div>
+    ${error}
+    <input
+      class="${inputClass}${error ? ` ${inputClass}--error` : ''}"
+      id="${id}"
+      name="${id}"
+      ${attributes}
+      aria-describedby="${described}"
+    />
+  </div>`;
+}
+
+/** A GOV.UK table of `rows` under `headers`, with a caption. */
+export function table(caption: string, headers: readonly string[], rows: readonly (readonly (string | number | Html)[])[]): Html {
+  return html`<table class="govuk-table">
+    <caption class="govuk-table__caption govuk-table__caption--m">
+      ${caption}
+    </caption>
+    <thead class="govuk-table__head">
+      <tr class="govuk-table__row">
+        ${headers.map((h) => html`<th scope="col" class="govuk-table__header">${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody class="govuk-table__body">
+      ${rows.map(
+        (r) =>
+          html`<tr class="govuk-table__row">
+            ${r.map((c) => html`<td class="govuk-table__cell">${c}</td>`)}
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/** The sign-in page: the provider's API token, posted with the session's CSRF token. */
+export function signInPage(csrfToken: string, errors: readonly PageError[] = []): string {
+  return page({
+    title: 'Sign in',
+    errors,
+    main: html`<h1 class="govuk-heading-l">Sign in to add trainees from a file</h1>
+      <form method="post" action="/uploads/sign-in" novalidate>
+        ${csrfField(csrfToken)}
+        ${formField(
+          'token',
+          'API token',
+          "The token your provider's systems use for the API.",
+          errors,
+          'govuk-input',
+          html`type="password" autocomplete="off" spellcheck="false"`,
+        )}
+        <button type="submit" class="govuk-button" data-module="govuk-button">Sign in</button>
+      </form>`,
+  });
+}
+
+/** The GOV.UK tag of an upload's status: its words and colour. */
+export function statusTag(status: string): Html {
+  const [words, colour] = {
+    pending: ['Checking', 'govuk-tag--blue'],
+    validated: ['Ready to submit', 'govuk-tag--green'],
+    failed: ['Has errors', 'govuk-tag--red'],
+    in_progress: ['Adding trainees', 'govuk-tag--blue'],
+    succeeded: ['Trainees added', 'govuk-tag--green'],
+    cancelled: ['Cancelled', 'govuk-tag--grey'],
+  }[status] ?? [status, 'govuk-tag--grey'];
+  return html`<strong class="govuk-tag ${colour}">${words}</strong>`;
+}
+
+/** The form to choose and upload a file (a plain GOV.UK file upload input), with its error if any. */
+export function uploadForm(csrfToken: string, errors: readonly PageError[], label: string): Html {
+  return html`<form method="post" action="/uploads/files" enctype="multipart/form-data" novalidate>
+    ${csrfField(csrfToken)}
+    ${formField(
+      'file',
+      label,
+      'A CSV file saved as UTF-8, smaller than 1MB, with at most 1,000 trainees.',
+      errors,
+      'govuk-file-upload',
+      html`type="file" accept=".csv,text/csv"`,
+    )}
+    <button type="submit" class="govuk-button" data-module="govuk-button">Upload file</button>
+  </form>`;
+}
+
+/** The provider's uploads, newest first: when received, status, rows, a link to each. */
+function uploadsTable(uploads: readonly UploadAnswer[]): Html {
+  if (uploads.length === 0) return html`<p class="govuk-body">You have not uploaded a file yet.</p>`;
+  const rows = uploads.map((u) => [
+    u.received_at.slice(0, 16).replace('T', ' '),
+    statusTag(u.status),
+    u.row_count,
+    html`<a class="govuk-link" href="/uploads/files/${u.upload_id}">View upload</a>`,
+  ]);
+  return table('Your uploads', ['Uploaded (UTC)', 'Status', 'Trainees', 'Upload'], rows);
+}
+
+/** The start page: the template and the column guide to download, the file to upload, the provider's uploads. */
+export function startPage(csrfToken: string, uploads: readonly UploadAnswer[], errors: readonly PageError[] = []): string {
+  return page({
+    title: 'Add trainees from a CSV file',
+    errors,
+    signOutCsrf: csrfToken,
+    main: html`<h1 class="govuk-heading-l">Add trainees from a CSV file</h1>
+      <h2 class="govuk-heading-m">Fill in the template</h2>
+      <p class="govuk-body">One row for each new trainee, one column for each field of the API.</p>
+      <ul class="govuk-list">
+        <li><a class="govuk-link" href="/uploads/template.csv" download>Download the CSV template</a></li>
+        <li>
+          <a class="govuk-link" href="/uploads/column-guide.csv" download
+            >Download the column guide (CSV): what each column means, its format and its codes</a
+          >
+        </li>
+      </ul>
+      ${uploadForm(csrfToken, errors, 'Upload your file')} ${uploadsTable(uploads)}`,
+  });
+}
+
+/** A page saying what went wrong, in the template: 403 (a form without its token), 404, or a problem. */
+export function messagePage(title: string, body: string, signOutCsrf: string | null = null): string {
+  return page({
+    title,
+    signOutCsrf,
+    main: html`<h1 class="govuk-heading-l">${title}</h1>
+      <p class="govuk-body">${body}</p>
+      <p class="govuk-body"><a class="govuk-link" href="/uploads">Go to the start page</a></p>`,
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * The steps of an upload on the page, each through the API's own upload operations
+ * (`@app/uploads/write`) for the signed-in provider: a file received (refusals as the start page's
+ * error summary), its page by status, its submit and its cancel, its errors file and its result file.
+ * Another provider's upload is "Page not found", as the API answers 404.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { csvRecord, UploadFileRefused } from '@app/uploads/csv';
+import { UploadConflict, UploadNotFound, UploadNotSubmittable } from '@app/uploads/decider';
+import { cancelUpload, getUpload, receiveUpload, submitUpload, uploadErrorsCsv } from '@app/uploads/write';
+import { checkedForm, sendPage, signedIn, type PageContext, type SignedIn } from './page-context';
+import { sendCsv, startPageFor } from './session-routes';
+import { messagePage } from './start-views';
+import { resultRows, uploadPage } from './upload-views';
+
+/** The longest upload id read from a path (the API's bound). */
+const UPLOAD_ID_MAX = 255;
+/** The longest file name kept with an upload. */
+const FILE_NAME_MAX = 255;
+
+type Route = (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, who: SignedIn, id: string) => Promise<unknown>;
+
+/**
+ * A route of one upload for a signed-in provider: not signed in → the start page (sign in); a POST
+ * without the session's CSRF token → 403; an upload not the provider's (or not an add-trainees one,
+ * or an id past its bound) → 404 "Page not found".
+ */
+function uploadRoute(ctx: PageContext, post: boolean, route: Route) {
+  return async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    if (post && !(await checkedForm(ctx, request, reply))) return reply;
+    const who = await signedIn(ctx, request);
+    if (!who) return reply.redirect('/uploads', 303);
+    const id = request.params.id;
+    try {
+      if (id.length > UPLOAD_ID_MAX) throw new UploadNotFound();
+      return await route(request, reply, who, id);
+    } catch (err) {
+      if (!(err instanceof UploadNotFound)) throw err;
+      return sendPage(reply, 404, messagePage('Page not found', 'There is no such upload of yours.', who.session.csrfToken));
+    }
+  };
+}
+
+/** Submit or cancel, then back to the upload's page, which shows where it stands (a second submit, too). */
+async function thenShow(reply: FastifyReply, id: string, operation: () => Promise<unknown>): Promise<FastifyReply> {
+  try {
+    await operation();
+  } catch (err) {
+    if (!(err instanceof UploadConflict) && !(err instanceof UploadNotSubmittable)) throw err;
+  }
+  return reply.redirect(`/uploads/files/${id}`, 303);
+}
+
+/** Registers the upload routes under the scope's `/uploads` prefix. */
+export function uploadRoutes(scope: FastifyInstance, ctx: PageContext): void {
+  const { ports, worker } = ctx.uploads;
+
+  scope.post('/files', async (request, reply) => {
+    const checked = await checkedForm(ctx, request, reply);
+    if (!checked) return reply;
+    const who = await signedIn(ctx, request);
+    if (!who) return reply.redirect('/uploads', 303);
+    const file = checked.form.file;
+    if (!file || (file.name === '' && file.bytes.byteLength === 0)) {
+      return startPageFor(ctx, who, reply, 422, [{ message: 'Select a CSV file', field: 'file' }]);
+    }
+    try {
+      const state = await receiveUpload(ports, who.caller, 'add_trainees', file.bytes, file.name.slice(0, FILE_NAME_MAX));
+      worker.enqueue(state.upload_id!);
+      return reply.redirect(`/uploads/files/${state.upload_id}`, 303);
+    } catch (err) {
+      if (!(err instanceof UploadFileRefused)) throw err;
+      return startPageFor(ctx, who, reply, 422, [{ message: err.message, field: 'file' }]);
+    }
+  });
+
+  scope.get(
+    '/files/:id',
+    uploadRoute(ctx, false, async (_request, reply, who, id) =>
+      sendPage(reply, 200, uploadPage(await getUpload(ports, who.caller, id, 'add_trainees'), who.session.csrfToken)),
+    ),
+  );
+
+  scope.post(
+    '/files/:id/submit',
+    uploadRoute(ctx, true, (_request, reply, who, id) =>
+      thenShow(reply, id, async () => {
+        await submitUpload(ports, who.caller, id, 'add_trainees');
+        worker.enqueue(id);
+      }),
+    ),
+  );
+
+  scope.post(
+    '/files/:id/cancel',
+    uploadRoute(ctx, true, (_request, reply, who, id) => thenShow(reply, id, () => cancelUpload(ports, who.caller, id, 'add_trainees'))),
+  );
+
+  scope.get(
+    '/files/:id/errors.csv',
+    uploadRoute(ctx, false, async (_request, reply, who, id) =>
+      sendCsv(reply, `trainee-upload-${id}-errors.csv`, await uploadErrorsCsv(ports, who.caller, id, 'add_trainees')),
+    ),
+  );
+
+  scope.get(
+    '/files/:id/trainees.csv',
+    uploadRoute(ctx, false, async (_request, reply, who, id) => {
+      const rows = resultRows(await getUpload(ports, who.caller, id, 'add_trainees'));
+      return sendCsv(reply, `trainee-upload-${id}-trainees.csv`, rows.map((r) => csvRecord(r)).join(''));
+    }),
+  );
+}

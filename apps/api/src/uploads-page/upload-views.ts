@@ -1,0 +1,119 @@
+/**
+ * The page of one upload, by its status: checking (with a link to refresh it), its errors by row and column
+ * with the errors file and a form for the fixed file, "N trainees will be added" with the submit,
+ * adding (the same), and the result with each row's trainee id.
+ */
+import type { UploadAnswer } from '@app/uploads/write';
+import { html, type Html } from './html';
+import { page, type PageError } from './layout';
+import { csrfField, statusTag, table, uploadForm } from './start-views';
+
+/** `1 trainee`, `2 trainees`. */
+const trainees = (n: number) => `${n.toLocaleString('en-GB')} trainee${n === 1 ? '' : 's'}`;
+
+/**
+ * A progress page's words: the status, and a link that reloads the page. The page does not reload
+ * itself: a timed refresh fails WCAG 2.2.1 (axe's `meta-refresh`); the user chooses when.
+ */
+function progress(upload: UploadAnswer, heading: string, words: string): { title: string; main: Html } {
+  return {
+    title: heading,
+    main: html`<h1 class="govuk-heading-l">${heading}</h1>
+      <p class="govuk-body">${statusTag(upload.status)}</p>
+      <p class="govuk-body">${words} Refresh this page to see how it stands.</p>
+      <p class="govuk-body"><a class="govuk-link" href="/uploads/files/${upload.upload_id}">Refresh this page</a></p>`,
+  };
+}
+
+/** The errors of a checked file by row and column, the errors file, and the form for the fixed file. */
+function errorsMain(upload: UploadAnswer, csrfToken: string, errors: readonly PageError[]): Html {
+  const rows = upload.errors.map((e) => [e.row, e.column ?? 'The whole row', e.message]);
+  return html`<h1 class="govuk-heading-l">Fix the errors in your file</h1>
+    <p class="govuk-body">${statusTag(upload.status)}</p>
+    <p class="govuk-body">
+      Your file has ${upload.error_count.toLocaleString('en-GB')} ${upload.error_count === 1 ? 'error' : 'errors'}. No trainees have been
+      added. Fix each error, then upload the file again.
+    </p>
+    <p class="govuk-body">
+      <a class="govuk-link" href="/uploads/files/${upload.upload_id}/errors.csv" download
+        >Download your file with its errors (CSV, an errors column added)</a
+      >
+    </p>
+    ${table('Errors by row and column', ['Row', 'Column', 'Error'], rows)} ${uploadForm(csrfToken, errors, 'Upload your fixed file')}`;
+}
+
+/** "N trainees will be added": the submit, and a cancel. */
+function checkedMain(upload: UploadAnswer, csrfToken: string): Html {
+  return html`<h1 class="govuk-heading-l">${trainees(upload.row_count)} will be added</h1>
+    <p class="govuk-body">${statusTag(upload.status)}</p>
+    <p class="govuk-body">Your file has no errors. Once you submit it, each row becomes a trainee.</p>
+    <form method="post" action="/uploads/files/${upload.upload_id}/submit" novalidate>
+      ${csrfField(csrfToken)}
+      <button type="submit" class="govuk-button" data-module="govuk-button">Submit trainees</button>
+    </form>
+    <form method="post" action="/uploads/files/${upload.upload_id}/cancel" novalidate>
+      ${csrfField(csrfToken)}
+      <button type="submit" class="govuk-button govuk-button--secondary" data-module="govuk-button">Cancel this upload</button>
+    </form>`;
+}
+
+/** The result: each row's trainee id (or its errors), also as a CSV file. */
+function resultMain(upload: UploadAnswer): Html {
+  const added = upload.rows.filter((r) => 'trainee_id' in r).length;
+  const rows = upload.rows.map((r) =>
+    'trainee_id' in r ? [r.row, r.trainee_id] : [r.row, r.errors.map((e) => `${e.column ? `${e.column}: ` : ''}${e.message}`).join('; ')],
+  );
+  return html`<div class="govuk-panel govuk-panel--confirmation">
+      <h1 class="govuk-panel__title">Trainees added</h1>
+      <div class="govuk-panel__body">${trainees(added)} added from your file</div>
+    </div>
+    <h2 class="govuk-heading-m">What happens next</h2>
+    <p class="govuk-body">Each trainee is now in the service, as if your system had sent it through the API.</p>
+    <p class="govuk-body">
+      <a class="govuk-link" href="/uploads/files/${upload.upload_id}/trainees.csv" download>Download the trainee ids (CSV)</a>
+    </p>
+    ${table('Trainee id of each row', ['Row', 'Trainee id'], rows)}`;
+}
+
+/** The page of `upload` as its status stands; `errors` those of a fixed file just refused. */
+export function uploadPage(upload: UploadAnswer, csrfToken: string, errors: readonly PageError[] = []): string {
+  const common = { signOutCsrf: csrfToken, errors };
+  switch (upload.status) {
+    case 'pending':
+      return page({
+        ...common,
+        ...progress(upload, 'Checking your file', 'Each row is checked as the API checks a new trainee.'),
+      });
+    case 'in_progress':
+      return page({
+        ...common,
+        ...progress(upload, 'Adding trainees', `${upload.rows.length} of ${trainees(upload.row_count)} added so far.`),
+      });
+    case 'failed':
+      return page({ ...common, title: 'Fix the errors in your file', main: errorsMain(upload, csrfToken, errors) });
+    case 'validated':
+      return page({ ...common, title: `${trainees(upload.row_count)} will be added`, main: checkedMain(upload, csrfToken) });
+    case 'succeeded':
+      return page({ ...common, title: 'Trainees added', main: resultMain(upload) });
+    default:
+      return page({
+        ...common,
+        title: 'Upload cancelled',
+        main: html`<h1 class="govuk-heading-l">Upload cancelled</h1>
+          <p class="govuk-body">${statusTag(upload.status)} No trainees were added from this file.</p>
+          <p class="govuk-body"><a class="govuk-link" href="/uploads">Upload another file</a></p>`,
+      });
+  }
+}
+
+/** The result as CSV rows: `row`, `trainee_id`, `errors` (each row's messages, one a line). */
+export function resultRows(upload: UploadAnswer): string[][] {
+  return [
+    ['row', 'trainee_id', 'errors'],
+    ...upload.rows.map((r) =>
+      'trainee_id' in r
+        ? [String(r.row), r.trainee_id, '']
+        : [String(r.row), '', r.errors.map((e) => `${e.column ? `${e.column}: ` : ''}${e.message}`).join('\n')],
+    ),
+  ];
+}

@@ -1,0 +1,90 @@
+/**
+ * The uploads page at `/uploads` for providers' staff (docs/operations.md "Adding trainees from a
+ * file"; docs/DESIGN.md "The uploads page"): server-rendered GOV.UK pages, every step a form posted
+ * and redirected (no JavaScript needed), each through the same upload operations as the API's
+ * controllers (`@app/uploads/write`), signed in with the provider's API token into a server-side
+ * session, every form CSRF-protected. Fastify routes in a scope of their own: their body parsers,
+ * their error pages; not part of the API or its OpenAPI documents.
+ */
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppConfig } from '@app/runtime/process';
+import { fileTooLarge } from '@app/uploads/csv';
+import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
+import { ApiAuthenticator } from '../auth/api.guard';
+import { VersionRegistry } from '../composition/versions';
+import { Uploads } from '../uploads/uploads';
+import { PAGE_CSP } from './layout';
+import { MULTIPART_BYTES_MAX, sendPage, signedIn, URLENCODED_BYTES_MAX, type PageContext } from './page-context';
+import { PageSessions } from './page-sessions';
+import { messagePage } from './start-views';
+import { sessionRoutes, startPageFor } from './session-routes';
+import { uploadRoutes } from './upload-routes';
+
+/** The scope's error page: a file too large for the form (413) as the start page's error summary, anything else without its details. */
+async function errorPage(
+  ctx: PageContext,
+  err: Error & { statusCode?: number },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const status = err.statusCode ?? 500;
+  if (status === 413) {
+    const who = await signedIn(ctx, request);
+    if (who) {
+      return startPageFor(ctx, who, reply, 413, [{ message: fileTooLarge(UPLOAD_BYTES_MAX).message, field: 'file' }]);
+    }
+  }
+  if (status < 500) return sendPage(reply, status, messagePage('There is a problem with the form', 'The form sent could not be read.'));
+  // The error's name only: a message may quote what was sent.
+  ctx.logger.error({ reqId: request.id, error: err.name }, 'uploads page failed');
+  return sendPage(reply, 500, messagePage('Sorry, there is a problem with the service', 'Try again later.'));
+}
+
+/**
+ * Serves the uploads page under `/uploads` (see the top of this file). Every answer: `Cache-Control:
+ * no-store` (the pages and files hold personal data), the page CSP, `X-Content-Type-Options:
+ * nosniff`, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`.
+ */
+export async function serveUploadsPage(app: NestFastifyApplication, config: Pick<AppConfig, 'appEnv'>, logger: Logger): Promise<void> {
+  const ctx: PageContext = {
+    uploads: app.get(Uploads),
+    authenticator: app.get(ApiAuthenticator),
+    version: app.get(VersionRegistry).latest,
+    sessions: new PageSessions(),
+    secure: config.appEnv === 'production',
+    logger,
+  };
+  const fastify = app.getHttpAdapter().getInstance();
+  await fastify.register(
+    async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: URLENCODED_BYTES_MAX },
+        (_r, body, done) => done(null, body),
+      );
+      scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: MULTIPART_BYTES_MAX }, (_r, body, done) =>
+        done(null, body),
+      );
+      scope.addHook('onSend', async (_request, reply, payload) => {
+        void reply.headers({
+          'cache-control': 'no-store',
+          'content-security-policy': PAGE_CSP,
+          'x-content-type-options': 'nosniff',
+          'referrer-policy': 'no-referrer',
+          'x-frame-options': 'DENY',
+        });
+        return payload;
+      });
+      scope.setErrorHandler((err: Error & { statusCode?: number }, request, reply) => errorPage(ctx, err, request, reply));
+      scope.setNotFoundHandler((_request, reply) =>
+        sendPage(reply, 404, messagePage('Page not found', 'If you typed the web address, check it is correct.')),
+      );
+      sessionRoutes(scope, ctx);
+      uploadRoutes(scope, ctx);
+    },
+    { prefix: '/uploads' },
+  );
+}

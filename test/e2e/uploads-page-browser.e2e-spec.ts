@@ -1,0 +1,172 @@
+/**
+ * The uploads page in a real browser (the system's Chromium through puppeteer-core; the test fails,
+ * naming the fix, when none is installed): sign in, download the template and the column guide,
+ * upload a file with errors, read the error table, upload the fixed file, submit, read the result;
+ * sign out; a form posted without its CSRF token. Once with JavaScript and once without, through
+ * the same steps; axe-core finds no WCAG 2.2 AA violation on any page met. One service for the file.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { addTraineeColumns } from '@app/uploads/write';
+import { RunningApi } from '../support/api-harness';
+import { axeViolations, launchBrowser, type TestBrowser } from '../support/browser';
+import { clickAndWait, download, errorSummaryLinks, heading, settled, tableRows, uploadFile } from '../support/page-walk';
+import { csvFile, traineeRows } from '../support/upload-files';
+
+const A = '10000471';
+const V = 'v2026.1';
+
+describe('the uploads page in a browser', () => {
+  let api: RunningApi;
+  let token: string;
+  let browser: TestBrowser;
+  let dir: string;
+
+  beforeAll(async () => {
+    api = await RunningApi.start();
+    token = await api.providerToken(A);
+    dir = await mkdtemp(join(tmpdir(), 'uploads-page-browser-'));
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * A tab in a browser context of its own (its own cookies), JavaScript on or off, saving downloads
+   * into `downloads`; it records what the page's policy refused and any script error.
+   */
+  async function tab(javaScript: boolean, downloads: string): Promise<{ page: Page; refused: string[] }> {
+    await mkdir(downloads, { recursive: true });
+    const context = await browser.browser.createBrowserContext({ downloadBehavior: { policy: 'allow', downloadPath: downloads } });
+    const page = await context.newPage();
+    await page.setJavaScriptEnabled(javaScript);
+    const refused: string[] = [];
+    // Failed loads of 4xx pages are logged as errors too: only the policy's refusals count.
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) refused.push(m.text());
+    });
+    page.on('pageerror', (e) => refused.push(String(e)));
+    return { page, refused };
+  }
+
+  /**
+   * No WCAG 2.2 AA violation on the page as it stands. axe-core runs as a script in the page: on a
+   * page read with JavaScript off, scripts are let run for the check only (the page's own scripts,
+   * already passed over, do not run: the page checked is the one without JavaScript).
+   */
+  async function accessible(page: Page, javaScript = true): Promise<void> {
+    if (!javaScript) await page.setJavaScriptEnabled(true);
+    const violations = await axeViolations(page);
+    if (!javaScript) await page.setJavaScriptEnabled(false);
+    expect([await heading(page), violations]).toEqual([await heading(page), []]);
+  }
+
+  async function walk(javaScript: boolean): Promise<void> {
+    const downloads = join(dir, javaScript ? 'on' : 'off');
+    const { page, refused } = await tab(javaScript, downloads);
+    await page.goto(`${api.baseUrl}/uploads`);
+    expect(await heading(page)).toBe('Sign in to add trainees from a file');
+    // The inline script ran under the page's policy with JavaScript on, and not at all without.
+    const bodyClass = await page.$eval('body', (b) => b.className);
+    expect(bodyClass.includes('js-enabled govuk-frontend-supported')).toBe(javaScript);
+    await accessible(page, javaScript);
+
+    await page.type('#token', 'sandbox_wrong');
+    expect((await clickAndWait(page, 'form[action="/uploads/sign-in"] button'))?.status()).toBe(401);
+    expect(await errorSummaryLinks(page)).toEqual([
+      { href: '#token', text: 'Enter a valid API token: this one is not active, or has expired' },
+    ]);
+    expect(await page.title()).toMatch(/^Error: /);
+    if (javaScript)
+      expect(
+        await page.evaluate(
+          () => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className,
+        ),
+      ).toMatch(/govuk-error-summary/);
+    await accessible(page, javaScript);
+
+    await page.type('#token', token);
+    await clickAndWait(page, 'form[action="/uploads/sign-in"] button');
+    expect(await heading(page)).toBe('Add trainees from a CSV file');
+    await accessible(page, javaScript);
+
+    const template = await download(page, downloads, 'Download the CSV template');
+    expect(template.trimEnd().split(',')).toEqual(addTraineeColumns(V));
+    expect((await download(page, downloads, 'Download the column guide')).split('\r\n')[0]).toBe('column,meaning,format,codes');
+
+    // A refused file: the error summary, linked to the field.
+    await writeFile(join(downloads, 'header-only.csv'), template);
+    expect((await uploadFile(page, join(downloads, 'header-only.csv')))?.status()).toBe(422);
+    expect((await errorSummaryLinks(page)).map((l) => l.href)).toEqual(['#file']);
+    await accessible(page, javaScript);
+
+    const rows = traineeRows(V, 3);
+    await writeFile(
+      join(downloads, 'with-errors.csv'),
+      csvFile(
+        V,
+        rows.map((r, i) => (i === 1 ? { ...r, sex: '77' } : r)),
+      ),
+    );
+    await uploadFile(page, join(downloads, 'with-errors.csv'));
+    await accessible(page, javaScript);
+    expect(await settled(page)).toBe('Fix the errors in your file');
+    const errorRows = await tableRows(page, 'Errors by row and column');
+    expect(errorRows).toEqual([['3', 'sex', expect.stringMatching(/sex/i)]]);
+    expect(await download(page, downloads, 'Download your file with its errors')).toMatch(/,errors\r\n/);
+    await accessible(page, javaScript);
+
+    await writeFile(join(downloads, 'fixed.csv'), csvFile(V, rows));
+    await uploadFile(page, join(downloads, 'fixed.csv'));
+    expect(await settled(page)).toBe('3 trainees will be added');
+    await accessible(page, javaScript);
+
+    await clickAndWait(page, 'form[action$="/submit"] button');
+    await accessible(page, javaScript);
+    expect(await settled(page)).toBe('Trainees added');
+    await accessible(page, javaScript);
+    const result = await tableRows(page, 'Trainee id of each row');
+    expect(result.map((r) => r[0])).toEqual(['2', '3', '4']);
+    const ids = await download(page, downloads, 'Download the trainee ids');
+    for (const [row, id] of result) expect(ids).toContain(`${row},${id},`);
+    const uploadUrl = page.url();
+
+    // Signing out ends the session: the upload's page now asks to sign in.
+    await clickAndWait(page, 'form[action="/uploads/sign-out"] button');
+    expect(await heading(page)).toBe('Sign in to add trainees from a file');
+    await page.goto(uploadUrl);
+    expect(await heading(page)).toBe('Sign in to add trainees from a file');
+    expect(refused).toEqual([]);
+    await page.browserContext().close();
+  }
+
+  it(
+    'walks through every step with JavaScript on: no page breaks WCAG 2.2 AA, nothing refused by the page policy',
+    () => walk(true),
+    240_000,
+  );
+
+  it('walks through the same steps with JavaScript off', () => walk(false), 240_000);
+
+  it('refuses a form posted without its CSRF token with a 403 page', async () => {
+    const { page } = await tab(true, join(dir, 'csrf'));
+    await page.goto(`${api.baseUrl}/uploads`);
+    await page.type('#token', token);
+    await clickAndWait(page, 'form[action="/uploads/sign-in"] button');
+    await page.$eval('form[action="/uploads/files"] input[name=csrf_token]', (input) => input.remove());
+    await writeFile(join(dir, 'one.csv'), csvFile(V, traineeRows(V, 1)));
+    expect((await uploadFile(page, join(dir, 'one.csv')))?.status()).toBe(403);
+    expect(await heading(page)).toBe('Your form could not be sent');
+    await accessible(page);
+    await page.goto(`${api.baseUrl}/uploads/files/no-such-upload`);
+    expect(await heading(page)).toBe('Page not found');
+    await accessible(page);
+    await page.browserContext().close();
+  }, 120_000);
+});

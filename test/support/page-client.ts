@@ -1,0 +1,73 @@
+/**
+ * A browser-less client of the uploads page: it keeps the session cookie, reads each form's CSRF
+ * token from the page it was given, posts forms (urlencoded, or multipart with a file) and does not
+ * follow redirects, so a test sees each answer.
+ */
+
+/** One answer: status, headers, body text. */
+export interface PageAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** The CSRF token of the first form of a page. */
+export function csrfTokenOf(html: string): string {
+  const match = /name="csrf_token" value="([^"]+)"/.exec(html);
+  if (!match) throw new Error('no CSRF token on the page');
+  return match[1];
+}
+
+export class PageClient {
+  cookie: string | null = null;
+  /** The CSRF token of the last page read that had a form. */
+  csrfToken = '';
+
+  constructor(private readonly baseUrl: string) {}
+
+  private async send(method: string, path: string, body?: string | FormData, headers: Record<string, string> = {}): Promise<PageAnswer> {
+    const h: Record<string, string> = { ...headers };
+    if (this.cookie) h.cookie = this.cookie;
+    const res = await fetch(`${this.baseUrl}${path}`, { method, headers: h, body, redirect: 'manual' });
+    const set = res.headers.get('set-cookie');
+    if (set) this.cookie = /Max-Age=0/.test(set) ? null : set.split(';')[0];
+    const text = await res.text();
+    const token = /name="csrf_token" value="([^"]+)"/.exec(text);
+    if (token) this.csrfToken = token[1];
+    return { status: res.status, headers: res.headers, text };
+  }
+
+  get(path: string): Promise<PageAnswer> {
+    return this.send('GET', path);
+  }
+
+  /** Posts a urlencoded form; the CSRF token of the last page unless `fields` names one (or `csrf` is false). */
+  post(path: string, fields: Record<string, string> = {}, csrf = true): Promise<PageAnswer> {
+    const form = new URLSearchParams({ ...(csrf ? { csrf_token: this.csrfToken } : {}), ...fields });
+    return this.send('POST', path, form.toString(), { 'content-type': 'application/x-www-form-urlencoded' });
+  }
+
+  /** Posts the upload form: the file (bytes, name) and the CSRF token of the last page. */
+  upload(file: string | Uint8Array, name = 'trainees.csv'): Promise<PageAnswer> {
+    const form = new FormData();
+    form.set('csrf_token', this.csrfToken);
+    form.set('file', new Blob([typeof file === 'string' ? new TextEncoder().encode(file) : file], { type: 'text/csv' }), name);
+    return this.send('POST', '/uploads/files', form);
+  }
+
+  /** Signs in with `token` from the sign-in page; returns the answer to the sign-in. */
+  async signIn(token: string): Promise<PageAnswer> {
+    await this.get('/uploads');
+    return this.post('/uploads/sign-in', { token });
+  }
+
+  /** Reads the upload's page until its status is past checking or adding; returns that page. */
+  async settled(location: string): Promise<PageAnswer> {
+    for (let i = 0; i < 600; i++) {
+      const page = await this.get(location);
+      if (!/<h1 class="govuk-heading-l">(Checking your file|Adding trainees)<\/h1>/.test(page.text)) return page;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`${location} did not settle`);
+  }
+}
