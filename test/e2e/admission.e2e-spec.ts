@@ -185,3 +185,19 @@ describe('blocked IPs (docs/reference/API-FACTS.md §3.2)', () => {
     }
   });
 });
+
+describe('the uploads page under the per-IP limit (docs/DESIGN.md "The uploads page")', () => {
+  let api: RunningApi;
+  beforeAll(async () => {
+    api = await RunningApi.start({ rateLimitIpPerMinute: 3 });
+  });
+  afterAll(() => api.close());
+
+  it('limits the page per client IP, its sign-in included', async () => {
+    await startOfAWindowWithRoom();
+    for (let i = 0; i < 3; i++) expect((await send(api, 'GET', '/uploads')).status).toBe(200);
+    const over = await send(api, 'POST', '/uploads/sign-in', { 'content-type': 'application/x-www-form-urlencoded' }, 'token=x');
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});

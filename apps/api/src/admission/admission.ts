@@ -24,7 +24,8 @@ type Counted = Extract<Awaited<ReturnType<Limiter>>, { isAllowed: false }>;
 
 /**
  * Admission control of every request whose path begins with `/api` (docs/reference/API-FACTS.md
- * §3; `/api-docs` included), in an `onRequest` hook, so before authentication and before the body
+ * §3; `/api-docs` included) or `/uploads` (the page for providers' staff, its sign-in included:
+ * docs/DESIGN.md "The uploads page"), in an `onRequest` hook, so before authentication and before the body
  * is read (§2.8, §3.3):
  * 1. blocklists (§3.2): a client IP in `blockedIps` or a `User-Agent` in `blockedUserAgents`
  *    (exact match) → 403, `text/plain`, `Forbidden\n`;
@@ -60,7 +61,7 @@ export async function registerAdmission(fastify: FastifyInstance, options: Admis
   const blockedAgents = new Set(config.blockedUserAgents);
 
   fastify.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api')) return;
+    if (!request.url.startsWith('/api') && !request.url.startsWith('/uploads')) return;
     const agent = request.headers['user-agent'];
     if (blockedIps.has(request.ip) || (agent !== undefined && blockedAgents.has(agent))) {
       return reply.code(403).type('text/plain; charset=utf-8').send('Forbidden\n');
