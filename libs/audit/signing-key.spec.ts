@@ -1,5 +1,5 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAuditSigningKey, SANDBOX_SIGNING_KEY_FILE, SigningKeyUnavailable } from './signing-key';
@@ -18,6 +18,16 @@ describe('the audit signing key', () => {
     const again = loadAuditSigningKey({ dataDir: dir, signingKeyFile: null, production: false });
     expect(again.created).toBeNull();
     expect(publicOf(again)).toBe(publicOf(made));
+  });
+
+  it('is drafted under a name no one can foresee: a file planted where a draft could be expected stops nothing', () => {
+    const file = join(dir, SANDBOX_SIGNING_KEY_FILE);
+    const planted = [`${file}.${process.pid}.draft`, `${file}.draft`, `${file}.tmp`];
+    for (const name of planted) writeFileSync(name, 'planted');
+    const made = loadAuditSigningKey({ dataDir: dir, signingKeyFile: null, production: false });
+    expect(made.created).toBe(file);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir).sort()).toEqual([SANDBOX_SIGNING_KEY_FILE, ...planted.map((p) => p.slice(dir.length + 1))].sort());
   });
 
   it('is read from AUDIT_SIGNING_KEY_FILE, and production has no other', () => {

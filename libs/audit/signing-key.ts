@@ -1,5 +1,5 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The file the sandbox makes its signing key in, inside the data directory. */
@@ -28,10 +28,21 @@ export function loadAuditSigningKey(config: { dataDir: string; signingKeyFile: s
   }
   const file = join(config.dataDir, SANDBOX_SIGNING_KEY_FILE);
   if (existsSync(file)) return { privateKey: readKey(file), created: null };
-  // Written whole under another name, then linked in place: another process never reads half a key.
-  const draft = `${file}.${process.pid}.draft`;
+  return makeSandboxKey(config.dataDir, file);
+}
+
+/**
+ * Makes the sandbox's signing key in `file`: written whole (mode 0600) in a directory of its own
+ * with an unpredictable name (`mkdtemp`, mode 0700) inside `dataDir`, then linked in place, so
+ * another process never reads half a key and no one can plant or watch the draft. A process that
+ * links first wins; the others read its key. Throws {@link SigningKeyUnavailable}.
+ */
+function makeSandboxKey(dataDir: string, file: string): AuditSigningKey {
+  let drafts: string | null = null;
   try {
-    mkdirSync(config.dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true });
+    drafts = mkdtempSync(join(dataDir, `.${SANDBOX_SIGNING_KEY_FILE}-`));
+    const draft = join(drafts, SANDBOX_SIGNING_KEY_FILE);
     const { privateKey } = generateKeyPairSync('ed25519');
     writeFileSync(draft, privateKey.export({ format: 'pem', type: 'pkcs8' }), { flag: 'wx', mode: 0o600 });
     linkSync(draft, file);
@@ -40,7 +51,7 @@ export function loadAuditSigningKey(config: { dataDir: string; signingKeyFile: s
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new SigningKeyUnavailable(`Cannot make ${file}: ${(err as Error).message}`);
     return { privateKey: readKey(file), created: null };
   } finally {
-    rmSync(draft, { force: true });
+    if (drafts !== null) rmSync(drafts, { recursive: true, force: true });
   }
 }
 
