@@ -10,6 +10,7 @@ import {
   ConfigError,
   exitOnFatal,
   exitOnSignal,
+  keepNewFilesPrivate,
   loadConfig,
   messageFirst,
   createRegistryProcess,
@@ -171,6 +172,7 @@ function backupSchedule(config: AppConfig, serviceKey: Buffer, logger: Logger): 
 }
 
 if (require.main === module) {
+  keepNewFilesPrivate();
   let config: AppConfig;
   try {
     config = loadConfig(process.env, { port: 3001 });
