@@ -1,5 +1,5 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The file the sandbox makes its signing key in, inside the data directory. */
@@ -19,10 +19,15 @@ export interface AuditSigningKey {
  * `AUDIT_SIGNING_KEY_FILE` (`signingKeyFile`), a PKCS#8 PEM private key (`openssl genpkey
  * -algorithm ed25519`); without it, in the sandbox, `<dataDir>/audit-signing-key.pem`, made on
  * first use (its `created` says so); in production none (throws {@link SigningKeyUnavailable}).
- * Throws {@link SigningKeyUnavailable} for a file that cannot be read or holds another kind of key.
+ * Throws {@link SigningKeyUnavailable} for a file that cannot be read or holds another kind of key,
+ * and for an `AUDIT_SIGNING_KEY_FILE` its group or other users have any permission on
+ * (docs/operations.md "File permissions").
  */
 export function loadAuditSigningKey(config: { dataDir: string; signingKeyFile: string | null; production: boolean }): AuditSigningKey {
-  if (config.signingKeyFile !== null) return { privateKey: readKey(config.signingKeyFile), created: null };
+  if (config.signingKeyFile !== null) {
+    refuseOpenKeyFile(config.signingKeyFile);
+    return { privateKey: readKey(config.signingKeyFile), created: null };
+  }
   if (config.production) {
     throw new SigningKeyUnavailable('AUDIT_SIGNING_KEY_FILE: required in production to sign digests (an Ed25519 private key, PEM)');
   }
@@ -53,6 +58,15 @@ function makeSandboxKey(dataDir: string, file: string): AuditSigningKey {
   } finally {
     if (drafts !== null) rmSync(drafts, { recursive: true, force: true });
   }
+}
+
+/** Throws {@link SigningKeyUnavailable} naming `file`, its mode and `chmod 600` when anyone but its owner has a permission on it. */
+function refuseOpenKeyFile(file: string): void {
+  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0;
+  if ((mode & 0o077) === 0) return;
+  throw new SigningKeyUnavailable(
+    `AUDIT_SIGNING_KEY_FILE: ${file} can be read or written by users other than its owner (mode ${mode.toString(8).padStart(4, '0')}); make it its owner's only: chmod 600 ${file}`,
+  );
 }
 
 function readKey(file: string): KeyObject {
