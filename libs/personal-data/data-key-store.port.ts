@@ -24,7 +24,9 @@ export interface DataKeyStore {
   /**
    * Destroys the trainee's key and keeps its id as erased, at `at`; true when a key was destroyed
    * now (false when there was none, or it was destroyed before). What is destroyed does not stay
-   * readable in the store's files (each adapter says how far it can promise this).
+   * readable in the store's files (each adapter says how far it can promise this); an adapter that
+   * cannot yet make it so throws {@link DataKeyNotForgotten}, and a later call for the same trainee
+   * finishes it.
    */
   destroy(traineeId: string, at: Date): Promise<boolean>;
   close(): Promise<void>;
@@ -32,3 +34,17 @@ export interface DataKeyStore {
 
 /** Nest token of the process's {@link DataKeyStore}. */
 export const DATA_KEY_STORE = Symbol('DATA_KEY_STORE');
+
+/**
+ * A trainee's data key is destroyed, but the store could not yet clear a copy of the old key from
+ * its own files within its time limit (SQLite: a reader held the WAL, so it could not be truncated).
+ * The erasure reports it; destroying the key again (running the erasure again) finishes the job.
+ */
+export class DataKeyNotForgotten extends Error {
+  constructor(
+    readonly traineeId: string,
+    detail: string,
+  ) {
+    super(`the data key of trainee ${traineeId} is destroyed, but ${detail}: run the erasure again to finish forgetting it`);
+  }
+}

@@ -1,4 +1,4 @@
-export { DATA_KEY_STORE, type DataKeyStore } from './data-key-store.port';
+export { DATA_KEY_STORE, DataKeyNotForgotten, type DataKeyStore } from './data-key-store.port';
 export { DataKeyNotOpened, DataKeys, DataKeyDestroyed, type DataKeysOptions } from './data-keys';
 export {
   ERASED,

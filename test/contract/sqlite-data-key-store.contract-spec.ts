@@ -3,12 +3,15 @@
  * adapter on a fresh temporary data directory per test; `reopen` opens another connection on the
  * same file (as another process would); once as the API opens it, with its new keys stored from a
  * thread of their own (`newKeysInThread`). Then what only a file can show: a destroyed key is left
- * neither in the file nor in its WAL.
+ * neither in the file nor in its WAL, also when a reader holds the WAL for a while, and an erasure
+ * is told when a reader holds it too long.
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { DataKeyNotForgotten } from '@app/personal-data';
 import { SqliteDataKeyStore } from '@app/stores/sqlite';
 import { describeDataKeyStoreContract } from './data-key-store.contract';
 
@@ -55,6 +58,61 @@ describe('SqliteDataKeyStore: forgetting', () => {
       await store.close();
       expect(files().some((bytes) => bytes.includes(doomed))).toBe(false);
     } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  /** A reader on its own connection inside a read transaction: it holds the WAL's frames until `release`. */
+  function holdWal(dataDir: string): { release(): void } {
+    const reader = new Database(path.join(dataDir, 'keys.sqlite'));
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM data_keys').get();
+    return {
+      release: () => {
+        reader.exec('COMMIT');
+        reader.close();
+      },
+    };
+  }
+
+  it('waits for a reader that holds the WAL, then truncates it: the destroyed key is not left in the WAL', async () => {
+    const dataDir = freshDir();
+    const store = SqliteDataKeyStore.open(dataDir);
+    try {
+      const doomed = randomBytes(60);
+      await store.ensure('T1', doomed);
+      const wal = () => fs.readFileSync(path.join(dataDir, 'keys.sqlite-wal'));
+      const reader = holdWal(dataDir);
+      const released = setTimeout(() => reader.release(), 300);
+      const started = Date.now();
+      expect(await store.destroy('T1', new Date())).toBe(true);
+      clearTimeout(released);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      expect(wal().length).toBe(0);
+      expect(wal().includes(doomed)).toBe(false);
+    } finally {
+      await store.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('says so when a reader holds the WAL past the limit, and a destroy run again finishes the forgetting', async () => {
+    const dataDir = freshDir();
+    const store = SqliteDataKeyStore.open(dataDir, { forgetWalWithinMs: 200 });
+    try {
+      const doomed = randomBytes(60);
+      await store.ensure('T1', doomed);
+      const reader = holdWal(dataDir);
+      const refused = store.destroy('T1', new Date());
+      await expect(refused).rejects.toThrow(DataKeyNotForgotten);
+      await expect(refused).rejects.toThrow(/the data key of trainee T1 is destroyed, but a reader held keys.sqlite's WAL for 200 ms/);
+      expect(await store.get('T1')).toBe('erased');
+      reader.release();
+      expect(await store.destroy('T1', new Date())).toBe(false);
+      const files = fs.readdirSync(dataDir).map((f) => fs.readFileSync(path.join(dataDir, f)));
+      expect(files.some((bytes) => bytes.includes(doomed))).toBe(false);
+    } finally {
+      await store.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });

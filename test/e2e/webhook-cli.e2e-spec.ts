@@ -12,7 +12,7 @@ describe('admin webhook add|list|disable|deliveries (docs/change-feed.md "Webhoo
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'webhook-cli-'));
     keyFile = join(dataDir, 'production-key');
-    writeFileSync(keyFile, randomBytes(32).toString('base64'));
+    writeFileSync(keyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
     expect((await runAdmin(['provider', 'add', '--ukprn', '10000040', '--name', 'Hook SCITT'], dataDir)).code).toBe(0);
   });
 

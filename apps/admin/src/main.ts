@@ -5,6 +5,7 @@ import { AuditRefused } from '@app/audit';
 import { CliError, cliContext } from './cli-context';
 import { registerCommandGroups } from './commands';
 import { ProviderCommandRejected } from '@app/providers/decider';
+import { keepNewFilesPrivate } from '@app/runtime/process';
 import { WebhookCommandRejected } from '@app/webhooks/decider';
 
 /**
@@ -12,6 +13,7 @@ import { WebhookCommandRejected } from '@app/webhooks/decider';
  * directory, working on the same stores as the API (`DATA_DIR`, or `EVENTSTORE_URL` /
  * `MONGODB_URL`) whether or not it runs. After each write it brings the read models up to date itself,
  * so a token issued here is accepted by a running API at once, and a revoked one refused.
+ * Run as a program, every file it makes (exports, digests, backups, stores) is 0600 (umask 077).
  * Exit codes: 0 done, 1 refused (message on stderr), 2 usage error.
  */
 export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
@@ -45,6 +47,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
 }
 
 if (require.main === module) {
+  keepNewFilesPrivate();
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {

@@ -1,5 +1,5 @@
 import './tracing';
-import { ConfigError, exitOnSignal, loadConfig } from '@app/runtime/process';
+import { ConfigError, exitOnSignal, keepNewFilesPrivate, loadConfig } from '@app/runtime/process';
 import { createLogger } from './observability/logger';
 import { createApp } from './create-app';
 import { bootstrapSandbox } from './sandbox';
@@ -7,9 +7,11 @@ import { StoreUnavailable } from '@app/stores';
 
 /**
  * Starts the API on the embedded default: `PORT` (3000), `DATA_DIR` (./data), `APP_ENV`
- * (sandbox), `LOG_LEVEL` (info). Exits non-zero with a clear message on a bad configuration.
+ * (sandbox), `LOG_LEVEL` (info). Every file it makes is 0600 (umask 077). Exits non-zero with a
+ * clear message on a bad configuration.
  */
 async function main(): Promise<void> {
+  keepNewFilesPrivate();
   let config;
   try {
     config = loadConfig();

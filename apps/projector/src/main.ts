@@ -10,6 +10,7 @@ import {
   ConfigError,
   exitOnFatal,
   exitOnSignal,
+  keepNewFilesPrivate,
   loadConfig,
   messageFirst,
   createRegistryProcess,
@@ -20,7 +21,7 @@ import {
   type AppConfig,
 } from '@app/runtime/process';
 import { auditLogOf, openStores, openWebhookOutbox, StoreUnavailable, type Stores } from '@app/stores';
-import { loadAuditSigningKey, openDigestSchedule } from '@app/audit';
+import { loadAuditSigningKey, openDigestSchedule, SigningKeyUnavailable } from '@app/audit';
 import { BackupSchedule, observeBackups } from '@app/stores/backup';
 import { Projector } from '@app/runtime/projector';
 import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
@@ -171,6 +172,7 @@ function backupSchedule(config: AppConfig, serviceKey: Buffer, logger: Logger): 
 }
 
 if (require.main === module) {
+  keepNewFilesPrivate();
   let config: AppConfig;
   try {
     config = loadConfig(process.env, { port: 3001 });
@@ -182,10 +184,12 @@ if (require.main === module) {
   startProjector(config, logger).then(
     (app) => exitOnSignal(app, logger),
     (err) => {
-      const operators = err instanceof StoreUnavailable || err instanceof ConfigError;
+      // A bad key file is the operator's configuration: said without a stack, exit 2 as for ConfigError.
+      const config = err instanceof ConfigError || err instanceof SigningKeyUnavailable;
+      const operators = config || err instanceof StoreUnavailable;
       const detail = operators ? err.message : err instanceof Error ? err.stack : String(err);
       process.stderr.write(`Failed to start the projector: ${detail}\n`);
-      process.exit(err instanceof ConfigError ? 2 : 1);
+      process.exit(config ? 2 : 1);
     },
   );
 }

@@ -1,6 +1,7 @@
 export { APP_CONFIG, ConfigError, loadConfig, parseWebhookPorts, redact, type AppConfig } from './config';
 export { messageFirst, type ContextLogger } from './logging';
 export { exitOnFatal, exitOnSignal } from './process-signals';
+export { keepNewFilesPrivate } from './file-modes';
 export { createRegistryProcess, processMetrics, type ProcessMetrics } from './telemetry';
 export { createWebhookDispatcher, cursorCodecOf, sealedSecretsOf, webhookOperations, webhookPorts } from './webhooks';
 export {

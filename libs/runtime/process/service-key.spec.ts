@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -56,7 +56,7 @@ describe('the service key (docs/operations.md "The service key")', () => {
 
   it('is read from DATA_KEY_FILE when set, and refused, without quoting the file, when it is not 32 bytes in base64', () => {
     const file = join(dir, 'key');
-    writeFileSync(file, `${Buffer.alloc(32, 3).toString('base64')}\n`);
+    writeFileSync(file, `${Buffer.alloc(32, 3).toString('base64')}\n`, { mode: 0o600 });
     expect(loadServiceKey({ dataDir: dir, dataKeyFile: file }).key.equals(Buffer.alloc(32, 3))).toBe(true);
     for (const content of ['secret-not-base64!', Buffer.alloc(16, 3).toString('base64'), '']) {
       writeFileSync(file, content);
@@ -64,6 +64,22 @@ describe('the service key (docs/operations.md "The service key")', () => {
       if (content) expect(() => loadServiceKey({ dataDir: dir, dataKeyFile: file })).not.toThrow(content);
     }
     expect(() => loadServiceKey({ dataDir: dir, dataKeyFile: join(dir, 'missing') })).toThrow(/cannot read/);
+  });
+
+  it('is refused from a DATA_KEY_FILE its group or other users may read or write, naming the file and the fix', () => {
+    const file = join(dir, 'key');
+    writeFileSync(file, `${Buffer.alloc(32, 5).toString('base64')}\n`, { mode: 0o600 });
+    for (const mode of [0o640, 0o604, 0o644, 0o620, 0o660]) {
+      chmodSync(file, mode);
+      expect(() => loadServiceKey({ dataDir: dir, dataKeyFile: file })).toThrow(ConfigError);
+      expect(() => loadServiceKey({ dataDir: dir, dataKeyFile: file })).toThrow(
+        `DATA_KEY_FILE: ${file} is open to other users (mode 0${mode.toString(8)}); make it the service's user's only: chmod 600 ${file}`,
+      );
+    }
+    for (const mode of [0o600, 0o400]) {
+      chmodSync(file, mode);
+      expect(loadServiceKey({ dataDir: dir, dataKeyFile: file }).key.equals(Buffer.alloc(32, 5))).toBe(true);
+    }
   });
 
   it('is required in production, and optional in the sandbox', () => {

@@ -1,5 +1,5 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, type AppConfig } from './config';
 
@@ -24,10 +24,14 @@ export interface ServiceKey {
  * without it), the key of `<DATA_DIR>/data-key`, made there (mode 0600) on first use, so cursors
  * stay valid across restarts; a second process starting at the same moment reads the one linked
  * in first. Throws {@link ConfigError} when the file cannot be read or holds anything but 32 bytes in
- * base64 (the message never holds the file's content).
+ * base64 (the message never holds the file's content), and when `DATA_KEY_FILE` is open to other
+ * users than its owner (any group or other permission bit: docs/operations.md "File permissions").
  */
 export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>): ServiceKey {
-  if (config.dataKeyFile !== null) return { key: readKey(config.dataKeyFile, 'DATA_KEY_FILE'), created: null };
+  if (config.dataKeyFile !== null) {
+    refuseSharedKeyFile(config.dataKeyFile);
+    return { key: readKey(config.dataKeyFile, 'DATA_KEY_FILE'), created: null };
+  }
   const file = join(config.dataDir, SANDBOX_KEY_FILE);
   // Written whole under another name, then linked in place: another process never reads half a key.
   const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
@@ -53,6 +57,25 @@ export function serviceKeyOf(
   const { key, created } = loadServiceKey(config);
   if (created) logger.warn({ file: created }, 'made a service key for the sandbox; production needs DATA_KEY_FILE');
   return key;
+}
+
+/**
+ * Throws {@link ConfigError} when the key file `file` grants any permission to its group or to
+ * other users, naming the file, its mode and the fix; a file that cannot be read is left to
+ * `readKey` to refuse.
+ */
+function refuseSharedKeyFile(file: string): void {
+  let mode: number;
+  try {
+    mode = statSync(file).mode & 0o777;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) !== 0) {
+    throw new ConfigError(
+      `DATA_KEY_FILE: ${file} is open to other users (mode ${mode.toString(8).padStart(4, '0')}); make it the service's user's only: chmod 600 ${file}`,
+    );
+  }
 }
 
 function readKey(file: string, what: string): Buffer {

@@ -1,12 +1,19 @@
 import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataKeys, PersonalData, type DataKeyStore } from '@app/personal-data';
+import { DataKeyNotForgotten, DataKeys, PersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import { DataKeyWriter } from './data-key-writer';
 import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 
 /** How much of `keys.sqlite` reads map (about 100 bytes a trainee: 10 million trainees). */
 const KEYS_MMAP_BYTES = 1024 ** 3;
+
+/** How long a destroy waits for readers to leave the WAL so it can truncate it: 2 s by default. */
+const FORGET_WAL_WITHIN_MS = 2000;
+
+/** The pause between two attempts to truncate the WAL, in milliseconds. */
+const FORGET_WAL_RETRY_MS = 25;
 
 /** The key store's file in the data directory. */
 export const KEYS_FILE = 'keys.sqlite';
@@ -35,6 +42,8 @@ export interface SqliteDataKeyStoreOptions {
    * caller's thread never waits on their sync: the API's, which serves HTTP. Default false.
    */
   newKeysInThread?: boolean;
+  /** How long, in milliseconds, a destroy retries truncating a WAL a reader holds before it says so. Default 2000. */
+  forgetWalWithinMs?: number;
 }
 
 interface Row {
@@ -49,20 +58,27 @@ interface Row {
  *
  * Forgetting: `secure_delete` overwrites what a destroy removes inside the file, and the WAL is
  * checkpointed and truncated after it, so the wrapped key is left neither in the file's pages nor
- * in the WAL (`PRAGMA wal_checkpoint(TRUNCATE)`; if a reader holds the WAL the truncation is retried
- * at the next destroy or close). Copies outside the file (backups, the file system's free blocks)
- * are beyond it.
+ * in the WAL (`PRAGMA wal_checkpoint(TRUNCATE)`). While a reader holds the WAL the truncation is
+ * retried, without blocking the thread, for up to `forgetWalWithinMs`; then the destroy throws
+ * `DataKeyNotForgotten`, and a destroy of the same trainee again (the erasure run again) truncates a
+ * WAL that is not empty. Copies outside the file (backups, the file system's free blocks) are
+ * beyond it.
  */
 export class SqliteDataKeyStore implements DataKeyStore {
   private readonly db: Database.Database;
   private readonly stmts;
   private readonly writer: DataKeyWriter | null;
+  private readonly forgetWalWithinMs: number;
 
   /**
    * Opens (creating when needed) the key store in the SQLite file `filename`. `synchronous`
    * `normal` is for bulk loads that make their own file durable at the end (the bench's data set).
    */
-  constructor(filename: string, options: SqliteDataKeyStoreOptions = {}) {
+  constructor(
+    private readonly filename: string,
+    options: SqliteDataKeyStoreOptions = {},
+  ) {
+    this.forgetWalWithinMs = options.forgetWalWithinMs ?? FORGET_WAL_WITHIN_MS;
     this.db = openPrivateDatabase(filename);
     try {
       this.db.pragma('journal_mode = WAL');
@@ -127,18 +143,46 @@ export class SqliteDataKeyStore implements DataKeyStore {
         return changed;
       })
       .immediate();
-    if (destroyed) this.forgetWal();
+    if (destroyed || this.walHoldsFrames()) await this.forgetWal(traineeId);
     return destroyed;
   }
 
   async close(): Promise<void> {
     await this.writer?.close();
-    this.forgetWal();
+    this.truncateWal();
     this.db.close();
   }
 
-  /** Copies the WAL into the file and truncates it: the pages that held a destroyed key go with it. */
-  private forgetWal(): void {
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  /**
+   * Truncates the WAL (see {@link truncateWal}), retrying every 25 ms while a reader holds it, for
+   * up to `forgetWalWithinMs`; throws {@link DataKeyNotForgotten} naming `traineeId` when it still cannot.
+   */
+  private async forgetWal(traineeId: string): Promise<void> {
+    const deadline = Date.now() + this.forgetWalWithinMs;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      while (!this.truncateWal()) {
+        if (Date.now() >= deadline) {
+          throw new DataKeyNotForgotten(
+            traineeId,
+            `a reader held ${KEYS_FILE}'s WAL for ${this.forgetWalWithinMs} ms, so it may still hold the old key`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, FORGET_WAL_RETRY_MS));
+      }
+    } finally {
+      this.db.pragma('busy_timeout = 5000');
+    }
+  }
+
+  /** Copies the WAL into the file and truncates it: the pages that held a destroyed key go with it. False when a reader held it. */
+  private truncateWal(): boolean {
+    const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    return result.busy === 0;
+  }
+
+  /** Whether the WAL beside the file holds any frame (a copy of a page, maybe of a destroyed key). */
+  private walHoldsFrames(): boolean {
+    return (statSync(`${this.filename}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0;
   }
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
+import { chmodSync, createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/runtime/event-transfer';
 import { logPosition, type LogPosition } from '@app/event-sourcing';
@@ -11,6 +11,9 @@ import { createInterface } from 'node:readline';
 import type { Stores } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
 
+/** An export file's mode: its owner's only (docs/operations.md "File permissions"). */
+const EXPORT_FILE_MODE = 0o600;
+
 /**
  * `events export [--since <position>] [--output <file>]` and `events import <file>`
  * (docs/operations.md "Export, import and moving to EventStoreDB"): the event log as JSON lines, one
@@ -18,8 +21,9 @@ import { CliError, type CliContext } from '../cli-context';
  * auditors and for moving a deployment between stores (the embedded SQLite log into EventStoreDB:
  * export with `DATA_DIR` set, import with `EVENTSTORE_URL` and `MONGODB_URL` set).
  *
- * The export writes to stdout unless `--output` names a file; stdout then carries the events and
- * nothing else (the summary goes to stderr). The import loads a file into an EMPTY event store
+ * The export writes to stdout unless `--output` names a file, made (or narrowed, when it exists)
+ * 0600: it holds sealed personal data and wrapped keys; stdout then carries the events and nothing
+ * else (the summary goes to stderr). The import loads a file into an EMPTY event store
  * (a store holding events, or read models that already projected some, is refused: exit 1),
  * keeping every stream id, revision, event id, type, data and metadata, then projects every read
  * model from the imported log. Webhook secrets leave sealed with the service key (those stored
@@ -38,9 +42,10 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
         const file = opts.output;
         const count = await ctx.withStores(
           async (stores) => {
-            const out = createWriteStream(file);
+            const out = createWriteStream(file, { mode: EXPORT_FILE_MODE });
             try {
               await whenOpen(out);
+              chmodSync(file, EXPORT_FILE_MODE);
               const n = await exportTo(out, stores, ctx, opts.since);
               await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
               return n;

@@ -1,6 +1,7 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { NotFound } from '@app/trainees/decider';
+import { DataKeyNotForgotten } from '@app/personal-data';
 import { eraseTrainee, erasureSummary } from '@app/personal-data/erasure';
 import { erasurePortsOf } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
@@ -13,7 +14,8 @@ import { erasureLedger } from './erasure-ledger';
  * models and the kept idempotent answers hold of it.
  * The API then answers 404 for the trainee, its placements, degrees and history, and leaves it out
  * of lists; `trainee history` still shows every event, with `[erased]` for each personal value.
- * Exit 1 for an unknown trainee or a bad reason; running it again on an erased trainee finishes
+ * Exit 1 for an unknown trainee or a bad reason, and when a reader of the key store held its WAL
+ * too long for the destroyed key's copy there to be cleared (it says so); running it again on an erased trainee finishes
  * the forgetting and says so. The erasure is recorded in the erasure ledger first (`--ledger`, or
  * `$BACKUP_DIR/erasure-ledger.jsonl`; docs/operations.md "Backups and restore"), so a restore of
  * an earlier backup erases the trainee again.
@@ -34,7 +36,7 @@ export function registerTraineeErasure(trainee: Command, ctx: CliContext): void 
           return await eraseTrainee(erasurePortsOf({ dataDir: ctx.dataDir }, stores, record), traineeId, opts.reason, by);
         } catch (err) {
           if (err instanceof NotFound) throw new CliError(`No trainee with id ${traineeId}`);
-          if (err instanceof RangeError) throw new CliError(err.message);
+          if (err instanceof RangeError || err instanceof DataKeyNotForgotten) throw new CliError(err.message);
           throw err;
         }
       });
