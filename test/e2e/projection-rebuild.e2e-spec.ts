@@ -47,7 +47,8 @@ describe('projection rebuild (blue/green) on SQLite', () => {
       rebuilding: null,
     });
     live.close();
-  });
+    // Thousands of trainees projected twice: about 15 s on a quiet machine, twice that under load.
+  }, 120_000);
 
   it('stops between batches and resumes from its checkpoint; the old store serves until the swap', async () => {
     const ids = await writeHistories(store, { trainees: 300, changesEach: 2 });
