@@ -6,7 +6,7 @@ import { runAdmin } from '../support/admin-cli';
 import { STORES } from '../../apps/api/src/composition/tokens';
 import type { Stores } from '@app/stores';
 import { uniqueTrainee } from '../support/trainee-input';
-import { templateRowOf } from '@app/uploads/write';
+import { templateRowOf, unsettledUploads } from '@app/uploads/write';
 import { csvFile, traineeRows } from '../support/upload-files';
 
 const A = '10000451';
@@ -283,8 +283,11 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     const uploads = api.app.get(Uploads);
     await uploads.purge(new Date(endedAt + 29 * day));
     expect((await api.request('GET', `/api/${V}/trainee-uploads/${id}`, tokenA)).status).toBe(200);
+    expect(await unsettledUploads(uploads.ports)).toContain(id);
     expect(await uploads.purge(new Date(endedAt + 30 * day + 1000))).toBeGreaterThanOrEqual(1);
     expect(await uploads.ports.keys!.existingKey(`upload-${id}`)).toBe('erased');
+    // Settled in the ledger: later starts and purge runs no longer read it.
+    expect(await unsettledUploads(uploads.ports)).not.toContain(id);
     for (const path of [id, `${id}/errors`]) {
       expect((await api.request('GET', `/api/${V}/trainee-uploads/${path}`, tokenA)).status).toBe(404);
     }
@@ -301,6 +304,7 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     expect(erased.code).toBe(0);
     expect(erased.stdout).toMatch(/; 1 uploads purged/);
     expect((await api.request('GET', `/api/${V}/trainee-uploads/${id}`, tokenA)).status).toBe(404);
+    expect(await unsettledUploads(api.app.get(Uploads).ports)).not.toContain(id);
     // As stored: the API's own copy of an opened key lives on in its memory for minutes (docs/DESIGN.md "Personal data").
     expect(await api.app.get<Stores>(STORES).personalData!.keys.wrappedKey(`upload-${id}`)).toBe('erased');
   });

@@ -1,6 +1,6 @@
 export { addTraineeColumns, createBodyOf, columnOfMessage, ROW_DISABILITIES, ROW_PLACEMENTS, templateRowOf } from './trainee-columns';
 export { getUpload, listUploads, uploadAnswer, uploadErrorsCsv, type UploadAnswer } from './upload-answers';
-export { UPLOAD_LIST_STREAM_PREFIX } from './upload-list';
+export { UPLOAD_LEDGER_STREAM, UPLOAD_LIST_STREAM_PREFIX, unsettledUploads } from './upload-list';
 export { RECOMMEND_COLUMNS, RECOMMEND_DATE_COLUMN, recommendTemplateCsv } from './recommend-rows';
 export { cancelUpload, ownUpload, receiveUpload, runUploadWork, submitUpload } from './upload-operations';
 export { readUpload, uploadKeyId } from './upload-stream';

@@ -3,18 +3,20 @@
  * last event, never while it is being submitted), `UploadPurged` is appended and the upload's data
  * key destroyed, so its file, file name and row messages can no longer be read anywhere the log
  * went, backups and exports included (docs/DESIGN.md "Personal data"). The upload then answers 404.
- * Safe to run again: a purged upload whose key a stop left in place has it destroyed.
+ * Safe to run again: a purged upload whose key a stop left in place has it destroyed. A purged
+ * upload whose key is gone is settled in the ledger, so later runs read only the uploads still
+ * unsettled (docs/DESIGN.md "Uploads").
  */
 import { writeContext } from '@app/trainees/write';
 import { uploadPurgeDueAt } from '@app/uploads/decider';
-import { allListedUploads, listedUploads } from './upload-list';
+import { listedUploads, settleUpload, unsettledUploads } from './upload-list';
 import { readUpload, runUploadCommand, uploadKeyId } from './upload-stream';
 import type { UploadStreamPorts } from './upload.ports';
 
 /** Purges every upload due at `now` (UTC); returns how many it purged now. */
 export async function purgeDueUploads(ports: UploadStreamPorts, now: Date): Promise<number> {
   let purged = 0;
-  for (const id of await allListedUploads(ports)) {
+  for (const id of await unsettledUploads(ports)) {
     const { state } = await readUpload(ports, id);
     if (!state.exists) continue;
     if (!state.purged) {
@@ -25,9 +27,16 @@ export async function purgeDueUploads(ports: UploadStreamPorts, now: Date): Prom
       await runUploadCommand(ports, id, writeContext(caller, at), () => ({ type: 'PurgeUpload', upload_id: id, now: at }));
       purged++;
     }
-    if (ports.keys && (await ports.keys.existingKey(uploadKeyId(id))) instanceof Buffer) await ports.keys.destroy(uploadKeyId(id), now);
+    await destroyKeyAndSettle(ports, id, state.ukprn!, state.api_version!, now);
   }
   return purged;
+}
+
+/** Destroys a purged upload's data key if a stop left it, then settles the upload in the ledger. */
+async function destroyKeyAndSettle(ports: UploadStreamPorts, id: string, ukprn: string, apiVersion: string, now: Date): Promise<void> {
+  if (ports.keys && (await ports.keys.existingKey(uploadKeyId(id))) instanceof Buffer) await ports.keys.destroy(uploadKeyId(id), now);
+  const caller = { ukprn, tokenId: null, apiVersion, requestId: null };
+  await settleUpload(ports, id, writeContext(caller, now.toISOString()));
 }
 
 /**
@@ -51,7 +60,7 @@ export async function purgeUploadsOfErased(ports: UploadStreamPorts, ukprn: stri
       }));
       purged++;
     }
-    if (ports.keys && (await ports.keys.existingKey(uploadKeyId(id))) instanceof Buffer) await ports.keys.destroy(uploadKeyId(id), now);
+    await destroyKeyAndSettle(ports, id, ukprn, state.api_version!, now);
   }
   return purged;
 }

@@ -5,7 +5,7 @@
  * `kill -9`). A failure is logged without the file's content and tried again at the next start.
  */
 import { readUpload } from './upload-stream';
-import { allListedUploads } from './upload-list';
+import { unsettledUploads } from './upload-list';
 import { runUploadWork } from './upload-operations';
 import { uploadWork } from '@app/uploads/decider';
 import type { UploadPorts } from './upload.ports';
@@ -31,10 +31,13 @@ export class UploadWorker {
     this.running ??= this.drain().finally(() => (this.running = null));
   }
 
-  /** Finds the uploads with work left (received and not checked, submitted and not written) and asks for it. */
+  /**
+   * Finds the uploads with work left (received and not checked, submitted and not written) among
+   * the ledger's unsettled ones and asks for it; returns how many.
+   */
   async resume(): Promise<number> {
     let found = 0;
-    for (const id of await allListedUploads(this.ports)) {
+    for (const id of await unsettledUploads(this.ports)) {
       const { state } = await readUpload(this.ports, id);
       if (uploadWork(state) !== null) {
         this.enqueue(id);
