@@ -3,7 +3,7 @@ export { getUpload, listUploads, uploadAnswer, uploadErrorsCsv, type UploadAnswe
 export { UPLOAD_LEDGER_STREAM, UPLOAD_LIST_STREAM_PREFIX, unsettledUploads } from './upload-list';
 export { RECOMMEND_COLUMNS, RECOMMEND_DATE_COLUMN, recommendTemplateCsv } from './recommend-rows';
 export { cancelUpload, ownUpload, receiveUpload, runUploadWork, submitUpload } from './upload-operations';
-export { readUpload, uploadKeyId } from './upload-stream';
+export { readUpload, readUploadWithFile, UploadStates, uploadKeyId } from './upload-stream';
 export { UploadWorker, type UploadWorkFailed } from './upload-worker';
 export { UPLOAD_PORTS, type UploadKeys, type UploadPorts, type UploadStreamPorts } from './upload.ports';
 export { UPLOAD_SCHEMAS } from './upload-schemas';

@@ -8,7 +8,7 @@ import type { Caller } from '@app/trainees/write';
 import { listedUploads } from './upload-list';
 import { ownUpload } from './upload-operations';
 import { readUploadFile, uploadVersion } from './upload-rows';
-import { readUpload } from './upload-stream';
+import { readUpload, readUploadWithFile } from './upload-stream';
 import type { UploadPorts } from './upload.ports';
 
 /** An upload as answered: times ISO 8601 UTC; `rows` each submitted row's outcome (empty before submit). */
@@ -71,7 +71,7 @@ export async function listUploads(
  */
 export async function uploadErrorsCsv(ports: UploadPorts, caller: Caller, uploadId: string, kind: UploadKind): Promise<string> {
   await ownUpload(ports, caller, uploadId, kind);
-  const { state, file } = await readUpload(ports, uploadId);
+  const { state, file } = await readUploadWithFile(ports, uploadId);
   if (file === null) throw new Error('an upload not purged without its file');
   const table = readUploadFile(kind, new TextEncoder().encode(file), uploadVersion(state.api_version));
   const errors = new Map<number, string[]>();

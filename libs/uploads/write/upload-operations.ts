@@ -17,7 +17,7 @@ import {
 import { listUpload } from './upload-list';
 import { checkRecommendRows, recommendTargets, writeRecommendRow } from './recommend-rows';
 import { checkTraineeRows, readUploadFile, uploadVersion, writeTraineeRow, yieldToOthers } from './upload-rows';
-import { readUpload, runUploadCommand } from './upload-stream';
+import { readUpload, readUploadWithFile, runUploadCommand } from './upload-stream';
 import type { UploadPorts } from './upload.ports';
 
 /** Row outcomes recorded in one event batch while writing a submitted file. */
@@ -78,7 +78,7 @@ export async function receiveUpload(
 /** The trainee each checked row writes to: a new id per row for new trainees, the trainee a recommendation row names. */
 async function submitTargets(ports: UploadPorts, uploadId: string, state: UploadState): Promise<RowTarget[]> {
   if (state.kind === 'recommend_for_award') {
-    const { file } = await readUpload(ports, uploadId);
+    const { file } = await readUploadWithFile(ports, uploadId);
     return recommendTargets(
       ports,
       readUploadFile(state.kind, new TextEncoder().encode(file ?? ''), uploadVersion(state.api_version)),
@@ -119,7 +119,7 @@ export async function cancelUpload(ports: UploadPorts, caller: Caller, uploadId:
  * already written is recorded as written (`writeTraineeRow`, `writeRecommendRow`).
  */
 export async function runUploadWork(ports: UploadPorts, uploadId: string): Promise<void> {
-  const { state, file } = await readUpload(ports, uploadId);
+  const { state, file } = await readUploadWithFile(ports, uploadId);
   const work = uploadWork(state);
   if (work === null || file === null) return;
   const caller = uploadCaller(state);

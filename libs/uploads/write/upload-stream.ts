@@ -5,7 +5,7 @@
  * `UploadKeys`; docs/DESIGN.md "Personal data"): the places below hold `[sealed]` in the log and
  * `[erased]` once the key is destroyed.
  */
-import { newEventId, runCommand, type RecordedEvent, type WriteContext } from '@app/event-sourcing';
+import { newEventId, runCommand, streamHeadOf, type RecordedEvent, type StreamSnapshot, type WriteContext } from '@app/event-sourcing';
 import { openFields, sealFields } from '@app/personal-data';
 import {
   decideUpload,
@@ -53,8 +53,57 @@ async function openingKey(ports: UploadStreamPorts, uploadId: string): Promise<B
   return (await ports.keys.existingKey(uploadKeyId(uploadId))) ?? 'erased';
 }
 
-/** The upload's state and file, read from its stream (state `exists: false` for an unknown id). */
-export async function readUpload(ports: UploadStreamPorts, uploadId: string): Promise<ReadUpload> {
+/** How many uploads' states {@link UploadStates} keeps: the uploads being worked on and watched. */
+export const UPLOAD_STATES_KEPT = 64;
+
+/**
+ * The states of the uploads read lately in this process, each with the stream head it was folded
+ * to, the least recently read dropped past {@link UPLOAD_STATES_KEPT}: a later read of the upload
+ * (a status poll, the next batch of a submit) reads and folds only the events after that head,
+ * never again the file's event. Holds no file; the messages of a state are dropped by its
+ * `UploadPurged` as a fresh read's are.
+ */
+export class UploadStates {
+  private readonly kept = new Map<string, StreamSnapshot<UploadState>>();
+
+  /** The state kept for `uploadId` (made the most recently read), or null. */
+  get(uploadId: string): StreamSnapshot<UploadState> | null {
+    const snapshot = this.kept.get(uploadId);
+    if (snapshot === undefined) return null;
+    this.kept.delete(uploadId);
+    this.kept.set(uploadId, snapshot);
+    return snapshot;
+  }
+
+  /** Keeps `snapshot` as `uploadId`'s, dropping the least recently read past the bound. */
+  set(uploadId: string, snapshot: StreamSnapshot<UploadState>): void {
+    this.kept.delete(uploadId);
+    this.kept.set(uploadId, snapshot);
+    if (this.kept.size > UPLOAD_STATES_KEPT) this.kept.delete(this.kept.keys().next().value!);
+  }
+}
+
+/**
+ * The upload's state, read from its stream (state `exists: false` for an unknown id): from the
+ * state `ports.states` kept, when it keeps one, folding only the events after it.
+ */
+export async function readUpload(ports: UploadStreamPorts, uploadId: string): Promise<{ state: UploadState }> {
+  const streamId = uploadStreamId(uploadId);
+  const kept = ports.states?.get(uploadId) ?? null;
+  const recorded = await ports.trainees.eventStore.readStream(streamId, kept ? { fromRevision: kept.head.revision + 1 } : undefined);
+  if (recorded.length === 0) return { state: kept?.state ?? initialUploadState };
+  const key = await openingKey(ports, uploadId);
+  let state = kept?.state ?? initialUploadState;
+  for (const r of recorded) {
+    const event = openedEvent(r, key, streamId);
+    if (event !== null) state = evolveUpload(state, event);
+  }
+  ports.states?.set(uploadId, { state, head: streamHeadOf(recorded[recorded.length - 1]) });
+  return { state };
+}
+
+/** The upload's state and file, read from its whole stream (file null once purged, or before it was received). */
+export async function readUploadWithFile(ports: UploadStreamPorts, uploadId: string): Promise<ReadUpload> {
   const streamId = uploadStreamId(uploadId);
   const recorded = await ports.trainees.eventStore.readStream(streamId);
   if (recorded.length === 0) return { state: initialUploadState, file: null };
@@ -67,6 +116,7 @@ export async function readUpload(ports: UploadStreamPorts, uploadId: string): Pr
     if (event.type === 'UploadReceived') file = event.data.file;
     state = evolveUpload(state, event);
   }
+  ports.states?.set(uploadId, { state, head: streamHeadOf(recorded[recorded.length - 1]) });
   return { state, file: state.purged || key === 'erased' ? null : file };
 }
 
@@ -88,6 +138,7 @@ export async function runUploadCommand(
   const key = receiving && ports.keys ? await ports.keys.keyFor(uploadKeyId(uploadId)) : await openingKey(ports, uploadId);
   const outcome = await runCommand<UploadState, UploadEvent>(ports.trainees.eventStore, streamId, {
     initialState: initialUploadState,
+    snapshot: receiving ? null : (ports.states?.get(uploadId) ?? null),
     evolve: evolveUpload,
     decode: (r) => openedEvent(r, key, streamId),
     decide: (state) => decideUpload(command(state), state),

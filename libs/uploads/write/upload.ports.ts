@@ -1,5 +1,6 @@
 import type { Trainee } from '@app/trainees/record';
 import type { TraineeWritePorts } from '@app/trainees/write';
+import type { UploadStates } from './upload-stream';
 
 /**
  * The data keys of uploads: one per upload, kept in the same key store as the trainees' and
@@ -12,10 +13,14 @@ export interface UploadKeys {
   destroy(id: string, at: Date): Promise<boolean>;
 }
 
-/** What reading and appending to an upload's stream needs: the event store and the uploads' data keys. */
+/**
+ * What reading and appending to an upload's stream needs: the event store, the uploads' data keys,
+ * and optionally the process's {@link UploadStates} (reads then fold only what is new).
+ */
 export interface UploadStreamPorts {
   trainees: Pick<TraineeWritePorts, 'eventStore'>;
   keys: UploadKeys | null;
+  states?: UploadStates;
 }
 
 /**

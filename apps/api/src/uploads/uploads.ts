@@ -4,7 +4,7 @@ import type { Stores } from '@app/stores';
 import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
 import { TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/trainees/read';
 import type { Trainee } from '@app/trainees/record';
-import { purgeDueUploads, UploadWorker, type UploadPorts } from '@app/uploads/write';
+import { purgeDueUploads, UploadStates, UploadWorker, type UploadPorts } from '@app/uploads/write';
 import { newResourceId } from '../composition/ids';
 import { LOGGER, STORES } from '../composition/tokens';
 
@@ -34,7 +34,13 @@ export class Uploads implements OnApplicationBootstrap, BeforeApplicationShutdow
       const found = await Promise.all((await readModel.providerTraineeIds(ukprn)).map((id) => readModel.getTrainee(id)));
       return found.filter((t): t is Trainee => t !== null);
     };
-    this.ports = { trainees, keys: stores.personalData?.keys ?? null, newUploadId: () => newResourceId(), providerTrainees };
+    this.ports = {
+      trainees,
+      keys: stores.personalData?.keys ?? null,
+      states: new UploadStates(),
+      newUploadId: () => newResourceId(),
+      providerTrainees,
+    };
     // The upload id and the error's name only: a message may quote a cell of the file.
     this.worker = new UploadWorker(this.ports, (uploadId, err) =>
       logger.error({ uploadId, error: err instanceof Error ? err.name : typeof err }, 'upload work failed'),
