@@ -7,6 +7,7 @@
 import type { Dataset } from './dataset';
 import type { ProviderRef, TraineeRef } from './dataset-trainees';
 import type { CursorCodec } from '@app/changes';
+import { logPosition } from '@app/event-sourcing';
 import { isoDate, TraineeGenerator } from './generator';
 import { Random } from './random';
 
@@ -231,7 +232,7 @@ export function buildScenarios(
         () => {
           const p = anyProvider.pick();
           // Cursors of positions across the first 90 % of the log: full pages for every provider (its changes are spread over it).
-          const after = options.cursors.encode(p.ukprn, random.int(0, Math.floor(dataset.eventCount * 0.9)));
+          const after = options.cursors.encode(p.ukprn, logPosition(random.int(0, Math.floor(dataset.eventCount * 0.9))));
           return { method: 'GET', path: `/api/${p.version}/changes?limit=100&after=${after}`, headers: auth(p) };
         },
       ],

@@ -4,6 +4,12 @@
  * their trainees; first the same GETs alone. Measures the check's and the submit's rows per second
  * and the other providers' p99 meanwhile against alone (docs/DESIGN.md "Uploads": the upload must
  * not starve them; the target: within 2×).
+ *
+ * The other providers send their GETs at a fixed rate, half of what the API answers for them alone
+ * (measured first, as fast as it answers): a service below its capacity, where a p99 that grows
+ * means the upload holds the event loop or the disk. At full speed any work beside the GETs takes
+ * its share of the CPU, and the GETs' queue, so their p99, grows with that share whatever the
+ * upload does between rows.
  */
 import { csvRecord } from '@app/uploads/csv';
 import { addTraineeColumns, templateRowOf } from '@app/uploads/write';
@@ -22,7 +28,11 @@ export const UPLOAD_P99_RATIO_TARGET = 2;
 /** What {@link measureUpload} measured. */
 export interface UploadResult {
   rows: number;
-  /** The other providers' GETs alone, for the bench's duration, and during the check and submit. */
+  /** The other providers' GETs as fast as the API answers them, alone: their rate sets {@link rate}. */
+  fullSpeed: LoadResult;
+  /** The rate the other providers' GETs are sent at alone and during the upload: half {@link fullSpeed}'s req/s. */
+  rate: number;
+  /** The other providers' GETs at {@link rate} alone, for the bench's duration, and during the check and submit. */
   idle: LoadResult;
   during: LoadResult;
   /** From the POST to the upload checked, and from the submit to every row written, s. */
@@ -90,10 +100,12 @@ export async function measureUpload(
     file += csvRecord(columns.map((c) => row[c] ?? ''));
   }
 
-  const idle = await runLoad(apiUrl, getOthers, { connections: load.connections, duration: load.duration });
+  const fullSpeed = await runLoad(apiUrl, getOthers, { connections: load.connections, duration: load.duration });
+  const rate = Math.max(1, Math.round(fullSpeed.rps / 2));
+  const idle = await runLoad(apiUrl, getOthers, { connections: load.connections, duration: load.duration, rate });
   let settle!: () => void;
   const ended = new Promise<void>((resolve) => (settle = resolve));
-  const during = runLoad(apiUrl, getOthers, { connections: load.connections, duration: 3600 }, ended);
+  const during = runLoad(apiUrl, getOthers, { connections: load.connections, duration: 3600, rate }, ended);
   try {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const base = `${apiUrl}/api/${uploader.version}/trainee-uploads`;
@@ -115,6 +127,8 @@ export async function measureUpload(
     settle();
     const result: UploadResult = {
       rows: UPLOAD_ROWS,
+      fullSpeed,
+      rate,
       idle,
       during: await during,
       checkSeconds,
@@ -126,7 +140,8 @@ export async function measureUpload(
     log(
       `bench:   checked ${UPLOAD_ROWS} rows in ${checkSeconds.toFixed(1)} s (${result.checkRowsPerSecond.toFixed(0)} rows/s), ` +
         `submitted in ${submitSeconds.toFixed(1)} s (${result.submitRowsPerSecond.toFixed(0)} rows/s); other providers' GET p99 ` +
-        `${idle.p99} ms alone, ${result.during.p99} ms meanwhile (${result.during.non2xx} non-2xx)`,
+        `at ${rate} req/s (half of ${fullSpeed.rps.toFixed(0)} alone at full speed) ${idle.p99} ms alone, ` +
+        `${result.during.p99} ms meanwhile (${result.during.non2xx} non-2xx)`,
     );
     return result;
   } finally {
