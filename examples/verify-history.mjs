@@ -18,10 +18,15 @@
 //     anyone can sign one; without --fingerprint nothing ties it to the service (exit 3);
 //  2. every event is of the stream `trainee-<id>` of the trainee asked about (--trainee, or in the
 //     second form the `trainee_id` of the saved digest answer), and so is the proof;
-//  3. every event's hash is SHA-256 of `JSON.stringify([previous_hash, stream_id, revision, type])`,
-//     a line feed, its data as stored, a line feed, and its metadata as stored without `hash`; each
-//     chains to the one before, from revision 0 with no gap; an event without a hash after chained
-//     ones is altered (the server's rule, libs/audit/chain-check.ts);
+//  3. every event's hash is SHA-256 of the text the rule its metadata names makes of it (`metadata`:
+//     its metadata as stored without `hash`; `bytes`: UTF-8 length):
+//     version 2 (`"chainVersion":2` before `previousHash`): `JSON.stringify(["chain/2", previous_hash,
+//       stream_id, revision, type, event_id, metadata's occurredAt or null, bytes(data), bytes(metadata)])`,
+//       a line feed, its data as stored, then its metadata;
+//     version 1 (no `chainVersion`): `JSON.stringify([previous_hash, stream_id, revision, type])`, a
+//       line feed, its data as stored, a line feed, its metadata;
+//     each chains to the one before, from revision 0 with no gap; an event without a hash after
+//     chained ones, or of version 1 after version 2, is altered (the server's rule, libs/audit/chain-check.ts);
 //  4. the stream's head as of the digest is a leaf of the digest's Merkle tree (RFC 9162 §2.1.3).
 // Exit codes (also in --help): 0 every check holds, against the key given; 1 a check fails (one
 // line each); 2 bad arguments or unreadable input; 3 unanchored: no --fingerprint was given, so the
@@ -77,24 +82,61 @@ function lastKey(text, key) {
 
 /**
  * The chain keys of a stored metadata text: `hash` (null without one), `previousHash` (a hex hash,
- * null, or undefined when the text has no such key) and `hashed`, the text without its `hash` key.
+ * null, or undefined when the text has no such key), `hashed`, the text without its `hash` key, and
+ * `version`, the rule the hash was made by: 2 when the text without `hash` and `previousHash` ends
+ * with `"chainVersion":2`, 1 when it does not, 0 without a hash.
  */
 function chainKeys(metadata) {
   const own = lastKey(metadata, 'hash');
-  if (own === null || own.value === null) return { hash: null, previousHash: undefined, hashed: metadata };
+  if (own === null || own.value === null) return { hash: null, previousHash: undefined, hashed: metadata, version: 0 };
   const previous = lastKey(own.rest, 'previousHash');
-  return { hash: own.value, previousHash: previous === null ? undefined : previous.value, hashed: own.rest };
+  const version = previous !== null && endsWithVersion(previous.rest) ? 2 : 1;
+  return { hash: own.value, previousHash: previous === null ? undefined : previous.value, hashed: own.rest, version };
 }
 
-const hashOf = (previous, e, hashed) =>
-  sha256(`${JSON.stringify([previous, e.stream_id, e.revision, e.event_type])}\n${e.stored_data}\n${hashed}`).toString('hex');
+/** True when a JSON object's text ends with the key `"chainVersion":2`, first or after a comma. */
+function endsWithVersion(text) {
+  const entry = '"chainVersion":2}';
+  if (!text.endsWith(entry)) return false;
+  const before = text[text.length - entry.length - 1];
+  return before === ',' || (before === '{' && text.length === entry.length + 1);
+}
+
+/** The metadata text's `occurredAt` when it is a string; null otherwise (or when the text is not JSON). */
+function occurredAtIn(metadata) {
+  try {
+    const at = JSON.parse(metadata)?.occurredAt;
+    return typeof at === 'string' ? at : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The hash of entry `e` chained to `previous`, by the rule `keys` name (version 2, else version 1). */
+function hashOf(previous, e, keys) {
+  const { hashed } = keys;
+  if (keys.version !== 2)
+    return sha256(`${JSON.stringify([previous, e.stream_id, e.revision, e.event_type])}\n${e.stored_data}\n${hashed}`).toString('hex');
+  const header = [
+    'chain/2',
+    previous,
+    e.stream_id,
+    e.revision,
+    e.event_type,
+    e.event_id ?? null,
+    occurredAtIn(hashed),
+    Buffer.byteLength(e.stored_data),
+    Buffer.byteLength(hashed),
+  ];
+  return sha256(`${JSON.stringify(header)}\n${e.stored_data}${hashed}`).toString('hex');
+}
 
 /**
  * The faults of the chain of `entries` (one stream, every revision from 0), one line per fault, and
  * the hash at each revision, by the server's rule (`checkStreamChain`, libs/audit/chain-check.ts):
- * an event stored before the chain began (no hash) is hashed by the same rule, chained to the one
- * before; one without a hash after a chained event is altered, and so is a hashed one that names no
- * previous hash. Each hashed event is recomputed from the link it names; the chain goes on from the
+ * an event stored before the chain began (no hash) is hashed by the version 1 rule, chained to the
+ * one before; one without a hash after a chained event is altered, as is one of version 1 after one
+ * of version 2, and a hashed one that names no previous hash. Each hashed event is recomputed from the link it names; the chain goes on from the
  * hash each event was stored with (the one the next event was chained to), not from the one
  * recomputed, and a link is not held against the event before a gap or a fault, so one altered
  * event is one line, as `admin audit verify` reports it, not a fault at every later revision.
@@ -104,27 +146,32 @@ function checkChain(entries) {
   const hashes = [];
   let previous = null;
   let expected = 0;
-  let chained = false;
+  let version = 0;
   let faulted = false;
   entries.forEach((e) => {
     const before = faults.length;
     const gap = e.revision !== expected;
     if (gap) faults.push(`revision ${expected}: missing (the history goes on at revision ${e.revision})`);
     expected = e.revision + 1;
-    const { hashed, hash: stored, previousHash } = chainKeys(e.stored_metadata);
+    const keys = chainKeys(e.stored_metadata);
+    const { hash: stored, previousHash } = keys;
     // A hashed event is checked against the link it names; whether that is the event before is asked
     // after, and not after a gap or a fault, which already showed there.
-    const recomputed = hashOf(stored === null ? previous : (previousHash ?? null), e, hashed);
+    const recomputed = hashOf(stored === null ? previous : (previousHash ?? null), e, keys);
     const link = stored ?? recomputed;
     if (stored === null) {
-      if (chained) faults.push(`revision ${e.revision}: altered (it has no hash, though the events before it are chained)`);
-    } else if (previousHash === undefined || stored !== recomputed)
+      if (version > 0) faults.push(`revision ${e.revision}: altered (it has no hash, though the events before it are chained)`);
+    } else if (keys.version < version)
+      faults.push(`revision ${e.revision}: altered (chained by version ${keys.version} of the rule, after events of version ${version})`);
+    else if (keys.version === 2 && typeof e.event_id !== 'string')
+      faults.push(`revision ${e.revision}: the history does not show its event_id, which its hash covers`);
+    else if (previousHash === undefined || stored !== recomputed)
       faults.push(`revision ${e.revision}: altered (its stored form does not make its hash)`);
     else if (previousHash !== previous && !gap && !faulted) faults.push(`revision ${e.revision}: not chained to the event before it`);
     if (e.hash !== null && e.hash !== (stored ?? null)) faults.push(`revision ${e.revision}: the hash shown is not the event's`);
     if (e.previous_hash !== null && e.previous_hash !== (previousHash ?? null))
       faults.push(`revision ${e.revision}: previous_hash shown is not the chain's`);
-    chained ||= stored !== null;
+    version = Math.max(version, keys.version);
     faulted = faults.length > before;
     hashes[e.revision] = link;
     previous = link;

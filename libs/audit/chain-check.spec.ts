@@ -1,7 +1,23 @@
-import { chainEvent, readChainKeys, type StoredEventText } from '@app/event-sourcing';
+import { chainEvent, chainHash, readChainKeys, type StoredEventText } from '@app/event-sourcing';
 
 import { STREAM, storedStream } from '@app/event-sourcing/testing/chained-streams';
+import { VERSION_1_HEAD, VERSION_1_STREAM, VERSION_1_STREAM_ID } from '@app/event-sourcing/testing/version-1-stream';
 import { checkStreamChain, IntactChain } from './chain-check';
+
+/** A metadata text without its chain keys (`previousHash` and `hash` at its end). */
+function withoutKeys(metadata: string): string {
+  return metadata.slice(0, metadata.indexOf(',"previousHash"')) + '}';
+}
+
+/** Revisions 1 and 2 of the version 1 stream chained again by version 1, after a head of hash `head`. */
+function relinkedV1(head: string): StoredEventText[] {
+  let previous = head;
+  return VERSION_1_STREAM.slice(1).map((e) => {
+    const hashed = `${withoutKeys(e.metadata).slice(0, -1)},"previousHash":"${previous}"}`;
+    previous = chainHash(previous, e.streamId, e.revision, e.type, e.data, hashed);
+    return { ...e, metadata: `${hashed.slice(0, -1)},"hash":"${previous}"}` };
+  });
+}
 
 describe('checkStreamChain', () => {
   it('passes an untouched stream, and gives its head hash', () => {
@@ -31,6 +47,33 @@ describe('checkStreamChain', () => {
     ]);
   });
 
+  it('names an event whose id or time (as the writer set it) changed as altered', () => {
+    const events = storedStream(4);
+    events[1] = { ...events[1], id: '00000000-0000-4000-8000-0000000000ff' };
+    events[2] = { ...events[2], metadata: events[2].metadata.replace('T10:00:00.000Z', 'T10:00:00.001Z') };
+    expect(checkStreamChain(events).faults.map((f) => [f.revision, f.kind])).toEqual([
+      [1, 'altered'],
+      [2, 'altered'],
+    ]);
+    expect(new IntactChain().add(events[0])).toBe(true);
+  });
+
+  it('passes a stream of version 1 events (literal, as stored then) followed by version 2 ones, never the reverse', () => {
+    expect(checkStreamChain(VERSION_1_STREAM)).toEqual({ faults: [], headHash: VERSION_1_HEAD });
+    const next = { streamId: VERSION_1_STREAM_ID, revision: 3, id: 'e3', type: 'TraineeUpdated', data: '{"n":3}', metadata: '{}' };
+    const v2 = chainEvent(VERSION_1_HEAD, next);
+    const mixed = [...VERSION_1_STREAM, { ...next, metadata: v2.metadata }];
+    expect(checkStreamChain(mixed)).toEqual({ faults: [], headHash: v2.hash });
+    // Version 1 events after a version 2 one: hashed by the old rule, chained as they should be, each still altered.
+    const v2First = chainEvent(null, { ...VERSION_1_STREAM[0], metadata: withoutKeys(VERSION_1_STREAM[0].metadata) });
+    const reverse = [{ ...VERSION_1_STREAM[0], metadata: v2First.metadata }, ...relinkedV1(v2First.hash)];
+    expect(checkStreamChain(reverse).faults).toEqual(
+      [1, 2].map((revision) => expect.objectContaining({ revision, kind: 'altered', detail: expect.stringContaining('version 1') })),
+    );
+    const chunks = new IntactChain();
+    expect(reverse.map((e) => chunks.add(e))).toEqual([true, false, false]);
+  });
+
   it('names a deleted event as missing, whether the later ones were renumbered or not', () => {
     const gap = storedStream(5).filter((e) => e.revision !== 2);
     expect(checkStreamChain(gap).faults.map((f) => [f.revision, f.kind])).toEqual([[2, 'missing']]);
@@ -49,8 +92,16 @@ describe('checkStreamChain', () => {
 
   it('names a forged event put in with a recomputed hash, or one put in place of another, as inserted', () => {
     const events = storedStream(4);
-    const forged = chainEvent(readChainKeys(events[0].metadata).hash, STREAM, 1, 'TraineeUpdated', '{"n":99}', '{"schemaVersion":1}');
-    const forgedEvent = { streamId: STREAM, revision: 1, type: 'TraineeUpdated', data: '{"n":99}', metadata: forged.metadata };
+    const forgedText = {
+      streamId: STREAM,
+      revision: 1,
+      id: 'forged',
+      type: 'TraineeUpdated',
+      data: '{"n":99}',
+      metadata: '{"schemaVersion":1}',
+    };
+    const forged = chainEvent(readChainKeys(events[0].metadata).hash, forgedText);
+    const forgedEvent = { ...forgedText, metadata: forged.metadata };
     const putIn = [events[0], forgedEvent, ...events.slice(1).map((e) => ({ ...e, revision: e.revision + 1 }))];
     expect(checkStreamChain(putIn).faults.map((f) => [f.revision, f.kind])).toEqual([[1, 'inserted']]);
     const replaced = [events[0], forgedEvent, events[2], events[3]];

@@ -1,9 +1,10 @@
-import { chainHash, readChainKeys, type StoredEventText } from '@app/event-sourcing';
+import { eventHash, readChainKeys, type StoredEventText } from '@app/event-sourcing';
 
 /**
  * What a check of the chain found wrong with one place of a stream (docs/DESIGN.md "Verifiable
  * history"):
- * - `altered`: the event at `revision` is not what was hashed (its data, metadata, type or chain keys changed);
+ * - `altered`: the event at `revision` is not what was hashed (its data, metadata, type, id or chain keys
+ *   changed), or is of an older chain rule than an event before it;
  * - `missing`: no event at `revision`, though a later one follows it;
  * - `reordered`: the event at `revision` was hashed at another revision (`detail` says which);
  * - `inserted`: the event at `revision` is intact in itself but was not chained to the event before it
@@ -29,9 +30,10 @@ export interface StreamChainReport {
  * match it at its revision, nor at a neighbouring one, is `altered`. The links (each event's
  * `previousHash`) then tell missing, reordered and inserted events apart, each reported once at
  * the revision where it shows ({@link ChainFault}); after a fault the check goes on from the
- * event's own stored hash, so one change is not reported again at every later event. Events stored
- * before the chain began (no hash) are hashed by the same rule; one after a chained event is
- * `altered`. The rule: docs/DESIGN.md "Verifiable history".
+ * event's own stored hash, so one change is not reported again at every later event. Each event is
+ * hashed by the rule its chain keys name (`eventHash`); events stored before the chain began (no
+ * hash) by the version 1 rule. An event of an older kind than one before it (no hash after a
+ * chained event, version 1 after version 2) is `altered`. The rule: docs/DESIGN.md "Verifiable history".
  */
 export function checkStreamChain(events: readonly StoredEventText[]): StreamChainReport {
   const intact = intactHead(events);
@@ -60,7 +62,8 @@ function intactHead(events: readonly StoredEventText[]): string | null | undefin
  */
 export class IntactChain {
   private previous: string | null = null;
-  private chained = false;
+  /** The newest chain rule met so far (0: none yet chained). */
+  private version = 0;
   private next = 0;
   private holds = true;
 
@@ -68,9 +71,10 @@ export class IntactChain {
   add(e: StoredEventText): boolean {
     if (!this.holds || e.revision !== this.next) return (this.holds = false);
     const k = readChainKeys(e.metadata);
-    const hash = chainHash(this.previous, e.streamId, this.next, e.type, e.data, k.hashed);
-    if (k.hash !== null ? k.hash !== hash || k.previousHash !== this.previous : this.chained) return (this.holds = false);
-    this.chained ||= k.hash !== null;
+    if (k.version < this.version) return (this.holds = false);
+    const hash = eventHash(this.previous, e, k);
+    if (k.hash !== null && (k.hash !== hash || k.previousHash !== this.previous)) return (this.holds = false);
+    this.version = k.version;
     this.previous = hash;
     this.next++;
     return true;
@@ -101,7 +105,8 @@ function classifyFaults(events: readonly StoredEventText[]): StreamChainReport {
   const seen = new Map<string, number>();
   let previous: string | null = null;
   let nextRevision = 0;
-  let chained = false;
+  /** The newest chain rule met so far (0: none yet chained). */
+  let version = 0;
   /** Events put in (positive) or taken out (negative) before this point and the later ones renumbered. */
   let shift = 0;
   let faultedBefore = false;
@@ -112,12 +117,14 @@ function classifyFaults(events: readonly StoredEventText[]): StreamChainReport {
     for (let r = nextRevision; r < e.revision; r++) fault('missing', r, `no event at revision ${r}, before revision ${e.revision}`);
     nextRevision = e.revision + 1;
     const k = keys[i];
-    const hash = k.hash ?? chainHash(previous, e.streamId, e.revision, e.type, e.data, k.hashed);
+    const hash = k.hash ?? eventHash(previous, e, k);
     if (k.hash === null) {
       // Stored before the chain began; after a chained event, its chain keys were taken away.
-      if (chained) fault('altered', e.revision, 'the event has no hash, though events before it are chained');
+      if (version > 0) fault('altered', e.revision, 'the event has no hash, though events before it are chained');
+    } else if (k.version < version) {
+      fault('altered', e.revision, `the event is chained by version ${k.version} of the rule, after events of version ${version}`);
     } else {
-      chained = true;
+      version = k.version;
       checkLinks();
     }
     previous = hash;
@@ -126,8 +133,7 @@ function classifyFaults(events: readonly StoredEventText[]): StreamChainReport {
 
     function checkLinks(): void {
       const link = k.previousHash === undefined ? null : k.previousHash;
-      const intactAt = (revision: number) =>
-        revision >= 0 && k.previousHash !== undefined && chainHash(link, e.streamId, revision, e.type, e.data, k.hashed) === k.hash;
+      const intactAt = (revision: number) => revision >= 0 && k.previousHash !== undefined && eventHash(link, e, k, revision) === k.hash;
       const place = e.revision - shift;
       const broken = faultedBefore || faults.length > before;
       const hashedAt = [place, e.revision, e.revision - 1, e.revision + 1].find(intactAt);

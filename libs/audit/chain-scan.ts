@@ -1,4 +1,4 @@
-import { chainHash, readChainKeys, type StoredEventText } from '@app/event-sourcing';
+import { eventHash, readChainKeys, type StoredEventText } from '@app/event-sourcing';
 import type { SignedHead } from './digest-check';
 
 /**
@@ -19,10 +19,12 @@ export interface ScannedStream {
   /** The revision of its first event in the range, and the previous hash that event stores (null at revision 0). */
   firstRevision: number;
   firstPrevious: string | null;
-  /** The revision and hash of its last event in the range, and whether any of its events is chained. */
+  /** The chain rule of its first event in the range (`ChainVersion`: 0 for none). */
+  firstVersion: number;
+  /** The revision and hash of its last event in the range, and the newest chain rule of its events (0: none chained). */
   lastRevision: number;
   lastHash: string;
-  chained: boolean;
+  version: number;
   /** With a digest: the hash of its event at the signed revision, when the range holds it. */
   signedHash?: string;
 }
@@ -61,27 +63,29 @@ export class ChainScan {
       // before the chain cannot be hashed without the events before it: checked whole.
       if (e.revision !== 0 && keys.hash === null) this.suspects.add(id);
       const previous = e.revision === 0 ? null : (keys.previousHash ?? null);
-      const hash = chainHash(previous, id, e.revision, e.type, e.data, keys.hashed);
+      const hash = eventHash(previous, e, keys);
       if (keys.hash !== null && (keys.hash !== hash || (keys.previousHash ?? null) !== previous)) this.suspects.add(id);
       const s: ScannedStream = {
         firstRevision: e.revision,
         firstPrevious: previous,
+        firstVersion: keys.version,
         lastRevision: e.revision,
         lastHash: hash,
-        chained: keys.hash !== null,
+        version: keys.version,
       };
       this.streams.set(id, s);
       this.againstDigest(e, s, hash);
       return;
     }
-    const hash = chainHash(known.lastHash, id, e.revision, e.type, e.data, keys.hashed);
+    const hash = eventHash(known.lastHash, e, keys);
     const intact =
       e.revision === known.lastRevision + 1 &&
-      (keys.hash === null ? !known.chained : keys.hash === hash && keys.previousHash === known.lastHash);
+      keys.version >= known.version &&
+      (keys.hash === null || (keys.hash === hash && keys.previousHash === known.lastHash));
     if (!intact) this.suspects.add(id);
     known.lastRevision = e.revision;
     known.lastHash = hash;
-    known.chained ||= keys.hash !== null;
+    known.version = Math.max(known.version, keys.version);
     this.againstDigest(e, known, hash);
   }
 
@@ -116,8 +120,8 @@ export interface MergedScan {
 /**
  * Joins the scans of consecutive ranges (in position order), into the first range's maps (the
  * results are consumed): a stream met in a later range must go on from its head in the earlier one
- * (the next revision, chained to its hash), and one met first at a revision other than 0 lacks its
- * beginning; either is suspect. With `digest`, a stream whose event at the signed revision is not
+ * (the next revision, chained to its hash, by a rule no older than its head's), and one met first
+ * at a revision other than 0 lacks its beginning; either is suspect. With `digest`, a stream whose event at the signed revision is not
  * the signed hash is suspect too.
  */
 export function mergeScans(results: readonly ScanResult[], digest: ScanDigest | null = null): MergedScan {
@@ -135,10 +139,11 @@ export function mergeScans(results: readonly ScanResult[], digest: ScanDigest | 
         merged.set(id, s);
         continue;
       }
-      if (s.firstRevision !== before.lastRevision + 1 || s.firstPrevious !== before.lastHash) suspects.add(id);
+      if (s.firstRevision !== before.lastRevision + 1 || s.firstPrevious !== before.lastHash || s.firstVersion < before.version)
+        suspects.add(id);
       before.lastRevision = s.lastRevision;
       before.lastHash = s.lastHash;
-      before.chained ||= s.chained;
+      before.version = Math.max(before.version, s.version);
       if (s.signedHash !== undefined) before.signedHash = s.signedHash;
     }
   }

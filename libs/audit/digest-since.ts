@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import {
-  chainHash,
+  eventHash,
   readChainKeys,
   storedTextOf,
   type EventStore,
@@ -116,14 +116,16 @@ async function extendedHead(
     return { streamId, revision: last.revision, hash: report.headHash };
   }
   if (first.revision !== signed.revision) return null;
-  let previous = chainHash(firstKeys.previousHash, streamId, first.revision, first.type, first.data, firstKeys.hashed);
+  let previous = eventHash(firstKeys.previousHash, first, firstKeys);
   if (previous !== signed.hash || firstKeys.hash !== previous) return null;
+  let version = firstKeys.version;
   for (let i = 1; i < events.length; i++) {
     const e = events[i];
     const k = readChainKeys(e.metadata);
-    if (e.revision !== signed.revision + i || k.hash === null || k.previousHash !== previous) return null;
-    if (chainHash(previous, streamId, e.revision, e.type, e.data, k.hashed) !== k.hash) return null;
+    if (e.revision !== signed.revision + i || k.hash === null || k.previousHash !== previous || k.version < version) return null;
+    if (eventHash(previous, e, k) !== k.hash) return null;
     previous = k.hash;
+    version = k.version;
   }
   return { streamId, revision: events[events.length - 1].revision, hash: previous };
 }

@@ -24,8 +24,9 @@ function stream(streamId: string, n: number, firstPosition: number): StoredEvent
   let previous: string | null = null;
   for (let revision = 0; revision < n; revision++) {
     const data = JSON.stringify({ n: revision });
-    const chained = chainEvent(previous, streamId, revision, 'A', data, '{"schemaVersion":1}');
-    events.push({ streamId, revision, type: 'A', data, metadata: chained.metadata, position: logPosition(firstPosition + revision) });
+    const id = `${streamId}-e${revision}`;
+    const chained = chainEvent(previous, { streamId, revision, id, type: 'A', data, metadata: '{"schemaVersion":1}' });
+    events.push({ streamId, revision, id, type: 'A', data, metadata: chained.metadata, position: logPosition(firstPosition + revision) });
     previous = chained.hash;
   }
   return events;
@@ -101,7 +102,7 @@ describe('checkAgainstDigest', () => {
   });
 
   it('names a forged head, its hash computed afresh, as altered', () => {
-    const forged = chainEvent(hashOf(events[2]), 'trainee-1', 3, 'A', '{"n":99}', '{"schemaVersion":1}');
+    const forged = chainEvent(hashOf(events[2]), { ...events[3], data: '{"n":99}', metadata: '{"schemaVersion":1}' });
     const changed = [...events.slice(0, 3), { ...events[3], data: '{"n":99}', metadata: forged.metadata }];
     expect(checkAgainstDigest(changed, signed, 13).map((f) => [f.revision, f.kind])).toEqual([[3, 'altered']]);
   });

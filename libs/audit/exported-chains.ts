@@ -1,9 +1,10 @@
-import { chainHash, readChainKeys } from '@app/event-sourcing';
+import { eventHash, readChainKeys } from '@app/event-sourcing';
 
-/** One event of an export as its line holds it: where it stood, its type, data and metadata (with their chain keys). */
+/** One event of an export as its line holds it: where it stood, its id, type, data and metadata (with their chain keys). */
 export interface ExportedChainEvent {
   streamId: string;
   revision: number;
+  id: string;
   type: string;
   data: unknown;
   metadata: unknown;
@@ -16,21 +17,25 @@ export interface ExportedChainEvent {
  * first event in the file is not its revision 0 (a partial export) is held from that event on.
  */
 export class ExportedChains {
-  private readonly chains = new Map<string, { previous: string | null; chained: boolean }>();
+  /** Each stream's head in the file: its hash, and the newest chain rule met (0: none chained). */
+  private readonly chains = new Map<string, { previous: string | null; version: number }>();
 
   /**
    * Whether `e` matches its hash and is chained to the event before it in the file (an event stored
    * before the chain began is hashed by the rule, and may not follow a chained one); it is then the
-   * stream's head for the next. Its data and metadata are hashed as `JSON.stringify` writes them,
-   * as every adapter stores them.
+   * stream's head for the next; nor may a version 1 event follow a version 2 one. Its data and
+   * metadata are hashed as `JSON.stringify` writes them, as every adapter stores them, by the rule
+   * its chain keys name.
    */
   holds(e: ExportedChainEvent): boolean {
-    const keys = readChainKeys(JSON.stringify(e.metadata));
+    const metadata = JSON.stringify(e.metadata);
+    const keys = readChainKeys(metadata);
     const known = this.chains.get(e.streamId);
     const previous = known ? known.previous : e.revision > 0 ? (keys.previousHash ?? null) : null;
-    const hash = chainHash(previous, e.streamId, e.revision, e.type, JSON.stringify(e.data), keys.hashed);
-    if (keys.hash !== null ? keys.hash !== hash || keys.previousHash !== previous : (known?.chained ?? false)) return false;
-    this.chains.set(e.streamId, { previous: hash, chained: (known?.chained ?? false) || keys.hash !== null });
+    const hash = eventHash(previous, { ...e, data: JSON.stringify(e.data), metadata }, keys);
+    if (keys.version < (known?.version ?? 0)) return false;
+    if (keys.hash !== null && (keys.hash !== hash || keys.previousHash !== previous)) return false;
+    this.chains.set(e.streamId, { previous: hash, version: keys.version });
     return true;
   }
 }

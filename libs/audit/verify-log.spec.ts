@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { newEventId, type EventData, type EventStore } from '@app/event-sourcing';
+import { chainHash, newEventId, readChainKeys, type EventData, type EventStore } from '@app/event-sourcing';
+import { VERSION_1_HEAD, VERSION_1_STREAM, VERSION_1_STREAM_ID } from '@app/event-sourcing/testing/version-1-stream';
 import { openSqliteEventStore, verifyInThreads, type SqliteEventStore } from '@app/stores/sqlite';
 import type { HashedHead } from './digest';
 import { verifyLog } from './verify-log';
@@ -117,6 +118,44 @@ describe('verifyLog', () => {
     const heads: HashedHead[] = [];
     const totals = await verifyInThreads(dir, { onFault: (f) => faults.push(f), onStream: (h) => heads.push(h) });
     expect({ totals, faults, heads }).toEqual(one);
+  });
+
+  it('verifies a stream chained by version 1 (literal rows of then) and appended to by version 2, never the reverse, on one thread or two', async () => {
+    const raw = new Database(join(dir, 'events.sqlite'));
+    const insert = raw.prepare(
+      "INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, '2026-01-05T10:00:00.000Z')",
+    );
+    for (const e of VERSION_1_STREAM) insert.run(e.id, e.streamId, e.revision, e.type, e.data, e.metadata);
+    raw.close();
+    // The store chains onto the version 1 head it reads and checks.
+    await store.appendToStream(VERSION_1_STREAM_ID, [event(3), event(4)], { expectedRevision: 2 });
+    const stored = await store.readStoredStream!(VERSION_1_STREAM_ID);
+    expect(stored.map((e) => readChainKeys(e.metadata).version)).toEqual([1, 1, 1, 2, 2]);
+    expect(readChainKeys(stored[3].metadata).previousHash).toBe(VERSION_1_HEAD);
+    const one = await run(store);
+    expect(one.totals).toEqual({ events: 5223, streams: 5, faults: 0 });
+    expect(await run(withoutStoredStreams(store))).toEqual(one);
+    const threaded = { faults: [] as ChainFault[], heads: [] as HashedHead[] };
+    const totals = await verifyInThreads(dir, { onFault: (f) => threaded.faults.push(f), onStream: (h) => threaded.heads.push(h) });
+    expect({ totals, ...threaded }).toEqual(one);
+
+    // A version 1 event after them, its hash and link made by that rule: altered all the same.
+    const head = stored[4];
+    const hashed = `{"schemaVersion":1,"occurredAt":"2026-11-26T10:00:00.000Z","previousHash":"${readChainKeys(head.metadata).hash}"}`;
+    const hash = chainHash(readChainKeys(head.metadata).hash, VERSION_1_STREAM_ID, 5, 'Counted', '{"n":5}', hashed);
+    const again = new Database(join(dir, 'events.sqlite'));
+    again
+      .prepare("INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, 5, 'Counted', ?, ?, 'now')")
+      .run(newEventId(), VERSION_1_STREAM_ID, '{"n":5}', `${hashed.slice(0, -1)},"hash":"${hash}"}`);
+    again.close();
+    const older = await run(store);
+    expect(older.faults).toEqual([expect.objectContaining({ streamId: VERSION_1_STREAM_ID, revision: 5, kind: 'altered' })]);
+    const threadedOlder = { faults: [] as ChainFault[], heads: [] as HashedHead[] };
+    const olderTotals = await verifyInThreads(dir, {
+      onFault: (f) => threadedOlder.faults.push(f),
+      onStream: (h) => threadedOlder.heads.push(h),
+    });
+    expect({ totals: olderTotals, ...threadedOlder }).toEqual(older);
   });
 
   it('holds the log to a digest on two threads as on one: an event put in with every later hash computed afresh', async () => {

@@ -50,6 +50,7 @@ const add = (amount: number): Added[] => [{ type: 'Added', data: { amount } }];
 const storedText = (e: RecordedEvent): StoredEventText => ({
   streamId: e.streamId,
   revision: e.streamRevision,
+  id: e.id,
   type: e.type,
   data: JSON.stringify(e.data),
   metadata: JSON.stringify(e.metadata),

@@ -48,6 +48,8 @@ export interface RecordedEvent<T = unknown> extends EventData<T> {
 export interface StoredEventText {
   streamId: string;
   revision: number;
+  /** The event's id (the writer's UUID), which a version 2 chain hash covers. */
+  id: string;
   type: string;
   data: string;
   metadata: string;

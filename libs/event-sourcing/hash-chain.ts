@@ -2,35 +2,54 @@ import * as crypto from 'node:crypto';
 import type { ChainLink, RecordedEvent, StoredEventText, StreamHead } from './event-store.port';
 
 /**
- * The hash chain of a stream (docs/DESIGN.md "Verifiable history"). Every event's stored
- * metadata ends with two keys the event store adds at append, in this order:
- * `"previousHash":<hex or null>` (the hash of the stream's previous event; null for revision 0) and
- * `"hash":<hex>`, the SHA-256 of the UTF-8 text
+ * The hash chain of a stream (docs/DESIGN.md "Verifiable history"). Every event's stored metadata
+ * ends with the keys the event store adds at append, in this order: `"chainVersion":2` (the rule
+ * its hash was made by; absent for version 1), `"previousHash":<hex or null>` (the hash of the
+ * stream's previous event; null for revision 0) and `"hash":<hex>`, the SHA-256 of a UTF-8 text:
  *
- *     JSON.stringify([previousHash, streamId, revision, type]) + "\n" + data + "\n" + metadata
+ * - version 2 (every event appended now):
+ *
+ *       JSON.stringify(["chain/2", previousHash, streamId, revision, type, eventId, occurredAt,
+ *                       bytes(data), bytes(metadata)]) + "\n" + data + metadata
+ *
+ *   where `eventId` is the event's id (the writer's UUID), `occurredAt` the metadata's
+ *   `occurredAt` as the writer set it before the hash was made (null when it holds none), and
+ *   `bytes(x)` the length of `x` in UTF-8 bytes: the header is JSON (no raw line feed), and the
+ *   lengths say where `data` ends, whatever the texts hold;
+ * - version 1 (events appended before version 2):
+ *
+ *       JSON.stringify([previousHash, streamId, revision, type]) + "\n" + data + "\n" + metadata
  *
  * where `data` is the event's data exactly as stored (JSON text; sealed personal values stay
- * sealed) and `metadata` its stored metadata without the `hash` key (so with `previousHash`).
- * Neither text holds a raw line feed (JSON escapes it), so the three parts cannot be confused. An
- * event stored before the chain began has neither key; its hash is computed by the same rule over
- * its metadata as stored, chained to its predecessor's, so the first chained event of an older
- * stream carries the hash of the whole older part as its `previousHash`.
+ * sealed) and `metadata` its stored metadata without the `hash` key (so with `chainVersion` and
+ * `previousHash`). A stream may hold events stored before the chain began (no keys; hashed by the
+ * version 1 rule, chained to the one before, so the first chained event of an older stream carries
+ * the hash of the whole older part as its `previousHash`), then version 1 events, then version 2
+ * ones, never an older kind after a newer one (docs/DESIGN.md "Verifiable history").
  *
- * Everything here works on the stored texts, never on parsed objects: a verifier that reads the
- * store recomputes exactly what was hashed (`examples/verify-history.mjs` does the same with no
- * import from this project).
+ * Everything here works on the stored texts, never on parsed objects (but for a version 2 event's
+ * `occurredAt`): a verifier that reads the store recomputes exactly what was hashed
+ * (`examples/verify-history.mjs` does the same with no import from this project).
  */
 
 /** The metadata key of an event's own hash (hex SHA-256, 64 characters). */
 export const HASH_KEY = 'hash';
 /** The metadata key of the hash of the stream's previous event (null for revision 0). */
 export const PREVIOUS_HASH_KEY = 'previousHash';
+/** The metadata key of the version of the rule an event's hash was made by (absent for version 1). */
+export const CHAIN_VERSION_KEY = 'chainVersion';
+/** The version of the chain rule events are hashed by when appended now. */
+export const CHAIN_VERSION = 2;
+
+/** The rule an event was hashed by: 0 for an event stored before the chain began, else the chain version. */
+export type ChainVersion = 0 | 1 | typeof CHAIN_VERSION;
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /**
- * The hash of one event (see the file's comment): `previousHash` null for a stream's first event,
- * `metadata` the stored metadata text without its `hash` key. Lower-case hex, 64 characters.
+ * The version 1 hash of one event (see the file's comment): `previousHash` null for a stream's
+ * first event, `metadata` the stored metadata text without its `hash` key. Lower-case hex, 64
+ * characters. Also the rule for events stored before the chain began.
  */
 export function chainHash(
   previousHash: string | null,
@@ -41,6 +60,47 @@ export function chainHash(
   metadata: string,
 ): string {
   return sha256Hex(`${JSON.stringify([previousHash, streamId, revision, type])}\n${data}\n${metadata}`);
+}
+
+/**
+ * The version 2 hash of the event `e` at `revision` (see the file's comment): `hashed` its stored
+ * metadata text without its `hash` key. Lower-case hex, 64 characters.
+ */
+export function chainHashV2(previousHash: string | null, e: StoredEventText, revision: number, hashed: string): string {
+  const header = [
+    'chain/2',
+    previousHash,
+    e.streamId,
+    revision,
+    e.type,
+    e.id,
+    occurredAtIn(hashed),
+    Buffer.byteLength(e.data),
+    Buffer.byteLength(hashed),
+  ];
+  return sha256Hex(`${JSON.stringify(header)}\n${e.data}${hashed}`);
+}
+
+/**
+ * The hash of the stored event `e` chained to `previousHash`, by the rule its chain keys name
+ * (`keys`, {@link readChainKeys} of its metadata): version 2, or version 1 (also for an event
+ * stored before the chain began). `revision`: where it is hashed (default its own; a check asks
+ * whether it was hashed at another).
+ */
+export function eventHash(previousHash: string | null, e: StoredEventText, keys: ChainKeys, revision = e.revision): string {
+  return keys.version === CHAIN_VERSION
+    ? chainHashV2(previousHash, e, revision, keys.hashed)
+    : chainHash(previousHash, e.streamId, revision, e.type, e.data, keys.hashed);
+}
+
+/** The `occurredAt` of a metadata text when it is a string; null otherwise (or when the text is not JSON). */
+function occurredAtIn(metadata: string): string | null {
+  try {
+    const at = (JSON.parse(metadata) as { occurredAt?: unknown } | null)?.occurredAt;
+    return typeof at === 'string' ? at : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -59,21 +119,15 @@ export interface ChainedEvent {
 }
 
 /**
- * The stored metadata of an event appended at `revision` of `streamId` after an event whose hash
- * is `previousHash` (null at revision 0): `metadata` (a JSON object's text, holding neither chain
- * key) with `previousHash` and then `hash` added at its end; and that hash.
+ * The stored metadata of the event `e` (its `metadata` a JSON object's text holding no chain key)
+ * appended after an event whose hash is `previousHash` (null at revision 0): its metadata with
+ * `chainVersion` ({@link CHAIN_VERSION}), `previousHash` and then `hash` added at its end; and that
+ * hash (version 2: {@link chainHashV2}).
  */
-export function chainEvent(
-  previousHash: string | null,
-  streamId: string,
-  revision: number,
-  type: string,
-  data: string,
-  metadata: string,
-): ChainedEvent {
-  const withPrevious = withKey(metadata, PREVIOUS_HASH_KEY, previousHash);
-  const hash = chainHash(previousHash, streamId, revision, type, data, withPrevious);
-  return { metadata: withKey(withPrevious, HASH_KEY, hash), hash };
+export function chainEvent(previousHash: string | null, e: StoredEventText): ChainedEvent {
+  const hashed = withKey(withKey(e.metadata, CHAIN_VERSION_KEY, CHAIN_VERSION), PREVIOUS_HASH_KEY, previousHash);
+  const hash = chainHashV2(previousHash, e, e.revision, hashed);
+  return { metadata: withKey(hashed, HASH_KEY, hash), hash };
 }
 
 /** What a stored metadata text says of the chain (see {@link readChainKeys}). */
@@ -82,8 +136,10 @@ export interface ChainKeys {
   hash: string | null;
   /** The stored previous hash: a hex hash, null for a first event, undefined when the event has none. */
   previousHash: string | null | undefined;
-  /** The metadata text without its `hash` key: what {@link chainHash} hashes. */
+  /** The metadata text without its `hash` key: what the hash is made of. */
   hashed: string;
+  /** The rule the hash was made by: {@link CHAIN_VERSION} when `chainVersion` precedes `previousHash`, 1 without it, 0 with no hash. */
+  version: ChainVersion;
 }
 
 /**
@@ -93,9 +149,18 @@ export interface ChainKeys {
  */
 export function readChainKeys(metadata: string): ChainKeys {
   const own = lastKey(metadata, HASH_KEY);
-  if (own === null || own.value === null) return { hash: null, previousHash: undefined, hashed: metadata };
+  if (own === null || own.value === null) return { hash: null, previousHash: undefined, hashed: metadata, version: 0 };
   const previous = lastKey(own.rest, PREVIOUS_HASH_KEY);
-  return { hash: own.value, previousHash: previous === null ? undefined : previous.value, hashed: own.rest };
+  const version = previous !== null && endsWithVersion(previous.rest) ? CHAIN_VERSION : 1;
+  return { hash: own.value, previousHash: previous === null ? undefined : previous.value, hashed: own.rest, version };
+}
+
+/** True when a JSON object's text ends with the key `"chainVersion":2`, as {@link chainEvent} writes it. */
+function endsWithVersion(text: string): boolean {
+  const entry = `"${CHAIN_VERSION_KEY}":${CHAIN_VERSION}}`;
+  if (!text.endsWith(entry)) return false;
+  const before = text[text.length - entry.length - 1];
+  return before === ',' || (before === '{' && text.length === entry.length + 1);
 }
 
 /**
@@ -104,10 +169,11 @@ export function readChainKeys(metadata: string): ChainKeys {
  * has neither.
  */
 export function withoutChainKeys<M extends object>(metadata: M): M {
-  if (!(HASH_KEY in metadata) && !(PREVIOUS_HASH_KEY in metadata)) return metadata;
+  if (!(HASH_KEY in metadata) && !(PREVIOUS_HASH_KEY in metadata) && !(CHAIN_VERSION_KEY in metadata)) return metadata;
   const copy: Record<string, unknown> = { ...metadata };
   delete copy[HASH_KEY];
   delete copy[PREVIOUS_HASH_KEY];
+  delete copy[CHAIN_VERSION_KEY];
   return copy as M;
 }
 
@@ -159,7 +225,7 @@ export function chainHeadHash(events: readonly StoredEventText[]): string | null
   let previous: string | null = null;
   for (const e of events) {
     const k = readChainKeys(e.metadata);
-    previous = k.hash ?? chainHash(previous, e.streamId, e.revision, e.type, e.data, k.hashed);
+    previous = k.hash ?? eventHash(previous, e, k);
   }
   return previous;
 }
@@ -172,6 +238,7 @@ export function storedTextOf(e: RecordedEvent): StoredEventText & { position: nu
   return {
     streamId: e.streamId,
     revision: e.streamRevision,
+    id: e.id,
     type: e.type,
     data: JSON.stringify(e.data),
     metadata: JSON.stringify(e.metadata),
@@ -179,9 +246,9 @@ export function storedTextOf(e: RecordedEvent): StoredEventText & { position: nu
   };
 }
 
-/** `text` (a JSON object's text) with `"key":value` added at its end. */
-function withKey(text: string, key: string, value: string | null): string {
-  const entry = `"${key}":${value === null ? 'null' : `"${value}"`}}`;
+/** `text` (a JSON object's text) with `"key":value` added at its end (a string value is a hex hash: nothing to escape). */
+function withKey(text: string, key: string, value: string | number | null): string {
+  const entry = `"${key}":${value === null || typeof value === 'number' ? String(value) : `"${value}"`}}`;
   return text === '{}' ? `{${entry}` : `${text.slice(0, -1)},${entry}`;
 }
 

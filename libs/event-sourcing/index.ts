@@ -39,18 +39,22 @@ export {
   type Subscription,
 } from './event-store.port';
 export {
+  CHAIN_VERSION,
   chainEvent,
   chainHash,
+  chainHashV2,
   chainHeadHash,
   chainKeysOf,
   chainLinkOf,
   readChainKeys,
   storedHash,
+  eventHash,
   storedTextOf,
   streamHeadOf,
   withoutChainKeys,
   type ChainedEvent,
   type ChainKeys,
+  type ChainVersion,
 } from './hash-chain';
 export { KeyedLock } from './keyed-lock';
 export { decodeBatch, foldBatch, project, type OnApplied, type Projection, type ProjectionWaiter } from './projection';

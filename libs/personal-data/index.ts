@@ -1,6 +1,8 @@
 export { DATA_KEY_STORE, DataKeyNotForgotten, type DataKeyStore } from './data-key-store.port';
 export { DataKeyNotOpened, DataKeys, DataKeyDestroyed, type DataKeysOptions } from './data-keys';
 export {
+  BOX_VERSION,
+  boxAad,
   ERASED,
   isSealed,
   openFields,
@@ -9,6 +11,7 @@ export {
   SEALED_VALUE,
   sealFields,
   SealedValuesNotOpened,
+  type BoxBinding,
   type SealedValues,
 } from './sealed-fields';
 export { DataKeyMissing, PersonalData, withPersonalData, type PersonalDataOptions, type SealingPlan } from './personal-data';

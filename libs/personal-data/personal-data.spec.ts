@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { logPosition, type EventData, type RecordedEvent } from '@app/event-sourcing';
 import { SqliteDataKeyStore } from '@app/stores/sqlite';
 import { DataKeys } from './data-keys';
+import { SealedValuesNotOpened } from './sealed-fields';
 import { DataKeyMissing, PersonalData, type SealingPlan } from './personal-data';
 
 const PLAN: SealingPlan = {
@@ -93,5 +94,13 @@ describe('PersonalData: the values of the events this process sealed, told to th
     await expect(projector.open([events[0]], true)).rejects.toBeInstanceOf(DataKeyMissing);
     const opened = await projector.open(events.slice(1), true);
     expect(opened.map((e) => (e.data as { email: string }).email)).toEqual(['Birch@example.com', 'Cedar@example.com']);
+  });
+
+  it('binds each box to its event: a box moved to another event of the same trainee does not open, as an altered one does not', async () => {
+    const sealer = withOwnKeys();
+    const [first, second] = await sealer.seal(STREAM, [registered('E1', 'Quill'), registered('E2', 'Ash')]);
+    expect((await sealer.open([recorded(second, 2)]))[0].data).toEqual(registered('E2', 'Ash').data);
+    const moved = recorded({ ...second, data: first.data }, 2);
+    await expect(sealer.open([moved])).rejects.toBeInstanceOf(SealedValuesNotOpened);
   });
 });

@@ -73,7 +73,10 @@ export class PersonalData {
     if (this.known.size > this.knownMax) this.known.delete(this.known.keys().next().value!);
   }
 
-  /** `events` to append to `streamId`, their personal values sealed. Throws `DataKeyDestroyed` for an erased id. */
+  /**
+   * `events` to append to `streamId`, their personal values sealed, each box bound to its event
+   * (stream, event id, type: `sealFields`). Throws `DataKeyDestroyed` for an erased id.
+   */
   async seal<E extends EventData>(streamId: string, events: E[]): Promise<E[]> {
     if (!this.sealOnAppend || !streamId.startsWith(this.plan.streamPrefix)) return events;
     let key: Buffer | null = null;
@@ -89,7 +92,10 @@ export class PersonalData {
       }
       key ??= await this.keys.keyFor(streamId.slice(this.plan.streamPrefix.length));
       const told = this.onSealed;
-      sealed.push({ ...e, data: sealTaken(taken, key, streamId, told ? (values) => told(e.id, values) : undefined) });
+      sealed.push({
+        ...e,
+        data: sealTaken(taken, key, { streamId, eventId: e.id, type: e.type }, told ? (values) => told(e.id, values) : undefined),
+      });
     }
     return sealed;
   }
@@ -163,7 +169,7 @@ export class PersonalData {
         if (found === null) throw new DataKeyMissing(id);
         keys.set(id, (key = found));
       }
-      opened[i] = { ...e, data: openFields(e.data, key, e.streamId) };
+      opened[i] = { ...e, data: openFields(e.data, key, { streamId: e.streamId, eventId: e.id, type: e.type }) };
     }
     return opened ?? events;
   }

@@ -19,10 +19,37 @@ export const SEALED_VALUE = '[sealed]';
  * fields an event changed; `box` is base64 of IV (12 bytes) ‖ AES-256-GCM ciphertext of the JSON
  * array of the values in that order ‖ tag (16 bytes). Each of those places holds
  * {@link SEALED_VALUE} (events sealed before it was kept in place lack those keys; both open).
+ * `version` says what the box's authenticated data binds it to ({@link boxAad}): 2, the stream,
+ * the event's id and type and `fields`; absent (boxes sealed before version 2), the stream alone.
  */
 export interface SealedValues {
   fields: string[];
   box: string;
+  version?: typeof BOX_VERSION;
+}
+
+/** The version of the boxes sealed now (see {@link SealedValues}). */
+export const BOX_VERSION = 2;
+
+/**
+ * The event a box is sealed in, what its authenticated data binds it to: the stream, the event's id
+ * (the writer's UUID, bound in lower case, as every store keeps it; an export and import keep it
+ * too) and its type.
+ */
+export interface BoxBinding {
+  streamId: string;
+  eventId: string;
+  type: string;
+}
+
+/**
+ * The authenticated data of a box of `version` (docs/DESIGN.md "Personal data"), UTF-8: for
+ * version 2 the JSON text of `["sealed/2", streamId, eventId, type, fields]` (JSON escapes every
+ * string, so no two bindings give one text); for a box without a version, the stream id alone.
+ */
+export function boxAad(version: number | undefined, binding: BoxBinding, fields: readonly string[]): Buffer {
+  if (version === undefined) return Buffer.from(binding.streamId);
+  return Buffer.from(JSON.stringify([`sealed/${version}`, binding.streamId, binding.eventId.toLowerCase(), binding.type, fields]));
 }
 
 /** The property of an event's data that holds its {@link SealedValues}. */
@@ -38,8 +65,9 @@ export class SealedValuesNotOpened extends Error {
 
 /**
  * `data` with the values at `paths` that it holds (null is no value, and stays) sealed together
- * under `key` (AES-256-GCM, `node:crypto`, a random IV; `aad`, the trainee's stream id, as
- * authenticated data) into `data.sealed` ({@link SealedValues}), each replaced by
+ * under `key` (AES-256-GCM, `node:crypto`, a random IV; as authenticated data {@link boxAad} of
+ * {@link BOX_VERSION}: the event `binding` names and the field list) into `data.sealed`
+ * ({@link SealedValues}), each replaced by
  * {@link SEALED_VALUE} where it was; `data` itself (never changed) when it holds none of them.
  * `paths`: keys of `data`, or `<key>.<key>` inside an object value; the same array for the same
  * event type (it is read once, then kept). `told`, when given, is called with the JSON text of
@@ -50,11 +78,11 @@ export function sealFields(
   data: Record<string, unknown>,
   paths: readonly string[],
   key: Buffer,
-  aad: string,
+  binding: BoxBinding,
   told?: (values: string) => void,
 ): Record<string, unknown> {
   const taken = takeValues(data, paths);
-  return taken === null ? data : sealTaken(taken, key, aad, told);
+  return taken === null ? data : sealTaken(taken, key, binding, told);
 }
 
 /** The first step of {@link sealFields}: the personal values of an event taken out, not yet sealed. */
@@ -105,13 +133,13 @@ export function takeValues(data: Record<string, unknown>, paths: readonly string
  * The second step of {@link sealFields}: `taken`'s values sealed under `key` into `taken.data.sealed`
  * (`taken.data` is changed, and returned). `told` as for {@link sealFields}.
  */
-export function sealTaken(taken: TakenValues, key: Buffer, aad: string, told?: (values: string) => void): Record<string, unknown> {
+export function sealTaken(taken: TakenValues, key: Buffer, binding: BoxBinding, told?: (values: string) => void): Record<string, unknown> {
   const iv = randomView(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(aad));
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(boxAad(BOX_VERSION, binding, taken.fields));
   const plaintext = JSON.stringify(taken.values);
   const box = Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
   told?.(plaintext);
-  taken.data[SEALED] = { fields: taken.fields, box: box.toString('base64') } satisfies SealedValues;
+  taken.data[SEALED] = { fields: taken.fields, box: box.toString('base64'), version: BOX_VERSION } satisfies SealedValues;
   return taken.data;
 }
 
@@ -146,13 +174,17 @@ export function isSealed(data: unknown): data is Record<string, unknown> & { sea
 }
 
 /**
- * The data {@link sealFields} sealed, with its values back where they were; with `key` `erased`,
- * {@link ERASED} in place of each. Data without sealed values is returned as it is. Throws
- * {@link SealedValuesNotOpened} when the box does not open (altered, another key or `aad`).
+ * The data {@link sealFields} sealed in the event `binding` names, with its values back where they
+ * were; with `key` `erased`, {@link ERASED} in place of each. Data without sealed values is
+ * returned as it is. Throws {@link SealedValuesNotOpened} when the box does not open: altered,
+ * another key, moved to another event (or, for a box without a version, another stream), its
+ * field list altered or reordered, or a version this code does not know.
  */
-export function openFields(data: Record<string, unknown>, key: Buffer | 'erased', aad: string): Record<string, unknown> {
+export function openFields(data: Record<string, unknown>, key: Buffer | 'erased', binding: BoxBinding): Record<string, unknown> {
   if (!isSealed(data)) return data;
-  return placed(data, key === 'erased' ? null : openBox(data.sealed.box, key, aad));
+  const { version, fields, box } = data.sealed;
+  if (version !== undefined && version !== BOX_VERSION) throw new SealedValuesNotOpened();
+  return placed(data, key === 'erased' ? null : openBox(box, key, boxAad(version, binding, fields)));
 }
 
 /**
@@ -205,13 +237,13 @@ function splitPath(path: string): readonly [string, string | null] {
   return split;
 }
 
-function openBox(box: string, key: Buffer, aad: string): unknown[] {
+function openBox(box: string, key: Buffer, aad: Buffer): unknown[] {
   const bytes = Buffer.from(box, 'base64');
   if (bytes.length < IV_BYTES + TAG_BYTES) throw new SealedValuesNotOpened();
   let text: string;
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
-    decipher.setAAD(Buffer.from(aad)).setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    decipher.setAAD(aad).setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
     text = decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES), undefined, 'utf8') + decipher.final('utf8');
   } catch {
     throw new SealedValuesNotOpened();

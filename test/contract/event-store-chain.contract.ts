@@ -5,7 +5,7 @@
  * "Verifiable history".
  */
 import { randomUUID } from 'node:crypto';
-import { readChainKeys, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { CHAIN_VERSION, readChainKeys, storedTextOf, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import { event } from './event-store-fixtures';
 import type { EventStoreCapabilities, EventStoreContractContext } from './event-store.contract';
 import { checkStreamChain } from '@app/audit';
@@ -15,13 +15,7 @@ import { checkStreamChain } from '@app/audit';
  * them, and JSON read back and written again gives the same text.
  */
 function storedTexts(events: RecordedEvent[]) {
-  return events.map((e) => ({
-    streamId: e.streamId,
-    revision: e.streamRevision,
-    type: e.type,
-    data: JSON.stringify(e.data),
-    metadata: JSON.stringify(e.metadata),
-  }));
+  return events.map(storedTextOf);
 }
 
 /** The stored hash and previous hash of each event, in order. */
@@ -98,6 +92,19 @@ export function describeEventStoreChainContract(
 
       const changed = [read[0], { ...read[1], data: read[1].data.replace('2', '3') }];
       expect(checkStreamChain(changed).faults).toEqual([expect.objectContaining({ streamId: stream, revision: 1, kind: 'altered' })]);
+    });
+
+    it('chains by the current rule, which covers the event id and the time the writer set', async () => {
+      const stream = `${run}trainee-1`;
+      await store.appendToStream(stream, [event('A', { n: 1 }), event('B', { n: 2 })]);
+      const read = storedTexts(await store.readStream(stream));
+      expect(read.map((e) => readChainKeys(e.metadata).version)).toEqual([CHAIN_VERSION, CHAIN_VERSION]);
+
+      const otherId = [read[0], { ...read[1], id: randomUUID() }];
+      expect(checkStreamChain(otherId).faults).toEqual([expect.objectContaining({ streamId: stream, revision: 1, kind: 'altered' })]);
+      const at = JSON.parse(read[1].metadata).occurredAt as string;
+      const otherTime = [read[0], { ...read[1], metadata: read[1].metadata.replace(at, '2020-01-01T00:00:00.000Z') }];
+      expect(checkStreamChain(otherTime).faults).toEqual([expect.objectContaining({ streamId: stream, revision: 1, kind: 'altered' })]);
     });
 
     if (capabilities.atomicMultiStreamAppend) {

@@ -79,14 +79,14 @@ export class EventLog {
       this.revisions.set(streamId, revision);
       this.lastPosition += 1 + (this.appended++ % 3);
       // Chained as an event store stores it (docs/DESIGN.md "Verifiable history").
-      const chained = chainEvent(
-        this.hashes.get(streamId) ?? null,
+      const chained = chainEvent(this.hashes.get(streamId) ?? null, {
         streamId,
         revision,
-        envelope.type,
-        JSON.stringify(envelope.data),
-        JSON.stringify(envelope.metadata),
-      );
+        id: envelope.id,
+        type: envelope.type,
+        data: JSON.stringify(envelope.data),
+        metadata: JSON.stringify(envelope.metadata),
+      });
       this.hashes.set(streamId, chained.hash);
       const metadata = JSON.parse(chained.metadata) as RecordedEvent['metadata'];
       return { ...envelope, metadata, streamId, streamRevision: revision, position: logPosition(this.lastPosition) };

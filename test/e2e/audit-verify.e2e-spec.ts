@@ -223,22 +223,40 @@ describe('admin audit verify', () => {
    */
   function forgeAt(db: Database.Database, revision: number): void {
     const rows = db
-      .prepare('SELECT position, revision, type, data, metadata FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision DESC')
-      .all(traineeStream, revision) as { position: number; revision: number; type: string; data: string; metadata: string }[];
+      .prepare(
+        'SELECT position, id, revision, type, data, metadata FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision DESC',
+      )
+      .all(traineeStream, revision) as { position: number; id: string; revision: number; type: string; data: string; metadata: string }[];
     for (const row of rows) db.prepare('UPDATE events SET revision = ? WHERE position = ?').run(row.revision + 1, row.position);
     const before = db.prepare('SELECT metadata FROM events WHERE stream_id = ? AND revision = ?').get(traineeStream, revision - 1) as {
       metadata: string;
     };
     let previous = readChainKeys(before.metadata).hash;
     const forgedData = '{"trainee_id":"forged","changes":{"itt_end_date":"2030-07-31"}}';
-    const forged = chainEvent(previous, traineeStream, revision, 'TraineeUpdated', forgedData, '{"schemaVersion":1}');
+    const forgedId = randomUUID();
+    const forgedText = {
+      streamId: traineeStream,
+      revision,
+      id: forgedId,
+      type: 'TraineeUpdated',
+      data: forgedData,
+      metadata: '{"schemaVersion":1}',
+    };
+    const forged = chainEvent(previous, forgedText);
     db.prepare(
       "INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, 'TraineeUpdated', ?, ?, 'now')",
-    ).run(randomUUID(), traineeStream, revision, forgedData, forged.metadata);
+    ).run(forgedId, traineeStream, revision, forgedData, forged.metadata);
     previous = forged.hash;
     for (const row of [...rows].reverse()) {
       const metadata = withoutChainKeys(JSON.parse(row.metadata) as Record<string, unknown>);
-      const again = chainEvent(previous, traineeStream, row.revision + 1, row.type, row.data, JSON.stringify(metadata));
+      const again = chainEvent(previous, {
+        id: row.id,
+        type: row.type,
+        data: row.data,
+        streamId: traineeStream,
+        revision: row.revision + 1,
+        metadata: JSON.stringify(metadata),
+      });
       db.prepare('UPDATE events SET metadata = ? WHERE position = ?').run(again.metadata, row.position);
       previous = again.hash;
     }

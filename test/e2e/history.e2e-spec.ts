@@ -143,6 +143,7 @@ describe('trainee history over HTTP (docs/operations.md "Trainee history"; an ex
           'api_version',
           'changed_fields',
           'changes',
+          'event_id',
           'event_type',
           'hash',
           'occurred_at',

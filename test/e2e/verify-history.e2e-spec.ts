@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { runAdmin, runNode } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
+import { chainEvent, readChainKeys } from '@app/event-sourcing';
+import { VERSION_1_STREAM, VERSION_1_STREAM_ID } from '@app/event-sourcing/testing/version-1-stream';
 
 const SCRIPT = join(__dirname, '..', '..', 'examples', 'verify-history.mjs');
 
@@ -22,6 +24,7 @@ const verifyHistory = (args: string[]) => runNode([SCRIPT, ...args]);
 interface Entry {
   revision: number;
   stream_id: string;
+  event_id: string;
   event_type: string;
   stored_data: string;
   stored_metadata: string;
@@ -49,11 +52,27 @@ function forgedEvidence(entries: Entry[], answer: { data: Record<string, unknown
     if (e.revision === target) e.stored_data = e.stored_data.replace('"first_names"', '"first_Names"');
     const metadata = e.stored_metadata.replace(/,"previousHash":(null|"[0-9a-f]{64}"),"hash":"[0-9a-f]{64}"\}$/, '}');
     const withPrevious = `${metadata.slice(0, -1)},"previousHash":${previous === null ? 'null' : `"${previous}"`}}`;
-    const hash = sha256Hex(`${JSON.stringify([previous, e.stream_id, e.revision, e.event_type])}\n${e.stored_data}\n${withPrevious}`);
+    // Version 2 of the rule, as the service chains every event now.
+    const header = [
+      'chain/2',
+      previous,
+      e.stream_id,
+      e.revision,
+      e.event_type,
+      e.event_id,
+      (JSON.parse(withPrevious) as { occurredAt: string }).occurredAt,
+      Buffer.byteLength(e.stored_data),
+      Buffer.byteLength(withPrevious),
+    ];
+    const hash = sha256Hex(`${JSON.stringify(header)}\n${e.stored_data}${withPrevious}`);
     Object.assign(e, { stored_metadata: `${withPrevious.slice(0, -1)},"hash":"${hash}"}`, hash, previous_hash: previous });
     previous = hash;
   }
-  const head = forged[forged.length - 1];
+  return { history: { data: forged }, digest: { data: selfSigned(answer, forged[forged.length - 1]) } };
+}
+
+/** A digest over a tree of the one stream whose head is `head`, signed with a key of its maker's own (as `answer` otherwise). */
+function selfSigned(answer: { data: Record<string, unknown> }, head: Pick<Entry, 'stream_id' | 'revision' | 'hash'>) {
   const root = sha256Hex(Buffer.concat([Buffer.of(0), Buffer.from(JSON.stringify([head.stream_id, head.revision, head.hash]))]));
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const fields = { format: 'trainee-records-audit-digest/1', position: answer.data.position, time: answer.data.time, streams: 1, root };
@@ -67,8 +86,21 @@ function forgedEvidence(entries: Entry[], answer: { data: Record<string, unknown
     key_fingerprint: sha256Hex(Buffer.from(x, 'base64url')),
     inclusion: { stream_id: head.stream_id, revision: head.revision, hash: head.hash, leaf_index: 0, tree_size: 1, audit_path: [] },
   };
-  return { history: { data: forged }, digest: { data: digest } };
+  return digest;
 }
+
+/** {@link VERSION_1_STREAM} as history entries show it. */
+const version1Entries = (): Entry[] =>
+  VERSION_1_STREAM.map((e) => ({
+    revision: e.revision,
+    stream_id: e.streamId,
+    event_id: e.id,
+    event_type: e.type,
+    stored_data: e.data,
+    stored_metadata: e.metadata,
+    hash: readChainKeys(e.metadata).hash,
+    previous_hash: readChainKeys(e.metadata).previousHash ?? null,
+  }));
 
 describe('examples/verify-history.mjs', () => {
   let api: RunningApi;
@@ -201,6 +233,69 @@ describe('examples/verify-history.mjs', () => {
     const anchored = await verifyHistory([...files, '--fingerprint', fingerprint]);
     expect(anchored.code).toBe(1);
     expect(failLines(anchored.stdout)).toEqual([`FAIL the digest was signed by key ${digest.data.key_fingerprint}, not ${fingerprint}`]);
+  });
+
+  it('rejects a history whose event id was changed (the hash covers it)', async () => {
+    const entries = savedEntries(join(saved, 'history.json'));
+    const changed = structuredClone(entries);
+    changed[1].event_id = '00000000-0000-4000-8000-000000000000';
+    writeFileSync(join(saved, 'other-id.json'), JSON.stringify({ data: changed }));
+    const run = await verifyHistory(['--digest', join(saved, 'digest.json'), '--history', join(saved, 'other-id.json')]);
+    expect(run.code).toBe(1);
+    expect(failLines(run.stdout)).toEqual(['FAIL revision 1: altered (its stored form does not make its hash)']);
+  });
+
+  it('verifies a history chained by version 1 of the rule (literal old events) and going on by version 2, never the reverse', async () => {
+    const answer = JSON.parse(readFileSync(join(saved, 'digest.json'), 'utf8')) as { data: Record<string, unknown> };
+    delete answer.data.trainee_id;
+    const old = version1Entries();
+    const text = { streamId: VERSION_1_STREAM_ID, revision: 3, id: 'e3', type: 'TraineeUpdated', data: '{"n":3}', metadata: '{}' };
+    const next = chainEvent(old[2].hash, text);
+    const mixed = [
+      ...old,
+      {
+        ...old[2],
+        revision: 3,
+        event_id: 'e3',
+        event_type: text.type,
+        stored_data: text.data,
+        stored_metadata: next.metadata,
+        hash: next.hash,
+        previous_hash: old[2].hash,
+      },
+    ];
+    for (const [name, entries] of [
+      ['old', old],
+      ['mixed', mixed],
+    ] as const) {
+      writeFileSync(join(saved, `${name}.json`), JSON.stringify({ data: entries }));
+      writeFileSync(join(saved, `${name}-digest.json`), JSON.stringify({ data: selfSigned(answer, entries[entries.length - 1]) }));
+      const run = await verifyHistory([
+        '--digest',
+        join(saved, `${name}-digest.json`),
+        '--history',
+        join(saved, `${name}.json`),
+        '--trainee',
+        'T1',
+      ]);
+      expect(failLines(run.stdout)).toEqual([]);
+      expect(run.code).toBe(3); // every check held, against the key the digest carries
+    }
+    // The reverse: version 2 at revision 0, then the old events chained to it by version 1.
+    const first = chainEvent(null, { ...VERSION_1_STREAM[0], metadata: VERSION_1_STREAM[0].metadata.replace(/,"previousHash".*$/, '}') });
+    const reverse = [{ ...old[0], stored_metadata: first.metadata, hash: first.hash }, ...old.slice(1)];
+    writeFileSync(join(saved, 'reverse.json'), JSON.stringify({ data: reverse }));
+    writeFileSync(join(saved, 'reverse-digest.json'), JSON.stringify({ data: selfSigned(answer, reverse[2]) }));
+    const run = await verifyHistory([
+      '--digest',
+      join(saved, 'reverse-digest.json'),
+      '--history',
+      join(saved, 'reverse.json'),
+      '--trainee',
+      'T1',
+    ]);
+    expect(run.code).toBe(1);
+    expect(failLines(run.stdout)).toContain('FAIL revision 1: altered (chained by version 1 of the rule, after events of version 2)');
   });
 
   it('refuses another trainee’s history and proof for the trainee asked about', async () => {

@@ -229,7 +229,7 @@ export async function importEvents(
  * match its hash or is not chained to the one before it in the file.
  */
 function checkChained(chains: ExportedChains, e: Omit<ExportedEvent, 'position'>, lineNo: number): void {
-  if (chains.holds({ streamId: e.stream_id, revision: e.revision, type: e.type, data: e.data, metadata: e.metadata })) return;
+  if (chains.holds({ streamId: e.stream_id, revision: e.revision, id: e.id, type: e.type, data: e.data, metadata: e.metadata })) return;
   throw new ImportFileInvalid(
     lineNo,
     `event ${e.id} of ${e.stream_id} at revision ${e.revision} does not match the hash chain it was exported with: ` +

@@ -97,6 +97,35 @@ describe('backups of the embedded stores', () => {
     expect(problems.some((p) => /^events\.sqlite: trainee-Bk. revision 0: altered/.test(p))).toBe(true);
   });
 
+  it('names an event whose box was given another field order, or moved to another trainee event, as not opening', async () => {
+    const log = new Database(join(backup, 'events.sqlite'));
+    for (const name of log.prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger'`).pluck().all())
+      log.exec(`DROP TRIGGER "${String(name)}"`);
+    const row = (id: string) =>
+      log.prepare(`SELECT position, data FROM events WHERE stream_id = ? AND revision = 0`).get(traineeStreamId(id)) as {
+        position: number;
+        data: string;
+      };
+    const update = log.prepare('UPDATE events SET data = ? WHERE position = ?');
+    const a = row('BkA');
+    const reordered = JSON.parse(a.data) as { sealed: { fields: string[] } };
+    reordered.sealed.fields.reverse();
+    update.run(JSON.stringify(reordered), a.position);
+    // BkB's box put in its next event (a placement's, which sealed nothing): the same stream, another event.
+    const b = row('BkB');
+    const next = log.prepare(`SELECT position, data FROM events WHERE stream_id = ? AND revision = 1`).get(traineeStreamId('BkB')) as {
+      position: number;
+      data: string;
+    };
+    const box = (JSON.parse(b.data) as { sealed: unknown }).sealed;
+    update.run(JSON.stringify({ ...(JSON.parse(next.data) as Record<string, unknown>), sealed: box }), next.position);
+    log.close();
+    const { sealed } = await verifyBackup(backup, SERVICE_KEY);
+    expect(sealed!.problems).toContain('events.sqlite: trainee-BkA revision 0: its sealed values do not open with its data key');
+    expect(sealed!.problems).toContain('events.sqlite: trainee-BkB revision 1: its sealed values do not open with its data key');
+    expect(sealed!.opened).toBe(TRAINEES.length - 1);
+  });
+
   it('names the trainee whose key the key store copy lacks', async () => {
     const keys = new Database(join(backup, 'keys.sqlite'));
     keys.prepare(`DELETE FROM data_keys WHERE trainee_id = 'BkC'`).run();

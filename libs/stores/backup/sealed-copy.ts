@@ -32,12 +32,12 @@ export async function openSealedCopy(dir: string, kek: Buffer): Promise<SealedCh
     const keys = new DataKeys(readOnlyKeys(keyDb), kek, { cacheSize: 1 });
     const prefix = TRAINEE_PERSONAL_DATA.streamPrefix;
     const rows = log
-      .prepare<[], [string, number, string]>(
-        `SELECT stream_id, revision, data FROM events WHERE instr(data, '"sealed"') > 0 ORDER BY stream_id, revision`,
+      .prepare<[], [string, number, string, string, string]>(
+        `SELECT stream_id, revision, id, type, data FROM events WHERE instr(data, '"sealed"') > 0 ORDER BY stream_id, revision`,
       )
       .raw(true);
     let current = null as { streamId: string; key: Buffer | 'erased' | null } | null;
-    for (const [streamId, revision, text] of rows.iterate()) {
+    for (const [streamId, revision, eventId, type, text] of rows.iterate()) {
       const data = JSON.parse(text) as unknown;
       if (!streamId.startsWith(prefix) || !isSealed(data)) continue;
       if (current?.streamId !== streamId) {
@@ -56,7 +56,7 @@ export async function openSealedCopy(dir: string, kek: Buffer): Promise<SealedCh
         continue;
       }
       try {
-        openFields(data, current.key, streamId);
+        openFields(data, current.key, { streamId, eventId, type });
         check.opened++;
       } catch {
         problem(`events.sqlite: ${streamId} revision ${revision}: its sealed values do not open with its data key`);

@@ -12,7 +12,15 @@ function stream(legacy: number, chained: number): RecordedEvent[] {
     let stored: Record<string, unknown> = metadata;
     if (revision < legacy) previous = chainHash(previous, 'trainee-1', revision, 'A', JSON.stringify(data), JSON.stringify(metadata));
     else {
-      const c = chainEvent(previous, 'trainee-1', revision, 'A', JSON.stringify(data), JSON.stringify(metadata));
+      const text = {
+        streamId: 'trainee-1',
+        revision,
+        id: `e${revision}`,
+        type: 'A',
+        data: JSON.stringify(data),
+        metadata: JSON.stringify(metadata),
+      };
+      const c = chainEvent(previous, text);
       stored = JSON.parse(c.metadata) as Record<string, unknown>;
       previous = c.hash;
     }

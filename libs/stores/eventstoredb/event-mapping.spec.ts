@@ -72,7 +72,14 @@ describe('toChainedClientEvents', () => {
 
     expect(client).toMatchObject({ id: e.id, contentType: 'application/json', type: 'TraineeCreated', data: { first_names: 'Zoë' } });
     expect(client.metadata?.constructor).toBe(Uint8Array);
-    const expected = chainEvent(null, 'trainee-1', 0, 'TraineeCreated', JSON.stringify(e.data), JSON.stringify(e.metadata));
+    const expected = chainEvent(null, {
+      streamId: 'trainee-1',
+      revision: 0,
+      id: e.id,
+      type: 'TraineeCreated',
+      data: JSON.stringify(e.data),
+      metadata: JSON.stringify(e.metadata),
+    });
     expect(decoder.decode(client.metadata as Uint8Array)).toBe(expected.metadata);
   });
 
@@ -83,8 +90,23 @@ describe('toChainedClientEvents', () => {
     const batch = normaliseBatch('trainee-1', [portEvent('A', { n: 1 }), forged]);
     const texts = toChainedClientEvents('trainee-1', head, batch).map((c) => decoder.decode(c.metadata as Uint8Array));
 
-    const first = chainEvent(head.hash, 'trainee-1', 5, 'A', '{"n":1}', JSON.stringify(batch[0].metadata));
-    const second = chainEvent(first.hash, 'trainee-1', 6, 'B', '{"n":2}', JSON.stringify(plain.metadata));
+    const texts0 = {
+      streamId: 'trainee-1',
+      revision: 5,
+      id: batch[0].id,
+      type: 'A',
+      data: '{"n":1}',
+      metadata: JSON.stringify(batch[0].metadata),
+    };
+    const first = chainEvent(head.hash, texts0);
+    const second = chainEvent(first.hash, {
+      streamId: 'trainee-1',
+      revision: 6,
+      id: batch[1].id,
+      type: 'B',
+      data: '{"n":2}',
+      metadata: JSON.stringify(plain.metadata),
+    });
     expect(texts).toEqual([first.metadata, second.metadata]);
   });
 });

@@ -71,7 +71,7 @@ export function normaliseBatch(streamId: string, events: EventData[]): EventData
 /**
  * The client events for a (normalised) batch appended after `head`, chained (docs/DESIGN.md
  * "Verifiable history"): each one's metadata, sent as the exact bytes of its JSON text, ends with
- * the previous event's hash and its own (`chainEvent`), computed over `data` as the client
+ * the chain keys (`chainEvent`: version 2, over the event's id too), computed over `data` as the client
  * serialises it (`JSON.stringify`). Chain keys the caller put in the metadata are dropped.
  */
 export function toChainedClientEvents(
@@ -84,14 +84,14 @@ export function toChainedClientEvents(
   const encoder = new TextEncoder();
   return batch.map((event) => {
     revision += 1;
-    const chained = chainEvent(
-      previous,
+    const chained = chainEvent(previous, {
       streamId,
       revision,
-      event.type,
-      JSON.stringify(event.data),
-      JSON.stringify(withoutChainKeys(event.metadata)),
-    );
+      id: event.id,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      metadata: JSON.stringify(withoutChainKeys(event.metadata)),
+    });
     previous = chained.hash;
     // A plain Uint8Array (not a Buffer): the client sends those bytes as they are, and JSON.stringify-s anything else.
     return jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: encoder.encode(chained.metadata) });

@@ -50,7 +50,13 @@ describe('Which fields of the trainee events are sealed (docs/DESIGN.md "Persona
     ];
     const key = Buffer.alloc(32, 7);
     const sealed = JSON.stringify(
-      events.map((e) => sealFields(e.data as Record<string, unknown>, TRAINEE_PERSONAL_DATA.pathsOf(e.type), key, 'trainee-T1')),
+      events.map((e, i) =>
+        sealFields(e.data as Record<string, unknown>, TRAINEE_PERSONAL_DATA.pathsOf(e.type), key, {
+          streamId: 'trainee-T1',
+          eventId: `E${i}`,
+          type: e.type,
+        }),
+      ),
     );
     for (const value of [...Object.values(person).map(String), 'D-CODE-1', 'Featherquill', 'private', 'Concern text', '7777777'])
       expect(sealed).not.toContain(value);

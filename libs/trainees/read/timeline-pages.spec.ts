@@ -22,7 +22,7 @@ import {
   type TimelineSource,
 } from './timeline-pages';
 import { traineeTimelinePage, type TimelineEntry } from './trainee-history';
-import { chainHash, readChainKeys } from '@app/event-sourcing';
+import { eventHash, readChainKeys } from '@app/event-sourcing';
 import { withPersonalData } from '@app/personal-data';
 import { sqlitePersonalData } from '@app/stores/sqlite';
 import { randomBytes } from 'node:crypto';
@@ -168,8 +168,8 @@ describe('the timeline in pages (docs/operations.md "Trainee history")', () => {
       await sealing.appendToStream(traineeStreamId(ID), data, { expectedRevision: 'no_stream' });
       const page = await readTimelinePage({ storedLog: raw, openStored: (events) => personal.open(events) }, ID, TIMELINE_START, 1000);
       // The entries read as stored and opened say what the plain store's say, and their stored form is the sealed one.
-      expect(page.entries.map(({ stored_data, stored_metadata, hash, previous_hash, ...e }) => e)).toEqual(
-        whole.map(({ stored_data, stored_metadata, hash, previous_hash, ...e }) => e),
+      expect(page.entries.map(({ stored_data, stored_metadata, hash, previous_hash, event_id, ...e }) => e)).toEqual(
+        whole.map(({ stored_data, stored_metadata, hash, previous_hash, event_id, ...e }) => e),
       );
       expect(page.entries[0].changes.last_name).toBe('Doe');
       expect(page.entries.some((e) => e.stored_data!.includes('Doe'))).toBe(false);
@@ -178,7 +178,16 @@ describe('the timeline in pages (docs/operations.md "Trainee history")', () => {
         expect(e.stream_id).toBe(traineeStreamId(ID));
         const keys = readChainKeys(e.stored_metadata!);
         expect(keys.hash).toBe(e.hash);
-        expect(chainHash(previous, e.stream_id!, e.revision, e.event_type, e.stored_data!, keys.hashed)).toBe(e.hash);
+        expect(e.event_id).toBe(data[e.revision].id);
+        const stored = {
+          streamId: e.stream_id!,
+          revision: e.revision,
+          id: e.event_id!,
+          type: e.event_type,
+          data: e.stored_data!,
+          metadata: e.stored_metadata!,
+        };
+        expect(eventHash(previous, stored, keys)).toBe(e.hash);
         previous = e.hash;
       }
     } finally {

@@ -54,12 +54,14 @@ export interface TimelineEntry {
   previous_hash: string | null;
   /**
    * The event as stored, what `hash` is computed over (docs/DESIGN.md "Verifiable history"): its
-   * stream, and its data and metadata texts exactly as stored (personal values sealed; the metadata
+   * stream, its id, and its data and metadata texts exactly as stored (personal values sealed; the metadata
    * ends with the chain keys). Set where the timeline was read from the events as stored
    * (`readTimelinePage`: the API and the CLI's JSON), so an auditor can recompute every hash
    * (examples/verify-history.mjs).
    */
   stream_id?: string;
+  /** The event's id, which the hash covers (version 2 of the rule); set with the stored form. */
+  event_id?: string;
   stored_data?: string;
   stored_metadata?: string;
 }
@@ -196,8 +198,8 @@ export function traineeTimelinePage(
 }
 
 /** An event's stored form as a timeline entry shows it: its data and metadata as the adapters store them (`JSON.stringify`). */
-function storedForm(e: RecordedEvent): Pick<TimelineEntry, 'stream_id' | 'stored_data' | 'stored_metadata'> {
-  return { stream_id: e.streamId, stored_data: JSON.stringify(e.data), stored_metadata: JSON.stringify(e.metadata) };
+function storedForm(e: RecordedEvent): Pick<TimelineEntry, 'stream_id' | 'event_id' | 'stored_data' | 'stored_metadata'> {
+  return { stream_id: e.streamId, event_id: e.id, stored_data: JSON.stringify(e.data), stored_metadata: JSON.stringify(e.metadata) };
 }
 
 /** A trainee with no fields, no items and the given lifecycle state: what an event is described against. */

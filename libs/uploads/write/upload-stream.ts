@@ -41,7 +41,10 @@ export interface ReadUpload {
 /** The upload event of a stored one, opened with `key`; a sealed list destroyed with its key reads as empty. */
 function openedEvent(recorded: RecordedEvent, key: Buffer | 'erased' | null, streamId: string): UploadEvent | null {
   const data = recorded.data as Record<string, unknown> | null;
-  const opened = key !== null && data && typeof data === 'object' && 'sealed' in data ? openFields(data, key, streamId) : data;
+  const opened =
+    key !== null && data && typeof data === 'object' && 'sealed' in data
+      ? openFields(data, key, { streamId, eventId: recorded.id, type: recorded.type })
+      : data;
   if (opened && 'errors' in opened && !Array.isArray(opened.errors))
     return decodeUploadEvent({ type: recorded.type, data: { ...opened, errors: [] } });
   return decodeUploadEvent({ type: recorded.type, data: opened });
@@ -142,16 +145,14 @@ export async function runUploadCommand(
     evolve: evolveUpload,
     decode: (r) => openedEvent(r, key, streamId),
     decide: (state) => decideUpload(command(state), state),
+    // Sealed once each event has its id: a box is bound to its event (docs/DESIGN.md "Personal data").
     encode: (events) =>
-      toEventData(
-        events.map((e) => {
-          const places = SEALED_PLACES[e.type];
-          if (!places || !(key instanceof Buffer)) return e;
-          return { type: e.type, data: sealFields(e.data as unknown as Record<string, unknown>, places, key, streamId) };
-        }),
-        ctx,
-        newEventId,
-      ),
+      toEventData(events, ctx, newEventId).map((e) => {
+        const places = SEALED_PLACES[e.type];
+        if (!places || !(key instanceof Buffer)) return e;
+        const binding = { streamId, eventId: e.id, type: e.type };
+        return { ...e, data: sealFields(e.data as Record<string, unknown>, places, key, binding) };
+      }),
   });
   return outcome.state;
 }

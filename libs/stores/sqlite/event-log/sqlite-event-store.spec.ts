@@ -165,7 +165,7 @@ describe('SqliteEventStore', () => {
       await store.appendToStream('trainee-1', [event('New', { n: 3 })], { expectedRevision: 2 });
 
       const rows = rawConnection()
-        .prepare('SELECT stream_id AS streamId, revision, type, data, metadata FROM events ORDER BY revision')
+        .prepare('SELECT stream_id AS streamId, revision, id, type, data, metadata FROM events ORDER BY revision')
         .all() as StoredEventText[];
       const older = checkStreamChain(rows.slice(0, 3)).headHash;
       expect(older).toMatch(/^[0-9a-f]{64}$/);
@@ -181,7 +181,7 @@ describe('SqliteEventStore', () => {
       const store = open();
       await store.appendToStream('trainee-1', [event('C')]);
       const rows = rawConnection()
-        .prepare('SELECT stream_id AS streamId, revision, type, data, metadata FROM events ORDER BY revision')
+        .prepare('SELECT stream_id AS streamId, revision, id, type, data, metadata FROM events ORDER BY revision')
         .all() as StoredEventText[];
       expect(readChainKeys(rows[2].metadata).previousHash).toBe(checkStreamChain(rows.slice(0, 2)).headHash);
       expect(checkStreamChain(rows).faults).toEqual([]);
@@ -200,7 +200,7 @@ describe('SqliteEventStore', () => {
         store.appendToStream('trainee-1', [event('E')], { expectedRevision: { revision: 2, link: null } }),
       ).rejects.toBeInstanceOf(WrongExpectedVersionError);
       const rows = rawConnection()
-        .prepare('SELECT stream_id AS streamId, revision, type, data, metadata FROM events ORDER BY revision')
+        .prepare('SELECT stream_id AS streamId, revision, id, type, data, metadata FROM events ORDER BY revision')
         .all() as StoredEventText[];
       expect(rows.map((r) => readChainKeys(r.metadata).previousHash)).toEqual([
         null,

@@ -126,5 +126,5 @@ export function rawToRecordedEvent(row: RawEventRow): RecordedEvent {
 
 /** The stored texts of a raw row, as the hash chain reads them (`checkStreamChain`). */
 export function rawToStoredText(row: RawEventRow): StoredEventText {
-  return { streamId: row[2], revision: row[3], type: row[4], data: row[5], metadata: row[6] };
+  return { streamId: row[2], revision: row[3], id: row[1], type: row[4], data: row[5], metadata: row[6] };
 }

@@ -1,11 +1,12 @@
 import type Database from 'better-sqlite3';
 import { logPosition, type ReadStoredStreamsOptions, type StoredEventText } from '@app/event-sourcing';
 
-type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number];
+type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number, id: string];
 
 const textOf = (r: Row): StoredEventText => ({
   streamId: r[0],
   revision: r[1],
+  id: r[6],
   type: r[2],
   data: r[3],
   metadata: r[4],
@@ -24,7 +25,7 @@ export class StoredStreams {
   private readonly range: Database.Statement<[string, number, number], Row>;
 
   constructor(db: Database.Database) {
-    const columns = 'SELECT stream_id, revision, type, data, metadata, position FROM events';
+    const columns = 'SELECT stream_id, revision, type, data, metadata, position, id FROM events';
     const page = db.prepare<[string, number], Row>(`${columns} WHERE stream_id > ? ORDER BY stream_id, revision LIMIT ?`).raw(true);
     const pageBefore = db
       .prepare<[string, string, number], Row>(`${columns} WHERE stream_id > ? AND stream_id < ? ORDER BY stream_id, revision LIMIT ?`)

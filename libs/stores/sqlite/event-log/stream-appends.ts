@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import {
   chainEvent,
-  chainHash,
   chainHeadHash,
+  eventHash,
   StreamChainBrokenError,
   IdempotencyConflictError,
   logPosition,
@@ -35,7 +35,7 @@ export class StreamAppends {
   private readonly selectById: Database.Statement<[string], ExistingIdRow>;
   private readonly selectStreamHead: Database.Statement<[string], StreamHeadRow>;
   private readonly selectStream: Database.Statement<[string], RawEventRow>;
-  private readonly selectHead: Database.Statement<[number], { type: string; data: string; metadata: string }>;
+  private readonly selectHead: Database.Statement<[number], { id: string; type: string; data: string; metadata: string }>;
 
   /** `chain` false stores events as given, unchained (the bench's comparison only: `SqliteEventStoreOptions.hashChain`). */
   constructor(
@@ -48,7 +48,7 @@ export class StreamAppends {
     this.selectById = db.prepare('SELECT stream_id, revision, position FROM events WHERE id = ?');
     // The index of UNIQUE (stream_id, revision) covers it (position is the rowid): no table row is read.
     this.selectStreamHead = db.prepare('SELECT revision, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
-    this.selectHead = db.prepare('SELECT type, data, metadata FROM events WHERE position = ?');
+    this.selectHead = db.prepare('SELECT id, type, data, metadata FROM events WHERE position = ?');
     this.selectStream = db
       .prepare<[string], RawEventRow>(
         'SELECT position, id, stream_id, revision, type, data, metadata FROM events WHERE stream_id = ? ORDER BY revision',
@@ -97,7 +97,14 @@ export class StreamAppends {
       revision += 1;
       let metadata = event.metadata;
       if (this.chain) {
-        const chained = chainEvent(previous, streamId, revision, event.type, event.data, event.metadata);
+        const chained = chainEvent(previous, {
+          streamId,
+          revision,
+          id: event.id,
+          type: event.type,
+          data: event.data,
+          metadata: event.metadata,
+        });
         metadata = chained.metadata;
         previous = chained.hash;
       }
@@ -118,7 +125,7 @@ export class StreamAppends {
     const row = this.selectHead.get(head.position)!;
     const keys = readChainKeys(row.metadata);
     if (keys.hash === null) return chainHeadHash(this.selectStream.all(streamId).map(rawToStoredText));
-    if (chainHash(keys.previousHash ?? null, streamId, head.revision, row.type, row.data, keys.hashed) !== keys.hash) {
+    if (eventHash(keys.previousHash ?? null, { ...row, streamId, revision: head.revision }, keys) !== keys.hash) {
       throw new StreamChainBrokenError(streamId, head.revision);
     }
     return keys.hash;

@@ -9,7 +9,7 @@ import { type ChainFault, checkStreamChain } from '@app/audit';
 /** What a verify thread posts (see verify.worker.ts). */
 type FromVerifier = { events: number } | { done: true; result: ScanResult } | { error: string };
 
-type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number];
+type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number, id: string];
 
 /**
  * `verifyLog` of the embedded log (`<dataDir>/events.sqlite`) on two threads, each scanning half
@@ -49,7 +49,7 @@ export async function verifyInThreads(dataDir: string, options: Omit<VerifyLogOp
     options.onProgress?.(merged.events);
     const whole = db
       .prepare<[string], Row>(
-        'SELECT stream_id, revision, type, data, metadata, position FROM events WHERE stream_id = ? ORDER BY revision',
+        'SELECT stream_id, revision, type, data, metadata, position, id FROM events WHERE stream_id = ? ORDER BY revision',
       )
       .raw(true);
     const totals: LogVerification = { events: merged.events, streams: merged.streams.size, faults: 0 };
@@ -80,7 +80,7 @@ export async function verifyInThreads(dataDir: string, options: Omit<VerifyLogOp
 }
 
 function text(r: Row): StoredEventText & { position: LogPosition } {
-  return { streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4], position: logPosition(r[5]) };
+  return { streamId: r[0], revision: r[1], id: r[6], type: r[2], data: r[3], metadata: r[4], position: logPosition(r[5]) };
 }
 
 /** Stream ids in the order SQLite's `ORDER BY stream_id` gives them (bytes of UTF-8), as `verifyLog` meets them. */

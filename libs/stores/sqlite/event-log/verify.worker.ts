@@ -18,7 +18,7 @@ export interface VerifyJob {
   digest: { position: number; heads: [string, SignedHead][] } | null;
 }
 
-type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number];
+type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number, id: string];
 
 /** Events between two progress messages. */
 const PROGRESS_EVERY = 10_000;
@@ -30,12 +30,12 @@ try {
     const scan = new ChainScan(job.digest ? { position: job.digest.position, heads: new Map(job.digest.heads) } : null);
     const rows = db
       .prepare<[number, number], Row>(
-        'SELECT stream_id, revision, type, data, metadata, position FROM events WHERE position > ? AND position <= ? ORDER BY position',
+        'SELECT stream_id, revision, type, data, metadata, position, id FROM events WHERE position > ? AND position <= ? ORDER BY position',
       )
       .raw(true);
     let n = 0;
     for (const r of rows.iterate(job.after, job.upTo)) {
-      scan.add({ streamId: r[0], revision: r[1], type: r[2], data: r[3], metadata: r[4], position: logPosition(r[5]) });
+      scan.add({ streamId: r[0], revision: r[1], id: r[6], type: r[2], data: r[3], metadata: r[4], position: logPosition(r[5]) });
       if (++n % PROGRESS_EVERY === 0) parentPort!.postMessage({ events: n });
     }
     parentPort!.postMessage({ done: true, result: scan.result() });

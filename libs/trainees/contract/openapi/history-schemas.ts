@@ -42,6 +42,10 @@ export const HISTORY_SCHEMAS: Record<string, JsonSchema> = {
         description: "The hash of the stream's event before it; null for the first event.",
       },
       stream_id: { type: 'string', description: "The trainee's stream, `trainee-<trainee_id>`, as the hash covers it." },
+      event_id: {
+        type: 'string',
+        description: "The event's id (lower case), as the hash covers it (events chained by version 2 of the rule).",
+      },
       stored_data: {
         type: 'string',
         description: "The event's data exactly as stored (JSON text; personal values sealed), as the hash covers it.",
@@ -49,7 +53,7 @@ export const HISTORY_SCHEMAS: Record<string, JsonSchema> = {
       stored_metadata: {
         type: 'string',
         description:
-          "The event's metadata exactly as stored (JSON text ending with `previousHash` and `hash`); the hash covers it without its `hash` key.",
+          "The event's metadata exactly as stored (JSON text ending with the chain keys: `chainVersion` from version 2 of the rule, `previousHash` and `hash`); the hash covers it without its `hash` key.",
       },
     },
     required: [
@@ -65,6 +69,7 @@ export const HISTORY_SCHEMAS: Record<string, JsonSchema> = {
       'hash',
       'previous_hash',
       'stream_id',
+      'event_id',
       'stored_data',
       'stored_metadata',
     ],
