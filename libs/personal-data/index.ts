@@ -1,5 +1,6 @@
 export { DATA_KEY_STORE, DataKeyNotForgotten, type DataKeyStore } from './data-key-store.port';
-export { DataKeyNotOpened, DataKeys, DataKeyDestroyed, type DataKeysOptions } from './data-keys';
+export { DataKeyNotOpened, DataKeys, DataKeyDestroyed, wrappedKeyVersion, type DataKeysOptions } from './data-keys';
+export { packVersionedKeys, unpackVersionedKeys, type VersionedKeys } from './versioned-keys';
 export {
   BOX_VERSION,
   boxAad,

@@ -10,6 +10,10 @@ export {
   personalDataOptions,
   SANDBOX_KEY_FILE,
   serviceKeyOf,
+  versionedKeys,
   type KeyPurpose,
   type ServiceKey,
+  type ServiceKeyMaterial,
+  type ServiceKeyring,
 } from './service-key';
+export { readKeyring, withNewVersion, withoutVersion, writeKeyring } from './keyring-file';

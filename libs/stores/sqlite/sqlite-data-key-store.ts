@@ -95,6 +95,10 @@ export class SqliteDataKeyStore implements DataKeyStore {
         get: this.db.prepare<[string], Row>(`SELECT wrapped FROM data_keys WHERE trainee_id = ?`),
         destroy: this.db.prepare(`UPDATE data_keys SET wrapped = NULL, erased_at = ? WHERE trainee_id = ? AND wrapped IS NOT NULL`),
         tombstone: this.db.prepare(`INSERT OR IGNORE INTO data_keys (trainee_id, wrapped, erased_at) VALUES (?, NULL, ?)`),
+        after: this.db.prepare<[string, number], { trainee_id: string; wrapped: Buffer }>(
+          `SELECT trainee_id, wrapped FROM data_keys WHERE trainee_id > ? AND wrapped IS NOT NULL ORDER BY trainee_id LIMIT ?`,
+        ),
+        replace: this.db.prepare(`UPDATE data_keys SET wrapped = ? WHERE trainee_id = ? AND wrapped = ?`),
       };
     } catch (err) {
       this.db.close();
@@ -145,6 +149,14 @@ export class SqliteDataKeyStore implements DataKeyStore {
       .immediate();
     if (destroyed || this.walHoldsFrames()) await this.forgetWal(traineeId);
     return destroyed;
+  }
+
+  async wrappedAfter(after: string | null, limit: number): Promise<Array<{ traineeId: string; wrapped: Buffer }>> {
+    return this.stmts.after.all(after ?? '', limit).map((r) => ({ traineeId: r.trainee_id, wrapped: r.wrapped }));
+  }
+
+  async replace(traineeId: string, expected: Buffer, wrapped: Buffer): Promise<boolean> {
+    return this.stmts.replace.run(wrapped, traineeId, expected).changes > 0;
   }
 
   async close(): Promise<void> {
