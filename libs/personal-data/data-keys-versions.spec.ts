@@ -127,4 +127,20 @@ describe('DataKeys across service key versions (docs/operations.md "Rotating the
     expect(counts.changed).toBe(1);
     expect(await store.get('B')).toBe('erased');
   });
+
+  it('learns a rotation from reloadKeys: opens a key of a version it did not hold, and wraps new pools under it', async () => {
+    const both = keyring(2, [
+      [1, V1],
+      [2, V2],
+    ]);
+    let now = V1;
+    const running = new DataKeys(store, V1, { poolSize: 2, reloadKeys: () => now });
+    await new DataKeys(store, both).keyFor('T2');
+    await expect(running.existingKey('T2')).rejects.toBeInstanceOf(DataKeyNotOpened);
+    now = both;
+    expect(await running.existingKey('T2')).toHaveLength(32);
+    expect(running.currentVersion).toBe(2);
+    const id = await running.newTraineeId();
+    expect(wrappedKeyVersion((await store.get(id)) as Buffer)).toBe(2);
+  });
 });

@@ -35,6 +35,13 @@ export interface DataKeysOptions {
    * instead of reading and unwrapping it again. Never told of an erased key.
    */
   onOpened?: (traineeId: string, key: Buffer) => void;
+  /**
+   * The key-encryption keys as they are now (read again from the keyring file, packed as `kek`):
+   * asked when a stored key names a version not held here, and before each pool of new keys is
+   * wrapped, so a running process learns a rotation without a restart (docs/operations.md
+   * "Rotating the service key"). A failure keeps the keys held.
+   */
+  reloadKeys?: () => Buffer;
 }
 
 /** A trainee's data key cannot be had: the trainee was erased. */
@@ -81,16 +88,20 @@ export class DataKeys {
   /** Ids of trainees still to be registered whose keys are stored, in the order they are handed out. */
   private readonly pool: string[] = [];
   private refill: Promise<void> | null = null;
-  private readonly options: Required<Omit<DataKeysOptions, 'onOpened'>>;
+  private readonly options: Required<Omit<DataKeysOptions, 'onOpened' | 'reloadKeys'>>;
   private readonly onOpened: ((traineeId: string, key: Buffer) => void) | null;
-  private readonly keks: VersionedKeys;
+  private readonly reloadKeys: (() => Buffer) | null;
+  private kek: Buffer;
+  private keks: VersionedKeys;
 
   constructor(
     private readonly store: DataKeyStore,
-    private readonly kek: Buffer,
+    kek: Buffer,
     options: DataKeysOptions = {},
   ) {
+    this.kek = kek;
     this.keks = unpackVersionedKeys(kek);
+    this.reloadKeys = options.reloadKeys ?? null;
     this.options = {
       cacheMs: options.cacheMs ?? 5 * 60_000,
       cacheSize: options.cacheSize ?? 100_000,
@@ -239,7 +250,20 @@ export class DataKeys {
     }
   }
 
+  /** Takes the keys {@link DataKeysOptions.reloadKeys} gives now, if any; keeps those held when it fails. */
+  private reload(): void {
+    if (!this.reloadKeys) return;
+    try {
+      const kek = this.reloadKeys();
+      this.keks = unpackVersionedKeys(kek);
+      this.kek = kek;
+    } catch {
+      // The file is being replaced, or unreadable for a moment: the keys held still wrap and open.
+    }
+  }
+
   private async reserve(): Promise<void> {
+    this.reload();
     const keys = Array.from({ length: this.options.poolSize }, () => ({
       traineeId: this.options.newId(),
       key: Buffer.from(randomView(KEY_BYTES)),
@@ -288,6 +312,7 @@ export class DataKeys {
 
   private unwrap(traineeId: string, wrapped: Buffer): Buffer {
     const version = wrappedKeyVersion(wrapped);
+    if (version !== null && !this.keks.keys.has(version)) this.reload();
     const kek = version === null ? undefined : this.keks.keys.get(version);
     if (kek === undefined) throw new DataKeyNotOpened(traineeId);
     const header = wrapped.subarray(0, wrapped.length - UNVERSIONED_BYTES);

@@ -16,3 +16,21 @@ export {
   type SealedValues,
 } from './sealed-fields';
 export { DataKeyMissing, PersonalData, withPersonalData, type PersonalDataOptions, type SealingPlan } from './personal-data';
+export {
+  formatKeyring,
+  hkdfOf,
+  keyEncryptionKeysIn,
+  KeyringError,
+  parseKeyring,
+  PINNED_PURPOSES,
+  readKeyring,
+  reloaderOf,
+  SERVICE_KEY_BYTES,
+  withNewVersion,
+  withoutVersion,
+  writeKeyring,
+  type KeyPurpose,
+  type PinnedPurpose,
+  type ServiceKeyring,
+  type VersionedPurpose,
+} from './keyring';

@@ -6,6 +6,8 @@ export { createRegistryProcess, processMetrics, type ProcessMetrics } from './te
 export { createWebhookDispatcher, cursorCodecOf, sealedSecretsOf, webhookOperations, webhookPorts } from './webhooks';
 export {
   deriveKey,
+  currentKeysOf,
+  keyringFileOf,
   loadServiceKey,
   personalDataOptions,
   SANDBOX_KEY_FILE,
@@ -16,4 +18,3 @@ export {
   type ServiceKeyMaterial,
   type ServiceKeyring,
 } from './service-key';
-export { readKeyring, withNewVersion, withoutVersion, writeKeyring } from './keyring-file';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packVersionedKeys } from '@app/personal-data';
-import { ConfigError, type AppConfig } from './config';
 import {
   hkdfOf,
+  KeyringError,
+  packVersionedKeys,
   PINNED_PURPOSES,
   readKeyring,
   SERVICE_KEY_BYTES,
@@ -12,9 +12,10 @@ import {
   type PinnedPurpose,
   type ServiceKeyring,
   type VersionedPurpose,
-} from './keyring-file';
+} from '@app/personal-data';
+import { ConfigError, type AppConfig } from './config';
 
-export { SERVICE_KEY_BYTES, type KeyPurpose, type ServiceKeyring } from './keyring-file';
+export { SERVICE_KEY_BYTES, type KeyPurpose, type ServiceKeyring } from '@app/personal-data';
 
 /** The service keyring, or a lone 32-byte key (version 1 only: tests, and keys from before versions). */
 export type ServiceKeyMaterial = Buffer | ServiceKeyring;
@@ -46,7 +47,7 @@ export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'
     refuseSharedKeyFile(config.dataKeyFile);
     return serviceKeyIn(config.dataKeyFile, 'DATA_KEY_FILE', null);
   }
-  const file = join(config.dataDir, SANDBOX_KEY_FILE);
+  const file = keyringFileOf(config);
   // Written whole under another name, then linked in place: another process never reads half a key.
   const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
   try {
@@ -64,7 +65,12 @@ export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'
 }
 
 function serviceKeyIn(file: string, what: string, created: string | null): ServiceKey {
-  const keyring = readKeyring(file, what);
+  let keyring: ServiceKeyring;
+  try {
+    keyring = readKeyring(file, what);
+  } catch (err) {
+    throw err instanceof KeyringError ? new ConfigError(err.message) : err;
+  }
   return { key: keyring.versions.get(keyring.current)!, keyring, file, created };
 }
 
@@ -124,15 +130,32 @@ export function versionedKeys(serviceKey: ServiceKeyMaterial, purpose: Versioned
   return packVersionedKeys({ current: serviceKey.current, keys });
 }
 
+/** The file {@link loadServiceKey} reads the keyring from: `DATA_KEY_FILE`, else the sandbox's `<DATA_DIR>/data-key`. */
+export function keyringFileOf(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>): string {
+  return config.dataKeyFile ?? join(config.dataDir, SANDBOX_KEY_FILE);
+}
+
+/**
+ * The keys of `purpose` for every version the keyring file of `config` holds now ({@link
+ * versionedKeys}): how a running process learns a rotation without a restart (docs/operations.md
+ * "Rotating the service key"). Throws `KeyringError` for a file that cannot be read.
+ */
+export function currentKeysOf(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>, purpose: VersionedPurpose): () => Buffer {
+  return () => versionedKeys(readKeyring(keyringFileOf(config), 'the service keyring'), purpose);
+}
+
 /**
  * How the stores seal the trainees' personal data (docs/DESIGN.md "Personal data"): the service
- * key's `key-encryption` keys of every version held, whether new events are sealed (`SEAL_PERSONAL_DATA`), and `newId`,
- * the ids of trainees still to be registered. For `openStores`' `personalData` option.
+ * key's `key-encryption` keys of every version held, whether new events are sealed
+ * (`SEAL_PERSONAL_DATA`), `newId`, the ids of trainees still to be registered, and, when `config`
+ * names where the keyring is kept (a long-running process), that file, read again to learn a
+ * rotation. For `openStores`' `personalData` option.
  */
 export function personalDataOptions(
-  config: Pick<AppConfig, 'sealPersonalData'>,
+  config: Pick<AppConfig, 'sealPersonalData'> & Partial<Pick<AppConfig, 'dataDir' | 'dataKeyFile'>>,
   serviceKey: ServiceKeyMaterial,
   newId?: () => string,
-): { kek: Buffer; sealOnAppend: boolean; newTraineeId?: () => string } {
-  return { kek: versionedKeys(serviceKey, 'key-encryption'), sealOnAppend: config.sealPersonalData, newTraineeId: newId };
+): { kek: Buffer; sealOnAppend: boolean; newTraineeId?: () => string; keyringFile: string | null } {
+  const keyringFile = config.dataDir === undefined ? null : keyringFileOf({ dataDir: config.dataDir, dataKeyFile: config.dataKeyFile ?? null });
+  return { kek: versionedKeys(serviceKey, 'key-encryption'), sealOnAppend: config.sealPersonalData, newTraineeId: newId, keyringFile };
 }

@@ -5,7 +5,7 @@ import { SealedSecrets, WebhookOperations } from '@app/webhooks/write';
 import { webhookHooks, type Metrics } from '@app/runtime/telemetry';
 import type { AppConfig } from './config';
 import { CursorCodec } from '@app/changes';
-import { deriveKey, versionedKeys, type ServiceKeyMaterial } from './service-key';
+import { currentKeysOf, deriveKey, versionedKeys, type ServiceKeyMaterial } from './service-key';
 
 /**
  * The webhook dispatcher the projecting process runs (the API with `PROJECTOR=in-process`, else
@@ -31,7 +31,8 @@ export function createWebhookDispatcher(
     policy: { allowPrivate: config.appEnv === 'sandbox', ports: webhookPorts(config.appEnv, config.webhooks.ports ?? null) },
     projectedStreams: PROJECTED_STREAMS,
     cursors: cursorCodecOf(serviceKey),
-    secrets: sealedSecretsOf(serviceKey),
+    // Read again from the keyring file when a secret names a version not held: a rotation needs no restart.
+    secrets: new SealedSecrets(versionedKeys(serviceKey, 'webhook-secrets'), currentKeysOf(config, 'webhook-secrets')),
     observer: metrics ? webhookHooks(metrics) : undefined,
   });
 }

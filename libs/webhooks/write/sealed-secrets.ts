@@ -48,9 +48,13 @@ export class SecretNotSealed extends Error {
  * secret in plain text (`whsec_…`, from before sealing) is refused ({@link SecretNotSealed}).
  */
 export class SealedSecrets {
-  private readonly keys: VersionedKeys;
+  private keys: VersionedKeys;
 
-  constructor(keys: Buffer) {
+  /** `reload`: the keys as they are now, asked when a secret names a version not held (a rotation); a failure keeps those held. */
+  constructor(
+    keys: Buffer,
+    private readonly reload: (() => Buffer) | null = null,
+  ) {
     this.keys = unpackVersionedKeys(keys);
   }
 
@@ -89,6 +93,13 @@ export class SealedSecrets {
   }
 
   private opened(version: number, text: string, aad: Buffer): string {
+    if (!this.keys.keys.has(version) && this.reload) {
+      try {
+        this.keys = unpackVersionedKeys(this.reload());
+      } catch {
+        // Unreadable for a moment: the secret does not open now, and the attempt is retried.
+      }
+    }
     const key = this.keys.keys.get(version);
     const bytes = Buffer.from(text, 'base64url');
     if (key === undefined || bytes.length <= IV_BYTES + TAG_BYTES) throw new SecretNotOpened();
@@ -130,7 +141,7 @@ export class SealedSecrets {
       this.open(data.secret, data.endpoint_id);
       return null;
     } catch {
-      return 'a webhook secret in this export was sealed with another service key (or a retired version of it): import with the DATA_KEY_FILE of the deployment it came from';
+      return 'a webhook secret in this export was sealed with another service key: import with the DATA_KEY_FILE of the deployment it came from (a version retired since opens nothing)';
     }
   }
 }

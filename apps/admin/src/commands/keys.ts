@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { ConfigError, webhookOperations, withNewVersion, withoutVersion, writeKeyring, type ServiceKeyring } from '@app/runtime/process';
+import { KeyringError, withNewVersion, withoutVersion, writeKeyring, type ServiceKeyring } from '@app/personal-data';
+import { webhookOperations } from '@app/runtime/process';
 import type { Stores } from '@app/stores';
 import { type CliContext, CliError } from '../cli-context';
 
@@ -75,7 +76,7 @@ function keyringWithout(keyring: ServiceKeyring, version: number): ServiceKeyrin
   try {
     return withoutVersion(keyring, version);
   } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(err.message);
+    if (err instanceof KeyringError) throw new CliError(err.message);
     throw err;
   }
 }

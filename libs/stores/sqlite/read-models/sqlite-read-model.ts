@@ -73,7 +73,11 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   /** Opens (creating if needed) the read store in `filename`. */
   constructor(filename: string, options: SqliteReadModelOptions = {}) {
     this.codeVersions = { ...PROJECTION_VERSIONS, ...options.codeVersions };
-    this.streamBuildOptions = { workerFromPosition: options.workerFromPosition, keyEncryptionKey: options.keyEncryptionKey ?? null };
+    this.streamBuildOptions = {
+      workerFromPosition: options.workerFromPosition,
+      keyEncryptionKey: options.keyEncryptionKey ?? null,
+      keyringFile: options.keyringFile ?? null,
+    };
     this.db = openReadStoreFile(filename, options);
     this.stmts = registryStatements(this.db);
     this.rebuildRuns = new SqliteRebuildRuns(this.db);

@@ -22,6 +22,8 @@ export interface StreamBuildOptions {
    * in the clear is.
    */
   keyEncryptionKey?: Buffer | null;
+  /** The service keyring's file, read again by the workers to learn a rotation; null: the keys given are kept. */
+  keyringFile?: string | null;
 }
 
 /**
@@ -44,6 +46,7 @@ export class SqliteStreamBuild implements StreamBuild {
   private bulk: { autocheckpoint: number } | null = null;
   private readonly workerFromPosition: number;
   private readonly keyEncryptionKey: Buffer | null;
+  private readonly keyringFile: string | null;
   private readonly lock: SharedWriteLock;
 
   constructor(
@@ -55,6 +58,7 @@ export class SqliteStreamBuild implements StreamBuild {
   ) {
     this.workerFromPosition = options?.workerFromPosition ?? WORKER_FROM_POSITION;
     this.keyEncryptionKey = options?.keyEncryptionKey ?? null;
+    this.keyringFile = options?.keyringFile ?? null;
     this.lock = new SharedWriteLock(db);
     db.exec(`CREATE TABLE IF NOT EXISTS projection_rebuild_cursors (
       checkpoint TEXT PRIMARY KEY, to_position INTEGER NOT NULL, last_stream TEXT NOT NULL)`);
@@ -147,6 +151,7 @@ export class SqliteStreamBuild implements StreamBuild {
         startWorker(__dirname, 'stream-build', {
           eventsFile,
           keyEncryptionKey: kek ? new Uint8Array(kek) : null,
+          keyringFile: this.keyringFile,
         } satisfies StreamBuildJob),
       );
       // The build settles once every worker has exited: none still holds a connection to the data dir's files after it.

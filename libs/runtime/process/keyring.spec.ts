@@ -1,9 +1,17 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unpackVersionedKeys } from '@app/personal-data';
-import { ConfigError } from './config';
-import { formatKeyring, hkdfOf, parseKeyring, readKeyring, withNewVersion, withoutVersion, writeKeyring } from './keyring-file';
+import {
+  formatKeyring,
+  hkdfOf,
+  KeyringError,
+  parseKeyring,
+  readKeyring,
+  unpackVersionedKeys,
+  withNewVersion,
+  withoutVersion,
+  writeKeyring,
+} from '@app/personal-data';
 import { deriveKey, loadServiceKey, versionedKeys } from './service-key';
 
 const K1 = Buffer.alloc(32, 1);
@@ -33,7 +41,7 @@ describe('the service keyring (docs/operations.md "The service key", "Rotating t
       `1 ${secret} extra`,
       `0 ${secret}`,
     ]) {
-      expect(() => parse(text)).toThrow(ConfigError);
+      expect(() => parse(text)).toThrow(KeyringError);
       expect(() => parse(text)).not.toThrow(secret);
     }
     expect(() => parse(`2 ${secret}`)).toThrow(/neither version 1 nor the keys kept from it/);

@@ -1,6 +1,14 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { ConfigError } from './config';
+import { packVersionedKeys } from './versioned-keys';
+
+/** A keyring file that cannot be read or is not a keyring (the message never holds the file's content). */
+export class KeyringError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyringError';
+  }
+}
 
 /** Bytes of a service key version: 32, for AES-256 and HMAC-SHA256 keys derived from it. */
 export const SERVICE_KEY_BYTES = 32;
@@ -43,12 +51,12 @@ export function hkdfOf(key: Buffer, purpose: KeyPurpose): Buffer {
  * The keyring in the text of `file` (`what` names it in errors; the text itself is never quoted):
  * either one line of 32 bytes in base64 (a key from before versions: version 1), or lines
  * `<version> <base64>` and `<pinned purpose> <base64>`, with `#` comments and blank lines. Throws
- * {@link ConfigError} for anything else, for no version at all, and for a keyring without version
+ * {@link KeyringError} for anything else, for no version at all, and for a keyring without version
  * 1 that lacks a pinned purpose's key.
  */
 export function parseKeyring(text: string, file: string, what: string): ServiceKeyring {
   const bad = (detail: string) =>
-    new ConfigError(`${what}: ${file} ${detail} (make a key with: openssl rand -base64 32; see docs/operations.md "The service key")`);
+    new KeyringError(`${what}: ${file} ${detail} (make a key with: openssl rand -base64 32; see docs/operations.md "The service key")`);
   const lines = text
     .split('\n')
     .map((l) => l.trim())
@@ -70,7 +78,7 @@ export function parseKeyring(text: string, file: string, what: string): ServiceK
   return { current: Math.max(...versions.keys()), versions, pinned };
 }
 
-function keyOf(text: string, bad: (detail: string) => ConfigError): Buffer {
+function keyOf(text: string, bad: (detail: string) => KeyringError): Buffer {
   const key = Buffer.from(text, 'base64');
   if (!BASE64.test(text) || key.length !== SERVICE_KEY_BYTES) throw bad(`must hold ${SERVICE_KEY_BYTES} random bytes in base64`);
   return key;
@@ -107,11 +115,11 @@ export function withNewVersion(keyring: ServiceKeyring): ServiceKeyring {
 
 /**
  * `keyring` without `version`; retiring version 1 keeps the pinned purposes' keys derived from it.
- * Throws {@link ConfigError} for the current version or one not held.
+ * Throws {@link KeyringError} for the current version or one not held.
  */
 export function withoutVersion(keyring: ServiceKeyring, version: number): ServiceKeyring {
-  if (!keyring.versions.has(version)) throw new ConfigError(`the keyring holds no version ${version}`);
-  if (version === keyring.current) throw new ConfigError(`version ${version} is current: rotate to a new version before retiring it`);
+  if (!keyring.versions.has(version)) throw new KeyringError(`the keyring holds no version ${version}`);
+  if (version === keyring.current) throw new KeyringError(`version ${version} is current: rotate to a new version before retiring it`);
   const versions = new Map(keyring.versions);
   versions.delete(version);
   const pinned = new Map(keyring.pinned);
@@ -120,13 +128,28 @@ export function withoutVersion(keyring: ServiceKeyring, version: number): Servic
   return { current: keyring.current, versions, pinned };
 }
 
+/**
+ * The `key-encryption` keys of every version the keyring file `file` holds, packed with the
+ * current first ({@link packVersionedKeys}): how a running process, or one of its threads, learns a
+ * rotation without a restart (`DataKeysOptions.reloadKeys`). Throws {@link KeyringError}.
+ */
+export function keyEncryptionKeysIn(file: string): Buffer {
+  const keyring = readKeyring(file, 'the service keyring');
+  return packVersionedKeys({ current: keyring.current, keys: new Map([...keyring.versions].map(([v, k]) => [v, hkdfOf(k, 'key-encryption')])) });
+}
+
+/** The `DataKeysOptions.reloadKeys` of a process whose keyring is kept in `file`; undefined without one. */
+export function reloaderOf(file: string | null | undefined): (() => Buffer) | undefined {
+  return file ? () => keyEncryptionKeysIn(file) : undefined;
+}
+
 /** Reads the keyring file `file` (see {@link parseKeyring}). */
 export function readKeyring(file: string, what: string): ServiceKeyring {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(`${what}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new KeyringError(`${what}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   return parseKeyring(text, file, what);
 }
