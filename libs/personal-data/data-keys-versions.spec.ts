@@ -133,7 +133,7 @@ describe('DataKeys across service key versions (docs/operations.md "Rotating the
       [1, V1],
       [2, V2],
     ]);
-    let now = V1;
+    let now: Buffer = V1;
     const running = new DataKeys(store, V1, { poolSize: 2, reloadKeys: () => now });
     await new DataKeys(store, both).keyFor('T2');
     await expect(running.existingKey('T2')).rejects.toBeInstanceOf(DataKeyNotOpened);

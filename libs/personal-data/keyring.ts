@@ -135,7 +135,10 @@ export function withoutVersion(keyring: ServiceKeyring, version: number): Servic
  */
 export function keyEncryptionKeysIn(file: string): Buffer {
   const keyring = readKeyring(file, 'the service keyring');
-  return packVersionedKeys({ current: keyring.current, keys: new Map([...keyring.versions].map(([v, k]) => [v, hkdfOf(k, 'key-encryption')])) });
+  return packVersionedKeys({
+    current: keyring.current,
+    keys: new Map([...keyring.versions].map(([v, k]) => [v, hkdfOf(k, 'key-encryption')])),
+  });
 }
 
 /** The `DataKeysOptions.reloadKeys` of a process whose keyring is kept in `file`; undefined without one. */

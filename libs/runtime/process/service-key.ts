@@ -156,6 +156,7 @@ export function personalDataOptions(
   serviceKey: ServiceKeyMaterial,
   newId?: () => string,
 ): { kek: Buffer; sealOnAppend: boolean; newTraineeId?: () => string; keyringFile: string | null } {
-  const keyringFile = config.dataDir === undefined ? null : keyringFileOf({ dataDir: config.dataDir, dataKeyFile: config.dataKeyFile ?? null });
+  const keyringFile =
+    config.dataDir === undefined ? null : keyringFileOf({ dataDir: config.dataDir, dataKeyFile: config.dataKeyFile ?? null });
   return { kek: versionedKeys(serviceKey, 'key-encryption'), sealOnAppend: config.sealPersonalData, newTraineeId: newId, keyringFile };
 }

@@ -147,12 +147,9 @@ export class SqliteStreamBuild implements StreamBuild {
     return new Promise<StreamPhase>((resolve, reject) => {
       const eventsDb = new Database(eventsFile, { readonly: true, fileMustExist: true });
       const ranges = new StreamRanges(eventsDb);
+      const job = { eventsFile, keyEncryptionKey: kek ? new Uint8Array(kek) : null, keyringFile: this.keyringFile };
       const workers = Array.from({ length: STREAM_BUILD_WORKERS }, () =>
-        startWorker(__dirname, 'stream-build', {
-          eventsFile,
-          keyEncryptionKey: kek ? new Uint8Array(kek) : null,
-          keyringFile: this.keyringFile,
-        } satisfies StreamBuildJob),
+        startWorker(__dirname, 'stream-build', job satisfies StreamBuildJob),
       );
       // The build settles once every worker has exited: none still holds a connection to the data dir's files after it.
       const exited = workers.map((worker) => new Promise<void>((done) => worker.once('exit', () => done())));
