@@ -100,4 +100,12 @@ describe('SealedSecrets (docs/change-feed.md "How deliveries are kept")', () => 
     expect(secrets.importRefusal('WebhookEndpointAdded', added(secrets.seal(SECRET, 'wh_1'), 'wh_2'))).toMatch(/another service key/);
     expect(other.importRefusal('TraineeRegistered', { secret: 'x' })).toBeNull();
   });
+
+  it('takes, on import, a secret sealed under a version retired since, and checks a resealed one as an added one', () => {
+    const underOne = added(secrets.seal(SECRET, 'wh_1'));
+    expect(retired.importRefusal('WebhookEndpointAdded', underOne)).toBeNull();
+    expect(retired.importRefusal('WebhookSecretResealed', added(rotated.seal(SECRET, 'wh_1')))).toBeNull();
+    expect(retired.importRefusal('WebhookSecretResealed', added(rotated.seal(SECRET, 'wh_1'), 'wh_2'))).toMatch(/another service key/);
+    expect(secrets.importRefusal('WebhookSecretResealed', added(other.seal(SECRET, 'wh_1')))).toMatch(/another service key/);
+  });
 });

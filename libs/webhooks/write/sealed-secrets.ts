@@ -11,8 +11,9 @@ const TAG_BYTES = 16;
 const KIND = 'trainee-records/webhook-secret';
 const SEALED = /^sealed2\.([1-9]\d{0,8})\.([A-Za-z0-9_-]+)$/;
 
-/** The event that holds an endpoint's secret (libs/webhooks/decider/webhook.ts). */
+/** The events that hold an endpoint's secret (libs/webhooks/decider/webhook.ts). */
 const ENDPOINT_ADDED = 'WebhookEndpointAdded';
+const SECRET_RESEALED = 'WebhookSecretResealed';
 
 function hasSecret(data: unknown): data is { endpoint_id: string; secret: string } {
   const d = data as { secret?: unknown; endpoint_id?: unknown } | null;
@@ -133,10 +134,14 @@ export class SealedSecrets {
 
   /**
    * Why an imported event cannot be taken by a store of these keys (`admin events import`): an
-   * endpoint's secret that does not open with them for its endpoint; null otherwise.
+   * endpoint's secret that does not open with them for its endpoint; null otherwise. A secret
+   * sealed under a version older than every version held is taken: a rotation retired it, and a
+   * later `WebhookSecretResealed` of the same export holds the secret in use.
    */
   importRefusal(type: string, data: unknown): string | null {
-    if (type !== ENDPOINT_ADDED || !hasSecret(data)) return null;
+    if ((type !== ENDPOINT_ADDED && type !== SECRET_RESEALED) || !hasSecret(data)) return null;
+    const version = SealedSecrets.versionOf(data.secret);
+    if (version !== null && version < Math.min(...this.keys.keys.keys())) return null;
     try {
       this.open(data.secret, data.endpoint_id);
       return null;

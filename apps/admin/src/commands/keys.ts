@@ -20,7 +20,7 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
     .option('--resume', 'add no version: wrap again under the current one what is still under an older one')
     .action(async (opts: { resume?: boolean }) => {
       const loaded = ctx.serviceKeyFile();
-      if (!opts.resume) writeKeyring(loaded.file, withNewVersion(loaded.keyring));
+      if (!opts.resume) written(loaded.file, withNewVersion(loaded.keyring));
       const report = await ctx.withStores((stores) => rewrapAll(ctx, stores), { catchUp: false });
       process.stdout.write(report);
     });
@@ -39,7 +39,7 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
           `version ${version} still wraps ${left.keys} data keys and ${left.secrets} webhook secrets: run admin keys rotate --resume, then retire again`,
         );
       }
-      writeKeyring(loaded.file, next);
+      written(loaded.file, next);
       process.stdout.write(
         `Version ${version} retired: it is no longer in ${loaded.file}; destroy every other copy of that file's old version.\n`,
       );
@@ -70,6 +70,18 @@ async function wrappedUnder(ctx: CliContext, stores: Stores, version: number): P
   const keys = stores.personalData ? await stores.personalData.keys.versionCounts() : new Map<number, number>();
   const secrets = await webhookOperations('sandbox', stores, ctx.serviceKey()).secretVersions();
   return { keys: keys.get(version) ?? 0, secrets: secrets.get(version) ?? 0 };
+}
+
+/** Writes `keyring` to `file`; throws {@link CliError} naming the file when it cannot (a read-only secrets mount). */
+function written(file: string, keyring: ServiceKeyring): void {
+  try {
+    writeKeyring(file, keyring);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw new CliError(
+      `cannot write the keyring ${file} (${code}): run this where DATA_KEY_FILE is writable, then give every process the new file`,
+    );
+  }
 }
 
 function keyringWithout(keyring: ServiceKeyring, version: number): ServiceKeyring {
