@@ -29,6 +29,18 @@ export interface DataKeyStore {
    * finishes it.
    */
   destroy(traineeId: string, at: Date): Promise<boolean>;
+  /**
+   * Up to `limit` trainees holding a key (erased ones are left out), in trainee id order after
+   * `after` (null: from the first), each with its wrapped key: how a rotation walks the store in
+   * batches while the service writes (docs/operations.md "Rotating the service key").
+   */
+  wrappedAfter(after: string | null, limit: number): Promise<Array<{ traineeId: string; wrapped: Buffer }>>;
+  /**
+   * Stores `wrapped` as the trainee's key only while its stored key is still `expected`
+   * (compare-and-set): true when replaced; false when the key was destroyed or changed meanwhile,
+   * which leaves it as it is (an erasure during a rotation stays an erasure).
+   */
+  replace(traineeId: string, expected: Buffer, wrapped: Buffer): Promise<boolean>;
   close(): Promise<void>;
 }
 

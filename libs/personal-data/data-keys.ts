@@ -1,10 +1,16 @@
 import { createCipheriv, createDecipheriv, randomUUID } from 'node:crypto';
 import { randomView } from '@app/event-sourcing';
 import type { DataKeyStore } from './data-key-store.port';
+import { unpackVersionedKeys, type VersionedKeys } from './versioned-keys';
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** The first byte of a versioned wrapped key (`v`), before its 4-byte big-endian key version. */
+const VERSIONED = 0x76;
+const HEADER_BYTES = 5;
+/** A wrapped key from before versions: IV, wrapped key and tag, under version 1, the trainee id as associated data. */
+const UNVERSIONED_BYTES = IV_BYTES + KEY_BYTES + TAG_BYTES;
 
 /** How the keys are kept in memory and drawn for new trainees; every field has a default. */
 export interface DataKeysOptions {
@@ -29,6 +35,13 @@ export interface DataKeysOptions {
    * instead of reading and unwrapping it again. Never told of an erased key.
    */
   onOpened?: (traineeId: string, key: Buffer) => void;
+  /**
+   * The key-encryption keys as they are now (read again from the keyring file, packed as `kek`):
+   * asked when a stored key names a version not held here, and before each pool of new keys is
+   * wrapped, so a running process learns a rotation without a restart (docs/operations.md
+   * "Rotating the service key"). A failure keeps the keys held.
+   */
+  reloadKeys?: () => Buffer;
 }
 
 /** A trainee's data key cannot be had: the trainee was erased. */
@@ -48,11 +61,26 @@ export class DataKeyNotOpened extends Error {
 }
 
 /**
+ * The version of the key-encryption key `wrapped` names: `v`, a 4-byte big-endian version, then IV,
+ * wrapped key and tag (65 bytes); a 60-byte key from before versions is version 1. Null for any
+ * other shape.
+ */
+export function wrappedKeyVersion(wrapped: Buffer): number | null {
+  if (wrapped.length === UNVERSIONED_BYTES) return 1;
+  if (wrapped.length === HEADER_BYTES + UNVERSIONED_BYTES && wrapped[0] === VERSIONED) return wrapped.readUInt32BE(1);
+  return null;
+}
+
+/**
  * The trainees' data keys (crypto-shredding, docs/DESIGN.md "Personal data"): one random AES-256 key per trainee, kept
- * in a {@link DataKeyStore} wrapped with AES-256-GCM (`node:crypto`) under the key-encryption key,
- * the trainee id as the authenticated data (a wrapped key moved to another trainee does not open).
- * Destroying a trainee's key makes every value sealed with it unreadable, wherever copies of the
- * ciphertext went. `kek`: 32 bytes, the service key's `key-encryption` key.
+ * in a {@link DataKeyStore} wrapped with AES-256-GCM (`node:crypto`) under the key-encryption key
+ * of the current service key version, the version and the trainee id as the authenticated data (a
+ * wrapped key moved to another trainee, or relabelled with another version, does not open; see
+ * {@link wrappedKeyVersion}). Destroying a trainee's key makes every value sealed with it
+ * unreadable, wherever copies of the ciphertext went; retiring a version (docs/operations.md
+ * "Rotating the service key") does the same for every copy of a key wrapped under it. `kek`: the
+ * service key's `key-encryption` keys by version, packed (`packVersionedKeys`), or one 32-byte key
+ * (version 1).
  */
 export class DataKeys {
   /** Opened keys by trainee id, oldest first, with when each stops being trusted (ms). */
@@ -60,15 +88,20 @@ export class DataKeys {
   /** Ids of trainees still to be registered whose keys are stored, in the order they are handed out. */
   private readonly pool: string[] = [];
   private refill: Promise<void> | null = null;
-  private readonly options: Required<Omit<DataKeysOptions, 'onOpened'>>;
+  private readonly options: Required<Omit<DataKeysOptions, 'onOpened' | 'reloadKeys'>>;
   private readonly onOpened: ((traineeId: string, key: Buffer) => void) | null;
+  private readonly reloadKeys: (() => Buffer) | null;
+  private kek: Buffer;
+  private keks: VersionedKeys;
 
   constructor(
     private readonly store: DataKeyStore,
-    private readonly kek: Buffer,
+    kek: Buffer,
     options: DataKeysOptions = {},
   ) {
-    if (kek.length !== KEY_BYTES) throw new Error('a key-encryption key is 32 bytes');
+    this.kek = kek;
+    this.keks = unpackVersionedKeys(kek);
+    this.reloadKeys = options.reloadKeys ?? null;
     this.options = {
       cacheMs: options.cacheMs ?? 5 * 60_000,
       cacheSize: options.cacheSize ?? 100_000,
@@ -79,9 +112,23 @@ export class DataKeys {
     this.onOpened = options.onOpened ?? null;
   }
 
-  /** The key-encryption key, for a thread of this process that opens keys of the same store (never logged or sent out). */
+  /** The key-encryption keys as given, for a thread of this process that opens keys of the same store (never logged or sent out). */
   get keyEncryptionKey(): Buffer {
     return this.kek;
+  }
+
+  /** The service key version new keys are wrapped under. */
+  get currentVersion(): number {
+    return this.keks.current;
+  }
+
+  /**
+   * `wrapped`, the stored key of `traineeId`, wrapped again under the current version; null when it
+   * is wrapped under it already. Throws {@link DataKeyNotOpened} when it opens under no version held.
+   */
+  rewrapped(traineeId: string, wrapped: Buffer): Buffer | null {
+    if (wrappedKeyVersion(wrapped) === this.keks.current) return null;
+    return this.wrap(traineeId, this.unwrap(traineeId, wrapped));
   }
 
   /**
@@ -163,7 +210,60 @@ export class DataKeys {
     return destroyed;
   }
 
+  /**
+   * Wraps every stored key again under the current version (docs/operations.md "Rotating the
+   * service key"), `batch` keys a read (default 500), while the service goes on writing: each key
+   * is replaced only while it is still the one read (`DataKeyStore.replace`), so a key erased or
+   * rewrapped meanwhile is left as it is. The data keys themselves do not change: nothing sealed
+   * with them is touched, and processes holding them in memory go on. Returns the counts: keys
+   * rewrapped, found under the current version already, changed meanwhile, and, before the pass,
+   * the keys under each version. Throws {@link DataKeyNotOpened} for a key no version held opens.
+   */
+  async rewrapAll(batch = 500): Promise<{ rewrapped: number; current: number; changed: number; before: Map<number, number> }> {
+    const counts = { rewrapped: 0, current: 0, changed: 0, before: new Map<number, number>() };
+    for (let after: string | null = null; ;) {
+      const rows = await this.store.wrappedAfter(after, batch);
+      if (rows.length === 0) return counts;
+      for (const { traineeId, wrapped } of rows) {
+        const version = wrappedKeyVersion(wrapped) ?? 0;
+        counts.before.set(version, (counts.before.get(version) ?? 0) + 1);
+        const next = this.rewrapped(traineeId, wrapped);
+        if (next === null) counts.current++;
+        else if (await this.store.replace(traineeId, wrapped, next)) counts.rewrapped++;
+        else counts.changed++;
+      }
+      after = rows[rows.length - 1].traineeId;
+    }
+  }
+
+  /** How many stored keys are wrapped under each version (0: a key of no known shape), read `batch` at a time. */
+  async versionCounts(batch = 1000): Promise<Map<number, number>> {
+    const counts = new Map<number, number>();
+    for (let after: string | null = null; ;) {
+      const rows = await this.store.wrappedAfter(after, batch);
+      if (rows.length === 0) return counts;
+      for (const { wrapped } of rows) {
+        const version = wrappedKeyVersion(wrapped) ?? 0;
+        counts.set(version, (counts.get(version) ?? 0) + 1);
+      }
+      after = rows[rows.length - 1].traineeId;
+    }
+  }
+
+  /** Takes the keys {@link DataKeysOptions.reloadKeys} gives now, if any; keeps those held when it fails. */
+  private reload(): void {
+    if (!this.reloadKeys) return;
+    try {
+      const kek = this.reloadKeys();
+      this.keks = unpackVersionedKeys(kek);
+      this.kek = kek;
+    } catch {
+      // The file is being replaced, or unreadable for a moment: the keys held still wrap and open.
+    }
+  }
+
   private async reserve(): Promise<void> {
+    this.reload();
     const keys = Array.from({ length: this.options.poolSize }, () => ({
       traineeId: this.options.newId(),
       key: Buffer.from(randomView(KEY_BYTES)),
@@ -201,17 +301,26 @@ export class DataKeys {
   }
 
   private wrap(traineeId: string, key: Buffer): Buffer {
+    const header = Buffer.alloc(HEADER_BYTES);
+    header[0] = VERSIONED;
+    header.writeUInt32BE(this.keks.current, 1);
     const iv = randomView(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.kek, iv).setAAD(Buffer.from(traineeId));
-    return Buffer.concat([iv, cipher.update(key), cipher.final(), cipher.getAuthTag()]);
+    const cipher = createCipheriv('aes-256-gcm', this.keks.keys.get(this.keks.current)!, iv);
+    cipher.setAAD(Buffer.concat([header, Buffer.from(traineeId)]));
+    return Buffer.concat([header, iv, cipher.update(key), cipher.final(), cipher.getAuthTag()]);
   }
 
   private unwrap(traineeId: string, wrapped: Buffer): Buffer {
-    if (wrapped.length !== IV_BYTES + KEY_BYTES + TAG_BYTES) throw new DataKeyNotOpened(traineeId);
+    const version = wrappedKeyVersion(wrapped);
+    if (version !== null && !this.keks.keys.has(version)) this.reload();
+    const kek = version === null ? undefined : this.keks.keys.get(version);
+    if (kek === undefined) throw new DataKeyNotOpened(traineeId);
+    const header = wrapped.subarray(0, wrapped.length - UNVERSIONED_BYTES);
+    const box = wrapped.subarray(header.length);
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.kek, wrapped.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
-      decipher.setAAD(Buffer.from(traineeId)).setAuthTag(wrapped.subarray(IV_BYTES + KEY_BYTES));
-      return Buffer.concat([decipher.update(wrapped.subarray(IV_BYTES, IV_BYTES + KEY_BYTES)), decipher.final()]);
+      const decipher = createDecipheriv('aes-256-gcm', kek, box.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+      decipher.setAAD(Buffer.concat([header, Buffer.from(traineeId)])).setAuthTag(box.subarray(IV_BYTES + KEY_BYTES));
+      return Buffer.concat([decipher.update(box.subarray(IV_BYTES, IV_BYTES + KEY_BYTES)), decipher.final()]);
     } catch {
       throw new DataKeyNotOpened(traineeId);
     }

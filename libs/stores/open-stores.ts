@@ -12,7 +12,7 @@ import {
 } from '@app/stores/sqlite';
 import type { IdempotencyStore } from '@app/runtime/idempotency';
 import type { DigestTreeStore } from '@app/audit';
-import { DataKeys, PersonalData, withPersonalData, type DataKeyStore } from '@app/personal-data';
+import { DataKeys, PersonalData, reloaderOf, withPersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { EventStore, RecordedEvent, StoredLog } from '@app/event-sourcing';
 import type { ProjectorLogger, ReadModelStore } from '@app/runtime/projector';
@@ -90,9 +90,11 @@ export interface OpenStoresOptions {
    * key's `key-encryption` key, wraps the data keys, kept in `<DATA_DIR>/keys.sqlite` or, with
    * MongoDB, its `data_keys` collection; `newTraineeId` makes the ids of trainees still to be
    * registered (`DataKeys.newTraineeId`; default a random UUID). `sealOnAppend` false stores new events in the clear (the
-   * bench's comparison only). Absent: events are stored and read as they are.
+   * bench's comparison only). `keyringFile`: the service keyring's file, read again by this
+   * process and its threads to learn a rotation (`DataKeysOptions.reloadKeys`); null or absent: the
+   * keys given are kept. Absent: events are stored and read as they are.
    */
-  personalData?: { kek: Buffer; sealOnAppend?: boolean; newTraineeId?: () => string } | null;
+  personalData?: { kek: Buffer; sealOnAppend?: boolean; newTraineeId?: () => string; keyringFile?: string | null } | null;
   /**
    * Whether the embedded event store chains each stream's events (docs/DESIGN.md "Verifiable
    * history"); default true. False is the bench's comparison only (`HASH_CHAIN`); EventStoreDB always chains.
@@ -123,6 +125,7 @@ async function openEventStore(
         ...options.projectionThread!,
         traced: tracingEnabled(),
         keyEncryptionKey: options.personalData?.kek ?? null,
+        keyringFile: options.personalData?.keyringFile ?? null,
         hashChain: options.hashChain,
       });
       eventStore = thread.eventStore;
@@ -162,7 +165,8 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     else {
       // The stream build's workers open sealed values as the event store does.
       const keyEncryptionKey = options.personalData?.kek ?? null;
-      readModel = SqliteReadModel.open(config.dataDir, { ...(thread ? CHECKPOINTED_BY_THREAD : {}), keyEncryptionKey });
+      const keyringFile = options.personalData?.keyringFile ?? null;
+      readModel = SqliteReadModel.open(config.dataDir, { ...(thread ? CHECKPOINTED_BY_THREAD : {}), keyEncryptionKey, keyringFile });
     }
     await readModel.checkpoint();
   } catch (err) {
@@ -184,6 +188,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
         newId: options.personalData.newTraineeId,
         // The projection thread opens the same trainees' events: it is told of each key opened here.
         onOpened: thread ? shareWith(thread) : undefined,
+        reloadKeys: reloaderOf(options.personalData.keyringFile),
       }),
       TRAINEE_PERSONAL_DATA,
       options.personalData.sealOnAppend,

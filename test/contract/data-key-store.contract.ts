@@ -86,6 +86,35 @@ export function describeDataKeyStoreContract(name: string, open: () => Promise<D
       expect(await fx.store.get('T1')).toEqual(first);
     });
 
+    it('lists the keys held, erased ones left out, in trainee id order, a batch at a time', async () => {
+      const held = ['K3', 'K1', 'K5', 'K2'].map((traineeId) => ({ traineeId, wrapped: randomBytes(65) }));
+      await fx.store.reserve(held);
+      await fx.store.ensure('K4', randomBytes(65));
+      await fx.store.destroy('K4', AT);
+      const first = await fx.store.wrappedAfter(null, 2);
+      expect(first.map((r) => r.traineeId)).toEqual(['K1', 'K2']);
+      expect(first[0].wrapped).toEqual(held[1].wrapped);
+      const rest = await (await fx.reopen()).wrappedAfter('K2', 10);
+      expect(rest.map((r) => r.traineeId)).toEqual(['K3', 'K5']);
+      expect(await fx.store.wrappedAfter('K5', 10)).toEqual([]);
+    });
+
+    it('replaces a key only while it is still the one expected: an erased or changed key is left as it is', async () => {
+      const first = randomBytes(65);
+      const second = randomBytes(65);
+      await fx.store.ensure('T1', first);
+      expect(await fx.store.replace('T1', randomBytes(65), second)).toBe(false);
+      expect(await fx.store.get('T1')).toEqual(first);
+      expect(await fx.store.replace('T1', first, second)).toBe(true);
+      expect(await (await fx.reopen()).get('T1')).toEqual(second);
+      expect(await fx.store.replace('T1', first, randomBytes(65))).toBe(false);
+      await fx.store.destroy('T1', AT);
+      expect(await fx.store.replace('T1', second, randomBytes(65))).toBe(false);
+      expect(await fx.store.get('T1')).toBe('erased');
+      expect(await fx.store.replace('T9', first, second)).toBe(false);
+      expect(await fx.store.get('T9')).toBeNull();
+    });
+
     it('keeps a trainee erased before it had a key as erased', async () => {
       expect(await fx.store.destroy('T9', AT)).toBe(false);
       expect(await fx.store.ensure('T9', randomBytes(60))).toBe('erased');

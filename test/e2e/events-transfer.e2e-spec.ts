@@ -301,7 +301,7 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
       const file = join(from, 'events.jsonl');
       expect((await runAdmin(['events', 'export', '--output', file], from)).code).toBe(0);
       const text = readFileSync(file, 'utf8');
-      expect(text).toContain('"secret":"sealed1.');
+      expect(text).toContain('"secret":"sealed2.1.');
       expect(text).not.toContain(secret.slice('whsec_'.length, 'whsec_'.length + 20));
 
       // The source's sandbox key, given as DATA_KEY_FILE: the endpoint comes back.

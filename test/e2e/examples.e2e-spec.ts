@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebhookOperations } from '@app/webhooks/write';
-import { sealedSecretsOf } from '@app/runtime/process';
+import { sealedSecretsOf, type ServiceKeyring } from '@app/runtime/process';
 import { SERVICE_KEY } from '../../apps/api/src/composition/tokens';
 import type { Change } from '../../examples/api-types';
 import { createReceiver } from '../../examples/webhook-receiver';
@@ -70,7 +70,7 @@ describe('examples/ (README "Keeping in sync")', () => {
     const port = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
     const url = `http://127.0.0.1:${port}/hooks`;
-    const secrets = sealedSecretsOf(api.app.get<Buffer>(SERVICE_KEY));
+    const secrets = sealedSecretsOf(api.app.get<ServiceKeyring>(SERVICE_KEY));
     const ops = new WebhookOperations(api.infra.eventStore, api.infra.readModel, { allowHttp: true, allowPrivate: true }, secrets);
     const { secret } = await ops.add({ ukprn: '10000501', url, eventTypes: ['TraineeRegistered'] });
     const receiver = createReceiver(secret, (change) => changes.push(change));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { duplicateGuardKey } from '@app/trainees/decider';
 import { keyedGuardStreams } from '@app/trainees/write';
-import { deriveKey } from '@app/runtime/process';
+import { deriveKey, type ServiceKeyring } from '@app/runtime/process';
 import { SERVICE_KEY } from '../../apps/api/src/composition/tokens';
 import { RunningApi } from '../support/api-harness';
 import { requestExample, uniqueTrainee, type Version } from '../support/trainee-input';
@@ -257,7 +257,7 @@ describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST 
     const guards = (await api.infra.eventStore.readAll({ maxCount: 100_000, filter: { streamPrefixes: ['registrationguard-'] } }))
       .filter((e) => (e.data as { trainee_id?: string }).trainee_id === t.trainee_id)
       .map((e) => e.streamId);
-    const keyed = keyedGuardStreams(deriveKey(api.app.get<Buffer>(SERVICE_KEY), 'registration-guards'))(key);
+    const keyed = keyedGuardStreams(deriveKey(api.app.get<ServiceKeyring>(SERVICE_KEY), 'registration-guards'))(key);
     expect(guards).toEqual([keyed]);
     expect(keyed).not.toContain(createHash('sha256').update(key).digest('hex').slice(0, 40));
   });

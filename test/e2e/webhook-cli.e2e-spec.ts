@@ -35,7 +35,7 @@ describe('admin webhook add|list|disable|deliveries (docs/change-feed.md "Webhoo
     // Stored sealed: neither the log nor its export holds the secret (docs/change-feed.md "How deliveries are kept").
     const exported = await runAdmin(['events', 'export'], dataDir);
     expect(exported.code).toBe(0);
-    expect(exported.stdout).toMatch(/"secret":"sealed1\.[A-Za-z0-9_-]+"/);
+    expect(exported.stdout).toMatch(/"secret":"sealed2\.1\.[A-Za-z0-9_-]+"/);
     expect(exported.stdout).not.toContain(secret.slice('whsec_'.length, 'whsec_'.length + 20));
 
     expect((await runAdmin(['webhook', 'disable', id, '--reason', 'moving'], dataDir)).stdout).toBe(`Webhook endpoint ${id} disabled\n`);

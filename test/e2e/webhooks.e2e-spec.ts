@@ -5,7 +5,7 @@ import { PROJECTED_STREAMS } from '@app/runtime/projector';
 import { SqliteWebhookOutbox } from '@app/stores/sqlite';
 import { WebhookDispatcher } from '@app/webhooks/delivery';
 import { SealedSecrets, WebhookOperations } from '@app/webhooks/write';
-import { sealedSecretsOf } from '@app/runtime/process';
+import { sealedSecretsOf, type ServiceKeyring } from '@app/runtime/process';
 import { SERVICE_KEY } from '../../apps/api/src/composition/tokens';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
@@ -22,7 +22,7 @@ function sandboxOperations(api: RunningApi): WebhookOperations {
 
 /** The secrets' sealing of the API (its service key), so its dispatcher opens what these operations seal. */
 function secretsOf(api: RunningApi): SealedSecrets {
-  return sealedSecretsOf(api.app.get<Buffer>(SERVICE_KEY));
+  return sealedSecretsOf(api.app.get<ServiceKeyring>(SERVICE_KEY));
 }
 
 async function create(api: RunningApi, token: string, version: Version = 'v2026.1'): Promise<string> {

@@ -1,7 +1,7 @@
 import { ProviderOperations } from '@app/providers/write';
 import { openStores, type Stores } from '@app/stores';
 import { Projector } from '@app/runtime/projector';
-import { ConfigError, loadServiceKey, personalDataOptions } from '@app/runtime/process';
+import { ConfigError, loadServiceKey, personalDataOptions, type ServiceKey, type ServiceKeyring } from '@app/runtime/process';
 
 /** A command that cannot be carried out as asked (bad file, bad argument); exit code 1. */
 export class CliError extends Error {}
@@ -21,31 +21,35 @@ export interface CliContext {
   /**
    * The service key, as the API and the projector read it (docs/operations.md "The service key"):
    * `DATA_KEY_FILE`, else in the sandbox `<DATA_DIR>/data-key` (made when missing). Throws
-   * {@link CliError} in production without `DATA_KEY_FILE`, or for a file that is not a key.
+   * {@link CliError} in production without `DATA_KEY_FILE`, or for a file that is not a keyring.
    */
-  serviceKey(): Buffer;
+  serviceKey(): ServiceKeyring;
+  /** The service keyring as {@link serviceKey} reads it, with the file it is kept in (for `keys rotate` and `keys retire`). */
+  serviceKeyFile(): ServiceKey;
 }
 
 /** The context of a CLI run on `env`. */
 export function cliContext(env: NodeJS.ProcessEnv): CliContext {
   const dataDir = env.DATA_DIR || './data';
-  const serviceKey = (): Buffer => {
+  const serviceKeyFile = (): ServiceKey => {
     const dataKeyFile = env.DATA_KEY_FILE?.trim() || null;
     if (env.APP_ENV === 'production' && dataKeyFile === null) {
       throw new CliError('DATA_KEY_FILE: required in production, the file holding the service key the API and the projector use');
     }
     try {
-      return loadServiceKey({ dataDir, dataKeyFile }).key;
+      return loadServiceKey({ dataDir, dataKeyFile });
     } catch (err) {
       if (err instanceof ConfigError) throw new CliError(err.message);
       throw err;
     }
   };
+  const serviceKey = (): ServiceKeyring => serviceKeyFile().keyring;
   return {
     env,
     dataDir,
     environment: env.APP_ENV === 'production' ? 'production' : 'sandbox',
     serviceKey,
+    serviceKeyFile,
     async withStores(fn, options = {}) {
       // Personal data is sealed and opened with the service key's keys, as the API does (docs/DESIGN.md "Personal data").
       const stores = await openStores(

@@ -19,6 +19,7 @@ import {
   personalDataOptions,
   processMetrics,
   type AppConfig,
+  type ServiceKeyring,
 } from '@app/runtime/process';
 import { auditLogOf, openStores, openWebhookOutbox, StoreUnavailable, type Stores } from '@app/stores';
 import { loadAuditSigningKey, openDigestSchedule, SigningKeyUnavailable } from '@app/audit';
@@ -164,7 +165,7 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
  * The backup schedule of `config.backups` (`BACKUP_EVERY`; docs/operations.md "Backups and
  * restore"), not started; null when unset. The signing key is read now, so a bad one stops the start.
  */
-function backupSchedule(config: AppConfig, serviceKey: Buffer, logger: Logger): BackupSchedule | null {
+function backupSchedule(config: AppConfig, serviceKey: ServiceKeyring, logger: Logger): BackupSchedule | null {
   if (!config.backups) return null;
   const { dir, everyMs, keep, signingKeyFile } = config.backups;
   const signingKey = signingKeyFile ? loadAuditSigningKey({ dataDir: config.dataDir, signingKeyFile, production: true }).privateKey : null;

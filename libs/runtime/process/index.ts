@@ -6,10 +6,15 @@ export { createRegistryProcess, processMetrics, type ProcessMetrics } from './te
 export { createWebhookDispatcher, cursorCodecOf, sealedSecretsOf, webhookOperations, webhookPorts } from './webhooks';
 export {
   deriveKey,
+  currentKeysOf,
+  keyringFileOf,
   loadServiceKey,
   personalDataOptions,
   SANDBOX_KEY_FILE,
   serviceKeyOf,
+  versionedKeys,
   type KeyPurpose,
   type ServiceKey,
+  type ServiceKeyMaterial,
+  type ServiceKeyring,
 } from './service-key';

@@ -1,62 +1,87 @@
-import { hkdfSync, randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  hkdfOf,
+  KeyringError,
+  packVersionedKeys,
+  PINNED_PURPOSES,
+  readKeyring,
+  SERVICE_KEY_BYTES,
+  type KeyPurpose,
+  type PinnedPurpose,
+  type ServiceKeyring,
+  type VersionedPurpose,
+} from '@app/personal-data';
 import { ConfigError, type AppConfig } from './config';
 
-/** Bytes of the service key: 32, for AES-256 and HMAC-SHA256 keys derived from it. */
-export const SERVICE_KEY_BYTES = 32;
+export { SERVICE_KEY_BYTES, type KeyPurpose, type ServiceKeyring } from '@app/personal-data';
+
+/** The service keyring, or a lone 32-byte key (version 1 only: tests, and keys from before versions). */
+export type ServiceKeyMaterial = Buffer | ServiceKeyring;
 
 /** The file the sandbox keeps its service key in when `DATA_KEY_FILE` is not set. */
 export const SANDBOX_KEY_FILE = 'data-key';
 
-/** What a key derived from the service key is for; each purpose gets its own key (see {@link deriveKey}). */
-export type KeyPurpose = 'change-feed-cursors' | 'registration-guards' | 'webhook-secrets' | 'key-encryption' | 'backup-manifests';
-
-/** The service key and, when this call made it (the sandbox's first start), the file it wrote. */
+/** The service keyring, its current version's key, its file, and that file again when this call made it (the sandbox's first start). */
 export interface ServiceKey {
+  /** The current version's key. */
   key: Buffer;
+  keyring: ServiceKeyring;
+  file: string;
   created: string | null;
 }
 
 /**
- * The service's root secret (docs/operations.md "The service key"): 32 random bytes, base64 in the
- * file `DATA_KEY_FILE`. Without that variable (the sandbox only: `loadConfig` refuses production
- * without it), the key of `<DATA_DIR>/data-key`, made there (mode 0600) on first use, so cursors
- * stay valid across restarts; a second process starting at the same moment reads the one linked
- * in first. Throws {@link ConfigError} when the file cannot be read or holds anything but 32 bytes in
- * base64 (the message never holds the file's content), and when `DATA_KEY_FILE` is open to other
+ * The service's root secret (docs/operations.md "The service key"): a keyring of 32-byte keys,
+ * base64, in the file `DATA_KEY_FILE` (one bare key is version 1; see `parseKeyring`). Without
+ * that variable (the sandbox only: `loadConfig` refuses production without it), the key of
+ * `<DATA_DIR>/data-key`, made there (mode 0600) on first use, so cursors stay valid across
+ * restarts; a second process starting at the same moment reads the one linked in first. Throws
+ * {@link ConfigError} when the file cannot be read or is not a keyring of 32-byte keys in base64
+ * (the message never holds the file's content), and when `DATA_KEY_FILE` is open to other
  * users than its owner (any group or other permission bit: docs/operations.md "File permissions").
  */
 export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>): ServiceKey {
   if (config.dataKeyFile !== null) {
     refuseSharedKeyFile(config.dataKeyFile);
-    return { key: readKey(config.dataKeyFile, 'DATA_KEY_FILE'), created: null };
+    return serviceKeyIn(config.dataKeyFile, 'DATA_KEY_FILE', null);
   }
-  const file = join(config.dataDir, SANDBOX_KEY_FILE);
+  const file = keyringFileOf(config);
   // Written whole under another name, then linked in place: another process never reads half a key.
   const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
   try {
     mkdirSync(config.dataDir, { recursive: true });
     writeFileSync(draft, `${randomBytes(SERVICE_KEY_BYTES).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
     linkSync(draft, file);
-    return { key: readKey(file, 'the sandbox key file'), created: file };
+    return serviceKeyIn(file, 'the sandbox key file', file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
       throw new ConfigError(`Cannot make the sandbox key file ${file}: ${(err as Error).message}`);
-    return { key: readKey(file, 'the sandbox key file'), created: null };
+    return serviceKeyIn(file, 'the sandbox key file', null);
   } finally {
     rmSync(draft, { force: true });
   }
 }
 
-/** {@link loadServiceKey}'s key, telling `logger` (a warning) when it made the sandbox's. */
+function serviceKeyIn(file: string, what: string, created: string | null): ServiceKey {
+  let keyring: ServiceKeyring;
+  try {
+    keyring = readKeyring(file, what);
+  } catch (err) {
+    throw err instanceof KeyringError ? new ConfigError(err.message) : err;
+  }
+  return { key: keyring.versions.get(keyring.current)!, keyring, file, created };
+}
+
+/** {@link loadServiceKey}'s keyring, telling `logger` (a warning) when it made the sandbox's. */
 export function serviceKeyOf(
   config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>,
   logger: { warn(context: object, message: string): void },
-): Buffer {
-  const { key, created } = loadServiceKey(config);
+): ServiceKeyring {
+  const { keyring, created } = loadServiceKey(config);
   if (created) logger.warn({ file: created }, 'made a service key for the sandbox; production needs DATA_KEY_FILE');
-  return key;
+  return keyring;
 }
 
 /**
@@ -78,40 +103,60 @@ function refuseSharedKeyFile(file: string): void {
   }
 }
 
-function readKey(file: string, what: string): Buffer {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    throw new ConfigError(`${what}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+/**
+ * The key of one purpose, derived with HKDF-SHA256 (`node:crypto`; the purpose as HKDF's info):
+ * keys of different purposes are independent, and none reveals the service key. 32 bytes. From a
+ * keyring (docs/DESIGN.md "Who holds what"): a pinned purpose's key (cursors, registration guards,
+ * backup manifests) comes from version 1, or the key kept from it once retired; a versioned
+ * purpose's key (key encryption, webhook secrets) from the current version, which seals (open with
+ * {@link versionedKeys}). A lone 32-byte key is version 1 (tests, and keys from before versions).
+ */
+export function deriveKey(serviceKey: ServiceKeyMaterial, purpose: KeyPurpose): Buffer {
+  if (Buffer.isBuffer(serviceKey)) return hkdfOf(serviceKey, purpose);
+  if ((PINNED_PURPOSES as readonly string[]).includes(purpose)) {
+    return serviceKey.pinned.get(purpose as PinnedPurpose) ?? hkdfOf(serviceKey.versions.get(1)!, purpose);
   }
-  const key = Buffer.from(text, 'base64');
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || key.length !== SERVICE_KEY_BYTES) {
-    throw new ConfigError(
-      `${what}: ${file} must hold ${SERVICE_KEY_BYTES} random bytes in base64 (make one with: openssl rand -base64 32)`,
-    );
-  }
-  return key;
+  return hkdfOf(serviceKey.versions.get(serviceKey.current)!, purpose);
 }
 
 /**
- * The key of one purpose, derived from the service key with HKDF-SHA256 (`node:crypto`; the
- * purpose as HKDF's info): keys of different purposes are independent, and none reveals the
- * service key. 32 bytes.
+ * The keys of a versioned purpose for every version the keyring holds, packed with the current
+ * first (`packVersionedKeys`, libs/personal-data): what `DataKeys` and `SealedSecrets` take. A
+ * lone 32-byte key gives version 1 only.
  */
-export function deriveKey(serviceKey: Buffer, purpose: KeyPurpose): Buffer {
-  return Buffer.from(hkdfSync('sha256', serviceKey, Buffer.alloc(0), `trainee-records/${purpose}`, 32));
+export function versionedKeys(serviceKey: ServiceKeyMaterial, purpose: VersionedPurpose): Buffer {
+  if (Buffer.isBuffer(serviceKey)) return packVersionedKeys({ current: 1, keys: new Map([[1, hkdfOf(serviceKey, purpose)]]) });
+  const keys = new Map([...serviceKey.versions].map(([v, key]) => [v, hkdfOf(key, purpose)]));
+  return packVersionedKeys({ current: serviceKey.current, keys });
+}
+
+/** The file {@link loadServiceKey} reads the keyring from: `DATA_KEY_FILE`, else the sandbox's `<DATA_DIR>/data-key`. */
+export function keyringFileOf(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>): string {
+  return config.dataKeyFile ?? join(config.dataDir, SANDBOX_KEY_FILE);
+}
+
+/**
+ * The keys of `purpose` for every version the keyring file of `config` holds now ({@link
+ * versionedKeys}): how a running process learns a rotation without a restart (docs/operations.md
+ * "Rotating the service key"). Throws `KeyringError` for a file that cannot be read.
+ */
+export function currentKeysOf(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>, purpose: VersionedPurpose): () => Buffer {
+  return () => versionedKeys(readKeyring(keyringFileOf(config), 'the service keyring'), purpose);
 }
 
 /**
  * How the stores seal the trainees' personal data (docs/DESIGN.md "Personal data"): the service
- * key's `key-encryption` key, whether new events are sealed (`SEAL_PERSONAL_DATA`), and `newId`,
- * the ids of trainees still to be registered. For `openStores`' `personalData` option.
+ * key's `key-encryption` keys of every version held, whether new events are sealed
+ * (`SEAL_PERSONAL_DATA`), `newId`, the ids of trainees still to be registered, and, when `config`
+ * names where the keyring is kept (a long-running process), that file, read again to learn a
+ * rotation. For `openStores`' `personalData` option.
  */
 export function personalDataOptions(
-  config: Pick<AppConfig, 'sealPersonalData'>,
-  serviceKey: Buffer,
+  config: Pick<AppConfig, 'sealPersonalData'> & Partial<Pick<AppConfig, 'dataDir' | 'dataKeyFile'>>,
+  serviceKey: ServiceKeyMaterial,
   newId?: () => string,
-): { kek: Buffer; sealOnAppend: boolean; newTraineeId?: () => string } {
-  return { kek: deriveKey(serviceKey, 'key-encryption'), sealOnAppend: config.sealPersonalData, newTraineeId: newId };
+): { kek: Buffer; sealOnAppend: boolean; newTraineeId?: () => string; keyringFile: string | null } {
+  const keyringFile =
+    config.dataDir === undefined ? null : keyringFileOf({ dataDir: config.dataDir, dataKeyFile: config.dataKeyFile ?? null });
+  return { kek: versionedKeys(serviceKey, 'key-encryption'), sealOnAppend: config.sealPersonalData, newTraineeId: newId, keyringFile };
 }

@@ -5,7 +5,7 @@ import { SealedSecrets, WebhookOperations } from '@app/webhooks/write';
 import { webhookHooks, type Metrics } from '@app/runtime/telemetry';
 import type { AppConfig } from './config';
 import { CursorCodec } from '@app/changes';
-import { deriveKey } from './service-key';
+import { currentKeysOf, deriveKey, versionedKeys, type ServiceKeyMaterial } from './service-key';
 
 /**
  * The webhook dispatcher the projecting process runs (the API with `PROJECTOR=in-process`, else
@@ -23,7 +23,7 @@ export function createWebhookDispatcher(
   stores: { eventStore: EventStore; storedLog: StoredLog; readModel: ReadModelStore },
   outbox: WebhookOutbox,
   logger: DispatcherLogger,
-  serviceKey: Buffer,
+  serviceKey: ServiceKeyMaterial,
   metrics: Metrics | null = null,
 ): WebhookDispatcher {
   return new WebhookDispatcher(stores, stores.readModel, outbox, logger, {
@@ -31,7 +31,8 @@ export function createWebhookDispatcher(
     policy: { allowPrivate: config.appEnv === 'sandbox', ports: webhookPorts(config.appEnv, config.webhooks.ports ?? null) },
     projectedStreams: PROJECTED_STREAMS,
     cursors: cursorCodecOf(serviceKey),
-    secrets: sealedSecretsOf(serviceKey),
+    // Read again from the keyring file when a secret names a version not held: a rotation needs no restart.
+    secrets: new SealedSecrets(versionedKeys(serviceKey, 'webhook-secrets'), currentKeysOf(config, 'webhook-secrets')),
     observer: metrics ? webhookHooks(metrics) : undefined,
   });
 }
@@ -45,7 +46,7 @@ export function createWebhookDispatcher(
 export function webhookOperations(
   appEnv: AppConfig['appEnv'],
   stores: { eventStore: EventStore; readModel: ReadModelStore },
-  serviceKey: Buffer,
+  serviceKey: ServiceKeyMaterial,
   ports: readonly number[] | null = null,
 ): WebhookOperations {
   const sandbox = appEnv === 'sandbox';
@@ -68,9 +69,9 @@ export function webhookPorts(appEnv: AppConfig['appEnv'], configured: readonly n
   return appEnv === 'sandbox' ? null : [443];
 }
 
-/** The webhook secrets' sealing of this process: its key derived from the service key, as {@link cursorCodecOf}. */
-export function sealedSecretsOf(serviceKey: Buffer): SealedSecrets {
-  return new SealedSecrets(deriveKey(serviceKey, 'webhook-secrets'));
+/** The webhook secrets' sealing of this process: the `webhook-secrets` keys of every version the keyring holds (`versionedKeys`). */
+export function sealedSecretsOf(serviceKey: ServiceKeyMaterial): SealedSecrets {
+  return new SealedSecrets(versionedKeys(serviceKey, 'webhook-secrets'));
 }
 
 /**
@@ -78,6 +79,6 @@ export function sealedSecretsOf(serviceKey: Buffer): SealedSecrets {
  * (`loadServiceKey`, docs/operations.md "The service key"), so the API and the projector process
  * make and read the same cursors.
  */
-export function cursorCodecOf(serviceKey: Buffer): CursorCodec {
+export function cursorCodecOf(serviceKey: ServiceKeyMaterial): CursorCodec {
   return new CursorCodec(deriveKey(serviceKey, 'change-feed-cursors'));
 }

@@ -1,3 +1,4 @@
+import type { ServiceKeyMaterial } from '@app/runtime/process';
 import type { KeyObject } from 'node:crypto';
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +25,7 @@ export interface BackupScheduleOptions {
   dir: string;
   everyMs: number;
   keep: number;
-  serviceKey: Buffer;
+  serviceKey: ServiceKeyMaterial;
   signingKey: KeyObject | null;
   now?: () => Date;
 }

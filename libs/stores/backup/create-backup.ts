@@ -1,3 +1,4 @@
+import type { ServiceKeyMaterial } from '@app/runtime/process';
 import type { KeyObject } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ export type BackupProgress = (stage: 'copying' | 'checking', done: number, total
 /** How {@link createBackup} makes a backup. */
 export interface CreateBackupOptions {
   /** The service key: the manifest's MAC is made under a key derived from it. */
-  serviceKey: Buffer;
+  serviceKey: ServiceKeyMaterial;
   /** The audit signing key, where one is configured: the heads' root is signed with it. */
   signingKey: KeyObject | null;
   onProgress?: BackupProgress;

@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SignedDigest } from '@app/audit';
-import { deriveKey } from '@app/runtime/process';
+import { deriveKey, type ServiceKeyMaterial } from '@app/runtime/process';
 import { MANIFEST_FILE } from './backup-parts';
 
 /** Names the manifest's format (docs/operations.md "Backups and restore"). */
@@ -39,21 +39,21 @@ export interface BackupManifest {
 /** A manifest before its MAC. */
 export type UnsealedManifest = Omit<BackupManifest, 'service_key_check' | 'mac'>;
 
-function macKey(serviceKey: Buffer): Buffer {
+function macKey(serviceKey: ServiceKeyMaterial): Buffer {
   return deriveKey(serviceKey, 'backup-manifests');
 }
 
 /** Which service key made a manifest: 16 hex digits of an HMAC under the manifests' key (names the key, reveals nothing of it). */
-export function serviceKeyCheck(serviceKey: Buffer): string {
+export function serviceKeyCheck(serviceKey: ServiceKeyMaterial): string {
   return createHmac('sha256', macKey(serviceKey)).update('service key check').digest('hex').slice(0, 16);
 }
 
-function macOf(serviceKey: Buffer, fields: Omit<BackupManifest, 'mac'>): string {
+function macOf(serviceKey: ServiceKeyMaterial, fields: Omit<BackupManifest, 'mac'>): string {
   return createHmac('sha256', macKey(serviceKey)).update(JSON.stringify(fields)).digest('hex');
 }
 
 /** `fields` with the service key's check and the MAC over everything else (HMAC-SHA256 under the service key's `backup-manifests` key). */
-export function sealManifest(fields: UnsealedManifest, serviceKey: Buffer): BackupManifest {
+export function sealManifest(fields: UnsealedManifest, serviceKey: ServiceKeyMaterial): BackupManifest {
   const checked = { ...fields, service_key_check: serviceKeyCheck(serviceKey) };
   return { ...checked, mac: macOf(serviceKey, checked) };
 }
@@ -62,7 +62,7 @@ export function sealManifest(fields: UnsealedManifest, serviceKey: Buffer): Back
  * What is wrong with `manifest` under `serviceKey`: made under another service key, or changed
  * after it was written (its MAC does not hold); null when it holds.
  */
-export function manifestProblem(manifest: BackupManifest, serviceKey: Buffer): string | null {
+export function manifestProblem(manifest: BackupManifest, serviceKey: ServiceKeyMaterial): string | null {
   if (manifest.service_key_check !== serviceKeyCheck(serviceKey))
     return `${MANIFEST_FILE}: the backup was made under another service key (use the DATA_KEY_FILE of the service it was taken from)`;
   const { mac, ...fields } = manifest;

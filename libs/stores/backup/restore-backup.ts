@@ -2,7 +2,7 @@ import type { TrustedKey } from '@app/audit';
 import { chmodSync, closeSync, copyFileSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { eraseTrainee, type ErasurePorts } from '@app/personal-data/erasure';
-import { SANDBOX_KEY_FILE } from '@app/runtime/process';
+import { SANDBOX_KEY_FILE, type ServiceKeyMaterial } from '@app/runtime/process';
 import { SqliteDataKeyStore } from '@app/stores/sqlite';
 import { NotFound } from '@app/trainees/decider';
 import { BackupRefused } from './create-backup';
@@ -31,7 +31,12 @@ export interface RestoredFiles {
 export async function restoreFiles(
   dir: string,
   dataDir: string,
-  options: { serviceKey: Buffer; ledger: readonly LedgerEntry[]; onEvents?: (events: number) => void; trusted?: TrustedKey | null },
+  options: {
+    serviceKey: ServiceKeyMaterial;
+    ledger: readonly LedgerEntry[];
+    onEvents?: (events: number) => void;
+    trusted?: TrustedKey | null;
+  },
 ): Promise<RestoredFiles> {
   const present = existsSync(dataDir) ? readdirSync(dataDir).filter((f) => f !== SANDBOX_KEY_FILE) : [];
   if (present.length > 0)

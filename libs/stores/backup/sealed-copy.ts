@@ -82,6 +82,8 @@ function readOnlyKeys(db: Database.Database | null): DataKeyStore {
     ensure: refused,
     reserve: refused,
     destroy: refused,
+    wrappedAfter: refused,
+    replace: refused,
     close: async () => undefined,
   };
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { digestSignatureHolds, keyFingerprint, type TrustedKey } from '@app/audit';
-import { deriveKey } from '@app/runtime/process';
+import { versionedKeys, type ServiceKeyMaterial } from '@app/runtime/process';
 import { auditLogCopy, type LogCopy } from './log-copy';
 import { fileDigest, manifestProblem, readManifest, type BackupManifest } from './manifest';
 import { openSealedCopy, type SealedCheck } from './sealed-copy';
@@ -29,7 +29,7 @@ export interface BackupVerification {
  */
 export async function verifyBackup(
   dir: string,
-  serviceKey: Buffer,
+  serviceKey: ServiceKeyMaterial,
   onEvents?: (events: number) => void,
   trusted: TrustedKey | null = null,
 ): Promise<BackupVerification> {
@@ -57,7 +57,7 @@ export async function verifyBackup(
     log = await auditLogCopy(dir, onEvents);
     problems.push(...log.faults.map((f) => `events.sqlite: ${f}`));
     problems.push(...headsProblems(manifest, log, trusted));
-    sealed = await openSealedCopy(dir, deriveKey(serviceKey, 'key-encryption'));
+    sealed = await openSealedCopy(dir, versionedKeys(serviceKey, 'key-encryption'));
     problems.push(...sealed.problems);
   } catch (err) {
     problems.push(`events.sqlite or keys.sqlite cannot be read as a database: ${err instanceof Error ? err.message : String(err)}`);

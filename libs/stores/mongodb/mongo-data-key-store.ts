@@ -88,6 +88,25 @@ export class MongoDataKeyStore implements DataKeyStore {
     return false;
   }
 
+  async wrappedAfter(after: string | null, limit: number): Promise<Array<{ traineeId: string; wrapped: Buffer }>> {
+    const filter = after === null ? { wrapped: { $ne: null } } : { _id: { $gt: after }, wrapped: { $ne: null } };
+    const docs = await this.keys
+      .find(filter, { readConcern: { level: 'majority' } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => ({ traineeId: d._id, wrapped: Buffer.from(d.wrapped!.buffer) }));
+  }
+
+  async replace(traineeId: string, expected: Buffer, wrapped: Buffer): Promise<boolean> {
+    const replaced = await this.keys.updateOne(
+      { _id: traineeId, wrapped: new Binary(expected) },
+      { $set: { wrapped: new Binary(wrapped) } },
+      { writeConcern: WRITE_CONCERN },
+    );
+    return replaced.modifiedCount > 0;
+  }
+
   /** The client is the read model's; it closes it. */
   async close(): Promise<void> {}
 }

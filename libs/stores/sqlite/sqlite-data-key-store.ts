@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataKeyNotForgotten, DataKeys, PersonalData, type DataKeyStore } from '@app/personal-data';
+import { DataKeyNotForgotten, DataKeys, PersonalData, reloaderOf, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import { DataKeyWriter } from './data-key-writer';
 import { makePrivateDirectory, openPrivateDatabase } from './private-files';
@@ -22,15 +22,17 @@ export const KEYS_FILE = 'keys.sqlite';
  * The trainees' personal data sealed and opened with the keys of `<dataDir>/keys.sqlite` under
  * `kek` (the service key's `key-encryption` key; docs/DESIGN.md "Personal data"), and that store
  * (opened with `options`), which the caller closes. For the threads that read the embedded log on
- * their own connections, and bulk loads.
+ * their own connections, and bulk loads; with `keyringFile`, the keys are read again from it to
+ * learn a rotation (`DataKeysOptions.reloadKeys`).
  */
 export function sqlitePersonalData(
   dataDir: string,
   kek: Buffer,
-  options: { synchronous?: 'full' | 'normal' } = {},
+  options: { synchronous?: 'full' | 'normal'; keyringFile?: string | null } = {},
 ): { personal: PersonalData; keyStore: SqliteDataKeyStore } {
-  const keyStore = SqliteDataKeyStore.open(dataDir, options);
-  return { personal: new PersonalData(new DataKeys(keyStore, kek), TRAINEE_PERSONAL_DATA), keyStore };
+  const keyStore = SqliteDataKeyStore.open(dataDir, { synchronous: options.synchronous });
+  const keys = new DataKeys(keyStore, kek, { reloadKeys: reloaderOf(options.keyringFile) });
+  return { personal: new PersonalData(keys, TRAINEE_PERSONAL_DATA), keyStore };
 }
 
 /** How a {@link SqliteDataKeyStore} is opened. */
@@ -95,6 +97,10 @@ export class SqliteDataKeyStore implements DataKeyStore {
         get: this.db.prepare<[string], Row>(`SELECT wrapped FROM data_keys WHERE trainee_id = ?`),
         destroy: this.db.prepare(`UPDATE data_keys SET wrapped = NULL, erased_at = ? WHERE trainee_id = ? AND wrapped IS NOT NULL`),
         tombstone: this.db.prepare(`INSERT OR IGNORE INTO data_keys (trainee_id, wrapped, erased_at) VALUES (?, NULL, ?)`),
+        after: this.db.prepare<[string, number], { trainee_id: string; wrapped: Buffer }>(
+          `SELECT trainee_id, wrapped FROM data_keys WHERE trainee_id > ? AND wrapped IS NOT NULL ORDER BY trainee_id LIMIT ?`,
+        ),
+        replace: this.db.prepare(`UPDATE data_keys SET wrapped = ? WHERE trainee_id = ? AND wrapped = ?`),
       };
     } catch (err) {
       this.db.close();
@@ -145,6 +151,14 @@ export class SqliteDataKeyStore implements DataKeyStore {
       .immediate();
     if (destroyed || this.walHoldsFrames()) await this.forgetWal(traineeId);
     return destroyed;
+  }
+
+  async wrappedAfter(after: string | null, limit: number): Promise<Array<{ traineeId: string; wrapped: Buffer }>> {
+    return this.stmts.after.all(after ?? '', limit).map((r) => ({ traineeId: r.trainee_id, wrapped: r.wrapped }));
+  }
+
+  async replace(traineeId: string, expected: Buffer, wrapped: Buffer): Promise<boolean> {
+    return this.stmts.replace.run(wrapped, traineeId, expected).changes > 0;
   }
 
   async close(): Promise<void> {

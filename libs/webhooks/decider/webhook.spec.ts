@@ -146,6 +146,32 @@ describe('webhook endpoint decider: DisableWebhookEndpoint', () => {
   });
 });
 
+describe('webhook endpoint decider: ResealWebhookSecret (docs/operations.md "Rotating the service key")', () => {
+  const SEALED = `sealed2.2.${'B'.repeat(60)}`;
+  const reseal = (secret = SEALED): WebhookCommand => ({ type: 'ResealWebhookSecret', endpoint_id: 'wh_1', secret, now: NOW });
+  const resealed = { type: 'WebhookSecretResealed', data: { endpoint_id: 'wh_1', ukprn: '10000001', secret: SEALED, at: NOW } } as const;
+
+  it("stores the endpoint's secret sealed again, disabled or not, and the state holds it", () => {
+    spec.given([added()]).when(reseal()).then([resealed]);
+    spec.given([added(), disabled()]).when(reseal()).then([resealed]);
+    const state = [added(), resealed].reduce(evolveWebhookEndpoint, initialWebhookEndpointState);
+    expect(state).toMatchObject({ secret: SEALED, status: 'active' });
+  });
+
+  it('refuses an unknown endpoint, and a secret not sealed in the current format', () => {
+    spec
+      .given([])
+      .when(reseal())
+      .thenThrows(WebhookCommandRejected, saying(/No webhook endpoint wh_1/));
+    for (const secret of [SECRET, `sealed1.${'B'.repeat(60)}`, 'sealed2.x.abc']) {
+      spec
+        .given([added()])
+        .when(reseal(secret))
+        .thenThrows(WebhookCommandRejected, saying(/must be sealed/));
+    }
+  });
+});
+
 describe('webhook endpoint events', () => {
   it('evolve into the endpoint as listed: active, then disabled with its reason', () => {
     const active = evolveWebhookEndpoint(initialWebhookEndpointState, added({ event_types: ['TrnIssued'] }));

@@ -11,7 +11,8 @@ import { PROVIDER_EVENT_TYPES } from '@app/trainees/decider';
 
 /**
  * An endpoint added: where to POST, which change types, the payload's API version, the signing
- * secret (sealed, `sealed1.…`; in plain text, `whsec_…`, in events written before sealing).
+ * secret (sealed, `sealed2.<version>.…`, or `sealed1.…` before versions; in plain text, `whsec_…`,
+ * in events written before sealing).
  */
 export interface WebhookEndpointAdded {
   type: 'WebhookEndpointAdded';
@@ -24,13 +25,24 @@ export interface WebhookEndpointDisabled {
   data: { endpoint_id: string; ukprn: string; reason: string; at: string };
 }
 
-export type WebhookEvent = WebhookEndpointAdded | WebhookEndpointDisabled;
+/**
+ * An endpoint's secret sealed again (docs/operations.md "Rotating the service key"): the same
+ * secret, under the current service key version and bound to its endpoint; it replaces the one
+ * stored before, whose event stays in the log as it was.
+ */
+export interface WebhookSecretResealed {
+  type: 'WebhookSecretResealed';
+  data: { endpoint_id: string; ukprn: string; secret: string; at: string };
+}
+
+export type WebhookEvent = WebhookEndpointAdded | WebhookEndpointDisabled | WebhookSecretResealed;
 export type WebhookEventType = WebhookEvent['type'];
 
 /** Current schema version of each webhook event's `data`. */
 export const WEBHOOK_EVENT_SCHEMA_VERSIONS: Record<WebhookEventType, number> = {
   WebhookEndpointAdded: 1,
   WebhookEndpointDisabled: 1,
+  WebhookSecretResealed: 1,
 };
 registerEventSchemas(WEBHOOK_EVENT_SCHEMA_VERSIONS);
 
@@ -64,6 +76,8 @@ export interface WebhookEndpointState {
   api_version: string | null;
   status: 'active' | 'disabled';
   disabled_reason: string | null;
+  /** The signing secret as last stored (sealed, or in plain text from before sealing); never shown. */
+  secret: string | null;
 }
 
 export const initialWebhookEndpointState: WebhookEndpointState = {
@@ -75,6 +89,7 @@ export const initialWebhookEndpointState: WebhookEndpointState = {
   api_version: null,
   status: 'active',
   disabled_reason: null,
+  secret: null,
 };
 
 /** Applies one webhook event (pure). */
@@ -91,10 +106,13 @@ export function evolveWebhookEndpoint(state: WebhookEndpointState, event: Webhoo
         api_version: d.api_version,
         status: 'active',
         disabled_reason: null,
+        secret: d.secret,
       };
     }
     case 'WebhookEndpointDisabled':
       return { ...state, status: 'disabled', disabled_reason: event.data.reason };
+    case 'WebhookSecretResealed':
+      return { ...state, secret: event.data.secret };
   }
 }
 
@@ -111,7 +129,9 @@ export type WebhookCommand =
       allow_http: boolean;
       now: string;
     }
-  | { type: 'DisableWebhookEndpoint'; endpoint_id: string; reason: string; now: string };
+  | { type: 'DisableWebhookEndpoint'; endpoint_id: string; reason: string; now: string }
+  /** Stores the endpoint's secret sealed again: `secret` must be sealed in the current format (`sealed2.`). */
+  | { type: 'ResealWebhookSecret'; endpoint_id: string; secret: string; now: string };
 
 /** An operator command the endpoint refuses; the message is for the operator's terminal. */
 export class WebhookCommandRejected extends DomainError {
@@ -125,10 +145,13 @@ export const WEBHOOK_REASON_MAX_CHARS = 500;
 
 /**
  * A signing secret as a command may carry it: a Standard Webhooks secret (`whsec_` and at least 24
- * bytes, base64), or one sealed by the service for storing (`sealed1.` and base64url,
- * libs/webhooks/write/sealed-secrets.ts).
+ * bytes, base64), or one sealed by the service for storing (`sealed2.`, the key version, `.` and
+ * base64url; `sealed1.` and base64url before versions; libs/webhooks/write/sealed-secrets.ts).
  */
-const SECRET = /^(whsec_[A-Za-z0-9+/]{32,}={0,2}|sealed1\.[A-Za-z0-9_-]{40,})$/;
+const SECRET = /^(whsec_[A-Za-z0-9+/]{32,}={0,2}|sealed1\.[A-Za-z0-9_-]{40,}|sealed2\.[1-9]\d{0,8}\.[A-Za-z0-9_-]{40,})$/;
+
+/** A secret sealed in the current format, as a reseal must carry it. */
+const RESEALED = /^sealed2\.[1-9]\d{0,8}\.[A-Za-z0-9_-]{40,}$/;
 
 /** At most 100 characters of operator input, for a message. */
 function shown(text: string): string {
@@ -181,11 +204,17 @@ function addEndpoint(command: Extract<WebhookCommand, { type: 'AddWebhookEndpoin
  * an endpoint added twice, a bad UKPRN, a URL that is not absolute, not https (http only with
  * `allow_http`), holds credentials or is over {@link WEBHOOK_URL_MAX_CHARS}; unknown change types; a
  * malformed secret or a blank API version; disabling an unknown endpoint or with a blank or
- * over-long reason. Disabling a disabled endpoint gives no event.
+ * over-long reason; resealing an unknown endpoint's secret, or with one not sealed in the current
+ * format. Disabling a disabled endpoint gives no event; resealing gives one for a disabled endpoint too.
  */
 export function decideWebhookEndpoint(command: WebhookCommand, state: WebhookEndpointState): WebhookEvent[] {
   if (command.type === 'AddWebhookEndpoint') return addEndpoint(command, state);
   if (!state.exists) throw new WebhookCommandRejected(`No webhook endpoint ${shown(command.endpoint_id)}`);
+  if (command.type === 'ResealWebhookSecret') {
+    if (!RESEALED.test(command.secret)) throw new WebhookCommandRejected('A resealed secret must be sealed (sealed2.…)');
+    const data = { endpoint_id: command.endpoint_id, ukprn: state.ukprn!, secret: command.secret, at: command.now };
+    return [{ type: 'WebhookSecretResealed', data }];
+  }
   const reason = command.reason.trim();
   if (reason === '') throw new WebhookCommandRejected('The reason must not be blank');
   if (reason.length > WEBHOOK_REASON_MAX_CHARS)

@@ -35,7 +35,9 @@ export function applyEndpointEvent(
       disabled_reason: null,
     };
   }
-  return current ? { ...current, status: 'disabled', disabled_reason: event.data.reason } : null;
+  if (!current) return null;
+  if (event.type === 'WebhookSecretResealed') return { ...current, secret: event.data.secret };
+  return { ...current, status: 'disabled', disabled_reason: event.data.reason };
 }
 
 /** Whether `endpoint` receives `change`: active, the trainee's provider's, added before it, and of a type it asked for. */

@@ -375,7 +375,7 @@ export class WebhookDispatcher {
   private async send(endpoint: WebhookEndpointRecord, delivery: WebhookDelivery, at: Date): ReturnType<typeof sendWebhook> {
     let secret: string;
     try {
-      secret = this.options.secrets.open(endpoint.secret);
+      secret = this.options.secrets.open(endpoint.secret, endpoint.endpoint_id);
     } catch (err) {
       return { delivered: false, status: null, error: (err as Error).message };
     }

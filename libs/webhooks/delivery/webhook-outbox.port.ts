@@ -16,7 +16,10 @@ export interface WebhookEndpointRecord {
   event_types: string[];
   /** The API version whose field names the payload uses. */
   api_version: string;
-  /** The Standard Webhooks signing secret as stored: sealed (`sealed1.…`), or `whsec_…` from before sealing (`SealedSecrets`). */
+  /**
+   * The Standard Webhooks signing secret as stored: sealed (`sealed2.<version>.…`, or `sealed1.…`
+   * before versions), or `whsec_…` from before sealing, which is refused (`SealedSecrets`).
+   */
   secret: string;
   status: 'active' | 'disabled';
   /** Global position of the event that added it: it receives the changes after it. */

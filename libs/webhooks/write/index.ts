@@ -7,4 +7,4 @@ export {
   type AddressPolicy,
 } from './address-guard';
 export { WebhookOperations, disableWebhookEndpoint } from './webhook-operations';
-export { SEALED_SECRET_PREFIX, SealedSecrets, SecretNotOpened } from './sealed-secrets';
+export { SEALED_SECRET_PREFIX, SealedSecrets, SecretNotOpened, SecretNotSealed } from './sealed-secrets';

@@ -15,7 +15,7 @@ import {
 import { LOG_START, toEventData, newEventId, runCommand, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import type { ProviderReadModel } from '@app/providers/read';
 import { checkWebhookTarget, type AddressPolicy } from './address-guard';
-import type { SealedSecrets } from './sealed-secrets';
+import { SealedSecrets } from './sealed-secrets';
 
 /** An endpoint as the admin CLI lists it (never its secret). */
 export interface WebhookEndpointView {
@@ -88,7 +88,7 @@ export class WebhookOperations {
       throw new WebhookCommandRejected(err instanceof Error ? err.message : String(err));
     });
     // Stored sealed: the log, its exports and the outbox never hold the secret itself.
-    await this.run(endpointId, () => ({ ...command, secret: this.secrets.seal(secret) }));
+    await this.run(endpointId, () => ({ ...command, secret: this.secrets.seal(secret, endpointId) }));
     const added = (await this.list()).find((e) => e.endpoint_id === endpointId)!;
     return { ...added, secret };
   }
@@ -113,7 +113,58 @@ export class WebhookOperations {
       .map(({ state, added_at }) => viewOf(state, added_at));
   }
 
-  private run(endpointId: string, command: () => WebhookCommand): Promise<number> {
+  /**
+   * Seals every endpoint's secret again where it is not sealed under the current service key
+   * version and bound to its endpoint (docs/operations.md "Rotating the service key"): a secret in
+   * plain text from before sealing, one sealed before versions, one under an older version. Each
+   * is a `WebhookSecretResealed` event appended at the stream's revision as read, so a change made
+   * meanwhile is read again first. Returns how many were resealed, were current already, and,
+   * before, how many stood under each version (`plain` for plain text). Throws `SecretNotOpened`
+   * for a sealed secret no version held opens.
+   */
+  async resealSecrets(): Promise<{ resealed: number; current: number; before: Map<number | 'plain', number> }> {
+    const counts = { resealed: 0, current: 0, before: new Map<number | 'plain', number>() };
+    for (const [endpointId, stored] of await this.storedSecrets()) {
+      const version = SealedSecrets.versionOf(stored) ?? 'plain';
+      counts.before.set(version, (counts.before.get(version) ?? 0) + 1);
+      if (this.secrets.resealed(stored, endpointId) === null) {
+        counts.current++;
+        continue;
+      }
+      // Sealed again from the state as the command reads it: a reseal run twice at once appends a second, equal event.
+      const appended = await this.run(endpointId, (state) => ({
+        type: 'ResealWebhookSecret',
+        endpoint_id: endpointId,
+        secret: this.secrets.resealed(state.secret!, endpointId) ?? state.secret!,
+        now: new Date().toISOString(),
+      }));
+      if (appended > 0) counts.resealed++;
+    }
+    return counts;
+  }
+
+  /** How many endpoints' secrets are stored under each version (`plain`: in plain text), as {@link resealSecrets} counts them. */
+  async secretVersions(): Promise<Map<number | 'plain', number>> {
+    const counts = new Map<number | 'plain', number>();
+    for (const stored of (await this.storedSecrets()).values()) {
+      const version = SealedSecrets.versionOf(stored) ?? 'plain';
+      counts.set(version, (counts.get(version) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  /** Each endpoint's secret as last stored, by endpoint id. */
+  private async storedSecrets(): Promise<Map<string, string>> {
+    const states = new Map<string, WebhookEndpointState>();
+    for (const recorded of await allEndpointEvents(this.eventStore)) {
+      const event = decodeWebhookEvent(recorded);
+      if (event)
+        states.set(event.data.endpoint_id, evolveWebhookEndpoint(states.get(event.data.endpoint_id) ?? initialWebhookEndpointState, event));
+    }
+    return new Map([...states].filter(([, s]) => s.exists && s.secret !== null).map(([id, s]) => [id, s.secret!]));
+  }
+
+  private run(endpointId: string, command: (state: WebhookEndpointState) => WebhookCommand): Promise<number> {
     return runWebhookCommand(this.eventStore, endpointId, command, new Date());
   }
 }
@@ -129,12 +180,17 @@ export async function disableWebhookEndpoint(eventStore: EventStore, endpointId:
 }
 
 /** Decides `command` on the endpoint's stream and appends what it gives; returns the number of events appended. */
-async function runWebhookCommand(eventStore: EventStore, endpointId: string, command: () => WebhookCommand, now: Date): Promise<number> {
+async function runWebhookCommand(
+  eventStore: EventStore,
+  endpointId: string,
+  command: (state: WebhookEndpointState) => WebhookCommand,
+  now: Date,
+): Promise<number> {
   const outcome = await runCommand<WebhookEndpointState, WebhookEvent>(eventStore, webhookStreamId(endpointId), {
     initialState: initialWebhookEndpointState,
     evolve: evolveWebhookEndpoint,
     decode: decodeWebhookEvent,
-    decide: (state) => decideWebhookEndpoint(command(), state),
+    decide: (state) => decideWebhookEndpoint(command(state), state),
     encode: (events) => toEventData(events, { occurredAt: now.toISOString() }, newEventId),
   });
   return outcome.events.length;

@@ -15,7 +15,7 @@ import {
   type LedgerEntry,
 } from '@app/stores/backup';
 import { erasurePortsOf } from '@app/stores';
-import { ConfigError, loadServiceKey, SANDBOX_KEY_FILE } from '@app/runtime/process';
+import { ConfigError, loadServiceKey, SANDBOX_KEY_FILE, type ServiceKeyring } from '@app/runtime/process';
 import { CliError, type CliContext } from '../cli-context';
 import { ownSigningKey, progressBar, trustedKey } from './audit-files';
 
@@ -67,14 +67,14 @@ function embeddedOnly(ctx: CliContext): void {
 }
 
 /** The service key as it is, never made: `DATA_KEY_FILE`, else the sandbox's `<DATA_DIR>/data-key`. */
-function existingServiceKey(ctx: CliContext): Buffer {
+function existingServiceKey(ctx: CliContext): ServiceKeyring {
   const dataKeyFile = ctx.env.DATA_KEY_FILE?.trim() || null;
   if (dataKeyFile === null && !existsSync(join(ctx.dataDir, SANDBOX_KEY_FILE)))
     throw new CliError(
       `the service key the backup was made under is needed: set DATA_KEY_FILE (or put the sandbox's ${SANDBOX_KEY_FILE} in DATA_DIR)`,
     );
   try {
-    return loadServiceKey({ dataDir: ctx.dataDir, dataKeyFile }).key;
+    return loadServiceKey({ dataDir: ctx.dataDir, dataKeyFile }).keyring;
   } catch (err) {
     if (err instanceof ConfigError) throw new CliError(err.message);
     throw err;

@@ -3,6 +3,7 @@ import type { CliContext } from '../cli-context';
 import { registerAuditCommands } from './audit';
 import { registerBackupCommands } from './backup';
 import { registerEventCommands } from './events';
+import { registerKeyCommands } from './keys';
 import { registerProjectionCommands } from './projections';
 import { registerProviderCommands } from './providers';
 import { registerReportCommands } from './report';
@@ -27,4 +28,5 @@ export function registerCommandGroups(program: Command, ctx: CliContext): void {
   registerAuditCommands(program, ctx);
   registerReportCommands(program, ctx);
   registerBackupCommands(program, ctx);
+  registerKeyCommands(program, ctx);
 }

@@ -17,7 +17,7 @@ function eventTypesOf(text: string | undefined): string[] {
 }
 
 /**
- * `webhook add|list|disable|deliveries` (docs/change-feed.md "Webhooks"): a provider's endpoints, as
+ * `webhook add|list|disable|deliveries|seal-secrets` (docs/change-feed.md "Webhooks"): a provider's endpoints, as
  * events on each endpoint's stream; the signing secret is printed once, when the endpoint is added.
  */
 export function registerWebhookCommands(program: Command, ctx: CliContext): void {
@@ -26,6 +26,22 @@ export function registerWebhookCommands(program: Command, ctx: CliContext): void
   registerList(webhook, ctx);
   registerDisable(webhook, ctx);
   registerDeliveries(webhook, ctx);
+  registerSealSecrets(webhook, ctx);
+}
+
+/**
+ * `webhook seal-secrets`: seals every secret stored in plain text (or before versions) for its
+ * endpoint (docs/operations.md "Rotating the service key"); the dispatcher refuses plain ones.
+ */
+function registerSealSecrets(webhook: Command, ctx: CliContext): void {
+  webhook
+    .command('seal-secrets')
+    .description('seal every endpoint secret stored in plain text or sealed before versions, bound to its endpoint')
+    .action(async () => {
+      const sealed = await ctx.withStores((stores) => webhookOperations('sandbox', stores, ctx.serviceKey()).resealSecrets());
+      const plain = sealed.before.get('plain') ?? 0;
+      process.stdout.write(`Webhook secrets: ${sealed.resealed} sealed (${plain} were in plain text), ${sealed.current} sealed already.\n`);
+    });
 }
 
 /** `webhook add`: prints the new endpoint and its secret, once. */

@@ -9,6 +9,7 @@ import {
   exitOnFatal,
   messageFirst,
   type AppConfig,
+  type ServiceKeyMaterial,
   type ProcessMetrics,
 } from '@app/runtime/process';
 import { auditLogOf, openWebhookOutbox, type Stores } from '@app/stores';
@@ -66,7 +67,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     @Inject(STORES) private readonly stores: Stores,
     tokens: CachedTokens,
     @Inject(METRICS) private readonly metrics: ProcessMetrics | null,
-    @Inject(SERVICE_KEY) private readonly serviceKey: Buffer,
+    @Inject(SERVICE_KEY) private readonly serviceKey: ServiceKeyMaterial,
   ) {
     const inProcess = config.projector === 'in-process';
     // A token issued, revoked or used: the next request looks it up again. New changes in the feed:

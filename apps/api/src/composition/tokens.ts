@@ -7,5 +7,5 @@ export const STORES = Symbol('STORES');
 /** Injection token of this process's metrics (`ProcessMetrics` of libs/runtime/process/telemetry.ts), null when METRICS_PORT is unset. */
 export const METRICS = Symbol('METRICS');
 
-/** Injection token of the service key (a 32-byte Buffer; `loadServiceKey`, docs/operations.md "The service key"). */
+/** Injection token of the service keyring (`ServiceKeyring`; `loadServiceKey`, docs/operations.md "The service key"). */
 export const SERVICE_KEY = Symbol('SERVICE_KEY');

@@ -62,6 +62,8 @@ export interface ProjectionThreadJob {
   traced: boolean;
   /** The key-encryption key of the trainees' data keys (a copy), or null (see `ProjectionThreadOptions`). */
   keyEncryptionKey: Uint8Array | null;
+  /** The service keyring's file, or null (see `ProjectionThreadOptions`). */
+  keyringFile: string | null;
 }
 
 /** A message to the projection thread. */

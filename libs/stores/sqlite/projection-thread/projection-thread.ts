@@ -33,6 +33,8 @@ export interface ProjectionThreadOptions {
    * opens sealed personal values with the keys of `<dataDir>/keys.sqlite`. Null: it reads events as stored.
    */
   keyEncryptionKey?: Buffer | null;
+  /** The service keyring's file, read again to learn a rotation (`DataKeysOptions.reloadKeys`); null: the keys given are kept. */
+  keyringFile?: string | null;
   /** Whether appends chain each stream's events (default true; `SqliteEventStoreOptions.hashChain`). */
   hashChain?: boolean;
 }
@@ -71,6 +73,7 @@ export class ProjectionThread implements ProjectorHandle {
       maxAttempts: options.maxAttempts,
       traced: options.traced ?? false,
       keyEncryptionKey: options.keyEncryptionKey ? new Uint8Array(options.keyEncryptionKey) : null,
+      keyringFile: options.keyringFile ?? null,
     };
     this.worker = startWorker(__dirname, 'projection-thread', { job, commits: commits.port2 }, [commits.port2]);
     this.writer = new LogWriterThread(

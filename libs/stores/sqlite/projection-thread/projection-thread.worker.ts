@@ -25,11 +25,13 @@ const post = (message: FromThread): void => port.postMessage(message);
 
 const log = openSqliteEventStore(job.dataDir);
 // Sealed personal values are opened with the trainees' data keys (docs/DESIGN.md "Personal data").
-const keys = job.keyEncryptionKey ? sqlitePersonalData(job.dataDir, Buffer.from(job.keyEncryptionKey)) : null;
+const keyringFile = job.keyringFile;
+const keys = job.keyEncryptionKey ? sqlitePersonalData(job.dataDir, Buffer.from(job.keyEncryptionKey), { keyringFile }) : null;
 const events = keys ? withPersonalData(log, keys.personal) : log;
 const readModel = SqliteReadModel.open(job.dataDir, {
   ...CHECKPOINTED_BY_THREAD,
   keyEncryptionKey: keys ? Buffer.from(job.keyEncryptionKey!) : null,
+  keyringFile,
 });
 // The read store's WAL checkpoints, after this thread's commits, in a thread of their own.
 const checkpointer = new WalCheckpointer(join(job.dataDir, 'read-models.sqlite'), (message) =>

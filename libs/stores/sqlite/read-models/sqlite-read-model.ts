@@ -73,7 +73,8 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   /** Opens (creating if needed) the read store in `filename`. */
   constructor(filename: string, options: SqliteReadModelOptions = {}) {
     this.codeVersions = { ...PROJECTION_VERSIONS, ...options.codeVersions };
-    this.streamBuildOptions = { workerFromPosition: options.workerFromPosition, keyEncryptionKey: options.keyEncryptionKey ?? null };
+    const { workerFromPosition, keyEncryptionKey = null, keyringFile = null } = options;
+    this.streamBuildOptions = { workerFromPosition, keyEncryptionKey, keyringFile };
     this.db = openReadStoreFile(filename, options);
     this.stmts = registryStatements(this.db);
     this.rebuildRuns = new SqliteRebuildRuns(this.db);

@@ -22,6 +22,8 @@ export interface StreamBuildOptions {
    * in the clear is.
    */
   keyEncryptionKey?: Buffer | null;
+  /** The service keyring's file, read again by the workers to learn a rotation; null: the keys given are kept. */
+  keyringFile?: string | null;
 }
 
 /**
@@ -44,6 +46,7 @@ export class SqliteStreamBuild implements StreamBuild {
   private bulk: { autocheckpoint: number } | null = null;
   private readonly workerFromPosition: number;
   private readonly keyEncryptionKey: Buffer | null;
+  private readonly keyringFile: string | null;
   private readonly lock: SharedWriteLock;
 
   constructor(
@@ -55,6 +58,7 @@ export class SqliteStreamBuild implements StreamBuild {
   ) {
     this.workerFromPosition = options?.workerFromPosition ?? WORKER_FROM_POSITION;
     this.keyEncryptionKey = options?.keyEncryptionKey ?? null;
+    this.keyringFile = options?.keyringFile ?? null;
     this.lock = new SharedWriteLock(db);
     db.exec(`CREATE TABLE IF NOT EXISTS projection_rebuild_cursors (
       checkpoint TEXT PRIMARY KEY, to_position INTEGER NOT NULL, last_stream TEXT NOT NULL)`);
@@ -143,11 +147,9 @@ export class SqliteStreamBuild implements StreamBuild {
     return new Promise<StreamPhase>((resolve, reject) => {
       const eventsDb = new Database(eventsFile, { readonly: true, fileMustExist: true });
       const ranges = new StreamRanges(eventsDb);
+      const job = { eventsFile, keyEncryptionKey: kek ? new Uint8Array(kek) : null, keyringFile: this.keyringFile };
       const workers = Array.from({ length: STREAM_BUILD_WORKERS }, () =>
-        startWorker(__dirname, 'stream-build', {
-          eventsFile,
-          keyEncryptionKey: kek ? new Uint8Array(kek) : null,
-        } satisfies StreamBuildJob),
+        startWorker(__dirname, 'stream-build', job satisfies StreamBuildJob),
       );
       // The build settles once every worker has exited: none still holds a connection to the data dir's files after it.
       const exited = workers.map((worker) => new Promise<void>((done) => worker.once('exit', () => done())));

@@ -13,6 +13,8 @@
 export interface StreamBuildJob {
   eventsFile: string;
   keyEncryptionKey: Uint8Array | null;
+  /** The service keyring's file, read again to learn a rotation; null: the key given is kept. */
+  keyringFile: string | null;
 }
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
@@ -40,7 +42,9 @@ export type StreamBuildMessage =
 const job = workerData as StreamBuildJob;
 const db = new Database(job.eventsFile, { readonly: true, fileMustExist: true });
 const ranges = new StreamRanges(db);
-const keys = job.keyEncryptionKey ? sqlitePersonalData(dirname(job.eventsFile), Buffer.from(job.keyEncryptionKey)) : null;
+const keys = job.keyEncryptionKey
+  ? sqlitePersonalData(dirname(job.eventsFile), Buffer.from(job.keyEncryptionKey), { keyringFile: job.keyringFile })
+  : null;
 
 parentPort!.on('message', async (message: StreamRange | 'stop') => {
   if (message === 'stop') {
