@@ -36,6 +36,7 @@ import { measureScenario, runSoak } from './lib/scenario-runs';
 import { measureSwap, SWAP_SCENARIO, type SwapResult } from './lib/swap';
 import { BACKUP_SCENARIO, measureBackup, type BackupResult } from './lib/backup';
 import { measureUpload, UPLOAD_SCENARIO, type UploadResult } from './lib/upload';
+import { measureRotation, ROTATE_SCENARIO, type RotationResult } from './lib/rotation';
 
 const BENCH_DIR = __dirname;
 const REPO_ROOT = resolve(BENCH_DIR, '..');
@@ -169,6 +170,14 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       backup = await measureBackup(api.url, { get, patch }, REPO_ROOT, dataDir, { connections: o.connections, duration: o.duration }, log);
     }
 
+    // The embedded stores only here: the sandbox keyring in the data dir is the one the CLI rotates.
+    let rotation: RotationResult | null = null;
+    if ((o.only === null || o.only.includes(ROTATE_SCENARIO)) && !eventStoreUrl && !mongodbUrl) {
+      const [get, patch] = ['get', 'patch'].map((name) => scenarios.find((s) => s.name === name)!);
+      const load = { connections: o.connections, duration: o.duration };
+      rotation = await measureRotation(api.url, { get, patch }, REPO_ROOT, dataDir, load, log);
+    }
+
     // Last among the API's scenarios: the rebuild replaces the read store the others read.
     let swap: SwapResult | null = null;
     if ((o.only === null || o.only.includes(SWAP_SCENARIO)) && !eventStoreUrl && !mongodbUrl) {
@@ -233,6 +242,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       chainOverhead,
       swap,
       backup,
+      rotation,
       upload,
       soak,
       apiStartSeconds: apiStartMs / 1000,
@@ -289,6 +299,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       chainOverhead,
       swap,
       backup,
+      rotation,
       upload,
       rss: { afterStartMiB: afterStart, peakMiB: peak, endMiB: endRss },
       soak,

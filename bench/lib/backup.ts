@@ -42,7 +42,7 @@ export interface BackupResult {
 const BACKED_UP = /^backup .*: position \d+, (\d+) events in \d+ streams; \d+ files, ([\d.]+) MB/m;
 
 /** Runs GETs and PATCHes side by side at `connections` in all, for `seconds` or until `until` settles. */
-async function mixedLoad(
+export async function mixedLoad(
   apiUrl: string,
   get: Scenario,
   patch: Scenario,

@@ -12,6 +12,7 @@ import { formatSwitchCost, type SwitchCostResult } from './switch-cost';
 import type { SwapResult } from './swap';
 import type { BackupResult } from './backup';
 import type { UploadResult } from './upload';
+import type { RotationResult } from './rotation';
 import { censusTarget, formatCensus, type CensusResult } from './census';
 
 /** One HTTP scenario measured against the service and against the ceiling. */
@@ -130,6 +131,11 @@ export interface BenchResults {
    */
   backup?: BackupResult | null;
   /**
+   * `keys rotate` while GETs and PATCHes run, against the same load without it
+   * (bench/lib/rotation.ts); null when not selected, absent in older results.
+   */
+  rotation?: RotationResult | null;
+  /**
    * A 1,000-row file checked and submitted while other providers GET (bench/lib/upload.ts); null
    * when not selected, absent in older results.
    */
@@ -158,6 +164,7 @@ export function checkTargets(
     | 'chainOverhead'
     | 'swap'
     | 'backup'
+    | 'rotation'
     | 'upload'
     | 'soak'
     | 'apiStartSeconds'
@@ -266,6 +273,18 @@ export function checkTargets(
         target: `≤ ${b.p99RatioTarget}×, no failed request`,
         measured: `${ratio.toFixed(2)}× (${b.during[kind].p99} ÷ ${b.idle[kind].p99} ms)`,
         met: ratio <= b.p99RatioTarget && b.during[kind].non2xx + b.during[kind].errors === 0,
+      });
+    }
+  }
+  if (r.rotation) {
+    const k = r.rotation;
+    for (const kind of ['get', 'patch'] as const) {
+      const ratio = k.during[kind].p99 / Math.max(1, k.idle[kind].p99);
+      out.push({
+        what: `rotate: ${kind.toUpperCase()} p99 while keys rotate runs ÷ without (${k.keys} data keys at ${k.keysPerSecond.toFixed(0)} keys/s)`,
+        target: `≤ ${k.p99RatioTarget}×, no failed request`,
+        measured: `${ratio.toFixed(2)}× (${k.during[kind].p99} ÷ ${k.idle[kind].p99} ms)`,
+        met: ratio <= k.p99RatioTarget && k.during[kind].non2xx + k.during[kind].errors === 0,
       });
     }
   }
