@@ -145,9 +145,9 @@ export async function exportEvents(
  * with an empty store. `refusal(type, data)` names why this store cannot take an event (a webhook
  * secret sealed with another service key), or returns null; a reason is an {@link ImportFileInvalid}
  * of its line. A data key line ({@link ExportedDataKey}) goes to `dataKeys`, which refuses a key
- * wrapped under another service key the same way. `renamed` gives streams another id in the
- * target (the plain-hash guard streams of an old log, `plainGuardRenames`); every event keeps its
- * place, revision and position.
+ * wrapped under another service key the same way. A stream `skipped` names is checked against its
+ * chain and left out (the duplicate guard streams of an older log: docs/DESIGN.md property 3);
+ * every other event keeps its order and revision.
  */
 export async function importEvents(
   eventStore: EventStore,
@@ -156,7 +156,7 @@ export async function importEvents(
     batchSize?: number;
     refusal?: (type: string, data: unknown) => string | null;
     dataKeys?: DataKeyTransfer | null;
-    renamed?: ReadonlyMap<string, string>;
+    skipped?: (streamId: string) => boolean;
   } = {},
 ): Promise<number> {
   const head = await eventStore.headPosition();
@@ -197,7 +197,7 @@ export async function importEvents(
     }
     const e = parseLine(text, lineNo);
     checkChained(chains, e, lineNo);
-    e.stream_id = options.renamed?.get(e.stream_id) ?? e.stream_id;
+    if (options.skipped?.(e.stream_id)) continue;
     if (e.position !== undefined) {
       if (e.position <= lastPosition) {
         throw new ImportFileInvalid(lineNo, `position ${e.position} is not after the previous line's ${lastPosition}`);

@@ -1,6 +1,8 @@
 import { Binary, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { DataKeyStore } from '@app/personal-data';
+import type { RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
 import { DUPLICATE_KEY, WRITE_CONCERN } from './mongo-connection';
+import { MongoRegistrationReservations } from './mongo-registration-reservations';
 
 interface KeyDocument {
   /** The trainee id. */
@@ -18,13 +20,26 @@ export const DATA_KEY_COLLECTION = 'data_keys';
  * trainee (`_id` the trainee id), majority, journaled writes; the unique `_id` decides between
  * concurrent `ensure` calls across replicas. Forgetting: a destroy overwrites the key with null;
  * the storage engine may keep the old bytes in its files until they are reused or compacted, and
- * backups made while the key existed keep it (docs/operations.md "The service key").
+ * backups made while the key existed keep it (docs/operations.md "The service key"). The duplicate
+ * rule's registration reservations live beside it (`MongoRegistrationReservations`, collection
+ * `registration_reservations`); a destroy deletes the trainee's claims after its key.
  */
-export class MongoDataKeyStore implements DataKeyStore {
+export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations {
   private readonly keys: Collection<KeyDocument>;
+  private readonly reservations: MongoRegistrationReservations;
 
   constructor(db: Db) {
     this.keys = db.collection<KeyDocument>(DATA_KEY_COLLECTION);
+    this.reservations = new MongoRegistrationReservations(db);
+  }
+
+  readReservation(name: string): Promise<RegistrationReservation> {
+    return this.reservations.read(name);
+  }
+
+  async writeReservation(name: string, version: number, claims: readonly RegistrationClaim[]): Promise<boolean> {
+    if (claims.length === 0) throw new RangeError('a reservation holds at least one claim');
+    return this.reservations.write(name, version, claims);
   }
 
   async ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'> {
@@ -70,6 +85,13 @@ export class MongoDataKeyStore implements DataKeyStore {
   }
 
   async destroy(traineeId: string, at: Date): Promise<boolean> {
+    const destroyed = await this.destroyKey(traineeId, at);
+    // Its registration claims go too, after the key (run again, an erasure finishes this part).
+    await this.reservations.forgetTrainee(traineeId);
+    return destroyed;
+  }
+
+  private async destroyKey(traineeId: string, at: Date): Promise<boolean> {
     const destroyed = await this.keys.updateOne(
       { _id: traineeId, wrapped: { $ne: null } },
       { $set: { wrapped: null, erasedAt: at } },

@@ -3,8 +3,10 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataKeyNotForgotten, DataKeys, PersonalData, reloaderOf, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
+import type { RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
 import { DataKeyWriter } from './data-key-writer';
 import { makePrivateDirectory, openPrivateDatabase } from './private-files';
+import { ReservationTables } from './registration-reservation-tables';
 
 /** How much of `keys.sqlite` reads map (about 100 bytes a trainee: 10 million trainees). */
 const KEYS_MMAP_BYTES = 1024 ** 3;
@@ -66,9 +68,10 @@ interface Row {
  * WAL that is not empty. Copies outside the file (backups, the file system's free blocks) are
  * beyond it.
  */
-export class SqliteDataKeyStore implements DataKeyStore {
+export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservations {
   private readonly db: Database.Database;
   private readonly stmts;
+  private readonly reservations: ReservationTables;
   private readonly writer: DataKeyWriter | null;
   private readonly forgetWalWithinMs: number;
 
@@ -102,6 +105,7 @@ export class SqliteDataKeyStore implements DataKeyStore {
         ),
         replace: this.db.prepare(`UPDATE data_keys SET wrapped = ? WHERE trainee_id = ? AND wrapped = ?`),
       };
+      this.reservations = new ReservationTables(this.db);
     } catch (err) {
       this.db.close();
       throw err;
@@ -146,11 +150,23 @@ export class SqliteDataKeyStore implements DataKeyStore {
       .transaction(() => {
         const changed = this.stmts.destroy.run(when, traineeId).changes > 0;
         if (!changed) this.stmts.tombstone.run(traineeId, when);
-        return changed;
+        // Its registration claims go in the same write: none is left to name it or its guard key.
+        const forgot = this.reservations.forgetTrainee(traineeId);
+        return { changed, forgot };
       })
       .immediate();
-    if (destroyed || this.walHoldsFrames()) await this.forgetWal(traineeId);
-    return destroyed;
+    if (destroyed.changed || destroyed.forgot || this.walHoldsFrames()) await this.forgetWal(traineeId);
+    return destroyed.changed;
+  }
+
+  async readReservation(name: string): Promise<RegistrationReservation> {
+    return this.reservations.read(name);
+  }
+
+  async writeReservation(name: string, version: number, claims: readonly RegistrationClaim[]): Promise<boolean> {
+    if (claims.length === 0) throw new RangeError('a reservation holds at least one claim');
+    if (this.writer) return this.writer.writeReservation(name, version, claims);
+    return this.reservations.write(name, version, claims);
   }
 
   async wrappedAfter(after: string | null, limit: number): Promise<Array<{ traineeId: string; wrapped: Buffer }>> {

@@ -3,11 +3,10 @@ import { chmodSync, createReadStream, createWriteStream, existsSync, statSync } 
 import type { Writable } from 'node:stream';
 import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/runtime/event-transfer';
 import { logPosition, type LogPosition } from '@app/event-sourcing';
-import { deriveKey, sealedSecretsOf } from '@app/runtime/process';
-import { keyedGuardStreams, plainGuardRenames } from '@app/trainees/write';
+import { sealedSecretsOf } from '@app/runtime/process';
+import { REGISTRATION_GUARD_STREAM_PREFIX } from '@app/trainees/decider';
 import { UPLOAD_STREAM_PREFIX } from '@app/uploads/decider';
 import { uploadKeyId } from '@app/uploads/write';
-import { createInterface } from 'node:readline';
 import type { Stores } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
 
@@ -93,7 +92,7 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
       // withStores has brought every read model up to date from the imported log before returning.
       process.stdout.write(
         `Imported ${result.count} ${result.count === 1 ? 'event' : 'events'} from ${file}; the log ends at position ${result.head} and the read models are rebuilt from it` +
-          (result.renamed > 0 ? `; ${result.renamed} guard streams named by a plain hash were given their keyed names` : '') +
+          (result.skipped > 0 ? `; ${result.skipped} events of duplicate guard streams left out` : '') +
           '\n',
       );
     });
@@ -154,23 +153,21 @@ function exportTo(out: Writable, stores: Stores, ctx: CliContext, since: LogPosi
 
 /**
  * Imports `file` into the empty `stores` (`importEvents`): personal data sealed as it goes, data keys
- * and webhook secrets checked against this deployment's service key, guard streams of an old log
- * renamed (`plainGuardRenames`). CliError for a bad file; the counts otherwise.
+ * and webhook secrets checked against this deployment's service key, the duplicate guard streams of
+ * an older log left out (docs/DESIGN.md property 3: the key store's reservations took their place).
+ * CliError for a bad file; the counts otherwise (`skipped`: the guard streams' events left out).
  */
-async function importInto(stores: Stores, file: string, ctx: CliContext): Promise<{ count: number; head: number; renamed: number }> {
-  // A log written before guard streams were keyed: their plain-hash names are renamed (docs/operations.md).
-  const renamed = await plainGuardRenames(
-    createInterface({ input: createReadStream(file), crlfDelay: Infinity }),
-    keyedGuardStreams(deriveKey(ctx.serviceKey(), 'registration-guards')),
-  );
+async function importInto(stores: Stores, file: string, ctx: CliContext): Promise<{ count: number; head: number; skipped: number }> {
+  let skipped = 0;
+  const isGuard = (streamId: string): boolean => streamId.startsWith(REGISTRATION_GUARD_STREAM_PREFIX) && ++skipped > 0;
   const input = createReadStream(file);
   try {
     const count = await importEvents(stores.eventStore, input, {
       refusal: secretsOf(ctx).importRefusal,
       dataKeys: stores.personalData?.dataKeyTransfer(undefined, uploadKeyOf),
-      renamed,
+      skipped: isGuard,
     });
-    return { count, head: await stores.eventStore.headPosition(), renamed: renamed.size };
+    return { count, head: await stores.eventStore.headPosition(), skipped };
   } catch (err) {
     if (err instanceof ImportTargetNotEmpty) throw new CliError(err.message);
     if (err instanceof ImportFileInvalid)
