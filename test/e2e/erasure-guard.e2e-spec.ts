@@ -6,18 +6,23 @@
  * logs) of every date of birth in sixty years with the trainee's last name, route and UKPRN, and
  * finds none of them, nor the date of birth or the last name in the clear; the same search finds
  * the trainee before its erasure and a living trainee after it. The same details then register
- * again (201): the erased trainee is no duplicate of anyone.
+ * again (201): the erased trainee is no duplicate of anyone. And `admin guards forget` deletes the
+ * guard streams an older log holds, in place.
  */
+import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { duplicateGuardKey } from '@app/trainees/decider';
+import { newEventId, toEventData } from '@app/event-sourcing';
+import { duplicateGuardKey, REGISTRATION_GUARD_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
+import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
+import { openSqliteEventStore } from '@app/stores/sqlite';
 import { keyedGuardNames } from '@app/trainees/write';
 import { deriveKey } from '@app/runtime/process';
 import { SERVICE_KEY } from '../../apps/api/src/composition/tokens';
 import { runAdmin } from '../support/admin-cli';
-import { allFilesText } from '../support/data-dir-files';
+import { allFilesText, filesText } from '../support/data-dir-files';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
@@ -96,5 +101,61 @@ describe('an erased trainee and the duplicate guard', () => {
     expect(again.status).toBe(201);
     expect(again.body.data.trainee_id).not.toBe(erasedId);
     expect((await api.request('POST', base, token, erased)).status).toBe(409);
+  }, 120_000);
+});
+
+describe('admin guards forget (an older log)', () => {
+  it('deletes the guard streams, plain and keyed, from the log and the kept digest tree; every chain still holds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'old-guards-'));
+    try {
+      // An older log: a registration, its claim on a plain-hash guard stream and on a keyed one (two builds' names).
+      const events = exampleRegistration({ trainee_id: 'OldG1', ukprn: UKPRN, details: { last_name: 'Fairweather-Lusk' } });
+      const details = (events[0].data as { details: { date_of_birth: string; training_route: string } }).details;
+      const key = duplicateGuardKey(UKPRN, { ...details, last_name: 'Fairweather-Lusk' });
+      const plain = REGISTRATION_GUARD_STREAM_PREFIX + createHash('sha256').update(key).digest('hex').slice(0, 40);
+      const keyed = REGISTRATION_GUARD_STREAM_PREFIX + keyedGuardNames(Buffer.alloc(32, 9))(key);
+      const store = openSqliteEventStore(dir);
+      const ctx = { occurredAt: '2024-05-01T00:00:00.000Z' };
+      for (const guard of [plain, keyed])
+        await store.appendToStream(
+          guard,
+          toEventData([{ type: 'RegistrationClaimed', data: { trainee_id: 'OldG1', at: ctx.occurredAt } }], ctx, newEventId),
+        );
+      await store.appendToStream(traineeStreamId('OldG1'), toEventData(events, ctx, newEventId));
+      await store.close();
+      const digestFile = `${dir}-digest.json`;
+      const signed = await runAdmin(['audit', 'digest', '--output', digestFile], dir);
+      expect(signed.code).toBe(0);
+      const names = [plain, keyed].map((g) => g.slice(REGISTRATION_GUARD_STREAM_PREFIX.length));
+      for (const name of names) expect(allFilesText(dir)).toContain(name);
+
+      const forgot = await runAdmin(['guards', 'forget'], dir);
+      expect(forgot.stderr).toBe('');
+      expect(forgot.code).toBe(0);
+      expect(forgot.stdout).toBe('Deleted 2 guard streams (2 events) from the log and 2 of their heads from the kept digest tree\n');
+      const everything = allFilesText(dir);
+      for (const name of [...names, REGISTRATION_GUARD_STREAM_PREFIX]) expect(everything).not.toContain(name);
+      expect(filesText(dir, 'events.sqlite')).toContain('OldG1');
+      const verified = await runAdmin(['audit', 'verify'], dir);
+      expect(verified.code).toBe(0);
+      expect(verified.stdout).toMatch(/: every chain holds\n$/);
+      // A digest signed before covered the guard streams' heads: held to it, they are missing (docs/operations.md).
+      const held = await runAdmin(['audit', 'verify', '--json', '--digest', digestFile], dir);
+      expect(held.code).toBe(1);
+      const faults = (JSON.parse(held.stdout) as { faults: { stream_id: string; kind: string }[] }).faults;
+      expect(faults.map((f) => [f.stream_id, f.kind]).sort()).toEqual([plain, keyed].sort().map((g) => [g, 'missing']));
+      // The log stays append-only, and a second run finds nothing.
+      const again = await runAdmin(['guards', 'forget'], dir);
+      expect(again.stdout).toBe('Deleted 0 guard streams (0 events) from the log and 0 of their heads from the kept digest tree\n');
+      const db = new Database(join(dir, 'events.sqlite'));
+      try {
+        expect(() => db.prepare('DELETE FROM events').run()).toThrow(/append-only/);
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(`${dir}-digest.json`, { force: true });
+    }
   }, 120_000);
 });
