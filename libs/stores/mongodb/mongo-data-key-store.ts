@@ -1,7 +1,7 @@
 import { Binary, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { DataKeyStore } from '@app/personal-data';
 import type { RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
-import { DUPLICATE_KEY, WRITE_CONCERN } from './mongo-connection';
+import { DUPLICATE_KEY, untilDone, WRITE_CONCERN } from './mongo-connection';
 import { MongoRegistrationReservations } from './mongo-registration-reservations';
 
 interface KeyDocument {
@@ -11,6 +11,11 @@ interface KeyDocument {
   wrapped: Binary | null;
   erasedAt: Date | null;
 }
+
+/** How often, at most, a process reads which keys were destroyed elsewhere, in ms. */
+const ERASURES_READ_EVERY_MS = 1000;
+/** How far before the last read an erasure is looked for, in ms: the replicas' clocks may differ. */
+const ERASURE_CLOCK_SLACK_MS = 60_000;
 
 /** Collection of the data keys, outside the versioned projection collections. */
 export const DATA_KEY_COLLECTION = 'data_keys';
@@ -27,10 +32,14 @@ export const DATA_KEY_COLLECTION = 'data_keys';
 export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations {
   private readonly keys: Collection<KeyDocument>;
   private readonly reservations: MongoRegistrationReservations;
+  private readonly erasuresIndexed: () => Promise<void>;
 
   constructor(db: Db) {
     this.keys = db.collection<KeyDocument>(DATA_KEY_COLLECTION);
     this.reservations = new MongoRegistrationReservations(db);
+    this.erasuresIndexed = untilDone(() =>
+      this.keys.createIndex({ erasedAt: 1 }, { partialFilterExpression: { erasedAt: { $type: 'date' } } }),
+    );
   }
 
   readReservation(name: string): Promise<RegistrationReservation> {
@@ -127,6 +136,23 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
       { writeConcern: WRITE_CONCERN },
     );
     return replaced.modifiedCount > 0;
+  }
+
+  /**
+   * See `DataKeyStore.erasedSince`: `mark` is a time (ms since the epoch); the trainees erased from a
+   * minute before it (the replicas' clocks may differ) are named, read at most once a second
+   * ({@link ERASURES_READ_EVERY_MS}: how long an erasure elsewhere may take to reach this process),
+   * through a partial index on `erasedAt`.
+   */
+  async erasedSince(mark: number | null): Promise<{ mark: number; traineeIds: string[] }> {
+    const now = Date.now();
+    if (mark === null) return { mark: now, traineeIds: [] };
+    if (now - mark < ERASURES_READ_EVERY_MS) return { mark, traineeIds: [] };
+    await this.erasuresIndexed();
+    const erased = await this.keys
+      .find({ erasedAt: { $gte: new Date(mark - ERASURE_CLOCK_SLACK_MS) } }, { projection: { _id: 1 } })
+      .toArray();
+    return { mark: now, traineeIds: erased.map((d) => d._id) };
   }
 
   /** The client is the read model's; it closes it. */
