@@ -263,9 +263,14 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     expect(into.stdout).toBe('');
 
     const tail = join(work, 'tail.jsonl');
-    // After the first position whose next event is not its stream's first: the tail's first line follows nothing.
+    // After the first position whose next event is not its stream's first, and is the last of its stream
+    // before another stream's later event: the tail's first line follows nothing, and is appended on its own.
     const all = eventLines(readFileSync(file, 'utf8'));
-    const cut = all.findIndex((l, i) => i >= 10 && JSON.parse(l).revision > 0);
+    const at = (i: number) => JSON.parse(all[i]) as { stream_id: string; revision: number };
+    const cut = all.findIndex(
+      (_, i) => i >= 10 && i + 1 < all.length && at(i).revision > 0 && at(i + 1).revision > 0 && at(i + 1).stream_id !== at(i).stream_id,
+    );
+    expect(cut).toBeGreaterThan(0);
     const after = JSON.parse(all[cut - 1]).position;
     const since = await runAdmin(['events', 'export', '--since', String(after), '--output', tail], source);
     expect(since.code).toBe(0);

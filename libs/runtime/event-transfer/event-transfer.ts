@@ -145,9 +145,8 @@ export async function exportEvents(
  * with an empty store. `refusal(type, data)` names why this store cannot take an event (a webhook
  * secret sealed with another service key), or returns null; a reason is an {@link ImportFileInvalid}
  * of its line. A data key line ({@link ExportedDataKey}) goes to `dataKeys`, which refuses a key
- * wrapped under another service key the same way. A stream `skipped` names is checked against its
- * chain and left out (the duplicate guard streams of an older log: docs/DESIGN.md property 3);
- * every other event keeps its order and revision.
+ * wrapped under another service key the same way. Every event keeps its place, revision and
+ * position.
  */
 export async function importEvents(
   eventStore: EventStore,
@@ -156,7 +155,6 @@ export async function importEvents(
     batchSize?: number;
     refusal?: (type: string, data: unknown) => string | null;
     dataKeys?: DataKeyTransfer | null;
-    skipped?: (streamId: string) => boolean;
   } = {},
 ): Promise<number> {
   const head = await eventStore.headPosition();
@@ -197,7 +195,6 @@ export async function importEvents(
     }
     const e = parseLine(text, lineNo);
     checkChained(chains, e, lineNo);
-    if (options.skipped?.(e.stream_id)) continue;
     if (e.position !== undefined) {
       if (e.position <= lastPosition) {
         throw new ImportFileInvalid(lineNo, `position ${e.position} is not after the previous line's ${lastPosition}`);

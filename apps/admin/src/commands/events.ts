@@ -7,6 +7,7 @@ import { sealedSecretsOf } from '@app/runtime/process';
 import { REGISTRATION_GUARD_STREAM_PREFIX } from '@app/trainees/decider';
 import { UPLOAD_STREAM_PREFIX } from '@app/uploads/decider';
 import { uploadKeyId } from '@app/uploads/write';
+import { createInterface } from 'node:readline';
 import type { Stores } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
 
@@ -92,7 +93,9 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
       // withStores has brought every read model up to date from the imported log before returning.
       process.stdout.write(
         `Imported ${result.count} ${result.count === 1 ? 'event' : 'events'} from ${file}; the log ends at position ${result.head} and the read models are rebuilt from it` +
-          (result.skipped > 0 ? `; ${result.skipped} events of duplicate guard streams left out` : '') +
+          (result.guards > 0
+            ? `; ${result.guards} events of duplicate guard streams came with it: on the embedded log, delete them with guards forget`
+            : '') +
           '\n',
       );
     });
@@ -153,21 +156,22 @@ function exportTo(out: Writable, stores: Stores, ctx: CliContext, since: LogPosi
 
 /**
  * Imports `file` into the empty `stores` (`importEvents`): personal data sealed as it goes, data keys
- * and webhook secrets checked against this deployment's service key, the duplicate guard streams of
- * an older log left out (docs/DESIGN.md property 3: the key store's reservations took their place).
- * CliError for a bad file; the counts otherwise (`skipped`: the guard streams' events left out).
+ * and webhook secrets checked against this deployment's service key. CliError for a bad file; the
+ * counts otherwise (`guards`: events of the duplicate guard streams an older log holds, imported as
+ * they are so that every later event keeps its position: `guards forget` deletes them in place,
+ * docs/operations.md "Moving a log written before sealing").
  */
-async function importInto(stores: Stores, file: string, ctx: CliContext): Promise<{ count: number; head: number; skipped: number }> {
-  let skipped = 0;
-  const isGuard = (streamId: string): boolean => streamId.startsWith(REGISTRATION_GUARD_STREAM_PREFIX) && ++skipped > 0;
+async function importInto(stores: Stores, file: string, ctx: CliContext): Promise<{ count: number; head: number; guards: number }> {
+  let guards = 0;
+  const guardLine = `"stream_id":"${REGISTRATION_GUARD_STREAM_PREFIX}`;
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) if (line.includes(guardLine)) guards++;
   const input = createReadStream(file);
   try {
     const count = await importEvents(stores.eventStore, input, {
       refusal: secretsOf(ctx).importRefusal,
       dataKeys: stores.personalData?.dataKeyTransfer(undefined, uploadKeyOf),
-      skipped: isGuard,
     });
-    return { count, head: await stores.eventStore.headPosition(), skipped };
+    return { count, head: await stores.eventStore.headPosition(), guards };
   } catch (err) {
     if (err instanceof ImportTargetNotEmpty) throw new CliError(err.message);
     if (err instanceof ImportFileInvalid)
