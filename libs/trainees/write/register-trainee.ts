@@ -57,7 +57,8 @@ export async function registerTrainee(
   const name = ports.guardNameOf(key);
   for (let attempt = 0; attempt < MAX_REGISTRATION_ATTEMPTS; attempt++) {
     const reservation = await ports.reservations.readReservation(name);
-    const found = await duplicateCandidates(ports, caller.ukprn, requireData(data).fields, reservation.claims, now);
+    const others = reservation.claims.filter((c) => c.trainee_id !== traineeId); // its own, from a run that stopped, is made again
+    const found = await duplicateCandidates(ports, caller.ukprn, requireData(data).fields, others, now);
     if (found === 'in_flight') {
       await sleep(10 + attempt * 5);
       continue;
