@@ -19,7 +19,7 @@ import { duplicateGuardKey, REGISTRATION_GUARD_STREAM_PREFIX, traineeStreamId } 
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { openSqliteEventStore } from '@app/stores/sqlite';
 import { keyedGuardNames } from '@app/trainees/write';
-import { deriveKey } from '@app/runtime/process';
+import { deriveKey, type ServiceKeyring } from '@app/runtime/process';
 import { SERVICE_KEY } from '../../apps/api/src/composition/tokens';
 import { runAdmin } from '../support/admin-cli';
 import { allFilesText, filesText } from '../support/data-dir-files';
@@ -77,7 +77,7 @@ describe('an erased trainee and the duplicate guard', () => {
     expect((await api.request('POST', base, token, living)).status).toBe(201);
     const erasedId = created.body.data.trainee_id;
     const route = created.body.data.training_route as string;
-    const keyed = keyedGuardNames(deriveKey(api.app.get<Buffer>(SERVICE_KEY), 'registration-guards'));
+    const keyed = keyedGuardNames(deriveKey(api.app.get<ServiceKeyring>(SERVICE_KEY), 'registration-guards'));
     const erasedWho = { route, lastName: 'Vellacott-Quarrie' };
     const livingWho = { route: living.data.training_route as string, lastName: 'Pennyfeather-Oakes' };
 
