@@ -3,7 +3,9 @@
  * wrapped key per trainee (the data key sealed under the key-encryption key; see `DataKeys`), in a
  * store of its own, outside the projection stores, so rebuilding a projection never touches it.
  * An erased trainee's key is destroyed and its id kept as erased, so no key is ever made for it
- * again. Adapters: SQLite (`<DATA_DIR>/keys.sqlite`) and MongoDB (collection `data_keys`).
+ * again. Adapters: SQLite (`<DATA_DIR>/keys.sqlite`) and MongoDB (collection `data_keys`). Both also
+ * keep the duplicate rule's registration reservations (`RegistrationReservations`, docs/DESIGN.md
+ * property 3), and `destroy` deletes the erased trainee's claims with its key.
  */
 export interface DataKeyStore {
   /**
@@ -41,6 +43,13 @@ export interface DataKeyStore {
    * which leaves it as it is (an erasure during a rotation stays an erasure).
    */
   replace(traineeId: string, expected: Buffer, wrapped: Buffer): Promise<boolean>;
+  /**
+   * The trainees whose keys were destroyed after `mark`, by any process, and the mark to ask with
+   * next (`mark` null: none, only the mark of now): what a process checks before it uses a key it
+   * keeps in memory, so an erasure elsewhere takes effect at once (docs/DESIGN.md "Personal data").
+   * Cheap when nothing changed (each adapter says how it knows). A trainee may be named again.
+   */
+  erasedSince(mark: number | null): Promise<{ mark: number; traineeIds: string[] }>;
   close(): Promise<void>;
 }
 

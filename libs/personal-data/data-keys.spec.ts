@@ -49,6 +49,33 @@ describe('DataKeys: one data key per trainee, wrapped under the key-encryption k
     await expect(keys.keyFor('T1')).rejects.toBeInstanceOf(DataKeyDestroyed);
   });
 
+  it('forgets at once a key kept in memory when another process erases its trainee, long before the kept key would expire', async () => {
+    const elsewhere = SqliteDataKeyStore.open(dir);
+    try {
+      const here = new DataKeys(store, kek);
+      const there = new DataKeys(elsewhere, kek);
+      await here.keyFor('T1');
+      const kept = await here.keyFor('T2');
+      expect(await there.destroy('T1', new Date())).toBe(true);
+      await expect(here.keyFor('T1')).rejects.toBeInstanceOf(DataKeyDestroyed);
+      expect(await here.existingKey('T1')).toBe('erased');
+      // The others are still used from memory: only the erased one is read again.
+      const reads: string[] = [];
+      const counting = Object.assign(Object.create(store) as SqliteDataKeyStore, { get: (id: string) => (reads.push(id), store.get(id)) });
+      const watched = new DataKeys(counting, kek);
+      await watched.keyFor('T2');
+      await watched.keyFor('T2');
+      expect(reads).toEqual(['T2']);
+      expect(await here.keyFor('T2')).toEqual(kept);
+      // And an erasure after the first ask, from the other connection, is seen too.
+      await watched.keyFor('T2');
+      expect(await there.destroy('T2', new Date())).toBe(true);
+      await expect(watched.keyFor('T2')).rejects.toBeInstanceOf(DataKeyDestroyed);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('hands out new trainee ids whose keys were stored beforehand, a pool at a time, each id once', async () => {
     let n = 0;
     const keys = new DataKeys(store, kek, { poolSize: 3, newId: () => `N${n++}` });
@@ -87,13 +114,14 @@ describe('DataKeys: one data key per trainee, wrapped under the key-encryption k
     expect(writes.filter((w) => w !== 'failed')).toEqual(['4', '4']);
   });
 
-  it('keeps opened keys for a while only, and forgets a destroyed one at once', async () => {
+  it('forgets a key destroyed by another DataKeys at once, and one it destroys itself', async () => {
     let now = 0;
     const keys = new DataKeys(store, kek, { cacheMs: 1000, now: () => now });
     const key = await keys.keyFor('T1');
-    // Another process destroys the key: this one goes on with its cached copy until it expires.
-    await new DataKeys(store, kek).destroy('T1', new Date());
     expect(await keys.existingKey('T1')).toEqual(key);
+    // Another one destroys the key: this one does not go on with its copy in memory.
+    await new DataKeys(store, kek).destroy('T1', new Date());
+    expect(await keys.existingKey('T1')).toBe('erased');
     now = 1001;
     expect(await keys.existingKey('T1')).toBe('erased');
     const second = await keys.keyFor('T2');
@@ -105,7 +133,7 @@ describe('DataKeys: one data key per trainee, wrapped under the key-encryption k
   it('keeps a key for cacheMs after it was read, however often writes seal with it meanwhile', async () => {
     let now = 0;
     const reads: string[] = [];
-    const counting = { ...store, get: (id: string) => (reads.push(id), store.get(id)) } as typeof store;
+    const counting = Object.assign(Object.create(store) as SqliteDataKeyStore, { get: (id: string) => (reads.push(id), store.get(id)) });
     const keys = new DataKeys(counting, kek, { cacheMs: 1000, now: () => now });
     for (const id of ['W', 'R']) await new DataKeys(store, kek).keyFor(id);
     const written = await keys.keyFor('W');
@@ -119,16 +147,17 @@ describe('DataKeys: one data key per trainee, wrapped under the key-encryption k
     expect(await keys.keyFor('W')).toEqual(written);
     expect(await keys.existingKey('R')).toEqual(read);
     expect(reads).toEqual(['W', 'R', 'W', 'R']);
-    // Another process erases it: within cacheMs of the last read, a write here finds it erased.
-    await new DataKeys(store, kek).destroy('W', new Date());
-    for (now = 1600; now < 2500; now += 300) await keys.keyFor('W');
-    now = 2500;
+    // Another process erases it: the next write here finds it erased, well within cacheMs of the last read.
+    const elsewhere = SqliteDataKeyStore.open(dir);
+    await new DataKeys(elsewhere, kek).destroy('W', new Date());
+    await elsewhere.close();
+    now = 1600;
     await expect(keys.keyFor('W')).rejects.toThrow(DataKeyDestroyed);
   });
 
   it('keeps at most cacheSize opened keys, dropping the oldest', async () => {
     const reads: string[] = [];
-    const counting = { ...store, get: (id: string) => (reads.push(id), store.get(id)) } as typeof store;
+    const counting = Object.assign(Object.create(store) as SqliteDataKeyStore, { get: (id: string) => (reads.push(id), store.get(id)) });
     const keys = new DataKeys(counting, kek, { cacheSize: 2 });
     for (const id of ['A', 'B', 'C']) await new DataKeys(store, kek).keyFor(id);
     for (const id of ['A', 'B', 'C', 'C', 'A']) await keys.existingKey(id);

@@ -17,8 +17,9 @@ export interface DataKeysOptions {
   /**
    * How long an opened key stays in memory after it was read from the store (or made, or learnt
    * from another thread that read it), in ms (default 5 minutes): a fixed lifetime, which using the
-   * key does not extend. A write to an erased trainee is refused before it seals, so no process
-   * holds a key longer than this after its trainee's erasure in another process.
+   * key does not extend. An erasure in another process reaches it sooner: before a key kept in
+   * memory is used, the store is asked which keys were destroyed since it was last asked
+   * (`DataKeyStore.erasedSince`), and those are forgotten.
    */
   cacheMs?: number;
   /** Opened keys kept in memory at most (default 100,000, about 25 MB; the oldest go first). */
@@ -93,6 +94,8 @@ export class DataKeys {
   private readonly reloadKeys: (() => Buffer) | null;
   private kek: Buffer;
   private keks: VersionedKeys;
+  /** The store's mark of the erasures already forgotten here (`DataKeyStore.erasedSince`); null before the first ask. */
+  private erasureMark: number | null = null;
 
   constructor(
     private readonly store: DataKeyStore,
@@ -156,6 +159,7 @@ export class DataKeys {
    * {@link DataKeyDestroyed}, {@link DataKeyNotOpened}.
    */
   async keyFor(traineeId: string): Promise<Buffer> {
+    await this.forgetErasedElsewhere();
     const cached = this.cached(traineeId);
     if (cached instanceof Buffer) return cached;
     let key = cached ?? (await this.readStored(traineeId));
@@ -169,7 +173,15 @@ export class DataKeys {
 
   /** The trainee's data key when it has one; null when none was made, `erased` when it was destroyed. Throws {@link DataKeyNotOpened}. */
   async existingKey(traineeId: string): Promise<Buffer | null | 'erased'> {
+    await this.forgetErasedElsewhere();
     return this.cached(traineeId) ?? this.readStored(traineeId);
+  }
+
+  /** Forgets the keys in memory whose trainees another process (or connection) erased since the last ask. */
+  private async forgetErasedElsewhere(): Promise<void> {
+    const { mark, traineeIds } = await this.store.erasedSince(this.erasureMark);
+    this.erasureMark = mark;
+    for (const id of traineeIds) this.cache.delete(id);
   }
 
   /** The trainee's key read from the store and unwrapped (and kept in memory), as {@link existingKey} answers it. */

@@ -14,6 +14,7 @@ import type { IdempotencyStore } from '@app/runtime/idempotency';
 import type { DigestTreeStore } from '@app/audit';
 import { DataKeys, PersonalData, reloaderOf, withPersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
+import type { RegistrationReservations } from '@app/trainees/write';
 import type { EventStore, RecordedEvent, StoredLog } from '@app/event-sourcing';
 import type { ProjectorLogger, ReadModelStore } from '@app/runtime/projector';
 import type { SchoolDirectory } from '@app/schools';
@@ -70,6 +71,11 @@ export interface Stores {
    * opened with `options.personalData`: the event store above seals and opens through it. Null otherwise.
    */
   personalData: PersonalData | null;
+  /**
+   * The duplicate rule's registration reservations (docs/DESIGN.md property 3): the key store's,
+   * opened with `options.personalData`, so an erasure deletes a trainee's claims with its key. Null otherwise.
+   */
+  reservations: RegistrationReservations | null;
   close(): Promise<void>;
 }
 
@@ -178,7 +184,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     );
   }
   const schools = mongo ? mongo.schoolDirectory() : SqliteSchoolDirectory.open(config.dataDir);
-  let keyStore: DataKeyStore | null = null;
+  let keyStore: (DataKeyStore & RegistrationReservations) | null = null;
   let personalData: PersonalData | null = null;
   if (options.personalData) {
     // With the API's threads, new keys are stored from a thread of their own: HTTP never waits on their sync.
@@ -209,6 +215,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     backends: { eventStore: config.eventStoreUrl ? 'eventstoredb' : 'sqlite', readModel: config.mongodbUrl ? 'mongodb' : 'sqlite' },
     projectionThread: thread,
     personalData,
+    reservations: keyStore,
     async close() {
       await schools.close();
       await keyStore?.close();

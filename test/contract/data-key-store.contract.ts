@@ -115,6 +115,23 @@ export function describeDataKeyStoreContract(name: string, open: () => Promise<D
       expect(await fx.store.get('T9')).toBeNull();
     });
 
+    it('tells every connection which trainees were erased since its mark, within a second', async () => {
+      const other = await fx.reopen();
+      await fx.store.ensure('T1', randomBytes(60));
+      await fx.store.ensure('T2', randomBytes(60));
+      const start = await fx.store.erasedSince(null);
+      expect(start.traineeIds).toEqual([]);
+      expect(await other.destroy('T1', AT)).toBe(true);
+      const named = new Set<string>();
+      let mark = start.mark;
+      for (const until = Date.now() + 2000; !named.has('T1') && Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+        const told = await fx.store.erasedSince(mark);
+        told.traineeIds.forEach((id) => named.add(id));
+        mark = told.mark;
+      }
+      expect([...named]).toEqual(['T1']);
+    });
+
     it('keeps a trainee erased before it had a key as erased', async () => {
       expect(await fx.store.destroy('T9', AT)).toBe(false);
       expect(await fx.store.ensure('T9', randomBytes(60))).toBe('erased');

@@ -117,6 +117,14 @@ const PORTS: Record<string, Port> = {
       { file: 'mongodb-data-key-store.contract-spec.ts', server: 'MONGODB_URL' },
     ],
   },
+  RegistrationReservations: {
+    file: 'libs/trainees/write/registration-reservations.port.ts',
+    suites: ['registration-reservations.contract.ts'],
+    runners: [
+      { file: 'sqlite-data-key-store.contract-spec.ts' },
+      { file: 'mongodb-data-key-store.contract-spec.ts', server: 'MONGODB_URL' },
+    ],
+  },
   DigestTreeStore: {
     file: 'libs/audit/digest-tree.ts',
     suites: ['digest-tree-store.contract.ts'],

@@ -4,7 +4,8 @@
  * same file (as another process would); once as the API opens it, with its new keys stored from a
  * thread of their own (`newKeysInThread`). Then what only a file can show: a destroyed key is left
  * neither in the file nor in its WAL, also when a reader holds the WAL for a while, and an erasure
- * is told when a reader holds it too long.
+ * is told when a reader holds it too long; and the registration reservations' contract
+ * (test/contract/registration-reservations.contract.ts), whose erased claims are left in no file either.
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -13,7 +14,8 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { DataKeyNotForgotten } from '@app/personal-data';
 import { SqliteDataKeyStore } from '@app/stores/sqlite';
-import { describeDataKeyStoreContract } from './data-key-store.contract';
+import { describeDataKeyStoreContract, type DataKeyStoreFixture } from './data-key-store.contract';
+import { describeRegistrationReservationsContract } from './registration-reservations.contract';
 
 function freshDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'data-keys-contract-'));
@@ -23,7 +25,7 @@ describe.each([
   ['SqliteDataKeyStore', false],
   ['SqliteDataKeyStore, its new keys stored from a thread of their own', true],
 ] as const)('%s', (name, newKeysInThread) => {
-  describeDataKeyStoreContract(name, async () => {
+  const open = async (): Promise<DataKeyStoreFixture & { store: SqliteDataKeyStore; reopen(): Promise<SqliteDataKeyStore> }> => {
     const dataDir = freshDir();
     const opened = [SqliteDataKeyStore.open(dataDir, { newKeysInThread })];
     return {
@@ -38,7 +40,9 @@ describe.each([
         fs.rmSync(dataDir, { recursive: true, force: true });
       },
     };
-  });
+  };
+  describeDataKeyStoreContract(name, open);
+  describeRegistrationReservationsContract(name, open);
 });
 
 describe('SqliteDataKeyStore: forgetting', () => {
@@ -57,6 +61,26 @@ describe('SqliteDataKeyStore: forgetting', () => {
       expect(files().some((bytes) => bytes.includes(kept))).toBe(true);
       await store.close();
       expect(files().some((bytes) => bytes.includes(doomed))).toBe(false);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves an erased trainee’s reservation name and claim in neither keys.sqlite nor its WAL, and keeps the others', async () => {
+    const dataDir = freshDir();
+    try {
+      const store = SqliteDataKeyStore.open(dataDir, { newKeysInThread: true });
+      const [doomed, kept] = [randomBytes(20).toString('hex'), randomBytes(20).toString('hex')];
+      await store.ensure('Trainee-doomed-1', randomBytes(60));
+      expect(await store.writeReservation(doomed, 0, [{ trainee_id: 'Trainee-doomed-1', at: '2026-01-01T00:00:00.000Z' }])).toBe(true);
+      expect(await store.writeReservation(kept, 0, [{ trainee_id: 'Trainee-kept-1', at: '2026-01-01T00:00:00.000Z' }])).toBe(true);
+      const files = () => fs.readdirSync(dataDir).map((f) => fs.readFileSync(path.join(dataDir, f)).toString('latin1'));
+      for (const text of [doomed, 'Trainee-doomed-1', kept]) expect(files().some((bytes) => bytes.includes(text))).toBe(true);
+      expect(await store.destroy('Trainee-doomed-1', new Date())).toBe(true);
+      expect(files().some((bytes) => bytes.includes(doomed))).toBe(false);
+      expect(files().filter((bytes) => bytes.includes('Trainee-doomed-1'))).toHaveLength(1); // the erased id, kept as erased
+      expect(files().some((bytes) => bytes.includes(kept))).toBe(true);
+      await store.close();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

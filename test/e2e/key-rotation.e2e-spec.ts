@@ -32,7 +32,10 @@ function exportedKeys(text: string): Map<string, string | null> {
 
 /** Whether `wrapped`, the data key of `traineeId`, opens under the `key-encryption` keys of the keyring file `file`. */
 async function opens(file: string, traineeId: string, wrapped: string): Promise<boolean> {
-  const store = { get: async () => Buffer.from(wrapped, 'base64') } as unknown as DataKeyStore;
+  const store = {
+    get: async () => Buffer.from(wrapped, 'base64'),
+    erasedSince: async () => ({ mark: 0, traineeIds: [] }),
+  } as unknown as DataKeyStore;
   const keys = new DataKeys(store, versionedKeys(readKeyring(file, 'keyring'), 'key-encryption'));
   try {
     return (await keys.existingKey(traineeId)) instanceof Buffer;

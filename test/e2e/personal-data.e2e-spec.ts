@@ -201,7 +201,7 @@ describe('erasing a trainee (admin trainee erase)', () => {
 });
 
 describe('moving a log written before sealing (events export / import)', () => {
-  it('seals every personal value as it imports, and gives plain-hash guard streams their keyed names', async () => {
+  it('seals every personal value as it imports; guards forget then deletes the plain-hash guard streams it kept', async () => {
     const [old, target, work] = ['old-log-', 'sealed-log-', 'move-'].map((p) => mkdtempSync(join(tmpdir(), p)));
     try {
       // The old log: a registration in the clear, its claim on a guard stream named by a plain SHA-256.
@@ -228,10 +228,13 @@ describe('moving a log written before sealing (events export / import)', () => {
       copyFileSync(join(old, 'data-key'), join(target, 'data-key'));
       const imported = await runAdmin(['events', 'import', file], target);
       expect(imported.stderr).toBe('');
-      expect(imported.stdout).toMatch(/; 1 guard streams named by a plain hash were given their keyed names\n$/);
+      expect(imported.stdout).toMatch(
+        /^Imported \d+ events from .*; 1 events of duplicate guard streams came with it: .* guards forget\n$/,
+      );
+      expect((await runAdmin(['guards', 'forget'], target)).code).toBe(0);
 
       const sealedLog = filesText(target, 'events.sqlite');
-      for (const value of ['Eulalie', 'Fennimore', plainGuard]) expect(sealedLog).not.toContain(value);
+      for (const value of ['Eulalie', 'Fennimore', plainGuard, REGISTRATION_GUARD_STREAM_PREFIX]) expect(sealedLog).not.toContain(value);
       const history = await runAdmin(['trainee', 'history', 'OldT1', '--json'], target);
       expect(JSON.parse(history.stdout.split('\n')[0]).changes).toMatchObject({ first_names: 'Eulalie', last_name: 'Fennimore' });
     } finally {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { duplicateGuardKey } from '@app/trainees/decider';
-import { keyedGuardStreams } from '@app/trainees/write';
+import { keyedGuardNames, TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
 import { deriveKey, type ServiceKeyring } from '@app/runtime/process';
 import { SERVICE_KEY } from '../../apps/api/src/composition/tokens';
 import { RunningApi } from '../support/api-harness';
@@ -248,18 +248,19 @@ describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST 
     expect(read.body.data.course_year).toBe(2.5);
   });
 
-  it('names the duplicate guard stream by a keyed hash, never a plain hash of the details (docs/DESIGN.md property 3)', async () => {
+  it('claims the registration in a reservation named by a keyed hash, and writes no guard stream to the log (docs/DESIGN.md property 3)', async () => {
     const body = uniqueTrainee('v2026.1');
     const created = await api.request('POST', '/api/v2026.1/trainees', token, body);
     expect(created.status).toBe(201);
     const t = created.body.data;
     const key = duplicateGuardKey(t.ukprn, t);
-    const guards = (await api.infra.eventStore.readAll({ maxCount: 100_000, filter: { streamPrefixes: ['registrationguard-'] } }))
-      .filter((e) => (e.data as { trainee_id?: string }).trainee_id === t.trainee_id)
-      .map((e) => e.streamId);
-    const keyed = keyedGuardStreams(deriveKey(api.app.get<ServiceKeyring>(SERVICE_KEY), 'registration-guards'))(key);
-    expect(guards).toEqual([keyed]);
+    const keyed = keyedGuardNames(deriveKey(api.app.get<ServiceKeyring>(SERVICE_KEY), 'registration-guards'))(key);
     expect(keyed).not.toContain(createHash('sha256').update(key).digest('hex').slice(0, 40));
+    const reservation = await api.app.get<TraineeWritePorts>(TRAINEE_WRITE_PORTS).reservations.readReservation(keyed);
+    expect(reservation.claims.map((c) => c.trainee_id)).toEqual([t.trainee_id]);
+    expect(reservation.version).toBe(1);
+    const guards = await api.infra.eventStore.readAll({ maxCount: 100_000, filter: { streamPrefixes: ['registrationguard-'] } });
+    expect(guards).toEqual([]);
   });
 
   it('gives exactly one 201 for 20 concurrent identical creates; the others are 409 with the winner (docs/DESIGN.md property 3)', async () => {

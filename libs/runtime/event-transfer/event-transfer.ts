@@ -145,9 +145,8 @@ export async function exportEvents(
  * with an empty store. `refusal(type, data)` names why this store cannot take an event (a webhook
  * secret sealed with another service key), or returns null; a reason is an {@link ImportFileInvalid}
  * of its line. A data key line ({@link ExportedDataKey}) goes to `dataKeys`, which refuses a key
- * wrapped under another service key the same way. `renamed` gives streams another id in the
- * target (the plain-hash guard streams of an old log, `plainGuardRenames`); every event keeps its
- * place, revision and position.
+ * wrapped under another service key the same way. Every event keeps its place, revision and
+ * position.
  */
 export async function importEvents(
   eventStore: EventStore,
@@ -156,7 +155,6 @@ export async function importEvents(
     batchSize?: number;
     refusal?: (type: string, data: unknown) => string | null;
     dataKeys?: DataKeyTransfer | null;
-    renamed?: ReadonlyMap<string, string>;
   } = {},
 ): Promise<number> {
   const head = await eventStore.headPosition();
@@ -197,7 +195,6 @@ export async function importEvents(
     }
     const e = parseLine(text, lineNo);
     checkChained(chains, e, lineNo);
-    e.stream_id = options.renamed?.get(e.stream_id) ?? e.stream_id;
     if (e.position !== undefined) {
       if (e.position <= lastPosition) {
         throw new ImportFileInvalid(lineNo, `position ${e.position} is not after the previous line's ${lastPosition}`);

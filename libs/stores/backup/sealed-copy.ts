@@ -84,6 +84,8 @@ function readOnlyKeys(db: Database.Database | null): DataKeyStore {
     destroy: refused,
     wrappedAfter: refused,
     replace: refused,
+    // A copy no one erases in: nothing to forget.
+    erasedSince: async () => ({ mark: 0, traineeIds: [] }),
     close: async () => undefined,
   };
 }

@@ -1,6 +1,8 @@
 import { Binary, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { DataKeyStore } from '@app/personal-data';
-import { DUPLICATE_KEY, WRITE_CONCERN } from './mongo-connection';
+import type { RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
+import { DUPLICATE_KEY, untilDone, WRITE_CONCERN } from './mongo-connection';
+import { MongoRegistrationReservations } from './mongo-registration-reservations';
 
 interface KeyDocument {
   /** The trainee id. */
@@ -10,6 +12,11 @@ interface KeyDocument {
   erasedAt: Date | null;
 }
 
+/** How often, at most, a process reads which keys were destroyed elsewhere, in ms. */
+const ERASURES_READ_EVERY_MS = 1000;
+/** How far before the last read an erasure is looked for, in ms: the replicas' clocks may differ. */
+const ERASURE_CLOCK_SLACK_MS = 60_000;
+
 /** Collection of the data keys, outside the versioned projection collections. */
 export const DATA_KEY_COLLECTION = 'data_keys';
 
@@ -18,13 +25,30 @@ export const DATA_KEY_COLLECTION = 'data_keys';
  * trainee (`_id` the trainee id), majority, journaled writes; the unique `_id` decides between
  * concurrent `ensure` calls across replicas. Forgetting: a destroy overwrites the key with null;
  * the storage engine may keep the old bytes in its files until they are reused or compacted, and
- * backups made while the key existed keep it (docs/operations.md "The service key").
+ * backups made while the key existed keep it (docs/operations.md "The service key"). The duplicate
+ * rule's registration reservations live beside it (`MongoRegistrationReservations`, collection
+ * `registration_reservations`); a destroy deletes the trainee's claims after its key.
  */
-export class MongoDataKeyStore implements DataKeyStore {
+export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations {
   private readonly keys: Collection<KeyDocument>;
+  private readonly reservations: MongoRegistrationReservations;
+  private readonly erasuresIndexed: () => Promise<void>;
 
   constructor(db: Db) {
     this.keys = db.collection<KeyDocument>(DATA_KEY_COLLECTION);
+    this.reservations = new MongoRegistrationReservations(db);
+    this.erasuresIndexed = untilDone(() =>
+      this.keys.createIndex({ erasedAt: 1 }, { partialFilterExpression: { erasedAt: { $type: 'date' } } }),
+    );
+  }
+
+  readReservation(name: string): Promise<RegistrationReservation> {
+    return this.reservations.read(name);
+  }
+
+  async writeReservation(name: string, version: number, claims: readonly RegistrationClaim[]): Promise<boolean> {
+    if (claims.length === 0) throw new RangeError('a reservation holds at least one claim');
+    return this.reservations.write(name, version, claims);
   }
 
   async ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'> {
@@ -70,6 +94,13 @@ export class MongoDataKeyStore implements DataKeyStore {
   }
 
   async destroy(traineeId: string, at: Date): Promise<boolean> {
+    const destroyed = await this.destroyKey(traineeId, at);
+    // Its registration claims go too, after the key (run again, an erasure finishes this part).
+    await this.reservations.forgetTrainee(traineeId);
+    return destroyed;
+  }
+
+  private async destroyKey(traineeId: string, at: Date): Promise<boolean> {
     const destroyed = await this.keys.updateOne(
       { _id: traineeId, wrapped: { $ne: null } },
       { $set: { wrapped: null, erasedAt: at } },
@@ -105,6 +136,23 @@ export class MongoDataKeyStore implements DataKeyStore {
       { writeConcern: WRITE_CONCERN },
     );
     return replaced.modifiedCount > 0;
+  }
+
+  /**
+   * See `DataKeyStore.erasedSince`: `mark` is a time (ms since the epoch); the trainees erased from a
+   * minute before it (the replicas' clocks may differ) are named, read at most once a second
+   * ({@link ERASURES_READ_EVERY_MS}: how long an erasure elsewhere may take to reach this process),
+   * through a partial index on `erasedAt`.
+   */
+  async erasedSince(mark: number | null): Promise<{ mark: number; traineeIds: string[] }> {
+    const now = Date.now();
+    if (mark === null) return { mark: now, traineeIds: [] };
+    if (now - mark < ERASURES_READ_EVERY_MS) return { mark, traineeIds: [] };
+    await this.erasuresIndexed();
+    const erased = await this.keys
+      .find({ erasedAt: { $gte: new Date(mark - ERASURE_CLOCK_SLACK_MS) } }, { projection: { _id: 1 } })
+      .toArray();
+    return { mark: now, traineeIds: erased.map((d) => d._id) };
   }
 
   /** The client is the read model's; it closes it. */

@@ -1,25 +1,28 @@
 import type { Worker } from 'node:worker_threads';
+import type { RegistrationClaim } from '@app/trainees/write';
 import { startWorker } from './start-worker';
 
 /** A message to the key writer thread. */
 export type ToKeyWriter =
   | { type: 'reserve'; id: number; entries: { traineeId: string; wrapped: Uint8Array }[] }
   | { type: 'ensure'; id: number; traineeId: string; wrapped: Uint8Array }
+  | { type: 'writeReservation'; id: number; name: string; version: number; claims: RegistrationClaim[] }
   /** Closes the thread's connection (after the writes before it) and ends the thread. */
   | { type: 'close'; id: number };
 
 /**
  * A message from the key writer thread: a request done (an `ensure` with the stored key, or null
- * once erased), or failed with its error's message.
+ * once erased; a `writeReservation` with whether it was written), or failed with its error's message.
  */
-export type FromKeyWriter = { type: 'done'; id: number; stored?: Uint8Array | null } | { type: 'failed'; id: number; message: string };
+export type FromKeyWriter =
+  { type: 'done'; id: number; stored?: Uint8Array | null; written?: boolean } | { type: 'failed'; id: number; message: string };
 
 /**
  * The key store's writes of new keys in a thread of their own (`data-key-writer.worker`): a pool
  * of 256 keys in one durable write, whose sync would otherwise hold the API's thread (2.7 ms
  * median, 6.7 ms at worst; docs/DESIGN.md "Personal data"),
- * and the key of a trainee written before sealing, one durable write each. Reads and erasures stay
- * on the caller's connection.
+ * the key of a trainee written before sealing, and each create's registration claim (docs/DESIGN.md
+ * property 3), one durable write each. Reads and erasures stay on the caller's connection.
  */
 export class DataKeyWriter {
   private readonly worker: Worker;
@@ -61,6 +64,12 @@ export class DataKeyWriter {
   async ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'> {
     const { stored } = await this.request((id) => ({ type: 'ensure', id, traineeId, wrapped: new Uint8Array(wrapped) }));
     return stored ? Buffer.from(stored) : 'erased';
+  }
+
+  /** Does what `RegistrationReservations.writeReservation` does; resolves once durable, with whether it was written. */
+  async writeReservation(name: string, version: number, claims: readonly RegistrationClaim[]): Promise<boolean> {
+    const { written } = await this.request((id) => ({ type: 'writeReservation', id, name, version, claims: [...claims] }));
+    return written === true;
   }
 
   /** Lets the writes asked for finish, closes the thread's connection and waits for the thread to end. */

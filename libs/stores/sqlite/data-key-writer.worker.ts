@@ -1,6 +1,6 @@
 /**
  * The thread that stores the new keys of the API's key store on the embedded stores (docs/DESIGN.md
- * "Personal data"): it runs each `reserve` and `ensure` on its own connection to `keys.sqlite`,
+ * "Personal data"): it runs each `reserve`, `ensure` and `writeReservation` on its own connection to `keys.sqlite`,
  * durably (`synchronous=FULL`), so the API's thread never waits on that sync. Started by `DataKeyWriter`
  * with the file as `workerData.file`.
  */
@@ -20,14 +20,16 @@ port.on('message', (message: ToKeyWriter) => {
     });
     return;
   }
-  const done =
+  const done: Promise<Partial<FromKeyWriter & { type: 'done' }>> =
     message.type === 'ensure'
       ? store
           .ensure(message.traineeId, Buffer.from(message.wrapped))
-          .then((stored) => (stored === 'erased' ? null : new Uint8Array(stored)))
-      : store.reserve(message.entries.map((e) => ({ traineeId: e.traineeId, wrapped: Buffer.from(e.wrapped) }))).then(() => undefined);
+          .then((stored) => ({ stored: stored === 'erased' ? null : new Uint8Array(stored) }))
+      : message.type === 'writeReservation'
+        ? store.writeReservation(message.name, message.version, message.claims).then((written) => ({ written }))
+        : store.reserve(message.entries.map((e) => ({ traineeId: e.traineeId, wrapped: Buffer.from(e.wrapped) }))).then(() => ({}));
   done.then(
-    (stored) => post({ type: 'done', id: message.id, ...(stored === undefined ? {} : { stored }) }),
+    (answer) => post({ ...answer, type: 'done', id: message.id }),
     (error: unknown) => post({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) }),
   );
 });

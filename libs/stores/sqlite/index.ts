@@ -1,5 +1,6 @@
 export { SqliteEventStore, openSqliteEventStore } from './event-log/sqlite-event-store';
 export { verifyInThreads } from './event-log/threaded-verify';
+export { forgetGuardStreams, type GuardStreamsForgotten } from './event-log/forget-guard-streams';
 export { digestInThread } from './event-log/threaded-digest';
 export { asOfScanInThreads } from './event-log/threaded-as-of';
 export { SqliteReadModel } from './read-models/sqlite-read-model';

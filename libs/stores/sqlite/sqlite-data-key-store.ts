@@ -3,8 +3,10 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataKeyNotForgotten, DataKeys, PersonalData, reloaderOf, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
+import type { RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
 import { DataKeyWriter } from './data-key-writer';
 import { makePrivateDirectory, openPrivateDatabase } from './private-files';
+import { ReservationTables } from './registration-reservation-tables';
 
 /** How much of `keys.sqlite` reads map (about 100 bytes a trainee: 10 million trainees). */
 const KEYS_MMAP_BYTES = 1024 ** 3;
@@ -66,11 +68,15 @@ interface Row {
  * WAL that is not empty. Copies outside the file (backups, the file system's free blocks) are
  * beyond it.
  */
-export class SqliteDataKeyStore implements DataKeyStore {
+export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservations {
   private readonly db: Database.Database;
   private readonly stmts;
+  private readonly reservations: ReservationTables;
   private readonly writer: DataKeyWriter | null;
   private readonly forgetWalWithinMs: number;
+  /** `PRAGMA data_version` when `erasedSince` last read, and whether this connection destroyed a key since. */
+  private seenDataVersion = -1;
+  private erasedHere = false;
 
   /**
    * Opens (creating when needed) the key store in the SQLite file `filename`. `synchronous`
@@ -90,7 +96,8 @@ export class SqliteDataKeyStore implements DataKeyStore {
       // Reads map the file (address space, not RSS): a key read on the write path costs no read() call.
       this.db.pragma(`mmap_size = ${KEYS_MMAP_BYTES}`);
       this.db.exec(`CREATE TABLE IF NOT EXISTS data_keys (
-        trainee_id TEXT PRIMARY KEY, wrapped BLOB, erased_at TEXT) WITHOUT ROWID`);
+        trainee_id TEXT PRIMARY KEY, wrapped BLOB, erased_at TEXT) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS erasures (seq INTEGER PRIMARY KEY AUTOINCREMENT, trainee_id TEXT NOT NULL)`);
       this.stmts = {
         insert: this.db.prepare(`INSERT OR IGNORE INTO data_keys (trainee_id, wrapped) VALUES (?, ?)`),
         reserve: this.db.prepare(`INSERT INTO data_keys (trainee_id, wrapped) VALUES (?, ?)`),
@@ -101,7 +108,14 @@ export class SqliteDataKeyStore implements DataKeyStore {
           `SELECT trainee_id, wrapped FROM data_keys WHERE trainee_id > ? AND wrapped IS NOT NULL ORDER BY trainee_id LIMIT ?`,
         ),
         replace: this.db.prepare(`UPDATE data_keys SET wrapped = ? WHERE trainee_id = ? AND wrapped = ?`),
+        erased: this.db.prepare(`INSERT INTO erasures (trainee_id) VALUES (?)`),
+        erasedAfter: this.db.prepare<[number], { seq: number; trainee_id: string }>(
+          `SELECT seq, trainee_id FROM erasures WHERE seq > ? ORDER BY seq`,
+        ),
+        lastErasure: this.db.prepare<[], number>(`SELECT coalesce(max(seq), 0) FROM erasures`).pluck(),
+        dataVersion: this.db.prepare<[], number>(`PRAGMA data_version`).pluck(),
       };
+      this.reservations = new ReservationTables(this.db);
     } catch (err) {
       this.db.close();
       throw err;
@@ -146,11 +160,41 @@ export class SqliteDataKeyStore implements DataKeyStore {
       .transaction(() => {
         const changed = this.stmts.destroy.run(when, traineeId).changes > 0;
         if (!changed) this.stmts.tombstone.run(traineeId, when);
-        return changed;
+        // Told to every process that keeps opened keys (`erasedSince`), again on a repeat: it costs a row.
+        this.stmts.erased.run(traineeId);
+        this.erasedHere = true;
+        // Its registration claims go in the same write: none is left to name it or its guard key.
+        const forgot = this.reservations.forgetTrainee(traineeId);
+        return { changed, forgot };
       })
       .immediate();
-    if (destroyed || this.walHoldsFrames()) await this.forgetWal(traineeId);
-    return destroyed;
+    if (destroyed.changed || destroyed.forgot || this.walHoldsFrames()) await this.forgetWal(traineeId);
+    return destroyed.changed;
+  }
+
+  /**
+   * See `DataKeyStore.erasedSince`: the `erasures` table after `mark` (its sequence number), read
+   * only when the file changed since the last call (`PRAGMA data_version`: another connection
+   * committed) or this connection destroyed a key; else no query at all.
+   */
+  async erasedSince(mark: number | null): Promise<{ mark: number; traineeIds: string[] }> {
+    const version = this.stmts.dataVersion.get()!;
+    if (mark !== null && version === this.seenDataVersion && !this.erasedHere) return { mark, traineeIds: [] };
+    this.seenDataVersion = version;
+    this.erasedHere = false;
+    if (mark === null) return { mark: this.stmts.lastErasure.get()!, traineeIds: [] };
+    const rows = this.stmts.erasedAfter.all(mark);
+    return { mark: rows.length > 0 ? rows[rows.length - 1].seq : mark, traineeIds: rows.map((r) => r.trainee_id) };
+  }
+
+  async readReservation(name: string): Promise<RegistrationReservation> {
+    return this.reservations.read(name);
+  }
+
+  async writeReservation(name: string, version: number, claims: readonly RegistrationClaim[]): Promise<boolean> {
+    if (claims.length === 0) throw new RangeError('a reservation holds at least one claim');
+    if (this.writer) return this.writer.writeReservation(name, version, claims);
+    return this.reservations.write(name, version, claims);
   }
 
   async wrappedAfter(after: string | null, limit: number): Promise<Array<{ traineeId: string; wrapped: Buffer }>> {

@@ -54,20 +54,23 @@ export function startCycle(d: Pick<TraineeDetails, 'trainee_start_date' | 'itt_s
 
 /**
  * The part of the rule that is an exact key: trainees that can duplicate each other always share
- * it. Writers serialise creates per key (a guard stream) so that of N concurrent identical
- * creates exactly one succeeds (docs/DESIGN.md property 3). Holds personal data: hash it before use
- * in a stream name.
+ * it. Writers serialise creates per key (a registration reservation) so that of N concurrent
+ * identical creates exactly one succeeds (docs/DESIGN.md property 3). Holds personal data: hash it,
+ * keyed, before use as a name.
  */
 export function duplicateGuardKey(ukprn: string, d: Pick<TraineeDetails, 'date_of_birth' | 'training_route' | 'last_name'>): string {
   return [ukprn, d.date_of_birth, d.training_route, lastNameKey(d.last_name)].join('\u0000');
 }
 
-/** Stream category of the duplicate guards: `registrationguard-<hash of the guard key>`. */
+/**
+ * Stream category of the duplicate guard streams of older logs: `registrationguard-<hash of the
+ * guard key>` (docs/DESIGN.md property 3: new creates claim a reservation in the key store instead).
+ */
 export const REGISTRATION_GUARD_STREAM_PREFIX = 'registrationguard-';
 
 /**
- * Written to a guard stream, with the stream revision read as the expected revision, before a
- * new trainee's events are appended: concurrent creates of possible duplicates conflict here.
+ * The claim older logs hold in a guard stream, one per registration, naming its trainee. No longer
+ * written (docs/DESIGN.md property 3); `admin guards forget` deletes them.
  */
 export interface RegistrationClaimed {
   type: 'RegistrationClaimed';

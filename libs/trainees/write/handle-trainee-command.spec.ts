@@ -14,7 +14,7 @@ import { updateTrainee } from '@app/trainees/decider/testing/trainee-commands';
 import { openSqliteEventStore, type SqliteEventStore, SqliteReadModel } from '@app/stores/sqlite';
 import { Projector } from '@app/runtime/projector';
 import type { Caller } from './caller';
-import { keyedGuardStreams } from './trainee-write.ports';
+import { keyedGuardNames, MemoryRegistrationReservations } from './registration-reservations.port';
 import { handleTraineeCommand, TraineeHistoryUnreadable } from './handle-trainee-command';
 import type { TraineeWritePorts } from './trainee-write.ports';
 
@@ -51,7 +51,8 @@ describe('handleTraineeCommand', () => {
       clock: () => new Date(NOW),
       newId: () => 'unused',
       newTraineeId: async () => 'unused',
-      guardStreamOf: keyedGuardStreams(Buffer.alloc(32, 5)),
+      reservations: new MemoryRegistrationReservations(),
+      guardNameOf: keyedGuardNames(Buffer.alloc(32, 5)),
     };
   }
 

@@ -7,22 +7,15 @@ import {
   requireData,
   traineeStreamId,
   type RecordSource,
-  type RegistrationClaimed,
   type RequestData,
   type TraineeEvent,
   type TraineeRules,
 } from '@app/trainees/decider';
 import type { Trainee, TraineeFields } from '@app/trainees/record';
-import {
-  newEventId,
-  streamHeadOf,
-  toEventData,
-  WrongExpectedVersionError,
-  type AppendResult,
-  type RecordedEvent,
-} from '@app/event-sourcing';
+import { newEventId, toEventData } from '@app/event-sourcing';
 import type { Caller } from './caller';
 import { loadTraineeState, schoolsNamedBy, traineeOf, writeContext } from './handle-trainee-command';
+import type { RegistrationClaim } from './registration-reservations.port';
 import type { TraineeWritePorts } from './trainee-write.ports';
 
 /** How long a registration claim without its trainee stream counts as in flight, in ms. */
@@ -36,17 +29,17 @@ const MAX_REGISTRATION_ATTEMPTS = 50;
  * version's. Returns the trainee as written, once projected (docs/DESIGN.md property 1).
  *
  * The record rules run once, inside `decide`. Duplicates are race-free (docs/DESIGN.md property 3):
- * every possible duplicate shares a guard stream (same provider, date of birth, route and last
- * name, read from the checked fields), and the writer appends a claim to it with the revision it
- * read, so of N concurrent identical creates exactly one gets through; the others re-read, see the
- * winner and answer 409. Where the store appends to several streams in one transaction
- * (`appendToStreams`, SQLite) the claim and the trainee's stream are one write, so no claim is left
- * without its trainee by a crash; elsewhere (EventStoreDB) a claim younger than
- * {@link CLAIM_IN_FLIGHT_MS} without its stream holds the others back. Errors: the decider's
- * (`ValidationFailed`, `MissingData`, `DuplicateTrainee`) and `ConcurrentModification` after
- * bounded rounds. `given.traineeId`: the new trainee's id when the caller fixed it beforehand (an
- * upload's row, written once whatever the restarts), else one drawn from `ports.newTraineeId`;
- * `given.recordSource`: how the record came in (`csv` for an upload's row; `api` by default).
+ * every possible duplicate shares a registration reservation (same provider, date of birth, route
+ * and last name, read from the checked fields; named by a keyed hash), and the writer adds its claim
+ * to it with the version it read (compare-and-set), then appends the trainee's stream, so of N
+ * concurrent identical creates exactly one gets through; the others re-read, see the winner and
+ * answer 409. A claim younger than {@link CLAIM_IN_FLIGHT_MS} without its trainee's stream holds the
+ * others back (its writer is still appending); an older one (its writer stopped) and an erased
+ * trainee's are dropped by the next claim. Errors: the decider's (`ValidationFailed`, `MissingData`,
+ * `DuplicateTrainee`) and `ConcurrentModification` after bounded rounds. `given.traineeId`: the new
+ * trainee's id when the caller fixed it beforehand (an upload's row, written once whatever the
+ * restarts), else one drawn from `ports.newTraineeId`; `given.recordSource`: how the record came in
+ * (`csv` for an upload's row; `api` by default).
  */
 export async function registerTrainee(
   ports: TraineeWritePorts,
@@ -61,42 +54,20 @@ export async function registerTrainee(
     decideWith([]);
     throw new Error('a registration without a date of birth, route or last name passed the record rules');
   }
-  const guardStream = ports.guardStreamOf(key);
-  const ctx = writeContext(caller, now);
-
+  const name = ports.guardNameOf(key);
   for (let attempt = 0; attempt < MAX_REGISTRATION_ATTEMPTS; attempt++) {
-    const claims = await ports.eventStore.readStream(guardStream);
-    const candidates = await duplicateCandidates(ports, caller.ukprn, requireData(data).fields, claims, now);
-    if (candidates === 'in_flight') {
+    const reservation = await ports.reservations.readReservation(name);
+    const others = reservation.claims.filter((c) => c.trainee_id !== traineeId); // its own, from a run that stopped, is made again
+    const found = await duplicateCandidates(ports, caller.ukprn, requireData(data).fields, others, now);
+    if (found === 'in_flight') {
       await sleep(10 + attempt * 5);
       continue;
     }
-    const events = decideWith(candidates);
-    const claim: RegistrationClaimed = { type: 'RegistrationClaimed', data: { trainee_id: traineeId, at: now } };
-    const claimWrite = {
-      streamId: guardStream,
-      events: toEventData([claim], ctx, newEventId),
-      // The guard stream's head, read just above, handed back: the append chains to it unread (docs/DESIGN.md "Verifiable history").
-      options: { expectedRevision: claims.length === 0 ? ('no_stream' as const) : streamHeadOf(claims[claims.length - 1]) },
-    };
-    const traineeWrite = {
-      streamId: traineeStreamId(traineeId),
-      events: toEventData(events, ctx, newEventId),
-      options: { expectedRevision: 'no_stream' as const },
-    };
-    let result: AppendResult;
-    try {
-      if (ports.eventStore.appendToStreams) {
-        // One transaction: no claim is ever stored without its trainee (docs/DESIGN.md property 3).
-        result = (await ports.eventStore.appendToStreams([claimWrite, traineeWrite]))[1];
-      } else {
-        await ports.eventStore.appendToStream(claimWrite.streamId, claimWrite.events, claimWrite.options);
-        result = await ports.eventStore.appendToStream(traineeWrite.streamId, traineeWrite.events, traineeWrite.options);
-      }
-    } catch (err) {
-      if (err instanceof WrongExpectedVersionError && err.streamId === guardStream) continue;
-      throw err;
-    }
+    const events = decideWith(found.candidates);
+    const claims = [...found.kept, { trainee_id: traineeId, at: now }];
+    if (!(await ports.reservations.writeReservation(name, reservation.version, claims))) continue;
+    const append = toEventData(events, writeContext(caller, now), newEventId);
+    const result = await ports.eventStore.appendToStream(traineeStreamId(traineeId), append, { expectedRevision: 'no_stream' });
     await ports.projection.waitFor(result.position);
     return traineeOf(evolveAll(events));
   }
@@ -163,8 +134,8 @@ export async function checkRegistration(
 }
 
 /**
- * The duplicate rule's exact key of a create body's checked fields (the guard stream is named by
- * its hash): provider, date of birth, route and last name, or null when one of them is blank (the
+ * The duplicate rule's exact key of a create body's checked fields (its reservation is named by
+ * its keyed hash): provider, date of birth, route and last name, or null when one of them is blank (the
  * record rules then refuse the body). The wire checks have already given the date as `YYYY-MM-DD`
  * and the route as a known code, so the key is the one the stored record would give.
  */
@@ -176,27 +147,36 @@ function guardKeyOf(ukprn: string, fields: TraineeFields): string | null {
 
 /**
  * The trainees a new one could duplicate: the read model's candidates plus those of claims not yet
- * projected (read from their streams); `in_flight` while a claim younger than
+ * projected (read from their streams), and the claims a new claim keeps (all but those of erased
+ * trainees and of writers that stopped before appending); `in_flight` while a claim younger than
  * {@link CLAIM_IN_FLIGHT_MS} has no stream yet (its writer is still appending).
  */
 async function duplicateCandidates(
   ports: TraineeWritePorts,
   ukprn: string,
   fields: TraineeFields,
-  claims: RecordedEvent[],
+  claims: readonly RegistrationClaim[],
   now: string,
-): Promise<Trainee[] | 'in_flight'> {
+): Promise<{ candidates: Trainee[]; kept: RegistrationClaim[] } | 'in_flight'> {
   const candidates = await ports.trainees.findDuplicateCandidates(ukprn, fields.date_of_birth!, fields.training_route!, fields.last_name!);
   const known = new Set(candidates.map((t) => t.trainee_id));
+  const kept: RegistrationClaim[] = [];
   let inFlight = false;
   for (const claim of claims) {
-    const { trainee_id, at } = (claim.data as RegistrationClaimed['data']) ?? {};
-    if (!trainee_id || known.has(trainee_id)) continue;
-    const state = await loadTraineeState(ports.eventStore, trainee_id);
-    if (state.exists) candidates.push(state.trainee);
-    else if (Date.parse(now) - Date.parse(at) < CLAIM_IN_FLIGHT_MS) inFlight = true;
+    if (known.has(claim.trainee_id)) {
+      kept.push(claim);
+      continue;
+    }
+    const state = await loadTraineeState(ports.eventStore, claim.trainee_id);
+    if (state.exists) {
+      candidates.push(state.trainee);
+      kept.push(claim);
+    } else if (!state.erased && Date.parse(now) - Date.parse(claim.at) < CLAIM_IN_FLIGHT_MS) {
+      inFlight = true;
+      kept.push(claim);
+    }
   }
-  return inFlight ? 'in_flight' : candidates;
+  return inFlight ? 'in_flight' : { candidates, kept };
 }
 
 function arrayLength(value: readonly unknown[] | null | '' | undefined): number {

@@ -1,7 +1,7 @@
 import type { School, Trainee } from '@app/trainees/record';
-import { REGISTRATION_GUARD_STREAM_PREFIX, type TraineeSnapshot } from '@app/trainees/decider';
-import { createHmac } from 'node:crypto';
+import type { TraineeSnapshot } from '@app/trainees/decider';
 import type { EventStore, ProjectionWaiter, KeyedLock } from '@app/event-sourcing';
+import type { RegistrationReservations } from './registration-reservations.port';
 
 /**
  * What the write path reads of the trainee read model (the read-model adapters of
@@ -28,8 +28,8 @@ export interface SchoolLookup {
 /**
  * Everything a trainee command needs, as one injectable value: the event store, the read model's
  * snapshots, the projection waiter, one lock per trainee in this process, the clock (UTC), the
- * resource id source (ids of new trainees, placements and degrees) and the names of the duplicate
- * guard streams ({@link keyedGuardStreams}).
+ * resource id source (ids of new trainees, placements and degrees), and the duplicate rule's
+ * reservations with their names (`keyedGuardNames`).
  */
 export interface TraineeWritePorts {
   eventStore: EventStore;
@@ -45,19 +45,10 @@ export interface TraineeWritePorts {
    * write to the key store.
    */
   newTraineeId: () => Promise<string>;
-  /** The guard stream of a duplicate-rule key (`duplicateGuardKey`): `registrationguard-` and a keyed hash of it. */
-  guardStreamOf: (guardKey: string) => string;
-}
-
-/**
- * Guard stream names that reveal nothing of the trainee (docs/DESIGN.md "Other properties",
- * property 3): `registrationguard-` and the first 40 hex digits of HMAC-SHA256(`key`, guard key).
- * The guard key holds the provider, date of birth, route and last name; a plain hash of it would
- * give them back to a dictionary of surnames and birth dates. `key`: 32 bytes, the service key's
- * `registration-guards` key.
- */
-export function keyedGuardStreams(key: Buffer): (guardKey: string) => string {
-  return (guardKey) => REGISTRATION_GUARD_STREAM_PREFIX + createHmac('sha256', key).update(guardKey).digest('hex').slice(0, 40);
+  /** Where creates that could duplicate each other meet (docs/DESIGN.md property 3): the key store's reservations. */
+  reservations: RegistrationReservations;
+  /** The reservation name of a duplicate-rule key (`duplicateGuardKey`): a keyed hash of it (`keyedGuardNames`). */
+  guardNameOf: (guardKey: string) => string;
 }
 
 /** Injection token of {@link TraineeWritePorts}. */

@@ -3,8 +3,8 @@ import { chmodSync, createReadStream, createWriteStream, existsSync, statSync } 
 import type { Writable } from 'node:stream';
 import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/runtime/event-transfer';
 import { logPosition, type LogPosition } from '@app/event-sourcing';
-import { deriveKey, sealedSecretsOf } from '@app/runtime/process';
-import { keyedGuardStreams, plainGuardRenames } from '@app/trainees/write';
+import { sealedSecretsOf } from '@app/runtime/process';
+import { REGISTRATION_GUARD_STREAM_PREFIX } from '@app/trainees/decider';
 import { UPLOAD_STREAM_PREFIX } from '@app/uploads/decider';
 import { uploadKeyId } from '@app/uploads/write';
 import { createInterface } from 'node:readline';
@@ -93,7 +93,9 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
       // withStores has brought every read model up to date from the imported log before returning.
       process.stdout.write(
         `Imported ${result.count} ${result.count === 1 ? 'event' : 'events'} from ${file}; the log ends at position ${result.head} and the read models are rebuilt from it` +
-          (result.renamed > 0 ? `; ${result.renamed} guard streams named by a plain hash were given their keyed names` : '') +
+          (result.guards > 0
+            ? `; ${result.guards} events of duplicate guard streams came with it: on the embedded log, delete them with guards forget`
+            : '') +
           '\n',
       );
     });
@@ -154,23 +156,22 @@ function exportTo(out: Writable, stores: Stores, ctx: CliContext, since: LogPosi
 
 /**
  * Imports `file` into the empty `stores` (`importEvents`): personal data sealed as it goes, data keys
- * and webhook secrets checked against this deployment's service key, guard streams of an old log
- * renamed (`plainGuardRenames`). CliError for a bad file; the counts otherwise.
+ * and webhook secrets checked against this deployment's service key. CliError for a bad file; the
+ * counts otherwise (`guards`: events of the duplicate guard streams an older log holds, imported as
+ * they are so that every later event keeps its position: `guards forget` deletes them in place,
+ * docs/operations.md "Moving a log written before sealing").
  */
-async function importInto(stores: Stores, file: string, ctx: CliContext): Promise<{ count: number; head: number; renamed: number }> {
-  // A log written before guard streams were keyed: their plain-hash names are renamed (docs/operations.md).
-  const renamed = await plainGuardRenames(
-    createInterface({ input: createReadStream(file), crlfDelay: Infinity }),
-    keyedGuardStreams(deriveKey(ctx.serviceKey(), 'registration-guards')),
-  );
+async function importInto(stores: Stores, file: string, ctx: CliContext): Promise<{ count: number; head: number; guards: number }> {
+  let guards = 0;
+  const guardLine = `"stream_id":"${REGISTRATION_GUARD_STREAM_PREFIX}`;
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) if (line.includes(guardLine)) guards++;
   const input = createReadStream(file);
   try {
     const count = await importEvents(stores.eventStore, input, {
       refusal: secretsOf(ctx).importRefusal,
       dataKeys: stores.personalData?.dataKeyTransfer(undefined, uploadKeyOf),
-      renamed,
     });
-    return { count, head: await stores.eventStore.headPosition(), renamed: renamed.size };
+    return { count, head: await stores.eventStore.headPosition(), guards };
   } catch (err) {
     if (err instanceof ImportTargetNotEmpty) throw new CliError(err.message);
     if (err instanceof ImportFileInvalid)

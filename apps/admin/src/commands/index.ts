@@ -3,6 +3,7 @@ import type { CliContext } from '../cli-context';
 import { registerAuditCommands } from './audit';
 import { registerBackupCommands } from './backup';
 import { registerEventCommands } from './events';
+import { registerGuardCommands } from './guards';
 import { registerKeyCommands } from './keys';
 import { registerProjectionCommands } from './projections';
 import { registerProviderCommands } from './providers';
@@ -14,7 +15,7 @@ import { registerWebhookCommands } from './webhooks';
 
 /**
  * The command groups, each in its own file under commands/ (providers and tokens, schools,
- * projections, trainee history and erasure, retention, events export/import, webhooks, the audit of the
+ * projections, trainee history and erasure, retention, events export/import, the guards of older logs, webhooks, the audit of the
  * history, the census report, backups), registered on the program.
  */
 export function registerCommandGroups(program: Command, ctx: CliContext): void {
@@ -24,6 +25,7 @@ export function registerCommandGroups(program: Command, ctx: CliContext): void {
   registerTraineeHistoryCommands(program, ctx);
   registerRetentionCommands(program, ctx);
   registerEventCommands(program, ctx);
+  registerGuardCommands(program, ctx);
   registerWebhookCommands(program, ctx);
   registerAuditCommands(program, ctx);
   registerReportCommands(program, ctx);

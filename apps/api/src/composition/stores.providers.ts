@@ -1,7 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { KeyedLock, EVENT_STORE, STORED_LOG } from '@app/event-sourcing';
-import { keyedGuardStreams, TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
+import { keyedGuardNames, TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
 import {
   APP_CONFIG,
   cursorCodecOf,
@@ -101,9 +101,16 @@ export function storeProviders(): Provider[] {
         clock: () => new Date(),
         newId: () => newResourceId(),
         newTraineeId: stores.personalData ? () => stores.personalData!.keys.newTraineeId() : async () => newResourceId(),
-        guardStreamOf: keyedGuardStreams(deriveKey(serviceKey, 'registration-guards')),
+        reservations: reservationsOf(stores),
+        guardNameOf: keyedGuardNames(deriveKey(serviceKey, 'registration-guards')),
       }),
       inject: [STORES, Projections, SERVICE_KEY],
     },
   ];
+}
+
+/** The key store's registration reservations: the API always opens its stores with personal data keys. */
+function reservationsOf(stores: Stores): NonNullable<Stores['reservations']> {
+  if (!stores.reservations) throw new Error('the stores were opened without a key store, which holds the registration reservations');
+  return stores.reservations;
 }

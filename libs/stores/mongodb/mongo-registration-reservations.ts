@@ -1,0 +1,69 @@
+import { MongoServerError, type Collection, type Db } from 'mongodb';
+import type { RegistrationClaim, RegistrationReservation } from '@app/trainees/write';
+import { DUPLICATE_KEY, untilDone, WRITE_CONCERN } from './mongo-connection';
+
+interface ReservationDocument {
+  /** The reservation's name (a keyed hash of the duplicate rule's key). */
+  _id: string;
+  version: number;
+  claims: RegistrationClaim[];
+}
+
+/** Collection of the registration reservations, beside `data_keys` and outside the versioned projection collections. */
+export const RESERVATION_COLLECTION = 'registration_reservations';
+
+/**
+ * The registration reservations on MongoDB (docs/DESIGN.md property 3), for `MongoDataKeyStore`:
+ * one document per reservation (`_id` its name) holding its claims and version; majority, journaled
+ * writes. A first claim is an insert (the unique `_id` decides between concurrent ones), a later
+ * one an update matched on the version read. An erasure pulls the trainee's claims (indexed by
+ * `claims.trainee_id`) and deletes each reservation left with none.
+ */
+export class MongoRegistrationReservations {
+  private readonly rows: Collection<ReservationDocument>;
+  private readonly indexed: () => Promise<void>;
+
+  constructor(db: Db) {
+    this.rows = db.collection<ReservationDocument>(RESERVATION_COLLECTION);
+    this.indexed = untilDone(() => this.rows.createIndex({ 'claims.trainee_id': 1 }));
+  }
+
+  /** `RegistrationReservations.readReservation`, read at majority. */
+  async read(name: string): Promise<RegistrationReservation> {
+    const doc = await this.rows.findOne({ _id: name }, { readConcern: { level: 'majority' } });
+    return doc ? { claims: doc.claims, version: doc.version } : { claims: [], version: 0 };
+  }
+
+  /** `RegistrationReservations.writeReservation`. */
+  async write(name: string, version: number, claims: readonly RegistrationClaim[]): Promise<boolean> {
+    await this.indexed();
+    const stored = claims.map(({ trainee_id, at }) => ({ trainee_id, at }));
+    if (version === 0) {
+      try {
+        await this.rows.insertOne({ _id: name, version: 1, claims: stored }, { writeConcern: WRITE_CONCERN });
+        return true;
+      } catch (err) {
+        if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
+        throw err;
+      }
+    }
+    const updated = await this.rows.updateOne(
+      { _id: name, version },
+      { $set: { version: version + 1, claims: stored } },
+      { writeConcern: WRITE_CONCERN },
+    );
+    return updated.modifiedCount === 1;
+  }
+
+  /** Pulls `traineeId`'s claims and deletes each reservation left with none; true when there were any. */
+  async forgetTrainee(traineeId: string): Promise<boolean> {
+    await this.indexed();
+    const pulled = await this.rows.updateMany(
+      { 'claims.trainee_id': traineeId },
+      { $pull: { claims: { trainee_id: traineeId } }, $inc: { version: 1 } },
+      { writeConcern: WRITE_CONCERN },
+    );
+    if (pulled.modifiedCount > 0) await this.rows.deleteMany({ claims: { $size: 0 } }, { writeConcern: WRITE_CONCERN });
+    return pulled.modifiedCount > 0;
+  }
+}
