@@ -56,16 +56,4 @@ export interface DataKeyStore {
 /** Nest token of the process's {@link DataKeyStore}. */
 export const DATA_KEY_STORE = Symbol('DATA_KEY_STORE');
 
-/**
- * A trainee's data key is destroyed, but the store could not yet clear a copy of the old key from
- * its own files within its time limit (SQLite: a reader held the WAL, so it could not be truncated).
- * The erasure reports it; destroying the key again (running the erasure again) finishes the job.
- */
-export class DataKeyNotForgotten extends Error {
-  constructor(
-    readonly traineeId: string,
-    detail: string,
-  ) {
-    super(`the data key of trainee ${traineeId} is destroyed, but ${detail}: run the erasure again to finish forgetting it`);
-  }
-}
+export { DataKeyNotForgotten } from './erasure-unfinished';

@@ -1,4 +1,5 @@
-export { DATA_KEY_STORE, DataKeyNotForgotten, type DataKeyStore } from './data-key-store.port';
+export { DATA_KEY_STORE, type DataKeyStore } from './data-key-store.port';
+export { DataKeyNotForgotten, ErasureUnfinished, ReadStoreNotForgotten } from './erasure-unfinished';
 export { DataKeyNotOpened, DataKeys, DataKeyDestroyed, wrappedKeyVersion, type DataKeysOptions } from './data-keys';
 export { packVersionedKeys, unpackVersionedKeys, type VersionedKeys } from './versioned-keys';
 export {

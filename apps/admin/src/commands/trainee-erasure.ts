@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { NotFound } from '@app/trainees/decider';
-import { DataKeyNotForgotten } from '@app/personal-data';
+import { ErasureUnfinished } from '@app/personal-data';
 import { eraseTrainee, erasureSummary } from '@app/personal-data/erasure';
 import { erasurePortsOf } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
@@ -36,7 +36,7 @@ export function registerTraineeErasure(trainee: Command, ctx: CliContext): void 
           return await eraseTrainee(erasurePortsOf({ dataDir: ctx.dataDir }, stores, record), traineeId, opts.reason, by);
         } catch (err) {
           if (err instanceof NotFound) throw new CliError(`No trainee with id ${traineeId}`);
-          if (err instanceof RangeError || err instanceof DataKeyNotForgotten) throw new CliError(err.message);
+          if (err instanceof RangeError || err instanceof ErasureUnfinished) throw new CliError(err.message);
           throw err;
         }
       });

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '@app/event-sourcing';
+import { ReadStoreNotForgotten } from '@app/personal-data';
 import { courseEndedOn } from '@app/personal-data/erasure';
 import type { TraineeEnding } from '@app/trainees/read';
 import type { Trainee } from '@app/trainees/record';
@@ -18,14 +19,17 @@ export interface ErasedTrainee {
  * Forgets an erased trainee in every trainee store of the read store `db` (`ReadModelStore.eraseTrainee`;
  * docs/DESIGN.md "Personal data"), in one transaction: its row and answers deleted, its change feed
  * entries deleted and made again from its stream as a rebuild would make them. Then the WAL is
- * checkpointed and truncated (retried while readers hold it, for up to a second), so the pages that
- * held the trainee are left neither in the file (`secure_delete`, set on every connection) nor in
- * the WAL. Throws when the stream does not end in an erasure.
+ * checkpointed and truncated (retried, without blocking the thread, while readers hold it, for up to
+ * `forgetWalWithinMs`), so the pages that held the trainee are left neither in the file
+ * (`secure_delete`, set on every connection) nor in the WAL. Throws when the stream does not end in
+ * an erasure, and {@link ReadStoreNotForgotten} when the WAL could not be truncated in time (the
+ * rows are deleted; the erasure run again truncates it).
  */
 export async function eraseFromReadStore(
   db: Database.Database,
   tablesOf: (store: string) => TraineeTables,
   erased: ErasedTrainee,
+  forgetWalWithinMs = FORGET_WAL_WITHIN_MS,
 ): Promise<void> {
   const prepared = prepareTrainees(erased.stream, () => new Map());
   if (prepared.length !== 1 || !prepared[0].erased) throw new Error(`the stream of trainee ${erased.traineeId} does not end in an erasure`);
@@ -43,12 +47,22 @@ export async function eraseFromReadStore(
       tables.write(prepared);
     }
   });
-  for (let attempt = 0; attempt < 20; attempt++) {
+  const until = Date.now() + forgetWalWithinMs;
+  for (;;) {
     const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
     if (result.busy === 0) return;
+    if (Date.now() >= until) {
+      throw new ReadStoreNotForgotten(
+        erased.traineeId,
+        `a reader held the read store's WAL for ${forgetWalWithinMs} ms, so it could not be truncated`,
+      );
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** How long an erasure retries truncating the read store's WAL while readers hold it, in ms (as the key store's). */
+export const FORGET_WAL_WITHIN_MS = 2_000;
 
 /** See `TraineeReadModel.listEndings`: the rows of `tables` on the trainee ids' unique index. */
 export function endingsIn(db: Database.Database, tables: TraineeTables, afterId: string | null, limit: number): TraineeEnding[] {

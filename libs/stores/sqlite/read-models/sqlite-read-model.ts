@@ -258,7 +258,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     return this.read((t) => t.trainees.idsOf(ukprn));
   }
 
-  /** See `ReadModelStore.eraseTrainee` and ./erasure.ts. */
+  /** See `ReadModelStore.eraseTrainee` and ./erasure.ts (`ReadStoreNotForgotten` when readers hold the WAL). */
   eraseTrainee(traineeId: string, ukprn: string, stream: readonly RecordedEvent[]): Promise<void> {
     return eraseFromReadStore(this.db, (store) => this.traineeTables(store), { traineeId, ukprn, stream });
   }
