@@ -55,11 +55,56 @@ export async function mixedLoad(
   return { get: g, patch: p };
 }
 
+/** What {@link beside} measured: the load alone, the same load while the CLI ran, and the CLI's run. */
+export interface BesideCli {
+  idle: MixedLoad;
+  during: MixedLoad;
+  /** The CLI's standard output. */
+  stdout: string;
+  /** The CLI's run, start to exit, s. */
+  seconds: number;
+}
+
+/**
+ * Runs the GET and PATCH scenarios against the API at `apiUrl` for `load.duration` seconds, then
+ * again while the built admin CLI (`node dist/apps/admin/src/main.js <args>`) runs on `dataDir` in
+ * the sandbox, as an operator runs it beside the service, started a second into that load. Throws
+ * the CLI's error (its output in it) when it fails.
+ */
+export async function beside(
+  apiUrl: string,
+  scenarios: { get: Scenario; patch: Scenario },
+  repoRoot: string,
+  dataDir: string,
+  load: { connections: number; duration: number },
+  args: readonly string[],
+): Promise<BesideCli> {
+  const idle = await mixedLoad(apiUrl, scenarios.get, scenarios.patch, load.connections, load.duration);
+  let settle!: () => void;
+  const ended = new Promise<void>((resolve) => (settle = resolve));
+  const during = mixedLoad(apiUrl, scenarios.get, scenarios.patch, load.connections, 3600, ended);
+  try {
+    // The load first, so the CLI starts under it.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const started = performance.now();
+    const cli = promisify(execFile)(process.execPath, [join(repoRoot, 'dist', 'apps', 'admin', 'src', 'main.js'), ...args], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, APP_ENV: 'sandbox', LOG_LEVEL: 'warn' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const done = cli.then(() => (performance.now() - started) / 1000).finally(settle);
+    const [window, out, seconds] = await Promise.all([during, cli, done]);
+    return { idle, during: window, stdout: out.stdout, seconds };
+  } finally {
+    settle();
+  }
+}
+
 /**
  * Runs the GET and PATCH scenarios against the API at `apiUrl` for `duration` seconds, then again
- * while `node dist/apps/admin/src/main.js backup create --output <dir>` runs on `dataDir` (the
- * backup deleted after), and returns both windows and the backup's figures. Throws with the CLI's
- * output when it fails or does not say what it copied.
+ * while `backup create --output <dir>` runs on `dataDir` ({@link beside}; the backup deleted after),
+ * and returns both windows and the backup's figures. Throws with the CLI's output when it fails or
+ * does not say what it copied.
  */
 export async function measureBackup(
   apiUrl: string,
@@ -70,28 +115,12 @@ export async function measureBackup(
   log: (message: string) => void,
 ): Promise<BackupResult> {
   log(`bench: scenario ${BACKUP_SCENARIO}: GET and PATCH, ${load.duration} s alone, then while backup create runs beside the API`);
-  const idle = await mixedLoad(apiUrl, scenarios.get, scenarios.patch, load.connections, load.duration);
   const output = join(dataDir, `bench-backup-${Date.now()}`);
-  let settle!: () => void;
-  const ended = new Promise<void>((resolve) => (settle = resolve));
-  const during = mixedLoad(apiUrl, scenarios.get, scenarios.patch, load.connections, 3600, ended);
-  // The load first, so the backup starts under it.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const started = performance.now();
   try {
-    const cli = promisify(execFile)(
-      process.execPath,
-      [join(repoRoot, 'dist', 'apps', 'admin', 'src', 'main.js'), 'backup', 'create', '--output', output],
-      {
-        cwd: repoRoot,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, APP_ENV: 'sandbox', LOG_LEVEL: 'warn' },
-        maxBuffer: 16 * 1024 * 1024,
-      },
-    );
-    const done = cli.then(() => (performance.now() - started) / 1000).finally(settle);
-    const [window, out, seconds] = await Promise.all([during, cli, done]);
-    const m = BACKED_UP.exec(out.stdout);
-    if (!m) throw new Error(`backup create did not say what it copied:\n${out.stdout}\n${out.stderr}`);
+    const run = await beside(apiUrl, scenarios, repoRoot, dataDir, load, ['backup', 'create', '--output', output]);
+    const { idle, during: window, seconds } = run;
+    const m = BACKED_UP.exec(run.stdout);
+    if (!m) throw new Error(`backup create did not say what it copied:\n${run.stdout}`);
     const bytes = Number(m[2]) * 1e6;
     const result: BackupResult = {
       idle,

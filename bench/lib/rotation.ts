@@ -6,10 +6,7 @@
  * rotation's rate (data keys wrapped again per second) and the API's p99 during it against the
  * same load without it (the target: within 2×).
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { mixedLoad, type MixedLoad } from './backup';
+import { beside, type MixedLoad } from './backup';
 import type { Scenario } from './scenarios';
 
 export const ROTATE_SCENARIO = 'rotate';
@@ -38,9 +35,9 @@ const ROTATED = /^Data keys: (\d+) wrapped again, \d+ under version \d+ already,
 
 /**
  * Runs the GET and PATCH scenarios against the API at `apiUrl` for `duration` seconds, then again
- * while `node dist/apps/admin/src/main.js keys rotate` runs on `dataDir`, and returns both windows
- * and the rotation's figures. The data dir's keyring keeps the new version (the old one is not
- * retired). Throws with the CLI's output when it fails or does not say what it wrapped.
+ * while `keys rotate` runs on `dataDir` ({@link beside}), and returns both windows and the
+ * rotation's figures. The data dir's keyring keeps the new version (the old one is not retired).
+ * Throws with the CLI's output when it fails or does not say what it wrapped.
  */
 export async function measureRotation(
   apiUrl: string,
@@ -51,39 +48,22 @@ export async function measureRotation(
   log: (message: string) => void,
 ): Promise<RotationResult> {
   log(`bench: scenario ${ROTATE_SCENARIO}: GET and PATCH, ${load.duration} s alone, then while keys rotate runs beside the API`);
-  const idle = await mixedLoad(apiUrl, scenarios.get, scenarios.patch, load.connections, load.duration);
-  let settle!: () => void;
-  const ended = new Promise<void>((resolve) => (settle = resolve));
-  const during = mixedLoad(apiUrl, scenarios.get, scenarios.patch, load.connections, 3600, ended);
-  // The load first, so the rotation starts under it.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const started = performance.now();
-  try {
-    const cli = promisify(execFile)(process.execPath, [join(repoRoot, 'dist', 'apps', 'admin', 'src', 'main.js'), 'keys', 'rotate'], {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, APP_ENV: 'sandbox', LOG_LEVEL: 'warn' },
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    const done = cli.then(() => (performance.now() - started) / 1000).finally(settle);
-    const [window, out, seconds] = await Promise.all([during, cli, done]);
-    const m = ROTATED.exec(out.stdout);
-    if (!m) throw new Error(`keys rotate did not say what it wrapped:\n${out.stdout}\n${out.stderr}`);
-    const result: RotationResult = {
-      idle,
-      during: window,
-      keys: Number(m[1]),
-      changed: Number(m[2]),
-      seconds,
-      keysPerSecond: Number(m[1]) / seconds,
-      p99RatioTarget: ROTATE_P99_RATIO_TARGET,
-    };
-    const p99s = (w: MixedLoad) => `GET p99 ${w.get.p99} ms, PATCH p99 ${w.patch.p99} ms`;
-    log(
-      `bench:   keys rotate wrapped ${result.keys} data keys again in ${seconds.toFixed(1)} s (${result.keysPerSecond.toFixed(0)} keys/s, ` +
-        `${result.changed} changed meanwhile); without: ${p99s(idle)}; during: ${p99s(window)} (${window.get.non2xx + window.patch.non2xx} non-2xx)`,
-    );
-    return result;
-  } finally {
-    settle();
-  }
+  const { idle, during, stdout, seconds } = await beside(apiUrl, scenarios, repoRoot, dataDir, load, ['keys', 'rotate']);
+  const m = ROTATED.exec(stdout);
+  if (!m) throw new Error(`keys rotate did not say what it wrapped:\n${stdout}`);
+  const result: RotationResult = {
+    idle,
+    during,
+    keys: Number(m[1]),
+    changed: Number(m[2]),
+    seconds,
+    keysPerSecond: Number(m[1]) / seconds,
+    p99RatioTarget: ROTATE_P99_RATIO_TARGET,
+  };
+  const p99s = (w: MixedLoad) => `GET p99 ${w.get.p99} ms, PATCH p99 ${w.patch.p99} ms`;
+  log(
+    `bench:   keys rotate wrapped ${result.keys} data keys again in ${seconds.toFixed(1)} s (${result.keysPerSecond.toFixed(0)} keys/s, ` +
+      `${result.changed} changed meanwhile); without: ${p99s(idle)}; during: ${p99s(during)} (${during.get.non2xx + during.patch.non2xx} non-2xx)`,
+  );
+  return result;
 }
