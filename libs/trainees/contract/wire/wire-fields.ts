@@ -105,7 +105,8 @@ export function wireFieldOf(
         ...base,
         checks: [IsText(checked), MaxChars(kind.max, checked)],
         convert: (v) => textOf(v),
-        schema: describe({ type: 'string', maxLength: kind.max }),
+        // A JSON number is taken as its decimal text (`asText`), as the reference's string attributes take it.
+        schema: { ...describe({ type: 'string', maxLength: kind.max }), type: ['string', 'number', 'null'] },
       };
     case 'string':
     case 'later_code': {
