@@ -38,6 +38,8 @@ function formatOf(schema: JsonSchema | null, coded: boolean): string {
   if (s.format === 'date' || s.oneOf?.some((o) => o.format === 'date')) return 'A date, YYYY-MM-DD';
   if (s.format === 'email') return 'An email address';
   const types = ([] as string[]).concat(s.type ?? []);
+  // Free text takes a number too (as its decimal text): still text, with its length.
+  if (types.includes('string') && s.maxLength !== undefined) return `Text, at most ${s.maxLength} characters`;
   if (types.includes('integer') || types.includes('number')) return 'A number';
   if (types.includes('boolean')) return 'true or false';
   return s.maxLength !== undefined ? `Text, at most ${s.maxLength} characters` : 'Text';
