@@ -51,7 +51,8 @@ export async function checkAgainstServedDocument(
  * Checks a request the service at `baseUrl` answered 2xx against the OpenAPI document it serves
  * for the path's version: a body it accepted must validate against the operation's request schema
  * (a validating client would otherwise refuse to send what the service takes), or this throws with
- * the problems. Other answers, and paths the document does not describe, pass unchecked.
+ * the problems. A blank value the service took as absent counts as the null the document allows. Other
+ * answers, and paths the document does not describe, pass unchecked.
  */
 export async function checkRequestAgainstServedDocument(
   baseUrl: string,
@@ -65,9 +66,23 @@ export async function checkRequestAgainstServedDocument(
   const validator = await validatorFor(baseUrl, segment);
   if (!validator) return;
   const check = validator.checkRequest({ method, url: path, text: body });
+  // `false` and white space are blank (docs/reference/API-FACTS.md §7.4): the service takes them as the document's null.
+  const blank = check.problems.length > 0 ? validator.checkRequest({ method, url: path, text: withBlanksAsNull(body) }) : null;
+  if (blank?.problems.length === 0) return;
   if (check.problems.length > 0) {
     throw new Error(
       `${method} ${path} was answered ${status} but its body breaks the served OpenAPI document:\n  ${check.problems.join('\n  ')}\n${body.slice(0, 2000)}`,
     );
+  }
+}
+
+/** `body` (JSON text) with every `false` and every string of only white space made `null`; the text as it is when it is not JSON. */
+function withBlanksAsNull(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), (_key, value: unknown) =>
+      value === false || (typeof value === 'string' && value.trim() === '') ? null : value,
+    );
+  } catch {
+    return body;
   }
 }

@@ -180,7 +180,7 @@ function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {
       requestSchema(traineeWire(version, 'create'), 'A trainee to create, with its nested degrees and placements.', {
         patternProperties: {
           [DISABILITY_KEY.source]: {
-            type: ['string', 'null'],
+            type: ['string', 'number', 'null'],
             maxLength: TEXT_MAX_CHARS,
             description: `A disability code, stored and answered as sent. ${DISABILITY_BOUNDS}`,
           },
@@ -194,7 +194,7 @@ function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {
       {
         patternProperties: {
           [DISABILITY_KEY.source]: {
-            type: ['string', 'null'],
+            type: ['string', 'number', 'null'],
             maxLength: TEXT_MAX_CHARS,
             description: `A disability code; null or empty removes the key. ${DISABILITY_BOUNDS}`,
           },
