@@ -8,9 +8,6 @@ import { DataKeyWriter } from './data-key-writer';
 import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 import { ReservationTables } from './registration-reservation-tables';
 
-/** How much of `keys.sqlite` reads map (about 100 bytes a trainee: 10 million trainees). */
-const KEYS_MMAP_BYTES = 1024 ** 3;
-
 /** How long a destroy waits for readers to leave the WAL so it can truncate it: 2 s by default. */
 const FORGET_WAL_WITHIN_MS = 2000;
 
@@ -93,8 +90,7 @@ export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservation
       this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
       this.db.pragma('busy_timeout = 5000');
       this.db.pragma('secure_delete = ON');
-      // Reads map the file (address space, not RSS): a key read on the write path costs no read() call.
-      this.db.pragma(`mmap_size = ${KEYS_MMAP_BYTES}`);
+      // The file is not mapped: each commit of the key writer's thread would unmap it for this connection's next read.
       this.db.exec(`CREATE TABLE IF NOT EXISTS data_keys (
         trainee_id TEXT PRIMARY KEY, wrapped BLOB, erased_at TEXT) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS erasures (seq INTEGER PRIMARY KEY AUTOINCREMENT, trainee_id TEXT NOT NULL)`);

@@ -4,8 +4,9 @@ import { openPrivateDatabase } from '../private-files';
 
 /**
  * A connection to the read store's file (created when missing): WAL, `synchronous=NORMAL`, a busy
- * timeout, the file mapped, `options`' WAL auto-checkpoint, and `secure_delete`, so what a delete
- * frees is zeroed and an erased trainee leaves no bytes in the file (docs/DESIGN.md "Personal data").
+ * timeout, a page cache of {@link READ_MODEL_CACHE_KIB}, `options`' WAL auto-checkpoint, and
+ * `secure_delete`, so what a delete frees is zeroed and an erased trainee leaves no bytes in the
+ * file (docs/DESIGN.md "Personal data").
  */
 export function openReadStoreFile(filename: string, options: ReadStoreConnectionOptions): Database.Database {
   const db = openPrivateDatabase(filename);
@@ -13,13 +14,15 @@ export function openReadStoreFile(filename: string, options: ReadStoreConnection
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('secure_delete = ON');
-  db.pragma(`mmap_size = ${READ_MODEL_MMAP_BYTES}`);
+  db.pragma(`cache_size = -${READ_MODEL_CACHE_KIB}`);
   if (options.walAutocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${options.walAutocheckpointPages}`);
   return db;
 }
 
 /**
- * How much of the read-model file reads map instead of copying each page through a read() call
- * (address space, not RSS: the OS page cache holds the pages once for every process).
+ * The page cache of a connection, KiB (SQLite's default is 2 MiB). The file is not mapped: a
+ * connection that maps it unmaps the whole mapping at the first read after another connection's
+ * commit and faults every page in again, so at the projection thread's commit rate the API's
+ * reads spent more time in the kernel than in SQLite (docs/DESIGN.md "Read models").
  */
-const READ_MODEL_MMAP_BYTES = 4 * 1024 ** 3;
+const READ_MODEL_CACHE_KIB = 32 * 1024;
