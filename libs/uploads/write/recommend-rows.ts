@@ -6,6 +6,7 @@
  * so a row is refused as `POST …/recommend-for-qts` would refuse it, with the same messages. Rows
  * without a date are left out: the trainee is not recommended.
  */
+import { BackgroundPace } from './background-pace';
 import { DomainError } from '@app/event-sourcing';
 import { contractFor } from '@app/trainees/contract';
 import { decide, ValidationFailed, type TraineeState } from '@app/trainees/decider';
@@ -116,6 +117,7 @@ export async function checkRecommendRows(
   const errors: RowError[] = [];
   const seen = new Set<string>();
   const now = ports.trainees.clock().toISOString();
+  const pace = new BackgroundPace();
   for (const record of datedRecords(table)) {
     rows.push(record.row);
     const found = await rowTrainee(ports, caller, record.values);
@@ -132,6 +134,7 @@ export async function checkRecommendRows(
       }
     }
     for (const m of messages) errors.push({ row: record.row, ...m });
+    await pace.next();
   }
   return { rows, errors };
 }

@@ -16,7 +16,8 @@ import {
 } from '@app/uploads/decider';
 import { listUpload } from './upload-list';
 import { checkRecommendRows, recommendTargets, writeRecommendRow } from './recommend-rows';
-import { checkTraineeRows, readUploadFile, uploadVersion, writeTraineeRow, yieldToOthers } from './upload-rows';
+import { BackgroundPace } from './background-pace';
+import { checkTraineeRows, readUploadFile, uploadVersion, writeTraineeRow } from './upload-rows';
 import { readUpload, readUploadWithFile, runUploadCommand } from './upload-stream';
 import type { UploadPorts } from './upload.ports';
 
@@ -152,12 +153,13 @@ export async function runUploadWork(ports: UploadPorts, uploadId: string): Promi
       now,
     }));
   };
+  const pace = new BackgroundPace();
   for (const target of rowsToAppend(state)) {
     batch.push(
       adding ? await writeTraineeRow(ports, caller, table, target) : await writeRecommendRow(ports, caller, version, table, target),
     );
     if (batch.length >= OUTCOMES_PER_BATCH) await record();
-    await yieldToOthers();
+    await pace.next();
   }
   if (batch.length > 0) await record();
 }

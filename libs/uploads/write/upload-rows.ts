@@ -12,6 +12,7 @@ import { implementedVersion, type ApiVersion, type Trainee } from '@app/trainees
 import { checkRegistration, registerTrainee, type Caller } from '@app/trainees/write';
 import { parseUploadCsv, type UploadTable } from '@app/uploads/csv';
 import type { UploadKind } from '@app/uploads/decider';
+import { BackgroundPace } from './background-pace';
 import { readRecommendFile } from './recommend-rows';
 import {
   UPLOAD_BYTES_MAX,
@@ -50,9 +51,6 @@ function rowMessages(error: unknown, columns: readonly string[], values: Readonl
   throw error;
 }
 
-/** Lets other requests run between rows: the check and the submit of a large file never hold the event loop. */
-const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /**
  * Checks every trainee row of `table` as a create of `caller`'s provider, appending nothing:
  * returns the trainee rows' numbers and every message about them. A row that would duplicate an
@@ -67,6 +65,7 @@ export async function checkTraineeRows(
   const earlier = new Map<string, Trainee[]>();
   const rows: number[] = [];
   const errors: RowError[] = [];
+  const pace = new BackgroundPace();
   for (const record of table.records) {
     if (record.blank) continue;
     rows.push(record.row);
@@ -77,7 +76,7 @@ export async function checkTraineeRows(
     } catch (error) {
       for (const m of rowMessages(error, table.columns, record.values)) errors.push({ row: record.row, ...m });
     }
-    await yieldToOthers();
+    await pace.next();
   }
   return { rows, errors };
 }
@@ -102,5 +101,3 @@ export async function writeTraineeRow(ports: UploadPorts, caller: Caller, table:
     return { row: target.row, errors: rowMessages(error, table.columns, record.values) };
   }
 }
-
-export { yieldToOthers };
