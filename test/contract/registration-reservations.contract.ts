@@ -2,7 +2,8 @@
  * The contract every registration reservation store passes (libs/trainees/write/registration-reservations.port.ts;
  * docs/DESIGN.md property 3): a compare-and-set on the version read, so of concurrent writers of one
  * version exactly one wins, across connections; and the key store's `destroy` deletes the erased
- * trainee's claims with its key, and a reservation left with none.
+ * trainee's claims with its key, and a reservation left with none; claims are listed by the time
+ * they were made, and a released claim leaves its reservation with a higher version, or gone.
  */
 import { randomBytes } from 'node:crypto';
 import type { DataKeyStore } from '@app/personal-data';
@@ -99,6 +100,47 @@ export function describeRegistrationReservationsContract(name: string, open: () 
       expect(await fx.store.destroy('T1', new Date(AT))).toBe(false);
       expect(await fx.store.destroy('T9', new Date(AT))).toBe(false);
       expect((await fx.store.readReservation('shared')).claims.map((c) => c.trainee_id)).toEqual(['T2', 'T3']);
+    });
+
+    it('lists the claims made before a time, oldest first, each with its reservation, at most as many as asked', async () => {
+      const EARLY = '2026-11-26T09:00:00.000Z';
+      expect(await fx.store.writeReservation('g1', 0, [{ trainee_id: 'T1', at: LATER }])).toBe(true);
+      expect(
+        await fx.store.writeReservation('g2', 0, [
+          { trainee_id: 'T2', at: EARLY },
+          { trainee_id: 'T3', at: AT },
+        ]),
+      ).toBe(true);
+      const other = await fx.reopen();
+      expect(await other.claimsMadeBefore(LATER, 10)).toEqual([
+        { name: 'g2', trainee_id: 'T2', at: EARLY },
+        { name: 'g2', trainee_id: 'T3', at: AT },
+      ]);
+      expect(await other.claimsMadeBefore(EARLY, 10)).toEqual([]);
+      expect(await other.claimsMadeBefore('2026-11-27T00:00:00.000Z', 2)).toEqual([
+        { name: 'g2', trainee_id: 'T2', at: EARLY },
+        { name: 'g2', trainee_id: 'T3', at: AT },
+      ]);
+    });
+
+    it('releases one claim: the reservation keeps the others with a higher version, or is gone with its last', async () => {
+      const both = [
+        { trainee_id: 'T1', at: AT },
+        { trainee_id: 'T2', at: LATER },
+      ];
+      expect(await fx.store.writeReservation('g1', 0, both)).toBe(true);
+      const before = await fx.store.readReservation('g1');
+      await fx.store.releaseClaim('g1', 'T1');
+      const other = await fx.reopen();
+      const after = await other.readReservation('g1');
+      expect(after.claims).toEqual([{ trainee_id: 'T2', at: LATER }]);
+      expect(after.version).toBeGreaterThan(before.version);
+      expect(await fx.store.writeReservation('g1', before.version, both)).toBe(false);
+      await fx.store.releaseClaim('g1', 'T9'); // no such claim: nothing changes
+      expect(await other.readReservation('g1')).toEqual(after);
+      await fx.store.releaseClaim('g1', 'T2');
+      expect(await other.readReservation('g1')).toEqual({ claims: [], version: 0 });
+      expect(await other.claimsMadeBefore('2026-11-27T00:00:00.000Z', 10)).toEqual([]);
     });
   });
 }

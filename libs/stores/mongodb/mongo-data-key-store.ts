@@ -1,6 +1,6 @@
 import { Binary, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { DataKeyStore } from '@app/personal-data';
-import type { RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
+import type { NamedClaim, RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
 import { DUPLICATE_KEY, untilDone, WRITE_CONCERN } from './mongo-connection';
 import { MongoRegistrationReservations } from './mongo-registration-reservations';
 
@@ -49,6 +49,14 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
   async writeReservation(name: string, version: number, claims: readonly RegistrationClaim[]): Promise<boolean> {
     if (claims.length === 0) throw new RangeError('a reservation holds at least one claim');
     return this.reservations.write(name, version, claims);
+  }
+
+  claimsMadeBefore(at: string, limit: number): Promise<NamedClaim[]> {
+    return this.reservations.madeBefore(at, limit);
+  }
+
+  releaseClaim(name: string, traineeId: string): Promise<void> {
+    return this.reservations.release(name, traineeId);
   }
 
   async ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'> {

@@ -1,5 +1,5 @@
 import { MongoServerError, type Collection, type Db } from 'mongodb';
-import type { RegistrationClaim, RegistrationReservation } from '@app/trainees/write';
+import type { NamedClaim, RegistrationClaim, RegistrationReservation } from '@app/trainees/write';
 import { DUPLICATE_KEY, untilDone, WRITE_CONCERN } from './mongo-connection';
 
 interface ReservationDocument {
@@ -25,7 +25,10 @@ export class MongoRegistrationReservations {
 
   constructor(db: Db) {
     this.rows = db.collection<ReservationDocument>(RESERVATION_COLLECTION);
-    this.indexed = untilDone(() => this.rows.createIndex({ 'claims.trainee_id': 1 }));
+    this.indexed = untilDone(async () => {
+      await this.rows.createIndex({ 'claims.trainee_id': 1 });
+      await this.rows.createIndex({ 'claims.at': 1 });
+    });
   }
 
   /** `RegistrationReservations.readReservation`, read at majority. */
@@ -53,6 +56,35 @@ export class MongoRegistrationReservations {
       { writeConcern: WRITE_CONCERN },
     );
     return updated.modifiedCount === 1;
+  }
+
+  /** `RegistrationReservations.claimsMadeBefore`, read at majority (an index on `claims.at` finds the reservations). */
+  async madeBefore(at: string, limit: number): Promise<NamedClaim[]> {
+    await this.indexed();
+    return this.rows
+      .aggregate<NamedClaim>(
+        [
+          { $match: { 'claims.at': { $lt: at } } },
+          { $unwind: '$claims' },
+          { $match: { 'claims.at': { $lt: at } } },
+          { $project: { _id: 0, name: '$_id', trainee_id: '$claims.trainee_id', at: '$claims.at' } },
+          { $sort: { at: 1, name: 1, trainee_id: 1 } },
+          { $limit: limit },
+        ],
+        { readConcern: { level: 'majority' } },
+      )
+      .toArray();
+  }
+
+  /** `RegistrationReservations.releaseClaim`: pulls the claim with a higher version, then deletes the reservation if left with none. */
+  async release(name: string, traineeId: string): Promise<void> {
+    await this.indexed();
+    const pulled = await this.rows.updateOne(
+      { _id: name, 'claims.trainee_id': traineeId },
+      { $pull: { claims: { trainee_id: traineeId } }, $inc: { version: 1 } },
+      { writeConcern: WRITE_CONCERN },
+    );
+    if (pulled.modifiedCount > 0) await this.rows.deleteOne({ _id: name, claims: { $size: 0 } }, { writeConcern: WRITE_CONCERN });
   }
 
   /** Pulls `traineeId`'s claims and deletes each reservation left with none; true when there were any. */

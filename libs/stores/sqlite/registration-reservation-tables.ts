@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { RegistrationClaim, RegistrationReservation } from '@app/trainees/write';
+import type { NamedClaim, RegistrationClaim, RegistrationReservation } from '@app/trainees/write';
 
 /**
  * The registration reservations' tables in the key store's file (docs/DESIGN.md property 3):
@@ -16,7 +16,8 @@ export class ReservationTables {
         name TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS registration_claims (
         name TEXT NOT NULL, trainee_id TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (name, trainee_id)) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS registration_claims_by_trainee ON registration_claims (trainee_id);`);
+      CREATE INDEX IF NOT EXISTS registration_claims_by_trainee ON registration_claims (trainee_id);
+      CREATE INDEX IF NOT EXISTS registration_claims_by_time ON registration_claims (at);`);
     this.stmts = {
       version: db.prepare<[string], number>(`SELECT version FROM registration_reservations WHERE name = ?`).pluck(),
       claims: db.prepare<[string], RegistrationClaim>(
@@ -29,6 +30,10 @@ export class ReservationTables {
       addClaim: db.prepare(`INSERT INTO registration_claims (name, trainee_id, at) VALUES (?, ?, ?)`),
       namesOf: db.prepare<[string], string>(`SELECT name FROM registration_claims WHERE trainee_id = ?`).pluck(),
       dropClaimsOf: db.prepare(`DELETE FROM registration_claims WHERE trainee_id = ?`),
+      dropClaim: db.prepare(`DELETE FROM registration_claims WHERE name = ? AND trainee_id = ?`),
+      madeBefore: db.prepare<[string, number], NamedClaim>(
+        `SELECT name, trainee_id, at FROM registration_claims WHERE at < ? ORDER BY at, name, trainee_id LIMIT ?`,
+      ),
       anyClaim: db.prepare<[string], number>(`SELECT 1 FROM registration_claims WHERE name = ? LIMIT 1`).pluck(),
       dropReservation: db.prepare(`DELETE FROM registration_reservations WHERE name = ?`),
       bump: db.prepare(`UPDATE registration_reservations SET version = version + 1 WHERE name = ?`),
@@ -49,6 +54,22 @@ export class ReservationTables {
         this.stmts.dropClaims.run(name);
         for (const c of claims) this.stmts.addClaim.run(name, c.trainee_id, c.at);
         return true;
+      })
+      .immediate();
+  }
+
+  /** `RegistrationReservations.claimsMadeBefore`. */
+  madeBefore(at: string, limit: number): NamedClaim[] {
+    return this.stmts.madeBefore.all(at, limit);
+  }
+
+  /** `RegistrationReservations.releaseClaim`, in one immediate transaction. */
+  release(name: string, traineeId: string): void {
+    this.db
+      .transaction(() => {
+        if (this.stmts.dropClaim.run(name, traineeId).changes === 0) return;
+        if (this.stmts.anyClaim.get(name) === undefined) this.stmts.dropReservation.run(name);
+        else this.stmts.bump.run(name);
       })
       .immediate();
   }

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataKeyNotForgotten, DataKeys, PersonalData, reloaderOf, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
-import type { RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
+import type { NamedClaim, RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
 import { DataKeyWriter } from './data-key-writer';
 import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 import { ReservationTables } from './registration-reservation-tables';
@@ -191,6 +191,14 @@ export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservation
     if (claims.length === 0) throw new RangeError('a reservation holds at least one claim');
     if (this.writer) return this.writer.writeReservation(name, version, claims);
     return this.reservations.write(name, version, claims);
+  }
+
+  async claimsMadeBefore(at: string, limit: number): Promise<NamedClaim[]> {
+    return this.reservations.madeBefore(at, limit);
+  }
+
+  async releaseClaim(name: string, traineeId: string): Promise<void> {
+    this.reservations.release(name, traineeId);
   }
 
   async wrappedAfter(after: string | null, limit: number): Promise<Array<{ traineeId: string; wrapped: Buffer }>> {

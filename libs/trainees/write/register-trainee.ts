@@ -16,6 +16,7 @@ import { newEventId, toEventData } from '@app/event-sourcing';
 import type { Caller } from './caller';
 import { loadTraineeState, schoolsNamedBy, traineeOf, writeContext } from './handle-trainee-command';
 import type { RegistrationClaim } from './registration-reservations.port';
+import { CLAIM_WRITE_WITHIN_MS } from './settled-claims';
 import type { TraineeWritePorts } from './trainee-write.ports';
 
 /** How long a registration claim without its trainee stream counts as in flight, in ms. */
@@ -35,8 +36,10 @@ const MAX_REGISTRATION_ATTEMPTS = 50;
  * concurrent identical creates exactly one gets through; the others re-read, see the winner and
  * answer 409. A claim younger than {@link CLAIM_IN_FLIGHT_MS} without its trainee's stream holds the
  * others back (its writer is still appending); an older one (its writer stopped) and an erased
- * trainee's are dropped by the next claim. Errors: the decider's (`ValidationFailed`, `MissingData`,
- * `DuplicateTrainee`) and `ConcurrentModification` after bounded rounds. `given.traineeId`: the new
+ * trainee's are dropped by the next claim; a projected trainee's claim is released a minute after
+ * (settled-claims.ts). Errors: the decider's (`ValidationFailed`, `MissingData`,
+ * `DuplicateTrainee`) and `ConcurrentModification` after bounded rounds or when the claim could not
+ * be written within {@link CLAIM_WRITE_WITHIN_MS}. `given.traineeId`: the new
  * trainee's id when the caller fixed it beforehand (an upload's row, written once whatever the
  * restarts), else one drawn from `ports.newTraineeId`; `given.recordSource`: how the record came in
  * (`csv` for an upload's row; `api` by default).
@@ -48,6 +51,7 @@ export async function registerTrainee(
   data: RequestData<TraineeFields>,
   given: { traineeId?: string; recordSource?: RecordSource } = {},
 ): Promise<Trainee> {
+  const started = performance.now();
   const { traineeId, now, decideWith, key } = await registration(ports, caller, rules, data, given);
   if (key === null) {
     // A field of the duplicate rule is missing or malformed: the record rules refuse the body.
@@ -65,7 +69,10 @@ export async function registerTrainee(
     }
     const events = decideWith(found.candidates);
     const claims = [...found.kept, { trainee_id: traineeId, at: now }];
+    // A reservation read longer ago could have lost a settled claim since (settled-claims.ts).
+    if (performance.now() - started > CLAIM_WRITE_WITHIN_MS) throw new ConcurrentModification();
     if (!(await ports.reservations.writeReservation(name, reservation.version, claims))) continue;
+    ports.claimWritten?.();
     const append = toEventData(events, writeContext(caller, now), newEventId);
     const result = await ports.eventStore.appendToStream(traineeStreamId(traineeId), append, { expectedRevision: 'no_stream' });
     await ports.projection.waitFor(result.position);

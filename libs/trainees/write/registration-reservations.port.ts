@@ -6,6 +6,11 @@ export interface RegistrationClaim {
   at: string;
 }
 
+/** A claim with the reservation it is on (`name`), as {@link RegistrationReservations.claimsMadeBefore} lists it. */
+export interface NamedClaim extends RegistrationClaim {
+  name: string;
+}
+
 /** A reservation as read: its claims, oldest first, and its version (0: there is none). */
 export interface RegistrationReservation {
   claims: RegistrationClaim[];
@@ -30,6 +35,13 @@ export interface RegistrationReservations {
    * when another write got there first (read it again). An empty `claims` is refused (RangeError).
    */
   writeReservation(name: string, version: number, claims: readonly RegistrationClaim[]): Promise<boolean>;
+  /** At most `limit` claims made before `at` (ISO 8601, UTC), oldest first, each with its reservation's name. */
+  claimsMadeBefore(at: string, limit: number): Promise<NamedClaim[]>;
+  /**
+   * Deletes `traineeId`'s claim on the reservation named `name`: the reservation gets a higher
+   * version, or is deleted when left with none (`releaseSettledClaims`). Nothing when there is no such claim.
+   */
+  releaseClaim(name: string, traineeId: string): Promise<void>;
 }
 
 /**
@@ -60,6 +72,19 @@ export class MemoryRegistrationReservations implements RegistrationReservations 
     if ((this.rows.get(name)?.version ?? 0) !== version) return false;
     this.rows.set(name, { claims: [...claims], version: version + 1 });
     return true;
+  }
+
+  async claimsMadeBefore(at: string, limit: number): Promise<NamedClaim[]> {
+    const claims = [...this.rows].flatMap(([name, row]) => row.claims.filter((c) => c.at < at).map((c) => ({ name, ...c })));
+    return claims.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).slice(0, limit);
+  }
+
+  async releaseClaim(name: string, traineeId: string): Promise<void> {
+    const row = this.rows.get(name);
+    if (!row || !row.claims.some((c) => c.trainee_id === traineeId)) return;
+    const claims = row.claims.filter((c) => c.trainee_id !== traineeId);
+    if (claims.length === 0) this.rows.delete(name);
+    else this.rows.set(name, { claims, version: row.version + 1 });
   }
 
   /** Deletes `traineeId`'s claims, and each reservation left with none (what an erasure does). */

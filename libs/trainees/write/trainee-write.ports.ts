@@ -49,6 +49,8 @@ export interface TraineeWritePorts {
   reservations: RegistrationReservations;
   /** The reservation name of a duplicate-rule key (`duplicateGuardKey`): a keyed hash of it (`keyedGuardNames`). */
   guardNameOf: (guardKey: string) => string;
+  /** Told after each claim written, so its release is armed (`SettledClaimRelease.soon`); none in tests that do not release. */
+  claimWritten?: () => void;
 }
 
 /** Injection token of {@link TraineeWritePorts}. */

@@ -21,6 +21,7 @@ import { SCHOOL_DIRECTORY } from '@app/schools';
 import { AS_OF_SCAN, scanInThisThread, TIMELINE_SOURCE, TRAINEE_READ_MODEL, type TimelineSource } from '@app/trainees/read';
 import { asOfScanInThreads } from '@app/stores/sqlite';
 import { newResourceId } from './ids';
+import { ClaimRelease } from './claim-release';
 import { Projections } from './projections';
 import { LOGGER, METRICS, SERVICE_KEY, STORES } from './tokens';
 
@@ -106,6 +107,7 @@ export function storeProviders(): Provider[] {
       }),
       inject: [STORES, Projections, SERVICE_KEY],
     },
+    ClaimRelease,
   ];
 }
 
