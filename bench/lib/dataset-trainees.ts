@@ -1,20 +1,18 @@
 /**
  * The trainees of the benchmark's data set (bench/lib/dataset.ts), one at a time: the timeline of
  * each (provider, cycle, dates), then its whole history decided by the domain's own `decide` from
- * wire bodies (bench/lib/wire-commands.ts) and wrapped by `toEventData`: the registration claim,
- * the registration, TRN, updates, deferral, withdrawal, recommendation and award; and the
- * history-replay trainee, whose stream holds {@link HISTORY_STREAM_EVENTS} events.
+ * wire bodies (bench/lib/wire-commands.ts) and wrapped by `toEventData`: the registration, TRN,
+ * updates, deferral, withdrawal, recommendation and award; and the history-replay trainee, whose
+ * stream holds {@link HISTORY_STREAM_EVENTS} events. No registration reservation: the data set is a
+ * log of settled trainees, whose claims the service has released (docs/DESIGN.md property 3).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   academicCycleOf,
   decide,
-  duplicateGuardKey,
   evolveAll,
   initialTraineeState,
   lastNameKey,
-  REGISTRATION_GUARD_STREAM_PREFIX,
-  type RegistrationClaimed,
   type TraineeEvent,
   type TraineeState,
   traineeStreamId,
@@ -182,11 +180,6 @@ export function buildTrainee(
   }
   let state: TraineeState = evolveAll(registered);
   if (!state.exists) throw new Error('registration produced no trainee');
-  const details = state.trainee.details;
-  const guard =
-    REGISTRATION_GUARD_STREAM_PREFIX + createHash('sha256').update(duplicateGuardKey(provider.ukprn, details)).digest('hex').slice(0, 40);
-  const claim: RegistrationClaimed = { type: 'RegistrationClaimed', data: { trainee_id: traineeId, at: created } };
-  pending.push({ at: plan.createdMs, stream: guard, events: toEventData([claim], ctx(plan.createdMs), newEventId), expected: 'any' });
   pending.push({
     at: plan.createdMs,
     stream: traineeStreamId(traineeId),
