@@ -1,11 +1,15 @@
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { BackgroundPace, type PaceClock } from './background-pace';
 
-/** A clock that moves only when told to, recording every wait. */
-function fakeClock(): PaceClock & { at: number; waits: string[] } {
+/** A clock that moves only when told to, with the event loop as busy as `busy` says, recording every wait. */
+function fakeClock(): PaceClock & { at: number; busy: number; waits: string[] } {
+  const mark = { idle: 0, active: 0, utilization: 0 } as EventLoopUtilization;
   const clock = {
     at: 0,
+    busy: 1,
     waits: [] as string[],
     now: () => clock.at,
+    utilization: (since: EventLoopUtilization | undefined) => ({ mark, utilization: since ? clock.busy : 0 }),
     sleep: async (ms: number) => {
       clock.waits.push(`sleep ${ms}`);
       clock.at += ms;
@@ -18,7 +22,7 @@ function fakeClock(): PaceClock & { at: number; waits: string[] } {
 describe('BackgroundPace', () => {
   it('only yields a turn while the slice has not run its length', async () => {
     const clock = fakeClock();
-    const pace = new BackgroundPace(clock, 20, 0.5);
+    const pace = new BackgroundPace(clock, 20, 0.5, 0.5);
     for (let row = 0; row < 3; row++) {
       clock.at += 6;
       await pace.next();
@@ -26,9 +30,9 @@ describe('BackgroundPace', () => {
     expect(clock.waits).toEqual(['turn', 'turn', 'turn']);
   });
 
-  it('rests as long as the slice worked once it has run its length, then starts a new slice', async () => {
+  it('rests as long as the slice worked once it has run its length with the loop busy, then starts a new slice', async () => {
     const clock = fakeClock();
-    const pace = new BackgroundPace(clock, 20, 0.5);
+    const pace = new BackgroundPace(clock, 20, 0.5, 0.5);
     clock.at += 15;
     await pace.next();
     clock.at += 10;
@@ -38,9 +42,24 @@ describe('BackgroundPace', () => {
     expect(clock.waits).toEqual(['turn', 'sleep 25', 'turn']);
   });
 
-  it('keeps the work to its share of the time over many rows', async () => {
+  it('goes on without a rest when the loop was mostly idle over the slice (the work waiting on writes, no requests)', async () => {
     const clock = fakeClock();
-    const pace = new BackgroundPace(clock, 20, 0.25);
+    clock.busy = 0.3;
+    const pace = new BackgroundPace(clock, 20, 0.5, 0.5);
+    for (let row = 0; row < 10; row++) {
+      clock.at += 7;
+      await pace.next();
+    }
+    expect(clock.waits.every((w) => w === 'turn')).toBe(true);
+    clock.busy = 0.8;
+    clock.at += 21; // 7 ms of the slice were worked before: 28
+    await pace.next();
+    expect(clock.waits.at(-1)).toBe('sleep 28');
+  });
+
+  it('keeps the work to its share of the time over many rows while the loop is busy', async () => {
+    const clock = fakeClock();
+    const pace = new BackgroundPace(clock, 20, 0.25, 0.5);
     let worked = 0;
     for (let row = 0; row < 1000; row++) {
       clock.at += 3;
