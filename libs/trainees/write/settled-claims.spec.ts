@@ -2,7 +2,7 @@
  * Settled claims released (settled-claims.ts), over the real SQLite event store and read models and
  * reservations in memory: a projected trainee's claim goes a minute after it was made, and its
  * details are still refused as a duplicate; a claim of a trainee written and not yet projected stays;
- * a create slower than the claim window answers 409.
+ * a create slower than the claim window answers 409; the release's runs are armed while claims are left.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -16,7 +16,7 @@ import { Projector } from '@app/runtime/projector';
 import type { Caller } from './caller';
 import { keyedGuardNames, MemoryRegistrationReservations } from './registration-reservations.port';
 import { registerTrainee } from './register-trainee';
-import { CLAIM_WRITE_WITHIN_MS, releaseSettledClaims, SETTLED_CLAIM_AGE_MS } from './settled-claims';
+import { CLAIM_WRITE_WITHIN_MS, releaseSettledClaims, SETTLED_CLAIM_AGE_MS, SettledClaimRelease } from './settled-claims';
 import type { TraineeWritePorts } from './trainee-write.ports';
 
 const CALLER: Caller = { ukprn: '10000001', tokenId: 'K1', apiVersion: 'v2026.1', requestId: 'req-1' };
@@ -111,5 +111,26 @@ describe('releaseSettledClaims', () => {
       jest.restoreAllMocks();
     }
     expect(await reservations.claimsMadeBefore(END, 10)).toEqual([]);
+  });
+
+  it('runs a release a minute after it is armed by a written claim, and arms nothing more once none is left', async () => {
+    const failures: unknown[] = [];
+    const release = new SettledClaimRelease(ports, (e) => failures.push(e));
+    await register('Lovelace');
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'performance'] });
+    try {
+      await release.runNow(); // at start: the claim is too young, so the next run is armed
+      expect(jest.getTimerCount()).toBe(1);
+      release.soon(); // one timer at a time
+      expect(jest.getTimerCount()).toBe(1);
+      later(SETTLED_CLAIM_AGE_MS + 1_000);
+      await jest.advanceTimersByTimeAsync(SETTLED_CLAIM_AGE_MS + 1_000);
+      await release.stop();
+      expect(await reservations.claimsMadeBefore(END, 10)).toEqual([]);
+      expect(jest.getTimerCount()).toBe(0);
+      expect(failures).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

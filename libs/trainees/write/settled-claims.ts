@@ -67,6 +67,8 @@ async function settled(ports: ReleasePorts, traineeId: string): Promise<boolean>
 export class SettledClaimRelease {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /** A claim was written during the run in progress: arm the next after it. */
+  private again = false;
   private stopped = false;
 
   constructor(
@@ -74,8 +76,9 @@ export class SettledClaimRelease {
     private readonly onFailed: (error: unknown) => void,
   ) {}
 
-  /** Arms a run after {@link SETTLED_CLAIM_AGE_MS} unless one is armed or running. */
+  /** Arms a run after {@link SETTLED_CLAIM_AGE_MS} unless one is armed; during a run, once it ends. */
   soon(): void {
+    if (this.running) this.again = true;
     if (this.stopped || this.timer || this.running) return;
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -85,9 +88,10 @@ export class SettledClaimRelease {
 
   /** Runs once now (or joins the run in progress); arms the next while any claim is left. A failure goes to `onFailed`. */
   runNow(): Promise<void> {
-    this.running ??= this.releaseAndLook().then((again) => {
+    this.running ??= this.releaseAndLook().then((left) => {
       this.running = null;
-      if (again) this.soon();
+      if (left || this.again) this.soon();
+      this.again = false;
     });
     return this.running;
   }
