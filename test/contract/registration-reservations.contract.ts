@@ -123,24 +123,33 @@ export function describeRegistrationReservationsContract(name: string, open: () 
       ]);
     });
 
-    it('releases one claim: the reservation keeps the others with a higher version, or is gone with its last', async () => {
+    it('releases claims: a reservation keeps the others with a higher version, or is gone with its last', async () => {
       const both = [
         { trainee_id: 'T1', at: AT },
         { trainee_id: 'T2', at: LATER },
       ];
       expect(await fx.store.writeReservation('g1', 0, both)).toBe(true);
       const before = await fx.store.readReservation('g1');
-      await fx.store.releaseClaim('g1', 'T1');
+      await fx.store.releaseClaims([{ name: 'g1', trainee_id: 'T1', at: AT }]);
       const other = await fx.reopen();
       const after = await other.readReservation('g1');
       expect(after.claims).toEqual([{ trainee_id: 'T2', at: LATER }]);
       expect(after.version).toBeGreaterThan(before.version);
       expect(await fx.store.writeReservation('g1', before.version, both)).toBe(false);
-      await fx.store.releaseClaim('g1', 'T9'); // no such claim: nothing changes
+      await fx.store.releaseClaims([{ name: 'g1', trainee_id: 'T9', at: AT }]); // no such claim: nothing changes
       expect(await other.readReservation('g1')).toEqual(after);
-      await fx.store.releaseClaim('g1', 'T2');
+      await fx.store.releaseClaims([{ name: 'g1', trainee_id: 'T2', at: AT }]);
       expect(await other.readReservation('g1')).toEqual({ claims: [], version: 0 });
       expect(await other.claimsMadeBefore('2026-11-27T00:00:00.000Z', 10)).toEqual([]);
+      // Several claims of several reservations in one call.
+      expect(await fx.store.writeReservation('g2', 0, both)).toBe(true);
+      expect(await fx.store.writeReservation('g3', 0, [{ trainee_id: 'T3', at: AT }])).toBe(true);
+      await fx.store.releaseClaims([
+        { name: 'g2', trainee_id: 'T1', at: AT },
+        { name: 'g3', trainee_id: 'T3', at: AT },
+      ]);
+      expect((await other.readReservation('g2')).claims).toEqual([{ trainee_id: 'T2', at: LATER }]);
+      expect(await other.readReservation('g3')).toEqual({ claims: [], version: 0 });
     });
   });
 }

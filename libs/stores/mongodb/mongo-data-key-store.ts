@@ -55,8 +55,8 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
     return this.reservations.madeBefore(at, limit);
   }
 
-  releaseClaim(name: string, traineeId: string): Promise<void> {
-    return this.reservations.release(name, traineeId);
+  releaseClaims(claims: readonly NamedClaim[]): Promise<void> {
+    return this.reservations.release(claims);
   }
 
   async ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'> {

@@ -76,15 +76,24 @@ export class MongoRegistrationReservations {
       .toArray();
   }
 
-  /** `RegistrationReservations.releaseClaim`: pulls the claim with a higher version, then deletes the reservation if left with none. */
-  async release(name: string, traineeId: string): Promise<void> {
+  /**
+   * `RegistrationReservations.releaseClaims`: one unordered bulk write pulling each claim with a
+   * higher version, then one deleting the reservations left with none.
+   */
+  async release(claims: readonly NamedClaim[]): Promise<void> {
+    if (claims.length === 0) return;
     await this.indexed();
-    const pulled = await this.rows.updateOne(
-      { _id: name, 'claims.trainee_id': traineeId },
-      { $pull: { claims: { trainee_id: traineeId } }, $inc: { version: 1 } },
-      { writeConcern: WRITE_CONCERN },
+    const pulled = await this.rows.bulkWrite(
+      claims.map(({ name, trainee_id }) => ({
+        updateOne: {
+          filter: { _id: name, 'claims.trainee_id': trainee_id },
+          update: { $pull: { claims: { trainee_id } }, $inc: { version: 1 } },
+        },
+      })),
+      { ordered: false, writeConcern: WRITE_CONCERN },
     );
-    if (pulled.modifiedCount > 0) await this.rows.deleteOne({ _id: name, claims: { $size: 0 } }, { writeConcern: WRITE_CONCERN });
+    if (pulled.modifiedCount > 0)
+      await this.rows.deleteMany({ _id: { $in: claims.map((c) => c.name) }, claims: { $size: 0 } }, { writeConcern: WRITE_CONCERN });
   }
 
   /** Pulls `traineeId`'s claims and deletes each reservation left with none; true when there were any. */

@@ -63,13 +63,15 @@ export class ReservationTables {
     return this.stmts.madeBefore.all(at, limit);
   }
 
-  /** `RegistrationReservations.releaseClaim`, in one immediate transaction. */
-  release(name: string, traineeId: string): void {
+  /** `RegistrationReservations.releaseClaims`, in one immediate transaction (one sync of the file). */
+  release(claims: readonly NamedClaim[]): void {
     this.db
       .transaction(() => {
-        if (this.stmts.dropClaim.run(name, traineeId).changes === 0) return;
-        if (this.stmts.anyClaim.get(name) === undefined) this.stmts.dropReservation.run(name);
-        else this.stmts.bump.run(name);
+        for (const { name, trainee_id } of claims) {
+          if (this.stmts.dropClaim.run(name, trainee_id).changes === 0) continue;
+          if (this.stmts.anyClaim.get(name) === undefined) this.stmts.dropReservation.run(name);
+          else this.stmts.bump.run(name);
+        }
       })
       .immediate();
   }

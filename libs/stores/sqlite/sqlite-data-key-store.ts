@@ -197,8 +197,8 @@ export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservation
     return this.reservations.madeBefore(at, limit);
   }
 
-  async releaseClaim(name: string, traineeId: string): Promise<void> {
-    this.reservations.release(name, traineeId);
+  async releaseClaims(claims: readonly NamedClaim[]): Promise<void> {
+    this.reservations.release(claims);
   }
 
   async wrappedAfter(after: string | null, limit: number): Promise<Array<{ traineeId: string; wrapped: Buffer }>> {

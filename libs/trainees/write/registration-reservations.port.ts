@@ -38,10 +38,11 @@ export interface RegistrationReservations {
   /** At most `limit` claims made before `at` (ISO 8601, UTC), oldest first, each with its reservation's name. */
   claimsMadeBefore(at: string, limit: number): Promise<NamedClaim[]>;
   /**
-   * Deletes `traineeId`'s claim on the reservation named `name`: the reservation gets a higher
-   * version, or is deleted when left with none (`releaseSettledClaims`). Nothing when there is no such claim.
+   * Deletes each claim (a trainee's claim on the reservation `name`; `at` is not read), in one
+   * write: each reservation gets a higher version, or is deleted when left with none
+   * (`releaseSettledClaims`). A claim that is not there changes nothing.
    */
-  releaseClaim(name: string, traineeId: string): Promise<void>;
+  releaseClaims(claims: readonly NamedClaim[]): Promise<void>;
 }
 
 /**
@@ -79,12 +80,14 @@ export class MemoryRegistrationReservations implements RegistrationReservations 
     return claims.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).slice(0, limit);
   }
 
-  async releaseClaim(name: string, traineeId: string): Promise<void> {
-    const row = this.rows.get(name);
-    if (!row || !row.claims.some((c) => c.trainee_id === traineeId)) return;
-    const claims = row.claims.filter((c) => c.trainee_id !== traineeId);
-    if (claims.length === 0) this.rows.delete(name);
-    else this.rows.set(name, { claims, version: row.version + 1 });
+  async releaseClaims(released: readonly NamedClaim[]): Promise<void> {
+    for (const { name, trainee_id } of released) {
+      const row = this.rows.get(name);
+      if (!row || !row.claims.some((c) => c.trainee_id === trainee_id)) continue;
+      const claims = row.claims.filter((c) => c.trainee_id !== trainee_id);
+      if (claims.length === 0) this.rows.delete(name);
+      else this.rows.set(name, { claims, version: row.version + 1 });
+    }
   }
 
   /** Deletes `traineeId`'s claims, and each reservation left with none (what an erasure does). */

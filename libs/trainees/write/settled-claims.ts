@@ -15,6 +15,7 @@
  */
 import { traineeStreamId } from '@app/trainees/decider';
 import { loadTraineeState } from './handle-trainee-command';
+import type { NamedClaim } from './registration-reservations.port';
 import type { TraineeWritePorts } from './trainee-write.ports';
 
 /** How long after its claim was made a projected trainee's claim is released: 60 s. */
@@ -42,12 +43,14 @@ export async function releaseSettledClaims(ports: ReleasePorts, now = ports.cloc
       (c) => !kept.has(`${c.name} ${c.trainee_id}`),
     );
     if (claims.length === 0) return { released, kept: kept.size };
+    const settledOnes: NamedClaim[] = [];
     for (const claim of claims) {
-      if (await settled(ports, claim.trainee_id)) {
-        await ports.reservations.releaseClaim(claim.name, claim.trainee_id);
-        released++;
-      } else kept.add(`${claim.name} ${claim.trainee_id}`);
+      if (await settled(ports, claim.trainee_id)) settledOnes.push(claim);
+      else kept.add(`${claim.name} ${claim.trainee_id}`);
     }
+    // One write a read: on SQLite the release syncs the key store's file on this thread.
+    if (settledOnes.length > 0) await ports.reservations.releaseClaims(settledOnes);
+    released += settledOnes.length;
   }
 }
 
