@@ -44,9 +44,11 @@ export async function releaseSettledClaims(ports: ReleasePorts, now = ports.cloc
     );
     if (claims.length === 0) return { released, kept: kept.size };
     const settledOnes: NamedClaim[] = [];
-    for (const claim of claims) {
+    for (const [i, claim] of claims.entries()) {
       if (await settled(ports, claim.trainee_id)) settledOnes.push(claim);
       else kept.add(`${claim.name} ${claim.trainee_id}`);
+      // The reads are synchronous on SQLite: let requests in between.
+      if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
     }
     // One write a read: on SQLite the release syncs the key store's file on this thread.
     if (settledOnes.length > 0) await ports.reservations.releaseClaims(settledOnes);
