@@ -101,6 +101,11 @@ describe('SealedSecrets (docs/change-feed.md "How deliveries are kept")', () => 
     expect(other.importRefusal('TraineeRegistered', { secret: 'x' })).toBeNull();
   });
 
+  it('takes, on import, a secret in plain text from an export made before secrets were sealed', () => {
+    expect(secrets.importRefusal('WebhookEndpointAdded', added(SECRET))).toBeNull();
+    expect(other.importRefusal('WebhookEndpointAdded', added(SECRET))).toBeNull();
+  });
+
   it('takes, on import, a secret sealed under a version retired since, and checks a resealed one as an added one', () => {
     const underOne = added(secrets.seal(SECRET, 'wh_1'));
     expect(retired.importRefusal('WebhookEndpointAdded', underOne)).toBeNull();

@@ -136,10 +136,13 @@ export class SealedSecrets {
    * Why an imported event cannot be taken by a store of these keys (`admin events import`): an
    * endpoint's secret that does not open with them for its endpoint; null otherwise. A secret
    * sealed under a version older than every version held is taken: a rotation retired it, and a
-   * later `WebhookSecretResealed` of the same export holds the secret in use.
+   * later `WebhookSecretResealed` of the same export holds the secret in use. A secret in plain
+   * text (an export made before secrets were sealed) is taken as it is: the dispatcher refuses it
+   * until `admin webhook seal-secrets` seals it, as for an endpoint added here before sealing.
    */
   importRefusal(type: string, data: unknown): string | null {
     if ((type !== ENDPOINT_ADDED && type !== SECRET_RESEALED) || !hasSecret(data)) return null;
+    if (!SealedSecrets.isSealed(data.secret)) return null;
     const version = SealedSecrets.versionOf(data.secret);
     if (version !== null && version < Math.min(...this.keys.keys.keys())) return null;
     try {
