@@ -7,12 +7,7 @@ import type { NamedClaim, RegistrationClaim, RegistrationReservation, Registrati
 import { DataKeyWriter } from './data-key-writer';
 import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 import { ReservationTables } from './registration-reservation-tables';
-
-/** How long a destroy waits for readers to leave the WAL so it can truncate it: 2 s by default. */
-const FORGET_WAL_WITHIN_MS = 2000;
-
-/** The pause between two attempts to truncate the WAL, in milliseconds. */
-const FORGET_WAL_RETRY_MS = 25;
+import { FORGET_WAL_WITHIN_MS, truncateWalWithin } from './wal-truncation';
 
 /** The key store's file in the data directory. */
 export const KEYS_FILE = 'keys.sqlite';
@@ -211,36 +206,22 @@ export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservation
 
   async close(): Promise<void> {
     await this.writer?.close();
-    this.truncateWal();
+    // Best effort: a reader still holding the WAL leaves it for the next open.
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.close();
   }
 
   /**
-   * Truncates the WAL (see {@link truncateWal}), retrying every 25 ms while a reader holds it, for
-   * up to `forgetWalWithinMs`; throws {@link DataKeyNotForgotten} naming `traineeId` when it still cannot.
+   * Truncates the WAL (`truncateWalWithin`: the pages that held a destroyed key go with it), for up
+   * to `forgetWalWithinMs` while a reader holds it; throws {@link DataKeyNotForgotten} naming
+   * `traineeId` when it still cannot.
    */
   private async forgetWal(traineeId: string): Promise<void> {
-    const deadline = Date.now() + this.forgetWalWithinMs;
-    this.db.pragma('busy_timeout = 0');
-    try {
-      while (!this.truncateWal()) {
-        if (Date.now() >= deadline) {
-          throw new DataKeyNotForgotten(
-            traineeId,
-            `a reader held ${KEYS_FILE}'s WAL for ${this.forgetWalWithinMs} ms, so it may still hold the old key`,
-          );
-        }
-        await new Promise((resolve) => setTimeout(resolve, FORGET_WAL_RETRY_MS));
-      }
-    } finally {
-      this.db.pragma('busy_timeout = 5000');
-    }
-  }
-
-  /** Copies the WAL into the file and truncates it: the pages that held a destroyed key go with it. False when a reader held it. */
-  private truncateWal(): boolean {
-    const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-    return result.busy === 0;
+    if (await truncateWalWithin(this.db, this.forgetWalWithinMs)) return;
+    throw new DataKeyNotForgotten(
+      traineeId,
+      `a reader held ${KEYS_FILE}'s WAL for ${this.forgetWalWithinMs} ms, so it may still hold the old key`,
+    );
   }
 
   /** Whether the WAL beside the file holds any frame (a copy of a page, maybe of a destroyed key). */

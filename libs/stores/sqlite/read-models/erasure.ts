@@ -7,6 +7,7 @@ import type { Trainee } from '@app/trainees/record';
 import { writeAsSoonAsFree } from './shared-write-lock';
 import type { TraineeTables } from './trainee-tables';
 import { prepareTrainees } from './trainee-rows';
+import { FORGET_WAL_WITHIN_MS, truncateWalWithin } from '../wal-truncation';
 
 /** An erased trainee as `ReadModelStore.eraseTrainee` takes it: id, provider, whole stream read after its key was destroyed. */
 export interface ErasedTrainee {
@@ -47,22 +48,13 @@ export async function eraseFromReadStore(
       tables.write(prepared);
     }
   });
-  const until = Date.now() + forgetWalWithinMs;
-  for (;;) {
-    const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-    if (result.busy === 0) return;
-    if (Date.now() >= until) {
-      throw new ReadStoreNotForgotten(
-        erased.traineeId,
-        `a reader held the read store's WAL for ${forgetWalWithinMs} ms, so it could not be truncated`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!(await truncateWalWithin(db, forgetWalWithinMs))) {
+    throw new ReadStoreNotForgotten(
+      erased.traineeId,
+      `a reader held the read store's WAL for ${forgetWalWithinMs} ms, so it could not be truncated`,
+    );
   }
 }
-
-/** How long an erasure retries truncating the read store's WAL while readers hold it, in ms (as the key store's). */
-export const FORGET_WAL_WITHIN_MS = 2_000;
 
 /** See `TraineeReadModel.listEndings`: the rows of `tables` on the trainee ids' unique index. */
 export function endingsIn(db: Database.Database, tables: TraineeTables, afterId: string | null, limit: number): TraineeEnding[] {
