@@ -102,4 +102,12 @@ describe('registerTrainee: the reservation', () => {
     expect(again.trainee_id).not.toBe(erased.trainee_id);
     expect(await claimed()).toEqual([again.trainee_id]);
   });
+
+  it('stamps its claim when it writes it, not when the create began, so a slow create’s claim holds others back from then', async () => {
+    let at = NOW;
+    ports.clock = () => at;
+    ports.schools = { findByUrns: async () => ((at = new Date(NOW.getTime() + 12_000)), new Map()) };
+    await register();
+    expect((await reservations.readReservation(name)).claims.map((c) => c.at)).toEqual([new Date(NOW.getTime() + 12_000).toISOString()]);
+  });
 });

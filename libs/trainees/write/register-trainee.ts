@@ -34,13 +34,13 @@ const MAX_REGISTRATION_ATTEMPTS = 50;
  * and last name, read from the checked fields; named by a keyed hash), and the writer adds its claim
  * to it with the version it read (compare-and-set), then appends the trainee's stream, so of N
  * concurrent identical creates exactly one gets through; the others re-read, see the winner and
- * answer 409. A claim younger than {@link CLAIM_IN_FLIGHT_MS} without its trainee's stream holds the
- * others back (its writer is still appending); an older one (its writer stopped) and an erased
- * trainee's are dropped by the next claim; a projected trainee's claim is released a minute after
- * (settled-claims.ts). Errors: the decider's (`ValidationFailed`, `MissingData`,
- * `DuplicateTrainee`) and `ConcurrentModification` after bounded rounds or when the claim could not
- * be written within {@link CLAIM_WRITE_WITHIN_MS}. `given.traineeId`: the new
- * trainee's id when the caller fixed it beforehand (an upload's row, written once whatever the
+ * answer 409. A claim, stamped when it is written, younger than {@link CLAIM_IN_FLIGHT_MS} without
+ * its trainee's stream holds the others back (its writer is still appending); an older one (its
+ * writer stopped) and an erased trainee's are dropped by the next claim; a projected trainee's
+ * claim is released a minute after (settled-claims.ts). Errors: the decider's
+ * (`ValidationFailed`, `MissingData`, `DuplicateTrainee`) and `ConcurrentModification` after
+ * bounded rounds or when the claim could not be written within {@link CLAIM_WRITE_WITHIN_MS}.
+ * `given.traineeId`: the new trainee's id when the caller fixed it beforehand (an upload's row, written once whatever the
  * restarts), else one drawn from `ports.newTraineeId`; `given.recordSource`: how the record came in
  * (`csv` for an upload's row; `api` by default).
  */
@@ -62,13 +62,15 @@ export async function registerTrainee(
   for (let attempt = 0; attempt < MAX_REGISTRATION_ATTEMPTS; attempt++) {
     const reservation = await ports.reservations.readReservation(name);
     const others = reservation.claims.filter((c) => c.trainee_id !== traineeId); // its own, from a run that stopped, is made again
-    const found = await duplicateCandidates(ports, caller.ukprn, requireData(data).fields, others, now);
+    // Claims are aged against the clock now, not the request's start: this attempt may come late.
+    const found = await duplicateCandidates(ports, caller.ukprn, requireData(data).fields, others, ports.clock().toISOString());
     if (found === 'in_flight') {
       await sleep(10 + attempt * 5);
       continue;
     }
     const events = decideWith(found.candidates);
-    const claims = [...found.kept, { trainee_id: traineeId, at: now }];
+    // Stamped as written: a claim counts as in flight for CLAIM_IN_FLIGHT_MS from its write, however long the create took to get there.
+    const claims = [...found.kept, { trainee_id: traineeId, at: ports.clock().toISOString() }];
     // A reservation read longer ago could have lost a settled claim since (settled-claims.ts).
     if (performance.now() - started > CLAIM_WRITE_WITHIN_MS) throw new ConcurrentModification();
     if (!(await ports.reservations.writeReservation(name, reservation.version, claims))) continue;

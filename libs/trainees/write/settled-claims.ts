@@ -9,11 +9,10 @@
  * Released claims cannot let a duplicate through: a create writes its claim within
  * {@link CLAIM_WRITE_WITHIN_MS} of starting (register-trainee.ts), so a reservation it read is at most
  * that old when it writes, and a claim is released only {@link SETTLED_CLAIM_AGE_MS} after it was
- * made, with its trainee projected: a create that read the reservation before that claim was
- * written has written or given up by then, and one that reads it after finds the trainee in the
- * read model.
+ * written (claims are stamped when written), with its trainee projected: a create that read the
+ * reservation before that claim was written has written or given up by then, and one that reads
+ * it after finds the trainee in the read model.
  */
-import { traineeStreamId } from '@app/trainees/decider';
 import { loadTraineeState } from './handle-trainee-command';
 import type { NamedClaim } from './registration-reservations.port';
 import type { TraineeWritePorts } from './trainee-write.ports';
@@ -59,7 +58,7 @@ export async function releaseSettledClaims(ports: ReleasePorts, now = ports.cloc
 /** Whether a claim's trainee no longer needs it: projected, erased, or never written. */
 async function settled(ports: ReleasePorts, traineeId: string): Promise<boolean> {
   if ((await ports.trainees.getTrainee(traineeId)) !== null) return true;
-  if ((await ports.eventStore.readStream(traineeStreamId(traineeId), { maxCount: 1 })).length === 0) return true;
+  // Not projected: no stream (never written) or an erased one is settled; a living one waits for its projection.
   return !(await loadTraineeState(ports.eventStore, traineeId)).exists;
 }
 
