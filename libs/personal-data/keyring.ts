@@ -61,8 +61,7 @@ export function parseKeyring(text: string, file: string, what: string): ServiceK
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'));
-  if (lines.length === 1 && !lines[0].includes(' '))
-    return { current: 1, versions: new Map([[1, keyOf(lines[0], bad)]]), pinned: new Map() };
+  if (lines.length === 1 && !/\s/.test(lines[0])) return { current: 1, versions: new Map([[1, keyOf(lines[0], bad)]]), pinned: new Map() };
   const versions = new Map<number, Buffer>();
   const pinned = new Map<PinnedPurpose, Buffer>();
   for (const [n, line] of lines.entries()) {

@@ -31,6 +31,10 @@ describe('the service keyring (docs/operations.md "The service key", "Rotating t
     expect(parse(formatKeyring(ring))).toEqual(ring);
   });
 
+  it('reads a one-line keyring whose version and key a tab separates as that version', () => {
+    expect(parse(`1\t${K1.toString('base64')}\n`)).toEqual({ current: 1, versions: new Map([[1, K1]]), pinned: new Map() });
+  });
+
   it('refuses, without quoting the file, lines that are not a version or a purpose, repeats, short keys, and no version', () => {
     const secret = K1.toString('base64');
     for (const text of [

@@ -48,10 +48,14 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
 
 /** Rewraps the data keys and reseals the webhook secrets under the current version; the report's text. */
 async function rewrapAll(ctx: CliContext, stores: Stores): Promise<string> {
-  const current = ctx.serviceKey().current;
+  const serviceKey = ctx.serviceKey();
+  const current = serviceKey.current;
   const keys = stores.personalData ? await stores.personalData.keys.rewrapAll(REWRAP_BATCH) : null;
-  const secrets = await webhookOperations('sandbox', stores, ctx.serviceKey()).resealSecrets();
-  const older = [...(keys?.before.keys() ?? []), ...secrets.before.keys()].filter((v) => v !== current && v !== 'plain');
+  const secrets = await webhookOperations('sandbox', stores, serviceKey).resealSecrets();
+  // Version 0: a wrapped key of no known shape, which no retire names.
+  const older = [...new Set([...(keys?.before.keys() ?? []), ...secrets.before.keys()])]
+    .filter((v): v is number => typeof v === 'number' && v > 0 && v !== current)
+    .sort((a, b) => a - b);
   const lines = [
     `Version ${current} is current.`,
     keys
@@ -59,7 +63,7 @@ async function rewrapAll(ctx: CliContext, stores: Stores): Promise<string> {
       : 'Data keys: none (this store seals no personal data).',
     `Webhook secrets: ${secrets.resealed} sealed again, ${secrets.current} under version ${current} already.`,
     older.length > 0
-      ? `Restart every API and projector process so they wrap under version ${current}, run admin keys rotate --resume, then admin keys retire ${[...new Set(older)].sort().join(', ')}.`
+      ? `Restart every API and projector process so they wrap under version ${current}, run admin keys rotate --resume, then admin keys retire ${older.join(', ')}.`
       : 'Nothing was wrapped under an older version.',
   ];
   return `${lines.join('\n')}\n`;
