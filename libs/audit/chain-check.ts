@@ -54,8 +54,9 @@ function intactHead(events: readonly StoredEventText[]): string | null | undefin
  * The fast path of {@link checkStreamChain} fed a stream's events one at a time, in revision order,
  * so that a stream too long to hold is checked a chunk at a time with O(1) state (docs/operations.md
  * "Trainee history"). {@link add} answers whether the stream read so far is intact: every event at
- * its place (revisions 0, 1, …), matching its hash, chained to the one before (events stored before
- * the chain began are hashed by the same rule). Once one is not, the chain stays not intact, and
+ * its place (revisions 0, 1, …), matching its hash by the rule its chain keys name, chained to the
+ * one before, and never by an older rule than the event before (events stored before the chain
+ * began are hashed by version 1 of the rule). Once one is not, the chain stays not intact, and
  * it does not say why: a caller then runs {@link checkStreamChain} over the whole stream, which
  * classifies each fault (a tampered stream is rare, and the auditor needs every fault). For an
  * intact stream, {@link headHash} after its last event is `checkStreamChain(events).headHash`.

@@ -21,9 +21,9 @@ export class ExportedChains {
   private readonly chains = new Map<string, { previous: string | null; version: number }>();
 
   /**
-   * Whether `e` matches its hash and is chained to the event before it in the file (an event stored
-   * before the chain began is hashed by the rule, and may not follow a chained one); it is then the
-   * stream's head for the next; nor may a version 1 event follow a version 2 one. Its data and
+   * Whether `e` matches its hash and is chained to the event before it in the file, by a rule no
+   * older than that event's (an event stored before the chain began may not follow a chained one,
+   * nor a version 1 event a version 2 one); it is then the stream's head for the next. Its data and
    * metadata are hashed as `JSON.stringify` writes them, as every adapter stores them, by the rule
    * its chain keys name.
    */
@@ -31,9 +31,9 @@ export class ExportedChains {
     const metadata = JSON.stringify(e.metadata);
     const keys = readChainKeys(metadata);
     const known = this.chains.get(e.streamId);
+    if (keys.version < (known?.version ?? 0)) return false;
     const previous = known ? known.previous : e.revision > 0 ? (keys.previousHash ?? null) : null;
     const hash = eventHash(previous, { ...e, data: JSON.stringify(e.data), metadata }, keys);
-    if (keys.version < (known?.version ?? 0)) return false;
     if (keys.hash !== null && (keys.hash !== hash || keys.previousHash !== previous)) return false;
     this.chains.set(e.streamId, { previous: hash, version: keys.version });
     return true;

@@ -143,9 +143,9 @@ export interface ChainKeys {
 }
 
 /**
- * The chain keys at the end of a stored metadata text, read from the text alone (no JSON parse:
- * the verifier reads every event of the log). A text whose end is not as {@link chainEvent} writes
- * it has no hash.
+ * The chain keys at the end of a stored metadata text, read from the text's end alone (the
+ * verifier reads every event of the log). A text whose end is not as {@link chainEvent} writes it
+ * has no hash.
  */
 export function readChainKeys(metadata: string): ChainKeys {
   const own = lastKey(metadata, HASH_KEY);

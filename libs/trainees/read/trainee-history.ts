@@ -7,7 +7,7 @@ import {
   traineeStreamId,
 } from '@app/trainees/decider';
 import { TRAINEE_STATES, type Trainee, type TraineeDetails, type TraineeStatus } from '@app/trainees/record';
-import { chainKeysOf, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { chainKeysOf, storedTextOf, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 
 /**
  * The audit history of one trainee (docs/operations.md "Trainee history"), computed by replaying
@@ -197,9 +197,10 @@ export function traineeTimelinePage(
   return { entries, after: status };
 }
 
-/** An event's stored form as a timeline entry shows it: its data and metadata as the adapters store them (`JSON.stringify`). */
+/** An event's stored form as a timeline entry shows it: what the chain hashed (`storedTextOf`). */
 function storedForm(e: RecordedEvent): Pick<TimelineEntry, 'stream_id' | 'event_id' | 'stored_data' | 'stored_metadata'> {
-  return { stream_id: e.streamId, event_id: e.id, stored_data: JSON.stringify(e.data), stored_metadata: JSON.stringify(e.metadata) };
+  const stored = storedTextOf(e);
+  return { stream_id: stored.streamId, event_id: stored.id, stored_data: stored.data, stored_metadata: stored.metadata };
 }
 
 /** A trainee with no fields, no items and the given lifecycle state: what an event is described against. */
