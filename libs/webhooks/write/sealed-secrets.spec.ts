@@ -79,6 +79,7 @@ describe('SealedSecrets (docs/change-feed.md "How deliveries are kept")', () => 
       expect(SealedSecrets.versionOf(resealed)).toBe(2);
       expect(retired.open(resealed, 'wh_1')).toBe(SECRET);
       expect(rotated.resealed(resealed, 'wh_1')).toBeNull();
+      expect([rotated.isCurrent(stored), rotated.isCurrent(resealed)]).toEqual([false, true]);
     }
     expect(() => retired.resealed(underOne, 'wh_1')).toThrow(SecretNotOpened);
   });

@@ -113,13 +113,18 @@ export class SealedSecrets {
     }
   }
 
+  /** Whether `stored` is sealed in the current format under the current version (what {@link resealed} leaves as it is); opens nothing. */
+  isCurrent(stored: string): boolean {
+    return stored.startsWith(SEALED_SECRET_PREFIX) && SealedSecrets.versionOf(stored) === this.keys.current;
+  }
+
   /**
    * `stored`, endpoint `endpointId`'s secret, sealed again under the current version and bound to
    * the endpoint (a secret in plain text, or sealed before versions, or under an older version);
    * null when it is so already. Throws {@link SecretNotOpened} for a sealed one that does not open.
    */
   resealed(stored: string, endpointId: string): string | null {
-    if (stored.startsWith(SEALED_SECRET_PREFIX) && SealedSecrets.versionOf(stored) === this.keys.current) return null;
+    if (this.isCurrent(stored)) return null;
     return this.seal(SealedSecrets.isSealed(stored) ? this.open(stored, endpointId) : stored, endpointId);
   }
 

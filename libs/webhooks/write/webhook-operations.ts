@@ -127,7 +127,7 @@ export class WebhookOperations {
     for (const [endpointId, stored] of await this.storedSecrets()) {
       const version = SealedSecrets.versionOf(stored) ?? 'plain';
       counts.before.set(version, (counts.before.get(version) ?? 0) + 1);
-      if (this.secrets.resealed(stored, endpointId) === null) {
+      if (this.secrets.isCurrent(stored)) {
         counts.current++;
         continue;
       }
