@@ -66,7 +66,7 @@ export async function checkRequestAgainstServedDocument(
   const validator = await validatorFor(baseUrl, segment);
   if (!validator) return;
   const check = validator.checkRequest({ method, url: path, text: body });
-  // `false` and white space are blank (docs/reference/API-FACTS.md §7.4): the service takes them as the document's null.
+  // `false`, white space, `[]` and `{}` are blank (docs/reference/API-FACTS.md §7.4): the service takes them as the document's null.
   const blank = check.problems.length > 0 ? validator.checkRequest({ method, url: path, text: withBlanksAsNull(body) }) : null;
   if (blank?.problems.length === 0) return;
   if (check.problems.length > 0) {
@@ -76,13 +76,22 @@ export async function checkRequestAgainstServedDocument(
   }
 }
 
-/** `body` (JSON text) with every `false` and every string of only white space made `null`; the text as it is when it is not JSON. */
+/**
+ * `body` (JSON text) with every `false`, string of only white space, empty array and empty object
+ * below `data` made `null`; the text as it is when it is not JSON.
+ */
 function withBlanksAsNull(body: string): string {
   try {
-    return JSON.stringify(JSON.parse(body), (_key, value: unknown) =>
-      value === false || (typeof value === 'string' && value.trim() === '') ? null : value,
-    );
+    return JSON.stringify(JSON.parse(body), (key, value: unknown) => (key !== '' && key !== 'data' && isBlankValue(value) ? null : value));
   } catch {
     return body;
   }
+}
+
+/** Ruby's `blank?` on a JSON value other than null: `false`, white space, `[]` or `{}`. */
+function isBlankValue(value: unknown): boolean {
+  if (value === false) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
 }

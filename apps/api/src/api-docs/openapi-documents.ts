@@ -24,8 +24,9 @@ student record systems and keep them in sync (docs/spec/trainee-records-api.md).
 - **Envelopes**: bodies are \`{"data": …}\`; \`GET /info\` and \`GET /reference-data\` answer bare objects.
 - **Errors**: \`{"errors": [{"error", "message"}]}\` with one entry per failed rule; 401 is
   \`{"error": "Unauthorized"}\`; the list's 422 is \`{"message", "errors": {"<param>": […]}}\`.
-- **Blank values**: where a field's schema allows \`null\`, \`false\` and a string of only white
-  space are taken as a blank value of that field too; what a blank does is the field's rule (a
+- **Blank values**: where a field's schema allows \`null\`, \`false\`, a string of only white
+  space, an empty array and an empty object are taken as a blank value of that field too (Ruby's
+  \`blank?\`); what a blank does is the field's rule (a
   required name answers "can't be blank"; docs/reference/API-FACTS.md §7.4). A free-text field also
   takes a JSON number, as its decimal text.
 - **Versions**: the path's \`api_version\`; each served version has its own document at
