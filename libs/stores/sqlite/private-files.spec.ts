@@ -1,5 +1,5 @@
 /** SQLite files readable by the service's user only (docs/operations.md "File permissions"). */
-import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makePrivateDirectory, openPrivateDatabase } from './private-files';
@@ -33,6 +33,20 @@ describe('private SQLite files', () => {
     db.close();
   });
 
+  it('keeps the locks of the connections already open when it opens the same file again', () => {
+    const file = join(dir, 'shared.sqlite');
+    const first = openPrivateDatabase(file);
+    first.pragma('journal_mode = WAL');
+    first.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1)');
+    // A connection in WAL mode holds a shared lock on the database file from its first read on.
+    expect(first.prepare('SELECT x FROM t').get()).toEqual({ x: 1 });
+    expect(locksHeldOn(file)).toBeGreaterThan(0);
+    const second = openPrivateDatabase(file);
+    expect(locksHeldOn(file)).toBeGreaterThan(0);
+    second.close();
+    first.close();
+  });
+
   it('creates a missing data directory 0700 and leaves an existing one as its operator set it', () => {
     makePrivateDirectory(join(dir, 'new', 'data'));
     expect(modeOf(join(dir, 'new', 'data'))).toBe('700');
@@ -41,3 +55,14 @@ describe('private SQLite files', () => {
     expect(modeOf(dir)).toBe('750');
   });
 });
+
+/** The POSIX locks this process holds on `file`, from `/proc/locks` (Linux). */
+function locksHeldOn(file: string): number {
+  const inode = statSync(file).ino;
+  return readFileSync('/proc/locks', 'utf8')
+    .split('\n')
+    .filter((line) => {
+      const f = line.trim().split(/\s+/);
+      return f[1] === 'POSIX' && Number(f[4]) === process.pid && Number(f[5]?.split(':')[2]) === inode;
+    }).length;
+}

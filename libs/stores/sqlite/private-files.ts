@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 
 /** Read and write for the service's user only: every file under DATA_DIR (docs/operations.md "File permissions"). */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -20,19 +20,26 @@ export function makePrivateDirectory(dir: string): void {
 }
 
 /**
- * Opens the SQLite database `filename` (created when missing) after making it and the WAL,
- * shared-memory and journal files beside it 0600, whatever the umask: SQLite creates those
+ * Opens the SQLite database `filename` (created when missing), then makes it and the WAL,
+ * shared-memory and journal files beside it 0600 by path, whatever the umask: SQLite creates those
  * companions with the database file's mode, and an older file made 0644 is narrowed at its next
- * open (docs/operations.md "File permissions"). `:memory:` and `''` are opened as they are. Throws
- * what `open`, `chmod` or better-sqlite3 throw.
+ * open (docs/operations.md "File permissions"). No descriptor of the file is opened outside
+ * SQLite: POSIX locks belong to the process, and closing any descriptor of a file drops every lock
+ * the process holds on it, so another process would take a database this one has open for unused
+ * (docs/DESIGN.md "Processes beside each other"). `:memory:` and `''` are opened as they are.
+ * Throws what better-sqlite3 or `chmod` throw.
  */
 export function openPrivateDatabase(filename: string, options?: Database.Options): Database.Database {
-  if (filename !== ':memory:' && filename !== '' && !options?.readonly) {
-    closeSync(openSync(filename, 'a', PRIVATE_FILE_MODE));
+  const db = new Database(filename, options);
+  if (filename === ':memory:' || filename === '' || options?.readonly) return db;
+  try {
     chmodSync(filename, PRIVATE_FILE_MODE);
     for (const suffix of SQLITE_COMPANIONS) {
       if (existsSync(filename + suffix)) chmodSync(filename + suffix, PRIVATE_FILE_MODE);
     }
+  } catch (err) {
+    db.close();
+    throw err;
   }
-  return new Database(filename, options);
+  return db;
 }
