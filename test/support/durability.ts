@@ -51,7 +51,8 @@ async function send(url: string, token: string, method: string, path: string, bo
 /**
  * Runs `writers` concurrent writers against `url` until a request fails to connect (the process is
  * gone) or `stop()` turns true: each creates a trainee, then PATCHes its first_names and POSTs a
- * placement in turn, recording every 2xx in `record` as it arrives. Resolves when all have stopped.
+ * placement in turn, creating another every `createEvery` requests (default 7; 1: creates only),
+ * recording every 2xx in `record` as it arrives. Resolves when all have stopped.
  */
 export async function runWriters(
   url: string,
@@ -59,6 +60,7 @@ export async function runWriters(
   writers: number,
   record: DurabilityRecord,
   stop: () => boolean,
+  createEvery = 7,
 ): Promise<void> {
   const writer = async (n: number): Promise<void> => {
     const version: Version = n % 2 === 0 ? 'v2026.1' : 'v2025.0';
@@ -66,7 +68,7 @@ export async function runWriters(
     let trainee: WrittenTrainee | null = null;
     for (let step = 0; !stop(); step++) {
       try {
-        if (!trainee || step % 7 === 0) {
+        if (!trainee || step % createEvery === 0) {
           const res = await send(url, token, 'POST', base, uniqueTrainee(version));
           if (res.status >= 500) record.serverErrors.push(`POST ${base}: ${res.status}`);
           if (res.status !== 201) continue;
