@@ -26,7 +26,7 @@ export function makePrivateDirectory(dir: string): void {
  * open (docs/operations.md "File permissions"). No descriptor of the file is opened outside
  * SQLite: POSIX locks belong to the process, and closing any descriptor of a file drops every lock
  * the process holds on it, so another process would take a database this one has open for unused
- * (docs/DESIGN.md "Processes beside each other"). `:memory:` and `''` are opened as they are.
+ * (docs/operations.md "Commands beside the running service"). `:memory:` and `''` are opened as they are.
  * Throws what better-sqlite3 or `chmod` throw.
  */
 export function openPrivateDatabase(filename: string, options?: Database.Options): Database.Database {
