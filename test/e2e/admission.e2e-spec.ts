@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { RunningApi } from '../support/api-harness';
 
 /** A fetch of the running API without the harness's document check (its own fetches would count against the limits). */
@@ -199,5 +200,48 @@ describe('the uploads page under the per-IP limit (docs/DESIGN.md "The uploads p
     const over = await send(api, 'POST', '/uploads/sign-in', { 'content-type': 'application/x-www-form-urlencoded' }, 'token=x');
     expect(over.status).toBe(429);
     expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});
+
+/** A request sent with its target exactly as written (fetch would normalise it), and its status. */
+function sendRaw(api: RunningApi, method: string, target: string, headers: Record<string, string> = {}, body = ''): Promise<number> {
+  const { port } = new URL(api.baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: Number(port), method, path: target, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('admission on every spelling of a path (docs/operations.md "Limits")', () => {
+  const spellings = [
+    '/%61pi/v2026.1/info',
+    '/%61%70%69/v2026.1/info',
+    '/%2561pi/v2026.1/info',
+    '//api/v2026.1/info',
+    '/api//v2026.1/info',
+    '/API/v2026.1/info',
+    '/%41pI/v2026.1/info',
+  ];
+  let api: RunningApi;
+  beforeAll(async () => {
+    api = await RunningApi.start({ rateLimitIpPerMinute: 3, blockedUserAgents: ['BadBot/1.0'] });
+  });
+  afterAll(() => api.close());
+
+  it.each(spellings)('answers a blocked user agent 403 on %s, and on the uploads page spelled %%75ploads', async (target) => {
+    expect(await sendRaw(api, 'GET', target, { 'user-agent': 'BadBot/1.0' })).toBe(403);
+    expect(await sendRaw(api, 'POST', '/%75ploads/sign-in', { 'user-agent': 'BadBot/1.0' })).toBe(403);
+  });
+
+  it('counts every spelling toward the per-IP limit, the page sign-in included', async () => {
+    await startOfAWindowWithRoom();
+    const statuses: number[] = [];
+    for (const target of spellings) statuses.push(await sendRaw(api, 'GET', target));
+    statuses.push(await sendRaw(api, 'POST', '/%75ploads/sign-in', { 'content-type': 'application/x-www-form-urlencoded' }, 'token=x'));
+    expect(statuses.slice(3)).toEqual(Array(statuses.length - 3).fill(429));
   });
 });

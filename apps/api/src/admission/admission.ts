@@ -25,8 +25,8 @@ type Counted = Extract<Awaited<ReturnType<Limiter>>, { isAllowed: false }>;
 /**
  * Admission control of every request whose path begins with `/api` (docs/reference/API-FACTS.md
  * §3; `/api-docs` included) or `/uploads` (the page for providers' staff, its sign-in included:
- * docs/DESIGN.md "The uploads page"), in an `onRequest` hook, so before authentication and before the body
- * is read (§2.8, §3.3):
+ * docs/DESIGN.md "The uploads page"), however it is spelled ({@link underAdmission}), in an
+ * `onRequest` hook, so before authentication and before the body is read (§2.8, §3.3):
  * 1. blocklists (§3.2): a client IP in `blockedIps` or a `User-Agent` in `blockedUserAgents`
  *    (exact match) → 403, `text/plain`, `Forbidden\n`;
  * 2. at most `rateLimitIpPerMinute` requests per client IP, then at most `rateLimitTokenPerMinute`
@@ -61,7 +61,7 @@ export async function registerAdmission(fastify: FastifyInstance, options: Admis
   const blockedAgents = new Set(config.blockedUserAgents);
 
   fastify.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api') && !request.url.startsWith('/uploads')) return;
+    if (!underAdmission(request)) return;
     const agent = request.headers['user-agent'];
     if (blockedIps.has(request.ip) || (agent !== undefined && blockedAgents.has(agent))) {
       return reply.code(403).type('text/plain; charset=utf-8').send('Forbidden\n');
@@ -95,6 +95,37 @@ export async function registerAdmission(fastify: FastifyInstance, options: Admis
       return reply.code(429).header('retry-after', String(exceeded.ttlInSeconds)).type('text/plain; charset=utf-8').send('Retry later\n');
     }
   });
+}
+
+/** The paths admission control covers, as prefixes of the path in normal form. */
+const ADMITTED_PREFIXES = ['/api', '/uploads'];
+
+/**
+ * Whether admission control covers `request`: the route the router matched begins with `/api` or
+ * `/uploads`, or, matched or not, the request's path in normal form does ({@link normalPath}). So
+ * no spelling of a path (percent-encoded, doubled slashes, another case) escapes a limit or a
+ * blocklist that its plain spelling meets.
+ */
+export function underAdmission(request: Pick<FastifyRequest, 'url' | 'routeOptions'>): boolean {
+  const route = request.routeOptions?.url;
+  if (route !== undefined && ADMITTED_PREFIXES.some((prefix) => route.startsWith(prefix))) return true;
+  const path = normalPath(request.url);
+  return ADMITTED_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+/**
+ * A request target's path in normal form, for comparing prefixes: the query left out, every `%XX`
+ * decoded (again while decoding changes it, at most 3 times), runs of slashes and backslashes made
+ * one slash, lower case.
+ */
+export function normalPath(url: string): string {
+  let path = url.split(/[?#]/, 1)[0];
+  for (let i = 0; i < 3; i++) {
+    const decoded = path.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (decoded === path) break;
+    path = decoded;
+  }
+  return path.replace(/[/\\]+/g, '/').toLowerCase();
 }
 
 /** How long a 429 waits once its client has been refused more than its limit's `max` times in the window, in ms. */
