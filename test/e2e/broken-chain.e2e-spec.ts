@@ -45,7 +45,7 @@ describe('a write on an altered stream', () => {
     const logged = lines.map((l) => JSON.parse(l) as { level: number; err?: { message?: string } }).filter((l) => l.level >= 50);
     expect(logged.map((l) => l.err?.message)).toContainEqual(
       expect.stringMatching(
-        new RegExp(`^the stored head of trainee-${id} \\(revision \\d+\\) does not make its hash: the write is refused$`),
+        new RegExp(`^the stored chain of trainee-${id} breaks at revision \\d+: the write is refused$`),
       ),
     );
     expect(lines.join('\n')).not.toContain('Grace');
