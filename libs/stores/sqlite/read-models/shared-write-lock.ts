@@ -62,10 +62,10 @@ export class SharedWriteLock {
  * Runs `write` in one transaction, `BEGIN IMMEDIATE` taken as soon as the write lock is free (tried
  * every {@link POLL_MS} for up to `timeoutMs`, by default the connection's own busy timeout, then
  * SQLite's `SQLITE_BUSY` is thrown), and commits it, or rolls it back and throws what `write`
- * threw. Inside a transaction of the same connection it runs as a savepoint of it. The connection's `busy_timeout` would wait for the lock in
- * SQLite's own sleeps, which grow to 100 ms each: beside a long job's short transactions
- * ({@link SharedWriteLock}) such a writer wakes mostly while the job holds the lock again, and
- * waited up to 1.3 s (the bench's swap scenario). For the live projector's batches; blocks its
+ * threw. Inside a transaction of the same connection it runs as a savepoint of it. The
+ * connection's `busy_timeout` would wait for the lock in SQLite's own sleeps, which grow to 100 ms
+ * each: beside a long job's short transactions ({@link SharedWriteLock}) such a writer wakes mostly
+ * while the job holds the lock again, and waited up to 1.3 s (the bench's swap scenario). For the live projector's batches; blocks its
  * thread while it waits, as `busy_timeout` did.
  */
 export function writeAsSoonAsFree<T>(db: Database.Database, write: () => T, timeoutMs?: number): T {
