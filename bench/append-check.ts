@@ -40,10 +40,16 @@ function trainees(file: string, count: number): Array<{ streamId: string; revisi
 async function pass(hashChain: boolean, streams: Array<{ streamId: string; revision: number }>): Promise<[number, number]> {
   const dir = mkdtempSync(join(tmpdir(), 'append-check-'));
   for (const suffix of ['', '-wal']) {
-    if (existsSync(join(dataDir, `events.sqlite${suffix}`))) copyFileSync(join(dataDir, `events.sqlite${suffix}`), join(dir, `events.sqlite${suffix}`));
+    if (existsSync(join(dataDir, `events.sqlite${suffix}`)))
+      copyFileSync(join(dataDir, `events.sqlite${suffix}`), join(dir, `events.sqlite${suffix}`));
   }
   const store = openSqliteEventStore(dir, { hashChain, synchronous: 'normal' });
-  const event = () => ({ id: randomUUID(), type: 'BenchNoted', data: { n: 1 }, metadata: { schemaVersion: 1, occurredAt: new Date().toISOString() } });
+  const event = () => ({
+    id: randomUUID(),
+    type: 'BenchNoted',
+    data: { n: 1 },
+    metadata: { schemaVersion: 1, occurredAt: new Date().toISOString() },
+  });
   const perAppend: number[] = [];
   try {
     for (const offset of [1, 2]) {
@@ -69,7 +75,9 @@ void (async () => {
     runs.chained.push(await pass(true, streams));
     runs.unchained.push(await pass(false, streams));
   }
-  process.stdout.write(`${streams.length} trainee streams, ${(events / streams.length).toFixed(1)} events each; CPU µs per append, median of 5\n`);
+  process.stdout.write(
+    `${streams.length} trainee streams, ${(events / streams.length).toFixed(1)} events each; CPU µs per append, median of 5\n`,
+  );
   for (const mode of ['chained', 'unchained'] as const) {
     const first = median(runs[mode].map((r) => r[0]));
     const again = median(runs[mode].map((r) => r[1]));
