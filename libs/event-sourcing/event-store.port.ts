@@ -90,7 +90,7 @@ export interface AppendOptions {
    * the caller read: its revision is then expected exactly, and its link is what a store that
    * chains without reading chains the new events to. A store that reads the head in the append's
    * own transaction (SQLite) goes by what it reads, and refuses with {@link StreamChainBrokenError}
-   * a head whose stored form no longer makes its hash.
+   * a stream whose stored events no longer make their chain.
    */
   expectedRevision?: ExpectedRevision | StreamHead;
 }
@@ -149,18 +149,20 @@ export class WrongExpectedVersionError extends Error {
 }
 
 /**
- * Raised by an append when the stream's stored head no longer makes the hash it was stored with
- * (docs/DESIGN.md "Verifiable history"): the log was altered outside the service, and the append is
- * refused rather than chain new events onto a broken chain. The message names the stream and the
- * revision, never a value; the API answers it 500 without detail (docs/operations.md "Verifying the
- * history" says what the operator does).
+ * Raised by an append when a stored event of the stream no longer makes its chain (docs/DESIGN.md
+ * "Verifiable history": its stored form does not make its stored hash, it is not linked to the
+ * event before it, or it is missing, or unchained after chained events): the log was altered
+ * outside the service, and the append is refused rather than chain new events onto a broken chain.
+ * `revision` is the first revision found broken. The message names the stream and that revision,
+ * never a value; the API answers it 500 without detail (docs/operations.md "Verifying the history"
+ * says what the operator does).
  */
 export class StreamChainBrokenError extends Error {
   constructor(
     readonly streamId: string,
     readonly revision: number,
   ) {
-    super(`the stored head of ${streamId} (revision ${revision}) does not make its hash: the write is refused`);
+    super(`the stored chain of ${streamId} breaks at revision ${revision}: the write is refused`);
     this.name = 'StreamChainBrokenError';
   }
 }

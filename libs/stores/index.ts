@@ -1,5 +1,6 @@
 export { auditLogOf, historySourcesOf } from './audit-log';
 export { erasurePortsOf } from './erasure-ports';
+export { setLockWait } from '@app/stores/sqlite';
 export {
   StoreUnavailable,
   openDigestTreeStore,

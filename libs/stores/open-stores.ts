@@ -144,11 +144,12 @@ async function openEventStore(
       config.eventStoreUrl
         ? `Cannot use EventStoreDB at EVENTSTORE_URL (${redact(config.eventStoreUrl)}): ${message(err)}`
         : `Cannot open the SQLite event store in DATA_DIR (${config.dataDir}): ${message(err)}`,
+      { cause: err },
     );
   }
 }
 
-/** A backend named in the configuration could not be reached; the message says which and why. */
+/** A backend named in the configuration could not be reached; the message says which and why, `cause` the error met. */
 export class StoreUnavailable extends Error {}
 
 /**
@@ -181,6 +182,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
       config.mongodbUrl
         ? `Cannot use MongoDB at MONGODB_URL (${redact(config.mongodbUrl)}): ${message(err)}`
         : `Cannot open the SQLite read models in DATA_DIR (${config.dataDir}): ${message(err)}`,
+      { cause: err },
     );
   }
   const schools = mongo ? mongo.schoolDirectory() : SqliteSchoolDirectory.open(config.dataDir);

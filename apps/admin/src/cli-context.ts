@@ -1,7 +1,8 @@
 import { ProviderOperations } from '@app/providers/write';
-import { openStores, type Stores } from '@app/stores';
+import { openStores, setLockWait, type Stores } from '@app/stores';
 import { Projector } from '@app/runtime/projector';
 import { ConfigError, loadServiceKey, personalDataOptions, type ServiceKey, type ServiceKeyring } from '@app/runtime/process';
+import { BusyWait, busyWaitOf } from './busy-stores';
 
 /** A command that cannot be carried out as asked (bad file, bad argument); exit code 1. */
 export class CliError extends Error {}
@@ -16,8 +17,15 @@ export interface CliContext {
    * Opens the stores (`DATA_DIR`, or `EVENTSTORE_URL` / `MONGODB_URL`), brings the read models up to
    * date, runs `fn`, brings them up to date again (so a running API sees the change at once) and
    * closes the stores. `catchUp: false` skips the projecting (for commands that only read the log).
+   * A busy SQLite store is waited for, `ADMIN_BUSY_WAIT_MS` in all (`BusyWait`; docs/operations.md
+   * "The admin CLI"), then `StoreBusy` is thrown, naming the store.
+   * Opening the stores and bringing the read models up to date run again after a busy store
+   * refused them: opening creates only what is missing, each in a transaction SQLite rolled back
+   * whole when refused, and the projector's batches commit with their checkpoint or not at all, an
+   * event applied twice being skipped by its revision. `rerun: true` says `fn` may run again from the
+   * start too (the caller says why); else a busy store that refuses `fn` ends the command.
    */
-  withStores<T>(fn: (stores: Stores, ops: ProviderOperations) => Promise<T>, options?: { catchUp?: boolean }): Promise<T>;
+  withStores<T>(fn: (stores: Stores, ops: ProviderOperations) => Promise<T>, options?: { catchUp?: boolean; rerun?: boolean }): Promise<T>;
   /**
    * The service key, as the API and the projector read it (docs/operations.md "The service key"):
    * `DATA_KEY_FILE`, else in the sandbox `<DATA_DIR>/data-key` (made when missing). Throws
@@ -44,6 +52,7 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
     }
   };
   const serviceKey = (): ServiceKeyring => serviceKeyFile().keyring;
+  const busy = new BusyWait(busyWaitOf(env), dataDir, setLockWait);
   return {
     env,
     dataDir,
@@ -51,31 +60,42 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
     serviceKey,
     serviceKeyFile,
     async withStores(fn, options = {}) {
-      // Personal data is sealed and opened with the service key's keys, as the API does (docs/DESIGN.md "Personal data").
-      const stores = await openStores(
-        { dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null },
-        { personalData: personalDataOptions({ sealPersonalData: true }, serviceKey()) },
-      );
-      const catchUp = options.catchUp ?? true;
-      const projector = new Projector(
-        stores.eventStore,
-        stores.readModel,
-        {
-          error: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
-          warn: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
-        },
-        { maxAttempts: maxAttemptsOf(env) },
-      );
-      try {
-        if (catchUp) await projector.catchUp();
-        const result = await fn(stores, new ProviderOperations(stores.eventStore, stores.readModel));
-        if (catchUp) await projector.catchUp();
-        return result;
-      } finally {
-        await stores.close();
-      }
+      const run = () => withOpenStores(fn, options.catchUp ?? true, options.rerun ? (op) => op() : (op) => busy.once(op));
+      return options.rerun ? busy.again(run) : run();
     },
   };
+
+  /** One run of {@link CliContext.withStores}, `fn` run through `runFn`. */
+  async function withOpenStores<T>(
+    fn: (stores: Stores, ops: ProviderOperations) => Promise<T>,
+    catchUp: boolean,
+    runFn: (op: () => Promise<T>) => Promise<T>,
+  ): Promise<T> {
+    // Personal data is sealed and opened with the service key's keys, as the API does (docs/DESIGN.md "Personal data").
+    const stores = await busy.again(() =>
+      openStores(
+        { dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null },
+        { personalData: personalDataOptions({ sealPersonalData: true }, serviceKey()) },
+      ),
+    );
+    const projector = new Projector(
+      stores.eventStore,
+      stores.readModel,
+      {
+        error: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
+        warn: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
+      },
+      { maxAttempts: maxAttemptsOf(env) },
+    );
+    try {
+      if (catchUp) await busy.again(() => projector.catchUp());
+      const result = await runFn(() => fn(stores, new ProviderOperations(stores.eventStore, stores.readModel)));
+      if (catchUp) await busy.again(() => projector.catchUp());
+      return result;
+    } finally {
+      await stores.close();
+    }
+  }
 }
 
 /** `PROJECTOR_MAX_ATTEMPTS` as the API reads it (docs/operations.md "Configuration"): a whole number ≥ 1, else the default 5. */

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -18,6 +18,24 @@ describe('the service key (docs/operations.md "The service key")', () => {
     const again = loadServiceKey({ dataDir: join(dir, 'data'), dataKeyFile: null });
     expect(again.created).toBeNull();
     expect(again.key.equals(first.key)).toBe(true);
+  });
+
+  it('is read from a read-only data dir that holds it, and nothing is written there', () => {
+    const dataDir = join(dir, 'data');
+    const made = loadServiceKey({ dataDir, dataKeyFile: null });
+    chmodSync(dataDir, 0o500);
+    // Root writes through 0500 too: the directory's mtime, set in the past, shows any entry made or removed there.
+    const past = new Date('2020-01-01T00:00:00Z');
+    utimesSync(dataDir, past, past);
+    const before = { names: readdirSync(dataDir), mtime: statSync(dataDir, { bigint: true }).mtimeNs };
+    try {
+      const again = loadServiceKey({ dataDir, dataKeyFile: null });
+      expect(again.created).toBeNull();
+      expect(again.key.equals(made.key)).toBe(true);
+      expect({ names: readdirSync(dataDir), mtime: statSync(dataDir, { bigint: true }).mtimeNs }).toEqual(before);
+    } finally {
+      chmodSync(dataDir, 0o700);
+    }
   });
 
   it('is one key for threads that make it at the same moment', async () => {

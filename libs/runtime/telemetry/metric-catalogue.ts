@@ -64,7 +64,7 @@ export const METRIC_FAMILIES = [
   {
     name: 'trainee_records_event_store_broken_chains_total',
     type: 'counter',
-    help: "Appends refused because the stream's stored head no longer makes its hash: the log was altered outside the service.",
+    help: 'Appends refused because a stored event of the stream no longer makes its hash chain: the log was altered outside the service.',
     labels: [],
     served: ['api', 'projector'],
   },

@@ -1,4 +1,12 @@
-import { chainEvent, chainHash, logPosition, WrongExpectedVersionError, type RecordedEvent } from '@app/event-sourcing';
+import {
+  chainEvent,
+  chainHash,
+  logPosition,
+  StreamChainBrokenError,
+  withoutChainKeys,
+  WrongExpectedVersionError,
+  type RecordedEvent,
+} from '@app/event-sourcing';
 import type { ReadStreamOptions } from '@eventstore/db-client';
 import { chainHeadAt, headHashOf } from './chain-head';
 
@@ -83,7 +91,7 @@ describe('the head an EventStoreDB append chains to', () => {
       '{"schemaVersion":1}',
     );
     expect(await chainHeadAt(read, 'trainee-1', 2, null)).toEqual({ revision: 2, hash: expected });
-    expect(headHashOf(events)).toBe(expected);
+    expect(headHashOf('trainee-1', events)).toBe(expected);
   });
 
   it('refuses, as the append would, a stream whose head is not the expected revision', async () => {
@@ -94,7 +102,29 @@ describe('the head an EventStoreDB append chains to', () => {
   it('starts a new stream from null', async () => {
     const { read, calls } = reader([]);
     expect(await chainHeadAt(read, 'trainee-1', 'no_stream', undefined)).toEqual({ revision: null, hash: null });
-    expect(headHashOf([])).toBeNull();
+    expect(headHashOf('trainee-1', [])).toBeNull();
     expect(calls).toEqual([]);
+  });
+
+  it('refuses a head it reads whose stored form no longer makes its hash', async () => {
+    const events = stream(0, 3);
+    events[2] = { ...events[2], data: { n: 20 } };
+    const { read } = reader(events);
+    await expect(chainHeadAt(read, 'trainee-1', 2, undefined)).rejects.toThrow(new StreamChainBrokenError('trainee-1', 2));
+  });
+
+  it('refuses a head whose chain keys were taken away after chained events, reading the whole stream', async () => {
+    const events = stream(1, 2);
+    events[2] = { ...events[2], metadata: withoutChainKeys(events[2].metadata) };
+    const { read, calls } = reader(events);
+    await expect(chainHeadAt(read, 'trainee-1', 2, undefined)).rejects.toThrow(new StreamChainBrokenError('trainee-1', 2));
+    expect(calls).toHaveLength(2);
+  });
+
+  it('refuses a stream it reads whole (an append with any or stream_exists) altered anywhere, naming the first revision', () => {
+    const events = stream(0, 3);
+    events[0] = { ...events[0], data: { n: 10 } };
+    expect(() => headHashOf('trainee-1', events)).toThrow(new StreamChainBrokenError('trainee-1', 0));
+    expect(headHashOf('trainee-1', stream(0, 3))).toBe(stream(0, 3)[2].metadata.hash);
   });
 });

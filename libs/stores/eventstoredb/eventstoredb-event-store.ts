@@ -159,13 +159,13 @@ export class EventStoreDbEventStore implements EventStore {
    * `expectedRevision` defaults to `'any'` and maps to the client's NO_STREAM / STREAM_EXISTS / ANY
    * / BigInt(n). Returns the stream's last revision and the `$all` position of the batch's last event.
    *
-   * Rejects with {@link WrongExpectedVersionError} (actual = current revision or `'no_stream'`) on
-   * a mismatch; with the original result for a retried batch; with
-   * {@link IdempotencyConflictError} for partial/reordered re-use of ids in this stream (limits in
-   * the module doc); with a TypeError for invalid events (ids must be UUIDs, `$`-prefixed stream ids
-   * and types are refused); with a RangeError for an invalid expected revision; and with the
-   * client's errors (unavailable, access denied, …) otherwise. An empty batch checks the expected
-   * revision and returns the stream's state (-1 and 0 when it does not exist) without writing.
+   * Rejects with {@link WrongExpectedVersionError} (actual = current revision or `'no_stream'`) on a mismatch; with the
+   * original result for a retried batch; with {@link IdempotencyConflictError} for partial/reordered re-use of ids in this
+   * stream (limits in the module doc); with `StreamChainBrokenError` when what it read of the stream to chain to does not
+   * make its chain (`chain-head.ts`: the head, or the whole stream where it reads it; nothing read for a caller's link);
+   * with a TypeError for invalid events (ids must be UUIDs, `$`-prefixed stream ids and types are refused); with a
+   * RangeError for an invalid expected revision; and with the client's errors (unavailable, access denied, …) otherwise.
+   * An empty batch checks the expected revision and returns the stream's state (-1 and 0 when it does not exist) without writing.
    * At most `maxConcurrentAppends` appends run at once; the rest queue in order.
    * Appends to one stream run one after another in call order, as on SQLite (docs/DESIGN.md "Group
    * commit"): else a head read for a numeric expectation could overtake an append called before it,
@@ -325,7 +325,7 @@ export class EventStoreDbEventStore implements EventStore {
         const earlier = retryResult(streamId, stored, ids);
         if (earlier !== null) return earlier;
         if (expected === 'stream_exists' && stored.length === 0) throw new WrongExpectedVersionError(streamId, expected, 'no_stream');
-        head = { revision: stored.length === 0 ? null : stored[stored.length - 1].streamRevision, hash: headHashOf(stored) };
+        head = { revision: stored.length === 0 ? null : stored[stored.length - 1].streamRevision, hash: headHashOf(streamId, stored) };
       } else {
         try {
           head = await chainHeadAt((options) => this.readStreamEvents(streamId, options), streamId, expected, previousHash);

@@ -12,4 +12,5 @@ export { ProjectionThread, type ProjectionThreadOptions, type ThreadApplied } fr
 export { CHECKPOINTED_BY_THREAD, type ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
 export { AUDIT_FILE, SqliteDigestTreeStore } from './sqlite-digest-tree';
 export { startWorker } from './start-worker';
+export { DEFAULT_LOCK_WAIT_MS, lockWait, setLockWait } from './lock-wait';
 export { KEYS_FILE, SqliteDataKeyStore, sqlitePersonalData } from './sqlite-data-key-store';

@@ -2,6 +2,7 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lockWait, setLockWait } from './lock-wait';
 import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 
 const modeOf = (file: string): string => (statSync(file).mode & 0o777).toString(8);
@@ -53,6 +54,23 @@ describe('private SQLite files', () => {
     chmodSync(dir, 0o750);
     makePrivateDirectory(dir);
     expect(modeOf(dir)).toBe('750');
+  });
+
+  it("waits for another connection's lock as long as the process's lock wait says when it opened", () => {
+    const before = lockWait();
+    try {
+      const waits = [5000, 1234, 0].map((ms) => {
+        setLockWait(ms);
+        const db = openPrivateDatabase(join(dir, 'w.sqlite'));
+        const wait = db.pragma('busy_timeout', { simple: true });
+        db.close();
+        return wait;
+      });
+      expect(waits).toEqual([5000, 1234, 0]);
+      expect(() => setLockWait(-1)).toThrow(RangeError);
+    } finally {
+      setLockWait(before);
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { lockWait } from './lock-wait';
 
 /** Read and write for the service's user only: every file under DATA_DIR (docs/operations.md "File permissions"). */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -27,10 +28,11 @@ export function makePrivateDirectory(dir: string): void {
  * SQLite: POSIX locks belong to the process, and closing any descriptor of a file drops every lock
  * the process holds on it, so another process would take a database this one has open for unused
  * (docs/operations.md "Commands beside the running service"). `:memory:` and `''` are opened as they are.
- * Throws what better-sqlite3 or `chmod` throw.
+ * The connection waits for another's lock for the process's `lockWait()` (its `busy_timeout`), unless
+ * `options.timeout` says otherwise. Throws what better-sqlite3 or `chmod` throw.
  */
 export function openPrivateDatabase(filename: string, options?: Database.Options): Database.Database {
-  const db = new Database(filename, options);
+  const db = new Database(filename, { timeout: lockWait(), ...options });
   if (filename === ':memory:' || filename === '' || options?.readonly) return db;
   try {
     chmodSync(filename, PRIVATE_FILE_MODE);

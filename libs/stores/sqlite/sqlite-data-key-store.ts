@@ -83,7 +83,6 @@ export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservation
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-      this.db.pragma('busy_timeout = 5000');
       this.db.pragma('secure_delete = ON');
       // The file is not mapped: each commit of the key writer's thread would unmap it for this connection's next read.
       this.db.exec(`CREATE TABLE IF NOT EXISTS data_keys (

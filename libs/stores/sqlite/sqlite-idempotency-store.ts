@@ -35,7 +35,6 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     this.db = openPrivateDatabase(filename);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
     // Forgotten answers are zeroed in the file (docs/DESIGN.md "Personal data").
     this.db.pragma('secure_delete = ON');
     if (options.walAutocheckpointPages !== undefined) this.db.pragma(`wal_autocheckpoint = ${options.walAutocheckpointPages}`);

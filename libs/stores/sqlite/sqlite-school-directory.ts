@@ -13,7 +13,6 @@ export class SqliteSchoolDirectory implements SchoolDirectory {
   constructor(filename: string) {
     this.db = openPrivateDatabase(filename);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('busy_timeout = 5000');
     this.db.exec(`CREATE TABLE IF NOT EXISTS schools (urn TEXT PRIMARY KEY, name TEXT NOT NULL, town TEXT, postcode TEXT)`);
     this.upsert = this.db.prepare(
       `INSERT INTO schools (urn, name, town, postcode) VALUES (@urn, @name, @town, @postcode)

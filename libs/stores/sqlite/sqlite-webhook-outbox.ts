@@ -104,10 +104,11 @@ function prepareStatements(db: Database.Database) {
  * The webhook outbox on SQLite (docs/change-feed.md "Webhooks", "How deliveries are kept"): tables
  * `webhook_endpoints`, `webhook_deliveries` and `webhook_dispatcher` (the dispatcher's checkpoint,
  * apart from the projections' checkpoints) of `<DATA_DIR>/read-models.sqlite`, on their own
- * connection: WAL, `busy_timeout` 5000 ms, `synchronous=FULL` (an ingest or an attempt's outcome,
- * once stored, survives a crash or power loss). An ingest is one `BEGIN IMMEDIATE` transaction.
- * Times are epoch milliseconds, given by the caller. Errors of better-sqlite3 (`SQLITE_BUSY` after
- * 5 s, a full disk) are thrown as they come, the transaction rolled back.
+ * connection: WAL, the process's lock wait (`lockWait`, 5 s by default), `synchronous=FULL` (an
+ * ingest or an attempt's outcome, once stored, survives a crash or power loss). An ingest is one
+ * `BEGIN IMMEDIATE` transaction. Times are epoch milliseconds, given by the caller. Errors of
+ * better-sqlite3 (`SQLITE_BUSY` after the lock wait, a full disk) are thrown as they come, the
+ * transaction rolled back.
  */
 export class SqliteWebhookOutbox implements WebhookOutbox {
   private readonly db: Database.Database;
@@ -118,7 +119,6 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     this.db = openPrivateDatabase(filename);
     try {
       this.db.pragma('journal_mode = WAL');
-      this.db.pragma('busy_timeout = 5000');
       this.db.pragma('synchronous = FULL');
       // An erased trainee's TRN, blanked in its payloads, is zeroed in the file (docs/DESIGN.md "Personal data").
       this.db.pragma('secure_delete = ON');

@@ -10,11 +10,12 @@ const RETRY_MS = 25;
  * Copies `db`'s WAL into its file and truncates it (`wal_checkpoint(TRUNCATE)`), so the pages a
  * deletion left in the WAL go with it (docs/DESIGN.md "Personal data"). While a reader holds the
  * WAL it tries again every 25 ms, for up to `withinMs`, never waiting on the connection's busy
- * timeout (set to 0 meanwhile, then back to `busyTimeoutMs`), so the thread is free between tries.
+ * timeout (set to 0 meanwhile, then back to what it was), so the thread is free between tries.
  * Returns whether the WAL was truncated.
  */
-export async function truncateWalWithin(db: Database.Database, withinMs: number, busyTimeoutMs = 5000): Promise<boolean> {
+export async function truncateWalWithin(db: Database.Database, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
+  const busyTimeoutMs = db.pragma('busy_timeout', { simple: true }) as number;
   db.pragma('busy_timeout = 0');
   try {
     for (;;) {

@@ -21,7 +21,8 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
     .action(async (opts: { resume?: boolean }) => {
       const loaded = ctx.serviceKeyFile();
       if (!opts.resume) written(loaded.file, withNewVersion(loaded.keyring));
-      const report = await ctx.withStores((stores) => rewrapAll(ctx, stores), { catchUp: false });
+      // Run again after a busy store: a key or secret is wrapped again only while under an older version (`--resume`).
+      const report = await ctx.withStores((stores) => rewrapAll(ctx, stores), { catchUp: false, rerun: true });
       process.stdout.write(report);
     });
   keys
@@ -33,7 +34,7 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
       if (!/^[1-9]\d{0,8}$/.test(text)) throw new CliError(`the version must be a whole number ≥ 1, got '${text.slice(0, 20)}'`);
       const loaded = ctx.serviceKeyFile();
       const next = keyringWithout(loaded.keyring, version);
-      const left = await ctx.withStores((stores) => wrappedUnder(ctx, stores, version), { catchUp: false });
+      const left = await ctx.withStores((stores) => wrappedUnder(ctx, stores, version), { catchUp: false, rerun: true }); // reads
       if (left.keys > 0 || left.secrets > 0) {
         throw new CliError(
           `version ${version} still wraps ${left.keys} data keys and ${left.secrets} webhook secrets: run admin keys rotate --resume, then retire again`,

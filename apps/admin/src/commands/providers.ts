@@ -26,14 +26,15 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
     .requiredOption('--ukprn <ukprn>', "the provider's 8-digit UKPRN")
     .requiredOption('--name <name>', "the provider's name")
     .action(async (opts: { ukprn: string; name: string }) => {
-      await ctx.withStores((_stores, ops) => ops.addProvider(opts.ukprn, opts.name));
+      // Run again after a busy store: its one append, refused, stored nothing (SQLite rolled its transaction back).
+      await ctx.withStores((_stores, ops) => ops.addProvider(opts.ukprn, opts.name), { rerun: true });
       process.stdout.write(`Provider ${opts.ukprn} registered: ${opts.name.trim()}\n`);
     });
   provider
     .command('list')
     .description('list providers')
     .action(async () => {
-      const providers = await ctx.withStores((stores) => stores.readModel.listProviders());
+      const providers = await ctx.withStores((stores) => stores.readModel.listProviders(), { rerun: true }); // a read
       for (const p of providers) process.stdout.write(`${p.ukprn}\t${p.name}\t${p.created_at}\n`);
     });
 
@@ -44,7 +45,8 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
     .requiredOption('--ukprn <ukprn>', "the provider's UKPRN")
     .option('--expires-at <date>', 'expiry date YYYY-MM-DD, after today and at most 6 months ahead (default: 6 months ahead)')
     .action(async (opts: { ukprn: string; expiresAt?: string }) => {
-      const issued = await ctx.withStores((_stores, ops) => ops.issueToken(opts.ukprn, environment, opts.expiresAt));
+      // Run again after a busy store: its one append, refused, stored nothing (SQLite rolled its transaction back).
+      const issued = await ctx.withStores((_stores, ops) => ops.issueToken(opts.ukprn, environment, opts.expiresAt), { rerun: true });
       process.stdout.write(
         `Token ${issued.token_id} issued for provider ${issued.ukprn}, valid until the day before ${issued.expires_at} ` +
           `(expires_at ${issued.expires_at}); it is shown once:\n${issued.token}\n`,
@@ -55,7 +57,8 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
     .description('revoke a token by id')
     .requiredOption('--token-id <id>', 'the token id (see token list)')
     .action(async (opts: { tokenId: string }) => {
-      const { ukprn } = await ctx.withStores((_stores, ops) => ops.revokeToken(opts.tokenId));
+      // Run again after a busy store: its one append, refused, stored nothing (SQLite rolled its transaction back).
+      const { ukprn } = await ctx.withStores((_stores, ops) => ops.revokeToken(opts.tokenId), { rerun: true });
       process.stdout.write(`Token ${opts.tokenId} of provider ${ukprn} revoked\n`);
     });
   token
@@ -63,10 +66,13 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
     .description("list a provider's tokens (never the tokens themselves)")
     .requiredOption('--ukprn <ukprn>', "the provider's UKPRN")
     .action(async (opts: { ukprn: string }) => {
-      const tokens = await ctx.withStores(async ({ readModel: rm }) => {
-        if (!(await rm.getProvider(opts.ukprn))) throw new ProviderCommandRejected(`No provider with UKPRN ${opts.ukprn}`);
-        return rm.listTokens(opts.ukprn);
-      });
+      const tokens = await ctx.withStores(
+        async ({ readModel: rm }) => {
+          if (!(await rm.getProvider(opts.ukprn))) throw new ProviderCommandRejected(`No provider with UKPRN ${opts.ukprn}`);
+          return rm.listTokens(opts.ukprn);
+        },
+        { rerun: true }, // reads
+      );
       const today = londonDate(new Date());
       process.stdout.write('token_id\tstatus\tissued_at\texpires_at\tlast_used_at\trevoked_at\n');
       for (const t of tokens) {

@@ -31,15 +31,20 @@ export function registerTraineeErasure(trainee: Command, ctx: CliContext): void 
     .action(async (traineeId: string, opts: { reason: string; by?: string; ledger?: string }) => {
       const by = opts.by ?? userInfo().username;
       const record = erasureLedger(ctx, opts.ledger);
-      const erasure = await ctx.withStores(async (stores) => {
-        try {
-          return await eraseTrainee(erasurePortsOf({ dataDir: ctx.dataDir }, stores, record), traineeId, opts.reason, by);
-        } catch (err) {
-          if (err instanceof NotFound) throw new CliError(`No trainee with id ${traineeId}`);
-          if (err instanceof RangeError || err instanceof ErasureUnfinished) throw new CliError(err.message);
-          throw err;
-        }
-      });
+      // Run again after a busy store: every step of an erasure is safe to repeat (`eraseTrainee`), and a
+      // run that finds the trainee erased finishes the forgetting; the ledger may get the erasure twice.
+      const erasure = await ctx.withStores(
+        async (stores) => {
+          try {
+            return await eraseTrainee(erasurePortsOf({ dataDir: ctx.dataDir }, stores, record), traineeId, opts.reason, by);
+          } catch (err) {
+            if (err instanceof NotFound) throw new CliError(`No trainee with id ${traineeId}`);
+            if (err instanceof RangeError || err instanceof ErasureUnfinished) throw new CliError(err.message);
+            throw err;
+          }
+        },
+        { rerun: true },
+      );
       process.stdout.write(`${erasureSummary(erasure)}\n`);
     });
 }

@@ -38,7 +38,10 @@ function registerSealSecrets(webhook: Command, ctx: CliContext): void {
     .command('seal-secrets')
     .description('seal every endpoint secret stored in plain text or sealed before versions, bound to its endpoint')
     .action(async () => {
-      const sealed = await ctx.withStores((stores) => webhookOperations('sandbox', stores, ctx.serviceKey()).resealSecrets());
+      // Run again after a busy store: a secret is sealed again only while not sealed under the current version.
+      const sealed = await ctx.withStores((stores) => webhookOperations('sandbox', stores, ctx.serviceKey()).resealSecrets(), {
+        rerun: true,
+      });
       const plain = sealed.before.get('plain') ?? 0;
       process.stdout.write(`Webhook secrets: ${sealed.resealed} sealed (${plain} were in plain text), ${sealed.current} sealed already.\n`);
     });

@@ -86,7 +86,6 @@ export function forgetGuardStreams(dataDir: string): GuardStreamsForgotten {
 /** WAL, a wait for other writers, and `secure_delete` on `db`. */
 function prepare(db: ReturnType<typeof openPrivateDatabase>): void {
   db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
   db.pragma('secure_delete = ON');
 }
 

@@ -116,13 +116,87 @@ describe('SqliteEventStore', () => {
       for (const expectedRevision of [1, streamHeadOf(head)] as const) {
         const refused = store.appendToStream('trainee-1', [event('C')], { expectedRevision });
         await expect(refused).rejects.toBeInstanceOf(StreamChainBrokenError);
-        await expect(refused).rejects.toThrow('the stored head of trainee-1 (revision 1) does not make its hash: the write is refused');
+        await expect(refused).rejects.toThrow('the stored chain of trainee-1 breaks at revision 1: the write is refused');
       }
       expect((await store.readStream('trainee-1')).map((e) => e.type)).toEqual(['A', 'B']);
       // Another stream is written as usual.
       await expect(store.appendToStream('trainee-2', [event('A')], { expectedRevision: 'no_stream' })).resolves.toMatchObject({
         nextExpectedRevision: 0,
       });
+    });
+
+    it('refuses to append to a stream whose first event was altered under later ones, after checking it before', async () => {
+      const store = open();
+      await store.appendToStream('trainee-1', [event('A', { note: 'A' }), event('B')], { expectedRevision: 'no_stream' });
+      // Checked and written by this connection: the head it keeps must not let a later alteration pass.
+      await store.appendToStream('trainee-1', [event('C')], { expectedRevision: 1 });
+      const db = new Database(path.join(dataDir, 'events.sqlite'));
+      db.exec('DROP TRIGGER events_no_update');
+      db.prepare(`UPDATE events SET data = replace(data, '"A"', '"a"') WHERE stream_id = 'trainee-1' AND revision = 0`).run();
+      db.close();
+      for (const expectedRevision of [2, 'any', 'stream_exists'] as const) {
+        await expect(store.appendToStream('trainee-1', [event('D')], { expectedRevision })).rejects.toThrow(
+          new StreamChainBrokenError('trainee-1', 0),
+        );
+      }
+      await expect(store.appendToStreams([{ streamId: 'trainee-1', events: [event('D')] }])).rejects.toBeInstanceOf(StreamChainBrokenError);
+      expect((await store.readStream('trainee-1')).map((e) => e.type)).toEqual(['A', 'B', 'C']);
+    });
+
+    it('refuses to append after an event whose chain keys were taken away, following chained events', async () => {
+      const store = open();
+      await store.appendToStream('trainee-1', [event('A'), event('B'), event('C')], { expectedRevision: 'no_stream' });
+      const db = new Database(path.join(dataDir, 'events.sqlite'));
+      db.exec('DROP TRIGGER events_no_update');
+      const row = db.prepare(`SELECT metadata FROM events WHERE stream_id = 'trainee-1' AND revision = 1`).get() as { metadata: string };
+      const stripped = JSON.stringify(withoutChainKeys(JSON.parse(row.metadata) as Record<string, unknown>));
+      db.prepare(`UPDATE events SET metadata = ? WHERE stream_id = 'trainee-1' AND revision = 1`).run(stripped);
+      db.close();
+      await expect(store.appendToStream('trainee-1', [event('D')], { expectedRevision: 2 })).rejects.toThrow(
+        new StreamChainBrokenError('trainee-1', 1),
+      );
+      // Taken from the head too: the stream is still refused, not chained again from a hash computed afresh.
+      const again = new Database(path.join(dataDir, 'events.sqlite'));
+      const head = again.prepare(`SELECT metadata FROM events WHERE stream_id = 'trainee-1' AND revision = 2`).get() as {
+        metadata: string;
+      };
+      again
+        .prepare(`UPDATE events SET metadata = ? WHERE stream_id = 'trainee-1' AND revision = 2`)
+        .run(JSON.stringify(withoutChainKeys(JSON.parse(head.metadata) as Record<string, unknown>)));
+      again.close();
+      await expect(store.appendToStream('trainee-1', [event('D')], { expectedRevision: 2 })).rejects.toBeInstanceOf(StreamChainBrokenError);
+      expect(await store.readStream('trainee-1')).toHaveLength(3);
+    });
+
+    it('refuses to append after a revision taken out of the middle of a stream', async () => {
+      const store = open();
+      await store.appendToStream('trainee-1', [event('A'), event('B'), event('C')], { expectedRevision: 'no_stream' });
+      const db = new Database(path.join(dataDir, 'events.sqlite'));
+      db.exec('DROP TRIGGER events_no_delete');
+      db.prepare(`DELETE FROM events WHERE stream_id = 'trainee-1' AND revision = 1`).run();
+      db.close();
+      await expect(store.appendToStream('trainee-1', [event('D')], { expectedRevision: 2 })).rejects.toThrow(
+        new StreamChainBrokenError('trainee-1', 2),
+      );
+    });
+
+    it('chains an append to the stored head, not to the events of an append that rolled back', async () => {
+      const store = open();
+      await store.appendToStream('trainee-1', [event('A')], { expectedRevision: 'no_stream' });
+      const refused = store.appendToStreams([
+        { streamId: 'trainee-1', events: [event('B')], options: { expectedRevision: 0 } },
+        { streamId: 'trainee-2', events: [event('X')], options: { expectedRevision: 5 } },
+      ]);
+      await expect(refused).rejects.toBeInstanceOf(WrongExpectedVersionError);
+      await store.appendToStream('trainee-1', [event('C')], { expectedRevision: 0 });
+      await store.appendToStream('trainee-1', [event('D')], { expectedRevision: 1 });
+      const rows = rawConnection()
+        .prepare(
+          `SELECT stream_id AS streamId, revision, id, type, data, metadata FROM events WHERE stream_id = 'trainee-1' ORDER BY revision`,
+        )
+        .all() as StoredEventText[];
+      expect(rows.map((r) => r.type)).toEqual(['A', 'C', 'D']);
+      expect(checkStreamChain(rows).faults).toEqual([]);
     });
 
     it('numbers positions from 1 without gaps, also after rejected appends', async () => {

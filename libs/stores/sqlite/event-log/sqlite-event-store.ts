@@ -52,6 +52,7 @@ import {
   type RawEventRow,
 } from './sqlite-rows';
 import { makePrivateDirectory, openPrivateDatabase } from '../private-files';
+import { lockWait } from '../lock-wait';
 
 /** Options of {@link SqliteEventStore}. */
 export interface SqliteEventStoreOptions {
@@ -62,7 +63,7 @@ export interface SqliteEventStoreOptions {
    * other OS processes (appends of this process wake it at once). Default 100.
    */
   pollIntervalMs?: number;
-  /** Milliseconds a writer waits for another connection's write lock before failing. Default 5000. */
+  /** Milliseconds a writer waits for another connection's write lock before failing. Default the process's `lockWait()` (5000). */
   busyTimeoutMs?: number;
   /**
    * SQLite `synchronous` level. `full` (default) fsyncs the WAL at each commit, so an acknowledged
@@ -135,7 +136,7 @@ export class SqliteEventStore implements EventStore {
     if (!(pollIntervalMs > 0) || !Number.isFinite(pollIntervalMs)) {
       throw new RangeError(`pollIntervalMs must be a positive number of milliseconds, got ${pollIntervalMs}`);
     }
-    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    const busyTimeoutMs = options.busyTimeoutMs ?? lockWait();
     this.pollIntervalMs = pollIntervalMs;
     this.appendThrough = options.appendThrough;
 

@@ -1,16 +1,15 @@
 import type Database from 'better-sqlite3';
 import {
   chainEvent,
-  chainHeadHash,
-  eventHash,
   StreamChainBrokenError,
   IdempotencyConflictError,
   logPosition,
-  readChainKeys,
   WrongExpectedVersionError,
   type AppendResult,
 } from '@app/event-sourcing';
+import { IntactChain } from '@app/audit';
 import { rawToStoredText, type QueuedWrite, type RawEventRow } from './sqlite-rows';
+import { VerifiedHeads } from './verified-heads';
 
 interface StreamHeadRow {
   revision: number;
@@ -35,7 +34,7 @@ export class StreamAppends {
   private readonly selectById: Database.Statement<[string], ExistingIdRow>;
   private readonly selectStreamHead: Database.Statement<[string], StreamHeadRow>;
   private readonly selectStream: Database.Statement<[string], RawEventRow>;
-  private readonly selectHead: Database.Statement<[number], { id: string; type: string; data: string; metadata: string }>;
+  private readonly verified: VerifiedHeads;
 
   /** `chain` false stores events as given, unchained (the bench's comparison only: `SqliteEventStoreOptions.hashChain`). */
   constructor(
@@ -48,20 +47,21 @@ export class StreamAppends {
     this.selectById = db.prepare('SELECT stream_id, revision, position FROM events WHERE id = ?');
     // The index of UNIQUE (stream_id, revision) covers it (position is the rowid): no table row is read.
     this.selectStreamHead = db.prepare('SELECT revision, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
-    this.selectHead = db.prepare('SELECT id, type, data, metadata FROM events WHERE position = ?');
     this.selectStream = db
       .prepare<[string], RawEventRow>(
         'SELECT position, id, stream_id, revision, type, data, metadata FROM events WHERE stream_id = ? ORDER BY revision',
       )
       .raw(true);
+    this.verified = new VerifiedHeads(db);
   }
 
   /**
    * One stream's write of a unit of work, inside the write transaction (the rules are
    * `SqliteEventStore.appendToStream`'s): an idempotent retry answers its original result; the
    * expected revision is checked against the stream's head; each event is stored chained to the
-   * one before it, the head's hash read with the head itself and checked against its stored form
-   * (docs/DESIGN.md "Verifiable history"): {@link StreamChainBrokenError} when it does not hold.
+   * one before it, once every stored event of the stream is found to make its chain
+   * ({@link checkedHeadHash}; docs/DESIGN.md "Verifiable history"): {@link StreamChainBrokenError}
+   * when one does not.
    */
   append({ streamId, events, expected }: QueuedWrite, recordedAt: string): AppendOutcome {
     if (events.length > 0) {
@@ -91,7 +91,7 @@ export class StreamAppends {
       return { result: { nextExpectedRevision: head?.revision ?? -1, position: logPosition(head?.position ?? 0) }, written: false };
     }
     let revision = head === undefined ? -1 : head.revision;
-    let previous = head === undefined || !this.chain ? null : this.headHash(streamId, head);
+    let previous = head === undefined || !this.chain ? null : this.checkedHeadHash(streamId, head.revision);
     let position = 0;
     for (const event of events) {
       revision += 1;
@@ -111,23 +111,34 @@ export class StreamAppends {
       const info = this.insertEvent.run(event.id, streamId, revision, event.type, event.data, metadata, recordedAt);
       position = Number(info.lastInsertRowid);
     }
+    if (previous !== null) this.verified.set(streamId, revision, previous);
     return { result: { nextExpectedRevision: revision, position: logPosition(position) }, written: true };
   }
 
   /**
-   * The hash of a stream's last event (`head`), read from its row and checked: its stored form must
-   * make the hash it was stored with (one SHA-256 of one row, a few µs), else
-   * {@link StreamChainBrokenError}; a new event never chains onto an altered one. For a head stored
-   * before the chain began (no hash stored), computed over the whole stream, once, by the next
-   * append, which chains to it. The caller's link (`previousHash`) is not trusted for this: the row is.
+   * The hash of the last event of `streamId` (at `revision`, the head the index gave in this
+   * transaction), which the next event chains to, once every stored event of the stream is found
+   * to make its chain: each in its place, its stored form making its stored hash by the rule it
+   * names, linked to the one before, never of an older rule than an event before it (so an event
+   * whose chain keys were taken away, after chained ones, fails), as `audit verify` checks it
+   * (`IntactChain`, libs/audit). Else {@link StreamChainBrokenError} naming the first revision that
+   * fails: a new event never chains onto a stream altered anywhere. Events stored before the chain
+   * began have no hash to fail: the head of such a stream is the hash computed over them all.
+   * The caller's link (`previousHash`) is not trusted for this: the rows are.
+   *
+   * A stream is read and hashed whole (some 10 µs an event) only the first time this connection
+   * appends to it, or again after another connection committed to the file; otherwise the head
+   * this connection checked or wrote is taken ({@link VerifiedHeads} says why that is safe).
    */
-  private headHash(streamId: string, head: StreamHeadRow): string | null {
-    const row = this.selectHead.get(head.position)!;
-    const keys = readChainKeys(row.metadata);
-    if (keys.hash === null) return chainHeadHash(this.selectStream.all(streamId).map(rawToStoredText));
-    if (eventHash(keys.previousHash ?? null, { ...row, streamId, revision: head.revision }, keys) !== keys.hash) {
-      throw new StreamChainBrokenError(streamId, head.revision);
+  private checkedHeadHash(streamId: string, revision: number): string {
+    this.verified.sync();
+    const known = this.verified.get(streamId, revision);
+    if (known !== undefined) return known;
+    const chain = new IntactChain();
+    for (const row of this.selectStream.all(streamId)) {
+      if (!chain.add(rawToStoredText(row))) throw new StreamChainBrokenError(streamId, row[3]);
     }
-    return keys.hash;
+    // The rows end at the head the index gave (same transaction): one missing before it was refused above.
+    return chain.headHash!;
   }
 }

@@ -1,4 +1,13 @@
-import { holdSealedValues, SEALED_VALUES_HELD, type SealedValuesShared } from './messages';
+import { StreamChainBrokenError } from '@app/event-sourcing';
+import { carry, holdSealedValues, revive, SEALED_VALUES_HELD, type SealedValuesShared } from './messages';
+
+describe('errors across threads', () => {
+  it("a broken chain comes back as the port's error, with its stream and revision (the API counts it for the alert)", () => {
+    const back = revive(structuredClone(carry(new StreamChainBrokenError('trainee-1', 0))));
+    expect(back).toBeInstanceOf(StreamChainBrokenError);
+    expect(back).toMatchObject({ streamId: 'trainee-1', revision: 0, message: new StreamChainBrokenError('trainee-1', 0).message });
+  });
+});
 
 describe('holdSealedValues: sealed values waiting for a message to carry them are bounded (docs/DESIGN.md "Personal data")', () => {
   it('adds values in order, each beside its event id', () => {

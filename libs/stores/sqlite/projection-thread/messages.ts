@@ -2,7 +2,13 @@
  * What the API's thread, its log writer thread and its projection thread say to each other
  * (docs/DESIGN.md "The projection thread"): plain data, as `postMessage` copies it.
  */
-import { IdempotencyConflictError, WrongExpectedVersionError, type ExpectedRevision, type LogPosition } from '@app/event-sourcing';
+import {
+  IdempotencyConflictError,
+  StreamChainBrokenError,
+  WrongExpectedVersionError,
+  type ExpectedRevision,
+  type LogPosition,
+} from '@app/event-sourcing';
 import type { ProjectorHealth } from '@app/runtime/projector';
 import type { QueuedWrite } from '../event-log/sqlite-rows';
 import type { AppendOutcome } from '../event-log/sqlite-event-store';
@@ -88,6 +94,7 @@ export interface CarriedError {
   expected?: ExpectedRevision;
   actual?: number | 'no_stream';
   eventId?: string;
+  revision?: number;
   code?: string;
 }
 
@@ -119,6 +126,8 @@ export function carry(error: unknown): CarriedError {
     return { name: error.name, message: error.message, streamId: error.streamId, expected: error.expected, actual: error.actual };
   if (error instanceof IdempotencyConflictError)
     return { name: error.name, message: error.message, streamId: error.streamId, eventId: error.eventId };
+  if (error instanceof StreamChainBrokenError)
+    return { name: error.name, message: error.message, streamId: error.streamId, revision: error.revision };
   if (error instanceof Error) return { name: error.name, message: error.message, code: (error as { code?: string }).code };
   return { name: 'Error', message: String(error) };
 }
@@ -128,6 +137,7 @@ export function revive(carried: CarriedError): Error {
   if (carried.name === 'WrongExpectedVersionError')
     return new WrongExpectedVersionError(carried.streamId!, carried.expected!, carried.actual!);
   if (carried.name === 'IdempotencyConflictError') return new IdempotencyConflictError(carried.streamId!, carried.eventId!);
+  if (carried.name === 'StreamChainBrokenError') return new StreamChainBrokenError(carried.streamId!, carried.revision!);
   const error =
     carried.name === 'TypeError'
       ? new TypeError(carried.message)

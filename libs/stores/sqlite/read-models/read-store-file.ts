@@ -3,8 +3,8 @@ import type { ReadStoreConnectionOptions } from './wal-checkpointer';
 import { openPrivateDatabase } from '../private-files';
 
 /**
- * A connection to the read store's file (created when missing): WAL, `synchronous=NORMAL`, a busy
- * timeout, a page cache of {@link READ_MODEL_CACHE_KIB}, `options`' WAL auto-checkpoint, and
+ * A connection to the read store's file (created when missing): WAL, `synchronous=NORMAL`, the
+ * process's lock wait (`lockWait`), a page cache of {@link READ_MODEL_CACHE_KIB}, `options`' WAL auto-checkpoint, and
  * `secure_delete`, so what a delete frees is zeroed and an erased trainee leaves no bytes in the
  * file (docs/DESIGN.md "Personal data").
  */
@@ -12,7 +12,6 @@ export function openReadStoreFile(filename: string, options: ReadStoreConnection
   const db = openPrivateDatabase(filename);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
   db.pragma('secure_delete = ON');
   db.pragma(`cache_size = -${READ_MODEL_CACHE_KIB}`);
   if (options.walAutocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${options.walAutocheckpointPages}`);

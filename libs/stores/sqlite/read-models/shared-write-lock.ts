@@ -60,15 +60,15 @@ export class SharedWriteLock {
 
 /**
  * Runs `write` in one transaction, `BEGIN IMMEDIATE` taken as soon as the write lock is free (tried
- * every {@link POLL_MS} for up to `timeoutMs`, then SQLite's `SQLITE_BUSY` is thrown), and commits
- * it, or rolls it back and throws what `write` threw. Inside a transaction of the same connection
- * it runs as a savepoint of it. The connection's `busy_timeout` would wait for the lock in
- * SQLite's own sleeps, which grow to 100 ms each: beside a long job's short transactions
- * ({@link SharedWriteLock}) such a writer wakes mostly while the job holds the lock again, and
- * waited up to 1.3 s (the bench's swap scenario). For the live projector's batches; blocks its
+ * every {@link POLL_MS} for up to `timeoutMs`, by default the connection's own busy timeout, then
+ * SQLite's `SQLITE_BUSY` is thrown), and commits it, or rolls it back and throws what `write`
+ * threw. Inside a transaction of the same connection it runs as a savepoint of it. The
+ * connection's `busy_timeout` would wait for the lock in SQLite's own sleeps, which grow to 100 ms
+ * each: beside a long job's short transactions ({@link SharedWriteLock}) such a writer wakes mostly
+ * while the job holds the lock again, and waited up to 1.3 s (the bench's swap scenario). For the live projector's batches; blocks its
  * thread while it waits, as `busy_timeout` did.
  */
-export function writeAsSoonAsFree<T>(db: Database.Database, write: () => T, timeoutMs = 5000): T {
+export function writeAsSoonAsFree<T>(db: Database.Database, write: () => T, timeoutMs?: number): T {
   // Within a transaction of this connection (a swap applying what the log gained), it holds the lock.
   if (db.inTransaction) return db.transaction(write)();
   beginAsSoonAsFree(db, timeoutMs);
@@ -84,14 +84,14 @@ export function writeAsSoonAsFree<T>(db: Database.Database, write: () => T, time
 
 /**
  * `BEGIN IMMEDIATE` on `db`, tried every {@link POLL_MS} until the write lock is free (see
- * {@link writeAsSoonAsFree}); throws `SQLITE_BUSY` after `timeoutMs`. The caller commits or rolls
- * back (the swap, whose transaction spans reads of the log).
+ * {@link writeAsSoonAsFree}); throws `SQLITE_BUSY` after `timeoutMs` (default: the connection's
+ * busy timeout). The caller commits or rolls back (the swap, whose transaction spans reads of the log).
  */
-export function beginAsSoonAsFree(db: Database.Database, timeoutMs = 5000): void {
-  const deadline = performance.now() + timeoutMs;
+export function beginAsSoonAsFree(db: Database.Database, timeoutMs?: number): void {
   // `db.pragma` each time (~3 µs a call): SQLite sets `busy_timeout` while it prepares the
   // statement, so a statement prepared once would not set it again when run.
   const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+  const deadline = performance.now() + (timeoutMs ?? busyTimeout);
   db.pragma('busy_timeout = 0');
   try {
     for (;;) {
