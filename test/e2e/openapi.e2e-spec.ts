@@ -82,6 +82,21 @@ describe('the OpenAPI documents, served without a token', () => {
       }
     });
 
+    it('declares a token sent with Bearer or bare, either taken by every operation that needs one (docs/DESIGN.md ruling 20)', () => {
+      const schemes = (doc() as unknown as { components: { securitySchemes: Record<string, Record<string, string>> } }).components
+        .securitySchemes;
+      expect(schemes.token).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(schemes.token.bearerFormat).not.toBe('JWT');
+      expect(schemes.bareToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+      for (const [path, item] of Object.entries(doc().paths)) {
+        for (const method of METHODS) {
+          const op = item[method];
+          if (!op || (Array.isArray(op.security) && op.security.length === 0)) continue;
+          expect([`${method} ${path}`, op.security]).toEqual([`${method} ${path}`, [{ token: [] }, { bareToken: [] }]]);
+        }
+      }
+    });
+
     it('carries the reference’s request examples on the writes', () => {
       const post = doc().paths['/api/{api_version}/trainees'].post;
       expect(post.requestBody?.content['application/json'].example).toMatchObject({ data: { first_names: 'John', last_name: 'Doe' } });

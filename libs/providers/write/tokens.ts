@@ -15,19 +15,20 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/** `Bearer`, one space, then RFC 6750 §2.1's b64token (letters, digits, `-._~+/`, then `=` padding). */
-const BEARER_CREDENTIALS = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+/** What the real service takes away before the token: `Bearer` in that case and one space (docs/reference/API-FACTS.md §2.1). */
+const BEARER_PREFIX = 'Bearer ';
 
 /**
- * The token carried by an `Authorization` header: `Bearer`, exactly one space and the token as
- * RFC 6750 §2.1 spells it, nothing before or after (docs/DESIGN.md ruling 20). Anything else (a bare
- * token, another scheme or case, more or other white space, an empty token) gives null: the caller
- * answers 401.
+ * The token carried by an `Authorization` header, as the real service reads it (docs/DESIGN.md
+ * ruling 20; docs/reference/API-FACTS.md §2.1): a leading `Bearer ` (that case, one space) is
+ * removed when present and the rest, trimmed, is the token, so a bare token is accepted. Any other
+ * scheme word (`bearer x`) stays part of the token, which then matches none. Null for no header or
+ * nothing left: the caller answers 401.
  */
 export function tokenFromAuthorizationHeader(header: string | undefined): string | null {
   if (!header) return null;
-  const match = BEARER_CREDENTIALS.exec(header);
-  return match ? match[1] : null;
+  const token = (header.startsWith(BEARER_PREFIX) ? header.slice(BEARER_PREFIX.length) : header).trim();
+  return token === '' ? null : token;
 }
 
 const LONDON_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });

@@ -19,8 +19,9 @@ const DESCRIPTION = `An HTTP API over JSON through which teacher-training provid
 student record systems and keep them in sync (docs/spec/trainee-records-api.md).
 
 - **Authentication**: every endpoint but the reference data and these documents needs
-  \`Authorization: Bearer <token>\`; a token belongs to one provider and sees only its trainees
-  (another provider's trainee answers 404).
+  \`Authorization: Bearer <token>\` (the bare token is taken too, as the service this one replaces
+  takes it); a token belongs to one provider and sees only its trainees (another provider's trainee
+  answers 404).
 - **Envelopes**: bodies are \`{"data": …}\`; \`GET /info\` and \`GET /reference-data\` answer bare objects.
 - **Errors**: \`{"errors": [{"error", "message"}]}\` with one entry per failed rule; 401 is
   \`{"error": "Unauthorized"}\`; the list's 422 is \`{"message", "errors": {"<param>": […]}}\`.
@@ -71,8 +72,23 @@ export class OpenApiDocuments {
         .setTitle('Trainee records API')
         .setDescription(`${DESCRIPTION}\n\n${limitsDescription(this.config)}`)
         .addBearerAuth(
-          { type: 'http', scheme: 'bearer', description: 'An API token of the provider, issued by the service team or the admin CLI.' },
+          {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'opaque: <environment>_<64 lower-case hex>',
+            description: 'An API token of the provider, issued by the service team or the admin CLI.',
+          },
           'token',
+        )
+        .addApiKey(
+          {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description:
+              'The same token sent bare, without `Bearer ` (white space around it is ignored), as the service this one replaces accepts it (docs/DESIGN.md ruling 20).',
+          },
+          'bareToken',
         )
         .addServer('/', 'This service')
         .build(),

@@ -7,7 +7,7 @@
  */
 import { applyDecorators } from '@nestjs/common';
 import { BODY_MAX_TEXT, JSON_BOUNDS_TEXT } from '@app/trainees/record';
-import { ApiBearerAuth, ApiBody, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import { Idempotent } from '../idempotency/idempotency.interceptor';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -43,7 +43,12 @@ export const IdParam = (name: 'trainee_id' | 'placement_id' | 'degree_id'): Meth
 export function Authenticated(): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiBearerAuth('token'),
-    Answers(401, 'No valid token: `Authorization: Bearer <token>` (docs/spec/trainee-records-api.md "Authentication").', 'Unauthorized'),
+    ApiSecurity('bareToken'),
+    Answers(
+      401,
+      'No valid token: `Authorization: Bearer <token>`, or the bare token (docs/spec/trainee-records-api.md "Authentication"; docs/DESIGN.md ruling 20).',
+      'Unauthorized',
+    ),
     RateLimited(),
   );
 }
