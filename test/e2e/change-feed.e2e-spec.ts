@@ -160,6 +160,8 @@ describe('the change feed, GET /api/{version}/changes (docs/change-feed.md)', ()
     ['limit 1001', '?limit=1001', 'limit'],
     ['limit ten', '?limit=ten', 'limit'],
     ['limit -5', '?limit=-5', 'limit'],
+    ['a parameter it does not take, such as cursor for after', '?cursor=abc', 'cursor'],
+    ['a misspelt limit', '?limt=5', 'limt'],
   ])('refuses %s with the list 422 shape, naming the parameter', async (_, query, param) => {
     const res = await feed(tokenA, 'v2026.1', query);
     expect(res.status).toBe(422);

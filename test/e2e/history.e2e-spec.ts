@@ -386,6 +386,9 @@ describe('trainee history over HTTP (docs/operations.md "Trainee history"; an ex
       expect(res.status).toBe(422);
       expect(res.body).toEqual(listError({ limit: ['must be an integer from 1 to 1000'] }));
     }
+    const guessed = await api.request('GET', `${path('v2025.0', '/history')}?cursor=abc`, token);
+    expect(guessed.status).toBe(422);
+    expect(guessed.body).toEqual(listError({ cursor: ['is not a parameter of this endpoint; it takes after, limit, as_of'] }));
     const other = await api.request('POST', '/api/v2025.0/trainees', token, uniqueTrainee('v2025.0'));
     expect(other.status).toBe(201);
     const otherPath = `/api/v2025.0/trainees/${other.body.data.trainee_id}/history`;

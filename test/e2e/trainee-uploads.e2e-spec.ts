@@ -177,6 +177,9 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     expect(list.body.data.map((u: { upload_id: string }) => u.upload_id)).toEqual([id, first.body.data.upload_id]);
     expect(list.body.meta).toMatchObject({ current_page: 1, per_page: 2 });
     expect(await api.request('GET', `/api/${V}/trainee-uploads?per_page=0`, tokenA)).toMatchObject({ status: 422 });
+    const guessed = await api.request('GET', `/api/${V}/trainee-uploads?limit=2`, tokenA);
+    expect(guessed.status).toBe(422);
+    expect(Object.keys(guessed.body.errors)).toEqual(['limit']);
 
     const cancelled = await api.request('DELETE', `/api/${V}/trainee-uploads/${id}`, tokenA);
     expect(cancelled).toMatchObject({ status: 200, body: { data: { status: 'cancelled' } } });

@@ -1,6 +1,6 @@
 import { CURSOR_CHARS } from '@app/changes';
 import { ListQueryInvalid } from '../errors/errors';
-import { quoted } from './query-values';
+import { quoted, refuseUnknownParameters } from './query-values';
 
 /**
  * Items per page when `limit` is not given, for a list read by cursor: the change feed
@@ -13,6 +13,9 @@ export const PAGE_LIMIT_MAX = 1000;
 
 /** The length of an `after` cursor, as the OpenAPI documents declare it (docs/change-feed.md "Cursors"). */
 export const AFTER_CHARS = CURSOR_CHARS;
+
+/** The parameters of a list read by cursor. */
+export const CURSOR_PAGE_PARAMETERS = ['after', 'limit'] as const;
 
 /** A validated page request: the place to read after (`start`: from the first item) and the page size. */
 export interface CursorPageRequest<P extends number> {
@@ -31,15 +34,17 @@ function single(value: unknown): unknown {
  * made, which `decode` (the caller's cursor codec) turns into its place, a log position or a
  * timeline place (omitted or empty: `start`, from the first item; null from `decode`: refused),
  * `limit` an integer from 1 to {@link PAGE_LIMIT_MAX} (omitted or empty: {@link PAGE_LIMIT_DEFAULT});
- * other parameters are ignored. Throws
+ * any parameter not in `known` (default `after`, `limit`) is refused. Throws
  * {@link ListQueryInvalid} (the list's 422 shape) naming each bad parameter.
  */
 export function toCursorPageRequest<P extends number>(
   raw: Record<string, unknown>,
   decode: (cursor: string) => P | null,
   start: P,
+  known: readonly string[] = CURSOR_PAGE_PARAMETERS,
 ): CursorPageRequest<P> {
   const errors: Record<string, string[]> = {};
+  refuseUnknownParameters(raw, known, errors);
   const after = single(raw?.after);
   let afterPosition = start;
   if (after !== undefined && after !== '') {

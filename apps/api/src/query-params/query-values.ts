@@ -17,3 +17,20 @@ export function quoted(value: unknown): string {
   const text = String(value);
   return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
 }
+
+/**
+ * Adds to `errors` (the list's 422 shape, by parameter) one entry per parameter of `raw` that is
+ * not in `known`: a misspelt or guessed parameter (`cursor` for `after`) is refused rather than
+ * silently ignored, so a client never re-reads from the start believing it resumed. For the
+ * service's own endpoints (the change feed, a trainee's history, the uploads list); the
+ * contract's list of trainees keeps the real service's leniency (docs/reference/API-FACTS.md §14).
+ */
+export function refuseUnknownParameters(
+  raw: Record<string, unknown> | undefined,
+  known: readonly string[],
+  errors: Record<string, string[]>,
+): void {
+  for (const name of Object.keys(raw ?? {})) {
+    if (!known.includes(name)) errors[quoted(name)] = [`is not a parameter of this endpoint; it takes ${known.join(', ')}`];
+  }
+}

@@ -1,4 +1,5 @@
 import { ListQueryInvalid } from '../errors/errors';
+import { refuseUnknownParameters } from '../query-params/query-values';
 
 /** Most uploads on one page. */
 export const UPLOADS_PER_PAGE_MAX = 100;
@@ -12,9 +13,10 @@ export interface ListPage {
   per_page: number;
 }
 
-/** `page` (from 1) and `per_page` (1 to 100, default 25) of a list query; 422 naming the parameter otherwise. */
+/** `page` (from 1) and `per_page` (1 to 100, default 25) of a list query; 422 naming the parameter otherwise, or any other parameter. */
 export function listPage(raw: Record<string, unknown>): { page: number; perPage: number } {
   const errors: Record<string, string[]> = {};
+  refuseUnknownParameters(raw, ['page', 'per_page'], errors);
   const read = (name: string, fallback: number, max: number): number => {
     const value = raw[name];
     if (value === undefined || value === '') return fallback;

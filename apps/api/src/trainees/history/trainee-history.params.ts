@@ -1,6 +1,8 @@
 import type { CursorCodec } from '@app/changes';
 import { TIMELINE_START, TIMELINE_STATUSES, type TimelinePlace } from '@app/trainees/read';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, toCursorPageRequest } from '../../query-params/cursor-page';
+import { refuseUnknownParameters } from '../../query-params/query-values';
+import { ListQueryInvalid } from '../../errors/errors';
 
 /** Timeline entries per page when `limit` is not given (docs/operations.md "Trainee history"; as the change feed). */
 export const HISTORY_LIMIT_DEFAULT = PAGE_LIMIT_DEFAULT;
@@ -10,6 +12,16 @@ export const HISTORY_LIMIT_MAX = PAGE_LIMIT_MAX;
 
 /** Slots of a cursor's value per revision: one for each lifecycle state a page may start in. */
 const STATUS_SLOTS = 16;
+
+/** The parameters of GET …/history: a page's `after` and `limit`, or `as_of`. */
+export const HISTORY_PARAMETERS = ['after', 'limit', 'as_of'] as const;
+
+/** Throws `ListQueryInvalid` (the list's 422 shape) naming each parameter of `raw` that GET …/history does not take. */
+export function refuseUnknownHistoryParameters(raw: Record<string, unknown>): void {
+  const errors: Record<string, string[]> = {};
+  refuseUnknownParameters(raw, HISTORY_PARAMETERS, errors);
+  if (Object.keys(errors).length > 0) throw new ListQueryInvalid(errors);
+}
 
 /** A validated history request: where the page starts and its size. */
 export interface HistoryRequest {
@@ -59,11 +71,11 @@ export class HistoryCursors {
  * Validates the paging query of GET …/history (docs/operations.md "Trainee history") as the
  * change feed's, a list read by cursor (`toCursorPageRequest`): `after` a cursor of `cursors` (omitted or empty: from the
  * first event), `limit` an integer from 1 to {@link HISTORY_LIMIT_MAX} (omitted or empty:
- * {@link HISTORY_LIMIT_DEFAULT}). Throws `ListQueryInvalid` (the list's 422 shape, keyed by
- * parameter) naming each bad one.
+ * {@link HISTORY_LIMIT_DEFAULT}); no other parameter but `as_of`. Throws `ListQueryInvalid` (the
+ * list's 422 shape, keyed by parameter) naming each bad one.
  */
 export function toHistoryRequest(raw: Record<string, unknown>, cursors: HistoryCursors): HistoryRequest {
-  const { afterPosition, limit } = toCursorPageRequest(raw, (cursor) => cursors.decodeValue(cursor), 0);
+  const { afterPosition, limit } = toCursorPageRequest(raw, (cursor) => cursors.decodeValue(cursor), 0, HISTORY_PARAMETERS);
   return { from: placeOf(afterPosition) ?? TIMELINE_START, limit };
 }
 

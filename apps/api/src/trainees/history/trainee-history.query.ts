@@ -17,7 +17,7 @@ import type { Caller } from '@app/trainees/write';
 import { NotFound, ValidationFailed } from '@app/trainees/decider';
 import { type Trainee } from '@app/trainees/record';
 import { EVENT_STORE, type EventStore } from '@app/event-sourcing';
-import { HistoryCursors, toHistoryRequest } from './trainee-history.params';
+import { HistoryCursors, refuseUnknownHistoryParameters, toHistoryRequest } from './trainee-history.params';
 import { parseAsOf } from '../as-of';
 
 /** The message of the 422 for a bad `as_of`. */
@@ -64,7 +64,7 @@ export type TraineeHistoryAnswer = { kind: 'timeline'; page: TimelinePageAnswer 
  * `as_of` replays the stream up to the instant. Errors: NotFound (404) for an unknown trainee,
  * another provider's (docs/DESIGN.md property 6) and one that did not exist yet at `as_of`;
  * ValidationFailed (422) for a bad `as_of`; ListQueryInvalid (422, keyed by parameter) for a bad
- * `after` or `limit` (docs/operations.md "Trainee history").
+ * `after` or `limit`, or a parameter the endpoint does not take (docs/operations.md "Trainee history").
  */
 @QueryHandler(TraineeHistoryQuery)
 export class TraineeHistoryHandler implements IQueryHandler<TraineeHistoryQuery, TraineeHistoryAnswer> {
@@ -77,6 +77,7 @@ export class TraineeHistoryHandler implements IQueryHandler<TraineeHistoryQuery,
 
   async execute({ caller, traineeId, query }: TraineeHistoryQuery): Promise<TraineeHistoryAnswer> {
     const own = await findOwnTrainee(this.trainees, caller.ukprn, traineeId);
+    refuseUnknownHistoryParameters(query);
     if (query.as_of !== undefined) return this.asOf(own.trainee_id, query.as_of);
     const cursors = new HistoryCursors(this.codec, caller.ukprn, own.trainee_id);
     const { from, limit } = toHistoryRequest(query, cursors);
