@@ -1,11 +1,3 @@
 export { auditLogOf, historySourcesOf } from './audit-log';
 export { erasurePortsOf } from './erasure-ports';
-export {
-  StoreUnavailable,
-  openDigestTreeStore,
-  openIdempotencyStore,
-  openStores,
-  openWebhookOutbox,
-  readStoreConnection,
-  type Stores,
-} from './open-stores';
+export { StoreUnavailable, openDigestTreeStore, openIdempotencyStore, openStores, openWebhookOutbox, type Stores } from './open-stores';

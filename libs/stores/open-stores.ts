@@ -1,8 +1,9 @@
 import {
   CHECKPOINTED_BY_THREAD,
+  moveStateOutOfReadStore,
   openSqliteEventStore,
   ProjectionThread,
-  type ReadStoreConnectionOptions,
+  SqliteConsumerCheckpoints,
   SqliteReadModel,
   SqliteSchoolDirectory,
   SqliteWebhookOutbox,
@@ -51,6 +52,12 @@ export interface Stores {
    */
   openStored<E extends RecordedEvent>(events: E[]): Promise<E[]>;
   readModel: ReadModelStore;
+  /**
+   * Where the event log's consumers other than the projections keep their positions (the registry
+   * process manager's): on SQLite the state file (`state.sqlite`), never the read store, which a
+   * rebuild or damage replaces; on MongoDB the read store's registry.
+   */
+  consumerCheckpoints: Pick<ReadModelStore, 'readCheckpoint' | 'writeCheckpoint'>;
   /** The schools directory (placements link to it by URN), beside the read models. */
   schools: SchoolDirectory;
   /**
@@ -157,9 +164,11 @@ export class StoreUnavailable extends Error {}
  * The EventStoreDB and MongoDB clients are loaded only when configured (they take ~0.2 s to load,
  * which the embedded default's start need not pay). With `options.metrics` or tracing on, the event store's appends are
  * measured and traced (docs/observability.md); `options.logger` hears the EventStoreDB subscriptions'
- * retries and stalls.
+ * retries and stalls. On the embedded read store, an older data dir's kept state is first moved
+ * into `state.sqlite` (`moveStateOutOfReadStore`), before any connection opens the files.
  */
 export async function openStores(config: StoreConfig, options: OpenStoresOptions = {}): Promise<Stores> {
+  if (!config.mongodbUrl) moveStateOutOfReadStore(config.dataDir);
   const opened = await openEventStore(config, options);
   const thread = opened.thread;
   const storedLog: StoredLog = opened.eventStore;
@@ -184,6 +193,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     );
   }
   const schools = mongo ? mongo.schoolDirectory() : SqliteSchoolDirectory.open(config.dataDir);
+  const consumerCheckpoints = mongo ? readModel : SqliteConsumerCheckpoints.open(config.dataDir);
   let keyStore: (DataKeyStore & RegistrationReservations) | null = null;
   let personalData: PersonalData | null = null;
   if (options.personalData) {
@@ -210,6 +220,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     storedLog,
     openStored: opener ? (events) => opener.open(events) : async (events) => events,
     readModel,
+    consumerCheckpoints,
     schools,
     mongo,
     backends: { eventStore: config.eventStoreUrl ? 'eventstoredb' : 'sqlite', readModel: config.mongodbUrl ? 'mongodb' : 'sqlite' },
@@ -217,6 +228,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     personalData,
     reservations: keyStore,
     async close() {
+      if (consumerCheckpoints instanceof SqliteConsumerCheckpoints) consumerCheckpoints.close();
       await schools.close();
       await keyStore?.close();
       await readModel.close();
@@ -231,11 +243,11 @@ function message(err: unknown): string {
 }
 
 /**
- * The webhook outbox of the configured stores (docs/change-feed.md "How deliveries are kept"): a
- * table set beside the SQLite read models, or collections in the MongoDB read store's database.
+ * The webhook outbox of the configured stores (docs/change-feed.md "How deliveries are kept"): its
+ * tables in the SQLite state file (`state.sqlite`), or collections in the MongoDB read store's database.
  */
 export async function openWebhookOutbox(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): Promise<WebhookOutbox> {
-  if (!stores.mongo) return SqliteWebhookOutbox.open(config.dataDir, readStoreConnection(stores));
+  if (!stores.mongo) return SqliteWebhookOutbox.open(config.dataDir);
   const { MongoWebhookOutbox } = await import('@app/stores/mongodb');
   const outbox = new MongoWebhookOutbox(stores.mongo.database);
   await outbox.ensureIndexes();
@@ -243,11 +255,11 @@ export async function openWebhookOutbox(config: Pick<StoreConfig, 'dataDir'>, st
 }
 
 /**
- * The idempotency keys of the configured stores (docs/operations.md "Limits"): a table beside the
- * SQLite read models, or a collection in the MongoDB read store's database.
+ * The idempotency keys of the configured stores (docs/operations.md "Limits"): a table of the SQLite
+ * state file (`state.sqlite`), or a collection in the MongoDB read store's database.
  */
 export function openIdempotencyStore(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): IdempotencyStore {
-  return stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir, readStoreConnection(stores));
+  return stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir);
 }
 
 /**
@@ -261,15 +273,6 @@ export async function openDigestTreeStore(config: Pick<StoreConfig, 'dataDir'>, 
   const store = new MongoDigestTreeStore(stores.mongo.database);
   await store.ensureIndexes();
   return store;
-}
-
-/**
- * The options of this process's further connections to `read-models.sqlite` (idempotency keys,
- * the webhook outbox): with a projection thread, its checkpointer makes the file's WAL checkpoints,
- * and every connection takes the same backstop (`WalCheckpointer`, docs/DESIGN.md "The projection thread").
- */
-export function readStoreConnection(stores: Pick<Stores, 'projectionThread'>): ReadStoreConnectionOptions {
-  return stores.projectionThread ? CHECKPOINTED_BY_THREAD : {};
 }
 
 /** Tells `thread` of each data key opened in this thread (`DataKeysOptions.onOpened`). */

@@ -13,3 +13,7 @@ export { CHECKPOINTED_BY_THREAD, type ReadStoreConnectionOptions } from './read-
 export { AUDIT_FILE, SqliteDigestTreeStore } from './sqlite-digest-tree';
 export { startWorker } from './start-worker';
 export { KEYS_FILE, SqliteDataKeyStore, sqlitePersonalData } from './sqlite-data-key-store';
+export { SqliteConsumerCheckpoints } from './sqlite-consumer-checkpoints';
+export { STATE_FILE } from './state-file';
+export { moveStateOutOfReadStore } from './state-migration';
+export { READ_STORE_FILE } from './read-models/read-store-file';
