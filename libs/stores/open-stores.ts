@@ -1,7 +1,9 @@
 import {
   CHECKPOINTED_BY_THREAD,
-  moveStateOutOfReadStore,
+  type FilesLog,
+  isReadStoreDamaged,
   openSqliteEventStore,
+  prepareEmbeddedFiles,
   ProjectionThread,
   SqliteConsumerCheckpoints,
   SqliteReadModel,
@@ -17,7 +19,7 @@ import { DataKeys, PersonalData, reloaderOf, withPersonalData, type DataKeyStore
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { RegistrationReservations } from '@app/trainees/write';
 import type { EventStore, RecordedEvent, StoredLog } from '@app/event-sourcing';
-import type { ProjectorLogger, ReadModelStore } from '@app/runtime/projector';
+import { ReadModelsDamaged, type ProjectorLogger, type ReadModelStore } from '@app/runtime/projector';
 import type { SchoolDirectory } from '@app/schools';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
 import type { MongoReadModel } from '@app/stores/mongodb';
@@ -58,6 +60,14 @@ export interface Stores {
    * rebuild or damage replaces; on MongoDB the read store's registry.
    */
   consumerCheckpoints: Pick<ReadModelStore, 'readCheckpoint' | 'writeCheckpoint'>;
+  /**
+   * Whether the read store was found damaged since it was opened (SQLite: by any process or thread,
+   * its mark beside the file; `ReadModelsDamaged`): `/readyz` is then not ready until a restart
+   * moves it aside and rebuilds it (docs/operations.md "Health"). Always false on MongoDB.
+   */
+  readModelsDamaged(): boolean;
+  /** Where this open moved a damaged SQLite read store before building a fresh one; null when it did not. */
+  movedAside: string | null;
   /** The schools directory (placements link to it by URN), beside the read models. */
   schools: SchoolDirectory;
   /**
@@ -113,6 +123,13 @@ export interface OpenStoresOptions {
    * history"); default true. False is the bench's comparison only (`HASH_CHAIN`); EventStoreDB always chains.
    */
   hashChain?: boolean;
+  /**
+   * Where the read store is SQLite: check it with `quick_check` before opening it, waiting at most
+   * `waitMs` (Infinity: to the end; the rest goes on beside the service), and move it aside when
+   * damaged (`prepareEmbeddedFiles`; the API and the projector process, and `projections rebuild`).
+   * Absent: no check, but damage recorded earlier is acted on all the same.
+   */
+  readStoreCheck?: { waitMs: number } | null;
 }
 
 /**
@@ -164,12 +181,19 @@ export class StoreUnavailable extends Error {}
  * The EventStoreDB and MongoDB clients are loaded only when configured (they take ~0.2 s to load,
  * which the embedded default's start need not pay). With `options.metrics` or tracing on, the event store's appends are
  * measured and traced (docs/observability.md); `options.logger` hears the EventStoreDB subscriptions'
- * retries and stalls. On the embedded read store, an older data dir's kept state is first moved
- * into `state.sqlite` (`moveStateOutOfReadStore`), before any connection opens the files.
+ * retries and stalls. On the embedded read store the files are readied first, before any connection
+ * opens them (`prepareFiles`: the read store checked, an older data dir's kept state moved into
+ * `state.sqlite`, a damaged read store moved aside), so a damaged read store is never read.
  */
 export async function openStores(config: StoreConfig, options: OpenStoresOptions = {}): Promise<Stores> {
-  if (!config.mongodbUrl) moveStateOutOfReadStore(config.dataDir);
-  const opened = await openEventStore(config, options);
+  const files = config.mongodbUrl ? null : await prepareFiles(config, options);
+  let opened: Awaited<ReturnType<typeof openEventStore>>;
+  try {
+    opened = await openEventStore(config, options);
+  } catch (err) {
+    files?.close();
+    throw err;
+  }
   const thread = opened.thread;
   const storedLog: StoredLog = opened.eventStore;
   let eventStore = opened.eventStore;
@@ -185,6 +209,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     }
     await readModel.checkpoint();
   } catch (err) {
+    files?.close();
     await (thread ? thread.close() : eventStore.close());
     throw new StoreUnavailable(
       config.mongodbUrl
@@ -221,6 +246,8 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     openStored: opener ? (events) => opener.open(events) : async (events) => events,
     readModel,
     consumerCheckpoints,
+    readModelsDamaged: () => !mongo && isReadStoreDamaged(config.dataDir),
+    movedAside: files?.movedAside ?? null,
     schools,
     mongo,
     backends: { eventStore: config.eventStoreUrl ? 'eventstoredb' : 'sqlite', readModel: config.mongodbUrl ? 'mongodb' : 'sqlite' },
@@ -228,6 +255,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     personalData,
     reservations: keyStore,
     async close() {
+      files?.close();
       if (consumerCheckpoints instanceof SqliteConsumerCheckpoints) consumerCheckpoints.close();
       await schools.close();
       await keyStore?.close();
@@ -241,6 +269,32 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * The embedded files readied before any connection opens them (`prepareEmbeddedFiles`): the read
+ * store checked as `options.readStoreCheck` asks, the kept state of an older data dir moved into
+ * `state.sqlite`, a damaged read store moved aside, each logged. Throws {@link StoreUnavailable}
+ * when a damaged read store is open in another process.
+ */
+async function prepareFiles(config: StoreConfig, options: OpenStoresOptions): Promise<Awaited<ReturnType<typeof prepareEmbeddedFiles>>> {
+  const log: FilesLog = options.logger ? messageFirst(options.logger) : stderrLog;
+  try {
+    return await prepareEmbeddedFiles(config.dataDir, options.readStoreCheck?.waitMs ?? null, log);
+  } catch (err) {
+    if (!(err instanceof ReadModelsDamaged)) throw err;
+    throw new StoreUnavailable(
+      `The SQLite read models in DATA_DIR (${config.dataDir}) are damaged (${err.detail}); restart the service ` +
+        '(stop every process on DATA_DIR, then start it), which moves them aside and rebuilds them from the event log',
+    );
+  }
+}
+
+/** Where a process without a logger (the admin CLI) hears of its files: stderr, one line each. */
+const stderrLog: FilesLog = {
+  info: (message, context) => process.stderr.write(`${message} ${JSON.stringify(context ?? {})}\n`),
+  warn: (message, context) => process.stderr.write(`${message} ${JSON.stringify(context ?? {})}\n`),
+  error: (message, context) => process.stderr.write(`${message} ${JSON.stringify(context ?? {})}\n`),
+};
 
 /**
  * The webhook outbox of the configured stores (docs/change-feed.md "How deliveries are kept"): its

@@ -15,9 +15,15 @@ export interface CliContext {
   /**
    * Opens the stores (`DATA_DIR`, or `EVENTSTORE_URL` / `MONGODB_URL`), brings the read models up to
    * date, runs `fn`, brings them up to date again (so a running API sees the change at once) and
-   * closes the stores. `catchUp: false` skips the projecting (for commands that only read the log).
+   * closes the stores. `catchUp: false` skips the projecting (for commands that only read the log),
+   * unless a damaged read store was moved aside at the open: the fresh one is built first.
+   * `checkReadModels`: the embedded read store is checked whole first (`quick_check`) and moved aside
+   * when damaged, or refused (`StoreUnavailable`) while another process has it open.
    */
-  withStores<T>(fn: (stores: Stores, ops: ProviderOperations) => Promise<T>, options?: { catchUp?: boolean }): Promise<T>;
+  withStores<T>(
+    fn: (stores: Stores, ops: ProviderOperations) => Promise<T>,
+    options?: { catchUp?: boolean; checkReadModels?: boolean },
+  ): Promise<T>;
   /**
    * The service key, as the API and the projector read it (docs/operations.md "The service key"):
    * `DATA_KEY_FILE`, else in the sandbox `<DATA_DIR>/data-key` (made when missing). Throws
@@ -54,9 +60,12 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
       // Personal data is sealed and opened with the service key's keys, as the API does (docs/DESIGN.md "Personal data").
       const stores = await openStores(
         { dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null },
-        { personalData: personalDataOptions({ sealPersonalData: true }, serviceKey()) },
+        {
+          personalData: personalDataOptions({ sealPersonalData: true }, serviceKey()),
+          readStoreCheck: options.checkReadModels ? { waitMs: Infinity } : null,
+        },
       );
-      const catchUp = options.catchUp ?? true;
+      const catchUp = (options.catchUp ?? true) || stores.movedAside !== null;
       const projector = new Projector(
         stores.eventStore,
         stores.readModel,
