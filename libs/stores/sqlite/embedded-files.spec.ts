@@ -11,6 +11,7 @@ import { SqliteReadModel } from './read-models/sqlite-read-model';
 import { corruptPage, quickCheck } from './read-models/testing/damage';
 import { closeFreshEventStore, openFreshEventStore, writeHistory } from './read-models/testing/read-model-histories';
 import { isReadStoreDamaged, prepareEmbeddedFiles, type FilesLog } from './embedded-files';
+import { SqliteIdempotencyStore } from './sqlite-idempotency-store';
 import type { SqliteEventStore } from './event-log/sqlite-event-store';
 
 let dir: string;
@@ -62,6 +63,26 @@ describe('prepareEmbeddedFiles: the read store at start', () => {
     expect(error.message).toMatch(/moved aside/);
     expect(error.context).toMatchObject({ moved_to: prepared.movedAside });
     expect(isReadStoreDamaged(dir)).toBe(false);
+  });
+
+  it('moves an older data dir’s kept state out of its damaged read store before moving the store aside', async () => {
+    await writeHistory(store, 30, 2);
+    const rm = SqliteReadModel.open(dir);
+    await rm.applyBatch(await store.readAll({ maxCount: 100_000 }));
+    rm.close();
+    const olderKeys = new SqliteIdempotencyStore(file);
+    const claim = await olderKeys.claim('token-1', 'key-1', 'fingerprint-1', new Date('2026-12-01T10:00:00Z'));
+    if (claim.outcome === 'claimed')
+      await olderKeys.complete('token-1', 'key-1', claim.claim, { status: 201, contentType: 'x', body: 'kept' });
+    olderKeys.close();
+    corruptPage(file, 'trainees_');
+    expect((await prepareEmbeddedFiles(dir, Infinity, log)).movedAside).not.toBeNull();
+    const keys = SqliteIdempotencyStore.open(dir);
+    expect(await keys.claim('token-1', 'key-1', 'fingerprint-1', new Date('2026-12-01T10:00:01Z'))).toEqual({
+      outcome: 'replay',
+      answer: { status: 201, contentType: 'x', body: 'kept' },
+    });
+    keys.close();
   });
 
   it('leaves a sound read store where it is, saying it was checked', async () => {
