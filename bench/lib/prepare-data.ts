@@ -145,7 +145,7 @@ export async function prepareData(o: BenchOptions, place: DataPlace): Promise<Pr
       });
       // Like the loaded trainees, these are past the registry process manager (no TRN work mid-run),
       // and projected here: the API starts, as a restarted service does, on built projections.
-      await stores.readModel.writeCheckpoint(REGISTRY_PM_CHECKPOINT, await stores.eventStore.headPosition());
+      await stores.consumerCheckpoints.writeCheckpoint(REGISTRY_PM_CHECKPOINT, await stores.eventStore.headPosition());
       await new Projector(stores.eventStore, stores.readModel, quietProjector).catchUp();
       log(
         `bench: ${STREAM_LENGTH_SCENARIO}: appended ${streams.short.ids.length} trainees of ${streams.short.events} events and ` +
@@ -168,8 +168,11 @@ export async function prepareData(o: BenchOptions, place: DataPlace): Promise<Pr
  * dilutes the ratio the `sealing` and `chain` lines measure).
  */
 async function skipRegistryBacklog(stores: Stores, log: (message: string) => void): Promise<void> {
-  const [head, checkpoint] = await Promise.all([stores.eventStore.headPosition(), stores.readModel.readCheckpoint(REGISTRY_PM_CHECKPOINT)]);
+  const [head, checkpoint] = await Promise.all([
+    stores.eventStore.headPosition(),
+    stores.consumerCheckpoints.readCheckpoint(REGISTRY_PM_CHECKPOINT),
+  ]);
   if (checkpoint >= head) return;
-  await stores.readModel.writeCheckpoint(REGISTRY_PM_CHECKPOINT, head);
+  await stores.consumerCheckpoints.writeCheckpoint(REGISTRY_PM_CHECKPOINT, head);
   if (checkpoint > 0) log(`bench: the registry process manager's checkpoint moved from position ${checkpoint} to the log's head, ${head}`);
 }

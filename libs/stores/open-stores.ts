@@ -1,8 +1,11 @@
 import {
   CHECKPOINTED_BY_THREAD,
+  type FilesLog,
+  isReadStoreDamaged,
   openSqliteEventStore,
+  prepareEmbeddedFiles,
   ProjectionThread,
-  type ReadStoreConnectionOptions,
+  SqliteConsumerCheckpoints,
   SqliteReadModel,
   SqliteSchoolDirectory,
   SqliteWebhookOutbox,
@@ -16,7 +19,7 @@ import { DataKeys, PersonalData, reloaderOf, withPersonalData, type DataKeyStore
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { RegistrationReservations } from '@app/trainees/write';
 import type { EventStore, RecordedEvent, StoredLog } from '@app/event-sourcing';
-import type { ProjectorLogger, ReadModelStore } from '@app/runtime/projector';
+import { ReadModelsDamaged, type ProjectorLogger, type ReadModelStore } from '@app/runtime/projector';
 import type { SchoolDirectory } from '@app/schools';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
 import type { MongoReadModel } from '@app/stores/mongodb';
@@ -51,6 +54,20 @@ export interface Stores {
    */
   openStored<E extends RecordedEvent>(events: E[]): Promise<E[]>;
   readModel: ReadModelStore;
+  /**
+   * Where the event log's consumers other than the projections keep their positions (the registry
+   * process manager's): on SQLite the state file (`state.sqlite`), never the read store, which a
+   * rebuild or damage replaces; on MongoDB the read store's registry.
+   */
+  consumerCheckpoints: Pick<ReadModelStore, 'readCheckpoint' | 'writeCheckpoint'>;
+  /**
+   * Whether the read store was found damaged since it was opened (SQLite: by any process or thread,
+   * its mark beside the file; `ReadModelsDamaged`): `/readyz` is then not ready until a restart
+   * moves it aside and rebuilds it (docs/operations.md "Health"). Always false on MongoDB.
+   */
+  readModelsDamaged(): boolean;
+  /** Where this open moved a damaged SQLite read store before building a fresh one; null when it did not. */
+  movedAside: string | null;
   /** The schools directory (placements link to it by URN), beside the read models. */
   schools: SchoolDirectory;
   /**
@@ -106,6 +123,13 @@ export interface OpenStoresOptions {
    * history"); default true. False is the bench's comparison only (`HASH_CHAIN`); EventStoreDB always chains.
    */
   hashChain?: boolean;
+  /**
+   * Where the read store is SQLite: check it with `quick_check` before opening it, waiting at most
+   * `waitMs` (Infinity: to the end; the rest goes on beside the service), and move it aside when
+   * damaged (`prepareEmbeddedFiles`; the API and the projector process, and `projections rebuild`).
+   * Absent: no check, but damage recorded earlier is acted on all the same.
+   */
+  readStoreCheck?: { waitMs: number } | null;
 }
 
 /**
@@ -158,10 +182,19 @@ export class StoreUnavailable extends Error {}
  * The EventStoreDB and MongoDB clients are loaded only when configured (they take ~0.2 s to load,
  * which the embedded default's start need not pay). With `options.metrics` or tracing on, the event store's appends are
  * measured and traced (docs/observability.md); `options.logger` hears the EventStoreDB subscriptions'
- * retries and stalls.
+ * retries and stalls. On the embedded read store the files are readied first, before any connection
+ * opens them (`prepareFiles`: the read store checked, an older data dir's kept state moved into
+ * `state.sqlite`, a damaged read store moved aside), so a damaged read store is never read.
  */
 export async function openStores(config: StoreConfig, options: OpenStoresOptions = {}): Promise<Stores> {
-  const opened = await openEventStore(config, options);
+  const files = config.mongodbUrl ? null : await prepareFiles(config, options);
+  let opened: Awaited<ReturnType<typeof openEventStore>>;
+  try {
+    opened = await openEventStore(config, options);
+  } catch (err) {
+    files?.close();
+    throw err;
+  }
   const thread = opened.thread;
   const storedLog: StoredLog = opened.eventStore;
   let eventStore = opened.eventStore;
@@ -177,6 +210,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     }
     await readModel.checkpoint();
   } catch (err) {
+    files?.close();
     await (thread ? thread.close() : eventStore.close());
     throw new StoreUnavailable(
       config.mongodbUrl
@@ -186,25 +220,9 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     );
   }
   const schools = mongo ? mongo.schoolDirectory() : SqliteSchoolDirectory.open(config.dataDir);
-  let keyStore: (DataKeyStore & RegistrationReservations) | null = null;
-  let personalData: PersonalData | null = null;
-  if (options.personalData) {
-    // With the API's threads, new keys are stored from a thread of their own: HTTP never waits on their sync.
-    keyStore = mongo ? mongo.dataKeyStore() : SqliteDataKeyStore.open(config.dataDir, { newKeysInThread: thread !== null });
-    personalData = new PersonalData(
-      new DataKeys(keyStore, options.personalData.kek, {
-        newId: options.personalData.newTraineeId,
-        // The projection thread opens the same trainees' events: it is told of each key opened here.
-        onOpened: thread ? shareWith(thread) : undefined,
-        reloadKeys: reloaderOf(options.personalData.keyringFile),
-      }),
-      TRAINEE_PERSONAL_DATA,
-      options.personalData.sealOnAppend,
-      // And of the values of each event sealed here, which its projector then need not open.
-      { onSealed: thread ? sealedValuesTo(thread) : undefined },
-    );
-    eventStore = withPersonalData(eventStore, personalData);
-  }
+  const consumerCheckpoints = mongo ? readModel : SqliteConsumerCheckpoints.open(config.dataDir);
+  const { keyStore, personalData } = openPersonalData(config, options, mongo, thread);
+  if (personalData) eventStore = withPersonalData(eventStore, personalData);
   if (options.metrics || tracingEnabled()) eventStore = instrumentEventStore(eventStore, options.metrics ?? null);
   const opener = personalData;
   return {
@@ -212,6 +230,9 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     storedLog,
     openStored: opener ? (events) => opener.open(events) : async (events) => events,
     readModel,
+    consumerCheckpoints,
+    readModelsDamaged: () => !mongo && isReadStoreDamaged(config.dataDir),
+    movedAside: files?.movedAside ?? null,
     schools,
     mongo,
     backends: { eventStore: config.eventStoreUrl ? 'eventstoredb' : 'sqlite', readModel: config.mongodbUrl ? 'mongodb' : 'sqlite' },
@@ -219,6 +240,8 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     personalData,
     reservations: keyStore,
     async close() {
+      files?.close();
+      if (consumerCheckpoints instanceof SqliteConsumerCheckpoints) consumerCheckpoints.close();
       await schools.close();
       await keyStore?.close();
       await readModel.close();
@@ -228,16 +251,69 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
   };
 }
 
+/**
+ * The key store and the sealing of personal data of `options.personalData` (docs/DESIGN.md
+ * "Personal data"), or nulls without it: on MongoDB its `data_keys`, on SQLite `keys.sqlite`, whose
+ * new keys are stored from a thread of their own beside a projection thread (HTTP never waits on
+ * their sync), and which tells that thread of each key opened and each event's values sealed here.
+ */
+function openPersonalData(
+  config: StoreConfig,
+  options: OpenStoresOptions,
+  mongo: MongoReadModel | null,
+  thread: ProjectionThread | null,
+): { keyStore: (DataKeyStore & RegistrationReservations) | null; personalData: PersonalData | null } {
+  if (!options.personalData) return { keyStore: null, personalData: null };
+  const keyStore = mongo ? mongo.dataKeyStore() : SqliteDataKeyStore.open(config.dataDir, { newKeysInThread: thread !== null });
+  const personalData = new PersonalData(
+    new DataKeys(keyStore, options.personalData.kek, {
+      newId: options.personalData.newTraineeId,
+      onOpened: thread ? shareWith(thread) : undefined,
+      reloadKeys: reloaderOf(options.personalData.keyringFile),
+    }),
+    TRAINEE_PERSONAL_DATA,
+    options.personalData.sealOnAppend,
+    { onSealed: thread ? sealedValuesTo(thread) : undefined },
+  );
+  return { keyStore, personalData };
+}
+
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
 /**
- * The webhook outbox of the configured stores (docs/change-feed.md "How deliveries are kept"): a
- * table set beside the SQLite read models, or collections in the MongoDB read store's database.
+ * The embedded files readied before any connection opens them (`prepareEmbeddedFiles`): the read
+ * store checked as `options.readStoreCheck` asks, the kept state of an older data dir moved into
+ * `state.sqlite`, a damaged read store moved aside, each logged. Throws {@link StoreUnavailable}
+ * when a damaged read store is open in another process.
+ */
+async function prepareFiles(config: StoreConfig, options: OpenStoresOptions): Promise<Awaited<ReturnType<typeof prepareEmbeddedFiles>>> {
+  const log: FilesLog = options.logger ? messageFirst(options.logger) : stderrLog;
+  try {
+    return await prepareEmbeddedFiles(config.dataDir, options.readStoreCheck?.waitMs ?? null, log);
+  } catch (err) {
+    if (!(err instanceof ReadModelsDamaged)) throw err;
+    throw new StoreUnavailable(
+      `The SQLite read models in DATA_DIR (${config.dataDir}) are damaged (${err.detail}); restart the service ` +
+        '(stop every process on DATA_DIR, then start it), which moves them aside and rebuilds them from the event log',
+    );
+  }
+}
+
+/** Where a process without a logger (the admin CLI) hears of its files: stderr, one line each. */
+const stderrLog: FilesLog = {
+  info: (message, context) => process.stderr.write(`${message} ${JSON.stringify(context ?? {})}\n`),
+  warn: (message, context) => process.stderr.write(`${message} ${JSON.stringify(context ?? {})}\n`),
+  error: (message, context) => process.stderr.write(`${message} ${JSON.stringify(context ?? {})}\n`),
+};
+
+/**
+ * The webhook outbox of the configured stores (docs/change-feed.md "How deliveries are kept"): its
+ * tables in the SQLite state file (`state.sqlite`), or collections in the MongoDB read store's database.
  */
 export async function openWebhookOutbox(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): Promise<WebhookOutbox> {
-  if (!stores.mongo) return SqliteWebhookOutbox.open(config.dataDir, readStoreConnection(stores));
+  if (!stores.mongo) return SqliteWebhookOutbox.open(config.dataDir);
   const { MongoWebhookOutbox } = await import('@app/stores/mongodb');
   const outbox = new MongoWebhookOutbox(stores.mongo.database);
   await outbox.ensureIndexes();
@@ -245,11 +321,11 @@ export async function openWebhookOutbox(config: Pick<StoreConfig, 'dataDir'>, st
 }
 
 /**
- * The idempotency keys of the configured stores (docs/operations.md "Limits"): a table beside the
- * SQLite read models, or a collection in the MongoDB read store's database.
+ * The idempotency keys of the configured stores (docs/operations.md "Limits"): a table of the SQLite
+ * state file (`state.sqlite`), or a collection in the MongoDB read store's database.
  */
 export function openIdempotencyStore(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): IdempotencyStore {
-  return stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir, readStoreConnection(stores));
+  return stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir);
 }
 
 /**
@@ -263,15 +339,6 @@ export async function openDigestTreeStore(config: Pick<StoreConfig, 'dataDir'>, 
   const store = new MongoDigestTreeStore(stores.mongo.database);
   await store.ensureIndexes();
   return store;
-}
-
-/**
- * The options of this process's further connections to `read-models.sqlite` (idempotency keys,
- * the webhook outbox): with a projection thread, its checkpointer makes the file's WAL checkpoints,
- * and every connection takes the same backstop (`WalCheckpointer`, docs/DESIGN.md "The projection thread").
- */
-export function readStoreConnection(stores: Pick<Stores, 'projectionThread'>): ReadStoreConnectionOptions {
-  return stores.projectionThread ? CHECKPOINTED_BY_THREAD : {};
 }
 
 /** Tells `thread` of each data key opened in this thread (`DataKeysOptions.onOpened`). */

@@ -4,7 +4,8 @@
  * ledger in `BACKUP_DIR` records them); the API killed with SIGKILL and its data dir deleted;
  * `admin backup restore`; the API started again. Every trainee made before the backup answers the
  * same bytes, the 3 erased answer 404 and their values are nowhere under the data dir, the history
- * verifies, and a change feed cursor taken before the backup still reads on.
+ * verifies, a change feed cursor taken before the backup still reads on, and an idempotency key used
+ * before it replays its kept answer (`state.sqlite`, copied whole).
  */
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { exampleRegistration } from '@app/trainees/decider/testing/trainee-event
 import { runAdmin } from '../support/admin-cli';
 import { allFilesText } from '../support/data-dir-files';
 import { runWriters, startApiProcess, type DurabilityRecord } from '../support/durability';
+import { uniqueTrainee } from '../support/trainee-input';
 import { ensureBuilt } from '../support/processes';
 
 const TRAINEES = 2_000;
@@ -102,10 +104,10 @@ describe('backup and restore drill', () => {
   it('restores every trainee made before the backup, keeps the erased ones erased, and the history and cursors hold', async () => {
     api = await startApiProcess(dataDir, env);
     const token = api.token!;
-    const call = (method: string, path: string, body?: unknown) =>
+    const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
       fetch(`${api!.url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     const ids = Array.from({ length: TRAINEES }, (_, i) => `Drill${String(i).padStart(4, '0')}x${process.pid}`);
@@ -115,6 +117,10 @@ describe('backup and restore drill', () => {
     await waitFor(async () => (await call('GET', `${base}/${ids[TRAINEES - 1]}`)).status === 200);
     const before = await inParallel(TRAINEES, WRITERS, async (i) => (await call('GET', `${base}/${ids[i]}`)).text());
     const feed = (await (await call('GET', '/api/v2026.1/changes?limit=500')).json()) as { next_cursor: string };
+    const keyed = uniqueTrainee('v2025.0');
+    const first = await call('POST', base, keyed, { 'idempotency-key': 'drill-key-1' });
+    expect(first.status).toBe(201);
+    const firstBody = await first.text();
 
     const record: DurabilityRecord = { trainees: [], acknowledged: 0, serverErrors: [] };
     let writing = true;
@@ -132,6 +138,8 @@ describe('backup and restore drill', () => {
     expect(acknowledgedAtEnd).toBeGreaterThan(acknowledgedAtStart);
     expect(record.serverErrors).toEqual([]);
     expect(statSync(join(backups, 'b1')).mode & 0o777).toBe(0o700);
+    // The kept state is copied whole; the read models are not copied at all.
+    expect(readdirSync(join(backups, 'b1')).filter((f) => /^(state|read-models)\./.test(f))).toEqual(['state.sqlite']);
     for (const f of readdirSync(join(backups, 'b1'))) expect(statSync(join(backups, 'b1', f)).mode & 0o777).toBe(0o600);
 
     for (const id of ids.slice(0, 3)) {
@@ -146,6 +154,7 @@ describe('backup and restore drill', () => {
     expect(restored.stderr).not.toMatch(/Error/);
     expect(restored.code).toBe(0);
     expect(restored.stdout).toMatch(/3 trainees, 3 erased again, 0 not in this backup/);
+    expect(restored.stdout).not.toMatch(/state\.sqlite is not in this backup/);
 
     api = await startApiProcess(dataDir, env);
     const after = await inParallel(TRAINEES, WRITERS, async (i) => {
@@ -155,6 +164,10 @@ describe('backup and restore drill', () => {
     expect(after.slice(0, 3).map((a) => a.status)).toEqual([404, 404, 404]);
     const changed = after.flatMap((a, i) => (i >= 3 && (a.status !== 200 || a.text !== before[i]) ? [ids[i]] : []));
     expect(changed).toEqual([]);
+    const replayed = await call('POST', base, keyed, { 'idempotency-key': 'drill-key-1' });
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replayed.text()).toBe(firstBody);
 
     const bytes = allFilesText(dataDir);
     // A kept trainee's values are in the read models: the scan reads what it should.

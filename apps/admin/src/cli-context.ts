@@ -16,7 +16,10 @@ export interface CliContext {
   /**
    * Opens the stores (`DATA_DIR`, or `EVENTSTORE_URL` / `MONGODB_URL`), brings the read models up to
    * date, runs `fn`, brings them up to date again (so a running API sees the change at once) and
-   * closes the stores. `catchUp: false` skips the projecting (for commands that only read the log).
+   * closes the stores. `catchUp: false` skips the projecting (for commands that only read the log),
+   * unless a damaged read store was moved aside at the open: the fresh one is built first.
+   * `checkReadModels`: the embedded read store is checked whole first (`quick_check`) and moved aside
+   * when damaged, or refused (`StoreUnavailable`) while another process has it open.
    * A busy SQLite store is waited for, `ADMIN_BUSY_WAIT_MS` in all (`BusyWait`; docs/operations.md
    * "The admin CLI"), then `StoreBusy` is thrown, naming the store.
    * Opening the stores and bringing the read models up to date run again after a busy store
@@ -25,7 +28,10 @@ export interface CliContext {
    * event applied twice being skipped by its revision. `rerun: true` says `fn` may run again from the
    * start too (the caller says why); else a busy store that refuses `fn` ends the command.
    */
-  withStores<T>(fn: (stores: Stores, ops: ProviderOperations) => Promise<T>, options?: { catchUp?: boolean; rerun?: boolean }): Promise<T>;
+  withStores<T>(
+    fn: (stores: Stores, ops: ProviderOperations) => Promise<T>,
+    options?: { catchUp?: boolean; rerun?: boolean; checkReadModels?: boolean },
+  ): Promise<T>;
   /**
    * The service key, as the API and the projector read it (docs/operations.md "The service key"):
    * `DATA_KEY_FILE`, else in the sandbox `<DATA_DIR>/data-key` (made when missing). Throws
@@ -60,7 +66,7 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
     serviceKey,
     serviceKeyFile,
     async withStores(fn, options = {}) {
-      const run = () => withOpenStores(fn, options.catchUp ?? true, options.rerun ? (op) => op() : (op) => busy.once(op));
+      const run = () => withOpenStores(fn, options, options.rerun ? (op) => op() : (op) => busy.once(op));
       return options.rerun ? busy.again(run) : run();
     },
   };
@@ -68,16 +74,20 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
   /** One run of {@link CliContext.withStores}, `fn` run through `runFn`. */
   async function withOpenStores<T>(
     fn: (stores: Stores, ops: ProviderOperations) => Promise<T>,
-    catchUp: boolean,
+    options: { catchUp?: boolean; checkReadModels?: boolean },
     runFn: (op: () => Promise<T>) => Promise<T>,
   ): Promise<T> {
     // Personal data is sealed and opened with the service key's keys, as the API does (docs/DESIGN.md "Personal data").
     const stores = await busy.again(() =>
       openStores(
         { dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null },
-        { personalData: personalDataOptions({ sealPersonalData: true }, serviceKey()) },
+        {
+          personalData: personalDataOptions({ sealPersonalData: true }, serviceKey()),
+          readStoreCheck: options.checkReadModels ? { waitMs: Infinity } : null,
+        },
       ),
     );
+    const catchUp = (options.catchUp ?? true) || stores.movedAside !== null;
     const projector = new Projector(
       stores.eventStore,
       stores.readModel,

@@ -25,9 +25,10 @@ export class HealthController {
 
   /**
    * GET /readyz: 200 `{ready: true, reasons: []}`, or 503 `{ready: false, reasons}` (one sentence
-   * each; `assessReadiness`: the projector stopped or failing, or the oldest event not applied older
-   * than READY_MAX_LAG_SECONDS). Nothing else: the checkpoint, lag, events applied and parked events
-   * are metrics (docs/observability.md), what fails is logged and listed by `admin projections status`.
+   * each; `assessReadiness`: the projector stopped or failing, the oldest event not applied older
+   * than READY_MAX_LAG_SECONDS, or the read store damaged, which a restart rebuilds). Nothing else:
+   * the checkpoint, lag, events applied and parked events are metrics (docs/observability.md), what
+   * fails is logged and listed by `admin projections status`.
    */
   @Get('readyz')
   async readyz(@Res() reply: FastifyReply): Promise<void> {
@@ -37,6 +38,7 @@ export class HealthController {
       checkpoint: this.projector.checkpoint,
       maxLagSeconds: this.config.readyMaxLagSeconds,
       behindUntil: LOG_START,
+      readModelsDamaged: this.stores.readModelsDamaged(),
     });
     await reply.status(readiness.ready ? 200 : 503).send(readiness);
   }

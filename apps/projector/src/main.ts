@@ -22,6 +22,7 @@ import {
   type ServiceKeyring,
 } from '@app/runtime/process';
 import { auditLogOf, openStores, openWebhookOutbox, StoreUnavailable, type Stores } from '@app/stores';
+import { READ_STORE_CHECK_WAIT_MS } from '@app/stores/sqlite';
 import { loadAuditSigningKey, openDigestSchedule, SigningKeyUnavailable } from '@app/audit';
 import { BackupSchedule, observeBackups } from '@app/stores/backup';
 import { Projector } from '@app/runtime/projector';
@@ -121,6 +122,8 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
     logger,
     personalData: personalDataOptions(config, serviceKey),
     hashChain: config.hashChain,
+    // A damaged embedded read store is moved aside and built afresh (docs/operations.md "Health").
+    readStoreCheck: { waitMs: READ_STORE_CHECK_WAIT_MS },
   });
   const projector = new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
     maxAttempts: config.projectorMaxAttempts,

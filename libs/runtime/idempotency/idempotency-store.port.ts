@@ -1,8 +1,9 @@
 /**
  * Where the answers of writes sent with an `Idempotency-Key` are kept, per token, so a retry after
  * a lost answer gets the first answer again instead of a second write (docs/operations.md "Limits",
- * idempotent retries). The store is beside the read models but outside the versioned projection
- * stores, so a rebuild or swap of a projection keeps every key.
+ * idempotent retries). The store is outside the projection stores (on SQLite the state file,
+ * `state.sqlite`, apart from the read models; on MongoDB a collection beside them), so a rebuild or
+ * swap of a projection, or a damaged read store built afresh, keeps every key.
  */
 
 /** How long an answer is kept for replay: 24 hours after the first request. */

@@ -37,21 +37,28 @@ export function processMetrics(
 
 /**
  * The registry process manager of the process that projects (the API in-process, else the
- * projector), on the configured registry (docs/operations.md "Configuration"), measured with `metrics`
- * and traced when tracing is on (docs/observability.md); null when no registry is configured.
+ * projector), on the configured registry (docs/operations.md "Configuration"), its position kept in
+ * `stores.consumerCheckpoints`, measured with `metrics` and traced when tracing is on
+ * (docs/observability.md); null when no registry is configured.
  */
 export function createRegistryProcess(
   config: AppConfig,
-  stores: { eventStore: EventStore; readModel: ReadModelStore },
+  stores: { eventStore: EventStore; consumerCheckpoints: Pick<ReadModelStore, 'readCheckpoint' | 'writeCheckpoint'> },
   logger: ContextLogger,
   metrics: Metrics | null,
 ): RegistryProcessManager | null {
   const registry = createRegistry(config);
   if (!registry) return null;
-  return new RegistryProcessManager(stores.eventStore, stores.readModel, instrumentRegistry(registry, metrics), messageFirst(logger), {
-    around: registryProcessTracing(),
-    // Its subscription cannot go on: the process exits 1 and its supervisor restarts it (docs/DESIGN.md
-    // "Failures of the subscription").
-    onFatal: (error) => exitOnFatal(logger, 'the registry process manager cannot go on; exiting', error),
-  });
+  return new RegistryProcessManager(
+    stores.eventStore,
+    stores.consumerCheckpoints,
+    instrumentRegistry(registry, metrics),
+    messageFirst(logger),
+    {
+      around: registryProcessTracing(),
+      // Its subscription cannot go on: the process exits 1 and its supervisor restarts it (docs/DESIGN.md
+      // "Failures of the subscription").
+      onFatal: (error) => exitOnFatal(logger, 'the registry process manager cannot go on; exiting', error),
+    },
+  );
 }

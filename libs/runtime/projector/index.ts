@@ -15,4 +15,5 @@ export type { ProjectorHandle, ProjectorHealth, ProjectorLogger, ProjectorOption
 export { PositionWaiters } from './position-waiters';
 export { PROJECTED_STREAMS, Projector } from './projector';
 export { assessReadiness, type Readiness } from './readiness';
+export { READ_MODELS_DAMAGED_ANSWER, READ_MODELS_DAMAGED_REASON, ReadModelsDamaged } from './read-models-damaged';
 export { buildEmptyStore, buildStreams } from './stream-build';

@@ -257,6 +257,22 @@ describe('Projector on a subscription that cannot go on', () => {
     await projector.stop();
     expect(projector.health().state).toBe('stopped');
   });
+
+  it('is not ready while the read store is damaged, and says a restart rebuilds it', async () => {
+    const log = new MemoryLog();
+    const readiness = await assessReadiness({
+      storedLog: log.asStore(),
+      projector: null,
+      checkpoint: LOG_START,
+      maxLagSeconds: 30,
+      behindUntil: LOG_START,
+      readModelsDamaged: true,
+    });
+    expect(readiness).toEqual({
+      ready: false,
+      reasons: ['the read models are damaged; a restart of the service moves them aside and rebuilds them from the event log'],
+    });
+  });
 });
 
 describe('Projector onApplied', () => {

@@ -1,6 +1,7 @@
 import type { LogPosition, StoredLog } from '@app/event-sourcing';
 import { measureLag } from './projection-lag';
 import type { ProjectorHealth } from './projector';
+import { READ_MODELS_DAMAGED_REASON } from './read-models-damaged';
 
 /**
  * What `/readyz` answers (API and projector process; docs/operations.md "Health"): ready or not and
@@ -25,6 +26,8 @@ export interface ReadinessInput {
   maxLagSeconds: number;
   /** The position of a write whose projection wait timed out, not yet reached; `LOG_START` when none. */
   behindUntil: LogPosition;
+  /** Whether the read store was found damaged (`ReadModelsDamaged`) since it was opened; absent: no. */
+  readModelsDamaged?: boolean;
   now?: Date;
 }
 
@@ -32,13 +35,14 @@ export interface ReadinessInput {
  * Readiness as docs/operations.md "Health" defines it: not ready while this process's projector is
  * stopped, failing (in back-off) or failed for good (docs/DESIGN.md "Failures of the subscription"),
  * while the oldest event not applied is older than `maxLagSeconds`, or while a write's projection
- * wait timed out and the checkpoint has not reached that write's position. Parked events do not
+ * wait timed out and the checkpoint has not reached that write's position, or while the read store
+ * is damaged ({@link READ_MODELS_DAMAGED_REASON}: a restart rebuilds it). Parked events do not
  * make the process unready (they were skipped so that the others are served). Throws the stores'
  * errors.
  */
 export async function assessReadiness(input: ReadinessInput): Promise<Readiness> {
   const lag = await measureLag(input.storedLog, input.checkpoint, input.now);
-  const reasons: string[] = [];
+  const reasons: string[] = input.readModelsDamaged ? [READ_MODELS_DAMAGED_REASON] : [];
   const p = input.projector;
   if (p?.state === 'stopped') reasons.push('the projector is stopped');
   if (p?.state === 'failed') {

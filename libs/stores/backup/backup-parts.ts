@@ -1,18 +1,13 @@
-import { REGISTRY_PM_CHECKPOINT } from '@app/registry';
-import type { CopiedTable } from './copy.worker';
-
 /** The manifest's file name inside a backup. */
 export const MANIFEST_FILE = 'manifest.json';
 
 /**
  * One file of a backup (docs/operations.md "Backups and restore"): its name, the same in the
- * backup as in `DATA_DIR`; what it holds; and how it is copied: whole (`VACUUM INTO`) or only the
- * tables that cannot be rebuilt from the log.
+ * backup as in `DATA_DIR`, and what it holds. Each is copied whole (`VACUUM INTO`).
  */
 export interface BackupPart {
   file: string;
   holds: string;
-  tables: CopiedTable[] | null;
   /** True for the log: a data dir without it has nothing to back up. */
   required: boolean;
 }
@@ -22,27 +17,22 @@ export interface BackupPart {
  * first, so none of them is ahead of the log's copy (a dispatcher's position, a kept answer, the
  * latest digest's tree all refer to events at or below it); then the log; then the key store, so
  * every sealed event of the log's copy has its key in the key store's copy, unless its trainee was
- * erased in between (its key then reads erased). The read models are not copied: a restore
- * rebuilds them from the log ({@link REBUILT_ON_RESTORE}).
+ * erased in between (its key then reads erased). The read models (`read-models.sqlite`) are not
+ * copied: a restore rebuilds them from the log ({@link REBUILT_ON_RESTORE}). Backups made before
+ * `state.sqlite` held the first part's tables in a `read-models.sqlite` of their own; a restore
+ * copies it, and the first open moves them into `state.sqlite` (`moveStateOutOfReadStore`).
  */
 export const BACKUP_PARTS: readonly BackupPart[] = [
   {
-    file: 'read-models.sqlite',
+    file: 'state.sqlite',
     holds:
       "idempotency keys and their kept answers; webhook endpoints, deliveries and the dispatcher's position; the registry process manager's position",
-    tables: [
-      { name: 'idempotency_keys' },
-      { name: 'webhook_endpoints' },
-      { name: 'webhook_deliveries' },
-      { name: 'webhook_dispatcher' },
-      { name: 'projection_checkpoints', where: `name = '${REGISTRY_PM_CHECKPOINT}'` },
-    ],
     required: false,
   },
-  { file: 'schools.sqlite', holds: 'the schools directory', tables: null, required: false },
-  { file: 'audit.sqlite', holds: "the latest signed digest's tree", tables: null, required: false },
-  { file: 'events.sqlite', holds: 'the event log', tables: null, required: true },
-  { file: 'keys.sqlite', holds: "the trainees' data keys", tables: null, required: false },
+  { file: 'schools.sqlite', holds: 'the schools directory', required: false },
+  { file: 'audit.sqlite', holds: "the latest signed digest's tree", required: false },
+  { file: 'events.sqlite', holds: 'the event log', required: true },
+  { file: 'keys.sqlite', holds: "the trainees' data keys", required: false },
 ];
 
 /** What a restore makes again instead of copying, and why it can. */

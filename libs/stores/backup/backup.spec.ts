@@ -1,26 +1,43 @@
 import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { keyFingerprint } from '@app/audit';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { newEventId, toEventData } from '@app/event-sourcing';
+import { logPosition, newEventId, toEventData } from '@app/event-sourcing';
+import { REGISTRY_PM_CHECKPOINT } from '@app/registry';
 import { deriveKey } from '@app/runtime/process';
-import { openStores } from '@app/stores';
+import { openIdempotencyStore, openStores, openWebhookOutbox } from '@app/stores';
+import { SqliteIdempotencyStore, SqliteReadModel, SqliteWebhookOutbox } from '@app/stores/sqlite';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { appendToLedger, BackupRefused, createBackup, LedgerUnreadable, readLedger, restoreFiles, verifyBackup } from '.';
+import { fileDigest, readManifest, sealManifest, writeManifest, type BackupManifest } from './manifest';
 
 const SERVICE_KEY = randomBytes(32);
 const TRAINEES = ['BkA', 'BkB', 'BkC', 'BkD'];
+const NOW = new Date('2026-12-01T10:00:00.000Z');
+const ANSWER = { status: 201, contentType: 'application/json', body: '{"data":{"trainee_id":"BkA"}}' };
 
-/** A data dir whose trainees' personal values are sealed with their data keys, as the API stores them. */
+const openDataDir = (dataDir: string) =>
+  openStores({ dataDir, eventStoreUrl: null, mongodbUrl: null }, { personalData: { kek: deriveKey(SERVICE_KEY, 'key-encryption') } });
+
+/**
+ * A data dir whose trainees' personal values are sealed with their data keys, as the API stores
+ * them, with kept state: an idempotency key's answer, the webhook dispatcher's and the registry
+ * process manager's positions.
+ */
 async function sealedDataDir(dir: string): Promise<void> {
-  const stores = await openStores(
-    { dataDir: dir, eventStoreUrl: null, mongodbUrl: null },
-    { personalData: { kek: deriveKey(SERVICE_KEY, 'key-encryption') } },
-  );
+  const stores = await openDataDir(dir);
   try {
+    const keys = openIdempotencyStore({ dataDir: dir }, stores);
+    const claim = await keys.claim('token-1', 'key-1', 'fingerprint-1', NOW);
+    if (claim.outcome === 'claimed') await keys.complete('token-1', 'key-1', claim.claim, ANSWER);
+    await keys.close();
+    const outbox = await openWebhookOutbox({ dataDir: dir }, stores);
+    await outbox.ingest({ endpoints: [], deliveries: [], abandonFor: [], at: NOW.getTime(), checkpoint: logPosition(3) });
+    await outbox.close();
+    await stores.consumerCheckpoints.writeCheckpoint(REGISTRY_PM_CHECKPOINT, logPosition(2));
     for (const id of TRAINEES)
       await stores.eventStore.appendToStream(
         traineeStreamId(id),
@@ -33,6 +50,54 @@ async function sealedDataDir(dir: string): Promise<void> {
   } finally {
     await stores.close();
   }
+}
+
+/** The kept state of the data dir `dir` as its stores read it: the key's replay, the dispatcher's and the registry's positions. */
+async function keptState(dir: string): Promise<{ replay: unknown; outbox: number; registry: number }> {
+  const stores = await openDataDir(dir);
+  try {
+    const keys = openIdempotencyStore({ dataDir: dir }, stores);
+    const outbox = await openWebhookOutbox({ dataDir: dir }, stores);
+    const kept = {
+      replay: await keys.claim('token-1', 'key-1', 'fingerprint-1', NOW),
+      outbox: await outbox.checkpoint(),
+      registry: await stores.consumerCheckpoints.readCheckpoint(REGISTRY_PM_CHECKPOINT),
+    };
+    await keys.close();
+    await outbox.close();
+    return kept;
+  } finally {
+    await stores.close();
+  }
+}
+
+const KEPT = { replay: { outcome: 'replay', answer: ANSWER }, outbox: 3, registry: 2 };
+
+/**
+ * Makes the backup in `dir` one taken before `state.sqlite`: its kept state in a `read-models.sqlite`
+ * of its own (the tables, and the registry's position in `projection_checkpoints`), the manifest
+ * naming that file in its place and sealed again.
+ */
+async function asOlderBackup(dir: string): Promise<void> {
+  const file = join(dir, 'read-models.sqlite');
+  const keys = new SqliteIdempotencyStore(file);
+  const claim = await keys.claim('token-1', 'key-1', 'fingerprint-1', NOW);
+  if (claim.outcome === 'claimed') await keys.complete('token-1', 'key-1', claim.claim, ANSWER);
+  keys.close();
+  const outbox = new SqliteWebhookOutbox(file);
+  await outbox.ingest({ endpoints: [], deliveries: [], abandonFor: [], at: NOW.getTime(), checkpoint: logPosition(3) });
+  outbox.close();
+  const positions = new SqliteReadModel(file);
+  await positions.writeCheckpoint(REGISTRY_PM_CHECKPOINT, logPosition(2));
+  positions.close();
+  rmSync(join(dir, 'state.sqlite'));
+  const { service_key_check: _check, mac: _mac, ...fields } = readManifest(dir) as BackupManifest;
+  const holds = "idempotency keys and their kept answers; webhook endpoints, deliveries and the dispatcher's position";
+  const files = [
+    { name: 'read-models.sqlite', ...(await fileDigest(file)), holds },
+    ...fields.files.filter((f) => f.name !== 'state.sqlite'),
+  ];
+  writeManifest(dir, sealManifest({ ...fields, files }, SERVICE_KEY));
 }
 
 /** Changes one byte of `file` inside each occurrence of `text` (a page may keep a stale copy of a row beside the live one). */
@@ -70,17 +135,40 @@ describe('backups of the embedded stores', () => {
   it('makes a backup that verifies, readable by its user only, whose every sealed event opens', async () => {
     const verified = await verifyBackup(backup, SERVICE_KEY);
     expect(verified.problems).toEqual([]);
-    expect(verified.manifest!.files.map((f) => f.name)).toEqual(['read-models.sqlite', 'schools.sqlite', 'events.sqlite', 'keys.sqlite']);
+    expect(verified.manifest!.files.map((f) => f.name)).toEqual(['state.sqlite', 'schools.sqlite', 'events.sqlite', 'keys.sqlite']);
     expect(verified.log).toMatchObject({ events: verified.manifest!.log.events, streams: verified.manifest!.log.streams, faults: [] });
     expect(verified.sealed).toEqual({ opened: TRAINEES.length, erased: 0, problems: [] });
     expect(statSync(backup).mode & 0o777).toBe(0o700);
     for (const f of [...verified.manifest!.files.map((x) => x.name), 'manifest.json'])
       expect(statSync(join(backup, f)).mode & 0o777).toBe(0o600);
     // The read models are not copied: a restore projects them again.
-    const kept = new Database(join(backup, 'read-models.sqlite'), { readonly: true });
-    const tables = kept.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).pluck().all();
-    kept.close();
-    expect(tables.some((t) => String(t).startsWith('trainees_'))).toBe(false);
+    expect(readdirSync(backup).filter((f) => f.startsWith('read-models'))).toEqual([]);
+  });
+
+  it('restores the kept state with the log: an idempotency key replays, the positions hold', async () => {
+    const target = join(root, `restored-state-${Date.now()}`);
+    expect((await restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('restored');
+    expect(await keptState(target)).toEqual(KEPT);
+  });
+
+  it('restores an older backup, whose kept state is in its read-models.sqlite, into state.sqlite', async () => {
+    await asOlderBackup(backup);
+    expect((await verifyBackup(backup, SERVICE_KEY)).problems).toEqual([]);
+    const target = join(root, `restored-older-${Date.now()}`);
+    expect((await restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('in-read-models');
+    expect(await keptState(target)).toEqual(KEPT);
+    const left = new Database(join(target, 'read-models.sqlite'), { readonly: true });
+    expect(left.prepare(`SELECT name FROM sqlite_schema WHERE name LIKE 'idempotency%' OR name LIKE 'webhook%'`).all()).toEqual([]);
+    left.close();
+  });
+
+  it('restores a backup without any kept state, saying there was none', async () => {
+    rmSync(join(backup, 'state.sqlite'));
+    const { service_key_check: _check, mac: _mac, ...fields } = readManifest(backup) as BackupManifest;
+    writeManifest(backup, sealManifest({ ...fields, files: fields.files.filter((f) => f.name !== 'state.sqlite') }, SERVICE_KEY));
+    const target = join(root, `restored-none-${Date.now()}`);
+    expect((await restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('none');
+    expect(await keptState(target)).toMatchObject({ outbox: 0, registry: 0 });
   });
 
   it('refuses a target that is not empty', async () => {

@@ -4,6 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { signDigest } from '@app/audit';
+import { moveStateOutOfReadStore } from '@app/stores/sqlite';
 import { BACKUP_PARTS, REBUILT_ON_RESTORE } from './backup-parts';
 import { copyInThread } from './copy-in-thread';
 import { auditLogCopy } from './log-copy';
@@ -28,12 +29,14 @@ export interface CreateBackupOptions {
 /**
  * Backs up the embedded stores of `dataDir` into `target` while the service runs and writes go on
  * (docs/operations.md "Backups and restore"): each file of {@link BACKUP_PARTS} that exists, in
- * that order, copied online on a thread of its own (`copyInThread`: `VACUUM INTO`, or the tables
- * that cannot be rebuilt); then every chain of the log's copy checked and its heads summed up;
- * then the manifest, written last. `target` is made 0700 (it must be empty or absent), every file
- * in it 0600. Returns the manifest; its `log` says how far the copy reaches. Throws
- * {@link BackupRefused} for a target that holds files or a data dir without a log; a copy whose
- * chains do not hold is written all the same, and its faults are in the answer's `faults`.
+ * that order, copied online on a thread of its own (`copyInThread`: `VACUUM INTO`); then every
+ * chain of the log's copy checked and its heads summed up; then the manifest, written last.
+ * A data dir not opened since its kept state was kept in `read-models.sqlite` has it moved into
+ * `state.sqlite` first (`moveStateOutOfReadStore`), so that it is copied.
+ * `target` is made 0700 (it must be empty or absent), every file in it 0600. Returns the manifest;
+ * its `log` says how far the copy reaches. Throws {@link BackupRefused} for a target that holds
+ * files or a data dir without a log; a copy whose chains do not hold is written all the same, and
+ * its faults are in the answer's `faults`.
  */
 export async function createBackup(
   dataDir: string,
@@ -43,20 +46,17 @@ export async function createBackup(
   if (!existsSync(join(dataDir, 'events.sqlite'))) throw new BackupRefused(`${dataDir} holds no event log (events.sqlite)`);
   if (existsSync(target) && readdirSync(target).length > 0)
     throw new BackupRefused(`${target} is not empty: a backup goes into a new directory`);
+  keepStateApart(dataDir);
   mkdirSync(target, { recursive: true, mode: 0o700 });
   chmodSync(target, 0o700);
   const now = options.now ?? (() => new Date());
   const createdAt = now().toISOString();
   const parts = BACKUP_PARTS.filter((p) => existsSync(join(dataDir, p.file)));
-  const total = parts.reduce((sum, p) => sum + (p.tables ? 0 : statSync(join(dataDir, p.file)).size), 0);
+  const total = parts.reduce((sum, p) => sum + statSync(join(dataDir, p.file)).size, 0);
   let copied = 0;
   const files: ManifestFile[] = [];
   for (const part of parts) {
-    const source = join(dataDir, part.file);
-    const to = join(target, part.file);
-    const job = part.tables
-      ? { kind: 'tables' as const, source, target: to, tables: part.tables }
-      : { kind: 'whole' as const, source, target: to };
+    const job = { source: join(dataDir, part.file), target: join(target, part.file) };
     copied += await copyInThread(job, (bytes) => options.onProgress?.('copying', copied + bytes, Math.max(total, copied + bytes)));
   }
   const log = await auditLogCopy(target, (events) => options.onProgress?.('checking', events, 0));
@@ -78,6 +78,18 @@ export async function createBackup(
   );
   writeManifest(target, manifest);
   return { manifest, faults: log.faults };
+}
+
+/** Moves an older data dir's kept state out of its read store (see `moveStateOutOfReadStore`); {@link BackupRefused} when it cannot. */
+function keepStateApart(dataDir: string): void {
+  try {
+    moveStateOutOfReadStore(dataDir);
+  } catch (err) {
+    throw new BackupRefused(
+      `the idempotency keys and webhook state are still in ${dataDir}/read-models.sqlite and could not be moved into state.sqlite ` +
+        `(${err instanceof Error ? err.message : String(err)}): start the service once, which moves them, then back up`,
+    );
+  }
 }
 
 function sqliteVersion(): string {

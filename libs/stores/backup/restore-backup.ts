@@ -3,7 +3,7 @@ import { chmodSync, closeSync, copyFileSync, constants, existsSync, fsyncSync, m
 import { join } from 'node:path';
 import { eraseTrainee, type ErasurePorts } from '@app/personal-data/erasure';
 import { SANDBOX_KEY_FILE, type ServiceKeyMaterial } from '@app/runtime/process';
-import { SqliteDataKeyStore } from '@app/stores/sqlite';
+import { READ_STORE_FILE, SqliteDataKeyStore, STATE_FILE } from '@app/stores/sqlite';
 import { NotFound } from '@app/trainees/decider';
 import { BackupRefused } from './create-backup';
 import type { LedgerEntry } from './erasure-ledger';
@@ -13,10 +13,16 @@ import { verifyBackup } from './verify-backup';
 /** Who a re-applied erasure is recorded as erased by. */
 export const LEDGER_ERASER = 'restore from the erasure ledger';
 
-/** What {@link restoreFiles} did: the backup's manifest, and the data keys of ledger trainees it destroyed. */
+/** What {@link restoreFiles} did: the backup's manifest, the ledger trainees' data keys it destroyed, where the kept state came from. */
 export interface RestoredFiles {
   manifest: BackupManifest;
   keysDestroyed: number;
+  /**
+   * `state.sqlite`: copied from the backup (`restored`); from an older backup's `read-models.sqlite`,
+   * which held its tables, moved at the first open (`in-read-models`); or not in the backup at all,
+   * so nothing to restore for it (`none`: no idempotency key, webhook state or registry position was kept).
+   */
+  state: 'restored' | 'in-read-models' | 'none';
 }
 
 /**
@@ -65,7 +71,9 @@ export async function restoreFiles(
   } finally {
     await keys.close();
   }
-  return { manifest, keysDestroyed };
+  const names = new Set(manifest.files.map((f) => f.name));
+  const state = names.has(STATE_FILE) ? 'restored' : names.has(READ_STORE_FILE) ? 'in-read-models' : 'none';
+  return { manifest, keysDestroyed, state };
 }
 
 /** What {@link reapplyErasures} did: trainees erased again in the log, and ledger trainees the restored log does not hold. */

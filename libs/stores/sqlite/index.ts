@@ -14,3 +14,8 @@ export { AUDIT_FILE, SqliteDigestTreeStore } from './sqlite-digest-tree';
 export { startWorker } from './start-worker';
 export { DEFAULT_LOCK_WAIT_MS, lockWait, setLockWait } from './lock-wait';
 export { KEYS_FILE, SqliteDataKeyStore, sqlitePersonalData } from './sqlite-data-key-store';
+export { SqliteConsumerCheckpoints } from './sqlite-consumer-checkpoints';
+export { STATE_FILE } from './state-file';
+export { moveStateOutOfReadStore } from './state-migration';
+export { READ_STORE_FILE } from './read-models/read-store-file';
+export { isReadStoreDamaged, prepareEmbeddedFiles, READ_STORE_CHECK_WAIT_MS, type FilesLog } from './embedded-files';

@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
 import {
   IDEMPOTENCY_CLAIM_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
@@ -9,7 +8,8 @@ import {
   type IdempotencyStore,
   type StoredAnswer,
 } from '@app/runtime/idempotency';
-import { makePrivateDirectory, openPrivateDatabase } from './private-files';
+import { makePrivateDirectory } from './private-files';
+import { forgetInStateWal, openStateDatabase, STATE_FILE } from './state-file';
 
 interface Row {
   fingerprint: string;
@@ -21,23 +21,19 @@ interface Row {
 }
 
 /**
- * The idempotency keys on SQLite: table `idempotency_keys` of `<DATA_DIR>/read-models.sqlite`, on
- * its own connection, outside the versioned projection tables (a rebuild never touches it). A
- * claim is one `BEGIN IMMEDIATE` transaction, so concurrent claims of a key, from this process or
- * another, are decided by the primary key (scope, key). Times are epoch milliseconds.
+ * The idempotency keys on SQLite: table `idempotency_keys` of `<DATA_DIR>/state.sqlite`
+ * ({@link STATE_FILE}: kept state, apart from the read models, which a rebuild or a damaged file
+ * replaces), on its own connection, `synchronous=NORMAL`. A claim is one `BEGIN IMMEDIATE`
+ * transaction, so concurrent claims of a key, from this process or another, are decided by the
+ * primary key (scope, key). Times are epoch milliseconds.
  */
 export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly db: Database.Database;
   private readonly stmts;
 
-  /** Opens (creating when needed) the table in the SQLite file `filename`, with the connection's WAL auto-checkpoint (pages) if given. */
-  constructor(filename: string, options: ReadStoreConnectionOptions = {}) {
-    this.db = openPrivateDatabase(filename);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    // Forgotten answers are zeroed in the file (docs/DESIGN.md "Personal data").
-    this.db.pragma('secure_delete = ON');
-    if (options.walAutocheckpointPages !== undefined) this.db.pragma(`wal_autocheckpoint = ${options.walAutocheckpointPages}`);
+  /** Opens (creating when needed) the table in the SQLite file `filename` (`openStateDatabase`). */
+  constructor(filename: string) {
+    this.db = openStateDatabase(filename, 'NORMAL');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS idempotency_keys (
         scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, claim TEXT NOT NULL,
@@ -62,10 +58,10 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     };
   }
 
-  /** Opens the table in `<dataDir>/read-models.sqlite`, creating the directory when needed. */
-  static open(dataDir: string, options: ReadStoreConnectionOptions = {}): SqliteIdempotencyStore {
+  /** Opens the table in `<dataDir>/state.sqlite`, creating the directory when needed. */
+  static open(dataDir: string): SqliteIdempotencyStore {
     makePrivateDirectory(dataDir);
-    return new SqliteIdempotencyStore(join(dataDir, 'read-models.sqlite'), options);
+    return new SqliteIdempotencyStore(join(dataDir, STATE_FILE));
   }
 
   async claim(scope: string, key: string, fingerprint: string, now: Date): Promise<IdempotencyClaim> {
@@ -98,8 +94,15 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return this.stmts.prune.run(now.getTime()).changes;
   }
 
+  /**
+   * Deletes every kept answer that holds `text` (an erased trainee's id), zeroed in the file, then
+   * truncates the WAL so no copy stays there either; throws `StateNotForgotten` when a reader held
+   * the WAL past the limit (the answers are deleted; the erasure run again truncates it).
+   */
   async forget(text: string): Promise<number> {
-    return this.stmts.forget.run(text).changes;
+    const forgotten = this.stmts.forget.run(text).changes;
+    await forgetInStateWal(this.db, text, 'the kept answers');
+    return forgotten;
   }
 
   close(): void {

@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { logPosition, type LogPosition } from '@app/event-sourcing';
-import type { ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
 import {
   forgottenPayload,
   type NewWebhookDelivery,
@@ -10,7 +9,8 @@ import {
   type WebhookEndpointRecord,
   type WebhookOutbox,
 } from '@app/webhooks/delivery';
-import { makePrivateDirectory, openPrivateDatabase } from './private-files';
+import { makePrivateDirectory } from './private-files';
+import { forgetInStateWal, openStateDatabase, STATE_FILE } from './state-file';
 
 /** An endpoint as stored: its change types as JSON text. */
 interface EndpointRow extends Omit<WebhookEndpointRecord, 'event_types' | 'status'> {
@@ -25,7 +25,7 @@ type IngestBatch = Parameters<WebhookOutbox['ingest']>[0];
 const ABANDONED_ERROR = 'endpoint disabled';
 
 /**
- * The tables, beside the read models' own in `read-models.sqlite` and never touched by a rebuild.
+ * The tables, in the state file (`state.sqlite`, {@link STATE_FILE}), apart from the read models.
  * Indexes, all but the last only over pending deliveries (delivered and abandoned ones pile up):
  * - `webhook_deliveries_pending` (position, next_attempt_at): `due` walks it in position order and
  *   stops after `limit` (a backlog of 50,000 costs ~0.15 ms a call, against ~50 ms for reading every
@@ -103,26 +103,20 @@ function prepareStatements(db: Database.Database) {
 /**
  * The webhook outbox on SQLite (docs/change-feed.md "Webhooks", "How deliveries are kept"): tables
  * `webhook_endpoints`, `webhook_deliveries` and `webhook_dispatcher` (the dispatcher's checkpoint,
- * apart from the projections' checkpoints) of `<DATA_DIR>/read-models.sqlite`, on their own
- * connection: WAL, the process's lock wait (`lockWait`, 5 s by default), `synchronous=FULL` (an
- * ingest or an attempt's outcome, once stored, survives a crash or power loss). An ingest is one
- * `BEGIN IMMEDIATE` transaction. Times are epoch milliseconds, given by the caller. Errors of
- * better-sqlite3 (`SQLITE_BUSY` after the lock wait, a full disk) are thrown as they come, the
- * transaction rolled back.
+ * apart from the projections' checkpoints) of `<DATA_DIR>/state.sqlite`, on their own connection
+ * (`openStateDatabase`): `synchronous=FULL` (an ingest or an attempt's outcome, once stored,
+ * survives a crash or power loss). An ingest is one `BEGIN IMMEDIATE` transaction.
+ * Times are epoch milliseconds, given by the caller. Errors of better-sqlite3 (`SQLITE_BUSY` after
+ * the process's lock wait, `lockWait`, a full disk) are thrown as they come, the transaction rolled back.
  */
 export class SqliteWebhookOutbox implements WebhookOutbox {
   private readonly db: Database.Database;
   private readonly stmts: ReturnType<typeof prepareStatements>;
 
-  /** Opens (creating when needed) the tables in the SQLite file `filename`, with the connection's WAL auto-checkpoint (pages) if given. */
-  constructor(filename: string, options: ReadStoreConnectionOptions = {}) {
-    this.db = openPrivateDatabase(filename);
+  /** Opens (creating when needed) the tables in the SQLite file `filename` (`openStateDatabase`). */
+  constructor(filename: string) {
+    this.db = openStateDatabase(filename, 'FULL');
     try {
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = FULL');
-      // An erased trainee's TRN, blanked in its payloads, is zeroed in the file (docs/DESIGN.md "Personal data").
-      this.db.pragma('secure_delete = ON');
-      if (options.walAutocheckpointPages !== undefined) this.db.pragma(`wal_autocheckpoint = ${options.walAutocheckpointPages}`);
       this.db.exec(SCHEMA);
       this.stmts = prepareStatements(this.db);
     } catch (err) {
@@ -131,10 +125,10 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     }
   }
 
-  /** Opens the tables in `<dataDir>/read-models.sqlite`, creating the directory when needed. */
-  static open(dataDir: string, options: ReadStoreConnectionOptions = {}): SqliteWebhookOutbox {
+  /** Opens the tables in `<dataDir>/state.sqlite`, creating the directory when needed. */
+  static open(dataDir: string): SqliteWebhookOutbox {
     makePrivateDirectory(dataDir);
-    return new SqliteWebhookOutbox(join(dataDir, 'read-models.sqlite'), options);
+    return new SqliteWebhookOutbox(join(dataDir, STATE_FILE));
   }
 
   /** Position of the last log event ingested; `LOG_START` before the first ingest. */
@@ -197,6 +191,11 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     return this.stmts.deliveries.all(endpointId, Math.max(0, limit));
   }
 
+  /**
+   * Blanks the trainee's TRN in the payloads of its deliveries (`forgottenPayload`), zeroed in the
+   * file, then truncates the WAL so no copy stays there either; throws `StateNotForgotten` when a
+   * reader held the WAL past the limit (the payloads are blanked; the erasure run again truncates it).
+   */
   async forgetTrainee(traineeId: string): Promise<number> {
     const held = this.db
       .prepare<[string], { delivery_id: string; payload: string }>(
@@ -211,6 +210,7 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
         if (forgotten !== null) changed += update.run(forgotten, delivery_id).changes;
       }
     })();
+    await forgetInStateWal(this.db, traineeId, 'the webhook payloads');
     return changed;
   }
 

@@ -1,8 +1,9 @@
 /**
  * Where the webhook dispatcher keeps its state (docs/change-feed.md "Webhooks"): the endpoints as
  * it has read them from the log, one delivery per (endpoint, change) with its attempts, and its own
- * checkpoint in the log. Beside the read models but outside the versioned projection stores (like
- * the idempotency keys), so a rebuild or swap never touches it. Times are epoch milliseconds, given
+ * checkpoint in the log. Outside the projection stores, like the idempotency keys (on SQLite the
+ * state file, `state.sqlite`; on MongoDB collections beside the read models), so a rebuild, a swap
+ * or a damaged read store built afresh never touches it. Times are epoch milliseconds, given
  * by the caller, so retries and give-up are tested without waiting.
  */
 import type { LogPosition } from '@app/event-sourcing';

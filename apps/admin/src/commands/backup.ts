@@ -162,7 +162,16 @@ async function restoreCommand(dir: string, ledgerOption: string | undefined, ctx
       `erasure ledger ${ledgerFile ?? '(none)'}: ${ledger.length} trainees, ${again.erased} erased again, ` +
       `${again.notInLog} not in this backup; read models rebuilt from the log\n`,
   );
+  if (restored.state !== 'restored') process.stdout.write(`${STATE_NOT_IN_BACKUP[restored.state]}\n`);
 }
+
+/** What a restore says of a backup without `state.sqlite` (docs/operations.md "Backups and restore"). */
+const STATE_NOT_IN_BACKUP = {
+  'in-read-models':
+    'state.sqlite is not in this backup, an older one: its idempotency keys, webhook state and registry position were ' +
+    'restored from its read-models.sqlite into state.sqlite',
+  none: 'state.sqlite is not in this backup: nothing to restore for it (no idempotency key, webhook state or registry position was kept)',
+} as const;
 
 /** The ledger a restore reads: `--ledger`, else `$BACKUP_DIR`'s, else the one beside the backup; null when there is none. */
 function ledgerOf(dir: string, option: string | undefined, ctx: CliContext): string | null {

@@ -16,7 +16,9 @@ function rebuildable(store: unknown): RebuildableStore {
  * `projections status [--json]` and `projections rebuild <name> [--keep-old]`: the projections'
  * versions and lag, and blue/green rebuilds (docs/operations.md "Projections: status and rebuilds";
  * docs/DESIGN.md "Projection versions and blue/green rebuilds"). Neither stops a running API or
- * projector.
+ * projector. A rebuild first checks the embedded read store whole and never reads a damaged one:
+ * when no other process has it open it is moved aside and every projection built afresh; else the
+ * command is refused, saying to restart the service (docs/operations.md "Health").
  */
 export function registerProjectionCommands(program: Command, ctx: CliContext): void {
   const projections = program.command('projections').description('read-model projections: versions, lag, rebuild');
@@ -127,6 +129,8 @@ function registerRebuild(projections: Command, ctx: CliContext): void {
       try {
         const outcome = await ctx.withStores(
           async (stores) =>
+            // A damaged read store was moved aside and built afresh from the log: nothing is left to rebuild.
+            stores.movedAside ??
             rebuildProjection(stores.eventStore, rebuildable(stores.readModel), name, {
               keepOld: opts.keepOld,
               shouldStop: () => stop,
@@ -137,28 +141,34 @@ function registerRebuild(projections: Command, ctx: CliContext): void {
                 bar.update(Math.min(phase === 'streams' ? done : position, head), { done, rate });
               },
             }),
-          { catchUp: false },
+          { catchUp: false, checkReadModels: true },
         );
         bar.stop();
-        if (outcome.interrupted) {
-          process.stdout.write(
-            `Rebuild of ${name} into ${outcome.store} stopped after ${outcome.events} events; run it again to resume.\n`,
-          );
-          return;
-        }
-        const toSwap = outcome.seconds - outcome.dropSeconds;
-        const rate = Math.round(outcome.events / Math.max(toSwap, 0.001));
-        process.stdout.write(
-          `Rebuilt ${name} into ${outcome.store}: ${outcome.events} events in ${toSwap.toFixed(1)} s (${rate} events/s); ` +
-            `now serving ${outcome.store}; ` +
-            (outcome.dropped
-              ? `dropped ${outcome.previous} in slices in ${outcome.dropSeconds.toFixed(1)} s`
-              : `kept ${outcome.previous}`) +
-            '\n',
-        );
+        process.stdout.write(`${rebuildSummary(name, outcome)}\n`);
       } finally {
         process.removeListener('SIGINT', onSignal);
         process.removeListener('SIGTERM', onSignal);
       }
     });
+}
+
+/** What a rebuild did (`rebuildProjection`). */
+type RebuildOutcome = Awaited<ReturnType<typeof rebuildProjection>>;
+
+/** The last line of `projections rebuild`: what was rebuilt (or where the damaged read store went), how fast, and the old store's fate. */
+function rebuildSummary(name: string, outcome: RebuildOutcome | string): string {
+  if (typeof outcome === 'string')
+    return (
+      `The read store was damaged: moved aside to ${outcome}; every projection was built afresh from the event log ` +
+      `(nothing read from the damaged file), so ${name} needs no rebuild`
+    );
+  if (outcome.interrupted)
+    return `Rebuild of ${name} into ${outcome.store} stopped after ${outcome.events} events; run it again to resume.`;
+  const toSwap = outcome.seconds - outcome.dropSeconds;
+  const rate = Math.round(outcome.events / Math.max(toSwap, 0.001));
+  return (
+    `Rebuilt ${name} into ${outcome.store}: ${outcome.events} events in ${toSwap.toFixed(1)} s (${rate} events/s); ` +
+    `now serving ${outcome.store}; ` +
+    (outcome.dropped ? `dropped ${outcome.previous} in slices in ${outcome.dropSeconds.toFixed(1)} s` : `kept ${outcome.previous}`)
+  );
 }

@@ -22,6 +22,8 @@ import {
   CheckpointWaiter,
   measureLag,
   Projector,
+  READ_MODELS_DAMAGED_REASON,
+  ReadModelsDamaged,
   type ProjectionInfo,
   type ProjectorHandle,
   type Readiness,
@@ -122,11 +124,15 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
 
   /**
    * What `/readyz` answers (see `assessReadiness`): ready or not and why, from this process's
-   * projector (when in-process), the lag against READY_MAX_LAG_SECONDS and a write whose projection
-   * wait timed out.
+   * projector (when in-process), the lag against READY_MAX_LAG_SECONDS, a write whose projection
+   * wait timed out, and damage found in the read store (`ReadModelsDamaged`: a restart rebuilds it).
    */
   async readiness(): Promise<Readiness> {
-    const checkpoint = await this.checkpoint();
+    const checkpoint = await this.checkpoint().catch((err: unknown) => {
+      if (err instanceof ReadModelsDamaged) return null;
+      throw err;
+    });
+    if (checkpoint === null) return { ready: false, reasons: [READ_MODELS_DAMAGED_REASON] };
     if (checkpoint >= this.behindUntil) this.behindUntil = LOG_START;
     return assessReadiness({
       storedLog: this.stores.storedLog,
@@ -134,6 +140,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
       checkpoint,
       maxLagSeconds: this.config.readyMaxLagSeconds,
       behindUntil: this.behindUntil,
+      readModelsDamaged: this.stores.readModelsDamaged(),
     });
   }
 

@@ -19,7 +19,7 @@ import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
 import { PROVIDER_READ_MODEL } from '@app/providers/read';
 import { SCHOOL_DIRECTORY } from '@app/schools';
 import { AS_OF_SCAN, scanInThisThread, TIMELINE_SOURCE, TRAINEE_READ_MODEL, type TimelineSource } from '@app/trainees/read';
-import { asOfScanInThreads } from '@app/stores/sqlite';
+import { asOfScanInThreads, READ_STORE_CHECK_WAIT_MS } from '@app/stores/sqlite';
 import { newResourceId } from './ids';
 import { ClaimRelease } from './claim-release';
 import { Projections } from './projections';
@@ -49,6 +49,8 @@ export function storeProviders(): Provider[] {
           projectionThread,
           personalData: personalDataOptions(config, serviceKey, newResourceId),
           hashChain: config.hashChain,
+          // A damaged embedded read store is moved aside and built afresh (docs/operations.md "Health").
+          readStoreCheck: { waitMs: READ_STORE_CHECK_WAIT_MS },
         });
         const projector = stores.projectionThread ? 'thread' : config.projector;
         logger.info({ backends: stores.backends, projector }, 'stores open');

@@ -1,5 +1,6 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { EventStoreUnavailableError, DomainError } from '@app/event-sourcing';
+import { READ_MODELS_DAMAGED_ANSWER, ReadModelsDamaged } from '@app/runtime/projector';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import {
@@ -41,6 +42,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     try {
       const [status, body] = await this.toResponse(exception, req);
       if (status >= 500) this.logger.error({ err: exception, reqId: req.id, path: (req.url ?? '').split('?')[0] }, 'unhandled error');
+      if (exception instanceof ReadModelsDamaged) void reply.header('retry-after', String(READ_MODELS_DAMAGED_ANSWER.retryAfterSeconds));
       await reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
     } catch (err) {
       this.logger.error({ err, reqId: req.id }, 'error while answering an error');
@@ -63,6 +65,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof EventStoreUnavailableError) {
       return [503, errorsBody('ServiceUnavailable', ['The event store is busy; please try again shortly'])];
     }
+    // The read store's file is damaged: 503 with `Retry-After` (set in `respond`) until a restart
+    // rebuilds it from the log; `/readyz` says so meanwhile (docs/operations.md "Health").
+    if (exception instanceof ReadModelsDamaged) return [503, errorsBody('ServiceUnavailable', [READ_MODELS_DAMAGED_ANSWER.message])];
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404) return this.unmatchedRoute(req);

@@ -18,8 +18,8 @@ export class HealthController {
   /**
    * GET /readyz: 200 `{ready: true, reasons: []}`, or 503 `{ready: false, reasons}` (one sentence
    * each): the in-process projector stopped or failing, the projection further behind than
-   * READY_MAX_LAG_SECONDS, or a write whose projection wait timed out not yet projected
-   * (`assessReadiness`). Nothing else: no position, count or version, since it needs no token (the
+   * READY_MAX_LAG_SECONDS, a write whose projection wait timed out not yet projected, or the read
+   * models damaged, which a restart rebuilds (`assessReadiness`). Nothing else: no position, count or version, since it needs no token (the
    * figures are metrics, docs/observability.md; the projections' versions `admin projections status`).
    */
   @Get('readyz')

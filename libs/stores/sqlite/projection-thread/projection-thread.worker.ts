@@ -16,6 +16,7 @@ import { withPersonalData } from '@app/personal-data';
 import { openSqliteEventStore } from '../event-log/sqlite-event-store';
 import { sqlitePersonalData } from '../sqlite-data-key-store';
 import { SqliteReadModel } from '../read-models/sqlite-read-model';
+import { READ_STORE_FILE } from '../read-models/read-store-file';
 import { CHECKPOINTED_BY_THREAD, WalCheckpointer } from '../read-models/wal-checkpointer';
 import { carry, type FromThread, type ProjectionThreadJob, type ToThread, type WriterCommitted } from './messages';
 
@@ -34,7 +35,7 @@ const readModel = SqliteReadModel.open(job.dataDir, {
   keyringFile,
 });
 // The read store's WAL checkpoints, after this thread's commits, in a thread of their own.
-const checkpointer = new WalCheckpointer(join(job.dataDir, 'read-models.sqlite'), (message) =>
+const checkpointer = new WalCheckpointer(join(job.dataDir, READ_STORE_FILE), (message) =>
   post({ type: 'log', level: 'warn', message: `A WAL checkpoint of the read store failed: ${message}` }),
 );
 

@@ -3,6 +3,12 @@ import type { ReadStoreConnectionOptions } from './wal-checkpointer';
 import { openPrivateDatabase } from '../private-files';
 
 /**
+ * The read store's file in the data directory: the projections only, each rebuilt from the event
+ * log on demand, and moved aside and built afresh when found damaged (docs/operations.md "Health").
+ */
+export const READ_STORE_FILE = 'read-models.sqlite';
+
+/**
  * A connection to the read store's file (created when missing): WAL, `synchronous=NORMAL`, the
  * process's lock wait (`lockWait`), a page cache of {@link READ_MODEL_CACHE_KIB}, `options`' WAL auto-checkpoint, and
  * `secure_delete`, so what a delete frees is zeroed and an erased trainee leaves no bytes in the

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { PROJECTION_NAMES, type ParkedEvent, type ProjectionName } from '@app/runtime/projector';
+import { logPosition } from '@app/event-sourcing';
+import { PROJECTION_NAMES, type ParkedEvent, type ProjectionInfo, type ProjectionName } from '@app/runtime/projector';
 
 /** A row of `projection_registry`: the store each projection serves from, and the one being rebuilt. */
 export interface RegistryRow {
@@ -77,4 +78,29 @@ export function registerProjections(
     }
     if (legacy) db.prepare(`DELETE FROM projection_checkpoints WHERE name = 'main_v1'`).run();
   }).immediate();
+}
+
+/**
+ * Each projection as an operator sees it (`ReadModelStore.projectionInfo`): the served store of
+ * `registry`, its checkpoint and documents (`tablesOf(name)`'s count), against `codeVersions`.
+ */
+export function projectionInfoOf(
+  registry: readonly RegistryRow[],
+  codeVersions: Record<ProjectionName, number>,
+  stmts: ReturnType<typeof registryStatements>,
+  tablesOf: (name: ProjectionName) => { count: Database.Statement<[], { n: number }> },
+): ProjectionInfo[] {
+  return PROJECTION_NAMES.map((name) => {
+    const row = registry.find((r) => r.name === name)!;
+    return {
+      name,
+      code_version: codeVersions[name],
+      version: row.version,
+      store: row.store,
+      checkpoint: logPosition(stmts.getCheckpoint.get(`${name}_${row.store}`)?.position ?? 0),
+      documents: tablesOf(name).count.get()!.n,
+      rebuild_needed: row.version !== codeVersions[name],
+      rebuilding: row.rebuilding,
+    };
+  });
 }

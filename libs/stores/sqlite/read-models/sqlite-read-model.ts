@@ -5,7 +5,6 @@ import type { Trainee, ApiVersion } from '@app/trainees/record';
 import { logPosition, type LogPosition, type RecordedEvent } from '@app/event-sourcing';
 import {
   CHANGE_FEED_SINCE_VERSION,
-  PROJECTION_NAMES,
   PROJECTION_VERSIONS,
   type ProjectionInfo,
   type ProjectionName,
@@ -22,9 +21,10 @@ import { ProviderTables } from './provider-tables';
 import { TraineeTables } from './trainee-tables';
 import { SqliteRebuildTarget } from './sqlite-rebuild-target';
 import { endingsIn, eraseFromReadStore } from './erasure';
-import { openReadStoreFile } from './read-store-file';
+import { openReadStoreFile, READ_STORE_FILE } from './read-store-file';
+import { guardDamage } from './read-store-damage';
 import { SqliteStreamBuild, type StreamBuildOptions } from './sqlite-stream-build';
-import { registerProjections, registryStatements, type RegistryRow } from './registry-statements';
+import { projectionInfoOf, registerProjections, registryStatements, type RegistryRow } from './registry-statements';
 import { SqliteRebuildRuns } from './sqlite-rebuild-runs';
 import { dropRecordedStores, type SliceOptions } from './drop-in-slices';
 import { writeAsSoonAsFree } from './shared-write-lock';
@@ -70,8 +70,11 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   /** The run of {@link dropPendingStores} under way, if any. */
   private dropping: Promise<void> | null = null;
 
-  /** Opens (creating if needed) the read store in `filename`. */
-  constructor(filename: string, options: SqliteReadModelOptions = {}) {
+  /** Opens (creating if needed) the read store in `filename`; its damage, met by any call, is `ReadModelsDamaged` (`guardDamage`). */
+  constructor(
+    private readonly filename: string,
+    options: SqliteReadModelOptions = {},
+  ) {
     this.codeVersions = { ...PROJECTION_VERSIONS, ...options.codeVersions };
     const { workerFromPosition, keyEncryptionKey = null, keyringFile = null } = options;
     this.streamBuildOptions = { workerFromPosition, keyEncryptionKey, keyringFile };
@@ -85,7 +88,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   /** Opens `<dataDir>/read-models.sqlite`, creating the directory when needed. */
   static open(dataDir: string, options: SqliteReadModelOptions = {}): SqliteReadModel {
     makePrivateDirectory(dataDir);
-    return new SqliteReadModel(join(dataDir, 'read-models.sqlite'), options);
+    return new SqliteReadModel(join(dataDir, READ_STORE_FILE), options);
   }
 
   /**
@@ -126,13 +129,15 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
    * the read, looks again and retries once, so a swap never fails a read.
    */
   private read<T>(fn: (tables: Tables) => T): T {
-    try {
-      return fn(this.refresh());
-    } catch (err) {
-      // Not `instanceof Error`: the driver's errors may come from another realm (a test sandbox).
-      if (!/no such table/.test(String((err as { message?: unknown } | null)?.message))) throw err;
-      return fn(this.refresh('force'));
-    }
+    return guardDamage(this.filename, () => {
+      try {
+        return fn(this.refresh());
+      } catch (err) {
+        // Not `instanceof Error`: the driver's errors may come from another realm (a test sandbox).
+        if (!/no such table/.test(String((err as { message?: unknown } | null)?.message))) throw err;
+        return fn(this.refresh('force'));
+      }
+    });
   }
 
   /** The trainee by id, matched case-insensitively (docs/reference/API-FACTS.md §1.10), or null. */
@@ -223,11 +228,12 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
 
   /** The lower of the two active projections' checkpoints: every event up to it is applied to both. */
   async checkpoint(): Promise<LogPosition> {
-    const t = this.refresh();
-    return logPosition(
-      Math.min(
-        this.stmts.getCheckpoint.get(`trainees_${t.trainees.store}`)?.position ?? 0,
-        this.stmts.getCheckpoint.get(`providers_${t.providers.store}`)?.position ?? 0,
+    return this.read((t) =>
+      logPosition(
+        Math.min(
+          this.stmts.getCheckpoint.get(`trainees_${t.trainees.store}`)?.position ?? 0,
+          this.stmts.getCheckpoint.get(`providers_${t.providers.store}`)?.position ?? 0,
+        ),
       ),
     );
   }
@@ -240,12 +246,14 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
    */
   async applyBatch(events: RecordedEvent[]): Promise<void> {
     if (events.length === 0) return;
-    writeAsSoonAsFree(this.db, () => {
-      const t = this.refresh();
-      t.trainees.apply(events);
-      t.providers.apply(events);
-      this.advance(t, events[events.length - 1].position);
-    });
+    guardDamage(this.filename, () =>
+      writeAsSoonAsFree(this.db, () => {
+        const t = this.refresh();
+        t.trainees.apply(events);
+        t.providers.apply(events);
+        this.advance(t, events[events.length - 1].position);
+      }),
+    );
   }
 
   /** See `TraineeReadModel.listEndings`: the served store. */
@@ -309,20 +317,7 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
   /** Each projection as an operator sees it (`admin projections status`, the metrics). */
   async projectionInfo(): Promise<ProjectionInfo[]> {
     const t = this.refresh('force');
-    return PROJECTION_NAMES.map((name) => {
-      const row = this.registry.find((r) => r.name === name)!;
-      const tables = name === 'trainees' ? t.trainees : t.providers;
-      return {
-        name,
-        code_version: this.codeVersions[name],
-        version: row.version,
-        store: row.store,
-        checkpoint: logPosition(this.stmts.getCheckpoint.get(`${name}_${row.store}`)?.position ?? 0),
-        documents: tables.count.get()!.n,
-        rebuild_needed: row.version !== this.codeVersions[name],
-        rebuilding: row.rebuilding,
-      };
-    });
+    return projectionInfoOf(this.registry, this.codeVersions, this.stmts, (name) => (name === 'trainees' ? t.trainees : t.providers));
   }
 
   /**

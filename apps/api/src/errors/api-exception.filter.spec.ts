@@ -1,0 +1,53 @@
+/**
+ * The exception filter's answer when the read models are damaged (docs/operations.md "Health"):
+ * 503 in the contract's error shape, with `Retry-After`, never a 500 with the store's words.
+ */
+import type { ArgumentsHost } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { ReadModelsDamaged } from '@app/runtime/projector';
+import type { ApiAuthenticator } from '../auth/api.guard';
+import { ApiExceptionFilter } from './api-exception.filter';
+
+/** A reply that records what the filter sends; `sent` resolves with it. */
+function recordingReply() {
+  const answer = { status: 0, headers: {} as Record<string, string>, body: undefined as unknown };
+  let done: (value: typeof answer) => void = () => undefined;
+  const sent = new Promise<typeof answer>((resolve) => (done = resolve));
+  const reply = {
+    sent: false,
+    status(code: number) {
+      answer.status = code;
+      return reply;
+    },
+    header(name: string, value: string) {
+      answer.headers[name.toLowerCase()] = value;
+      return reply;
+    },
+    send(body: unknown) {
+      answer.body = body;
+      done(answer);
+      return Promise.resolve(reply);
+    },
+  };
+  return { reply, sent };
+}
+
+describe('ApiExceptionFilter: damaged read models', () => {
+  it('answers 503 ServiceUnavailable with Retry-After, logging the damage at error', async () => {
+    const errors: unknown[] = [];
+    const logger = { error: (context: unknown) => errors.push(context) } as unknown as Logger;
+    const filter = new ApiExceptionFilter({} as ApiAuthenticator, logger);
+    const { reply, sent } = recordingReply();
+    const host = {
+      switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({ id: 'r1', url: '/api/v2026.1/trainees/T1' }) }),
+    } as unknown as ArgumentsHost;
+    filter.catch(new ReadModelsDamaged('database disk image is malformed'), host);
+    const answer = await sent;
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('30');
+    expect(answer.body).toEqual({
+      errors: [{ error: 'ServiceUnavailable', message: 'The service cannot read its records at the moment; please try again shortly' }],
+    });
+    expect(errors).toHaveLength(1);
+  });
+});
