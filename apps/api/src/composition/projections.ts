@@ -92,7 +92,6 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
       ? thread
       : inProcess
         ? new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
-            maxAttempts: config.projectorMaxAttempts,
             ...projectorHooks(metrics?.metrics ?? null),
             onFatal: fatal,
             onApplied: (events) => applied(events.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))),
