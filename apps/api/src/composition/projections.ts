@@ -29,6 +29,7 @@ import {
 import type { RebuildableStore } from '@app/runtime/rebuild';
 import { LOGGER, METRICS, SERVICE_KEY, STORES } from './tokens';
 import { CachedTokens } from './token-cache';
+import { StorageFaults } from './storage-faults';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 
 /**
@@ -68,6 +69,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     tokens: CachedTokens,
     @Inject(METRICS) private readonly metrics: ProcessMetrics | null,
     @Inject(SERVICE_KEY) private readonly serviceKey: ServiceKeyMaterial,
+    private readonly storageFaults: StorageFaults,
   ) {
     const inProcess = config.projector === 'in-process';
     // A token issued, revoked or used: the next request looks it up again. New changes in the feed:
@@ -120,9 +122,9 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
   }
 
   /**
-   * What `/readyz` answers (see `assessReadiness`): ready or not and why, from this process's
-   * projector (when in-process), the lag against READY_MAX_LAG_SECONDS and a write whose projection
-   * wait timed out.
+   * What `/readyz` answers (see `assessReadiness`): ready or not and why, from a storage fault
+   * (`StorageFaults`), this process's projector (when in-process), the lag against
+   * READY_MAX_LAG_SECONDS and a write whose projection wait timed out.
    */
   async readiness(): Promise<Readiness> {
     const checkpoint = await this.checkpoint();
@@ -133,6 +135,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
       checkpoint,
       maxLagSeconds: this.config.readyMaxLagSeconds,
       behindUntil: this.behindUntil,
+      faults: await this.storageFaults.reasons(),
     });
   }
 
