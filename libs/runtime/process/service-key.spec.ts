@@ -20,6 +20,20 @@ describe('the service key (docs/operations.md "The service key")', () => {
     expect(again.key.equals(first.key)).toBe(true);
   });
 
+  it('made once, is read again without writing a byte, so a full disk does not stop a start', () => {
+    const first = loadServiceKey({ dataDir: join(dir, 'data'), dataKeyFile: null });
+    const fs = jest.requireActual<typeof import('node:fs')>('node:fs');
+    const full = jest.spyOn(fs, 'writeFileSync').mockImplementation(() => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    });
+    try {
+      expect(loadServiceKey({ dataDir: join(dir, 'data'), dataKeyFile: null }).key.equals(first.key)).toBe(true);
+      expect(full).not.toHaveBeenCalled();
+    } finally {
+      full.mockRestore();
+    }
+  });
+
   it('is one key for threads that make it at the same moment', async () => {
     const dataDir = join(dir, 'race');
     // Each thread loads this module through tsx (a dev dependency) and reads the key as soon as all are ready.

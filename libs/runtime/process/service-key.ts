@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   hkdfOf,
@@ -36,8 +36,9 @@ export interface ServiceKey {
  * The service's root secret (docs/operations.md "The service key"): a keyring of 32-byte keys,
  * base64, in the file `DATA_KEY_FILE` (one bare key is version 1; see `parseKeyring`). Without
  * that variable (the sandbox only: `loadConfig` refuses production without it), the key of
- * `<DATA_DIR>/data-key`, made there (mode 0600) on first use, so cursors stay valid across
- * restarts; a second process starting at the same moment reads the one linked in first. Throws
+ * `<DATA_DIR>/data-key`, made there (mode 0600) on first use and read as it is after (nothing is
+ * written then, so a full disk does not stop a start), so cursors stay valid across restarts; a
+ * second process starting at the same moment reads the one linked in first. Throws
  * {@link ConfigError} when the file cannot be read or is not a keyring of 32-byte keys in base64
  * (the message never holds the file's content), and when `DATA_KEY_FILE` is open to other
  * users than its owner (any group or other permission bit: docs/operations.md "File permissions").
@@ -48,6 +49,8 @@ export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'
     return serviceKeyIn(config.dataKeyFile, 'DATA_KEY_FILE', null);
   }
   const file = keyringFileOf(config);
+  // Made once: a full disk must not keep a process from reading the key it made before.
+  if (existsSync(file)) return serviceKeyIn(file, 'the sandbox key file', null);
   // Written whole under another name, then linked in place: another process never reads half a key.
   const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
   try {
