@@ -10,8 +10,8 @@ const run = promisify(execFile);
 /**
  * A small tmpfs that a test can fill: mounted in a private mount namespace of its own user
  * namespace (`unshare -Urm`, which needs no root where unprivileged user namespaces are allowed,
- * and works as root), held by a long-lived holder process so that what is written there outlives
- * the processes that write it (an API restarted on the same data). Processes enter it through
+ * and works as root), held by a holder process (for at most 10 minutes) so that what is written
+ * there outlives the processes that write it (an API restarted on the same data). Processes enter it through
  * {@link prefix} (`nsenter` into the holder's namespaces, working directory the repo's root).
  * Nothing of it is visible outside those namespaces; {@link release} ends the holder, and the
  * tmpfs with it.
@@ -29,7 +29,7 @@ export class TmpfsDisk {
    */
   static async mount(megabytes: number): Promise<TmpfsDisk> {
     const dir = mkdtempSync(join(tmpdir(), 'tmpfs-disk-'));
-    const script = `mount -t tmpfs -o size=${megabytes}m none ${dir} && echo mounted && exec sleep 3600`;
+    const script = `mount -t tmpfs -o size=${megabytes}m none ${dir} && echo mounted && exec sleep 600`;
     const holder = spawn('unshare', ['-Urm', 'sh', '-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     holder.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
