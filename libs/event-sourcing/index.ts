@@ -58,4 +58,5 @@ export {
 } from './hash-chain';
 export { KeyedLock } from './keyed-lock';
 export { decodeBatch, foldBatch, project, type OnApplied, type Projection, type ProjectionWaiter } from './projection';
+export { STORAGE_FAULT_REASONS, storageFaultOf, type StorageFault } from './storage-fault';
 export { registerUpcaster, upcast } from './upcasters';

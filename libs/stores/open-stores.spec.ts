@@ -22,7 +22,7 @@ describe('openStores on the embedded default, sealing personal data with the API
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'open-stores-'));
     const stores = await openStores(
       { dataDir, eventStoreUrl: null, mongodbUrl: null },
-      { projectionThread: { maxAttempts: 1, logger: QUIET }, personalData: { kek: randomBytes(32) } },
+      { projectionThread: { logger: QUIET }, personalData: { kek: randomBytes(32) } },
     );
     const keys = SqliteDataKeyStore.open(dataDir);
     try {

@@ -104,10 +104,9 @@ export interface OpenStoresOptions {
   logger?: Pick<ContextLogger, 'info' | 'warn' | 'error'> | null;
   /**
    * Where both stores are SQLite: write and project in a thread of this process (the API's
-   * projector), with these attempts at an event before it is parked and this logger for its
-   * projector. Ignored for EventStoreDB or MongoDB.
+   * projector), with this logger for its projector. Ignored for EventStoreDB or MongoDB.
    */
-  projectionThread?: { maxAttempts: number; logger: ProjectorLogger } | null;
+  projectionThread?: { logger: ProjectorLogger } | null;
   /**
    * Seal and open the trainees' personal data (docs/DESIGN.md "Personal data"): `kek`, the service
    * key's `key-encryption` key, wraps the data keys, kept in `<DATA_DIR>/keys.sqlite` or, with

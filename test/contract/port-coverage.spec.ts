@@ -94,7 +94,6 @@ const PORTS: Record<string, Port> = {
   },
   CheckpointStore: { file: 'libs/runtime/projector/projection-store.port.ts', suites: READ_MODEL_SUITES, runners: READ_MODEL_RUNNERS },
   ReadModelStore: { file: 'libs/runtime/projector/projection-store.port.ts', suites: READ_MODEL_SUITES, runners: READ_MODEL_RUNNERS },
-  ParkedEventStore: { file: 'libs/runtime/projector/parked-events.ts', suites: READ_MODEL_SUITES, runners: READ_MODEL_RUNNERS },
   RebuildableStore: { file: 'libs/runtime/rebuild/rebuild.ts', suites: READ_MODEL_SUITES, runners: READ_MODEL_RUNNERS },
   RebuildTarget: { file: 'libs/runtime/rebuild/rebuild.ts', suites: READ_MODEL_SUITES, runners: READ_MODEL_RUNNERS },
   StreamBuild: {

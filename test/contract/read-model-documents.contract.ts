@@ -1,12 +1,12 @@
 /**
  * The read-model contract's suite of trainee documents (test/contract/read-model.contract.ts):
- * applyBatch and getTrainee, the writer's snapshot, the checkpoint and parked events. Rule
+ * applyBatch and getTrainee, the writer's snapshot, the checkpoint and a batch it cannot apply. Rule
  * sources: docs/DESIGN.md "Read models" and property 5; docs/reference/API-FACTS.md §1.10
  * (case-insensitive ids); the ports' documentation.
  */
 import type { Trainee } from '@app/trainees/record';
 import { traineeStreamId } from '@app/trainees/decider';
-import { keepsParkedEvents, PROJECTION_VERSIONS } from '@app/runtime/projector';
+import { PROJECTION_VERSIONS } from '@app/runtime/projector';
 import {
   type ContractRun,
   decidedHistory,
@@ -217,29 +217,16 @@ export function describeTraineeDocumentsContract(name: string, factory: () => Pr
       });
     });
 
-    describe('parked events (docs/operations.md "Health")', () => {
-      it('records a parked event once, moves the checkpoint past it, and keeps it for another instance', async () => {
-        const before = log.trainee(registration({ id: tid('p1'), ukprn, at: '2025-09-01T10:00:00.000Z' }));
-        await rm.applyBatch(before);
+    describe('a batch it cannot apply (docs/operations.md "Health")', () => {
+      it('throws and leaves the checkpoint where it was, so the projector retries the batch and never skips it', async () => {
+        await rm.applyBatch(log.trainee(registration({ id: tid('p1'), ukprn, at: '2025-09-01T10:00:00.000Z' })));
+        const at = await rm.checkpoint();
         const bad = log.other(traineeStreamId(tid('p2')), 'TraineeRegistered', {});
-        expect(keepsParkedEvents(rm)).toBe(true);
-        if (!keepsParkedEvents(rm)) return;
-        const record = {
-          projection: 'trainees' as const,
-          stream_id: bad.streamId,
-          revision: bad.streamRevision,
-          type: bad.type,
-          position: bad.position,
-          error: 'cannot fold',
-          attempts: 5,
-          parked_at: '2026-05-01T00:00:00.000Z',
-        };
-        await rm.parkEvent(record);
-        await rm.parkEvent({ ...record, error: 'parked again', attempts: 0 });
-        expect(await rm.checkpoint()).toBe(bad.position);
-        expect(await rm.parkedEvents()).toEqual([record]);
+        const after = log.trainee(registration({ id: tid('p3'), ukprn, at: '2025-09-01T11:00:00.000Z' }));
+        await expect(rm.applyBatch([bad, ...after])).rejects.toThrow();
+        expect(await rm.checkpoint()).toBe(at);
         const another = await ctx.reopen?.();
-        if (another && keepsParkedEvents(another)) expect(await another.parkedEvents()).toEqual([record]);
+        if (another) expect(await another.checkpoint()).toBe(at);
       });
     });
   });

@@ -87,6 +87,7 @@ export function describeRebuildContract(name: string, factory: () => Promise<Rea
             checkpoint: log.position,
             documents: s.ids.length,
             rebuild_needed: false,
+            skipped_events: 0,
             rebuilding: null,
           });
           expect(providers0).toEqual({
@@ -97,6 +98,7 @@ export function describeRebuildContract(name: string, factory: () => Promise<Rea
             checkpoint: log.position,
             documents: 1,
             rebuild_needed: false,
+            skipped_events: 0,
             rebuilding: null,
           });
 

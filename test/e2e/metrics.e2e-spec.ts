@@ -78,7 +78,7 @@ describe('metrics of the API and the projector process', () => {
     expect(s.sum('process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
   });
 
-  it('the projector: live, caught up, batches applied, no parked events, the rebuild run by the admin CLI, the TRN request', async () => {
+  it('the projector: live, caught up, batches applied, stuck on no event, the rebuild run by the admin CLI, the TRN request', async () => {
     let s = await scrape(projectorMetrics);
     // The registry process manager acts after the projection: wait (up to 10 s) for its request.
     for (let i = 0; i < 100 && s.sum('trainee_records_registry_requests_total') === 0; i++) {
@@ -99,7 +99,7 @@ describe('metrics of the API and the projector process', () => {
       expect(s.sum('trainee_records_projector_lag_seconds', { projection })).toBe(0);
       expect(s.sum('trainee_records_projection_rebuild_needed', { projection })).toBe(0);
     }
-    expect(s.sum('trainee_records_projector_parked_events')).toBe(0);
+    expect(s.sum('trainee_records_projector_stuck_seconds')).toBe(0);
     expect(s.sum('trainee_records_rebuild_in_progress', { projection: 'trainees' })).toBe(0);
     expect(s.sum('trainee_records_rebuild_events_applied', { projection: 'trainees' })).toBeGreaterThanOrEqual(2);
     expect(s.sum('trainee_records_rebuild_events_per_second', { projection: 'trainees' })).toBeGreaterThan(0);

@@ -8,6 +8,7 @@ import { RunningApi } from '../support/api-harness';
 import { PageClient, type PageAnswer } from '../support/page-client';
 import { csvFile, traineeRows } from '../support/upload-files';
 import { addTraineeColumns } from '@app/uploads/write';
+import { Uploads } from '../../apps/api/src/uploads/uploads';
 
 const A = '10000461';
 const B = '10000462';
@@ -212,5 +213,26 @@ describe('the uploads page over HTTP', () => {
     const huge = await c.upload(new Uint8Array(3 * 1_048_576).fill(0x41));
     expect([huge.status, summary(huge)]).toEqual([413, [{ href: '#file', message: 'The selected file must be smaller than 1MB' }]]);
     expect((await fetch(`${api.baseUrl}/readyz`)).status).toBe(200);
+  });
+
+  it('answers 503 with Retry-After and an apology when the storage cannot take the file (docs/operations.md "When the disk fills")', async () => {
+    const c = client();
+    await c.signIn(tokenA);
+    await c.get('/uploads');
+    // The upload's first step, made to fail as a store on a full disk fails.
+    const ports = api.app.get(Uploads).ports;
+    const newUploadId = ports.newUploadId;
+    ports.newUploadId = () => {
+      throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    };
+    try {
+      const sent = await c.upload(csvFile(V, traineeRows(V, 1)));
+      expect([sent.status, sent.headers.get('retry-after')]).toEqual([503, '30']);
+      expect(sent.text).toContain('Sorry, the service is unavailable');
+      expect(sent.text).not.toContain('disk');
+    } finally {
+      ports.newUploadId = newUploadId;
+    }
+    expect((await c.upload(csvFile(V, traineeRows(V, 1)))).status).toBe(303);
   });
 });

@@ -60,7 +60,7 @@ describe('ops/: alerting rules, dashboard and the observability profile', () => 
     expect(validate({ groups: [{ rules: [rule] }] })).toBe(false);
   });
 
-  it('the alerts cover projector lag, errors, read and write latency, parked events and the registry (docs/observability.md "Dashboard and alerts")', () => {
+  it('the alerts cover projector lag, an event it is stuck on, storage faults, errors, read and write latency and the registry (docs/observability.md "Dashboard and alerts")', () => {
     const alerts = rules.groups.flatMap((g) => g.rules.map((r) => r.alert));
     expect(alerts).toEqual(
       expect.arrayContaining([
@@ -68,7 +68,8 @@ describe('ops/: alerting rules, dashboard and the observability profile', () => 
         'HighErrorRate',
         'ReadLatencyP99High',
         'WriteLatencyP99High',
-        'ParkedEvents',
+        'ProjectorStuckOnEvent',
+        'StorageFault',
         'RegistryErrors',
       ]),
     );

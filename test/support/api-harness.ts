@@ -69,7 +69,6 @@ export class RunningApi {
       blockedIps?: readonly string[];
       blockedUserAgents?: readonly string[];
       readyMaxLagSeconds?: number;
-      projectorMaxAttempts?: number;
       /** HTTP server bounds (docs/operations.md "Configuration"); the production defaults unless given. */
       server?: Partial<Pick<AppConfig, ServerBound>>;
       /** The API's logger; by default a silent one. */
@@ -108,7 +107,6 @@ export class RunningApi {
       blockedIps: options.blockedIps ?? [],
       blockedUserAgents: options.blockedUserAgents ?? [],
       readyMaxLagSeconds: options.readyMaxLagSeconds ?? 30,
-      projectorMaxAttempts: options.projectorMaxAttempts ?? 5,
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
       connectionTimeoutMs: 60_000,

@@ -7,12 +7,16 @@
 import { TsProcess } from './processes';
 import { uniqueTrainee, type Version } from './trainee-input';
 
-/** The built API started as its own OS process on `dataDir`; its base URL and, on a fresh data dir, the demo token. */
+/**
+ * The built API started as its own OS process on `dataDir` (through `prefix`, a command that runs
+ * node, where given); its base URL and, on a fresh data dir, the demo token.
+ */
 export async function startApiProcess(
   dataDir: string,
   env: Record<string, string> = {},
+  prefix: readonly string[] = [],
 ): Promise<{ proc: TsProcess; url: string; token: string | null }> {
-  const proc = TsProcess.start('dist/apps/api/src/main.js', { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ...env });
+  const proc = TsProcess.start('dist/apps/api/src/main.js', { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ...env }, [], prefix);
   const line = await proc.waitForLine(/trainee records API listening/);
   const token = proc.lines.map((l) => /^\s+(sandbox_[0-9a-f]{64})$/.exec(l)?.[1]).find(Boolean) ?? null;
   return { proc, url: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`, token };

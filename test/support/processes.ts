@@ -47,10 +47,12 @@ export class TsProcess {
    * and `argv` as its arguments.
    * A `.ts` entry runs from source through tsx (no decorator metadata: fine for the projector and
    * the admin CLI); a `.js` entry runs the build (`dist/`, see {@link ensureBuilt}), as the API needs.
+   * `prefix`: a command that runs node, such as `nsenter` with its options (`TmpfsDisk.prefix`).
    */
-  static start(entry: string, env: Record<string, string>, argv: string[] = []): TsProcess {
+  static start(entry: string, env: Record<string, string>, argv: string[] = [], prefix: readonly string[] = []): TsProcess {
     const args = [...(entry.endsWith('.ts') ? ['--import', 'tsx', join(ROOT, entry)] : [join(ROOT, entry)]), ...argv];
-    const child = spawn(process.execPath, args, {
+    const [command, ...before] = [...prefix, process.execPath];
+    const child = spawn(command, [...before, ...args], {
       cwd: ROOT,
       // Tests are many requests from one address: rate limits off unless a test sets them.
       env: { ...inheritedEnv(), RATE_LIMIT_IP_PER_MINUTE: '0', RATE_LIMIT_TOKEN_PER_MINUTE: '0', ...env },

@@ -88,15 +88,10 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
       ),
     );
     const catchUp = (options.catchUp ?? true) || stores.movedAside !== null;
-    const projector = new Projector(
-      stores.eventStore,
-      stores.readModel,
-      {
-        error: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
-        warn: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
-      },
-      { maxAttempts: maxAttemptsOf(env) },
-    );
+    const projector = new Projector(stores.eventStore, stores.readModel, {
+      error: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
+      warn: (m, c) => process.stderr.write(`${m} ${JSON.stringify(c ?? {})}\n`),
+    });
     try {
       if (catchUp) await busy.again(() => projector.catchUp());
       const result = await runFn(() => fn(stores, new ProviderOperations(stores.eventStore, stores.readModel)));
@@ -106,10 +101,4 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
       await stores.close();
     }
   }
-}
-
-/** `PROJECTOR_MAX_ATTEMPTS` as the API reads it (docs/operations.md "Configuration"): a whole number ≥ 1, else the default 5. */
-function maxAttemptsOf(env: NodeJS.ProcessEnv): number {
-  const text = (env.PROJECTOR_MAX_ATTEMPTS ?? '').trim();
-  return /^\d+$/.test(text) && Number(text) >= 1 ? Number(text) : 5;
 }

@@ -17,6 +17,7 @@ import { admissionCounter, registerAdmission } from './admission/admission';
 import { authenticateOnRequest } from './admission/authenticate-early';
 import { closeAfterUnreadBody, limitConnections, serverOptions } from './admission/server-bounds';
 import { METRICS, STORES } from './composition/tokens';
+import { StorageFaults } from './composition/storage-faults';
 import { httpMetricsRecorder } from './observability/http-metrics';
 import { parseJsonBody } from './bodies/json-body';
 import { BODY_MAX_BYTES } from '@app/trainees/record';
@@ -82,9 +83,12 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   // past its bound so that the upload names the bound; longer bodies answer 413 while they are read.
   fastify.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: UPLOAD_BYTES_MAX + 1 }, (_req, body, done) => done(null, body));
   // The path only: a query string may hold a token or personal data (docs/operations.md "Observing it").
-  // One onResponse hook: the metrics (docs/observability.md "Metrics"), then the log line.
+  // One onResponse hook: the metrics (docs/observability.md "Metrics"), a write stored (a storage
+  // fault is over: docs/operations.md "When the disk fills"), then the log line.
+  const storageFaults = app.get(StorageFaults);
   fastify.addHook('onResponse', (request, reply, done) => {
     recordMetrics?.(request, reply);
+    if (reply.statusCode < 300 && WRITES.has(request.method) && request.url.startsWith('/api/')) storageFaults.writeSucceeded();
     const path = request.url.split('?')[0];
     logger.info(
       { reqId: request.id, method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
@@ -94,7 +98,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   });
 
   registerIdempotencyHook(fastify, app.get(Idempotency));
-  app.useGlobalFilters(new ApiExceptionFilter(app.get(ApiAuthenticator), logger));
+  app.useGlobalFilters(new ApiExceptionFilter(app.get(ApiAuthenticator), logger, storageFaults));
   app.get(OpenApiDocuments).build(app);
   serveApiDocsPage(app, app.get(VersionRegistry));
   // GOV.UK Frontend's styles, script, fonts and images under /assets/, for the uploads page (docs/DESIGN.md "The uploads page").
@@ -103,6 +107,9 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   await serveUploadsPage(app, config, logger);
   return app;
 }
+
+/** The methods of the API's writes. */
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** `/api/v2025.0/trainees.json?x=1` → `/api/v2025.0/trainees?x=1`; other URLs unchanged. */
 export function stripJsonSuffix(url: string): string {

@@ -4,6 +4,7 @@ import { APP_CONFIG, processMetrics, type AppConfig } from '@app/runtime/process
 import { ApiAuthenticator, ApiGuard, PublicVersionGuard } from './auth/api.guard';
 import { TokenUse } from './auth/token-use';
 import { storeProviders } from './composition/stores.providers';
+import { StorageFaults } from './composition/storage-faults';
 import { CachedTokens } from './composition/token-cache';
 import { LOGGER, METRICS } from './composition/tokens';
 import { VersionRegistry } from './composition/versions';
@@ -30,6 +31,7 @@ export class SharedKernelModule {
       // The API's families, and the projector's when it projects here (docs/observability.md "Metrics").
       { provide: METRICS, useValue: processMetrics(config, config.projector === 'in-process' ? ['api', 'projector'] : ['api'], logger) },
       MetricsListener,
+      StorageFaults,
       { provide: VersionRegistry, useValue: new VersionRegistry(config) },
       ...storeProviders(),
       Idempotency,

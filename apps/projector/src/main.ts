@@ -110,8 +110,8 @@ class ProjectorModule {
  * from the event log, runs the registry process manager and the webhook dispatcher, serves `/healthz` (liveness) and `/readyz`
  * (readiness, 503 while stopped, failing or lagging) on `PORT` (default 3001), Prometheus metrics on
  * `METRICS_PORT` when set and traces when OTEL_EXPORTER_OTLP_ENDPOINT is (docs/observability.md), and on SIGTERM or
- * SIGINT finishes its batch, stores the checkpoint and exits 0. A failing event is retried, then
- * parked after PROJECTOR_MAX_ATTEMPTS attempts (see `Projector`).
+ * SIGINT finishes its batch, stores the checkpoint and exits 0. An event that fails is retried for
+ * as long as it fails, never skipped (see `Projector`).
  */
 export async function startProjector(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
   // The service key first (docs/operations.md "The service key"): the API must read the cursors this process's webhooks carry.
@@ -126,7 +126,6 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
     readStoreCheck: { waitMs: READ_STORE_CHECK_WAIT_MS },
   });
   const projector = new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
-    maxAttempts: config.projectorMaxAttempts,
     ...projectorHooks(metrics?.metrics ?? null),
     // The subscription cannot go on: exit 1, so the supervisor restarts the process (docs/DESIGN.md
     // "Failures of the subscription").

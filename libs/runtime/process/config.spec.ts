@@ -83,7 +83,6 @@ describe('loadConfig: admission and health settings (docs/operations.md "Configu
       blockedIps: [],
       blockedUserAgents: [],
       readyMaxLagSeconds: 30,
-      projectorMaxAttempts: 5,
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
       connectionTimeoutMs: 60_000,

@@ -76,8 +76,6 @@ export interface AppConfig {
   blockedUserAgents: readonly string[];
   /** `/readyz` says not ready when the projections are behind by more than this many seconds (`READY_MAX_LAG_SECONDS`, default 30). */
   readyMaxLagSeconds: number;
-  /** Attempts at one event before the projector parks it and goes on (`PROJECTOR_MAX_ATTEMPTS`, default 5). */
-  projectorMaxAttempts: number;
   /**
    * Whole-request deadline in ms, headers and body (`REQUEST_TIMEOUT_MS`, default 30 000): a slower
    * client is answered 408 and disconnected; 0: none.
@@ -198,7 +196,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     blockedIps: list(clean.BLOCKED_IPS),
     blockedUserAgents: list(clean.BLOCKED_USER_AGENTS),
     readyMaxLagSeconds: clean.READY_MAX_LAG_SECONDS,
-    projectorMaxAttempts: Math.max(1, clean.PROJECTOR_MAX_ATTEMPTS),
     requestTimeoutMs: clean.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: clean.HEADERS_TIMEOUT_MS,
     connectionTimeoutMs: clean.CONNECTION_TIMEOUT_MS,
@@ -304,7 +301,6 @@ function envSpec(port: number) {
     BLOCKED_IPS: str({ default: '', desc: 'comma-separated client IPs answered 403 on /api' }),
     BLOCKED_USER_AGENTS: str({ default: '', desc: 'comma-separated user agents answered 403 on /api' }),
     READY_MAX_LAG_SECONDS: count({ default: 30, desc: '/readyz: largest projection lag still ready, in seconds' }),
-    PROJECTOR_MAX_ATTEMPTS: count({ default: 5, desc: 'attempts at one event before it is parked' }),
     REQUEST_TIMEOUT_MS: delayMs({ default: 30_000, desc: 'whole-request deadline, headers and body (0: none)' }),
     HEADERS_TIMEOUT_MS: delayMs({ default: 10_000, desc: 'deadline for the request headers' }),
     CONNECTION_TIMEOUT_MS: delayMs({ default: 60_000, desc: 'a socket without traffic this long is closed (0: never)' }),

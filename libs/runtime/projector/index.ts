@@ -1,5 +1,4 @@
 export { CheckpointWaiter } from './checkpoint-waiter';
-export { keepsParkedEvents, type ParkedEvent, type ParkedEventStore } from './parked-events';
 export { LAG_COUNT_CAP, measureLag } from './projection-lag';
 export type { ProjectionStore, ReadModelStore, StreamBuild, StreamCursor, StreamPhase } from './projection-store.port';
 export {

@@ -44,8 +44,16 @@ export interface ProjectionInfo {
   /** The served store's checkpoint. */
   checkpoint: LogPosition;
   documents: number;
-  /** True when the served store was built by another version of the code. */
+  /**
+   * True when the served store was built by another version of the code, or holds events an older
+   * version skipped (`skipped_events`): a rebuild applies every event again.
+   */
   rebuild_needed: boolean;
+  /**
+   * Events of this projection an older version of the service skipped after failed attempts (it
+   * "parked" them; this version never skips one): their trainees read as before them until a rebuild.
+   */
+  skipped_events: number;
   /** The store a rebuild in progress is writing, or null. */
   rebuilding: string | null;
 }

@@ -1,8 +1,8 @@
 /**
  * The projector's failure handling (docs/operations.md "Health"; docs/DESIGN.md "Failures of the
- * subscription"): it resubscribes after a subscription error, names the failing event, parks it
- * after the configured attempts (then parks the rest of its stream), and never parks while the
- * store does not answer.
+ * subscription"): it resubscribes after a subscription error; it stays on an event it cannot apply,
+ * retrying it, names it in its health and reads no further meanwhile, never moves its checkpoint
+ * past it, and goes on by itself once it applies.
  * An in-memory log and read-store double; back-off of 1 ms.
  */
 import {
@@ -16,8 +16,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '@app/event-sourcing';
-import type { ParkedEvent, ParkedEventStore } from './parked-events';
-import { Projector, type ProjectorLogger } from './projector';
+import { Projector, type ProjectorLogger, type ProjectorOptions } from './projector';
 import { assessReadiness } from './readiness';
 import type { ProjectionStore } from './projection-store.port';
 
@@ -28,6 +27,8 @@ class MemoryLog {
   /** What a failing subscription throws. */
   failure: () => Error = () => new Error('connection reset');
   subscriptions = 0;
+  /** Events handed out by subscriptions. */
+  delivered = 0;
   private readonly wake: Array<() => void> = [];
 
   append(streamId: string, type = 'Tested'): RecordedEvent {
@@ -53,6 +54,7 @@ class MemoryLog {
     let closed = false;
     const { events, wake } = this;
     const failure = this.failure;
+    const delivered = () => this.delivered++;
     return {
       unsubscribe: async () => {
         closed = true;
@@ -65,6 +67,7 @@ class MemoryLog {
           const next = events.find((e) => e.position > at);
           if (next) {
             at = next.position;
+            delivered();
             yield next;
           } else await new Promise<void>((r) => wake.push(r));
         }
@@ -74,10 +77,9 @@ class MemoryLog {
 }
 
 /** A read store that records what it applied and fails on the positions in `poisoned` (or on everything while `down`). */
-class FakeStore implements ProjectionStore, ParkedEventStore {
+class FakeStore implements ProjectionStore {
   position = 0;
   readonly applied: number[] = [];
-  readonly parked: ParkedEvent[] = [];
   readonly poisoned = new Set<number>();
   down = false;
   calls = 0;
@@ -94,95 +96,141 @@ class FakeStore implements ProjectionStore, ParkedEventStore {
     this.applied.push(...events.map((e) => e.position));
     this.position = events[events.length - 1].position;
   }
-  async parkEvent(event: ParkedEvent): Promise<void> {
-    this.parked.push(event);
-    this.position = Math.max(this.position, event.position);
-  }
-  async parkedEvents(): Promise<ParkedEvent[]> {
-    return this.parked;
-  }
 }
 
-function recordingLogger(): ProjectorLogger & { errors: Array<[string, Record<string, unknown> | undefined]> } {
-  const errors: Array<[string, Record<string, unknown> | undefined]> = [];
-  return { errors, error: (m, c) => errors.push([m, c]), warn: () => undefined };
+type Logged = Array<[string, Record<string, unknown> | undefined]>;
+
+function recordingLogger(): ProjectorLogger & { errors: Logged; warnings: Logged } {
+  const errors: Logged = [];
+  const warnings: Logged = [];
+  return { errors, warnings, error: (m, c) => errors.push([m, c]), warn: (m, c) => warnings.push([m, c]) };
 }
 
-const fast = { retryDelayMs: 1, maxRetryDelayMs: 2, maxAttempts: 3, now: () => new Date('2026-05-01T00:00:00Z') };
+const fast = { retryDelayMs: 1, maxRetryDelayMs: 2, catchUpAttempts: 3, now: () => new Date('2026-05-01T00:00:00Z') };
+
+/** Projectors a test made, stopped after it whatever its outcome (a failing event is retried until then). */
+const made: Projector[] = [];
+afterEach(async () => {
+  for (const projector of made.splice(0)) await projector.stop();
+});
+
+/** A projector over `log` and `store`, stopped after the test. */
+function projectorOf(log: MemoryLog, store: ProjectionStore, logger: ProjectorLogger, options: ProjectorOptions = fast): Projector {
+  const projector = new Projector(log.asStore(), store, logger, options);
+  made.push(projector);
+  return projector;
+}
+
+/** Resolves once `done()` holds, checking every millisecond. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 1));
+}
 
 describe('Projector failure handling', () => {
-  it('parks a poisoned event after maxAttempts, skips it, and keeps projecting the other streams', async () => {
+  it('stays on an event it cannot apply, never past it, says so in its health, and goes on by itself once it applies', async () => {
     const log = new MemoryLog();
     const store = new FakeStore();
+    const logger = recordingLogger();
+    const projector = projectorOf(log, store, logger);
+    await projector.start();
     log.append('trainee-A');
     const bad = log.append('trainee-B', 'TraineeUpdated');
-    log.append('trainee-C');
     store.poisoned.add(bad.position);
-    const logger = recordingLogger();
-    const projector = new Projector(log.asStore(), store, logger, fast);
+    const after = log.append('trainee-C');
+    await until(() => (projector.health().failure?.attempts ?? 0) >= 20);
 
-    expect(await projector.catchUp()).toBe(3);
-    expect(store.applied).toEqual([1, 3]);
-    expect(store.parked).toEqual([
-      {
-        projection: 'trainees',
+    expect(store.applied).toEqual([1]);
+    expect(projector.checkpoint).toBe(1);
+    expect(projector.health()).toMatchObject({
+      state: 'failing',
+      checkpoint: 1,
+      failure: {
+        kind: 'apply',
+        message: 'UNIQUE constraint failed at 2',
         stream_id: 'trainee-B',
         revision: 0,
         type: 'TraineeUpdated',
         position: 2,
-        error: 'UNIQUE constraint failed at 2',
-        attempts: 3,
-        parked_at: '2026-05-01T00:00:00.000Z',
+        since: '2026-05-01T00:00:00.000Z',
       },
+    });
+    expect(await projector.waitFor(after.position, 5)).toBe(false);
+    // Logged at error once (the clock stands still here: at most once a minute after the first).
+    expect(logger.errors.map(([m, c]) => [m, c?.position, c?.attempts])).toEqual([
+      ['projection of an event failed; retrying it, nothing after it is projected until it applies', 2, 1],
     ]);
-    // Each failure names the event; the last log line says it was parked.
-    const failures = logger.errors.filter(([m]) => m.includes('failed; retrying'));
-    expect(failures.map(([, c]) => c)).toEqual(
-      [1, 2, 3].map((attempts) =>
-        expect.objectContaining({ stream_id: 'trainee-B', revision: 0, type: 'TraineeUpdated', position: 2, attempts }),
-      ),
-    );
-    expect(logger.errors.at(-1)?.[0]).toMatch(/parked/);
-    expect(projector.health()).toMatchObject({ state: 'stopped', checkpoint: 3, failure: null, parked: 1 });
+
+    store.poisoned.clear();
+    expect(await projector.waitFor(after.position)).toBe(true);
+    expect(store.applied).toEqual([1, 2, 3]);
+    expect(projector.health()).toMatchObject({ state: 'live', failure: null, checkpoint: 3 });
+    expect(logger.warnings.map(([m]) => m)).toContain('projection of an event that failed succeeded; going on');
+    await projector.stop();
   });
 
-  it('parks the later events of a stream with a parked event at once, so no document is folded over the gap', async () => {
+  it('reads no further from the subscription while an event fails', async () => {
     const log = new MemoryLog();
     const store = new FakeStore();
+    const projector = projectorOf(log, store, recordingLogger());
+    await projector.start();
     store.poisoned.add(log.append('trainee-B').position);
-    const projector = new Projector(log.asStore(), store, recordingLogger(), fast);
-    await projector.catchUp();
-    log.append('trainee-B');
-    log.append('trainee-A');
-    await projector.catchUp();
-    expect(store.applied).toEqual([3]);
-    expect(store.parked.map((p) => [p.position, p.attempts, p.error])).toEqual([
-      [1, 3, 'UNIQUE constraint failed at 1'],
-      [2, 0, 'an earlier event of stream trainee-B is parked'],
-    ]);
-    // A new projector on the same store remembers the parked stream.
-    log.append('trainee-B');
-    await new Projector(log.asStore(), store, recordingLogger(), fast).catchUp();
-    expect(store.parked.map((p) => p.position)).toEqual([1, 2, 4]);
+    await until(() => projector.health().failure !== null);
+    for (let i = 0; i < 200; i++) log.append(`trainee-${i}`);
+    await until(() => (projector.health().failure?.attempts ?? 0) >= 10);
+    // The failing event and at most the one read before reading waited for it.
+    expect(log.delivered).toBeLessThanOrEqual(2);
+    store.poisoned.clear();
+    expect(await projector.waitFor(logPosition(201))).toBe(true);
+    expect(store.applied).toEqual(Array.from({ length: 201 }, (_, i) => i + 1));
+    await projector.stop();
   });
 
-  it('does not count attempts while the store does not answer, and reports itself failing meanwhile', async () => {
+  it('catchUp stops at an event that still fails after catchUpAttempts, leaving it to the live subscription', async () => {
     const log = new MemoryLog();
     const store = new FakeStore();
-    const projector = new Projector(log.asStore(), store, recordingLogger(), fast);
+    log.append('trainee-A');
+    store.poisoned.add(log.append('trainee-B').position);
+    log.append('trainee-C');
+    const projector = projectorOf(log, store, recordingLogger());
+
+    expect(await projector.catchUp()).toBe(1);
+    expect(store.applied).toEqual([1]);
+    expect(projector.health()).toMatchObject({ state: 'stopped', checkpoint: 1, failure: { kind: 'apply', position: 2, attempts: 3 } });
+
+    await projector.start();
+    await until(() => (projector.health().failure?.attempts ?? 0) >= 6);
+    expect(projector.health()).toMatchObject({
+      state: 'failing',
+      checkpoint: 1,
+      failure: { position: 2, since: '2026-05-01T00:00:00.000Z' },
+    });
+    store.poisoned.clear();
+    expect(await projector.waitFor(logPosition(3))).toBe(true);
+    expect(store.applied).toEqual([1, 2, 3]);
+    await projector.stop();
+  });
+
+  it('retries while the store does not answer, reports itself failing meanwhile, and tells onHealth', async () => {
+    const log = new MemoryLog();
+    const store = new FakeStore();
+    const told: Array<string | undefined> = [];
+    const projector = projectorOf(log, store, recordingLogger(), {
+      ...fast,
+      onHealth: (health) => told.push(health.failure?.kind),
+    });
     await projector.start();
     store.down = true;
     const event = log.append('provider-10000001', 'TokenIssued');
-    // Let more attempts than maxAttempts fail while the store is down: none counts, nothing is parked.
     while (store.calls < 8) await new Promise((r) => setTimeout(r, 1));
     expect(projector.health()).toMatchObject({
       state: 'failing',
-      failure: { kind: 'apply', stream_id: 'provider-10000001', revision: 0, type: 'TokenIssued', position: 1, attempts: 0 },
+      failure: { kind: 'apply', stream_id: 'provider-10000001', revision: 0, type: 'TokenIssued', position: 1 },
     });
-    expect(store.parked).toEqual([]);
     store.down = false;
     expect(await projector.waitFor(event.position)).toBe(true);
     expect(projector.health()).toMatchObject({ state: 'live', failure: null, checkpoint: 1 });
+    expect(told[0]).toBe('apply');
+    expect(told.at(-1)).toBeUndefined();
     await projector.stop();
     expect(projector.health().state).toBe('stopped');
   });
@@ -275,8 +323,54 @@ describe('Projector on a subscription that cannot go on', () => {
   });
 });
 
+describe('Readiness of a projector that cannot apply an event (docs/operations.md "Health")', () => {
+  const readinessOf = (projector: Projector, faults: string[] = []) =>
+    assessReadiness({
+      storedLog: new MemoryLog().asStore(),
+      projector: projector.health(),
+      checkpoint: LOG_START,
+      maxLagSeconds: 30,
+      behindUntil: LOG_START,
+      faults,
+      now: new Date('2026-05-01T00:00:00Z'),
+    });
+
+  it('is not ready, and names the storage fault when the error is one, once', async () => {
+    const log = new MemoryLog();
+    const store = new FakeStore();
+    store.applyBatch = async () => {
+      throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    };
+    log.append('trainee-A');
+    const projector = projectorOf(log, store, recordingLogger());
+    await projector.start();
+    await until(() => projector.health().failure !== null);
+    const stuck =
+      'the projector cannot apply an event and retries it; nothing after it is projected until it applies (see the logs and `admin projections status`)';
+    expect(await readinessOf(projector)).toEqual({ ready: false, reasons: ['the data directory is full', stuck] });
+    expect(await readinessOf(projector, ['the data directory is full'])).toEqual({
+      ready: false,
+      reasons: ['the data directory is full', stuck],
+    });
+    await projector.stop();
+  });
+
+  it('names no storage fault for an error of the event itself', async () => {
+    const log = new MemoryLog();
+    const store = new FakeStore();
+    store.poisoned.add(log.append('trainee-A').position);
+    const projector = projectorOf(log, store, recordingLogger());
+    await projector.start();
+    await until(() => projector.health().failure !== null);
+    expect((await readinessOf(projector)).reasons).toEqual([
+      'the projector cannot apply an event and retries it; nothing after it is projected until it applies (see the logs and `admin projections status`)',
+    ]);
+    await projector.stop();
+  });
+});
+
 describe('Projector onApplied', () => {
-  it('is told the events it stored, in batches and one by one, but not a parked one; what it throws is ignored', async () => {
+  it('is told the events it stored, in batches and one by one, never one it could not apply; what it throws is ignored', async () => {
     const log = new MemoryLog();
     const store = new FakeStore();
     log.append('provider-1');
@@ -291,9 +385,12 @@ describe('Projector onApplied', () => {
         throw new Error('a careless listener');
       },
     });
+    // The batch failed on position 2: its events were applied one by one, up to 2.
+    expect(await projector.catchUp()).toBe(1);
+    expect(told).toEqual([[1]]);
+    store.poisoned.clear();
     expect(await projector.catchUp()).toBe(3);
-    // The batch failed on position 2: its events were applied one by one and 2 was parked.
-    expect(told).toEqual([[1], [3]]);
-    expect(store.applied).toEqual([1, 3]);
+    expect(told).toEqual([[1], [2], [3]]);
+    expect(store.applied).toEqual([1, 2, 3]);
   });
 });

@@ -11,7 +11,6 @@ import {
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 import { TRAINEE_STREAM_PREFIX } from '@app/trainees/decider';
 import type { ProjectionStore } from './projection-store.port';
-import { errorMessage, keepsParkedEvents, parkedRecord } from './parked-events';
 import { buildEmptyStore } from './stream-build';
 import type { ProjectorFailure, ProjectorHandle, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
 import { PositionWaiters } from './position-waiters';
@@ -20,6 +19,9 @@ export type { ProjectorFailure, ProjectorHealth, ProjectorLogger, ProjectorOptio
 
 /** Events per batch when catching up (live batches are whatever arrived together, at most `batchSize`). */
 const CATCH_UP_BATCH_SIZE = 10_000;
+
+/** How often a failing event is logged again while it keeps failing, in ms. */
+const FAILURE_LOG_INTERVAL_MS = 60_000;
 
 /** The streams the projections read. */
 export const PROJECTED_STREAMS: EventFilter = { streamPrefixes: [TRAINEE_STREAM_PREFIX, PROVIDER_STREAM_PREFIX] };
@@ -30,24 +32,18 @@ export const PROJECTED_STREAMS: EventFilter = { streamPrefixes: [TRAINEE_STREAM_
  * applied in one batch (one transaction on SQLite). `waitFor(position)` lets a writer answer only
  * once its events are projected (docs/DESIGN.md "Read-your-writes").
  *
- * Goes on through every failure that retrying can cure, so one bad event or a dropped connection
- * never leaves every other trainee unprojected (docs/operations.md "Health"; docs/DESIGN.md
- * "Failures of the subscription"):
+ * Never skips an event: the checkpoint moves only past events applied (docs/DESIGN.md "Failures of
+ * the subscription"; docs/operations.md "Health"):
  * - a subscription that errors or ends is logged and opened again from the checkpoint, with
  *   exponential back-off; only an error that subscribing again cannot cure
  *   ({@link PermanentSubscriptionError}) stops it for good (state `failed`, `onFatal` told);
  * - a failing batch is applied again event by event, so the failure names its event (stream,
- *   revision, type, position); a failing event is retried with back-off, and after
- *   `maxAttempts` failed attempts while the store answers (an unreachable store is waited for,
- *   never a reason to park) it is PARKED when the store keeps parked events
- *   (`ParkedEventStore`): recorded, skipped (the checkpoint moves past it), logged at error.
- * - every later event of a stream with a parked event is parked at once (attempts 0), so no
- *   document is folded over a gap: the document stays at the revision before the parked event.
- *   A writer of that trainee starts from that document's revision and folds the stream's tail
- *   from the event log (`runCommand`), parked event included: its decision is taken on the
- *   log's state, never on the gap; if the domain cannot fold the event either, the write fails
- *   before appending. Reads of that trainee stay at the document until the cause is fixed and
- *   the projection rebuilt (`admin projections rebuild`), whose swap forgets its parked events.
+ *   revision, type, position); an event that fails is retried with exponential back-off (capped at
+ *   `maxRetryDelayMs`) for as long as it fails, nothing after it applied meanwhile: state
+ *   `failing`, the failure in {@link health}, logged at error on the first attempt and at most once
+ *   a minute after. It goes on by itself once the event applies (disk space back, the read store
+ *   back, a fixed projection deployed). `catchUp` gives up after `catchUpAttempts` and leaves the
+ *   event to the live subscription, so that a process starts and says why it is not ready.
  */
 export class Projector implements ProjectorHandle {
   private position = LOG_START;
@@ -59,11 +55,11 @@ export class Projector implements ProjectorHandle {
   private stopped = false;
   private running = false;
   private applied = 0;
-  private parkedCount = 0;
-  private parkedStreams: Set<string> | null = null;
   private loop: Promise<void> | null = null;
   private subscriptionFailure: ProjectorFailure | null = null;
   private applyFailure: ProjectorFailure | null = null;
+  /** When the failing event was last logged, in ms since the epoch. */
+  private failureLoggedAt = 0;
   /** The failure that ended the subscription for good; set, the projector no longer runs. */
   private fatalFailure: ProjectorFailure | null = null;
   private wakeSleepers: Array<() => void> = [];
@@ -90,21 +86,22 @@ export class Projector implements ProjectorHandle {
     return this.health().state === 'live';
   }
 
-  /** The state, checkpoint, current failure (the subscription's first) and events parked since creation. */
+  /** The state, checkpoint and current failure (the subscription's first, else the event's that fails). */
   health(): ProjectorHealth {
-    if (this.fatalFailure) return { state: 'failed', checkpoint: this.position, failure: this.fatalFailure, parked: this.parkedCount };
+    if (this.fatalFailure) return { state: 'failed', checkpoint: this.position, failure: this.fatalFailure };
     const failure = this.subscriptionFailure ?? this.applyFailure;
     const state = !this.running ? 'stopped' : failure ? 'failing' : 'live';
-    return { state, checkpoint: this.position, failure, parked: this.parkedCount };
+    return { state, checkpoint: this.position, failure };
   }
 
   /**
    * Applies everything up to the current head once and returns the checkpoint (admin CLI, tests,
-   * the API's start); parks as the live path does. A store that has applied nothing is first built
-   * stream by stream where it can ({@link buildEmptyStore}).
+   * the API's start). Stops early, the checkpoint before it, at an event that still fails after
+   * `catchUpAttempts` attempts (its failure stays in {@link health}; the live subscription retries
+   * it). A store that has applied nothing is first built stream by stream where it can
+   * ({@link buildEmptyStore}).
    */
   async catchUp(): Promise<number> {
-    await this.loadParkedStreams();
     this.position = laterPosition(this.position, await this.store.checkpoint());
     // Larger batches than live: fewer transactions, and a trainee's events met in one batch are
     // folded into one document (and one rendering of its answers) per batch.
@@ -117,7 +114,7 @@ export class Projector implements ProjectorHandle {
     for (;;) {
       const events = await this.eventStore.readAll({ fromPosition: this.position, maxCount: batchSize, filter: PROJECTED_STREAMS });
       if (events.length === 0 || this.stopped) return this.position;
-      if (!(await this.applyEvents(events))) return this.position;
+      if (!(await this.applyEvents(events, this.options.catchUpAttempts ?? 3))) return this.position;
     }
   }
 
@@ -126,7 +123,6 @@ export class Projector implements ProjectorHandle {
    * store's pending drops too (`ProjectionStore.dropPendingStores`), in the background.
    */
   async start(): Promise<void> {
-    await this.loadParkedStreams();
     this.position = laterPosition(this.position, await this.store.checkpoint());
     this.stopped = false;
     this.running = true;
@@ -151,7 +147,8 @@ export class Projector implements ProjectorHandle {
           attempts = 1;
           delay = this.options.retryDelayMs ?? 100;
           this.buffer.push(event);
-          if (this.buffer.length >= (this.options.batchSize ?? 1000)) await this.flush();
+          // While an event fails, reading waits for it: nothing piles up behind it in memory.
+          if (this.buffer.length >= (this.options.batchSize ?? 1000) || this.applyFailure) await this.flush();
           else if (!this.scheduled) {
             this.scheduled = true;
             setImmediate(() => void this.flush());
@@ -164,6 +161,7 @@ export class Projector implements ProjectorHandle {
         if (err instanceof PermanentSubscriptionError) return this.endForGood(err, attempts);
         const since = this.subscriptionFailure?.since ?? this.now().toISOString();
         this.subscriptionFailure = { kind: 'subscription', message: errorMessage(err), attempts, since };
+        this.options.onHealth?.(this.health());
         this.logger.error('projector subscription failed; resubscribing from the checkpoint', {
           error: errorMessage(err),
           checkpoint: this.position,
@@ -187,6 +185,7 @@ export class Projector implements ProjectorHandle {
     const since = this.subscriptionFailure?.since ?? this.now().toISOString();
     this.fatalFailure = { kind: 'subscription', message: errorMessage(err), attempts, since };
     this.subscriptionFailure = null;
+    this.options.onHealth?.(this.health());
     this.logger.error('projector subscription cannot go on; the projector has stopped', {
       error: errorMessage(err),
       checkpoint: this.position,
@@ -201,6 +200,7 @@ export class Projector implements ProjectorHandle {
   private subscriptionRecovered(): void {
     this.logger.warn('projector subscription recovered', { checkpoint: this.position });
     this.subscriptionFailure = null;
+    this.options.onHealth?.(this.health());
   }
 
   /** Hands the buffered events to the apply chain, which applies batches strictly one after another. */
@@ -212,11 +212,14 @@ export class Projector implements ProjectorHandle {
     return this.chain;
   }
 
-  /** Applies a batch (events at or below the checkpoint skipped); on failure event by event. False when stopped midway. */
-  private async applyEvents(events: RecordedEvent[]): Promise<boolean> {
+  /**
+   * Applies a batch (events at or below the checkpoint skipped); on failure event by event. False
+   * when stopped midway, or when an event still failed after `giveUpAfter` attempts.
+   */
+  private async applyEvents(events: RecordedEvent[], giveUpAfter = Infinity): Promise<boolean> {
     const batch = events.filter((e) => e.position > this.position);
     if (batch.length === 0) return true;
-    if (!batch.some((e) => this.parkedStreams?.has(e.streamId))) {
+    if (!this.applyFailure) {
       try {
         await this.timed(batch, () => this.store.applyBatch(batch));
         this.applied += batch.length;
@@ -231,72 +234,67 @@ export class Projector implements ProjectorHandle {
         });
       }
     }
-    for (const event of batch) if (!(await this.applyOne(event))) return false;
+    for (const event of batch) if (!(await this.applyOne(event, giveUpAfter))) return false;
     return true;
   }
 
-  /** Applies one event with back-off; parks it after `maxAttempts`. False when stopped before it was applied or parked. */
-  private async applyOne(event: RecordedEvent): Promise<boolean> {
-    if (this.parkedStreams?.has(event.streamId)) {
-      const reason = new Error(`an earlier event of stream ${event.streamId} is parked`);
-      return this.park(event, reason, 0);
-    }
-    const maxAttempts = this.options.maxAttempts ?? 5;
+  /** Applies one event, retrying with back-off while it fails. False when stopped first, or after `giveUpAfter` failed attempts. */
+  private async applyOne(event: RecordedEvent, giveUpAfter: number): Promise<boolean> {
     let delay = this.options.retryDelayMs ?? 100;
-    for (let attempts = 0; ;) {
+    for (let attempts = 1; ; attempts++) {
       if (this.stopped) return false;
       try {
         await this.timed([event], () => this.store.applyBatch([event]));
         this.applied += 1;
         this.notifyApplied([event]);
         this.advance(event.position);
-        this.applyFailure = null;
+        this.recovered(event);
         return true;
       } catch (err) {
-        if (await this.storeAnswers()) attempts++;
-        this.failedAt(event, err, attempts);
-        if (attempts >= maxAttempts && keepsParkedEvents(this.store) && (await this.park(event, err, attempts))) return true;
+        this.failedAt(event, err);
+        if (attempts >= giveUpAfter) return false;
         await this.sleep(delay);
         delay = Math.min(delay * 2, this.options.maxRetryDelayMs ?? 5000);
       }
     }
   }
 
-  private failedAt(event: RecordedEvent, err: unknown, attempts: number): void {
-    const since = this.applyFailure?.position === event.position ? this.applyFailure.since : this.now().toISOString();
-    this.applyFailure = { kind: 'apply', message: errorMessage(err), ...this.describe(event), attempts, since };
-    this.logger.error('projection of an event failed; retrying', { ...this.describe(event), error: errorMessage(err), attempts });
-  }
-
-  /** True when the store still answers (its checkpoint can be read): then a failure is the event's, and counts. */
-  private async storeAnswers(): Promise<boolean> {
-    try {
-      await this.store.checkpoint();
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Records the event as parked and moves past it; false when the store could not record it (the caller retries). */
-  private async park(event: RecordedEvent, err: unknown, attempts: number): Promise<boolean> {
-    if (!keepsParkedEvents(this.store)) return false;
-    try {
-      await this.store.parkEvent(parkedRecord(event, err, attempts, this.now()));
-    } catch (parkError) {
-      this.logger.error('could not park a failing event', { ...this.describe(event), error: errorMessage(parkError) });
-      return false;
-    }
-    (this.parkedStreams ??= new Set()).add(event.streamId);
-    this.parkedCount++;
-    this.applyFailure = null;
-    this.logger.error('projection event parked: skipped after failed attempts', {
+  /** Records a failed attempt at `event` (attempts counted across catch-up and live); logs it on the first and at most once a minute. */
+  private failedAt(event: RecordedEvent, err: unknown): void {
+    const same = this.applyFailure?.position === event.position ? this.applyFailure : null;
+    const code = (err as { code?: unknown } | null)?.code;
+    this.applyFailure = {
+      kind: 'apply',
+      message: errorMessage(err),
+      ...(typeof code === 'string' ? { code } : {}),
+      ...this.describe(event),
+      attempts: (same?.attempts ?? 0) + 1,
+      since: same?.since ?? this.now().toISOString(),
+    };
+    this.options.onHealth?.(this.health());
+    const now = this.now().getTime();
+    if (same && now - this.failureLoggedAt < FAILURE_LOG_INTERVAL_MS) return;
+    this.failureLoggedAt = now;
+    this.logger.error('projection of an event failed; retrying it, nothing after it is projected until it applies', {
       ...this.describe(event),
       error: errorMessage(err),
-      attempts,
+      attempts: this.applyFailure.attempts,
+      since: this.applyFailure.since,
     });
-    this.advance(event.position);
-    return true;
+  }
+
+  /** After `event` applied: a failure it had is over (logged at warn with its attempts). */
+  private recovered(event: RecordedEvent): void {
+    const failure = this.applyFailure;
+    if (!failure) return;
+    this.applyFailure = null;
+    this.options.onHealth?.(this.health());
+    if (failure.position !== event.position) return;
+    this.logger.warn('projection of an event that failed succeeded; going on', {
+      ...this.describe(event),
+      attempts: failure.attempts + 1,
+      since: failure.since,
+    });
   }
 
   /** Stores a batch and tells {@link ProjectorOptions.onBatchStored} how long it took. */
@@ -317,11 +315,6 @@ export class Projector implements ProjectorHandle {
 
   private describe(event: RecordedEvent): { stream_id: string; revision: number; type: string; position: LogPosition } {
     return { stream_id: event.streamId, revision: event.streamRevision, type: event.type, position: event.position };
-  }
-
-  private async loadParkedStreams(): Promise<void> {
-    if (this.parkedStreams || !keepsParkedEvents(this.store)) return;
-    this.parkedStreams = new Set((await this.store.parkedEvents()).map((p) => p.stream_id));
   }
 
   private now(): Date {
@@ -370,4 +363,10 @@ export class Projector implements ProjectorHandle {
     this.fatalFailure = null;
     this.waiters.releaseAll(true);
   }
+}
+
+/** An error's message, at most 500 characters (a store's message can quote a whole document). */
+function errorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.length > 500 ? `${message.slice(0, 497)}...` : message;
 }

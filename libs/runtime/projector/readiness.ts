@@ -1,4 +1,4 @@
-import type { LogPosition, StoredLog } from '@app/event-sourcing';
+import { STORAGE_FAULT_REASONS, storageFaultOf, type LogPosition, type StoredLog } from '@app/event-sourcing';
 import { measureLag } from './projection-lag';
 import type { ProjectorHealth } from './projector';
 import { READ_MODELS_DAMAGED_REASON } from './read-models-damaged';
@@ -28,29 +28,38 @@ export interface ReadinessInput {
   behindUntil: LogPosition;
   /** Whether the read store was found damaged (`ReadModelsDamaged`) since it was opened; absent: no. */
   readModelsDamaged?: boolean;
+  /**
+   * Faults this process found outside the projector, one sentence each, given as reasons as they
+   * are (the API's: a data directory that refuses writes, `StorageFaults`). Default none.
+   */
+  faults?: readonly string[];
   now?: Date;
 }
 
 /**
- * Readiness as docs/operations.md "Health" defines it: not ready while this process's projector is
- * stopped, failing (in back-off) or failed for good (docs/DESIGN.md "Failures of the subscription"),
- * while the oldest event not applied is older than `maxLagSeconds`, or while a write's projection
- * wait timed out and the checkpoint has not reached that write's position, or while the read store
- * is damaged ({@link READ_MODELS_DAMAGED_REASON}: a restart rebuilds it). Parked events do not
- * make the process unready (they were skipped so that the others are served). Throws the stores'
- * errors.
+ * Readiness as docs/operations.md "Health" defines it: not ready while one of `faults` holds, while
+ * the read store is damaged ({@link READ_MODELS_DAMAGED_REASON}: a restart rebuilds it), while this
+ * process's projector is stopped, failing (in back-off: resubscribing, or retrying an event it
+ * cannot apply, whose storage fault, by its error's code, is named too: `storageFaultOf`) or failed
+ * for good (docs/DESIGN.md "Failures of the subscription"), while the oldest event not applied is
+ * older than `maxLagSeconds`, or while a write's projection wait timed out and the checkpoint has
+ * not reached that write's position. Throws the stores' errors.
  */
 export async function assessReadiness(input: ReadinessInput): Promise<Readiness> {
   const lag = await measureLag(input.storedLog, input.checkpoint, input.now);
-  const reasons: string[] = input.readModelsDamaged ? [READ_MODELS_DAMAGED_REASON] : [];
+  const reasons: string[] = [...(input.faults ?? []), ...(input.readModelsDamaged ? [READ_MODELS_DAMAGED_REASON] : [])];
   const p = input.projector;
+  const storage = p?.failure?.kind === 'apply' ? storageFaultOf(p.failure) : null;
+  if (storage && !reasons.includes(STORAGE_FAULT_REASONS[storage])) reasons.push(STORAGE_FAULT_REASONS[storage]);
   if (p?.state === 'stopped') reasons.push('the projector is stopped');
   if (p?.state === 'failed') {
     reasons.push('the projector has stopped on an error that subscribing again cannot cure (see the logs)');
   } else if (p?.failure?.kind === 'subscription') {
     reasons.push(`the projector's subscription is failing, retrying (see the logs)`);
   } else if (p?.failure) {
-    reasons.push('the projector is failing on an event, retrying (see the logs and `admin projections status`)');
+    reasons.push(
+      'the projector cannot apply an event and retries it; nothing after it is projected until it applies (see the logs and `admin projections status`)',
+    );
   }
   if (lag.seconds > input.maxLagSeconds) {
     reasons.push(`the projection lags ${Math.round(lag.seconds)} s behind the event log (at most ${input.maxLagSeconds} s)`);

@@ -44,7 +44,7 @@ export async function buildStreams(
  * Returns the number of events applied, or null (and logs a failure) when the store or the event
  * store cannot, when `shouldStop` cut it short, or when it failed: the caller then catches up in
  * position order from the stored checkpoint, which holds only what was fully applied (so a failing
- * event is retried and parked there).
+ * event is retried there, and never skipped).
  */
 export async function buildEmptyStore(
   eventStore: EventStore,

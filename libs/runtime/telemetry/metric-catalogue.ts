@@ -39,6 +39,13 @@ export const METRIC_FAMILIES = [
     served: ['api'],
   },
   {
+    name: 'trainee_records_storage_faults_total',
+    type: 'counter',
+    help: 'Requests answered 503 because the data directory is full, read-only or cannot be written, by kind (full, read_only, unwritable).',
+    labels: ['kind'],
+    served: ['api'],
+  },
+  {
     name: 'trainee_records_http_rate_limited_total',
     type: 'counter',
     help: 'Requests refused with 429 by a rate limit, by limit (client address or token).',
@@ -113,9 +120,9 @@ export const METRIC_FAMILIES = [
     served: ['projector'],
   },
   {
-    name: 'trainee_records_projector_parked_events',
+    name: 'trainee_records_projector_stuck_seconds',
     type: 'gauge',
-    help: 'Events parked (skipped after failed attempts) in the served stores, waiting for a fix and a rebuild.',
+    help: 'How long the projector has been retrying one event it cannot apply, in seconds (0 while none fails); nothing after it is projected meanwhile.',
     labels: [],
     served: ['projector'],
   },

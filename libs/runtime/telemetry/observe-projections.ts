@@ -1,6 +1,6 @@
 import { REGISTRY_PM_EVENT_TYPES, type RegistryProcessManager } from '@app/registry';
 import type { RecordedEvent, StoredLog } from '@app/event-sourcing';
-import { keepsParkedEvents, LAG_COUNT_CAP, measureLag, type ProjectorHandle, type ProjectorOptions } from '@app/runtime/projector';
+import { LAG_COUNT_CAP, measureLag, type ProjectorHandle, type ProjectorOptions } from '@app/runtime/projector';
 import { keepsRebuildRuns, type RebuildableStore } from '@app/runtime/rebuild';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
 import type { Metrics } from './metrics';
@@ -84,20 +84,22 @@ export function webhookHooks(metrics: Metrics): { attempted(delivered: boolean):
 
 /**
  * Registers the scrape-time readings of the projector's process (docs/observability.md "Metrics"):
- * whether the projector is live; each projection's lag in events (up to {@link LAG_COUNT_CAP}, as `/readyz` counts) and in
- * seconds, from its stored checkpoint; the parked events; whether a projection needs a rebuild
+ * whether the projector is live, and how long it has been retrying an event it cannot apply; each
+ * projection's lag in events (up to {@link LAG_COUNT_CAP}, as `/readyz` counts) and in seconds, from
+ * its stored checkpoint; whether a projection needs a rebuild
  * and the progress of the current or last rebuild (from the store, so a rebuild run by the admin
  * CLI shows); the registry process manager's backlog; the pending webhook deliveries.
  */
 export function observeProjections(metrics: Metrics, parts: ProjectionParts): void {
   metrics.onScrape(async () => {
-    metrics.gauge('trainee_records_projector_live').set(parts.projector?.live ? 1 : 0);
+    const health = parts.projector?.health();
+    metrics.gauge('trainee_records_projector_live').set(health?.state === 'live' ? 1 : 0);
+    const failure = health?.failure?.kind === 'apply' ? health.failure : null;
+    metrics
+      .gauge('trainee_records_projector_stuck_seconds')
+      .set(failure ? Math.max(0, (Date.now() - Date.parse(failure.since)) / 1000) : 0);
   });
   metrics.onScrape(() => readProjections(metrics, parts));
-  if (keepsParkedEvents(parts.readModel)) {
-    const store = parts.readModel;
-    metrics.onScrape(async () => metrics.gauge('trainee_records_projector_parked_events').set((await store.parkedEvents()).length));
-  }
   const registryProcess = parts.registryProcess;
   if (registryProcess) {
     // Counted up to the cap, reading only what the log gained since the last scrape (RegistryBacklog).

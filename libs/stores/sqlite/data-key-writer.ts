@@ -12,10 +12,12 @@ export type ToKeyWriter =
 
 /**
  * A message from the key writer thread: a request done (an `ensure` with the stored key, or null
- * once erased; a `writeReservation` with whether it was written), or failed with its error's message.
+ * once erased; a `writeReservation` with whether it was written), or failed with its error's
+ * message and `code` (SQLite's or Node's, so that a storage fault is told as one: `storageFaultOf`).
  */
 export type FromKeyWriter =
-  { type: 'done'; id: number; stored?: Uint8Array | null; written?: boolean } | { type: 'failed'; id: number; message: string };
+  | { type: 'done'; id: number; stored?: Uint8Array | null; written?: boolean }
+  | { type: 'failed'; id: number; message: string; code?: string };
 
 /**
  * The key store's writes of new keys in a thread of their own (`data-key-writer.worker`): a pool
@@ -41,7 +43,10 @@ export class DataKeyWriter {
       const waiting = this.pending.get(message.id);
       this.pending.delete(message.id);
       if (message.type === 'done') waiting?.resolve(message);
-      else waiting?.reject(new Error(`storing data keys failed: ${message.message}`));
+      else
+        waiting?.reject(
+          Object.assign(new Error(`storing data keys failed: ${message.message}`), message.code ? { code: message.code } : {}),
+        );
     });
     this.worker.on('error', (error) => {
       this.failure = error;

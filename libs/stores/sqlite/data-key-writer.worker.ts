@@ -30,6 +30,14 @@ port.on('message', (message: ToKeyWriter) => {
         : store.reserve(message.entries.map((e) => ({ traineeId: e.traineeId, wrapped: Buffer.from(e.wrapped) }))).then(() => ({}));
   done.then(
     (answer) => post({ ...answer, type: 'done', id: message.id }),
-    (error: unknown) => post({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      post({
+        type: 'failed',
+        id: message.id,
+        message: error instanceof Error ? error.message : String(error),
+        ...(typeof code === 'string' ? { code } : {}),
+      });
+    },
   );
 });

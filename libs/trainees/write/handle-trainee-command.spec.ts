@@ -108,11 +108,12 @@ describe('handleTraineeCommand', () => {
     expect(await eventStore.readStream(traineeStreamId(TRAINEE_ID))).toHaveLength(6);
   });
 
-  it('refuses, appending nothing, when a stored event of the trainee cannot be folded (a parked event)', async () => {
+  it('refuses, appending nothing, when a stored event of the trainee cannot be folded (one the projector cannot apply)', async () => {
     const bad = { id: newEventId(), type: 'PlacementAdded', data: {}, metadata: { occurredAt: NOW, schemaVersion: 1 } };
     await eventStore.appendToStream(traineeStreamId(TRAINEE_ID), [bad]);
-    await new Projector(eventStore, readModel, SILENT, { retryDelayMs: 1, maxAttempts: 1 }).catchUp();
-    expect((await readModel.parkedEvents()).map((p) => p.revision)).toEqual([5]);
+    const projector = new Projector(eventStore, readModel, SILENT, { retryDelayMs: 1, catchUpAttempts: 1 });
+    await projector.catchUp();
+    expect(projector.health().failure).toMatchObject({ kind: 'apply', revision: 5 });
     expect((await readModel.getTraineeSnapshot(TRAINEE_ID))?.head.revision).toBe(4);
     const error = await update(portsOver(readModel), TRAINEE_ID, 'Kim').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TraineeHistoryUnreadable);

@@ -41,12 +41,11 @@ export interface CommandContext {
  * Errors: the decider's, `ConcurrentModification` once the retries after concurrent writes are spent,
  * and {@link TraineeHistoryUnreadable} when a stored event of the trainee cannot be folded.
  *
- * A trainee with a parked event (the projector skipped it after failed attempts, see `Projector`
- * and docs/operations.md "Health") has a document at the revision before that event, and the
- * projector applies none of the stream's later events. The write path then starts from that
- * document and folds the stream's tail from the event log, parked event included, so it decides on
- * what the log holds, never on the document's gap (docs/DESIGN.md "Failures of the subscription").
- * When the decider cannot fold that event either, nothing is appended and the request answers
+ * A trainee whose document is behind the log (the projector stays on an event it cannot apply,
+ * see `Projector` and docs/operations.md "Health"; or an older version skipped one) is written from
+ * that document with the stream's tail folded from the event log, so the write decides on what the
+ * log holds, never on the document's gap (docs/DESIGN.md "Failures of the subscription"). When the
+ * decider cannot fold a stored event either, nothing is appended and the request answers
  * {@link TraineeHistoryUnreadable} (422, the contract's error shape) instead of an internal error.
  */
 export async function handleTraineeCommand(
@@ -80,8 +79,8 @@ export async function handleTraineeCommand(
 }
 
 /**
- * A stored event of the trainee cannot be folded into its state (an event the projector parked,
- * see {@link handleTraineeCommand}); answered 422 without the internal error.
+ * A stored event of the trainee cannot be folded into its state (an event the projector cannot
+ * apply either, see {@link handleTraineeCommand}); answered 422 without the internal error.
  */
 export class TraineeHistoryUnreadable extends DomainError {
   readonly kind = 'TraineeHistoryUnreadable';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Presets, SingleBar } from 'cli-progress';
-import { isProjectionName, keepsParkedEvents, measureLag, PROJECTION_NAMES, type ParkedEvent } from '@app/runtime/projector';
+import { isProjectionName, measureLag, PROJECTED_STREAMS, PROJECTION_NAMES } from '@app/runtime/projector';
 import { rebuildProjection, type RebuildableStore } from '@app/runtime/rebuild';
 import { CliError, type CliContext } from '../cli-context';
 
@@ -28,31 +28,37 @@ export function registerProjectionCommands(program: Command, ctx: CliContext): v
 
 /**
  * `projections status [--json]`: each projection's versions, store, checkpoint, lag, documents and
- * parked events (docs/operations.md "Health": events the projector skipped after
- * PROJECTOR_MAX_ATTEMPTS failed attempts, each with stream, revision, type, position, attempts,
- * parked_at and the error), as a table followed by the parked events, or as JSON (`parked_events`
- * of each projection).
+ * state, as a table or as JSON (docs/operations.md "Projections: status and rebuilds", "Health").
+ * Under the table, for a projection that lags, the next event the projector has to apply
+ * (`next_event`: position, stream, revision, type): a projector that cannot apply an event stays
+ * on it, and its log names the error. And, for a store where an older version of the service
+ * skipped events (`skipped_events`, "parked"), that a rebuild applies them.
  */
 function registerStatus(projections: Command, ctx: CliContext): void {
   projections
     .command('status')
-    .description('each projection: code and stored version, store, checkpoint, lag (events, seconds), documents, parked events')
+    .description('each projection: code and stored version, store, checkpoint, lag (events, seconds), documents, state')
     .option('--json', 'print JSON instead of a table')
     .action(async (opts: { json?: boolean }) => {
       const rows = await ctx.withStores(
         async (stores) => {
           const infos = await rebuildable(stores.readModel).projectionInfo();
-          const parked: ParkedEvent[] = keepsParkedEvents(stores.readModel) ? await stores.readModel.parkedEvents() : [];
           const now = new Date();
           return Promise.all(
             infos.map(async (info) => {
               const lag = await measureLag(stores.eventStore, info.checkpoint, now);
+              const [next] =
+                lag.events > 0
+                  ? await stores.eventStore.readAll({ fromPosition: info.checkpoint, maxCount: 1, filter: PROJECTED_STREAMS })
+                  : [];
               return {
                 ...info,
                 lag_events: lag.events,
                 lag_events_at_least: lag.atLeast,
                 lag_seconds: Math.round(lag.seconds * 10) / 10,
-                parked_events: parked.filter((p) => p.projection === info.name),
+                next_event: next
+                  ? { position: next.position, stream_id: next.streamId, revision: next.streamRevision, type: next.type }
+                  : null,
               };
             }),
           );
@@ -63,7 +69,7 @@ function registerStatus(projections: Command, ctx: CliContext): void {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
       }
-      const header = ['projection', 'code', 'stored', 'store', 'checkpoint', 'lag events', 'lag s', 'documents', 'parked', 'state'];
+      const header = ['projection', 'code', 'stored', 'store', 'checkpoint', 'lag events', 'lag s', 'documents', 'state'];
       const lines = rows.map((r) => [
         r.name,
         `v${r.code_version}`,
@@ -73,7 +79,6 @@ function registerStatus(projections: Command, ctx: CliContext): void {
         `${r.lag_events}${r.lag_events_at_least ? '+' : ''}`,
         String(r.lag_seconds),
         String(r.documents),
-        String(r.parked_events.length),
         r.rebuilding ? `rebuilding into ${r.rebuilding}` : r.rebuild_needed ? 'rebuild needed' : 'ok',
       ]);
       const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
@@ -84,18 +89,27 @@ function registerStatus(projections: Command, ctx: CliContext): void {
             .join('  ')
             .trimEnd()}\n`,
         );
-      printParked(rows.flatMap((r) => r.parked_events));
+      for (const r of rows) printNotes(r);
     });
 }
 
-/** Lists parked events under the status table, with what an operator does about them. */
-function printParked(parked: ParkedEvent[]): void {
-  if (parked.length === 0) return;
-  process.stdout.write(`\nParked events (skipped by the projector; fix the cause, then \`projections rebuild <projection>\`):\n`);
-  for (const p of parked) {
+/** What an operator reads under the status table about one projection: the next event to apply, the events an older version skipped. */
+function printNotes(r: {
+  name: string;
+  next_event: { position: number; stream_id: string; revision: number; type: string } | null;
+  skipped_events: number;
+}): void {
+  const next = r.next_event;
+  if (next) {
     process.stdout.write(
-      `  position ${p.position}  ${p.projection}  ${p.stream_id}@${p.revision}  ${p.type}  attempts ${p.attempts}  ` +
-        `parked ${p.parked_at}  error: ${p.error}\n`,
+      `\n${r.name}: next event to apply: position ${next.position}  ${next.stream_id}@${next.revision}  ${next.type}\n` +
+        `  (a projector that cannot apply it retries it and stays on it; its log names the error)\n`,
+    );
+  }
+  if (r.skipped_events > 0) {
+    process.stdout.write(
+      `\n${r.name}: ${r.skipped_events} event(s) skipped ("parked") by an older version of the service: their trainees read as ` +
+        `before them. Run \`projections rebuild ${r.name}\`, which applies every event again.\n`,
     );
   }
 }

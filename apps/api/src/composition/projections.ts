@@ -31,6 +31,7 @@ import {
 import type { RebuildableStore } from '@app/runtime/rebuild';
 import { LOGGER, METRICS, SERVICE_KEY, STORES } from './tokens';
 import { CachedTokens } from './token-cache';
+import { StorageFaults } from './storage-faults';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 
 /**
@@ -70,6 +71,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     tokens: CachedTokens,
     @Inject(METRICS) private readonly metrics: ProcessMetrics | null,
     @Inject(SERVICE_KEY) private readonly serviceKey: ServiceKeyMaterial,
+    private readonly storageFaults: StorageFaults,
   ) {
     const inProcess = config.projector === 'in-process';
     // A token issued, revoked or used: the next request looks it up again. New changes in the feed:
@@ -94,7 +96,6 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
       ? thread
       : inProcess
         ? new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
-            maxAttempts: config.projectorMaxAttempts,
             ...projectorHooks(metrics?.metrics ?? null),
             onFatal: fatal,
             onApplied: (events) => applied(events.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))),
@@ -123,9 +124,10 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
   }
 
   /**
-   * What `/readyz` answers (see `assessReadiness`): ready or not and why, from this process's
-   * projector (when in-process), the lag against READY_MAX_LAG_SECONDS, a write whose projection
-   * wait timed out, and damage found in the read store (`ReadModelsDamaged`: a restart rebuilds it).
+   * What `/readyz` answers (see `assessReadiness`): ready or not and why, from a storage fault
+   * (`StorageFaults`), this process's projector (when in-process), the lag against
+   * READY_MAX_LAG_SECONDS, a write whose projection wait timed out, and damage found in the read
+   * store (`ReadModelsDamaged`: a restart rebuilds it).
    */
   async readiness(): Promise<Readiness> {
     const checkpoint = await this.checkpoint().catch((err: unknown) => {
@@ -141,6 +143,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
       maxLagSeconds: this.config.readyMaxLagSeconds,
       behindUntil: this.behindUntil,
       readModelsDamaged: this.stores.readModelsDamaged(),
+      faults: await this.storageFaults.reasons(),
     });
   }
 

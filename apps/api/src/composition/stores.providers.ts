@@ -41,8 +41,7 @@ export function storeProviders(): Provider[] {
       useFactory: async (config: AppConfig, logger: Logger, metrics: ProcessMetrics | null, serviceKey: Buffer) => {
         // In-process on the embedded stores, the projector runs in a thread of this process, the one
         // writer of the log and the read models (docs/DESIGN.md "The projection thread").
-        const projectionThread =
-          config.projector === 'in-process' ? { maxAttempts: config.projectorMaxAttempts, logger: messageFirst(logger) } : null;
+        const projectionThread = config.projector === 'in-process' ? { logger: messageFirst(logger) } : null;
         const stores = await openStores(config, {
           metrics: metrics?.metrics,
           logger,

@@ -2,6 +2,7 @@
  * The exception filter's answer when the read models are damaged (docs/operations.md "Health"):
  * 503 in the contract's error shape, with `Retry-After`, never a 500 with the store's words.
  */
+import type { StorageFaults } from '../composition/storage-faults';
 import type { ArgumentsHost } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ReadModelsDamaged } from '@app/runtime/projector';
@@ -36,7 +37,8 @@ describe('ApiExceptionFilter: damaged read models', () => {
   it('answers 503 ServiceUnavailable with Retry-After, logging the damage at error', async () => {
     const errors: unknown[] = [];
     const logger = { error: (context: unknown) => errors.push(context) } as unknown as Logger;
-    const filter = new ApiExceptionFilter({} as ApiAuthenticator, logger);
+    const noStorageFault = { noted: () => false } as unknown as StorageFaults;
+    const filter = new ApiExceptionFilter({} as ApiAuthenticator, logger, noStorageFault);
     const { reply, sent } = recordingReply();
     const host = {
       switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({ id: 'r1', url: '/api/v2026.1/trainees/T1' }) }),

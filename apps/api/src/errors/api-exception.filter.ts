@@ -20,16 +20,21 @@ import { EnhancedValidationFailed } from './enhanced-errors.interceptor';
 import { AuditDigestNotFound, errorsBody, ListQueryInvalid, NoTraineesFound, ReferenceDataNotFound } from './errors';
 import type { ApiRequest } from '../auth/request-context';
 import { VERSION_PATTERN } from '../composition/versions';
+import { STORAGE_FAULT_MESSAGE, STORAGE_RETRY_AFTER_SECONDS, type StorageFaults } from '../composition/storage-faults';
 
 /**
  * Maps every error to the spec's shapes (docs/spec/trainee-records-api.md "Errors"; docs/DESIGN.md rulings 4 and property 7): the
- * only place where errors become HTTP. Unknown errors are logged and answered 500 without detail.
+ * only place where errors become HTTP. A write the storage could not take (the data directory full,
+ * read-only or unwritable: `StorageFaults`) answers 503 `ServiceUnavailable` with `Retry-After`
+ * (docs/operations.md "When the disk fills"), logged there at most once a minute per kind.
+ * Unknown errors are logged and answered 500 without detail.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   constructor(
     private readonly authenticator: ApiAuthenticator,
     private readonly logger: Logger,
+    private readonly storage: StorageFaults,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -40,9 +45,18 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private async respond(exception: unknown, req: ApiRequest, reply: FastifyReply): Promise<void> {
     try {
+      if (this.storage.noted(exception)) {
+        await reply
+          .status(503)
+          .header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS))
+          .header('content-type', 'application/json; charset=utf-8')
+          .send(errorsBody('ServiceUnavailable', [STORAGE_FAULT_MESSAGE]));
+        return;
+      }
       const [status, body] = await this.toResponse(exception, req);
       if (status >= 500) this.logger.error({ err: exception, reqId: req.id, path: (req.url ?? '').split('?')[0] }, 'unhandled error');
       if (exception instanceof ReadModelsDamaged) void reply.header('retry-after', String(READ_MODELS_DAMAGED_ANSWER.retryAfterSeconds));
+      if (exception instanceof EventStoreUnavailableError) void reply.header('retry-after', '1');
       await reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
     } catch (err) {
       this.logger.error({ err, reqId: req.id }, 'error while answering an error');
@@ -61,7 +75,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return [404, errorsBody('NotFound', [exception.message])];
     if (exception instanceof DomainError) return this.domain(exception, req);
     // The event store cannot take the call now: too many calls waiting, or one past its deadline
-    // (`EventStoreUnavailableError`). 503 at once rather than a request held open: try again shortly.
+    // (`EventStoreUnavailableError`). 503 at once rather than a request held open: try again shortly
+    // (`Retry-After: 1`, set in `respond`).
     if (exception instanceof EventStoreUnavailableError) {
       return [503, errorsBody('ServiceUnavailable', ['The event store is busy; please try again shortly'])];
     }

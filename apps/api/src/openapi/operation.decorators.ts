@@ -82,6 +82,23 @@ export function RateLimited(): MethodDecorator & ClassDecorator {
   );
 }
 
+/**
+ * 503 `ServiceUnavailable` with `Retry-After`, on every operation that writes: the service cannot
+ * store the change now (its data directory is full, read-only or failing: docs/operations.md "When
+ * the disk fills"), or its event store is too busy to take the call. Nothing was written; retry
+ * after the seconds given.
+ */
+export function StorageUnavailable(): MethodDecorator & ClassDecorator {
+  return ApiResponse({
+    status: 503,
+    description:
+      'The service cannot store the change now (its storage is full or failing, or too busy); nothing was written. ' +
+      'Retry after `Retry-After` seconds.',
+    headers: { 'Retry-After': { description: 'Whole seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } },
+    content: { 'application/json': { schema: ref('ServiceUnavailable') } },
+  });
+}
+
 /** An operation: its id, summary and description (the controller method's docstring in short). */
 export function Operation(operationId: string, summary: string, description?: string): MethodDecorator {
   return ApiOperation({ operationId, summary, description });
@@ -97,8 +114,9 @@ export function ForVersionsWith(feature: 'referenceData' | 'updateQtsOrEytsStatu
  * and the answers every write may give: 400 malformed JSON, a body nested or wide beyond its bounds
  * (docs/DESIGN.md ruling 14) or a malformed key, 413 body over the limit, 409 a concurrent change
  * after the retries (or the key's first request still running), 422 every failed rule (or
- * StateTransitionError, or `data` missing, or the key used with another request); `notFound` adds
- * 404 for an unknown trainee (or placement, degree).
+ * StateTransitionError, or `data` missing, or the key used with another request), 503 the change
+ * cannot be stored now ({@link StorageUnavailable}); `notFound` adds 404 for an unknown trainee (or
+ * placement, degree).
  */
 export function Writes(body: string, options: { notFound: boolean; conflict?: string; enhancedErrors?: boolean }): MethodDecorator {
   const unprocessable = options.enhancedErrors
@@ -113,6 +131,7 @@ export function Writes(body: string, options: { notFound: boolean; conflict?: st
       'BadRequest',
     ),
     Answers(413, `The body is larger than ${BODY_MAX_TEXT}.`, 'PayloadTooLarge'),
+    StorageUnavailable(),
     Answers(
       409,
       options.conflict

@@ -9,6 +9,7 @@ import type { Caller } from '@app/trainees/write';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
 import type { ApiAuthenticator } from '../auth/api.guard';
 import type { Uploads } from '../uploads/uploads';
+import type { StorageFaults } from '../composition/storage-faults';
 import { FIELD_CHARS_MAX, FormRefused, postedForm, sessionCookie, sessionCookieHeader, type PostedForm } from './page-forms';
 import { csrfTokenMatches, SESSION_MAX_MS, type PageSession, type PageSessions } from './page-sessions';
 import { messagePage } from './start-views';
@@ -20,6 +21,8 @@ export interface PageContext {
   /** The API version the page's uploads are made in: the newest served. */
   version: ApiVersion;
   sessions: PageSessions;
+  /** Where a write the storage could not take is noted (the error page answers 503). */
+  storageFaults: StorageFaults;
   /** `Secure` cookies: in production. */
   secure: boolean;
   logger: Logger;

@@ -14,6 +14,7 @@ import { fileTooLarge } from '@app/uploads/csv';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
 import { ApiAuthenticator } from '../auth/api.guard';
 import { VersionRegistry } from '../composition/versions';
+import { STORAGE_RETRY_AFTER_SECONDS, StorageFaults } from '../composition/storage-faults';
 import { Uploads } from '../uploads/uploads';
 import { PAGE_CSP } from './layout';
 import { MULTIPART_BYTES_MAX, sendPage, signedIn, URLENCODED_BYTES_MAX, type PageContext } from './page-context';
@@ -22,7 +23,11 @@ import { messagePage } from './start-views';
 import { sessionRoutes, startPageFor } from './session-routes';
 import { uploadRoutes } from './upload-routes';
 
-/** The scope's error page: a file too large for the form (413) as the start page's error summary, anything else without its details. */
+/**
+ * The scope's error page: a file too large for the form (413) as the start page's error summary; a
+ * write the storage could not take (`StorageFaults`: noted, logged there) 503 with `Retry-After`
+ * (docs/operations.md "When the disk fills"); anything else without its details.
+ */
 async function errorPage(
   ctx: PageContext,
   err: Error & { statusCode?: number },
@@ -37,6 +42,10 @@ async function errorPage(
     }
   }
   if (status < 500) return sendPage(reply, status, messagePage('There is a problem with the form', 'The form sent could not be read.'));
+  if (ctx.storageFaults.noted(err)) {
+    void reply.header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS));
+    return sendPage(reply, 503, messagePage('Sorry, the service is unavailable', 'Try again later.'));
+  }
   // The error's name only: a message may quote what was sent.
   ctx.logger.error({ reqId: request.id, error: err.name }, 'uploads page failed');
   return sendPage(reply, 500, messagePage('Sorry, there is a problem with the service', 'Try again later.'));
@@ -53,6 +62,7 @@ export async function serveUploadsPage(app: NestFastifyApplication, config: Pick
     authenticator: app.get(ApiAuthenticator),
     version: app.get(VersionRegistry).latest,
     sessions: new PageSessions(),
+    storageFaults: app.get(StorageFaults),
     secure: config.appEnv === 'production',
     logger,
   };

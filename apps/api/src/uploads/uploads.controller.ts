@@ -15,7 +15,7 @@ import {
 import { UPLOAD_BYTES_MAX, UPLOAD_ROWS_MAX, type UploadKind } from '@app/uploads/decider';
 import type { VersionContract } from '@app/trainees/contract';
 import { ApiController } from '../openapi/api-controller.decorator';
-import { Answers, NotFoundAnswer, Operation } from '../openapi/operation.decorators';
+import { Answers, NotFoundAnswer, Operation, StorageUnavailable } from '../openapi/operation.decorators';
 import { Contract, CurrentCaller, type ApiRequest } from '../auth/request-context';
 import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { listPage, type ListPage } from './list-page';
@@ -134,6 +134,7 @@ export function uploadWritesController(r: UploadResource): Type<unknown> {
      */
     @Post()
     @Idempotent()
+    @StorageUnavailable()
     @HttpCode(202)
     @Operation(
       `create${r.noun}`,
@@ -163,6 +164,7 @@ export function uploadWritesController(r: UploadResource): Type<unknown> {
     /** POST …/{upload_id}/submit: 202 once validated with no errors; each row is written once, in the background. */
     @Post(':upload_id/submit')
     @Idempotent()
+    @StorageUnavailable()
     @HttpCode(202)
     @Operation(`submit${r.noun}`, `Submit an upload of ${r.holds}`, `${r.submitted}, once, even across a restart.`)
     @UPLOAD_ID
@@ -179,6 +181,7 @@ export function uploadWritesController(r: UploadResource): Type<unknown> {
     /** DELETE …/{upload_id}: cancels the upload before it is submitted. */
     @Delete(':upload_id')
     @Idempotent()
+    @StorageUnavailable()
     @Operation(`cancel${r.noun}`, `Cancel an upload of ${r.holds}`, 'Before it is submitted.')
     @UPLOAD_ID
     @Answers(200, 'The upload, `cancelled`.', 'UploadResponse')

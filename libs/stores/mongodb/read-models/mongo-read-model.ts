@@ -3,14 +3,7 @@ import { logPosition, type LogPosition, type RecordedEvent } from '@app/event-so
 import { MongoSchoolDirectory } from '../mongo-school-directory';
 import { MongoDataKeyStore } from '../mongo-data-key-store';
 import { MongoIdempotencyStore } from '../mongo-idempotency-store';
-import {
-  type ProjectionStore,
-  PROJECTION_NAMES,
-  type ProjectionInfo,
-  type ProjectionName,
-  type ParkedEvent,
-  type ParkedEventStore,
-} from '@app/runtime/projector';
+import { type ProjectionStore, PROJECTION_NAMES, type ProjectionInfo, type ProjectionName } from '@app/runtime/projector';
 import type { TraineeReadModel } from '@app/trainees/read';
 import type { RebuildableStore, RebuildTarget } from '@app/runtime/rebuild';
 import { applyToStore, eraseInStore } from './mongo-apply';
@@ -25,11 +18,12 @@ import { MongoRebuildRuns } from './mongo-rebuild-runs';
 export { DEFAULT_MONGO_DB_NAME, MONGO_COLLECTIONS, type MongoReadModelOptions } from '../mongo-connection';
 export { mongoStoreCollections } from './mongo-collections';
 
-/** The collection of parked events. */
-const PARKED_EVENTS_COLLECTION = 'projection_parked_events';
-
-/** A parked event as stored: `_id` is its position. */
-type ParkedEventDocument = Omit<ParkedEvent, 'position'> & { _id: number; position?: number };
+/**
+ * The events an older version of the service skipped ("parked") after failed attempts, one document
+ * each (`projection` names its projection); this version never writes it, reads only its count
+ * (`ProjectionInfo.skipped_events`) and forgets a projection's at its rebuild's swap.
+ */
+const SKIPPED_EVENTS_COLLECTION = 'projection_parked_events';
 
 /**
  * The read models on MongoDB (selected by `MONGODB_URL`, docs/operations.md "Configuration"), with the
@@ -68,7 +62,7 @@ type ParkedEventDocument = Omit<ParkedEvent, 'position'> & { _id: number; positi
  * batch while it is held, so the new store has every event applied anywhere when the registry is
  * repointed.
  */
-export class MongoReadModel extends MongoQueries implements TraineeReadModel, ProjectionStore, RebuildableStore, ParkedEventStore {
+export class MongoReadModel extends MongoQueries implements TraineeReadModel, ProjectionStore, RebuildableStore {
   private constructor(
     private readonly client: MongoClient,
     db: Db,
@@ -262,7 +256,8 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
    * Each projection as an operator sees it (`admin projections status`, the metrics), as
    * `SqliteReadModel.projectionInfo`: the code's version, the served store's version and name, its
    * checkpoint, its documents (trainees; providers for `providers`), whether the store was built
-   * by another code version (`rebuild_needed`) and the store a rebuild is writing (`rebuilding`).
+   * by another code version or holds events an older version skipped (`rebuild_needed`,
+   * `skipped_events`) and the store a rebuild is writing (`rebuilding`).
    * Reads the registry afresh. `documents` is `estimatedDocumentCount` (collection metadata, so a
    * scrape does not scan the store; exact except after an unclean shutdown). Throws the
    * driver's error.
@@ -271,8 +266,9 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
     const { rows } = await this.registry.read();
     const codeVersions = this.registry.codeVersions;
     const ids = PROJECTION_NAMES.map((name) => `${name}_${rows[name].store}`);
-    const [checkpoints, documents] = await Promise.all([
+    const [checkpoints, skipped, documents] = await Promise.all([
       this.registry.checkpoints.find({ _id: { $in: ids } }).toArray(),
+      Promise.all(PROJECTION_NAMES.map((projection) => this.skipped().countDocuments({ projection }))),
       Promise.all(
         PROJECTION_NAMES.map((name) =>
           name === 'trainees'
@@ -290,7 +286,8 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
         store: row.store,
         checkpoint: logPosition(Number(checkpoints.find((c) => c._id === ids[i])?.position ?? 0)),
         documents: documents[i],
-        rebuild_needed: row.version !== codeVersions[name],
+        rebuild_needed: row.version !== codeVersions[name] || skipped[i] > 0,
+        skipped_events: skipped[i],
         rebuilding: row.rebuilding ?? null,
       };
     });
@@ -327,39 +324,15 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
           ...options,
           liveWriteWindowMs: this.liveWriteWindowMs,
         });
-        // The new store applied every event again, parked ones included: they are parked no more.
-        await this.parked().deleteMany({ projection: name });
+        // The new store applied every event again, those an older version skipped included.
+        await this.skipped().deleteMany({ projection: name });
         return outcome;
       },
     };
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // Parked events (ParkedEventStore)
-
-  private parked(): Collection<ParkedEventDocument> {
-    return this.db.collection<ParkedEventDocument>(PARKED_EVENTS_COLLECTION);
-  }
-
-  /**
-   * Records a parked event in `projection_parked_events` (`_id` = its position; one collection
-   * beside the checkpoints, not versioned: see `ParkedEventStore`), then moves both served
-   * stores' checkpoints to its position (`$max`). Not atomic across the two writes: a crash in
-   * between leaves the event parked and the checkpoint before it, so the projector meets the event
-   * again and, its stream being parked, parks it again (idempotent). Throws the driver's error.
-   */
-  async parkEvent(event: ParkedEvent): Promise<void> {
-    await this.parked().updateOne({ _id: event.position }, { $setOnInsert: { ...event } }, { upsert: true });
-    const { rows } = await this.registry.read();
-    for (const name of PROJECTION_NAMES) {
-      await this.registry.advanceCheckpoint(event.position, `${name}_${rows[name].store}`, rows[name].version);
-    }
-  }
-
-  /** The parked events, in position order. Throws the driver's error. */
-  async parkedEvents(): Promise<ParkedEvent[]> {
-    const docs = await this.parked().find({}).sort({ _id: 1 }).toArray();
-    return docs.map(({ _id, ...event }) => ({ ...event, position: logPosition(Number(_id)) }));
+  private skipped(): Collection<{ projection: string }> {
+    return this.db.collection<{ projection: string }>(SKIPPED_EVENTS_COLLECTION);
   }
 
   /** The stored position of checkpoint `name` (a consumer's or a store's `<projection>_<store>`), `LOG_START` when none. */

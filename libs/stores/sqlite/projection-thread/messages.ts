@@ -62,8 +62,6 @@ export type FromWriter =
 /** What the projection thread is started with (`workerData.job`). */
 export interface ProjectionThreadJob {
   dataDir: string;
-  /** Attempts at one event before the projector parks it (PROJECTOR_MAX_ATTEMPTS). */
-  maxAttempts: number;
   /** Whether to send each applied batch's events' type and `traceparent` (tracing is on in the API's thread). */
   traced: boolean;
   /** The key-encryption key of the trainees' data keys (a copy), or null (see `ProjectionThreadOptions`). */

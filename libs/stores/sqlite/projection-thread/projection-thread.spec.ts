@@ -21,7 +21,7 @@ describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projec
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'projection-thread-'));
-    thread = new ProjectionThread({ dataDir: dir, maxAttempts: 2, logger: QUIET });
+    thread = new ProjectionThread({ dataDir: dir, logger: QUIET });
     await thread.start();
     reads = SqliteReadModel.open(dir);
   }, 30_000);
@@ -106,7 +106,7 @@ describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projec
   ): Promise<void> {
     await thread.close();
     const kek = Buffer.alloc(32, 7);
-    thread = new ProjectionThread({ dataDir: dir, maxAttempts: 1, logger: QUIET, keyEncryptionKey: kek });
+    thread = new ProjectionThread({ dataDir: dir, logger: QUIET, keyEncryptionKey: kek });
     await thread.start();
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'projection-thread-keys-'));
     const keyStore = SqliteDataKeyStore.open(elsewhere);
@@ -120,7 +120,7 @@ describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projec
       await thread.catchUp();
       const appended = await thread.eventStore.appendToStream(stream, sealed, { expectedRevision: 'no_stream' });
       expect(await thread.waitFor(appended.position)).toBe(true);
-      expect(thread.health()).toMatchObject({ state: 'live', parked: 0 });
+      expect(thread.health()).toMatchObject({ state: 'live', failure: null });
       expect((await reads.getTrainee(TRAINEE_ID))?.details.last_name).toBe('Threadgold');
     } finally {
       await keyStore.close();

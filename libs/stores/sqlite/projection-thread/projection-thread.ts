@@ -22,8 +22,6 @@ import { startWorker } from '../start-worker';
 /** How the thread is run and what the API's thread is told. */
 export interface ProjectionThreadOptions {
   dataDir: string;
-  /** Attempts at one event before it is parked (PROJECTOR_MAX_ATTEMPTS). */
-  maxAttempts: number;
   /** Where the thread's projector logs (its messages are carried over). */
   logger: ProjectorLogger;
   /** Whether tracing is on: each applied batch then carries its events' type and `traceparent`. */
@@ -56,7 +54,7 @@ export class ProjectionThread implements ProjectorHandle {
   private nextId = 1;
   private readonly requests = new Map<number, Pending<LogPosition>>();
   private position = LOG_START;
-  private lastHealth: ProjectorHealth = { state: 'stopped', checkpoint: LOG_START, failure: null, parked: 0 };
+  private lastHealth: ProjectorHealth = { state: 'stopped', checkpoint: LOG_START, failure: null };
   private readonly waiters = new PositionWaiters();
   private exited: Promise<void>;
   private closed = false;
@@ -70,7 +68,6 @@ export class ProjectionThread implements ProjectorHandle {
     const commits = new MessageChannel();
     const job: ProjectionThreadJob = {
       dataDir: options.dataDir,
-      maxAttempts: options.maxAttempts,
       traced: options.traced ?? false,
       keyEncryptionKey: options.keyEncryptionKey ? new Uint8Array(options.keyEncryptionKey) : null,
       keyringFile: options.keyringFile ?? null,

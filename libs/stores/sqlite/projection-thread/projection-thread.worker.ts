@@ -50,7 +50,6 @@ const projector = new Projector(
     warn: (message, context) => post({ type: 'log', level: 'warn', message, context }),
   },
   {
-    maxAttempts: job.maxAttempts,
     onBatchStored: (batch, seconds) => {
       pending.events += batch.length;
       pending.seconds += seconds;
@@ -64,6 +63,7 @@ const projector = new Projector(
       post({ type: 'applied', checkpoint, ...pending, health: projector.health() });
       pending = { events: 0, seconds: 0, providerEvents: false, traced: [] };
     },
+    onHealth: (health) => post({ type: 'health', health }),
     onFatal: (error) => post({ type: 'fatal', error: carry(error) }),
   },
 );

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { logPosition } from '@app/event-sourcing';
-import { PROJECTION_NAMES, type ParkedEvent, type ProjectionInfo, type ProjectionName } from '@app/runtime/projector';
+import { PROJECTION_NAMES, type ProjectionInfo, type ProjectionName } from '@app/runtime/projector';
 
 /** A row of `projection_registry`: the store each projection serves from, and the one being rebuilt. */
 export interface RegistryRow {
@@ -12,9 +12,11 @@ export interface RegistryRow {
 
 /**
  * Creates (if missing) the tables beside the projections' stores, `projection_checkpoints`,
- * `projection_registry`, `projection_parked_events` and `projection_drops` (the stores a swap left
- * to drop, see `dropInSlices`), and returns the statements on them
- * (docs/DESIGN.md "Projection versions and blue/green rebuilds").
+ * `projection_registry` and `projection_drops` (the stores a swap left to drop, see
+ * `dropInSlices`), and returns the statements on them (docs/DESIGN.md "Projection versions and
+ * blue/green rebuilds"). `skipped` and `forgetSkipped` read and clear `projection_parked_events`,
+ * the events an older version of the service skipped ("parked"), where such a version left that
+ * table; null otherwise (docs/operations.md "Health").
  */
 export function registryStatements(db: Database.Database) {
   db.exec(`
@@ -22,12 +24,10 @@ export function registryStatements(db: Database.Database) {
       name TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL, updated_at TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS projection_registry (
       name TEXT PRIMARY KEY, version INTEGER NOT NULL, store TEXT NOT NULL, rebuilding TEXT, updated_at TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS projection_parked_events (
-      position INTEGER PRIMARY KEY, projection TEXT NOT NULL, stream_id TEXT NOT NULL, revision INTEGER NOT NULL,
-      type TEXT NOT NULL, error TEXT NOT NULL, attempts INTEGER NOT NULL, parked_at TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS projection_drops (
       projection TEXT NOT NULL, store TEXT NOT NULL, requested_at TEXT NOT NULL, PRIMARY KEY (projection, store));
   `);
+  const parked = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projection_parked_events'`).get();
   return {
     getCheckpoint: db.prepare<[string], { position: number }>(`SELECT position FROM projection_checkpoints WHERE name = ?`),
     setCheckpoint: db.prepare(`
@@ -46,11 +46,8 @@ export function registryStatements(db: Database.Database) {
     setRebuilding: db.prepare(`UPDATE projection_registry SET rebuilding = ?, updated_at = ? WHERE name = ?`),
     swap: db.prepare(`UPDATE projection_registry SET version = ?, store = ?, rebuilding = NULL, updated_at = ? WHERE name = ?`),
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
-    park: db.prepare(`
-      INSERT INTO projection_parked_events (position, projection, stream_id, revision, type, error, attempts, parked_at)
-      VALUES (@position, @projection, @stream_id, @revision, @type, @error, @attempts, @parked_at) ON CONFLICT (position) DO NOTHING`),
-    parked: db.prepare<[], ParkedEvent>(`SELECT * FROM projection_parked_events ORDER BY position`),
-    unpark: db.prepare(`DELETE FROM projection_parked_events WHERE projection = ?`),
+    skipped: parked ? db.prepare<[string], number>(`SELECT count(*) FROM projection_parked_events WHERE projection = ?`).pluck() : null,
+    forgetSkipped: parked ? db.prepare(`DELETE FROM projection_parked_events WHERE projection = ?`) : null,
     requestDrop: db.prepare(`INSERT OR IGNORE INTO projection_drops (projection, store, requested_at) VALUES (?, ?, ?)`),
     drops: db.prepare<[], { projection: string; store: string }>(`SELECT projection, store FROM projection_drops ORDER BY requested_at`),
     dropped: db.prepare(`DELETE FROM projection_drops WHERE projection = ? AND store = ?`),
@@ -92,6 +89,7 @@ export function projectionInfoOf(
 ): ProjectionInfo[] {
   return PROJECTION_NAMES.map((name) => {
     const row = registry.find((r) => r.name === name)!;
+    const skipped = stmts.skipped?.get(name) ?? 0;
     return {
       name,
       code_version: codeVersions[name],
@@ -99,7 +97,8 @@ export function projectionInfoOf(
       store: row.store,
       checkpoint: logPosition(stmts.getCheckpoint.get(`${name}_${row.store}`)?.position ?? 0),
       documents: tablesOf(name).count.get()!.n,
-      rebuild_needed: row.version !== codeVersions[name],
+      rebuild_needed: row.version !== codeVersions[name] || skipped > 0,
+      skipped_events: skipped,
       rebuilding: row.rebuilding,
     };
   });

@@ -1,14 +1,14 @@
 /**
  * The projector on the SQLite read model: live projection with a writer waiting for its position,
- * restarts, retried batches, parked events (kept across reopening and rebuilds, forgotten once a
- * rebuild is swapped in), and the lag it measures.
+ * restarts, retried batches, an event it cannot apply (never skipped), the events an older version
+ * skipped (a rebuild needed until one is swapped in), and the lag it measures.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { traineeStreamId } from '@app/trainees/decider';
-import { LOG_START, logPosition, newEventId, type RecordedEvent, toEventData } from '@app/event-sourcing';
+import { LOG_START, newEventId, type RecordedEvent, toEventData } from '@app/event-sourcing';
 import { measureLag, Projector } from '@app/runtime/projector';
 import { rebuildProjection } from '@app/runtime/rebuild';
 import { SqliteEventStore } from '../event-log/sqlite-event-store';
@@ -84,92 +84,94 @@ describe('The projector on SqliteReadModel', () => {
     );
     await expect(projector.waitFor(r.position)).resolves.toBe(true);
     // The failing batch is applied again event by event: the event's one failure is logged.
-    expect(errors).toEqual(['projection of an event failed; retrying']);
+    expect(errors).toEqual(['projection of an event failed; retrying it, nothing after it is projected until it applies']);
     expect(await rm.getTrainee('T0')).not.toBeNull();
     await projector.stop();
     rm.close();
   });
 });
 
-describe.each(STREAM_PHASES)('Parked events on SqliteReadModel, a first stream phase %s (docs/operations.md "Health")', (_, options) => {
-  useFreshEventStore();
+describe.each(STREAM_PHASES)(
+  'An event SqliteReadModel cannot apply, a first stream phase %s (docs/operations.md "Health")',
+  (_, options) => {
+    useFreshEventStore();
 
-  async function register(id: string, n: number): Promise<void> {
-    const events = toEventData(registrationEvents(id, n), { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId);
-    await store.appendToStream(traineeStreamId(id), events, { expectedRevision: 'no_stream' });
-  }
+    async function register(id: string, n: number): Promise<void> {
+      const events = toEventData(registrationEvents(id, n), { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId);
+      await store.appendToStream(traineeStreamId(id), events, { expectedRevision: 'no_stream' });
+    }
 
-  it('parks a poisoned event and the rest of its stream, serves the others, and keeps the records across reopening', async () => {
-    await register('T0', 0);
-    // A registration the trainee projection cannot fold (no trainee in it), then another event of that stream.
-    const poison = { type: 'TraineeRegistered', data: {}, metadata: { occurredAt: '2026-01-01T00:00:00.000Z', schemaVersion: 1 } };
-    await store.appendToStream('trainee-X', [{ ...poison, id: newEventId() }]);
-    await store.appendToStream('trainee-X', [{ ...poison, type: 'TraineeUpdated', id: newEventId() }]);
-    await register('T2', 2);
-    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'), options);
-    const warnings: string[] = [];
-    const projector = new Projector(store, rm, { ...silent, warn: (m) => warnings.push(m) }, { retryDelayMs: 1, maxAttempts: 2 });
-    const head = await store.headPosition();
-    expect(await projector.catchUp()).toBe(head);
-    expect(await rm.checkpoint()).toBe(head);
-    // The stream phase failed on it and left it to the position-order catch-up, which parked it.
-    expect(warnings[0]).toMatch(/stream by stream failed/);
-    // The indexes it set aside for bulk writing are back.
-    const raw = new Database(join(dir, 'rm.sqlite'), { readonly: true });
-    const indexes = raw.prepare(
-      `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('trainees_${V}', 'trainee_changes_${V}') AND sql IS NOT NULL`,
-    );
-    expect(indexes.pluck().all().sort()).toEqual([
-      `trainee_changes_${V}_position`,
-      `trainee_changes_${V}_provider`,
-      `trainees_${V}_duplicates`,
-      `trainees_${V}_list`,
-      `trainees_${V}_status`,
-    ]);
-    raw.close();
-    const parked = await rm.parkedEvents();
-    expect(parked.map((p) => [p.stream_id, p.revision, p.type, p.attempts])).toEqual([
-      ['trainee-X', 0, 'TraineeRegistered', 2],
-      ['trainee-X', 1, 'TraineeUpdated', 0],
-    ]);
-    expect(parked[0]).toMatchObject({ projection: 'trainees', error: expect.stringMatching(/TypeError|Cannot read/) });
-    expect(await rm.getTrainee('T0')).toMatchObject({ trainee_id: 'T0' });
-    expect(await rm.getTrainee('T2')).toMatchObject({ trainee_id: 'T2' });
-    // Parking again is idempotent; the record survives reopening the store.
-    await rm.parkEvent({ ...parked[0], error: 'another message' });
-    rm.close();
-    const reopened = new SqliteReadModel(join(dir, 'rm.sqlite'), options);
-    expect(await reopened.parkedEvents()).toEqual(parked);
-    // A rebuild of the providers projection keeps them; the trainees' rebuild fails on the same event,
-    // is not swapped in, and they stay.
-    await rebuildProjection(store, reopened, 'providers', {});
-    expect(await reopened.parkedEvents()).toEqual(parked);
-    await expect(rebuildProjection(store, reopened, 'trainees', {})).rejects.toThrow();
-    expect(await reopened.parkedEvents()).toEqual(parked);
-    reopened.close();
-  });
-
-  it('forgets the parked events of a projection once a rebuild of it is swapped in', async () => {
-    await register('T0', 0);
-    const rm = new SqliteReadModel(join(dir, 'rm.sqlite'));
-    const [event] = await store.readAll({ maxCount: 1 });
-    const record = { projection: 'trainees' as const, stream_id: event.streamId, revision: 0, type: event.type, position: event.position };
-    await rm.parkEvent({ ...record, error: 'a bug since fixed', attempts: 5, parked_at: '2026-05-01T00:00:00.000Z' });
-    await rm.parkEvent({
-      ...record,
-      projection: 'providers',
-      position: logPosition(99),
-      error: 'x',
-      attempts: 5,
-      parked_at: '2026-05-01T00:00:00.000Z',
+    it('is never skipped: the catch-up stops before it, across reopening, and nothing after it is applied', async () => {
+      await register('T0', 0);
+      const before = await store.headPosition();
+      // A registration the trainee projection cannot fold (no trainee in it), then another trainee.
+      const poison = { type: 'TraineeRegistered', data: {}, metadata: { occurredAt: '2026-01-01T00:00:00.000Z', schemaVersion: 1 } };
+      await store.appendToStream('trainee-X', [{ ...poison, id: newEventId() }]);
+      await register('T2', 2);
+      const rm = new SqliteReadModel(join(dir, 'rm.sqlite'), options);
+      const warnings: string[] = [];
+      const projector = new Projector(store, rm, { ...silent, warn: (m) => warnings.push(m) }, { retryDelayMs: 1, catchUpAttempts: 2 });
+      expect(await projector.catchUp()).toBe(before);
+      expect(await rm.checkpoint()).toBe(before);
+      expect(projector.health().failure).toMatchObject({ kind: 'apply', stream_id: 'trainee-X', revision: 0, attempts: 2 });
+      expect(projector.health().failure?.message).toMatch(/TypeError|Cannot read|undefined/);
+      // The stream phase failed on it and left it to the position-order catch-up, which stopped there.
+      expect(warnings[0]).toMatch(/stream by stream failed/);
+      // The indexes it set aside for bulk writing are back.
+      const raw = new Database(join(dir, 'rm.sqlite'), { readonly: true });
+      const indexes = raw.prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('trainees_${V}', 'trainee_changes_${V}') AND sql IS NOT NULL`,
+      );
+      expect(indexes.pluck().all().sort()).toEqual([
+        `trainee_changes_${V}_position`,
+        `trainee_changes_${V}_provider`,
+        `trainees_${V}_duplicates`,
+        `trainees_${V}_list`,
+        `trainees_${V}_status`,
+      ]);
+      raw.close();
+      expect(await rm.getTrainee('T0')).toMatchObject({ trainee_id: 'T0' });
+      expect(await rm.getTrainee('T2')).toBeNull();
+      rm.close();
+      const reopened = new SqliteReadModel(join(dir, 'rm.sqlite'), options);
+      expect(await new Projector(store, reopened, silent, { retryDelayMs: 1, catchUpAttempts: 1 }).catchUp()).toBe(before);
+      expect(await reopened.getTrainee('T2')).toBeNull();
+      expect((await reopened.projectionInfo()).map((p) => [p.name, p.skipped_events, p.rebuild_needed])).toEqual([
+        ['trainees', 0, false],
+        ['providers', 0, false],
+      ]);
+      reopened.close();
     });
-    expect(await rm.checkpoint()).toBe(99);
-    await rebuildProjection(store, rm, 'trainees', {});
-    expect((await rm.parkedEvents()).map((p) => p.projection)).toEqual(['providers']);
-    expect(await rm.getTrainee('T0')).toMatchObject({ trainee_id: 'T0' });
-    rm.close();
-  });
-});
+
+    it('a store where an older version parked events needs a rebuild, until one of that projection is swapped in', async () => {
+      await register('T0', 0);
+      new SqliteReadModel(join(dir, 'rm.sqlite'), options).close();
+      // What an older version of the service left: the events it skipped ("parked"), by projection.
+      const raw = new Database(join(dir, 'rm.sqlite'));
+      raw.exec(`
+      CREATE TABLE projection_parked_events (
+        position INTEGER PRIMARY KEY, projection TEXT NOT NULL, stream_id TEXT NOT NULL, revision INTEGER NOT NULL,
+        type TEXT NOT NULL, error TEXT NOT NULL, attempts INTEGER NOT NULL, parked_at TEXT NOT NULL);
+      INSERT INTO projection_parked_events VALUES (1, 'trainees', 'trainee-T0', 0, 'TraineeRegistered', 'a bug since fixed', 5, '2026-05-01T00:00:00.000Z');
+      INSERT INTO projection_parked_events VALUES (99, 'providers', 'provider-1', 0, 'ProviderRegistered', 'x', 5, '2026-05-01T00:00:00.000Z');
+    `);
+      raw.close();
+      const rm = new SqliteReadModel(join(dir, 'rm.sqlite'), options);
+      const info = async () => (await rm.projectionInfo()).map((p) => [p.name, p.skipped_events, p.rebuild_needed]);
+      expect(await info()).toEqual([
+        ['trainees', 1, true],
+        ['providers', 1, true],
+      ]);
+      await rebuildProjection(store, rm, 'trainees', {});
+      expect(await info()).toEqual([
+        ['trainees', 0, false],
+        ['providers', 1, true],
+      ]);
+      expect(await rm.getTrainee('T0')).toMatchObject({ trainee_id: 'T0' });
+      rm.close();
+    });
+  },
+);
 
 describe('measureLag', () => {
   it('counts the projected events after a checkpoint and the age of the oldest', async () => {

@@ -9,8 +9,6 @@ import {
   type ProjectionInfo,
   type ProjectionName,
   type ReadModelStore,
-  type ParkedEvent,
-  type ParkedEventStore,
   type StreamBuild,
 } from '@app/runtime/projector';
 import type { StoredChange } from '@app/changes';
@@ -54,7 +52,7 @@ export interface SqliteReadModelOptions extends ReadStoreConnectionOptions, Stre
  * beside it while the old one serves, then swaps the registry row atomically (blue/green). Every
  * read follows the registry, so readers in other processes switch with the swap.
  */
-export class SqliteReadModel implements ReadModelStore, RebuildableStore, ParkedEventStore {
+export class SqliteReadModel implements ReadModelStore, RebuildableStore {
   private readonly db: Database.Database;
   /** The latest rebuild run of each projection (docs/observability.md "Rebuilds"). */
   readonly rebuildRuns: SqliteRebuildRuns;
@@ -294,26 +292,6 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
     return this.registry.find((r) => r.name === name)?.version === this.codeVersions[name];
   }
 
-  /**
-   * Records a parked event in `projection_parked_events` (one table beside the checkpoints, not
-   * versioned: see `ParkedEventStore`) and moves both served stores' checkpoints to its position,
-   * in one transaction. A position already parked is kept as is.
-   */
-  async parkEvent(event: ParkedEvent): Promise<void> {
-    this.db
-      .transaction(() => {
-        const t = this.refresh();
-        this.stmts.park.run(event);
-        this.advance(t, event.position);
-      })
-      .immediate();
-  }
-
-  /** The parked events, in position order. */
-  async parkedEvents(): Promise<ParkedEvent[]> {
-    return this.stmts.parked.all();
-  }
-
   /** Each projection as an operator sees it (`admin projections status`, the metrics). */
   async projectionInfo(): Promise<ProjectionInfo[]> {
     const t = this.refresh('force');
@@ -349,8 +327,8 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore, Parked
       pointRegistry: () => {
         const previous = this.stmts.registry.all().find((r) => r.name === name)!.store;
         this.stmts.swap.run(code, store, now(), name);
-        // The new store applied every event again, parked ones included: they are parked no more.
-        this.stmts.unpark.run(name);
+        // The new store applied every event again, those an older version skipped included.
+        this.stmts.forgetSkipped?.run(name);
         return previous;
       },
       afterSwap: async (previous, keep) => {

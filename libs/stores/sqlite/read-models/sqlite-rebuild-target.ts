@@ -19,7 +19,10 @@ export interface RebuildContext {
   /** The position stored for checkpoint `name`, 0 when none. */
   checkpoint(name: string): number;
   setCheckpoint(name: string, position: number, version: number): void;
-  /** Inside the swap's transaction: points the registry at the new store, forgets the parked events; returns the previous store. */
+  /**
+   * Inside the swap's transaction: points the registry at the new store, forgets the events an
+   * older version skipped; returns the previous store.
+   */
   pointRegistry(): string;
   /**
    * After the swap's commit: follows the registry and, unless `keep`, drops store `previous` in

@@ -5,7 +5,7 @@
  */
 import { applyDecorators } from '@nestjs/common';
 import { Idempotent } from '../../idempotency/idempotency.interceptor';
-import { Answers, IdParam, NotFoundAnswer, Operation, Writes } from '../../openapi/operation.decorators';
+import { Answers, IdParam, NotFoundAnswer, Operation, StorageUnavailable, Writes } from '../../openapi/operation.decorators';
 import { childNames, type AnyChildResource } from './child-resource';
 
 /** The endpoints of a child resource, by the controller method that serves each. */
@@ -48,6 +48,7 @@ export function childEndpointDocs(child: AnyChildResource): Record<ChildEndpoint
       Answers(200, 'The trainee after the removal.', 'TraineeResponse'),
       notFound,
       Idempotent(),
+      StorageUnavailable(),
       Answers(400, '`Idempotency-Key` is not 1 to 255 visible ASCII characters.', 'BadRequest'),
       Answers(
         409,
