@@ -14,6 +14,7 @@ import { Projections } from '../../apps/api/src/composition/projections';
 import type { AppConfig } from '@app/runtime/process';
 import { DEFAULT_SERVED_VERSIONS } from '@app/trainees/record';
 import { createLogger } from '../../apps/api/src/observability/logger';
+import { locksHeldBy, openDatabasesOf } from './beside';
 import { checkAgainstServedDocument, checkRequestAgainstServedDocument } from './served-document';
 import type { Logger } from 'pino';
 
@@ -188,9 +189,24 @@ export class RunningApi {
   }
 
   /** Stops the API and removes the data dir it created. */
+  /**
+   * Closes the API and removes its data dir when the harness made it. Throws first when this
+   * process holds no lock on one of the data dir's databases it has open: something in the test's
+   * process opened and closed a descriptor of that file outside SQLite (a file read: use
+   * test/support/data-dir-files.ts), which drops the API's locks (docs/operations.md "Commands
+   * beside the running service").
+   */
   async close(): Promise<void> {
+    const unlocked = openDatabasesOf(process.pid).filter(
+      (file) => file.startsWith(`${this.dataDir}/`) && locksHeldBy(process.pid, file) === 0,
+    );
     await this.app.close();
     if (this.ownsDir) rmSync(this.dataDir, { recursive: true, force: true });
+    if (unlocked.length > 0) {
+      throw new Error(
+        `the API's SQLite locks on ${unlocked.join(', ')} were dropped by the test's process: read data files in a child process`,
+      );
+    }
   }
 }
 
