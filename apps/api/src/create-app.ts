@@ -19,10 +19,14 @@ import { closeAfterUnreadBody, limitConnections, serverOptions } from './admissi
 import { METRICS, STORES } from './composition/tokens';
 import { httpMetricsRecorder } from './observability/http-metrics';
 import { parseJsonBody } from './bodies/json-body';
+import { refuseBodiesNotFiles } from './bodies/file-body';
 import { BODY_MAX_BYTES } from '@app/trainees/record';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
 import { serveGovukAssets } from './uploads-page/govuk-assets';
 import { serveUploadsPage } from './uploads-page/uploads-page';
+
+/** Longest path parameter the router takes: Node's limit on a request's line and headers together. */
+const PATH_PARAM_MAX_CHARS = 16 * 1024;
 
 /**
  * Builds the API (Fastify adapter) for a configuration, ready to `listen`. Used by `main.ts` and by
@@ -39,7 +43,10 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true, caseSensitive: true },
+    // Node refuses a request line and headers over 16 KiB (431), so no path parameter is longer than
+    // this and the router never answers 414 in its own shape: an id of any length reaches its route
+    // and is answered as an unknown id (docs/operations.md "Limits").
+    routerOptions: { ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: PATH_PARAM_MAX_CHARS },
     // A `.json` suffix on an API path is tolerated, as by the reference (docs/reference/API-FACTS.md §1.9).
     rewriteUrl: (req: IncomingMessage) => stripJsonSuffix(req.url ?? '/'),
   });
@@ -81,6 +88,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   // A CSV file of trainees is read as bytes (its encoding is the upload's to check), up to one byte
   // past its bound so that the upload names the bound; longer bodies answer 413 while they are read.
   fastify.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: UPLOAD_BYTES_MAX + 1 }, (_req, body, done) => done(null, body));
+  refuseBodiesNotFiles(fastify);
   // The path only: a query string may hold a token or personal data (docs/operations.md "Observing it").
   // One onResponse hook: the metrics (docs/observability.md "Metrics"), then the log line.
   fastify.addHook('onResponse', (request, reply, done) => {
