@@ -4,7 +4,10 @@
  * request goes through the harness, which checks the answer (status, body, headers sent) and an
  * accepted body against the served document.
  */
+import { EventStoreUnavailableError, type EventStore } from '@app/event-sourcing';
+import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
 import { hashToken } from '@app/providers/write';
+import { ReadModelsDamaged } from '@app/runtime/projector';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from '@app/runtime/idempotency';
 import { PROVIDER_READ_MODEL, type ProviderReadModel } from '@app/providers/read';
 import { RunningApi } from '../support/api-harness';
@@ -151,6 +154,28 @@ describe('answers the served documents describe', () => {
         422,
         'pg_apprenticeship_start_date is too long (maximum is 255 characters)',
       ]);
+    });
+  });
+
+  describe('the stores unable to answer now', () => {
+    afterEach(() => jest.restoreAllMocks());
+
+    it('answers a damaged read store 503 with Retry-After, and a busy event store 503', async () => {
+      const created = await api.request('POST', `/api/${V}/trainees`, token, uniqueTrainee(V));
+      const id = created.body.data.trainee_id as string;
+      jest.spyOn(api.infra.readModel, 'getTraineeAnswer').mockRejectedValueOnce(new ReadModelsDamaged('database disk image is malformed'));
+      const damaged = await api.request('GET', `/api/${V}/trainees/${id}`, token);
+      expect([damaged.status, damaged.headers.get('retry-after'), damaged.body.errors[0].error]).toEqual([503, '30', 'ServiceUnavailable']);
+      // The write path's event store refuses the append, as one with too many calls waiting does.
+      const ports = api.app.get<TraineeWritePorts>(TRAINEE_WRITE_PORTS);
+      const eventStore = ports.eventStore;
+      const busyStore: EventStore = Object.create(eventStore) as EventStore;
+      busyStore.appendToStream = () => Promise.reject(new EventStoreUnavailableError('too many calls waiting'));
+      ports.eventStore = busyStore;
+      const busy = await api.request('PATCH', `/api/${V}/trainees/${id}`, token, { data: { middle_names: 'Sam' } }).finally(() => {
+        ports.eventStore = eventStore;
+      });
+      expect([busy.status, busy.body.errors[0].error]).toEqual([503, 'ServiceUnavailable']);
     });
   });
 
