@@ -71,7 +71,7 @@ describe("the served OpenAPI documents under Spectral's OWASP ruleset", () => {
         results: await spectral.run(new Document(text, Json, `${version}.json`)),
       });
     }
-  }, 60_000);
+  }, 120_000);
   afterAll(() => api.close());
 
   it.each(VERSIONS)('%s: every string, integer and array a request sends has its bound', (version) => {
