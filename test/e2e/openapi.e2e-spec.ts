@@ -82,6 +82,35 @@ describe('the OpenAPI documents, served without a token', () => {
       }
     });
 
+    it('declares on every operation what the exception filter and the body parser can answer, and the headers each answer may carry', () => {
+      const missing: string[] = [];
+      for (const [path, item] of Object.entries(doc().paths)) {
+        for (const method of METHODS) {
+          const op = item[method] as (typeof item)[string] & { parameters?: { name: string; in: string }[] };
+          if (!op) continue;
+          const at = `${method.toUpperCase()} ${path}`;
+          const answers = op.responses as Record<string, { headers?: Record<string, unknown> }>;
+          const expectStatus = (status: string, header?: string) => {
+            if (!answers[status]) missing.push(`${at} ${status}`);
+            else if (header && !answers[status].headers?.[header]) missing.push(`${at} ${status} ${header}`);
+          };
+          expectStatus('500');
+          if (!(Array.isArray(op.security) && op.security.length === 0)) expectStatus('503', 'Retry-After');
+          if (['post', 'put', 'patch', 'delete'].includes(method)) for (const status of ['400', '413', '415']) expectStatus(status);
+          if (op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key')) {
+            for (const status of ['400', '409', '422']) expectStatus(status, 'Idempotent-Replayed');
+            for (const status of Object.keys(answers).filter((s) => s.startsWith('2'))) expectStatus(status, 'Idempotent-Replayed');
+          }
+          for (const [status, answer] of Object.entries(answers)) {
+            for (const header of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
+              if (!answer.headers?.[header]) missing.push(`${at} ${status} ${header}`);
+            }
+          }
+        }
+      }
+      expect(missing).toEqual([]);
+    });
+
     it('declares a token sent with Bearer or bare, either taken by every operation that needs one (docs/DESIGN.md ruling 20)', () => {
       const schemes = (doc() as unknown as { components: { securitySchemes: Record<string, Record<string, string>> } }).components
         .securitySchemes;

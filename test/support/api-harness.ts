@@ -15,7 +15,8 @@ import type { AppConfig } from '@app/runtime/process';
 import { DEFAULT_SERVED_VERSIONS } from '@app/trainees/record';
 import { createLogger } from '../../apps/api/src/observability/logger';
 import { locksHeldBy, openDatabasesOf } from './beside';
-import { checkAgainstServedDocument, checkRequestAgainstServedDocument } from './served-document';
+import { checkAgainstServedDocument, checkRequestAgainstServedDocument, useServedDocuments } from './served-document';
+import { OpenApiDocuments } from '../../apps/api/src/api-docs/openapi-documents';
 import type { Logger } from 'pino';
 
 /** The HTTP server bounds a test may set (see {@link RunningApi.start}). */
@@ -123,7 +124,10 @@ export class RunningApi {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    return new RunningApi(app, `http://127.0.0.1:${port}`, dataDir, options.dataDir === undefined);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const documents = app.get(OpenApiDocuments);
+    useServedDocuments(baseUrl, (segment) => documents.json(segment) as Record<string, unknown> | undefined);
+    return new RunningApi(app, baseUrl, dataDir, options.dataDir === undefined);
   }
 
   /**

@@ -11,9 +11,14 @@ const validator = new OpenApiResponseValidator(documentFor('v2026.1'));
 
 describe('OpenApiResponseValidator', () => {
   describe('path matching', () => {
-    it('does not match a path whose version parameter is outside its enum', () => {
+    it('holds a path whose version parameter is outside its enum to the operation, which must refuse it', () => {
       const v2025 = jsonResponse('GET', '/api/v2025.0/trainees', 200, { data: [] });
-      expect(validator.check(v2025)).toEqual({ operation: null, problems: [] });
+      expect(validator.check(v2025)).toEqual({
+        operation: 'GET /api/{api_version}/trainees',
+        problems: [
+          'GET /api/{api_version}/trainees 200: path parameter api_version breaks its schema, yet the request was not refused with a 4xx',
+        ],
+      });
       expect(new OpenApiResponseValidator(documentFor('v2025.0')).check(v2025)).toEqual({
         operation: 'GET /api/{api_version}/trainees',
         problems: [],
@@ -31,16 +36,30 @@ describe('OpenApiResponseValidator', () => {
       ]);
     });
 
-    it('respects path-item and operation-level parameter schemas', () => {
-      // Path-item level pattern: upper case does not match GET.
-      expect(validator.check(jsonResponse('GET', `${V2026}/trainees/ABC`, 200, trainee())).operation).toBeNull();
+    it('respects path-item and operation-level parameter schemas: a value outside them must be refused', () => {
+      const outside = (status: number) =>
+        'GET /api/{api_version}/trainees/{trainee_id} ' +
+        `${status}: path parameter trainee_id breaks its schema, yet the request was not refused with a 4xx`;
+      // Path-item level pattern: upper case breaks it for GET, so only a 4xx answers it.
+      expect(validator.check(jsonResponse('GET', `${V2026}/trainees/ABC`, 200, trainee()))).toEqual({
+        operation: 'GET /api/{api_version}/trainees/{trainee_id}',
+        problems: [outside(200)],
+      });
+      const problem = { title: 'Not found', status: 404, type: 'https://example.org/problems/not-found' };
+      expect(
+        validator.check({ ...jsonResponse('GET', `${V2026}/trainees/ABC`, 404, problem), contentType: 'application/problem+json' })
+          .problems,
+      ).toEqual([]);
       // Operation level overrides it for DELETE: digits only.
       expect(
-        validator.check({ method: 'DELETE', url: `${V2026}/trainees/abc`, status: 204, contentType: null, text: '' }).operation,
-      ).toBeNull();
-      expect(validator.check({ method: 'DELETE', url: `${V2026}/trainees/123`, status: 204, contentType: null, text: '' }).operation).toBe(
-        'DELETE /api/{api_version}/trainees/{trainee_id}',
-      );
+        validator.check({ method: 'DELETE', url: `${V2026}/trainees/abc`, status: 204, contentType: null, text: '' }).problems,
+      ).toEqual([
+        'DELETE /api/{api_version}/trainees/{trainee_id} 204: path parameter trainee_id breaks its schema, yet the request was not refused with a 4xx',
+      ]);
+      expect(validator.check({ method: 'DELETE', url: `${V2026}/trainees/123`, status: 204, contentType: null, text: '' })).toEqual({
+        operation: 'DELETE /api/{api_version}/trainees/{trainee_id}',
+        problems: [],
+      });
     });
 
     it('URL-decodes path parameters before checking them', () => {
@@ -76,6 +95,21 @@ describe('OpenApiResponseValidator', () => {
         'GET /api/{api_version}/trainees 429: required header Retry-After is missing',
       ]);
       expect(validator.check({ ...slowDown, headers: { 'retry-after': '30' } }).problems).toEqual([]);
+    });
+
+    it('reports a header sent that the response does not declare, but not the framing ones', () => {
+      const framing = { 'Content-Type': 'text/plain', 'content-length': '9', date: 'Mon, 07 Dec 2026 10:00:00 GMT', connection: 'close' };
+      expect(validator.check({ ...slowDown, headers: { ...framing, 'retry-after': '30' } }).problems).toEqual([]);
+      expect(
+        validator.check({ ...slowDown, headers: { 'retry-after': '30', Location: '/elsewhere', 'x-powered-by': 'x' } }).problems,
+      ).toEqual([
+        'GET /api/{api_version}/trainees 429: header location is sent but not declared',
+        'GET /api/{api_version}/trainees 429: header x-powered-by is sent but not declared',
+      ]);
+      // A response that declares no header at all.
+      expect(
+        validator.check({ ...jsonResponse('GET', `${V2026}/trainees`, 200, { data: [] }), headers: { 'retry-after': '1' } }).problems,
+      ).toEqual(['GET /api/{api_version}/trainees 200: header retry-after is sent but not declared']);
     });
 
     it("checks a present header's value against its schema", () => {

@@ -37,11 +37,26 @@ export interface ObservedResponse {
   text: string;
   /**
    * Response headers (any case). When given, headers the response object declares with
-   * `required: true` must be present, and present documented headers must satisfy their schema.
-   * When absent, headers are not checked.
+   * `required: true` must be present, present documented headers must satisfy their schema, and
+   * every header present must be declared, except the connection's and the representation's own
+   * ({@link UNDECLARED_HEADERS}). When absent, headers are not checked.
    */
   headers?: Record<string, string | string[] | undefined>;
 }
+
+/**
+ * Headers an answer may carry without its response object declaring them: HTTP's own framing and
+ * connection headers and `Content-Type`, which the specification says a document does not declare
+ * as a header.
+ */
+export const UNDECLARED_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'content-length',
+  'content-type',
+  'date',
+  'keep-alive',
+  'transfer-encoding',
+]);
 
 export interface ResponseCheck {
   /** `METHOD /template` of the documented operation that matched, or null when none did. */
@@ -66,6 +81,8 @@ interface OperationMatch {
   operation: Json;
   operationPointer: string;
   method: string;
+  /** The path parameters whose values break their schemas (the template matched on its literal segments only). */
+  outsideSchema: string[];
 }
 
 interface Located {
@@ -109,7 +126,9 @@ export class OpenApiResponseValidator {
    * method is not documented, in which case there are no problems; a HEAD request matches the GET
    * operation when HEAD is not documented, and is labelled GET) and the problems found: an
    * undocumented status, media type or header, an unparseable JSON body, schema violations (one
-   * per Ajv error, prefixed with `METHOD /template status:`), an unresolvable `$ref`.
+   * per Ajv error, prefixed with `METHOD /template status:`), an unresolvable `$ref`. A path whose
+   * parameters break their schemas (an id longer than its `maxLength`) still names the operation of
+   * its template: the document calls the request invalid, so the answer must be one of its 4xx.
    */
   check(response: ObservedResponse): ResponseCheck {
     const match = this.matchOperation(response.method, pathOf(response.url));
@@ -172,8 +191,14 @@ export class OpenApiResponseValidator {
     return this.matchPath(method, path.slice(0, -'.json'.length));
   }
 
+  /**
+   * The most specific documented operation of the path and method whose path parameters meet their
+   * schemas; else the most specific one whose template the path matches, with the parameters that
+   * break their schemas named.
+   */
   private matchPath(rawMethod: string, path: string): OperationMatch | null {
     const method = rawMethod.toLowerCase();
+    let outside: OperationMatch | null = null;
     for (const candidate of this.templates) {
       const groups = candidate.regExp.exec(path);
       if (!groups) continue;
@@ -193,15 +218,18 @@ export class OpenApiResponseValidator {
       if (!HTTP_METHODS.includes(operationMethod) || !isObject(operation)) continue;
       const operationPointer = pointer(candidate.pathItemPointer, operationMethod);
       const parameters = this.pathParameters(candidate, operation, operationPointer);
-      if (!parameters.every((p) => !values.has(p.name) || this.stringValueMatches(p, values.get(p.name)!))) continue;
-      return {
+      const broken = parameters.filter((p) => values.has(p.name) && !this.stringValueMatches(p, values.get(p.name)!)).map((p) => p.name);
+      const match = {
         label: `${operationMethod.toUpperCase()} ${candidate.template}`,
         operation,
         operationPointer,
         method,
+        outsideSchema: broken,
       };
+      if (broken.length === 0) return match;
+      outside ??= match;
     }
-    return null;
+    return outside;
   }
 
   /** Path parameters of the path item, overridden by the operation's of the same name. */
@@ -245,6 +273,11 @@ export class OpenApiResponseValidator {
       problems.push(`${prefix} status ${response.status} is not documented (documented: ${documented})`);
       return;
     }
+    if (match.outsideSchema.length > 0 && (response.status < 400 || response.status > 499)) {
+      problems.push(
+        `${prefix} path parameter ${match.outsideSchema.join(', ')} breaks its schema, yet the request was not refused with a 4xx`,
+      );
+    }
     const responseObject = this.resolve(responses[key], pointer(responsesPointer, key));
     if (response.headers) this.checkHeaders(responseObject, response.headers, prefix, problems);
     this.checkContent(match, responseObject, response, prefix, problems);
@@ -256,9 +289,12 @@ export class OpenApiResponseValidator {
     prefix: string,
     problems: string[],
   ): void {
-    const declared = responseObject.value.headers;
-    if (!isObject(declared)) return;
+    const declared = isObject(responseObject.value.headers) ? responseObject.value.headers : {};
     const lowerCased = new Map(Object.entries(received).map(([name, value]) => [name.toLowerCase(), value]));
+    const names = new Set(Object.keys(declared).map((name) => name.toLowerCase()));
+    for (const name of lowerCased.keys()) {
+      if (!UNDECLARED_HEADERS.has(name) && !names.has(name)) problems.push(`${prefix} header ${name} is sent but not declared`);
+    }
     for (const [name, raw] of Object.entries(declared)) {
       // The specification says a documented Content-Type header is ignored.
       if (name.toLowerCase() === 'content-type') continue;

@@ -3,17 +3,43 @@ import { OpenApiResponseValidator } from './openapi-validator';
 /** The validators of served OpenAPI documents, by `<base URL>/api/<segment>` (null: no document there). */
 const validators = new Map<string, Promise<OpenApiResponseValidator | null>>();
 
-/** The validator of the document a running service serves at `/api/<segment>/openapi.json`, fetched once. */
+/** The documents of services started in this process, by base URL: what each serves at `/api/<segment>/openapi.json`. */
+const inProcess = new Map<string, (segment: string) => Record<string, unknown> | undefined>();
+
+/**
+ * Has the checks of the service at `baseUrl` read its documents from `documents` (the running
+ * application's own, by version segment; undefined where none is served) instead of fetching them,
+ * so that a test's rate limits count only its own requests.
+ */
+export function useServedDocuments(baseUrl: string, documents: (segment: string) => Record<string, unknown> | undefined): void {
+  inProcess.set(baseUrl, documents);
+}
+
+/**
+ * The validator of the document a running service serves at `/api/<segment>/openapi.json`, read
+ * once (null when the service serves none there: 404). Any other answer to the fetch throws: a
+ * check that could not read its document must not pass.
+ */
 function validatorFor(baseUrl: string, segment: string): Promise<OpenApiResponseValidator | null> {
   const key = `${baseUrl}/api/${segment}`;
   let validator = validators.get(key);
   if (!validator) {
-    validator = fetch(`${key}/openapi.json`).then(async (res) =>
-      res.status === 200 ? new OpenApiResponseValidator((await res.json()) as Record<string, unknown>) : null,
-    );
+    const local = inProcess.get(baseUrl);
+    validator = local ? Promise.resolve(validatorOf(local(segment))) : fetchValidator(key);
     validators.set(key, validator);
   }
   return validator;
+}
+
+async function fetchValidator(key: string): Promise<OpenApiResponseValidator | null> {
+  const res = await fetch(`${key}/openapi.json`);
+  if (res.status === 404) return null;
+  if (res.status !== 200) throw new Error(`${key}/openapi.json answered ${res.status}: the answers there cannot be checked`);
+  return validatorOf((await res.json()) as Record<string, unknown>);
+}
+
+function validatorOf(document: Record<string, unknown> | undefined): OpenApiResponseValidator | null {
+  return document ? new OpenApiResponseValidator(document) : null;
 }
 
 /**

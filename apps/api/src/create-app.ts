@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
@@ -20,10 +21,14 @@ import { METRICS, STORES } from './composition/tokens';
 import { StorageFaults } from './composition/storage-faults';
 import { httpMetricsRecorder } from './observability/http-metrics';
 import { parseJsonBody } from './bodies/json-body';
+import { refuseBodiesNotFiles } from './bodies/file-body';
 import { BODY_MAX_BYTES } from '@app/trainees/record';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
 import { serveGovukAssets } from './uploads-page/govuk-assets';
 import { serveUploadsPage } from './uploads-page/uploads-page';
+
+/** Longest path parameter the router takes: Node's limit on a request's line and headers together. */
+const PATH_PARAM_MAX_CHARS = 16 * 1024;
 
 /**
  * Builds the API (Fastify adapter) for a configuration, ready to `listen`. Used by `main.ts` and by
@@ -40,7 +45,10 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true, caseSensitive: true },
+    // Node refuses a request line and headers over 16 KiB (431), so no path parameter is longer than
+    // this and the router never answers 414 in its own shape: an id of any length reaches its route
+    // and is answered as an unknown id (docs/operations.md "Limits").
+    routerOptions: { ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: PATH_PARAM_MAX_CHARS },
     // A `.json` suffix on an API path is tolerated, as by the reference (docs/reference/API-FACTS.md §1.9).
     rewriteUrl: (req: IncomingMessage) => stripJsonSuffix(req.url ?? '/'),
   });
@@ -65,23 +73,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   authenticateOnRequest(fastify, app.get(ApiAuthenticator));
   closeAfterUnreadBody(fastify);
 
-  // Providers' systems do not always send `Content-Type: application/json`: read any body as JSON.
-  // (Errors raised before a handler, such as malformed JSON, reach the Nest exception filter.)
-  fastify.removeContentTypeParser(['application/json', 'text/plain']);
-  fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, parseJsonBody(text));
-    } catch (err) {
-      const e = err as Error & { statusCode?: number };
-      e.statusCode = 400;
-      done(e, undefined);
-    }
-  });
-  // A CSV file of trainees is read as bytes (its encoding is the upload's to check), up to one byte
-  // past its bound so that the upload names the bound; longer bodies answer 413 while they are read.
-  fastify.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: UPLOAD_BYTES_MAX + 1 }, (_req, body, done) => done(null, body));
+  registerBodyParsers(fastify);
   // The path only: a query string may hold a token or personal data (docs/operations.md "Observing it").
   // One onResponse hook: the metrics (docs/observability.md "Metrics"), a write stored (a storage
   // fault is over: docs/operations.md "When the disk fills"), then the log line.
@@ -106,6 +98,33 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   // The uploads page for providers' staff at /uploads (docs/operations.md "Adding trainees from a file").
   await serveUploadsPage(app, config, logger);
   return app;
+}
+
+/**
+ * The API's body parsers (docs/DESIGN.md ruling 4; docs/operations.md "Limits"): any body read as
+ * JSON with its bounds (`parseJsonBody`: 400 past them, an empty body as none), a `text/csv` file as
+ * bytes up to one past the upload's bound, and 415 before the body is read for a route that takes a
+ * file and is sent anything else (`refuseBodiesNotFiles`).
+ */
+function registerBodyParsers(fastify: FastifyInstance): void {
+  // Providers' systems do not always send `Content-Type: application/json`: read any body as JSON.
+  // (Errors raised before a handler, such as malformed JSON, reach the Nest exception filter.)
+  fastify.removeContentTypeParser(['application/json', 'text/plain']);
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, parseJsonBody(text));
+    } catch (err) {
+      const e = err as Error & { statusCode?: number };
+      e.statusCode = 400;
+      done(e, undefined);
+    }
+  });
+  // A CSV file of trainees is read as bytes (its encoding is the upload's to check), up to one byte
+  // past its bound so that the upload names the bound; longer bodies answer 413 while they are read.
+  fastify.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: UPLOAD_BYTES_MAX + 1 }, (_req, body, done) => done(null, body));
+  refuseBodiesNotFiles(fastify);
 }
 
 /** The methods of the API's writes. */

@@ -43,6 +43,15 @@ export const WITHDRAWAL_REASONS_MAX_ITEMS = 20;
 export const TEXT_MAX_CHARS = 255;
 
 /**
+ * The range of `course_year`: the real service keeps it in an integer column (4 bytes), which a
+ * larger value would overflow, so an integer outside −2,147,483,648 … 2,147,483,647 (a string of
+ * more than 10 digits included) answers `course_year is not a valid course year`
+ * (docs/reference/API-FACTS.md §6.4; docs/reference/reference-data/README.md: course_year, an integer).
+ */
+export const COURSE_YEAR_MIN = -2_147_483_648;
+export const COURSE_YEAR_MAX = 2_147_483_647;
+
+/**
  * Most characters of a withdrawal's free-text reasons (`another_reason`,
  * `safeguarding_concern_reasons`): 5,000, room for a few paragraphs (a deferral's reason has 500,
  * docs/reference/API-FACTS.md §12).

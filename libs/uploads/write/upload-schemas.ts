@@ -32,11 +32,15 @@ export const UPLOAD_SCHEMAS: Record<string, JsonSchema> = {
     ['UnprocessableEntity'],
     'The file is refused as a whole, or the upload cannot be submitted: the message says why (columns named as written).',
   ),
-  UnsupportedMediaType: errorList(['UnsupportedMediaType'], 'The body is not sent as `text/csv`.'),
+  UnsupportedMediaType: errorList(
+    ['UnsupportedMediaType'],
+    'The body is not of a media type the operation takes (an upload: `text/csv`), or its `Content-Type` is no media type.',
+  ),
   UploadRowError: {
     type: 'object',
     properties: { row: ROW, column: COLUMN, message: MESSAGE },
     required: ['row', 'column', 'message'],
+    additionalProperties: false,
     example: { row: 4, column: 'date_of_birth', message: "date_of_birth can't be blank" },
   },
   UploadRowOutcome: {
@@ -47,10 +51,16 @@ export const UPLOAD_SCHEMAS: Record<string, JsonSchema> = {
       trainee_id: { type: 'string', description: 'The trainee the row made.' },
       errors: {
         type: 'array',
-        items: { type: 'object', properties: { column: COLUMN, message: MESSAGE }, required: ['column', 'message'] },
+        items: {
+          type: 'object',
+          properties: { column: COLUMN, message: MESSAGE },
+          required: ['column', 'message'],
+          additionalProperties: false,
+        },
       },
     },
     required: ['row'],
+    additionalProperties: false,
     example: { row: 2, trainee_id: 'pM5Hy1Fi2jbYCzw7wKUc7Kqm' },
   },
   Upload: {
@@ -72,11 +82,13 @@ export const UPLOAD_SCHEMAS: Record<string, JsonSchema> = {
       ended_at: instant('UTC; when every row had its outcome, or the upload was cancelled.'),
     },
     required: ['upload_id', 'status', 'api_version', 'row_count', 'error_count', 'errors', 'rows', 'received_at'],
+    additionalProperties: false,
   },
-  UploadResponse: { type: 'object', properties: { data: ref('Upload') }, required: ['data'] },
+  UploadResponse: { type: 'object', properties: { data: ref('Upload') }, required: ['data'], additionalProperties: false },
   UploadListResponse: {
     type: 'object',
     properties: { data: { type: 'array', items: ref('Upload') }, meta: ref('ListMeta') },
     required: ['data', 'meta'],
+    additionalProperties: false,
   },
 };

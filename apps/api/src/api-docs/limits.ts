@@ -10,6 +10,7 @@ import { TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from '@app/trainees/decid
 import type { AppConfig } from '@app/runtime/process';
 import { PER_PAGE_MAX } from '../trainees/list-trainees/list-trainees.params';
 import { PAGE_LIMIT_MAX } from '../query-params/cursor-page';
+import { QUERY_VALUE_MAX_CHARS } from '../query-params/query-values';
 
 /** The figures of the configuration that the limits text states. */
 export type LimitSettings = Pick<
@@ -53,7 +54,8 @@ export function limitsDescription(config: LimitSettings): string {
   \`disabilityN\` keys. A trainee holds at most ${TRAINEE_PLACEMENTS_MAX} placements and ${TRAINEE_DEGREES_MAX}
   degrees however they are added (422).
 - **Lists**: \`per_page\` at most ${PER_PAGE_MAX}; the change feed's and a trainee history's \`limit\` at most
-  ${PAGE_LIMIT_MAX} (422 above).
+  ${PAGE_LIMIT_MAX}; \`since\`, \`academic_cycle\`, \`has_trn\` and \`as_of\` at most ${QUERY_VALUE_MAX_CHARS} characters (422 above).
+- **Ids in a path**: at most 255 characters; a longer one names nothing (404).
 - **Time**: a request must arrive whole within ${seconds(config.requestTimeoutMs)} and its headers within
   ${seconds(config.headersTimeoutMs)} (408, connection closed); a silent connection is closed after
   ${seconds(config.connectionTimeoutMs)}, an idle keep-alive one after ${seconds(config.keepAliveTimeoutMs)};

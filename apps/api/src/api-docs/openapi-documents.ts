@@ -8,6 +8,7 @@ import { implementedVersion, type ApiVersion } from '@app/trainees/record';
 import { dump } from 'js-yaml';
 import { VersionRegistry } from '../composition/versions';
 import { limitsDescription } from './limits';
+import { addCommonAnswers } from './common-answers';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -155,6 +156,7 @@ function versionDocument(base: OpenAPIObject, contract: VersionContract, names: 
     }
     if (!METHODS.some((m) => operations[m])) delete document.paths[path];
   }
+  addCommonAnswers(document);
   document.webhooks = structuredClone(WEBHOOKS) as unknown as OpenAPIObject['webhooks'];
   return document;
 }

@@ -46,7 +46,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
 /**
  * An operation that accepts `Idempotency-Key`: the {@link IdempotencyInterceptor} and the header
- * parameter in the OpenAPI document (its 400, 409 and 422 are among the write's answers).
+ * parameter in the OpenAPI document (the documents add its 400, 409 and 422, and
+ * `Idempotent-Replayed`, to the operation's answers: apps/api/src/api-docs/common-answers.ts).
  */
 export function Idempotent(): MethodDecorator {
   return applyDecorators(

@@ -12,14 +12,28 @@ import { Idempotent } from '../idempotency/idempotency.interceptor';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** An answer with a JSON body of the named schema (or the given schema). */
-export function Answers(status: number, description: string, schema: string | Record<string, unknown>): MethodDecorator & ClassDecorator {
+/** An answer with a JSON body of the named schema (or the given schema), and the headers it carries. */
+export function Answers(
+  status: number,
+  description: string,
+  schema: string | Record<string, unknown>,
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>,
+): MethodDecorator & ClassDecorator {
   return ApiResponse({
     status,
     description,
+    ...(headers ? { headers } : {}),
     content: { 'application/json': { schema: typeof schema === 'string' ? ref(schema) : schema } },
   });
 }
+
+/** The `Content-Disposition` of a file answered for download: `attachment; filename="…"`. */
+export const ATTACHMENT_HEADER = {
+  'Content-Disposition': {
+    description: '`attachment; filename="<name>.csv"`: saved as a file.',
+    schema: { type: 'string', maxLength: 512, pattern: '^attachment; filename=' },
+  },
+};
 
 /** The `api_version` path segment, every operation's first parameter (docs/spec/trainee-records-api.md "Versioning"). */
 export const ApiVersionParam = (): MethodDecorator & ClassDecorator =>

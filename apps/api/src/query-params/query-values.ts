@@ -9,6 +9,13 @@ export function leadingInteger(value: string): number | null {
   return m ? Number.parseInt(m[1], 10) : null;
 }
 
+/**
+ * Most characters of a free query value (`since`, `academic_cycle`, `has_trn`, `as_of`): 64, room
+ * for an ISO 8601 instant with nanoseconds and an offset (35) and white space around; a longer one
+ * answers the endpoint's 422 (docs/DESIGN.md ruling 14; stated as `maxLength` in the documents).
+ */
+export const QUERY_VALUE_MAX_CHARS = 64;
+
 /** Most characters of a query value that a message quotes (as the write messages, libs/trainees/contract/wire/values.ts). */
 const MAX_QUOTED = 200;
 

@@ -6,6 +6,7 @@ import { PublicVersionGuard } from '../auth/api.guard';
 import { ReferenceDataNotFound } from '../errors/errors';
 import { Contract, VersionRequested } from '../auth/request-context';
 import { PublicApiRoute } from '../admission/authenticate-early';
+import { QUERY_VALUE_MAX_CHARS } from '../query-params/query-values';
 
 @Controller('api/:api_version/reference-data')
 @UseGuards(PublicVersionGuard)
@@ -31,8 +32,8 @@ export class ReferenceDataController {
   @ApiQuery({
     name: 'field',
     required: false,
-    description: 'One list by name, such as `sex` or `withdrawal_reasons`.',
-    schema: { type: 'string', example: 'sex' },
+    description: 'One list by name, such as `sex` or `withdrawal_reasons`; any other name answers 404.',
+    schema: { type: 'string', maxLength: QUERY_VALUE_MAX_CHARS, example: 'sex' },
   })
   @Answers(200, 'The lists, or one list.', {
     oneOf: [{ $ref: '#/components/schemas/ReferenceData' }, { $ref: '#/components/schemas/ReferenceDataField' }],

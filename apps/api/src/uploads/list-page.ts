@@ -5,6 +5,9 @@ import { refuseUnknownParameters } from '../query-params/query-values';
 export const UPLOADS_PER_PAGE_MAX = 100;
 const UPLOADS_PER_PAGE_DEFAULT = 25;
 
+/** The last page a list query may ask for. */
+export const UPLOADS_PAGE_MAX = 1_000_000;
+
 /** The paging meta of a list answer (the `ListMeta` schema). */
 export interface ListPage {
   current_page: number;
@@ -24,7 +27,7 @@ export function listPage(raw: Record<string, unknown>): { page: number; perPage:
     if (!(n >= 1 && n <= max)) errors[name] = [`${name} must be an integer from 1 to ${max}`];
     return n;
   };
-  const page = read('page', 1, 1_000_000);
+  const page = read('page', 1, UPLOADS_PAGE_MAX);
   const perPage = read('per_page', UPLOADS_PER_PAGE_DEFAULT, UPLOADS_PER_PAGE_MAX);
   if (Object.keys(errors).length > 0) throw new ListQueryInvalid(errors);
   return { page, perPage };

@@ -15,10 +15,11 @@ import {
 import { UPLOAD_BYTES_MAX, UPLOAD_ROWS_MAX, type UploadKind } from '@app/uploads/decider';
 import type { VersionContract } from '@app/trainees/contract';
 import { ApiController } from '../openapi/api-controller.decorator';
-import { Answers, NotFoundAnswer, Operation, StorageUnavailable } from '../openapi/operation.decorators';
+import { Answers, ATTACHMENT_HEADER, NotFoundAnswer, Operation, StorageUnavailable } from '../openapi/operation.decorators';
 import { Contract, CurrentCaller, type ApiRequest } from '../auth/request-context';
 import { Idempotent } from '../idempotency/idempotency.interceptor';
-import { listPage, type ListPage } from './list-page';
+import { NOT_A_FILE, TakesFile } from '../bodies/file-body';
+import { listPage, UPLOADS_PAGE_MAX, type ListPage } from './list-page';
 import { Uploads } from './uploads';
 
 const UPLOAD_ID = ApiParam({
@@ -59,7 +60,12 @@ export function uploadReadsController(r: UploadResource): Type<unknown> {
     @Get('template')
     @Operation(`get${r.noun}Template`, `The CSV template of ${r.holds}`, r.template.description)
     @ApiProduces('text/csv')
-    @ApiResponse({ status: 200, description: 'The template.', content: { 'text/csv': { schema: { type: 'string' } } } })
+    @ApiResponse({
+      status: 200,
+      description: 'The template.',
+      headers: ATTACHMENT_HEADER,
+      content: { 'text/csv': { schema: { type: 'string' } } },
+    })
     @Header('content-type', CSV)
     async template(
       @CurrentCaller() caller: Caller,
@@ -73,7 +79,7 @@ export function uploadReadsController(r: UploadResource): Type<unknown> {
     /** GET ?page=&per_page=: the provider's uploads of this kind, newest first (`per_page` default 25, at most 100). */
     @Get()
     @Operation(`list${r.noun}s`, `The provider's uploads of ${r.holds}`, 'Newest first, paged.')
-    @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } })
+    @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, maximum: UPLOADS_PAGE_MAX, default: 1 } })
     @ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
     @Answers(200, 'A page of uploads (empty past the last).', 'UploadListResponse')
     @Answers(422, '`page` or `per_page` out of bounds.', 'ListQueryErrors')
@@ -101,7 +107,12 @@ export function uploadReadsController(r: UploadResource): Type<unknown> {
     @Operation(`get${r.noun}Errors`, 'The uploaded file with its errors', "Each row's messages in a last `errors` column.")
     @UPLOAD_ID
     @ApiProduces('text/csv')
-    @ApiResponse({ status: 200, description: 'The file with an `errors` column.', content: { 'text/csv': { schema: { type: 'string' } } } })
+    @ApiResponse({
+      status: 200,
+      description: 'The file with an `errors` column.',
+      headers: ATTACHMENT_HEADER,
+      content: { 'text/csv': { schema: { type: 'string' } } },
+    })
     @NotFoundAnswer(NOT_FOUND)
     @Header('content-type', CSV)
     async errors(
@@ -133,6 +144,7 @@ export function uploadWritesController(r: UploadResource): Type<unknown> {
      * why; 415 for a body that is not `text/csv`.
      */
     @Post()
+    @TakesFile()
     @Idempotent()
     @StorageUnavailable()
     @HttpCode(202)
@@ -145,7 +157,9 @@ export function uploadWritesController(r: UploadResource): Type<unknown> {
     )
     @ApiConsumes('text/csv')
     @ApiBody({ required: true, schema: { type: 'string', maxLength: UPLOAD_BYTES_MAX } })
-    @Answers(202, 'The upload, `pending` its check; `Location` names it.', 'UploadResponse')
+    @Answers(202, 'The upload, `pending` its check; `Location` names it.', 'UploadResponse', {
+      Location: { description: 'The upload: `/api/<version>/<path>/<upload_id>`.', schema: { type: 'string', maxLength: 512 } },
+    })
     @Answers(413, `The file is larger than ${UPLOAD_BYTES_MAX} bytes.`, 'UploadTooLarge')
     @Answers(415, 'The body is not `text/csv`.', 'UnsupportedMediaType')
     @Answers(422, 'The file is refused as a whole: the message says why (columns named).', 'UploadRefused')
@@ -154,7 +168,7 @@ export function uploadWritesController(r: UploadResource): Type<unknown> {
       @Req() req: ApiRequest,
       @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<{ data: UploadAnswer }> {
-      if (!Buffer.isBuffer(req.body)) throw new UnsupportedMediaTypeException('Send the file as the body, with Content-Type: text/csv');
+      if (!Buffer.isBuffer(req.body)) throw new UnsupportedMediaTypeException(NOT_A_FILE);
       const state = await receiveUpload(this.uploads.ports, caller, r.kind, req.body, null);
       this.uploads.worker.enqueue(state.upload_id!);
       void reply.header('location', `/api/${caller.apiVersion}/${r.path}/${state.upload_id}`);

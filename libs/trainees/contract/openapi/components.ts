@@ -19,6 +19,7 @@ import { DEFERRAL_WIRE, RECOMMENDATION_WIRE, withdrawalWireFor } from '../wire/l
 import { PLACEMENT_WIRE } from '../wire/placement.wire';
 import { DISABILITY_KEY, traineeWire } from '../wire/trainee.wire';
 import type { JsonSchema, WireObject } from '../wire/wire-object';
+import { numberAsTextSchema } from '../wire/values';
 import { AUDIT_SCHEMAS } from './audit-components';
 import { HISTORY_SCHEMAS } from './history-schemas';
 
@@ -172,6 +173,9 @@ const DISABILITY_BOUNDS =
   `A trainee holds at most ${DISABILITY_KEYS_MAX} however many updates add them: an update that would leave more answers 422 ` +
   `(a key sent as null removes that disability).`;
 
+/** What a `disabilityN` key says of a JSON number sent for it: its decimal text meets the value's length. */
+const DISABILITY_NUMBER = numberAsTextSchema(TEXT_MAX_CHARS);
+
 /** The write bodies of `version`: each input (with its bounds) and its `{data: …}` envelope. */
 function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {
   const withdrawal = withdrawalWireFor(version);
@@ -182,7 +186,8 @@ function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {
           [DISABILITY_KEY.source]: {
             type: ['string', 'number', 'null'],
             maxLength: TEXT_MAX_CHARS,
-            description: `A disability code, stored and answered as sent. ${DISABILITY_BOUNDS}`,
+            ...DISABILITY_NUMBER.bounds,
+            description: `A disability code, stored and answered as sent. ${DISABILITY_BOUNDS} ${DISABILITY_NUMBER.note}`,
           },
         },
       }),
@@ -196,7 +201,8 @@ function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {
           [DISABILITY_KEY.source]: {
             type: ['string', 'number', 'null'],
             maxLength: TEXT_MAX_CHARS,
-            description: `A disability code; null or empty removes the key. ${DISABILITY_BOUNDS}`,
+            ...DISABILITY_NUMBER.bounds,
+            description: `A disability code; null or empty removes the key. ${DISABILITY_BOUNDS} ${DISABILITY_NUMBER.note}`,
           },
         },
       },
@@ -347,6 +353,7 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     },
   ),
   ServiceUnavailable: errorList(['ServiceUnavailable'], 'Not available now: the message says why.'),
+  InternalServerError: errorList(['InternalServerError'], 'A fault of the service, logged for its operators; the message names nothing.'),
   TooManyRequests: { type: 'string', description: 'Plain text `Retry later`.', example: 'Retry later\n' },
 };
 

@@ -137,11 +137,15 @@ export function IsEmailAddress(options: CheckOptions = {}): PropertyDecorator {
   );
 }
 
-/** An ISO 8601 date as docs/reference/API-FACTS.md §6.5 reads it: `<label> is invalid` (or the given message). */
+/**
+ * An ISO 8601 date as docs/reference/API-FACTS.md §6.5 reads it, of at most
+ * {@link ISO_DATE_OR_DATE_TIME_MAX_CHARS} characters with its white space: `<label> is invalid`
+ * (or the given message).
+ */
 export function IsIsoDate(options: CheckOptions & { message?: (label: string) => string } = {}): PropertyDecorator {
   return check(
     'isIsoDate',
-    blankOr((v) => parseIsoDate(v) !== null),
+    blankOr((v) => typeof v === 'string' && v.length <= ISO_DATE_OR_DATE_TIME_MAX_CHARS && parseIsoDate(v) !== null),
     (label) => options.message?.(label) ?? `${label} is invalid`,
     options,
   );

@@ -86,7 +86,13 @@ export const DEFERRAL_WIRE = new WireObject<DeferralFields>('DeferralInput', [
     ],
     convert: (v) => parseIsoDate(v),
     required: true,
-    schema: { type: 'string', format: 'date', description: 'When the trainee deferred (no range check).', example: '2026-01-15' },
+    schema: {
+      type: 'string',
+      format: 'date',
+      maxLength: ISO_DATE_OR_DATE_TIME_MAX_CHARS,
+      description: 'When the trainee deferred (no range check).',
+      example: '2026-01-15',
+    },
   },
   {
     wire: 'defer_reason',
@@ -116,6 +122,7 @@ export const RECOMMENDATION_WIRE = new WireObject<RecommendationFields>('Recomme
     schema: {
       type: 'string',
       format: 'date',
+      maxLength: ISO_DATE_OR_DATE_TIME_MAX_CHARS,
       description: 'When the trainee met the QTS or EYTS standards: not in the future, not before itt_start_date.',
       example: '2026-06-30',
     },

@@ -1,5 +1,12 @@
-import { versionFieldName, type ApiVersion, DISABILITY_KEYS_MAX, TEXT_MAX_CHARS } from '@app/trainees/record';
-import { echoValue } from './values';
+import {
+  COURSE_YEAR_MAX,
+  COURSE_YEAR_MIN,
+  versionFieldName,
+  type ApiVersion,
+  DISABILITY_KEYS_MAX,
+  TEXT_MAX_CHARS,
+} from '@app/trainees/record';
+import { decimalText, echoValue } from './values';
 import { createBody, degreeBody } from '../testing/bodies';
 import { BOTH, payload, TODAY } from '../testing/trainee-payload';
 
@@ -36,6 +43,27 @@ describe.each(BOTH)('bounded text of %s write bodies', (version) => {
         : ['course_year is not a valid course year'];
     expect(createErrors(version, { course_year: 'y'.repeat(MB) })).toEqual(expected);
     expect(createErrors(version, { course_year: version === 'v2025.0' ? 'y'.repeat(TEXT_MAX_CHARS) : '2026' })).toEqual([]);
+  });
+
+  it('bounds a course_year to the integer the real service keeps it as', () => {
+    for (const inside of [COURSE_YEAR_MIN, COURSE_YEAR_MAX, 2026, '2147483647']) {
+      expect(createErrors(version, { course_year: inside })).toEqual([]);
+    }
+    for (const outside of [
+      COURSE_YEAR_MAX + 1,
+      COURSE_YEAR_MIN - 1,
+      1e15,
+      ...(version === 'v2026.1' ? ['2147483648', '00000000001'] : []),
+    ]) {
+      expect(createErrors(version, { course_year: outside })).toEqual(['course_year is not a valid course year']);
+    }
+  });
+
+  it('holds a JSON number sent as free text to the field’s length as its decimal text', () => {
+    expect(createErrors(version, { first_names: 1e300 })).toEqual(['first_names is too long (maximum is 60 characters)']);
+    expect(createErrors(version, { first_names: 1e59 })).toEqual([]);
+    expect(createErrors(version, { first_names: 1e60 })).toEqual(['first_names is too long (maximum is 60 characters)']);
+    expect(createErrors(version, { disability3: 1e300 })).toEqual(['disability3 is too long (maximum is 255 characters)']);
   });
 
   it(`bounds a placement's postcode at ${TEXT_MAX_CHARS} characters, white space inside included`, () => {
@@ -99,6 +127,21 @@ describe.each(BOTH)('bounded text of %s write bodies', (version) => {
     expect(errors.some((e) => e.startsWith('uk_degree has invalid reference data value of'))).toBe(true);
     expect(errors.join('\n')).not.toMatch(/Maximum call stack|RangeError/);
     expect(createErrors(version, { sex: 's'.repeat(MB) }).join('\n').length).toBeLessThan(2000);
+  });
+});
+
+describe('decimalText', () => {
+  it('writes a number without an exponent, from its shortest digits', () => {
+    expect([1e21, 1.5e-7, -1.5e-7, -0, 123.5, 1.2345e25].map(decimalText)).toEqual([
+      '1000000000000000000000',
+      '0.00000015',
+      '-0.00000015',
+      '0',
+      '123.5',
+      '12345000000000000000000000',
+    ]);
+    expect(decimalText(1e300)).toBe(`1${'0'.repeat(300)}`);
+    expect(decimalText(5e-324)).toBe(`0.${'0'.repeat(323)}5`);
   });
 });
 

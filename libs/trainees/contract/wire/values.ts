@@ -31,13 +31,43 @@ export function isBlank(value: unknown): boolean {
 }
 
 /**
- * A free-text value as a string: strings as they are, finite JSON numbers as their decimal text;
- * undefined for every other type (booleans, arrays, objects), which callers report as invalid.
+ * A free-text value as a string: strings as they are, finite JSON numbers as their decimal text
+ * ({@link decimalText}); undefined for every other type (booleans, arrays, objects), which callers
+ * report as invalid.
  */
 export function asText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return decimalText(value);
   return undefined;
+}
+
+/**
+ * A finite number written in decimal notation without an exponent, from the shortest digits that
+ * read back as it (JavaScript's `String`): `1e21` is `1000000000000000000000`, `1.5e-7` is
+ * `0.00000015`, `-0` is `0`. So a number sent as free text meets the field's length as its digits
+ * do: `1e300` is 301 characters. At most about 330 characters (the double range).
+ */
+export function decimalText(n: number): string {
+  const text = String(n);
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!m) return text;
+  const [, sign, lead, rest = '', exponent] = m;
+  const digits = lead + rest;
+  const point = 1 + Number(exponent);
+  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+/**
+ * What a free-text field of at most `max` characters says of a JSON number sent for it: the bounds
+ * its decimal text's integer part meets (`exclusiveMaximum` 10^max, `exclusiveMinimum` -10^(max-1);
+ * none past the double range) and a sentence for its description. Its fractional digits count too,
+ * which a schema cannot state; the check refuses a longer text (`<field> is too long`).
+ */
+export function numberAsTextSchema(max: number): { bounds: Record<string, number>; note: string } {
+  const bounds: Record<string, number> = max < 308 ? { exclusiveMinimum: -(10 ** (max - 1)), exclusiveMaximum: 10 ** max } : {};
+  return { bounds, note: `A JSON number is taken as its decimal text (no exponent), which must be at most ${max} characters too.` };
 }
 
 /** Length in characters (Unicode code points), as Ruby's `String#length` counts. */

@@ -6,14 +6,15 @@
  * these fields.
  *
  * Where the facts leave room on the wire:
- * - free-text fields take strings and numbers (as their decimal text), and booleans, arrays and
- *   objects give `<field> is invalid`;
+ * - free-text fields take strings and numbers (as their decimal text, which meets the field's
+ *   length too), and booleans, arrays and objects give `<field> is invalid`;
  * - coded fields take only strings (a number gets the unknown-code message), except itt_aim, which
  *   also takes a JSON number and stores it as a string (docs/DESIGN.md ruling 12);
  * - a field of digits (the application id) must be a non-negative integer of at most its number of
  *   digits (the reference silently stores null for anything else);
- * - `pg_apprenticeship_start_date` is never refused (docs/reference/API-FACTS.md §6.4): a real date
- *   is stored as `YYYY-MM-DD`, anything else as null, as a date column casts it.
+ * - `pg_apprenticeship_start_date` is refused only past 255 characters (docs/reference/API-FACTS.md
+ *   §6.4 checks nothing; the bound: docs/DESIGN.md ruling 14): a real date is stored as
+ *   `YYYY-MM-DD`, anything else as null, as a date column casts it.
  */
 import { parseIsoDate } from '@app/calendar';
 import {
@@ -31,6 +32,7 @@ import {
   IsCode,
   IsEmailAddress,
   IsIsoDate,
+  ISO_DATE_OR_DATE_TIME_MAX_CHARS,
   IsString,
   IsText,
   LengthOneOf,
@@ -43,7 +45,8 @@ import {
   parseGraduationYear,
   textOf,
 } from './constraints';
-import { charLength } from './values';
+import { charLength, numberAsTextSchema } from './values';
+import { courseYearField } from './course-year.field';
 import type { WireField, WireObject } from './wire-object';
 
 /**
@@ -100,14 +103,22 @@ export function wireFieldOf(
   const checked = { prefix: options.prefix ?? '' };
   const codes = codeBookFor(version);
   switch (kind.kind) {
-    case 'text':
+    case 'text': {
+      // A JSON number is taken as its decimal text (`asText`), as the reference's string attributes take it.
+      const number = numberAsTextSchema(kind.max);
+      const schema = describe({ type: 'string', maxLength: kind.max });
       return {
         ...base,
         checks: [IsText(checked), MaxChars(kind.max, checked)],
         convert: (v) => textOf(v),
-        // A JSON number is taken as its decimal text (`asText`), as the reference's string attributes take it.
-        schema: { ...describe({ type: 'string', maxLength: kind.max }), type: ['string', 'number', 'null'] },
+        schema: {
+          ...schema,
+          ...number.bounds,
+          type: ['string', 'number', 'null'],
+          description: `${String(schema.description ?? '')} ${number.note}`.trim(),
+        },
       };
+    }
     case 'string':
     case 'later_code': {
       const invalid = (label: string, value: unknown) =>
@@ -151,7 +162,7 @@ export function wireFieldOf(
 /** A date field's request schema: a date, or an empty string, which the check reads as no value, as null (it passes a blank value). */
 const DATE_OR_EMPTY: JsonSchema = {
   oneOf: [
-    { type: 'string', format: 'date' },
+    { type: 'string', format: 'date', maxLength: ISO_DATE_OR_DATE_TIME_MAX_CHARS },
     { type: 'string', maxLength: 0, description: 'No value.' },
   ],
 };
@@ -195,7 +206,12 @@ function formatField(
     case 'date':
       return { ...base, checks: [IsIsoDate(checked)], convert: (v) => parseIsoDate(v), schema: describe(DATE_OR_EMPTY) };
     case 'lenient_date':
-      return { ...base, checks: [], convert: (v) => parseIsoDate(v), schema: describe({ type: 'string', format: 'date' }) };
+      return {
+        ...base,
+        checks: [MaxChars(TEXT_MAX_CHARS, checked)],
+        convert: (v) => parseIsoDate(v),
+        schema: describe({ type: 'string', format: 'date', maxLength: TEXT_MAX_CHARS }),
+      };
     case 'urn':
       return {
         ...base,
@@ -232,7 +248,8 @@ function formatField(
 }
 
 /** What every wire field has: its wire and canonical names and whether a create needs it. */
-type FieldBase = Pick<WireField, 'wire' | 'canonical' | 'required'>;
+/** What every wire field of a row has, whatever its kind. */
+export type FieldBase = Pick<WireField, 'wire' | 'canonical' | 'required'>;
 
 /**
  * A code of the version's code book (training_route: the routes the version accepts on a write;
@@ -254,7 +271,9 @@ function codeField(
   ];
   const convert = (v: unknown) => (typeof v === 'number' ? String(v) : v);
   if (kind.numberAsText) {
-    const schema = { anyOf: [{ type: 'string', enum: [...list] }, { type: 'integer', enum: list.map(Number) }, { type: 'null' }] };
+    const numbers = list.map(Number);
+    const integers = { type: 'integer', enum: numbers, minimum: Math.min(...numbers), maximum: Math.max(...numbers) };
+    const schema = { anyOf: [{ type: 'string', enum: [...list] }, integers, { type: 'null' }] };
     return { ...base, checks, convert, schema: { ...schema, description: input.description } };
   }
   return {
@@ -267,37 +286,6 @@ function codeField(
       description: input.description,
       ...(input.example !== undefined ? { example: input.example } : {}),
     }),
-  };
-}
-
-/**
- * `course_year`: where the version wants an integer, an integer or a string of digits; elsewhere
- * any number or string of at most {@link TEXT_MAX_CHARS} characters (docs/reference/API-FACTS.md
- * §6.4; the bound: docs/DESIGN.md ruling 14); a string of digits is stored as a number.
- */
-function courseYearField(base: FieldBase, description: string, integer: boolean): WireField {
-  const test = integer
-    ? (v: unknown) =>
-        (typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && /^\d+$/.test(v) && Number.isSafeInteger(Number(v)))
-    : (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'string';
-  return {
-    ...base,
-    checks: [
-      Satisfies('courseYear', test, (label) => `${label} is not a valid course year`),
-      ...(integer ? [] : [MaxChars(TEXT_MAX_CHARS)]),
-    ],
-    convert: (v) => {
-      if (typeof v === 'number') return v;
-      const t = String(v).trim();
-      return /^\d+$/.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : t;
-    },
-    schema: {
-      description: `${description} ${integer ? 'An integer (or a string of digits).' : 'Any number or string is accepted; a string of digits is stored as a number.'}`,
-      oneOf: integer
-        ? [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^\\d+$', maxLength: 16 }, { type: 'null' }]
-        : [{ type: 'number' }, { type: 'string', maxLength: TEXT_MAX_CHARS }, { type: 'null' }],
-      example: '2026',
-    },
   };
 }
 

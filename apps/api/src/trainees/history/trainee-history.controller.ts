@@ -1,6 +1,7 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiQuery } from '@nestjs/swagger';
+import { AS_OF_MAX_LENGTH } from '../as-of';
 import { Answers, IdParam, NotFoundAnswer, Operation } from '../../openapi/operation.decorators';
 import type { Caller } from '@app/trainees/write';
 import type { VersionContract } from '@app/trainees/contract';
@@ -52,7 +53,7 @@ export class TraineeHistoryController {
     name: 'as_of',
     required: false,
     description: 'An ISO 8601 instant (a date and a time with `Z` or an offset).',
-    schema: { type: 'string', example: '2026-01-05T10:00:00Z' },
+    schema: { type: 'string', maxLength: AS_OF_MAX_LENGTH, example: '2026-01-05T10:00:00Z' },
   })
   @ApiQuery({
     name: 'after',

@@ -9,7 +9,8 @@ import { NoTraineesFound } from '../../errors/errors';
 import { ApiController } from '../../openapi/api-controller.decorator';
 import { JSON_CONTENT_TYPE, listAnswer } from '../../bodies/json-bytes';
 import { Contract, CurrentCaller } from '../../auth/request-context';
-import { AS_OF_MAX_LENGTH, PER_PAGE_MAX, toListQuery } from './list-trainees.params';
+import { AS_OF_MAX_LENGTH, PAGE_MAX, PER_PAGE_MAX, toListQuery } from './list-trainees.params';
+import { QUERY_VALUE_MAX_CHARS } from '../../query-params/query-values';
 import { ListTraineesQuery } from './list-trainees.query';
 import { ListTraineesAsOfQuery } from './list-trainees-as-of.query';
 
@@ -43,7 +44,7 @@ export class ListTraineesController {
     name: 'academic_cycle',
     required: false,
     description: "The cycle's start year (its leading integer is read: `2025`, `2025/26`); default the cycle holding today.",
-    schema: { type: 'string', example: '2025' },
+    schema: { type: 'string', maxLength: QUERY_VALUE_MAX_CHARS, example: '2025' },
   })
   @ApiQuery({
     name: 'status',
@@ -55,15 +56,20 @@ export class ListTraineesController {
     name: 'since',
     required: false,
     description: 'Keep trainees changed at or after this ISO 8601 date or date-time (UTC when no zone).',
-    schema: { type: 'string', example: '2025-09-01T00:00:00Z' },
+    schema: { type: 'string', maxLength: QUERY_VALUE_MAX_CHARS, example: '2025-09-01T00:00:00Z' },
   })
   @ApiQuery({
     name: 'has_trn',
     required: false,
     description: '`true` keeps trainees with a TRN; any other value those without.',
-    schema: { type: 'string', example: 'true' },
+    schema: { type: 'string', maxLength: QUERY_VALUE_MAX_CHARS, example: 'true' },
   })
-  @ApiQuery({ name: 'page', required: false, description: 'Page number, default 1.', schema: { type: 'integer', minimum: 1, default: 1 } })
+  @ApiQuery({
+    name: 'page',
+    required: false,
+    description: 'Page number, default 1; past the last page, 404.',
+    schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: 1 },
+  })
   @ApiQuery({
     name: 'per_page',
     required: false,

@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import {
   IsIn,
   IsOptional,
+  MaxLength,
   Validate,
   ValidatorConstraint,
   validateSync,
@@ -11,8 +12,10 @@ import {
 import { currentAcademicCycle, isKnownAcademicCycle } from '@app/trainees/decider';
 import { STATUS_FILTERS, utcDateOf, type StatusFilter, type TraineeListQuery } from '@app/trainees/read';
 import { ListQueryInvalid } from '../../errors/errors';
-import { parseAsOf } from '../as-of';
-import { leadingInteger, quoted } from '../../query-params/query-values';
+import { AS_OF_MAX_LENGTH, parseAsOf } from '../as-of';
+import { leadingInteger, QUERY_VALUE_MAX_CHARS, quoted } from '../../query-params/query-values';
+
+export { AS_OF_MAX_LENGTH };
 
 const SINCE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
@@ -36,7 +39,7 @@ export function parseSince(value: string): string | null {
 @ValidatorConstraint({ name: 'academicCycle' })
 class AcademicCycleConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
-    if (typeof value !== 'string') return false;
+    if (typeof value !== 'string' || value.length > QUERY_VALUE_MAX_CHARS) return false;
     const year = leadingInteger(value);
     return year !== null && isKnownAcademicCycle(year);
   }
@@ -59,20 +62,17 @@ class StatusConstraint implements ValidatorConstraintInterface {
 @ValidatorConstraint({ name: 'since' })
 class SinceConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
-    return typeof value === 'string' && parseSince(value) !== null;
+    return typeof value === 'string' && value.length <= QUERY_VALUE_MAX_CHARS && parseSince(value) !== null;
   }
   defaultMessage(args: ValidationArguments): string {
     return `${quoted(args.value)} is not a valid date`;
   }
 }
 
-/** Most characters of an `as_of` value: an ISO 8601 instant with a zone and nanoseconds takes 35. */
-export const AS_OF_MAX_LENGTH = 64;
-
 @ValidatorConstraint({ name: 'asOf' })
 class AsOfConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
-    return typeof value === 'string' && value.length <= AS_OF_MAX_LENGTH && parseAsOf(value) !== null;
+    return parseAsOf(value) !== null;
   }
   defaultMessage(args: ValidationArguments): string {
     return `${quoted(args.value)} is not a valid ISO 8601 instant (a date and a time with Z or an offset)`;
@@ -126,7 +126,10 @@ export class ListTraineesParams {
   @Validate(AsOfConstraint)
   as_of?: string;
 
+  @IsOptional()
+  @MaxLength(QUERY_VALUE_MAX_CHARS, { message: `is too long (maximum is ${QUERY_VALUE_MAX_CHARS} characters)` })
   has_trn?: string;
+
   page?: string;
 }
 
