@@ -45,7 +45,8 @@ async function errorPage(
 /**
  * Serves the uploads page under `/uploads` (see the top of this file). Every answer: `Cache-Control:
  * no-store` (the pages and files hold personal data), the page CSP, `X-Content-Type-Options:
- * nosniff`, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`.
+ * nosniff`, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`. The sessions' sweep stops
+ * when the server closes.
  */
 export async function serveUploadsPage(app: NestFastifyApplication, config: Pick<AppConfig, 'appEnv'>, logger: Logger): Promise<void> {
   const ctx: PageContext = {
@@ -57,6 +58,7 @@ export async function serveUploadsPage(app: NestFastifyApplication, config: Pick
     logger,
   };
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onClose', async () => ctx.sessions.close());
   await fastify.register(
     async (scope) => {
       scope.removeAllContentTypeParsers();
