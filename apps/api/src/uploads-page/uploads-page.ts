@@ -45,8 +45,9 @@ async function errorPage(
 /**
  * Serves the uploads page under `/uploads` (see the top of this file). Every answer: `Cache-Control:
  * no-store` (the pages and files hold personal data), the page CSP, `X-Content-Type-Options:
- * nosniff`, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`. The sessions' sweep stops
- * when the server closes.
+ * nosniff`, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`; in production,
+ * `Strict-Transport-Security`, as every answer of the process (admission/transport-security.ts).
+ * The sessions' sweep stops when the server closes.
  */
 export async function serveUploadsPage(app: NestFastifyApplication, config: Pick<AppConfig, 'appEnv'>, logger: Logger): Promise<void> {
   const ctx: PageContext = {
