@@ -37,6 +37,12 @@ export interface PageSession {
   seenAt: number;
 }
 
+/** Whether a session has expired at `now` (epoch ms): idle too long, or too old. */
+const expiredAt =
+  (now: number) =>
+  (session: PageSession): boolean =>
+    now - session.seenAt > SESSION_IDLE_MS || now - session.startedAt > SESSION_MAX_MS;
+
 /** 32 random bytes, base64url: a session id or a CSRF token. */
 const secret = () => randomBytes(32).toString('base64url');
 
@@ -80,10 +86,6 @@ export class PageSessions {
   private readonly signedIn: SessionPool<PageSession>;
   private sweeper: NodeJS.Timeout | null = null;
   private readonly now: () => number;
-  private readonly expired = (session: PageSession): boolean => {
-    const now = this.now();
-    return now - session.seenAt > SESSION_IDLE_MS || now - session.startedAt > SESSION_MAX_MS;
-  };
 
   constructor(options: { now?: () => number; bounds?: SessionBounds } = {}) {
     const bounds = options.bounds ?? SESSION_BOUNDS;
@@ -107,7 +109,7 @@ export class PageSessions {
     if (!id) return null;
     const session = this.signedIn.get(id) ?? this.anonymous.get(id);
     if (!session) return null;
-    if (this.expired(session)) {
+    if (expiredAt(this.now())(session)) {
       this.end(id);
       return null;
     }
@@ -128,7 +130,8 @@ export class PageSessions {
 
   /** Ends every expired session; how many. */
   sweep(): number {
-    const ended = this.anonymous.sweep(this.expired) + this.signedIn.sweep(this.expired);
+    const expired = expiredAt(this.now());
+    const ended = this.anonymous.sweep(expired) + this.signedIn.sweep(expired);
     this.disarmWhenEmpty();
     return ended;
   }
@@ -142,7 +145,7 @@ export class PageSessions {
   private hold(pool: SessionPool<PageSession>, owner: string, signedIn: PageSession['signedIn']): PageSession {
     const now = this.now();
     const session: PageSession = { id: secret(), csrfToken: secret(), signedIn, startedAt: now, seenAt: now };
-    pool.add(session.id, owner, session, this.expired);
+    pool.add(session.id, owner, session, expiredAt(now));
     if (!this.sweeper) {
       this.sweeper = setInterval(() => this.sweep(), SESSION_SWEEP_MS);
       this.sweeper.unref();
