@@ -235,4 +235,22 @@ describe('the uploads page over HTTP', () => {
     }
     expect((await c.upload(csvFile(V, traineeRows(V, 1)))).status).toBe(303);
   });
+
+  it('holds 50 sessions a provider: one provider signing in again and again signs no other provider out', async () => {
+    const b = client();
+    await b.signIn(tokenB);
+    const first = client();
+    await first.signIn(tokenA);
+    for (let i = 0; i < 50; i++) await client().signIn(tokenA);
+    expect((await first.get('/uploads')).text).toContain('Sign in to add trainees from a file');
+    expect((await b.get('/uploads')).text).toContain('Sign out');
+  });
+
+  it('holds 20 sign-in forms an address: the oldest form’s token no longer signs in', async () => {
+    const oldest = client();
+    await oldest.get('/uploads');
+    for (let i = 0; i < 20; i++) await client().get('/uploads');
+    expect((await oldest.post('/uploads/sign-in', { token: tokenA })).status).toBe(403);
+    expect((await client().signIn(tokenA)).status).toBe(303);
+  });
 });

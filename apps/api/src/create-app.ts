@@ -17,6 +17,7 @@ import { createLogger, PinoNestLogger } from './observability/logger';
 import { admissionCounter, registerAdmission } from './admission/admission';
 import { authenticateOnRequest } from './admission/authenticate-early';
 import { closeAfterUnreadBody, limitConnections, serverOptions } from './admission/server-bounds';
+import { addStrictTransportSecurity } from './admission/transport-security';
 import { METRICS, STORES } from './composition/tokens';
 import { StorageFaults } from './composition/storage-faults';
 import { httpMetricsRecorder } from './observability/http-metrics';
@@ -60,6 +61,8 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   });
   const fastify = app.getHttpAdapter().getInstance();
   limitConnections(fastify.server, config);
+  // First of the onRequest hooks, so that every answer carries it, refusals included.
+  addStrictTransportSecurity(fastify, config);
   const metrics = app.get<ProcessMetrics | null>(METRICS)?.metrics;
   const recordMetrics = metrics ? httpMetricsRecorder(metrics) : null;
   // onRequest, in this order: blocklists and rate limits, then the token (docs/reference/API-FACTS.md §2.8, §3.3).

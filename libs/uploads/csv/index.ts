@@ -1,4 +1,4 @@
-export { csvField, csvRecord, escapeCell, unescapeCell } from './csv-cells';
+export { csvRecord, csvText, escapeCell, unescapeCell, type CsvValue } from './csv-cells';
 export { columnKeys, headerKey, matchHeaders } from './csv-headers';
 export { UploadFileRefused, type FileRefusalReason } from './csv-refusal';
 export {

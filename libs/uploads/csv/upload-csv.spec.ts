@@ -183,7 +183,7 @@ describe('writing CSV back', () => {
     fc.assert(
       fc.property(text, (value) => {
         const cell = escapeCell(value);
-        return unescapeCell(cell) === value && !/^[=+\-@\t\r]/.test(cell) && (cell === value) === !/^'*[=+\-@\t\r]/.test(value);
+        return unescapeCell(cell) === value && !/^[=+\-@\t\r]/.test(cell) && (cell === value) === !/^'*(?:[\t\r]|\s*[=+\-@])/.test(value);
       }),
     );
     expect(escapeCell('@SUM(A1)')).toBe("'@SUM(A1)");

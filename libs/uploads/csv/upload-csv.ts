@@ -9,7 +9,7 @@
  * spreadsheet's: the header is row 1, and every record after it counts, blank ones included.
  */
 import { CsvError, parse } from 'csv-parse/sync';
-import { csvRecord, unescapeCell } from './csv-cells';
+import { csvText, unescapeCell } from './csv-cells';
 import { matchHeaders } from './csv-headers';
 import { UploadFileRefused } from './csv-refusal';
 
@@ -143,18 +143,16 @@ export interface WriteCsvOptions {
 }
 
 /**
- * A table as CSV text (CRLF line ends, formula-looking cells escaped: csv-cells.ts): the header row,
- * then each record's cells; with `errors`, a last column holding each row's messages, one a line.
- * Reading the text back (with the errors column ignored) gives the same headers and records.
+ * A table as CSV text (the service's one writer, csv-cells.ts: CRLF line ends, formula-looking
+ * cells escaped): the header row, then each record's cells; with `errors`, a last column holding
+ * each row's messages, one a line. Reading the text back (with the errors column ignored) gives
+ * the same headers and records.
  */
 export function writeUploadCsv(table: Pick<UploadTable, 'headers' | 'records'>, options: WriteCsvOptions = {}): string {
   const { errors } = options;
   const header = errors ? [...table.headers, options.errorsHeader ?? 'errors'] : table.headers;
-  const lines = [csvRecord(header)];
-  for (const record of table.records) {
-    lines.push(csvRecord(errors ? [...record.cells, (errors.get(record.row) ?? []).join('\n')] : record.cells));
-  }
-  return `${options.bom ? '\uFEFF' : ''}${lines.join('')}`;
+  const rows = table.records.map((record) => (errors ? [...record.cells, (errors.get(record.row) ?? []).join('\n')] : record.cells));
+  return csvText([header, ...rows], { bom: options.bom });
 }
 
 /** The empty template: the header row of `columns`, in their order. */

@@ -12,7 +12,7 @@ import { contractFor } from '@app/trainees/contract';
 import { decide, ValidationFailed, type TraineeState } from '@app/trainees/decider';
 import type { ApiVersion, Trainee } from '@app/trainees/record';
 import { handleTraineeCommand, loadTraineeState, type Caller } from '@app/trainees/write';
-import { csvRecord, parseUploadCsv, UploadFileRefused, type UploadRecord, type UploadTable } from '@app/uploads/csv';
+import { csvText, parseUploadCsv, UploadFileRefused, type UploadRecord, type UploadTable } from '@app/uploads/csv';
 import {
   UPLOAD_BYTES_MAX,
   UPLOAD_ROWS_MAX,
@@ -50,7 +50,7 @@ export function readRecommendFile(body: Uint8Array): UploadTable {
 /** The recommendations template of `ukprn`: a row per trainee that can be recommended, its date empty. */
 export async function recommendTemplateCsv(ports: UploadPorts, ukprn: string): Promise<string> {
   const rows = recommendTemplateRows(await ports.providerTrainees(ukprn));
-  return [csvRecord(RECOMMEND_COLUMNS), ...rows.map((r) => csvRecord(RECOMMEND_COLUMNS.map((c) => r[c])))].join('');
+  return csvText([RECOMMEND_COLUMNS, ...rows.map((r) => RECOMMEND_COLUMNS.map((c) => r[c]))]);
 }
 
 /** The rows of the template: each trainee that can be recommended, its date empty. */

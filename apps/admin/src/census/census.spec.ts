@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { parse } from 'csv-parse/sync';
 import { newEventId, toEventData, type EventStore } from '@app/event-sourcing';
 import { withPersonalData } from '@app/personal-data';
 import { sqlitePersonalData, SqliteEventStore, type SqliteDataKeyStore } from '@app/stores/sqlite';
@@ -117,5 +118,55 @@ describe('writeCensus on a log whose personal data is sealed', () => {
       .map(String);
     expect(values).toEqual(expect.arrayContaining(['John', 'Smith', '1990-01-01', 'john.doe@example.com', '0310261553101']));
     for (const value of values) expect(text).not.toContain(value);
+  });
+});
+
+describe('writeCensus in CSV', () => {
+  const ids = ['F1', 'F2', 'F3'];
+  const ownIds = ['=HYPERLINK("http://x")', '＝1+1', 'P-100'];
+  let dir: string;
+  let keyStore: SqliteDataKeyStore;
+  let log: SqliteEventStore;
+  let store: EventStore;
+  const readModel = { providerTraineeIds: async () => ids } as unknown as TraineeReadModel;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'census-csv-'));
+    log = new SqliteEventStore({ filename: join(dir, 'events.sqlite'), synchronous: 'normal' });
+    const sealing = sqlitePersonalData(dir, Buffer.alloc(32, 7));
+    keyStore = sealing.keyStore;
+    store = withPersonalData(log, sealing.personal);
+    for (const [i, trainee_id] of ids.entries()) {
+      const at = '2025-09-01T10:00:00.000Z';
+      const events = exampleRegistration({ trainee_id, at, details: { provider_trainee_id: ownIds[i] } });
+      await store.appendToStream(traineeStreamId(trainee_id), toEventData(events, { occurredAt: at, providerUkprn: UKPRN }, newEventId), {
+        expectedRevision: 'no_stream',
+      });
+    }
+  });
+  afterAll(async () => {
+    await log.close();
+    await keyStore.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes a provider’s own id a spreadsheet would run as a formula after a quote, in any of its forms', async () => {
+    let text = '';
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    });
+    expect(await writeCensus({ eventStore: store, readModel }, UKPRN, new Date('2025-09-05T00:00:00Z'), 'csv', out)).toBe(3);
+    const [header, ...rows] = parse(text) as string[][];
+    expect(header).toEqual(COLUMNS);
+    const own = COLUMNS.indexOf('provider_trainee_id');
+    expect(rows.map((r) => [r[0], r[own]])).toEqual([
+      ['F1', '\'=HYPERLINK("http://x")'],
+      ['F2', "'＝1+1"],
+      ['F3', 'P-100'],
+    ]);
+    expect(text.split('\r\n')[1]).toMatch(/^F1,[^,]*,"'=HYPERLINK\(""http:\/\/x""\)",10000001,/);
   });
 });

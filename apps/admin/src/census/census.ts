@@ -3,7 +3,7 @@ import { startCycle } from '@app/trainees/decider';
 import type { Trainee } from '@app/trainees/record';
 import type { EventStore } from '@app/event-sourcing';
 import { listStatusOf, providerTraineesAsOf, utcDateOf, type TraineeReadModel } from '@app/trainees/read';
-import { csvRecord, type CsvValue } from './csv';
+import { csvRecord, type CsvValue } from '@app/uploads/csv';
 
 /**
  * The census return of one provider at an instant (docs/operations.md "The list at an instant and the census report"): one row per
@@ -55,13 +55,14 @@ export type CensusFormat = 'csv' | 'json';
 const CHUNK_CHARS = 64 * 1024;
 
 /**
- * Writes the census of provider `ukprn` at `instant` to `out`: CSV (a header record, then one
- * record per trainee, CRLF-ended) or JSON (an array of objects keyed by column, one per line), in
- * trainee-id order. Streams: it holds the provider's trainee ids, one trainee's stream and one
- * chunk of output at a time, and waits for `out` to drain. Returns the number of trainees written.
- * The trainees are found by `providerTraineesAsOf` (docs/DESIGN.md "A provider's trainees at an
- * instant"): never another provider's, never an erased one; each trainee's stream is opened, for
- * the two personal columns.
+ * Writes the census of provider `ukprn` at `instant` to `out`: CSV (the service's one writer,
+ * `@app/uploads/csv`: a header record, then one record per trainee, CRLF-ended; a text cell a
+ * spreadsheet would run as a formula, such as a provider's own id `=HYPERLINK(…)`, after a `'`) or
+ * JSON (an array of objects keyed by column, one per line), in trainee-id order. Streams: it
+ * holds the provider's trainee ids, one trainee's stream and one chunk of output at a time, and
+ * waits for `out` to drain. Returns the number of trainees written. The trainees are found by
+ * `providerTraineesAsOf` (docs/DESIGN.md "A provider's trainees at an instant"): never another
+ * provider's, never an erased one; each trainee's stream is opened, for the two personal columns.
  */
 export async function writeCensus(
   stores: { eventStore: EventStore; readModel: TraineeReadModel },

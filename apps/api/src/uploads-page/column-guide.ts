@@ -1,6 +1,6 @@
 import type { ApiVersion } from '@app/trainees/record';
 import { contractFor, openApiSchemas, type JsonSchema } from '@app/trainees/contract';
-import { csvRecord } from '@app/uploads/csv';
+import { csvText } from '@app/uploads/csv';
 import { addTraineeColumns } from '@app/uploads/write';
 
 /** The reference data lists by name, as `GET /api/{version}/reference-data` serves them. */
@@ -49,7 +49,7 @@ function formatOf(schema: JsonSchema | null, coded: boolean): string {
  * The column guide of `version`'s template as CSV (`column`, `meaning`, `format`, `codes`): each
  * template column in order, its meaning (the create body's description in the served OpenAPI
  * document), its format, and where it takes a code, the codes with their names from the version's
- * reference data (`code: name`, one a line). Cells are CSV-escaped as the errors file's are.
+ * reference data (`code: name`, one a line). Written by the service's one CSV writer (`csvText`).
  */
 export function columnGuideCsv(version: ApiVersion): string {
   const schemas = openApiSchemas(version);
@@ -59,7 +59,7 @@ export function columnGuideCsv(version: ApiVersion): string {
     const list = listOf(column, lists);
     const description = (schema as { description?: string } | null)?.description ?? lists[list ?? '']?.metadata.description ?? '';
     const codes = list ? lists[list].entries.map((e) => `${e.code}: ${e.display_name}`).join('\n') : '';
-    return csvRecord([column, description, formatOf(schema, list !== null), codes]);
+    return [column, description, formatOf(schema, list !== null), codes];
   });
-  return [csvRecord(['column', 'meaning', 'format', 'codes']), ...rows].join('');
+  return csvText([['column', 'meaning', 'format', 'codes'], ...rows]);
 }

@@ -64,7 +64,7 @@ export function sessionRoutes(scope: FastifyInstance, ctx: PageContext): void {
     // Not signed in: a session for the sign-in form's CSRF token (the one the browser has, or a new one).
     let session = ctx.sessions.find(sessionCookie(request));
     if (!session || session.signedIn) {
-      session = ctx.sessions.start();
+      session = ctx.sessions.start(request.ip);
       setSessionCookie(ctx, reply, session.id);
     }
     return sendPage(reply, 200, signInPage(session.csrfToken));

@@ -5,7 +5,7 @@
  * Another provider's upload is "Page not found", as the API answers 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { csvRecord, UploadFileRefused } from '@app/uploads/csv';
+import { csvText, UploadFileRefused } from '@app/uploads/csv';
 import { UploadConflict, UploadNotFound, UploadNotSubmittable } from '@app/uploads/decider';
 import { cancelUpload, getUpload, receiveUpload, submitUpload, uploadErrorsCsv } from '@app/uploads/write';
 import { checkedForm, sendPage, signedIn, type PageContext, type SignedIn } from './page-context';
@@ -107,7 +107,7 @@ export function uploadRoutes(scope: FastifyInstance, ctx: PageContext): void {
     '/files/:id/trainees.csv',
     uploadRoute(ctx, false, async (_request, reply, who, id) => {
       const rows = resultRows(await getUpload(ports, who.caller, id, 'add_trainees'));
-      return sendCsv(reply, `trainee-upload-${id}-trainees.csv`, rows.map((r) => csvRecord(r)).join(''));
+      return sendCsv(reply, `trainee-upload-${id}-trainees.csv`, csvText(rows));
     }),
   );
 }

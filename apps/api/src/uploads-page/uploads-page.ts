@@ -54,7 +54,9 @@ async function errorPage(
 /**
  * Serves the uploads page under `/uploads` (see the top of this file). Every answer: `Cache-Control:
  * no-store` (the pages and files hold personal data), the page CSP, `X-Content-Type-Options:
- * nosniff`, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`.
+ * nosniff`, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`; in production,
+ * `Strict-Transport-Security`, as every answer of the process (admission/transport-security.ts).
+ * The sessions' sweep stops when the server closes.
  */
 export async function serveUploadsPage(app: NestFastifyApplication, config: Pick<AppConfig, 'appEnv'>, logger: Logger): Promise<void> {
   const ctx: PageContext = {
@@ -67,6 +69,7 @@ export async function serveUploadsPage(app: NestFastifyApplication, config: Pick
     logger,
   };
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onClose', async () => ctx.sessions.close());
   await fastify.register(
     async (scope) => {
       scope.removeAllContentTypeParsers();
