@@ -1,5 +1,5 @@
+import ipaddr from 'ipaddr.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { isIPv6 } from 'node:net';
 import { SessionPool } from './session-pool';
 
 /** A session ends this long after its last request: 30 minutes. */
@@ -52,19 +52,12 @@ const secret = () => randomBytes(32).toString('base64url');
  * anything else as given.
  */
 export function clientOf(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1];
   const bare = address.split('%')[0];
-  if (!isIPv6(bare)) return address;
-  const [head, tail] = bare.split('::');
-  const groups = (part: string | undefined) => (part ? part.split(':').filter((g) => !g.includes('.')) : []);
-  const known = groups(head);
-  const missing = 8 - known.length - groups(tail).length - (/\./.test(bare) ? 2 : 0);
-  const all = tail === undefined ? known : [...known, ...Array<string>(missing).fill('0')];
-  return `${all
-    .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
-    .join(':')}::/64`;
+  if (!ipaddr.isValid(bare)) return address;
+  const parsed = ipaddr.process(bare);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const groups = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((g) => g.toString(16));
+  return `${groups.join(':')}::/64`;
 }
 
 /**
