@@ -33,6 +33,11 @@ export const UPLOAD_SCHEMAS: Record<string, JsonSchema> = {
     'The file is refused as a whole, or the upload cannot be submitted: the message says why (columns named as written).',
   ),
   UnsupportedMediaType: errorList(['UnsupportedMediaType'], 'The body is not sent as `text/csv`.'),
+  UploadQuotaExceeded: errorList(
+    ['TooManyRequests'],
+    "One of the provider's upload quotas is reached: the message names it (files waiting for their check, or bytes uploaded in " +
+      'the UTC day); `Retry-After` says when to try again.',
+  ),
   UploadRowError: {
     type: 'object',
     properties: { row: ROW, column: COLUMN, message: MESSAGE },
