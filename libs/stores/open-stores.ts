@@ -332,11 +332,16 @@ export function openIdempotencyStore(config: Pick<StoreConfig, 'dataDir'>, store
 
 /**
  * Where the uploads' files and row messages are kept (docs/DESIGN.md "Uploads"): the file
- * `<DATA_DIR>/uploads.sqlite`, or the collection `upload_parts` in the MongoDB read store's
- * database; outside the log and the projections either way. The caller closes it.
+ * `<DATA_DIR>/uploads.sqlite` (its writes in a thread of their own with `writesInThread`: the API,
+ * whose thread must not wait on their syncs), or the collection `upload_parts` in the MongoDB read
+ * store's database; outside the log and the projections either way. The caller closes it.
  */
-export async function openUploadFiles(config: Pick<StoreConfig, 'dataDir'>, stores: Pick<Stores, 'mongo'>): Promise<UploadFiles> {
-  if (!stores.mongo) return SqliteUploadFiles.open(config.dataDir);
+export async function openUploadFiles(
+  config: Pick<StoreConfig, 'dataDir'>,
+  stores: Pick<Stores, 'mongo'>,
+  options: { writesInThread?: boolean } = {},
+): Promise<UploadFiles> {
+  if (!stores.mongo) return SqliteUploadFiles.open(config.dataDir, options);
   const { MongoUploadFiles } = await import('@app/stores/mongodb');
   return new MongoUploadFiles(stores.mongo.database);
 }

@@ -17,23 +17,26 @@ describe('SqliteUploadFiles: a deleted part leaves no byte behind', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('zeroes a deleted part in the file and truncates the WAL, whatever the part’s size', async () => {
-    const files = SqliteUploadFiles.open(dir);
-    const big = randomBytes(1_048_576);
-    const small = randomBytes(300);
-    await files.put('u1', 'file', big);
-    await files.put('u1', 'messages-x', small);
-    await files.put('u2', 'file', Buffer.from('kept'));
-    const slices = [big.subarray(500_000, 500_064), big.subarray(0, 64), small.subarray(100, 164)];
-    expect(slices.map((s) => anyFileHolds(dir, s).length > 0)).toEqual([true, true, true]);
-    expect(await files.delete('u1')).toBe(2);
-    expect(slices.map((s) => anyFileHolds(dir, s))).toEqual([[], [], []]);
-    expect(Buffer.from((await files.get('u2', 'file'))!).toString()).toBe('kept');
-    await files.close();
-  });
+  it.each([false, true])(
+    'zeroes a deleted part in the file and truncates the WAL, whatever its size (writes in a thread: %s)',
+    async (writesInThread) => {
+      const files = SqliteUploadFiles.open(dir, { writesInThread });
+      const big = randomBytes(1_048_576);
+      const small = randomBytes(300);
+      await files.put('u1', 'file', big);
+      await files.put('u1', 'messages-x', small);
+      await files.put('u2', 'file', Buffer.from('kept'));
+      const slices = [big.subarray(500_000, 500_064), big.subarray(0, 64), small.subarray(100, 164)];
+      expect(slices.map((s) => anyFileHolds(dir, s).length > 0)).toEqual([true, true, true]);
+      expect(await files.delete('u1')).toBe(2);
+      expect(slices.map((s) => anyFileHolds(dir, s))).toEqual([[], [], []]);
+      expect(Buffer.from((await files.get('u2', 'file'))!).toString()).toBe('kept');
+      await files.close();
+    },
+  );
 
   it('says so when a reader holds the WAL past the wait, and a later delete finishes it', async () => {
-    const files = new SqliteUploadFiles(join(dir, UPLOADS_FILE), 50);
+    const files = new SqliteUploadFiles(join(dir, UPLOADS_FILE), { forgetWithinMs: 50 });
     const part = randomBytes(64 * 1024);
     await files.put('u1', 'file', part);
     const reader = new Database(join(dir, UPLOADS_FILE), { readonly: true });

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { UploadFiles } from '@app/uploads/write';
 import { makePrivateDirectory, openPrivateDatabase } from './private-files';
+import { UploadFilesWriter } from './upload-files-writer';
 import { FORGET_WAL_WITHIN_MS, truncateWalWithin } from './wal-truncation';
 
 /**
@@ -29,18 +30,23 @@ export class UploadPartsNotForgotten extends Error {
  * `synchronous=FULL` (a part is stored durably before the upload's event that names it is
  * appended), `secure_delete` (a deleted part's pages are zeroed). A delete checkpoints the WAL and
  * truncates it, as an erasure does (`truncateWalWithin`), so no byte of a purged upload stays in the
- * file or its WAL. better-sqlite3 is synchronous: a put of a 1 MiB part holds the thread for its
- * write and sync (a few ms).
+ * file or its WAL. better-sqlite3 is synchronous: a put of a 1 MiB part holds its thread for the
+ * write and its sync (7 to 25 ms on a shared disk), so the API writes through a thread of its own
+ * (`writesInThread`, `UploadFilesWriter`) and reads here.
  */
 export class SqliteUploadFiles implements UploadFiles {
   private readonly db: Database.Database;
   private readonly stmts;
+  private readonly forgetWithinMs: number;
+  private readonly writer: UploadFilesWriter | null;
 
-  /** Opens (creating when needed) the table in the SQLite file `filename`. */
-  constructor(
-    filename: string,
-    private readonly forgetWithinMs = FORGET_WAL_WITHIN_MS,
-  ) {
+  /**
+   * Opens (creating when needed) the table in the SQLite file `filename`. `writesInThread`: puts and
+   * deletes go through a thread of their own; `forgetWithinMs`: how long a delete tries to truncate
+   * the WAL while a reader holds it (`FORGET_WAL_WITHIN_MS` unless given).
+   */
+  constructor(filename: string, options: { writesInThread?: boolean; forgetWithinMs?: number } = {}) {
+    this.forgetWithinMs = options.forgetWithinMs ?? FORGET_WAL_WITHIN_MS;
     this.db = openPrivateDatabase(filename);
     try {
       this.db.pragma('journal_mode = WAL');
@@ -61,15 +67,17 @@ export class SqliteUploadFiles implements UploadFiles {
       parts: this.db.prepare<[string], { part: string }>(`SELECT part FROM upload_parts WHERE upload_id = ? ORDER BY part`),
       delete: this.db.prepare(`DELETE FROM upload_parts WHERE upload_id = ?`),
     };
+    this.writer = options.writesInThread ? new UploadFilesWriter(filename, this.forgetWithinMs) : null;
   }
 
-  /** Opens the table in `<dataDir>/uploads.sqlite`, creating the directory when needed. */
-  static open(dataDir: string): SqliteUploadFiles {
+  /** Opens the table in `<dataDir>/uploads.sqlite`, creating the directory when needed (`writesInThread` as the constructor's). */
+  static open(dataDir: string, options: { writesInThread?: boolean } = {}): SqliteUploadFiles {
     makePrivateDirectory(dataDir);
-    return new SqliteUploadFiles(join(dataDir, UPLOADS_FILE));
+    return new SqliteUploadFiles(join(dataDir, UPLOADS_FILE), options);
   }
 
   async put(uploadId: string, part: string, bytes: Uint8Array): Promise<void> {
+    if (this.writer) return this.writer.put(uploadId, part, bytes);
     this.stmts.put.run(uploadId, part, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), Date.now());
   }
 
@@ -82,6 +90,7 @@ export class SqliteUploadFiles implements UploadFiles {
   }
 
   async delete(uploadId: string): Promise<number> {
+    if (this.writer) return this.writer.delete(uploadId);
     const deleted = this.stmts.delete.run(uploadId).changes;
     // Truncated whether or not rows were deleted now: an earlier delete may have left its pages in the WAL.
     if (!(await truncateWalWithin(this.db, this.forgetWithinMs))) throw new UploadPartsNotForgotten(uploadId, this.forgetWithinMs);
@@ -89,6 +98,7 @@ export class SqliteUploadFiles implements UploadFiles {
   }
 
   async close(): Promise<void> {
+    await this.writer?.close();
     if (this.db.open) this.db.close();
   }
 }

@@ -3,8 +3,8 @@
  * `maxBytes` (1 MiB for an upload), its records (blank ones included) at most `maxRecords` and its
  * trainee rows at most `maxRows`: reading stops at the first record past either bound and refuses
  * the file, so a file of a million blank lines costs what its first few thousand do. The parse runs
- * in chunks of {@link PARSE_CHUNK_BYTES}, each in a turn of the event loop of its own, so requests
- * waiting beside it are served between chunks (docs/DESIGN.md "Uploads").
+ * in turns of the event loop of at most {@link PARSE_CHUNK_BYTES} or about {@link PARSE_TURN_MS},
+ * so requests waiting beside it are served between them (docs/DESIGN.md "Uploads").
  *
  * Reading refuses the file as a whole ({@link UploadFileRefused}) when it is over `maxBytes`, not
  * UTF-8 text (a BOM is allowed), empty, not RFC 4180 CSV, when its header row does not match the
@@ -13,6 +13,7 @@
  * line breaks. Row numbers are the spreadsheet's: the header is row 1, and every record after it
  * counts, blank ones included.
  */
+import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CsvError, parse, type Parser } from 'csv-parse';
 import { unescapeCell } from './csv-cells';
@@ -20,8 +21,20 @@ import { matchHeaders } from './csv-headers';
 import { UploadFileRefused } from './csv-refusal';
 import { fileTooLarge, type UploadRecord, type UploadTable } from './upload-csv';
 
-/** Bytes of the file handed to the parser in one turn of the event loop: 16 KiB, well under a millisecond of work. */
+/** Bytes of the file parsed in one turn of the event loop at most: 16 KiB. */
 export const PARSE_CHUNK_BYTES = 16_384;
+
+/** Milliseconds of parsing in one turn of the event loop, roughly: past it the turn ends after the piece in hand. */
+export const PARSE_TURN_MS = 4;
+
+/**
+ * The bytes handed to the parser at once, from 256 B to 16 KiB, sized as the pieces before were
+ * parsed to take about 1 ms each. A record the parser finds shorter than the header costs it tens
+ * of microseconds (csv-parse builds an error object for it, stack trace included, even when told
+ * to accept such records), so a file of such lines is parsed in pieces of a few hundred bytes,
+ * another in pieces of kilobytes.
+ */
+const PIECE = { minBytes: 256, firstBytes: 256, maxBytes: 16_384, targetMs: 1 };
 
 /** How to read an upload: the template's columns, the bounds, and the columns to ignore. */
 export interface UploadCsvOptions {
@@ -80,7 +93,7 @@ function readRecord(record: readonly string[], row: number, keep: readonly numbe
 
 /** A table being read: the header's columns once read, then each record as it comes, bounded. */
 class TableReader {
-  private header: { written: string[]; keep: number[]; columns: string[] } | null = null;
+  private header: { row: number; written: string[]; keep: number[]; columns: string[] } | null = null;
   readonly records: UploadRecord[] = [];
   rowCount = 0;
 
@@ -89,19 +102,33 @@ class TableReader {
     private readonly maxRecords: number,
   ) {}
 
-  /** Takes the next record of the file (the header first); throws the refusal a bound or a cell calls for. */
-  take(record: string[]): void {
+  /**
+   * Takes the next record of the file (the header first) and its spreadsheet row number (blank lines
+   * before it skipped by the parser: they are kept here as blank records); throws the refusal a bound
+   * or a cell calls for.
+   */
+  take(record: string[], row: number): void {
     if (this.header === null) {
       const written = record.map((h) => h.trim());
       const matched = matchHeaders(written, this.options.columns, this.options.ignoredColumns ?? ['errors']);
       const keep = matched.flatMap((column, i) => (column === null ? [] : [i]));
-      this.header = { written, keep, columns: keep.map((i) => matched[i]!) };
+      this.header = { row, written, keep, columns: keep.map((i) => matched[i]!) };
       return;
     }
-    const row = this.records.length + 2;
-    if (this.records.length >= this.maxRecords) throw tooManyRecords(this.maxRecords);
-    const cells = readRecord(record, row, this.header.keep, this.header.written.length);
-    const values = Object.fromEntries(this.header.columns.map((c, j) => [c, cells[j]]));
+    this.bound(row - this.header.row);
+    for (let skipped = this.header.row + this.records.length + 1; skipped < row; skipped++) this.push(skipped, []);
+    this.push(row, record);
+  }
+
+  /** Refuses a file whose rows after the header (blank ones included) are more than the bound. */
+  bound(rowsAfterHeader: number): void {
+    if (rowsAfterHeader > this.maxRecords) throw tooManyRecords(this.maxRecords);
+  }
+
+  private push(row: number, record: readonly string[]): void {
+    const { keep, columns, written } = this.header!;
+    const cells = readRecord(record, row, keep, written.length);
+    const values = Object.fromEntries(columns.map((c, j) => [c, cells[j]]));
     const blank = cells.every((c) => c === '');
     this.records.push({ row, blank, cells, values });
     if (!blank && ++this.rowCount > this.options.maxRows) throw tooManyRows(this.options.maxRows);
@@ -127,28 +154,53 @@ function tooManyRecords(maxRecords: number): UploadFileRefused {
   );
 }
 
+/** A record as the parser hands it with its `info` (csv-parse's `info: true`). */
+interface ParsedRecord {
+  record: string[];
+  info: { records: number; empty_lines: number };
+}
+
 /**
- * Feeds `body` to `parser` a chunk per turn, handing each record to `reader` as it comes; stops at
- * the first refusal (a bound passed, a row too wide, broken quoting) and throws it.
+ * Feeds `body` to `parser` in pieces (`PIECE`), handing each record to `reader` as it comes with its
+ * spreadsheet row (the records and the blank lines before it), and yields a turn of the event loop
+ * after {@link PARSE_CHUNK_BYTES} or {@link PARSE_TURN_MS}, whichever comes first; stops at the
+ * first refusal (a bound passed, a row too wide, broken quoting) and throws it.
  */
 async function feed(parser: Parser, body: Uint8Array, reader: TableReader): Promise<void> {
-  const records: string[][] = [];
+  const parsed: ParsedRecord[] = [];
   let failure: unknown = null;
   let ended = false;
-  parser.on('data', (record: string[]) => records.push(record));
+  parser.on('data', (r: ParsedRecord) => parsed.push(r));
   parser.on('error', (error: unknown) => (failure ??= malformed(error)));
   parser.on('end', () => (ended = true));
   parser.on('close', () => (ended = true));
   const drain = (): void => {
     if (failure !== null) throw failure;
-    for (const record of records.splice(0)) reader.take(record);
+    for (const { record, info } of parsed.splice(0)) reader.take(record, info.records + info.empty_lines);
+    // Blank lines the parser skipped count toward the bound as they come, a trailing run of them too
+    // (less the header, and the empty line the parser counts after a file's last line end).
+    reader.bound(parser.info.records + parser.info.empty_lines - 2);
   };
-  for (let at = 0; at < body.byteLength && !parser.writableEnded; at += PARSE_CHUNK_BYTES) {
-    parser.write(body.subarray(at, at + PARSE_CHUNK_BYTES));
+  const open = () => !parser.writableEnded && !parser.destroyed;
+  let at = 0;
+  let piece = PIECE.firstBytes;
+  while (at < body.byteLength && open()) {
+    const turnStart = performance.now();
+    const turnEnd = Math.min(at + PARSE_CHUNK_BYTES, body.byteLength);
+    while (at < turnEnd && open() && performance.now() - turnStart < PARSE_TURN_MS) {
+      const size = Math.min(piece, turnEnd - at);
+      const start = performance.now();
+      // Resolves once the parser has parsed the piece: until then it holds the pieces written after it.
+      await new Promise<void>((resolve) => parser.write(body.subarray(at, at + size), () => resolve()));
+      const tookMs = performance.now() - start;
+      at += size;
+      piece = Math.round(Math.min(PIECE.maxBytes, Math.max(PIECE.minBytes, (size * PIECE.targetMs) / Math.max(tookMs, 0.01))));
+      drain();
+    }
     await nextTurn();
     drain();
   }
-  if (!parser.writableEnded) parser.end();
+  if (open()) parser.end();
   while (!ended && failure === null) await nextTurn();
   drain();
 }
@@ -160,16 +212,13 @@ async function feed(parser: Parser, body: Uint8Array, reader: TableReader): Prom
  */
 export async function parseUploadCsv(body: Uint8Array, options: UploadCsvOptions): Promise<UploadTable> {
   if (body.byteLength > options.maxBytes) throw fileTooLarge(options.maxBytes);
-  if (
-    checkedText(body)
-      .replace(/^\uFEFF/, '')
-      .trim() === ''
-  )
-    throw new UploadFileRefused('empty', 'The selected file is empty');
+  // Whitespace only (a BOM is whitespace too): no copy of the text made to find out.
+  if (!/\S/.test(checkedText(body))) throw new UploadFileRefused('empty', 'The selected file is empty');
   const maxRecords = options.maxRecords ?? 2 * options.maxRows;
   const reader = new TableReader(options, maxRecords);
-  // The header, the records allowed and one more: the parser stops there, and that one is refused.
-  const parser = parse({ relax_column_count: true, bom: true, to: maxRecords + 2 });
+  // Blank lines are skipped by the parser (a record each would cost it dearly), counted in its
+  // `info`; past the header, the records allowed and one more, it stops, and that one is refused.
+  const parser = parse({ relax_column_count: true, bom: true, skip_empty_lines: true, info: true, to: maxRecords + 2 });
   try {
     await feed(parser, body, reader);
   } finally {

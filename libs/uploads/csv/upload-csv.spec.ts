@@ -116,11 +116,24 @@ describe('refusing a file as a whole', () => {
 
   it('counts blank records toward a bound of their own, and refuses the first record past it', async () => {
     const blanks = (n: number) => '\n'.repeat(n);
-    expect((await read(`${HEADER}\nP1,Jane,Smith,10,${blanks(2000)}`, { maxRecords: 2000 })).records).toHaveLength(2000);
-    const refused = await refusal(() => read(`${HEADER}\nP1,Jane,Smith,10,${blanks(2001)}`, { maxRecords: 2000 }), 'too_many_records');
+    const between = await read(`${HEADER}\nP1,Jane,Smith,10,\n${blanks(1998)}P2,Jo,Lee,10,\n`, { maxRecords: 2000 });
+    expect(between.records).toHaveLength(2000);
+    expect(between.records.at(-1)).toMatchObject({ row: 2001, blank: false });
+    expect(between.records.filter((r) => r.blank)).toHaveLength(1998);
+    const refused = await refusal(
+      () => read(`${HEADER}\nP1,Jane,Smith,10,\n${blanks(1999)}P2,Jo,Lee,10,\n`, { maxRecords: 2000 }),
+      'too_many_records',
+    );
     expect(refused.message).toBe('The selected file must have at most 2,000 rows after the header, blank rows included');
-    // Unless told otherwise, twice the trainee rows.
-    await refusal(() => read(`${HEADER}\nP1,Jane,Smith,10,${blanks(2002)}`), 'too_many_records');
+    // A trailing run counts too; unless told otherwise, the bound is twice the trainee rows.
+    expect((await read(`${HEADER}\nP1,Jane,Smith,10,${blanks(2000)}`, { maxRecords: 2000 })).records).toHaveLength(1);
+    await refusal(() => read(`${HEADER}\nP1,Jane,Smith,10,${blanks(2002)}`, { maxRecords: 2000 }), 'too_many_records');
+    await refusal(() => read(`${HEADER}\nP1,Jane,Smith,10,\r\n${'\r\n'.repeat(2002)}`), 'too_many_records');
+  });
+
+  it('numbers rows as a spreadsheet does when blank lines come before the header', async () => {
+    const table = await read(`\n\n${HEADER}\nP1,Jane,Smith,10,\n`);
+    expect(table.records.map((r) => r.row)).toEqual([4]);
   });
 
   it('reads in chunks, a turn of the event loop each, and stops reading at the first record past a bound', async () => {

@@ -18,7 +18,8 @@ export const UPLOAD_FILES = Symbol('UPLOAD_FILES');
 /** The provider of {@link UPLOAD_FILES}: the store the configuration names, closed by {@link Uploads} at shutdown. */
 export const UPLOAD_FILES_PROVIDER = {
   provide: UPLOAD_FILES,
-  useFactory: (stores: Stores, config: AppConfig): Promise<UploadFiles> => openUploadFiles(config, stores),
+  // Its writes (a part's sync, a purge's WAL truncation) in a thread of their own: never on the API's thread.
+  useFactory: (stores: Stores, config: AppConfig): Promise<UploadFiles> => openUploadFiles(config, stores, { writesInThread: true }),
   inject: [STORES, APP_CONFIG],
 };
 
