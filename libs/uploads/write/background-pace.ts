@@ -68,6 +68,12 @@ export class BackgroundPace implements WorkPace {
     return this.sliceOver() ? this.rest() : this.turn();
   }
 
+  /** Starts a new slice now (work starting after a pause: the time before it was not work). */
+  restart(): void {
+    this.sliceStart = this.clock.now();
+    this.sliceMark = this.clock.utilization(undefined).mark;
+  }
+
   /** Whether the slice has run its length. */
   sliceOver(): boolean {
     return this.clock.now() - this.sliceStart >= this.sliceMs;

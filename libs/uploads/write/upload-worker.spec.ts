@@ -4,14 +4,16 @@ import { BackgroundPace, type PaceClock, type WorkPace } from './background-pace
 import { UploadWorker } from './upload-worker';
 import type { UploadPorts } from './upload.ports';
 
-/** A clock that moves only as the jobs say they worked, the loop always busy; its waits are real turns of the loop. */
-function fakeClock(): PaceClock & { at: number } {
+/** A clock that moves only as the jobs say they worked, the loop always busy; its waits are real turns of the loop, its sleeps recorded. */
+function fakeClock(): PaceClock & { at: number; sleeps: number[] } {
   const mark = { idle: 0, active: 0, utilization: 0 } as EventLoopUtilization;
   const clock = {
     at: 0,
+    sleeps: [] as number[],
     now: () => clock.at,
     utilization: (since: EventLoopUtilization | undefined) => ({ mark, utilization: since ? 1 : 0 }),
     sleep: async (ms: number) => {
+      clock.sleeps.push(ms);
       clock.at += ms;
       await nextTurn();
     },
@@ -36,7 +38,7 @@ function workerOf(rows: Record<string, number>) {
     ended.push(id);
   };
   const worker = new UploadWorker({} as UploadPorts, (id) => failed.push(id), { job, pace: new BackgroundPace(clock, 20, 0.5, 0.5) });
-  return { worker, log, ended, failed };
+  return { worker, log, ended, failed, clock };
 }
 
 describe('UploadWorker', () => {
@@ -72,6 +74,18 @@ describe('UploadWorker', () => {
     await worker.idle();
     expect(failed).toEqual(['fail1']);
     expect(ended).toEqual(['b1', 'a1', 'a1']);
+  });
+
+  it('starts its first slice when work arrives, however long it waited: it rests as long as it worked, no longer', async () => {
+    const { worker, clock } = workerOf({ a1: 8 });
+    clock.at += 3_600_000;
+    worker.enqueue('a1', 'A');
+    await worker.idle();
+    clock.at += 60_000;
+    worker.enqueue('a1', 'A');
+    await worker.idle();
+    expect(clock.sleeps.length).toBeGreaterThan(0);
+    expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(20);
   });
 
   it('stops after the slice in hand, ending the jobs waiting for their turn without reporting them', async () => {

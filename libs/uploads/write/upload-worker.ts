@@ -133,6 +133,8 @@ export class UploadWorker {
 
   /** Gives each provider with work a slice in turn, until no work is left or the worker stops. */
   private async drain(): Promise<void> {
+    // The first slice starts now, not when the worker last had work.
+    this.pace.restart();
     while (!this.stopped && this.waiting.size > 0) {
       const [ukprn, queue] = this.waiting.entries().next().value!;
       const id = queue[0];
