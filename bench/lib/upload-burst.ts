@@ -69,7 +69,9 @@ async function blockWhile(parse: () => Promise<unknown>): Promise<number> {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   await sleep(20);
-  await Promise.resolve().then(parse).catch(() => undefined);
+  await Promise.resolve()
+    .then(parse)
+    .catch(() => undefined);
   await sleep(20);
   histogram.disable();
   return histogram.max / 1e6;
