@@ -6,7 +6,6 @@
  * Past either, the upload is refused with {@link UploadQuotaExceeded} (429, `Retry-After`).
  */
 import { DomainError } from '@app/event-sourcing';
-import type { UploadStatus } from '@app/uploads/decider';
 import { providerUploads, type ListedUpload } from './upload-list';
 import { readUpload } from './upload-stream';
 import type { UploadPorts } from './upload.ports';
@@ -50,7 +49,7 @@ async function pendingCount(ports: UploadPorts, newestFirst: readonly ListedUplo
     const { state } = await readUpload(ports, entry.upload_id);
     // Listed but not received yet (another request of the provider in flight): not waiting.
     if (!state.exists) continue;
-    if ((state.status as UploadStatus) !== 'pending') break;
+    if (state.status !== 'pending') break;
     if (++pending >= atMost) break;
   }
   return pending;

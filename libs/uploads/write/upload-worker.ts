@@ -67,6 +67,11 @@ interface RunningJob {
   ended: Promise<'ended'>;
 }
 
+/**
+ * The worker of this process (see the top of this file): `enqueue` asks for an upload's work,
+ * `resume` finds what a stop left, `stop` ends it after the slice in hand. `options.job` and
+ * `options.pace` replace the work and its pace (tests).
+ */
 export class UploadWorker {
   /** Each provider's uploads waiting, in the order asked; the map's order is the providers' turn. */
   private readonly waiting = new Map<string, string[]>();
