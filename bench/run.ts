@@ -36,6 +36,7 @@ import { measureScenario, runSoak } from './lib/scenario-runs';
 import { measureSwap, SWAP_SCENARIO, type SwapResult } from './lib/swap';
 import { BACKUP_SCENARIO, measureBackup, type BackupResult } from './lib/backup';
 import { measureUpload, UPLOAD_SCENARIO, type UploadResult } from './lib/upload';
+import { measureUploadBurst, UPLOAD_BURST_SCENARIO, type UploadBurstResult } from './lib/upload-burst';
 import { measureRotation, ROTATE_SCENARIO, type RotationResult } from './lib/rotation';
 
 const BENCH_DIR = __dirname;
@@ -163,6 +164,14 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       upload = await measureUpload(api.url, dataset, generator, uploadOptions, { connections: o.connections, duration: o.duration }, log);
     }
 
+    // On an API process of its own (its metrics listener gives its event loop's longest block).
+    let uploadBurst: UploadBurstResult | null = null;
+    if (o.only === null || o.only.includes(UPLOAD_BURST_SCENARIO)) {
+      const burstOptions = { seed: o.seed + 6 + runOffset, firstSerial: 30_000_000 + o.trainees + runOffset * 100_000 };
+      const load = { connections: o.connections, duration: o.duration };
+      uploadBurst = await measureUploadBurst(REPO_ROOT, dataDir, env, dataset, generator, burstOptions, load, log);
+    }
+
     // The embedded stores only: on EventStoreDB and MongoDB their own tools take the backup.
     let backup: BackupResult | null = null;
     if ((o.only === null || o.only.includes(BACKUP_SCENARIO)) && !eventStoreUrl && !mongodbUrl) {
@@ -244,6 +253,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       backup,
       rotation,
       upload,
+      uploadBurst,
       soak,
       apiStartSeconds: apiStartMs / 1000,
     };
@@ -301,6 +311,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       backup,
       rotation,
       upload,
+      uploadBurst,
       rss: { afterStartMiB: afterStart, peakMiB: peak, endMiB: endRss },
       soak,
       targets: checkTargets(partial),

@@ -12,6 +12,7 @@ import { STREAM_LENGTH_SCENARIO } from './stream-length';
 import { SWAP_SCENARIO } from './swap';
 import { BACKUP_SCENARIO } from './backup';
 import { UPLOAD_SCENARIO } from './upload';
+import { UPLOAD_BURST_SCENARIO } from './upload-burst';
 import { ROTATE_SCENARIO } from './rotation';
 
 /** The scenarios `--only` may name (besides `none`). */
@@ -29,6 +30,7 @@ export const SCENARIO_NAMES = [
   SWAP_SCENARIO,
   BACKUP_SCENARIO,
   UPLOAD_SCENARIO,
+  UPLOAD_BURST_SCENARIO,
   ROTATE_SCENARIO,
   SEALING_SCENARIO,
   CHAIN_SCENARIO,

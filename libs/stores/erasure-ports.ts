@@ -1,12 +1,13 @@
 import type { ErasurePorts } from '@app/personal-data/erasure';
 import { purgeUploadsOfErased } from '@app/uploads/write';
-import { openIdempotencyStore, openWebhookOutbox, type StoreConfig, type Stores } from './open-stores';
+import { openIdempotencyStore, openUploadFiles, openWebhookOutbox, type StoreConfig, type Stores } from './open-stores';
 
 /**
  * The ports of an erasure on `stores` (docs/DESIGN.md "Personal data"): the event store, the read
  * model's mapping of ids and its forgetting, the data keys' destruction; the idempotency keys and
  * the webhook outbox each opened for the one call and closed after; the uploads that wrote to the
- * trainee, purged; `recordErasure`, where given, the erasure ledger's writer
+ * trainee, purged (their parts deleted from the upload store, opened for the call); `recordErasure`,
+ * where given, the erasure ledger's writer
  * (`ErasurePorts.recordErasure`). Throws when the stores were opened without personal data keys.
  */
 export function erasurePortsOf(
@@ -37,8 +38,19 @@ export function erasurePortsOf(
         await outbox.close();
       }
     },
-    forgetUploads: (id, ukprn) =>
-      purgeUploadsOfErased({ trainees: { eventStore: stores.eventStore }, keys: personal.keys }, ukprn, id, new Date()),
+    forgetUploads: async (id, ukprn) => {
+      const files = await openUploadFiles(config, stores);
+      try {
+        return await purgeUploadsOfErased(
+          { trainees: { eventStore: stores.eventStore }, keys: personal.keys, files },
+          ukprn,
+          id,
+          new Date(),
+        );
+      } finally {
+        await files.close();
+      }
+    },
     recordErasure,
     clock: () => new Date(),
   };

@@ -1,4 +1,12 @@
 export { auditLogOf, historySourcesOf } from './audit-log';
 export { erasurePortsOf } from './erasure-ports';
 export { setLockWait } from '@app/stores/sqlite';
-export { StoreUnavailable, openDigestTreeStore, openIdempotencyStore, openStores, openWebhookOutbox, type Stores } from './open-stores';
+export {
+  StoreUnavailable,
+  openDigestTreeStore,
+  openIdempotencyStore,
+  openStores,
+  openUploadFiles,
+  openWebhookOutbox,
+  type Stores,
+} from './open-stores';

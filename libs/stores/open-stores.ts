@@ -12,6 +12,7 @@ import {
   SqliteDataKeyStore,
   SqliteIdempotencyStore,
   SqliteDigestTreeStore,
+  SqliteUploadFiles,
 } from '@app/stores/sqlite';
 import type { IdempotencyStore } from '@app/runtime/idempotency';
 import type { DigestTreeStore } from '@app/audit';
@@ -22,6 +23,7 @@ import type { EventStore, RecordedEvent, StoredLog } from '@app/event-sourcing';
 import { ReadModelsDamaged, type ProjectorLogger, type ReadModelStore } from '@app/runtime/projector';
 import type { SchoolDirectory } from '@app/schools';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
+import type { UploadFiles } from '@app/uploads/write';
 import type { MongoReadModel } from '@app/stores/mongodb';
 import { redact, type ContextLogger, messageFirst } from '@app/runtime/process';
 import { instrumentEventStore, type Metrics } from '@app/runtime/telemetry';
@@ -325,6 +327,22 @@ export async function openWebhookOutbox(config: Pick<StoreConfig, 'dataDir'>, st
  */
 export function openIdempotencyStore(config: Pick<StoreConfig, 'dataDir'>, stores: Stores): IdempotencyStore {
   return stores.mongo ? stores.mongo.idempotencyStore() : SqliteIdempotencyStore.open(config.dataDir);
+}
+
+/**
+ * Where the uploads' files and row messages are kept (docs/DESIGN.md "Uploads"): the file
+ * `<DATA_DIR>/uploads.sqlite` (its writes in a thread of their own with `writesInThread`: the API,
+ * whose thread must not wait on their syncs), or the collection `upload_parts` in the MongoDB read
+ * store's database; outside the log and the projections either way. The caller closes it.
+ */
+export async function openUploadFiles(
+  config: Pick<StoreConfig, 'dataDir'>,
+  stores: Pick<Stores, 'mongo'>,
+  options: { writesInThread?: boolean } = {},
+): Promise<UploadFiles> {
+  if (!stores.mongo) return SqliteUploadFiles.open(config.dataDir, options);
+  const { MongoUploadFiles } = await import('@app/stores/mongodb');
+  return new MongoUploadFiles(stores.mongo.database);
 }
 
 /**

@@ -156,6 +156,11 @@ const PORTS: Record<string, Port> = {
       { file: 'mongodb-school-directory.contract-spec.ts', server: 'MONGODB_URL' },
     ],
   },
+  UploadFiles: {
+    file: 'libs/uploads/write/upload-files.port.ts',
+    suites: ['upload-files.contract.ts'],
+    runners: [{ file: 'sqlite-upload-files.contract-spec.ts' }, { file: 'mongodb-upload-files.contract-spec.ts', server: 'MONGODB_URL' }],
+  },
   WindowCounter: {
     file: 'libs/runtime/admission/window-counter.ts',
     suites: ['window-counter.contract.ts'],

@@ -21,6 +21,7 @@ import { runAdmin } from '../support/admin-cli';
 import { allFilesText } from '../support/data-dir-files';
 import { runWriters, startApiProcess, type DurabilityRecord } from '../support/durability';
 import { uniqueTrainee } from '../support/trainee-input';
+import { csvFile, traineeRows } from '../support/upload-files';
 import { ensureBuilt } from '../support/processes';
 
 const TRAINEES = 2_000;
@@ -121,6 +122,21 @@ describe('backup and restore drill', () => {
     const first = await call('POST', base, keyed, { 'idempotency-key': 'drill-key-1' });
     expect(first.status).toBe(201);
     const firstBody = await first.text();
+    // An upload, its file and check messages kept outside the log, in uploads.sqlite (docs/DESIGN.md "Uploads").
+    const rows = traineeRows('v2026.1', 2);
+    rows[1] = { ...rows[1], study_mode: 'zz' };
+    const uploaded = await fetch(`${api.url}/api/v2026.1/trainee-uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+      body: csvFile('v2026.1', rows),
+    });
+    expect(uploaded.status).toBe(202);
+    const uploadId = ((await uploaded.json()) as { data: { upload_id: string } }).data.upload_id;
+    await waitFor(
+      async () => ((await (await call('GET', `/api/v2026.1/trainee-uploads/${uploadId}`)).json()) as any).data.status === 'failed',
+    );
+    const uploadErrors = await (await call('GET', `/api/v2026.1/trainee-uploads/${uploadId}/errors`)).text();
+    expect(uploadErrors).toContain("study_mode: study_mode has invalid reference data value of 'zz'");
 
     const record: DurabilityRecord = { trainees: [], acknowledged: 0, serverErrors: [] };
     let writing = true;
@@ -133,7 +149,8 @@ describe('backup and restore drill', () => {
     await load;
     expect(created.stderr).not.toMatch(/Error/);
     expect(created.code).toBe(0);
-    expect(created.stdout).toMatch(/^backup .*b1: position \d+, \d+ events in \d+ streams; 5 files/);
+    expect(created.stdout).toMatch(/^backup .*b1: position \d+, \d+ events in \d+ streams; 6 files/);
+    expect(readdirSync(join(backups, 'b1'))).toContain('uploads.sqlite');
     // The writes went on while the backup was taken, and none failed.
     expect(acknowledgedAtEnd).toBeGreaterThan(acknowledgedAtStart);
     expect(record.serverErrors).toEqual([]);
@@ -168,6 +185,8 @@ describe('backup and restore drill', () => {
     expect(replayed.status).toBe(201);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(await replayed.text()).toBe(firstBody);
+    // The upload reads as before: its file and messages came back with the log.
+    expect(await (await call('GET', `/api/v2026.1/trainee-uploads/${uploadId}/errors`)).text()).toBe(uploadErrors);
 
     const bytes = allFilesText(dataDir);
     // A kept trainee's values are in the read models: the scan reads what it should.

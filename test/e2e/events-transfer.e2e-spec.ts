@@ -169,10 +169,19 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     for (const i of keyLines) {
       const key = JSON.parse(all[i]).data_key;
       expect(key).toEqual({ stream_id: expect.stringMatching(/^(trainee|upload)-/), wrapped: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/) });
-      expect(JSON.parse(all[i + 1])).toMatchObject({ stream_id: key.stream_id, revision: 0 });
+      const next = all.slice(i + 1).find((l) => !l.startsWith('{"attachment"'))!;
+      expect(JSON.parse(next)).toMatchObject({ stream_id: key.stream_id, revision: 0 });
       keyed.push(key.stream_id);
     }
     expect(keyed.sort()).toEqual([...traineeIds.map((id) => `trainee-${id}`), `upload-${upload.id}`].sort());
+    // The upload's file and row messages, kept outside the log, travel sealed after its key (docs/DESIGN.md "Uploads").
+    const attachments = all.filter((l) => l.startsWith('{"attachment"')).map((l) => JSON.parse(l).attachment);
+    expect(attachments.map((a) => [a.stream_id, a.name.replace(/-[0-9a-f]{64}$/, '-…')])).toEqual([
+      [`upload-${upload.id}`, 'file'],
+      [`upload-${upload.id}`, 'messages-…'],
+    ]);
+    const uploadKey = keyLines.find((i) => JSON.parse(all[i]).data_key.stream_id === `upload-${upload.id}`)!;
+    expect(all.slice(uploadKey + 1, uploadKey + 3).every((l) => l.startsWith('{"attachment"'))).toBe(true);
     // The export holds the trainees' personal data sealed only.
     for (const a of answers) {
       const person = a.body as { data: Record<string, unknown> };
@@ -335,5 +344,5 @@ function eventLines(text: string): string[] {
   return text
     .trimEnd()
     .split('\n')
-    .filter((l) => !l.startsWith('{"data_key"'));
+    .filter((l) => !l.startsWith('{"data_key"') && !l.startsWith('{"attachment"'));
 }

@@ -280,7 +280,11 @@ describe('the OpenAPI documents state the limits the process runs with (docs/ope
   afterAll(() => api?.close());
 
   it('repeats the configured rate limits, the body and list bounds, idempotency and token expiry', async () => {
-    api = await RunningApi.start({ rateLimitIpPerMinute: 7, rateLimitTokenPerMinute: 0 });
+    api = await RunningApi.start({
+      rateLimitIpPerMinute: 7,
+      rateLimitTokenPerMinute: 0,
+      uploadQuotas: { pendingMax: 3, dailyBytes: 5_000_000 },
+    });
     const res = await fetch(`${api.baseUrl}/api/v2026.1/openapi.json`);
     const description = ((await res.json()) as { info: { description: string } }).info.description;
     expect(description).toContain('## Limits');
@@ -290,5 +294,7 @@ describe('the OpenAPI documents state the limits the process runs with (docs/ope
     expect(description).toMatch(/nested at most 16 levels, at most 1000 items/);
     expect(description).toContain('Idempotency-Key');
     expect(description).toMatch(/expired token answers 401/);
+    expect(description).toMatch(/at most 1 MB \(413\), 1,000 trainee rows\s+and 2,000 rows after the header in all/);
+    expect(description).toMatch(/at most 3 files waiting for their check and uploads at most\s+5,000,000 bytes of files in a UTC day/);
   });
 });

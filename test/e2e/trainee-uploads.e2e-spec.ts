@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { addTraineeColumns, createBodyOf } from '@app/uploads/write';
 import { parseUploadCsv } from '@app/uploads/csv';
 import { RunningApi, type JsonResponse } from '../support/api-harness';
@@ -91,7 +92,7 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     const errorsFile = await api.request('GET', `/api/${V}/trainee-uploads/${id}/errors`, tokenA);
     expect(errorsFile.status).toBe(200);
     expect(errorsFile.text).toContain(`'=HYPERLINK(""http://x.example"",""y"")`);
-    const back = parseUploadCsv(Buffer.from(errorsFile.text), { columns: addTraineeColumns(V), maxBytes: 2 ** 21, maxRows: 1000 });
+    const back = await parseUploadCsv(Buffer.from(errorsFile.text), { columns: addTraineeColumns(V), maxBytes: 2 ** 21, maxRows: 1000 });
     expect(back.records[0].values.provider_trainee_id).toBe('=HYPERLINK("http://x.example","y")');
     expect(errorsFile.text.split('\r\n')[0].endsWith(',errors')).toBe(true);
     expect(await api.request('POST', `/api/${V}/trainee-uploads/${id}/submit`, tokenA)).toMatchObject({ status: 422 });
@@ -102,7 +103,7 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
       .split('\r\n')
       .map((line, i) => (i === 10 ? line.replace(/^([^,]*),,/, '$1,Fixed,') : line))
       .join('\r\n');
-    const refixed = parseUploadCsv(Buffer.from(fixed), { columns: addTraineeColumns(V), maxBytes: 2 ** 21, maxRows: 1000 });
+    const refixed = await parseUploadCsv(Buffer.from(fixed), { columns: addTraineeColumns(V), maxBytes: 2 ** 21, maxRows: 1000 });
     expect(refixed.records[9].values.first_names).toBe('Fixed');
     const rows2 = refixed.records.map((r) => r.values);
     rows2[99] = { ...rows2[99], study_mode: rows[0].study_mode };
@@ -273,13 +274,16 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     expect((await api.request('GET', '/healthz', null)).status).toBe(200);
     expect((await api.request('GET', `/api/${V}/trainee-uploads`, tokenA)).status).toBe(200);
   });
-  it('keeps the file sealed in the log, and purges an upload 30 days after it ended: its data key destroyed, 404 after', async () => {
+  it('keeps the file outside the log, sealed, and purges an upload 30 days after it ended: its key destroyed, its file deleted, 404 after', async () => {
     const rows = traineeRows(V, 1);
     const id = (await upload(csvFile(V, rows))).body.data.upload_id as string;
     await settled(id);
     const stored = JSON.stringify(await api.infra.storedLog.readStream(`upload-${id}`));
     expect(stored).not.toContain(rows[0].last_name);
-    expect(stored).toContain('[sealed]');
+    expect(stored).toContain(createHash('sha256').update(csvFile(V, rows)).digest('hex'));
+    const files = api.app.get(Uploads).ports.files;
+    expect(await files.parts(id)).toEqual(['file']);
+    expect(Buffer.from((await files.get(id, 'file'))!).includes(Buffer.from(rows[0].last_name))).toBe(false);
     const cancelled = await api.request('DELETE', `/api/${V}/trainee-uploads/${id}`, tokenA);
     const endedAt = Date.parse(cancelled.body.data.ended_at);
     const day = 86_400_000;
@@ -289,6 +293,7 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     expect(await unsettledUploads(uploads.ports)).toContain(id);
     expect(await uploads.purge(new Date(endedAt + 30 * day + 1000))).toBeGreaterThanOrEqual(1);
     expect(await uploads.ports.keys!.existingKey(`upload-${id}`)).toBe('erased');
+    expect(await files.parts(id)).toEqual([]);
     // Settled in the ledger: later starts and purge runs no longer read it.
     expect(await unsettledUploads(uploads.ports)).not.toContain(id);
     for (const path of [id, `${id}/errors`]) {
@@ -308,6 +313,8 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     expect(erased.stdout).toMatch(/; 1 uploads purged/);
     expect((await api.request('GET', `/api/${V}/trainee-uploads/${id}`, tokenA)).status).toBe(404);
     expect(await unsettledUploads(api.app.get(Uploads).ports)).not.toContain(id);
+    // The admin command deleted the upload's file from the upload store the API has open.
+    expect(await api.app.get(Uploads).ports.files.parts(id)).toEqual([]);
     // As stored: the API's own copy of an opened key lives on in its memory for minutes (docs/DESIGN.md "Personal data").
     expect(await api.app.get<Stores>(STORES).personalData!.keys.wrappedKey(`upload-${id}`)).toBe('erased');
   });

@@ -13,6 +13,7 @@ import type { ReadModelStore } from '@app/runtime/projector';
 import { Projections } from '../../apps/api/src/composition/projections';
 import type { AppConfig } from '@app/runtime/process';
 import { DEFAULT_SERVED_VERSIONS } from '@app/trainees/record';
+import { UPLOAD_DAILY_BYTES_DEFAULT, UPLOAD_PENDING_MAX_DEFAULT } from '@app/uploads/decider';
 import { createLogger } from '../../apps/api/src/observability/logger';
 import { locksHeldBy, openDatabasesOf } from './beside';
 import { checkAgainstServedDocument, checkRequestAgainstServedDocument, useServedDocuments } from './served-document';
@@ -81,6 +82,8 @@ export class RunningApi {
       metrics?: AppConfig['metrics'];
       /** Scheduled audit digests (`AUDIT_DIGEST_EVERY`); off by default. */
       auditDigest?: AppConfig['auditDigest'];
+      /** The providers' upload quotas (docs/operations.md "Limits"); the defaults unless given. */
+      uploadQuotas?: Partial<AppConfig['uploadQuotas']>;
     } = {},
   ): Promise<RunningApi> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trainee-records-e2e-'));
@@ -118,6 +121,7 @@ export class RunningApi {
       webhooks: { timeoutMs: 2_000, retryBaseMs: 50, retryMaxMs: 1_000, giveUpAfterMs: 259_200_000, concurrency: 4, ...options.webhooks },
       metrics: options.metrics ?? null,
       auditDigest: options.auditDigest ?? null,
+      uploadQuotas: { pendingMax: UPLOAD_PENDING_MAX_DEFAULT, dailyBytes: UPLOAD_DAILY_BYTES_DEFAULT, ...options.uploadQuotas },
       ...options.server,
     };
     const app = await createApp(config, options.logger ?? createLogger('silent'));

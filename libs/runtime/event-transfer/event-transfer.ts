@@ -51,6 +51,23 @@ export interface DataKeyTransfer {
   imported(streamId: string, wrapped: string | null): Promise<string | null>;
 }
 
+/**
+ * A line of an export that carries a part a stream keeps outside the log (an upload's file or row
+ * messages, docs/DESIGN.md "Uploads"), before the stream's first event: its name and its bytes as
+ * stored (sealed with the stream's data key), base64.
+ */
+export interface ExportedAttachment {
+  attachment: { stream_id: string; name: string; bytes: string };
+}
+
+/** How an export carries the parts streams keep outside the log, and an import stores them. */
+export interface AttachmentTransfer {
+  /** The parts `streamId` keeps outside the log, as stored ([] for a stream without any). */
+  exported(streamId: string): Promise<{ name: string; bytes: Uint8Array }[]>;
+  /** Stores a part that travelled; returns why this store cannot take it (a stream that keeps none), or null. */
+  imported(streamId: string, name: string, bytes: Uint8Array): Promise<string | null>;
+}
+
 /** Events read from the store per batch, and the most an import appends in one call. */
 export const EVENT_TRANSFER_BATCH_SIZE = 1000;
 
@@ -83,7 +100,8 @@ export class ImportFileInvalid extends Error {
  * stored); the caller seals there what must never leave in plain text (webhook secrets stored
  * before they were sealed). With `dataKeys`, each stream of personal data whose first event the
  * export holds is preceded by its data key ({@link ExportedDataKey}), so the export's sealed values
- * open where it is imported with the same service key. Rejects with a RangeError for a negative or
+ * open where it is imported with the same service key; with `attachments`, then by the parts the
+ * stream keeps outside the log ({@link ExportedAttachment}), as they are when it is exported. Rejects with a RangeError for a negative or
  * fractional `since`, and with the stream's error when `out` fails.
  */
 export async function exportEvents(
@@ -94,6 +112,7 @@ export async function exportEvents(
     batchSize?: number;
     exported?: (type: string, data: unknown) => unknown;
     dataKeys?: DataKeyTransfer | null;
+    attachments?: AttachmentTransfer | null;
   } = {},
 ): Promise<number> {
   const since = options.since ?? LOG_START;
@@ -111,6 +130,12 @@ export async function exportEvents(
       if (e.streamRevision === 0 && options.dataKeys) {
         const key = await options.dataKeys.exported(e.streamId);
         if (key) chunk += `${JSON.stringify({ data_key: { stream_id: e.streamId, wrapped: key.wrapped } } satisfies ExportedDataKey)}\n`;
+      }
+      if (e.streamRevision === 0 && options.attachments) {
+        for (const { name, bytes } of await options.attachments.exported(e.streamId)) {
+          const line: ExportedAttachment = { attachment: { stream_id: e.streamId, name, bytes: Buffer.from(bytes).toString('base64') } };
+          chunk += `${JSON.stringify(line)}\n`;
+        }
       }
       const line: ExportedEvent = {
         position: e.position,
@@ -145,8 +170,8 @@ export async function exportEvents(
  * with an empty store. `refusal(type, data)` names why this store cannot take an event (a webhook
  * secret sealed with another service key), or returns null; a reason is an {@link ImportFileInvalid}
  * of its line. A data key line ({@link ExportedDataKey}) goes to `dataKeys`, which refuses a key
- * wrapped under another service key the same way. Every event keeps its place, revision and
- * position.
+ * wrapped under another service key the same way, and an attachment line ({@link ExportedAttachment})
+ * to `attachments`. Every event keeps its place, revision and position.
  */
 export async function importEvents(
   eventStore: EventStore,
@@ -155,6 +180,7 @@ export async function importEvents(
     batchSize?: number;
     refusal?: (type: string, data: unknown) => string | null;
     dataKeys?: DataKeyTransfer | null;
+    attachments?: AttachmentTransfer | null;
   } = {},
 ): Promise<number> {
   const head = await eventStore.headPosition();
@@ -191,6 +217,13 @@ export async function importEvents(
       if (!options.dataKeys) throw new ImportFileInvalid(lineNo, 'a data key, but this store keeps no personal data keys');
       const refusedKey = await options.dataKeys.imported(key.stream_id, key.wrapped);
       if (refusedKey !== null) throw new ImportFileInvalid(lineNo, refusedKey);
+      continue;
+    }
+    const attachment = attachmentLine(text, lineNo);
+    if (attachment !== null) {
+      if (!options.attachments) throw new ImportFileInvalid(lineNo, 'an attachment, but this store keeps none');
+      const refused = await options.attachments.imported(attachment.stream_id, attachment.name, Buffer.from(attachment.bytes, 'base64'));
+      if (refused !== null) throw new ImportFileInvalid(lineNo, refused);
       continue;
     }
     const e = parseLine(text, lineNo);
@@ -285,6 +318,25 @@ function dataKeyLine(text: string, line: number): ExportedDataKey['data_key'] | 
   if (k.wrapped !== null && (typeof k.wrapped !== 'string' || !/^[A-Za-z0-9+/]{1,200}={0,2}$/.test(k.wrapped)))
     throw new ImportFileInvalid(line, 'data_key.wrapped must be a wrapped key in base64, or null');
   return { stream_id: k.stream_id, wrapped: k.wrapped as string | null };
+}
+
+/** The attachment of a line that holds one ({@link ExportedAttachment}), checked; null for any other line. */
+function attachmentLine(text: string, line: number): ExportedAttachment['attachment'] | null {
+  if (!text.startsWith('{"attachment"')) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ImportFileInvalid(line, 'not JSON');
+  }
+  const a = (value as Partial<ExportedAttachment>).attachment as Record<string, unknown> | undefined;
+  if (typeof a !== 'object' || a === null || typeof a.stream_id !== 'string' || a.stream_id === '')
+    throw new ImportFileInvalid(line, 'attachment.stream_id must be a non-empty string');
+  if (typeof a.name !== 'string' || !/^[\w.-]{1,100}$/.test(a.name))
+    throw new ImportFileInvalid(line, 'attachment.name must be 1 to 100 letters, digits, dots, hyphens or underscores');
+  if (typeof a.bytes !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(a.bytes))
+    throw new ImportFileInvalid(line, 'attachment.bytes must be base64');
+  return { stream_id: a.stream_id, name: a.name, bytes: a.bytes };
 }
 
 /** A line of an export, checked field by field. */

@@ -3,6 +3,8 @@ export {
   ImportTargetNotEmpty,
   exportEvents,
   importEvents,
+  type AttachmentTransfer,
   type DataKeyTransfer,
+  type ExportedAttachment,
   type ExportedDataKey,
 } from './event-transfer';

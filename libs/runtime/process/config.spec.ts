@@ -92,6 +92,16 @@ describe('loadConfig: admission and health settings (docs/operations.md "Configu
     });
   });
 
+  it('defaults each provider\'s upload quotas to 5 files waiting and 10 MiB a day, takes others, and refuses 0 (docs/operations.md "Limits")', () => {
+    expect(loadConfig({}).uploadQuotas).toEqual({ pendingMax: 5, dailyBytes: 10_485_760 });
+    expect(loadConfig({ UPLOAD_PENDING_MAX: '2', UPLOAD_DAILY_BYTES: '2097152' }).uploadQuotas).toEqual({
+      pendingMax: 2,
+      dailyBytes: 2_097_152,
+    });
+    expect(() => loadConfig({ UPLOAD_PENDING_MAX: '0' })).toThrow(/UPLOAD_PENDING_MAX/);
+    expect(() => loadConfig({ UPLOAD_DAILY_BYTES: '10MB' })).toThrow(/UPLOAD_DAILY_BYTES/);
+  });
+
   it('defaults webhook deliveries to 10 s an attempt, retries from 5 s up to 1 h for 3 days, 8 at once (docs/change-feed.md "Retries")', () => {
     expect(loadConfig({}).webhooks).toEqual({
       timeoutMs: 10_000,

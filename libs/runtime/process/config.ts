@@ -1,6 +1,8 @@
-import { bool, cleanEnv, makeValidator, str, EnvError, EnvMissingError } from 'envalid';
+import { bool, cleanEnv, str, type EnvError, type EnvMissingError } from 'envalid';
 import { DEFAULT_SERVED_VERSIONS, ServedVersions } from '@app/trainees/record';
-import { SANDBOX_REGISTRY_DEFAULT_DELAY_MS, SANDBOX_REGISTRY_MAX_DELAY_MS } from '@app/registry';
+import { SANDBOX_REGISTRY_DEFAULT_DELAY_MS } from '@app/registry';
+import { UPLOAD_DAILY_BYTES_DEFAULT, UPLOAD_PENDING_MAX_DEFAULT } from '@app/uploads/decider';
+import { count, delayMs, list, listenPort, parseTrustProxy, positiveCount } from './env-values';
 import { backupSchedule, parsePeriod, type BackupScheduleConfig } from './periods';
 
 /** Configuration of the API, the projector and the admin CLI (docs/operations.md "Configuration"), validated once at start. */
@@ -93,6 +95,12 @@ export interface AppConfig {
   maxConnections: number;
   /** Webhook deliveries (docs/change-feed.md "Retries"); see {@link WebhookConfig}. */
   webhooks: WebhookConfig;
+  /**
+   * Each provider's upload quotas (docs/operations.md "Limits"): uploads waiting for their check
+   * (`UPLOAD_PENDING_MAX`, default 5) and bytes of files received in a UTC day (`UPLOAD_DAILY_BYTES`,
+   * default 10 485 760); at least 1 each.
+   */
+  uploadQuotas: { pendingMax: number; dailyBytes: number };
   /**
    * The metrics listener's port (`METRICS_PORT`; unset: no metrics; 0: any free port), never the
    * API's `PORT`, on `METRICS_HOST` (default `HOST`) (docs/observability.md "Metrics").
@@ -210,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
       concurrency: Math.max(1, clean.WEBHOOK_CONCURRENCY),
       ports: typeof webhookPorts === 'string' ? null : webhookPorts,
     },
+    uploadQuotas: { pendingMax: clean.UPLOAD_PENDING_MAX, dailyBytes: clean.UPLOAD_DAILY_BYTES },
     metrics: metricsPort === null ? null : { port: metricsPort, host: clean.METRICS_HOST || clean.HOST },
     auditDigest:
       typeof digestEvery === 'number' ? { everyMs: digestEvery, signingKeyFile: clean.AUDIT_SIGNING_KEY_FILE.trim() || null } : null,
@@ -316,6 +325,8 @@ function envSpec(port: number) {
       default: '',
       desc: 'webhooks: comma-separated ports targets may use (default: 443 in production, any in the sandbox)',
     }),
+    UPLOAD_PENDING_MAX: positiveCount({ default: UPLOAD_PENDING_MAX_DEFAULT, desc: 'uploads of a provider waiting for their check' }),
+    UPLOAD_DAILY_BYTES: positiveCount({ default: UPLOAD_DAILY_BYTES_DEFAULT, desc: 'bytes of files a provider may upload in a UTC day' }),
     METRICS_PORT: str({ default: '', desc: 'port of the Prometheus metrics listener (unset: off; never PORT)' }),
     METRICS_HOST: str({ default: '', desc: 'listen address of the metrics listener (default: HOST)' }),
     AUDIT_DIGEST_EVERY: str({ default: '', desc: 'sign an audit digest this often, e.g. 1h (unset: never)' }),
@@ -327,51 +338,6 @@ function envSpec(port: number) {
     BACKUP_KEEP: count({ default: 28, desc: 'scheduled backups kept, the newest' }),
     BACKUP_DIR: str({ default: '', desc: 'where backups and the erasure ledger go' }),
   };
-}
-
-/** A TCP port to listen on: an integer 0–65535 (0 lets the system choose a free port). */
-const listenPort = makeValidator<number>((input) => {
-  const n = Number(input);
-  if (!/^\d+$/.test(String(input).trim()) || n > 65535) throw new EnvError(`Invalid port input: "${input}"`);
-  return n;
-});
-
-/**
- * A delay in ms: a whole number from 0 to 2147483647 (2^31 − 1, the longest a timer waits), written
- * in digits only (no sign, fraction or exponent).
- */
-const delayMs = makeValidator<number>((input) => {
-  const text = String(input).trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n > SANDBOX_REGISTRY_MAX_DELAY_MS) {
-    throw new EnvError(`Invalid delay: "${input}" (a whole number of milliseconds from 0 to ${SANDBOX_REGISTRY_MAX_DELAY_MS}; 0: at once)`);
-  }
-  return n;
-});
-
-/** A whole number from 0 to 1,000,000,000, digits only. */
-const count = makeValidator<number>((input) => {
-  const text = String(input).trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n > 1_000_000_000) throw new EnvError(`Invalid count: "${input}" (a whole number from 0)`);
-  return n;
-});
-
-/** A comma-separated list, trimmed, empty items left out. */
-function list(value: string): string[] {
-  return value
-    .split(',')
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
-}
-
-/** `TRUST_PROXY` as Fastify reads it: `true`/`false`, a hop count, or the addresses as given. */
-function parseTrustProxy(value: string): boolean | number | string {
-  const text = value.trim().toLowerCase();
-  if (text === '' || text === 'false') return false;
-  if (text === 'true') return true;
-  if (/^\d+$/.test(text)) return Number(text);
-  return value.trim();
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

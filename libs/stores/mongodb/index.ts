@@ -4,3 +4,4 @@ export { mongoStoreCollections } from './read-models/mongo-collections';
 export { MongoReadModel } from './read-models/mongo-read-model';
 export { MongoDataKeyStore } from './mongo-data-key-store';
 export { MongoDigestTreeStore } from './mongo-digest-tree';
+export { MongoUploadFiles, UPLOAD_PARTS_COLLECTION } from './mongo-upload-files';

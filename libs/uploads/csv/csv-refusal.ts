@@ -15,6 +15,7 @@ export type FileRefusalReason =
   | 'missing_headers'
   | 'no_rows'
   | 'too_many_rows'
+  | 'too_many_records'
   | 'too_many_cells';
 
 /**
@@ -34,8 +35,12 @@ export class UploadFileRefused extends DomainError {
   }
 }
 
-/** `'a', 'b' and 'c'`: names quoted and listed for a message. */
+/** Names a refusal quotes at most: a header row of thousands of names is refused in a sentence, not a page. */
+const LISTED_MAX = 10;
+
+/** `'a', 'b' and 'c'`: names quoted and listed for a message; past {@link LISTED_MAX}, the first ones and how many more. */
 export function listed(names: readonly string[]): string {
-  const quoted = names.map((n) => `'${n}'`);
+  const quoted = names.slice(0, LISTED_MAX).map((n) => `'${n.length > 60 ? `${n.slice(0, 60)}…` : n}'`);
+  if (names.length > LISTED_MAX) return `${quoted.join(', ')} and ${(names.length - LISTED_MAX).toLocaleString('en-GB')} more`;
   return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
 }

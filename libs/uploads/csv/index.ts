@@ -3,11 +3,11 @@ export { columnKeys, headerKey, matchHeaders } from './csv-headers';
 export { UploadFileRefused, type FileRefusalReason } from './csv-refusal';
 export {
   fileTooLarge,
-  parseUploadCsv,
   templateCsv,
+  uploadCsvStream,
   writeUploadCsv,
-  type UploadCsvOptions,
   type UploadRecord,
   type UploadTable,
   type WriteCsvOptions,
 } from './upload-csv';
+export { PARSE_CHUNK_BYTES, parseUploadCsv, type UploadCsvOptions } from './upload-csv-read';

@@ -31,7 +31,14 @@ export {
   type UploadEventType,
   type UploadKind,
 } from './upload.events';
-export { UPLOAD_BYTES_MAX, UPLOAD_RETENTION_DAYS, UPLOAD_ROWS_MAX } from './upload.limits';
+export {
+  UPLOAD_BYTES_MAX,
+  UPLOAD_DAILY_BYTES_DEFAULT,
+  UPLOAD_PENDING_MAX_DEFAULT,
+  UPLOAD_RECORDS_MAX,
+  UPLOAD_RETENTION_DAYS,
+  UPLOAD_ROWS_MAX,
+} from './upload.limits';
 export {
   UPLOAD_STATUSES,
   evolveUpload,

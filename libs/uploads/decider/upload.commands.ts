@@ -1,10 +1,13 @@
 /**
- * The commands of an upload. Ids, the sealed file and the time arrive inside the command: the
- * decider holds no random source and no clock. `now` is an ISO 8601 instant, UTC.
+ * The commands of an upload. Ids, digests and the time arrive inside the command: the decider
+ * holds no random source and no clock. `now` is an ISO 8601 instant, UTC.
  */
 import type { RowError, RowMessage, RowTarget, UploadKind } from './upload.events';
 
-/** Receive a file the CSV layer accepted as a whole. `file`: as the caller stores it (sealed). */
+/**
+ * Receive a file the CSV layer accepted as a whole, which the caller has stored outside the log:
+ * its size and SHA-256 digest (64 lower-case hex digits, of the bytes as sent).
+ */
 export interface ReceiveUpload {
   type: 'ReceiveUpload';
   upload_id: string;
@@ -13,16 +16,21 @@ export interface ReceiveUpload {
   api_version: string;
   file_name: string | null;
   byte_count: number;
-  file: string;
+  sha256: string;
   now: string;
 }
 
-/** Record what the row checks found: the trainee rows' numbers and every message about them. */
+/**
+ * Record what the row checks found: the trainee rows' numbers and every message about them, which
+ * the caller has stored outside the log as their JSON array in row order, of digest
+ * `messages_sha256` (null when there is no message).
+ */
 export interface RecordUploadCheck {
   type: 'RecordUploadCheck';
   upload_id: string;
   rows: number[];
   errors: RowError[];
+  messages_sha256: string | null;
   now: string;
 }
 

@@ -13,6 +13,8 @@ const T0 = '2026-11-24T10:00:00.000Z';
 const T1 = '2026-11-24T10:01:00.000Z';
 const T2 = '2026-11-24T10:02:00.000Z';
 const T3 = '2026-11-24T10:03:00.000Z';
+const FILE_SHA = 'a'.repeat(64);
+const MESSAGES_SHA = 'b'.repeat(64);
 
 // ---- literal events -------------------------------------------------------------------------
 const received: UploadEvent = {
@@ -24,16 +26,19 @@ const received: UploadEvent = {
     api_version: 'v2026.1',
     file_name: null,
     byte_count: 420,
-    file: 'sealed1.AAAA',
+    sha256: FILE_SHA,
     at: T0,
   },
 };
-const checkedClean: UploadEvent = { type: 'UploadChecked', data: { upload_id: ID, rows: [2, 3, 5], errors: [], at: T1 } };
+const checkedClean: UploadEvent = {
+  type: 'UploadChecked',
+  data: { upload_id: ID, rows: [2, 3, 5], error_count: 0, messages_sha256: null, at: T1 },
+};
 const MISSING: RowError = { row: 3, column: 'first_names', message: 'first_names is required' };
 const BAD_CODE: RowError = { row: 2, column: 'sex', message: 'sex has invalid reference data value of 9' };
 const checkedWithErrors: UploadEvent = {
   type: 'UploadChecked',
-  data: { upload_id: ID, rows: [2, 3, 5], errors: [BAD_CODE, MISSING], at: T1 },
+  data: { upload_id: ID, rows: [2, 3, 5], error_count: 2, messages_sha256: MESSAGES_SHA, at: T1 },
 };
 const submitted: UploadEvent = {
   type: 'UploadSubmitted',
@@ -71,15 +76,16 @@ const receive = (over: Partial<Extract<UploadCommand, { type: 'ReceiveUpload' }>
   api_version: 'v2026.1',
   file_name: null,
   byte_count: 420,
-  file: 'sealed1.AAAA',
+  sha256: FILE_SHA,
   now: T0,
   ...over,
 });
-const check = (rows: number[], errors: RowError[] = []): UploadCommand => ({
+const check = (rows: number[], errors: RowError[] = [], messages_sha256 = errors.length > 0 ? MESSAGES_SHA : null): UploadCommand => ({
   type: 'RecordUploadCheck',
   upload_id: ID,
   rows,
   errors,
+  messages_sha256,
   now: T1,
 });
 const TARGETS = [
@@ -123,23 +129,79 @@ describe('receiving a file', () => {
       .thenMatch((events) => expect(events).toHaveLength(1));
     spec
       .given([])
-      .when(receive({ file: '' }))
-      .thenThrows(UploadCommandInvalid);
+      .when(receive({ sha256: 'not a digest' }))
+      .thenThrows(UploadCommandInvalid, saying(/SHA-256/));
   });
 });
 
 describe('recording the check', () => {
-  it('records the rows and their errors in row order; no error: validated, errors: failed', () => {
+  it('records the rows and how many errors, kept apart under their digest; no error: validated, errors: failed', () => {
     spec
       .given([received])
       .when(check([2, 3, 5]))
       .then([checkedClean]);
     spec
       .given([received])
-      .when(check([2, 3, 5], [MISSING, BAD_CODE]))
+      .when(check([2, 3, 5], [BAD_CODE, MISSING]))
       .then([checkedWithErrors]);
-    expect(fold([received, checkedClean]).status).toBe('validated');
-    expect(fold([received, checkedWithErrors])).toMatchObject({ status: 'failed', errors: [BAD_CODE, MISSING], rows: [2, 3, 5] });
+    expect(fold([received, checkedClean])).toMatchObject({ status: 'validated', error_count: 0, errors: [] });
+    expect(fold([received, checkedWithErrors])).toMatchObject({
+      status: 'failed',
+      error_count: 2,
+      errors: null,
+      messages_sha256: MESSAGES_SHA,
+      rows: [2, 3, 5],
+    });
+    expect(fold([received])).toMatchObject({ byte_count: 420, file_sha256: FILE_SHA });
+  });
+
+  it('refuses errors out of row order, and a digest missing beside errors or given without them', () => {
+    spec
+      .given([received])
+      .when(check([2, 3, 5], [MISSING, BAD_CODE]))
+      .thenThrows(UploadCommandInvalid, saying(/row order/));
+    spec
+      .given([received])
+      .when(check([2, 3, 5], [BAD_CODE], null))
+      .thenThrows(UploadCommandInvalid, saying(/digest/));
+    spec
+      .given([received])
+      .when(check([2, 3, 5], [], MESSAGES_SHA))
+      .thenThrows(UploadCommandInvalid, saying(/digest/));
+  });
+
+  it('reads the events of an older log, which held the file and the messages themselves', () => {
+    const v1 = { schemaVersion: 1 };
+    const oldReceived = decodeUploadEvent({
+      type: 'UploadReceived',
+      data: { ...received.data, sha256: undefined, file: 'x' },
+      metadata: v1,
+    });
+    expect(oldReceived?.data).toMatchObject({ sha256: null, file: 'x' });
+    const oldChecked = decodeUploadEvent({
+      type: 'UploadChecked',
+      data: { upload_id: ID, rows: [2, 3, 5], errors: [BAD_CODE, MISSING], at: T1 },
+      metadata: v1,
+    });
+    const state = fold([oldReceived!, oldChecked!]);
+    expect(state).toMatchObject({
+      status: 'failed',
+      error_count: 2,
+      errors: [BAD_CODE, MISSING],
+      messages_sha256: null,
+      file_sha256: null,
+    });
+    spec
+      .given([oldReceived!, oldChecked!])
+      .when(submit())
+      .thenThrows(UploadNotSubmittable, saying(/2 errors/));
+    // Erased with its key (the list sealed and never opened): no messages, nothing to submit.
+    const erased = decodeUploadEvent({
+      type: 'UploadChecked',
+      data: { upload_id: ID, rows: [2], errors: '[erased]', at: T1 },
+      metadata: v1,
+    });
+    expect(fold([oldReceived!, erased!])).toMatchObject({ status: 'validated', errors: [] });
   });
 
   it('changes nothing once checked, or after a cancel (a check run again on resume, or outrun)', () => {
@@ -305,7 +367,7 @@ describe('resuming after a stop', () => {
     const targets = rows.map((row) => ({ row, trainee_id: `tr_${row}` }));
     const start: UploadEvent[] = [
       received,
-      { type: 'UploadChecked', data: { upload_id: ID, rows, errors: [], at: T1 } },
+      { type: 'UploadChecked', data: { upload_id: ID, rows, error_count: 0, messages_sha256: null, at: T1 } },
       { type: 'UploadSubmitted', data: { upload_id: ID, rows: targets, at: T2 } },
     ];
     const outcomeOf = (row: number, fails: boolean): RowOutcomeInput =>

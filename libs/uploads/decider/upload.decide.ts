@@ -18,6 +18,8 @@ import { UPLOAD_BYTES_MAX, UPLOAD_RETENTION_DAYS, UPLOAD_ROWS_MAX } from './uplo
 import type { UploadState } from './upload.state';
 
 const DAY_MS = 86_400_000;
+/** A SHA-256 digest as the events hold it: 64 lower-case hex digits. */
+const SHA256 = /^[0-9a-f]{64}$/;
 /** The first trainee row of a spreadsheet: the header is row 1. */
 const FIRST_ROW = 2;
 
@@ -27,9 +29,9 @@ function receive(command: ReceiveUpload, state: UploadState): UploadEvent[] {
   if (!Number.isInteger(command.byte_count) || command.byte_count < 1 || command.byte_count > UPLOAD_BYTES_MAX) {
     throw new UploadCommandInvalid(`An upload holds 1 to ${UPLOAD_BYTES_MAX} bytes, not ${command.byte_count}`);
   }
-  if (command.file === '') throw new UploadCommandInvalid('The file is missing');
-  const { upload_id, ukprn, kind, api_version, file_name, byte_count, file } = command;
-  return [{ type: 'UploadReceived', data: { upload_id, ukprn, kind, api_version, file_name, byte_count, file, at: command.now } }];
+  if (!SHA256.test(command.sha256)) throw new UploadCommandInvalid('The file has no SHA-256 digest');
+  const { upload_id, ukprn, kind, api_version, file_name, byte_count, sha256 } = command;
+  return [{ type: 'UploadReceived', data: { upload_id, ukprn, kind, api_version, file_name, byte_count, sha256, at: command.now } }];
 }
 
 /** The rows reported by a check: 1 to UPLOAD_ROWS_MAX spreadsheet rows, ascending, from row 2. */
@@ -49,12 +51,17 @@ function recordCheck(command: RecordUploadCheck, state: UploadState): UploadEven
   if (state.status !== 'pending') return [];
   checkedRows(command.rows);
   const known = new Set(command.rows);
-  for (const e of command.errors) {
+  command.errors.forEach((e, i) => {
     if (!known.has(e.row)) throw new UploadCommandInvalid(`An error names row ${e.row}, which is not a trainee row`);
     if (e.message.trim() === '') throw new UploadCommandInvalid(`An error of row ${e.row} has no message`);
+    if (i > 0 && e.row < command.errors[i - 1].row) throw new UploadCommandInvalid('The errors are not in row order');
+  });
+  const { upload_id, messages_sha256 } = command;
+  if (command.errors.length > 0 !== (messages_sha256 !== null && SHA256.test(messages_sha256))) {
+    throw new UploadCommandInvalid('Messages are kept, with their SHA-256 digest, when there are any, and only then');
   }
-  const errors = [...command.errors].sort((a, b) => a.row - b.row);
-  return [{ type: 'UploadChecked', data: { upload_id: command.upload_id, rows: [...command.rows], errors, at: command.now } }];
+  const error_count = command.errors.length;
+  return [{ type: 'UploadChecked', data: { upload_id, rows: [...command.rows], error_count, messages_sha256, at: command.now } }];
 }
 
 /** The targets, one per checked row and in row order, each with its own trainee. */
@@ -73,7 +80,7 @@ function submit(command: SubmitUpload, state: UploadState): UploadEvent[] {
     case 'pending':
       throw new UploadNotSubmittable('not_checked');
     case 'failed':
-      throw new UploadNotSubmittable('has_errors', state.errors.length);
+      throw new UploadNotSubmittable('has_errors', state.error_count);
     case 'in_progress':
     case 'succeeded':
       throw new UploadConflict('submitted');
@@ -144,10 +151,11 @@ function purge(command: PurgeUpload, state: UploadState): UploadEvent[] {
  * Decides an upload command: the events it makes, or a domain error.
  *
  * - `ReceiveUpload` → `UploadReceived`; {@link UploadCommandInvalid} for an upload that exists, an
- *   unknown kind, a size outside 1 byte to `UPLOAD_BYTES_MAX`, an empty file.
- * - `RecordUploadCheck` → `UploadChecked` (errors in row order) while pending, else nothing (a check
- *   after a cancel, or run again on resume); invalid when the rows are not 1 to `UPLOAD_ROWS_MAX`
- *   ascending row numbers from 2, or an error names another row or has no message.
+ *   unknown kind, a size outside 1 byte to `UPLOAD_BYTES_MAX`, a digest that is not a SHA-256.
+ * - `RecordUploadCheck` → `UploadChecked` (the count of errors and their digest) while pending, else
+ *   nothing (a check after a cancel, or run again on resume); invalid when the rows are not 1 to
+ *   `UPLOAD_ROWS_MAX` ascending row numbers from 2, or an error names another row, has no message
+ *   or is out of row order, or the digest is missing beside errors (or given without them).
  * - `SubmitUpload` → `UploadSubmitted` when validated with no errors; {@link UploadNotSubmittable}
  *   (422) when not checked yet or checked with errors; {@link UploadConflict} (409) when already
  *   submitted or cancelled; invalid unless the targets name each checked row once, each its own trainee.

@@ -5,11 +5,13 @@
  * process stopped at any point resumes from the stream: the rows still to check or to append are
  * what its events leave (upload.decide.ts, `uploadWork`, `rowsToAppend`).
  *
- * The file and the messages about its rows hold personal data: the caller seals them with the
- * upload's own data key before appending (docs/DESIGN.md "Personal data"); this part never reads
- * them. Times are ISO 8601 instants, UTC, supplied by the caller: the decider holds no clock.
+ * The file and the messages about its rows hold personal data, and are kept outside the log, sealed
+ * with the upload's own data key: the events name them by their SHA-256 digests only (docs/DESIGN.md
+ * "Uploads"). Older logs hold them in the events themselves (schema version 1), sealed; the
+ * upcasters below read those as the current version with the values still in place. Times are ISO
+ * 8601 instants, UTC, supplied by the caller: the decider holds no clock.
  */
-import { registerEventSchemas } from '@app/event-sourcing';
+import { registerEventSchemas, registerUpcaster, upcast } from '@app/event-sourcing';
 
 /** What an upload does to each row once submitted: register a new trainee, or recommend one for award. */
 export const UPLOAD_KINDS = ['add_trainees', 'recommend_for_award'] as const;
@@ -37,8 +39,10 @@ export interface RowTarget {
 
 /**
  * A file received, already refused or accepted as a whole by the CSV layer (UTF-8, size, headers,
- * at least one row): whose it is, what it does, the API version whose columns it uses, and the file
- * itself as the caller stores it (sealed). `file_name`: as the browser sent it (null through the API).
+ * at least one row): whose it is, what it does, the API version whose columns it uses, and the
+ * file's size and SHA-256 digest (hex, of the bytes as sent); the file itself is kept outside the
+ * log. `file_name`: as the browser sent it (null through the API), sealed by the caller. An event of
+ * an older log holds the file itself (`file`, sealed) and no digest (`sha256` null).
  */
 export interface UploadReceived {
   type: 'UploadReceived';
@@ -49,19 +53,22 @@ export interface UploadReceived {
     api_version: string;
     file_name: string | null;
     byte_count: number;
-    file: string;
+    sha256: string | null;
+    file?: string;
     at: string;
   };
 }
 
 /**
  * The rows checked: `rows` are the spreadsheet row numbers of the trainee rows (ascending; wholly
- * blank rows are not trainee rows), `errors` every message about them, in row order. Nothing was
- * written to any trainee.
+ * blank rows are not trainee rows), `error_count` how many messages there are about them, and
+ * `messages_sha256` the SHA-256 (hex) of the messages as kept outside the log (their JSON array, in
+ * row order; null when there are none). Nothing was written to any trainee. An event of an older log
+ * holds the messages themselves (`errors`, sealed).
  */
 export interface UploadChecked {
   type: 'UploadChecked';
-  data: { upload_id: string; rows: number[]; errors: RowError[]; at: string };
+  data: { upload_id: string; rows: number[]; error_count: number; messages_sha256: string | null; errors?: RowError[]; at: string };
 }
 
 /**
@@ -109,8 +116,8 @@ export type UploadEventType = UploadEvent['type'];
 
 /** Current schema version of each upload event's `data`. */
 export const UPLOAD_EVENT_SCHEMA_VERSIONS: Record<UploadEventType, number> = {
-  UploadReceived: 1,
-  UploadChecked: 1,
+  UploadReceived: 2,
+  UploadChecked: 2,
   UploadSubmitted: 1,
   UploadRowAppended: 1,
   UploadRowFailed: 1,
@@ -119,6 +126,14 @@ export const UPLOAD_EVENT_SCHEMA_VERSIONS: Record<UploadEventType, number> = {
   UploadPurged: 1,
 };
 registerEventSchemas(UPLOAD_EVENT_SCHEMA_VERSIONS);
+
+// Version 1 held the file in the event: no digest.
+registerUpcaster('UploadReceived', 1, (data) => ({ ...(data as object), sha256: null }));
+// Version 1 held the messages in the event (an array once opened; sealed, or erased, otherwise).
+registerUpcaster('UploadChecked', 1, (data) => {
+  const errors = (data as { errors?: unknown }).errors;
+  return { ...(data as object), error_count: Array.isArray(errors) ? errors.length : 0, messages_sha256: null };
+});
 
 /** Stream category of uploads: an upload lives in `upload-<upload_id>`. */
 export const UPLOAD_STREAM_PREFIX = 'upload-';
@@ -133,8 +148,16 @@ export function isUploadEventType(type: string): type is UploadEventType {
   return Object.prototype.hasOwnProperty.call(UPLOAD_EVENT_SCHEMA_VERSIONS, type);
 }
 
-/** The upload event a stored event holds (a known type with object data), else null. */
-export function decodeUploadEvent(stored: { type: string; data: unknown }): UploadEvent | null {
+/**
+ * The upload event a stored event holds (a known type with object data), read as the current
+ * schema version (`metadata.schemaVersion`, 1 when absent), else null.
+ */
+export function decodeUploadEvent(stored: {
+  type: string;
+  data: unknown;
+  metadata?: { schemaVersion?: number } | null;
+}): UploadEvent | null {
   if (!isUploadEventType(stored.type) || typeof stored.data !== 'object' || stored.data === null) return null;
-  return { type: stored.type, data: stored.data } as UploadEvent;
+  const data = upcast(stored.type, stored.metadata?.schemaVersion ?? 1, UPLOAD_EVENT_SCHEMA_VERSIONS[stored.type], stored.data);
+  return { type: stored.type, data } as UploadEvent;
 }

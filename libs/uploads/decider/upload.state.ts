@@ -24,9 +24,19 @@ export interface UploadState {
   kind: UploadKind | null;
   api_version: string | null;
   status: UploadStatus | null;
+  /** The file's size in bytes and SHA-256 (hex); the digest null when the file is in the log itself (older logs). */
+  byte_count: number;
+  file_sha256: string | null;
   /** Spreadsheet row numbers of the trainee rows, ascending (empty until checked). */
   rows: readonly number[];
-  errors: readonly RowError[];
+  /** How many messages the check found about the rows. */
+  error_count: number;
+  /**
+   * The check's messages, in row order, when the log holds them (older logs; [] when there are
+   * none); null when they are kept outside the log, under `messages_sha256`.
+   */
+  errors: readonly RowError[] | null;
+  messages_sha256: string | null;
   /** Each submitted row and its trainee, in row order (empty until submitted). */
   submission: readonly RowTarget[];
   /** The outcome of each submitted row that has one, by row number. */
@@ -47,8 +57,12 @@ export const initialUploadState: UploadState = {
   kind: null,
   api_version: null,
   status: null,
+  byte_count: 0,
+  file_sha256: null,
   rows: [],
+  error_count: 0,
   errors: [],
+  messages_sha256: null,
   submission: [],
   outcomes: {},
   received_at: null,
@@ -64,12 +78,27 @@ export function evolveUpload(state: UploadState, event: UploadEvent): UploadStat
   const next = { ...state, last_event_at: at };
   switch (event.type) {
     case 'UploadReceived': {
-      const { upload_id, ukprn, kind, api_version } = event.data;
-      return { ...next, exists: true, upload_id, ukprn, kind, api_version, status: 'pending', received_at: at };
+      const { upload_id, ukprn, kind, api_version, byte_count, sha256 } = event.data;
+      return {
+        ...next,
+        exists: true,
+        upload_id,
+        ukprn,
+        kind,
+        api_version,
+        byte_count,
+        file_sha256: sha256,
+        status: 'pending',
+        received_at: at,
+      };
     }
     case 'UploadChecked': {
-      const { rows, errors } = event.data;
-      return { ...next, rows: [...rows], errors: [...errors], status: errors.length === 0 ? 'validated' : 'failed', checked_at: at };
+      const { rows, error_count, messages_sha256 } = event.data;
+      // Older logs hold the messages in the event; a list erased with its key reads as none.
+      const inline = Array.isArray(event.data.errors) ? [...event.data.errors] : [];
+      const errors = messages_sha256 === null ? inline : null;
+      const status = error_count === 0 ? 'validated' : 'failed';
+      return { ...next, rows: [...rows], error_count, errors, messages_sha256, status, checked_at: at };
     }
     case 'UploadSubmitted':
       return { ...next, submission: [...event.data.rows], status: 'in_progress', submitted_at: at };
@@ -87,7 +116,7 @@ export function evolveUpload(state: UploadState, event: UploadEvent): UploadStat
       return { ...next, status: 'cancelled', ended_at: at };
     case 'UploadPurged':
       // The messages may quote the file's values: nothing of them stays once the key is gone.
-      return { ...next, purged: true, errors: [], outcomes: withoutMessages(state.outcomes) };
+      return { ...next, purged: true, errors: [], messages_sha256: null, outcomes: withoutMessages(state.outcomes) };
   }
 }
 

@@ -39,8 +39,13 @@ const realClock: PaceClock = {
   nextTurn: async () => void (await nextTurn()),
 };
 
+/** What work calls between two of its rows: resolves when the next row may start. */
+export interface WorkPace {
+  next(): Promise<void>;
+}
+
 /** One run of background work's pace: slices of work, each followed by a rest when the loop was busy. */
-export class BackgroundPace {
+export class BackgroundPace implements WorkPace {
   private sliceStart: number;
   private sliceMark: EventLoopUtilization;
 
@@ -60,8 +65,31 @@ export class BackgroundPace {
    * is {@link PACE_SHARE}, then starts the next slice. Resolves when the next row may start.
    */
   async next(): Promise<void> {
+    return this.sliceOver() ? this.rest() : this.turn();
+  }
+
+  /** Starts a new slice now (work starting after a pause: the time before it was not work). */
+  restart(): void {
+    this.sliceStart = this.clock.now();
+    this.sliceMark = this.clock.utilization(undefined).mark;
+  }
+
+  /** Whether the slice has run its length. */
+  sliceOver(): boolean {
+    return this.clock.now() - this.sliceStart >= this.sliceMs;
+  }
+
+  /** Lets waiting requests run (a turn of the event loop), within the slice. */
+  turn(): Promise<void> {
+    return this.clock.nextTurn();
+  }
+
+  /**
+   * Ends the slice: rests (when the loop was busier than {@link PACE_BUSY} over it) so that the
+   * work's share of the time is {@link PACE_SHARE}, else yields a turn; then starts the next slice.
+   */
+  async rest(): Promise<void> {
     const worked = this.clock.now() - this.sliceStart;
-    if (worked < this.sliceMs) return this.clock.nextTurn();
     const { utilization } = this.clock.utilization(this.sliceMark);
     if (utilization > this.busy) await this.clock.sleep((worked * (1 - this.share)) / this.share);
     else await this.clock.nextTurn();

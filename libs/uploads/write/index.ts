@@ -1,10 +1,12 @@
 export { addTraineeColumns, createBodyOf, columnOfMessage, ROW_DISABILITIES, ROW_PLACEMENTS, templateRowOf } from './trainee-columns';
-export { getUpload, listUploads, uploadAnswer, uploadErrorsCsv, type UploadAnswer } from './upload-answers';
-export { UPLOAD_LEDGER_STREAM, UPLOAD_LIST_STREAM_PREFIX, unsettledUploads } from './upload-list';
+export { answerOf, getUpload, listUploads, uploadAnswer, uploadErrorsCsv, type UploadAnswer } from './upload-answers';
+export { FILE_PART, messagesPart, type UploadFiles } from './upload-files.port';
+export { UPLOAD_LEDGER_STREAM, UPLOAD_LIST_STREAM_PREFIX, UploadLists, unsettledUploads } from './upload-list';
 export { RECOMMEND_COLUMNS, RECOMMEND_DATE_COLUMN, recommendTemplateCsv } from './recommend-rows';
 export { cancelUpload, ownUpload, receiveUpload, runUploadWork, submitUpload } from './upload-operations';
-export { readUpload, readUploadWithFile, UploadStates, uploadKeyId } from './upload-stream';
+export { PENDING_RETRY_AFTER_SECONDS, UploadQuotaExceeded, type UploadQuota } from './upload-quotas';
+export { readUpload, readUploadFile, UploadPartUnreadable, UploadStates, uploadKeyId } from './upload-stream';
 export { UploadWorker, type UploadWorkFailed } from './upload-worker';
-export { UPLOAD_PORTS, type UploadKeys, type UploadPorts, type UploadStreamPorts } from './upload.ports';
+export { UPLOAD_PORTS, type UploadKeys, type UploadPorts, type UploadQuotas, type UploadStreamPorts } from './upload.ports';
 export { UPLOAD_SCHEMAS } from './upload-schemas';
 export { purgeDueUploads, purgeUploadsOfErased } from './upload-purge';

@@ -6,7 +6,7 @@
  * so a row is refused as `POST …/recommend-for-qts` would refuse it, with the same messages. Rows
  * without a date are left out: the trainee is not recommended.
  */
-import { BackgroundPace } from './background-pace';
+import type { WorkPace } from './background-pace';
 import { DomainError } from '@app/event-sourcing';
 import { contractFor } from '@app/trainees/contract';
 import { decide, ValidationFailed, type TraineeState } from '@app/trainees/decider';
@@ -15,6 +15,7 @@ import { handleTraineeCommand, loadTraineeState, type Caller } from '@app/traine
 import { csvText, parseUploadCsv, UploadFileRefused, type UploadRecord, type UploadTable } from '@app/uploads/csv';
 import {
   UPLOAD_BYTES_MAX,
+  UPLOAD_RECORDS_MAX,
   UPLOAD_ROWS_MAX,
   type RowError,
   type RowMessage,
@@ -39,8 +40,13 @@ export function datedRecords(table: UploadTable): UploadRecord[] {
 }
 
 /** A recommendations file read (refused as a whole, `UploadFileRefused`, also when no row has a date). */
-export function readRecommendFile(body: Uint8Array): UploadTable {
-  const table = parseUploadCsv(body, { columns: RECOMMEND_COLUMNS, maxBytes: UPLOAD_BYTES_MAX, maxRows: UPLOAD_ROWS_MAX });
+export async function readRecommendFile(body: Uint8Array): Promise<UploadTable> {
+  const table = await parseUploadCsv(body, {
+    columns: RECOMMEND_COLUMNS,
+    maxBytes: UPLOAD_BYTES_MAX,
+    maxRows: UPLOAD_ROWS_MAX,
+    maxRecords: UPLOAD_RECORDS_MAX,
+  });
   if (datedRecords(table).length === 0) {
     throw new UploadFileRefused('no_rows', `The selected file must give a ${RECOMMEND_DATE_COLUMN} for at least one trainee`);
   }
@@ -106,18 +112,18 @@ function refusal(error: unknown): RowMessage[] {
   throw error;
 }
 
-/** Checks every dated row, appending nothing: the rows' numbers and every message about them. */
+/** Checks every dated row, appending nothing, calling `pace` between rows: the rows' numbers and every message about them, in row order. */
 export async function checkRecommendRows(
   ports: UploadPorts,
   caller: Caller,
   version: ApiVersion,
   table: UploadTable,
+  pace: WorkPace,
 ): Promise<{ rows: number[]; errors: RowError[] }> {
   const rows: number[] = [];
   const errors: RowError[] = [];
   const seen = new Set<string>();
   const now = ports.trainees.clock().toISOString();
-  const pace = new BackgroundPace();
   for (const record of datedRecords(table)) {
     rows.push(record.row);
     const found = await rowTrainee(ports, caller, record.values);

@@ -2,13 +2,14 @@
  * What the API answers about uploads: one upload (its status, counts, errors and, once submitted,
  * each row's outcome), a page of the provider's uploads, and the file with its errors as CSV.
  */
-import { writeUploadCsv } from '@app/uploads/csv';
-import { outcomesOf, type UploadKind, type UploadState } from '@app/uploads/decider';
+import type { Readable } from 'node:stream';
+import { uploadCsvStream } from '@app/uploads/csv';
+import { outcomesOf, UploadNotFound, type RowError, type UploadKind, type UploadState } from '@app/uploads/decider';
 import type { Caller } from '@app/trainees/write';
-import { listedUploads } from './upload-list';
+import { providerUploads } from './upload-list';
 import { ownUpload } from './upload-operations';
-import { readUploadFile, uploadVersion } from './upload-rows';
-import { readUpload, readUploadWithFile } from './upload-stream';
+import { readUploadTable, uploadVersion } from './upload-rows';
+import { readUpload, readUploadFile, readUploadMessages } from './upload-stream';
 import type { UploadPorts } from './upload.ports';
 
 /** An upload as answered: times ISO 8601 UTC; `rows` each submitted row's outcome (empty before submit). */
@@ -26,15 +27,15 @@ export interface UploadAnswer {
   ended_at: string | null;
 }
 
-/** The answer of an upload's state (one that exists). */
-export function uploadAnswer(state: UploadState): UploadAnswer {
+/** The answer of an upload's state (one that exists) with its check's messages (`readUploadMessages`). */
+export function uploadAnswer(state: UploadState, errors: readonly RowError[]): UploadAnswer {
   return {
     upload_id: state.upload_id!,
     status: state.status!,
     api_version: state.api_version!,
     row_count: state.rows.length,
-    error_count: state.errors.length,
-    errors: state.errors.map((e) => ({ ...e })),
+    error_count: state.error_count,
+    errors: errors.map((e) => ({ ...e })),
     rows: outcomesOf(state),
     received_at: state.received_at!,
     checked_at: state.checked_at,
@@ -43,12 +44,21 @@ export function uploadAnswer(state: UploadState): UploadAnswer {
   };
 }
 
-/** The caller's upload as answered. Errors: `UploadNotFound`. */
-export async function getUpload(ports: UploadPorts, caller: Caller, uploadId: string, kind: UploadKind): Promise<UploadAnswer> {
-  return uploadAnswer(await ownUpload(ports, caller, uploadId, kind));
+/** The answer of the upload `uploadId` in `state`, its messages read from the upload store when it has any. */
+export async function answerOf(ports: UploadPorts, uploadId: string, state: UploadState): Promise<UploadAnswer> {
+  return uploadAnswer(state, state.error_count > 0 ? await readUploadMessages(ports, uploadId, state) : []);
 }
 
-/** A page of the caller's uploads of `kind`, newest first (`page` from 1), and how many there are. */
+/** The caller's upload as answered. Errors: `UploadNotFound`. */
+export async function getUpload(ports: UploadPorts, caller: Caller, uploadId: string, kind: UploadKind): Promise<UploadAnswer> {
+  return answerOf(ports, uploadId, await ownUpload(ports, caller, uploadId, kind));
+}
+
+/**
+ * A page of the caller's uploads of `kind`, newest first (`page` from 1), and how many there are:
+ * from the provider's list (upload-list.ts), reading the states of the page's uploads only (and,
+ * once each, of entries of an older log whose kind the list does not say). No file is read.
+ */
 export async function listUploads(
   ports: UploadPorts,
   caller: Caller,
@@ -56,28 +66,42 @@ export async function listUploads(
   page: number,
   perPage: number,
 ): Promise<{ items: UploadAnswer[]; totalCount: number }> {
-  const states: UploadState[] = [];
-  for (const id of await listedUploads(ports, caller.ukprn)) {
-    const { state } = await readUpload(ports, id);
-    if (state.exists && !state.purged && state.kind === kind) states.push(state);
+  const matching: string[] = [];
+  for (const entry of [...(await providerUploads(ports, caller.ukprn))].reverse()) {
+    if (entry.delisted) continue;
+    if (entry.kind === null) {
+      const { state } = await readUpload(ports, entry.upload_id);
+      if (!state.exists) continue;
+      // Learnt once: an entry's kind never changes, and a purged upload stays purged.
+      entry.kind = state.kind;
+      entry.delisted = state.purged;
+      if (state.purged) continue;
+    }
+    if (entry.kind === kind) matching.push(entry.upload_id);
   }
-  return { items: states.slice((page - 1) * perPage, page * perPage).map(uploadAnswer), totalCount: states.length };
+  const items: UploadAnswer[] = [];
+  for (const id of matching.slice((page - 1) * perPage, page * perPage)) {
+    const { state } = await readUpload(ports, id);
+    if (state.exists && !state.purged) items.push(await answerOf(ports, id, state));
+  }
+  return { items, totalCount: matching.length };
 }
 
 /**
  * The caller's uploaded file as CSV with an `errors` column added (each row's messages, one a
- * line, each after its column's name), formula-looking cells escaped; uploading it again reads the
- * same rows (the `errors` column is ignored). Errors: `UploadNotFound`.
+ * line, each after its column's name), formula-looking cells escaped, as a stream of chunks
+ * (`uploadCsvStream`); uploading it again reads the same rows (the `errors` column is ignored).
+ * Errors: `UploadNotFound`, before anything is streamed.
  */
-export async function uploadErrorsCsv(ports: UploadPorts, caller: Caller, uploadId: string, kind: UploadKind): Promise<string> {
-  await ownUpload(ports, caller, uploadId, kind);
-  const { state, file } = await readUploadWithFile(ports, uploadId);
-  if (file === null) throw new Error('an upload not purged without its file');
-  const table = readUploadFile(kind, new TextEncoder().encode(file), uploadVersion(state.api_version));
+export async function uploadErrorsCsv(ports: UploadPorts, caller: Caller, uploadId: string, kind: UploadKind): Promise<Readable> {
+  const state = await ownUpload(ports, caller, uploadId, kind);
+  const file = await readUploadFile(ports, uploadId, state);
+  if (file === null) throw new UploadNotFound();
+  const table = await readUploadTable(kind, file, uploadVersion(state.api_version));
   const errors = new Map<number, string[]>();
   const note = (row: number, column: string | null, message: string) =>
     errors.set(row, [...(errors.get(row) ?? []), column === null ? message : `${column}: ${message}`]);
-  for (const e of state.errors) note(e.row, e.column, e.message);
+  for (const e of await readUploadMessages(ports, uploadId, state)) note(e.row, e.column, e.message);
   for (const o of outcomesOf(state)) if ('errors' in o) for (const e of o.errors) note(o.row, e.column, e.message);
-  return writeUploadCsv(table, { errors });
+  return uploadCsvStream(table, { errors });
 }

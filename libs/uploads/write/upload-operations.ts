@@ -4,6 +4,7 @@
  * (upload-stream.ts). Every operation on an upload answers `UploadNotFound` (404) for another
  * provider's (docs/DESIGN.md property 6). Times are the ports' clock, UTC.
  */
+import { KeyedLock } from '@app/event-sourcing';
 import { writeContext, type Caller } from '@app/trainees/write';
 import {
   rowsToAppend,
@@ -16,10 +17,14 @@ import {
 } from '@app/uploads/decider';
 import { listUpload } from './upload-list';
 import { checkRecommendRows, recommendTargets, writeRecommendRow } from './recommend-rows';
-import { BackgroundPace } from './background-pace';
-import { checkTraineeRows, readUploadFile, uploadVersion, writeTraineeRow } from './upload-rows';
-import { readUpload, readUploadWithFile, runUploadCommand } from './upload-stream';
+import { BackgroundPace, type WorkPace } from './background-pace';
+import { checkUploadQuotas } from './upload-quotas';
+import { checkTraineeRows, readUploadTable, uploadVersion, writeTraineeRow } from './upload-rows';
+import { readUpload, readUploadFile, runUploadCommand, storeUploadFile, storeUploadMessages } from './upload-stream';
 import type { UploadPorts } from './upload.ports';
+
+/** A provider's receipts in this process, one at a time: its quotas are checked against the uploads received before. */
+const receipts = new KeyedLock();
 
 /** Row outcomes recorded in one event batch while writing a submitted file. */
 const OUTCOMES_PER_BATCH = 25;
@@ -38,9 +43,10 @@ export async function ownUpload(ports: UploadPorts, caller: Caller, uploadId: st
 
 /**
  * Receives a file of `kind` (`body`: the bytes as sent) for `caller`'s provider in the caller's API
- * version: refuses it as a whole (`UploadFileRefused`: size, encoding, CSV, headers, rows), else
- * lists it for the provider and appends `UploadReceived` with the file sealed. Returns the upload's
- * state (status `pending`: its check is the background's, {@link runUploadWork}).
+ * version: refuses it as a whole (`UploadFileRefused`: size, encoding, CSV, headers, rows, records),
+ * or past the provider's quotas (`UploadQuotaExceeded`, upload-quotas.ts); else lists it for the
+ * provider, stores the file sealed in the upload store and appends `UploadReceived` with its digest.
+ * Returns the upload's state (status `pending`: its check is the background's, {@link runUploadWork}).
  */
 export async function receiveUpload(
   ports: UploadPorts,
@@ -50,41 +56,44 @@ export async function receiveUpload(
   fileName: string | null,
 ): Promise<UploadState> {
   // Read once here only to refuse a bad file at once; the check reads it again in the background.
-  readUploadFile(kind, body, uploadVersion(caller.apiVersion));
-  const uploadId = ports.newUploadId();
-  const now = ports.trainees.clock().toISOString();
-  const ctx = writeContext(caller, now);
-  await listUpload(ports, caller.ukprn, uploadId, ctx);
-  const file = new TextDecoder('utf-8').decode(body);
-  const { ukprn, apiVersion: api_version } = caller;
-  return runUploadCommand(
-    ports,
-    uploadId,
-    ctx,
-    () => ({
+  await readUploadTable(kind, body, uploadVersion(caller.apiVersion));
+  return receipts.run(caller.ukprn, async () => {
+    await checkUploadQuotas(ports, caller.ukprn, body.byteLength, ports.trainees.clock());
+    const uploadId = ports.newUploadId();
+    const now = ports.trainees.clock().toISOString();
+    const ctx = writeContext(caller, now);
+    await listUpload(ports, caller.ukprn, uploadId, { kind, byteCount: body.byteLength }, ctx);
+    // Stored before the event that names it: an upload in the log always has its file.
+    const sha256 = await storeUploadFile(ports, uploadId, body);
+    const { ukprn, apiVersion: api_version } = caller;
+    const byte_count = body.byteLength;
+    const command = {
       type: 'ReceiveUpload',
       upload_id: uploadId,
       ukprn,
       kind,
       api_version,
       file_name: fileName,
-      byte_count: body.byteLength,
-      file,
+      byte_count,
+      sha256,
       now,
-    }),
-    true,
-  );
+    } as const;
+    return runUploadCommand(ports, uploadId, ctx, () => command, true);
+  });
+}
+
+/** The upload's file read into its rows (null once purged); throws what reading the stored file throws. */
+async function uploadTable(ports: UploadPorts, uploadId: string, state: UploadState) {
+  const file = await readUploadFile(ports, uploadId, state);
+  return file === null ? null : readUploadTable(state.kind!, file, uploadVersion(state.api_version));
 }
 
 /** The trainee each checked row writes to: a new id per row for new trainees, the trainee a recommendation row names. */
 async function submitTargets(ports: UploadPorts, uploadId: string, state: UploadState): Promise<RowTarget[]> {
   if (state.kind === 'recommend_for_award') {
-    const { file } = await readUploadWithFile(ports, uploadId);
-    return recommendTargets(
-      ports,
-      readUploadFile(state.kind, new TextEncoder().encode(file ?? ''), uploadVersion(state.api_version)),
-      state.rows,
-    );
+    const table = await uploadTable(ports, uploadId, state);
+    if (table === null) throw new UploadNotFound();
+    return recommendTargets(ports, table, state.rows);
   }
   // Each new id holds a data key stored beforehand (`newTraineeId`).
   const targets: RowTarget[] = [];
@@ -114,31 +123,30 @@ export async function cancelUpload(ports: UploadPorts, caller: Caller, uploadId:
 }
 
 /**
- * Does what is left of an upload (`uploadWork`): checks a pending file's rows and records the
- * check, or writes a submitted file's rows without an outcome, recording their outcomes in batches.
- * Safe to run again at any point after a stop: a check recorded is not recorded twice, and a row
- * already written is recorded as written (`writeTraineeRow`, `writeRecommendRow`).
+ * Does what is left of an upload (`uploadWork`): checks a pending file's rows, stores their
+ * messages and records the check, or writes a submitted file's rows without an outcome, recording
+ * their outcomes in batches; `pace` is called between rows (the worker's turn of the upload,
+ * upload-worker.ts). Safe to run again at any point after a stop: a check recorded is not recorded
+ * twice, and a row already written is recorded as written (`writeTraineeRow`, `writeRecommendRow`).
  */
-export async function runUploadWork(ports: UploadPorts, uploadId: string): Promise<void> {
-  const { state, file } = await readUploadWithFile(ports, uploadId);
+export async function runUploadWork(ports: UploadPorts, uploadId: string, pace: WorkPace = new BackgroundPace()): Promise<void> {
+  const { state } = await readUpload(ports, uploadId);
   const work = uploadWork(state);
-  if (work === null || file === null) return;
+  if (work === null) return;
+  const table = await uploadTable(ports, uploadId, state);
+  if (table === null) return;
   const caller = uploadCaller(state);
   const version = uploadVersion(state.api_version);
   const adding = state.kind === 'add_trainees';
-  const table = readUploadFile(state.kind!, new TextEncoder().encode(file), version);
   if (work === 'check') {
     const { rows, errors } = adding
-      ? await checkTraineeRows(ports, caller, table)
-      : await checkRecommendRows(ports, caller, version, table);
+      ? await checkTraineeRows(ports, caller, table, pace)
+      : await checkRecommendRows(ports, caller, version, table, pace);
+    errors.sort((a, b) => a.row - b.row);
+    const messages_sha256 = await storeUploadMessages(ports, uploadId, errors);
     const now = ports.trainees.clock().toISOString();
-    await runUploadCommand(ports, uploadId, writeContext(caller, now), () => ({
-      type: 'RecordUploadCheck',
-      upload_id: uploadId,
-      rows,
-      errors,
-      now,
-    }));
+    const command = { type: 'RecordUploadCheck', upload_id: uploadId, rows, errors, messages_sha256, now } as const;
+    await runUploadCommand(ports, uploadId, writeContext(caller, now), () => command);
     return;
   }
   let batch: RowOutcomeInput[] = [];
@@ -153,7 +161,6 @@ export async function runUploadWork(ports: UploadPorts, uploadId: string): Promi
       now,
     }));
   };
-  const pace = new BackgroundPace();
   for (const target of rowsToAppend(state)) {
     batch.push(
       adding ? await writeTraineeRow(ports, caller, table, target) : await writeRecommendRow(ports, caller, version, table, target),

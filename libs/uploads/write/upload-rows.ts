@@ -12,10 +12,11 @@ import { implementedVersion, type ApiVersion, type Trainee } from '@app/trainees
 import { checkRegistration, registerTrainee, type Caller } from '@app/trainees/write';
 import { parseUploadCsv, type UploadTable } from '@app/uploads/csv';
 import type { UploadKind } from '@app/uploads/decider';
-import { BackgroundPace } from './background-pace';
+import type { WorkPace } from './background-pace';
 import { readRecommendFile } from './recommend-rows';
 import {
   UPLOAD_BYTES_MAX,
+  UPLOAD_RECORDS_MAX,
   UPLOAD_ROWS_MAX,
   type RowError,
   type RowMessage,
@@ -33,12 +34,17 @@ export function uploadVersion(name: string | null): ApiVersion {
 }
 
 /** An add-trainees file read as the template of `version` has it (refused as a whole: `UploadFileRefused`). */
-export function readAddTraineesFile(body: Uint8Array, version: ApiVersion): UploadTable {
-  return parseUploadCsv(body, { columns: addTraineeColumns(version), maxBytes: UPLOAD_BYTES_MAX, maxRows: UPLOAD_ROWS_MAX });
+export function readAddTraineesFile(body: Uint8Array, version: ApiVersion): Promise<UploadTable> {
+  return parseUploadCsv(body, {
+    columns: addTraineeColumns(version),
+    maxBytes: UPLOAD_BYTES_MAX,
+    maxRows: UPLOAD_ROWS_MAX,
+    maxRecords: UPLOAD_RECORDS_MAX,
+  });
 }
 
 /** A file of `kind` read as the template of `version` has it (refused as a whole: `UploadFileRefused`). */
-export function readUploadFile(kind: UploadKind, body: Uint8Array, version: ApiVersion): UploadTable {
+export function readUploadTable(kind: UploadKind, body: Uint8Array, version: ApiVersion): Promise<UploadTable> {
   return kind === 'add_trainees' ? readAddTraineesFile(body, version) : readRecommendFile(body);
 }
 
@@ -52,20 +58,21 @@ function rowMessages(error: unknown, columns: readonly string[], values: Readonl
 }
 
 /**
- * Checks every trainee row of `table` as a create of `caller`'s provider, appending nothing:
- * returns the trainee rows' numbers and every message about them. A row that would duplicate an
- * existing trainee, or a row above it in the file, reads "This trainee is already in Register".
+ * Checks every trainee row of `table` as a create of `caller`'s provider, appending nothing, calling
+ * `pace` between rows: returns the trainee rows' numbers and every message about them, in row order.
+ * A row that would duplicate an existing trainee, or a row above it in the file, reads "This
+ * trainee is already in Register".
  */
 export async function checkTraineeRows(
   ports: UploadPorts,
   caller: Caller,
   table: UploadTable,
+  pace: WorkPace,
 ): Promise<{ rows: number[]; errors: RowError[] }> {
   const contract = contractFor(uploadVersion(caller.apiVersion));
   const earlier = new Map<string, Trainee[]>();
   const rows: number[] = [];
   const errors: RowError[] = [];
-  const pace = new BackgroundPace();
   for (const record of table.records) {
     if (record.blank) continue;
     rows.push(record.row);

@@ -36,6 +36,11 @@ export const UPLOAD_SCHEMAS: Record<string, JsonSchema> = {
     ['UnsupportedMediaType'],
     'The body is not of a media type the operation takes (an upload: `text/csv`), or its `Content-Type` is no media type.',
   ),
+  UploadQuotaExceeded: errorList(
+    ['TooManyRequests'],
+    "One of the provider's upload quotas is reached: the message names it (files waiting for their check, or bytes uploaded in " +
+      'the UTC day); `Retry-After` says when to try again.',
+  ),
   UploadRowError: {
     type: 'object',
     properties: { row: ROW, column: COLUMN, message: MESSAGE },

@@ -1,9 +1,12 @@
 /**
  * An upload's stream read and written: its events folded to its state, and a command decided and
- * appended with the revision read (`runCommand`, as a trainee's commands are). The file and the
- * messages about its rows are sealed with the upload's own data key (upload.ports.ts,
- * `UploadKeys`; docs/DESIGN.md "Personal data"): the places below hold `[sealed]` in the log and
- * `[erased]` once the key is destroyed.
+ * appended with the revision read (`runCommand`, as a trainee's commands are). What may be personal
+ * is sealed with the upload's own data key (upload.ports.ts, `UploadKeys`; docs/DESIGN.md "Personal
+ * data"): in the events, the file's name and a failed row's messages (the places below hold
+ * `[sealed]` in the log and `[erased]` once the key is destroyed); outside the log, the file and the
+ * check's messages, as the upload's parts (upload-files.port.ts, upload-parts.ts), which the events
+ * name by their digests. Folding the state opens no part, and no event that held a file in an older
+ * log: the list and the status of an upload read none.
  */
 import { newEventId, runCommand, streamHeadOf, type RecordedEvent, type StreamSnapshot, type WriteContext } from '@app/event-sourcing';
 import { openFields, sealFields } from '@app/personal-data';
@@ -18,36 +21,44 @@ import {
   type UploadState,
 } from '@app/uploads/decider';
 import { toEventData } from '@app/event-sourcing';
+import type { RowError } from '@app/uploads/decider';
+import { FILE_PART, messagesPart } from './upload-files.port';
+import { openPart, sealPart, sha256Hex } from './upload-parts';
 import type { UploadStreamPorts } from './upload.ports';
 
-/** Where each upload event keeps values that may be personal: the file, its name, the messages quoting its cells. */
+/** Where each upload event keeps values that may be personal: the file's name, the messages quoting a row's cells. */
 const SEALED_PLACES: Readonly<Record<string, readonly string[]>> = {
-  UploadReceived: ['file', 'file_name'],
-  UploadChecked: ['errors'],
+  UploadReceived: ['file_name'],
   UploadRowFailed: ['errors'],
 };
+
+/** Events whose sealed values the state needs: the others (the file received, its name) stay sealed when folding. */
+const OPENED_FOR_STATE = new Set(['UploadChecked', 'UploadRowFailed']);
 
 /** The id of an upload's data key in the key store. */
 export function uploadKeyId(uploadId: string): string {
   return `upload-${uploadId}`;
 }
 
-/** An upload's state and its file as opened (null once purged, or before it was received). */
-export interface ReadUpload {
-  state: UploadState;
-  file: string | null;
-}
-
-/** The upload event of a stored one, opened with `key`; a sealed list destroyed with its key reads as empty. */
-function openedEvent(recorded: RecordedEvent, key: Buffer | 'erased' | null, streamId: string): UploadEvent | null {
+/**
+ * The upload event of a stored one, its sealed values opened with `key` (`open` false: left sealed);
+ * a sealed list destroyed with its key reads as empty.
+ */
+function openedEvent(recorded: RecordedEvent, key: Buffer | 'erased' | null, streamId: string, open = true): UploadEvent | null {
   const data = recorded.data as Record<string, unknown> | null;
   const opened =
-    key !== null && data && typeof data === 'object' && 'sealed' in data
+    open && key !== null && data && typeof data === 'object' && 'sealed' in data
       ? openFields(data, key, { streamId, eventId: recorded.id, type: recorded.type })
       : data;
+  const { type, metadata } = recorded;
   if (opened && 'errors' in opened && !Array.isArray(opened.errors))
-    return decodeUploadEvent({ type: recorded.type, data: { ...opened, errors: [] } });
-  return decodeUploadEvent({ type: recorded.type, data: opened });
+    return decodeUploadEvent({ type, metadata, data: { ...opened, errors: [] } });
+  return decodeUploadEvent({ type, metadata, data: opened });
+}
+
+/** The upload event of a stored one as the state needs it: opened only when the state reads its sealed values. */
+function eventForState(recorded: RecordedEvent, key: Buffer | 'erased' | null, streamId: string): UploadEvent | null {
+  return openedEvent(recorded, key, streamId, OPENED_FOR_STATE.has(recorded.type));
 }
 
 /** The data key an upload's events open with: null when the service seals nothing. */
@@ -95,32 +106,98 @@ export async function readUpload(ports: UploadStreamPorts, uploadId: string): Pr
   const kept = ports.states?.get(uploadId) ?? null;
   const recorded = await ports.trainees.eventStore.readStream(streamId, kept ? { fromRevision: kept.head.revision + 1 } : undefined);
   if (recorded.length === 0) return { state: kept?.state ?? initialUploadState };
-  const key = await openingKey(ports, uploadId);
+  const key = recorded.some((r) => OPENED_FOR_STATE.has(r.type)) ? await openingKey(ports, uploadId) : null;
   let state = kept?.state ?? initialUploadState;
   for (const r of recorded) {
-    const event = openedEvent(r, key, streamId);
+    const event = eventForState(r, key, streamId);
     if (event !== null) state = evolveUpload(state, event);
   }
   ports.states?.set(uploadId, { state, head: streamHeadOf(recorded[recorded.length - 1]) });
   return { state };
 }
 
-/** The upload's state and file, read from its whole stream (file null once purged, or before it was received). */
-export async function readUploadWithFile(ports: UploadStreamPorts, uploadId: string): Promise<ReadUpload> {
-  const streamId = uploadStreamId(uploadId);
-  const recorded = await ports.trainees.eventStore.readStream(streamId);
-  if (recorded.length === 0) return { state: initialUploadState, file: null };
-  const key = await openingKey(ports, uploadId);
-  let state = initialUploadState;
-  let file: string | null = null;
-  for (const r of recorded) {
-    const event = openedEvent(r, key, streamId);
-    if (event === null) continue;
-    if (event.type === 'UploadReceived') file = event.data.file;
-    state = evolveUpload(state, event);
+/** An upload's part that is missing from the upload store, or does not match the digest its event holds. */
+export class UploadPartUnreadable extends Error {
+  constructor(uploadId: string, part: string, why: 'missing' | 'altered') {
+    super(
+      `the ${part === FILE_PART ? 'file' : 'messages'} of upload ${uploadId} ${why === 'missing' ? 'is not in the upload store' : 'does not match its digest'}`,
+    );
+    this.name = 'UploadPartUnreadable';
   }
-  ports.states?.set(uploadId, { state, head: streamHeadOf(recorded[recorded.length - 1]) });
-  return { state, file: state.purged || key === 'erased' ? null : file };
+}
+
+/** The part `part` of `uploadId` opened with `key`, checked against `sha256`. Throws {@link UploadPartUnreadable}. */
+async function openedPart(ports: UploadStreamPorts, uploadId: string, part: string, key: Buffer | null, sha256: string): Promise<Buffer> {
+  const sealed = await ports.files.get(uploadId, part);
+  if (sealed === null) throw new UploadPartUnreadable(uploadId, part, 'missing');
+  const bytes = openPart(sealed, key, uploadId, part);
+  if (sha256Hex(bytes) !== sha256) throw new UploadPartUnreadable(uploadId, part, 'altered');
+  return bytes;
+}
+
+/**
+ * The file of an upload in `state` (read from its stream), as sent; null once purged or its key
+ * destroyed. Read from the upload store, or, for an upload of an older log, from the event that
+ * received it. Throws {@link UploadPartUnreadable} when the store has lost it or it was altered.
+ */
+export async function readUploadFile(ports: UploadStreamPorts, uploadId: string, state: UploadState): Promise<Uint8Array | null> {
+  if (!state.exists || state.purged) return null;
+  const key = await openingKey(ports, uploadId);
+  if (key === 'erased') return null;
+  if (state.file_sha256 !== null) return openedPart(ports, uploadId, FILE_PART, key, state.file_sha256);
+  const streamId = uploadStreamId(uploadId);
+  const [first] = await ports.trainees.eventStore.readStream(streamId, { maxCount: 1 });
+  const event = first ? openedEvent(first, key, streamId) : null;
+  const file = event?.type === 'UploadReceived' ? event.data.file : undefined;
+  return typeof file === 'string' ? new TextEncoder().encode(file) : null;
+}
+
+/**
+ * The check's messages of an upload in `state`, in row order: from the upload store (or the state,
+ * for an upload of an older log); [] before its check, once purged or its key destroyed. Throws
+ * {@link UploadPartUnreadable} when the store has lost them or they were altered.
+ */
+export async function readUploadMessages(ports: UploadStreamPorts, uploadId: string, state: UploadState): Promise<RowError[]> {
+  if (state.errors !== null) return [...state.errors];
+  if (state.purged || state.messages_sha256 === null) return [];
+  const key = await openingKey(ports, uploadId);
+  if (key === 'erased') return [];
+  const bytes = await openedPart(ports, uploadId, messagesPart(state.messages_sha256), key, state.messages_sha256);
+  return JSON.parse(bytes.toString('utf8')) as RowError[];
+}
+
+/**
+ * The data key the parts of `uploadId` are sealed with: made with the upload (`receiving`), else the
+ * stored one; null when the service seals nothing.
+ */
+async function partKey(ports: UploadStreamPorts, uploadId: string, receiving: boolean): Promise<Buffer | null> {
+  if (!ports.keys) return null;
+  const key = receiving ? await ports.keys.keyFor(uploadKeyId(uploadId)) : await openingKey(ports, uploadId);
+  if (!(key instanceof Buffer)) throw new Error(`upload ${uploadId} has no data key to seal its parts with`);
+  return key;
+}
+
+/**
+ * Stores the upload's file (`bytes`, as sent), sealed with the upload's data key (made now: the file
+ * comes before the upload's first event), in the upload store; returns its SHA-256 (hex).
+ */
+export async function storeUploadFile(ports: UploadStreamPorts, uploadId: string, bytes: Uint8Array): Promise<string> {
+  const key = await partKey(ports, uploadId, true);
+  await ports.files.put(uploadId, FILE_PART, sealPart(bytes, key, uploadId, FILE_PART));
+  return sha256Hex(bytes);
+}
+
+/**
+ * Stores the check's messages of the upload (in row order) in the upload store, sealed with its data
+ * key; returns their SHA-256 (hex), which names them, or null for none (nothing stored).
+ */
+export async function storeUploadMessages(ports: UploadStreamPorts, uploadId: string, errors: readonly RowError[]): Promise<string | null> {
+  if (errors.length === 0) return null;
+  const bytes = Buffer.from(JSON.stringify(errors), 'utf8');
+  const sha256 = sha256Hex(bytes);
+  const part = messagesPart(sha256);
+  await ports.files.put(uploadId, part, sealPart(bytes, await partKey(ports, uploadId, false), uploadId, part));
+  return sha256;
 }
 
 /**
@@ -143,7 +220,7 @@ export async function runUploadCommand(
     initialState: initialUploadState,
     snapshot: receiving ? null : (ports.states?.get(uploadId) ?? null),
     evolve: evolveUpload,
-    decode: (r) => openedEvent(r, key, streamId),
+    decode: (r) => eventForState(r, key, streamId),
     decide: (state) => decideUpload(command(state), state),
     // Sealed once each event has its id: a box is bound to its event (docs/DESIGN.md "Personal data").
     encode: (events) =>

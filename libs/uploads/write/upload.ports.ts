@@ -1,5 +1,7 @@
 import type { Trainee } from '@app/trainees/record';
 import type { TraineeWritePorts } from '@app/trainees/write';
+import type { UploadFiles } from './upload-files.port';
+import type { UploadLists } from './upload-list';
 import type { UploadStates } from './upload-stream';
 
 /**
@@ -15,24 +17,37 @@ export interface UploadKeys {
 
 /**
  * What reading and appending to an upload's stream needs: the event store, the uploads' data keys,
- * and optionally the process's {@link UploadStates} (reads then fold only what is new).
+ * the store of their files and messages, and optionally the process's {@link UploadStates} and
+ * {@link UploadLists} (reads then take only what is new).
  */
 export interface UploadStreamPorts {
   trainees: Pick<TraineeWritePorts, 'eventStore'>;
   keys: UploadKeys | null;
+  files: UploadFiles;
   states?: UploadStates;
+  lists?: UploadLists;
+}
+
+/**
+ * A provider's upload quotas (docs/operations.md "Limits"): at most `pendingMax` uploads waiting
+ * for their check, and at most `dailyBytes` bytes of files received in a UTC day.
+ */
+export interface UploadQuotas {
+  pendingMax: number;
+  dailyBytes: number;
 }
 
 /**
  * What the upload operations need: the trainee write path's ports (its event store, clock, ids,
  * read model and schools: an upload's rows are checked and written through them), the uploads'
  * data keys (null when personal data is stored in the clear, the sandbox's comparison only), the
- * source of new upload ids, and the provider's trainees as the read model holds them (for the
+ * providers' quotas, the source of new upload ids, and the provider's trainees as the read model holds them (for the
  * recommendations template).
  */
 export interface UploadPorts extends UploadStreamPorts {
   trainees: TraineeWritePorts;
   keys: UploadKeys | null;
+  quotas: UploadQuotas;
   newUploadId: () => string;
   providerTrainees: (ukprn: string) => Promise<Trainee[]>;
 }

@@ -1,14 +1,14 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { chmodSync, createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty } from '@app/runtime/event-transfer';
+import { exportEvents, importEvents, ImportFileInvalid, ImportTargetNotEmpty, type AttachmentTransfer } from '@app/runtime/event-transfer';
 import { logPosition, type LogPosition } from '@app/event-sourcing';
 import { sealedSecretsOf } from '@app/runtime/process';
 import { REGISTRATION_GUARD_STREAM_PREFIX } from '@app/trainees/decider';
 import { UPLOAD_STREAM_PREFIX } from '@app/uploads/decider';
-import { uploadKeyId } from '@app/uploads/write';
+import { uploadKeyId, type UploadFiles } from '@app/uploads/write';
 import { createInterface } from 'node:readline';
-import type { Stores } from '@app/stores';
+import { openUploadFiles, type Stores } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
 
 /** An export file's mode: its owner's only (docs/operations.md "File permissions"). */
@@ -142,16 +142,53 @@ function uploadKeyOf(streamId: string): string | null {
   return streamId.startsWith(UPLOAD_STREAM_PREFIX) ? uploadKeyId(streamId.slice(UPLOAD_STREAM_PREFIX.length)) : null;
 }
 
+/** An upload's parts kept outside the log (its file and row messages, sealed), which travel with its stream (docs/DESIGN.md "Uploads"). */
+function uploadPartsOf(files: UploadFiles): AttachmentTransfer {
+  const uploadOf = (streamId: string) => (streamId.startsWith(UPLOAD_STREAM_PREFIX) ? streamId.slice(UPLOAD_STREAM_PREFIX.length) : null);
+  return {
+    async exported(streamId) {
+      const id = uploadOf(streamId);
+      if (id === null) return [];
+      const parts: { name: string; bytes: Uint8Array }[] = [];
+      for (const name of await files.parts(id)) {
+        const bytes = await files.get(id, name);
+        if (bytes !== null) parts.push({ name, bytes });
+      }
+      return parts;
+    },
+    async imported(streamId, name, bytes) {
+      const id = uploadOf(streamId);
+      if (id === null) return `${streamId} keeps no part outside the log`;
+      await files.put(id, name, bytes);
+      return null;
+    },
+  };
+}
+
+/** Runs `fn` with the upload store of `stores` opened, closed after. */
+async function withUploadFiles<T>(stores: Stores, ctx: CliContext, fn: (files: UploadFiles) => Promise<T>): Promise<T> {
+  const files = await openUploadFiles({ dataDir: ctx.dataDir }, stores);
+  try {
+    return await fn(files);
+  } finally {
+    await files.close();
+  }
+}
+
 /**
  * Exports the log as stored to `out` (`exportEvents`): personal values sealed, each trainee's and
- * upload's data key wrapped before its stream, webhook secrets sealed (docs/DESIGN.md "Personal data").
+ * upload's data key wrapped before its stream, with an upload's parts kept outside the log (sealed),
+ * webhook secrets sealed (docs/DESIGN.md "Personal data").
  */
 function exportTo(out: Writable, stores: Stores, ctx: CliContext, since: LogPosition | undefined): Promise<number> {
-  return exportEvents(stores.storedLog, out, {
-    since,
-    exported: secretsOf(ctx).exported,
-    dataKeys: stores.personalData?.dataKeyTransfer(undefined, uploadKeyOf),
-  });
+  return withUploadFiles(stores, ctx, (files) =>
+    exportEvents(stores.storedLog, out, {
+      since,
+      exported: secretsOf(ctx).exported,
+      dataKeys: stores.personalData?.dataKeyTransfer(undefined, uploadKeyOf),
+      attachments: uploadPartsOf(files),
+    }),
+  );
 }
 
 /**
@@ -167,10 +204,13 @@ async function importInto(stores: Stores, file: string, ctx: CliContext): Promis
   for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) if (line.includes(guardLine)) guards++;
   const input = createReadStream(file);
   try {
-    const count = await importEvents(stores.eventStore, input, {
-      refusal: secretsOf(ctx).importRefusal,
-      dataKeys: stores.personalData?.dataKeyTransfer(undefined, uploadKeyOf),
-    });
+    const count = await withUploadFiles(stores, ctx, (files) =>
+      importEvents(stores.eventStore, input, {
+        refusal: secretsOf(ctx).importRefusal,
+        dataKeys: stores.personalData?.dataKeyTransfer(undefined, uploadKeyOf),
+        attachments: uploadPartsOf(files),
+      }),
+    );
     return { count, head: await stores.eventStore.headPosition(), guards };
   } catch (err) {
     if (err instanceof ImportTargetNotEmpty) throw new CliError(err.message);

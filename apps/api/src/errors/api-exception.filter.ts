@@ -15,6 +15,7 @@ import {
 import type { Trainee, Degree } from '@app/trainees/record';
 import { UploadConflict, UploadNotFound, UploadNotSubmittable } from '@app/uploads/decider';
 import { UploadFileRefused } from '@app/uploads/csv';
+import { UploadQuotaExceeded } from '@app/uploads/write';
 import { ApiAuthenticator, ResourceNotFound, RouteNotFound, Unauthorized } from '../auth/api.guard';
 import { EnhancedValidationFailed } from './enhanced-errors.interceptor';
 import { AuditDigestNotFound, errorsBody, ListQueryInvalid, NoTraineesFound, ReferenceDataNotFound } from './errors';
@@ -57,6 +58,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (status >= 500) this.logger.error({ err: exception, reqId: req.id, path: (req.url ?? '').split('?')[0] }, 'unhandled error');
       if (exception instanceof ReadModelsDamaged) void reply.header('retry-after', String(READ_MODELS_DAMAGED_ANSWER.retryAfterSeconds));
       if (exception instanceof EventStoreUnavailableError) void reply.header('retry-after', '1');
+      if (exception instanceof UploadQuotaExceeded) void reply.header('retry-after', String(exception.retryAfterSeconds));
       await reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
     } catch (err) {
       this.logger.error({ err, reqId: req.id }, 'error while answering an error');
@@ -117,6 +119,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (e instanceof UploadNotFound) return [404, errorsBody('NotFound', [e.message])];
     if (e instanceof UploadConflict) return [409, errorsBody('Conflict', [e.message])];
     if (e instanceof UploadNotSubmittable) return [422, errorsBody('UnprocessableEntity', [e.message])];
+    // A provider's upload quota: 429 naming the limit, with `Retry-After` (set in `respond`; docs/operations.md "Limits").
+    if (e instanceof UploadQuotaExceeded) return [429, errorsBody('TooManyRequests', [e.message])];
     // A file refused as a whole: 413 past its size, else 422 naming why (docs/operations.md "Adding trainees from a file").
     if (e instanceof UploadFileRefused && e.reason === 'too_large') return [413, errorsBody('PayloadTooLarge', [e.message])];
     return [422, errorsBody('UnprocessableEntity', [e.message])];

@@ -3,6 +3,7 @@
  * column guide, the file to choose, the provider's uploads); sign in with the API token, sign out;
  * the template and the column guide.
  */
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { hashToken, tokenFromAuthorizationHeader } from '@app/providers/write';
 import { templateCsv } from '@app/uploads/csv';
@@ -28,8 +29,8 @@ export async function startPageFor(
   return sendPage(reply, status, startPage(who.session.csrfToken, items, errors));
 }
 
-/** A CSV file to download: `text/csv`, UTF-8, named. */
-export function sendCsv(reply: FastifyReply, fileName: string, csv: string): FastifyReply {
+/** A CSV file to download: `text/csv`, UTF-8, named; its text, or a stream of it. */
+export function sendCsv(reply: FastifyReply, fileName: string, csv: string | Readable): FastifyReply {
   return reply.code(200).type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).send(csv);
 }
 

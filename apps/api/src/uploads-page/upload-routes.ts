@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { csvText, UploadFileRefused } from '@app/uploads/csv';
 import { UploadConflict, UploadNotFound, UploadNotSubmittable } from '@app/uploads/decider';
-import { cancelUpload, getUpload, receiveUpload, submitUpload, uploadErrorsCsv } from '@app/uploads/write';
+import { cancelUpload, getUpload, receiveUpload, submitUpload, uploadErrorsCsv, UploadQuotaExceeded } from '@app/uploads/write';
 import { checkedForm, sendPage, signedIn, type PageContext, type SignedIn } from './page-context';
 import { sendCsv, startPageFor } from './session-routes';
 import { messagePage } from './start-views';
@@ -66,9 +66,14 @@ export function uploadRoutes(scope: FastifyInstance, ctx: PageContext): void {
     }
     try {
       const state = await receiveUpload(ports, who.caller, 'add_trainees', file.bytes, file.name.slice(0, FILE_NAME_MAX));
-      worker.enqueue(state.upload_id!);
+      worker.enqueue(state.upload_id!, who.caller.ukprn);
       return reply.redirect(`/uploads/files/${state.upload_id}`, 303);
     } catch (err) {
+      if (err instanceof UploadQuotaExceeded) {
+        // The API's answer to the same upload: 429 with `Retry-After`, the limit named in the error summary.
+        void reply.header('retry-after', String(err.retryAfterSeconds));
+        return startPageFor(ctx, who, reply, 429, [{ message: err.message, field: 'file' }]);
+      }
       if (!(err instanceof UploadFileRefused)) throw err;
       return startPageFor(ctx, who, reply, 422, [{ message: err.message, field: 'file' }]);
     }
@@ -86,7 +91,7 @@ export function uploadRoutes(scope: FastifyInstance, ctx: PageContext): void {
     uploadRoute(ctx, true, (_request, reply, who, id) =>
       thenShow(reply, id, async () => {
         await submitUpload(ports, who.caller, id, 'add_trainees');
-        worker.enqueue(id);
+        worker.enqueue(id, who.caller.ukprn);
       }),
     ),
   );

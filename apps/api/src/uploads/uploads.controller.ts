@@ -1,18 +1,31 @@
-import { Delete, Get, Header, HttpCode, Param, Post, Query, Req, Res, UnsupportedMediaTypeException, type Type } from '@nestjs/common';
+import {
+  Delete,
+  Get,
+  Header,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  StreamableFile,
+  UnsupportedMediaTypeException,
+  type Type,
+} from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiParam, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '@app/trainees/write';
 import {
+  answerOf,
   cancelUpload,
   getUpload,
   listUploads,
   receiveUpload,
   submitUpload,
-  uploadAnswer,
   uploadErrorsCsv,
   type UploadAnswer,
 } from '@app/uploads/write';
-import { UPLOAD_BYTES_MAX, UPLOAD_ROWS_MAX, type UploadKind } from '@app/uploads/decider';
+import { UPLOAD_BYTES_MAX, UPLOAD_RECORDS_MAX, UPLOAD_ROWS_MAX, type UploadKind } from '@app/uploads/decider';
 import type { VersionContract } from '@app/trainees/contract';
 import { ApiController } from '../openapi/api-controller.decorator';
 import { Answers, ATTACHMENT_HEADER, NotFoundAnswer, Operation, StorageUnavailable } from '../openapi/operation.decorators';
@@ -30,6 +43,29 @@ const UPLOAD_ID = ApiParam({
 });
 const CSV = 'text/csv; charset=utf-8';
 const NOT_FOUND = "No such upload of the provider (another provider's included).";
+
+const seconds = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+/**
+ * The 429 of an upload: one of the provider's upload quotas (JSON, naming the limit; docs/operations.md
+ * "Limits"), or a rate limit (plain text, as on every operation); `Retry-After` either way.
+ */
+const QUOTA_OR_RATE_LIMITED = ApiResponse({
+  status: 429,
+  description:
+    "One of the provider's upload quotas is reached (JSON, the message naming it: files waiting for their check, or bytes uploaded " +
+    'in the UTC day), or a rate limit (plain text `Retry later`, with the `RateLimit-*` headers).',
+  headers: {
+    'Retry-After': seconds('Whole seconds until the upload may be tried again.'),
+    'RateLimit-Limit': seconds('Requests allowed in the window (a rate limit).'),
+    'RateLimit-Remaining': seconds('Requests left in the window (a rate limit).'),
+    'RateLimit-Reset': seconds('Whole seconds until the window ends (a rate limit).'),
+  },
+  content: {
+    'application/json': { schema: { $ref: '#/components/schemas/UploadQuotaExceeded' } },
+    'text/plain': { schema: { $ref: '#/components/schemas/TooManyRequests' } },
+  },
+});
 
 /** What sets one kind of upload apart: its path, its kind, the words of its operations, its template. */
 export interface UploadResource {
@@ -114,15 +150,9 @@ export function uploadReadsController(r: UploadResource): Type<unknown> {
       content: { 'text/csv': { schema: { type: 'string' } } },
     })
     @NotFoundAnswer(NOT_FOUND)
-    @Header('content-type', CSV)
-    async errors(
-      @CurrentCaller() caller: Caller,
-      @Param('upload_id') uploadId: string,
-      @Res({ passthrough: true }) reply: FastifyReply,
-    ): Promise<string> {
+    async errors(@CurrentCaller() caller: Caller, @Param('upload_id') uploadId: string): Promise<StreamableFile> {
       const csv = await uploadErrorsCsv(this.uploads.ports, caller, uploadId, r.kind);
-      void reply.header('content-disposition', `attachment; filename="${r.path}-${uploadId}-errors.csv"`);
-      return csv;
+      return new StreamableFile(csv, { type: CSV, disposition: `attachment; filename="${r.path}-${uploadId}-errors.csv"` });
     }
   }
   return Object.defineProperty(UploadsController, 'name', { value: `${r.noun}ReadsController` });
@@ -141,7 +171,8 @@ export function uploadWritesController(r: UploadResource): Type<unknown> {
     /**
      * POST with a `text/csv` body: 202 with the upload (status `pending`) and its `Location`; the
      * rows are checked in the background. Refused as a whole with 413 (over 1 MB) or 422 naming
-     * why; 415 for a body that is not `text/csv`.
+     * why; 415 for a body that is not `text/csv`; 429 with `Retry-After` past one of the
+     * provider's upload quotas (docs/operations.md "Limits").
      */
     @Post()
     @TakesFile()
@@ -151,9 +182,10 @@ export function uploadWritesController(r: UploadResource): Type<unknown> {
     @Operation(
       `create${r.noun}`,
       `Upload a CSV file of ${r.holds}`,
-      `UTF-8 (a BOM allowed), CRLF or LF line ends, RFC 4180 quoting; at most ${UPLOAD_BYTES_MAX} bytes and ${UPLOAD_ROWS_MAX} rows. ` +
-        'Headers match the template ignoring case, spaces, hyphens and underscores; an `errors` column is ignored. Nothing is written ' +
-        'until the upload is submitted.',
+      `UTF-8 (a BOM allowed), CRLF or LF line ends, RFC 4180 quoting; at most ${UPLOAD_BYTES_MAX} bytes, ${UPLOAD_ROWS_MAX} trainee ` +
+        `rows and ${UPLOAD_RECORDS_MAX} rows after the header in all (blank rows included). Headers match the template ignoring case, ` +
+        'spaces, hyphens and underscores; an `errors` column is ignored. Nothing is written until the upload is submitted. Each ' +
+        "provider may have a few files waiting for their check and upload a bounded number of bytes a day (the description's Limits).",
     )
     @ApiConsumes('text/csv')
     @ApiBody({ required: true, schema: { type: 'string', maxLength: UPLOAD_BYTES_MAX } })
@@ -162,7 +194,8 @@ export function uploadWritesController(r: UploadResource): Type<unknown> {
     })
     @Answers(413, `The file is larger than ${UPLOAD_BYTES_MAX} bytes.`, 'UploadTooLarge')
     @Answers(415, 'The body is not `text/csv`.', 'UnsupportedMediaType')
-    @Answers(422, 'The file is refused as a whole: the message says why (columns named).', 'UploadRefused')
+    @Answers(422, 'The file is refused as a whole: the message says why (columns named, bounds given).', 'UploadRefused')
+    @QUOTA_OR_RATE_LIMITED
     async upload(
       @CurrentCaller() caller: Caller,
       @Req() req: ApiRequest,
@@ -170,9 +203,9 @@ export function uploadWritesController(r: UploadResource): Type<unknown> {
     ): Promise<{ data: UploadAnswer }> {
       if (!Buffer.isBuffer(req.body)) throw new UnsupportedMediaTypeException(NOT_A_FILE);
       const state = await receiveUpload(this.uploads.ports, caller, r.kind, req.body, null);
-      this.uploads.worker.enqueue(state.upload_id!);
+      this.uploads.worker.enqueue(state.upload_id!, caller.ukprn);
       void reply.header('location', `/api/${caller.apiVersion}/${r.path}/${state.upload_id}`);
-      return { data: uploadAnswer(state) };
+      return { data: await answerOf(this.uploads.ports, state.upload_id!, state) };
     }
 
     /** POST …/{upload_id}/submit: 202 once validated with no errors; each row is written once, in the background. */
@@ -188,8 +221,8 @@ export function uploadWritesController(r: UploadResource): Type<unknown> {
     @Answers(422, 'Not checked yet, or checked with errors.', 'UploadRefused')
     async submit(@CurrentCaller() caller: Caller, @Param('upload_id') uploadId: string): Promise<{ data: UploadAnswer }> {
       const state = await submitUpload(this.uploads.ports, caller, uploadId, r.kind);
-      this.uploads.worker.enqueue(uploadId);
-      return { data: uploadAnswer(state) };
+      this.uploads.worker.enqueue(uploadId, caller.ukprn);
+      return { data: await answerOf(this.uploads.ports, uploadId, state) };
     }
 
     /** DELETE …/{upload_id}: cancels the upload before it is submitted. */
@@ -202,7 +235,7 @@ export function uploadWritesController(r: UploadResource): Type<unknown> {
     @NotFoundAnswer(NOT_FOUND)
     @Answers(409, 'Already submitted, or cancelled.', 'Conflict')
     async cancel(@CurrentCaller() caller: Caller, @Param('upload_id') uploadId: string): Promise<{ data: UploadAnswer }> {
-      return { data: uploadAnswer(await cancelUpload(this.uploads.ports, caller, uploadId, r.kind)) };
+      return { data: await answerOf(this.uploads.ports, uploadId, await cancelUpload(this.uploads.ports, caller, uploadId, r.kind)) };
     }
   }
   return Object.defineProperty(UploadsController, 'name', { value: `${r.noun}WritesController` });

@@ -1,21 +1,35 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { Stores } from '@app/stores';
+import { APP_CONFIG, type AppConfig } from '@app/runtime/process';
+import { openUploadFiles, type Stores } from '@app/stores';
 import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
 import { TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/trainees/read';
 import type { Trainee } from '@app/trainees/record';
-import { purgeDueUploads, UploadStates, UploadWorker, type UploadPorts } from '@app/uploads/write';
+import { purgeDueUploads, UploadLists, UploadStates, UploadWorker, type UploadFiles, type UploadPorts } from '@app/uploads/write';
 import { newResourceId } from '../composition/ids';
 import { LOGGER, STORES } from '../composition/tokens';
 
 /** How often the uploads due for purging are looked for: hourly. */
 const PURGE_EVERY_MS = 3_600_000;
 
+/** Injection token of the uploads' files and row messages (`UploadFiles`, opened by `openUploadFiles`). */
+export const UPLOAD_FILES = Symbol('UPLOAD_FILES');
+
+/** The provider of {@link UPLOAD_FILES}: the store the configuration names, closed by {@link Uploads} at shutdown. */
+export const UPLOAD_FILES_PROVIDER = {
+  provide: UPLOAD_FILES,
+  // Its writes (a part's sync, a purge's WAL truncation) in a thread of their own: never on the API's thread.
+  useFactory: (stores: Stores, config: AppConfig): Promise<UploadFiles> => openUploadFiles(config, stores, { writesInThread: true }),
+  inject: [STORES, APP_CONFIG],
+};
+
 /**
  * The uploads of this process: their ports (the trainee write path's, the uploads' data keys in the
- * trainees' key store, new upload ids) and the background worker that checks received files and
- * writes submitted ones, and the hourly purge of uploads ended 30 days ago. At start the worker takes
- * up the uploads a stop left unfinished; at shutdown it finishes the row in hand, before the stores close (docs/DESIGN.md "Uploads").
+ * trainees' key store, the store of their files, the providers' quotas, new upload ids) and the
+ * background worker that checks received files and writes submitted ones, a slice of one provider's
+ * upload at a time, and the hourly purge of uploads ended 30 days ago. At start the worker takes up
+ * the uploads a stop left unfinished; at shutdown it finishes the slice in hand, before the stores
+ * close (docs/DESIGN.md "Uploads").
  */
 @Injectable()
 export class Uploads implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -28,6 +42,8 @@ export class Uploads implements OnApplicationBootstrap, BeforeApplicationShutdow
     @Inject(TRAINEE_WRITE_PORTS) trainees: TraineeWritePorts,
     @Inject(TRAINEE_READ_MODEL) readModel: TraineeReadModel,
     @Inject(STORES) stores: Stores,
+    @Inject(UPLOAD_FILES) private readonly files: UploadFiles,
+    @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     const providerTrainees = async (ukprn: string): Promise<Trainee[]> => {
@@ -37,7 +53,10 @@ export class Uploads implements OnApplicationBootstrap, BeforeApplicationShutdow
     this.ports = {
       trainees,
       keys: stores.personalData?.keys ?? null,
+      files,
+      quotas: config.uploadQuotas,
       states: new UploadStates(),
+      lists: new UploadLists(),
       newUploadId: () => newResourceId(),
       providerTrainees,
     };
@@ -70,5 +89,6 @@ export class Uploads implements OnApplicationBootstrap, BeforeApplicationShutdow
     if (this.purging) clearInterval(this.purging);
     await this.purgeRun;
     await this.worker.stop();
+    await this.files.close();
   }
 }
