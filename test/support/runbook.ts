@@ -3,7 +3,8 @@
  * markdown-it, each command run exactly as written, in order, by one bash session on a fresh
  * working directory, and each documented outcome checked.
  *
- * What a block holds: commands (a line, or lines joined by a trailing `\`), each followed by the
+ * What a block holds: commands (a line, lines joined by a trailing `\`, or a line with a here-document
+ * and the document's lines), each followed by the
  * lines of `# ` comment that say its outcome: a line of its output, `…` standing for any text
  * (spaces run together), or `exit <n>` for its exit code (0 unless said). A command may use
  * `<name>` placeholders, filled from earlier output (a `capture` below). HTML comments around a
@@ -86,8 +87,14 @@ function captureOf(rest: string, where: string): RunbookBlock['captures'][number
 function commandsOf(content: string, first: number): RunbookCommand[] {
   const commands: RunbookCommand[] = [];
   let open: RunbookCommand | null = null;
+  let heredoc: string | null = null;
   for (const [i, raw] of content.replace(/\n$/, '').split('\n').entries()) {
     const text = raw.trim();
+    if (open && heredoc !== null) {
+      open.text += `\n${raw}`;
+      if (raw === heredoc) heredoc = null;
+      continue;
+    }
     if (open?.text.endsWith('\\')) {
       open.text += `\n${raw}`;
     } else if (text.startsWith('#')) {
@@ -100,6 +107,7 @@ function commandsOf(content: string, first: number): RunbookCommand[] {
     } else if (text !== '') {
       open = { text: raw, expected: [], exit: 0, line: first + i };
       commands.push(open);
+      heredoc = /<<-?\s*'?"?(\w+)'?"?/.exec(raw)?.[1] ?? null;
       continue;
     }
     if (!open?.text.endsWith('\\')) open = null;
@@ -154,6 +162,9 @@ export async function runRunbook(file: string, options: RunOptions): Promise<Run
         if ('failure' in started) return { ...run, failure: `${file}:${block.line}: ${started.failure}` };
         values.set(`${block.background.name}_pid`, String(started.pid));
         output = started.output;
+        const said = block.commands.flatMap((c) => c.expected).find((line) => !outcomePattern(line).test(output));
+        if (said !== undefined)
+          return { ...run, failure: `${file}:${block.line}: its output did not show "${said}":\n${output.slice(-1500)}` };
       } else {
         for (const command of block.commands) {
           options.onCommand?.(command);
