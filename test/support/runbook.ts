@@ -253,7 +253,7 @@ class Shell {
 
   /** Starts `text` in a bash session of its own and waits until its output matches `until`. */
   async background(text: string, until: RegExp, timeoutMs: number): Promise<{ pid: number; output: string } | { failure: string }> {
-    const child = spawn('bash', ['--noprofile', '--norc', '-c', `exec ${text}`], {
+    const child = spawn('bash', ['--noprofile', '--norc', '-c', text], {
       cwd: this.cwd,
       env: { ...process.env, ...this.env },
       detached: true,

@@ -1,5 +1,5 @@
-import v2025Example from '../fixtures/post-trainee-v2025.0.json';
-import v2026Example from '../fixtures/post-trainee-v2026.1.json';
+import v2025Example from '../../samples/trainee-v2025.0.json';
+import v2026Example from '../../samples/trainee-v2026.1.json';
 
 export type Version = 'v2025.0' | 'v2026.1';
 
