@@ -11,13 +11,35 @@ import { openIdempotencyStore, openStores, openWebhookOutbox } from '@app/stores
 import { SqliteIdempotencyStore, SqliteReadModel, SqliteWebhookOutbox } from '@app/stores/sqlite';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
+import type { WebhookEndpointRecord } from '@app/webhooks/delivery';
 import { appendToLedger, BackupRefused, createBackup, LedgerUnreadable, readLedger, restoreFiles, verifyBackup } from '.';
 import { fileDigest, readManifest, sealManifest, writeManifest, type BackupManifest } from './manifest';
 
 const SERVICE_KEY = randomBytes(32);
 const TRAINEES = ['BkA', 'BkB', 'BkC', 'BkD'];
 const NOW = new Date('2026-12-01T10:00:00.000Z');
-const ANSWER = { status: 201, contentType: 'application/json', body: '{"data":{"trainee_id":"BkA"}}' };
+const ANSWER = { status: 201, contentType: 'application/json', body: '{"data":{"trainee_id":"BkA","last_name":"Keptanswername"}}' };
+const ENDPOINT: WebhookEndpointRecord = {
+  endpoint_id: 'wh_backup',
+  ukprn: '10000001',
+  url: 'http://127.0.0.1:9/hooks',
+  event_types: [],
+  api_version: 'v2026.1',
+  secret: 'sealed2.1.not-opened-here',
+  status: 'active',
+  added_position: logPosition(1),
+  disabled_reason: null,
+};
+/** Two deliveries: the one at position 2 sent, the one at 3 pending; each payload holds a TRN no backup may hold. */
+const DELIVERIES = [2, 3].map((n) => ({
+  delivery_id: `wh_backup.${n}`,
+  endpoint_id: 'wh_backup',
+  position: logPosition(n),
+  trainee_id: 'BkA',
+  message_id: `msg_wh_backup_${n}`,
+  payload: `{"trainee_id":"BkA","trn":"77001${n}"}`,
+  next_attempt_at: NOW.getTime(),
+}));
 
 const openDataDir = (dataDir: string) =>
   openStores({ dataDir, eventStoreUrl: null, mongodbUrl: null }, { personalData: { kek: deriveKey(SERVICE_KEY, 'key-encryption') } });
@@ -35,7 +57,8 @@ async function sealedDataDir(dir: string): Promise<void> {
     if (claim.outcome === 'claimed') await keys.complete('token-1', 'key-1', claim.claim, ANSWER);
     await keys.close();
     const outbox = await openWebhookOutbox({ dataDir: dir }, stores);
-    await outbox.ingest({ endpoints: [], deliveries: [], abandonFor: [], at: NOW.getTime(), checkpoint: logPosition(3) });
+    await outbox.ingest({ endpoints: [ENDPOINT], deliveries: DELIVERIES, abandonFor: [], at: NOW.getTime(), checkpoint: logPosition(3) });
+    await outbox.recordAttempt('wh_backup.2', { delivered: true, at: NOW.getTime(), status: 204 });
     await outbox.close();
     await stores.consumerCheckpoints.writeCheckpoint(REGISTRY_PM_CHECKPOINT, logPosition(2));
     for (const id of TRAINEES)
@@ -52,15 +75,19 @@ async function sealedDataDir(dir: string): Promise<void> {
   }
 }
 
-/** The kept state of the data dir `dir` as its stores read it: the key's replay, the dispatcher's and the registry's positions. */
-async function keptState(dir: string): Promise<{ replay: unknown; outbox: number; registry: number }> {
+/**
+ * The kept state of the data dir `dir` as its stores read it: what a retry of the kept key finds,
+ * the dispatcher's position, its deliveries (id, status, payload) and the registry's position.
+ */
+async function keptState(dir: string): Promise<{ replay: string; outbox: number; deliveries: unknown[]; registry: number }> {
   const stores = await openDataDir(dir);
   try {
     const keys = openIdempotencyStore({ dataDir: dir }, stores);
     const outbox = await openWebhookOutbox({ dataDir: dir }, stores);
     const kept = {
-      replay: await keys.claim('token-1', 'key-1', 'fingerprint-1', NOW),
+      replay: (await keys.claim('token-1', 'key-1', 'fingerprint-1', NOW)).outcome,
       outbox: await outbox.checkpoint(),
+      deliveries: (await outbox.deliveries('wh_backup', 10)).map((d) => [d.delivery_id, d.status, d.payload]),
       registry: await stores.consumerCheckpoints.readCheckpoint(REGISTRY_PM_CHECKPOINT),
     };
     await keys.close();
@@ -71,7 +98,12 @@ async function keptState(dir: string): Promise<{ replay: unknown; outbox: number
   }
 }
 
-const KEPT = { replay: { outcome: 'replay', answer: ANSWER }, outbox: 3, registry: 2 };
+/**
+ * What a restore keeps of that state: no kept answer (a retry runs again), the sent delivery without
+ * its payload, the pending one left out and the dispatcher set back to before it (it makes it
+ * again), the registry's position.
+ */
+const KEPT = { replay: 'claimed', outbox: 2, deliveries: [['wh_backup.2', 'delivered', '']], registry: 2 };
 
 /**
  * Makes the backup in `dir` one taken before `state.sqlite`: its kept state in a `read-models.sqlite`
@@ -145,7 +177,21 @@ describe('backups of the embedded stores', () => {
     expect(readdirSync(backup).filter((f) => f.startsWith('read-models'))).toEqual([]);
   });
 
-  it('restores the kept state with the log: an idempotency key replays, the positions hold', async () => {
+  it('keeps no kept answer and no webhook payload in any byte of the backup', () => {
+    const text = readdirSync(backup)
+      .map((f) => readFileSync(join(backup, f)).toString('latin1'))
+      .join('\n');
+    expect(text.includes('Keptanswername')).toBe(false);
+    for (const n of [2, 3]) expect(text.includes(`77001${n}`)).toBe(false);
+    // The data dir holds them: the scan reads what it should.
+    const live = readdirSync(dataDir)
+      .filter((f) => f.startsWith('state.sqlite'))
+      .map((f) => readFileSync(join(dataDir, f)).toString('latin1'))
+      .join('\n');
+    expect(live.includes('Keptanswername') && live.includes('770012') && live.includes('770013')).toBe(true);
+  });
+
+  it('restores the kept state without answers or payloads: a retry runs again, a pending delivery is made again', async () => {
     const target = join(root, `restored-state-${Date.now()}`);
     expect((await restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('restored');
     expect(await keptState(target)).toEqual(KEPT);
@@ -156,7 +202,8 @@ describe('backups of the embedded stores', () => {
     expect((await verifyBackup(backup, SERVICE_KEY)).problems).toEqual([]);
     const target = join(root, `restored-older-${Date.now()}`);
     expect((await restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('in-read-models');
-    expect(await keptState(target)).toEqual(KEPT);
+    // An older backup kept its answers: they are restored as they were.
+    expect(await keptState(target)).toEqual({ replay: 'replay', outbox: 3, deliveries: [], registry: 2 });
     const left = new Database(join(target, 'read-models.sqlite'), { readonly: true });
     expect(left.prepare(`SELECT name FROM sqlite_schema WHERE name LIKE 'idempotency%' OR name LIKE 'webhook%'`).all()).toEqual([]);
     left.close();
@@ -168,7 +215,7 @@ describe('backups of the embedded stores', () => {
     writeManifest(backup, sealManifest({ ...fields, files: fields.files.filter((f) => f.name !== 'state.sqlite') }, SERVICE_KEY));
     const target = join(root, `restored-none-${Date.now()}`);
     expect((await restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('none');
-    expect(await keptState(target)).toMatchObject({ outbox: 0, registry: 0 });
+    expect(await keptState(target)).toMatchObject({ outbox: 0, deliveries: [], registry: 0 });
   });
 
   it('refuses a target that is not empty', async () => {
