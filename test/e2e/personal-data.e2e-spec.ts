@@ -113,10 +113,13 @@ describe('erasing a trainee (admin trainee erase)', () => {
   it('erases: 404 on the API, out of lists, every event still in the auditor’s history with [erased] values', async () => {
     const before = await runAdmin(['trainee', 'history', erasedId, '--json'], api.dataDir);
     const feedBefore = (await api.request('GET', '/api/v2026.1/changes?limit=100', token)).body.data;
+    const backups = mkdtempSync(join(tmpdir(), 'erasure-ledger-'));
     const erased = await runAdmin(
       ['trainee', 'erase', erasedId, '--reason', 'Request DPO-2026-17', '--by', 'data.protection'],
       api.dataDir,
+      { BACKUP_DIR: backups },
     );
+    rmSync(backups, { recursive: true, force: true });
     expect(erased.stderr).toBe('');
     expect(erased.code).toBe(0);
     expect(erased.stdout).not.toMatch(/Ottoline|Brackenridge|ottoline|QQ654321A/);

@@ -12,7 +12,7 @@ import { SqliteIdempotencyStore, SqliteReadModel, SqliteWebhookOutbox } from '@a
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import type { WebhookEndpointRecord } from '@app/webhooks/delivery';
-import { appendToLedger, BackupRefused, createBackup, LedgerUnreadable, readLedger, restoreFiles, verifyBackup } from '.';
+import { BackupRefused, createBackup, restoreFiles, verifyBackup } from '.';
 import { fileDigest, readManifest, sealManifest, writeManifest, type BackupManifest } from './manifest';
 
 const SERVICE_KEY = randomBytes(32);
@@ -321,31 +321,5 @@ describe('backups of the embedded stores', () => {
     changeByteIn(join(backup, 'keys.sqlite'), 'data_keys');
     const torn = restoreFiles(backup, join(root, `torn-${Date.now()}`), { serviceKey: SERVICE_KEY, ledger: [] });
     await expect(torn).rejects.toThrow(/does not verify; nothing was restored:\n {2}keys\.sqlite: its SHA-256/);
-  });
-});
-
-describe('the erasure ledger', () => {
-  let dir: string;
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'ledger-spec-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('keeps each trainee’s first erasure, in order, in a file readable by its user only', () => {
-    const file = join(dir, 'backups', 'erasure-ledger.jsonl');
-    expect(readLedger(file)).toEqual([]);
-    appendToLedger(file, { trainee_id: 'T1', erased_at: '2026-11-27T10:00:00.000Z', reason: 'Request 1' });
-    appendToLedger(file, { trainee_id: 'T2', erased_at: '2026-11-27T11:00:00.000Z', reason: 'Retention policy' });
-    appendToLedger(file, { trainee_id: 'T1', erased_at: '2026-11-27T12:00:00.000Z', reason: 'again' });
-    expect(readLedger(file)).toEqual([
-      { trainee_id: 'T1', erased_at: '2026-11-27T10:00:00.000Z', reason: 'Request 1' },
-      { trainee_id: 'T2', erased_at: '2026-11-27T11:00:00.000Z', reason: 'Retention policy' },
-    ]);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-  });
-
-  it('names the first line that is not an entry', () => {
-    const file = join(dir, 'ledger.jsonl');
-    writeFileSync(file, '{"trainee_id":"T1","erased_at":"2026-11-27T10:00:00.000Z","reason":"r"}\n{"trainee_id":"T2"}\n');
-    expect(() => readLedger(file)).toThrow(LedgerUnreadable);
-    expect(() => readLedger(file)).toThrow(`${file} line 2 is not an erasure ledger entry`);
   });
 });

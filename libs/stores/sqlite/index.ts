@@ -19,3 +19,4 @@ export { STATE_FILE } from './state-file';
 export { moveStateOutOfReadStore } from './state-migration';
 export { READ_STORE_FILE } from './read-models/read-store-file';
 export { isReadStoreDamaged, prepareEmbeddedFiles, READ_STORE_CHECK_WAIT_MS, type FilesLog } from './embedded-files';
+export { openPrivateDatabase } from './private-files';

@@ -6,6 +6,7 @@ import {
   createBackup,
   LEDGER_FILE,
   ledgerIn,
+  ledgerKey,
   LedgerUnreadable,
   reapplyErasures,
   readLedger,
@@ -139,7 +140,10 @@ async function restoreCommand(dir: string, ledgerOption: string | undefined, ctx
   const ledgerFile = ledgerOf(dir, ledgerOption, ctx);
   let ledger: LedgerEntry[];
   try {
-    ledger = ledgerFile ? readLedger(ledgerFile) : [];
+    const read = ledgerFile ? readLedger(ledgerFile, ledgerKey(serviceKey)) : null;
+    if (read && read.problems.length > 0)
+      throw new CliError(`the erasure ledger ${ledgerFile} does not hold; nothing was restored:\n  ${read.problems.join('\n  ')}`);
+    ledger = read?.entries ?? [];
   } catch (err) {
     if (err instanceof LedgerUnreadable) throw new CliError(err.message);
     throw err;
