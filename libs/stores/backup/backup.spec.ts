@@ -1,6 +1,6 @@
 import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { keyFingerprint } from '@app/audit';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -132,6 +132,17 @@ async function asOlderBackup(dir: string): Promise<void> {
   writeManifest(dir, sealManifest({ ...fields, files }, SERVICE_KEY));
 }
 
+/**
+ * The manifest of the backup in `dir` made again for its files as they are now, under the service
+ * key: what the backup of a data dir already so changed would hold, so the checks beyond the
+ * hashes read the change.
+ */
+async function resealed(dir: string): Promise<void> {
+  const { service_key_check: _check, mac: _mac, ...fields } = readManifest(dir) as BackupManifest;
+  const files = await Promise.all(fields.files.map(async (f) => ({ ...f, ...(await fileDigest(join(dir, f.name))) })));
+  writeManifest(dir, sealManifest({ ...fields, files }, SERVICE_KEY));
+}
+
 /** Changes one byte of `file` inside each occurrence of `text` (a page may keep a stale copy of a row beside the live one). */
 function changeByteIn(file: string, text: string): void {
   const bytes = readFileSync(file);
@@ -225,11 +236,21 @@ describe('backups of the embedded stores', () => {
     );
   });
 
-  it('names a byte changed in the log copy', async () => {
+  it('names a byte changed in the log copy, and never opens a copy whose hash fails', async () => {
     changeByteIn(join(backup, 'events.sqlite'), '"ukprn":"10000001"');
-    const { problems } = await verifyBackup(backup, SERVICE_KEY);
-    expect(problems[0]).toBe("events.sqlite: its SHA-256 is not the manifest's (a byte changed since the backup)");
-    expect(problems.some((p) => /^events\.sqlite: trainee-Bk. revision 0: altered/.test(p))).toBe(true);
+    const verified = await verifyBackup(backup, SERVICE_KEY);
+    expect(verified.problems).toEqual(["events.sqlite: its SHA-256 is not the manifest's (a byte changed since the backup)"]);
+    // Neither its chains nor its sealed events were read.
+    expect(verified.log).toBeNull();
+    expect(verified.sealed).toBeNull();
+  });
+
+  it('never opens a key store copy whose hash fails, and still checks the log', async () => {
+    changeByteIn(join(backup, 'keys.sqlite'), 'data_keys');
+    const verified = await verifyBackup(backup, SERVICE_KEY);
+    expect(verified.problems).toEqual(["keys.sqlite: its SHA-256 is not the manifest's (a byte changed since the backup)"]);
+    expect(verified.log?.faults).toEqual([]);
+    expect(verified.sealed).toBeNull();
   });
 
   it('names an event whose box was given another field order, or moved to another trainee event, as not opening', async () => {
@@ -255,6 +276,7 @@ describe('backups of the embedded stores', () => {
     const box = (JSON.parse(b.data) as { sealed: unknown }).sealed;
     update.run(JSON.stringify({ ...(JSON.parse(next.data) as Record<string, unknown>), sealed: box }), next.position);
     log.close();
+    await resealed(backup);
     const { sealed } = await verifyBackup(backup, SERVICE_KEY);
     expect(sealed!.problems).toContain('events.sqlite: trainee-BkA revision 0: its sealed values do not open with its data key');
     expect(sealed!.problems).toContain('events.sqlite: trainee-BkB revision 1: its sealed values do not open with its data key');
@@ -265,15 +287,16 @@ describe('backups of the embedded stores', () => {
     const keys = new Database(join(backup, 'keys.sqlite'));
     keys.prepare(`DELETE FROM data_keys WHERE trainee_id = 'BkC'`).run();
     keys.close();
+    await resealed(backup);
     const { problems } = await verifyBackup(backup, SERVICE_KEY);
-    expect(problems).toContain('keys.sqlite has no data key for trainee-BkC: its sealed events cannot be opened');
-    expect(problems.some((p) => p.startsWith('keys.sqlite: '))).toBe(true);
+    expect(problems).toEqual(['keys.sqlite has no data key for trainee-BkC: its sealed events cannot be opened']);
   });
 
   it('counts an erased trainee’s events as erased, not as a problem', async () => {
     const keys = new Database(join(backup, 'keys.sqlite'));
     keys.prepare(`UPDATE data_keys SET wrapped = NULL, erased_at = '2026-01-01T00:00:00.000Z' WHERE trainee_id = 'BkD'`).run();
     keys.close();
+    await resealed(backup);
     const verified = await verifyBackup(backup, SERVICE_KEY);
     expect(verified.sealed).toEqual({ opened: TRAINEES.length - 1, erased: 1, problems: [] });
   });
@@ -319,7 +342,32 @@ describe('backups of the embedded stores', () => {
     });
     keys.close();
     changeByteIn(join(backup, 'keys.sqlite'), 'data_keys');
-    const torn = restoreFiles(backup, join(root, `torn-${Date.now()}`), { serviceKey: SERVICE_KEY, ledger: [] });
-    await expect(torn).rejects.toThrow(/does not verify; nothing was restored:\n {2}keys\.sqlite: its SHA-256/);
+    const tornDir = join(root, `torn-${Date.now()}`);
+    const torn = restoreFiles(backup, tornDir, { serviceKey: SERVICE_KEY, ledger: [] });
+    await expect(torn).rejects.toThrow(/nothing was restored \(the copies are removed\):\n {2}keys\.sqlite: its SHA-256/);
+    expect(existsSync(tornDir)).toBe(false);
+  });
+
+  it('refuses a backup made under another service key before copying anything', async () => {
+    const target = join(root, `other-key-${Date.now()}`);
+    await expect(restoreFiles(backup, target, { serviceKey: randomBytes(32), ledger: [], keyFile: '/keys/other' })).rejects.toThrow(
+      `the backup in ${backup} was made under another service key than /keys/other: set DATA_KEY_FILE to the key file of the service it was taken from`,
+    );
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('checks what it copied: a log swapped in after the manifest was checked is refused, and the data dir left as found', async () => {
+    // Another data dir's log, backed up under the same service key: a backup of its own that verifies.
+    const other = join(root, `other-${Date.now()}`);
+    await sealedDataDir(join(other, 'data'));
+    await createBackup(join(other, 'data'), join(other, 'backup'), { serviceKey: SERVICE_KEY, signingKey: null });
+    expect((await verifyBackup(join(other, 'backup'), SERVICE_KEY)).problems).toEqual([]);
+    const target = join(root, `swapped-${Date.now()}`);
+    mkdirSync(target, { mode: 0o700 });
+    writeFileSync(join(target, 'data-key'), 'the sandbox key, left as it is\n', { mode: 0o600 });
+    const swap = () => cpSync(join(other, 'backup', 'events.sqlite'), join(backup, 'events.sqlite'));
+    const restoring = restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [], beforeCopy: swap });
+    await expect(restoring).rejects.toThrow(/does not verify as copied into .*\n {2}events\.sqlite: .*manifest/);
+    expect(readdirSync(target)).toEqual(['data-key']);
   });
 });

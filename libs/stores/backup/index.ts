@@ -3,6 +3,7 @@ export { BackupSchedule, observeBackups, type BackupScheduleLogger, type BackupS
 export { BackupRefused, createBackup, type BackupProgress, type CreateBackupOptions } from './create-backup';
 export {
   appendToLedger,
+  keepLedgerIn,
   LEDGER_FILE,
   ledgerIn,
   ledgerKey,
@@ -11,6 +12,14 @@ export {
   type LedgerEntry,
   type LedgerRead,
 } from './erasure-ledger';
-export { BACKUP_FORMAT, readManifest, type BackupManifest, type ManifestFile } from './manifest';
-export { LEDGER_ERASER, reapplyErasures, restoreFiles, type ReappliedErasures, type RestoredFiles } from './restore-backup';
-export { verificationSummary, verifyBackup, type BackupVerification } from './verify-backup';
+export { BACKUP_FORMAT, madeUnder, readManifest, type BackupManifest, type ManifestFile } from './manifest';
+export {
+  LEDGER_ERASER,
+  manifestUnder,
+  reapplyErasures,
+  restoreFiles,
+  type ReappliedErasures,
+  type RestoredFiles,
+  type RestoreOptions,
+} from './restore-backup';
+export { checkBackupFiles, verificationSummary, verifyBackup, type BackupVerification } from './verify-backup';
