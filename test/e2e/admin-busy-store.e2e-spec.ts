@@ -30,7 +30,9 @@ describe('an admin command beside a busy store', () => {
       await api.close();
     }
   });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => {
+    for (const dir of [dataDir, `${dataDir}-backups`]) rmSync(dir, { recursive: true, force: true });
+  });
 
   /** A connection holding the write lock of `keys.sqlite` (`BEGIN IMMEDIATE`) until `release`. */
   function holdKeys(): { release(): void } {
@@ -50,6 +52,7 @@ describe('an admin command beside a busy store', () => {
     try {
       const run = await runAdmin(['trainee', 'erase', trainees[0], '--reason', 'Erasure request T-1'], dataDir, {
         ADMIN_BUSY_WAIT_MS: '20000',
+        BACKUP_DIR: `${dataDir}-backups`,
       });
       expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
       expect(run.stdout).toMatch(new RegExp(`^Erased trainee ${trainees[0]}: its data key is destroyed`));
@@ -64,6 +67,7 @@ describe('an admin command beside a busy store', () => {
     try {
       const run = await runAdmin(['trainee', 'erase', trainees[1], '--reason', 'Erasure request T-2'], dataDir, {
         ADMIN_BUSY_WAIT_MS: '1500',
+        BACKUP_DIR: `${dataDir}-backups`,
       });
       expect(run.code).toBe(1);
       expect(run.stderr).toBe(

@@ -19,7 +19,7 @@ import { duplicateGuardKey, REGISTRATION_GUARD_STREAM_PREFIX, traineeStreamId } 
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { openSqliteEventStore } from '@app/stores/sqlite';
 import { keyedGuardNames } from '@app/trainees/write';
-import { deriveKey, type ServiceKeyring } from '@app/runtime/process';
+import { deriveKey, loadServiceKey, type ServiceKeyring } from '@app/runtime/process';
 import { SERVICE_KEY } from '../../apps/api/src/composition/tokens';
 import { runAdmin } from '../support/admin-cli';
 import { allFilesText, filesText } from '../support/data-dir-files';
@@ -114,6 +114,8 @@ describe('admin guards forget (an older log)', () => {
       const key = duplicateGuardKey(UKPRN, { ...details, last_name: 'Fairweather-Lusk' });
       const plain = REGISTRATION_GUARD_STREAM_PREFIX + createHash('sha256').update(key).digest('hex').slice(0, 40);
       const keyed = REGISTRATION_GUARD_STREAM_PREFIX + keyedGuardNames(Buffer.alloc(32, 9))(key);
+      // The sandbox key first, as the service makes it: never over a log that exists.
+      loadServiceKey({ dataDir: dir, dataKeyFile: null });
       const store = openSqliteEventStore(dir);
       const ctx = { occurredAt: '2024-05-01T00:00:00.000Z' };
       for (const guard of [plain, keyed])

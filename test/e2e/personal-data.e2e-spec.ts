@@ -14,6 +14,7 @@ import { newEventId, toEventData } from '@app/event-sourcing';
 import { duplicateGuardKey, FLAGGED_PERSONAL_FIELDS, REGISTRATION_GUARD_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { openSqliteEventStore } from '@app/stores/sqlite';
+import { loadServiceKey } from '@app/runtime/process';
 import { runAdmin } from '../support/admin-cli';
 import { allFilesText, filesText } from '../support/data-dir-files';
 import { RunningApi } from '../support/api-harness';
@@ -112,10 +113,13 @@ describe('erasing a trainee (admin trainee erase)', () => {
   it('erases: 404 on the API, out of lists, every event still in the auditor’s history with [erased] values', async () => {
     const before = await runAdmin(['trainee', 'history', erasedId, '--json'], api.dataDir);
     const feedBefore = (await api.request('GET', '/api/v2026.1/changes?limit=100', token)).body.data;
+    const backups = mkdtempSync(join(tmpdir(), 'erasure-ledger-'));
     const erased = await runAdmin(
       ['trainee', 'erase', erasedId, '--reason', 'Request DPO-2026-17', '--by', 'data.protection'],
       api.dataDir,
+      { BACKUP_DIR: backups },
     );
+    rmSync(backups, { recursive: true, force: true });
     expect(erased.stderr).toBe('');
     expect(erased.code).toBe(0);
     expect(erased.stdout).not.toMatch(/Ottoline|Brackenridge|ottoline|QQ654321A/);
@@ -213,6 +217,8 @@ describe('moving a log written before sealing (events export / import)', () => {
       const details = (events[0].data as { details: { date_of_birth: string; training_route: string } }).details;
       const key = duplicateGuardKey('10000134', { ...details, last_name: 'Fennimore' });
       const plainGuard = REGISTRATION_GUARD_STREAM_PREFIX + createHash('sha256').update(key).digest('hex').slice(0, 40);
+      // The sandbox key first, as the service makes it: never over a log that exists.
+      loadServiceKey({ dataDir: old, dataKeyFile: null });
       const store = openSqliteEventStore(old);
       const ctx = { occurredAt: '2025-01-01T00:00:00.000Z' };
       await store.appendToStream(

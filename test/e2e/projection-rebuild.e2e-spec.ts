@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteEventStore, type SqliteEventStore, SqliteReadModel } from '@app/stores/sqlite';
+import { loadServiceKey } from '@app/runtime/process';
 import { Projector, PROJECTION_VERSIONS } from '@app/runtime/projector';
 import { rebuildProjection } from '@app/runtime/rebuild';
 import { runAdmin } from '../support/admin-cli';
@@ -103,6 +104,8 @@ describe('projections rebuild through the admin CLI while the API serves writes'
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'rebuild-live-'));
+    // The sandbox key first, as the service makes it: never over a log that exists.
+    loadServiceKey({ dataDir: dir, dataKeyFile: null });
     const seed = openSqliteEventStore(dir);
     await writeHistories(seed, { trainees: 1500, changesEach: 3 });
     await seed.close();

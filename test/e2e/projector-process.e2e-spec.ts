@@ -5,6 +5,7 @@ import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { toEventData, newEventId } from '@app/event-sourcing';
 import { openSqliteEventStore, type SqliteEventStore, SqliteReadModel } from '@app/stores/sqlite';
+import { loadServiceKey } from '@app/runtime/process';
 import { PROJECTED_STREAMS } from '@app/runtime/projector';
 import { TsProcess } from '../support/processes';
 
@@ -50,6 +51,8 @@ describe('apps/projector as its own process on SQLite (SIGTERM, restart, lag)', 
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'projector-'));
+    // The sandbox key first, as the service makes it: never over a log that exists.
+    loadServiceKey({ dataDir: dir, dataKeyFile: null });
     store = openSqliteEventStore(dir);
   });
   afterEach(async () => {

@@ -2,10 +2,15 @@
  * The retention policy (docs/operations.md "Retention"): `admin retention apply --ended-before
  * <date>` erases every trainee whose course ended before the date (awarded, withdrawn, or its ITT
  * end date passed), lists them without erasing under `--dry-run`, and leaves the others as they were.
+ * Each erasure goes in the erasure ledger (docs/operations.md "Backups and restore"): without one,
+ * production refuses to erase and the sandbox warns.
  */
 import { newEventId, toEventData } from '@app/event-sourcing';
 import { traineeStreamId, type TraineeEvent } from '@app/trainees/decider';
 import { exampleRegistration, traineeAwarded, traineeWithdrawn } from '@app/trainees/decider/testing/trainee-events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 
@@ -59,10 +64,37 @@ describe('retention apply (admin CLI)', () => {
     for (const id of [...due, ...kept]) expect(await status(id)).toBe(200);
   });
 
+  it('refuses to erase in production without an erasure ledger, and erases nothing', async () => {
+    const production = { APP_ENV: 'production', DATA_KEY_FILE: join(api.dataDir, 'data-key') };
+    const applied = await runAdmin(['retention', 'apply', '--ended-before', '2019-08-01'], api.dataDir, production);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toBe(
+      'Error: retention apply records every erasure in the erasure ledger in production: set BACKUP_DIR (where the backups and ' +
+        'erasure-ledger.jsonl are kept) or give --ledger <file>, so a restore of an earlier backup erases the trainee again; nothing was erased\n',
+    );
+    const erased = await runAdmin(['trainee', 'erase', 'RetEnded2018', '--reason', 'Request 1'], api.dataDir, production);
+    expect(erased.code).toBe(1);
+    expect(erased.stderr).toMatch(/^Error: trainee erase records every erasure in the erasure ledger in production/);
+    for (const id of [...due, ...kept]) expect(await status(id)).toBe(200);
+  });
+
   it('erases the trainees whose course ended before the date, with a report, and keeps the others', async () => {
-    const applied = await runAdmin(['retention', 'apply', '--ended-before', '2019-08-01', '--by', 'retention-job'], api.dataDir);
+    const work = mkdtempSync(join(tmpdir(), 'retention-ledger-'));
+    const ledger = join(work, 'erasure-ledger.jsonl');
+    const applied = await runAdmin(
+      ['retention', 'apply', '--ended-before', '2019-08-01', '--by', 'retention-job', '--ledger', ledger],
+      api.dataDir,
+    );
     expect(applied.code).toBe(0);
+    expect(applied.stderr).not.toMatch(/Warning/);
     expect(applied.stdout).toBe('Erased 3 of 3 trainees whose course ended before 2019-08-01\n');
+    const lines = readFileSync(ledger, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string>);
+    rmSync(work, { recursive: true, force: true });
+    expect(lines.map((l) => l.trainee_id).sort()).toEqual([...due].sort());
+    for (const l of lines) expect(l.mac).toMatch(/^[0-9a-f]{64}$/);
     await api.infra.catchUp();
     for (const id of due) expect(await status(id)).toBe(404);
     for (const id of kept) expect(await status(id)).toBe(200);
@@ -74,6 +106,9 @@ describe('retention apply (admin CLI)', () => {
     });
     const again = await runAdmin(['retention', 'apply', '--ended-before', '2019-08-01'], api.dataDir);
     expect(again.stdout).toBe('Erased 0 of 0 trainees whose course ended before 2019-08-01\n');
+    expect(again.stderr).toMatch(
+      /^Warning: no erasure ledger \(BACKUP_DIR is not set and no --ledger given\): what retention apply erases/,
+    );
   }, 60_000);
 
   it('refuses a date that is not a date, or is after today', async () => {

@@ -39,6 +39,8 @@ describe('the webhook dispatcher killed mid-delivery (docs/change-feed.md "Webho
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'webhook-restart-'));
+    // The sandbox key first, as the service makes it: never over a log that exists.
+    loadServiceKey({ dataDir: dir, dataKeyFile: null });
     store = openSqliteEventStore(dir);
   });
 

@@ -10,6 +10,7 @@ export {
   keyringFileOf,
   loadServiceKey,
   personalDataOptions,
+  KEYED_FILES,
   SANDBOX_KEY_FILE,
   serviceKeyOf,
   versionedKeys,

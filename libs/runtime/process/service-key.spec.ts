@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -71,6 +71,24 @@ describe('the service key (docs/operations.md "The service key")', () => {
     for (const k of keys) expect(k.key.equals(keys[0].key)).toBe(true);
     expect(readdirSync(dataDir)).toEqual([SANDBOX_KEY_FILE]);
   });
+
+  it.each(['events.sqlite', 'keys.sqlite', 'state.sqlite'])(
+    'is never made in a data dir that holds %s: refused naming DATA_KEY_FILE, nothing written',
+    (held) => {
+      const dataDir = join(dir, 'data');
+      mkdirSync(dataDir);
+      writeFileSync(join(dataDir, held), '');
+      const before = readdirSync(dataDir);
+      expect(() => loadServiceKey({ dataDir, dataKeyFile: null })).toThrow(ConfigError);
+      expect(() => loadServiceKey({ dataDir, dataKeyFile: null })).toThrow(
+        `${dataDir} holds data (${held}) but no service key: set DATA_KEY_FILE to the key file it was written under`,
+      );
+      expect(readdirSync(dataDir)).toEqual(before);
+      const file = join(dir, 'key');
+      writeFileSync(file, `${Buffer.alloc(32, 4).toString('base64')}\n`, { mode: 0o600 });
+      expect(loadServiceKey({ dataDir, dataKeyFile: file }).key.equals(Buffer.alloc(32, 4))).toBe(true);
+    },
+  );
 
   it('is read from DATA_KEY_FILE when set, and refused, without quoting the file, when it is not 32 bytes in base64', () => {
     const file = join(dir, 'key');

@@ -23,6 +23,13 @@ export type ServiceKeyMaterial = Buffer | ServiceKeyring;
 /** The file the sandbox keeps its service key in when `DATA_KEY_FILE` is not set. */
 export const SANDBOX_KEY_FILE = 'data-key';
 
+/**
+ * The files of `DATA_DIR` that hold what a service key sealed, wrapped or named (the log's sealed
+ * values, the wrapped data keys, the kept state's sealed webhook secrets): a data dir holding any
+ * of them was written under a key, and a new one would open none of it.
+ */
+export const KEYED_FILES: readonly string[] = ['events.sqlite', 'keys.sqlite', 'state.sqlite'];
+
 /** The service keyring, its current version's key, its file, and that file again when this call made it (the sandbox's first start). */
 export interface ServiceKey {
   /** The current version's key. */
@@ -39,9 +46,12 @@ export interface ServiceKey {
  * `<DATA_DIR>/data-key`: read when the file is there, writing nothing (a full or read-only disk
  * does not stop a sandbox that has its key); else made there (mode 0600), so cursors stay valid
  * across restarts, and a second process starting at the same moment reads the one linked in
- * first. Throws {@link ConfigError} when the file cannot be read or is not a keyring of 32-byte
- * keys in base64 (the message never holds the file's content), and when `DATA_KEY_FILE` is open to
- * other users than its owner (any group or other permission bit: docs/operations.md "File permissions").
+ * first. Never made in a data dir that holds data already ({@link KEYED_FILES}: a restored or
+ * copied one whose key was left behind): that throws {@link ConfigError} naming `DATA_KEY_FILE`,
+ * and nothing is written. Throws {@link ConfigError} too when the file cannot be read or is not a
+ * keyring of 32-byte keys in base64 (the message never holds the file's content), and when
+ * `DATA_KEY_FILE` is open to other users than its owner (any group or other permission bit:
+ * docs/operations.md "File permissions").
  */
 export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>): ServiceKey {
   if (config.dataKeyFile !== null) {
@@ -51,6 +61,7 @@ export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'
   const file = keyringFileOf(config);
   // A key file is only ever linked in whole (below), so one that exists is complete.
   if (existsSync(file)) return serviceKeyIn(file, 'the sandbox key file', null);
+  refuseKeyOverData(config.dataDir, file);
   // Written whole under another name, then linked in place: another process never reads half a key.
   const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
   try {
@@ -65,6 +76,20 @@ export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'
   } finally {
     rmSync(draft, { force: true });
   }
+}
+
+/**
+ * Throws {@link ConfigError} when `dataDir` holds any of {@link KEYED_FILES} and `file`, the
+ * sandbox's key, is still missing (a process that made the key and then its stores since the
+ * first look is not refused: the key is looked for again after the data).
+ */
+function refuseKeyOverData(dataDir: string, file: string): void {
+  const held = KEYED_FILES.filter((f) => existsSync(join(dataDir, f)));
+  if (held.length === 0 || existsSync(file)) return;
+  throw new ConfigError(
+    `${dataDir} holds data (${held.join(', ')}) but no service key: set DATA_KEY_FILE to the key file it was written under ` +
+      `(for a restored data dir, the one its backup was made under; in the sandbox, the data-key of the data dir it came from)`,
+  );
 }
 
 function serviceKeyIn(file: string, what: string, created: string | null): ServiceKey {

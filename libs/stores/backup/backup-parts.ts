@@ -3,11 +3,14 @@ export const MANIFEST_FILE = 'manifest.json';
 
 /**
  * One file of a backup (docs/operations.md "Backups and restore"): its name, the same in the
- * backup as in `DATA_DIR`, and what it holds. Each is copied whole (`VACUUM INTO`).
+ * backup as in `DATA_DIR`, what its copy holds, and how it is copied: `whole` (`VACUUM INTO`), or
+ * `state`, without the kept answers and webhook payloads (`copyStateForBackup`: personal data in
+ * the clear, which no erasure could reach in a backup; docs/DESIGN.md "Personal data").
  */
 export interface BackupPart {
   file: string;
   holds: string;
+  how: 'whole' | 'state';
   /** True for the log: a data dir without it has nothing to back up. */
   required: boolean;
 }
@@ -29,14 +32,16 @@ export const BACKUP_PARTS: readonly BackupPart[] = [
   {
     file: 'state.sqlite',
     holds:
-      "idempotency keys and their kept answers; webhook endpoints, deliveries and the dispatcher's position; the registry process manager's position",
+      "webhook endpoints, the sent deliveries' attempts without their payloads, and the dispatcher's position before the first pending one; " +
+      "the registry process manager's position (no idempotency key or kept answer)",
+    how: 'state',
     required: false,
   },
-  { file: 'schools.sqlite', holds: 'the schools directory', required: false },
-  { file: 'audit.sqlite', holds: "the latest signed digest's tree", required: false },
-  { file: 'events.sqlite', holds: 'the event log', required: true },
-  { file: 'uploads.sqlite', holds: "the uploads' files and row messages, sealed with their data keys", required: false },
-  { file: 'keys.sqlite', holds: "the trainees' and uploads' data keys", required: false },
+  { file: 'schools.sqlite', holds: 'the schools directory', how: 'whole', required: false },
+  { file: 'audit.sqlite', holds: "the latest signed digest's tree", how: 'whole', required: false },
+  { file: 'events.sqlite', holds: 'the event log', how: 'whole', required: true },
+  { file: 'uploads.sqlite', holds: "the uploads' files and row messages, sealed with their data keys", how: 'whole', required: false },
+  { file: 'keys.sqlite', holds: "the trainees' and uploads' data keys", how: 'whole', required: false },
 ];
 
 /** What a restore makes again instead of copying, and why it can. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newEventId, toEventData } from '@app/event-sourcing';
@@ -53,9 +53,15 @@ describe('scheduled backups', () => {
     for (let run = 0; run < 3; run++) {
       await first.runNow();
       clock += 6 * HOUR;
+      // The first run made the erasure ledger, empty; an erasure recorded since is kept by the next runs.
+      if (run === 0) {
+        expect(readFileSync(join(dir, 'erasure-ledger.jsonl'), 'utf8')).toBe('');
+        appendFileSync(join(dir, 'erasure-ledger.jsonl'), 'an erasure\n');
+      }
     }
     expect(first.counts).toEqual({ taken: 3, failed: 0 });
-    expect(readdirSync(dir).sort()).toEqual(['2026-11-28T06-00-00-000Z', '2026-11-28T12-00-00-000Z']);
+    expect(readdirSync(dir).sort()).toEqual(['2026-11-28T06-00-00-000Z', '2026-11-28T12-00-00-000Z', 'erasure-ledger.jsonl']);
+    expect(readFileSync(join(dir, 'erasure-ledger.jsonl'), 'utf8')).toBe('an erasure\n');
     expect((await verifyBackup(join(dir, '2026-11-28T12-00-00-000Z'), SERVICE_KEY)).problems).toEqual([]);
     expect(logs.filter((l) => l.message === 'backup taken').map((l) => l.context.pruned)).toEqual([0, 0, 1]);
     // The newest backup is 6 hours old now; a new process reads it back, so its age (the alert's reading) is right.

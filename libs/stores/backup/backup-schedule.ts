@@ -6,6 +6,7 @@ import { PeriodicRun } from '@app/event-sourcing';
 import type { Metrics } from '@app/runtime/telemetry';
 import { MANIFEST_FILE } from './backup-parts';
 import { createBackup } from './create-backup';
+import { keepLedgerIn } from './erasure-ledger';
 import { readManifest } from './manifest';
 
 /** A scheduled backup's directory name: its time, UTC, safe in a file name (`2026-11-28T12-00-00-000Z`). */
@@ -35,7 +36,8 @@ export interface BackupScheduleOptions {
  * docs/operations.md "Backups and restore"), taken by the projector process: each run is
  * `createBackup` (its copies and checks on threads of their own) into `<dir>/<time>.partial`,
  * renamed `<dir>/<time>` once whole, then every backup but the newest `keep` deleted, and any
- * `.partial` a crash left. The next run is due one period after the newest backup (at start:
+ * `.partial` a crash left; the erasure ledger of `dir` is made, empty, when there is none
+ * (`keepLedgerIn`). The next run is due one period after the newest backup (at start:
  * the newest in `dir`), so a restart neither skips nor repeats one; one run at a time; the timer
  * does not keep the process alive. A failed run is logged and the schedule goes on.
  */
@@ -91,6 +93,7 @@ export class BackupSchedule {
     const name = started.toISOString().replace(/[:.]/g, '-');
     const partial = join(this.options.dir, `${name}${PARTIAL}`);
     try {
+      keepLedgerIn(this.options.dir);
       const { manifest, faults } = await createBackup(this.options.dataDir, partial, {
         serviceKey: this.options.serviceKey,
         signingKey: this.options.signingKey,

@@ -1,6 +1,6 @@
 import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { keyFingerprint } from '@app/audit';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -11,13 +11,35 @@ import { openIdempotencyStore, openStores, openWebhookOutbox } from '@app/stores
 import { SqliteIdempotencyStore, SqliteReadModel, SqliteWebhookOutbox } from '@app/stores/sqlite';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
-import { appendToLedger, BackupRefused, createBackup, LedgerUnreadable, readLedger, restoreFiles, verifyBackup } from '.';
+import type { WebhookEndpointRecord } from '@app/webhooks/delivery';
+import { BackupRefused, createBackup, restoreFiles, verifyBackup } from '.';
 import { fileDigest, readManifest, sealManifest, writeManifest, type BackupManifest } from './manifest';
 
 const SERVICE_KEY = randomBytes(32);
 const TRAINEES = ['BkA', 'BkB', 'BkC', 'BkD'];
 const NOW = new Date('2026-12-01T10:00:00.000Z');
-const ANSWER = { status: 201, contentType: 'application/json', body: '{"data":{"trainee_id":"BkA"}}' };
+const ANSWER = { status: 201, contentType: 'application/json', body: '{"data":{"trainee_id":"BkA","last_name":"Keptanswername"}}' };
+const ENDPOINT: WebhookEndpointRecord = {
+  endpoint_id: 'wh_backup',
+  ukprn: '10000001',
+  url: 'http://127.0.0.1:9/hooks',
+  event_types: [],
+  api_version: 'v2026.1',
+  secret: 'sealed2.1.not-opened-here',
+  status: 'active',
+  added_position: logPosition(1),
+  disabled_reason: null,
+};
+/** Two deliveries: the one at position 2 sent, the one at 3 pending; each payload holds a TRN no backup may hold. */
+const DELIVERIES = [2, 3].map((n) => ({
+  delivery_id: `wh_backup.${n}`,
+  endpoint_id: 'wh_backup',
+  position: logPosition(n),
+  trainee_id: 'BkA',
+  message_id: `msg_wh_backup_${n}`,
+  payload: `{"trainee_id":"BkA","trn":"77001${n}"}`,
+  next_attempt_at: NOW.getTime(),
+}));
 
 const openDataDir = (dataDir: string) =>
   openStores({ dataDir, eventStoreUrl: null, mongodbUrl: null }, { personalData: { kek: deriveKey(SERVICE_KEY, 'key-encryption') } });
@@ -35,7 +57,8 @@ async function sealedDataDir(dir: string): Promise<void> {
     if (claim.outcome === 'claimed') await keys.complete('token-1', 'key-1', claim.claim, ANSWER);
     await keys.close();
     const outbox = await openWebhookOutbox({ dataDir: dir }, stores);
-    await outbox.ingest({ endpoints: [], deliveries: [], abandonFor: [], at: NOW.getTime(), checkpoint: logPosition(3) });
+    await outbox.ingest({ endpoints: [ENDPOINT], deliveries: DELIVERIES, abandonFor: [], at: NOW.getTime(), checkpoint: logPosition(3) });
+    await outbox.recordAttempt('wh_backup.2', { delivered: true, at: NOW.getTime(), status: 204 });
     await outbox.close();
     await stores.consumerCheckpoints.writeCheckpoint(REGISTRY_PM_CHECKPOINT, logPosition(2));
     for (const id of TRAINEES)
@@ -52,15 +75,19 @@ async function sealedDataDir(dir: string): Promise<void> {
   }
 }
 
-/** The kept state of the data dir `dir` as its stores read it: the key's replay, the dispatcher's and the registry's positions. */
-async function keptState(dir: string): Promise<{ replay: unknown; outbox: number; registry: number }> {
+/**
+ * The kept state of the data dir `dir` as its stores read it: what a retry of the kept key finds,
+ * the dispatcher's position, its deliveries (id, status, payload) and the registry's position.
+ */
+async function keptState(dir: string): Promise<{ replay: string; outbox: number; deliveries: unknown[]; registry: number }> {
   const stores = await openDataDir(dir);
   try {
     const keys = openIdempotencyStore({ dataDir: dir }, stores);
     const outbox = await openWebhookOutbox({ dataDir: dir }, stores);
     const kept = {
-      replay: await keys.claim('token-1', 'key-1', 'fingerprint-1', NOW),
+      replay: (await keys.claim('token-1', 'key-1', 'fingerprint-1', NOW)).outcome,
       outbox: await outbox.checkpoint(),
+      deliveries: (await outbox.deliveries('wh_backup', 10)).map((d) => [d.delivery_id, d.status, d.payload]),
       registry: await stores.consumerCheckpoints.readCheckpoint(REGISTRY_PM_CHECKPOINT),
     };
     await keys.close();
@@ -71,7 +98,12 @@ async function keptState(dir: string): Promise<{ replay: unknown; outbox: number
   }
 }
 
-const KEPT = { replay: { outcome: 'replay', answer: ANSWER }, outbox: 3, registry: 2 };
+/**
+ * What a restore keeps of that state: no kept answer (a retry runs again), the sent delivery without
+ * its payload, the pending one left out and the dispatcher set back to before it (it makes it
+ * again), the registry's position.
+ */
+const KEPT = { replay: 'claimed', outbox: 2, deliveries: [['wh_backup.2', 'delivered', '']], registry: 2 };
 
 /**
  * Makes the backup in `dir` one taken before `state.sqlite`: its kept state in a `read-models.sqlite`
@@ -97,6 +129,17 @@ async function asOlderBackup(dir: string): Promise<void> {
     { name: 'read-models.sqlite', ...(await fileDigest(file)), holds },
     ...fields.files.filter((f) => f.name !== 'state.sqlite'),
   ];
+  writeManifest(dir, sealManifest({ ...fields, files }, SERVICE_KEY));
+}
+
+/**
+ * The manifest of the backup in `dir` made again for its files as they are now, under the service
+ * key: what the backup of a data dir already so changed would hold, so the checks beyond the
+ * hashes read the change.
+ */
+async function resealed(dir: string): Promise<void> {
+  const { service_key_check: _check, mac: _mac, ...fields } = readManifest(dir) as BackupManifest;
+  const files = await Promise.all(fields.files.map(async (f) => ({ ...f, ...(await fileDigest(join(dir, f.name))) })));
   writeManifest(dir, sealManifest({ ...fields, files }, SERVICE_KEY));
 }
 
@@ -145,7 +188,21 @@ describe('backups of the embedded stores', () => {
     expect(readdirSync(backup).filter((f) => f.startsWith('read-models'))).toEqual([]);
   });
 
-  it('restores the kept state with the log: an idempotency key replays, the positions hold', async () => {
+  it('keeps no kept answer and no webhook payload in any byte of the backup', () => {
+    const text = readdirSync(backup)
+      .map((f) => readFileSync(join(backup, f)).toString('latin1'))
+      .join('\n');
+    expect(text.includes('Keptanswername')).toBe(false);
+    for (const n of [2, 3]) expect(text.includes(`77001${n}`)).toBe(false);
+    // The data dir holds them: the scan reads what it should.
+    const live = readdirSync(dataDir)
+      .filter((f) => f.startsWith('state.sqlite'))
+      .map((f) => readFileSync(join(dataDir, f)).toString('latin1'))
+      .join('\n');
+    expect(live.includes('Keptanswername') && live.includes('770012') && live.includes('770013')).toBe(true);
+  });
+
+  it('restores the kept state without answers or payloads: a retry runs again, a pending delivery is made again', async () => {
     const target = join(root, `restored-state-${Date.now()}`);
     expect((await restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('restored');
     expect(await keptState(target)).toEqual(KEPT);
@@ -156,7 +213,8 @@ describe('backups of the embedded stores', () => {
     expect((await verifyBackup(backup, SERVICE_KEY)).problems).toEqual([]);
     const target = join(root, `restored-older-${Date.now()}`);
     expect((await restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('in-read-models');
-    expect(await keptState(target)).toEqual(KEPT);
+    // An older backup kept its answers: they are restored as they were.
+    expect(await keptState(target)).toEqual({ replay: 'replay', outbox: 3, deliveries: [], registry: 2 });
     const left = new Database(join(target, 'read-models.sqlite'), { readonly: true });
     expect(left.prepare(`SELECT name FROM sqlite_schema WHERE name LIKE 'idempotency%' OR name LIKE 'webhook%'`).all()).toEqual([]);
     left.close();
@@ -168,7 +226,7 @@ describe('backups of the embedded stores', () => {
     writeManifest(backup, sealManifest({ ...fields, files: fields.files.filter((f) => f.name !== 'state.sqlite') }, SERVICE_KEY));
     const target = join(root, `restored-none-${Date.now()}`);
     expect((await restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('none');
-    expect(await keptState(target)).toMatchObject({ outbox: 0, registry: 0 });
+    expect(await keptState(target)).toMatchObject({ outbox: 0, deliveries: [], registry: 0 });
   });
 
   it('refuses a target that is not empty', async () => {
@@ -178,11 +236,21 @@ describe('backups of the embedded stores', () => {
     );
   });
 
-  it('names a byte changed in the log copy', async () => {
+  it('names a byte changed in the log copy, and never opens a copy whose hash fails', async () => {
     changeByteIn(join(backup, 'events.sqlite'), '"ukprn":"10000001"');
-    const { problems } = await verifyBackup(backup, SERVICE_KEY);
-    expect(problems[0]).toBe("events.sqlite: its SHA-256 is not the manifest's (a byte changed since the backup)");
-    expect(problems.some((p) => /^events\.sqlite: trainee-Bk. revision 0: altered/.test(p))).toBe(true);
+    const verified = await verifyBackup(backup, SERVICE_KEY);
+    expect(verified.problems).toEqual(["events.sqlite: its SHA-256 is not the manifest's (a byte changed since the backup)"]);
+    // Neither its chains nor its sealed events were read.
+    expect(verified.log).toBeNull();
+    expect(verified.sealed).toBeNull();
+  });
+
+  it('never opens a key store copy whose hash fails, and still checks the log', async () => {
+    changeByteIn(join(backup, 'keys.sqlite'), 'data_keys');
+    const verified = await verifyBackup(backup, SERVICE_KEY);
+    expect(verified.problems).toEqual(["keys.sqlite: its SHA-256 is not the manifest's (a byte changed since the backup)"]);
+    expect(verified.log?.faults).toEqual([]);
+    expect(verified.sealed).toBeNull();
   });
 
   it('names an event whose box was given another field order, or moved to another trainee event, as not opening', async () => {
@@ -208,6 +276,7 @@ describe('backups of the embedded stores', () => {
     const box = (JSON.parse(b.data) as { sealed: unknown }).sealed;
     update.run(JSON.stringify({ ...(JSON.parse(next.data) as Record<string, unknown>), sealed: box }), next.position);
     log.close();
+    await resealed(backup);
     const { sealed } = await verifyBackup(backup, SERVICE_KEY);
     expect(sealed!.problems).toContain('events.sqlite: trainee-BkA revision 0: its sealed values do not open with its data key');
     expect(sealed!.problems).toContain('events.sqlite: trainee-BkB revision 1: its sealed values do not open with its data key');
@@ -218,15 +287,16 @@ describe('backups of the embedded stores', () => {
     const keys = new Database(join(backup, 'keys.sqlite'));
     keys.prepare(`DELETE FROM data_keys WHERE trainee_id = 'BkC'`).run();
     keys.close();
+    await resealed(backup);
     const { problems } = await verifyBackup(backup, SERVICE_KEY);
-    expect(problems).toContain('keys.sqlite has no data key for trainee-BkC: its sealed events cannot be opened');
-    expect(problems.some((p) => p.startsWith('keys.sqlite: '))).toBe(true);
+    expect(problems).toEqual(['keys.sqlite has no data key for trainee-BkC: its sealed events cannot be opened']);
   });
 
   it('counts an erased trainee’s events as erased, not as a problem', async () => {
     const keys = new Database(join(backup, 'keys.sqlite'));
     keys.prepare(`UPDATE data_keys SET wrapped = NULL, erased_at = '2026-01-01T00:00:00.000Z' WHERE trainee_id = 'BkD'`).run();
     keys.close();
+    await resealed(backup);
     const verified = await verifyBackup(backup, SERVICE_KEY);
     expect(verified.sealed).toEqual({ opened: TRAINEES.length - 1, erased: 1, problems: [] });
   });
@@ -272,33 +342,32 @@ describe('backups of the embedded stores', () => {
     });
     keys.close();
     changeByteIn(join(backup, 'keys.sqlite'), 'data_keys');
-    const torn = restoreFiles(backup, join(root, `torn-${Date.now()}`), { serviceKey: SERVICE_KEY, ledger: [] });
-    await expect(torn).rejects.toThrow(/does not verify; nothing was restored:\n {2}keys\.sqlite: its SHA-256/);
-  });
-});
-
-describe('the erasure ledger', () => {
-  let dir: string;
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'ledger-spec-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('keeps each trainee’s first erasure, in order, in a file readable by its user only', () => {
-    const file = join(dir, 'backups', 'erasure-ledger.jsonl');
-    expect(readLedger(file)).toEqual([]);
-    appendToLedger(file, { trainee_id: 'T1', erased_at: '2026-11-27T10:00:00.000Z', reason: 'Request 1' });
-    appendToLedger(file, { trainee_id: 'T2', erased_at: '2026-11-27T11:00:00.000Z', reason: 'Retention policy' });
-    appendToLedger(file, { trainee_id: 'T1', erased_at: '2026-11-27T12:00:00.000Z', reason: 'again' });
-    expect(readLedger(file)).toEqual([
-      { trainee_id: 'T1', erased_at: '2026-11-27T10:00:00.000Z', reason: 'Request 1' },
-      { trainee_id: 'T2', erased_at: '2026-11-27T11:00:00.000Z', reason: 'Retention policy' },
-    ]);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const tornDir = join(root, `torn-${Date.now()}`);
+    const torn = restoreFiles(backup, tornDir, { serviceKey: SERVICE_KEY, ledger: [] });
+    await expect(torn).rejects.toThrow(/nothing was restored \(the copies are removed\):\n {2}keys\.sqlite: its SHA-256/);
+    expect(existsSync(tornDir)).toBe(false);
   });
 
-  it('names the first line that is not an entry', () => {
-    const file = join(dir, 'ledger.jsonl');
-    writeFileSync(file, '{"trainee_id":"T1","erased_at":"2026-11-27T10:00:00.000Z","reason":"r"}\n{"trainee_id":"T2"}\n');
-    expect(() => readLedger(file)).toThrow(LedgerUnreadable);
-    expect(() => readLedger(file)).toThrow(`${file} line 2 is not an erasure ledger entry`);
+  it('refuses a backup made under another service key before copying anything', async () => {
+    const target = join(root, `other-key-${Date.now()}`);
+    await expect(restoreFiles(backup, target, { serviceKey: randomBytes(32), ledger: [], keyFile: '/keys/other' })).rejects.toThrow(
+      `the backup in ${backup} was made under another service key than /keys/other: set DATA_KEY_FILE to the key file of the service it was taken from`,
+    );
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('checks what it copied: a log swapped in after the manifest was checked is refused, and the data dir left as found', async () => {
+    // Another data dir's log, backed up under the same service key: a backup of its own that verifies.
+    const other = join(root, `other-${Date.now()}`);
+    await sealedDataDir(join(other, 'data'));
+    await createBackup(join(other, 'data'), join(other, 'backup'), { serviceKey: SERVICE_KEY, signingKey: null });
+    expect((await verifyBackup(join(other, 'backup'), SERVICE_KEY)).problems).toEqual([]);
+    const target = join(root, `swapped-${Date.now()}`);
+    mkdirSync(target, { mode: 0o700 });
+    writeFileSync(join(target, 'data-key'), 'the sandbox key, left as it is\n', { mode: 0o600 });
+    const swap = () => cpSync(join(other, 'backup', 'events.sqlite'), join(backup, 'events.sqlite'));
+    const restoring = restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [], beforeCopy: swap });
+    await expect(restoring).rejects.toThrow(/does not verify as copied into .*\n {2}events\.sqlite: .*manifest/);
+    expect(readdirSync(target)).toEqual(['data-key']);
   });
 });

@@ -29,7 +29,8 @@ export interface CreateBackupOptions {
 /**
  * Backs up the embedded stores of `dataDir` into `target` while the service runs and writes go on
  * (docs/operations.md "Backups and restore"): each file of {@link BACKUP_PARTS} that exists, in
- * that order, copied online on a thread of its own (`copyInThread`: `VACUUM INTO`); then every
+ * that order, copied online on a thread of its own (`copyInThread`: `VACUUM INTO`; the state file
+ * without its kept answers and webhook payloads); then every
  * chain of the log's copy checked and its heads summed up; then the manifest, written last.
  * A data dir not opened since its kept state was kept in `read-models.sqlite` has it moved into
  * `state.sqlite` first (`moveStateOutOfReadStore`), so that it is copied.
@@ -56,7 +57,7 @@ export async function createBackup(
   let copied = 0;
   const files: ManifestFile[] = [];
   for (const part of parts) {
-    const job = { source: join(dataDir, part.file), target: join(target, part.file) };
+    const job = { source: join(dataDir, part.file), target: join(target, part.file), how: part.how };
     copied += await copyInThread(job, (bytes) => options.onProgress?.('copying', copied + bytes, Math.max(total, copied + bytes)));
   }
   const log = await auditLogCopy(target, (events) => options.onProgress?.('checking', events, 0));

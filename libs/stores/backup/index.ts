@@ -1,7 +1,25 @@
 export { BACKUP_PARTS, MANIFEST_FILE, REBUILT_ON_RESTORE, type BackupPart } from './backup-parts';
 export { BackupSchedule, observeBackups, type BackupScheduleLogger, type BackupScheduleOptions } from './backup-schedule';
 export { BackupRefused, createBackup, type BackupProgress, type CreateBackupOptions } from './create-backup';
-export { appendToLedger, LEDGER_FILE, ledgerIn, LedgerUnreadable, readLedger, type LedgerEntry } from './erasure-ledger';
-export { BACKUP_FORMAT, readManifest, type BackupManifest, type ManifestFile } from './manifest';
-export { LEDGER_ERASER, reapplyErasures, restoreFiles, type ReappliedErasures, type RestoredFiles } from './restore-backup';
-export { verificationSummary, verifyBackup, type BackupVerification } from './verify-backup';
+export {
+  appendToLedger,
+  keepLedgerIn,
+  LEDGER_FILE,
+  ledgerIn,
+  ledgerKey,
+  LedgerUnreadable,
+  readLedger,
+  type LedgerEntry,
+  type LedgerRead,
+} from './erasure-ledger';
+export { BACKUP_FORMAT, madeUnder, readManifest, type BackupManifest, type ManifestFile } from './manifest';
+export {
+  LEDGER_ERASER,
+  manifestUnder,
+  reapplyErasures,
+  restoreFiles,
+  type ReappliedErasures,
+  type RestoredFiles,
+  type RestoreOptions,
+} from './restore-backup';
+export { checkBackupFiles, verificationSummary, verifyBackup, type BackupVerification } from './verify-backup';

@@ -58,12 +58,17 @@ export function sealManifest(fields: UnsealedManifest, serviceKey: ServiceKeyMat
   return { ...checked, mac: macOf(serviceKey, checked) };
 }
 
+/** Whether `manifest` was made under `serviceKey` (its key check; the MAC is {@link manifestProblem}'s). */
+export function madeUnder(manifest: Pick<BackupManifest, 'service_key_check'>, serviceKey: ServiceKeyMaterial): boolean {
+  return manifest.service_key_check === serviceKeyCheck(serviceKey);
+}
+
 /**
  * What is wrong with `manifest` under `serviceKey`: made under another service key, or changed
  * after it was written (its MAC does not hold); null when it holds.
  */
 export function manifestProblem(manifest: BackupManifest, serviceKey: ServiceKeyMaterial): string | null {
-  if (manifest.service_key_check !== serviceKeyCheck(serviceKey))
+  if (!madeUnder(manifest, serviceKey))
     return `${MANIFEST_FILE}: the backup was made under another service key (use the DATA_KEY_FILE of the service it was taken from)`;
   const { mac, ...fields } = manifest;
   const expected = Buffer.from(macOf(serviceKey, fields), 'hex');

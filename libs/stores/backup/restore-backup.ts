@@ -1,5 +1,17 @@
 import type { TrustedKey } from '@app/audit';
-import { chmodSync, closeSync, copyFileSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmdirSync,
+  rmSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { eraseTrainee, type ErasurePorts } from '@app/personal-data/erasure';
 import { SANDBOX_KEY_FILE, type ServiceKeyMaterial } from '@app/runtime/process';
@@ -7,8 +19,8 @@ import { READ_STORE_FILE, SqliteDataKeyStore, STATE_FILE } from '@app/stores/sql
 import { NotFound } from '@app/trainees/decider';
 import { BackupRefused } from './create-backup';
 import type { LedgerEntry } from './erasure-ledger';
-import type { BackupManifest } from './manifest';
-import { verifyBackup } from './verify-backup';
+import { madeUnder, manifestProblem, readManifest, type BackupManifest } from './manifest';
+import { checkBackupFiles } from './verify-backup';
 
 /** Who a re-applied erasure is recorded as erased by. */
 export const LEDGER_ERASER = 'restore from the erasure ledger';
@@ -25,44 +37,79 @@ export interface RestoredFiles {
   state: 'restored' | 'in-read-models' | 'none';
 }
 
+/** How {@link restoreFiles} restores. */
+export interface RestoreOptions {
+  /** The service key the backup was made under. */
+  serviceKey: ServiceKeyMaterial;
+  /** Where that key was read from, for the refusals to name (`DATA_KEY_FILE`'s file). */
+  keyFile?: string;
+  /** The erasures to apply again: their trainees' data keys are destroyed in the copy. */
+  ledger: readonly LedgerEntry[];
+  onEvents?: (events: number) => void;
+  /** The key a signed digest must be signed by, where one is configured. */
+  trusted?: TrustedKey | null;
+  /** Called once the manifest holds, before the first file is copied (a test swaps a file there). */
+  beforeCopy?: () => void;
+}
+
 /**
- * The first step of a restore (docs/operations.md "Backups and restore"): the backup in `dir`
- * verified (`verifyBackup` under `serviceKey`, a signed digest held to `trusted`), its files copied into `dataDir` (made 0700, files
- * 0600), then the data key of every trainee `ledger` names destroyed at the time it was erased,
- * before anything reads the log. What comes next is the caller's: the read models projected again
- * from the log, then the erasures re-applied ({@link reapplyErasures}). `dataDir` must be
- * empty or absent (it may hold the sandbox's service key file alone). Throws {@link BackupRefused}
- * for a data dir that holds anything else, or a backup that does not verify (naming each problem).
+ * The manifest of the backup in `dir`, made under `serviceKey` and unchanged since (its MAC holds).
+ * Throws {@link BackupRefused} with one sentence otherwise (no manifest, another service key, an
+ * edited manifest); reads nothing but the manifest.
  */
-export async function restoreFiles(
-  dir: string,
-  dataDir: string,
-  options: {
-    serviceKey: ServiceKeyMaterial;
-    ledger: readonly LedgerEntry[];
-    onEvents?: (events: number) => void;
-    trusted?: TrustedKey | null;
-  },
-): Promise<RestoredFiles> {
+export function manifestUnder(dir: string, serviceKey: ServiceKeyMaterial, keyFile?: string): BackupManifest {
+  const read = readManifest(dir);
+  if (typeof read === 'string') throw new BackupRefused(read);
+  if (!madeUnder(read, serviceKey))
+    throw new BackupRefused(
+      `the backup in ${dir} was made under another service key than ${keyFile ?? 'the one given'}: set DATA_KEY_FILE to the key file ` +
+        `of the service it was taken from (in the sandbox, the data-key of the data dir it was taken from)`,
+    );
+  const problem = manifestProblem(read, serviceKey);
+  if (problem !== null) throw new BackupRefused(problem);
+  return read;
+}
+
+/**
+ * The first step of a restore (docs/operations.md "Backups and restore"): the manifest of the
+ * backup in `dir` held to the service key ({@link manifestUnder}, before anything is copied); its
+ * files copied into `dataDir` (made 0700, files 0600); the copies checked as `backup verify`
+ * checks a backup ({@link checkBackupFiles}: each one's size and SHA-256 against the manifest, and
+ * no copy whose hash fails is opened), so what is restored is what was checked, whatever happened
+ * to the backup's files meanwhile; then the data key of every trainee `ledger` names destroyed at
+ * the time it was erased, before anything reads the log. What comes next is the caller's: the read
+ * models projected again from the log, then the erasures re-applied ({@link reapplyErasures}).
+ * `dataDir` must be empty or absent (it may hold the sandbox's service key file alone). Throws
+ * {@link BackupRefused} for a data dir that holds anything else, a manifest that does not hold
+ * (nothing copied), or copies that do not verify (each problem named), which are removed first:
+ * `dataDir` is left as it was found (removed again when the restore made it).
+ */
+export async function restoreFiles(dir: string, dataDir: string, options: RestoreOptions): Promise<RestoredFiles> {
   const present = existsSync(dataDir) ? readdirSync(dataDir).filter((f) => f !== SANDBOX_KEY_FILE) : [];
   if (present.length > 0)
     throw new BackupRefused(`${dataDir} is not empty (${present.slice(0, 3).join(', ')}…): a restore goes into an empty DATA_DIR`);
-  const verified = await verifyBackup(dir, options.serviceKey, options.onEvents, options.trusted ?? null);
-  if (verified.problems.length > 0)
-    throw new BackupRefused(`the backup in ${dir} does not verify; nothing was restored:\n  ${verified.problems.join('\n  ')}`);
-  const manifest = verified.manifest!;
+  const manifest = manifestUnder(dir, options.serviceKey, options.keyFile);
+  options.beforeCopy?.();
+  const made = !existsSync(dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chmodSync(dataDir, 0o700);
-  for (const f of manifest.files) {
-    const to = join(dataDir, f.name);
-    copyFileSync(join(dir, f.name), to, constants.COPYFILE_EXCL);
-    chmodSync(to, 0o600);
-    const fd = openSync(to, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+  const copied: string[] = [];
+  try {
+    for (const f of manifest.files) {
+      // A file missing from the backup is named by the check below.
+      if (!existsSync(join(dir, f.name))) continue;
+      copied.push(f.name);
+      copyPrivately(join(dir, f.name), join(dataDir, f.name));
     }
+    const checked = await checkBackupFiles(dataDir, manifest, options.serviceKey, options.onEvents, options.trusted ?? null);
+    if (checked.problems.length > 0)
+      throw new BackupRefused(
+        `the backup in ${dir} does not verify as copied into ${dataDir}; nothing was restored (the copies are removed):\n  ` +
+          checked.problems.join('\n  '),
+      );
+  } catch (err) {
+    removeCopies(dataDir, copied, made);
+    throw err;
   }
   let keysDestroyed = 0;
   const keys = SqliteDataKeyStore.open(dataDir);
@@ -74,6 +121,24 @@ export async function restoreFiles(
   const names = new Set(manifest.files.map((f) => f.name));
   const state = names.has(STATE_FILE) ? 'restored' : names.has(READ_STORE_FILE) ? 'in-read-models' : 'none';
   return { manifest, keysDestroyed, state };
+}
+
+/** Copies `from` to the new file `to` (refused when it exists), 0600, synced to disk. */
+function copyPrivately(from: string, to: string): void {
+  copyFileSync(from, to, constants.COPYFILE_EXCL);
+  chmodSync(to, 0o600);
+  const fd = openSync(to, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Removes the files `names` copied into `dataDir`, with any companion SQLite made beside them, and `dataDir` itself when `made`. */
+function removeCopies(dataDir: string, names: readonly string[], made: boolean): void {
+  for (const name of names) for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(join(dataDir, name + suffix), { force: true });
+  if (made && readdirSync(dataDir).length === 0) rmdirSync(dataDir);
 }
 
 /** What {@link reapplyErasures} did: trainees erased again in the log, and ledger trainees the restored log does not hold. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { digestSignatureHolds, keyFingerprint, type TrustedKey } from '@app/audit';
 import { versionedKeys, type ServiceKeyMaterial } from '@app/runtime/process';
 import { auditLogCopy, type LogCopy } from './log-copy';
-import { fileDigest, manifestProblem, readManifest, type BackupManifest } from './manifest';
+import { fileDigest, manifestProblem, readManifest, type BackupManifest, type ManifestFile } from './manifest';
 import { openSealedCopy, type SealedCheck } from './sealed-copy';
 
 /**
@@ -21,11 +21,8 @@ export interface BackupVerification {
 
 /**
  * Checks the backup in `dir` under `serviceKey`, reading it only: the manifest's MAC and the key it
- * was made under; each file's size and SHA-256 against the manifest; every chain of the log copy
- * (as `audit verify` does) and its heads against the manifest's root (and its signed digest, where
- * it has one, signed by the `trusted` key where one is given: docs/DESIGN.md "Who holds what"); every
- * sealed event opened with the key store copy's keys, or counted as an erased trainee's. `onEvents`
- * hears the events checked so far.
+ * was made under, then its files ({@link checkBackupFiles}). `onEvents` hears the events checked
+ * so far; a signed digest is held to `trusted` where one is given (docs/DESIGN.md "Who holds what").
  */
 export async function verifyBackup(
   dir: string,
@@ -35,34 +32,60 @@ export async function verifyBackup(
 ): Promise<BackupVerification> {
   const read = readManifest(dir);
   if (typeof read === 'string') return { manifest: null, log: null, sealed: null, problems: [read] };
-  const manifest = read;
-  const sealedProblem = manifestProblem(manifest, serviceKey);
-  if (sealedProblem !== null) return { manifest, log: null, sealed: null, problems: [sealedProblem] };
+  const sealedProblem = manifestProblem(read, serviceKey);
+  if (sealedProblem !== null) return { manifest: read, log: null, sealed: null, problems: [sealedProblem] };
+  return checkBackupFiles(dir, read, serviceKey, onEvents, trusted);
+}
+
+/**
+ * Checks the files in `dir` (a backup, or the copies a restore made) against `manifest`, which the
+ * caller held to `serviceKey`: each file's size and SHA-256; every chain of the log copy (as
+ * `audit verify` does) and its heads against the manifest's root (and its signed digest, where it
+ * has one, signed by the `trusted` key where one is given); every sealed event opened with the key
+ * store copy's keys, or counted as an erased trainee's. A file whose size or hash fails is never
+ * opened: the log's chains are not read when `events.sqlite` fails, the sealed events not opened
+ * when it or `keys.sqlite` fails (the hash failure is the problem reported).
+ */
+export async function checkBackupFiles(
+  dir: string,
+  manifest: BackupManifest,
+  serviceKey: ServiceKeyMaterial,
+  onEvents?: (events: number) => void,
+  trusted: TrustedKey | null = null,
+): Promise<BackupVerification> {
   const problems: string[] = [];
+  const failed = new Set<string>();
   for (const f of manifest.files) {
-    const file = join(dir, f.name);
-    if (!existsSync(file)) {
-      problems.push(`${f.name} is missing`);
-      continue;
-    }
-    const got = await fileDigest(file);
-    if (got.bytes !== f.bytes) problems.push(`${f.name}: ${got.bytes} bytes, the manifest says ${f.bytes} (torn or changed)`);
-    else if (got.sha256 !== f.sha256) problems.push(`${f.name}: its SHA-256 is not the manifest's (a byte changed since the backup)`);
+    const problem = await fileProblem(join(dir, f.name), f);
+    if (problem === null) continue;
+    problems.push(problem);
+    failed.add(f.name);
   }
   if (!manifest.files.some((f) => f.name === 'events.sqlite')) problems.push('the manifest names no event log (events.sqlite)');
-  if (!existsSync(join(dir, 'events.sqlite'))) return { manifest, log: null, sealed: null, problems };
+  if (failed.has('events.sqlite') || !existsSync(join(dir, 'events.sqlite'))) return { manifest, log: null, sealed: null, problems };
   let log: LogCopy | null = null;
   let sealed: SealedCheck | null = null;
   try {
     log = await auditLogCopy(dir, onEvents);
     problems.push(...log.faults.map((f) => `events.sqlite: ${f}`));
     problems.push(...headsProblems(manifest, log, trusted));
-    sealed = await openSealedCopy(dir, versionedKeys(serviceKey, 'key-encryption'));
-    problems.push(...sealed.problems);
+    if (!failed.has('keys.sqlite')) {
+      sealed = await openSealedCopy(dir, versionedKeys(serviceKey, 'key-encryption'));
+      problems.push(...sealed.problems);
+    }
   } catch (err) {
     problems.push(`events.sqlite or keys.sqlite cannot be read as a database: ${err instanceof Error ? err.message : String(err)}`);
   }
   return { manifest, log, sealed, problems };
+}
+
+/** What is wrong with the file `file` against its manifest entry `f` (missing, another size, another SHA-256); null when it holds. */
+async function fileProblem(file: string, f: ManifestFile): Promise<string | null> {
+  if (!existsSync(file)) return `${f.name} is missing`;
+  const got = await fileDigest(file);
+  if (got.bytes !== f.bytes) return `${f.name}: ${got.bytes} bytes, the manifest says ${f.bytes} (torn or changed)`;
+  if (got.sha256 !== f.sha256) return `${f.name}: its SHA-256 is not the manifest's (a byte changed since the backup)`;
+  return null;
 }
 
 /** Where the log copy is not what the manifest (and its signed digest) says it is. */

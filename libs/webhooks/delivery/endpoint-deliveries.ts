@@ -66,9 +66,11 @@ export function deliveryOf(endpoint: WebhookEndpointRecord, change: StoredChange
 /**
  * A delivery's payload (JSON text, a change in its endpoint's API version) as an erasure leaves it
  * (`WebhookOutbox.forgetTrainee`; docs/change-feed.md "An erased trainee's changes"): the change
- * naming no personal field and no TRN, as the feed keeps it; null when the payload already says no more.
+ * naming no personal field and no TRN, as the feed keeps it; null when the payload already says no more,
+ * or is empty (a sent delivery restored from a backup, which keeps no payload).
  */
 export function forgottenPayload(payload: string): string | null {
+  if (payload === '') return null;
   const item = JSON.parse(payload) as ChangeItem;
   const forgotten = forgottenChangeItem({ ...item, changed_fields: Array.isArray(item.changed_fields) ? item.changed_fields : [] });
   if (!Array.isArray(item.changed_fields)) delete (forgotten as Partial<ChangeItem>).changed_fields;

@@ -38,7 +38,10 @@ export interface NewWebhookDelivery {
   trainee_id: string;
   /** The `webhook-id` header: the same on every attempt, so the receiver can drop repeats. */
   message_id: string;
-  /** The request body, JSON text (the feed's item in the endpoint's API version). */
+  /**
+   * The request body, JSON text (the feed's item in the endpoint's API version); empty for a
+   * delivery no longer pending restored from a backup, which leaves payloads out.
+   */
   payload: string;
   /** When it may first be sent. */
   next_attempt_at: number;

@@ -1,36 +1,23 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import {
-  BackupRefused,
-  createBackup,
-  LEDGER_FILE,
-  ledgerIn,
-  LedgerUnreadable,
-  reapplyErasures,
-  readLedger,
-  restoreFiles,
-  verificationSummary,
-  verifyBackup,
-  type LedgerEntry,
-} from '@app/stores/backup';
-import { erasurePortsOf } from '@app/stores';
-import { ConfigError, loadServiceKey, SANDBOX_KEY_FILE, type ServiceKeyring } from '@app/runtime/process';
+import { BackupRefused, createBackup, keepLedgerIn, LEDGER_FILE, ledgerKey, verificationSummary, verifyBackup } from '@app/stores/backup';
 import { CliError, type CliContext } from '../cli-context';
 import { ownSigningKey, progressBar, trustedKey } from './audit-files';
+import { embeddedOnly, existingServiceKey, readLedgerOrRefuse } from './backup-common';
+import { restoreCommand } from './backup-restore';
 
 /**
  * The backups of the embedded stores (docs/operations.md "Backups and restore"; libs/stores/backup):
  *
  * - `backup create --output <dir>` copies the stores of `DATA_DIR` online, while the service runs
  *   and writes go on (`createBackup`), with a progress bar on stderr and one line on stdout: the
- *   log's position it reaches, its events and streams, the files. Exit 1 when the log's copy holds
- *   chain faults (the backup is written, and names them), or `<dir>` is not empty.
- * - `backup verify <dir>` checks a backup (`verifyBackup`): one line on stdout when it holds; else
- *   each problem on stderr, exit 1.
- * - `backup restore <dir> [--ledger <file>]` restores it into an empty `DATA_DIR`
- *   (`restoreFiles`), re-applies every erasure of the ledger (`reapplyErasures`), then projects the
- *   read models again. Exit 1 for a data dir that is not empty or a backup that does not verify.
+ *   log's position it reaches, its events and streams, the files; with `BACKUP_DIR`, the erasure
+ *   ledger there is made, empty, when there is none. Exit 1 when the log's copy holds chain faults
+ *   (the backup is written, and names them), or `<dir>` is not empty.
+ * - `backup verify <dir> [--ledger <file>]` checks a backup (`verifyBackup`), and the erasure
+ *   ledger's chain when given one: one line on stdout when it holds; else each problem on stderr,
+ *   exit 1.
+ * - `backup restore <dir> [--ledger <file> | --no-ledger]` restores it into an empty `DATA_DIR`
+ *   (./backup-restore.ts).
  *
  * Each needs the service key the backup was made under (`DATA_KEY_FILE`, or the sandbox's
  * `<DATA_DIR>/data-key`); verify and restore never make one. Only the embedded stores are backed up
@@ -49,40 +36,21 @@ export function registerBackupCommands(program: Command, ctx: CliContext): void 
       "check a backup: its manifest, every file's SHA-256, every chain, every sealed event against its keys; exit 1 on any problem",
     )
     .argument('<dir>', 'the backup')
-    .action((dir: string) => verifyCommand(dir, ctx));
+    .option('--ledger <file>', "the erasure ledger: its lines' MACs and their chain are checked too")
+    .action((dir: string, opts: { ledger?: string }) => verifyCommand(dir, opts.ledger, ctx));
   backup
     .command('restore')
     .description('restore a backup into an empty DATA_DIR, erase again every trainee the erasure ledger names, rebuild the read models')
     .argument('<dir>', 'the backup')
     .option('--ledger <file>', `the erasure ledger (default: $BACKUP_DIR/${LEDGER_FILE}, else the one beside the backup)`)
-    .action((dir: string, opts: { ledger?: string }) => restoreCommand(dir, opts.ledger, ctx));
-}
-
-/** Refuses the production stores: their backups are their own tools' (docs/operations.md "Backups and restore"). */
-function embeddedOnly(ctx: CliContext): void {
-  if (ctx.env.EVENTSTORE_URL || ctx.env.MONGODB_URL)
-    throw new CliError(
-      'backup works on the embedded stores (DATA_DIR); back up EventStoreDB and MongoDB as docs/operations.md "Backups and restore" says',
-    );
-}
-
-/** The service key as it is, never made: `DATA_KEY_FILE`, else the sandbox's `<DATA_DIR>/data-key`. */
-function existingServiceKey(ctx: CliContext): ServiceKeyring {
-  const dataKeyFile = ctx.env.DATA_KEY_FILE?.trim() || null;
-  if (dataKeyFile === null && !existsSync(join(ctx.dataDir, SANDBOX_KEY_FILE)))
-    throw new CliError(
-      `the service key the backup was made under is needed: set DATA_KEY_FILE (or put the sandbox's ${SANDBOX_KEY_FILE} in DATA_DIR)`,
-    );
-  try {
-    return loadServiceKey({ dataDir: ctx.dataDir, dataKeyFile }).keyring;
-  } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(err.message);
-    throw err;
-  }
+    .option('--no-ledger', 'restore without an erasure ledger: every trainee erased after the backup comes back')
+    .action((dir: string, opts: { ledger?: string | false }) => restoreCommand(dir, opts.ledger, ctx));
 }
 
 async function createCommand(output: string, ctx: CliContext): Promise<void> {
   embeddedOnly(ctx);
+  const backupDir = ctx.env.BACKUP_DIR?.trim();
+  if (backupDir) keepLedgerIn(backupDir);
   // The copy's bar in MB (made at its first report, which knows the total), then the check's in events.
   const bars: { copying: ReturnType<typeof progressBar> | null; checking: ReturnType<typeof progressBar> | null } = {
     copying: null,
@@ -120,67 +88,22 @@ async function createCommand(output: string, ctx: CliContext): Promise<void> {
   }
 }
 
-async function verifyCommand(dir: string, ctx: CliContext): Promise<void> {
-  const serviceKey = existingServiceKey(ctx);
+async function verifyCommand(dir: string, ledgerFile: string | undefined, ctx: CliContext): Promise<void> {
+  const serviceKey = existingServiceKey(ctx, 'backup verify');
+  const ledger = ledgerFile === undefined ? null : readLedgerOrRefuse(ledgerFile, ledgerKey(serviceKey.keyring));
   const bar = progressBar('verifying', 0);
-  const verified = await verifyBackup(dir, serviceKey, (events) => bar.update(events), trustedKey(ctx, undefined)).finally(() =>
+  const verified = await verifyBackup(dir, serviceKey.keyring, (events) => bar.update(events), trustedKey(ctx, undefined)).finally(() =>
     bar.stop(),
   );
-  if (verified.problems.length > 0) {
-    for (const p of verified.problems) process.stderr.write(`${p}\n`);
-    throw new CliError(`the backup in ${dir} does not verify: ${verified.problems.length} problem(s)`);
+  const problems = [...verified.problems, ...(ledger?.problems ?? [])];
+  if (problems.length > 0) {
+    for (const p of problems) process.stderr.write(`${p}\n`);
+    throw new CliError(`the backup in ${dir} does not verify: ${problems.length} problem(s)`);
   }
   process.stdout.write(`${verificationSummary(dir, verified)}\n`);
-}
-
-async function restoreCommand(dir: string, ledgerOption: string | undefined, ctx: CliContext): Promise<void> {
-  embeddedOnly(ctx);
-  const serviceKey = existingServiceKey(ctx);
-  const ledgerFile = ledgerOf(dir, ledgerOption, ctx);
-  let ledger: LedgerEntry[];
-  try {
-    ledger = ledgerFile ? readLedger(ledgerFile) : [];
-  } catch (err) {
-    if (err instanceof LedgerUnreadable) throw new CliError(err.message);
-    throw err;
-  }
-  const bar = progressBar('verifying', 0);
-  const restored = await restoreFiles(dir, ctx.dataDir, {
-    serviceKey,
-    ledger,
-    onEvents: (events) => bar.update(events),
-    trusted: trustedKey(ctx, undefined),
-  })
-    .catch((err: unknown) => {
-      throw err instanceof BackupRefused ? new CliError(err.message) : err;
-    })
-    .finally(() => bar.stop());
-  // The ledger's keys are destroyed already: the read models are made without their values, then the erasures are appended.
-  const again = await ctx.withStores(async (stores) => reapplyErasures(erasurePortsOf({ dataDir: ctx.dataDir }, stores), ledger));
-  process.stdout.write(
-    `restored ${dir} (position ${restored.manifest.log.position}) into ${ctx.dataDir}; ` +
-      `erasure ledger ${ledgerFile ?? '(none)'}: ${ledger.length} trainees, ${again.erased} erased again, ` +
-      `${again.notInLog} not in this backup; read models rebuilt from the log\n`,
-  );
-  if (restored.state !== 'restored') process.stdout.write(`${STATE_NOT_IN_BACKUP[restored.state]}\n`);
-}
-
-/** What a restore says of a backup without `state.sqlite` (docs/operations.md "Backups and restore"). */
-const STATE_NOT_IN_BACKUP = {
-  'in-read-models':
-    'state.sqlite is not in this backup, an older one: its idempotency keys, webhook state and registry position were ' +
-    'restored from its read-models.sqlite into state.sqlite',
-  none: 'state.sqlite is not in this backup: nothing to restore for it (no idempotency key, webhook state or registry position was kept)',
-} as const;
-
-/** The ledger a restore reads: `--ledger`, else `$BACKUP_DIR`'s, else the one beside the backup; null when there is none. */
-function ledgerOf(dir: string, option: string | undefined, ctx: CliContext): string | null {
-  if (option) {
-    if (!existsSync(option)) throw new CliError(`--ledger ${option}: no such file`);
-    return option;
-  }
-  const backupDir = ctx.env.BACKUP_DIR?.trim();
-  if (backupDir) return ledgerIn(backupDir);
-  const beside = ledgerIn(dirname(dir));
-  return existsSync(beside) ? beside : null;
+  if (ledger)
+    process.stdout.write(
+      `erasure ledger ${ledgerFile}: ${ledger.lines} lines, every MAC holds, in order` +
+        `${ledger.unauthenticated > 0 ? `; ${ledger.unauthenticated} older lines have no MAC (unauthenticated)` : ''}\n`,
+    );
 }

@@ -35,7 +35,7 @@ export function registerRetentionCommands(program: Command, ctx: CliContext): vo
     .option('--ledger <file>', 'the erasure ledger to record each erasure in (default: $BACKUP_DIR/erasure-ledger.jsonl)')
     .action(async (opts: RetentionOptions) => {
       const by = opts.by ?? userInfo().username;
-      const record = opts.dryRun ? undefined : erasureLedger(ctx, opts.ledger);
+      const record = opts.dryRun ? undefined : erasureLedger(ctx, opts.ledger, 'retention apply');
       const failed = await ctx.withStores(async (stores) => {
         const due = await endedBefore(stores.readModel, opts.endedBefore);
         if (opts.dryRun) {

@@ -30,7 +30,7 @@ export function registerTraineeErasure(trainee: Command, ctx: CliContext): void 
     .option('--ledger <file>', 'the erasure ledger to record it in (default: $BACKUP_DIR/erasure-ledger.jsonl)')
     .action(async (traineeId: string, opts: { reason: string; by?: string; ledger?: string }) => {
       const by = opts.by ?? userInfo().username;
-      const record = erasureLedger(ctx, opts.ledger);
+      const record = erasureLedger(ctx, opts.ledger, 'trainee erase');
       // Run again after a busy store: every step of an erasure is safe to repeat (`eraseTrainee`), and a
       // run that finds the trainee erased finishes the forgetting; the ledger may get the erasure twice.
       const erasure = await ctx.withStores(
