@@ -55,6 +55,7 @@ describe('the keyring file and its lock (docs/operations.md "Rotating the servic
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(dir).sort()).toEqual(['keyring', 'keyring.lock']);
     expect(statSync(keyring.lockFile).size).toBe(0);
+    expect(statSync(keyring.lockFile).mode & 0o777).toBe(0o600);
   });
 
   it('writes nothing when the change throws or gives no keyring', async () => {

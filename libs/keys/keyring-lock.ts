@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { chmodSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KeyringError } from './keyring';
 
@@ -48,6 +49,7 @@ export function lockAlone(lockFile: string, waitMs: number): () => void {
   } catch (err) {
     throw cannotLock(lockFile, err);
   }
+  keepPrivate(lockFile);
   const within = () => db.pragma(`busy_timeout = ${Math.max(0, deadline - Date.now())}`);
   try {
     within();
@@ -116,10 +118,26 @@ export async function lockShared(lockFile: string, waitMs: number): Promise<(() 
 function openForSharing(lockFile: string): Database.Database | null {
   for (const options of [{ timeout: 0 }, { timeout: 0, readonly: true, fileMustExist: true }]) {
     try {
-      return new Database(lockFile, options);
+      const db = new Database(lockFile, options);
+      keepPrivate(lockFile);
+      return db;
     } catch {
       // The next way, or none.
     }
   }
   return null;
+}
+
+/**
+ * Makes the lock file readable and writable by its owner only, whatever the umask
+ * (docs/operations.md "File permissions"), by its path: a descriptor opened and closed here would
+ * drop every lock this process holds on the file. It holds nothing, so one that cannot be changed
+ * (another user's) is left as it is.
+ */
+function keepPrivate(lockFile: string): void {
+  try {
+    if ((statSync(lockFile).mode & 0o777) !== 0o600) chmodSync(lockFile, 0o600);
+  } catch {
+    // Another user's file, or a read-only mount: nothing in it to keep private.
+  }
 }
