@@ -14,7 +14,9 @@ const K1 = Buffer.alloc(32, 1).toString('base64');
  */
 function holder(lockFile: string, how: 'alone' | 'shared'): Promise<ChildProcess> {
   const code = `const lock = require(${JSON.stringify(require.resolve('./keyring-lock'))});
-    Promise.resolve(${how === 'alone' ? 'lock.lockAlone' : 'lock.lockShared'}(process.argv[1], 1000)).then(() => {
+    Promise.resolve(${how === 'alone' ? 'lock.lockAlone' : 'lock.lockShared'}(process.argv[1], 1000)).then((release) => {
+      // Kept: a connection no longer referenced may be closed by the garbage collector, and its lock with it.
+      globalThis.release = release;
       process.stdout.write('held\\n');
       setInterval(() => undefined, 1000);
     });`;

@@ -21,7 +21,8 @@ const base = '/api/v2026.1/trainees';
 
 /** A process of its own holding the keyring's lock alone, as a change being made does, until it is killed. */
 function lockHolder(lockFile: string): Promise<ChildProcess> {
-  const code = `require(${JSON.stringify(join(ROOT, 'dist/libs/keys/keyring-lock.js'))}).lockAlone(process.argv[1], 1000);
+  // The release is kept: a connection no longer referenced may be closed by the garbage collector, and its lock with it.
+  const code = `globalThis.release = require(${JSON.stringify(join(ROOT, 'dist/libs/keys/keyring-lock.js'))}).lockAlone(process.argv[1], 1000);
     process.stdout.write('held\\n');
     setInterval(() => undefined, 1000);`;
   const child = spawn(process.execPath, ['-e', code, lockFile], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -59,7 +60,7 @@ describe('retiring a service key version (admin keys retire)', () => {
     const retired = await runAdmin(['keys', 'retire', '1'], api.dataDir);
     expect({ code: retired.code, stderr: retired.stderr }).toEqual({ code: 0, stderr: '' });
     expect(retired.stdout).toMatch(/\nNo backup was checked \(BACKUP_DIR is not set\): any backup that needs version 1 no longer opens/);
-  });
+  }, 120_000);
 
   it("waits for a process holding the keyring's lock, says so past the wait, and goes on once that process is killed", async () => {
     const holder = await lockHolder(lockFileOf(keyring));
@@ -78,7 +79,7 @@ describe('retiring a service key version (admin keys retire)', () => {
     expect({ code: rotated.code, stderr: rotated.stderr }).toEqual({ code: 0, stderr: '' });
     expect(rotated.stdout).toMatch(/^Version 3 is current\./);
     expect(rotated.stdout).toMatch(/\nKeep version 2 until the next rotation, for the backups taken under it; retire it then/);
-  });
+  }, 120_000);
 
   it('refuses while a backup in BACKUP_DIR needs the version, naming each, and retires it once each is named', async () => {
     const backups = join(work, 'backups');
@@ -117,5 +118,5 @@ describe('retiring a service key version (admin keys retire)', () => {
     const verified = await runAdmin(['backup', 'verify', join(backups, 'under-3')], api.dataDir, env);
     expect(verified.code).toBe(1);
     expect(verified.stderr).toMatch(/does not open under this service key/);
-  });
+  }, 120_000);
 });
