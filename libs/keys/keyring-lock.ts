@@ -72,7 +72,7 @@ export function lockAlone(lockFile: string, waitMs: number): () => void {
 function cannotLock(lockFile: string, err: unknown): KeyringError {
   const code = (err as { code?: unknown } | null)?.code ?? 'error';
   return new KeyringError(
-    `cannot take the keyring's lock ${lockFile} (${String(code)}): change the keyring where its directory is writable`,
+    `cannot take the keyring's lock ${lockFile} (${String(code)}): keys are changed and stored only where that file can be made and locked`,
   );
 }
 
@@ -81,7 +81,7 @@ function cannotLock(lockFile: string, err: unknown): KeyringError {
  * (trying again every few ms without blocking this thread), and returns its release: while it is
  * held, no keyring change can be made. Null when the lock file can be neither opened nor made (a
  * read-only mount that no process can change the keyring in either). Throws {@link KeyringBusy}
- * past the wait.
+ * past the wait, and `KeyringError` when the file is not a lock SQLite can take (not a database).
  */
 export async function lockShared(lockFile: string, waitMs: number): Promise<(() => void) | null> {
   const db = openForSharing(lockFile);
@@ -96,7 +96,7 @@ export async function lockShared(lockFile: string, waitMs: number): Promise<(() 
       if (db.inTransaction) db.exec('ROLLBACK');
       if (!isBusy(err)) {
         db.close();
-        throw err;
+        throw cannotLock(lockFile, err);
       }
       if (Date.now() >= deadline) {
         db.close();
