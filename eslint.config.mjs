@@ -14,7 +14,8 @@ import tseslint from 'typescript-eslint';
 const PARTS = {
   'event-sourcing': [],
   calendar: [],
-  'personal-data': ['event-sourcing'],
+  keys: [],
+  'personal-data': ['event-sourcing', 'keys'],
   'trainees/record': [],
   'trainees/decider': ['event-sourcing', 'calendar', 'trainees/record'],
   'trainees/contract': ['event-sourcing', 'calendar', 'trainees/record', 'trainees/decider'],
@@ -27,7 +28,7 @@ const PARTS = {
   schools: ['trainees/record'],
   registry: ['event-sourcing', 'trainees/record', 'trainees/decider', 'trainees/write'],
   'webhooks/decider': ['event-sourcing', 'trainees/decider', 'providers/decider'],
-  'webhooks/write': ['event-sourcing', 'personal-data', 'trainees/record', 'webhooks/decider', 'providers/read'],
+  'webhooks/write': ['event-sourcing', 'keys', 'trainees/record', 'webhooks/decider', 'providers/read'],
   'webhooks/delivery': ['event-sourcing', 'trainees/record', 'webhooks/decider', 'webhooks/write', 'changes'],
   audit: ['event-sourcing', 'trainees/record', 'trainees/decider', 'trainees/contract', 'trainees/read'],
   'personal-data/erasure': ['event-sourcing', 'personal-data', 'trainees/record', 'trainees/decider', 'trainees/read'],

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { createCipheriv } from 'node:crypto';
 import { SqliteDataKeyStore } from '@app/stores/sqlite';
 import { DataKeyNotOpened, DataKeys, wrappedKeyVersion } from './data-keys';
-import { packVersionedKeys, unpackVersionedKeys } from './versioned-keys';
+import { packVersionedKeys, unpackVersionedKeys } from '@app/keys';
 
 const V1 = Buffer.alloc(32, 4);
 const V2 = Buffer.alloc(32, 6);
@@ -128,13 +128,13 @@ describe('DataKeys across service key versions (docs/operations.md "Rotating the
     expect(await store.get('B')).toBe('erased');
   });
 
-  it('learns a rotation from reloadKeys: opens a key of a version it did not hold, and wraps new pools under it', async () => {
+  it('learns a rotation from its keyring: opens a key of a version it did not hold, and wraps new pools under it', async () => {
     const both = keyring(2, [
       [1, V1],
       [2, V2],
     ]);
     let now: Buffer = V1;
-    const running = new DataKeys(store, V1, { poolSize: 2, reloadKeys: () => now });
+    const running = new DataKeys(store, V1, { poolSize: 2, keyring: { now: () => now, holding: (use) => use(now) } });
     await new DataKeys(store, both).keyFor('T2');
     await expect(running.existingKey('T2')).rejects.toBeInstanceOf(DataKeyNotOpened);
     now = both;

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomUUID } from 'node:crypto';
 import { randomView } from '@app/event-sourcing';
+import { unpackVersionedKeys, type LiveKeys, type VersionedKeys } from '@app/keys';
 import type { DataKeyStore } from './data-key-store.port';
-import { unpackVersionedKeys, type VersionedKeys } from './versioned-keys';
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
@@ -37,12 +37,14 @@ export interface DataKeysOptions {
    */
   onOpened?: (traineeId: string, key: Buffer) => void;
   /**
-   * The key-encryption keys as they are now (read again from the keyring file, packed as `kek`):
-   * asked when a stored key names a version not held here, and before each pool of new keys is
-   * wrapped, so a running process learns a rotation without a restart (docs/operations.md
-   * "Rotating the service key"). A failure keeps the keys held.
+   * The key-encryption keys as the service keyring file holds them now (`liveKeysOf`, libs/keys):
+   * read again when a stored key names a version not held here (a failure keeps the keys held),
+   * and under the keyring's shared lock before every key is wrapped and stored (a pool of new keys,
+   * a first key, a rotation's batch, an adopted key), so a running process wraps under the version
+   * current when it stores, and no retirement can count before the key is stored
+   * (docs/operations.md "Rotating the service key"). Without it the keys given are kept.
    */
-  reloadKeys?: () => Buffer;
+  keyring?: LiveKeys;
 }
 
 /** A trainee's data key cannot be had: the trainee was erased. */
@@ -89,9 +91,9 @@ export class DataKeys {
   /** Ids of trainees still to be registered whose keys are stored, in the order they are handed out. */
   private readonly pool: string[] = [];
   private refill: Promise<void> | null = null;
-  private readonly options: Required<Omit<DataKeysOptions, 'onOpened' | 'reloadKeys'>>;
+  private readonly options: Required<Omit<DataKeysOptions, 'onOpened' | 'keyring'>>;
   private readonly onOpened: ((traineeId: string, key: Buffer) => void) | null;
-  private readonly reloadKeys: (() => Buffer) | null;
+  private readonly keyring: LiveKeys | null;
   private kek: Buffer;
   private keks: VersionedKeys;
   /** The store's mark of the erasures already forgotten here (`DataKeyStore.erasedSince`); null before the first ask. */
@@ -104,7 +106,7 @@ export class DataKeys {
   ) {
     this.kek = kek;
     this.keks = unpackVersionedKeys(kek);
-    this.reloadKeys = options.reloadKeys ?? null;
+    this.keyring = options.keyring ?? null;
     this.options = {
       cacheMs: options.cacheMs ?? 5 * 60_000,
       cacheSize: options.cacheSize ?? 100_000,
@@ -120,7 +122,7 @@ export class DataKeys {
     return this.kek;
   }
 
-  /** The service key version new keys are wrapped under. */
+  /** The service key version new keys are wrapped under, as last read (with a keyring, it is read again before each wrap). */
   get currentVersion(): number {
     return this.keks.current;
   }
@@ -163,12 +165,16 @@ export class DataKeys {
     const cached = this.cached(traineeId);
     if (cached instanceof Buffer) return cached;
     let key = cached ?? (await this.readStored(traineeId));
-    key ??= this.remember(
-      traineeId,
-      this.openStored(await this.store.ensure(traineeId, this.wrap(traineeId, Buffer.from(randomView(KEY_BYTES)))), traineeId),
-    );
+    key ??= await this.made(traineeId);
     if (key === 'erased') throw new DataKeyDestroyed(traineeId);
     return key;
+  }
+
+  /** A new key for the trainee, wrapped and stored unless another was stored first (that one is kept), opened and kept in memory. */
+  private async made(traineeId: string): Promise<Buffer | 'erased'> {
+    const key = Buffer.from(randomView(KEY_BYTES));
+    const stored = await this.wrapping(() => this.store.ensure(traineeId, this.wrap(traineeId, key)));
+    return this.remember(traineeId, this.openStored(stored, traineeId));
   }
 
   /** The trainee's data key when it has one; null when none was made, `erased` when it was destroyed. Throws {@link DataKeyNotOpened}. */
@@ -201,8 +207,10 @@ export class DataKeys {
    * already holding a key keeps its own; an erased one stays erased.
    */
   async adopt(traineeId: string, wrapped: Buffer): Promise<void> {
-    this.unwrap(traineeId, wrapped);
-    await this.store.ensure(traineeId, wrapped);
+    await this.wrapping(async () => {
+      this.unwrap(traineeId, wrapped);
+      await this.store.ensure(traineeId, wrapped);
+    });
   }
 
   /**
@@ -227,23 +235,27 @@ export class DataKeys {
    * service key"), `batch` keys a read (default 500), while the service goes on writing: each key
    * is replaced only while it is still the one read (`DataKeyStore.replace`), so a key erased or
    * rewrapped meanwhile is left as it is. The data keys themselves do not change: nothing sealed
-   * with them is touched, and processes holding them in memory go on. Returns the counts: keys
-   * rewrapped, found under the current version already, changed meanwhile, and, before the pass,
-   * the keys under each version. Throws {@link DataKeyNotOpened} for a key no version held opens.
+   * with them is touched, and processes holding them in memory go on. With
+   * {@link DataKeysOptions.keyring}, each batch is wrapped under the version current as the keyring
+   * file is read for it. Returns the counts: keys rewrapped, found under the current version
+   * already, changed meanwhile, and, before the pass, the keys under each version. Throws
+   * {@link DataKeyNotOpened} for a key no version held opens.
    */
   async rewrapAll(batch = 500): Promise<{ rewrapped: number; current: number; changed: number; before: Map<number, number> }> {
     const counts = { rewrapped: 0, current: 0, changed: 0, before: new Map<number, number>() };
     for (let after: string | null = null; ;) {
       const rows = await this.store.wrappedAfter(after, batch);
       if (rows.length === 0) return counts;
-      for (const { traineeId, wrapped } of rows) {
-        const version = wrappedKeyVersion(wrapped) ?? 0;
-        counts.before.set(version, (counts.before.get(version) ?? 0) + 1);
-        const next = this.rewrapped(traineeId, wrapped);
-        if (next === null) counts.current++;
-        else if (await this.store.replace(traineeId, wrapped, next)) counts.rewrapped++;
-        else counts.changed++;
-      }
+      await this.wrapping(async () => {
+        for (const { traineeId, wrapped } of rows) {
+          const version = wrappedKeyVersion(wrapped) ?? 0;
+          counts.before.set(version, (counts.before.get(version) ?? 0) + 1);
+          const next = this.rewrapped(traineeId, wrapped);
+          if (next === null) counts.current++;
+          else if (await this.store.replace(traineeId, wrapped, next)) counts.rewrapped++;
+          else counts.changed++;
+        }
+      });
       after = rows[rows.length - 1].traineeId;
     }
   }
@@ -262,25 +274,41 @@ export class DataKeys {
     }
   }
 
-  /** Takes the keys {@link DataKeysOptions.reloadKeys} gives now, if any; keeps those held when it fails. */
+  /** Takes the keys {@link DataKeysOptions.keyring} holds now, if any, to open with; keeps those held when it fails. */
   private reload(): void {
-    if (!this.reloadKeys) return;
+    if (!this.keyring) return;
     try {
-      const kek = this.reloadKeys();
-      this.keks = unpackVersionedKeys(kek);
-      this.kek = kek;
+      this.take(this.keyring.now());
     } catch {
-      // The file is being replaced, or unreadable for a moment: the keys held still wrap and open.
+      // Unreadable for a moment: the keys held still open what they wrapped.
     }
   }
 
+  private take(kek: Buffer): void {
+    this.keks = unpackVersionedKeys(kek);
+    this.kek = kek;
+  }
+
+  /**
+   * Runs `store`, which wraps keys and stores them, with the keys the keyring holds now, under its
+   * shared lock (see {@link DataKeysOptions.keyring}); without a keyring, with the keys held.
+   * Throws `KeyringError` when the keyring file cannot be read: nothing is wrapped under a version
+   * that may have been retired meanwhile.
+   */
+  private wrapping<T>(store: () => Promise<T>): Promise<T> {
+    if (!this.keyring) return store();
+    return this.keyring.holding((kek) => {
+      this.take(kek);
+      return store();
+    });
+  }
+
   private async reserve(): Promise<void> {
-    this.reload();
     const keys = Array.from({ length: this.options.poolSize }, () => ({
       traineeId: this.options.newId(),
       key: Buffer.from(randomView(KEY_BYTES)),
     }));
-    await this.store.reserve(keys.map((k) => ({ traineeId: k.traineeId, wrapped: this.wrap(k.traineeId, k.key) })));
+    await this.wrapping(() => this.store.reserve(keys.map((k) => ({ traineeId: k.traineeId, wrapped: this.wrap(k.traineeId, k.key) }))));
     for (const k of keys) {
       this.remember(k.traineeId, k.key);
       this.pool.push(k.traineeId);

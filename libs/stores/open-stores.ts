@@ -16,7 +16,8 @@ import {
 } from '@app/stores/sqlite';
 import type { IdempotencyStore } from '@app/runtime/idempotency';
 import type { DigestTreeStore } from '@app/audit';
-import { DataKeys, PersonalData, reloaderOf, withPersonalData, type DataKeyStore } from '@app/personal-data';
+import { liveKeysOf } from '@app/keys';
+import { DataKeys, PersonalData, withPersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { RegistrationReservations } from '@app/trainees/write';
 import type { EventStore, RecordedEvent, StoredLog } from '@app/event-sourcing';
@@ -115,8 +116,8 @@ export interface OpenStoresOptions {
    * MongoDB, its `data_keys` collection; `newTraineeId` makes the ids of trainees still to be
    * registered (`DataKeys.newTraineeId`; default a random UUID). `sealOnAppend` false stores new events in the clear (the
    * bench's comparison only). `keyringFile`: the service keyring's file, read again by this
-   * process and its threads to learn a rotation (`DataKeysOptions.reloadKeys`); null or absent: the
-   * keys given are kept. Absent: events are stored and read as they are.
+   * process and its threads to learn a rotation, and before every key is wrapped
+   * (`DataKeysOptions.keyring`); null or absent: the keys given are kept. Absent: events are stored and read as they are.
    */
   personalData?: { kek: Buffer; sealOnAppend?: boolean; newTraineeId?: () => string; keyringFile?: string | null } | null;
   /**
@@ -270,7 +271,7 @@ function openPersonalData(
     new DataKeys(keyStore, options.personalData.kek, {
       newId: options.personalData.newTraineeId,
       onOpened: thread ? shareWith(thread) : undefined,
-      reloadKeys: reloaderOf(options.personalData.keyringFile),
+      keyring: options.personalData.keyringFile ? liveKeysOf(options.personalData.keyringFile, 'key-encryption') : undefined,
     }),
     TRAINEE_PERSONAL_DATA,
     options.personalData.sealOnAppend,

@@ -8,7 +8,8 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataKeyNotOpened, DataKeys, readKeyring, type DataKeyStore } from '@app/personal-data';
+import { readKeyring } from '@app/keys';
+import { DataKeyNotOpened, DataKeys, type DataKeyStore } from '@app/personal-data';
 import { SANDBOX_KEY_FILE, sealedSecretsOf, versionedKeys } from '@app/runtime/process';
 import { SecretNotOpened } from '@app/webhooks/write';
 import { openSqliteEventStore, SqliteDataKeyStore } from '@app/stores/sqlite';

@@ -79,6 +79,19 @@ const CASES: Case[] = [
     naming: 'trainees/decider',
   },
   {
+    why: 'the keyring knows nothing of what its keys wrap: it counts and rewraps them through its ports',
+    filePath: 'libs/keys/probe.ts',
+    code: use('@app/personal-data', 'DataKeys'),
+    breaks: 'boundaries/dependencies',
+    naming: 'personal-data',
+  },
+  {
+    why: 'the sealing of personal data takes its keys from the keyring',
+    filePath: 'libs/personal-data/probe.ts',
+    code: use('@app/keys', 'liveKeysOf'),
+    breaks: null,
+  },
+  {
     why: 'the erasure enters the sealing through its face',
     filePath: 'libs/personal-data/erasure/probe.ts',
     code: use('@app/personal-data', 'ERASED'),

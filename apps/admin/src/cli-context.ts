@@ -1,6 +1,7 @@
 import { ProviderOperations } from '@app/providers/write';
 import { openStores, setLockWait, type Stores } from '@app/stores';
 import { Projector } from '@app/runtime/projector';
+import { KeyringFile } from '@app/keys';
 import { ConfigError, loadServiceKey, personalDataOptions, type ServiceKey, type ServiceKeyring } from '@app/runtime/process';
 import { BusyWait, busyWaitOf } from './busy-stores';
 
@@ -38,15 +39,20 @@ export interface CliContext {
    * {@link CliError} in production without `DATA_KEY_FILE`, or for a file that is not a keyring.
    */
   serviceKey(): ServiceKeyring;
-  /** The service keyring as {@link serviceKey} reads it, with the file it is kept in (for `keys rotate` and `keys retire`). */
+  /** The service keyring as {@link serviceKey} reads it, with the file it is kept in. */
   serviceKeyFile(): ServiceKey;
+  /**
+   * The keyring's file (`keys rotate`, `keys retire`), read as {@link serviceKey} reads it, whose
+   * lock is waited for `ADMIN_BUSY_WAIT_MS` in all. Throws {@link CliError} as {@link serviceKey} does.
+   */
+  keyringFile(): KeyringFile;
 }
 
 /** The context of a CLI run on `env`. */
 export function cliContext(env: NodeJS.ProcessEnv): CliContext {
   const dataDir = env.DATA_DIR || './data';
+  const dataKeyFile = env.DATA_KEY_FILE?.trim() || null;
   const serviceKeyFile = (): ServiceKey => {
-    const dataKeyFile = env.DATA_KEY_FILE?.trim() || null;
     if (env.APP_ENV === 'production' && dataKeyFile === null) {
       throw new CliError('DATA_KEY_FILE: required in production, the file holding the service key the API and the projector use');
     }
@@ -65,6 +71,7 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
     environment: env.APP_ENV === 'production' ? 'production' : 'sandbox',
     serviceKey,
     serviceKeyFile,
+    keyringFile: () => new KeyringFile(serviceKeyFile().file, { waitMs: busyWaitOf(env) }),
     async withStores(fn, options = {}) {
       const run = () => withOpenStores(fn, options, options.rerun ? (op) => op() : (op) => busy.once(op));
       return options.rerun ? busy.again(run) : run();
@@ -77,12 +84,12 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
     options: { catchUp?: boolean; checkReadModels?: boolean },
     runFn: (op: () => Promise<T>) => Promise<T>,
   ): Promise<T> {
-    // Personal data is sealed and opened with the service key's keys, as the API does (docs/DESIGN.md "Personal data").
+    // Personal data is sealed and opened with the service key's keys, read again as the API does (docs/DESIGN.md "Personal data").
     const stores = await busy.again(() =>
       openStores(
         { dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null },
         {
-          personalData: personalDataOptions({ sealPersonalData: true }, serviceKey()),
+          personalData: personalDataOptions({ sealPersonalData: true, dataDir, dataKeyFile }, serviceKey()),
           readStoreCheck: options.checkReadModels ? { waitMs: Infinity } : null,
         },
       ),

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { UnknownToken } from '@app/providers/write';
 import { setLockWait, StoreUnavailable } from '@app/stores';
 import { AuditRefused } from '@app/audit';
+import { KeyringBusy, KeyringError, RetirementRefused } from '@app/keys';
 import { ADMIN_BUSY_WAIT_MS, BusyWait, busyWaitOf, isStoreBusy, StoreBusy } from './busy-stores';
 import { CliError, cliContext } from './cli-context';
 import { registerCommandGroups } from './commands';
@@ -65,7 +66,10 @@ export function failureLine(err: unknown, env: NodeJS.ProcessEnv, waitMs: number
     err instanceof StoreUnavailable ||
     err instanceof AuditRefused ||
     err instanceof CliError ||
-    err instanceof StoreBusy
+    err instanceof StoreBusy ||
+    err instanceof KeyringError ||
+    err instanceof KeyringBusy ||
+    err instanceof RetirementRefused
   ) {
     return `Error: ${err.message}`;
   }

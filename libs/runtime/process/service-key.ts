@@ -1,24 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  hkdfOf,
   KeyringError,
-  packVersionedKeys,
-  PINNED_PURPOSES,
+  KeyringFile,
   readKeyring,
+  liveKeysOf,
   SERVICE_KEY_BYTES,
-  type KeyPurpose,
-  type PinnedPurpose,
+  versionedKeys,
+  type LiveKeys,
+  type ServiceKeyMaterial,
   type ServiceKeyring,
   type VersionedPurpose,
-} from '@app/personal-data';
+} from '@app/keys';
 import { ConfigError, type AppConfig } from './config';
 
-export { SERVICE_KEY_BYTES, type KeyPurpose, type ServiceKeyring } from '@app/personal-data';
-
-/** The service keyring, or a lone 32-byte key (version 1 only: tests, and keys from before versions). */
-export type ServiceKeyMaterial = Buffer | ServiceKeyring;
+export { deriveKey, SERVICE_KEY_BYTES, versionedKeys, type KeyPurpose, type ServiceKeyMaterial, type ServiceKeyring } from '@app/keys';
 
 /** The file the sandbox keeps its service key in when `DATA_KEY_FILE` is not set. */
 export const SANDBOX_KEY_FILE = 'data-key';
@@ -44,14 +41,14 @@ export interface ServiceKey {
  * base64, in the file `DATA_KEY_FILE` (one bare key is version 1; see `parseKeyring`). Without
  * that variable (the sandbox only: `loadConfig` refuses production without it), the key of
  * `<DATA_DIR>/data-key`: read when the file is there, writing nothing (a full or read-only disk
- * does not stop a sandbox that has its key); else made there (mode 0600), so cursors stay valid
- * across restarts, and a second process starting at the same moment reads the one linked in
- * first. Never made in a data dir that holds data already ({@link KEYED_FILES}: a restored or
- * copied one whose key was left behind): that throws {@link ConfigError} naming `DATA_KEY_FILE`,
- * and nothing is written. Throws {@link ConfigError} too when the file cannot be read or is not a
- * keyring of 32-byte keys in base64 (the message never holds the file's content), and when
- * `DATA_KEY_FILE` is open to other users than its owner (any group or other permission bit:
- * docs/operations.md "File permissions").
+ * does not stop a sandbox that has its key); else made there (mode 0600, durably:
+ * `KeyringFile.createIfAbsent`), so cursors stay valid across restarts, and a second process
+ * starting at the same moment reads the one made first. Never made in a data dir that holds data
+ * already ({@link KEYED_FILES}: a restored or copied one whose key was left behind): that throws
+ * {@link ConfigError} naming `DATA_KEY_FILE`, and nothing is written. Throws {@link ConfigError}
+ * too when the file cannot be made, cannot be read or is not a keyring of 32-byte keys in base64
+ * (the message never holds the file's content), and when `DATA_KEY_FILE` is open to other users
+ * than its owner (any group or other permission bit: docs/operations.md "File permissions").
  */
 export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>): ServiceKey {
   if (config.dataKeyFile !== null) {
@@ -59,23 +56,16 @@ export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'
     return serviceKeyIn(config.dataKeyFile, 'DATA_KEY_FILE', null);
   }
   const file = keyringFileOf(config);
-  // A key file is only ever linked in whole (below), so one that exists is complete.
+  // A key file is only ever linked in whole (`createIfAbsent`), so one that exists is complete.
   if (existsSync(file)) return serviceKeyIn(file, 'the sandbox key file', null);
   refuseKeyOverData(config.dataDir, file);
-  // Written whole under another name, then linked in place: another process never reads half a key.
-  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  let made: boolean;
   try {
-    mkdirSync(config.dataDir, { recursive: true });
-    writeFileSync(draft, `${randomBytes(SERVICE_KEY_BYTES).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
-    linkSync(draft, file);
-    return serviceKeyIn(file, 'the sandbox key file', file);
+    made = new KeyringFile(file).createIfAbsent(`${randomBytes(SERVICE_KEY_BYTES).toString('base64')}\n`);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
-      throw new ConfigError(`Cannot make the sandbox key file ${file}: ${(err as Error).message}`);
-    return serviceKeyIn(file, 'the sandbox key file', null);
-  } finally {
-    rmSync(draft, { force: true });
+    throw new ConfigError(`Cannot make the sandbox key file ${file}: ${(err as Error).message}`);
   }
+  return serviceKeyIn(file, 'the sandbox key file', made ? file : null);
 }
 
 /**
@@ -131,53 +121,26 @@ function refuseSharedKeyFile(file: string): void {
   }
 }
 
-/**
- * The key of one purpose, derived with HKDF-SHA256 (`node:crypto`; the purpose as HKDF's info):
- * keys of different purposes are independent, and none reveals the service key. 32 bytes. From a
- * keyring (docs/DESIGN.md "Who holds what"): a pinned purpose's key (cursors, registration guards,
- * backup manifests) comes from version 1, or the key kept from it once retired; a versioned
- * purpose's key (key encryption, webhook secrets) from the current version, which seals (open with
- * {@link versionedKeys}). A lone 32-byte key is version 1 (tests, and keys from before versions).
- */
-export function deriveKey(serviceKey: ServiceKeyMaterial, purpose: KeyPurpose): Buffer {
-  if (Buffer.isBuffer(serviceKey)) return hkdfOf(serviceKey, purpose);
-  if ((PINNED_PURPOSES as readonly string[]).includes(purpose)) {
-    return serviceKey.pinned.get(purpose as PinnedPurpose) ?? hkdfOf(serviceKey.versions.get(1)!, purpose);
-  }
-  return hkdfOf(serviceKey.versions.get(serviceKey.current)!, purpose);
-}
-
-/**
- * The keys of a versioned purpose for every version the keyring holds, packed with the current
- * first (`packVersionedKeys`, libs/personal-data): what `DataKeys` and `SealedSecrets` take. A
- * lone 32-byte key gives version 1 only.
- */
-export function versionedKeys(serviceKey: ServiceKeyMaterial, purpose: VersionedPurpose): Buffer {
-  if (Buffer.isBuffer(serviceKey)) return packVersionedKeys({ current: 1, keys: new Map([[1, hkdfOf(serviceKey, purpose)]]) });
-  const keys = new Map([...serviceKey.versions].map(([v, key]) => [v, hkdfOf(key, purpose)]));
-  return packVersionedKeys({ current: serviceKey.current, keys });
-}
-
 /** The file {@link loadServiceKey} reads the keyring from: `DATA_KEY_FILE`, else the sandbox's `<DATA_DIR>/data-key`. */
 export function keyringFileOf(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>): string {
   return config.dataKeyFile ?? join(config.dataDir, SANDBOX_KEY_FILE);
 }
 
 /**
- * The keys of `purpose` for every version the keyring file of `config` holds now ({@link
- * versionedKeys}): how a running process learns a rotation without a restart (docs/operations.md
- * "Rotating the service key"). Throws `KeyringError` for a file that cannot be read.
+ * The keys of `purpose` as the keyring file of `config` holds them now (`liveKeysOf`, libs/keys):
+ * how a running process learns a rotation without a restart (docs/operations.md "Rotating the
+ * service key").
  */
-export function currentKeysOf(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>, purpose: VersionedPurpose): () => Buffer {
-  return () => versionedKeys(readKeyring(keyringFileOf(config), 'the service keyring'), purpose);
+export function currentKeysOf(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>, purpose: VersionedPurpose): LiveKeys {
+  return liveKeysOf(keyringFileOf(config), purpose);
 }
 
 /**
  * How the stores seal the trainees' personal data (docs/DESIGN.md "Personal data"): the service
  * key's `key-encryption` keys of every version held, whether new events are sealed
  * (`SEAL_PERSONAL_DATA`), `newId`, the ids of trainees still to be registered, and, when `config`
- * names where the keyring is kept (a long-running process), that file, read again to learn a
- * rotation. For `openStores`' `personalData` option.
+ * names where the keyring is kept, that file, read again to learn a rotation and before every new
+ * key is wrapped (`liveKeysOf`). For `openStores`' `personalData` option.
  */
 export function personalDataOptions(
   config: Pick<AppConfig, 'sealPersonalData'> & Partial<Pick<AppConfig, 'dataDir' | 'dataKeyFile'>>,

@@ -5,6 +5,7 @@ import { SealedSecrets, WebhookOperations } from '@app/webhooks/write';
 import { webhookHooks, type Metrics } from '@app/runtime/telemetry';
 import type { AppConfig } from './config';
 import { CursorCodec } from '@app/changes';
+import { liveKeysOf } from '@app/keys';
 import { currentKeysOf, deriveKey, versionedKeys, type ServiceKeyMaterial } from './service-key';
 
 /**
@@ -41,20 +42,22 @@ export function createWebhookDispatcher(
  * The operator's webhook commands on the configured stores: `http://` URLs and private addresses
  * only in the sandbox, the ports of {@link webhookPorts} (`ports`: `WEBHOOK_PORTS` as
  * `parseWebhookPorts` read it, null when unset) (docs/change-feed.md "Where a webhook may
- * point"); secrets sealed with the key derived from `serviceKey`.
+ * point"); secrets sealed with the key derived from `serviceKey`, or, given `keyringFile`, from
+ * the keyring as that file holds it when each is sealed ({@link sealedSecretsOf}).
  */
 export function webhookOperations(
   appEnv: AppConfig['appEnv'],
   stores: { eventStore: EventStore; readModel: ReadModelStore },
   serviceKey: ServiceKeyMaterial,
   ports: readonly number[] | null = null,
+  keyringFile: string | null = null,
 ): WebhookOperations {
   const sandbox = appEnv === 'sandbox';
   return new WebhookOperations(
     stores.eventStore,
     stores.readModel,
     { allowHttp: sandbox, allowPrivate: sandbox, ports: webhookPorts(appEnv, ports) },
-    sealedSecretsOf(serviceKey),
+    sealedSecretsOf(serviceKey, keyringFile),
   );
 }
 
@@ -69,9 +72,13 @@ export function webhookPorts(appEnv: AppConfig['appEnv'], configured: readonly n
   return appEnv === 'sandbox' ? null : [443];
 }
 
-/** The webhook secrets' sealing of this process: the `webhook-secrets` keys of every version the keyring holds (`versionedKeys`). */
-export function sealedSecretsOf(serviceKey: ServiceKeyMaterial): SealedSecrets {
-  return new SealedSecrets(versionedKeys(serviceKey, 'webhook-secrets'));
+/**
+ * The webhook secrets' sealing of this process: the `webhook-secrets` keys of every version the
+ * keyring holds (`versionedKeys`); given `keyringFile`, read again from it to open a secret of a
+ * version not held and before each secret is sealed and stored (`SealedSecrets.sealing`).
+ */
+export function sealedSecretsOf(serviceKey: ServiceKeyMaterial, keyringFile: string | null = null): SealedSecrets {
+  return new SealedSecrets(versionedKeys(serviceKey, 'webhook-secrets'), keyringFile ? liveKeysOf(keyringFile, 'webhook-secrets') : null);
 }
 
 /**

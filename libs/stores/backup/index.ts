@@ -23,3 +23,4 @@ export {
   type RestoreOptions,
 } from './restore-backup';
 export { checkBackupFiles, verificationSummary, verifyBackup, type BackupVerification } from './verify-backup';
+export { keptBackupsIn } from './backup-key-versions';

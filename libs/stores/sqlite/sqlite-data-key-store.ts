@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataKeyNotForgotten, DataKeys, PersonalData, reloaderOf, type DataKeyStore } from '@app/personal-data';
+import { liveKeysOf } from '@app/keys';
+import { DataKeyNotForgotten, DataKeys, PersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { NamedClaim, RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
 import { DataKeyWriter } from './data-key-writer';
@@ -17,7 +18,7 @@ export const KEYS_FILE = 'keys.sqlite';
  * `kek` (the service key's `key-encryption` key; docs/DESIGN.md "Personal data"), and that store
  * (opened with `options`), which the caller closes. For the threads that read the embedded log on
  * their own connections, and bulk loads; with `keyringFile`, the keys are read again from it to
- * learn a rotation (`DataKeysOptions.reloadKeys`).
+ * learn a rotation (`DataKeysOptions.keyring`).
  */
 export function sqlitePersonalData(
   dataDir: string,
@@ -25,7 +26,9 @@ export function sqlitePersonalData(
   options: { synchronous?: 'full' | 'normal'; keyringFile?: string | null } = {},
 ): { personal: PersonalData; keyStore: SqliteDataKeyStore } {
   const keyStore = SqliteDataKeyStore.open(dataDir, { synchronous: options.synchronous });
-  const keys = new DataKeys(keyStore, kek, { reloadKeys: reloaderOf(options.keyringFile) });
+  const keys = new DataKeys(keyStore, kek, {
+    keyring: options.keyringFile ? liveKeysOf(options.keyringFile, 'key-encryption') : undefined,
+  });
   return { personal: new PersonalData(keys, TRAINEE_PERSONAL_DATA), keyStore };
 }
 

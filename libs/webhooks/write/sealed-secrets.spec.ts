@@ -1,4 +1,4 @@
-import { packVersionedKeys } from '@app/personal-data';
+import { packVersionedKeys } from '@app/keys';
 import { SEALED_SECRET_PREFIX, SealedSecrets, SecretNotOpened, SecretNotSealed } from './sealed-secrets';
 import { createCipheriv } from 'node:crypto';
 

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { unpackVersionedKeys, type VersionedKeys } from '@app/personal-data';
+import { unpackVersionedKeys, type LiveKeys, type VersionedKeys } from '@app/keys';
 
 /** The prefix of a sealed secret: the format, the service key version and `.`, then base64url of IV, ciphertext and tag. */
 export const SEALED_SECRET_PREFIX = 'sealed2.';
@@ -51,12 +51,31 @@ export class SecretNotSealed extends Error {
 export class SealedSecrets {
   private keys: VersionedKeys;
 
-  /** `reload`: the keys as they are now, asked when a secret names a version not held (a rotation); a failure keeps those held. */
+  /**
+   * `keyring`: the `webhook-secrets` keys as the keyring file holds them now (`liveKeysOf`,
+   * libs/keys), read again when a secret names a version not held (a rotation; a failure keeps
+   * those held), and by {@link sealing} before secrets are sealed and stored.
+   */
   constructor(
     keys: Buffer,
-    private readonly reload: (() => Buffer) | null = null,
+    private readonly keyring: LiveKeys | null = null,
   ) {
     this.keys = unpackVersionedKeys(keys);
+  }
+
+  /**
+   * Runs `store`, which seals secrets ({@link seal}, {@link resealed}) and stores them, with the
+   * keys the keyring file holds now, under its shared lock, so each is sealed under the version
+   * current then and stored before any retirement counts (docs/operations.md "Rotating the service
+   * key"); without a keyring, with the keys given. Throws `KeyringError` when the keyring cannot be
+   * read (nothing is sealed), `KeyringBusy`, and what `store` throws.
+   */
+  sealing<T>(store: () => Promise<T>): Promise<T> {
+    if (!this.keyring) return store();
+    return this.keyring.holding((keys) => {
+      this.keys = unpackVersionedKeys(keys);
+      return store();
+    });
   }
 
   /** `secret` sealed for endpoint `endpointId` under the current version: `sealed2.<version>.` and 62 or more base64url characters. */
@@ -94,9 +113,9 @@ export class SealedSecrets {
   }
 
   private opened(version: number, text: string, aad: Buffer): string {
-    if (!this.keys.keys.has(version) && this.reload) {
+    if (!this.keys.keys.has(version) && this.keyring) {
       try {
-        this.keys = unpackVersionedKeys(this.reload());
+        this.keys = unpackVersionedKeys(this.keyring.now());
       } catch {
         // Unreadable for a moment: the secret does not open now, and the attempt is retried.
       }

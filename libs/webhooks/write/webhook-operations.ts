@@ -88,7 +88,7 @@ export class WebhookOperations {
       throw new WebhookCommandRejected(err instanceof Error ? err.message : String(err));
     });
     // Stored sealed: the log, its exports and the outbox never hold the secret itself.
-    await this.run(endpointId, () => ({ ...command, secret: this.secrets.seal(secret, endpointId) }));
+    await this.secrets.sealing(() => this.run(endpointId, () => ({ ...command, secret: this.secrets.seal(secret, endpointId) })));
     const added = (await this.list()).find((e) => e.endpoint_id === endpointId)!;
     return { ...added, secret };
   }
@@ -127,18 +127,18 @@ export class WebhookOperations {
     for (const [endpointId, stored] of await this.storedSecrets()) {
       const version = SealedSecrets.versionOf(stored) ?? 'plain';
       counts.before.set(version, (counts.before.get(version) ?? 0) + 1);
-      if (this.secrets.isCurrent(stored)) {
-        counts.current++;
-        continue;
-      }
       // Sealed again from the state as the command reads it: a reseal run twice at once appends a second, equal event.
-      const appended = await this.run(endpointId, (state) => ({
-        type: 'ResealWebhookSecret',
-        endpoint_id: endpointId,
-        secret: this.secrets.resealed(state.secret!, endpointId) ?? state.secret!,
-        now: new Date().toISOString(),
-      }));
-      if (appended > 0) counts.resealed++;
+      const appended = await this.secrets.sealing(async () => {
+        if (this.secrets.isCurrent(stored)) return null;
+        return this.run(endpointId, (state) => ({
+          type: 'ResealWebhookSecret',
+          endpoint_id: endpointId,
+          secret: this.secrets.resealed(state.secret!, endpointId) ?? state.secret!,
+          now: new Date().toISOString(),
+        }));
+      });
+      if (appended === null) counts.current++;
+      else if (appended > 0) counts.resealed++;
     }
     return counts;
   }

@@ -12,7 +12,7 @@ import {
   type LedgerRead,
 } from '@app/stores/backup';
 import { erasurePortsOf } from '@app/stores';
-import { readKeyring } from '@app/personal-data';
+import { readKeyring } from '@app/keys';
 import { SANDBOX_KEY_FILE, type ServiceKey } from '@app/runtime/process';
 import { CliError, type CliContext } from '../cli-context';
 import { progressBar, trustedKey } from './audit-files';

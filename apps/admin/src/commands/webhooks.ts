@@ -39,7 +39,8 @@ function registerSealSecrets(webhook: Command, ctx: CliContext): void {
     .description('seal every endpoint secret stored in plain text or sealed before versions, bound to its endpoint')
     .action(async () => {
       // Run again after a busy store: a secret is sealed again only while not sealed under the current version.
-      const sealed = await ctx.withStores((stores) => webhookOperations('sandbox', stores, ctx.serviceKey()).resealSecrets(), {
+      const { keyring, file } = ctx.serviceKeyFile();
+      const sealed = await ctx.withStores((stores) => webhookOperations('sandbox', stores, keyring, null, file).resealSecrets(), {
         rerun: true,
       });
       const plain = sealed.before.get('plain') ?? 0;
@@ -57,8 +58,9 @@ function registerAdd(webhook: Command, ctx: CliContext): void {
     .option('--events <types>', `comma-separated change types (${PROVIDER_EVENT_TYPES.join(', ')}), or all`, 'all')
     .option('--api-version <version>', 'the API version whose field names the payload uses (default: the latest)')
     .action(async (opts: { ukprn: string; url: string; events?: string; apiVersion?: string }) => {
+      const { keyring, file } = ctx.serviceKeyFile();
       const added = await ctx.withStores((stores) =>
-        webhookOperations(ctx.environment === 'production' ? 'production' : 'sandbox', stores, ctx.serviceKey(), portsOf(ctx)).add({
+        webhookOperations(ctx.environment === 'production' ? 'production' : 'sandbox', stores, keyring, portsOf(ctx), file).add({
           ukprn: opts.ukprn,
           url: opts.url,
           eventTypes: eventTypesOf(opts.events),

@@ -31,7 +31,7 @@ export interface ProjectionThreadOptions {
    * opens sealed personal values with the keys of `<dataDir>/keys.sqlite`. Null: it reads events as stored.
    */
   keyEncryptionKey?: Buffer | null;
-  /** The service keyring's file, read again to learn a rotation (`DataKeysOptions.reloadKeys`); null: the keys given are kept. */
+  /** The service keyring's file, read again to learn a rotation (`DataKeysOptions.keyring`); null: the keys given are kept. */
   keyringFile?: string | null;
   /** Whether appends chain each stream's events (default true; `SqliteEventStoreOptions.hashChain`). */
   hashChain?: boolean;

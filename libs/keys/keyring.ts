@@ -1,6 +1,5 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { packVersionedKeys } from './versioned-keys';
+import { readFileSync } from 'node:fs';
 
 /** A keyring file that cannot be read or is not a keyring (the message never holds the file's content). */
 export class KeyringError extends Error {
@@ -94,17 +93,6 @@ export function formatKeyring(keyring: ServiceKeyring): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Writes `keyring` to `file` whole (a draft beside it, mode 0600, renamed in place): a reader never sees half of it. */
-export function writeKeyring(file: string, keyring: ServiceKeyring): void {
-  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
-  try {
-    writeFileSync(draft, formatKeyring(keyring), { flag: 'wx', mode: 0o600 });
-    renameSync(draft, file);
-  } finally {
-    rmSync(draft, { force: true });
-  }
-}
-
 /** `keyring` with a new random version after the highest, which becomes current. */
 export function withNewVersion(keyring: ServiceKeyring): ServiceKeyring {
   const versions = new Map(keyring.versions);
@@ -125,24 +113,6 @@ export function withoutVersion(keyring: ServiceKeyring, version: number): Servic
   if (version === 1)
     for (const purpose of PINNED_PURPOSES) if (!pinned.has(purpose)) pinned.set(purpose, hkdfOf(keyring.versions.get(1)!, purpose));
   return { current: keyring.current, versions, pinned };
-}
-
-/**
- * The `key-encryption` keys of every version the keyring file `file` holds, packed with the
- * current first ({@link packVersionedKeys}): how a running process, or one of its threads, learns a
- * rotation without a restart (`DataKeysOptions.reloadKeys`). Throws {@link KeyringError}.
- */
-export function keyEncryptionKeysIn(file: string): Buffer {
-  const keyring = readKeyring(file, 'the service keyring');
-  return packVersionedKeys({
-    current: keyring.current,
-    keys: new Map([...keyring.versions].map(([v, k]) => [v, hkdfOf(k, 'key-encryption')])),
-  });
-}
-
-/** The `DataKeysOptions.reloadKeys` of a process whose keyring is kept in `file`; undefined without one. */
-export function reloaderOf(file: string | null | undefined): (() => Buffer) | undefined {
-  return file ? () => keyEncryptionKeysIn(file) : undefined;
 }
 
 /** Reads the keyring file `file` (see {@link parseKeyring}). */

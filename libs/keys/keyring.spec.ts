@@ -1,18 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  formatKeyring,
-  hkdfOf,
-  KeyringError,
-  parseKeyring,
-  readKeyring,
-  unpackVersionedKeys,
-  withNewVersion,
-  withoutVersion,
-  writeKeyring,
-} from '@app/personal-data';
-import { deriveKey, loadServiceKey, versionedKeys } from './service-key';
+import { loadServiceKey } from '@app/runtime/process';
+import { deriveKey, versionedKeys } from './derived-keys';
+import { formatKeyring, hkdfOf, KeyringError, parseKeyring, withNewVersion, withoutVersion } from './keyring';
+import { KeyringFile } from './keyring-file';
+import { unpackVersionedKeys } from './versioned-keys';
 
 const K1 = Buffer.alloc(32, 1);
 const K2 = Buffer.alloc(32, 2);
@@ -80,10 +73,10 @@ describe('the service keyring (docs/operations.md "The service key", "Rotating t
     expect(() => withoutVersion(next, 7)).toThrow(/no version 7/);
   });
 
-  it('writes the keyring whole, readable by its owner only, and the service loads it', () => {
+  it('writes the keyring whole, readable by its owner only, and the service loads it', async () => {
     const file = join(dir, 'keyring');
     writeFileSync(file, K1.toString('base64'), { mode: 0o600 });
-    writeKeyring(file, withNewVersion(readKeyring(file, 'DATA_KEY_FILE')));
+    await new KeyringFile(file).change((now) => ({ next: withNewVersion(now), result: null }));
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).toMatch(/^1 /m);
     const loaded = loadServiceKey({ dataDir: dir, dataKeyFile: file });
