@@ -1,13 +1,14 @@
 import type { ErasurePorts } from '@app/personal-data/erasure';
-import { purgeUploadsOfErased } from '@app/uploads/write';
+import { purgeUploadsOfErased, UploadLists, UploadRowMarks } from '@app/uploads/write';
 import { openIdempotencyStore, openUploadFiles, openWebhookOutbox, type StoreConfig, type Stores } from './open-stores';
 
 /**
  * The ports of an erasure on `stores` (docs/DESIGN.md "Personal data"): the event store, the read
  * model's mapping of ids and its forgetting, the data keys' destruction; the idempotency keys and
- * the webhook outbox each opened for the one call and closed after; the uploads that wrote to the
- * trainee, purged (their parts deleted from the upload store, opened for the call); `recordErasure`,
- * where given, the erasure ledger's writer
+ * the webhook outbox each opened for the one call and closed after; the uploads that hold a row of
+ * the trainee, purged (their parts deleted from the upload store, opened for the call), what each
+ * file's rows hold kept for every erasure made through these ports (`UploadRowMarks`: a run of
+ * `retention apply` parses each file once); `recordErasure`, where given, the erasure ledger's writer
  * (`ErasurePorts.recordErasure`). Throws when the stores were opened without personal data keys.
  */
 export function erasurePortsOf(
@@ -17,6 +18,9 @@ export function erasurePortsOf(
 ): ErasurePorts {
   const personal = stores.personalData;
   if (!personal) throw new Error('the stores were opened without personal data keys');
+  // Kept for the ports' life, a run of erasures: each provider's list and each file's rows are read once.
+  const lists = new UploadLists();
+  const rows = new UploadRowMarks();
   return {
     eventStore: stores.eventStore,
     resolveId: async (id) => (await stores.readModel.getTrainee(id))?.trainee_id ?? null,
@@ -38,15 +42,11 @@ export function erasurePortsOf(
         await outbox.close();
       }
     },
-    forgetUploads: async (id, ukprn) => {
+    forgetUploads: async (id, ukprn, marks) => {
       const files = await openUploadFiles(config, stores);
       try {
-        return await purgeUploadsOfErased(
-          { trainees: { eventStore: stores.eventStore }, keys: personal.keys, files },
-          ukprn,
-          id,
-          new Date(),
-        );
+        const ports = { trainees: { eventStore: stores.eventStore }, keys: personal.keys, files, lists };
+        return await purgeUploadsOfErased(ports, ukprn, { traineeId: id, marks }, new Date(), rows);
       } finally {
         await files.close();
       }

@@ -7,12 +7,24 @@ export function csvFile(version: Version, rows: readonly Record<string, string>[
   return [csvRecord(columns), ...rows.map((r) => csvRecord(columns.map((c) => r[c] ?? '')))].join('');
 }
 
-/** `n` rows of distinct new trainees of `version` (the reference's example with a unique person each; no trn). */
+let rowCount = 0;
+
+/**
+ * `n` rows of distinct new trainees of `version` (the reference's example with a unique person each;
+ * no trn, no previous last name), each with identifiers of its own: an erasure takes rows sharing one
+ * for the same person's (docs/DESIGN.md "Personal data").
+ */
 export function traineeRows(version: Version, n: number): Record<string, string>[] {
   return Array.from({ length: n }, () => {
-    const { data } = uniqueTrainee(version);
+    rowCount += 1;
+    const { data } = uniqueTrainee(version, {
+      provider_trainee_id: `row/${rowCount}`,
+      statsagency_id: String(rowCount).padStart(13, '0'),
+      application_id: 1_000_000 + rowCount,
+    });
     delete data.trn;
     delete data.diversity_disclosure;
+    delete data.previous_last_name;
     return templateRowOf(data);
   });
 }

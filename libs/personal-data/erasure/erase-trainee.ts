@@ -9,6 +9,7 @@ import {
   type TraineeState,
 } from '@app/trainees/decider';
 import { newEventId, runCommand, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { erasedPersonMarks } from './erased-person';
 
 /**
  * What an erasure needs (docs/DESIGN.md "Personal data", "Erasure"): each a port of the stores the
@@ -27,8 +28,12 @@ export interface ErasurePorts {
   forgetAnswers(text: string): Promise<number>;
   /** `WebhookOutbox.forgetTrainee`: the TRN in its deliveries' payloads. */
   forgetDeliveries(traineeId: string): Promise<number>;
-  /** The uploads of the trainee's provider one of whose rows wrote to it, purged at once (their data keys destroyed). */
-  forgetUploads(traineeId: string, ukprn: string): Promise<number>;
+  /**
+   * The uploads of the trainee's provider that hold a row of it (one that wrote to it, or whose
+   * values meet `marks`, `erasedPersonMarks`), purged at once (their data keys destroyed), or, being
+   * submitted, as their submit ends: how many of each.
+   */
+  forgetUploads(traineeId: string, ukprn: string, marks: ReadonlySet<string>): Promise<{ purged: number; purgedWhenSubmitted: number }>;
   /**
    * Records the erasure outside the stores before its key is destroyed (the erasure ledger beside
    * the backups, docs/operations.md "Backups and restore"): the stored id, when (ISO 8601, UTC) and
@@ -49,18 +54,20 @@ export interface Erasure {
   answersForgotten: number;
   /** Webhook deliveries whose payload lost the trainee's TRN. */
   deliveriesForgotten: number;
-  /** Uploads purged because a row of theirs wrote to the trainee. */
+  /** Uploads purged because they hold a row of the trainee. */
   uploadsPurged: number;
+  /** Uploads holding a row of the trainee that are being submitted: their submit's end purges them. */
+  uploadsPurgedWhenSubmitted: number;
 }
 
 /**
  * Erases a trainee (docs/DESIGN.md "Personal data"; ruling 15): appends `TraineeErased` (why, by
  * whom, when: no personal data), records it in the erasure ledger where the ports have one, then
- * destroys its data key, then forgets what the read models, the idempotency keys and the webhook
- * deliveries hold of it (the read models' part made again from its stream as a rebuild would make
- * it), and purges the uploads one of whose rows wrote to it. Each step is safe to repeat: a trainee
- * erased before is not erased again, and the later steps run again (an erasure interrupted after
- * its event finishes). Throws `NotFound` for an
+ * purges the uploads that hold a row of it (found by its values, read while its key still opens
+ * them), then destroys its data key, then forgets what the read models, the idempotency keys and
+ * the webhook deliveries hold of it (the read models' part made again from its stream as a rebuild
+ * would make it). Each step is safe to repeat: a trainee erased before is not erased again, and the
+ * later steps run again (an erasure interrupted after its event finishes). Throws `NotFound` for an
  * unknown trainee, `RangeError` for a blank or over-long reason or a blank `erasedBy`.
  */
 export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reason: string, erasedBy: string): Promise<Erasure> {
@@ -84,13 +91,23 @@ export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reaso
   });
   const erasedNow = outcome.events.length > 0;
   await ports.recordErasure?.(id, now, reason);
+  // Before the key goes: the uploads are found by the trainee's values, which only its key opens.
+  const opened = await ports.eventStore.readStream(traineeStreamId(id));
+  const uploads = await ports.forgetUploads(id, ukprn, erasedPersonMarks(id, opened));
   await ports.destroyKey(id, ports.clock());
   const erased = await ports.eventStore.readStream(traineeStreamId(id));
   await ports.forgetProjected(id, ukprn, erased);
   const answersForgotten = await ports.forgetAnswers(id);
   const deliveriesForgotten = await ports.forgetDeliveries(id);
-  const uploadsPurged = await ports.forgetUploads(id, ukprn);
-  return { traineeId: id, erasedNow, events: erased.length, answersForgotten, deliveriesForgotten, uploadsPurged };
+  return {
+    traineeId: id,
+    erasedNow,
+    events: erased.length,
+    answersForgotten,
+    deliveriesForgotten,
+    uploadsPurged: uploads.purged,
+    uploadsPurgedWhenSubmitted: uploads.purgedWhenSubmitted,
+  };
 }
 
 /** What `trainee erase` says of an erasure: whether it was erased now, and what was forgotten. */
@@ -98,7 +115,8 @@ export function erasureSummary(erasure: Erasure): string {
   return (
     `${erasure.erasedNow ? 'Erased' : 'Already erased:'} trainee ${erasure.traineeId}: its data key is destroyed; ` +
     `its ${erasure.events} events read [erased] for every personal value; ${erasure.answersForgotten} kept answers and ` +
-    `${erasure.deliveriesForgotten} webhook deliveries forgotten; ${erasure.uploadsPurged} uploads purged`
+    `${erasure.deliveriesForgotten} webhook deliveries forgotten; ${erasure.uploadsPurged} uploads purged` +
+    (erasure.uploadsPurgedWhenSubmitted > 0 ? `, ${erasure.uploadsPurgedWhenSubmitted} more as their submit ends` : '')
   );
 }
 

@@ -76,7 +76,7 @@ describe('the retention policy (docs/operations.md "Retention")', () => {
         forgetProjected: async () => undefined,
         forgetAnswers: async () => 0,
         forgetDeliveries: async () => 0,
-        forgetUploads: async () => 0,
+        forgetUploads: async () => ({ purged: 0, purgedWhenSubmitted: 0 }),
         clock: () => new Date('2026-05-01T00:00:00.000Z'),
       };
       const ending = (trainee_id: string): TraineeEnding => ({ trainee_id, ukprn: '10000001', state: 'awarded', ended_on: '2018-07-31' });

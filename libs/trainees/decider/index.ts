@@ -68,6 +68,7 @@ export {
   type TraineeEventType,
 } from './trainee.events';
 export { evolve, evolveAll } from './trainee.evolve';
+export { IDENTIFYING_FIELDS, identityMarks, type IdentifyingField, type IdentifyingValues } from './trainee.identity';
 export { TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from './trainee.limits';
 export type { CodeBook, TraineeRules } from './trainee.rules';
 export { initialTraineeState, type TraineeSnapshot, type TraineeState } from './trainee.state';

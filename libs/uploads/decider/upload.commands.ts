@@ -62,7 +62,9 @@ export interface CancelUpload {
 
 /**
  * Destroy the upload's data key once it is due (upload.limits.ts, `UPLOAD_RETENTION_DAYS`), or at
- * once when `erased_trainee` names a trainee one of its rows wrote to and that trainee is erased.
+ * once when `erased_trainee` names an erased trainee the upload holds a row of (a row of its file
+ * the caller took to be the trainee's, or a row that wrote to it): while the upload is being
+ * submitted, as soon as the submit ends.
  */
 export interface PurgeUpload {
   type: 'PurgeUpload';

@@ -461,21 +461,44 @@ describe('purging', () => {
     expect(uploadWork(state)).toBeNull();
   });
 
-  it('purges at once, before it is due, when a trainee one of its rows wrote to is erased', () => {
-    const done = [received, checkedClean, submitted, appended(2, 'tr_a'), appended(3, 'tr_b'), appended(5, 'tr_c'), completed(3, 0)];
+  it('purges at once, before it is due, whatever its state, when it holds a row of an erased trainee', () => {
     const early: UploadCommand = { type: 'PurgeUpload', upload_id: ID, now: T3, erased_trainee: 'tr_b' };
-    spec
-      .given(done)
-      .when(early)
-      .then([{ type: 'UploadPurged', data: { upload_id: ID, at: T3 } }]);
+    const purgedNow: UploadEvent[] = [{ type: 'UploadPurged', data: { upload_id: ID, at: T3 } }];
+    const done = [received, checkedClean, submitted, appended(2, 'tr_a'), appended(3, 'tr_b'), appended(5, 'tr_c'), completed(3, 0)];
+    for (const given of [[received], [received, checkedClean], [received, checkedWithErrors], [received, cancelled()], done]) {
+      spec.given(given).when(early).then(purgedNow);
+    }
+    // The trainee a row is taken for is the caller's finding (the file's rows): not the submission's only.
     spec
       .given(done)
       .when({ ...early, erased_trainee: 'tr_z' })
-      .thenThrows(UploadCommandInvalid, saying(/No row of the upload wrote to trainee tr_z/));
+      .then(purgedNow);
+  });
+
+  it('while submitting, asks once for the purge, which the submit’s end then makes', () => {
+    const early: UploadCommand = { type: 'PurgeUpload', upload_id: ID, now: T3, erased_trainee: 'tr_a' };
+    const requested: UploadEvent = { type: 'UploadPurgeRequested', data: { upload_id: ID, at: T3 } };
+    const submitting = [received, checkedClean, submitted, appended(2, 'tr_a')];
+    spec.given(submitting).when(early).then([requested]);
     spec
-      .given([received, checkedClean, submitted])
+      .given([...submitting, requested])
       .when(early)
-      .thenThrows(UploadCommandInvalid, saying(/being submitted/));
+      .thenNothingHappened();
+    expect(fold([...submitting, requested])).toMatchObject({ status: 'in_progress', purge_requested: true, purged: false });
+    expect(uploadWork(fold([...submitting, requested]))).toBe('append');
+    spec
+      .given([...submitting, requested])
+      .when(outcomes({ row: 3, trainee_id: 'tr_b' }))
+      .then([appended(3, 'tr_b')]);
+    spec
+      .given([...submitting, requested, appended(3, 'tr_b')])
+      .when(outcomes({ row: 5, errors: [DUPLICATE] }))
+      .then([rowFailed(5), completed(2, 1), { type: 'UploadPurged', data: { upload_id: ID, at: T3 } }]);
+    // Without the request, the end is only the end.
+    spec
+      .given([...submitting, appended(3, 'tr_b')])
+      .when(outcomes({ row: 5, errors: [DUPLICATE] }))
+      .then([rowFailed(5), completed(2, 1)]);
   });
 
   it('refuses before it is due, and while submitting', () => {

@@ -118,14 +118,21 @@ function recordOutcomes(command: RecordRowOutcomes, state: UploadState): UploadE
   return [...events, ...completion(state, events, upload_id, at)];
 }
 
-/** `UploadCompleted` when `events` give the last submitted rows their outcomes, else nothing. */
+/**
+ * `UploadCompleted` when `events` give the last submitted rows their outcomes, followed by
+ * `UploadPurged` when an erasure asked for the upload meanwhile; else nothing.
+ */
 function completion(state: UploadState, events: readonly UploadEvent[], upload_id: string, at: string): UploadEvent[] {
   if (events.length === 0 || state.status !== 'in_progress') return [];
   const before = Object.values(state.outcomes);
   const outcomes = before.length + events.length;
   if (outcomes < state.submission.length) return [];
   const failed_count = before.filter((o) => 'errors' in o).length + events.filter((e) => e.type === 'UploadRowFailed').length;
-  return [{ type: 'UploadCompleted', data: { upload_id, appended_count: outcomes - failed_count, failed_count, at } }];
+  const completed: UploadEvent = {
+    type: 'UploadCompleted',
+    data: { upload_id, appended_count: outcomes - failed_count, failed_count, at },
+  };
+  return state.purge_requested ? [completed, { type: 'UploadPurged', data: { upload_id, at } }] : [completed];
 }
 
 function cancel(command: CancelUpload, state: UploadState): UploadEvent[] {
@@ -135,16 +142,17 @@ function cancel(command: CancelUpload, state: UploadState): UploadEvent[] {
 }
 
 function purge(command: PurgeUpload, state: UploadState): UploadEvent[] {
+  const { upload_id, now: at } = command;
   const due = uploadPurgeDueAt(state);
-  if (due === null) throw new UploadCommandInvalid('An upload being submitted is not purged');
-  const erased = command.erased_trainee;
-  if (erased !== undefined) {
-    if (!state.submission.some((t) => t.trainee_id === erased))
-      throw new UploadCommandInvalid(`No row of the upload wrote to trainee ${erased}`);
-  } else if (Date.parse(command.now) < Date.parse(due)) {
+  if (command.erased_trainee !== undefined) {
+    // Its rows were accepted and need the file to be written: the submit's end purges it (`completion`).
+    if (due === null) return state.purge_requested ? [] : [{ type: 'UploadPurgeRequested', data: { upload_id, at } }];
+  } else if (due === null) {
+    throw new UploadCommandInvalid('An upload being submitted is not purged');
+  } else if (Date.parse(at) < Date.parse(due)) {
     throw new UploadCommandInvalid(`The upload is due for purging at ${due}, not before`);
   }
-  return [{ type: 'UploadPurged', data: { upload_id: command.upload_id, at: command.now } }];
+  return [{ type: 'UploadPurged', data: { upload_id, at } }];
 }
 
 /**
@@ -160,11 +168,13 @@ function purge(command: PurgeUpload, state: UploadState): UploadEvent[] {
  *   (422) when not checked yet or checked with errors; {@link UploadConflict} (409) when already
  *   submitted or cancelled; invalid unless the targets name each checked row once, each its own trainee.
  * - `RecordRowOutcomes` → one `UploadRowAppended` or `UploadRowFailed` per row without an outcome
- *   yet, then `UploadCompleted` when no submitted row is left; rows recorded before are skipped.
+ *   yet, then `UploadCompleted` when no submitted row is left (and `UploadPurged` after it when a
+ *   purge was requested); rows recorded before are skipped.
  * - `CancelUpload` → `UploadCancelled` before submit; {@link UploadConflict} (409) after.
- * - `PurgeUpload` → `UploadPurged` from `UPLOAD_RETENTION_DAYS` after the last event, or at once
- *   for an erased trainee one of its rows wrote to; nothing when already purged; invalid before
- *   then (or for a trainee none of its rows wrote to) or while submitting.
+ * - `PurgeUpload` → `UploadPurged` from `UPLOAD_RETENTION_DAYS` after the last event (invalid
+ *   before then, and while submitting), or at once for an erased trainee the upload holds a row of,
+ *   in any state; while submitting, `UploadPurgeRequested` instead (once), so that the submit's
+ *   end purges it. Nothing when already purged.
  *
  * Every command but `ReceiveUpload` answers {@link UploadNotFound} for an unknown upload, and every
  * command but `PurgeUpload` for a purged one.

@@ -104,6 +104,15 @@ export interface UploadCancelled {
   data: { upload_id: string; at: string };
 }
 
+/**
+ * An erased trainee has a row in the upload while it is being submitted: the submit goes on (its
+ * rows were accepted, and writing them needs the file), and its end purges the upload at once.
+ */
+export interface UploadPurgeRequested {
+  type: 'UploadPurgeRequested';
+  data: { upload_id: string; at: string };
+}
+
 /** The upload's data key destroyed: its file and messages can no longer be read. */
 export interface UploadPurged {
   type: 'UploadPurged';
@@ -111,7 +120,15 @@ export interface UploadPurged {
 }
 
 export type UploadEvent =
-  UploadReceived | UploadChecked | UploadSubmitted | UploadRowAppended | UploadRowFailed | UploadCompleted | UploadCancelled | UploadPurged;
+  | UploadReceived
+  | UploadChecked
+  | UploadSubmitted
+  | UploadRowAppended
+  | UploadRowFailed
+  | UploadCompleted
+  | UploadCancelled
+  | UploadPurgeRequested
+  | UploadPurged;
 export type UploadEventType = UploadEvent['type'];
 
 /** Current schema version of each upload event's `data`. */
@@ -123,6 +140,7 @@ export const UPLOAD_EVENT_SCHEMA_VERSIONS: Record<UploadEventType, number> = {
   UploadRowFailed: 1,
   UploadCompleted: 1,
   UploadCancelled: 1,
+  UploadPurgeRequested: 1,
   UploadPurged: 1,
 };
 registerEventSchemas(UPLOAD_EVENT_SCHEMA_VERSIONS);

@@ -19,6 +19,8 @@ export interface UploadState {
   exists: boolean;
   /** The data key is destroyed: the upload answers as unknown. */
   purged: boolean;
+  /** An erasure asked for it while it was being submitted: the submit's end purges it. */
+  purge_requested: boolean;
   upload_id: string | null;
   ukprn: string | null;
   kind: UploadKind | null;
@@ -52,6 +54,7 @@ export interface UploadState {
 export const initialUploadState: UploadState = {
   exists: false,
   purged: false,
+  purge_requested: false,
   upload_id: null,
   ukprn: null,
   kind: null,
@@ -114,6 +117,8 @@ export function evolveUpload(state: UploadState, event: UploadEvent): UploadStat
       return { ...next, status: 'succeeded', ended_at: at };
     case 'UploadCancelled':
       return { ...next, status: 'cancelled', ended_at: at };
+    case 'UploadPurgeRequested':
+      return { ...next, purge_requested: true };
     case 'UploadPurged':
       // The messages may quote the file's values: nothing of them stays once the key is gone.
       return { ...next, purged: true, errors: [], messages_sha256: null, outcomes: withoutMessages(state.outcomes) };

@@ -9,4 +9,5 @@ export { readUpload, readUploadFile, UploadPartUnreadable, UploadStates, uploadK
 export { UploadWorker, type UploadWorkFailed } from './upload-worker';
 export { UPLOAD_PORTS, type UploadKeys, type UploadPorts, type UploadQuotas, type UploadStreamPorts } from './upload.ports';
 export { UPLOAD_SCHEMAS } from './upload-schemas';
-export { purgeDueUploads, purgeUploadsOfErased } from './upload-purge';
+export { purgeDueUploads, purgeUploadsOfErased, type ErasedPerson, type ErasedPersonUploads } from './upload-purge';
+export { UploadRowMarks } from './upload-row-marks';

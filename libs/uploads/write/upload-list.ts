@@ -148,11 +148,6 @@ export async function settleUpload(ports: UploadStreamPorts, uploadId: string, c
   await ports.trainees.eventStore.appendToStream(UPLOAD_LEDGER_STREAM, toEventData([event], ctx, newEventId), { expectedRevision: 'any' });
 }
 
-/** The provider's upload ids, newest first, delisted ones included (an erasure looks at each). */
-export async function listedUploads(ports: UploadStreamPorts, ukprn: string): Promise<string[]> {
-  return (await providerUploads(ports, ukprn)).map((e) => e.upload_id).reverse();
-}
-
 /** The ids of the uploads listed in the ledger and not settled, oldest first (each once). */
 export async function unsettledUploads(ports: UploadStreamPorts): Promise<string[]> {
   return (await unsettledEntries(ports)).map((e) => e.upload_id);

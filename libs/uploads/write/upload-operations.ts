@@ -16,6 +16,7 @@ import {
   type UploadState,
 } from '@app/uploads/decider';
 import { listUpload } from './upload-list';
+import { forgetAndSettle } from './upload-purge';
 import { checkRecommendRows, recommendTargets, writeRecommendRow } from './recommend-rows';
 import { BackgroundPace, type WorkPace } from './background-pace';
 import { checkUploadQuotas } from './upload-quotas';
@@ -128,8 +129,21 @@ export async function cancelUpload(ports: UploadPorts, caller: Caller, uploadId:
  * their outcomes in batches; `pace` is called between rows (the worker's turn of the upload,
  * upload-worker.ts). Safe to run again at any point after a stop: a check recorded is not recorded
  * twice, and a row already written is recorded as written (`writeTraineeRow`, `writeRecommendRow`).
+ * An upload purged while at work (an erasure: docs/DESIGN.md "Personal data") ends it without an
+ * error, and a part the work stored after the purge deleted the others is deleted too; a submit
+ * whose purge was requested purges the upload as it ends.
  */
 export async function runUploadWork(ports: UploadPorts, uploadId: string, pace: WorkPace = new BackgroundPace()): Promise<void> {
+  try {
+    await workLeft(ports, uploadId, pace);
+  } catch (error) {
+    if (!(await readUpload(ports, uploadId)).state.purged) throw error;
+    await ports.files.delete(uploadId);
+  }
+}
+
+/** {@link runUploadWork} but for an upload purged meanwhile. */
+async function workLeft(ports: UploadPorts, uploadId: string, pace: WorkPace): Promise<void> {
   const { state } = await readUpload(ports, uploadId);
   const work = uploadWork(state);
   if (work === null) return;
@@ -154,12 +168,13 @@ export async function runUploadWork(ports: UploadPorts, uploadId: string, pace: 
     const outcomes = batch;
     batch = [];
     const now = ports.trainees.clock().toISOString();
-    await runUploadCommand(ports, uploadId, writeContext(caller, now), () => ({
+    const after = await runUploadCommand(ports, uploadId, writeContext(caller, now), () => ({
       type: 'RecordRowOutcomes',
       upload_id: uploadId,
       outcomes,
       now,
     }));
+    if (after.purged) await forgetAndSettle(ports, uploadId, after.ukprn, after.api_version, new Date(now));
   };
   for (const target of rowsToAppend(state)) {
     batch.push(

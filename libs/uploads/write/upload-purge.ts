@@ -8,10 +8,13 @@
  * left is finished. A purged upload so finished is settled in the ledger, so later runs read only
  * the uploads still unsettled. An upload listed but never received (a stop, or a store failure,
  * between its listing and its first event) is forgotten the same way an hour after it was listed.
+ * An erasure purges at once the uploads that hold a row of the erased trainee
+ * (`purgeUploadsOfErased`), and one being submitted as its submit ends (`runUploadWork`).
  */
 import { writeContext } from '@app/trainees/write';
 import { uploadPurgeDueAt } from '@app/uploads/decider';
-import { delistUpload, listedUploads, settleUpload, unsettledEntries } from './upload-list';
+import { delistUpload, providerUploads, settleUpload, unsettledEntries } from './upload-list';
+import { UploadRowMarks } from './upload-row-marks';
 import { readUpload, runUploadCommand, uploadKeyId } from './upload-stream';
 import type { UploadStreamPorts } from './upload.ports';
 
@@ -51,10 +54,10 @@ export async function purgeDueUploads(ports: UploadStreamPorts, now: Date): Prom
 
 /**
  * What follows a purge, each step safe to repeat: the upload's data key destroyed if a stop left it,
- * its parts deleted from the upload store, the upload taken out of its provider's list, then
- * settled in the ledger.
+ * its parts deleted from the upload store, the upload taken out of its provider's list (`ukprn`; null:
+ * not known), then settled in the ledger. Throws what the stores throw (a later purge run finishes).
  */
-async function forgetAndSettle(
+export async function forgetAndSettle(
   ports: UploadStreamPorts,
   id: string,
   ukprn: string | null,
@@ -68,27 +71,59 @@ async function forgetAndSettle(
   await settleUpload(ports, id, ctx);
 }
 
+/** The trainee an erasure forgets: its id, and the marks of its values (`identityMarks`, libs/trainees/decider). */
+export interface ErasedPerson {
+  traineeId: string;
+  marks: ReadonlySet<string>;
+}
+
+/** What {@link purgeUploadsOfErased} did: uploads purged now, and uploads being submitted whose end will purge them. */
+export interface ErasedPersonUploads {
+  purged: number;
+  purgedWhenSubmitted: number;
+}
+
 /**
- * Purges at once every upload of `ukprn` one of whose rows wrote to `traineeId`, an erased trainee
- * (docs/DESIGN.md "Personal data": no erased trainee's values stay in an upload's stored rows); an
- * upload still being submitted is left to its own purge. Returns how many it purged now.
+ * Purges every upload of `ukprn` that holds a row of `person`, an erased trainee (docs/DESIGN.md
+ * "Personal data"), whatever its state: a row that wrote to it, or a row of its file whose marks
+ * meet the person's (`rows` reads each file once for a run of erasures, `UploadRowMarks`). One
+ * received or checked is purged at once (a check under way finds it purged and ends, leaving no
+ * part); one being submitted is marked, and its submit's end purges it (`UploadPurgeRequested`).
+ * Uploads delisted before are not read again; one purged whose forgetting a stop left is finished.
+ * Safe to repeat. Throws what the stores throw.
  */
-export async function purgeUploadsOfErased(ports: UploadStreamPorts, ukprn: string, traineeId: string, now: Date): Promise<number> {
-  let purged = 0;
-  for (const id of await listedUploads(ports, ukprn)) {
-    const { state } = await readUpload(ports, id);
-    if (!state.exists || state.status === 'in_progress' || !state.submission.some((t) => t.trainee_id === traineeId)) continue;
+export async function purgeUploadsOfErased(
+  ports: UploadStreamPorts,
+  ukprn: string,
+  person: ErasedPerson,
+  now: Date,
+  rows: UploadRowMarks = new UploadRowMarks(),
+): Promise<ErasedPersonUploads> {
+  const done: ErasedPersonUploads = { purged: 0, purgedWhenSubmitted: 0 };
+  const hashes = [...person.marks].map((m) => rows.hash(m));
+  for (const entry of await providerUploads(ports, ukprn)) {
+    if (entry.delisted) continue;
+    const id = entry.upload_id;
+    let { state } = await readUpload(ports, id);
+    if (!state.exists) continue;
     if (!state.purged) {
+      const wrote = state.submission.some((t) => t.trainee_id === person.traineeId);
+      if (!wrote && !(await rows.holdsAny(ports, id, state, hashes))) continue;
       const at = now.toISOString();
-      await runUploadCommand(ports, id, backgroundContext(ukprn, state.api_version, at), () => ({
+      state = await runUploadCommand(ports, id, backgroundContext(ukprn, state.api_version, at), () => ({
         type: 'PurgeUpload',
         upload_id: id,
         now: at,
-        erased_trainee: traineeId,
+        erased_trainee: person.traineeId,
       }));
-      purged++;
+      if (!state.purged) {
+        done.purgedWhenSubmitted++;
+        continue;
+      }
+      done.purged++;
     }
+    rows.forget(id);
     await forgetAndSettle(ports, id, ukprn, state.api_version, now);
   }
-  return purged;
+  return done;
 }
