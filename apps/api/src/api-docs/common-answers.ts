@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { STRICT_TRANSPORT_SECURITY } from '../admission/transport-security';
 
 type Json = Record<string, unknown>;
 
@@ -12,13 +13,17 @@ const seconds = (description: string): Json => ({ description, schema: { type: '
 
 /**
  * The headers the answers declare by reference: the rate limit's (docs/operations.md "Limits":
- * every answer under `/api` carries them while a limit is on), `Retry-After` and
- * `Idempotent-Replayed`.
+ * every answer under `/api` carries them while a limit is on), `Strict-Transport-Security` (every
+ * answer in production: admission/transport-security.ts), `Retry-After` and `Idempotent-Replayed`.
  */
 const HEADERS: Json = {
   'RateLimit-Limit': seconds('Requests allowed in the current fixed 60-second window (sent while a rate limit is on).'),
   'RateLimit-Remaining': seconds('Requests left in the window (sent while a rate limit is on).'),
   'RateLimit-Reset': seconds('Whole seconds until the window ends (sent while a rate limit is on).'),
+  'Strict-Transport-Security': {
+    description: 'In production only: use HTTPS for this host for a year, subdomains included.',
+    schema: { type: 'string', enum: [STRICT_TRANSPORT_SECURITY] },
+  },
   'Retry-After': seconds('Whole seconds after which to try again.'),
   'Idempotent-Replayed': {
     description: '`true` on the first answer to this `Idempotency-Key` sent again: nothing was written this time.',
@@ -26,8 +31,8 @@ const HEADERS: Json = {
   },
 };
 
-const RATE_LIMIT_HEADERS: Json = Object.fromEntries(
-  ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [name, ref('headers', name)]),
+const EVERY_ANSWER_HEADERS: Json = Object.fromEntries(
+  ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Strict-Transport-Security'].map((name) => [name, ref('headers', name)]),
 );
 
 const KEY_NOTE = {
@@ -43,7 +48,7 @@ const WITH_BODY = ['post', 'put', 'patch', 'delete'];
  * Adds to every operation of `document` (in place) the answers every operation of its kind may
  * give, which no controller states one by one (the exception filter's, apps/api/src/errors):
  *
- * - every answer: the `RateLimit-*` headers;
+ * - every answer: the `RateLimit-*` headers and `Strict-Transport-Security`;
  * - every operation: 500, a fault of the service; an operation that needs a token: 503 with
  *   `Retry-After`, the stores unable to answer now (the event store busy, the storage failing, the read store damaged);
  * - a method with a body: 400 (not JSON, or past a bound), 413 (too large), 415 (a `Content-Type`
@@ -70,7 +75,7 @@ export function addCommonAnswers(document: OpenAPIObject): void {
       if (WITH_BODY.includes(method)) addBodyAnswers(responses);
       if (takesIdempotencyKey(operation)) addKeyAnswers(responses);
       for (const answer of Object.values(responses) as Json[]) {
-        answer.headers = { ...RATE_LIMIT_HEADERS, ...((answer.headers as Json | undefined) ?? {}) };
+        answer.headers = { ...EVERY_ANSWER_HEADERS, ...((answer.headers as Json | undefined) ?? {}) };
       }
     }
   }
