@@ -2,7 +2,7 @@
  * The runbooks run (docs/runbooks/README.md): every `sh` block of README.md, docs/operations.md and
  * docs/runbooks/*.md is run as written, in order, each page on a fresh directory, and each
  * documented outcome is checked; a block is left out only with its reason written beside it. A
- * copy of a runbook with one step broken fails (test/fixtures/runbooks/). One page at a time: the
+ * copy of docs/operations.md with one step broken fails, naming the step. One page at a time: the
  * pages name the port the service listens on (3000).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,8 @@ const LINKED = [
 ];
 
 const PAGES = [
+  'README.md',
+  join('docs', 'operations.md'),
   ...readdirSync(join(ROOT, 'docs', 'runbooks'))
     .filter((f) => f.endsWith('.md') && f !== 'README.md')
     .map((f) => join('docs', 'runbooks', f)),
@@ -73,10 +75,10 @@ describe('a runbook with one step broken', () => {
   it('fails, naming the step: a doc step that no longer works fails the suite', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'runbook-broken-'));
     try {
-      const text = readFileSync(join(ROOT, 'docs', 'runbooks', 'first-start.md'), 'utf8');
+      const text = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
       const broken = text.replace('token revoke --token-id', 'token withdraw --token-id');
       expect(broken).not.toBe(text);
-      const file = join(dir, 'first-start.md');
+      const file = join(dir, 'operations.md');
       writeFileSync(file, broken);
       const line = broken.split('\n').findIndex((l) => l.includes('token withdraw')) + 1;
       const result = await run(file);
