@@ -127,8 +127,8 @@ function ledgerLine(
     );
   const older = ledger.unauthenticated > 0 ? `; ${ledger.unauthenticated} older lines have no MAC (unauthenticated: taken on trust)` : '';
   return (
-    `erasure ledger ${file}: ${ledger.entries.length} trainees, ${again.erased} erased again, ${again.notInLog} not in this backup; ` +
-    `${ledger.lines} lines, every MAC holds${older}`
+    `erasure ledger ${file}: ${counted(ledger.entries.length, 'trainee')}, ${again.erased} erased again, ${again.notInLog} not in this backup; ` +
+    `${counted(ledger.lines, 'line')}, every MAC holds${older}`
   );
 }
 
@@ -146,3 +146,8 @@ const STATE_NOT_IN_BACKUP = {
     'restored from its read-models.sqlite into state.sqlite',
   none: 'state.sqlite is not in this backup: nothing to restore for it (no idempotency key, webhook state or registry position was kept)',
 } as const;
+
+/** `n` and `noun`, plural unless `n` is 1: `1 trainee`, `3 lines`. */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
