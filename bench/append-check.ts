@@ -1,7 +1,7 @@
 /**
  * `node --import tsx bench/append-check.ts <data dir> [--streams N]`: the CPU one append of one
  * event costs the embedded event store, on a copy of a bench data dir's log (docs/DESIGN.md
- * "Verifiable history", "What it costs"): to N trainee streams this connection has not appended to
+ * "Verifiable history"; BENCHMARKS.md "What the hash chain costs"): to N trainee streams this connection has not appended to
  * (default 2000; each stream's stored events are checked before it is chained to), then to the same
  * streams again (the head this connection wrote is taken), chained and, for comparison, unchained
  * (`hashChain: false`, as `HASH_CHAIN=false`). This process's CPU per append in µs (the append,

@@ -9,7 +9,7 @@ import { requestExample, uniqueTrainee, type Version } from '../support/trainee-
 const VERSIONS: Version[] = ['v2025.0', 'v2026.1'];
 const SUBJECT_1: Record<Version, string> = { 'v2025.0': 'course_subject_one', 'v2026.1': 'course_subject_1' };
 
-describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST /trainees", "GET /trainees/{trainee_id}", "PUT or PATCH")', () => {
+describe('trainees end to end over HTTP (docs/spec/trainee-records-api.md "POST /trainees", "GET /trainees/{trainee_id}", "PUT or PATCH /trainees/{trainee_id}")', () => {
   let api: RunningApi;
   let token: string;
   let otherToken: string;

@@ -1,6 +1,6 @@
 /**
  * The upload decider's errors: values with a type (`kind`), mapped to HTTP in exactly one place,
- * the API's error filter (docs/STYLE.md "Small things").
+ * the API's error filter (docs/STYLE.md "Small things that make a codebase pleasant").
  */
 import { DomainError } from '@app/event-sourcing';
 
