@@ -9,18 +9,12 @@ export {
   validateDegreeUpdate,
 } from './rules/validate-degree';
 export {
-  DEFERRAL_MESSAGES,
-  DEFER_REASON_MAX_LENGTH,
-  RECOMMENDATION_MESSAGES,
-  SAFEGUARDING_CONCERNS_REASON,
-  WITHDRAWAL_MESSAGES,
   allowedWithdrawalReasons,
   parseIsoDateOrDateTime,
   validateDeferral,
   validateRecommendation,
   validateWithdrawal,
-  type DeferralInput,
-  type RecommendationInput,
+  type LifecycleRuleContext,
 } from './rules/validate-lifecycle';
 export {
   NESTED_PLACEMENT_PREFIX,

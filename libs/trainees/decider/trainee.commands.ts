@@ -98,19 +98,19 @@ export interface RemoveDegree extends SubResourceCommand {
   degree_id: string;
 }
 
-/** POST …/defer with `{data: {defer_date, defer_reason}}`. */
+/** POST …/defer: its body's typed fields (docs/reference/API-FACTS.md §12.3). */
 export interface DeferTrainee extends SubResourceCommand {
   type: 'DeferTrainee';
   data: RequestData<DeferralFields>;
 }
 
-/** POST …/withdraw (the date under its canonical name `withdrawal_date`). */
+/** POST …/withdraw: its body's typed fields, each under its canonical name (docs/reference/API-FACTS.md §12.4). */
 export interface WithdrawTrainee extends SubResourceCommand {
   type: 'WithdrawTrainee';
   data: RequestData<WithdrawalFields>;
 }
 
-/** POST …/recommend-for-qts (and …/update-qts-or-eyts-status) with `{data: {qts_standards_met_date}}`. */
+/** POST …/recommend-for-qts (and …/update-qts-or-eyts-status): its body's typed fields (docs/reference/API-FACTS.md §12.5). */
 export interface RecommendForAward extends SubResourceCommand {
   type: 'RecommendForAward';
   data: RequestData<RecommendationFields>;

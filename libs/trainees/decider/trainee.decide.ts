@@ -17,17 +17,26 @@ import type {
   UpdatePlacement,
   UpdateTrainee,
 } from './trainee.commands';
-import type { Degree, DegreeInput, Placement, PlacementInput, Trainee } from '@app/trainees/record';
+import {
+  lifecycleRecordOf,
+  type Degree,
+  type DegreeInput,
+  type LifecycleBody,
+  type LifecycleStored,
+  type Placement,
+  type PlacementInput,
+  type Trainee,
+} from '@app/trainees/record';
 import { findDuplicates, isDuplicateDegree } from './trainee.duplicates';
 import { TOO_MANY_DEGREES, TOO_MANY_PLACEMENTS, TRAINEE_DEGREES_MAX, TRAINEE_PLACEMENTS_MAX } from './trainee.limits';
-import type { TraineeEvent } from './trainee.events';
+import { LIFECYCLE_EVENTS, type TraineeEvent } from './trainee.events';
 import type { TraineeRules } from './trainee.rules';
 import type { TraineeState } from './trainee.state';
 import { isActionAllowed, type TraineeAction } from './trainee.state-machine';
 import { validateDegree, validateDegreeUpdate } from './rules/validate-degree';
 import { validateNewTrainee, validateTraineeUpdate } from './rules/validate-trainee';
 import { validatePlacement, validatePlacementUpdate } from './rules/validate-placement';
-import { validateDeferral, validateRecommendation, validateWithdrawal } from './rules/validate-lifecycle';
+import { validateDeferral, validateRecommendation, validateWithdrawal, type LifecycleRuleContext } from './rules/validate-lifecycle';
 import type { RequestData } from './rules/request-data';
 
 /**
@@ -213,12 +222,25 @@ function actionableTrainee(cmd: { ukprn: string; rules: TraineeRules }, state: T
   return trainee;
 }
 
+/** What a lifecycle action's rules need from the command: today and the version's labels. */
+function lifecycleContext(cmd: { rules: TraineeRules; now: string }): LifecycleRuleContext {
+  return { today: utcDate(cmd.now), label: (field) => cmd.rules.label(field) };
+}
+
+/** The event of lifecycle action `body` recording `stored` on `trainee` at `now`. */
+function lifecycleEvent<B extends LifecycleBody>(body: B, trainee: Trainee, stored: LifecycleStored<B>, now: string): TraineeEvent {
+  return {
+    type: LIFECYCLE_EVENTS[body],
+    data: { trainee_id: trainee.trainee_id, ...lifecycleRecordOf(body, stored), at: now },
+  } as TraineeEvent;
+}
+
 function defer(cmd: DeferTrainee, state: TraineeState): TraineeEvent[] {
   const trainee = actionableTrainee(cmd, state, 'defer');
   const data = requireData(cmd.data);
-  const result = validateDeferral(data.fields, data.problems);
+  const result = validateDeferral(data.fields, data.problems, lifecycleContext(cmd));
   if (!result.ok) throw new ValidationFailed(result.errors);
-  return [{ type: 'TraineeDeferred', data: { trainee_id: trainee.trainee_id, ...result.value, at: cmd.now } }];
+  return [lifecycleEvent('deferral', trainee, result.value, cmd.now)];
 }
 
 /**
@@ -230,20 +252,18 @@ function withdraw(cmd: WithdrawTrainee, state: TraineeState): TraineeEvent[] {
   const trainee = actionableTrainee(cmd, state, 'withdraw');
   if (trainee.details.itt_start_date > utcDate(cmd.now)) throw new StateTransitionError();
   const data = requireData(cmd.data);
-  const result = validateWithdrawal(data.fields, data.problems, trainee, cmd.rules.label('withdrawal_date'));
+  const result = validateWithdrawal(data.fields, data.problems, trainee, lifecycleContext(cmd));
   if (!result.ok) throw new ValidationFailed(result.errors);
-  return [{ type: 'TraineeWithdrawn', data: { trainee_id: trainee.trainee_id, withdrawal: result.value, at: cmd.now } }];
+  return [lifecycleEvent('withdrawal', trainee, result.value, cmd.now)];
 }
 
 /** Recommend for QTS/EYTS (docs/reference/API-FACTS.md §12.5; docs/DESIGN.md ruling 8: from submitted_for_trn or trn_received). */
 function recommend(cmd: RecommendForAward, state: TraineeState): TraineeEvent[] {
   const trainee = actionableTrainee(cmd, state, 'recommend_for_award');
   const data = requireData(cmd.data);
-  const result = validateRecommendation(data.fields, data.problems, trainee, { today: utcDate(cmd.now) });
+  const result = validateRecommendation(data.fields, data.problems, trainee, lifecycleContext(cmd));
   if (!result.ok) throw new ValidationFailed(result.errors);
-  return [
-    { type: 'TraineeRecommendedForAward', data: { trainee_id: trainee.trainee_id, outcome_date: result.value.outcome_date, at: cmd.now } },
-  ];
+  return [lifecycleEvent('recommendation', trainee, result.value, cmd.now)];
 }
 
 /** Records the TRN the registry issued; nothing when the trainee already has one (idempotent). */

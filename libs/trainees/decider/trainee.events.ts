@@ -1,5 +1,5 @@
 import { registerEventSchemas } from '@app/event-sourcing';
-import type { Degree, Placement, TraineeDetails, Withdrawal } from '@app/trainees/record';
+import type { Degree, LifecycleBody, LifecycleRecord, Placement, TraineeDetails } from '@app/trainees/record';
 import type { RecordSource } from './trainee.commands';
 
 /**
@@ -43,17 +43,17 @@ export type DegreeUpdated = TraineeEventOf<'DegreeUpdated', { degree: Degree }>;
 export type DegreeRemoved = TraineeEventOf<'DegreeRemoved', { degree_id: string }>;
 
 /** Deferred (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer"; docs/reference/API-FACTS.md §12.3). */
-export type TraineeDeferred = TraineeEventOf<'TraineeDeferred', { defer_date: string; defer_reason: string | null }>;
+export type TraineeDeferred = TraineeEventOf<'TraineeDeferred', LifecycleRecord<'deferral'>>;
 
 /** Withdrawn (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/withdraw"; docs/reference/API-FACTS.md §12.4). */
-export type TraineeWithdrawn = TraineeEventOf<'TraineeWithdrawn', { withdrawal: Withdrawal }>;
+export type TraineeWithdrawn = TraineeEventOf<'TraineeWithdrawn', LifecycleRecord<'withdrawal'>>;
 
 /**
  * Recommended for QTS/EYTS (docs/spec/trainee-records-api.md
  * "POST /trainees/{trainee_id}/recommend-for-qts"; docs/reference/API-FACTS.md §12.5); `at` is
  * recommended_for_award_at.
  */
-export type TraineeRecommendedForAward = TraineeEventOf<'TraineeRecommendedForAward', { outcome_date: string }>;
+export type TraineeRecommendedForAward = TraineeEventOf<'TraineeRecommendedForAward', LifecycleRecord<'recommendation'>>;
 
 /** The registry issued a TRN (docs/reference/API-FACTS.md §12.1). */
 export type TrnIssued = TraineeEventOf<'TrnIssued', { trn: string }>;
@@ -94,6 +94,13 @@ export type TraineeEvent =
   | TraineeErased;
 
 export type TraineeEventType = TraineeEvent['type'];
+
+/** The event each lifecycle action records, its data the action's record (libs/trainees/record/lifecycle.fields.ts). */
+export const LIFECYCLE_EVENTS = {
+  deferral: 'TraineeDeferred',
+  withdrawal: 'TraineeWithdrawn',
+  recommendation: 'TraineeRecommendedForAward',
+} as const satisfies Record<LifecycleBody, TraineeEventType>;
 
 /** Current schema version of each trainee event's `data`; older versions are upcast on read. */
 export const TRAINEE_EVENT_SCHEMA_VERSIONS: Record<TraineeEventType, number> = {

@@ -1,6 +1,6 @@
 import type { TraineeEvent } from './trainee.events';
 import type { TraineeState } from './trainee.state';
-import type { Trainee } from '@app/trainees/record';
+import { lifecycleRecordIn, noLifecycleMembers, type Trainee } from '@app/trainees/record';
 
 /**
  * Applies one event to a trainee's state and returns the new state (pure; never mutates its
@@ -69,13 +69,10 @@ function registered(d: Extract<TraineeEvent, { type: 'TraineeRegistered' }>['dat
     state: 'draft',
     trn: null,
     submitted_for_trn_at: null,
-    outcome_date: null,
+    ...noLifecycleMembers(),
     recommended_for_award_at: null,
     awarded_at: null,
-    defer_date: null,
-    defer_reason: null,
     reinstate_date: null,
-    withdrawal: null,
     placements: [],
     degrees: [],
     created_at: d.at,
@@ -117,16 +114,15 @@ function apply(t: Trainee, event: Exclude<TraineeEvent, { type: 'TraineeRegister
       break;
     case 'TraineeDeferred':
       t.state = 'deferred';
-      t.defer_date = event.data.defer_date;
-      t.defer_reason = event.data.defer_reason;
+      Object.assign(t, lifecycleRecordIn('deferral', event.data));
       break;
     case 'TraineeWithdrawn':
       t.state = 'withdrawn';
-      t.withdrawal = { ...event.data.withdrawal };
+      Object.assign(t, lifecycleRecordIn('withdrawal', event.data));
       break;
     case 'TraineeRecommendedForAward':
       t.state = 'recommended_for_award';
-      t.outcome_date = event.data.outcome_date;
+      Object.assign(t, lifecycleRecordIn('recommendation', event.data));
       t.recommended_for_award_at = event.data.at;
       break;
     case 'TrnIssued':

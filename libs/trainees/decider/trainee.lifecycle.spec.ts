@@ -327,3 +327,23 @@ describe('trainee decider: RecordAward', () => {
     spec.given(awarded).when(recordAward()).thenNothingHappened();
   });
 });
+
+describe('the lifecycle events as decided', () => {
+  const decided = (history: TraineeEvent[], command: Parameters<typeof decide>[0]) =>
+    decide(command, history.reduce(evolve, initialTraineeState))[0].data as unknown as Record<string, unknown>;
+
+  it('hold their data under the keys, and in the order, that every event of the log has', () => {
+    expect(Object.keys(decided(withTrn, deferTrainee()))).toEqual(['trainee_id', 'defer_date', 'defer_reason', 'at']);
+    const withdrawal = decided(withTrn, withdrawTrainee());
+    expect(Object.keys(withdrawal)).toEqual(['trainee_id', 'withdrawal', 'at']);
+    expect(Object.keys(withdrawal.withdrawal as object)).toEqual([
+      'date',
+      'trigger',
+      'future_interest',
+      'reasons',
+      'another_reason',
+      'safeguarding_concern_reasons',
+    ]);
+    expect(Object.keys(decided([...withTrn, secondPlacement], recommendForAward()))).toEqual(['trainee_id', 'outcome_date', 'at']);
+  });
+});

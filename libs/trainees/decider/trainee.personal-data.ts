@@ -1,5 +1,5 @@
-import { DEGREE_RECORD, TRAINEE_DETAILS_NAMES, TRAINEE_RECORD } from '@app/trainees/record';
-import { TRAINEE_STREAM_PREFIX, type TraineeEventType } from './trainee.events';
+import { DEGREE_RECORD, LIFECYCLE_PATHS, TRAINEE_DETAILS_NAMES, TRAINEE_RECORD } from '@app/trainees/record';
+import { LIFECYCLE_EVENTS, TRAINEE_STREAM_PREFIX, type TraineeEventType } from './trainee.events';
 
 /** Where each event type keeps a field's stored value: a key of its data, or `<key>.<key>`. */
 type Places = Partial<Record<TraineeEventType, string>>;
@@ -11,29 +11,33 @@ const STORED: ReadonlySet<string> = new Set(TRAINEE_DETAILS_NAMES);
 const detail = (key: string): Places => ({ TraineeRegistered: `details.${key}`, TraineeUpdated: `changes.${key}` });
 
 /**
- * Where the trainee's events keep the personal fields that are not a member of the stored record
- * (`TraineeDetails`) of the same name: the `disabilityN` fields are one stored map, `disabilities`;
- * the rest are set by the lifecycle events.
+ * Where the trainee's events keep the personal fields that are neither a member of the stored
+ * record (`TraineeDetails`) of the same name nor a lifecycle action's (whose event keeps them where
+ * its record does, `LIFECYCLE_PATHS`): the `disabilityN` fields are one stored map, `disabilities`.
  */
 const PLACES_BESIDE_THE_DETAILS: Readonly<Record<string, Places>> = {
   disability1: detail('disabilities'),
   disability2: detail('disabilities'),
   statsagency_disabilities: detail('disabilities'),
   trn: { TrnIssued: 'trn' },
-  defer_reason: { TraineeDeferred: 'defer_reason' },
-  withdrawal_another_reason: { TraineeWithdrawn: 'withdrawal.another_reason' },
-  withdrawal_safeguarding_concern_reasons: { TraineeWithdrawn: 'withdrawal.safeguarding_concern_reasons' },
 };
+
+/** Where the event of the lifecycle action that records `name` keeps it; undefined for any other field. */
+function lifecyclePlaces(name: string): Places | undefined {
+  const kept = LIFECYCLE_PATHS[name];
+  return kept && { [LIFECYCLE_EVENTS[kept.body]]: kept.path };
+}
 
 /**
  * Where the trainee's events store each field the trainee table flags `personal`
  * (libs/trainees/record/trainee.record.ts; docs/DESIGN.md "Personal data"), by field name: a member
- * of the stored record in a registration's `details` and an update's `changes`, any other where
- * {@link PLACES_BESIDE_THE_DETAILS} says. A spec checks that these names are exactly the flagged ones.
+ * of the stored record in a registration's `details` and an update's `changes`, a lifecycle
+ * action's where its event keeps it, any other where {@link PLACES_BESIDE_THE_DETAILS} says. A spec
+ * checks that these names are exactly the flagged ones.
  */
 export const PERSONAL_TRAINEE_FIELD_PLACES: Readonly<Record<string, Places>> = Object.fromEntries(
   personalFieldsOf(TRAINEE_RECORD).flatMap((name) => {
-    const places = PLACES_BESIDE_THE_DETAILS[name] ?? (STORED.has(name) ? detail(name) : undefined);
+    const places = PLACES_BESIDE_THE_DETAILS[name] ?? lifecyclePlaces(name) ?? (STORED.has(name) ? detail(name) : undefined);
     return places ? [[name, places]] : [];
   }),
 );

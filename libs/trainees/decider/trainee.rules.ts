@@ -53,6 +53,6 @@ export interface TraineeRules {
   fundCodeExceptionCycles: readonly number[];
   /** States in which a trainee, its placements and degrees may not be written (§7.2, §10.6, §11.8). */
   writesRefusedIn: readonly TraineeStatus[];
-  /** `safeguarding_concerns` is a withdrawal reason, needing `safeguarding_concern_reasons` (docs/DESIGN.md ruling 7). */
+  /** `safeguarding_concerns` is a withdrawal reason, and the withdrawal body reads the concerns it needs (docs/DESIGN.md ruling 7). */
   safeguardingConcernsReason: boolean;
 }

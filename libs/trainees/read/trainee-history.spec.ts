@@ -9,8 +9,11 @@ import {
   placementAdded as placementAddedEvent,
   placementRemoved,
   placementUpdated,
+  traineeAwarded,
   traineeDeferred,
+  traineeRecommendedForAward,
   traineeUpdated,
+  traineeWithdrawn,
   trnIssued,
 } from '@app/trainees/decider/testing/trainee-events';
 import { newEventId, registerUpcaster, toEventData } from '@app/event-sourcing';
@@ -212,6 +215,35 @@ describe('trainee history (timeline and as-of, replayed from the event log)', ()
       changed_fields: ['state', 'defer_date', 'defer_reason'],
       changes: { state: 'deferred', defer_date: '2026-01-05', defer_reason: 'Illness' },
     });
+  });
+
+  it('names the fields a registration, a recommendation, an award and a withdrawal set, in one fixed order', async () => {
+    const recommended = new TraineeWriter(store, 'T3');
+    await recommended.register(at(0));
+    await recommended.append(at(10), [trnIssued({ trainee_id: 'T3', trn: '4830275', at: at(10) })]);
+    await recommended.append(at(20), [traineeRecommendedForAward({ trainee_id: 'T3', at: at(20) })]);
+    await recommended.append(at(30), [traineeAwarded({ trainee_id: 'T3', awarded_at: at(30), at: at(30) })]);
+    const withdrawn = new TraineeWriter(store, 'T4');
+    await withdrawn.register(at(0));
+    await withdrawn.append(at(40), [traineeWithdrawn({ trainee_id: 'T4', at: at(40) })]);
+
+    const first = traineeTimeline(await read('T3'));
+    expect(first[0].changed_fields.slice(0, 4)).toEqual(['trainee_id', 'ukprn', 'record_source', 'state']);
+    expect(first.slice(-2).map((e) => e.changed_fields)).toEqual([
+      ['state', 'outcome_date', 'recommended_for_award_at'],
+      ['state', 'awarded_at'],
+    ]);
+    const last = traineeTimeline(await read('T4')).at(-1)!;
+    expect(last.changed_fields).toEqual(['state', 'withdrawal']);
+    // The withdrawal as its event holds it, its keys in the order the events have always had.
+    expect(Object.keys(last.changes.withdrawal as object)).toEqual([
+      'date',
+      'trigger',
+      'future_interest',
+      'reasons',
+      'another_reason',
+      'safeguarding_concern_reasons',
+    ]);
   });
 
   it('answers the trainee as it stood at any instant of dozens of changes, null before it existed', async () => {

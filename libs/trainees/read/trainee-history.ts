@@ -6,7 +6,7 @@ import {
   type TraineeState,
   traineeStreamId,
 } from '@app/trainees/decider';
-import { TRAINEE_STATES, type Trainee, type TraineeDetails, type TraineeStatus } from '@app/trainees/record';
+import { LIFECYCLE_MEMBERS, TRAINEE_STATES, type Trainee, type TraineeDetails, type TraineeStatus } from '@app/trainees/record';
 import { chainKeysOf, storedTextOf, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 
 /**
@@ -28,7 +28,7 @@ export interface TimelineEntry {
   /**
    * What the event changed, by canonical field name (the v2026.1 name where the versions differ,
    * as in `TraineeDetails`): the details fields a registration set or an update changed, the
-   * lifecycle fields (`state`, `trn`, `defer_date`, `withdrawal`, …) a lifecycle event changed, and
+   * lifecycle fields (`state`, `trn`, what a lifecycle action recorded, …) a lifecycle event changed, and
    * `placements` or `degrees` for a sub-resource event. Empty when the event changed nothing.
    */
   changed_fields: string[];
@@ -76,22 +76,24 @@ export interface TraineeHistory {
   events: RecordedEvent[];
 }
 
-/** Trainee fields outside `details` that an event may change (timestamps are left out: `occurred_at` says when). */
-const LIFECYCLE_FIELDS = [
+/**
+ * Trainee fields outside `details` that an event may change, in the order an entry names them
+ * (timestamps are left out: `occurred_at` says when): the lifecycle actions' members
+ * (libs/trainees/record/lifecycle.fields.ts) after the TRN's, before the instants of the
+ * recommendation and the award.
+ */
+const LIFECYCLE_FIELDS: readonly (keyof Trainee)[] = [
   'trainee_id',
   'ukprn',
   'record_source',
   'state',
   'trn',
   'submitted_for_trn_at',
-  'outcome_date',
+  ...LIFECYCLE_MEMBERS,
   'recommended_for_award_at',
   'awarded_at',
-  'defer_date',
-  'defer_reason',
   'reinstate_date',
-  'withdrawal',
-] as const satisfies readonly (keyof Trainee)[];
+];
 
 /**
  * Reads a trainee's stream for its history; null when there is no such trainee. The stream is

@@ -4,12 +4,14 @@
  * field is: its canonical name (the v2026.1 name), its name in each API version where that
  * differs, what a write body may send for it (type, format, code list, bounds, whether a create
  * needs it, where its messages stand in a 422) and what an answer holds (the value and its JSON
- * Schema), and whether it is personal data. The contract derives from the rows the wire checks
- * (`class-validator` DTOs) and the request schemas; the serializers and the response schemas; this
- * part derives the typed fields a write hands the decider ({@link FieldsOf}), the stored record
- * ({@link StoredFieldsOf}) and its names, the order of the fields' messages ({@link messageOrderOf})
- * and the per-version names (field-names.ts); the decider, the places of the personal fields in
- * the events. Nothing else restates a field.
+ * Schema), and whether it is personal data. A trainee's row may instead say what a lifecycle
+ * action's body (defer, withdraw, recommend) sends for it and where the action records it
+ * ({@link LifecycleInput}). The contract derives from the rows the wire checks (`class-validator`
+ * DTOs) and the request schemas; the serializers and the response schemas; this part derives the
+ * typed fields a write hands the decider ({@link FieldsOf}; a lifecycle body's: lifecycle.fields.ts),
+ * the stored record ({@link StoredFieldsOf}) and its names, the order of the fields' messages
+ * ({@link messageOrderOf}) and the per-version names (field-names.ts); the decider, the places of
+ * the personal fields in the events. Nothing else restates a field.
  */
 import { type RefListName, REFERENCE_LISTS } from './codes/catalogue';
 import { TEXT_MAX_CHARS } from './limits';
@@ -94,6 +96,82 @@ export interface FieldAnswer<R> {
   readonly asIs?: boolean;
 }
 
+/**
+ * The lifecycle actions whose bodies the trainee table's rows describe (docs/reference/API-FACTS.md
+ * §12.3–§12.5), each with where it records what its body sent: the record is the trainee's own
+ * members and its event's data (`under` null), or one member of both.
+ */
+export const LIFECYCLE_BODIES = {
+  /** POST …/defer. */
+  deferral: { under: null },
+  /** POST …/withdraw. */
+  withdrawal: { under: 'withdrawal' },
+  /** POST …/recommend-for-qts and its alias. */
+  recommendation: { under: null },
+} as const;
+/** A lifecycle action's body. */
+export type LifecycleBody = keyof typeof LIFECYCLE_BODIES;
+
+/**
+ * What a lifecycle body may send for a field, as its wire checks read it; every rule of these
+ * bodies that needs neither the trainee nor today is such a check (docs/reference/API-FACTS.md
+ * §12.3–§12.5).
+ */
+export type LifecycleKind =
+  /** An ISO 8601 date (§6.5), stored as `YYYY-MM-DD`. */
+  | { readonly kind: 'date' }
+  /** An ISO 8601 date or date-time (§12.4); a date-time with a zone counts on its UTC date. */
+  | { readonly kind: 'date_or_date_time' }
+  /** Free text: a string, or a JSON number as its text (anything else is `invalid`); at most `max` characters, stored as sent. */
+  | { readonly kind: 'text'; readonly max: number }
+  /**
+   * Free text that a reason sent needs (`neededBy` the reason's code), then required: trimmed, at
+   * most `max` characters; blank or not text counts as none, and it is stored only where a reason
+   * sent needs it. A version none of whose reasons needs it does not read it.
+   */
+  | { readonly kind: 'reason_text'; readonly max: number; readonly neededBy: (reason: string) => boolean }
+  /** A code of `list` (`REFERENCE_LISTS`) as a JSON string; anything else, no value included, is `invalid`. */
+  | { readonly kind: 'listed'; readonly list: RefListName }
+  /**
+   * The withdrawal reasons: a JSON array (anything else counts as none) of at least one code, each
+   * allowed for the trigger the body's row `trigger` holds, at most `max` (`<label> is too long
+   * (maximum is <max> <noun>)`); stored as the strings sent, in order, without repeats.
+   */
+  | { readonly kind: 'reasons'; readonly max: number; readonly noun: string; readonly trigger: string };
+
+/** What a lifecycle action's body may send for a field, and where the action records it. */
+export interface LifecycleInput {
+  readonly body: LifecycleBody;
+  /** The key the body sends it under in every version, where that is not the row's name (in the version's `names`). */
+  readonly key?: string;
+  /** Its key in the action's record (the event's data and the trainee), where that is not the body's key. */
+  readonly stored?: string;
+  readonly kind: LifecycleKind;
+  /** The body must send it. */
+  readonly required?: true;
+  /** Where it stands in its body: its messages in a 422, its key in the request schema. */
+  readonly rank: number;
+  /** Where it stands among the keys of the action's record, where that is not `rank`'s place: the order every event has held. */
+  readonly storedRank?: number;
+  /** What a message says after the field's label when a required field is missing or blank; `can't be blank` unless said. */
+  readonly blank?: string;
+  /** What a message says after the field's label when the value is not of its kind; `is invalid` unless said. */
+  readonly invalid?: string;
+  readonly description: string;
+  /** The request schema's example. */
+  readonly example: unknown;
+}
+
+/**
+ * What the lifecycle action `body` recorded on `trainee` under `key` (of its record, {@link LifecycleInput.stored}):
+ * the trainee's member, or a member of its `under` member; null before the action.
+ */
+export function recordedValue(trainee: object, body: LifecycleBody, key: string): unknown {
+  const under = LIFECYCLE_BODIES[body].under;
+  const record = (under === null ? trainee : (trainee as Record<string, unknown>)[under]) as Record<string, unknown> | null | undefined;
+  return record?.[key] ?? null;
+}
+
 /** One field of a record table. */
 export interface FieldRow<R> {
   /** The canonical name: the v2026.1 name (the version-dependent fields of docs/spec/trainee-records-api.md "Trainee object"). */
@@ -101,6 +179,8 @@ export interface FieldRow<R> {
   /** The field's name in the versions that call it otherwise; null where the version has no such field. */
   readonly names?: Partial<ByVersion<string | null>>;
   readonly input?: FieldInput;
+  /** What a lifecycle action's body sends for it (a trainee's row only); its answer is then what the action recorded. */
+  readonly lifecycle?: LifecycleInput;
   readonly answer?: FieldAnswer<R>;
   /**
    * Personal data (names, contact details, identifiers, dates of birth, special-category data, free
@@ -137,9 +217,12 @@ export function messageOrderOf<R>(table: readonly FieldRow<R>[], beside: Readonl
   return ranked.sort((a, b) => a.rank - b.rank).map((r) => r.name);
 }
 
-/** The names of `table`'s answered rows without a value of their own (the stored record's, {@link StoredFieldsOf}), in table order. */
+/**
+ * The names of `table`'s answered rows without a value of their own (the stored record's, {@link StoredFieldsOf}),
+ * in table order; a lifecycle action's field is not in it.
+ */
 export function storedNamesOf<R>(table: readonly FieldRow<R>[]): string[] {
-  return [...new Set(table.filter((row) => row.answer && !row.answer.value).map((row) => row.name))];
+  return [...new Set(table.filter((row) => row.answer && !row.answer.value && !row.lifecycle).map((row) => row.name))];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -215,9 +298,9 @@ export type FieldsOf<Table extends readonly FieldRow<never>[], Nested = Record<n
   > | null;
 };
 
-/** The names of a table's answered rows that take their value from the stored record (no `value` of their own). */
+/** The names of a table's answered rows that take their value from the stored record (no `value` of their own, no lifecycle action's). */
 export type StoredAnswers<Table extends readonly FieldRow<never>[]> = Table[number] extends infer Row
-  ? Row extends { answer: { value: unknown } }
+  ? Row extends { answer: { value: unknown } } | { lifecycle: object }
     ? never
     : Row extends { name: infer N; answer: object }
       ? N
@@ -240,11 +323,16 @@ export type ValueOfSchema<S> = S extends { type: infer T } ? (T extends readonly
 
 /**
  * The stored record of a table: one member per answered row without a value of its own (the
- * record's stored value of the same name), typed as its answer's schema says.
+ * record's stored value of the same name), typed as its answer's schema says; a lifecycle action's
+ * field is not in it.
  */
 export type StoredFieldsOf<Table extends readonly FieldRow<never>[]> = {
   -readonly [
-    Row in Table[number] as Row extends { answer: { value: unknown } } ? never : Row extends { answer: object } ? Row['name'] : never
+    Row in Table[number] as Row extends { answer: { value: unknown } } | { lifecycle: object }
+      ? never
+      : Row extends { answer: object }
+        ? Row['name']
+        : never
   ]: Row extends {
     answer: { schema: infer S };
   }

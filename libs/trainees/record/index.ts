@@ -17,11 +17,34 @@ export {
   type RefLists,
 } from './codes/catalogue';
 export { fieldLabel, versionFieldName } from './field-names';
-export type { DeferralFields, RecommendationFields, WithdrawalFields } from './input-fields';
+export {
+  LIFECYCLE_FIELDS,
+  LIFECYCLE_MEMBERS,
+  LIFECYCLE_PATHS,
+  blankMessageOf,
+  invalidMessageOf,
+  lifecycleAnswerOf,
+  lifecycleRecordIn,
+  lifecycleRecordOf,
+  lifecycleStoredOf,
+  noLifecycleMembers,
+  type Deferral,
+  type DeferralFields,
+  type LifecycleField,
+  type LifecycleFields,
+  type LifecycleRecord,
+  type LifecycleStored,
+  type Recommendation,
+  type RecommendationFields,
+  type Trainee,
+  type Withdrawal,
+  type WithdrawalFields,
+} from './lifecycle.fields';
 export { DEGREE_RECORD, type DegreeFields } from './degree.record';
 export {
   bool,
   codesOf,
+  LIFECYCLE_BODIES,
   inputKindOf,
   inputRow,
   type ByVersion,
@@ -30,9 +53,12 @@ export {
   type FieldRow,
   type InputKind,
   type JsonSchema,
+  type LifecycleBody,
+  type LifecycleInput,
+  type LifecycleKind,
 } from './field-table';
 export { PLACEMENT_NAME_MAX, PLACEMENT_RECORD, type PlacementFields } from './placement.record';
-export { TRAINEE_RECORD, type Trainee, type TraineeDetails } from './trainee.record';
+export { TRAINEE_RECORD, type TraineeDetails } from './trainee.record';
 export { TRAINEE_DETAILS_NAMES, TRAINEE_FIELD_MESSAGE_ORDER, TRAINEE_STORED_INPUTS, type TraineeFields } from './trainee.fields';
 export {
   BODY_MAX_BYTES,
@@ -51,4 +77,4 @@ export {
 } from './limits';
 export type { Degree, DegreeInput, Placement, PlacementInput, School } from './trainee.details';
 export { API_VERSIONS, DEFAULT_SERVED_VERSIONS, ServedVersions, VERSION_PATTERN, implementedVersion, type ApiVersion } from './versions';
-export { TRAINEE_STATES, type TraineeBase, type TraineeStatus, type Withdrawal } from './trainee';
+export { TRAINEE_STATES, type TraineeBase, type TraineeStatus } from './trainee';

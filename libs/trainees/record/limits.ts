@@ -25,7 +25,7 @@ export const PLACEMENTS_ATTRIBUTES_MAX_ITEMS = 20;
 export const DEGREES_ATTRIBUTES_MAX_ITEMS = 10;
 
 /**
- * Most withdrawal `reasons` (POST …/withdraw): 20. A trigger allows at most 11 distinct reasons
+ * Most withdrawal reasons (POST …/withdraw): 20. A trigger allows at most 11 distinct reasons
  * (docs/reference/API-FACTS.md §12.4: the trainee trigger's ten, plus safeguarding_concerns in
  * v2026.1, docs/DESIGN.md ruling 7), so every allowed list fits, with room for repeats (dropped
  * when stored).
@@ -52,9 +52,9 @@ export const COURSE_YEAR_MIN = -2_147_483_648;
 export const COURSE_YEAR_MAX = 2_147_483_647;
 
 /**
- * Most characters of a withdrawal's free-text reasons (`another_reason`,
- * `safeguarding_concern_reasons`): 5,000, room for a few paragraphs (a deferral's reason has 500,
- * docs/reference/API-FACTS.md §12).
+ * Most characters of a withdrawal's free texts, the ones its reasons need
+ * (trainee-lifecycle.record.ts): 5,000, room for a few paragraphs (a deferral's reason has a tenth
+ * of that, docs/reference/API-FACTS.md §12).
  */
 export const REASON_TEXT_MAX_CHARS = 5000;
 

@@ -5,23 +5,22 @@
  * (docs/reference/API-FACTS.md §6.2–§6.10; bounds: docs/DESIGN.md ruling 14) and what an answer
  * holds (the same section's version-dependent fields table; docs/DESIGN.md rulings 3, 6, 10;
  * docs/reference/API-FACTS.md §13). The `disabilityN` keys are read beside the table (§6.7)
- * and answered after `disability2`; the nested placements and degrees of a create come last.
+ * and answered after `disability2`; the nested placements and degrees of a create come last. The
+ * fields the lifecycle actions' bodies send are rows of trainee-lifecycle.record.ts, spread here at
+ * their places.
  *
  * A field is its row here, its record rules (libs/trainees/decider/rules) and its code list
  * (codes/): the stored record (below), the typed fields, the order of the messages (§6.3), the
  * personal fields, wire checks, serializers and schemas are derived from the rows. A value read from
  * `t.details` states its type, as TypeScript cannot infer it through the table it derives from.
  */
-import { WITHDRAWAL_REASONS } from './codes/catalogue';
 import { bool, code, codesOf, date, dateAnswer, instant, ndate, nenum, ninstant, nstr, str, text } from './field-table';
 import type { FieldRow, StoredFieldsOf } from './field-table';
 import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS, TEXT_MAX_CHARS } from './limits';
 import { TRAINEE_STATES, type TraineeBase } from './trainee';
 import { fundingFlags } from './trainee.answers';
 import { diversityRows } from './trainee-diversity.record';
-
-/** The withdrawal reasons as answered: every reason code, or null. */
-const REASONS = { type: ['array', 'null'], items: { type: 'string', enum: [...new Set(WITHDRAWAL_REASONS.map((r) => r.code))] } };
+import { LIFECYCLE_ROWS } from './trainee-lifecycle.record';
 
 const RECORD_SOURCE = 'How the record came in: `api`, or `csv` for a trainee added from an uploaded file (trainee-uploads).';
 /** The trainee's fields, in answer order (the `disabilityN` keys are answered after `disability2`). */
@@ -83,7 +82,7 @@ export const TRAINEE_RECORD = [
     input: { kind: code('training_route'), required: true, messageRank: 5, description: 'Training route (code).' },
     answer: { schema: { type: 'string', enum: codesOf('training_route') } },
   },
-  ...diversityRows<Trainee>((t, key): string | null => t.details.disabilities[key] ?? null),
+  ...diversityRows<TraineeCore>((t, key): string | null => t.details.disabilities[key] ?? null),
   {
     name: 'itt_start_date',
     input: { kind: date, required: true, messageRank: 6, description: 'Start of initial teacher training; its year at most next year.' },
@@ -99,7 +98,7 @@ export const TRAINEE_RECORD = [
     input: { kind: date, messageRank: 24, description: 'When the trainee started; defaults to itt_start_date.' },
     answer: { schema: ndate() },
   },
-  { name: 'outcome_date', answer: { value: (t) => t.outcome_date, schema: ndate('When the QTS/EYTS standards were met.') } },
+  ...LIFECYCLE_ROWS.recommendation,
   { name: 'course_itt_start_date', answer: { value: (t): string => t.details.itt_start_date, schema: dateAnswer() } },
   {
     name: 'pg_apprenticeship_start_date',
@@ -117,8 +116,7 @@ export const TRAINEE_RECORD = [
   },
   { name: 'submitted_for_trn_at', answer: { value: (t) => t.submitted_for_trn_at, schema: ninstant() } },
   { name: 'state', answer: { value: (t) => t.state, schema: { type: 'string', enum: [...TRAINEE_STATES] } } },
-  { name: 'defer_date', answer: { value: (t) => t.defer_date, schema: ndate() } },
-  { name: 'defer_reason', personal: true, answer: { value: (t) => t.defer_reason, schema: nstr(undefined, { maxLength: 500 }) } },
+  ...LIFECYCLE_ROWS.deferral,
   { name: 'reinstate_date', answer: { value: (t) => t.reinstate_date, schema: ndate() } },
   {
     name: 'recommended_for_award_at',
@@ -273,14 +271,7 @@ export const TRAINEE_RECORD = [
   { name: 'created_from_statsagency', answer: { value: () => false, schema: bool() } },
   { name: 'statsagency_updated_at', answer: { value: () => null, schema: ninstant() } },
   { name: 'statsagency_editable', answer: { value: () => false, schema: bool() } },
-  {
-    name: 'withdrawal_future_interest',
-    answer: { value: (t) => t.withdrawal?.future_interest ?? null, schema: nenum(codesOf('withdrawal_future_interest')) },
-  },
-  { name: 'withdrawal_trigger', answer: { value: (t) => t.withdrawal?.trigger ?? null, schema: nenum(codesOf('withdrawal_trigger')) } },
-  // The spec's trainee table lists withdrawal_reasons for every version; v2025.0 also answers them as withdraw_reasons.
-  { name: 'withdrawal_reasons', answer: { value: (t) => t.withdrawal?.reasons ?? null, schema: REASONS, asIs: true } },
-  { name: 'withdrawal_another_reason', personal: true, answer: { value: (t) => t.withdrawal?.another_reason ?? null, schema: nstr() } },
+  ...LIFECYCLE_ROWS.withdrawal,
   {
     name: 'application_id',
     personal: true,
@@ -311,7 +302,7 @@ export const TRAINEE_RECORD = [
     input: { kind: code('course_subject'), messageRank: 12, description: 'Third course subject (HECOS code).' },
     answer: { schema: nenum(codesOf('course_subject')) },
   },
-  { name: 'withdrawal_date', names: { 'v2025.0': 'withdraw_date' }, answer: { value: (t) => t.withdrawal?.date ?? null, schema: ndate() } },
+  ...LIFECYCLE_ROWS.withdrawalDate,
   {
     name: 'training_partner_not_applicable',
     names: { 'v2025.0': 'lead_partner_not_applicable' },
@@ -337,16 +328,7 @@ export const TRAINEE_RECORD = [
     },
     answer: { schema: nstr() },
   },
-  {
-    name: 'withdrawal_safeguarding_concern_reasons',
-    personal: true,
-    answer: { value: (t) => t.withdrawal?.safeguarding_concern_reasons ?? null, schema: nstr(), only: ['v2026.1'] },
-  },
-  {
-    name: 'withdrawal_reasons',
-    names: { 'v2025.0': 'withdraw_reasons' },
-    answer: { value: (t) => t.withdrawal?.reasons ?? null, schema: REASONS, only: ['v2025.0'] },
-  },
+  ...LIFECYCLE_ROWS.withdrawalByVersion,
   { name: 'expected_end_date', answer: { value: (t): string => t.details.itt_end_date, schema: ndate(), only: ['v2025.0'] } },
   { name: 'bursary_level', answer: { value: (t): string | null => t.details.funding_method, schema: nstr(), only: ['v2025.0'] } },
   { name: 'course_study_mode', answer: { value: (t): string | null => t.details.study_mode, schema: nstr(), only: ['v2025.0'] } },
@@ -382,7 +364,7 @@ export const TRAINEE_RECORD = [
       description: `Placements (create only), at most ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS}.`,
     },
   },
-] as const satisfies readonly FieldRow<Trainee>[];
+] as const satisfies readonly FieldRow<TraineeCore>[];
 
 /**
  * The trainee's stored record: a member per answered row without a value of its own, typed as its
@@ -394,7 +376,11 @@ export type TraineeDetails = StoredFieldsOf<typeof TRAINEE_RECORD> & {
   disabilities: Record<string, string>;
 };
 
-/** A trainee as its events leave it, and the read model's document (docs/DESIGN.md property 5); `details` a member, resolved lazily. */
-export interface Trainee extends TraineeBase {
+/**
+ * A trainee as the table's answers read it: its members besides what the lifecycle actions
+ * recorded, and its stored record (`details`, a member, resolved lazily). The service's `Trainee`
+ * adds the lifecycle actions' members, derived from their rows (lifecycle.fields.ts).
+ */
+export interface TraineeCore extends TraineeBase {
   details: TraineeDetails;
 }

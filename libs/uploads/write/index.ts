@@ -5,7 +5,8 @@ export { UPLOAD_LEDGER_STREAM, UPLOAD_LIST_STREAM_PREFIX, UploadLists, unsettled
 export { RECOMMEND_COLUMNS, RECOMMEND_DATE_COLUMN, recommendTemplateCsv } from './recommend-rows';
 export { cancelUpload, ownUpload, receiveUpload, runUploadWork, submitUpload } from './upload-operations';
 export { PENDING_RETRY_AFTER_SECONDS, UploadQuotaExceeded, type UploadQuota } from './upload-quotas';
-export { readUpload, readUploadFile, UploadPartUnreadable, UploadStates, uploadKeyId } from './upload-stream';
+export { UploadStates } from './upload-states';
+export { readUpload, readUploadFile, UploadPartUnreadable, uploadKeyId } from './upload-stream';
 export { UploadWorker, type UploadWorkFailed } from './upload-worker';
 export { UPLOAD_PORTS, type UploadKeys, type UploadPorts, type UploadQuotas, type UploadStreamPorts } from './upload.ports';
 export { UPLOAD_SCHEMAS } from './upload-schemas';

@@ -12,10 +12,9 @@ import {
   runUploadCommand,
   storeUploadFile,
   storeUploadMessages,
-  UPLOAD_STATES_KEPT,
   UploadPartUnreadable,
-  UploadStates,
 } from './upload-stream';
+import { UPLOAD_STATES_KEPT, UploadStates } from './upload-states';
 import type { UploadKeys, UploadStreamPorts } from './upload.ports';
 
 const ID = 'u0000000001';

@@ -2,7 +2,7 @@ import type { Trainee } from '@app/trainees/record';
 import type { TraineeWritePorts } from '@app/trainees/write';
 import type { UploadFiles } from './upload-files.port';
 import type { UploadLists } from './upload-list';
-import type { UploadStates } from './upload-stream';
+import type { UploadStates } from './upload-states';
 
 /**
  * The data keys of uploads: one per upload, kept in the same key store as the trainees' and

@@ -9,6 +9,7 @@ import {
   DEGREE_RECORD,
   PLACEMENT_RECORD,
   TRAINEE_RECORD,
+  lifecycleAnswerOf,
   type ApiVersion,
   type Degree,
   type FieldAnswer,
@@ -33,10 +34,13 @@ function answersOf<T>(table: readonly FieldRow<T>[], stored: (name: string) => (
   );
 }
 
-/** The trainee's answered fields in answer order (the `disabilityN` keys are added after `disability2`). */
+/**
+ * The trainee's answered fields in answer order (the `disabilityN` keys are added after `disability2`):
+ * a lifecycle action's field answers what the action recorded, any other its stored record's value.
+ */
 export const TRAINEE_FIELDS: readonly OutputField<Trainee>[] = answersOf<Trainee>(
   TRAINEE_RECORD,
-  (name) => (t) => t.details[name as keyof Trainee['details']],
+  (name) => lifecycleAnswerOf(name) ?? ((t) => t.details[name as keyof Trainee['details']]),
 );
 /** The placement's answered fields in answer order. */
 export const PLACEMENT_FIELDS: readonly OutputField<Placement>[] = answersOf<Placement>(

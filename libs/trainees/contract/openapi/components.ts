@@ -15,7 +15,7 @@ import {
 } from '@app/trainees/record';
 import { contractFor, type VersionContract } from '../contract';
 import { degreeWire } from '../wire/degree.wire';
-import { DEFERRAL_WIRE, RECOMMENDATION_WIRE, withdrawalWireFor } from '../wire/lifecycle.wire';
+import { lifecycleWireFor } from '../wire/lifecycle.wire';
 import { PLACEMENT_WIRE } from '../wire/placement.wire';
 import { DISABILITY_KEY, traineeWire } from '../wire/trainee.wire';
 import type { JsonSchema, WireObject } from '../wire/wire-object';
@@ -178,7 +178,6 @@ const DISABILITY_NUMBER = numberAsTextSchema(TEXT_MAX_CHARS);
 
 /** The write bodies of `version`: each input (with its bounds) and its `{data: …}` envelope. */
 function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {
-  const withdrawal = withdrawalWireFor(version);
   return {
     TraineeInput: withStudyModeRule(
       requestSchema(traineeWire(version, 'create'), 'A trainee to create, with its nested degrees and placements.', {
@@ -212,9 +211,9 @@ function requestSchemas(version: ApiVersion): Record<string, JsonSchema> {
       degreeWire(version),
       'A previous degree. UK or non-UK is decided from country and institution (docs/reference/API-FACTS.md §11.2).',
     ),
-    DeferralInput: requestSchema(DEFERRAL_WIRE, 'A deferral.'),
-    WithdrawalInput: requestSchema(withdrawal, 'A withdrawal.'),
-    RecommendationInput: requestSchema(RECOMMENDATION_WIRE, 'A recommendation for QTS or EYTS.'),
+    DeferralInput: requestSchema(lifecycleWireFor('deferral', version), 'A deferral.'),
+    WithdrawalInput: requestSchema(lifecycleWireFor('withdrawal', version), 'A withdrawal.'),
+    RecommendationInput: requestSchema(lifecycleWireFor('recommendation', version), 'A recommendation for QTS or EYTS.'),
     TraineeCreateRequest: envelope(ref('TraineeInput')),
     TraineeUpdateRequest: envelope(ref('TraineeUpdateInput')),
     PlacementRequest: envelope(ref('PlacementInput')),

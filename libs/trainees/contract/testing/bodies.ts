@@ -18,13 +18,13 @@ import {
   validateRecommendation,
   validateTraineeUpdate,
   validateWithdrawal,
-  type DeferralInput,
   type InputProblem,
-  type RecommendationInput,
   type RequestData,
   type ValidationResult,
 } from '@app/trainees/decider';
 import type {
+  Deferral,
+  Recommendation,
   Trainee,
   Withdrawal,
   ApiVersion,
@@ -109,22 +109,26 @@ export function placementUpdateBody(input: unknown, stored: PlacementInput, ctx:
 }
 
 /** POST …/defer. */
-export function deferralBody(input: unknown, ctx: BodyContext): ValidationResult<DeferralInput> {
-  return withData(contractFor(ctx.version).requests.deferral(input), (fields, problems) => validateDeferral(fields, problems));
+export function deferralBody(input: unknown, ctx: BodyContext): ValidationResult<Deferral> {
+  const { requests, rules } = contractFor(ctx.version);
+  return withData(requests.deferral(input), (fields, problems) =>
+    validateDeferral(fields, problems, { today: ctx.today, label: rules.label }),
+  );
 }
 
 /** POST …/withdraw for `trainee`. */
 export function withdrawalBody(input: unknown, trainee: Trainee, ctx: BodyContext): ValidationResult<Withdrawal> {
   const { requests, rules } = contractFor(ctx.version);
   return withData(requests.withdrawal(input), (fields, problems) =>
-    validateWithdrawal(fields, problems, trainee, rules.label('withdrawal_date')),
+    validateWithdrawal(fields, problems, trainee, { today: ctx.today, label: rules.label }),
   );
 }
 
 /** POST …/recommend-for-qts for `trainee`. */
-export function recommendationBody(input: unknown, trainee: Trainee, ctx: BodyContext): ValidationResult<RecommendationInput> {
-  return withData(contractFor(ctx.version).requests.recommendation(input), (fields, problems) =>
-    validateRecommendation(fields, problems, trainee, { today: ctx.today }),
+export function recommendationBody(input: unknown, trainee: Trainee, ctx: BodyContext): ValidationResult<Recommendation> {
+  const { requests, rules } = contractFor(ctx.version);
+  return withData(requests.recommendation(input), (fields, problems) =>
+    validateRecommendation(fields, problems, trainee, { today: ctx.today, label: rules.label }),
   );
 }
 

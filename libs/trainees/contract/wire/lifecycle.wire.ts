@@ -2,37 +2,32 @@
  * The wire checks of the lifecycle actions' bodies (docs/spec/trainee-records-api.md
  * "POST /trainees/{trainee_id}/defer", "POST /trainees/{trainee_id}/withdraw",
  * "POST /trainees/{trainee_id}/recommend-for-qts" and "Limits"; docs/reference/API-FACTS.md
- * §12.3–§12.5; docs/DESIGN.md ruling 7): every rule of a body that needs neither the trainee nor
- * today. The rest (a withdrawal date before itt_start_date; a recommendation date in the future or
- * before it, the degree and placements a route needs) is the decider's
- * (libs/trainees/decider/rules/validate-lifecycle.ts).
+ * §12.3–§12.5; docs/DESIGN.md ruling 7), made from the fields' rows
+ * (libs/trainees/record/trainee-lifecycle.record.ts): every rule of a body that needs neither the
+ * trainee nor today, its messages worded as the rows say. The rest (a withdrawal date before
+ * itt_start_date; a recommendation date in the future or before it, the degree and placements a
+ * route needs) is the decider's (libs/trainees/decider/rules/validate-lifecycle.ts).
  *
  * Where the facts leave room on the wire:
- * - a free text that is an array, object or boolean counts as not entered (another reason,
- *   safeguarding concerns) or is `<field> is invalid` (defer_reason);
- * - a non-array `reasons` counts as absent;
- * - the other version's withdrawal date key is an unknown key, ignored, so sending it counts as
- *   missing (the reference answers 500 there, docs/reference/API-FACTS.md §5.6).
+ * - a free text a reason needs counts as not entered when it is an array, object or boolean; any
+ *   other free text is then `<field> is invalid`;
+ * - a non-array list of reasons counts as absent;
+ * - the other version's name of a field is an unknown key, ignored, so sending it counts as missing
+ *   (the reference answers 500 for the withdrawal date there, docs/reference/API-FACTS.md §5.6).
  */
-import {
-  DEFERRAL_MESSAGES,
-  DEFER_REASON_MAX_LENGTH,
-  RECOMMENDATION_MESSAGES,
-  SAFEGUARDING_CONCERNS_REASON,
-  WITHDRAWAL_MESSAGES,
-  allowedWithdrawalReasons,
-  parseIsoDateOrDateTime,
-} from '@app/trainees/decider';
+import { allowedWithdrawalReasons, parseIsoDateOrDateTime } from '@app/trainees/decider';
 import { parseIsoDate } from '@app/calendar';
 import {
-  REFERENCE_LISTS,
-  type DeferralFields,
-  type RecommendationFields,
-  type WithdrawalFields,
+  LIFECYCLE_FIELDS,
+  blankMessageOf,
+  codesOf,
+  invalidMessageOf,
   versionFieldName,
   type ApiVersion,
-  REASON_TEXT_MAX_CHARS,
-  WITHDRAWAL_REASONS_MAX_ITEMS,
+  type LifecycleBody,
+  type LifecycleField,
+  type LifecycleFields,
+  type LifecycleKind,
 } from '@app/trainees/record';
 import { traineeRulesFor } from '../rules';
 import {
@@ -50,10 +45,6 @@ import {
 import { isBlank } from './values';
 import { WireObject, wrap, type WireField } from './wire-object';
 
-/** The withdrawal trigger and future-interest values (`withdrawal_trigger.json`, `withdrawal_future_interest.json`). */
-const TRIGGERS: readonly string[] = REFERENCE_LISTS.withdrawal_trigger.map((e) => e.code);
-const FUTURE_INTERESTS: readonly string[] = REFERENCE_LISTS.withdrawal_future_interest.map((e) => e.code);
-
 /** A required free text: trimmed text, or null when blank or not text (a JSON number is read as its text). */
 function requiredText(value: unknown): string | null {
   if (value instanceof NonScalar) return null;
@@ -64,238 +55,222 @@ function requiredText(value: unknown): string | null {
   return trimmed === '' ? null : trimmed;
 }
 
-/** The reasons sent: the array's elements, or none (a non-array counts as absent). */
-function reasonsOf(object: Record<string, unknown>): unknown[] {
-  const raw = object.reasons;
+/** The items of a list sent under `key`: the array's elements, or none (a non-array counts as absent). */
+function itemsOf(object: Record<string, unknown>, key: string): unknown[] {
+  const raw = object[key];
   return Array.isArray(raw) ? raw : [];
 }
 
-/** The string reasons sent. */
-function stringReasons(object: Record<string, unknown>): string[] {
-  return reasonsOf(object).filter((r): r is string => typeof r === 'string');
+/** The string items of a list sent under `key`. */
+function stringsOf(object: Record<string, unknown>, key: string): string[] {
+  return itemsOf(object, key).filter((r): r is string => typeof r === 'string');
 }
 
-/** The body of POST …/defer (§12.3): `defer_date` required, a date, no range; `defer_reason` at most 500 characters. */
-export const DEFERRAL_WIRE = new WireObject<DeferralFields>('DeferralInput', [
-  {
-    wire: 'defer_date',
-    canonical: 'defer_date',
-    checks: [
-      Required({ message: () => DEFERRAL_MESSAGES.deferDateBlank }),
-      IsIsoDate({ message: () => DEFERRAL_MESSAGES.deferDateInvalid }),
-    ],
-    convert: (v) => parseIsoDate(v),
-    required: true,
-    schema: {
-      type: 'string',
-      format: 'date',
-      maxLength: ISO_DATE_OR_DATE_TIME_MAX_CHARS,
-      description: 'When the trainee deferred (no range check).',
-      example: '2026-01-15',
-    },
-  },
-  {
-    wire: 'defer_reason',
-    canonical: 'defer_reason',
-    checks: [IsText(), MaxChars(DEFER_REASON_MAX_LENGTH)],
-    convert: (v) => textOf(v),
-    schema: {
-      type: ['string', 'null'],
-      maxLength: DEFER_REASON_MAX_LENGTH,
-      description: 'Why, at most 500 characters.',
-      example: 'Health reasons',
-    },
-  },
-]);
-
-/** The body of POST …/recommend-for-qts (§12.5): `qts_standards_met_date` required and a date. */
-export const RECOMMENDATION_WIRE = new WireObject<RecommendationFields>('RecommendationInput', [
-  {
-    wire: 'qts_standards_met_date',
-    canonical: 'qts_standards_met_date',
-    checks: [
-      Required({ message: () => RECOMMENDATION_MESSAGES.dateBlank }),
-      IsIsoDate({ message: () => RECOMMENDATION_MESSAGES.dateInvalid }),
-    ],
-    convert: (v) => parseIsoDate(v),
-    required: true,
-    schema: {
-      type: 'string',
-      format: 'date',
-      maxLength: ISO_DATE_OR_DATE_TIME_MAX_CHARS,
-      description: 'When the trainee met the QTS or EYTS standards: not in the future, not before itt_start_date.',
-      example: '2026-06-30',
-    },
-  },
-]);
-
-/**
- * `reasons` of a withdrawal (docs/reference/API-FACTS.md §12.4; docs/DESIGN.md rulings 7 and 14):
- * at least one, each allowed for the trigger (the version's list, with or without
- * safeguarding_concerns), at most WITHDRAWAL_REASONS_MAX_ITEMS.
- */
-function reasonsField(safeguarding: boolean): WireField {
-  const allowed = (object: Record<string, unknown>): readonly string[] => {
-    const trigger = object.trigger;
-    return allowedWithdrawalReasons(typeof trigger === 'string' && TRIGGERS.includes(trigger) ? trigger : undefined, safeguarding);
-  };
-  const reasonEnum = [
-    ...new Set([...allowedWithdrawalReasons('provider', safeguarding), ...allowedWithdrawalReasons('trainee', safeguarding)]),
-  ];
-  return {
-    wire: 'reasons',
-    canonical: 'reasons',
-    checks: [
-      Holds(
-        'reasonsGiven',
-        (_v, o) => reasonsOf(o).length > 0,
-        () => WITHDRAWAL_MESSAGES.reasonsBlank,
-      ),
-      Holds(
-        'reasonsForTrigger',
-        (_v, o) => {
-          const reasons = reasonsOf(o);
-          const ok = allowed(o);
-          return reasons.length === 0 || reasons.every((r) => typeof r === 'string' && ok.includes(r));
-        },
-        () => WITHDRAWAL_MESSAGES.reasonsNotValidForTrigger,
-      ),
-      MaxItems(WITHDRAWAL_REASONS_MAX_ITEMS, 'reasons'),
-    ],
-    prepare: (v) => (Array.isArray(v) ? v.map(wrap) : wrap(v)),
-    convert: () => undefined,
-    required: true,
-    schema: {
-      type: 'array',
-      minItems: 1,
-      maxItems: WITHDRAWAL_REASONS_MAX_ITEMS,
-      items: { type: 'string', enum: reasonEnum },
-      description: `Why the trainee withdrew: reasons allowed for the trigger (see GET /reference-data, withdrawal_reasons), at most ${WITHDRAWAL_REASONS_MAX_ITEMS}.`,
-      example: ['unacceptable_behaviour'],
-    },
-  };
+/** What one body's fields are read with in a version: their wire keys, and the withdrawal reasons its rules allow. */
+interface BodyWire {
+  readonly keyOf: (rowName: string) => string;
+  /** The wire key of the body's reasons, if it has them. */
+  readonly reasonsKey: string | undefined;
+  /** The reasons allowed for a trigger as sent (an unknown one reads as the trainee's, §12.4). */
+  readonly allowedFor: (trigger: unknown) => readonly string[];
+  /** Every reason some trigger allows. */
+  readonly anyAllowed: readonly string[];
 }
 
-/** `safeguarding_concern_reasons`, where the version has it: required when the reasons include safeguarding_concerns. */
-const SAFEGUARDING_CONCERN_REASONS_FIELD: WireField = {
-  wire: 'safeguarding_concern_reasons',
-  canonical: 'safeguarding_concern_reasons',
-  checks: [
-    Holds(
-      'safeguardingGiven',
-      (v: unknown, o: Record<string, unknown>) => !stringReasons(o).includes(SAFEGUARDING_CONCERNS_REASON) || requiredText(v) !== null,
-      () => WITHDRAWAL_MESSAGES.safeguardingConcernReasonsBlank,
-    ),
-    MaxChars(REASON_TEXT_MAX_CHARS),
-  ],
-  convert: (v: unknown) => requiredText(v),
-  schema: {
-    type: ['string', 'null'],
-    maxLength: REASON_TEXT_MAX_CHARS,
-    description: `Required when the reasons include safeguarding_concerns; at most ${REASON_TEXT_MAX_CHARS} characters.`,
-    example: null,
-  },
-};
+const BODY_WIRES = new Map<string, BodyWire>();
 
-function withdrawalWire(version: ApiVersion): WireObject<WithdrawalFields> {
-  const dateField = versionFieldName('withdrawal_date', version) ?? 'withdrawal_date';
-  const safeguarding = traineeRulesFor(version).safeguardingConcernsReason;
-  return new WireObject<WithdrawalFields>('WithdrawalInput', [
-    {
-      wire: dateField,
-      canonical: 'withdrawal_date',
-      checks: [Required({ message: WITHDRAWAL_MESSAGES.dateBlank }), IsIsoDateOrDateTime(WITHDRAWAL_MESSAGES.dateInvalid)],
-      convert: (v) => parseIsoDateOrDateTime(v),
-      required: true,
-      schema: {
-        type: 'string',
-        maxLength: ISO_DATE_OR_DATE_TIME_MAX_CHARS,
-        description:
-          'When the trainee withdrew: an ISO 8601 date or date-time (a date-time with a zone counts on its UTC date); not before itt_start_date.',
-        example: '2026-01-15',
-      },
-    },
-    reasonsField(safeguarding),
-    {
-      wire: 'trigger',
-      canonical: 'trigger',
-      checks: [
-        Holds(
-          'triggerInList',
-          (v) => typeof v === 'string' && TRIGGERS.includes(v),
-          () => WITHDRAWAL_MESSAGES.triggerNotInList,
-        ),
-      ],
-      convert: (v) => v,
-      required: true,
-      schema: { type: 'string', enum: [...TRIGGERS], description: 'Who decided: the provider or the trainee.', example: 'trainee' },
-    },
-    {
-      wire: 'future_interest',
-      canonical: 'future_interest',
-      checks: [
-        Holds(
-          'futureInterestInList',
-          (v) => typeof v === 'string' && FUTURE_INTERESTS.includes(v),
-          () => WITHDRAWAL_MESSAGES.futureInterestNotInList,
-        ),
-      ],
-      convert: (v) => v,
-      required: true,
-      schema: {
-        type: 'string',
-        enum: [...FUTURE_INTERESTS],
-        description: 'Whether the trainee might return to teacher training.',
-        example: 'no',
-      },
-    },
-    {
-      wire: 'another_reason',
-      canonical: 'another_reason',
-      checks: [
-        Holds(
-          'anotherReasonGiven',
-          (v, o) => !stringReasons(o).some((r) => r.includes('another_reason')) || requiredText(v) !== null,
-          () => WITHDRAWAL_MESSAGES.anotherReasonBlank,
-        ),
-        MaxChars(REASON_TEXT_MAX_CHARS),
-      ],
-      convert: (v) => requiredText(v),
-      schema: {
-        type: ['string', 'null'],
-        maxLength: REASON_TEXT_MAX_CHARS,
-        description: `Required when a reason is one of the "another reason" ones; at most ${REASON_TEXT_MAX_CHARS} characters.`,
-        example: null,
-      },
-    },
-    ...(safeguarding ? [SAFEGUARDING_CONCERN_REASONS_FIELD] : []),
-  ]);
-}
-
-const WITHDRAWAL_BY_VERSION = new Map<ApiVersion, WireObject<WithdrawalFields>>();
-
-/** The withdrawal wire object of `version` (its date key is `withdraw_date` or `withdrawal_date`). */
-export function withdrawalWireFor(version: ApiVersion): WireObject<WithdrawalFields> {
-  let wire = WITHDRAWAL_BY_VERSION.get(version);
+/** How `body`'s fields are read in `version` (made once). */
+function bodyWire(body: LifecycleBody, version: ApiVersion): BodyWire {
+  const id = `${body}|${version}`;
+  let wire = BODY_WIRES.get(id);
   if (!wire) {
-    wire = withdrawalWire(version);
-    WITHDRAWAL_BY_VERSION.set(version, wire);
+    wire = newBodyWire(body, version);
+    BODY_WIRES.set(id, wire);
   }
   return wire;
 }
 
-/**
- * The typed withdrawal fields from a checked body: the date, trigger, future interest, the string
- * reasons in the order sent without repeats, and the two texts only when a reason needs them.
- */
-export function withdrawalFields(checked: WithdrawalFields, data: Record<string, unknown>): WithdrawalFields {
-  const reasons = [...new Set(stringReasons(data))];
-  const anotherNeeded = reasons.some((r) => r.includes('another_reason'));
-  const safeguardingNeeded = reasons.includes(SAFEGUARDING_CONCERNS_REASON);
-  return {
-    ...checked,
-    reasons,
-    another_reason: anotherNeeded ? (checked.another_reason ?? null) : null,
-    safeguarding_concern_reasons: safeguardingNeeded ? (checked.safeguarding_concern_reasons ?? null) : null,
+function newBodyWire(body: LifecycleBody, version: ApiVersion): BodyWire {
+  const keyOf = (rowName: string): string => {
+    const field = LIFECYCLE_FIELDS[body].find((f) => f.name === rowName);
+    if (!field) throw new Error(`no lifecycle field ${rowName}`);
+    return field.input.key ?? versionFieldName(field.key, version) ?? field.key;
   };
+  const reasons = LIFECYCLE_FIELDS[body].find((f) => f.input.kind.kind === 'reasons');
+  const safeguarding = traineeRulesFor(version).safeguardingConcernsReason;
+  return {
+    keyOf,
+    reasonsKey: reasons && keyOf(reasons.name),
+    allowedFor: (trigger) => allowedWithdrawalReasons(trigger, safeguarding),
+    anyAllowed: [...new Set([...allowedWithdrawalReasons('provider', safeguarding), ...allowedWithdrawalReasons('trainee', safeguarding)])],
+  };
+}
+
+/** The request schema's words of a field: its description and example. */
+const documented = (field: LifecycleField) => ({ description: field.input.description, example: field.input.example });
+
+/** The wire field of a lifecycle field in its body, or null where the version does not read it. */
+function wireFieldOf(field: LifecycleField, kind: LifecycleKind, wire: BodyWire): WireField | null {
+  const { input } = field;
+  const base = { wire: wire.keyOf(field.name), canonical: field.key, ...(input.required ? { required: true } : {}) };
+  const blank = (label: string) => `${label} ${blankMessageOf(input)}`;
+  const invalid = (label: string) => `${label} ${invalidMessageOf(input)}`;
+  const required = input.required ? [Required({ message: blank })] : [];
+  const dated = { maxLength: ISO_DATE_OR_DATE_TIME_MAX_CHARS, ...documented(field) };
+  switch (kind.kind) {
+    case 'date':
+      return {
+        ...base,
+        checks: [...required, IsIsoDate({ message: invalid })],
+        convert: (v) => parseIsoDate(v),
+        schema: { type: input.required ? 'string' : ['string', 'null'], format: 'date', ...dated },
+      };
+    case 'date_or_date_time':
+      return {
+        ...base,
+        checks: [...required, IsIsoDateOrDateTime(invalid)],
+        convert: (v) => parseIsoDateOrDateTime(v),
+        schema: { type: input.required ? 'string' : ['string', 'null'], ...dated },
+      };
+    case 'text':
+      return {
+        ...base,
+        checks: [IsText(), MaxChars(kind.max)],
+        convert: (v) => textOf(v),
+        schema: { type: ['string', 'null'], maxLength: kind.max, ...documented(field) },
+      };
+    case 'reason_text':
+      return reasonTextField(base, field, kind, wire);
+    case 'listed': {
+      const codes: readonly string[] = codesOf(kind.list);
+      return {
+        ...base,
+        checks: [Holds(`listed:${kind.list}`, (v) => typeof v === 'string' && codes.includes(v), invalid)],
+        convert: (v) => v,
+        schema: { type: 'string', enum: [...codes], ...documented(field) },
+      };
+    }
+    case 'reasons':
+      return reasonsField(base, field, kind, wire);
+  }
+}
+
+/**
+ * A free text the reasons sent may need (docs/reference/API-FACTS.md §12.4): required when one of
+ * them does, at most its length; a version none of whose reasons needs it does not read it.
+ */
+function reasonTextField(
+  base: Pick<WireField, 'wire' | 'canonical' | 'required'>,
+  field: LifecycleField,
+  kind: Extract<LifecycleKind, { kind: 'reason_text' }>,
+  wire: BodyWire,
+): WireField | null {
+  if (wire.reasonsKey === undefined || !wire.anyAllowed.some(kind.neededBy)) return null;
+  const reasonsKey = wire.reasonsKey;
+  return {
+    ...base,
+    checks: [
+      Holds(
+        `given:${field.key}`,
+        (v, o) => !stringsOf(o, reasonsKey).some(kind.neededBy) || requiredText(v) !== null,
+        (label) => `${label} ${blankMessageOf(field.input)}`,
+      ),
+      MaxChars(kind.max),
+    ],
+    convert: (v) => requiredText(v),
+    schema: { type: ['string', 'null'], maxLength: kind.max, ...documented(field) },
+  };
+}
+
+/**
+ * The withdrawal reasons (docs/reference/API-FACTS.md §12.4; docs/DESIGN.md rulings 7 and 14): at
+ * least one, each allowed for the trigger sent (the version's list, with or without
+ * safeguarding_concerns), at most the row's maximum.
+ */
+function reasonsField(
+  base: Pick<WireField, 'wire' | 'canonical' | 'required'>,
+  field: LifecycleField,
+  kind: Extract<LifecycleKind, { kind: 'reasons' }>,
+  wire: BodyWire,
+): WireField {
+  const { input } = field;
+  const key = base.wire;
+  const triggerKey = wire.keyOf(kind.trigger);
+  const triggers = LIFECYCLE_FIELDS[input.body].find((f) => f.name === kind.trigger)?.input.kind;
+  const knownTriggers: readonly string[] = triggers?.kind === 'listed' ? codesOf(triggers.list) : [];
+  const allowed = (object: Record<string, unknown>): readonly string[] => {
+    const trigger = object[triggerKey];
+    return wire.allowedFor(typeof trigger === 'string' && knownTriggers.includes(trigger) ? trigger : undefined);
+  };
+  return {
+    ...base,
+    checks: [
+      Holds(
+        'reasonsGiven',
+        (_v, o) => itemsOf(o, key).length > 0,
+        (label) => `${label} ${blankMessageOf(input)}`,
+      ),
+      Holds(
+        'reasonsForTrigger',
+        (_v, o) => {
+          const reasons = itemsOf(o, key);
+          const ok = allowed(o);
+          return reasons.length === 0 || reasons.every((r) => typeof r === 'string' && ok.includes(r));
+        },
+        (label) => `${label} ${invalidMessageOf(input)}`,
+      ),
+      MaxItems(kind.max, kind.noun),
+    ],
+    prepare: (v) => (Array.isArray(v) ? v.map(wrap) : wrap(v)),
+    convert: () => undefined,
+    schema: {
+      type: 'array',
+      minItems: 1,
+      maxItems: kind.max,
+      items: { type: 'string', enum: wire.anyAllowed },
+      ...documented(field),
+    },
+  };
+}
+
+/** The name of a body's wire object and request schema: `DeferralInput`, `WithdrawalInput`, `RecommendationInput`. */
+const inputName = (body: LifecycleBody): string => `${body[0].toUpperCase()}${body.slice(1)}Input`;
+
+const BY_VERSION = new Map<string, WireObject<LifecycleFields<LifecycleBody>>>();
+
+/** The wire object of `body` in `version`: its fields in the order of the body (their keys in the version). */
+export function lifecycleWireFor<B extends LifecycleBody>(body: B, version: ApiVersion): WireObject<LifecycleFields<B>> {
+  const id = `${body}|${version}`;
+  let object = BY_VERSION.get(id);
+  if (!object) {
+    const wire = bodyWire(body, version);
+    const fields = LIFECYCLE_FIELDS[body].flatMap((f) => wireFieldOf(f, f.input.kind, wire) ?? []);
+    object = new WireObject<LifecycleFields<LifecycleBody>>(inputName(body), fields);
+    BY_VERSION.set(id, object);
+  }
+  return object as WireObject<LifecycleFields<B>>;
+}
+
+/**
+ * The typed fields of `body` from its checked fields and the body's `data`: the string reasons in
+ * the order sent without repeats, and each text the reasons may need only when one of them does
+ * (null otherwise). A body without reasons is as checked.
+ */
+export function lifecycleFieldsOf<B extends LifecycleBody>(
+  body: B,
+  checked: LifecycleFields<B>,
+  data: Record<string, unknown>,
+  version: ApiVersion,
+): LifecycleFields<B> {
+  const reasonsKey = bodyWire(body, version).reasonsKey;
+  const reasonsField = LIFECYCLE_FIELDS[body].find((f) => f.input.kind.kind === 'reasons');
+  if (reasonsKey === undefined || !reasonsField) return checked;
+  const reasons = [...new Set(stringsOf(data, reasonsKey))];
+  const sent = checked as Readonly<Record<string, unknown>>;
+  const fields: Record<string, unknown> = { ...checked, [reasonsField.key]: reasons };
+  for (const f of LIFECYCLE_FIELDS[body]) {
+    const kind = f.input.kind;
+    if (kind.kind === 'reason_text') fields[f.key] = reasons.some(kind.neededBy) ? (sent[f.key] ?? null) : null;
+  }
+  return fields as LifecycleFields<B>;
 }

@@ -7,6 +7,8 @@ import { MISSING_REQUEST_DATA, type RequestData } from '@app/trainees/decider';
 import type {
   DeferralFields,
   DegreeFields,
+  LifecycleBody,
+  LifecycleFields,
   PlacementFields,
   RecommendationFields,
   TraineeFields,
@@ -14,7 +16,7 @@ import type {
   ApiVersion,
 } from '@app/trainees/record';
 import { degreeWire } from './degree.wire';
-import { DEFERRAL_WIRE, RECOMMENDATION_WIRE, withdrawalFields, withdrawalWireFor } from './lifecycle.wire';
+import { lifecycleFieldsOf, lifecycleWireFor } from './lifecycle.wire';
 import { PLACEMENT_WIRE } from './placement.wire';
 import { traineeWire } from './trainee.wire';
 import { isJsonObject } from './values';
@@ -44,22 +46,29 @@ export interface VersionRequests {
   recommendation(data: unknown): RequestData<RecommendationFields>;
 }
 
+/** A lifecycle action's body in `version`: its wire checks, then its typed fields (lifecycle.wire.ts). */
+function lifecycleRequest<B extends LifecycleBody>(body: B, version: ApiVersion): (data: unknown) => RequestData<LifecycleFields<B>> {
+  const wire = lifecycleWireFor(body, version);
+  return (data) => {
+    const result = checked(wire, data);
+    return result.kind === 'missing'
+      ? result
+      : { ...result, fields: lifecycleFieldsOf(body, result.fields, data as Record<string, unknown>, version) };
+  };
+}
+
 /** The write bodies of `version`. */
 export function requestsFor(version: ApiVersion): VersionRequests {
   const trainee = traineeWire(version, 'create');
   const traineeUpdate = traineeWire(version, 'update');
   const degree = degreeWire(version);
-  const withdrawal = withdrawalWireFor(version);
   return {
     traineeCreate: (data) => (present(data) && trainee.readsAnyKeyOf(data) ? checked(trainee, data) : MISSING_REQUEST_DATA),
     traineeUpdate: (data) => checked(traineeUpdate, data),
     placement: (data) => checked(PLACEMENT_WIRE, data),
     degree: (data) => checked(degree, data),
-    deferral: (data) => checked(DEFERRAL_WIRE, data),
-    withdrawal: (data) => {
-      const result = checked(withdrawal, data);
-      return result.kind === 'missing' ? result : { ...result, fields: withdrawalFields(result.fields, data as Record<string, unknown>) };
-    },
-    recommendation: (data) => checked(RECOMMENDATION_WIRE, data),
+    deferral: lifecycleRequest('deferral', version),
+    withdrawal: lifecycleRequest('withdrawal', version),
+    recommendation: lifecycleRequest('recommendation', version),
   };
 }

@@ -1,7 +1,17 @@
-import { MISSING_DATA_MESSAGE, RECOMMENDATION_MESSAGES } from '@app/trainees/decider';
+import { MISSING_DATA_MESSAGE } from '@app/trainees/decider';
 import { type TraineeStatus } from '@app/trainees/record';
 import { recommendationBody } from '../testing/bodies';
 import { ctx25, ctx26, ctxOf, makeTrainee, ODD_VALUES, VERSIONS } from '../testing/lifecycle-fixtures';
+
+/** The messages of docs/reference/API-FACTS.md §12.5, byte for byte. */
+const RECOMMENDATION_MESSAGES = {
+  dateBlank: "qts_standards_met_date can't be blank. Enter a date the trainee met the QTS or EYTS requirements.",
+  dateInvalid: 'qts_standards_met_date is invalid',
+  dateInFuture: 'qts_standards_met_date must not be in the future',
+  dateBeforeIttStart: 'qts_standards_met_date must be after itt_start_date',
+  degreeMissing: 'degree_id must be completed before qts_standards_met_date',
+  tooFewPlacements: (n: number, routeValue: string): string => `placements must be at least ${n} for the ${routeValue} training route`,
+};
 
 /**
  * The recommend-for-QTS body, through the checks the API runs.

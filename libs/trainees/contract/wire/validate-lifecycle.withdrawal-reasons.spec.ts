@@ -1,7 +1,19 @@
-import { WITHDRAWAL_MESSAGES } from '@app/trainees/decider';
 import { type ApiVersion, REASON_TEXT_MAX_CHARS, WITHDRAWAL_REASONS_MAX_ITEMS } from '@app/trainees/record';
 import { withdrawalBody, withdrawalReasonsOf } from '../testing/bodies';
 import { ctx25, ctx26, ctxOf, makeTrainee, VERSIONS, withdrawalData } from '../testing/lifecycle-fixtures';
+
+/** The messages of docs/reference/API-FACTS.md §12.4, byte for byte (the date's start with its label in the version). */
+const WITHDRAWAL_MESSAGES = {
+  dateBlank: (label: string): string => `${label} Choose a withdrawal date`,
+  dateInvalid: (label: string): string => `${label} Choose a valid withdrawal date`,
+  dateBeforeIttStart: (label: string): string => `${label} must be after itt_start_date`,
+  reasonsBlank: 'reasons Choose one or more reasons why the trainee withdrew from the course',
+  reasonsNotValidForTrigger: 'reasons entered not valid for selected trigger eg unacceptable_behaviour for a trainee trigger',
+  triggerNotInList: 'trigger is not included in the list',
+  futureInterestNotInList: 'future_interest is not included in the list',
+  anotherReasonBlank: 'another_reason Enter another reason',
+  safeguardingConcernReasonsBlank: 'safeguarding_concern_reasons Enter the concerns',
+};
 
 /**
  * The reasons, trigger, another_reason and safeguarding concerns of a withdraw body, through the

@@ -1,8 +1,21 @@
-import { MISSING_DATA_MESSAGE, WITHDRAWAL_MESSAGES, parseIsoDateOrDateTime } from '@app/trainees/decider';
+import { MISSING_DATA_MESSAGE, parseIsoDateOrDateTime } from '@app/trainees/decider';
 import { contractFor } from '../contract';
 import { withdrawalBody } from '../testing/bodies';
 import { ISO_DATE_OR_DATE_TIME_MAX_CHARS } from './constraints';
 import { ctx25, ctx26, ctxOf, DATE_KEY, makeTrainee, ODD_VALUES, VERSIONS, withdrawalData } from '../testing/lifecycle-fixtures';
+
+/** The messages of docs/reference/API-FACTS.md §12.4, byte for byte (the date's start with its label in the version). */
+const WITHDRAWAL_MESSAGES = {
+  dateBlank: (label: string): string => `${label} Choose a withdrawal date`,
+  dateInvalid: (label: string): string => `${label} Choose a valid withdrawal date`,
+  dateBeforeIttStart: (label: string): string => `${label} must be after itt_start_date`,
+  reasonsBlank: 'reasons Choose one or more reasons why the trainee withdrew from the course',
+  reasonsNotValidForTrigger: 'reasons entered not valid for selected trigger eg unacceptable_behaviour for a trainee trigger',
+  triggerNotInList: 'trigger is not included in the list',
+  futureInterestNotInList: 'future_interest is not included in the list',
+  anotherReasonBlank: 'another_reason Enter another reason',
+  safeguardingConcernReasonsBlank: 'safeguarding_concern_reasons Enter the concerns',
+};
 
 /**
  * The withdraw body as a whole, its date and its future_interest, through the checks the API runs.
@@ -16,8 +29,17 @@ describe('withdrawalBody: the body, its date and future_interest (docs/spec/trai
     const ctx = ctxOf(version);
     const label = DATE_KEY[version];
 
-    it('accepts a valid body and returns the withdrawal to store', () => {
-      expect(withdrawalBody(withdrawalData(version), trainee, ctx)).toEqual({
+    it('accepts a valid body and returns the withdrawal to store, keyed as its event has always held it', () => {
+      const result = withdrawalBody(withdrawalData(version), trainee, ctx);
+      expect(result.ok && Object.keys(result.value)).toEqual([
+        'date',
+        'trigger',
+        'future_interest',
+        'reasons',
+        'another_reason',
+        'safeguarding_concern_reasons',
+      ]);
+      expect(result).toEqual({
         ok: true,
         value: {
           date: '2026-01-15',

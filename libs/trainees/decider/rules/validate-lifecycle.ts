@@ -4,68 +4,33 @@
  * "POST /trainees/{trainee_id}/withdraw", "POST /trainees/{trainee_id}/recommend-for-qts" and
  * "Limits"; docs/reference/API-FACTS.md §12.3, §12.4, §12.5; docs/DESIGN.md rulings 4, 7 and 8).
  * The bodies' own rules (required fields, formats, lists, lengths) are wire checks of the contract
- * (libs/trainees/contract/wire/lifecycle.wire.ts), which uses the messages and the reason lists
- * defined here; their problems arrive with the fields. Pure: no I/O, no clock.
+ * (libs/trainees/contract/wire/lifecycle.wire.ts), made from the fields' rows
+ * (libs/trainees/record/trainee-lifecycle.record.ts) with the reason lists defined here; their
+ * problems arrive with the fields. Pure: no I/O, no clock.
  *
  * The state rules of these actions (which states may defer, withdraw or be recommended, and the
  * "ITT not yet started" check of a withdrawal) are not here: the state machine decides them.
  */
 import { parseIsoDate } from '@app/calendar';
 import {
+  LIFECYCLE_FIELDS,
+  blankMessageOf,
   catalogueEntry,
+  lifecycleStoredOf,
   withdrawalReasonsFor,
+  type Deferral,
+  type DeferralFields,
+  type LifecycleBody,
+  type LifecycleFields,
+  type LifecycleStored,
+  type Recommendation,
+  type RecommendationFields,
   type Trainee,
   type Withdrawal,
-  type DeferralFields,
-  type RecommendationFields,
   type WithdrawalFields,
 } from '@app/trainees/record';
 import { MessageList, type InputProblem } from './request-data';
 import type { ValidationResult } from './validation-result';
-
-// ---------------------------------------------------------------------------------------------
-// Messages, worded byte for byte as the section each one cites
-// ---------------------------------------------------------------------------------------------
-
-/** Maximum length of `defer_reason` in characters (docs/spec/trainee-records-api.md "Limits"; docs/reference/API-FACTS.md §12.3). */
-export const DEFER_REASON_MAX_LENGTH = 500;
-
-/** Messages of the defer action (docs/reference/API-FACTS.md §12.3). */
-export const DEFERRAL_MESSAGES = {
-  deferDateBlank: "defer_date can't be blank",
-  deferDateInvalid: 'defer_date is invalid',
-  deferReasonTooLong: `defer_reason is too long (maximum is ${DEFER_REASON_MAX_LENGTH} characters)`,
-  /** A defer_reason that is neither a string nor a number (an array, an object, `true`). */
-  deferReasonInvalid: 'defer_reason is invalid',
-} as const;
-
-/**
- * Messages of the withdraw action (docs/reference/API-FACTS.md §12.4). The date messages start with the date field's
- * name in the request's version (`withdraw_date` in v2025.0, `withdrawal_date` in v2026.1), so
- * they are functions of that label.
- */
-export const WITHDRAWAL_MESSAGES = {
-  dateBlank: (label: string): string => `${label} Choose a withdrawal date`,
-  dateInvalid: (label: string): string => `${label} Choose a valid withdrawal date`,
-  dateBeforeIttStart: (label: string): string => `${label} must be after itt_start_date`,
-  reasonsBlank: 'reasons Choose one or more reasons why the trainee withdrew from the course',
-  reasonsNotValidForTrigger: 'reasons entered not valid for selected trigger eg unacceptable_behaviour for a trainee trigger',
-  triggerNotInList: 'trigger is not included in the list',
-  futureInterestNotInList: 'future_interest is not included in the list',
-  anotherReasonBlank: 'another_reason Enter another reason',
-  safeguardingConcernReasonsBlank: 'safeguarding_concern_reasons Enter the concerns',
-} as const;
-
-/** Messages of the recommend-for-QTS/EYTS action (docs/reference/API-FACTS.md §12.5), the state rule excluded. */
-export const RECOMMENDATION_MESSAGES = {
-  dateBlank: "qts_standards_met_date can't be blank. Enter a date the trainee met the QTS or EYTS requirements.",
-  dateInvalid: 'qts_standards_met_date is invalid',
-  dateInFuture: 'qts_standards_met_date must not be in the future',
-  dateBeforeIttStart: 'qts_standards_met_date must be after itt_start_date',
-  degreeMissing: 'degree_id must be completed before qts_standards_met_date',
-  /** `n` = the route's minimum, `routeValue` = its internal name (`training_route.json` `value`). */
-  tooFewPlacements: (n: number, routeValue: string): string => `placements must be at least ${n} for the ${routeValue} training route`,
-} as const;
 
 // ---------------------------------------------------------------------------------------------
 // Dates
@@ -147,25 +112,10 @@ export function parseIsoDateOrDateTime(value: unknown): string | null {
   return shiftOneDay(date, utcMinutes < 0 ? -1 : utcMinutes >= 24 * 60 ? 1 : 0);
 }
 
-/** The order of a withdrawal's messages (docs/reference/API-FACTS.md §12.4). */
-export const WITHDRAWAL_MESSAGE_ORDER: readonly string[] = [
-  'withdrawal_date',
-  'reasons',
-  'trigger',
-  'future_interest',
-  'another_reason',
-  'safeguarding_concern_reasons',
-];
-
-/** The order of a recommendation's messages (docs/reference/API-FACTS.md §12.5). */
-export const RECOMMENDATION_MESSAGE_ORDER: readonly string[] = ['qts_standards_met_date', 'degree_id', 'placements'];
-
-/** The order of a deferral's messages (docs/reference/API-FACTS.md §12.3). */
-export const DEFERRAL_MESSAGE_ORDER: readonly string[] = ['defer_date', 'defer_reason'];
-
-/** What a lifecycle action's rules need from outside: today (`YYYY-MM-DD`, UTC). */
+/** What a lifecycle action's rules need from outside: today (`YYYY-MM-DD`, UTC) and a field's label in the request's version. */
 export interface LifecycleRuleContext {
   today: string;
+  label(field: string): string;
 }
 
 /** The trainee's itt_start_date as `YYYY-MM-DD`, or null when it does not parse. */
@@ -174,38 +124,66 @@ function ittStartOf(trainee: Trainee): string | null {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Every body
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The messages of a lifecycle body: the wire problems, and a required field that arrived without a
+ * value and without a problem (the wire checks report a missing field; this only guards fields
+ * handed over without one), worded as its row says.
+ */
+function bodyMessages<B extends LifecycleBody>(
+  body: B,
+  fields: LifecycleFields<B>,
+  problems: readonly InputProblem[],
+  ctx: LifecycleRuleContext,
+): MessageList {
+  const messages = new MessageList(problems);
+  const sent = fields as Readonly<Record<string, unknown>>;
+  for (const field of LIFECYCLE_FIELDS[body]) {
+    const value = sent[field.key];
+    const absent = value === undefined || (Array.isArray(value) && value.length === 0);
+    if (field.input.required && absent && !messages.invalid.has(field.key))
+      messages.add([field.key], `${ctx.label(field.key)} ${blankMessageOf(field.input)}`);
+  }
+  return messages;
+}
+
+/** The answer of a lifecycle body: every message in the order of its fields (then `after`), or what the action records. */
+function answerOf<B extends LifecycleBody>(
+  body: B,
+  fields: LifecycleFields<B>,
+  messages: MessageList,
+  after: readonly string[] = [],
+): ValidationResult<LifecycleStored<B>> {
+  if (!messages.isEmpty) return { ok: false, errors: messages.sorted([[...LIFECYCLE_FIELDS[body].map((f) => f.key), ...after]]) };
+  return { ok: true, value: lifecycleStoredOf(body, fields) };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Defer
 // ---------------------------------------------------------------------------------------------
 
-/** A validated deferral: what the defer action stores. */
-export interface DeferralInput {
-  /** `YYYY-MM-DD`. */
-  defer_date: string;
-  /** As sent (not trimmed); null when absent or blank. */
-  defer_reason: string | null;
-}
-
 /**
  * A deferral (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer" and "Limits";
- * docs/reference/API-FACTS.md §12.3): every rule of its body is a wire check (`defer_date` required
- * and a date, no range check; `defer_reason` at most 500 characters), so this answers the problems,
- * or the deferral to store.
+ * docs/reference/API-FACTS.md §12.3): every rule of its body is a wire check (the date required and
+ * a date, no range check; the reason's length), so this answers the problems, or the deferral to
+ * record.
  */
-export function validateDeferral(fields: DeferralFields, problems: readonly InputProblem[]): ValidationResult<DeferralInput> {
-  const messages = new MessageList(problems);
-  // The wire checks report a missing date; this only guards a date handed over without one.
-  if (fields.defer_date === undefined && !messages.invalid.has('defer_date'))
-    messages.add(['defer_date'], DEFERRAL_MESSAGES.deferDateBlank);
-  if (!messages.isEmpty || fields.defer_date === undefined) return { ok: false, errors: messages.sorted([DEFERRAL_MESSAGE_ORDER]) };
-  return { ok: true, value: { defer_date: fields.defer_date, defer_reason: fields.defer_reason ? fields.defer_reason : null } };
+export function validateDeferral(
+  fields: DeferralFields,
+  problems: readonly InputProblem[],
+  ctx: LifecycleRuleContext,
+): ValidationResult<Deferral> {
+  return answerOf('deferral', fields, bodyMessages('deferral', fields, problems, ctx));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Withdraw
 // ---------------------------------------------------------------------------------------------
 
-/** The reason that needs `safeguarding_concern_reasons` where the rules have it (docs/DESIGN.md ruling 7). */
-export const SAFEGUARDING_CONCERNS_REASON = 'safeguarding_concerns';
+/** The withdrawal reason that the version's rules may leave out (docs/DESIGN.md ruling 7). */
+const SAFEGUARDING_CONCERNS_REASON = 'safeguarding_concerns';
 
 /**
  * The withdrawal reason codes allowed for `trigger`, in file order (`withdrawal_reason.json`,
@@ -236,57 +214,39 @@ const ALLOWED_REASONS: Readonly<Record<string, readonly string[]>> = Object.from
 
 /**
  * A withdrawal (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/withdraw";
- * docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7). Takes the typed fields
- * (`withdrawal_date` whatever the version calls it), the wire problems (date, reasons, trigger,
- * future interest, another reason, safeguarding) and the trainee; adds the one rule that needs the
- * trainee: the date must not be before its itt_start_date, the same day allowed
- * (`<date field> must be after itt_start_date`; no future check). `dateLabel` is the date field's
- * name in the request's version. Returns the {@link Withdrawal} to store or every message in the
- * order of {@link WITHDRAWAL_MESSAGE_ORDER}.
+ * docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7). Takes the typed fields (the date
+ * under its canonical name, whatever the version calls it), the wire problems (date, reasons,
+ * trigger, future interest, the texts the reasons need) and the trainee; adds the one rule that
+ * needs the trainee: the date must not be before its itt_start_date, the same day allowed
+ * (`<date label> must be after itt_start_date`; no future check). Returns the {@link Withdrawal} to
+ * record or every message in the order of the body's fields.
  */
 export function validateWithdrawal(
   fields: WithdrawalFields,
   problems: readonly InputProblem[],
   trainee: Trainee,
-  dateLabel: string,
+  ctx: LifecycleRuleContext,
 ): ValidationResult<Withdrawal> {
-  const messages = new MessageList(problems);
+  const messages = bodyMessages('withdrawal', fields, problems, ctx);
   const date = fields.withdrawal_date;
   const ittStart = ittStartOf(trainee);
   if (date !== undefined && ittStart !== null && date < ittStart)
-    messages.add(['withdrawal_date'], WITHDRAWAL_MESSAGES.dateBeforeIttStart(dateLabel));
-  // The wire checks report a missing field; these only guard fields handed over without one.
-  if (date === undefined && !messages.invalid.has('withdrawal_date'))
-    messages.add(['withdrawal_date'], WITHDRAWAL_MESSAGES.dateBlank(dateLabel));
-  if (!fields.reasons?.length && !messages.invalid.has('reasons')) messages.add(['reasons'], WITHDRAWAL_MESSAGES.reasonsBlank);
-  if (fields.trigger === undefined && !messages.invalid.has('trigger')) messages.add(['trigger'], WITHDRAWAL_MESSAGES.triggerNotInList);
-  if (fields.future_interest === undefined && !messages.invalid.has('future_interest')) {
-    messages.add(['future_interest'], WITHDRAWAL_MESSAGES.futureInterestNotInList);
-  }
-  if (!messages.isEmpty || date === undefined || fields.trigger === undefined || fields.future_interest === undefined) {
-    return { ok: false, errors: messages.sorted([WITHDRAWAL_MESSAGE_ORDER]) };
-  }
-  return {
-    ok: true,
-    value: {
-      date,
-      trigger: fields.trigger,
-      future_interest: fields.future_interest,
-      reasons: [...(fields.reasons ?? [])],
-      another_reason: fields.another_reason ?? null,
-      safeguarding_concern_reasons: fields.safeguarding_concern_reasons ?? null,
-    },
-  };
+    messages.add(['withdrawal_date'], `${ctx.label('withdrawal_date')} must be after itt_start_date`);
+  return answerOf('withdrawal', fields, messages);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Recommend for QTS/EYTS
 // ---------------------------------------------------------------------------------------------
 
-/** A validated recommendation: the trainee's `outcome_date` (`YYYY-MM-DD`). */
-export interface RecommendationInput {
-  outcome_date: string;
-}
+/** Messages of the recommendation's rules that need the trainee or today (docs/reference/API-FACTS.md §12.5). */
+const RECOMMENDATION_MESSAGES = {
+  dateInFuture: 'qts_standards_met_date must not be in the future',
+  dateBeforeIttStart: 'qts_standards_met_date must be after itt_start_date',
+  degreeMissing: 'degree_id must be completed before qts_standards_met_date',
+  /** `n` = the route's minimum, `routeValue` = its internal name (`training_route.json` `value`). */
+  tooFewPlacements: (n: number, routeValue: string): string => `placements must be at least ${n} for the ${routeValue} training route`,
+} as const;
 
 /**
  * A recommendation for QTS/EYTS (docs/spec/trainee-records-api.md
@@ -294,9 +254,10 @@ export interface RecommendationInput {
  * ruling 8 for the states, which are not checked here: the state machine refuses other states, and
  * the reference's `state must be selected as trn_received` rule is deliberately left out).
  *
- * Takes the typed fields and the wire problems (`qts_standards_met_date` required and a date), the
- * trainee (itt_start_date, training route, degrees, placements) and today. Returns
- * `{ outcome_date }` or every failed rule's message, all listed together, in this order:
+ * Takes the typed fields and the wire problems (the date required and a date), the trainee
+ * (itt_start_date, training route, degrees, placements) and today. Returns the recommendation to
+ * record (its date as the trainee's `outcome_date`) or every failed rule's message, all listed
+ * together, in this order:
  * 1. the date's wire problems;
  * 2. not after `today` (`qts_standards_met_date must not be in the future`; today allowed);
  * 3. not before the trainee's itt_start_date
@@ -315,15 +276,13 @@ export function validateRecommendation(
   problems: readonly InputProblem[],
   trainee: Trainee,
   ctx: LifecycleRuleContext,
-): ValidationResult<RecommendationInput> {
-  const messages = new MessageList(problems);
+): ValidationResult<Recommendation> {
+  const messages = bodyMessages('recommendation', fields, problems, ctx);
   const date = fields.qts_standards_met_date;
   if (date !== undefined) {
     if (date > ctx.today) messages.add(['qts_standards_met_date'], RECOMMENDATION_MESSAGES.dateInFuture);
     const ittStart = ittStartOf(trainee);
     if (ittStart !== null && date < ittStart) messages.add(['qts_standards_met_date'], RECOMMENDATION_MESSAGES.dateBeforeIttStart);
-  } else if (!messages.invalid.has('qts_standards_met_date')) {
-    messages.add(['qts_standards_met_date'], RECOMMENDATION_MESSAGES.dateBlank);
   }
 
   const route = catalogueEntry('training_route', trainee.details?.training_route);
@@ -334,7 +293,5 @@ export function validateRecommendation(
       messages.add(['placements'], RECOMMENDATION_MESSAGES.tooFewPlacements(minimum, route.value));
     }
   }
-
-  if (!messages.isEmpty || date === undefined) return { ok: false, errors: messages.sorted([RECOMMENDATION_MESSAGE_ORDER]) };
-  return { ok: true, value: { outcome_date: date } };
+  return answerOf('recommendation', fields, messages, ['degree_id', 'placements']);
 }

@@ -2,7 +2,7 @@ import { Post } from '@nestjs/common';
 import { Operation } from '../../openapi/operation.decorators';
 import { traineeWriteController, type TraineeWrite } from '../trainee-write/trainee-write.controller';
 
-/** A recommendation for QTS or EYTS: `{data: {qts_standards_met_date}}`, answered 202 while the registry awards. */
+/** A recommendation for QTS or EYTS: `{data: RecommendationInput}`, answered 202 while the registry awards. */
 const RECOMMEND: TraineeWrite<'RecommendForAward'> = {
   command: 'RecommendForAward',
   body: 'recommendation',
@@ -12,8 +12,8 @@ const RECOMMEND: TraineeWrite<'RecommendForAward'> = {
 
 /**
  * POST /api/{version}/trainees/{trainee_id}/recommend-for-qts (docs/reference/API-FACTS.md §12.5;
- * docs/DESIGN.md ruling 8): 202 `{data: Trainee}` in state `recommended_for_award` with
- * outcome_date and recommended_for_award_at; 404 unknown or another provider's trainee; 422
+ * docs/DESIGN.md ruling 8): 202 `{data: Trainee}` in state `recommended_for_award`, the date the
+ * standards were met and the instant recorded; 404 unknown or another provider's trainee; 422
  * StateTransitionError or every failed rule of the body.
  */
 export const RecommendForQtsController = traineeWriteController(

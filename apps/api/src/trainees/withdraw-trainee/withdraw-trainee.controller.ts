@@ -4,9 +4,9 @@ import { traineeWriteController } from '../trainee-write/trainee-write.controlle
 
 /**
  * POST /api/{version}/trainees/{trainee_id}/withdraw (docs/spec/trainee-records-api.md "States and
- * transitions"; docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7) with the version's
- * withdrawal date field, `trigger`, `future_interest`, `reasons`, conditional `another_reason` and
- * (where the version has it) `safeguarding_concern_reasons`: 200 `{data: Trainee}` in state
+ * transitions"; docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7) with `{data:
+ * WithdrawalInput}` (the version's OpenAPI document: the date, who decided, whether the trainee
+ * might return, the reasons and the texts they need): 200 `{data: Trainee}` in state
  * `withdrawn`; 404 unknown or another provider's trainee; 422 StateTransitionError (state, or ITT
  * not started); 422 with every failed rule of the body.
  */
