@@ -13,7 +13,7 @@
  */
 import { newEventId, registerEventSchemas, toEventData, type WriteContext } from '@app/event-sourcing';
 import type { UploadKind } from '@app/uploads/decider';
-import type { UploadStreamPorts } from './upload.ports';
+import type { TraineeWritePorts } from '@app/trainees/write';
 
 /** Stream category of the providers' upload lists: `uploadlist-<ukprn>`. */
 export const UPLOAD_LIST_STREAM_PREFIX = 'uploadlist-';
@@ -54,6 +54,12 @@ export interface ListedUpload {
   delisted: boolean;
 }
 
+/** What the lists read and append through: the log, and the process's {@link UploadLists} when it keeps them. */
+export interface UploadListPorts {
+  trainees: Pick<TraineeWritePorts, 'eventStore'>;
+  lists?: UploadLists;
+}
+
 /** How many providers' lists {@link UploadLists} keeps. */
 const LISTS_KEPT = 1024;
 
@@ -87,7 +93,7 @@ export class UploadLists {
  * where `ports.lists` left it (from the start without one). The entries are the kept ones: callers
  * read them and mark only what they learn ({@link ListedUpload.kind}, {@link ListedUpload.delisted}).
  */
-export async function providerUploads(ports: UploadStreamPorts, ukprn: string): Promise<ListedUpload[]> {
+export async function providerUploads(ports: UploadListPorts, ukprn: string): Promise<ListedUpload[]> {
   const list: KeptList = ports.lists?.take(ukprn) ?? { entries: [], byId: new Map(), next: 0 };
   const recorded = await ports.trainees.eventStore.readStream(UPLOAD_LIST_STREAM_PREFIX + ukprn, { fromRevision: list.next });
   for (const r of recorded) {
@@ -118,7 +124,7 @@ export async function providerUploads(ports: UploadStreamPorts, ukprn: string): 
  * the background's next start.
  */
 export async function listUpload(
-  ports: UploadStreamPorts,
+  ports: UploadListPorts,
   ukprn: string,
   uploadId: string,
   listed: { kind: UploadKind; byteCount: number },
@@ -135,7 +141,7 @@ export async function listUpload(
 }
 
 /** Takes `uploadId` out of its provider's list (purged). Safe to repeat. */
-export async function delistUpload(ports: UploadStreamPorts, ukprn: string, uploadId: string, ctx: WriteContext): Promise<void> {
+export async function delistUpload(ports: UploadListPorts, ukprn: string, uploadId: string, ctx: WriteContext): Promise<void> {
   const event: UploadDelisted = { type: 'UploadDelisted', data: { upload_id: uploadId, at: ctx.occurredAt } };
   await ports.trainees.eventStore.appendToStream(UPLOAD_LIST_STREAM_PREFIX + ukprn, toEventData([event], ctx, newEventId), {
     expectedRevision: 'any',
@@ -143,13 +149,13 @@ export async function delistUpload(ports: UploadStreamPorts, ukprn: string, uplo
 }
 
 /** Marks `uploadId` settled in the ledger: later starts and purge runs no longer read it. */
-export async function settleUpload(ports: UploadStreamPorts, uploadId: string, ctx: WriteContext): Promise<void> {
+export async function settleUpload(ports: UploadListPorts, uploadId: string, ctx: WriteContext): Promise<void> {
   const event: UploadSettled = { type: 'UploadSettled', data: { upload_id: uploadId, at: ctx.occurredAt } };
   await ports.trainees.eventStore.appendToStream(UPLOAD_LEDGER_STREAM, toEventData([event], ctx, newEventId), { expectedRevision: 'any' });
 }
 
 /** The ids of the uploads listed in the ledger and not settled, oldest first (each once). */
-export async function unsettledUploads(ports: UploadStreamPorts): Promise<string[]> {
+export async function unsettledUploads(ports: UploadListPorts): Promise<string[]> {
   return (await unsettledEntries(ports)).map((e) => e.upload_id);
 }
 
@@ -161,7 +167,7 @@ export interface UnsettledUpload {
 }
 
 /** {@link unsettledUploads} with when and for whom each was listed. */
-export async function unsettledEntries(ports: UploadStreamPorts): Promise<UnsettledUpload[]> {
+export async function unsettledEntries(ports: UploadListPorts): Promise<UnsettledUpload[]> {
   const unsettled = new Map<string, UnsettledUpload>();
   for (const r of await ports.trainees.eventStore.readStream(UPLOAD_LEDGER_STREAM)) {
     const data = r.data as { upload_id?: unknown; at?: unknown } | null;

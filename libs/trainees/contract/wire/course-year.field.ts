@@ -1,7 +1,6 @@
 import { COURSE_YEAR_MAX, COURSE_YEAR_MIN, TEXT_MAX_CHARS } from '@app/trainees/record';
 import { MaxChars, Satisfies } from './constraints';
-import type { FieldBase } from './wire-fields';
-import type { WireField } from './wire-object';
+import type { FieldBase, WireField } from './wire-object';
 
 /** A `course_year` integer within the real service's column ({@link COURSE_YEAR_MIN} … {@link COURSE_YEAR_MAX}). */
 const inCourseYearRange = (n: number): boolean => Number.isInteger(n) && n >= COURSE_YEAR_MIN && n <= COURSE_YEAR_MAX;

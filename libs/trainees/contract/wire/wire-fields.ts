@@ -47,7 +47,7 @@ import {
 } from './constraints';
 import { charLength, numberAsTextSchema } from './values';
 import { courseYearField } from './course-year.field';
-import type { WireField, WireObject } from './wire-object';
+import type { FieldBase, WireField, WireObject } from './wire-object';
 
 /**
  * A National Insurance number: two prefix letters, six digits, a suffix letter A to D, in either
@@ -246,10 +246,6 @@ function formatField(
       };
   }
 }
-
-/** What every wire field has: its wire and canonical names and whether a create needs it. */
-/** What every wire field of a row has, whatever its kind. */
-export type FieldBase = Pick<WireField, 'wire' | 'canonical' | 'required'>;
 
 /**
  * A code of the version's code book (training_route: the routes the version accepts on a write;

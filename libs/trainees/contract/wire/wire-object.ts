@@ -45,6 +45,9 @@ export interface WireField {
   required?: boolean;
 }
 
+/** What every wire field has, whatever its kind: its wire and canonical names and whether a create needs it. */
+export type FieldBase = Pick<WireField, 'wire' | 'canonical' | 'required'>;
+
 /** A scalar as it is; a composite value (array or object) as a {@link NonScalar}. */
 export function wrap(value: unknown): unknown {
   return value !== null && typeof value === 'object' ? new NonScalar(value) : value;
