@@ -5,6 +5,7 @@ import { inclusionPath, rootFromPath, type SubtreeLookup } from './merkle-proof'
  * The latest digest's Merkle tree, kept outside the projection stores so the API can prove a stream's head is in it (docs/DESIGN.md
  * "Inclusion proofs"); replaced whole at each digest.
  */
+
 /** Level 0: a leaf. */
 export interface TreeNode {
   level: number;

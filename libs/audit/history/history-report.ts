@@ -12,6 +12,7 @@ import { chainHtml, digestHtml, type CheckedChain } from './history-report-verif
  * The auditor's HTML report of one trainee (docs/operations.md "Trainee history"), in parts written in order as the stream is read in
  * chunks: {@link reportOpening}, {@link indexRows}, {@link TIMELINE_START}, {@link timelineEvents}, {@link reportClosing}.
  */
+
 /** Everything is read before; rendering reads nothing. */
 export interface HistoryReportInput {
   /** Personal values opened. */
