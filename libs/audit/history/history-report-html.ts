@@ -1,4 +1,5 @@
 /** The HTML report's small parts. The page loads nothing from elsewhere: no script, font or image; the style inline. */
+
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** The five characters `& < > " '` as references, as the HTML standard's fragment serialisation escapes them. */
