@@ -67,7 +67,7 @@ export const DISPATCHER_DEFAULTS: Omit<DispatcherOptions, 'policy' | 'projectedS
   batchSize: 500,
 };
 
-/** The outbox's commit syncs the disk, which writes without webhooks should not pay each step ("How deliveries are kept"). */
+/** Each outbox commit syncs the disk, which writes without webhooks should not pay (docs/change-feed.md "How deliveries are kept"). */
 export const CHECKPOINT_SAVE_MS = 5_000;
 
 /**
