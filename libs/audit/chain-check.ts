@@ -1,14 +1,8 @@
 import { eventHash, readChainKeys, type StoredEventText } from '@app/event-sourcing';
 
 /**
- * What a check of the chain found wrong with one place of a stream (docs/DESIGN.md "Verifiable
- * history"):
- * - `altered`: the event at `revision` is not what was hashed (its data, metadata, type, id or chain keys
- *   changed), or is of an older chain rule than an event before it;
- * - `missing`: no event at `revision`, though a later one follows it;
- * - `reordered`: the event at `revision` was hashed at another revision (`detail` says which);
- * - `inserted`: the event at `revision` is intact in itself but was not chained to the event before it
- *   (an event put in, or one before it replaced).
+ * One fault of a stream's chain (docs/DESIGN.md "Verifiable history", the table of faults): `altered`, `missing`, `reordered`
+ * (`detail` says which revision it was hashed at) or `inserted`.
  */
 export interface ChainFault {
   streamId: string;
@@ -17,33 +11,22 @@ export interface ChainFault {
   detail: string;
 }
 
-/** What {@link checkStreamChain} found in one stream. */
 export interface StreamChainReport {
   faults: ChainFault[];
-  /** The hash of the stream's last event (as stored, or computed for an event stored before the chain began); null for none. */
+  /** As stored, or computed for an event stored before the chain began; null for none. */
   headHash: string | null;
 }
 
 /**
- * Checks one stream's chain: `events` are the stream's events as the store gives them, in
- * revision order. Each event's hash is recomputed from its stored texts; an event that does not
- * match it at its revision, nor at a neighbouring one, is `altered`. The links (each event's
- * `previousHash`) then tell missing, reordered and inserted events apart, each reported once at
- * the revision where it shows ({@link ChainFault}); after a fault the check goes on from the
- * event's own stored hash, so one change is not reported again at every later event. Each event is
- * hashed by the rule its chain keys name (`eventHash`); events stored before the chain began (no
- * hash) by the version 1 rule. An event of an older kind than one before it (no hash after a
- * chained event, version 1 after version 2) is `altered`. The rule: docs/DESIGN.md "Verifiable history".
+ * Checks one stream's events as stored, in revision order, each hashed by the rule its chain keys name; each fault is reported once
+ * where it shows, then the check goes on from the event's own stored hash (docs/DESIGN.md "Verifiable history").
  */
 export function checkStreamChain(events: readonly StoredEventText[]): StreamChainReport {
   const intact = intactHead(events);
   return intact === undefined ? classifyFaults(events) : { faults: [], headHash: intact };
 }
 
-/**
- * The head hash of a stream whose every event is in place and in the chain (the common case, one
- * pass, nothing kept); undefined at the first event that is not, for {@link classifyFaults} to say why.
- */
+/** Undefined at the first event not in place and in the chain, for {@link classifyFaults} to say why. */
 function intactHead(events: readonly StoredEventText[]): string | null | undefined {
   const chain = new IntactChain();
   for (const e of events) if (!chain.add(e)) return undefined;
@@ -51,24 +34,17 @@ function intactHead(events: readonly StoredEventText[]): string | null | undefin
 }
 
 /**
- * The fast path of {@link checkStreamChain} fed a stream's events one at a time, in revision order,
- * so that a stream too long to hold is checked a chunk at a time with O(1) state (docs/operations.md
- * "Trainee history"). {@link add} answers whether the stream read so far is intact: every event at
- * its place (revisions 0, 1, …), matching its hash by the rule its chain keys name, chained to the
- * one before, and never by an older rule than the event before (events stored before the chain
- * began are hashed by version 1 of the rule). Once one is not, the chain stays not intact, and
- * it does not say why: a caller then runs {@link checkStreamChain} over the whole stream, which
- * classifies each fault (a tampered stream is rare, and the auditor needs every fault). For an
- * intact stream, {@link headHash} after its last event is `checkStreamChain(events).headHash`.
+ * {@link checkStreamChain}'s fast path, fed one event at a time with O(1) state so a long stream is checked a chunk at a time. It says
+ * only whether the chain holds; a caller then runs `checkStreamChain` over the whole stream to classify faults (tampering is rare).
  */
 export class IntactChain {
   private previous: string | null = null;
-  /** The newest chain rule met so far (0: none yet chained). */
+  /** The newest chain rule met (0: none yet). */
   private version = 0;
   private next = 0;
   private holds = true;
 
-  /** Takes the stream's next event; false when it, or an event before it, is not in place and in the chain. */
+  /** False once it, or an event before it, is not in place and in the chain. */
   add(e: StoredEventText): boolean {
     if (!this.holds || e.revision !== this.next) return (this.holds = false);
     const k = readChainKeys(e.metadata);
@@ -81,32 +57,29 @@ export class IntactChain {
     return true;
   }
 
-  /** Whether every event taken so far is in place and in the chain. */
   get intact(): boolean {
     return this.holds;
   }
 
-  /** The hash of the last event taken (null before the first); meaningful only while {@link intact}. */
+  /** Null before the first; meaningful only while {@link intact}. */
   get headHash(): string | null {
     return this.previous;
   }
 
-  /** How many events were taken while the chain held. */
+  /** Taken while the chain held. */
   get events(): number {
     return this.next;
   }
 }
 
-/** {@link checkStreamChain} of a stream that is not intact: each fault, classified. */
 function classifyFaults(events: readonly StoredEventText[]): StreamChainReport {
   const faults: ChainFault[] = [];
   const keys = events.map((e) => readChainKeys(e.metadata));
   const stored = new Set(keys.flatMap((k) => (k.hash === null ? [] : [k.hash])));
-  /** Revision of each hash met so far. */
   const seen = new Map<string, number>();
   let previous: string | null = null;
   let nextRevision = 0;
-  /** The newest chain rule met so far (0: none yet chained). */
+  /** The newest chain rule met (0: none yet). */
   let version = 0;
   /** Events put in (positive) or taken out (negative) before this point and the later ones renumbered. */
   let shift = 0;

@@ -2,48 +2,39 @@ import { eventHash, readChainKeys, type StoredEventText } from '@app/event-sourc
 import type { SignedHead } from './digest-check';
 
 /**
- * The check of the log's chains in the order the log stores its events (by position), one range
- * of positions at a time, for a store that reads fastest in that order (the embedded log: a
- * sequential scan reads its rows about 2.7 times as fast as the stream-id index). The fast path of `verifyInThreads` (docs/DESIGN.md
- * "Verifiable history"): it proves intact streams intact, and names the others *suspect*, to be
- * checked whole, stream by stream, by `checkStreamChain` and `checkAgainstDigest`, which say what
- * is wrong. So the faults found are the stream-order check's, whatever the order of reading.
- *
- * Within a range each event's hash is recomputed from its stored texts and the hash of the
- * stream's event before it (or, for the first of a stream in the range, the `previousHash` it
- * stores, which {@link mergeScans} then holds to the earlier range's head).
+ * The chain check in position order, one range at a time, for the embedded log, where a sequential scan reads rows about 2.7 times as
+ * fast as the stream-id index (docs/DESIGN.md "Verifiable history"). It proves intact streams intact and names the others suspect,
+ * to be checked whole by `checkStreamChain`, so the faults found are the stream-order check's.
  */
 
-/** What one range's scan knows of a stream it met. */
 export interface ScannedStream {
-  /** The revision of its first event in the range, and the previous hash that event stores (null at revision 0). */
+  /** Of its first event in the range, with the previous hash it stores (null at revision 0). */
   firstRevision: number;
   firstPrevious: string | null;
-  /** The chain rule of its first event in the range (`ChainVersion`: 0 for none). */
+  /** Of its first event in the range; 0: none. */
   firstVersion: number;
-  /** The revision and hash of its last event in the range, and the newest chain rule of its events (0: none chained). */
+  /** Of its last event in the range, with the newest chain rule of its events (0: none chained). */
   lastRevision: number;
   lastHash: string;
   version: number;
-  /** With a digest: the hash of its event at the signed revision, when the range holds it. */
+  /** With a digest: its hash at the signed revision, when the range holds it. */
   signedHash?: string;
 }
 
-/** What a scan of one range found (structured-cloneable: a thread posts it). */
+/** Structured-cloneable: a thread posts it. */
 export interface ScanResult {
   events: number;
   streams: Map<string, ScannedStream>;
-  /** Streams that are not intact as read, or not as the digest signed them: to be checked whole. */
+  /** Not intact as read, or not as the digest signed them: to be checked whole. */
   suspects: Set<string>;
 }
 
-/** A digest to hold the log to, as `verifyLog` takes it. */
 export interface ScanDigest {
   position: number;
   heads: ReadonlyMap<string, SignedHead>;
 }
 
-/** One range's scan: {@link add} its events in position order, then take the {@link result}. */
+/** {@link add} a range's events in position order, then take the {@link result}. */
 export class ChainScan {
   private readonly streams = new Map<string, ScannedStream>();
   private readonly suspects = new Set<string>();
@@ -51,16 +42,14 @@ export class ChainScan {
 
   constructor(private readonly digest: ScanDigest | null = null) {}
 
-  /** Checks the next event of the range (positions rising). */
   add(e: StoredEventText & { position: number }): void {
     this.events++;
     const id = e.streamId;
     const keys = readChainKeys(e.metadata);
     const known = this.streams.get(id);
     if (known === undefined) {
-      // A stream's first event in the range: at revision 0 it links to nothing; later, to the
-      // previous hash it stores (held to the earlier range's head by mergeScans). An event stored
-      // before the chain cannot be hashed without the events before it: checked whole.
+      // First of its stream in the range: it links to the previous hash it stores (held to the earlier range's head by mergeScans).
+      // An event stored before the chain cannot be hashed without those before it: checked whole.
       if (e.revision !== 0 && keys.hash === null) this.suspects.add(id);
       const previous = e.revision === 0 ? null : (keys.previousHash ?? null);
       const hash = eventHash(previous, e, keys);
@@ -89,7 +78,7 @@ export class ChainScan {
     this.againstDigest(e, known, hash);
   }
 
-  /** What the digest says of `e`: an event inside a signed part stored after the digest, or in a stream it does not hold, is suspect. */
+  /** Inside a signed part but stored after the digest, or in a stream it does not hold: suspect. */
   private againstDigest(e: StoredEventText & { position: number }, s: ScannedStream, hash: string): void {
     if (this.digest === null) return;
     const signed = this.digest.heads.get(e.streamId);
@@ -101,28 +90,23 @@ export class ChainScan {
     if (e.revision === signed.revision) s.signedHash = hash;
   }
 
-  /** What the range showed. */
   result(): ScanResult {
     return { events: this.events, streams: this.streams, suspects: this.suspects };
   }
 }
 
-/** The streams of every range joined: each stream's head, and the streams to check whole. */
 export interface MergedScan {
   events: number;
-  /** Every stream met, with its last event's revision (`lastRevision`) and hash (`lastHash`); suspect ones as read. */
+  /** Every stream met with its last revision and hash; suspect ones as read. */
   streams: Map<string, ScannedStream>;
   suspects: Set<string>;
-  /** Streams the digest holds that no range met: gone from the log. */
+  /** Held by the digest but met by no range: gone from the log. */
   gone: string[];
 }
 
 /**
- * Joins the scans of consecutive ranges (in position order), into the first range's maps (the
- * results are consumed): a stream met in a later range must go on from its head in the earlier one
- * (the next revision, chained to its hash, by a rule no older than its head's), and one met first
- * at a revision other than 0 lacks its beginning; either is suspect. With `digest`, a stream whose event at the signed revision is not
- * the signed hash is suspect too.
+ * Joins consecutive ranges' scans into the first's maps (consuming them): a stream must go on from its head in the earlier range, and
+ * one met first at a revision other than 0 lacks its beginning; either is suspect, as is one not matching the digest's signed hash.
  */
 export function mergeScans(results: readonly ScanResult[], digest: ScanDigest | null = null): MergedScan {
   const merged = results[0]?.streams ?? new Map<string, ScannedStream>();

@@ -5,7 +5,7 @@ import { recordDigest } from './digest-events';
 import { digestTree, type DigestTree, type DigestTreeStore } from './digest-tree';
 import { verifyLog, type LogVerification, type VerifyLogOptions } from './verify-log';
 
-/** The log does not verify: no digest is signed over a broken chain. */
+/** No digest is signed over a broken chain. */
 export class LogDoesNotVerify extends Error {
   constructor(readonly faults: number) {
     super(`the log does not verify (${faults} fault(s)): no digest signed; audit verify names them`);
@@ -13,7 +13,7 @@ export class LogDoesNotVerify extends Error {
   }
 }
 
-/** A digest of the log and the heads it covers, in stream-id order, and their tree. */
+/** Heads in stream-id order. */
 export interface LogDigest {
   digest: SignedDigest;
   heads: HashedHead[];
@@ -21,12 +21,8 @@ export interface LogDigest {
 }
 
 /**
- * Signs a digest of `store` (the log as stored) as of its head
- * position now (docs/DESIGN.md "Signed digests"): checks every stream's chain as it stood then
- * (`verifyLog`), folds each head into the Merkle root, and signs position, `now()`, the number of
- * heads and the root with `privateKey`. Throws {@link LogDoesNotVerify} when a chain is broken.
- * `onProgress` is told the events checked so far; `verify` checks the chains (default `verifyLog`
- * of `store`; the embedded store's is faster on two threads).
+ * Signs a digest of the log as stored at its head now, once every chain as it stood then verifies (docs/DESIGN.md "Signed digests").
+ * Throws {@link LogDoesNotVerify}. `verify` defaults to `verifyLog` of `store`.
  */
 export async function digestLog(
   store: StoredLog,
@@ -44,19 +40,13 @@ export async function digestLog(
   return { digest, heads, tree };
 }
 
-/** What {@link signAndRecord} did: the digest, the heads it covers, and the position it was recorded at. */
 export interface SignedAndRecorded {
   digest: SignedDigest;
   heads: HashedHead[];
   recordedAt: number;
 }
 
-/**
- * Signs a digest of `store` now (`digestLog`, with `options`), records it in the log as `by`
- * (`recordDigest`, on `recordIn`: the event store the service appends through) and keeps its tree
- * in `trees`, for the API's inclusion proofs (docs/DESIGN.md "Signed digests", "Inclusion
- * proofs"). Throws {@link LogDoesNotVerify} when a chain is broken: nothing is signed or kept.
- */
+/** Signs, records the digest in the log as `by`, keeps its tree for the API's proofs; {@link LogDoesNotVerify}: nothing signed. */
 export async function signAndRecord(
   store: StoredLog,
   recordIn: EventStore,

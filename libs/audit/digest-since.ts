@@ -15,32 +15,27 @@ import { digestTree, type DigestTreeStore } from './digest-tree';
 import type { LogVerification, VerifyLogOptions } from './verify-log';
 import { checkStreamChain } from './chain-check';
 
-/** Events read from the global log per call while the streams moved since a digest are listed. */
+/** Per read while the streams moved since a digest are listed. */
 const PAGE = 5000;
 
-/** What {@link digestSince} works on. */
 export interface DigestSinceContext {
-  /** The log as stored: the chain hashes the stored texts. */
+  /** As stored: the chain hashes the stored texts. */
   store: StoredLog;
-  /** The event store the digest is recorded through (the service's). */
+  /** The service's, which records the digest. */
   recordIn: EventStore;
   trees: DigestTreeStore;
   privateKey: KeyObject;
-  /** Who signs, as the `AuditDigestSigned` event records it. */
+  /** As the `AuditDigestSigned` event records it. */
   by: string;
   now?: () => Date;
-  /** How a first, whole digest checks the chains (default `verifyLog` of `store`). */
+  /** How a first, whole digest checks the chains; default `verifyLog` of `store`. */
   verify?: (options: VerifyLogOptions) => Promise<LogVerification>;
 }
 
 /**
- * The next digest after the kept one, signed, recorded and kept (docs/DESIGN.md "Scheduled
- * digests"); null when no stream but `audit-digests` moved since the kept digest's position (the
- * schedule then does nothing). Without a kept digest, a whole one (`signAndRecord`). Otherwise the
- * work is the increment's: the streams that moved since the kept digest are read from their kept
- * head on, the kept head's hash recomputed from its stored form, each later event checked to
- * chain to it; the other heads are taken as kept. Throws {@link LogDoesNotVerify} when a stream
- * that moved does not extend its signed head (`audit verify` names why); nothing is then signed.
+ * The next digest, signed, recorded and kept (docs/DESIGN.md "Scheduled digests"); null when only `audit-digests` moved. Without a kept
+ * digest, a whole one; else the increment: moved streams checked from their kept heads. {@link LogDoesNotVerify} when a moved stream
+ * no longer extends its signed head (nothing signed).
  */
 export async function digestSince(ctx: DigestSinceContext): Promise<SignedAndRecorded | null> {
   const kept = await ctx.trees.latest();
@@ -66,11 +61,7 @@ export async function digestSince(ctx: DigestSinceContext): Promise<SignedAndRec
   return { digest, heads: ordered, recordedAt };
 }
 
-/**
- * Whether any stream but `audit-digests` has an event after position `from`: what the schedule
- * asks before it starts a digest. Reads the log after `from` in small pages and stops at the first
- * such event: while the log is idle, the kept digest's own event is all there is to read.
- */
+/** Reads small pages after `from` and stops at the first such event: an idle log holds only the kept digest's own. */
 export async function logMovedSince(store: StoredLog, from: LogPosition): Promise<boolean> {
   for (let after = from; ;) {
     const page = await store.readAll({ fromPosition: after, maxCount: 100 });
@@ -80,7 +71,6 @@ export async function logMovedSince(store: StoredLog, from: LogPosition): Promis
   }
 }
 
-/** The ids of the streams with an event after position `from`, up to `to`. */
 async function streamsMovedAfter(store: StoredLog, from: LogPosition, to: LogPosition): Promise<Set<string>> {
   const moved = new Set<string>();
   for (let after = from; after < to;) {
@@ -92,11 +82,7 @@ async function streamsMovedAfter(store: StoredLog, from: LogPosition, to: LogPos
   return moved;
 }
 
-/**
- * The head of `streamId` as of `position` when its events from the signed head `signed` on are
- * intact and chained to it (the whole stream checked when it had no signed head, or the signed
- * head was stored before the chain began); null when they are not.
- */
+/** As of `position`, when its events from the signed head on are intact and chained to it; null otherwise. */
 async function extendedHead(
   store: StoredLog,
   streamId: string,

@@ -1,6 +1,6 @@
 import { eventHash, readChainKeys } from '@app/event-sourcing';
 
-/** One event of an export as its line holds it: where it stood, its id, type, data and metadata (with their chain keys). */
+/** Metadata with its chain keys. */
 export interface ExportedChainEvent {
   streamId: string;
   revision: number;
@@ -11,22 +11,14 @@ export interface ExportedChainEvent {
 }
 
 /**
- * Each stream's hash chain as an export holds it (docs/DESIGN.md "Verifiable history"), for an
- * import to hold the file to: the store computes the chain afresh as it appends, so a changed export
- * would otherwise be taken in with hashes that hold. Fed the file's events in order; a stream whose
- * first event in the file is not its revision 0 (a partial export) is held from that event on.
+ * Each stream's chain as an export holds it: the store chains afresh as it appends, so an import holds the file to this or a changed
+ * export would be taken in with hashes that hold. A partial export's stream is held from its first event in the file.
  */
 export class ExportedChains {
-  /** Each stream's head in the file: its hash, and the newest chain rule met (0: none chained). */
+  /** Each stream's head hash, and the newest chain rule met (0: none). */
   private readonly chains = new Map<string, { previous: string | null; version: number }>();
 
-  /**
-   * Whether `e` matches its hash and is chained to the event before it in the file, by a rule no
-   * older than that event's (an event stored before the chain began may not follow a chained one,
-   * nor a version 1 event a version 2 one); it is then the stream's head for the next. Its data and
-   * metadata are hashed as `JSON.stringify` writes them, as every adapter stores them, by the rule
-   * its chain keys name.
-   */
+  /** Matches its hash (texts as `JSON.stringify` writes them) and is chained to the one before by a rule no older than its. */
   holds(e: ExportedChainEvent): boolean {
     const metadata = JSON.stringify(e.metadata);
     const keys = readChainKeys(metadata);

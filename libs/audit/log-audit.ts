@@ -6,38 +6,24 @@ import type { DigestFile } from './digest-file';
 import { LogDoesNotVerify, signAndRecord, type SignedAndRecorded } from './digest-log';
 import type { LogVerification } from './verify-log';
 
-/**
- * The auditor's checks of the whole log (docs/operations.md "Verifying the history", "Signed
- * digests"): what `admin audit verify` and `admin audit digest` do and say, apart from reading
- * their arguments and writing to the terminal.
- */
-
-/** What `audit verify` found: the counts, how long it took (s), and each fault in the order found. */
+/** `seconds` taken; faults in the order found. */
 export interface LogAudit extends LogVerification {
   seconds: number;
   faultList: ChainFault[];
 }
 
-/** The digest a check was held to, as the report names it. */
 export interface HeldTo {
   position: number;
   time: string;
   key_fingerprint: string;
 }
 
-/**
- * The events the log holds, for a progress bar's total: the embedded store's head position (it
- * numbers positions without gaps), 0 (unknown) for any other.
- */
+/** For a progress bar: the embedded store's head position (it has no gaps); 0 (unknown) for any other. */
 export async function eventsToCheck(log: AuditLog): Promise<number> {
   return log.storedLog.readStoredStreams ? log.storedLog.headPosition() : 0;
 }
 
-/**
- * Checks every stream's chain of `log` (`AuditLog.verify`), and with `file` holds the log to the
- * digest it holds: the log must still hold every head it signed (docs/DESIGN.md "Signed digests").
- * Each fault is told to `onFault` as it is found, the events checked so far to `onProgress`.
- */
+/** `audit verify`: every chain, and with `file` every head its digest signed (docs/DESIGN.md "Signed digests"). */
 export async function auditLog(
   log: AuditLog,
   file: DigestFile | null,
@@ -57,19 +43,18 @@ export async function auditLog(
   return { ...totals, seconds: (performance.now() - started) / 1000, faultList };
 }
 
-/** The digest a check is held to, as {@link auditReportJson} and {@link auditReportSummary} name it; null for none. */
+/** Null for none. */
 export function heldTo(digest: SignedDigest | null): HeldTo | null {
   return digest ? { position: digest.position, time: digest.time, key_fingerprint: keyFingerprint(digest.public_key) } : null;
 }
 
-/** `audit verify --json`'s document: `{events, streams, seconds, digest, faults: [{stream_id, revision, kind, detail}]}`. */
+/** `{events, streams, seconds, digest, faults: [{stream_id, revision, kind, detail}]}`. */
 export function auditReportJson(report: LogAudit, against: HeldTo | null): string {
   const faults = report.faultList.map((f) => ({ stream_id: f.streamId, revision: f.revision, kind: f.kind, detail: f.detail }));
   const { events, streams, seconds } = report;
   return JSON.stringify({ events, streams, seconds, digest: against, faults });
 }
 
-/** The summary line of `audit verify`: what was checked, how fast, against which digest, and the verdict. */
 export function auditReportSummary(report: LogAudit, against: HeldTo | null): string {
   const rate = report.seconds > 0 ? Math.round(report.events / report.seconds) : report.events;
   const held = against ? `, held to the digest of position ${against.position} (${against.time})` : '';
@@ -79,17 +64,13 @@ export function auditReportSummary(report: LogAudit, against: HeldTo | null): st
   );
 }
 
-/** One fault as a line of the report: where, what, why. */
 export function faultLine(f: ChainFault): string {
   return `${f.streamId} revision ${f.revision}: ${f.kind}: ${f.detail}`;
 }
 
 /**
- * Whose key signed `digest`, as a sentence for the auditor, when it is the `trusted` key
- * (docs/DESIGN.md "Who holds what"). {@link AuditRefused} when the signature does not hold (the
- * file was changed, or is not a digest), when no key is trusted (`trusted` null: a digest carries
- * its own key, so anyone can sign one and nothing ties it to this deployment), and when another key
- * signed it.
+ * Whose key signed `digest`, for the auditor (docs/DESIGN.md "Who holds what"). {@link AuditRefused} when the signature does not hold,
+ * when no key is trusted (a digest carries its own key, so anyone can sign one), or when another key signed it.
  */
 export function digestSigner(digest: SignedDigest, trusted: TrustedKey | null): string {
   if (!digestSignatureHolds(digest))
@@ -106,11 +87,7 @@ export function digestSigner(digest: SignedDigest, trusted: TrustedKey | null): 
   return `${signed} (${trusted.name})`;
 }
 
-/**
- * Signs a digest of `log` as of its head with `privateKey`, records it as signed by `by` and keeps
- * its tree (`signAndRecord`, the chains checked by `AuditLog.verify`); the tree's store is opened
- * for it and closed after. {@link AuditRefused} when the log does not verify (nothing is signed).
- */
+/** Signs and records a digest of the log's head and keeps its tree; {@link AuditRefused} when the log does not verify (nothing signed). */
 export async function signDigestOf(
   log: AuditLog,
   privateKey: KeyObject,
@@ -128,7 +105,6 @@ export async function signDigestOf(
   }
 }
 
-/** What `audit digest` says on stderr of the digest it signed: its position and size, where it was recorded and written, its key. */
 export function signedDigestSummary(signed: SignedAndRecorded, output: string | null): string {
   const { digest, recordedAt } = signed;
   return (

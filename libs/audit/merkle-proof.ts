@@ -1,23 +1,18 @@
 import { nodeHash } from './digest';
 
-/**
- * Inclusion proofs in the Merkle tree of a signed digest (RFC 9162 §2.1.3, the tree of RFC 6962
- * §2.1; docs/DESIGN.md "Signed digests"): the audit path that takes one stream head's leaf to the
- * digest's root, and the check of such a path. `examples/verify-history.mjs` checks a path by the
- * same rule with no import from this project.
- */
+/** Inclusion proofs in a digest's Merkle tree (RFC 9162 §2.1.3); `examples/verify-history.mjs` checks a path by the same rule. */
 
-/** The hash of the complete subtree at `level` and `index` (leaves `index·2^level` up to `(index+1)·2^level`), as kept. */
+/** Covers leaves `index·2^level` up to `(index+1)·2^level`. */
 export type SubtreeLookup = (level: number, index: number) => Buffer;
 
-/** The largest power of two below `n` (n ≥ 2). */
+/** n ≥ 2. */
 function splitOf(n: number): number {
   let k = 1;
   while (k * 2 < n) k *= 2;
   return k;
 }
 
-/** The tree hash over leaves `start` up to `end` (not included), from the complete subtrees it is made of. */
+/** Leaves `start` up to `end` (excluded), from the complete subtrees it is made of. */
 function rangeHash(start: number, end: number, node: SubtreeLookup): Buffer {
   const n = end - start;
   if ((n & (n - 1)) === 0 && start % n === 0) return node(Math.log2(n), start / n);
@@ -25,12 +20,7 @@ function rangeHash(start: number, end: number, node: SubtreeLookup): Buffer {
   return nodeHash(rangeHash(start, start + k, node), rangeHash(start + k, end, node));
 }
 
-/**
- * The audit path of leaf `index` in a tree of `size` leaves (RFC 9162 §2.1.3.1, `PATH(m, D[n])`):
- * the sibling hashes from the leaf's level up to the root's. `node` looks up the complete
- * subtrees that `MerkleRoot` reported as it made the tree ({@link subtreesOfPath} says which).
- * Throws a RangeError when `index` is not below `size`.
- */
+/** RFC 9162 §2.1.3.1 `PATH(m, D[n])`, leaf upward, from the subtrees {@link subtreesOfPath} names. RangeError for `index` ≥ `size`. */
 export function inclusionPath(index: number, size: number, node: SubtreeLookup): Buffer[] {
   if (!(Number.isInteger(index) && index >= 0 && index < size)) throw new RangeError(`leaf ${index} is not in a tree of ${size}`);
   const siblings: Buffer[] = [];
@@ -46,14 +36,10 @@ export function inclusionPath(index: number, size: number, node: SubtreeLookup):
       start += k;
     }
   }
-  // Found from the root down; the path runs from the leaf up.
   return siblings.reverse();
 }
 
-/**
- * The complete subtrees (`[level, index]`) that {@link inclusionPath} of leaf `index` in a tree of
- * `size` leaves looks up: O(log² size) at most, for a store to fetch in one query.
- */
+/** `[level, index]` pairs, O(log² size), for a store to fetch in one query. */
 export function subtreesOfPath(index: number, size: number): [number, number][] {
   const wanted: [number, number][] = [];
   inclusionPath(index, size, (level, i) => {
@@ -63,10 +49,7 @@ export function subtreesOfPath(index: number, size: number): [number, number][] 
   return wanted;
 }
 
-/**
- * The root that the audit path `path` makes from leaf hash `leaf` at `index` in a tree of `size`
- * leaves (RFC 9162 §2.1.3.2); null when the path cannot belong to such a tree (wrong length).
- */
+/** RFC 9162 §2.1.3.2; null when the path cannot belong to such a tree (wrong length). */
 export function rootFromPath(index: number, size: number, leaf: Buffer, path: readonly Buffer[]): Buffer | null {
   if (!(index >= 0 && index < size)) return null;
   let fn = index;

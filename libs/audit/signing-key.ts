@@ -2,26 +2,22 @@ import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:cryp
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The file the sandbox makes its signing key in, inside the data directory. */
+/** Inside the data directory. */
 export const SANDBOX_SIGNING_KEY_FILE = 'audit-signing-key.pem';
 
-/** The signing key cannot be had: no file in production, or a file that holds no Ed25519 private key. */
+/** No file in production, or one without an Ed25519 private key. */
 export class SigningKeyUnavailable extends Error {}
 
-/** The key digests are signed with, and the file the sandbox made it in (null when it was read). */
+/** `file` null when the key was read. */
 export interface AuditSigningKey {
   privateKey: KeyObject;
   created: string | null;
 }
 
 /**
- * The Ed25519 key signed digests are made with (docs/operations.md "Signed digests"):
- * `AUDIT_SIGNING_KEY_FILE` (`signingKeyFile`), a PKCS#8 PEM private key (`openssl genpkey
- * -algorithm ed25519`); without it, in the sandbox, `<dataDir>/audit-signing-key.pem`, made on
- * first use (its `created` says so); in production none (throws {@link SigningKeyUnavailable}).
- * Throws {@link SigningKeyUnavailable} for a file that cannot be read or holds another kind of key,
- * and for an `AUDIT_SIGNING_KEY_FILE` its group or other users have any permission on
- * (docs/operations.md "File permissions").
+ * `AUDIT_SIGNING_KEY_FILE`, a PKCS#8 PEM Ed25519 key (docs/operations.md "Signed digests"); without it, in the sandbox, one made on
+ * first use in the data directory. {@link SigningKeyUnavailable} in production without it, for an unreadable file or another kind of
+ * key, and for a key file its group or others have any permission on (docs/operations.md "File permissions").
  */
 export function loadAuditSigningKey(config: { dataDir: string; signingKeyFile: string | null; production: boolean }): AuditSigningKey {
   if (config.signingKeyFile !== null) {
@@ -37,10 +33,8 @@ export function loadAuditSigningKey(config: { dataDir: string; signingKeyFile: s
 }
 
 /**
- * Makes the sandbox's signing key in `file`: written whole (mode 0600) in a directory of its own
- * with an unpredictable name (`mkdtemp`, mode 0700) inside `dataDir`, then linked in place, so
- * another process never reads half a key and no one can plant or watch the draft. A process that
- * links first wins; the others read its key. Throws {@link SigningKeyUnavailable}.
+ * Written whole (0600) in a private `mkdtemp` directory inside `dataDir`, then linked in place: no one reads half a key or plants the
+ * draft. The first process to link wins; the others read its key. Throws {@link SigningKeyUnavailable}.
  */
 function makeSandboxKey(dataDir: string, file: string): AuditSigningKey {
   let drafts: string | null = null;
@@ -60,7 +54,7 @@ function makeSandboxKey(dataDir: string, file: string): AuditSigningKey {
   }
 }
 
-/** Throws {@link SigningKeyUnavailable} naming `file`, its mode and `chmod 600` when anyone but its owner has a permission on it. */
+/** Names `file`, its mode and `chmod 600`. */
 function refuseOpenKeyFile(file: string): void {
   const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0;
   if ((mode & 0o077) === 0) return;

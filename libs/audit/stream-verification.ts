@@ -10,30 +10,18 @@ import {
 } from './stream-digest';
 import { checkStreamChain, IntactChain, type StreamChainReport } from './chain-check';
 
-/**
- * One stream's verification for an auditor's report (docs/operations.md "Trainee history"), read
- * a chunk at a time: the chain's check and what the latest signed digest says of the stream, with
- * memory bounded by a chunk whatever the stream's length, unless the chain does not hold.
- */
-
-/** Events read at a time by {@link verifyStoredStream} (default). */
 export const VERIFY_CHUNK = 1000;
 
 /** What {@link verifyStoredStream} found of one stream. */
 export interface StreamVerification {
-  /** `checkStreamChain` of the stream as stored, and how many events it checked. */
   chain: StreamChainReport & { events: number };
-  /** `digestSection` of the stream against the recorded digest; null when none is recorded. */
+  /** Null when none is recorded. */
   digest: DigestSection | null;
-  /** The global position of the stream's first event; undefined for an empty stream. */
+  /** Undefined for an empty stream. */
   firstPosition: number | undefined;
 }
 
-/**
- * One stream's events as stored, in revision order, in chunks of at most `chunkSize` (an integer
- * ≥ 1) events, each read when the one before has been consumed; nothing for no such stream.
- * `store` is the log as stored, read as {@link readStoredStream} reads it.
- */
+/** Chunks of at most `chunkSize` (≥ 1), each read when the one before has been consumed; nothing for no such stream. */
 export async function* storedStreamChunks(store: StoredLog, streamId: string, chunkSize: number): AsyncGenerator<StoredEventText[]> {
   for (let fromRevision = 0; ;) {
     const chunk = await readStoredStream(store, streamId, { fromRevision, maxCount: chunkSize });
@@ -44,17 +32,9 @@ export async function* storedStreamChunks(store: StoredLog, streamId: string, ch
 }
 
 /**
- * The {@link StreamVerification} of `streamId` (`store` the log as stored, as for
- * {@link storedStreamChunks}) against `recorded` (the latest recorded digest, null for none), the
- * same as `checkStreamChain` and `digestSection` of the whole stream as stored give, with
- * `proveInclusion` and `trustedKey` as `digestSection` takes them.
- *
- * Read in chunks of `chunkSize` events (default {@link VERIFY_CHUNK}) in one pass that keeps O(1)
- * state ({@link IntactChain}; the digest's coverage: the stream's head at the digest's position and
- * the count of events after it). When the chain does not hold, or the events at or before the
- * digest's position are not the stream's first ones (positions are not hashed), the stream is read
- * again whole (`readStoredStream`) for `checkStreamChain` to classify every fault: a tampered
- * stream is rare, and the auditor needs each fault named (docs/DESIGN.md "Verifiable history").
+ * What `checkStreamChain` and `digestSection` of the whole stream give, read in chunks with O(1) state (docs/operations.md "Trainee
+ * history"). A broken chain, or a digest's part that is not the stream's first events (positions are not hashed), has the stream read
+ * again whole so each fault is classified.
  */
 export async function verifyStoredStream(
   store: StoredLog,
@@ -82,7 +62,7 @@ export async function verifyStoredStream(
   };
 }
 
-/** One chunked pass over an intact stream; null when the chain does not hold or the digest's part is not a prefix. */
+/** Null when the chain does not hold or the digest's part is not a prefix. */
 async function chunkedPass(
   store: StoredLog,
   streamId: string,

@@ -3,33 +3,27 @@ import { checkAgainstDigest, streamGone, type SignedHead } from './digest-check'
 import type { HashedHead } from './digest';
 import { type ChainFault, checkStreamChain } from './chain-check';
 
-/** Events the check reads per call of the store (whole streams: one long stream may exceed it). */
+/** Per store call; whole streams, so one long stream may exceed it. */
 const BATCH_EVENTS = 5000;
 
-/** What {@link verifyLog} is told as it goes; every callback is optional. */
 export interface VerifyLogListener {
-  /** Each fault as it is found (docs/DESIGN.md "Verifiable history"). */
   onFault?(fault: ChainFault): void;
-  /** Each stream once checked, in stream-id order, with its head (as of `toPosition`, when given). */
+  /** In stream-id order, with its head as of `toPosition`, when given. */
   onStream?(head: HashedHead): void;
-  /** The number of events checked so far, after each batch. */
+  /** Events checked so far, after each batch. */
   onProgress?(events: number): void;
 }
 
-/** What {@link verifyLog} reads and holds the log to; every field is optional. */
 export interface VerifyLogOptions extends VerifyLogListener {
-  /** Only the events at or below this position: each stream as it stood then (a digest's position). */
+  /** Each stream as it stood then (a digest's position). */
   toPosition?: number;
-  /** A signed digest to hold the log to: its position and its heads by stream id (`checkAgainstDigest`). */
+  /** Its heads by stream id (`checkAgainstDigest`). */
   digest?: { position: number; heads: ReadonlyMap<string, SignedHead> };
-  /**
-   * Only the streams whose ids sort after `after` and before `before` (either null: unbounded), for
-   * a check split between threads. A digest's heads outside the range are not looked for.
-   */
+  /** For a check split between threads; a digest's heads outside the range are not looked for. */
   range?: StreamRange;
 }
 
-/** Stream ids after `after` and before `before` (binary order; null: unbounded). */
+/** Binary order; null: unbounded. */
 export interface StreamRange {
   after: string | null;
   before: string | null;
@@ -39,7 +33,6 @@ function withinRange(streamId: string, range: StreamRange): boolean {
   return (range.after === null || streamId > range.after) && (range.before === null || streamId < range.before);
 }
 
-/** What {@link verifyLog} checked: counts of events, streams and faults. */
 export interface LogVerification {
   events: number;
   streams: number;
@@ -47,14 +40,9 @@ export interface LogVerification {
 }
 
 /**
- * Checks the hash chain of every stream of `store` (docs/DESIGN.md "Verifiable history"): reads the
- * streams whole, in stream-id order, as stored, and runs `checkStreamChain` on each (as of
- * `options.toPosition`), and `checkAgainstDigest` when `options.digest` is given (a stream the
- * digest holds that the log has not is `missing` whole), telling `options` of every fault,
- * stream and batch. `store` is the log as stored: the chain hashes the sealed texts. A store with
- * `readStoredStreams` is read through it; any other is read in two passes through the port (every
- * stream id from the global log, then each stream, its data and metadata as `JSON.stringify`
- * writes them, which is how the adapters store them).
+ * Checks every stream's chain as stored, whole, in stream-id order (docs/DESIGN.md "Verifiable history"), and against `options.digest`
+ * (a stream it holds that the log has not is `missing` whole). Through `readStoredStreams` where the store has it, else in two passes
+ * through the port, texts as `JSON.stringify` writes them.
  */
 export async function verifyLog(store: StoredLog, options: VerifyLogOptions = {}): Promise<LogVerification> {
   const totals: LogVerification = { events: 0, streams: 0, faults: 0 };
@@ -95,7 +83,6 @@ export async function verifyLog(store: StoredLog, options: VerifyLogOptions = {}
   return totals;
 }
 
-/** The log's streams as stored, whole, in stream-id order, in batches of about {@link BATCH_EVENTS} events. */
 async function* storedStreamBatches(store: StoredLog, range: StreamRange): AsyncGenerator<StoredEventText[]> {
   if (store.readStoredStreams) {
     let afterStream: string | null = range.after;

@@ -1,8 +1,4 @@
-/**
- * Calendar dates (`YYYY-MM-DD`): ISO 8601 dates read as proleptic Gregorian calendar dates with
- * our own arithmetic, never through the JS `Date` clock or time zone (docs/reference/API-FACTS.md
- * §6.5). Pure.
- */
+/** Calendar dates `YYYY-MM-DD`, proleptic Gregorian, with our own arithmetic: never the JS clock or time zone (API-FACTS §6.5). */
 
 /** A calendar date as numbers; month 1–12. */
 export interface CalendarDate {
@@ -15,7 +11,6 @@ function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
-/** Days in `month` (1–12) of `year`. */
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return isLeapYear(year) ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
@@ -25,12 +20,11 @@ function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }
 
-/** `YYYY-MM-DD` of a calendar date. */
 function formatDate(d: CalendarDate): string {
   return `${pad(d.year, 4)}-${pad(d.month, 2)}-${pad(d.day, 2)}`;
 }
 
-/** Splits a normalised `YYYY-MM-DD` string into numbers (no validation). */
+/** No validation. */
 export function splitDate(date: string): CalendarDate {
   return { year: Number(date.slice(0, 4)), month: Number(date.slice(5, 7)), day: Number(date.slice(8, 10)) };
 }
@@ -75,11 +69,8 @@ const ORDINAL = /^(\d{4})-?(\d{3})$/;
 const WEEK = /^(\d{4})-?[Ww](\d{2})-?([1-7])$/;
 
 /**
- * Parses an ISO 8601 calendar date as the API accepts it (docs/reference/API-FACTS.md §6.5) and returns it as
- * `YYYY-MM-DD`, or null when `value` is not a string holding a real date. Accepted forms (white
- * space around is ignored): `YYYY-MM-DD`, basic `YYYYMMDD`, ordinal `YYYY-DDD` / `YYYYDDD`, week
- * `YYYY-Www-D` / `YYYYWwwD`. Impossible dates (`2023-02-30`, day 366 of a common year, week 53 of
- * a 52-week year) give null. Date-times, two-digit years and JSON numbers are not accepted.
+ * `value` as `YYYY-MM-DD` when it is a real date in a form the API accepts (docs/reference/API-FACTS.md §6.5), trimmed: `YYYY-MM-DD`,
+ * `YYYYMMDD`, ordinal `YYYY-DDD`/`YYYYDDD`, week `YYYY-Www-D`/`YYYYWwwD`; else null (date-times, two-digit years, numbers too).
  */
 export function parseIsoDate(value: unknown): string | null {
   if (typeof value !== 'string') return null;
@@ -114,15 +105,11 @@ export function parseIsoDate(value: unknown): string | null {
   return null;
 }
 
-/** True when `value` is a string holding a real calendar date in an accepted ISO 8601 form ({@link parseIsoDate}). */
 export function isRealCalendarDate(value: unknown): boolean {
   return parseIsoDate(value) !== null;
 }
 
-/**
- * `date` (`YYYY-MM-DD`) moved by whole months; the day is clamped to the target month's length
- * (2024-01-31 + 1 month = 2024-02-29), as Ruby's `Date#>>` and ActiveSupport's `months.since` do.
- */
+/** The day is clamped to the month's length (2024-01-31 + 1 month = 2024-02-29), as Ruby's `Date#>>` does. */
 export function addMonths(date: string, months: number): string {
   const d = splitDate(date);
   const index = d.year * 12 + (d.month - 1) + months;
@@ -131,12 +118,11 @@ export function addMonths(date: string, months: number): string {
   return formatDate({ year, month, day: Math.min(d.day, daysInMonth(year, month)) });
 }
 
-/** `date` (`YYYY-MM-DD`) moved by whole years; 29 February becomes 28 February in common years. */
+/** 29 February becomes 28 February in common years. */
 export function addYears(date: string, years: number): string {
   return addMonths(date, years * 12);
 }
 
-/** Calendar year of a `YYYY-MM-DD` date. */
 export function yearOf(date: string): number {
   return Number(date.slice(0, 4));
 }

@@ -5,12 +5,10 @@ import type { TraineeEvent } from '@app/trainees/decider';
 import type { RecordedEvent } from '@app/event-sourcing';
 import type { TraineeDocument } from '@app/trainees/read';
 
-/** The placement or degree an event names, by id, in a trainee's list (null when it has none of that id). */
 function itemOf<T extends { placement_id: string } | { degree_id: string }>(items: readonly T[], id: string): T | null {
   return items.find((item) => ('placement_id' in item ? item.placement_id : item.degree_id) === id) ?? null;
 }
 
-/** The id of the placement or degree a sub-resource event names, with the kind of record; null for a trainee event. */
 function subRecordOf(event: TraineeEvent): { record: 'placement' | 'degree'; id: string } | null {
   switch (event.type) {
     case 'PlacementAdded':
@@ -29,11 +27,8 @@ function subRecordOf(event: TraineeEvent): { record: 'placement' | 'degree'; id:
 }
 
 /**
- * The change feed's entry of one trainee event that changed its document (docs/change-feed.md
- * "What a change holds"): the provider owning the trainee after it, the record it touched and the
- * canonical names of that record's changed fields, the trainee's state and TRN after it; for a
- * trainee read after its erasure, {@link forgottenChange} of it. Pure: the live projection, the
- * erasure and every rebuild make the same entry of the same event.
+ * The change feed's entry of a trainee event that changed its document (docs/change-feed.md "What a change holds"); for a trainee read
+ * after its erasure, {@link forgottenChange} of it. Pure, so the live projection, the erasure and every rebuild make the same entry.
  */
 export function changeOf(
   event: TraineeEvent,
@@ -68,12 +63,7 @@ export function changeOf(
   return readAfterErasure(t) ? forgottenChange(change) : change;
 }
 
-/**
- * Whether the trainee's stream was read after its erasure: its required names read `[erased]`, as
- * every personal value does once its data key is destroyed (docs/DESIGN.md "Personal data"). Its
- * entries then follow one rule whichever event made them (docs/change-feed.md "An erased
- * trainee's changes").
- */
+/** Its required names read `[erased]`, as every personal value does once the data key is destroyed. */
 function readAfterErasure(t: Trainee): boolean {
   return t.details.first_names === ERASED && t.details.last_name === ERASED;
 }

@@ -5,11 +5,7 @@ import { CURSOR_CHARS } from './cursors';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
-/**
- * The change feed's answers (docs/change-feed.md "Reading the feed", "What a change holds"): a
- * change, which is also the body of each webhook delivery, and a page of them. The same in every
- * version; `changed_fields` holds the version's names.
- */
+/** The change feed's answers (docs/change-feed.md "Reading the feed"): the same in every version but `changed_fields`' names. */
 export const CHANGE_SCHEMAS: Record<string, JsonSchema> = {
   Change: {
     type: 'object',

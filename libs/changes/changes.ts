@@ -1,8 +1,6 @@
 /**
- * The change feed's items (docs/change-feed.md): one per trainee event the trainee projection
- * applied, stored version-free ({@link StoredChange}, canonical field names) and answered in each
- * API version's field names ({@link renderChange}), with an opaque cursor sealing the event's
- * global position for the provider who reads it (`CursorCodec`, ./cursors.ts).
+ * The change feed's items (docs/change-feed.md): stored version-free with canonical field names, answered in each version's names
+ * ({@link renderChange}) with a cursor sealing the position for the reader (./cursors.ts).
  */
 import type { LogPosition } from '@app/event-sourcing';
 import {
@@ -18,31 +16,27 @@ import {
 import type { TraineeEventType } from '@app/trainees/decider';
 import { DEGREE_FIELDS, fieldsOf, PLACEMENT_FIELDS, TRAINEE_FIELDS, type OutputField } from '@app/trainees/contract';
 
-/** What a change touched: the trainee's own fields, or one of its placements or degrees. */
 export type ChangedRecord = 'trainee' | 'placement' | 'degree';
 
-/** One change as the trainee projection stores it (docs/change-feed.md "What a change holds"). */
 export interface StoredChange {
-  /** Global position of the event: the feed's order and its cursor. */
+  /** The feed's order, and its cursor. */
   position: LogPosition;
-  /** The provider owning the trainee after the change: the only provider whose feed holds it. */
+  /** The provider owning the trainee after the change: the only one whose feed holds it. */
   ukprn: string;
   trainee_id: string;
-  /** The domain event's type (as the history shows it). */
   type: TraineeEventType;
-  /** When it happened: the event's `metadata.occurredAt`, ISO 8601 UTC, milliseconds. */
+  /** The event's `metadata.occurredAt`: ISO 8601 UTC, milliseconds. */
   occurred_at: string;
   record: ChangedRecord;
-  /** The placement_id or degree_id of a placement or degree change; null for the trainee's own. */
+  /** Null for the trainee's own fields. */
   item_id: string | null;
-  /** Canonical names of the changed fields of `record` ({@link changedFields}). */
   changed_fields: string[];
-  /** The trainee's state and TRN after the change. */
+  /** After the change, as is `trn`. */
   state: TraineeStatus;
   trn: string | null;
 }
 
-/** A change as answered in one API version (the OpenAPI schema `Change`). */
+/** The OpenAPI schema `Change`. */
 export interface ChangeItem {
   cursor: string;
   occurred_at: string;
@@ -55,20 +49,20 @@ export interface ChangeItem {
   trn: string | null;
 }
 
-/** `disability` followed by digits: the trainee's disability keys, each answered under its own name. */
+/** Each answered under its own name. */
 const DISABILITY = /^disability\d+$/;
 
-/** Fields of the trainee whose change is not listed: every change moves `updated_at`. */
+/** Every change moves `updated_at`. */
 const NOT_LISTED = new Set(['updated_at']);
 
-/** Same JSON value (answers hold primitives, arrays of strings and flat objects). */
+/** Answers hold primitives, arrays of strings and flat objects. */
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Canonical names of `fields` whose value differs between two records (a missing record answers null everywhere). */
+/** A missing record answers null in every field. */
 function differing<T>(fields: readonly OutputField<T>[], before: T | null, after: T | null): string[] {
   const names = new Set<string>();
   for (const f of fields) {
@@ -79,11 +73,8 @@ function differing<T>(fields: readonly OutputField<T>[], before: T | null, after
 }
 
 /**
- * The canonical names of the answered fields of a record whose value differs before and after a
- * change, in answer order, `updated_at` left out (docs/change-feed.md "changed_fields"). A record
- * that did not exist before (or no longer does after) answers null in every field, so a new
- * record lists its non-null fields and a removed one the fields it had. For the trainee, its
- * `disabilityN` keys beyond `disability1` and `disability2` are compared too.
+ * Canonical names of the answered fields that differ, in answer order, `updated_at` left out (docs/change-feed.md "changed_fields"):
+ * a missing record answers null everywhere; a trainee's `disabilityN` keys are compared too.
  */
 export function changedFields(record: 'trainee', before: Trainee | null, after: Trainee | null): string[];
 export function changedFields(record: 'placement', before: Placement | null, after: Placement | null): string[];
@@ -102,7 +93,7 @@ export function changedFields(record: ChangedRecord, before: unknown, after: unk
   return names;
 }
 
-/** Per version and record: canonical name → the name the version answers it under (fields it does not answer are absent). */
+/** Per version and record: canonical name → the version's name (absent when not answered). */
 const NAMES = new Map<string, ReadonlyMap<string, string>>();
 
 function namesOf(record: ChangedRecord, version: ApiVersion): ReadonlyMap<string, string> {
@@ -116,12 +107,7 @@ function namesOf(record: ChangedRecord, version: ApiVersion): ReadonlyMap<string
   return names;
 }
 
-/**
- * A stored change as answered in `version`, with its `cursor` (made by a `CursorCodec` for the
- * provider who reads it): `changed_fields` in the version's names (fields the
- * version does not answer left out; `disabilityN` keys as they are), `placement_id` or `degree_id`
- * only for a placement or degree change (docs/change-feed.md "What a change holds").
- */
+/** `changed_fields` in the version's names (unanswered ones left out); `placement_id` or `degree_id` only for such a change. */
 export function renderChange(change: StoredChange, version: ApiVersion, cursor: string): ChangeItem {
   const names = namesOf(change.record, version);
   const changed = change.changed_fields.flatMap((f) => {
@@ -141,32 +127,27 @@ export function renderChange(change: StoredChange, version: ApiVersion, cursor: 
   };
 }
 
-/** Per record, the canonical names of the fields flagged personal in the record tables (libs/trainees/record). */
 const PERSONAL_FIELDS: Readonly<Record<ChangedRecord, ReadonlySet<string>>> = {
   trainee: new Set(TRAINEE_RECORD.filter((row) => 'personal' in row && row.personal).map((row) => row.name)),
   placement: new Set(),
   degree: new Set(DEGREE_RECORD.filter((row) => 'personal' in row && row.personal).map((row) => row.name)),
 };
 
-/** Whether `name` (canonical, or as a version answers it) is a personal field of `record`, a `disabilityN` key included. */
 function isPersonal(record: ChangedRecord, name: string): boolean {
   return PERSONAL_FIELDS[record].has(name) || (record === 'trainee' && DISABILITY.test(name));
 }
 
 /**
- * An erased trainee's change as the feed keeps it (docs/change-feed.md "An erased trainee's
- * changes"): the same entry, with the same cursor, type, time, ids and state, naming none of the
- * fields flagged personal (nor a `disabilityN` key) and no TRN. One rule for every entry of the
- * trainee, whatever its values now read: made so by the erasure and by every rebuild after it.
+ * An erased trainee's change (docs/change-feed.md "An erased trainee's changes"): the same entry with no personal field named and no
+ * TRN, whatever its values now read.
  */
 export function forgottenChange(change: StoredChange): StoredChange {
   return { ...change, changed_fields: change.changed_fields.filter((f) => !isPersonal(change.record, f)), trn: null };
 }
 
 /**
- * {@link forgottenChange} of a change already answered in some API version (a webhook delivery's
- * payload): its `changed_fields` hold that version's names, judged against the names every served
- * version gives the personal fields (no version names a field of its own after another's personal one).
+ * {@link forgottenChange} of an answered change (a webhook payload), judged against every served version's names of the personal
+ * fields (no version names a field of its own after another's personal one).
  */
 export function forgottenChangeItem(item: ChangeItem): ChangeItem {
   const record: ChangedRecord = item.placement_id !== undefined ? 'placement' : item.degree_id !== undefined ? 'degree' : 'trainee';
@@ -174,7 +155,6 @@ export function forgottenChangeItem(item: ChangeItem): ChangeItem {
   return { ...item, changed_fields: item.changed_fields.filter((f) => !personal.has(f) && !isPersonal(record, f)), trn: null };
 }
 
-/** The names, in any API version, of `record`'s personal fields. */
 function answeredPersonalNames(record: ChangedRecord): ReadonlySet<string> {
   const names = new Set<string>();
   for (const version of API_VERSIONS) {

@@ -1,33 +1,23 @@
 import { logPosition, type LogPosition } from '@app/event-sourcing';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, type Cipher, type Decipher } from 'node:crypto';
 
-/** Nest token of the process's {@link CursorCodec}. */
 export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
 
-/** The first byte of a cursor: its format. */
 const FORMAT = 2;
-/** One AES block: the position (8 bytes) and the provider's check value (8 bytes). */
+/** One AES block: position (8 bytes) and the provider's check value (8 bytes). */
 const BLOCK_BYTES = 16;
 const CURSOR_BYTES = 1 + BLOCK_BYTES;
 
-/** Length of every cursor, in characters (base64url of 17 bytes; docs/change-feed.md "Cursors"). */
+/** Base64url of 17 bytes. */
 export const CURSOR_CHARS = Math.ceil((CURSOR_BYTES * 4) / 3);
 
-/** Providers whose check values are kept; past it the cache starts again (a few hundred providers exist). */
+/** Past this many providers the cache starts again (a few hundred exist). */
 const CHECKS_KEPT = 10_000;
 
 /**
- * The change feed's cursors (docs/change-feed.md "Cursors"): a global position sealed for one
- * provider by encode-then-encipher (Bellare and Rogaway, 2000): the block (position, 8 bytes; the
- * provider's check value, the first 8 bytes of an HMAC-SHA256 of its UKPRN) enciphered with
- * AES-256 as a pseudorandom permutation of one block (`node:crypto`). A client can neither read the
- * position (so the gaps between its own cursors say nothing of other providers' writes) nor make
- * one: a cursor answered to another provider, changed in any bit, or made up deciphers to another
- * check value, and is refused (a forgery succeeds with probability 2^-64). The same position for
- * the same provider always gives the same cursor, so a change's cursor and a page's `next_cursor`
- * compare equal and a webhook's retry carries the cursor of its first attempt. Cost: about 1 µs a
- * cursor (AES-256-GCM, with a cipher per cursor, took 7 µs). Keys: two, derived from `key` (32
- * bytes, the service key's `change-feed-cursors` key).
+ * Change feed cursors (docs/change-feed.md "Cursors"): encode-then-encipher (Bellare and Rogaway, 2000) of the position and the
+ * provider's check value in one AES-256 block, so a client can neither read a position nor make a cursor (a forgery passes with
+ * probability 2^-64), and one position gives one cursor per provider. `key`: the service key's `change-feed-cursors` key.
  */
 export class CursorCodec {
   private readonly cipher: Cipher;
@@ -39,28 +29,26 @@ export class CursorCodec {
     if (key.length !== 32) throw new Error('a cursor key is 32 bytes');
     const blockKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'block', 32));
     this.checkKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'check', 32));
-    // One block at a time through ECB without padding: each block is enciphered on its own, so one cipher serves every cursor.
+    // ECB without padding enciphers each block on its own, so one cipher serves every cursor.
     this.cipher = createCipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
     this.decipher = createDecipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
   }
 
-  /** The cursor of global position `position` (`LOG_START`: before the first change) for provider `ukprn`. */
+  /** `LOG_START`: before the first change. */
   encode(ukprn: string, position: LogPosition): string {
     return this.seal(ukprn, position);
   }
 
   /**
-   * The position `cursor` stands for when it is one {@link encode} made for `ukprn` with this key;
-   * null for anything else (see {@link open}). Never throws. The one place above the stores where a
-   * number becomes a {@link LogPosition}: the check value proves that this service enciphered it
-   * from a position the store gave (a made-up or altered cursor passes with probability 2^-64).
+   * Null unless {@link encode} made `cursor` for `ukprn` with this key; never throws. The one place above the stores a number becomes a
+   * {@link LogPosition}: the check value proves this service enciphered a position the store gave.
    */
   decode(ukprn: string, cursor: string): LogPosition | null {
     const position = this.open(ukprn, cursor);
     return position === null ? null : logPosition(position);
   }
 
-  /** The cursor of `value` (a safe integer ≥ 0: a position, or another reader's place) for `scope` (a UKPRN, or a scope of its own). */
+  /** `value` a safe integer ≥ 0; `scope` a UKPRN, or a scope of its own. */
   seal(scope: string, value: number): string {
     const block = Buffer.alloc(BLOCK_BYTES);
     block.writeBigUInt64BE(BigInt(value));
@@ -68,11 +56,7 @@ export class CursorCodec {
     return Buffer.concat([Buffer.from([FORMAT]), this.cipher.update(block)]).toString('base64url');
   }
 
-  /**
-   * The value `cursor` stands for when it is one {@link seal} made for `scope` with this key; null
-   * for anything else (another scope's, another key's, altered, of another length or alphabet,
-   * padded). Never throws.
-   */
+  /** Null unless {@link seal} made `cursor` for `scope` with this key (not altered, padded or of another length); never throws. */
   open(scope: string, cursor: string): number | null {
     if (cursor.length !== CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
     const bytes = Buffer.from(cursor, 'base64url');
@@ -83,7 +67,7 @@ export class CursorCodec {
     return position <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(position) : null;
   }
 
-  /** The scope's check value: the first 8 bytes of HMAC-SHA256(check key, scope: a provider's UKPRN), kept. */
+  /** The first 8 bytes of HMAC-SHA256(check key, scope), cached. */
   private checkOf(scope: string): Buffer {
     let check = this.checks.get(scope);
     if (!check) {

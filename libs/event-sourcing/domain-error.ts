@@ -1,7 +1,4 @@
-/**
- * A domain error: a value with a type (`kind`), raised by a decider and mapped to HTTP in exactly
- * one place (the API's error filter), never shown as an internal error.
- */
+/** A typed error a decider raises, mapped to HTTP in one place (the API's error filter). */
 export abstract class DomainError extends Error {
   abstract readonly kind: string;
 }

@@ -1,25 +1,18 @@
-/**
- * Event envelopes: events to the envelopes an event store appends (docs/DESIGN.md "Event
- * envelope"). The shapes are structural, the same as the event store port's `EventData` and
- * `RecordedEvent`. Each kind of stream registers the schema versions of its event types
- * ({@link registerEventSchemas}) where it declares them, as it registers its upcasters.
- */
+/** Event envelopes (docs/DESIGN.md "Event envelope"); each stream kind registers its event types' schema versions. */
 
-/** Who and what caused a write; copied into every event's metadata (docs/DESIGN.md "Event envelope"). */
+/** Copied into every event's metadata. */
 export interface WriteContext {
   providerUkprn?: string | null;
   apiVersion?: string | null;
   requestId?: string | null;
-  /** The request (or event) that caused this write; the request's id for an API write. */
   causationId?: string | null;
-  /** The request that began the chain of writes this one belongs to (an API write's own request id). */
+  /** The request that began the chain of writes. */
   correlationId?: string | null;
   tokenId?: string | null;
   /** ISO 8601 instant, UTC. */
   occurredAt: string;
 }
 
-/** An event's envelope metadata as appended (docs/DESIGN.md "Event envelope"). */
 export interface EnvelopeMetadata {
   schemaVersion: number;
   occurredAt: string;
@@ -32,7 +25,6 @@ export interface EnvelopeMetadata {
   [key: string]: unknown;
 }
 
-/** An event ready to append: its id, type, data and metadata. */
 export interface EventEnvelope {
   id: string;
   type: string;
@@ -40,14 +32,12 @@ export interface EventEnvelope {
   metadata: EnvelopeMetadata;
 }
 
-/** What the decoders read of a stored event: its type, data and the schema version it was stored at. */
 export interface StoredEvent {
   type: string;
   data: unknown;
   metadata?: { schemaVersion?: number } | null;
 }
 
-/** An event as a decider returns it: its type and data. */
 export interface TypedEvent {
   type: string;
   data: unknown;
@@ -55,16 +45,11 @@ export interface TypedEvent {
 
 const schemaVersions = new Map<string, number>();
 
-/** Registers the current schema version of each event type of `versions` (type → version). */
 export function registerEventSchemas(versions: Readonly<Record<string, number>>): void {
   for (const [type, version] of Object.entries(versions)) schemaVersions.set(type, version);
 }
 
-/**
- * Wraps events for appending: an id from `newId` per event (a UUID in the service; the caller
- * supplies it so a decider holds no random source), the current schema version and the write
- * context in the metadata. Throws for a type no stream kind registered.
- */
+/** Wraps events for appending; `newId` makes each id (a decider holds no random source). Throws for a type no stream kind registered. */
 export function toEventData(events: readonly TypedEvent[], ctx: WriteContext, newId: () => string): EventEnvelope[] {
   return events.map((e) => {
     const schemaVersion = schemaVersions.get(e.type);

@@ -1,7 +1,6 @@
 /**
- * Runs async work one at a time per key, in arrival order (different keys run concurrently). The
- * writers of one trainee in one process queue here instead of racing to the event store and
- * retrying; optimistic concurrency still guards writers in other processes.
+ * Async work one at a time per key, in arrival order: one trainee's writers in one process queue here instead of racing and retrying;
+ * optimistic concurrency still guards writers in other processes.
  */
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<unknown>>();

@@ -1,9 +1,6 @@
 /**
- * A piece of work run again and again, each run timed from the end of the one before (so a slow
- * run never stacks), one at a time, on a timer that does not keep the process alive: the
- * schedules of signed digests and of backups (docs/DESIGN.md "Scheduled digests", docs/operations.md
- * "Backups and restore"). `delayMs` says, after each run and at start, how long until the next;
- * `run` must not throw (it logs its own failures).
+ * Work run one at a time, each run timed from the end of the last, on an unref'd timer: scheduled digests and backups. `delayMs` is
+ * asked at start and after each run; `run` must not throw (it logs its own failures).
  */
 export class PeriodicRun {
   private timer: NodeJS.Timeout | null = null;
@@ -15,7 +12,7 @@ export class PeriodicRun {
     private readonly delayMs: () => number,
   ) {}
 
-  /** Starts the timer (the first run after `delayMs()`); false when it was started already. */
+  /** The first run after `delayMs()`; false when already started. */
   start(): boolean {
     if (!this.stopped) return false;
     this.stopped = false;
@@ -23,7 +20,7 @@ export class PeriodicRun {
     return true;
   }
 
-  /** Stops the timer and waits for a run in progress to end. */
+  /** Waits for a run in progress to end. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
@@ -31,7 +28,7 @@ export class PeriodicRun {
     await this.running;
   }
 
-  /** Runs once now (or joins the run in progress), then goes on with the timer; resolves when this run ends. */
+  /** Joins the run in progress if any, then goes on with the timer. */
   async runNow(): Promise<void> {
     if (this.running) return this.running;
     this.running = this.run().finally(() => {

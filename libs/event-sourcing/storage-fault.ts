@@ -1,12 +1,7 @@
-/**
- * What a store's error says about the storage under it (docs/operations.md "When the disk fills"):
- * the disk is full, it is read-only, or it cannot be written at all. A write that fails for one of
- * these is the storage's fault, never the request's: the API answers 503 with `Retry-After`, and
- * `/readyz` names the cause until it is gone.
- */
+/** A storage fault a store's error names (docs/operations.md "When the disk fills"): the API answers 503 and `/readyz` names it. */
 export type StorageFault = 'full' | 'read-only' | 'unwritable';
 
-/** The storage faults, each in the one sentence `/readyz` gives for it (no path, no error text). */
+/** What `/readyz` says of each: no path, no error text. */
 export const STORAGE_FAULT_REASONS: Readonly<Record<StorageFault, string>> = {
   full: 'the data directory is full',
   'read-only': 'the data directory is read-only',
@@ -14,12 +9,8 @@ export const STORAGE_FAULT_REASONS: Readonly<Record<StorageFault, string>> = {
 };
 
 /**
- * The storage fault an error stands for, by its `code` (SQLite's extended result code as
- * better-sqlite3 names it, or Node's `errno` code), or that of an error in its `cause` chain; null
- * for any other error. SQLite: `SQLITE_FULL` (the disk, or the file's size limit), `SQLITE_READONLY*`,
- * `SQLITE_IOERR*` and `SQLITE_CANTOPEN` (sqlite.org/rescode.html). Node: `ENOSPC`, `EDQUOT` (a quota
- * is a full disk for this user), `EROFS`, `EIO`. A busy or locked database, a constraint or a
- * corrupt file is no storage fault here.
+ * The fault of `error` or an error in its `cause` chain, by `code` (better-sqlite3's extended result code, or Node's errno; see
+ * sqlite.org/rescode.html); null otherwise. `EDQUOT` counts as full; busy, locked, constraint or corrupt are no storage fault.
  */
 export function storageFaultOf(error: unknown): StorageFault | null {
   for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

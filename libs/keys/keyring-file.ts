@@ -4,21 +4,17 @@ import { dirname } from 'node:path';
 import { formatKeyring, KeyringError, parseKeyring, readKeyring, type ServiceKeyring } from './keyring';
 import { KEYRING_LOCK_WAIT_MS, lockAlone, lockFileOf, lockShared } from './keyring-lock';
 
-/** What a change of the keyring gives back: the keyring to write (null: the file stays as it is) and the caller's result. */
+/** `next` null: the file stays as it is. */
 export interface KeyringChange<T> {
   next: ServiceKeyring | null;
   result: T;
 }
 
 /**
- * The service keyring's file (docs/operations.md "The service key") and the one way it changes:
- * under its lock ({@link lockFileOf}: `<file>.lock`), so changes made at once by several processes
- * (keys rotate, keys retire) never undo each other, and no change is made while a process stores a
- * key wrapped under a version it read ({@link holding}). `waitMs`: how long a change or a use waits
- * for the lock (default 30 s); `what` names the file in errors.
+ * The service keyring's file (docs/operations.md "The service key"), changed only under its lock, so concurrent changes never undo
+ * each other and none is made while a process stores a key wrapped under a version it read ({@link holding}). `waitMs` default 30 s.
  */
 export class KeyringFile {
-  /** The lock file beside the keyring. */
   readonly lockFile: string;
 
   constructor(
@@ -32,19 +28,14 @@ export class KeyringFile {
     return this.options.waitMs ?? KEYRING_LOCK_WAIT_MS;
   }
 
-  /** The keyring as the file holds it now. Throws `KeyringError` when it cannot be read or is not a keyring. */
+  /** Throws `KeyringError` when it cannot be read or is not a keyring. */
   read(): ServiceKeyring {
     return readKeyring(this.path, this.options.what ?? 'the service keyring');
   }
 
   /**
-   * Changes the keyring: takes the lock alone (waiting at most `waitMs`: `KeyringBusy` after),
-   * reads the file again inside it, so `change` always works on the keyring as it is, not as it
-   * was when the command started, and writes what `change` gives back durably ({@link
-   * writeDurably}) before the lock is released. The wait blocks this thread: one change at a time
-   * in a process, and no {@link holding} inside `change`. Returns `change`'s result. Throws what
-   * `change` throws (nothing is written then), and `KeyringError` when the file cannot be read,
-   * locked or written.
+   * Under the lock alone (blocking this thread; `KeyringBusy` past `waitMs`), `change` gets the file as it is now and what it returns
+   * is written durably before release. Not for use inside {@link holding}. Throws what `change` throws (nothing written), `KeyringError`.
    */
   async change<T>(change: (now: ServiceKeyring) => Promise<KeyringChange<T>> | KeyringChange<T>): Promise<T> {
     const release = lockAlone(this.lockFile, this.waitMs);
@@ -69,13 +60,8 @@ export class KeyringFile {
   }
 
   /**
-   * Runs `use` with the keyring as the file holds it now, read under the lock shared with other
-   * users: no change of the keyring can be made until `use` settles, so a key `use` wraps and
-   * stores under a version read here is stored before any retirement counts (docs/DESIGN.md
-   * "Personal data", "Rotation"). Where the lock file can be neither opened nor made (a read-only
-   * mount), `use` runs with the keyring read without it. Throws `KeyringError` when the file cannot
-   * be read (`use` does not run: nothing is wrapped under an older version), `KeyringBusy` past
-   * the wait, and what `use` throws.
+   * Runs `use` under the shared lock, so no change is made until it settles and what it wraps is counted by any retirement
+   * (docs/DESIGN.md "Personal data"). Without the lock on a read-only mount. Throws `KeyringError`, `KeyringBusy`, and what `use` throws.
    */
   async holding<T>(use: (now: ServiceKeyring) => Promise<T>): Promise<T> {
     const release = await lockShared(this.lockFile, this.waitMs);
@@ -87,12 +73,8 @@ export class KeyringFile {
   }
 
   /**
-   * Makes the file holding `text`, the text of a keyring (`parseKeyring` reads it: a lone key in
-   * base64 is version 1), when there is none (the sandbox's first key), written durably and linked
-   * in ({@link writeDurably}: `create`), never replacing one: of processes starting at once, one
-   * makes it and the others read it. No lock is taken: a file made where none was undoes no change,
-   * and a change needs a file to read. Returns whether this call made it. Throws `KeyringError` for
-   * a text that is not a keyring (nothing is written), and the file system's error.
+   * Writes `text` (a keyring's text) durably where no file is, never replacing one: of processes starting at once, one makes it.
+   * No lock: a change needs a file to read. True when this call made it; `KeyringError` for a text that is not a keyring.
    */
   createIfAbsent(text: string): boolean {
     parseKeyring(text, this.path, this.options.what ?? 'the service keyring');
@@ -102,10 +84,8 @@ export class KeyringFile {
 }
 
 /**
- * Writes `text` to `file` whole and durably: a draft beside it (mode 0600) written and `fsync`ed,
- * then renamed over the file (`replace`) or linked in where none is (`create`: false when one is
- * there already, which is left as it is), then the directory `fsync`ed, so a reader sees the old
- * file or the new one, and a crash of the machine leaves one of them.
+ * Writes `text` whole and durably: a 0600 draft fsynced, renamed over `file` (`replace`) or linked in where none is (`create`: false
+ * when one is), then the directory fsynced, so a crash leaves the old file or the new one.
  */
 export function writeDurably(file: string, text: string, how: 'replace' | 'create'): boolean {
   const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;

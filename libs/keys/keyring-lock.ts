@@ -3,18 +3,13 @@ import { chmodSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KeyringError } from './keyring';
 
-/** How long a change or a use of the keyring waits for the lock by default, in ms: 30 s. */
 export const KEYRING_LOCK_WAIT_MS = 30_000;
 
-/** The keyring's lock file: `<keyring>.lock`, beside it. */
 export function lockFileOf(keyringFile: string): string {
   return `${keyringFile}.lock`;
 }
 
-/**
- * The keyring's lock stayed held by another process for the whole wait: one sentence naming the
- * lock file and what to do (never anything of the keyring itself).
- */
+/** The keyring's lock stayed held by another process for the whole wait; the message names the lock file only. */
 export class KeyringBusy extends Error {
   constructor(
     readonly lockFile: string,
@@ -34,12 +29,9 @@ function isBusy(err: unknown): boolean {
 }
 
 /**
- * Takes the keyring's lock alone, waiting at most `waitMs` for its holders, and returns its
- * release. The lock is SQLite's on the database `lockFile` (made when missing, never written: it
- * stays empty), taken by `BEGIN EXCLUSIVE` with the journal in memory: a POSIX lock the operating
- * system drops when its process dies, whose waiting (SQLite's `PENDING` lock) keeps new sharers
- * out. The wait blocks this thread. Throws {@link KeyringBusy} past the wait, and `KeyringError`
- * when the lock file can be neither opened nor made.
+ * Takes the keyring's lock alone (blocking this thread up to `waitMs`) and returns its release: SQLite's `BEGIN EXCLUSIVE` on the
+ * empty database `lockFile`, a POSIX lock dropped when its process dies, whose PENDING state keeps new sharers out.
+ * Throws {@link KeyringBusy} past the wait, `KeyringError` when the lock file can be neither opened nor made.
  */
 export function lockAlone(lockFile: string, waitMs: number): () => void {
   const deadline = Date.now() + waitMs;
@@ -77,11 +69,8 @@ function cannotLock(lockFile: string, err: unknown): KeyringError {
 }
 
 /**
- * Takes the keyring's lock shared with other sharers, waiting at most `waitMs` for a holder alone
- * (trying again every few ms without blocking this thread), and returns its release: while it is
- * held, no keyring change can be made. Null when the lock file can be neither opened nor made (a
- * read-only mount that no process can change the keyring in either). Throws {@link KeyringBusy}
- * past the wait, and `KeyringError` when the file is not a lock SQLite can take (not a database).
+ * Takes the lock shared, polling without blocking this thread up to `waitMs`; returns its release, or null when the lock file can be
+ * neither opened nor made (a read-only mount, where no process can change the keyring either). Throws {@link KeyringBusy}, `KeyringError`.
  */
 export async function lockShared(lockFile: string, waitMs: number): Promise<(() => void) | null> {
   const db = openForSharing(lockFile);
@@ -114,7 +103,7 @@ export async function lockShared(lockFile: string, waitMs: number): Promise<(() 
   };
 }
 
-/** The lock file opened to be shared (made when missing), read-only when it cannot be written; null when neither can be. */
+/** Read-only when it cannot be written; null when neither. */
 function openForSharing(lockFile: string): Database.Database | null {
   for (const options of [{ timeout: 0 }, { timeout: 0, readonly: true, fileMustExist: true }]) {
     try {
@@ -129,10 +118,8 @@ function openForSharing(lockFile: string): Database.Database | null {
 }
 
 /**
- * Makes the lock file readable and writable by its owner only, whatever the umask
- * (docs/operations.md "File permissions"), by its path: a descriptor opened and closed here would
- * drop every lock this process holds on the file. It holds nothing, so one that cannot be changed
- * (another user's) is left as it is.
+ * 0600 whatever the umask (docs/operations.md "File permissions"), by path: a descriptor opened and closed here would drop every lock
+ * this process holds on the file.
  */
 function keepPrivate(lockFile: string): void {
   try {

@@ -1,7 +1,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-/** A keyring file that cannot be read or is not a keyring (the message never holds the file's content). */
+/** The message never holds the file's content. */
 export class KeyringError extends Error {
   constructor(message: string) {
     super(message);
@@ -9,49 +9,36 @@ export class KeyringError extends Error {
   }
 }
 
-/** Bytes of a service key version: 32, for AES-256 and HMAC-SHA256 keys derived from it. */
+/** For the AES-256 and HMAC-SHA256 keys derived from it. */
 export const SERVICE_KEY_BYTES = 32;
 
-/**
- * The purposes whose keys name or sign and stay the same across rotations (docs/DESIGN.md "Who holds
- * what"): derived from version 1, and kept as derived keys in the keyring once version 1 is retired.
- */
+/** Keys that name or sign, the same across rotations: derived from version 1, kept in the keyring once it is retired. */
 export const PINNED_PURPOSES = ['change-feed-cursors', 'registration-guards', 'backup-manifests'] as const;
 export type PinnedPurpose = (typeof PINNED_PURPOSES)[number];
 
-/** The purposes whose keys wrap or seal: the current version's key seals, every version held opens. */
+/** Keys that wrap or seal: the current version's seals, every version held opens. */
 export type VersionedPurpose = 'key-encryption' | 'webhook-secrets';
 
-/** What a key derived from the service key is for; each purpose gets its own key (`deriveKey`). */
 export type KeyPurpose = PinnedPurpose | VersionedPurpose;
 
-/**
- * The service keyring (docs/operations.md "The service key", "Rotating the service key"): the key
- * of each version still held, the highest version current, and the pinned purposes' keys kept from
- * a retired version 1.
- */
+/** The service keyring (docs/operations.md "The service key", "Rotating the service key"). */
 export interface ServiceKeyring {
-  /** The version that wraps and seals what is new: the highest held. */
+  /** The highest held: wraps and seals what is new. */
   current: number;
-  /** Each version held, 32 bytes each. */
   versions: ReadonlyMap<number, Buffer>;
-  /** Keys of {@link PINNED_PURPOSES} kept after version 1 was retired (empty while it is held). */
+  /** Kept after version 1 was retired; empty while it is held. */
   pinned: ReadonlyMap<PinnedPurpose, Buffer>;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-/** HKDF-SHA256 of `key` for `purpose` (the purpose as HKDF's info), 32 bytes. */
 export function hkdfOf(key: Buffer, purpose: KeyPurpose): Buffer {
   return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `trainee-records/${purpose}`, 32));
 }
 
 /**
- * The keyring in the text of `file` (`what` names it in errors; the text itself is never quoted):
- * either one line of 32 bytes in base64 (a key from before versions: version 1), or lines
- * `<version> <base64>` and `<pinned purpose> <base64>`, with `#` comments and blank lines. Throws
- * {@link KeyringError} for anything else, for no version at all, and for a keyring without version
- * 1 that lacks a pinned purpose's key.
+ * One base64 line of 32 bytes (a key from before versions: version 1), or lines `<version> <base64>` and `<pinned purpose> <base64>`
+ * with `#` comments. {@link KeyringError} otherwise, or without versions, or without version 1 and a pinned key; never quotes the text.
  */
 export function parseKeyring(text: string, file: string, what: string): ServiceKeyring {
   const bad = (detail: string) =>
@@ -82,7 +69,7 @@ function keyOf(text: string, bad: (detail: string) => KeyringError): Buffer {
   return key;
 }
 
-/** The keyring as its file holds it: a comment, the pinned keys, then each version, oldest first. */
+/** Pinned keys, then each version oldest first. */
 export function formatKeyring(keyring: ServiceKeyring): string {
   const lines = [
     '# The service keyring (docs/operations.md "The service key"): "<version> <32 bytes in base64>" a line;',
@@ -93,17 +80,13 @@ export function formatKeyring(keyring: ServiceKeyring): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `keyring` with a new random version after the highest, which becomes current. */
 export function withNewVersion(keyring: ServiceKeyring): ServiceKeyring {
   const versions = new Map(keyring.versions);
   versions.set(keyring.current + 1, randomBytes(SERVICE_KEY_BYTES));
   return { current: keyring.current + 1, versions, pinned: keyring.pinned };
 }
 
-/**
- * `keyring` without `version`; retiring version 1 keeps the pinned purposes' keys derived from it.
- * Throws {@link KeyringError} for the current version or one not held.
- */
+/** Retiring version 1 keeps the pinned keys derived from it. {@link KeyringError} for the current version or one not held. */
 export function withoutVersion(keyring: ServiceKeyring, version: number): ServiceKeyring {
   if (!keyring.versions.has(version)) throw new KeyringError(`the keyring holds no version ${version}`);
   if (version === keyring.current) throw new KeyringError(`version ${version} is current: rotate to a new version before retiring it`);
@@ -115,7 +98,6 @@ export function withoutVersion(keyring: ServiceKeyring, version: number): Servic
   return { current: keyring.current, versions, pinned };
 }
 
-/** Reads the keyring file `file` (see {@link parseKeyring}). */
 export function readKeyring(file: string, what: string): ServiceKeyring {
   let text: string;
   try {

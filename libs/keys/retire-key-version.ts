@@ -2,7 +2,7 @@ import { withoutVersion } from './keyring';
 import type { KeyringFile } from './keyring-file';
 import type { BackupNeed, RetirementPorts } from './ports';
 
-/** A retirement refused, and why, in one sentence for the operator: nothing was changed. */
+/** Nothing was changed; the message is for the operator. */
 export class RetirementRefused extends Error {
   constructor(message: string) {
     super(message);
@@ -10,11 +10,7 @@ export class RetirementRefused extends Error {
   }
 }
 
-/**
- * What a retirement did: the version retired, the keyring file it left, and the backups looked at:
- * null when no backup directory is configured (none could be checked), else the directory and the
- * backups in it that no longer open, each named by the operator (`breakingBackups`).
- */
+/** `backups` null when no backup directory is configured. */
 export interface RetirementReport {
   version: number;
   file: string;
@@ -22,15 +18,9 @@ export interface RetirementReport {
 }
 
 /**
- * Retires `version` (docs/operations.md "Rotating the service key"): takes its key out of the
- * keyring (retiring version 1 keeps the keys derived from it that name and sign: `withoutVersion`).
- * All under the keyring's lock, on the file as it is then (`KeyringFile.change`), with the ports
- * `withPorts` opens: refused when the keyring holds no such version or it is current
- * (`KeyringError`); when a data key or an endpoint's current secret is still wrapped under it,
- * counted inside the lock, where no process can store one under it (`LiveKeys.holding`); and when
- * a kept backup would no longer open without it, unless `breakingBackups` names each such backup
- * (by its directory's name) ({@link RetirementRefused}, naming them). Throws `KeyringBusy` and what
- * the ports throw.
+ * Retires `version` under the keyring's lock (docs/operations.md "Rotating the service key"). `KeyringError` for the current version or
+ * one not held; {@link RetirementRefused} while a data key or webhook secret is wrapped under it (counted inside the lock), or a kept
+ * backup needs it and `breakingBackups` does not name it. Throws `KeyringBusy` and what the ports throw.
  */
 export function retireKeyVersion(
   keyring: KeyringFile,

@@ -5,13 +5,7 @@ import type { RotationPorts } from './ports';
 /** Keys a rotation reads and wraps again at a time. */
 export const REWRAP_BATCH = 500;
 
-/**
- * What a rotation did: the version current at its end; the data keys wrapped again, under it
- * already and changed meanwhile (null where no personal data is sealed); the webhook secrets sealed
- * again and under it already; the previous version (the highest held below the current one, null
- * when none is), which the cadence keeps until the next rotation, and the versions it retires now,
- * every one held before the previous one (docs/operations.md "Rotating the service key").
- */
+/** `previous`: the highest version below the current, kept until the next rotation; `retireNext`: every one before it. */
 export interface RotationReport {
   current: number;
   dataKeys: { rewrapped: number; current: number; changed: number } | null;
@@ -21,15 +15,9 @@ export interface RotationReport {
 }
 
 /**
- * Rotates the service key (docs/operations.md "Rotating the service key"): adds a new random
- * version after the highest the keyring holds now, current from then on (`KeyringFile.change`:
- * under the keyring's lock, on the file as it is then, written durably), unless `resume`; then,
- * through the ports `withPorts` opens, wraps every data key and seals every webhook secret again
- * under the current version, each batch under the keyring's shared lock with the keyring read
- * again (a rotation made meanwhile by another process is followed, never undone). Safe to run
- * again (`resume`): what is under the current version already is left as it is. Throws
- * `KeyringBusy`, `KeyringError`, and what the ports throw (`DataKeyNotOpened` for a key no version
- * held opens).
+ * Adds a new current version (unless `resume`), then wraps every data key and webhook secret again under the current version, each
+ * batch under the shared lock with the keyring read again (docs/operations.md "Rotating the service key"). Safe to resume.
+ * Throws `KeyringBusy`, `KeyringError`, and what the ports throw (`DataKeyNotOpened`).
  */
 export async function rotateKeys(
   keyring: KeyringFile,

@@ -1,21 +1,16 @@
 /**
- * Keys of one purpose by service key version (docs/operations.md "Rotating the service key"): the
- * current version seals and wraps what is new; every version held opens what it sealed. Packed into
- * one Buffer so it travels as a single key did (to threads, through store options): entries of a
- * 4-byte big-endian version and a 32-byte key, the current version first. A lone 32-byte key (a
- * service key from before versions, or a test's) is version 1 and current.
+ * Keys of one purpose by version, packed in one Buffer to travel as a single key did: entries of a 4-byte big-endian version and a
+ * 32-byte key, current first. A lone 32-byte key is version 1.
  */
 export interface VersionedKeys {
-  /** The version that seals and wraps. */
   current: number;
-  /** Every version held, with its 32-byte key. */
   keys: ReadonlyMap<number, Buffer>;
 }
 
 const KEY_BYTES = 32;
 const ENTRY_BYTES = 4 + KEY_BYTES;
 
-/** `keys` packed (see {@link VersionedKeys}): the current version first. Throws for a key that is not 32 bytes. */
+/** Throws for a key that is not 32 bytes. */
 export function packVersionedKeys(keys: VersionedKeys): Buffer {
   const versions = [keys.current, ...[...keys.keys.keys()].filter((v) => v !== keys.current)];
   return Buffer.concat(
@@ -30,7 +25,7 @@ export function packVersionedKeys(keys: VersionedKeys): Buffer {
   );
 }
 
-/** The keys `packed` holds ({@link packVersionedKeys}, or a lone 32-byte key: version 1). Throws for any other length. */
+/** Throws for a length that is neither 32 nor whole entries. */
 export function unpackVersionedKeys(packed: Buffer): VersionedKeys {
   if (packed.length === KEY_BYTES) return { current: 1, keys: new Map([[1, Buffer.from(packed)]]) };
   if (packed.length === 0 || packed.length % ENTRY_BYTES !== 0) throw new Error('keys are 32 bytes, or packed versioned keys');

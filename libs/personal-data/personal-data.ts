@@ -10,15 +10,15 @@ import type {
 import { DataKeyNotOpened, type DataKeys } from './data-keys';
 import { isSealed, openFields, openFieldsWith, sealTaken, takeValues } from './sealed-fields';
 
-/** Which streams hold personal data, and where each event type keeps it (see `sealFields` for paths). */
+/** Which streams hold personal data and, per event type, the paths of its values. */
 export interface SealingPlan {
-  /** The streams `<streamPrefix><id>`, one data key per id. */
+  /** One data key per id of `<streamPrefix><id>`. */
   streamPrefix: string;
-  /** The places of the personal values of an event of `type`; empty when it holds none. */
+  /** Empty when it holds none. */
   pathsOf(type: string): readonly string[];
 }
 
-/** A sealed event whose data key is missing from the key store: the key store was lost or belongs to another log. */
+/** The key store was lost or belongs to another log. */
 export class DataKeyMissing extends Error {
   constructor(readonly id: string) {
     super(`the data key of ${id} is missing from the key store: its sealed personal values cannot be opened`);
@@ -26,27 +26,18 @@ export class DataKeyMissing extends Error {
   }
 }
 
-/** The options of {@link PersonalData}; each has a default. */
 export interface PersonalDataOptions {
-  /**
-   * Told of each event this process seals: its id and the JSON text of its sealed values (the
-   * box's plaintext), so that a thread projecting the same log can take them instead of opening
-   * the box ({@link PersonalData.knowValues}). Never logged or stored.
-   */
+  /** Told the plaintext of each event this process seals, so a projecting thread can {@link PersonalData.knowValues} it. Never logged. */
   onSealed?: (eventId: string, values: string) => void;
-  /** Values told by {@link PersonalData.knowValues} kept at most, the oldest forgotten first (default 4,096). */
+  /** Default 4,096; the oldest forgotten first. */
   knownMax?: number;
 }
 
 /**
- * Seals and opens the personal values of events (docs/DESIGN.md "Personal data"): on append, the
- * values the plan names are sealed with the data key of the stream's id (`sealFields`); on read,
- * opened again, or `[erased]` once that key is destroyed. Events of other streams, and events
- * stored before sealing began, pass unchanged. With `sealOnAppend` false (the bench's comparison
- * only; production refuses it) appends are stored in the clear and reads still open what is sealed.
+ * Seals the plan's values on append with the stream id's data key and opens them on read, `[erased]` once the key is destroyed
+ * (docs/DESIGN.md "Personal data"). `sealOnAppend` false is for the bench only (production refuses it).
  */
 export class PersonalData {
-  /** Sealed values told by the thread that sealed them, by event id, oldest first (see {@link knowValues}). */
   private readonly known = new Map<string, string>();
   private readonly onSealed: ((eventId: string, values: string) => void) | null;
   private readonly knownMax: number;
@@ -62,29 +53,22 @@ export class PersonalData {
   }
 
   /**
-   * Keeps the sealed values of an event another thread of this process sealed
-   * ({@link PersonalDataOptions.onSealed}): the live subscription's {@link open} takes them,
-   * once, instead of opening the event's box. Nothing else reads them: a read of a stream or of
-   * the log, such as an erasure's, opens with the data key as it is then. At most
-   * {@link PersonalDataOptions.knownMax} are kept; an event whose values were forgotten is opened.
+   * Values another thread of this process sealed: only the live subscription's {@link open} takes them, once; any other read opens with
+   * the data key as it is then.
    */
   knowValues(eventId: string, values: string): void {
     this.known.set(eventId, values);
     if (this.known.size > this.knownMax) this.known.delete(this.known.keys().next().value!);
   }
 
-  /**
-   * `events` to append to `streamId`, their personal values sealed, each box bound to its event
-   * (stream, event id, type: `sealFields`). Throws `DataKeyDestroyed` for an erased id.
-   */
+  /** Each box bound to its event. Throws `DataKeyDestroyed` for an erased id. */
   async seal<E extends EventData>(streamId: string, events: E[]): Promise<E[]> {
     if (!this.sealOnAppend || !streamId.startsWith(this.plan.streamPrefix)) return events;
     let key: Buffer | null = null;
     const sealed: E[] = [];
     for (const e of events) {
       const paths = this.plan.pathsOf(e.type);
-      // An event sealed already (an import of an export) keeps its box; its key travels beside it.
-      // One without personal values (a PATCH of course dates) needs no key, so no key store read.
+      // An event sealed already (an import) keeps its box; one without personal values needs no key read.
       const taken = paths.length === 0 || !isObject(e.data) || isSealed(e.data) ? null : takeValues(e.data, paths);
       if (taken === null) {
         sealed.push(e);
@@ -101,12 +85,8 @@ export class PersonalData {
   }
 
   /**
-   * How an export carries the data keys and an import stores them (`DataKeyTransfer` of
-   * libs/runtime/event-transfer; docs/operations.md "Export, import and moving to EventStoreDB"):
-   * a stream of personal data travels with its key wrapped under the key-encryption key, never in
-   * the clear, or null once erased; an import refuses a key wrapped under another service key and
-   * keeps an erased trainee erased (at `now`). `otherStreams` names the key of a stream sealed by
-   * another plan (an upload's: docs/DESIGN.md "Uploads"), null for a stream without one.
+   * The data keys an export carries and an import stores (docs/operations.md "Export, import and moving to EventStoreDB"): wrapped,
+   * null once erased; an import refuses a key of another service key. `otherStreams`: the id of a stream another plan seals, else null.
    */
   dataKeyTransfer(
     now: () => Date = () => new Date(),
@@ -143,11 +123,7 @@ export class PersonalData {
     };
   }
 
-  /**
-   * `events` with their sealed values opened (`[erased]` where the key was destroyed); with
-   * `live`, an event whose values this thread was told ({@link knowValues}) takes them instead,
-   * and they are forgotten. Throws {@link DataKeyMissing}.
-   */
+  /** With `live`, an event whose values were told ({@link knowValues}) takes them. Throws {@link DataKeyMissing}. */
   async open<E extends RecordedEvent>(events: E[], live = false): Promise<E[]> {
     let keys: Map<string, Buffer | 'erased'> | null = null;
     let opened: E[] | null = null;
@@ -176,9 +152,8 @@ export class PersonalData {
 }
 
 /**
- * The event store with personal values sealed on append and opened on read (a proxy: every other
- * method, optional methods and `instanceof` stay the store's own). The store itself stays the log as
- * stored (`StoredLog`): exports, the audit and positions read it (docs/DESIGN.md "Personal data").
+ * The event store as a proxy sealing on append and opening on read; other methods and `instanceof` stay the store's own, which stays
+ * the log as stored (docs/DESIGN.md "Personal data").
  */
 export function withPersonalData(store: EventStore, personal: PersonalData): EventStore {
   const overrides: Partial<Record<keyof EventStore, unknown>> = {

@@ -7,20 +7,12 @@ export const ERASED = '[erased]';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/**
- * What a sealed event's data holds in each place whose value was sealed: the key stays where it
- * was, so the data keeps its shape and key order, and the value is in the box.
- */
+/** Left in each sealed place, so the data keeps its shape and key order. */
 export const SEALED_VALUE = '[sealed]';
 
 /**
- * The personal values of one event, sealed: `fields` names where each was (a key of the data, or
- * `<key>.<key>` one level down), in the clear so an erased trainee's history still says which
- * fields an event changed; `box` is base64 of IV (12 bytes) ‖ AES-256-GCM ciphertext of the JSON
- * array of the values in that order ‖ tag (16 bytes). Each of those places holds
- * {@link SEALED_VALUE} (events sealed before it was kept in place lack those keys; both open).
- * `version` says what the box's authenticated data binds it to ({@link boxAad}): 2, the stream,
- * the event's id and type and `fields`; absent (boxes sealed before version 2), the stream alone.
+ * One event's personal values sealed (docs/DESIGN.md "Personal data"): `fields` their paths, in the clear so an erased history still
+ * says what changed; `box` base64 of IV ‖ AES-256-GCM of the JSON array of values ‖ tag; `version` what {@link boxAad} binds.
  */
 export interface SealedValues {
   fields: string[];
@@ -28,34 +20,24 @@ export interface SealedValues {
   version?: typeof BOX_VERSION;
 }
 
-/** The version of the boxes sealed now (see {@link SealedValues}). */
 export const BOX_VERSION = 2;
 
-/**
- * The event a box is sealed in, what its authenticated data binds it to: the stream, the event's id
- * (the writer's UUID, bound in lower case, as every store keeps it; an export and import keep it
- * too) and its type.
- */
+/** What a box's authenticated data binds it to; `eventId` bound in lower case, as every store keeps it. */
 export interface BoxBinding {
   streamId: string;
   eventId: string;
   type: string;
 }
 
-/**
- * The authenticated data of a box of `version` (docs/DESIGN.md "Personal data"), UTF-8: for
- * version 2 the JSON text of `["sealed/2", streamId, eventId, type, fields]` (JSON escapes every
- * string, so no two bindings give one text); for a box without a version, the stream id alone.
- */
+/** Version 2: `["sealed/2", streamId, eventId, type, fields]` as JSON, so no two bindings give one text; no version: the stream id. */
 export function boxAad(version: number | undefined, binding: BoxBinding, fields: readonly string[]): Buffer {
   if (version === undefined) return Buffer.from(binding.streamId);
   return Buffer.from(JSON.stringify([`sealed/${version}`, binding.streamId, binding.eventId.toLowerCase(), binding.type, fields]));
 }
 
-/** The property of an event's data that holds its {@link SealedValues}. */
 export const SEALED = 'sealed';
 
-/** A sealed box that does not open with the key given: altered, or sealed with another trainee's key. */
+/** Altered, or sealed with another trainee's key. */
 export class SealedValuesNotOpened extends Error {
   constructor() {
     super('sealed personal values do not open with the trainee data key (altered, or sealed for another trainee)');
@@ -64,15 +46,8 @@ export class SealedValuesNotOpened extends Error {
 }
 
 /**
- * `data` with the values at `paths` that it holds (null is no value, and stays) sealed together
- * under `key` (AES-256-GCM, `node:crypto`, a random IV; as authenticated data {@link boxAad} of
- * {@link BOX_VERSION}: the event `binding` names and the field list) into `data.sealed`
- * ({@link SealedValues}), each replaced by
- * {@link SEALED_VALUE} where it was; `data` itself (never changed) when it holds none of them.
- * `paths`: keys of `data`, or `<key>.<key>` inside an object value; the same array for the same
- * event type (it is read once, then kept). `told`, when given, is called with the JSON text of
- * the values sealed, the box's plaintext (see {@link openFieldsWith}). The rule: docs/DESIGN.md
- * "Personal data".
+ * `data` with its non-null values at `paths` (`key` or `<key>.<key>`) sealed into `data.sealed` under `key`, bound by {@link boxAad};
+ * `data` itself, unchanged, when it holds none. Pass the same `paths` array per event type (it is cached). `told` gets the plaintext.
  */
 export function sealFields(
   data: Record<string, unknown>,
@@ -85,24 +60,19 @@ export function sealFields(
   return taken === null ? data : sealTaken(taken, key, binding, told);
 }
 
-/** The first step of {@link sealFields}: the personal values of an event taken out, not yet sealed. */
+/** {@link sealFields}' first step. */
 export interface TakenValues {
-  /** A copy of the data, {@link SEALED_VALUE} in place of each value taken. */
   data: Record<string, unknown>;
   fields: string[];
   values: unknown[];
 }
 
-/**
- * The values of `data` at `paths` (as {@link sealFields} takes them) taken out, or null when it
- * holds none (sealing it needs no key). `data` itself is never changed.
- */
+/** Null when `data` holds none of the values (sealing needs no key); `data` is never changed. */
 export function takeValues(data: Record<string, unknown>, paths: readonly string[]): TakenValues | null {
   const places = placesOf(paths);
   const fields: string[] = [];
   const values: unknown[] = [];
-  // Copies made by spreading and written in place, never built key by key or `delete`d: they keep
-  // the data's shape (V8's fast properties), which every later reader of the data gains from.
+  // Spread and written in place, never built key by key or `delete`d, to keep V8's fast properties for every later reader.
   let copied: Record<string, unknown> | null = null;
   for (const k of places.outer) {
     const value = data[k];
@@ -129,10 +99,7 @@ export function takeValues(data: Record<string, unknown>, paths: readonly string
   return copied === null ? null : { data: copied, fields, values };
 }
 
-/**
- * The second step of {@link sealFields}: `taken`'s values sealed under `key` into `taken.data.sealed`
- * (`taken.data` is changed, and returned). `told` as for {@link sealFields}.
- */
+/** {@link sealFields}' second step; changes and returns `taken.data`. */
 export function sealTaken(taken: TakenValues, key: Buffer, binding: BoxBinding, told?: (values: string) => void): Record<string, unknown> {
   const iv = randomView(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(boxAad(BOX_VERSION, binding, taken.fields));
@@ -143,7 +110,6 @@ export function sealTaken(taken: TakenValues, key: Buffer, binding: BoxBinding, 
   return taken.data;
 }
 
-/** The sealed places of one event type: keys of the data, and per object value the keys inside it with their paths. */
 interface Places {
   outer: readonly string[];
   inner: readonly (readonly [holder: string, keys: readonly (readonly [key: string, path: string])[]])[];
@@ -168,17 +134,13 @@ function placesOf(paths: readonly string[]): Places {
   return places;
 }
 
-/** True when `data` holds sealed personal values. */
 export function isSealed(data: unknown): data is Record<string, unknown> & { sealed: SealedValues } {
   return isObject(data) && isObject(data[SEALED]) && Array.isArray((data[SEALED] as Partial<SealedValues>).fields);
 }
 
 /**
- * The data {@link sealFields} sealed in the event `binding` names, with its values back where they
- * were; with `key` `erased`, {@link ERASED} in place of each. Data without sealed values is
- * returned as it is. Throws {@link SealedValuesNotOpened} when the box does not open: altered,
- * another key, moved to another event (or, for a box without a version, another stream), its
- * field list altered or reordered, or a version this code does not know.
+ * The data with its values back where they were, {@link ERASED} in each with `key` `erased`; unsealed data as it is. Throws
+ * {@link SealedValuesNotOpened} when the box does not open: altered, another key or event, its field list changed, an unknown version.
  */
 export function openFields(data: Record<string, unknown>, key: Buffer | 'erased', binding: BoxBinding): Record<string, unknown> {
   if (!isSealed(data)) return data;
@@ -187,25 +149,17 @@ export function openFields(data: Record<string, unknown>, key: Buffer | 'erased'
   return placed(data, key === 'erased' ? null : openBox(box, key, boxAad(version, binding, fields)));
 }
 
-/**
- * The data {@link sealFields} sealed, with `values` put back where its `fields` say: for a thread
- * of the process that sealed it, told the box's plaintext (`sealFields`' `told`), so that it need
- * not open the box. Data without sealed values is returned as it is. Throws
- * {@link SealedValuesNotOpened} when `values` is not one value per field.
- */
+/** Opens with the plaintext the sealing thread told (`sealFields`' `told`); {@link SealedValuesNotOpened} for a count mismatch. */
 export function openFieldsWith(data: Record<string, unknown>, values: unknown[]): Record<string, unknown> {
   return isSealed(data) ? placed(data, values) : data;
 }
 
-/** `data` (sealed) without `sealed`, each of `values` (or {@link ERASED}, when null) where its field was. */
 function placed(data: Record<string, unknown> & { sealed: SealedValues }, values: unknown[] | null): Record<string, unknown> {
   const { fields } = data.sealed;
   if (values !== null && (!Array.isArray(values) || values.length !== fields.length)) throw new SealedValuesNotOpened();
-  // The event's own keys are few: copied one by one, without `sealed`. The holders of many keys
-  // (`details`) are spread and written in place, as in sealFields.
+  // The event's own keys are few: copied one by one. Holders of many keys (`details`) are spread, as in takeValues.
   const opened: Record<string, unknown> = {};
   for (const k of Object.keys(data)) if (k !== SEALED) opened[k] = data[k];
-  /** The holders copied already (a value goes back into a copy, never into the stored data); one or two. */
   const copied: string[] = [];
   for (let i = 0; i < fields.length; i++) {
     const value = values === null ? ERASED : values[i];
@@ -224,7 +178,7 @@ function placed(data: Record<string, unknown> & { sealed: SealedValues }, values
   return opened;
 }
 
-/** A field path split at its dot, kept: the paths are few (those of `placesOf`), read on every open. */
+/** Cached: the paths are few and read on every open. */
 const splitPaths = new Map<string, readonly [string, string | null]>();
 
 function splitPath(path: string): readonly [string, string | null] {

@@ -2,22 +2,17 @@ import { HttpRegistry } from './http-registry';
 import type { TeacherRegistry } from './registry.port';
 import { SandboxRegistry } from './sandbox-registry';
 
-/** The part of the configuration that chooses the registry (docs/operations.md "Configuration"). */
+/** docs/operations.md "Configuration". */
 export interface RegistryConfig {
   appEnv: 'sandbox' | 'production';
-  /** Base URL of the HTTP registry, or null. */
   registryUrl: string | null;
   registryToken: string | null;
-  /** The sandbox registry's delays, in ms, counted from the request's event time. */
+  /** The sandbox registry's delays in ms. */
   registryTrnDelayMs: number;
   registryAwardDelayMs: number;
 }
 
-/**
- * The registry of a configuration: the HTTP adapter when `REGISTRY_URL` is set; otherwise the
- * sandbox registry in `APP_ENV=sandbox`; otherwise none (production without a registry: TRNs and
- * awards wait, and the caller logs a warning).
- */
+/** HTTP when `REGISTRY_URL` is set, else the sandbox's in `APP_ENV=sandbox`, else null (TRNs and awards wait; the caller warns). */
 export function createRegistry(config: RegistryConfig): TeacherRegistry | null {
   if (config.registryUrl) return new HttpRegistry(config.registryUrl, { token: config.registryToken ?? undefined });
   if (config.appEnv === 'sandbox')

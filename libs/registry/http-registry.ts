@@ -1,24 +1,20 @@
 import { RegistryUnavailable, type AwardRequest, type TeacherRegistry, type TrnRequest } from './registry.port';
 
 export interface HttpRegistryOptions {
-  /** Attempts per request before giving up with {@link RegistryUnavailable}; default 5. */
+  /** Before {@link RegistryUnavailable}; default 5. */
   attempts?: number;
-  /** First backoff in ms, doubled after each failed attempt (capped at 5 s); default 200. */
+  /** Ms, doubled after each failure (capped at 5 s); default 200. */
   backoffMs?: number;
-  /** Time-out of one attempt in ms; default 10 s. */
+  /** Ms per attempt; default 10 s. */
   timeoutMs?: number;
   /** Sent as `Authorization: Bearer …` when set. */
   token?: string;
 }
 
 /**
- * A registry reached over HTTP at `REGISTRY_URL` (JSON):
- * - `POST {base}/trn-requests` with a {@link TrnRequest} answers `{trn}`;
- * - `POST {base}/award-recommendations` with an {@link AwardRequest} answers `{awarded_at}`.
- * Each request carries `Idempotency-Key`. Network errors, time-outs, 429 and 5xx are retried with
- * exponential backoff (no new attempt once `signal` has aborted; an attempt in flight is let finish); after the last attempt, or on any
- * other 4xx, it throws {@link RegistryUnavailable}
- * (4xx other than 429 with `permanent: true` in the message, as retrying cannot help).
+ * A registry over HTTP at `REGISTRY_URL`: `POST {base}/trn-requests` ({@link TrnRequest} → `{trn}`), `POST {base}/award-recommendations`
+ * ({@link AwardRequest} → `{awarded_at}`), each with `Idempotency-Key`. Network errors, time-outs, 429 and 5xx are retried with backoff
+ * (none once `signal` aborts); then, or on another 4xx (`permanent: true`), {@link RegistryUnavailable}.
  */
 export class HttpRegistry implements TeacherRegistry {
   private readonly base: string;

@@ -23,20 +23,15 @@ import {
 } from '@app/event-sourcing';
 import { RegistryUnavailable, type TeacherRegistry } from './registry.port';
 
-/** Name of the process manager's checkpoint in the checkpoint store. */
 export const REGISTRY_PM_CHECKPOINT = 'registry_process_manager_v1';
 
-/** The events the process manager acts on. */
 export const REGISTRY_PM_EVENT_TYPES = ['TraineeSubmittedForTrn', 'TraineeRecommendedForAward', 'TrnIssued'];
 
-/**
- * Where the process manager keeps its position in the log (the read store's named checkpoints,
- * docs/DESIGN.md "Read models"); a stored position only moves forward.
- */
+/** The process manager's position in the log; a stored position only moves forward. */
 export interface CheckpointStore {
-  /** The stored position of consumer `name`, `LOG_START` when none. */
+  /** `LOG_START` when none. */
   readCheckpoint(name: string): Promise<LogPosition>;
-  /** Stores `position` for `name` unless a later one is stored already. */
+  /** Unless a later one is stored already. */
   writeCheckpoint(name: string, position: LogPosition): Promise<void>;
 }
 
@@ -47,20 +42,10 @@ export interface ProcessManagerLogger {
 }
 
 /**
- * The registry process manager (docs/DESIGN.md "The registry process manager"), driven by the event
- * log so it survives restarts: from its stored checkpoint it reads `TraineeSubmittedForTrn` (asks
- * the registry for a TRN, records `TrnIssued`) and `TraineeRecommendedForAward` / `TrnIssued` (once
- * a recommended trainee has a TRN, reports it and records `TraineeAwarded`). One event at a time;
- * the checkpoint moves only after the event's result is recorded, and recording is idempotent (a
- * trainee with a TRN gets no second `TrnIssued`), so an event is never acted on twice once handled.
- * Each registry request carries an idempotency key, so a request repeated after a crash is
- * recognised by the registry. Transient registry failures are retried with backoff (never skipped);
- * a permanent refusal or a domain error is logged and the event passed.
- *
- * Each registry call says when its request arose (docs/reference/API-FACTS.md §12.1, §12.5): a TRN
- * request at the time of its `TraineeSubmittedForTrn` ({@link eventTime}), an award at the
- * recommendation (`recommended_for_award_at`, the `at` of `TraineeRecommendedForAward`), so that
- * the sandbox registry's delay counts from then and not from when the event is handled.
+ * The registry process manager (docs/DESIGN.md "The registry process manager"): one event at a time from its checkpoint, which moves
+ * only after the result is recorded; recording is idempotent and each request carries an idempotency key, so no event is acted on twice.
+ * Transient registry failures are retried with backoff, never skipped; a permanent refusal or a domain error is logged and passed.
+ * Each call says when its request arose (API-FACTS §12.1, §12.5): the sandbox's delay counts from the event, not its handling.
  */
 export class RegistryProcessManager {
   private subscription: Subscription | null = null;
@@ -78,31 +63,25 @@ export class RegistryProcessManager {
     private readonly options: {
       clock?: () => Date;
       maxBackoffMs?: number;
-      /** Runs the handling of an event (tracing puts it in the trace of the write that caused it); must call `handle`. */
+      /** Tracing puts the handling in the trace of the write that caused it; must call `handle`. */
       around?: (event: RecordedEvent, handle: () => Promise<void>) => Promise<void>;
-      /**
-       * Told when the subscription ends with an error that subscribing again cannot cure; the
-       * process manager has stopped and the process should exit (docs/DESIGN.md "Failures of the
-       * subscription").
-       */
+      /** The subscription failed for good: the process should exit (docs/DESIGN.md "Failures of the subscription"). */
       onFatal?: (error: PermanentSubscriptionError) => void;
     } = {},
   ) {}
 
-  /** Position of the last event handled. */
   get checkpoint(): LogPosition {
     return this.position;
   }
 
-  /** Events handled since start. */
+  /** Since start. */
   get eventsHandled(): number {
     return this.handled;
   }
 
   /**
-   * Subscribes from the stored checkpoint; returns once subscribed. A subscription that fails is
-   * opened again from the checkpoint after a back-off (100 ms doubling to `maxBackoffMs`), logged;
-   * one that fails with a {@link PermanentSubscriptionError} ends the loop and tells `onFatal`.
+   * Returns once subscribed. A failed subscription is reopened from the checkpoint after a back-off (100 ms doubling to `maxBackoffMs`);
+   * a {@link PermanentSubscriptionError} ends the loop and tells `onFatal`.
    */
   async start(): Promise<void> {
     this.position = await this.checkpoints.readCheckpoint(REGISTRY_PM_CHECKPOINT);
@@ -149,7 +128,6 @@ export class RegistryProcessManager {
     }
   }
 
-  /** Waits `ms`, or less when stopped. */
   private pause(ms: number): Promise<void> {
     const signal = this.abort.signal;
     if (signal.aborted) return Promise.resolve();
@@ -165,10 +143,8 @@ export class RegistryProcessManager {
   }
 
   /**
-   * Stops after the event in hand: an HTTP registry request in flight is let finish and its answer
-   * recorded (so a restart repeats no call); the sandbox registry's wait for its due time is
-   * abandoned, and that event, its checkpoint not stored, is handled again after restart (at once
-   * if its due time has passed by then).
+   * Stops after the event in hand: an HTTP request in flight finishes and is recorded (a restart repeats no call); the sandbox's wait is
+   * abandoned and that event, its checkpoint not stored, is handled again after restart.
    */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -177,7 +153,7 @@ export class RegistryProcessManager {
     await this.loop;
   }
 
-  /** Handles one event; false when stopped before it could be (it will be handled after restart). */
+  /** False when stopped before it could be: it is handled after restart. */
   private async handleWithRetry(event: RecordedEvent): Promise<boolean> {
     let backoff = 100;
     for (;;) {
@@ -232,7 +208,6 @@ export class RegistryProcessManager {
       this.logger.info('TRN issued by the registry', { trainee_id: trainee.trainee_id });
       return;
     }
-    // TraineeRecommendedForAward or TrnIssued: award once a recommended trainee has a TRN.
     if (trainee.state !== 'recommended_for_award' || !trainee.trn || !trainee.outcome_date) return;
     const { awarded_at } = await this.registry.recommendForAward(
       {
@@ -269,17 +244,13 @@ export class RegistryProcessManager {
   }
 }
 
-/**
- * The instant an event occurred (ISO 8601, UTC): its `occurredAt` metadata, or else its data's
- * `at` when that is a valid instant; undefined when neither is (the sandbox registry then counts
- * its delay from the call).
- */
+/** `occurredAt`, else the data's `at` when a valid instant; undefined otherwise (the sandbox then counts from the call). */
 export function eventTime(event: Pick<RecordedEvent, 'metadata' | 'data'>): string | undefined {
   const candidates = [event.metadata?.occurredAt, (event.data as { at?: unknown } | null)?.at];
   return candidates.find((t): t is string => typeof t === 'string' && !Number.isNaN(Date.parse(t)));
 }
 
-/** The causation (the event acted on) and correlation (its chain's, else its request's) of a write it causes. */
+/** Causation: the event acted on; correlation: its chain's, else its request's. */
 function causedBy(cause: RecordedEvent): { causationId: string; correlationId: string | null } {
   const m = cause.metadata;
   const correlation = typeof m.correlationId === 'string' ? m.correlationId : typeof m.requestId === 'string' ? m.requestId : null;

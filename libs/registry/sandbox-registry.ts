@@ -1,45 +1,27 @@
 import { createHash } from 'node:crypto';
 import type { AwardRequest, RegistryCallContext, TeacherRegistry, TrnRequest } from './registry.port';
 
-/**
- * How long the sandbox registry takes by default, in ms, both to issue a TRN after a trainee's
- * submission and to award after a recommendation: one minute, as the real registry integration
- * first polls for a TRN one minute after submission (docs/reference/API-FACTS.md §12.1).
- */
+/** One minute, as the real registry integration first polls for a TRN a minute after submission (API-FACTS §12.1). */
 export const SANDBOX_REGISTRY_DEFAULT_DELAY_MS = 60_000;
 
-/** The longest delay a timer can wait in one go (2^31 − 1 ms, about 24.8 days). */
+/** A timer's longest wait: 2^31 − 1 ms. */
 export const SANDBOX_REGISTRY_MAX_DELAY_MS = 2_147_483_647;
 
 export interface SandboxRegistryOptions {
-  /** ms from a trainee's submission (the request's `requestedAt`) to its TRN; default 60 000; 0: at once. */
+  /** From the request's `requestedAt`; default 60 000; 0: at once. */
   trnDelayMs?: number;
-  /** ms from a recommendation (the request's `requestedAt`) to the award; default 60 000; 0: at once. */
+  /** From the request's `requestedAt`; default 60 000; 0: at once. */
   awardDelayMs?: number;
-  /** The current instant; default the system clock. Tests inject a virtual one. */
   clock?: () => Date;
-  /**
-   * Waits `ms` and resolves; rejects at once when `signal` aborts (also when it has already
-   * aborted). Default: a timer. Tests inject one that advances a virtual clock instead.
-   */
+  /** Rejects at once when `signal` aborts, or has. Tests inject a virtual clock's. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
- * The registry of the sandbox (default with `APP_ENV=sandbox`), behaving like the real one as a
- * provider sees it: it issues a TRN `trnDelayMs` after the trainee's submission (so a trainee reads
- * `submitted_for_trn` with `trn: null` until then, docs/reference/API-FACTS.md §12.1) and awards a
- * recommended trainee `awardDelayMs` after the recommendation, at midnight UTC of the outcome date
- * (§12.5). Both delays default to one minute ({@link SANDBOX_REGISTRY_DEFAULT_DELAY_MS}).
- *
- * A delay counts from the request's `requestedAt` (the time of the event that caused it), not
- * from the call: the answer is due at `requestedAt + delay` ({@link sandboxDueAt}), so requests
- * handled one after another each wait only until their own due time (their waits do not add up),
- * and a request whose due time has passed (after a restart, say) is answered at once. Without a
- * `requestedAt` the delay counts from the call. The wait is abandoned when the call's signal aborts.
- * The TRN is derived from the trainee id, so a repeated request gets the same TRN.
- *
- * Throws RangeError when a delay is not an integer from 0 to {@link SANDBOX_REGISTRY_MAX_DELAY_MS}.
+ * The sandbox's registry (`APP_ENV=sandbox`), as a provider sees the real one (API-FACTS §12.1, §12.5): a TRN `trnDelayMs` after the
+ * submission, an award at midnight UTC of the outcome date `awardDelayMs` after the recommendation. Delays count from `requestedAt`
+ * (else the call), so waits do not add up and an overdue request answers at once. The TRN is derived from the trainee id.
+ * RangeError for a delay that is not an integer from 0 to {@link SANDBOX_REGISTRY_MAX_DELAY_MS}.
  */
 export class SandboxRegistry implements TeacherRegistry {
   private readonly trnDelayMs: number;
@@ -54,16 +36,13 @@ export class SandboxRegistry implements TeacherRegistry {
     this.sleep = options.sleep ?? delay;
   }
 
-  /** Resolves with the trainee's TRN once due (`requestedAt + trnDelayMs`); rejects when `signal` aborts first. */
+  /** Rejects when `signal` aborts first. */
   async requestTrn(request: TrnRequest, signal?: AbortSignal, context?: RegistryCallContext): Promise<{ trn: string }> {
     await this.sleep(this.waitMs(context?.requestedAt, this.trnDelayMs), signal);
     return { trn: sandboxTrn(request.trainee_id) };
   }
 
-  /**
-   * Resolves with the award's instant (midnight UTC of the outcome date) once due (`requestedAt + awardDelayMs`); rejects when `signal`
-   * aborts first.
-   */
+  /** The award's instant is midnight UTC of the outcome date; rejects when `signal` aborts first. */
   async recommendForAward(request: AwardRequest, signal?: AbortSignal, context?: RegistryCallContext): Promise<{ awarded_at: string }> {
     await this.sleep(this.waitMs(context?.requestedAt, this.awardDelayMs), signal);
     return { awarded_at: `${request.outcome_date}T00:00:00.000Z` };
@@ -74,23 +53,14 @@ export class SandboxRegistry implements TeacherRegistry {
   }
 }
 
-/**
- * The instant the sandbox registry answers a request that arose at `requestedAt` (an ISO 8601
- * instant with its offset, e.g. an event's `occurredAt`), given its delay in ms: `requestedAt + delayMs`.
- * Throws RangeError when `requestedAt` is not a valid instant.
- */
+/** `requestedAt + delayMs`; RangeError when `requestedAt` is not an ISO 8601 instant. */
 export function sandboxDueAt(requestedAt: string, delayMs: number): Date {
   const at = Date.parse(requestedAt);
   if (Number.isNaN(at)) throw new RangeError(`not an ISO 8601 instant: '${requestedAt}'`);
   return new Date(at + delayMs);
 }
 
-/**
- * How long, in ms, the sandbox registry still waits at `now` before answering a request that
- * arose at `requestedAt` with a delay of `delayMs`: the time left to {@link sandboxDueAt}, 0 when the
- * due time has passed, and never more than `delayMs` (a `requestedAt` ahead of this clock counts as
- * now). A missing or unparsable `requestedAt` also counts as now (the full `delayMs`).
- */
+/** Ms left to {@link sandboxDueAt}, within 0..`delayMs`; a missing, unparsable or future `requestedAt` counts as now. */
 export function sandboxWaitMs(requestedAt: string | undefined, delayMs: number, now: Date): number {
   if (delayMs <= 0) return 0;
   if (requestedAt === undefined || Number.isNaN(Date.parse(requestedAt))) return delayMs;
@@ -98,7 +68,7 @@ export function sandboxWaitMs(requestedAt: string | undefined, delayMs: number, 
   return Math.min(delayMs, Math.max(0, left));
 }
 
-/** A 7-digit TRN derived from the trainee id (first digit 1–9). */
+/** 7 digits, derived from the trainee id; first digit 1–9. */
 export function sandboxTrn(traineeId: string): string {
   const n = createHash('sha256').update(traineeId).digest().readUInt32BE(0);
   return String(1_000_000 + (n % 9_000_000));
@@ -111,7 +81,7 @@ function checkedDelay(name: string, ms: number): number {
   return ms;
 }
 
-/** Waits `ms` on a timer; rejects at once when `signal` aborts (also when it already has, even for 0 ms). */
+/** Rejects at once when `signal` aborts, or has (even for 0 ms). */
 function delay(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(new Error('aborted'));
   if (ms <= 0) return Promise.resolve();

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { School } from '@app/trainees/record';
 import type { SchoolDirectory } from './school-directory.port';
 
-/** The columns read from the public schools register's CSV export (other columns are ignored). */
+/** The columns read from the register's CSV export; others are ignored. */
 export const SCHOOL_CSV_COLUMNS = { urn: 'URN', name: 'EstablishmentName', town: 'Town', postcode: 'Postcode' } as const;
 
 export interface SchoolImportResult {
@@ -13,10 +13,8 @@ export interface SchoolImportResult {
 }
 
 /**
- * Streams a schools register CSV (header row with at least `URN`, `EstablishmentName`, `Town`,
- * `Postcode`) into the directory in batches of `batchSize` rows, never holding the whole file.
- * Rows without a six-digit URN or a name are skipped and counted. Calls `onProgress` with the
- * rows read so far after each batch. Throws when a required column is missing.
+ * Streams a register CSV into the directory `batchSize` rows at a time; `onProgress` gets the rows read after each batch. Throws when
+ * a column of {@link SCHOOL_CSV_COLUMNS} is missing.
  */
 export async function importSchoolsCsv(
   input: Readable,

@@ -2,20 +2,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
-/**
- * The longest an admin command waits for a busy SQLite store, in all, in ms: 30 s
- * (docs/operations.md "The admin CLI"). `ADMIN_BUSY_WAIT_MS` in the environment sets another.
- */
+/** In all (docs/operations.md "The admin CLI"); `ADMIN_BUSY_WAIT_MS` sets another. */
 export const ADMIN_BUSY_WAIT_MS = 30_000;
 
-/** The first pause before an operation refused by a busy store runs again, in ms; it doubles each time, up to {@link MAX_PAUSE_MS}. */
+/** Doubles each time, up to {@link MAX_PAUSE_MS}. */
 const FIRST_PAUSE_MS = 100;
 const MAX_PAUSE_MS = 2_000;
 
-/**
- * The admin CLI's wait for a busy store: `ADMIN_BUSY_WAIT_MS` when set (a whole number of ms, 0 to
- * 3,600,000), else {@link ADMIN_BUSY_WAIT_MS}. Throws RangeError naming the variable for another value.
- */
+/** `ADMIN_BUSY_WAIT_MS` (whole ms, 0 to 3,600,000), else the default; RangeError naming the variable for another value. */
 export function busyWaitOf(env: NodeJS.ProcessEnv): number {
   const text = (env.ADMIN_BUSY_WAIT_MS ?? '').trim();
   if (text === '') return ADMIN_BUSY_WAIT_MS;
@@ -26,10 +20,7 @@ export function busyWaitOf(env: NodeJS.ProcessEnv): number {
 }
 
 /**
- * Whether `error` is SQLite's answer that a store is busy: `SQLITE_BUSY` or `SQLITE_LOCKED`, with
- * their extended codes (`SQLITE_BUSY_SNAPSHOT`, …), thrown in this thread or carried from a worker
- * thread (which keeps the code), or the `cause` of the error thrown (`StoreUnavailable` when the
- * stores could not be opened).
+ * `SQLITE_BUSY` or `SQLITE_LOCKED` with their extended codes, thrown here, carried from a worker, or as the `cause` (`StoreUnavailable`).
  */
 export function isStoreBusy(error: unknown): boolean {
   for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
@@ -39,10 +30,7 @@ export function isStoreBusy(error: unknown): boolean {
   return false;
 }
 
-/**
- * A command gave up on a busy store (exit 1): one sentence naming the file, when one was still
- * found busy ({@link busyStoreIn}), and what to do.
- */
+/** Exit 1: one sentence naming the file still busy, if found ({@link busyStoreIn}), and what to do. */
 export class StoreBusy extends Error {
   constructor(
     readonly file: string | null,
@@ -59,10 +47,8 @@ export class StoreBusy extends Error {
 }
 
 /**
- * The SQLite file of `dataDir` whose write lock another connection holds now, found by trying
- * `BEGIN IMMEDIATE` on each `*.sqlite` file there without waiting and rolling it back at once
- * (nothing is written); null when none is held (the holder has let go meanwhile) or the directory
- * cannot be read. SQLite's busy error does not say which file it came from.
+ * Tries `BEGIN IMMEDIATE` on each `*.sqlite` of `dataDir` without waiting, rolled back at once, since SQLite's busy error does not say
+ * which file; null when none is held now or the directory cannot be read.
  */
 export function busyStoreIn(dataDir: string): string | null {
   let names: string[];
@@ -88,11 +74,7 @@ export function busyStoreIn(dataDir: string): string | null {
   return null;
 }
 
-/**
- * Runs operations that a busy SQLite store may refuse, within one wait of `waitMs` in all. The
- * wait starts when an attempt that is then refused began; each attempt after it sets the lock wait
- * of the connections it opens (`setLockWait`) to what is left, so no wait runs past it.
- */
+/** One wait of `waitMs` in all, from the first refused attempt; each later attempt's connections wait only what is left (`setLockWait`). */
 export class BusyWait {
   private deadline: number | null = null;
 
@@ -104,11 +86,8 @@ export class BusyWait {
   ) {}
 
   /**
-   * `op`'s result. While it is refused by a busy store (`isStoreBusy`) and the wait is not over,
-   * it runs again after a pause (100 ms, doubling up to 2 s, never past the wait's end); then
-   * throws {@link StoreBusy}. Other errors are thrown as they come. Only for an `op` that is safe
-   * to run again after a refusal: the caller says why (an operation that stored nothing, because
-   * SQLite rolled back the transaction refused, or one whose every step is idempotent).
+   * Reruns `op` while a busy store refuses it within the wait (pauses doubling from 100 ms to 2 s), then {@link StoreBusy}; other errors as
+   * they come. Only for an `op` safe to rerun after a refusal (SQLite rolled it back, or every step is idempotent): the caller says why.
    */
   async again<T>(op: () => Promise<T>): Promise<T> {
     for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
@@ -126,7 +105,7 @@ export class BusyWait {
     }
   }
 
-  /** `op`'s result, run once: a refusal by a busy store is thrown as {@link StoreBusy}. */
+  /** A refusal by a busy store is thrown as {@link StoreBusy}. */
   async once<T>(op: () => Promise<T>): Promise<T> {
     try {
       return await op();
@@ -135,7 +114,7 @@ export class BusyWait {
     }
   }
 
-  /** The {@link StoreBusy} of this wait, naming the file still busy. */
+  /** Naming the file still busy. */
   gaveUp(): StoreBusy {
     return new StoreBusy(busyStoreIn(this.dataDir), this.dataDir, this.waitMs);
   }

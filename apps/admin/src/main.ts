@@ -11,12 +11,8 @@ import { keepNewFilesPrivate } from '@app/runtime/process';
 import { WebhookCommandRejected } from '@app/webhooks/decider';
 
 /**
- * The operators' CLI (`npm run --silent admin -- <command>`): providers, API tokens and the schools
- * directory, working on the same stores as the API (`DATA_DIR`, or `EVENTSTORE_URL` /
- * `MONGODB_URL`) whether or not it runs. After each write it brings the read models up to date itself,
- * so a token issued here is accepted by a running API at once, and a revoked one refused.
- * Run as a program, every file it makes (exports, digests, backups, stores) is 0600 (umask 077).
- * Exit codes: 0 done, 1 refused (message on stderr), 2 usage error.
+ * The operators' CLI (`npm run --silent admin -- <command>`) on the API's stores, running or not; after each write it catches the read
+ * models up, so a running API sees the change at once. Files it makes are 0600. Exit: 0 done, 1 refused, 2 usage error.
  */
 export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
   const ctx = cliContext(env);
@@ -26,12 +22,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
   return program;
 }
 
-/**
- * Runs the CLI on `argv` and returns the exit code. Every SQLite connection it opens waits for a
- * busy store up to `ADMIN_BUSY_WAIT_MS` (docs/operations.md "The admin CLI"). What stops a command
- * is said in one sentence on stderr, never a stack trace ({@link failureLine}), except with
- * `LOG_LEVEL` debug or trace, where an unexpected error's stack follows its sentence.
- */
+/** The exit code. What stops a command is one sentence on stderr ({@link failureLine}); with `LOG_LEVEL` debug or trace, a stack too. */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let waitMs: number;
   try {
@@ -52,10 +43,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
 }
 
 /**
- * What the CLI says of the error that stopped a command: `Error: ` and the message of a refusal
- * (a command rejected, a store unavailable, a bad argument); for a store that stayed busy, the
- * sentence of {@link StoreBusy} naming the file still busy; for any other error, a sentence
- * naming its class and code (never its message, which may quote data), and how to see more.
+ * `Error: ` and a refusal's message; {@link StoreBusy}'s sentence; for any other error its class and code (never its message, which
+ * may quote data) and how to see more.
  */
 export function failureLine(err: unknown, env: NodeJS.ProcessEnv, waitMs: number): string {
   if (isStoreBusy(err)) return `Error: ${new BusyWait(waitMs, env.DATA_DIR || './data', setLockWait).gaveUp().message}`;

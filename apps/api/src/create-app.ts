@@ -28,44 +28,39 @@ import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
 import { serveGovukAssets } from './uploads-page/govuk-assets';
 import { serveUploadsPage } from './uploads-page/uploads-page';
 
-/** Longest path parameter the router takes: Node's limit on a request's line and headers together. */
+/** Node's limit on a request's line and headers together. */
 const PATH_PARAM_MAX_CHARS = 16 * 1024;
 
-/**
- * Builds the API (Fastify adapter) for a configuration, ready to `listen`. Used by `main.ts` and by
- * the end-to-end tests, which start it on a free port with a temporary data dir.
- */
+/** The API (Fastify adapter), ready to `listen`: for `main.ts` and the end-to-end tests. */
 export async function createApp(config: AppConfig, logger: Logger = createLogger(config.logLevel)): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     // Larger answers 413 in the error shape, while it is read (docs/DESIGN.md ruling 14).
     bodyLimit: BODY_MAX_BYTES,
-    // Timeouts, requests per socket and the answer to unparsable requests (docs/operations.md "Limits").
     ...serverOptions(config),
     trustProxy: config.trustProxy,
     genReqId: (req: IncomingMessage) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
-    // Node refuses a request line and headers over 16 KiB (431), so no path parameter is longer than
-    // this and the router never answers 414 in its own shape: an id of any length reaches its route
-    // and is answered as an unknown id (docs/operations.md "Limits").
+    // Node refuses a request line and headers over 16 KiB (431), so the router never answers 414 in its own shape: an id of any length
+    // is answered as an unknown id (docs/operations.md "Limits").
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: PATH_PARAM_MAX_CHARS },
-    // A `.json` suffix on an API path is tolerated, as by the reference (docs/reference/API-FACTS.md §1.9).
+    // Tolerated, as by the reference (API-FACTS §1.9).
     rewriteUrl: (req: IncomingMessage) => stripJsonSuffix(req.url ?? '/'),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
-    // Every body goes through the one parser below, with its bounds (no Nest JSON or urlencoded parser).
+    // Every body goes through the one parser below, with its bounds.
     bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
   limitConnections(fastify.server, config);
-  // First of the onRequest hooks, so that every answer carries it, refusals included.
+  // First of the onRequest hooks, so every answer carries it, refusals included.
   addStrictTransportSecurity(fastify, config);
   const metrics = app.get<ProcessMetrics | null>(METRICS)?.metrics;
   const recordMetrics = metrics ? httpMetricsRecorder(metrics) : null;
-  // onRequest, in this order: blocklists and rate limits, then the token (docs/reference/API-FACTS.md §2.8, §3.3).
+  // onRequest, in this order: blocklists and rate limits, then the token (API-FACTS §2.8, §3.3).
   const rateLimited = metrics?.counter('trainee_records_http_rate_limited_total');
   await registerAdmission(fastify, {
     config,
@@ -77,9 +72,8 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   closeAfterUnreadBody(fastify);
 
   registerBodyParsers(fastify);
-  // The path only: a query string may hold a token or personal data (docs/operations.md "Observing it").
-  // One onResponse hook: the metrics (docs/observability.md "Metrics"), a write stored (a storage
-  // fault is over: docs/operations.md "When the disk fills"), then the log line.
+  // One onResponse hook: the metrics, a write stored (a storage fault is over), then the log line, with the path only: a query string may
+  // hold a token or personal data (docs/operations.md "Observing it").
   const storageFaults = app.get(StorageFaults);
   fastify.addHook('onResponse', (request, reply, done) => {
     recordMetrics?.(request, reply);
@@ -96,22 +90,17 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   app.useGlobalFilters(new ApiExceptionFilter(app.get(ApiAuthenticator), logger, storageFaults));
   app.get(OpenApiDocuments).build(app);
   serveApiDocsPage(app, app.get(VersionRegistry));
-  // GOV.UK Frontend's styles, script, fonts and images under /assets/, for the uploads page (docs/DESIGN.md "The uploads page").
   await serveGovukAssets(fastify);
-  // The uploads page for providers' staff at /uploads (docs/operations.md "Adding trainees from a file").
   await serveUploadsPage(app, config, logger);
   return app;
 }
 
 /**
- * The API's body parsers (docs/DESIGN.md ruling 4; docs/operations.md "Limits"): any body read as
- * JSON with its bounds (`parseJsonBody`: 400 past them, an empty body as none), a `text/csv` file as
- * bytes up to one past the upload's bound, and 415 before the body is read for a route that takes a
- * file and is sent anything else (`refuseBodiesNotFiles`).
+ * Any body read as JSON with its bounds (docs/DESIGN.md ruling 4), a `text/csv` file as bytes up to one past the upload's bound (so it
+ * names the bound), and 415 before the body for a route that takes a file and is sent anything else.
  */
 function registerBodyParsers(fastify: FastifyInstance): void {
-  // Providers' systems do not always send `Content-Type: application/json`: read any body as JSON.
-  // (Errors raised before a handler, such as malformed JSON, reach the Nest exception filter.)
+  // Providers' systems do not always send `Content-Type: application/json`: read any body as JSON. Its errors reach the exception filter.
   fastify.removeContentTypeParser(['application/json', 'text/plain']);
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
@@ -124,8 +113,6 @@ function registerBodyParsers(fastify: FastifyInstance): void {
       done(e, undefined);
     }
   });
-  // A CSV file of trainees is read as bytes (its encoding is the upload's to check), up to one byte
-  // past its bound so that the upload names the bound; longer bodies answer 413 while they are read.
   fastify.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: UPLOAD_BYTES_MAX + 1 }, (_req, body, done) => done(null, body));
   refuseBodiesNotFiles(fastify);
 }

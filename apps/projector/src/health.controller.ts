@@ -24,13 +24,8 @@ export class HealthController {
   }
 
   /**
-   * GET /readyz: 200 `{ready: true, reasons: []}`, or 503 `{ready: false, reasons}` (one sentence
-   * each; `assessReadiness`: the projector stopped or failing, retrying an event it cannot apply
-   * (with the storage fault its error names, such as "the data directory is full"), the oldest
-   * event not applied older than READY_MAX_LAG_SECONDS, or the read store damaged, which a restart
-   * rebuilds). Nothing else: the checkpoint, lag, events applied and the time stuck on an event are
-   * metrics (docs/observability.md), what fails is logged and the event it stays on shown by
-   * `admin projections status`.
+   * GET /readyz: 200 `{ready: true, reasons: []}`, or 503 `{ready: false, reasons}`, one sentence each (`assessReadiness`); counts are
+   * metrics and failures are logged (docs/operations.md "Health").
    */
   @Get('readyz')
   async readyz(@Res() reply: FastifyReply): Promise<void> {

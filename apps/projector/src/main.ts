@@ -30,10 +30,7 @@ import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
 import { observeProjections, projectorHooks, type MetricsServer } from '@app/runtime/telemetry';
 import { HealthController, PROJECTOR, STORES } from './health.controller';
 
-/**
- * The webhook dispatcher this process runs, with its outbox (docs/change-feed.md "Webhooks"), the
- * audit digest schedule and the backup schedule (docs/operations.md "Backups and restore").
- */
+/** The webhook dispatcher with its outbox, the digest schedule and the backup schedule this process runs. */
 interface Webhooks {
   dispatcher: WebhookDispatcher;
   outbox: WebhookOutbox;
@@ -41,10 +38,7 @@ interface Webhooks {
   backups: BackupSchedule | null;
 }
 
-/**
- * Starts the projector (the registry process manager and the webhook dispatcher) at boot and
- * stops them on shutdown: each finishes what it holds and stores its checkpoint.
- */
+/** Starts the projector, the registry process manager and the webhook dispatcher at boot; on shutdown each stores its checkpoint. */
 class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(PROJECTOR) private readonly projector: Projector,
@@ -106,12 +100,8 @@ class ProjectorModule {
 }
 
 /**
- * The projector as its own process (production deployments): keeps the read models up to date
- * from the event log, runs the registry process manager and the webhook dispatcher, serves `/healthz` (liveness) and `/readyz`
- * (readiness, 503 while stopped, failing or lagging) on `PORT` (default 3001), Prometheus metrics on
- * `METRICS_PORT` when set and traces when OTEL_EXPORTER_OTLP_ENDPOINT is (docs/observability.md), and on SIGTERM or
- * SIGINT finishes its batch, stores the checkpoint and exits 0. An event that fails is retried for
- * as long as it fails, never skipped (see `Projector`).
+ * The projector as its own process: read models, registry process manager and webhook dispatcher, `/healthz` and `/readyz` on `PORT`,
+ * metrics and traces when configured (docs/observability.md); on SIGTERM or SIGINT it finishes its batch, stores the checkpoint, exits 0.
  */
 export async function startProjector(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
   // The service key first (docs/operations.md "The service key"): the API must read the cursors this process's webhooks carry.
@@ -127,8 +117,7 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
   });
   const projector = new Projector(stores.eventStore, stores.readModel, messageFirst(logger), {
     ...projectorHooks(metrics?.metrics ?? null),
-    // The subscription cannot go on: exit 1, so the supervisor restarts the process (docs/DESIGN.md
-    // "Failures of the subscription").
+    // Exit 1, so the supervisor restarts the process (docs/DESIGN.md "Failures of the subscription").
     onFatal: (error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error),
   });
   const registryProcess = createRegistryProcess(config, stores, logger, metrics?.metrics ?? null);
@@ -163,10 +152,7 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
   return app;
 }
 
-/**
- * The backup schedule of `config.backups` (`BACKUP_EVERY`; docs/operations.md "Backups and
- * restore"), not started; null when unset. The signing key is read now, so a bad one stops the start.
- */
+/** `BACKUP_EVERY`'s schedule, not started; null when unset. The signing key is read now, so a bad one stops the start. */
 function backupSchedule(config: AppConfig, serviceKey: ServiceKeyring, logger: Logger): BackupSchedule | null {
   if (!config.backups) return null;
   const { dir, everyMs, keep, signingKeyFile } = config.backups;

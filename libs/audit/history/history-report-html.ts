@@ -1,25 +1,13 @@
-/**
- * The small parts of the HTML history report (`history-report.ts`; docs/operations.md "Trainee
- * history"): escaping, how a value and an instant are shown, and the page's own style sheet. The
- * page loads nothing from elsewhere: no script, no font, no image, the style inline.
- */
+/** The HTML report's small parts. The page loads nothing from elsewhere: no script, font or image; the style inline. */
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/**
- * `text` with the five characters HTML gives a meaning to (`& < > " '`) written as character
- * references, so that it reads as text in an element's content or in a quoted attribute value
- * (the HTML Living Standard, "Serialising HTML fragments", escapes the same ones).
- */
+/** The five characters `& < > " '` as references, as the HTML standard's fragment serialisation escapes them. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
-/**
- * A field's value as the report shows it, escaped: a string as is, a number or boolean as JSON
- * writes it, an object or array as compact JSON; `undefined` (the field had no value yet) and
- * null as a dimmed dash.
- */
+/** Escaped: a string as is, else compact JSON; `undefined` (no value yet) and null as a dimmed dash. */
 export function valueHtml(value: unknown): string {
   if (value === undefined || value === null) return '<span class="none" title="no value">—</span>';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -28,17 +16,13 @@ export function valueHtml(value: unknown): string {
 
 const ISO_UTC = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/;
 
-/** An ISO 8601 instant in UTC (`2026-01-05T10:00:00.000Z`) as `2026-01-05 10:00:00.000 UTC`; any other text as is. */
+/** `2026-01-05T10:00:00.000Z` as `2026-01-05 10:00:00.000 UTC`; any other text as is. */
 export function utcText(instant: string): string {
   const m = ISO_UTC.exec(instant);
   return m ? `${m[1]} ${m[2]} UTC` : instant;
 }
 
-/**
- * The page up to its body's content: the document's head with `title` (escaped here) and the
- * report's style sheet, then `<body>` and a line break. The body's content (HTML, escaped by the
- * caller) follows, then {@link PAGE_END}; the report is written in that order as it is read.
- */
+/** The document's head (`title` escaped here) and `<body>`; the caller's escaped content and {@link PAGE_END} follow. */
 export function pageStart(title: string): string {
   return [
     '<!DOCTYPE html>',
@@ -55,15 +39,14 @@ export function pageStart(title: string): string {
   ].join('\n');
 }
 
-/** What closes the page after its body's content (see {@link pageStart}). */
 export const PAGE_END = '\n</body>\n</html>\n';
 
-/** Labelled values as a two-column list; each label is escaped, each value is HTML escaped by the caller. */
+/** Each label escaped here; each value HTML the caller escaped. */
 export function facts(rows: [label: string, html: string][]): string {
   return `<dl class="facts">${rows.map(([label, html]) => `<dt>${escapeHtml(label)}</dt><dd>${html}</dd>`).join('')}</dl>`;
 }
 
-/** A hash (hex) as the report shows it, escaped; null as a dimmed "none". */
+/** Null as a dimmed "none". */
 export function hashHtml(hash: string | null): string {
   return hash === null ? '<span class="none">none</span>' : `<span class="hash">${escapeHtml(hash)}</span>`;
 }

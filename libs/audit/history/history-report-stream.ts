@@ -21,39 +21,19 @@ import {
 } from './history-report';
 import { HISTORY_CHUNK, write, writeLast } from './timeline-output';
 
-/** Where the report is written: process.stdout, or any writable stream. */
 type Output = NodeJS.WritableStream;
 
-/**
- * What a trainee's report reads: the log as stored and through the event store (personal values
- * opened), the kept digest tree (`AuditLog`), and the read model's mapping of a trainee id given
- * in another case to the stored one (docs/reference/API-FACTS.md §1.10; null when none).
- */
+/** `resolveId` maps a trainee id given in another case to the stored one (API-FACTS §1.10; null when none). */
 export interface HistorySources extends Pick<AuditLog, 'storedLog' | 'eventStore' | 'openTrees'> {
   resolveId(traineeId: string): Promise<string | null>;
 }
 
 /**
- * Writes the HTML report of `traineeId` (`trainee history <trainee_id> --format html`,
- * docs/operations.md "Trainee history") to `out` (default stdout) as it reads it, from the event
- * log alone in one opening of the stores, with memory bounded by a chunk of `chunkSize` events
- * (default {@link HISTORY_CHUNK}) whatever the stream's length. The text is exactly
- * `renderHistoryReport` of what {@link loadHistoryReport} reads, put together in order:
- * 1. the verification, before anything is written: the stream as stored, read in chunks, its chain
- *    checked as it is read and its coverage by the latest signed digest found (`verifyStoredStream`;
- *    a stream whose chain does not hold is read again whole, for each fault to be classified), with
- *    the kept tree's inclusion proof of its head;
- * 2. the page's head and verification, then the index, from a read of the stream (personal values
- *    opened) in chunks, the lifecycle state carried from chunk to chunk (`traineeTimelinePage`);
- * 3. the timeline, from another read in chunks, the trainee folded with the decider's `evolve`
- *    from chunk to chunk for each event's before → after and the trainee after it; then the footer.
- * Each part is written before the next chunk is read, waiting for `out` to drain when it asks to,
- * and the last until everything is handed on (a pipe's reader gets the whole page before the CLI exits).
- * The passes read the number of events the verification counted, so an event appended meanwhile
- * is in none of them. `trustedKey` is the key the digest's verdict is held to (null or omitted:
- * none is configured, and the verdict says the digest proves nothing until its key is compared;
- * docs/DESIGN.md "Who holds what"). {@link AuditRefused} for an unknown trainee, before anything
- * is written; writes nothing to the stores.
+ * Streams `trainee history --format html` to `out` (docs/operations.md "Trainee history") in chunks of `chunkSize` events, memory
+ * bounded whatever the stream's length: the verification first (the chain checked as read; a broken stream re-read whole to classify
+ * faults), then head and index, then the timeline, each pass reading the events the verification counted. The text equals
+ * `renderHistoryReport(loadHistoryReport(...))`. `trustedKey` null: the verdict says the digest proves nothing until its key is compared.
+ * {@link AuditRefused} for an unknown trainee, before anything is written.
  */
 export async function writeHistoryReport(
   sources: HistorySources,
@@ -99,11 +79,6 @@ export async function writeHistoryReport(
   await writeLast(out, reportClosing(storedId));
 }
 
-/**
- * The verification of `streamId` the report opens with: its chain checked as it is read in chunks
- * of `chunkSize`, and its coverage by the latest digest recorded, with the kept tree's proof of its
- * head, held to `trustedKey`.
- */
 async function verifiedStream(
   sources: HistorySources,
   streamId: string,
@@ -116,13 +91,8 @@ async function verifiedStream(
 }
 
 /**
- * What `trainee history <trainee_id> --format html` reports, read whole into memory: the trainee's
- * stream (personal values opened), the same stream as stored and its chain's check
- * (`checkStreamChain`), and the latest signed digest recorded in the log (`digestSection`), with
- * whether the stream's head is proven under its root by the kept tree's inclusion proof. What
- * `renderHistoryReport` renders at once: the page {@link writeHistoryReport} writes in chunks (the
- * tests compare the two), the digest held to `trustedKey` as there. {@link AuditRefused} for an
- * unknown trainee. Writes nothing.
+ * The same report read whole into memory, for `renderHistoryReport` at once (tests compare it with {@link writeHistoryReport}'s).
+ * {@link AuditRefused} for an unknown trainee.
  */
 export async function loadHistoryReport(
   sources: HistorySources,
@@ -140,10 +110,7 @@ export async function loadHistoryReport(
   return { history, chain, digest, apiVersion: API_VERSIONS[API_VERSIONS.length - 1], generatedAt: now().toISOString() };
 }
 
-/**
- * Whether the kept digest tree proves a head under a digest's root: null when the kept tree is
- * another digest's (or none is kept), else whether its inclusion proof of `streamId`'s head holds.
- */
+/** Null when the kept tree is another digest's or none is kept, else whether its inclusion proof of the head holds. */
 async function keptProof(
   sources: Pick<HistorySources, 'openTrees'>,
   streamId: string,
@@ -154,10 +121,7 @@ async function keptProof(
     kept?.digest.signature !== digest.signature ? null : kept.inclusion !== null && proofHolds(head, digest, kept.inclusion);
 }
 
-/**
- * The first `count` events of `streamId` (personal values opened, as `eventStore` reads them), in
- * chunks of at most `chunkSize`, each read when the one before has been consumed.
- */
+/** Opened events, each chunk read when the one before has been consumed. */
 async function* openedChunks(eventStore: EventStore, streamId: string, chunkSize: number, count: number): AsyncGenerator<RecordedEvent[]> {
   for (let fromRevision = 0, read = 0; read < count;) {
     const chunk = await eventStore.readStream(streamId, { fromRevision, maxCount: Math.min(chunkSize, count - read) });
@@ -168,7 +132,7 @@ async function* openedChunks(eventStore: EventStore, streamId: string, chunkSize
   }
 }
 
-/** The owning provider from the first chunk that holds the registration (`ownerOf`; usually the first); null without one. */
+/** Usually the first chunk holds the registration; null without one. */
 async function ownerOfChunks(chunks: AsyncGenerator<RecordedEvent[]>): Promise<string | null> {
   for await (const chunk of chunks) {
     const owner = ownerOf(chunk);

@@ -9,44 +9,33 @@ import { escapeHtml, facts, hashHtml, PAGE_END, pageStart, utcText, valueHtml } 
 import { chainHtml, digestHtml, type CheckedChain } from './history-report-verification';
 
 /**
- * The auditor's report of one trainee's history as one self-contained HTML page
- * (`trainee history <trainee_id> --format html`, docs/operations.md "Trainee history"), in parts
- * that are written in order as the stream is read a chunk at a time (`writeHistoryReport`):
- * {@link reportOpening}, the index's rows ({@link indexRows}) of every chunk, {@link TIMELINE_START},
- * the timeline's events ({@link timelineEvents}) of every chunk, each after a line break but the
- * first, and {@link reportClosing}. {@link renderHistoryReport} puts the same parts together at once.
+ * The auditor's HTML report of one trainee (docs/operations.md "Trainee history"), in parts written in order as the stream is read in
+ * chunks: {@link reportOpening}, {@link indexRows}, {@link TIMELINE_START}, {@link timelineEvents}, {@link reportClosing}.
  */
 
-/** What the report is made of; everything is read before, the rendering reads nothing. */
+/** Everything is read before; rendering reads nothing. */
 export interface HistoryReportInput {
-  /** The trainee's stream, as `loadTraineeHistory` reads it (personal values opened): its stored id, owner and events. */
+  /** Personal values opened. */
   history: { traineeId: string; ukprn: string | null; events: readonly RecordedEvent[] };
-  /** `checkStreamChain` of the same stream as stored, and how many events it checked. */
   chain: CheckedChain;
-  /** The latest signed digest and what it says of the stream (`digestSection`); null when no digest is recorded. */
+  /** Null when no digest is recorded. */
   digest: DigestSection | null;
-  /** The API version whose shape each step's trainee is shown in (the latest, as GET answers it). */
+  /** The latest, as GET answers. */
   apiVersion: ApiVersion;
-  /** When the report was made (ISO 8601, UTC). */
+  /** ISO 8601, UTC. */
   generatedAt: string;
 }
 
-/** What the report says of the whole stream, before its events: {@link HistoryReportInput} without the events themselves. */
 export interface HistoryReportHead extends Omit<HistoryReportInput, 'history'> {
-  /** The stored trainee id. */
   traineeId: string;
-  /** The owning provider (from `TraineeRegistered`), null without one. */
+  /** From `TraineeRegistered`; null without one. */
   ukprn: string | null;
-  /** How many events the stream holds. */
   events: number;
-  /** The global position of the stream's first event (named when the digest covers none of the stream). */
+  /** Named when the digest covers none of the stream. */
   firstPosition: number | undefined;
 }
 
-/**
- * One changed field of an event: its value before the event (undefined: none yet) and after it;
- * for a field of a placement or degree, `item` names it (`placement <id> added`).
- */
+/** `before` undefined: none yet; `item` names a placement's or degree's field (`placement <id> added`). */
 export interface FieldChange {
   item?: string;
   field: string;
@@ -55,13 +44,9 @@ export interface FieldChange {
 }
 
 /**
- * The report as an HTML document (UTF-8 text): the verification (the stream's hash chain, each
- * fault by revision; the signed digest and whether it covers the stream's head), then the
- * timeline, oldest first: each event's time (UTC), type, actor (provider, token id, API version,
- * request id), the fields it changed with their values before → after (found by folding the
- * stream with the decider's `evolve`), its hash and previous hash, and the trainee as it stood
- * after it (collapsed), as `contractFor(apiVersion).output.serializeTrainee` shapes it. Every value
- * is escaped. Pure: the same input gives the same text, the text `writeHistoryReport` writes in chunks.
+ * The whole page at once: the verification, then the timeline oldest first with each event's actor, fields before → after (folded with
+ * the decider's `evolve`), hashes, and the trainee after it as the version serializes it. Every value escaped. Pure; the same text
+ * `writeHistoryReport` writes in chunks.
  */
 export function renderHistoryReport(input: HistoryReportInput): string {
   const { history, ...rest } = input;
@@ -84,7 +69,6 @@ export function renderHistoryReport(input: HistoryReportInput): string {
   );
 }
 
-/** The page up to the index's first row: the facts of the report, the verification, the timeline's heading and the index's head. */
 export function reportOpening(head: HistoryReportHead): string {
   const { chain, digest, apiVersion } = head;
   const body = [
@@ -111,10 +95,8 @@ export function reportOpening(head: HistoryReportHead): string {
   return pageStart(`Trainee history: ${head.traineeId}`) + body.join('\n');
 }
 
-/** Between the index's last row and the timeline's first event. */
 export const TIMELINE_START = '</tbody></table>\n<ol class="timeline">\n';
 
-/** The page after the timeline's last event: the end of the timeline, the footer naming the stream of `traineeId`, the page's end. */
 export function reportClosing(traineeId: string): string {
   return (
     '\n</ol>\n</section>\n' +
@@ -124,19 +106,13 @@ export function reportClosing(traineeId: string): string {
   );
 }
 
-/** The faults of `chain` by the revision each is reported at. */
 export function faultsByRevision(chain: CheckedChain): ReadonlyMap<number, ChainFault[]> {
   const faultsAt = new Map<number, ChainFault[]>();
   for (const f of chain.faults) faultsAt.set(f.revision, [...(faultsAt.get(f.revision) ?? []), f]);
   return faultsAt;
 }
 
-/**
- * The timeline's items (one `<li>` each, to be joined by line breaks) of consecutive events of the
- * stream: their `entries` (`traineeTimelinePage`), the trainee after each (`states`, from
- * {@link foldStates}) and the trainee before the first of them (`before`: null at revision 0, or
- * where it did not exist); `faultsAt` from {@link faultsByRevision}.
- */
+/** One `<li>` per event; `before`: the trainee before the first (null at revision 0, or where it did not exist). */
 export function timelineEvents(
   head: Pick<HistoryReportHead, 'apiVersion' | 'digest'>,
   faultsAt: ReadonlyMap<number, ChainFault[]>,
@@ -154,16 +130,12 @@ export function timelineEvents(
   });
 }
 
-/** The trainee after each event of `recorded` (null where it did not exist: before its registration, after its erasure). */
+/** Null where it did not exist: before its registration, after its erasure. */
 export function statesAfterEach(recorded: readonly RecordedEvent[]): (Trainee | null)[] {
   return foldStates(recorded, initialTraineeState).states;
 }
 
-/**
- * The trainee after each event of `recorded` (consecutive events of a stream; null where it did
- * not exist), folded with the decider's `evolve` from `from` (the state the events before them
- * left; `initialTraineeState` at revision 0), and the state after the last of them (`state`).
- */
+/** Folded with the decider's `evolve` from `from` (the state the earlier events left); `state` after the last. */
 export function foldStates(recorded: readonly RecordedEvent[], from: TraineeState): { states: (Trainee | null)[]; state: TraineeState } {
   let state = from;
   const states = recorded.map((r) => {
@@ -176,11 +148,7 @@ export function foldStates(recorded: readonly RecordedEvent[], from: TraineeStat
 
 type Item = Record<string, unknown>;
 
-/**
- * What `entry` changed, field by field, with each field's value in `before` (the trainee before the
- * event; null: none). A placement or degree shows one row per field of the item (its id in the
- * field's name), a removed one a single row. An erasure shows its reason and who erased.
- */
+/** `before` null: none. A placement or degree shows a row per field (its id in the name), a removed one a single row. */
 export function fieldChanges(entry: TimelineEntry, before: Trainee | null): FieldChange[] {
   if (entry.event_type === 'TraineeErased')
     return Object.entries(entry.changes).map(([field, after]) => ({ field, before: undefined, after }));
@@ -207,8 +175,7 @@ function itemChanges(field: 'placements' | 'degrees', action: string, item: Item
   const old = previous.find((x) => x[`${kind}_id`] === id);
   const name = `${kind} ${typeof id === 'string' ? id : JSON.stringify(id)} ${action}`;
   if (item.removed === true) return [{ item: name, field: `the ${kind}`, before: old, after: 'removed' }];
-  // An update's entry holds the whole item as it then stood (docs/operations.md "Trainee history"): only what moved is
-  // shown, and not its timestamps (the event's time says when).
+  // An update's entry holds the whole item: only what moved is shown, not its timestamps.
   const moved = ([k, after]: [string, unknown]) =>
     old === undefined || (k !== 'created_at' && k !== 'updated_at' && JSON.stringify(old[k]) !== JSON.stringify(after));
   return Object.entries(item)
@@ -216,10 +183,7 @@ function itemChanges(field: 'placements' | 'degrees', action: string, item: Item
     .map(([k, after]) => ({ item: name, field: k, before: old?.[k], after }));
 }
 
-/**
- * The index's rows of `entries`: the events at a glance, each linked to its place in the timeline:
- * revision, time (UTC), type (with a badge where `faultsAt` has a fault), the fields it changed.
- */
+/** Revision, time (UTC), type (with a badge where `faultsAt` has a fault), the fields changed, each linked to the timeline. */
 export function indexRows(entries: readonly TimelineEntry[], faultsAt: ReadonlyMap<number, ChainFault[]>): string {
   const shown = 6;
   const rows = entries.map((e) => {

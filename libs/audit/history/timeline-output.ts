@@ -2,29 +2,16 @@ import { once } from 'node:events';
 import { timelineChunks, traineeStreamOf, type TimelineEntry, type TimelineSource } from '@app/trainees/read';
 import { AuditRefused } from '../audit-log';
 
-/**
- * A trainee's timeline as the auditor's CLI prints it (`trainee history <trainee_id>`,
- * docs/operations.md "Trainee history"): an aligned table or JSON lines, written a chunk at a time.
- */
-
-/** Events read and written at a time by `trainee history` (the API's largest page). */
+/** The API's largest page. */
 export const HISTORY_CHUNK = 1000;
 
-/** What the timeline is printed as: an aligned table, or JSON lines. */
 export type TimelineFormat = 'table' | 'json';
 
-/** Where the timeline is written: process.stdout, or any writable stream. */
 type Output = NodeJS.WritableStream;
 
 /**
- * Writes the whole timeline of `traineeId` (resolved to its stored id by `resolveId` when it
- * names no stream as given) to `out` as it reads it (docs/operations.md "Trainee history"): the
- * stream is read in chunks of `chunkSize` events (default {@link HISTORY_CHUNK}), and each
- * chunk's rows (the table) or JSON lines (`json`) are written before the chunk after the next is
- * read, waiting for `out` to drain when it asks to, and the last until everything is handed on
- * (`writeLast`: a pipe's reader gets the whole timeline before the CLI exits); memory is bounded by
- * two chunks whatever the stream's length. The output is exactly that of the whole timeline at once (the table has fixed
- * column widths, {@link timelineTable}). Returns the number of entries written; throws
+ * Streams `trainee history <trainee_id>` as a table or JSON lines (docs/operations.md "Trainee history"), in chunks of `chunkSize`,
+ * memory bounded by two chunks; the output equals the whole timeline's at once. The number of entries written;
  * {@link AuditRefused} for an unknown trainee, before writing anything.
  */
 export async function writeTimeline(
@@ -36,7 +23,7 @@ export async function writeTimeline(
 ): Promise<number> {
   const storedId = await traineeStreamOf(source.storedLog, traineeId, options.resolveId);
   if (storedId === null) throw new AuditRefused(`No trainee with id ${traineeId}`);
-  // Each text is written once the next is read, so that the last goes out with `writeLast`.
+  // Each text is written once the next is read, so the last goes out with `writeLast`.
   let pending: string | null = format === 'table' ? timelineHeader() : null;
   let written = 0;
   for await (const chunk of timelineChunks(source, storedId, options.chunkSize ?? HISTORY_CHUNK)) {
@@ -48,26 +35,19 @@ export async function writeTimeline(
   return written;
 }
 
-/** Writes `text` to `out`, and waits for `out` to drain when its buffer is full (what keeps a streamed output's memory bounded). */
+/** Waits for `out` to drain when its buffer is full: what bounds a streamed output's memory. */
 export async function write(out: Output, text: string): Promise<void> {
   if (!out.write(text)) await once(out, 'drain');
 }
 
-/**
- * Writes `text` as the last of an output, and waits until everything written to `out` has been
- * handed on (to the OS, for stdout): the CLI exits at once after a command, which would cut short
- * what a pipe had not taken yet.
- */
+/** Waits until everything written is handed on: the CLI exits at once, which would cut short what a pipe had not taken. */
 export function writeLast(out: Output, text: string): Promise<void> {
   return new Promise((resolve, reject) => out.write(text, (err) => (err ? reject(err) : resolve())));
 }
 
 /**
- * The table's columns, each with a fixed width (its title's or its longest usual value's: a
- * position of up to 12 digits, an ISO instant, the longest event type, a UKPRN, a token id as a
- * UUID, an API version), so that rows written chunk by chunk line up without seeing the others; a
- * longer cell pushes its row's later cells right. The changed fields come last, as they can be
- * long (a registration sets dozens).
+ * Fixed widths (the title's or the longest usual value's), so rows written chunk by chunk line up; a longer cell pushes its row's later
+ * cells right. The changed fields, which can be long, come last.
  */
 const COLUMNS: [string, number, (e: TimelineEntry) => string][] = [
   ['POSITION', 12, (e) => String(e.position)],
@@ -83,17 +63,15 @@ function line(cells: string[]): string {
   return cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(COLUMNS[i][1]))).join('  ') + '\n';
 }
 
-/** The table's title line. */
 export function timelineHeader(): string {
   return line(COLUMNS.map(([title]) => title));
 }
 
-/** The table's rows of `entries`, one line each. */
 export function timelineRows(entries: readonly TimelineEntry[]): string {
   return entries.map((e) => line(COLUMNS.map(([, , cell]) => cell(e)))).join('');
 }
 
-/** The timeline as a whole table: the title line, then one row per event (the same text {@link writeTimeline} writes in chunks). */
+/** The same text {@link writeTimeline} writes in chunks. */
 export function timelineTable(entries: readonly TimelineEntry[]): string {
   return timelineHeader() + timelineRows(entries);
 }

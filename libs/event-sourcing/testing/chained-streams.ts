@@ -1,18 +1,13 @@
 import { chainEvent, chainHash } from '../hash-chain';
 import type { StoredEventText } from '../event-store.port';
 
-/** The stream id of {@link storedStream}'s events by default. */
 export const STREAM = 'trainee-7c1f0b6e-1d2a-4c39-9a57-3f1b2e4d5c6a';
 
-/** The event id {@link storedStream} gives the event at `revision`: a UUID of its own. */
 export function eventIdOf(revision: number): string {
   return `00000000-0000-4000-8000-${String(revision).padStart(12, '0')}`;
 }
 
-/**
- * A stream of `n` events chained as the event store stores them, after `legacy` events stored before the chain
- * began: the stored texts a chain check reads.
- */
+/** `n` events chained as the event store stores them, after `legacy` events stored before the chain began. */
 export function storedStream(n: number, legacy = 0, streamId = STREAM): StoredEventText[] {
   const events: StoredEventText[] = [];
   let previous: string | null = null;

@@ -1,14 +1,10 @@
 import type { StoredEventText } from '../event-store.port';
 
-/** The stream id of {@link VERSION_1_STREAM}. */
 export const VERSION_1_STREAM_ID = 'trainee-T1';
 
 /**
- * A stream of three events as a store wrote them when it chained by version 1 of the rule
- * (docs/DESIGN.md "Verifiable history"), literal: the texts and hashes as stored then, so that a
- * change to the rule that stops old chains verifying fails a test. The first event's box is of the
- * format without a version (bound to the stream alone). Ids as the store kept them (version 1 did
- * not hash them).
+ * Three events literally as a store chained them by version 1 of the rule, so a rule change that stops old chains verifying fails a test.
+ * The first event's box is of the format without a version.
  */
 export const VERSION_1_STREAM: readonly StoredEventText[] = [
   {
@@ -40,5 +36,4 @@ export const VERSION_1_STREAM: readonly StoredEventText[] = [
   },
 ];
 
-/** The hash of {@link VERSION_1_STREAM}'s head, as stored. */
 export const VERSION_1_HEAD = 'fa47e50a2302189b5b2350761e8a92102a8e940efb553988d2b0f834c4673781';

@@ -11,64 +11,42 @@ import {
 import { newEventId, runCommand, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import { erasedPersonMarks } from './erased-person';
 
-/**
- * What an erasure needs (docs/DESIGN.md "Personal data", "Erasure"): each a port of the stores the
- * process opened, composed by `erasurePortsOf` (libs/stores); the stores' adapters do the deleting.
- */
+/** Ports of the stores the process opened (`erasurePortsOf`, libs/stores); the adapters do the deleting. */
 export interface ErasurePorts {
-  /** The event store that seals and opens personal data (`withPersonalData`). */
+  /** The one that seals and opens personal data (`withPersonalData`). */
   eventStore: EventStore;
-  /** The trainee's stored id for an id given in another case; null when there is none. */
+  /** The stored id for an id given in another case; null when none. */
   resolveId(traineeId: string): Promise<string | null>;
-  /** `DataKeys.destroy`. */
   destroyKey(traineeId: string, at: Date): Promise<boolean>;
-  /** `ReadModelStore.eraseTrainee`. */
   forgetProjected(traineeId: string, ukprn: string, stream: readonly RecordedEvent[]): Promise<void>;
-  /** `IdempotencyStore.forget`: kept answers that hold the trainee. */
+  /** Kept idempotent answers that hold the trainee. */
   forgetAnswers(text: string): Promise<number>;
-  /** `WebhookOutbox.forgetTrainee`: the TRN in its deliveries' payloads. */
+  /** The TRN in the webhook deliveries' payloads. */
   forgetDeliveries(traineeId: string): Promise<number>;
-  /**
-   * The uploads of the trainee's provider that hold a row of it (one that wrote to it, or whose
-   * values meet `marks`, `erasedPersonMarks`), purged at once (their data keys destroyed), or, being
-   * submitted, as their submit ends: how many of each.
-   */
+  /** Uploads holding a row of the trainee (written to it, or meeting `marks`): purged now, or, being submitted, as their submit ends. */
   forgetUploads(traineeId: string, ukprn: string, marks: ReadonlySet<string>): Promise<{ purged: number; purgedWhenSubmitted: number }>;
-  /**
-   * Records the erasure outside the stores before its key is destroyed (the erasure ledger beside
-   * the backups, docs/operations.md "Backups and restore"): the stored id, when (ISO 8601, UTC) and
-   * why. No personal data. Absent: recorded nowhere else.
-   */
+  /** The erasure ledger beside the backups (docs/operations.md "Backups and restore"), before the key goes; no personal data. */
   recordErasure?(traineeId: string, erasedAt: string, reason: string): Promise<void>;
   clock: () => Date;
 }
 
-/** What {@link eraseTrainee} did. */
 export interface Erasure {
   traineeId: string;
-  /** False when the trainee was erased before (this run only finished the forgetting). */
+  /** False when erased before: this run only finished the forgetting. */
   erasedNow: boolean;
-  /** Events of the trainee's stream, the erasure included: every personal value of each now reads `[erased]`. */
+  /** Events of the stream, the erasure included. */
   events: number;
-  /** Kept idempotent answers deleted. */
   answersForgotten: number;
-  /** Webhook deliveries whose payload lost the trainee's TRN. */
   deliveriesForgotten: number;
-  /** Uploads purged because they hold a row of the trainee. */
   uploadsPurged: number;
-  /** Uploads holding a row of the trainee that are being submitted: their submit's end purges them. */
+  /** Being submitted: their submit's end purges them. */
   uploadsPurgedWhenSubmitted: number;
 }
 
 /**
- * Erases a trainee (docs/DESIGN.md "Personal data"; ruling 15): appends `TraineeErased` (why, by
- * whom, when: no personal data), records it in the erasure ledger where the ports have one, then
- * purges the uploads that hold a row of it (found by its values, read while its key still opens
- * them), then destroys its data key, then forgets what the read models, the idempotency keys and
- * the webhook deliveries hold of it (the read models' part made again from its stream as a rebuild
- * would make it). Each step is safe to repeat: a trainee erased before is not erased again, and the
- * later steps run again (an erasure interrupted after its event finishes). Throws `NotFound` for an
- * unknown trainee, `RangeError` for a blank or over-long reason or a blank `erasedBy`.
+ * Erases a trainee (docs/DESIGN.md "Personal data"; ruling 15): `TraineeErased` appended, the ledger written, uploads holding it purged
+ * (found by its values while its key still opens them), its data key destroyed, then read models, idempotent answers and webhook
+ * deliveries forgotten. Every step is safe to repeat. Throws `NotFound`; `RangeError` for a blank or over-long reason or blank `erasedBy`.
  */
 export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reason: string, erasedBy: string): Promise<Erasure> {
   let id = traineeId;
@@ -84,7 +62,6 @@ export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reaso
     initialState: initialTraineeState,
     evolve,
     decode: decodeTraineeEvent,
-    // Erased before: nothing to append, the forgetting below runs again.
     decide: (state) =>
       !state.exists && state.erased ? [] : decide({ type: 'EraseTrainee', trainee_id: id, reason, erased_by: erasedBy, now }, state),
     encode: (events) => toEventData(events, { occurredAt: now }, newEventId),
@@ -110,7 +87,6 @@ export async function eraseTrainee(ports: ErasurePorts, traineeId: string, reaso
   };
 }
 
-/** What `trainee erase` says of an erasure: whether it was erased now, and what was forgotten. */
 export function erasureSummary(erasure: Erasure): string {
   return (
     `${erasure.erasedNow ? 'Erased' : 'Already erased:'} trainee ${erasure.traineeId}: its data key is destroyed; ` +
@@ -120,7 +96,7 @@ export function erasureSummary(erasure: Erasure): string {
   );
 }
 
-/** The provider of a trainee's stream, from its registration (a UKPRN is not personal data); null without one. */
+/** From its registration (a UKPRN is not personal data); null without one. */
 function ownerOf(stream: readonly RecordedEvent[]): string | null {
   const first = stream.length > 0 ? decodeTraineeEvent(stream[0]) : null;
   return first?.type === 'TraineeRegistered' ? first.data.ukprn : null;

@@ -8,7 +8,6 @@ import {
   type IdentifyingField,
 } from '@app/trainees/decider';
 
-/** The value at `path` (`<key>` or `<key>.<key>`) of an event's data, as text; null for none. */
 function valueAt(data: unknown, path: string): string | null {
   let at: unknown = data;
   for (const key of path.split('.')) at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
@@ -17,10 +16,8 @@ function valueAt(data: unknown, path: string): string | null {
 }
 
 /**
- * The marks (`identityMarks`, libs/trainees/decider: the rule that takes a row of a file to be this
- * person's) of the trainee `traineeId` of `stream`, its events as opened: its id, and every value
- * each identifying field held in any of its events. Read while its data key still opens them: once
- * destroyed, every value reads `[erased]`, and only the id is left (docs/DESIGN.md "Personal data").
+ * The trainee's `identityMarks` (the rule that takes a file's row to be this person's): its id and every value of each identifying
+ * field in its opened events. Read while the data key still opens them.
  */
 export function erasedPersonMarks(traineeId: string, stream: readonly RecordedEvent[]): Set<string> {
   const values = new Map<IdentifyingField, string[]>([['trainee_id', [traineeId]]]);

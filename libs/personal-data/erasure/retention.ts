@@ -2,29 +2,18 @@ import type { TraineeEnding, TraineeReadModel } from '@app/trainees/read';
 import type { Trainee } from '@app/trainees/record';
 import { eraseTrainee, type ErasurePorts } from './erase-trainee';
 
-/**
- * The retention policy (docs/operations.md "Retention"): a trainee whose course ended before a date
- * is erased, as `trainee erase` erases one on request. What `admin retention apply` finds and does.
- */
+/** The retention policy (docs/operations.md "Retention"): what `admin retention apply` finds and erases. */
 
-/** Trainees read from the read model per page while the policy looks for those to erase. */
 export const RETENTION_PAGE = 1000;
 
-/**
- * The date a trainee's course ended, for the retention policy: the award's date when awarded, the
- * withdrawal's when withdrawn, else its ITT end date (the course's planned end, whether or not it
- * has passed). `YYYY-MM-DD`, UTC. What the read models answer as `TraineeEnding.ended_on`.
- */
+/** `YYYY-MM-DD`, UTC: the award's date, the withdrawal's, else the planned ITT end date. The read models' `TraineeEnding.ended_on`. */
 export function courseEndedOn(t: Trainee): string {
   if (t.state === 'awarded' && t.awarded_at) return t.awarded_at.slice(0, 10);
   if (t.state === 'withdrawn' && t.withdrawal) return t.withdrawal.date;
   return t.details.itt_end_date;
 }
 
-/**
- * Why `value` cannot be the policy's cut-off, or null when it can: a real calendar date
- * `YYYY-MM-DD`, not after `today` (`YYYY-MM-DD`, UTC): a course that ends later has not ended.
- */
+/** Why `value` cannot be the cut-off (a real date `YYYY-MM-DD`, not after `today`), or null. */
 export function cutoffProblem(value: string, today: string): string | null {
   const date = new Date(`${value}T00:00:00Z`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value)
@@ -33,7 +22,7 @@ export function cutoffProblem(value: string, today: string): string | null {
   return null;
 }
 
-/** Every trainee of the read model whose course ended before `cutoff` (`YYYY-MM-DD`), in trainee-id order, read a page at a time. */
+/** In trainee-id order, read a page at a time. */
 export async function endedBefore(trainees: Pick<TraineeReadModel, 'listEndings'>, cutoff: string): Promise<TraineeEnding[]> {
   const due: TraineeEnding[] = [];
   for (let after: string | null = null; ;) {
@@ -44,17 +33,13 @@ export async function endedBefore(trainees: Pick<TraineeReadModel, 'listEndings'
   }
 }
 
-/** What {@link applyRetention} did: how many it erased, and each failure as `<trainee id>: <why>`. */
+/** `failures`: `<trainee id>: <why>` each. */
 export interface RetentionRun {
   erased: number;
   failures: string[];
 }
 
-/**
- * Erases each trainee of `due` (`eraseTrainee`, as `by`), its reason naming the policy and when its
- * course ended; a trainee that cannot be erased is told as a failure and the run goes on (running
- * it again finishes: each erasure is safe to repeat). `onEach` is told after each trainee.
- */
+/** Erases each of `due`; a failure is reported and the run goes on (a rerun finishes it). `onEach` is told after each trainee. */
 export async function applyRetention(
   ports: ErasurePorts,
   due: readonly TraineeEnding[],

@@ -2,7 +2,7 @@ import { type StoredEvent, upcast } from '@app/event-sourcing';
 import './provider.upcasters';
 import { isProviderEventType, PROVIDER_EVENT_SCHEMA_VERSIONS, type ProviderEvent } from './provider';
 
-/** A stored provider event as the current domain event (upcast where stored at an older schema version); null for other types. */
+/** Upcast where stored at an older schema version; null for other types. */
 export function decodeProviderEvent(stored: StoredEvent): ProviderEvent | null {
   if (!isProviderEventType(stored.type)) return null;
   const current = PROVIDER_EVENT_SCHEMA_VERSIONS[stored.type];

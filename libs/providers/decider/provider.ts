@@ -1,19 +1,12 @@
 import { addMonths, parseIsoDate } from '@app/calendar';
 import { DomainError, registerEventSchemas } from '@app/event-sourcing';
 
-/**
- * Providers and their API tokens, event-sourced in `provider-<ukprn>` streams. A token is stored
- * only as its SHA-256 hash (hex); the plain token is shown once, when issued (docs/reference/API-FACTS.md §2.2–2.3).
- * A token expires on its `expires_at` date (§2.4, §2.6) and its use is recorded at most once a day (§2.7).
- */
+/** Providers and their API tokens in `provider-<ukprn>` streams; the token rules are docs/reference/API-FACTS.md §2. */
 export interface ProviderRegistered {
   type: 'ProviderRegistered';
   data: { ukprn: string; name: string; at: string };
 }
-/**
- * A token issued. Schema v2 carries `expires_at` (`YYYY-MM-DD`); v1 events (issued before tokens
- * expired) are upcast with `expires_at: null`: such tokens never expire (docs/DESIGN.md "Tokens").
- */
+/** `expires_at` `YYYY-MM-DD`; null in upcast v1 events: a token that never expires (docs/DESIGN.md "Tokens"). */
 export interface TokenIssued {
   type: 'TokenIssued';
   data: { ukprn: string; token_id: string; token_hash: string; expires_at: string | null; at: string };
@@ -22,7 +15,7 @@ export interface TokenRevoked {
   type: 'TokenRevoked';
   data: { ukprn: string; token_id: string; at: string };
 }
-/** A token authenticated a request on calendar day `on` (Europe/London) at instant `at` (API-FACTS §2.7). */
+/** On calendar day `on` (Europe/London), at instant `at` (API-FACTS §2.7). */
 export interface TokenUsed {
   type: 'TokenUsed';
   data: { ukprn: string; token_id: string; on: string; at: string };
@@ -54,7 +47,7 @@ export interface ProviderState {
   ukprn: string | null;
   name: string | null;
   tokens: Record<string, TokenStatus>;
-  /** The last day (`YYYY-MM-DD`) each token's use was recorded; absent until a use is recorded. */
+  /** The last day (`YYYY-MM-DD`) each token's use was recorded. */
   tokens_used_on?: Record<string, string>;
 }
 
@@ -66,33 +59,29 @@ export type ProviderCommand =
   | { type: 'RevokeToken'; ukprn: string; token_id: string; now: string }
   | { type: 'RecordTokenUse'; ukprn: string; token_id: string; on: string; now: string };
 
-/** How far ahead a token's expiry may be set, in months (docs/reference/API-FACTS.md §2.6). */
+/** API-FACTS §2.6. */
 export const TOKEN_MAX_LIFETIME_MONTHS = 6;
 
-/** An operator command the provider's state refuses; the message is for the operator's terminal. */
+/** The message is for the operator's terminal. */
 export class ProviderCommandRejected extends DomainError {
   readonly kind = 'ProviderCommandRejected';
 }
 
-/** UKPRN: the UK provider reference number, eight digits. */
+/** UK provider reference number: eight digits. */
 export function isValidUkprn(ukprn: string): boolean {
   return /^\d{8}$/.test(ukprn);
 }
 
-/** The default expiry of a token issued `today` (`YYYY-MM-DD`): six months ahead (API-FACTS §2.6). */
+/** Six months after `today` (API-FACTS §2.6). */
 export function defaultTokenExpiry(today: string): string {
   return addMonths(today, TOKEN_MAX_LIFETIME_MONTHS);
 }
 
-/**
- * True when a token authenticates on `today` (`YYYY-MM-DD`): it is active and its expiry date is
- * after today or absent (docs/reference/API-FACTS.md §2.4: a token whose expiry equals today is already invalid).
- */
+/** Active, and expiring after `today` or never (API-FACTS §2.4: a token whose expiry equals today is already invalid). */
 export function tokenAuthenticates(token: { status: string; expires_at: string | null }, today: string): boolean {
   return token.status === 'active' && (token.expires_at === null || token.expires_at > today);
 }
 
-/** Applies one provider event (pure). */
 export function evolveProvider(state: ProviderState, event: ProviderEvent): ProviderState {
   switch (event.type) {
     case 'ProviderRegistered':
@@ -109,7 +98,7 @@ export function evolveProvider(state: ProviderState, event: ProviderEvent): Prov
   }
 }
 
-/** Refuses an expiry that is not a real `YYYY-MM-DD` date after `today` and at most six months ahead (API-FACTS §2.6). */
+/** After `today`, at most six months ahead (API-FACTS §2.6). */
 function checkExpiry(expiresAt: string, today: string): void {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(expiresAt) || parseIsoDate(expiresAt) !== expiresAt) {
     throw new ProviderCommandRejected(`Expiry date must be a date YYYY-MM-DD, got '${expiresAt.slice(0, 40)}'`);
@@ -123,7 +112,7 @@ function checkExpiry(expiresAt: string, today: string): void {
   }
 }
 
-/** A use of a token on `command.on`: none when the token is not active or a use on that day or later is recorded. */
+/** None when the token is not active or a use on that day or later is recorded. */
 function recordTokenUse(command: Extract<ProviderCommand, { type: 'RecordTokenUse' }>, state: ProviderState): ProviderEvent[] {
   if (state.tokens[command.token_id] !== 'active') return [];
   const last = state.tokens_used_on?.[command.token_id];
@@ -132,10 +121,8 @@ function recordTokenUse(command: Extract<ProviderCommand, { type: 'RecordTokenUs
 }
 
 /**
- * Decides a provider command. Throws {@link ProviderCommandRejected}: bad UKPRN or empty name,
- * provider already registered, unknown provider, expiry not a date after today and at most six
- * months ahead (API-FACTS §2.6), unknown or already revoked token. `RecordTokenUse` never throws:
- * it gives no event for an unknown or revoked token or a day already recorded (API-FACTS §2.7).
+ * Throws {@link ProviderCommandRejected} for a bad UKPRN or name, a duplicate or unknown provider, a bad expiry, an unknown or revoked
+ * token. `RecordTokenUse` never throws: no event for an unknown or revoked token or a day already recorded (API-FACTS §2.7).
  */
 export function decideProvider(command: ProviderCommand, state: ProviderState): ProviderEvent[] {
   switch (command.type) {

@@ -2,35 +2,22 @@ import { decodeProviderEvent, evolveProvider, initialProviderState, type Provide
 import { type RecordedEvent, project, type Projection } from '@app/event-sourcing';
 import type { ProviderRecord, TokenRecord } from './provider-read.port';
 
-/** A token as the `providers` projection holds it: the read port's record and the hash it is found by. */
 export interface TokenDocument extends TokenRecord {
-  /** SHA-256 of the token, lower-case hex (authentication looks tokens up by it). */
+  /** SHA-256 of the token, lower-case hex: what authentication looks it up by. */
   token_hash: string;
 }
 
-/**
- * One document of the `providers` projection, per provider stream `provider-<ukprn>`: the
- * provider's record and tokens as the read port answers them, and the domain's state of it.
- */
+/** Per provider stream: the record and tokens as the read port answers them, and the domain's state. */
 export interface ProviderDocument {
   record: ProviderRecord;
-  /** The provider's tokens by token id. */
   tokens: Record<string, TokenDocument>;
-  /** What the domain's `evolveProvider` folds. */
   state: ProviderState;
-  /** Stream revision of the last event applied. */
   revision: number;
 }
 
 /**
- * The `providers` projection: one document per provider, keyed by UKPRN.
- * - `name` follows the domain's state ('' until the provider is registered);
- * - `created_at` is set by the first event applied (a registration's `at`, else the event's
- *   `occurredAt`) and kept;
- * - `TokenIssued` adds the token, active; a second issue of a token id already held changes
- *   nothing (the first issue wins);
- * - `TokenRevoked` revokes a token held; revoking a token not held changes no token;
- * - `TokenUsed` sets a held token's `last_used_at` to its `at` when later than the one held.
+ * One document per UKPRN. `created_at` is the first event's (a registration's `at`, else `occurredAt`); the first issue of a token id
+ * wins; revoking a token not held changes none; `last_used_at` only moves forward.
  */
 export const providerProjection: Projection<ProviderEvent, ProviderDocument> = {
   decode: (recorded) => decodeProviderEvent(recorded),
@@ -77,18 +64,14 @@ function evolveTokens(tokens: Record<string, TokenDocument>, event: ProviderEven
   return tokens;
 }
 
-/**
- * Applies one recorded event to a provider document (null: none yet) and returns the document:
- * unchanged for an event at or below its revision or of another type (docs/DESIGN.md "Read models").
- */
+/** Null: no document yet. Unchanged for an event at or below its revision or of another type. */
 export function projectProvider(doc: ProviderDocument | null, recorded: RecordedEvent): ProviderDocument | null {
   return project(providerProjection, doc, recorded);
 }
 
 /**
- * The tokens of `after` that are new or whose status, revocation time or last use differ from
- * `before`: what a store writes for a changed provider (a token only ever goes from absent to
- * active to revoked, and its last use only forward, so writes of these never undo one another).
+ * Tokens new or changed since `before`: what a store writes. A token only goes absent → active → revoked and its last use only forward,
+ * so these writes never undo one another.
  */
 export function changedTokens(before: ProviderDocument | null, after: ProviderDocument): TokenDocument[] {
   return Object.values(after.tokens).filter((token) => {

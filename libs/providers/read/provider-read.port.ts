@@ -10,15 +10,15 @@ export interface TokenRecord {
   status: 'active' | 'revoked';
   issued_at: string;
   revoked_at: string | null;
-  /** Expiry date `YYYY-MM-DD` (API-FACTS §2.4, §2.6); null for a token issued before tokens expired: never expires. */
+  /** `YYYY-MM-DD` (API-FACTS §2.4); null for a token issued before tokens expired: it never expires. */
   expires_at: string | null;
-  /** The instant of the latest recorded use (API-FACTS §2.7: recorded at most once a day), or null. */
+  /** Recorded at most once a day (API-FACTS §2.7). */
   last_used_at: string | null;
 }
 
 /** Reads of the provider/token projection (authentication and the admin CLI). */
 export interface ProviderReadModel {
-  /** The token whose SHA-256 hash (lower-case hex) is `tokenHash`, or null. */
+  /** `tokenHash`: SHA-256, lower-case hex. */
   findTokenByHash(tokenHash: string): Promise<TokenRecord | null>;
   getToken(tokenId: string): Promise<TokenRecord | null>;
   listTokens(ukprn: string): Promise<TokenRecord[]>;
@@ -26,5 +26,4 @@ export interface ProviderReadModel {
   listProviders(): Promise<ProviderRecord[]>;
 }
 
-/** Injection token of the {@link ProviderReadModel}. */
 export const PROVIDER_READ_MODEL = Symbol('PROVIDER_READ_MODEL');

@@ -13,25 +13,23 @@ import {
 import { toEventData, type EventStore, newEventId, runCommand } from '@app/event-sourcing';
 import { formatToken, hashToken, londonDate } from './tokens';
 
-/** What revoking needs of the token read model: a token's owner by id (the read model's `getToken`). */
+/** The token read model's `getToken`. */
 export interface TokenLookup {
   getToken(tokenId: string): Promise<{ ukprn: string } | null>;
 }
 
-/** A token just issued: the plain token is returned once and never stored. */
+/** `token` is returned once and never stored. */
 export interface IssuedToken {
   token_id: string;
   ukprn: string;
-  /** The token's expiry date, `YYYY-MM-DD` (it authenticates until the day before). */
+  /** `YYYY-MM-DD`: it authenticates until the day before. */
   expires_at: string;
   token: string;
 }
 
 /**
- * Operator actions on providers and tokens (docs/operations.md "Providers and tokens"; the token
- * rules: docs/reference/API-FACTS.md §2), shared by the admin CLI and the sandbox bootstrap. Each
- * appends events to `provider-<ukprn>`; the projector turns them into the provider/token read
- * model. Errors: `ProviderCommandRejected` from the domain.
+ * Operator actions on providers and tokens (docs/operations.md "Providers and tokens"), for the admin CLI and the sandbox bootstrap.
+ * Throws `ProviderCommandRejected` from the domain.
  */
 export class ProviderOperations {
   constructor(
@@ -40,16 +38,12 @@ export class ProviderOperations {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** Registers a provider (8-digit UKPRN, non-blank name). */
+  /** 8-digit UKPRN, non-blank name. */
   async addProvider(ukprn: string, name: string): Promise<void> {
     await this.run(ukprn, { type: 'RegisterProvider', ukprn, name, now: this.now() });
   }
 
-  /**
-   * Issues a token `<environment>_<64 hex>` for the provider; only its SHA-256 hash is stored. It
-   * expires on `expiresAt` (`YYYY-MM-DD`; default six months after today in Europe/London), which
-   * must be after today and at most six months ahead (API-FACTS §2.6; else `ProviderCommandRejected`).
-   */
+  /** `expiresAt` `YYYY-MM-DD`: after today and at most six months ahead (API-FACTS §2.6), by default six months. */
   async issueToken(ukprn: string, environment: string, expiresAt?: string): Promise<IssuedToken> {
     const token = formatToken(environment, randomBytes(32));
     const token_id = randomUUID();
@@ -61,11 +55,7 @@ export class ProviderOperations {
     return { token_id, ukprn, expires_at, token };
   }
 
-  /**
-   * Records that token `tokenId` of `ukprn` authenticated a request today (Europe/London), at most
-   * once a day (API-FACTS §2.7): appends `TokenUsed` unless the token is unknown, revoked or its use
-   * today is already recorded. Returns whether an event was appended.
-   */
+  /** At most once a day, Europe/London (API-FACTS §2.7); true when `TokenUsed` was appended (not for an unknown or revoked token). */
   async recordTokenUse(ukprn: string, tokenId: string): Promise<boolean> {
     const instant = this.clock();
     const command: ProviderCommand = {
@@ -78,10 +68,7 @@ export class ProviderOperations {
     return (await this.run(ukprn, command)) > 0;
   }
 
-  /**
-   * Revokes a token by id. The provider is found through the token read model, so the token's
-   * issue must have been projected (the CLI catches up before calling this).
-   */
+  /** The provider is found through the token read model, so the issue must have been projected (the CLI catches up first). */
   async revokeToken(tokenId: string): Promise<{ ukprn: string }> {
     const token = await this.readModel.getToken(tokenId);
     if (!token) throw new UnknownToken(tokenId);
@@ -93,7 +80,7 @@ export class ProviderOperations {
     return this.clock().toISOString();
   }
 
-  /** Runs `command` on the provider's stream; returns the number of events appended. */
+  /** The number of events appended. */
   private async run(ukprn: string, command: ProviderCommand): Promise<number> {
     const outcome = await runCommand<ProviderState, ProviderEvent>(this.eventStore, providerStreamId(ukprn), {
       initialState: initialProviderState,
@@ -106,7 +93,6 @@ export class ProviderOperations {
   }
 }
 
-/** No token with this id. */
 export class UnknownToken extends Error {
   constructor(readonly tokenId: string) {
     super(`No token with id ${tokenId}`);

@@ -14,17 +14,12 @@ import {
 } from '@app/event-sourcing';
 
 /**
- * Export and import of the whole event log as JSON lines (docs/operations.md "Export, import and
- * moving to EventStoreDB"): for auditors, and for moving a deployment between stores (the embedded
- * SQLite log into EventStoreDB, or back). Works on the event store port only, so any adapter can be
- * the source or the target. Events travel exactly as stored: same stream ids, revisions, event
- * ids, types, data and metadata (old schema versions are not upcast: stored events are never
- * rewritten).
+ * Export and import of the whole log as JSON lines (docs/operations.md "Export, import and moving to EventStoreDB"), over the port, so
+ * any adapter is source or target. Events travel exactly as stored: never upcast.
  */
 
-/** One line of an export: an event as stored, with its place in its stream and in the log. */
 export interface ExportedEvent {
-  /** Global position in the source log (informational: the target assigns its own positions, in the same order). */
+  /** In the source log; the target assigns its own, in the same order. */
   position: number;
   stream_id: string;
   revision: number;
@@ -34,44 +29,34 @@ export interface ExportedEvent {
   metadata: EventMetadata;
 }
 
-/**
- * A line of an export that carries the data key of a stream of personal data (docs/DESIGN.md
- * "Personal data"), before the stream's first event: the key as the key store keeps it, wrapped
- * under the key-encryption key (base64), never in the clear; null once the trainee was erased.
- */
+/** Before the stream's first event: its data key wrapped as the key store keeps it (base64); null once erased. */
 export interface ExportedDataKey {
   data_key: { stream_id: string; wrapped: string | null };
 }
 
-/** How an export carries the data keys of the streams it holds, and an import stores them (see `PersonalData.dataKeyTransfer`). */
+/** `PersonalData.dataKeyTransfer`. */
 export interface DataKeyTransfer {
-  /** The key of `streamId` as it travels (`wrapped` null: erased); null for a stream without one. */
+  /** `wrapped` null: erased; null for a stream without one. */
   exported(streamId: string): Promise<{ wrapped: string | null } | null>;
-  /** Stores a key that travelled; returns why this store cannot take it (wrapped under another key), or null. */
+  /** Why this store cannot take it (wrapped under another key), or null. */
   imported(streamId: string, wrapped: string | null): Promise<string | null>;
 }
 
-/**
- * A line of an export that carries a part a stream keeps outside the log (an upload's file or row
- * messages, docs/DESIGN.md "Uploads"), before the stream's first event: its name and its bytes as
- * stored (sealed with the stream's data key), base64.
- */
+/** Before the stream's first event: a part kept outside the log (an upload's), as stored (sealed), base64. */
 export interface ExportedAttachment {
   attachment: { stream_id: string; name: string; bytes: string };
 }
 
-/** How an export carries the parts streams keep outside the log, and an import stores them. */
 export interface AttachmentTransfer {
-  /** The parts `streamId` keeps outside the log, as stored ([] for a stream without any). */
+  /** As stored; [] for none. */
   exported(streamId: string): Promise<{ name: string; bytes: Uint8Array }[]>;
-  /** Stores a part that travelled; returns why this store cannot take it (a stream that keeps none), or null. */
+  /** Why this store cannot take it (a stream that keeps none), or null. */
   imported(streamId: string, name: string, bytes: Uint8Array): Promise<string | null>;
 }
 
-/** Events read from the store per batch, and the most an import appends in one call. */
+/** Per read, and the most an import appends in one call. */
 export const EVENT_TRANSFER_BATCH_SIZE = 1000;
 
-/** The import's target store already holds events. */
 export class ImportTargetNotEmpty extends Error {
   constructor(readonly headPosition: number) {
     super(`The target event store is not empty (its log ends at position ${headPosition}); events are imported only into an empty store`);
@@ -79,7 +64,7 @@ export class ImportTargetNotEmpty extends Error {
   }
 }
 
-/** A line of the import file is not an exported event, or does not fit the events before it. */
+/** Not an exported event, or not fitting the events before it. */
 export class ImportFileInvalid extends Error {
   constructor(
     readonly line: number,
@@ -91,18 +76,9 @@ export class ImportFileInvalid extends Error {
 }
 
 /**
- * Writes the log as stored (`storedLog`: personal values sealed) to `out` as JSON lines
- * ({@link ExportedEvent}, one per line) in position order, from position `since` (exclusive,
- * default 0) up to the head of the log when the export starts (events appended meanwhile are left
- * for a later `since`). Reads and writes one batch at a time and waits for each batch to be
- * written, so the log is never held in memory whatever its size. Does not end `out`. Returns the
- * number of events written. `exported(type, data)` gives each event's data as written (default: as
- * stored); the caller seals there what must never leave in plain text (webhook secrets stored
- * before they were sealed). With `dataKeys`, each stream of personal data whose first event the
- * export holds is preceded by its data key ({@link ExportedDataKey}), so the export's sealed values
- * open where it is imported with the same service key; with `attachments`, then by the parts the
- * stream keeps outside the log ({@link ExportedAttachment}), as they are when it is exported. Rejects with a RangeError for a negative or
- * fractional `since`, and with the stream's error when `out` fails.
+ * Writes the log as stored, one {@link ExportedEvent} a line, after `since` up to the head when it starts, a batch at a time with
+ * backpressure; does not end `out`; returns the events written. `exported` seals what must never leave in plain text; `dataKeys` and
+ * `attachments` precede each stream's first event with its key and parts. RangeError for a negative or fractional `since`.
  */
 export async function exportEvents(
   storedLog: StoredLog,
@@ -156,22 +132,10 @@ export async function exportEvents(
 }
 
 /**
- * Loads an export ({@link exportEvents}) into an empty event store, line by line: each event is
- * appended to its stream with its event id, type, data and metadata, and with the revision before
- * it as the expected revision (`no_stream` for revision 0), so the target's streams have the same
- * revisions and its log the same order. Consecutive events of one stream go in one append (up to
- * `batchSize`). Blank lines are skipped. Returns the number of events imported.
- *
- * Rejects with {@link ImportTargetNotEmpty} when the store holds events (nothing is written), and
- * with {@link ImportFileInvalid} (naming the line) for a line that is not an exported event, a
- * position not after the previous line's, or a revision that does not follow its stream's (as in
- * an export made with `since`, which holds only the tail of the log). The import is not one
- * transaction: after a failure the target holds the events before the failing line; start again
- * with an empty store. `refusal(type, data)` names why this store cannot take an event (a webhook
- * secret sealed with another service key), or returns null; a reason is an {@link ImportFileInvalid}
- * of its line. A data key line ({@link ExportedDataKey}) goes to `dataKeys`, which refuses a key
- * wrapped under another service key the same way, and an attachment line ({@link ExportedAttachment})
- * to `attachments`. Every event keeps its place, revision and position.
+ * Loads an export into an empty store, each event appended with its id and the revision before it expected, so streams, revisions and
+ * order are kept; consecutive events of a stream in one append. Returns the events imported. {@link ImportTargetNotEmpty} (nothing
+ * written); {@link ImportFileInvalid} naming the line for a bad line, a position or revision out of order, a broken chain, or what
+ * `refusal`, `dataKeys` or `attachments` refuse. Not one transaction: after a failure start again with an empty store.
  */
 export async function importEvents(
   eventStore: EventStore,
@@ -188,12 +152,12 @@ export async function importEvents(
   const batchSize = options.batchSize ?? EVENT_TRANSFER_BATCH_SIZE;
 
   let pending: PendingAppend | null = null;
-  /** Each stream's chain as the file holds it, under its exported id (see {@link checkChained}). */
+  /** Under the exported ids ({@link checkChained}). */
   const chains = new ExportedChains();
   let lastPosition = 0;
   let lineNo = 0;
   let count = 0;
-  /** Position of the target's last event: every append must move it (a repeated event would be a silent no-op). */
+  /** Every append must move it: a repeated event would be a silent no-op. */
   let targetHead = 0;
   const append = async (batch: PendingAppend): Promise<void> => {
     const position = await appendPending(eventStore, batch);
@@ -253,11 +217,7 @@ export async function importEvents(
   return count;
 }
 
-/**
- * Holds each event of the file to its stream's hash chain as exported (`ExportedChains`,
- * docs/DESIGN.md "Verifiable history"). Throws {@link ImportFileInvalid} for an event that does not
- * match its hash or is not chained to the one before it in the file.
- */
+/** {@link ImportFileInvalid} for an event not matching its hash or not chained to the one before it in the file. */
 function checkChained(chains: ExportedChains, e: Omit<ExportedEvent, 'position'>, lineNo: number): void {
   if (chains.holds({ streamId: e.stream_id, revision: e.revision, id: e.id, type: e.type, data: e.data, metadata: e.metadata })) return;
   throw new ImportFileInvalid(
@@ -267,19 +227,15 @@ function checkChained(chains: ExportedChains, e: Omit<ExportedEvent, 'position'>
   );
 }
 
-/** Consecutive events of one stream from the import file, appended together. */
 interface PendingAppend {
   streamId: string;
   firstRevision: number;
-  /** Line of the first event, for error messages. */
+  /** For error messages. */
   firstLine: number;
   events: EventData[];
 }
 
-/**
- * Appends a batch of the import with the revision before its first event as the expected revision;
- * returns the position of its last event.
- */
+/** The revision before its first event expected; the position of its last. */
 async function appendPending(eventStore: EventStore, batch: PendingAppend): Promise<number> {
   const { streamId, firstRevision, firstLine, events } = batch;
   const expectedRevision: ExpectedRevision = firstRevision === 0 ? 'no_stream' : firstRevision - 1;
@@ -303,7 +259,7 @@ async function appendPending(eventStore: EventStore, batch: PendingAppend): Prom
   }
 }
 
-/** The data key of a line that holds one ({@link ExportedDataKey}), checked; null for any other line. */
+/** Checked; null for any other line. */
 function dataKeyLine(text: string, line: number): ExportedDataKey['data_key'] | null {
   if (!text.startsWith('{"data_key"')) return null;
   let value: unknown;
@@ -320,7 +276,7 @@ function dataKeyLine(text: string, line: number): ExportedDataKey['data_key'] | 
   return { stream_id: k.stream_id, wrapped: k.wrapped as string | null };
 }
 
-/** The attachment of a line that holds one ({@link ExportedAttachment}), checked; null for any other line. */
+/** Checked; null for any other line. */
 function attachmentLine(text: string, line: number): ExportedAttachment['attachment'] | null {
   if (!text.startsWith('{"attachment"')) return null;
   let value: unknown;
@@ -339,7 +295,6 @@ function attachmentLine(text: string, line: number): ExportedAttachment['attachm
   return { stream_id: a.stream_id, name: a.name, bytes: a.bytes };
 }
 
-/** A line of an export, checked field by field. */
 function parseLine(text: string, line: number): Omit<ExportedEvent, 'position'> & { position?: number } {
   let value: unknown;
   try {
@@ -370,7 +325,7 @@ function parseLine(text: string, line: number): Omit<ExportedEvent, 'position'> 
   };
 }
 
-/** Writes `chunk` and resolves once `out` has handed it on (backpressure: one batch in flight at a time). */
+/** Resolves once `out` has handed it on: one batch in flight at a time. */
 function write(out: Writable, chunk: string): Promise<void> {
   return new Promise((resolve, reject) => {
     out.write(chunk, (err) => (err ? reject(err) : resolve()));

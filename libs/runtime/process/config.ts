@@ -5,149 +5,81 @@ import { UPLOAD_DAILY_BYTES_DEFAULT, UPLOAD_PENDING_MAX_DEFAULT } from '@app/upl
 import { count, delayMs, list, listenPort, parseTrustProxy, positiveCount } from './env-values';
 import { backupSchedule, parsePeriod, type BackupScheduleConfig } from './periods';
 
-/** Configuration of the API, the projector and the admin CLI (docs/operations.md "Configuration"), validated once at start. */
+/**
+ * Configuration of the API, the projector and the admin CLI, validated once at start (docs/operations.md "Configuration"); each field
+ * comes from the variable {@link envSpec} names, with its default and meaning there.
+ */
 export interface AppConfig {
   port: number;
   dataDir: string;
   appEnv: 'sandbox' | 'production';
-  /**
-   * The file holding the service key (`DATA_KEY_FILE`; docs/operations.md "The service key"):
-   * required in production; null in the sandbox selects `<DATA_DIR>/data-key`, made on first start.
-   */
+  /** `DATA_KEY_FILE`; null in the sandbox selects `<DATA_DIR>/data-key`, made on first start. */
   dataKeyFile: string | null;
-  /**
-   * Whether new events hold the trainees' personal data sealed with their data keys
-   * (`SEAL_PERSONAL_DATA`, default true; docs/DESIGN.md "Personal data"). False is for the bench's
-   * comparison in the sandbox only: production refuses it. Sealed values are opened either way.
-   */
+  /** False only for the bench's comparison in the sandbox; sealed values are opened either way (docs/DESIGN.md "Personal data"). */
   sealPersonalData: boolean;
-  /**
-   * Whether the embedded event store chains each stream's events (`HASH_CHAIN`, default true;
-   * docs/DESIGN.md "Verifiable history"). False is for the bench's comparison in the sandbox only:
-   * production refuses it.
-   */
+  /** False only for the bench's comparison in the sandbox (docs/DESIGN.md "Verifiable history"). */
   hashChain: boolean;
-  /**
-   * The API version names served (docs/reference/API-FACTS.md §1.2): implemented versions or
-   * their aliases (`v2025.0-rc`, §1.3), in the order given; by default the versions of `appEnv`.
-   */
+  /** Implemented versions or their aliases (API-FACTS §1.2, §1.3), in the order given; by default `appEnv`'s. */
   apiVersions: readonly string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   eventStoreUrl: string | null;
   mongodbUrl: string | null;
-  /**
-   * `in-process`: the API runs the projectors itself (the embedded default); `external`: a separate
-   * projector process does (apps/projector), and writes wait for the stored checkpoint.
-   */
+  /** `external`: the projector process runs the projections and writes wait for its stored checkpoint. */
   projector: 'in-process' | 'external';
-  /** The registry's base URL (HTTP adapter); null selects the sandbox registry in the sandbox. */
+  /** Null selects the sandbox registry in the sandbox. */
   registryUrl: string | null;
   registryToken: string | null;
-  /**
-   * Sandbox registry (`REGISTRY_TRN_DELAY_MS`): ms from a trainee's submission to its TRN; default
-   * 60 000, as the real registry integration first polls one minute after submission
-   * (docs/reference/API-FACTS.md §12.1); 0: at once.
-   */
+  /** API-FACTS §12.1. */
   registryTrnDelayMs: number;
-  /**
-   * Sandbox registry (`REGISTRY_AWARD_DELAY_MS`): ms from a recommendation to the award
-   * (docs/reference/API-FACTS.md §12.5); default 60 000; 0: at once.
-   */
+  /** API-FACTS §12.5. */
   registryAwardDelayMs: number;
-  /** Listen address (`HOST`): loopback by default on the embedded default, `0.0.0.0` in the Docker image. */
+  /** Loopback by default; `0.0.0.0` in the Docker image. */
   host: string;
-  /**
-   * Which proxies to trust for the client address (`TRUST_PROXY`, Fastify's `trustProxy`): false
-   * (default: the socket's peer is the client), true (every hop), a hop count, or a comma-separated
-   * list of addresses/CIDRs.
-   */
+  /** Fastify's `trustProxy`: false (the socket's peer is the client), true, a hop count, or comma-separated addresses or CIDRs. */
   trustProxy: boolean | number | string;
-  /**
-   * Requests per fixed 60-second window per client IP on `/api…` (`RATE_LIMIT_IP_PER_MINUTE`,
-   * default 100, docs/reference/API-FACTS.md §3.1); 0: off.
-   */
+  /** Per fixed 60 s window (API-FACTS §3.1); 0: off. */
   rateLimitIpPerMinute: number;
-  /** Requests per fixed 60-second window per bearer token on `/api…` (`RATE_LIMIT_TOKEN_PER_MINUTE`, default 100); 0: off. */
   rateLimitTokenPerMinute: number;
-  /** Client IPs refused with 403 on `/api…` (`BLOCKED_IPS`, comma-separated; docs/reference/API-FACTS.md §3.2). */
+  /** Answered 403 on `/api…` (API-FACTS §3.2), as are `blockedUserAgents` (exact match). */
   blockedIps: readonly string[];
-  /**
-   * User agents refused with 403 on `/api…` (`BLOCKED_USER_AGENTS`, comma-separated, exact match;
-   * docs/reference/API-FACTS.md §3.2).
-   */
   blockedUserAgents: readonly string[];
-  /** `/readyz` says not ready when the projections are behind by more than this many seconds (`READY_MAX_LAG_SECONDS`, default 30). */
   readyMaxLagSeconds: number;
-  /**
-   * Whole-request deadline in ms, headers and body (`REQUEST_TIMEOUT_MS`, default 30 000): a slower
-   * client is answered 408 and disconnected; 0: none.
-   */
+  /** A slower client is answered 408 and disconnected; 0: none. */
   requestTimeoutMs: number;
-  /** Deadline for the request headers in ms (`HEADERS_TIMEOUT_MS`, default 10 000; at most the request timeout). */
+  /** At most the request timeout. */
   headersTimeoutMs: number;
-  /** A socket with no traffic for this many ms is closed (`CONNECTION_TIMEOUT_MS`, default 60 000); 0: never. */
   connectionTimeoutMs: number;
-  /** An idle keep-alive socket is closed after this many ms (`KEEP_ALIVE_TIMEOUT_MS`, default 10 000). */
   keepAliveTimeoutMs: number;
-  /** Requests served on one socket before it is closed (`MAX_REQUESTS_PER_SOCKET`, default 1 000); 0: no limit. */
   maxRequestsPerSocket: number;
-  /** Open connections at most; more are refused at once (`MAX_CONNECTIONS`, default 1 024); 0: no limit. */
   maxConnections: number;
-  /** Webhook deliveries (docs/change-feed.md "Retries"); see {@link WebhookConfig}. */
   webhooks: WebhookConfig;
-  /**
-   * Each provider's upload quotas (docs/operations.md "Limits"): uploads waiting for their check
-   * (`UPLOAD_PENDING_MAX`, default 5) and bytes of files received in a UTC day (`UPLOAD_DAILY_BYTES`,
-   * default 10 485 760); at least 1 each.
-   */
+  /** docs/operations.md "Limits"; at least 1 each. */
   uploadQuotas: { pendingMax: number; dailyBytes: number };
-  /**
-   * The metrics listener's port (`METRICS_PORT`; unset: no metrics; 0: any free port), never the
-   * API's `PORT`, on `METRICS_HOST` (default `HOST`) (docs/observability.md "Metrics").
-   */
+  /** Never the API's `PORT`; null: no metrics (docs/observability.md "Metrics"). */
   metrics: { port: number; host: string } | null;
-  /**
-   * Digests signed on a schedule by the process that runs the projector (docs/DESIGN.md "Scheduled
-   * digests"): every `everyMs` (`AUDIT_DIGEST_EVERY`, e.g. `1h`; unset: none), with the key of
-   * `signingKeyFile` (`AUDIT_SIGNING_KEY_FILE`; null: the sandbox's `<DATA_DIR>/audit-signing-key.pem`,
-   * refused in production). Absent or null: no schedule.
-   */
+  /** Signed by the projector's process (docs/DESIGN.md "Scheduled digests"); `signingKeyFile` null: the sandbox's. Null: no schedule. */
   auditDigest?: { everyMs: number; signingKeyFile: string | null } | null;
-  /**
-   * Backups of the embedded stores taken on a schedule by the projector process (docs/operations.md
-   * "Backups and restore"): every `everyMs` (`BACKUP_EVERY`, e.g. `6h`) into `dir` (`BACKUP_DIR`),
-   * the newest `keep` kept (`BACKUP_KEEP`, default 28), their heads signed with `signingKeyFile`
-   * (`AUDIT_SIGNING_KEY_FILE`) where it is set. Absent or null: no schedule.
-   */
+  /** Of the embedded stores, by the projector's process (docs/operations.md "Backups and restore"). Null: no schedule. */
   backups?: BackupScheduleConfig | null;
 }
 
-/** How webhooks are delivered (docs/change-feed.md "Webhooks", "Retries"). */
+/** docs/change-feed.md "Retries"; the variables in {@link envSpec}. */
 export interface WebhookConfig {
-  /** A whole attempt's deadline in ms (`WEBHOOK_TIMEOUT_MS`, default 10 000). */
   timeoutMs: number;
-  /** The wait after a first failed attempt in ms, doubling after each (`WEBHOOK_RETRY_BASE_MS`, default 5 000). */
   retryBaseMs: number;
-  /** The longest wait between attempts in ms (`WEBHOOK_RETRY_MAX_MS`, default 3 600 000). */
   retryMaxMs: number;
-  /** Failures for this long (ms) disable the endpoint (`WEBHOOK_GIVE_UP_AFTER_MS`, default 259 200 000: 3 days). */
   giveUpAfterMs: number;
-  /** Attempts in flight at once (`WEBHOOK_CONCURRENCY`, default 8, at least 1). */
   concurrency: number;
-  /** The ports targets may use (`WEBHOOK_PORTS`); null: the default of `webhookPorts` (443 in production, any in the sandbox). */
+  /** Null: 443 in production, any in the sandbox. */
   ports?: readonly number[] | null;
 }
 
-/** Raised when the environment holds an invalid or unsupported setting; the message says which. */
+/** The message names the setting. */
 export class ConfigError extends Error {}
 
 /**
- * Reads and validates the environment. Throws {@link ConfigError} naming every bad variable.
- * `REGISTRY_TRN_DELAY_MS` and `REGISTRY_AWARD_DELAY_MS` must be whole numbers of ms from 0 to
- * 2147483647 (default 60 000 each; 0 keeps the sandbox registry answering at once).
- * EventStoreDB and MongoDB are selected by `EVENTSTORE_URL` / `MONGODB_URL` (validated here;
- * reachability is checked when the stores open). `PROJECTOR=external` leaves the projections to a
- * projector process (apps/projector) on the same stores.
+ * Reads and validates the environment; {@link ConfigError} names every bad variable. Stores' URLs are validated here, their reachability
+ * when they open.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { port?: number } = {}): AppConfig {
   const problems: string[] = [];
@@ -226,10 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
   };
 }
 
-/**
- * `METRICS_PORT` as a port number, or null when unset (docs/observability.md); a value that is no
- * port 0–65535, or the API's own port, adds its problem to `problems`.
- */
+/** Null when unset; no port 0–65535, or the API's own port, adds a problem. */
 function metricsPortOf(clean: { METRICS_PORT: string; PORT: number }, problems: string[]): number | null {
   const text = clean.METRICS_PORT.trim();
   const port = text === '' ? null : Number(text);
@@ -241,7 +170,7 @@ function metricsPortOf(clean: { METRICS_PORT: string; PORT: number }, problems: 
   return port;
 }
 
-/** What is wrong with the URLs given: each must be of its kind (a bad one is named, its password hidden). */
+/** A bad URL is named with its password hidden. */
 function urlProblems(clean: { EVENTSTORE_URL: string; MONGODB_URL: string; REGISTRY_URL: string }): string[] {
   const problems: string[] = [];
   if (clean.EVENTSTORE_URL && !/^esdb(\+discover)?:\/\//.test(clean.EVENTSTORE_URL)) {
@@ -256,7 +185,7 @@ function urlProblems(clean: { EVENTSTORE_URL: string; MONGODB_URL: string; REGIS
   return problems;
 }
 
-/** What production refuses (docs/operations.md "The service key"): no service key file, personal data in the clear. */
+/** docs/operations.md "The service key": no service key file, personal data in the clear. */
 function productionProblems(clean: {
   DATA_KEY_FILE: string;
   SEAL_PERSONAL_DATA: boolean;
@@ -279,7 +208,6 @@ function productionProblems(clean: {
   return problems;
 }
 
-/** The variables read by {@link loadConfig}, their defaults and checks. */
 function envSpec(port: number) {
   return {
     PORT: listenPort({ default: port, desc: 'HTTP port (0: any free port)' }),
@@ -347,10 +275,7 @@ export function redact(url: string): string {
   return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
 }
 
-/**
- * `WEBHOOK_PORTS`: comma-separated TCP ports 1–65535, or null when empty; a sentence saying what is
- * wrong when it is not such a list.
- */
+/** Comma-separated ports 1–65535, null when empty, or a sentence saying what is wrong. */
 export function parseWebhookPorts(text: string | undefined): readonly number[] | null | string {
   const items = (text ?? '')
     .split(',')

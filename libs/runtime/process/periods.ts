@@ -1,16 +1,10 @@
 import ms from 'ms';
 import { SANDBOX_REGISTRY_MAX_DELAY_MS } from '@app/registry';
 
-/** The periodic work a process's configuration schedules (docs/operations.md "Configuration"): its periods, and the backups'. */
-
-/** The shortest period between scheduled digests: each reads what moved since the last, so more often gains nothing. */
+/** Each digest reads what moved since the last, so more often gains nothing. */
 export const AUDIT_DIGEST_MIN_MS = 60_000;
 
-/**
- * A period as `ms` reads it (`90s`, `15m`, `1h`, `1d`, or a number of ms), from
- * {@link AUDIT_DIGEST_MIN_MS} to 2147483647 ms (about 24.8 days, the longest a timer waits), in
- * ms; null for an empty text; a string naming what is wrong otherwise.
- */
+/** `90s`, `15m`, `1h`, `1d` or ms, {@link AUDIT_DIGEST_MIN_MS} to 2^31 − 1 ms (a timer's longest); null when empty; else why not. */
 export function parsePeriod(text: string): number | null | string {
   const t = text.trim();
   if (t === '') return null;
@@ -20,12 +14,11 @@ export function parsePeriod(text: string): number | null | string {
   return Math.round(n);
 }
 
-/** The variables a backup schedule is read from, as `envalid` cleaned them. */
+/** As `envalid` cleaned them. */
 type BackupVariables = Record<'BACKUP_EVERY' | 'BACKUP_DIR' | 'EVENTSTORE_URL' | 'MONGODB_URL' | 'AUDIT_SIGNING_KEY_FILE', string> & {
   BACKUP_KEEP: number;
 };
 
-/** A backup schedule (`AppConfig.backups`). */
 export interface BackupScheduleConfig {
   everyMs: number;
   keep: number;
@@ -34,10 +27,8 @@ export interface BackupScheduleConfig {
 }
 
 /**
- * `BACKUP_EVERY` (a period, {@link parsePeriod}), `BACKUP_KEEP` (at least 1) and `BACKUP_DIR`
- * (required with it) as the schedule takes them (docs/operations.md "Backups and restore"); null
- * when `BACKUP_EVERY` is unset; a sentence naming the variable otherwise. Refused beside
- * `EVENTSTORE_URL` or `MONGODB_URL`: it backs up the embedded stores only.
+ * docs/operations.md "Backups and restore": null when `BACKUP_EVERY` is unset; a sentence naming the variable when wrong, or beside
+ * `EVENTSTORE_URL` or `MONGODB_URL` (it backs up the embedded stores only).
  */
 export function backupSchedule(clean: BackupVariables): BackupScheduleConfig | null | string {
   const every = parsePeriod(clean.BACKUP_EVERY);

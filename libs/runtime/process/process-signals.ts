@@ -1,15 +1,9 @@
 import type { Logger } from 'pino';
 import { stopTracing } from '@app/runtime/tracing';
 
-/** Closes the running app and exits with `code`; set by {@link exitOnSignal}, used by {@link exitOnFatal}. */
 let shutdown: ((code: number) => void) | null = null;
 
-/**
- * On SIGTERM or SIGINT: close the app (the projector applies what it holds and stores its
- * checkpoint; the stores close), flush the spans held when tracing is on, then exit 0, or 1 if
- * closing failed. Nest's own shutdown hooks re-raise the signal after closing, which makes a clean
- * stop look like a crash to supervisors.
- */
+/** SIGTERM, SIGINT: close the app, flush spans, exit 0 (1 if closing failed); Nest's hooks re-raise the signal, as if a crash. */
 export function exitOnSignal(app: { close(): Promise<void> }, logger: Logger): void {
   let closing = false;
   const stop = (code: number) => {
@@ -35,12 +29,7 @@ export function exitOnSignal(app: { close(): Promise<void> }, logger: Logger): v
   process.once('SIGINT', onSignal);
 }
 
-/**
- * Ends the process with exit code 1 after an error it cannot recover from in place (a subscription
- * to the event log that cannot go on: docs/DESIGN.md "Failures of the subscription"), so that its
- * supervisor restarts it and the restart shows. Logs `message` and `error` at fatal, then closes
- * the app as a signal would once {@link exitOnSignal} has been called; before that, exits at once.
- */
+/** Exit 1 after an unrecoverable error, for the supervisor to restart; closes the app first once {@link exitOnSignal} was called. */
 export function exitOnFatal(logger: { fatal(context: object, message: string): void }, message: string, error: unknown): void {
   logger.fatal({ err: error }, message);
   if (shutdown) shutdown(1);

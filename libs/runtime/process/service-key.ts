@@ -17,19 +17,14 @@ import { ConfigError, type AppConfig } from './config';
 
 export { deriveKey, SERVICE_KEY_BYTES, versionedKeys, type KeyPurpose, type ServiceKeyMaterial, type ServiceKeyring } from '@app/keys';
 
-/** The file the sandbox keeps its service key in when `DATA_KEY_FILE` is not set. */
+/** In `DATA_DIR`, when `DATA_KEY_FILE` is not set. */
 export const SANDBOX_KEY_FILE = 'data-key';
 
-/**
- * The files of `DATA_DIR` that hold what a service key sealed, wrapped or named (the log's sealed
- * values, the wrapped data keys, the kept state's sealed webhook secrets): a data dir holding any
- * of them was written under a key, and a new one would open none of it.
- */
+/** Files that hold what a service key sealed, wrapped or named: a data dir holding any was written under a key a new one would not open. */
 export const KEYED_FILES: readonly string[] = ['events.sqlite', 'keys.sqlite', 'state.sqlite'];
 
-/** The service keyring, its current version's key, its file, and that file again when this call made it (the sandbox's first start). */
+/** `made`: the file again when this call made it (the sandbox's first start). */
 export interface ServiceKey {
-  /** The current version's key. */
   key: Buffer;
   keyring: ServiceKeyring;
   file: string;
@@ -37,18 +32,10 @@ export interface ServiceKey {
 }
 
 /**
- * The service's root secret (docs/operations.md "The service key"): a keyring of 32-byte keys,
- * base64, in the file `DATA_KEY_FILE` (one bare key is version 1; see `parseKeyring`). Without
- * that variable (the sandbox only: `loadConfig` refuses production without it), the key of
- * `<DATA_DIR>/data-key`: read when the file is there, writing nothing (a full or read-only disk
- * does not stop a sandbox that has its key); else made there (mode 0600, durably:
- * `KeyringFile.createIfAbsent`), so cursors stay valid across restarts, and a second process
- * starting at the same moment reads the one made first. Never made in a data dir that holds data
- * already ({@link KEYED_FILES}: a restored or copied one whose key was left behind): that throws
- * {@link ConfigError} naming `DATA_KEY_FILE`, and nothing is written. Throws {@link ConfigError}
- * too when the file cannot be made, cannot be read or is not a keyring of 32-byte keys in base64
- * (the message never holds the file's content), and when `DATA_KEY_FILE` is open to other users
- * than its owner (any group or other permission bit: docs/operations.md "File permissions").
+ * The service keyring (docs/operations.md "The service key") from `DATA_KEY_FILE`, or in the sandbox `<DATA_DIR>/data-key`, made
+ * durably on first start (one of processes starting together makes it). {@link ConfigError} (never quoting the file) when the key would
+ * be made in a data dir holding data ({@link KEYED_FILES}: its key was left behind), the file cannot be made or read or is no keyring,
+ * or `DATA_KEY_FILE` is open to other users (docs/operations.md "File permissions").
  */
 export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>): ServiceKey {
   if (config.dataKeyFile !== null) {
@@ -68,11 +55,7 @@ export function loadServiceKey(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'
   return serviceKeyIn(file, 'the sandbox key file', made ? file : null);
 }
 
-/**
- * Throws {@link ConfigError} when `dataDir` holds any of {@link KEYED_FILES} and `file`, the
- * sandbox's key, is still missing (a process that made the key and then its stores since the
- * first look is not refused: the key is looked for again after the data).
- */
+/** The key is looked for again after the data, so a process that made the key and then its stores since the first look is not refused. */
 function refuseKeyOverData(dataDir: string, file: string): void {
   const held = KEYED_FILES.filter((f) => existsSync(join(dataDir, f)));
   if (held.length === 0 || existsSync(file)) return;
@@ -92,7 +75,7 @@ function serviceKeyIn(file: string, what: string, created: string | null): Servi
   return { key: keyring.versions.get(keyring.current)!, keyring, file, created };
 }
 
-/** {@link loadServiceKey}'s keyring, telling `logger` (a warning) when it made the sandbox's. */
+/** Warns `logger` when it made the sandbox's. */
 export function serviceKeyOf(
   config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>,
   logger: { warn(context: object, message: string): void },
@@ -102,11 +85,7 @@ export function serviceKeyOf(
   return keyring;
 }
 
-/**
- * Throws {@link ConfigError} when the key file `file` grants any permission to its group or to
- * other users, naming the file, its mode and the fix; a file that cannot be read is left to
- * `readKey` to refuse.
- */
+/** Names the file, its mode and the fix; a file that cannot be read is left to `readKey`. */
 function refuseSharedKeyFile(file: string): void {
   let mode: number;
   try {
@@ -121,27 +100,16 @@ function refuseSharedKeyFile(file: string): void {
   }
 }
 
-/** The file {@link loadServiceKey} reads the keyring from: `DATA_KEY_FILE`, else the sandbox's `<DATA_DIR>/data-key`. */
 export function keyringFileOf(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>): string {
   return config.dataKeyFile ?? join(config.dataDir, SANDBOX_KEY_FILE);
 }
 
-/**
- * The keys of `purpose` as the keyring file of `config` holds them now (`liveKeysOf`, libs/keys):
- * how a running process learns a rotation without a restart (docs/operations.md "Rotating the
- * service key").
- */
+/** As the file holds them now: how a process learns a rotation without a restart (docs/operations.md "Rotating the service key"). */
 export function currentKeysOf(config: Pick<AppConfig, 'dataDir' | 'dataKeyFile'>, purpose: VersionedPurpose): LiveKeys {
   return liveKeysOf(keyringFileOf(config), purpose);
 }
 
-/**
- * How the stores seal the trainees' personal data (docs/DESIGN.md "Personal data"): the service
- * key's `key-encryption` keys of every version held, whether new events are sealed
- * (`SEAL_PERSONAL_DATA`), `newId`, the ids of trainees still to be registered, and, when `config`
- * names where the keyring is kept, that file, read again to learn a rotation and before every new
- * key is wrapped (`liveKeysOf`). For `openStores`' `personalData` option.
- */
+/** `openStores`' `personalData` option (docs/DESIGN.md "Personal data"); a configured keyring file is read again before every wrap. */
 export function personalDataOptions(
   config: Pick<AppConfig, 'sealPersonalData'> & Partial<Pick<AppConfig, 'dataDir' | 'dataKeyFile'>>,
   serviceKey: ServiceKeyMaterial,

@@ -9,15 +9,8 @@ import { liveKeysOf } from '@app/keys';
 import { currentKeysOf, deriveKey, versionedKeys, type ServiceKeyMaterial } from './service-key';
 
 /**
- * The webhook dispatcher the projecting process runs (the API with `PROJECTOR=in-process`, else
- * the projector process), configured from `config.webhooks`: deliveries to private, loopback and
- * link-local addresses are refused outside the sandbox (docs/change-feed.md "Where a webhook may
- * point"), each delivery's cursor sealed for its provider (docs/change-feed.md "Cursors") and
- * each endpoint's secret opened to sign, both with keys derived from `serviceKey`. With `metrics`,
- * its attempts and disabled endpoints are counted. It reads the log as stored (`storedLog`): it needs
- * the endpoints' own events and the positions of trainee events, never a trainee's values (those it
- * sends come from the change feed), so it opens no box and reads no data key (docs/DESIGN.md
- * "Personal data"); it records an endpoint it disables through the event store.
+ * The dispatcher of the projecting process. Private targets are refused outside the sandbox (docs/change-feed.md "Where a webhook may
+ * point"); it reads the log as stored, opening no box: what it sends comes from the change feed.
  */
 export function createWebhookDispatcher(
   config: AppConfig,
@@ -32,19 +25,13 @@ export function createWebhookDispatcher(
     policy: { allowPrivate: config.appEnv === 'sandbox', ports: webhookPorts(config.appEnv, config.webhooks.ports ?? null) },
     projectedStreams: PROJECTED_STREAMS,
     cursors: cursorCodecOf(serviceKey),
-    // Read again from the keyring file when a secret names a version not held: a rotation needs no restart.
+    // Read again from the keyring file for a version not held: a rotation needs no restart.
     secrets: new SealedSecrets(versionedKeys(serviceKey, 'webhook-secrets'), currentKeysOf(config, 'webhook-secrets')),
     observer: metrics ? webhookHooks(metrics) : undefined,
   });
 }
 
-/**
- * The operator's webhook commands on the configured stores: `http://` URLs and private addresses
- * only in the sandbox, the ports of {@link webhookPorts} (`ports`: `WEBHOOK_PORTS` as
- * `parseWebhookPorts` read it, null when unset) (docs/change-feed.md "Where a webhook may
- * point"); secrets sealed with the key derived from `serviceKey`, or, given `keyringFile`, from
- * the keyring as that file holds it when each is sealed ({@link sealedSecretsOf}).
- */
+/** `http://` and private addresses only in the sandbox; `ports` as `parseWebhookPorts` read it; `keyringFile` read again at each seal. */
 export function webhookOperations(
   appEnv: AppConfig['appEnv'],
   stores: { eventStore: EventStore; readModel: ReadModelStore },
@@ -61,31 +48,18 @@ export function webhookOperations(
   );
 }
 
-/**
- * The ports a webhook target may use (docs/change-feed.md "Where a webhook may point"): the
- * operator's list (`WEBHOOK_PORTS`) when set; else 443 in production (plain `http://` is refused
- * there, so 80 never serves) and any port in the sandbox, whose local receivers listen where they
- * like.
- */
+/** `WEBHOOK_PORTS` when set; else 443 in production (plain `http://` is refused there) and any in the sandbox. */
 export function webhookPorts(appEnv: AppConfig['appEnv'], configured: readonly number[] | null): readonly number[] | null {
   if (configured) return configured;
   return appEnv === 'sandbox' ? null : [443];
 }
 
-/**
- * The webhook secrets' sealing of this process: the `webhook-secrets` keys of every version the
- * keyring holds (`versionedKeys`); given `keyringFile`, read again from it to open a secret of a
- * version not held and before each secret is sealed and stored (`SealedSecrets.sealing`).
- */
+/** Every version's `webhook-secrets` keys; `keyringFile`, when given, read again for a version not held and before each seal. */
 export function sealedSecretsOf(serviceKey: ServiceKeyMaterial, keyringFile: string | null = null): SealedSecrets {
   return new SealedSecrets(versionedKeys(serviceKey, 'webhook-secrets'), keyringFile ? liveKeysOf(keyringFile, 'webhook-secrets') : null);
 }
 
-/**
- * The change feed's cursor codec of this process: its key derived from the service key
- * (`loadServiceKey`, docs/operations.md "The service key"), so the API and the projector process
- * make and read the same cursors.
- */
+/** Derived from the service key, so the API and the projector process make and read the same cursors. */
 export function cursorCodecOf(serviceKey: ServiceKeyMaterial): CursorCodec {
   return new CursorCodec(deriveKey(serviceKey, 'change-feed-cursors'));
 }

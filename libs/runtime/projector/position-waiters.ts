@@ -1,19 +1,10 @@
-/**
- * Writers waiting until the projection has applied their events' position, so a write answers only
- * once a read sees it (docs/DESIGN.md "Read-your-writes"): the in-process {@link Projector} and the
- * embedded stores' projection thread keep their waiting writers here and call {@link advance} as
- * their checkpoint moves. No polling: a waiter is settled by the move that reaches it, or by its
- * timer.
- */
+/** Writers waiting for the projection to reach their position (docs/DESIGN.md "Read-your-writes"): settled by {@link advance} or timer. */
 import type { LogPosition } from '@app/event-sourcing';
 
 export class PositionWaiters {
   private waiters: { position: LogPosition; settle: (reached: boolean) => void }[] = [];
 
-  /**
-   * Resolves true at once when `position` ≤ `current` (the checkpoint now), else once {@link advance}
-   * reaches it; false after `timeoutMs` ms.
-   */
+  /** True at once when `position` ≤ `current`, else when {@link advance} reaches it; false after `timeoutMs`. */
   wait(position: LogPosition, current: LogPosition, timeoutMs: number): Promise<boolean> {
     if (position <= current) return Promise.resolve(true);
     return new Promise((resolve) => {
@@ -32,7 +23,6 @@ export class PositionWaiters {
     });
   }
 
-  /** The checkpoint moved to `position`: every waiter at or below it resolves true. */
   advance(position: LogPosition): void {
     if (this.waiters.length === 0) return;
     const still: typeof this.waiters = [];
@@ -43,7 +33,7 @@ export class PositionWaiters {
     this.waiters = still;
   }
 
-  /** Settles every waiter with `reached` (the projector stopped or closed). */
+  /** The projector stopped or closed. */
   releaseAll(reached: boolean): void {
     const all = this.waiters;
     this.waiters = [];

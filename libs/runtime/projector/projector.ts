@@ -17,33 +17,19 @@ import { PositionWaiters } from './position-waiters';
 
 export type { ProjectorFailure, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
 
-/** Events per batch when catching up (live batches are whatever arrived together, at most `batchSize`). */
+/** Live batches are whatever arrived together, at most `batchSize`. */
 const CATCH_UP_BATCH_SIZE = 10_000;
 
-/** How often a failing event is logged again while it keeps failing, in ms. */
+/** While an event keeps failing. */
 const FAILURE_LOG_INTERVAL_MS = 60_000;
 
-/** The streams the projections read. */
 export const PROJECTED_STREAMS: EventFilter = { streamPrefixes: [TRAINEE_STREAM_PREFIX, PROVIDER_STREAM_PREFIX] };
 
 /**
- * Keeps the read models up to date from the global event log, in position order, from the
- * stored checkpoint: catch-up, then live (docs/DESIGN.md "The shape"). Events that arrive together are
- * applied in one batch (one transaction on SQLite). `waitFor(position)` lets a writer answer only
- * once its events are projected (docs/DESIGN.md "Read-your-writes").
- *
- * Never skips an event: the checkpoint moves only past events applied (docs/DESIGN.md "Failures of
- * the subscription"; docs/operations.md "Health"):
- * - a subscription that errors or ends is logged and opened again from the checkpoint, with
- *   exponential back-off; only an error that subscribing again cannot cure
- *   ({@link PermanentSubscriptionError}) stops it for good (state `failed`, `onFatal` told);
- * - a failing batch is applied again event by event, so the failure names its event (stream,
- *   revision, type, position); an event that fails is retried with exponential back-off (capped at
- *   `maxRetryDelayMs`) for as long as it fails, nothing after it applied meanwhile: state
- *   `failing`, the failure in {@link health}, logged at error on the first attempt and at most once
- *   a minute after. It goes on by itself once the event applies (disk space back, the read store
- *   back, a fixed projection deployed). `catchUp` gives up after `catchUpAttempts` and leaves the
- *   event to the live subscription, so that a process starts and says why it is not ready.
+ * Keeps the read models up to date from the log in position order, catch-up then live, events arriving together in one batch; writers
+ * wait with `waitFor` (docs/DESIGN.md "Read-your-writes"). Never skips an event: a failing one is retried with back-off while nothing
+ * after it applies, and a failed subscription is reopened from the checkpoint, but for a {@link PermanentSubscriptionError}
+ * (docs/DESIGN.md "Failures of the subscription"; docs/operations.md "Health").
  */
 export class Projector implements ProjectorHandle {
   private position = LOG_START;
@@ -58,9 +44,9 @@ export class Projector implements ProjectorHandle {
   private loop: Promise<void> | null = null;
   private subscriptionFailure: ProjectorFailure | null = null;
   private applyFailure: ProjectorFailure | null = null;
-  /** When the failing event was last logged, in ms since the epoch. */
+  /** Epoch ms. */
   private failureLoggedAt = 0;
-  /** The failure that ended the subscription for good; set, the projector no longer runs. */
+  /** Set: the projector no longer runs. */
   private fatalFailure: ProjectorFailure | null = null;
   private wakeSleepers: Array<() => void> = [];
 
@@ -71,22 +57,20 @@ export class Projector implements ProjectorHandle {
     private readonly options: ProjectorOptions = {},
   ) {}
 
-  /** The position of the last event applied. */
   get checkpoint(): LogPosition {
     return this.position;
   }
 
-  /** Events handed to the store by this projector since it was created (redeliveries included). */
+  /** Since creation, redeliveries included. */
   get eventsApplied(): number {
     return this.applied;
   }
 
-  /** True between `start()` and `stop()` while nothing fails. */
   get live(): boolean {
     return this.health().state === 'live';
   }
 
-  /** The state, checkpoint and current failure (the subscription's first, else the event's that fails). */
+  /** The failure: the subscription's, else the failing event's. */
   health(): ProjectorHealth {
     if (this.fatalFailure) return { state: 'failed', checkpoint: this.position, failure: this.fatalFailure };
     const failure = this.subscriptionFailure ?? this.applyFailure;
@@ -95,16 +79,12 @@ export class Projector implements ProjectorHandle {
   }
 
   /**
-   * Applies everything up to the current head once and returns the checkpoint (admin CLI, tests,
-   * the API's start). Stops early, the checkpoint before it, at an event that still fails after
-   * `catchUpAttempts` attempts (its failure stays in {@link health}; the live subscription retries
-   * it). A store that has applied nothing is first built stream by stream where it can
-   * ({@link buildEmptyStore}).
+   * Up to the current head once (admin CLI, tests, the API's start); stops before an event still failing after `catchUpAttempts`,
+   * left to the live subscription. An empty store is first built by stream where it can ({@link buildEmptyStore}).
    */
   async catchUp(): Promise<number> {
     this.position = laterPosition(this.position, await this.store.checkpoint());
-    // Larger batches than live: fewer transactions, and a trainee's events met in one batch are
-    // folded into one document (and one rendering of its answers) per batch.
+    // Larger than live: fewer transactions, and a trainee's events in one batch are folded and rendered once.
     const batchSize = this.options.batchSize ?? CATCH_UP_BATCH_SIZE;
     if (this.position === 0) {
       const warn = (message: string, context: Record<string, unknown>) => this.logger.warn(message, context);
@@ -118,10 +98,7 @@ export class Projector implements ProjectorHandle {
     }
   }
 
-  /**
-   * Starts the live subscription from the stored checkpoint; returns once subscribed. Starts the
-   * store's pending drops too (`ProjectionStore.dropPendingStores`), in the background.
-   */
+  /** Returns once subscribed; starts the store's pending drops in the background. */
   async start(): Promise<void> {
     this.position = laterPosition(this.position, await this.store.checkpoint());
     this.stopped = false;
@@ -129,13 +106,13 @@ export class Projector implements ProjectorHandle {
     const sub = this.eventStore.subscribeToAll({ fromPosition: this.position, filter: PROJECTED_STREAMS });
     this.subscription = sub;
     this.loop = this.consume(sub);
-    // An old store a swap left to drop (its process stopped mid-drop): finished in the background, in slices.
+    // An old store a swap left to drop: finished in the background, in slices.
     this.store
       .dropPendingStores?.()
       .catch((err: unknown) => this.logger.warn('dropping an old store failed', { error: errorMessage(err) }));
   }
 
-  /** Reads the subscription into batches; on its error or end, resubscribes from the checkpoint with back-off. */
+  /** On its error or end, resubscribes from the checkpoint with back-off. */
   private async consume(first: Subscription): Promise<void> {
     let sub = first;
     let delay = this.options.retryDelayMs ?? 100;
@@ -179,7 +156,7 @@ export class Projector implements ProjectorHandle {
     }
   }
 
-  /** Applies what is buffered, records the failure (state `failed`), logs it and tells {@link ProjectorOptions.onFatal}. */
+  /** Applies what is buffered, records the failure (`failed`), logs it and tells `onFatal`. */
   private async endForGood(err: PermanentSubscriptionError, attempts: number): Promise<void> {
     await this.flush();
     const since = this.subscriptionFailure?.since ?? this.now().toISOString();
@@ -203,7 +180,7 @@ export class Projector implements ProjectorHandle {
     this.options.onHealth?.(this.health());
   }
 
-  /** Hands the buffered events to the apply chain, which applies batches strictly one after another. */
+  /** Batches apply strictly one after another. */
   private flush(): Promise<void> {
     this.scheduled = false;
     const batch = this.buffer;
@@ -212,10 +189,7 @@ export class Projector implements ProjectorHandle {
     return this.chain;
   }
 
-  /**
-   * Applies a batch (events at or below the checkpoint skipped); on failure event by event. False
-   * when stopped midway, or when an event still failed after `giveUpAfter` attempts.
-   */
+  /** Events at or below the checkpoint skipped; on failure event by event. False when stopped, or still failing after `giveUpAfter`. */
   private async applyEvents(events: RecordedEvent[], giveUpAfter = Infinity): Promise<boolean> {
     const batch = events.filter((e) => e.position > this.position);
     if (batch.length === 0) return true;
@@ -238,7 +212,7 @@ export class Projector implements ProjectorHandle {
     return true;
   }
 
-  /** Applies one event, retrying with back-off while it fails. False when stopped first, or after `giveUpAfter` failed attempts. */
+  /** Retrying with back-off while it fails; false when stopped first, or after `giveUpAfter` failed attempts. */
   private async applyOne(event: RecordedEvent, giveUpAfter: number): Promise<boolean> {
     let delay = this.options.retryDelayMs ?? 100;
     for (let attempts = 1; ; attempts++) {
@@ -259,7 +233,7 @@ export class Projector implements ProjectorHandle {
     }
   }
 
-  /** Records a failed attempt at `event` (attempts counted across catch-up and live); logs it on the first and at most once a minute. */
+  /** Attempts counted across catch-up and live; logged on the first and at most once a minute. */
   private failedAt(event: RecordedEvent, err: unknown): void {
     const same = this.applyFailure?.position === event.position ? this.applyFailure : null;
     const code = (err as { code?: unknown } | null)?.code;
@@ -283,7 +257,7 @@ export class Projector implements ProjectorHandle {
     });
   }
 
-  /** After `event` applied: a failure it had is over (logged at warn with its attempts). */
+  /** Its failure, if any, is over: logged at warn with its attempts. */
   private recovered(event: RecordedEvent): void {
     const failure = this.applyFailure;
     if (!failure) return;
@@ -297,14 +271,13 @@ export class Projector implements ProjectorHandle {
     });
   }
 
-  /** Stores a batch and tells {@link ProjectorOptions.onBatchStored} how long it took. */
   private async timed(events: readonly RecordedEvent[], store: () => Promise<void>): Promise<void> {
     const started = process.hrtime.bigint();
     await store();
     this.options.onBatchStored?.(events, Number(process.hrtime.bigint() - started) / 1e9);
   }
 
-  /** Tells {@link ProjectorOptions.onApplied}, before any writer waiting for these events is released. */
+  /** Before any writer waiting for these events is released. */
   private notifyApplied(events: readonly RecordedEvent[]): void {
     try {
       this.options.onApplied?.(events);
@@ -321,7 +294,7 @@ export class Projector implements ProjectorHandle {
     return this.options.now?.() ?? new Date();
   }
 
-  /** Waits `ms`, or less when `stop()` is called. */
+  /** Or less when `stop()` is called. */
   private sleep(ms: number): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
@@ -341,16 +314,12 @@ export class Projector implements ProjectorHandle {
     this.waiters.advance(this.position);
   }
 
-  /**
-   * Resolves true once every event up to `position` is applied, or false after `timeoutMs`
-   * (default 10 s). Positions of streams the projector does not read resolve when a later event
-   * is applied or at the timeout.
-   */
+  /** Positions of streams the projector does not read resolve when a later event applies, or at the timeout. */
   waitFor(position: LogPosition, timeoutMs = 10_000): Promise<boolean> {
     return this.waiters.wait(position, this.position, timeoutMs);
   }
 
-  /** Stops the subscription after applying what it has buffered (a failing event is left for the next start). */
+  /** After applying what is buffered; a failing event is left for the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
     for (const wake of [...this.wakeSleepers]) wake();
@@ -365,7 +334,7 @@ export class Projector implements ProjectorHandle {
   }
 }
 
-/** An error's message, at most 500 characters (a store's message can quote a whole document). */
+/** At most 500 characters: a store's message can quote a whole document. */
 function errorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.length > 500 ? `${message.slice(0, 497)}...` : message;

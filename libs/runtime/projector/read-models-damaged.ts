@@ -1,10 +1,6 @@
 /**
- * The read models cannot be read: their store's file is damaged (SQLite: `SQLITE_CORRUPT` or
- * `SQLITE_NOTADB`). Nothing is lost: everything the read store holds is made from the event log, and
- * a restart of the service moves the file aside and builds a fresh one (docs/operations.md
- * "Health"). Until then the API answers 503 `ServiceUnavailable` with `Retry-After`, and `/readyz`
- * is not ready ({@link READ_MODELS_DAMAGED_REASON}). `detail` is the store's own word for the damage
- * (no personal data: SQLite names pages and trees, never values).
+ * The read store's file is damaged (SQLite `SQLITE_CORRUPT`, `SQLITE_NOTADB`); a restart moves it aside and rebuilds from the log
+ * (docs/operations.md "Health"). The API answers 503 meanwhile. `detail` is SQLite's word, naming pages and trees, never values.
  */
 export class ReadModelsDamaged extends Error {
   constructor(readonly detail: string) {
@@ -12,11 +8,11 @@ export class ReadModelsDamaged extends Error {
   }
 }
 
-/** What `/readyz` says while the read models are damaged (one sentence, no detail: the endpoint needs no token). */
+/** One sentence, no detail: the endpoint needs no token. */
 export const READ_MODELS_DAMAGED_REASON =
   'the read models are damaged; a restart of the service moves them aside and rebuilds them from the event log';
 
-/** What a request answered 503 for damaged read models says, and how long it asks the client to wait (s) before trying again. */
+/** `retryAfterSeconds` for the 503. */
 export const READ_MODELS_DAMAGED_ANSWER = {
   message: 'The service cannot read its records at the moment; please try again shortly',
   retryAfterSeconds: 30,

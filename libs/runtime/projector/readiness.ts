@@ -3,47 +3,34 @@ import { measureLag } from './projection-lag';
 import type { ProjectorHealth } from './projector';
 import { READ_MODELS_DAMAGED_REASON } from './read-models-damaged';
 
-/**
- * What `/readyz` answers (API and projector process; docs/operations.md "Health"): ready or not and
- * why, one sentence each, naming no position, count, stream or error text (the endpoint needs no
- * token; the counts are metrics, what failed is in the logs and `admin projections status`).
- */
+/** `/readyz`'s answer (docs/operations.md "Health"): one sentence per reason, naming no position, count, stream or error text. */
 export interface Readiness {
   ready: boolean;
-  /** Why not ready, one sentence each (empty when ready). */
+  /** Empty when ready. */
   reasons: string[];
 }
 
-/** What {@link assessReadiness} looks at. */
 export interface ReadinessInput {
-  /** The log as stored, whose lag behind the checkpoint is measured (`measureLag`). */
+  /** Its lag behind the checkpoint is measured. */
   storedLog: StoredLog;
-  /** The projector of this process, or null when another process projects (its checkpoint is then read). */
+  /** Null when another process projects. */
   projector: ProjectorHealth | null;
-  /** The read models' checkpoint. */
   checkpoint: LogPosition;
-  /** READY_MAX_LAG_SECONDS: the age of the oldest event not applied above which the process is not ready. */
+  /** `READY_MAX_LAG_SECONDS`: the oldest unapplied event's age past which the process is not ready. */
   maxLagSeconds: number;
-  /** The position of a write whose projection wait timed out, not yet reached; `LOG_START` when none. */
+  /** Of a write whose projection wait timed out, not yet reached; `LOG_START` when none. */
   behindUntil: LogPosition;
-  /** Whether the read store was found damaged (`ReadModelsDamaged`) since it was opened; absent: no. */
+  /** Since it was opened; absent: no. */
   readModelsDamaged?: boolean;
-  /**
-   * Faults this process found outside the projector, one sentence each, given as reasons as they
-   * are (the API's: a data directory that refuses writes, `StorageFaults`). Default none.
-   */
+  /** Faults found outside the projector (a data directory refusing writes), given as reasons as they are. */
   faults?: readonly string[];
   now?: Date;
 }
 
 /**
- * Readiness as docs/operations.md "Health" defines it: not ready while one of `faults` holds, while
- * the read store is damaged ({@link READ_MODELS_DAMAGED_REASON}: a restart rebuilds it), while this
- * process's projector is stopped, failing (in back-off: resubscribing, or retrying an event it
- * cannot apply, whose storage fault, by its error's code, is named too: `storageFaultOf`) or failed
- * for good (docs/DESIGN.md "Failures of the subscription"), while the oldest event not applied is
- * older than `maxLagSeconds`, or while a write's projection wait timed out and the checkpoint has
- * not reached that write's position. Throws the stores' errors.
+ * docs/operations.md "Health": not ready for a fault, a damaged read store, a projector stopped, failing (naming its storage fault) or
+ * failed, a lag past `maxLagSeconds`, or a write whose projection wait timed out, until the checkpoint reaches it. Throws the stores'
+ * errors.
  */
 export async function assessReadiness(input: ReadinessInput): Promise<Readiness> {
   const lag = await measureLag(input.storedLog, input.checkpoint, input.now);

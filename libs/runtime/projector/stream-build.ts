@@ -2,13 +2,7 @@ import { LOG_START, type EventStore, type LogPosition, type RecordedEvent } from
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 import type { ProjectionStore, StreamBuild, StreamPhase } from './projection-store.port';
 
-/**
- * Runs a stream phase: from the stored cursor (or from the first stream, with the log's head as the
- * snapshot), reads whole streams with `readStreamsByPrefix` in batches of about `batchSize` events
- * and hands each batch to `applyStreams` (or lets the build run the phase itself, see
- * {@link StreamBuild.run}). Does not call `finish` (the caller does, when its own phase is done).
- * Stops between batches when `shouldStop()` turns true.
- */
+/** From the stored cursor (or the first stream, the head as snapshot), whole streams in batches; `finish` is the caller's. */
 export async function buildStreams(
   eventStore: EventStore,
   build: StreamBuild,
@@ -37,14 +31,9 @@ export async function buildStreams(
 }
 
 /**
- * The first catch-up of a read store that has applied nothing (`ProjectionStore.initialStreamBuild`,
- * e.g. the API's first start on an empty embedded store): builds the trainee documents stream by
- * stream up to the log's head `H`, applies the provider streams' events up to `H` in position
- * order (read by stream and sorted, see `providerStreams`), then moves every checkpoint to `H`.
- * Returns the number of events applied, or null (and logs a failure) when the store or the event
- * store cannot, when `shouldStop` cut it short, or when it failed: the caller then catches up in
- * position order from the stored checkpoint, which holds only what was fully applied (so a failing
- * event is retried there, and never skipped).
+ * A read store's first catch-up: trainee documents by stream up to head `H`, provider events up to `H` in position order, then every
+ * checkpoint to `H`. Null (a failure logged) when it cannot, stops or fails: the caller then catches up from the stored checkpoint,
+ * which holds only what was fully applied.
  */
 export async function buildEmptyStore(
   eventStore: EventStore,
@@ -87,15 +76,10 @@ export async function buildEmptyStore(
 
 const PROVIDER_STREAMS = { streamPrefixes: [PROVIDER_STREAM_PREFIX] };
 
-/** Provider events read whole by stream for the first build; more than this and the log is scanned by position instead. */
+/** More than this and the log is scanned by position instead. */
 const PROVIDER_EVENTS_IN_MEMORY = 100_000;
 
-/**
- * Every provider stream's events up to `toPosition`, in position order: read by stream on the
- * stream index (a scan of the log by position reads every event to find a few: 2.4 s for 75 among
- * the 841k events of the 100,000-trainee data set of `npm run bench`), then sorted. Null when there
- * are more than {@link PROVIDER_EVENTS_IN_MEMORY} (the caller scans instead, in batches).
- */
+/** By stream, then sorted (a scan by position took 2.4 s for 75 among 841k events); null past {@link PROVIDER_EVENTS_IN_MEMORY}. */
 async function providerStreams(eventStore: EventStore, toPosition: LogPosition): Promise<RecordedEvent[] | null> {
   const events: RecordedEvent[] = [];
   for (let afterStream: string | null = null; ;) {

@@ -2,43 +2,41 @@ import { LOG_START, type EventStore, type LogPosition, type RecordedEvent } from
 import { type ProjectionInfo, type ProjectionName, PROJECTED_STREAMS, buildStreams, type StreamBuild } from '@app/runtime/projector';
 import { keepsRebuildRuns, type RebuildRun } from './rebuild-runs';
 
-/** A new store of one projection being built beside the one that serves. */
+/** Built beside the store that serves. */
 export interface RebuildTarget {
   name: ProjectionName;
-  /** The new store's name (e.g. `v2`). */
+  /** E.g. `v2`. */
   store: string;
   version: number;
-  /** The position of the last event applied to the new store (resumes an interrupted rebuild). */
+  /** Resumes an interrupted rebuild. */
   checkpoint(): Promise<LogPosition>;
-  /** Applies a batch to the new store only, with its checkpoint. */
+  /** To the new store only. */
   applyBatch(events: RecordedEvent[]): Promise<void>;
   /**
-   * Catches the new store up to the log's head with `readAfter(checkpoint)` while holding the
-   * store's write lock, then makes it the one that serves, atomically; drops the old store unless
-   * `keepOld`. Returns the previous store's name, and where the store drops it after the swap
-   * without holding its writes (SQLite: in slices), the time the drop took (s).
+   * Catches up with `readAfter` holding the store's write lock, then serves the new store atomically; drops the old unless `keepOld`.
+   * The old store's name, and the seconds a drop after the swap took where the store drops without holding writes (SQLite).
    */
   swap(
     readAfter: (position: LogPosition) => Promise<RecordedEvent[]>,
     options: { keepOld: boolean },
   ): Promise<{ previous: string; dropped: boolean; dropSeconds?: number }>;
-  /** Where the store can: its documents built stream by stream before the log is read in position order. */
+  /** Documents built stream by stream before the log is read in position order, where the store can. */
   byStream?: StreamBuild;
 }
 
-/** A read store whose projections can be rebuilt blue/green (docs/DESIGN.md "Read models"). */
+/** docs/DESIGN.md "Projection versions and blue/green rebuilds". */
 export interface RebuildableStore {
   projectionInfo(): Promise<ProjectionInfo[]>;
-  /** Starts a rebuild of `name` into a new store, or resumes the one in progress. */
+  /** Or resumes the one in progress. */
   beginRebuild(name: ProjectionName): Promise<RebuildTarget>;
 }
 
 export interface RebuildProgress {
-  /** `streams` while documents are built stream by stream (`position` stays `LOG_START`), then `log`. */
+  /** `streams` (position stays `LOG_START`), then `log`. */
   phase: 'streams' | 'log';
-  /** Events applied to the new store in this run. */
+  /** In this run. */
   done: number;
-  /** Position reached and the log's head when the run started. */
+  /** Position reached, and the log's head when the run started. */
   position: LogPosition;
   head: LogPosition;
 }
@@ -47,24 +45,18 @@ export interface RebuildOutcome {
   store: string;
   interrupted: boolean;
   events: number;
-  /** The whole run, the old store's drop included. */
+  /** The old store's drop included. */
   seconds: number;
   previous: string | null;
   dropped: boolean;
-  /** Of `seconds`, the time the old store's drop took after the swap (0 where the store drops it within the swap or kept it). */
+  /** 0 where the store drops within the swap, or kept it. */
   dropSeconds: number;
 }
 
 /**
- * Rebuilds projection `name` from the event log into a new store while the old one keeps serving
- * and the live projector keeps running: when the target can build by stream and the event store can
- * read by stream (both SQLite), first builds the documents stream by stream up to the log's head
- * at the start (from the stored cursor when resuming); then reads the log in position order, in
- * batches, from the new store's checkpoint, until a read finds the head near, and swaps (see
- * {@link RebuildTarget.swap}). Stops between batches when `shouldStop()` turns true; running it
- * again resumes where it stopped.
- * Where the store keeps rebuild runs, the run's progress is recorded there at most every second
- * (docs/observability.md "Rebuilds"); a failure to record it is ignored.
+ * Rebuilds `name` into a new store while the old one serves and the projector runs: by stream first where both stores can (SQLite),
+ * then in position order until the head is near, then swaps. `shouldStop()` stops between batches; running again resumes. Progress is
+ * recorded at most every second where the store keeps runs (docs/observability.md "Rebuilds").
  */
 export async function rebuildProjection(
   eventStore: EventStore,
@@ -109,8 +101,7 @@ export async function rebuildProjection(
     position = events[events.length - 1].position;
     done += events.length;
     progress({ phase: 'log', done, position, head });
-    // Past the head of the start, on until the live head is near: the swap applies the rest
-    // holding the write lock, and what the log gained meanwhile should not be much.
+    // On past the start's head until the live head is near: the swap applies the rest holding the write lock.
     if (events.length < SWAP_WITHIN_EVENTS && position >= head) break;
   }
   const readAfter = async (from: LogPosition) => {
@@ -123,11 +114,7 @@ export async function rebuildProjection(
   return { store: target.store, interrupted: false, events: done, seconds: seconds(), previous, dropped, dropSeconds };
 }
 
-/**
- * Records a run's state in the store's rebuild runs, when it keeps them: at most once a second
- * unless `force`d, the writes one after another in order; the promise settles once this report
- * (or the last one written) is stored. Failures are ignored: the rebuild goes on without its record.
- */
+/** At most once a second unless `force`d, in order; settles once stored. Failures are ignored: the rebuild goes on unrecorded. */
 function runRecorder(store: RebuildableStore, projection: ProjectionName, storeName: string) {
   const startedAt = new Date();
   let last = -Infinity;
@@ -149,11 +136,8 @@ function runRecorder(store: RebuildableStore, projection: ProjectionName, storeN
   };
 }
 
-/** How near the log's head the rebuild reads before it swaps (about the most events it applies holding the write lock). */
+/** About the most events the swap applies holding the write lock. */
 const SWAP_WITHIN_EVENTS = 200;
 
-/**
- * Events per batch read by a rebuild (default of `batchSize`): neither 5,000 nor 50,000 is faster.
- * The store writes each in shorter transactions.
- */
+/** Neither 5,000 nor 50,000 is faster; the store writes each in shorter transactions. */
 const REBUILD_BATCH_SIZE = 20_000;

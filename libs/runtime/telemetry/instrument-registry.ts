@@ -3,13 +3,7 @@ import type { RecordedEvent } from '@app/event-sourcing';
 import type { Metrics } from './metrics';
 import { contextOf, inSpan, tracingEnabled } from '@app/runtime/tracing';
 
-/**
- * The teacher registry client measured (docs/observability.md): with `metrics`,
- * `trainee_records_registry_requests_total{operation, outcome}` and the duration by operation
- * (`request_trn`, `recommend_for_award`); with tracing on, each request in a span
- * `registry.<operation>`. Answers and errors are passed on unchanged. Returns the client itself
- * when both are off.
- */
+/** Counts and times each request by operation, in a span when tracing (docs/observability.md); the client itself when both are off. */
 export function instrumentRegistry(registry: TeacherRegistry, metrics: Metrics | null): TeacherRegistry {
   const traced = tracingEnabled();
   if (!metrics && !traced) return registry;
@@ -36,12 +30,7 @@ export function instrumentRegistry(registry: TeacherRegistry, metrics: Metrics |
   };
 }
 
-/**
- * The registry process manager's `around` hook when tracing is on (docs/observability.md "Traces"):
- * each event is handled in a span `registry_process.handle <type>`, child of the span that appended
- * the event, so its registry request and the events it records join the trace of the write that
- * caused them. Undefined when tracing is off.
- */
+/** Each event handled in a span child of the one that appended it, joining the write's trace; undefined when tracing is off. */
 export function registryProcessTracing(): ((event: RecordedEvent, handle: () => Promise<void>) => Promise<void>) | undefined {
   if (!tracingEnabled()) return undefined;
   return (event, handle) => inSpan(`registry_process.handle ${event.type}`, handle, contextOf(event.metadata.traceparent));

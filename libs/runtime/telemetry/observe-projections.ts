@@ -7,9 +7,9 @@ import type { Metrics } from './metrics';
 import { RegistryBacklog } from './registry-backlog';
 import { contextOf, tracer, tracingEnabled } from '@app/runtime/tracing';
 
-/** What the projector's process runs, as far as its metrics read them (null: not run here). */
+/** Null: not run here. */
 export interface ProjectionParts {
-  /** The log as stored: the lags and the backlog are counted on it (`measureLag`). */
+  /** Lags and backlog are counted on it. */
   storedLog: StoredLog;
   readModel: unknown;
   projector: ProjectorHandle | null;
@@ -17,10 +17,7 @@ export interface ProjectionParts {
   webhookOutbox: WebhookOutbox | null;
 }
 
-/**
- * A batch the projector stored: how many events, how long the store took (s), and the events' type
- * and `traceparent` where tracing is on.
- */
+/** The store's seconds, and each event's type and `traceparent` when tracing. */
 export interface AppliedBatch {
   count: number;
   seconds: number;
@@ -28,10 +25,8 @@ export interface AppliedBatch {
 }
 
 /**
- * What records a stored batch (docs/observability.md): with `metrics`, batch latency and events
- * applied; with tracing on, a span `projection.apply <type>` per event that carries a
- * `traceparent`, child of the span that appended it, spanning the store's write of its batch. Null
- * when both are off (then a batch's events need not be looked at).
+ * Batch latency and events applied with `metrics`; with tracing, a span per traced event, child of the one that appended it
+ * (docs/observability.md). Null when both are off, so a batch's events need not be looked at.
  */
 export function batchObserver(metrics: Metrics | null): ((batch: AppliedBatch) => void) | null {
   const duration = metrics?.histogram('trainee_records_projector_batch_duration_seconds');
@@ -45,14 +40,13 @@ export function batchObserver(metrics: Metrics | null): ((batch: AppliedBatch) =
   };
 }
 
-/** The events of a batch that carry a `traceparent`, with their type (what {@link AppliedBatch} keeps of them). */
 export function tracedEvents(events: readonly RecordedEvent[]): AppliedBatch['traced'] {
   const out: { type: string; traceparent: string }[] = [];
   for (const e of events) if (typeof e.metadata.traceparent === 'string') out.push({ type: e.type, traceparent: e.metadata.traceparent });
   return out;
 }
 
-/** The projector's hooks of an in-thread projector: each stored batch to {@link batchObserver}. None when it records nothing. */
+/** None when it records nothing. */
 export function projectorHooks(metrics: Metrics | null): Pick<ProjectorOptions, 'onBatchStored'> {
   const observe = batchObserver(metrics);
   if (!observe) return {};
@@ -60,7 +54,7 @@ export function projectorHooks(metrics: Metrics | null): Pick<ProjectorOptions, 
   return { onBatchStored: (events, seconds) => observe({ count: events.length, seconds, traced: traced ? tracedEvents(events) : [] }) };
 }
 
-/** One span per traced event, from the batch's start to now. */
+/** From the batch's start to now. */
 function traceApplied(events: AppliedBatch['traced'], batchSize: number, seconds: number): void {
   const end = Date.now();
   const startTime = end - seconds * 1000;
@@ -72,7 +66,6 @@ function traceApplied(events: AppliedBatch['traced'], batchSize: number, seconds
   }
 }
 
-/** The webhook dispatcher's hooks that feed the metrics: attempts by outcome, endpoints disabled. */
 export function webhookHooks(metrics: Metrics): { attempted(delivered: boolean): void; endpointDisabled(): void } {
   const attempts = metrics.counter('trainee_records_webhook_attempts_total');
   const disabled = metrics.counter('trainee_records_webhook_endpoints_disabled_total');
@@ -83,12 +76,8 @@ export function webhookHooks(metrics: Metrics): { attempted(delivered: boolean):
 }
 
 /**
- * Registers the scrape-time readings of the projector's process (docs/observability.md "Metrics"):
- * whether the projector is live, and how long it has been retrying an event it cannot apply; each
- * projection's lag in events (up to {@link LAG_COUNT_CAP}, as `/readyz` counts) and in seconds, from
- * its stored checkpoint; whether a projection needs a rebuild
- * and the progress of the current or last rebuild (from the store, so a rebuild run by the admin
- * CLI shows); the registry process manager's backlog; the pending webhook deliveries.
+ * The projector process's scrape-time readings (docs/observability.md "Metrics"): liveness and retrying, each projection's lag and
+ * rebuild state (from the store, so an admin CLI rebuild shows), the registry backlog, the pending webhook deliveries.
  */
 export function observeProjections(metrics: Metrics, parts: ProjectionParts): void {
   metrics.onScrape(async () => {
@@ -102,7 +91,7 @@ export function observeProjections(metrics: Metrics, parts: ProjectionParts): vo
   metrics.onScrape(() => readProjections(metrics, parts));
   const registryProcess = parts.registryProcess;
   if (registryProcess) {
-    // Counted up to the cap, reading only what the log gained since the last scrape (RegistryBacklog).
+    // Counted up to the cap, reading only what the log gained since the last scrape.
     const backlog = new RegistryBacklog(parts.storedLog, REGISTRY_PM_EVENT_TYPES, LAG_COUNT_CAP);
     metrics.onScrape(async () => {
       metrics.gauge('trainee_records_registry_backlog_events').set(await backlog.count(registryProcess.checkpoint));
@@ -112,7 +101,7 @@ export function observeProjections(metrics: Metrics, parts: ProjectionParts): vo
   if (outbox) metrics.onScrape(async () => metrics.gauge('trainee_records_webhook_pending_deliveries').set(await outbox.pendingCount()));
 }
 
-/** Lag, rebuild-needed and rebuild progress per projection, when the store keeps projection versions. */
+/** When the store keeps projection versions. */
 async function readProjections(metrics: Metrics, parts: ProjectionParts): Promise<void> {
   const store = parts.readModel as Partial<RebuildableStore>;
   if (typeof store.projectionInfo !== 'function') return;

@@ -1,28 +1,19 @@
 import type { LogPosition, StoredLog } from '@app/event-sourcing';
 
-/** Events of the log a {@link RegistryBacklog} reads at most per scrape, in pages of {@link BACKLOG_PAGE}. */
 export const BACKLOG_READ_PER_SCRAPE = 10_000;
-/** Events per read of the backlog's scan. */
 export const BACKLOG_PAGE = 1_000;
 
 /**
- * The registry process manager's backlog as its gauge counts it (docs/observability.md "Readings
- * taken at scrape time"): the events of `eventTypes` after the process manager's checkpoint, up to
- * `cap`. Counted incrementally: each scrape reads the log only from where the last one stopped, at
- * most {@link BACKLOG_READ_PER_SCRAPE} events, unfiltered, and keeps the positions of the matching
- * ones (at most `cap` + 1). A filtered read from the checkpoint would scan, on every scrape, the
- * whole log after the last registry event: on EventStoreDB, whose client filters a read of `$all`
- * only on the client (the server filter exists for subscriptions only), every record of that tail
- * goes over the wire each time. Until a scan has reached the head the count is a lower bound.
- * Positions are only compared, and every position it reads from is one the log gave (or the
- * process manager's checkpoint).
+ * The registry process manager's backlog gauge (docs/observability.md "Readings taken at scrape time"), counted incrementally up to
+ * `cap`: each scrape reads on from where the last stopped, unfiltered, as EventStoreDB filters a read of `$all` only on the client, so a
+ * filtered read would send the whole tail each time. A lower bound until a scan reaches the head.
  */
 export class RegistryBacklog {
-  /** The position the scan has read up to: the last event read, or the checkpoint it started from. */
+  /** The last event read, or the checkpoint it started from. */
   private scanned: LogPosition | null = null;
-  /** Positions of matching events after the checkpoint, in order (at most cap + 1). */
+  /** Matching events after the checkpoint, in order; at most cap + 1. */
   private pending: LogPosition[] = [];
-  /** Whether the scan passed matching events it did not keep (more than cap + 1). */
+  /** Matching events were passed unkept. */
   private truncated = false;
 
   constructor(
@@ -31,11 +22,7 @@ export class RegistryBacklog {
     private readonly cap: number,
   ) {}
 
-  /**
-   * The count after `checkpoint` (the process manager's, a position of the log), up to the cap.
-   * Throws what the log's reads throw (the scrape reports it; the next scrape goes on from where
-   * this one got).
-   */
+  /** Up to the cap; throws what the log's reads throw (the next scrape goes on from there). */
   async count(checkpoint: LogPosition): Promise<number> {
     if (this.scanned === null || checkpoint > this.scanned) {
       this.scanned = checkpoint;

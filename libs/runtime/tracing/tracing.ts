@@ -1,23 +1,17 @@
 import { context, propagation, ROOT_CONTEXT, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 
-/** The tracer of the service's own spans (docs/observability.md "Traces"). */
 export const tracer = trace.getTracer('trainee-records');
 
 let started = false;
 let sdkShutdown: (() => Promise<void>) | null = null;
 
-/** Whether {@link startTracing} started the SDK in this process. */
 export function tracingEnabled(): boolean {
   return started;
 }
 
 /**
- * Starts OpenTelemetry tracing (docs/observability.md "Traces") when `OTEL_EXPORTER_OTLP_ENDPOINT`
- * or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set; otherwise does nothing and returns null. The
- * Node SDK exports spans over OTLP/HTTP (the exporter reads the standard `OTEL_*` variables) and
- * instruments HTTP, Fastify and the MongoDB driver. It must run before those modules are loaded:
- * each app's entry imports its `tracing.ts` first. The SDK (about 2 s to load) is loaded only
- * here, only when configured. Returns what shuts it down (flushing the spans it holds).
+ * Starts OpenTelemetry (docs/observability.md "Traces") when an `OTEL_EXPORTER_OTLP_*ENDPOINT` is set, else null. Must run before HTTP,
+ * Fastify and MongoDB load: each app's entry imports its `tracing.ts` first. The SDK (about 2 s to load) loads only then.
  */
 export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): { shutdown(): Promise<void> } | null {
   if (started || (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) return null;
@@ -45,7 +39,7 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   return { shutdown: sdkShutdown };
 }
 
-/** Flushes and stops the SDK when {@link startTracing} started it (at most 5 s); nothing otherwise. Never rejects. */
+/** At most 5 s; never rejects. */
 export async function stopTracing(): Promise<void> {
   const shutdown = sdkShutdown;
   sdkShutdown = null;
@@ -55,23 +49,19 @@ export async function stopTracing(): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The W3C `traceparent` of the active span, or null when there is none (tracing off). */
+/** Null when tracing is off. */
 export function currentTraceparent(): string | null {
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return carrier.traceparent ?? null;
 }
 
-/** The context whose parent is the span named by a `traceparent` (the root context when it is absent or malformed). */
+/** The root context when it is absent or malformed. */
 export function contextOf(traceparent: unknown): Context {
   return typeof traceparent === 'string' ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
 }
 
-/**
- * Runs `fn` in a span named `name` (child of the active span, or of `parent`), ending it when `fn`
- * settles and marking it failed when `fn` throws; what `fn` returns or throws is passed on. With
- * tracing off the span is a no-op.
- */
+/** Child of the active span or `parent`, failed when `fn` throws; a no-op span with tracing off. */
 export async function inSpan<T>(name: string, fn: (span: Span) => Promise<T>, parent: Context = context.active()): Promise<T> {
   return tracer.startActiveSpan(name, {}, parent, async (span) => {
     try {
@@ -85,7 +75,6 @@ export async function inSpan<T>(name: string, fn: (span: Span) => Promise<T>, pa
   });
 }
 
-/** {@link inSpan} for a synchronous `fn`. */
 export function inSyncSpan<T>(name: string, fn: () => T): T {
   return tracer.startActiveSpan(name, (span) => {
     try {

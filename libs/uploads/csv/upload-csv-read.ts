@@ -1,17 +1,7 @@
 /**
- * An uploaded CSV file read into rows, bounded before the work is spent. A file is at most
- * `maxBytes` (1 MiB for an upload), its records (blank ones included) at most `maxRecords` and its
- * trainee rows at most `maxRows`: reading stops at the first record past either bound and refuses
- * the file, so a file of a million blank lines costs what its first few thousand do. The parse runs
- * in turns of the event loop of at most {@link PARSE_CHUNK_BYTES} or about {@link PARSE_TURN_MS},
- * so requests waiting beside it are served between them (docs/DESIGN.md "Uploads").
- *
- * Reading refuses the file as a whole ({@link UploadFileRefused}) when it is over `maxBytes`, not
- * UTF-8 text (a BOM is allowed), empty, not RFC 4180 CSV, when its header row does not match the
- * template's columns (csv-headers.ts), when it has no trainee row, more than `maxRows` or more
- * records than `maxRecords`. Line ends may be CRLF or LF; quoted cells may hold commas, quotes and
- * line breaks. Row numbers are the spreadsheet's: the header is row 1, and every record after it
- * counts, blank ones included.
+ * An uploaded CSV file read into rows, bounded before the work is spent and parsed in short turns of the event loop (docs/DESIGN.md
+ * "Uploads"). Refused as a whole ({@link UploadFileRefused}, reasons in csv-refusal.ts) for a bound passed, text not
+ * UTF-8, no RFC 4180 CSV, wrong headers or no trainee row. Row numbers are the spreadsheet's: the header is row 1, blank rows count.
  */
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -21,27 +11,21 @@ import { matchHeaders } from './csv-headers';
 import { UploadFileRefused } from './csv-refusal';
 import { fileTooLarge, type UploadRecord, type UploadTable } from './upload-csv';
 
-/** Bytes of the file parsed in one turn of the event loop at most: 16 KiB. */
+/** Per turn of the event loop at most. */
 export const PARSE_CHUNK_BYTES = 16_384;
 
-/** Milliseconds of parsing in one turn of the event loop, roughly: past it the turn ends after the piece in hand. */
+/** Per turn, roughly: past it the turn ends after the piece in hand. */
 export const PARSE_TURN_MS = 3;
 
 /**
- * The bytes handed to the parser at once, from 64 B to 2 KiB, sized as the pieces before were
- * parsed to take about 1 ms each (at most twice the last piece). A record the parser finds shorter
- * than the header costs it about 15 µs even without a stack trace (`parseSilently`), so a piece of
- * 2 KiB of such records costs it about 10 ms at most; a file of them is parsed in pieces of tens of
- * bytes, another in pieces of kilobytes.
+ * Pieces sized to parse in about 1 ms (at most twice the last): a record shorter than the header costs csv-parse about 15 µs even
+ * without a stack trace, so 2 KiB of them costs at most about 10 ms.
  */
 const PIECE = { minBytes: 64, firstBytes: 256, maxBytes: 2048, targetMs: 1 };
 
 /**
- * Hands `piece` to `parser` without the stack traces of the errors csv-parse builds, and throws
- * away, for each record shorter than the header even when told to accept them (about 45 µs each
- * with a trace, 15 µs without); resolves once the parser has parsed it (until then it holds the
- * pieces written after it). The setting is put back before anything else runs: the write parses
- * synchronously.
+ * Without the stack traces csv-parse builds and throws away for each short record (45 µs each with one, 15 µs without); the setting is
+ * put back before anything else runs, as the write parses synchronously. Resolves once the piece is parsed.
  */
 function parseSilently(parser: Parser, piece: Uint8Array): Promise<void> {
   const limit = Error.stackTraceLimit;
@@ -53,20 +37,19 @@ function parseSilently(parser: Parser, piece: Uint8Array): Promise<void> {
   }
 }
 
-/** How to read an upload: the template's columns, the bounds, and the columns to ignore. */
 export interface UploadCsvOptions {
-  /** The template's column names, in the template's order. */
+  /** In the template's order. */
   columns: readonly string[];
   maxBytes: number;
-  /** Most trainee rows (blank rows not counted). */
+  /** Blank rows not counted. */
   maxRows: number;
-  /** Most records after the header, blank ones included; twice `maxRows` unless given. */
+  /** After the header, blank ones included; twice `maxRows` unless given. */
   maxRecords?: number;
-  /** Headers dropped on reading (matched as the columns are); `errors` unless given. */
+  /** Dropped on reading, matched as the columns are; `errors` unless given. */
   ignoredColumns?: readonly string[];
 }
 
-/** The text of a UTF-8 body (BOM kept); refuses a body that is not UTF-8 text. */
+/** BOM kept; refuses a body that is not UTF-8 text. */
 function checkedText(body: Uint8Array): string {
   let text: string | null;
   try {
@@ -80,14 +63,14 @@ function checkedText(body: Uint8Array): string {
   return text;
 }
 
-/** What the quoting faults of RFC 4180 CSV are called in a refusal, by `csv-parse` error code. */
+/** By `csv-parse` error code. */
 const QUOTING_FAULTS: Partial<Record<string, string>> = {
   CSV_QUOTE_NOT_CLOSED: 'a quoted cell is not closed',
   CSV_INVALID_CLOSING_QUOTE: 'a closing quote is followed by other characters',
   INVALID_OPENING_QUOTE: 'a cell that is not between quotes holds a quote',
 };
 
-/** The refusal of a file `csv-parse` could not read (`error`), naming the fault and its line; other errors as they are. */
+/** Names the fault and its line; other errors as they are. */
 function malformed(error: unknown): unknown {
   if (!(error instanceof CsvError)) return error;
   const where = typeof error.lines === 'number' ? ` near line ${error.lines}` : '';
@@ -95,7 +78,7 @@ function malformed(error: unknown): unknown {
   return new UploadFileRefused('malformed', `The selected file must be a CSV file: ${what}${where}`);
 }
 
-/** One record read: the kept cells in header order, trimmed and unescaped; refuses cells past the header's. */
+/** Trimmed and unescaped; refuses cells past the header's. */
 function readRecord(record: readonly string[], row: number, keep: readonly number[], headerCount: number): string[] {
   if (record.length > headerCount && record.slice(headerCount).some((cell) => cell.trim() !== '')) {
     throw new UploadFileRefused(
@@ -108,7 +91,6 @@ function readRecord(record: readonly string[], row: number, keep: readonly numbe
   return keep.map((i) => unescapeCell((record[i] ?? '').trim()));
 }
 
-/** A table being read: the header's columns once read, then each record as it comes, bounded. */
 class TableReader {
   private header: { row: number; written: string[]; keep: number[]; columns: string[] } | null = null;
   readonly records: UploadRecord[] = [];
@@ -119,11 +101,7 @@ class TableReader {
     private readonly maxRecords: number,
   ) {}
 
-  /**
-   * Takes the next record of the file (the header first) and its spreadsheet row number (blank lines
-   * before it skipped by the parser: they are kept here as blank records); throws the refusal a bound
-   * or a cell calls for.
-   */
+  /** The header first; blank lines the parser skipped before it are kept as blank records. Throws a bound's or a cell's refusal. */
   take(record: string[], row: number): void {
     if (this.header === null) {
       const written = record.map((h) => h.trim());
@@ -137,7 +115,7 @@ class TableReader {
     this.push(row, record);
   }
 
-  /** Refuses a file whose rows after the header (blank ones included) are more than the bound. */
+  /** Blank rows count. */
   bound(rowsAfterHeader: number): void {
     if (rowsAfterHeader > this.maxRecords) throw tooManyRecords(this.maxRecords);
   }
@@ -151,7 +129,7 @@ class TableReader {
     if (!blank && ++this.rowCount > this.options.maxRows) throw tooManyRows(this.options.maxRows);
   }
 
-  /** The table read, once the file has ended; refuses a file without a trainee row. */
+  /** Refuses a file without a trainee row. */
   table(): UploadTable {
     if (this.header === null) throw new UploadFileRefused('empty', 'The selected file is empty');
     if (this.rowCount === 0) throw new UploadFileRefused('no_rows', 'The selected file must contain at least one trainee');
@@ -171,18 +149,13 @@ function tooManyRecords(maxRecords: number): UploadFileRefused {
   );
 }
 
-/** A record as the parser hands it with its `info` (csv-parse's `info: true`). */
+/** csv-parse's `info: true`. */
 interface ParsedRecord {
   record: string[];
   info: { records: number; empty_lines: number };
 }
 
-/**
- * Feeds `body` to `parser` in pieces (`PIECE`), handing each record to `reader` as it comes with its
- * spreadsheet row (the records and the blank lines before it), and yields a turn of the event loop
- * after {@link PARSE_CHUNK_BYTES} or {@link PARSE_TURN_MS}, whichever comes first; stops at the
- * first refusal (a bound passed, a row too wide, broken quoting) and throws it.
- */
+/** Hands each record to `reader` with its spreadsheet row, yielding per {@link PARSE_CHUNK_BYTES} or {@link PARSE_TURN_MS}. */
 async function feed(parser: Parser, body: Uint8Array, reader: TableReader): Promise<void> {
   const parsed: ParsedRecord[] = [];
   let failure: unknown = null;
@@ -194,8 +167,7 @@ async function feed(parser: Parser, body: Uint8Array, reader: TableReader): Prom
   const drain = (): void => {
     if (failure !== null) throw failure;
     for (const { record, info } of parsed.splice(0)) reader.take(record, info.records + info.empty_lines);
-    // Blank lines the parser skipped count toward the bound as they come, a trailing run of them too
-    // (less the header, and the empty line the parser counts after a file's last line end).
+    // Skipped blank lines count toward the bound as they come (less the header and the empty line after a file's last line end).
     reader.bound(parser.info.records + parser.info.empty_lines - 2);
   };
   const open = () => !parser.writableEnded && !parser.destroyed;
@@ -222,20 +194,14 @@ async function feed(parser: Parser, body: Uint8Array, reader: TableReader): Prom
   drain();
 }
 
-/**
- * Reads an uploaded body (bytes as received) into its records, in chunks across turns of the event
- * loop, refusing the file as a whole with {@link UploadFileRefused} (reasons in csv-refusal.ts) as
- * described at the top of this file.
- */
+/** Reads an uploaded body into its records across turns of the event loop; refuses with {@link UploadFileRefused}. */
 export async function parseUploadCsv(body: Uint8Array, options: UploadCsvOptions): Promise<UploadTable> {
   if (body.byteLength > options.maxBytes) throw fileTooLarge(options.maxBytes);
-  // Whitespace only (a BOM is whitespace too): no copy of the text made to find out.
   if (!/\S/.test(checkedText(body))) throw new UploadFileRefused('empty', 'The selected file is empty');
   const maxRecords = options.maxRecords ?? 2 * options.maxRows;
   const reader = new TableReader(options, maxRecords);
-  // Blank lines are skipped by the parser (a record each would cost it dearly), counted in its
-  // `info`; past the header, the records allowed and one more, it stops, and that one is refused.
-  // Line ends named, CRLF or LF (a file may mix them): discovering them costs csv-parse a buffer per byte read.
+  // Blank lines are skipped by the parser (a record each would cost dearly) and counted in its `info`. Line ends named, CRLF or
+  // LF (a file may mix them): discovering them costs csv-parse a buffer per byte read.
   const parser = parse({
     relax_column_count: true,
     bom: true,

@@ -1,13 +1,7 @@
-/**
- * The commands of an upload. Ids, digests and the time arrive inside the command: the decider
- * holds no random source and no clock. `now` is an ISO 8601 instant, UTC.
- */
+/** An upload's commands: ids, digests and `now` (ISO 8601 UTC) arrive inside them. */
 import type { RowError, RowMessage, RowTarget, UploadKind } from './upload.events';
 
-/**
- * Receive a file the CSV layer accepted as a whole, which the caller has stored outside the log:
- * its size and SHA-256 digest (64 lower-case hex digits, of the bytes as sent).
- */
+/** A file accepted as a whole and stored outside the log: its size and SHA-256 (lower-case hex, of the bytes as sent). */
 export interface ReceiveUpload {
   type: 'ReceiveUpload';
   upload_id: string;
@@ -20,11 +14,7 @@ export interface ReceiveUpload {
   now: string;
 }
 
-/**
- * Record what the row checks found: the trainee rows' numbers and every message about them, which
- * the caller has stored outside the log as their JSON array in row order, of digest
- * `messages_sha256` (null when there is no message).
- */
+/** `messages_sha256`: of the messages' JSON array in row order, stored outside the log; null when none. */
 export interface RecordUploadCheck {
   type: 'RecordUploadCheck';
   upload_id: string;
@@ -34,7 +24,7 @@ export interface RecordUploadCheck {
   now: string;
 }
 
-/** Submit a validated upload: the trainee each row writes to (a new id, or the trainee recommended). */
+/** The trainee each row writes to: a new id, or the trainee recommended. */
 export interface SubmitUpload {
   type: 'SubmitUpload';
   upload_id: string;
@@ -42,10 +32,9 @@ export interface SubmitUpload {
   now: string;
 }
 
-/** What writing one row did: appended to its trainee, or refused with messages. */
 export type RowOutcomeInput = { row: number; trainee_id: string } | { row: number; errors: RowMessage[] };
 
-/** Record the outcomes of submitted rows (a batch, in the order written). */
+/** A batch, in the order written. */
 export interface RecordRowOutcomes {
   type: 'RecordRowOutcomes';
   upload_id: string;
@@ -53,19 +42,13 @@ export interface RecordRowOutcomes {
   now: string;
 }
 
-/** Cancel an upload before it is submitted. */
 export interface CancelUpload {
   type: 'CancelUpload';
   upload_id: string;
   now: string;
 }
 
-/**
- * Destroy the upload's data key once it is due (upload.limits.ts, `UPLOAD_RETENTION_DAYS`), or at
- * once when `erased_trainee` names an erased trainee the upload holds a row of (a row of its file
- * the caller took to be the trainee's, or a row that wrote to it): while the upload is being
- * submitted, as soon as the submit ends.
- */
+/** Due after `UPLOAD_RETENTION_DAYS`, or at once for an `erased_trainee` the upload holds a row of (while submitting: as it ends). */
 export interface PurgeUpload {
   type: 'PurgeUpload';
   upload_id: string;

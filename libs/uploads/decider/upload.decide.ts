@@ -1,8 +1,4 @@
-/**
- * Deciding an upload's commands (pure: no I/O, no clock, no random source), and what a process
- * resumed after a stop still has to do for it. How rows are checked and written is the caller's:
- * this decider sees row numbers, trainee ids and messages only.
- */
+/** Deciding an upload's commands, and what a resumed process still has to do; it sees row numbers, trainee ids and messages only. */
 import type {
   CancelUpload,
   PurgeUpload,
@@ -18,9 +14,8 @@ import { UPLOAD_BYTES_MAX, UPLOAD_RETENTION_DAYS, UPLOAD_ROWS_MAX } from './uplo
 import type { UploadState } from './upload.state';
 
 const DAY_MS = 86_400_000;
-/** A SHA-256 digest as the events hold it: 64 lower-case hex digits. */
 const SHA256 = /^[0-9a-f]{64}$/;
-/** The first trainee row of a spreadsheet: the header is row 1. */
+/** The header is row 1. */
 const FIRST_ROW = 2;
 
 function receive(command: ReceiveUpload, state: UploadState): UploadEvent[] {
@@ -34,7 +29,7 @@ function receive(command: ReceiveUpload, state: UploadState): UploadEvent[] {
   return [{ type: 'UploadReceived', data: { upload_id, ukprn, kind, api_version, file_name, byte_count, sha256, at: command.now } }];
 }
 
-/** The rows reported by a check: 1 to UPLOAD_ROWS_MAX spreadsheet rows, ascending, from row 2. */
+/** 1 to UPLOAD_ROWS_MAX, ascending, from row 2. */
 function checkedRows(rows: readonly number[]): void {
   if (rows.length < 1 || rows.length > UPLOAD_ROWS_MAX) {
     throw new UploadCommandInvalid(`A check reports 1 to ${UPLOAD_ROWS_MAX} rows, not ${rows.length}`);
@@ -47,7 +42,7 @@ function checkedRows(rows: readonly number[]): void {
 }
 
 function recordCheck(command: RecordUploadCheck, state: UploadState): UploadEvent[] {
-  // A check that ends after a cancel, or that a resumed process ran again, changes nothing.
+  // After a cancel, or run again on resume: nothing.
   if (state.status !== 'pending') return [];
   checkedRows(command.rows);
   const known = new Set(command.rows);
@@ -64,7 +59,7 @@ function recordCheck(command: RecordUploadCheck, state: UploadState): UploadEven
   return [{ type: 'UploadChecked', data: { upload_id, rows: [...command.rows], error_count, messages_sha256, at: command.now } }];
 }
 
-/** The targets, one per checked row and in row order, each with its own trainee. */
+/** One per checked row, in row order, each its own trainee. */
 function submittedTargets(targets: readonly RowTarget[], rows: readonly number[]): RowTarget[] {
   const byRow = new Map(targets.map((t) => [t.row, t.trainee_id]));
   const ids = new Set(targets.map((t) => t.trainee_id));
@@ -118,10 +113,7 @@ function recordOutcomes(command: RecordRowOutcomes, state: UploadState): UploadE
   return [...events, ...completion(state, events, upload_id, at)];
 }
 
-/**
- * `UploadCompleted` when `events` give the last submitted rows their outcomes, followed by
- * `UploadPurged` when an erasure asked for the upload meanwhile; else nothing.
- */
+/** `UploadCompleted` when `events` settle the last rows, then `UploadPurged` when an erasure asked for it meanwhile. */
 function completion(state: UploadState, events: readonly UploadEvent[], upload_id: string, at: string): UploadEvent[] {
   if (events.length === 0 || state.status !== 'in_progress') return [];
   const before = Object.values(state.outcomes);
@@ -145,7 +137,7 @@ function purge(command: PurgeUpload, state: UploadState): UploadEvent[] {
   const { upload_id, now: at } = command;
   const due = uploadPurgeDueAt(state);
   if (command.erased_trainee !== undefined) {
-    // Its rows were accepted and need the file to be written: the submit's end purges it (`completion`).
+    // Its rows need the file to be written: the submit's end purges it (`completion`).
     if (due === null) return state.purge_requested ? [] : [{ type: 'UploadPurgeRequested', data: { upload_id, at } }];
   } else if (due === null) {
     throw new UploadCommandInvalid('An upload being submitted is not purged');
@@ -156,28 +148,11 @@ function purge(command: PurgeUpload, state: UploadState): UploadEvent[] {
 }
 
 /**
- * Decides an upload command: the events it makes, or a domain error.
- *
- * - `ReceiveUpload` → `UploadReceived`; {@link UploadCommandInvalid} for an upload that exists, an
- *   unknown kind, a size outside 1 byte to `UPLOAD_BYTES_MAX`, a digest that is not a SHA-256.
- * - `RecordUploadCheck` → `UploadChecked` (the count of errors and their digest) while pending, else
- *   nothing (a check after a cancel, or run again on resume); invalid when the rows are not 1 to
- *   `UPLOAD_ROWS_MAX` ascending row numbers from 2, or an error names another row, has no message
- *   or is out of row order, or the digest is missing beside errors (or given without them).
- * - `SubmitUpload` → `UploadSubmitted` when validated with no errors; {@link UploadNotSubmittable}
- *   (422) when not checked yet or checked with errors; {@link UploadConflict} (409) when already
- *   submitted or cancelled; invalid unless the targets name each checked row once, each its own trainee.
- * - `RecordRowOutcomes` → one `UploadRowAppended` or `UploadRowFailed` per row without an outcome
- *   yet, then `UploadCompleted` when no submitted row is left (and `UploadPurged` after it when a
- *   purge was requested); rows recorded before are skipped.
- * - `CancelUpload` → `UploadCancelled` before submit; {@link UploadConflict} (409) after.
- * - `PurgeUpload` → `UploadPurged` from `UPLOAD_RETENTION_DAYS` after the last event (invalid
- *   before then, and while submitting), or at once for an erased trainee the upload holds a row of,
- *   in any state; while submitting, `UploadPurgeRequested` instead (once), so that the submit's
- *   end purges it. Nothing when already purged.
- *
- * Every command but `ReceiveUpload` answers {@link UploadNotFound} for an unknown upload, and every
- * command but `PurgeUpload` for a purged one.
+ * The events a command makes. {@link UploadCommandInvalid} for malformed input (a size outside 1 B to `UPLOAD_BYTES_MAX`, a bad digest,
+ * rows not ascending from 2, messages naming other rows, targets not one per checked row, a purge not yet due);
+ * {@link UploadNotSubmittable} (422) to submit an unchecked or failed check; {@link UploadConflict} (409) to submit or cancel after a
+ * submit or cancel; {@link UploadNotFound} for an unknown upload, or a purged one but to purge. A check after a cancel, outcomes recorded
+ * before and a second purge give nothing; a purge while submitting gives `UploadPurgeRequested` once.
  */
 export function decideUpload(command: UploadCommand, state: UploadState): UploadEvent[] {
   if (command.type === 'ReceiveUpload') return receive(command, state);
@@ -200,23 +175,19 @@ export function decideUpload(command: UploadCommand, state: UploadState): Upload
   }
 }
 
-/**
- * When the upload becomes due for purging (ISO instant, UTC): `UPLOAD_RETENTION_DAYS` after its
- * last event; null while it is being submitted, or unknown.
- */
+/** `UPLOAD_RETENTION_DAYS` after its last event (ISO UTC); null while submitting, or unknown. */
 export function uploadPurgeDueAt(state: UploadState): string | null {
   if (!state.exists || state.status === 'in_progress' || state.last_event_at === null) return null;
   return new Date(Date.parse(state.last_event_at) + UPLOAD_RETENTION_DAYS * DAY_MS).toISOString();
 }
 
-/** What a process must still do for an upload: check its rows, write its submitted rows, or nothing. */
 export function uploadWork(state: UploadState): 'check' | 'append' | null {
   if (!state.exists || state.purged) return null;
   if (state.status === 'pending') return 'check';
   return state.status === 'in_progress' ? 'append' : null;
 }
 
-/** The submitted rows without an outcome yet, in row order, each with the trainee it writes to. */
+/** In row order, each with its trainee. */
 export function rowsToAppend(state: UploadState): RowTarget[] {
   return state.submission.filter((t) => !state.outcomes[t.row]);
 }

@@ -1,26 +1,20 @@
 /**
- * The columns of an add-trainees file for an API version, and a row of such a file as that
- * version's create body. Each column is a field of the version's create body by its API name
- * (docs/spec/trainee-records-api.md "POST /trainees"), in the trainee table's order; the nested
- * items are flattened as the real service's bulk add does it: `disability1` … `disability9`, one
- * URN per placement (`placement_1_urn` … `placement_3_urn`, each placement named "Placement N"),
- * and one degree as `degree_<field>`. One list gives both the template and the reading of a row,
- * so neither can drift from the other.
+ * An add-trainees file's columns per version: the create body's fields by API name in table order, nested items flattened as the real
+ * service's bulk add does (`disability1…9`, `placement_N_urn`, `degree_<field>`). One list gives the template and a row's reading.
  */
 import { DEGREE_RECORD, TRAINEE_RECORD, inputKindOf, versionFieldName, type ApiVersion, type FieldRow } from '@app/trainees/record';
 
 const TRAINEE_ROWS: readonly FieldRow<never>[] = TRAINEE_RECORD as readonly FieldRow<never>[];
 const DEGREE_ROWS: readonly FieldRow<never>[] = DEGREE_RECORD as readonly FieldRow<never>[];
 
-/** Disabilities a row may name (`disability1` … `disability9`), as the real service's template. */
+/** As the real service's template. */
 export const ROW_DISABILITIES = 9;
-/** Placements a row may name, by URN. */
 export const ROW_PLACEMENTS = 3;
 
 const DEGREE_PREFIX = 'degree_';
 const PLACEMENT_COLUMN = /^placement_(\d)_urn$/;
 
-/** The version's trainee fields a row sends as they are: every create input but the nested items. */
+/** Every create input but the nested items. */
 function flatFields(version: ApiVersion): string[] {
   return TRAINEE_ROWS.flatMap((row) => {
     if (!row.input || inputKindOf(row.input, version).kind === 'items') return [];
@@ -29,7 +23,6 @@ function flatFields(version: ApiVersion): string[] {
   });
 }
 
-/** The degree fields a row sends, by the version's names. */
 function degreeFields(version: ApiVersion): string[] {
   return DEGREE_ROWS.flatMap((row) => {
     const name = row.input ? versionFieldName(row.name, version) : null;
@@ -37,7 +30,6 @@ function degreeFields(version: ApiVersion): string[] {
   });
 }
 
-/** The template's columns for `version`, in order: the trainee's fields, disabilities, placements, the degree. */
 export function addTraineeColumns(version: ApiVersion): string[] {
   return [
     ...flatFields(version),
@@ -47,11 +39,7 @@ export function addTraineeColumns(version: ApiVersion): string[] {
   ];
 }
 
-/**
- * The create body's `data` for one row (`values` by template column, as read): a blank cell is no
- * value; each non-blank placement URN a placement "Placement N"; the degree columns one degree when
- * any is filled. Values stay text: the version's wire checks read them as they read a JSON string.
- */
+/** A blank cell is no value; each placement URN a "Placement N"; the degree columns one degree when any is filled. Values stay text. */
 export function createBodyOf(values: Readonly<Record<string, string>>): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   const degree: Record<string, string> = {};
@@ -68,11 +56,7 @@ export function createBodyOf(values: Readonly<Record<string, string>>): Record<s
   return data;
 }
 
-/**
- * A create body's `data` as a template row (values by column): the inverse of {@link createBodyOf},
- * as a provider's system writing its records into the template would (each placement's URN in
- * `placement_N_urn`, the first degree's fields as `degree_<field>`, other values as text; nulls blank).
- */
+/** The inverse of {@link createBodyOf}, as a provider's system filling the template would write it; nulls blank. */
 export function templateRowOf(data: Readonly<Record<string, unknown>>): Record<string, string> {
   const row: Record<string, string> = {};
   for (const [key, value] of Object.entries(data)) {
@@ -88,10 +72,8 @@ export function templateRowOf(data: Readonly<Record<string, unknown>>): Record<s
 }
 
 /**
- * The column a message of the API's 422 is about (`values`: the row's, by column): the template
- * column its first word names; a degree's field as `degree_<field>`; a placement's (the messages
- * read `placements_attributes <field> …`) as the row's first placement column with a value; null
- * when it names none (a message about the row as a whole, such as a duplicate).
+ * The column a 422 message is about: the column its first word names, `degree_<field>`, a placement's first filled URN column for
+ * `placements_attributes …`; null for the row as a whole (a duplicate).
  */
 export function columnOfMessage(message: string, columns: readonly string[], values: Readonly<Record<string, string>>): string | null {
   const first = /^\w+/.exec(message)?.[0] ?? '';

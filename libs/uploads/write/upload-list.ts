@@ -1,84 +1,69 @@
 /**
- * A provider's uploads, newest first: each upload received is listed in the provider's own stream
- * `uploadlist-<ukprn>` (an `UploadListed` naming it with its kind, size and time, appended before
- * the upload's first event) and delisted there once purged (`UploadDelisted`), so the list and the
- * provider's quotas read that one small stream, never an upload's file. The process keeps each
- * provider's list as read ({@link UploadLists}) and reads only what was appended since. Entries of
- * an older log name the upload only: their kind is learnt from the upload's stream, once.
- *
- * The background's own list is the ledger, one stream `uploadledger` for the whole service: each
- * upload is listed there first (`UploadListed`) and marked `UploadSettled` once nothing is left to
- * do or keep for it (purged, its key destroyed, its parts deleted). A start and each purge run read
- * the ledger and the uploads still unsettled: their cost grows with the uploads, never with the log.
+ * A provider's uploads, listed in `uploadlist-<ukprn>` so the list and the quotas read one small stream, never a file; the background's
+ * own list is the ledger, `uploadledger`, so its work grows with the uploads, never the log (docs/DESIGN.md "Uploads"). Entries of an
+ * older log name the upload only: its kind is learnt from its stream, once.
  */
 import { newEventId, registerEventSchemas, toEventData, type WriteContext } from '@app/event-sourcing';
 import type { UploadKind } from '@app/uploads/decider';
 import type { TraineeWritePorts } from '@app/trainees/write';
 
-/** Stream category of the providers' upload lists: `uploadlist-<ukprn>`. */
 export const UPLOAD_LIST_STREAM_PREFIX = 'uploadlist-';
 
-/** An upload listed for its provider (and in the ledger): `kind` and `byte_count` absent in entries of an older log. */
+/** `kind` and `byte_count` absent in entries of an older log. */
 export interface UploadListed {
   type: 'UploadListed';
   data: { upload_id: string; at: string; kind?: UploadKind; byte_count?: number };
 }
 registerEventSchemas({ UploadListed: 2 });
 
-/** An upload purged, no longer in its provider's list. */
 export interface UploadDelisted {
   type: 'UploadDelisted';
   data: { upload_id: string; at: string };
 }
 registerEventSchemas({ UploadDelisted: 1 });
 
-/** The stream listing every upload of every provider for the background's work (see the file's comment). */
+/** Every upload of every provider, for the background's work. */
 export const UPLOAD_LEDGER_STREAM = 'uploadledger';
 
-/** An upload with nothing left to do or keep: purged, its data key destroyed. */
+/** Purged, its data key destroyed. */
 export interface UploadSettled {
   type: 'UploadSettled';
   data: { upload_id: string; at: string };
 }
 registerEventSchemas({ UploadSettled: 1 });
 
-/** An upload as its provider's list holds it. `kind` null: not yet known (an entry of an older log). */
+/** `kind` null: not yet known (an older log's entry). */
 export interface ListedUpload {
   upload_id: string;
-  /** When it was listed, ISO 8601 UTC. */
+  /** ISO 8601 UTC. */
   at: string;
   kind: UploadKind | null;
-  /** The file's size in bytes; 0 when the entry does not say (an older log). */
+  /** 0 when the entry does not say (an older log). */
   byte_count: number;
-  /** Purged (or found purged): left out of the list. */
+  /** Purged, or found purged: left out of the list. */
   delisted: boolean;
 }
 
-/** What the lists read and append through: the log, and the process's {@link UploadLists} when it keeps them. */
+/** The log, and the process's {@link UploadLists} when it keeps them. */
 export interface UploadListPorts {
   trainees: Pick<TraineeWritePorts, 'eventStore'>;
   lists?: UploadLists;
 }
 
-/** How many providers' lists {@link UploadLists} keeps. */
 const LISTS_KEPT = 1024;
 
-/** One provider's list as read: its entries, oldest first, by id, and the revision to read from next. */
+/** Entries oldest first, by id, and the revision to read from next. */
 interface KeptList {
   entries: ListedUpload[];
   byId: Map<string, ListedUpload>;
   next: number;
 }
 
-/**
- * The providers' upload lists read lately in this process, each with the revision it was read to,
- * the least recently read dropped past {@link LISTS_KEPT}: a later read reads only the events
- * appended since. What is learnt of an older entry (its kind, that it was purged) is kept with it.
- */
+/** The lists read lately, each read on from its revision; least recently read dropped first. What is learnt of an older entry is kept. */
 export class UploadLists {
   private readonly kept = new Map<string, KeptList>();
 
-  /** The list kept for `ukprn` (made the most recently read), or a new empty one. */
+  /** Makes it the most recently read; a new empty list when none. */
   take(ukprn: string): KeptList {
     const list = this.kept.get(ukprn) ?? { entries: [], byId: new Map(), next: 0 };
     this.kept.delete(ukprn);
@@ -88,11 +73,7 @@ export class UploadLists {
   }
 }
 
-/**
- * The provider's uploads, oldest first, delisted ones included (marked): its list stream read from
- * where `ports.lists` left it (from the start without one). The entries are the kept ones: callers
- * read them and mark only what they learn ({@link ListedUpload.kind}, {@link ListedUpload.delisted}).
- */
+/** Oldest first, delisted ones included (marked). Callers may mark only what they learn ({@link ListedUpload.kind}, `delisted`). */
 export async function providerUploads(ports: UploadListPorts, ukprn: string): Promise<ListedUpload[]> {
   const list: KeptList = ports.lists?.take(ukprn) ?? { entries: [], byId: new Map(), next: 0 };
   const recorded = await ports.trainees.eventStore.readStream(UPLOAD_LIST_STREAM_PREFIX + ukprn, { fromRevision: list.next });
@@ -118,11 +99,7 @@ export async function providerUploads(ports: UploadListPorts, ukprn: string): Pr
   return list.entries;
 }
 
-/**
- * Lists `uploadId` (of `kind`, `byteCount` bytes) in the ledger, then for its provider `ukprn`
- * (append-only; any revision): an upload a stop left unlisted for its provider is still found by
- * the background's next start.
- */
+/** In the ledger first, then for its provider, so an upload a stop left unlisted for its provider is still found by the next start. */
 export async function listUpload(
   ports: UploadListPorts,
   ukprn: string,
@@ -140,7 +117,7 @@ export async function listUpload(
   });
 }
 
-/** Takes `uploadId` out of its provider's list (purged). Safe to repeat. */
+/** Safe to repeat. */
 export async function delistUpload(ports: UploadListPorts, ukprn: string, uploadId: string, ctx: WriteContext): Promise<void> {
   const event: UploadDelisted = { type: 'UploadDelisted', data: { upload_id: uploadId, at: ctx.occurredAt } };
   await ports.trainees.eventStore.appendToStream(UPLOAD_LIST_STREAM_PREFIX + ukprn, toEventData([event], ctx, newEventId), {
@@ -148,25 +125,24 @@ export async function delistUpload(ports: UploadListPorts, ukprn: string, upload
   });
 }
 
-/** Marks `uploadId` settled in the ledger: later starts and purge runs no longer read it. */
+/** Later starts and purge runs no longer read it. */
 export async function settleUpload(ports: UploadListPorts, uploadId: string, ctx: WriteContext): Promise<void> {
   const event: UploadSettled = { type: 'UploadSettled', data: { upload_id: uploadId, at: ctx.occurredAt } };
   await ports.trainees.eventStore.appendToStream(UPLOAD_LEDGER_STREAM, toEventData([event], ctx, newEventId), { expectedRevision: 'any' });
 }
 
-/** The ids of the uploads listed in the ledger and not settled, oldest first (each once). */
+/** Oldest first, each once. */
 export async function unsettledUploads(ports: UploadListPorts): Promise<string[]> {
   return (await unsettledEntries(ports)).map((e) => e.upload_id);
 }
 
-/** An upload of the ledger not settled: when it was listed (ISO 8601 UTC), and for which provider (null: not recorded). */
+/** `ukprn` null: not recorded. */
 export interface UnsettledUpload {
   upload_id: string;
   at: string;
   ukprn: string | null;
 }
 
-/** {@link unsettledUploads} with when and for whom each was listed. */
 export async function unsettledEntries(ports: UploadListPorts): Promise<UnsettledUpload[]> {
   const unsettled = new Map<string, UnsettledUpload>();
   for (const r of await ports.trainees.eventStore.readStream(UPLOAD_LEDGER_STREAM)) {

@@ -1,9 +1,4 @@
-/**
- * What a provider does with an upload (receive, submit, cancel) and what the service then does in
- * the background (check the rows, write the submitted rows), each a command on the upload's stream
- * (upload-stream.ts). Every operation on an upload answers `UploadNotFound` (404) for another
- * provider's (docs/DESIGN.md property 6). Times are the ports' clock, UTC.
- */
+/** A provider's upload operations and the background's, each a command on the upload's stream; another provider's: `UploadNotFound`. */
 import { KeyedLock } from '@app/event-sourcing';
 import { writeContext, type Caller } from '@app/trainees/write';
 import {
@@ -24,18 +19,17 @@ import { checkTraineeRows, readUploadTable, uploadVersion, writeTraineeRow } fro
 import { readUpload, readUploadFile, runUploadCommand, storeUploadFile, storeUploadMessages } from './upload-stream';
 import type { UploadPorts } from './upload.ports';
 
-/** A provider's receipts in this process, one at a time: its quotas are checked against the uploads received before. */
+/** One receipt per provider at a time in this process: its quotas are checked against those before. */
 const receipts = new KeyedLock();
 
-/** Row outcomes recorded in one event batch while writing a submitted file. */
 const OUTCOMES_PER_BATCH = 25;
 
-/** The background caller of an upload's work: its provider and API version, no token or request. */
+/** The provider and API version; no token or request. */
 function uploadCaller(state: UploadState): Caller {
   return { ukprn: state.ukprn!, tokenId: null, apiVersion: state.api_version!, requestId: null };
 }
 
-/** The upload's state when it is `caller`'s; `UploadNotFound` otherwise. */
+/** `UploadNotFound` unless it is `caller`'s. */
 export async function ownUpload(ports: UploadPorts, caller: Caller, uploadId: string, kind: UploadKind): Promise<UploadState> {
   const { state } = await readUpload(ports, uploadId);
   if (!state.exists || state.purged || state.ukprn !== caller.ukprn || state.kind !== kind) throw new UploadNotFound();
@@ -43,11 +37,8 @@ export async function ownUpload(ports: UploadPorts, caller: Caller, uploadId: st
 }
 
 /**
- * Receives a file of `kind` (`body`: the bytes as sent) for `caller`'s provider in the caller's API
- * version: refuses it as a whole (`UploadFileRefused`: size, encoding, CSV, headers, rows, records),
- * or past the provider's quotas (`UploadQuotaExceeded`, upload-quotas.ts); else lists it for the
- * provider, stores the file sealed in the upload store and appends `UploadReceived` with its digest.
- * Returns the upload's state (status `pending`: its check is the background's, {@link runUploadWork}).
+ * Refuses a file as a whole (`UploadFileRefused`) or past the quotas (`UploadQuotaExceeded`); else lists it, stores it sealed and
+ * appends `UploadReceived` with its digest. The state, `pending`: the check is the background's.
  */
 export async function receiveUpload(
   ports: UploadPorts,
@@ -56,7 +47,7 @@ export async function receiveUpload(
   body: Uint8Array,
   fileName: string | null,
 ): Promise<UploadState> {
-  // Read once here only to refuse a bad file at once; the check reads it again in the background.
+  // Read here only to refuse a bad file at once; the check reads it again.
   await readUploadTable(kind, body, uploadVersion(caller.apiVersion));
   return receipts.run(caller.ukprn, async () => {
     await checkUploadQuotas(ports, caller.ukprn, body.byteLength, ports.trainees.clock());
@@ -83,29 +74,26 @@ export async function receiveUpload(
   });
 }
 
-/** The upload's file read into its rows (null once purged); throws what reading the stored file throws. */
+/** Null once purged. */
 async function uploadTable(ports: UploadPorts, uploadId: string, state: UploadState) {
   const file = await readUploadFile(ports, uploadId, state);
   return file === null ? null : readUploadTable(state.kind!, file, uploadVersion(state.api_version));
 }
 
-/** The trainee each checked row writes to: a new id per row for new trainees, the trainee a recommendation row names. */
+/** A new id per row for new trainees; the named trainee for a recommendation row. */
 async function submitTargets(ports: UploadPorts, uploadId: string, state: UploadState): Promise<RowTarget[]> {
   if (state.kind === 'recommend_for_award') {
     const table = await uploadTable(ports, uploadId, state);
     if (table === null) throw new UploadNotFound();
     return recommendTargets(ports, table, state.rows);
   }
-  // Each new id holds a data key stored beforehand (`newTraineeId`).
   const targets: RowTarget[] = [];
   for (const row of state.rows) targets.push({ row, trainee_id: await ports.trainees.newTraineeId() });
   return targets;
 }
 
 /**
- * Submits the caller's validated upload: fixes the trainee each row writes to (so a resumed process
- * writes each row to the same trainee, once) and appends `UploadSubmitted`. Returns the state
- * (status `in_progress`: the rows are the background's, {@link runUploadWork}). Errors:
+ * Fixes each row's trainee, so a resumed process writes each once, and appends `UploadSubmitted`; the state, `in_progress`. Throws
  * `UploadNotFound`, `UploadNotSubmittable` (422), `UploadConflict` (409).
  */
 export async function submitUpload(ports: UploadPorts, caller: Caller, uploadId: string, kind: UploadKind): Promise<UploadState> {
@@ -116,7 +104,7 @@ export async function submitUpload(ports: UploadPorts, caller: Caller, uploadId:
   return runUploadCommand(ports, uploadId, writeContext(caller, now), () => ({ type: 'SubmitUpload', upload_id: uploadId, targets, now }));
 }
 
-/** Cancels the caller's upload before it is submitted. Errors: `UploadNotFound`, `UploadConflict` (409). */
+/** Before it is submitted. Throws `UploadNotFound`, `UploadConflict` (409). */
 export async function cancelUpload(ports: UploadPorts, caller: Caller, uploadId: string, kind: UploadKind): Promise<UploadState> {
   await ownUpload(ports, caller, uploadId, kind);
   const now = ports.trainees.clock().toISOString();
@@ -124,14 +112,9 @@ export async function cancelUpload(ports: UploadPorts, caller: Caller, uploadId:
 }
 
 /**
- * Does what is left of an upload (`uploadWork`): checks a pending file's rows, stores their
- * messages and records the check, or writes a submitted file's rows without an outcome, recording
- * their outcomes in batches; `pace` is called between rows (the worker's turn of the upload,
- * upload-worker.ts). Safe to run again at any point after a stop: a check recorded is not recorded
- * twice, and a row already written is recorded as written (`writeTraineeRow`, `writeRecommendRow`).
- * An upload purged while at work (an erasure: docs/DESIGN.md "Personal data") ends it without an
- * error, and a part the work stored after the purge deleted the others is deleted too; a submit
- * whose purge was requested purges the upload as it ends.
+ * Checks a pending file's rows, or writes a submitted file's rows, `pace` between rows. Safe to rerun after a stop at any point. An
+ * upload purged meanwhile (an erasure) ends the work without error, any part stored after the purge deleted too; a submit whose purge
+ * was requested purges the upload as it ends.
  */
 export async function runUploadWork(ports: UploadPorts, uploadId: string, pace: WorkPace = new BackgroundPace()): Promise<void> {
   try {
@@ -142,7 +125,6 @@ export async function runUploadWork(ports: UploadPorts, uploadId: string, pace: 
   }
 }
 
-/** {@link runUploadWork} but for an upload purged meanwhile. */
 async function workLeft(ports: UploadPorts, uploadId: string, pace: WorkPace): Promise<void> {
   const { state } = await readUpload(ports, uploadId);
   const work = uploadWork(state);

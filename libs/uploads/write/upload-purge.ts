@@ -1,15 +1,7 @@
 /**
- * Uploads purged once their time is up: `UPLOAD_RETENTION_DAYS` (30) after an upload ended (its
- * last event, never while it is being submitted), `UploadPurged` is appended, the upload's data key
- * destroyed and its parts deleted from the upload store (its file and row messages: zeroed, the
- * WAL truncated on SQLite), so nothing of them can be read anywhere: not in the store, nor, sealed,
- * in a backup or export made before (docs/DESIGN.md "Uploads"). The upload then answers 404 and
- * leaves its provider's list. Safe to run again: a purged upload whose key, parts or listing a stop
- * left is finished. A purged upload so finished is settled in the ledger, so later runs read only
- * the uploads still unsettled. An upload listed but never received (a stop, or a store failure,
- * between its listing and its first event) is forgotten the same way an hour after it was listed.
- * An erasure purges at once the uploads that hold a row of the erased trainee
- * (`purgeUploadsOfErased`), and one being submitted as its submit ends (`runUploadWork`).
+ * Uploads purged `UPLOAD_RETENTION_DAYS` after they ended (never while submitting): `UploadPurged`, data key destroyed, parts deleted,
+ * so nothing of them can be read anywhere, backups and exports included (docs/DESIGN.md "Uploads"). Safe to rerun; finished uploads
+ * are settled in the ledger. An erasure purges at once the uploads holding the erased trainee's row.
  */
 import { writeContext } from '@app/trainees/write';
 import { uploadPurgeDueAt } from '@app/uploads/decider';
@@ -18,15 +10,15 @@ import { UploadRowMarks } from './upload-row-marks';
 import { readUpload, runUploadCommand, uploadKeyId } from './upload-stream';
 import type { UploadStreamPorts } from './upload.ports';
 
-/** How long after its listing an upload without a stream is taken to be one a stop or a failure left: an hour. */
+/** An upload listed but without a stream this long was left by a stop or a failure. */
 export const UNRECEIVED_FORGOTTEN_AFTER_MS = 3_600_000;
 
-/** A background write's context: the provider, no token or request. */
+/** The provider; no token or request. */
 function backgroundContext(ukprn: string, apiVersion: string | null, at: string) {
   return writeContext({ ukprn, tokenId: null, apiVersion: apiVersion ?? '', requestId: null }, at);
 }
 
-/** Purges every upload due at `now` (UTC); returns how many it purged now. */
+/** How many it purged now. */
 export async function purgeDueUploads(ports: UploadStreamPorts, now: Date): Promise<number> {
   let purged = 0;
   for (const entry of await unsettledEntries(ports)) {
@@ -52,11 +44,7 @@ export async function purgeDueUploads(ports: UploadStreamPorts, now: Date): Prom
   return purged;
 }
 
-/**
- * What follows a purge, each step safe to repeat: the upload's data key destroyed if a stop left it,
- * its parts deleted from the upload store, the upload taken out of its provider's list (`ukprn`; null:
- * not known), then settled in the ledger. Throws what the stores throw (a later purge run finishes).
- */
+/** Each step safe to repeat: key destroyed, parts deleted, delisted (`ukprn` null: not known), settled. Throws what the stores throw. */
 export async function forgetAndSettle(
   ports: UploadStreamPorts,
   id: string,
@@ -71,26 +59,21 @@ export async function forgetAndSettle(
   await settleUpload(ports, id, ctx);
 }
 
-/** The trainee an erasure forgets: its id, and the marks of its values (`identityMarks`, libs/trainees/decider). */
+/** `marks`: `identityMarks` of its values. */
 export interface ErasedPerson {
   traineeId: string;
   marks: ReadonlySet<string>;
 }
 
-/** What {@link purgeUploadsOfErased} did: uploads purged now, and uploads being submitted whose end will purge them. */
+/** Purged now, and being submitted (their submit's end purges them). */
 export interface ErasedPersonUploads {
   purged: number;
   purgedWhenSubmitted: number;
 }
 
 /**
- * Purges every upload of `ukprn` that holds a row of `person`, an erased trainee (docs/DESIGN.md
- * "Personal data"), whatever its state: a row that wrote to it, or a row of its file whose marks
- * meet the person's (`rows` reads each file once for a run of erasures, `UploadRowMarks`). One
- * received or checked is purged at once (a check under way finds it purged and ends, leaving no
- * part); one being submitted is marked, and its submit's end purges it (`UploadPurgeRequested`).
- * Uploads delisted before are not read again; one purged whose forgetting a stop left is finished.
- * Safe to repeat. Throws what the stores throw.
+ * Purges `ukprn`'s uploads holding a row of the erased `person` (a row that wrote to it, or whose marks meet the person's), whatever
+ * their state: at once, or as a submit ends. Safe to repeat. Throws what the stores throw.
  */
 export async function purgeUploadsOfErased(
   ports: UploadStreamPorts,

@@ -1,10 +1,4 @@
-/**
- * A provider's upload quotas (docs/operations.md "Limits"), checked before a file is received, so
- * that one provider's uploads cannot fill the background's queue or the upload store: at most
- * `pendingMax` uploads waiting for their check, and at most `dailyBytes` bytes received in a UTC
- * day (counted from the provider's list, upload-list.ts: files received, refused ones not counted).
- * Past either, the upload is refused with {@link UploadQuotaExceeded} (429, `Retry-After`).
- */
+/** A provider's upload quotas (docs/operations.md "Limits"), checked before a file is received; counted from the provider's list. */
 import { DomainError } from '@app/event-sourcing';
 import { providerUploads, type ListedUpload } from './upload-list';
 import { readUpload } from './upload-stream';
@@ -12,16 +6,12 @@ import type { UploadPorts } from './upload.ports';
 
 const DAY_MS = 86_400_000;
 
-/** When a provider with `pendingMax` uploads waiting may try again, in s: a check of the largest file takes seconds. */
+/** A check of the largest file takes seconds. */
 export const PENDING_RETRY_AFTER_SECONDS = 30;
 
-/** Which quota an upload is refused by. */
 export type UploadQuota = 'pending' | 'daily_bytes';
 
-/**
- * An upload refused by one of its provider's quotas (429): `message` names the limit, and
- * `retryAfterSeconds` says when to try again (whole seconds, at least 1).
- */
+/** 429: `message` names the limit; `retryAfterSeconds` whole, at least 1. */
 export class UploadQuotaExceeded extends DomainError {
   readonly kind = 'UploadQuotaExceeded';
   constructor(
@@ -33,21 +23,17 @@ export class UploadQuotaExceeded extends DomainError {
   }
 }
 
-/** "10MB" for whole mebibytes, else "N bytes". */
 function bytesText(bytes: number): string {
   return bytes % 1_048_576 === 0 ? `${bytes / 1_048_576}MB` : `${bytes.toLocaleString('en-GB')} bytes`;
 }
 
-/**
- * How many of `newestFirst` wait for their check: the newest ones, since a provider's files are
- * checked in the order received; counted up to `atMost`.
- */
+/** The newest ones, as a provider's files are checked in the order received; counted up to `atMost`. */
 async function pendingCount(ports: UploadPorts, newestFirst: readonly ListedUpload[], atMost: number): Promise<number> {
   let pending = 0;
   for (const entry of newestFirst) {
     if (entry.delisted) continue;
     const { state } = await readUpload(ports, entry.upload_id);
-    // Listed but not received yet (another request of the provider in flight): not waiting.
+    // Listed but not received yet (another request in flight): not waiting.
     if (!state.exists) continue;
     if (state.status !== 'pending') break;
     if (++pending >= atMost) break;
@@ -55,12 +41,7 @@ async function pendingCount(ports: UploadPorts, newestFirst: readonly ListedUplo
   return pending;
 }
 
-/**
- * Refuses a file of `byteCount` bytes for `ukprn` at `now` with {@link UploadQuotaExceeded} when the
- * provider has `ports.quotas.pendingMax` uploads waiting for their check, or when the file would take
- * its bytes received since midnight UTC past `ports.quotas.dailyBytes`. Reads the provider's list and
- * the states of its newest uploads only.
- */
+/** {@link UploadQuotaExceeded} past either quota; reads the provider's list and its newest uploads' states only. */
 export async function checkUploadQuotas(ports: UploadPorts, ukprn: string, byteCount: number, now: Date): Promise<void> {
   const { pendingMax, dailyBytes } = ports.quotas;
   const entries = await providerUploads(ports, ukprn);

@@ -1,20 +1,17 @@
 import type { StreamSnapshot } from '@app/event-sourcing';
 import type { UploadState } from '@app/uploads/decider';
 
-/** How many uploads' states {@link UploadStates} keeps: the uploads being worked on and watched. */
+/** The uploads being worked on and watched. */
 export const UPLOAD_STATES_KEPT = 64;
 
 /**
- * The states of the uploads read lately in this process, each with the stream head it was folded
- * to, the least recently read dropped past {@link UPLOAD_STATES_KEPT}: a later read of the upload
- * (a status poll, the next batch of a submit) reads and folds only the events after that head,
- * never again the file's event. Holds no file; the messages of a state are dropped by its
- * `UploadPurged` as a fresh read's are.
+ * States of the uploads read lately, each with the head it was folded to, so a later read (a status poll, a submit's next batch) folds
+ * only what came after; least recently read dropped first. Holds no file.
  */
 export class UploadStates {
   private readonly kept = new Map<string, StreamSnapshot<UploadState>>();
 
-  /** The state kept for `uploadId` (made the most recently read), or null. */
+  /** Makes it the most recently read; null when none. */
   get(uploadId: string): StreamSnapshot<UploadState> | null {
     const snapshot = this.kept.get(uploadId);
     if (snapshot === undefined) return null;
@@ -23,7 +20,6 @@ export class UploadStates {
     return snapshot;
   }
 
-  /** Keeps `snapshot` as `uploadId`'s, dropping the least recently read past the bound. */
   set(uploadId: string, snapshot: StreamSnapshot<UploadState>): void {
     this.kept.delete(uploadId);
     this.kept.set(uploadId, snapshot);

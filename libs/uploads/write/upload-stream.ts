@@ -1,12 +1,6 @@
 /**
- * An upload's stream read and written: its events folded to its state, and a command decided and
- * appended with the revision read (`runCommand`, as a trainee's commands are). What may be personal
- * is sealed with the upload's own data key (upload.ports.ts, `UploadKeys`; docs/DESIGN.md "Personal
- * data"): in the events, the file's name and a failed row's messages (the places below hold
- * `[sealed]` in the log and `[erased]` once the key is destroyed); outside the log, the file and the
- * check's messages, as the upload's parts (upload-files.port.ts, upload-parts.ts), which the events
- * name by their digests. Folding the state opens no part, and no event that held a file in an older
- * log: the list and the status of an upload read none.
+ * An upload's stream folded and written through `runCommand`. The file's name and a failed row's messages are sealed in the events with
+ * the upload's data key; the file and the check's messages are its parts outside the log (docs/DESIGN.md "Uploads"). Folding opens no part.
  */
 import { newEventId, runCommand, streamHeadOf, type RecordedEvent, type WriteContext } from '@app/event-sourcing';
 import { openFields, sealFields } from '@app/personal-data';
@@ -26,24 +20,21 @@ import { FILE_PART, messagesPart } from './upload-files.port';
 import { openPart, sealPart, sha256Hex } from './upload-parts';
 import type { UploadStreamPorts } from './upload.ports';
 
-/** Where each upload event keeps values that may be personal: the file's name, the messages quoting a row's cells. */
+/** The file's name, and the messages quoting a row's cells. */
 const SEALED_PLACES: Readonly<Record<string, readonly string[]>> = {
   UploadReceived: ['file_name'],
   UploadRowFailed: ['errors'],
 };
 
-/** Events whose sealed values the state needs: the others (the file received, its name) stay sealed when folding. */
+/** The others stay sealed when folding. */
 const OPENED_FOR_STATE = new Set(['UploadChecked', 'UploadRowFailed']);
 
-/** The id of an upload's data key in the key store. */
+/** In the key store. */
 export function uploadKeyId(uploadId: string): string {
   return `upload-${uploadId}`;
 }
 
-/**
- * The upload event of a stored one, its sealed values opened with `key` (`open` false: left sealed);
- * a sealed list destroyed with its key reads as empty.
- */
+/** `open` false: left sealed; a sealed list destroyed with its key reads as empty. */
 function openedEvent(recorded: RecordedEvent, key: Buffer | 'erased' | null, streamId: string, open = true): UploadEvent | null {
   const data = recorded.data as Record<string, unknown> | null;
   const opened =
@@ -56,21 +47,17 @@ function openedEvent(recorded: RecordedEvent, key: Buffer | 'erased' | null, str
   return decodeUploadEvent({ type, metadata, data: opened });
 }
 
-/** The upload event of a stored one as the state needs it: opened only when the state reads its sealed values. */
 function eventForState(recorded: RecordedEvent, key: Buffer | 'erased' | null, streamId: string): UploadEvent | null {
   return openedEvent(recorded, key, streamId, OPENED_FOR_STATE.has(recorded.type));
 }
 
-/** The data key an upload's events open with: null when the service seals nothing. */
+/** Null when the service seals nothing. */
 async function openingKey(ports: UploadStreamPorts, uploadId: string): Promise<Buffer | 'erased' | null> {
   if (!ports.keys) return null;
   return (await ports.keys.existingKey(uploadKeyId(uploadId))) ?? 'erased';
 }
 
-/**
- * The upload's state, read from its stream (state `exists: false` for an unknown id): from the
- * state `ports.states` kept, when it keeps one, folding only the events after it.
- */
+/** `exists: false` for an unknown id; folds only what came after a state `ports.states` kept. */
 export async function readUpload(ports: UploadStreamPorts, uploadId: string): Promise<{ state: UploadState }> {
   const streamId = uploadStreamId(uploadId);
   const kept = ports.states?.get(uploadId) ?? null;
@@ -86,7 +73,7 @@ export async function readUpload(ports: UploadStreamPorts, uploadId: string): Pr
   return { state };
 }
 
-/** An upload's part that is missing from the upload store, or does not match the digest its event holds. */
+/** Missing from the upload store, or not matching its event's digest. */
 export class UploadPartUnreadable extends Error {
   constructor(uploadId: string, part: string, why: 'missing' | 'altered') {
     super(
@@ -96,7 +83,7 @@ export class UploadPartUnreadable extends Error {
   }
 }
 
-/** The part `part` of `uploadId` opened with `key`, checked against `sha256`. Throws {@link UploadPartUnreadable}. */
+/** Throws {@link UploadPartUnreadable}. */
 async function openedPart(ports: UploadStreamPorts, uploadId: string, part: string, key: Buffer | null, sha256: string): Promise<Buffer> {
   const sealed = await ports.files.get(uploadId, part);
   if (sealed === null) throw new UploadPartUnreadable(uploadId, part, 'missing');
@@ -105,11 +92,7 @@ async function openedPart(ports: UploadStreamPorts, uploadId: string, part: stri
   return bytes;
 }
 
-/**
- * The file of an upload in `state` (read from its stream), as sent; null once purged or its key
- * destroyed. Read from the upload store, or, for an upload of an older log, from the event that
- * received it. Throws {@link UploadPartUnreadable} when the store has lost it or it was altered.
- */
+/** As sent; null once purged. From the upload store, or an older log's event. Throws {@link UploadPartUnreadable}. */
 export async function readUploadFile(ports: UploadStreamPorts, uploadId: string, state: UploadState): Promise<Uint8Array | null> {
   if (!state.exists || state.purged) return null;
   const key = await openingKey(ports, uploadId);
@@ -122,11 +105,7 @@ export async function readUploadFile(ports: UploadStreamPorts, uploadId: string,
   return typeof file === 'string' ? new TextEncoder().encode(file) : null;
 }
 
-/**
- * The check's messages of an upload in `state`, in row order: from the upload store (or the state,
- * for an upload of an older log); [] before its check, once purged or its key destroyed. Throws
- * {@link UploadPartUnreadable} when the store has lost them or they were altered.
- */
+/** In row order; [] before the check or once purged. From the upload store, or an older log's state. {@link UploadPartUnreadable}. */
 export async function readUploadMessages(ports: UploadStreamPorts, uploadId: string, state: UploadState): Promise<RowError[]> {
   if (state.errors !== null) return [...state.errors];
   if (state.purged || state.messages_sha256 === null) return [];
@@ -136,10 +115,7 @@ export async function readUploadMessages(ports: UploadStreamPorts, uploadId: str
   return JSON.parse(bytes.toString('utf8')) as RowError[];
 }
 
-/**
- * The data key the parts of `uploadId` are sealed with: made with the upload (`receiving`), else the
- * stored one; null when the service seals nothing.
- */
+/** Made with the upload (`receiving`), else the stored one; null when the service seals nothing. */
 async function partKey(ports: UploadStreamPorts, uploadId: string, receiving: boolean): Promise<Buffer | null> {
   if (!ports.keys) return null;
   const key = receiving ? await ports.keys.keyFor(uploadKeyId(uploadId)) : await openingKey(ports, uploadId);
@@ -147,20 +123,14 @@ async function partKey(ports: UploadStreamPorts, uploadId: string, receiving: bo
   return key;
 }
 
-/**
- * Stores the upload's file (`bytes`, as sent), sealed with the upload's data key (made now: the file
- * comes before the upload's first event), in the upload store; returns its SHA-256 (hex).
- */
+/** Sealed with the upload's data key, made now (the file comes before the first event); returns its SHA-256 hex. */
 export async function storeUploadFile(ports: UploadStreamPorts, uploadId: string, bytes: Uint8Array): Promise<string> {
   const key = await partKey(ports, uploadId, true);
   await ports.files.put(uploadId, FILE_PART, sealPart(bytes, key, uploadId, FILE_PART));
   return sha256Hex(bytes);
 }
 
-/**
- * Stores the check's messages of the upload (in row order) in the upload store, sealed with its data
- * key; returns their SHA-256 (hex), which names them, or null for none (nothing stored).
- */
+/** In row order, sealed; returns their SHA-256 hex, or null for none (nothing stored). */
 export async function storeUploadMessages(ports: UploadStreamPorts, uploadId: string, errors: readonly RowError[]): Promise<string | null> {
   if (errors.length === 0) return null;
   const bytes = Buffer.from(JSON.stringify(errors), 'utf8');
@@ -171,10 +141,8 @@ export async function storeUploadMessages(ports: UploadStreamPorts, uploadId: st
 }
 
 /**
- * Decides `command` on the upload's stream and appends what it decides (optimistic concurrency,
- * retried on a conflict), its personal values sealed. Returns the state after it. Errors: the
- * upload decider's (upload.errors.ts), `DataKeyDestroyed` for a purged upload's key. `receiving`:
- * the command is the upload's first, `ReceiveUpload`, whose data key is made now.
+ * Decides and appends with optimistic concurrency, personal values sealed; the state after. Throws the upload decider's errors,
+ * `DataKeyDestroyed` for a purged upload. `receiving`: the first command, whose data key is made now.
  */
 export async function runUploadCommand(
   ports: UploadStreamPorts,
@@ -184,7 +152,6 @@ export async function runUploadCommand(
   receiving = false,
 ): Promise<UploadState> {
   const streamId = uploadStreamId(uploadId);
-  // A new upload's key is made with its first event; any other command opens with the stored one.
   const key = receiving && ports.keys ? await ports.keys.keyFor(uploadKeyId(uploadId)) : await openingKey(ports, uploadId);
   const outcome = await runCommand<UploadState, UploadEvent>(ports.trainees.eventStore, streamId, {
     initialState: initialUploadState,
@@ -192,7 +159,7 @@ export async function runUploadCommand(
     evolve: evolveUpload,
     decode: (r) => eventForState(r, key, streamId),
     decide: (state) => decideUpload(command(state), state),
-    // Sealed once each event has its id: a box is bound to its event (docs/DESIGN.md "Personal data").
+    // Sealed once each event has its id: a box is bound to its event.
     encode: (events) =>
       toEventData(events, ctx, newEventId).map((e) => {
         const places = SEALED_PLACES[e.type];

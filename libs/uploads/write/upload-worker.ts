@@ -1,12 +1,7 @@
 /**
- * The uploads' background work in this process (`runUploadWork`: check a received file, write a
- * submitted one), shared fairly between providers: each provider with work waiting has its own queue
- * (its uploads in the order asked), and the worker takes the providers in turn, one slice of one
- * upload at a time (about 20 ms of work, `PACE_SLICE_MS` of `BackgroundPace`), so one provider's large
- * files never hold another's small one. One slice runs at a time; after each the worker rests as the
- * pace says. At start it looks for the uploads a stop left unfinished and does them (docs/DESIGN.md
- * property 4: a 2xx survives a `kill -9`). A failure is logged without the file's content and tried
- * again at the next start.
+ * The uploads' background work, fair between providers: each has its own queue, and the worker takes them in turn a slice of one
+ * upload at a time (docs/DESIGN.md "Uploads"). At start it resumes what a stop left (property 4). A failure is logged without the
+ * file's content and retried at the next start.
  */
 import { uploadWork } from '@app/uploads/decider';
 import { BackgroundPace, type WorkPace } from './background-pace';
@@ -15,22 +10,18 @@ import { runUploadWork } from './upload-operations';
 import { readUpload } from './upload-stream';
 import type { UploadPorts } from './upload.ports';
 
-/** Where the worker reports a failure: the upload id and the error's name and message only. */
+/** Logs the upload id and the error's name and message only. */
 export type UploadWorkFailed = (uploadId: string, error: unknown) => void;
 
-/** The work of one upload, run a slice at a time: `pace.next()` between its rows. */
+/** `pace.next()` between its rows. */
 export type UploadJob = (uploadId: string, pace: WorkPace) => Promise<void>;
 
-/** Thrown into a job waiting for its next slice when the worker stops: the rest is a later start's. */
+/** The rest is a later start's. */
 class WorkerStopped extends Error {}
 
-/**
- * The turn of one upload's job: between two rows it goes on within the slice, and once the slice
- * has run its length it hands the turn back to the worker and waits until the worker gives it the
- * next one.
- */
+/** Goes on within the slice; once the slice has run its length, hands the turn back and waits for the next. */
 class JobTurn implements WorkPace {
-  /** Resolves when the job hands its turn back (re-armed at each turn given). */
+  /** Re-armed at each turn given. */
   handedBack!: Promise<void>;
   private handBack!: () => void;
   private resume: ((stopped: boolean) => void) | null = null;
@@ -48,7 +39,7 @@ class JobTurn implements WorkPace {
     if (stopped) throw new WorkerStopped();
   }
 
-  /** Gives the job its next turn (`stopped`: the worker stops, and the job ends). */
+  /** `stopped`: the job ends. */
   give(stopped = false): void {
     const resume = this.resume;
     this.resume = null;
@@ -61,22 +52,17 @@ class JobTurn implements WorkPace {
   }
 }
 
-/** An upload's job under way: its turn, and whether it ended. */
 interface RunningJob {
   turn: JobTurn;
   ended: Promise<'ended'>;
 }
 
-/**
- * The worker of this process (see the top of this file): `enqueue` asks for an upload's work,
- * `resume` finds what a stop left, `stop` ends it after the slice in hand. `options.job` and
- * `options.pace` replace the work and its pace (tests).
- */
+/** `options.job` and `options.pace` replace the work and its pace in tests. */
 export class UploadWorker {
-  /** Each provider's uploads waiting, in the order asked; the map's order is the providers' turn. */
+  /** In the order asked; the map's order is the providers' turn. */
   private readonly waiting = new Map<string, string[]>();
   private readonly jobs = new Map<string, RunningJob>();
-  /** Uploads asked again while their job ran: run again after it. */
+  /** Asked again while their job ran: run again after it. */
   private readonly again = new Set<string>();
   private running: Promise<void> | null = null;
   private stopped = false;
@@ -92,10 +78,10 @@ export class UploadWorker {
     this.job = options.job ?? ((id, pace) => runUploadWork(this.ports, id, pace));
   }
 
-  /** Asks for the work left on `uploadId` of provider `ukprn`, after that provider's work already asked for. */
+  /** After that provider's work already asked for. */
   enqueue(uploadId: string, ukprn: string): void {
     if (this.stopped) return;
-    // An upload whose job is under way, asked again, runs again after it (a submit recorded as its check ended).
+    // A submit recorded as its check ended: run again after it.
     if (this.jobs.has(uploadId)) this.again.add(uploadId);
     else {
       const queue = this.waiting.get(ukprn);
@@ -105,10 +91,7 @@ export class UploadWorker {
     this.running ??= this.drain().finally(() => (this.running = null));
   }
 
-  /**
-   * Finds the uploads with work left (received and not checked, submitted and not written) among
-   * the ledger's unsettled ones and asks for it; returns how many.
-   */
+  /** Among the ledger's unsettled uploads, those received and not checked or submitted and not written; how many. */
   async resume(): Promise<number> {
     let found = 0;
     for (const id of await unsettledUploads(this.ports)) {
@@ -121,12 +104,12 @@ export class UploadWorker {
     return found;
   }
 
-  /** Resolves once nothing is queued or running (tests, a clean stop). */
+  /** Nothing queued or running. */
   async idle(): Promise<void> {
     while (this.running) await this.running;
   }
 
-  /** Takes no more work and waits for the slice in hand; the uploads' next rows are a later start's. */
+  /** The uploads' next rows are a later start's. */
   async stop(): Promise<void> {
     this.stopped = true;
     await this.idle();
@@ -136,7 +119,6 @@ export class UploadWorker {
     this.waiting.clear();
   }
 
-  /** Gives each provider with work a slice in turn, until no work is left or the worker stops. */
   private async drain(): Promise<void> {
     // The first slice starts now, not when the worker last had work.
     this.pace.restart();
@@ -147,14 +129,13 @@ export class UploadWorker {
         queue.shift();
         if (this.again.delete(id)) queue.push(id);
       }
-      // The provider goes to the back of the turn, or leaves it with nothing left.
       this.waiting.delete(ukprn);
       if (queue.length > 0) this.waiting.set(ukprn, queue);
       await this.pace.rest();
     }
   }
 
-  /** Runs one slice of `id`'s job (starting it when new): `ended` once the job has ended. */
+  /** Starts the job when new. */
   private async slice(id: string): Promise<'ended' | 'handed back'> {
     let job = this.jobs.get(id);
     if (job === undefined) {

@@ -4,22 +4,14 @@ import type { UploadFiles } from './upload-files.port';
 import type { UploadLists } from './upload-list';
 import type { UploadStates } from './upload-states';
 
-/**
- * The data keys of uploads: one per upload, kept in the same key store as the trainees' and
- * wrapped the same way (docs/DESIGN.md "Personal data"), under the id `upload-<upload_id>` (no
- * trainee id holds a hyphen). `keyFor` makes and stores a key when the upload has none.
- */
+/** One data key per upload, in the trainees' key store under `upload-<upload_id>` (no trainee id holds a hyphen). */
 export interface UploadKeys {
   keyFor(id: string): Promise<Buffer>;
   existingKey(id: string): Promise<Buffer | null | 'erased'>;
   destroy(id: string, at: Date): Promise<boolean>;
 }
 
-/**
- * What reading and appending to an upload's stream needs: the event store, the uploads' data keys,
- * the store of their files and messages, and optionally the process's {@link UploadStates} and
- * {@link UploadLists} (reads then take only what is new).
- */
+/** `states` and `lists`, when given, let reads take only what is new. */
 export interface UploadStreamPorts {
   trainees: Pick<TraineeWritePorts, 'eventStore'>;
   keys: UploadKeys | null;
@@ -28,22 +20,13 @@ export interface UploadStreamPorts {
   lists?: UploadLists;
 }
 
-/**
- * A provider's upload quotas (docs/operations.md "Limits"): at most `pendingMax` uploads waiting
- * for their check, and at most `dailyBytes` bytes of files received in a UTC day.
- */
+/** docs/operations.md "Limits": uploads waiting for their check, bytes received in a UTC day. */
 export interface UploadQuotas {
   pendingMax: number;
   dailyBytes: number;
 }
 
-/**
- * What the upload operations need: the trainee write path's ports (its event store, clock, ids,
- * read model and schools: an upload's rows are checked and written through them), the uploads'
- * data keys (null when personal data is stored in the clear, the sandbox's comparison only), the
- * providers' quotas, the source of new upload ids, and the provider's trainees as the read model holds them (for the
- * recommendations template).
- */
+/** `keys` null when personal data is stored in the clear (the sandbox's comparison only). */
 export interface UploadPorts extends UploadStreamPorts {
   trainees: TraineeWritePorts;
   keys: UploadKeys | null;
@@ -52,5 +35,4 @@ export interface UploadPorts extends UploadStreamPorts {
   providerTrainees: (ukprn: string) => Promise<Trainee[]>;
 }
 
-/** Injection token of {@link UploadPorts}. */
 export const UPLOAD_PORTS = Symbol('UPLOAD_PORTS');

@@ -3,33 +3,23 @@ import { isValidUkprn } from '@app/providers/decider';
 import { PROVIDER_EVENT_TYPES } from '@app/trainees/decider';
 
 /**
- * A provider's webhook endpoints (docs/change-feed.md "Webhooks"), each event-sourced in its own
- * stream `webhook-<endpoint_id>`. The caller supplies ids, secrets and the time: the domain holds
- * no random source and no clock. The API version an endpoint's payload uses is opaque here (the
- * application checks it against the implemented versions).
+ * A provider's webhook endpoints in `webhook-<endpoint_id>` streams (docs/change-feed.md "Webhooks"). Ids, secrets and time come in the
+ * commands; the payload's API version is opaque here.
  */
 
-/**
- * An endpoint added: where to POST, which change types, the payload's API version, the signing
- * secret (sealed, `sealed2.<version>.…`, or `sealed1.…` before versions; in plain text, `whsec_…`,
- * in events written before sealing).
- */
+/** `secret` sealed (`sealed2.<version>.…`, `sealed1.…` before versions), or plain `whsec_…` in events from before sealing. */
 export interface WebhookEndpointAdded {
   type: 'WebhookEndpointAdded';
   data: { endpoint_id: string; ukprn: string; url: string; event_types: string[]; api_version: string; secret: string; at: string };
 }
 
-/** An endpoint disabled, by an operator or by the dispatcher giving up (docs/change-feed.md "Retries"). */
+/** By an operator, or by the dispatcher giving up (docs/change-feed.md "Retries"). */
 export interface WebhookEndpointDisabled {
   type: 'WebhookEndpointDisabled';
   data: { endpoint_id: string; ukprn: string; reason: string; at: string };
 }
 
-/**
- * An endpoint's secret sealed again (docs/operations.md "Rotating the service key"): the same
- * secret, under the current service key version and bound to its endpoint; it replaces the one
- * stored before, whose event stays in the log as it was.
- */
+/** The same secret under the current version, bound to its endpoint; the event it replaces stays in the log as it was. */
 export interface WebhookSecretResealed {
   type: 'WebhookSecretResealed';
   data: { endpoint_id: string; ukprn: string; secret: string; at: string };
@@ -38,7 +28,6 @@ export interface WebhookSecretResealed {
 export type WebhookEvent = WebhookEndpointAdded | WebhookEndpointDisabled | WebhookSecretResealed;
 export type WebhookEventType = WebhookEvent['type'];
 
-/** Current schema version of each webhook event's `data`. */
 export const WEBHOOK_EVENT_SCHEMA_VERSIONS: Record<WebhookEventType, number> = {
   WebhookEndpointAdded: 1,
   WebhookEndpointDisabled: 1,
@@ -46,26 +35,23 @@ export const WEBHOOK_EVENT_SCHEMA_VERSIONS: Record<WebhookEventType, number> = {
 };
 registerEventSchemas(WEBHOOK_EVENT_SCHEMA_VERSIONS);
 
-/** Stream category of webhook endpoints: an endpoint lives in `webhook-<endpoint_id>`. */
+/** An endpoint lives in `webhook-<endpoint_id>`. */
 export const WEBHOOK_STREAM_PREFIX = 'webhook-';
 
-/** The stream id of an endpoint. */
 export function webhookStreamId(endpointId: string): string {
   return `${WEBHOOK_STREAM_PREFIX}${endpointId}`;
 }
 
-/** True when `type` names a webhook event this code knows. */
 export function isWebhookEventType(type: string): type is WebhookEventType {
   return Object.prototype.hasOwnProperty.call(WEBHOOK_EVENT_SCHEMA_VERSIONS, type);
 }
 
-/** The webhook event a stored event holds (a known type with object data), else null. */
+/** A known type with object data, else null. */
 export function decodeWebhookEvent(stored: { type: string; data: unknown }): WebhookEvent | null {
   if (!isWebhookEventType(stored.type) || typeof stored.data !== 'object' || stored.data === null) return null;
   return { type: stored.type, data: stored.data } as WebhookEvent;
 }
 
-/** An endpoint as its events leave it. */
 export interface WebhookEndpointState {
   exists: boolean;
   endpoint_id: string | null;
@@ -76,7 +62,7 @@ export interface WebhookEndpointState {
   api_version: string | null;
   status: 'active' | 'disabled';
   disabled_reason: string | null;
-  /** The signing secret as last stored (sealed, or in plain text from before sealing); never shown. */
+  /** As last stored (sealed, or plain from before sealing); never shown. */
   secret: string | null;
 }
 
@@ -92,7 +78,6 @@ export const initialWebhookEndpointState: WebhookEndpointState = {
   secret: null,
 };
 
-/** Applies one webhook event (pure). */
 export function evolveWebhookEndpoint(state: WebhookEndpointState, event: WebhookEvent): WebhookEndpointState {
   switch (event.type) {
     case 'WebhookEndpointAdded': {
@@ -125,40 +110,33 @@ export type WebhookCommand =
       event_types: string[];
       api_version: string;
       secret: string;
-      /** `http://` URLs accepted (the sandbox only). */
+      /** The sandbox only. */
       allow_http: boolean;
       now: string;
     }
   | { type: 'DisableWebhookEndpoint'; endpoint_id: string; reason: string; now: string }
-  /** Stores the endpoint's secret sealed again: `secret` must be sealed in the current format (`sealed2.`). */
+  /** `secret` must be sealed in the current format (`sealed2.`). */
   | { type: 'ResealWebhookSecret'; endpoint_id: string; secret: string; now: string };
 
-/** An operator command the endpoint refuses; the message is for the operator's terminal. */
+/** The message is for the operator's terminal. */
 export class WebhookCommandRejected extends DomainError {
   readonly kind = 'WebhookCommandRejected';
 }
 
-/** Longest endpoint URL accepted. */
 export const WEBHOOK_URL_MAX_CHARS = 2000;
-/** Longest reason for disabling an endpoint. */
 export const WEBHOOK_REASON_MAX_CHARS = 500;
 
-/**
- * A signing secret as a command may carry it: a Standard Webhooks secret (`whsec_` and at least 24
- * bytes, base64), or one sealed by the service for storing (`sealed2.`, the key version, `.` and
- * base64url; `sealed1.` and base64url before versions; libs/webhooks/write/sealed-secrets.ts).
- */
+/** A Standard Webhooks secret (`whsec_`, ≥ 24 bytes base64), or one the service sealed (libs/webhooks/write/sealed-secrets.ts). */
 const SECRET = /^(whsec_[A-Za-z0-9+/]{32,}={0,2}|sealed1\.[A-Za-z0-9_-]{40,}|sealed2\.[1-9]\d{0,8}\.[A-Za-z0-9_-]{40,})$/;
 
-/** A secret sealed in the current format, as a reseal must carry it. */
 const RESEALED = /^sealed2\.[1-9]\d{0,8}\.[A-Za-z0-9_-]{40,}$/;
 
-/** At most 100 characters of operator input, for a message. */
+/** For a message: at most 100 characters of operator input. */
 function shown(text: string): string {
   return text.length > 100 ? `${text.slice(0, 100)}…` : text;
 }
 
-/** The URL as stored (WHATWG-normalised), or a rejection: https (http with `allowHttp`), no credentials, a host. */
+/** WHATWG-normalised, or a rejection: https (http with `allowHttp`), no credentials, a host. */
 function checkedUrl(url: string, allowHttp: boolean): string {
   if (url.length > WEBHOOK_URL_MAX_CHARS) throw new WebhookCommandRejected(`URL must be at most ${WEBHOOK_URL_MAX_CHARS} characters`);
   let parsed: URL;
@@ -179,7 +157,7 @@ function checkedUrl(url: string, allowHttp: boolean): string {
   return parsed.toString();
 }
 
-/** The change types, known ones only, without repeats, in the order of `PROVIDER_EVENT_TYPES`; empty: all. */
+/** Known types only, without repeats, in `PROVIDER_EVENT_TYPES` order; empty: all. */
 function checkedTypes(types: string[]): string[] {
   const unknown = types.filter((t) => !(PROVIDER_EVENT_TYPES as readonly string[]).includes(t));
   if (unknown.length > 0) {
@@ -200,12 +178,8 @@ function addEndpoint(command: Extract<WebhookCommand, { type: 'AddWebhookEndpoin
 }
 
 /**
- * Decides a webhook command (docs/change-feed.md "Webhooks"). Throws {@link WebhookCommandRejected}:
- * an endpoint added twice, a bad UKPRN, a URL that is not absolute, not https (http only with
- * `allow_http`), holds credentials or is over {@link WEBHOOK_URL_MAX_CHARS}; unknown change types; a
- * malformed secret or a blank API version; disabling an unknown endpoint or with a blank or
- * over-long reason; resealing an unknown endpoint's secret, or with one not sealed in the current
- * format. Disabling a disabled endpoint gives no event; resealing gives one for a disabled endpoint too.
+ * Throws {@link WebhookCommandRejected} for a duplicate endpoint, a bad UKPRN, URL, change type, secret or API version, an unknown
+ * endpoint, or a blank or over-long reason. Disabling a disabled endpoint gives no event; resealing a disabled one's secret gives one.
  */
 export function decideWebhookEndpoint(command: WebhookCommand, state: WebhookEndpointState): WebhookEvent[] {
   if (command.type === 'AddWebhookEndpoint') return addEndpoint(command, state);

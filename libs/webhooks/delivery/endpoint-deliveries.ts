@@ -4,18 +4,12 @@ import type { LogPosition } from '@app/event-sourcing';
 import type { WebhookEvent } from '@app/webhooks/decider';
 import type { NewWebhookDelivery, WebhookEndpointRecord } from './webhook-outbox.port';
 
-/**
- * What the webhook dispatcher keeps of endpoints and makes of changes (docs/change-feed.md
- * "Webhooks"): the endpoint records folded from their events, who receives a change, and the
- * delivery of a change to an endpoint.
- */
-
-/** The `webhook-id` of a change sent to an endpoint: the same on every attempt. */
+/** The same on every attempt. */
 export function messageIdOf(endpointId: string, position: LogPosition): string {
   return `msg_${endpointId}_${position}`;
 }
 
-/** The endpoint record after one of its events at `position` (null for an event of an endpoint never added). */
+/** Null for an event of an endpoint never added. */
 export function applyEndpointEvent(
   current: WebhookEndpointRecord | undefined,
   event: WebhookEvent,
@@ -40,7 +34,7 @@ export function applyEndpointEvent(
   return { ...current, status: 'disabled', disabled_reason: event.data.reason };
 }
 
-/** Whether `endpoint` receives `change`: active, the trainee's provider's, added before it, and of a type it asked for. */
+/** Active, the trainee's provider's, added before the change, and asking for its type. */
 export function receives(endpoint: WebhookEndpointRecord, change: StoredChange): boolean {
   return (
     endpoint.status === 'active' &&
@@ -50,7 +44,7 @@ export function receives(endpoint: WebhookEndpointRecord, change: StoredChange):
   );
 }
 
-/** The delivery of `change` to `endpoint`: the feed's item in the endpoint's API version and for its provider, due at `at`. */
+/** The feed's item in the endpoint's API version, for its provider, due at `at`. */
 export function deliveryOf(endpoint: WebhookEndpointRecord, change: StoredChange, at: number, cursors: CursorCodec): NewWebhookDelivery {
   return {
     delivery_id: `${endpoint.endpoint_id}.${change.position}`,
@@ -64,10 +58,8 @@ export function deliveryOf(endpoint: WebhookEndpointRecord, change: StoredChange
 }
 
 /**
- * A delivery's payload (JSON text, a change in its endpoint's API version) as an erasure leaves it
- * (`WebhookOutbox.forgetTrainee`; docs/change-feed.md "An erased trainee's changes"): the change
- * naming no personal field and no TRN, as the feed keeps it; null when the payload already says no more,
- * or is empty (a sent delivery restored from a backup, which keeps no payload).
+ * A payload as an erasure leaves it (docs/change-feed.md "An erased trainee's changes"): no personal field named, no TRN; null when
+ * it already says no more, or is empty (a settled delivery restored from a backup).
  */
 export function forgottenPayload(payload: string): string | null {
   if (payload === '') return null;

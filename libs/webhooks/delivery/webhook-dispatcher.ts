@@ -15,15 +15,15 @@ import { applyEndpointEvent, deliveryOf, receives } from './endpoint-deliveries'
 import { type AddressPolicy, disableWebhookEndpoint, type SealedSecrets } from '@app/webhooks/write';
 import { sendWebhook } from './webhook-sender';
 
-/** How far the feed is whole ({@link WebhookDispatcher} `wholeUpTo`): positions the store gave. */
+/** How far the feed is whole ({@link WebhookDispatcher} `wholeUpTo`): positions the store gave, never computed. */
 interface WholeFeed {
-  /** The newest position known to be whole: the projector's checkpoint, or the log's head when `before` is null. */
+  /** The projector's checkpoint, or the log's head when `before` is null. */
   reached: LogPosition;
-  /** Exclusive: the first event the projector has not applied yet; null when it has applied all up to the head. */
+  /** Exclusive: the first event the projector has not applied; null when it has applied all up to the head. */
   before: LogPosition | null;
 }
 
-/** What the dispatcher reads the changes from: the change feed, whole up to `checkpoint()`. */
+/** The change feed, whole up to `checkpoint()`. */
 export type ChangeSource = Pick<ChangeFeed, 'changesBetween'> & { checkpoint(): Promise<LogPosition> };
 
 export interface DispatcherLogger {
@@ -32,37 +32,31 @@ export interface DispatcherLogger {
   error(message: string, context?: Record<string, unknown>): void;
 }
 
-/** How deliveries are made and retried (docs/change-feed.md "Retries"; the defaults in {@link DISPATCHER_DEFAULTS}). */
+/** docs/change-feed.md "Retries"; defaults in {@link DISPATCHER_DEFAULTS}. Times in ms. */
 export interface DispatcherOptions {
-  /** Where deliveries may go: private addresses only in the sandbox. */
+  /** Private addresses only in the sandbox. */
   policy: AddressPolicy;
-  /** The streams the projector applies (its filter): the feed is whole up to the first of their events it has not applied. */
+  /** The projector's filter: the feed is whole up to the first of their events it has not applied. */
   projectedStreams: EventFilter;
-  /** The feed's cursors: each delivery's `cursor` is sealed for its endpoint's provider, as `GET /changes` answers it. */
+  /** Each delivery's `cursor` sealed for its endpoint's provider, as `GET /changes` answers it. */
   cursors: CursorCodec;
-  /** Opens each endpoint's signing secret (stored sealed) when an attempt is signed. */
   secrets: SealedSecrets;
-  /** A whole attempt's deadline, ms. */
+  /** A whole attempt's deadline. */
   timeoutMs: number;
-  /** The wait after the first failed attempt, ms; it doubles after each failure. */
+  /** The wait after the first failure; it doubles after each. */
   retryBaseMs: number;
-  /** The longest wait between two attempts, ms. */
   retryMaxMs: number;
-  /** How long a delivery is retried from its first attempt before its endpoint is disabled, ms. */
+  /** From a delivery's first attempt to its endpoint's disabling. */
   giveUpAfterMs: number;
-  /** Attempts in flight at once. */
   concurrency: number;
-  /** The wait when there is nothing to do, ms. */
   pollMs: number;
   /** Log events and changes read per ingest step. */
   batchSize: number;
-  /** The clock (tests move it); default the system's. */
   clock?: () => Date;
-  /** Told of each attempt's outcome and of each endpoint disabled (the metrics; must not throw). */
+  /** The metrics; must not throw. */
   observer?: { attempted(delivered: boolean): void; endpointDisabled(): void };
 }
 
-/** The defaults: 10 s an attempt, retries from 5 s doubling up to 1 h, for 3 days; 8 at once. */
 export const DISPATCHER_DEFAULTS: Omit<DispatcherOptions, 'policy' | 'projectedStreams' | 'cursors' | 'secrets'> = {
   timeoutMs: 10_000,
   retryBaseMs: 5_000,
@@ -73,28 +67,14 @@ export const DISPATCHER_DEFAULTS: Omit<DispatcherOptions, 'policy' | 'projectedS
   batchSize: 500,
 };
 
-/**
- * How often an ingest step that has nothing to store but the checkpoint stores it, ms: the outbox's
- * commit syncs the disk, which a write without webhooks should not pay (docs/change-feed.md "How
- * deliveries are kept").
- */
+/** Each outbox commit syncs the disk, which writes without webhooks should not pay (docs/change-feed.md "How deliveries are kept"). */
 export const CHECKPOINT_SAVE_MS = 5_000;
 
 /**
- * The webhook dispatcher (docs/change-feed.md "Webhooks"). It follows the log from its own
- * checkpoint, as the registry process manager does: the endpoints' events (`webhook-…` streams)
- * and the change feed's entries (the trainee events, as the projector has made them), merged in
- * position order and only as far as the projector has applied the log. Each change becomes one
- * delivery per active endpoint of the trainee's provider that asked for its type and was added before it;
- * deliveries, endpoints and the checkpoint are stored together ({@link WebhookOutbox.ingest}), so
- * a restart neither loses nor repeats an enqueue. Deliveries are sent in order per (endpoint,
- * trainee), several at once, each signed (Standard Webhooks), retried with exponential back-off;
- * after `giveUpAfterMs` of failures the endpoint is disabled by an event, and its pending deliveries
- * are abandoned (the changes stay in the feed). An attempt's outcome is stored when it ends, so a
- * crash repeats at most the attempts in flight. Nothing here blocks the API: all of it is
- * asynchronous I/O, and a failure is logged and retried, never thrown. It reads the log as stored
- * (`log.storedLog`: positions and the endpoints' events, no personal value) and records a disabled
- * endpoint through `log.eventStore`.
+ * The webhook dispatcher (docs/change-feed.md "Webhooks"): from its own checkpoint, the endpoints' events and the feed's changes in
+ * position order, only as far as the projector has applied the log. Deliveries, endpoints and checkpoint are stored together, so a
+ * restart neither loses nor repeats an enqueue; attempts are recorded as they end, so a crash repeats at most those in flight. Failures
+ * are logged and retried, never thrown. Reads the log as stored; records a disabled endpoint through `log.eventStore`.
  */
 export class WebhookDispatcher {
   private readonly options: DispatcherOptions;
@@ -106,9 +86,9 @@ export class WebhookDispatcher {
   private wakeUp: (() => void) | null = null;
   private attempts = 0;
   private waitingForFeed = false;
-  /** The bound of a whole feed (see {@link wholeUpTo}) below which every event was ingested; null when none is. */
+  /** The `before` of a whole feed below which every event was ingested; null when none is. */
   private coveredBefore: LogPosition | null = null;
-  /** The position last stored in the outbox, and when (ms since the epoch; see {@link ingestOnce}). */
+  /** Last stored in the outbox, and when (epoch ms). */
   private saved = { position: LOG_START, at: -Infinity };
 
   private readonly eventStore: EventStore;
@@ -126,17 +106,16 @@ export class WebhookDispatcher {
     this.storedLog = log.storedLog;
   }
 
-  /** Position of the last log event ingested. */
   get checkpoint(): LogPosition {
     return this.position;
   }
 
-  /** Attempts made since start (delivered or not). */
+  /** Delivered or not, since start. */
   get attemptsMade(): number {
     return this.attempts;
   }
 
-  /** Loads the stored endpoints and checkpoint and starts following; returns at once. */
+  /** Returns at once. */
   async start(): Promise<void> {
     this.position = await this.outbox.checkpoint();
     this.saved = { position: this.position, at: this.now().getTime() };
@@ -145,10 +124,7 @@ export class WebhookDispatcher {
     this.loop = this.run();
   }
 
-  /**
-   * Stops taking work, waits for the attempts in flight to end and be recorded, and stores the
-   * checkpoint where ingest steps with nothing to store moved it since it was last stored.
-   */
+  /** Waits for the attempts in flight to be recorded, and stores a checkpoint moved by steps with nothing to store. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake();
@@ -157,7 +133,7 @@ export class WebhookDispatcher {
     if (this.position > this.saved.position) await this.save(this.position, this.now().getTime());
   }
 
-  /** Looks for work now instead of at the next poll (the in-process projector calls it after each batch). */
+  /** The in-process projector calls it after each batch. */
   wake(): void {
     this.wakeUp?.();
   }
@@ -180,14 +156,13 @@ export class WebhookDispatcher {
     }
   }
 
-  /** How long to wait with nothing to do: the poll, or less when a retry falls due sooner. */
+  /** The poll, or less when a retry falls due sooner. */
   private async waitMs(): Promise<number> {
     const due = await this.outbox.nextDueAt();
     const until = due === null ? this.options.pollMs : due - this.now().getTime();
     return Math.max(10, Math.min(this.options.pollMs, until));
   }
 
-  /** Waits `ms`, or less when {@link wake} is called. */
   private idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
@@ -203,13 +178,8 @@ export class WebhookDispatcher {
   private now = (): Date => this.options.clock?.() ?? new Date();
 
   /**
-   * One ingest step: the endpoints' events and the feed's changes after the checkpoint, as far as
-   * the feed is whole ({@link wholeUpTo}; at most a batch of each), in position order, stored with
-   * the new checkpoint. A step that stores nothing but the checkpoint (no endpoint is active and no
-   * endpoint event came: what the writes of a service without webhooks wake) stores it at most every
-   * {@link CHECKPOINT_SAVE_MS}, and {@link stop} stores it: a restart after a crash reads those
-   * positions again and finds again that they hold nothing to store. Returns how many events and
-   * changes it read.
+   * One ingest step, at most a batch of each, stored with the new checkpoint; a step with nothing but the checkpoint to store stores it
+   * at most every {@link CHECKPOINT_SAVE_MS} (a restart reads those positions again, harmlessly). How many events and changes it read.
    */
   async ingestOnce(): Promise<number> {
     const whole = await this.wholeUpTo();
@@ -267,20 +237,14 @@ export class WebhookDispatcher {
     return items.length;
   }
 
-  /** Stores the checkpoint alone. */
   private async save(position: LogPosition, at: number): Promise<void> {
     await this.outbox.ingest({ endpoints: [], deliveries: [], abandonFor: [], at, checkpoint: position });
     this.saved = { position, at };
   }
 
   /**
-   * How far the log can be read with a whole feed: up to the first trainee or provider event the
-   * projector has not applied yet, exclusive (`before`), else up to the log's head (`before` null;
-   * events it does not project, such as the endpoints' own, do not hold the dispatcher back).
-   * `reached` is the newest position known to be whole: the projector's checkpoint, or the head.
-   * Both are positions the store gave: a position is never computed (an EventStoreDB position is
-   * a byte offset, and one no event starts at cannot be read from). The head is read first, so an
-   * event appended meanwhile lies beyond it.
+   * Up to the first trainee or provider event the projector has not applied (`before`), else the head (events it does not project, the
+   * endpoints' own among them, do not hold the dispatcher back). The head is read first, so an event appended meanwhile lies beyond it.
    */
   private async wholeUpTo(): Promise<WholeFeed> {
     const head = await this.storedLog.headPosition();
@@ -289,12 +253,7 @@ export class WebhookDispatcher {
     return next && next.position <= head ? { reached: applied, before: next.position } : { reached: head, before: null };
   }
 
-  /**
-   * The endpoints' events after the checkpoint and within `whole` (before `whole.before`, or at or
-   * below the head `whole.reached`), in position order, at most a batch. Read by stream where the
-   * store can (`readStreamsByPrefix`: a few rows on the stream-id index, whatever the log's length);
-   * else from the log by position with a filter.
-   */
+  /** At most a batch, in position order; by stream where the store can (a few rows on the stream-id index), else by position. */
   private async endpointEvents(whole: WholeFeed): Promise<RecordedEvent[]> {
     const { batchSize } = this.options;
     const filter = { streamPrefixes: [WEBHOOK_STREAM_PREFIX] };
@@ -318,7 +277,7 @@ export class WebhookDispatcher {
     return events.sort((a, b) => a.position - b.position).slice(0, batchSize);
   }
 
-  /** Starts the due deliveries that are not in flight, up to the concurrency; returns how many it started. */
+  /** Up to the concurrency; how many it started. */
   private async deliverDue(): Promise<number> {
     const free = this.options.concurrency - this.inFlight.size;
     if (free <= 0) return 0;
@@ -338,7 +297,7 @@ export class WebhookDispatcher {
     return started;
   }
 
-  /** One attempt of one delivery, recorded; gives up on the endpoint after `giveUpAfterMs` of failures. */
+  /** Recorded; gives up on the endpoint after `giveUpAfterMs` of failures. */
   private async attempt(delivery: WebhookDelivery): Promise<void> {
     const endpoint = this.endpoints.get(delivery.endpoint_id);
     if (!endpoint || endpoint.status !== 'active') return;
@@ -371,7 +330,7 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Signs and sends one attempt; a secret that does not open (another service key) is a failed attempt that says so. */
+  /** A secret that does not open (another service key) is a failed attempt that says so. */
   private async send(endpoint: WebhookEndpointRecord, delivery: WebhookDelivery, at: Date): ReturnType<typeof sendWebhook> {
     let secret: string;
     try {
@@ -383,7 +342,7 @@ export class WebhookDispatcher {
     return sendWebhook(request, { policy: this.options.policy, timeoutMs: this.options.timeoutMs });
   }
 
-  /** Disables an endpoint whose delivery has failed since `since`; the ingest of its event abandons its pending deliveries. */
+  /** The ingest of its event abandons its pending deliveries. */
   private async giveUp(endpoint: WebhookEndpointRecord, since: number, failures: number, error: string): Promise<void> {
     const reason = `deliveries failing since ${new Date(since).toISOString()} (${failures} attempts; last: ${error})`.slice(0, 500);
     this.endpoints.set(endpoint.endpoint_id, { ...endpoint, status: 'disabled', disabled_reason: reason });

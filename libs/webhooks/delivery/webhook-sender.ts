@@ -3,39 +3,34 @@ import { request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import { checkLiteralTarget, guardedLookup, WebhookTargetRefused, type AddressPolicy } from '@app/webhooks/write';
 
-/** One delivery attempt: where, signed with which secret, the message id, the body, and when it is signed. */
 export interface WebhookRequest {
   url: string;
-  /** The endpoint's Standard Webhooks secret (`whsec_…`). */
+  /** Standard Webhooks (`whsec_…`). */
   secret: string;
-  /** The `webhook-id`: the same on every attempt of one message. */
+  /** The same on every attempt of one message. */
   messageId: string;
-  /** The JSON body, sent as is. */
+  /** Sent as is. */
   payload: string;
-  /** When the attempt is signed (`webhook-timestamp`). */
+  /** `webhook-timestamp`. */
   at: Date;
 }
 
-/** What an attempt gave: a 2xx, or why not (status null: no answer). */
+/** Status null: no answer. */
 export type SendOutcome = { delivered: true; status: number } | { delivered: false; status: number | null; error: string };
 
 export interface SenderOptions {
   policy: AddressPolicy;
-  /** Deadline of the whole attempt (connect, send, answer), ms. */
+  /** Connect, send and answer, ms. */
   timeoutMs: number;
   userAgent?: string;
 }
 
-/** Most bytes of an answer read before the connection is dropped (the body is not used). */
+/** The body is not used. */
 const ANSWER_MAX_BYTES = 64 * 1024;
 
 /**
- * Makes one signed POST of a webhook (docs/change-feed.md "Webhooks"): headers `webhook-id`,
- * `webhook-timestamp` and `webhook-signature` as the Standard Webhooks specification says (signed
- * with the `standardwebhooks` package), redirects not followed, the target's addresses checked at
- * connect time ({@link guardedLookup}; an IP literal before it, {@link checkLiteralTarget}). A 2xx
- * answer is a delivery; any other answer, a refused target, a connection error or no answer within
- * `timeoutMs` is not. Never throws.
+ * One POST signed per Standard Webhooks (`standardwebhooks`), redirects not followed, addresses checked at connect time
+ * ({@link guardedLookup}; an IP literal before, {@link checkLiteralTarget}). Only a 2xx within `timeoutMs` delivers. Never throws.
  */
 export function sendWebhook(request: WebhookRequest, options: SenderOptions): Promise<SendOutcome> {
   return new Promise((resolve) => {
@@ -79,7 +74,6 @@ export function sendWebhook(request: WebhookRequest, options: SenderOptions): Pr
   });
 }
 
-/** Reads (and drops) up to {@link ANSWER_MAX_BYTES} of the answer, then settles on its status. */
 function answered(res: IncomingMessage, settle: (outcome: SendOutcome) => void): void {
   const status = res.statusCode ?? 0;
   const outcome: SendOutcome =
@@ -93,7 +87,7 @@ function answered(res: IncomingMessage, settle: (outcome: SendOutcome) => void):
   res.on('error', () => settle(outcome));
 }
 
-/** A short reason for a failed attempt: the refusal's message, or the system error's code and message (never a stack). */
+/** Never a stack. */
 function errorText(err: unknown): string {
   if (err instanceof WebhookTargetRefused) return err.message;
   const e = err as { code?: string; message?: string };

@@ -1,17 +1,17 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { unpackVersionedKeys, type LiveKeys, type VersionedKeys } from '@app/keys';
 
-/** The prefix of a sealed secret: the format, the service key version and `.`, then base64url of IV, ciphertext and tag. */
+/** Then the version and `.`, then base64url of IV, ciphertext and tag. */
 export const SEALED_SECRET_PREFIX = 'sealed2.';
-/** The prefix of a secret sealed before versions: version 1, bound to no endpoint (it still opens; a rotation seals it again). */
+/** Sealed before versions: version 1, bound to no endpoint (it opens; a rotation seals it again). */
 const UNBOUND_PREFIX = 'sealed1.';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-/** Authenticated with each sealed secret, before its version and endpoint: a sealed value of another kind never opens as a secret. */
+/** Authenticated first, so a sealed value of another kind never opens as a secret. */
 const KIND = 'trainee-records/webhook-secret';
 const SEALED = /^sealed2\.([1-9]\d{0,8})\.([A-Za-z0-9_-]+)$/;
 
-/** The events that hold an endpoint's secret (libs/webhooks/decider/webhook.ts). */
+/** libs/webhooks/decider/webhook.ts */
 const ENDPOINT_ADDED = 'WebhookEndpointAdded';
 const SECRET_RESEALED = 'WebhookSecretResealed';
 
@@ -20,7 +20,7 @@ function hasSecret(data: unknown): data is { endpoint_id: string; secret: string
   return typeof data === 'object' && d !== null && typeof d.secret === 'string' && typeof d.endpoint_id === 'string';
 }
 
-/** A sealed secret that does not open with these keys: another service key or a retired version, another endpoint, or altered. */
+/** Another service key or a retired version, another endpoint, or altered. */
 export class SecretNotOpened extends Error {
   constructor() {
     super(
@@ -30,7 +30,7 @@ export class SecretNotOpened extends Error {
   }
 }
 
-/** A secret stored in plain text (from before sealing): refused until `admin webhooks seal-secrets` seals it. */
+/** Refused until `admin webhooks seal-secrets` seals it. */
 export class SecretNotSealed extends Error {
   constructor() {
     super("an endpoint's signing secret is stored in plain text: run `admin webhooks seal-secrets` to seal it before it is used");
@@ -39,23 +39,14 @@ export class SecretNotSealed extends Error {
 }
 
 /**
- * Webhook signing secrets at rest (docs/change-feed.md "How deliveries are kept"): sealed with
- * AES-256-GCM (`node:crypto`, a random IV each) under the current version of the service key's
- * `webhook-secrets` key, the version and the endpoint id authenticated with it, so the event log,
- * its exports, the outbox and their backups hold `sealed2.<version>.…`, never the secret, and a
- * sealed secret moved to another endpoint does not open. Only the dispatcher opens one, to sign a
- * delivery. `keys`: the `webhook-secrets` keys by version, packed (`packVersionedKeys`), or one
- * 32-byte key (version 1). Secrets sealed before versions (`sealed1.…`) open under version 1; a
- * secret in plain text (`whsec_…`, from before sealing) is refused ({@link SecretNotSealed}).
+ * Webhook signing secrets at rest (docs/change-feed.md "How deliveries are kept"): AES-256-GCM under the current `webhook-secrets` key,
+ * version and endpoint id authenticated, so the log, exports, outbox and backups never hold a secret. `keys`: packed versioned keys, or
+ * one 32-byte key (version 1). A plain `whsec_…` secret is refused ({@link SecretNotSealed}).
  */
 export class SealedSecrets {
   private keys: VersionedKeys;
 
-  /**
-   * `keyring`: the `webhook-secrets` keys as the keyring file holds them now (`liveKeysOf`,
-   * libs/keys), read again when a secret names a version not held (a rotation; a failure keeps
-   * those held), and by {@link sealing} before secrets are sealed and stored.
-   */
+  /** `keyring`: the live keys, read again for a version not held and by {@link sealing}. */
   constructor(
     keys: Buffer,
     private readonly keyring: LiveKeys | null = null,
@@ -64,11 +55,8 @@ export class SealedSecrets {
   }
 
   /**
-   * Runs `store`, which seals secrets ({@link seal}, {@link resealed}) and stores them, with the
-   * keys the keyring file holds now, under its shared lock, so each is sealed under the version
-   * current then and stored before any retirement counts (docs/operations.md "Rotating the service
-   * key"); without a keyring, with the keys given. Throws `KeyringError` when the keyring cannot be
-   * read (nothing is sealed), `KeyringBusy`, and what `store` throws.
+   * Runs `store` with the keyring's keys under its shared lock, so what it seals is stored before any retirement counts
+   * (docs/operations.md "Rotating the service key"). Throws `KeyringError` (nothing sealed), `KeyringBusy`, and what `store` throws.
    */
   sealing<T>(store: () => Promise<T>): Promise<T> {
     if (!this.keyring) return store();
@@ -78,7 +66,7 @@ export class SealedSecrets {
     });
   }
 
-  /** `secret` sealed for endpoint `endpointId` under the current version: `sealed2.<version>.` and 62 or more base64url characters. */
+  /** `sealed2.<version>.` and 62 or more base64url characters. */
   seal(secret: string, endpointId: string): string {
     const version = this.keys.current;
     const iv = randomBytes(IV_BYTES);
@@ -87,22 +75,19 @@ export class SealedSecrets {
     return `${SEALED_SECRET_PREFIX}${version}.${Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url')}`;
   }
 
-  /** True when `stored` is a sealed secret, of either format (else a secret stored in plain text before sealing). */
+  /** Either format; else plain text from before sealing. */
   static isSealed(stored: string): boolean {
     return stored.startsWith(SEALED_SECRET_PREFIX) || stored.startsWith(UNBOUND_PREFIX);
   }
 
-  /** The service key version `stored` is sealed under (1 for `sealed1.…`); null for a secret in plain text or of no known shape. */
+  /** 1 for `sealed1.…`; null for plain text or no known shape. */
   static versionOf(stored: string): number | null {
     if (stored.startsWith(UNBOUND_PREFIX)) return 1;
     const match = SEALED.exec(stored);
     return match ? Number(match[1]) : null;
   }
 
-  /**
-   * The secret `stored` holds for endpoint `endpointId`. Throws {@link SecretNotSealed} for one in
-   * plain text, {@link SecretNotOpened} for one that does not open.
-   */
+  /** Throws {@link SecretNotSealed} for plain text, {@link SecretNotOpened} for one that does not open. */
   open(stored: string, endpointId: string): string {
     if (stored.startsWith(UNBOUND_PREFIX)) return this.opened(1, stored.slice(UNBOUND_PREFIX.length), Buffer.from(KIND));
     if (!stored.startsWith(SEALED_SECRET_PREFIX)) throw new SecretNotSealed();
@@ -132,37 +117,26 @@ export class SealedSecrets {
     }
   }
 
-  /** Whether `stored` is sealed in the current format under the current version (what {@link resealed} leaves as it is); opens nothing. */
+  /** Opens nothing. */
   isCurrent(stored: string): boolean {
     return stored.startsWith(SEALED_SECRET_PREFIX) && SealedSecrets.versionOf(stored) === this.keys.current;
   }
 
-  /**
-   * `stored`, endpoint `endpointId`'s secret, sealed again under the current version and bound to
-   * the endpoint (a secret in plain text, or sealed before versions, or under an older version);
-   * null when it is so already. Throws {@link SecretNotOpened} for a sealed one that does not open.
-   */
+  /** Sealed again under the current version, bound to the endpoint; null when so already. {@link SecretNotOpened} if it does not open. */
   resealed(stored: string, endpointId: string): string | null {
     if (this.isCurrent(stored)) return null;
     return this.seal(SealedSecrets.isSealed(stored) ? this.open(stored, endpointId) : stored, endpointId);
   }
 
-  /**
-   * An event's data as an export carries it (`admin events export`): an endpoint's secret stored in
-   * plain text before sealing is sealed for its endpoint; everything else as stored.
-   */
+  /** For `admin events export`: a plain secret is sealed for its endpoint; everything else as stored. */
   exported(type: string, data: unknown): unknown {
     if (type !== ENDPOINT_ADDED || !hasSecret(data) || SealedSecrets.isSealed(data.secret)) return data;
     return { ...data, secret: this.seal(data.secret, data.endpoint_id) };
   }
 
   /**
-   * Why an imported event cannot be taken by a store of these keys (`admin events import`): an
-   * endpoint's secret that does not open with them for its endpoint; null otherwise. A secret
-   * sealed under a version older than every version held is taken: a rotation retired it, and a
-   * later `WebhookSecretResealed` of the same export holds the secret in use. A secret in plain
-   * text (an export made before secrets were sealed) is taken as it is: the dispatcher refuses it
-   * until `admin webhook seal-secrets` seals it, as for an endpoint added here before sealing.
+   * Why `admin events import` cannot take the event: a secret that does not open here. Taken: one under a version older than every
+   * version held (retired; a later `WebhookSecretResealed` holds the secret in use), and a plain one (refused until sealed).
    */
   importRefusal(type: string, data: unknown): string | null {
     if ((type !== ENDPOINT_ADDED && type !== SECRET_RESEALED) || !hasSecret(data)) return null;
@@ -178,7 +152,7 @@ export class SealedSecrets {
   }
 }
 
-/** The associated data of a secret sealed under `version` for `endpointId`: the kind, the version and the endpoint id, NUL-separated. */
+/** Kind, version and endpoint id, NUL-separated. */
 function boundTo(version: number, endpointId: string): Buffer {
   return Buffer.from(`${KIND}\u0000${version}\u0000${endpointId}`);
 }

@@ -17,12 +17,12 @@ import type { ProviderReadModel } from '@app/providers/read';
 import { checkWebhookTarget, type AddressPolicy } from './address-guard';
 import { SealedSecrets } from './sealed-secrets';
 
-/** An endpoint as the admin CLI lists it (never its secret). */
+/** As the admin CLI lists it: never its secret. */
 export interface WebhookEndpointView {
   endpoint_id: string;
   ukprn: string;
   url: string;
-  /** Change types delivered; empty: all. */
+  /** Empty: all. */
   event_types: string[];
   api_version: string;
   status: 'active' | 'disabled';
@@ -30,38 +30,30 @@ export interface WebhookEndpointView {
   added_at: string;
 }
 
-/** An endpoint just added, with its signing secret: shown once, by `webhook add`. */
+/** `secret` is shown once, by `webhook add`. */
 export interface AddedWebhookEndpoint extends WebhookEndpointView {
   secret: string;
 }
 
-/** Where endpoints may point (docs/change-feed.md "Webhooks", "Where a webhook may point"). */
+/** docs/change-feed.md "Where a webhook may point". */
 export interface WebhookTargetPolicy extends AddressPolicy {
-  /** `http://` URLs accepted (the sandbox only). */
+  /** The sandbox only. */
   allowHttp: boolean;
 }
 
-/**
- * The operator's webhook commands (`admin webhook add|list|disable`), as events on each endpoint's
- * stream `webhook-<endpoint_id>` (docs/change-feed.md "Webhooks"). Throws `WebhookCommandRejected`
- * for a refused command (the message is for the operator's terminal).
- */
+/** The operator's `admin webhook` commands (docs/change-feed.md "Webhooks"). Throws `WebhookCommandRejected`. */
 export class WebhookOperations {
   constructor(
     private readonly eventStore: EventStore,
     private readonly providers: Pick<ProviderReadModel, 'getProvider'>,
     private readonly policy: WebhookTargetPolicy,
-    /** Seals each new secret before it is stored (the service key's `webhook-secrets` key). */
     private readonly secrets: SealedSecrets,
     private readonly resolve?: (host: string) => Promise<string[]>,
   ) {}
 
   /**
-   * Adds an endpoint for the provider: a new id and a new Standard Webhooks secret (`whsec_` and
-   * 32 random bytes, base64), returned once and stored sealed ({@link SealedSecrets}). Refuses an
-   * unknown provider, an API version this code does not implement, a URL the policy forbids (https
-   * only outside the sandbox; in production, a host that resolves to a loopback, private or
-   * link-local address) and what the domain refuses.
+   * A new id and Standard Webhooks secret (`whsec_` + 32 random bytes), returned once and stored sealed. Refuses an unknown provider or
+   * API version, a URL the policy forbids, and what the domain refuses.
    */
   async add(input: { ukprn: string; url: string; eventTypes: string[]; apiVersion?: string }): Promise<AddedWebhookEndpoint> {
     if (!(await this.providers.getProvider(input.ukprn))) throw new WebhookCommandRejected(`No provider with UKPRN ${input.ukprn}`);
@@ -82,23 +74,22 @@ export class WebhookOperations {
       allow_http: this.policy.allowHttp,
       now: new Date().toISOString(),
     };
-    // The domain's checks first (scheme, syntax), then where the host resolves to.
     decideWebhookEndpoint(command, initialWebhookEndpointState);
     await checkWebhookTarget(input.url, this.policy, this.resolve).catch((err: unknown) => {
       throw new WebhookCommandRejected(err instanceof Error ? err.message : String(err));
     });
-    // Stored sealed: the log, its exports and the outbox never hold the secret itself.
+    // The log, its exports and the outbox never hold the secret itself.
     await this.secrets.sealing(() => this.run(endpointId, () => ({ ...command, secret: this.secrets.seal(secret, endpointId) })));
     const added = (await this.list()).find((e) => e.endpoint_id === endpointId)!;
     return { ...added, secret };
   }
 
-  /** Disables an endpoint (no more deliveries; its pending ones are abandoned). False when it was disabled already. */
+  /** Its pending deliveries are abandoned. False when it was disabled already. */
   async disable(endpointId: string, reason: string): Promise<boolean> {
     return disableWebhookEndpoint(this.eventStore, endpointId, reason, new Date());
   }
 
-  /** Every endpoint (of one provider when `ukprn` is given), folded from the log, in the order they were added. */
+  /** Folded from the log, in the order they were added. */
   async list(ukprn?: string): Promise<WebhookEndpointView[]> {
     const states = new Map<string, { state: WebhookEndpointState; added_at: string }>();
     for (const recorded of await allEndpointEvents(this.eventStore)) {
@@ -114,20 +105,16 @@ export class WebhookOperations {
   }
 
   /**
-   * Seals every endpoint's secret again where it is not sealed under the current service key
-   * version and bound to its endpoint (docs/operations.md "Rotating the service key"): a secret in
-   * plain text from before sealing, one sealed before versions, one under an older version. Each
-   * is a `WebhookSecretResealed` event appended at the stream's revision as read, so a change made
-   * meanwhile is read again first. Returns how many were resealed, were current already, and,
-   * before, how many stood under each version (`plain` for plain text). Throws `SecretNotOpened`
-   * for a sealed secret no version held opens.
+   * Seals again every secret not under the current version and bound to its endpoint (docs/operations.md "Rotating the service key"),
+   * each a `WebhookSecretResealed` appended at the revision read. Counts: resealed, current, and per version before (`plain`).
+   * Throws `SecretNotOpened` for a sealed secret no version held opens.
    */
   async resealSecrets(): Promise<{ resealed: number; current: number; before: Map<number | 'plain', number> }> {
     const counts = { resealed: 0, current: 0, before: new Map<number | 'plain', number>() };
     for (const [endpointId, stored] of await this.storedSecrets()) {
       const version = SealedSecrets.versionOf(stored) ?? 'plain';
       counts.before.set(version, (counts.before.get(version) ?? 0) + 1);
-      // Sealed again from the state as the command reads it: a reseal run twice at once appends a second, equal event.
+      // A reseal run twice at once appends a second, equal event.
       const appended = await this.secrets.sealing(async () => {
         if (this.secrets.isCurrent(stored)) return null;
         return this.run(endpointId, (state) => ({
@@ -143,7 +130,7 @@ export class WebhookOperations {
     return counts;
   }
 
-  /** How many endpoints' secrets are stored under each version (`plain`: in plain text), as {@link resealSecrets} counts them. */
+  /** As {@link resealSecrets} counts them; `plain`: in plain text. */
   async secretVersions(): Promise<Map<number | 'plain', number>> {
     const counts = new Map<number | 'plain', number>();
     for (const stored of (await this.storedSecrets()).values()) {
@@ -153,7 +140,7 @@ export class WebhookOperations {
     return counts;
   }
 
-  /** Each endpoint's secret as last stored, by endpoint id. */
+  /** By endpoint id, as last stored. */
   private async storedSecrets(): Promise<Map<string, string>> {
     const states = new Map<string, WebhookEndpointState>();
     for (const recorded of await allEndpointEvents(this.eventStore)) {
@@ -170,16 +157,15 @@ export class WebhookOperations {
 }
 
 /**
- * Disables endpoint `endpointId` for `reason` at `now` (the operator's `webhook disable`, or the
- * dispatcher giving up, docs/change-feed.md "Retries"); false when it was disabled already. Throws
- * `WebhookCommandRejected` for an unknown endpoint or a blank reason.
+ * `webhook disable`, or the dispatcher giving up; false when disabled already. Throws `WebhookCommandRejected` for an unknown endpoint
+ * or a blank reason.
  */
 export async function disableWebhookEndpoint(eventStore: EventStore, endpointId: string, reason: string, now: Date): Promise<boolean> {
   const command = (): WebhookCommand => ({ type: 'DisableWebhookEndpoint', endpoint_id: endpointId, reason, now: now.toISOString() });
   return (await runWebhookCommand(eventStore, endpointId, command, now)) > 0;
 }
 
-/** Decides `command` on the endpoint's stream and appends what it gives; returns the number of events appended. */
+/** The number of events appended. */
 async function runWebhookCommand(
   eventStore: EventStore,
   endpointId: string,
@@ -196,10 +182,7 @@ async function runWebhookCommand(
   return outcome.events.length;
 }
 
-/**
- * Every endpoint event of the log, in position order: by stream where the store can
- * (`readStreamsByPrefix`, on the stream-id index), else from the log by position with a filter.
- */
+/** In position order: by stream where the store can (the stream-id index), else by position with a filter. */
 async function allEndpointEvents(eventStore: EventStore): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = [];
   if (eventStore.readStreamsByPrefix) {

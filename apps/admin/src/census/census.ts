@@ -6,20 +6,15 @@ import { listStatusOf, providerTraineesAsOf, utcDateOf, type TraineeReadModel } 
 import { csvRecord, type CsvValue } from '@app/uploads/csv';
 
 /**
- * The census return of one provider at an instant (docs/operations.md "The list at an instant and the census report"): one row per
- * trainee that existed then, as it stood then, for an auditor of funding. Columns carry the
- * canonical field names (the v2026.1 names, docs/spec/trainee-records-api.md "Trainee object").
- * Of the personal fields (docs/DESIGN.md "Personal data") only `trn` and `provider_trainee_id` are
- * in it, beside `trainee_id`, so the funder reconciles by TRN and the provider by its own id
- * (docs/DESIGN.md ruling 19); names, dates of birth, contact details, diversity data and free texts
- * stay out.
+ * The census return's columns (docs/operations.md "The list at an instant and the census report"), by canonical field name. Of the
+ * personal fields only `trn` and `provider_trainee_id`, to reconcile by (docs/DESIGN.md ruling 19).
  */
 export const CENSUS_COLUMNS: readonly (readonly [string, (t: Trainee, today: string) => CsvValue])[] = [
   ['trainee_id', (t) => t.trainee_id],
   ['trn', (t) => t.trn],
   ['provider_trainee_id', (t) => t.details.provider_trainee_id],
   ['ukprn', (t) => t.ukprn],
-  // The value of the list's `status` filter the trainee matched on the census date (empty: none, a draft say).
+  // The list's `status` filter value the trainee matched on the census date (empty: none, a draft say).
   ['status', (t, today) => listStatusOf(t, today)],
   ['state', (t) => t.state],
   ['academic_cycle', (t) => startCycle(t.details)],
@@ -51,18 +46,12 @@ export const CENSUS_COLUMNS: readonly (readonly [string, (t: Trainee, today: str
 
 export type CensusFormat = 'csv' | 'json';
 
-/** Bytes gathered before a write to the output (a write per row costs more than the rows). */
+/** A write per row costs more than the rows. */
 const CHUNK_CHARS = 64 * 1024;
 
 /**
- * Writes the census of provider `ukprn` at `instant` to `out`: CSV (the service's one writer,
- * `@app/uploads/csv`: a header record, then one record per trainee, CRLF-ended; a text cell a
- * spreadsheet would run as a formula, such as a provider's own id `=HYPERLINK(…)`, after a `'`) or
- * JSON (an array of objects keyed by column, one per line), in trainee-id order. Streams: it
- * holds the provider's trainee ids, one trainee's stream and one chunk of output at a time, and
- * waits for `out` to drain. Returns the number of trainees written. The trainees are found by
- * `providerTraineesAsOf` (docs/DESIGN.md "A provider's trainees at an instant"): never another
- * provider's, never an erased one; each trainee's stream is opened, for the two personal columns.
+ * Streams the census of `ukprn` at `instant` as CSV (`@app/uploads/csv`) or JSON lines, in trainee-id order, holding one trainee and one
+ * chunk at a time; trainees from `providerTraineesAsOf` (docs/DESIGN.md "A provider's trainees at an instant"). How many were written.
  */
 export async function writeCensus(
   stores: { eventStore: EventStore; readModel: TraineeReadModel },

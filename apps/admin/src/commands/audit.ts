@@ -19,23 +19,10 @@ import { CliError, type CliContext } from '../cli-context';
 import { parseFingerprint, progressBar, signingKey, trustedKey } from './audit-files';
 
 /**
- * The auditor's commands (docs/operations.md "Verifying the history", "Signed digests"); what they
- * check and say is libs/audit's (`auditLog`, `signDigestOf`), on the stores' `auditLogOf`:
- *
- * - `audit verify [--digest <file> [--fingerprint <hex>]] [--json]` recomputes the hash chain of
- *   every stream of the log as stored (docs/DESIGN.md "Verifiable history") and reports each
- *   altered, missing, reordered or inserted event by stream and revision, one line each on stdout,
- *   then a summary; with a progress bar on stderr. With `--digest`, a digest file `audit digest`
- *   wrote: its signature must hold for the trusted key (`--fingerprint`, else this deployment's
- *   signing key; docs/DESIGN.md "Who holds what"), its heads must make its signed root, and the
- *   log must still hold every head it signed (events taken from a stream's end, or put in with
- *   hashes computed afresh, are named too). `--json` writes one JSON document instead: `{events,
- *   streams, seconds, digest, faults: [{stream_id, revision, kind, detail}]}`. Exit 1 on any
- *   fault, or a digest that does not hold, another key signed, or no key is trusted to hold it to.
- * - `audit digest [--output <file>] [--by <who>]` checks every chain as of the log's head, signs a
- *   digest of it with the audit signing key and records it in the log; the digest goes to stdout,
- *   or to `--output` with every stream's head (what `audit verify --digest` reads). Exit 1 when
- *   the log does not verify (nothing is signed).
+ * `audit verify [--digest <file> [--fingerprint <hex>]] [--json]` and `audit digest [--output <file>] [--by <who>]`
+ * (docs/operations.md "Verifying the history", "Signed digests"), over libs/audit. `verify` names each fault by stream and revision, and
+ * with a digest file holds the log to it under the trusted key (`--fingerprint`, else this deployment's); exit 1 on any fault or a
+ * digest not held. `digest` signs and records a digest of the log's head; exit 1 when the log does not verify (nothing signed).
  */
 export function registerAuditCommands(program: Command, ctx: CliContext): void {
   const audit = program.command('audit').description("the history's proof: hash chains and signed digests");
@@ -64,10 +51,7 @@ interface VerifyOptions {
   json?: boolean;
 }
 
-/**
- * `audit verify`: the report on stdout (a line per fault and a summary, or `--json`), the progress
- * and the digest's signer on stderr; a digest the trusted key did not sign is refused before the log is read.
- */
+/** The report on stdout, progress and signer on stderr; a digest the trusted key did not sign is refused before the log is read. */
 async function verifyCommand(opts: VerifyOptions, ctx: CliContext): Promise<void> {
   if (opts.fingerprint !== undefined && !opts.digest) throw new CliError('--fingerprint names the key a --digest file must be signed by');
   const file = opts.digest ? readDigestFile(opts.digest) : null;
@@ -86,7 +70,7 @@ async function verifyCommand(opts: VerifyOptions, ctx: CliContext): Promise<void
   if (report.faults > 0) throw new CliError(`the history does not verify: ${report.faults} fault(s)`);
 }
 
-/** `audit digest`: signs, records and keeps a digest (`signDigestOf`); prints it, and with `output` writes it with every head. */
+/** Prints the digest; with `output`, writes it with every head. */
 async function digestCommand(opts: { output?: string; by?: string }, ctx: CliContext): Promise<void> {
   const key = signingKey(ctx);
   const signed = await ctx.withStores(async (stores) => {

@@ -11,24 +11,13 @@ import { createInterface } from 'node:readline';
 import { openUploadFiles, type Stores } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
 
-/** An export file's mode: its owner's only (docs/operations.md "File permissions"). */
+/** It holds sealed personal data and wrapped keys (docs/operations.md "File permissions"). */
 const EXPORT_FILE_MODE = 0o600;
 
 /**
- * `events export [--since <position>] [--output <file>]` and `events import <file>`
- * (docs/operations.md "Export, import and moving to EventStoreDB"): the event log as JSON lines, one
- * event per line (`position`, `stream_id`, `revision`, `id`, `type`, `data`, `metadata`), for
- * auditors and for moving a deployment between stores (the embedded SQLite log into EventStoreDB:
- * export with `DATA_DIR` set, import with `EVENTSTORE_URL` and `MONGODB_URL` set).
- *
- * The export writes to stdout unless `--output` names a file, made (or narrowed, when it exists)
- * 0600: it holds sealed personal data and wrapped keys; stdout then carries the events and nothing
- * else (the summary goes to stderr). The import loads a file into an EMPTY event store
- * (a store holding events, or read models that already projected some, is refused: exit 1),
- * keeping every stream id, revision, event id, type, data and metadata, then projects every read
- * model from the imported log. Webhook secrets leave sealed with the service key (those stored
- * before sealing are sealed as they are written), and an import refuses secrets sealed with
- * another key (docs/operations.md "The service key").
+ * `events export [--since <position>] [--output <file>]` and `events import <file>` (docs/operations.md "Export, import and moving to
+ * EventStoreDB"): the log as JSON lines. The export goes to stdout (summary on stderr) or a 0600 file; the import needs an empty event
+ * store and read models (else exit 1), then projects every read model. Webhook secrets leave sealed; another key's are refused.
  */
 export function registerEventCommands(program: Command, ctx: CliContext): void {
   const events = program.command('events').description('the event log as JSON lines: export and import');
@@ -60,7 +49,7 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
         process.stdout.write(`${summary(count, opts.since)} to ${file}\n`);
         return;
       }
-      // stdout carries the events and nothing else. A reader that stops early (`| head`) ends the export quietly.
+      // stdout carries the events only; a reader that stops early (`| head`) ends the export quietly.
       const ignore = (): void => undefined;
       process.stdout.on('error', ignore);
       try {
@@ -90,7 +79,6 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
         }
         return importInto(stores, file, ctx);
       });
-      // withStores has brought every read model up to date from the imported log before returning.
       process.stdout.write(
         `Imported ${result.count} ${result.count === 1 ? 'event' : 'events'} from ${file}; the log ends at position ${result.head} and the read models are rebuilt from it` +
           (result.guards > 0
@@ -101,7 +89,7 @@ export function registerEventCommands(program: Command, ctx: CliContext): void {
     });
 }
 
-/** The webhook secrets' sealing under this deployment's service key, its methods bound. */
+/** Its methods bound. */
 function secretsOf(ctx: CliContext): {
   exported: (type: string, data: unknown) => unknown;
   importRefusal: (type: string, data: unknown) => string | null;
@@ -114,16 +102,13 @@ function summary(count: number, since: number | undefined): string {
   return `Exported ${count} ${count === 1 ? 'event' : 'events'}${since ? ` after position ${since}` : ''}`;
 }
 
-/**
- * `--since`: a position the operator read from the store (an earlier export's last `position`),
- * given back as the store gave it; an integer ≥ 0, else commander's InvalidArgumentError.
- */
+/** An earlier export's last `position`, given back as the store gave it; an integer ≥ 0, else InvalidArgumentError. */
 function parsePosition(value: string): LogPosition {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('a position is an integer ≥ 0');
   return logPosition(Number(value));
 }
 
-/** Resolves once a file stream is open, rejects with its error (a missing directory, no permission). */
+/** Rejects with its error (a missing directory, no permission). */
 function whenOpen(stream: Writable): Promise<void> {
   return new Promise((resolve, reject) => {
     stream.once('open', () => resolve());
@@ -137,12 +122,12 @@ function isFileError(err: unknown): boolean {
   );
 }
 
-/** The data key of an upload's stream, which travels with it as a trainee's does (docs/DESIGN.md "Uploads"); null for another stream. */
+/** Travels with its stream as a trainee's key does; null for another stream. */
 function uploadKeyOf(streamId: string): string | null {
   return streamId.startsWith(UPLOAD_STREAM_PREFIX) ? uploadKeyId(streamId.slice(UPLOAD_STREAM_PREFIX.length)) : null;
 }
 
-/** An upload's parts kept outside the log (its file and row messages, sealed), which travel with its stream (docs/DESIGN.md "Uploads"). */
+/** Sealed, they travel with the upload's stream (docs/DESIGN.md "Uploads"). */
 function uploadPartsOf(files: UploadFiles): AttachmentTransfer {
   const uploadOf = (streamId: string) => (streamId.startsWith(UPLOAD_STREAM_PREFIX) ? streamId.slice(UPLOAD_STREAM_PREFIX.length) : null);
   return {
@@ -165,7 +150,6 @@ function uploadPartsOf(files: UploadFiles): AttachmentTransfer {
   };
 }
 
-/** Runs `fn` with the upload store of `stores` opened, closed after. */
 async function withUploadFiles<T>(stores: Stores, ctx: CliContext, fn: (files: UploadFiles) => Promise<T>): Promise<T> {
   const files = await openUploadFiles({ dataDir: ctx.dataDir }, stores);
   try {
@@ -175,11 +159,7 @@ async function withUploadFiles<T>(stores: Stores, ctx: CliContext, fn: (files: U
   }
 }
 
-/**
- * Exports the log as stored to `out` (`exportEvents`): personal values sealed, each trainee's and
- * upload's data key wrapped before its stream, with an upload's parts kept outside the log (sealed),
- * webhook secrets sealed (docs/DESIGN.md "Personal data").
- */
+/** The log as stored, with each stream's wrapped data key and an upload's sealed parts before it, webhook secrets sealed. */
 function exportTo(out: Writable, stores: Stores, ctx: CliContext, since: LogPosition | undefined): Promise<number> {
   return withUploadFiles(stores, ctx, (files) =>
     exportEvents(stores.storedLog, out, {
@@ -192,11 +172,8 @@ function exportTo(out: Writable, stores: Stores, ctx: CliContext, since: LogPosi
 }
 
 /**
- * Imports `file` into the empty `stores` (`importEvents`): personal data sealed as it goes, data keys
- * and webhook secrets checked against this deployment's service key. CliError for a bad file; the
- * counts otherwise (`guards`: events of the duplicate guard streams an older log holds, imported as
- * they are so that every later event keeps its position: `guards forget` deletes them in place,
- * docs/operations.md "Moving a log written before sealing").
+ * CliError for a bad file. `guards`: duplicate-guard events an older log holds, imported as they are so later positions hold
+ * (docs/operations.md "Moving a log written before sealing").
  */
 async function importInto(stores: Stores, file: string, ctx: CliContext): Promise<{ count: number; head: number; guards: number }> {
   let guards = 0;

@@ -8,17 +8,9 @@ import { CliError, type CliContext } from '../cli-context';
 import { erasureLedger } from './erasure-ledger';
 
 /**
- * `trainee erase <trainee_id> --reason <text> [--by <name>]` (docs/operations.md "Erasing a
- * trainee"; docs/DESIGN.md "Personal data"; `eraseTrainee`, libs/personal-data/erasure): appends
- * the erasure (why, by whom, when), destroys the trainee's data key, and forgets what the read
- * models and the kept idempotent answers hold of it.
- * The API then answers 404 for the trainee, its placements, degrees and history, and leaves it out
- * of lists; `trainee history` still shows every event, with `[erased]` for each personal value.
- * Exit 1 for an unknown trainee or a bad reason, and when a reader of the key store held its WAL
- * too long for the destroyed key's copy there to be cleared (it says so); running it again on an erased trainee finishes
- * the forgetting and says so. The erasure is recorded in the erasure ledger first (`--ledger`, or
- * `$BACKUP_DIR/erasure-ledger.jsonl`; docs/operations.md "Backups and restore"), so a restore of
- * an earlier backup erases the trainee again.
+ * `trainee erase <trainee_id> --reason <text> [--by <name>]` (docs/operations.md "Erasing a trainee"): recorded in the erasure ledger
+ * first, so a restore erases it again, then `eraseTrainee`. Exit 1 for an unknown trainee, a bad reason, or a forgetting a store could
+ * not finish (running it again finishes it).
  */
 export function registerTraineeErasure(trainee: Command, ctx: CliContext): void {
   trainee
@@ -31,8 +23,7 @@ export function registerTraineeErasure(trainee: Command, ctx: CliContext): void 
     .action(async (traineeId: string, opts: { reason: string; by?: string; ledger?: string }) => {
       const by = opts.by ?? userInfo().username;
       const record = erasureLedger(ctx, opts.ledger, 'trainee erase');
-      // Run again after a busy store: every step of an erasure is safe to repeat (`eraseTrainee`), and a
-      // run that finds the trainee erased finishes the forgetting; the ledger may get the erasure twice.
+      // Safe to rerun after a busy store: every step of an erasure is; the ledger may get the erasure twice.
       const erasure = await ctx.withStores(
         async (stores) => {
           try {

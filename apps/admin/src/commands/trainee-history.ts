@@ -19,23 +19,9 @@ interface HistoryOptions {
 }
 
 /**
- * `trainee history <trainee_id> [--as-of <instant>] [--api-version <version>] [--format table|json|html]`,
- * for auditors (docs/operations.md "Trainee history"). Replays the trainee's stream from the event
- * log; it reads nothing else (the read models only map an id given in another case to the stored
- * one) and writes nothing.
- *
- * Without `--as-of`: the timeline as a table of fixed-width columns (position, time, event,
- * provider, token id, API version, changed fields), or JSON lines with `--format json` or its alias
- * `--json` (one timeline entry per line, with the new values in `changes`), both streamed: read and
- * written a chunk of 1,000 events at a time (`writeTimeline`), so memory does not grow with the
- * history; or with `--format html` the auditor's report as one self-contained page
- * (libs/audit/history: the timeline with old → new values, each step's trainee, the chain's check
- * and the latest signed digest, its verdict held to the trusted key: `--fingerprint`, else this
- * deployment's audit signing key; docs/DESIGN.md "Who holds what"), also streamed a chunk at a
- * time (`writeHistoryReport`). With
- * `--as-of`: the trainee as it stood at that instant, as JSON in the chosen API version's shape
- * (default the latest), exactly as GET /trainees/{id} answers it; not with `--format html`. An
- * unknown trainee, or one that did not exist yet at the instant: exit 1.
+ * `trainee history <trainee_id> [--as-of <instant>] [--api-version <version>] [--format table|json|html]` (docs/operations.md "Trainee
+ * history"): replays the stream, writing nothing. The timeline as a table, JSON lines or the HTML report, streamed a chunk at a time;
+ * with `--as-of`, the trainee then as GET answers it (not with html). Exit 1 for an unknown trainee, or one not yet existing then.
  */
 export function registerTraineeHistoryCommands(program: Command, ctx: CliContext): void {
   const trainee = program.command('trainee').description('trainee records, for auditors');
@@ -82,7 +68,7 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
   registerTraineeErasure(trainee, ctx);
 }
 
-/** An ISO 8601 instant argument of the CLI (`parseInstant`), or commander's usage error (exit 2). */
+/** Commander's usage error (exit 2) for a bad instant. */
 export function parseInstantOption(value: string): Date {
   const instant = parseInstant(value);
   if (!instant)

@@ -8,14 +8,13 @@ import type { Stores } from '@app/stores';
 import { MemoryWindowCounter, type WindowCounter } from '@app/runtime/admission';
 import { fixedWindowStore, RATE_LIMIT_WINDOW_MS } from './fixed-window';
 
-/** What {@link registerAdmission} needs: the limits and lists, where windows are counted, the log, the clock. */
 export interface AdmissionOptions {
   config: Pick<AppConfig, 'rateLimitIpPerMinute' | 'rateLimitTokenPerMinute' | 'blockedIps' | 'blockedUserAgents'>;
   counter: WindowCounter;
   logger: Logger;
-  /** ms since the epoch; the system clock unless a test gives its own. */
+  /** Epoch ms; tests give their own. */
   now?: () => number;
-  /** Told of each request refused 429, with the limit it went over (the metrics; docs/observability.md). */
+  /** The metrics (docs/observability.md). */
   onRateLimited?: (limit: 'client' | 'token') => void;
 }
 
@@ -23,21 +22,10 @@ type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 type Counted = Extract<Awaited<ReturnType<Limiter>>, { isAllowed: false }>;
 
 /**
- * Admission control of every request whose path begins with `/api` (docs/reference/API-FACTS.md
- * §3; `/api-docs` included) or `/uploads` (the page for providers' staff, its sign-in included:
- * docs/DESIGN.md "The uploads page"), however it is spelled ({@link underAdmission}), in an
- * `onRequest` hook, so before authentication and before the body is read (§2.8, §3.3):
- * 1. blocklists (§3.2): a client IP in `blockedIps` or a `User-Agent` in `blockedUserAgents`
- *    (exact match) → 403, `text/plain`, `Forbidden\n`;
- * 2. at most `rateLimitIpPerMinute` requests per client IP, then at most `rateLimitTokenPerMinute`
- *    per bearer token (keyed by a hash of the token, never the token), each per fixed 60 s window
- *    aligned to the epoch (§3.1; 0 turns a limit off). Over a limit → 429, `text/plain`,
- *    `Retry later\n`, `Retry-After` the whole seconds to the window's end. Answers under `/api`
- *    carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds) of the limit
- *    closest to being reached. A client refused more than the limit's `max` times in one window
- *    gets each further 429 after {@link SUSTAINED_FLOOD_DELAY_MS} (at most until the window ends).
- * Counting goes through `@fastify/rate-limit` with the windows in `counter` ({@link fixedWindowStore}).
- * A counter that fails (its database unreachable) lets the request through and logs a warning.
+ * Admission of every `/api…` and `/uploads…` request however spelled ({@link underAdmission}), in `onRequest`, before authentication
+ * and the body (API-FACTS §2.8, §3): blocklists → 403 `Forbidden\n`; per-IP then per-token limits per fixed 60 s window (§3.1; 0: off)
+ * → 429 `Retry later\n` with `Retry-After`; `/api` answers carry the `RateLimit-*` headers of the limit nearest. A failing counter lets
+ * the request through with a warning (docs/operations.md "Limits").
  */
 export async function registerAdmission(fastify: FastifyInstance, options: AdmissionOptions): Promise<void> {
   const { config, logger } = options;
@@ -47,7 +35,7 @@ export async function registerAdmission(fastify: FastifyInstance, options: Admis
     store: fixedWindowStore(options.counter, options.now),
   });
   const limiters: { limiter: Limiter; perToken: boolean }[] = [];
-  // `ban` marks a client refused more than `max` times in one window: its further 429s are slowed down.
+  // `ban` marks a client refused more than `max` times in one window: its further 429s are slowed.
   if (config.rateLimitIpPerMinute > 0) {
     const max = config.rateLimitIpPerMinute;
     limiters.push({ limiter: fastify.createRateLimit({ max, ban: max }), perToken: false });
@@ -87,9 +75,8 @@ export async function registerAdmission(fastify: FastifyInstance, options: Admis
     const shown = exceeded ?? counted.reduce((a, b) => (b.remaining < a.remaining ? b : a));
     setRateLimitHeaders(reply, shown);
     if (exceeded) {
-      // A client that goes on after `max` refusals waits for each further one, so that a flood of
-      // refused requests cannot take the cores from other clients (BENCHMARKS.md "Fairness under
-      // a flood").
+      // A client going on after `max` refusals waits for each further one, so its flood cannot take the cores from others
+      // (BENCHMARKS.md "Fairness under a flood").
       options.onRateLimited?.(limits[counted.indexOf(exceeded)]);
       if (counted.some((c) => c.isBanned)) await delay(Math.min(SUSTAINED_FLOOD_DELAY_MS, exceeded.ttl));
       return reply.code(429).header('retry-after', String(exceeded.ttlInSeconds)).type('text/plain; charset=utf-8').send('Retry later\n');
@@ -97,15 +84,9 @@ export async function registerAdmission(fastify: FastifyInstance, options: Admis
   });
 }
 
-/** The paths admission control covers, as prefixes of the path in normal form. */
 const ADMITTED_PREFIXES = ['/api', '/uploads'];
 
-/**
- * Whether admission control covers `request`: the route the router matched begins with `/api` or
- * `/uploads`, or, matched or not, the request's path in normal form does ({@link normalPath}). So
- * no spelling of a path (percent-encoded, doubled slashes, another case) escapes a limit or a
- * blocklist that its plain spelling meets.
- */
+/** The matched route, or else the path in normal form, begins with a covered prefix: no spelling escapes a limit its plain one meets. */
 export function underAdmission(request: Pick<FastifyRequest, 'url' | 'routeOptions'>): boolean {
   const route = request.routeOptions?.url;
   if (route !== undefined && ADMITTED_PREFIXES.some((prefix) => route.startsWith(prefix))) return true;
@@ -113,11 +94,7 @@ export function underAdmission(request: Pick<FastifyRequest, 'url' | 'routeOptio
   return ADMITTED_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
-/**
- * A request target's path in normal form, for comparing prefixes: the query left out, every `%XX`
- * decoded (again while decoding changes it, at most 3 times), runs of slashes and backslashes made
- * one slash, lower case.
- */
+/** Query left out, `%XX` decoded (up to 3 times while it changes), slash and backslash runs made one slash, lower case. */
 export function normalPath(url: string): string {
   let path = url.split(/[?#]/, 1)[0];
   for (let i = 0; i < 3; i++) {
@@ -128,30 +105,27 @@ export function normalPath(url: string): string {
   return path.replace(/[/\\]+/g, '/').toLowerCase();
 }
 
-/** How long a 429 waits once its client has been refused more than its limit's `max` times in the window, in ms. */
+/** Once its client has been refused more than its limit's `max` times in the window. */
 export const SUSTAINED_FLOOD_DELAY_MS = 1_000;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
 
-/**
- * Where the rate-limit windows are counted: in MongoDB beside the read models when `MONGODB_URL` is
- * set, so every API replica shares the limits; otherwise in this process (one replica).
- */
+/** MongoDB when `MONGODB_URL` is set, so every API replica shares the limits; else this process. */
 export async function admissionCounter(stores: Pick<Stores, 'mongo'>): Promise<WindowCounter> {
   if (!stores.mongo) return new MemoryWindowCounter();
   const { MongoWindowCounter } = await import('@app/stores/mongodb');
   return new MongoWindowCounter(stores.mongo.database);
 }
 
-/** The token limit's key: a hash of the bearer token (never the token itself, which may be stored in a shared database). */
+/** Never the token itself, which may be stored in a shared database. */
 function tokenKey(request: FastifyRequest): string {
   const token = tokenFromAuthorizationHeader(request.headers.authorization) ?? '';
   return `token:${createHash('sha256').update(`rate-limit:${token}`, 'utf8').digest('hex')}`;
 }
 
-/** The IETF draft's `RateLimit-*` headers of one limit's count. */
+/** The IETF draft's headers. */
 function setRateLimitHeaders(reply: FastifyReply, counted: Counted): void {
   reply.header('ratelimit-limit', String(counted.max));
   reply.header('ratelimit-remaining', String(counted.remaining));

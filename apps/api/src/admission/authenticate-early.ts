@@ -4,27 +4,17 @@ import type { ApiAuthenticator } from '../auth/api.guard';
 import type { ApiRequest } from '../auth/request-context';
 import { VERSION_PATTERN } from '../composition/versions';
 
-/** The Fastify route config of an `/api/:api_version/…` route served without a token. */
 const PUBLIC_API_ROUTE = { publicApiRoute: true } as const;
 
-/**
- * Marks a controller method under `/api/:api_version/` as served without a token (reference data,
- * the OpenAPI documents; docs/reference/API-FACTS.md §2.8, §17.1), so {@link authenticateOnRequest}
- * leaves it alone. Every other route there needs a token: forgetting the mark fails closed (401).
- */
+/** Served without a token (API-FACTS §2.8, §17.1); every other route there needs one, so a forgotten mark fails closed. */
 export function PublicApiRoute(): MethodDecorator {
   return RouteConfig(PUBLIC_API_ROUTE);
 }
 
 /**
- * Authenticates in an `onRequest` hook, after routing and admission control but before the body is
- * read or parsed (docs/reference/API-FACTS.md §2.8: authentication before body parsing; an
- * unauthenticated request never costs a parse, docs/operations.md "Limits"), every request that
- * needs a token: a route under `/api/:api_version/` not marked {@link PublicApiRoute}, and an
- * unknown route under `/api/<version-like segment>/` (authenticated, then 404, §1.4). It calls
- * {@link ApiAuthenticator.authenticate}, the one place a token is resolved, which sets
- * `request.caller` and `request.contract`; its errors (401 Unauthorized, 404 for a version not
- * served) reach the exception filter, which answers them as from the guard.
+ * Authenticates in `onRequest`, after admission and before the body is read (API-FACTS §2.8; docs/operations.md "Limits"), every
+ * route needing a token and every unknown route under a version-like segment (§1.4), through {@link ApiAuthenticator.authenticate};
+ * its errors reach the exception filter as the guard's would.
  */
 export function authenticateOnRequest(fastify: FastifyInstance, authenticator: ApiAuthenticator): void {
   fastify.addHook('onRequest', async (request) => {
@@ -33,7 +23,7 @@ export function authenticateOnRequest(fastify: FastifyInstance, authenticator: A
   });
 }
 
-/** The version segment of a request that needs a token, or null when it needs none here. */
+/** Null when it needs no token here. */
 function versionSegmentNeedingToken(request: {
   url: string;
   routeOptions: { url?: string; config?: unknown };

@@ -4,19 +4,16 @@ import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { AppConfig } from '@app/runtime/process';
 import { errorsBody } from '../errors/errors';
 
-/** The server bounds of the configuration (docs/operations.md "Configuration" and "Limits"). */
+/** docs/operations.md "Configuration", "Limits". */
 export type ServerBounds = Pick<
   AppConfig,
   'requestTimeoutMs' | 'headersTimeoutMs' | 'connectionTimeoutMs' | 'keepAliveTimeoutMs' | 'maxRequestsPerSocket' | 'maxConnections'
 >;
 
 /**
- * Fastify's server options for the bounds (docs/operations.md "Limits", time and connections): the whole-request deadline
- * (headers and body, so a client sending a byte a second is cut off), the headers deadline (never
- * longer than the request's, as Node requires), the idle-socket and keep-alive timeouts, the
- * requests per socket, how often Node checks the deadlines (a quarter of the shorter one, at most
- * every 30 s, Node's own interval) and {@link answerClientError}. The connection limit is set on
- * the server once built ({@link limitConnections}).
+ * Fastify's options for the bounds (docs/operations.md "Limits"): the whole-request deadline (a byte-a-second client is cut off), the
+ * headers' (never longer, as Node requires), idle and keep-alive timeouts, requests per socket, the deadline check every quarter of the
+ * shorter (at most 30 s, Node's own), {@link answerClientError}. Connections: {@link limitConnections}.
  */
 export function serverOptions(bounds: ServerBounds): FastifyHttpOptions<Server> {
   const request = bounds.requestTimeoutMs;
@@ -36,18 +33,14 @@ export function serverOptions(bounds: ServerBounds): FastifyHttpOptions<Server> 
   };
 }
 
-/** Sets the most connections the server keeps open (`MAX_CONNECTIONS`; 0: no limit): more are closed at once. */
+/** `MAX_CONNECTIONS` (0: no limit): more are closed at once. */
 export function limitConnections(server: { maxConnections: number }, bounds: ServerBounds): void {
   if (bounds.maxConnections > 0) server.maxConnections = bounds.maxConnections;
 }
 
 /**
- * Closes the connection after an answer sent before the request's body was read in full
- * (docs/operations.md "Limits"): the 401 of a request without a token, a blocklist's 403, a rate
- * limit's 429, all answered in `onRequest`, before the body. The answer says `Connection: close`,
- * and Node closes the socket once it is written, instead of reading the rest of the body to keep the
- * connection alive: a client sending a byte a second without a token would otherwise hold its
- * socket until the request timeout.
+ * `Connection: close` on an answer sent before the body was read (401 without a token, 403, 429, all in `onRequest`), so Node closes the
+ * socket rather than read the body: a byte-a-second client without a token would hold it until the request timeout.
  */
 export function closeAfterUnreadBody(fastify: FastifyInstance): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
@@ -57,12 +50,8 @@ export function closeAfterUnreadBody(fastify: FastifyInstance): void {
 }
 
 /**
- * Answers a request the HTTP parser refused (Node's `clientError`): 408 when the request took too
- * long, 431 when its headers are too large, 400 otherwise, then closes the connection. The answer
- * has a body (the errors shape, docs/spec/trainee-records-api.md "Errors") only when the refused
- * bytes show the request line of a method other than HEAD: an answer to HEAD never has one
- * (RFC 9110 §9.3.2), or a keep-alive client would read it as the start of the next answer.
- * `Content-Length` always says how much follows.
+ * Node's `clientError`: 408 too slow, 431 headers too large, else 400, then close. A body (the errors shape) only when the bytes show a
+ * request line not HEAD: an answer to HEAD has none (RFC 9110 §9.3.2) or a keep-alive client would misread it. `Content-Length` always.
  */
 export function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;

@@ -7,25 +7,18 @@ import { ApiController } from '../openapi/api-controller.decorator';
 import { CurrentCaller } from '../auth/request-context';
 import { AuditDigestQuery, type AuditDigestAnswer } from './audit-digest.query';
 
-/** The longest `trainee_id` query value looked up (as the id path parameters). */
+/** As the id path parameters. */
 const TRAINEE_ID_MAX = 255;
 
-/** The service's latest signed digest of its log, for auditors (docs/operations.md "Signed digests"; an extension beyond the spec). */
+/** The latest signed digest, for auditors (docs/operations.md "Signed digests"); beyond the spec. */
 @ApiController('audit/digest', 'Audit')
 export class AuditDigestController {
   constructor(private readonly queries: QueryBus) {}
 
   /**
-   * GET /api/{version}/audit/digest[?trainee_id=<id>]: 200 `{data: AuditDigest}`, the latest
-   * digest the service signed (docs/DESIGN.md "Signed digests": `format`, `position`, `time`,
-   * `streams`, `root`, `public_key` as an Ed25519 JWK, `signature`) with `key_fingerprint`; with
-   * `trainee_id`, one of the caller's trainees, also `trainee_id` and `inclusion`: the proof that its
-   * stream's head as of the digest is a leaf of the digest's Merkle tree (`stream_id`, `revision`,
-   * `hash`, `leaf_index`, `tree_size`, `audit_path`; RFC 9162 §2.1.3), or null when its stream began
-   * after the digest's position. The same answer in every version.
-   *
-   * Errors: 404 `No audit digest has been signed yet`; 404 `Trainee(s) not found` for an unknown
-   * trainee or another provider's (never 403, docs/DESIGN.md property 6); 401 without a valid token.
+   * GET /api/{version}/audit/digest[?trainee_id=<id>]: 200 `{data: AuditDigest}` with `key_fingerprint`, and for one of the caller's
+   * trainees its `inclusion` proof (RFC 9162 §2.1.3; null when its stream began after the digest). The same in every version.
+   * 404 when none is signed, or for an unknown or another provider's trainee; 401.
    */
   @Get()
   @Operation(

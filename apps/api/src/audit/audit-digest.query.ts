@@ -6,7 +6,7 @@ import { traineeStreamId } from '@app/trainees/decider';
 import type { Caller } from '@app/trainees/write';
 import { AuditDigestNotFound } from '../errors/errors';
 
-/** The latest signed digest, for `caller`; with `traineeId` (the raw query value), the proof of that trainee's head in it. */
+/** `traineeId`: the raw query value. */
 export class AuditDigestQuery {
   constructor(
     readonly caller: Caller,
@@ -14,11 +14,7 @@ export class AuditDigestQuery {
   ) {}
 }
 
-/**
- * The answer of GET /audit/digest (snake_case, served as is): the signed digest's fields, the
- * fingerprint of the key that signed it (SHA-256 of its raw 32 bytes, hex), and the trainee's
- * `inclusion` proof when one was asked for (null when its stream began after the digest).
- */
+/** Snake_case, served as is; `inclusion` null when the trainee's stream began after the digest. */
 export type AuditDigestAnswer = SignedDigest & {
   key_fingerprint: string;
   trainee_id?: string;
@@ -26,11 +22,8 @@ export type AuditDigestAnswer = SignedDigest & {
 };
 
 /**
- * Answers the latest signed digest the service keeps (docs/DESIGN.md "Signed digests", "Inclusion
- * proofs") and, for one of the caller's trainees, the audit path from its stream's head (as of the
- * digest) to the digest's root. Errors: {@link AuditDigestNotFound} (404) before any digest is
- * signed; NotFound (404 `Trainee(s) not found`) for an unknown trainee or another provider's
- * (docs/DESIGN.md property 6).
+ * The latest digest kept and, for one of the caller's trainees, its head's audit path (docs/DESIGN.md "Inclusion proofs"). Throws
+ * {@link AuditDigestNotFound} before any digest, NotFound for an unknown or another provider's trainee.
  */
 @QueryHandler(AuditDigestQuery)
 export class AuditDigestHandler implements IQueryHandler<AuditDigestQuery, AuditDigestAnswer>, OnApplicationShutdown {
@@ -56,7 +49,7 @@ export class AuditDigestHandler implements IQueryHandler<AuditDigestQuery, Audit
     };
   }
 
-  /** Closes the digest tree store (this handler is its one user in the API). */
+  /** Its one user in the API. */
   async onApplicationShutdown(): Promise<void> {
     await this.trees.close();
   }

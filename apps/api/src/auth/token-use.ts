@@ -5,20 +5,16 @@ import { EVENT_STORE, type EventStore } from '@app/event-sourcing';
 import { PROVIDER_READ_MODEL, type ProviderReadModel, type TokenRecord } from '@app/providers/read';
 import { LOGGER } from '../composition/tokens';
 
-/**
- * The clock of token expiry and last use, and the recording of a token's use at most once a
- * calendar day (docs/reference/API-FACTS.md §2.4, §2.7; "today" is a date in Europe/London).
- * `clock` is a field so a test can move the API's time without waiting.
- */
+/** Token expiry's and use's clock, and each token's use recorded at most once a day, Europe/London (API-FACTS §2.4, §2.7). */
 @Injectable()
 export class TokenUse {
-  /** The API's clock for tokens. */
+  /** A field, so a test can move the API's time. */
   clock: () => Date = () => new Date();
   private readonly operations: ProviderOperations;
-  /** `token_id` of the uses recorded (or being recorded) by this process on {@link memoDay}. */
+  /** Recorded, or being recorded, by this process on {@link memoDay}. */
   private readonly recorded = new Set<string>();
   private memoDay = '';
-  /** The minute (ms since the epoch ÷ 60,000) {@link todayOfMinute} was computed for. */
+  /** Epoch ms ÷ 60,000. */
   private todayMinute = Number.NaN;
   private todayOfMinute = '';
 
@@ -30,10 +26,7 @@ export class TokenUse {
     this.operations = new ProviderOperations(eventStore, providers, () => this.clock());
   }
 
-  /**
-   * Today, `YYYY-MM-DD` in Europe/London, by {@link clock}. Formatted once per minute of the clock:
-   * London's midnight is always on a whole UTC minute (its offsets are whole hours).
-   */
+  /** `YYYY-MM-DD` in Europe/London, formatted once per minute: London's midnight is always on a whole UTC minute. */
   today(): string {
     const now = this.clock();
     const minute = Math.floor(now.getTime() / 60_000);
@@ -45,11 +38,8 @@ export class TokenUse {
   }
 
   /**
-   * Records the use of `token` on `today` unless its read-model `last_used_at` is already on that
-   * day or this process has recorded it today. Never waits nor throws: the `TokenUsed` event is
-   * appended in the background (the domain appends none for a day already recorded, so requests
-   * of several processes append at most a rare duplicate, which the projection folds with a max);
-   * a failure is logged (token id only) and retried by the next request.
+   * Unless the read model or this process has it on `today`, appends `TokenUsed` in the background, never waiting or throwing (processes
+   * race to a rare duplicate, which the projection folds with a max); a failure is logged (token id only) and retried next request.
    */
   recordUse(token: Pick<TokenRecord, 'token_id' | 'ukprn' | 'last_used_at'>, today: string): void {
     if (this.memoDay !== today) {

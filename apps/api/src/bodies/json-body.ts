@@ -1,11 +1,7 @@
 /**
- * The JSON body parser of every request (apps/api/src/create-app.ts) with its bounds (docs/DESIGN.md
- * ruling 14): before `JSON.parse` builds anything, one linear scan of the text refuses a body nested
- * deeper than {@link JSON_MAX_DEPTH} levels or holding an array or object of more than
- * {@link JSON_MAX_ITEMS} items, so that no check after it walks an unbounded value (a value nested
- * thousands deep would overflow the stack of the checks that echo it). Over a bound: 400 in the
- * malformed-JSON shape (docs/DESIGN.md ruling 4), the message naming the limit. The limits are
- * those of libs/trainees/record/limits.ts, stated in the OpenAPI document.
+ * The JSON body parser with its bounds (docs/DESIGN.md ruling 14): before `JSON.parse`, one linear scan refuses a body deeper than
+ * {@link JSON_MAX_DEPTH} or with a container over {@link JSON_MAX_ITEMS} items, so no later check walks an unbounded value (deep nesting
+ * would overflow the stack of the checks that echo it). 400 in the malformed-JSON shape (ruling 4), naming the limit.
  */
 
 import { JSON_MAX_DEPTH, JSON_MAX_ITEMS } from '@app/trainees/record';
@@ -18,7 +14,7 @@ const COMMA = 0x2c;
 const OPEN = new Set([0x5b, 0x7b]); // [ {
 const CLOSE = new Set([0x5d, 0x7d]); // ] }
 
-/** Text that may hold a prototype key, written as is or with `\u` escapes. */
+/** A prototype key, written as is or with `\u` escapes. */
 const POISON_HINT = /__proto__|constructor|\\u/;
 
 function refusePrototypeKeys(key: string, value: unknown): unknown {
@@ -28,16 +24,12 @@ function refusePrototypeKeys(key: string, value: unknown): unknown {
   return value;
 }
 
-/** An error the exception filter answers as 400 `BadRequest` with its message (a parser error). */
+/** Answered 400 `BadRequest` with its message. */
 export class JsonBodyRefused extends Error {
   readonly statusCode = 400;
 }
 
-/**
- * Why `text` exceeds a bound, or null when it does not: the depth of arrays and objects and the
- * item count of each, counted outside strings. Linear in the text, no recursion, no allocation per
- * value; malformed text is left to `JSON.parse`.
- */
+/** Null when within bounds; counted outside strings, linear, no recursion, no allocation per value; malformed text is `JSON.parse`'s. */
 export function jsonBoundsProblem(text: string): string | null {
   const commas = new Int32Array(JSON_MAX_DEPTH + 1);
   let depth = 0;
@@ -63,17 +55,14 @@ export function jsonBoundsProblem(text: string): string | null {
 }
 
 /**
- * A request body's text as JSON: `undefined` for an empty body, the parsed value otherwise.
- * Throws {@link JsonBodyRefused} over a bound ({@link jsonBoundsProblem}) and the `SyntaxError` of
- * `JSON.parse` (given status 400) for malformed JSON or a `__proto__` key or `constructor.prototype`
- * (Fastify's default parser's `onProtoPoisoning: 'error'`).
+ * `undefined` for an empty body. Throws {@link JsonBodyRefused} over a bound, and `JSON.parse`'s `SyntaxError` (status 400) for
+ * malformed JSON or a prototype key (as Fastify's `onProtoPoisoning: 'error'`).
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   const problem = jsonBoundsProblem(text);
   if (problem !== null) throw new JsonBodyRefused(problem);
   try {
-    // As Fastify's own JSON parser does, refuse prototype keys (the checks read them as plain data anyway).
     return POISON_HINT.test(text) ? JSON.parse(text, refusePrototypeKeys) : JSON.parse(text);
   } catch (err) {
     (err as Error & { statusCode?: number }).statusCode = 400;

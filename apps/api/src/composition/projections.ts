@@ -35,33 +35,23 @@ import { StorageFaults } from './storage-faults';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 
 /**
- * The projections behind the API (docs/DESIGN.md "Read models"). With `PROJECTOR=in-process` the
- * projector and the registry process manager run in this process (catch-up at start, then live)
- * and writes wait for the projector: on the embedded stores the projector runs in the projection
- * thread, which also writes the log (docs/DESIGN.md "The projection thread"), elsewhere in this
- * thread. With `external` a projector process keeps the read models and writes wait for the stored
- * checkpoint (read-your-writes either way, docs/DESIGN.md property 1). A wait
- * that times out is logged at error and keeps `/readyz` not ready until the checkpoint reaches the
- * write (docs/operations.md "Health"); the write itself is durable and answers as usual. In-process,
- * the webhook dispatcher runs here too (docs/change-feed.md "Webhooks"). Stops them and closes the
- * stores at shutdown.
+ * The projections behind the API (docs/DESIGN.md "Read models"): in-process, the projector (in the projection thread on the embedded
+ * stores), the registry process manager and the webhook dispatcher run here; external, writes wait for the stored checkpoint. A wait that
+ * times out is logged and keeps `/readyz` not ready until the checkpoint reaches the write, which answers as usual.
  */
 @Injectable()
 export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicationShutdown {
-  /**
-   * The in-process projector (in the projection thread on the embedded stores), or null when a
-   * projector process runs (`PROJECTOR=external`).
-   */
+  /** Null when a projector process runs. */
   readonly projector: ProjectorHandle | null;
   private readonly registryProcess: RegistryProcessManager | null;
   private readonly waiter: ProjectionWaiter;
-  /** How long a write waits for its projection before answering anyway, in ms (10 s; tests shorten it). */
+  /** Ms; tests shorten it. */
   waitTimeoutMs = 10_000;
-  /** Position of the latest write whose projection wait timed out (0: none). */
+  /** Of the latest write whose projection wait timed out. */
   private behindUntil = LOG_START;
-  /** The webhook dispatcher and its outbox, when the projector runs here (docs/change-feed.md "Webhooks"). */
+  /** When the projector runs here. */
   private webhooks: { dispatcher: WebhookDispatcher; outbox: WebhookOutbox } | null = null;
-  /** The audit digests signed on a schedule (`AUDIT_DIGEST_EVERY`), when the projector runs here and one is set. */
+  /** `AUDIT_DIGEST_EVERY`'s, when the projector runs here. */
   digests: Awaited<ReturnType<typeof openDigestSchedule>> = null;
 
   constructor(
@@ -74,14 +64,12 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     private readonly storageFaults: StorageFaults,
   ) {
     const inProcess = config.projector === 'in-process';
-    // A token issued, revoked or used: the next request looks it up again. New changes in the feed:
-    // the webhook dispatcher looks now rather than at its next poll.
+    // A provider event drops the token cache; new changes wake the webhook dispatcher.
     const applied = (providerEvents: boolean) => {
       if (providerEvents) tokens.invalidate();
       this.webhooks?.dispatcher.wake();
     };
-    // The subscription cannot go on: exit 1, so the supervisor restarts the process (docs/DESIGN.md
-    // "Failures of the subscription").
+    // Exit 1, so the supervisor restarts the process (docs/DESIGN.md "Failures of the subscription").
     const fatal = (error: Error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error);
     const thread = inProcess ? stores.projectionThread : null;
     if (thread) {
@@ -106,14 +94,9 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     this.waiter = this.projector ?? new CheckpointWaiter(stores.readModel);
   }
 
-  /**
-   * Resolves once the read models have applied every event up to `position` (global position),
-   * or after {@link waitTimeoutMs}: then logs an error naming the position and keeps
-   * {@link readiness} not ready until the checkpoint reaches it. Never rejects for a time-out.
-   */
+  /** After {@link waitTimeoutMs}, logs the position and keeps {@link readiness} not ready until it is reached; never rejects. */
   async waitFor(position: LogPosition, timeoutMs = this.waitTimeoutMs): Promise<boolean> {
     const wait = () => this.waiter.waitFor(position, timeoutMs);
-    // A span of its own when tracing is on (docs/observability.md "Traces").
     if (await (tracingEnabled() ? inSpan('projection.wait', wait) : wait())) return true;
     this.behindUntil = laterPosition(this.behindUntil, position);
     this.logger.error(
@@ -123,12 +106,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     return false;
   }
 
-  /**
-   * What `/readyz` answers (see `assessReadiness`): ready or not and why, from a storage fault
-   * (`StorageFaults`), this process's projector (when in-process), the lag against
-   * READY_MAX_LAG_SECONDS, a write whose projection wait timed out, and damage found in the read
-   * store (`ReadModelsDamaged`: a restart rebuilds it).
-   */
+  /** `assessReadiness` over storage faults, the in-process projector, the lag, timed-out waits and read store damage. */
   async readiness(): Promise<Readiness> {
     const checkpoint = await this.checkpoint().catch((err: unknown) => {
       if (err instanceof ReadModelsDamaged) return null;
@@ -147,12 +125,11 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     });
   }
 
-  /** The position of the last event applied to the read models. */
   async checkpoint(): Promise<LogPosition> {
     return this.projector ? this.projector.checkpoint : this.stores.readModel.checkpoint();
   }
 
-  /** Brings the read models up to date (in-process: by projecting; external: by waiting up to 10 s for the projector). */
+  /** In-process by projecting; external by waiting up to 10 s for the projector. */
   async catchUp(): Promise<void> {
     if (this.projector) {
       await this.projector.catchUp();
@@ -164,7 +141,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     }
   }
 
-  /** The projections' versions, stores and checkpoints, when the read store keeps versions; null otherwise. */
+  /** Null when the read store keeps no versions. */
   async projectionInfo(): Promise<ProjectionInfo[] | null> {
     const store = this.stores.readModel as Partial<RebuildableStore>;
     return typeof store.projectionInfo === 'function' ? store.projectionInfo() : null;
@@ -198,13 +175,12 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
       observeProjections(this.metrics.metrics, { ...parts, storedLog: this.stores.storedLog, readModel: this.stores.readModel });
     }
     await dispatcher.start();
-    // Scheduled digests belong with the projector (docs/DESIGN.md "Scheduled digests").
     this.digests = await openDigestSchedule(this.config, auditLogOf(this.config, this.stores), this.logger);
     this.digests?.schedule.start();
     this.logger.info({ checkpoint: position }, 'projections caught up; projector live');
   }
 
-  /** The in-process webhook dispatcher, or null when the projector runs in its own process. */
+  /** Null when the projector runs in its own process. */
   get webhookDispatcher(): WebhookDispatcher | null {
     return this.webhooks?.dispatcher ?? null;
   }

@@ -7,28 +7,23 @@ import { STORAGE_FAULT_REASONS, storageFaultOf, type StorageFault } from '@app/e
 import { APP_CONFIG, type AppConfig, type ProcessMetrics } from '@app/runtime/process';
 import { LOGGER, METRICS } from './tokens';
 
-/** `Retry-After` of a 503 for a storage fault, in seconds: an operator has to free or repair the disk. */
+/** An operator has to free or repair the disk. */
 export const STORAGE_RETRY_AFTER_SECONDS = 30;
 
-/** The 503's message for a storage fault: what a provider's developer needs, naming no internals. */
+/** What a provider's developer needs, naming no internals. */
 export const STORAGE_FAULT_MESSAGE = 'The service cannot store changes at the moment; please try again later';
 
-/** A fault of one kind is logged again at most this often while it repeats, in ms. */
+/** While it repeats. */
 const LOG_INTERVAL_MS = 60_000;
-/** While a fault holds, `/readyz` probes the data directory at most this often, in ms. */
+/** While a fault holds. */
 const PROBE_INTERVAL_MS = 5_000;
-/** What the probe writes (and syncs, and removes) in the data directory, in bytes. */
+/** Written, synced and removed in the data directory. */
 const PROBE_BYTES = 64 * 1024;
 
 /**
- * The storage faults of this API process (docs/operations.md "When the disk fills"): a write that
- * failed because the data directory is full, read-only or cannot be written (`storageFaultOf`).
- * Each is counted (`trainee_records_storage_faults_total{kind}`) and logged at error on its kind's
- * first occurrence and at most once a minute after (with how many came between), and keeps
- * `/readyz` not ready with the fault's sentence until the data directory takes a write again: a
- * write the API answered 2xx, or a probe that `/readyz` runs at most every 5 s meanwhile (a 64 KiB
- * file written, synced and removed in DATA_DIR), since an instance taken out of rotation gets no
- * writes to tell it.
+ * This API process's storage faults (docs/operations.md "When the disk fills"): counted, logged at most once a minute per kind, and
+ * holding `/readyz` not ready until the data directory takes a write again, a 2xx write or `/readyz`'s own probe, as an instance taken
+ * out of rotation gets no writes to tell it.
  */
 @Injectable()
 export class StorageFaults {
@@ -43,10 +38,7 @@ export class StorageFaults {
     @Inject(METRICS) private readonly metrics: ProcessMetrics | null,
   ) {}
 
-  /**
-   * The storage fault `error` stands for, noted (counted, logged as above, `/readyz` not ready);
-   * null, and nothing noted, for any other error.
-   */
+  /** Noted (counted, logged, `/readyz` not ready); null, and nothing noted, for an error that is no storage fault. */
   noted(error: unknown): StorageFault | null {
     const fault = storageFaultOf(error);
     if (!fault) return null;
@@ -67,15 +59,12 @@ export class StorageFaults {
     return fault;
   }
 
-  /** A write was stored: a fault noted is over. */
+  /** A fault noted is over. */
   writeSucceeded(): void {
     if (this.current) this.cleared('a write was stored');
   }
 
-  /**
-   * What `/readyz` says of the storage: the current fault's sentence, or nothing. While a fault
-   * holds, probes the data directory first (at most every 5 s) and forgets the fault when it can write.
-   */
+  /** The current fault's sentence, or nothing; while one holds, probes the data directory first and forgets the fault if it can write. */
   async reasons(): Promise<string[]> {
     if (this.current && Date.now() - this.probedAt >= PROBE_INTERVAL_MS) {
       this.probe ??= this.probeDataDir().finally(() => (this.probe = null));

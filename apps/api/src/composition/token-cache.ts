@@ -1,12 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PROVIDER_READ_MODEL, type ProviderReadModel, type TokenRecord } from '@app/providers/read';
 
-/**
- * How long a looked-up token is believed without asking the read model again, in ms: a token issued
- * or revoked takes effect within a second (docs/operations.md "Providers and tokens").
- */
+/** A token issued or revoked takes effect within a second (docs/operations.md "Providers and tokens"). */
 export const TOKEN_CACHE_TTL_MS = 1_000;
-/** Most tokens kept (hashes of unknown tokens included); past it the cache starts again empty. */
+/** Unknown tokens' hashes included; past it the cache starts again empty. */
 export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 
 interface Entry {
@@ -15,14 +12,9 @@ interface Entry {
 }
 
 /**
- * The token read model's `findTokenByHash` with a short memory, so that a request does not look up
- * a token whose record cannot have changed since the last one: a token hash's record (or its
- * absence) is kept for {@link TOKEN_CACHE_TTL_MS} and at most {@link TOKEN_CACHE_MAX_ENTRIES} hashes. The in-process projector calls
- * {@link invalidate} when it applies an event of a provider stream (a token issued, revoked or
- * used), so a change made through this process's log is seen by the next request; a change the
- * API learns of only through the store (`PROJECTOR=external`) is seen within the TTL. Expiry is
- * checked on every request against the record (docs/reference/API-FACTS.md §2.4), so caching never
- * lets an expired token through. `now` is a field so that tests can set it.
+ * The token read model's `findTokenByHash` remembered briefly. The in-process projector {@link invalidate}s it on a provider event;
+ * with an external projector a change is seen within the TTL. Expiry is checked per request (API-FACTS §2.4), so caching never lets an
+ * expired token through.
  */
 @Injectable()
 export class CachedTokens implements Pick<ProviderReadModel, 'findTokenByHash'> {
@@ -31,7 +23,7 @@ export class CachedTokens implements Pick<ProviderReadModel, 'findTokenByHash'> 
 
   constructor(@Inject(PROVIDER_READ_MODEL) private readonly providers: Pick<ProviderReadModel, 'findTokenByHash'>) {}
 
-  /** The token whose SHA-256 hash (lower-case hex) is `tokenHash`, or null; from memory while fresh. */
+  /** From memory while fresh; null for none. */
   async findTokenByHash(tokenHash: string): Promise<TokenRecord | null> {
     const now = this.now();
     const kept = this.entries.get(tokenHash);
@@ -42,7 +34,7 @@ export class CachedTokens implements Pick<ProviderReadModel, 'findTokenByHash'> 
     return record;
   }
 
-  /** Forgets every kept token (a provider stream changed). */
+  /** A provider stream changed. */
   invalidate(): void {
     this.entries.clear();
   }

@@ -13,18 +13,15 @@ import { of, type Observable } from 'rxjs';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, Idempotency, REPLAYED_HEADER } from './idempotency';
 import type { ApiRequest } from '../auth/request-context';
 
-/** 422 message: the key was first used with another method, path or body. */
+/** 422: the key was first used with another method, path or body. */
 export const KEY_REUSED = `This ${IDEMPOTENCY_KEY_HEADER} was used with another request (another path or body)`;
 
-/** 409 message: the first request with the key has not answered yet. */
+/** 409: the first request with the key has not answered yet. */
 export const KEY_IN_PROGRESS = `A request with this ${IDEMPOTENCY_KEY_HEADER} is still running; retry after it has answered`;
 
 /**
- * On a write sent with `Idempotency-Key` (after the guard: the token is known), before the body is
- * checked: the first request with a key runs and its answer is kept for the token for 24 hours; the
- * same key with the same method, path and body answers that answer again (status and body, with
- * `Idempotent-Replayed: true`) without running; with another path or body, 422; while the first is
- * still running, 409 (retry later). Without the header nothing changes. docs/operations.md "Limits".
+ * After the guard, before the body's checks (docs/operations.md "Limits"): a key's first request runs and its answer is kept; the same
+ * request again replays it with `Idempotent-Replayed: true`; another request with the key 422; while the first runs, 409.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -44,11 +41,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-/**
- * An operation that accepts `Idempotency-Key`: the {@link IdempotencyInterceptor} and the header
- * parameter in the OpenAPI document (the documents add its 400, 409 and 422, and
- * `Idempotent-Replayed`, to the operation's answers: apps/api/src/api-docs/common-answers.ts).
- */
+/** The interceptor and the header parameter; the documents add its 400, 409, 422 and `Idempotent-Replayed` (api-docs/common-answers.ts). */
 export function Idempotent(): MethodDecorator {
   return applyDecorators(
     UseInterceptors(IdempotencyInterceptor),

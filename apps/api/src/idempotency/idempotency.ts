@@ -5,22 +5,18 @@ import { IDEMPOTENCY_STORE, type IdempotencyClaim, type IdempotencyStore } from 
 import type { ApiRequest } from '../auth/request-context';
 import { LOGGER } from '../composition/tokens';
 
-/** The request header naming a write's idempotency key. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
-/** The answer header of a replayed answer (`true`). */
+/** Value `true`. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
-/** 1 to 255 visible ASCII characters (a UUID is the usual choice). */
+/** Visible ASCII (a UUID is the usual choice). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-/** How often expired keys are deleted (besides being ignored at once). */
+/** Besides being ignored at once. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
-/**
- * The request's idempotency key: null without the header; 400 in the error shape when it is not
- * 1 to 255 visible ASCII characters (a repeated header, joined with `, `, is not). docs/operations.md "Limits".
- */
+/** Null without the header; 400 when not 1 to 255 visible ASCII characters (a repeated header joins with `, `: refused). */
 export function idempotencyKeyOf(req: Pick<ApiRequest, 'headers'>): string | null {
   const raw = req.headers['idempotency-key'];
   if (raw === undefined) return null;
@@ -30,23 +26,19 @@ export function idempotencyKeyOf(req: Pick<ApiRequest, 'headers'>): string | nul
   return raw;
 }
 
-/** A literal piece of the canonical text (not a JSON string value). */
+/** Not a JSON string value. */
 class Raw {
   constructor(readonly text: string) {}
 }
 
-/**
- * SHA-256 (hex) of `METHOD path` and the body in canonical JSON (object keys sorted, `undefined`
- * as null), walked without recursion so that no nesting depth can overflow the stack. Two bodies
- * that differ only in key order or spacing have the same fingerprint.
- */
+/** SHA-256 hex of `METHOD path` and the body as canonical JSON (keys sorted), walked without recursion so no depth overflows the stack. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
   const hash = createHash('sha256').update(`${method.toUpperCase()} ${path}\n`);
   const stack: unknown[] = [body];
   while (stack.length > 0) {
     const item = stack.pop();
     if (item instanceof Raw) hash.update(item.text);
-    // A file sent as the body (`text/csv`): its bytes, marked apart from any JSON text.
+    // A file body (`text/csv`): its bytes, marked apart from any JSON text.
     else if (Buffer.isBuffer(item)) hash.update('bytes:').update(item);
     else if (Array.isArray(item)) pushArray(hash, stack, item);
     else if (item !== null && typeof item === 'object') pushObject(hash, stack, item as Record<string, unknown>);
@@ -74,7 +66,7 @@ function pushObject(hash: Hash, stack: unknown[], object: Record<string, unknown
   }
 }
 
-/** Answers worth replaying: 2xx and 4xx except 401 and 429 (a retry after those, or a 5xx, runs again). */
+/** 2xx and 4xx except 401 and 429; a retry after those, or a 5xx, runs again. */
 export function worthReplaying(status: number): boolean {
   return (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 401 && status !== 429);
 }
@@ -86,10 +78,7 @@ interface Held {
 }
 
 /**
- * Idempotent retries of the API's writes (docs/operations.md "Limits"): claims
- * a request's key for its token in the {@link IdempotencyStore} before the write runs, and keeps
- * the answer it sent (see {@link registerIdempotencyHook}) for 24 hours, or frees the key when the
- * answer is not worth replaying. The clock is a field so that tests can set it.
+ * Idempotent retries of the API's writes (docs/operations.md "Limits"): the key claimed for the token before the write, its answer kept.
  */
 @Injectable()
 export class Idempotency implements OnApplicationShutdown {
@@ -102,12 +91,9 @@ export class Idempotency implements OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /**
-   * Claims `key` for this authenticated request (scope: its token id; fingerprint: method, path
-   * without the query, canonical body). On `claimed` the answer is kept when it is sent.
-   */
+  /** Scope: the token id; fingerprint: method, path without the query, canonical body. */
   async claim(req: ApiRequest, key: string): Promise<IdempotencyClaim> {
-    // An API caller always has a token id (the guard sets it); a caller without one keeps keys per provider.
+    // A caller always has a token id (the guard sets it); one without keeps keys per provider.
     const scope = req.caller?.tokenId ?? `provider:${req.caller?.ukprn ?? ''}`;
     const fingerprint = requestFingerprint(req.method, (req.url ?? '').split('?')[0], req.body);
     const now = this.clock();
@@ -117,10 +103,7 @@ export class Idempotency implements OnApplicationShutdown {
     return found;
   }
 
-  /**
-   * Called with every answer as it is sent: when its request holds a claim, keeps the answer
-   * (worth replaying, with a text body) or frees the key. Never throws: a store failure is logged.
-   */
+  /** With every answer sent: keeps it (worth replaying, text body) or frees the key. Never throws: a store failure is logged. */
   async settle(req: object, status: number, contentType: unknown, payload: unknown): Promise<void> {
     const held = this.held.get(req);
     if (!held) return;
@@ -152,7 +135,6 @@ function errorText(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
-/** The Fastify instance's hook registration, as much of it as {@link registerIdempotencyHook} uses. */
 interface HookHost {
   addHook(
     name: 'onSend',
@@ -160,11 +142,7 @@ interface HookHost {
   ): unknown;
 }
 
-/**
- * Registers the `onSend` hook that hands every answer to {@link Idempotency.settle}, whether the
- * controller or the exception filter wrote it, before it leaves (so a retry that follows the answer
- * always finds it kept).
- */
+/** `onSend` hands every answer to {@link Idempotency.settle}, filter's too, before it leaves: a retry after the answer always finds it. */
 export function registerIdempotencyHook(fastify: HookHost, idempotency: Idempotency): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
     await idempotency.settle(request, reply.statusCode, reply.getHeader('content-type'), payload);

@@ -1,9 +1,6 @@
 /**
- * `@nestjs/swagger` decorators for the API's operations, written once: the statuses an operation
- * answers with their bodies (docs/spec/trainee-records-api.md "Errors"; docs/DESIGN.md ruling 4),
- * its path parameters, and its request body. Schemas are named, not built, here: each version's
- * document holds its own `components.schemas` under these names (libs/trainees/contract/openapi), so one
- * controller serves every version's document.
+ * `@nestjs/swagger` decorators for the operations, written once (docs/DESIGN.md ruling 4). Schemas are named, not built: each version's
+ * document holds its own under these names (libs/trainees/contract/openapi), so one controller serves every version.
  */
 import { applyDecorators } from '@nestjs/common';
 import { BODY_MAX_TEXT, JSON_BOUNDS_TEXT } from '@app/trainees/record';
@@ -12,7 +9,7 @@ import { Idempotent } from '../idempotency/idempotency.interceptor';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** An answer with a JSON body of the named schema (or the given schema), and the headers it carries. */
+/** A JSON body of the named (or given) schema, and its headers. */
 export function Answers(
   status: number,
   description: string,
@@ -27,7 +24,6 @@ export function Answers(
   });
 }
 
-/** The `Content-Disposition` of a file answered for download: `attachment; filename="…"`. */
 export const ATTACHMENT_HEADER = {
   'Content-Disposition': {
     description: '`attachment; filename="<name>.csv"`: saved as a file.',
@@ -35,7 +31,7 @@ export const ATTACHMENT_HEADER = {
   },
 };
 
-/** The `api_version` path segment, every operation's first parameter (docs/spec/trainee-records-api.md "Versioning"). */
+/** Every operation's first parameter (docs/spec/trainee-records-api.md "Versioning"). */
 export const ApiVersionParam = (): MethodDecorator & ClassDecorator =>
   ApiParam({
     name: 'api_version',
@@ -44,7 +40,7 @@ export const ApiVersionParam = (): MethodDecorator & ClassDecorator =>
     schema: { type: 'string' },
   });
 
-/** A resource id path parameter: 24 base58 characters, matched case-insensitively (docs/reference/API-FACTS.md §1.10). */
+/** 24 base58 characters, matched case-insensitively (API-FACTS §1.10). */
 export const IdParam = (name: 'trainee_id' | 'placement_id' | 'degree_id'): MethodDecorator & ClassDecorator =>
   ApiParam({
     name,
@@ -53,7 +49,7 @@ export const IdParam = (name: 'trainee_id' | 'placement_id' | 'degree_id'): Meth
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   });
 
-/** What every operation that needs a token may answer: 401, and 429 where a rate limit applies. */
+/** 401, and 429 where a rate limit applies. */
 export function Authenticated(): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiBearerAuth('token'),
@@ -67,11 +63,7 @@ export function Authenticated(): MethodDecorator & ClassDecorator {
   );
 }
 
-/**
- * 429 with a plain-text body and `Retry-After` (docs/reference/API-FACTS.md §3.1), where a rate
- * limit applies, with the `RateLimit-*` headers every answer under `/api` carries then; and 403
- * `Forbidden` for a blocked client (§3.2). Figures: docs/operations.md "Limits".
- */
+/** 429 plain text with `Retry-After` (API-FACTS §3.1) and the `RateLimit-*` headers; 403 for a blocked client (§3.2). */
 export function RateLimited(): MethodDecorator & ClassDecorator {
   const seconds = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
   return applyDecorators(
@@ -96,12 +88,7 @@ export function RateLimited(): MethodDecorator & ClassDecorator {
   );
 }
 
-/**
- * 503 `ServiceUnavailable` with `Retry-After`, on every operation that writes: the service cannot
- * store the change now (its data directory is full, read-only or failing: docs/operations.md "When
- * the disk fills"), or its event store is too busy to take the call. Nothing was written; retry
- * after the seconds given.
- */
+/** 503 with `Retry-After` on every write: the data directory is failing or the event store too busy; nothing was written. */
 export function StorageUnavailable(): MethodDecorator & ClassDecorator {
   return ApiResponse({
     status: 503,
@@ -113,24 +100,19 @@ export function StorageUnavailable(): MethodDecorator & ClassDecorator {
   });
 }
 
-/** An operation: its id, summary and description (the controller method's docstring in short). */
+/** The controller method's docstring in short. */
 export function Operation(operationId: string, summary: string, description?: string): MethodDecorator {
   return ApiOperation({ operationId, summary, description });
 }
 
-/** The operation exists only in the versions whose contract has `feature` (libs/trainees/contract/contract.ts). */
+/** Only in the versions whose contract has `feature`. */
 export function ForVersionsWith(feature: 'referenceData' | 'updateQtsOrEytsStatus'): MethodDecorator {
   return ApiExtension('x-contract-feature', feature);
 }
 
 /**
- * A write's request body (`{data: …}`, the named schema), its `Idempotency-Key` ({@link Idempotent})
- * and the answers every write may give: 400 malformed JSON, a body nested or wide beyond its bounds
- * (docs/DESIGN.md ruling 14) or a malformed key, 413 body over the limit, 409 a concurrent change
- * after the retries (or the key's first request still running), 422 every failed rule (or
- * StateTransitionError, or `data` missing, or the key used with another request), 503 the change
- * cannot be stored now ({@link StorageUnavailable}); `notFound` adds 404 for an unknown trainee (or
- * placement, degree).
+ * A write's body (`{data: …}`), its `Idempotency-Key` and every write's answers: 400, 413, 409, 422, 503; `notFound` adds 404 for an
+ * unknown trainee, placement or degree.
  */
 export function Writes(body: string, options: { notFound: boolean; conflict?: string; enhancedErrors?: boolean }): MethodDecorator {
   const unprocessable = options.enhancedErrors
@@ -176,6 +158,5 @@ export function Writes(body: string, options: { notFound: boolean; conflict?: st
   );
 }
 
-/** 404 for an unknown trainee, placement or degree (docs/spec/trainee-records-api.md "Errors"). */
 export const NotFoundAnswer = (description = "Trainee(s) not found (another provider's included)."): MethodDecorator & ClassDecorator =>
   Answers(404, description, 'NotFound');

@@ -3,24 +3,16 @@ import type { VersionContract } from '@app/trainees/contract';
 import type { Caller } from '@app/trainees/write';
 import type { ApiRequest } from '../auth/request-context';
 
-/**
- * What an endpoint on one trainee reads of its request, as the API guard and the path give it: the
- * caller, the contract of the path's version, the trainee id as sent, and on a child resource's item
- * endpoints the child's id as sent (ids are matched case-insensitively, docs/reference/API-FACTS.md §1.10).
- */
+/** The caller, the path version's contract, the trainee id and a child's id as sent (matched case-insensitively: API-FACTS §1.10). */
 export interface TraineeRequest {
   caller: Caller;
   contract: VersionContract;
   traineeId: string;
-  /** The child id of the path (the `idParam` given to {@link TraineeParams}); '' elsewhere. */
+  /** '' outside a child's item endpoints. */
   itemId: string;
 }
 
-/**
- * Controller parameter: the {@link TraineeRequest} of a route under `trainees/:trainee_id`, whose
- * child id parameter is `idParam` (none on a collection or on the trainee itself). Throws (a 500:
- * a wiring error) on a route without the API guard.
- */
+/** The {@link TraineeRequest} under `trainees/:trainee_id`, `idParam` naming the child id parameter; a 500 on a route without the guard. */
 export const TraineeParams = createParamDecorator((idParam: string | undefined, ctx: ExecutionContext): TraineeRequest => {
   const req = ctx.switchToHttp().getRequest<ApiRequest>();
   if (!req.caller || !req.contract) throw new Error('TraineeParams used on a route without the API guard');

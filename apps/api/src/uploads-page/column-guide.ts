@@ -3,13 +3,10 @@ import { contractFor, openApiSchemas, type JsonSchema } from '@app/trainees/cont
 import { csvText } from '@app/uploads/csv';
 import { addTraineeColumns } from '@app/uploads/write';
 
-/** The reference data lists by name, as `GET /api/{version}/reference-data` serves them. */
+/** As `GET /api/{version}/reference-data` serves them. */
 type ReferenceLists = Record<string, { metadata: { description?: string }; entries: { code: string; display_name: string }[] }>;
 
-/**
- * The property of the create body's schemas a template column fills: a trainee's field, a
- * placement's URN, a disability, a degree's field.
- */
+/** A trainee's field, a placement's URN, a disability, a degree's field. */
 function propertyOf(column: string, schemas: Record<string, JsonSchema>): JsonSchema | null {
   const props = (name: string) =>
     ((schemas[name] as { properties?: Record<string, JsonSchema> }).properties ?? {}) as Record<string, JsonSchema>;
@@ -19,7 +16,7 @@ function propertyOf(column: string, schemas: Record<string, JsonSchema>): JsonSc
   return props('TraineeInput')[column] ?? null;
 }
 
-/** The reference data list of a column's codes: the list of its name, or of its name without a number or `degree_`, or its kind's. */
+/** The list of its name, or its name without a number or `degree_`, or its kind's. */
 function listOf(column: string, lists: ReferenceLists): string | null {
   const bare = column.replace(/_?\d+$/, '').replace(/^degree_/, '');
   const kinds: Record<string, string> = {
@@ -31,26 +28,21 @@ function listOf(column: string, lists: ReferenceLists): string | null {
   return null;
 }
 
-/** A schema's format in words: its type, date or email format, most characters, or "a code" for a list. */
+/** Its type, date or email format, most characters, or "a code". */
 function formatOf(schema: JsonSchema | null, coded: boolean): string {
   if (coded) return 'A code from the list';
   const s = (schema ?? {}) as { type?: string | string[]; format?: string; maxLength?: number; oneOf?: { format?: string }[] };
   if (s.format === 'date' || s.oneOf?.some((o) => o.format === 'date')) return 'A date, YYYY-MM-DD';
   if (s.format === 'email') return 'An email address';
   const types = ([] as string[]).concat(s.type ?? []);
-  // Free text takes a number too (as its decimal text): still text, with its length.
+  // Free text takes a number too (as its decimal text): still text.
   if (types.includes('string') && s.maxLength !== undefined) return `Text, at most ${s.maxLength} characters`;
   if (types.includes('integer') || types.includes('number')) return 'A number';
   if (types.includes('boolean')) return 'true or false';
   return s.maxLength !== undefined ? `Text, at most ${s.maxLength} characters` : 'Text';
 }
 
-/**
- * The column guide of `version`'s template as CSV (`column`, `meaning`, `format`, `codes`): each
- * template column in order, its meaning (the create body's description in the served OpenAPI
- * document), its format, and where it takes a code, the codes with their names from the version's
- * reference data (`code: name`, one a line). Written by the service's one CSV writer (`csvText`).
- */
+/** `column`, `meaning` (the served document's description), `format`, `codes` (`code: name`, one a line), by `csvText`. */
 export function columnGuideCsv(version: ApiVersion): string {
   const schemas = openApiSchemas(version);
   const lists = (contractFor(version).referenceData ?? {}) as unknown as ReferenceLists;

@@ -1,7 +1,4 @@
-/**
- * What the uploads page's routes share: the context (the uploads, the token check, the sessions),
- * the signed-in caller of a request, a posted form checked for its CSRF token, the session cookie.
- */
+/** What the uploads page's routes share: context, the signed-in caller, a form checked for its CSRF token, the session cookie. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ApiVersion } from '@app/trainees/record';
@@ -14,40 +11,34 @@ import { FIELD_CHARS_MAX, FormRefused, postedForm, sessionCookie, sessionCookieH
 import { csrfTokenMatches, SESSION_MAX_MS, type PageSession, type PageSessions } from './page-sessions';
 import { messagePage } from './start-views';
 
-/** What the page's routes use: the uploads' ports and worker, the token check, the version, the sessions. */
 export interface PageContext {
   uploads: Uploads;
   authenticator: ApiAuthenticator;
-  /** The API version the page's uploads are made in: the newest served. */
+  /** The newest served. */
   version: ApiVersion;
   sessions: PageSessions;
-  /** Where a write the storage could not take is noted (the error page answers 503). */
+  /** The error page answers 503. */
   storageFaults: StorageFaults;
-  /** `Secure` cookies: in production. */
+  /** In production. */
   secure: boolean;
   logger: Logger;
 }
 
-/** A request of a signed-in session: the session and the caller its token stands for. */
 export interface SignedIn {
   session: PageSession;
   caller: Caller;
 }
 
-/** A multipart body may hold the file and the form's fields; past this, 413 (an error summary). */
+/** The file and the form's fields; past this, 413 (an error summary). */
 export const MULTIPART_BYTES_MAX = 2 * UPLOAD_BYTES_MAX;
-/** A urlencoded form holds a CSRF token and an API token at most. */
+/** A CSRF token and an API token at most. */
 export const URLENCODED_BYTES_MAX = 8 * FIELD_CHARS_MAX;
 
-/** Answers an HTML page. */
 export function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(html);
 }
 
-/**
- * The signed-in session of the request with its caller, or null: no session, not signed in, or its
- * token no longer authenticates (the session then ends).
- */
+/** Null: no session, not signed in, or its token no longer authenticates (the session then ends). */
 export async function signedIn(ctx: PageContext, request: FastifyRequest): Promise<SignedIn | null> {
   const session = ctx.sessions.find(sessionCookie(request));
   if (!session?.signedIn) return null;
@@ -59,11 +50,7 @@ export async function signedIn(ctx: PageContext, request: FastifyRequest): Promi
   return { session, caller: { ukprn: holder.ukprn, tokenId: holder.tokenId, apiVersion: ctx.version, requestId: String(request.id) } };
 }
 
-/**
- * The posted form of a request whose session sent its CSRF token, or null once the answer is sent:
- * 403 for a form without the session's token (or without a session), 400 for a body that is not one
- * of the page's forms.
- */
+/** Null once the answer is sent: 403 without the session's CSRF token (or session), 400 for a body that is none of the page's forms. */
 export async function checkedForm(
   ctx: PageContext,
   request: FastifyRequest,
@@ -86,7 +73,7 @@ export async function checkedForm(
   return { session, form };
 }
 
-/** Sets the session cookie (`maxAgeS` 0: ends it in the browser). */
+/** `maxAgeS` 0 ends it in the browser. */
 export function setSessionCookie(ctx: PageContext, reply: FastifyReply, id: string, maxAgeS = SESSION_MAX_MS / 1000): void {
   void reply.header('set-cookie', sessionCookieHeader(id, maxAgeS, ctx.secure));
 }

@@ -1,35 +1,28 @@
-/**
- * Entries of one kind grouped by owner, bounded per owner and in all, for the uploads page's
- * sessions (page-sessions.ts). Maps keep insertion order, so the first entry of the pool and of
- * each owner is the oldest.
- */
+/** Entries grouped by owner, bounded per owner and in all; maps keep insertion order, so each first entry is the oldest. */
 export class SessionPool<T> {
   private readonly entries = new Map<string, { owner: string; value: T }>();
   private readonly owners = new Map<string, Map<string, T>>();
 
   /**
-   * @param perOwner the most entries one owner holds: one more ends the owner's oldest.
-   * @param max the most entries in all: one more ends an expired entry, else the oldest of the owner holding the most.
+   * @param perOwner one more ends the owner's oldest.
+   * @param max one more ends an expired entry, else the oldest of the owner holding the most.
    */
   constructor(
     private readonly perOwner: number,
     private readonly max: number,
   ) {}
 
-  /** The entries held. */
   get size(): number {
     return this.entries.size;
   }
 
-  /** The entry of `id`, if held. */
   get(id: string): T | undefined {
     return this.entries.get(id)?.value;
   }
 
   /**
-   * Holds `value` under `id` for `owner`. An owner at its bound loses its own oldest entry, never
-   * another's. At the bound in all, the expired entries go first (`expired`); when none is, the
-   * owner holding the most loses its oldest: the newcomer's owner when it holds as many.
+   * An owner at its bound loses its own oldest; at the bound in all, an expired entry, else the largest owner's oldest (ties: the
+   * newcomer's).
    */
   add(id: string, owner: string, value: T, expired: (value: T) => boolean): void {
     const own = this.owners.get(owner);
@@ -43,7 +36,7 @@ export class SessionPool<T> {
     else this.owners.set(owner, new Map([[id, value]]));
   }
 
-  /** Ends the entry of `id`; whether one was held. */
+  /** Whether one was held. */
   delete(id: string): boolean {
     const entry = this.entries.get(id);
     if (!entry) return false;
@@ -54,14 +47,14 @@ export class SessionPool<T> {
     return true;
   }
 
-  /** Ends every entry `expired` says has; how many. */
+  /** How many. */
   sweep(expired: (value: T) => boolean): number {
     let ended = 0;
     for (const [id, { value }] of this.entries) if (expired(value) && this.delete(id)) ended++;
     return ended;
   }
 
-  /** The id of the oldest entry of the owner holding the most (`preferred` on a tie). */
+  /** `preferred` on a tie. */
   private oldestOfLargest(preferred: string): string {
     let largest = this.owners.get(preferred);
     for (const own of this.owners.values()) if (!largest || own.size > largest.size) largest = own;

@@ -1,10 +1,6 @@
 /**
- * The uploads page at `/uploads` for providers' staff (docs/operations.md "Adding trainees from a
- * file"; docs/DESIGN.md "The uploads page"): server-rendered GOV.UK pages, every step a form posted
- * and redirected (no JavaScript needed), each through the same upload operations as the API's
- * controllers (`@app/uploads/write`), signed in with the provider's API token into a server-side
- * session, every form CSRF-protected. Fastify routes in a scope of their own: their body parsers,
- * their error pages; not part of the API or its OpenAPI documents.
+ * The uploads page at `/uploads` for providers' staff (docs/DESIGN.md "The uploads page"): server-rendered GOV.UK pages, forms posted
+ * and redirected, through the API's upload operations, in a Fastify scope of its own outside the API's documents.
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -23,11 +19,7 @@ import { messagePage } from './start-views';
 import { sessionRoutes, startPageFor } from './session-routes';
 import { uploadRoutes } from './upload-routes';
 
-/**
- * The scope's error page: a file too large for the form (413) as the start page's error summary; a
- * write the storage could not take (`StorageFaults`: noted, logged there) 503 with `Retry-After`
- * (docs/operations.md "When the disk fills"); anything else without its details.
- */
+/** 413 as the start page's error summary; a storage fault 503 with `Retry-After`; anything else without its details. */
 async function errorPage(
   ctx: PageContext,
   err: Error & { statusCode?: number },
@@ -52,11 +44,8 @@ async function errorPage(
 }
 
 /**
- * Serves the uploads page under `/uploads` (see the top of this file). Every answer: `Cache-Control:
- * no-store` (the pages and files hold personal data), the page CSP, `X-Content-Type-Options:
- * nosniff`, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`; in production,
- * `Strict-Transport-Security`, as every answer of the process (admission/transport-security.ts).
- * The sessions' sweep stops when the server closes.
+ * Every answer `Cache-Control: no-store` (the pages and files hold personal data), the page CSP, `nosniff`, `no-referrer`, `DENY`
+ * framing. The sessions' sweep stops when the server closes.
  */
 export async function serveUploadsPage(app: NestFastifyApplication, config: Pick<AppConfig, 'appEnv'>, logger: Logger): Promise<void> {
   const ctx: PageContext = {

@@ -4,11 +4,8 @@ import type { ChildResource } from '../child-resources/child-resource';
 import { childResourceController } from '../child-resources/child-resource.controller';
 
 /**
- * A trainee's previous degrees under /api/{version}/trainees/{trainee_id}/degrees
- * (docs/spec/trainee-records-api.md "Degree object"; docs/reference/API-FACTS.md §11): 409 `This is
- * a duplicate degree` with the existing degrees (docs/spec/trainee-records-api.md "Duplicate
- * rules"); an update is partial, only the keys sent change (§11.7); the 201's `data` is an array
- * holding the degree (docs/DESIGN.md ruling 2).
+ * A trainee's previous degrees (API-FACTS §11): 409 `This is a duplicate degree` with the existing ones; an update changes only the keys
+ * sent (§11.7); the 201's `data` is an array holding the degree (ruling 2).
  */
 export const DEGREES: ChildResource<'degree', Degree, DegreeFields> = {
   name: 'degree',
@@ -26,5 +23,4 @@ export const DEGREES: ChildResource<'degree', Degree, DegreeFields> = {
   },
 };
 
-/** The degrees' six endpoints. */
 export const DegreesController = childResourceController(DEGREES);

@@ -11,36 +11,17 @@ import { AFTER_CHARS } from '../../query-params/cursor-page';
 import { HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX } from './trainee-history.params';
 import { TraineeHistoryQuery, type TimelinePageAnswer, type TraineeHistoryAnswer } from './trainee-history.query';
 
-/** The audit history of a trainee (docs/operations.md "Trainee history"; an extension beyond docs/spec/trainee-records-api.md). */
+/** An extension beyond the spec, for the provider's auditors (docs/operations.md "Trainee history"). */
 @ApiController('trainees/:trainee_id/history', 'History')
 export class TraineeHistoryController {
   constructor(private readonly queries: QueryBus) {}
 
   /**
-   * GET /api/{version}/trainees/{trainee_id}/history[?after=&limit=] — an extension beyond the
-   * spec, for the provider's own auditors; it reads the trainee's event stream.
-   *
-   * - Without `as_of`: 200 `{data: [TimelineEntry], next_cursor, has_more}`, a page of the
-   *   timeline, oldest first, one entry per event of the trainee (no global position:
-   *   docs/DESIGN.md "Who holds what"): `revision`, `occurred_at`, `event_type`, `changed_fields`
-   *   (canonical field names, the v2026.1 name where the versions differ, whatever the path's
-   *   version), `changes` (their new values),
-   *   `provider_ukprn`, `token_id` (the id of the token that made the request, never the token),
-   *   `api_version`, `request_id`, `hash` and `previous_hash`. `limit` entries (default 100, at
-   *   most 1,000) from `after` (a `next_cursor` this trainee's history answered the caller's
-   *   provider; omitted: from the first event); `has_more` says whether more are stored now.
-   *   A page reads only its own events (docs/operations.md "Trainee history").
-   * - With `as_of=<ISO 8601 instant>` (a date and a time with `Z` or an offset): 200
-   *   `{data: Trainee}`, the trainee as it stood at that instant, in the path version's shape
-   *   exactly as GET /trainees/{trainee_id} answers it (placements and degrees included); `after`
-   *   and `limit` are ignored.
-   *
-   * Errors: 404 `Trainee(s) not found` for an unknown trainee, another provider's (never 403,
-   * docs/DESIGN.md property 6), or one that did not exist yet at `as_of`; 422
-   * `{errors: [{error: "UnprocessableEntity", message: "as_of is not a valid ISO 8601 instant"}]}`
-   * for a bad `as_of`; 422 `{message, errors: {after|limit: [...]}}` (the list's shape) for a
-   * cursor not answered for this trainee to this provider, or a `limit` outside 1…1,000; 401
-   * without a valid token.
+   * GET /api/{version}/trainees/{trainee_id}/history[?after=&limit=][?as_of=] (docs/operations.md "Trainee history"). Without `as_of`:
+   * 200 `{data: [TimelineEntry], next_cursor, has_more}`, a page oldest first, canonical field names whatever the version, no global
+   * position. With `as_of` (an ISO 8601 instant): 200 `{data: Trainee}` as GET /trainees/{trainee_id} answers it then. Errors: 404
+   * `Trainee(s) not found` (unknown, another provider's, or not yet existing at `as_of`); 422 for a bad `as_of`, and in the list's shape
+   * for a bad `after` or `limit`; 401.
    */
   @Get()
   @Operation(

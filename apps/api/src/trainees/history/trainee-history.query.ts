@@ -20,14 +20,9 @@ import { EVENT_STORE, type EventStore } from '@app/event-sourcing';
 import { HistoryCursors, refuseUnknownHistoryParameters, toHistoryRequest } from './trainee-history.params';
 import { parseAsOf } from '../as-of';
 
-/** The message of the 422 for a bad `as_of`. */
 export const INVALID_AS_OF = 'as_of is not a valid ISO 8601 instant';
 
-/**
- * The audit history of one of the caller's trainees: a page of its timeline (`query`: the raw
- * query, whose `after` and `limit` choose the page), or (with `as_of`, the raw query value) the
- * trainee as it stood at that instant.
- */
+/** `query` the raw query (`after`, `limit` choose the page); with `as_of`, the trainee as it stood then. */
 export class TraineeHistoryQuery {
   constructor(
     readonly caller: Caller,
@@ -37,16 +32,13 @@ export class TraineeHistoryQuery {
 }
 
 /**
- * A timeline entry as a provider is answered it: without the event's global `position`, which
- * between a trainee's events would tell the service's write volume (docs/DESIGN.md "Who holds
- * what"); the revision places it in the stream.
+ * Without the global `position`, which between a trainee's events would tell the service's write volume (docs/DESIGN.md "Who holds what").
  */
 export type ProviderTimelineEntry = Omit<TimelineEntry, 'position'>;
 
-/** A page of the timeline as answered: its entries, the cursor to send next, and whether more are stored. */
 export interface TimelinePageAnswer {
   data: ProviderTimelineEntry[];
-  /** The place after the page's last entry (with no entry, the one sent, or the start's). */
+  /** After the page's last entry; with no entry, the one sent, or the start's. */
   next_cursor: string;
   has_more: boolean;
 }
@@ -54,17 +46,9 @@ export interface TimelinePageAnswer {
 export type TraineeHistoryAnswer = { kind: 'timeline'; page: TimelinePageAnswer } | { kind: 'as_of'; trainee: Trainee };
 
 /**
- * Reads the trainee's stream from the event log (the one answer that reads the log on purpose,
- * docs/DESIGN.md "The shape"); the trainee read model finds the caller's trainee (the ownership
- * rule, `findOwnTrainee`) and its stored id.
- *
- * A timeline page reads only its own events (`readTimelinePage`: `limit + 1` events from the
- * cursor's revision) and the lifecycle state the cursor carries, so its cost does not grow with
- * the stream; its cursors are sealed for the caller's provider and this trainee (`HistoryCursors`).
- * `as_of` replays the stream up to the instant. Errors: NotFound (404) for an unknown trainee,
- * another provider's (docs/DESIGN.md property 6) and one that did not exist yet at `as_of`;
- * ValidationFailed (422) for a bad `as_of`; ListQueryInvalid (422, keyed by parameter) for a bad
- * `after` or `limit`, or a parameter the endpoint does not take (docs/operations.md "Trainee history").
+ * Reads the trainee's stream on purpose (docs/DESIGN.md "The shape"), found through the ownership rule; a page reads only its own events
+ * and its cursors are sealed for the provider and trainee. Throws NotFound (404), ValidationFailed (422) for a bad `as_of`,
+ * ListQueryInvalid (422) for a bad or unknown parameter.
  */
 @QueryHandler(TraineeHistoryQuery)
 export class TraineeHistoryHandler implements IQueryHandler<TraineeHistoryQuery, TraineeHistoryAnswer> {
@@ -100,7 +84,6 @@ export class TraineeHistoryHandler implements IQueryHandler<TraineeHistoryQuery,
   }
 }
 
-/** The entries of a page as the provider `ukprn` is answered them (`timelineForProvider`), each without its global position. */
 function answeredEntries(entries: readonly TimelineEntry[], ukprn: string): ProviderTimelineEntry[] {
   return timelineForProvider(entries, ukprn).map(({ position: _position, ...entry }) => entry);
 }

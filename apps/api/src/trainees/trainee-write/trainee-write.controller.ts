@@ -9,19 +9,14 @@ import { Answers, ForVersionsWith, IdParam, Writes } from '../../openapi/operati
 import { TraineeParams, type TraineeRequest } from '../trainee-request';
 import { ChangeTraineeCommand, type ChangeData, type TraineeChange } from './change-trainee.command';
 
-/** The body kinds of the version's contract whose checked `data` is what the change `T` carries. */
+/** The body kinds whose checked `data` the change `T` carries. */
 type BodyOf<T extends TraineeChange['type']> = {
   [K in BodyKind]: ReturnType<TraineeRequest['contract']['requests'][K]> extends ChangeData<T> ? K : never;
 }[BodyKind];
 
 /**
- * What one write on an existing trainee sends and answers: the decider command
- * ({@link ChangeTraineeCommand}); the write body's kind in the version's contract (its OpenAPI
- * schema is `<Kind>Request`: `deferral`, `DeferralRequest`); the OpenAPI tag; the answer's status
- * (200, or 202 where the registry acts next) and description (the body is `{data: Trainee}`, the
- * trainee after it); `enhancedErrors`: a validation 422 is keyed by field on `Enhanced-Errors:
- * true` (docs/reference/API-FACTS.md §5.4); `feature`: only the versions whose contract has it
- * route the write, elsewhere 404 `Not found` (§1.9).
+ * One write on an existing trainee: its command, body kind (schema `<Kind>Request`), tag, answer status (202 where the registry acts
+ * next) and description; `enhancedErrors` keys a 422 by field (API-FACTS §5.4); `feature` limits it to the versions having it (§1.9).
  */
 export interface TraineeWrite<T extends TraineeChange['type']> {
   command: T;
@@ -33,14 +28,9 @@ export interface TraineeWrite<T extends TraineeChange['type']> {
 }
 
 /**
- * The controller of one {@link TraineeWrite}, made once at start-up, at `route` (Nest's `@Post`,
- * `@Put`, `@Patch`, with the path after `trainees/{trainee_id}`) and documented as `operation`
- * (`Operation`), named after its command (`DeferTraineeController`): under `trainees/:trainee_id`,
- * guarded ({@link ApiController}), its body through the version's wire checks ({@link WireBody}),
- * idempotent, documented as every write is ({@link Writes}: 400, 409, 413, 422, 404). The answers:
- * `answer.status` `{data: Trainee}`; 404 `Trainee(s) not found` for an unknown trainee or another
- * provider's; 422 StateTransitionError when the state refuses the change; 422 with every failed
- * rule, or naming `data` when it is missing.
+ * The controller of `write`, made once at start-up at `route`, named after its command, guarded, body through {@link WireBody},
+ * idempotent, documented as every write ({@link Writes}). 404 for an unknown or another provider's trainee; 422 for a refused state or
+ * failed rules.
  */
 export function traineeWriteController<T extends TraineeChange['type']>(
   write: TraineeWrite<T>,
@@ -49,8 +39,7 @@ export function traineeWriteController<T extends TraineeChange['type']>(
 ): Type<unknown> {
   const [status, description] = write.answer;
   const { feature } = write;
-  // Applied in this order, as decorators stacked on a method are, bottom first: the answer, the
-  // path's id, then the write's body, header and answers; each document lists them in that order.
+  // Decorators apply bottom first: the answer, the path's id, then the write's body, header and answers, as each document lists them.
   const routed = applyDecorators(
     HttpCode(status),
     Answers(status, description, 'TraineeResponse'),

@@ -2,11 +2,7 @@ import { Patch, Put } from '@nestjs/common';
 import { Operation } from '../../openapi/operation.decorators';
 import { traineeWriteController, type TraineeWrite } from '../trainee-write/trainee-write.controller';
 
-/**
- * A change of the trainee's own fields, merged into the stored record and checked with the create
- * rules (docs/reference/API-FACTS.md §7.1): 200 the trainee (unchanged when `data` holds nothing to
- * change, §7.3); with `Enhanced-Errors: true` a validation 422 is keyed by field (§5.4).
- */
+/** Merged into the stored record, checked with the create rules (API-FACTS §7.1); nothing to change: 200 unchanged (§7.3). */
 const UPDATE: TraineeWrite<'UpdateTrainee'> = {
   command: 'UpdateTrainee',
   body: 'traineeUpdate',
@@ -15,12 +11,7 @@ const UPDATE: TraineeWrite<'UpdateTrainee'> = {
   enhancedErrors: true,
 };
 
-/**
- * PUT /api/{version}/trainees/{trainee_id}: merge semantics, identical to PATCH (§7.1). 200
- * `{data: Trainee}`; 404 unknown trainee or another provider's; 422 on any failed rule (and
- * StateTransitionError where the version refuses writes in recommended_for_award, withdrawn,
- * awarded).
- */
+/** PUT /api/{version}/trainees/{trainee_id}: merge semantics, as PATCH (§7.1); 422 also where the state refuses writes. */
 export const ReplaceTraineeController = traineeWriteController(
   UPDATE,
   Put(),

@@ -2,14 +2,7 @@ import { Post } from '@nestjs/common';
 import { Operation } from '../../openapi/operation.decorators';
 import { traineeWriteController } from '../trainee-write/trainee-write.controller';
 
-/**
- * POST /api/{version}/trainees/{trainee_id}/withdraw (docs/spec/trainee-records-api.md "States and
- * transitions"; docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7) with `{data:
- * WithdrawalInput}` (the version's OpenAPI document: the date, who decided, whether the trainee
- * might return, the reasons and the texts they need): 200 `{data: Trainee}` in state
- * `withdrawn`; 404 unknown or another provider's trainee; 422 StateTransitionError (state, or ITT
- * not started); 422 with every failed rule of the body.
- */
+/** POST …/trainees/{trainee_id}/withdraw (API-FACTS §12.4; ruling 7): 200 `withdrawn`; errors as every write; 422 before ITT starts. */
 export const WithdrawTraineeController = traineeWriteController(
   {
     command: 'WithdrawTrainee',
