@@ -1,12 +1,6 @@
 /**
- * The coded values each API version accepts, and how its unknown-code messages list them
- * (docs/reference/API-FACTS.md §6.6, §6.9, §18; docs/reference/reference-data/README.md). Built
- * once, at module load, from the record's catalogue (libs/trainees/record/codes/catalogue.ts: an
- * entry's `versions`, where not every version accepts its code) and the version table below: the
- * only places where the versions' code lists differ.
- *
- * Input rule for every coded field: codes only, as JSON strings. A lookup with anything other than
- * a string (a JSON number, null, an object) finds nothing.
+ * The codes each API version accepts and how its unknown-code messages list them (docs/reference/API-FACTS.md §6.6, §6.9, §18), from
+ * the catalogue's `versions` and the table below: the only places the versions' lists differ. Only a JSON string is ever a code.
  */
 import { REFERENCE_LISTS, type CodedEntry, type RefListName, type RefLists, API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import type { CodeBook } from '@app/trainees/decider';
@@ -15,11 +9,7 @@ import { echoValue } from './wire/values';
 interface VersionCodeTable {
   /** Training routes a write may set (docs/reference/API-FACTS.md §6.6, §18). */
   readonly routesAcceptedOnWrite: readonly string[];
-  /**
-   * The first ten codes an unknown-code message lists where this version's code-set modules are
-   * not sorted by code (§6.9 gives them verbatim; the data files, sorted by code, cannot reproduce
-   * that order). Only the first ten ever appear in a message, and these lists hold ten or more.
-   */
+  /** The ten codes an unknown-code message lists where the reference's order is not by code (§6.9 gives them verbatim). */
   readonly messageOrder: Partial<Record<RefListName, readonly string[]>>;
 }
 
@@ -109,11 +99,7 @@ export function codesFor(list: RefListName, version: ApiVersion): readonly strin
   return BOOKS[version].codesOf(list);
 }
 
-/**
- * True when route `code` may be written (create or update) in `version`: v2025.0 refuses 15–21,
- * v2026.1 refuses 02 (docs/reference/API-FACTS.md §6.6). The start-cycle rule for route 12 is the
- * decider's (`earliest_start_cycle`).
- */
+/** Whether a create or update may set route `code` in `version` (docs/reference/API-FACTS.md §6.6); route 12's cycle is the decider's. */
 export function isTrainingRouteAcceptedOnWrite(code: unknown, version: ApiVersion): boolean {
   return typeof code === 'string' && BOOKS[version].routeAcceptedOnWrite(code);
 }
@@ -123,11 +109,7 @@ export function acceptedTrainingRouteCodes(version: ApiVersion): readonly string
   return BOOKS[version].acceptedRoutes;
 }
 
-/**
- * The codes an unknown-code message of `list` quotes in `version`: the first ten valid codes when
- * there are ten or more, else all of them (docs/reference/API-FACTS.md §6.9). For `training_route`
- * the list is the routes accepted on write in that version.
- */
+/** The codes an unknown-code message of `list` quotes in `version` (docs/reference/API-FACTS.md §6.9). */
 export function messageCodes(list: RefListName, version: ApiVersion): readonly string[] {
   const tail = unknownCodeMessage('', '', list, version).replace(
     /^ has invalid reference data value of ''\. (Example values include |Valid values are )/,
@@ -139,12 +121,7 @@ export function messageCodes(list: RefListName, version: ApiVersion): readonly s
     .map((c) => c.slice(1, -1));
 }
 
-/**
- * The unknown-code message (docs/reference/API-FACTS.md §6.9), byte for byte:
- * `<label> has invalid reference data value of '<value>'. Valid values are '<a>', '<b>'.` or, with
- * ten or more valid codes, `… Example values include '<1>', …, '<10>'...`.
- * `label` is the field name as the client knows it; `value` any JSON value, echoed as sent.
- */
+/** The unknown-code message of docs/reference/API-FACTS.md §6.9, byte for byte; `value`: any JSON value, echoed as sent. */
 export function unknownCodeMessage(label: string, value: unknown, list: RefListName, version: ApiVersion): string {
   return BOOKS[version].unknownCodeMessage(label, value, list);
 }

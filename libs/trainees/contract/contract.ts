@@ -1,9 +1,6 @@
 /**
- * One contract per API version (docs/spec/trainee-records-api.md "Versioning";
- * docs/reference/API-FACTS.md §18): the version's wire checks of every write body, its trainee
- * rules as data for the decider, its answers (serializers and their schemas), its endpoints, and
- * its error conversions. The API, the OpenAPI documents and the admin CLI ask the contract of a
- * version; nothing else names one.
+ * One contract per API version (docs/spec/trainee-records-api.md "Versioning"; docs/reference/API-FACTS.md §18). The API, the OpenAPI
+ * documents and the admin CLI ask a version's contract; nothing else names a version.
  */
 import type { TraineeRules } from '@app/trainees/decider';
 import { enhancedErrors, type EnhancedErrors } from './enhanced-errors';
@@ -40,10 +37,7 @@ export interface VersionContract {
   readonly features: VersionFeatures;
   /** The body of `GET /reference-data`, or null where the version has none (docs/reference/API-FACTS.md §17). */
   readonly referenceData: ReferenceDataBody | null;
-  /**
-   * The `Enhanced-Errors: true` form of a trainee create or update 422 (docs/reference/API-FACTS.md
-   * §5.4): `{message, errors}` with the errors keyed by each message's first word.
-   */
+  /** The `Enhanced-Errors: true` form of a trainee create or update 422 (docs/reference/API-FACTS.md §5.4). */
   enhancedErrors(messages: readonly string[]): EnhancedErrors;
 }
 

@@ -1,10 +1,6 @@
 /**
- * The `Enhanced-Errors: true` form of a trainee create or update 422 (docs/reference/API-FACTS.md
- * §5.4): the messages keyed by their first word (the field's name as the client knows it) with the
- * rest of each message as the value list. With `nested` (v2026.1) the messages of the nested degrees
- * and placements are grouped under `degrees_attributes` and `placements_attributes`, each again keyed
- * by field; without it (v2025.0) degree messages stay top-level and placement messages become
- * `{"placements_attributes": ["name can't be blank"]}`. The `message` says how many errors.
+ * The `Enhanced-Errors: true` form of a trainee create or update 422 (docs/reference/API-FACTS.md §5.4): messages keyed by their
+ * first word; with `nested`, the nested items' messages grouped under their attribute, keyed by field.
  */
 import { DEGREE_MESSAGE_ORDER, NESTED_PLACEMENT_PREFIX, PLACEMENT_MESSAGE_ORDER } from '@app/trainees/decider';
 
@@ -27,13 +23,8 @@ function push(into: Record<string, unknown>, key: string, value: string): void {
 }
 
 /**
- * Converts a 422's messages (in the order answered). A nested degree message is one whose first
- * word is a degree field (`subject`, `graduation_year`, …: no trainee field has such a name); a
- * nested placement message is one with the `placements_attributes ` prefix followed by a placement
- * field (`urn`, `name`, `postcode`). Messages about the attribute as a whole (`degrees_attributes
- * contains duplicate degrees`, `placements_attributes is too long (maximum is 20 placements)`,
- * docs/DESIGN.md ruling 14) are keyed by the attribute, under `base` inside the group when the
- * group exists.
+ * A 422's messages in the order answered. A degree message starts with a degree field (no trainee field shares one); a placement
+ * message, with the nested prefix and a placement field. One about the whole attribute goes under the group's `base`.
  */
 export function enhancedErrors(messages: readonly string[], opts: { nested: boolean }): EnhancedErrors {
   const errors: Record<string, unknown> = {};

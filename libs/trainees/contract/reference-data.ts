@@ -1,8 +1,6 @@
 /**
- * The body of `GET /api/<version>/reference-data` where the version has the endpoint
- * (docs/reference/API-FACTS.md §17): the exact body of the reference implementation,
- * `reference-data/v2026.1-reference-data-response.json` (docs/reference/reference-data/README.md).
- * With `?field=<key>` the endpoint answers that key's object alone.
+ * The body of `GET /api/<version>/reference-data` where the version has it: the reference implementation's, byte for byte
+ * (docs/reference/API-FACTS.md §17; docs/reference/reference-data/README.md).
  */
 import v2026Body from './reference-data/v2026.1-reference-data-response.json';
 import type { ApiVersion } from '@app/trainees/record';

@@ -1,19 +1,10 @@
-/**
- * Academic cycles as docs/reference/API-FACTS.md §15.1 defines them (1 August to 31 July, named by
- * the year they start in, start years 2009–2030), and a trainee's start cycle (§14.2). Pure: "today"
- * is always a parameter (`YYYY-MM-DD`, UTC).
- */
+/** Academic cycles (docs/reference/API-FACTS.md §15.1: 1 August to 31 July, named by their start year); "today" is `YYYY-MM-DD`, UTC. */
 import { addMonths, parseIsoDate, splitDate } from '@app/calendar';
 
-/** First known cycle start year. */
 export const FIRST_ACADEMIC_CYCLE = 2009;
-/** Last known cycle start year. */
 export const LAST_ACADEMIC_CYCLE = 2030;
 
-/**
- * Start year of the academic cycle holding `date` (`YYYY-MM-DD`): cycles run 1 August – 31 July
- * and are named by the year they start in. 2025-07-31 → 2024, 2025-08-01 → 2025.
- */
+/** Start year of the cycle holding `date` (`YYYY-MM-DD`): 2025-07-31 → 2024, 2025-08-01 → 2025. */
 export function academicCycleOf(date: string): number {
   const { year, month } = splitDate(date);
   return month >= 8 ? year : year - 1;
@@ -35,11 +26,8 @@ export function academicCycleLabel(year: number): string {
 }
 
 /**
- * The trainee's start cycle (§14.2; the §8 funding rules read it too): the cycle holding
- * trainee_start_date, else itt_start_date, else today + 1 month. A date that does not parse
- * ({@link parseIsoDate}) counts as absent. Takes dates in any accepted ISO form and `today` as
- * `YYYY-MM-DD`; returns a start year (possibly outside the known cycles — check with
- * {@link isKnownAcademicCycle}).
+ * The trainee's start cycle (§14.2, §8): that of trainee_start_date, else itt_start_date, else today + 1 month (a date that does not
+ * parse counts as absent); possibly outside the known cycles.
  */
 export function startCycleOf(dates: { trainee_start_date?: unknown; itt_start_date?: unknown }, today: string): number {
   const start = parseIsoDate(dates.trainee_start_date) ?? parseIsoDate(dates.itt_start_date) ?? addMonths(today, 1);

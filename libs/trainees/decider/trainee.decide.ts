@@ -40,11 +40,8 @@ import { validateDeferral, validateRecommendation, validateWithdrawal, type Life
 import type { RequestData } from './rules/request-data';
 
 /**
- * Decides what a command does to a trainee: returns the new events (possibly none) or throws a
- * {@link DomainError}. Pure: the time and new ids arrive inside the command.
- *
- * Errors: {@link MissingData} and {@link ValidationFailed} (422), {@link DuplicateTrainee} (409),
- * {@link NotFound} (404), {@link StateTransitionError} (422).
+ * The new events (possibly none) a command makes of a trainee; pure, the time and ids arrive in the command. Throws {@link MissingData},
+ * {@link ValidationFailed}, {@link StateTransitionError} (422), {@link DuplicateTrainee} (409), {@link NotFound} (404).
  */
 export function decide(command: TraineeCommand, state: TraineeState): TraineeEvent[] {
   switch (command.type) {
@@ -243,11 +240,7 @@ function defer(cmd: DeferTrainee, state: TraineeState): TraineeEvent[] {
   return [lifecycleEvent('deferral', trainee, result.value, cmd.now)];
 }
 
-/**
- * Withdraw (docs/reference/API-FACTS.md §12.4): first the state check — allowed in submitted_for_trn, trn_received
- * and deferred, and only once ITT has started (itt_start_date not after today) — regardless of the
- * body; then every rule of the body.
- */
+/** Withdraw (docs/reference/API-FACTS.md §12.4): the state check, ITT started included, before any rule of the body. */
 function withdraw(cmd: WithdrawTrainee, state: TraineeState): TraineeEvent[] {
   const trainee = actionableTrainee(cmd, state, 'withdraw');
   if (trainee.details.itt_start_date > utcDate(cmd.now)) throw new StateTransitionError();
@@ -273,12 +266,7 @@ function recordTrn(cmd: RecordTrnIssued, state: TraineeState): TraineeEvent[] {
   return [{ type: 'TrnIssued', data: { trainee_id: state.trainee.trainee_id, trn: cmd.trn, at: cmd.now } }];
 }
 
-/**
- * Erases a trainee: one `TraineeErased` recording why and by whom. NotFound for a trainee that does
- * not exist or was erased already; `RangeError` for a blank reason or one over
- * {@link ERASE_REASON_MAX_LENGTH} characters, or a blank `erased_by` or one over
- * {@link ERASED_BY_MAX_LENGTH} (the operator's mistake, not a request's).
- */
+/** One `TraineeErased`. NotFound when none or erased; `RangeError` for a blank or too long reason or `erased_by` (an operator's slip). */
 function erase(cmd: EraseTrainee, state: TraineeState): TraineeEvent[] {
   if (!state.exists) throw new NotFound('Trainee');
   const reason = cmd.reason.trim();
@@ -327,11 +315,7 @@ function requireAllowed(trainee: Trainee, rules: TraineeRules): void {
   if (!isActionAllowed('update', trainee.state, rules)) throw new StateTransitionError();
 }
 
-/**
- * The request's `data`, unless it is missing: no `data`, an empty or non-object one, or (on a
- * create) one holding no key the version accepts (docs/reference/API-FACTS.md §5.1; docs/DESIGN.md
- * ruling 4) → {@link MissingData}.
- */
+/** The request's `data`; {@link MissingData} when missing (docs/reference/API-FACTS.md §5.1; docs/DESIGN.md ruling 4). */
 export function requireData<F>(data: RequestData<F>): Extract<RequestData<F>, { kind: 'data' }> {
   if (data.kind === 'missing') throw new MissingData();
   return data;

@@ -3,13 +3,8 @@ import { academicCycleOf } from './academic-cycle';
 import type { TraineeDetails, Trainee } from '@app/trainees/record';
 
 /**
- * The duplicate rule for a new trainee (docs/spec/trainee-records-api.md "Duplicate rules"; docs/DESIGN.md ruling 11). An existing
- * trainee of the same provider is a duplicate when all hold:
- * 1. date_of_birth and training_route are equal, last_name is equal ignoring case;
- * 2. both start dates (trainee_start_date, else itt_start_date) fall in the same academic year
- *    (1 August – 31 July);
- * 3. the whole first_names match ignoring case, punctuation and special characters, or the
- *    emails match ignoring case (and surrounding white space).
+ * The duplicate rule for a new trainee against one of the same provider (docs/spec/trainee-records-api.md "Duplicate rules";
+ * docs/DESIGN.md ruling 11).
  */
 export function isDuplicateOf(candidate: TraineeDetails, existing: Trainee): boolean {
   const e = existing.details;
@@ -53,25 +48,17 @@ export function startCycle(d: Pick<TraineeDetails, 'trainee_start_date' | 'itt_s
 }
 
 /**
- * The part of the rule that is an exact key: trainees that can duplicate each other always share
- * it. Writers serialise creates per key (a registration reservation) so that of N concurrent
- * identical creates exactly one succeeds (docs/DESIGN.md property 3). Holds personal data: hash it,
- * keyed, before use as a name.
+ * The exact part of the rule, which possible duplicates always share: creates meet per key (docs/DESIGN.md "Registration
+ * reservations"). Holds personal data: hash it, keyed, before use as a name.
  */
 export function duplicateGuardKey(ukprn: string, d: Pick<TraineeDetails, 'date_of_birth' | 'training_route' | 'last_name'>): string {
   return [ukprn, d.date_of_birth, d.training_route, lastNameKey(d.last_name)].join('\u0000');
 }
 
-/**
- * Stream category of the duplicate guard streams of older logs: `registrationguard-<hash of the
- * guard key>` (docs/DESIGN.md property 3: new creates claim a reservation in the key store instead).
- */
+/** The guard streams of older logs (docs/DESIGN.md "Registration reservations"). */
 export const REGISTRATION_GUARD_STREAM_PREFIX = 'registrationguard-';
 
-/**
- * The claim older logs hold in a guard stream, one per registration, naming its trainee. No longer
- * written (docs/DESIGN.md property 3); `admin guards forget` deletes them.
- */
+/** A guard stream's claim in older logs, no longer written; `admin guards forget` deletes them. */
 export interface RegistrationClaimed {
   type: 'RegistrationClaimed';
   data: { trainee_id: string; at: string };
@@ -84,11 +71,7 @@ export const DEGREE_DUPLICATE_KEYS = ['subject', 'graduation_year', 'country', '
 
 type DegreeKeys = { [K in (typeof DEGREE_DUPLICATE_KEYS)[number]]: string | number | null };
 
-/**
- * A degree duplicates another of the same trainee when subject, graduation_year, country,
- * uk_degree, non_uk_degree and grade all equal (docs/spec/trainee-records-api.md "Duplicate rules"; an absent value equals only
- * an absent value).
- */
+/** Equal on every key, absent only equal to absent (docs/spec/trainee-records-api.md "Duplicate rules"). */
 export function isDuplicateDegree(incoming: DegreeKeys, existing: DegreeKeys): boolean {
   return DEGREE_DUPLICATE_KEYS.every((k) => (incoming[k] ?? null) === (existing[k] ?? null));
 }

@@ -1,7 +1,4 @@
-/**
- * The trainee decider's errors (docs/reference/API-FACTS.md §5 wording), mapped to HTTP in exactly
- * one place (the API's exception filter, apps/api/src/errors/api-exception.filter.ts).
- */
+/** The decider's errors (docs/reference/API-FACTS.md §5), mapped to HTTP in one place: apps/api/src/errors/api-exception.filter.ts. */
 import { DomainError } from '@app/event-sourcing';
 
 /** One or more validation rules failed (422, one entry per message; docs/DESIGN.md ruling 4). */
@@ -28,9 +25,7 @@ export class DuplicateTrainee<T = unknown> extends DomainError {
   }
 }
 
-/**
- * The degree duplicates one the trainee has (409 with the existing degrees in `data`; docs/spec/trainee-records-api.md "Duplicate rules").
- */
+/** The degree duplicates one the trainee has (409, the existing degrees in `data`; docs/spec/trainee-records-api.md "Duplicate rules"). */
 export class DuplicateDegree<T = unknown> extends DomainError {
   readonly kind = 'DuplicateDegree';
   constructor(readonly existing: T[]) {

@@ -2,11 +2,7 @@ import { registerEventSchemas } from '@app/event-sourcing';
 import type { Degree, LifecycleBody, LifecycleRecord, Placement, TraineeDetails } from '@app/trainees/record';
 import type { RecordSource } from './trainee.commands';
 
-/**
- * An event of the trainee stream `trainee-<trainee_id>`: its type, past tense, with a schema version
- * (docs/DESIGN.md "Event envelope"), and its data: what the event holds (`D`) beside the trainee's
- * id and the instant it happened (`at`, ISO 8601 UTC with milliseconds), so `evolve` needs no clock.
- */
+/** An event of `trainee-<trainee_id>` (docs/DESIGN.md "Event envelope"); `at`: ISO 8601, UTC, ms, so `evolve` needs no clock. */
 export interface TraineeEventOf<T extends string, D extends object = object> {
   type: T;
   data: { trainee_id: string } & D & { at: string };
@@ -48,11 +44,7 @@ export type TraineeDeferred = TraineeEventOf<'TraineeDeferred', LifecycleRecord<
 /** Withdrawn (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/withdraw"; docs/reference/API-FACTS.md §12.4). */
 export type TraineeWithdrawn = TraineeEventOf<'TraineeWithdrawn', LifecycleRecord<'withdrawal'>>;
 
-/**
- * Recommended for QTS/EYTS (docs/spec/trainee-records-api.md
- * "POST /trainees/{trainee_id}/recommend-for-qts"; docs/reference/API-FACTS.md §12.5); `at` is
- * recommended_for_award_at.
- */
+/** Recommended for QTS/EYTS (docs/reference/API-FACTS.md §12.5); `at` is recommended_for_award_at. */
 export type TraineeRecommendedForAward = TraineeEventOf<'TraineeRecommendedForAward', LifecycleRecord<'recommendation'>>;
 
 /** The registry issued a TRN (docs/reference/API-FACTS.md §12.1). */
@@ -61,11 +53,7 @@ export type TrnIssued = TraineeEventOf<'TrnIssued', { trn: string }>;
 /** The registry awarded QTS/EYTS (docs/reference/API-FACTS.md §12.5): `awarded_at` is the instant of the award. */
 export type TraineeAwarded = TraineeEventOf<'TraineeAwarded', { awarded_at: string }>;
 
-/**
- * The trainee was erased (docs/DESIGN.md "Personal data", ruling 15): by whom and why, never who
- * the trainee was. Its data key is destroyed right after, so every personal value of its stream
- * reads `[erased]`; the API answers 404 for it from then on.
- */
+/** Erased (docs/DESIGN.md "Personal data", ruling 15): by whom and why, never who; its data key is destroyed right after. */
 export type TraineeErased = TraineeEventOf<
   'TraineeErased',
   {
@@ -126,16 +114,12 @@ registerEventSchemas(TRAINEE_EVENT_SCHEMA_VERSIONS);
 
 export const TRAINEE_EVENT_TYPES = Object.keys(TRAINEE_EVENT_SCHEMA_VERSIONS) as TraineeEventType[];
 
-/**
- * The trainee event types a provider ever sees, in its change feed, webhooks and trainee histories:
- * all but the erasure, after which the trainee answers 404 (docs/DESIGN.md "Personal data").
- */
+/** The types a provider ever sees (feed, webhooks, histories): all but the erasure, after which the trainee answers 404. */
 export const PROVIDER_EVENT_TYPES = TRAINEE_EVENT_TYPES.filter((t) => t !== 'TraineeErased');
 
 /** Stream category of trainees: a trainee lives in `trainee-<trainee_id>`. */
 export const TRAINEE_STREAM_PREFIX = 'trainee-';
 
-/** The stream id of a trainee. */
 export function traineeStreamId(traineeId: string): string {
   return `${TRAINEE_STREAM_PREFIX}${traineeId}`;
 }

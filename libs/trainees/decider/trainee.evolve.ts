@@ -3,11 +3,8 @@ import type { TraineeState } from './trainee.state';
 import { lifecycleRecordIn, noLifecycleMembers, type Trainee } from '@app/trainees/record';
 
 /**
- * Applies one event to a trainee's state and returns the new state (pure; never mutates its
- * input). Events for a trainee that does not exist yet, other than `TraineeRegistered`, are
- * ignored, so a projector fed a partial stream never throws. One step copies the trainee's own
- * fields and only the part the event changes (its details, placements or degrees); the rest is
- * shared with `state`. To apply many events use {@link evolveAll}, which copies once per fold.
+ * One event applied to a state, never mutating it; events before the registration are ignored, so a partial stream never throws.
+ * Copies only what the event changes; for many events, {@link evolveAll} copies once per fold.
  */
 export function evolve(state: TraineeState, event: TraineeEvent): TraineeState {
   if (event.type === 'TraineeRegistered') return { exists: true, trainee: registered(event.data) };
@@ -37,10 +34,8 @@ function copyFor(t: Trainee, event: Exclude<TraineeEvent, { type: 'TraineeRegist
 }
 
 /**
- * Folds events into a state (a whole stream from `{exists: false}`, or the events after a
- * snapshot from the snapshot's state). Pure for its caller: `from` is not changed; the trainee is
- * copied once, then each event is applied to the copy, so the cost is linear in the events applied
- * whatever the length of the trainee's placements and degrees (docs/DESIGN.md "Bounded cost per trainee").
+ * Folds events into a state (from a snapshot's, or none), `from` unchanged: the trainee is copied once, so the cost is linear in the
+ * events whatever its placements and degrees (docs/DESIGN.md "Bounded cost per trainee").
  */
 export function evolveAll(events: Iterable<TraineeEvent>, from: TraineeState = { exists: false }): TraineeState {
   let trainee = from.exists ? copyOf(from.trainee) : null;
@@ -80,11 +75,7 @@ function registered(d: Extract<TraineeEvent, { type: 'TraineeRegistered' }>['dat
   };
 }
 
-/**
- * Applies one event (other than `TraineeRegistered`) to a trainee owned by the fold, in place. Event
- * data objects are stored by reference and never changed afterwards (placements and degrees are
- * replaced whole, never edited).
- */
+/** Applies one event to a trainee the fold owns, in place; event data is kept by reference, never changed (items are replaced whole). */
 function apply(t: Trainee, event: Exclude<TraineeEvent, { type: 'TraineeRegistered' | 'TraineeErased' }>): void {
   switch (event.type) {
     case 'TraineeSubmittedForTrn':

@@ -1,23 +1,10 @@
 import { emailKey, firstNamesKey, lastNameKey } from './trainee.duplicates';
 
 /**
- * The rule by which a row of a provider's file is taken to be a given person's (docs/DESIGN.md
- * "Personal data", "Erasure"): an erasure purges every upload holding a row of the erased trainee.
- * The net is wide on purpose: an upload wrongly kept holds a person's row, one wrongly purged costs
- * the provider only its copy of a file. A row is the person's when it shares one *mark* with the
- * person's values:
- *
- * - last name (`last_name` or `previous_last_name`) and date of birth, or first names and last
- *   name, or first names and date of birth (so a row whose error was in one of the three still
- *   matches);
- * - or the same non-empty `email`, `trn`, `provider_trainee_id`, `ni_number`, `statsagency_id`,
- *   `application_id` or `trainee_id` (a recommendations file names the trainee).
- *
- * Names are compared as the duplicate rule compares them (`lastNameKey`, `firstNamesKey`: case,
- * surrounding and repeated white space ignored; first names by their letters and digits), an email
- * ignoring case, identifiers ignoring case and white space, a date of birth as `YYYY-MM-DD` or
- * `DD/MM/YYYY`. A person's values are every value its stream ever held, so a changed name still
- * matches the rows written before.
+ * Whether a row of a provider's file is a given person's, for an erasure's purge of uploads (docs/DESIGN.md "Erasure"). The net is
+ * wide on purpose: an upload wrongly kept holds a person's row; one wrongly purged costs the provider a copy of a file. A row is the
+ * person's when it shares one mark with any value the person's stream ever held: two of last name (or previous), first names and
+ * date of birth, so one mistyped still matches; or one identifier (email, TRN, `trainee_id`, …). Names compare as the duplicate rule's.
  */
 
 /** The fields whose values make a person's marks, by their canonical (and template column) names. */
@@ -66,10 +53,7 @@ function keysOf(values: readonly string[] | undefined, key: (v: string) => strin
   return [...new Set((values ?? []).map(key).filter((k) => k !== ''))];
 }
 
-/**
- * The marks of a person's values (see the top of this file): strings that hold the values, to be
- * hashed before they are kept. A row and a person are the same person when their marks meet.
- */
+/** The marks of a person's values: they hold the values, so hash them before keeping them. */
 export function identityMarks(values: IdentifyingValues): Set<string> {
   const marks = new Set<string>();
   const last = keysOf([...(values.last_name ?? []), ...(values.previous_last_name ?? [])], lastNameKey);

@@ -4,17 +4,12 @@ import { LIFECYCLE_EVENTS, TRAINEE_STREAM_PREFIX, type TraineeEventType } from '
 /** Where each event type keeps a field's stored value: a key of its data, or `<key>.<key>`. */
 type Places = Partial<Record<TraineeEventType, string>>;
 
-/** The members of the stored record. */
 const STORED: ReadonlySet<string> = new Set(TRAINEE_DETAILS_NAMES);
 
 /** A stored detail: in a registration's `details` and an update's `changes`. */
 const detail = (key: string): Places => ({ TraineeRegistered: `details.${key}`, TraineeUpdated: `changes.${key}` });
 
-/**
- * Where the trainee's events keep the personal fields that are neither a member of the stored
- * record (`TraineeDetails`) of the same name nor a lifecycle action's (whose event keeps them where
- * its record does, `LIFECYCLE_PATHS`): the `disabilityN` fields are one stored map, `disabilities`.
- */
+/** Personal fields kept elsewhere than a stored member or lifecycle record of their name: the `disabilityN` map, the TRN's event. */
 const PLACES_BESIDE_THE_DETAILS: Readonly<Record<string, Places>> = {
   disability1: detail('disabilities'),
   disability2: detail('disabilities'),
@@ -28,13 +23,7 @@ function lifecyclePlaces(name: string): Places | undefined {
   return kept && { [LIFECYCLE_EVENTS[kept.body]]: kept.path };
 }
 
-/**
- * Where the trainee's events store each field the trainee table flags `personal`
- * (libs/trainees/record/trainee.record.ts; docs/DESIGN.md "Personal data"), by field name: a member
- * of the stored record in a registration's `details` and an update's `changes`, a lifecycle
- * action's where its event keeps it, any other where {@link PLACES_BESIDE_THE_DETAILS} says. A spec
- * checks that these names are exactly the flagged ones.
- */
+/** Where the events store each field the trainee table flags `personal` (docs/DESIGN.md "Personal data"); a spec holds it to the flags. */
 export const PERSONAL_TRAINEE_FIELD_PLACES: Readonly<Record<string, Places>> = Object.fromEntries(
   personalFieldsOf(TRAINEE_RECORD).flatMap((name) => {
     const places = PLACES_BESIDE_THE_DETAILS[name] ?? lifecyclePlaces(name) ?? (STORED.has(name) ? detail(name) : undefined);
@@ -66,11 +55,7 @@ function sealedPlaces(): Map<string, string[]> {
 
 const SEALED_PLACES = sealedPlaces();
 
-/**
- * What of a trainee's events is sealed with its data key (docs/DESIGN.md "Personal data"): the
- * streams `trainee-<trainee_id>`, and per event type the places of its personal values (empty for a
- * type that holds none). Types, times, codes that identify no one and ids stay in the clear.
- */
+/** What of a trainee's events is sealed with its data key: per event type, its personal values' places (docs/DESIGN.md "Personal data"). */
 export const TRAINEE_PERSONAL_DATA = {
   streamPrefix: TRAINEE_STREAM_PREFIX,
   pathsOf: (type: string): readonly string[] => SEALED_PLACES.get(type) ?? [],

@@ -1,41 +1,21 @@
 import type { RefListName, RefLists, TraineeStatus } from '@app/trainees/record';
 
-/**
- * The coded values one API version accepts (docs/reference/API-FACTS.md §6.6, §6.9), built by the
- * contract (libs/trainees/contract) from the record's catalogue. The decider asks it, never a
- * version name.
- */
+/** The codes one API version accepts (docs/reference/API-FACTS.md §6.6, §6.9), built by the contract: the decider never sees a version. */
 export interface CodeBook {
-  /**
-   * The entry of `code` in `list` when this version accepts it, else undefined. Takes any JSON value:
-   * only a string can match (codes are JSON strings, docs/reference/reference-data/README.md).
-   */
+  /** The entry when this version accepts `code` (any JSON value: only a string matches), else undefined. */
   lookup<L extends RefListName>(list: L, code: unknown): RefLists[L] | undefined;
-  /** True when a training route `code` may be written (created or updated) in this version (§6.6). */
+  /** Whether a create or update may set training route `code` (§6.6). */
   routeAcceptedOnWrite(code: string): boolean;
-  /**
-   * The unknown-code message, byte for byte (docs/reference/API-FACTS.md §6.9): `<label> has invalid
-   * reference data value of '<value>'. Valid values are …` or `… Example values include …...`.
-   * `value` is echoed as sent (strings as they are, other JSON values as bounded JSON text).
-   */
+  /** The unknown-code message of docs/reference/API-FACTS.md §6.9, byte for byte, `value` echoed as sent. */
   unknownCodeMessage(label: string, value: unknown, list: RefListName): string;
 }
 
-/**
- * What differs between the API versions in the trainee rules, as data (docs/reference/API-FACTS.md
- * §18 lists the differences). The contract (libs/trainees/contract) builds one per API version;
- * `decide` and the validators read it and never see a version name. Each flag names the rule it
- * switches.
- */
+/** What differs between the API versions' trainee rules, as data (docs/reference/API-FACTS.md §18), one per version from the contract. */
 export interface TraineeRules {
   /** The field's name as the client knows it, for messages (docs/reference/API-FACTS.md §5.2); canonical names in. */
   label(field: string): string;
-  /** The coded values this version accepts. */
   codes: CodeBook;
-  /**
-   * A primary course age range (§6.6): `rewrite` puts primary teaching (100511) first and keeps the
-   * other subjects; `require` refuses a first subject other than 100510/100511 as the rule says.
-   */
+  /** A primary age range (§6.6): `rewrite` puts 100511 first, keeping the others; `require` refuses a first other than 100510/100511. */
   primaryCourseSubject: 'rewrite' | 'require';
   /** Early-years routes get their subject and age-range rules and the `early_years` phase (§6.6, §6.7). */
   earlyYearsRoutes: boolean;

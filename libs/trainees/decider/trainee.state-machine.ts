@@ -2,9 +2,8 @@ import type { TraineeRules } from './trainee.rules';
 import type { TraineeStatus } from '@app/trainees/record';
 
 /**
- * The one state machine every trainee action asks (docs/reference/API-FACTS.md §12.2, docs/DESIGN.md
- * ruling 8). `update` covers PUT/PATCH of the trainee and every placement/degree write; the states
- * refusing writes are the version's (`rules.writesRefusedIn`, §7.2).
+ * The state machine every trainee action asks (docs/reference/API-FACTS.md §12.2; docs/DESIGN.md ruling 8); `update` covers every
+ * write to the trainee, its placements and degrees, refused in `rules.writesRefusedIn` (§7.2).
  */
 export type TraineeAction = 'update' | 'defer' | 'withdraw' | 'recommend_for_award';
 

@@ -1,22 +1,11 @@
-/**
- * The list's `status` filter (docs/reference/API-FACTS.md §14.4; the catalogue's
- * `status_filter.json` says it in words), defined once, as data: the states each value takes and
- * where the course's start (`itt_start_date`) stands against the query's today. Three places apply
- * it, each made from {@link STATUS_RULES}: {@link matchesStatus} here (the list at an instant, the
- * census), the SQLite read model's SQL and the MongoDB read model's filter; a contract suite
- * (test/contract/list-status.contract-spec.ts) runs one table of trainees and dates through all three.
- */
+/** The list's `status` filter as data, from which the JS, SQLite and MongoDB filters are made (docs/DESIGN.md "Read models"). */
 import type { Trainee, TraineeStatus } from '@app/trainees/record';
 import { STATUS_FILTERS, type StatusFilter } from './trainee-read.port';
 
 /** What one `status` value keeps: a trainee whose state and start both pass. */
 export interface StatusRule {
-  /** The states it takes (`in`), or the states it leaves out (`notIn`). */
   readonly states: { readonly in: readonly TraineeStatus[] } | { readonly notIn: readonly TraineeStatus[] };
-  /**
-   * Where `itt_start_date` (`YYYY-MM-DD`) stands against today (`YYYY-MM-DD`, UTC): after it, or on
-   * or before it; absent, anywhere. Both are calendar dates of one format, so string order is date order.
-   */
+  /** Where `itt_start_date` stands against today (both `YYYY-MM-DD`, so string order is date order); absent: anywhere. */
   readonly start?: 'after_today' | 'on_or_before_today';
 }
 
@@ -38,10 +27,7 @@ export function matchesStatus(trainee: Trainee, status: StatusFilter, today: str
   return start === 'after_today' ? itt > today : itt <= today;
 }
 
-/**
- * The first `status` filter value, in the order of {@link STATUS_FILTERS}, that the trainee matches
- * on `today`, or null (a draft, say). Only a trainee awarded before its course starts could match two.
- */
+/** The first {@link STATUS_FILTERS} value the trainee matches on `today`, or null (a draft, say). */
 export function listStatusOf(trainee: Trainee, today: string): StatusFilter | null {
   for (const s of STATUS_FILTERS) {
     if (matchesStatus(trainee, s, today)) return s;

@@ -9,58 +9,32 @@ import {
 import { LIFECYCLE_MEMBERS, TRAINEE_STATES, type Trainee, type TraineeDetails, type TraineeStatus } from '@app/trainees/record';
 import { chainKeysOf, storedTextOf, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 
-/**
- * The audit history of one trainee (docs/operations.md "Trainee history"), computed by replaying
- * the trainee's own stream `trainee-<trainee_id>` with the decider's `evolve` (docs/DESIGN.md
- * "The shape": the audit history is the one answer that reads the event log on purpose; it never
- * reads the read models).
- */
+/** A trainee's audit history, replayed from its own stream, never from the read models (docs/operations.md "Trainee history"). */
 
 /** One event of a trainee's stream, as the auditors' timeline shows it (snake_case: it is served over HTTP as is). */
 export interface TimelineEntry {
-  /** Global position of the event in the log. */
   position: number;
-  /** 0-based revision of the event in the trainee's stream. */
+  /** 0-based, in the trainee's stream. */
   revision: number;
-  /** When it happened (`metadata.occurredAt`, ISO 8601 UTC with milliseconds). */
+  /** `metadata.occurredAt`: ISO 8601, UTC, milliseconds. */
   occurred_at: string;
   event_type: string;
-  /**
-   * What the event changed, by canonical field name (the v2026.1 name where the versions differ,
-   * as in `TraineeDetails`): the details fields a registration set or an update changed, the
-   * lifecycle fields (`state`, `trn`, what a lifecycle action recorded, …) a lifecycle event changed, and
-   * `placements` or `degrees` for a sub-resource event. Empty when the event changed nothing.
-   */
+  /** Canonical (v2026.1) names of the details and lifecycle fields the event changed, or `placements`/`degrees`; empty for none. */
   changed_fields: string[];
-  /**
-   * The new value of each changed field (same keys as `changed_fields`). For `placements` and
-   * `degrees` the value describes the item: all its fields as it then stood when added or updated
-   * (an entry is computed from its own event, which holds the whole item: {@link traineeTimelinePage}),
-   * its id and `removed: true` when removed.
-   */
+  /** The new value of each changed field; a placement or degree as it then stood, or its id and `removed: true`. */
   changes: Record<string, unknown>;
-  /** The acting provider (the trainee's own; the registry's events carry the trainee's provider too). */
+  /** The acting provider (the registry's events carry the trainee's provider too). */
   provider_ukprn: string | null;
-  /** Id of the API token that made the request (never the token); null for events of the registry process. */
+  /** Never the token; null for the registry process's events. */
   token_id: string | null;
   api_version: string | null;
   request_id: string | null;
-  /**
-   * The event's hash (docs/DESIGN.md "Verifiable history": SHA-256 of its stored form and of
-   * `previous_hash`), hex; null for an event stored before the chain began.
-   */
+  /** Hex (docs/DESIGN.md "Verifiable history"); null for an event stored before the chain began. */
   hash: string | null;
-  /** The hash of the stream's event before it, as the event stores it: null for the first event, and for one stored before the chain. */
+  /** Null for the first event, and for one stored before the chain. */
   previous_hash: string | null;
-  /**
-   * The event as stored, what `hash` is computed over (docs/DESIGN.md "Verifiable history"): its
-   * stream, its id, and its data and metadata texts exactly as stored (personal values sealed; the metadata
-   * ends with the chain keys). Set where the timeline was read from the events as stored
-   * (`readTimelinePage`: the API and the CLI's JSON), so an auditor can recompute every hash
-   * (examples/verify-history.mjs).
-   */
+  /** The event as stored (sealed), which `hash` covers (examples/verify-history.mjs recomputes it); set when read as stored. */
   stream_id?: string;
-  /** The event's id, which the hash covers (version 2 of the rule); set with the stored form. */
   event_id?: string;
   stored_data?: string;
   stored_metadata?: string;
@@ -68,20 +42,14 @@ export interface TimelineEntry {
 
 /** A trainee's stream as read for its history. */
 export interface TraineeHistory {
-  /** The stored trainee id (as registered; the id asked for may differ in case). */
+  /** As registered; the id asked for may differ in case. */
   traineeId: string;
-  /** The owning provider (from `TraineeRegistered`), null when the stream has no registration. */
+  /** From `TraineeRegistered`; null without one. */
   ukprn: string | null;
-  /** The stream's events in revision order, as stored (decoded and upcast when replayed). */
   events: RecordedEvent[];
 }
 
-/**
- * Trainee fields outside `details` that an event may change, in the order an entry names them
- * (timestamps are left out: `occurred_at` says when): the lifecycle actions' members
- * (libs/trainees/record/lifecycle.fields.ts) after the TRN's, before the instants of the
- * recommendation and the award.
- */
+/** Trainee fields outside `details` an event may change, in the order an entry names them (no timestamps: `occurred_at` says when). */
 const LIFECYCLE_FIELDS: readonly (keyof Trainee)[] = [
   'trainee_id',
   'ukprn',
@@ -95,12 +63,7 @@ const LIFECYCLE_FIELDS: readonly (keyof Trainee)[] = [
   'reinstate_date',
 ];
 
-/**
- * Reads a trainee's stream for its history; null when there is no such trainee. The stream is
- * named by the exact trainee id; `resolveId` (optional) maps an id that matched no stream to the
- * stored id, for ids given in another case (docs/reference/API-FACTS.md §1.10: ids match case-insensitively). The API
- * resolves through the trainee read model, which only maps the id: the history itself is the log's.
- */
+/** A trainee's stream, or null; `resolveId` maps an id matching no stream to the stored id (case, docs/reference/API-FACTS.md §1.10). */
 export async function loadTraineeHistory(
   eventStore: EventStore,
   traineeId: string,
@@ -129,41 +92,21 @@ export function ownerOf(recorded: readonly RecordedEvent[]): string | null {
   return null;
 }
 
-/**
- * What the timeline carries from one event to the next: the trainee's lifecycle state (`none`
- * before its registration, `erased` after its erasure). It is all a timeline entry needs of the
- * events before it, so a page of the timeline is computed from its own events and the state the
- * page before it left (docs/operations.md "Trainee history"). Holds no personal data.
- */
+/** The lifecycle state: all an entry needs of earlier events, so a page needs only the state the page before left. No personal data. */
 export type TimelineStatus = 'none' | 'erased' | TraineeStatus;
 
 /** Every {@link TimelineStatus}, in a fixed order (a page cursor holds its index). */
 export const TIMELINE_STATUSES: readonly TimelineStatus[] = ['none', 'erased', ...TRAINEE_STATES];
 
-/**
- * The timeline of a trainee's stream: one entry per event, in stream order, with what it changed
- * and who did it (the event's metadata). Events of unknown types get an entry with no changes.
- * Pure; linear in the number of events. The whole timeline is `traineeTimelinePage(all, 'none')`.
- */
+/** One entry per event of a trainee's stream, in stream order; an event of an unknown type changes nothing. */
 export function traineeTimeline(recorded: readonly RecordedEvent[]): TimelineEntry[] {
   return traineeTimelinePage(recorded, 'none').entries;
 }
 
 /**
- * The timeline entries of consecutive events of a stream (a page), given the lifecycle state
- * before the first of them (`before`; `'none'` at revision 0), and the state after the last one.
- * With `stored` (the same events as stored, beneath the sealing of personal data), each entry also
- * shows its stored form (`stream_id`, `stored_data`, `stored_metadata`).
- *
- * Bounded per page: each entry is computed from its own event and the lifecycle state before it,
- * never from earlier events, so a page costs its events whatever the stream's length and the
- * pages of a timeline, read one after the other, are exactly the whole timeline. What an entry
- * shows, therefore (docs/operations.md "Trainee history"): a registration, every field it set; an
- * update, the fields it recorded (the decider records only the fields whose value changed,
- * `TraineeUpdated`); a lifecycle event, the lifecycle fields it set to a value (`state` when it
- * moved: a TRN leaves a deferred or withdrawn trainee's state as it was); a placement or degree
- * added or updated, the item as it then stood (the event holds the whole item), removed, its id
- * and `removed: true`.
+ * The entries of consecutive events (a page) from the lifecycle state before them (`'none'` at revision 0), and the state after.
+ * Each entry comes from its own event and that state only, so pages cost their events and join into the whole timeline. With
+ * `stored` (the same events, sealed), each entry shows its stored form.
  */
 export function traineeTimelinePage(
   recorded: readonly RecordedEvent[],
@@ -199,7 +142,6 @@ export function traineeTimelinePage(
   return { entries, after: status };
 }
 
-/** An event's stored form as a timeline entry shows it: what the chain hashed (`storedTextOf`). */
 function storedForm(e: RecordedEvent): Pick<TimelineEntry, 'stream_id' | 'event_id' | 'stored_data' | 'stored_metadata'> {
   const stored = storedTextOf(e);
   return { stream_id: stored.streamId, event_id: stored.id, stored_data: stored.data, stored_metadata: stored.metadata };
@@ -231,11 +173,7 @@ function statusOf(state: TraineeState): TimelineStatus {
   return state.erased ? 'erased' : 'none';
 }
 
-/**
- * The trainee as it stood at `instant`: the fold with `evolve` of the events whose
- * `metadata.occurredAt` is at or before it (events of one request share their instant, so the
- * state is never caught half-way through a request). Null when the trainee did not exist yet.
- */
+/** The fold of the events with `occurredAt` ≤ `instant` (a request's events share one, never split); null before the registration. */
 export function traineeAsOf(recorded: readonly RecordedEvent[], instant: Date | string): Trainee | null {
   const limit = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
   if (Number.isNaN(limit)) throw new RangeError(`not an instant: ${String(instant)}`);
@@ -257,11 +195,7 @@ export function traineeAsOf(recorded: readonly RecordedEvent[], instant: Date | 
   return state.exists ? state.trainee : null;
 }
 
-/**
- * The timeline as a provider may see it: token ids only on the events its own provider caused
- * (a trainee's stream holds no other provider's events, so this is a safeguard, never a filter of
- * events). Tokens themselves are never in events, only their ids.
- */
+/** Token ids only on the events `ukprn` caused: a safeguard (a trainee's stream holds no other provider's events). */
 export function timelineForProvider(entries: readonly TimelineEntry[], ukprn: string): TimelineEntry[] {
   return entries.map((e) => (e.token_id !== null && e.provider_ukprn !== ukprn ? { ...e, token_id: null } : e));
 }
@@ -272,10 +206,8 @@ const MAX_FOUR_DIGIT_YEAR_MS = 253402300800000;
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|([+-])(\d{2})(?::?(\d{2}))?)$/i;
 
 /**
- * Parses an ISO 8601 instant: a calendar date and a time with a UTC designator or an offset
- * (`2026-01-05T10:00:00Z`, `2026-01-05T10:00:00.123+01:00`, `2026-01-05T10:00Z`). A date alone or
- * a local time without an offset names no instant and gives null, as do impossible dates and
- * times. Fractions of a second beyond milliseconds are truncated.
+ * An ISO 8601 date and time with `Z` or an offset (`2026-01-05T10:00Z`, `…T10:00:00.123+01:00`); null for a date alone, a local
+ * time or an impossible date. Fractions beyond milliseconds are truncated.
  */
 export function parseInstant(text: string): Date | null {
   const m = ISO_INSTANT.exec(text);
@@ -313,21 +245,18 @@ function describeChange(
   event: TraineeEvent,
 ): { changed_fields: string[]; changes: Record<string, unknown> } {
   const changes: Record<string, unknown> = {};
-  // An erasure: why and by whom (docs/DESIGN.md "Personal data").
   if (event.type === 'TraineeErased')
     return { changed_fields: [], changes: { reason: event.data.reason, erased_by: event.data.erased_by } };
   if (!after.exists) return { changed_fields: [], changes };
   const a = after.trainee;
   if (!before.exists) {
-    // A registration: every field it set.
     for (const f of LIFECYCLE_FIELDS) if (a[f] !== null) changes[f] = a[f];
     for (const [f, v] of Object.entries(a.details)) if (hasValue(v)) changes[f] = v;
     return { changed_fields: Object.keys(changes), changes };
   }
   const b = before.trainee;
   for (const f of LIFECYCLE_FIELDS) if (!same(b[f], a[f])) changes[f] = a[f];
-  // Only an update touches the details, and it records the fields whose value it changed (their
-  // values `[erased]` once the trainee's personal data is erased).
+  // Only an update touches the details; it records only the fields it changed (`[erased]` once the trainee is).
   if (event.type === 'TraineeUpdated') Object.assign(changes, event.data.changes);
   if (event.type.startsWith('Placement')) changes.placements = subResourceChange(event, 'placement');
   if (event.type.startsWith('Degree')) changes.degrees = subResourceChange(event, 'degree');

@@ -2,37 +2,22 @@ import { decodeTraineeEvent, evolve, lastNameKey, startCycle, type TraineeEvent 
 import { type Trainee, type TraineeStatus } from '@app/trainees/record';
 import { type ChainLink, type RecordedEvent, project, streamHeadOf, type Projection } from '@app/event-sourcing';
 
-/**
- * One document of the `trainees` projection: the trainee exactly as the decider's `evolve` leaves
- * it (docs/DESIGN.md "Read models": one canonical document; property 5: a rebuild equals the live
- * projection because both apply `evolve`), with what the projection adds.
- */
+/** A `trainees` projection document: the trainee as `evolve` leaves it, and what the projection adds (docs/DESIGN.md "Read models"). */
 export interface TraineeDocument {
   trainee: Trainee;
   /** Stream revision (in `trainee-<trainee_id>`) of the last event applied. */
   revision: number;
-  /**
-   * What the next append chains to that event (`StreamHead.link`, opaque; docs/DESIGN.md
-   * "Verifiable history"): a command starting from this document hands it back with the revision.
-   * Null or absent when not known.
-   */
+  /** What the next append chains to (opaque), handed back with the revision by a command starting here; null or absent when unknown. */
   link?: ChainLink | null;
   /** Global position of the event that registered the trainee: the list's tie-break (newest-created first). */
   created_position: number;
-  /**
-   * The trainee was erased (`TraineeErased`, docs/DESIGN.md "Personal data"): the stores delete its
-   * document and answers instead of writing them, and keep no personal value in its feed entries.
-   */
+  /** Erased: the stores delete its document and answers, and keep no personal value in its feed entries. */
   erased?: true;
 }
 
-/**
- * The columns (SQLite) or fields (MongoDB) the trainee queries filter, sort and look up by, all
- * derived from a {@link TraineeDocument} by {@link traineeKeys}.
- */
+/** The columns (SQLite) or fields (MongoDB) the trainee queries filter, sort and look up by. */
 export interface TraineeKeys {
   trainee_id: string;
-  /** The id lower-cased ({@link traineeIdKey}). */
   trainee_id_lower: string;
   ukprn: string;
   /** Start year of the trainee's academic cycle (the list's `academic_cycle`). */
@@ -48,12 +33,7 @@ export interface TraineeKeys {
   created_position: number;
 }
 
-/**
- * The `trainees` projection: one document per trainee, keyed by the trainee id as its events
- * carry it. `TraineeRegistered` creates the document; every other trainee event evolves it and
- * is ignored while the trainee does not exist; `TraineeErased` marks it `erased`, for the store to
- * delete; other event types are not read.
- */
+/** One document per trainee, keyed by the id its events carry; `TraineeErased` marks it `erased` for the store to delete. */
 export const traineeProjection: Projection<TraineeEvent, TraineeDocument> = {
   decode: (recorded) => decodeTraineeEvent(recorded),
   keyOf: (event) => event.data.trainee_id,
@@ -71,11 +51,7 @@ export const traineeProjection: Projection<TraineeEvent, TraineeDocument> = {
   },
 };
 
-/**
- * Applies one recorded event to a trainee document (null: none yet) and returns the document:
- * unchanged for an event at or below its revision, of another type, or of a trainee that does not
- * exist other than its registration (docs/DESIGN.md "Read models").
- */
+/** Unchanged for an event at or below its revision, of another type, or before the registration (docs/DESIGN.md "Read models"). */
 export function projectTrainee(doc: TraineeDocument | null, recorded: RecordedEvent): TraineeDocument | null {
   return project(traineeProjection, doc, recorded);
 }
@@ -85,7 +61,6 @@ export function traineeIdKey(traineeId: string): string {
   return traineeId.toLowerCase();
 }
 
-/** The keys of a trainee document that the list, the duplicate check and the lookups need. */
 export function traineeKeys(doc: TraineeDocument): TraineeKeys {
   const t = doc.trainee;
   return {
@@ -104,10 +79,7 @@ export function traineeKeys(doc: TraineeDocument): TraineeKeys {
   };
 }
 
-/**
- * The keys a duplicate-candidate query matches: provider, date of birth, route and last name as
- * `lastNameKey` compares it (rule 1 of docs/spec/trainee-records-api.md "Duplicate rules").
- */
+/** The keys a duplicate-candidate query matches (rule 1 of docs/spec/trainee-records-api.md "Duplicate rules"). */
 export function duplicateKeys(
   ukprn: string,
   dateOfBirth: string,

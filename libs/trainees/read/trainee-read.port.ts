@@ -26,11 +26,7 @@ export interface TraineeListPage {
   totalCount: number;
 }
 
-/**
- * A trainee's answer in one API version as stored bytes: `body` is the UTF-8 JSON of the trainee
- * with its placements and degrees (the `data` of GET /trainees/{id}); `ukprn` is the provider that
- * owns the trainee, for the ownership rule (docs/DESIGN.md property 6).
- */
+/** A trainee's stored answer in one version: `body`, the UTF-8 JSON `data` of GET /trainees/{id}; `ukprn`, its owner (property 6). */
 export interface OwnedAnswer {
   ukprn: string;
   body: Buffer;
@@ -42,8 +38,7 @@ export interface TraineeAnswerPage {
   totalCount: number;
 }
 
-/** Reads of the trainee projection. Every GET is served from here (docs/DESIGN.md "The shape"). */
-/** A trainee as the retention policy sees it: who, whose, and when its course ended (`courseEndedOn`, libs/personal-data/erasure). */
+/** A trainee as the retention policy sees it (`courseEndedOn`, libs/personal-data/erasure). */
 export interface TraineeEnding {
   trainee_id: string;
   ukprn: string;
@@ -52,36 +47,19 @@ export interface TraineeEnding {
   ended_on: string;
 }
 
+/** Reads of the trainee projection, which serves every GET (docs/DESIGN.md "The shape"). */
 export interface TraineeReadModel {
-  /**
-   * One page of every provider's trainees, in trainee-id order (binary) after `afterId` (null: from
-   * the first), at most `limit`, each with the date its course ended (docs/operations.md "Retention").
-   * Reads every trainee: for the retention run, never for a request.
-   */
+  /** Every provider's trainees in id order (binary) after `afterId` (null: from the first), at most `limit`: the retention run's. */
   listEndings(afterId: string | null, limit: number): Promise<TraineeEnding[]>;
   /** The trainee by id (ids match case-insensitively, docs/reference/API-FACTS.md §1.10), or null. */
   getTrainee(traineeId: string): Promise<Trainee | null>;
-  /**
-   * The trainee (id matched case-insensitively, as getTrainee) as the served trainee projection
-   * holds it, with the revision of the last event applied; null when no trainee has this id, or
-   * when the served trainee projection was built by another version of the code than this one
-   * (its documents need not be what this code's evolve makes; a writer then replays the stream).
-   */
+  /** With the last revision applied; null when unknown or the served projection was built by another code version (then replay). */
   getTraineeSnapshot(traineeId: string): Promise<TraineeSnapshot | null>;
-  /**
-   * The ids of every trainee the served trainee projection holds for the provider (every trainee
-   * registered for it and not erased, whatever its state or cycle), in trainee-id order (binary):
-   * what a provider's trainees at an instant are replayed from (docs/DESIGN.md "A provider's
-   * trainees at an instant"). For the as-of list and the census report.
-   */
+  /** Every trainee registered for the provider and not erased, in id order (binary): what the as-of list and the census replay. */
   providerTraineeIds(ukprn: string): Promise<string[]>;
   /** One page of a provider's trainees of one academic cycle, ordered by updated_at then age. */
   listTrainees(query: TraineeListQuery): Promise<TraineeListPage>;
-  /**
-   * The trainee's answer in `version` (id matched case-insensitively), or null: bytes the
-   * projection stored when the trainee last changed (docs/DESIGN.md "Answers stored as bytes"),
-   * equal to `serializeTrainee(trainee, {nested: true})` of that version as JSON.
-   */
+  /** Bytes stored when the trainee last changed (docs/DESIGN.md "Answers stored as bytes"), or null; ids match case-insensitively. */
   getTraineeAnswer(traineeId: string, version: ApiVersion): Promise<OwnedAnswer | null>;
   /** The page of {@link listTrainees} as list items of `version`, stored bytes as for getTraineeAnswer. */
   listTraineeAnswers(query: TraineeListQuery, version: ApiVersion): Promise<TraineeAnswerPage>;
@@ -89,5 +67,4 @@ export interface TraineeReadModel {
   findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]>;
 }
 
-/** Injection token of the {@link TraineeReadModel}. */
 export const TRAINEE_READ_MODEL = Symbol('TRAINEE_READ_MODEL');

@@ -6,13 +6,6 @@ import { traineeAsOf } from './trainee-history';
 import { matchesStatus } from './list-status';
 import type { TraineeListQuery, TraineeReadModel } from './trainee-read.port';
 
-/**
- * A provider's trainees as they stood at an instant (docs/DESIGN.md "A provider's trainees at an
- * instant"): the read model names the provider's trainees (every trainee registered for it and not
- * erased: ruling 15), and each one's own stream is replayed up to the instant (`traineeAsOf`). No
- * other provider's stream is read, so the cost follows the provider's trainees and events only.
- */
-
 /** A trainee as it stood at the instant, with the list's tie-break. */
 export interface TraineeAtInstant {
   trainee: Trainee;
@@ -21,17 +14,10 @@ export interface TraineeAtInstant {
 }
 
 /**
- * The provider's trainees as they stood at `instant`, one at a time in trainee-id order (binary),
- * each read and folded from its own stream: those that did not exist yet at the instant are left
- * out, as is any whose owner then was another provider. Memory: the provider's trainee ids and
- * {@link STREAMS_READ_AHEAD} streams read ahead ({@link readAhead}: a server store serves them at
- * once). The embedded store reads synchronously, so it gives the event loop a turn every
- * {@link TRAINEES_PER_TURN} trainees: other requests are answered while a large provider is replayed.
- *
- * `log` is either port: the event store gives the trainees with their personal data opened; the
- * log as stored (`StoredLog`) gives them sealed, each personal field holding `[sealed]` or, for a
- * trainee's map of disabilities, nonsense, every other field exact, and no data key read
- * (docs/DESIGN.md "Personal data": about two thirds of a sealed trainee's replay is opening it).
+ * The provider's trainees as they stood at `instant`, in id order (binary), each folded from its own stream (docs/DESIGN.md "A
+ * provider's trainees at an instant"); those not yet registered then are left out. From the event store, opened; from the log as
+ * stored, sealed (`[sealed]`, the disabilities map nonsense), no data key read. The event loop gets a turn every
+ * {@link TRAINEES_PER_TURN} trainees, as the embedded store reads synchronously.
  */
 export async function* providerTraineesAsOf(
   log: StreamReader,
@@ -45,7 +31,6 @@ export async function* providerTraineesAsOf(
 /** What the replays read: a stream, whole (the event store, opened, or the log as stored, sealed). */
 export type StreamReader = Pick<EventStore | StoredLog, 'readStream'>;
 
-/** {@link providerTraineesAsOf} of the trainees `traineeIds` (the provider's, as its read model names them). */
 async function* traineesAsOf(
   store: StreamReader,
   traineeIds: readonly string[],
@@ -64,16 +49,10 @@ async function* traineesAsOf(
 /** Trainees replayed between two turns of the event loop (about 5 ms of work). */
 const TRAINEES_PER_TURN = 64;
 
-/**
- * Streams read at once ahead of the replay: a server store (EventStoreDB: one gRPC call a stream)
- * serves them together instead of one round trip after another; the embedded store reads each at once.
- */
+/** Streams read ahead of the replay, so a server store (one gRPC call a stream) serves them together. */
 export const STREAMS_READ_AHEAD = 16;
 
-/**
- * `read` of each of `items`, yielded in the order of `items`, with at most `ahead` reads started and
- * not yet yielded. A read's rejection is thrown when its turn to be yielded comes.
- */
+/** `read` of each item, yielded in order, with at most `ahead` started and not yet yielded; a rejection is thrown in its turn. */
 export async function* readAhead<T, R>(items: readonly T[], ahead: number, read: (item: T) => Promise<R>): AsyncGenerator<R> {
   const started: Promise<R>[] = [];
   let next = 0;
@@ -92,11 +71,7 @@ export function utcDateOf(instant: Date): string {
   return instant.toISOString().slice(0, 10);
 }
 
-/**
- * Whether the trainee is one the list query keeps: the provider, the academic cycle its course
- * starts in, `since` (updated_at ≥ since), `hasTrn` and the `statuses` (any of them) on `q.today`,
- * as the read models' list queries filter (docs/reference/API-FACTS.md §14).
- */
+/** Whether the list query keeps the trainee, as the read models' queries filter (docs/reference/API-FACTS.md §14). */
 export function matchesListQuery(trainee: Trainee, q: TraineeListQuery): boolean {
   if (trainee.ukprn !== q.ukprn || startCycle(trainee.details) !== q.academicCycle) return false;
   if (q.since !== undefined && trainee.updated_at < q.since) return false;
@@ -119,11 +94,8 @@ export interface AsOfMatch {
 }
 
 /**
- * Which of `traineeIds` (the provider `q.ukprn`'s, as its read model names them) the list query `q`
- * keeps at `instant`, with their sort keys, unordered: each stream read from the log as stored and
- * folded sealed (no personal field is read by a filter or the order, so no data key is read). The
- * part of {@link listTraineesAsOf} whose cost is the provider's size; it can run on a thread of its
- * own (`AsOfScan`).
+ * Which of the provider's `traineeIds` `q` keeps at `instant`, with sort keys, unordered, folded sealed (no filter reads a personal
+ * field): the part of {@link listTraineesAsOf} that costs the provider's size, which may run on another thread.
  */
 export async function matchesAsOf(
   storedLog: StoredLog,
@@ -141,7 +113,6 @@ export async function matchesAsOf(
 /** Finds the matches of {@link matchesAsOf} (its arguments but the log): in this thread ({@link scanInThisThread}), or on another. */
 export type AsOfScan = (traineeIds: readonly string[], q: TraineeListQuery, instant: Date) => Promise<AsOfMatch[]>;
 
-/** The injection token of the API's {@link AsOfScan}. */
 export const AS_OF_SCAN = Symbol('AS_OF_SCAN');
 
 /** The {@link AsOfScan} that folds the streams of `storedLog` in the calling thread ({@link matchesAsOf}). */
@@ -150,13 +121,8 @@ export function scanInThisThread(storedLog: StoredLog): AsOfScan {
 }
 
 /**
- * The page of the list query `q` as the list would have answered it at `instant` (q.today should be
- * the instant's UTC date): the provider's trainees folded to the instant ({@link providerTraineesAsOf}),
- * kept by {@link matchesListQuery}, ordered by updated_at in `q.sortOrder`, ties newest-created first,
- * paged as the read models page. The filters and the order read no personal field, so the
- * provider's streams are folded sealed (`scan`: {@link matchesAsOf} of the log as stored), and only
- * the page's trainees are folded again from `eventStore`, with their personal data opened. Keeps
- * only each match's id and sort keys.
+ * The page of `q` as the list would have answered it at `instant` (`q.today`: the instant's UTC date), ties newest-created first.
+ * The matches are found sealed by `scan`; only the page's trainees are folded again from `eventStore`, opened.
  */
 export async function listTraineesAsOf(
   eventStore: EventStore,

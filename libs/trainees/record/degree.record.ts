@@ -1,15 +1,7 @@
 /**
- * The degree record's table (docs/DESIGN.md "The record tables"): one row per field of a
- * trainee's previous degree, in the order of its answer (docs/spec/trainee-records-api.md "Degree
- * object"; docs/reference/API-FACTS.md §11.6), with what a degree body or a nested
- * `degrees_attributes` item may send (§11.1–§11.4). What depends on other fields (UK or non-UK,
- * what each kind needs, the year's range) is the record rules'.
- *
- * Where the facts leave room on the wire: a code that is not a JSON string answers the message
- * its unknown value would (subject: "must be entered", an unknown subject counting as a missing
- * one, §11.3; uk_degree, non_uk_degree and country: §6.9's message echoing the value); grade,
- * institution and other_grade answer `<field> is invalid`, and more than 255 characters
- * `<field> is too long (maximum is 255 characters)` (docs/DESIGN.md ruling 14).
+ * The degree record's table (docs/DESIGN.md "The record tables"), in answer order (docs/spec/trainee-records-api.md "Degree object";
+ * docs/reference/API-FACTS.md §11.1–§11.6). A code that is not a JSON string answers as an unknown one would; grade, institution
+ * and other_grade answer `<field> is invalid`.
  */
 import {
   codesOf,
@@ -26,7 +18,6 @@ import {
 import { TEXT_MAX_CHARS } from './limits';
 import type { Degree } from './trainee.details';
 
-/** The degree's fields, in answer order. */
 export const DEGREE_RECORD = [
   { name: 'degree_id', answer: { schema: str('The degree id.', { example: 'Qw3Er5Ty7Ui9Op1As2Df4Gh6' }) } },
   {

@@ -1,10 +1,6 @@
 /**
- * Per-version field names (the version-dependent fields table of docs/spec/trainee-records-api.md
- * "Trainee object"; docs/reference/API-FACTS.md §13.2, §18), gathered from the record tables' rows
- * (each row says what the versions that call its field otherwise call it). The canonical name of a
- * field is its v2026.1 name; nothing else needs `if (version === …)` for naming: the wire checks
- * read the version's keys with these, the messages label fields with them, and the serializers, the
- * OpenAPI document and the admin CLI's history view name output fields with them.
+ * Per-version field names from the record tables' rows (docs/spec/trainee-records-api.md "Trainee object"; docs/reference/API-FACTS.md
+ * §13.2, §18), so nothing else needs `if (version === …)` for naming.
  */
 import { DEGREE_RECORD } from './degree.record';
 import type { FieldRow } from './field-table';
@@ -12,11 +8,7 @@ import { PLACEMENT_RECORD } from './placement.record';
 import { TRAINEE_RECORD } from './trainee.record';
 import { type ApiVersion, API_VERSIONS } from './versions';
 
-/**
- * Canonical (v2026.1) name → name in each version; `null` = the version has no such field (its
- * input key is dropped, its output key is absent). Fields not listed are named the same in every
- * version.
- */
+/** Canonical (v2026.1) name → name in each version, null where it has no such field; unlisted fields are named alike everywhere. */
 export const VERSION_FIELD_NAMES: Readonly<Record<string, Readonly<Record<ApiVersion, string | null>>>> = Object.fromEntries(
   ([...TRAINEE_RECORD, ...PLACEMENT_RECORD, ...DEGREE_RECORD] as readonly FieldRow<never>[])
     .filter((row) => row.names)
@@ -48,28 +40,18 @@ const ALL_DEPENDENT_NAMES: ReadonlySet<string> = new Set(
   ]),
 );
 
-/**
- * The name `version` uses for the canonical field `canonical`, or null when the version has no
- * such field (iqts_country in v2025.0). Fields not in {@link VERSION_FIELD_NAMES} keep their name.
- */
+/** The name `version` uses for `canonical`, or null when it has no such field. */
 export function versionFieldName(canonical: string, version: ApiVersion): string | null {
   const names = VERSION_FIELD_NAMES[canonical];
   return names ? names[version] : canonical;
 }
 
-/**
- * The field label used in messages (docs/reference/API-FACTS.md §5.2: the field name as the client knows it), e.g.
- * `course_subject_1` → `course_subject_one` in v2025.0. Falls back to the canonical name.
- */
+/** The field's label in messages: its name as the client knows it (docs/reference/API-FACTS.md §5.2). */
 export function fieldLabel(canonical: string, version: ApiVersion): string {
   return versionFieldName(canonical, version) ?? canonical;
 }
 
-/**
- * The canonical name of an input key of `version`, or null when the key is the other version's
- * name for a version-dependent field (or a field this version lacks), e.g. `lead_partner_urn` in
- * v2026.1, `course_subject_1` and `iqts_country` in v2025.0. Other keys are returned unchanged.
- */
+/** The canonical name of an input key of `version`; null for another version's name or a field it lacks; other keys unchanged. */
 export function canonicalFieldName(key: string, version: ApiVersion): string | null {
   const canonical = TO_CANONICAL.get(version)?.get(key);
   if (canonical !== undefined) return canonical;
@@ -77,10 +59,8 @@ export function canonicalFieldName(key: string, version: ApiVersion): string | n
 }
 
 /**
- * Renames the input keys of `version` to canonical names and drops the keys that version does not
- * accept under that name (see {@link canonicalFieldName}). Other keys (unknown ones included) are
- * kept as they are; validators pick what they accept. Takes any parsed JSON object; returns a new
- * object without a prototype, so keys such as `__proto__` or `constructor` are plain data.
+ * The input keys of `version` renamed by {@link canonicalFieldName}, unknown ones kept, in an object without a prototype, so
+ * `__proto__` is plain data.
  */
 export function toCanonicalInput(input: Record<string, unknown>, version: ApiVersion): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
@@ -93,10 +73,7 @@ export function toCanonicalInput(input: Record<string, unknown>, version: ApiVer
   return out;
 }
 
-/**
- * Renames canonical keys of an output object to the names of `version` and drops fields the version
- * lacks (the inverse of {@link toCanonicalInput}, for serializers). Other keys are kept.
- */
+/** The inverse of {@link toCanonicalInput}, for serializers: fields the version lacks are dropped. */
 export function toVersionOutput<T extends Record<string, unknown>>(canonical: T, version: ApiVersion): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(canonical)) {

@@ -1,17 +1,6 @@
 /**
- * The vocabulary of the record tables (docs/DESIGN.md "The record tables"): one table per record
- * (trainee.record.ts, placement.record.ts, degree.record.ts), one row per field, holding all the
- * field is: its canonical name (the v2026.1 name), its name in each API version where that
- * differs, what a write body may send for it (type, format, code list, bounds, whether a create
- * needs it, where its messages stand in a 422) and what an answer holds (the value and its JSON
- * Schema), and whether it is personal data. A trainee's row may instead say what a lifecycle
- * action's body (defer, withdraw, recommend) sends for it and where the action records it
- * ({@link LifecycleInput}). The contract derives from the rows the wire checks (`class-validator`
- * DTOs) and the request schemas; the serializers and the response schemas; this part derives the
- * typed fields a write hands the decider ({@link FieldsOf}; a lifecycle body's: lifecycle.fields.ts),
- * the stored record ({@link StoredFieldsOf}) and its names, the order of the fields' messages
- * ({@link messageOrderOf}) and the per-version names (field-names.ts); the decider, the places of
- * the personal fields in the events. Nothing else restates a field.
+ * The vocabulary of the record tables (docs/DESIGN.md "The record tables"): one row per field, holding all the field is; everything
+ * else (wire checks, schemas, serializers, typed fields, the stored record, message order, version names) is derived from the rows.
  */
 import { type RefListName, REFERENCE_LISTS } from './codes/catalogue';
 import { TEXT_MAX_CHARS } from './limits';
@@ -20,27 +9,21 @@ import type { ApiVersion } from './versions';
 /** A JSON Schema (OpenAPI 3.1) object. */
 export type JsonSchema = Record<string, unknown>;
 
-/** One value per API version. */
 export type ByVersion<T> = Readonly<Record<ApiVersion, T>>;
 
 /**
- * What a write body may send for a field, as the wire checks read it (docs/reference/API-FACTS.md
- * §6.4, §6.9, §10.1, §11.1; bounds: docs/DESIGN.md ruling 14). Every check lets a blank value
- * through: whether a field must be present is the record rules' to say.
+ * What a write body may send for a field (docs/reference/API-FACTS.md §6.4, §6.9, §10.1, §11.1; bounds: docs/DESIGN.md ruling 14).
+ * Every check lets a blank value through: presence is the record rules' to say.
  */
 export type InputKind =
   /** Free text: a string, or a JSON number as its decimal text; at most `max` characters. */
   | { readonly kind: 'text'; readonly max: number }
-  /**
-   * A JSON string only (anything else is `<field> is invalid`), at most `max` characters;
-   * `documents`: the code list it names, not checked here.
-   */
+  /** A JSON string only (else `<field> is invalid`); `documents`: the code list it names, not checked here. */
   | { readonly kind: 'string'; readonly max: number; readonly documents?: RefListName }
   /** A code of `list` in the version's code book, as a JSON string (`numberAsText`: a JSON number too, as its text). */
   | { readonly kind: 'code'; readonly list: RefListName; readonly numberAsText?: boolean }
   /** A JSON string whose code the record rules look up in `list`; anything else answers the unknown-code message. */
   | { readonly kind: 'later_code'; readonly list: RefListName; readonly max: number }
-  /** A National Insurance number: two letters, six digits, a letter A–D. */
   | { readonly kind: 'ni_number' }
   /** An email address of the reference's format, at most 255 characters. */
   | { readonly kind: 'email' }
@@ -52,16 +35,11 @@ export type InputKind =
   | { readonly kind: 'lenient_date' }
   /** The year of the course: an integer (or digits) where `integer`, else any number or string. */
   | { readonly kind: 'course_year'; readonly integer: boolean }
-  /**
-   * A non-negative integer of at most `max` digits, as a number or a string (anything else is
-   * `<field> is invalid`, a longer one `<field> is too long (maximum is <max> characters)`).
-   */
+  /** A non-negative integer of at most `max` digits, as a number or a string. */
   | { readonly kind: 'digits'; readonly max: number }
   /** A graduation year: a year as an integer or digits, or a full date whose year is kept. */
   | { readonly kind: 'graduation_year' }
-  /** A school's URN: six digits. */
   | { readonly kind: 'urn' }
-  /** A full UK postcode. */
   | { readonly kind: 'postcode' }
   /** Nested records sent with a create: an array of at most `max` items of the `of` table's inputs. */
   | { readonly kind: 'items'; readonly of: 'degrees' | 'placements'; readonly max: number };
@@ -71,22 +49,13 @@ export interface FieldInput {
   readonly kind: InputKind | ByVersion<InputKind>;
   /** Required on create: stated in the request schema (the record rules report a missing one). */
   readonly required?: boolean;
-  /**
-   * Where the field's messages stand in a 422 (docs/reference/API-FACTS.md §6.3: the required
-   * fields, then the optional ones): before those of a field of a higher rank. A field without one
-   * is answered after every ranked field, in table order.
-   */
+  /** Where its messages stand in a 422 (docs/reference/API-FACTS.md §6.3); unranked fields come after, in table order. */
   readonly messageRank?: number;
   readonly description: string;
-  /** The request schema's example, where the field has one. */
   readonly example?: unknown;
 }
 
-/**
- * What an answer holds for a field: its value of the record, its JSON Schema, and which versions
- * answer it. Without `value`, the record's stored value of the same name (a trainee's `details`,
- * a placement's or a degree's own field).
- */
+/** What an answer holds for a field; without `value`, the stored value of the same name (a trainee's in `details`). */
 export interface FieldAnswer<R> {
   readonly value?: (record: R) => unknown;
   readonly schema: JsonSchema;
@@ -97,26 +66,17 @@ export interface FieldAnswer<R> {
 }
 
 /**
- * The lifecycle actions whose bodies the trainee table's rows describe (docs/reference/API-FACTS.md
- * §12.3–§12.5), each with where it records what its body sent: the record is the trainee's own
- * members and its event's data (`under` null), or one member of both.
+ * The lifecycle actions (docs/reference/API-FACTS.md §12.3–§12.5) and where each records its body: on the trainee and its event's
+ * data directly (`under` null), or under one member of both.
  */
 export const LIFECYCLE_BODIES = {
-  /** POST …/defer. */
   deferral: { under: null },
-  /** POST …/withdraw. */
   withdrawal: { under: 'withdrawal' },
-  /** POST …/recommend-for-qts and its alias. */
   recommendation: { under: null },
 } as const;
-/** A lifecycle action's body. */
 export type LifecycleBody = keyof typeof LIFECYCLE_BODIES;
 
-/**
- * What a lifecycle body may send for a field, as its wire checks read it; every rule of these
- * bodies that needs neither the trainee nor today is such a check (docs/reference/API-FACTS.md
- * §12.3–§12.5).
- */
+/** What a lifecycle body may send for a field: every rule of these bodies needing neither the trainee nor today. */
 export type LifecycleKind =
   /** An ISO 8601 date (§6.5), stored as `YYYY-MM-DD`. */
   | { readonly kind: 'date' }
@@ -124,19 +84,11 @@ export type LifecycleKind =
   | { readonly kind: 'date_or_date_time' }
   /** Free text: a string, or a JSON number as its text (anything else is `invalid`); at most `max` characters, stored as sent. */
   | { readonly kind: 'text'; readonly max: number }
-  /**
-   * Free text that a reason sent needs (`neededBy` the reason's code), then required: trimmed, at
-   * most `max` characters; blank or not text counts as none, and it is stored only where a reason
-   * sent needs it. A version none of whose reasons needs it does not read it.
-   */
+  /** Free text a reason sent needs (`neededBy`), then required; blank or not text counts as none; stored only where needed. */
   | { readonly kind: 'reason_text'; readonly max: number; readonly neededBy: (reason: string) => boolean }
   /** A code of `list` (`REFERENCE_LISTS`) as a JSON string; anything else, no value included, is `invalid`. */
   | { readonly kind: 'listed'; readonly list: RefListName }
-  /**
-   * The withdrawal reasons: a JSON array (anything else counts as none) of at least one code, each
-   * allowed for the trigger the body's row `trigger` holds, at most `max` (`<label> is too long
-   * (maximum is <max> <noun>)`); stored as the strings sent, in order, without repeats.
-   */
+  /** A JSON array (else none) of at least one code allowed for the row `trigger`'s value; stored in order, without repeats. */
   | { readonly kind: 'reasons'; readonly max: number; readonly noun: string; readonly trigger: string };
 
 /** What a lifecycle action's body may send for a field, and where the action records it. */
@@ -147,7 +99,6 @@ export interface LifecycleInput {
   /** Its key in the action's record (the event's data and the trainee), where that is not the body's key. */
   readonly stored?: string;
   readonly kind: LifecycleKind;
-  /** The body must send it. */
   readonly required?: true;
   /** Where it stands in its body: its messages in a 422, its key in the request schema. */
   readonly rank: number;
@@ -158,21 +109,16 @@ export interface LifecycleInput {
   /** What a message says after the field's label when the value is not of its kind; `is invalid` unless said. */
   readonly invalid?: string;
   readonly description: string;
-  /** The request schema's example. */
   readonly example: unknown;
 }
 
-/**
- * What the lifecycle action `body` recorded on `trainee` under `key` (of its record, {@link LifecycleInput.stored}):
- * the trainee's member, or a member of its `under` member; null before the action.
- */
+/** What the lifecycle action `body` recorded on `trainee` under `key` of its record; null before the action. */
 export function recordedValue(trainee: object, body: LifecycleBody, key: string): unknown {
   const under = LIFECYCLE_BODIES[body].under;
   const record = (under === null ? trainee : (trainee as Record<string, unknown>)[under]) as Record<string, unknown> | null | undefined;
   return record?.[key] ?? null;
 }
 
-/** One field of a record table. */
 export interface FieldRow<R> {
   /** The canonical name: the v2026.1 name (the version-dependent fields of docs/spec/trainee-records-api.md "Trainee object"). */
   readonly name: string;
@@ -182,11 +128,7 @@ export interface FieldRow<R> {
   /** What a lifecycle action's body sends for it (a trainee's row only); its answer is then what the action recorded. */
   readonly lifecycle?: LifecycleInput;
   readonly answer?: FieldAnswer<R>;
-  /**
-   * Personal data (names, contact details, identifiers, dates of birth, special-category data, free
-   * texts about the person): the trainee's events hold it sealed with the trainee's own data key, so
-   * erasing the trainee makes it unreadable (docs/DESIGN.md "Personal data").
-   */
+  /** Personal data: sealed in the events with the trainee's own data key (docs/DESIGN.md "Personal data"). */
   readonly personal?: true;
 }
 
@@ -204,10 +146,7 @@ export function inputRow<R>(table: readonly FieldRow<R>[], name: string): FieldR
   return row as FieldRow<R> & { input: FieldInput };
 }
 
-/**
- * The names of `table`'s input rows in the order of their messages ({@link FieldInput.messageRank}),
- * with `beside`: names a body may send beside the table, each with its rank.
- */
+/** The input rows' names in message order ({@link FieldInput.messageRank}), with `beside` (names sent beside the table, ranked). */
 export function messageOrderOf<R>(table: readonly FieldRow<R>[], beside: Readonly<Record<string, number>> = {}): string[] {
   const ranked = [
     ...table.flatMap((row) => (row.input ? [{ name: row.name, rank: row.input.messageRank ?? Number.MAX_SAFE_INTEGER }] : [])),
@@ -217,69 +156,45 @@ export function messageOrderOf<R>(table: readonly FieldRow<R>[], beside: Readonl
   return ranked.sort((a, b) => a.rank - b.rank).map((r) => r.name);
 }
 
-/**
- * The names of `table`'s answered rows without a value of their own (the stored record's, {@link StoredFieldsOf}),
- * in table order; a lifecycle action's field is not in it.
- */
+/** The stored record's names ({@link StoredFieldsOf}), in table order. */
 export function storedNamesOf<R>(table: readonly FieldRow<R>[]): string[] {
   return [...new Set(table.filter((row) => row.answer && !row.answer.value && !row.lifecycle).map((row) => row.name))];
 }
 
-// ---------------------------------------------------------------------------------------------
-// Building the tables
-// ---------------------------------------------------------------------------------------------
+// Building the tables: input kinds, then answer schemas (`n…`: or null).
 
-/** Free text of at most `max` characters. */
 export const text = (max: number) => ({ kind: 'text', max }) as const;
-/** A code of `list`. */
 export const code = <L extends RefListName>(list: L) => ({ kind: 'code', list }) as const;
-/** A string whose code of `list` the record rules look up, at most {@link TEXT_MAX_CHARS} characters. */
 export const laterCode = <L extends RefListName>(list: L) => ({ kind: 'later_code', list, max: TEXT_MAX_CHARS }) as const;
-/** An ISO 8601 date. */
 export const date = { kind: 'date' } as const;
 
 /** The codes of a list of the catalogue. */
 export const codesOf = (list: RefListName): string[] => (REFERENCE_LISTS[list] as readonly { code: string }[]).map((e) => e.code);
 
-/** The JSON Schema `type` names of a value (one, or a list of them). */
 type JsonTypes = string | readonly string[];
 /** A JSON Schema whose `type` TypeScript knows: the value it describes is {@link ValueOfSchema}. */
 export type TypedSchema<T extends JsonTypes> = JsonSchema & { readonly type: T };
 
-/** A string answer. */
 export const str = (description?: string, extra: JsonSchema = {}) =>
   ({ type: 'string', ...(description ? { description } : {}), ...extra }) as TypedSchema<'string'>;
-/** A string or null answer. */
 export const nstr = (description?: string, extra: JsonSchema = {}) =>
   ({ type: ['string', 'null'], ...(description ? { description } : {}), ...extra }) as TypedSchema<readonly ['string', 'null']>;
-/** One of `values`, or null. */
 export const nenum = (values: readonly string[], description?: string) =>
   ({ type: ['string', 'null'], enum: [...values, null], ...(description ? { description } : {}) }) as TypedSchema<
     readonly ['string', 'null']
   >;
-/** A `YYYY-MM-DD` date answer. */
 export const dateAnswer = (description?: string) => str(description, { format: 'date' });
-/** A `YYYY-MM-DD` date or null answer. */
 export const ndate = (description?: string) => nstr(description, { format: 'date' });
-/** An ISO 8601 instant answer. */
 export const instant = (description?: string) => str(description, { format: 'date-time' });
-/** An ISO 8601 instant or null answer. */
 export const ninstant = (description?: string) => nstr(description, { format: 'date-time' });
-/** A boolean answer. */
 export const bool = (description?: string) => ({ type: 'boolean', ...(description ? { description } : {}) }) as TypedSchema<'boolean'>;
 
-// ---------------------------------------------------------------------------------------------
-// The typed fields a write hands the decider, derived from a table
-// ---------------------------------------------------------------------------------------------
+// The typed fields a write hands the decider, derived from a table.
 
 /** The kinds a field input may take, in any version. */
 type KindsOf<I> = I extends { kind: infer K } ? (K extends { kind: string } ? K : K[keyof K]) : never;
 
-/**
- * The typed value of a well-formed field of kind `K`, by the convention of the typed fields:
- * text as sent, dates as `YYYY-MM-DD`, codes as sent, `''` for a blank value, null for JSON null
- * (`undefined`: not sent, or refused by a wire check, whose problem names it).
- */
+/** Text and codes as sent, dates `YYYY-MM-DD`, `''` blank, null for JSON null; `undefined`: not sent, or refused by a wire check. */
 type ValueOf<K, Nested> = K extends { kind: 'course_year' }
   ? number | string
   : K extends { kind: 'digits' | 'graduation_year' }
@@ -307,7 +222,6 @@ export type StoredAnswers<Table extends readonly FieldRow<never>[]> = Table[numb
       : never
   : never;
 
-/** The TypeScript type of one JSON Schema type name. */
 type ValueOfType<T> = T extends 'string'
   ? string
   : T extends 'integer' | 'number'
@@ -321,11 +235,7 @@ type ValueOfType<T> = T extends 'string'
 /** The TypeScript type of the values a {@link TypedSchema} (or a literal schema with a literal `type`) describes. */
 export type ValueOfSchema<S> = S extends { type: infer T } ? (T extends readonly (infer E)[] ? ValueOfType<E> : ValueOfType<T>) : unknown;
 
-/**
- * The stored record of a table: one member per answered row without a value of its own (the
- * record's stored value of the same name), typed as its answer's schema says; a lifecycle action's
- * field is not in it.
- */
+/** The stored record of a table: a member per answered row without a value of its own (nor a lifecycle field), typed by its schema. */
 export type StoredFieldsOf<Table extends readonly FieldRow<never>[]> = {
   -readonly [
     Row in Table[number] as Row extends { answer: { value: unknown } } | { lifecycle: object }

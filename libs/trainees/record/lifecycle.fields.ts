@@ -1,15 +1,6 @@
 /**
- * What the trainee table's lifecycle rows (trainee-lifecycle.record.ts; docs/DESIGN.md "The record
- * tables") give the rest of the service, for each lifecycle action (defer, withdraw, recommend for
- * QTS/EYTS): the typed fields of its body as the decider receives them after the wire checks, the
- * record it keeps (its event's data, and the trainee's members it sets), where each field is kept,
- * what a trainee answers for it, and the service's `Trainee` with those members. Derived from the
- * rows, once, at module load; nothing here names a field.
- *
- * The typed fields follow one convention: `undefined` = the key was not sent, or its value failed
- * a wire check (a problem then names it); `null` = sent as JSON null, or a text no reason needs;
- * `''` = sent blank (docs/reference/API-FACTS.md §7.4); otherwise the well-formed value: text as
- * sent (a JSON number as its decimal text), dates as `YYYY-MM-DD`, codes as sent.
+ * What the lifecycle rows give each action (docs/DESIGN.md "The record tables"): its body's typed fields (field-table.ts's convention;
+ * null also for a text no reason needs), its record, where each field is kept and answered, and `Trainee` with those members.
  */
 import { LIFECYCLE_BODIES, recordedValue, type FieldRow, type LifecycleBody, type LifecycleInput } from './field-table';
 import { TRAINEE_RECORD, type TraineeCore } from './trainee.record';
@@ -97,10 +88,7 @@ export function invalidMessageOf(input: LifecycleInput): string {
   return input.invalid ?? 'is invalid';
 }
 
-/**
- * The record of `body` from its typed fields, once every required field holds a value: its keys in
- * their order; a required field as sent (a list copied); any other, null when not sent or blank.
- */
+/** The record of `body` from its typed fields, once every required one holds a value; others null when not sent or blank. */
 export function lifecycleStoredOf<B extends LifecycleBody>(body: B, fields: LifecycleFields<B>): LifecycleStored<B> {
   const sent = fields as Readonly<Record<string, unknown>>;
   return Object.fromEntries(

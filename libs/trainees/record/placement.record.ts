@@ -1,21 +1,13 @@
 /**
- * The placement record's table (docs/DESIGN.md "The record tables"): one row per field of a
- * trainee's school placement, in the order of its answer (docs/spec/trainee-records-api.md
- * "Placement object"; docs/reference/API-FACTS.md §10.4), with what a placement body or a nested
- * `placements_attributes` item may send (§10.1, §6.10; docs/DESIGN.md ruling 13: a nested item
- * keeps and checks its postcode too). The same in every version.
- *
- * Where the facts leave room on the wire: a name is at most 255 characters (`name is too long
- * (maximum is 255 characters)`, §6.4's wording), as the OpenAPI document states; the reference
- * sets no length.
+ * The placement record's table (docs/DESIGN.md "The record tables"), in answer order (docs/spec/trainee-records-api.md "Placement
+ * object"; docs/reference/API-FACTS.md §10.1, §10.4; docs/DESIGN.md ruling 13), the same in every version.
  */
 import { instant, nstr, str, type FieldRow, type FieldsOf, type Expect, type StoredAnswers } from './field-table';
 import type { Placement } from './trainee.details';
 
-/** Longest placement name accepted, in characters: longer than any school's name, and small beside the body limit. */
+/** Longer than any school's name, small beside the body limit; the reference sets none. */
 export const PLACEMENT_NAME_MAX = 255;
 
-/** The placement's fields, in answer order. */
 export const PLACEMENT_RECORD = [
   { name: 'placement_id', answer: { schema: str('The placement id.', { example: 'Lm3Vr7cA9pQwXz2KbN4sTy8E' }) } },
   {

@@ -1,16 +1,11 @@
 /**
- * The trainee table's rows of sex, ethnicity, disabilities and nationality (docs/reference/API-FACTS.md
- * §6.5–§6.7): special-category personal data under UK GDPR, each row flagged `personal` (docs/DESIGN.md
- * "Personal data"). They sit in the trainee table (trainee.record.ts) in this order, after `training_route`.
+ * The trainee table's rows of sex, ethnicity, disabilities and nationality (docs/reference/API-FACTS.md §6.5–§6.7), after
+ * `training_route`: special-category personal data under UK GDPR (docs/DESIGN.md "Personal data").
  */
 import { REFERENCE_LISTS } from './codes/catalogue';
 import { code, codesOf, nenum, nstr, str, type FieldRow } from './field-table';
 
-/**
- * The rows, in answer order, for a trainee record `R` whose `disabilityN` keys (as sent, or null)
- * `disability` reads: the trainee table (trainee.record.ts) gives its reader of the stored record,
- * whose type is derived from that table.
- */
+/** The rows, in answer order; `disability` reads the stored record, whose type derives from the trainee table. */
 export const diversityRows = <R>(disability: (record: R, key: 'disability1' | 'disability2') => string | null) =>
   [
     {

@@ -1,12 +1,7 @@
 /**
- * The trainee table's rows of the fields the lifecycle actions' bodies send (defer, withdraw,
- * recommend for QTS/EYTS: docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer",
- * "POST /trainees/{trainee_id}/withdraw", "POST /trainees/{trainee_id}/recommend-for-qts" and "Limits"; docs/reference/API-FACTS.md §12.3–§12.5;
- * docs/DESIGN.md rulings 7 and 14): each row is the field as its body sends it (key, kind, bounds,
- * messages, request schema), as the action records it (its key in the event's data and on the
- * trainee) and as a trainee answers it (what was recorded, null before the action). They sit in
- * the trainee table (trainee.record.ts) in answer order, in the groups below; what is derived from
- * them is in lifecycle.fields.ts.
+ * The trainee table's rows of the fields the lifecycle actions' bodies send (docs/spec/trainee-records-api.md "POST
+ * /trainees/{trainee_id}/defer", "POST /trainees/{trainee_id}/withdraw", "POST /trainees/{trainee_id}/recommend-for-qts", "Limits";
+ * docs/reference/API-FACTS.md §12.3–§12.5; docs/DESIGN.md rulings 7 and 14): as sent, as recorded and as answered.
  */
 import { WITHDRAWAL_REASONS } from './codes/catalogue';
 import { codesOf, date, ndate, nenum, nstr, recordedValue, text, type FieldRow } from './field-table';

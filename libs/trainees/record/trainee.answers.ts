@@ -1,8 +1,4 @@
-/** Values a trainee's answer derives from its stored record (the trainee record's table, trainee.record.ts, answers them). */
-/**
- * The trainee's funding flags as answered, derived from funding_method (docs/reference/API-FACTS.md
- * §6.7): whether the trainee applies for a bursary, scholarship or grant, and the bursary tier.
- */
+/** The funding flags a trainee answers, from its funding_method (docs/reference/API-FACTS.md §6.7). */
 export function fundingFlags(method: string | null): { bursary: boolean; scholarship: boolean; grant: boolean; tier: string | null } {
   switch (method) {
     case '4':

@@ -1,9 +1,4 @@
-/**
- * A trainee's placements and degrees as stored, and the schools a placement names, under their
- * canonical names (the trainee's own stored record, `TraineeDetails`, is derived from its table:
- * trainee.fields.ts). The per-version serializers (libs/trainees/contract/answers) rename fields;
- * nothing else does. Dates are `YYYY-MM-DD`; instants are ISO 8601 UTC with milliseconds.
- */
+/** A trainee's placements and degrees as stored, and schools, under canonical names. Dates `YYYY-MM-DD`; instants ISO 8601 UTC, ms. */
 
 /** A school of the schools directory (the public schools register: URN, name, town, postcode). */
 export interface School {
@@ -19,10 +14,7 @@ export interface Placement {
   urn: string | null;
   name: string | null;
   postcode: string | null;
-  /**
-   * Derived from the schools directory when the URN names a known school
-   * (`URN <urn>, <town>, <postcode>`, docs/reference/API-FACTS.md §10.3); null otherwise.
-   */
+  /** Derived: the school's, else the URN and postcode; null when nothing (docs/reference/API-FACTS.md §10.3; docs/DESIGN.md ruling 13). */
   address: string | null;
   /** The linked school's id (its URN as an integer) or null; shown only where the spec says (docs/DESIGN.md ruling 10). */
   school_id: number | null;

@@ -1,18 +1,7 @@
 /**
- * The trainee record's table (docs/DESIGN.md "The record tables"): one row per field of the
- * trainee, in the order of its answer (docs/spec/trainee-records-api.md "Trainee object", the
- * version-dependent fields last), with what a create or update body may send for it
- * (docs/reference/API-FACTS.md §6.2–§6.10; bounds: docs/DESIGN.md ruling 14) and what an answer
- * holds (the same section's version-dependent fields table; docs/DESIGN.md rulings 3, 6, 10;
- * docs/reference/API-FACTS.md §13). The `disabilityN` keys are read beside the table (§6.7)
- * and answered after `disability2`; the nested placements and degrees of a create come last. The
- * fields the lifecycle actions' bodies send are rows of trainee-lifecycle.record.ts, spread here at
- * their places.
- *
- * A field is its row here, its record rules (libs/trainees/decider/rules) and its code list
- * (codes/): the stored record (below), the typed fields, the order of the messages (§6.3), the
- * personal fields, wire checks, serializers and schemas are derived from the rows. A value read from
- * `t.details` states its type, as TypeScript cannot infer it through the table it derives from.
+ * The trainee record's table (docs/DESIGN.md "The record tables"), in answer order (docs/spec/trainee-records-api.md "Trainee
+ * object"; docs/reference/API-FACTS.md §6.2–§6.10, §13; docs/DESIGN.md rulings 3, 6, 10, 14). A value read from `t.details` states
+ * its type: TypeScript cannot infer it through the table it derives from.
  */
 import { bool, code, codesOf, date, dateAnswer, instant, ndate, nenum, ninstant, nstr, str, text } from './field-table';
 import type { FieldRow, StoredFieldsOf } from './field-table';
@@ -366,21 +355,13 @@ export const TRAINEE_RECORD = [
   },
 ] as const satisfies readonly FieldRow<TraineeCore>[];
 
-/**
- * The trainee's stored record: a member per answered row without a value of its own, typed as its
- * answer's schema says, and the `disabilityN` keys sent. Create and update set it, keyed in the
- * order of `TRAINEE_DETAILS_NAMES` (trainee.fields.ts).
- */
+/** The trainee's stored record, keyed in the order of `TRAINEE_DETAILS_NAMES` (trainee.fields.ts). */
 export type TraineeDetails = StoredFieldsOf<typeof TRAINEE_RECORD> & {
   /** `disabilityN` key → code, as sent (merged by key on update, docs/reference/API-FACTS.md §7.5). */
   disabilities: Record<string, string>;
 };
 
-/**
- * A trainee as the table's answers read it: its members besides what the lifecycle actions
- * recorded, and its stored record (`details`, a member, resolved lazily). The service's `Trainee`
- * adds the lifecycle actions' members, derived from their rows (lifecycle.fields.ts).
- */
+/** A trainee as the table's answers read it; `Trainee` adds the lifecycle members (lifecycle.fields.ts). */
 export interface TraineeCore extends TraineeBase {
   details: TraineeDetails;
 }

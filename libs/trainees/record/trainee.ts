@@ -13,10 +13,8 @@ export const TRAINEE_STATES = [
 export type TraineeStatus = (typeof TRAINEE_STATES)[number];
 
 /**
- * A trainee's members besides its stored record (`details`) and what its lifecycle actions recorded:
- * the service's `Trainee` (lifecycle.fields.ts) is this with `details` typed from the trainee table,
- * which the table's own rows cannot import, and the lifecycle actions' members, derived from their
- * rows; the diversity rows and the derived answers name only the members they read.
+ * A trainee's members but `details` and the lifecycle members, which `Trainee` (lifecycle.fields.ts) adds: they derive from the
+ * trainee table, whose rows cannot import them.
  */
 export interface TraineeBase {
   trainee_id: string;

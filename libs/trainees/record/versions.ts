@@ -1,28 +1,19 @@
 /**
- * The API versions this service implements and how a path's version segment is read
- * (docs/spec/trainee-records-api.md "Versioning"; docs/reference/API-FACTS.md §1.1–§1.4). The
- * versions are listed here and nowhere else; what each one accepts and answers is its contract's
- * (libs/trainees/contract).
+ * The API versions implemented, listed here and nowhere else, and how a path's version segment is read
+ * (docs/spec/trainee-records-api.md "Versioning"; docs/reference/API-FACTS.md §1.1–§1.4).
  */
 
 /** Versions with an implementation: a contract of their own (libs/trainees/contract/contract.ts). */
 export const API_VERSIONS = ['v2025.0', 'v2026.1'] as const;
-/** A version with an implementation. */
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
-/**
- * Version names that answer as another version (docs/reference/API-FACTS.md §1.3): `v2025.0-rc`
- * is handled exactly as `v2025.0`, except that GET /info echoes the name requested.
- */
+/** Names answering as another version, GET /info echoing the name requested (docs/reference/API-FACTS.md §1.3). */
 export const VERSION_ALIASES: Readonly<Record<string, ApiVersion>> = Object.freeze({ 'v2025.0-rc': 'v2025.0' });
 
 /** A path segment that looks like a version (§1.1): `v`, digits and dots, optional `-pre`/`-rc`. */
 export const VERSION_PATTERN = /^v\d+(\.\d+)*(-pre|-rc)?$/;
 
-/**
- * The served versions when the configuration names none (docs/spec/trainee-records-api.md
- * "Versioning": v2026.1 is sandbox-only), per `APP_ENV`.
- */
+/** Served per `APP_ENV` when the configuration names none (docs/spec/trainee-records-api.md "Versioning"). */
 export const DEFAULT_SERVED_VERSIONS: Readonly<Record<'sandbox' | 'production', readonly string[]>> = Object.freeze({
   sandbox: ['v2025.0', 'v2026.1'],
   production: ['v2025.0'],
@@ -39,10 +30,7 @@ export function implementedVersion(name: string): ApiVersion | null {
   return Object.prototype.hasOwnProperty.call(VERSION_ALIASES, name) ? VERSION_ALIASES[name] : null;
 }
 
-/**
- * The versions a deployment serves: a configured allow-list of version names (versions or
- * aliases, in the order given), each resolved to the version that answers it.
- */
+/** The versions a deployment serves: configured names (versions or aliases), each resolved to the version that answers it. */
 export class ServedVersions {
   /** The names served, as configured. */
   readonly names: readonly string[];

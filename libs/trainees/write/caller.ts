@@ -1,7 +1,4 @@
-/**
- * Who is writing: the caller's provider and token, the API version name the request used (recorded
- * in the events' metadata, docs/DESIGN.md "Event envelope") and the request id.
- */
+/** Who is writing, as the events' metadata records it (docs/DESIGN.md "Event envelope"). */
 export interface Caller {
   ukprn: string;
   tokenId: string | null;

@@ -31,22 +31,10 @@ export interface CommandContext {
 }
 
 /**
- * The write path every command on an existing trainee shares (in the style of Emmett's
- * `CommandHandler`): find the trainee and its snapshot in the read model (404 when no trainee has
- * the id), then, one writer per trainee at a time in this process, {@link runCommand} from the
- * snapshot (only the events after it are read), `decision` on the state, append with the revision
- * read, and wait for the projection (read-your-writes, docs/DESIGN.md property 1). Returns the
- * trainee after the command. Whose trainee it is, is the decider's check (`ownTrainee` in `decide`:
- * another provider's trainee is NotFound, docs/DESIGN.md property 6).
- * Errors: the decider's, `ConcurrentModification` once the retries after concurrent writes are spent,
- * and {@link TraineeHistoryUnreadable} when a stored event of the trainee cannot be folded.
- *
- * A trainee whose document is behind the log (the projector stays on an event it cannot apply,
- * see `Projector` and docs/operations.md "Health"; or an older version skipped one) is written from
- * that document with the stream's tail folded from the event log, so the write decides on what the
- * log holds, never on the document's gap (docs/DESIGN.md "Failures of the subscription"). When the
- * decider cannot fold a stored event either, nothing is appended and the request answers
- * {@link TraineeHistoryUnreadable} (422, the contract's error shape) instead of an internal error.
+ * Runs `decision` on an existing trainee: from the read model's snapshot plus the stream's tail (so a document behind the log
+ * decides on what the log holds, docs/DESIGN.md "Failures of the subscription"), one writer per trainee in this process, appended
+ * with the revision read, answered once projected (docs/DESIGN.md property 1). Ownership is the decider's check (property 6).
+ * Throws NotFound, the decider's errors, `ConcurrentModification` once retries are spent, {@link TraineeHistoryUnreadable}.
  */
 export async function handleTraineeCommand(
   ports: TraineeWritePorts,
@@ -78,10 +66,7 @@ export async function handleTraineeCommand(
   });
 }
 
-/**
- * A stored event of the trainee cannot be folded into its state (an event the projector cannot
- * apply either, see {@link handleTraineeCommand}); answered 422 without the internal error.
- */
+/** A stored event of the trainee cannot be folded (nor projected): 422, without the internal error. */
 export class TraineeHistoryUnreadable extends DomainError {
   readonly kind = 'TraineeHistoryUnreadable';
   constructor() {
@@ -89,7 +74,7 @@ export class TraineeHistoryUnreadable extends DomainError {
   }
 }
 
-/** Runs a decode or fold of stored events, with a failure other than a domain error turned into {@link TraineeHistoryUnreadable}. */
+/** A failure other than a domain error becomes {@link TraineeHistoryUnreadable}. */
 function readable<T>(fn: () => T): T {
   try {
     return fn();
@@ -99,11 +84,7 @@ function readable<T>(fn: () => T): T {
   }
 }
 
-/**
- * The stored id of a trainee and the snapshot to start from: the read model's document and
- * revision, or no snapshot (replay the stream) when the read model has none for this code's
- * projection version. NotFound when no trainee has the id.
- */
+/** The stored id and the snapshot to start from; none (replay) when the read model has none for this projection version. NotFound. */
 async function startingPoint(
   trainees: TraineeSnapshots,
   traineeId: string,
@@ -150,10 +131,7 @@ export function traineeOf(state: TraineeState): Trainee {
   return state.trainee;
 }
 
-/**
- * The directory's schools for the URNs that placement inputs name (six digits; others are left to
- * validation), looked up before deciding so `decide` stays pure (docs/reference/API-FACTS.md §10.3).
- */
+/** The schools of the six-digit URNs placements name, read before deciding so `decide` stays pure (docs/reference/API-FACTS.md §10.3). */
 export function schoolsNamedBy(
   schools: SchoolLookup,
   placements: readonly PlacementFields[] | null | '' | undefined,

@@ -25,24 +25,10 @@ const CLAIM_IN_FLIGHT_MS = 10_000;
 const MAX_REGISTRATION_ATTEMPTS = 50;
 
 /**
- * Registers a trainee with nested placements and degrees in one append (docs/spec/trainee-records-api.md
- * "POST /trainees"): `data` is the create body after the version's wire checks, `rules` the
- * version's. Returns the trainee as written, once projected (docs/DESIGN.md property 1).
- *
- * The record rules run once, inside `decide`. Duplicates are race-free (docs/DESIGN.md property 3):
- * every possible duplicate shares a registration reservation (same provider, date of birth, route
- * and last name, read from the checked fields; named by a keyed hash), and the writer adds its claim
- * to it with the version it read (compare-and-set), then appends the trainee's stream, so of N
- * concurrent identical creates exactly one gets through; the others re-read, see the winner and
- * answer 409. A claim, stamped when it is written, younger than {@link CLAIM_IN_FLIGHT_MS} without
- * its trainee's stream holds the others back (its writer is still appending); an older one (its
- * writer stopped) and an erased trainee's are dropped by the next claim; a projected trainee's
- * claim is released a minute after (settled-claims.ts). Errors: the decider's
- * (`ValidationFailed`, `MissingData`, `DuplicateTrainee`) and `ConcurrentModification` after
- * bounded rounds or when the claim could not be written within {@link CLAIM_WRITE_WITHIN_MS}.
- * `given.traineeId`: the new trainee's id when the caller fixed it beforehand (an upload's row, written once whatever the
- * restarts), else one drawn from `ports.newTraineeId`; `given.recordSource`: how the record came in
- * (`csv` for an upload's row; `api` by default).
+ * Registers a trainee with nested placements and degrees in one append (docs/spec/trainee-records-api.md "POST /trainees"), duplicates
+ * race-free (docs/DESIGN.md "Registration reservations"). `data`: the body after the wire checks; `given.traineeId`: fixed beforehand
+ * (an upload's row), else `ports.newTraineeId`. Returns the trainee once projected. Throws the decider's errors (`ValidationFailed`,
+ * `MissingData`, `DuplicateTrainee`), `ConcurrentModification` after bounded rounds or past {@link CLAIM_WRITE_WITHIN_MS}.
  */
 export async function registerTrainee(
   ports: TraineeWritePorts,
@@ -83,7 +69,6 @@ export async function registerTrainee(
   throw new ConcurrentModification();
 }
 
-/** What a registration decides with: the new trainee's id, the instant, `decide` over candidates, the duplicate rule's key. */
 async function registration(
   ports: TraineeWritePorts,
   caller: Caller,
@@ -117,12 +102,8 @@ async function registration(
 }
 
 /**
- * A registration checked and not written (the check of an uploaded file's rows): the same wire
- * result, record rules and duplicate rule as {@link registerTrainee}, against the provider's
- * trainees in the read model and `alsoCandidates` (the rows checked before it in the same file).
- * Returns the trainee the create would make (its id is not kept: a submit draws its own) and its
- * duplicate rule's key. Appends nothing. Errors: the decider's (`ValidationFailed`, `MissingData`,
- * `DuplicateTrainee`).
+ * {@link registerTrainee}'s checks without the write (an upload's rows), against the read model and `alsoCandidates` (earlier rows of
+ * the file). Returns the trainee the create would make (its id is not kept) and its duplicate key. Throws the decider's errors.
  */
 export async function checkRegistration(
   ports: TraineeWritePorts,
@@ -142,12 +123,7 @@ export async function checkRegistration(
   return { trainee: traineeOf(evolveAll(events)), guardKey: key };
 }
 
-/**
- * The duplicate rule's exact key of a create body's checked fields (its reservation is named by
- * its keyed hash): provider, date of birth, route and last name, or null when one of them is blank (the
- * record rules then refuse the body). The wire checks have already given the date as `YYYY-MM-DD`
- * and the route as a known code, so the key is the one the stored record would give.
- */
+/** Null when a field is blank (the record rules refuse the body); the wire checks normalised date and route as the record stores them. */
 function guardKeyOf(ukprn: string, fields: TraineeFields): string | null {
   const { date_of_birth, training_route, last_name } = fields;
   if (!date_of_birth || !training_route || typeof last_name !== 'string' || last_name.trim() === '') return null;
@@ -155,10 +131,8 @@ function guardKeyOf(ukprn: string, fields: TraineeFields): string | null {
 }
 
 /**
- * The trainees a new one could duplicate: the read model's candidates plus those of claims not yet
- * projected (read from their streams), and the claims a new claim keeps (all but those of erased
- * trainees and of writers that stopped before appending); `in_flight` while a claim younger than
- * {@link CLAIM_IN_FLIGHT_MS} has no stream yet (its writer is still appending).
+ * The read model's candidates plus unprojected claims' trainees, and the claims to keep (not erased trainees' nor stopped writers');
+ * `in_flight` while a claim younger than {@link CLAIM_IN_FLIGHT_MS} has no stream yet.
  */
 async function duplicateCandidates(
   ports: TraineeWritePorts,

@@ -18,48 +18,29 @@ export interface RegistrationReservation {
 }
 
 /**
- * Where creates that could duplicate each other meet (docs/DESIGN.md "Other properties", property
- * 3): one reservation per duplicate-rule key, named by {@link keyedGuardNames}, holding the claims of
- * the trainees registered under that key, with a version for compare-and-set. It lives beside the
- * data keys, in a store whose rows are deleted (the SQLite key store, the MongoDB key store's
- * database), never in the append-only log: the key store's `destroy` deletes an erased trainee's
- * claims with its key (docs/DESIGN.md "Personal data"). Adapters: `SqliteDataKeyStore`,
- * `MongoDataKeyStore`.
+ * Where creates that could duplicate each other meet (docs/DESIGN.md "Registration reservations"): one reservation per duplicate key,
+ * versioned for compare-and-set, in the key store, never in the log, so `destroy` deletes an erased trainee's claims with its key.
  */
 export interface RegistrationReservations {
   /** The reservation named `name`; `{ claims: [], version: 0 }` when there is none. */
   readReservation(name: string): Promise<RegistrationReservation>;
-  /**
-   * Replaces the claims of the reservation named `name` with `claims` when its version is still
-   * `version` (0: when there is still none), giving it a higher version; true when written, false
-   * when another write got there first (read it again). An empty `claims` is refused (RangeError).
-   */
+  /** Compare-and-set on `version` (0: none yet); false when another write got there first. RangeError for empty `claims`. */
   writeReservation(name: string, version: number, claims: readonly RegistrationClaim[]): Promise<boolean>;
   /** At most `limit` claims made before `at` (ISO 8601, UTC), oldest first, each with its reservation's name. */
   claimsMadeBefore(at: string, limit: number): Promise<NamedClaim[]>;
-  /**
-   * Deletes each claim (a trainee's claim on the reservation `name`; `at` is not read), in one
-   * write: each reservation gets a higher version, or is deleted when left with none
-   * (`releaseSettledClaims`). A claim that is not there changes nothing.
-   */
+  /** Deletes the claims (`at` not read) in one write; a reservation left with none is deleted. A claim not there changes nothing. */
   releaseClaims(claims: readonly NamedClaim[]): Promise<void>;
 }
 
 /**
- * Reservation names that reveal nothing of the trainee (docs/DESIGN.md property 3): the first 40
- * hex digits of HMAC-SHA256(`key`, guard key). The guard key (`duplicateGuardKey`) holds the
- * provider, date of birth, route and last name; a plain hash of it would give them back to a
- * dictionary of surnames and birth dates. `key`: 32 bytes, the service key's `registration-guards`
- * key. Older logs named guard streams `registrationguard-` and the same digits.
+ * Reservation names that reveal nothing of the trainee: the first 40 hex digits of HMAC-SHA256(`key`, guard key) (docs/DESIGN.md
+ * "Registration reservations"). `key`: 32 bytes, the service key's `registration-guards` key.
  */
 export function keyedGuardNames(key: Buffer): (guardKey: string) => string {
   return (guardKey) => createHmac('sha256', key).update(guardKey).digest('hex').slice(0, 40);
 }
 
-/**
- * Reservations in this process's memory (a test's, or a single process's without a key store):
- * the same compare-and-set as the stores' adapters.
- */
+/** Reservations in memory (tests, a process without a key store), with the adapters' compare-and-set. */
 export class MemoryRegistrationReservations implements RegistrationReservations {
   private readonly rows = new Map<string, RegistrationReservation>();
 

@@ -4,11 +4,8 @@ import type { EventStore, ProjectionWaiter, KeyedLock } from '@app/event-sourcin
 import type { RegistrationReservations } from './registration-reservations.port';
 
 /**
- * What the write path reads of the trainee read model (the read-model adapters of
- * libs/stores/sqlite and libs/stores/mongodb implement it): the stored trainee by id, matched
- * case-insensitively (docs/reference/API-FACTS.md §1.10), and the same as a snapshot a command
- * starts from; the snapshot is null when the served projection was built by another version of the
- * code (docs/DESIGN.md "Bounded cost per trainee").
+ * The read model as the write path reads it: a trainee by id, matched case-insensitively (docs/reference/API-FACTS.md §1.10), and
+ * as a snapshot, null when the projection was built by another code version (docs/DESIGN.md "Bounded cost per trainee").
  */
 export interface TraineeSnapshots {
   getTrainee(traineeId: string): Promise<Trainee | null>;
@@ -20,17 +17,11 @@ export interface DuplicateCandidates {
   findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]>;
 }
 
-/** The schools directory as placements need it: the known schools of these URNs. */
 export interface SchoolLookup {
   findByUrns(urns: readonly string[]): Promise<Map<string, School>>;
 }
 
-/**
- * Everything a trainee command needs, as one injectable value: the event store, the read model's
- * snapshots, the projection waiter, one lock per trainee in this process, the clock (UTC), the
- * resource id source (ids of new trainees, placements and degrees), and the duplicate rule's
- * reservations with their names (`keyedGuardNames`).
- */
+/** Everything a trainee command needs, as one injectable value. `newId`: ids of new placements and degrees. */
 export interface TraineeWritePorts {
   eventStore: EventStore;
   trainees: TraineeSnapshots & DuplicateCandidates;
@@ -39,19 +30,13 @@ export interface TraineeWritePorts {
   locks: KeyedLock;
   clock: () => Date;
   newId: () => string;
-  /**
-   * The id of a new trainee: with personal data sealed, one whose data key is already stored
-   * (`DataKeys.newTraineeId`, docs/DESIGN.md "Personal data"), so the create's append waits on no
-   * write to the key store.
-   */
+  /** With sealing, an id whose data key is already stored (`DataKeys.newTraineeId`), so the append waits on no key write. */
   newTraineeId: () => Promise<string>;
-  /** Where creates that could duplicate each other meet (docs/DESIGN.md property 3): the key store's reservations. */
   reservations: RegistrationReservations;
-  /** The reservation name of a duplicate-rule key (`duplicateGuardKey`): a keyed hash of it (`keyedGuardNames`). */
+  /** A duplicate key's reservation name (`keyedGuardNames`). */
   guardNameOf: (guardKey: string) => string;
   /** Told after each claim written, so its release is armed (`SettledClaimRelease.soon`); none in tests that do not release. */
   claimWritten?: () => void;
 }
 
-/** Injection token of {@link TraineeWritePorts}. */
 export const TRAINEE_WRITE_PORTS = Symbol('TRAINEE_WRITE_PORTS');

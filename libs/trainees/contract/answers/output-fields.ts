@@ -1,10 +1,4 @@
-/**
- * The answered fields of trainees, placements and degrees, from their record tables
- * (libs/trainees/record; docs/DESIGN.md "The record tables"): for each field, its canonical name,
- * its value of the record and its JSON Schema, and the name each version answers it under. The
- * serializers and response schemas of each version (trainee.output.ts) and the change feed's
- * changed fields are made from these.
- */
+/** The answered fields of trainees, placements and degrees, from their record tables (docs/DESIGN.md "The record tables"). */
 import {
   DEGREE_RECORD,
   PLACEMENT_RECORD,
@@ -34,10 +28,7 @@ function answersOf<T>(table: readonly FieldRow<T>[], stored: (name: string) => (
   );
 }
 
-/**
- * The trainee's answered fields in answer order (the `disabilityN` keys are added after `disability2`):
- * a lifecycle action's field answers what the action recorded, any other its stored record's value.
- */
+/** In answer order (the `disabilityN` keys go after `disability2`); a lifecycle field answers what its action recorded. */
 export const TRAINEE_FIELDS: readonly OutputField<Trainee>[] = answersOf<Trainee>(
   TRAINEE_RECORD,
   (name) => lifecycleAnswerOf(name) ?? ((t) => t.details[name as keyof Trainee['details']]),

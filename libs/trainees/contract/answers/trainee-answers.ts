@@ -1,9 +1,4 @@
-/**
- * A trainee's answers as bytes, made once per change by the trainee projection instead of once per
- * read (docs/DESIGN.md "Read models", "Answers stored as bytes"): for every API version, the JSON of
- * the single-trainee answer's trainee (with placements and degrees), whose leading bytes are also
- * the list item (the same fields, without placements and degrees; docs/DESIGN.md ruling 3).
- */
+/** A trainee's answers as bytes, made once per change, not per read (docs/DESIGN.md "Answers stored as bytes"). */
 import { type Trainee, API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import { contractFor } from '../contract';
 
@@ -12,10 +7,7 @@ export interface TraineeAnswer {
   version: ApiVersion;
   /** UTF-8 JSON of `serializeTrainee(trainee, {nested: true})`: the `data` of GET /trainees/{id}. */
   body: Buffer;
-  /**
-   * Bytes of `body` before `,"placements":…`: `body[0, itemEnd)` followed by `}` is the JSON of
-   * `serializeTrainee(trainee, {nested: false})`, the list item.
-   */
+  /** `body[0, itemEnd)` followed by `}` is the list item (`serializeTrainee(trainee, {nested: false})`). */
   itemEnd: number;
 }
 
@@ -26,11 +18,7 @@ export function renderTraineeAnswers(trainee: Trainee): TraineeAnswer[] {
   return API_VERSIONS.map((version) => renderTraineeAnswer(trainee, version));
 }
 
-/**
- * The trainee's answer in `version`. The item is serialized first and the nested fields appended
- * after its last field, so the item is a prefix of the body (the serializer puts `placements` and
- * `degrees` after every other field).
- */
+/** The trainee's answer in `version`, the list item a prefix of it (`placements` and `degrees` come last). */
 export function renderTraineeAnswer(trainee: Trainee, version: ApiVersion): TraineeAnswer {
   const output = contractFor(version).output;
   const item = output.traineeItemJson(trainee);

@@ -1,13 +1,6 @@
 /**
- * The trainee, placement and degree answers of each API version: one table of output fields (name
- * in the version, value from the canonical record, JSON Schema), from which come both the
- * serializers and the response schemas of the OpenAPI document (docs/spec/trainee-records-api.md
- * "Trainee object" with its version-dependent fields table, "Placement object", "Degree object";
- * docs/DESIGN.md rulings 3, 6, 10; docs/reference/API-FACTS.md §10.4, §11.6, §13).
- *
- * Every field of the contract's table for the version is present, `null` when empty; flags are
- * real booleans. Placements and degrees are in single-trainee answers (`nested`) and left out of
- * list items (ruling 3).
+ * Each version's trainee, placement and degree answers and their response schemas, from one table of output fields
+ * (docs/spec/trainee-records-api.md "Trainee object", "Placement object", "Degree object"; docs/DESIGN.md rulings 3, 6, 10).
  */
 import type { Degree, Placement, Trainee, ApiVersion } from '@app/trainees/record';
 
@@ -16,11 +9,7 @@ import { DEGREE_FIELDS, fieldsOf, PLACEMENT_FIELDS, TRAINEE_FIELDS, type JsonSch
 /** `disability` followed by digits: every such key of the record is answered (docs/reference/API-FACTS.md §6.7). */
 const DISABILITY_OUTPUT = '^disability\\d+$';
 
-/**
- * The pattern of the `disabilityN` keys a trainee answer carries as stored strings: every one but
- * those the version lists as properties (v2025.0 answers disability1 and disability2 always, null
- * when not stored; a pattern matching them too would demand a string).
- */
+/** The `disabilityN` keys answered as stored strings: all but those listed as properties (which may be null). */
 function otherDisabilityKeys(listed: readonly string[]): string {
   const own = listed.filter((name) => new RegExp(DISABILITY_OUTPUT).test(name)).map((name) => name.slice('disability'.length));
   return own.length === 0 ? DISABILITY_OUTPUT : `^disability(?!(?:${own.join('|')})$)\\d+$`;
@@ -45,12 +34,7 @@ export class VersionOutput {
     this.traineeKeys = this.trainee.map(([name, field]) => [name, `${JSON.stringify(name)}:`, field] as const);
   }
 
-  /**
-   * `JSON.stringify(serializeTrainee(t, {nested: false}))`, built as text field by field: the same
-   * bytes at about half the cost, for the answers the trainee projection stores on every change
-   * (docs/DESIGN.md "Answers stored as bytes"). A field whose value JSON leaves out (undefined) is
-   * left out here too; the `disabilityN` keys follow `disability2` in the record's order.
-   */
+  /** `JSON.stringify(serializeTrainee(t, {nested: false}))` at about half the cost (docs/DESIGN.md "Answers stored as bytes"). */
   traineeItemJson(t: Trainee): string {
     let json = '{';
     const emitted: string[] = [];
@@ -69,11 +53,7 @@ export class VersionOutput {
     return `${json}}`;
   }
 
-  /**
-   * A trainee's answer in this version: every field of the version's table (null when empty), its
-   * `disabilityN` keys, and with `nested` its placements and degrees (single-trainee answers;
-   * list items leave them out, docs/DESIGN.md ruling 3).
-   */
+  /** Every field of the version (null when empty), the `disabilityN` keys, and with `nested` placements and degrees (ruling 3). */
   serializeTrainee(t: Trainee, opts: { nested: boolean }): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const [name, field] of this.trainee) {

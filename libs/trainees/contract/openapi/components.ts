@@ -42,10 +42,8 @@ function requestSchema(wire: WireObject<unknown>, description: string, extra: Js
 }
 
 /**
- * The create schema with `study_mode`'s requirement as the version's rules make it: where some
- * training routes may leave it out (`studyModeOptionalForRoutes`, v2026.1: assessment only), it is
- * not in `required` (a JSON Schema requirement cannot depend on another field's value here without
- * restating the route list) and its description states the rule; the decider's 422 holds it.
+ * Where some routes may leave `study_mode` out, it leaves `required` (a requirement on another field's value would restate the route
+ * list) and its description states the rule; the decider's 422 holds it.
  */
 function withStudyModeRule(schema: JsonSchema, optionalForRoutes: readonly string[]): JsonSchema {
   if (optionalForRoutes.length === 0) return schema;

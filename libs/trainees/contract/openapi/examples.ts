@@ -1,8 +1,6 @@
 /**
- * The request examples of each version's OpenAPI document: the request examples of the reference
- * implementation's own documents (docs/reference/openapi/*.yaml, copied into request-examples.json
- * beside this module), keyed by `METHOD path`, with the changes this contract's rules need listed
- * in {@link ADJUSTMENTS} (each example then passes the version's wire checks).
+ * Each version's request examples: the reference's own (docs/reference/openapi/*.yaml, copied into request-examples.json), changed
+ * where this contract's rules need it ({@link ADJUSTMENTS}).
  */
 import examples from './request-examples.json';
 import type { ApiVersion } from '@app/trainees/record';
@@ -33,10 +31,7 @@ export const ADJUSTMENTS: readonly { version: ApiVersion; operation: string; why
   },
 ];
 
-/**
- * The request example of an operation (`METHOD /api/{api_version}/…`) in `version`, or undefined
- * when the reference has none (PATCH is documented with PUT's example).
- */
+/** The request example of `METHOD /api/{api_version}/…` in `version` (PATCH has PUT's), or undefined. */
 export function requestExample(version: ApiVersion, operation: string): Example | undefined {
   const byOperation = (examples as Record<string, Record<string, Example>>)[version] ?? {};
   const key = operation.startsWith('PATCH ') ? `PUT ${operation.slice('PATCH '.length)}` : operation;

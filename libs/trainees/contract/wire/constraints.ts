@@ -1,12 +1,7 @@
 /**
- * The wire checks as `class-validator` decorators: one decorator per rule, each answering the
- * message docs/reference/API-FACTS.md gives for it, byte for byte. A decorator names the field by
- * its wire name (the version's name, which is also the label the client reads), optionally
- * prefixed (`placements_attributes ` for nested placements), as §5.2 words a message.
- *
- * Values arrive as parsed JSON, a composite value in a scalar field wrapped in {@link NonScalar}
- * (so that no check recurses into a value nested thousands of levels deep). Checks of a value's
- * form pass a blank value (the record rules decide what must be present), except {@link Required}.
+ * The wire checks as `class-validator` decorators, each answering docs/reference/API-FACTS.md's message byte for byte, labelled by the
+ * wire name, optionally prefixed (§5.2). A composite value in a scalar field arrives as a {@link NonScalar}, so no check recurses
+ * into deep nesting. Form checks pass a blank value (the record rules decide presence), except {@link Required}.
  */
 import { registerDecorator, type ValidationArguments } from 'class-validator';
 import { parseIsoDateOrDateTime, type CodeBook } from '@app/trainees/decider';
@@ -18,9 +13,8 @@ import { asText, charLength, echoValue, isBlank as isBlankJson } from './values'
 export class NonScalar {
   readonly blank: boolean;
   readonly echo: string;
-  /** True for an array (nested items are checked from the source, item by item). */
+  /** Nested items are checked from the source, item by item. */
   readonly array: boolean;
-  /** The array's item count (0 for an object). */
   readonly items: number;
   constructor(value?: unknown) {
     this.blank = isBlankJson(value);
@@ -45,7 +39,6 @@ export function textOf(value: unknown): string | undefined {
   return value instanceof NonScalar ? undefined : asText(value);
 }
 
-/** Options every check takes: a prefix before the field's name in messages. */
 export interface CheckOptions {
   /** Written before the field's name (`placements_attributes `), default none. */
   prefix?: string;
@@ -137,11 +130,7 @@ export function IsEmailAddress(options: CheckOptions = {}): PropertyDecorator {
   );
 }
 
-/**
- * An ISO 8601 date as docs/reference/API-FACTS.md §6.5 reads it, of at most
- * {@link ISO_DATE_OR_DATE_TIME_MAX_CHARS} characters with its white space: `<label> is invalid`
- * (or the given message).
- */
+/** An ISO 8601 date as docs/reference/API-FACTS.md §6.5 reads it: `<label> is invalid` (or the given message). */
 export function IsIsoDate(options: CheckOptions & { message?: (label: string) => string } = {}): PropertyDecorator {
   return check(
     'isIsoDate',
@@ -151,11 +140,7 @@ export function IsIsoDate(options: CheckOptions & { message?: (label: string) =>
   );
 }
 
-/**
- * Longest ISO 8601 date or date-time read, in characters: 64, room for nanoseconds, an offset and
- * white space around (`2026-01-15T10:00:00.123456789+01:00` is 35); longer is invalid
- * (docs/DESIGN.md ruling 14).
- */
+/** Room for nanoseconds, an offset and white space around; longer is invalid (docs/DESIGN.md ruling 14). */
 export const ISO_DATE_OR_DATE_TIME_MAX_CHARS = 64;
 
 /** An ISO 8601 date or date-time (§12.4), with its own message. */
@@ -168,10 +153,7 @@ export function IsIsoDateOrDateTime(message: (label: string) => string, options:
   );
 }
 
-/**
- * A code of `list` in the version's code book, as a JSON string (`numberAsText`: a JSON number is
- * read as its text, docs/DESIGN.md ruling 12). Unknown → the §6.9 message, or the given one.
- */
+/** A code of `list` as a JSON string (`numberAsText`: a number as its text, docs/DESIGN.md ruling 12); else the §6.9 message. */
 export function IsCode(
   codes: CodeBook,
   list: RefListName,
@@ -207,12 +189,7 @@ export function IsArray(options: CheckOptions = {}): PropertyDecorator {
   );
 }
 
-/**
- * At most `max` items in an array (docs/DESIGN.md ruling 14): `<label> is too long (maximum is
- * <max> <unit>)`, worded as the length messages are (§6.4) with the items named (`placements`).
- * Takes the array as a {@link NonScalar} or as a prepared array; any other value passes (its own
- * checks report it).
- */
+/** At most `max` items (docs/DESIGN.md ruling 14): `<label> is too long (maximum is <max> <unit>)`, as §6.4 words it; non-arrays pass. */
 export function MaxItems(max: number, unit: string, options: CheckOptions = {}): PropertyDecorator {
   const count = (v: unknown): number => (v instanceof NonScalar ? v.items : Array.isArray(v) ? v.length : 0);
   return check(
@@ -253,21 +230,11 @@ export function Holds(
   );
 }
 
-// ---------------------------------------------------------------------------------------------
-// Formats
-// ---------------------------------------------------------------------------------------------
-
 const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@([^.@][^@\s]+)$/;
 const EMAIL_PART = /^(xn-|[a-z0-9]+)(-[a-z0-9]+)*$/i;
 const EMAIL_TLD = /^([a-z]{2,63}|xn--([a-z0-9]+-)*[a-z0-9]+)$/i;
 
-/**
- * The email format rule (docs/reference/API-FACTS.md §6.4): local part of letters, digits and
- * ``.!#$%&'*+/=?^_`{|}~-``; one `@`; a domain of at least two dot-separated labels of at most 63
- * characters, each letters/digits with single inner hyphens (or an `xn-` start); a top-level label
- * of 2–63 letters (or `xn--…`); no `..`; at most 320 characters in all and 253 in the domain.
- * An upper-case top-level domain is accepted.
- */
+/** The email format rule of docs/reference/API-FACTS.md §6.4 (an upper-case top-level domain accepted). */
 export function isValidEmailFormat(email: string): boolean {
   const m = EMAIL.exec(email);
   if (!m || email.length > 320 || email.includes('..')) return false;
@@ -278,11 +245,7 @@ export function isValidEmailFormat(email: string): boolean {
   return parts.every((p) => EMAIL_PART.test(p)) && EMAIL_TLD.test(parts[parts.length - 1]);
 }
 
-/**
- * A full UK postcode: outward code (A9, A99, AA9, AA99, A9A, AA9A with the Royal Mail letter
- * restrictions) or GIR, optional white space, inward code (digit + two letters, no C I K M O V).
- * Case-insensitive.
- */
+/** A full UK postcode, with the Royal Mail letter restrictions, or GIR 0AA; white space between the halves optional. */
 const UK_POSTCODE =
   /^(?:GIR\s*0AA|[A-PR-UWYZ](?:[0-9][0-9]?|[A-HK-Y][0-9][0-9]?|[0-9][A-HJKPS-UW]|[A-HK-Y][0-9][ABEHMNPRVWXY])\s*[0-9][ABD-HJLNP-UW-Z]{2})$/i;
 
@@ -296,11 +259,7 @@ export const UK_POSTCODE_PATTERN = UK_POSTCODE.source;
 
 const FULL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/**
- * Reads graduation_year (docs/reference/API-FACTS.md §11.4): a year as a JSON integer or a string of
- * digits, or a full date `YYYY-MM-DD` (only that exact pattern, and only a real date, is converted
- * to its year). Returns the year, `null` when blank, or `'invalid'`.
- */
+/** graduation_year (docs/reference/API-FACTS.md §11.4): a year, or a real `YYYY-MM-DD` date's; null when blank, else `'invalid'`. */
 export function parseGraduationYear(value: unknown): number | null | 'invalid' {
   if (isBlank(value)) return null;
   if (typeof value === 'number') return Number.isSafeInteger(value) ? value : 'invalid';

@@ -1,8 +1,6 @@
 /**
- * The wire checks of a degree body (POST/PUT/PATCH …/degrees) and of a nested `degrees_attributes`
- * item (docs/reference/API-FACTS.md §11.1–§11.4): the degree record's table
- * (libs/trainees/record/degree.record.ts) as wire fields. What depends on other fields (UK or
- * non-UK and what each needs, the year's range) is the decider's record rules.
+ * The wire checks of a degree body and a nested `degrees_attributes` item (docs/reference/API-FACTS.md §11.1–§11.4); what depends on
+ * other fields is the decider's.
  */
 import { DEGREE_MESSAGES } from '@app/trainees/decider';
 import { DEGREE_RECORD, type ApiVersion, type DegreeFields, type FieldInput } from '@app/trainees/record';

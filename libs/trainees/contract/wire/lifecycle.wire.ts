@@ -1,12 +1,6 @@
 /**
- * The wire checks of the lifecycle actions' bodies (docs/spec/trainee-records-api.md
- * "POST /trainees/{trainee_id}/defer", "POST /trainees/{trainee_id}/withdraw",
- * "POST /trainees/{trainee_id}/recommend-for-qts" and "Limits"; docs/reference/API-FACTS.md
- * §12.3–§12.5; docs/DESIGN.md ruling 7), made from the fields' rows
- * (libs/trainees/record/trainee-lifecycle.record.ts): every rule of a body that needs neither the
- * trainee nor today, its messages worded as the rows say. The rest (a withdrawal date before
- * itt_start_date; a recommendation date in the future or before it, the degree and placements a
- * route needs) is the decider's (libs/trainees/decider/rules/validate-lifecycle.ts).
+ * The wire checks of the lifecycle actions' bodies (docs/reference/API-FACTS.md §12.3–§12.5; docs/DESIGN.md ruling 7) from the
+ * fields' rows: every rule needing neither the trainee nor today; the rest is the decider's.
  *
  * Where the facts leave room on the wire:
  * - a free text a reason needs counts as not entered when it is an array, object or boolean; any

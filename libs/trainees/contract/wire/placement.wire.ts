@@ -1,8 +1,6 @@
 /**
- * The wire checks of a placement body (POST/PUT/PATCH …/placements) and of a nested
- * `placements_attributes` item (docs/reference/API-FACTS.md §10.1, §6.10; docs/DESIGN.md ruling 13):
- * the placement record's table (libs/trainees/record/placement.record.ts) as wire fields, the same
- * in every version; a nested item's messages name the attribute first (§5.2).
+ * The wire checks of a placement body and a nested `placements_attributes` item, the same in every version
+ * (docs/reference/API-FACTS.md §10.1, §6.10; docs/DESIGN.md ruling 13).
  */
 import { NESTED_PLACEMENT_PREFIX } from '@app/trainees/decider';
 import { API_VERSIONS, PLACEMENT_RECORD, type FieldInput, type PlacementFields } from '@app/trainees/record';

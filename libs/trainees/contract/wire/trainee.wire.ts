@@ -1,9 +1,6 @@
 /**
- * The wire checks of a trainee create or update body (POST /trainees, PUT/PATCH /trainees/{id};
- * docs/reference/API-FACTS.md §6.2, §6.4, §6.5, §6.9, §6.10), per version: the trainee record's
- * table (libs/trainees/record/trainee.record.ts) as wire fields, and the `disabilityN` keys read
- * beside it. Requiredness and every rule that needs another field, the stored trainee or today are
- * the decider's record rules.
+ * The wire checks of a trainee create or update body per version (docs/reference/API-FACTS.md §6.2–§6.10): the record table's rows
+ * and the `disabilityN` keys. Rules needing another field, the stored trainee or today are the decider's.
  */
 import type { InputProblem, MessagePath } from '@app/trainees/decider';
 import {
@@ -28,11 +25,7 @@ export const DISABILITY_KEY = /^disability\d+$/;
 /** Most digits of a `disabilityN` key's number (`disability99`; docs/DESIGN.md ruling 14). */
 const DISABILITY_KEY_MAX_DIGITS = 2;
 
-/**
- * `disabilityN` keys: text (a JSON number as its text), reported as `disabilityN is invalid`
- * otherwise; at most {@link DISABILITY_KEYS_MAX} keys, numbered with at most two digits, each value at
- * most {@link TEXT_MAX_CHARS} characters (docs/DESIGN.md ruling 14).
- */
+/** `disabilityN` keys: free text, bounded in count, digits and length (docs/DESIGN.md ruling 14). */
 const DISABILITIES = {
   into: 'disabilities',
   matches: (key: string) => DISABILITY_KEY.test(key),
@@ -57,10 +50,7 @@ const DISABILITIES = {
 
 const BY_VERSION = new Map<string, WireObject<TraineeFields>>();
 
-/**
- * The trainee wire object of `version`: a create body's `data`, or (`update`) an update body's,
- * which does not read the nested degrees and placements (docs/reference/API-FACTS.md §7.3).
- */
+/** A create body's `data` in `version`, or an update's, which reads no nested items (docs/reference/API-FACTS.md §7.3). */
 export function traineeWire(version: ApiVersion, mode: 'create' | 'update' = 'create'): WireObject<TraineeFields> {
   const key = `${version}|${mode}`;
   let wire = BY_VERSION.get(key);

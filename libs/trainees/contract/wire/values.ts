@@ -1,7 +1,4 @@
-/**
- * Small helpers for reading parsed JSON input safely in the wire checks. Input values may be any
- * JSON type, nested to any depth; nothing here throws or recurses without a bound.
- */
+/** Reading parsed JSON of any type and depth in the wire checks: nothing here throws or recurses without a bound. */
 
 /** True when `value` is a JSON object (not null, not an array). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
@@ -18,10 +15,7 @@ export function getKey(obj: Record<string, unknown>, key: string): unknown {
   return hasKey(obj, key) ? obj[key] : undefined;
 }
 
-/**
- * Ruby's `blank?` on a JSON value (docs/reference/API-FACTS.md §7.4): undefined, null, false, a
- * string of only white space, an empty array or an empty object.
- */
+/** Ruby's `blank?` on a JSON value (docs/reference/API-FACTS.md §7.4). */
 export function isBlank(value: unknown): boolean {
   if (value === undefined || value === null || value === false) return true;
   if (typeof value === 'string') return value.trim() === '';
@@ -30,11 +24,7 @@ export function isBlank(value: unknown): boolean {
   return false;
 }
 
-/**
- * A free-text value as a string: strings as they are, finite JSON numbers as their decimal text
- * ({@link decimalText}); undefined for every other type (booleans, arrays, objects), which callers
- * report as invalid.
- */
+/** A free-text value: a string, or a finite number's {@link decimalText}; undefined for any other type (invalid). */
 export function asText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return decimalText(value);
@@ -42,10 +32,8 @@ export function asText(value: unknown): string | undefined {
 }
 
 /**
- * A finite number written in decimal notation without an exponent, from the shortest digits that
- * read back as it (JavaScript's `String`): `1e21` is `1000000000000000000000`, `1.5e-7` is
- * `0.00000015`, `-0` is `0`. So a number sent as free text meets the field's length as its digits
- * do: `1e300` is 301 characters. At most about 330 characters (the double range).
+ * `String(n)` without an exponent (`1.5e-7` is `0.00000015`), so a number sent as free text meets the field's length as its digits
+ * do (`1e300` is 301 characters).
  */
 export function decimalText(n: number): string {
   const text = String(n);
@@ -60,10 +48,8 @@ export function decimalText(n: number): string {
 }
 
 /**
- * What a free-text field of at most `max` characters says of a JSON number sent for it: the bounds
- * its decimal text's integer part meets (`exclusiveMaximum` 10^max, `exclusiveMinimum` -10^(max-1);
- * none past the double range) and a sentence for its description. Its fractional digits count too,
- * which a schema cannot state; the check refuses a longer text (`<field> is too long`).
+ * The schema bounds a JSON number sent as free text of at most `max` characters meets (none past the double range), and a sentence
+ * for the description: fractional digits count too, which a schema cannot state.
  */
 export function numberAsTextSchema(max: number): { bounds: Record<string, number>; note: string } {
   const bounds: Record<string, number> = max < 308 ? { exclusiveMinimum: -(10 ** (max - 1)), exclusiveMaximum: 10 ** max } : {};
@@ -83,11 +69,8 @@ const MAX_ECHO = 200;
 const MAX_ECHO_DEPTH = 8;
 
 /**
- * How an input value is echoed in a message (docs/reference/API-FACTS.md §6.9: "the value is echoed
- * as sent"): strings as sent, other JSON values as JSON text, both bounded (at most
- * {@link MAX_ECHO_DEPTH} levels and {@link MAX_ECHO} characters, the rest written `…`), so a value
- * nested thousands of levels deep neither overflows the stack nor fills the answer, and a megabyte
- * string is not sent back (docs/DESIGN.md ruling 14).
+ * A value echoed "as sent" (docs/reference/API-FACTS.md §6.9): strings as they are, others as JSON text, both bounded, so deep nesting
+ * neither overflows the stack nor fills the answer (docs/DESIGN.md ruling 14).
  */
 export function echoValue(value: unknown): string {
   if (typeof value === 'string') return value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}…` : value;

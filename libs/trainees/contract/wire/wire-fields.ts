@@ -1,9 +1,6 @@
 /**
- * A record table's row as a wire field of one API version (docs/DESIGN.md "The record tables"):
- * its name on the wire, its `class-validator` checks, the typed value of what passed them, and its
- * request schema, all from the row's input kind (libs/trainees/record/field-table.ts). The only
- * place an input kind becomes checks: the trainee, placement and degree wire objects are made of
- * these fields.
+ * A record table's row as a wire field of one API version (docs/DESIGN.md "The record tables"): the only place an input kind
+ * becomes checks, a typed value and a request schema.
  *
  * Where the facts leave room on the wire:
  * - free-text fields take strings and numbers (as their decimal text, which meets the field's
@@ -49,12 +46,7 @@ import { charLength, numberAsTextSchema } from './values';
 import { courseYearField } from './course-year.field';
 import type { FieldBase, WireField, WireObject } from './wire-object';
 
-/**
- * A National Insurance number: two prefix letters, six digits, a suffix letter A to D, in either
- * case, one space allowed between the groups (the reference does not check it,
- * docs/reference/API-FACTS.md §6.4; ours bounds it, docs/DESIGN.md ruling 14). Otherwise
- * `ni_number is invalid`.
- */
+/** The reference does not check `ni_number` (docs/reference/API-FACTS.md §6.4); ours has a format (docs/DESIGN.md ruling 14). */
 export const NI_NUMBER = /^[A-Za-z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-Da-d]$/;
 
 /** Longest National Insurance number text the pattern admits. */

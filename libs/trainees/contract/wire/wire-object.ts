@@ -1,16 +1,7 @@
 /**
- * A request body's object as a table of wire fields, turned into a `class-validator` DTO class
- * (one per API version: the wire names differ) and a checker that hands the decider typed fields
- * and the problems found (`RequestData` of libs/trainees/decider, docs/DESIGN.md ruling 4).
- *
- * Steps of a check: pick the table's keys from the parsed JSON (own properties only, so `__proto__`
- * or `constructor` keys are plain data; unknown keys are ignored, docs/reference/API-FACTS.md §5.3),
- * wrap composite values of scalar fields ({@link NonScalar}), put them on an instance of the DTO class
- * (the class has no transforms, so `class-transformer`'s copy of every value would change nothing but
- * the cost: a fifth of a create's checks), validate it with `class-validator`, then convert each
- * field that passed to its typed form. Nested
- * items (`degrees_attributes`, `placements_attributes`) are checked item by item with their own
- * wire object; an item that is not an object counts as `{}`.
+ * A body's object as wire fields, made into a `class-validator` DTO class and a checker handing the decider typed fields and problems
+ * (docs/DESIGN.md ruling 4). Own keys only, so `__proto__` is plain data; unknown keys ignored (docs/reference/API-FACTS.md §5.3).
+ * No `class-transformer`: the class has no transforms, and its copy of every value would cost a fifth of a create's checks.
  */
 import { validateSync } from 'class-validator';
 import type { InputProblem, MessagePath } from '@app/trainees/decider';
@@ -20,26 +11,20 @@ import { getKey, hasKey, isJsonObject } from './values';
 /** A JSON Schema (OpenAPI 3.1) object. */
 export type JsonSchema = Record<string, unknown>;
 
-/** One field of a wire object. */
 export interface WireField {
   /** The key on the wire in this version (also the label of its messages). */
   wire: string;
   /** The name in the typed fields the decider receives. */
   canonical: string;
-  /** The field's checks (`class-validator` decorators from ./constraints). */
   checks: readonly PropertyDecorator[];
   /** The typed value of a non-blank value that passed every check. */
   convert(value: unknown): unknown;
   /** Where problems of this field are reported (default `[canonical]`). */
   path?: MessagePath;
-  /**
-   * How the sent value is handed to the checks, when not as usual (a composite value wrapped in a
-   * {@link NonScalar}): such as an array of strings kept as an array, its composite elements wrapped.
-   */
+  /** How the value reaches the checks when not {@link wrap}ped (an array of strings kept an array, say). */
   prepare?(value: unknown): unknown;
-  /** Nested items: each item is checked with this wire object. */
+  /** Nested items: each checked with this wire object (a non-object as `{}`). */
   items?: WireObject<unknown>;
-  /** The request schema of the field (OpenAPI document). */
   schema: JsonSchema;
   /** Required on the wire (OpenAPI `required`). */
   required?: boolean;
@@ -59,12 +44,8 @@ export interface WireCheck<F> {
   problems: InputProblem[];
 }
 
-/**
- * A wire object: its fields, its DTO class and its checker. `name` names the DTO class (and the
- * OpenAPI schema), such as `TraineeInput`.
- */
+/** A wire object: its fields, its DTO class and its checker; `name` names the class and the OpenAPI schema (`TraineeInput`). */
 export class WireObject<F> {
-  /** The `class-validator` DTO class of this object. */
   readonly dto: new () => object;
   private readonly byWire: ReadonlyMap<string, WireField>;
 
@@ -93,10 +74,7 @@ export class WireObject<F> {
     return Object.keys(data).some((k) => this.byWire.has(k) || this.extra?.matches(k) === true);
   }
 
-  /**
-   * Checks a parsed JSON object (any other value counts as `{}`), reporting problems under `at`.
-   * Never throws on any JSON value.
-   */
+  /** Checks any parsed JSON value (a non-object counts as `{}`), problems under `at`; never throws. */
   check(data: unknown, at: MessagePath = []): WireCheck<F> {
     const source = isJsonObject(data) ? data : {};
     const plain: Record<string, unknown> = {};

@@ -1,9 +1,4 @@
-/**
- * The course rules of a trainee create or update (docs/reference/API-FACTS.md §6.3–§6.7): the
- * training route, the ITT and trainee start dates, the course subjects and the primary and
- * early-years phase rules, study mode, ITT aim and qualification aim, course year, age range and
- * iqts_country, and the derived course values.
- */
+/** The course rules of a trainee create or update, and the derived course values (docs/reference/API-FACTS.md §6.3–§6.7). */
 import { startCycleOf } from '../academic-cycle';
 import { addYears, parseIsoDate, yearOf } from '@app/calendar';
 import type { RefLists, TraineeDetails } from '@app/trainees/record';
@@ -17,10 +12,7 @@ const SUBJECT_FIELDS = ['course_subject_1', 'course_subject_2', 'course_subject_
 
 type Subject = RefLists['course_subject'];
 
-/**
- * What several course and funding rules read, looked up without a message before any rule runs
- * (the phase rules of docs/reference/API-FACTS.md §6.6 decide the flags and the subjects).
- */
+/** What several course and funding rules read, looked up without a message before any rule runs (phases: §6.6). */
 export interface CourseFacts {
   route: RefLists['training_route'] | undefined;
   ageRange: RefLists['course_age_range'] | undefined;
@@ -48,7 +40,6 @@ export interface CheckedCourse {
   iqtsCountry: string | null;
 }
 
-/** The fields of the stored record that the course gives. */
 export type CourseDetails = Pick<
   TraineeDetails,
   | 'training_route'
@@ -73,11 +64,7 @@ export type CourseDetails = Pick<
   | 'iqts_country'
 >;
 
-/**
- * The course values several rules share (docs/reference/API-FACTS.md §6.5, §6.6): takes the record,
- * adds no message, and returns the route and age range entries, the phase flags, the course
- * subjects as the rules read them and the effective trainee start date.
- */
+/** The course values several rules share (docs/reference/API-FACTS.md §6.5, §6.6); adds no message. */
 export function courseFactsOf(rec: TraineeRecord): CourseFacts {
   const { fields } = rec;
   const route = rec.lookup('training_route', fields.training_route);
@@ -94,10 +81,7 @@ export function courseFactsOf(rec: TraineeRecord): CourseFacts {
   };
 }
 
-/**
- * With `primaryCourseSubject: 'rewrite'` a primary age range puts primary teaching first, then the
- * other given subjects (at most two), but only when every given subject is known (§6.6).
- */
+/** With `rewrite`, a primary age range puts primary teaching first, then at most two others, if every subject is known (§6.6). */
 function courseSubjectValues(rec: TraineeRecord, primaryPhase: boolean): (string | null | undefined)[] {
   const { fields } = rec;
   const values = [fields.course_subject_1, fields.course_subject_2, fields.course_subject_3];
@@ -108,15 +92,10 @@ function courseSubjectValues(rec: TraineeRecord, primaryPhase: boolean): (string
   return [PRIMARY_TEACHING, others[0] ?? null, others[1] ?? null];
 }
 
-/**
- * The course rules (docs/reference/API-FACTS.md §6.3–§6.6): takes the record and its course facts,
- * adds the messages of the course fields and of the subject and phase rules, and returns the
- * checked values.
- */
+/** The course fields' rules and those between them (docs/reference/API-FACTS.md §6.3–§6.6); returns the checked values. */
 export function checkCourse(rec: TraineeRecord, facts: CourseFacts): CheckedCourse {
   checkTrainingRoute(rec, facts);
   const { ittStart, ittEnd } = checkIttDates(rec);
-  // Subject 1 is required; 2 and 3 are optional.
   const [subject1, subject2, subject3] = SUBJECT_FIELDS.map((field, i) =>
     rec.code(field, 'course_subject', i === 0, facts.subjectValues[i]),
   );
@@ -132,11 +111,7 @@ export function checkCourse(rec: TraineeRecord, facts: CourseFacts): CheckedCour
   return { ittStart, ittEnd, traineeStart, subject1, subject2, subject3, studyMode, ittAim, qualificationAim, iqtsCountry };
 }
 
-/**
- * training_route (§6.6): required and known; a route this version does not accept on write, or
- * one (route 12) starting before its first cycle, gets the unknown-code message quoting the
- * route's internal name.
- */
+/** training_route (§6.6): a route not accepted on write, or route 12 before its first cycle, gets the unknown-code message. */
 function checkTrainingRoute(rec: TraineeRecord, { route, effectiveTraineeStart }: CourseFacts): void {
   if (!rec.code('training_route', 'training_route', true) || !route) return;
   const refuse = (): void =>
@@ -193,10 +168,8 @@ function checkQualificationAim(rec: TraineeRecord): RefLists['itt_qualification_
 }
 
 /**
- * iqts_country (§6.3, §7.7). Where the version's rules have it: required for route 15 (iQTS) and a
- * code of the countries; for any other route a non-blank value is refused with `iqts_country must be
- * blank`. Where the rules lack it (v2025.0) the key is not read (create: null; update: the stored
- * value is kept). Returns the country to store.
+ * iqts_country (§6.3, §7.7), where the rules have it: required for route 15 (iQTS), refused for any other. Where they lack it, the
+ * key is not read (null on create, kept on update).
  */
 function checkIqtsCountry(rec: TraineeRecord, { route }: CourseFacts): string | null {
   const { write } = rec;
@@ -211,10 +184,8 @@ function checkIqtsCountry(rec: TraineeRecord, { route }: CourseFacts): string | 
 }
 
 /**
- * trainee_start_date (§6.5): at most 10 years ago, and not in the future unless it is
- * itt_start_date. A blank trainee_start_date takes itt_start_date's value; when that value is not a
- * date only `itt_start_date is invalid` is reported, not a second `trainee_start_date is invalid`.
- * Returns the date as read (null when blank or not a date).
+ * trainee_start_date (§6.5); a blank one takes itt_start_date's value, which, when not a date, is reported once, as itt_start_date's.
+ * Returns the date, or null.
  */
 function checkTraineeStartDate(rec: TraineeRecord, { effectiveTraineeStart }: CourseFacts, ittStart: string | null): string | null {
   if (rec.invalid('trainee_start_date') || isBlank(effectiveTraineeStart)) return null;
@@ -228,12 +199,7 @@ function checkTraineeStartDate(rec: TraineeRecord, { effectiveTraineeStart }: Co
   return traineeStart;
 }
 
-/**
- * The rules between course fields (§6.6), in the order their messages are answered: duplicate
- * subjects (not for early-years routes), then the primary subject, then the early-years subject
- * and age range. Skipped for a subject or age range that failed its own check, so an unknown code
- * gets only its own message.
- */
+/** The rules between course fields (§6.6), in message order; skipped for a subject or age range that failed its own check. */
 function checkSubjectsAndPhase(rec: TraineeRecord, facts: CourseFacts, subject1?: Subject, subject2?: Subject, subject3?: Subject): void {
   const { route, ageRange, earlyYearsRoute } = facts;
   const { rules } = rec;
@@ -264,11 +230,7 @@ function checkSubjectsAndPhase(rec: TraineeRecord, facts: CourseFacts, subject1?
   }
 }
 
-/**
- * The stored course of a record that passed every rule (docs/reference/API-FACTS.md §6.3, §6.7,
- * §13.4): takes the record, its course facts and checked values; returns the codes with the derived
- * qualification, level, education phase and ages, and trainee_start_date defaulting to itt_start_date.
- */
+/** The stored course: codes and the derived qualification, level, phase and ages (docs/reference/API-FACTS.md §6.3, §6.7, §13.4). */
 export function courseDetailsOf(rec: TraineeRecord, facts: CourseFacts, checked: CheckedCourse): CourseDetails {
   const route = facts.route!;
   const ageRange = facts.ageRange!;

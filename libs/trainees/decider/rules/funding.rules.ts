@@ -1,10 +1,6 @@
 /**
- * The funding rules of a trainee create or update (docs/reference/API-FACTS.md §6.3, §6.7, §8):
- * fund_code, funding_method, training_initiative and additional_training_initiative as fields, then
- * the §8 rules between them, the route, the first course subject and the academic cycle. The §8
- * rules follow the reference implementation literally: unlike the other rules between fields
- * (validate-trainee.ts), they still run when a field they compare failed its own check, and then
- * quote the value as sent (a route the wire checks refused still counts as given).
+ * The funding rules of a trainee create or update (docs/reference/API-FACTS.md §6.3, §6.7, §8). The §8 rules follow the reference
+ * literally: unlike the other rules between fields, they run when a field they compare failed its own check, quoting it as sent.
  */
 import { academicCycleLabel, startCycleOf } from '../academic-cycle';
 import {
@@ -44,17 +40,12 @@ export interface CheckedFunding {
   additionalInitiativeName: string | null;
 }
 
-/** The fields of the stored record that the funding gives. */
 export type FundingDetails = Pick<
   TraineeDetails,
   'fund_code' | 'funding_method' | 'training_initiative' | 'additional_training_initiative'
 >;
 
-/**
- * The funding fields (docs/reference/API-FACTS.md §6.3, §6.7, §8.3): takes the record, adds the
- * messages of fund_code, funding_method, training_initiative and additional_training_initiative,
- * and returns the checked values.
- */
+/** The funding fields' own rules (docs/reference/API-FACTS.md §6.3, §6.7, §8.3); returns the checked values. */
 export function checkFundingFields(rec: TraineeRecord): CheckedFunding {
   const fundCode = rec.code('fund_code', 'fund_code', true);
   rec.code('funding_method', 'funding_method', true);
@@ -95,12 +86,7 @@ interface FundingCase {
   cycle: number;
 }
 
-/**
- * The §8 funding rules (docs/reference/API-FACTS.md §8.1–§8.3), in the order their messages are
- * answered: fund code 7 for funded routes with an age range, the funding method against the fund
- * code and the cycle's funding rules, and the initiatives against the cycle. Takes the record, its
- * course facts, the checked first course subject and funding fields; adds the messages.
- */
+/** The §8 funding rules (docs/reference/API-FACTS.md §8.1–§8.3), in message order. */
 export function checkFundingRules(
   rec: TraineeRecord,
   course: CourseFacts,
@@ -160,10 +146,7 @@ function checkInitiativeCycle(rec: TraineeRecord, field: InitiativeField, name: 
   rec.add([`rule:${field}`], `${rec.label(field)} '${name}' is not available in academic cycle '${academicCycleLabel(cycle)}'`);
 }
 
-/**
- * The stored funding of a record that passed every rule (docs/reference/API-FACTS.md §6.7): takes
- * the checked funding fields; returns the codes (training_initiative null for the veterans' method).
- */
+/** The stored funding (docs/reference/API-FACTS.md §6.7): training_initiative null for the veterans' method. */
 export function fundingDetailsOf(funding: CheckedFunding): FundingDetails {
   return {
     fund_code: funding.fundCode!.code,

@@ -1,16 +1,10 @@
 /**
- * The employing school and training partner of a trainee create or update
- * (docs/reference/API-FACTS.md §6.8). The reference checks these keys against its school and
- * training-partner registers; none exists here yet, so `employing_school_urn`,
- * `training_partner_urn` and `training_partner_ukprn` are stored as sent (trimmed), never refused.
- * The not-applicable URNs 900000/900010/900020/900030 and empty values are stored null; a present
- * key holding null also means "not applicable", on update too, as the reference's key test has it.
- * Only the request's own keys are read, never the merged record.
+ * The employing school and training partner (docs/reference/API-FACTS.md §6.8). With no register to check them against, the keys are
+ * stored as sent (trimmed), never refused; not-applicable URNs and blanks as null. Only the request's own keys are read.
  */
 import { isNotApplicableUrn, type TraineeDetails } from '@app/trainees/record';
 import type { TraineeRecord } from './trainee-record';
 
-/** The fields of the stored record that the school and partner keys give. */
 export type PartnerDetails = Pick<TraineeDetails, 'employing_school_urn' | 'training_partner_urn' | 'training_partner_ukprn'>;
 
 type PartnerField = keyof PartnerDetails;
@@ -23,10 +17,8 @@ function partnerValue(value: string | null | undefined, isUrn: boolean): string 
 }
 
 /**
- * The stored school and partner of a record (docs/reference/API-FACTS.md §6.8, §7): takes the
- * record; a key absent from the request keeps the stored value (null on create), a present key
- * (even null, or one the wire checks refused) is applied; a training-partner URN wins over a
- * UKPRN and clears it, and a UKPRN alone clears the URN. Adds no message.
+ * A key absent keeps the stored value; a present one (even null, or refused) is applied (§6.8, §7). A partner URN wins over a UKPRN
+ * and clears it; a UKPRN alone clears the URN. Adds no message.
  */
 export function partnersOf(rec: TraineeRecord): PartnerDetails {
   const { request, stored } = rec.write;

@@ -1,8 +1,4 @@
-/**
- * The personal-details rules of a trainee create or update (docs/reference/API-FACTS.md §6.3–§6.7,
- * §13.4): names, date of birth, sex, email, statsagency_id, nationality, ethnicity and disabilities,
- * the identifiers stored as sent, and the derived ethnicity and disclosure values.
- */
+/** The personal-details rules of a trainee create or update, and the derived values (docs/reference/API-FACTS.md §6.3–§6.7, §13.4). */
 import { addYears } from '@app/calendar';
 import type { RefLists, TraineeDetails } from '@app/trainees/record';
 import { squish, type TraineeRecord } from './trainee-record';
@@ -17,7 +13,6 @@ export interface CheckedPersonalDetails {
   disabilities: Record<string, string>;
 }
 
-/** The fields of the stored record that the personal details give. */
 export type PersonalDetails = Pick<
   TraineeDetails,
   | 'provider_trainee_id'
@@ -41,13 +36,7 @@ export type PersonalDetails = Pick<
   | 'application_id'
 >;
 
-/**
- * The personal-details rules (docs/reference/API-FACTS.md §6.3, §6.5, §6.6): takes the record,
- * adds the messages of first_names, last_name, date_of_birth, sex, statsagency_id, email,
- * nationality, ethnicity and duplicate disabilities, and returns the checked values. A blank email
- * gets only `email can't be blank`: the wire's format check passes blank values, so its format
- * message never comes with it.
- */
+/** The personal details' rules (docs/reference/API-FACTS.md §6.3, §6.5, §6.6); a blank email gets no format message on top. */
 export function checkPersonalDetails(rec: TraineeRecord): CheckedPersonalDetails {
   rec.required('first_names');
   rec.required('last_name');
@@ -74,10 +63,7 @@ function checkDateOfBirth(rec: TraineeRecord): string | null {
   return dateOfBirth;
 }
 
-/**
- * disabilities: every non-blank `disabilityN` key is stored as sent, in key order; the codes are not
- * checked (§6.6, §6.7), but the same code twice is refused.
- */
+/** Non-blank `disabilityN` keys stored as sent, in key order, codes unchecked (§6.6, §6.7); the same code twice is refused. */
 function checkDisabilities(rec: TraineeRecord): Record<string, string> {
   const sent = rec.fields.disabilities;
   const disabilities: Record<string, string> = {};
@@ -91,10 +77,7 @@ function checkDisabilities(rec: TraineeRecord): Record<string, string> {
   return disabilities;
 }
 
-/**
- * disability_disclosure (§6.7, §13.4) from the disabilities' catalogue entries: whether anything was
- * disclosed (a code other than "not provided") and the stored value.
- */
+/** disability_disclosure (§6.7, §13.4): whether a code other than "not provided" was sent, and the stored value. */
 function disabilityDisclosureOf(rec: TraineeRecord, disabilities: Record<string, string>): { disclosed: boolean; value: string } {
   const known = Object.entries(disabilities)
     .filter(([key]) => /^disability[1-9]$/.test(key))
@@ -107,11 +90,7 @@ function disabilityDisclosureOf(rec: TraineeRecord, disabilities: Record<string,
   return { disclosed, value: onlyNoDisability ? 'no_disability' : 'disabled' };
 }
 
-/**
- * The stored personal details of a record that passed every rule (docs/reference/API-FACTS.md §6.7,
- * §13.4): takes the record and its checked values; returns names, email and statsagency_id squished,
- * nationality and ethnicity as output codes, the derived ethnic group/background and disclosures.
- */
+/** The stored personal details: texts squished, output codes, derived ethnicity, disclosures (docs/reference/API-FACTS.md §6.7, §13.4). */
 export function personalDetailsOf(rec: TraineeRecord, checked: CheckedPersonalDetails): PersonalDetails {
   const { fields } = rec;
   const { ethnicity } = checked;

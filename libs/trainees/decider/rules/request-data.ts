@@ -1,9 +1,6 @@
 /**
- * What the decider receives from a request body: its `data` after the wire checks of the API's
- * contract (libs/trainees/contract: types, formats, lengths, codes of single fields), as typed
- * fields plus the problems those checks found. The decider adds the rules that need the record,
- * other fields, the stored trainee or today, and reports every message together in one stable order
- * (docs/DESIGN.md ruling 4: one entry per failed rule).
+ * A request body's `data` after the contract's wire checks: typed fields and their problems, answered with the decider's rules'
+ * messages in one stable order (docs/DESIGN.md "The record tables", ruling 4).
  */
 
 /** Where a message belongs: a field (`['email']`) or a nested item's field (`['degrees_attributes', 0, 'subject']`). */
@@ -15,11 +12,7 @@ export interface InputProblem {
   readonly message: string;
 }
 
-/**
- * A request's `data` after its wire checks. `missing`: no `data`, an empty one, one that is not an
- * object, or (on a trainee create) one holding no key the version accepts (docs/reference/API-FACTS.md
- * §5.1). Otherwise the well-formed fields (a field that failed its check is left out) and the problems.
- */
+/** `missing`: none, empty, not an object, or a create with no key the version reads (docs/reference/API-FACTS.md §5.1). */
 export type RequestData<F> =
   { readonly kind: 'missing' } | { readonly kind: 'data'; readonly fields: F; readonly problems: readonly InputProblem[] };
 
@@ -28,15 +21,11 @@ export function requestData<F>(fields: F, problems: readonly InputProblem[] = []
   return { kind: 'data', fields, problems };
 }
 
-/** The request's `data` was missing or empty. */
 export const MISSING_REQUEST_DATA: RequestData<never> = { kind: 'missing' };
 
 /**
- * Collects messages from the wire checks and the decider's rules and answers them in the order the
- * rules are listed (`order`: one list of names per path level; numbers, such as item indexes, sort
- * by value), each message once: two nested degrees missing a subject give one
- * `subject must be entered…` message, since nested messages carry no item prefix
- * (docs/reference/API-FACTS.md §5.2).
+ * The wire checks' and the rules' messages, answered in `order` (names per path level; indexes by value), each once: nested
+ * messages carry no item prefix (docs/reference/API-FACTS.md §5.2), so two degrees missing a subject give one.
  */
 export class MessageList {
   private readonly entries: { path: MessagePath; message: string; seq: number }[] = [];

@@ -1,9 +1,4 @@
-/**
- * The rules of a previous degree (docs/reference/API-FACTS.md §11, §9.2): the UK/non-UK decision,
- * what each kind must hold, the graduation year's range and the codes' meaning. The wire checks
- * (JSON types, the year's format, the subject's code) are the contract's (libs/trainees/contract);
- * their problems arrive with the fields. Pure and total.
- */
+/** The rules of a previous degree (docs/reference/API-FACTS.md §11, §9.2); the wire checks' problems arrive with the fields. Pure. */
 import { yearOf } from '@app/calendar';
 import { OTHER_UK_INSTITUTION_UUID, type DegreeInput, type DegreeFields } from '@app/trainees/record';
 import type { TraineeRules } from '../trainee.rules';
@@ -48,10 +43,7 @@ function isBlank(value: unknown): value is undefined | null | '' {
   return value === undefined || value === null || value === '';
 }
 
-/**
- * The UK/non-UK decision (docs/reference/API-FACTS.md §11.2): UK when `country` is blank, is a UK
- * code (XF, XG, XH, XI, XK), or an `institution` value is given; otherwise non-UK.
- */
+/** UK when `country` is blank or a UK code, or an `institution` is given (docs/reference/API-FACTS.md §11.2). */
 export function isUkDegree(country: string | null | undefined, institution: string | null | undefined, rules: TraineeRules): boolean {
   if (isBlank(country) || !isBlank(institution)) return true;
   return rules.codes.lookup('country', country)?.uk === true;
@@ -131,29 +123,15 @@ function checkDegree(data: DegreeFields, ctx: DegreeRuleContext, uk: boolean, me
   };
 }
 
-/**
- * One item of a trainee create's `degrees_attributes` (docs/reference/API-FACTS.md §6.6, §11.3):
- * adds its messages (no prefix, §5.2) under `at` and returns the degree to store, or null.
- */
+/** One `degrees_attributes` item (docs/reference/API-FACTS.md §6.6, §11.3): its messages under `at` (no prefix), the degree or null. */
 export function checkNestedDegree(data: DegreeFields, ctx: DegreeRuleContext, messages: MessageList, at: MessagePath): DegreeInput | null {
   return checkDegree(data, ctx, isUkDegree(data.country, data.institution, ctx.rules), messages, at);
 }
 
 /**
- * The rules of a new degree (POST …/degrees; docs/reference/API-FACTS.md §11.1–§11.6). Takes the
- * typed fields and the wire problems, and the context (`today` bounds graduation_year). Returns the
- * degree to store — codes, integer graduation_year, uuids from the reference data — or every
- * message in the order of {@link DEGREE_MESSAGE_ORDER}.
- *
- * - UK or non-UK by {@link isUkDegree}; a UK degree stores country null, a non-UK one no institution.
- * - subject (unknown = missing), graduation_year (within [next year − 60, next year]); UK: uk_degree
- *   and grade (unknown grade = missing); non-UK: non_uk_degree, and an unknown country is an
- *   unknown-code error (§6.9 lists).
- * - grade `09` → `14`, institution `0133` → `0149`; an unknown or missing institution of a UK degree
- *   becomes "Other UK institution": institution null, institution_uuid
- *   {@link OTHER_UK_INSTITUTION_UUID}. other_grade is always null (§11.5).
- * - A degree type in the field the decision does not use (uk_degree of a non-UK degree and vice
- *   versa) is kept when it is a known code and dropped (null) when not; it is never an error.
+ * The rules of a new degree (docs/reference/API-FACTS.md §11.1–§11.6): the degree to store, with uuids from the reference data, or
+ * every message in {@link DEGREE_MESSAGE_ORDER}. A degree type in the field the UK/non-UK decision does not use is kept when known,
+ * else dropped, never an error.
  */
 export function validateDegree(
   data: DegreeFields,
@@ -166,15 +144,9 @@ export function validateDegree(
 }
 
 /**
- * The rules of a degree update (PUT/PATCH …/degrees/{id}; docs/reference/API-FACTS.md §11.7).
- * Partial: only the fields sent change the stored degree (a field the wire checks refused is left
- * as stored); then the merged degree is checked as new. Sending `uk_degree` or `non_uk_degree`
- * re-decides UK/non-UK from this request alone: both degree types and the country come from the
- * request (absent = null, so switching to `uk_degree` without `country` makes the degree UK), and
- * the decision looks only at the request's country and institution (a stored institution is kept
- * for a UK result unless the request sends one). Deliberate difference from the reference
- * implementation: the `*_uuid` fields always follow the stored codes (its quirk of not refreshing
- * them is not copied). A JSON null for a sent field clears it.
+ * The rules of a degree update (docs/reference/API-FACTS.md §11.7): the fields sent merged, then checked as new. Sending either degree
+ * type re-decides UK/non-UK from the request alone (its types and country, absent = null). Unlike the reference, the `*_uuid`
+ * fields always follow the stored codes.
  */
 export function validateDegreeUpdate(
   data: DegreeFields,
@@ -214,12 +186,7 @@ function isBlankDuplicateValue(v: unknown): boolean {
   return v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
 }
 
-/**
- * The duplicate-comparison key of a validated degree (docs/reference/API-FACTS.md §9.2, §6.6): its
- * non-blank values among subject, graduation_year, country, uk_degree, non_uk_degree, grade, as a
- * string. Two degrees of one create payload are duplicates when their keys are equal and not empty
- * (`''` = no values).
- */
+/** Two degrees of one create are duplicates when these keys are equal and not `''` (docs/reference/API-FACTS.md §9.2, §6.6). */
 export function degreeDuplicateKey(degree: DuplicateFields): string {
   const pairs: [string, string | number][] = [];
   for (const field of DEGREE_DUPLICATE_FIELDS) {
@@ -230,10 +197,8 @@ export function degreeDuplicateKey(degree: DuplicateFields): string {
 }
 
 /**
- * The degree duplicate rule against an existing degree (docs/reference/API-FACTS.md §9.2): true when
- * `existing` equals `incoming` on every field among subject, graduation_year, country, uk_degree,
- * non_uk_degree, grade where `incoming` is non-blank. (So an incoming degree with none of the six
- * matches every existing degree — the reference implementation's documented quirk.)
+ * The degree duplicate rule (docs/reference/API-FACTS.md §9.2): equal on every non-blank field of `incoming`, so one with none matches
+ * every degree, as the reference does.
  */
 export function degreesEqualOnNonBlank(incoming: DuplicateFields, existing: DuplicateFields): boolean {
   return DEGREE_DUPLICATE_FIELDS.every((field) => isBlankDuplicateValue(incoming[field]) || incoming[field] === existing[field]);

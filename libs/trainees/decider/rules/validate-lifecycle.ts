@@ -1,15 +1,6 @@
 /**
- * The lifecycle actions' rules that need the trainee or today: defer, withdraw and recommend for
- * QTS/EYTS (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer",
- * "POST /trainees/{trainee_id}/withdraw", "POST /trainees/{trainee_id}/recommend-for-qts" and
- * "Limits"; docs/reference/API-FACTS.md §12.3, §12.4, §12.5; docs/DESIGN.md rulings 4, 7 and 8).
- * The bodies' own rules (required fields, formats, lists, lengths) are wire checks of the contract
- * (libs/trainees/contract/wire/lifecycle.wire.ts), made from the fields' rows
- * (libs/trainees/record/trainee-lifecycle.record.ts) with the reason lists defined here; their
- * problems arrive with the fields. Pure: no I/O, no clock.
- *
- * The state rules of these actions (which states may defer, withdraw or be recommended, and the
- * "ITT not yet started" check of a withdrawal) are not here: the state machine decides them.
+ * The lifecycle actions' rules that need the trainee or today (docs/reference/API-FACTS.md §12.3–§12.5; docs/DESIGN.md rulings 4, 7
+ * and 8). The bodies' own rules are the contract's wire checks, whose problems arrive with the fields; the states, the state machine's.
  */
 import { parseIsoDate } from '@app/calendar';
 import {
@@ -32,9 +23,7 @@ import {
 import { MessageList, type InputProblem } from './request-data';
 import type { ValidationResult } from './validation-result';
 
-// ---------------------------------------------------------------------------------------------
-// Dates
-// ---------------------------------------------------------------------------------------------
+// Dates.
 
 function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -69,24 +58,13 @@ function shiftOneDay(date: string, delta: -1 | 0 | 1): string {
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
-/**
- * Time of an ISO 8601 date-time: extended `hh`, `hh:mm`, `hh:mm:ss`, `hh:mm:ss.fff` (or `,fff`), or
- * the same in the basic form without colons (`hhmmss`; not mixed), then an optional zone `Z`,
- * `±hh`, `±hh:mm` or `±hhmm`.
- */
+/** An ISO 8601 time, extended (`hh:mm:ss.fff`) or basic (`hhmmss`), not mixed, then an optional zone `Z`, `±hh`, `±hh:mm` or `±hhmm`. */
 const ISO_TIME =
   /^(?:(\d{2})(?::(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?|(\d{2})(?:(\d{2})(?:(\d{2})(?:[.,]\d+)?)?)?)(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
 /**
- * Parses an ISO 8601 date or date-time (the withdrawal date, docs/reference/API-FACTS.md §12.4) and returns its
- * calendar date as `YYYY-MM-DD`, or null when `value` is not a string holding one.
- *
- * - A date in any form {@link parseIsoDate} accepts (`YYYY-MM-DD`, basic `YYYYMMDD`, ordinal, week).
- * - A date-time: such a date, `T`, a time ({@link ISO_TIME}: hours 00–23, minutes and seconds 00–59,
- *   optional fraction) and an optional zone. With a zone the instant is converted to UTC and its UTC
- *   date is returned (`2025-09-01T23:30:00-01:00` → `2025-09-02`); without one the date part is
- *   returned as written.
- * White space around the value is ignored. JSON numbers and other types give null.
+ * The calendar date (`YYYY-MM-DD`) of an ISO 8601 date or date-time string (docs/reference/API-FACTS.md §12.4), or null. With a zone,
+ * the UTC date (`2025-09-01T23:30:00-01:00` → `2025-09-02`); without, the date as written.
  */
 export function parseIsoDateOrDateTime(value: unknown): string | null {
   if (typeof value !== 'string') return null;
@@ -118,20 +96,13 @@ export interface LifecycleRuleContext {
   label(field: string): string;
 }
 
-/** The trainee's itt_start_date as `YYYY-MM-DD`, or null when it does not parse. */
 function ittStartOf(trainee: Trainee): string | null {
   return parseIsoDate(trainee.details?.itt_start_date);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Every body
-// ---------------------------------------------------------------------------------------------
+// Every body.
 
-/**
- * The messages of a lifecycle body: the wire problems, and a required field that arrived without a
- * value and without a problem (the wire checks report a missing field; this only guards fields
- * handed over without one), worded as its row says.
- */
+/** The wire problems, and a guard for a required field handed over without a value or a problem. */
 function bodyMessages<B extends LifecycleBody>(
   body: B,
   fields: LifecycleFields<B>,
@@ -160,16 +131,9 @@ function answerOf<B extends LifecycleBody>(
   return { ok: true, value: lifecycleStoredOf(body, fields) };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Defer
-// ---------------------------------------------------------------------------------------------
+// Defer.
 
-/**
- * A deferral (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/defer" and "Limits";
- * docs/reference/API-FACTS.md §12.3): every rule of its body is a wire check (the date required and
- * a date, no range check; the reason's length), so this answers the problems, or the deferral to
- * record.
- */
+/** A deferral (docs/reference/API-FACTS.md §12.3): every rule is a wire check, so this answers the problems or the deferral. */
 export function validateDeferral(
   fields: DeferralFields,
   problems: readonly InputProblem[],
@@ -178,21 +142,14 @@ export function validateDeferral(
   return answerOf('deferral', fields, bodyMessages('deferral', fields, problems, ctx));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Withdraw
-// ---------------------------------------------------------------------------------------------
+// Withdraw.
 
 /** The withdrawal reason that the version's rules may leave out (docs/DESIGN.md ruling 7). */
 const SAFEGUARDING_CONCERNS_REASON = 'safeguarding_concerns';
 
 /**
- * The withdrawal reason codes allowed for `trigger`, in file order (`withdrawal_reason.json`,
- * docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/withdraw" lists). A trigger that is
- * not `provider` or `trainee` (unknown, absent, wrong type) uses the trainee list
- * (docs/reference/API-FACTS.md §12.4). `safeguarding_concerns` is left out unless
- * `safeguardingConcernsReason` (the rules' flag: the spec lists it "in v2026.1" only and
- * docs/DESIGN.md ruling 7 confirms it, though the data file and docs/reference/API-FACTS.md carry
- * it in both versions).
+ * The reasons allowed for `trigger`, in file order; any other trigger than `provider` uses the trainee's (docs/reference/API-FACTS.md
+ * §12.4). `safeguarding_concerns` only with the rules' flag (docs/DESIGN.md ruling 7), though the data file has it for every version.
  */
 export function allowedWithdrawalReasons(trigger: unknown, safeguardingConcernsReason: boolean): readonly string[] {
   const t = trigger === 'provider' || trigger === 'trainee' ? trigger : 'trainee';
@@ -213,13 +170,8 @@ const ALLOWED_REASONS: Readonly<Record<string, readonly string[]>> = Object.from
 );
 
 /**
- * A withdrawal (docs/spec/trainee-records-api.md "POST /trainees/{trainee_id}/withdraw";
- * docs/reference/API-FACTS.md §12.4; docs/DESIGN.md ruling 7). Takes the typed fields (the date
- * under its canonical name, whatever the version calls it), the wire problems (date, reasons,
- * trigger, future interest, the texts the reasons need) and the trainee; adds the one rule that
- * needs the trainee: the date must not be before its itt_start_date, the same day allowed
- * (`<date label> must be after itt_start_date`; no future check). Returns the {@link Withdrawal} to
- * record or every message in the order of the body's fields.
+ * A withdrawal (docs/reference/API-FACTS.md §12.4): the wire problems and the date not before itt_start_date (the same day allowed,
+ * no future check). Returns the {@link Withdrawal} or every message in the body's field order.
  */
 export function validateWithdrawal(
   fields: WithdrawalFields,
@@ -235,41 +187,21 @@ export function validateWithdrawal(
   return answerOf('withdrawal', fields, messages);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Recommend for QTS/EYTS
-// ---------------------------------------------------------------------------------------------
+// Recommend for QTS/EYTS.
 
 /** Messages of the recommendation's rules that need the trainee or today (docs/reference/API-FACTS.md §12.5). */
 const RECOMMENDATION_MESSAGES = {
   dateInFuture: 'qts_standards_met_date must not be in the future',
   dateBeforeIttStart: 'qts_standards_met_date must be after itt_start_date',
   degreeMissing: 'degree_id must be completed before qts_standards_met_date',
-  /** `n` = the route's minimum, `routeValue` = its internal name (`training_route.json` `value`). */
+  /** `routeValue`: the route's internal name (`training_route.json` `value`). */
   tooFewPlacements: (n: number, routeValue: string): string => `placements must be at least ${n} for the ${routeValue} training route`,
 } as const;
 
 /**
- * A recommendation for QTS/EYTS (docs/spec/trainee-records-api.md
- * "POST /trainees/{trainee_id}/recommend-for-qts"; docs/reference/API-FACTS.md §12.5; docs/DESIGN.md
- * ruling 8 for the states, which are not checked here: the state machine refuses other states, and
- * the reference's `state must be selected as trn_received` rule is deliberately left out).
- *
- * Takes the typed fields and the wire problems (the date required and a date), the trainee
- * (itt_start_date, training route, degrees, placements) and today. Returns the recommendation to
- * record (its date as the trainee's `outcome_date`) or every failed rule's message, all listed
- * together, in this order:
- * 1. the date's wire problems;
- * 2. not after `today` (`qts_standards_met_date must not be in the future`; today allowed);
- * 3. not before the trainee's itt_start_date
- *    (`qts_standards_met_date must be after itt_start_date`; the same day allowed);
- * 4. a route with `requires_degree` and a trainee with no degree →
- *    `degree_id must be completed before qts_standards_met_date`;
- * 5. fewer placements than the route's `minimum_placements_for_award` →
- *    `placements must be at least <n> for the <route value> training route`. The data encodes the
- *    exempt routes (assessment only 16, early-years assessment only 17, and every early-years
- *    route) as minimum 0, which never fails; iQTS needs 1, the others 2.
- * Rules 4 and 5 do not depend on the date and are checked whatever it is; an unknown route skips
- * them.
+ * A recommendation for QTS/EYTS (docs/reference/API-FACTS.md §12.5; states: docs/DESIGN.md ruling 8, the state machine's): the date
+ * neither in the future nor before itt_start_date, the route's degree and `minimum_placements_for_award` (0 for the exempt routes),
+ * these two whatever the date. Returns the recommendation or every message.
  */
 export function validateRecommendation(
   fields: RecommendationFields,

@@ -1,9 +1,4 @@
-/**
- * The rules of a school placement (docs/reference/API-FACTS.md §10, §6.10; docs/DESIGN.md ruling
- * 13): school linking, the name a placement needs, and its derived address. The wire checks (the
- * URN's and the postcode's formats, JSON types) are the contract's (libs/trainees/contract). Pure
- * and total.
- */
+/** The rules of a school placement (docs/reference/API-FACTS.md §10, §6.10; docs/DESIGN.md ruling 13). Pure and total. */
 import { isNotApplicableUrn, notApplicableUrnLabel, type PlacementInput, type School, type PlacementFields } from '@app/trainees/record';
 import { MessageList, type InputProblem, type MessagePath } from './request-data';
 import { recordResult, type ValidationResult } from './validation-result';
@@ -14,7 +9,7 @@ export const NESTED_PLACEMENT_PREFIX = 'placements_attributes ';
 /** The order in which a placement's messages are answered. */
 export const PLACEMENT_MESSAGE_ORDER: readonly string[] = ['urn', 'name', 'postcode'];
 
-/** What the placement rules need: the schools of the directory for the URNs the input names. */
+/** The directory's schools of the URNs the input names. */
 export interface PlacementRuleContext {
   schools?: ReadonlyMap<string, School>;
 }
@@ -23,20 +18,12 @@ function isBlank(value: unknown): value is undefined | null | '' {
   return value === undefined || value === null || value === '';
 }
 
-/**
- * The derived placement `address` of a school of the directory (docs/reference/API-FACTS.md §10.3):
- * `URN <urn>, <town>, <postcode>`, leaving out empty parts.
- */
+/** A directory school's placement `address` (docs/reference/API-FACTS.md §10.3), empty parts left out. */
 export function schoolAddress(school: School): string {
   return [`URN ${school.urn}`, school.town, school.postcode].filter((p) => p && p.trim() !== '').join(', ');
 }
 
-/**
- * The derived `address` of a placement the directory does not know (docs/reference/API-FACTS.md
- * §10.3; docs/DESIGN.md ruling 13): the non-empty parts of `URN <urn>` and the postcode joined with
- * ", " (`URN 123456, GU1 1AA`, or just the postcode); null when there is neither, and always null
- * for the four not-applicable URNs.
- */
+/** An unknown school's placement `address` (docs/reference/API-FACTS.md §10.3; docs/DESIGN.md ruling 13); null for a not-applicable URN. */
 export function placementAddress(urn: string | null, postcode: string | null): string | null {
   if (urn !== null && isNotApplicableUrn(urn)) return null;
   const parts = [urn ? `URN ${urn}` : null, postcode].filter((p): p is string => p !== null && p.trim() !== '');
@@ -44,15 +31,8 @@ export function placementAddress(urn: string | null, postcode: string | null): s
 }
 
 /**
- * One placement's rules, adding messages under `at` (prefixed `placements_attributes ` when
- * `nested`, §5.2); returns the placement to store, or null.
- *
- * - A URN of a school in the directory links the placement (§10.2): its URN, name and postcode are
- *   the school's, `address` is derived from it, and `name` need not be sent.
- * - Nested items only (§6.10): a not-applicable URN replaces the name with its label from
- *   `placement_magic_urn.json`.
- * - Otherwise `name` is required (`name can't be blank`); the name and postcode sent are kept and
- *   the address is {@link placementAddress} (ruling 13: nested postcodes are kept too).
+ * One placement's rules, messages under `at` (prefixed when `nested`, §5.2): a known school's URN links it (§10.2); a nested item's
+ * not-applicable URN names it (§6.10); else `name` is required. Returns the placement to store, or null.
  */
 export function checkPlacement(
   data: PlacementFields,
@@ -81,11 +61,7 @@ export function checkPlacement(
   return { urn, name, postcode, address: placementAddress(urn, postcode), school_id: null };
 }
 
-/**
- * The rules of a placement (POST …/placements; docs/reference/API-FACTS.md §10.1–§10.3). Takes the
- * typed fields and the wire problems, and the schools the URN names. Returns the placement to store
- * or every message in the order of {@link PLACEMENT_MESSAGE_ORDER}.
- */
+/** The rules of a placement (docs/reference/API-FACTS.md §10.1–§10.3): the placement to store, or every message in order. */
 export function validatePlacement(
   data: PlacementFields,
   problems: readonly InputProblem[],
@@ -98,11 +74,8 @@ export function validatePlacement(
 }
 
 /**
- * The rules of a placement update (PUT/PATCH …/placements/{id}; docs/reference/API-FACTS.md §10.5):
- * the fields `urn`, `name`, `postcode` sent replace the stored ones (a JSON null clears the field; a
- * value the wire checks refused leaves the stored one), then the merged placement is checked as a
- * stand-alone placement, so it is linked to a school exactly when its (new or kept) URN names one.
- * Returns the new placement (address re-derived) or the messages.
+ * The rules of a placement update (docs/reference/API-FACTS.md §10.5): the fields sent replace the stored ones (null clears), then
+ * the merge is checked as a new placement, so it is linked exactly when its URN names a school.
  */
 export function validatePlacementUpdate(
   data: PlacementFields,

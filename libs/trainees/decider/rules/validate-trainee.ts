@@ -1,25 +1,10 @@
 /**
- * The record rules of a trainee create and update (docs/reference/API-FACTS.md §6.3–§6.10, §7, §8):
- * what a trainee must hold (required fields), the date ranges relative to today, the rules between
- * fields (subjects, phases, disabilities, funding, initiatives, partners), the nested degrees and
- * placements, and the derived values. The single-field wire checks (JSON types, lengths, formats,
- * codes) are the contract's (libs/trainees/contract); their problems arrive with the fields and are
- * reported together with these rules' messages, in one stable order ({@link TRAINEE_MESSAGE_ORDER}).
- * Pure and total: no I/O, no clock ("today" arrives in the context), never throws on typed input.
+ * The record rules of a trainee create and update (docs/reference/API-FACTS.md §6.3–§6.10, §7, §8), answered with the wire checks'
+ * problems in {@link TRAINEE_MESSAGE_ORDER}. Pure and total: "today" arrives in the context; never throws on typed input.
  *
- * Where the facts leave room, these hold for every rule of the trainee:
- * - The reference's second pass with its web-form validators (§5.5, a 422 whose `errors` is keyed
- *   by section) is not implemented: every refusal is a list of messages.
- * - Each message is answered once: two nested degrees missing a subject give one message.
- * - A rule that compares a field with another skips when one of them already failed its own check,
- *   so no "course_subject_1 is invalid. It should be `100511`…" comes on top of an unknown code. The
- *   §8 funding rules are the exception: they follow the reference implementation literally
- *   (funding.rules.ts).
- * The choices that concern one field are beside the rule that makes them: the school and partner
- * keys in partners.rules.ts, iqts_country and the defaulted trainee_start_date in course.rules.ts, a
- * blank email in personal-details.rules.ts, the merge of an update in {@link validateTraineeUpdate}.
- * Those of the wire checks (values of the wrong JSON type, application_id,
- * pg_apprenticeship_start_date) are in libs/trainees/contract/wire/wire-fields.ts.
+ * Where the facts leave room: no second pass of web-form validators (§5.5); each message once; a rule between fields skips when one
+ * of them failed its own check, but the §8 funding rules follow the reference literally (funding.rules.ts). A choice about one field
+ * sits beside its rule; the wire's are in libs/trainees/contract/wire/wire-fields.ts.
  */
 import {
   TRAINEE_DETAILS_NAMES,
@@ -46,11 +31,8 @@ export { squish } from './trainee-record';
 export type { TraineeRuleContext } from './trainee-record';
 
 /**
- * The order in which a trainee's messages are answered: the fields in the order of
- * docs/reference/API-FACTS.md §6.3 (required fields first, then the optional ones: the trainee
- * table's `messageRank`s, libs/trainees/record/trainee.record.ts), then the cross-field rules, the
- * nested degrees and placements, and the §8 funding rules. `rule:` names are rules between fields;
- * `…[]` names hold the nested items' messages.
+ * The order of a trainee's messages: the fields' (docs/reference/API-FACTS.md §6.3), then the rules between fields (`rule:`), the
+ * nested items' (`…[]`) and the §8 funding rules.
  */
 export const TRAINEE_MESSAGE_ORDER: readonly string[] = [
   ...TRAINEE_FIELD_MESSAGE_ORDER.filter((name) => name !== 'placements_attributes'),
@@ -88,11 +70,8 @@ interface CoreOutput {
 }
 
 /**
- * One pass of every record rule over `record` (the request's fields on create; the stored record
- * with the request's fields merged on update), adding messages to `messages` (which already holds
- * the wire problems) and returning the record to store when nothing failed. The concerns may run
- * in any order: messages are answered by path in {@link TRAINEE_MESSAGE_ORDER}, and each path is
- * one concern's, which adds its messages in the order they are answered.
+ * Every record rule over `record` (on update, the merged record), the record to store when nothing failed. The concerns may run in
+ * any order: messages are sorted by path, and each path is one concern's.
  */
 function checkTrainee(record: TraineeFields, ctx: TraineeRuleContext, write: TraineeWrite, messages: MessageList): CoreOutput {
   const rec = new TraineeRecord(record, ctx, write, messages);
@@ -117,18 +96,10 @@ function checkTrainee(record: TraineeFields, ctx: TraineeRuleContext, write: Tra
 /** A stored member no concern has given yet (see {@link traineeDetails}). */
 const NOT_GIVEN = Symbol('not given');
 
-/**
- * Every member of the stored record, in the order of {@link TRAINEE_DETAILS_NAMES}, not given yet:
- * made once, at module load; a write's record starts as a copy of it, so every record is keyed in
- * that order and has one shape, and filling it changes no shape.
- */
+/** A write's record starts as a copy, so every record is keyed in {@link TRAINEE_DETAILS_NAMES} order and has one shape. */
 const DETAILS_TEMPLATE: Readonly<Record<string, unknown>> = Object.fromEntries(TRAINEE_DETAILS_NAMES.map((name) => [name, NOT_GIVEN]));
 
-/**
- * The stored record from the concerns' parts, its keys in the order of {@link TRAINEE_DETAILS_NAMES}
- * (events and `changes` keep it). A member no concern gives (a field whose only rule is its wire
- * check, a code of its list say) is stored as `record` holds it: as sent, null when blank.
- */
+/** The stored record from the concerns' parts; a member none gives (only a wire check, say) is stored as sent, null when blank. */
 function traineeDetails(
   record: TraineeFields,
   parts: readonly [PersonalDetails, CourseDetails, FundingDetails, PartnerDetails],
@@ -141,17 +112,8 @@ function traineeDetails(
 }
 
 /**
- * The record rules of a new trainee (POST /trainees; docs/reference/API-FACTS.md §6.2–§6.10, §8).
- * Takes the request's typed fields and the wire problems found in them, and the context (the
- * version's rules, `today`, the schools of the nested placements). Returns the canonical record
- * with the nested placements and degrees, or every message (the problems and the rules' own) in
- * the order of {@link TRAINEE_MESSAGE_ORDER}, each once. Never throws.
- *
- * Stored values: codes as sent (output codes where §13.4 says so: nationality, ethnicity);
- * first_names, middle_names, last_name, email, statsagency_id whitespace-squished; trainee_start_date
- * defaulting to itt_start_date; derived ethnic_group/ethnic_background, disability_disclosure,
- * diversity_disclosure, course_min_age/max_age, course_education_phase, course_qualification and
- * course_level (§6.7, §13.4). The choices listed at the top of this file apply.
+ * The record rules of a new trainee (docs/reference/API-FACTS.md §6.2–§6.10, §8): the canonical record with its nested placements
+ * and degrees, codes as sent, texts squished and derived values computed (§6.7, §13.4); or every message, in order, each once.
  */
 export function validateNewTrainee(
   fields: TraineeFields,
@@ -191,31 +153,10 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The record rules of an update (PUT or PATCH /trainees/{id}, identical merge semantics;
- * docs/reference/API-FACTS.md §7). Takes the request's typed fields and wire problems, the stored
- * record and the context; `opts.hasDegrees`, when given as false, applies the create rule
- * "degrees_attributes must be entered…" to the merged route (the trainee has no degree); when
- * omitted that rule is skipped (degrees are managed through their own endpoints). Returns the whole
- * new record and `changes`, exactly the canonical fields whose value differs from `stored` (none
- * when the request holds nothing to change, §7.3), or every message in order.
- *
- * - §7.1: the fields present are applied, then the merged record is re-validated with the create
- *   rules (stored data can make an unrelated update fail).
- * - §7.3: nested degrees and placements (and read-only or unknown keys, which the wire checks drop)
- *   are ignored.
- * - §7.4: null leaves a field unchanged, except ethnicity (null/"" = not provided, 997) and course
- *   subjects 2 and 3 (null/"" clears). "" is applied to fields stored as sent (so a required one
- *   fails with "can't be blank"); for training_route, course subject 1, study_mode, nationality and
- *   training_initiative "" behaves like absent.
- * - §7.5: disabilities merge by key; a `disabilityN` key sent as null or "" removes that key (the
- *   facts leave this open; without it no disability could ever be removed). The merged record holds
- *   at most {@link TRAINEE_DISABILITIES_MAX} (docs/DESIGN.md ruling 14). §7.6: nationality
- *   replaces; §7.7: iqts_country follows the merged route.
- * - §7.9 leaves open whether to copy the reference, which re-derives diversity_disclosure,
- *   training_initiative and course_education_phase from the request alone: here every derived field
- *   is recomputed from the merged record, so an update that does not touch their sources keeps the
- *   stored values.
- * - School and partner keys: absent = unchanged; present = applied as on create (partners.rules.ts).
+ * The record rules of a PUT or PATCH (docs/reference/API-FACTS.md §7): the request merged into `stored` (§7.4's nulls and blanks),
+ * then the create rules over the result. Returns the record and `changes`, the fields whose value differs; or every message.
+ * `opts.hasDegrees` false applies the create's degree rule to the merged route. Where the facts leave room: a `disabilityN` sent
+ * null or "" removes it (else none could ever go); every derived field is recomputed from the merged record (§7.9).
  */
 export function validateTraineeUpdate(
   fields: TraineeFields,
@@ -249,8 +190,7 @@ export function validateTraineeUpdate(
     if (value === '' && EMPTY_MEANS_ABSENT_ON_UPDATE.includes(key)) continue;
     (merged as Record<string, unknown>)[key] = value;
   }
-  // A request value the wire checks refused leaves the stored one in the merged record, and the
-  // rules on that field are skipped (its message is already there).
+  // A value the wire checks refused leaves the stored one, and that field's rules are skipped (its message is there).
   const write: TraineeWrite = { mode: 'update', request, stored, degreesForRequiredRule: opts.hasDegrees === false ? 0 : null };
   const out = checkTrainee(merged, ctx, write, messages);
   if (!messages.isEmpty || !out.details) return { ok: false, errors: messages.sorted(MESSAGE_ORDER) };
@@ -262,11 +202,7 @@ export function validateTraineeUpdate(
   return { ok: true, value: { details, changes } };
 }
 
-/**
- * True when an update's merged disabilities pass {@link TRAINEE_DISABILITIES_MAX} and hold more
- * than the stored ones: a trainee stored with more (before the bound) can still be updated, and
- * can lose disabilities, but gain none.
- */
+/** Past the maximum and more than stored: a trainee stored with more (before the bound) may lose disabilities but gain none. */
 function tooManyDisabilities(merged: Record<string, unknown>, stored: Record<string, string> | undefined): boolean {
   const n = Object.keys(merged).length;
   return n > TRAINEE_DISABILITIES_MAX && n > Object.keys(stored ?? {}).length;

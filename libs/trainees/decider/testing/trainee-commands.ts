@@ -29,10 +29,8 @@ import { TRAINEE_FIELDS, testRules } from './trainee-fixtures';
 import { DEGREE_ID, NOW, PLACEMENT_ID, REGISTERED_AT, TRAINEE_ID, UKPRN } from './trainee-events';
 
 /**
- * Commands on the example trainee for the decider's specifications, one builder per command type.
- * Each is the example provider's command on trainee T1 under {@link testRules} at `NOW`, holding
- * the fields given (or the ones that produce the matching fixture event of trainee-events.ts), and
- * takes overrides of any other part (`ukprn`, `rules`, `now`, `data`, …).
+ * One builder per command type: the example provider's on T1 under {@link testRules} at `NOW`, by default giving the matching
+ * fixture event of trainee-events.ts, any other part overridable.
  */
 
 /** A command of the provider's API on a trainee: every trainee command but the registry's. */
@@ -43,18 +41,12 @@ export const RULES = testRules();
 /** The rules of a version that refuses no write whatever the state (docs/reference/API-FACTS.md §7.2). */
 export const OPEN_RULES = testRules({ writesRefusedIn: [] });
 
-/** A school of the directory, for placements linked by URN. */
 export const OAK_PRIMARY: School = { urn: '100001', name: 'Oak Primary School', town: 'Guildford', postcode: 'GU1 6FR' };
-/** The schools directory of the specs. */
 export const SCHOOLS: ReadonlyMap<string, School> = new Map([[OAK_PRIMARY.urn, OAK_PRIMARY]]);
 
-/** What every command on the example trainee carries. */
 const ON_TRAINEE = { trainee_id: TRAINEE_ID, ukprn: UKPRN, rules: RULES, now: NOW } as const;
 
-/**
- * Registers the example (TRAINEE_FIELDS, `fields` merged in) at REGISTERED_AT with ids P1 then D1:
- * decides exactly `exampleRegistration()`.
- */
+/** Registers the example (`fields` merged in) at REGISTERED_AT with ids P1 then D1: decides exactly `exampleRegistration()`. */
 export function registerTrainee(overrides: Partial<RegisterTrainee> = {}, fields: TraineeFields = {}): RegisterTrainee {
   return {
     type: 'RegisterTrainee',

@@ -18,14 +18,8 @@ import type {
 } from '../trainee.events';
 
 /**
- * Literal trainee events for the decider's specifications: the history of the example trainee of
- * trainee-fixtures.ts (`TRAINEE_FIELDS`), written out as data, and one builder per event type to
- * vary it (`traineeRegistered({ details: { last_name: 'Roe' } })`). A spec's `given` is made of
- * these, never of events produced by running `decide`.
- *
- * The example's timeline: registered with its placement P1 and degree D1 and submitted for a TRN
- * on 2026-01-05; TRN on 2026-01-12; then, depending on the spec, deferred (2026-02), withdrawn
- * (2026-03) or recommended (2026-11) and awarded. Commands of the specs run later, at `NOW`.
+ * The example trainee's history as literal events, one builder per type to vary it: a spec's `given` is made of these, never of
+ * `decide`'s output. Registered with P1 and D1 on 2026-01-05, TRN on 2026-01-12, then deferred, withdrawn or recommended and awarded.
  */
 
 export const TRAINEE_ID = 'T1';
@@ -182,12 +176,7 @@ export function traineeSubmittedForTrn(overrides: Overrides<TraineeSubmittedForT
   return { type: 'TraineeSubmittedForTrn', data: { trainee_id: TRAINEE_ID, at: REGISTERED_AT, ...overrides } };
 }
 
-/**
- * The events of registering the example trainee, in the order `RegisterTrainee` records them:
- * registered, its placement, its degree, submitted for a TRN. `trainee_id`, `ukprn` and `at` (the
- * instant of all four, and of the items' timestamps) replace the example's; `details` merges into
- * it; `placement_id` and `degree_id` replace the items' ids ({@link PLACEMENT_ID}, {@link DEGREE_ID}).
- */
+/** The events of registering the example, in `RegisterTrainee`'s order; `at` is all four's instant, `details` merges. */
 export function exampleRegistration(
   options: {
     trainee_id?: string;
@@ -295,10 +284,7 @@ export function traineeAwarded(overrides: Overrides<TraineeAwarded['data']> = {}
   };
 }
 
-/**
- * Literal events leaving the example trainee in `state`: its registration, then (beyond
- * submitted_for_trn) its TRN, then the fixture event of the state (recommended before awarded).
- */
+/** Literal events leaving the example trainee in `state`. */
 export function exampleHistoryIn(state: Exclude<TraineeStatus, 'draft'>): TraineeEvent[] {
   const registered = exampleRegistration();
   switch (state) {

@@ -2,10 +2,8 @@ import { REFERENCE_LISTS, catalogueEntry, type RefListName, type RefLists, type 
 import type { TraineeRules } from '../trainee.rules';
 
 /**
- * Trainee rules for the decider's own specifications: every code of the catalogue accepted, canonical
- * names as labels, a short unknown-code message, and the stricter version's rules
- * (docs/reference/API-FACTS.md §18), each overridable. The versions' real rules are the contract's
- * and are specified there (libs/trainees/contract/wire/*.spec.ts).
+ * Rules for the decider's specifications: every catalogue code, canonical labels, a short unknown-code message and the stricter
+ * version's rules (docs/reference/API-FACTS.md §18), each overridable; the real ones are the contract's, specified there.
  */
 export function testRules(overrides: Partial<TraineeRules> = {}): TraineeRules {
   return {
@@ -30,9 +28,8 @@ export function testRules(overrides: Partial<TraineeRules> = {}): TraineeRules {
 }
 
 /**
- * A valid create body's typed fields (the v2026.1 request example of
- * docs/reference/openapi/v2026.1.yaml as the wire checks hand it over, without the `iqts_country`
- * that route 11 refuses), valid on 2026-11-22: route 11, cycle 2025, one placement, one degree.
+ * A valid create body's typed fields: the newest version's request example (docs/reference/openapi/) as the wire checks hand it over,
+ * without the `iqts_country` route 11 refuses; valid on 2026-11-22.
  */
 export const TRAINEE_FIELDS: TraineeFields = {
   first_names: 'John',

@@ -1,14 +1,7 @@
 /**
- * The catalogue of coded values a trainee record holds (docs/reference/API-FACTS.md §6.6, §8, §11,
- * §12.4; what each list means: docs/reference/reference-data/README.md). The JSON files beside this
- * module are the reference data with its per-API-version annotations removed, but for `versions` on
- * a code that not every version accepts: what each API version accepts (read from that
- * annotation), and how its messages list codes, is the contract's business (libs/trainees/contract),
- * which hands the decider a `CodeBook` through the rules object. Imported at build time: nothing
- * reads a file at run time.
- *
- * Every lookup structure is built once, at module load, because validation runs on every write.
- * A lookup with anything other than a string (a JSON number, null, an object) finds nothing.
+ * The coded values a trainee record holds (docs/reference/API-FACTS.md §6.6, §8, §11, §12.4; docs/reference/reference-data/README.md),
+ * imported at build time; a code not every version accepts says which (`versions`), the rest per version is the contract's.
+ * Lookups are built once, at module load; only a string is ever a code.
  */
 
 import allocationSubjectJson from './allocation_subject.json';
@@ -41,9 +34,7 @@ import withdrawalReasonJson from './withdrawal_reason.json';
 import withdrawalTriggerJson from './withdrawal_trigger.json';
 import type { ApiVersion } from '../versions';
 
-// ---------------------------------------------------------------------------------------------
-// Entry shapes
-// ---------------------------------------------------------------------------------------------
+// Entry shapes.
 
 /** Fields every list entry has (docs/reference/reference-data/README.md "Common entry shape"). */
 export interface CodedEntry {
@@ -200,9 +191,7 @@ export interface RefLists {
 /** Name of a code list (the JSON file's base name). */
 export type RefListName = keyof RefLists;
 
-// ---------------------------------------------------------------------------------------------
-// Raw lists (file order = sorted by code)
-// ---------------------------------------------------------------------------------------------
+// Raw lists (file order = sorted by code).
 
 function list<T>(json: unknown): readonly T[] {
   return Object.freeze(json as T[]);
@@ -245,9 +234,7 @@ export const TRAINING_INITIATIVES_BY_CYCLE: readonly TrainingInitiativeByCycleEn
 /** `withdrawal_reason.json` entries (provider reasons first, then trainee reasons). */
 export const WITHDRAWAL_REASONS: readonly WithdrawalReasonEntry[] = list(withdrawalReasonJson);
 
-// ---------------------------------------------------------------------------------------------
-// Lookups by code, built once
-// ---------------------------------------------------------------------------------------------
+// Lookups by code, built once.
 
 const BY_CODE: { readonly [L in RefListName]: ReadonlyMap<string, RefLists[L]> } = (() => {
   const out: Partial<Record<RefListName, Map<string, CodedEntry>>> = {};
@@ -257,18 +244,12 @@ const BY_CODE: { readonly [L in RefListName]: ReadonlyMap<string, RefLists[L]> }
   return out as { [L in RefListName]: Map<string, RefLists[L]> };
 })();
 
-/**
- * The catalogue entry of `code` in `list`, whatever API version accepts it, or undefined. Takes any
- * JSON value: only a string can match. Used where a stored code is read back (a stored route stays
- * meaningful); what a request may send is the {@link CodeBook}'s business.
- */
+/** The entry of `code` in `list` whatever version accepts it: for stored codes read back; what a request may send is the contract's. */
 export function catalogueEntry<L extends RefListName>(list: L, code: unknown): RefLists[L] | undefined {
   return typeof code === 'string' ? (BY_CODE[list].get(code) as RefLists[L] | undefined) : undefined;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Funding and initiatives
-// ---------------------------------------------------------------------------------------------
+// Funding and initiatives.
 
 /** Internal course subject name → allocation subjects it belongs to (`allocation_subject.json`). */
 const ALLOCATION_BY_SUBJECT: ReadonlyMap<string, readonly string[]> = (() => {
@@ -313,11 +294,7 @@ const ROUTES_WITH_FUNDING: ReadonlyMap<number, ReadonlySet<string>> = new Map(
   [...RULES_BY_CYCLE].map(([cycle, rules]) => [cycle, new Set(rules.map((r) => r.training_route))]),
 );
 
-/**
- * True when a funding method of `fundingType` exists for (cycle, internal route name, internal
- * course subject name): a rule of that cycle, type and route lists one of the subject's allocation
- * subjects (docs/reference/API-FACTS.md §8.2).
- */
+/** Whether a rule of that cycle, type and route lists one of the subject's allocation subjects (docs/reference/API-FACTS.md §8.2). */
 export function fundingMethodExists(
   cycle: number,
   fundingType: Exclude<FundingType, 'none'>,
@@ -343,9 +320,7 @@ export function initiativesAvailableIn(cycle: number): ReadonlySet<string> {
 /** Internal name of the initiative set by funding_method `C` (output `training_initiative` null). */
 export const VETERANS_INITIATIVE = 'veterans_teaching_undergraduate_bursary';
 
-// ---------------------------------------------------------------------------------------------
-// Places, schools, degrees, withdrawals
-// ---------------------------------------------------------------------------------------------
+// Places, schools, degrees, withdrawals.
 
 /** The not-applicable URNs (docs/reference/API-FACTS.md §6.8, §6.10, §10.3; `placement_magic_urn.json`). */
 export const NOT_APPLICABLE_URNS: readonly string[] = Object.freeze(REFERENCE_LISTS.placement_magic_urn.map((e) => e.code));
@@ -360,12 +335,7 @@ export function notApplicableUrnLabel(urn: string): string | undefined {
   return REFERENCE_LISTS.placement_magic_urn.find((e) => e.code === urn)?.label;
 }
 
-/**
- * `institution_uuid` of "Other UK institution", the fallback for a UK degree with an unknown or
- * missing institution code; it has no code, so output `institution` is null
- * (docs/reference/API-FACTS.md §11.3; docs/reference/reference-data/README.md,
- * `degree_institution.json`).
- */
+/** "Other UK institution", which has no code: a UK degree's fallback for an unknown institution (docs/reference/API-FACTS.md §11.3). */
 export const OTHER_UK_INSTITUTION_UUID = '02132969-f5bc-47ca-be9c-b6f6d5b05e1b';
 
 /** Country codes that make a degree a UK degree: XF, XG, XH, XI, XK (docs/reference/API-FACTS.md §11.2). */
