@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker, runAdmin } from '../support/admin-cli';
 import { allFilesText, filesText } from '../support/data-dir-files';
 import { startApiProcess } from '../support/durability';
 import { ensureBuilt, TsProcess } from '../support/processes';
@@ -35,6 +35,12 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promi
 /** `count` distinctive values of `kind` (letters only, so that no hash or number in a file can hold one by chance). */
 const values = (kind: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${kind}${i.toString(26).replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)])}Zq${process.pid}`);
+
+/**
+ * The admin CLI loaded once in a process of its own, for the refusals; the backup, the documented
+ * restore and the webhook set-up start the program, as the docs run them.
+ */
+const admin = AdminWorker.forFile();
 
 describe('a backup in the sandbox, restored as the docs say', () => {
   let root: string;
@@ -112,12 +118,12 @@ describe('a backup in the sandbox, restored as the docs say', () => {
     expect(kept.includes(firsts[0]) && kept.includes(`"trn":"${trns[0]}"`)).toBe(true);
 
     const restored = join(root, 'restored');
-    const keyless = await runAdmin(['backup', 'restore', join(backups, 'b1')], restored, { BACKUP_DIR: backups });
+    const keyless = await admin.run(['backup', 'restore', join(backups, 'b1')], restored, { BACKUP_DIR: backups });
     expect(keyless.code).toBe(1);
     expect(keyless.stderr).toMatch(/^Error: backup restore needs the service key the backup was made under: set DATA_KEY_FILE/);
     const otherKey = join(root, 'other-key');
     writeFileSync(otherKey, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
-    const wrong = await runAdmin(['backup', 'restore', join(backups, 'b1')], restored, { BACKUP_DIR: backups, DATA_KEY_FILE: otherKey });
+    const wrong = await admin.run(['backup', 'restore', join(backups, 'b1')], restored, { BACKUP_DIR: backups, DATA_KEY_FILE: otherKey });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(`was made under another service key than ${otherKey}: set DATA_KEY_FILE`);
     expect(existsSync(restored)).toBe(false);
@@ -138,9 +144,9 @@ describe('a backup in the sandbox, restored as the docs say', () => {
     const projector = TsProcess.start('dist/apps/projector/src/main.js', { DATA_DIR: restored, PORT: '0' });
     expect(await projector.exited).not.toBe(0);
     expect(projector.lines.join('\n')).toMatch(/but no service key: set DATA_KEY_FILE/);
-    const admin = await runAdmin(['provider', 'list'], restored);
-    expect(admin.code).toBe(1);
-    expect(admin.stderr).toMatch(/but no service key: set DATA_KEY_FILE/);
+    const listed = await admin.run(['provider', 'list'], restored);
+    expect(listed.code).toBe(1);
+    expect(listed.stderr).toMatch(/but no service key: set DATA_KEY_FILE/);
     expect(readdirSync(restored).sort()).toEqual(files);
 
     failing = false;
