@@ -87,10 +87,15 @@ describe('a backup in the sandbox, restored as the docs say', () => {
       delete body.data.trn;
       return body;
     });
-    for (const [i, body] of bodies.entries()) {
-      const res = await call(api, token, 'POST', base, body, { 'idempotency-key': `create-${i}` });
-      expect(res.status).toBe(201);
-      ids.push(((await res.json()) as { data: { trainee_id: string } }).data.trainee_id);
+    // Ten at a time, each id kept at its body's index.
+    for (let from = 0; from < CREATES; from += 10) {
+      await Promise.all(
+        bodies.slice(from, from + 10).map(async (body, j) => {
+          const res = await call(api, token, 'POST', base, body, { 'idempotency-key': `create-${from + j}` });
+          expect(res.status).toBe(201);
+          ids[from + j] = ((await res.json()) as { data: { trainee_id: string } }).data.trainee_id;
+        }),
+      );
     }
     // A duplicate under a key of its own: its kept answer (409) holds the trainee it duplicates.
     expect((await call(api, token, 'POST', base, bodies[0], { 'idempotency-key': 'duplicate-0' })).status).toBe(409);
