@@ -88,7 +88,7 @@ describe('backup and restore drill', () => {
   let backups: string;
   let env: Record<string, string>;
   let api: Awaited<ReturnType<typeof startApiProcess>> | null = null;
-  /** The admin CLI in a process loaded once; the backup under load and the drill's restore run as the program itself. */
+  /** The admin CLI in a process loaded once; the backup under load, the drill's restore and the first verify run the program. */
   let admin: AdminWorker;
 
   beforeAll(() => {
@@ -211,7 +211,7 @@ describe('backup and restore drill', () => {
 
   it("verifies the drill's backup with the CLI, and names what is wrong in a torn or tampered copy, which restore refuses", async () => {
     const b1 = join(backups, 'b1');
-    const good = await admin.run(['backup', 'verify', b1], dataDir, env);
+    const good = await runAdmin(['backup', 'verify', b1], dataDir, env);
     expect(good.code).toBe(0);
     const copyOf = (name: string) => {
       const to = join(root, name);

@@ -37,8 +37,8 @@ const values = (kind: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${kind}${i.toString(26).replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)])}Zq${process.pid}`);
 
 /**
- * The admin CLI loaded once in a process of its own, for the refusals; the backup, the documented
- * restore and the webhook set-up start the program, as the docs run them.
+ * The admin CLI loaded once in a process of its own, for the restore's refusals; the backup, the
+ * documented restore, the webhook set-up and the refusal to start without the key run the program.
  */
 const admin = AdminWorker.forFile();
 
@@ -149,7 +149,7 @@ describe('a backup in the sandbox, restored as the docs say', () => {
     const projector = TsProcess.start('dist/apps/projector/src/main.js', { DATA_DIR: restored, PORT: '0' });
     expect(await projector.exited).not.toBe(0);
     expect(projector.lines.join('\n')).toMatch(/but no service key: set DATA_KEY_FILE/);
-    const listed = await admin.run(['provider', 'list'], restored);
+    const listed = await runAdmin(['provider', 'list'], restored);
     expect(listed.code).toBe(1);
     expect(listed.stderr).toMatch(/but no service key: set DATA_KEY_FILE/);
     expect(readdirSync(restored).sort()).toEqual(files);

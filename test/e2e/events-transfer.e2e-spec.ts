@@ -46,7 +46,7 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
   let revokedToken: string;
   /** An upload checked in the source (one row refused), as the source answered it and its errors file. */
   const upload = { id: '', token: '', body: null as unknown, errors: '' };
-  /** The admin CLI in a process loaded once; the first export and a usage error run as the program itself. */
+  /** The admin CLI in a process loaded once; the first export and import, and a usage error, run the program itself. */
   let admin: AdminWorker;
 
   beforeAll(async () => {
@@ -225,7 +225,7 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
 
     // Moved with the source's service key, as docs/operations.md says: the wrapped data keys open with it.
     copyFileSync(join(source, 'data-key'), join(target, 'data-key'));
-    const imported = await admin.run(['events', 'import', file], target);
+    const imported = await runAdmin(['events', 'import', file], target);
     expect(imported.stderr).toBe('');
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain(`Imported ${head} events from ${file}`);
