@@ -1,3 +1,4 @@
+// Slow by design: the drill is the claim (2,000 trainees read before and after, a backup under 32 writers, a kill, a restore).
 /**
  * The restore drill (docs/operations.md "Backups and restore"): 2,000 trainees; a backup taken by
  * `admin backup create` while 32 connections keep writing; 3 trainees erased after it (the erasure

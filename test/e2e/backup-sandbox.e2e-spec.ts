@@ -1,3 +1,4 @@
+// Slow by design: 100 creates whose webhook deliveries fail, then the restore and four starts of the service, as the docs run them.
 /**
  * A backup and restore in the sandbox, as README.md and docs/operations.md "Backups and restore"
  * write them: 100 creates sent with an `Idempotency-Key`, their changes pushed to a webhook

@@ -1,3 +1,4 @@
+// Slow by design: the built API started three times on a damaged read store, each start rebuilding the read models from the log.
 /**
  * A damaged read store (docs/operations.md "Health"): one page of `read-models.sqlite` overwritten
  * with garbage while the API is stopped. At its next start the API finds the damage (`quick_check`),

@@ -1,13 +1,14 @@
+// Slow by design: 50 rotate/retire pairs, 10 OS processes at a time on one keyring, each rotation rewrapping every data key.
 /**
  * `keys rotate` and `keys retire` run at the same moment on one keyring (docs/operations.md
  * "Rotating the service key"): 50 pairs beside a running API, in batches of 5 pairs started at
  * once, each batch rotating to 5 new versions while the 5 versions before the last current one are
  * retired. Each command of a batch runs in an admin CLI process of its own (10 processes running
  * the built CLI, each loaded once and given one command per batch), so the keyring's lock is taken
- * by separate OS processes at the same moment, as by operators' runs. After every batch the keyring is whole and holds every
- * version the rotations made, and at the end every trainee reads and writes through the API, its
- * history opens in the CLI, a backup verifies and the webhook endpoint's secret opens: no key was
- * left wrapped under a version that left the keyring.
+ * by separate OS processes at the same moment, as by operators' runs. After every batch the
+ * keyring is whole and holds every version the rotations made, and at the end every trainee reads
+ * and writes through the API, its history opens in the CLI, a backup verifies and the webhook
+ * endpoint's secret opens: no key was left wrapped under a version that left the keyring.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Slow by design: thousands of trainees projected live and rebuilt (property 5), and 1,500 rebuilt beside the API's writes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Slow by design: the API writes a 1,000-row upload, is killed with SIGKILL midway, and finishes it after its restart.
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
