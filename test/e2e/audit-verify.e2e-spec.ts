@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { keyFingerprint, signDigest, type SignedDigest } from '@app/audit';
 import { chainEvent, readChainKeys, withoutChainKeys } from '@app/event-sourcing';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker, runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
@@ -30,8 +30,11 @@ describe('admin audit verify', () => {
   let digestFile: string;
   let signed: { code: number; stdout: string; stderr: string };
   const copies: string[] = [];
+  /** The admin CLI in a process loaded once; the digest and the first verify run as the program itself. */
+  let admin: AdminWorker;
 
   beforeAll(async () => {
+    admin = AdminWorker.start();
     written = mkdtempSync(join(tmpdir(), 'trainee-records-audit-'));
     const api = await RunningApi.start({ dataDir: written });
     try {
@@ -50,12 +53,13 @@ describe('admin audit verify', () => {
     } finally {
       await api.close();
     }
-    const erased = await runAdmin(['trainee', 'erase', traineeStream.slice('trainee-'.length), '--reason', 'audit test'], written);
+    const erased = await admin.run(['trainee', 'erase', traineeStream.slice('trainee-'.length), '--reason', 'audit test'], written);
     expect(erased.code).toBe(0);
     digestFile = join(written, '..', `${written.split('/').pop()}-digest.json`);
     signed = await runAdmin(['audit', 'digest', '--output', digestFile, '--by', 'auditor'], written);
-  });
-  afterAll(() => {
+  }, 120_000);
+  afterAll(async () => {
+    await admin.close();
     for (const dir of [written, digestFile, ...copies]) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -72,7 +76,7 @@ describe('admin audit verify', () => {
   }
 
   async function verify(dataDir: string, ...args: string[]): Promise<{ code: number; report: Report }> {
-    const run = await runAdmin(['audit', 'verify', '--json', ...args], dataDir);
+    const run = await admin.run(['audit', 'verify', '--json', ...args], dataDir);
     return { code: run.code, report: JSON.parse(run.stdout) as Report };
   }
 
@@ -151,7 +155,7 @@ describe('admin audit verify', () => {
     });
 
     it('holds the untouched log to it', async () => {
-      const run = await runAdmin(['audit', 'verify', '--digest', digestFile], written);
+      const run = await admin.run(['audit', 'verify', '--digest', digestFile], written);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/held to the digest of position \d+ .*: every chain holds/);
       expect(run.stderr).toMatch(/signed by the key with fingerprint [0-9a-f]{64} \(this deployment’s signing key\)/);
@@ -184,10 +188,10 @@ describe('admin audit verify', () => {
       const changedHeads = `${digestFile}.heads.json`;
       writeFileSync(changedHeads, JSON.stringify({ ...file, heads: file.heads.slice(1) }));
       copies.push(changedDigest, changedHeads);
-      const bySignature = await runAdmin(['audit', 'verify', '--digest', changedDigest], written);
+      const bySignature = await admin.run(['audit', 'verify', '--digest', changedDigest], written);
       expect(bySignature.code).toBe(1);
       expect(bySignature.stderr).toMatch(/signature does not hold/);
-      const byHeads = await runAdmin(['audit', 'verify', '--digest', changedHeads], written);
+      const byHeads = await admin.run(['audit', 'verify', '--digest', changedHeads], written);
       expect(byHeads.code).toBe(1);
       expect(byHeads.stderr).toMatch(/do not make the digest's signed root/);
     });
@@ -198,11 +202,11 @@ describe('admin audit verify', () => {
       const resigned = `${digestFile}.other-key.json`;
       writeFileSync(resigned, JSON.stringify({ ...file, digest: signDigest(file.digest, other) }));
       copies.push(resigned);
-      const refused = await runAdmin(['audit', 'verify', '--digest', resigned], written);
+      const refused = await admin.run(['audit', 'verify', '--digest', resigned], written);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain(`signed by the key with fingerprint ${keyFingerprint(other)}, NOT this deployment’s signing key`);
       expect(refused.stdout).toBe('');
-      const given = await runAdmin(['audit', 'verify', '--digest', resigned, '--fingerprint', keyFingerprint(other)], written);
+      const given = await admin.run(['audit', 'verify', '--digest', resigned, '--fingerprint', keyFingerprint(other)], written);
       expect(given.stderr).toContain('(the key given with --fingerprint)');
       expect(given.code).toBe(0);
     });

@@ -1,3 +1,4 @@
+// Slow by design: the drill is the claim (2,000 trainees read before and after, a backup under 32 writers, a kill, a restore).
 /**
  * The restore drill (docs/operations.md "Backups and restore"): 2,000 trainees; a backup taken by
  * `admin backup create` while 32 connections keep writing; 3 trainees erased after it (the erasure
@@ -19,7 +20,7 @@ import { loadServiceKey, personalDataOptions } from '@app/runtime/process';
 import { openStores } from '@app/stores';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker, runAdmin } from '../support/admin-cli';
 import { allFilesText } from '../support/data-dir-files';
 import { runWriters, startApiProcess, type DurabilityRecord } from '../support/durability';
 import { uniqueTrainee } from '../support/trainee-input';
@@ -63,7 +64,7 @@ async function seedTrainees(dataDir: string, keyFile: string, ids: string[], las
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   for (const until = Date.now() + timeoutMs; !(await check());) {
     if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 25));
   }
 }
 
@@ -88,9 +89,12 @@ describe('backup and restore drill', () => {
   let backups: string;
   let env: Record<string, string>;
   let api: Awaited<ReturnType<typeof startApiProcess>> | null = null;
+  /** The admin CLI in a process loaded once; the backup under load, the drill's restore and the first verify run the program. */
+  let admin: AdminWorker;
 
   beforeAll(() => {
     ensureBuilt();
+    admin = AdminWorker.start();
     root = mkdtempSync(join(tmpdir(), 'backup-drill-'));
     dataDir = join(root, 'data');
     backups = join(root, 'backups');
@@ -100,6 +104,7 @@ describe('backup and restore drill', () => {
     env = { DATA_KEY_FILE: keyFile, BACKUP_DIR: backups, REGISTRY_TRN_DELAY_MS: '2147483647' };
   }, 180_000);
   afterAll(async () => {
+    await admin.close();
     await api?.proc.stop('SIGKILL');
     rmSync(root, { recursive: true, force: true });
   });
@@ -143,7 +148,8 @@ describe('backup and restore drill', () => {
     const record: DurabilityRecord = { trainees: [], acknowledged: 0, serverErrors: [] };
     let writing = true;
     const load = runWriters(api.url, token, WRITERS, record, () => !writing);
-    await new Promise((r) => setTimeout(r, 300));
+    // Under way: every writer has had a write acknowledged, or near enough.
+    await waitFor(async () => record.acknowledged >= WRITERS);
     const acknowledgedAtStart = record.acknowledged;
     const created = await runAdmin(['backup', 'create', '--output', join(backups, 'b1')], dataDir, env);
     const acknowledgedAtEnd = record.acknowledged;
@@ -162,7 +168,7 @@ describe('backup and restore drill', () => {
     for (const f of readdirSync(join(backups, 'b1'))) expect(statSync(join(backups, 'b1', f)).mode & 0o777).toBe(0o600);
 
     for (const id of ids.slice(0, 3)) {
-      const erased = await runAdmin(['trainee', 'erase', id, '--reason', 'Erasure request DRILL-1'], dataDir, env);
+      const erased = await admin.run(['trainee', 'erase', id, '--reason', 'Erasure request DRILL-1'], dataDir, env);
       expect(erased.code).toBe(0);
     }
     expect(await api.proc.stop('SIGKILL')).toBeNull();
@@ -199,7 +205,7 @@ describe('backup and restore drill', () => {
     expect(page.status).toBe(200);
     expect(((await page.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
 
-    const audit = await runAdmin(['audit', 'verify'], dataDir, env);
+    const audit = await admin.run(['audit', 'verify'], dataDir, env);
     expect(audit.code).toBe(0);
     expect(audit.stdout).toMatch(/every chain holds/);
   }, 240_000);
@@ -221,11 +227,11 @@ describe('backup and restore drill', () => {
     expect(at).toBeGreaterThan(0);
     bytes[at + 1] ^= 0x01;
     writeFileSync(log, bytes);
-    const tornRun = await runAdmin(['backup', 'verify', torn], dataDir, env);
+    const tornRun = await admin.run(['backup', 'verify', torn], dataDir, env);
     expect(tornRun.code).toBe(1);
     expect(tornRun.stdout + tornRun.stderr).toContain("events.sqlite: its SHA-256 is not the manifest's (a byte changed since the backup)");
     const into = join(root, 'restore-refused');
-    const refused = await runAdmin(['backup', 'restore', torn], into, env);
+    const refused = await admin.run(['backup', 'restore', torn], into, env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/does not verify as copied into .*; nothing was restored \(the copies are removed\)/);
     expect(existsSync(into)).toBe(false);
@@ -236,7 +242,7 @@ describe('backup and restore drill', () => {
     const gone = `Drill0010x${process.pid}`;
     expect(keys.prepare(`DELETE FROM data_keys WHERE trainee_id = ?`).run(gone).changes).toBe(1);
     keys.close();
-    const keylessRun = await runAdmin(['backup', 'verify', keyless], dataDir, env);
+    const keylessRun = await admin.run(['backup', 'verify', keyless], dataDir, env);
     expect(keylessRun.code).toBe(1);
     // Its hash fails, so the key store copy is never opened: the hash is the problem named.
     expect(keylessRun.stderr).toContain("keys.sqlite: its SHA-256 is not the manifest's (a byte changed since the backup)");
@@ -246,7 +252,7 @@ describe('backup and restore drill', () => {
     const manifestFile = join(edited, 'manifest.json');
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
     writeFileSync(manifestFile, JSON.stringify({ ...manifest, log: { ...manifest.log, position: manifest.log.position + 1 } }));
-    const editedRun = await runAdmin(['backup', 'verify', edited], dataDir, env);
+    const editedRun = await admin.run(['backup', 'verify', edited], dataDir, env);
     expect(editedRun.code).toBe(1);
     expect(editedRun.stdout + editedRun.stderr).toContain('manifest.json: the manifest was changed after the backup was made');
   }, 120_000);
@@ -259,12 +265,12 @@ describe('backup and restore drill', () => {
     cpSync(b1, elsewhere, { recursive: true });
 
     const into = join(root, 'restore-no-ledger');
-    const refused = await runAdmin(['backup', 'restore', elsewhere], into, withoutBackupDir);
+    const refused = await admin.run(['backup', 'restore', elsewhere], into, withoutBackupDir);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/no erasure ledger was found .*every trainee erased after this backup was made \(.*\) would come back/);
     expect(refused.stderr).toMatch(/--no-ledger/);
     expect(existsSync(into)).toBe(false);
-    const knowingly = await runAdmin(['backup', 'restore', elsewhere, '--no-ledger'], into, withoutBackupDir);
+    const knowingly = await admin.run(['backup', 'restore', elsewhere, '--no-ledger'], into, withoutBackupDir);
     expect(knowingly.code).toBe(0);
     expect(knowingly.stdout).toMatch(/erasure ledger: none \(--no-ledger\): every trainee erased after .* is back, with its personal data/);
 
@@ -272,15 +278,15 @@ describe('backup and restore drill', () => {
     expect(lines).toHaveLength(3);
     const cut = join(root, 'cut-ledger.jsonl');
     writeFileSync(cut, `${[lines[0], lines[2]].join('\n')}\n`);
-    const verified = await runAdmin(['backup', 'verify', b1, '--ledger', cut], dataDir, env);
+    const verified = await admin.run(['backup', 'verify', b1, '--ledger', cut], dataDir, env);
     expect(verified.code).toBe(1);
     expect(verified.stderr).toContain(`${cut} line 2: its MAC does not hold`);
     const intoCut = join(root, 'restore-cut-ledger');
-    const cutRun = await runAdmin(['backup', 'restore', b1, '--ledger', cut], intoCut, env);
+    const cutRun = await admin.run(['backup', 'restore', b1, '--ledger', cut], intoCut, env);
     expect(cutRun.code).toBe(1);
     expect(cutRun.stderr).toMatch(/the erasure ledger .* does not hold .*; nothing was restored/);
     expect(existsSync(intoCut)).toBe(false);
-    const whole = await runAdmin(['backup', 'verify', b1, '--ledger', ledger], dataDir, env);
+    const whole = await admin.run(['backup', 'verify', b1, '--ledger', ledger], dataDir, env);
     expect(whole.code).toBe(0);
     expect(whole.stdout).toContain(`erasure ledger ${ledger}: 3 lines, every MAC holds, in order`);
   }, 120_000);

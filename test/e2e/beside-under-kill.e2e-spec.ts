@@ -17,7 +17,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { wrappedKeyVersion } from '@app/personal-data';
-import { runAdmin, type CliResult } from '../support/admin-cli';
+import { AdminWorker, type CliResult } from '../support/admin-cli';
 import { allFilesText } from '../support/data-dir-files';
 import { dataKeyRow, sqliteShellReading } from '../support/beside';
 import { missingWrites, runWriters, startApiProcess, type DurabilityRecord } from '../support/durability';
@@ -80,6 +80,12 @@ interface Operations {
   backups: string[];
   failures: string[];
 }
+
+/**
+ * The admin CLI loaded once in a process of its own, for the checks after a round; the operator's
+ * commands, which the run may kill, each start the program ({@link adminCommand}).
+ */
+const admin = AdminWorker.forFile();
 
 describe('processes beside the API, killed at random', () => {
   let dir: string;
@@ -228,12 +234,12 @@ describe('processes beside the API, killed at random', () => {
   async function settleKilledCommands(ops: Operations): Promise<void> {
     const env = { BACKUP_DIR: backups };
     for (const e of ops.erasures.filter((x) => !x.done)) {
-      const r = await runAdmin(['trainee', 'erase', e.id, '--reason', 'Request again'], dir, env);
+      const r = await admin.run(['trainee', 'erase', e.id, '--reason', 'Request again'], dir, env);
       if (r.code === 0) e.done = true;
       else ops.failures.push(`trainee erase run again exited ${r.code}: ${r.stderr.trim()}`);
     }
     if (ops.rotationKilled) {
-      const r = await runAdmin(['keys', 'rotate', '--resume'], dir, env);
+      const r = await admin.run(['keys', 'rotate', '--resume'], dir, env);
       if (r.code !== 0) ops.failures.push(`keys rotate --resume exited ${r.code}: ${r.stderr.trim()}`);
     }
   }
@@ -250,7 +256,7 @@ describe('processes beside the API, killed at random', () => {
     // The history opens sealed values with the key store's keys, which the rows above show; one is read to see it.
     const shown = ops.erasures[Math.floor(random() * ops.erasures.length)];
     if (shown) {
-      const history = await runAdmin(['trainee', 'history', shown.id, '--json'], dir);
+      const history = await admin.run(['trainee', 'history', shown.id, '--json'], dir);
       if (history.code !== 0 || history.stdout.includes(shown.lastName) || !history.stdout.includes('[erased]')) {
         problems.push(`erased trainee ${shown.id}: history exited ${history.code} or shows its last name`);
       }
@@ -266,11 +272,11 @@ describe('processes beside the API, killed at random', () => {
       db.close();
       if (check !== 'ok') problems.push(`${f}: integrity_check ${String(check)}`);
     }
-    const audit = await runAdmin(['audit', 'verify'], dir);
+    const audit = await admin.run(['audit', 'verify'], dir);
     if (audit.code !== 0) problems.push(`audit verify exited ${audit.code}: ${audit.stdout.slice(-300)} ${audit.stderr.slice(-300)}`);
     const last = ops.backups.at(-1);
     if (last) {
-      const verified = await runAdmin(['backup', 'verify', last], dir);
+      const verified = await admin.run(['backup', 'verify', last], dir);
       if (verified.code !== 0) problems.push(`backup verify ${last} exited ${verified.code}: ${verified.stderr.slice(-300)}`);
     }
     return problems;
@@ -287,7 +293,7 @@ describe('processes beside the API, killed at random', () => {
       const res = await fetch(`${api!.url}/api/v2026.1/info`, { headers: { authorization: `Bearer ${t.token}` } });
       if (res.status !== (t.revoked ? 401 : 200)) problems.push(`token ${t.id} (revoked: ${t.revoked}) answered ${res.status}`);
     }
-    const listed = await runAdmin(['webhook', 'list', '--ukprn', UKPRN], dir);
+    const listed = await admin.run(['webhook', 'list', '--ukprn', UKPRN], dir);
     for (const id of ops.endpoints) if (!listed.stdout.includes(id)) problems.push(`webhook endpoint ${id} is not listed`);
     return problems;
   }

@@ -21,7 +21,7 @@ import { openSqliteEventStore } from '@app/stores/sqlite';
 import { keyedGuardNames } from '@app/trainees/write';
 import { deriveKey, loadServiceKey, type ServiceKeyring } from '@app/runtime/process';
 import { SERVICE_KEY } from '../../apps/api/src/composition/tokens';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker, runAdmin } from '../support/admin-cli';
 import { allFilesText, filesText } from '../support/data-dir-files';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
@@ -53,6 +53,12 @@ function birthDatesFound(windows: Set<string>, keyed: (guardKey: string) => stri
     return windows.has(keyed(key)) || windows.has(createHash('sha256').update(key).digest('hex').slice(0, 40));
   });
 }
+
+/**
+ * The admin CLI loaded once in a process of its own, for commands run again here; the first run of
+ * each command, and the runs about the program itself, start it as operators do.
+ */
+const admin = AdminWorker.forFile();
 
 describe('an erased trainee and the duplicate guard', () => {
   let api: RunningApi;
@@ -126,7 +132,7 @@ describe('admin guards forget (an older log)', () => {
       await store.appendToStream(traineeStreamId('OldG1'), toEventData(events, ctx, newEventId));
       await store.close();
       const digestFile = `${dir}-digest.json`;
-      const signed = await runAdmin(['audit', 'digest', '--output', digestFile], dir);
+      const signed = await admin.run(['audit', 'digest', '--output', digestFile], dir);
       expect(signed.code).toBe(0);
       const names = [plain, keyed].map((g) => g.slice(REGISTRATION_GUARD_STREAM_PREFIX.length));
       for (const name of names) expect(allFilesText(dir)).toContain(name);
@@ -138,16 +144,16 @@ describe('admin guards forget (an older log)', () => {
       const everything = allFilesText(dir);
       for (const name of [...names, REGISTRATION_GUARD_STREAM_PREFIX]) expect(everything).not.toContain(name);
       expect(filesText(dir, 'events.sqlite')).toContain('OldG1');
-      const verified = await runAdmin(['audit', 'verify'], dir);
+      const verified = await admin.run(['audit', 'verify'], dir);
       expect(verified.code).toBe(0);
       expect(verified.stdout).toMatch(/: every chain holds\n$/);
       // A digest signed before covered the guard streams' heads: held to it, they are missing (docs/operations.md).
-      const held = await runAdmin(['audit', 'verify', '--json', '--digest', digestFile], dir);
+      const held = await admin.run(['audit', 'verify', '--json', '--digest', digestFile], dir);
       expect(held.code).toBe(1);
       const faults = (JSON.parse(held.stdout) as { faults: { stream_id: string; kind: string }[] }).faults;
       expect(faults.map((f) => [f.stream_id, f.kind]).sort()).toEqual([plain, keyed].sort().map((g) => [g, 'missing']));
       // The log stays append-only, and a second run finds nothing.
-      const again = await runAdmin(['guards', 'forget'], dir);
+      const again = await admin.run(['guards', 'forget'], dir);
       expect(again.stdout).toBe('Deleted 0 guard streams (0 events) from the log and 0 of their heads from the kept digest tree\n');
       const db = new Database(join(dir, 'events.sqlite'));
       try {

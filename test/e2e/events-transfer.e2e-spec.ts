@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashToken } from '@app/providers/write';
 import { openSqliteEventStore, SqliteReadModel } from '@app/stores/sqlite';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker, runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 import { csvFile, traineeRows } from '../support/upload-files';
@@ -46,8 +46,11 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
   let revokedToken: string;
   /** An upload checked in the source (one row refused), as the source answered it and its errors file. */
   const upload = { id: '', token: '', body: null as unknown, errors: '' };
+  /** The admin CLI in a process loaded once; the first export and import, and a usage error, run the program itself. */
+  let admin: AdminWorker;
 
   beforeAll(async () => {
+    admin = AdminWorker.start();
     source = mkdtempSync(join(tmpdir(), 'transfer-source-'));
     target = mkdtempSync(join(tmpdir(), 'transfer-target-'));
     work = mkdtempSync(join(tmpdir(), 'transfer-files-'));
@@ -147,7 +150,8 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     }
   }, 60_000);
 
-  afterAll(() => {
+  afterAll(async () => {
+    await admin.close();
     for (const dir of [source, target, work]) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -214,7 +218,7 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     expect(types.has('RegistrationClaimed')).toBe(false);
 
     // Without --output the events go to stdout, alone; the summary goes to stderr.
-    const toStdout = await runAdmin(['events', 'export'], source);
+    const toStdout = await admin.run(['events', 'export'], source);
     expect(toStdout.code).toBe(0);
     expect(toStdout.stdout).toBe(readFileSync(file, 'utf8'));
     expect(toStdout.stderr).toBe(`Exported ${head} events\n`);
@@ -237,7 +241,7 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     expect(after.checkpoint).toBe(head);
 
     // The moved log is the same log: exporting it again gives the same file, positions included.
-    const again = await runAdmin(['events', 'export'], target);
+    const again = await admin.run(['events', 'export'], target);
     expect(again.stdout).toBe(readFileSync(file, 'utf8'));
   });
 
@@ -266,7 +270,7 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
 
   it('refuses to import into a data dir that holds events (exit 1), and an --since export into an empty one', async () => {
     const file = join(work, 'events.jsonl');
-    const into = await runAdmin(['events', 'import', file], source);
+    const into = await admin.run(['events', 'import', file], source);
     expect(into.code).toBe(1);
     expect(into.stderr).toMatch(/^Error: The target event store is not empty/);
     expect(into.stdout).toBe('');
@@ -281,25 +285,25 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     );
     expect(cut).toBeGreaterThan(0);
     const after = JSON.parse(all[cut - 1]).position;
-    const since = await runAdmin(['events', 'export', '--since', String(after), '--output', tail], source);
+    const since = await admin.run(['events', 'export', '--since', String(after), '--output', tail], source);
     expect(since.code).toBe(0);
     expect(eventLines(readFileSync(tail, 'utf8'))).toEqual(all.slice(cut));
     expect(since.stdout).toBe(`Exported ${all.length - cut} events after position ${after} to ${tail}\n`);
     const empty = mkdtempSync(join(tmpdir(), 'transfer-empty-'));
     try {
-      const partial = await runAdmin(['events', 'import', tail], empty);
+      const partial = await admin.run(['events', 'import', tail], empty);
       expect(partial.code).toBe(1);
       expect(partial.stderr).toMatch(/line 1: .* does not follow .*--since/);
       // Another service key (this data dir's own): the first trainee's data key is refused.
       rmSync(join(empty, 'events.sqlite'), { force: true });
-      const otherKey = await runAdmin(['events', 'import', file], mkdtempSync(join(empty, 'other-')));
+      const otherKey = await admin.run(['events', 'import', file], mkdtempSync(join(empty, 'other-')));
       expect(otherKey.code).toBe(1);
       expect(otherKey.stderr).toMatch(/line \d+: the data key of trainee-\w+ was wrapped under another service key/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
 
-    const missing = await runAdmin(['events', 'import', join(work, 'nope.jsonl')], target);
+    const missing = await admin.run(['events', 'import', join(work, 'nope.jsonl')], target);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('No such file');
     const badSince = await runAdmin(['events', 'export', '--since', 'abc'], source);
@@ -311,26 +315,26 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     const same = mkdtempSync(join(tmpdir(), 'transfer-hooks-same-'));
     const another = mkdtempSync(join(tmpdir(), 'transfer-hooks-other-'));
     try {
-      expect((await runAdmin(['provider', 'add', '--ukprn', '10000120', '--name', 'Hook SCITT'], from)).code).toBe(0);
-      const added = await runAdmin(['webhook', 'add', '--ukprn', '10000120', '--url', 'http://127.0.0.1:9/hooks'], from);
+      expect((await admin.run(['provider', 'add', '--ukprn', '10000120', '--name', 'Hook SCITT'], from)).code).toBe(0);
+      const added = await admin.run(['webhook', 'add', '--ukprn', '10000120', '--url', 'http://127.0.0.1:9/hooks'], from);
       expect(added.code).toBe(0);
       const secret = added.stdout.trim().split('\n').at(-1)!;
       expect(secret).toMatch(/^whsec_/);
       const file = join(from, 'events.jsonl');
-      expect((await runAdmin(['events', 'export', '--output', file], from)).code).toBe(0);
+      expect((await admin.run(['events', 'export', '--output', file], from)).code).toBe(0);
       const text = readFileSync(file, 'utf8');
       expect(text).toContain('"secret":"sealed2.1.');
       expect(text).not.toContain(secret.slice('whsec_'.length, 'whsec_'.length + 20));
 
       // The source's sandbox key, given as DATA_KEY_FILE: the endpoint comes back.
       const withKey = { DATA_KEY_FILE: join(from, 'data-key') };
-      const moved = await runAdmin(['events', 'import', file], same, withKey);
+      const moved = await admin.run(['events', 'import', file], same, withKey);
       expect(moved).toMatchObject({ code: 0, stderr: '' });
-      const listed = await runAdmin(['webhook', 'list', '--ukprn', '10000120'], same, withKey);
+      const listed = await admin.run(['webhook', 'list', '--ukprn', '10000120'], same, withKey);
       expect(listed.stdout).toContain('http://127.0.0.1:9/hooks');
 
       // A data dir with a key of its own: refused, saying why.
-      const refused = await runAdmin(['events', 'import', file], another);
+      const refused = await admin.run(['events', 'import', file], another);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/sealed with another service key: import with the DATA_KEY_FILE of the deployment it came from/);
     } finally {

@@ -1,3 +1,4 @@
+// Slow by design: the built API on a tmpfs filled under write load, held nearly full for 4 s (what an older version lost), restarted.
 import { join } from 'node:path';
 import { missingWrites, runWriters, startApiProcess, type DurabilityRecord } from '../support/durability';
 import { ensureBuilt } from '../support/processes';

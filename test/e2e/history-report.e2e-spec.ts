@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keyFingerprint } from '@app/audit';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker, runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { findChromium, renderedDom } from '../support/headless-browser';
 import { uniqueTrainee } from '../support/trainee-input';
@@ -26,6 +26,12 @@ function text(html: string): string {
   const refs: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
   return html.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (r) => refs[r]);
 }
+
+/**
+ * The admin CLI loaded once in a process of its own, for commands run again here; the first run of
+ * each command, and the runs about the program itself, start it as operators do.
+ */
+const admin = AdminWorker.forFile();
 
 describe('admin trainee history --format html', () => {
   let dataDir: string;
@@ -79,13 +85,13 @@ describe('admin trainee history --format html', () => {
 
   it('keeps --json as the alias of --format json, and refuses --format html with --as-of', async () => {
     const [alias, format] = await Promise.all([
-      runAdmin(['trainee', 'history', traineeId, '--json'], dataDir),
-      runAdmin(['trainee', 'history', traineeId, '--format', 'json'], dataDir),
+      admin.run(['trainee', 'history', traineeId, '--json'], dataDir),
+      admin.run(['trainee', 'history', traineeId, '--format', 'json'], dataDir),
     ]);
     expect([alias.code, format.code]).toEqual([0, 0]);
     expect(format.stdout === alias.stdout).toBe(true);
     expect(alias.stdout.trim().split('\n')).toHaveLength(7);
-    const asOf = await runAdmin(['trainee', 'history', traineeId, '--format', 'html', '--as-of', '2026-01-05T10:00:00Z'], dataDir);
+    const asOf = await admin.run(['trainee', 'history', traineeId, '--format', 'html', '--as-of', '2026-01-05T10:00:00Z'], dataDir);
     expect(asOf.code).toBe(1);
     expect(asOf.stderr).toContain('--as-of prints the trainee as JSON');
   });
@@ -94,9 +100,9 @@ describe('admin trainee history --format html', () => {
     const otherKey = join(dataDir, 'other-signing-key.pem');
     const other = generateKeyPairSync('ed25519').privateKey;
     writeFileSync(otherKey, other.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
-    const signed = await runAdmin(['audit', 'digest', '--by', 'someone else'], dataDir, { AUDIT_SIGNING_KEY_FILE: otherKey });
+    const signed = await admin.run(['audit', 'digest', '--by', 'someone else'], dataDir, { AUDIT_SIGNING_KEY_FILE: otherKey });
     expect(signed.code).toBe(0);
-    const report = await runAdmin(['trainee', 'history', traineeId, '--format', 'html'], dataDir);
+    const report = await admin.run(['trainee', 'history', traineeId, '--format', 'html'], dataDir);
     expect(report.code).toBe(0);
     const verdict = /<div class="verdict (\w+)" id="digest-result">([\s\S]*?)<\/div>/.exec(report.stdout)!;
     expect(verdict[1]).toBe('bad');

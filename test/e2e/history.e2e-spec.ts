@@ -1,5 +1,5 @@
 import { hashToken } from '@app/providers/write';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker, runAdmin } from '../support/admin-cli';
 import { RunningApi, type JsonResponse } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 
@@ -18,6 +18,12 @@ interface Step {
   updatedAt: string;
   get: Record<Version, unknown>;
 }
+
+/**
+ * The admin CLI loaded once in a process of its own, for commands run again here; the first run of
+ * each command, and the runs about the program itself, start it as operators do.
+ */
+const admin = AdminWorker.forFile();
 
 describe('trainee history over HTTP (docs/operations.md "Trainee history"; an extension beyond the spec)', () => {
   let api: RunningApi;
@@ -223,7 +229,7 @@ describe('trainee history over HTTP (docs/operations.md "Trainee history"; an ex
     expect(lines.map(({ position: _position, ...entry }) => entry)).toEqual(http);
     for (let i = 1; i < lines.length; i++) expect(lines[i].position).toBeGreaterThan(lines[i - 1].position);
 
-    const table = await runAdmin(['trainee', 'history', traineeId], api.dataDir);
+    const table = await admin.run(['trainee', 'history', traineeId], api.dataDir);
     expect(table.code).toBe(0);
     const rows = table.stdout.trimEnd().split('\n');
     expect(rows[0].split(/\s+/)).toEqual(['POSITION', 'TIME', 'EVENT', 'PROVIDER', 'TOKEN_ID', 'API_VERSION', 'CHANGED_FIELDS']);
@@ -244,23 +250,23 @@ describe('trainee history over HTTP (docs/operations.md "Trainee history"; an ex
 
   it('prints the trainee as it stood at --as-of with the admin CLI, in the chosen version (v2026.1 by default)', async () => {
     const step = steps.find((s, k) => k > 5 && k + 1 < steps.length && steps[k + 1].updatedAt > s.updatedAt)!;
-    const v2025 = await runAdmin(['trainee', 'history', traineeId, '--as-of', step.updatedAt, '--api-version', 'v2025.0'], api.dataDir);
+    const v2025 = await admin.run(['trainee', 'history', traineeId, '--as-of', step.updatedAt, '--api-version', 'v2025.0'], api.dataDir);
     expect(v2025.code).toBe(0);
     expect(JSON.parse(v2025.stdout)).toEqual(step.get['v2025.0']);
-    const latest = await runAdmin(['trainee', 'history', traineeId.toLowerCase(), '--as-of', step.updatedAt], api.dataDir);
+    const latest = await admin.run(['trainee', 'history', traineeId.toLowerCase(), '--as-of', step.updatedAt], api.dataDir);
     expect(latest.code).toBe(0);
     expect(JSON.parse(latest.stdout)).toEqual(step.get['v2026.1']);
 
-    const early = await runAdmin(['trainee', 'history', traineeId, '--as-of', '2000-01-01T00:00:00Z'], api.dataDir);
+    const early = await admin.run(['trainee', 'history', traineeId, '--as-of', '2000-01-01T00:00:00Z'], api.dataDir);
     expect(early.code).toBe(1);
     expect(early.stderr).toContain(`did not exist yet at 2000-01-01T00:00:00.000Z`);
-    const unknown = await runAdmin(['trainee', 'history', 'NoSuchTrainee'], api.dataDir);
+    const unknown = await admin.run(['trainee', 'history', 'NoSuchTrainee'], api.dataDir);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe('Error: No trainee with id NoSuchTrainee\n');
-    const bad = await runAdmin(['trainee', 'history', traineeId, '--as-of', 'yesterday'], api.dataDir);
+    const bad = await admin.run(['trainee', 'history', traineeId, '--as-of', 'yesterday'], api.dataDir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('not an ISO 8601 instant');
-    const badVersion = await runAdmin(['trainee', 'history', traineeId, '--as-of', step.updatedAt, '--api-version', 'v1.0'], api.dataDir);
+    const badVersion = await admin.run(['trainee', 'history', traineeId, '--as-of', step.updatedAt, '--api-version', 'v1.0'], api.dataDir);
     expect(badVersion.code).toBe(2);
   }, 60_000);
 

@@ -13,7 +13,7 @@ import { DataKeyNotOpened, DataKeys, type DataKeyStore } from '@app/personal-dat
 import { SANDBOX_KEY_FILE, sealedSecretsOf, versionedKeys } from '@app/runtime/process';
 import { SecretNotOpened } from '@app/webhooks/write';
 import { openSqliteEventStore, SqliteDataKeyStore } from '@app/stores/sqlite';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker, runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
@@ -50,13 +50,17 @@ describe('rotating the service key (admin keys rotate, admin keys retire)', () =
   let api: RunningApi;
   let token: string;
   let work: string;
+  /** The admin CLI in a process loaded once; the rotation and a refused retirement run as the program itself. */
+  let admin: AdminWorker;
 
   beforeAll(async () => {
+    admin = AdminWorker.start();
     api = await RunningApi.start();
     token = await api.providerToken(UKPRN);
     work = mkdtempSync(join(tmpdir(), 'key-rotation-'));
   });
   afterAll(async () => {
+    await admin.close();
     await api.close();
     rmSync(work, { recursive: true, force: true });
   });
@@ -70,15 +74,15 @@ describe('rotating the service key (admin keys rotate, admin keys retire)', () =
     };
     const erasedId = await created({ last_name: 'Vandersloot', first_names: 'Griselda' });
     const living = [await created(), await created(), await created()];
-    const hook = await runAdmin(['webhook', 'add', '--ukprn', UKPRN, '--url', 'http://127.0.0.1:9/hooks'], api.dataDir);
+    const hook = await admin.run(['webhook', 'add', '--ukprn', UKPRN, '--url', 'http://127.0.0.1:9/hooks'], api.dataDir);
     expect(hook.code).toBe(0);
     const endpointId = /Webhook endpoint (wh_[0-9a-f]+) added/.exec(hook.stdout)![1];
 
     const before = join(work, 'before.jsonl');
-    expect((await runAdmin(['events', 'export', '--output', before], api.dataDir)).code).toBe(0);
+    expect((await admin.run(['events', 'export', '--output', before], api.dataDir)).code).toBe(0);
     const oldKeyring = join(work, 'old-keyring');
     copyFileSync(keyring, oldKeyring);
-    expect((await runAdmin(['trainee', 'erase', erasedId, '--reason', 'Request DPO-2026-41'], api.dataDir)).code).toBe(0);
+    expect((await admin.run(['trainee', 'erase', erasedId, '--reason', 'Request DPO-2026-41'], api.dataDir)).code).toBe(0);
     await api.infra.catchUp();
     const answers = new Map<string, unknown>();
     for (const id of living) answers.set(id, (await api.request('GET', `${base}/${id}`, token)).body);
@@ -102,7 +106,7 @@ describe('rotating the service key (admin keys rotate, admin keys retire)', () =
     expect(rotated.stdout).toMatch(/Webhook secrets: 1 sealed again, 0 under version 2 already\./);
     // The current version cannot be retired, nor one a key is still wrapped under: one made by a
     // process that has not yet read the new keyring. A second pass wraps it again.
-    expect((await runAdmin(['keys', 'retire', '2'], api.dataDir)).stderr).toMatch(/version 2 is current/);
+    expect((await admin.run(['keys', 'retire', '2'], api.dataDir)).stderr).toMatch(/version 2 is current/);
     const lagging = SqliteDataKeyStore.open(api.dataDir);
     try {
       await new DataKeys(lagging, versionedKeys(readKeyring(oldKeyring, 'keyring'), 'key-encryption')).keyFor('made-under-version-1');
@@ -112,10 +116,10 @@ describe('rotating the service key (admin keys rotate, admin keys retire)', () =
     const refused = await runAdmin(['keys', 'retire', '1'], api.dataDir);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/version 1 still wraps [1-9]\d* data keys and 0 webhook secrets: run admin keys rotate --resume/);
-    expect((await runAdmin(['keys', 'rotate', '--resume'], api.dataDir)).stdout).toMatch(
+    expect((await admin.run(['keys', 'rotate', '--resume'], api.dataDir)).stdout).toMatch(
       /^Version 2 is current\.\nData keys: [1-9]\d* wrapped again/,
     );
-    const retired = await runAdmin(['keys', 'retire', '1'], api.dataDir);
+    const retired = await admin.run(['keys', 'retire', '1'], api.dataDir);
     expect(retired.stderr).toBe('');
     expect(retired.code).toBe(0);
     expect(readFileSync(keyring, 'utf8')).not.toContain(readFileSync(oldKeyring, 'utf8').trim());
@@ -127,7 +131,7 @@ describe('rotating the service key (admin keys rotate, admin keys retire)', () =
     // … and with the keyring as it is now, none does: not the erased trainee's, nor any other.
     for (const [id, wrapped] of exported) if (wrapped !== null) expect(await opens(keyring, id, wrapped)).toBe(false);
     const fresh = join(work, 'fresh');
-    const imported = await runAdmin(['events', 'import', before], fresh, { DATA_KEY_FILE: keyring });
+    const imported = await admin.run(['events', 'import', before], fresh, { DATA_KEY_FILE: keyring });
     expect(imported.code).toBe(1);
     expect(imported.stderr).toMatch(/another service key/);
 
@@ -141,10 +145,10 @@ describe('rotating the service key (admin keys rotate, admin keys retire)', () =
       expect(now.data.middle_names).toBe(last.get(id));
     }
     for (const { id } of written) expect((await api.request('GET', `${base}/${id}`, token)).status).toBe(200);
-    const rebuilt = await runAdmin(['projections', 'rebuild', 'trainees'], api.dataDir);
+    const rebuilt = await admin.run(['projections', 'rebuild', 'trainees'], api.dataDir);
     expect(rebuilt.code).toBe(0);
     for (const id of [...living, ...written.map((w) => w.id)]) {
-      const history = await runAdmin(['trainee', 'history', id, '--json'], api.dataDir);
+      const history = await admin.run(['trainee', 'history', id, '--json'], api.dataDir);
       expect(history.code).toBe(0);
       expect(history.stdout).not.toContain('[erased]');
     }

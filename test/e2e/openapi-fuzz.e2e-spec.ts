@@ -1,3 +1,4 @@
+// Slow by design: FUZZ_RUNS hostile requests to every operation of both documents (1 MB strings, 100,000 items), each answer checked.
 import fc from 'fast-check';
 import { currentAcademicCycle } from '@app/trainees/decider';
 import { RunningApi } from '../support/api-harness';

@@ -14,6 +14,20 @@ const VERSIONS = ['v2025.0', 'v2026.1'] as const;
 const BOUND_RULES = ['owasp:api4:2023-string-limit', 'owasp:api4:2023-integer-limit', 'owasp:api4:2023-array-limit'];
 const RATE_LIMIT_RULE = 'owasp:api4:2023-rate-limit';
 
+/**
+ * The OWASP ruleset with only the rules these tests read turned on (Spectral's "extends … off",
+ * then each rule by name): the others' findings are never looked at, and running them is most of
+ * the time a run takes.
+ */
+function rulesRead(): Spectral {
+  const spectral = new Spectral();
+  spectral.setRuleset({
+    extends: [[owasp, 'off']],
+    rules: Object.fromEntries([...BOUND_RULES, RATE_LIMIT_RULE].map((rule) => [rule, true])),
+  });
+  return spectral;
+}
+
 type Json = Record<string, unknown>;
 
 /** The names of the `#/components/schemas/…` that `node` refers to, at any depth. */
@@ -64,8 +78,7 @@ describe("the served OpenAPI documents under Spectral's OWASP ruleset", () => {
     for (const version of VERSIONS) {
       const res = await fetch(`${api.baseUrl}/api/${version}/openapi.json`);
       const text = await res.text();
-      const spectral = new Spectral();
-      spectral.setRuleset(owasp);
+      const spectral = rulesRead();
       findings.set(version, {
         document: JSON.parse(text) as Json,
         results: await spectral.run(new Document(text, Json, `${version}.json`)),
@@ -88,8 +101,7 @@ describe("the served OpenAPI documents under Spectral's OWASP ruleset", () => {
   });
 
   it('runs the rules it is read for: an unbounded query parameter and an answer without the headers are found', async () => {
-    const spectral = new Spectral();
-    spectral.setRuleset(owasp);
+    const spectral = rulesRead();
     const document = {
       openapi: '3.1.0',
       info: { title: 't', version: '1' },

@@ -15,12 +15,18 @@ import { duplicateGuardKey, FLAGGED_PERSONAL_FIELDS, REGISTRATION_GUARD_STREAM_P
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { openSqliteEventStore } from '@app/stores/sqlite';
 import { loadServiceKey } from '@app/runtime/process';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker, runAdmin } from '../support/admin-cli';
 import { allFilesText, filesText } from '../support/data-dir-files';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
 const UKPRN = '10000131';
+
+/**
+ * The admin CLI loaded once in a process of its own, for commands run again here; the first run of
+ * each command, and the runs about the program itself, start it as operators do.
+ */
+const admin = AdminWorker.forFile();
 
 describe('personal data in the event log (v2026.1)', () => {
   let api: RunningApi;
@@ -147,7 +153,7 @@ describe('erasing a trainee (admin trainee erase)', () => {
     }
     expect(ofErased(feedAfter)[0].changed_fields).toContain('training_route');
 
-    const history = await runAdmin(['trainee', 'history', erasedId, '--json'], api.dataDir);
+    const history = await admin.run(['trainee', 'history', erasedId, '--json'], api.dataDir);
     expect(history.code).toBe(0);
     const entries = history.stdout
       .trimEnd()
@@ -164,10 +170,10 @@ describe('erasing a trainee (admin trainee erase)', () => {
     expect(entries[entries.length - 1].changes).toEqual({ reason: 'Request DPO-2026-17', erased_by: 'data.protection' });
     expect(history.stdout).not.toMatch(/Ottoline|Brackenridge|Wilhelmina|Portmeirion/);
 
-    const again = await runAdmin(['trainee', 'erase', erasedId, '--reason', 'again'], api.dataDir);
+    const again = await admin.run(['trainee', 'erase', erasedId, '--reason', 'again'], api.dataDir);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^Already erased: trainee/);
-    const unknown = await runAdmin(['trainee', 'erase', 'no-such-trainee', '--reason', 'x'], api.dataDir);
+    const unknown = await admin.run(['trainee', 'erase', 'no-such-trainee', '--reason', 'x'], api.dataDir);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/No trainee with id no-such-trainee/);
   }, 60_000);
@@ -176,7 +182,7 @@ describe('erasing a trainee (admin trainee erase)', () => {
     const work = mkdtempSync(join(tmpdir(), 'erasure-export-'));
     try {
       const file = join(work, 'events.jsonl');
-      expect((await runAdmin(['events', 'export', '--output', file], api.dataDir)).code).toBe(0);
+      expect((await admin.run(['events', 'export', '--output', file], api.dataDir)).code).toBe(0);
       const exported = readFileSync(file, 'latin1');
       const everything = allFilesText(api.dataDir);
       for (const value of [...Object.values(erasedPerson), 'Wilhelmina', 'Portmeirion']) {
@@ -196,7 +202,7 @@ describe('erasing a trainee (admin trainee erase)', () => {
   it('a projection rebuild gives the same answers and the same feed as the live projection after the erasure', async () => {
     const answer = (await api.request('GET', `${base}/${keptId}`, token)).body;
     const feed = (await api.request('GET', '/api/v2026.1/changes?limit=100', token)).body.data;
-    const rebuilt = await runAdmin(['projections', 'rebuild', 'trainees'], api.dataDir);
+    const rebuilt = await admin.run(['projections', 'rebuild', 'trainees'], api.dataDir);
     expect(rebuilt.code).toBe(0);
     expect((await api.request('GET', `${base}/${keptId}`, token)).body).toEqual(answer);
     expect((await api.request('GET', `${base}/${erasedId}`, token)).status).toBe(404);
@@ -230,18 +236,18 @@ describe('moving a log written before sealing (events export / import)', () => {
       expect(filesText(old, 'events.sqlite')).toContain('Fennimore');
 
       const file = join(work, 'events.jsonl');
-      expect((await runAdmin(['events', 'export', '--output', file], old)).code).toBe(0);
+      expect((await admin.run(['events', 'export', '--output', file], old)).code).toBe(0);
       copyFileSync(join(old, 'data-key'), join(target, 'data-key'));
-      const imported = await runAdmin(['events', 'import', file], target);
+      const imported = await admin.run(['events', 'import', file], target);
       expect(imported.stderr).toBe('');
       expect(imported.stdout).toMatch(
         /^Imported \d+ events from .*; 1 events of duplicate guard streams came with it: .* guards forget\n$/,
       );
-      expect((await runAdmin(['guards', 'forget'], target)).code).toBe(0);
+      expect((await admin.run(['guards', 'forget'], target)).code).toBe(0);
 
       const sealedLog = filesText(target, 'events.sqlite');
       for (const value of ['Eulalie', 'Fennimore', plainGuard, REGISTRATION_GUARD_STREAM_PREFIX]) expect(sealedLog).not.toContain(value);
-      const history = await runAdmin(['trainee', 'history', 'OldT1', '--json'], target);
+      const history = await admin.run(['trainee', 'history', 'OldT1', '--json'], target);
       expect(JSON.parse(history.stdout.split('\n')[0]).changes).toMatchObject({ first_names: 'Eulalie', last_name: 'Fennimore' });
     } finally {
       for (const dir of [old, target, work]) rmSync(dir, { recursive: true, force: true });

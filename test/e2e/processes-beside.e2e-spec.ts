@@ -1,3 +1,4 @@
+// Slow by design: API processes under write load with the CLI beside them, and a 3 s watch for an erasure undone (it once was).
 /**
  * Processes beside each other on one data directory (docs/operations.md "Commands beside the
  * running service"): the API holds SQLite's lock on every database it has open, so another process

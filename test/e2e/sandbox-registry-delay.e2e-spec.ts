@@ -1,3 +1,4 @@
+// Slow by design: the sandbox registry's delays (4 s to the TRN, 2 s to the award, in each version) are what it checks.
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 

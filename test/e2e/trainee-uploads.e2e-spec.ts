@@ -1,3 +1,4 @@
+// Slow by design: a 500-row file checked, fixed and submitted through the background worker, every trainee it made read back.
 import { createHash } from 'node:crypto';
 import { addTraineeColumns, createBodyOf } from '@app/uploads/write';
 import { parseUploadCsv } from '@app/uploads/csv';

@@ -1,3 +1,4 @@
+// Slow by design: files of 1,000 rows and of 1 MiB checked in the background, three of them waiting behind another provider's.
 /**
  * One provider's uploads cannot stall or bloat the service (docs/DESIGN.md "Uploads";
  * docs/operations.md "Limits"): a file's records are bounded before they are read, the file and its

@@ -1,3 +1,4 @@
+// Slow by design: two walks through the uploads page in headless Chromium, axe-core run on every page met.
 /**
  * The uploads page in a real browser (the system's Chromium through puppeteer-core; the test fails,
  * naming the fix, when none is installed): sign in, download the template and the column guide,
