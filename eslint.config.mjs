@@ -57,11 +57,14 @@ const RUNTIME = [
   'runtime/process',
   'runtime/event-transfer',
 ];
-const STORES = ['stores/sqlite', 'stores/mongodb', 'stores/eventstoredb', 'stores/backup', 'stores'];
+const STORES = ['stores/sqlite', 'stores/mongodb', 'stores/eventstoredb', 'stores/backup'];
+/** The one part that chooses the adapters and hands each process the ports it needs: above the stores, below the apps. */
+const COMPOSITION = 'composition';
 const ALLOWED = {
   ...PARTS,
   ...Object.fromEntries(RUNTIME.map((r) => [r, [...WINGS, ...RUNTIME]])),
   ...Object.fromEntries(STORES.map((s) => [s, [...WINGS, ...RUNTIME, ...STORES]])),
+  [COMPOSITION]: [...WINGS, ...RUNTIME, ...STORES],
 };
 const LIB_PARTS = Object.keys(ALLOWED);
 

@@ -6,7 +6,7 @@ import type { LogVerification, VerifyLogOptions } from './verify-log';
 
 /**
  * The log as the audit reads and records it (docs/DESIGN.md "Verifiable history"), composed by each
- * process from the stores it opened (`auditLogOf`, libs/stores): the audit's logic lives here, the
+ * process from the stores it opened (`Stores.auditLog`, libs/composition): the audit's logic lives here, the
  * storage adapters it uses there.
  */
 export interface AuditLog {

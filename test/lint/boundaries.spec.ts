@@ -67,9 +67,16 @@ const CASES: Case[] = [
   {
     why: 'the runtime sits below the stores',
     filePath: 'libs/runtime/projector/probe.ts',
-    code: use('@app/stores', 'openStores'),
+    code: use('@app/stores/sqlite', 'SqliteReadModel'),
     breaks: 'boundaries/dependencies',
-    naming: 'stores',
+    naming: 'stores/sqlite',
+  },
+  {
+    why: 'the stores sit below the composition, which chooses among them',
+    filePath: 'libs/stores/sqlite/probe.ts',
+    code: use('@app/composition', 'openStores'),
+    breaks: 'boundaries/dependencies',
+    naming: 'composition',
   },
   {
     why: 'the sealing of personal data knows no wing (the erasure, above it, does)',

@@ -13,7 +13,7 @@ import { erasedPersonMarks } from './erased-person';
 
 /**
  * What an erasure needs (docs/DESIGN.md "Personal data", "Erasure"): each a port of the stores the
- * process opened, composed by `erasurePortsOf` (libs/stores); the stores' adapters do the deleting.
+ * process opened, composed by `erasurePortsOf` (libs/composition); the stores' adapters do the deleting.
  */
 export interface ErasurePorts {
   /** The event store that seals and opens personal data (`withPersonalData`). */

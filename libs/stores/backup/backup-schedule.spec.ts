@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newEventId, toEventData } from '@app/event-sourcing';
 import { deriveKey } from '@app/runtime/process';
-import { openStores } from '@app/stores';
+import { openStores } from '@app/composition';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { Metrics } from '@app/runtime/telemetry';

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { logPosition, newEventId, toEventData } from '@app/event-sourcing';
 import { REGISTRY_PM_CHECKPOINT } from '@app/registry';
 import { deriveKey } from '@app/runtime/process';
-import { openIdempotencyStore, openStores, openWebhookOutbox } from '@app/stores';
+import { openStores } from '@app/composition';
 import { SqliteIdempotencyStore, SqliteReadModel, SqliteWebhookOutbox } from '@app/stores/sqlite';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
@@ -52,11 +52,11 @@ const openDataDir = (dataDir: string) =>
 async function sealedDataDir(dir: string): Promise<void> {
   const stores = await openDataDir(dir);
   try {
-    const keys = openIdempotencyStore({ dataDir: dir }, stores);
+    const keys = stores.idempotencyStore();
     const claim = await keys.claim('token-1', 'key-1', 'fingerprint-1', NOW);
     if (claim.outcome === 'claimed') await keys.complete('token-1', 'key-1', claim.claim, ANSWER);
     await keys.close();
-    const outbox = await openWebhookOutbox({ dataDir: dir }, stores);
+    const outbox = await stores.webhookOutbox();
     await outbox.ingest({ endpoints: [ENDPOINT], deliveries: DELIVERIES, abandonFor: [], at: NOW.getTime(), checkpoint: logPosition(3) });
     await outbox.recordAttempt('wh_backup.2', { delivered: true, at: NOW.getTime(), status: 204 });
     await outbox.close();
@@ -82,8 +82,8 @@ async function sealedDataDir(dir: string): Promise<void> {
 async function keptState(dir: string): Promise<{ replay: string; outbox: number; deliveries: unknown[]; registry: number }> {
   const stores = await openDataDir(dir);
   try {
-    const keys = openIdempotencyStore({ dataDir: dir }, stores);
-    const outbox = await openWebhookOutbox({ dataDir: dir }, stores);
+    const keys = stores.idempotencyStore();
+    const outbox = await stores.webhookOutbox();
     const kept = {
       replay: (await keys.claim('token-1', 'key-1', 'fingerprint-1', NOW)).outcome,
       outbox: await outbox.checkpoint(),

@@ -11,7 +11,7 @@ import {
   type BackupManifest,
   type LedgerRead,
 } from '@app/stores/backup';
-import { erasurePortsOf } from '@app/stores';
+import { erasurePortsOf } from '@app/composition';
 import { readKeyring } from '@app/keys';
 import { SANDBOX_KEY_FILE, type ServiceKey } from '@app/runtime/process';
 import { CliError, type CliContext } from '../cli-context';
@@ -64,7 +64,7 @@ export async function restoreCommand(dir: string, ledgerOption: string | false |
     })
     .finally(() => bar.stop());
   // The ledger's keys are destroyed already: the read models are made without their values, then the erasures are appended.
-  const again = await ctx.withStores(async (stores) => reapplyErasures(erasurePortsOf({ dataDir: ctx.dataDir }, stores), entries));
+  const again = await ctx.withStores(async (stores) => reapplyErasures(erasurePortsOf(stores), entries));
   process.stdout.write(
     `restored ${dir} (position ${restored.manifest.log.position}) into ${ctx.dataDir}; read models rebuilt from the log\n`,
   );

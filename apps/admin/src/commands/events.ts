@@ -8,7 +8,7 @@ import { REGISTRATION_GUARD_STREAM_PREFIX } from '@app/trainees/decider';
 import { UPLOAD_STREAM_PREFIX } from '@app/uploads/decider';
 import { uploadKeyId, type UploadFiles } from '@app/uploads/write';
 import { createInterface } from 'node:readline';
-import { openUploadFiles, type Stores } from '@app/stores';
+import type { Stores } from '@app/composition';
 import { CliError, type CliContext } from '../cli-context';
 
 /** An export file's mode: its owner's only (docs/operations.md "File permissions"). */
@@ -167,7 +167,7 @@ function uploadPartsOf(files: UploadFiles): AttachmentTransfer {
 
 /** Runs `fn` with the upload store of `stores` opened, closed after. */
 async function withUploadFiles<T>(stores: Stores, ctx: CliContext, fn: (files: UploadFiles) => Promise<T>): Promise<T> {
-  const files = await openUploadFiles({ dataDir: ctx.dataDir }, stores);
+  const files = await stores.uploadFiles();
   try {
     return await fn(files);
   } finally {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { retireKeyVersion, rotateKeys, type RetirementReport, type RotationPorts, type RotationReport } from '@app/keys';
 import { webhookOperations } from '@app/runtime/process';
-import type { Stores } from '@app/stores';
+import type { Stores } from '@app/composition';
 import { keptBackupsIn } from '@app/stores/backup';
 import { type CliContext, CliError } from '../cli-context';
 

@@ -4,8 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { tokenFromAuthorizationHeader } from '@app/providers/write';
 import type { AppConfig } from '@app/runtime/process';
-import type { Stores } from '@app/stores';
-import { MemoryWindowCounter, type WindowCounter } from '@app/runtime/admission';
+import type { WindowCounter } from '@app/runtime/admission';
 import { fixedWindowStore, RATE_LIMIT_WINDOW_MS } from './fixed-window';
 
 /** What {@link registerAdmission} needs: the limits and lists, where windows are counted, the log, the clock. */
@@ -133,16 +132,6 @@ export const SUSTAINED_FLOOD_DELAY_MS = 1_000;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-}
-
-/**
- * Where the rate-limit windows are counted: in MongoDB beside the read models when `MONGODB_URL` is
- * set, so every API replica shares the limits; otherwise in this process (one replica).
- */
-export async function admissionCounter(stores: Pick<Stores, 'mongo'>): Promise<WindowCounter> {
-  if (!stores.mongo) return new MemoryWindowCounter();
-  const { MongoWindowCounter } = await import('@app/stores/mongodb');
-  return new MongoWindowCounter(stores.mongo.database);
 }
 
 /** The token limit's key: a hash of the bearer token (never the token itself, which may be stored in a shared database). */

@@ -12,7 +12,7 @@ import { newEventId, toEventData } from '@app/event-sourcing';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, traineeUpdated, TRAINEE_ID } from '@app/trainees/decider/testing/trainee-events';
 import { openStores } from './open-stores';
-import { SqliteDataKeyStore } from './sqlite';
+import { SqliteDataKeyStore } from '@app/stores/sqlite';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const QUIET = { error: () => undefined, warn: () => undefined };

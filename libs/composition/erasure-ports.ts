@@ -1,6 +1,6 @@
 import type { ErasurePorts } from '@app/personal-data/erasure';
 import { purgeUploadsOfErased, UploadLists, UploadRowMarks } from '@app/uploads/write';
-import { openIdempotencyStore, openUploadFiles, openWebhookOutbox, type StoreConfig, type Stores } from './open-stores';
+import type { Stores } from './stores';
 
 /**
  * The ports of an erasure on `stores` (docs/DESIGN.md "Personal data"): the event store, the read
@@ -11,11 +11,7 @@ import { openIdempotencyStore, openUploadFiles, openWebhookOutbox, type StoreCon
  * `retention apply` parses each file once); `recordErasure`, where given, the erasure ledger's writer
  * (`ErasurePorts.recordErasure`). Throws when the stores were opened without personal data keys.
  */
-export function erasurePortsOf(
-  config: Pick<StoreConfig, 'dataDir'>,
-  stores: Stores,
-  recordErasure?: ErasurePorts['recordErasure'],
-): ErasurePorts {
+export function erasurePortsOf(stores: Stores, recordErasure?: ErasurePorts['recordErasure']): ErasurePorts {
   const personal = stores.personalData;
   if (!personal) throw new Error('the stores were opened without personal data keys');
   // Kept for the ports' life, a run of erasures: each provider's list and each file's rows are read once.
@@ -27,7 +23,7 @@ export function erasurePortsOf(
     destroyKey: (id, at) => personal.keys.destroy(id, at),
     forgetProjected: (id, ukprn, stream) => stores.readModel.eraseTrainee(id, ukprn, stream),
     forgetAnswers: async (text) => {
-      const idempotency = openIdempotencyStore(config, stores);
+      const idempotency = stores.idempotencyStore();
       try {
         return await idempotency.forget(text);
       } finally {
@@ -35,7 +31,7 @@ export function erasurePortsOf(
       }
     },
     forgetDeliveries: async (id) => {
-      const outbox = await openWebhookOutbox(config, stores);
+      const outbox = await stores.webhookOutbox();
       try {
         return await outbox.forgetTrainee(id);
       } finally {
@@ -43,7 +39,7 @@ export function erasurePortsOf(
       }
     },
     forgetUploads: async (id, ukprn, marks) => {
-      const files = await openUploadFiles(config, stores);
+      const files = await stores.uploadFiles();
       try {
         const ports = { trainees: { eventStore: stores.eventStore }, keys: personal.keys, files, lists };
         return await purgeUploadsOfErased(ports, ukprn, { traineeId: id, marks }, new Date(), rows);
