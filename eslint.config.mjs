@@ -14,7 +14,8 @@ import tseslint from 'typescript-eslint';
 const PARTS = {
   'event-sourcing': [],
   calendar: [],
-  keys: [],
+  sqlite: [],
+  keys: ['sqlite'],
   'personal-data': ['event-sourcing', 'keys'],
   'trainees/record': [],
   'trainees/decider': ['event-sourcing', 'calendar', 'trainees/record'],
@@ -175,6 +176,14 @@ export default tseslint.config(
             {
               from: { element: { type: 'app', captured: { app: '*' } } },
               disallow: { to: { element: { type: 'app', captured: { app: '!{{from.captured.app}}' } } } },
+            },
+            // The SQLite driver is imported in libs/sqlite alone; every other part opens its files through it (docs/DESIGN.md "Layout").
+            {
+              from: {
+                element: { types: { anyOf: [...LIB_PARTS.filter((p) => p !== 'sqlite'), 'app'] } },
+                file: { categories: { noneOf: ['test'] } },
+              },
+              disallow: { to: { module: { origin: ['external'], source: ['better-sqlite3'] } } },
             },
             // The deciders are pure: no framework, no I/O, no driver (docs/DESIGN.md "Layout").
             {

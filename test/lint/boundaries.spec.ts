@@ -159,6 +159,19 @@ const CASES: Case[] = [
     breaks: null,
   },
   {
+    why: 'the SQLite driver is imported in libs/sqlite alone',
+    filePath: 'libs/stores/sqlite/probe.ts',
+    code: "import Database from 'better-sqlite3';\nexport const used = [Database];\n",
+    breaks: 'boundaries/dependencies',
+    naming: 'better-sqlite3',
+  },
+  {
+    why: 'a store opens its SQLite files through libs/sqlite',
+    filePath: 'libs/stores/sqlite/probe.ts',
+    code: use('@app/sqlite', 'openPrivateDatabase'),
+    breaks: null,
+  },
+  {
     why: 'a decider does no I/O',
     filePath: 'libs/trainees/decider/probe.ts',
     code: use('node:fs', 'readFileSync'),

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackupNeed, KeptBackups } from '@app/keys';

@@ -6,7 +6,7 @@
  * (docs/operations.md "Backups and restore"). A whole file with `VACUUM INTO`; the state file
  * without what a backup leaves out of it (`copyStateForBackup`). Posts `{done: true}` or `{error}`.
  */
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { copyStateForBackup } from './state-copy';
 

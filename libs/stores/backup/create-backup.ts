@@ -2,7 +2,7 @@ import type { ServiceKeyMaterial } from '@app/runtime/process';
 import type { KeyObject } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { sqliteVersion } from '@app/sqlite';
 import { signDigest } from '@app/audit';
 import { moveStateOutOfReadStore } from '@app/stores/sqlite';
 import { BACKUP_PARTS, REBUILT_ON_RESTORE } from './backup-parts';
@@ -90,14 +90,5 @@ function keepStateApart(dataDir: string): void {
       `the idempotency keys and webhook state are still in ${dataDir}/read-models.sqlite and could not be moved into state.sqlite ` +
         `(${err instanceof Error ? err.message : String(err)}): start the service once, which moves them, then back up`,
     );
-  }
-}
-
-function sqliteVersion(): string {
-  const db = new Database(':memory:');
-  try {
-    return db.prepare('SELECT sqlite_version()').pluck().get() as string;
-  } finally {
-    db.close();
   }
 }

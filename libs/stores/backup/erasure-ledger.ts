@@ -2,7 +2,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deriveKey, type ServiceKeyMaterial } from '@app/runtime/process';
-import { openPrivateDatabase } from '@app/stores/sqlite';
+import { openPrivateDatabase } from '@app/sqlite';
 
 /** The ledger's file name in `BACKUP_DIR` (docs/operations.md "Backups and restore"). */
 export const LEDGER_FILE = 'erasure-ledger.jsonl';

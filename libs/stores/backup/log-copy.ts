@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 import { join } from 'node:path';
 import { faultLine, leafHash, MerkleRoot } from '@app/audit';
 import { logPosition, type LogPosition } from '@app/event-sourcing';

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataKeyNotOpened, DataKeys, isSealed, openFields, type DataKeyStore } from '@app/personal-data';

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 
 /**
  * What a backup leaves out of the state file, `state.sqlite` (its tables are libs/stores/sqlite's

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database, makePrivateDirectory, openPrivateDatabase } from '@app/sqlite';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { liveKeysOf } from '@app/keys';
@@ -6,7 +6,6 @@ import { DataKeyNotForgotten, DataKeys, PersonalData, type DataKeyStore } from '
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { NamedClaim, RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
 import { DataKeyWriter } from './data-key-writer';
-import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 import { ReservationTables } from './registration-reservation-tables';
 import { FORGET_WAL_WITHIN_MS, truncateWalWithin } from './wal-truncation';
 

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database, makePrivateDirectory } from '@app/sqlite';
 import { join } from 'node:path';
 import type { TraineeSnapshot } from '@app/trainees/decider';
 import type { Trainee, ApiVersion } from '@app/trainees/record';
@@ -27,7 +27,6 @@ import { SqliteRebuildRuns } from './sqlite-rebuild-runs';
 import { dropRecordedStores, type SliceOptions } from './drop-in-slices';
 import { writeAsSoonAsFree } from './shared-write-lock';
 import type { ReadStoreConnectionOptions } from './wal-checkpointer';
-import { makePrivateDirectory } from '../private-files';
 
 export { PROJECTION_VERSION } from '@app/runtime/projector';
 

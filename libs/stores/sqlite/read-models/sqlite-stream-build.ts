@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 import type { Worker } from 'node:worker_threads';
 import { TRAINEE_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
 import { SqliteEventStore } from '../event-log/sqlite-event-store';

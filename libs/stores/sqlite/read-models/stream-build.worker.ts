@@ -16,7 +16,7 @@ export interface StreamBuildJob {
   /** The service keyring's file, read again to learn a rotation; null: the key given is kept. */
   keyringFile: string | null;
 }
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sqlitePersonalData } from '../sqlite-data-key-store';

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from './database';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { lockWait } from './lock-wait';
 
