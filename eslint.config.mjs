@@ -58,14 +58,17 @@ const RUNTIME = [
   'runtime/process',
   'runtime/event-transfer',
 ];
-const STORES = ['stores/sqlite', 'stores/mongodb', 'stores/eventstoredb', 'stores/backup'];
+/** The backups (manifest, checks, restore, schedule, erasure ledger): above the runtime, over a port the stores implement. */
+const BACKUP = 'backup';
+const STORES = ['stores/sqlite', 'stores/mongodb', 'stores/eventstoredb'];
 /** The one part that chooses the adapters and hands each process the ports it needs: above the stores, below the apps. */
 const COMPOSITION = 'composition';
 const ALLOWED = {
   ...PARTS,
   ...Object.fromEntries(RUNTIME.map((r) => [r, [...WINGS, ...RUNTIME]])),
-  ...Object.fromEntries(STORES.map((s) => [s, [...WINGS, ...RUNTIME, ...STORES]])),
-  [COMPOSITION]: [...WINGS, ...RUNTIME, ...STORES],
+  [BACKUP]: [...WINGS, ...RUNTIME],
+  ...Object.fromEntries(STORES.map((s) => [s, [...WINGS, ...RUNTIME, BACKUP, ...STORES]])),
+  [COMPOSITION]: [...WINGS, ...RUNTIME, BACKUP, ...STORES],
 };
 const LIB_PARTS = Object.keys(ALLOWED);
 
@@ -171,6 +174,11 @@ export default tseslint.config(
             {
               from: { element: { type: 'app' }, file: { categories: { noneOf: ['test'] } } },
               disallow: { to: { element: { types: { anyOf: LIB_PARTS }, fileInternalPath: '!index.ts' } } },
+            },
+            // An app takes its stores from the composition, never an adapter (docs/DESIGN.md "Layout").
+            {
+              from: { element: { type: 'app' }, file: { categories: { noneOf: ['test'] } } },
+              disallow: { to: { element: { types: { anyOf: STORES } } } },
             },
             // An app imports libs and itself, never another app.
             {

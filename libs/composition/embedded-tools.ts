@@ -1,4 +1,5 @@
-import { forgetGuardStreams, type GuardStreamsForgotten } from '@app/stores/sqlite';
+import type { BackupFiles } from '@app/backup';
+import { forgetGuardStreams, SQLITE_BACKUP_FILES, type GuardStreamsForgotten } from '@app/stores/sqlite';
 import type { StoreConfig } from './stores';
 
 /**
@@ -22,4 +23,22 @@ export interface EmbeddedLog {
 export function embeddedLog(config: StoreConfig): EmbeddedLog | null {
   if (config.eventStoreUrl) return null;
   return { forgetGuardStreams: () => forgetGuardStreams(config.dataDir) };
+}
+
+/**
+ * The files every backup is made of and checked against (libs/backup's `BackupFiles`): the
+ * embedded stores', whatever stores this process is configured with (a backup kept from before a
+ * move to the servers is read as it was made).
+ */
+export function backupFiles(): BackupFiles {
+  return SQLITE_BACKUP_FILES;
+}
+
+/**
+ * The files the service backs up when `config` names the embedded stores alone ({@link backupFiles});
+ * null when it names EventStoreDB or MongoDB, whose backups are their own tools' (docs/operations.md
+ * "Backups and restore").
+ */
+export function embeddedBackups(config: StoreConfig): BackupFiles | null {
+  return config.eventStoreUrl || config.mongodbUrl ? null : SQLITE_BACKUP_FILES;
 }

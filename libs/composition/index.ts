@@ -1,5 +1,5 @@
 export { historySourcesOf } from './audit-log';
-export { embeddedLog, storeConfigOf, type EmbeddedLog } from './embedded-tools';
+export { backupFiles, embeddedBackups, embeddedLog, storeConfigOf, type EmbeddedLog } from './embedded-tools';
 export { erasurePortsOf } from './erasure-ports';
 export { openStores } from './open-stores';
 export { StoreUnavailable, type OpenStoresOptions, type StoreConfig, type Stores } from './stores';

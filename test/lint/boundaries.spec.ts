@@ -132,6 +132,26 @@ const CASES: Case[] = [
     naming: 'api',
   },
   {
+    why: 'an app takes its stores from the composition, never an adapter',
+    filePath: 'apps/api/src/probe.ts',
+    code: use('@app/stores/sqlite', 'SqliteReadModel'),
+    breaks: 'boundaries/dependencies',
+    naming: 'stores/sqlite',
+  },
+  {
+    why: 'an app opens its stores through the composition',
+    filePath: 'apps/admin/src/probe.ts',
+    code: use('@app/composition', 'openStores'),
+    breaks: null,
+  },
+  {
+    why: 'the backups work over their port, never an adapter',
+    filePath: 'libs/backup/probe.ts',
+    code: use('@app/stores/sqlite', 'SQLITE_BACKUP_FILES'),
+    breaks: 'boundaries/dependencies',
+    naming: 'stores/sqlite',
+  },
+  {
     why: 'an app enters a lib through its face',
     filePath: 'apps/api/src/probe.ts',
     code: use('@app/trainees/decider/trainee.decide', 'decide'),

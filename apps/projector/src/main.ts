@@ -21,9 +21,9 @@ import {
   type AppConfig,
   type ServiceKeyring,
 } from '@app/runtime/process';
-import { openStores, READ_STORE_CHECK_WAIT_MS, StoreUnavailable, type Stores } from '@app/composition';
+import { embeddedBackups, openStores, READ_STORE_CHECK_WAIT_MS, StoreUnavailable, type Stores } from '@app/composition';
 import { loadAuditSigningKey, openDigestSchedule, SigningKeyUnavailable } from '@app/audit';
-import { BackupSchedule, observeBackups } from '@app/stores/backup';
+import { BackupSchedule, observeBackups } from '@app/backup';
 import { Projector } from '@app/runtime/projector';
 import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
 import { observeProjections, projectorHooks, type MetricsServer } from '@app/runtime/telemetry';
@@ -167,10 +167,11 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
  * restore"), not started; null when unset. The signing key is read now, so a bad one stops the start.
  */
 function backupSchedule(config: AppConfig, serviceKey: ServiceKeyring, logger: Logger): BackupSchedule | null {
-  if (!config.backups) return null;
+  const files = embeddedBackups(config);
+  if (!config.backups || !files) return null;
   const { dir, everyMs, keep, signingKeyFile } = config.backups;
   const signingKey = signingKeyFile ? loadAuditSigningKey({ dataDir: config.dataDir, signingKeyFile, production: true }).privateKey : null;
-  return new BackupSchedule({ dataDir: config.dataDir, dir, everyMs, keep, serviceKey, signingKey }, logger);
+  return new BackupSchedule({ files, dataDir: config.dataDir, dir, everyMs, keep, serviceKey, signingKey }, logger);
 }
 
 if (require.main === module) {

@@ -19,3 +19,4 @@ export { moveStateOutOfReadStore } from './state-migration';
 export { READ_STORE_FILE } from './read-models/read-store-file';
 export { isReadStoreDamaged, prepareEmbeddedFiles, READ_STORE_CHECK_WAIT_MS, type FilesLog } from './embedded-files';
 export { SqliteUploadFiles, UploadPartsNotForgotten, UPLOADS_FILE } from './sqlite-upload-files';
+export { SQLITE_BACKUP_FILES } from './backup/sqlite-backup-files';

@@ -10,7 +10,7 @@ import {
   restoreFiles,
   type BackupManifest,
   type LedgerRead,
-} from '@app/stores/backup';
+} from '@app/backup';
 import { erasurePortsOf } from '@app/composition';
 import { readKeyring } from '@app/keys';
 import { SANDBOX_KEY_FILE, type ServiceKey } from '@app/runtime/process';
@@ -31,7 +31,7 @@ import { embeddedOnly, existingServiceKey, readLedgerOrRefuse } from './backup-c
  * verify. `ledgerOption` is commander's: a file, `false` for `--no-ledger`, undefined for neither.
  */
 export async function restoreCommand(dir: string, ledgerOption: string | false | undefined, ctx: CliContext): Promise<void> {
-  embeddedOnly(ctx);
+  const stores = embeddedOnly(ctx);
   const key = existingServiceKey(ctx, 'backup restore');
   const manifest = refusing(() => manifestUnder(dir, key.keyring, key.file));
   refuseStrayKey(ctx, manifest);
@@ -52,7 +52,7 @@ export async function restoreCommand(dir: string, ledgerOption: string | false |
   }
   const entries = ledger?.entries ?? [];
   const bar = progressBar('checking the copy', 0);
-  const restored = await restoreFiles(dir, ctx.dataDir, {
+  const restored = await restoreFiles(stores, dir, ctx.dataDir, {
     serviceKey: key.keyring,
     keyFile: key.file,
     ledger: entries,

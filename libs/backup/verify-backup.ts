@@ -2,9 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { digestSignatureHolds, keyFingerprint, type TrustedKey } from '@app/audit';
 import { versionedKeys, type ServiceKeyMaterial } from '@app/runtime/process';
-import { auditLogCopy, type LogCopy } from './log-copy';
+import type { BackupFiles, LogCopy, SealedCheck } from './backup-files.port';
 import { fileDigest, manifestProblem, readManifest, type BackupManifest, type ManifestFile } from './manifest';
-import { openSealedCopy, type SealedCheck } from './sealed-copy';
 
 /**
  * What `backup verify` found (docs/operations.md "Backups and restore"): the manifest (null when
@@ -20,11 +19,12 @@ export interface BackupVerification {
 }
 
 /**
- * Checks the backup in `dir` under `serviceKey`, reading it only: the manifest's MAC and the key it
- * was made under, then its files ({@link checkBackupFiles}). `onEvents` hears the events checked
- * so far; a signed digest is held to `trusted` where one is given (docs/DESIGN.md "Who holds what").
+ * Checks the backup in `dir` of `files` under `serviceKey`, reading it only: the manifest's MAC and
+ * the key it was made under, then its files ({@link checkBackupFiles}). `onEvents` hears the events
+ * checked so far; a signed digest is held to `trusted` where one is given (docs/DESIGN.md "Who holds what").
  */
 export async function verifyBackup(
+  files: BackupFiles,
   dir: string,
   serviceKey: ServiceKeyMaterial,
   onEvents?: (events: number) => void,
@@ -34,7 +34,7 @@ export async function verifyBackup(
   if (typeof read === 'string') return { manifest: null, log: null, sealed: null, problems: [read] };
   const sealedProblem = manifestProblem(read, serviceKey);
   if (sealedProblem !== null) return { manifest: read, log: null, sealed: null, problems: [sealedProblem] };
-  return checkBackupFiles(dir, read, serviceKey, onEvents, trusted);
+  return checkBackupFiles(files, dir, read, serviceKey, onEvents, trusted);
 }
 
 /**
@@ -42,11 +42,12 @@ export async function verifyBackup(
  * caller held to `serviceKey`: each file's size and SHA-256; every chain of the log copy (as
  * `audit verify` does) and its heads against the manifest's root (and its signed digest, where it
  * has one, signed by the `trusted` key where one is given); every sealed event opened with the key
- * store copy's keys, or counted as an erased trainee's. A file whose size or hash fails is never
- * opened: the log's chains are not read when `events.sqlite` fails, the sealed events not opened
- * when it or `keys.sqlite` fails (the hash failure is the problem reported).
+ * store copy's keys, or counted as an erased trainee's (each read through `files`). A file whose
+ * size or hash fails is never opened: the log's chains are not read when the log's copy fails, the
+ * sealed events not opened when it or the key store's copy fails (the hash failure is the problem reported).
  */
 export async function checkBackupFiles(
+  files: BackupFiles,
   dir: string,
   manifest: BackupManifest,
   serviceKey: ServiceKeyMaterial,
@@ -61,20 +62,21 @@ export async function checkBackupFiles(
     problems.push(problem);
     failed.add(f.name);
   }
-  if (!manifest.files.some((f) => f.name === 'events.sqlite')) problems.push('the manifest names no event log (events.sqlite)');
-  if (failed.has('events.sqlite') || !existsSync(join(dir, 'events.sqlite'))) return { manifest, log: null, sealed: null, problems };
+  const { logFile, keysFile } = files;
+  if (!manifest.files.some((f) => f.name === logFile)) problems.push(`the manifest names no event log (${logFile})`);
+  if (failed.has(logFile) || !existsSync(join(dir, logFile))) return { manifest, log: null, sealed: null, problems };
   let log: LogCopy | null = null;
   let sealed: SealedCheck | null = null;
   try {
-    log = await auditLogCopy(dir, onEvents);
-    problems.push(...log.faults.map((f) => `events.sqlite: ${f}`));
-    problems.push(...headsProblems(manifest, log, trusted));
-    if (!failed.has('keys.sqlite')) {
-      sealed = await openSealedCopy(dir, versionedKeys(serviceKey, 'key-encryption'));
+    log = await files.checkLogCopy(dir, onEvents);
+    problems.push(...log.faults.map((f) => `${logFile}: ${f}`));
+    problems.push(...headsProblems(logFile, manifest, log, trusted));
+    if (!failed.has(keysFile)) {
+      sealed = await files.openSealedCopy(dir, versionedKeys(serviceKey, 'key-encryption'));
       problems.push(...sealed.problems);
     }
   } catch (err) {
-    problems.push(`events.sqlite or keys.sqlite cannot be read as a database: ${err instanceof Error ? err.message : String(err)}`);
+    problems.push(`${logFile} or ${keysFile} cannot be read as a database: ${err instanceof Error ? err.message : String(err)}`);
   }
   return { manifest, log, sealed, problems };
 }
@@ -89,15 +91,15 @@ async function fileProblem(file: string, f: ManifestFile): Promise<string | null
 }
 
 /** Where the log copy is not what the manifest (and its signed digest) says it is. */
-function headsProblems(manifest: BackupManifest, log: LogCopy, trusted: TrustedKey | null): string[] {
+function headsProblems(logFile: string, manifest: BackupManifest, log: LogCopy, trusted: TrustedKey | null): string[] {
   const problems: string[] = [];
   const said = manifest.log;
   if (log.position !== said.position || log.events !== said.events || log.streams !== said.streams)
     problems.push(
-      `events.sqlite: ${log.events} events in ${log.streams} streams up to position ${log.position}; ` +
+      `${logFile}: ${log.events} events in ${log.streams} streams up to position ${log.position}; ` +
         `the manifest says ${said.events} in ${said.streams} up to ${said.position}`,
     );
-  else if (log.headsRoot !== said.heads_root) problems.push("events.sqlite: the streams' heads are not those the manifest records");
+  else if (log.headsRoot !== said.heads_root) problems.push(`${logFile}: the streams' heads are not those the manifest records`);
   const digest = manifest.digest;
   if (digest && !digestSignatureHolds(digest)) problems.push(`manifest.json: its signed digest's signature does not hold`);
   else if (digest && (digest.root !== said.heads_root || digest.position !== said.position || digest.streams !== said.streams))

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PeriodicRun } from '@app/event-sourcing';
 import type { Metrics } from '@app/runtime/telemetry';
-import { MANIFEST_FILE } from './backup-parts';
+import { MANIFEST_FILE, type BackupFiles } from './backup-files.port';
 import { createBackup } from './create-backup';
 import { keepLedgerIn } from './erasure-ledger';
 import { readManifest } from './manifest';
@@ -20,8 +20,12 @@ export interface BackupScheduleLogger {
   error(context: object, message: string): void;
 }
 
-/** What {@link BackupSchedule} takes: the data dir it backs up, `BACKUP_DIR`, `BACKUP_EVERY` (ms), `BACKUP_KEEP`, the keys. */
+/**
+ * What {@link BackupSchedule} takes: the stores' files it copies, the data dir it backs up,
+ * `BACKUP_DIR`, `BACKUP_EVERY` (ms), `BACKUP_KEEP`, the keys.
+ */
 export interface BackupScheduleOptions {
+  files: BackupFiles;
   dataDir: string;
   dir: string;
   everyMs: number;
@@ -94,7 +98,7 @@ export class BackupSchedule {
     const partial = join(this.options.dir, `${name}${PARTIAL}`);
     try {
       keepLedgerIn(this.options.dir);
-      const { manifest, faults } = await createBackup(this.options.dataDir, partial, {
+      const { manifest, faults } = await createBackup(this.options.files, this.options.dataDir, partial, {
         serviceKey: this.options.serviceKey,
         signingKey: this.options.signingKey,
         now: () => started,

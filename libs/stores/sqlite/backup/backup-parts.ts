@@ -1,19 +1,4 @@
-/** The manifest's file name inside a backup. */
-export const MANIFEST_FILE = 'manifest.json';
-
-/**
- * One file of a backup (docs/operations.md "Backups and restore"): its name, the same in the
- * backup as in `DATA_DIR`, what its copy holds, and how it is copied: `whole` (`VACUUM INTO`), or
- * `state`, without the kept answers and webhook payloads (`copyStateForBackup`: personal data in
- * the clear, which no erasure could reach in a backup; docs/DESIGN.md "Personal data").
- */
-export interface BackupPart {
-  file: string;
-  holds: string;
-  how: 'whole' | 'state';
-  /** True for the log: a data dir without it has nothing to back up. */
-  required: boolean;
-}
+import type { BackupPart } from '@app/backup';
 
 /**
  * What a backup copies, in the order it is copied. The stores the log cannot make again come
@@ -24,7 +9,7 @@ export interface BackupPart {
  * then the key store, so every sealed event and part of the copies has its key in the key store's
  * copy, unless its trainee was erased or its upload purged in between (its key then reads erased).
  * The read models (`read-models.sqlite`) are not copied: a restore rebuilds them from the log
- * ({@link REBUILT_ON_RESTORE}). Backups made before
+ * (`REBUILT_ON_RESTORE`, libs/backup). Backups made before
  * `state.sqlite` held the first part's tables in a `read-models.sqlite` of their own; a restore
  * copies it, and the first open moves them into `state.sqlite` (`moveStateOutOfReadStore`).
  */
@@ -42,9 +27,4 @@ export const BACKUP_PARTS: readonly BackupPart[] = [
   { file: 'events.sqlite', holds: 'the event log', how: 'whole', required: true },
   { file: 'uploads.sqlite', holds: "the uploads' files and row messages, sealed with their data keys", how: 'whole', required: false },
   { file: 'keys.sqlite', holds: "the trainees' and uploads' data keys", how: 'whole', required: false },
-];
-
-/** What a restore makes again instead of copying, and why it can. */
-export const REBUILT_ON_RESTORE: readonly string[] = [
-  'the read models (trainees, providers and tokens, the change feed): projected again from the log',
 ];

@@ -1,4 +1,4 @@
-export { BACKUP_PARTS, MANIFEST_FILE, REBUILT_ON_RESTORE, type BackupPart } from './backup-parts';
+export { MANIFEST_FILE, REBUILT_ON_RESTORE, type BackupFiles, type BackupPart, type LogCopy, type SealedCheck } from './backup-files.port';
 export { BackupSchedule, observeBackups, type BackupScheduleLogger, type BackupScheduleOptions } from './backup-schedule';
 export { BackupRefused, createBackup, type BackupProgress, type CreateBackupOptions } from './create-backup';
 export {
@@ -23,4 +23,4 @@ export {
   type RestoreOptions,
 } from './restore-backup';
 export { checkBackupFiles, verificationSummary, verifyBackup, type BackupVerification } from './verify-backup';
-export { keptBackupsIn } from './backup-key-versions';
+export { keptBackupsIn } from './kept-backups';

@@ -15,8 +15,8 @@ import {
 import { join } from 'node:path';
 import { eraseTrainee, type ErasurePorts } from '@app/personal-data/erasure';
 import { SANDBOX_KEY_FILE, type ServiceKeyMaterial } from '@app/runtime/process';
-import { READ_STORE_FILE, SqliteDataKeyStore, STATE_FILE } from '@app/stores/sqlite';
 import { NotFound } from '@app/trainees/decider';
+import type { BackupFiles } from './backup-files.port';
 import { BackupRefused } from './create-backup';
 import type { LedgerEntry } from './erasure-ledger';
 import { madeUnder, manifestProblem, readManifest, type BackupManifest } from './manifest';
@@ -30,8 +30,9 @@ export interface RestoredFiles {
   manifest: BackupManifest;
   keysDestroyed: number;
   /**
-   * `state.sqlite`: copied from the backup (`restored`); from an older backup's `read-models.sqlite`,
-   * which held its tables, moved at the first open (`in-read-models`); or not in the backup at all,
+   * The kept state's file (`BackupFiles.stateFile`, `state.sqlite`): copied from the backup
+   * (`restored`); from an older backup's `read-models.sqlite` (`BackupFiles.olderStateFile`), which
+   * held its tables, moved at the first open (`in-read-models`); or not in the backup at all,
    * so nothing to restore for it (`none`: no idempotency key, webhook state or registry position was kept).
    */
   state: 'restored' | 'in-read-models' | 'none';
@@ -71,7 +72,7 @@ export function manifestUnder(dir: string, serviceKey: ServiceKeyMaterial, keyFi
 }
 
 /**
- * The first step of a restore (docs/operations.md "Backups and restore"): the manifest of the
+ * The first step of a restore of `files` (docs/operations.md "Backups and restore"): the manifest of the
  * backup in `dir` held to the service key ({@link manifestUnder}, before anything is copied); its
  * files copied into `dataDir` (made 0700, files 0600); the copies checked as `backup verify`
  * checks a backup ({@link checkBackupFiles}: each one's size and SHA-256 against the manifest, and
@@ -84,7 +85,7 @@ export function manifestUnder(dir: string, serviceKey: ServiceKeyMaterial, keyFi
  * (nothing copied), or copies that do not verify (each problem named), which are removed first:
  * `dataDir` is left as it was found (removed again when the restore made it).
  */
-export async function restoreFiles(dir: string, dataDir: string, options: RestoreOptions): Promise<RestoredFiles> {
+export async function restoreFiles(files: BackupFiles, dir: string, dataDir: string, options: RestoreOptions): Promise<RestoredFiles> {
   const present = existsSync(dataDir) ? readdirSync(dataDir).filter((f) => f !== SANDBOX_KEY_FILE) : [];
   if (present.length > 0)
     throw new BackupRefused(`${dataDir} is not empty (${present.slice(0, 3).join(', ')}…): a restore goes into an empty DATA_DIR`);
@@ -101,7 +102,7 @@ export async function restoreFiles(dir: string, dataDir: string, options: Restor
       copied.push(f.name);
       copyPrivately(join(dir, f.name), join(dataDir, f.name));
     }
-    const checked = await checkBackupFiles(dataDir, manifest, options.serviceKey, options.onEvents, options.trusted ?? null);
+    const checked = await checkBackupFiles(files, dataDir, manifest, options.serviceKey, options.onEvents, options.trusted ?? null);
     if (checked.problems.length > 0)
       throw new BackupRefused(
         `the backup in ${dir} does not verify as copied into ${dataDir}; nothing was restored (the copies are removed):\n  ` +
@@ -111,15 +112,10 @@ export async function restoreFiles(dir: string, dataDir: string, options: Restor
     removeCopies(dataDir, copied, made);
     throw err;
   }
-  let keysDestroyed = 0;
-  const keys = SqliteDataKeyStore.open(dataDir);
-  try {
-    for (const e of options.ledger) if (await keys.destroy(e.trainee_id, new Date(e.erased_at))) keysDestroyed++;
-  } finally {
-    await keys.close();
-  }
+  const erased = options.ledger.map((e) => ({ traineeId: e.trainee_id, at: new Date(e.erased_at) }));
+  const keysDestroyed = await files.destroyKeys(dataDir, erased);
   const names = new Set(manifest.files.map((f) => f.name));
-  const state = names.has(STATE_FILE) ? 'restored' : names.has(READ_STORE_FILE) ? 'in-read-models' : 'none';
+  const state = names.has(files.stateFile) ? 'restored' : names.has(files.olderStateFile) ? 'in-read-models' : 'none';
   return { manifest, keysDestroyed, state };
 }
 

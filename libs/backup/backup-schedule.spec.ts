@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { newEventId, toEventData } from '@app/event-sourcing';
 import { deriveKey } from '@app/runtime/process';
 import { openStores } from '@app/composition';
+import { SQLITE_BACKUP_FILES as FILES } from '@app/stores/sqlite';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { Metrics } from '@app/runtime/telemetry';
-import { parseExposition } from '../../../test/support/metrics-scrape';
+import { parseExposition } from '../../test/support/metrics-scrape';
 import { BackupSchedule, observeBackups, verifyBackup } from '.';
 
 const SERVICE_KEY = randomBytes(32);
@@ -26,7 +27,16 @@ describe('scheduled backups', () => {
   };
   const schedule = (data = dataDir) =>
     new BackupSchedule(
-      { dataDir: data, dir, everyMs: 6 * HOUR, keep: 2, serviceKey: SERVICE_KEY, signingKey: null, now: () => new Date(clock) },
+      {
+        files: FILES,
+        dataDir: data,
+        dir,
+        everyMs: 6 * HOUR,
+        keep: 2,
+        serviceKey: SERVICE_KEY,
+        signingKey: null,
+        now: () => new Date(clock),
+      },
       logger,
     );
 
@@ -62,7 +72,7 @@ describe('scheduled backups', () => {
     expect(first.counts).toEqual({ taken: 3, failed: 0 });
     expect(readdirSync(dir).sort()).toEqual(['2026-11-28T06-00-00-000Z', '2026-11-28T12-00-00-000Z', 'erasure-ledger.jsonl']);
     expect(readFileSync(join(dir, 'erasure-ledger.jsonl'), 'utf8')).toBe('an erasure\n');
-    expect((await verifyBackup(join(dir, '2026-11-28T12-00-00-000Z'), SERVICE_KEY)).problems).toEqual([]);
+    expect((await verifyBackup(FILES, join(dir, '2026-11-28T12-00-00-000Z'), SERVICE_KEY)).problems).toEqual([]);
     expect(logs.filter((l) => l.message === 'backup taken').map((l) => l.context.pruned)).toEqual([0, 0, 1]);
     // The newest backup is 6 hours old now; a new process reads it back, so its age (the alert's reading) is right.
     const restarted = schedule();

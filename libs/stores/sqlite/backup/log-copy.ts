@@ -2,25 +2,12 @@ import { Database } from '@app/sqlite';
 import { join } from 'node:path';
 import { faultLine, leafHash, MerkleRoot } from '@app/audit';
 import { logPosition, type LogPosition } from '@app/event-sourcing';
-import { verifyInThreads } from '@app/stores/sqlite';
+import type { LogCopy } from '@app/backup';
+import { verifyInThreads } from '../event-log/threaded-verify';
 
 /**
- * What the audit finds in a copy of the embedded log (`<dir>/events.sqlite`, a backup's):
- * `position`, its last event's; `events` and `streams`; `headsRoot`, the Merkle root over every
- * stream's head in stream-id order (as a signed digest makes it, docs/DESIGN.md "Signed digests");
- * `schema`, the log's schema version; each chain fault as `audit verify` words it.
- */
-export interface LogCopy {
-  position: LogPosition;
-  events: number;
-  streams: number;
-  headsRoot: string;
-  schema: number;
-  faults: string[];
-}
-
-/**
- * Checks every chain of the log copy in `dir` (`verifyInThreads`, read-only) and sums up its heads.
+ * What the audit finds in the copy of the embedded log in `dir` (`<dir>/events.sqlite`, a
+ * backup's; `LogCopy`): every chain checked (`verifyInThreads`, read-only) and its heads summed up.
  * `onEvents` hears the events checked so far. Rejects when the file is not a database.
  */
 export async function auditLogCopy(dir: string, onEvents?: (events: number) => void): Promise<LogCopy> {

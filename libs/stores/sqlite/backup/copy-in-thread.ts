@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, openSync, statSync } from 'node:fs';
-import { startWorker } from '@app/stores/sqlite';
+import { startWorker } from '../start-worker';
 import type { CopyJob } from './copy.worker';
 
 /** What a copy thread posts (see copy.worker.ts). */

@@ -3,7 +3,7 @@ import { createReadStream, existsSync, readFileSync, renameSync, statSync, write
 import { dirname, join } from 'node:path';
 import type { SignedDigest } from '@app/audit';
 import { deriveKey, type ServiceKeyMaterial } from '@app/runtime/process';
-import { MANIFEST_FILE } from './backup-parts';
+import { MANIFEST_FILE } from './backup-files.port';
 
 /** Names the manifest's format (docs/operations.md "Backups and restore"). */
 export const BACKUP_FORMAT = 'trainee-records-backup/1';

@@ -8,7 +8,7 @@ import { logPosition, newEventId, toEventData } from '@app/event-sourcing';
 import { REGISTRY_PM_CHECKPOINT } from '@app/registry';
 import { deriveKey } from '@app/runtime/process';
 import { openStores } from '@app/composition';
-import { SqliteIdempotencyStore, SqliteReadModel, SqliteWebhookOutbox } from '@app/stores/sqlite';
+import { SQLITE_BACKUP_FILES as FILES, SqliteIdempotencyStore, SqliteReadModel, SqliteWebhookOutbox } from '@app/stores/sqlite';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import type { WebhookEndpointRecord } from '@app/webhooks/delivery';
@@ -166,7 +166,7 @@ describe('backups of the embedded stores', () => {
     dataDir = join(root, 'data');
     await sealedDataDir(dataDir);
     made = join(root, 'made');
-    await createBackup(dataDir, made, { serviceKey: SERVICE_KEY, signingKey: null });
+    await createBackup(FILES, dataDir, made, { serviceKey: SERVICE_KEY, signingKey: null });
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   // Each test changes a copy of the one backup (file modes kept).
@@ -176,7 +176,7 @@ describe('backups of the embedded stores', () => {
   });
 
   it('makes a backup that verifies, readable by its user only, whose every sealed event opens', async () => {
-    const verified = await verifyBackup(backup, SERVICE_KEY);
+    const verified = await verifyBackup(FILES, backup, SERVICE_KEY);
     expect(verified.problems).toEqual([]);
     expect(verified.manifest!.files.map((f) => f.name)).toEqual(['state.sqlite', 'schools.sqlite', 'events.sqlite', 'keys.sqlite']);
     expect(verified.log).toMatchObject({ events: verified.manifest!.log.events, streams: verified.manifest!.log.streams, faults: [] });
@@ -204,15 +204,15 @@ describe('backups of the embedded stores', () => {
 
   it('restores the kept state without answers or payloads: a retry runs again, a pending delivery is made again', async () => {
     const target = join(root, `restored-state-${Date.now()}`);
-    expect((await restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('restored');
+    expect((await restoreFiles(FILES, backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('restored');
     expect(await keptState(target)).toEqual(KEPT);
   });
 
   it('restores an older backup, whose kept state is in its read-models.sqlite, into state.sqlite', async () => {
     await asOlderBackup(backup);
-    expect((await verifyBackup(backup, SERVICE_KEY)).problems).toEqual([]);
+    expect((await verifyBackup(FILES, backup, SERVICE_KEY)).problems).toEqual([]);
     const target = join(root, `restored-older-${Date.now()}`);
-    expect((await restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('in-read-models');
+    expect((await restoreFiles(FILES, backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('in-read-models');
     // An older backup kept its answers: they are restored as they were.
     expect(await keptState(target)).toEqual({ replay: 'replay', outbox: 3, deliveries: [], registry: 2 });
     const left = new Database(join(target, 'read-models.sqlite'), { readonly: true });
@@ -225,20 +225,20 @@ describe('backups of the embedded stores', () => {
     const { service_key_check: _check, mac: _mac, ...fields } = readManifest(backup) as BackupManifest;
     writeManifest(backup, sealManifest({ ...fields, files: fields.files.filter((f) => f.name !== 'state.sqlite') }, SERVICE_KEY));
     const target = join(root, `restored-none-${Date.now()}`);
-    expect((await restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('none');
+    expect((await restoreFiles(FILES, backup, target, { serviceKey: SERVICE_KEY, ledger: [] })).state).toBe('none');
     expect(await keptState(target)).toMatchObject({ outbox: 0, deliveries: [], registry: 0 });
   });
 
   it('refuses a target that is not empty', async () => {
-    await expect(createBackup(dataDir, backup, { serviceKey: SERVICE_KEY, signingKey: null })).rejects.toThrow(BackupRefused);
-    await expect(createBackup(join(root, 'nothing'), join(root, 'nowhere'), { serviceKey: SERVICE_KEY, signingKey: null })).rejects.toThrow(
-      /holds no event log/,
-    );
+    await expect(createBackup(FILES, dataDir, backup, { serviceKey: SERVICE_KEY, signingKey: null })).rejects.toThrow(BackupRefused);
+    await expect(
+      createBackup(FILES, join(root, 'nothing'), join(root, 'nowhere'), { serviceKey: SERVICE_KEY, signingKey: null }),
+    ).rejects.toThrow(/holds no event log/);
   });
 
   it('names a byte changed in the log copy, and never opens a copy whose hash fails', async () => {
     changeByteIn(join(backup, 'events.sqlite'), '"ukprn":"10000001"');
-    const verified = await verifyBackup(backup, SERVICE_KEY);
+    const verified = await verifyBackup(FILES, backup, SERVICE_KEY);
     expect(verified.problems).toEqual(["events.sqlite: its SHA-256 is not the manifest's (a byte changed since the backup)"]);
     // Neither its chains nor its sealed events were read.
     expect(verified.log).toBeNull();
@@ -247,7 +247,7 @@ describe('backups of the embedded stores', () => {
 
   it('never opens a key store copy whose hash fails, and still checks the log', async () => {
     changeByteIn(join(backup, 'keys.sqlite'), 'data_keys');
-    const verified = await verifyBackup(backup, SERVICE_KEY);
+    const verified = await verifyBackup(FILES, backup, SERVICE_KEY);
     expect(verified.problems).toEqual(["keys.sqlite: its SHA-256 is not the manifest's (a byte changed since the backup)"]);
     expect(verified.log?.faults).toEqual([]);
     expect(verified.sealed).toBeNull();
@@ -277,7 +277,7 @@ describe('backups of the embedded stores', () => {
     update.run(JSON.stringify({ ...(JSON.parse(next.data) as Record<string, unknown>), sealed: box }), next.position);
     log.close();
     await resealed(backup);
-    const { sealed } = await verifyBackup(backup, SERVICE_KEY);
+    const { sealed } = await verifyBackup(FILES, backup, SERVICE_KEY);
     expect(sealed!.problems).toContain('events.sqlite: trainee-BkA revision 0: its sealed values do not open with its data key');
     expect(sealed!.problems).toContain('events.sqlite: trainee-BkB revision 1: its sealed values do not open with its data key');
     expect(sealed!.opened).toBe(TRAINEES.length - 1);
@@ -288,7 +288,7 @@ describe('backups of the embedded stores', () => {
     keys.prepare(`DELETE FROM data_keys WHERE trainee_id = 'BkC'`).run();
     keys.close();
     await resealed(backup);
-    const { problems } = await verifyBackup(backup, SERVICE_KEY);
+    const { problems } = await verifyBackup(FILES, backup, SERVICE_KEY);
     expect(problems).toEqual(['keys.sqlite has no data key for trainee-BkC: its sealed events cannot be opened']);
   });
 
@@ -297,7 +297,7 @@ describe('backups of the embedded stores', () => {
     keys.prepare(`UPDATE data_keys SET wrapped = NULL, erased_at = '2026-01-01T00:00:00.000Z' WHERE trainee_id = 'BkD'`).run();
     keys.close();
     await resealed(backup);
-    const verified = await verifyBackup(backup, SERVICE_KEY);
+    const verified = await verifyBackup(FILES, backup, SERVICE_KEY);
     expect(verified.sealed).toEqual({ opened: TRAINEES.length - 1, erased: 1, problems: [] });
   });
 
@@ -305,32 +305,32 @@ describe('backups of the embedded stores', () => {
     const file = join(backup, 'manifest.json');
     const manifest = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...manifest, log: { ...manifest.log, position: manifest.log.position + 1 } }));
-    expect((await verifyBackup(backup, SERVICE_KEY)).problems).toEqual([
+    expect((await verifyBackup(FILES, backup, SERVICE_KEY)).problems).toEqual([
       'manifest.json: the manifest was changed after the backup was made (its MAC does not hold)',
     ]);
-    expect((await verifyBackup(backup, randomBytes(32))).problems[0]).toMatch(/made under another service key/);
+    expect((await verifyBackup(FILES, backup, randomBytes(32))).problems[0]).toMatch(/made under another service key/);
   });
 
   it("holds a signed digest's signature to the trusted key where one is given", async () => {
     const signed = join(root, `signed-${Date.now()}`);
     const { privateKey } = generateKeyPairSync('ed25519');
-    await createBackup(dataDir, signed, { serviceKey: SERVICE_KEY, signingKey: privateKey });
+    await createBackup(FILES, dataDir, signed, { serviceKey: SERVICE_KEY, signingKey: privateKey });
     const own = { fingerprint: keyFingerprint(createPublicKey(privateKey)), name: 'the test key' };
-    expect((await verifyBackup(signed, SERVICE_KEY, undefined, own)).problems).toEqual([]);
+    expect((await verifyBackup(FILES, signed, SERVICE_KEY, undefined, own)).problems).toEqual([]);
     const other = { fingerprint: keyFingerprint(generateKeyPairSync('ed25519').publicKey), name: 'the auditor key' };
-    expect((await verifyBackup(signed, SERVICE_KEY, undefined, other)).problems).toEqual([
+    expect((await verifyBackup(FILES, signed, SERVICE_KEY, undefined, other)).problems).toEqual([
       `manifest.json: its signed digest was signed by key ${own.fingerprint}, not the auditor key (${other.fingerprint})`,
     ]);
-    expect((await verifyBackup(signed, SERVICE_KEY)).problems).toEqual([]);
+    expect((await verifyBackup(FILES, signed, SERVICE_KEY)).problems).toEqual([]);
   });
 
   it('restores into an empty data dir only, a backup that verifies only, destroying the ledger’s keys', async () => {
     mkdirSync(join(root, 'busy'));
     writeFileSync(join(root, 'busy', 'events.sqlite'), '');
-    const busy = restoreFiles(backup, join(root, 'busy'), { serviceKey: SERVICE_KEY, ledger: [] });
+    const busy = restoreFiles(FILES, backup, join(root, 'busy'), { serviceKey: SERVICE_KEY, ledger: [] });
     await expect(busy).rejects.toThrow(/is not empty/);
     const target = join(root, `restored-${Date.now()}`);
-    const restored = await restoreFiles(backup, target, {
+    const restored = await restoreFiles(FILES, backup, target, {
       serviceKey: SERVICE_KEY,
       ledger: [{ trainee_id: 'BkA', erased_at: '2026-11-27T10:00:00.000Z', reason: 'Request DPO-1' }],
     });
@@ -343,14 +343,14 @@ describe('backups of the embedded stores', () => {
     keys.close();
     changeByteIn(join(backup, 'keys.sqlite'), 'data_keys');
     const tornDir = join(root, `torn-${Date.now()}`);
-    const torn = restoreFiles(backup, tornDir, { serviceKey: SERVICE_KEY, ledger: [] });
+    const torn = restoreFiles(FILES, backup, tornDir, { serviceKey: SERVICE_KEY, ledger: [] });
     await expect(torn).rejects.toThrow(/nothing was restored \(the copies are removed\):\n {2}keys\.sqlite: its SHA-256/);
     expect(existsSync(tornDir)).toBe(false);
   });
 
   it('refuses a backup made under another service key before copying anything', async () => {
     const target = join(root, `other-key-${Date.now()}`);
-    await expect(restoreFiles(backup, target, { serviceKey: randomBytes(32), ledger: [], keyFile: '/keys/other' })).rejects.toThrow(
+    await expect(restoreFiles(FILES, backup, target, { serviceKey: randomBytes(32), ledger: [], keyFile: '/keys/other' })).rejects.toThrow(
       `the backup in ${backup} was made under another service key than /keys/other: set DATA_KEY_FILE to the key file of the service it was taken from`,
     );
     expect(existsSync(target)).toBe(false);
@@ -360,13 +360,13 @@ describe('backups of the embedded stores', () => {
     // Another data dir's log, backed up under the same service key: a backup of its own that verifies.
     const other = join(root, `other-${Date.now()}`);
     await sealedDataDir(join(other, 'data'));
-    await createBackup(join(other, 'data'), join(other, 'backup'), { serviceKey: SERVICE_KEY, signingKey: null });
-    expect((await verifyBackup(join(other, 'backup'), SERVICE_KEY)).problems).toEqual([]);
+    await createBackup(FILES, join(other, 'data'), join(other, 'backup'), { serviceKey: SERVICE_KEY, signingKey: null });
+    expect((await verifyBackup(FILES, join(other, 'backup'), SERVICE_KEY)).problems).toEqual([]);
     const target = join(root, `swapped-${Date.now()}`);
     mkdirSync(target, { mode: 0o700 });
     writeFileSync(join(target, 'data-key'), 'the sandbox key, left as it is\n', { mode: 0o600 });
     const swap = () => cpSync(join(other, 'backup', 'events.sqlite'), join(backup, 'events.sqlite'));
-    const restoring = restoreFiles(backup, target, { serviceKey: SERVICE_KEY, ledger: [], beforeCopy: swap });
+    const restoring = restoreFiles(FILES, backup, target, { serviceKey: SERVICE_KEY, ledger: [], beforeCopy: swap });
     await expect(restoring).rejects.toThrow(/does not verify as copied into .*\n {2}events\.sqlite: .*manifest/);
     expect(readdirSync(target)).toEqual(['data-key']);
   });

@@ -3,13 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataKeyNotOpened, DataKeys, isSealed, openFields, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
-
-/** What opening a log copy's sealed events with a key store copy found: how many opened, how many are erased, each problem. */
-export interface SealedCheck {
-  opened: number;
-  erased: number;
-  problems: string[];
-}
+import type { SealedCheck } from '@app/backup';
 
 /** Problems named one by one at most; the rest are counted. */
 const PROBLEMS_NAMED = 20;
