@@ -1,5 +1,6 @@
 import { verifyLog, type AuditLog } from '@app/audit';
 import type { EventStore, StoredLog } from '@app/event-sourcing';
+import type { KeySource } from '@app/keys';
 import { messageFirst, redact } from '@app/runtime/process';
 import { tracingEnabled } from '@app/runtime/tracing';
 import { asOfScanInThreads, digestInThread, openSqliteEventStore, ProjectionThread, verifyInThreads } from '@app/stores/sqlite';
@@ -9,11 +10,12 @@ import { StoreUnavailable, type OpenStoresOptions, type StoreConfig, type Stores
 /**
  * The configured event store, checked to answer: EventStoreDB (its client loaded only then), or
  * SQLite, written through a projection thread where `options.projectionThread` asks for one and
- * both stores are SQLite. Throws {@link StoreUnavailable}.
+ * both stores are SQLite (which opens sealed values with `keyEncryptionKeys`). Throws {@link StoreUnavailable}.
  */
 export async function openEventStore(
   config: StoreConfig,
   options: OpenStoresOptions,
+  keyEncryptionKeys: KeySource | null,
 ): Promise<{ eventStore: EventStore; thread: ProjectionThread | null }> {
   let eventStore: EventStore;
   const threaded = !!options.projectionThread && !config.eventStoreUrl && !config.mongodbUrl;
@@ -29,8 +31,7 @@ export async function openEventStore(
         dataDir: config.dataDir,
         ...options.projectionThread!,
         traced: tracingEnabled(),
-        keyEncryptionKey: options.personalData?.kek ?? null,
-        keyringFile: options.personalData?.keyringFile ?? null,
+        keyEncryptionKeys,
         hashChain: options.hashChain,
       });
       eventStore = thread.eventStore;

@@ -1,5 +1,5 @@
 import { type FilesLog, prepareEmbeddedFiles, ProjectionThread } from '@app/stores/sqlite';
-import { liveKeysOf } from '@app/keys';
+import { keySourceOf, type KeySource } from '@app/keys';
 import { DataKeys, PersonalData, withPersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { RegistrationReservations } from '@app/trainees/write';
@@ -25,9 +25,12 @@ import { StoreUnavailable, type OpenStoresOptions, type StoreConfig, type Stores
  */
 export async function openStores(config: StoreConfig, options: OpenStoresOptions = {}): Promise<Stores> {
   const files = config.mongodbUrl ? null : await prepareFiles(config, options);
+  // The key-encryption keys, read again from the keyring's file where one is named: the stores see the source, never the file.
+  const sealing = options.personalData;
+  const keyEncryptionKeys = sealing ? keySourceOf(sealing.kek, sealing.keyringFile ?? null, 'key-encryption') : null;
   let opened: Awaited<ReturnType<typeof openEventStore>>;
   try {
-    opened = await openEventStore(config, options);
+    opened = await openEventStore(config, options, keyEncryptionKeys);
   } catch (err) {
     files?.close();
     throw err;
@@ -42,8 +45,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
       : embeddedReadSide(config.dataDir, {
           threaded: thread !== null,
           // The stream build's workers open sealed values as the event store does.
-          keyEncryptionKey: options.personalData?.kek ?? null,
-          keyringFile: options.personalData?.keyringFile ?? null,
+          keyEncryptionKeys,
         });
     await side.readModel.checkpoint();
   } catch (err) {
@@ -58,7 +60,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
   }
   const readModel = side.readModel;
   const { schools, consumerCheckpoints } = side.openBeside();
-  const { keyStore, personalData } = openPersonalData(options, side, thread);
+  const { keyStore, personalData } = openPersonalData(options, keyEncryptionKeys, side, thread);
   if (personalData) eventStore = withPersonalData(eventStore, personalData);
   if (options.metrics || tracingEnabled()) eventStore = instrumentEventStore(eventStore, options.metrics ?? null);
   const opener = personalData;
@@ -104,16 +106,17 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
  */
 function openPersonalData(
   options: OpenStoresOptions,
+  kek: KeySource | null,
   side: ReadSide,
   thread: ProjectionThread | null,
 ): { keyStore: (DataKeyStore & RegistrationReservations) | null; personalData: PersonalData | null } {
-  if (!options.personalData) return { keyStore: null, personalData: null };
+  if (!options.personalData || !kek) return { keyStore: null, personalData: null };
   const keyStore = side.keyStore(thread !== null);
   const personalData = new PersonalData(
-    new DataKeys(keyStore, options.personalData.kek, {
+    new DataKeys(keyStore, kek.keys, {
       newId: options.personalData.newTraineeId,
       onOpened: thread ? shareWith(thread) : undefined,
-      keyring: options.personalData.keyringFile ? liveKeysOf(options.personalData.keyringFile, 'key-encryption') : undefined,
+      keyring: kek.live ?? undefined,
     }),
     TRAINEE_PERSONAL_DATA,
     options.personalData.sealOnAppend,

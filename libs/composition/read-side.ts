@@ -1,4 +1,5 @@
 import type { DigestTreeStore } from '@app/audit';
+import type { KeySource } from '@app/keys';
 import type { DataKeyStore } from '@app/personal-data';
 import { MemoryWindowCounter, type WindowCounter } from '@app/runtime/admission';
 import type { IdempotencyStore } from '@app/runtime/idempotency';
@@ -47,15 +48,12 @@ export interface ReadSide {
 
 /**
  * The read store of `dataDir` (`read-models.sqlite`), checkpointed by the projection thread when
- * `threaded`; the stream build's workers open sealed values with `keyEncryptionKey` as the event
+ * `threaded`; the stream build's workers open sealed values with `keyEncryptionKeys` as the event
  * store does. Beside it, each store in a file of its own in `dataDir`; the rate-limit windows in this process.
  */
-export function embeddedReadSide(
-  dataDir: string,
-  options: { threaded: boolean; keyEncryptionKey: Buffer | null; keyringFile: string | null },
-): ReadSide {
-  const { keyEncryptionKey, keyringFile } = options;
-  const readModel = SqliteReadModel.open(dataDir, { ...(options.threaded ? CHECKPOINTED_BY_THREAD : {}), keyEncryptionKey, keyringFile });
+export function embeddedReadSide(dataDir: string, options: { threaded: boolean; keyEncryptionKeys: KeySource | null }): ReadSide {
+  const { keyEncryptionKeys } = options;
+  const readModel = SqliteReadModel.open(dataDir, { ...(options.threaded ? CHECKPOINTED_BY_THREAD : {}), keyEncryptionKeys });
   let beside: { schools: SqliteSchoolDirectory; consumerCheckpoints: SqliteConsumerCheckpoints } | null = null;
   return {
     backend: 'sqlite',

@@ -50,8 +50,8 @@ export class SqliteReadModel implements ReadModelStore, RebuildableStore {
 
   /** Opens (creating if needed) the read store in `filename`; its damage, met by any call, is `ReadModelsDamaged` (`guardDamage`). */
   constructor(filename: string, options: SqliteReadModelOptions = {}) {
-    const { workerFromPosition, keyEncryptionKey = null, keyringFile = null } = options;
-    const streamBuild: StreamBuildOptions = { workerFromPosition, keyEncryptionKey, keyringFile };
+    const { workerFromPosition, keyEncryptionKeys = null } = options;
+    const streamBuild: StreamBuildOptions = { workerFromPosition, keyEncryptionKeys };
     this.view = new ReadStoreView(filename, options);
     this.rebuildRuns = this.view.rebuildRuns;
     this.trainees = new SqliteTraineeReads(this.view);
