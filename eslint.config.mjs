@@ -14,7 +14,8 @@ import tseslint from 'typescript-eslint';
 const PARTS = {
   'event-sourcing': [],
   calendar: [],
-  keys: [],
+  sqlite: [],
+  keys: ['sqlite'],
   'personal-data': ['event-sourcing', 'keys'],
   'trainees/record': [],
   'trainees/decider': ['event-sourcing', 'calendar', 'trainees/record'],
@@ -57,11 +58,17 @@ const RUNTIME = [
   'runtime/process',
   'runtime/event-transfer',
 ];
-const STORES = ['stores/sqlite', 'stores/mongodb', 'stores/eventstoredb', 'stores/backup', 'stores'];
+/** The backups (manifest, checks, restore, schedule, erasure ledger): above the runtime, over a port the stores implement. */
+const BACKUP = 'backup';
+const STORES = ['stores/sqlite', 'stores/mongodb', 'stores/eventstoredb'];
+/** The one part that chooses the adapters and hands each process the ports it needs: above the stores, below the apps. */
+const COMPOSITION = 'composition';
 const ALLOWED = {
   ...PARTS,
   ...Object.fromEntries(RUNTIME.map((r) => [r, [...WINGS, ...RUNTIME]])),
-  ...Object.fromEntries(STORES.map((s) => [s, [...WINGS, ...RUNTIME, ...STORES]])),
+  [BACKUP]: [...WINGS, ...RUNTIME],
+  ...Object.fromEntries(STORES.map((s) => [s, [...WINGS, ...RUNTIME, BACKUP, ...STORES]])),
+  [COMPOSITION]: [...WINGS, ...RUNTIME, BACKUP, ...STORES],
 };
 const LIB_PARTS = Object.keys(ALLOWED);
 
@@ -168,10 +175,23 @@ export default tseslint.config(
               from: { element: { type: 'app' }, file: { categories: { noneOf: ['test'] } } },
               disallow: { to: { element: { types: { anyOf: LIB_PARTS }, fileInternalPath: '!index.ts' } } },
             },
+            // An app takes its stores from the composition, never an adapter (docs/DESIGN.md "Layout").
+            {
+              from: { element: { type: 'app' }, file: { categories: { noneOf: ['test'] } } },
+              disallow: { to: { element: { types: { anyOf: STORES } } } },
+            },
             // An app imports libs and itself, never another app.
             {
               from: { element: { type: 'app', captured: { app: '*' } } },
               disallow: { to: { element: { type: 'app', captured: { app: '!{{from.captured.app}}' } } } },
+            },
+            // The SQLite driver is imported in libs/sqlite alone; every other part opens its files through it (docs/DESIGN.md "Layout").
+            {
+              from: {
+                element: { types: { anyOf: [...LIB_PARTS.filter((p) => p !== 'sqlite'), 'app'] } },
+                file: { categories: { noneOf: ['test'] } },
+              },
+              disallow: { to: { module: { origin: ['external'], source: ['better-sqlite3'] } } },
             },
             // The deciders are pure: no framework, no I/O, no driver (docs/DESIGN.md "Layout").
             {

@@ -1,4 +1,5 @@
 import type { EventStore } from '@app/event-sourcing';
+import { fixedKeySource } from '@app/keys';
 import { withPersonalData, type PersonalData } from '@app/personal-data';
 import { openSqliteEventStore, sqlitePersonalData } from '@app/stores/sqlite';
 
@@ -17,7 +18,9 @@ export interface BulkStore {
 export function bulkStore(sqliteDataDir: string | null, eventStore: EventStore, personalData: PersonalData | null): BulkStore {
   if (!sqliteDataDir) return { store: eventStore, close: async () => undefined };
   const log = openSqliteEventStore(sqliteDataDir, { synchronous: 'normal' });
-  const keys = personalData ? sqlitePersonalData(sqliteDataDir, personalData.keys.keyEncryptionKey, { synchronous: 'normal' }) : null;
+  const keys = personalData
+    ? sqlitePersonalData(sqliteDataDir, fixedKeySource(personalData.keys.keyEncryptionKey), { synchronous: 'normal' })
+    : null;
   return {
     store: keys ? withPersonalData(log, keys.personal) : log,
     close: async () => {

@@ -9,7 +9,7 @@
  * to see that other providers' trainees do not add to it.
  */
 import { Writable } from 'node:stream';
-import type { Stores } from '@app/stores';
+import type { Stores } from '@app/composition';
 import { currentAcademicCycle } from '@app/trainees/decider';
 import { listTraineesAsOf, scanInThisThread, utcDateOf } from '@app/trainees/read';
 import { writeCensus } from '../../apps/admin/src/census/census';

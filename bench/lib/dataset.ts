@@ -18,7 +18,7 @@ import type { School } from '@app/trainees/record';
 import { bulkStore } from './bulk-store';
 import { importSchoolsCsv } from '@app/schools';
 import { ProviderOperations } from '@app/providers/write';
-import type { Stores } from '@app/stores';
+import type { Stores } from '@app/composition';
 import { appendHistoryTrainee, buildTrainee, planTrainee, type PendingAppend, type Plan, type ProviderRef } from './dataset-trainees';
 import { TraineeGenerator, isoDate } from './generator';
 import { Random } from './random';

@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { REGISTRY_PM_CHECKPOINT } from '@app/registry';
-import { openStores, type Stores } from '@app/stores';
+import { openStores, type Stores } from '@app/composition';
 import { Projector } from '@app/runtime/projector';
 import { loadServiceKey, personalDataOptions } from '@app/runtime/process';
 import { loadDataset, type Dataset } from './dataset';

@@ -4,7 +4,7 @@ import type { ScheduledDigest } from './digest-schedule';
 import type { DigestTreeStore } from './digest-tree';
 import type { LogVerification, VerifyLogOptions } from './verify-log';
 
-/** The log as the audit reads and records it, composed by each process from its stores (`auditLogOf`, libs/stores). */
+/** The log as the audit reads and records it, composed by each process from its stores (`Stores.auditLog`, libs/composition). */
 export interface AuditLog {
   /** Sealed values sealed, as the chain hashes them. */
   storedLog: StoredLog;

@@ -16,6 +16,7 @@ export {
 } from './keyring';
 export { KeyringFile, writeDurably, type KeyringChange } from './keyring-file';
 export { KEYRING_LOCK_WAIT_MS, KeyringBusy, lockFileOf } from './keyring-lock';
+export { fixedKeySource, keySourceIn, keySourceOf, type KeySource, type KeySourceTicket } from './key-source';
 export { liveKeysOf, type LiveKeys } from './live-keys';
 export type { BackupNeed, KeptBackups, RetirementPorts, RotationPorts, SealedWebhookSecrets, WrappedDataKeys } from './ports';
 export { retireKeyVersion, RetirementRefused, type RetirementReport } from './retire-key-version';

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 import { chmodSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KeyringError } from './keyring';

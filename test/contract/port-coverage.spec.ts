@@ -67,6 +67,10 @@ const SQLITE_READ_STORE_SPEC = 'libs/stores/sqlite/read-models/sqlite-read-model
 /** The SQLite read store's first build, stream by stream (docs/DESIGN.md "Rebuilding by stream"), driven by the projector's catch-up. */
 const STREAM_PHASE: Elsewhere = { file: SQLITE_READ_STORE_SPEC, through: 'projector.catchUp()' };
 
+const BACKUP_SPEC = 'libs/backup/backup.spec.ts';
+/** A backup made of the embedded stores' files (`createBackup` over `SQLITE_BACKUP_FILES`). */
+const BACKUP_MADE: Elsewhere = { file: BACKUP_SPEC, through: 'createBackup(FILES' };
+
 /** Every store port, by interface name. */
 const PORTS: Record<string, Port> = {
   EventStore: { file: 'libs/event-sourcing/event-store.port.ts', suites: EVENT_STORE_SUITES, runners: EVENT_STORE_RUNNERS },
@@ -160,6 +164,21 @@ const PORTS: Record<string, Port> = {
     file: 'libs/uploads/write/upload-files.port.ts',
     suites: ['upload-files.contract.ts'],
     runners: [{ file: 'sqlite-upload-files.contract-spec.ts' }, { file: 'mongodb-upload-files.contract-spec.ts', server: 'MONGODB_URL' }],
+  },
+  BackupFiles: {
+    // One adapter, the embedded stores' files (SQLITE_BACKUP_FILES): driven by the backups' own specs.
+    file: 'libs/backup/backup-files.port.ts',
+    suites: [],
+    runners: [],
+    elsewhere: {
+      engineVersion: BACKUP_MADE,
+      readyForCopy: BACKUP_MADE,
+      copy: BACKUP_MADE,
+      checkLogCopy: BACKUP_MADE,
+      openSealedCopy: { file: BACKUP_SPEC, through: 'verifyBackup(FILES' },
+      destroyKeys: { file: BACKUP_SPEC, through: 'restoreFiles(FILES' },
+      keyVersionUse: { file: 'test/e2e/key-retirement.e2e-spec.ts', through: "'backup', 'create'" },
+    },
   },
   WindowCounter: {
     file: 'libs/runtime/admission/window-counter.ts',

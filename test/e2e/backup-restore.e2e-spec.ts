@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newEventId, toEventData } from '@app/event-sourcing';
 import { loadServiceKey, personalDataOptions } from '@app/runtime/process';
-import { openStores } from '@app/stores';
+import { openStores } from '@app/composition';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { AdminWorker, runAdmin } from '../support/admin-cli';

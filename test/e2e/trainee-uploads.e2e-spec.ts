@@ -6,7 +6,7 @@ import { RunningApi, type JsonResponse } from '../support/api-harness';
 import { Uploads } from '../../apps/api/src/uploads/uploads';
 import { runAdmin } from '../support/admin-cli';
 import { STORES } from '../../apps/api/src/composition/tokens';
-import type { Stores } from '@app/stores';
+import type { Stores } from '@app/composition';
 import { uniqueTrainee } from '../support/trainee-input';
 import { templateRowOf, unsettledUploads } from '@app/uploads/write';
 import { csvFile, traineeRows } from '../support/upload-files';

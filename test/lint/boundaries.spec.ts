@@ -67,9 +67,16 @@ const CASES: Case[] = [
   {
     why: 'the runtime sits below the stores',
     filePath: 'libs/runtime/projector/probe.ts',
-    code: use('@app/stores', 'openStores'),
+    code: use('@app/stores/sqlite', 'SqliteReadModel'),
     breaks: 'boundaries/dependencies',
-    naming: 'stores',
+    naming: 'stores/sqlite',
+  },
+  {
+    why: 'the stores sit below the composition, which chooses among them',
+    filePath: 'libs/stores/sqlite/probe.ts',
+    code: use('@app/composition', 'openStores'),
+    breaks: 'boundaries/dependencies',
+    naming: 'composition',
   },
   {
     why: 'the sealing of personal data knows no wing (the erasure, above it, does)',
@@ -125,6 +132,26 @@ const CASES: Case[] = [
     naming: 'api',
   },
   {
+    why: 'an app takes its stores from the composition, never an adapter',
+    filePath: 'apps/api/src/probe.ts',
+    code: use('@app/stores/sqlite', 'SqliteReadModel'),
+    breaks: 'boundaries/dependencies',
+    naming: 'stores/sqlite',
+  },
+  {
+    why: 'an app opens its stores through the composition',
+    filePath: 'apps/admin/src/probe.ts',
+    code: use('@app/composition', 'openStores'),
+    breaks: null,
+  },
+  {
+    why: 'the backups work over their port, never an adapter',
+    filePath: 'libs/backup/probe.ts',
+    code: use('@app/stores/sqlite', 'SQLITE_BACKUP_FILES'),
+    breaks: 'boundaries/dependencies',
+    naming: 'stores/sqlite',
+  },
+  {
     why: 'an app enters a lib through its face',
     filePath: 'apps/api/src/probe.ts',
     code: use('@app/trainees/decider/trainee.decide', 'decide'),
@@ -149,6 +176,19 @@ const CASES: Case[] = [
     why: 'apps/api: an area imports the kernel below it',
     filePath: 'apps/api/src/trainees/history/probe.ts',
     code: use('../../query-params/cursor-page', 'AFTER_CHARS'),
+    breaks: null,
+  },
+  {
+    why: 'the SQLite driver is imported in libs/sqlite alone',
+    filePath: 'libs/stores/sqlite/probe.ts',
+    code: "import Database from 'better-sqlite3';\nexport const used = [Database];\n",
+    breaks: 'boundaries/dependencies',
+    naming: 'better-sqlite3',
+  },
+  {
+    why: 'a store opens its SQLite files through libs/sqlite',
+    filePath: 'libs/stores/sqlite/probe.ts',
+    code: use('@app/sqlite', 'openPrivateDatabase'),
     breaks: null,
   },
   {

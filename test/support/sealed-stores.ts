@@ -1,4 +1,4 @@
-import { openStores, type Stores } from '@app/stores';
+import { openStores, type Stores } from '@app/composition';
 import { Projector } from '@app/runtime/projector';
 import { loadServiceKey, personalDataOptions } from '@app/runtime/process';
 

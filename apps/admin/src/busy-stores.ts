@@ -1,6 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { busyStoreIn, isStoreBusy } from '@app/composition';
+
+export { busyStoreIn, isStoreBusy };
 
 /** In all (docs/operations.md "The admin CLI"); `ADMIN_BUSY_WAIT_MS` sets another. */
 export const ADMIN_BUSY_WAIT_MS = 30_000;
@@ -19,17 +19,6 @@ export function busyWaitOf(env: NodeJS.ProcessEnv): number {
   return Number(text);
 }
 
-/**
- * `SQLITE_BUSY` or `SQLITE_LOCKED` with their extended codes, thrown here, carried from a worker, or as the `cause` (`StoreUnavailable`).
- */
-export function isStoreBusy(error: unknown): boolean {
-  for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code)) return true;
-  }
-  return false;
-}
-
 /** Exit 1: one sentence naming the file still busy, if found ({@link busyStoreIn}), and what to do. */
 export class StoreBusy extends Error {
   constructor(
@@ -44,34 +33,6 @@ export class StoreBusy extends Error {
     );
     this.name = 'StoreBusy';
   }
-}
-
-/**
- * Tries `BEGIN IMMEDIATE` on each `*.sqlite` of `dataDir` without waiting, rolled back at once, since SQLite's busy error does not say
- * which file; null when none is held now or the directory cannot be read.
- */
-export function busyStoreIn(dataDir: string): string | null {
-  let names: string[];
-  try {
-    names = readdirSync(dataDir).filter((n) => n.endsWith('.sqlite'));
-  } catch {
-    return null;
-  }
-  for (const name of names.sort()) {
-    const file = join(dataDir, name);
-    if (!existsSync(file)) continue;
-    let db: Database.Database | null = null;
-    try {
-      db = new Database(file, { fileMustExist: true, timeout: 0 });
-      db.exec('BEGIN IMMEDIATE');
-      db.exec('ROLLBACK');
-    } catch (error) {
-      if (isStoreBusy(error)) return file;
-    } finally {
-      db?.close();
-    }
-  }
-  return null;
 }
 
 /** One wait of `waitMs` in all, from the first refused attempt; each later attempt's connections wait only what is left (`setLockWait`). */

@@ -1,5 +1,5 @@
 import { ProviderOperations } from '@app/providers/write';
-import { openStores, setLockWait, type Stores } from '@app/stores';
+import { openStores, setLockWait, storeConfigOf, type Stores } from '@app/composition';
 import { Projector } from '@app/runtime/projector';
 import { KeyringFile } from '@app/keys';
 import { ConfigError, loadServiceKey, personalDataOptions, type ServiceKey, type ServiceKeyring } from '@app/runtime/process';
@@ -70,13 +70,10 @@ export function cliContext(env: NodeJS.ProcessEnv): CliContext {
   ): Promise<T> {
     // Sealed and opened with the service key's keys, read again as the API does.
     const stores = await busy.again(() =>
-      openStores(
-        { dataDir, eventStoreUrl: env.EVENTSTORE_URL || null, mongodbUrl: env.MONGODB_URL || null },
-        {
-          personalData: personalDataOptions({ sealPersonalData: true, dataDir, dataKeyFile }, serviceKey()),
-          readStoreCheck: options.checkReadModels ? { waitMs: Infinity } : null,
-        },
-      ),
+      openStores(storeConfigOf(env), {
+        personalData: personalDataOptions({ sealPersonalData: true, dataDir, dataKeyFile }, serviceKey()),
+        readStoreCheck: options.checkReadModels ? { waitMs: Infinity } : null,
+      }),
     );
     const catchUp = (options.catchUp ?? true) || stores.movedAside !== null;
     const projector = new Projector(stores.eventStore, stores.readModel, {

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { UnknownToken } from '@app/providers/write';
-import { setLockWait, StoreUnavailable } from '@app/stores';
+import { setLockWait, StoreUnavailable } from '@app/composition';
 import { AuditRefused } from '@app/audit';
 import { KeyringBusy, KeyringError, RetirementRefused } from '@app/keys';
 import { ADMIN_BUSY_WAIT_MS, BusyWait, busyWaitOf, isStoreBusy, StoreBusy } from './busy-stores';

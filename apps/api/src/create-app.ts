@@ -13,8 +13,9 @@ import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { ApiAuthenticator } from './auth/api.guard';
 import { Idempotency, registerIdempotencyHook } from './idempotency/idempotency';
 import type { AppConfig, ProcessMetrics } from '@app/runtime/process';
+import type { Stores } from '@app/composition';
 import { createLogger, PinoNestLogger } from './observability/logger';
-import { admissionCounter, registerAdmission } from './admission/admission';
+import { registerAdmission } from './admission/admission';
 import { authenticateOnRequest } from './admission/authenticate-early';
 import { closeAfterUnreadBody, limitConnections, serverOptions } from './admission/server-bounds';
 import { addStrictTransportSecurity } from './admission/transport-security';
@@ -64,7 +65,8 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   const rateLimited = metrics?.counter('trainee_records_http_rate_limited_total');
   await registerAdmission(fastify, {
     config,
-    counter: await admissionCounter(app.get(STORES)),
+    // Counted beside the read models where every replica shares them (`Stores.windowCounter`).
+    counter: await app.get<Stores>(STORES).windowCounter(),
     logger,
     onRateLimited: rateLimited && ((limit) => rateLimited.inc({ limit })),
   });

@@ -3,7 +3,7 @@ import { ConfigError, exitOnSignal, keepNewFilesPrivate, loadConfig } from '@app
 import { createLogger } from './observability/logger';
 import { createApp } from './create-app';
 import { bootstrapSandbox } from './sandbox';
-import { StoreUnavailable } from '@app/stores';
+import { StoreUnavailable } from '@app/composition';
 
 /**
  * Starts the API on the embedded default: `PORT` (3000), `DATA_DIR` (./data), `APP_ENV`

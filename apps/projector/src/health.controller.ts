@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { assessReadiness, type Projector } from '@app/runtime/projector';
 import { LOG_START } from '@app/event-sourcing';
 import { APP_CONFIG, type AppConfig } from '@app/runtime/process';
-import type { Stores } from '@app/stores';
+import type { Stores } from '@app/composition';
 
 export const PROJECTOR = Symbol('PROJECTOR');
 export const STORES = Symbol('STORES');

@@ -21,10 +21,9 @@ import {
   type AppConfig,
   type ServiceKeyring,
 } from '@app/runtime/process';
-import { auditLogOf, openStores, openWebhookOutbox, StoreUnavailable, type Stores } from '@app/stores';
-import { READ_STORE_CHECK_WAIT_MS } from '@app/stores/sqlite';
+import { embeddedBackups, openStores, READ_STORE_CHECK_WAIT_MS, StoreUnavailable, type Stores } from '@app/composition';
 import { loadAuditSigningKey, openDigestSchedule, SigningKeyUnavailable } from '@app/audit';
-import { BackupSchedule, observeBackups } from '@app/stores/backup';
+import { BackupSchedule, observeBackups } from '@app/backup';
 import { Projector } from '@app/runtime/projector';
 import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
 import { observeProjections, projectorHooks, type MetricsServer } from '@app/runtime/telemetry';
@@ -122,7 +121,7 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
   });
   const registryProcess = createRegistryProcess(config, stores, logger, metrics?.metrics ?? null);
   if (!registryProcess) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
-  const outbox = await openWebhookOutbox(config, stores);
+  const outbox = await stores.webhookOutbox();
   const dispatcher = createWebhookDispatcher(config, stores, outbox, messageFirst(logger), serviceKey, metrics?.metrics);
   if (metrics)
     observeProjections(metrics.metrics, {
@@ -133,7 +132,7 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
       webhookOutbox: outbox,
     });
   // Scheduled digests (docs/DESIGN.md "Scheduled digests"): a bad signing key stops the start here.
-  const digests = await openDigestSchedule(config, auditLogOf(config, stores), logger);
+  const digests = await openDigestSchedule(config, stores.auditLog(), logger);
   const backups = backupSchedule(config, serviceKey, logger);
   if (metrics && backups && config.backups) observeBackups(metrics.metrics, backups, config.backups.everyMs);
   // Metrics listen from the start, so a long catch-up can be watched (docs/observability.md "Metrics").
@@ -154,10 +153,11 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
 
 /** `BACKUP_EVERY`'s schedule, not started; null when unset. The signing key is read now, so a bad one stops the start. */
 function backupSchedule(config: AppConfig, serviceKey: ServiceKeyring, logger: Logger): BackupSchedule | null {
-  if (!config.backups) return null;
+  const files = embeddedBackups(config);
+  if (!config.backups || !files) return null;
   const { dir, everyMs, keep, signingKeyFile } = config.backups;
   const signingKey = signingKeyFile ? loadAuditSigningKey({ dataDir: config.dataDir, signingKeyFile, production: true }).privateKey : null;
-  return new BackupSchedule({ dataDir: config.dataDir, dir, everyMs, keep, serviceKey, signingKey }, logger);
+  return new BackupSchedule({ files, dataDir: config.dataDir, dir, everyMs, keep, serviceKey, signingKey }, logger);
 }
 
 if (require.main === module) {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { newEventId, toEventData } from '@app/event-sourcing';
-import { erasurePortsOf, historySourcesOf, openDigestTreeStore } from '@app/stores';
+import { erasurePortsOf, historySourcesOf } from '@app/composition';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, placementAdded, traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
 import { eraseTrainee } from '@app/personal-data/erasure';
@@ -35,8 +35,7 @@ class Collected extends Writable {
 describe('writeHistoryReport (trainee history --format html, written a chunk at a time)', () => {
   let dir: string;
   /** Runs `fn` on the report's sources over the stores of `dir`, opened as the admin CLI opens them. */
-  const withSources = <T>(fn: (sources: HistorySources) => Promise<T>) =>
-    withSealedStores(dir, (stores) => fn(historySourcesOf({ dataDir: dir }, stores)));
+  const withSources = <T>(fn: (sources: HistorySources) => Promise<T>) => withSealedStores(dir, (stores) => fn(historySourcesOf(stores)));
 
   async function append(events: TraineeEvent[], s: number): Promise<void> {
     const meta = { occurredAt: at(s), providerUkprn: '10000001', apiVersion: 'v2026.1', tokenId: 'token-1', requestId: `req-${s}` };
@@ -79,7 +78,7 @@ describe('writeHistoryReport (trainee history --format html, written a chunk at 
   it('writes the whole page, whatever the chunk, with a digest covering part of the stream and proving its head', async () => {
     const key = generateKeyPairSync('ed25519').privateKey;
     await withSealedStores(dir, async (stores) => {
-      const trees = await openDigestTreeStore({ dataDir: dir }, stores);
+      const trees = await stores.digestTrees();
       await signAndRecord(stores.storedLog, stores.eventStore, trees, key, 'auditor').finally(() => trees.close());
     });
     await append([traineeUpdated({ trainee_id: ID, at: at(30), changes: { middle_names: 'Grace' } })], 30);
@@ -91,9 +90,7 @@ describe('writeHistoryReport (trainee history --format html, written a chunk at 
   });
 
   it('writes the whole page of an erased trainee', async () => {
-    await withSealedStores(dir, async (stores) =>
-      eraseTrainee(erasurePortsOf({ dataDir: dir }, stores), ID, 'the trainee asked', 'auditor'),
-    );
+    await withSealedStores(dir, async (stores) => eraseTrainee(erasurePortsOf(stores), ID, 'the trainee asked', 'auditor'));
     const page = await samePageInChunks(ID);
     expect(page).toContain('After this event the trainee has no record to show (erased).');
     expect(page).not.toContain('Ada &lt;b&gt;');

@@ -11,7 +11,7 @@ import {
 import { newEventId, runCommand, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import { erasedPersonMarks } from './erased-person';
 
-/** Ports of the stores the process opened (`erasurePortsOf`, libs/stores); the adapters do the deleting. */
+/** Ports of the stores the process opened (`erasurePortsOf`, libs/composition); the adapters do the deleting. */
 export interface ErasurePorts {
   /** The one that seals and opens personal data (`withPersonalData`). */
   eventStore: EventStore;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReadModelsDamaged } from '@app/runtime/projector';
-import { makePrivateDirectory } from './private-files';
+import { makePrivateDirectory } from '@app/sqlite';
 import { READ_STORE_FILE } from './read-models/read-store-file';
 import { checkReadStore, type CheckOutcome, type ReadStoreCheck } from './read-models/read-store-check';
 import {

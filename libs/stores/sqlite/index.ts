@@ -12,7 +12,6 @@ export { ProjectionThread, type ProjectionThreadOptions, type ThreadApplied } fr
 export { CHECKPOINTED_BY_THREAD, type ReadStoreConnectionOptions } from './read-models/wal-checkpointer';
 export { AUDIT_FILE, SqliteDigestTreeStore } from './sqlite-digest-tree';
 export { startWorker } from './start-worker';
-export { DEFAULT_LOCK_WAIT_MS, lockWait, setLockWait } from './lock-wait';
 export { KEYS_FILE, SqliteDataKeyStore, sqlitePersonalData } from './sqlite-data-key-store';
 export { SqliteConsumerCheckpoints } from './sqlite-consumer-checkpoints';
 export { STATE_FILE } from './state-file';
@@ -20,4 +19,4 @@ export { moveStateOutOfReadStore } from './state-migration';
 export { READ_STORE_FILE } from './read-models/read-store-file';
 export { isReadStoreDamaged, prepareEmbeddedFiles, READ_STORE_CHECK_WAIT_MS, type FilesLog } from './embedded-files';
 export { SqliteUploadFiles, UploadPartsNotForgotten, UPLOADS_FILE } from './sqlite-upload-files';
-export { openPrivateDatabase } from './private-files';
+export { SQLITE_BACKUP_FILES } from './backup/sqlite-backup-files';

@@ -1,7 +1,6 @@
-import type Database from 'better-sqlite3';
+import { type Database, makePrivateDirectory } from '@app/sqlite';
 import { join } from 'node:path';
 import { logPosition, type LogPosition } from '@app/event-sourcing';
-import { makePrivateDirectory } from './private-files';
 import { openStateDatabase, STATE_FILE } from './state-file';
 
 /** The table of the consumers' positions in the state file. */

@@ -1,12 +1,11 @@
-import Database from 'better-sqlite3';
+import { Database, makePrivateDirectory, openPrivateDatabase } from '@app/sqlite';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { liveKeysOf } from '@app/keys';
+import type { KeySource } from '@app/keys';
 import { DataKeyNotForgotten, DataKeys, PersonalData, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { NamedClaim, RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
 import { DataKeyWriter } from './data-key-writer';
-import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 import { ReservationTables } from './registration-reservation-tables';
 import { FORGET_WAL_WITHIN_MS, truncateWalWithin } from './wal-truncation';
 
@@ -15,20 +14,18 @@ export const KEYS_FILE = 'keys.sqlite';
 
 /**
  * The trainees' personal data sealed and opened with the keys of `<dataDir>/keys.sqlite` under
- * `kek` (the service key's `key-encryption` key; docs/DESIGN.md "Personal data"), and that store
- * (opened with `options`), which the caller closes. For the threads that read the embedded log on
- * their own connections, and bulk loads; with `keyringFile`, the keys are read again from it to
- * learn a rotation (`DataKeysOptions.keyring`).
+ * `kek`, the service key's `key-encryption` keys (docs/DESIGN.md "Personal data"; read again as
+ * the keyring changes where `kek.live` is: `DataKeysOptions.keyring`), and that store (opened with
+ * `options`), which the caller closes. For the threads that read the embedded log on their own
+ * connections, and bulk loads.
  */
 export function sqlitePersonalData(
   dataDir: string,
-  kek: Buffer,
-  options: { synchronous?: 'full' | 'normal'; keyringFile?: string | null } = {},
+  kek: KeySource,
+  options: { synchronous?: 'full' | 'normal' } = {},
 ): { personal: PersonalData; keyStore: SqliteDataKeyStore } {
   const keyStore = SqliteDataKeyStore.open(dataDir, { synchronous: options.synchronous });
-  const keys = new DataKeys(keyStore, kek, {
-    keyring: options.keyringFile ? liveKeysOf(options.keyringFile, 'key-encryption') : undefined,
-  });
+  const keys = new DataKeys(keyStore, kek.keys, { keyring: kek.live ?? undefined });
   return { personal: new PersonalData(keys, TRAINEE_PERSONAL_DATA), keyStore };
 }
 

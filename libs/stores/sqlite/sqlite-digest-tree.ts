@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database, makePrivateDirectory, openPrivateDatabase } from '@app/sqlite';
 import { join } from 'node:path';
 import {
   proofOf,
@@ -9,7 +9,6 @@ import {
   type SignedDigest,
   type HashedHead,
 } from '@app/audit';
-import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 
 /** The file the latest digest's tree is kept in, in the data directory. */
 export const AUDIT_FILE = 'audit.sqlite';

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database, makePrivateDirectory } from '@app/sqlite';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import {
@@ -8,7 +8,6 @@ import {
   type IdempotencyStore,
   type StoredAnswer,
 } from '@app/runtime/idempotency';
-import { makePrivateDirectory } from './private-files';
 import { forgetInStateWal, openStateDatabase, STATE_FILE } from './state-file';
 
 interface Row {

@@ -1,8 +1,7 @@
-import Database from 'better-sqlite3';
+import { Database, makePrivateDirectory, openPrivateDatabase } from '@app/sqlite';
 import { join } from 'node:path';
 import type { School } from '@app/trainees/record';
 import type { SchoolDirectory } from '@app/schools';
-import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 
 /** The schools directory on SQLite (`<DATA_DIR>/schools.sqlite`, one table keyed by URN). */
 export class SqliteSchoolDirectory implements SchoolDirectory {

@@ -1,7 +1,6 @@
-import type Database from 'better-sqlite3';
+import { type Database, makePrivateDirectory, openPrivateDatabase } from '@app/sqlite';
 import { join } from 'node:path';
 import type { UploadFiles } from '@app/uploads/write';
-import { makePrivateDirectory, openPrivateDatabase } from './private-files';
 import { UploadFilesWriter } from './upload-files-writer';
 import { FORGET_WAL_WITHIN_MS, truncateWalWithin } from './wal-truncation';
 

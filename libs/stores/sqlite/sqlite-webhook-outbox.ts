@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database, makePrivateDirectory } from '@app/sqlite';
 import { join } from 'node:path';
 import { logPosition, type LogPosition } from '@app/event-sourcing';
 import {
@@ -9,7 +9,6 @@ import {
   type WebhookEndpointRecord,
   type WebhookOutbox,
 } from '@app/webhooks/delivery';
-import { makePrivateDirectory } from './private-files';
 import { forgetInStateWal, openStateDatabase, STATE_FILE } from './state-file';
 
 /** An endpoint as stored: its change types as JSON text. */

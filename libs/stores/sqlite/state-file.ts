@@ -1,6 +1,5 @@
-import type Database from 'better-sqlite3';
+import { type Database, openPrivateDatabase } from '@app/sqlite';
 import { ErasureUnfinished } from '@app/personal-data';
-import { openPrivateDatabase } from './private-files';
 import { FORGET_WAL_WITHIN_MS, truncateWalWithin } from './wal-truncation';
 
 /**

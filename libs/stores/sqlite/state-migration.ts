@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REGISTRY_PM_CHECKPOINT } from '@app/registry';

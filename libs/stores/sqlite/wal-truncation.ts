@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 
 /** How long an erasure tries to truncate a WAL while readers hold it, in ms: 2 s (the key store's and the read store's). */
 export const FORGET_WAL_WITHIN_MS = 2_000;

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { fixedKeySource } from '@app/keys';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
@@ -161,7 +162,7 @@ describe('the timeline in pages (docs/operations.md "Trainee history")', () => {
   it('shows each event as stored where personal data is sealed: no plain personal value, and texts that make its hash', async () => {
     const sealedDir = mkdtempSync(join(tmpdir(), 'timeline-pages-sealed-'));
     const raw = new SqliteEventStore({ filename: join(sealedDir, 'events.sqlite'), synchronous: 'normal' });
-    const { personal, keyStore } = sqlitePersonalData(sealedDir, randomBytes(32));
+    const { personal, keyStore } = sqlitePersonalData(sealedDir, fixedKeySource(randomBytes(32)));
     try {
       const sealing = withPersonalData(raw, personal);
       const data = toEventData(history(), { occurredAt: at(0), providerUkprn: UKPRN, apiVersion: 'v2025.0' }, newEventId);

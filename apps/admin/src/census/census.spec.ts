@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { fixedKeySource } from '@app/keys';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -74,7 +75,7 @@ describe('writeCensus on a log whose personal data is sealed', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'census-'));
     log = new SqliteEventStore({ filename: join(dir, 'events.sqlite'), synchronous: 'normal' });
-    const sealing = sqlitePersonalData(dir, Buffer.alloc(32, 7));
+    const sealing = sqlitePersonalData(dir, fixedKeySource(Buffer.alloc(32, 7)));
     keyStore = sealing.keyStore;
     store = withPersonalData(log, sealing.personal);
     const append = (at: string, events: TraineeEvent[], expectedRevision: number | 'no_stream') =>
@@ -133,7 +134,7 @@ describe('writeCensus in CSV', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'census-csv-'));
     log = new SqliteEventStore({ filename: join(dir, 'events.sqlite'), synchronous: 'normal' });
-    const sealing = sqlitePersonalData(dir, Buffer.alloc(32, 7));
+    const sealing = sqlitePersonalData(dir, fixedKeySource(Buffer.alloc(32, 7)));
     keyStore = sealing.keyStore;
     store = withPersonalData(log, sealing.personal);
     for (const [i, trainee_id] of ids.entries()) {

@@ -14,7 +14,6 @@ import {
   signDigestOf,
   signedDigestSummary,
 } from '@app/audit';
-import { auditLogOf } from '@app/stores';
 import { CliError, type CliContext } from '../cli-context';
 import { parseFingerprint, progressBar, signingKey, trustedKey } from './audit-files';
 
@@ -58,7 +57,7 @@ async function verifyCommand(opts: VerifyOptions, ctx: CliContext): Promise<void
   if (file) process.stderr.write(`${digestSigner(file.digest, trustedKey(ctx, opts.fingerprint))}\n`);
   const report = await ctx.withStores(
     async (stores) => {
-      const log = auditLogOf({ dataDir: ctx.dataDir }, stores);
+      const log = stores.auditLog();
       const bar = progressBar('verifying', await eventsToCheck(log));
       const onFault = opts.json ? undefined : (f: Parameters<typeof faultLine>[0]) => process.stdout.write(`${faultLine(f)}\n`);
       return auditLog(log, file, { onFault, onProgress: (events) => bar.update(events) }).finally(() => bar.stop());
@@ -74,7 +73,7 @@ async function verifyCommand(opts: VerifyOptions, ctx: CliContext): Promise<void
 async function digestCommand(opts: { output?: string; by?: string }, ctx: CliContext): Promise<void> {
   const key = signingKey(ctx);
   const signed = await ctx.withStores(async (stores) => {
-    const log = auditLogOf({ dataDir: ctx.dataDir }, stores);
+    const log = stores.auditLog();
     const bar = progressBar('digesting', await eventsToCheck(log));
     return signDigestOf(log, key, opts.by ?? userInfo().username, (events) => bar.update(events)).finally(() => bar.stop());
   });

@@ -1,15 +1,21 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { LedgerUnreadable, readLedger, type LedgerRead } from '@app/stores/backup';
+import { LedgerUnreadable, readLedger, type BackupFiles, type LedgerRead } from '@app/backup';
+import { embeddedBackups, storeConfigOf } from '@app/composition';
 import { ConfigError, loadServiceKey, SANDBOX_KEY_FILE, type ServiceKey } from '@app/runtime/process';
 import { CliError, type CliContext } from '../cli-context';
 
-/** Refuses the production stores: their backups are their own tools' (docs/operations.md "Backups and restore"). */
-export function embeddedOnly(ctx: CliContext): void {
-  if (ctx.env.EVENTSTORE_URL || ctx.env.MONGODB_URL)
+/**
+ * The files a backup of the configured stores copies (`embeddedBackups`); refuses the production
+ * stores: their backups are their own tools' (docs/operations.md "Backups and restore").
+ */
+export function embeddedOnly(ctx: CliContext): BackupFiles {
+  const files = embeddedBackups(storeConfigOf(ctx.env));
+  if (!files)
     throw new CliError(
       'backup works on the embedded stores (DATA_DIR); back up EventStoreDB and MongoDB as docs/operations.md "Backups and restore" says',
     );
+  return files;
 }
 
 /**

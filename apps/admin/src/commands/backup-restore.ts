@@ -10,8 +10,8 @@ import {
   restoreFiles,
   type BackupManifest,
   type LedgerRead,
-} from '@app/stores/backup';
-import { erasurePortsOf } from '@app/stores';
+} from '@app/backup';
+import { erasurePortsOf } from '@app/composition';
 import { readKeyring } from '@app/keys';
 import { SANDBOX_KEY_FILE, type ServiceKey } from '@app/runtime/process';
 import { CliError, type CliContext } from '../cli-context';
@@ -31,7 +31,7 @@ import { embeddedOnly, existingServiceKey, readLedgerOrRefuse } from './backup-c
  * verify. `ledgerOption` is commander's: a file, `false` for `--no-ledger`, undefined for neither.
  */
 export async function restoreCommand(dir: string, ledgerOption: string | false | undefined, ctx: CliContext): Promise<void> {
-  embeddedOnly(ctx);
+  const stores = embeddedOnly(ctx);
   const key = existingServiceKey(ctx, 'backup restore');
   const manifest = refusing(() => manifestUnder(dir, key.keyring, key.file));
   refuseStrayKey(ctx, manifest);
@@ -52,7 +52,7 @@ export async function restoreCommand(dir: string, ledgerOption: string | false |
   }
   const entries = ledger?.entries ?? [];
   const bar = progressBar('checking the copy', 0);
-  const restored = await restoreFiles(dir, ctx.dataDir, {
+  const restored = await restoreFiles(stores, dir, ctx.dataDir, {
     serviceKey: key.keyring,
     keyFile: key.file,
     ledger: entries,
@@ -64,7 +64,7 @@ export async function restoreCommand(dir: string, ledgerOption: string | false |
     })
     .finally(() => bar.stop());
   // The ledger's keys are destroyed already: the read models are made without their values, then the erasures are appended.
-  const again = await ctx.withStores(async (stores) => reapplyErasures(erasurePortsOf({ dataDir: ctx.dataDir }, stores), entries));
+  const again = await ctx.withStores(async (stores) => reapplyErasures(erasurePortsOf(stores), entries));
   process.stdout.write(
     `restored ${dir} (position ${restored.manifest.log.position}) into ${ctx.dataDir}; read models rebuilt from the log\n`,
   );

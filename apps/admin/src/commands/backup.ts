@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
-import { BackupRefused, createBackup, keepLedgerIn, LEDGER_FILE, ledgerKey, verificationSummary, verifyBackup } from '@app/stores/backup';
+import { BackupRefused, createBackup, keepLedgerIn, LEDGER_FILE, ledgerKey, verificationSummary, verifyBackup } from '@app/backup';
+import { backupFiles } from '@app/composition';
 import { CliError, type CliContext } from '../cli-context';
 import { ownSigningKey, progressBar, trustedKey } from './audit-files';
 import { embeddedOnly, existingServiceKey, readLedgerOrRefuse } from './backup-common';
 import { restoreCommand } from './backup-restore';
 
 /**
- * The backups of the embedded stores (docs/operations.md "Backups and restore"; libs/stores/backup):
+ * The backups of the embedded stores (docs/operations.md "Backups and restore"; libs/backup):
  *
  * - `backup create --output <dir>` copies the stores of `DATA_DIR` online, while the service runs
  *   and writes go on (`createBackup`), with a progress bar on stderr and one line on stdout: the
@@ -48,7 +49,7 @@ export function registerBackupCommands(program: Command, ctx: CliContext): void 
 }
 
 async function createCommand(output: string, ctx: CliContext): Promise<void> {
-  embeddedOnly(ctx);
+  const stores = embeddedOnly(ctx);
   const backupDir = ctx.env.BACKUP_DIR?.trim();
   if (backupDir) keepLedgerIn(backupDir);
   // The copy's bar in MB (made at its first report, which knows the total), then the check's in events.
@@ -58,7 +59,7 @@ async function createCommand(output: string, ctx: CliContext): Promise<void> {
   };
   const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
   try {
-    const made = await createBackup(ctx.dataDir, output, {
+    const made = await createBackup(stores, ctx.dataDir, output, {
       serviceKey: ctx.serviceKey(),
       signingKey: ownSigningKey(ctx),
       onProgress: (stage, done, total) => {
@@ -92,9 +93,13 @@ async function verifyCommand(dir: string, ledgerFile: string | undefined, ctx: C
   const serviceKey = existingServiceKey(ctx, 'backup verify');
   const ledger = ledgerFile === undefined ? null : readLedgerOrRefuse(ledgerFile, ledgerKey(serviceKey.keyring));
   const bar = progressBar('verifying', 0);
-  const verified = await verifyBackup(dir, serviceKey.keyring, (events) => bar.update(events), trustedKey(ctx, undefined)).finally(() =>
-    bar.stop(),
-  );
+  const verified = await verifyBackup(
+    backupFiles(),
+    dir,
+    serviceKey.keyring,
+    (events) => bar.update(events),
+    trustedKey(ctx, undefined),
+  ).finally(() => bar.stop());
   const problems = [...verified.problems, ...(ledger?.problems ?? [])];
   if (problems.length > 0) {
     for (const p of problems) process.stderr.write(`${p}\n`);

@@ -1,4 +1,4 @@
-import { appendToLedger, ledgerIn, ledgerKey } from '@app/stores/backup';
+import { appendToLedger, ledgerIn, ledgerKey } from '@app/backup';
 import type { ErasurePorts } from '@app/personal-data/erasure';
 import { CliError, type CliContext } from '../cli-context';
 

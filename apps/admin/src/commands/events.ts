@@ -8,7 +8,7 @@ import { REGISTRATION_GUARD_STREAM_PREFIX } from '@app/trainees/decider';
 import { UPLOAD_STREAM_PREFIX } from '@app/uploads/decider';
 import { uploadKeyId, type UploadFiles } from '@app/uploads/write';
 import { createInterface } from 'node:readline';
-import { openUploadFiles, type Stores } from '@app/stores';
+import type { Stores } from '@app/composition';
 import { CliError, type CliContext } from '../cli-context';
 
 /** It holds sealed personal data and wrapped keys (docs/operations.md "File permissions"). */
@@ -151,7 +151,7 @@ function uploadPartsOf(files: UploadFiles): AttachmentTransfer {
 }
 
 async function withUploadFiles<T>(stores: Stores, ctx: CliContext, fn: (files: UploadFiles) => Promise<T>): Promise<T> {
-  const files = await openUploadFiles({ dataDir: ctx.dataDir }, stores);
+  const files = await stores.uploadFiles();
   try {
     return await fn(files);
   } finally {

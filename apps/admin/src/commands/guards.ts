@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { forgetGuardStreams } from '@app/stores/sqlite';
+import { embeddedLog, storeConfigOf } from '@app/composition';
 import { CliError, type CliContext } from '../cli-context';
 
 /**
@@ -17,10 +17,11 @@ export function registerGuardCommands(program: Command, ctx: CliContext): void {
     .command('forget')
     .description('delete the duplicate guard streams of an older log from the embedded event log, in place')
     .action(() => {
-      if (ctx.env.EVENTSTORE_URL) throw new CliError('guards forget works on the embedded event log only (EVENTSTORE_URL is set)');
+      const log = embeddedLog(storeConfigOf(ctx.env));
+      if (!log) throw new CliError('guards forget works on the embedded event log only (EVENTSTORE_URL is set)');
       let done;
       try {
-        done = forgetGuardStreams(ctx.dataDir);
+        done = log.forgetGuardStreams();
       } catch (err) {
         throw new CliError(err instanceof Error ? err.message : String(err));
       }

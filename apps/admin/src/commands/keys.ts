@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { retireKeyVersion, rotateKeys, type RetirementReport, type RotationPorts, type RotationReport } from '@app/keys';
 import { webhookOperations } from '@app/runtime/process';
-import type { Stores } from '@app/stores';
-import { keptBackupsIn } from '@app/stores/backup';
+import { backupFiles, type Stores } from '@app/composition';
+import { keptBackupsIn } from '@app/backup';
 import { type CliContext, CliError } from '../cli-context';
 
 /**
@@ -38,7 +38,8 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
         Number(text),
         (work) =>
           ctx.withStores(
-            (stores) => work({ ...portsOf(ctx, stores), backups: backupDir ? keptBackupsIn(backupDir, ctx.serviceKey()) : null }),
+            (stores) =>
+              work({ ...portsOf(ctx, stores), backups: backupDir ? keptBackupsIn(backupFiles(), backupDir, ctx.serviceKey()) : null }),
             rerunnable,
           ),
         { breakingBackups: breaking.filter((n) => n !== '') },

@@ -2,7 +2,7 @@ import { userInfo } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
 import { Presets, SingleBar } from 'cli-progress';
 import { applyRetention, cutoffProblem, endedBefore } from '@app/personal-data/erasure';
-import { erasurePortsOf } from '@app/stores';
+import { erasurePortsOf } from '@app/composition';
 import { CliError, type CliContext } from '../cli-context';
 import { erasureLedger } from './erasure-ledger';
 
@@ -43,7 +43,7 @@ export function registerRetentionCommands(program: Command, ctx: CliContext): vo
           process.stdout.write(`${due.length} trainees ended before ${opts.endedBefore}; nothing erased (--dry-run)\n`);
           return [];
         }
-        const ports = erasurePortsOf({ dataDir: ctx.dataDir }, stores, record);
+        const ports = erasurePortsOf(stores, record);
         const bar = new SingleBar(
           {
             format: 'erasing {bar} {value}/{total} trainees | ETA {eta_formatted}',

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { NotFound } from '@app/trainees/decider';
 import { ErasureUnfinished } from '@app/personal-data';
 import { eraseTrainee, erasureSummary } from '@app/personal-data/erasure';
-import { erasurePortsOf } from '@app/stores';
+import { erasurePortsOf } from '@app/composition';
 import { CliError, type CliContext } from '../cli-context';
 import { erasureLedger } from './erasure-ledger';
 
@@ -27,7 +27,7 @@ export function registerTraineeErasure(trainee: Command, ctx: CliContext): void 
       const erasure = await ctx.withStores(
         async (stores) => {
           try {
-            return await eraseTrainee(erasurePortsOf({ dataDir: ctx.dataDir }, stores, record), traineeId, opts.reason, by);
+            return await eraseTrainee(erasurePortsOf(stores, record), traineeId, opts.reason, by);
           } catch (err) {
             if (err instanceof NotFound) throw new CliError(`No trainee with id ${traineeId}`);
             if (err instanceof RangeError || err instanceof ErasureUnfinished) throw new CliError(err.message);

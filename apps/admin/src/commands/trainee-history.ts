@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { loadTraineeHistory, parseInstant, traineeAsOf } from '@app/trainees/read';
-import { historySourcesOf, type Stores } from '@app/stores';
+import { historySourcesOf, type Stores } from '@app/composition';
 import { writeHistoryReport, writeTimeline } from '@app/audit';
 import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import { contractFor } from '@app/trainees/contract';
@@ -47,7 +47,7 @@ export function registerTraineeHistoryCommands(program: Command, ctx: CliContext
       if (opts.fingerprint !== undefined && opts.format !== 'html') throw new CliError('--fingerprint is for --format html');
       if (opts.format === 'html') {
         if (opts.asOf) throw new CliError('--as-of prints the trainee as JSON; --format html is for the whole timeline');
-        const sources = (stores: Stores) => historySourcesOf({ dataDir: ctx.dataDir }, stores);
+        const sources = (stores: Stores) => historySourcesOf(stores);
         const options = { trustedKey: trustedKey(ctx, opts.fingerprint) };
         return ctx.withStores((stores) => writeHistoryReport(sources(stores), traineeId, process.stdout, options), { catchUp: false });
       }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { PROVIDER_EVENT_TYPES } from '@app/trainees/decider';
-import { openWebhookOutbox } from '@app/stores';
 import { parseWebhookPorts, webhookOperations } from '@app/runtime/process';
 import { type CliContext, CliError } from '../cli-context';
 
@@ -133,7 +132,7 @@ function registerDeliveries(webhook: Command, ctx: CliContext): void {
       }
       const deliveries = await ctx.withStores(
         async (stores) => {
-          const outbox = await openWebhookOutbox({ dataDir: ctx.dataDir }, stores);
+          const outbox = await stores.webhookOutbox();
           try {
             return await outbox.deliveries(endpointId, limit);
           } finally {

@@ -4,8 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { tokenFromAuthorizationHeader } from '@app/providers/write';
 import type { AppConfig } from '@app/runtime/process';
-import type { Stores } from '@app/stores';
-import { MemoryWindowCounter, type WindowCounter } from '@app/runtime/admission';
+import type { WindowCounter } from '@app/runtime/admission';
 import { fixedWindowStore, RATE_LIMIT_WINDOW_MS } from './fixed-window';
 
 export interface AdmissionOptions {
@@ -110,13 +109,6 @@ export const SUSTAINED_FLOOD_DELAY_MS = 1_000;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-}
-
-/** MongoDB when `MONGODB_URL` is set, so every API replica shares the limits; else this process. */
-export async function admissionCounter(stores: Pick<Stores, 'mongo'>): Promise<WindowCounter> {
-  if (!stores.mongo) return new MemoryWindowCounter();
-  const { MongoWindowCounter } = await import('@app/stores/mongodb');
-  return new MongoWindowCounter(stores.mongo.database);
 }
 
 /** Never the token itself, which may be stored in a shared database. */

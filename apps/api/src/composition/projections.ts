@@ -12,7 +12,7 @@ import {
   type ServiceKeyMaterial,
   type ProcessMetrics,
 } from '@app/runtime/process';
-import { auditLogOf, openWebhookOutbox, type Stores } from '@app/stores';
+import type { Stores } from '@app/composition';
 import { openDigestSchedule } from '@app/audit';
 import { inSpan, tracingEnabled } from '@app/runtime/tracing';
 import { batchObserver, observeProjections, projectorHooks } from '@app/runtime/telemetry';
@@ -160,7 +160,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     const position = await this.projector.catchUp();
     await this.projector.start();
     await this.registryProcess?.start();
-    const outbox = await openWebhookOutbox(this.config, this.stores);
+    const outbox = await this.stores.webhookOutbox();
     const dispatcher = createWebhookDispatcher(
       this.config,
       this.stores,
@@ -175,7 +175,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
       observeProjections(this.metrics.metrics, { ...parts, storedLog: this.stores.storedLog, readModel: this.stores.readModel });
     }
     await dispatcher.start();
-    this.digests = await openDigestSchedule(this.config, auditLogOf(this.config, this.stores), this.logger);
+    this.digests = await openDigestSchedule(this.config, this.stores.auditLog(), this.logger);
     this.digests?.schedule.start();
     this.logger.info({ checkpoint: position }, 'projections caught up; projector live');
   }

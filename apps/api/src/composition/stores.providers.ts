@@ -12,14 +12,13 @@ import {
   type AppConfig,
   type ProcessMetrics,
 } from '@app/runtime/process';
-import { openDigestTreeStore, openIdempotencyStore, openStores, type Stores } from '@app/stores';
+import { openStores, READ_STORE_CHECK_WAIT_MS, type Stores } from '@app/composition';
 import { DIGEST_TREE_STORE } from '@app/audit';
 import { CHANGE_FEED, CURSOR_CODEC } from '@app/changes';
 import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
 import { PROVIDER_READ_MODEL } from '@app/providers/read';
 import { SCHOOL_DIRECTORY } from '@app/schools';
-import { AS_OF_SCAN, scanInThisThread, TIMELINE_SOURCE, TRAINEE_READ_MODEL, type TimelineSource } from '@app/trainees/read';
-import { asOfScanInThreads, READ_STORE_CHECK_WAIT_MS } from '@app/stores/sqlite';
+import { AS_OF_SCAN, TIMELINE_SOURCE, TRAINEE_READ_MODEL, type TimelineSource } from '@app/trainees/read';
 import { newResourceId } from './ids';
 import { ClaimRelease } from './claim-release';
 import { Projections } from './projections';
@@ -69,20 +68,19 @@ export function storeProviders(): Provider[] {
       // A provider's streams folded to an instant on a thread of their own on the embedded log (docs/DESIGN.md
       // "A provider's trainees at an instant"); elsewhere in this thread, from the log as stored.
       provide: AS_OF_SCAN,
-      useFactory: (stores: Stores, config: AppConfig) =>
-        stores.backends.eventStore === 'sqlite' ? asOfScanInThreads(config.dataDir) : scanInThisThread(stores.storedLog),
-      inject: [STORES, APP_CONFIG],
+      useFactory: (stores: Stores) => stores.asOfScan(),
+      inject: [STORES],
     },
     {
       // The latest signed digest's tree (docs/DESIGN.md "Inclusion proofs"), outside the projections.
       provide: DIGEST_TREE_STORE,
-      useFactory: (stores: Stores, config: AppConfig) => openDigestTreeStore(config, stores),
-      inject: [STORES, APP_CONFIG],
+      useFactory: (stores: Stores) => stores.digestTrees(),
+      inject: [STORES],
     },
     {
       provide: IDEMPOTENCY_STORE,
-      useFactory: (stores: Stores, config: AppConfig) => openIdempotencyStore(config, stores),
-      inject: [STORES, APP_CONFIG],
+      useFactory: (stores: Stores) => stores.idempotencyStore(),
+      inject: [STORES],
     },
     {
       // The service key (docs/operations.md "The service key"): the sandbox makes one on first start.

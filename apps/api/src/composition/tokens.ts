@@ -1,7 +1,7 @@
 /** Injection token of the pino logger. */
 export const LOGGER = Symbol('LOGGER');
 
-/** Injection token of the opened stores (`Stores` of libs/stores/open-stores.ts; closed by `Projections` at shutdown). */
+/** Injection token of the opened stores (`Stores` of libs/composition; closed by `Projections` at shutdown). */
 export const STORES = Symbol('STORES');
 
 /** Injection token of this process's metrics (`ProcessMetrics` of libs/runtime/process/telemetry.ts), null when METRICS_PORT is unset. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '@app/runtime/process';
-import { openUploadFiles, type Stores } from '@app/stores';
+import type { Stores } from '@app/composition';
 import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
 import { TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/trainees/read';
 import type { Trainee } from '@app/trainees/record';
@@ -12,15 +12,15 @@ import { LOGGER, STORES } from '../composition/tokens';
 /** How often the uploads due for purging are looked for: hourly. */
 const PURGE_EVERY_MS = 3_600_000;
 
-/** Injection token of the uploads' files and row messages (`UploadFiles`, opened by `openUploadFiles`). */
+/** Injection token of the uploads' files and row messages (`UploadFiles`, opened by `Stores.uploadFiles`). */
 export const UPLOAD_FILES = Symbol('UPLOAD_FILES');
 
 /** The provider of {@link UPLOAD_FILES}: the store the configuration names, closed by {@link Uploads} at shutdown. */
 export const UPLOAD_FILES_PROVIDER = {
   provide: UPLOAD_FILES,
   // Its writes (a part's sync, a purge's WAL truncation) in a thread of their own: never on the API's thread.
-  useFactory: (stores: Stores, config: AppConfig): Promise<UploadFiles> => openUploadFiles(config, stores, { writesInThread: true }),
-  inject: [STORES, APP_CONFIG],
+  useFactory: (stores: Stores): Promise<UploadFiles> => stores.uploadFiles({ writesInThread: true }),
+  inject: [STORES],
 };
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REGISTRATION_GUARD_STREAM_PREFIX } from '@app/trainees/decider';
-import { openPrivateDatabase } from '../private-files';
+import { openPrivateDatabase } from '@app/sqlite';
 import { AUDIT_FILE } from '../sqlite-digest-tree';
 import { SCHEMA_SQL } from './schema';
 

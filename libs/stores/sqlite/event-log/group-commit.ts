@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 
 type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 

@@ -16,7 +16,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import Database from 'better-sqlite3';
+import { Database, makePrivateDirectory, openPrivateDatabase, lockWait } from '@app/sqlite';
 import { GroupCommit } from './group-commit';
 import { StreamAppends, type AppendOutcome } from './stream-appends';
 import {
@@ -51,8 +51,6 @@ import {
   type QueuedWrite,
   type RawEventRow,
 } from './sqlite-rows';
-import { makePrivateDirectory, openPrivateDatabase } from '../private-files';
-import { lockWait } from '../lock-wait';
 
 /** Options of {@link SqliteEventStore}. */
 export interface SqliteEventStoreOptions {

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 import { logPosition, type ReadStoredStreamsOptions, type StoredEventText } from '@app/event-sourcing';
 
 type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number, id: string];

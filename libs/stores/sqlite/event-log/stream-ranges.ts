@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 import type { RecordedEvent } from '@app/event-sourcing';
 import { rawToRecordedEvent, type RawEventRow } from './sqlite-rows';
 

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 import type { ReadStreamsOptions, RecordedEvent } from '@app/event-sourcing';
 import { assertNonNegativeInteger } from './sqlite-rows';
 import { StreamRanges } from './stream-ranges';

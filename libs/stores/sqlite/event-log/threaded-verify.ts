@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 import { join } from 'node:path';
 import { logPosition, type LogPosition, type StoredEventText } from '@app/event-sourcing';
 import { checkAgainstDigest, mergeScans, streamGone, type LogVerification, type ScanResult, type VerifyLogOptions } from '@app/audit';

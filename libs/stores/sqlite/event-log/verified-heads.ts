@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 
 /** Streams whose checked head one connection keeps (about 250 bytes each: some 2.5 MB in all). */
 export const VERIFIED_STREAMS = 10_000;

@@ -4,7 +4,7 @@
  * connection of its own, through a `ChainScan`, and posts `{events}` as it goes, then
  * `{done, result}` (the scan's result), or `{error}`.
  */
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ChainScan, type SignedHead } from '@app/audit';

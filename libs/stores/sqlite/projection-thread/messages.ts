@@ -9,6 +9,7 @@ import {
   type ExpectedRevision,
   type LogPosition,
 } from '@app/event-sourcing';
+import type { KeySourceTicket } from '@app/keys';
 import type { ProjectorHealth } from '@app/runtime/projector';
 import type { QueuedWrite } from '../event-log/sqlite-rows';
 import type { AppendOutcome } from '../event-log/sqlite-event-store';
@@ -64,10 +65,8 @@ export interface ProjectionThreadJob {
   dataDir: string;
   /** Whether to send each applied batch's events' type and `traceparent` (tracing is on in the API's thread). */
   traced: boolean;
-  /** The key-encryption key of the trainees' data keys (a copy), or null (see `ProjectionThreadOptions`). */
-  keyEncryptionKey: Uint8Array | null;
-  /** The service keyring's file, or null (see `ProjectionThreadOptions`). */
-  keyringFile: string | null;
+  /** The key-encryption keys of the trainees' data keys, as the thread makes them again, or null (see `ProjectionThreadOptions`). */
+  keyEncryptionKeys: KeySourceTicket | null;
 }
 
 /** A message to the projection thread. */

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { fixedKeySource } from '@app/keys';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LOG_START, logPosition, newEventId, toEventData, WrongExpectedVersionError } from '@app/event-sourcing';
@@ -106,7 +107,7 @@ describe('ProjectionThread and its log writer thread (docs/DESIGN.md "The projec
   ): Promise<void> {
     await thread.close();
     const kek = Buffer.alloc(32, 7);
-    thread = new ProjectionThread({ dataDir: dir, logger: QUIET, keyEncryptionKey: kek });
+    thread = new ProjectionThread({ dataDir: dir, logger: QUIET, keyEncryptionKeys: fixedKeySource(kek) });
     await thread.start();
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'projection-thread-keys-'));
     const keyStore = SqliteDataKeyStore.open(elsewhere);

@@ -12,6 +12,7 @@
  */
 import { MessageChannel, type Worker } from 'node:worker_threads';
 import { LOG_START, type LogPosition } from '@app/event-sourcing';
+import type { KeySource } from '@app/keys';
 import type { AppliedBatch } from '@app/runtime/telemetry';
 import { PositionWaiters, type ProjectorHandle, type ProjectorHealth, type ProjectorLogger } from '@app/runtime/projector';
 import { openSqliteEventStore, type SqliteEventStore } from '../event-log/sqlite-event-store';
@@ -27,12 +28,11 @@ export interface ProjectionThreadOptions {
   /** Whether tracing is on: each applied batch then carries its events' type and `traceparent`. */
   traced?: boolean;
   /**
-   * The key-encryption key of the trainees' data keys (docs/DESIGN.md "Personal data"): the thread
-   * opens sealed personal values with the keys of `<dataDir>/keys.sqlite`. Null: it reads events as stored.
+   * The key-encryption keys of the trainees' data keys (docs/DESIGN.md "Personal data"): the thread
+   * opens sealed personal values with the keys of `<dataDir>/keys.sqlite`, with the same source made
+   * again there (`KeySource.forThread`). Null: it reads events as stored.
    */
-  keyEncryptionKey?: Buffer | null;
-  /** The service keyring's file, read again to learn a rotation (`DataKeysOptions.keyring`); null: the keys given are kept. */
-  keyringFile?: string | null;
+  keyEncryptionKeys?: KeySource | null;
   /** Whether appends chain each stream's events (default true; `SqliteEventStoreOptions.hashChain`). */
   hashChain?: boolean;
 }
@@ -69,8 +69,7 @@ export class ProjectionThread implements ProjectorHandle {
     const job: ProjectionThreadJob = {
       dataDir: options.dataDir,
       traced: options.traced ?? false,
-      keyEncryptionKey: options.keyEncryptionKey ? new Uint8Array(options.keyEncryptionKey) : null,
-      keyringFile: options.keyringFile ?? null,
+      keyEncryptionKeys: options.keyEncryptionKeys?.forThread() ?? null,
     };
     this.worker = startWorker(__dirname, 'projection-thread', { job, commits: commits.port2 }, [commits.port2]);
     this.writer = new LogWriterThread(

@@ -12,6 +12,7 @@ import type { RecordedEvent } from '@app/event-sourcing';
 import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 import { Projector } from '@app/runtime/projector';
 import { tracedEvents } from '@app/runtime/telemetry';
+import { keySourceIn } from '@app/keys';
 import { withPersonalData } from '@app/personal-data';
 import { openSqliteEventStore } from '../event-log/sqlite-event-store';
 import { sqlitePersonalData } from '../sqlite-data-key-store';
@@ -26,14 +27,10 @@ const post = (message: FromThread): void => port.postMessage(message);
 
 const log = openSqliteEventStore(job.dataDir);
 // Sealed personal values are opened with the trainees' data keys (docs/DESIGN.md "Personal data").
-const keyringFile = job.keyringFile;
-const keys = job.keyEncryptionKey ? sqlitePersonalData(job.dataDir, Buffer.from(job.keyEncryptionKey), { keyringFile }) : null;
+const keyEncryptionKeys = job.keyEncryptionKeys ? keySourceIn(job.keyEncryptionKeys) : null;
+const keys = keyEncryptionKeys ? sqlitePersonalData(job.dataDir, keyEncryptionKeys) : null;
 const events = keys ? withPersonalData(log, keys.personal) : log;
-const readModel = SqliteReadModel.open(job.dataDir, {
-  ...CHECKPOINTED_BY_THREAD,
-  keyEncryptionKey: keys ? Buffer.from(job.keyEncryptionKey!) : null,
-  keyringFile,
-});
+const readModel = SqliteReadModel.open(job.dataDir, { ...CHECKPOINTED_BY_THREAD, keyEncryptionKeys });
 // The read store's WAL checkpoints, after this thread's commits, in a thread of their own.
 const checkpointer = new WalCheckpointer(join(job.dataDir, READ_STORE_FILE), (message) =>
   post({ type: 'log', level: 'warn', message: `A WAL checkpoint of the read store failed: ${message}` }),

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 import { ProviderTables } from './provider-tables';
 import { SharedWriteLock } from './shared-write-lock';
 import type { registryStatements } from './registry-statements';

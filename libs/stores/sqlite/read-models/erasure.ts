@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 import type { RecordedEvent } from '@app/event-sourcing';
 import { ReadStoreNotForgotten } from '@app/personal-data';
 import { courseEndedOn } from '@app/personal-data/erasure';

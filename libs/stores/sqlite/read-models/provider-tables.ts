@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 import type { ProviderState } from '@app/providers/decider';
 import { type RecordedEvent, decodeBatch, foldBatch } from '@app/event-sourcing';
 import {

@@ -5,7 +5,7 @@
  * finds faults, or `SQLITE_CORRUPT` / `SQLITE_NOTADB` on the way), `{error}` for anything else (a
  * busy or unreadable file: no verdict).
  */
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isCorruption } from './read-store-damage';
 

@@ -1,7 +1,6 @@
-import Database from 'better-sqlite3';
+import { Database, PRIVATE_FILE_MODE } from '@app/sqlite';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { ReadModelsDamaged } from '@app/runtime/projector';
-import { PRIVATE_FILE_MODE } from '../private-files';
 
 /**
  * The file beside a read store (`read-models.sqlite.damaged`) that records damage found in it while

@@ -1,6 +1,5 @@
-import Database from 'better-sqlite3';
+import { Database, openPrivateDatabase } from '@app/sqlite';
 import type { ReadStoreConnectionOptions } from './wal-checkpointer';
-import { openPrivateDatabase } from '../private-files';
 
 /**
  * The read store's file in the data directory: the projections only, each rebuilt from the event

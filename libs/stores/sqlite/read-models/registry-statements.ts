@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 import { logPosition } from '@app/event-sourcing';
 import { PROJECTION_NAMES, type ProjectionInfo, type ProjectionName } from '@app/runtime/projector';
 

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 
 /**
  * How a long job on the read store (a rebuild's bulk writes, the drop of an old store) shares the

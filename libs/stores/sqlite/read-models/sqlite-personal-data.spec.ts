@@ -5,6 +5,7 @@
  * thread or in a stream-build worker, equals one built from the same history in the clear.
  */
 import { join } from 'node:path';
+import { fixedKeySource } from '@app/keys';
 import { randomBytes } from 'node:crypto';
 import { LOG_START, logPosition, newEventId, toEventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import { DataKeyMissing, ERASED, withPersonalData } from '@app/personal-data';
@@ -40,7 +41,7 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
   beforeEach(() => {
     plain = openFreshEventStore('plain-');
     fresh = openFreshEventStore('sealed-');
-    const opened = sqlitePersonalData(fresh.dir, KEK);
+    const opened = sqlitePersonalData(fresh.dir, fixedKeySource(KEK));
     keyStore = opened.keyStore;
     sealing = withPersonalData(fresh.store, opened.personal);
   });
@@ -88,7 +89,7 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
   it('counts the lag and feeds the webhook dispatcher from the log as stored: both work where no key opens', async () => {
     await writeHistory(sealing, 3, 1);
     // The same log seen through a key store holding none of its keys: every read that opens fails.
-    const other = sqlitePersonalData(plain.dir, KEK);
+    const other = sqlitePersonalData(plain.dir, fixedKeySource(KEK));
     const keyless = withPersonalData(fresh.store, other.personal);
     const readModel = SqliteReadModel.open(fresh.dir);
     const outbox = SqliteWebhookOutbox.open(fresh.dir);
@@ -125,10 +126,10 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
         newEventId,
       ),
     );
-    const keys = sqlitePersonalData(fresh.dir, KEK);
+    const keys = sqlitePersonalData(fresh.dir, fixedKeySource(KEK));
     await keys.personal.keys.destroy('T0', new Date());
     await keys.keyStore.close();
-    const erasedView = withPersonalData(fresh.store, sqlitePersonalData(fresh.dir, KEK).personal);
+    const erasedView = withPersonalData(fresh.store, sqlitePersonalData(fresh.dir, fixedKeySource(KEK)).personal);
     const events = await erasedView.readStream(traineeStreamId('T0'));
     expect(events[0].data).toMatchObject({ details: { first_names: ERASED, email: ERASED, training_route: '11' } });
     expect(events[events.length - 1].data).toMatchObject({ changes: { last_name: ERASED, course_title: 'Maths' } });
@@ -143,7 +144,7 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
       }
       const fromPlain = new SqliteReadModel(join(plain.dir, 'rm.sqlite'), options);
       // The stream build's workers open with the same key-encryption key, as `openStores` gives it.
-      const fromSealed = new SqliteReadModel(join(fresh.dir, 'rm.sqlite'), { ...options, keyEncryptionKey: KEK });
+      const fromSealed = new SqliteReadModel(join(fresh.dir, 'rm.sqlite'), { ...options, keyEncryptionKeys: fixedKeySource(KEK) });
       await new Projector(plain.store, fromPlain, silent).catchUp();
       await new Projector(sealing, fromSealed, silent).catchUp();
       expect(await allDocs(fromSealed, 12)).toEqual(await allDocs(fromPlain, 12));
@@ -155,7 +156,7 @@ describe('Personal data sealed in the SQLite event log (docs/DESIGN.md "Personal
   });
 
   it('seals a trainee registered under an id of the pool with the key stored for that id beforehand', async () => {
-    const opened = sqlitePersonalData(fresh.dir, KEK);
+    const opened = sqlitePersonalData(fresh.dir, fixedKeySource(KEK));
     const id = await opened.personal.keys.newTraineeId();
     const stored = await keyStore.get(id);
     expect(stored).toBeInstanceOf(Buffer);

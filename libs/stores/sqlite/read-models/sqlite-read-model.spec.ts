@@ -208,7 +208,9 @@ describe.each(STREAM_PHASES)(
       expect(await built.listProviders()).toHaveLength(1);
       // The phase wrote in bulk with a larger WAL auto-checkpoint and gave the connection its own one back.
       expect(
-        (built as unknown as { db: { pragma(s: string, o: object): unknown } }).db.pragma('wal_autocheckpoint', { simple: true }),
+        (built as unknown as { view: { db: { pragma(s: string, o: object): unknown } } }).view.db.pragma('wal_autocheckpoint', {
+          simple: true,
+        }),
       ).toBe(4321);
       // Not empty any more: the next catch-up reads the log in position order.
       expect(await built.initialStreamBuild()).toBeNull();

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 import type { RebuildRun, RebuildRunStore } from '@app/runtime/rebuild';
 
 /** Rebuild runs in `projection_rebuild_runs` (one row per projection) of the read models' SQLite file. */

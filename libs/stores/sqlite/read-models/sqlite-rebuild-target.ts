@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 import { logPosition, type LogPosition, type RecordedEvent } from '@app/event-sourcing';
 import type { ProjectionName } from '@app/runtime/projector';
 import type { RebuildTarget } from '@app/runtime/rebuild';

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type { KeySource } from '@app/keys';
+import { Database } from '@app/sqlite';
 import type { Worker } from 'node:worker_threads';
 import { TRAINEE_STREAM_PREFIX, traineeStreamId } from '@app/trainees/decider';
 import { SqliteEventStore } from '../event-log/sqlite-event-store';
@@ -16,14 +17,12 @@ export interface StreamBuildOptions {
   /** The log position from which the phase reads in worker threads (default {@link WORKER_FROM_POSITION}). */
   workerFromPosition?: number;
   /**
-   * The service key's `key-encryption` key, when the log's personal data is sealed (docs/DESIGN.md
+   * The service key's `key-encryption` keys, when the log's personal data is sealed (docs/DESIGN.md
    * "Personal data"): the workers, which read the log on connections of their own, open sealed
-   * values with the data keys it unwraps. Absent or null: they read the events as stored, as a log
-   * in the clear is.
+   * values with the data keys they unwrap (each worker makes the source again, `keySourceIn`).
+   * Absent or null: they read the events as stored, as a log in the clear is.
    */
-  keyEncryptionKey?: Buffer | null;
-  /** The service keyring's file, read again by the workers to learn a rotation; null: the keys given are kept. */
-  keyringFile?: string | null;
+  keyEncryptionKeys?: KeySource | null;
 }
 
 /**
@@ -45,8 +44,7 @@ export class SqliteStreamBuild implements StreamBuild {
    */
   private bulk: { autocheckpoint: number } | null = null;
   private readonly workerFromPosition: number;
-  private readonly keyEncryptionKey: Buffer | null;
-  private readonly keyringFile: string | null;
+  private readonly keyEncryptionKeys: KeySource | null;
   private readonly lock: SharedWriteLock;
 
   constructor(
@@ -57,8 +55,7 @@ export class SqliteStreamBuild implements StreamBuild {
     private readonly setCheckpoint: (position: number) => void,
   ) {
     this.workerFromPosition = options?.workerFromPosition ?? WORKER_FROM_POSITION;
-    this.keyEncryptionKey = options?.keyEncryptionKey ?? null;
-    this.keyringFile = options?.keyringFile ?? null;
+    this.keyEncryptionKeys = options?.keyEncryptionKeys ?? null;
     this.lock = new SharedWriteLock(db);
     db.exec(`CREATE TABLE IF NOT EXISTS projection_rebuild_cursors (
       checkpoint TEXT PRIMARY KEY, to_position INTEGER NOT NULL, last_stream TEXT NOT NULL)`);
@@ -120,7 +117,7 @@ export class SqliteStreamBuild implements StreamBuild {
    * `SharedWriteLock.contended`), each of which reads, folds and renders its range, at most
    * {@link CREDITS} ranges per worker ahead of the writer, and writes the prepared ranges in range
    * order, each with its cursor; the workers open sealed personal values with the options'
-   * `keyEncryptionKey`, as `eventStore` would. Stops between batches when `shouldStop()` turns true. Rejects with a
+   * `keyEncryptionKeys`, as `eventStore` would. Stops between batches when `shouldStop()` turns true. Rejects with a
    * worker's error (a projection failure names nothing more than the message; the position-order
    * path names the event).
    */
@@ -135,19 +132,19 @@ export class SqliteStreamBuild implements StreamBuild {
     if (toPosition < this.workerFromPosition) return null;
     const start: RangeStart = { streamPrefix: this.streamPrefix, afterStream: from?.lastStream ?? null, toPosition };
     // The workers open sealed personal values with the same keys (docs/DESIGN.md "Personal data").
-    return this.runWorkers(eventsFile, this.keyEncryptionKey, start, options);
+    return this.runWorkers(eventsFile, this.keyEncryptionKeys, start, options);
   }
 
   private runWorkers(
     eventsFile: string,
-    kek: Buffer | null,
+    kek: KeySource | null,
     first: RangeStart,
     options: { batchSize: number; shouldStop?: () => boolean; onBatch?: (done: number) => void },
   ): Promise<StreamPhase> {
     return new Promise<StreamPhase>((resolve, reject) => {
       const eventsDb = new Database(eventsFile, { readonly: true, fileMustExist: true });
       const ranges = new StreamRanges(eventsDb);
-      const job = { eventsFile, keyEncryptionKey: kek ? new Uint8Array(kek) : null, keyringFile: this.keyringFile };
+      const job = { eventsFile, keyEncryptionKeys: kek ? kek.forThread() : null };
       const workers = Array.from({ length: STREAM_BUILD_WORKERS }, () =>
         startWorker(__dirname, 'stream-build', job satisfies StreamBuildJob),
       );

@@ -8,15 +8,15 @@
 
 /**
  * What a worker reads: the events file and, where the log seals personal values, the key-encryption
- * key of the data keys in `keys.sqlite` beside it (docs/DESIGN.md "Personal data"), or null.
+ * keys of the data keys in `keys.sqlite` beside it, as the thread that started it holds them
+ * (`KeySource.forThread`; docs/DESIGN.md "Personal data"), or null.
  */
 export interface StreamBuildJob {
   eventsFile: string;
-  keyEncryptionKey: Uint8Array | null;
-  /** The service keyring's file, read again to learn a rotation; null: the key given is kept. */
-  keyringFile: string | null;
+  keyEncryptionKeys: KeySourceTicket | null;
 }
-import Database from 'better-sqlite3';
+import { keySourceIn, type KeySourceTicket } from '@app/keys';
+import { Database } from '@app/sqlite';
 import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sqlitePersonalData } from '../sqlite-data-key-store';
@@ -42,9 +42,7 @@ export type StreamBuildMessage =
 const job = workerData as StreamBuildJob;
 const db = new Database(job.eventsFile, { readonly: true, fileMustExist: true });
 const ranges = new StreamRanges(db);
-const keys = job.keyEncryptionKey
-  ? sqlitePersonalData(dirname(job.eventsFile), Buffer.from(job.keyEncryptionKey), { keyringFile: job.keyringFile })
-  : null;
+const keys = job.keyEncryptionKeys ? sqlitePersonalData(dirname(job.eventsFile), keySourceIn(job.keyEncryptionKeys)) : null;
 
 parentPort!.on('message', async (message: StreamRange | 'stop') => {
   if (message === 'stop') {

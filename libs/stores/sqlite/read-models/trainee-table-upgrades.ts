@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 
 /**
  * What a trainee projection store (`TraineeTables`) gains beside its rows, also in a store written

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '@app/sqlite';
 import { answerItem, renderTraineeAnswer } from '@app/trainees/contract';
 import type { ApiVersion, Trainee } from '@app/trainees/record';
 import type { StoredChange } from '@app/changes';

@@ -5,7 +5,7 @@
  * flag (`flags[1]`) is set. A failed checkpoint is posted as its message and the next one is tried
  * at the next commit.
  */
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const { file, flags, delayMs } = workerData as { file: string; flags: Int32Array; delayMs: number };

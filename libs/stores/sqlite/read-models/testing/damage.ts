@@ -3,7 +3,7 @@
  * one page in the middle of a table overwritten with garbage, as a torn write or a bad sector
  * leaves it.
  */
-import Database from 'better-sqlite3';
+import { Database } from '@app/sqlite';
 import { closeSync, existsSync, openSync, statSync, writeSync } from 'node:fs';
 
 /**

@@ -1,0 +1,112 @@
+import type { DigestTreeStore } from '@app/audit';
+import type { KeySource } from '@app/keys';
+import type { DataKeyStore } from '@app/personal-data';
+import { MemoryWindowCounter, type WindowCounter } from '@app/runtime/admission';
+import type { IdempotencyStore } from '@app/runtime/idempotency';
+import type { ReadModelStore } from '@app/runtime/projector';
+import type { SchoolDirectory } from '@app/schools';
+import {
+  CHECKPOINTED_BY_THREAD,
+  isReadStoreDamaged,
+  SqliteConsumerCheckpoints,
+  SqliteDataKeyStore,
+  SqliteDigestTreeStore,
+  SqliteIdempotencyStore,
+  SqliteReadModel,
+  SqliteSchoolDirectory,
+  SqliteUploadFiles,
+  SqliteWebhookOutbox,
+} from '@app/stores/sqlite';
+import type { RegistrationReservations } from '@app/trainees/write';
+import type { UploadFiles } from '@app/uploads/write';
+import type { WebhookOutbox } from '@app/webhooks/delivery';
+
+/**
+ * The read store and the stores kept beside it, on one backend (SQLite in `DATA_DIR`, or the
+ * MongoDB read store's database): what `openStores` chose once, so no caller asks which.
+ */
+export interface ReadSide {
+  backend: 'sqlite' | 'mongodb';
+  readModel: ReadModelStore;
+  /** Opens the schools directory and the consumers' positions, once the read store answered. */
+  openBeside(): { schools: SchoolDirectory; consumerCheckpoints: Pick<ReadModelStore, 'readCheckpoint' | 'writeCheckpoint'> };
+  /**
+   * The data keys' store, which holds the registration reservations too; on SQLite its new keys
+   * stored from a thread of their own with `newKeysInThread`.
+   */
+  keyStore(newKeysInThread: boolean): DataKeyStore & RegistrationReservations;
+  /** Whether the read store was found damaged since it was opened (always false on MongoDB). */
+  damaged(): boolean;
+  webhookOutbox(): Promise<WebhookOutbox>;
+  idempotencyStore(): IdempotencyStore;
+  uploadFiles(options: { writesInThread?: boolean }): Promise<UploadFiles>;
+  digestTrees(): Promise<DigestTreeStore>;
+  windowCounter(): Promise<WindowCounter>;
+  /** Closes what {@link openBeside} opened. */
+  closeBeside(): Promise<void>;
+}
+
+/**
+ * The read store of `dataDir` (`read-models.sqlite`), checkpointed by the projection thread when
+ * `threaded`; the stream build's workers open sealed values with `keyEncryptionKeys` as the event
+ * store does. Beside it, each store in a file of its own in `dataDir`; the rate-limit windows in this process.
+ */
+export function embeddedReadSide(dataDir: string, options: { threaded: boolean; keyEncryptionKeys: KeySource | null }): ReadSide {
+  const { keyEncryptionKeys } = options;
+  const readModel = SqliteReadModel.open(dataDir, { ...(options.threaded ? CHECKPOINTED_BY_THREAD : {}), keyEncryptionKeys });
+  let beside: { schools: SqliteSchoolDirectory; consumerCheckpoints: SqliteConsumerCheckpoints } | null = null;
+  return {
+    backend: 'sqlite',
+    readModel,
+    openBeside() {
+      beside = { schools: SqliteSchoolDirectory.open(dataDir), consumerCheckpoints: SqliteConsumerCheckpoints.open(dataDir) };
+      return beside;
+    },
+    keyStore: (newKeysInThread) => SqliteDataKeyStore.open(dataDir, { newKeysInThread }),
+    damaged: () => isReadStoreDamaged(dataDir),
+    webhookOutbox: async () => SqliteWebhookOutbox.open(dataDir),
+    idempotencyStore: () => SqliteIdempotencyStore.open(dataDir),
+    uploadFiles: async (opts) => SqliteUploadFiles.open(dataDir, opts),
+    digestTrees: async () => SqliteDigestTreeStore.open(dataDir),
+    windowCounter: async () => new MemoryWindowCounter(),
+    async closeBeside() {
+      beside?.consumerCheckpoints.close();
+      await beside?.schools.close();
+    },
+  };
+}
+
+/**
+ * The MongoDB read store at `url`, loaded only when configured (its client takes about 0.1 s to
+ * load), and beside it, in its database: the schools directory, the consumers' positions (its
+ * registry), the data keys, the webhook outbox, the idempotency keys, the upload parts, the digest
+ * tree and the rate-limit windows, shared by every replica.
+ */
+export async function mongoReadSide(url: string): Promise<ReadSide> {
+  const mongodb = await import('@app/stores/mongodb');
+  const mongo = await mongodb.MongoReadModel.connect(url);
+  let schools: SchoolDirectory | null = null;
+  return {
+    backend: 'mongodb',
+    readModel: mongo,
+    openBeside: () => ({ schools: (schools = mongo.schoolDirectory()), consumerCheckpoints: mongo }),
+    keyStore: () => mongo.dataKeyStore(),
+    damaged: () => false,
+    async webhookOutbox() {
+      const outbox = new mongodb.MongoWebhookOutbox(mongo.database);
+      await outbox.ensureIndexes();
+      return outbox;
+    },
+    idempotencyStore: () => mongo.idempotencyStore(),
+    uploadFiles: async () => new mongodb.MongoUploadFiles(mongo.database),
+    async digestTrees() {
+      const store = new mongodb.MongoDigestTreeStore(mongo.database);
+      await store.ensureIndexes();
+      return store;
+    },
+    windowCounter: async () => new mongodb.MongoWindowCounter(mongo.database),
+    async closeBeside() {
+      await schools?.close();
+    },
+  };
+}
