@@ -115,9 +115,8 @@ function followCheck(check: ReadStoreCheck, file: string, started: number, log: 
 }
 
 /**
- * Step 2 of {@link prepareEmbeddedFiles}; returns the damage it met in a read store not known to be
- * damaged (then moved from as from a damaged one), else null. Throws what the move throws from a
- * sound store.
+ * The kept state moved out of the read store, before its repair; returns the damage met in a read store not known to be damaged
+ * (then moved from as from a damaged one), else null. Throws what the move throws from a sound store.
  */
 function moveState(dataDir: string, problem: string | null, log: FilesLog): string | null {
   try {
@@ -138,7 +137,7 @@ function moveState(dataDir: string, problem: string | null, log: FilesLog): stri
   }
 }
 
-/** Step 3 of {@link prepareEmbeddedFiles}: the damaged read store moved aside; returns its new path. */
+/** The damaged read store moved aside, once the kept state is out of it; returns its new path. */
 function repair(file: string, problem: string, log: FilesLog): string {
   if (openElsewhere(file)) {
     markDamaged(file, problem);
