@@ -11,19 +11,15 @@ import { readManifest } from './manifest';
 
 /** A scheduled backup's directory name: its time, UTC, safe in a file name (`2026-11-28T12-00-00-000Z`). */
 const BACKUP_NAME = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
-/** What a backup being written is named until it is whole. */
 const PARTIAL = '.partial';
 
-/** Where the schedule says what it did (pino-style: context, then message). No personal data: names, positions, sizes, times. */
+/** Pino-style: context, then message. No personal data: names, positions, sizes, times. */
 export interface BackupScheduleLogger {
   info(context: object, message: string): void;
   error(context: object, message: string): void;
 }
 
-/**
- * What {@link BackupSchedule} takes: the stores' files it copies, the data dir it backs up,
- * `BACKUP_DIR`, `BACKUP_EVERY` (ms), `BACKUP_KEEP`, the keys.
- */
+/** `everyMs` is `BACKUP_EVERY`, `keep` `BACKUP_KEEP`, `dir` `BACKUP_DIR`. */
 export interface BackupScheduleOptions {
   files: BackupFiles;
   dataDir: string;
@@ -36,20 +32,16 @@ export interface BackupScheduleOptions {
 }
 
 /**
- * Backups of the embedded stores on a schedule (`BACKUP_EVERY`, `BACKUP_KEEP`, `BACKUP_DIR`;
- * docs/operations.md "Backups and restore"), taken by the projector process: each run is
- * `createBackup` (its copies and checks on threads of their own) into `<dir>/<time>.partial`,
- * renamed `<dir>/<time>` once whole, then every backup but the newest `keep` deleted, and any
- * `.partial` a crash left; the erasure ledger of `dir` is made, empty, when there is none
- * (`keepLedgerIn`). The next run is due one period after the newest backup (at start:
- * the newest in `dir`), so a restart neither skips nor repeats one; one run at a time; the timer
- * does not keep the process alive. A failed run is logged and the schedule goes on.
+ * Backups of the embedded stores on a schedule, taken by the projector process (docs/operations.md "Backups and restore"): each run
+ * `createBackup` into `<dir>/<time>.partial`, renamed once whole, then all but the newest `keep` and any `.partial` deleted; the erasure
+ * ledger made when missing. The next run is due one period after the newest backup (at start: the newest in `dir`), so a restart neither
+ * skips nor repeats one; one run at a time; the timer does not keep the process alive; a failed run is logged and the schedule goes on.
  */
 export class BackupSchedule {
   private readonly timer: PeriodicRun;
   private lastSuccess: Date | null;
   private readonly startedAt: Date;
-  /** Runs that made a backup, and runs that failed, since start. */
+  /** Since start. */
   readonly counts = { taken: 0, failed: 0 };
 
   constructor(
@@ -67,27 +59,26 @@ export class BackupSchedule {
     return this.options.now ? this.options.now() : new Date();
   }
 
-  /** When the newest backup was made (this run's, else the newest in `BACKUP_DIR`); null: none yet. */
+  /** This run's, else the newest in `BACKUP_DIR`; null: none yet. */
   get lastSuccessAt(): Date | null {
     return this.lastSuccess;
   }
 
-  /** Seconds since the newest backup, or since the schedule started when there is none. */
+  /** Or since the schedule started when there is none. */
   ageSeconds(): number {
     return (this.now().getTime() - (this.lastSuccess ?? this.startedAt).getTime()) / 1000;
   }
 
-  /** Starts the schedule: the first run one period after the newest backup (at once when it is older). */
   start(): void {
     if (this.timer.start()) this.logger.info({ every_ms: this.options.everyMs, keep: this.options.keep }, 'backups scheduled');
   }
 
-  /** Stops the schedule and waits for a run in progress to end. */
+  /** Waits for a run in progress to end. */
   stop(): Promise<void> {
     return this.timer.stop();
   }
 
-  /** Runs once now (when none is running), then goes on with the schedule; resolves when this run ends. */
+  /** Runs once now (unless one is running), then goes on with the schedule; resolves when this run ends. */
   runNow(): Promise<void> {
     return this.timer.runNow();
   }
@@ -121,7 +112,7 @@ export class BackupSchedule {
   }
 }
 
-/** The finished scheduled backups of `dir` (a manifest in each), oldest first. */
+/** Finished (a manifest in each), oldest first. */
 function finishedBackups(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
@@ -129,7 +120,7 @@ function finishedBackups(dir: string): string[] {
     .sort();
 }
 
-/** When the newest finished backup of `dir` was made (its manifest's `created_at`); null when none. */
+/** Its manifest's `created_at`; null when none. */
 function newestBackupTime(dir: string): Date | null {
   const newest = finishedBackups(dir).pop();
   if (newest === undefined) return null;
@@ -137,7 +128,7 @@ function newestBackupTime(dir: string): Date | null {
   return typeof manifest === 'string' ? null : new Date(manifest.created_at);
 }
 
-/** Deletes every finished backup of `dir` but the newest `keep`, and every `.partial` left behind; returns how many. */
+/** And every `.partial` left behind; returns how many. */
 function prune(dir: string, keep: number): number {
   const old = finishedBackups(dir).slice(0, -keep);
   const partials = readdirSync(dir).filter((n) => n.endsWith(PARTIAL));
@@ -145,11 +136,7 @@ function prune(dir: string, keep: number): number {
   return old.length + partials.length;
 }
 
-/**
- * Serves the schedule's state on `metrics` (docs/observability.md): the newest backup's time
- * (`trainee_records_backup_last_success_timestamp_seconds`, 0 for none), its age and the period,
- * read at each scrape; the alert compares the two.
- */
+/** The newest backup's time (0 for none), its age and the period, read at each scrape (docs/observability.md); the alert compares them. */
 export function observeBackups(metrics: Metrics, schedule: BackupSchedule, everyMs: number): void {
   const last = metrics.gauge('trainee_records_backup_last_success_timestamp_seconds');
   const age = metrics.gauge('trainee_records_backup_age_seconds');

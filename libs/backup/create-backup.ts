@@ -6,32 +6,26 @@ import { signDigest } from '@app/audit';
 import { REBUILT_ON_RESTORE, type BackupFiles } from './backup-files.port';
 import { BACKUP_FORMAT, fileDigest, sealManifest, serviceVersion, writeManifest, type BackupManifest, type ManifestFile } from './manifest';
 
-/** A backup that cannot be made as asked (a target that holds files, no log to copy); the message says why. */
+/** A target that holds files, no log to copy, …; the message says why. */
 export class BackupRefused extends Error {}
 
-/** What a backup's progress is told: the stage, and how far (bytes copied, or events checked) of how much (0: unknown). */
+/** `done` of `total` (0: unknown): bytes copied, or events checked. */
 export type BackupProgress = (stage: 'copying' | 'checking', done: number, total: number) => void;
 
-/** How {@link createBackup} makes a backup. */
 export interface CreateBackupOptions {
-  /** The service key: the manifest's MAC is made under a key derived from it. */
+  /** The manifest's MAC is made under a key derived from it. */
   serviceKey: ServiceKeyMaterial;
-  /** The audit signing key, where one is configured: the heads' root is signed with it. */
+  /** Signs the heads' root, where an audit key is configured. */
   signingKey: KeyObject | null;
   onProgress?: BackupProgress;
   now?: () => Date;
 }
 
 /**
- * Backs up the stores of `dataDir` into `target` while the service runs and writes go on
- * (docs/operations.md "Backups and restore"): each part of `files` that exists, in that order,
- * copied online (`BackupFiles.copy`: the file as of one commit); then every chain of the log's
- * copy checked and its heads summed up; then the manifest, written last. The data dir is readied
- * first (`BackupFiles.readyForCopy`: an older data dir's kept state moved where it is copied).
- * `target` is made 0700 (it must be empty or absent), every file in it 0600. Returns the manifest;
- * its `log` says how far the copy reaches. Throws {@link BackupRefused} for a target that holds
- * files, a data dir without a log or one that cannot be readied; a copy whose chains do not hold is
- * written all the same, and its faults are in the answer's `faults`.
+ * Backs up the stores of `dataDir` into `target` while writes go on (docs/operations.md "Backups and restore"): the data dir readied,
+ * each existing part copied online as of one commit, the log copy's chains checked and heads summed, the manifest written last.
+ * `target` 0700 (empty or absent), its files 0600. {@link BackupRefused} for a target that holds files, a data dir without a log or one
+ * that cannot be readied; a copy whose chains do not hold is written all the same, its faults in the answer.
  */
 export async function createBackup(
   files: BackupFiles,
@@ -76,7 +70,7 @@ export async function createBackup(
   return { manifest, faults: log.faults };
 }
 
-/** Readies `dataDir` for its copy (`BackupFiles.readyForCopy`); {@link BackupRefused} with its sentence when it cannot. */
+/** {@link BackupRefused} with the stores' sentence when it cannot. */
 function readyForCopy(files: BackupFiles, dataDir: string): void {
   try {
     files.readyForCopy(dataDir);

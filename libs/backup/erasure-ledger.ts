@@ -7,17 +7,13 @@ import { openPrivateDatabase } from '@app/sqlite';
 /** The ledger's file name in `BACKUP_DIR` (docs/operations.md "Backups and restore"). */
 export const LEDGER_FILE = 'erasure-ledger.jsonl';
 
-/** Names the rule a line's MAC is made by (the first item of the text it is made over). */
+/** The first item of the text a line's MAC is made over: names the rule. */
 const LINE_FORMAT = 'erasure-ledger/1';
 
-/** Bytes read from the ledger's end to find its last line: more than any line (a reason is at most 500 characters). */
+/** More than any line (a reason is at most 500 characters). */
 const TAIL_BYTES = 64 * 1024;
 
-/**
- * One erasure as the ledger keeps it: the trainee's id, when it was erased (ISO 8601, UTC) and why
- * (the reason given to the erasure, kept in the clear as the log keeps it: never who the trainee
- * is). No personal data.
- */
+/** `erased_at` ISO 8601 UTC; `reason` in the clear, as the log keeps it. No personal data. */
 export interface LedgerEntry {
   trainee_id: string;
   erased_at: string;
@@ -25,11 +21,8 @@ export interface LedgerEntry {
 }
 
 /**
- * What {@link readLedger} found: the entries, one per trainee (its first erasure: a later line for
- * the same trainee only finished it), in the file's order; how many lines the file holds; how many
- * carry no MAC (written before lines were authenticated: what they say is taken on trust); and
- * each line whose MAC does not hold, as a sentence (none: every authenticated line is as written,
- * in its place).
+ * One entry per trainee (its first erasure: a later line only finished it), in file order; `unauthenticated`, lines without a MAC
+ * (written before lines were authenticated: taken on trust); `problems`, each line whose MAC does not hold.
  */
 export interface LedgerRead {
   entries: LedgerEntry[];
@@ -41,30 +34,21 @@ export interface LedgerRead {
 /** A ledger file that is not one: the line and why. */
 export class LedgerUnreadable extends Error {}
 
-/**
- * The key of the ledger's MACs: HKDF-SHA256 of the service keyring's `backup-manifests` key, a
- * pinned purpose (derived from version 1, kept in the keyring when version 1 is retired), so a
- * ledger keeps verifying across rotations and retirements, as the manifests do (docs/operations.md
- * "Across a rotation"). 32 bytes.
- */
+/** HKDF-SHA256 of the pinned `backup-manifests` key, so a ledger verifies across rotations (docs/operations.md "Across a rotation"). */
 export function ledgerKey(serviceKey: ServiceKeyMaterial): Buffer {
   return Buffer.from(hkdfSync('sha256', deriveKey(serviceKey, 'backup-manifests'), Buffer.alloc(0), 'trainee-records/erasure-ledger', 32));
 }
 
-/** A line's MAC (hex HMAC-SHA256 under `key`): over the entry and the MAC of the line before it (null for none, or one without a MAC). */
+/** Hex HMAC-SHA256 over the entry and the MAC of the line before (null for none, or one without a MAC). */
 function lineMac(key: Buffer, previous: string | null, entry: LedgerEntry): string {
   const text = JSON.stringify([LINE_FORMAT, previous, entry.trainee_id, entry.erased_at, entry.reason]);
   return createHmac('sha256', key).update(text).digest('hex');
 }
 
 /**
- * Appends `entry` to the ledger `file` as one JSON line with its MAC under `key` ({@link ledgerKey}),
- * chained to the line before it, and syncs it to disk before returning, so an erasure recorded here
- * survives a crash before its key is destroyed (docs/operations.md "Backups and restore"). Appends
- * take turns by an exclusive SQLite lock on `<file>.lock` (the process's lock wait), so two
- * erasures at once never chain to the same line; the lock goes with a process that dies. The file
- * is made readable by this user only (0600), its directory (made when missing) 0700. Throws what
- * the file system or SQLite throw (`SQLITE_BUSY` past the wait).
+ * Appends `entry` with its MAC chained to the line before and syncs it, so an erasure is recorded before its key is destroyed
+ * (docs/operations.md "Backups and restore"). Appends take turns by an exclusive SQLite lock on `<file>.lock`, gone with a dead process,
+ * so two never chain to the same line. File 0600, directory 0700. Throws what fs or SQLite throw (`SQLITE_BUSY` past the wait).
  */
 export function appendToLedger(file: string, entry: LedgerEntry, key: Buffer): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -88,7 +72,7 @@ export function appendToLedger(file: string, entry: LedgerEntry, key: Buffer): v
   }
 }
 
-/** The MAC of the last line of `file`; null when it has no line, or its last line has none. */
+/** Null when `file` has no line or its last has no MAC. */
 function lastMac(file: string): string | null {
   if (!existsSync(file)) return null;
   const size = statSync(file).size;
@@ -114,12 +98,8 @@ function lastMac(file: string): string | null {
 }
 
 /**
- * Reads the ledger `file` and checks its chain under `key` ({@link LedgerRead}; none when the file
- * does not exist). Lines without a MAC are taken as older ones only before the first line with
- * one; after it, such a line is a problem. A line whose MAC does not hold was changed, or a line
- * before it deleted, moved or put in (or it was written under another service key). A chain
- * cannot show lines taken from its end. Throws {@link LedgerUnreadable} naming the first line
- * that is not an entry.
+ * Reads `file` (none when missing) and checks its chain: lines without a MAC count as older ones only before the first with one. A chain
+ * cannot show lines taken from its end. {@link LedgerUnreadable} naming the first line that is not an entry.
  */
 export function readLedger(file: string, key: Buffer): LedgerRead {
   const read: LedgerRead = { entries: [], lines: 0, unauthenticated: 0, problems: [] };
@@ -159,17 +139,12 @@ function macHolds(expected: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/**
- * Makes the ledger of `backupDir` (a `BACKUP_DIR`) empty (0600) when there is none, and leaves one
- * that exists as it is: a backup taken there finds a ledger at its restore even before the first
- * erasure, so a ledger missing then was taken away. Throws what the file system throws.
- */
+/** An empty 0600 ledger unless one exists: a restore then finds one even before the first erasure, so a missing one was taken away. */
 export function keepLedgerIn(backupDir: string): void {
   mkdirSync(backupDir, { recursive: true, mode: 0o700 });
   closeSync(openSync(ledgerIn(backupDir), 'a', 0o600));
 }
 
-/** The ledger of `backupDir` (a `BACKUP_DIR`): `<backupDir>/erasure-ledger.jsonl`. */
 export function ledgerIn(backupDir: string): string {
   return join(backupDir, LEDGER_FILE);
 }

@@ -5,19 +5,12 @@ import type { ServiceKeyMaterial } from '@app/runtime/process';
 import type { BackupFiles } from './backup-files.port';
 import { readManifest, serviceKeyCheck } from './manifest';
 
-/** The name a scheduled backup has while it is being made (`BackupSchedule`). */
 const PARTIAL = '.partial';
 
 /**
- * The backups of `files` kept in `dir` (`BACKUP_DIR`: each directory there holding a backup's
- * files) as a retirement looks at them (`retireKeyVersion`, libs/keys; docs/operations.md "Rotating
- * the service key"). A backup needs a version when its key store copy holds a living data key
- * wrapped under it or its log copy an endpoint's current secret sealed under it: without the
- * version, `backup verify` and `backup restore` refuse it. A manifest records no key version, so
- * the copies are read (read-only, `BackupFiles.keyVersionUse`) for the versions they hold; a backup
- * made under another service key (its manifest's `service_key_check`) is not this keyring's and is
- * left out; one without a manifest (unfinished, or left by a failed run) or whose files cannot be
- * read is named as not checked.
+ * The backups in `dir` (`BACKUP_DIR`) as a retirement looks at them (docs/operations.md "Rotating the service key"): one needs a version
+ * while its key store copy holds a living data key or its log copy a current secret under it, read from the copies (a manifest records
+ * no key version). A backup under another service key is left out; one without a manifest or unreadable is named as not checked.
  */
 export function keptBackupsIn(files: BackupFiles, dir: string, serviceKey: ServiceKeyMaterial): KeptBackups {
   return {

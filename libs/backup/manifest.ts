@@ -8,7 +8,7 @@ import { MANIFEST_FILE } from './backup-files.port';
 /** Names the manifest's format (docs/operations.md "Backups and restore"). */
 export const BACKUP_FORMAT = 'trainee-records-backup/1';
 
-/** One file of a backup as its manifest records it: name, size in bytes, SHA-256 (hex), what it holds. */
+/** `sha256` in hex. */
 export interface ManifestFile {
   name: string;
   bytes: number;
@@ -17,12 +17,8 @@ export interface ManifestFile {
 }
 
 /**
- * A backup's manifest (`manifest.json`, snake_case as the service's JSON is): when it was made
- * (`created_at`, ISO 8601 UTC); the versions that made it; the log's copy (`position`, its last
- * event's; its `events` and `streams`; `heads_root`, the Merkle root over every stream's head as a
- * signed digest makes it, docs/DESIGN.md "Signed digests"); `digest`, that root signed with the
- * audit signing key where one is configured, else null; every file; what a restore rebuilds; and,
- * under a key derived from the service key, a check of that key and a MAC over all the rest.
+ * `manifest.json`, snake_case as the service's JSON is: `created_at` ISO 8601 UTC; `heads_root` the Merkle root over every stream's
+ * head as a signed digest makes it (docs/DESIGN.md "Signed digests"), `digest` it signed where an audit key is configured, else null.
  */
 export interface BackupManifest {
   format: typeof BACKUP_FORMAT;
@@ -36,14 +32,13 @@ export interface BackupManifest {
   mac: string;
 }
 
-/** A manifest before its MAC. */
 export type UnsealedManifest = Omit<BackupManifest, 'service_key_check' | 'mac'>;
 
 function macKey(serviceKey: ServiceKeyMaterial): Buffer {
   return deriveKey(serviceKey, 'backup-manifests');
 }
 
-/** Which service key made a manifest: 16 hex digits of an HMAC under the manifests' key (names the key, reveals nothing of it). */
+/** 16 hex digits of an HMAC under the manifests' key: names the key, reveals nothing of it. */
 export function serviceKeyCheck(serviceKey: ServiceKeyMaterial): string {
   return createHmac('sha256', macKey(serviceKey)).update('service key check').digest('hex').slice(0, 16);
 }
@@ -52,21 +47,18 @@ function macOf(serviceKey: ServiceKeyMaterial, fields: Omit<BackupManifest, 'mac
   return createHmac('sha256', macKey(serviceKey)).update(JSON.stringify(fields)).digest('hex');
 }
 
-/** `fields` with the service key's check and the MAC over everything else (HMAC-SHA256 under the service key's `backup-manifests` key). */
+/** HMAC-SHA256 under the service key's `backup-manifests` key over everything but the MAC. */
 export function sealManifest(fields: UnsealedManifest, serviceKey: ServiceKeyMaterial): BackupManifest {
   const checked = { ...fields, service_key_check: serviceKeyCheck(serviceKey) };
   return { ...checked, mac: macOf(serviceKey, checked) };
 }
 
-/** Whether `manifest` was made under `serviceKey` (its key check; the MAC is {@link manifestProblem}'s). */
+/** By its key check; the MAC is {@link manifestProblem}'s. */
 export function madeUnder(manifest: Pick<BackupManifest, 'service_key_check'>, serviceKey: ServiceKeyMaterial): boolean {
   return manifest.service_key_check === serviceKeyCheck(serviceKey);
 }
 
-/**
- * What is wrong with `manifest` under `serviceKey`: made under another service key, or changed
- * after it was written (its MAC does not hold); null when it holds.
- */
+/** Made under another service key, or changed after it was written (its MAC does not hold); null when it holds. */
 export function manifestProblem(manifest: BackupManifest, serviceKey: ServiceKeyMaterial): string | null {
   if (!madeUnder(manifest, serviceKey))
     return `${MANIFEST_FILE}: the backup was made under another service key (use the DATA_KEY_FILE of the service it was taken from)`;
@@ -78,14 +70,14 @@ export function manifestProblem(manifest: BackupManifest, serviceKey: ServiceKey
   return null;
 }
 
-/** Writes `manifest` into `dir` (0600), whole under another name first, then renamed into place: a backup without one is unfinished. */
+/** 0600, whole under another name first, then renamed into place: a backup without one is unfinished. */
 export function writeManifest(dir: string, manifest: BackupManifest): void {
   const file = join(dir, MANIFEST_FILE);
   writeFileSync(`${file}.draft`, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600, flush: true });
   renameSync(`${file}.draft`, file);
 }
 
-/** The manifest of the backup in `dir`, or why there is none to read. */
+/** Or why there is none to read. */
 export function readManifest(dir: string): BackupManifest | string {
   const file = join(dir, MANIFEST_FILE);
   if (!existsSync(file)) return `${MANIFEST_FILE} is missing: ${dir} is not a finished backup`;
@@ -99,14 +91,14 @@ export function readManifest(dir: string): BackupManifest | string {
   }
 }
 
-/** The size and SHA-256 (hex) of `file`, read as a stream. */
+/** Read as a stream. */
 export async function fileDigest(file: string): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return { bytes: statSync(file).size, sha256: hash.digest('hex') };
 }
 
-/** This service's version (package.json's `version`, found above this file), or `unknown`. */
+/** package.json's `version`, found above this file, or `unknown`. */
 export function serviceVersion(): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
     const file = join(dir, 'package.json');

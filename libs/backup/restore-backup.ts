@@ -22,42 +22,31 @@ import type { LedgerEntry } from './erasure-ledger';
 import { madeUnder, manifestProblem, readManifest, type BackupManifest } from './manifest';
 import { checkBackupFiles } from './verify-backup';
 
-/** Who a re-applied erasure is recorded as erased by. */
 export const LEDGER_ERASER = 'restore from the erasure ledger';
 
-/** What {@link restoreFiles} did: the backup's manifest, the ledger trainees' data keys it destroyed, where the kept state came from. */
+/** `keysDestroyed`: the ledger trainees' data keys destroyed. */
 export interface RestoredFiles {
   manifest: BackupManifest;
   keysDestroyed: number;
-  /**
-   * The kept state's file (`BackupFiles.stateFile`, `state.sqlite`): copied from the backup
-   * (`restored`); from an older backup's `read-models.sqlite` (`BackupFiles.olderStateFile`), which
-   * held its tables, moved at the first open (`in-read-models`); or not in the backup at all,
-   * so nothing to restore for it (`none`: no idempotency key, webhook state or registry position was kept).
-   */
+  /** Copied (`restored`), in an older backup's read models and moved at first open (`in-read-models`), or never kept (`none`). */
   state: 'restored' | 'in-read-models' | 'none';
 }
 
-/** How {@link restoreFiles} restores. */
 export interface RestoreOptions {
-  /** The service key the backup was made under. */
+  /** The one the backup was made under. */
   serviceKey: ServiceKeyMaterial;
-  /** Where that key was read from, for the refusals to name (`DATA_KEY_FILE`'s file). */
+  /** `DATA_KEY_FILE`'s file, for the refusals to name. */
   keyFile?: string;
-  /** The erasures to apply again: their trainees' data keys are destroyed in the copy. */
+  /** Erasures to apply again: their data keys are destroyed in the copy. */
   ledger: readonly LedgerEntry[];
   onEvents?: (events: number) => void;
-  /** The key a signed digest must be signed by, where one is configured. */
+  /** A signed digest's signer, where configured. */
   trusted?: TrustedKey | null;
-  /** Called once the manifest holds, before the first file is copied (a test swaps a file there). */
+  /** Once the manifest holds, before the first file is copied (a test swaps a file there). */
   beforeCopy?: () => void;
 }
 
-/**
- * The manifest of the backup in `dir`, made under `serviceKey` and unchanged since (its MAC holds).
- * Throws {@link BackupRefused} with one sentence otherwise (no manifest, another service key, an
- * edited manifest); reads nothing but the manifest.
- */
+/** The manifest of the backup in `dir`, its MAC holding under `serviceKey`; reads nothing else. {@link BackupRefused} otherwise. */
 export function manifestUnder(dir: string, serviceKey: ServiceKeyMaterial, keyFile?: string): BackupManifest {
   const read = readManifest(dir);
   if (typeof read === 'string') throw new BackupRefused(read);
@@ -72,18 +61,11 @@ export function manifestUnder(dir: string, serviceKey: ServiceKeyMaterial, keyFi
 }
 
 /**
- * The first step of a restore of `files` (docs/operations.md "Backups and restore"): the manifest of the
- * backup in `dir` held to the service key ({@link manifestUnder}, before anything is copied); its
- * files copied into `dataDir` (made 0700, files 0600); the copies checked as `backup verify`
- * checks a backup ({@link checkBackupFiles}: each one's size and SHA-256 against the manifest, and
- * no copy whose hash fails is opened), so what is restored is what was checked, whatever happened
- * to the backup's files meanwhile; then the data key of every trainee `ledger` names destroyed at
- * the time it was erased, before anything reads the log. What comes next is the caller's: the read
- * models projected again from the log, then the erasures re-applied ({@link reapplyErasures}).
- * `dataDir` must be empty or absent (it may hold the sandbox's service key file alone). Throws
- * {@link BackupRefused} for a data dir that holds anything else, a manifest that does not hold
- * (nothing copied), or copies that do not verify (each problem named), which are removed first:
- * `dataDir` is left as it was found (removed again when the restore made it).
+ * A restore's first step (docs/operations.md "Backups and restore"): the manifest held to the key before anything is copied; the files
+ * copied into `dataDir` (0700, files 0600) and checked as `backup verify` checks, so what is restored is what was checked whatever
+ * happens to the backup meanwhile; then each ledger trainee's data key destroyed at its erasure time, before anything reads the log.
+ * The caller then projects the read models and calls {@link reapplyErasures}. {@link BackupRefused} for a `dataDir` holding anything but
+ * the sandbox key file, a manifest that does not hold, or copies that do not verify (removed: `dataDir` left as found).
  */
 export async function restoreFiles(files: BackupFiles, dir: string, dataDir: string, options: RestoreOptions): Promise<RestoredFiles> {
   const present = existsSync(dataDir) ? readdirSync(dataDir).filter((f) => f !== SANDBOX_KEY_FILE) : [];
@@ -119,7 +101,7 @@ export async function restoreFiles(files: BackupFiles, dir: string, dataDir: str
   return { manifest, keysDestroyed, state };
 }
 
-/** Copies `from` to the new file `to` (refused when it exists), 0600, synced to disk. */
+/** Refused when `to` exists; 0600, synced. */
 function copyPrivately(from: string, to: string): void {
   copyFileSync(from, to, constants.COPYFILE_EXCL);
   chmodSync(to, 0o600);
@@ -131,24 +113,21 @@ function copyPrivately(from: string, to: string): void {
   }
 }
 
-/** Removes the files `names` copied into `dataDir`, with any companion SQLite made beside them, and `dataDir` itself when `made`. */
+/** With their SQLite companions, and `dataDir` when `made`. */
 function removeCopies(dataDir: string, names: readonly string[], made: boolean): void {
   for (const name of names) for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(join(dataDir, name + suffix), { force: true });
   if (made && readdirSync(dataDir).length === 0) rmdirSync(dataDir);
 }
 
-/** What {@link reapplyErasures} did: trainees erased again in the log, and ledger trainees the restored log does not hold. */
+/** `notInLog`: ledger trainees the restored log does not hold. */
 export interface ReappliedErasures {
   erased: number;
   notInLog: number;
 }
 
 /**
- * Erases again, as `eraseTrainee` does (as {@link LEDGER_ERASER}, with the ledger's reason), every
- * trainee of `ledger` the restored log holds: its `TraineeErased` is appended where the backup was
- * made before it, and what the idempotency keys and the webhook deliveries kept of it is forgotten.
- * Run after {@link restoreFiles} (their keys are destroyed: the read models, projected again, never
- * held their values) on read models brought up to date, which it then makes forget them.
+ * Erases again as {@link LEDGER_ERASER} each ledger trainee the restored log holds (its `TraineeErased` appended where the backup
+ * predates it; idempotency keys and deliveries forgotten). After {@link restoreFiles}, on read models brought up to date.
  */
 export async function reapplyErasures(ports: ErasurePorts, ledger: readonly LedgerEntry[]): Promise<ReappliedErasures> {
   const done: ReappliedErasures = { erased: 0, notInLog: 0 };

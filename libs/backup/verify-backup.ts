@@ -5,12 +5,7 @@ import { versionedKeys, type ServiceKeyMaterial } from '@app/runtime/process';
 import type { BackupFiles, LogCopy, SealedCheck } from './backup-files.port';
 import { fileDigest, manifestProblem, readManifest, type BackupManifest, type ManifestFile } from './manifest';
 
-/**
- * What `backup verify` found (docs/operations.md "Backups and restore"): the manifest (null when
- * none could be read), what the log copy holds and what opening its sealed events found (null
- * when not checked), and every problem, each a sentence naming the file and what is wrong (none:
- * the backup holds).
- */
+/** What `backup verify` found (docs/operations.md "Backups and restore"): null where not read or checked; each problem a sentence. */
 export interface BackupVerification {
   manifest: BackupManifest | null;
   log: LogCopy | null;
@@ -19,9 +14,8 @@ export interface BackupVerification {
 }
 
 /**
- * Checks the backup in `dir` of `files` under `serviceKey`, reading it only: the manifest's MAC and
- * the key it was made under, then its files ({@link checkBackupFiles}). `onEvents` hears the events
- * checked so far; a signed digest is held to `trusted` where one is given (docs/DESIGN.md "Who holds what").
+ * Checks the backup in `dir`, reading only: the manifest's MAC and key, then its files ({@link checkBackupFiles}); a signed digest held
+ * to `trusted` where given (docs/DESIGN.md "Who holds what").
  */
 export async function verifyBackup(
   files: BackupFiles,
@@ -38,13 +32,9 @@ export async function verifyBackup(
 }
 
 /**
- * Checks the files in `dir` (a backup, or the copies a restore made) against `manifest`, which the
- * caller held to `serviceKey`: each file's size and SHA-256; every chain of the log copy (as
- * `audit verify` does) and its heads against the manifest's root (and its signed digest, where it
- * has one, signed by the `trusted` key where one is given); every sealed event opened with the key
- * store copy's keys, or counted as an erased trainee's (each read through `files`). A file whose
- * size or hash fails is never opened: the log's chains are not read when the log's copy fails, the
- * sealed events not opened when it or the key store's copy fails (the hash failure is the problem reported).
+ * Checks the files in `dir` (a backup, or a restore's copies) against `manifest`, already held to `serviceKey`: sizes and SHA-256s,
+ * the log copy's chains and heads against the manifest's root and signed digest, every sealed event opened or counted as erased.
+ * A file whose size or hash fails is never opened (its hash failure is the problem reported).
  */
 export async function checkBackupFiles(
   files: BackupFiles,
@@ -81,7 +71,7 @@ export async function checkBackupFiles(
   return { manifest, log, sealed, problems };
 }
 
-/** What is wrong with the file `file` against its manifest entry `f` (missing, another size, another SHA-256); null when it holds. */
+/** Missing, another size, another SHA-256; null when it holds. */
 async function fileProblem(file: string, f: ManifestFile): Promise<string | null> {
   if (!existsSync(file)) return `${f.name} is missing`;
   const got = await fileDigest(file);
@@ -90,7 +80,7 @@ async function fileProblem(file: string, f: ManifestFile): Promise<string | null
   return null;
 }
 
-/** Where the log copy is not what the manifest (and its signed digest) says it is. */
+/** Against the manifest's root and signed digest. */
 function headsProblems(logFile: string, manifest: BackupManifest, log: LogCopy, trusted: TrustedKey | null): string[] {
   const problems: string[] = [];
   const said = manifest.log;
@@ -111,7 +101,7 @@ function headsProblems(logFile: string, manifest: BackupManifest, log: LogCopy, 
   return problems;
 }
 
-/** One line on a backup that holds: its position, what was checked, the sealed events opened and erased. */
+/** Its position, what was checked, the sealed events opened and erased. */
 export function verificationSummary(dir: string, v: BackupVerification): string {
   const log = v.log!;
   const sealed = v.sealed!;

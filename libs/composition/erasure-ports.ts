@@ -3,18 +3,12 @@ import { purgeUploadsOfErased, UploadLists, UploadRowMarks } from '@app/uploads/
 import type { Stores } from './stores';
 
 /**
- * The ports of an erasure on `stores` (docs/DESIGN.md "Personal data"): the event store, the read
- * model's mapping of ids and its forgetting, the data keys' destruction; the idempotency keys and
- * the webhook outbox each opened for the one call and closed after; the uploads that hold a row of
- * the trainee, purged (their parts deleted from the upload store, opened for the call), what each
- * file's rows hold kept for every erasure made through these ports (`UploadRowMarks`: a run of
- * `retention apply` parses each file once); `recordErasure`, where given, the erasure ledger's writer
- * (`ErasurePorts.recordErasure`). Throws when the stores were opened without personal data keys.
+ * The ports of an erasure on `stores` (docs/DESIGN.md "Personal data"); the idempotency keys, outbox and upload store each opened for one
+ * call; each provider's list and file's rows read once across the ports' erasures (`retention apply`). Throws without personal data keys.
  */
 export function erasurePortsOf(stores: Stores, recordErasure?: ErasurePorts['recordErasure']): ErasurePorts {
   const personal = stores.personalData;
   if (!personal) throw new Error('the stores were opened without personal data keys');
-  // Kept for the ports' life, a run of erasures: each provider's list and each file's rows are read once.
   const lists = new UploadLists();
   const rows = new UploadRowMarks();
   return {

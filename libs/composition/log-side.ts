@@ -7,11 +7,7 @@ import { asOfScanInThreads, digestInThread, openSqliteEventStore, ProjectionThre
 import { scanInThisThread, type AsOfScan } from '@app/trainees/read';
 import { StoreUnavailable, type OpenStoresOptions, type StoreConfig, type Stores } from './stores';
 
-/**
- * The configured event store, checked to answer: EventStoreDB (its client loaded only then), or
- * SQLite, written through a projection thread where `options.projectionThread` asks for one and
- * both stores are SQLite (which opens sealed values with `keyEncryptionKeys`). Throws {@link StoreUnavailable}.
- */
+/** Checked to answer (StoreUnavailable); EventStoreDB's client loaded only when named; a projection thread if asked and both are SQLite. */
 export async function openEventStore(
   config: StoreConfig,
   options: OpenStoresOptions,
@@ -49,21 +45,12 @@ export async function openEventStore(
   }
 }
 
-/**
- * A provider's streams folded to an instant (docs/DESIGN.md "A provider's trainees at an
- * instant"): on threads of their own on the embedded log of `embeddedLog` (its data dir);
- * elsewhere (null) in this thread, from the log as stored.
- */
+/** On threads of their own on the embedded log of `embeddedLog` (its data dir); null: in this thread, from the log as stored. */
 export function asOfScanOn(embeddedLog: string | null, storedLog: StoredLog): AsOfScan {
   return embeddedLog !== null ? asOfScanInThreads(embeddedLog) : scanInThisThread(storedLog);
 }
 
-/**
- * The log of `stores` as the audit reads and records it (`Stores.auditLog`): on the embedded log of
- * `embeddedLog` (its data dir) the chains checked on two threads (`verifyInThreads`) and scheduled
- * digests signed on a thread of their own (`digestInThread`); elsewhere (null) `verifyLog` of the
- * log as stored, and digests signed in the calling thread.
- */
+/** `Stores.auditLog`: with `embeddedLog` (its data dir), chains checked on two threads and digests signed on one of their own. */
 export function auditLogOn(embeddedLog: string | null, stores: Stores): AuditLog {
   return {
     storedLog: stores.storedLog,
@@ -74,7 +61,6 @@ export function auditLogOn(embeddedLog: string | null, stores: Stores): AuditLog
   };
 }
 
-/** The message of `err`, or its text when it is not an Error. */
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

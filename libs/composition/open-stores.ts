@@ -13,19 +13,12 @@ import { embeddedReadSide, mongoReadSide, type ReadSide } from './read-side';
 import { StoreUnavailable, type OpenStoresOptions, type StoreConfig, type Stores } from './stores';
 
 /**
- * Opens the configured event store and read store and checks both answer (a bad URL or an
- * unreachable server raises {@link StoreUnavailable}; there is never a silent fallback to SQLite).
- * The EventStoreDB and MongoDB clients are loaded only when configured (they take ~0.2 s to load,
- * which the embedded default's start need not pay). With `options.metrics` or tracing on, the event store's appends are
- * measured and traced (docs/observability.md); `options.logger` hears the EventStoreDB subscriptions'
- * retries and stalls. On the embedded read store the files are readied first, before any connection
- * opens them (`prepareFiles`: the read store checked, an older data dir's kept state moved into
- * `state.sqlite`, a damaged read store moved aside), so a damaged read store is never read. The one
- * place that chooses the adapters: every port of the answer is on the backend chosen here.
+ * The one place that chooses the adapters: opens the configured stores and checks both answer ({@link StoreUnavailable}, never a silent
+ * fallback to SQLite); server clients loaded only when configured (~0.2 s). Embedded files are readied before any connection opens them,
+ * so a damaged read store is never read. Appends measured and traced with `options.metrics` or tracing on (docs/observability.md).
  */
 export async function openStores(config: StoreConfig, options: OpenStoresOptions = {}): Promise<Stores> {
   const files = config.mongodbUrl ? null : await prepareFiles(config, options);
-  // The key-encryption keys, read again from the keyring's file where one is named: the stores see the source, never the file.
   const sealing = options.personalData;
   const keyEncryptionKeys = sealing ? keySourceOf(sealing.kek, sealing.keyringFile ?? null, 'key-encryption') : null;
   let opened: Awaited<ReturnType<typeof openEventStore>>;
@@ -44,7 +37,6 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
       ? await mongoReadSide(config.mongodbUrl)
       : embeddedReadSide(config.dataDir, {
           threaded: thread !== null,
-          // The stream build's workers open sealed values as the event store does.
           keyEncryptionKeys,
         });
     await side.readModel.checkpoint();
@@ -90,20 +82,14 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
       await side.closeBeside();
       await keyStore?.close();
       await readModel.close();
-      // The thread stops its projector, flushes its writes and closes its connections, then this event store's.
+      // The thread stops its projector and flushes its writes before it closes this event store's connections.
       await (thread ? thread.close() : eventStore.close());
     },
   };
   return stores;
 }
 
-/**
- * The key store and the sealing of personal data of `options.personalData` (docs/DESIGN.md
- * "Personal data"), or nulls without it: the read side's (on MongoDB its `data_keys`, on SQLite
- * `keys.sqlite`, whose new keys are stored from a thread of their own beside a projection thread:
- * HTTP never waits on their sync), and which tells that thread of each key opened and each event's
- * values sealed here.
- */
+/** Nulls without it; beside a projection thread, new keys stored off this thread, and each key opened or value sealed told to it. */
 function openPersonalData(
   options: OpenStoresOptions,
   kek: KeySource | null,
@@ -125,12 +111,7 @@ function openPersonalData(
   return { keyStore, personalData };
 }
 
-/**
- * The embedded files readied before any connection opens them (`prepareEmbeddedFiles`): the read
- * store checked as `options.readStoreCheck` asks, the kept state of an older data dir moved into
- * `state.sqlite`, a damaged read store moved aside, each logged. Throws {@link StoreUnavailable}
- * when a damaged read store is open in another process.
- */
+/** `prepareEmbeddedFiles`, logged; {@link StoreUnavailable} when a damaged read store is open in another process. */
 async function prepareFiles(config: StoreConfig, options: OpenStoresOptions): Promise<Awaited<ReturnType<typeof prepareEmbeddedFiles>>> {
   const log: FilesLog = options.logger ? messageFirst(options.logger) : stderrLog;
   try {
@@ -144,19 +125,17 @@ async function prepareFiles(config: StoreConfig, options: OpenStoresOptions): Pr
   }
 }
 
-/** Where a process without a logger (the admin CLI) hears of its files: stderr, one line each. */
+/** For a process without a logger (the admin CLI). */
 const stderrLog: FilesLog = {
   info: (message, context) => process.stderr.write(`${message} ${JSON.stringify(context ?? {})}\n`),
   warn: (message, context) => process.stderr.write(`${message} ${JSON.stringify(context ?? {})}\n`),
   error: (message, context) => process.stderr.write(`${message} ${JSON.stringify(context ?? {})}\n`),
 };
 
-/** Tells `thread` of each data key opened in this thread (`DataKeysOptions.onOpened`). */
 function shareWith(thread: ProjectionThread): (traineeId: string, key: Buffer) => void {
   return (traineeId, key) => thread.shareDataKey(traineeId, key);
 }
 
-/** Tells `thread` of the values of each event sealed in this thread (`PersonalDataOptions.onSealed`). */
 function sealedValuesTo(thread: ProjectionThread): (eventId: string, values: string) => void {
   return (eventId, values) => thread.shareSealedValues(eventId, values);
 }

@@ -21,36 +21,25 @@ import type { RegistrationReservations } from '@app/trainees/write';
 import type { UploadFiles } from '@app/uploads/write';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
 
-/**
- * The read store and the stores kept beside it, on one backend (SQLite in `DATA_DIR`, or the
- * MongoDB read store's database): what `openStores` chose once, so no caller asks which.
- */
+/** The read store and the stores beside it on one backend, chosen once by `openStores`. */
 export interface ReadSide {
   backend: 'sqlite' | 'mongodb';
   readModel: ReadModelStore;
-  /** Opens the schools directory and the consumers' positions, once the read store answered. */
+  /** Once the read store answered. */
   openBeside(): { schools: SchoolDirectory; consumerCheckpoints: Pick<ReadModelStore, 'readCheckpoint' | 'writeCheckpoint'> };
-  /**
-   * The data keys' store, which holds the registration reservations too; on SQLite its new keys
-   * stored from a thread of their own with `newKeysInThread`.
-   */
+  /** Holds the registration reservations too; SQLite stores new keys from a thread of their own with `newKeysInThread`. */
   keyStore(newKeysInThread: boolean): DataKeyStore & RegistrationReservations;
-  /** Whether the read store was found damaged since it was opened (always false on MongoDB). */
+  /** Always false on MongoDB. */
   damaged(): boolean;
   webhookOutbox(): Promise<WebhookOutbox>;
   idempotencyStore(): IdempotencyStore;
   uploadFiles(options: { writesInThread?: boolean }): Promise<UploadFiles>;
   digestTrees(): Promise<DigestTreeStore>;
   windowCounter(): Promise<WindowCounter>;
-  /** Closes what {@link openBeside} opened. */
   closeBeside(): Promise<void>;
 }
 
-/**
- * The read store of `dataDir` (`read-models.sqlite`), checkpointed by the projection thread when
- * `threaded`; the stream build's workers open sealed values with `keyEncryptionKeys` as the event
- * store does. Beside it, each store in a file of its own in `dataDir`; the rate-limit windows in this process.
- */
+/** Each store in a file of its own in `dataDir`, checkpointed by the projection thread when `threaded`; windows in this process. */
 export function embeddedReadSide(dataDir: string, options: { threaded: boolean; keyEncryptionKeys: KeySource | null }): ReadSide {
   const { keyEncryptionKeys } = options;
   const readModel = SqliteReadModel.open(dataDir, { ...(options.threaded ? CHECKPOINTED_BY_THREAD : {}), keyEncryptionKeys });
@@ -76,12 +65,7 @@ export function embeddedReadSide(dataDir: string, options: { threaded: boolean; 
   };
 }
 
-/**
- * The MongoDB read store at `url`, loaded only when configured (its client takes about 0.1 s to
- * load), and beside it, in its database: the schools directory, the consumers' positions (its
- * registry), the data keys, the webhook outbox, the idempotency keys, the upload parts, the digest
- * tree and the rate-limit windows, shared by every replica.
- */
+/** Loaded only when configured (its client takes ~0.1 s to load); every store beside in its database, shared by every replica. */
 export async function mongoReadSide(url: string): Promise<ReadSide> {
   const mongodb = await import('@app/stores/mongodb');
   const mongo = await mongodb.MongoReadModel.connect(url);

@@ -10,10 +10,7 @@ export interface KeyringChange<T> {
   result: T;
 }
 
-/**
- * The service keyring's file (docs/operations.md "The service key"), changed only under its lock, so concurrent changes never undo
- * each other and none is made while a process stores a key wrapped under a version it read ({@link holding}). `waitMs` default 30 s.
- */
+/** The keyring's file (docs/operations.md "The service key"), changed only under its lock: no change undoes another ({@link holding}). */
 export class KeyringFile {
   readonly lockFile: string;
 

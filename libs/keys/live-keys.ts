@@ -10,7 +10,7 @@ export interface LiveKeys {
   holding<T>(use: (keys: Buffer) => Promise<T>): Promise<T>;
 }
 
-/** The {@link LiveKeys} of `purpose` in the keyring file `file` (a path, or the file as opened with its lock's wait). */
+/** `file`: a path, or the file as opened with its lock's wait. */
 export function liveKeysOf(file: string | KeyringFile, purpose: VersionedPurpose): LiveKeys {
   const keyring = typeof file === 'string' ? new KeyringFile(file) : file;
   return {

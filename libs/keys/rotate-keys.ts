@@ -2,7 +2,6 @@ import { withNewVersion } from './keyring';
 import type { KeyringFile } from './keyring-file';
 import type { RotationPorts } from './ports';
 
-/** Keys a rotation reads and wraps again at a time. */
 export const REWRAP_BATCH = 500;
 
 /** `previous`: the highest version below the current, kept until the next rotation; `retireNext`: every one before it. */

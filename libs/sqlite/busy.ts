@@ -2,12 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database } from './database';
 
-/**
- * Whether `error` is SQLite's answer that a store is busy: `SQLITE_BUSY` or `SQLITE_LOCKED`, with
- * their extended codes (`SQLITE_BUSY_SNAPSHOT`, …), thrown in this thread or carried from a worker
- * thread (which keeps the code), or the `cause` of the error thrown (`StoreUnavailable` when the
- * stores could not be opened).
- */
+/** `SQLITE_BUSY` or `SQLITE_LOCKED`, extended codes too, on `error` or its `cause` chain, also as carried from a worker thread. */
 export function isStoreBusy(error: unknown): boolean {
   for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
@@ -16,12 +11,7 @@ export function isStoreBusy(error: unknown): boolean {
   return false;
 }
 
-/**
- * The SQLite file of `dataDir` whose write lock another connection holds now, found by trying
- * `BEGIN IMMEDIATE` on each `*.sqlite` file there without waiting and rolling it back at once
- * (nothing is written); null when none is held (the holder has let go meanwhile) or the directory
- * cannot be read. SQLite's busy error does not say which file it came from.
- */
+/** The `*.sqlite` file of `dataDir` whose write lock another connection holds (a busy error does not say which), or null. */
 export function busyStoreIn(dataDir: string): string | null {
   let names: string[];
   try {

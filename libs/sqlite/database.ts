@@ -1,12 +1,9 @@
 import Database from 'better-sqlite3';
 
-/**
- * The SQLite driver (better-sqlite3), imported here alone (docs/DESIGN.md "Layout"): every part
- * that opens a SQLite file takes it from `@app/sqlite`, with the house's ways of opening one beside it.
- */
+/** better-sqlite3, imported here alone (docs/DESIGN.md "Layout"). */
 export { Database };
 
-/** The version of the SQLite library the driver is built with (`sqlite_version()`, e.g. `3.50.4`). */
+/** `sqlite_version()` of the library the driver is built with, e.g. `3.50.4`. */
 export function sqliteVersion(): string {
   const db = new Database(':memory:');
   try {

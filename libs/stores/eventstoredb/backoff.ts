@@ -1,28 +1,15 @@
-/**
- * Reconnection delays of the EventStoreDB subscription: exponential backoff with jitter.
- */
-
-/** Settings of {@link computeBackoffMs}, in milliseconds. */
+/** In ms: the first retry's delay ceiling and the largest. */
 export interface BackoffOptions {
-  /** Delay ceiling of the first retry. Default 100. */
   initialMs?: number;
-  /** Largest delay ceiling. Default 5000. */
   maxMs?: number;
 }
 
-/** Default first delay ceiling of a resubscription, in milliseconds. */
 export const DEFAULT_BACKOFF_INITIAL_MS = 100;
-/** Default largest delay of a resubscription, in milliseconds. */
 export const DEFAULT_BACKOFF_MAX_MS = 5000;
 
 /**
- * Milliseconds to wait before retry number `attempt` (0 for the first retry after a drop).
- *
- * The ceiling doubles per attempt from `initialMs` up to `maxMs` (100, 200, 400, … 5000 by default);
- * the delay is drawn uniformly from the upper half of the ceiling ("equal jitter"), so retries of
- * many subscribers spread out while each still waits at least half the ceiling. `random` returns a
- * number in [0, 1) (default `Math.random`; injectable for tests). Returns an integer.
- * Throws a RangeError for a negative or fractional attempt, or non-positive/inverted bounds.
+ * Ms before retry `attempt` (0: the first): the ceiling doubles from `initialMs` to `maxMs`, the delay drawn from its upper half ("equal
+ * jitter"), so many subscribers spread out while each waits at least half. RangeError for a bad attempt or bounds.
  */
 export function computeBackoffMs(attempt: number, options: BackoffOptions = {}, random: () => number = Math.random): number {
   const initialMs = options.initialMs ?? DEFAULT_BACKOFF_INITIAL_MS;

@@ -1,11 +1,7 @@
 /**
- * The head an EventStoreDB append chains its events to (docs/DESIGN.md "Verifiable history"): the
- * stream's last revision and that event's hash. EventStoreDB has no transaction in which the adapter
- * could read the head and append, so the append names the exact revision it chained to and is
- * refused by the server if another writer went first (see the adapter's `appendNow`). What the
- * adapter reads of the stream for it, it checks first: a read head must make its hash, a stream
- * read whole must make its chain, else `StreamChainBrokenError`; a head given by the caller's link
- * is taken unread, unchecked.
+ * The head an append chains to (docs/DESIGN.md "Verifiable history"). No transaction can hold a read of the head and the append, so
+ * the append names the exact revision and the server refuses it if another writer went first. What is read is checked first
+ * (`StreamChainBrokenError`); a head from the caller's link is taken unread.
  */
 import {
   eventHash,
@@ -21,18 +17,15 @@ import { BACKWARDS, END, type ReadStreamOptions } from '@eventstore/db-client';
 /** Times an `any` or `stream_exists` append is chained again to a head another writer moved. */
 export const CHAIN_ATTEMPTS = 5;
 
-/** The revision and hash of a stream's last event ({@link toChainedClientEvents}); revision null for no stream. */
+/** Revision null for no stream. */
 export interface ChainHead {
   revision: number | null;
   hash: string | null;
 }
 
 /**
- * The hash of the last of a stream's `events` (all of them, in revision order, as read back), once
- * every one is found to make its chain as `audit verify` checks it (`IntactChain`: its stored form
- * makes its stored hash, it is linked to the one before, never of an older rule than an event
- * before it); for a stream stored before the chain began, the hash computed over them all. Null
- * for no event. Throws `StreamChainBrokenError` naming the first revision that fails.
+ * The hash of the last of all a stream's `events` once each makes its chain as `audit verify` checks it (`IntactChain`); for a
+ * stream stored before the chain began, the hash over them all; null for none. `StreamChainBrokenError` naming the first that fails.
  */
 export function headHashOf(streamId: string, events: RecordedEvent[]): string | null {
   const chain = new IntactChain();
@@ -40,11 +33,7 @@ export function headHashOf(streamId: string, events: RecordedEvent[]): string | 
   return chain.headHash;
 }
 
-/**
- * The stored hash of a stream's last event, once its stored form is found to make it (one SHA-256;
- * the events before it are not read); null for an event stored before the chain began. Throws
- * `StreamChainBrokenError` when it does not make it.
- */
+/** Checked against the last event's stored form alone (one SHA-256); null when stored before the chain began. */
 function checkedHeadHash(streamId: string, last: RecordedEvent): string | null {
   const text = storedTextOf(last);
   const keys = readChainKeys(text.metadata);
@@ -54,13 +43,9 @@ function checkedHeadHash(streamId: string, last: RecordedEvent): string | null {
 }
 
 /**
- * The head an append with a numeric or `no_stream` expectation chains to: that revision, and
- * `previousHash` when the caller gave it (the link of the head it read: no read, no check);
- * otherwise the hash read from the stream's last event and checked against its stored form (the
- * whole stream read and checked, for a last event with no hash). Throws
- * `WrongExpectedVersionError` when the stream's head is not the expected revision, as the append
- * would, and `StreamChainBrokenError` when what was read does not make its chain. `read` reads the
- * stream on the leader with the options given.
+ * For a numeric or `no_stream` expectation: `previousHash` when given (no read, no check), else the last event's hash checked (the
+ * whole stream for one without a hash). WrongExpectedVersionError when the head is not `expected`, as the append would throw;
+ * `StreamChainBrokenError`. `read` reads on the leader.
  */
 export async function chainHeadAt(
   read: (options: ReadStreamOptions) => Promise<RecordedEvent[]>,

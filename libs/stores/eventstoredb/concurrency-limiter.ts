@@ -1,28 +1,16 @@
 import { EventStoreUnavailableError } from '@app/event-sourcing';
 
 /**
- * A small FIFO concurrency limiter (counting semaphore) for the EventStoreDB adapter's calls.
- *
- * Why: every call of one client shares one HTTP/2 connection, and the server lets a connection
- * carry only so many concurrent streams (100 by default); past that, calls wait inside gRPC with no
- * bound. Capping the adapter's appends (32) and its reads (32) in flight keeps below it, and the
- * rest wait their turn in arrival order, in a queue that is bounded: when it is full a call fails
- * at once with {@link EventStoreUnavailableError} (the API answers 503) instead of piling up
- * without bound in memory.
+ * FIFO concurrency limiter for the adapter's calls: one client's calls share one HTTP/2 connection, whose server allows ~100
+ * concurrent streams before calls wait in gRPC without bound. The queue is bounded: full, a call fails at once with
+ * {@link EventStoreUnavailableError} (503) rather than pile up in memory.
  */
 
-/**
- * Runs async tasks with at most `maxConcurrent` in flight; further tasks wait in a FIFO queue and
- * start, in the order they were submitted, as running ones settle (fulfilled or rejected).
- */
 export class ConcurrencyLimiter {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
-  /**
-   * `maxConcurrent`: tasks allowed in flight at once, an integer ≥ 1; `maxQueued`: tasks allowed to
-   * wait, an integer ≥ 0 (default: no bound). RangeError otherwise.
-   */
+  /** `maxConcurrent` an integer ≥ 1, `maxQueued` ≥ 0; RangeError otherwise. */
   constructor(
     readonly maxConcurrent: number,
     readonly maxQueued = Infinity,
@@ -35,21 +23,15 @@ export class ConcurrencyLimiter {
     }
   }
 
-  /** Tasks currently running. */
   get active(): number {
     return this.running;
   }
 
-  /** Tasks waiting for a slot. */
   get queued(): number {
     return this.waiting.length;
   }
 
-  /**
-   * Runs `task` when a slot is free and settles as it does (a synchronous throw becomes a
-   * rejection). The slot is released however the task ends. Rejects at once with
-   * {@link EventStoreUnavailableError}, without running `task`, when `maxQueued` tasks already wait.
-   */
+  /** Settles as `task` does, its slot released however it ends; {@link EventStoreUnavailableError}, unrun, when the queue is full. */
   async run<T>(task: () => Promise<T> | T): Promise<T> {
     await this.acquire();
     try {
@@ -72,8 +54,7 @@ export class ConcurrencyLimiter {
 
   private release(): void {
     const next = this.waiting.shift();
-    // Hand the slot straight to the next waiter: `running` stays the same, so no later caller of
-    // run() can overtake the queue between this release and the waiter resuming.
+    // Hand the slot straight to the next waiter: no later caller of run() can overtake the queue meanwhile.
     if (next !== undefined) next();
     else this.running--;
   }

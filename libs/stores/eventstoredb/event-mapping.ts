@@ -1,7 +1,3 @@
-/**
- * Conversion between the port's events (docs/DESIGN.md "The event store port" and "Event envelope")
- * and `@eventstore/db-client` events, and validation of a batch before it is sent.
- */
 import {
   jsonEvent,
   type EventData as ClientEventData,
@@ -14,10 +10,7 @@ import { PositionMappingError, toPortPosition, toPortRevision } from './position
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * Checks a stream id the adapter may write: a non-empty string not starting with `$` (EventStoreDB
- * reserves `$` for system streams, which `$all` reads skip). Throws a TypeError otherwise.
- */
+/** TypeError unless a non-empty string not starting with `$`, which EventStoreDB reserves for system streams. */
 export function assertWritableStreamId(streamId: string): void {
   if (typeof streamId !== 'string' || streamId === '') throw new TypeError('streamId must be a non-empty string');
   if (streamId.startsWith('$')) {
@@ -26,11 +19,8 @@ export function assertWritableStreamId(streamId: string): void {
 }
 
 /**
- * Validates and normalises a batch for appending, with the same rules as the SQLite adapter:
- * ids are UUIDs (lower-cased, as EventStoreDB returns them), types non-empty strings (and, here,
- * not starting with `$`), `data` JSON-serialisable, `metadata` an object. Returns copies with
- * lower-case ids. Throws a TypeError for invalid input and {@link IdempotencyConflictError} for an
- * id repeated inside the batch.
+ * Checked as on SQLite: ids UUIDs, lower-cased as EventStoreDB returns them; types non-empty (and not `$`-prefixed here); `data`
+ * JSON-serialisable; `metadata` an object. TypeError, or {@link IdempotencyConflictError} for an id repeated in the batch.
  */
 export function normaliseBatch(streamId: string, events: EventData[]): EventData[] {
   if (!Array.isArray(events)) throw new TypeError('events must be an array');
@@ -69,10 +59,8 @@ export function normaliseBatch(streamId: string, events: EventData[]): EventData
 }
 
 /**
- * The client events for a (normalised) batch appended after `head`, chained (docs/DESIGN.md
- * "Verifiable history"): each one's metadata, sent as the exact bytes of its JSON text, ends with
- * the chain keys (`chainEvent`: version 2, over the event's id too), computed over `data` as the client
- * serialises it (`JSON.stringify`). Chain keys the caller put in the metadata are dropped.
+ * Chained after `head` (docs/DESIGN.md "Verifiable history"): metadata sent as the exact bytes of its JSON text, ending with the chain
+ * keys computed over `data` as the client serialises it; chain keys the caller put there are dropped.
  */
 export function toChainedClientEvents(
   streamId: string,
@@ -99,13 +87,8 @@ export function toChainedClientEvents(
 }
 
 /**
- * The port event for an event the client read. `position` is the event's `$all` position (from the
- * event itself; stream reads report it from server 22.6 on). Throws {@link PositionMappingError}
- * when there is no position or it cannot be mapped (see positions.ts).
- *
- * Events written by this adapter are JSON with JSON object metadata and map back exactly. Events
- * other writers put in the same database are passed through as the client decoded them (binary
- * data as bytes, missing or non-JSON metadata as `{}`).
+ * `position` the event's `$all` position (stream reads carry it from server 22.6 on); {@link PositionMappingError} when none or
+ * unmappable. Other writers' events pass as the client decoded them (binary data as bytes, non-JSON metadata as `{}`).
  */
 export function fromClientEvent(event: ClientRecordedEvent, position: Position | undefined = event.position): RecordedEvent {
   if (position === undefined) {

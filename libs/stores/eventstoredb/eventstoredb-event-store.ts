@@ -1,40 +1,16 @@
 /**
- * EventStoreDB adapter of the event store port (docs/DESIGN.md "The event store port";
- * docs/operations.md "Configuration": `EVENTSTORE_URL`, an `esdb://` connection string, selects it),
- * on `@eventstore/db-client` 6.2 (gRPC; EventStoreDB / KurrentDB 22.6 or later).
+ * EventStoreDB adapter of the event store port (docs/DESIGN.md "The event store port"), on `@eventstore/db-client` 6.2 (gRPC; server
+ * 22.6+), selected by `EVENTSTORE_URL`. Positions: positions.ts; filters: filters.ts; subscriptions: eventstoredb-subscription.ts;
+ * idempotent retries: idempotency.ts; the hash chain: chain-head.ts.
  *
- * Streams are used as given (`trainee-<id>`, …). Decisions, each documented where it lives:
- * - positions: the port's integer is the event's commit position (positions.ts);
- * - filters: what the server filters and what is re-checked here (filters.ts);
- * - subscriptions: resubscribe with backoff from the last yielded event, deduplicated
- *   (eventstoredb-subscription.ts);
- * - appends: at most 32 in flight per store, FIFO (concurrency-limiter.ts);
- * - idempotent retries: below and in idempotency.ts;
- * - the hash chain: each append names the exact revision its events are chained to (chain-head.ts).
+ * Event ids go to the server as its event ids, but the port promises more (the original result for a retry whatever the expectation;
+ * IdempotencyConflictError for partial or reordered re-use), so the batch's ids are compared with the stream before an `any` or
+ * `stream_exists` append (which the server deduplicates best-effort only) and after a WrongExpectedVersion. A successful append is read
+ * back (one indexed read): the response carries one position per batch, and what it carries for a deduplicated retry is undocumented.
  *
- * ## Appends and the port's idempotency rule
- *
- * Event ids are sent as the EventStoreDB event ids, so the server itself recognises a batch retried
- * with the same expected revision. The port promises more ("returns the original result and writes
- * nothing, whatever the expectation"; partial or reordered re-use raises IdempotencyConflictError),
- * so the adapter also compares the batch's ids with the stream's events (idempotency.ts):
- * - before appending with `any` / `stream_exists`, which the server deduplicates only on a best-effort
- *   basis (client doc of `ExpectedRevision`);
- * - after the server answers WrongExpectedVersion, to tell a retry from a real conflict.
- * After a successful append the adapter reads the batch back from the stream (on the leader): that
- * gives the exact position of the batch's last event, which the append response does not pin down
- * (it carries one position for the whole batch, and what it carries for a write the server treated
- * as an idempotent retry is not documented), and confirms the stored events are the batch. Cost: one
- * extra indexed read per append.
- *
- * Limits (EventStoreDB cannot do these; the SQLite adapter does):
- * - Event ids are unique per stream only: re-using an id in ANOTHER stream is not detected (the
- *   shared contract's test "raises IdempotencyConflictError when the ids were appended to another
- *   stream" is expected to fail against EventStoreDB).
- * - With an exact expected revision that matches, the server appends a batch even if one of its ids
- *   is already earlier in the stream (no IdempotencyConflictError then).
- * - The `any`/`stream_exists` pre-check and the append are two requests: two concurrent `any`
- *   appends of the same new ids can both be written (the server's own best effort still applies).
+ * Limits, which the SQLite adapter does not have: ids are unique per stream only (re-use in another stream is not detected: the
+ * contract's test for it fails here); an exact expected revision that matches appends even ids already earlier in the stream; the
+ * `any` pre-check and the append are two requests, so two concurrent `any` appends of the same new ids can both be written.
  */
 import { BACKWARDS, END, EventStoreDBClient, FORWARDS, NO_STREAM } from '@eventstore/db-client';
 import type {
@@ -87,40 +63,32 @@ import {
   toReadPosition,
 } from './positions';
 
-/** Default `maxCount` of `readAll` (port: {@link ReadAllOptions.maxCount}). */
 export const DEFAULT_EVENTSTOREDB_READ_ALL_MAX_COUNT = 1000;
-/** Default number of `$all` records one `readAll` request fetches (before client-side filtering). */
+/** `$all` records one `readAll` request fetches, before filtering here. */
 export const DEFAULT_READ_ALL_PAGE_SIZE = 512;
-/** Records per backwards request when `headPosition` looks for the newest non-system event. */
 const HEAD_PAGE_SIZE = 32;
-/** Newest records of `$all` a subscription's stall check looks at for an event its filter matches. */
+/** Newest `$all` records a subscription's stall check looks through for an event its filter matches. */
 const STALL_CHECK_RECORDS = 256;
 
-/** Options of {@link EventStoreDbEventStore}. */
 export interface EventStoreDbEventStoreOptions {
-  /** Appends in flight at once; further appends wait FIFO. Integer ≥ 1, default 32. */
+  /** Further appends wait FIFO. */
   maxConcurrentAppends?: number;
-  /** Resubscription backoff of subscriptions, in ms (default 100 doubling to 5000, jittered). */
   subscriptionBackoff?: BackoffOptions;
-  /** Where subscriptions log retries and stalls, and their stall threshold in ms (see eventstoredb-subscription.ts). */
+  /** Retries and stalls of subscriptions, and their stall threshold in ms (eventstoredb-subscription.ts). */
   logger?: SubscriptionLogger;
   stallAfterMs?: number;
-  /** `$all` records per `readAll` request, integer ≥ 2, default 512. */
+  /** Integer ≥ 2. */
   readAllPageSize?: number;
-  /** Reads in flight (default 32), calls waiting per limiter before more fail (1000), a read's deadline in ms (10 000). */
+  /** Calls waiting per limiter before more fail; a read's deadline in ms. */
   maxConcurrentReads?: number;
   maxQueuedCalls?: number;
   readDeadlineMs?: number;
 }
 
-/**
- * {@link EventStore} on an EventStoreDB (or KurrentDB) server through one `EventStoreDBClient`.
- * Source: docs/DESIGN.md "The event store port"; how this adapter maps it onto the server: this module's doc.
- * Every method rejects with an Error once {@link close} has been called.
- */
+/** Through one `EventStoreDBClient`, as the module doc maps it; every method rejects once {@link close} was called. */
 export class EventStoreDbEventStore implements EventStore {
   private readonly appendLimiter: ConcurrencyLimiter;
-  /** Appends to one stream, one at a time in call order (see {@link appendToStream}). */
+  /** Appends to one stream, one at a time in call order ({@link appendToStream}). */
   private readonly streamOrder = new KeyedLock();
   private readonly readLimiter: ConcurrencyLimiter;
   private readonly readDeadlineMs: number;
@@ -129,10 +97,7 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly readAllPageSize: number;
   private closed = false;
 
-  /**
-   * Wraps `client` (owned from now on: {@link close} disposes it). Throws a RangeError for an
-   * invalid `maxConcurrentAppends` or `readAllPageSize`.
-   */
+  /** Owns `client` ({@link close} disposes it). RangeError for an invalid `maxConcurrentAppends` or `readAllPageSize`. */
   constructor(
     private readonly client: EventStoreDBClient,
     options: EventStoreDbEventStoreOptions = {},
@@ -149,27 +114,17 @@ export class EventStoreDbEventStore implements EventStore {
     this.readAllPageSize = pageSize;
   }
 
-  /** Appends currently running and waiting in the limiter (for metrics and health answers). */
+  /** For metrics and health answers. */
   get appendLoad(): { active: number; queued: number } {
     return { active: this.appendLimiter.active, queued: this.appendLimiter.queued };
   }
 
   /**
-   * Appends `events` atomically to `streamId` (port: {@link EventStore.appendToStream});
-   * `expectedRevision` defaults to `'any'` and maps to the client's NO_STREAM / STREAM_EXISTS / ANY
-   * / BigInt(n). Returns the stream's last revision and the `$all` position of the batch's last event.
-   *
-   * Rejects with {@link WrongExpectedVersionError} (actual = current revision or `'no_stream'`) on a mismatch; with the
-   * original result for a retried batch; with {@link IdempotencyConflictError} for partial/reordered re-use of ids in this
-   * stream (limits in the module doc); with `StreamChainBrokenError` when what it read of the stream to chain to does not
-   * make its chain (`chain-head.ts`: the head, or the whole stream where it reads it; nothing read for a caller's link);
-   * with a TypeError for invalid events (ids must be UUIDs, `$`-prefixed stream ids and types are refused); with a
-   * RangeError for an invalid expected revision; and with the client's errors (unavailable, access denied, …) otherwise.
-   * An empty batch checks the expected revision and returns the stream's state (-1 and 0 when it does not exist) without writing.
-   * At most `maxConcurrentAppends` appends run at once; the rest queue in order.
-   * Appends to one stream run one after another in call order, as on SQLite (docs/DESIGN.md "Group
-   * commit"): else a head read for a numeric expectation could overtake an append called before it,
-   * which the client holds back for its one-time server features call (6.2.1 `supports`).
+   * Port: {@link EventStore.appendToStream}. Rejects with WrongExpectedVersionError, IdempotencyConflictError (limits in the module doc),
+   * `StreamChainBrokenError` when what it read to chain to does not make its chain (chain-head.ts), TypeError for invalid events (ids
+   * UUIDs; no `$`-prefixed stream ids or types), RangeError for an unknown expectation, and the client's errors. An empty batch only
+   * checks the expectation. Appends to one stream run in call order, as on SQLite (docs/DESIGN.md "Group commit"): else a head read
+   * for a numeric expectation could overtake an append the client holds back for its one-time features call (6.2.1 `supports`).
    */
   async appendToStream(streamId: string, events: EventData[], options: AppendOptions = {}): Promise<AppendResult> {
     this.assertOpen();
@@ -180,10 +135,7 @@ export class EventStoreDbEventStore implements EventStore {
     return this.streamOrder.run(streamId, () => this.appendLimiter.run(() => this.appendNow(streamId, batch, expected, link)));
   }
 
-  /**
-   * Events of `streamId` with revision ≥ `fromRevision` (default 0) in revision order, at most `maxCount` (default all); `[]`
-   * when the stream does not exist (the client's StreamNotFoundError). Port: {@link EventStore.readStream}.
-   */
+  /** Port: {@link EventStore.readStream}; `[]` when the stream does not exist (the client's StreamNotFoundError). */
   async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     const { fromRevision = 0, maxCount } = options;
@@ -194,14 +146,8 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
-   * Up to `maxCount` (default 1000) non-system events with position > `fromPosition` (default 0)
-   * that match `filter`, in position order (port: {@link EventStore.readAll}).
-   *
-   * Client 6.2's `readAll` has no server-side filter, so this reads `$all` forwards in pages of
-   * `readAllPageSize` records from `fromPosition` (the client's start is inclusive: the event at
-   * exactly `fromPosition` is skipped) and filters here, until `maxCount` matches or the end of the
-   * log. A selective filter can therefore scan far in one call. Rejects with a RangeError for a
-   * negative `fromPosition` or a `maxCount` below 1.
+   * Port: {@link EventStore.readAll}. Client 6.2's `readAll` has no server-side filter: reads `$all` forwards in pages, skipping the
+   * event at `fromPosition` (the client's start is inclusive), and filters here, so a selective filter can scan far in one call.
    */
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
@@ -242,11 +188,7 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  /**
-   * A catch-up subscription to `$all` after `fromPosition` (exclusive, default 0) matching `filter`,
-   * resilient to drops (see eventstoredb-subscription.ts). Port: {@link EventStore.subscribeToAll}.
-   * Throws a RangeError for an invalid `fromPosition`.
-   */
+  /** Port: {@link EventStore.subscribeToAll}, resilient to drops (eventstoredb-subscription.ts). RangeError for a bad `fromPosition`. */
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
     this.assertOpen();
     const fromPosition = options.fromPosition ?? 0;
@@ -271,10 +213,7 @@ export class EventStoreDbEventStore implements EventStore {
     return subscription;
   }
 
-  /**
-   * Position of the newest non-system event in `$all`, `LOG_START` when there is none: reads `$all`
-   * backwards from the end in small pages until it meets one. Port: {@link EventStore.headPosition}.
-   */
+  /** Port: {@link EventStore.headPosition}: reads `$all` backwards in small pages to the newest non-system event. */
   async headPosition(): Promise<LogPosition> {
     this.assertOpen();
     return this.readLimiter.run(
@@ -282,15 +221,10 @@ export class EventStoreDbEventStore implements EventStore {
     );
   }
 
-  /** One backwards read of `$all` within the read deadline (for {@link newestPosition}). */
   private readonly backwardsRead: BackwardsRead = (from, maxCount) =>
     collectWithin(this.readDeadlineMs, this.client.readAll({ fromPosition: from, maxCount, direction: BACKWARDS, resolveLinkTos: false }));
 
-  /**
-   * Ends every subscription of this store, disposes the client's calls and closes its gRPC channel
-   * (`dispose()` of client 6.2.1 cancels the calls but leaves the channel open).
-   * Safe to call twice.
-   */
+  /** Safe twice. Closes the gRPC channel too: client 6.2.1's `dispose()` cancels the calls but leaves it open. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -300,11 +234,9 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
-   * The append itself. The events are chained to the stream's head (docs/DESIGN.md "Verifiable
-   * history"), so the append always names the exact revision it chains to: with `any` or
-   * `stream_exists` that is the head read before it (the same read that looks for a retried batch),
-   * and an append that loses a race to another writer is chained again to the new head, up to
-   * {@link CHAIN_ATTEMPTS} times. With a numeric expectation, `previousHash` (the link the caller passed back) saves reading it.
+   * Always names the exact revision the events chain to (docs/DESIGN.md "Verifiable history"): with `any` or `stream_exists` the head
+   * read before (which also finds a retried batch), chained again to a new head up to {@link CHAIN_ATTEMPTS} times when it loses a race;
+   * with a number, `previousHash` (the link the caller passed back) saves reading it.
    */
   private async appendNow(
     streamId: string,
@@ -357,15 +289,12 @@ export class EventStoreDbEventStore implements EventStore {
     return readBack((options) => this.readStreamEvents(streamId, options), streamId, batch, appended.nextExpectedRevision);
   }
 
-  /**
-   * The original result when `ids` were appended to `streamId` before as one batch; null when none
-   * was; throws {@link IdempotencyConflictError} when some were, or not as that batch.
-   */
+  /** The original result when `ids` were appended as one batch; null when not; IdempotencyConflictError when some were, or not so. */
   private async retryOf(streamId: string, ids: string[]): Promise<AppendResult | null> {
     return retryResult(streamId, await this.readStreamEvents(streamId, { requiresLeader: true }), ids);
   }
 
-  /** An empty batch: checks `expected` against the stream's last event and returns its state. */
+  /** An empty batch. */
   private async checkWithoutWriting(streamId: string, expected: ExpectedRevision): Promise<AppendResult> {
     const [last] = await this.readStreamEvents(streamId, {
       fromRevision: END,

@@ -1,42 +1,14 @@
 /**
- * The catch-up subscription of the EventStoreDB adapter (port: `subscribeToAll`, docs/DESIGN.md "The
- * event store port": "catch-up, then live"), made resilient to dropped connections.
- *
- * One client `subscribeToAll` call (gRPC `Read` with subscription options) is one attempt. When it
- * fails or ends, the subscription opens a new one after a backoff ({@link computeBackoffMs}: 100 ms
- * doubling to 5 s, with jitter; reset once the server delivers again), from its resume point:
- *
- * - the `$all` position of the last event it yielded (initially the caller's checkpoint), or
- * - a later server checkpoint. With a server-side filter the server sends checkpoints while it
- *   scans non-matching events (`checkpointReached`); the adapter forwards each one in order with the
- *   events, through the client subscription's own readable buffer, and adopts it only when its loop
- *   reaches it, i.e. after every event before it has been yielded. A drop after a long run of
- *   non-matching events therefore does not rescan them. The server starts a subscription from a
- *   position *after* the first event at or after it (EventStore/EventStore
- *   `src/EventStore.Core/Services/Transport/Enumerators/Enumerator.AllSubscriptionFiltered.cs`,
- *   `Subscribe`): from the last yielded event that skips exactly that event; from a checkpoint it
- *   skips an event the server already considered and filtered out.
- *
- * Guarantees kept here, whatever the server or network does: events come in position order; no
- * event at or below the last yielded position is ever yielded again (deduplication after a
- * resubscription), and the port's filter and the system-event rule are applied to each event.
- * Not guarded against: an event at the resume position deleted and scavenged while the subscription
- * was away (the server would then skip the next event instead); this service never deletes.
- *
- * Failures (docs/DESIGN.md "Failures of the subscription"; {@link classifySubscriptionError}): each
- * one is logged with what failed, the attempt and the delay. A dropped connection is retried for as
- * long as it takes; an unknown error is retried too, but `maxUnknownFailures` of them in a row with
- * nothing delivered between end the subscription; a permanent error ends it at once. Ending rejects
- * the pending `next()` with a {@link PermanentSubscriptionError} (its `cause` is the client's
- * error), which the projector answers by stopping the process.
- *
- * Stalls: a server subscription can stay open and deliver nothing. While the consumer waits in
- * `next()` and nothing has come for `stallAfterMs`, the subscription reads the position of the
- * newest matching event in the log; beyond the position reached, it is stalled ({@link assessStall}),
- * logged, and opened again from the position reached.
- *
- * `unsubscribe()`, `close()` of the store, or leaving a `for await` ends the subscription: a pending
- * `next()` resolves `{ done: true }` at once and nothing is delivered afterwards.
+ * The adapter's catch-up subscription to `$all` (port `subscribeToAll`), resilient to drops; failures and stalls as docs/DESIGN.md
+ * "Failures of the subscription" says. Each client `subscribeToAll` call is one attempt; after a failure or an end the next starts,
+ * after a backoff that any delivery resets, from the last yielded event's position or a later server checkpoint. Checkpoints (sent
+ * while a server filter skips events) travel in order with the events through the client's readable and are adopted only when the
+ * loop reaches them, so a drop after a long filtered run does not rescan it. The server starts after the first event at or after the
+ * position given (EventStore/EventStore `Enumerator.AllSubscriptionFiltered.cs`, `Subscribe`): from a yielded event that skips it
+ * exactly, from a checkpoint an event already filtered out. Kept whatever happens: position order, no event at or below the last
+ * yielded again, the port's filter and system-event rule on each event. Not guarded: an event at the resume position scavenged while
+ * away (this service never deletes). Ending (`unsubscribe()`, the store's `close()`, leaving a `for await`) resolves a pending `next()`
+ * done at once.
  */
 import type { AllStreamResolvedEvent, AllStreamSubscription, Filter, Position, ReadPosition } from '@eventstore/db-client';
 import { PermanentSubscriptionError, type RecordedEvent, type Subscription } from '@app/event-sourcing';
@@ -46,47 +18,38 @@ import { buildServerFilter, NormalisedFilter } from './filters';
 import { SubscriptionCursor } from './subscription-cursor';
 import { assessStall, DEFAULT_STALL_AFTER_MS, silenceMs } from './subscription-watchdog';
 
-/** Server checkpoint multiplier: a checkpoint every 5 × 32 events the server considers. */
+/** A server checkpoint every 5 × 32 events the server considers. */
 const CHECKPOINT_INTERVAL = 5;
 
-/** What a subscription needs from its store. */
 export interface SubscriptionSource {
-  /** Opens one client catch-up subscription to `$all` from `fromPosition` with `filter`. */
   subscribe(fromPosition: ReadPosition, filter: Filter): AllStreamSubscription;
-  /** Called once when the subscription ends. */
+  /** Called once, when the subscription ends. */
   forget(subscription: EventStoreDbSubscription): void;
-  /**
-   * Port position of the newest event in the log that `filter` matches (0: none in the log), or
-   * null when there is none among the newest records the source looks at.
-   */
+  /** The newest matching event's position (0: none in the log), or null when none among the newest records looked at. */
   matchingHead(filter: NormalisedFilter | null): Promise<number | null>;
 }
 
-/** Where the subscription reports its retries and stalls (the process's logger). */
 export interface SubscriptionLogger {
   warn(message: string, context?: Record<string, unknown>): void;
   error(message: string, context?: Record<string, unknown>): void;
 }
 
-/** Default number of unknown failures in a row, nothing delivered between, that end a subscription. */
 export const DEFAULT_MAX_UNKNOWN_FAILURES = 10;
 
-/** Settings of {@link EventStoreDbSubscription}. */
 export interface SubscriptionSettings {
   backoff?: BackoffOptions;
-  /** Random source of the backoff jitter, in [0, 1). Default `Math.random`. */
+  /** Of the backoff jitter, in [0, 1). */
   random?: () => number;
-  /** Told of every resubscription and stall. Default: none (tests). */
   logger?: SubscriptionLogger;
-  /** Silence (ms) of a waiting consumer after which the log's head is checked; default 30 000; 0 turns the check off. */
+  /** Silence (ms) of a waiting consumer before the log's head is checked; 0 turns the check off. */
   stallAfterMs?: number;
-  /** Unknown failures in a row, nothing delivered between, before the subscription ends (default 10). */
+  /** Unknown failures in a row, nothing delivered between, that end the subscription. */
   maxUnknownFailures?: number;
-  /** Clock of the stall check, in ms (default `Date.now`). */
+  /** Of the stall check, in ms. */
   now?: () => number;
 }
 
-/** A server checkpoint, carried in order with the events through the client subscription. */
+/** Carried in order with the events through the client subscription. */
 class CheckpointMarker {
   constructor(readonly position: Position) {}
 }
@@ -95,10 +58,7 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 const STOPPED = Symbol('stopped');
 const ignore = (): void => undefined;
 
-/**
- * A resilient catch-up subscription to `$all` (see this module's doc). Created by
- * `EventStoreDbEventStore.subscribeToAll`; opens its first server subscription on the first `next()`.
- */
+/** Opens its first server subscription on the first `next()`. */
 export class EventStoreDbSubscription implements Subscription {
   /** Last yielded position and resume point. */
   private readonly cursor: SubscriptionCursor;
@@ -111,19 +71,15 @@ export class EventStoreDbSubscription implements Subscription {
   private signalStop!: () => void;
   private readonly filter: NormalisedFilter | null;
   private readonly now: () => number;
-  /** Stall check state: since when the consumer waits, last delivery, current subscription's start. */
   private waitingSinceMs: number | null = null;
   private lastDeliveryMs = 0;
   private subscribedAtMs = 0;
   private stallTimer: NodeJS.Timeout | null = null;
   private checkingStall = false;
-  /** Set when the stall check ends the current server subscription (its end is then not a failure). */
+  /** Set when the stall check ends the server subscription: its end is then no failure. */
   private stalled = false;
 
-  /**
-   * `fromPosition`: exclusive port checkpoint (0 = from the start); `filter`: the normalised port
-   * filter (null = every non-system event). Throws a RangeError for an invalid `fromPosition`.
-   */
+  /** `fromPosition` exclusive (0: the start); `filter` null: every non-system event. RangeError for a bad `fromPosition`. */
   constructor(
     private readonly source: SubscriptionSource,
     fromPosition: number,
@@ -147,7 +103,7 @@ export class EventStoreDbSubscription implements Subscription {
     this.events = this.run();
   }
 
-  /** The subscription's iterator; `return()` (leaving a `for await`) unsubscribes. */
+  /** `return()` (leaving a `for await`) unsubscribes. */
   [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
     return {
       next: () => this.next(),
@@ -158,7 +114,7 @@ export class EventStoreDbSubscription implements Subscription {
     };
   }
 
-  /** Ends the subscription: a pending `next()` resolves `{ done: true }`, nothing more is yielded. Idempotent. */
+  /** Idempotent; a pending `next()` resolves done. */
   async unsubscribe(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
@@ -199,8 +155,7 @@ export class EventStoreDbSubscription implements Subscription {
     let unknownFailures = 0;
     while (!this.stopped) {
       const subscription = this.source.subscribe(this.cursor.resumeFrom, this.serverFilter);
-      // Errors reach the loop below through the iterator; this listener only keeps a late 'error'
-      // (after the loop let go of the stream) from becoming an uncaught exception.
+      // Errors reach the loop through the iterator; this keeps a late 'error' from becoming an uncaught exception.
       subscription.on('error', ignore);
       this.current = subscription;
       this.subscribedAtMs = this.now();
@@ -258,7 +213,7 @@ export class EventStoreDbSubscription implements Subscription {
     return { attempt: failures + 1, retry_in_ms: delayMs, resume_after: this.cursor.reached };
   }
 
-  /** Checks for a stall every half `stallAfterMs` (see the module doc); the timer does not keep the process alive. */
+  /** Every half `stallAfterMs`; the timer does not keep the process alive. */
   private startStallCheck(): void {
     const stallAfterMs = this.settings.stallAfterMs ?? DEFAULT_STALL_AFTER_MS;
     if (stallAfterMs <= 0 || this.stallTimer !== null) return;
@@ -266,7 +221,7 @@ export class EventStoreDbSubscription implements Subscription {
     this.stallTimer.unref();
   }
 
-  /** Reads the matching head only once the consumer has waited in silence long enough; ends a stalled server subscription. */
+  /** Reads the head only once the consumer has waited in silence long enough; ends a stalled server subscription. */
   private async checkForStall(stallAfterMs: number): Promise<void> {
     if (this.checkingStall || this.stopped || this.current === null || silenceMs(this.times()) < stallAfterMs) return;
     this.checkingStall = true;
@@ -313,14 +268,14 @@ export class EventStoreDbSubscription implements Subscription {
   }
 }
 
-/** An error's class and message, for logs and the permanent error's message (the client's errors keep the name "Error"). */
+/** For logs (the client's errors keep the name "Error"). */
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const name = error.name === 'Error' && error.constructor.name !== 'Error' ? error.constructor.name : error.name;
   return error.message === '' ? name : `${name}: ${error.message}`;
 }
 
-/** Ends a client subscription: its iterator finishes at once, and the gRPC call is cancelled. */
+/** Its iterator finishes at once and the gRPC call is cancelled. */
 function release(subscription: AllStreamSubscription): void {
   subscription.destroy();
   subscription.unsubscribe().catch(ignore);

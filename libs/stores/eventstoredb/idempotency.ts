@@ -1,40 +1,27 @@
 /**
- * Recognising a retried append from the stream's stored events (docs/DESIGN.md "The event store
- * port": "Each event has a UUID id; appending the same ids again is a no-op (idempotent retry, as
- * EventStoreDB does)"; port doc of `appendToStream` and `IdempotencyConflictError`).
- *
- * EventStoreDB itself deduplicates a retried batch only when it is sent with the same expected
- * revision as the first time (with `any` "it will do its best", client doc of `ExpectedRevision`).
- * The port promises more: the original result "whatever the expectation". The adapter therefore
- * compares the batch's ids with the stream's events whenever the server's answer does not settle
- * it (see the adapter), using {@link classifyRetry}, the same rule the SQLite adapter applies.
+ * A retried append recognised from the stream's events (docs/DESIGN.md "The event store port"): the server deduplicates a retry only
+ * with the same expected revision (best-effort with `any`, client doc of `ExpectedRevision`), the port promises the original result
+ * whatever the expectation. The same rule as the SQLite adapter's.
  */
 import type { ReadStreamOptions } from '@eventstore/db-client';
 import { IdempotencyConflictError, type AppendResult, type EventData, type LogPosition, type RecordedEvent } from '@app/event-sourcing';
 import { toPortRevision } from './positions';
 
-/** What {@link classifyRetry} needs of a stored event. */
 export interface StoredEventRef {
   id: string;
   streamRevision: number;
   position: LogPosition;
 }
 
-/** Outcome of {@link classifyRetry}. */
 export type RetryClassification =
-  /** No id of the batch is in the stream: a new batch. */
+  /** No id of the batch is in the stream. */
   | { kind: 'new' }
-  /** Every id is in the stream, at consecutive revisions in batch order: the original result. */
+  /** Every id, at consecutive revisions in batch order: the original result. */
   | { kind: 'retry'; result: AppendResult }
-  /** Some ids are in the stream, or all but not as the same batch: the first such id. */
+  /** Some ids, or all but not as one batch: the first such id. */
   | { kind: 'conflict'; eventId: string };
 
-/**
- * Classifies a batch (its lower-case ids, in order) against the events stored in its stream.
- * Returns `retry` with `{ nextExpectedRevision, position }` of the batch's last stored event when
- * the whole batch is stored consecutively in order; `conflict` naming the first batch id found in
- * the stream otherwise; `new` when none is found. An empty batch is `new`.
- */
+/** `batchIds` lower-case, in order; an empty batch is `new`. */
 export function classifyRetry(stored: readonly StoredEventRef[], batchIds: readonly string[]): RetryClassification {
   if (batchIds.length === 0) return { kind: 'new' };
   const byId = new Map<string, StoredEventRef>();
@@ -53,10 +40,7 @@ export function classifyRetry(stored: readonly StoredEventRef[], batchIds: reado
   return { kind: 'retry', result: { nextExpectedRevision: last.streamRevision, position: last.position } };
 }
 
-/**
- * The original result when `ids` were appended to `streamId` (whose events are `stored`) as one
- * batch; null when none was; throws {@link IdempotencyConflictError} when some were, or not as that batch.
- */
+/** The original result, or null for a new batch; IdempotencyConflictError for a conflict. */
 export function retryResult(streamId: string, stored: readonly RecordedEvent[], ids: readonly string[]): AppendResult | null {
   const outcome = classifyRetry(stored, ids);
   if (outcome.kind === 'retry') return outcome.result;
@@ -64,11 +48,7 @@ export function retryResult(streamId: string, stored: readonly RecordedEvent[], 
   return null;
 }
 
-/**
- * The result of an append the server acknowledged up to `nextExpectedRevision`: reads the batch
- * back from the leader (`read`, with the options given) for its last event's position, and checks
- * that the events stored at those revisions are the batch (throws otherwise).
- */
+/** Reads an acknowledged batch back from the leader for its last position (the response does not pin it); throws if it is not the batch. */
 export async function readBack(
   read: (options: ReadStreamOptions) => Promise<RecordedEvent[]>,
   streamId: string,

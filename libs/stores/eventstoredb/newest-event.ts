@@ -1,30 +1,22 @@
 /**
- * The newest event of `$all` that a predicate accepts, found by reading backwards from the end in
- * small pages: the store's head position (any non-system event) and the stall check's matching head
- * (docs/DESIGN.md "Failures of the subscription"). Client 6.2.1 cannot filter a read of `$all` on
- * the server, so the pages are filtered here.
+ * The newest `$all` event a predicate accepts, read backwards in small pages: the store's head and the stall check's matching head
+ * (docs/DESIGN.md "Failures of the subscription"). Client 6.2.1 cannot filter `$all` reads on the server.
  */
 import { END, type AllStreamResolvedEvent, type Position, type ReadPosition } from '@eventstore/db-client';
 import { isSystemEvent } from './filters';
 import { LOG_START, type LogPosition } from '@app/event-sourcing';
 import { samePosition, toPortPosition } from './positions';
 
-/** One backwards read of `$all`: up to `maxCount` records from `from` (inclusive) towards the start. */
+/** Up to `maxCount` records from `from` (inclusive) towards the start. */
 export type BackwardsRead = (from: ReadPosition, maxCount: number) => Promise<AllStreamResolvedEvent[]>;
 
-/** Bounds of {@link newestPosition}. */
 export interface NewestPositionOptions {
-  /** Records per read (default 32). */
   pageSize?: number;
-  /** Records looked at in all before giving up with null (default: no bound, the whole log). */
+  /** Default: the whole log. */
   maxRecords?: number;
 }
 
-/**
- * Port position of the newest non-system event for which `matches(streamId, type)` is true; `LOG_START` when
- * the log holds none; null when none is among the newest `maxRecords` records (the log goes on).
- * Throws what `read` throws, and PositionMappingError for an unmappable position.
- */
+/** `LOG_START` when the log holds none; null when none among the newest `maxRecords`. PositionMappingError for an unmappable position. */
 export async function newestPosition(
   read: BackwardsRead,
   matches: (streamId: string, type: string) => boolean,

@@ -4,10 +4,8 @@ import { EventStoreDbEventStore, type EventStoreDbEventStoreOptions } from './ev
 const ignore = (): void => undefined;
 
 /**
- * Checks that `url` is an EventStoreDB connection string: it must start with `esdb://` or
- * `esdb+discover://` (docs/operations.md "Configuration", `EVENTSTORE_URL`). Throws an Error naming the
- * expected schemes (and only the given scheme, never the credentials) otherwise, and one naming
- * the option when it sets `throwOnAppendFailure=false`.
+ * `esdb://` or `esdb+discover://` (docs/operations.md "Configuration"), else an Error naming only the scheme given, never credentials;
+ * an Error too for `throwOnAppendFailure=false`.
  */
 export function assertEventStoreDbUrl(url: string): void {
   const trimmed = typeof url === 'string' ? url.trim() : '';
@@ -25,12 +23,7 @@ export function assertEventStoreDbUrl(url: string): void {
   );
 }
 
-/**
- * Opens an {@link EventStoreDbEventStore} on the connection string `url` (`esdb://…` or
- * `esdb+discover://…`, as in `EVENTSTORE_URL`; docs/operations.md "Configuration"). Connects lazily: no
- * request is made until the first call. Throws an Error for a URL of another scheme or one the
- * client cannot parse, and a RangeError for invalid `options`.
- */
+/** Connects lazily, at the first call. Error for a URL of another scheme or one the client cannot parse; RangeError for bad `options`. */
 export function openEventStoreDb(url: string, options: EventStoreDbEventStoreOptions = {}): EventStoreDbEventStore {
   assertEventStoreDbUrl(url);
   let client: EventStoreDBClient;

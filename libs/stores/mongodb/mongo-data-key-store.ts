@@ -7,27 +7,22 @@ import { MongoRegistrationReservations } from './mongo-registration-reservations
 interface KeyDocument {
   /** The trainee id. */
   _id: string;
-  /** The wrapped key; null once erased. */
+  /** Null once erased. */
   wrapped: Binary | null;
   erasedAt: Date | null;
 }
 
-/** How often, at most, a process reads which keys were destroyed elsewhere, in ms. */
+/** How often at most a process reads the keys destroyed elsewhere, ms. */
 const ERASURES_READ_EVERY_MS = 1000;
 /** How far before the last read an erasure is looked for, in ms: the replicas' clocks may differ. */
 const ERASURE_CLOCK_SLACK_MS = 60_000;
 
-/** Collection of the data keys, outside the versioned projection collections. */
 export const DATA_KEY_COLLECTION = 'data_keys';
 
 /**
- * The trainees' data keys on MongoDB (`DataKeyStore`): collection `data_keys`, one document per
- * trainee (`_id` the trainee id), majority, journaled writes; the unique `_id` decides between
- * concurrent `ensure` calls across replicas. Forgetting: a destroy overwrites the key with null;
- * the storage engine may keep the old bytes in its files until they are reused or compacted, and
- * backups made while the key existed keep it (docs/operations.md "The service key"). The duplicate
- * rule's registration reservations live beside it (`MongoRegistrationReservations`, collection
- * `registration_reservations`); a destroy deletes the trainee's claims after its key.
+ * `DataKeyStore` on MongoDB: `data_keys`, one document per trainee; the unique `_id` decides between replicas' concurrent `ensure`. A
+ * destroy nulls the key, then deletes the trainee's registration claims (`MongoRegistrationReservations`); the storage engine and
+ * backups may keep old bytes (docs/operations.md "The service key").
  */
 export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations {
   private readonly keys: Collection<KeyDocument>;
@@ -76,13 +71,9 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
   }
 
   /**
-   * See `DataKeyStore.reserve`: all of `entries` or none, as on SQLite. One ordered `insertMany`;
-   * when it fails (an id already held: the driver has then stored the entries before it and none
-   * after; or a lost connection, after which which ones landed is unknown), the entries this call
-   * stored are deleted again, matched by id and wrapped bytes (a row it did not write is never
-   * matched), and the error is thrown. Not a transaction: those need a replica set, and this
-   * adapter also runs on a standalone server. A crash between the insert and the delete leaves
-   * keys of ids never handed out, which name no one.
+   * All of `entries` or none, as on SQLite: one ordered `insertMany`; on failure (an id held, or a lost connection) the entries this call
+   * stored are deleted again by id and wrapped bytes, and the error thrown. No transaction (a standalone server has none); a crash between
+   * leaves keys of ids never handed out.
    */
   async reserve(entries: ReadonlyArray<{ traineeId: string; wrapped: Buffer }>): Promise<void> {
     if (entries.length === 0) return;
@@ -146,12 +137,7 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
     return replaced.modifiedCount > 0;
   }
 
-  /**
-   * See `DataKeyStore.erasedSince`: `mark` is a time (ms since the epoch); the trainees erased from a
-   * minute before it (the replicas' clocks may differ) are named, read at most once a second
-   * ({@link ERASURES_READ_EVERY_MS}: how long an erasure elsewhere may take to reach this process),
-   * through a partial index on `erasedAt`.
-   */
+  /** `mark` in epoch ms; erasures from a minute before it (clocks differ), read at most every {@link ERASURES_READ_EVERY_MS}. */
   async erasedSince(mark: number | null): Promise<{ mark: number; traineeIds: string[] }> {
     const now = Date.now();
     if (mark === null) return { mark: now, traineeIds: [] };

@@ -14,7 +14,6 @@ type EndpointDocument = WebhookEndpointRecord & { _id: string };
 type DeliveryDocument = WebhookDelivery & { _id: string };
 type CheckpointDocument = { _id: string; position: number };
 
-/** What {@link WebhookOutbox.ingest} takes. */
 type IngestBatch = Parameters<WebhookOutbox['ingest']>[0];
 
 /** The outbox's collections (docs/change-feed.md "Webhooks"): in the read store's database, outside the versioned projection ones. */
@@ -24,15 +23,14 @@ export const WEBHOOK_COLLECTIONS = {
   dispatcher: 'webhook_dispatcher',
 } as const;
 
-/** What an abandoned delivery's `last_error` says. */
 const ABANDONED_ERROR = 'endpoint disabled';
 
-/** Due candidates checked per round trip of `due` (at least `limit`). */
+/** Checked per round trip of `due` (at least `limit`). */
 const DUE_CHUNK = 128;
 
 const PENDING = { partialFilterExpression: { status: 'pending' } };
 
-/** The indexes of `webhook_deliveries` (see {@link MongoWebhookOutbox.ensureIndexes}). */
+/** {@link MongoWebhookOutbox.ensureIndexes} says which serves what. */
 export const WEBHOOK_DELIVERY_INDEXES: ReadonlyArray<{
   key: Record<string, 1 | -1>;
   name: string;
@@ -47,27 +45,18 @@ export const WEBHOOK_DELIVERY_INDEXES: ReadonlyArray<{
 ];
 
 /**
- * The webhook outbox on MongoDB (docs/change-feed.md "Webhooks", "How deliveries are kept"):
- * collections `webhook_endpoints` (`_id` = endpoint_id), `webhook_deliveries` (`_id` = delivery_id)
- * and `webhook_dispatcher` (the checkpoint), every write with the majority, journaled write concern
- * of the read store. An ingest writes endpoints (replace, upsert), then deliveries (upsert with
- * `$setOnInsert`: one already there is kept), then the abandonments, then the checkpoint (`$max`):
- * each step is idempotent, so after a crash between two of them the next ingest, from the old
- * checkpoint, repeats them harmlessly.
- *
- * `due` reads the due pending deliveries in position order, in chunks, and keeps a candidate only
- * when no pending delivery of its (endpoint, trainee) comes before it: the first candidate of each
- * pair is checked with one aggregation per chunk (any pending delivery of the pair at a lower
- * position?), and every later candidate of a pair already met is behind it. It stops once `limit`
- * are found: a backlog costs a chunk or two, not a read of every due delivery. Times are epoch
- * milliseconds. Driver errors (a lost primary, a timeout) are thrown as they come.
+ * The webhook outbox on MongoDB (docs/change-feed.md "How deliveries are kept"): `webhook_endpoints`, `webhook_deliveries` and
+ * `webhook_dispatcher` (the checkpoint). An ingest writes endpoints, deliveries (`$setOnInsert`: one there is kept), abandonments,
+ * then the checkpoint (`$max`), each idempotent, so after a crash the next ingest repeats them harmlessly. `due` reads due deliveries
+ * by position in chunks, keeping a candidate only when no pending delivery of its (endpoint, trainee) is older (one aggregation per
+ * chunk for each pair's first), and stops at `limit`: a backlog costs a chunk or two. Times are epoch ms; driver errors thrown.
  */
 export class MongoWebhookOutbox implements WebhookOutbox {
   private readonly endpointsCollection: Collection<EndpointDocument>;
   private readonly deliveriesCollection: Collection<DeliveryDocument>;
   private readonly dispatcher: Collection<CheckpointDocument>;
 
-  /** Uses the collections of `db` (the read store's database); the caller keeps and closes its client. */
+  /** The caller keeps and closes `db`'s client. */
   constructor(db: Db) {
     this.endpointsCollection = db.collection<EndpointDocument>(WEBHOOK_COLLECTIONS.endpoints);
     this.deliveriesCollection = db.collection<DeliveryDocument>(WEBHOOK_COLLECTIONS.deliveries);
@@ -75,29 +64,26 @@ export class MongoWebhookOutbox implements WebhookOutbox {
   }
 
   /**
-   * Creates the indexes (idempotent; call at start). Over pending deliveries only: (position,
-   * next_attempt_at) for `due` (sorted by position, the time filtered in the index); (next_attempt_at)
-   * for `nextDueAt`; (status) for `pendingCount` (a query uses an index only on a field of its key,
-   * so the partial filter alone serves no count); (endpoint_id, trainee_id, position) for the
-   * oldest-pending check and the abandonment. Over all: (endpoint_id, position desc) for
-   * `deliveries`; (trainee_id) for `forgetTrainee`.
+   * Idempotent; call at start. Pending only: (position, next_attempt_at) for `due`; (next_attempt_at) for `nextDueAt`; (status) for
+   * `pendingCount` (a partial filter alone serves no count); (endpoint_id, trainee_id, position) for the oldest-pending check and
+   * abandonment. All: (endpoint_id, position desc) for `deliveries`; (trainee_id) for `forgetTrainee`.
    */
   async ensureIndexes(): Promise<void> {
     await this.deliveriesCollection.createIndexes(WEBHOOK_DELIVERY_INDEXES.map((index) => ({ ...index })));
   }
 
-  /** Position of the last log event ingested; `LOG_START` before the first ingest. */
+  /** `LOG_START` before the first ingest. */
   async checkpoint(): Promise<LogPosition> {
     return logPosition((await this.dispatcher.findOne({ _id: 'checkpoint' }))?.position ?? 0);
   }
 
-  /** Every stored endpoint, active or disabled, in the order they were added. */
+  /** Active or disabled, in the order added. */
   async endpoints(): Promise<WebhookEndpointRecord[]> {
     const docs = await this.endpointsCollection.find({}).sort({ added_position: 1, _id: 1 }).toArray();
     return docs.map(({ _id, ...record }) => record);
   }
 
-  /** Stores the batch: endpoints, deliveries, abandonments, then the checkpoint; each step idempotent. */
+  /** Endpoints, deliveries, abandonments, then the checkpoint. */
   async ingest(batch: IngestBatch): Promise<void> {
     const options = { ordered: false, writeConcern: WRITE_CONCERN };
     if (batch.endpoints.length > 0) {
@@ -153,11 +139,7 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     return picked.slice(0, limit).map(({ _id, ...delivery }) => delivery);
   }
 
-  /**
-   * The candidates (in position order) that are the oldest pending delivery of their (endpoint,
-   * trainee): the first of a pair not `met` in an earlier chunk, when no pending delivery of the
-   * pair has a lower position. Adds the chunk's pairs to `met`.
-   */
+  /** The oldest pending of their (endpoint, trainee): a pair's first not `met` before, with no older pending one. Adds to `met`. */
   private async oldestOfTheirTrainee(chunk: DeliveryDocument[], met: Set<string>): Promise<DeliveryDocument[]> {
     const first = new Map<string, DeliveryDocument>();
     for (const c of chunk) {
@@ -185,12 +167,12 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     return [...first.entries()].filter(([pair]) => !blocked.has(pair)).map(([, c]) => c);
   }
 
-  /** Pending deliveries, counted on the partial index `pending_count` (its key is `status`). */
+  /** On the partial index `pending_count` (its key is `status`). */
   async pendingCount(): Promise<number> {
     return this.deliveriesCollection.countDocuments({ status: 'pending' });
   }
 
-  /** The earliest `next_attempt_at` (ms) of a pending delivery; null when none is pending. */
+  /** Null when none is pending. */
   async nextDueAt(): Promise<number | null> {
     const [next] = await this.deliveriesCollection
       .find({ status: 'pending' }, { projection: { _id: 0, next_attempt_at: 1 } })
@@ -200,11 +182,7 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     return next?.next_attempt_at ?? null;
   }
 
-  /**
-   * Records one attempt of a pending delivery (nothing when it is delivered, abandoned or unknown):
-   * one update of the pending document, `first_attempt_at` kept from the first attempt. Values go
-   * in as `$literal`, so an error text starting with `$` is never read as a field path.
-   */
+  /** One update of a pending delivery (`first_attempt_at` kept); values as `$literal`, so error text starting with `$` is no field path. */
   async recordAttempt(deliveryId: string, attempt: WebhookAttempt): Promise<void> {
     const outcome: Partial<WebhookDelivery> = attempt.delivered
       ? { status: 'delivered', last_status: attempt.status, last_error: null, delivered_at: attempt.at }
@@ -216,10 +194,7 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     await this.deliveriesCollection.updateOne({ _id: deliveryId, status: 'pending' }, [{ $set: set }], { writeConcern: WRITE_CONCERN });
   }
 
-  /**
-   * See `WebhookOutbox.forgetTrainee`: the trainee's deliveries, found on the index `by_trainee`,
-   * keep their change as the feed does (`forgottenPayload`); returns how many were changed.
-   */
+  /** `WebhookOutbox.forgetTrainee`, on the index `by_trainee`: changes kept as the feed keeps them (`forgottenPayload`). */
   async forgetTrainee(traineeId: string): Promise<number> {
     const held = await this.deliveriesCollection.find({ trainee_id: traineeId }, { projection: { payload: 1 } }).toArray();
     const writes = held.flatMap((d) => {
@@ -230,7 +205,7 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     return writes.length;
   }
 
-  /** The endpoint's deliveries, newest position first, at most `limit`. */
+  /** Newest position first. */
   async deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]> {
     if (limit <= 0) return [];
     const docs = await this.deliveriesCollection.find({ endpoint_id: endpointId }).sort({ position: -1 }).limit(limit).toArray();
@@ -241,7 +216,6 @@ export class MongoWebhookOutbox implements WebhookOutbox {
   close(): void {}
 }
 
-/** A new delivery as first stored: pending, no attempt yet. */
 function pendingDelivery(d: NewWebhookDelivery): WebhookDelivery {
   return {
     delivery_id: d.delivery_id,
@@ -261,7 +235,7 @@ function pendingDelivery(d: NewWebhookDelivery): WebhookDelivery {
   };
 }
 
-/** An (endpoint, trainee) pair as a map key (JSON: no separator can collide). */
+/** JSON: no separator can collide. */
 function pairKey(endpointId: string, traineeId: string): string {
   return JSON.stringify([endpointId, traineeId]);
 }

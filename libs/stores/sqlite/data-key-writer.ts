@@ -2,29 +2,21 @@ import type { Worker } from 'node:worker_threads';
 import type { RegistrationClaim } from '@app/trainees/write';
 import { startWorker } from './start-worker';
 
-/** A message to the key writer thread. */
 export type ToKeyWriter =
   | { type: 'reserve'; id: number; entries: { traineeId: string; wrapped: Uint8Array }[] }
   | { type: 'ensure'; id: number; traineeId: string; wrapped: Uint8Array }
   | { type: 'writeReservation'; id: number; name: string; version: number; claims: RegistrationClaim[] }
-  /** Closes the thread's connection (after the writes before it) and ends the thread. */
+  /** After the writes before it. */
   | { type: 'close'; id: number };
 
-/**
- * A message from the key writer thread: a request done (an `ensure` with the stored key, or null
- * once erased; a `writeReservation` with whether it was written), or failed with its error's
- * message and `code` (SQLite's or Node's, so that a storage fault is told as one: `storageFaultOf`).
- */
+/** Done, or failed with its message and `code` (SQLite's or Node's), so a storage fault is told as one (`storageFaultOf`). */
 export type FromKeyWriter =
   | { type: 'done'; id: number; stored?: Uint8Array | null; written?: boolean }
   | { type: 'failed'; id: number; message: string; code?: string };
 
 /**
- * The key store's writes of new keys in a thread of their own (`data-key-writer.worker`): a pool
- * of 256 keys in one durable write, whose sync would otherwise hold the API's thread (2.7 ms
- * median, 6.7 ms at worst; docs/DESIGN.md "Personal data"),
- * the key of a trainee written before sealing, and each create's registration claim (docs/DESIGN.md
- * property 3), one durable write each. Reads and erasures stay on the caller's connection.
+ * New keys written on a thread of their own: a pool of 256 keys per durable write, whose sync would hold the API's thread (2.7 ms
+ * median, 6.7 ms at worst), a key for a trainee from before sealing, each create's registration claim. Reads and erasures stay here.
  */
 export class DataKeyWriter {
   private readonly worker: Worker;
@@ -36,7 +28,7 @@ export class DataKeyWriter {
   private failure: Error | null = null;
   private readonly exited: Promise<void>;
 
-  /** Starts the thread on the key store file `file` (created by the caller's connection first). */
+  /** `file` made by the caller's connection first. */
   constructor(file: string) {
     this.worker = startWorker(__dirname, 'data-key-writer', { file });
     this.worker.on('message', (message: FromKeyWriter) => {
@@ -56,7 +48,7 @@ export class DataKeyWriter {
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
   }
 
-  /** Stores `entries` as `DataKeyStore.reserve` does; resolves once they are durable. */
+  /** As `DataKeyStore.reserve`; resolves once durable. */
   async reserve(entries: ReadonlyArray<{ traineeId: string; wrapped: Buffer }>): Promise<void> {
     await this.request((id) => ({
       type: 'reserve',
@@ -65,19 +57,19 @@ export class DataKeyWriter {
     }));
   }
 
-  /** Does what `DataKeyStore.ensure` does: the trainee's stored key (`wrapped` when it had none), or `erased`; resolves once durable. */
+  /** As `DataKeyStore.ensure`; resolves once durable. */
   async ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'> {
     const { stored } = await this.request((id) => ({ type: 'ensure', id, traineeId, wrapped: new Uint8Array(wrapped) }));
     return stored ? Buffer.from(stored) : 'erased';
   }
 
-  /** Does what `RegistrationReservations.writeReservation` does; resolves once durable, with whether it was written. */
+  /** As `RegistrationReservations.writeReservation`; resolves once durable. */
   async writeReservation(name: string, version: number, claims: readonly RegistrationClaim[]): Promise<boolean> {
     const { written } = await this.request((id) => ({ type: 'writeReservation', id, name, version, claims: [...claims] }));
     return written === true;
   }
 
-  /** Lets the writes asked for finish, closes the thread's connection and waits for the thread to end. */
+  /** Lets the writes asked for finish first. */
   async close(): Promise<void> {
     await this.request((id) => ({ type: 'close', id })).catch(() => undefined);
     await Promise.race([this.exited, new Promise((r) => setTimeout(r, 10_000).unref())]);

@@ -16,41 +16,28 @@ import {
 import { moveStateOutOfReadStore } from './state-migration';
 import { STATE_FILE } from './state-file';
 
-/** Where the start's notes go (message first, as the projector's logger takes them). */
+/** Message first, as the projector's logger takes them. */
 export interface FilesLog {
   info(message: string, context?: Record<string, unknown>): void;
   warn(message: string, context?: Record<string, unknown>): void;
   error(message: string, context?: Record<string, unknown>): void;
 }
 
-/**
- * How long a start waits for the read store's `quick_check`, ms: past it the service starts and the
- * check goes on beside it (docs/operations.md "Health"). A warm 20,000-trainee file takes about 0.5 s.
- */
+/** Past it the service starts and the check goes on beside it (docs/operations.md "Health"); a warm 20,000-trainee file takes ~0.5 s. */
 export const READ_STORE_CHECK_WAIT_MS = 1_000;
 
-/** What {@link prepareEmbeddedFiles} did. */
 export interface PreparedFiles {
-  /** Where the damaged read store was moved, when it was at this start; else null. */
+  /** At this start; else null. */
   movedAside: string | null;
-  /** Ends a check still going on beside the service (its thread stops once SQLite answers). */
+  /** Its thread stops once SQLite answers. */
   close(): void;
 }
 
 /**
- * Readies the embedded stores' files in `dataDir` before any of this process's connections opens
- * them (docs/operations.md "Health", "Backups and restore"):
- *
- * 1. the read store (`read-models.sqlite`) is checked with `PRAGMA quick_check` when `checkWaitMs`
- *    is given, waiting that long at most (Infinity: to the end); a check still going on is followed
- *    beside the service, and damage it finds is marked (`/readyz` not ready; the next start moves
- *    the file aside). Damage recorded earlier (its mark) is acted on without a check;
- * 2. what an older data dir kept in the read store and the log cannot make again is moved into
- *    `state.sqlite` (`moveStateOutOfReadStore`; from a damaged file, the tables that still read);
- * 3. a damaged read store is moved aside (`moveAside`), logged at error naming the file it became,
- *    so that the projector builds a fresh one from the log by its first build by stream and never
- *    reads the damaged one. Throws {@link ReadModelsDamaged} (saying to restart the service) when
- *    another process has it open: moving it from under that process would split the two.
+ * Readies the embedded files before any connection of this process opens them (docs/operations.md "Health"): (1) with `checkWaitMs`,
+ * `quick_check` of the read store for at most that long, then beside the service, damage marked; a mark from earlier acted on unchecked;
+ * (2) an older data dir's kept state moved into `state.sqlite`; (3) a damaged read store moved aside, logged, so the projector builds a
+ * fresh one. Throws {@link ReadModelsDamaged} when another process has the damaged store open: moving it would split the two.
  */
 export async function prepareEmbeddedFiles(dataDir: string, checkWaitMs: number | null, log: FilesLog): Promise<PreparedFiles> {
   makePrivateDirectory(dataDir);
@@ -89,7 +76,7 @@ async function within<T>(outcome: Promise<T>, ms: number): Promise<T | null> {
   }
 }
 
-/** The problem a check found (null: sound, or no verdict, which is logged at warn and leaves the file as it is). */
+/** Null: sound, or no verdict (logged at warn, the file left as it is). */
 function verdictOf(verdict: CheckOutcome, log: FilesLog): string | null {
   if ('error' in verdict) {
     log.warn('read store could not be checked; starting on it as it is', { file: READ_STORE_FILE, error: verdict.error });
@@ -98,7 +85,7 @@ function verdictOf(verdict: CheckOutcome, log: FilesLog): string | null {
   return verdict.problem;
 }
 
-/** A check past the start's wait: damage it finds is marked and logged at error; a sound file is logged. */
+/** Damage it finds is marked and logged at error; a sound file is logged. */
 function followCheck(check: ReadStoreCheck, file: string, started: number, log: FilesLog): void {
   void check.outcome.then((verdict) => {
     if ('error' in verdict) return;
@@ -114,10 +101,7 @@ function followCheck(check: ReadStoreCheck, file: string, started: number, log: 
   });
 }
 
-/**
- * The kept state moved out of the read store, before its repair; returns the damage met in a read store not known to be damaged
- * (then moved from as from a damaged one), else null. Throws what the move throws from a sound store.
- */
+/** The kept state moved out of the read store; returns damage met in a store not known damaged (then moved from as a damaged one), else null. */
 function moveState(dataDir: string, problem: string | null, log: FilesLog): string | null {
   try {
     const moved = moveStateOutOfReadStore(dataDir, { damaged: problem !== null });
@@ -137,7 +121,7 @@ function moveState(dataDir: string, problem: string | null, log: FilesLog): stri
   }
 }
 
-/** The damaged read store moved aside, once the kept state is out of it; returns its new path. */
+/** The damaged read store moved aside; returns its new path. */
 function repair(file: string, problem: string, log: FilesLog): string {
   if (openElsewhere(file)) {
     markDamaged(file, problem);
@@ -151,7 +135,7 @@ function repair(file: string, problem: string, log: FilesLog): string {
   return movedTo;
 }
 
-/** Whether the read store of `dataDir` was found damaged since it was opened, by this thread or by any process (its mark). */
+/** By this thread, or any process (its mark). */
 export function isReadStoreDamaged(dataDir: string): boolean {
   return isMarkedDamaged(join(dataDir, READ_STORE_FILE));
 }

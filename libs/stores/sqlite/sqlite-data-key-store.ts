@@ -9,15 +9,11 @@ import { DataKeyWriter } from './data-key-writer';
 import { ReservationTables } from './registration-reservation-tables';
 import { FORGET_WAL_WITHIN_MS, truncateWalWithin } from './wal-truncation';
 
-/** The key store's file in the data directory. */
 export const KEYS_FILE = 'keys.sqlite';
 
 /**
- * The trainees' personal data sealed and opened with the keys of `<dataDir>/keys.sqlite` under
- * `kek`, the service key's `key-encryption` keys (docs/DESIGN.md "Personal data"; read again as
- * the keyring changes where `kek.live` is: `DataKeysOptions.keyring`), and that store (opened with
- * `options`), which the caller closes. For the threads that read the embedded log on their own
- * connections, and bulk loads.
+ * Personal data sealed and opened with the keys of `<dataDir>/keys.sqlite` under `kek` (docs/DESIGN.md "Personal data"; read again as
+ * the keyring changes where `kek.live` is), and that store, which the caller closes: for threads reading the log on their own, bulk loads.
  */
 export function sqlitePersonalData(
   dataDir: string,
@@ -29,16 +25,12 @@ export function sqlitePersonalData(
   return { personal: new PersonalData(keys, TRAINEE_PERSONAL_DATA), keyStore };
 }
 
-/** How a {@link SqliteDataKeyStore} is opened. */
 export interface SqliteDataKeyStoreOptions {
-  /** `normal` is for bulk loads that make their own file durable at the end (the bench's data set); default `full`. */
+  /** `normal`: bulk loads that make their file durable at the end (the bench's data set). */
   synchronous?: 'full' | 'normal';
-  /**
-   * Stores new keys (`reserve`, `ensure`) from a thread of its own ({@link DataKeyWriter}), so the
-   * caller's thread never waits on their sync: the API's, which serves HTTP. Default false.
-   */
+  /** New keys stored from a thread of its own ({@link DataKeyWriter}), so the caller's (HTTP) thread never waits on their sync. */
   newKeysInThread?: boolean;
-  /** How long, in milliseconds, a destroy retries truncating a WAL a reader holds before it says so. Default 2000. */
+  /** Ms a destroy retries truncating a WAL a reader holds before it says so. */
   forgetWalWithinMs?: number;
 }
 
@@ -47,18 +39,10 @@ interface Row {
 }
 
 /**
- * The trainees' data keys on SQLite (`DataKeyStore`): `<DATA_DIR>/keys.sqlite`, a file of its own
- * beside the event log and the read models, so no projection rebuild or drop touches it. One row per
- * trainee: the wrapped key, or NULL and the time once erased. `synchronous=FULL`: a key is stored
- * before the events sealed with it are appended, and must outlive a crash as they do.
- *
- * Forgetting: `secure_delete` overwrites what a destroy removes inside the file, and the WAL is
- * checkpointed and truncated after it, so the wrapped key is left neither in the file's pages nor
- * in the WAL (`PRAGMA wal_checkpoint(TRUNCATE)`). While a reader holds the WAL the truncation is
- * retried, without blocking the thread, for up to `forgetWalWithinMs`; then the destroy throws
- * `DataKeyNotForgotten`, and a destroy of the same trainee again (the erasure run again) truncates a
- * WAL that is not empty. Copies outside the file (backups, the file system's free blocks) are
- * beyond it.
+ * `DataKeyStore` on SQLite: `keys.sqlite`, apart from the log and read models, so no rebuild touches it; a row per trainee, the wrapped
+ * key or NULL and the time once erased. `synchronous=FULL`: a key must outlive a crash as the events sealed with it do. A destroy is
+ * zeroed by `secure_delete` and the WAL truncated after it, retried without blocking for `forgetWalWithinMs`, then `DataKeyNotForgotten`
+ * (the erasure run again truncates it). Copies outside the file (backups, free blocks) are beyond it.
  */
 export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservations {
   private readonly db: Database.Database;
@@ -66,14 +50,11 @@ export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservation
   private readonly reservations: ReservationTables;
   private readonly writer: DataKeyWriter | null;
   private readonly forgetWalWithinMs: number;
-  /** `PRAGMA data_version` when `erasedSince` last read, and whether this connection destroyed a key since. */
+  /** `PRAGMA data_version` at the last `erasedSince`, and whether this connection destroyed a key since. */
   private seenDataVersion = -1;
   private erasedHere = false;
 
-  /**
-   * Opens (creating when needed) the key store in the SQLite file `filename`. `synchronous`
-   * `normal` is for bulk loads that make their own file durable at the end (the bench's data set).
-   */
+  /** Opens (creating) the key store in `filename`. */
   constructor(
     private readonly filename: string,
     options: SqliteDataKeyStoreOptions = {},
@@ -113,7 +94,6 @@ export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservation
     this.writer = options.newKeysInThread ? new DataKeyWriter(filename) : null;
   }
 
-  /** Opens `<dataDir>/keys.sqlite`, creating the directory when needed. */
   static open(dataDir: string, options: SqliteDataKeyStoreOptions = {}): SqliteDataKeyStore {
     makePrivateDirectory(dataDir);
     return new SqliteDataKeyStore(join(dataDir, KEYS_FILE), options);
@@ -162,11 +142,7 @@ export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservation
     return destroyed.changed;
   }
 
-  /**
-   * See `DataKeyStore.erasedSince`: the `erasures` table after `mark` (its sequence number), read
-   * only when the file changed since the last call (`PRAGMA data_version`: another connection
-   * committed) or this connection destroyed a key; else no query at all.
-   */
+  /** `DataKeyStore.erasedSince`: `erasures` after `mark` (a sequence number), queried only once the file changed or this one destroyed. */
   async erasedSince(mark: number | null): Promise<{ mark: number; traineeIds: string[] }> {
     const version = this.stmts.dataVersion.get()!;
     if (mark !== null && version === this.seenDataVersion && !this.erasedHere) return { mark, traineeIds: [] };
@@ -210,11 +186,7 @@ export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservation
     this.db.close();
   }
 
-  /**
-   * Truncates the WAL (`truncateWalWithin`: the pages that held a destroyed key go with it), for up
-   * to `forgetWalWithinMs` while a reader holds it; throws {@link DataKeyNotForgotten} naming
-   * `traineeId` when it still cannot.
-   */
+  /** {@link DataKeyNotForgotten} naming `traineeId` when a reader still holds the WAL after `forgetWalWithinMs`. */
   private async forgetWal(traineeId: string): Promise<void> {
     if (await truncateWalWithin(this.db, this.forgetWalWithinMs)) return;
     throw new DataKeyNotForgotten(
@@ -223,7 +195,7 @@ export class SqliteDataKeyStore implements DataKeyStore, RegistrationReservation
     );
   }
 
-  /** Whether the WAL beside the file holds any frame (a copy of a page, maybe of a destroyed key). */
+  /** Any frame: a copy of a page, maybe of a destroyed key. */
   private walHoldsFrames(): boolean {
     return (statSync(`${this.filename}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0;
   }

@@ -5,15 +5,12 @@ import { UploadFilesWriter } from './upload-files-writer';
 import { FORGET_WAL_WITHIN_MS, truncateWalWithin } from './wal-truncation';
 
 /**
- * The file of the uploads' parts under DATA_DIR (docs/DESIGN.md "The files under DATA_DIR"): each
- * upload's file and row messages, sealed with the upload's own key, kept until its purge. A file of
- * its own, apart from the log (which must never hold them: it cannot forget) and from
- * `state.sqlite`: a backup copies it after the log, so every upload the log's copy holds has its
- * parts in the copy.
+ * Each upload's file and row messages, sealed with its own key, kept until its purge (docs/DESIGN.md "The files under DATA_DIR"): never
+ * in the log, which cannot forget; a file apart, copied by a backup after the log, so each upload in the log's copy has its parts.
  */
 export const UPLOADS_FILE = 'uploads.sqlite';
 
-/** A purge deleted an upload's parts, but a reader held the WAL too long for it to be truncated. */
+/** The parts are deleted, but a reader held the WAL too long for it to be truncated. */
 export class UploadPartsNotForgotten extends Error {
   constructor(uploadId: string, withinMs: number) {
     super(
@@ -25,13 +22,9 @@ export class UploadPartsNotForgotten extends Error {
 }
 
 /**
- * The uploads' parts on SQLite: table `upload_parts` of `<DATA_DIR>/uploads.sqlite` (0600), WAL,
- * `synchronous=FULL` (a part is stored durably before the upload's event that names it is
- * appended), `secure_delete` (a deleted part's pages are zeroed). A delete checkpoints the WAL and
- * truncates it, as an erasure does (`truncateWalWithin`), so no byte of a purged upload stays in the
- * file or its WAL. better-sqlite3 is synchronous: a put of a 1 MiB part holds its thread for the
- * write and its sync (7 to 25 ms on a shared disk), so the API writes through a thread of its own
- * (`writesInThread`, `UploadFilesWriter`) and reads here.
+ * `upload_parts` in `uploads.sqlite`: FULL sync (a part is durable before the event naming it), `secure_delete`, and the WAL truncated
+ * after a delete, so no byte of a purged upload stays. A 1 MiB put holds its thread 7 to 25 ms on a shared disk, so the API writes
+ * through a thread of its own (`writesInThread`) and reads here.
  */
 export class SqliteUploadFiles implements UploadFiles {
   private readonly db: Database.Database;
@@ -39,11 +32,7 @@ export class SqliteUploadFiles implements UploadFiles {
   private readonly forgetWithinMs: number;
   private readonly writer: UploadFilesWriter | null;
 
-  /**
-   * Opens (creating when needed) the table in the SQLite file `filename`. `writesInThread`: puts and
-   * deletes go through a thread of their own; `forgetWithinMs`: how long a delete tries to truncate
-   * the WAL while a reader holds it (`FORGET_WAL_WITHIN_MS` unless given).
-   */
+  /** Opens (creating) the table; `forgetWithinMs`: how long a delete tries to truncate a WAL a reader holds. */
   constructor(filename: string, options: { writesInThread?: boolean; forgetWithinMs?: number } = {}) {
     this.forgetWithinMs = options.forgetWithinMs ?? FORGET_WAL_WITHIN_MS;
     this.db = openPrivateDatabase(filename);
@@ -69,7 +58,6 @@ export class SqliteUploadFiles implements UploadFiles {
     this.writer = options.writesInThread ? new UploadFilesWriter(filename, this.forgetWithinMs) : null;
   }
 
-  /** Opens the table in `<dataDir>/uploads.sqlite`, creating the directory when needed (`writesInThread` as the constructor's). */
   static open(dataDir: string, options: { writesInThread?: boolean } = {}): SqliteUploadFiles {
     makePrivateDirectory(dataDir);
     return new SqliteUploadFiles(join(dataDir, UPLOADS_FILE), options);

@@ -11,28 +11,21 @@ import {
 } from '@app/webhooks/delivery';
 import { forgetInStateWal, openStateDatabase, STATE_FILE } from './state-file';
 
-/** An endpoint as stored: its change types as JSON text. */
+/** Change types as JSON text. */
 interface EndpointRow extends Omit<WebhookEndpointRecord, 'event_types' | 'status'> {
   event_types: string;
   status: string;
 }
 
-/** What {@link WebhookOutbox.ingest} takes. */
 type IngestBatch = Parameters<WebhookOutbox['ingest']>[0];
 
-/** What an abandoned delivery's `last_error` says. */
 const ABANDONED_ERROR = 'endpoint disabled';
 
 /**
- * The tables, in the state file (`state.sqlite`, {@link STATE_FILE}), apart from the read models.
- * Indexes, all but the last only over pending deliveries (delivered and abandoned ones pile up):
- * - `webhook_deliveries_pending` (position, next_attempt_at): `due` walks it in position order and
- *   stops after `limit` (a backlog of 50,000 costs ~0.15 ms a call, against ~50 ms for reading every
- *   due delivery by time and sorting them);
- * - `webhook_deliveries_due` (next_attempt_at): `nextDueAt`, one seek;
- * - `webhook_deliveries_order` (endpoint_id, trainee_id, position): the oldest-pending check of `due`
- *   (one seek per candidate) and the abandonment of an endpoint's deliveries;
- * - `webhook_deliveries_endpoint` (endpoint_id, position DESC): `deliveries(endpointId)`.
+ * In the state file. Indexes, all but the last over pending deliveries only (the others pile up): `pending` (position,
+ * next_attempt_at), walked by `due` in position order up to `limit` (~0.15 ms at a 50,000 backlog, against ~50 ms reading all due by
+ * time and sorting); `due` (next_attempt_at) for `nextDueAt`; `order` (endpoint_id, trainee_id, position) for the oldest-pending
+ * check and abandonment; `endpoint` (endpoint_id, position DESC) for `deliveries`.
  */
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS webhook_endpoints (
@@ -53,7 +46,6 @@ const SCHEMA = `
 const DELIVERY_COLUMNS = `delivery_id, endpoint_id, position, trainee_id, message_id, payload, status, attempts, first_attempt_at,
   next_attempt_at, last_attempt_at, last_status, last_error, delivered_at`;
 
-/** The statements of one connection. */
 function prepareStatements(db: Database.Database) {
   return {
     checkpoint: db.prepare<[], number>(`SELECT position FROM webhook_dispatcher WHERE name = 'checkpoint'`).pluck(),
@@ -100,19 +92,15 @@ function prepareStatements(db: Database.Database) {
 }
 
 /**
- * The webhook outbox on SQLite (docs/change-feed.md "Webhooks", "How deliveries are kept"): tables
- * `webhook_endpoints`, `webhook_deliveries` and `webhook_dispatcher` (the dispatcher's checkpoint,
- * apart from the projections' checkpoints) of `<DATA_DIR>/state.sqlite`, on their own connection
- * (`openStateDatabase`): `synchronous=FULL` (an ingest or an attempt's outcome, once stored,
- * survives a crash or power loss). An ingest is one `BEGIN IMMEDIATE` transaction.
- * Times are epoch milliseconds, given by the caller. Errors of better-sqlite3 (`SQLITE_BUSY` after
- * the process's lock wait, `lockWait`, a full disk) are thrown as they come, the transaction rolled back.
+ * The webhook outbox on SQLite (docs/change-feed.md "How deliveries are kept"), in `state.sqlite` on its own connection, FULL sync: an
+ * ingest or an attempt's outcome, once stored, survives power loss. Times are the caller's epoch ms; better-sqlite3's errors
+ * (`SQLITE_BUSY` past `lockWait`, a full disk) are thrown as they come, the transaction rolled back.
  */
 export class SqliteWebhookOutbox implements WebhookOutbox {
   private readonly db: Database.Database;
   private readonly stmts: ReturnType<typeof prepareStatements>;
 
-  /** Opens (creating when needed) the tables in the SQLite file `filename` (`openStateDatabase`). */
+  /** Opens (creating) the tables in `filename`. */
   constructor(filename: string) {
     this.db = openStateDatabase(filename, 'FULL');
     try {
@@ -124,18 +112,17 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     }
   }
 
-  /** Opens the tables in `<dataDir>/state.sqlite`, creating the directory when needed. */
   static open(dataDir: string): SqliteWebhookOutbox {
     makePrivateDirectory(dataDir);
     return new SqliteWebhookOutbox(join(dataDir, STATE_FILE));
   }
 
-  /** Position of the last log event ingested; `LOG_START` before the first ingest. */
+  /** `LOG_START` before the first ingest. */
   async checkpoint(): Promise<LogPosition> {
     return logPosition(this.stmts.checkpoint.get() ?? 0);
   }
 
-  /** Every stored endpoint, active or disabled, in the order they were added. */
+  /** Active or disabled, in the order added. */
   async endpoints(): Promise<WebhookEndpointRecord[]> {
     return this.stmts.endpoints.all().map((row) => ({
       ...row,
@@ -144,12 +131,7 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     }));
   }
 
-  /**
-   * Stores the batch in one `BEGIN IMMEDIATE` transaction: endpoints upserted, new deliveries
-   * inserted (one already stored is kept as it is), the pending deliveries of `abandonFor`
-   * abandoned (`last_error` 'endpoint disabled'; `last_attempt_at` untouched), the checkpoint moved
-   * to max(stored, given).
-   */
+  /** In one transaction: endpoints upserted, new deliveries inserted (one stored kept), `abandonFor`'s abandoned, checkpoint to the max. */
   async ingest(batch: IngestBatch): Promise<void> {
     this.db
       .transaction(() => {
@@ -166,17 +148,17 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     return this.stmts.due.all(now, Math.max(0, limit));
   }
 
-  /** The earliest `next_attempt_at` (ms) of a pending delivery; null when none is pending. */
+  /** Null when none is pending. */
   async nextDueAt(): Promise<number | null> {
     return this.stmts.nextDueAt.get() ?? null;
   }
 
-  /** Pending deliveries, counted on the partial index `webhook_deliveries_due`. */
+  /** On the partial index `webhook_deliveries_due`. */
   async pendingCount(): Promise<number> {
     return this.stmts.pendingCount.get() ?? 0;
   }
 
-  /** Records one attempt of a pending delivery; nothing when it is delivered, abandoned or unknown. */
+  /** Nothing when it is delivered, abandoned or unknown. */
   async recordAttempt(deliveryId: string, attempt: WebhookAttempt): Promise<void> {
     if (attempt.delivered) {
       this.stmts.delivered.run({ id: deliveryId, at: attempt.at, status: attempt.status });
@@ -185,16 +167,12 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     this.stmts.failed.run({ id: deliveryId, at: attempt.at, status: attempt.status, error: attempt.error, next: attempt.next_attempt_at });
   }
 
-  /** The endpoint's deliveries, newest position first, at most `limit`. */
+  /** Newest position first. */
   async deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]> {
     return this.stmts.deliveries.all(endpointId, Math.max(0, limit));
   }
 
-  /**
-   * Blanks the trainee's TRN in the payloads of its deliveries (`forgottenPayload`), zeroed in the
-   * file, then truncates the WAL so no copy stays there either; throws `StateNotForgotten` when a
-   * reader held the WAL past the limit (the payloads are blanked; the erasure run again truncates it).
-   */
+  /** The trainee's TRN blanked in its payloads, then the WAL truncated; `StateNotForgotten` when a reader held it past the limit. */
   async forgetTrainee(traineeId: string): Promise<number> {
     const held = this.db
       .prepare<[string], { delivery_id: string; payload: string }>(
@@ -213,7 +191,6 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     return changed;
   }
 
-  /** Closes the connection (again: nothing). */
   close(): void {
     if (this.db.open) this.db.close();
   }

@@ -8,35 +8,27 @@ import { SqliteIdempotencyStore } from './sqlite-idempotency-store';
 import { SqliteWebhookOutbox } from './sqlite-webhook-outbox';
 import { openStateDatabase, STATE_FILE } from './state-file';
 
-/** The state file's tables that data dirs written before it kept in `read-models.sqlite`, under the same names. */
+/** Kept in `read-models.sqlite` under the same names by data dirs from before the state file. */
 export const MOVED_TABLES = ['idempotency_keys', 'webhook_endpoints', 'webhook_deliveries', 'webhook_dispatcher'] as const;
 
-/** `PRAGMA user_version` of a state file into which the read store's tables were copied (0: not yet). */
+/** Of a state file into which they were copied (0: not yet). */
 const COPIED = 1;
 
-/** What {@link moveStateOutOfReadStore} moved: rows per table, the consumers' positions, and the tables it could not read. */
 export interface MovedState {
   tables: { name: string; rows: number }[];
   positions: number;
-  /** Tables of a damaged read store that did not pass `quick_check` and were left in it, each with the first problem found. */
+  /** Of a damaged read store, failing `quick_check`, left in it with the first problem found. */
   unreadable: { name: string; problem: string }[];
 }
 
-/** Where a move stands (for tests that stop it there, as a crash would). */
+/** For tests that stop a move there, as a crash would. */
 export type MoveStep = 'copying' | 'copied';
 
 /**
- * Moves what a data dir written before the state file kept in `<dataDir>/read-models.sqlite` and
- * the log cannot make again (the tables of {@link MOVED_TABLES}, the registry process manager's
- * row of `projection_checkpoints`) into `<dataDir>/state.sqlite` (docs/operations.md "Backups and
- * restore"): first every row copied in one transaction of the state file (which records the copy
- * in its `user_version`), then the tables dropped and the row deleted in one transaction of the read
- * store, zeroed there (`secure_delete`). Safe to repeat and to stop anywhere: a process that dies in
- * the copy leaves nothing copied; one that dies after it finds the copy recorded and only drops.
- * With `damaged`, a table whose `quick_check` fails is left where it is (named in the answer) and
- * the read store is not written. Returns null when there was nothing to move (no read store, or
- * nothing of it left); throws what better-sqlite3 throws (the copy rolled back). `onStep` is told of
- * each step as it is reached (a throw there stops the move as a crash would).
+ * Moves what an older data dir kept in `read-models.sqlite` and the log cannot make again into `state.sqlite`: rows copied in one
+ * state file transaction (recorded in its `user_version`), then dropped from the read store in one transaction, zeroed. Safe to repeat
+ * and to stop anywhere. With `damaged`, a table failing `quick_check` is left and the read store not written. Null when there was
+ * nothing to move; throws better-sqlite3's errors (the copy rolled back). `onStep` hears each step (a throw there stops it as a crash).
  */
 export function moveStateOutOfReadStore(
   dataDir: string,
@@ -72,7 +64,6 @@ export function moveStateOutOfReadStore(
   }
 }
 
-/** The tables of schema `schema` of `db`. */
 function tablesIn(db: Database.Database, schema: string): Set<string> {
   return new Set(db.prepare<[], string>(`SELECT name FROM ${schema}.sqlite_schema WHERE type = 'table'`).pluck().all());
 }
@@ -93,13 +84,13 @@ function readableTable(db: Database.Database, table: string, moved: MovedState):
   return false;
 }
 
-/** The state file's tables and indexes, as its stores make them (one schema, theirs). */
+/** As their stores make them. */
 function createStateTables(stateFile: string): void {
   for (const store of [new SqliteIdempotencyStore(stateFile), new SqliteWebhookOutbox(stateFile), new SqliteConsumerCheckpoints(stateFile)])
     store.close();
 }
 
-/** Copies the rows of `rm.<table>` into `main.<table>` by the columns both have (a row already there is kept); returns the rows copied. */
+/** By the columns both have (a row already there kept); returns the rows copied. */
 function copyTable(db: Database.Database, table: string): number {
   const columnsOf = (schema: string) => db.prepare<[], string>(`SELECT name FROM pragma_table_info('${table}', '${schema}')`).pluck().all();
   const target = new Set(columnsOf('main'));
@@ -110,7 +101,7 @@ function copyTable(db: Database.Database, table: string): number {
   return db.prepare(`INSERT OR IGNORE INTO main."${table}" (${columns}) SELECT ${columns} FROM rm."${table}"`).run().changes;
 }
 
-/** Copies the registry process manager's position (the later one where both files hold one); returns the rows copied. */
+/** The later one where both files hold one. */
 function copyPositions(db: Database.Database): number {
   return db
     .prepare(
@@ -121,7 +112,6 @@ function copyPositions(db: Database.Database): number {
     .run(REGISTRY_PM_CHECKPOINT).changes;
 }
 
-/** Drops the moved tables and deletes the moved position from the read store, in one transaction. */
 function dropFromReadStore(db: Database.Database, tables: readonly string[], withPosition: boolean): void {
   db.transaction(() => {
     for (const table of tables) db.exec(`DROP TABLE IF EXISTS rm."${table}"`);

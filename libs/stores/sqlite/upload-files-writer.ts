@@ -1,26 +1,17 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from './start-worker';
 
-/** A message to the upload store's writer thread. */
 export type ToUploadWriter =
   | { type: 'put'; id: number; uploadId: string; part: string; bytes: Uint8Array }
   | { type: 'delete'; id: number; uploadId: string }
-  /** Closes the thread's connection (after the writes before it) and ends the thread. */
+  /** After the writes before it. */
   | { type: 'close'; id: number };
 
-/**
- * A message from the writer thread: a request done (a delete with how many parts it deleted), or
- * failed with its error's name and message.
- */
+/** A delete's done answers how many parts it deleted. */
 export type FromUploadWriter =
   { type: 'done'; id: number; deleted?: number } | { type: 'failed'; id: number; name: string; message: string };
 
-/**
- * The upload store's writes in a thread of their own (`upload-files-writer.worker`): each part
- * stored durably (a 1 MiB part and its sync take the writer 7 to 25 ms on a shared disk) and each
- * upload's parts deleted with its WAL truncated, so the API's thread waits on neither (docs/DESIGN.md
- * "Uploads"). Reads stay on the caller's connection.
- */
+/** The upload store's writes on a thread of their own, so the API's thread waits on no sync (docs/DESIGN.md "Uploads"); reads stay here. */
 export class UploadFilesWriter {
   private readonly worker: Worker;
   private nextId = 1;
@@ -31,10 +22,7 @@ export class UploadFilesWriter {
   private failure: Error | null = null;
   private readonly exited: Promise<void>;
 
-  /**
-   * Starts the thread on the upload store file `file` (created by the caller's connection first),
-   * its deletes waiting `forgetWithinMs` at most for the WAL.
-   */
+  /** `file` made by the caller's connection first; deletes wait `forgetWithinMs` at most for the WAL. */
   constructor(file: string, forgetWithinMs: number) {
     this.worker = startWorker(__dirname, 'upload-files-writer', { file, forgetWithinMs });
     this.worker.on('message', (message: FromUploadWriter) => {
@@ -51,18 +39,18 @@ export class UploadFilesWriter {
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
   }
 
-  /** Stores `bytes` as the part `part` of `uploadId`; resolves once durable. */
+  /** Resolves once durable. */
   async put(uploadId: string, part: string, bytes: Uint8Array): Promise<void> {
     const copy = new Uint8Array(bytes);
     await this.request((id) => ({ type: 'put', id, uploadId, part, bytes: copy }), [copy.buffer]);
   }
 
-  /** Deletes every part of `uploadId`, its WAL truncated; resolves with how many it deleted. */
+  /** Its WAL truncated. */
   async delete(uploadId: string): Promise<number> {
     return (await this.request((id) => ({ type: 'delete', id, uploadId }))).deleted ?? 0;
   }
 
-  /** Lets the writes asked for finish, closes the thread's connection and waits for the thread to end. */
+  /** Lets the writes asked for finish first. */
   async close(): Promise<void> {
     await this.request((id) => ({ type: 'close', id })).catch(() => undefined);
     await Promise.race([this.exited, new Promise((r) => setTimeout(r, 10_000).unref())]);

@@ -1,39 +1,20 @@
 /**
- * An in-process stand-in of `@eventstore/db-client` 6.2.1's `EventStoreDBClient` and the server
- * behind it, for the calls the EventStoreDB adapter makes, so that the adapter and what runs on it
- * (the event store contract suites, the webhook dispatcher, the projector, the audit) run in the
- * unit and contract tests where no server can. A stand-in, not the server: a run on it is no run on
- * EventStoreDB, and `npm run test:production` stays the real check where a server exists
- * (docs/DESIGN.md "Testing the EventStoreDB adapter without a server").
- *
- * Modelled on the client's source at tag v6.2.1 (github.com/EventStore/EventStore-Client-NodeJS,
- * `packages/db-client/src/`), where it matters to the adapter:
- * - Positions (`Client/…`, `utils/convertGrpcEvent.ts` `extractPosition`): every record of `$all`
- *   has a `{ commit, prepare }` pair of byte offsets, commit = prepare for an event a gRPC append
- *   wrote; offsets advance by each record's size, so they are sparse and never consecutive. The log
- *   starts with a system record, as a server's does.
- * - Reads (`streams/readAll.ts`, `streams/readStream.ts`, `streams/utils/ReadStream.ts`): a read
- *   returns a readable at once and the server answers on a later turn; `readAll` has no server-side
- *   filter, reads forwards from a position inclusively and backwards from it exclusively; a read of
- *   `$all` from a position at which no record starts fails while it is iterated (the server cannot
- *   decode a record there; raised here as the client's `UnknownError`: which error class a real
- *   server's refusal reaches the client as is not modelled); a stream read of a missing stream
- *   raises `StreamNotFoundError` while it is iterated, not when the read is made; `destroy()` of a
- *   read leaves its call open, `cancel()` cancels it (stand-in-calls.ts).
- * - Appends (`streams/appendToStream/index.ts`, `Client/index.ts` `capabilities`/`supports`,
- *   `Client/ServerFeatures.ts`): before its first append the client asks the server for its
- *   features once (one round trip, `serverFeaturesDelayMs` here) and every append waits for that
- *   answer, while reads never ask; an append checks the expected revision atomically on the
- *   server and raises the client's `WrongExpectedVersionError` (`utils/CommandError.ts`); event data
- *   and metadata are sent as JSON texts (or the metadata's bytes as given) and parsed again on read.
- *   A batch whose event ids are the events just after the expected revision is taken as a retry
- *   and answered without writing (the server's idempotent write, in outline).
- * - Subscriptions (`streams/subscribeToAll.ts`, `streams/utils/Subscription.ts`): catch-up from
- *   after the first record at or after the position, then live; the filter's regex on stream name
- *   or event type is applied on the server side; `unsubscribe()` cancels the call.
- * Not modelled: checkpoints of filtered subscriptions, links and projections, deletes and
- * scavenging, explicit transactions, deadlines, authentication, clusters and leader changes,
- * connection failures (`failNextCalls` raises `UnavailableError` for a test instead), size limits.
+ * An in-process stand-in of `@eventstore/db-client` 6.2.1's `EventStoreDBClient` and its server, for the calls the adapter makes
+ * (docs/DESIGN.md "Testing the EventStoreDB adapter without a server"): no run on EventStoreDB; `npm run test:production` is.
+ * Modelled on the client's source at v6.2.1 (github.com/EventStore/EventStore-Client-NodeJS, `packages/db-client/src/`):
+ * - positions (`utils/convertGrpcEvent.ts`): `{ commit, prepare }` byte offsets, equal for a gRPC append, advancing by each record's
+ *   size, so sparse; the log starts with a system record;
+ * - reads (`streams/readAll.ts`, `readStream.ts`, `utils/ReadStream.ts`): a readable at once, answered on a later turn; `readAll`
+ *   unfiltered, forwards inclusive, backwards exclusive; `$all` from where no record starts fails while iterated (as `UnknownError`:
+ *   the class a real refusal reaches the client as is not modelled); a missing stream raises `StreamNotFoundError` while iterated;
+ *   `destroy()` leaves the call open, `cancel()` cancels it;
+ * - appends (`streams/appendToStream/index.ts`, `Client/ServerFeatures.ts`): one server features round trip before the first, which
+ *   every append waits for and reads never do; the expected revision checked atomically (`WrongExpectedVersionError`); data and
+ *   metadata sent as JSON texts and parsed on read; the ids just after the expected revision again: a retry, answered unwritten;
+ * - subscriptions (`streams/subscribeToAll.ts`): catch-up from after the first record at or after the position, then live; the
+ *   filter applied server-side; `unsubscribe()` cancels the call.
+ * Not modelled: checkpoints of filtered subscriptions, links, projections, deletes, scavenging, transactions, deadlines, auth,
+ * clusters, connection failures (`failNextCalls` raises `UnavailableError` instead), size limits.
  */
 import {
   StreamNotFoundError,
@@ -48,7 +29,7 @@ import {
 } from '@eventstore/db-client';
 import { OpenCalls, StandInRead, StandInSubscription } from './stand-in-calls';
 
-/** One record of the stand-in's log, as stored (texts, as the server keeps the bytes). */
+/** As stored: texts, as the server keeps bytes. */
 interface StoredRecord {
   streamId: string;
   id: string;
@@ -60,7 +41,7 @@ interface StoredRecord {
   created: Date;
 }
 
-/** An event as the client's `appendToStream` takes it (a `jsonEvent(…)`). */
+/** A `jsonEvent(…)`. */
 interface ClientEvent {
   id: string;
   type: string;
@@ -69,7 +50,6 @@ interface ClientEvent {
   metadata?: unknown;
 }
 
-/** The server side: the log, its streams, the live subscriptions, and what a test asked of it. */
 interface StandInServer {
   log: StoredRecord[];
   byCommit: Map<bigint, number>;
@@ -84,27 +64,22 @@ function newServer(): StandInServer {
   return { log: [], byCommit: new Map(), streams: new Map(), subscriptions: new Set(), end: 0n, held: Promise.resolve(), failing: 0 };
 }
 
-/** Settings of {@link EventStoreDbClientStandIn}. */
 export interface StandInOptions {
-  /** The one-time server features round trip before the first append, ms (default 5). */
+  /** The one-time server features round trip, ms. */
   serverFeaturesDelayMs?: number;
 }
 
-/** Bytes a record takes in the log besides its texts (the stand-in's guess; it only makes gaps). */
+/** The stand-in's guess: it only makes gaps. */
 const RECORD_OVERHEAD = 97n;
 
-/**
- * The stand-in itself (see the module doc). {@link asClient} hands it to the adapter's constructor,
- * whose client type it stands in for. Test helpers: {@link holdReads}, {@link openCalls},
- * {@link failNextCalls}, {@link recordPositions}.
- */
+/** {@link asClient} hands it to the adapter; test helpers {@link holdReads}, {@link failNextCalls}, {@link openCalls}. */
 export class EventStoreDbClientStandIn {
   private readonly server: StandInServer;
   private readonly calls = new OpenCalls();
   private serverFeatures: Promise<void> | null = null;
   private readonly serverFeaturesDelayMs: number;
 
-  /** A client of a new server (its log holds one system record), or of `server`'s. */
+  /** A new server (its log holds one system record), or `server`'s. */
   constructor(options: StandInOptions = {}, server?: StandInServer) {
     this.serverFeaturesDelayMs = options.serverFeaturesDelayMs ?? 5;
     this.server = server ?? newServer();
@@ -113,7 +88,7 @@ export class EventStoreDbClientStandIn {
     }
   }
 
-  /** Another client of the same server (its own calls, its own server features round trip). */
+  /** Its own calls and server features round trip. */
   anotherClient(): EventStoreDbClientStandIn {
     return new EventStoreDbClientStandIn({ serverFeaturesDelayMs: this.serverFeaturesDelayMs }, this.server);
   }
@@ -122,22 +97,21 @@ export class EventStoreDbClientStandIn {
     return this.server.log;
   }
 
-  /** This stand-in typed as the client the adapter takes. */
   asClient(): EventStoreDBClient {
     return this as unknown as EventStoreDBClient;
   }
 
-  /** This client's calls open now (reads not answered or not cancelled, live subscriptions). */
+  /** Reads unanswered or uncancelled, live subscriptions. */
   get openCalls(): number {
     return this.calls.count;
   }
 
-  /** Every record's `{ commit, prepare }` in log order, system records included. */
+  /** System records included. */
   recordPositions(): Position[] {
     return this.log.map((r) => ({ commit: r.commit, prepare: r.commit }));
   }
 
-  /** Reads made until the returned function is called are not answered until then (a hung server). */
+  /** Reads made until the returned function is called go unanswered till then (a hung server). */
   holdReads(): () => void {
     let release!: () => void;
     this.server.held = new Promise((resolve) => (release = resolve));
@@ -147,12 +121,11 @@ export class EventStoreDbClientStandIn {
     };
   }
 
-  /** The next `count` reads and appends fail with the client's `UnavailableError` (a dropped connection). */
+  /** With the client's `UnavailableError` (a dropped connection). */
   failNextCalls(count: number): void {
     this.server.failing = count;
   }
 
-  /** Client `appendToStream` (see the module doc). */
   async appendToStream(
     streamName: string,
     events: ClientEvent | ClientEvent[],
@@ -184,7 +157,6 @@ export class EventStoreDbClientStandIn {
     return { success: true, nextExpectedRevision: last.revision, position: this.positionOf(last) };
   }
 
-  /** Client `readStream`: forwards from `fromRevision` (START, END or a bigint) or backwards. */
   readStream(
     streamName: string,
     options: { fromRevision?: 'start' | 'end' | bigint; maxCount?: number | bigint; direction?: 'forwards' | 'backwards' } = {},
@@ -207,7 +179,6 @@ export class EventStoreDbClientStandIn {
     });
   }
 
-  /** Client `readAll` (no server-side filter in 6.2): forwards inclusive, backwards exclusive of `fromPosition`. */
   readAll(options: { fromPosition?: ReadPosition; maxCount?: number | bigint; direction?: 'forwards' | 'backwards' } = {}): StandInRead {
     return new StandInRead(this.calls, this.server.held, () => {
       this.failIfAsked();
@@ -223,7 +194,6 @@ export class EventStoreDbClientStandIn {
     });
   }
 
-  /** Client `subscribeToAll`: catch-up after the first record at or after `fromPosition`, then live. */
   subscribeToAll(options: { fromPosition?: ReadPosition; filter?: Filter } = {}): StandInSubscription {
     const accepts = acceptsOf(options.filter);
     const entry = { call: null as unknown as StandInSubscription, accepts };
@@ -242,12 +212,11 @@ export class EventStoreDbClientStandIn {
     return entry.call;
   }
 
-  /** Client `dispose`: cancels every open call of this client. */
   async dispose(): Promise<void> {
     this.calls.cancelAll();
   }
 
-  /** The client's channel (closed by the adapter after `dispose`); nothing to close here. */
+  /** Closed by the adapter after `dispose`; nothing to close here. */
   async getChannel(): Promise<{ close(): void }> {
     return { close: () => undefined };
   }
@@ -276,7 +245,7 @@ export class EventStoreDbClientStandIn {
     return record;
   }
 
-  /** The stored event after which `batch` was appended before, when it was (a retry); else null. */
+  /** The event the retried `batch` ended at, else null. */
   private retriedBatch(stream: StoredRecord[], batch: ClientEvent[], expected: AppendExpectedRevision): StoredRecord | null {
     let first: number;
     if (expected === 'no_stream') first = 0;
@@ -291,7 +260,7 @@ export class EventStoreDbClientStandIn {
     for (const { call, accepts } of this.server.subscriptions) if (accepts(record)) call.send({ event: this.recorded(record) });
   }
 
-  /** The log index of the record at `position`, or the end; an `UnknownError` where no record starts. */
+  /** Or the end; `UnknownError` where no record starts. */
   private indexAt(position: Position): number {
     if (position.commit === this.server.end && position.prepare === this.server.end) return this.log.length;
     const index = this.server.byCommit.get(position.commit);
@@ -305,7 +274,7 @@ export class EventStoreDbClientStandIn {
     return { commit: record.commit, prepare: record.commit };
   }
 
-  /** The record as the client decodes it (`convertGrpcRecord`): texts parsed again. */
+  /** As the client decodes it (`convertGrpcRecord`). */
   private recorded(record: StoredRecord): Record<string, unknown> {
     const metadata = typeof record.metadata === 'string' ? record.metadata : Buffer.from(record.metadata).toString('utf8');
     return {
@@ -328,7 +297,6 @@ export class EventStoreDbClientStandIn {
   }
 }
 
-/** The server side of a subscription filter: its regex or prefixes on the stream name or the event type. */
 function acceptsOf(filter: Filter | undefined): (record: StoredRecord) => boolean {
   if (filter === undefined) return () => true;
   const field = (record: StoredRecord): string => (filter.filterOn === 'streamName' ? record.streamId : record.type);

@@ -1,7 +1,4 @@
-/**
- * Test helpers of the EventStoreDB adapter's unit tests: client-shaped recorded events (plain data,
- * as `@eventstore/db-client` decodes them) and port events. Not used by production code.
- */
+/** Client-shaped and port events for the adapter's unit tests. */
 import { randomUUID } from 'node:crypto';
 import type { AllStreamJSONRecordedEvent, AllStreamResolvedEvent } from '@eventstore/db-client';
 import type { EventData } from '@app/event-sourcing';

@@ -23,19 +23,12 @@ import { WriteFence } from './write-fence';
 /** A write of a bulk, with what is needed to tell "already applied" from a real conflict. */
 interface PlannedWrite<T extends Document> {
   model: AnyBulkWriteOperation<T>;
-  /** `_id` of the document written. */
   id: string;
-  /** Revision the write sets behind a `revision < n` guard; null for unguarded writes. */
+  /** Set behind a `revision < n` guard; null for unguarded writes. */
   revision: number | null;
 }
 
-/**
- * Applies `events` to store `store` of projection `name` of the registry's database, then advances
- * the store's checkpoint (`<name>_<store>`, `version` recorded with it) to the last event's
- * position; see `MongoReadModel.applyBatch` for how. An empty batch writes nothing. `fence` is
- * checked before every write (a live batch's: see ./write-fence.ts), and throws WriteWindowClosed
- * once the batch may no longer write.
- */
+/** Then moves the store's checkpoint; `MongoReadModel.applyBatch` says how. `fence` is checked before every write (WriteWindowClosed). */
 export async function applyToStore(
   registry: MongoRegistry,
   name: ProjectionName,
@@ -85,12 +78,7 @@ export async function applyToStore(
   await registry.advanceCheckpoint(events[events.length - 1].position, `${name}_${store}`, version);
 }
 
-/**
- * Stores change feed entries by position, each inserted once: a redelivered entry leaves the stored
- * one as it is (an upsert on `_id`, which the server retries itself on a duplicate-key race). Readers
- * see no entry above the store's checkpoint (`MongoQueries.listChanges`), so a half-written batch
- * is never read.
- */
+/** Each inserted once (an upsert on `_id`); readers see none above the checkpoint, so a half-written batch is never read. */
 async function writeFeed(feed: Collection<StoredChangeDocument>, entries: StoredChange[]): Promise<void> {
   if (entries.length === 0) return;
   await feed.bulkWrite(
@@ -101,10 +89,7 @@ async function writeFeed(feed: Collection<StoredChangeDocument>, entries: Stored
   );
 }
 
-/**
- * The trainee documents of `keys` (ids as events carry them) stored in `trainees`, found by
- * `trainee_id_lower` as the SQLite adapter does; one query.
- */
+/** Found by `trainee_id_lower` as on SQLite; one query. */
 async function loadTrainees(trainees: Collection<StoredTrainee>, keys: string[]): Promise<Map<string, TraineeDocument>> {
   const lowers = [...new Set(keys.map(traineeIdKey))];
   const stored = await trainees
@@ -186,12 +171,7 @@ function providerWrite(doc: ProviderDocument): PlannedWrite<StoredProvider> {
   };
 }
 
-/**
- * The upsert storing a token: inserted whole when missing; a revoked token also sets its status
- * and revocation time; a last use is kept with `$max`. No write ever sets a token back to active
- * or its last use back, so writes of one token in any order (a redelivered batch, two writers
- * around a swap) leave it as the latest event did.
- */
+/** A token never goes back to active nor its last use back, so its writes in any order leave it as the latest event did. */
 function tokenWrite(token: TokenDocument): PlannedWrite<StoredToken> {
   const { token_id, token_hash, ukprn, issued_at, expires_at } = token;
   const onInsert = { token_id, token_hash, ukprn, issued_at, expires_at };
@@ -204,12 +184,8 @@ function tokenWrite(token: TokenDocument): PlannedWrite<StoredToken> {
 }
 
 /**
- * Runs `writes` as unordered bulk writes with the majority write concern. Duplicate-key
- * failures are resolved: a guarded write whose document now holds its revision or a newer one
- * was already applied; one whose document holds an older revision lost an upsert race and is
- * re-sent; a guarded write whose document does not exist collided on another unique index
- * and is an error. Unguarded writes that failed with E11000 are re-sent. Any other failure,
- * or a write concern error, is thrown.
+ * Unordered bulk writes. On E11000 a guarded write whose document holds its revision or newer was applied already; an older one lost an
+ * upsert race and is re-sent, as are unguarded writes; a missing document collided on another unique index: an error.
  */
 async function runBulk<T extends { _id: string; revision?: number }>(
   coll: Collection<T>,
@@ -260,13 +236,7 @@ async function runBulk<T extends { _id: string; revision?: number }>(
   }
 }
 
-/**
- * Forgets an erased trainee in trainee store `store` (see `ReadModelStore.eraseTrainee`): its
- * document deleted and its feed entries made again from `stream` (read after its key was
- * destroyed). Checks `fence` before the write that would create the feed's collection if a swap
- * had dropped it (throws `WriteWindowClosed`: the caller reads the registry again); each step is
- * safe to repeat.
- */
+/** `ReadModelStore.eraseTrainee` in `store`; `fence` checked before the write that could re-create a dropped feed collection. */
 export async function eraseInStore(
   registry: MongoRegistry,
   store: string,

@@ -6,26 +6,21 @@ import type { ProjectionName } from '@app/runtime/projector';
 import type { TraineeKeys } from '@app/trainees/read';
 import type { ProviderRecord, TokenRecord } from '@app/providers/read';
 
-/**
- * One trainee document of `trainees_<store>`: the projection's {@link TraineeKeys} as fields (the
- * columns the SQLite table has; `created_position` plays the part of its `seq`), the stream
- * revision of the last event applied and its hash, and the trainee itself in `doc`.
- */
+/** `trainees_<store>`: the projection's {@link TraineeKeys} as fields (`created_position` plays SQLite's `seq`), the trainee in `doc`. */
 export interface StoredTrainee extends TraineeKeys {
   /** The trainee id exactly as registered. */
   _id: string;
   revision: number;
-  /** The hash of the event at `revision` (docs/DESIGN.md "Verifiable history"); absent or null when not known. */
+  /** The hash of the event at `revision`; absent or null when not known. */
   head_hash?: string | null;
   doc: Trainee;
 }
 
-/** One change of `trainee_changes_<store>` (docs/change-feed.md), keyed by its position. */
+/** Keyed by its position (docs/change-feed.md). */
 export interface StoredChangeDocument extends StoredChange {
   _id: number;
 }
 
-/** One provider of `providers_<store>`. */
 export interface StoredProvider {
   /** The UKPRN. */
   _id: string;
@@ -36,7 +31,6 @@ export interface StoredProvider {
   state: ProviderState;
 }
 
-/** One token of `tokens_<store>`. */
 export interface StoredToken {
   /** The token id. */
   _id: string;
@@ -46,53 +40,42 @@ export interface StoredToken {
   status: 'active' | 'revoked';
   issued_at: string;
   revoked_at: string | null;
-  /** Absent in a token stored before tokens expired (read as null: never expires). */
+  /** Absent in tokens from before expiry: never expires. */
   expires_at?: string | null;
   /** Absent until a use is recorded. */
   last_used_at?: string | null;
 }
 
-/** The collections of one trainee store. */
 export interface TraineeCollections {
   store: string;
   trainees: Collection<StoredTrainee>;
   changes: Collection<StoredChangeDocument>;
 }
 
-/** The collections of one provider store. */
 export interface ProviderCollections {
   store: string;
   providers: Collection<StoredProvider>;
   tokens: Collection<StoredToken>;
 }
 
-/**
- * The collections of store `store` of projection `name` (docs/DESIGN.md "Read models": a store is
- * named with its version, e.g. `v1`, `v1_g2`, `v2`): `trainees_<store>` and `trainee_changes_<store>` for `trainees`;
- * `providers_<store>` and `tokens_<store>` for `providers`. Its checkpoint is the document
- * `<name>_<store>` of `projection_checkpoints`.
- */
+/** `trainees_<store>` and `trainee_changes_<store>`, or `providers_<store>` and `tokens_<store>`; the checkpoint is `<name>_<store>`. */
 export function mongoStoreCollections(name: ProjectionName, store: string): string[] {
   return name === 'trainees' ? [`trainees_${store}`, `trainee_changes_${store}`] : [`providers_${store}`, `tokens_${store}`];
 }
 
-/** The collections of trainee store `store` of `db`. */
 export function traineeCollections(db: Db, store: string): TraineeCollections {
   const [trainees, changes] = mongoStoreCollections('trainees', store);
   return { store, trainees: db.collection<StoredTrainee>(trainees), changes: db.collection<StoredChangeDocument>(changes) };
 }
 
-/** The collections of provider store `store` of `db`. */
 export function providerCollections(db: Db, store: string): ProviderCollections {
   const [providers, tokens] = mongoStoreCollections('providers', store);
   return { store, providers: db.collection<StoredProvider>(providers), tokens: db.collection<StoredToken>(tokens) };
 }
 
 /**
- * The trainee documents' indexes: the list in either order, the status and `has_trn` filters and
- * their counts (the columns of the SQLite adapter's status index: without it a filtered list would
- * read every trainee of the provider and cycle, every page), the duplicate check, and the
- * case-insensitive id. `mongo-indexes.spec.ts` holds each list query to an index that covers it.
+ * The list in either order, the status and `has_trn` filters (without them a filtered list reads every trainee of the provider and
+ * cycle, each page), the duplicate check, the case-insensitive id. `mongo-indexes.spec.ts` holds each list query to one.
  */
 export const TRAINEE_INDEXES = [
   { key: { ukprn: 1, start_cycle: 1, updated_at: 1, created_position: 1 }, name: 'list_updated_desc' },
@@ -102,18 +85,7 @@ export const TRAINEE_INDEXES = [
   { key: { trainee_id_lower: 1 }, name: 'trainee_id_lower', unique: true },
 ] as const;
 
-/**
- * Creates the indexes of one store (creating its collections):
- * - trainees: list filters `{ukprn, start_cycle, updated_at, created_position}` in both tie-break
- *   directions, so `updated_at` ascending and descending with `created_position` descending are
- *   both served without an in-memory sort (docs/DESIGN.md "Indexes"); the duplicate check
- *   `{ukprn, date_of_birth, training_route, last_name_key, created_position}`; unique
- *   `trainee_id_lower` (case-insensitive ids, docs/reference/API-FACTS.md §1.10); the status
- *   filters (see {@link TRAINEE_INDEXES}); a provider's change feed `{ukprn, _id}` (the position).
- * - providers: tokens' unique `token_hash` (authentication) and `{ukprn, issued_at}` (a
- *   provider's tokens); providers are read by `_id` only (created on first write).
- * Throws the driver's error when an index cannot be built.
- */
+/** Creates one store's collections and indexes (docs/DESIGN.md "Indexes"); providers are read by `_id` only. Throws the driver's error. */
 export async function ensureStoreIndexes(db: Db, name: ProjectionName, store: string): Promise<void> {
   if (name === 'trainees') {
     const { trainees, changes } = traineeCollections(db, store);
@@ -127,7 +99,6 @@ export async function ensureStoreIndexes(db: Db, name: ProjectionName, store: st
   ]);
 }
 
-/** A stored token as the read port answers it. */
 export function toTokenRecord(row: StoredToken): TokenRecord {
   return {
     token_id: row._id,
@@ -140,7 +111,6 @@ export function toTokenRecord(row: StoredToken): TokenRecord {
   };
 }
 
-/** A stored provider as the read port answers it. */
 export function toProviderRecord(row: StoredProvider): ProviderRecord {
   return { ukprn: row._id, name: row.name, created_at: row.created_at };
 }

@@ -30,20 +30,14 @@ import {
 } from './mongo-collections';
 import type { MongoRegistry } from './mongo-registry';
 
-/**
- * The read side of the MongoDB adapter: the queries of the read ports, each run on the store the
- * registry names ({@link MongoRegistry.readFollowing}), as the SQLite adapter answers them.
- * `MongoReadModel` extends it with the writes, the projection versions and the rebuilds.
- */
+/** The read ports' queries, each on the store the registry names ({@link MongoRegistry.readFollowing}), answered as on SQLite. */
 export abstract class MongoQueries implements TraineeReadModel, ProviderReadModel {
-  /** Takes the database and its registry. */
   protected constructor(
     protected readonly db: Db,
     protected readonly registry: MongoRegistry,
   ) {}
 
-  /** The trainee by id, matched case-insensitively (docs/reference/API-FACTS.md §1.10), or null. */
-  /** See `TraineeReadModel.listEndings`: the served store, by `_id` (the trainee id). */
+  /** `TraineeReadModel.listEndings`: the served store, by `_id`. */
   async listEndings(afterId: string | null, limit: number): Promise<TraineeEnding[]> {
     const { store } = (await this.registry.read()).rows.trainees;
     const rows = await traineeCollections(this.db, store)
@@ -54,6 +48,7 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
     return rows.map(({ doc }) => ({ trainee_id: doc.trainee_id, ukprn: doc.ukprn, state: doc.state, ended_on: courseEndedOn(doc) }));
   }
 
+  /** Matched case-insensitively (docs/reference/API-FACTS.md §1.10). */
   async getTrainee(traineeId: string): Promise<Trainee | null> {
     return this.registry.readFollowing(
       'trainees',
@@ -68,31 +63,24 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
     );
   }
 
-  /**
-   * The trainee's answer in `version` (see `TraineeReadModel.getTraineeAnswer`). This adapter
-   * renders it from the document per read: the stored answer bytes are the embedded default's
-   * (docs/DESIGN.md "Answers stored as bytes").
-   */
+  /** Rendered per read: stored answer bytes are the embedded default's (docs/DESIGN.md "Answers stored as bytes"). */
   async getTraineeAnswer(traineeId: string, version: ApiVersion): Promise<OwnedAnswer | null> {
     const trainee = await this.getTrainee(traineeId);
     return trainee ? { ukprn: trainee.ukprn, body: renderTraineeAnswer(trainee, version).body } : null;
   }
 
-  /** The list page of {@link listTrainees} as list items of `version`, rendered per read as {@link getTraineeAnswer}. */
+  /** Rendered per read, as {@link getTraineeAnswer}. */
   async listTraineeAnswers(q: TraineeListQuery, version: ApiVersion): Promise<TraineeAnswerPage> {
     const page = await this.listTrainees(q);
     return { items: page.items.map((t) => answerItem(renderTraineeAnswer(t, version))), totalCount: page.totalCount };
   }
 
-  /**
-   * The provider's changes after `afterPosition`, oldest first, at most `limit`, up to the store's
-   * checkpoint only: entries of a batch still being written are not read (docs/change-feed.md).
-   */
+  /** Up to the store's checkpoint only: a batch still being written is not read (docs/change-feed.md). */
   async listChanges(ukprn: string, afterPosition: number, limit: number): Promise<StoredChange[] | null> {
     return this.readChanges((checkpoint) => ({ ukprn, _id: { $gt: afterPosition, $lte: checkpoint } }), limit);
   }
 
-  /** See `TraineeReadModel.providerTraineeIds`: the served store, on the list index (its leading `ukprn`). */
+  /** On the list index (its leading `ukprn`). */
   async providerTraineeIds(ukprn: string): Promise<string[]> {
     return this.registry.readFollowing(
       'trainees',
@@ -107,15 +95,12 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
     );
   }
 
-  /** See `TraineeReadModel.changesBetween`: entries above the store's checkpoint are not read. */
+  /** Entries above the store's checkpoint are not read. */
   async changesBetween(afterPosition: number, upToPosition: number, limit: number): Promise<StoredChange[] | null> {
     return this.readChanges((checkpoint) => ({ _id: { $gt: afterPosition, $lte: Math.min(upToPosition, checkpoint) } }), limit);
   }
 
-  /**
-   * The changes of the trainee store that serves that `filterOf` its checkpoint keeps, oldest
-   * first, at most `limit`; null when that store was built before it kept a change feed.
-   */
+  /** Null when the serving store was built before it kept a change feed. */
   private async readChanges(filterOf: (checkpoint: number) => Filter<StoredChangeDocument>, limit: number): Promise<StoredChange[] | null> {
     return this.registry.readFollowing(
       'trainees',
@@ -133,12 +118,7 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
     );
   }
 
-  /**
-   * The trainee (id matched case-insensitively) and its stream's head at the last event applied
-   * to it (revision, and `head_hash` as its link), from the served trainee store; null when there is none, or when the registry row of
-   * that store names another version than this code's (the comparison `rebuild_needed` of
-   * `projectionInfo` reports). See `TraineeReadModel.getTraineeSnapshot`.
-   */
+  /** With its head at the last event applied; null when none, or the store was built by another version (`rebuild_needed`). */
   async getTraineeSnapshot(traineeId: string): Promise<TraineeSnapshot | null> {
     return this.registry.readFollowing(
       'trainees',
@@ -154,13 +134,7 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
     );
   }
 
-  /**
-   * One page of a provider's trainees of one academic cycle (docs/reference/API-FACTS.md §14), as the SQLite
-   * adapter: filters `since` (updated_at ≥ since), `hasTrn`, `statuses` (OR of
-   * {@link statusFilter}); ordered by `updated_at` in `sortOrder`, ties newest-created first;
-   * page `page` (1-based) of `perPage`; `totalCount` counts every match. A page past the end is
-   * empty with the true `totalCount`.
-   */
+  /** As on SQLite (docs/reference/API-FACTS.md §14): ties newest-created first; a page past the end is empty with the true `totalCount`. */
   async listTrainees(q: TraineeListQuery): Promise<TraineeListPage> {
     const filter = traineeListFilter(q);
     const offset = Math.max(0, (q.page - 1) * q.perPage);
@@ -182,10 +156,7 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
     );
   }
 
-  /**
-   * The provider's trainees with this date of birth and training route whose last name matches
-   * ignoring case and spacing (`lastNameKey`, docs/reference/API-FACTS.md §9.1), oldest-created first.
-   */
+  /** Last names matched ignoring case and spacing (`lastNameKey`, docs/reference/API-FACTS.md §9.1), oldest-created first. */
   async findDuplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Promise<Trainee[]> {
     return this.registry.readFollowing(
       'trainees',
@@ -200,17 +171,16 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
     );
   }
 
-  /** The token whose SHA-256 hash (lower-case hex) is `tokenHash`, or null. */
+  /** `tokenHash`: SHA-256, lower-case hex. */
   async findTokenByHash(tokenHash: string): Promise<TokenRecord | null> {
     return this.readProviders(async ({ tokens }) => nullOr(await tokens.findOne({ token_hash: tokenHash }), toTokenRecord), isNull);
   }
 
-  /** The token with this id, or null. */
   async getToken(tokenId: string): Promise<TokenRecord | null> {
     return this.readProviders(async ({ tokens }) => nullOr(await tokens.findOne({ _id: tokenId }), toTokenRecord), isNull);
   }
 
-  /** The provider's tokens, ordered by `issued_at` then token id. */
+  /** By `issued_at`, then token id. */
   async listTokens(ukprn: string): Promise<TokenRecord[]> {
     return this.readProviders(
       async ({ tokens }) => (await tokens.find({ ukprn }).sort({ issued_at: 1, _id: 1 }).toArray()).map(toTokenRecord),
@@ -218,37 +188,29 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
     );
   }
 
-  /** The provider with this UKPRN, or null. */
   async getProvider(ukprn: string): Promise<ProviderRecord | null> {
     return this.readProviders(async ({ providers }) => nullOr(await providers.findOne({ _id: ukprn }), toProviderRecord), isNull);
   }
 
-  /** Every provider, ordered by UKPRN. */
+  /** By UKPRN. */
   async listProviders(): Promise<ProviderRecord[]> {
     return this.readProviders(async ({ providers }) => (await providers.find({}).sort({ _id: 1 }).toArray()).map(toProviderRecord), isNone);
   }
 
-  /**
-   * A read of the provider store that serves, as {@link MongoRegistry.readFollowing} runs it;
-   * `isEmpty` tells an answer that a dropped store would also give.
-   */
   private readProviders<T>(read: (collections: ProviderCollections) => Promise<T>, isEmpty: (found: T) => boolean): Promise<T> {
     return this.registry.readFollowing('providers', (store) => read(providerCollections(this.db, store)), isEmpty);
   }
 }
 
-/** A found document as `to` maps it, or null when none was found. */
 function nullOr<D, R>(found: D | null, to: (document: D) => R): R | null {
   return found === null ? null : to(found);
 }
 
-/** The empty answer of a read of one record. */
 const isNull = (found: unknown): boolean => found === null;
 
-/** The empty answer of a read of a list. */
 const isNone = (found: readonly unknown[]): boolean => found.length === 0;
 
-/** The filter of a list query (see {@link MongoQueries.listTrainees}); exported for the index check. */
+/** Exported for the index check. */
 export function traineeListFilter(q: TraineeListQuery): Filter<StoredTrainee> {
   const filter: Filter<StoredTrainee> = { ukprn: q.ukprn, start_cycle: q.academicCycle };
   if (q.since) filter.updated_at = { $gte: q.since };
@@ -257,16 +219,11 @@ export function traineeListFilter(q: TraineeListQuery): Filter<StoredTrainee> {
   return filter;
 }
 
-/** The order of a list query: `updated_at` in the asked order, ties newest-created first. */
 export function traineeListSort(q: Pick<TraineeListQuery, 'sortOrder'>): { updated_at: 1 | -1; created_position: -1 } {
   return { updated_at: q.sortOrder === 'asc' ? 1 : -1, created_position: -1 };
 }
 
-/**
- * The MongoDB filter of one `status` value, made from the trainee wing's rule (`STATUS_RULES`,
- * docs/reference/API-FACTS.md §14.4) over the document's `state` and `itt_start_date`; `today` is
- * `YYYY-MM-DD`, UTC. Dates are `YYYY-MM-DD` strings, so string order is date order (as in SQLite).
- */
+/** From `STATUS_RULES` (docs/reference/API-FACTS.md §14.4); `today` `YYYY-MM-DD` UTC: string order is date order, as in SQLite. */
 function statusFilter(status: StatusFilter, today: string): Filter<StoredTrainee> {
   const { states, start } = STATUS_RULES[status];
   const filter: Filter<StoredTrainee> = {

@@ -12,53 +12,40 @@ export interface CheckpointDocument {
   updated_at: string;
 }
 
-/** One projection's document of `projection_registry`. */
 export interface RegistryDocument {
-  /** The projection name. */
   _id: ProjectionName;
-  /** Version of the code that built the store being served. */
+  /** Of the code that built the served store. */
   version: number;
-  /** The store being served (collection suffix). */
+  /** Collection suffix. */
   store: string;
-  /** The store a rebuild in progress is writing, or null. */
+  /** A rebuild in progress's store. */
   rebuilding: string | null;
-  /**
-   * Held by a swap while it catches the new store up and repoints `store` (MongoDB's stand-in for
-   * the SQLite adapter's write lock): `token` names the swap, `until` is the lease's end in the
-   * server's clock (`$$NOW`). Null or absent when free.
-   */
+  /** A swap's lock (SQLite's write lock's stand-in); `until` is the lease's end in the server's clock (`$$NOW`). Null or absent: free. */
   swap_lock?: { token: string; until: Date } | null;
   updated_at: string;
 }
 
-/** A registry read: each projection's row and whether its swap lock was held when read. */
 export interface Registry {
   rows: Record<ProjectionName, RegistryDocument>;
-  /** Per projection: a swap lock with a lease not yet over (by the server's clock) was held. */
+  /** A lease not yet over, by the server's clock. */
   locked: Record<ProjectionName, boolean>;
-  /** `Date.now()` when the read was sent. */
+  /** `Date.now()` when sent. */
   readAt: number;
-  /** `performance.now()` when the read was sent (a live batch's write window starts then: ./write-fence.ts). */
+  /** `performance.now()` when sent: a live batch's write window starts then. */
   sentAt: number;
-  /** Order in which the read was sent (a newer read is never replaced by an older one). */
+  /** A newer read is never replaced by an older one. */
   seq: number;
 }
 
-/**
- * The registry (`projection_registry`: which store each projection serves from) and the
- * checkpoints (`projection_checkpoints`) of one database, with the registry reads the read methods
- * share ({@link readFollowing}).
- */
+/** The registry and checkpoints of one database, with the registry reads the read methods share ({@link readFollowing}). */
 export class MongoRegistry {
   readonly checkpoints: Collection<CheckpointDocument>;
   readonly collection: Collection<RegistryDocument>;
   readonly codeVersions: Record<ProjectionName, number>;
   private cached: Registry | null = null;
   private registrySeq = 0;
-  /** Registry reads sent after their callers asked, shared among concurrent callers. */
   private readonly fresh = new FreshReads(() => this.read());
 
-  /** Takes the database and the projection versions this code builds (default {@link PROJECTION_VERSIONS}). */
   constructor(
     readonly db: Db,
     codeVersions: Partial<Record<ProjectionName, number>> = {},
@@ -69,16 +56,9 @@ export class MongoRegistry {
   }
 
   /**
-   * Registers every projection missing from `projection_registry` (idempotent), as
-   * `SqliteReadModel`'s constructor does:
-   * - a database with an empty registry and the legacy checkpoint `main_v1` (read models from
-   *   before projections were versioned one by one, served from `trainees_v1`, `providers_v1`,
-   *   `tokens_v1`) is adopted: both projections at version 1, store `v1`, each with checkpoint
-   *   `<name>_v1` = the legacy position (written before the registry rows, so a registered store
-   *   never lacks its checkpoint). The legacy checkpoint is read only while the registry is empty:
-   *   once adopted, a later rebuild into a store named `v1` starts from 0, not from it;
-   * - otherwise a missing projection is registered at the code's version, store `v<version>`.
-   * Concurrent starts are safe (upserts with `$setOnInsert`). Throws the driver's error.
+   * Registers every missing projection, as `SqliteReadModel`'s constructor does, safe when starts race (`$setOnInsert`). An empty
+   * registry beside the legacy checkpoint `main_v1` is adopted: both projections at version 1, store `v1`, checkpoints written first;
+   * the legacy checkpoint is read only while the registry is empty, so a later rebuild into `v1` starts from 0.
    */
   async ensure(): Promise<void> {
     const existing = await this.collection.countDocuments({});
@@ -95,12 +75,8 @@ export class MongoRegistry {
   }
 
   /**
-   * Reads the registry now (from the primary, read concern `local`: a swap lock or repoint
-   * acknowledged to its writer is seen by every later read; a majority snapshot could lag behind
-   * it) and makes it the cached one unless a read sent later is cached already. `locked` is
-   * computed by the server against its own clock, the same clock the swap's lease is set and
-   * checked with, so no two processes disagree on whether a lease is over.
-   * Throws when a projection has no registry row (the database was not opened by `MongoReadModel.connect`).
+   * From the primary with read concern `local`, so a lock or repoint acknowledged to its writer is seen (a majority snapshot could lag);
+   * `locked` computed by the server's clock, which sets the leases. Throws for a projection without a row (not opened by `connect`).
    */
   async read(): Promise<Registry> {
     const seq = ++this.registrySeq;
@@ -127,12 +103,8 @@ export class MongoRegistry {
   }
 
   /**
-   * Runs a read of projection `name` (`fn` is given the store and its registry row) on the store
-   * that serves, checked by a registry read sent with it ({@link readFollowingRegistry}: never
-   * from a store swapped out before the read began, and a read that races a swap or a drop never
-   * fails). `isEmpty` tells an answer that a dropped store would also give. Costs one small registry
-   * query per read, shared among concurrent reads ({@link FreshReads}), run beside the read (two
-   * after an empty answer). Throws `fn`'s error or the registry read's.
+   * `fn` on the store that serves, confirmed by a registry read sent beside it and shared among concurrent reads
+   * ({@link readFollowingRegistry}); `isEmpty` tells an answer a dropped store would also give.
    */
   async readFollowing<T>(
     name: ProjectionName,
@@ -149,13 +121,13 @@ export class MongoRegistry {
     });
   }
 
-  /** The stored position of checkpoint `id` (a consumer's or a store's `<projection>_<store>`), `LOG_START` when none. */
+  /** A consumer's, or a store's `<projection>_<store>`; `LOG_START` when none. */
   async readCheckpoint(id: string): Promise<LogPosition> {
     const row = await this.checkpoints.findOne({ _id: id });
     return logPosition(Number(row?.position ?? 0));
   }
 
-  /** `$max`-upserts a checkpoint document (retrying when a concurrent upsert raced it); `version` is recorded with it. */
+  /** `$max`-upserts, retrying a racing upsert. */
   async advanceCheckpoint(position: number, id: string, version: number): Promise<void> {
     const update = {
       $max: { position },

@@ -7,29 +7,21 @@ import { MAX_WRITE_ATTEMPTS, now, settleAll, sleep, SWAP_LEASE_MS, WRITE_CONCERN
 import { dropWaitMs, LIVE_WRITE_WINDOW_MS } from './write-fence';
 import type { MongoRegistry } from './mongo-registry';
 
-/** What a swap is asked: keep the old store, and the live batches' write window (ms, default {@link LIVE_WRITE_WINDOW_MS}). */
+/** `liveWriteWindowMs`: the live batches' write window. */
 export interface SwapOptions {
   keepOld: boolean;
   liveWriteWindowMs?: number;
 }
 
-/** Reads the log after a position: what a rebuild hands its swap (`RebuildTarget.swap`). */
+/** What a rebuild hands its swap (`RebuildTarget.swap`). */
 type ReadAfter = (position: LogPosition) => Promise<RecordedEvent[]>;
 
-/** The lease's end: the server's time plus {@link SWAP_LEASE_MS}. */
 const LEASE = { $add: ['$$NOW', SWAP_LEASE_MS] };
 
-/** A filter clause: the swap lock's lease is not over (by the server's clock). */
+/** The swap lock's lease is not over, by the server's clock. */
 const LEASE_LIVE = { $expr: { $gt: ['$swap_lock.until', '$$NOW'] } };
 
-/**
- * The store a rebuild of `name` (code version `code`) writes: the one in progress (the registry's
- * `rebuilding`), or a new one claimed with a compare-and-set on the registry (`rebuilding: null` →
- * the name), so two operators starting at once end up on the same store. A new store is named
- * `v<code>`, else `v<code>_g<n>` with the smallest n ≥ 2, skipping the served store's name and any
- * name that has a collection or a checkpoint document. Throws an `Error` when the claim keeps
- * losing races, and the driver's errors.
- */
+/** `MongoReadModel.beginRebuild`'s claim. Throws an Error when the claim keeps losing races, and the driver's errors. */
 export async function claimRebuildStore(registry: MongoRegistry, name: ProjectionName, code: number): Promise<string> {
   for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
     const row = (await registry.read()).rows[name];
@@ -49,7 +41,6 @@ export async function claimRebuildStore(registry: MongoRegistry, name: Projectio
   throw new Error(`Could not start a rebuild of ${name}: projection_registry kept changing under it; try again`);
 }
 
-/** True when store `store` of `name` has a collection or a checkpoint document. */
 async function storeExists(registry: MongoRegistry, name: ProjectionName, store: string): Promise<boolean> {
   const [collections, checkpoint] = await Promise.all([
     registry.db.listCollections({ name: { $in: mongoStoreCollections(name, store) } }, { nameOnly: true }).toArray(),
@@ -59,28 +50,12 @@ async function storeExists(registry: MongoRegistry, name: ProjectionName, store:
 }
 
 /**
- * `RebuildTarget.swap` of a rebuild of `name` into `store` (built by code version `version`):
- * 1. takes the registry's swap lock of `name`: a conditional update (`rebuilding` is still
- *    `store`, no other swap holds a live lease) setting `swap_lock` = {token, until: server
- *    time + {@link SWAP_LEASE_MS}}. From then on no live `applyBatch`, in any process, starts a
- *    batch: it reads the registry at the start of every batch and waits while a lease is live;
- * 2. catches `store` up with `readAfter(checkpoint)` until it returns nothing, renewing the lease
- *    after every batch;
- * 3. repoints the registry with ONE `updateOne` — `version`, `store`, `rebuilding: null`,
- *    `swap_lock: null` — conditional on the row still naming the old store, `rebuilding` being
- *    `store` and our lease being live (an atomic compare-and-set on one document: every reader
- *    and the live projector see the old row or the new one, never a mix);
- * 4. catches `store` up once more from its checkpoint (see {@link finishSwap});
- * 5. unless `keepOld`, waits until no live batch that found the old store unlocked may still write
- *    it (the write window plus a margin after the lock: ./write-fence.ts), then drops the old
- *    store's collections and its checkpoint document.
- *
- * Returns the previous store and whether it was dropped. Throws an `Error` when the lock cannot
- * be taken, when the lease ran out (the swapping process stalled longer than the lease: the live
- * projector may have resumed on the old store) or when the compare-and-set finds the registry
- * changed; the registry is then as before, the lock is freed, and running the rebuild again
- * resumes it and retries the swap. An error of the last catch-up or of the drop (4 and 5 above)
- * comes after the swap took effect and says so. Throws the driver's errors.
+ * `RebuildTarget.swap`: (1) takes the swap lock (a conditional update: still `rebuilding` `store`, no live lease), after which no live
+ * batch in any process starts; (2) catches `store` up, renewing the lease after each batch; (3) repoints the registry with one
+ * conditional `updateOne` (old store, `rebuilding`, our live lease), so readers see the old row or the new, never a mix;
+ * (4) catches up once more ({@link finishSwap}); (5) unless `keepOld`, drops the old store once no live batch may still write it
+ * (./write-fence.ts). Throws an Error when the lock cannot be taken, the lease ran out, or the repoint finds the registry changed:
+ * the registry is as before, the lock freed, and the rebuild run again resumes. Errors of (4) and (5) say the swap took effect.
  */
 export async function swapInto(
   registry: MongoRegistry,
@@ -96,13 +71,9 @@ export async function swapInto(
   let previous: string;
   try {
     previous = (await registry.read()).rows[name].store;
-    // Why the new store holds every event applied anywhere once this catch-up ends: a batch the
-    // live projector applies to the old store either read the registry before the lock was
-    // taken — then its events were read from the log before that, so this loop, whose reads
-    // all come later and go on until the log has nothing more, applies them — or after it,
-    // and then it waits for the repoint and writes the new store. So the new store is also
-    // never written out of stream order by the live projector (applying revision n+1 to a
-    // document that lacks revision n would make the revision guard skip n for good).
+    // A live batch on the old store read the registry either before the lock, so its events were read from the log before this loop's
+    // reads, which go on until the log has nothing more, or after it, and it waits for the repoint and writes the new store. So the new
+    // store holds every event, never written out of stream order (revision n+1 before n would make the guard skip n for good).
     await catchUp(registry, name, store, version, readAfter, () => renewSwapLock(registry, name, store, token, previous));
     const repointed = await registry.collection.updateOne(
       { _id: name, store: previous, rebuilding: store, 'swap_lock.token': token, ...LEASE_LIVE },
@@ -124,7 +95,7 @@ export async function swapInto(
   return finishSwap(registry, name, store, version, previous, readAfter, { ...options, lockedAt });
 }
 
-/** Takes the swap lock of `name` for a swap to `store` (1 of {@link swapInto}); returns its token. */
+/** Step 1 of {@link swapInto}; returns its token. */
 async function takeSwapLock(registry: MongoRegistry, name: ProjectionName, store: string): Promise<string> {
   const token = randomUUID();
   const locked = await registry.collection.updateOne(
@@ -144,7 +115,7 @@ async function takeSwapLock(registry: MongoRegistry, name: ProjectionName, store
   return token;
 }
 
-/** Renews the lease of the swap lock `token`; throws when it is no longer held (the lease ran out). */
+/** Throws when the lease ran out. */
 async function renewSwapLock(registry: MongoRegistry, name: ProjectionName, store: string, token: string, previous: string): Promise<void> {
   const renewed = await registry.collection.updateOne(
     { _id: name, 'swap_lock.token': token, ...LEASE_LIVE },
@@ -158,7 +129,7 @@ async function renewSwapLock(registry: MongoRegistry, name: ProjectionName, stor
   }
 }
 
-/** Applies `readAfter(checkpoint of store)` to `store` until it returns nothing, calling `afterBatch` after each batch. */
+/** Until `readAfter` returns nothing, `afterBatch` after each batch. */
 async function catchUp(
   registry: MongoRegistry,
   name: ProjectionName,
@@ -175,7 +146,7 @@ async function catchUp(
   }
 }
 
-/** 4 and 5 of {@link swapInto}, after the repoint: the last catch-up, then the old store's drop. */
+/** Steps 4 and 5 of {@link swapInto}, after the repoint. */
 async function finishSwap(
   registry: MongoRegistry,
   name: ProjectionName,
@@ -186,17 +157,10 @@ async function finishSwap(
   options: SwapOptions & { lockedAt: number },
 ): Promise<{ previous: string; dropped: boolean }> {
   try {
-    // One more catch-up, from the new store's checkpoint. Under the lock nothing can have
-    // reached the old store only, so this pass normally finds only what was appended since
-    // the last read above (the live projector, released by the repoint, applies it too; both
-    // apply in log order from a point the store already holds, and the revision guard makes
-    // the second application a no-op). It makes the new store current and its checkpoint reach
-    // the log's head even when no live projector is running, and re-applies (idempotently)
-    // anything a writer that ignores the lock may have put in the old store only — a process
-    // still running a build of this adapter from before the registry, for instance.
-    // Without the lock this pass would NOT close the gap: the released live projector may
-    // apply revision n+1 of a document to the new store before the pass applies revision n,
-    // and its `$max` checkpoint may jump past n, so n would be skipped for good.
+    // Under the lock nothing reached the old store only, so this finds what was appended since (the released live projector applies it
+    // too; the revision guard makes the second a no-op). It brings the checkpoint to the head without a live projector, and re-applies
+    // what a writer ignoring the lock (an older build) put in the old store only. Without the lock it would not close the gap: the live
+    // projector may apply revision n+1 before this pass applies n, and its `$max` checkpoint jump past n, skipping n for good.
     await catchUp(registry, name, store, version, readAfter);
     if (options.keepOld || previous === store) return { previous, dropped: false };
     // No live batch that found the old store unlocked may still write it (./write-fence.ts).

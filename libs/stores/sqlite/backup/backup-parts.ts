@@ -1,17 +1,10 @@
 import type { BackupPart } from '@app/backup';
 
 /**
- * What a backup copies, in the order it is copied. The stores the log cannot make again come
- * first, so none of them is ahead of the log's copy (a dispatcher's position, a kept answer, the
- * latest digest's tree all refer to events at or below it); then the log; then the uploads' files and
- * row messages, so every upload of the log's copy has its parts in the copy (each is stored before
- * the event that names it, and deleted only by the upload's purge, which destroys its key first);
- * then the key store, so every sealed event and part of the copies has its key in the key store's
- * copy, unless its trainee was erased or its upload purged in between (its key then reads erased).
- * The read models (`read-models.sqlite`) are not copied: a restore rebuilds them from the log
- * (`REBUILT_ON_RESTORE`, libs/backup). Backups made before
- * `state.sqlite` held the first part's tables in a `read-models.sqlite` of their own; a restore
- * copies it, and the first open moves them into `state.sqlite` (`moveStateOutOfReadStore`).
+ * In copy order: the stores the log cannot make again first (their positions refer to events at or below the log's copy); the log;
+ * the uploads' parts (each stored before the event naming it); the key store last, so every sealed event and part has its key unless
+ * erased or purged in between. The read models are rebuilt on restore. Older backups kept `state.sqlite`'s tables in a
+ * `read-models.sqlite`; a restore copies it and the first open moves them (`moveStateOutOfReadStore`).
  */
 export const BACKUP_PARTS: readonly BackupPart[] = [
   {

@@ -1,20 +1,12 @@
 /**
- * A thread of `copyInThread` (./copy-in-thread.ts): one SQLite file copied online, on a connection
- * of its own, into a file that stands alone (a rollback journal, no WAL beside it), in one read
- * transaction, so the copy is the database as of one commit, whatever other connections and
- * processes write meanwhile; never a copy of the file's bytes, which a live WAL database tears
- * (docs/operations.md "Backups and restore"). A whole file with `VACUUM INTO`; the state file
- * without what a backup leaves out of it (`copyStateForBackup`). Posts `{done: true}` or `{error}`.
+ * A thread of `copyInThread`: one file copied online into a standalone file in one read transaction, so as of one commit; never its
+ * bytes, which a live WAL database tears (docs/operations.md "Backups and restore"). Posts `{done: true}` or `{error}`.
  */
 import { Database } from '@app/sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { copyStateForBackup } from './state-copy';
 
-/**
- * What the thread is started with (`workerData.job`): the file, the target (which exists empty,
- * made 0600 by the caller), and how: `whole`, or `state` (the state file, its kept answers and
- * webhook payloads left out).
- */
+/** The target exists empty, 0600; `state`: without the kept answers and webhook payloads. */
 export interface CopyJob {
   source: string;
   target: string;

@@ -1,18 +1,12 @@
 import { Database } from '@app/sqlite';
 
 /**
- * What a backup leaves out of the state file, `state.sqlite` (its tables are libs/stores/sqlite's
- * `SqliteIdempotencyStore` and `SqliteWebhookOutbox`; docs/DESIGN.md "Personal data";
- * docs/operations.md "Backups and restore"), by table: the rows of `idempotency_keys` (a kept answer is a whole HTTP
- * answer, personal data in the clear and not always any trainee's), and the payloads of
- * `webhook_deliveries` (a change with its TRN): pending deliveries are left out whole, and the
- * dispatcher's checkpoint is set back to before the first of them, so that a restored dispatcher
- * makes them again from the change feed; a delivered or abandoned one keeps its row (its attempts)
- * with an empty payload, and is not made again. Every other table is copied whole.
+ * What a backup leaves out of `state.sqlite` (docs/operations.md "Backups and restore"): `idempotency_keys`' rows (whole HTTP answers,
+ * personal data in the clear), and webhook payloads (a change with its TRN): pending deliveries left out whole, the dispatcher's
+ * checkpoint set back before the first so a restore makes them again; delivered or abandoned ones kept with an empty payload.
  */
 const LEFT_OUT = { answers: 'idempotency_keys', deliveries: 'webhook_deliveries', dispatcher: 'webhook_dispatcher' } as const;
 
-/** A schema entry of the source: what makes a table, index, trigger or view. */
 interface SchemaRow {
   type: string;
   name: string;
@@ -20,12 +14,8 @@ interface SchemaRow {
 }
 
 /**
- * Copies the state file `source` (read-only, one read transaction: the file as of one commit,
- * whatever other processes write meanwhile) into `target` (an empty file the caller made 0600),
- * leaving out what {@link LEFT_OUT} names, so that no kept answer or webhook payload is ever written
- * to the target: never a copy made whole and then deleted from, which would leave them in its free
- * pages or journal. Schema, rows and `user_version` otherwise as the source's. Throws what
- * better-sqlite3 throws (the target then holds part of the copy: the caller discards it).
+ * Copies `source` as of one read transaction into `target` (new, 0600) without what {@link LEFT_OUT} names: never a whole copy then
+ * deleted from, which would leave them in free pages or the journal. Throws better-sqlite3's errors (the caller discards the target).
  */
 export function copyStateForBackup(source: string, target: string): void {
   const from = new Database(source, { readonly: true, fileMustExist: true });
@@ -53,7 +43,7 @@ export function copyStateForBackup(source: string, target: string): void {
   }
 }
 
-/** The rows of `table` the backup keeps, copied from `from` to `to` (the same schema). */
+/** Same schema at both ends. */
 function copyRows(from: Database.Database, to: Database.Database, table: string): void {
   if (table === LEFT_OUT.answers) return;
   const columns = from
@@ -70,12 +60,7 @@ function copyRows(from: Database.Database, to: Database.Database, table: string)
   for (const row of from.prepare(select).raw(true).iterate()) insert.run(row as unknown[]);
 }
 
-/**
- * Sets the copied dispatcher's checkpoint back to just before the first pending delivery left out:
- * on the embedded log a position is its event's row number, so every change from that one on is
- * read again, and each pending delivery made again (one kept as delivered or abandoned is not:
- * its id is taken).
- */
+/** Just before the first pending delivery left out: a position is its event's row number, so each is made again (kept ones' ids taken). */
 function rewindDispatcher(from: Database.Database, to: Database.Database, tables: readonly SchemaRow[]): void {
   const has = (name: string) => tables.some((t) => t.name === name);
   if (!has(LEFT_OUT.deliveries) || !has(LEFT_OUT.dispatcher)) return;

@@ -1,18 +1,13 @@
-/**
- * A thread of `asOfScanInThreads` (./threaded-as-of.ts): folds the given trainees' streams of
- * `<dataDir>/events.sqlite` up to an instant, sealed, on a connection of its own, and posts the list
- * query's matches (`matchesAsOf`) as `{matches}`, or `{error}`.
- */
+/** A thread of `asOfScanInThreads`: folds the given trainees' streams up to an instant, sealed, and posts `{matches}` or `{error}`. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { matchesAsOf, type TraineeListQuery } from '@app/trainees/read';
 import { openSqliteEventStore } from './sqlite-event-store';
 
-/** What the thread is started with (`workerData.job`). */
 export interface AsOfJob {
   dataDir: string;
   traineeIds: readonly string[];
   query: TraineeListQuery;
-  /** The instant, ISO 8601. */
+  /** ISO 8601. */
   instant: string;
 }
 

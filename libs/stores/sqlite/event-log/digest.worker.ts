@@ -1,8 +1,6 @@
 /**
- * The thread of `digestInThread` (./threaded-digest.ts): signs the next scheduled digest of
- * `<dataDir>/events.sqlite` (`digestSince`) on connections of its own to the log and to
- * `<dataDir>/audit.sqlite`, records it in the log and keeps its tree; posts `{signed}` (the
- * digest and where it was recorded, or null when the log had not moved) or `{error, faults}`.
+ * The thread of `digestInThread`: signs, records and keeps the next scheduled digest on connections of its own; posts `{signed}`
+ * (null when the log had not moved) or `{error, faults}`.
  */
 import { createPrivateKey } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -10,10 +8,9 @@ import { digestSince, LogDoesNotVerify } from '@app/audit';
 import { SqliteDigestTreeStore } from '../sqlite-digest-tree';
 import { openSqliteEventStore } from './sqlite-event-store';
 
-/** What the thread is started with (`workerData.job`). */
 export interface DigestJob {
   dataDir: string;
-  /** The signing key, PKCS#8 PEM. */
+  /** PKCS#8 PEM. */
   keyPem: string;
   by: string;
 }

@@ -2,22 +2,16 @@ import type { Database } from '@app/sqlite';
 import type { EventFilter } from '@app/event-sourcing';
 import type { EventRow } from './sqlite-rows';
 
-/**
- * Reads of the log by position with a filter (port: `EventStore.readAll` with `filter`): the events
- * after a position whose stream starts with one of the prefixes or whose type is one of the types,
- * in position order, on the primary key from that position; the filter runs in SQL. One statement
- * per count of prefixes and types, prepared once.
- */
+/** `readAll` with a filter, run in SQL on the primary key from the position; one statement per count of prefixes and types. */
 export class FilteredReads {
   private readonly statements = new Map<string, Database.Statement<unknown[], EventRow>>();
 
-  /** `columns`: the event columns each row holds (the store's own list). */
+  /** The store's own list of event columns. */
   constructor(
     private readonly db: Database.Database,
     private readonly columns: string,
   ) {}
 
-  /** Up to `maxCount` rows after `fromPosition` matching `filter`, in position order. */
   read(fromPosition: number, maxCount: number, filter: EventFilter): EventRow[] {
     const prefixes = filter.streamPrefixes ?? [];
     const types = filter.eventTypes ?? [];
@@ -27,7 +21,6 @@ export class FilteredReads {
     return this.statement(prefixes.length, types.length).all(...params);
   }
 
-  /** A cached statement for a filter with this many stream prefixes and event types. */
   private statement(prefixCount: number, typeCount: number): Database.Statement<unknown[], EventRow> {
     const cacheKey = `${prefixCount}:${typeCount}`;
     let statement = this.statements.get(cacheKey);

@@ -5,35 +5,24 @@ import { openPrivateDatabase } from '@app/sqlite';
 import { AUDIT_FILE } from '../sqlite-digest-tree';
 import { SCHEMA_SQL } from './schema';
 
-/** The event log's file in the data directory. */
 const EVENTS_FILE = 'events.sqlite';
 
-/** What {@link forgetGuardStreams} did. */
 export interface GuardStreamsForgotten {
-  /** Guard streams deleted from the log. */
   streams: number;
   /** Their events. */
   events: number;
-  /** Heads of guard streams deleted from the latest digest's kept tree (`audit.sqlite`). */
+  /** Heads deleted from the latest digest's kept tree (`audit.sqlite`). */
   keptHeads: number;
-  /** Files whose WAL could not be truncated because a reader held it (their deleted pages may still be in the WAL). */
+  /** Whose WAL a reader held: their deleted pages may still be in it. */
   walHeld: string[];
 }
 
 /**
- * Deletes the duplicate guard streams (`registrationguard-…`, named by a plain SHA-256 or a keyed
- * hash of the duplicate rule's key, each claim naming its trainee) from the embedded log in
- * `dataDir`, in place (docs/DESIGN.md property 3; docs/operations.md "Forgetting the guard streams
- * of an older log"). One transaction lifts the log's no-delete trigger, deletes every event of
- * those streams and puts the trigger back, so no other connection ever sees the log without it;
- * then the file is rewritten (`VACUUM`: the log's writers leave stale copies of cells in pages they
- * split, which `secure_delete` alone would not reach) and its WAL truncated. Run it with the API and
- * the projector stopped: the rewrite waits on no writer for longer than 5 s. Every other stream's
- * chain is untouched (each stream is chained on its own); a digest signed before no longer matches
- * the log (its root covers the guard streams' heads: `audit verify --digest` names them missing),
- * and the kept tree of the latest digest (`audit.sqlite`) loses those heads' rows, so the names are
- * gone from it too while every other stream's inclusion proof still holds. Safe to run again
- * (nothing left: zeros). Throws when `dataDir` holds no log.
+ * Deletes the duplicate guard streams (`registrationguard-…`, each claim naming its trainee) from the embedded log in place
+ * (docs/operations.md "Forgetting the guard streams of an older log"): one transaction lifts the no-delete trigger, deletes and puts it
+ * back, so no connection sees the log without it; then `VACUUM` and a WAL truncation. Run with the API and projector stopped. Other
+ * streams' chains are untouched; a digest signed before no longer matches (`audit verify --digest` names the heads missing) and the
+ * kept tree loses those heads' rows. Safe to run again. Throws when `dataDir` holds no log.
  */
 export function forgetGuardStreams(dataDir: string): GuardStreamsForgotten {
   const eventsFile = join(dataDir, EVENTS_FILE);
@@ -83,13 +72,12 @@ export function forgetGuardStreams(dataDir: string): GuardStreamsForgotten {
   return { streams, events, keptHeads, walHeld };
 }
 
-/** WAL, a wait for other writers, and `secure_delete` on `db`. */
 function prepare(db: ReturnType<typeof openPrivateDatabase>): void {
   db.pragma('journal_mode = WAL');
   db.pragma('secure_delete = ON');
 }
 
-/** Copies the WAL into the file and truncates it; false when a reader held it. */
+/** False when a reader held the WAL. */
 function truncateWal(db: ReturnType<typeof openPrivateDatabase>): boolean {
   const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
   return result.busy === 0;

@@ -9,22 +9,15 @@ interface Queued<U, R> {
 }
 
 /**
- * Group commit on one SQLite connection (docs/DESIGN.md "Group commit"): the units of work
- * submitted during one turn of the event loop run in one `BEGIN IMMEDIATE` transaction, so they
- * share one commit and its fsync; each runs in its own savepoint (a nested better-sqlite3
- * transaction), so a unit that throws rolls back alone and the others commit. Each submitter's
- * promise settles only after the shared transaction has committed (or failed): an acknowledged
- * unit is as durable as the connection's `synchronous` setting makes a commit.
+ * Group commit (docs/DESIGN.md "Group commit"): one turn's units in one `BEGIN IMMEDIATE`, one fsync, each in its own savepoint so a
+ * unit that throws rolls back alone. A promise settles only after the shared commit: an acknowledged unit is as durable as a commit.
  */
 export class GroupCommit<U, R> {
   private queued: Queued<U, R>[] = [];
   private scheduled = false;
   private readonly group: Database.Transaction<(batch: Queued<U, R>[]) => Outcome<R>[]>;
 
-  /**
-   * `run` does one unit's writes (inside the savepoint) and returns its result; `committed` is
-   * called after each commit with the results of the units that committed.
-   */
+  /** `run` does one unit's writes in its savepoint; `committed` hears the results of the units of each commit. */
   constructor(
     db: Database.Database,
     run: (unit: U) => R,
@@ -42,7 +35,7 @@ export class GroupCommit<U, R> {
     );
   }
 
-  /** Queues `unit` for the next group commit; resolves with its result once committed, rejects with its error. */
+  /** Resolves with its result once committed, or rejects with its error. */
   submit(unit: U): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queued.push({ unit, resolve, reject });
@@ -52,7 +45,7 @@ export class GroupCommit<U, R> {
     });
   }
 
-  /** Commits every queued unit now (in one transaction) and settles their promises. */
+  /** Commits every queued unit now, in one transaction. */
   flush(): void {
     this.scheduled = false;
     const batch = this.queued;

@@ -1,18 +1,9 @@
 /**
- * SQLite adapter of the event store port (docs/DESIGN.md "The event store port": one append-only
- * table, global position as the integer primary key, unique `(stream_id, revision)` and unique
- * event id, WAL mode, appends committed in groups, "Group commit").
- *
- * better-sqlite3 is synchronous; every port method runs its statements synchronously and returns a
- * settled promise, so a thrown error always surfaces as a rejection, except appends, which are
- * group-committed ({@link GroupCommit}): the appends of one turn of the event loop share one write
- * transaction and its fsync, each in its own savepoint, and each settles once that has committed.
- *
- * Ordering guarantee: positions are assigned by `AUTOINCREMENT` inside the `BEGIN IMMEDIATE` write
- * transaction of each append, and write transactions on one file are serialised across connections
- * and OS processes. Position N+1 is therefore never committed before position N, and any snapshot
- * that contains position H contains every position below H. Subscriptions rely on this: do not
- * assign positions outside the write transaction.
+ * SQLite adapter of the event store port (docs/DESIGN.md "The event store port", "Group commit"): one append-only table in WAL mode.
+ * Methods run synchronously and return settled promises, except appends, which settle once their group commit has. Positions are
+ * assigned by `AUTOINCREMENT` inside each `BEGIN IMMEDIATE`, and write transactions on a file are serialised across connections and
+ * processes, so a snapshot holding position H holds every position below it: subscriptions rely on this, so never assign positions
+ * outside the write transaction.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -52,42 +43,24 @@ import {
   type RawEventRow,
 } from './sqlite-rows';
 
-/** Options of {@link SqliteEventStore}. */
 export interface SqliteEventStoreOptions {
-  /** Path of the database file, or `:memory:` for a private in-memory store (unit tests). */
+  /** Or `:memory:` (unit tests). */
   filename: string;
-  /**
-   * Milliseconds between two polls of a live subscription, which is how it sees appends made by
-   * other OS processes (appends of this process wake it at once). Default 100.
-   */
+  /** How often a live subscription polls for other processes' appends (this process's wake it at once), ms. */
   pollIntervalMs?: number;
-  /** Milliseconds a writer waits for another connection's write lock before failing. Default the process's `lockWait()` (5000). */
+  /** Ms a writer waits for another connection's lock. */
   busyTimeoutMs?: number;
-  /**
-   * SQLite `synchronous` level. `full` (default) fsyncs the WAL at each commit, so an acknowledged
-   * append survives a power loss as well as a `kill -9` (docs/DESIGN.md property 4); `normal` survives
-   * a process crash only and is faster.
-   */
+  /** `full` fsyncs the WAL at each commit: an acknowledged append survives power loss (docs/DESIGN.md property 4); `normal`, a crash. */
   synchronous?: 'full' | 'normal';
-  /**
-   * Where appends are committed, when not on this connection: the writer of a projection thread
-   * (`ProjectionThread`), which commits the checked and serialized units of work in its own group
-   * commits and answers their outcomes. This connection then only reads.
-   */
+  /** A projection thread's writer, which commits the checked units in its own group commits; this connection then only reads. */
   appendThrough?: (unit: QueuedWrite[]) => Promise<AppendOutcome[]>;
-  /**
-   * Whether appends on this connection chain each stream's events (docs/DESIGN.md "Verifiable
-   * history"); default true. False stores new events unchained, for the bench's comparison only
-   * (`HASH_CHAIN`; production refuses it).
-   */
+  /** Chain each stream's events (docs/DESIGN.md "Verifiable history"); false only for the bench's comparison (production refuses it). */
   hashChain?: boolean;
 }
 
-/** Default number of events one `readAll` call returns (port: {@link ReadAllOptions.maxCount}). */
 export const DEFAULT_READ_ALL_MAX_COUNT = 1000;
-/** Default polling interval of live subscriptions, in milliseconds. */
 export const DEFAULT_POLL_INTERVAL_MS = 100;
-/** Events a subscription reads per query while catching up. */
+/** Per query while a subscription catches up. */
 const SUBSCRIPTION_BATCH_SIZE = 500;
 const COLUMNS = 'position, id, stream_id, revision, type, data, metadata';
 
@@ -95,15 +68,11 @@ export type { AppendOutcome } from './stream-appends';
 
 let memoryStoreCounter = 0;
 
-/**
- * {@link EventStore} on one SQLite file (better-sqlite3), safe for several connections and OS
- * processes on the same file (WAL mode, `busy_timeout`, `BEGIN IMMEDIATE` appends).
- * Source: docs/DESIGN.md "The event store port".
- */
+/** Safe for several connections and processes on one file (WAL, `busy_timeout`, `BEGIN IMMEDIATE` appends). */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly key: string;
-  /** The database file's real path; null for an in-memory store. */
+  /** Real path; null in memory. */
   readonly file: string | null;
   private readonly pollIntervalMs: number;
   private readonly appendThrough: SqliteEventStoreOptions['appendThrough'];
@@ -112,23 +81,19 @@ export class SqliteEventStore implements EventStore {
 
   private readonly streamAppends: StreamAppends;
   private readonly storedStreams: StoredStreams;
-  /** A stream's rows as arrays (raw mode: no object per row). */
+  /** Raw mode: no object per row. */
   private readonly selectStream: Database.Statement<[string, number, number], RawEventRow>;
   private readonly selectAll: Database.Statement<[number, number], EventRow>;
   private readonly selectHead: Database.Statement<[], { head: number | null }>;
   private readonly streamScan: StreamScan;
   private readonly filtered: FilteredReads;
-  /** Appends: a unit is one append, or the writes of one all-or-nothing multi-stream append. */
+  /** A unit is one append, or one all-or-nothing multi-stream append. */
   private readonly appends: GroupCommit<QueuedWrite[], AppendOutcome[]>;
   private readonly snapshotTransaction: Database.Transaction<
     (fromPosition: number, maxCount: number, filter: EventFilter | undefined) => { events: RecordedEvent[]; scannedTo: number }
   >;
 
-  /**
-   * Opens (creating if needed) the store at `options.filename` and its schema.
-   * Throws a RangeError for a non-positive `pollIntervalMs`, and SQLite's error when the file
-   * cannot be opened.
-   */
+  /** Opens (creating) the store and its schema. RangeError for a non-positive `pollIntervalMs`; SQLite's error when it cannot open. */
   constructor(options: SqliteEventStoreOptions) {
     const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     if (!(pollIntervalMs > 0) || !Number.isFinite(pollIntervalMs)) {
@@ -191,22 +156,10 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * Appends `events` to `streamId` atomically (port: {@link EventStore.appendToStream}) in the next
-   * group commit (see the file's comment); resolves once committed. `expectedRevision` defaults to `'any'`.
-   *
-   * - Idempotency (as EventStoreDB): when every id of the batch is already in `streamId` at
-   *   consecutive revisions in the batch's order, returns the original result (revision and
-   *   position of the batch's last event) and writes nothing, whatever `expectedRevision` says.
-   *   When only some ids exist, or they exist in another stream or another order, rejects with
-   *   {@link IdempotencyConflictError} (also for an id repeated inside the batch).
-   * - Otherwise checks `expectedRevision` and rejects with {@link WrongExpectedVersionError}
-   *   (actual = the stream's last revision or `'no_stream'`) on a mismatch.
-   * - An empty batch checks the expected revision and returns the stream's current state:
-   *   its last revision (-1 when the stream does not exist) and the position of its last event (0).
-   *
-   * Event ids must be UUIDs (stored lower-case, as EventStoreDB does); `data` must be JSON-
-   * serialisable and `metadata` an object, otherwise rejects with a TypeError. Rejects with a
-   * RangeError for a negative or fractional expected revision.
+   * Port: {@link EventStore.appendToStream}, in the next group commit; resolves once committed. The same ids again at consecutive
+   * revisions in order: the original result, nothing written, whatever the expectation (as EventStoreDB); some of them, or elsewhere or
+   * reordered, or an id repeated in the batch: IdempotencyConflictError. WrongExpectedVersionError on a mismatch; an empty batch only
+   * checks it. TypeError for an id not a UUID (stored lower-case), data not JSON or metadata not an object; RangeError for a bad revision.
    */
   async appendToStream(streamId: string, events: EventData[], options: AppendOptions = {}): Promise<AppendResult> {
     this.assertOpen();
@@ -214,11 +167,7 @@ export class SqliteEventStore implements EventStore {
     return outcome.result;
   }
 
-  /**
-   * Appends to several streams all-or-nothing (port: {@link EventStore.appendToStreams}): the writes
-   * are one unit of the next group commit, in one savepoint, each checked as by
-   * {@link appendToStream}; the first that throws rolls all of them back and rejects with its error.
-   */
+  /** Port: {@link EventStore.appendToStreams}: one unit of the next group commit in one savepoint; the first failure rolls all back. */
   async appendToStreams(writes: StreamWrite[]): Promise<AppendResult[]> {
     this.assertOpen();
     if (!Array.isArray(writes)) throw new TypeError('writes must be an array');
@@ -226,42 +175,29 @@ export class SqliteEventStore implements EventStore {
     return outcomes.map((o) => o.result);
   }
 
-  /**
-   * Commits checked units of work on this connection, each unit all-or-nothing, the units of one
-   * turn of the event loop in one group commit (as {@link appendToStream} does); resolves with each
-   * unit's outcomes, or rejects with the error of the first unit that failed (the others of the
-   * group still commit). What a projection thread's writer runs for the appends posted to it.
-   */
+  /** What a projection thread's writer runs: each unit all-or-nothing, one turn's in one group commit; one failing leaves the rest. */
   appendWrites(unit: QueuedWrite[]): Promise<AppendOutcome[]> {
     this.assertOpen();
     return this.appends.submit(unit);
   }
 
-  /** Wakes this store's live subscriptions: another connection of this process committed appends (a projection thread's writer). */
+  /** Another connection of this process (a projection thread's writer) committed appends: wakes this store's live subscriptions. */
   signalAppended(): void {
     appendSignals.emit(this.key);
   }
 
-  /** A unit of work committed here, or by the writer appends go through. */
+  /** Here, or through the writer. */
   private submit(unit: QueuedWrite[]): Promise<AppendOutcome[]> {
     return this.appendThrough ? this.appendThrough(unit) : this.appends.submit(unit);
   }
 
-  /**
-   * Events of `streamId` with revision ≥ `fromRevision` (default 0), in revision order, at most
-   * `maxCount` (default: all; one indexed range read of `(stream_id, revision)`, so a page costs
-   * its events whatever the stream's length); `[]` for an unknown stream (port: {@link EventStore.readStream}).
-   */
+  /** Port: {@link EventStore.readStream}: one indexed range read, so a page costs its events whatever the stream's length. */
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const { fromRevision, maxCount } = this.streamRange(options);
     return this.selectStream.all(streamId, fromRevision, maxCount).map(rawToRecordedEvent);
   }
 
-  /**
-   * The checked range of a stream read (the store open, `fromRevision` an integer ≥ 0, `maxCount`
-   * an integer ≥ 1 when given): `maxCount` -1 for no limit, as SQLite reads a negative LIMIT.
-   * Throws RangeError, as `readStream` documents.
-   */
+  /** `maxCount` -1 for no limit, as SQLite reads a negative LIMIT. RangeError as `readStream` documents. */
   private streamRange(options: ReadStreamOptions): { fromRevision: number; maxCount: number } {
     this.assertOpen();
     const fromRevision = options.fromRevision ?? 0;
@@ -273,17 +209,13 @@ export class SqliteEventStore implements EventStore {
     return { fromRevision, maxCount };
   }
 
-  /** One stream's events as stored, a range of revisions (port: {@link EventStore.readStoredStream}; the checks of `readStream`). */
+  /** Port: {@link EventStore.readStoredStream}, with the checks of `readStream`. */
   async readStoredStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEventText[]> {
     const { fromRevision, maxCount } = this.streamRange(options);
     return this.storedStreams.stream(streamId, fromRevision, maxCount);
   }
 
-  /**
-   * Up to `maxCount` (default 1000) events with position > `fromPosition` (default 0) that match
-   * `filter`, in position order; the filter runs in SQL (port: {@link EventStore.readAll}).
-   * Rejects with a RangeError for a negative `fromPosition` or a `maxCount` below 1.
-   */
+  /** Port: {@link EventStore.readAll}, the filter run in SQL. */
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     const fromPosition = options.fromPosition ?? 0;
@@ -293,25 +225,19 @@ export class SqliteEventStore implements EventStore {
     return this.readAllNow(fromPosition, maxCount, options.filter);
   }
 
-  /** Whole streams in stream-id order up to a position (port: {@link EventStore.readStreamsByPrefix}; see `StreamScan`). */
+  /** Port: {@link EventStore.readStreamsByPrefix} (`StreamScan`). */
   async readStreamsByPrefix(options: ReadStreamsOptions): Promise<RecordedEvent[]> {
     this.assertOpen();
     return this.streamScan.streams(options);
   }
 
-  /** Whole streams of every category as stored (port: {@link EventStore.readStoredStreams}; see `StoredStreams`). */
+  /** Port: {@link EventStore.readStoredStreams} (`StoredStreams`). */
   async readStoredStreams(options: ReadStoredStreamsOptions): Promise<StoredEventText[]> {
     this.assertOpen();
     return this.storedStreams.streams(options);
   }
 
-  /**
-   * A catch-up subscription from `fromPosition` (exclusive, default 0) matching `filter` (port:
-   * {@link EventStore.subscribeToAll}). It reads in batches until it reaches the head, then waits:
-   * appends through any SqliteEventStore of this process on the same file wake it at once, and it
-   * polls every `pollIntervalMs` for appends of other processes. Events come in position order,
-   * each once. `unsubscribe()` (or `close()`) ends it; a pending `next()` then resolves `done`.
-   */
+  /** Port: {@link EventStore.subscribeToAll}: this process's appends on the file wake it at once; other processes' are polled for. */
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
     this.assertOpen();
     const fromPosition = options.fromPosition ?? 0;
@@ -330,7 +256,7 @@ export class SqliteEventStore implements EventStore {
     return subscription;
   }
 
-  /** Position of the newest event, `LOG_START` when the store is empty (port: {@link EventStore.headPosition}). */
+  /** Port: {@link EventStore.headPosition}. */
   async headPosition(): Promise<LogPosition> {
     return this.headPositionNow();
   }
@@ -341,7 +267,7 @@ export class SqliteEventStore implements EventStore {
     return logPosition(this.selectHead.get()?.head ?? 0);
   }
 
-  /** Ends every subscription of this instance and closes the connection. Safe to call twice. */
+  /** Ends this instance's subscriptions and closes the connection; safe twice. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.appends.flush();
@@ -362,10 +288,7 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-/**
- * Opens the embedded event store of a data directory: `<dataDir>/events.sqlite`, creating the
- * directory if needed (docs/operations.md "Configuration": `DATA_DIR`, default `./data`).
- */
+/** `<dataDir>/events.sqlite`, creating the directory (docs/operations.md "Configuration"). */
 export function openSqliteEventStore(dataDir: string, options: Omit<SqliteEventStoreOptions, 'filename'> = {}): SqliteEventStore {
   makePrivateDirectory(dataDir);
   return new SqliteEventStore({ ...options, filename: path.join(dataDir, 'events.sqlite') });

@@ -14,11 +14,9 @@ const textOf = (r: Row): StoredEventText => ({
 });
 
 /**
- * Reads whole streams of every category in stream-id order, as stored (port:
- * `EventStore.readStoredStreams`), on the index that `UNIQUE (stream_id, revision)` creates: a
- * call reads up to `maxCount` rows after the cursor and drops the last stream, unless it is the
- * only one, whose rest it then reads; both in one read transaction. Raw rows, no JSON parse: the
- * check of the hash chain hashes the texts. Also one stream's range of revisions as stored ({@link StoredStreams.stream}).
+ * Whole streams of every category as stored, in stream-id order (port `readStoredStreams`), on the `(stream_id, revision)` index: up to
+ * `maxCount` rows after the cursor, the last stream dropped unless it is the only one, whose rest is then read; one read transaction.
+ * Raw texts, no JSON parse: the chain check hashes them.
  */
 export class StoredStreams {
   private readonly read: Database.Transaction<(afterStream: string, beforeStream: string | null, maxCount: number) => StoredEventText[]>;
@@ -44,7 +42,7 @@ export class StoredStreams {
     });
   }
 
-  /** See `EventStore.readStoredStreams`; RangeError for a `maxCount` below 1. */
+  /** RangeError for a `maxCount` below 1. */
   streams(options: ReadStoredStreamsOptions): StoredEventText[] {
     if (!Number.isInteger(options.maxCount) || options.maxCount < 1) {
       throw new RangeError(`maxCount must be an integer ≥ 1, got ${options.maxCount}`);
@@ -52,10 +50,7 @@ export class StoredStreams {
     return this.read(options.afterStream ?? '', options.beforeStream ?? null, options.maxCount);
   }
 
-  /**
-   * The events of `streamId` with revision ≥ `fromRevision`, in revision order, at most `maxCount`
-   * (negative: no bound), as stored (port: `EventStore.readStoredStream`): one indexed range read.
-   */
+  /** Port `readStoredStream`: `maxCount` negative for no bound; one indexed range read. */
   stream(streamId: string, fromRevision: number, maxCount: number): StoredEventText[] {
     return this.range.all(streamId, fromRevision, maxCount).map(textOf);
   }

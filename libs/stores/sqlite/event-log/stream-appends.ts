@@ -22,13 +22,13 @@ interface ExistingIdRow {
   position: number;
 }
 
-/** What one append of a unit of work did: its result, and whether it wrote (false for an idempotent retry). */
+/** `written` false for an idempotent retry. */
 export interface AppendOutcome {
   result: AppendResult;
   written: boolean;
 }
 
-/** The statements of appends to the `events` table and the checks each append makes (docs/DESIGN.md "The event store port"). */
+/** The statements and checks of appends to `events` (docs/DESIGN.md "The event store port"). */
 export class StreamAppends {
   private readonly insertEvent: Database.Statement<unknown[]>;
   private readonly selectById: Database.Statement<[string], ExistingIdRow>;
@@ -36,7 +36,7 @@ export class StreamAppends {
   private readonly selectStream: Database.Statement<[string], RawEventRow>;
   private readonly verified: VerifiedHeads;
 
-  /** `chain` false stores events as given, unchained (the bench's comparison only: `SqliteEventStoreOptions.hashChain`). */
+  /** `chain` false stores events unchained (the bench's comparison only). */
   constructor(
     db: Database.Database,
     private readonly chain = true,
@@ -56,12 +56,8 @@ export class StreamAppends {
   }
 
   /**
-   * One stream's write of a unit of work, inside the write transaction (the rules are
-   * `SqliteEventStore.appendToStream`'s): an idempotent retry answers its original result; the
-   * expected revision is checked against the stream's head; each event is stored chained to the
-   * one before it, once every stored event of the stream is found to make its chain
-   * ({@link checkedHeadHash}; docs/DESIGN.md "Verifiable history"): {@link StreamChainBrokenError}
-   * when one does not.
+   * One stream's write, inside the write transaction, by `SqliteEventStore.appendToStream`'s rules; each event chained to the one before
+   * once the stream is found to make its chain ({@link checkedHeadHash}), else {@link StreamChainBrokenError}.
    */
   append({ streamId, events, expected }: QueuedWrite, recordedAt: string): AppendOutcome {
     if (events.length > 0) {
@@ -116,19 +112,11 @@ export class StreamAppends {
   }
 
   /**
-   * The hash of the last event of `streamId` (at `revision`, the head the index gave in this
-   * transaction), which the next event chains to, once every stored event of the stream is found
-   * to make its chain: each in its place, its stored form making its stored hash by the rule it
-   * names, linked to the one before, never of an older rule than an event before it (so an event
-   * whose chain keys were taken away, after chained ones, fails), as `audit verify` checks it
-   * (`IntactChain`, libs/audit). Else {@link StreamChainBrokenError} naming the first revision that
-   * fails: a new event never chains onto a stream altered anywhere. Events stored before the chain
-   * began have no hash to fail: the head of such a stream is the hash computed over them all.
-   * The caller's link (`previousHash`) is not trusted for this: the rows are.
-   *
-   * A stream is read and hashed whole (some 10 µs an event) only the first time this connection
-   * appends to it, or again after another connection committed to the file; otherwise the head
-   * this connection checked or wrote is taken ({@link VerifiedHeads} says why that is safe).
+   * The hash the next event chains to, once every stored event of the stream makes its chain as `audit verify` checks it (`IntactChain`,
+   * libs/audit: an event whose chain keys were taken away after chained ones fails too), else {@link StreamChainBrokenError} naming the
+   * first bad revision: a new event never chains onto an altered stream. Events from before the chain: the hash over them all. The caller's
+   * link is not trusted; the rows are. Read whole (~10 µs an event) only at this connection's first append to a stream, or after another
+   * connection committed; else the head it checked or wrote ({@link VerifiedHeads} says why that is safe).
    */
   private checkedHeadHash(streamId: string, revision: number): string {
     this.verified.sync();

@@ -4,30 +4,24 @@ import { rawToRecordedEvent, type RawEventRow } from './sqlite-rows';
 
 const COLUMNS = 'position, id, stream_id, revision, type, data, metadata';
 
-/** Where a range of streams starts: after a stream (a cursor, exclusive), or, when null, at the category's first stream. */
+/** After a stream (exclusive), or, when null, at the category's first. */
 export interface RangeStart {
   streamPrefix: string;
   afterStream: string | null;
-  /** Inclusive: only events at or below this global position (the snapshot of the log). */
+  /** Inclusive: the snapshot of the log. */
   toPosition: number;
 }
 
 /**
- * Splits one category's streams into ranges of whole streams of about a given number of events,
- * and reads a range, on the index that `UNIQUE (stream_id, revision)` creates (docs/DESIGN.md
- * "Rebuilding by stream": the stream phase's worker threads each prepare a range while the writer
- * writes the ranges in order). Each statement binds one lower bound on `stream_id` (see `StreamScan`).
+ * Splits a category's streams into ranges of whole streams of about n events, and reads a range, on the `(stream_id, revision)` index
+ * (docs/DESIGN.md "Rebuilding by stream"). Each statement binds one lower bound on `stream_id` (`StreamScan` says why).
  */
 export class StreamRanges {
   private readonly statements = new Map<string, Database.Statement<unknown[], RawEventRow | string>>();
 
   constructor(private readonly db: Database.Database) {}
 
-  /**
-   * The last stream of the range from `start` that holds about `events` events: the stream of the
-   * `events`-th event after the start (the range reads it whole), or undefined when fewer remain
-   * (the range runs to the category's last stream).
-   */
+  /** The stream of the `events`-th event after `start` (the range reads it whole); undefined when fewer remain: to the category's end. */
   end(start: RangeStart, events: number): string | undefined {
     const { lower, first } = this.lower(start);
     const nth = this.statement(
@@ -39,10 +33,7 @@ export class StreamRanges {
     return nth.pluck().get(first, upperBound(start.streamPrefix), start.toPosition, events - 1) as string | undefined;
   }
 
-  /**
-   * The events of the whole streams from `start` to `lastStream` (inclusive; undefined: to the
-   * category's last stream) at or below the start's position, in stream-id then revision order.
-   */
+  /** `lastStream` inclusive (undefined: to the category's end), at or below the start's position, in stream-id then revision order. */
   read(start: RangeStart, lastStream: string | undefined): RecordedEvent[] {
     const { lower, first } = this.lower(start);
     const read = this.statement(
@@ -55,7 +46,7 @@ export class StreamRanges {
     return rows.map(rawToRecordedEvent);
   }
 
-  /** One lower bound: the cursor where it lies at or beyond the prefix (exclusive), else the prefix (inclusive). */
+  /** The cursor where it lies at or beyond the prefix (exclusive), else the prefix (inclusive). */
   private lower(start: RangeStart): { lower: '>' | '>='; first: string } {
     return start.afterStream != null && start.afterStream >= start.streamPrefix
       ? { lower: '>', first: start.afterStream }
@@ -73,7 +64,7 @@ export class StreamRanges {
   }
 }
 
-/** The least string above every string that starts with `prefix` (its last UTF-16 unit raised by one). */
+/** The least string above every string starting with `prefix` (its last UTF-16 unit raised by one). */
 function upperBound(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }

@@ -4,16 +4,10 @@ import { assertNonNegativeInteger } from './sqlite-rows';
 import { StreamRanges } from './stream-ranges';
 
 /**
- * Reads whole streams of one category in stream-id order (port: `EventStore.readStreamsByPrefix`)
- * on the index that `UNIQUE (stream_id, revision)` creates, so no sort is needed: the streams whose
- * id lies in `[prefix, prefix with its last character raised by one)` (binary collation), after the
- * cursor, with position ≤ the snapshot's. A call is one range of {@link StreamRanges} (the stream of
- * the `maxCount`-th event, read whole), both reads in one read transaction.
- *
- * Every read binds exactly one lower bound on `stream_id`: the prefix, or the cursor where it lies
- * beyond the prefix. Given two (`stream_id > cursor AND stream_id >= prefix`), SQLite takes one of
- * them as the start of the index range, and with an empty cursor it walked every stream below the
- * prefix: a cost per call that grew with the whole log.
+ * Whole streams of one category in stream-id order (port `readStreamsByPrefix`) on the `(stream_id, revision)` index, no sort: ids in
+ * `[prefix, prefix raised by one)` (binary collation) after the cursor, at or below the snapshot. One range of {@link StreamRanges} per
+ * call, in one read transaction. Each read binds one lower bound on `stream_id`: given two, SQLite picked one as the index range's start,
+ * and with an empty cursor walked every stream below the prefix, a cost that grew with the log.
  */
 export class StreamScan {
   private readonly read: Database.Transaction<(options: ReadStreamsOptions) => RecordedEvent[]>;
@@ -26,7 +20,7 @@ export class StreamScan {
     });
   }
 
-  /** See `EventStore.readStreamsByPrefix`; RangeError for an empty prefix, a negative position or a `maxCount` below 1. */
+  /** RangeError for an empty prefix, a negative position or a `maxCount` below 1. */
   streams(options: ReadStreamsOptions): RecordedEvent[] {
     if (typeof options.streamPrefix !== 'string' || options.streamPrefix === '')
       throw new RangeError('streamPrefix must be a non-empty string');

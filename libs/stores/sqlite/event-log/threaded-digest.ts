@@ -3,15 +3,11 @@ import { LogDoesNotVerify, type ScheduledDigest } from '@app/audit';
 import { startWorker } from '../start-worker';
 import type { DigestJob } from './digest.worker';
 
-/** What the digest thread posts (see digest.worker.ts). */
 type FromDigester = { signed: ScheduledDigest | null } | { error: string; faults: number | null };
 
 /**
- * The next scheduled digest of the embedded log in `dataDir` (`digestSince`: signed with
- * `privateKey`, recorded as `by`, its tree kept in `<dataDir>/audit.sqlite`), made on a thread
- * of its own so that the thread that serves HTTP only waits for the answer (docs/DESIGN.md
- * "Scheduled digests"). Null when the log had not moved. Rejects with {@link LogDoesNotVerify}
- * when the log does not verify, or with the thread's error; settles once the thread has exited.
+ * The next scheduled digest (`digestSince`) on a thread of its own, so the HTTP thread only waits (docs/DESIGN.md "Scheduled
+ * digests"); null when the log had not moved. {@link LogDoesNotVerify}, or the thread's error; settles once the thread has exited.
  */
 export function digestInThread(dataDir: string, privateKey: KeyObject, by: string): Promise<ScheduledDigest | null> {
   const job: DigestJob = { dataDir, keyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), by };

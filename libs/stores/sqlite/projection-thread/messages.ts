@@ -1,7 +1,4 @@
-/**
- * What the API's thread, its log writer thread and its projection thread say to each other
- * (docs/DESIGN.md "The projection thread"): plain data, as `postMessage` copies it.
- */
+/** What the API's thread, its log writer and its projection thread say to each other (docs/DESIGN.md "The projection thread"). */
 import {
   IdempotencyConflictError,
   StreamChainBrokenError,
@@ -14,32 +11,24 @@ import type { ProjectorHealth } from '@app/runtime/projector';
 import type { QueuedWrite } from '../event-log/sqlite-rows';
 import type { AppendOutcome } from '../event-log/sqlite-event-store';
 
-/** What the log writer thread is started with (`workerData.job`). */
 export interface LogWriterJob {
   dataDir: string;
-  /** Whether appends chain each stream's events (`SqliteEventStoreOptions.hashChain`). */
   hashChain: boolean;
 }
 
-/** A message to the log writer thread: units of work to commit, or the end (after the queued units commit). */
+/** Units of work to commit, or the end (after the queued units commit). */
 export type ToWriter =
   { type: 'append'; id: number; units: QueuedWrite[][]; sealed: SealedValuesShared | null } | { type: 'close'; id: number };
 
-/**
- * The sealed values of events the API's thread sealed (docs/DESIGN.md "Personal data"):
- * `values[i]` is the JSON text of the values of event `eventIds[i]` (its box's plaintext). They
- * travel with the appends to the log writer, which hands them to the projection thread with its
- * next commit message; the projector takes each once when it reaches the event.
- */
+/** `values[i]`: the JSON text of event `eventIds[i]`'s box plaintext; carried with appends and commit messages to the projector. */
 export interface SealedValuesShared {
   eventIds: string[];
   values: string[];
 }
 
-/** Sealed values held at most while they wait for an append or a commit message to carry them; the oldest go first. */
+/** The oldest go first. */
 export const SEALED_VALUES_HELD = 4096;
 
-/** Adds `eventIds` and `values` to `to`, keeping the newest {@link SEALED_VALUES_HELD}. */
 export function holdSealedValues(to: SealedValuesShared, eventIds: string[], values: string[]): void {
   to.eventIds.push(...eventIds);
   to.values.push(...values);
@@ -50,40 +39,32 @@ export function holdSealedValues(to: SealedValuesShared, eventIds: string[], val
   }
 }
 
-/** A message from the log writer thread to the projection thread: it committed, and these values came since the last one. */
+/** The writer committed; these values came since the last one. */
 export type WriterCommitted = { type: 'committed'; sealed: SealedValuesShared | null };
 
-/** A message from the log writer thread. */
 export type FromWriter =
   | { type: 'appended'; id: number; units: UnitOutcome[] }
-  /** The writer committed appends: the API's thread wakes its subscriptions. */
+  /** The API's thread wakes its subscriptions. */
   | { type: 'committed' }
   | { type: 'closed'; id: number; error?: CarriedError };
 
-/** What the projection thread is started with (`workerData.job`). */
 export interface ProjectionThreadJob {
   dataDir: string;
-  /** Whether to send each applied batch's events' type and `traceparent` (tracing is on in the API's thread). */
+  /** Tracing is on in the API's thread. */
   traced: boolean;
-  /** The key-encryption keys of the trainees' data keys, as the thread makes them again, or null (see `ProjectionThreadOptions`). */
   keyEncryptionKeys: KeySourceTicket | null;
 }
 
-/** A message to the projection thread. */
 export type ToThread =
   | { type: 'catch-up'; id: number }
   | { type: 'start'; id: number }
-  /** Stops projecting (the thread goes on committing appends); `start` resumes. */
+  /** The thread goes on committing appends; `start` resumes. */
   | { type: 'stop'; id: number }
-  /** Stops projecting, closes the thread's connections and ends the thread. */
   | { type: 'close'; id: number }
-  /**
-   * Data keys the API's thread opened or made (docs/DESIGN.md "Personal data"): `bytes` holds the
-   * 32-byte key of `ids[i]` at `i * 32`. The thread keeps them as if it had read them itself.
-   */
+  /** `bytes` holds the 32-byte key of `ids[i]` at `i * 32`; the thread keeps them as if it had read them. */
   | { type: 'data-keys'; ids: string[]; bytes: Uint8Array };
 
-/** An error as it crosses threads: its class (by name), message and the fields the API reads. */
+/** Its class by name, message and the fields the API reads. */
 export interface CarriedError {
   name: string;
   message: string;
@@ -95,10 +76,8 @@ export interface CarriedError {
   code?: string;
 }
 
-/** The outcome of one unit of work of an `append` message. */
 export type UnitOutcome = { ok: true; outcomes: AppendOutcome[] } | { ok: false; error: CarriedError };
 
-/** A message from the projection thread. */
 export type FromThread =
   | { type: 'done'; id: number; checkpoint: LogPosition; health: ProjectorHealth }
   | { type: 'failed'; id: number; error: CarriedError }
@@ -107,9 +86,9 @@ export type FromThread =
       checkpoint: LogPosition;
       events: number;
       seconds: number;
-      /** A provider stream's event was applied (tokens issued, revoked or used). */
+      /** Tokens issued, revoked or used. */
       providerEvents: boolean;
-      /** The applied events' type and `traceparent`, where tracing is on. */
+      /** Where tracing is on. */
       traced: { type: string; traceparent: string }[];
       health: ProjectorHealth;
     }
@@ -117,7 +96,6 @@ export type FromThread =
   | { type: 'log'; level: 'error' | 'warn'; message: string; context?: Record<string, unknown> }
   | { type: 'fatal'; error: CarriedError };
 
-/** `error` as plain data. */
 export function carry(error: unknown): CarriedError {
   if (error instanceof WrongExpectedVersionError)
     return { name: error.name, message: error.message, streamId: error.streamId, expected: error.expected, actual: error.actual };
@@ -129,7 +107,7 @@ export function carry(error: unknown): CarriedError {
   return { name: 'Error', message: String(error) };
 }
 
-/** The error a {@link CarriedError} stands for: the event store port's own classes where it was one. */
+/** The event store port's own classes where it was one. */
 export function revive(carried: CarriedError): Error {
   if (carried.name === 'WrongExpectedVersionError')
     return new WrongExpectedVersionError(carried.streamId!, carried.expected!, carried.actual!);

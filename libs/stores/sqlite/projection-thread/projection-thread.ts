@@ -1,14 +1,8 @@
 /**
- * The API's projection thread on the embedded stores (docs/DESIGN.md "The projection thread"),
- * seen from the API's thread: a worker thread that is the one writer of the read models
- * (projection-thread.worker.ts), beside the log writer thread ({@link LogWriterThread}), the one
- * writer of the event log. The API's thread keeps HTTP, the wire checks, the decider and every
- * read; its event store ({@link eventStore}) reads on its own connection and posts each append,
- * checked and serialized, to the log writer, which commits it in its next group commit and tells
- * the projection thread, which projects it. Writers wait for their position by a message from the
- * projection thread, never by polling. So the disk's sync and the projection (folding, rendering
- * each version's answer, writing the read models) leave the API's thread, and the projection does
- * not wait for the sync either.
+ * The API's projection thread (docs/DESIGN.md "The projection thread") seen from the API's thread: the one writer of the read models,
+ * beside the log writer thread ({@link LogWriterThread}), the one writer of the log. The API's event store reads on its own connection
+ * and posts each append, checked and serialized, to the log writer, which commits it and tells the projection thread. Writers wait for
+ * their position by a message, never by polling; the sync and the projection both leave the API's thread.
  */
 import { MessageChannel, type Worker } from 'node:worker_threads';
 import { LOG_START, type LogPosition } from '@app/event-sourcing';
@@ -20,24 +14,19 @@ import { LogWriterThread } from './log-writer-thread';
 import { revive, type FromThread, type ProjectionThreadJob, type ToThread } from './messages';
 import { startWorker } from '../start-worker';
 
-/** How the thread is run and what the API's thread is told. */
 export interface ProjectionThreadOptions {
   dataDir: string;
-  /** Where the thread's projector logs (its messages are carried over). */
+  /** Its messages are carried over. */
   logger: ProjectorLogger;
-  /** Whether tracing is on: each applied batch then carries its events' type and `traceparent`. */
+  /** Each applied batch then carries its events' type and `traceparent`. */
   traced?: boolean;
-  /**
-   * The key-encryption keys of the trainees' data keys (docs/DESIGN.md "Personal data"): the thread
-   * opens sealed personal values with the keys of `<dataDir>/keys.sqlite`, with the same source made
-   * again there (`KeySource.forThread`). Null: it reads events as stored.
-   */
+  /** The thread opens sealed values with the keys of `keys.sqlite` under them, the source made again there; null: events as stored. */
   keyEncryptionKeys?: KeySource | null;
-  /** Whether appends chain each stream's events (default true; `SqliteEventStoreOptions.hashChain`). */
+  /** `SqliteEventStoreOptions.hashChain`. */
   hashChain?: boolean;
 }
 
-/** The batches the thread stored since its checkpoint last moved, and whether a provider's event was among them. */
+/** Since the checkpoint last moved. */
 export type ThreadApplied = AppliedBatch & { providerEvents: boolean };
 
 interface Pending<T> {
@@ -45,9 +34,8 @@ interface Pending<T> {
   reject: (error: Error) => void;
 }
 
-/** The projection thread, its event store and its projector's state as the API's thread sees them. */
 export class ProjectionThread implements ProjectorHandle {
-  /** The event store of the API's thread: reads here, appends through the thread. */
+  /** Reads here, appends through the thread. */
   readonly eventStore: SqliteEventStore;
   private readonly worker: Worker;
   private readonly writer: LogWriterThread;
@@ -60,10 +48,10 @@ export class ProjectionThread implements ProjectorHandle {
   private closed = false;
   private readonly appliedListeners: ((applied: ThreadApplied) => void)[] = [];
   private readonly fatalListeners: ((error: Error) => void)[] = [];
-  /** Data keys to tell the thread of at the end of this turn of the event loop (see {@link shareDataKey}). */
+  /** Told at the end of this turn of the event loop ({@link shareDataKey}). */
   private sharedKeys: { traineeId: string; key: Buffer }[] = [];
 
-  /** Starts the two threads on `options.dataDir` (the projector not yet live: see {@link start}). */
+  /** The projector not yet live ({@link start}). */
   constructor(private readonly options: ProjectionThreadOptions) {
     const commits = new MessageChannel();
     const job: ProjectionThreadJob = {
@@ -97,39 +85,33 @@ export class ProjectionThread implements ProjectorHandle {
     return { ...this.lastHealth, checkpoint: this.position };
   }
 
-  /** Applies everything up to the head once, in the thread; resolves with the checkpoint. */
+  /** Resolves with the checkpoint. */
   catchUp(): Promise<LogPosition> {
     return this.request({ type: 'catch-up', id: this.nextId++ });
   }
 
-  /**
-   * Tells `listener` of the batches stored each time the checkpoint moves: how many events, the
-   * store's time (s), the traced events (where `traced`), whether a provider's event was among them.
-   */
+  /** Each time the checkpoint moves: events, the store's time (s), the traced events, whether a provider's event was among them. */
   onApplied(listener: (applied: ThreadApplied) => void): void {
     this.appliedListeners.push(listener);
   }
 
-  /** Tells `listener` once when the thread's projector cannot go on (its subscription ended for good) or the thread died. */
+  /** Once, when the projector cannot go on (its subscription ended for good) or the thread died. */
   onFatal(listener: (error: Error) => void): void {
     this.fatalListeners.push(listener);
   }
 
-  /** Catches up, then projects live in the thread; resolves once subscribed. */
+  /** Resolves once subscribed. */
   async start(): Promise<void> {
     await this.request({ type: 'start', id: this.nextId++ });
   }
 
-  /** Stops the thread's projector (appends still commit); {@link start} resumes it. */
+  /** Appends still commit; {@link start} resumes. */
   async stop(): Promise<void> {
     if (this.closed) return;
     await this.request({ type: 'stop', id: this.nextId++ });
   }
 
-  /**
-   * Stops the projector, closes its connections and ends its thread, then commits the appends
-   * queued for the log writer and ends that thread, and closes this event store. Safe to call twice.
-   */
+  /** Ends the projection thread, then commits the log writer's queue and ends it, then closes this event store. Safe twice. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -141,12 +123,7 @@ export class ProjectionThread implements ProjectorHandle {
     this.waiters.releaseAll(false);
   }
 
-  /**
-   * Tells the thread of a trainee's data key this thread opened or made (`DataKeysOptions.onOpened`),
-   * so that it does not read and unwrap it again to open the trainee's events (docs/DESIGN.md
-   * "Personal data"). The keys of one turn of the event loop go in one message; the thread keeps
-   * them no longer than one it read itself.
-   */
+  /** A data key this thread opened or made (`DataKeysOptions.onOpened`), so the thread need not unwrap it; a turn's keys in one message. */
   shareDataKey(traineeId: string, key: Buffer): void {
     if (this.closed) return;
     this.sharedKeys.push({ traineeId, key });
@@ -161,18 +138,13 @@ export class ProjectionThread implements ProjectorHandle {
     });
   }
 
-  /**
-   * Tells the thread of the sealed values of an event this thread sealed (`PersonalDataOptions.onSealed`):
-   * they go with the next append to the log writer, which hands them on with its next commit
-   * message, and the projector takes them, once, instead of opening the event's box (docs/DESIGN.md
-   * "Personal data"). No message of their own.
-   */
+  /** An event's sealed values (`PersonalDataOptions.onSealed`): carried with the next append and commit, taken once by the projector. */
   shareSealedValues(eventId: string, values: string): void {
     if (this.closed) return;
     this.writer.shareSealedValues(eventId, values);
   }
 
-  /** Resolves true once the thread has applied every event up to `position`, false after `timeoutMs` (default 10 s). */
+  /** False after `timeoutMs`. */
   waitFor(position: LogPosition, timeoutMs = 10_000): Promise<boolean> {
     return this.waiters.wait(position, this.position, timeoutMs);
   }
@@ -227,7 +199,7 @@ export class ProjectionThread implements ProjectorHandle {
     }
   }
 
-  /** A thread failed: every call waiting on the projection thread is refused, and the process is told (it exits for its supervisor). */
+  /** Every call waiting on the thread is refused, and the process is told (it exits for its supervisor). */
   private died(error: Error): void {
     this.lastHealth = {
       ...this.lastHealth,
@@ -239,7 +211,7 @@ export class ProjectionThread implements ProjectorHandle {
     for (const listener of this.fatalListeners) this.tell(() => listener(error));
   }
 
-  /** Runs a listener; what it throws is logged, never thrown into the message handler. */
+  /** What it throws is logged, never thrown into the message handler. */
   private tell(listener: () => void): void {
     try {
       listener();
@@ -255,5 +227,4 @@ export class ProjectionThread implements ProjectorHandle {
   }
 }
 
-/** How long {@link ProjectionThread.stop} waits for the thread to end before terminating it, in ms. */
 const STOP_TIMEOUT_MS = 10_000;

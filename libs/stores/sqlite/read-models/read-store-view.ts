@@ -9,34 +9,28 @@ import { registerProjections, registryStatements, type RegistryRow } from './reg
 import { SqliteRebuildRuns } from './sqlite-rebuild-runs';
 import type { ReadStoreConnectionOptions } from './wal-checkpointer';
 
-/** The tables of the store each projection serves from. */
 export type ServedTables = { trainees: TraineeTables; providers: ProviderTables };
 
 /**
- * One connection to the embedded read store (`read-models.sqlite`) following its registry
- * (docs/DESIGN.md "Read models"): `projection_registry` names the store each projection serves
- * from, and every read and write looks again when another connection has committed, so a swap made
- * in another process is followed by every read that starts after it. What the read store's ports
- * (`SqliteTraineeReads`, `SqliteChangeFeed`, `SqliteProviderReads`, `SqliteProjectionWrites`,
- * `SqliteRebuilds`) share; its damage, met by any call, is `ReadModelsDamaged` (`guardDamage`).
+ * One connection to the embedded read store following its registry (docs/DESIGN.md "Read models"), shared by the store's ports; its
+ * damage, met by any call, is `ReadModelsDamaged` (`guardDamage`).
  */
 export class ReadStoreView {
   readonly db: Database.Database;
   readonly stmts: ReturnType<typeof registryStatements>;
   /** The latest rebuild run of each projection (docs/observability.md "Rebuilds"). */
   readonly rebuildRuns: SqliteRebuildRuns;
-  /** This code's version of each projection (tests may set others). */
+  /** Tests may set others. */
   readonly codeVersions: Record<ProjectionName, number>;
-  /** The tables of each store met so far, by projection and store name. */
+  /** By projection and store name. */
   readonly tablesByStore = { trainees: new Map<string, TraineeTables>(), providers: new Map<string, ProviderTables>() };
-  /** The registry as last read. */
   registry: RegistryRow[] = [];
   private active!: ServedTables;
-  /** The registry as {@link registryStatements}' `registryKey` last read it. */
+  /** As {@link registryStatements}' `registryKey` last read it. */
   private registryKey = '';
   private seenDataVersion = -1;
 
-  /** Opens (creating if needed) the read store in `filename`, registering this code's projections where none are. */
+  /** Opens (creating) the store in `filename`, registering this code's projections where none are. */
   constructor(
     readonly filename: string,
     options: ReadStoreConnectionOptions & { codeVersions?: Partial<Record<ProjectionName, number>> } = {},
@@ -50,11 +44,8 @@ export class ReadStoreView {
   }
 
   /**
-   * Follows the registry when another connection (or this one) has committed since the last look
-   * (`PRAGMA data_version`, about 2 µs): every read and write looks, so a swap made in another
-   * process is followed by every read that starts after it (docs/DESIGN.md "Read models" and
-   * "Projection versions and blue/green rebuilds"), and a read that meets a dropped store looks
-   * again (see {@link read}); `force` reads the registry even if nothing committed.
+   * Follows the registry when any connection committed since the last look (`PRAGMA data_version`, ~2 µs): every read and write looks,
+   * so a swap in another process is followed by every read that starts after it; `force` reads it even if nothing committed.
    */
   refresh(mode: 'look' | 'force' = 'look'): ServedTables {
     const version = this.stmts.dataVersion.get() as number;
@@ -70,24 +61,21 @@ export class ReadStoreView {
     return this.active;
   }
 
-  /** The trainee tables of `store` (made once per store and kept). */
+  /** Made once per store and kept. */
   traineeTables(store: string): TraineeTables {
     let t = this.tablesByStore.trainees.get(store);
     if (!t) this.tablesByStore.trainees.set(store, (t = new TraineeTables(this.db, store)));
     return t;
   }
 
-  /** The provider tables of `store` (made once per store and kept). */
+  /** Made once per store and kept. */
   providerTables(store: string): ProviderTables {
     let t = this.tablesByStore.providers.get(store);
     if (!t) this.tablesByStore.providers.set(store, (t = new ProviderTables(this.db, store)));
     return t;
   }
 
-  /**
-   * Runs a read on the served stores; if a swap dropped the old store between the registry look and
-   * the read, looks again and retries once, so a swap never fails a read.
-   */
+  /** If a swap dropped the old store between the registry look and the read, looks again and retries once: a swap never fails a read. */
   read<T>(fn: (tables: ServedTables) => T): T {
     return guardDamage(this.filename, () => {
       try {
@@ -100,39 +88,38 @@ export class ReadStoreView {
     });
   }
 
-  /** The projection version of the store the registry, as last read, names for `name` (0: none). */
+  /** As last read; 0: none. */
   servedVersion(name: ProjectionName): number {
     return this.registry.find((r) => r.name === name)?.version ?? 0;
   }
 
-  /** True when the registry, as last read, names a store of projection `name` built by this code's version of it. */
+  /** As last read. */
   servesCodeVersion(name: ProjectionName): boolean {
     return this.registry.find((r) => r.name === name)?.version === this.codeVersions[name];
   }
 
-  /** The stored position of checkpoint `name`, 0 when none. */
+  /** 0 when none. */
   checkpointAt(name: string): number {
     return this.stmts.getCheckpoint.get(name)?.position ?? 0;
   }
 
-  /** The lower of the checkpoints of both stores in `t`: every event up to it is applied to both. */
+  /** Every event up to it is applied to both stores in `t`. */
   servedCheckpoint(t: ServedTables): LogPosition {
     return logPosition(Math.min(this.checkpointAt(`trainees_${t.trainees.store}`), this.checkpointAt(`providers_${t.providers.store}`)));
   }
 
-  /** Moves the checkpoints of both stores in `t` to `position` (never back). */
+  /** Never back. */
   advance(t: ServedTables, position: number): void {
     for (const [name, { store }] of Object.entries(t))
       this.stmts.setCheckpoint.run(`${name}_${store}`, position, Number(/^v(\d+)/.exec(store)?.[1] ?? 0), now());
   }
 
-  /** Closes the connection. */
   close(): void {
     this.db.close();
   }
 }
 
-/** Now, as the registry and checkpoint tables record it (ISO 8601, UTC). */
+/** ISO 8601 UTC, as the registry and checkpoint tables record it. */
 export function now(): string {
   return new Date().toISOString();
 }

@@ -7,35 +7,25 @@ import type { TraineeTables } from './trainee-tables';
 import { SqliteStreamBuild, type StreamBuildOptions } from './sqlite-stream-build';
 import { SharedWriteLock, beginAsSoonAsFree } from './shared-write-lock';
 
-/** What a {@link SqliteRebuildTarget} needs of its `SqliteReadModel`. */
 export interface RebuildContext {
   db: Database.Database;
-  /** Options of the trainee store's stream build (see `SqliteStreamBuild`). */
   streamBuild?: StreamBuildOptions;
   name: ProjectionName;
   store: string;
   version: number;
   tables: TraineeTables | ProviderTables;
-  /** The position stored for checkpoint `name`, 0 when none. */
+  /** 0 when none. */
   checkpoint(name: string): number;
   setCheckpoint(name: string, position: number, version: number): void;
-  /**
-   * Inside the swap's transaction: points the registry at the new store, forgets the events an
-   * older version skipped; returns the previous store.
-   */
+  /** Inside the swap's transaction: repoints the registry, forgets events an older version skipped; returns the previous store. */
   pointRegistry(): string;
-  /**
-   * After the swap's commit: follows the registry and, unless `keep`, drops store `previous` in
-   * slices (`dropInSlices`), resolving once it is gone with the time that took (s).
-   */
+  /** After the swap's commit: unless `keep`, drops `previous` in slices, resolving with the time that took (s). */
   afterSwap(previous: string, keep: boolean): Promise<{ dropped: boolean; dropSeconds?: number }>;
 }
 
 /**
- * A new store of one projection being built beside the one that serves (see {@link RebuildTarget}
- * and docs/DESIGN.md "Projection versions and blue/green rebuilds"). The trainee store can
- * also be built stream by stream (`byStream`, docs/DESIGN.md "Rebuilding by stream"): its
- * cursor lives in `projection_rebuild_cursors`, written in the same transaction as the documents.
+ * A new store built beside the served one ({@link RebuildTarget}); the trainee store also stream by stream (docs/DESIGN.md "Rebuilding by
+ * stream"), its cursor in `projection_rebuild_cursors`, written with the documents.
  */
 export class SqliteRebuildTarget implements RebuildTarget {
   readonly name: ProjectionName;
@@ -58,7 +48,7 @@ export class SqliteRebuildTarget implements RebuildTarget {
     }
   }
 
-  /** Forgets a stream cursor left by a dropped store of the same name (a new store starts from nothing). */
+  /** One left by a dropped store of the same name: a new store starts from nothing. */
   reset(): void {
     this.byStream?.forget();
   }
@@ -67,7 +57,7 @@ export class SqliteRebuildTarget implements RebuildTarget {
     return logPosition(this.ctx.checkpoint(this.checkpointName));
   }
 
-  /** Applies the batch to the new store in short transactions, each with its checkpoint (see `SharedWriteLock`). */
+  /** In short transactions, each with its checkpoint (`SharedWriteLock`). */
   async applyBatch(events: RecordedEvent[]): Promise<void> {
     for (let i = 0; i < events.length;) {
       const slice = events.slice(i, i + this.lock.size());
@@ -83,9 +73,8 @@ export class SqliteRebuildTarget implements RebuildTarget {
     readAfter: (position: LogPosition) => Promise<RecordedEvent[]>,
     options: { keepOld: boolean },
   ): Promise<{ previous: string; dropped: boolean; dropSeconds?: number }> {
-    // Holding the write lock, apply what the log gained since the last batch, then point the
-    // registry at the new store: the live projector's next batch (serialised behind this lock)
-    // and every read after the commit use the new store.
+    // Under the write lock: apply what the log gained, then repoint; the live projector's next batch (behind this lock) and every read
+    // after the commit use the new store.
     const { db } = this.ctx;
     beginAsSoonAsFree(db);
     let previous: string;

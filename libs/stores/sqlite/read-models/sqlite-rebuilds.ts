@@ -6,13 +6,9 @@ import { projectionInfoOf } from './registry-statements';
 import { SqliteRebuildTarget } from './sqlite-rebuild-target';
 import type { StreamBuildOptions } from './sqlite-stream-build';
 
-/**
- * The blue/green rebuilds of the embedded read store's `view` (`RebuildableStore`; docs/DESIGN.md
- * "Projection versions and blue/green rebuilds"): each projection as an operator sees it, a new
- * store built beside the one that serves and swapped in, and the old stores dropped in slices.
- */
+/** Blue/green rebuilds of the read store (docs/DESIGN.md "Projection versions and blue/green rebuilds"); old stores dropped in slices. */
 export class SqliteRebuilds implements RebuildableStore {
-  /** The run of {@link dropPendingStores} under way, if any. */
+  /** Under way, if any. */
   private dropping: Promise<void> | null = null;
 
   constructor(
@@ -20,18 +16,14 @@ export class SqliteRebuilds implements RebuildableStore {
     private readonly streamBuildOptions: StreamBuildOptions,
   ) {}
 
-  /** Each projection as an operator sees it (`admin projections status`, the metrics). */
+  /** As an operator sees it (`admin projections status`, the metrics). */
   async projectionInfo(): Promise<ProjectionInfo[]> {
     const t = this.view.refresh('force');
     const tablesOf = (name: ProjectionName) => (name === 'trainees' ? t.trainees : t.providers);
     return projectionInfoOf(this.view.registry, this.view.codeVersions, this.view.stmts, tablesOf);
   }
 
-  /**
-   * Starts a rebuild of `name` into a new store (`v<code version>`, else `v<code version>_g<n>`),
-   * or resumes the one in progress; see {@link RebuildTarget} and docs/DESIGN.md "Projection
-   * versions and blue/green rebuilds".
-   */
+  /** Into a new store (`v<code version>`, else `v<code version>_g<n>`), or the one in progress ({@link RebuildTarget}). */
   async beginRebuild(name: ProjectionName): Promise<RebuildTarget> {
     const { view } = this;
     const row = view.refresh('force') && view.registry.find((r) => r.name === name)!;
@@ -76,11 +68,8 @@ export class SqliteRebuilds implements RebuildableStore {
   }
 
   /**
-   * Drops the stores that swaps left to drop (`projection_drops`), each in slices that hold the
-   * write lock about 15 ms at a time (`dropInSlices`), with its checkpoint; resolves
-   * once none is left. What a swap's rebuild awaits, and what the projector starts in the background
-   * (`ProjectionStore.dropPendingStores`), so a drop a crash cut short is finished. Calls made while
-   * one runs share it.
+   * Drops what swaps left to drop (`projection_drops`) with their checkpoints, in slices of the write lock (`dropInSlices`); resolves
+   * once none is left. A swap awaits it and the projector starts it in the background, so a drop a crash cut short ends; calls share a run.
    */
   dropPendingStores(options?: SliceOptions): Promise<void> {
     this.dropping ??= dropRecordedStores(this.view.db, this.view.stmts, options).finally(() => (this.dropping = null));

@@ -12,36 +12,22 @@ import type { StreamBuildJob, StreamBuildMessage, StreamRange } from './stream-b
 import { SharedWriteLock, writeAsSoonAsFree } from './shared-write-lock';
 import { startWorker } from '../start-worker';
 
-/** How a {@link SqliteStreamBuild} runs its workers (`SqliteReadModelOptions`). */
 export interface StreamBuildOptions {
-  /** The log position from which the phase reads in worker threads (default {@link WORKER_FROM_POSITION}). */
+  /** Default {@link WORKER_FROM_POSITION}. */
   workerFromPosition?: number;
-  /**
-   * The service key's `key-encryption` keys, when the log's personal data is sealed (docs/DESIGN.md
-   * "Personal data"): the workers, which read the log on connections of their own, open sealed
-   * values with the data keys they unwrap (each worker makes the source again, `keySourceIn`).
-   * Absent or null: they read the events as stored, as a log in the clear is.
-   */
+  /** For a sealed log (docs/DESIGN.md "Personal data"): the workers, on connections of their own, open sealed values with them. */
   keyEncryptionKeys?: KeySource | null;
 }
 
 /**
- * The stream phase of a trainee store (see {@link StreamBuild}): documents from whole streams, and
- * the cursor in `projection_rebuild_cursors` (keyed by the store's checkpoint name) written in the
- * same transaction; `finish` builds the secondary indexes, stores the checkpoint (`setCheckpoint`)
- * and forgets the cursor together. A store left without its indexes by an interrupted phase gets
- * them back when it is next opened (`TraineeTables` creates missing ones) or finished.
- *
- * On a file-backed {@link SqliteEventStore}, {@link run} reads, folds and renders in a worker
- * thread (`stream-build.worker`) while this thread writes (docs/DESIGN.md "Rebuilding by stream").
+ * The stream phase of a trainee store ({@link StreamBuild}; docs/DESIGN.md "Rebuilding by stream"): documents from whole streams and
+ * the cursor in one transaction; `finish` builds the secondary indexes (also rebuilt at the next open after an interruption), stores
+ * the checkpoint and forgets the cursor together. On a file-backed log, workers read, fold and render while this thread writes.
  */
 export class SqliteStreamBuild implements StreamBuild {
   readonly streamPrefix = TRAINEE_STREAM_PREFIX;
   private readonly stmts;
-  /**
-   * Once this run's first batch set the store up for bulk writing (see {@link write}), the
-   * connection's own WAL auto-checkpoint, which {@link finish} and {@link abandon} put back; else null.
-   */
+  /** The connection's WAL auto-checkpoint while set up for bulk writing, put back by {@link finish} and {@link abandon}; else null. */
   private bulk: { autocheckpoint: number } | null = null;
   private readonly workerFromPosition: number;
   private readonly keyEncryptionKeys: KeySource | null;
@@ -78,8 +64,7 @@ export class SqliteStreamBuild implements StreamBuild {
   }
 
   async finish(toPosition: LogPosition): Promise<void> {
-    // Each index in its own transaction (a store that serves meanwhile writes between them), then
-    // the checkpoint and the cursor together.
+    // Each index in its own transaction (a store serving meanwhile writes between them), then checkpoint and cursor together.
     for (const sql of this.tables.indexStatements()) await this.lock.run(0, () => this.db.exec(sql));
     this.db
       .transaction(() => {
@@ -91,7 +76,7 @@ export class SqliteStreamBuild implements StreamBuild {
     this.endBulk();
   }
 
-  /** See `StreamBuild.abandon`: the secondary indexes back and the connection's own WAL auto-checkpoint. */
+  /** `StreamBuild.abandon`: the secondary indexes and the WAL auto-checkpoint back. */
   async abandon(): Promise<void> {
     this.tables.createIndexes();
     this.endBulk();
@@ -102,24 +87,16 @@ export class SqliteStreamBuild implements StreamBuild {
     this.bulk = null;
   }
 
-  /** Drops the cursor. */
   forget(): void {
     this.stmts.dropCursor.run(this.checkpointName);
   }
 
   /**
-   * Runs the whole stream phase in worker threads when `eventStore` is a file-backed
-   * {@link SqliteEventStore} and the phase reads up to position `workerFromPosition` or further
-   * (default {@link WORKER_FROM_POSITION}; else returns null: the caller runs it batch by batch,
-   * which costs less than starting workers for a short log). This thread splits the streams into
-   * ranges of about `batchSize` events (`StreamRanges`), hands them out in turn to
-   * {@link STREAM_BUILD_WORKERS} workers (to one while live writes share the store's write lock,
-   * `SharedWriteLock.contended`), each of which reads, folds and renders its range, at most
-   * {@link CREDITS} ranges per worker ahead of the writer, and writes the prepared ranges in range
-   * order, each with its cursor; the workers open sealed personal values with the options'
-   * `keyEncryptionKeys`, as `eventStore` would. Stops between batches when `shouldStop()` turns true. Rejects with a
-   * worker's error (a projection failure names nothing more than the message; the position-order
-   * path names the event).
+   * Runs the whole phase in workers when the log is a file-backed {@link SqliteEventStore} and the phase reads to `workerFromPosition` or
+   * further; else null (batch by batch costs less than starting workers). Ranges of about `batchSize` events (`StreamRanges`) go in turn
+   * to {@link STREAM_BUILD_WORKERS} workers (one while live writes share the lock), at most {@link CREDITS} ahead, and are written in
+   * order, each with its cursor. Stops between batches on `shouldStop()`. Rejects with a worker's error (the message only; the
+   * position-order path names the event).
    */
   run(
     eventStore: EventStore,
@@ -131,7 +108,6 @@ export class SqliteStreamBuild implements StreamBuild {
     const toPosition = from?.toPosition ?? eventStore.headPositionNow();
     if (toPosition < this.workerFromPosition) return null;
     const start: RangeStart = { streamPrefix: this.streamPrefix, afterStream: from?.lastStream ?? null, toPosition };
-    // The workers open sealed personal values with the same keys (docs/DESIGN.md "Personal data").
     return this.runWorkers(eventsFile, this.keyEncryptionKeys, start, options);
   }
 
@@ -150,7 +126,7 @@ export class SqliteStreamBuild implements StreamBuild {
       );
       // The build settles once every worker has exited: none still holds a connection to the data dir's files after it.
       const exited = workers.map((worker) => new Promise<void>((done) => worker.once('exit', () => done())));
-      /** Where the next range starts; null once the last one is handed out. */
+      /** Null once the last range is handed out. */
       let next: RangeStart | null = first;
       let sent = 0;
       let written = 0;
@@ -176,7 +152,7 @@ export class SqliteStreamBuild implements StreamBuild {
           next = lastStream === undefined ? null : { ...next, afterStream: lastStream };
         }
       };
-      // The prepared ranges in range order, one at a time, in short transactions (see SharedWriteLock).
+      // In range order, one at a time, in short transactions (SharedWriteLock).
       let writing = Promise.resolve();
       const writeInOrder = () => {
         writing = writing.then(async () => {
@@ -214,7 +190,7 @@ export class SqliteStreamBuild implements StreamBuild {
     });
   }
 
-  /** Writes one prepared range in transactions of about the lock's size, each with the cursor of its last stream. */
+  /** In transactions of about the lock's size, each with the cursor of its last stream. */
   private async writeRange(trainees: PreparedTrainee[], lastStream: string, toPosition: number): Promise<void> {
     for (let i = 0; i < trainees.length;) {
       const chunk = chunkOf(trainees, i, this.lock.size());
@@ -226,11 +202,10 @@ export class SqliteStreamBuild implements StreamBuild {
     }
   }
 
-  /** Writes one batch (`store`) and the cursor (in the caller's transaction), setting the store up for bulk writing first. */
+  /** In the caller's transaction, with the cursor; sets the store up for bulk writing first. */
   private write(cursor: StreamCursor, store: () => void): void {
     if (!this.bulk) {
-      // Fewer, larger WAL checkpoints while the store is written in bulk (each one fsyncs), and no
-      // secondary index to update row by row in random order: they are built at `finish`.
+      // Fewer, larger WAL checkpoints (each fsyncs), and no secondary index updated row by row in random order: built at `finish`.
       this.bulk = { autocheckpoint: this.db.pragma('wal_autocheckpoint', { simple: true }) as number };
       this.db.pragma(`wal_autocheckpoint = ${BULK_WAL_AUTOCHECKPOINT_PAGES}`);
       this.tables.dropIndexes();
@@ -240,10 +215,7 @@ export class SqliteStreamBuild implements StreamBuild {
   }
 }
 
-/**
- * Asks the worker to stop (it closes its connection and exits, after the ranges already sent to
- * it), and terminates it if it has not exited after {@link WORKER_STOP_TIMEOUT_MS}.
- */
+/** It closes its connection and exits after the ranges sent; terminated after {@link WORKER_STOP_TIMEOUT_MS}. */
 function stopWorker(worker: Worker): void {
   const timer = setTimeout(() => void worker.terminate(), WORKER_STOP_TIMEOUT_MS);
   timer.unref();
@@ -253,11 +225,7 @@ function stopWorker(worker: Worker): void {
 
 const WORKER_STOP_TIMEOUT_MS = 10_000;
 
-/**
- * The prepared trainees (whole streams, in stream order) from `from` up to about `events` events
- * (at least one trainee), their events, and the cursor a transaction of them stores: the last one's
- * stream (the batch's own last stream, where the chunk ends the batch, is the caller's).
- */
+/** From `from`, up to about `events` events (at least one trainee), with the cursor a transaction of them stores: the last one's stream. */
 function chunkOf(
   trainees: PreparedTrainee[],
   from: number,
@@ -270,29 +238,20 @@ function chunkOf(
   return { trainees: chunk, events: n, lastStream: traineeStreamId(chunk[chunk.length - 1].row.trainee_id) };
 }
 
-/** The prepared trainees as posted: answer bodies arrive as Uint8Array; the driver binds Buffers. */
+/** Answer bodies arrive as Uint8Array; the driver binds Buffers. */
 function received(trainees: PreparedTrainee[]): PreparedTrainee[] {
   for (const t of trainees) for (const a of t.answers) a.body = Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength);
   return trainees;
 }
 
-/**
- * The snapshot position from which a stream phase runs in a worker (starting one takes tens of ms;
- * in the tests' TypeScript, about a second).
- */
+/** Starting a worker takes tens of ms (about a second in the tests' TypeScript). */
 const WORKER_FROM_POSITION = 50_000;
 
-/**
- * Worker threads of a stream phase: reading, folding and rendering a range take longer than
- * writing it, so one worker leaves the writer waiting and two keep it busy.
- */
+/** Reading, folding and rendering a range take longer than writing it: one worker leaves the writer waiting, two keep it busy. */
 const STREAM_BUILD_WORKERS = 2;
 
-/** Ranges handed to each worker beyond those written: prepared batches wait in memory for the writer. */
+/** Ranges a worker may be ahead of the writer: prepared batches wait in memory. */
 const CREDITS = 2;
 
-/**
- * The WAL auto-checkpoint of a stream phase, in pages (256 MiB of WAL at 4 KiB pages): fewer
- * checkpoints, each of which fsyncs, make the bulk writes faster.
- */
+/** In pages (256 MiB): fewer checkpoints, each of which fsyncs, make the bulk writes faster. */
 const BULK_WAL_AUTOCHECKPOINT_PAGES = 65_536;

@@ -1,16 +1,9 @@
 /**
- * A worker of a stream phase on SQLite (docs/DESIGN.md "Rebuilding by stream"): for each range of
- * whole trainee streams the main thread sends (a {@link StreamRange}), reads them from the event
- * store's file (its own read-only connection), folds and renders them (`prepareTrainees`) and posts
- * the batch back, which the main thread writes. A `stop` message ends it; it closes its connection
- * either way. Started by `SqliteStreamBuild` with a {@link StreamBuildJob} as `workerData`.
+ * A stream phase's worker (docs/DESIGN.md "Rebuilding by stream"): reads each range it is sent on a read-only connection of its own,
+ * folds and renders it (`prepareTrainees`) and posts it back; `stop` ends it.
  */
 
-/**
- * What a worker reads: the events file and, where the log seals personal values, the key-encryption
- * keys of the data keys in `keys.sqlite` beside it, as the thread that started it holds them
- * (`KeySource.forThread`; docs/DESIGN.md "Personal data"), or null.
- */
+/** The events file and, for a sealed log, the key-encryption keys as the starting thread holds them (`KeySource.forThread`), or null. */
 export interface StreamBuildJob {
   eventsFile: string;
   keyEncryptionKeys: KeySourceTicket | null;
@@ -23,7 +16,7 @@ import { sqlitePersonalData } from '../sqlite-data-key-store';
 import { type RangeStart, StreamRanges } from '../event-log/stream-ranges';
 import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
 
-/** A range to prepare, the `index`-th of the phase: whole streams from `start` to `lastStream` (inclusive; undefined: to the last). */
+/** The `index`-th range: whole streams from `start` to `lastStream` (inclusive; undefined: to the last). */
 export interface StreamRange {
   type: 'range';
   index: number;
@@ -31,10 +24,7 @@ export interface StreamRange {
   lastStream: string | undefined;
 }
 
-/**
- * A message of a worker: a prepared range (its index, its last stream, null when it held none, and
- * its event count), or a failure.
- */
+/** A prepared range (`lastStream` null when it held none), or a failure. */
 export type StreamBuildMessage =
   | { type: 'batch'; index: number; trainees: PreparedTrainee[]; lastStream: string | null; events: number }
   | { type: 'error'; message: string };

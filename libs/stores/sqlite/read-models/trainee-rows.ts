@@ -4,7 +4,7 @@ import type { TraineeEvent } from '@app/trainees/decider';
 import { type RecordedEvent, decodeBatch, foldBatch, type OnApplied } from '@app/event-sourcing';
 import { traineeKeys, traineeProjection, type TraineeDocument } from '@app/trainees/read';
 
-/** A trainee row as written to `trainees_<store>` (named parameters of its upsert). */
+/** Named parameters of its upsert. */
 export interface TraineeRow {
   created_position: number;
   trainee_id: string;
@@ -19,39 +19,29 @@ export interface TraineeRow {
   training_route: string;
   last_name_key: string;
   revision: number;
-  /** The link of the stream's head at `revision` (`TraineeDocument.link`: the hash of that event); null when not known. */
+  /** `TraineeDocument.link`: the hash of the event at `revision`; null when not known. */
   head_hash: string | null;
-  /** The trainee document as JSON. */
   doc: string;
 }
 
-/** A change feed entry as written to `trainee_changes_<store>`. */
 export interface ChangeRow {
   position: number;
   ukprn: string;
-  /** The {@link StoredChange} as JSON. */
   change: string;
 }
 
-/**
- * A changed trainee ready to store: its row, its answer bytes per API version
- * (`renderTraineeAnswers`), and the change feed's entry of each event applied (`changeOf`), as
- * JSON already (a bulk build renders it in its worker thread, and posts strings).
- */
+/** Its row, its answer bytes per version and its changes, as JSON already (a bulk build renders them in a worker, which posts strings). */
 export interface PreparedTrainee {
   row: TraineeRow;
-  /** The trainee was erased: its row and answers are deleted, not written (`answers` is empty); its changes are kept. */
+  /** Erased: its row and answers deleted, not written (`answers` empty); its changes kept. */
   erased: boolean;
   answers: TraineeAnswer[];
   changes: ChangeRow[];
 }
 
 /**
- * Folds the trainee events of `events` (position order, or whole streams) into the stored documents
- * that `load` returns for the keys they change (keyed as the events carry the id; absent: none yet)
- * with the trainee projection, and returns every changed trainee's row, answer bytes and changes. No
- * database of its own, so the bulk build runs it off the main thread (docs/DESIGN.md
- * "Rebuilding by stream").
+ * Folds the trainee events (position order, or whole streams) into the documents `load` returns for the ids they change (absent: none
+ * yet). No database of its own, so a bulk build runs it off the main thread (docs/DESIGN.md "Rebuilding by stream").
  */
 export function prepareTrainees(
   events: readonly RecordedEvent[],

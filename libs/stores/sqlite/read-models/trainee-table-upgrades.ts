@@ -1,15 +1,8 @@
 import type { Database } from '@app/sqlite';
 
-/**
- * What a trainee projection store (`TraineeTables`) gains beside its rows, also in a store written
- * before each existed: the kept list counts and the `head_hash` column.
- */
+/** What a trainee store gains beside its rows, also in a store written before each existed. */
 
-/**
- * The list's unfiltered total_count per provider and start cycle (`counts`, the table
- * `trainee_counts_<store>`), kept by triggers on the rows of `table` (so every write path keeps
- * it, in the row's transaction); a store written before it existed gets it counted once, here.
- */
+/** The list's unfiltered total per provider and cycle, kept by triggers in each row's transaction; an older store is counted once here. */
 export function keepTraineeCounts(db: Database.Database, table: string, counts: string): void {
   const t = table;
   const c = counts;
@@ -30,11 +23,7 @@ export function keepTraineeCounts(db: Database.Database, table: string, counts: 
   }).immediate();
 }
 
-/**
- * The `head_hash` column of `table` (the hash of the event at the row's revision, docs/DESIGN.md
- * "Verifiable history"): a store written before the hash chain gains it empty, and its rows learn
- * their hash as their trainees change.
- */
+/** The hash of the event at the row's revision: an older store gains it empty, and rows learn it as their trainees change. */
 export function addHeadHashColumn(db: Database.Database, table: string): void {
   if ((db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === 'head_hash')) return;
   db.exec(`ALTER TABLE ${table} ADD COLUMN head_hash TEXT`);

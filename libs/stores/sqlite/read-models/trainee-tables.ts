@@ -24,7 +24,7 @@ interface TraineeRow {
   seq: number;
 }
 
-/** A trainee's stored answer of one version (null columns: none stored, see {@link TraineeTables.answer}). */
+/** Null columns: none stored ({@link TraineeTables.answer}). */
 interface AnswerRow {
   ukprn: string;
   doc: string;
@@ -32,26 +32,19 @@ interface AnswerRow {
   item_end: number | null;
 }
 
-/**
- * A trainee projection store: the table `trainees_<store>` and its statements. A row holds the
- * {@link TraineeDocument} (the trainee as JSON in `doc`, its `revision`) and the
- * {@link traineeKeys} as columns; `seq` holds `created_position` (rows of data directories from
- * before it did hold their insertion number, which is lower and in the same order).
- *
- * Beside it, `trainee_answers_<store>` holds each trainee's answer bytes per API version
- * ({@link renderTraineeAnswers}), written with the row, so a GET sends stored bytes and a list page
- * joins stored items (docs/DESIGN.md "Answers stored as bytes"). A trainee without an answer row
- * (a store written before answers were stored, until the trainee changes or a rebuild) is answered
- * by rendering its document per read. `trainee_changes_<store>` holds the change feed, in the order
- * written, found by position on a unique index (a store written before keys it by position).
- */
-/** The columns of the trainee tables' secondary indexes (the MongoDB adapter declares the same, `TRAINEE_INDEXES`). */
+/** The columns of the secondary indexes (the MongoDB adapter declares the same, `TRAINEE_INDEXES`). */
 export const TRAINEE_INDEX_COLUMNS = {
   list: ['ukprn', 'start_cycle', 'updated_at', 'seq'],
   duplicates: ['ukprn', 'date_of_birth', 'training_route', 'last_name_key'],
   status: ['ukprn', 'start_cycle', 'state', 'itt_start_date', 'has_trn', 'updated_at'],
 } as const;
 
+/**
+ * A trainee projection store: `trainees_<store>`, a row per trainee (the document as JSON in `doc`, its `revision`, the
+ * {@link traineeKeys} as columns; `seq` holds `created_position`, or in older data dirs an insertion number in the same order);
+ * `trainee_answers_<store>`, each trainee's answer bytes per version, written with the row (docs/DESIGN.md "Answers stored as bytes"; a
+ * trainee without them is rendered per read); `trainee_changes_<store>`, the change feed in the order written.
+ */
 export class TraineeTables {
   readonly table: string;
   private readonly get: Database.Statement<[string], TraineeRow>;
@@ -66,13 +59,13 @@ export class TraineeTables {
   readonly countsTable: string;
   private readonly countOf: Database.Statement<[string, number], number>;
   readonly changesTable: string;
-  /** True for a change table of a store written before the changes had their own index (position is its rowid). */
+  /** A store written before the changes had their own index (position is its rowid). */
   private readonly changesKeyedByPosition: boolean;
   private readonly insertChange: Database.Statement<[number, string, string]>;
   private readonly changesOf: Database.Statement<[string, number, number], string>;
   private readonly changesIn: Database.Statement<[number, number, number], string>;
 
-  /** Creates the tables and indexes if missing (see {@link createIndexes}). */
+  /** If missing ({@link createIndexes}). */
   constructor(
     private readonly db: Database.Database,
     readonly store: string,
@@ -102,9 +95,8 @@ export class TraineeTables {
     this.changesKeyedByPosition = createChangesTable(db, f);
     this.createIndexes();
     const a = (this.answersTable = `trainee_answers_${store}`);
-    // One row per trainee and version, keyed by the trainee row's seq; the item's bytes lead the body
-    // (a rowid table: WITHOUT ROWID fills more slowly with rows this large, 3.1 s against 2.3 s for
-    // 20k trainees).
+    // One row per trainee and version, keyed by the row's seq, the item's bytes leading the body; a rowid table (WITHOUT ROWID filled more
+    // slowly with rows this large: 3.1 s against 2.3 s for 20k trainees).
     db.exec(`
       CREATE TABLE IF NOT EXISTS ${a} (
         seq INTEGER NOT NULL,
@@ -123,8 +115,7 @@ export class TraineeTables {
       .pluck();
     const c = (this.countsTable = `trainee_counts_${store}`);
     keepTraineeCounts(db, t, c);
-    // The number of trainees, from the kept counts: `admin projections status`, the metrics and the start read it, and a
-    // `COUNT(*)` reads a whole index (1.4 s of a start at 100k trainees with a cold page cache).
+    // From the kept counts: a `COUNT(*)` reads a whole index (1.4 s of a start at 100k trainees with a cold page cache).
     this.count = db.prepare(`SELECT COALESCE(SUM(n), 0) AS n FROM ${c}`);
     this.countOf = db.prepare<[string, number], number>(`SELECT n FROM ${c} WHERE ukprn = ? AND start_cycle = ?`).pluck();
     this.upsertAnswer = db.prepare(`
@@ -153,39 +144,36 @@ export class TraineeTables {
     );
   }
 
-  /** The trainee with this id (any letter case) and its stream's head (revision, and `head_hash` as its link), or null. */
+  /** Any letter case; with its head (revision, `head_hash` as its link), or null. */
   snapshot(traineeId: string): TraineeSnapshot | null {
     const row = this.get.get(traineeIdKey(traineeId));
     return row ? { trainee: JSON.parse(row.doc) as Trainee, head: { revision: row.revision, link: chainLinkOf(row.head_hash) } } : null;
   }
 
-  /** The ids of the provider's trainees, in trainee-id order (binary). */
+  /** In trainee-id order (binary). */
   idsOf(ukprn: string): string[] {
     return this.list(`SELECT trainee_id FROM {T} WHERE ukprn = @ukprn ORDER BY trainee_id`).pluck().all({ ukprn }) as string[];
   }
 
-  /** The trainee with this id (any letter case), or null. */
+  /** Any letter case, or null. */
   trainee(traineeId: string): Trainee | null {
     return this.snapshot(traineeId)?.trainee ?? null;
   }
 
-  /** One page of the list query (see `STATUS_SQL` for the status filters), ordered by updated_at, ties newest-created first. */
+  /** `STATUS_SQL` has the status filters; by updated_at, ties newest-created first. */
   page(q: TraineeListQuery): TraineeListPage {
     const { totalCount, seqs } = this.pageSeqs(q);
     const items = seqs.map((seq) => JSON.parse(this.getBySeq(seq)) as Trainee);
     return { items, totalCount };
   }
 
-  /**
-   * The page of {@link page} as list items of `version` (JSON bytes each): the stored item bytes,
-   * or, for a trainee without them or when `stored` is false, the item rendered from its document.
-   */
+  /** As list items of `version` (JSON bytes each): stored, or rendered from the document when none are stored or `stored` is false. */
   answerPage(q: TraineeListQuery, version: ApiVersion, stored: boolean): TraineeAnswerPage {
     if (!stored) {
       const { totalCount, seqs } = this.pageSeqs(q);
       return { totalCount, items: seqs.map((seq) => answerItem(renderTraineeAnswer(JSON.parse(this.getBySeq(seq)) as Trainee, version))) };
     }
-    // One statement for the page: the page's seqs (from the list index) joined to their stored items.
+    // One statement: the page's seqs (from the list index) joined to their stored items.
     const { whereSql, params, totalCount, offset, dir } = this.listQuery(q);
     if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { totalCount, items: [] };
     const rows = this.list(
@@ -201,11 +189,7 @@ export class TraineeTables {
     return { totalCount, items };
   }
 
-  /**
-   * The answer of `version` of the trainee with this id (any letter case), with its provider, or
-   * null: the stored bytes, or, for a trainee without them or when `stored` is false, rendered
-   * from its document.
-   */
+  /** With its provider, or null: the stored bytes, or rendered from the document when none are stored or `stored` is false. */
   answer(traineeId: string, version: ApiVersion, stored: boolean): OwnedAnswer | null {
     const row = stored ? this.getAnswer.get(version, traineeIdKey(traineeId)) : undefined;
     if (row?.body) return { ukprn: row.ukprn, body: row.body };
@@ -213,7 +197,6 @@ export class TraineeTables {
     return trainee ? { ukprn: trainee.ukprn, body: renderTraineeAnswer(trainee, version).body } : null;
   }
 
-  /** The total count of the list query (from the indexes) and the seqs of its page, in order. */
   private pageSeqs(q: TraineeListQuery): { totalCount: number; seqs: number[] } {
     const { whereSql, params, totalCount, offset, dir } = this.listQuery(q);
     if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { totalCount, seqs: [] };
@@ -223,7 +206,7 @@ export class TraineeTables {
     return { totalCount, seqs };
   }
 
-  /** The WHERE clause and parameters of the list query, its total count (from the indexes), offset and order. */
+  /** The WHERE clause and parameters, the total count (from the indexes), offset and order. */
   private listQuery(q: TraineeListQuery) {
     const where: string[] = ['ukprn = @ukprn', 'start_cycle = @cycle'];
     const params: Record<string, unknown> = { ukprn: q.ukprn, cycle: q.academicCycle, today: q.today };
@@ -234,7 +217,6 @@ export class TraineeTables {
     if (q.hasTrn !== undefined) where.push(`has_trn = ${q.hasTrn ? 1 : 0}`);
     if (q.statuses && q.statuses.length > 0) where.push(`(${q.statuses.map((s) => STATUS_SQL[s]).join(' OR ')})`);
     const whereSql = where.join(' AND ');
-    // Unfiltered: the kept count; filtered: counted on the indexes (no document is read).
     const totalCount =
       where.length === 2
         ? (this.countOf.get(q.ukprn, q.academicCycle) ?? 0)
@@ -242,13 +224,13 @@ export class TraineeTables {
     return { whereSql, params, totalCount, offset: (q.page - 1) * q.perPage, dir: q.sortOrder === 'asc' ? 'ASC' : 'DESC' };
   }
 
-  /** The duplicate candidates of the check (see {@link duplicateKeys}), oldest-created first. */
+  /** Oldest-created first ({@link duplicateKeys}). */
   duplicateCandidates(ukprn: string, dateOfBirth: string, trainingRoute: string, lastName: string): Trainee[] {
     const k = duplicateKeys(ukprn, dateOfBirth, trainingRoute, lastName);
     return this.duplicates.all(k.ukprn, k.date_of_birth, k.training_route, k.last_name_key).map((r) => JSON.parse(r.doc) as Trainee);
   }
 
-  /** A prepared list statement per distinct query shape (filters only add fixed clauses); `{T}`, `{A}` name the tables. */
+  /** Per distinct query shape (filters only add fixed clauses); `{T}`, `{A}` name the tables. */
   private list(sql: string): Database.Statement {
     let stmt = this.lists.get(sql);
     if (!stmt) {
@@ -258,12 +240,11 @@ export class TraineeTables {
     return stmt;
   }
 
-  /** Folds the batch's trainee events into the stored documents with the trainee projection and stores the changed ones. */
   apply(events: RecordedEvent[]): void {
     this.write(prepareTrainees(events, (keys) => this.documents(keys)));
   }
 
-  /** The stored documents of these trainee ids (as events carry them), by id; absent ones left out. */
+  /** By id, as events carry them; absent ones left out. */
   documents(keys: string[]): Map<string, TraineeDocument> {
     const stored = new Map<string, TraineeDocument>();
     for (const key of keys) {
@@ -279,10 +260,7 @@ export class TraineeTables {
     return stored;
   }
 
-  /**
-   * Stores prepared trainees: each row unless a newer revision is stored, then its answers; and
-   * every change (a change already stored, by position, is kept as it is).
-   */
+  /** Each row unless a newer revision is stored, then its answers; every change, one already stored by position kept as it is. */
   write(prepared: readonly PreparedTrainee[]): void {
     for (const { row, erased, answers, changes } of prepared) {
       for (const change of changes) this.insertChange.run(change.position, change.ukprn, change.change);
@@ -295,37 +273,34 @@ export class TraineeTables {
     }
   }
 
-  /** Deletes a trainee's row and its answers (the kept counts follow by trigger). */
+  /** The kept counts follow by trigger. */
   private deleteTrainee(traineeId: string): void {
     const key = traineeIdKey(traineeId);
     this.db.prepare(`DELETE FROM ${this.answersTable} WHERE seq IN (SELECT seq FROM ${this.table} WHERE trainee_id_lower = ?)`).run(key);
     this.db.prepare(`DELETE FROM ${this.table} WHERE trainee_id_lower = ?`).run(key);
   }
 
-  /** Every provider's changes in (`afterPosition`, `upToPosition`], oldest first, at most `limit` (docs/change-feed.md "Webhooks"). */
+  /** Every provider's, in (`afterPosition`, `upToPosition`], oldest first (docs/change-feed.md "Webhooks"). */
   changesBetween(afterPosition: number, upToPosition: number, limit: number): StoredChange[] {
     return this.changesIn.all(afterPosition, upToPosition, limit).map((text) => JSON.parse(text) as StoredChange);
   }
 
-  /** The provider's changes after `afterPosition`, oldest first, at most `limit` (docs/change-feed.md). */
+  /** Oldest first (docs/change-feed.md). */
   changes(ukprn: string, afterPosition: number, limit: number): StoredChange[] {
     return this.changesOf.all(ukprn, afterPosition, limit).map((text) => JSON.parse(text) as StoredChange);
   }
 
-  /** The document of the row with this seq (the caller read the seq from the table in the same statement's snapshot). */
+  /** The caller read the seq in the same statement's snapshot. */
   private getBySeq(seq: number): string {
     return this.docBySeq.get(seq)!;
   }
 
-  /**
-   * Creates the secondary indexes if missing (docs/DESIGN.md "Read models": indexes serve the list
-   * and the duplicate check without scans).
-   */
+  /** If missing (docs/DESIGN.md "Indexes"). */
   createIndexes(): void {
     for (const sql of this.indexStatements()) this.db.exec(sql);
   }
 
-  /** The statements of {@link createIndexes}, one per index (a bulk build runs each in its own transaction). */
+  /** One per index: a bulk build runs each in its own transaction. */
   indexStatements(): string[] {
     const t = this.table;
     return [
@@ -333,7 +308,6 @@ export class TraineeTables {
       `CREATE INDEX IF NOT EXISTS ${t}_duplicates ON ${t} (${TRAINEE_INDEX_COLUMNS.duplicates.join(', ')})`,
       // Serves the status and has_trn filters (and their counts) without reading the documents.
       `CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (${TRAINEE_INDEX_COLUMNS.status.join(', ')})`,
-      // A provider's change feed in position order.
       `CREATE INDEX IF NOT EXISTS ${this.changesTable}_provider ON ${this.changesTable} (ukprn, position)`,
       // Every provider's changes in position order, and one row per position (`INSERT OR IGNORE`).
       ...(this.changesKeyedByPosition
@@ -343,11 +317,9 @@ export class TraineeTables {
   }
 
   /**
-   * Drops the secondary indexes and the changes' position index, for a bulk build that writes the
-   * rows in stream order (random in every index's order); {@link createIndexes} builds each index
-   * afterwards in one sorted pass (docs/DESIGN.md "Rebuilding by stream"). The trainee ids' unique
-   * keys stay. Without the position index a change written twice would be stored twice: a bulk build
-   * writes each event once (a batch commits with its cursor), and building the index refuses a duplicate.
+   * For a bulk build writing rows in stream order, random in every index's (docs/DESIGN.md "Rebuilding by stream"): {@link createIndexes}
+   * builds each after in one sorted pass. The ids' unique keys stay; without the position index a change written twice is stored twice,
+   * but a bulk build writes each event once, and building the index refuses a duplicate.
    */
   dropIndexes(): void {
     const t = this.table;
@@ -356,18 +328,15 @@ export class TraineeTables {
       DROP INDEX IF EXISTS ${f}_provider; DROP INDEX IF EXISTS ${f}_position;`);
   }
 
-  /** The tables of store `store` (what dropping it drops): the rows, their answers, the change feed, the kept counts. */
+  /** What dropping the store drops. */
   static tableNames(store: string): string[] {
     return [`trainees_${store}`, `trainee_answers_${store}`, `trainee_changes_${store}`, `trainee_counts_${store}`];
   }
 }
 
 /**
- * Creates the change feed's table `name` if missing (docs/change-feed.md): one row per applied
- * trainee event, in the order written, found by its position on a unique index (docs/DESIGN.md
- * "Rebuilding by stream": a stream phase writes the changes in stream order, and a table keyed by
- * position took them at random places). Returns true for a table of a store written before, which
- * keeps its changes keyed by position (the rowid) and needs no index for it.
+ * One row per applied trainee event in the order written, found by position on a unique index (keyed by position, a stream phase's
+ * changes went to random places); true for an older store's table, keyed by position (its rowid), which needs no index.
  */
 function createChangesTable(db: Database.Database, name: string): boolean {
   db.exec(`CREATE TABLE IF NOT EXISTS ${name} (position INTEGER NOT NULL, ukprn TEXT NOT NULL, change TEXT NOT NULL)`);

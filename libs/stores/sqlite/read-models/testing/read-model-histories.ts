@@ -1,9 +1,4 @@
-/**
- * What the SQLite read model's specifications share (libs/stores/sqlite/read-models/*.spec.ts):
- * trainee histories written as literal events (the example trainee of
- * libs/trainees/decider/testing/trainee-events.ts under numbered ids), a fresh event store per
- * test, and the reads they compare (documents, answers, change feed).
- */
+/** What the read model's specs share: literal trainee histories, a fresh event store per test, and the reads they compare. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,20 +13,15 @@ import type { SqliteReadModel } from '../sqlite-read-model';
 /** The served trainee store of this code's version. */
 export const V = `v${PROJECTION_VERSIONS.trainees}`;
 
-/** A projector logger that drops every message. */
 export const silent = { error: () => undefined, warn: () => undefined };
 
-/** Both ways a stream phase runs: batch by batch in this thread (a short log), and in a worker thread. */
+/** Batch by batch in this thread (a short log), and in a worker thread. */
 export const STREAM_PHASES = [
   ['in this thread', {}],
   ['in a worker thread', { workerFromPosition: 0 }],
 ] as const;
 
-/**
- * The registration of trainee `id` of provider 10000001 as the API records it (4 events): the
- * example trainee with first names `Name<n>` and email `p<n>@example.com`, its placement `P<n>`
- * and degree `D<n>`, at second `n % 60` of 2026-01-01.
- */
+/** Trainee `id` of provider 10000001 registered as the API records it (4 events): names, placement and degree numbered `n`. */
 export function registrationEvents(id: string, n: number): TraineeEvent[] {
   return exampleRegistration({
     trainee_id: id,
@@ -43,11 +33,7 @@ export function registrationEvents(id: string, n: number): TraineeEvent[] {
   });
 }
 
-/**
- * Appends to `store` the histories of trainees T0…T(trainees-1): each its registration
- * ({@link registrationEvents}) in one append, then `updatesEach` appends of one update of
- * `middle_names` (`M0`, `M1`, …).
- */
+/** Trainees T0…T(trainees-1): each registration in one append, then `updatesEach` appends of `middle_names` `M0`, `M1`, …. */
 export async function writeHistory(store: EventStore, trainees: number, updatesEach: number): Promise<void> {
   for (let i = 0; i < trainees; i++) {
     const id = `T${i}`;
@@ -62,38 +48,36 @@ export async function writeHistory(store: EventStore, trainees: number, updatesE
   }
 }
 
-/** The documents of trainees T0…T(n-1) in `rm` (null where there is none). */
+/** Null where there is none. */
 export function allDocs(rm: SqliteReadModel, n: number): Promise<unknown[]> {
   return Promise.all(Array.from({ length: n }, (_, i) => rm.getTrainee(`T${i}`)));
 }
 
-/** Every version's stored answer of trainees T0…T(n-1), as strings. */
+/** As strings. */
 export async function allAnswers(rm: SqliteReadModel, n: number): Promise<(string | undefined)[]> {
   const ids = Array.from({ length: n }, (_, i) => `T${i}`);
   const answers = await Promise.all(API_VERSIONS.flatMap((v) => ids.map((id) => rm.getTraineeAnswer(id, v))));
   return answers.map((a) => a?.body.toString());
 }
 
-/** The change feed of the provider of writeHistory's trainees, whole (docs/change-feed.md). */
+/** Whole (docs/change-feed.md). */
 export async function allChanges(rm: SqliteReadModel): Promise<unknown[]> {
   const feed = await rm.listChanges('10000001', 0, 1_000_000);
   if (feed === null) throw new Error('the store has no change feed');
   return feed;
 }
 
-/** A temporary directory and an SQLite event store in it (`events.sqlite`). */
 export interface FreshEventStore {
   dir: string;
   store: SqliteEventStore;
 }
 
-/** Opens a {@link FreshEventStore} in a new temporary directory named after `prefix`. */
 export function openFreshEventStore(prefix = 'read-model-'): FreshEventStore {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, store: new SqliteEventStore({ filename: join(dir, 'events.sqlite') }) };
 }
 
-/** Closes the store of a {@link FreshEventStore} and removes its directory. */
+/** And removes its directory. */
 export async function closeFreshEventStore({ dir, store }: FreshEventStore): Promise<void> {
   await store.close();
   rmSync(dir, { recursive: true, force: true });
