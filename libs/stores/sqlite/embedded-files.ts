@@ -101,7 +101,7 @@ function followCheck(check: ReadStoreCheck, file: string, started: number, log: 
   });
 }
 
-/** The kept state moved out of the read store; returns damage met in a store not known damaged (then moved from as a damaged one), else null. */
+/** The kept state moved out of the read store; returns damage met in a store not known damaged (moved as from a damaged one) or null. */
 function moveState(dataDir: string, problem: string | null, log: FilesLog): string | null {
   try {
     const moved = moveStateOutOfReadStore(dataDir, { damaged: problem !== null });
