@@ -32,7 +32,7 @@ export interface BackupScheduleOptions {
 }
 
 /**
- * Backups of the embedded stores on a schedule, taken by the projector process (docs/operations.md "Backups and restore"): each run
+ * Backups of the embedded stores on a schedule, taken by the process that projects (docs/operations.md "Backups and restore"): each run
  * `createBackup` into `<dir>/<time>.partial`, renamed once whole, then all but the newest `keep` and any `.partial` deleted; the erasure
  * ledger made when missing. The next run is due one period after the newest backup (at start: the newest in `dir`), so a restart neither
  * skips nor repeats one; one run at a time; the timer does not keep the process alive; a failed run is logged and the schedule goes on.

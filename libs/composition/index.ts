@@ -1,3 +1,4 @@
+export { BackgroundWork, openBackgroundWork } from './background-work';
 export { historySourcesOf } from './audit-log';
 export { backupFiles, embeddedBackups, embeddedLog, storeConfigOf, type EmbeddedLog } from './embedded-tools';
 export { erasurePortsOf } from './erasure-ports';

@@ -82,6 +82,8 @@ export class RunningApi {
       metrics?: AppConfig['metrics'];
       /** Scheduled audit digests (`AUDIT_DIGEST_EVERY`); off by default. */
       auditDigest?: AppConfig['auditDigest'];
+      /** Scheduled backups (`BACKUP_EVERY`, `BACKUP_DIR`); off by default. */
+      backups?: AppConfig['backups'];
       /** The providers' upload quotas (docs/operations.md "Limits"); the defaults unless given. */
       uploadQuotas?: Partial<AppConfig['uploadQuotas']>;
     } = {},
@@ -121,6 +123,7 @@ export class RunningApi {
       webhooks: { timeoutMs: 2_000, retryBaseMs: 50, retryMaxMs: 1_000, giveUpAfterMs: 259_200_000, concurrency: 4, ...options.webhooks },
       metrics: options.metrics ?? null,
       auditDigest: options.auditDigest ?? null,
+      backups: options.backups ?? null,
       uploadQuotas: { pendingMax: UPLOAD_PENDING_MAX_DEFAULT, dailyBytes: UPLOAD_DAILY_BYTES_DEFAULT, ...options.uploadQuotas },
       ...options.server,
     };

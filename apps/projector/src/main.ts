@@ -4,7 +4,6 @@ import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type On
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino, { type Logger } from 'pino';
-import type { RegistryProcessManager } from '@app/registry';
 import {
   APP_CONFIG,
   ConfigError,
@@ -13,57 +12,44 @@ import {
   keepNewFilesPrivate,
   loadConfig,
   messageFirst,
-  createRegistryProcess,
-  createWebhookDispatcher,
   serviceKeyOf,
   personalDataOptions,
   processMetrics,
   type AppConfig,
-  type ServiceKeyring,
 } from '@app/runtime/process';
-import { embeddedBackups, openStores, READ_STORE_CHECK_WAIT_MS, StoreUnavailable, type Stores } from '@app/composition';
-import { loadAuditSigningKey, openDigestSchedule, SigningKeyUnavailable } from '@app/audit';
-import { BackupSchedule, observeBackups } from '@app/backup';
+import {
+  openBackgroundWork,
+  openStores,
+  READ_STORE_CHECK_WAIT_MS,
+  StoreUnavailable,
+  type BackgroundWork,
+  type Stores,
+} from '@app/composition';
+import { SigningKeyUnavailable } from '@app/audit';
 import { Projector } from '@app/runtime/projector';
-import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
-import { observeProjections, projectorHooks, type MetricsServer } from '@app/runtime/telemetry';
+import { projectorHooks, type MetricsServer } from '@app/runtime/telemetry';
 import { HealthController, PROJECTOR, STORES } from './health.controller';
 
-/** The webhook dispatcher with its outbox, the digest schedule and the backup schedule this process runs. */
-interface Webhooks {
-  dispatcher: WebhookDispatcher;
-  outbox: WebhookOutbox;
-  digests: Awaited<ReturnType<typeof openDigestSchedule>>;
-  backups: BackupSchedule | null;
-}
-
-/** Starts the projector, the registry process manager and the webhook dispatcher at boot; on shutdown each stores its checkpoint. */
+/** Starts the projector and the background work at boot; on shutdown each stores its checkpoint. */
 class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(PROJECTOR) private readonly projector: Projector,
     @Inject(STORES) private readonly stores: Stores,
     private readonly logger: Logger,
-    private readonly registryProcess: RegistryProcessManager | null,
-    private readonly webhooks: Webhooks,
+    private readonly background: BackgroundWork,
     private readonly metricsServer: MetricsServer | null,
   ) {}
 
   async onModuleInit(): Promise<void> {
     const checkpoint = await this.projector.catchUp();
     await this.projector.start();
-    await this.registryProcess?.start();
-    await this.webhooks.dispatcher.start();
-    this.webhooks.digests?.schedule.start();
-    this.webhooks.backups?.start();
-    this.logger.info({ checkpoint, backends: this.stores.backends, registry: this.registryProcess !== null }, 'projector caught up; live');
+    await this.background.start();
+    const registry = this.background.registryProcess !== null;
+    this.logger.info({ checkpoint, backends: this.stores.backends, registry }, 'projector caught up; live');
   }
 
   async onApplicationShutdown(signal?: string): Promise<void> {
-    await this.webhooks.digests?.close();
-    await this.webhooks.backups?.stop();
-    await this.webhooks.dispatcher.stop();
-    await this.webhooks.outbox.close();
-    await this.registryProcess?.stop();
+    await this.background.stop();
     await this.projector.stop();
     this.logger.info({ signal, checkpoint: this.projector.checkpoint, events_applied: this.projector.eventsApplied }, 'projector stopped');
     await this.metricsServer?.close();
@@ -78,8 +64,7 @@ class ProjectorModule {
     stores: Stores,
     projector: Projector,
     logger: Logger,
-    registryProcess: RegistryProcessManager | null,
-    webhooks: Webhooks,
+    background: BackgroundWork,
     metricsServer: MetricsServer | null,
   ): DynamicModule {
     return {
@@ -91,7 +76,7 @@ class ProjectorModule {
         { provide: PROJECTOR, useValue: projector },
         {
           provide: ProjectorLifecycle,
-          useFactory: () => new ProjectorLifecycle(projector, stores, logger, registryProcess, webhooks, metricsServer),
+          useFactory: () => new ProjectorLifecycle(projector, stores, logger, background, metricsServer),
         },
       ],
     };
@@ -119,27 +104,13 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
     // Exit 1, so the supervisor restarts the process (docs/DESIGN.md "Failures of the subscription").
     onFatal: (error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error),
   });
-  const registryProcess = createRegistryProcess(config, stores, logger, metrics?.metrics ?? null);
-  if (!registryProcess) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
-  const outbox = await stores.webhookOutbox();
-  const dispatcher = createWebhookDispatcher(config, stores, outbox, messageFirst(logger), serviceKey, metrics?.metrics);
-  if (metrics)
-    observeProjections(metrics.metrics, {
-      storedLog: stores.storedLog,
-      readModel: stores.readModel,
-      projector,
-      registryProcess,
-      webhookOutbox: outbox,
-    });
-  // Scheduled digests (docs/DESIGN.md "Scheduled digests"): a bad signing key stops the start here.
-  const digests = await openDigestSchedule(config, stores.auditLog(), logger);
-  const backups = backupSchedule(config, serviceKey, logger);
-  if (metrics && backups && config.backups) observeBackups(metrics.metrics, backups, config.backups.everyMs);
+  // A bad signing key (digests, backups) stops the start here.
+  const background = await openBackgroundWork(config, stores, { logger, serviceKey, metrics, projector });
   // Metrics listen from the start, so a long catch-up can be watched (docs/observability.md "Metrics").
   const metricsServer = metrics ? await metrics.listen() : null;
   if (metricsServer) logger.info({ port: metricsServer.port }, 'metrics listening');
   const app = await NestFactory.create<NestFastifyApplication>(
-    ProjectorModule.forRoot(config, stores, projector, logger, registryProcess, { dispatcher, outbox, digests, backups }, metricsServer),
+    ProjectorModule.forRoot(config, stores, projector, logger, background, metricsServer),
     new FastifyAdapter(),
     {
       logger: ['error', 'warn'],
@@ -149,15 +120,6 @@ export async function startProjector(config: AppConfig, logger: Logger): Promise
   const address = app.getHttpServer().address();
   logger.info({ port: typeof address === 'object' && address ? address.port : config.port }, 'projector health endpoints listening');
   return app;
-}
-
-/** `BACKUP_EVERY`'s schedule, not started; null when unset. The signing key is read now, so a bad one stops the start. */
-function backupSchedule(config: AppConfig, serviceKey: ServiceKeyring, logger: Logger): BackupSchedule | null {
-  const files = embeddedBackups(config);
-  if (!config.backups || !files) return null;
-  const { dir, everyMs, keep, signingKeyFile } = config.backups;
-  const signingKey = signingKeyFile ? loadAuditSigningKey({ dataDir: config.dataDir, signingKeyFile, production: true }).privateKey : null;
-  return new BackupSchedule({ files, dataDir: config.dataDir, dir, everyMs, keep, serviceKey, signingKey }, logger);
 }
 
 if (require.main === module) {

@@ -262,7 +262,10 @@ function envSpec(port: number) {
       default: '',
       desc: 'the Ed25519 private key (PEM) digests are signed with (required in production to sign)',
     }),
-    BACKUP_EVERY: str({ default: '', desc: 'back up the embedded stores this often, e.g. 6h, from the projector process (unset: never)' }),
+    BACKUP_EVERY: str({
+      default: '',
+      desc: 'back up the embedded stores this often, e.g. 6h, from the process that projects (unset: never)',
+    }),
     BACKUP_KEEP: count({ default: 28, desc: 'scheduled backups kept, the newest' }),
     BACKUP_DIR: str({ default: '', desc: 'where backups and the erasure ledger go' }),
   };

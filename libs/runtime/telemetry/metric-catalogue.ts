@@ -200,7 +200,7 @@ export const METRIC_FAMILIES = [
     labels: [],
     served: ['projector'],
   },
-  // Scheduled backups (the projector process; docs/operations.md "Backups and restore")
+  // Scheduled backups (the process that projects; docs/operations.md "Backups and restore")
   {
     name: 'trainee_records_backup_last_success_timestamp_seconds',
     type: 'gauge',

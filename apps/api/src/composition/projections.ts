@@ -1,22 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { laterPosition, LOG_START, type LogPosition, type ProjectionWaiter } from '@app/event-sourcing';
-import type { RegistryProcessManager } from '@app/registry';
-import {
-  APP_CONFIG,
-  createRegistryProcess,
-  createWebhookDispatcher,
-  exitOnFatal,
-  messageFirst,
-  type AppConfig,
-  type ServiceKeyMaterial,
-  type ProcessMetrics,
-} from '@app/runtime/process';
-import type { Stores } from '@app/composition';
-import { openDigestSchedule } from '@app/audit';
+import { APP_CONFIG, exitOnFatal, messageFirst, type AppConfig, type ServiceKeyMaterial, type ProcessMetrics } from '@app/runtime/process';
+import { openBackgroundWork, type BackgroundWork, type Stores } from '@app/composition';
 import { inSpan, tracingEnabled } from '@app/runtime/tracing';
-import { batchObserver, observeProjections, projectorHooks } from '@app/runtime/telemetry';
-import type { WebhookOutbox, WebhookDispatcher } from '@app/webhooks/delivery';
+import { batchObserver, projectorHooks } from '@app/runtime/telemetry';
 import {
   assessReadiness,
   CheckpointWaiter,
@@ -36,23 +24,20 @@ import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 
 /**
  * The projections behind the API (docs/DESIGN.md "Read models"): in-process, the projector (in the projection thread on the embedded
- * stores), the registry process manager and the webhook dispatcher run here; external, writes wait for the stored checkpoint. A wait that
- * times out is logged and keeps `/readyz` not ready until the checkpoint reaches the write, which answers as usual.
+ * stores) and the background work beside it run here; external, writes wait for the stored checkpoint. A wait that times out is logged
+ * and keeps `/readyz` not ready until the checkpoint reaches the write, which answers as usual.
  */
 @Injectable()
 export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicationShutdown {
   /** Null when a projector process runs. */
   readonly projector: ProjectorHandle | null;
-  private readonly registryProcess: RegistryProcessManager | null;
   private readonly waiter: ProjectionWaiter;
   /** Ms; tests shorten it. */
   waitTimeoutMs = 10_000;
   /** Of the latest write whose projection wait timed out. */
   private behindUntil = LOG_START;
-  /** When the projector runs here. */
-  private webhooks: { dispatcher: WebhookDispatcher; outbox: WebhookOutbox } | null = null;
-  /** `AUDIT_DIGEST_EVERY`'s, when the projector runs here. */
-  digests: Awaited<ReturnType<typeof openDigestSchedule>> = null;
+  /** When the projector runs here, once it is live. */
+  background: BackgroundWork | null = null;
 
   constructor(
     @Inject(APP_CONFIG) readonly config: AppConfig,
@@ -67,7 +52,7 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     // A provider event drops the token cache; new changes wake the webhook dispatcher.
     const applied = (providerEvents: boolean) => {
       if (providerEvents) tokens.invalidate();
-      this.webhooks?.dispatcher.wake();
+      this.background?.wake();
     };
     // Exit 1, so the supervisor restarts the process (docs/DESIGN.md "Failures of the subscription").
     const fatal = (error: Error) => exitOnFatal(logger, 'the projector cannot go on; exiting', error);
@@ -89,8 +74,6 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
             onApplied: (events) => applied(events.some((e) => e.streamId.startsWith(PROVIDER_STREAM_PREFIX))),
           })
         : null;
-    this.registryProcess = inProcess ? createRegistryProcess(config, stores, logger, metrics?.metrics ?? null) : null;
-    if (inProcess && !this.registryProcess) logger.warn('no registry configured (REGISTRY_URL): TRNs and awards wait');
     this.waiter = this.projector ?? new CheckpointWaiter(stores.readModel);
   }
 
@@ -159,37 +142,14 @@ export class Projections implements ProjectionWaiter, OnModuleInit, OnApplicatio
     if (!this.projector) return;
     const position = await this.projector.catchUp();
     await this.projector.start();
-    await this.registryProcess?.start();
-    const outbox = await this.stores.webhookOutbox();
-    const dispatcher = createWebhookDispatcher(
-      this.config,
-      this.stores,
-      outbox,
-      messageFirst(this.logger),
-      this.serviceKey,
-      this.metrics?.metrics,
-    );
-    this.webhooks = { dispatcher, outbox };
-    if (this.metrics) {
-      const parts = { projector: this.projector, registryProcess: this.registryProcess, webhookOutbox: outbox };
-      observeProjections(this.metrics.metrics, { ...parts, storedLog: this.stores.storedLog, readModel: this.stores.readModel });
-    }
-    await dispatcher.start();
-    this.digests = await openDigestSchedule(this.config, this.stores.auditLog(), this.logger);
-    this.digests?.schedule.start();
+    const parts = { logger: this.logger, serviceKey: this.serviceKey, metrics: this.metrics, projector: this.projector };
+    this.background = await openBackgroundWork(this.config, this.stores, parts);
+    await this.background.start();
     this.logger.info({ checkpoint: position }, 'projections caught up; projector live');
   }
 
-  /** Null when the projector runs in its own process. */
-  get webhookDispatcher(): WebhookDispatcher | null {
-    return this.webhooks?.dispatcher ?? null;
-  }
-
   async onApplicationShutdown(): Promise<void> {
-    await this.digests?.close();
-    await this.webhooks?.dispatcher.stop();
-    await this.webhooks?.outbox.close();
-    await this.registryProcess?.stop();
+    await this.background?.stop();
     await this.projector?.stop();
     await this.stores.close();
   }

@@ -1,21 +1,30 @@
 /**
- * Scheduled digests (`AUDIT_DIGEST_EVERY`; docs/DESIGN.md "Scheduled digests"): the API that runs
- * the projector signs a digest on a thread of its own, records it in the log and keeps its tree,
- * so GET /audit/digest answers it; a run while the log has not moved signs nothing; the next run
- * after more writes covers them, and the log still verifies.
+ * The scheduled work of the API that runs the projector (docs/operations.md "Configuration").
+ * Digests (`AUDIT_DIGEST_EVERY`; docs/DESIGN.md "Scheduled digests"): signed on a thread of its own,
+ * recorded in the log with their tree kept, so GET /audit/digest answers them; a run while the log
+ * has not moved signs nothing; the next run after more writes covers them, and the log still
+ * verifies. Backups (`BACKUP_EVERY`; docs/operations.md "Backups and restore"): taken into
+ * `BACKUP_DIR` beside the writes, and `backup verify` accepts them.
  */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 import { Projections } from '../../apps/api/src/composition/projections';
 
-describe('scheduled audit digests', () => {
+describe('the scheduled work of the API that projects', () => {
   let api: RunningApi;
   let token: string;
   const base = '/api/v2026.1';
+  const backupDir = mkdtempSync(join(tmpdir(), 'scheduled-backups-'));
 
   beforeAll(async () => {
-    api = await RunningApi.start({ auditDigest: { everyMs: 3_600_000, signingKeyFile: null } });
+    api = await RunningApi.start({
+      auditDigest: { everyMs: 3_600_000, signingKeyFile: null },
+      backups: { dir: backupDir, everyMs: 3_600_000, keep: 2, signingKeyFile: null },
+    });
     token = await api.providerToken('10000140');
   });
   afterAll(() => api.close());
@@ -26,7 +35,7 @@ describe('scheduled audit digests', () => {
   };
 
   it('signs when the log moved, and nothing while it has not', async () => {
-    const digests = api.app.get(Projections).digests!;
+    const digests = api.app.get(Projections).background!.digests!;
     expect(digests).not.toBeNull();
     const created = await api.request('POST', `${base}/trainees`, token, uniqueTrainee('v2026.1'));
     expect(created.status).toBe(201);
@@ -52,6 +61,25 @@ describe('scheduled audit digests', () => {
     expect((proof.body as { data: { inclusion: { revision: number } | null } }).data.inclusion).not.toBeNull();
 
     const verified = await runAdmin(['audit', 'verify'], api.dataDir);
+    expect(verified.code).toBe(0);
+  });
+
+  it('takes a backup beside the writes that backup verify accepts, and keeps the newest BACKUP_KEEP', async () => {
+    const backups = api.app.get(Projections).background!.backups!;
+    expect(backups).not.toBeNull();
+    const writes = Array.from({ length: 5 }, () => api.request('POST', `${base}/trainees`, token, uniqueTrainee('v2026.1')));
+    await backups.runNow();
+    expect((await Promise.all(writes)).map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    await backups.runNow();
+    await backups.runNow();
+    expect(backups.counts).toEqual({ taken: 3, failed: 0 });
+    const taken = readdirSync(backupDir).filter((name) => /^\d{4}-/.test(name));
+    expect(taken).toHaveLength(2);
+
+    const verified = await runAdmin(['backup', 'verify', join(backupDir, taken.sort()[1])], api.dataDir);
+    expect(verified.stdout).toMatch(
+      /holds: 6 files as its manifest says; .*every chain holds; 7 sealed events open with its keys, 0 are of erased/s,
+    );
     expect(verified.code).toBe(0);
   });
 });
