@@ -11,12 +11,13 @@ import { ReferenceDataModule } from './reference-data/reference-data.module';
 import { SharedKernelModule } from './shared-kernel.module';
 import { TraineesModule } from './trainees/trainees.module';
 import { UploadsModule } from './uploads/uploads.module';
+import { UploadsPageModule } from './uploads-page/uploads-page.module';
 
 /**
  * The API's module, built for one configuration and logger: the `@nestjs/cqrs` buses, the shared
  * kernel (global: configuration, ports, guards; docs/DESIGN.md "The shared kernel") and one module
- * per area (docs/DESIGN.md "Where each endpoint lives"). The areas are imported in the order their
- * routes are registered and appear in the OpenAPI documents.
+ * per area (docs/DESIGN.md "Where each endpoint lives"), then the uploads page. The areas are imported in
+ * the order their routes are registered and appear in the OpenAPI documents.
  */
 @Module({})
 export class AppModule {
@@ -35,6 +36,7 @@ export class AppModule {
         ChangesModule,
         UploadsModule,
         AuditModule,
+        UploadsPageModule,
       ],
     };
   }

@@ -27,7 +27,7 @@ import { refuseBodiesNotFiles } from './bodies/file-body';
 import { BODY_MAX_BYTES } from '@app/trainees/record';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
 import { serveGovukAssets } from './uploads-page/govuk-assets';
-import { serveUploadsPage } from './uploads-page/uploads-page';
+import { UploadsPage } from './uploads-page/uploads-page';
 
 /** Node's limit on a request's line and headers together. */
 const PATH_PARAM_MAX_CHARS = 16 * 1024;
@@ -93,7 +93,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   app.get(OpenApiDocuments).build(app);
   serveApiDocsPage(app, app.get(VersionRegistry));
   await serveGovukAssets(fastify);
-  await serveUploadsPage(app, config, logger);
+  await app.get(UploadsPage).serve(fastify);
   return app;
 }
 

@@ -2,15 +2,16 @@
  * The uploads page at `/uploads` for providers' staff (docs/DESIGN.md "The uploads page"): server-rendered GOV.UK pages, forms posted
  * and redirected, through the API's upload operations, in a Fastify scope of its own outside the API's documents.
  */
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { AppConfig } from '@app/runtime/process';
+import { APP_CONFIG, type AppConfig } from '@app/runtime/process';
 import { fileTooLarge } from '@app/uploads/csv';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
 import { ApiAuthenticator } from '../auth/api.guard';
 import { VersionRegistry } from '../composition/versions';
 import { STORAGE_RETRY_AFTER_SECONDS, StorageFaults } from '../composition/storage-faults';
+import { LOGGER } from '../composition/tokens';
 import { Uploads } from '../uploads/uploads';
 import { PAGE_CSP } from './layout';
 import { MULTIPART_BYTES_MAX, sendPage, signedIn, URLENCODED_BYTES_MAX, type PageContext } from './page-context';
@@ -44,49 +45,63 @@ async function errorPage(
 }
 
 /**
- * Every answer `Cache-Control: no-store` (the pages and files hold personal data), the page CSP, `nosniff`, `no-referrer`, `DENY`
- * framing. The sessions' sweep stops when the server closes.
+ * The page's routes over the API's upload operations (`Uploads`), its sessions and their CSRF tokens (`PageSessions`), and the token's
+ * authentication. Every answer `Cache-Control: no-store` (the pages and files hold personal data), the page CSP, `nosniff`,
+ * `no-referrer`, `DENY` framing. The sessions' sweep stops at shutdown.
  */
-export async function serveUploadsPage(app: NestFastifyApplication, config: Pick<AppConfig, 'appEnv'>, logger: Logger): Promise<void> {
-  const ctx: PageContext = {
-    uploads: app.get(Uploads),
-    authenticator: app.get(ApiAuthenticator),
-    version: app.get(VersionRegistry).latest,
-    sessions: new PageSessions(),
-    storageFaults: app.get(StorageFaults),
-    secure: config.appEnv === 'production',
-    logger,
-  };
-  const fastify = app.getHttpAdapter().getInstance();
-  fastify.addHook('onClose', async () => ctx.sessions.close());
-  await fastify.register(
-    async (scope) => {
-      scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser(
-        'application/x-www-form-urlencoded',
-        { parseAs: 'string', bodyLimit: URLENCODED_BYTES_MAX },
-        (_r, body, done) => done(null, body),
-      );
-      scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: MULTIPART_BYTES_MAX }, (_r, body, done) =>
-        done(null, body),
-      );
-      scope.addHook('onSend', async (_request, reply, payload) => {
-        void reply.headers({
-          'cache-control': 'no-store',
-          'content-security-policy': PAGE_CSP,
-          'x-content-type-options': 'nosniff',
-          'referrer-policy': 'no-referrer',
-          'x-frame-options': 'DENY',
+@Injectable()
+export class UploadsPage implements OnApplicationShutdown {
+  private readonly ctx: PageContext;
+
+  constructor(
+    uploads: Uploads,
+    authenticator: ApiAuthenticator,
+    versions: VersionRegistry,
+    storageFaults: StorageFaults,
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'appEnv'>,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    const sessions = new PageSessions();
+    const secure = config.appEnv === 'production';
+    this.ctx = { uploads, authenticator, version: versions.latest, sessions, storageFaults, secure, logger };
+  }
+
+  /** Registers the routes under `/uploads` on `fastify`, in a scope of its own: its own body parsers, headers and error pages. */
+  async serve(fastify: FastifyInstance): Promise<void> {
+    const ctx = this.ctx;
+    await fastify.register(
+      async (scope) => {
+        scope.removeAllContentTypeParsers();
+        scope.addContentTypeParser(
+          'application/x-www-form-urlencoded',
+          { parseAs: 'string', bodyLimit: URLENCODED_BYTES_MAX },
+          (_r, body, done) => done(null, body),
+        );
+        scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: MULTIPART_BYTES_MAX }, (_r, body, done) =>
+          done(null, body),
+        );
+        scope.addHook('onSend', async (_request, reply, payload) => {
+          void reply.headers({
+            'cache-control': 'no-store',
+            'content-security-policy': PAGE_CSP,
+            'x-content-type-options': 'nosniff',
+            'referrer-policy': 'no-referrer',
+            'x-frame-options': 'DENY',
+          });
+          return payload;
         });
-        return payload;
-      });
-      scope.setErrorHandler((err: Error & { statusCode?: number }, request, reply) => errorPage(ctx, err, request, reply));
-      scope.setNotFoundHandler((_request, reply) =>
-        sendPage(reply, 404, messagePage('Page not found', 'If you typed the web address, check it is correct.')),
-      );
-      sessionRoutes(scope, ctx);
-      uploadRoutes(scope, ctx);
-    },
-    { prefix: '/uploads' },
-  );
+        scope.setErrorHandler((err: Error & { statusCode?: number }, request, reply) => errorPage(ctx, err, request, reply));
+        scope.setNotFoundHandler((_request, reply) =>
+          sendPage(reply, 404, messagePage('Page not found', 'If you typed the web address, check it is correct.')),
+        );
+        sessionRoutes(scope, ctx);
+        uploadRoutes(scope, ctx);
+      },
+      { prefix: '/uploads' },
+    );
+  }
+
+  onApplicationShutdown(): void {
+    this.ctx.sessions.close();
+  }
 }
