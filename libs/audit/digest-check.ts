@@ -1,5 +1,4 @@
-import { type StoredEventText } from '@app/event-sourcing';
-import { type ChainFault, checkStreamChain } from './chain-check';
+import { type StoredEventText, type ChainFault, checkStreamChain } from '@app/event-sourcing';
 
 /** The head a signed digest holds of one stream: the revision of its last event then, and that event's hash. */
 export interface SignedHead {

@@ -7,13 +7,13 @@ import {
   type LogPosition,
   type StoredEventText,
   type StoredLog,
+  checkStreamChain,
 } from '@app/event-sourcing';
 import { signDigest, type HashedHead } from './digest';
 import { AUDIT_DIGEST_STREAM, recordDigest } from './digest-events';
 import { signAndRecord, LogDoesNotVerify, type SignedAndRecorded } from './digest-log';
 import { digestTree, type DigestTreeStore } from './digest-tree';
 import type { LogVerification, VerifyLogOptions } from './verify-log';
-import { checkStreamChain } from './chain-check';
 
 /** Per read while the streams moved since a digest are listed. */
 const PAGE = 5000;

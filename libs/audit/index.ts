@@ -1,4 +1,3 @@
-export { checkStreamChain, IntactChain, type ChainFault, type StreamChainReport } from './chain-check';
 export { AuditRefused, type AuditLog } from './audit-log';
 export { openDigestSchedule, SCHEDULED_DIGEST_SIGNER, type DigestScheduleConfig } from './scheduled-digests';
 export { digestLog, LogDoesNotVerify, signAndRecord, type LogDigest, type SignedAndRecorded } from './digest-log';

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { AuditRefused, type AuditLog } from './audit-log';
-import type { ChainFault } from './chain-check';
+import type { ChainFault } from '@app/event-sourcing';
 import { digestSignatureHolds, keyFingerprint, type SignedDigest, type TrustedKey } from './digest';
 import type { DigestFile } from './digest-file';
 import { LogDoesNotVerify, signAndRecord, type SignedAndRecorded } from './digest-log';

@@ -2,13 +2,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newEventId, type EventStore } from '@app/event-sourcing';
+import { newEventId, type EventStore, checkStreamChain } from '@app/event-sourcing';
 import { SqliteEventStore } from '@app/stores/sqlite';
 import { keyFingerprint, type HashedHead } from './digest';
 import { recordDigest } from './digest-events';
 import { digestLog } from './digest-log';
 import { digestSection, latestRecordedDigest, readStoredStream } from './stream-digest';
-import { checkStreamChain } from './chain-check';
 
 const noted = (n: number) => ({
   id: newEventId(),

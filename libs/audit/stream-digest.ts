@@ -1,7 +1,13 @@
-import { logPosition, storedTextOf, type StoredLog, type ReadStreamOptions, type StoredEventText } from '@app/event-sourcing';
+import {
+  logPosition,
+  storedTextOf,
+  type StoredLog,
+  type ReadStreamOptions,
+  type StoredEventText,
+  checkStreamChain,
+} from '@app/event-sourcing';
 import { digestSignatureHolds, keyFingerprint, type SignedDigest, type HashedHead, type TrustedKey } from './digest';
 import { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM } from './digest-events';
-import { checkStreamChain } from './chain-check';
 
 /**
  * One stream's events as stored, in revision order, whole or `range`; `[]` for none. Through `readStoredStream` where the store has it,

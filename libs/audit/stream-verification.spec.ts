@@ -10,6 +10,7 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
   type StoredEventText,
+  checkStreamChain,
 } from '@app/event-sourcing';
 import { SqliteEventStore } from '@app/stores/sqlite';
 import type { HashedHead } from './digest';
@@ -17,7 +18,6 @@ import { recordDigest } from './digest-events';
 import { digestLog } from './digest-log';
 import { digestSection, latestRecordedDigest, readStoredStream, type RecordedDigest } from './stream-digest';
 import { storedStreamChunks, verifyStoredStream } from './stream-verification';
-import { checkStreamChain } from './chain-check';
 
 const STREAM = 'trainee-T1';
 const noted = (n: number) => ({

@@ -1,4 +1,4 @@
-import { type StoredLog, type StoredEventText } from '@app/event-sourcing';
+import { type StoredLog, type StoredEventText, checkStreamChain, IntactChain, type StreamChainReport } from '@app/event-sourcing';
 import type { SignedDigest, HashedHead, TrustedKey } from './digest';
 import {
   digestSection,
@@ -8,7 +8,6 @@ import {
   type RecordedDigest,
   type StreamCoverage,
 } from './stream-digest';
-import { checkStreamChain, IntactChain, type StreamChainReport } from './chain-check';
 
 export const VERIFY_CHUNK = 1000;
 

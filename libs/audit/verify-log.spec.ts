@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { chainHash, newEventId, readChainKeys, type EventData, type EventStore } from '@app/event-sourcing';
+import { chainHash, newEventId, readChainKeys, type EventData, type EventStore, type ChainFault } from '@app/event-sourcing';
 import { VERSION_1_HEAD, VERSION_1_STREAM, VERSION_1_STREAM_ID } from '@app/event-sourcing/testing/version-1-stream';
 import { openSqliteEventStore, verifyInThreads, type SqliteEventStore } from '@app/stores/sqlite';
 import type { HashedHead } from './digest';
 import { verifyLog } from './verify-log';
-import { type ChainFault } from './chain-check';
 
 const event = (n: number): EventData => ({
   id: newEventId(),

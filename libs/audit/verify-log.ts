@@ -1,7 +1,6 @@
-import { LOG_START, storedTextOf, type StoredLog, type StoredEventText } from '@app/event-sourcing';
+import { LOG_START, storedTextOf, type StoredLog, type StoredEventText, type ChainFault, checkStreamChain } from '@app/event-sourcing';
 import { checkAgainstDigest, streamGone, type SignedHead } from './digest-check';
 import type { HashedHead } from './digest';
-import { type ChainFault, checkStreamChain } from './chain-check';
 
 /** Per store call; whole streams, so one long stream may exceed it. */
 const BATCH_EVENTS = 5000;

@@ -17,7 +17,7 @@ import {
 } from './event-store.port';
 import { runCommand, type CommandRunnerSpec } from './command-runner';
 import { openSqliteEventStore, type SqliteEventStore } from '@app/stores/sqlite';
-import { checkStreamChain } from '@app/audit';
+import { checkStreamChain } from './chain-check';
 
 type Added = { type: 'Added'; data: { amount: number } };
 

@@ -14,7 +14,7 @@ import {
 import { STREAM, storedStream } from './testing/chained-streams';
 import { VERSION_1_HEAD, VERSION_1_STREAM, VERSION_1_STREAM_ID } from './testing/version-1-stream';
 import { logPosition } from './event-store.port';
-import { checkStreamChain } from '@app/audit';
+import { checkStreamChain } from './chain-check';
 
 describe('the hash chain of a stream', () => {
   const text = (revision: number, data: string, metadata: string, type = 'TraineeRegistered') => ({

@@ -60,3 +60,4 @@ export { KeyedLock } from './keyed-lock';
 export { decodeBatch, foldBatch, project, type OnApplied, type Projection, type ProjectionWaiter } from './projection';
 export { STORAGE_FAULT_REASONS, storageFaultOf, type StorageFault } from './storage-fault';
 export { registerUpcaster, upcast } from './upcasters';
+export { checkStreamChain, IntactChain, type ChainFault, type StreamChainReport } from './chain-check';

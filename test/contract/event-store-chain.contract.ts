@@ -5,10 +5,9 @@
  * "Verifiable history".
  */
 import { randomUUID } from 'node:crypto';
-import { CHAIN_VERSION, readChainKeys, storedTextOf, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { CHAIN_VERSION, readChainKeys, storedTextOf, type EventStore, type RecordedEvent, checkStreamChain } from '@app/event-sourcing';
 import { event } from './event-store-fixtures';
 import type { EventStoreCapabilities, EventStoreContractContext } from './event-store.contract';
-import { checkStreamChain } from '@app/audit';
 
 /**
  * The events as stored texts: the adapters store data and metadata as `JSON.stringify` writes

@@ -1,9 +1,8 @@
-import type { EventStore, RecordedEvent } from '@app/event-sourcing';
+import { type EventStore, type RecordedEvent, checkStreamChain } from '@app/event-sourcing';
 import { loadTraineeHistory, ownerOf, traineeStreamOf, traineeTimelinePage, type TimelineStatus } from '@app/trainees/read';
 import { initialTraineeState, traineeStreamId, type TraineeState } from '@app/trainees/decider';
 import { API_VERSIONS, type Trainee } from '@app/trainees/record';
 import { AuditRefused, type AuditLog } from '../audit-log';
-import { checkStreamChain } from '../chain-check';
 import type { HashedHead, SignedDigest, TrustedKey } from '../digest';
 import { proofHolds } from '../digest-tree';
 import { digestSection, latestRecordedDigest, readStoredStream } from '../stream-digest';

@@ -1,4 +1,4 @@
-import type { ChainFault, StreamChainReport } from '../chain-check';
+import type { ChainFault, StreamChainReport } from '@app/event-sourcing';
 import type { DigestSection } from '../stream-digest';
 import { escapeHtml, facts, hashHtml, utcText, valueHtml } from './history-report-html';
 

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { newEventId, toEventData } from '@app/event-sourcing';
-import { checkStreamChain } from '../chain-check';
+import { newEventId, toEventData, checkStreamChain } from '@app/event-sourcing';
 import { readStoredStream, type DigestSection } from '../stream-digest';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
 import {

@@ -1,5 +1,4 @@
-import type { RecordedEvent } from '@app/event-sourcing';
-import type { ChainFault } from '../chain-check';
+import type { RecordedEvent, ChainFault } from '@app/event-sourcing';
 import type { DigestSection } from '../stream-digest';
 import { contractFor } from '@app/trainees/contract';
 import { decodeTraineeEvent, evolve, initialTraineeState, type TraineeState } from '@app/trainees/decider';

@@ -10,8 +10,8 @@ import {
   StreamChainBrokenError,
   WrongExpectedVersionError,
   type RecordedEvent,
+  IntactChain,
 } from '@app/event-sourcing';
-import { IntactChain } from '@app/audit';
 import { BACKWARDS, END, type ReadStreamOptions } from '@eventstore/db-client';
 
 /** Times an `any` or `stream_exists` append is chained again to a head another writer moved. */

@@ -20,9 +20,9 @@ import {
   StreamChainBrokenError,
   type ChainLink,
   type StoredEventText,
+  checkStreamChain,
 } from '@app/event-sourcing';
 import { openSqliteEventStore, SqliteEventStore } from './sqlite-event-store';
-import { checkStreamChain } from '@app/audit';
 
 const HOUR_MS = 3_600_000;
 

@@ -6,8 +6,8 @@ import {
   logPosition,
   WrongExpectedVersionError,
   type AppendResult,
+  IntactChain,
 } from '@app/event-sourcing';
-import { IntactChain } from '@app/audit';
 import { rawToStoredText, type QueuedWrite, type RawEventRow } from './sqlite-rows';
 import { VerifiedHeads } from './verified-heads';
 

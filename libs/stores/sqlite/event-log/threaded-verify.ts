@@ -1,10 +1,9 @@
 import { Database } from '@app/sqlite';
 import { join } from 'node:path';
-import { logPosition, type LogPosition, type StoredEventText } from '@app/event-sourcing';
+import { logPosition, type LogPosition, type StoredEventText, type ChainFault, checkStreamChain } from '@app/event-sourcing';
 import { checkAgainstDigest, mergeScans, streamGone, type LogVerification, type ScanResult, type VerifyLogOptions } from '@app/audit';
 import { startWorker } from '../start-worker';
 import type { VerifyJob } from './verify.worker';
-import { type ChainFault, checkStreamChain } from '@app/audit';
 
 /** What a verify thread posts (see verify.worker.ts). */
 type FromVerifier = { events: number } | { done: true; result: ScanResult } | { error: string };

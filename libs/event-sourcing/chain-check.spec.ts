@@ -1,7 +1,7 @@
 import { chainEvent, chainHash, readChainKeys, type StoredEventText } from '@app/event-sourcing';
 
-import { STREAM, storedStream } from '@app/event-sourcing/testing/chained-streams';
-import { VERSION_1_HEAD, VERSION_1_STREAM, VERSION_1_STREAM_ID } from '@app/event-sourcing/testing/version-1-stream';
+import { STREAM, storedStream } from './testing/chained-streams';
+import { VERSION_1_HEAD, VERSION_1_STREAM, VERSION_1_STREAM_ID } from './testing/version-1-stream';
 import { checkStreamChain, IntactChain } from './chain-check';
 
 /** A metadata text without its chain keys (`previousHash` and `hash` at its end). */

@@ -1,4 +1,5 @@
-import { eventHash, readChainKeys, type StoredEventText } from '@app/event-sourcing';
+import type { StoredEventText } from './event-store.port';
+import { eventHash, readChainKeys } from './hash-chain';
 
 /**
  * One fault of a stream's chain (docs/DESIGN.md "Verifiable history", the table of faults): `altered`, `missing`, `reordered`
