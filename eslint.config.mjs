@@ -167,10 +167,14 @@ export default tseslint.config(
               },
             })),
             // Another part is entered through its face (its index.ts), never by a file inside it (tests may reach inside).
-            ...LIB_PARTS.map((part) => ({
-              from: { element: { type: part }, file: { categories: { noneOf: ['test'] } } },
-              disallow: { to: { element: { types: { anyOf: LIB_PARTS.filter((p) => p !== part) }, fileInternalPath: '!index.ts' } } },
-            })),
+            {
+              from: { element: { types: { anyOf: LIB_PARTS } }, file: { categories: { noneOf: ['test'] } } },
+              disallow: { to: { element: { types: { anyOf: LIB_PARTS }, fileInternalPath: '!index.ts' } } },
+            },
+            {
+              from: { element: { types: { anyOf: LIB_PARTS } }, file: { categories: { noneOf: ['test'] } } },
+              allow: { to: { element: { type: '{{from.type}}' } } },
+            },
             {
               from: { element: { type: 'app' }, file: { categories: { noneOf: ['test'] } } },
               disallow: { to: { element: { types: { anyOf: LIB_PARTS }, fileInternalPath: '!index.ts' } } },
