@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The parts of libs/, each a folder with a face (its index.ts), and the parts each may import
- * (docs/DESIGN.md "Layout"). Within a wing: record ← decider ← contract, write, read; every store
+ * (docs/DESIGN.md "Layout"). Within a wing: record ← answers; record ← decider ← contract, write, read; every store
  * adapter above the ports it implements; the runtime above the wings, below the stores.
  */
 const PARTS = {
@@ -19,13 +19,14 @@ const PARTS = {
   'personal-data': ['event-sourcing', 'keys'],
   'trainees/record': [],
   'trainees/decider': ['event-sourcing', 'calendar', 'trainees/record'],
-  'trainees/contract': ['event-sourcing', 'calendar', 'trainees/record', 'trainees/decider'],
+  'trainees/answers': ['trainees/record'],
+  'trainees/contract': ['event-sourcing', 'calendar', 'trainees/record', 'trainees/decider', 'trainees/answers'],
   'trainees/write': ['event-sourcing', 'trainees/record', 'trainees/decider'],
   'trainees/read': ['event-sourcing', 'trainees/record', 'trainees/decider', 'trainees/contract'],
   'providers/decider': ['event-sourcing', 'calendar'],
   'providers/write': ['event-sourcing', 'providers/decider'],
   'providers/read': ['event-sourcing', 'providers/decider'],
-  changes: ['event-sourcing', 'personal-data', 'trainees/record', 'trainees/decider', 'trainees/contract', 'trainees/read'],
+  changes: ['event-sourcing', 'personal-data', 'trainees/record', 'trainees/decider', 'trainees/answers', 'trainees/read'],
   schools: ['trainees/record'],
   registry: ['event-sourcing', 'trainees/record', 'trainees/decider', 'trainees/write'],
   'webhooks/decider': ['event-sourcing', 'trainees/decider', 'providers/decider'],
@@ -73,7 +74,15 @@ const ALLOWED = {
 const LIB_PARTS = Object.keys(ALLOWED);
 
 /** Parts whose code is pure (the deciders and what they read): no framework, no I/O, no driver. */
-const PURE = ['calendar', 'trainees/record', 'trainees/decider', 'providers/decider', 'webhooks/decider', 'uploads/decider'];
+const PURE = [
+  'calendar',
+  'trainees/record',
+  'trainees/answers',
+  'trainees/decider',
+  'providers/decider',
+  'webhooks/decider',
+  'uploads/decider',
+];
 /** Packages that do I/O, run a framework or read the clock's randomness: never in a pure part. */
 const NOT_IN_PURE = [
   '@nestjs/*',

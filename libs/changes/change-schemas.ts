@@ -1,6 +1,6 @@
 import { PROVIDER_EVENT_TYPES } from '@app/trainees/decider';
 import { TRAINEE_STATES } from '@app/trainees/record';
-import type { JsonSchema } from '@app/trainees/contract';
+import type { JsonSchema } from '@app/trainees/record';
 import { CURSOR_CHARS } from './cursors';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });

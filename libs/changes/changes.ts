@@ -14,7 +14,7 @@ import {
   type ApiVersion,
 } from '@app/trainees/record';
 import type { TraineeEventType } from '@app/trainees/decider';
-import { DEGREE_FIELDS, fieldsOf, PLACEMENT_FIELDS, TRAINEE_FIELDS, type OutputField } from '@app/trainees/contract';
+import { DEGREE_FIELDS, fieldsOf, PLACEMENT_FIELDS, TRAINEE_FIELDS, type OutputField } from '@app/trainees/answers';
 
 export type ChangedRecord = 'trainee' | 'placement' | 'degree';
 

@@ -4,7 +4,7 @@
  */
 import type { TraineeRules } from '@app/trainees/decider';
 import { enhancedErrors, type EnhancedErrors } from './enhanced-errors';
-import { VersionOutput } from './answers/trainee.output';
+import { outputFor, type VersionOutput } from '@app/trainees/answers';
 import { referenceDataFor, type ReferenceDataBody } from './reference-data';
 import { traineeRulesFor } from './rules';
 import { API_VERSIONS, type ApiVersion } from '@app/trainees/record';
@@ -14,15 +14,13 @@ import { requestsFor, type VersionRequests } from './wire/requests';
 export interface VersionFeatures {
   /** `POST …/update-qts-or-eyts-status` is routed, as recommend-for-qts (§1.9, §12.5). */
   updateQtsOrEytsStatus: boolean;
-  /** The create-placement answer carries `school_id` (docs/DESIGN.md ruling 10). */
-  placementCreatedSchoolId: boolean;
   /** Enhanced errors group nested degree and placement messages under their attribute (§5.4). */
   nestedEnhancedErrors: boolean;
 }
 
 const FEATURES: Readonly<Record<ApiVersion, VersionFeatures>> = {
-  'v2025.0': { updateQtsOrEytsStatus: false, placementCreatedSchoolId: true, nestedEnhancedErrors: false },
-  'v2026.1': { updateQtsOrEytsStatus: true, placementCreatedSchoolId: false, nestedEnhancedErrors: true },
+  'v2025.0': { updateQtsOrEytsStatus: false, nestedEnhancedErrors: false },
+  'v2026.1': { updateQtsOrEytsStatus: true, nestedEnhancedErrors: true },
 };
 
 /** Everything one API version says about its wire. */
@@ -48,7 +46,7 @@ const CONTRACTS: Readonly<Record<ApiVersion, VersionContract>> = Object.fromEntr
       version,
       rules: traineeRulesFor(version),
       requests: requestsFor(version),
-      output: new VersionOutput(version, features.placementCreatedSchoolId),
+      output: outputFor(version),
       features,
       referenceData: referenceDataFor(version),
       enhancedErrors: (messages) => enhancedErrors(messages, { nested: features.nestedEnhancedErrors }),

@@ -1,5 +1,3 @@
-export { DEGREE_FIELDS, PLACEMENT_FIELDS, TRAINEE_FIELDS, fieldsOf, type OutputField } from './answers/output-fields';
-export { answerItem, renderTraineeAnswer, renderTraineeAnswers, type TraineeAnswer } from './answers/trainee-answers';
 export { acceptedTrainingRouteCodes, codesFor, lookupCode } from './code-books';
 export { contractFor, type VersionContract } from './contract';
 export type { EnhancedErrors } from './enhanced-errors';

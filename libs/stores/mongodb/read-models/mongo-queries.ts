@@ -1,5 +1,5 @@
 import type { Db, Filter } from 'mongodb';
-import { answerItem, renderTraineeAnswer } from '@app/trainees/contract';
+import { answerItem, renderTraineeAnswer } from '@app/trainees/answers';
 import type { ApiVersion, Trainee } from '@app/trainees/record';
 import type { StoredChange } from '@app/changes';
 import type { TraineeSnapshot } from '@app/trainees/decider';

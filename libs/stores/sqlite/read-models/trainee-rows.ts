@@ -1,4 +1,4 @@
-import { renderTraineeAnswers, type TraineeAnswer } from '@app/trainees/contract';
+import { renderTraineeAnswers, type TraineeAnswer } from '@app/trainees/answers';
 import { type StoredChange, changeOf } from '@app/changes';
 import type { TraineeEvent } from '@app/trainees/decider';
 import { type RecordedEvent, decodeBatch, foldBatch, type OnApplied } from '@app/event-sourcing';

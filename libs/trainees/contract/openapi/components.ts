@@ -1,6 +1,6 @@
 /**
  * The schemas of a version's OpenAPI document (components), built from the same tables as its wire
- * checks (libs/trainees/contract/wire) and its serializers (libs/trainees/contract/answers):
+ * checks (libs/trainees/contract/wire) and its serializers (libs/trainees/answers):
  * request bodies with their types, formats, lengths and code lists; answers with every field, its
  * type, format, enum and nullability; and the error bodies of docs/spec/trainee-records-api.md
  * "Errors" and docs/DESIGN.md ruling 4. JSON Schema 2020-12, as OpenAPI 3.1 uses it.

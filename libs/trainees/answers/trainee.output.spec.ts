@@ -9,8 +9,8 @@ import addFormats from 'ajv-formats';
 import { evolveAll } from '@app/trainees/decider';
 import { type Trainee, API_VERSIONS, type ApiVersion } from '@app/trainees/record';
 import { EXAMPLE_DETAILS, exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
-import { contractFor } from '../contract';
-import { openApiSchemas } from '../openapi/components';
+import { outputFor } from './trainee.output';
+import { openApiSchemas } from '@app/trainees/contract';
 
 function traineeWith(disabilities: Record<string, string>): Trainee {
   const state = evolveAll(exampleRegistration({ details: { ...EXAMPLE_DETAILS, disabilities } }));
@@ -26,7 +26,7 @@ function traineeValidator(version: ApiVersion) {
 
 describe.each([...API_VERSIONS])('%s trainee answers against the Trainee schema', (version) => {
   const validate = traineeValidator(version);
-  const output = contractFor(version).output;
+  const output = outputFor(version);
 
   it.each([
     ['no disability keys', {}],

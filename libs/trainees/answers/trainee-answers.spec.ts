@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { evolveAll } from '@app/trainees/decider';
 import { type Trainee, API_VERSIONS } from '@app/trainees/record';
 import { EXAMPLE_DETAILS, exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
-import { contractFor } from '../contract';
+import { outputFor } from './trainee.output';
 import { answerItem, renderTraineeAnswer, renderTraineeAnswers } from './trainee-answers';
 
 function traineeNamed(first_names: string, last_name: string, disabilities: Record<string, string> = {}): Trainee {
@@ -29,7 +29,7 @@ describe('renderTraineeAnswers', () => {
   );
 
   it.each([...API_VERSIONS])('%s: body and item are the serializer’s JSON, whatever the names and disability keys hold', (version) => {
-    const output = contractFor(version).output;
+    const output = outputFor(version);
     fc.assert(
       fc.property(
         fc.string({ unit: 'grapheme', maxLength: 40 }),

@@ -1,6 +1,6 @@
 /** A trainee's answers as bytes, made once per change, not per read (docs/DESIGN.md "Answers stored as bytes"). */
 import { type Trainee, API_VERSIONS, type ApiVersion } from '@app/trainees/record';
-import { contractFor } from '../contract';
+import { outputFor } from './trainee.output';
 
 /** One version's answer of one trainee. */
 export interface TraineeAnswer {
@@ -20,7 +20,7 @@ export function renderTraineeAnswers(trainee: Trainee): TraineeAnswer[] {
 
 /** The trainee's answer in `version`, the list item a prefix of it (`placements` and `degrees` come last). */
 export function renderTraineeAnswer(trainee: Trainee, version: ApiVersion): TraineeAnswer {
-  const output = contractFor(version).output;
+  const output = outputFor(version);
   const item = output.traineeItemJson(trainee);
   const nested =
     `,"placements":${JSON.stringify(trainee.placements.map((p) => output.serializePlacement(p)))}` +

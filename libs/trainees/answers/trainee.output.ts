@@ -2,7 +2,7 @@
  * Each version's trainee, placement and degree answers and their response schemas, from one table of output fields
  * (docs/spec/trainee-records-api.md "Trainee object", "Placement object", "Degree object"; docs/DESIGN.md rulings 3, 6, 10).
  */
-import type { Degree, Placement, Trainee, ApiVersion } from '@app/trainees/record';
+import { API_VERSIONS, type Degree, type Placement, type Trainee, type ApiVersion } from '@app/trainees/record';
 
 import { DEGREE_FIELDS, fieldsOf, PLACEMENT_FIELDS, TRAINEE_FIELDS, type JsonSchema, type OutputField } from './output-fields';
 
@@ -123,4 +123,17 @@ export class VersionOutput {
       additionalProperties: false,
     };
   }
+}
+
+/** Whether a version's create-placement answer carries `school_id` (docs/DESIGN.md ruling 10). */
+const PLACEMENT_CREATED_SCHOOL_ID: Readonly<Record<ApiVersion, boolean>> = { 'v2025.0': true, 'v2026.1': false };
+
+const OUTPUTS = Object.fromEntries(API_VERSIONS.map((v) => [v, new VersionOutput(v, PLACEMENT_CREATED_SCHOOL_ID[v])])) as Record<
+  ApiVersion,
+  VersionOutput
+>;
+
+/** The answers of `version`: its serializers and their JSON Schemas. */
+export function outputFor(version: ApiVersion): VersionOutput {
+  return OUTPUTS[version];
 }
