@@ -95,7 +95,7 @@ export async function swapInto(
   return finishSwap(registry, name, store, version, previous, readAfter, { ...options, lockedAt });
 }
 
-/** Step 1 of {@link swapInto}; returns its token. */
+/** The swap lock {@link swapInto} takes first; returns its token. */
 async function takeSwapLock(registry: MongoRegistry, name: ProjectionName, store: string): Promise<string> {
   const token = randomUUID();
   const locked = await registry.collection.updateOne(
@@ -146,7 +146,7 @@ async function catchUp(
   }
 }
 
-/** Steps 4 and 5 of {@link swapInto}, after the repoint. */
+/** What {@link swapInto} does after the repoint: the last catch-up, then the old store dropped unless kept. */
 async function finishSwap(
   registry: MongoRegistry,
   name: ProjectionName,
