@@ -17,7 +17,9 @@ export class PinoNestLogger implements LoggerService {
   log(message: unknown, context?: string): void {
     this.logger.info({ context }, String(message));
   }
+  /** Not Nest's `ExceptionHandler`: it logs a failed start before rethrowing it to `main`, which says it once, on stderr. */
   error(message: unknown, trace?: string, context?: string): void {
+    if (context === 'ExceptionHandler') return;
     this.logger.error({ context, trace }, String(message));
   }
   warn(message: unknown, context?: string): void {
