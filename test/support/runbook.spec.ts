@@ -1,5 +1,12 @@
-/** How a runbook page is read (docs/runbooks/README.md): commands, their outcomes, and the runner's comments. */
-import { outcomePattern, readRunbook } from './runbook';
+/**
+ * How a runbook page is read (docs/runbooks/README.md): commands, their outcomes, and the runner's
+ * comments; and the package's scripts run without npm as npm runs them.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { npmScriptsFunction, outcomePattern, readRunbook, type PackageScripts } from './runbook';
 
 const PAGE = `# A page
 
@@ -63,5 +70,57 @@ describe('reading a runbook', () => {
 
   it('refuses a runner comment it cannot read, naming its line', () => {
     expect(() => readRunbook('```sh\nls\n```\n<!-- runbook: capture token sandbox -->\n', 'page.md')).toThrow(/^page\.md:4: /);
+  });
+});
+
+describe('the package scripts run without npm', () => {
+  const pkg: PackageScripts = {
+    name: 'a-package',
+    version: '1.2.3',
+    scripts: {
+      prehello: 'echo before "$0"',
+      hello: 'echo hello',
+      posthello: 'echo after',
+      fails: 'echo failing; exit 3',
+      prebroken: 'exit 4',
+      broken: 'echo never',
+      tool: 'tool-on-path',
+      start: 'echo started',
+    },
+  };
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'npm-scripts-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg));
+    execFileSync('mkdir', ['-p', join(dir, 'node_modules', '.bin')]);
+    writeFileSync(join(dir, 'node_modules', '.bin', 'tool-on-path'), '#!/bin/sh\necho the tool "$@"\n', { mode: 0o755 });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** `command` run by bash in the package's directory, with the function or with npm itself. */
+  function run(command: string, withFunction: boolean): { status: number | null; stdout: string } {
+    const script = withFunction ? `${npmScriptsFunction(pkg)}\n${command}` : command;
+    const done = spawnSync('bash', ['--noprofile', '--norc', '-c', script], { cwd: dir, encoding: 'utf8' });
+    return { status: done.status, stdout: done.stdout };
+  }
+
+  it.each([
+    'npm run hello',
+    'npm run --silent hello',
+    "npm run --silent hello -- one 'two words'",
+    'npm run hello -- one two',
+    'npm start',
+    'npm run fails',
+    'npm run -s fails',
+    'npm run --silent broken',
+    'npm run --silent tool -- x',
+  ])('`%s` prints and exits as npm does', (command) => {
+    expect(run(command, true)).toEqual(run(command, false));
+  });
+
+  it('runs the pre and post scripts around the script, and stops at the first that fails', () => {
+    expect(run('npm run --silent hello', true)).toEqual({ status: 0, stdout: 'before sh\nhello\nafter\n' });
+    expect(run('npm run --silent broken', true)).toEqual({ status: 4, stdout: '' });
   });
 });

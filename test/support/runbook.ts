@@ -15,6 +15,12 @@
  *   a terminal of its own, until its output matches; `<name_pid>` is the process id of the program
  *   it started (the last of its chain: npm's node child); its output so far is what a capture after
  *   it reads. Every background process ends with the runbook.
+ *
+ * With `packageScripts` ({@link RunOptions}), `npm start` and `npm run [--silent] <script> [-- args]`
+ * run the package's scripts as npm runs them (the `pre` script, then the script with the arguments
+ * appended, through `sh -c`, `node_modules/.bin` on the PATH, npm's two-line banner unless
+ * `--silent`, the first failing exit code), without starting npm itself: about half a second of
+ * CPU a command. Any other `npm` command runs npm.
  * - `<!-- runbook: capture <name> /<regex>/ -->` after a block: `<name>` is the regex's first group
  *   in that block's output, for the commands after it.
  */
@@ -139,12 +145,68 @@ export interface RunOptions {
   backgroundTimeoutMs?: number;
   /** Told of each command as it starts (the file line and its text), for the test's output. */
   onCommand?: (command: RunbookCommand) => void;
+  /** The package whose scripts `npm start` and `npm run` run without npm (see the top of this file); npm runs them when absent. */
+  packageScripts?: PackageScripts;
+}
+
+/** What `package.json` says of a package's scripts. */
+export interface PackageScripts {
+  name: string;
+  version: string;
+  scripts: Record<string, string>;
+}
+
+/** Single-quoted for bash. */
+function quoted(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A bash function `npm` that runs `pkg`'s scripts as npm 10 and 11 do for `npm start` and
+ * `npm run [--silent|-s] <script> [-- args]`, and calls npm for anything else.
+ */
+export function npmScriptsFunction(pkg: PackageScripts): string {
+  const cases = Object.entries(pkg.scripts)
+    .filter(([name]) => !/^(pre|post)/.test(name) || !(name.replace(/^(pre|post)/, '') in pkg.scripts))
+    .map(([name, script]) => {
+      const pre = pkg.scripts[`pre${name}`];
+      const post = pkg.scripts[`post${name}`];
+      const steps = [
+        pre === undefined ? null : `__npm_step ${quoted(`pre${name}`)} ${quoted(pre)}`,
+        `__npm_step ${quoted(name)} ${quoted(script)} "$@"`,
+        post === undefined ? null : `__npm_step ${quoted(`post${name}`)} ${quoted(post)}`,
+      ].filter((step) => step !== null);
+      return `    ${quoted(name)}) ${steps.join(' && ')} ;;`;
+    });
+  return [
+    `__npm_step() {`,
+    `  local event=$1 script=$2; shift 2`,
+    `  [ -n "$__npm_silent" ] || printf '\\n> %s %s\\n> %s\\n\\n' ${quoted(`${pkg.name}@${pkg.version}`)} "$event" "$script${'$'}{*:+ $*}"`,
+    `  PATH="$PWD/node_modules/.bin:$PATH" sh -c "$script"' "$@"' sh "$@"`,
+    `}`,
+    `npm() {`,
+    `  local name __npm_silent=`,
+    `  case "$1" in`,
+    `    start) name=start; shift ;;`,
+    `    run|run-script)`,
+    `      shift`,
+    `      while [ "$1" = --silent ] || [ "$1" = -s ]; do __npm_silent=1; shift; done`,
+    `      name=$1; shift ;;`,
+    `    *) command npm "$@"; return ;;`,
+    `  esac`,
+    `  [ "$1" = -- ] && shift`,
+    `  case "$name" in`,
+    ...cases,
+    `    *) command npm run ${'$'}{__npm_silent:+--silent} "$name" -- "$@" ;;`,
+    `  esac`,
+    `}`,
+  ].join('\n');
 }
 
 /** Runs the blocks of `file` (read with {@link readRunbook}) as {@link RunOptions} says; ends every process it started. */
 export async function runRunbook(file: string, options: RunOptions): Promise<RunbookRun> {
   const blocks = readRunbook(readFileSync(file, 'utf8'), file);
-  const shell = new Shell(options.cwd, options.env ?? {});
+  const shell = new Shell(options.cwd, options.env ?? {}, options.packageScripts ? npmScriptsFunction(options.packageScripts) : '');
   const values = new Map<string, string>();
   const run: RunbookRun = { commands: 0, skipped: [], failure: null };
   try {
@@ -228,13 +290,16 @@ class Shell {
   private readonly others: ChildProcessWithoutNullStreams[] = [];
   private count = 0;
 
+  /** `prelude`: bash code every session and background block runs first (functions it defines). */
   constructor(
     private readonly cwd: string,
     private readonly env: Record<string, string>,
+    private readonly prelude: string,
   ) {
     this.bash = spawn('bash', ['--noprofile', '--norc'], { cwd, env: { ...process.env, ...env }, detached: true });
     this.bash.stdout.on('data', (c: Buffer) => (this.buffer += c.toString()));
     this.bash.stderr.on('data', (c: Buffer) => (this.buffer += c.toString()));
+    if (prelude !== '') this.bash.stdin.write(`${prelude}\n`);
   }
 
   /** Runs `text` in the session; its output (stdout and stderr) and exit code, null past `timeoutMs`. */
@@ -253,7 +318,7 @@ class Shell {
 
   /** Starts `text` in a bash session of its own and waits until its output matches `until`. */
   async background(text: string, until: RegExp, timeoutMs: number): Promise<{ pid: number; output: string } | { failure: string }> {
-    const child = spawn('bash', ['--noprofile', '--norc', '-c', text], {
+    const child = spawn('bash', ['--noprofile', '--norc', '-c', this.prelude === '' ? text : `${this.prelude}\n${text}`], {
       cwd: this.cwd,
       env: { ...process.env, ...this.env },
       detached: true,
