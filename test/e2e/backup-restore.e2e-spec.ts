@@ -1,6 +1,6 @@
-// Slow by design: the drill is the claim (2,000 trainees read before and after, a backup under 32 writers, a kill, a restore).
+// Slow by design: the drill is the claim (500 trainees read before and after, a backup under 32 writers, a kill, a restore).
 /**
- * The restore drill (docs/operations.md "Backups and restore"): 2,000 trainees; a backup taken by
+ * The restore drill (docs/operations.md "Backups and restore"): 500 trainees; a backup taken by
  * `admin backup create` while 32 connections keep writing; 3 trainees erased after it (the erasure
  * ledger in `BACKUP_DIR` records them); the API killed with SIGKILL and its data dir deleted;
  * `admin backup restore`; the API started again. Every trainee made before the backup answers the
@@ -27,15 +27,15 @@ import { uniqueTrainee } from '../support/trainee-input';
 import { csvFile, traineeRows } from '../support/upload-files';
 import { ensureBuilt } from '../support/processes';
 
-const TRAINEES = 2_000;
+const TRAINEES = 500;
 const WRITERS = 32;
 const base = '/api/v2025.0/trainees';
 
 /**
  * Appends `ids.length` trainees of the demo provider (UKPRN 10000001) to the data dir's log from this
  * process, sealed with their data keys under the service key of `keyFile` as the API seals them,
- * 200 at a time (the appends of a turn commit together), while the API runs beside it: 2,000 in
- * seconds, where 2,000 POSTs take minutes on a loaded machine. The first trainees' last names are
+ * 200 at a time (the appends of a turn commit together), while the API runs beside it: hundreds in
+ * a second, where as many POSTs take a minute on a loaded machine. The first trainees' last names are
  * `lastNames`.
  */
 async function seedTrainees(dataDir: string, keyFile: string, ids: string[], lastNames: string[]): Promise<void> {
