@@ -1,7 +1,7 @@
-// Slow by design: 100 creates whose webhook deliveries fail, then the restore and four starts of the service, as the docs run them.
+// Slow by design: 30 creates whose webhook deliveries fail, then the restore and four starts of the service, as the docs run them.
 /**
  * A backup and restore in the sandbox, as README.md and docs/operations.md "Backups and restore"
- * write them: 100 creates sent with an `Idempotency-Key`, their changes pushed to a webhook
+ * write them: 30 creates sent with an `Idempotency-Key`, their changes pushed to a webhook
  * endpoint that fails every delivery (so each stays pending), then `admin backup create`. No byte
  * of the backup holds a name, an email or a TRN of theirs in the clear (their kept answers and the
  * deliveries' payloads are left out). The restore needs the service key the backup was made under:
@@ -21,7 +21,7 @@ import { ensureBuilt, TsProcess } from '../support/processes';
 import { uniqueTrainee } from '../support/trainee-input';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
-const CREATES = 100;
+const CREATES = 30;
 const base = '/api/v2025.0/trainees';
 
 type Api = Awaited<ReturnType<typeof startApiProcess>>;
