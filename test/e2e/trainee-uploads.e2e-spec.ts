@@ -1,4 +1,4 @@
-// Slow by design: a 500-row file checked, fixed and submitted through the background worker, every trainee it made read back.
+// Slow by design: a 200-row file checked, fixed and submitted through the background worker, every trainee it made read back.
 import { createHash } from 'node:crypto';
 import { addTraineeColumns, createBodyOf } from '@app/uploads/write';
 import { parseUploadCsv } from '@app/uploads/csv';
@@ -61,18 +61,18 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     }
   });
 
-  it('checks 500 rows without writing: exactly the 3 bad rows named; the fixed errors file validates; submit adds 500, each once, each in the feed', async () => {
+  it('checks 200 rows without writing: exactly the 3 bad rows named; the fixed errors file validates; submit adds 200, each once, each in the feed', async () => {
     const existing = uniqueTrainee(V);
     delete existing.data.trn;
     const created = await api.request('POST', `/api/${V}/trainees`, tokenA, existing);
     expect(created.status).toBe(201);
     const before = await traineeCount();
 
-    const rows = traineeRows(V, 500);
+    const rows = traineeRows(V, 200);
     rows[9] = { ...rows[9], first_names: '' }; // row 11: a required field missing
     rows[99] = { ...rows[99], study_mode: 'zz' }; // row 101: a code not in the list
-    const good = rows[299];
-    rows[299] = templateRowOf(existing.data); // row 301: a duplicate of an existing trainee
+    const good = rows[149];
+    rows[149] = templateRowOf(existing.data); // row 151: a duplicate of an existing trainee
     rows[0] = { ...rows[0], provider_trainee_id: '=HYPERLINK("http://x.example","y")' };
 
     const posted = await upload(csvFile(V, rows));
@@ -82,11 +82,11 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     expect(posted.body.data.status).toBe('pending');
 
     const checked = await settled(id);
-    expect(checked).toMatchObject({ status: 'failed', row_count: 500, error_count: 3 });
+    expect(checked).toMatchObject({ status: 'failed', row_count: 200, error_count: 3 });
     expect(checked.errors).toEqual([
       { row: 11, column: 'first_names', message: "first_names can't be blank" },
       { row: 101, column: 'study_mode', message: expect.stringMatching(/^study_mode has invalid reference data value of 'zz'/) },
-      { row: 301, column: null, message: 'This trainee is already in Register' },
+      { row: 151, column: null, message: 'This trainee is already in Register' },
     ]);
     expect(await traineeCount()).toBe(before);
 
@@ -108,21 +108,21 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     expect(refixed.records[9].values.first_names).toBe('Fixed');
     const rows2 = refixed.records.map((r) => r.values);
     rows2[99] = { ...rows2[99], study_mode: rows[0].study_mode };
-    rows2[299] = good;
+    rows2[149] = good;
     const second = await upload(csvFile(V, rows2, [...addTraineeColumns(V), 'errors']));
     expect(second.status).toBe(202);
     const id2 = second.body.data.upload_id as string;
-    expect(await settled(id2)).toMatchObject({ status: 'validated', row_count: 500, error_count: 0, errors: [] });
+    expect(await settled(id2)).toMatchObject({ status: 'validated', row_count: 200, error_count: 0, errors: [] });
 
     const submitted = await api.request('POST', `/api/${V}/trainee-uploads/${id2}/submit`, tokenA);
     expect(submitted.status).toBe(202);
     expect(submitted.body.data.status).toBe('in_progress');
     const done = await settled(id2);
     expect(done.status).toBe('succeeded');
-    expect(done.rows).toHaveLength(500);
+    expect(done.rows).toHaveLength(200);
     const ids = done.rows.map((r: { trainee_id: string }) => r.trainee_id);
-    expect(new Set(ids).size).toBe(500);
-    expect(await traineeCount()).toBe(before + 500);
+    expect(new Set(ids).size).toBe(200);
+    expect(await traineeCount()).toBe(before + 200);
     const one = await api.request('GET', `/api/${V}/trainees/${ids[9]}`, tokenA); // row 11
     expect(one.body.data.first_names).toBe('Fixed');
     // A trainee added from a file says so, as the real service's bulk add does.
