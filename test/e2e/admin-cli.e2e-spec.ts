@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { londonDate } from '@app/providers/write';
 import { addMonths } from '@app/calendar';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker, runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
@@ -16,7 +16,13 @@ async function eventually(check: () => Promise<boolean>, withinMs: number): Prom
   return check();
 }
 
+/**
+ * The admin CLI's commands beside a running API, each run by one worker process that loads the CLI
+ * once (test/support/admin-cli.ts); a usage error runs the program itself, for its exit code. The
+ * runbooks run every documented command as a program.
+ */
 describe('admin CLI against the same DATA_DIR as a running API (docs/operations.md "The admin CLI")', () => {
+  const admin = AdminWorker.forFile();
   let dataDir: string;
   let api: RunningApi;
 
@@ -30,10 +36,10 @@ describe('admin CLI against the same DATA_DIR as a running API (docs/operations.
   });
 
   it('adds a provider, issues a token the API accepts within a second, lists it, revokes it and the API refuses it within a second', async () => {
-    const added = await runAdmin(['provider', 'add', '--ukprn', '10000030', '--name', 'Example University'], dataDir);
+    const added = await admin.run(['provider', 'add', '--ukprn', '10000030', '--name', 'Example University'], dataDir);
     expect(added.code).toBe(0);
 
-    const issued = await runAdmin(['token', 'issue', '--ukprn', '10000030'], dataDir);
+    const issued = await admin.run(['token', 'issue', '--ukprn', '10000030'], dataDir);
     expect(issued.code).toBe(0);
     const lines = issued.stdout.trimEnd().split('\n');
     const token = lines[lines.length - 1];
@@ -42,19 +48,19 @@ describe('admin CLI against the same DATA_DIR as a running API (docs/operations.
     const accepted = await eventually(async () => (await api.request('GET', '/api/v2025.0/info', token)).status === 200, 1000);
     expect(accepted).toBe(true);
 
-    const listed = await runAdmin(['token', 'list', '--ukprn', '10000030'], dataDir);
+    const listed = await admin.run(['token', 'list', '--ukprn', '10000030'], dataDir);
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain(token);
     const row = listed.stdout.split('\n').find((l) => l.includes('\tactive\t'));
     expect(row).toBeDefined();
     const tokenId = row!.split('\t')[0];
 
-    const revoked = await runAdmin(['token', 'revoke', '--token-id', tokenId], dataDir);
+    const revoked = await admin.run(['token', 'revoke', '--token-id', tokenId], dataDir);
     expect(revoked.code).toBe(0);
     const refused = await eventually(async () => (await api.request('GET', '/api/v2025.0/info', token)).status === 401, 1000);
     expect(refused).toBe(true);
 
-    const after = await runAdmin(['token', 'list', '--ukprn', '10000030'], dataDir);
+    const after = await admin.run(['token', 'list', '--ukprn', '10000030'], dataDir);
     expect(after.stdout).toContain(`${tokenId}\trevoked\t`);
   });
 
@@ -64,21 +70,21 @@ describe('admin CLI against the same DATA_DIR as a running API (docs/operations.
       [today, `Expiry date must be after today (${today}), got ${today}`],
       [addMonths(today, 7), `Expiry date must be at most 6 months ahead (${addMonths(today, 6)}), got ${addMonths(today, 7)}`],
     ];
-    await runAdmin(['provider', 'add', '--ukprn', '10000032', '--name', 'Expiring University'], dataDir);
+    await admin.run(['provider', 'add', '--ukprn', '10000032', '--name', 'Expiring University'], dataDir);
     for (const [expiresAt, message] of cases) {
-      const refused = await runAdmin(['token', 'issue', '--ukprn', '10000032', '--expires-at', expiresAt], dataDir);
+      const refused = await admin.run(['token', 'issue', '--ukprn', '10000032', '--expires-at', expiresAt], dataDir);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain(message);
     }
     const expiresAt = addMonths(today, 1);
-    const issued = await runAdmin(['token', 'issue', '--ukprn', '10000032', '--expires-at', expiresAt], dataDir);
+    const issued = await admin.run(['token', 'issue', '--ukprn', '10000032', '--expires-at', expiresAt], dataDir);
     expect(issued.code).toBe(0);
     expect(issued.stdout).toContain(`expires_at ${expiresAt}`);
     const token = issued.stdout.trimEnd().split('\n').pop()!;
     expect(await eventually(async () => (await api.request('GET', '/api/v2025.0/info', token)).status === 200, 1000)).toBe(true);
     await eventually(async () => (await api.infra.readModel.listTokens('10000032'))[0]?.last_used_at !== null, 1000);
 
-    const listed = await runAdmin(['token', 'list', '--ukprn', '10000032'], dataDir);
+    const listed = await admin.run(['token', 'list', '--ukprn', '10000032'], dataDir);
     const [header, row] = listed.stdout.split('\n');
     expect(header).toBe('token_id\tstatus\tissued_at\texpires_at\tlast_used_at\trevoked_at');
     expect(row.split('\t')).toEqual([
@@ -92,7 +98,7 @@ describe('admin CLI against the same DATA_DIR as a running API (docs/operations.
   });
 
   it('imports the schools register CSV, and placements link to the schools at once', async () => {
-    const imported = await runAdmin(['schools', 'import', 'samples/schools.csv'], dataDir);
+    const imported = await admin.run(['schools', 'import', 'samples/schools.csv'], dataDir);
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain('Imported 20 schools; skipped 0 rows');
     const token = await api.providerToken('10000031');
@@ -104,21 +110,21 @@ describe('admin CLI against the same DATA_DIR as a running API (docs/operations.
     );
     expect(created.status).toBe(201);
     expect(created.body.data.placements[0]).toMatchObject({ urn: '100038', name: 'Ash Academy', address: 'URN 100038, Leeds, LS1 1DX' });
-    const missing = await runAdmin(['schools', 'import', 'no-such-file.csv'], dataDir);
+    const missing = await admin.run(['schools', 'import', 'no-such-file.csv'], dataDir);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('No such file');
   });
 
   it('refuses bad input with a message and a non-zero exit code', async () => {
-    const badUkprn = await runAdmin(['provider', 'add', '--ukprn', '12', '--name', 'X'], dataDir);
+    const badUkprn = await admin.run(['provider', 'add', '--ukprn', '12', '--name', 'X'], dataDir);
     expect(badUkprn.code).toBe(1);
     expect(badUkprn.stderr).toContain('UKPRN must be 8 digits');
-    const twice = await runAdmin(['provider', 'add', '--ukprn', '10000030', '--name', 'Again'], dataDir);
+    const twice = await admin.run(['provider', 'add', '--ukprn', '10000030', '--name', 'Again'], dataDir);
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain('already registered');
-    const unknown = await runAdmin(['token', 'issue', '--ukprn', '19999999'], dataDir);
+    const unknown = await admin.run(['token', 'issue', '--ukprn', '19999999'], dataDir);
     expect(unknown.code).toBe(1);
-    const noToken = await runAdmin(['token', 'revoke', '--token-id', 'nope'], dataDir);
+    const noToken = await admin.run(['token', 'revoke', '--token-id', 'nope'], dataDir);
     expect(noToken.code).toBe(1);
     const usage = await runAdmin(['token', 'issue'], dataDir);
     expect(usage.code).toBe(2);
