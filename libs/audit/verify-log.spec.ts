@@ -20,10 +20,16 @@ function withoutStoredStreams(store: EventStore): EventStore {
   return Object.assign(Object.create(store) as EventStore, { readStoredStreams: undefined });
 }
 
+/** Events read per store call here, and the long stream's length: it spans batches. */
+const BATCH = 50;
+const LONG = 130;
+/** The log's head: 3 streams of 6, then the long one. */
+const HEAD = 18 + LONG;
+
 async function run(store: EventStore, options: Parameters<typeof verifyLog>[1] = {}) {
   const faults: ChainFault[] = [];
   const heads: HashedHead[] = [];
-  const totals = await verifyLog(store, { ...options, onFault: (f) => faults.push(f), onStream: (h) => heads.push(h) });
+  const totals = await verifyLog(store, { batchEvents: BATCH, ...options, onFault: (f) => faults.push(f), onStream: (h) => heads.push(h) });
   return { totals, faults, heads };
 }
 
@@ -33,11 +39,11 @@ describe('verifyLog', () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'verify-log-'));
     store = openSqliteEventStore(dir);
-    // 3 streams, interleaved, one long enough to span the check's batches of 5,000 events.
+    // 3 streams, interleaved, then one long enough to span the check's batches.
     for (let i = 0; i < 6; i++) for (const s of ['b', 'a', 'c']) await store.appendToStream(`counter-${s}`, [event(i)]);
     await store.appendToStream(
       'counter-long',
-      Array.from({ length: 5200 }, (_, i) => event(i)),
+      Array.from({ length: LONG }, (_, i) => event(i)),
     );
   });
   afterEach(async () => {
@@ -48,13 +54,13 @@ describe('verifyLog', () => {
   it('checks every stream whole, in stream-id order, the same through readStoredStreams as through the port', async () => {
     const direct = await run(store);
     const generic = await run(withoutStoredStreams(store));
-    expect(direct.totals).toEqual({ events: 5218, streams: 4, faults: 0 });
+    expect(direct.totals).toEqual({ events: HEAD, streams: 4, faults: 0 });
     expect(generic.totals).toEqual(direct.totals);
     expect(direct.heads.map((h) => [h.streamId, h.revision])).toEqual([
       ['counter-a', 5],
       ['counter-b', 5],
       ['counter-c', 5],
-      ['counter-long', 5199],
+      ['counter-long', LONG - 1],
     ]);
     expect(generic.heads).toEqual(direct.heads);
   });
@@ -62,10 +68,10 @@ describe('verifyLog', () => {
   it('names a changed event either way, and reads each stream as it stood at a position', async () => {
     const raw = new Database(join(dir, 'events.sqlite'));
     raw.exec('DROP TRIGGER events_no_update');
-    raw.prepare("UPDATE events SET data = '{\"n\":7}' WHERE stream_id = 'counter-long' AND revision = 5100").run();
+    raw.prepare("UPDATE events SET data = '{\"n\":7}' WHERE stream_id = 'counter-long' AND revision = 120").run();
     raw.close();
     for (const s of [store, withoutStoredStreams(store)]) {
-      expect((await run(s)).faults).toEqual([expect.objectContaining({ streamId: 'counter-long', revision: 5100, kind: 'altered' })]);
+      expect((await run(s)).faults).toEqual([expect.objectContaining({ streamId: 'counter-long', revision: 120, kind: 'altered' })]);
     }
     const asOf = await run(store, { toPosition: 9 });
     expect(asOf.totals).toEqual({ events: 9, streams: 3, faults: 0 });
@@ -97,14 +103,14 @@ describe('verifyLog', () => {
       'a swap of two revisions',
       "UPDATE events SET revision = revision + 1000000 WHERE stream_id = 'counter-b' AND revision IN (2, 3); UPDATE events SET revision = 5 - (revision - 1000000) WHERE stream_id = 'counter-b' AND revision > 999999",
     ],
-    ["a deleted event at the halves' border", 'DELETE FROM events WHERE position = 2609'],
+    ["a deleted event at the halves' border", `DELETE FROM events WHERE position = ${HEAD / 2}`],
     [
       'a changed event of a stream that spans both halves',
-      `UPDATE events SET metadata = replace(metadata, '"schemaVersion":1', '"schemaVersion":2') WHERE stream_id = 'counter-long' AND revision = 4000`,
+      `UPDATE events SET metadata = replace(metadata, '"schemaVersion":1', '"schemaVersion":2') WHERE stream_id = 'counter-long' AND revision = 100`,
     ],
     [
       'a stream begun anew in the second half',
-      "UPDATE events SET stream_id = 'counter-z' WHERE stream_id = 'counter-long' AND revision >= 3000",
+      "UPDATE events SET stream_id = 'counter-z' WHERE stream_id = 'counter-long' AND revision >= 60",
     ],
   ])('finds on two threads what one finds of %s, in the same order', async (_, change) => {
     const raw = new Database(join(dir, 'events.sqlite'));
@@ -132,7 +138,7 @@ describe('verifyLog', () => {
     expect(stored.map((e) => readChainKeys(e.metadata).version)).toEqual([1, 1, 1, 2, 2]);
     expect(readChainKeys(stored[3].metadata).previousHash).toBe(VERSION_1_HEAD);
     const one = await run(store);
-    expect(one.totals).toEqual({ events: 5223, streams: 5, faults: 0 });
+    expect(one.totals).toEqual({ events: HEAD + 5, streams: 5, faults: 0 });
     expect(await run(withoutStoredStreams(store))).toEqual(one);
     const threaded = { faults: [] as ChainFault[], heads: [] as HashedHead[] };
     const totals = await verifyInThreads(dir, { onFault: (f) => threaded.faults.push(f), onStream: (h) => threaded.heads.push(h) });
@@ -167,7 +173,7 @@ describe('verifyLog', () => {
     raw.exec("DELETE FROM events WHERE stream_id = 'counter-a' AND revision >= 2");
     raw.close();
     await store.appendToStream('counter-a', [event(99), event(2), event(3), event(4), event(5)]);
-    const digest = { position: 5218, heads: signed };
+    const digest = { position: HEAD, heads: signed };
     const one = await run(store, { digest });
     expect(one.faults.map((f) => [f.streamId, f.revision, f.kind])).toContainEqual(['counter-a', 2, 'inserted']);
     const faults: ChainFault[] = [];
@@ -180,7 +186,7 @@ describe('verifyLog', () => {
     const { heads } = await run(store);
     const signed = new Map(heads.map((h) => [h.streamId, { revision: h.revision, hash: h.hash }]));
     signed.set('counter-gone', { revision: 1, hash: 'f'.repeat(64) });
-    const { faults } = await run(store, { digest: { position: 5218, heads: signed } });
+    const { faults } = await run(store, { digest: { position: HEAD, heads: signed } });
     expect(faults.map((f) => [f.streamId, f.revision, f.kind])).toEqual([
       ['counter-gone', 0, 'missing'],
       ['counter-gone', 1, 'missing'],

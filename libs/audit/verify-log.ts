@@ -20,6 +20,8 @@ export interface VerifyLogOptions extends VerifyLogListener {
   digest?: { position: number; heads: ReadonlyMap<string, SignedHead> };
   /** For a check split between threads; a digest's heads outside the range are not looked for. */
   range?: StreamRange;
+  /** Events read per store call (default 5,000); whole streams, so one long stream may exceed it. */
+  batchEvents?: number;
 }
 
 /** Binary order; null: unbounded. */
@@ -67,7 +69,7 @@ export async function verifyLog(store: StoredLog, options: VerifyLogOptions = {}
     if (chain.headHash !== null) options.onStream?.({ streamId, revision: events[events.length - 1].revision, hash: chain.headHash });
   };
   const range = options.range ?? { after: null, before: null };
-  for await (const batch of storedStreamBatches(store, range)) {
+  for await (const batch of storedStreamBatches(store, range, options.batchEvents ?? BATCH_EVENTS)) {
     let start = 0;
     for (let i = 1; i <= batch.length; i++) {
       if (i < batch.length && batch[i].streamId === batch[start].streamId) continue;
@@ -82,11 +84,11 @@ export async function verifyLog(store: StoredLog, options: VerifyLogOptions = {}
   return totals;
 }
 
-async function* storedStreamBatches(store: StoredLog, range: StreamRange): AsyncGenerator<StoredEventText[]> {
+async function* storedStreamBatches(store: StoredLog, range: StreamRange, batchEvents: number): AsyncGenerator<StoredEventText[]> {
   if (store.readStoredStreams) {
     let afterStream: string | null = range.after;
     for (;;) {
-      const batch = await store.readStoredStreams({ afterStream, beforeStream: range.before, maxCount: BATCH_EVENTS });
+      const batch = await store.readStoredStreams({ afterStream, beforeStream: range.before, maxCount: batchEvents });
       if (batch.length === 0) return;
       yield batch;
       afterStream = batch[batch.length - 1].streamId;
@@ -94,7 +96,7 @@ async function* storedStreamBatches(store: StoredLog, range: StreamRange): Async
   }
   const streamIds = new Set<string>();
   for (let from = LOG_START; ;) {
-    const page = await store.readAll({ fromPosition: from, maxCount: BATCH_EVENTS });
+    const page = await store.readAll({ fromPosition: from, maxCount: batchEvents });
     if (page.length === 0) break;
     for (const e of page) streamIds.add(e.streamId);
     from = page[page.length - 1].position;
@@ -102,7 +104,7 @@ async function* storedStreamBatches(store: StoredLog, range: StreamRange): Async
   let batch: StoredEventText[] = [];
   for (const streamId of [...streamIds].filter((id) => withinRange(id, range)).sort()) {
     for (const e of await store.readStream(streamId)) batch.push(storedTextOf(e));
-    if (batch.length >= BATCH_EVENTS) {
+    if (batch.length >= batchEvents) {
       yield batch;
       batch = [];
     }
