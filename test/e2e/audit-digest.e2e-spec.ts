@@ -7,9 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import { digestSignatureHolds, keyFingerprint, leafHash, rootFromPath, type InclusionProof, type SignedDigest } from '@app/audit';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
+
+/** The admin CLI, loaded once in a process of its own for this file (test/support/admin-cli.ts). */
+const admin = AdminWorker.forFile();
 
 type DigestAnswer = SignedDigest & { key_fingerprint: string; trainee_id?: string; inclusion?: InclusionProof | null };
 
@@ -41,7 +44,7 @@ describe('GET /audit/digest', () => {
     const second = await create();
     const patched = await api.request('PATCH', `${base}/trainees/${second}`, token, { data: { first_names: 'Grace' } });
     expect(patched.status).toBe(200);
-    const signed = await runAdmin(['audit', 'digest', '--by', 'auditor'], api.dataDir);
+    const signed = await admin.run(['audit', 'digest', '--by', 'auditor'], api.dataDir);
     expect(signed.code).toBe(0);
     const later = await create();
 

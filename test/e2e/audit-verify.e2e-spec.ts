@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { keyFingerprint, signDigest, type SignedDigest } from '@app/audit';
 import { chainEvent, readChainKeys, withoutChainKeys } from '@app/event-sourcing';
-import { AdminWorker, runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
@@ -56,7 +56,7 @@ describe('admin audit verify', () => {
     const erased = await admin.run(['trainee', 'erase', traineeStream.slice('trainee-'.length), '--reason', 'audit test'], written);
     expect(erased.code).toBe(0);
     digestFile = join(written, '..', `${written.split('/').pop()}-digest.json`);
-    signed = await runAdmin(['audit', 'digest', '--output', digestFile, '--by', 'auditor'], written);
+    signed = await admin.run(['audit', 'digest', '--output', digestFile, '--by', 'auditor'], written);
   }, 120_000);
   afterAll(async () => {
     await admin.close();
@@ -83,7 +83,7 @@ describe('admin audit verify', () => {
   const faults = (report: Report) => report.faults.map((f) => [f.stream_id, f.revision, f.kind]);
 
   it('passes the log as written, with an erased trainee in it, and says so', async () => {
-    const run = await runAdmin(['audit', 'verify'], written);
+    const run = await admin.run(['audit', 'verify'], written);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^checked \d+ events in \d+ streams in [\d.]+ s \(\d+ events\/s\): every chain holds\n$/);
     const { report } = await verify(written);

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corruptPage, quickCheck } from '@app/stores/sqlite/read-models/testing/damage';
-import { AdminWorker, runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { startApiProcess } from '../support/durability';
 import { ensureBuilt } from '../support/processes';
 import { uniqueTrainee } from '../support/trainee-input';
@@ -60,7 +60,7 @@ describe('a damaged read store at start (docs/operations.md "Health")', () => {
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-    const added = await runAdmin(['webhook', 'add', '--ukprn', '10000001', '--url', receiver.url], dir);
+    const added = await admin.run(['webhook', 'add', '--ukprn', '10000001', '--url', receiver.url], dir);
     expect(added.code).toBe(0);
     const endpoint = /Webhook endpoint (wh_[0-9a-f]+) added/.exec(added.stdout)![1];
 
@@ -77,7 +77,7 @@ describe('a damaged read store at start (docs/operations.md "Health")', () => {
     const changes = ((await (await call('GET', '/api/v2026.1/changes?limit=1000')).json()) as { data: unknown[] }).data.length;
     await receiver.until(() => receiver.received.length >= changes, 30_000);
     // Stopped once every delivery is recorded as delivered (else one would rightly be sent again).
-    let deliveries = await runAdmin(['webhook', 'deliveries', endpoint, '--limit', '1000'], dir);
+    let deliveries = await admin.run(['webhook', 'deliveries', endpoint, '--limit', '1000'], dir);
     for (const until = Date.now() + 30_000; /\tpending\t/.test(deliveries.stdout) && Date.now() < until;)
       deliveries = await admin.run(['webhook', 'deliveries', endpoint, '--limit', '1000'], dir);
     expect(
@@ -121,7 +121,7 @@ describe('a damaged read store at start (docs/operations.md "Health")', () => {
     api = null;
     const file = join(dir, 'read-models.sqlite');
     corruptPage(file, 'trainees_');
-    const rebuilt = await runAdmin(['projections', 'rebuild', 'trainees'], dir, env);
+    const rebuilt = await admin.run(['projections', 'rebuild', 'trainees'], dir, env);
     expect(rebuilt.code).toBe(0);
     expect(rebuilt.stdout).toMatch(
       /^The read store was damaged: moved aside to .*read-models\.sqlite\.damaged-\d{8}T\d{6}Z; every projection was built afresh/,

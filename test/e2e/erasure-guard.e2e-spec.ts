@@ -21,7 +21,7 @@ import { openSqliteEventStore } from '@app/stores/sqlite';
 import { keyedGuardNames } from '@app/trainees/write';
 import { deriveKey, loadServiceKey, type ServiceKeyring } from '@app/runtime/process';
 import { SERVICE_KEY } from '../../apps/api/src/composition/tokens';
-import { AdminWorker, runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { allFilesText, filesText } from '../support/data-dir-files';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
@@ -90,10 +90,10 @@ describe('an erased trainee and the duplicate guard', () => {
     // The search can match: before the erasure it finds the trainee's date of birth from its guard name.
     expect(birthDatesFound(hexWindows(allFilesText(api.dataDir)), keyed, erasedWho)).toEqual(['1987-02-19']);
 
-    const erasure = await runAdmin(['trainee', 'erase', erasedId, '--reason', 'Retention policy'], api.dataDir);
+    const erasure = await admin.run(['trainee', 'erase', erasedId, '--reason', 'Retention policy'], api.dataDir);
     expect(erasure.code).toBe(0);
     const file = join(work, 'events.jsonl');
-    expect((await runAdmin(['events', 'export', '--output', file], api.dataDir)).code).toBe(0);
+    expect((await admin.run(['events', 'export', '--output', file], api.dataDir)).code).toBe(0);
     const everything = `${allFilesText(api.dataDir)}\n${readFileSync(file, 'latin1')}`;
 
     const windows = hexWindows(everything);
@@ -137,7 +137,7 @@ describe('admin guards forget (an older log)', () => {
       const names = [plain, keyed].map((g) => g.slice(REGISTRATION_GUARD_STREAM_PREFIX.length));
       for (const name of names) expect(allFilesText(dir)).toContain(name);
 
-      const forgot = await runAdmin(['guards', 'forget'], dir);
+      const forgot = await admin.run(['guards', 'forget'], dir);
       expect(forgot.stderr).toBe('');
       expect(forgot.code).toBe(0);
       expect(forgot.stdout).toBe('Deleted 2 guard streams (2 events) from the log and 2 of their heads from the kept digest tree\n');

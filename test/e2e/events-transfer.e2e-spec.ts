@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashToken } from '@app/providers/write';
 import { openSqliteEventStore, SqliteReadModel } from '@app/stores/sqlite';
-import { AdminWorker, runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 import { csvFile, traineeRows } from '../support/upload-files';
@@ -157,7 +157,7 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
 
   it('exports the log, imports it into an empty data dir, and every read model comes out the same', async () => {
     const file = join(work, 'events.jsonl');
-    const exported = await runAdmin(['events', 'export', '--output', file], source);
+    const exported = await admin.run(['events', 'export', '--output', file], source);
     expect(exported.stderr).toBe('');
     expect(exported.code).toBe(0);
     const text = readFileSync(file, 'utf8');
@@ -225,7 +225,7 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
 
     // Moved with the source's service key, as docs/operations.md says: the wrapped data keys open with it.
     copyFileSync(join(source, 'data-key'), join(target, 'data-key'));
-    const imported = await runAdmin(['events', 'import', file], target);
+    const imported = await admin.run(['events', 'import', file], target);
     expect(imported.stderr).toBe('');
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain(`Imported ${head} events from ${file}`);
@@ -306,7 +306,7 @@ describe('events export and import with the admin CLI (docs/operations.md "Expor
     const missing = await admin.run(['events', 'import', join(work, 'nope.jsonl')], target);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('No such file');
-    const badSince = await runAdmin(['events', 'export', '--since', 'abc'], source);
+    const badSince = await admin.run(['events', 'export', '--since', 'abc'], source);
     expect(badSince.code).toBe(2);
   });
 

@@ -6,9 +6,12 @@
  */
 import { newEventId } from '@app/event-sourcing';
 import { Projections } from '../../apps/api/src/composition/projections';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
+
+/** The admin CLI, loaded once in a process of its own for this file (test/support/admin-cli.ts). */
+const admin = AdminWorker.forFile();
 
 describe('health endpoints and an event the projector cannot apply', () => {
   let api: RunningApi;
@@ -79,14 +82,14 @@ describe('health endpoints and an event the projector cannot apply', () => {
       failure: { kind: 'apply', stream_id: 'trainee-POISON', revision: 0, type: 'TraineeRegistered', position: poison.position },
     });
 
-    const status = await runAdmin(['projections', 'status', '--json'], api.dataDir);
+    const status = await admin.run(['projections', 'status', '--json'], api.dataDir);
     expect(status.code).toBe(0);
     const rows = JSON.parse(status.stdout) as { name: string; next_event: unknown; skipped_events: number }[];
     expect(rows.find((r) => r.name === 'trainees')).toMatchObject({
       next_event: { stream_id: 'trainee-POISON', revision: 0, type: 'TraineeRegistered', position: poison.position },
       skipped_events: 0,
     });
-    const table = await runAdmin(['projections', 'status'], api.dataDir);
+    const table = await admin.run(['projections', 'status'], api.dataDir);
     expect(table.stdout).toContain(`trainees: next event to apply: position ${poison.position}  trainee-POISON@0  TraineeRegistered`);
   });
 });

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keyFingerprint } from '@app/audit';
-import { AdminWorker, runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { findChromium, renderedDom } from '../support/headless-browser';
 import { uniqueTrainee } from '../support/trainee-input';
@@ -55,7 +55,7 @@ describe('admin trainee history --format html', () => {
     } finally {
       await api.close();
     }
-    const signed = await runAdmin(['audit', 'digest', '--by', 'auditor'], dataDir);
+    const signed = await admin.run(['audit', 'digest', '--by', 'auditor'], dataDir);
     expect(signed.code).toBe(0);
     digest = JSON.parse(signed.stdout) as typeof digest;
     api = await RunningApi.start({ dataDir });
@@ -66,7 +66,7 @@ describe('admin trainee history --format html', () => {
     } finally {
       await api.close();
     }
-    const report = await runAdmin(['trainee', 'history', traineeId, '--format', 'html'], dataDir);
+    const report = await admin.run(['trainee', 'history', traineeId, '--format', 'html'], dataDir);
     if (report.code !== 0) throw new Error(`trainee history --format html: exit ${report.code}: ${report.stderr}`);
     html = report.stdout;
   }, 120_000);

@@ -1,5 +1,5 @@
 import { hashToken } from '@app/providers/write';
-import { AdminWorker, runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { RunningApi, type JsonResponse } from '../support/api-harness';
 import { uniqueTrainee, type Version } from '../support/trainee-input';
 
@@ -218,7 +218,7 @@ describe('trainee history over HTTP (docs/operations.md "Trainee history"; an ex
 
   it('prints the same timeline with the admin CLI: a table, or JSON lines with --json', async () => {
     const http = (await api.request('GET', path('v2025.0', '/history'), token)).body.data;
-    const json = await runAdmin(['trainee', 'history', traineeId, '--json'], api.dataDir);
+    const json = await admin.run(['trainee', 'history', traineeId, '--json'], api.dataDir);
     expect(json.stderr).toBe('');
     expect(json.code).toBe(0);
     const lines: Record<string, any>[] = json.stdout

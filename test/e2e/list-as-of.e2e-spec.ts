@@ -5,7 +5,7 @@
  * filters and paging apply to the state then; a bad as_of is the list's 422; another provider's and
  * erased trainees never appear.
  */
-import { AdminWorker, runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 
@@ -200,7 +200,7 @@ describe('the trainee list as of an instant', () => {
 
   it('never shows an erased trainee, in the list at an instant or the census', async () => {
     const erasedId = ids[3];
-    const erased = await runAdmin(
+    const erased = await admin.run(
       ['trainee', 'erase', erasedId, '--reason', 'Request DPO-2026-40', '--by', 'data.protection'],
       api.dataDir,
     );
@@ -210,7 +210,7 @@ describe('the trainee list as of an instant', () => {
     const res = await api.request('GET', `${base}?as_of=${encodeURIComponent(captureAt)}`, token);
     expect(idsOf(res.body)).toEqual(idsOf(before).filter((id) => id !== erasedId));
     expect(res.body.meta.total_count).toBe(before.meta.total_count - 1);
-    const out = await runAdmin(['report', 'as-of', captureAt, '--ukprn', UKPRN, '--format', 'json'], api.dataDir);
+    const out = await admin.run(['report', 'as-of', captureAt, '--ukprn', UKPRN, '--format', 'json'], api.dataDir);
     expect((JSON.parse(out.stdout) as { trainee_id: string }[]).map((r) => r.trainee_id)).not.toContain(erasedId);
   });
 });

@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { METRIC_FAMILIES, PROCESS_FAMILIES, type MetricFamily } from '@app/runtime/telemetry';
 import { MetricsListener } from '../../apps/api/src/observability/metrics-listener';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { scrape, type Scrape } from '../support/metrics-scrape';
 import { TsProcess } from '../support/processes';
 import { uniqueTrainee } from '../support/trainee-input';
+
+/** The admin CLI, loaded once in a process of its own for this file (test/support/admin-cli.ts). */
+const admin = AdminWorker.forFile();
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
@@ -51,7 +54,7 @@ describe('metrics of the API and the projector process', () => {
     created = ok.body.data;
     const refused = await api.request('POST', '/api/v2025.0/trainees', token, { data: { first_names: 'Only' } });
     expect(refused.status).toBe(422);
-    const rebuilt = await runAdmin(['projections', 'rebuild', 'trainees'], dir);
+    const rebuilt = await admin.run(['projections', 'rebuild', 'trainees'], dir);
     expect(rebuilt.code).toBe(0);
   });
 

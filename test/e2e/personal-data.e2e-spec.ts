@@ -15,7 +15,7 @@ import { duplicateGuardKey, FLAGGED_PERSONAL_FIELDS, REGISTRATION_GUARD_STREAM_P
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { openSqliteEventStore } from '@app/stores/sqlite';
 import { loadServiceKey } from '@app/runtime/process';
-import { AdminWorker, runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { allFilesText, filesText } from '../support/data-dir-files';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
@@ -117,10 +117,10 @@ describe('erasing a trainee (admin trainee erase)', () => {
   afterAll(() => api.close());
 
   it('erases: 404 on the API, out of lists, every event still in the auditor’s history with [erased] values', async () => {
-    const before = await runAdmin(['trainee', 'history', erasedId, '--json'], api.dataDir);
+    const before = await admin.run(['trainee', 'history', erasedId, '--json'], api.dataDir);
     const feedBefore = (await api.request('GET', '/api/v2026.1/changes?limit=100', token)).body.data;
     const backups = mkdtempSync(join(tmpdir(), 'erasure-ledger-'));
-    const erased = await runAdmin(
+    const erased = await admin.run(
       ['trainee', 'erase', erasedId, '--reason', 'Request DPO-2026-17', '--by', 'data.protection'],
       api.dataDir,
       { BACKUP_DIR: backups },

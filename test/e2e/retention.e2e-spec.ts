@@ -11,7 +11,7 @@ import { exampleRegistration, traineeAwarded, traineeWithdrawn } from '@app/trai
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AdminWorker, runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 
 const UKPRN = '10000133';
@@ -62,7 +62,7 @@ describe('retention apply (admin CLI)', () => {
   const kept = ['RetAwarded2021', 'RetEnds2020'];
 
   it('lists under --dry-run and erases nothing', async () => {
-    const dry = await runAdmin(['retention', 'apply', '--ended-before', '2019-08-01', '--dry-run'], api.dataDir);
+    const dry = await admin.run(['retention', 'apply', '--ended-before', '2019-08-01', '--dry-run'], api.dataDir);
     expect(dry.code).toBe(0);
     const lines = dry.stdout.trimEnd().split('\n');
     expect(lines.slice(0, -1).map((l) => l.split(/\s+/)[0])).toEqual(due);
@@ -72,7 +72,7 @@ describe('retention apply (admin CLI)', () => {
 
   it('refuses to erase in production without an erasure ledger, and erases nothing', async () => {
     const production = { APP_ENV: 'production', DATA_KEY_FILE: join(api.dataDir, 'data-key') };
-    const applied = await runAdmin(['retention', 'apply', '--ended-before', '2019-08-01'], api.dataDir, production);
+    const applied = await admin.run(['retention', 'apply', '--ended-before', '2019-08-01'], api.dataDir, production);
     expect(applied.code).toBe(1);
     expect(applied.stderr).toBe(
       'Error: retention apply records every erasure in the erasure ledger in production: set BACKUP_DIR (where the backups and ' +

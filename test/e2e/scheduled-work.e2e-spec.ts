@@ -9,10 +9,13 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 import { Projections } from '../../apps/api/src/composition/projections';
+
+/** The admin CLI, loaded once in a process of its own for this file (test/support/admin-cli.ts). */
+const admin = AdminWorker.forFile();
 
 describe('the scheduled work of the API that projects', () => {
   let api: RunningApi;
@@ -60,7 +63,7 @@ describe('the scheduled work of the API that projects', () => {
     const proof = await api.request('GET', `${base}/audit/digest?trainee_id=${id}`, token);
     expect((proof.body as { data: { inclusion: { revision: number } | null } }).data.inclusion).not.toBeNull();
 
-    const verified = await runAdmin(['audit', 'verify'], api.dataDir);
+    const verified = await admin.run(['audit', 'verify'], api.dataDir);
     expect(verified.code).toBe(0);
   });
 
@@ -76,7 +79,7 @@ describe('the scheduled work of the API that projects', () => {
     const taken = readdirSync(backupDir).filter((name) => /^\d{4}-/.test(name));
     expect(taken).toHaveLength(2);
 
-    const verified = await runAdmin(['backup', 'verify', join(backupDir, taken.sort()[1])], api.dataDir);
+    const verified = await admin.run(['backup', 'verify', join(backupDir, taken.sort()[1])], api.dataDir);
     expect(verified.stdout).toMatch(
       /holds: 6 files as its manifest says; .*every chain holds; 7 sealed events open with its keys, 0 are of erased/s,
     );

@@ -4,12 +4,15 @@ import { addTraineeColumns, createBodyOf } from '@app/uploads/write';
 import { parseUploadCsv } from '@app/uploads/csv';
 import { RunningApi, type JsonResponse } from '../support/api-harness';
 import { Uploads } from '../../apps/api/src/uploads/uploads';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { STORES } from '../../apps/api/src/composition/tokens';
 import type { Stores } from '@app/composition';
 import { uniqueTrainee } from '../support/trainee-input';
 import { templateRowOf, unsettledUploads } from '@app/uploads/write';
 import { csvFile, traineeRows } from '../support/upload-files';
+
+/** The admin CLI, loaded once in a process of its own for this file (test/support/admin-cli.ts). */
+const admin = AdminWorker.forFile();
 
 const A = '10000451';
 const B = '10000452';
@@ -309,7 +312,7 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     await settled(id);
     expect((await api.request('POST', `/api/${V}/trainee-uploads/${id}/submit`, tokenA)).status).toBe(202);
     const done = await settled(id);
-    const erased = await runAdmin(['trainee', 'erase', done.rows[0].trainee_id, '--reason', 'Request DPO-1', '--by', 'dpo'], api.dataDir);
+    const erased = await admin.run(['trainee', 'erase', done.rows[0].trainee_id, '--reason', 'Request DPO-1', '--by', 'dpo'], api.dataDir);
     expect(erased.code).toBe(0);
     expect(erased.stdout).toMatch(/; 1 uploads purged/);
     expect((await api.request('GET', `/api/${V}/trainee-uploads/${id}`, tokenA)).status).toBe(404);

@@ -7,11 +7,14 @@
  */
 import { runUploadWork, unsettledUploads } from '@app/uploads/write';
 import { Uploads } from '../../apps/api/src/uploads/uploads';
-import { runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { allFilesText } from '../support/data-dir-files';
 import { uniqueTrainee } from '../support/trainee-input';
 import { csvFile, traineeRows } from '../support/upload-files';
+
+/** The admin CLI, loaded once in a process of its own for this file (test/support/admin-cli.ts). */
+const admin = AdminWorker.forFile();
 
 const UKPRN = '10000471';
 const V = 'v2026.1';
@@ -43,7 +46,7 @@ describe('erasure purges every upload holding the trainee’s row', () => {
     }
     throw new Error(`upload ${id} did not settle`);
   };
-  const erase = (traineeId: string) => runAdmin(['trainee', 'erase', traineeId, '--reason', 'Request DPO-9', '--by', 'dpo'], api.dataDir);
+  const erase = (traineeId: string) => admin.run(['trainee', 'erase', traineeId, '--reason', 'Request DPO-9', '--by', 'dpo'], api.dataDir);
   /** Whether any file under DATA_DIR holds `value`, ignoring case (read in a child process; never printed). */
   const inDataDir = (value: string) => allFilesText(api.dataDir).toLowerCase().includes(value.toLowerCase());
 

@@ -10,11 +10,14 @@ import { generateKeyPairSync, createHash, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAdmin, runNode } from '../support/admin-cli';
+import { AdminWorker, runNode } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
 import { chainEvent, readChainKeys } from '@app/event-sourcing';
 import { VERSION_1_STREAM, VERSION_1_STREAM_ID } from '@app/event-sourcing/testing/version-1-stream';
+
+/** The admin CLI, loaded once in a process of its own for this file (test/support/admin-cli.ts). */
+const admin = AdminWorker.forFile();
 
 const SCRIPT = join(__dirname, '..', '..', 'examples', 'verify-history.mjs');
 
@@ -122,7 +125,7 @@ describe('examples/verify-history.mjs', () => {
     const other = await api.request('POST', base, token, uniqueTrainee('v2026.1'));
     expect(other.status).toBe(201);
     otherId = (other.body as { data: { trainee_id: string } }).data.trainee_id;
-    const signed = await runAdmin(['audit', 'digest', '--by', 'auditor'], api.dataDir);
+    const signed = await admin.run(['audit', 'digest', '--by', 'auditor'], api.dataDir);
     expect(signed.code).toBe(0);
     fingerprint = /key fingerprint ([0-9a-f]{64})/.exec(signed.stderr)![1];
     expect((await api.request('PATCH', `${base}/${id}`, token, { data: { first_names: 'Edith' } })).status).toBe(200);
@@ -164,7 +167,7 @@ describe('examples/verify-history.mjs', () => {
     const files = ['--digest', join(saved, 'digest.json'), '--history', join(saved, 'history.json')];
     expect((await verifyHistory([...files, '--fingerprint', fingerprint])).code).toBe(0);
     expect((await verifyHistory([...files, '--trainee', id.toUpperCase(), '--fingerprint', fingerprint])).code).toBe(0);
-    const lines = await runAdmin(['trainee', 'history', id, '--json'], api.dataDir);
+    const lines = await admin.run(['trainee', 'history', id, '--json'], api.dataDir);
     expect(lines.code).toBe(0);
     const cli = join(saved, 'history.jsonl');
     writeFileSync(cli, lines.stdout);

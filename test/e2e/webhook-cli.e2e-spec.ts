@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AdminWorker, runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 
 /**
  * The admin CLI loaded once in a process of its own, for commands run again here; the first run of
@@ -25,7 +25,7 @@ describe('admin webhook add|list|disable|deliveries (docs/change-feed.md "Webhoo
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('adds an endpoint (its secret shown once), lists it without the secret, disables it once, and shows its deliveries', async () => {
-    const added = await runAdmin(
+    const added = await admin.run(
       ['webhook', 'add', '--ukprn', '10000040', '--url', 'http://127.0.0.1:9/hooks', '--events', 'TraineeUpdated,TrnIssued'],
       dataDir,
     );
@@ -34,7 +34,7 @@ describe('admin webhook add|list|disable|deliveries (docs/change-feed.md "Webhoo
     const secret = added.stdout.trim().split('\n').at(-1)!;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
 
-    const listed = await runAdmin(['webhook', 'list', '--ukprn', '10000040'], dataDir);
+    const listed = await admin.run(['webhook', 'list', '--ukprn', '10000040'], dataDir);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(`${id}\t10000040\tactive\thttp://127.0.0.1:9/hooks\tTraineeUpdated,TrnIssued\tv2026.1\t`);
     expect(listed.stdout).not.toContain(secret);
@@ -44,10 +44,10 @@ describe('admin webhook add|list|disable|deliveries (docs/change-feed.md "Webhoo
     expect(exported.stdout).toMatch(/"secret":"sealed2\.1\.[A-Za-z0-9_-]+"/);
     expect(exported.stdout).not.toContain(secret.slice('whsec_'.length, 'whsec_'.length + 20));
 
-    expect((await runAdmin(['webhook', 'disable', id, '--reason', 'moving'], dataDir)).stdout).toBe(`Webhook endpoint ${id} disabled\n`);
+    expect((await admin.run(['webhook', 'disable', id, '--reason', 'moving'], dataDir)).stdout).toBe(`Webhook endpoint ${id} disabled\n`);
     expect((await admin.run(['webhook', 'disable', id], dataDir)).stdout).toBe(`Webhook endpoint ${id} was already disabled\n`);
     expect((await admin.run(['webhook', 'list'], dataDir)).stdout).toContain(`${id}\t10000040\tdisabled\t`);
-    const deliveries = await runAdmin(['webhook', 'deliveries', id, '--limit', '5'], dataDir);
+    const deliveries = await admin.run(['webhook', 'deliveries', id, '--limit', '5'], dataDir);
     expect(deliveries).toMatchObject({
       code: 0,
       stdout: 'message_id\ttrainee_id\tstatus\tattempts\tlast_status\tlast_error\tlast_attempt_at\tdelivered_at\n',

@@ -10,7 +10,7 @@ import { newEventId, toEventData } from '@app/event-sourcing';
 import { loadServiceKey, sealedSecretsOf } from '@app/runtime/process';
 import { openSqliteEventStore } from '@app/stores/sqlite';
 import { SecretNotOpened, SecretNotSealed } from '@app/webhooks/write';
-import { AdminWorker, runAdmin } from '../support/admin-cli';
+import { AdminWorker } from '../support/admin-cli';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 
@@ -46,7 +46,7 @@ describe('admin webhook seal-secrets', () => {
     const secrets = sealedSecretsOf(loadServiceKey({ dataDir, dataKeyFile: null }).keyring);
     expect(() => secrets.open(SECRET, endpointId)).toThrow(SecretNotSealed);
 
-    const sealed = await runAdmin(['webhook', 'seal-secrets'], dataDir);
+    const sealed = await admin.run(['webhook', 'seal-secrets'], dataDir);
     expect(sealed).toMatchObject({ code: 0, stderr: '', stdout: 'Webhook secrets: 1 sealed (1 were in plain text), 0 sealed already.\n' });
     const again = await admin.run(['webhook', 'seal-secrets'], dataDir);
     expect(again.stdout).toBe('Webhook secrets: 0 sealed (0 were in plain text), 1 sealed already.\n');
