@@ -15,14 +15,14 @@
  *   a terminal of its own, until its output matches; `<name_pid>` is the process id of the program
  *   it started (the last of its chain: npm's node child); its output so far is what a capture after
  *   it reads. Every background process ends with the runbook.
+ * - `<!-- runbook: capture <name> /<regex>/ -->` after a block: `<name>` is the regex's first group
+ *   in that block's output, for the commands after it.
  *
  * With `packageScripts` ({@link RunOptions}), `npm start` and `npm run [--silent] <script> [-- args]`
  * run the package's scripts as npm runs them (the `pre` script, then the script with the arguments
  * appended, through `sh -c`, `node_modules/.bin` on the PATH, npm's two-line banner unless
  * `--silent`, the first failing exit code), without starting npm itself: about half a second of
  * CPU a command. Any other `npm` command runs npm.
- * - `<!-- runbook: capture <name> /<regex>/ -->` after a block: `<name>` is the regex's first group
- *   in that block's output, for the commands after it.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
