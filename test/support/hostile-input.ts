@@ -68,15 +68,24 @@ export const hostileJsonLabel: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.fullUnicodeString({ maxLength: 30 }).map((s) => `lit:${JSON.stringify(s)}`), weight: 2 },
 );
 
+/** Texts of the generated kinds already built: the same megabyte is asked for again and again. */
+const builtTexts = new Map<string, string>();
+
 /** The JSON text a label of {@link hostileJsonLabel} stands for. */
 export function hostileJsonText(label: string): string {
+  if (label.startsWith('lit:')) return label.slice(4);
+  let text = builtTexts.get(label);
+  if (text === undefined) builtTexts.set(label, (text = buildJsonText(label)));
+  return text;
+}
+
+/** Builds the text of a generated kind of label (deep, huge or long). */
+function buildJsonText(label: string): string {
   const colon = label.indexOf(':');
   const kind = label.slice(0, colon);
   const arg = label.slice(colon + 1);
   const n = Number(arg);
   switch (kind) {
-    case 'lit':
-      return arg;
     case 'deepArray':
       return '['.repeat(n) + ']'.repeat(n);
     case 'deepObject':
