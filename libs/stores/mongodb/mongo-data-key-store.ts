@@ -20,6 +20,22 @@ const ERASURE_CLOCK_SLACK_MS = 60_000;
 export const DATA_KEY_COLLECTION = 'data_keys';
 
 /**
+ * The index of `erasedSince`'s query (`erasedAt` `$gte` a date after 1970): its partial filter is one the query planner proves that
+ * query implies (a comparison of the same type and direction with a lower bound; MongoDB manual, "Partial Indexes", "Query
+ * Coverage"). A `$type: 'date'` filter, which the index had before under the name {@link REPLACED_ERASURE_INDEX}, is never implied
+ * by a comparison, so every read scanned the collection.
+ */
+export const ERASURE_INDEX = {
+  key: { erasedAt: 1 },
+  name: 'erased_at_since_1970',
+  partialFilterExpression: { erasedAt: { $gte: new Date(0) } },
+} as const;
+/** Dropped where it exists (one index of this key serves). */
+export const REPLACED_ERASURE_INDEX = 'erasedAt_1';
+/** `dropIndex` of an index the collection does not have. */
+const INDEX_NOT_FOUND = 27;
+
+/**
  * `DataKeyStore` on MongoDB: `data_keys`, one document per trainee; the unique `_id` decides between replicas' concurrent `ensure`. A
  * destroy nulls the key, then deletes the trainee's registration claims (`MongoRegistrationReservations`); the storage engine and
  * backups may keep old bytes (docs/operations.md "The service key").
@@ -32,9 +48,12 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
   constructor(db: Db) {
     this.keys = db.collection<KeyDocument>(DATA_KEY_COLLECTION);
     this.reservations = new MongoRegistrationReservations(db);
-    this.erasuresIndexed = untilDone(() =>
-      this.keys.createIndex({ erasedAt: 1 }, { partialFilterExpression: { erasedAt: { $type: 'date' } } }),
-    );
+    this.erasuresIndexed = untilDone(async () => {
+      await this.keys.createIndexes([ERASURE_INDEX]);
+      await this.keys.dropIndex(REPLACED_ERASURE_INDEX).catch((error: unknown) => {
+        if (!(error instanceof MongoServerError && error.code === INDEX_NOT_FOUND)) throw error;
+      });
+    });
   }
 
   readReservation(name: string): Promise<RegistrationReservation> {
