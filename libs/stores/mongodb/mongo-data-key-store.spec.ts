@@ -1,11 +1,13 @@
 /**
  * `MongoDataKeyStore.reserve` over a driver double (no MongoDB server): a collection that does what
  * the driver's ordered `insertMany` does on a duplicate id (stores the documents before it, none
- * after, and throws), so the test shows what the store leaves behind. The store on a server is the
+ * after, and throws `MongoBulkWriteError` with code 11000, the failed index in `writeErrors` and the
+ * ids stored before it in `insertedIds`: mongodb 7.9 `lib/bulk/common.js`, `BulkWriteResult`
+ * `getSuccessfullyInsertedIds` for an ordered batch), so the test shows what the store leaves behind. The store on a server is the
  * data key store contract's (test/contract/mongodb-data-key-store.contract-spec.ts, run when
  * MONGODB_URL is set), which has the same case.
  */
-import { Binary, MongoServerError, type Db } from 'mongodb';
+import { Binary, MongoBulkWriteError, MongoServerError, type BulkWriteResult, type Db } from 'mongodb';
 import { MongoDataKeyStore } from './mongo-data-key-store';
 
 interface Doc {
@@ -19,8 +21,17 @@ function collectionDouble() {
   const collection = {
     insertMany: async (docs: Doc[], options: { ordered?: boolean }) => {
       expect(options.ordered).not.toBe(false);
-      for (const doc of docs) {
-        if (rows.has(doc._id)) throw new MongoServerError({ message: 'E11000 duplicate key (driver double)', code: 11000 });
+      for (const [index, doc] of docs.entries()) {
+        if (rows.has(doc._id)) {
+          const insertedIds = Object.fromEntries(docs.slice(0, index).map((d, i) => [i, d._id]));
+          const writeErrors = [{ index, code: 11000, errmsg: 'E11000 duplicate key (driver double)' }];
+          throw new MongoBulkWriteError(
+            { message: 'E11000 duplicate key (driver double)', code: 11000, writeErrors } as unknown as ConstructorParameters<
+              typeof MongoBulkWriteError
+            >[0],
+            { insertedIds, insertedCount: index } as unknown as BulkWriteResult,
+          );
+        }
         rows.set(doc._id, doc);
       }
       return { insertedCount: docs.length };
@@ -47,7 +58,14 @@ describe('MongoDataKeyStore.reserve (driver double)', () => {
     rows.set('T1', { _id: 'T1', wrapped: held });
     const store = new MongoDataKeyStore(db);
     const batch = ['R1', 'R2', 'T1', 'R3'].map((traineeId, i) => ({ traineeId, wrapped: Buffer.from(`key-${i}`) }));
-    await expect(store.reserve(batch)).rejects.toThrow('E11000');
+    const refused = await store.reserve(batch).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(MongoBulkWriteError);
+    // What the callers that tell a held id from other failures test for.
+    expect(refused).toBeInstanceOf(MongoServerError);
+    expect(refused).toMatchObject({ code: 11000, insertedIds: { 0: 'R1', 1: 'R2' } });
     expect([...rows.keys()]).toEqual(['T1']);
     expect(rows.get('T1')!.wrapped).toBe(held);
   });
