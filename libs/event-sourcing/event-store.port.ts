@@ -134,6 +134,20 @@ export class EventStoreUnavailableError extends Error {
   }
 }
 
+/**
+ * A batch refused whole, nothing written, as larger than the store takes in one append (`limitBytes`; EventStoreDB's
+ * `MaxAppendSize`, 1 MiB by default, counts each event's data and metadata bytes and twice its type's length). The API answers 413.
+ */
+export class AppendTooLargeError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly limitBytes: number,
+  ) {
+    super(`the event store refused an append to ${streamId} larger than its limit of ${limitBytes} bytes`);
+    this.name = 'AppendTooLargeError';
+  }
+}
+
 /** A subscription that retrying would not mend: its consumer stops the process (docs/DESIGN.md "Failures of the subscription"). */
 export class PermanentSubscriptionError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

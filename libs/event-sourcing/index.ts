@@ -7,6 +7,7 @@ export { randomView } from './random-bytes';
 export {
   EVENT_STORE,
   STORED_LOG,
+  AppendTooLargeError,
   EventStoreUnavailableError,
   expectationOf,
   earlierPosition,

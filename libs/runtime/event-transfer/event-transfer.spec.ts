@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { SqliteEventStore } from '@app/stores/sqlite';
-import { LOG_START, logPosition, type EventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
+import { AppendTooLargeError, LOG_START, logPosition, type EventData, type EventStore, type RecordedEvent } from '@app/event-sourcing';
 import { exportEvents, ImportFileInvalid, importEvents, ImportTargetNotEmpty, type ExportedEvent } from './event-transfer';
 
 let counter = 0;
@@ -175,6 +175,46 @@ describe('event export and import (JSON lines)', () => {
     );
     expect(await importEvents(target, Readable.from([lines.join('\n') + '\n\n'], { objectMode: false }), { batchSize: 5 })).toBe(12);
     expect((await target.readStream('trainee-Z')).map((e) => (e.data as { i: number }).i)).toEqual([...Array(12).keys()]);
+  });
+
+  it('sends a batch over the store append limit again one event at a time, and names an event over it alone', async () => {
+    const line = (i: number, text: string) =>
+      JSON.stringify({
+        position: i + 1,
+        stream_id: 'trainee-Z',
+        revision: i,
+        id: uuid(),
+        type: 'TraineeUpdated',
+        data: { text },
+        metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' },
+      });
+    // A store that, as the EventStoreDB adapter does past MaxAppendSize, refuses whole a batch of data over 3,000 bytes.
+    const appends: number[] = [];
+    const limited = (store: EventStore): EventStore => {
+      const refusing = Object.create(store) as EventStore;
+      refusing.appendToStream = (stream, events, options) => {
+        appends.push(events.length);
+        const bytes = events.reduce((sum, e) => sum + JSON.stringify(e.data).length, 0);
+        return bytes > 3_000 ? Promise.reject(new AppendTooLargeError(stream, 3_000)) : store.appendToStream(stream, events, options);
+      };
+      return refusing;
+    };
+    const fits = [0, 1, 2].map((i) => line(i, 'x'.repeat(1_500)));
+    expect(await importEvents(limited(target), Readable.from([fits.join('\n') + '\n']))).toBe(3);
+    expect(appends).toEqual([3, 1, 1, 1]);
+    expect((await target.readStream('trainee-Z')).map((e) => e.streamRevision)).toEqual([0, 1, 2]);
+
+    const empty = new SqliteEventStore({ filename: join(dir, 'empty.sqlite'), synchronous: 'normal' });
+    try {
+      const err = await importEvents(limited(empty), Readable.from([line(0, 'x'.repeat(3_001)) + '\n'])).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ImportFileInvalid);
+      expect((err as Error).message).toMatch(
+        /^line 1: event \S+ of trainee-Z is larger than the event store takes in one append \(3000 bytes\): raise the server's limit \(EventStoreDB: MaxAppendSize\)/,
+      );
+      expect(await empty.headPosition()).toBe(0);
+    } finally {
+      await empty.close();
+    }
   });
 
   it('refuses a store that holds events, writing nothing', async () => {

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { ExportedChains } from '@app/audit';
 import {
+  AppendTooLargeError,
   IdempotencyConflictError,
   LOG_START,
   WrongExpectedVersionError,
@@ -235,13 +236,35 @@ interface PendingAppend {
   events: EventData[];
 }
 
-/** The revision before its first event expected; the position of its last. */
+/**
+ * The revision before its first event expected; the position of its last. A batch over the store's append limit goes again one
+ * event at a time; an event over it alone is {@link ImportFileInvalid}.
+ */
 async function appendPending(eventStore: EventStore, batch: PendingAppend): Promise<number> {
   const { streamId, firstRevision, firstLine, events } = batch;
   const expectedRevision: ExpectedRevision = firstRevision === 0 ? 'no_stream' : firstRevision - 1;
   try {
     return (await eventStore.appendToStream(streamId, events, { expectedRevision })).position;
   } catch (err) {
+    if (err instanceof AppendTooLargeError && events.length > 1) {
+      let position = 0;
+      for (const [i, event] of events.entries()) {
+        position = await appendPending(eventStore, {
+          streamId,
+          firstRevision: firstRevision + i,
+          firstLine: firstLine + i,
+          events: [event],
+        });
+      }
+      return position;
+    }
+    if (err instanceof AppendTooLargeError) {
+      throw new ImportFileInvalid(
+        firstLine,
+        `event ${events[0].id} of ${streamId} is larger than the event store takes in one append (${err.limitBytes} bytes): ` +
+          "raise the server's limit (EventStoreDB: MaxAppendSize) to import it",
+      );
+    }
     if (err instanceof WrongExpectedVersionError) {
       const actual = err.actual === 'no_stream' ? 'the stream does not exist yet' : `the stream's last revision is ${err.actual}`;
       throw new ImportFileInvalid(

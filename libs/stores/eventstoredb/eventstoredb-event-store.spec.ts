@@ -9,9 +9,10 @@
  */
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { PassThrough } from 'node:stream';
-import { EventStoreUnavailableError, IdempotencyConflictError, LOG_START, logPosition } from '@app/event-sourcing';
+import { AppendTooLargeError, EventStoreUnavailableError, IdempotencyConflictError, LOG_START, logPosition } from '@app/event-sourcing';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { assertEventStoreDbUrl, openEventStoreDb } from './open-eventstoredb';
+import { EventStoreDbClientStandIn } from './testing/client-stand-in';
 import { portEvent } from './testing/test-events';
 
 const NOWHERE = 'esdb://127.0.0.1:1?tls=false';
@@ -156,5 +157,23 @@ describe('EventStoreDbEventStore read deadlines and bounds', () => {
     while (opened.length < 2) await new Promise((r) => setImmediate(r));
     opened[1].end();
     await expect(second).resolves.toEqual([]);
+  });
+});
+
+describe('EventStoreDbEventStore: an append over the server limit (client stand-in)', () => {
+  it('rejects a 1.1 MiB batch with AppendTooLargeError naming the limit, writing nothing; a smaller one then appends', async () => {
+    const store = new EventStoreDbEventStore(new EventStoreDbClientStandIn().asClient());
+    try {
+      const refused = await store
+        .appendToStream('trainee-1', [portEvent('TraineeCreated', { text: 'x'.repeat(1_153_434) })], { expectedRevision: 'no_stream' })
+        .catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AppendTooLargeError);
+      expect(refused).toMatchObject({ streamId: 'trainee-1', limitBytes: 1_048_576 });
+      expect(await store.readStream('trainee-1')).toEqual([]);
+      const appended = await store.appendToStream('trainee-1', [portEvent()], { expectedRevision: 'no_stream' });
+      expect(appended.nextExpectedRevision).toBe(0);
+    } finally {
+      await store.close();
+    }
   });
 });

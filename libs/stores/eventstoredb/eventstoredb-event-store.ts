@@ -12,7 +12,7 @@
  * contract's test for it fails here); an exact expected revision that matches appends even ids already earlier in the stream; the
  * `any` pre-check and the append are two requests, so two concurrent `any` appends of the same new ids can both be written.
  */
-import { BACKWARDS, END, EventStoreDBClient, FORWARDS, NO_STREAM } from '@eventstore/db-client';
+import { BACKWARDS, END, EventStoreDBClient, FORWARDS, MaxAppendSizeExceededError, NO_STREAM } from '@eventstore/db-client';
 import type {
   AllStreamResolvedEvent,
   AppendResult as ClientAppendResult,
@@ -30,6 +30,7 @@ import {
   DEFAULT_READ_DEADLINE_MS,
 } from './client-calls';
 import {
+  AppendTooLargeError,
   expectationOf,
   KeyedLock,
   AppendOptions,
@@ -121,6 +122,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   /**
    * Port: {@link EventStore.appendToStream}. Rejects with WrongExpectedVersionError, IdempotencyConflictError (limits in the module doc),
+   * AppendTooLargeError for a batch over the server's `MaxAppendSize`,
    * `StreamChainBrokenError` when what it read to chain to does not make its chain (chain-head.ts), TypeError for invalid events (ids
    * UUIDs; no `$`-prefixed stream ids or types), RangeError for an unknown expectation, and the client's errors. An empty batch only
    * checks the expectation. Appends to one stream run in call order, as on SQLite (docs/DESIGN.md "Group commit"): else a head read
@@ -273,6 +275,7 @@ export class EventStoreDbEventStore implements EventStore {
         appended = await this.client.appendToStream(streamId, toChainedClientEvents(streamId, head, batch), { expectedRevision: exact });
         break;
       } catch (error) {
+        if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLargeError(streamId, error.maxAppendSize);
         if (!isClientWrongExpectedVersion(error)) throw error;
         const earlier = await this.retryOf(streamId, ids);
         if (earlier !== null) return earlier;

@@ -1,10 +1,12 @@
 /**
  * The exception filter's answer when the read models are damaged (docs/operations.md "Health"):
- * 503 in the contract's error shape, with `Retry-After`, never a 500 with the store's words.
+ * 503 in the contract's error shape, with `Retry-After`, never a 500 with the store's words; and
+ * when the event store refuses an append as too large: 413, naming no limit of the store.
  */
 import type { StorageFaults } from '../composition/storage-faults';
 import type { ArgumentsHost } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { AppendTooLargeError } from '@app/event-sourcing';
 import { ReadModelsDamaged } from '@app/runtime/projector';
 import type { ApiAuthenticator } from '../auth/api.guard';
 import { ApiExceptionFilter } from './api-exception.filter';
@@ -33,23 +35,41 @@ function recordingReply() {
   return { reply, sent };
 }
 
+/** What the filter answers to `exception` on a trainee's path, and what it logged at error. */
+async function answerTo(exception: unknown) {
+  const errors: unknown[] = [];
+  const logger = { error: (context: unknown) => errors.push(context) } as unknown as Logger;
+  const noStorageFault = { noted: () => false } as unknown as StorageFaults;
+  const filter = new ApiExceptionFilter({} as ApiAuthenticator, logger, noStorageFault);
+  const { reply, sent } = recordingReply();
+  const host = {
+    switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({ id: 'r1', url: '/api/v2026.1/trainees/T1' }) }),
+  } as unknown as ArgumentsHost;
+  filter.catch(exception, host);
+  return { answer: await sent, errors };
+}
+
 describe('ApiExceptionFilter: damaged read models', () => {
   it('answers 503 ServiceUnavailable with Retry-After, logging the damage at error', async () => {
-    const errors: unknown[] = [];
-    const logger = { error: (context: unknown) => errors.push(context) } as unknown as Logger;
-    const noStorageFault = { noted: () => false } as unknown as StorageFaults;
-    const filter = new ApiExceptionFilter({} as ApiAuthenticator, logger, noStorageFault);
-    const { reply, sent } = recordingReply();
-    const host = {
-      switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({ id: 'r1', url: '/api/v2026.1/trainees/T1' }) }),
-    } as unknown as ArgumentsHost;
-    filter.catch(new ReadModelsDamaged('database disk image is malformed'), host);
-    const answer = await sent;
+    const { answer, errors } = await answerTo(new ReadModelsDamaged('database disk image is malformed'));
     expect(answer.status).toBe(503);
     expect(answer.headers['retry-after']).toBe('30');
     expect(answer.body).toEqual({
       errors: [{ error: 'ServiceUnavailable', message: 'The service cannot read its records at the moment; please try again shortly' }],
     });
     expect(errors).toHaveLength(1);
+  });
+});
+
+describe('ApiExceptionFilter: an append over the event store limit', () => {
+  it('answers 413 PayloadTooLarge in the contract shape, without the stream or the limit', async () => {
+    const { answer } = await answerTo(new AppendTooLargeError('trainee-T1', 1_048_576));
+    expect(answer.status).toBe(413);
+    expect(answer.body).toEqual({
+      errors: [
+        { error: 'PayloadTooLarge', message: 'The change is larger than the event store takes in one write; send it in smaller parts' },
+      ],
+    });
+    expect(JSON.stringify(answer.body)).not.toMatch(/trainee-T1|1048576/);
   });
 });

@@ -1,5 +1,5 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { EventStoreUnavailableError, DomainError } from '@app/event-sourcing';
+import { AppendTooLargeError, EventStoreUnavailableError, DomainError } from '@app/event-sourcing';
 import { READ_MODELS_DAMAGED_ANSWER, ReadModelsDamaged } from '@app/runtime/projector';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
@@ -81,6 +81,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // (`Retry-After: 1`, set in `respond`).
     if (exception instanceof EventStoreUnavailableError) {
       return [503, errorsBody('ServiceUnavailable', ['The event store is busy; please try again shortly'])];
+    }
+    // The events a write makes are larger than the event store takes in one append (EventStoreDB's
+    // `MaxAppendSize`); nothing was written. The body bounds keep a request below 1 MiB, the default.
+    if (exception instanceof AppendTooLargeError) {
+      return [
+        413,
+        errorsBody('PayloadTooLarge', ['The change is larger than the event store takes in one write; send it in smaller parts']),
+      ];
     }
     // The read store's file is damaged: 503 with `Retry-After` (set in `respond`) until a restart
     // rebuilds it from the log; `/readyz` says so meanwhile (docs/operations.md "Health").

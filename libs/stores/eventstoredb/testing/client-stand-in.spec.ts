@@ -2,7 +2,7 @@
  * The client stand-in behaves as client-stand-in.ts says it models `@eventstore/db-client` 6.2.1,
  * where the EventStoreDB adapter depends on it.
  */
-import { jsonEvent, StreamNotFoundError, UnknownError, type StreamingRead } from '@eventstore/db-client';
+import { jsonEvent, MaxAppendSizeExceededError, StreamNotFoundError, UnknownError, type StreamingRead } from '@eventstore/db-client';
 import { randomUUID } from 'node:crypto';
 import { EventStoreDbClientStandIn } from './client-stand-in';
 
@@ -59,5 +59,21 @@ describe('EventStoreDB client stand-in', () => {
     await read.cancel();
     expect(client.openCalls).toBe(0);
     release();
+  });
+
+  it('refuses a 1.1 MiB append whole, before its expectation, as MaxAppendSizeExceededError; takes one just under 1 MiB', async () => {
+    const client = new EventStoreDbClientStandIn();
+    // data {"text":"…"} is 11 bytes more than the text; a type of 8 characters counts 16.
+    const sized = (bytes: number) => jsonEvent({ id: randomUUID(), type: 'Happened', data: { text: 'x'.repeat(bytes - 11 - 16) } });
+    const refused = await client.appendToStream('s-1', [event(), sized(1_153_434)], { expectedRevision: 5n }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(MaxAppendSizeExceededError);
+    expect(refused).toMatchObject({ maxAppendSize: 1_048_576 });
+    await expect(collect(client.readStream('s-1'))).rejects.toBeInstanceOf(StreamNotFoundError);
+    await client.appendToStream('s-1', [sized(1_048_576)]);
+    await expect(client.appendToStream('s-1', [sized(1_048_577)])).rejects.toBeInstanceOf(MaxAppendSizeExceededError);
+    expect(await collect(client.readStream('s-1'))).toHaveLength(1);
   });
 });

@@ -13,10 +13,15 @@
  *   metadata sent as JSON texts and parsed on read; the ids just after the expected revision again: a retry, answered unwritten;
  * - subscriptions (`streams/subscribeToAll.ts`): catch-up from after the first record at or after the position, then live; the
  *   filter applied server-side; `unsubscribe()` cancels the call.
+ * - the append size limit (server `Services/Transport/Grpc/Streams.BatchAppend.cs`, `ClientWriteRequest.AddEvents`): a batch whose
+ *   events' data and metadata bytes plus twice each type's length pass `maxAppendSize` (`MaxAppendSize`, 1 MiB by default) is
+ *   refused whole before its expected revision is checked, as the client's `MaxAppendSizeExceededError`
+ *   (`streams/appendToStream/unpackError.ts`);
  * Not modelled: checkpoints of filtered subscriptions, links, projections, deletes, scavenging, transactions, deadlines, auth,
- * clusters, connection failures (`failNextCalls` raises `UnavailableError` instead), size limits.
+ * clusters, connection failures (`failNextCalls` raises `UnavailableError` instead), the per-event size limit.
  */
 import {
+  MaxAppendSizeExceededError,
   StreamNotFoundError,
   UnavailableError,
   UnknownError,
@@ -67,7 +72,12 @@ function newServer(): StandInServer {
 export interface StandInOptions {
   /** The one-time server features round trip, ms. */
   serverFeaturesDelayMs?: number;
+  /** The server's `MaxAppendSize`, bytes. */
+  maxAppendSize?: number;
 }
+
+/** The server's default `MaxAppendSize`, bytes. */
+export const DEFAULT_MAX_APPEND_SIZE = 1_048_576;
 
 /** The stand-in's guess: it only makes gaps. */
 const RECORD_OVERHEAD = 97n;
@@ -78,10 +88,12 @@ export class EventStoreDbClientStandIn {
   private readonly calls = new OpenCalls();
   private serverFeatures: Promise<void> | null = null;
   private readonly serverFeaturesDelayMs: number;
+  private readonly maxAppendSize: number;
 
   /** A new server (its log holds one system record), or `server`'s. */
   constructor(options: StandInOptions = {}, server?: StandInServer) {
     this.serverFeaturesDelayMs = options.serverFeaturesDelayMs ?? 5;
+    this.maxAppendSize = options.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE;
     this.server = server ?? newServer();
     if (server === undefined) {
       this.write({ id: '00000000-0000-4000-8000-000000000000', type: '$epoch', contentType: 'application/json', data: {} }, '$epochs', 0n);
@@ -90,7 +102,10 @@ export class EventStoreDbClientStandIn {
 
   /** Its own calls and server features round trip. */
   anotherClient(): EventStoreDbClientStandIn {
-    return new EventStoreDbClientStandIn({ serverFeaturesDelayMs: this.serverFeaturesDelayMs }, this.server);
+    return new EventStoreDbClientStandIn(
+      { serverFeaturesDelayMs: this.serverFeaturesDelayMs, maxAppendSize: this.maxAppendSize },
+      this.server,
+    );
   }
 
   private get log(): StoredRecord[] {
@@ -136,6 +151,7 @@ export class EventStoreDbClientStandIn {
     await new Promise((resolve) => setImmediate(resolve));
     this.failIfAsked();
     const batch = Array.isArray(events) ? events : [events];
+    if (sizeOnDisk(batch) > this.maxAppendSize) throw MaxAppendSizeExceededError.fromMaxAppendSize(this.maxAppendSize);
     const expected = options.expectedRevision ?? 'any';
     const stream = this.server.streams.get(streamName) ?? [];
     const current = stream.length === 0 ? null : stream[stream.length - 1].revision;
@@ -295,6 +311,13 @@ export class EventStoreDbClientStandIn {
     this.server.failing--;
     throw new UnavailableError(undefined, 'the stand-in was told to fail this call');
   }
+}
+
+/** The server's `Event.SizeOnDisk` summed: data and metadata bytes as the client sends them, twice each type's length. */
+function sizeOnDisk(batch: ClientEvent[]): number {
+  const bytes = (value: unknown): number =>
+    value === undefined ? 0 : value instanceof Uint8Array ? value.length : Buffer.byteLength(JSON.stringify(value));
+  return batch.reduce((sum, e) => sum + bytes(e.data) + bytes(e.metadata) + e.type.length * 2, 0);
 }
 
 function acceptsOf(filter: Filter | undefined): (record: StoredRecord) => boolean {
