@@ -25,13 +25,13 @@ export const DATA_KEY_COLLECTION = 'data_keys';
  * Coverage"). A `$type: 'date'` filter, which the index had before under the name {@link REPLACED_ERASURE_INDEX}, is never implied
  * by a comparison, so every read scanned the collection.
  */
-export const ERASURE_INDEX = {
+const ERASURE_INDEX = {
   key: { erasedAt: 1 },
   name: 'erased_at_since_1970',
   partialFilterExpression: { erasedAt: { $gte: new Date(0) } },
 } as const;
-/** Dropped where it exists (one index of this key serves). */
-export const REPLACED_ERASURE_INDEX = 'erasedAt_1';
+/** Dropped first where it exists: a server before 5.0 refuses a second index of one key that differs only in its filter. */
+const REPLACED_ERASURE_INDEX = 'erasedAt_1';
 /** `dropIndex` of an index the collection does not have. */
 const INDEX_NOT_FOUND = 27;
 
@@ -49,10 +49,10 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
     this.keys = db.collection<KeyDocument>(DATA_KEY_COLLECTION);
     this.reservations = new MongoRegistrationReservations(db);
     this.erasuresIndexed = untilDone(async () => {
-      await this.keys.createIndexes([ERASURE_INDEX]);
       await this.keys.dropIndex(REPLACED_ERASURE_INDEX).catch((error: unknown) => {
         if (!(error instanceof MongoServerError && error.code === INDEX_NOT_FOUND)) throw error;
       });
+      await this.keys.createIndexes([ERASURE_INDEX]);
     });
   }
 
