@@ -23,6 +23,19 @@ function event(type: string, data: unknown, occurredAt = '2026-01-05T10:00:00.00
   };
 }
 
+/** An export line of `trainee-Z`'s event at `revision` (position `revision + 1`), a TraineeUpdated holding `data`. */
+function exportedUpdate(revision: number, data: unknown): string {
+  return JSON.stringify({
+    position: revision + 1,
+    stream_id: 'trainee-Z',
+    revision,
+    id: uuid(),
+    type: 'TraineeUpdated',
+    data,
+    metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' },
+  });
+}
+
 /** Everything in a store, in position order. */
 async function readEverything(store: EventStore): Promise<RecordedEvent[]> {
   const all: RecordedEvent[] = [];
@@ -162,32 +175,13 @@ describe('event export and import (JSON lines)', () => {
   });
 
   it('splits a long run of one stream into appends of at most batchSize events', async () => {
-    const lines = Array.from({ length: 12 }, (_, i) =>
-      JSON.stringify({
-        position: i + 1,
-        stream_id: 'trainee-Z',
-        revision: i,
-        id: uuid(),
-        type: 'TraineeUpdated',
-        data: { i },
-        metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' },
-      }),
-    );
+    const lines = Array.from({ length: 12 }, (_, i) => exportedUpdate(i, { i }));
     expect(await importEvents(target, Readable.from([lines.join('\n') + '\n\n'], { objectMode: false }), { batchSize: 5 })).toBe(12);
     expect((await target.readStream('trainee-Z')).map((e) => (e.data as { i: number }).i)).toEqual([...Array(12).keys()]);
   });
 
   it('sends a batch over the store append limit again one event at a time, and names an event over it alone', async () => {
-    const line = (i: number, text: string) =>
-      JSON.stringify({
-        position: i + 1,
-        stream_id: 'trainee-Z',
-        revision: i,
-        id: uuid(),
-        type: 'TraineeUpdated',
-        data: { text },
-        metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' },
-      });
+    const line = (i: number, text: string) => exportedUpdate(i, { text });
     // A store that, as the EventStoreDB adapter does past MaxAppendSize, refuses whole a batch of data over 3,000 bytes.
     const appends: number[] = [];
     const limited = (store: EventStore): EventStore => {

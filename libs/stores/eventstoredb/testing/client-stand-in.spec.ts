@@ -61,7 +61,7 @@ describe('EventStoreDB client stand-in', () => {
     release();
   });
 
-  it('refuses a 1.1 MiB append whole, before its expectation, as MaxAppendSizeExceededError; takes one just under 1 MiB', async () => {
+  it('refuses a 1.1 MiB append whole, before its expectation, as MaxAppendSizeExceededError; takes one of exactly 1 MiB', async () => {
     const client = new EventStoreDbClientStandIn();
     // data {"text":"…"} is 11 bytes more than the text; a type of 8 characters counts 16.
     const sized = (bytes: number) => jsonEvent({ id: randomUUID(), type: 'Happened', data: { text: 'x'.repeat(bytes - 11 - 16) } });
