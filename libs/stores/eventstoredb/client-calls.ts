@@ -9,6 +9,8 @@ export const DEFAULT_MAX_CONCURRENT_APPENDS = 32;
 export const DEFAULT_MAX_CONCURRENT_READS = 32;
 /** Per limiter, before further calls fail at once (503). */
 export const DEFAULT_MAX_QUEUED_CALLS = 1000;
+/** Client 6.2.1 gives its server features call no deadline (`Client/ServerFeatures.ts`). */
+export const DEFAULT_SERVER_FEATURES_DEADLINE_MS = 10_000;
 /** Client 6.2.1 gives reads no deadline. */
 export const DEFAULT_READ_DEADLINE_MS = 10_000;
 

@@ -177,3 +177,47 @@ describe('EventStoreDbEventStore: an append over the server limit (client stand-
     }
   });
 });
+
+describe('EventStoreDbEventStore: a failed server features call (client stand-in)', () => {
+  const internal = () => Object.assign(new Error('13 INTERNAL: the server features call failed'), { code: 13 });
+
+  it('the client keeps the failure: without a new client every append fails (client 6.2.1)', async () => {
+    const client = new EventStoreDbClientStandIn();
+    client.failServerFeatures(internal());
+    const store = new EventStoreDbEventStore(client.asClient());
+    try {
+      await expect(store.appendToStream('trainee-1', [portEvent()])).rejects.toBeInstanceOf(EventStoreUnavailableError);
+      await expect(store.appendToStream('trainee-1', [portEvent()])).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.each([
+    ['fails', internal()],
+    ['goes unanswered', 'unanswered' as const],
+  ])(
+    'when it %s, the append is refused as unavailable, nothing written, and the next one goes through a new client',
+    async (_, failure) => {
+      const first = new EventStoreDbClientStandIn();
+      first.failServerFeatures(failure);
+      const made: EventStoreDbClientStandIn[] = [];
+      const store = new EventStoreDbEventStore(first.asClient(), {
+        serverFeaturesDeadlineMs: 50,
+        newClient: () => (made.push(first.anotherClient()), made[made.length - 1].asClient()),
+      });
+      try {
+        const refused = await store.appendToStream('trainee-1', [portEvent()], { expectedRevision: 'no_stream' }).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(EventStoreUnavailableError);
+        expect((refused as Error).message).toMatch(/server features call failed .*; a new client is made$/);
+        expect(made).toHaveLength(1);
+        expect(await store.readStream('trainee-1')).toEqual([]);
+        const appended = await store.appendToStream('trainee-1', [portEvent()], { expectedRevision: 'no_stream' });
+        expect(appended.nextExpectedRevision).toBe(0);
+        expect(made).toHaveLength(1);
+      } finally {
+        await store.close();
+      }
+    },
+  );
+});

@@ -28,9 +28,11 @@ import {
   DEFAULT_MAX_CONCURRENT_READS,
   DEFAULT_MAX_QUEUED_CALLS,
   DEFAULT_READ_DEADLINE_MS,
+  DEFAULT_SERVER_FEATURES_DEADLINE_MS,
 } from './client-calls';
 import {
   AppendTooLargeError,
+  EventStoreUnavailableError,
   expectationOf,
   KeyedLock,
   AppendOptions,
@@ -84,6 +86,15 @@ export interface EventStoreDbEventStoreOptions {
   maxConcurrentReads?: number;
   maxQueuedCalls?: number;
   readDeadlineMs?: number;
+  /** A client on the same server, to replace one whose server features call failed or went unanswered before an append. */
+  newClient?: () => EventStoreDBClient;
+  /** How long the server features call may take before the client is replaced, ms. */
+  serverFeaturesDeadlineMs?: number;
+}
+
+/** What of client 6.2.1's protected members the adapter reads: the server features call, made once and kept (`Client/index.ts`). */
+interface ClientCapabilities {
+  readonly capabilities: Promise<unknown>;
 }
 
 /** Through one `EventStoreDBClient`, as the module doc maps it; every method rejects once {@link close} was called. */
@@ -96,13 +107,22 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly subscriptions = new Set<EventStoreDbSubscription>();
   private readonly subscriptionSettings: SubscriptionSettings;
   private readonly readAllPageSize: number;
+  private readonly newClient: (() => EventStoreDBClient) | null;
+  private readonly serverFeaturesDeadlineMs: number;
+  /** The client whose server features call has answered: its appends wait no more. */
+  private answeredClient: EventStoreDBClient | null = null;
   private closed = false;
 
-  /** Owns `client` ({@link close} disposes it). RangeError for an invalid `maxConcurrentAppends` or `readAllPageSize`. */
+  /**
+   * Owns `client` and each client that replaces it ({@link close} disposes it). RangeError for an invalid `maxConcurrentAppends` or
+   * `readAllPageSize`.
+   */
   constructor(
-    private readonly client: EventStoreDBClient,
+    private client: EventStoreDBClient,
     options: EventStoreDbEventStoreOptions = {},
   ) {
+    this.newClient = options.newClient ?? null;
+    this.serverFeaturesDeadlineMs = options.serverFeaturesDeadlineMs ?? DEFAULT_SERVER_FEATURES_DEADLINE_MS;
     const queued = options.maxQueuedCalls ?? DEFAULT_MAX_QUEUED_CALLS;
     this.appendLimiter = new ConcurrencyLimiter(options.maxConcurrentAppends ?? DEFAULT_MAX_CONCURRENT_APPENDS, queued);
     this.readLimiter = new ConcurrencyLimiter(options.maxConcurrentReads ?? DEFAULT_MAX_CONCURRENT_READS, queued);
@@ -271,6 +291,7 @@ export class EventStoreDbEventStore implements EventStore {
         }
       }
       const exact = head.revision === null ? NO_STREAM : BigInt(head.revision);
+      await this.serverFeaturesAnswered();
       try {
         appended = await this.client.appendToStream(streamId, toChainedClientEvents(streamId, head, batch), { expectedRevision: exact });
         break;
@@ -290,6 +311,41 @@ export class EventStoreDbEventStore implements EventStore {
       throw new WrongExpectedVersionError(streamId, expected, fromClientCurrentRevision(appended.nextExpectedRevision));
     }
     return readBack((options) => this.readStreamEvents(streamId, options), streamId, batch, appended.nextExpectedRevision);
+  }
+
+  /**
+   * Waits for the client's server features call, which every append of client 6.2.1 waits for (`supports`) and which the client keeps
+   * for its life when it fails other than UNAVAILABLE, or never ends when unanswered (it has no deadline): every later append would
+   * fail or hang while reads stay well. Failed or past `serverFeaturesDeadlineMs`, the client is replaced by a new one (when
+   * `newClient` was given; the old one is disposed, its calls cancelled, subscriptions resubscribing) and this append fails with
+   * EventStoreUnavailableError (the API: 503), nothing written.
+   */
+  private async serverFeaturesAnswered(): Promise<void> {
+    const client = this.client;
+    if (client === this.answeredClient) return;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer in ${this.serverFeaturesDeadlineMs} ms`)), this.serverFeaturesDeadlineMs);
+    });
+    try {
+      await Promise.race([(client as unknown as ClientCapabilities).capabilities, deadline]);
+      this.answeredClient = client;
+    } catch (error) {
+      const newClient = this.newClient;
+      const renewed = this.client === client && newClient !== null && !this.closed;
+      if (renewed) {
+        this.client = newClient();
+        client
+          .dispose()
+          .then(() => closeChannel(client))
+          .catch(() => undefined);
+      }
+      throw new EventStoreUnavailableError(
+        `EventStoreDB's server features call failed (${(error as Error).message})${renewed ? '; a new client is made' : ''}`,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The original result when `ids` were appended as one batch; null when not; IdempotencyConflictError when some were, or not so. */

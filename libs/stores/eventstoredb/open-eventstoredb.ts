@@ -35,7 +35,7 @@ export function openEventStoreDb(url: string, options: EventStoreDbEventStoreOpt
     });
   }
   try {
-    return new EventStoreDbEventStore(client, options);
+    return new EventStoreDbEventStore(client, { newClient: () => EventStoreDBClient.connectionString(url.trim()), ...options });
   } catch (error) {
     client.dispose().catch(ignore);
     throw error;

@@ -76,4 +76,15 @@ describe('EventStoreDB client stand-in', () => {
     await expect(client.appendToStream('s-1', [sized(1_048_577)])).rejects.toBeInstanceOf(MaxAppendSizeExceededError);
     expect(await collect(client.readStream('s-1'))).toHaveLength(1);
   });
+
+  it('keeps a failed server features call for the life of the client: every append fails; another client is not affected', async () => {
+    const client = new EventStoreDbClientStandIn();
+    const failure = new Error('13 INTERNAL');
+    client.failServerFeatures(failure);
+    await expect(client.appendToStream('s-1', [event()])).rejects.toBe(failure);
+    await expect(client.appendToStream('s-1', [event()])).rejects.toBe(failure);
+    expect(await collect(client.readAll())).toHaveLength(1); // reads stay well: the system record
+    await client.anotherClient().appendToStream('s-1', [event()]);
+    expect(await collect(client.readStream('s-1'))).toHaveLength(1);
+  });
 });

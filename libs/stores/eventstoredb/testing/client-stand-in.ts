@@ -9,7 +9,9 @@
  *   the class a real refusal reaches the client as is not modelled); a missing stream raises `StreamNotFoundError` while iterated;
  *   `destroy()` leaves the call open, `cancel()` cancels it;
  * - appends (`streams/appendToStream/index.ts`, `Client/ServerFeatures.ts`): one server features round trip before the first, which
- *   every append waits for and reads never do; the expected revision checked atomically (`WrongExpectedVersionError`); data and
+ *   every append waits for and reads never do, kept by the client (`Client/index.ts`, `capabilities`) for its life when it fails
+ *   with other than UNAVAILABLE or goes unanswered (it has no deadline), so every later append fails or waits too
+ *   ({@link failServerFeatures}); the expected revision checked atomically (`WrongExpectedVersionError`); data and
  *   metadata sent as JSON texts and parsed on read; the ids just after the expected revision again: a retry, answered unwritten;
  * - subscriptions (`streams/subscribeToAll.ts`): catch-up from after the first record at or after the position, then live; the
  *   filter applied server-side; `unsubscribe()` cancels the call.
@@ -87,6 +89,7 @@ export class EventStoreDbClientStandIn {
   private readonly server: StandInServer;
   private readonly calls = new OpenCalls();
   private serverFeatures: Promise<void> | null = null;
+  private serverFeaturesFailure: Error | 'unanswered' | null = null;
   private readonly serverFeaturesDelayMs: number;
   private readonly maxAppendSize: number;
 
@@ -136,6 +139,24 @@ export class EventStoreDbClientStandIn {
     };
   }
 
+  /**
+   * This client's server features call, once made, fails with `error` (the gRPC error it meets, such as INTERNAL) or is never
+   * answered; made before, it is not made again.
+   */
+  failServerFeatures(error: Error | 'unanswered'): void {
+    this.serverFeaturesFailure = error;
+  }
+
+  /** As client 6.2.1's protected getter: the server features call, made once and kept, failed or not. */
+  get capabilities(): Promise<void> {
+    this.serverFeatures ??= new Promise((resolve, reject) => {
+      const failure = this.serverFeaturesFailure;
+      if (failure === 'unanswered') return;
+      setTimeout(() => (failure === null ? resolve() : reject(failure)), this.serverFeaturesDelayMs);
+    });
+    return this.serverFeatures;
+  }
+
   /** With the client's `UnavailableError` (a dropped connection). */
   failNextCalls(count: number): void {
     this.server.failing = count;
@@ -146,8 +167,7 @@ export class EventStoreDbClientStandIn {
     events: ClientEvent | ClientEvent[],
     options: { expectedRevision?: AppendExpectedRevision } = {},
   ): Promise<{ success: true; nextExpectedRevision: bigint; position: Position }> {
-    this.serverFeatures ??= new Promise((resolve) => setTimeout(resolve, this.serverFeaturesDelayMs));
-    await this.serverFeatures;
+    await this.capabilities;
     await new Promise((resolve) => setImmediate(resolve));
     this.failIfAsked();
     const batch = Array.isArray(events) ? events : [events];
