@@ -64,6 +64,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     readModel,
     consumerCheckpoints,
     readModelsDamaged: () => side.damaged(),
+    unavailable: (error) => side.unavailable(error),
     movedAside: files?.movedAside ?? null,
     schools,
     backends: { eventStore: embeddedLog === null ? 'eventstoredb' : 'sqlite', readModel: side.backend },

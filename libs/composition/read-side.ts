@@ -31,6 +31,8 @@ export interface ReadSide {
   keyStore(newKeysInThread: boolean): DataKeyStore & RegistrationReservations;
   /** Always false on MongoDB. */
   damaged(): boolean;
+  /** True for an error of the read side's database that says it cannot answer now (never on SQLite: its faults are the disk's). */
+  unavailable(error: unknown): boolean;
   webhookOutbox(): Promise<WebhookOutbox>;
   idempotencyStore(): IdempotencyStore;
   uploadFiles(options: { writesInThread?: boolean }): Promise<UploadFiles>;
@@ -53,6 +55,7 @@ export function embeddedReadSide(dataDir: string, options: { threaded: boolean; 
     },
     keyStore: (newKeysInThread) => SqliteDataKeyStore.open(dataDir, { newKeysInThread }),
     damaged: () => isReadStoreDamaged(dataDir),
+    unavailable: () => false,
     webhookOutbox: async () => SqliteWebhookOutbox.open(dataDir),
     idempotencyStore: () => SqliteIdempotencyStore.open(dataDir),
     uploadFiles: async (opts) => SqliteUploadFiles.open(dataDir, opts),
@@ -76,6 +79,7 @@ export async function mongoReadSide(url: string): Promise<ReadSide> {
     openBeside: () => ({ schools: (schools = mongo.schoolDirectory()), consumerCheckpoints: mongo }),
     keyStore: () => mongo.dataKeyStore(),
     damaged: () => false,
+    unavailable: mongodb.isMongoUnavailable,
     async webhookOutbox() {
       const outbox = new mongodb.MongoWebhookOutbox(mongo.database);
       await outbox.ensureIndexes();

@@ -33,6 +33,8 @@ export interface Stores {
   consumerCheckpoints: Pick<ReadModelStore, 'readCheckpoint' | 'writeCheckpoint'>;
   /** Found damaged since opened (SQLite: by any process; `ReadModelsDamaged`): not ready until a restart (docs/operations.md "Health"). */
   readModelsDamaged(): boolean;
+  /** True for an error of a store's database that says it cannot answer now (MongoDB: no primary, connection lost); the API: 503. */
+  unavailable(error: unknown): boolean;
   /** Where this open moved a damaged SQLite read store; null when it did not. */
   movedAside: string | null;
   schools: SchoolDirectory;

@@ -89,7 +89,8 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   });
 
   registerIdempotencyHook(fastify, app.get(Idempotency));
-  app.useGlobalFilters(new ApiExceptionFilter(app.get(ApiAuthenticator), logger, storageFaults));
+  const stores = app.get<Stores>(STORES);
+  app.useGlobalFilters(new ApiExceptionFilter(app.get(ApiAuthenticator), logger, storageFaults, (error) => stores.unavailable(error)));
   app.get(OpenApiDocuments).build(app);
   serveApiDocsPage(app, app.get(VersionRegistry));
   await serveGovukAssets(fastify);

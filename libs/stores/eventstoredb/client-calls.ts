@@ -1,5 +1,6 @@
 import type { EventStoreDBClient, StreamingRead } from '@eventstore/db-client';
 import { EventStoreUnavailableError } from '@app/event-sourcing';
+import { classifySubscriptionError } from './errors';
 
 const ignore = (): void => undefined;
 
@@ -13,6 +14,36 @@ export const DEFAULT_MAX_QUEUED_CALLS = 1000;
 export const DEFAULT_SERVER_FEATURES_DEADLINE_MS = 10_000;
 /** Client 6.2.1 gives reads no deadline. */
 export const DEFAULT_READ_DEADLINE_MS = 10_000;
+/**
+ * Client 6.2.1's batch append call has none (`deadline: Infinity`, `streams/appendToStream/batchAppend.ts`); the server answers
+ * `Timeout` after the client's default deadline (10 s), so this is past it.
+ */
+export const DEFAULT_APPEND_DEADLINE_MS = 15_000;
+
+/**
+ * The client's errors that say the server cannot answer now (connection or leader gone, a deadline or the server's timeout passed)
+ * as {@link EventStoreUnavailableError} (the API: 503 with `Retry-After`); other errors as they are. An append so failed may yet be
+ * written (a server `Timeout` is ambiguous): a retry reads the stream first.
+ */
+export function unavailableIfTransient(error: unknown, call: string): unknown {
+  if (error instanceof EventStoreUnavailableError || classifySubscriptionError(error) !== 'drop') return error;
+  return new EventStoreUnavailableError(
+    `EventStoreDB could not answer ${call} (${(error as Error).name ?? 'error'}): it may yet have been done`,
+  );
+}
+
+/** `promise`'s outcome, or {@link EventStoreUnavailableError} with `message` past `deadlineMs` (the call itself goes on). */
+export async function within<T>(deadlineMs: number, promise: Promise<T>, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new EventStoreUnavailableError(message)), deadlineMs);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Every item of a streaming read within `deadlineMs`, else {@link EventStoreUnavailableError}: a hung read would hold its caller and
@@ -29,6 +60,8 @@ export async function collectWithin<T>(deadlineMs: number, read: StreamingRead<T
     const items: T[] = [];
     for await (const item of read) items.push(item);
     return items;
+  } catch (error) {
+    throw unavailableIfTransient(error, 'a read');
   } finally {
     clearTimeout(timer);
   }

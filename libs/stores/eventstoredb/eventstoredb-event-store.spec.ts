@@ -221,3 +221,42 @@ describe('EventStoreDbEventStore: a failed server features call (client stand-in
     },
   );
 });
+
+describe('EventStoreDbEventStore: an append the server does not answer, or a connection lost (client stand-in)', () => {
+  it('fails past appendDeadlineMs as unavailable; written later, the same batch sent again gets the original result', async () => {
+    const client = new EventStoreDbClientStandIn();
+    const store = new EventStoreDbEventStore(client.asClient(), { appendDeadlineMs: 50 });
+    try {
+      const batch = [portEvent()];
+      const release = client.holdAppends();
+      const late = await store.appendToStream('trainee-1', batch, { expectedRevision: 'no_stream' }).catch((e: unknown) => e);
+      expect(late).toBeInstanceOf(EventStoreUnavailableError);
+      expect((late as Error).message).toMatch(/no answer in 50 ms: it may yet be written$/);
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const [written] = await store.readStream('trainee-1');
+      expect(written.id).toBe(batch[0].id);
+      const again = await store.appendToStream('trainee-1', batch, { expectedRevision: 'no_stream' });
+      expect(again).toMatchObject({ nextExpectedRevision: 0, position: written.position });
+      expect(await store.readStream('trainee-1')).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("answers the client's UnavailableError on an append or a read as EventStoreUnavailableError (the API: 503)", async () => {
+    const client = new EventStoreDbClientStandIn();
+    const store = new EventStoreDbEventStore(client.asClient());
+    try {
+      client.failNextCalls(1);
+      await expect(store.appendToStream('trainee-1', [portEvent()], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(
+        EventStoreUnavailableError,
+      );
+      client.failNextCalls(1);
+      await expect(store.readStream('trainee-1')).rejects.toBeInstanceOf(EventStoreUnavailableError);
+      expect(await store.readStream('trainee-1')).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -29,6 +29,9 @@ import {
   DEFAULT_MAX_QUEUED_CALLS,
   DEFAULT_READ_DEADLINE_MS,
   DEFAULT_SERVER_FEATURES_DEADLINE_MS,
+  DEFAULT_APPEND_DEADLINE_MS,
+  unavailableIfTransient,
+  within,
 } from './client-calls';
 import {
   AppendTooLargeError,
@@ -90,6 +93,8 @@ export interface EventStoreDbEventStoreOptions {
   newClient?: () => EventStoreDBClient;
   /** How long the server features call may take before the client is replaced, ms. */
   serverFeaturesDeadlineMs?: number;
+  /** How long an append may go unanswered before it fails with EventStoreUnavailableError (it may yet be written), ms. */
+  appendDeadlineMs?: number;
 }
 
 /** What of client 6.2.1's protected members the adapter reads: the server features call, made once and kept (`Client/index.ts`). */
@@ -109,6 +114,7 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly readAllPageSize: number;
   private readonly newClient: (() => EventStoreDBClient) | null;
   private readonly serverFeaturesDeadlineMs: number;
+  private readonly appendDeadlineMs: number;
   /** The client whose server features call has answered: its appends wait no more. */
   private answeredClient: EventStoreDBClient | null = null;
   private closed = false;
@@ -123,6 +129,7 @@ export class EventStoreDbEventStore implements EventStore {
   ) {
     this.newClient = options.newClient ?? null;
     this.serverFeaturesDeadlineMs = options.serverFeaturesDeadlineMs ?? DEFAULT_SERVER_FEATURES_DEADLINE_MS;
+    this.appendDeadlineMs = options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS;
     const queued = options.maxQueuedCalls ?? DEFAULT_MAX_QUEUED_CALLS;
     this.appendLimiter = new ConcurrencyLimiter(options.maxConcurrentAppends ?? DEFAULT_MAX_CONCURRENT_APPENDS, queued);
     this.readLimiter = new ConcurrencyLimiter(options.maxConcurrentReads ?? DEFAULT_MAX_CONCURRENT_READS, queued);
@@ -293,11 +300,15 @@ export class EventStoreDbEventStore implements EventStore {
       const exact = head.revision === null ? NO_STREAM : BigInt(head.revision);
       await this.serverFeaturesAnswered();
       try {
-        appended = await this.client.appendToStream(streamId, toChainedClientEvents(streamId, head, batch), { expectedRevision: exact });
+        appended = await within(
+          this.appendDeadlineMs,
+          this.client.appendToStream(streamId, toChainedClientEvents(streamId, head, batch), { expectedRevision: exact }),
+          `an EventStoreDB append to ${streamId} got no answer in ${this.appendDeadlineMs} ms: it may yet be written`,
+        );
         break;
       } catch (error) {
         if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLargeError(streamId, error.maxAppendSize);
-        if (!isClientWrongExpectedVersion(error)) throw error;
+        if (!isClientWrongExpectedVersion(error)) throw unavailableIfTransient(error, 'an append');
         const earlier = await this.retryOf(streamId, ids);
         if (earlier !== null) return earlier;
         if (readsHead && attempt < CHAIN_ATTEMPTS) continue;
@@ -323,12 +334,9 @@ export class EventStoreDbEventStore implements EventStore {
   private async serverFeaturesAnswered(): Promise<void> {
     const client = this.client;
     if (client === this.answeredClient) return;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer in ${this.serverFeaturesDeadlineMs} ms`)), this.serverFeaturesDeadlineMs);
-    });
+    const ms = this.serverFeaturesDeadlineMs;
     try {
-      await Promise.race([(client as unknown as ClientCapabilities).capabilities, deadline]);
+      await within(ms, (client as unknown as ClientCapabilities).capabilities, `no answer in ${ms} ms`);
       this.answeredClient = client;
     } catch (error) {
       const newClient = this.newClient;
@@ -343,8 +351,6 @@ export class EventStoreDbEventStore implements EventStore {
       throw new EventStoreUnavailableError(
         `EventStoreDB's server features call failed (${(error as Error).message})${renewed ? '; a new client is made' : ''}`,
       );
-    } finally {
-      clearTimeout(timer);
     }
   }
 

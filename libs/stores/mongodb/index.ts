@@ -1,3 +1,4 @@
+export { isMongoUnavailable } from './unavailable';
 export { MongoWebhookOutbox } from './mongo-webhook-outbox';
 export { MongoWindowCounter } from './mongo-window-counter';
 export { mongoStoreCollections } from './read-models/mongo-collections';

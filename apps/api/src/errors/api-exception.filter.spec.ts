@@ -1,12 +1,15 @@
 /**
  * The exception filter's answer when the read models are damaged (docs/operations.md "Health"):
  * 503 in the contract's error shape, with `Retry-After`, never a 500 with the store's words; and
- * when the event store refuses an append as too large: 413, naming no limit of the store.
+ * when the event store refuses an append as too large: 413, naming no limit of the store; when a
+ * database cannot answer now: 503 with `Retry-After`, naming no server.
  */
 import type { StorageFaults } from '../composition/storage-faults';
 import type { ArgumentsHost } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { AppendTooLargeError } from '@app/event-sourcing';
+import { MongoNetworkError } from 'mongodb';
+import { isMongoUnavailable } from '@app/stores/mongodb';
+import { AppendTooLargeError, EventStoreUnavailableError } from '@app/event-sourcing';
 import { ReadModelsDamaged } from '@app/runtime/projector';
 import type { ApiAuthenticator } from '../auth/api.guard';
 import { ApiExceptionFilter } from './api-exception.filter';
@@ -36,11 +39,11 @@ function recordingReply() {
 }
 
 /** What the filter answers to `exception` on a trainee's path, and what it logged at error. */
-async function answerTo(exception: unknown) {
+async function answerTo(exception: unknown, storeUnavailable?: (error: unknown) => boolean) {
   const errors: unknown[] = [];
   const logger = { error: (context: unknown) => errors.push(context) } as unknown as Logger;
   const noStorageFault = { noted: () => false } as unknown as StorageFaults;
-  const filter = new ApiExceptionFilter({} as ApiAuthenticator, logger, noStorageFault);
+  const filter = new ApiExceptionFilter({} as ApiAuthenticator, logger, noStorageFault, storeUnavailable);
   const { reply, sent } = recordingReply();
   const host = {
     switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({ id: 'r1', url: '/api/v2026.1/trainees/T1' }) }),
@@ -71,5 +74,23 @@ describe('ApiExceptionFilter: an append over the event store limit', () => {
       ],
     });
     expect(JSON.stringify(answer.body)).not.toMatch(/trainee-T1|1048576/);
+  });
+});
+
+describe('ApiExceptionFilter: a database that cannot answer now', () => {
+  it('answers a lost MongoDB connection 503 ServiceUnavailable with Retry-After 5, naming no server', async () => {
+    const { answer } = await answerTo(new MongoNetworkError('connection 3 to 10.0.0.2:27017 closed'), isMongoUnavailable);
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('5');
+    expect(answer.body).toEqual({
+      errors: [{ error: 'ServiceUnavailable', message: 'The service cannot reach its records at the moment; please try again shortly' }],
+    });
+  });
+
+  it('answers EventStoreDB unavailable 503 with Retry-After 1', async () => {
+    const { answer } = await answerTo(new EventStoreUnavailableError('EventStoreDB could not answer an append (UnavailableError)'));
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('1');
+    expect(JSON.stringify(answer.body)).not.toMatch(/UnavailableError/);
   });
 });

@@ -23,6 +23,9 @@ import type { ApiRequest } from '../auth/request-context';
 import { VERSION_PATTERN } from '../composition/versions';
 import { STORAGE_FAULT_MESSAGE, STORAGE_RETRY_AFTER_SECONDS, type StorageFaults } from '../composition/storage-faults';
 
+/** A MongoDB replica set elects a new primary in about 10 s. */
+const STORE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * Maps every error to the spec's shapes (docs/spec/trainee-records-api.md "Errors"; docs/DESIGN.md rulings 4 and property 7): the
  * only place where errors become HTTP. A write the storage could not take (the data directory full,
@@ -36,6 +39,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     private readonly authenticator: ApiAuthenticator,
     private readonly logger: Logger,
     private readonly storage: StorageFaults,
+    /** The stores' `unavailable` (libs/composition `Stores`). */
+    private readonly storeUnavailable: (error: unknown) => boolean = () => false,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -58,6 +63,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (status >= 500) this.logger.error({ err: exception, reqId: req.id, path: (req.url ?? '').split('?')[0] }, 'unhandled error');
       if (exception instanceof ReadModelsDamaged) void reply.header('retry-after', String(READ_MODELS_DAMAGED_ANSWER.retryAfterSeconds));
       if (exception instanceof EventStoreUnavailableError) void reply.header('retry-after', '1');
+      if (this.storeUnavailable(exception)) void reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
       if (exception instanceof UploadQuotaExceeded) void reply.header('retry-after', String(exception.retryAfterSeconds));
       await reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
     } catch (err) {
@@ -89,6 +95,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
         413,
         errorsBody('PayloadTooLarge', ['The change is larger than the event store takes in one write; send it in smaller parts']),
       ];
+    }
+    // A database cannot answer now (MongoDB: no primary, the connection lost, a write concern not met
+    // in time): a write may have been done, and a retry after the election sees it.
+    if (this.storeUnavailable(exception)) {
+      return [503, errorsBody('ServiceUnavailable', ['The service cannot reach its records at the moment; please try again shortly'])];
     }
     // The read store's file is damaged: 503 with `Retry-After` (set in `respond`) until a restart
     // rebuilds it from the log; `/readyz` says so meanwhile (docs/operations.md "Health").

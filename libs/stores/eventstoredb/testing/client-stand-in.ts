@@ -64,11 +64,23 @@ interface StandInServer {
   subscriptions: Set<{ call: StandInSubscription; accepts: (r: StoredRecord) => boolean }>;
   end: bigint;
   held: Promise<void>;
+  /** Appends wait for it before they are written: a server that has the request and has not answered. */
+  appendsHeld: Promise<void>;
   failing: number;
 }
 
 function newServer(): StandInServer {
-  return { log: [], byCommit: new Map(), streams: new Map(), subscriptions: new Set(), end: 0n, held: Promise.resolve(), failing: 0 };
+  const answered = Promise.resolve();
+  return {
+    log: [],
+    byCommit: new Map(),
+    streams: new Map(),
+    subscriptions: new Set(),
+    end: 0n,
+    held: answered,
+    appendsHeld: answered,
+    failing: 0,
+  };
 }
 
 export interface StandInOptions {
@@ -140,6 +152,19 @@ export class EventStoreDbClientStandIn {
   }
 
   /**
+   * Appends made until the returned function is called are written and answered only then (a server slow to commit: client 6.2.1's
+   * batch append call has no deadline, so the client waits as long).
+   */
+  holdAppends(): () => void {
+    let release!: () => void;
+    this.server.appendsHeld = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.server.appendsHeld = Promise.resolve();
+      release();
+    };
+  }
+
+  /**
    * This client's server features call, once made, fails with `error` (the gRPC error it meets, such as INTERNAL) or is never
    * answered; made before, it is not made again.
    */
@@ -170,6 +195,7 @@ export class EventStoreDbClientStandIn {
     await this.capabilities;
     await new Promise((resolve) => setImmediate(resolve));
     this.failIfAsked();
+    await this.server.appendsHeld;
     const batch = Array.isArray(events) ? events : [events];
     if (sizeOnDisk(batch) > this.maxAppendSize) throw MaxAppendSizeExceededError.fromMaxAppendSize(this.maxAppendSize);
     const expected = options.expectedRevision ?? 'any';
