@@ -156,6 +156,23 @@ export class PermanentSubscriptionError extends Error {
   }
 }
 
+/**
+ * A consumer's stored checkpoint is beyond the log's head: the log was restored or replaced under it (an EventStoreDB restored older
+ * than the MongoDB beside it), and new events would take positions it counts as done and be skipped silently. `remedy` names the
+ * command that mends it (docs/operations.md "The production stack").
+ */
+export class CheckpointAheadOfLog extends PermanentSubscriptionError {
+  constructor(
+    readonly consumer: string,
+    readonly checkpoint: LogPosition,
+    readonly head: LogPosition,
+    remedy: string,
+  ) {
+    super(`${consumer}'s checkpoint ${checkpoint} is beyond the log's head ${head}: the log was restored or replaced under it; ${remedy}`);
+    this.name = 'CheckpointAheadOfLog';
+  }
+}
+
 /** Raised when ids of an earlier append are re-used with different content or position. */
 export class IdempotencyConflictError extends Error {
   constructor(

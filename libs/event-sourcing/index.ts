@@ -8,6 +8,7 @@ export {
   EVENT_STORE,
   STORED_LOG,
   AppendTooLargeError,
+  CheckpointAheadOfLog,
   EventStoreUnavailableError,
   expectationOf,
   earlierPosition,

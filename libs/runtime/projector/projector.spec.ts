@@ -6,6 +6,7 @@
  * An in-memory log and read-store double; back-off of 1 ms.
  */
 import {
+  CheckpointAheadOfLog,
   LOG_START,
   logPosition,
   PermanentSubscriptionError,
@@ -268,6 +269,43 @@ describe('Projector failure handling', () => {
 });
 
 describe('Projector on a subscription that cannot go on', () => {
+  it('stops at start on a checkpoint beyond the log head (a log restored under its read models), naming the rebuild', async () => {
+    const log = new MemoryLog();
+    log.append('trainee-A');
+    const store = new FakeStore();
+    store.position = 5;
+    const logger = recordingLogger();
+    const fatal: PermanentSubscriptionError[] = [];
+    const projector = projectorOf(log, store, logger, { ...fast, onFatal: (e) => fatal.push(e) });
+    await expect(projector.catchUp()).rejects.toBeInstanceOf(CheckpointAheadOfLog);
+    await projector.start();
+
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]).toBeInstanceOf(CheckpointAheadOfLog);
+    expect(fatal[0].message).toBe(
+      "the projector's checkpoint 5 is beyond the log's head 1: the log was restored or replaced under it; " +
+        'rebuild each projection from the log (admin projections rebuild trainees, admin projections rebuild providers)',
+    );
+    expect(projector.health()).toMatchObject({ state: 'failed', failure: { kind: 'subscription' } });
+    expect(logger.errors.map(([m]) => m)).toEqual(['projector subscription cannot go on; the projector has stopped']);
+    expect(log.subscriptions).toBe(0);
+    // New events take the positions it counts as done: it never reaches them.
+    for (let i = 0; i < 5; i++) log.append('trainee-B');
+    expect(store.applied).toEqual([]);
+  });
+
+  it('starts on a checkpoint at the log head', async () => {
+    const log = new MemoryLog();
+    log.append('trainee-A');
+    const store = new FakeStore();
+    store.position = 1;
+    const projector = projectorOf(log, store, recordingLogger());
+    await projector.start();
+    log.append('trainee-B');
+    await until(() => store.applied.length === 1);
+    expect(store.applied).toEqual([2]);
+  });
+
   it('stops for good: says failed with the error, tells onFatal once, and never subscribes again', async () => {
     const log = new MemoryLog();
     log.append('trainee-A');

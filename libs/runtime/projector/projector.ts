@@ -1,4 +1,5 @@
 import {
+  CheckpointAheadOfLog,
   laterPosition,
   LOG_START,
   PermanentSubscriptionError,
@@ -14,6 +15,7 @@ import type { ProjectionStore } from './projection-store.port';
 import { buildEmptyStore } from './stream-build';
 import type { ProjectorFailure, ProjectorHandle, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
 import { PositionWaiters } from './position-waiters';
+import { PROJECTION_NAMES } from './projection-versions';
 
 export type { ProjectorFailure, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
 
@@ -22,6 +24,9 @@ const CATCH_UP_BATCH_SIZE = 10_000;
 
 /** While an event keeps failing. */
 const FAILURE_LOG_INTERVAL_MS = 60_000;
+
+/** What mends read models ahead of the log: each projection built again from it. */
+const PROJECTIONS_REBUILD = `rebuild each projection from the log (${PROJECTION_NAMES.map((n) => `admin projections rebuild ${n}`).join(', ')})`;
 
 export const PROJECTED_STREAMS: EventFilter = { streamPrefixes: [TRAINEE_STREAM_PREFIX, PROVIDER_STREAM_PREFIX] };
 
@@ -84,6 +89,8 @@ export class Projector implements ProjectorHandle {
    */
   async catchUp(): Promise<number> {
     this.position = laterPosition(this.position, await this.store.checkpoint());
+    const ahead = await this.aheadOfLog();
+    if (ahead) throw ahead;
     // Larger than live: fewer transactions, and a trainee's events in one batch are folded and rendered once.
     const batchSize = this.options.batchSize ?? CATCH_UP_BATCH_SIZE;
     if (this.position === 0) {
@@ -98,11 +105,16 @@ export class Projector implements ProjectorHandle {
     }
   }
 
-  /** Returns once subscribed; starts the store's pending drops in the background. */
+  /**
+   * Returns once subscribed; starts the store's pending drops in the background. A checkpoint beyond the log's head stops it for good
+   * at once ({@link CheckpointAheadOfLog}: failed, logged, `onFatal`), subscribing to nothing.
+   */
   async start(): Promise<void> {
     this.position = laterPosition(this.position, await this.store.checkpoint());
     this.stopped = false;
     this.running = true;
+    const ahead = await this.aheadOfLog();
+    if (ahead) return this.endForGood(ahead, 0);
     const sub = this.eventStore.subscribeToAll({ fromPosition: this.position, filter: PROJECTED_STREAMS });
     this.subscription = sub;
     this.loop = this.consume(sub);
@@ -110,6 +122,13 @@ export class Projector implements ProjectorHandle {
     this.store
       .dropPendingStores?.()
       .catch((err: unknown) => this.logger.warn('dropping an old store failed', { error: errorMessage(err) }));
+  }
+
+  /** The error to stop on when the checkpoint is beyond the log's head; null when it is not. */
+  private async aheadOfLog(): Promise<CheckpointAheadOfLog | null> {
+    if (this.position === LOG_START) return null;
+    const head = await this.eventStore.headPosition();
+    return this.position > head ? new CheckpointAheadOfLog('the projector', this.position, head, PROJECTIONS_REBUILD) : null;
   }
 
   /** On its error or end, resubscribes from the checkpoint with back-off. */
