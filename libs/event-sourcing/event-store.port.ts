@@ -159,7 +159,7 @@ export class PermanentSubscriptionError extends Error {
 /**
  * A consumer's stored checkpoint is beyond the log's head: the log was restored or replaced under it (an EventStoreDB restored older
  * than the MongoDB beside it), and new events would take positions it counts as done and be skipped silently. `remedy` names the
- * command that mends it (docs/operations.md "The production stack").
+ * command that mends it (docs/operations.md "Backups and restore").
  */
 export class CheckpointAheadOfLog extends PermanentSubscriptionError {
   constructor(
