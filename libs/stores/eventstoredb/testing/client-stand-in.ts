@@ -143,12 +143,7 @@ export class EventStoreDbClientStandIn {
 
   /** Reads made until the returned function is called go unanswered till then (a hung server). */
   holdReads(): () => void {
-    let release!: () => void;
-    this.server.held = new Promise((resolve) => (release = resolve));
-    return () => {
-      this.server.held = Promise.resolve();
-      release();
-    };
+    return this.hold('held');
   }
 
   /**
@@ -156,10 +151,15 @@ export class EventStoreDbClientStandIn {
    * batch append call has no deadline, so the client waits as long).
    */
   holdAppends(): () => void {
+    return this.hold('appendsHeld');
+  }
+
+  /** Sets the server's `gate` to a promise the returned function resolves (and resets). */
+  private hold(gate: 'held' | 'appendsHeld'): () => void {
     let release!: () => void;
-    this.server.appendsHeld = new Promise((resolve) => (release = resolve));
+    this.server[gate] = new Promise((resolve) => (release = resolve));
     return () => {
-      this.server.appendsHeld = Promise.resolve();
+      this.server[gate] = Promise.resolve();
       release();
     };
   }
