@@ -81,6 +81,7 @@ export async function openBackgroundWork(
       projector: parts.projector,
       registryProcess,
       webhookOutbox: outbox,
+      webhookDispatcher: dispatcher,
     });
     if (backups && config.backups) observeBackups(metrics, backups, config.backups.everyMs);
   }

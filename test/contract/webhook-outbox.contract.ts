@@ -92,6 +92,7 @@ export function describeWebhookOutboxContract(name: string, factory: () => Promi
     describeAttempts(current);
     describeAbandonAndListing(current);
     describeRestart(current);
+    describeReset(current);
   });
 }
 
@@ -365,5 +366,31 @@ function describeRestart(current: Current): void {
     expect(await dueIds(again, T0 + 30)).toEqual(['e1.2', 'e1.3']);
     await again.recordAttempt('e1.3', { delivered: true, at: T0 + 31, status: 200 });
     expect(await stored(again, 'e1.3')).toMatchObject({ status: 'delivered', attempts: 2, first_attempt_at: T0 + 2 });
+  });
+}
+
+function describeReset(current: Current): void {
+  it('resetTo replaces the endpoints, drops every delivery after the checkpoint, sent or not, and sets the checkpoint back', async () => {
+    const { outbox } = current();
+    const deliveries = [delivery('e1', 3, 'A'), delivery('e1', 5, 'A'), delivery('e2', 8, 'B'), delivery('e1', 9, 'C')];
+    await ingest(outbox, { endpoints: [endpoint('e1'), endpoint('e2', { added_position: logPosition(6) })], deliveries, checkpoint: 9 });
+    await outbox.recordAttempt('e1.3', { delivered: true, at: T0 + 1, status: 200 });
+    await outbox.recordAttempt('e2.8', { delivered: true, at: T0 + 1, status: 200 });
+    const e1 = endpoint('e1', { secret: 'sealed2.1.as-the-log-holds-it' });
+
+    expect(await outbox.resetTo({ checkpoint: logPosition(5), endpoints: [e1] })).toBe(2);
+    expect(await outbox.checkpoint()).toBe(5);
+    expect(await outbox.endpoints()).toEqual([e1]);
+    expect((await outbox.deliveries('e1', 10)).map((d) => [d.delivery_id, d.status])).toEqual([
+      ['e1.5', 'pending'],
+      ['e1.3', 'delivered'],
+    ]);
+    expect(await outbox.deliveries('e2', 10)).toEqual([]);
+    expect(await outbox.pendingCount()).toBe(1);
+    // Ingests go on from the checkpoint set.
+    await ingest(outbox, { deliveries: [delivery('e1', 7, 'A')], checkpoint: 7 });
+    expect(await outbox.checkpoint()).toBe(7);
+    expect(await outbox.resetTo({ checkpoint: logPosition(7), endpoints: [] })).toBe(0);
+    expect(await outbox.endpoints()).toEqual([]);
   });
 }

@@ -10,7 +10,13 @@ export {
   type ProjectionInfo,
   type ProjectionName,
 } from './projection-versions';
-export type { ProjectorHandle, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
+export {
+  CHECKPOINT_AHEAD_OF_LOG,
+  type ProjectorHandle,
+  type ProjectorHealth,
+  type ProjectorLogger,
+  type ProjectorOptions,
+} from './projector-types';
 export { PositionWaiters } from './position-waiters';
 export { PROJECTED_STREAMS, Projector } from './projector';
 export { assessReadiness, type Readiness } from './readiness';

@@ -1,5 +1,8 @@
 import type { LogPosition, PermanentSubscriptionError, RecordedEvent } from '@app/event-sourcing';
 
+/** The `code` of a projector's failure for a checkpoint beyond the log's head. */
+export const CHECKPOINT_AHEAD_OF_LOG = 'CheckpointAheadOfLog';
+
 export interface ProjectorLogger {
   error(message: string, context?: Record<string, unknown>): void;
   warn(message: string, context?: Record<string, unknown>): void;
@@ -24,7 +27,10 @@ export interface ProjectorOptions {
   onAdvanced?: (checkpoint: LogPosition) => void;
   /** A failure begins, repeats or ends, or the subscription ends for good (a projection thread tells `/readyz`); must not throw. */
   onHealth?: (health: ProjectorHealth) => void;
-  /** The projector has stopped (`failed`); the process exits non-zero (docs/DESIGN.md "Failures of the subscription"). */
+  /**
+   * The projector has stopped (`failed`); the process exits non-zero (docs/DESIGN.md "Failures of the subscription"). Not told of a
+   * checkpoint beyond the log's head, which a restart would meet again: the process stays up, not ready.
+   */
   onFatal?: (error: PermanentSubscriptionError) => void;
 }
 
@@ -32,7 +38,7 @@ export interface ProjectorOptions {
 export interface ProjectorFailure {
   kind: 'subscription' | 'apply';
   message: string;
-  /** E.g. `SQLITE_FULL`: `/readyz` names a storage fault by it. */
+  /** E.g. `SQLITE_FULL`: `/readyz` names a storage fault by it; `CheckpointAheadOfLog` for a checkpoint beyond the log's head. */
   code?: string;
   stream_id?: string;
   revision?: number;

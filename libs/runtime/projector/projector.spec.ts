@@ -19,6 +19,7 @@ import {
 } from '@app/event-sourcing';
 import { Projector, type ProjectorLogger, type ProjectorOptions } from './projector';
 import { assessReadiness } from './readiness';
+import { CHECKPOINT_AHEAD_OF_LOG } from './projector-types';
 import type { ProjectionStore } from './projection-store.port';
 
 /** A log in memory whose subscriptions can be told to fail when opened. */
@@ -277,18 +278,32 @@ describe('Projector on a subscription that cannot go on', () => {
     const logger = recordingLogger();
     const fatal: PermanentSubscriptionError[] = [];
     const projector = projectorOf(log, store, logger, { ...fast, onFatal: (e) => fatal.push(e) });
-    await expect(projector.catchUp()).rejects.toBeInstanceOf(CheckpointAheadOfLog);
-    await projector.start();
-
-    expect(fatal).toHaveLength(1);
-    expect(fatal[0]).toBeInstanceOf(CheckpointAheadOfLog);
-    expect(fatal[0].message).toBe(
+    const thrown = await projector.catchUp().catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(CheckpointAheadOfLog);
+    expect((thrown as Error).message).toBe(
       "the projector's checkpoint 5 is beyond the log's head 1: the log was restored or replaced under it; " +
         'rebuild each projection from the log (admin projections rebuild trainees, admin projections rebuild providers)',
     );
-    expect(projector.health()).toMatchObject({ state: 'failed', failure: { kind: 'subscription' } });
+    await projector.start();
+
+    // A restart would meet the same checkpoint: the process is not told to exit, and stays up, not ready, saying why.
+    expect(fatal).toEqual([]);
+    expect(projector.health()).toMatchObject({
+      state: 'failed',
+      failure: { kind: 'subscription', code: CHECKPOINT_AHEAD_OF_LOG, message: (thrown as Error).message },
+    });
     expect(logger.errors.map(([m]) => m)).toEqual(['projector subscription cannot go on; the projector has stopped']);
     expect(log.subscriptions).toBe(0);
+    const readiness = await assessReadiness({
+      storedLog: log.asStore(),
+      projector: projector.health(),
+      checkpoint: projector.checkpoint,
+      maxLagSeconds: 30,
+      behindUntil: LOG_START,
+    });
+    expect(readiness.reasons).toEqual([
+      "the read models' checkpoint is beyond the event log's head (the log was restored older than them): rebuild the projections (see the logs)",
+    ]);
     // New events take the positions it counts as done: it never reaches them.
     for (let i = 0; i < 5; i++) log.append('trainee-B');
     expect(store.applied).toEqual([]);

@@ -13,7 +13,14 @@ import { PROVIDER_STREAM_PREFIX } from '@app/providers/decider';
 import { TRAINEE_STREAM_PREFIX } from '@app/trainees/decider';
 import type { ProjectionStore } from './projection-store.port';
 import { buildEmptyStore } from './stream-build';
-import type { ProjectorFailure, ProjectorHandle, ProjectorHealth, ProjectorLogger, ProjectorOptions } from './projector-types';
+import {
+  CHECKPOINT_AHEAD_OF_LOG,
+  type ProjectorFailure,
+  type ProjectorHandle,
+  type ProjectorHealth,
+  type ProjectorLogger,
+  type ProjectorOptions,
+} from './projector-types';
 import { PositionWaiters } from './position-waiters';
 import { PROJECTION_NAMES } from './projection-versions';
 
@@ -107,7 +114,7 @@ export class Projector implements ProjectorHandle {
 
   /**
    * Returns once subscribed; starts the store's pending drops in the background. A checkpoint beyond the log's head stops it for good
-   * at once ({@link CheckpointAheadOfLog}: failed, logged, `onFatal`), subscribing to nothing.
+   * at once ({@link CheckpointAheadOfLog}: failed and logged), subscribing to nothing.
    */
   async start(): Promise<void> {
     this.position = laterPosition(this.position, await this.store.checkpoint());
@@ -175,17 +182,28 @@ export class Projector implements ProjectorHandle {
     }
   }
 
-  /** Applies what is buffered, records the failure (`failed`), logs it and tells `onFatal`. */
+  /**
+   * Applies what is buffered, records the failure (`failed`), logs it and tells `onFatal`; not for {@link CheckpointAheadOfLog}, which a
+   * restart meets again: its failure carries `code` {@link CHECKPOINT_AHEAD_OF_LOG}, for `/readyz` and the metrics to say it.
+   */
   private async endForGood(err: PermanentSubscriptionError, attempts: number): Promise<void> {
     await this.flush();
     const since = this.subscriptionFailure?.since ?? this.now().toISOString();
-    this.fatalFailure = { kind: 'subscription', message: errorMessage(err), attempts, since };
+    const ahead = err instanceof CheckpointAheadOfLog;
+    this.fatalFailure = {
+      kind: 'subscription',
+      message: errorMessage(err),
+      attempts,
+      since,
+      ...(ahead ? { code: CHECKPOINT_AHEAD_OF_LOG } : {}),
+    };
     this.subscriptionFailure = null;
     this.options.onHealth?.(this.health());
     this.logger.error('projector subscription cannot go on; the projector has stopped', {
       error: errorMessage(err),
       checkpoint: this.position,
     });
+    if (ahead) return;
     try {
       this.options.onFatal?.(err);
     } catch (fatalError) {

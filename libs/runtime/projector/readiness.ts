@@ -2,6 +2,7 @@ import { STORAGE_FAULT_REASONS, storageFaultOf, type LogPosition, type StoredLog
 import { measureLag } from './projection-lag';
 import type { ProjectorHealth } from './projector';
 import { READ_MODELS_DAMAGED_REASON } from './read-models-damaged';
+import { CHECKPOINT_AHEAD_OF_LOG } from './projector-types';
 
 /** `/readyz`'s answer (docs/operations.md "Health"): one sentence per reason, naming no position, count, stream or error text. */
 export interface Readiness {
@@ -39,7 +40,11 @@ export async function assessReadiness(input: ReadinessInput): Promise<Readiness>
   const storage = p?.failure?.kind === 'apply' ? storageFaultOf(p.failure) : null;
   if (storage && !reasons.includes(STORAGE_FAULT_REASONS[storage])) reasons.push(STORAGE_FAULT_REASONS[storage]);
   if (p?.state === 'stopped') reasons.push('the projector is stopped');
-  if (p?.state === 'failed') {
+  if (p?.state === 'failed' && p.failure?.code === CHECKPOINT_AHEAD_OF_LOG) {
+    reasons.push(
+      "the read models' checkpoint is beyond the event log's head (the log was restored older than them): rebuild the projections (see the logs)",
+    );
+  } else if (p?.state === 'failed') {
     reasons.push('the projector has stopped on an error that subscribing again cannot cure (see the logs)');
   } else if (p?.failure?.kind === 'subscription') {
     reasons.push(`the projector's subscription is failing, retrying (see the logs)`);

@@ -105,6 +105,13 @@ export const METRIC_FAMILIES = [
     served: ['projector'],
   },
   {
+    name: 'trainee_records_checkpoint_ahead_of_log',
+    type: 'gauge',
+    help: "1 while a consumer (projector, webhook_dispatcher) has stopped because its stored checkpoint is beyond the log's head.",
+    labels: ['consumer'],
+    served: ['projector'],
+  },
+  {
     name: 'trainee_records_projector_batch_duration_seconds',
     type: 'histogram',
     help: 'Time to apply one batch of events to the read models, in seconds.',

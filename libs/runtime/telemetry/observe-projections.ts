@@ -1,8 +1,8 @@
 import { REGISTRY_PM_EVENT_TYPES, type RegistryProcessManager } from '@app/registry';
 import type { RecordedEvent, StoredLog } from '@app/event-sourcing';
-import { LAG_COUNT_CAP, measureLag, type ProjectorHandle, type ProjectorOptions } from '@app/runtime/projector';
+import { CHECKPOINT_AHEAD_OF_LOG, LAG_COUNT_CAP, measureLag, type ProjectorHandle, type ProjectorOptions } from '@app/runtime/projector';
 import { keepsRebuildRuns, type RebuildableStore } from '@app/runtime/rebuild';
-import type { WebhookOutbox } from '@app/webhooks/delivery';
+import type { WebhookDispatcher, WebhookOutbox } from '@app/webhooks/delivery';
 import type { Metrics } from './metrics';
 import { RegistryBacklog } from './registry-backlog';
 import { contextOf, tracer, tracingEnabled } from '@app/runtime/tracing';
@@ -15,6 +15,7 @@ export interface ProjectionParts {
   projector: ProjectorHandle | null;
   registryProcess: RegistryProcessManager | null;
   webhookOutbox: WebhookOutbox | null;
+  webhookDispatcher: Pick<WebhookDispatcher, 'aheadOfLog'> | null;
 }
 
 /** The store's seconds, and each event's type and `traceparent` when tracing. */
@@ -76,7 +77,8 @@ export function webhookHooks(metrics: Metrics): { attempted(delivered: boolean):
 }
 
 /**
- * The projector process's scrape-time readings (docs/observability.md "Metrics"): liveness and retrying, each projection's lag and
+ * The projector process's scrape-time readings (docs/observability.md "Metrics"): liveness and retrying, checkpoints beyond the log's
+ * head, each projection's lag and
  * rebuild state (from the store, so an admin CLI rebuild shows), the registry backlog, the pending webhook deliveries.
  */
 export function observeProjections(metrics: Metrics, parts: ProjectionParts): void {
@@ -87,6 +89,9 @@ export function observeProjections(metrics: Metrics, parts: ProjectionParts): vo
     metrics
       .gauge('trainee_records_projector_stuck_seconds')
       .set(failure ? Math.max(0, (Date.now() - Date.parse(failure.since)) / 1000) : 0);
+    const ahead = metrics.gauge('trainee_records_checkpoint_ahead_of_log');
+    if (parts.projector) ahead.set({ consumer: 'projector' }, health?.failure?.code === CHECKPOINT_AHEAD_OF_LOG ? 1 : 0);
+    if (parts.webhookDispatcher) ahead.set({ consumer: 'webhook_dispatcher' }, parts.webhookDispatcher.aheadOfLog ? 1 : 0);
   });
   metrics.onScrape(() => readProjections(metrics, parts));
   const registryProcess = parts.registryProcess;

@@ -194,6 +194,21 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     await this.deliveriesCollection.updateOne({ _id: deliveryId, status: 'pending' }, [{ $set: set }], { writeConcern: WRITE_CONCERN });
   }
 
+  /** `WebhookOutbox.resetTo`: endpoints not held removed, the rest replaced; later deliveries deleted; the checkpoint set. */
+  async resetTo(reset: { checkpoint: LogPosition; endpoints: WebhookEndpointRecord[] }): Promise<number> {
+    const writeConcern = WRITE_CONCERN;
+    await this.endpointsCollection.deleteMany({ _id: { $nin: reset.endpoints.map((e) => e.endpoint_id) } }, { writeConcern });
+    if (reset.endpoints.length > 0) {
+      const ops = reset.endpoints.map((e): AnyBulkWriteOperation<EndpointDocument> => ({
+        replaceOne: { filter: { _id: e.endpoint_id }, replacement: { ...e }, upsert: true },
+      }));
+      await this.endpointsCollection.bulkWrite(ops, { ordered: false, writeConcern });
+    }
+    const { deletedCount } = await this.deliveriesCollection.deleteMany({ position: { $gt: reset.checkpoint } }, { writeConcern });
+    await this.dispatcher.updateOne({ _id: 'checkpoint' }, { $set: { position: reset.checkpoint } }, { upsert: true, writeConcern });
+    return deletedCount;
+  }
+
   /** `WebhookOutbox.forgetTrainee`, on the index `by_trainee`: changes kept as the feed keeps them (`forgottenPayload`). */
   async forgetTrainee(traineeId: string): Promise<number> {
     const held = await this.deliveriesCollection.find({ trainee_id: traineeId }, { projection: { payload: 1 } }).toArray();

@@ -172,6 +172,23 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     return this.stmts.deliveries.all(endpointId, Math.max(0, limit));
   }
 
+  /** `WebhookOutbox.resetTo`, in one transaction. */
+  async resetTo(reset: { checkpoint: LogPosition; endpoints: WebhookEndpointRecord[] }): Promise<number> {
+    return this.db
+      .transaction(() => {
+        this.db.prepare(`DELETE FROM webhook_endpoints`).run();
+        for (const e of reset.endpoints) this.stmts.upsertEndpoint.run({ ...e, event_types: JSON.stringify(e.event_types) });
+        const dropped = this.db.prepare<[number]>(`DELETE FROM webhook_deliveries WHERE position > ?`).run(reset.checkpoint).changes;
+        this.db
+          .prepare<[number]>(
+            `INSERT INTO webhook_dispatcher (name, position) VALUES ('checkpoint', ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position`,
+          )
+          .run(reset.checkpoint);
+        return dropped;
+      })
+      .immediate();
+  }
+
   /** The trainee's TRN blanked in its payloads, then the WAL truncated; `StateNotForgotten` when a reader held it past the limit. */
   async forgetTrainee(traineeId: string): Promise<number> {
     const held = this.db

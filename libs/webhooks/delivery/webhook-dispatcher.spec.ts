@@ -6,6 +6,8 @@ import { openSqliteEventStore, type SqliteEventStore, SqliteReadModel, SqliteWeb
 import { PROJECTED_STREAMS, Projector } from '@app/runtime/projector';
 import { writeHistories } from '../../../test/support/history-generator';
 import { CHECKPOINT_SAVE_MS, WebhookDispatcher } from './webhook-dispatcher';
+import { resetOutboxToLog } from './outbox-reset';
+import { logPosition } from '@app/event-sourcing';
 import { SealedSecrets, WebhookOperations } from '@app/webhooks/write';
 
 /** The secrets' sealing of these tests: one key for the operations and the dispatcher. */
@@ -103,5 +105,76 @@ describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept
     await dispatcher.stop();
     expect(stored).toHaveBeenCalledTimes(3);
     expect(await outbox.checkpoint()).toBe(await store.headPosition());
+  });
+
+  it('does not start on a checkpoint beyond the log (a restore out of order) until the outbox is reset to the log', async () => {
+    const ops = new WebhookOperations(
+      store,
+      { getProvider: async (ukprn) => ({ ukprn, name: 'P', created_at: '' }) },
+      { allowHttp: true, allowPrivate: true },
+      SECRETS,
+    );
+    const kept = await ops.add({ ukprn: '10000100', url: 'http://127.0.0.1:9/hooks', eventTypes: [] });
+    const head = await store.headPosition();
+    const beyond = logPosition(head + 50);
+    const record = (id: string, added: number) => ({
+      endpoint_id: id,
+      ukprn: '10000100',
+      url: 'http://127.0.0.1:9/hooks',
+      event_types: [],
+      api_version: 'v2026.1',
+      secret: 'sealed2.1.x',
+      status: 'disabled' as const,
+      added_position: logPosition(added),
+      disabled_reason: 'disabled after the backup',
+    });
+    const delivery = { trainee_id: 'T', message_id: 'm', payload: '{}', next_attempt_at: 0 };
+    // What a MongoDB newer than its log holds: an endpoint and deliveries of events the log no longer has.
+    await outbox.ingest({
+      endpoints: [record(kept.endpoint_id, head), record('gone', head + 10)],
+      deliveries: [{ ...delivery, delivery_id: `gone.${head + 20}`, endpoint_id: 'gone', position: logPosition(head + 20) }],
+      abandonFor: [],
+      at: 0,
+      checkpoint: beyond,
+    });
+    const errors: unknown[][] = [];
+    const options = {
+      policy: { allowPrivate: true },
+      projectedStreams: PROJECTED_STREAMS,
+      cursors: new CursorCodec(Buffer.alloc(32, 1)),
+      secrets: SECRETS,
+    };
+    const dispatcher = new WebhookDispatcher(
+      { eventStore: store, storedLog: store },
+      readModel,
+      outbox,
+      { ...quiet, error: (...a) => errors.push(a) },
+      options,
+    );
+    await dispatcher.start();
+    await dispatcher.stop();
+    expect(dispatcher.aheadOfLog?.message).toBe(
+      `the webhook dispatcher's checkpoint ${beyond} is beyond the log's head ${head}: the log was restored or replaced under it; ` +
+        'reset the webhook outbox to the log (admin webhook reset-outbox), with the service stopped',
+    );
+    expect(errors.map(([m]) => m)).toEqual(['webhook dispatcher not started: its checkpoint is beyond the log']);
+    expect(await outbox.checkpoint()).toBe(beyond);
+
+    expect(await resetOutboxToLog(outbox, store)).toEqual({ from: beyond, head, reset: true, endpoints: 1, deliveriesDropped: 1 });
+    expect(await outbox.checkpoint()).toBe(head);
+    expect(await outbox.endpoints()).toEqual([
+      expect.objectContaining({ endpoint_id: kept.endpoint_id, status: 'active', added_position: head }),
+    ]);
+    expect(await resetOutboxToLog(outbox, store)).toEqual({ from: head, head, reset: false, endpoints: 0, deliveriesDropped: 0 });
+
+    await writeHistories(store, { trainees: 1, changesEach: 1, providers: 1, prefix: 'R' });
+    await project();
+    const again = new WebhookDispatcher({ eventStore: store, storedLog: store }, readModel, outbox, quiet, options);
+    expect(again.aheadOfLog).toBeNull();
+    while ((await again.ingestOnce()) > 0);
+    const traineeEvents = await store.readAll({ fromPosition: head, maxCount: 100, filter: { streamPrefixes: ['trainee-'] } });
+    expect((await outbox.deliveries(kept.endpoint_id, 100)).map((d) => d.position).sort((a, b) => a - b)).toEqual(
+      traineeEvents.map((e) => e.position),
+    );
   });
 });

@@ -16,6 +16,7 @@ import { PROJECTED_STREAMS, Projector } from '@app/runtime/projector';
 import { SealedSecrets, WebhookOperations } from '@app/webhooks/write';
 import { writeHistories } from '../../../test/support/history-generator';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { resetOutboxToLog } from './outbox-reset';
 
 const SECRETS = new SealedSecrets(Buffer.alloc(32, 2));
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -86,5 +87,53 @@ describe('WebhookDispatcher on the EventStoreDB adapter over the client stand-in
     const changes = await store.readAll({ fromPosition: addedAt, maxCount: 1000, filter: { streamPrefixes: ['trainee-'] } });
     expect(deliveries.map((d) => d.position).sort((a, b) => a - b)).toEqual(changes.map((e) => e.position));
     expect(await positions()).toContain(await outbox.checkpoint());
+  });
+
+  it('after a log restored older than the outbox: refuses to start, and a reset sets it to a head the store gave', async () => {
+    const ops = (on: EventStoreDbEventStore) =>
+      new WebhookOperations(
+        on,
+        { getProvider: async (ukprn) => ({ ukprn, name: 'P', created_at: '' }) },
+        { allowHttp: true, allowPrivate: true },
+        SECRETS,
+      );
+    const endpoint = await ops(store).add({ ukprn: '10000100', url: 'http://127.0.0.1:9/hooks', eventTypes: [] });
+    await writeHistories(store, { trainees: 3, changesEach: 2, providers: 1, prefix: 'A' });
+    await project();
+    const first = dispatcherOn();
+    while ((await first.ingestOnce()) > 0);
+    const before = await outbox.checkpoint();
+
+    // The restored log holds the endpoint and fewer events after it; the read models are rebuilt from it; the outbox is as it was.
+    const endpointEvents = await store.readStream(`webhook-${endpoint.endpoint_id}`);
+    await store.close();
+    store = new EventStoreDbEventStore(new EventStoreDbClientStandIn().asClient());
+    await store.appendToStream(
+      `webhook-${endpoint.endpoint_id}`,
+      endpointEvents.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })),
+    );
+    await writeHistories(store, { trainees: 1, changesEach: 1, providers: 1, prefix: 'A' });
+    readModel.close();
+    readModel = SqliteReadModel.open(join(dir, 'rebuilt'));
+    await project();
+    const head = await store.headPosition();
+    expect(before).toBeGreaterThan(head);
+    const ahead = dispatcherOn();
+    await ahead.start();
+    await ahead.stop();
+    expect(ahead.aheadOfLog).not.toBeNull();
+
+    expect(await resetOutboxToLog(outbox, store)).toMatchObject({ reset: true, head, endpoints: 1 });
+    expect(await positions()).toContain(await outbox.checkpoint());
+    await writeHistories(store, { trainees: 1, changesEach: 1, providers: 1, prefix: 'B' });
+    await project();
+    const dispatcher = dispatcherOn();
+    await dispatcher.start();
+    expect(dispatcher.aheadOfLog).toBeNull();
+    await dispatcher.stop();
+    while ((await dispatcher.ingestOnce()) > 0);
+    const changes = await store.readAll({ fromPosition: head, maxCount: 1000, filter: { streamPrefixes: ['trainee-'] } });
+    const delivered = (await outbox.deliveries(endpoint.endpoint_id, 1000)).filter((d) => d.position > head);
+    expect(delivered.map((d) => d.position).sort((a, b) => a - b)).toEqual(changes.map((e) => e.position));
   });
 });

@@ -1,6 +1,7 @@
 import type { ChangeFeed, CursorCodec, StoredChange } from '@app/changes';
 import { decodeWebhookEvent, WEBHOOK_STREAM_PREFIX } from '@app/webhooks/decider';
 import {
+  type CheckpointAheadOfLog,
   earlierPosition,
   laterPosition,
   LOG_START,
@@ -14,6 +15,7 @@ import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpointRecord, Webhoo
 import { applyEndpointEvent, deliveryOf, receives } from './endpoint-deliveries';
 import { type AddressPolicy, disableWebhookEndpoint, type SealedSecrets } from '@app/webhooks/write';
 import { sendWebhook } from './webhook-sender';
+import { outboxAheadOfLog } from './outbox-reset';
 
 /** How far the feed is whole ({@link WebhookDispatcher} `wholeUpTo`): positions the store gave, never computed. */
 interface WholeFeed {
@@ -90,6 +92,7 @@ export class WebhookDispatcher {
   private coveredBefore: LogPosition | null = null;
   /** Last stored in the outbox, and when (epoch ms). */
   private saved = { position: LOG_START, at: -Infinity };
+  private ahead: CheckpointAheadOfLog | null = null;
 
   private readonly eventStore: EventStore;
   private readonly storedLog: StoredLog;
@@ -115,9 +118,23 @@ export class WebhookDispatcher {
     return this.attempts;
   }
 
-  /** Returns at once. */
+  /** Set when {@link start} found the stored checkpoint beyond the log's head: the dispatcher did not start. */
+  get aheadOfLog(): CheckpointAheadOfLog | null {
+    return this.ahead;
+  }
+
+  /**
+   * Returns at once. A stored checkpoint beyond the log's head (a log restored older than the outbox) would skip the events appended
+   * next: the dispatcher then logs an error naming the remedy, sets {@link aheadOfLog}, and does not start; the process goes on.
+   */
   async start(): Promise<void> {
-    this.position = await this.outbox.checkpoint();
+    const checkpoint = await this.outbox.checkpoint();
+    this.ahead = await outboxAheadOfLog(checkpoint, this.storedLog);
+    if (this.ahead) {
+      this.logger.error('webhook dispatcher not started: its checkpoint is beyond the log', { error: this.ahead.message });
+      return;
+    }
+    this.position = checkpoint;
     this.saved = { position: this.position, at: this.now().getTime() };
     this.endpoints = new Map((await this.outbox.endpoints()).map((e) => [e.endpoint_id, e]));
     this.stopped = false;

@@ -79,6 +79,13 @@ export interface WebhookOutbox {
   recordAttempt(deliveryId: string, attempt: WebhookAttempt): Promise<void>;
   /** Newest position first. */
   deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
+  /**
+   * After a restore left the outbox ahead of the log (docs/operations.md "Backups and restore"): its endpoints replaced by `endpoints`
+   * (as the log holds them up to `checkpoint`), every delivery of a position after `checkpoint` dropped, sent or not, and the checkpoint
+   * set to `checkpoint`, back as well as forward. All or nothing on SQLite; on MongoDB each step is idempotent, the checkpoint last.
+   * How many deliveries it dropped.
+   */
+  resetTo(reset: { checkpoint: LogPosition; endpoints: WebhookEndpointRecord[] }): Promise<number>;
   /** For an erasure: every payload of the trainee keeps its change as the feed does (`forgottenPayload`). How many changed. */
   forgetTrainee(traineeId: string): Promise<number>;
   close(): Promise<void> | void;

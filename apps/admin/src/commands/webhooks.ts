@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { PROVIDER_EVENT_TYPES } from '@app/trainees/decider';
 import { parseWebhookPorts, webhookOperations } from '@app/runtime/process';
+import { resetOutboxToLog } from '@app/webhooks/delivery';
 import { type CliContext, CliError } from '../cli-context';
 
 /** Most deliveries `webhook deliveries` lists. */
@@ -26,6 +27,38 @@ export function registerWebhookCommands(program: Command, ctx: CliContext): void
   registerDisable(webhook, ctx);
   registerDeliveries(webhook, ctx);
   registerSealSecrets(webhook, ctx);
+  registerResetOutbox(webhook, ctx);
+}
+
+/**
+ * `webhook reset-outbox` (docs/operations.md "Backups and restore"): an outbox whose checkpoint is beyond the log's head, after a log
+ * restored older than it, set back to the head with the endpoints the log holds; nothing changed otherwise. Run with the service
+ * stopped: a running dispatcher keeps its own position.
+ */
+function registerResetOutbox(webhook: Command, ctx: CliContext): void {
+  webhook
+    .command('reset-outbox')
+    .description("set the webhook outbox back to the log's head after a restore left it ahead (run with the service stopped)")
+    .action(async () => {
+      // Run again after a busy store: a second run finds the checkpoint at the head and changes nothing.
+      const outcome = await ctx.withStores(
+        async (stores) => {
+          const outbox = await stores.webhookOutbox();
+          try {
+            return await resetOutboxToLog(outbox, stores.storedLog);
+          } finally {
+            await outbox.close();
+          }
+        },
+        { catchUp: false, rerun: true },
+      );
+      process.stdout.write(
+        outcome.reset
+          ? `Webhook outbox reset from position ${outcome.from} to the log's head ${outcome.head}: ${outcome.endpoints} endpoint(s) ` +
+              `as the log holds them, ${outcome.deliveriesDropped} delivery(ies) of events past the head dropped.\n`
+          : `Webhook outbox not beyond the log's head (${outcome.from} ≤ ${outcome.head}): nothing to reset.\n`,
+      );
+    });
 }
 
 /**
