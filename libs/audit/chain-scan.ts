@@ -1,4 +1,4 @@
-import { eventHash, readChainKeys, type StoredEventText } from '@app/event-sourcing';
+import { eventHash, readChainKeys, type StoredEventText, type LogPosition } from '@app/event-sourcing';
 import type { SignedHead } from './digest-check';
 
 /**
@@ -30,7 +30,7 @@ export interface ScanResult {
 }
 
 export interface ScanDigest {
-  position: number;
+  position: LogPosition;
   heads: ReadonlyMap<string, SignedHead>;
 }
 
@@ -42,7 +42,7 @@ export class ChainScan {
 
   constructor(private readonly digest: ScanDigest | null = null) {}
 
-  add(e: StoredEventText & { position: number }): void {
+  add(e: StoredEventText & { position: LogPosition }): void {
     this.events++;
     const id = e.streamId;
     const keys = readChainKeys(e.metadata);
@@ -79,7 +79,7 @@ export class ChainScan {
   }
 
   /** Inside a signed part but stored after the digest, or in a stream it does not hold: suspect. */
-  private againstDigest(e: StoredEventText & { position: number }, s: ScannedStream, hash: string): void {
+  private againstDigest(e: StoredEventText & { position: LogPosition }, s: ScannedStream, hash: string): void {
     if (this.digest === null) return;
     const signed = this.digest.heads.get(e.streamId);
     if (signed === undefined) {

@@ -1,4 +1,4 @@
-import { type StoredEventText, type ChainFault, checkStreamChain } from '@app/event-sourcing';
+import { type StoredEventText, type ChainFault, checkStreamChain, type LogPosition } from '@app/event-sourcing';
 
 /** The head a signed digest holds of one stream: the revision of its last event then, and that event's hash. */
 export interface SignedHead {
@@ -17,7 +17,11 @@ export interface SignedHead {
  * - a head whose hash is not the signed one, with nothing put in before it, is `altered`.
  * Faults of the chain itself are `checkStreamChain`'s; these are what the chain alone cannot show.
  */
-export function checkAgainstDigest(events: readonly StoredEventText[], signed: SignedHead | undefined, position: number): ChainFault[] {
+export function checkAgainstDigest(
+  events: readonly StoredEventText[],
+  signed: SignedHead | undefined,
+  position: LogPosition,
+): ChainFault[] {
   const faults: ChainFault[] = [];
   const streamId = events[0]?.streamId;
   if (signed === undefined) {
@@ -68,7 +72,7 @@ export function checkAgainstDigest(events: readonly StoredEventText[], signed: S
 }
 
 /** The faults of a stream the digest of `position` holds up to `signed.revision` that the log no longer has at all. */
-export function streamGone(streamId: string, signed: SignedHead, position: number): ChainFault[] {
+export function streamGone(streamId: string, signed: SignedHead, position: LogPosition): ChainFault[] {
   return Array.from({ length: signed.revision + 1 }, (_, revision) => ({
     streamId,
     revision,

@@ -87,7 +87,7 @@ async function extendedHead(
   store: StoredLog,
   streamId: string,
   signed: HashedHead | undefined,
-  position: number,
+  position: LogPosition,
 ): Promise<HashedHead | null> {
   const read = async (fromRevision: number): Promise<StoredEventText[]> =>
     (await store.readStream(streamId, { fromRevision })).filter((e) => e.position <= position).map(storedTextOf);

@@ -89,13 +89,13 @@ describe('checkAgainstDigest', () => {
   const signed = { revision: 3, hash: hashOf(events[3]) };
 
   it('finds nothing in a stream as signed, or grown after the digest', () => {
-    expect(checkAgainstDigest(events, signed, 13)).toEqual([]);
+    expect(checkAgainstDigest(events, signed, logPosition(13))).toEqual([]);
     const grown = stream('trainee-1', 6, 10);
-    expect(checkAgainstDigest(grown, signed, 13)).toEqual([]);
+    expect(checkAgainstDigest(grown, signed, logPosition(13))).toEqual([]);
   });
 
   it('names the revisions taken from the end of a stream as missing', () => {
-    expect(checkAgainstDigest(events.slice(0, 2), signed, 13).map((f) => [f.revision, f.kind])).toEqual([
+    expect(checkAgainstDigest(events.slice(0, 2), signed, logPosition(13)).map((f) => [f.revision, f.kind])).toEqual([
       [2, 'missing'],
       [3, 'missing'],
     ]);
@@ -104,20 +104,20 @@ describe('checkAgainstDigest', () => {
   it('names a forged head, its hash computed afresh, as altered', () => {
     const forged = chainEvent(hashOf(events[2]), { ...events[3], data: '{"n":99}', metadata: '{"schemaVersion":1}' });
     const changed = [...events.slice(0, 3), { ...events[3], data: '{"n":99}', metadata: forged.metadata }];
-    expect(checkAgainstDigest(changed, signed, 13).map((f) => [f.revision, f.kind])).toEqual([[3, 'altered']]);
+    expect(checkAgainstDigest(changed, signed, logPosition(13)).map((f) => [f.revision, f.kind])).toEqual([[3, 'altered']]);
   });
 
   it('names an event put inside the signed part after the digest as inserted, by its position', () => {
     // A forged event at revision 1 (stored after the digest: a new position), the later ones renumbered and rehashed.
     const rewritten = stream('trainee-1', 5, 10).map((e, i) => ({ ...e, position: i === 1 ? logPosition(20) : e.position }));
-    expect(checkAgainstDigest(rewritten, signed, 13).map((f) => [f.revision, f.kind])).toEqual([[1, 'inserted']]);
+    expect(checkAgainstDigest(rewritten, signed, logPosition(13)).map((f) => [f.revision, f.kind])).toEqual([[1, 'inserted']]);
   });
 
   it('names the events of a stream the digest does not hold, stored at or before its position, as inserted', () => {
-    expect(checkAgainstDigest(stream('trainee-2', 2, 5), undefined, 13).map((f) => [f.revision, f.kind])).toEqual([
+    expect(checkAgainstDigest(stream('trainee-2', 2, 5), undefined, logPosition(13)).map((f) => [f.revision, f.kind])).toEqual([
       [0, 'inserted'],
       [1, 'inserted'],
     ]);
-    expect(checkAgainstDigest(stream('trainee-2', 2, 14), undefined, 13)).toEqual([]);
+    expect(checkAgainstDigest(stream('trainee-2', 2, 14), undefined, logPosition(13))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { AuditRefused, type AuditLog } from './audit-log';
-import type { ChainFault } from '@app/event-sourcing';
+import type { ChainFault, LogPosition } from '@app/event-sourcing';
 import { digestSignatureHolds, keyFingerprint, type SignedDigest, type TrustedKey } from './digest';
 import type { DigestFile } from './digest-file';
 import { LogDoesNotVerify, signAndRecord, type SignedAndRecorded } from './digest-log';
@@ -13,7 +13,7 @@ export interface LogAudit extends LogVerification {
 }
 
 export interface HeldTo {
-  position: number;
+  position: LogPosition;
   time: string;
   key_fingerprint: string;
 }

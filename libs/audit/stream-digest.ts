@@ -5,6 +5,7 @@ import {
   type ReadStreamOptions,
   type StoredEventText,
   checkStreamChain,
+  type LogPosition,
 } from '@app/event-sourcing';
 import { digestSignatureHolds, keyFingerprint, type SignedDigest, type HashedHead, type TrustedKey } from './digest';
 import { AUDIT_DIGEST_SIGNED, AUDIT_DIGEST_STREAM } from './digest-events';
@@ -47,7 +48,7 @@ export async function latestRecordedDigest(store: StoredLog): Promise<RecordedDi
  * that head under the root (null: not checked).
  */
 export interface DigestSection {
-  position: number;
+  position: LogPosition;
   signedAt: string;
   signedBy: string | null;
   root: string;

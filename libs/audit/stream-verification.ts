@@ -1,4 +1,11 @@
-import { type StoredLog, type StoredEventText, checkStreamChain, IntactChain, type StreamChainReport } from '@app/event-sourcing';
+import {
+  type StoredLog,
+  type StoredEventText,
+  checkStreamChain,
+  IntactChain,
+  type StreamChainReport,
+  type LogPosition,
+} from '@app/event-sourcing';
 import type { SignedDigest, HashedHead, TrustedKey } from './digest';
 import {
   digestSection,
@@ -17,7 +24,7 @@ export interface StreamVerification {
   /** Null when none is recorded. */
   digest: DigestSection | null;
   /** Undefined for an empty stream. */
-  firstPosition: number | undefined;
+  firstPosition: LogPosition | undefined;
 }
 
 /** Chunks of at most `chunkSize` (≥ 1), each read when the one before has been consumed; nothing for no such stream. */
@@ -65,12 +72,12 @@ export async function verifyStoredStream(
 async function chunkedPass(
   store: StoredLog,
   streamId: string,
-  digestPosition: number | null,
+  digestPosition: LogPosition | null,
   chunkSize: number,
-): Promise<{ headHash: string | null; events: number; coverage: StreamCoverage; firstPosition: number | undefined } | null> {
+): Promise<{ headHash: string | null; events: number; coverage: StreamCoverage; firstPosition: LogPosition | undefined } | null> {
   const chain = new IntactChain();
   const coverage: StreamCoverage = { head: null, laterEvents: 0 };
-  let firstPosition: number | undefined;
+  let firstPosition: LogPosition | undefined;
   for await (const chunk of storedStreamChunks(store, streamId, chunkSize)) {
     for (const e of chunk) {
       if (!chain.add(e)) return null;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { chainHash, newEventId, readChainKeys, type EventData, type EventStore, type ChainFault } from '@app/event-sourcing';
+import { chainHash, logPosition, newEventId, readChainKeys, type EventData, type EventStore, type ChainFault } from '@app/event-sourcing';
 import { VERSION_1_HEAD, VERSION_1_STREAM, VERSION_1_STREAM_ID } from '@app/event-sourcing/testing/version-1-stream';
 import { openSqliteEventStore, verifyInThreads, type SqliteEventStore } from '@app/stores/sqlite';
 import type { HashedHead } from './digest';
@@ -24,7 +24,7 @@ function withoutStoredStreams(store: EventStore): EventStore {
 const BATCH = 50;
 const LONG = 130;
 /** The log's head: 3 streams of 6, then the long one. */
-const HEAD = 18 + LONG;
+const HEAD = logPosition(18 + LONG);
 
 async function run(store: EventStore, options: Parameters<typeof verifyLog>[1] = {}) {
   const faults: ChainFault[] = [];
@@ -73,7 +73,7 @@ describe('verifyLog', () => {
     for (const s of [store, withoutStoredStreams(store)]) {
       expect((await run(s)).faults).toEqual([expect.objectContaining({ streamId: 'counter-long', revision: 120, kind: 'altered' })]);
     }
-    const asOf = await run(store, { toPosition: 9 });
+    const asOf = await run(store, { toPosition: logPosition(9) });
     expect(asOf.totals).toEqual({ events: 9, streams: 3, faults: 0 });
     expect(asOf.heads.map((h) => [h.streamId, h.revision])).toEqual([
       ['counter-a', 2],

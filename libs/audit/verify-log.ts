@@ -1,4 +1,12 @@
-import { LOG_START, storedTextOf, type StoredLog, type StoredEventText, type ChainFault, checkStreamChain } from '@app/event-sourcing';
+import {
+  LOG_START,
+  storedTextOf,
+  type StoredLog,
+  type StoredEventText,
+  type ChainFault,
+  checkStreamChain,
+  type LogPosition,
+} from '@app/event-sourcing';
 import { checkAgainstDigest, streamGone, type SignedHead } from './digest-check';
 import type { HashedHead } from './digest';
 
@@ -15,9 +23,9 @@ export interface VerifyLogListener {
 
 export interface VerifyLogOptions extends VerifyLogListener {
   /** Each stream as it stood then (a digest's position). */
-  toPosition?: number;
+  toPosition?: LogPosition;
   /** Its heads by stream id (`checkAgainstDigest`). */
-  digest?: { position: number; heads: ReadonlyMap<string, SignedHead> };
+  digest?: { position: LogPosition; heads: ReadonlyMap<string, SignedHead> };
   /** For a check split between threads; a digest's heads outside the range are not looked for. */
   range?: StreamRange;
   /** Events read per store call (default 5,000); whole streams, so one long stream may exceed it. */

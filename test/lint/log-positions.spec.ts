@@ -1,6 +1,6 @@
 /**
  * Positions are opaque above the stores (docs/DESIGN.md "The event store port", positions): every
- * port that takes one back (a read bound, a checkpoint, a wait, a cursor) takes a `LogPosition`,
+ * port that takes one back (a read bound, a checkpoint, a wait, a cursor, an audit's bound) takes a `LogPosition`,
  * which only a store makes. Each `@ts-expect-error` below is a line the compiler must refuse;
  * `npm run typecheck` (part of `npm test`) runs over this file, and fails with "Unused
  * '@ts-expect-error' directive" the day a port takes a plain number again. The first case is the
@@ -11,6 +11,7 @@ import type { CursorCodec, ChangeFeed } from '@app/changes';
 import { laterPosition, LOG_START, logPosition, type LogPosition, type RecordedEvent, type StoredLog } from '@app/event-sourcing';
 import type { ProjectorHandle, ReadModelStore, StreamBuild } from '@app/runtime/projector';
 import type { WebhookOutbox } from '@app/webhooks/delivery';
+import { checkAgainstDigest, verifyLog } from '@app/audit';
 
 /** Every port a position is handed back to; the calls are compiled, never run. */
 interface Ports {
@@ -46,6 +47,11 @@ async function handBack(p: Ports, next: RecordedEvent, storedNumber: number): Pr
   await p.build.finish(storedNumber + 1);
   // @ts-expect-error -- a cursor seals a position the store gave
   p.cursors.encode('10000001', storedNumber);
+  // @ts-expect-error -- an audit as of a digest stops at the position the store gave it
+  await verifyLog(p.log, { toPosition: storedNumber, digest: { position: next.position, heads: new Map() } });
+  await verifyLog(p.log, { toPosition: next.position });
+  // @ts-expect-error -- nor a digest's position read from anywhere but the digest the store's position went into
+  checkAgainstDigest([], undefined, storedNumber);
   // @ts-expect-error -- Math.max of positions is a number; laterPosition keeps the brand
   const max: LogPosition = Math.max(next.position, await p.outbox.checkpoint());
   return [max, laterPosition(next.position, await p.outbox.checkpoint())];

@@ -1,4 +1,4 @@
-import type { ChainFault, StreamChainReport } from '@app/event-sourcing';
+import type { ChainFault, StreamChainReport, LogPosition } from '@app/event-sourcing';
 import type { DigestSection } from '../stream-digest';
 import { escapeHtml, facts, hashHtml, utcText, valueHtml } from './history-report-html';
 
@@ -39,7 +39,7 @@ export function chainHtml(chain: CheckedChain): string {
  * no digest is recorded); `firstPosition` the stream's first event's (named when the digest covers
  * none), `chain` its check (a fault at or before the covered head taints it).
  */
-export function digestHtml(digest: DigestSection | null, firstPosition: number | undefined, chain: CheckedChain): string {
+export function digestHtml(digest: DigestSection | null, firstPosition: LogPosition | undefined, chain: CheckedChain): string {
   const title = '<h3>Signed digest</h3>';
   if (digest === null) {
     return (
@@ -106,7 +106,7 @@ function untrusted(digest: DigestSection): { kind: 'bad' | 'warn'; title: string
  * when an inclusion proof fails or the chain has a fault at or before the head (`brokenToHead`:
  * the head is then not what the events show).
  */
-function coverageHtml(digest: DigestSection, first: number | undefined, brokenToHead: boolean): string {
+function coverageHtml(digest: DigestSection, first: LogPosition | undefined, brokenToHead: boolean): string {
   const later =
     digest.laterEvents > 0
       ? ` The ${digest.laterEvents} event(s) stored after position ${digest.position} are the next digest’s to cover.`

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { newEventId, toEventData, checkStreamChain } from '@app/event-sourcing';
+import { newEventId, toEventData, checkStreamChain, logPosition } from '@app/event-sourcing';
 import { readStoredStream, type DigestSection } from '../stream-digest';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
 import {
@@ -43,7 +43,7 @@ function eventsOf(html: string): { revision: number; type: string; faulty: boole
 /** A digest that covers the stream's head at revision 5 (position 6), with 2 events after it. */
 const head = { streamId: STREAM, revision: 5, hash: 'ab'.repeat(32) };
 const DIGEST: DigestSection = {
-  position: 6,
+  position: logPosition(6),
   signedAt: at(25),
   signedBy: 'auditor',
   root: 'cd'.repeat(32),
@@ -230,7 +230,7 @@ describe('renderHistoryReport (trainee history --format html)', () => {
     const forged = renderHistoryReport(await input({ ...digest, signatureHolds: false, included: true }));
     expect(verdictKind(forged, 'digest-result')).toBe('bad');
     expect(text(forged)).toContain('does NOT hold');
-    const early = renderHistoryReport(await input({ ...digest, position: 2, head: null, laterEvents: 8 }));
+    const early = renderHistoryReport(await input({ ...digest, position: logPosition(2), head: null, laterEvents: 8 }));
     expect(section(early, 'digest-result')).toContain('The digest covers none of this trainee’s events');
   });
 
@@ -238,7 +238,7 @@ describe('renderHistoryReport (trainee history --format html)', () => {
     const trustedKey = { fingerprint: '12'.repeat(32), name: 'this deployment’s signing key' };
     for (const other of [
       { ...DIGEST, trustedKey, included: true },
-      { ...DIGEST, trustedKey, position: 2, head: null, laterEvents: 8 },
+      { ...DIGEST, trustedKey, position: logPosition(2), head: null, laterEvents: 8 },
     ]) {
       const html = renderHistoryReport(await input(other));
       expect(verdictKind(html, 'digest-result')).toBe('bad');

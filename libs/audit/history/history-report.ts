@@ -1,4 +1,4 @@
-import type { RecordedEvent, ChainFault } from '@app/event-sourcing';
+import type { RecordedEvent, ChainFault, LogPosition } from '@app/event-sourcing';
 import type { DigestSection } from '../stream-digest';
 import { contractFor } from '@app/trainees/contract';
 import { decodeTraineeEvent, evolve, initialTraineeState, type TraineeState } from '@app/trainees/decider';
@@ -31,7 +31,7 @@ export interface HistoryReportHead extends Omit<HistoryReportInput, 'history'> {
   ukprn: string | null;
   events: number;
   /** Named when the digest covers none of the stream. */
-  firstPosition: number | undefined;
+  firstPosition: LogPosition | undefined;
 }
 
 /** `before` undefined: none yet; `item` names a placement's or degree's field (`placement <id> added`). */

@@ -59,7 +59,7 @@ export interface AttachmentTransfer {
 export const EVENT_TRANSFER_BATCH_SIZE = 1000;
 
 export class ImportTargetNotEmpty extends Error {
-  constructor(readonly headPosition: number) {
+  constructor(readonly headPosition: LogPosition) {
     super(`The target event store is not empty (its log ends at position ${headPosition}); events are imported only into an empty store`);
     this.name = 'ImportTargetNotEmpty';
   }

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { logPosition, newEventId, toEventData } from '@app/event-sourcing';
+import { LOG_START, logPosition, newEventId, toEventData } from '@app/event-sourcing';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, traineeUpdated, TRAINEE_ID, UKPRN } from '@app/trainees/decider/testing/trainee-events';
 import { providerRegistered } from '@app/providers/decider/testing/provider-fixtures';
@@ -76,8 +76,8 @@ describe('the SQLite adapters’ query plans', () => {
       await reads.getTraineeAnswer(TRAINEE_ID, 'v2026.1');
       await reads.findDuplicateCandidates(UKPRN, '1990-01-01', '11', 'doe');
       await reads.providerTraineeIds(UKPRN);
-      await reads.listChanges(UKPRN, 0, 10);
-      await reads.changesBetween(0, 100, 10);
+      await reads.listChanges(UKPRN, LOG_START, 10);
+      await reads.changesBetween(LOG_START, logPosition(100), 10);
       await measureLag(events, await reads.checkpoint());
       events.readStreamsByPrefix({ streamPrefix: 'webhook-', afterStream: null, toPosition: logPosition(100), maxCount: 10 });
       // A stream phase's ranges, from the start and from a cursor, to a stream and to the end.

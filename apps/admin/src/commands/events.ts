@@ -98,7 +98,7 @@ function secretsOf(ctx: CliContext): {
   return { exported: (type, data) => secrets.exported(type, data), importRefusal: (type, data) => secrets.importRefusal(type, data) };
 }
 
-function summary(count: number, since: number | undefined): string {
+function summary(count: number, since: LogPosition | undefined): string {
   return `Exported ${count} ${count === 1 ? 'event' : 'events'}${since ? ` after position ${since}` : ''}`;
 }
 

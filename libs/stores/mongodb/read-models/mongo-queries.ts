@@ -3,7 +3,7 @@ import { answerItem, renderTraineeAnswer } from '@app/trainees/answers';
 import type { ApiVersion, Trainee } from '@app/trainees/record';
 import type { StoredChange } from '@app/changes';
 import type { TraineeSnapshot } from '@app/trainees/decider';
-import { chainLinkOf } from '@app/event-sourcing';
+import { chainLinkOf, type LogPosition } from '@app/event-sourcing';
 import { CHANGE_FEED_SINCE_VERSION } from '@app/runtime/projector';
 import { courseEndedOn } from '@app/personal-data/erasure';
 import {
@@ -76,7 +76,7 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
   }
 
   /** Up to the store's checkpoint only: a batch still being written is not read (docs/change-feed.md). */
-  async listChanges(ukprn: string, afterPosition: number, limit: number): Promise<StoredChange[] | null> {
+  async listChanges(ukprn: string, afterPosition: LogPosition, limit: number): Promise<StoredChange[] | null> {
     return this.readChanges((checkpoint) => ({ ukprn, _id: { $gt: afterPosition, $lte: checkpoint } }), limit);
   }
 
@@ -96,7 +96,7 @@ export abstract class MongoQueries implements TraineeReadModel, ProviderReadMode
   }
 
   /** Entries above the store's checkpoint are not read. */
-  async changesBetween(afterPosition: number, upToPosition: number, limit: number): Promise<StoredChange[] | null> {
+  async changesBetween(afterPosition: LogPosition, upToPosition: LogPosition, limit: number): Promise<StoredChange[] | null> {
     return this.readChanges((checkpoint) => ({ _id: { $gt: afterPosition, $lte: Math.min(upToPosition, checkpoint) } }), limit);
   }
 

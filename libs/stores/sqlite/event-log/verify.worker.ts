@@ -8,14 +8,14 @@ import { Database } from '@app/sqlite';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ChainScan, type SignedHead } from '@app/audit';
-import { logPosition } from '@app/event-sourcing';
+import { logPosition, type LogPosition } from '@app/event-sourcing';
 
 /** What the thread is started with (`workerData.job`): the positions after `after` up to `upTo`, and a digest to hold them to. */
 export interface VerifyJob {
   dataDir: string;
   after: number;
   upTo: number;
-  digest: { position: number; heads: [string, SignedHead][] } | null;
+  digest: { position: LogPosition; heads: [string, SignedHead][] } | null;
 }
 
 type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number, id: string];

@@ -1,3 +1,4 @@
+import type { LogPosition } from '@app/event-sourcing';
 import { CHANGE_FEED_SINCE_VERSION } from '@app/runtime/projector';
 import type { ChangeFeed, StoredChange } from '@app/changes';
 import type { ReadStoreView } from './read-store-view';
@@ -11,14 +12,14 @@ export class SqliteChangeFeed implements ChangeFeed {
   constructor(private readonly view: ReadStoreView) {}
 
   /** See `ChangeFeed.listChanges`: a batch's changes commit with its checkpoint. */
-  async listChanges(ukprn: string, afterPosition: number, limit: number): Promise<StoredChange[] | null> {
+  async listChanges(ukprn: string, afterPosition: LogPosition, limit: number): Promise<StoredChange[] | null> {
     return this.view.read((t) =>
       this.view.servedVersion('trainees') < CHANGE_FEED_SINCE_VERSION ? null : t.trainees.changes(ukprn, afterPosition, limit),
     );
   }
 
   /** See `ChangeFeed.changesBetween`. */
-  async changesBetween(afterPosition: number, upToPosition: number, limit: number): Promise<StoredChange[] | null> {
+  async changesBetween(afterPosition: LogPosition, upToPosition: LogPosition, limit: number): Promise<StoredChange[] | null> {
     return this.view.read((t) =>
       this.view.servedVersion('trainees') < CHANGE_FEED_SINCE_VERSION
         ? null

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { traineeStreamId } from '@app/trainees/decider';
 import { providerStreamId } from '@app/providers/decider';
-import { newEventId, toEventData } from '@app/event-sourcing';
+import { newEventId, toEventData, logPosition, LOG_START } from '@app/event-sourcing';
 import { Projector } from '@app/runtime/projector';
 import { rebuildProjection } from '@app/runtime/rebuild';
 import { SqliteReadModel } from './sqlite-read-model';
@@ -65,7 +65,7 @@ describe('a data dir from before projections were versioned one by one', () => {
 
     let rm = new SqliteReadModel(file, LEGACY);
     // A store of version 1 holds no whole change feed (docs/change-feed.md "Upgrading").
-    expect(await rm.listChanges('10000001', 0, 10)).toBeNull();
+    expect(await rm.listChanges('10000001', LOG_START, 10)).toBeNull();
     expect((await rm.projectionInfo()).find((p) => p.name === 'trainees')).toMatchObject({ store: 'v1', checkpoint: head, documents: 3 });
     await rebuildProjection(store, rm, 'trainees');
     rm.close();
@@ -160,7 +160,7 @@ describe('a change feed from before the changes had their own index', () => {
     const more = await allChanges(rm);
     expect(more).toHaveLength(3 * 5 + 4);
     expect(more.slice(0, feed.length)).toEqual(feed);
-    expect(await rm.changesBetween(0, Number.MAX_SAFE_INTEGER, 1000)).toEqual(more);
+    expect(await rm.changesBetween(LOG_START, logPosition(Number.MAX_SAFE_INTEGER), 1000)).toEqual(more);
     rm.close();
     raw.close();
     await closeFreshEventStore(fresh);

@@ -3,7 +3,7 @@ import { answerItem, renderTraineeAnswer } from '@app/trainees/answers';
 import type { ApiVersion, Trainee } from '@app/trainees/record';
 import type { StoredChange } from '@app/changes';
 import type { TraineeSnapshot } from '@app/trainees/decider';
-import { chainLinkOf, type RecordedEvent } from '@app/event-sourcing';
+import { chainLinkOf, type RecordedEvent, type LogPosition } from '@app/event-sourcing';
 import {
   duplicateKeys,
   traineeIdKey,
@@ -281,12 +281,12 @@ export class TraineeTables {
   }
 
   /** Every provider's, in (`afterPosition`, `upToPosition`], oldest first (docs/change-feed.md "Webhooks"). */
-  changesBetween(afterPosition: number, upToPosition: number, limit: number): StoredChange[] {
+  changesBetween(afterPosition: LogPosition, upToPosition: LogPosition, limit: number): StoredChange[] {
     return this.changesIn.all(afterPosition, upToPosition, limit).map((text) => JSON.parse(text) as StoredChange);
   }
 
   /** Oldest first (docs/change-feed.md). */
-  changes(ukprn: string, afterPosition: number, limit: number): StoredChange[] {
+  changes(ukprn: string, afterPosition: LogPosition, limit: number): StoredChange[] {
     return this.changesOf.all(ukprn, afterPosition, limit).map((text) => JSON.parse(text) as StoredChange);
   }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { API_VERSIONS } from '@app/trainees/record';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
-import { type EventStore, newEventId, toEventData } from '@app/event-sourcing';
+import { type EventStore, newEventId, toEventData, LOG_START } from '@app/event-sourcing';
 import { PROJECTION_VERSIONS } from '@app/runtime/projector';
 import { SqliteEventStore } from '../../event-log/sqlite-event-store';
 import type { SqliteReadModel } from '../sqlite-read-model';
@@ -62,7 +62,7 @@ export async function allAnswers(rm: SqliteReadModel, n: number): Promise<(strin
 
 /** Whole (docs/change-feed.md). */
 export async function allChanges(rm: SqliteReadModel): Promise<unknown[]> {
-  const feed = await rm.listChanges('10000001', 0, 1_000_000);
+  const feed = await rm.listChanges('10000001', LOG_START, 1_000_000);
   if (feed === null) throw new Error('the store has no change feed');
   return feed;
 }
