@@ -27,8 +27,9 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/dist ./dist
 COPY samples ./samples
-# /backups: the compose file's backup volume (docs/operations.md "Backups and restore"), owned by the service's user, 0700.
-RUN mkdir -p /app/data /backups && chown node:node /app/data /backups && chmod 0700 /backups
+# /backups and /run/keys: the compose file's backup and key volumes (docs/operations.md "Backups and restore", "The service
+# key"), owned by the service's user, 0700; a new named volume takes the owner and mode of the directory it is mounted on.
+RUN mkdir -p /app/data /backups /run/keys && chown node:node /app/data /backups /run/keys && chmod 0700 /backups /run/keys
 USER node
 ENV PORT=3000 DATA_DIR=/app/data HOST=0.0.0.0
 EXPOSE 3000

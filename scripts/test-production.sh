@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # npm run test:production (docs/operations.md "Its tests"): the production path against real
-# servers. Starts the EventStoreDB and MongoDB services of docker-compose.yml in a compose project
-# of its own, waits until both are healthy (MongoDB: the primary of its replica set), runs the
-# adapter contract suites (test/contract) and the production stack e2e
-# (test/e2e/production-stack.e2e-spec.ts) against them, and removes the containers and their
-# volumes whatever happened.
+# servers, in two compose projects of its own, one after the other, each removed with its volumes
+# whatever happened:
+#
+# 1. the whole stack of docker-compose.yml as an operator starts it ("Run the production stack"):
+#    the image built, the service key made with `admin keys init` in the keys volume, EventStoreDB,
+#    MongoDB, the API and the projector up and healthy; then /healthz and /readyz of the API and the
+#    projector, and a GET with the sandbox token the API printed;
+# 2. EventStoreDB and MongoDB alone, fresh, for the adapter contract suites (test/contract) and the
+#    production stack e2e (test/e2e/production-stack.e2e-spec.ts), run from this machine.
+#
+# Two projects, not one: each deployment seals personal data under a key of its own, and its
+# processes project the whole log, so neither could read the other's trainees.
 #
 # Without Docker it prints one SKIPPED line and exits 0, so `npm test` can run it everywhere.
-# Ports: EventStoreDB 2113 and MongoDB 27017 on localhost, as docker-compose.yml publishes them.
+# Ports on localhost, as docker-compose.yml publishes them: EventStoreDB 2113, MongoDB 27017, the
+# API 3000 and the projector 3001; none may be in use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,17 +28,69 @@ if ! docker compose version >/dev/null 2>&1; then
   exit 1
 fi
 
-project="trainee-records-test-$$"
+stack="trainee-records-test-$$-stack"
+servers="trainee-records-test-$$-servers"
 cleanup() {
-  docker compose -p "$project" down -v --remove-orphans >/dev/null 2>&1 || true
+  local status=$?
+  if [ "$status" -ne 0 ]; then
+    docker compose -p "$stack" logs --no-color --tail 100 api projector >&2 2>/dev/null || true
+  fi
+  for project in "$stack" "$servers"; do
+    docker compose -p "$project" down -v --remove-orphans >/dev/null 2>&1 || true
+  done
 }
 trap cleanup EXIT
 
-# docker-compose.yml names the service key file as a secret; a key for this run where none is kept.
-[ -f data-key ] || (umask 077 && node -e "process.stdout.write(require('node:crypto').randomBytes(32).toString('base64'))" > data-key)
+fail() {
+  echo "test:production FAILED: $*" >&2
+  exit 1
+}
 
-echo "test:production: starting EventStoreDB and MongoDB (compose project $project)"
-docker compose -p "$project" up -d --wait eventstore mongodb
+# request METHOD URL [TOKEN] [JSON_FILE]: prints the answer's status, a space, and its body.
+request() {
+  node -e '
+    const [method, url, token, file] = process.argv.slice(1);
+    const headers = token ? { authorization: "Bearer " + token } : {};
+    if (file) headers["content-type"] = "application/json";
+    const body = file ? require("node:fs").readFileSync(file) : undefined;
+    fetch(url, { method, headers, body }).then(
+      async (res) => console.log(res.status, await res.text()),
+      (err) => console.log(0, err.message),
+    );
+  ' "$@"
+}
+
+# expect_status STATUS METHOD URL [TOKEN] [JSON_FILE]: the request, tried once a second for up to 30 s
+# until it answers STATUS (a container may still be catching up); prints the body.
+expect_status() {
+  local want=$1 answer=''
+  shift
+  for _ in $(seq 30); do
+    answer=$(request "$@")
+    if [ "${answer%% *}" = "$want" ]; then
+      printf '%s\n' "${answer#* }"
+      return 0
+    fi
+    sleep 1
+  done
+  fail "$1 $2 answered '${answer:0:300}', not $want"
+}
+
+echo "test:production: the whole stack of docker-compose.yml (compose project $stack)"
+docker compose -p "$stack" build
+docker compose -p "$stack" run --rm --no-deps api node dist/apps/admin/src/main.js keys init
+docker compose -p "$stack" up -d --wait
+for url in http://localhost:3000/healthz http://localhost:3000/readyz http://localhost:3001/healthz http://localhost:3001/readyz; do
+  expect_status 200 GET "$url" >/dev/null
+done
+logs=$(docker compose -p "$stack" logs --no-color --no-log-prefix api)
+token=$(grep -m 1 -oE 'sandbox_[0-9a-f]{64}' <<<"$logs" || true)
+[ -n "$token" ] || fail "the API printed no sandbox token"
+expect_status 200 GET http://localhost:3000/api/v2025.0/info "$token" >/dev/null
+docker compose -p "$stack" down -v --remove-orphans
+
+echo "test:production: starting EventStoreDB and MongoDB alone (compose project $servers)"
+docker compose -p "$servers" up -d --wait eventstore mongodb
 
 export EVENTSTORE_URL="esdb://localhost:2113?tls=false"
 # The replica set names its member by its compose host name; connect to it directly from here.

@@ -99,7 +99,10 @@ describe('the service key (docs/operations.md "The service key")', () => {
       expect(() => loadServiceKey({ dataDir: dir, dataKeyFile: file })).toThrow(ConfigError);
       if (content) expect(() => loadServiceKey({ dataDir: dir, dataKeyFile: file })).not.toThrow(content);
     }
-    expect(() => loadServiceKey({ dataDir: dir, dataKeyFile: join(dir, 'missing') })).toThrow(/cannot read/);
+    const missing = join(dir, 'missing');
+    expect(() => loadServiceKey({ dataDir: dir, dataKeyFile: missing })).toThrow(
+      `DATA_KEY_FILE: cannot read ${missing} (ENOENT): make it once with admin keys init (docs/operations.md "The service key")`,
+    );
   });
 
   it('is refused from a DATA_KEY_FILE its group or other users may read or write, naming the file and the fix', () => {

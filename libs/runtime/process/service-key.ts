@@ -70,7 +70,10 @@ function serviceKeyIn(file: string, what: string, created: string | null): Servi
   try {
     keyring = readKeyring(file, what);
   } catch (err) {
-    throw err instanceof KeyringError ? new ConfigError(err.message) : err;
+    if (!(err instanceof KeyringError)) throw err;
+    const hint =
+      what === 'DATA_KEY_FILE' && !existsSync(file) ? ': make it once with admin keys init (docs/operations.md "The service key")' : '';
+    throw new ConfigError(`${err.message}${hint}`);
   }
   return { key: keyring.versions.get(keyring.current)!, keyring, file, created };
 }

@@ -1,17 +1,32 @@
+import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { retireKeyVersion, rotateKeys, type RetirementReport, type RotationPorts, type RotationReport } from '@app/keys';
+import {
+  KeyringFile,
+  retireKeyVersion,
+  rotateKeys,
+  SERVICE_KEY_BYTES,
+  type RetirementReport,
+  type RotationPorts,
+  type RotationReport,
+} from '@app/keys';
 import { webhookOperations } from '@app/runtime/process';
 import { backupFiles, type Stores } from '@app/composition';
 import { keptBackupsIn } from '@app/backup';
 import { type CliContext, CliError } from '../cli-context';
 
 /**
- * `keys rotate|retire` (docs/operations.md "Rotating the service key"): reads the arguments, runs
- * `rotateKeys` or `retireKeyVersion` (libs/keys) on the keyring file and the configured stores, and
- * prints what they did.
+ * `keys init` (docs/operations.md "The service key") makes the keyring file `DATA_KEY_FILE` names; `keys rotate|retire`
+ * (docs/operations.md "Rotating the service key") read the arguments, run `rotateKeys` or `retireKeyVersion` (libs/keys) on the
+ * keyring file and the configured stores, and print what they did.
  */
 export function registerKeyCommands(program: Command, ctx: CliContext): void {
-  const keys = program.command('keys').description('the service keyring: rotate to a new version, retire an old one');
+  const keys = program.command('keys').description('the service keyring: make it, rotate to a new version, retire an old one');
+  keys
+    .command('init')
+    .description('make the service key in the file DATA_KEY_FILE names (32 random bytes, mode 0600), once: never replaces a file')
+    .action(() => {
+      process.stdout.write(`${initKeyring(ctx.env.DATA_KEY_FILE?.trim() || null)}\n`);
+    });
   keys
     .command('rotate')
     .description('add a new service key version, then wrap every data key and webhook secret again under it (online)')
@@ -49,6 +64,27 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
 }
 
 const rerunnable = { catchUp: false, rerun: true };
+
+/**
+ * Makes the keyring `file` holding one new key (version 1), durably, mode 0600, with its directory where none is; returns what to print.
+ * {@link CliError} without a file, where one cannot be made, or where a file is already: a key in use would be lost with all it opens.
+ */
+function initKeyring(file: string | null): string {
+  if (file === null) {
+    throw new CliError('DATA_KEY_FILE: set it to the file to make (the sandbox without it makes <DATA_DIR>/data-key at its first start)');
+  }
+  let made: boolean;
+  try {
+    made = new KeyringFile(file).createIfAbsent(`${randomBytes(SERVICE_KEY_BYTES).toString('base64')}\n`);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw new CliError(`DATA_KEY_FILE: cannot make ${file} (${code}): its directory must be writable by this user`);
+  }
+  if (!made) {
+    throw new CliError(`DATA_KEY_FILE: ${file} already exists, and keys init never replaces a key (keys rotate adds a version)`);
+  }
+  return `Made the service key in ${file} (mode 0600). Keep a copy apart from the data: without it nothing sealed opens.`;
+}
 
 /** What a rotation wraps again and a retirement counts, on `stores`, with the keyring read again before each wrap. */
 function portsOf(ctx: CliContext, stores: Stores): RotationPorts {
