@@ -27,6 +27,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/dist ./dist
 COPY samples ./samples
+# The pre-script of `npm start`, `npm run admin` and `npm run projector`; with no sources here it builds nothing.
+COPY scripts/build-if-needed.js ./scripts/
 # /backups and /run/keys: the compose file's backup and key volumes (docs/operations.md "Backups and restore", "The service
 # key"), owned by the service's user, 0700; a new named volume takes the owner and mode of the directory it is mounted on.
 RUN mkdir -p /app/data /backups /run/keys && chown node:node /app/data /backups /run/keys && chmod 0700 /backups /run/keys

@@ -2,7 +2,8 @@
 /**
  * Builds dist/ when a source file is newer than the last build (used by `npm start` and
  * `npm run admin`), so a fresh clone works with no separate build step. Build output goes to
- * stderr, keeping stdout for the command's own answer.
+ * stderr, keeping stdout for the command's own answer. Where there are no sources to build (the
+ * container image holds dist/ alone, in a directory its user cannot write), it does nothing.
  */
 const { execSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -10,6 +11,8 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
+
+if (!['apps', 'libs', 'tsconfig.build.json'].every((f) => fs.existsSync(path.join(root, f)))) process.exit(0);
 
 /**
  * The latest change (mtime, ms) of a file the build compiles under `dir`: its .ts and .json files,

@@ -6,7 +6,9 @@
 # 1. the whole stack of docker-compose.yml as an operator starts it ("Run the production stack"):
 #    the image built, the service key made with `admin keys init` in the keys volume, EventStoreDB,
 #    MongoDB, the API and the projector up and healthy; then /healthz and /readyz of the API and the
-#    projector, and a GET with the sandbox token the API printed;
+#    projector, and a GET with the sandbox token the API printed; then `admin keys rotate` in the
+#    API's container, and a trainee written and read back, which the projector projects only by
+#    reading the rotated keyring from the shared volume, with neither container restarted;
 # 2. EventStoreDB and MongoDB alone, fresh, for the adapter contract suites (test/contract) and the
 #    production stack e2e (test/e2e/production-stack.e2e-spec.ts), run from this machine.
 #
@@ -78,7 +80,7 @@ expect_status() {
 
 echo "test:production: the whole stack of docker-compose.yml (compose project $stack)"
 docker compose -p "$stack" build
-docker compose -p "$stack" run --rm --no-deps api node dist/apps/admin/src/main.js keys init
+docker compose -p "$stack" run --rm --no-deps api npm run --silent admin -- keys init
 docker compose -p "$stack" up -d --wait
 for url in http://localhost:3000/healthz http://localhost:3000/readyz http://localhost:3001/healthz http://localhost:3001/readyz; do
   expect_status 200 GET "$url" >/dev/null
@@ -87,6 +89,24 @@ logs=$(docker compose -p "$stack" logs --no-color --no-log-prefix api)
 token=$(grep -m 1 -oE 'sandbox_[0-9a-f]{64}' <<<"$logs" || true)
 [ -n "$token" ] || fail "the API printed no sandbox token"
 expect_status 200 GET http://localhost:3000/api/v2025.0/info "$token" >/dev/null
+
+echo "test:production: keys rotate in the API's container; the projector reads the new keyring from the keys volume"
+rotated=$(docker compose -p "$stack" exec -T api npm run --silent admin -- keys rotate)
+grep -qx 'Version 2 is current.' <<<"$rotated" || fail "keys rotate in the API's container said: $rotated"
+# Every data key is now wrapped under version 2, which the projector did not hold when it started:
+# the trainee is read back only once the projector has opened its key with the rotated file.
+created=$(request POST http://localhost:3000/api/v2025.0/trainees "$token" samples/trainee-v2025.0.json)
+[ "${created%% *}" = 201 ] || fail "POST /api/v2025.0/trainees after the rotation answered '${created:0:300}', not 201"
+id=$(node -e 'console.log(JSON.parse(process.argv[1]).data.trainee_id)' "${created#* }")
+read_back=$(expect_status 200 GET "http://localhost:3000/api/v2025.0/trainees/$id" "$token")
+grep -q '"first_names":"John"' <<<"$read_back" || fail "the trainee read back without its first names: ${read_back:0:300}"
+for url in http://localhost:3000/readyz http://localhost:3001/readyz; do
+  expect_status 200 GET "$url" >/dev/null
+done
+for service in api projector; do
+  restarts=$(docker inspect -f '{{.RestartCount}}' "$(docker compose -p "$stack" ps -q "$service")")
+  [ "$restarts" = 0 ] || fail "the $service container restarted $restarts times"
+done
 docker compose -p "$stack" down -v --remove-orphans
 
 echo "test:production: starting EventStoreDB and MongoDB alone (compose project $servers)"

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { load } from 'js-yaml';
 import { commandsOf, stagesOf, type Stage } from './dockerfile';
@@ -44,6 +46,65 @@ function madeAs(stage: Stage, dir: string): { made: boolean; owner: string | nul
   return found;
 }
 
+/** The top-level names .dockerignore leaves out of the build context (its patterns here are plain names). */
+function ignoredNames(): Set<string> {
+  return new Set(
+    read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#')),
+  );
+}
+
+/**
+ * Whether `path` (relative to the last WORKDIR) is in the image `stage` makes, by its COPY instructions, as the Dockerfile reference
+ * has them: a directory source copies its contents into the destination; a file goes to the destination, or into it when the
+ * destination ends with `/` or there are several sources. A copy from another stage is taken to hold what lies under its destination.
+ */
+function imageHas(stage: Stage, path: string): boolean {
+  let workdir = '/';
+  const ignored = ignoredNames();
+  for (const { keyword, args } of stage.instructions) {
+    if (keyword === 'WORKDIR') workdir = posix.resolve(workdir, args);
+    if (keyword !== 'COPY') continue;
+    const words = args.split(/\s+/);
+    const fromStage = words.some((w) => w.startsWith('--from='));
+    const [dest, ...sources] = words.filter((w) => !w.startsWith('--')).reverse();
+    const target = posix.resolve(workdir, path);
+    const destDir = posix.resolve(workdir, dest);
+    for (const source of sources.reverse()) {
+      if (fromStage) {
+        if (target.startsWith(`${destDir}/`)) return true;
+        continue;
+      }
+      if (ignored.has(source.split('/')[0]) || !existsSync(join(ROOT, source))) continue;
+      if (statSync(join(ROOT, source)).isDirectory()) {
+        if (target.startsWith(`${destDir}/`) && existsSync(join(ROOT, source, posix.relative(destDir, target)))) return true;
+      } else if (target === (dest.endsWith('/') || sources.length > 1 ? posix.join(destDir, posix.basename(source)) : destDir)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** The package scripts the image runs: those starting a built program (`node dist/…`), and the `pre` script npm runs before each. */
+function imageScripts(): Record<string, string> {
+  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+  const programs = Object.keys(scripts).filter((name) => /^node dist\//.test(scripts[name]));
+  return Object.fromEntries(
+    programs.flatMap((name) => [`pre${name}`, name]).flatMap((name) => (scripts[name] ? [[name, scripts[name]]] : [])),
+  );
+}
+
+/** The files a script's `node` commands run. */
+function nodeFiles(script: string): string[] {
+  return commandsOf(script)
+    .filter(([command]) => command === 'node')
+    .map(([, ...words]) => words.find((w) => !w.startsWith('-')))
+    .filter((file): file is string => file !== undefined);
+}
+
 /**
  * The image and docker-compose.yml agree on what the processes need at run time (docs/operations.md "Run the production stack"):
  * the Dockerfile is read with test/ops/dockerfile.ts, the compose file with js-yaml.
@@ -77,6 +138,39 @@ describe('the container image and docker-compose.yml', () => {
     expect(keyVolume('api')).toEqual(expect.any(String));
     expect(keyVolume('projector')).toBe(keyVolume('api'));
     expect(compose.services.projector.environment!.DATA_KEY_FILE).toBe(compose.services.api.environment!.DATA_KEY_FILE);
+  });
+
+  it('the image holds every file the package scripts it runs need (npm start, npm run admin, npm run projector, their pre-scripts)', () => {
+    const scripts = imageScripts();
+    expect(Object.keys(scripts)).toEqual(expect.arrayContaining(['start', 'admin', 'preadmin', 'projector']));
+    const stage = runtimeStage();
+    const missing = Object.entries(scripts).flatMap(([name, script]) =>
+      nodeFiles(script)
+        .filter((f) => !imageHas(stage, f))
+        .map((f) => `${name}: ${f}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('the COPY reader: a directory gives its contents, a file its name, into a directory destination; .dockerignore counts', () => {
+    const stage = stagesOf(
+      ['FROM x', 'WORKDIR /app', 'COPY samples ./s', 'COPY package.json tsconfig.json ./', 'COPY dist ./dist'].join('\n'),
+    )[0];
+    expect(
+      ['s/schools.csv', 'package.json', 'tsconfig.json', 'samples/schools.csv', 'dist/apps/api/src/main.js'].map((p) => imageHas(stage, p)),
+    ).toEqual([true, true, true, false, false]);
+  });
+
+  it('the build pre-script, where there are no sources (as in the image), exits 0 and writes nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'image-root-'));
+    try {
+      mkdirSync(join(dir, 'scripts'));
+      copyFileSync(join(ROOT, 'scripts', 'build-if-needed.js'), join(dir, 'scripts', 'build-if-needed.js'));
+      const run = spawnSync(process.execPath, [join(dir, 'scripts', 'build-if-needed.js')], { cwd: dir, encoding: 'utf8' });
+      expect({ status: run.status, stderr: run.stderr, files: readdirSync(dir) }).toEqual({ status: 0, stderr: '', files: ['scripts'] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the Dockerfile reader finds stages, joins continued lines and skips comments', () => {
