@@ -5,17 +5,17 @@
  * through the other process's projection, both processes are ready, and reads keep answering
  * through a rebuild and its swap, then read the new store at once.
  *
- * Made for shared servers: the read models go in a database of their own (dropped afterwards), and
- * the checks name only the trainees this run created. Without both URLs the suite is reported as
- * skipped, loudly; a mock would prove nothing.
+ * Run after run on the same servers, each run continues one deployment (test/support/production-stack.ts): the read models and
+ * data keys in one MongoDB database, kept, under one test key, so each run's projector opens the trainees earlier runs left in
+ * the log; the token comes from the admin CLI, since the sandbox prints one only into a log without a provider. The checks name
+ * only the trainees this run created. Without both URLs the suite is reported as skipped, loudly; a mock would prove nothing.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { runAdmin } from '../support/admin-cli';
 import { ensureBuilt, TsProcess } from '../support/processes';
+import { demoToken, stackDeployment, type StackDeployment } from '../support/production-stack';
 import { uniqueTrainee } from '../support/trainee-input';
 
 const eventStoreUrl = process.env.EVENTSTORE_URL?.trim();
@@ -35,9 +35,7 @@ if (!eventStoreUrl || !mongodbUrl) {
   });
 } else {
   describe('the production stack: API and projector on EventStoreDB and MongoDB', () => {
-    const dbName = `e2e_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    const readModelUrl = withDatabase(mongodbUrl, dbName);
-    const servers = { EVENTSTORE_URL: eventStoreUrl, MONGODB_URL: readModelUrl };
+    let deployment: StackDeployment;
     let dir: string;
     let api: TsProcess;
     let projector: TsProcess;
@@ -48,24 +46,19 @@ if (!eventStoreUrl || !mongodbUrl) {
     beforeAll(async () => {
       ensureBuilt();
       dir = mkdtempSync(join(tmpdir(), 'production-stack-'));
-      const env = { ...servers, DATA_DIR: dir, LOG_LEVEL: 'info', PORT: '0', REGISTRY_TRN_DELAY_MS: '3600000' };
+      deployment = stackDeployment(eventStoreUrl, mongodbUrl, dir);
+      const env = { ...deployment.env, DATA_DIR: dir, LOG_LEVEL: 'info', PORT: '0', REGISTRY_TRN_DELAY_MS: '3600000' };
       projector = TsProcess.start('dist/apps/projector/src/main.js', env);
       projectorUrl = `http://127.0.0.1:${portOf(await projector.waitForLine(/health endpoints listening/))}`;
       api = TsProcess.start('dist/apps/api/src/main.js', { ...env, PROJECTOR: 'external', APP_ENV: 'sandbox' });
       url = `http://127.0.0.1:${portOf(await api.waitForLine(/trainee records API listening/))}`;
-      token = api.lines.map((l) => /^\s+(sandbox_[0-9a-f]{64})$/.exec(l)?.[1]).find(Boolean)!;
-      expect(token).toBeDefined();
+      token = await demoToken(dir, deployment.env);
     }, 180_000);
 
+    // The database stays: the log keeps this run's trainees, which the next run opens with its data keys.
     afterAll(async () => {
       if (api) expect(await api.stop('SIGTERM')).toBe(0);
       if (projector) expect(await projector.stop('SIGTERM')).toBe(0);
-      const admin = new MongoClient(mongodbUrl);
-      try {
-        await admin.db(dbName).dropDatabase();
-      } finally {
-        await admin.close();
-      }
       if (dir) rmSync(dir, { recursive: true, force: true });
     }, 60_000);
 
@@ -120,7 +113,7 @@ if (!eventStoreUrl || !mongodbUrl) {
       const reader = (async () => {
         while (reading) statuses.push((await send('GET', `/api/v2025.0/trainees/${id}`)).status);
       })();
-      const rebuilt = await runAdmin(['projections', 'rebuild', 'trainees'], dir, servers);
+      const rebuilt = await runAdmin(['projections', 'rebuild', 'trainees'], dir, deployment.env);
       reading = false;
       await reader;
       expect({ code: rebuilt.code, stderr: rebuilt.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
@@ -132,11 +125,6 @@ if (!eventStoreUrl || !mongodbUrl) {
       expect((await send('GET', `/api/v2025.0/trainees/${id}`)).body.data.first_names).toBe('AfterSwap');
     }, 120_000);
   });
-}
-
-/** `url` with its database set to `dbName` (hosts, credentials and options kept; several hosts allowed). */
-function withDatabase(url: string, dbName: string): string {
-  return url.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]*)(\/[^?]*)?/, `$1/${dbName}`);
 }
 
 function portOf(line: string): number {
