@@ -5,17 +5,17 @@
  * through the other process's projection, both processes are ready, and reads keep answering
  * through a rebuild and its swap, then read the new store at once.
  *
- * Run after run on the same servers, each run continues one deployment (test/support/production-stack.ts): the read models and
- * data keys in one MongoDB database, kept, under one test key, so each run's projector opens the trainees earlier runs left in
- * the log; the token comes from the admin CLI, since the sandbox prints one only into a log without a provider. The checks name
- * only the trainees this run created. Without both URLs the suite is reported as skipped, loudly; a mock would prove nothing.
+ * Run after run on the same servers, each run continues one deployment (test/support/production-stack.ts): the read models,
+ * data keys and the test's service key in one MongoDB database, kept, so each run's projector opens the trainees earlier runs
+ * left in the log; the token comes from the admin CLI, since the sandbox prints one only into a log without a provider. The checks
+ * name only the trainees this run created. Without both URLs the suite is reported as skipped, loudly; a mock would prove nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAdmin } from '../support/admin-cli';
 import { ensureBuilt, TsProcess } from '../support/processes';
-import { demoToken, stackDeployment, type StackDeployment } from '../support/production-stack';
+import { demoToken, mongoStackKeyKeeper, stackDeployment, type StackDeployment } from '../support/production-stack';
 import { uniqueTrainee } from '../support/trainee-input';
 
 const eventStoreUrl = process.env.EVENTSTORE_URL?.trim();
@@ -46,7 +46,7 @@ if (!eventStoreUrl || !mongodbUrl) {
     beforeAll(async () => {
       ensureBuilt();
       dir = mkdtempSync(join(tmpdir(), 'production-stack-'));
-      deployment = stackDeployment(eventStoreUrl, mongodbUrl, dir);
+      deployment = await stackDeployment(eventStoreUrl, mongodbUrl, dir, mongoStackKeyKeeper(mongodbUrl));
       const env = { ...deployment.env, DATA_DIR: dir, LOG_LEVEL: 'info', PORT: '0', REGISTRY_TRN_DELAY_MS: '3600000' };
       projector = TsProcess.start('dist/apps/projector/src/main.js', env);
       projectorUrl = `http://127.0.0.1:${portOf(await projector.waitForLine(/health endpoints listening/))}`;

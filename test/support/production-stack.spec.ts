@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { newEventId, toEventData, type EventStore } from '@app/event-sourcing';
 import { fixedKeySource, readKeyring, versionedKeys } from '@app/keys';
 import { withPersonalData } from '@app/personal-data';
@@ -10,7 +10,7 @@ import { sqlitePersonalData } from '@app/stores/sqlite';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
 import { runAdmin } from './admin-cli';
-import { DEMO_UKPRN, demoToken, stackDeployment } from './production-stack';
+import { DEMO_UKPRN, demoToken, STACK_KEY_COLLECTION, stackDeployment, type StackKeyKeeper } from './production-stack';
 
 const MONGODB_URL = 'mongodb://localhost:27017/?directConnection=true';
 const EVENTSTORE_URL = 'esdb://localhost:2113?tls=false';
@@ -32,11 +32,21 @@ describe('the production stack e2e against servers an earlier run wrote to', () 
     rmSync(root, { recursive: true, force: true });
   });
 
+  /** The keeper of a MongoDB database here: a file in its directory, written once. */
+  const keeper: StackKeyKeeper = {
+    async keep(database, fresh) {
+      const file = join(root, 'mongodb', database, STACK_KEY_COLLECTION);
+      mkdirSync(dirname(file), { recursive: true });
+      if (!existsSync(file)) writeFileSync(file, fresh);
+      return readFileSync(file, 'utf8');
+    },
+  };
+
   /** One run's event store as its processes see it: its deployment's database's data keys and key, over `client`'s log. */
-  function runOn(client: EventStoreDbClientStandIn, run: string): EventStore {
+  async function runOn(client: EventStoreDbClientStandIn, run: string): Promise<EventStore> {
     const dir = join(root, run);
     mkdirSync(dir);
-    const deployment = stackDeployment(EVENTSTORE_URL, MONGODB_URL, dir);
+    const deployment = await stackDeployment(EVENTSTORE_URL, MONGODB_URL, dir, keeper);
     const database = join(root, 'mongodb', deployment.database);
     mkdirSync(database, { recursive: true });
     const kek = versionedKeys(readKeyring(deployment.keyFile, 'the e2e key'), 'key-encryption');
@@ -51,17 +61,17 @@ describe('the production stack e2e against servers an earlier run wrote to', () 
 
   it("opens the trainees the first run left in the log: every run is given one database and one key, its key file the owner's alone", async () => {
     const server = new EventStoreDbClientStandIn();
-    const first = runOn(server, 'first');
+    const first = await runOn(server, 'first');
     const events = exampleRegistration({ trainee_id: 'T1', details: { first_names: 'Firstrun' } });
     await first.appendToStream(traineeStreamId('T1'), toEventData(events, { occurredAt: '2026-01-01T00:00:00.000Z' }, newEventId));
 
-    const second = runOn(server.anotherClient(), 'second');
+    const second = await runOn(server.anotherClient(), 'second');
     const read = await second.readAll({ maxCount: 100 });
     const stream = read.filter((e) => e.streamId === traineeStreamId('T1'));
     expect(stream.map((e) => e.type)).toEqual(events.map((e) => e.type));
     expect(stream[0].data).toMatchObject({ details: { first_names: 'Firstrun' } });
     expect(statSync(join(root, 'second', 'data-key')).mode & 0o777).toBe(0o600);
-    expect(stackDeployment(EVENTSTORE_URL, MONGODB_URL, join(root, 'second')).readModelUrl).toBe(
+    expect((await stackDeployment(EVENTSTORE_URL, MONGODB_URL, join(root, 'second'), keeper)).readModelUrl).toBe(
       'mongodb://localhost:27017/production_stack_e2e?directConnection=true',
     );
   });
@@ -70,7 +80,7 @@ describe('the production stack e2e against servers an earlier run wrote to', () 
     const dir = join(root, 'data');
     mkdirSync(dir);
     // The first run's API registered the demo provider; a later run's prints no token (apps/api/src/sandbox.ts).
-    const env = { DATA_KEY_FILE: stackDeployment(EVENTSTORE_URL, MONGODB_URL, root).keyFile };
+    const env = { DATA_KEY_FILE: (await stackDeployment(EVENTSTORE_URL, MONGODB_URL, root, keeper)).keyFile };
     expect((await runAdmin(['provider', 'add', '--ukprn', DEMO_UKPRN, '--name', 'Demo'], dir, env)).code).toBe(0);
     const tokens = [await demoToken(dir, env), await demoToken(dir, env)];
     expect(tokens).toEqual([expect.stringMatching(/^sandbox_[0-9a-f]{64}$/), expect.stringMatching(/^sandbox_[0-9a-f]{64}$/)]);

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { MongoClient } from 'mongodb';
 import { join } from 'node:path';
 import { runAdmin } from './admin-cli';
 
@@ -8,11 +10,36 @@ import { runAdmin } from './admin-cli';
  */
 export const STACK_DATABASE = 'production_stack_e2e';
 
+/** Where the e2e's service key is kept: the collection of its database beside the read models and data keys it opens. */
+export const STACK_KEY_COLLECTION = 'e2e_service_key';
+
 /**
- * The e2e's service key, the same every run, for the same reason. It seals test data only (the trainees of
- * test/support/trainee-input.ts), on servers of the tester's own: a key kept in the repository protects nothing, and is not meant to.
+ * Keeps the e2e's service key with its deployment, so every run seals and opens with the same one: `keep(database, fresh)` answers
+ * the key kept for `database`, keeping `fresh` (base64, 32 bytes) when none is. The key seals test data only.
  */
-const STACK_KEY = 'dHJhaW5lZS1yZWNvcmRzIHByb2R1Y3Rpb24gZTJlIGs=';
+export interface StackKeyKeeper {
+  keep(database: string, fresh: string): Promise<string>;
+}
+
+/** The keeper on MongoDB at `mongodbUrl`: one document in {@link STACK_KEY_COLLECTION}, inserted once (an upsert, so two runs agree). */
+export function mongoStackKeyKeeper(mongodbUrl: string): StackKeyKeeper {
+  return {
+    async keep(database, fresh) {
+      const client = new MongoClient(mongodbUrl);
+      try {
+        const keys = client.db(database).collection<{ _id: string; key: string }>(STACK_KEY_COLLECTION);
+        const kept = await keys.findOneAndUpdate(
+          { _id: 'service-key' },
+          { $setOnInsert: { key: fresh } },
+          { upsert: true, returnDocument: 'after' },
+        );
+        return kept!.key;
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}
 
 /** The demo provider the sandbox API registers in a log with no provider (apps/api/src/sandbox.ts). */
 export const DEMO_UKPRN = '10000001';
@@ -27,13 +54,19 @@ export interface StackDeployment {
 
 /**
  * The one deployment every run of the e2e continues (docs/operations.md "Its tests"): the log at `eventStoreUrl`, the database
- * {@link STACK_DATABASE} at `mongodbUrl`'s servers, the key {@link STACK_KEY} written to `dir`/data-key (0600). A run with a database
- * or key of its own could not open the trainees earlier runs left in the log, and its projector would get no further than the first
- * (`DataKeyMissing`).
+ * {@link STACK_DATABASE} at `mongodbUrl`'s servers, and the key `keeper` keeps with it, written to `dir`/data-key (0600). A run with a
+ * database or key of its own could not open the trainees earlier runs left in the log, and its projector would get no further than
+ * the first (`DataKeyMissing`).
  */
-export function stackDeployment(eventStoreUrl: string, mongodbUrl: string, dir: string): StackDeployment {
+export async function stackDeployment(
+  eventStoreUrl: string,
+  mongodbUrl: string,
+  dir: string,
+  keeper: StackKeyKeeper,
+): Promise<StackDeployment> {
   const keyFile = join(dir, 'data-key');
-  writeFileSync(keyFile, `${STACK_KEY}\n`, { mode: 0o600 });
+  const key = await keeper.keep(STACK_DATABASE, randomBytes(32).toString('base64'));
+  writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
   const readModelUrl = withDatabase(mongodbUrl, STACK_DATABASE);
   return {
     database: STACK_DATABASE,
