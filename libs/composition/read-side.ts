@@ -1,3 +1,4 @@
+import type { ConsumerCheckpoints } from '@app/registry';
 import type { DigestTreeStore } from '@app/audit';
 import type { KeySource } from '@app/keys';
 import type { DataKeyStore } from '@app/personal-data';
@@ -26,7 +27,7 @@ export interface ReadSide {
   backend: 'sqlite' | 'mongodb';
   readModel: ReadModelStore;
   /** Once the read store answered. */
-  openBeside(): { schools: SchoolDirectory; consumerCheckpoints: Pick<ReadModelStore, 'readCheckpoint' | 'writeCheckpoint'> };
+  openBeside(): { schools: SchoolDirectory; consumerCheckpoints: ConsumerCheckpoints };
   /** Holds the registration reservations too; SQLite stores new keys from a thread of their own with `newKeysInThread`. */
   keyStore(newKeysInThread: boolean): DataKeyStore & RegistrationReservations;
   /** Always false on MongoDB. */

@@ -1,3 +1,4 @@
+import type { ConsumerCheckpoints } from '@app/registry';
 import type { AuditLog, DigestTreeStore } from '@app/audit';
 import type { EventStore, RecordedEvent, StoredLog } from '@app/event-sourcing';
 import type { PersonalData } from '@app/personal-data';
@@ -30,7 +31,7 @@ export interface Stores {
   openStored<E extends RecordedEvent>(events: E[]): Promise<E[]>;
   readModel: ReadModelStore;
   /** Positions of consumers other than projections: SQLite's state file (a rebuild replaces the read store), MongoDB's registry. */
-  consumerCheckpoints: Pick<ReadModelStore, 'readCheckpoint' | 'writeCheckpoint'>;
+  consumerCheckpoints: ConsumerCheckpoints;
   /** Found damaged since opened (SQLite: by any process; `ReadModelsDamaged`): not ready until a restart (docs/operations.md "Health"). */
   readModelsDamaged(): boolean;
   /** True for an error of a store's database that says it cannot answer now (MongoDB: no primary, connection lost); the API: 503. */

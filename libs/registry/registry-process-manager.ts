@@ -27,12 +27,14 @@ export const REGISTRY_PM_CHECKPOINT = 'registry_process_manager_v1';
 
 export const REGISTRY_PM_EVENT_TYPES = ['TraineeSubmittedForTrn', 'TraineeRecommendedForAward', 'TrnIssued'];
 
-/** The process manager's position in the log; a stored position only moves forward. */
+/** The process manager's position in the log; a stored position moves forward only, but for a reset. */
 export interface CheckpointStore {
   /** `LOG_START` when none. */
   readCheckpoint(name: string): Promise<LogPosition>;
   /** Unless a later one is stored already. */
   writeCheckpoint(name: string, position: LogPosition): Promise<void>;
+  /** Back as well as forward: for a checkpoint beyond the log's head, after a log restored older than it. */
+  resetCheckpoint(name: string, position: LogPosition): Promise<void>;
 }
 
 export interface ProcessManagerLogger {
@@ -81,10 +83,23 @@ export class RegistryProcessManager {
 
   /**
    * Returns once subscribed. A failed subscription is reopened from the checkpoint after a back-off (100 ms doubling to `maxBackoffMs`);
-   * a {@link PermanentSubscriptionError} ends the loop and tells `onFatal`.
+   * a {@link PermanentSubscriptionError} ends the loop and tells `onFatal`. A checkpoint beyond the log's head (a log restored older
+   * than it) is reset to the log's start, logged at warn: the outcomes recorded after the log's backup went with it, and handling every
+   * event again asks the registry only where the log holds no outcome, with the same idempotency key (its answer is the first one).
    */
   async start(): Promise<void> {
     this.position = await this.checkpoints.readCheckpoint(REGISTRY_PM_CHECKPOINT);
+    if (this.position !== LOG_START) {
+      const head = await this.eventStore.headPosition();
+      if (this.position > head) {
+        this.logger.warn("registry process manager's checkpoint is beyond the log's head: handling the log again from its start", {
+          checkpoint: this.position,
+          head,
+        });
+        await this.checkpoints.resetCheckpoint(REGISTRY_PM_CHECKPOINT, LOG_START);
+        this.position = LOG_START;
+      }
+    }
     this.subscription = this.subscribe();
     this.loop = this.consume();
   }

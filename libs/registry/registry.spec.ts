@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { FakeRegistry } from '../../test/support/fake-registry';
 import { traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration } from '@app/trainees/decider/testing/trainee-events';
-import { toEventData, type EventStore, newEventId, PermanentSubscriptionError, type Subscription } from '@app/event-sourcing';
-import { SqliteEventStore, SqliteReadModel } from '@app/stores/sqlite';
+import { logPosition, toEventData, type EventStore, newEventId, PermanentSubscriptionError, type Subscription } from '@app/event-sourcing';
+import { SqliteConsumerCheckpoints, SqliteEventStore } from '@app/stores/sqlite';
 import { HttpRegistry } from './http-registry';
 import { RegistryUnavailable, type AwardRequest, type RegistryCallContext, type TeacherRegistry, type TrnRequest } from './registry.port';
 import { eventTime, REGISTRY_PM_CHECKPOINT, RegistryProcessManager } from './registry-process-manager';
@@ -79,15 +79,15 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 describe('RegistryProcessManager (driven by the event log)', () => {
   let dir: string;
   let store: SqliteEventStore;
-  let readModel: SqliteReadModel;
+  let checkpoints: SqliteConsumerCheckpoints;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'registry-pm-'));
     store = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
-    readModel = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    checkpoints = new SqliteConsumerCheckpoints(join(dir, 'state.sqlite'));
   });
   afterEach(async () => {
-    readModel.close();
+    checkpoints.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -96,7 +96,7 @@ describe('RegistryProcessManager (driven by the event log)', () => {
 
   it('records one TrnIssued per submitted trainee, keeps its checkpoint, and repeats nothing after a restart', async () => {
     const registry = new CountingRegistry(instant());
-    const pm = new RegistryProcessManager(store, readModel, registry, quiet);
+    const pm = new RegistryProcessManager(store, checkpoints, registry, quiet);
     await pm.start();
     await register(store, 'T1');
     await register(store, 'T2');
@@ -104,9 +104,9 @@ describe('RegistryProcessManager (driven by the event log)', () => {
     await pm.stop();
     expect((await trnOf('T1')).map((e) => (e.data as { trn: string }).trn)).toEqual([sandboxTrn('T1')]);
     expect(registry.trnCalls.map((c) => c.trainee_id)).toEqual(['T1', 'T2']);
-    expect(await readModel.readCheckpoint(REGISTRY_PM_CHECKPOINT)).toBe(pm.checkpoint);
+    expect(await checkpoints.readCheckpoint(REGISTRY_PM_CHECKPOINT)).toBe(pm.checkpoint);
 
-    const again = new RegistryProcessManager(store, readModel, registry, quiet);
+    const again = new RegistryProcessManager(store, checkpoints, registry, quiet);
     await again.start();
     await new Promise((r) => setTimeout(r, 200));
     await again.stop();
@@ -114,9 +114,30 @@ describe('RegistryProcessManager (driven by the event log)', () => {
     expect(await trnOf('T1')).toHaveLength(1);
   });
 
+  it('after a log restored older than its checkpoint: starts again from the log, asking only for outcomes the log lacks', async () => {
+    const registry = new CountingRegistry(instant());
+    const pm = new RegistryProcessManager(store, checkpoints, registry, quiet);
+    await pm.start();
+    await register(store, 'T1');
+    await until(async () => (await trnOf('T1')).length === 1);
+    await pm.stop();
+    // The restored log: T1 with its TRN, and T2 submitted but not yet answered; the checkpoint kept from a later log.
+    await register(store, 'T2');
+    await checkpoints.writeCheckpoint(REGISTRY_PM_CHECKPOINT, logPosition((await store.headPosition()) + 1000));
+    const warnings: string[] = [];
+    const again = new RegistryProcessManager(store, checkpoints, registry, { ...quiet, warn: (m: string) => warnings.push(m) });
+    await again.start();
+    await until(async () => (await trnOf('T2')).length === 1);
+    await again.stop();
+    expect(warnings).toContain("registry process manager's checkpoint is beyond the log's head: handling the log again from its start");
+    expect(registry.trnCalls.map((c) => c.trainee_id)).toEqual(['T1', 'T2']);
+    expect(await trnOf('T1')).toHaveLength(1);
+    expect(await checkpoints.readCheckpoint(REGISTRY_PM_CHECKPOINT)).toBe(await store.headPosition());
+  });
+
   it('retries a registry that is down instead of skipping the event', async () => {
     const registry = new CountingRegistry(instant(), 2);
-    const pm = new RegistryProcessManager(store, readModel, registry, quiet, { maxBackoffMs: 20 });
+    const pm = new RegistryProcessManager(store, checkpoints, registry, quiet, { maxBackoffMs: 20 });
     await pm.start();
     await register(store, 'T1');
     await until(async () => (await trnOf('T1')).length === 1);
@@ -129,7 +150,7 @@ describe('RegistryProcessManager (driven by the event log)', () => {
     const errors: unknown[] = [];
     const log = { ...quiet, error: (_: string, context?: Record<string, unknown>) => errors.push(context?.error) };
     const failing = failingSubscriptions(store, [new Error('connection reset')]);
-    const pm = new RegistryProcessManager(failing, readModel, new CountingRegistry(instant()), log, { maxBackoffMs: 20 });
+    const pm = new RegistryProcessManager(failing, checkpoints, new CountingRegistry(instant()), log, { maxBackoffMs: 20 });
     await pm.start();
     await register(store, 'T1');
     await until(async () => (await trnOf('T1')).length === 1);
@@ -142,7 +163,7 @@ describe('RegistryProcessManager (driven by the event log)', () => {
   it('stops and tells onFatal when its subscription cannot go on', async () => {
     const fatal: Error[] = [];
     const failing = failingSubscriptions(store, [new PermanentSubscriptionError('access denied')]);
-    const pm = new RegistryProcessManager(failing, readModel, new CountingRegistry(instant()), quiet, {
+    const pm = new RegistryProcessManager(failing, checkpoints, new CountingRegistry(instant()), quiet, {
       maxBackoffMs: 20,
       onFatal: (e) => fatal.push(e),
     });
@@ -156,15 +177,15 @@ describe('RegistryProcessManager (driven by the event log)', () => {
 
   it('stopping during a sandbox delay leaves the event to the next start, which handles it once', async () => {
     const slow = new CountingRegistry(new SandboxRegistry({ trnDelayMs: 60_000 }));
-    const pm = new RegistryProcessManager(store, readModel, slow, quiet);
+    const pm = new RegistryProcessManager(store, checkpoints, slow, quiet);
     await pm.start();
     await register(store, 'T1', new Date().toISOString());
     await until(async () => slow.trnCalls.length === 1);
     await pm.stop();
     expect(await trnOf('T1')).toHaveLength(0);
-    expect(await readModel.readCheckpoint(REGISTRY_PM_CHECKPOINT)).toBe(0);
+    expect(await checkpoints.readCheckpoint(REGISTRY_PM_CHECKPOINT)).toBe(0);
     const fast = new CountingRegistry(instant());
-    const next = new RegistryProcessManager(store, readModel, fast, quiet);
+    const next = new RegistryProcessManager(store, checkpoints, fast, quiet);
     await next.start();
     await until(async () => (await trnOf('T1')).length === 1);
     await next.stop();
@@ -174,7 +195,7 @@ describe('RegistryProcessManager (driven by the event log)', () => {
   it('after a restart, handles at once an event whose due time has passed meanwhile', async () => {
     const submittedAt = new Date();
     const slow = new CountingRegistry(new SandboxRegistry({ trnDelayMs: 60_000 }));
-    const pm = new RegistryProcessManager(store, readModel, slow, quiet);
+    const pm = new RegistryProcessManager(store, checkpoints, slow, quiet);
     await pm.start();
     await register(store, 'T1', submittedAt.toISOString());
     await until(async () => slow.trnCalls.length === 1);
@@ -184,7 +205,7 @@ describe('RegistryProcessManager (driven by the event log)', () => {
     // The process comes back 61 s after the submission (by its clock; real timers, no fake sleep).
     const later = () => new Date(submittedAt.getTime() + 61_000);
     const restarted = new CountingRegistry(new SandboxRegistry({ trnDelayMs: 60_000, clock: later }));
-    const next = new RegistryProcessManager(store, readModel, restarted, quiet, { clock: later });
+    const next = new RegistryProcessManager(store, checkpoints, restarted, quiet, { clock: later });
     await next.start();
     await until(async () => (await trnOf('T1')).length === 1);
     await next.stop();
@@ -198,7 +219,7 @@ describe('RegistryProcessManager (driven by the event log)', () => {
     const ids = ['T1', 'T2', 'T3', 'T4', 'T5'];
     for (const id of ids) await register(store, id, t0);
     const registry = new CountingRegistry(new SandboxRegistry({ trnDelayMs: 60_000, clock: time.clock, sleep: time.sleep }));
-    const pm = new RegistryProcessManager(store, readModel, registry, quiet, { clock: time.clock });
+    const pm = new RegistryProcessManager(store, checkpoints, registry, quiet, { clock: time.clock });
     await pm.start();
     await until(async () => (await trnOf('T5')).length === 1);
     await pm.stop();

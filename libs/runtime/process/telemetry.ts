@@ -1,4 +1,4 @@
-import { createRegistry, RegistryProcessManager } from '@app/registry';
+import { createRegistry, RegistryProcessManager, type ConsumerCheckpoints } from '@app/registry';
 import {
   instrumentRegistry,
   Metrics,
@@ -11,7 +11,6 @@ import type { AppConfig } from './config';
 import { type ContextLogger, messageFirst } from './logging';
 import { exitOnFatal } from './process-signals';
 import type { EventStore } from '@app/event-sourcing';
-import type { ReadModelStore } from '@app/runtime/projector';
 
 export interface ProcessMetrics {
   metrics: Metrics;
@@ -34,7 +33,7 @@ export function processMetrics(
 /** The projecting process's registry process manager, measured and traced; null when no registry is configured. */
 export function createRegistryProcess(
   config: AppConfig,
-  stores: { eventStore: EventStore; consumerCheckpoints: Pick<ReadModelStore, 'readCheckpoint' | 'writeCheckpoint'> },
+  stores: { eventStore: EventStore; consumerCheckpoints: ConsumerCheckpoints },
   logger: ContextLogger,
   metrics: Metrics | null,
 ): RegistryProcessManager | null {

@@ -7,7 +7,8 @@ export const CONSUMER_CHECKPOINTS_TABLE = 'consumer_checkpoints';
 
 /**
  * Positions of the log's consumers other than projections (the registry process manager's) in `state.sqlite`: not in the read store, as
- * a rebuilt one must not send the manager back to the log's start (it would ask the registry again for every trainee). Only forward.
+ * a rebuilt one must not send the manager back to the log's start (it would ask the registry again for every trainee). Only forward,
+ * but for a reset.
  */
 export class SqliteConsumerCheckpoints {
   private readonly db: Database.Database;
@@ -38,6 +39,16 @@ export class SqliteConsumerCheckpoints {
   /** Unless a later one is stored already. */
   async writeCheckpoint(name: string, position: LogPosition): Promise<void> {
     this.write.run(name, position, new Date().toISOString());
+  }
+
+  /** Back as well as forward (`CheckpointStore.resetCheckpoint` of the registry process manager). */
+  async resetCheckpoint(name: string, position: LogPosition): Promise<void> {
+    this.db
+      .prepare<[string, number, string]>(
+        `INSERT INTO ${CONSUMER_CHECKPOINTS_TABLE} (name, position, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`,
+      )
+      .run(name, position, new Date().toISOString());
   }
 
   close(): void {

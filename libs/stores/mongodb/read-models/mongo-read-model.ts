@@ -238,4 +238,9 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
   async writeCheckpoint(name: string, position: LogPosition): Promise<void> {
     await this.registry.advanceCheckpoint(position, name, 0);
   }
+
+  /** A consumer's, back as well as forward (the registry process manager's `CheckpointStore`). Throws the driver's error. */
+  async resetCheckpoint(name: string, position: LogPosition): Promise<void> {
+    await this.registry.resetCheckpoint(position, name);
+  }
 }

@@ -127,6 +127,12 @@ export class MongoRegistry {
     return logPosition(Number(row?.position ?? 0));
   }
 
+  /** Back as well as forward: `$set`-upserts, retrying a racing upsert. */
+  async resetCheckpoint(position: LogPosition, id: string): Promise<void> {
+    const update = { $set: { position, updated_at: now() } };
+    await retryDuplicateKey(() => this.checkpoints.updateOne({ _id: id }, update, { upsert: true, writeConcern: WRITE_CONCERN }));
+  }
+
   /** `$max`-upserts, retrying a racing upsert. */
   async advanceCheckpoint(position: number, id: string, version: number): Promise<void> {
     const update = {
