@@ -23,6 +23,10 @@ export interface AppConfig {
   apiVersions: readonly string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   eventStoreUrl: string | null;
+  /**
+   * Null: SQLite. Its `wtimeoutMS` (default 10000 ms, `0`: none) bounds every write's wait for a majority (docs/operations.md
+   * "Configuration"); `@app/stores/mongodb` reads it from the string, so the API, the projector and the admin CLI all take it.
+   */
   mongodbUrl: string | null;
   /** `external`: the projector process runs the projections and writes wait for its stored checkpoint. */
   projector: 'in-process' | 'external';
@@ -219,7 +223,10 @@ function envSpec(port: number) {
     API_VERSIONS: str({ default: '', desc: 'comma-separated API versions to serve (default: by APP_ENV)' }),
     LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
     EVENTSTORE_URL: str({ default: '' }),
-    MONGODB_URL: str({ default: '' }),
+    MONGODB_URL: str({
+      default: '',
+      desc: 'mongodb:// connection string of the read models; its wtimeoutMS bounds a write (default 10000)',
+    }),
     PROJECTOR: str({ choices: ['in-process', 'external'], default: 'in-process' }),
     REGISTRY_URL: str({ default: '' }),
     REGISTRY_TOKEN: str({ default: '' }),

@@ -22,8 +22,19 @@ export interface MongoReadModelOptions {
 /** The one checkpoint from before each projection had its store: found without a registry, adopted for both `v1` stores, as on SQLite. */
 export const LEGACY_CHECKPOINT_ID = `main_v${PROJECTION_VERSION}`;
 
-/** Majority and journal, so an acknowledged projection write survives `kill -9` or failover (docs/DESIGN.md property 4). */
-export const WRITE_CONCERN: WriteConcernSettings = { w: 'majority', journal: true };
+/** Ms a write waits for a majority to acknowledge it, unless `MONGODB_URL` names `wtimeoutMS` (docs/operations.md "Configuration"). */
+export const DEFAULT_WRITE_TIMEOUT_MS = 10_000;
+
+/**
+ * The write concern of every store's writes, set on their `Db` by {@link openDatabase}: majority and journal, so an acknowledged write
+ * survives `kill -9` or failover (docs/DESIGN.md property 4), waited for at most `wtimeoutMS`: the connection string's, else
+ * {@link DEFAULT_WRITE_TIMEOUT_MS} (`0`: no limit). Without it a write waits as long as no majority can acknowledge it (a secondary of
+ * three down, another lagging). Past it the write, applied on the primary and perhaps kept, fails with the driver's
+ * `MongoWriteConcernError` (`MongoBulkWriteError` from a bulk write), which `isMongoUnavailable` tells.
+ */
+export function writeConcernOf(client: MongoClient): WriteConcernSettings {
+  return { w: 'majority', journal: true, wtimeoutMS: client.writeConcern?.wtimeoutMS ?? DEFAULT_WRITE_TIMEOUT_MS };
+}
 
 export const DUPLICATE_KEY = 11000;
 
@@ -39,7 +50,8 @@ export const SWAP_LEASE_MS = 30_000;
 export const SWAP_LOCK_POLL_MS = 25;
 
 /**
- * With {@link WRITE_CONCERN} and `ignoreUndefined`. An Error naming the accepted schemes (password redacted) unless `mongodb://` or
+ * With {@link writeConcernOf} the client's and `ignoreUndefined`; the stores write with the `Db`'s write concern, naming none of their
+ * own. An Error naming the accepted schemes (password redacted) unless `mongodb://` or
  * `mongodb+srv://`; the driver's error when the server cannot be reached (the client then closed).
  */
 export async function openDatabase(url: string, dbName?: string): Promise<{ client: MongoClient; db: Db }> {
@@ -51,7 +63,7 @@ export async function openDatabase(url: string, dbName?: string): Promise<{ clie
   const client = new MongoClient(url, { ignoreUndefined: true });
   try {
     await client.connect();
-    return { client, db: client.db(name, { writeConcern: WRITE_CONCERN, ignoreUndefined: true }) };
+    return { client, db: client.db(name, { writeConcern: writeConcernOf(client), ignoreUndefined: true }) };
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;

@@ -3,12 +3,16 @@
  * the driver's ordered `insertMany` does on a duplicate id (stores the documents before it, none
  * after, and throws `MongoBulkWriteError` with code 11000, the failed index in `writeErrors` and the
  * ids stored before it in `insertedIds`: mongodb 7.9 `lib/bulk/common.js`, `BulkWriteResult`
- * `getSuccessfullyInsertedIds` for an ordered batch), so the test shows what the store leaves behind. The store on a server is the
- * data key store contract's (test/contract/mongodb-data-key-store.contract-spec.ts, run when
- * MONGODB_URL is set), which has the same case.
+ * `getSuccessfullyInsertedIds` for an ordered batch), or stores them all and throws what the driver
+ * throws for a majority write concern past its `wtimeoutMS` (./testing/driver-faults.ts), so the
+ * test shows what the store leaves behind. The store on a server is the data key store contract's
+ * (test/contract/mongodb-data-key-store.contract-spec.ts, run when MONGODB_URL is set), which has
+ * the duplicate case.
  */
 import { Binary, MongoBulkWriteError, MongoServerError, type BulkWriteResult, type Db } from 'mongodb';
 import { MongoDataKeyStore } from './mongo-data-key-store';
+import { bulkWriteConcernTimeout } from './testing/driver-faults';
+import { isMongoUnavailable } from './unavailable';
 
 interface Doc {
   _id: string;
@@ -16,11 +20,11 @@ interface Doc {
 }
 
 /** A `data_keys` collection double: ordered inserts as the driver makes them, deletes by `$or` of exact (id, wrapped). */
-function collectionDouble() {
+function collectionDouble(options: { majority?: 'timed out' } = {}) {
   const rows = new Map<string, Doc>();
   const collection = {
-    insertMany: async (docs: Doc[], options: { ordered?: boolean }) => {
-      expect(options.ordered).not.toBe(false);
+    insertMany: async (docs: Doc[], insertOptions: { ordered?: boolean }) => {
+      expect(insertOptions.ordered).not.toBe(false);
       for (const [index, doc] of docs.entries()) {
         if (rows.has(doc._id)) {
           const insertedIds = Object.fromEntries(docs.slice(0, index).map((d, i) => [i, d._id]));
@@ -34,6 +38,8 @@ function collectionDouble() {
         }
         rows.set(doc._id, doc);
       }
+      // Applied on the primary, not acknowledged by a majority within wtimeoutMS.
+      if (options.majority === 'timed out') throw bulkWriteConcernTimeout(docs.map((d) => d._id));
       return { insertedCount: docs.length };
     },
     deleteMany: async (filter: { $or: Doc[] }) => {
@@ -68,6 +74,18 @@ describe('MongoDataKeyStore.reserve (driver double)', () => {
     expect(refused).toMatchObject({ code: 11000, insertedIds: { 0: 'R1', 1: 'R2' } });
     expect([...rows.keys()]).toEqual(['T1']);
     expect(rows.get('T1')!.wrapped).toBe(held);
+  });
+
+  it('throws a batch whose write concern timed out as the store being unavailable (a 503), leaving none of it stored', async () => {
+    const { db, rows } = collectionDouble({ majority: 'timed out' });
+    const batch = ['R1', 'R2'].map((traineeId) => ({ traineeId, wrapped: Buffer.from(traineeId) }));
+    const refused = await new MongoDataKeyStore(db).reserve(batch).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(MongoBulkWriteError);
+    expect(isMongoUnavailable(refused)).toBe(true);
+    expect([...rows.keys()]).toEqual([]);
   });
 
   it('stores the whole batch when no id is held', async () => {

@@ -1,7 +1,7 @@
 import { Binary, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { DataKeyStore } from '@app/personal-data';
 import type { NamedClaim, RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
-import { DUPLICATE_KEY, untilDone, WRITE_CONCERN } from './mongo-connection';
+import { DUPLICATE_KEY, untilDone } from './mongo-connection';
 import { MongoRegistrationReservations } from './mongo-registration-reservations';
 
 interface KeyDocument {
@@ -75,11 +75,7 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
 
   async ensure(traineeId: string, wrapped: Buffer): Promise<Buffer | 'erased'> {
     try {
-      await this.keys.updateOne(
-        { _id: traineeId },
-        { $setOnInsert: { wrapped: new Binary(wrapped), erasedAt: null } },
-        { upsert: true, writeConcern: WRITE_CONCERN },
-      );
+      await this.keys.updateOne({ _id: traineeId }, { $setOnInsert: { wrapped: new Binary(wrapped), erasedAt: null } }, { upsert: true });
     } catch (err) {
       // Two upserts of one new _id at once: one inserts, the other fails with a duplicate key and reads it.
       if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
@@ -98,9 +94,9 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
     if (entries.length === 0) return;
     const docs = entries.map((e) => ({ _id: e.traineeId, wrapped: new Binary(e.wrapped), erasedAt: null }));
     try {
-      await this.keys.insertMany(docs, { ordered: true, writeConcern: WRITE_CONCERN });
+      await this.keys.insertMany(docs, { ordered: true });
     } catch (error) {
-      await this.keys.deleteMany({ $or: docs.map(({ _id, wrapped }) => ({ _id, wrapped })) }, { writeConcern: WRITE_CONCERN });
+      await this.keys.deleteMany({ $or: docs.map(({ _id, wrapped }) => ({ _id, wrapped })) });
       throw error;
     }
   }
@@ -119,18 +115,10 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
   }
 
   private async destroyKey(traineeId: string, at: Date): Promise<boolean> {
-    const destroyed = await this.keys.updateOne(
-      { _id: traineeId, wrapped: { $ne: null } },
-      { $set: { wrapped: null, erasedAt: at } },
-      { writeConcern: WRITE_CONCERN },
-    );
+    const destroyed = await this.keys.updateOne({ _id: traineeId, wrapped: { $ne: null } }, { $set: { wrapped: null, erasedAt: at } });
     if (destroyed.modifiedCount > 0) return true;
     try {
-      await this.keys.updateOne(
-        { _id: traineeId },
-        { $setOnInsert: { wrapped: null, erasedAt: at } },
-        { upsert: true, writeConcern: WRITE_CONCERN },
-      );
+      await this.keys.updateOne({ _id: traineeId }, { $setOnInsert: { wrapped: null, erasedAt: at } }, { upsert: true });
     } catch (err) {
       if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
     }
@@ -151,7 +139,6 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
     const replaced = await this.keys.updateOne(
       { _id: traineeId, wrapped: new Binary(expected) },
       { $set: { wrapped: new Binary(wrapped) } },
-      { writeConcern: WRITE_CONCERN },
     );
     return replaced.modifiedCount > 0;
   }

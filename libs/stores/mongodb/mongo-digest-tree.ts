@@ -8,7 +8,7 @@ import {
   type SignedDigest,
   type HashedHead,
 } from '@app/audit';
-import { DUPLICATE_KEY, retryDuplicateKey, WRITE_CONCERN } from './mongo-connection';
+import { DUPLICATE_KEY, retryDuplicateKey } from './mongo-connection';
 
 interface DigestDocument {
   _id: 'latest';
@@ -75,14 +75,12 @@ export class MongoDigestTreeStore implements DigestTreeStore {
   async keep(digest: SignedDigest, tree: DigestTree): Promise<void> {
     const g = await this.claimGeneration();
     const heads = tree.heads.map((h, i) => ({ g, stream_id: h.streamId, leaf_index: i, revision: h.revision, hash: h.hash }));
-    for (let i = 0; i < heads.length; i += INSERT_BATCH)
-      await this.headRows.insertMany(heads.slice(i, i + INSERT_BATCH), { writeConcern: WRITE_CONCERN });
+    for (let i = 0; i < heads.length; i += INSERT_BATCH) await this.headRows.insertMany(heads.slice(i, i + INSERT_BATCH));
     const nodes = tree.nodes.map((n) => ({ g, level: n.level, idx: n.index, hash: new Binary(n.hash) }));
-    for (let i = 0; i < nodes.length; i += INSERT_BATCH)
-      await this.nodes.insertMany(nodes.slice(i, i + INSERT_BATCH), { writeConcern: WRITE_CONCERN });
+    for (let i = 0; i < nodes.length; i += INSERT_BATCH) await this.nodes.insertMany(nodes.slice(i, i + INSERT_BATCH));
     const stale = (await this.point(g, digest)) ? { g: { $lt: g } } : { g };
-    await this.headRows.deleteMany(stale, { writeConcern: WRITE_CONCERN });
-    await this.nodes.deleteMany(stale, { writeConcern: WRITE_CONCERN });
+    await this.headRows.deleteMany(stale);
+    await this.nodes.deleteMany(stale);
   }
 
   /**
@@ -95,7 +93,7 @@ export class MongoDigestTreeStore implements DigestTreeStore {
       this.generations.findOneAndUpdate(
         { _id: 'generations' },
         [{ $set: { last: { $add: [{ $max: [{ $ifNull: ['$last', 0] }, { $literal: pointed }] }, 1] } } }],
-        { upsert: true, returnDocument: 'after', writeConcern: WRITE_CONCERN },
+        { upsert: true, returnDocument: 'after' },
       ),
     );
     if (!claimed) throw new Error('audit_digest: no generation was claimed');
@@ -108,11 +106,7 @@ export class MongoDigestTreeStore implements DigestTreeStore {
    */
   private async point(g: number, digest: SignedDigest): Promise<boolean> {
     try {
-      await this.digests.updateOne(
-        { _id: 'latest', generation: { $lt: g } },
-        { $set: { generation: g, digest } },
-        { upsert: true, writeConcern: WRITE_CONCERN },
-      );
+      await this.digests.updateOne({ _id: 'latest', generation: { $lt: g } }, { $set: { generation: g, digest } }, { upsert: true });
       return true;
     } catch (err) {
       if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;

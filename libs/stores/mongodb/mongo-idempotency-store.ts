@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MongoServerError, type Collection, type Db } from 'mongodb';
-import { DUPLICATE_KEY, untilDone, WRITE_CONCERN } from './mongo-connection';
+import { DUPLICATE_KEY, untilDone } from './mongo-connection';
 import {
   IDEMPOTENCY_CLAIM_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
@@ -44,16 +44,19 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     await this.indexed();
     const _id = JSON.stringify([scope, key]);
     const staleClaim = new Date(now.getTime() - IDEMPOTENCY_CLAIM_LEASE_MS);
-    await this.keys.deleteOne(
-      { _id, $or: [{ expiresAt: { $lte: now } }, { status: null, createdAt: { $lte: staleClaim } }] },
-      { writeConcern: WRITE_CONCERN },
-    );
+    await this.keys.deleteOne({ _id, $or: [{ expiresAt: { $lte: now } }, { status: null, createdAt: { $lte: staleClaim } }] });
     const claim = randomUUID();
     try {
-      await this.keys.insertOne(
-        { _id, fingerprint, claim, status: null, contentType: null, body: null, createdAt: now, expiresAt: expiry(now) },
-        { writeConcern: WRITE_CONCERN },
-      );
+      await this.keys.insertOne({
+        _id,
+        fingerprint,
+        claim,
+        status: null,
+        contentType: null,
+        body: null,
+        createdAt: now,
+        expiresAt: expiry(now),
+      });
       return { outcome: 'claimed', claim };
     } catch (err) {
       if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
@@ -70,21 +73,20 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     await this.keys.updateOne(
       { _id: JSON.stringify([scope, key]), claim },
       { $set: { status: answer.status, contentType: answer.contentType, body: answer.body } },
-      { writeConcern: WRITE_CONCERN },
     );
   }
 
   async release(scope: string, key: string, claim: string): Promise<void> {
-    await this.keys.deleteOne({ _id: JSON.stringify([scope, key]), claim, status: null }, { writeConcern: WRITE_CONCERN });
+    await this.keys.deleteOne({ _id: JSON.stringify([scope, key]), claim, status: null });
   }
 
   async forget(text: string): Promise<number> {
     const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return (await this.keys.deleteMany({ body: { $regex: escaped } }, { writeConcern: WRITE_CONCERN })).deletedCount;
+    return (await this.keys.deleteMany({ body: { $regex: escaped } })).deletedCount;
   }
 
   async prune(now: Date): Promise<number> {
-    return (await this.keys.deleteMany({ expiresAt: { $lte: now } }, { writeConcern: WRITE_CONCERN })).deletedCount;
+    return (await this.keys.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 import { MongoServerError, type Collection, type Db } from 'mongodb';
 import type { NamedClaim, RegistrationClaim, RegistrationReservation } from '@app/trainees/write';
-import { DUPLICATE_KEY, untilDone, WRITE_CONCERN } from './mongo-connection';
+import { DUPLICATE_KEY, untilDone } from './mongo-connection';
 
 interface ReservationDocument {
   /** The reservation's name (a keyed hash of the duplicate rule's key). */
@@ -43,18 +43,14 @@ export class MongoRegistrationReservations {
     const stored = claims.map(({ trainee_id, at }) => ({ trainee_id, at }));
     if (version === 0) {
       try {
-        await this.rows.insertOne({ _id: name, version: 1, claims: stored }, { writeConcern: WRITE_CONCERN });
+        await this.rows.insertOne({ _id: name, version: 1, claims: stored });
         return true;
       } catch (err) {
         if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
         throw err;
       }
     }
-    const updated = await this.rows.updateOne(
-      { _id: name, version },
-      { $set: { version: version + 1, claims: stored } },
-      { writeConcern: WRITE_CONCERN },
-    );
+    const updated = await this.rows.updateOne({ _id: name, version }, { $set: { version: version + 1, claims: stored } });
     return updated.modifiedCount === 1;
   }
 
@@ -90,10 +86,9 @@ export class MongoRegistrationReservations {
           update: { $pull: { claims: { trainee_id } }, $inc: { version: 1 } },
         },
       })),
-      { ordered: false, writeConcern: WRITE_CONCERN },
+      { ordered: false },
     );
-    if (pulled.modifiedCount > 0)
-      await this.rows.deleteMany({ _id: { $in: claims.map((c) => c.name) }, claims: { $size: 0 } }, { writeConcern: WRITE_CONCERN });
+    if (pulled.modifiedCount > 0) await this.rows.deleteMany({ _id: { $in: claims.map((c) => c.name) }, claims: { $size: 0 } });
   }
 
   /** Pulls `traineeId`'s claims and deletes each reservation left with none; true when there were any. */
@@ -102,9 +97,8 @@ export class MongoRegistrationReservations {
     const pulled = await this.rows.updateMany(
       { 'claims.trainee_id': traineeId },
       { $pull: { claims: { trainee_id: traineeId } }, $inc: { version: 1 } },
-      { writeConcern: WRITE_CONCERN },
     );
-    if (pulled.modifiedCount > 0) await this.rows.deleteMany({ claims: { $size: 0 } }, { writeConcern: WRITE_CONCERN });
+    if (pulled.modifiedCount > 0) await this.rows.deleteMany({ claims: { $size: 0 } });
     return pulled.modifiedCount > 0;
   }
 }

@@ -28,7 +28,7 @@ export class MongoSchoolDirectory implements SchoolDirectory {
       schools.map((s) => ({
         replaceOne: { filter: { _id: s.urn }, replacement: { _id: s.urn, name: s.name, town: s.town, postcode: s.postcode }, upsert: true },
       })),
-      { ordered: false, writeConcern: { w: 'majority' } },
+      { ordered: false },
     );
   }
 

@@ -1,6 +1,6 @@
 import { Binary, type Collection, type Db } from 'mongodb';
 import type { UploadFiles } from '@app/uploads/write';
-import { untilDone, WRITE_CONCERN } from './mongo-connection';
+import { untilDone } from './mongo-connection';
 
 interface PartDocument {
   /** `<upload_id>/<part>`. */
@@ -40,7 +40,7 @@ export class MongoUploadFiles implements UploadFiles {
       bytes: new Binary(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
       stored_at: new Date(),
     };
-    await this.parts_.replaceOne({ _id: doc._id }, doc, { upsert: true, writeConcern: WRITE_CONCERN });
+    await this.parts_.replaceOne({ _id: doc._id }, doc, { upsert: true });
   }
 
   async get(uploadId: string, part: string): Promise<Uint8Array | null> {
@@ -54,7 +54,7 @@ export class MongoUploadFiles implements UploadFiles {
   }
 
   async delete(uploadId: string): Promise<number> {
-    return (await this.parts_.deleteMany({ upload_id: uploadId }, { writeConcern: WRITE_CONCERN })).deletedCount;
+    return (await this.parts_.deleteMany({ upload_id: uploadId })).deletedCount;
   }
 
   /** The client is the read store's, closed with it. */

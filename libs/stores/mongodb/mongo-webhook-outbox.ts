@@ -1,6 +1,5 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import { logPosition, type LogPosition } from '@app/event-sourcing';
-import { WRITE_CONCERN } from './mongo-connection';
 import {
   forgottenPayload,
   type NewWebhookDelivery,
@@ -85,7 +84,7 @@ export class MongoWebhookOutbox implements WebhookOutbox {
 
   /** Endpoints, deliveries, abandonments, then the checkpoint. */
   async ingest(batch: IngestBatch): Promise<void> {
-    const options = { ordered: false, writeConcern: WRITE_CONCERN };
+    const options = { ordered: false };
     if (batch.endpoints.length > 0) {
       const ops = batch.endpoints.map((e): AnyBulkWriteOperation<EndpointDocument> => ({
         replaceOne: { filter: { _id: e.endpoint_id }, replacement: { ...e }, upsert: true },
@@ -102,14 +101,9 @@ export class MongoWebhookOutbox implements WebhookOutbox {
       await this.deliveriesCollection.updateMany(
         { endpoint_id: { $in: batch.abandonFor }, status: 'pending' },
         { $set: { status: 'abandoned', last_error: ABANDONED_ERROR } },
-        { writeConcern: WRITE_CONCERN },
       );
     }
-    await this.dispatcher.updateOne(
-      { _id: 'checkpoint' },
-      { $max: { position: batch.checkpoint } },
-      { upsert: true, writeConcern: WRITE_CONCERN },
-    );
+    await this.dispatcher.updateOne({ _id: 'checkpoint' }, { $max: { position: batch.checkpoint } }, { upsert: true });
   }
 
   /** Up to `limit` pending deliveries due at `now` (ms), each the oldest pending of its (endpoint, trainee); by position. */
@@ -191,7 +185,7 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     for (const [field, value] of Object.entries(outcome)) set[field] = { $literal: value };
     set.attempts = { $add: ['$attempts', 1] };
     set.first_attempt_at = { $ifNull: ['$first_attempt_at', { $literal: attempt.at }] };
-    await this.deliveriesCollection.updateOne({ _id: deliveryId, status: 'pending' }, [{ $set: set }], { writeConcern: WRITE_CONCERN });
+    await this.deliveriesCollection.updateOne({ _id: deliveryId, status: 'pending' }, [{ $set: set }]);
   }
 
   /** `WebhookOutbox.resetTo`: endpoints not held removed, the rest replaced; later deliveries deleted; the checkpoint set. */
@@ -216,7 +210,7 @@ export class MongoWebhookOutbox implements WebhookOutbox {
       const forgotten = forgottenPayload(d.payload);
       return forgotten === null ? [] : [{ updateOne: { filter: { _id: d._id }, update: { $set: { payload: forgotten } } } }];
     });
-    if (writes.length > 0) await this.deliveriesCollection.bulkWrite(writes, { writeConcern: WRITE_CONCERN });
+    if (writes.length > 0) await this.deliveriesCollection.bulkWrite(writes);
     return writes.length;
   }
 

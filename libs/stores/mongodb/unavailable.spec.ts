@@ -13,6 +13,7 @@ import {
   type BulkWriteResult,
 } from 'mongodb';
 import { isMongoUnavailable } from './unavailable';
+import { bulkWriteConcernTimeout, writeConcernTimeout } from './testing/driver-faults';
 
 const serverError = (code: number, errorLabels: string[] = []) => new MongoServerError({ message: `code ${code}`, code, errorLabels });
 
@@ -27,6 +28,11 @@ describe('isMongoUnavailable', () => {
     [
       'a write concern not met in time',
       new MongoWriteConcernError({ writeConcernError: { code: 64, errmsg: 'waiting for replication timed out' } } as never),
+    ],
+    ['a write past its wtimeout, as the driver throws it', writeConcernTimeout()],
+    [
+      'an insertMany or bulkWrite past its wtimeout, as the driver throws it (MongoBulkWriteError, code 64)',
+      bulkWriteConcernTimeout(['R1']),
     ],
     ['a primary stepping down (189)', serverError(189)],
     ['not writable primary (10107)', serverError(10107)],

@@ -1,9 +1,10 @@
 /**
  * Which errors of the MongoDB driver (mongodb 7.9, `lib/error.js`) say the deployment cannot answer now: no server selected, the
- * connection lost or timed out, a write concern not met in time, or a server answer with a code the retryable-writes and
- * retryable-reads specifications list (a primary stepping down, a node shutting down or recovering) or with the
- * `RetryableWriteError` or `TransientTransactionError` label. A write so failed may have been done. Told by name and code, so the
- * driver is loaded only where MongoDB is in use.
+ * connection lost or timed out, a write concern not met in time (`MongoWriteConcernError`, or a `MongoBulkWriteError` whose result
+ * holds the write concern error: what `insertMany` and `bulkWrite` throw, `bulk/common.ts` `executeCommands`), or a server answer
+ * with a code the retryable-writes and retryable-reads specifications list (a primary stepping down, a node shutting down or
+ * recovering) or with the `RetryableWriteError` or `TransientTransactionError` label. A write so failed may have been done. Told
+ * by name and code, so the driver is loaded only where MongoDB is in use.
  */
 const UNAVAILABLE_NAMES = new Set([
   'MongoNetworkError',
@@ -21,8 +22,14 @@ const TRANSIENT_LABELS = ['RetryableWriteError', 'TransientTransactionError'];
 /** True for an error of the driver that says the deployment cannot answer now (see the module doc). */
 export function isMongoUnavailable(error: unknown): boolean {
   if (!(error instanceof Error) || !error.name.startsWith('Mongo')) return false;
-  if (UNAVAILABLE_NAMES.has(error.name)) return true;
+  if (UNAVAILABLE_NAMES.has(error.name) || isBulkWriteConcernError(error)) return true;
   const { code, errorLabels } = error as { code?: unknown; errorLabels?: unknown };
   if (typeof code === 'number' && RETRYABLE_CODES.has(code)) return true;
   return Array.isArray(errorLabels) && errorLabels.some((label) => TRANSIENT_LABELS.includes(label as string));
+}
+
+function isBulkWriteConcernError(error: Error): boolean {
+  if (error.name !== 'MongoBulkWriteError') return false;
+  const result = (error as { result?: { getWriteConcernError?: () => unknown } }).result;
+  return typeof result?.getWriteConcernError === 'function' && result.getWriteConcernError() != null;
 }

@@ -9,6 +9,7 @@ import type { ArgumentsHost } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { MongoNetworkError } from 'mongodb';
 import { isMongoUnavailable } from '@app/stores/mongodb';
+import { bulkWriteConcernTimeout } from '@app/stores/mongodb/testing/driver-faults';
 import { AppendTooLargeError, EventStoreUnavailableError } from '@app/event-sourcing';
 import { ReadModelsDamaged } from '@app/runtime/projector';
 import type { ApiAuthenticator } from '../auth/api.guard';
@@ -85,6 +86,13 @@ describe('ApiExceptionFilter: a database that cannot answer now', () => {
     expect(answer.body).toEqual({
       errors: [{ error: 'ServiceUnavailable', message: 'The service cannot reach its records at the moment; please try again shortly' }],
     });
+  });
+
+  it('answers a bulk write whose majority write concern timed out 503 with Retry-After 5, never 500', async () => {
+    const { answer } = await answerTo(bulkWriteConcernTimeout(['R1', 'R2']), isMongoUnavailable);
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('5');
+    expect(JSON.stringify(answer.body)).not.toMatch(/replication|WriteConcern/);
   });
 
   it('answers EventStoreDB unavailable 503 with Retry-After 1', async () => {

@@ -16,7 +16,7 @@ import {
   type StoredChangeDocument,
   type StoredTrainee,
 } from './mongo-collections';
-import { DUPLICATE_KEY, MAX_WRITE_ATTEMPTS, plain, WRITE_CONCERN } from '../mongo-connection';
+import { DUPLICATE_KEY, MAX_WRITE_ATTEMPTS, plain } from '../mongo-connection';
 import type { MongoRegistry } from './mongo-registry';
 import { WriteFence } from './write-fence';
 
@@ -85,7 +85,7 @@ async function writeFeed(feed: Collection<StoredChangeDocument>, entries: Stored
     entries.map((entry) => ({
       updateOne: { filter: { _id: entry.position }, update: { $setOnInsert: { ...entry } }, upsert: true },
     })),
-    { ordered: false, writeConcern: WRITE_CONCERN },
+    { ordered: false },
   );
 }
 
@@ -198,7 +198,7 @@ async function runBulk<T extends { _id: string; revision?: number }>(
     try {
       await coll.bulkWrite(
         pending.map((w) => w.model),
-        { ordered: false, writeConcern: WRITE_CONCERN },
+        { ordered: false },
       );
       return;
     } catch (error) {
@@ -252,8 +252,8 @@ export async function eraseInStore(
     if (!after.erased) entries.push(changeOf(event, recorded, before, after));
   });
   if (folded.length !== 1 || !folded[0].after.erased) throw new Error(`the stream of trainee ${traineeId} does not end in an erasure`);
-  await feed.deleteMany({ ukprn, trainee_id: traineeId }, { writeConcern: WRITE_CONCERN });
+  await feed.deleteMany({ ukprn, trainee_id: traineeId });
   fence.check();
   await writeFeed(feed, entries);
-  await trainees.deleteOne({ _id: traineeId }, { writeConcern: WRITE_CONCERN });
+  await trainees.deleteOne({ _id: traineeId });
 }

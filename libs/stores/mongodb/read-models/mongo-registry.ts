@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { logPosition, type LogPosition } from '@app/event-sourcing';
 import { PROJECTION_NAMES, PROJECTION_VERSIONS, type ProjectionName } from '@app/runtime/projector';
-import { isStoreGone, LEGACY_CHECKPOINT_ID, MONGO_COLLECTIONS, now, retryDuplicateKey, WRITE_CONCERN } from '../mongo-connection';
+import { isStoreGone, LEGACY_CHECKPOINT_ID, MONGO_COLLECTIONS, now, retryDuplicateKey } from '../mongo-connection';
 import { FreshReads, readFollowingRegistry } from './fresh-read';
 
 /** One checkpoint of `projection_checkpoints`: a store's (`<projection>_<store>`) or another consumer's. */
@@ -67,9 +67,7 @@ export class MongoRegistry {
       const version = legacy ? 1 : this.codeVersions[name];
       if (legacy) await this.advanceCheckpoint(Number(legacy.position), `${name}_v1`, 1);
       const row = { version, store: `v${version}`, rebuilding: null, swap_lock: null, updated_at: now() };
-      await retryDuplicateKey(() =>
-        this.collection.updateOne({ _id: name }, { $setOnInsert: row }, { upsert: true, writeConcern: WRITE_CONCERN }),
-      );
+      await retryDuplicateKey(() => this.collection.updateOne({ _id: name }, { $setOnInsert: row }, { upsert: true }));
     }
     this.cached = null;
   }
@@ -139,6 +137,6 @@ export class MongoRegistry {
       $max: { position },
       $set: { version, updated_at: now() },
     };
-    await retryDuplicateKey(() => this.checkpoints.updateOne({ _id: id }, update, { upsert: true, writeConcern: WRITE_CONCERN }));
+    await retryDuplicateKey(() => this.checkpoints.updateOne({ _id: id }, update, { upsert: true }));
   }
 }

@@ -3,7 +3,7 @@ import type { LogPosition, RecordedEvent } from '@app/event-sourcing';
 import type { ProjectionName } from '@app/runtime/projector';
 import { applyToStore } from './mongo-apply';
 import { mongoStoreCollections } from './mongo-collections';
-import { MAX_WRITE_ATTEMPTS, now, settleAll, sleep, SWAP_LEASE_MS, WRITE_CONCERN } from '../mongo-connection';
+import { MAX_WRITE_ATTEMPTS, now, settleAll, sleep, SWAP_LEASE_MS } from '../mongo-connection';
 import { dropWaitMs, LIVE_WRITE_WINDOW_MS } from './write-fence';
 import type { MongoRegistry } from './mongo-registry';
 
@@ -31,7 +31,6 @@ export async function claimRebuildStore(registry: MongoRegistry, name: Projectio
     const claimed = await registry.collection.updateOne(
       { _id: name, store: row.store, rebuilding: null },
       { $set: { rebuilding: store, updated_at: now() } },
-      { writeConcern: WRITE_CONCERN },
     );
     if (claimed.matchedCount === 1) {
       await registry.read();
@@ -78,7 +77,6 @@ export async function swapInto(
     const repointed = await registry.collection.updateOne(
       { _id: name, store: previous, rebuilding: store, 'swap_lock.token': token, ...LEASE_LIVE },
       { $set: { version, store, rebuilding: null, swap_lock: null, updated_at: now() } },
-      { writeConcern: WRITE_CONCERN },
     );
     if (repointed.matchedCount === 0) {
       throw new Error(
@@ -86,9 +84,7 @@ export async function swapInto(
       );
     }
   } catch (error) {
-    await registry.collection
-      .updateOne({ _id: name, 'swap_lock.token': token }, { $set: { swap_lock: null } }, { writeConcern: WRITE_CONCERN })
-      .catch(() => undefined);
+    await registry.collection.updateOne({ _id: name, 'swap_lock.token': token }, { $set: { swap_lock: null } }).catch(() => undefined);
     throw error;
   }
   await registry.read();
@@ -105,7 +101,6 @@ async function takeSwapLock(registry: MongoRegistry, name: ProjectionName, store
       $or: [{ swap_lock: null }, { $expr: { $lte: ['$swap_lock.until', '$$NOW'] } }],
     },
     [{ $set: { swap_lock: { token: { $literal: token }, until: LEASE }, updated_at: { $literal: now() } } }],
-    { writeConcern: WRITE_CONCERN },
   );
   if (locked.matchedCount === 0) {
     throw new Error(
@@ -117,11 +112,9 @@ async function takeSwapLock(registry: MongoRegistry, name: ProjectionName, store
 
 /** Throws when the lease ran out. */
 async function renewSwapLock(registry: MongoRegistry, name: ProjectionName, store: string, token: string, previous: string): Promise<void> {
-  const renewed = await registry.collection.updateOne(
-    { _id: name, 'swap_lock.token': token, ...LEASE_LIVE },
-    [{ $set: { 'swap_lock.until': LEASE } }],
-    { writeConcern: WRITE_CONCERN },
-  );
+  const renewed = await registry.collection.updateOne({ _id: name, 'swap_lock.token': token, ...LEASE_LIVE }, [
+    { $set: { 'swap_lock.until': LEASE } },
+  ]);
   if (renewed.matchedCount === 0) {
     throw new Error(
       `Swap of ${name} to ${store} lost its lock (lease of ${SWAP_LEASE_MS} ms over): the live projector may have resumed on ${previous}`,
@@ -166,11 +159,9 @@ async function finishSwap(
     // No live batch that found the old store unlocked may still write it (./write-fence.ts).
     await sleep(dropWaitMs(options.lockedAt, performance.now(), options.liveWriteWindowMs ?? LIVE_WRITE_WINDOW_MS));
     await settleAll(
-      mongoStoreCollections(name, previous).map((collection) =>
-        registry.db.dropCollection(collection, { writeConcern: WRITE_CONCERN }).then(() => undefined),
-      ),
+      mongoStoreCollections(name, previous).map((collection) => registry.db.dropCollection(collection).then(() => undefined)),
     );
-    await registry.checkpoints.deleteOne({ _id: `${name}_${previous}` }, { writeConcern: WRITE_CONCERN });
+    await registry.checkpoints.deleteOne({ _id: `${name}_${previous}` });
     return { previous, dropped: true };
   } catch (error) {
     throw new Error(`${name} now serves from ${store} (swapped from ${previous}), but finishing the swap failed: ${String(error)}`, {
