@@ -1,6 +1,7 @@
 import { MongoClient, MongoServerError, type Db, type WriteConcernSettings } from 'mongodb';
 import { PROJECTION_VERSION, type ProjectionName } from '@app/runtime/projector';
 import { redact } from '@app/runtime/process';
+import { isRetryableMongoWrite } from './unavailable';
 
 /** Shared by every store; the stores' own are named by `mongoStoreCollections`. */
 export const MONGO_COLLECTIONS = {
@@ -101,6 +102,26 @@ export async function retryDuplicateKey<T>(write: () => Promise<T>): Promise<T> 
       return await write();
     } catch (error) {
       if (!(error instanceof MongoServerError) || error.code !== DUPLICATE_KEY || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Attempts of a multi-document write: as many as the driver gives a retryable write without a timeout (`execute_operation.ts`). */
+export const MULTI_WRITE_ATTEMPTS = 2;
+
+/**
+ * `write` (an `updateMany` or `deleteMany`, which the driver never retries: `operations/update.ts` and `operations/delete.ts`
+ * `canRetryWrite` are false for a multi-document statement) sent again after an error on which the driver would retry a retryable
+ * write ({@link isRetryableMongoWrite}: a step-down, a lost connection), at most {@link MULTI_WRITE_ATTEMPTS} times in all; the
+ * driver selects a primary for the next attempt, waiting for an election. `write` is told whether an attempt failed before it, which
+ * may have done all or part of it, so each `write` must give the same documents when run again; its result is the last attempt's.
+ */
+export async function retryMultiWrite<T>(write: (again: boolean) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write(attempt > 1);
+    } catch (error) {
+      if (attempt >= MULTI_WRITE_ATTEMPTS || !isRetryableMongoWrite(error)) throw error;
     }
   }
 }

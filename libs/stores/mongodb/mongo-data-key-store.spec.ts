@@ -4,14 +4,15 @@
  * after, and throws `MongoBulkWriteError` with code 11000, the failed index in `writeErrors` and the
  * ids stored before it in `insertedIds`: mongodb 7.9 `lib/bulk/common.js`, `BulkWriteResult`
  * `getSuccessfullyInsertedIds` for an ordered batch), or stores them all and throws what the driver
- * throws for a majority write concern past its `wtimeoutMS` (./testing/driver-faults.ts), so the
- * test shows what the store leaves behind. The store on a server is the data key store contract's
+ * throws for a majority write concern past its `wtimeoutMS` (./testing/driver-faults.ts); its
+ * `deleteMany` may be refused once by a primary that stepped down. So the test shows what the store
+ * leaves behind. The store on a server is the data key store contract's
  * (test/contract/mongodb-data-key-store.contract-spec.ts, run when MONGODB_URL is set), which has
  * the duplicate case.
  */
 import { Binary, MongoBulkWriteError, MongoServerError, type BulkWriteResult, type Db } from 'mongodb';
 import { MongoDataKeyStore } from './mongo-data-key-store';
-import { bulkWriteConcernTimeout } from './testing/driver-faults';
+import { bulkWriteConcernTimeout, failingOnce, steppedDown } from './testing/driver-faults';
 import { isMongoUnavailable } from './unavailable';
 
 interface Doc {
@@ -19,8 +20,13 @@ interface Doc {
   wrapped: Binary | null;
 }
 
+/** `work`, refused by a primary that stepped down on its first call when `fails`. */
+function failingOnceIf<A extends unknown[], R>(fails: boolean, work: (...args: A) => Promise<R>) {
+  return fails ? failingOnce(steppedDown(), work) : jest.fn(work);
+}
+
 /** A `data_keys` collection double: ordered inserts as the driver makes them, deletes by `$or` of exact (id, wrapped). */
-function collectionDouble(options: { majority?: 'timed out' } = {}) {
+function collectionDouble(options: { majority?: 'timed out'; cleanUp?: 'stepped down once' } = {}) {
   const rows = new Map<string, Doc>();
   const collection = {
     insertMany: async (docs: Doc[], insertOptions: { ordered?: boolean }) => {
@@ -42,7 +48,7 @@ function collectionDouble(options: { majority?: 'timed out' } = {}) {
       if (options.majority === 'timed out') throw bulkWriteConcernTimeout(docs.map((d) => d._id));
       return { insertedCount: docs.length };
     },
-    deleteMany: async (filter: { $or: Doc[] }) => {
+    deleteMany: failingOnceIf(options.cleanUp === 'stepped down once', async (filter: { $or: Doc[] }) => {
       let deletedCount = 0;
       for (const { _id, wrapped } of filter.$or) {
         const row = rows.get(_id);
@@ -52,9 +58,9 @@ function collectionDouble(options: { majority?: 'timed out' } = {}) {
         }
       }
       return { deletedCount };
-    },
+    }),
   };
-  return { db: { collection: () => collection } as unknown as Db, rows };
+  return { db: { collection: () => collection } as unknown as Db, rows, collection };
 }
 
 describe('MongoDataKeyStore.reserve (driver double)', () => {
@@ -86,6 +92,15 @@ describe('MongoDataKeyStore.reserve (driver double)', () => {
     expect(refused).toBeInstanceOf(MongoBulkWriteError);
     expect(isMongoUnavailable(refused)).toBe(true);
     expect([...rows.keys()]).toEqual([]);
+  });
+
+  it('sends the clean-up again when a step-down refused it, leaving none of the batch stored', async () => {
+    const { db, rows, collection } = collectionDouble({ cleanUp: 'stepped down once' });
+    rows.set('T1', { _id: 'T1', wrapped: new Binary(Buffer.from('held')) });
+    const batch = ['R1', 'R2', 'T1'].map((traineeId) => ({ traineeId, wrapped: Buffer.from(traineeId) }));
+    await expect(new MongoDataKeyStore(db).reserve(batch)).rejects.toMatchObject({ code: 11000 });
+    expect(collection.deleteMany).toHaveBeenCalledTimes(2);
+    expect([...rows.keys()]).toEqual(['T1']);
   });
 
   it('stores the whole batch when no id is held', async () => {

@@ -1,7 +1,7 @@
 import { Binary, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { DataKeyStore } from '@app/personal-data';
 import type { NamedClaim, RegistrationClaim, RegistrationReservation, RegistrationReservations } from '@app/trainees/write';
-import { DUPLICATE_KEY, untilDone } from './mongo-connection';
+import { DUPLICATE_KEY, retryMultiWrite, untilDone } from './mongo-connection';
 import { MongoRegistrationReservations } from './mongo-registration-reservations';
 
 interface KeyDocument {
@@ -87,8 +87,8 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
 
   /**
    * All of `entries` or none, as on SQLite: one ordered `insertMany`; on failure (an id held, or a lost connection) the entries this call
-   * stored are deleted again by id and wrapped bytes, and the error thrown. No transaction (a standalone server has none); a crash between
-   * leaves keys of ids never handed out.
+   * stored are deleted again by id and wrapped bytes (sent again after a step-down: `retryMultiWrite`), and the error thrown. No
+   * transaction (a standalone server has none); a crash between leaves keys of ids never handed out.
    */
   async reserve(entries: ReadonlyArray<{ traineeId: string; wrapped: Buffer }>): Promise<void> {
     if (entries.length === 0) return;
@@ -96,7 +96,7 @@ export class MongoDataKeyStore implements DataKeyStore, RegistrationReservations
     try {
       await this.keys.insertMany(docs, { ordered: true });
     } catch (error) {
-      await this.keys.deleteMany({ $or: docs.map(({ _id, wrapped }) => ({ _id, wrapped })) });
+      await retryMultiWrite(() => this.keys.deleteMany({ $or: docs.map(({ _id, wrapped }) => ({ _id, wrapped })) }));
       throw error;
     }
   }

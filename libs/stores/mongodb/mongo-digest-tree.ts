@@ -8,7 +8,7 @@ import {
   type SignedDigest,
   type HashedHead,
 } from '@app/audit';
-import { DUPLICATE_KEY, retryDuplicateKey } from './mongo-connection';
+import { DUPLICATE_KEY, retryDuplicateKey, retryMultiWrite } from './mongo-connection';
 
 interface DigestDocument {
   _id: 'latest';
@@ -79,8 +79,8 @@ export class MongoDigestTreeStore implements DigestTreeStore {
     const nodes = tree.nodes.map((n) => ({ g, level: n.level, idx: n.index, hash: new Binary(n.hash) }));
     for (let i = 0; i < nodes.length; i += INSERT_BATCH) await this.nodes.insertMany(nodes.slice(i, i + INSERT_BATCH));
     const stale = (await this.point(g, digest)) ? { g: { $lt: g } } : { g };
-    await this.headRows.deleteMany(stale);
-    await this.nodes.deleteMany(stale);
+    await retryMultiWrite(() => this.headRows.deleteMany(stale));
+    await retryMultiWrite(() => this.nodes.deleteMany(stale));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MongoServerError, type Collection, type Db } from 'mongodb';
-import { DUPLICATE_KEY, untilDone } from './mongo-connection';
+import { DUPLICATE_KEY, retryMultiWrite, untilDone } from './mongo-connection';
 import {
   IDEMPOTENCY_CLAIM_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
@@ -80,13 +80,15 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     await this.keys.deleteOne({ _id: JSON.stringify([scope, key]), claim, status: null });
   }
 
+  /** Sent again after a step-down (`retryMultiWrite`); the count is then the last attempt's, without what the first deleted. */
   async forget(text: string): Promise<number> {
     const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return (await this.keys.deleteMany({ body: { $regex: escaped } })).deletedCount;
+    return (await retryMultiWrite(() => this.keys.deleteMany({ body: { $regex: escaped } }))).deletedCount;
   }
 
+  /** Counted as {@link forget}'s. */
   async prune(now: Date): Promise<number> {
-    return (await this.keys.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+    return (await retryMultiWrite(() => this.keys.deleteMany({ expiresAt: { $lte: now } }))).deletedCount;
   }
 
   close(): void {

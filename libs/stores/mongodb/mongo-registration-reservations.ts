@@ -1,6 +1,6 @@
 import { MongoServerError, type Collection, type Db } from 'mongodb';
 import type { NamedClaim, RegistrationClaim, RegistrationReservation } from '@app/trainees/write';
-import { DUPLICATE_KEY, untilDone } from './mongo-connection';
+import { DUPLICATE_KEY, retryMultiWrite, untilDone } from './mongo-connection';
 
 interface ReservationDocument {
   /** The reservation's name (a keyed hash of the duplicate rule's key). */
@@ -88,17 +88,26 @@ export class MongoRegistrationReservations {
       })),
       { ordered: false },
     );
-    if (pulled.modifiedCount > 0) await this.rows.deleteMany({ _id: { $in: claims.map((c) => c.name) }, claims: { $size: 0 } });
+    if (pulled.modifiedCount > 0)
+      await retryMultiWrite(() => this.rows.deleteMany({ _id: { $in: claims.map((c) => c.name) }, claims: { $size: 0 } }));
   }
 
-  /** Pulls `traineeId`'s claims and deletes each reservation left with none; true when there were any. */
+  /**
+   * Pulls `traineeId`'s claims and deletes each reservation left with none; true when there were any, or may have been. Each write is
+   * sent again after a step-down (`retryMultiWrite`); a pull run again finds nothing more to pull, so when an attempt failed (it may
+   * have pulled them all before its reply was lost) the empty reservations are deleted whatever the last attempt pulled.
+   */
   async forgetTrainee(traineeId: string): Promise<boolean> {
     await this.indexed();
-    const pulled = await this.rows.updateMany(
-      { 'claims.trainee_id': traineeId },
-      { $pull: { claims: { trainee_id: traineeId } }, $inc: { version: 1 } },
-    );
-    if (pulled.modifiedCount > 0) await this.rows.deleteMany({ claims: { $size: 0 } });
-    return pulled.modifiedCount > 0;
+    let pulled = false;
+    await retryMultiWrite(async (again) => {
+      const result = await this.rows.updateMany(
+        { 'claims.trainee_id': traineeId },
+        { $pull: { claims: { trainee_id: traineeId } }, $inc: { version: 1 } },
+      );
+      pulled = again || result.modifiedCount > 0;
+    });
+    if (pulled) await retryMultiWrite(() => this.rows.deleteMany({ claims: { $size: 0 } }));
+    return pulled;
   }
 }

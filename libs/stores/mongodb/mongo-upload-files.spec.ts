@@ -1,11 +1,13 @@
 /**
  * `MongoUploadFiles` over a driver double (no MongoDB server): a collection that does what the
  * driver's `replaceOne` with `upsert`, `findOne`, `find` and `deleteMany` do, recording the write
- * concern each write names. The store on a server is the upload store contract's
- * (test/contract/mongodb-upload-files.contract-spec.ts, run when MONGODB_URL is set).
+ * concern each write names; its `deleteMany` may be refused by a primary that stepped down. The
+ * store on a server is the upload store contract's (test/contract/mongodb-upload-files.contract-spec.ts,
+ * run when MONGODB_URL is set).
  */
 import { Binary, type Db } from 'mongodb';
 import { MongoUploadFiles, UPLOAD_PARTS_COLLECTION } from './mongo-upload-files';
+import { steppedDown } from './testing/driver-faults';
 
 interface Doc {
   _id: string;
@@ -14,7 +16,8 @@ interface Doc {
   bytes: Binary;
 }
 
-function collectionDouble() {
+/** `stepDowns`: how many `deleteMany` calls a primary that stepped down refuses first (./testing/driver-faults.ts). */
+function collectionDouble(stepDowns = 0) {
   const rows = new Map<string, Doc>();
   const concerns: unknown[] = [];
   const names: string[] = [];
@@ -33,6 +36,7 @@ function collectionDouble() {
     }),
     deleteMany: async (filter: { upload_id: string }, options?: { writeConcern?: unknown }) => {
       concerns.push(options?.writeConcern);
+      if (stepDowns > 0 && stepDowns--) throw steppedDown();
       let deletedCount = 0;
       for (const [id, d] of rows) if (d.upload_id === filter.upload_id && rows.delete(id)) deletedCount++;
       return { deletedCount };
@@ -60,5 +64,14 @@ describe('MongoUploadFiles (driver double)', () => {
     // None of its own: the Db's, majority, journaled and bounded (mongo-connection.ts `writeConcernOf`), applies.
     expect(concerns).toEqual([undefined, undefined, undefined, undefined, undefined]);
     await store.close();
+  });
+
+  it('sends the deletion of an upload again after a step-down refused it', async () => {
+    const { db, rows } = collectionDouble(1);
+    const store = new MongoUploadFiles(db);
+    await store.put('u1', 'file', Buffer.from('a'));
+    await store.put('u1', 'messages-x', Buffer.from('[]'));
+    expect(await store.delete('u1')).toBe(2);
+    expect([...rows.keys()]).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { Binary, type Collection, type Db } from 'mongodb';
 import type { UploadFiles } from '@app/uploads/write';
-import { untilDone } from './mongo-connection';
+import { retryMultiWrite, untilDone } from './mongo-connection';
 
 interface PartDocument {
   /** `<upload_id>/<part>`. */
@@ -53,8 +53,9 @@ export class MongoUploadFiles implements UploadFiles {
     return docs.map((d) => d.part).sort();
   }
 
+  /** Sent again after a step-down (`retryMultiWrite`); the count is then the last attempt's. */
   async delete(uploadId: string): Promise<number> {
-    return (await this.parts_.deleteMany({ upload_id: uploadId })).deletedCount;
+    return (await retryMultiWrite(() => this.parts_.deleteMany({ upload_id: uploadId }))).deletedCount;
   }
 
   /** The client is the read store's, closed with it. */

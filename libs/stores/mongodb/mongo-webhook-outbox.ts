@@ -1,5 +1,6 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import { logPosition, type LogPosition } from '@app/event-sourcing';
+import { retryMultiWrite } from './mongo-connection';
 import {
   forgottenPayload,
   type NewWebhookDelivery,
@@ -98,9 +99,12 @@ export class MongoWebhookOutbox implements WebhookOutbox {
       await this.deliveriesCollection.bulkWrite(ops, options);
     }
     if (batch.abandonFor.length > 0) {
-      await this.deliveriesCollection.updateMany(
-        { endpoint_id: { $in: batch.abandonFor }, status: 'pending' },
-        { $set: { status: 'abandoned', last_error: ABANDONED_ERROR } },
+      // Matches only what is still pending, so sent again after a step-down that interrupted it part way it finishes the rest.
+      await retryMultiWrite(() =>
+        this.deliveriesCollection.updateMany(
+          { endpoint_id: { $in: batch.abandonFor }, status: 'pending' },
+          { $set: { status: 'abandoned', last_error: ABANDONED_ERROR } },
+        ),
       );
     }
     await this.dispatcher.updateOne({ _id: 'checkpoint' }, { $max: { position: batch.checkpoint } }, { upsert: true });

@@ -12,8 +12,14 @@ import {
   MongoWriteConcernError,
   type BulkWriteResult,
 } from 'mongodb';
-import { isMongoUnavailable } from './unavailable';
-import { bulkWriteConcernTimeout, writeConcernTimeout } from './testing/driver-faults';
+import { isMongoUnavailable, isRetryableMongoWrite } from './unavailable';
+import {
+  bulkWriteConcernTimeout,
+  connectionClosed,
+  INTERRUPTED_DUE_TO_REPL_STATE_CHANGE,
+  steppedDown,
+  writeConcernTimeout,
+} from './testing/driver-faults';
 
 const serverError = (code: number, errorLabels: string[] = []) => new MongoServerError({ message: `code ${code}`, code, errorLabels });
 
@@ -56,5 +62,27 @@ describe('isMongoUnavailable', () => {
     ['a thrown string', 'MongoNetworkError'],
   ])('does not tell %s', (_, error) => {
     expect(isMongoUnavailable(error)).toBe(false);
+  });
+});
+
+describe('isRetryableMongoWrite', () => {
+  it.each([
+    ['a write sent to a primary that had stepped down (10107, unlabelled as on updateMany)', steppedDown()],
+    ['a write interrupted by a step-down (11602, unlabelled)', steppedDown(INTERRUPTED_DUE_TO_REPL_STATE_CHANGE)],
+    ['a retryable write refused by a primary stepping down, labelled by the server', steppedDown(undefined, true)],
+    ['a lost connection, labelled by the driver', connectionClosed()],
+    ['a code not in the list, labelled PoolRequestedRetry', serverError(1, ['PoolRequestedRetry'])],
+  ])('sends again after %s', (_, error) => {
+    expect(isRetryableMongoWrite(error)).toBe(true);
+  });
+
+  it.each([
+    ['a write concern past its wtimeout (done on the primary; sent again it would wait as long)', writeConcernTimeout()],
+    ['a bulk write concern past its wtimeout', bulkWriteConcernTimeout(['R1'])],
+    ['no server selected (its whole timeout waited)', new MongoServerSelectionError('Server selection timed out', {} as never)],
+    ['a duplicate key (11000)', serverError(11000)],
+    ['an error of another library', new Error('connection closed')],
+  ])('does not send again after %s', (_, error) => {
+    expect(isRetryableMongoWrite(error)).toBe(false);
   });
 });

@@ -19,6 +19,8 @@ const RETRYABLE_CODES = new Set([6, 7, 89, 91, 134, 189, 262, 9001, 10107, 11600
 
 const TRANSIENT_LABELS = ['RetryableWriteError', 'TransientTransactionError'];
 
+const RETRY_LABELS = ['RetryableWriteError', 'PoolRequestedRetry'];
+
 /** True for an error of the driver that says the deployment cannot answer now (see the module doc). */
 export function isMongoUnavailable(error: unknown): boolean {
   if (!(error instanceof Error) || !error.name.startsWith('Mongo')) return false;
@@ -32,4 +34,19 @@ function isBulkWriteConcernError(error: Error): boolean {
   if (error.name !== 'MongoBulkWriteError') return false;
   const result = (error as { result?: { getWriteConcernError?: () => unknown } }).result;
   return typeof result?.getWriteConcernError === 'function' && result.getWriteConcernError() != null;
+}
+
+/**
+ * True for an error after which the driver would send a retryable write again (`operations/execute_operation.ts`, `canRetry`): the
+ * `RetryableWriteError` or `PoolRequestedRetry` label (`error.ts` `isRetryableWriteError`), a lost connection (labelled so by
+ * `sdam/server.ts` `decorateCommandError`), or a code of the retryable-writes list (`RETRYABLE_WRITE_ERROR_CODES`), which the server
+ * labels only on a write sent as retryable (mongod `error_labels.cpp`), never on `updateMany` or `deleteMany`. Not a write concern
+ * timeout (the write was done; sent again it would wait as long) nor a failed server selection (it waited its whole timeout).
+ */
+export function isRetryableMongoWrite(error: unknown): boolean {
+  if (!(error instanceof Error) || !error.name.startsWith('Mongo')) return false;
+  if (error.name === 'MongoNetworkError' || error.name === 'MongoNetworkTimeoutError') return true;
+  const { code, errorLabels } = error as { code?: unknown; errorLabels?: unknown };
+  if (typeof code === 'number' && RETRYABLE_CODES.has(code)) return true;
+  return Array.isArray(errorLabels) && errorLabels.some((label) => RETRY_LABELS.includes(label as string));
 }

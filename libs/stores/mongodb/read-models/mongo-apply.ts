@@ -16,7 +16,7 @@ import {
   type StoredChangeDocument,
   type StoredTrainee,
 } from './mongo-collections';
-import { DUPLICATE_KEY, MAX_WRITE_ATTEMPTS, plain } from '../mongo-connection';
+import { DUPLICATE_KEY, MAX_WRITE_ATTEMPTS, plain, retryMultiWrite } from '../mongo-connection';
 import type { MongoRegistry } from './mongo-registry';
 import { WriteFence } from './write-fence';
 
@@ -252,7 +252,7 @@ export async function eraseInStore(
     if (!after.erased) entries.push(changeOf(event, recorded, before, after));
   });
   if (folded.length !== 1 || !folded[0].after.erased) throw new Error(`the stream of trainee ${traineeId} does not end in an erasure`);
-  await feed.deleteMany({ ukprn, trainee_id: traineeId });
+  await retryMultiWrite(() => feed.deleteMany({ ukprn, trainee_id: traineeId }));
   fence.check();
   await writeFeed(feed, entries);
   await trainees.deleteOne({ _id: traineeId });

@@ -8,7 +8,15 @@ import type { TraineeReadModel } from '@app/trainees/read';
 import type { RebuildableStore, RebuildTarget } from '@app/runtime/rebuild';
 import { applyToStore, eraseInStore } from './mongo-apply';
 import { ensureStoreIndexes, providerCollections, traineeCollections } from './mongo-collections';
-import { MAX_WRITE_ATTEMPTS, openDatabase, settleAll, sleep, SWAP_LOCK_POLL_MS, type MongoReadModelOptions } from '../mongo-connection';
+import {
+  MAX_WRITE_ATTEMPTS,
+  openDatabase,
+  retryMultiWrite,
+  settleAll,
+  sleep,
+  SWAP_LOCK_POLL_MS,
+  type MongoReadModelOptions,
+} from '../mongo-connection';
 import { LIVE_WRITE_WINDOW_MS, WriteFence, WriteWindowClosed } from './write-fence';
 import { MongoQueries } from './mongo-queries';
 import { MongoRegistry, type Registry } from './mongo-registry';
@@ -219,7 +227,7 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
           liveWriteWindowMs: this.liveWriteWindowMs,
         });
         // The new store applied every event again, those an older version skipped included.
-        await this.skipped().deleteMany({ projection: name });
+        await retryMultiWrite(() => this.skipped().deleteMany({ projection: name }));
         return outcome;
       },
     };

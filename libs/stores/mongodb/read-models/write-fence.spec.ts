@@ -8,6 +8,7 @@ import { traineeRegistered } from '@app/trainees/decider/testing/trainee-events'
 import { applyToStore, eraseInStore } from './mongo-apply';
 import type { MongoRegistry } from './mongo-registry';
 import { dropWaitMs, WriteFence, WriteWindowClosed } from './write-fence';
+import { steppedDown } from '../testing/driver-faults';
 
 describe('WriteFence', () => {
   it('lets a batch write until its window, counted from its registry read, is over', () => {
@@ -83,11 +84,22 @@ describe('applyToStore behind a fence', () => {
 });
 
 describe('eraseInStore behind a fence (driver double)', () => {
-  /** A registry whose collections record what is sent to them; `deleteMany` and `deleteOne` create no collection, `bulkWrite` would. */
-  const registry = () => {
+  /**
+   * A registry whose collections record what is sent to them; `deleteMany` and `deleteOne` create no collection, `bulkWrite` would.
+   * `steppedDownOnce`: the first `deleteMany` is refused by a primary that stepped down (../testing/driver-faults.ts).
+   */
+  const registry = (steppedDownOnce = false) => {
     const sent: string[] = [];
+    let refuse = steppedDownOnce;
     const collection = (name: string) => ({
-      deleteMany: async () => (sent.push(`${name}.deleteMany`), { deletedCount: 0 }),
+      deleteMany: async () => {
+        sent.push(`${name}.deleteMany`);
+        if (refuse) {
+          refuse = false;
+          throw steppedDown();
+        }
+        return { deletedCount: 0 };
+      },
       deleteOne: async () => (sent.push(`${name}.deleteOne`), { deletedCount: 0 }),
       bulkWrite: async () => (sent.push(`${name}.bulkWrite`), {}),
     });
@@ -107,6 +119,17 @@ describe('eraseInStore behind a fence (driver double)', () => {
     const closed = new WriteFence(0, 1, () => 5);
     await expect(eraseInStore(r, 'v1', 'T1', '10000001', stream, closed)).rejects.toThrow(WriteWindowClosed);
     expect(sent).toEqual(['trainee_changes_v1.deleteMany']);
+  });
+
+  it('sends the deletion of the feed entries again after a step-down refused it, then finishes the erasure', async () => {
+    const { registry: r, sent } = registry(true);
+    await eraseInStore(r, 'v1', 'T1', '10000001', stream, new WriteFence(0, 10, () => 5));
+    expect(sent).toEqual([
+      'trainee_changes_v1.deleteMany',
+      'trainee_changes_v1.deleteMany',
+      'trainee_changes_v1.bulkWrite',
+      'trainees_v1.deleteOne',
+    ]);
   });
 
   it('writes the feed entries again and deletes the document while the window is open', async () => {
