@@ -20,7 +20,7 @@ import {
 import { LIVE_WRITE_WINDOW_MS, WriteFence, WriteWindowClosed } from './write-fence';
 import { MongoQueries } from './mongo-queries';
 import { MongoRegistry, type Registry } from './mongo-registry';
-import { claimRebuildStore, swapInto } from './mongo-swap';
+import { claimRebuildStore, dropAgain, swapInto } from './mongo-swap';
 import { MongoRebuildRuns } from './mongo-rebuild-runs';
 
 export { DEFAULT_MONGO_DB_NAME, MONGO_COLLECTIONS, type MongoReadModelOptions } from '../mongo-connection';
@@ -53,9 +53,10 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
   readonly rebuildRuns: MongoRebuildRuns;
 
   /**
-   * Connects (`mongodb://` or `mongodb+srv://`; database from the URL, else {@link DEFAULT_MONGO_DB_NAME}), registers the projections and
-   * creates the indexes. An Error naming the accepted schemes; the driver's when the server cannot be reached (after its server selection
-   * timeout, `serverSelectionTimeoutMS` in the URL) or an index fails.
+   * Connects (`mongodb://` or `mongodb+srv://`; database from the URL, else {@link DEFAULT_MONGO_DB_NAME}), registers the projections,
+   * creates the indexes, and drops again any dropped store a late write re-created (`dropAgain`: its writer died before it could). An
+   * Error naming the accepted schemes; the driver's when the server cannot be reached (after its server selection timeout,
+   * `serverSelectionTimeoutMS` in the URL) or an index fails.
    */
   static async connect(url: string, options: MongoReadModelOptions = {}): Promise<MongoReadModel> {
     const { client, db } = await openDatabase(url, options.dbName);
@@ -63,6 +64,7 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
       const readModel = new MongoReadModel(client, db, options.codeVersions, options.liveWriteWindowMs);
       await readModel.ensureRegistry();
       await readModel.ensureIndexes();
+      await dropAgain(readModel.registry, null);
       return readModel;
     } catch (error) {
       await client.close().catch(() => undefined);
@@ -148,7 +150,11 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
     );
   }
 
-  /** `write`, safe to repeat, once no swap lock is held; started over when its fence closes, at most `MAX_WRITE_ATTEMPTS` times. */
+  /**
+   * `write`, safe to repeat, once no swap lock is held; started over when its fence closes, at most `MAX_WRITE_ATTEMPTS` times. When it
+   * settles (done or failed) after its window, a write of it may have landed after a swap dropped its store, re-creating a collection
+   * without its indexes: it then drops again what it re-created (`dropAgain`), which no write of its own can outlast.
+   */
   private async writeUnlocked(write: (registry: Registry, fence: WriteFence) => Promise<void>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       let registry = await this.registry.read();
@@ -156,12 +162,15 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
         await sleep(SWAP_LOCK_POLL_MS);
         registry = await this.registry.read();
       }
+      const fence = new WriteFence(registry.sentAt, this.liveWriteWindowMs);
       try {
-        await write(registry, new WriteFence(registry.sentAt, this.liveWriteWindowMs));
+        await write(registry, fence);
         return;
       } catch (error) {
         // Too slow to be sure its store was not swapped out and dropped: start over on the registry as it is now.
         if (!(error instanceof WriteWindowClosed) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+      } finally {
+        if (fence.closed()) await dropAgain(this.registry, storesOf(registry));
       }
     }
   }
@@ -251,4 +260,10 @@ export class MongoReadModel extends MongoQueries implements TraineeReadModel, Pr
   async resetCheckpoint(name: string, position: LogPosition): Promise<void> {
     await this.registry.resetCheckpoint(position, name);
   }
+}
+
+/** The stores a write on `registry` may write: each projection's served and rebuilding ones. */
+function storesOf({ rows }: Registry): Record<ProjectionName, string[]> {
+  const stores = (name: ProjectionName) => [rows[name].store, ...(rows[name].rebuilding ? [rows[name].rebuilding] : [])];
+  return { trainees: stores('trainees'), providers: stores('providers') };
 }

@@ -20,6 +20,8 @@ export interface RegistryDocument {
   store: string;
   /** A rebuild in progress's store. */
   rebuilding: string | null;
+  /** Stores a swap dropped: never claimed again, and dropped again when a late write re-creates one (`dropAgain`, ./mongo-swap.ts). */
+  dropped?: string[];
   /** A swap's lock (SQLite's write lock's stand-in); `until` is the lease's end in the server's clock (`$$NOW`). Null or absent: free. */
   swap_lock?: { token: string; until: Date } | null;
   updated_at: string;

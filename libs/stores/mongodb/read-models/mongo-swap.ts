@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { LogPosition, RecordedEvent } from '@app/event-sourcing';
-import type { ProjectionName } from '@app/runtime/projector';
+import { PROJECTION_NAMES, type ProjectionName } from '@app/runtime/projector';
 import { applyToStore } from './mongo-apply';
 import { mongoStoreCollections } from './mongo-collections';
-import { MAX_WRITE_ATTEMPTS, now, settleAll, sleep, SWAP_LEASE_MS } from '../mongo-connection';
+import { MAX_WRITE_ATTEMPTS, now, retryMultiWrite, settleAll, sleep, SWAP_LEASE_MS } from '../mongo-connection';
 import { dropWaitMs, LIVE_WRITE_WINDOW_MS } from './write-fence';
 import type { MongoRegistry } from './mongo-registry';
 
@@ -21,13 +21,17 @@ const LEASE = { $add: ['$$NOW', SWAP_LEASE_MS] };
 /** The swap lock's lease is not over, by the server's clock. */
 const LEASE_LIVE = { $expr: { $gt: ['$swap_lock.until', '$$NOW'] } };
 
-/** `MongoReadModel.beginRebuild`'s claim. Throws an Error when the claim keeps losing races, and the driver's errors. */
+/**
+ * `MongoReadModel.beginRebuild`'s claim: never a name with a collection or checkpoint left, nor one a swap dropped (`dropped`), which
+ * {@link dropAgain} may drop at any time. Throws an Error when the claim keeps losing races, and the driver's errors.
+ */
 export async function claimRebuildStore(registry: MongoRegistry, name: ProjectionName, code: number): Promise<string> {
   for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
     const row = (await registry.read()).rows[name];
     if (row.rebuilding) return row.rebuilding;
     let store = `v${code}`;
-    for (let g = 2; store === row.store || (await storeExists(registry, name, store)); g++) store = `v${code}_g${g}`;
+    const taken = (candidate: string) => candidate === row.store || (row.dropped ?? []).includes(candidate);
+    for (let g = 2; taken(store) || (await storeExists(registry, name, store)); g++) store = `v${code}_g${g}`;
     const claimed = await registry.collection.updateOne(
       { _id: name, store: row.store, rebuilding: null },
       { $set: { rebuilding: store, updated_at: now() } },
@@ -52,9 +56,10 @@ async function storeExists(registry: MongoRegistry, name: ProjectionName, store:
  * `RebuildTarget.swap`: (1) takes the swap lock (a conditional update: still `rebuilding` `store`, no live lease), after which no live
  * batch in any process starts; (2) catches `store` up, renewing the lease after each batch; (3) repoints the registry with one
  * conditional `updateOne` (old store, `rebuilding`, our live lease), so readers see the old row or the new, never a mix;
- * (4) catches up once more ({@link finishSwap}); (5) unless `keepOld`, drops the old store once no live batch may still write it
- * (./write-fence.ts). Throws an Error when the lock cannot be taken, the lease ran out, or the repoint finds the registry changed:
- * the registry is as before, the lock freed, and the rebuild run again resumes. Errors of (4) and (5) say the swap took effect.
+ * (4) catches up once more ({@link finishSwap}); (5) unless `keepOld`, drops the old store ({@link dropStore}) once no live batch
+ * may still send a write to it (./write-fence.ts). Throws an Error when the lock cannot be taken, the lease ran out, or the repoint
+ * finds the registry changed: the registry is as before, the lock freed, and the rebuild run again resumes. Errors of (4) and (5)
+ * say the swap took effect.
  */
 export async function swapInto(
   registry: MongoRegistry,
@@ -156,16 +161,47 @@ async function finishSwap(
     // projector may apply revision n+1 before this pass applies n, and its `$max` checkpoint jump past n, skipping n for good.
     await catchUp(registry, name, store, version, readAfter);
     if (options.keepOld || previous === store) return { previous, dropped: false };
-    // No live batch that found the old store unlocked may still write it (./write-fence.ts).
+    // No live batch that found the old store unlocked may still write it within its window (./write-fence.ts); one whose write outlasts
+    // that (a write the driver sent again after a failover) drops the store again once it has settled (`dropAgain`).
     await sleep(dropWaitMs(options.lockedAt, performance.now(), options.liveWriteWindowMs ?? LIVE_WRITE_WINDOW_MS));
-    await settleAll(
-      mongoStoreCollections(name, previous).map((collection) => registry.db.dropCollection(collection).then(() => undefined)),
-    );
-    await registry.checkpoints.deleteOne({ _id: `${name}_${previous}` });
+    await dropStore(registry, name, previous);
     return { previous, dropped: true };
   } catch (error) {
     throw new Error(`${name} now serves from ${store} (swapped from ${previous}), but finishing the swap failed: ${String(error)}`, {
       cause: error,
     });
   }
+}
+
+/**
+ * Drops `store` of `name`, a store no longer served or rebuilt: records it in the registry row's `dropped` first, so a write that lands
+ * after the drop and re-creates a collection (without its indexes) is found by {@link dropAgain}; then its collections and checkpoint.
+ */
+export async function dropStore(registry: MongoRegistry, name: ProjectionName, store: string): Promise<void> {
+  await registry.collection.updateOne({ _id: name }, { $addToSet: { dropped: store } });
+  await settleAll(mongoStoreCollections(name, store).map((collection) => registry.db.dropCollection(collection).then(() => undefined)));
+  await registry.checkpoints.deleteOne({ _id: `${name}_${store}` });
+}
+
+/**
+ * Drops again what a late write re-created of a store a swap dropped (`dropped`, neither served nor rebuilt): its collections, found by
+ * one `listCollections`, and its checkpoint. `within`: the stores a write that settled after its window may have written (a live batch
+ * or an erasure); null: every dropped store (at connect, for a process that died before its check). Run after the write has settled,
+ * its last attempt included, so no write it made can land after this; the registry is read afresh, after the swap recorded the store.
+ * Returns the collections dropped again.
+ */
+export async function dropAgain(registry: MongoRegistry, within: Record<ProjectionName, readonly string[]> | null): Promise<string[]> {
+  const { rows } = await registry.read();
+  const stale = PROJECTION_NAMES.flatMap((name) =>
+    (rows[name].dropped ?? [])
+      .filter((store) => store !== rows[name].store && store !== rows[name].rebuilding && (!within || within[name].includes(store)))
+      .map((store) => ({ name, store })),
+  );
+  if (stale.length === 0) return [];
+  const names = stale.flatMap(({ name, store }) => mongoStoreCollections(name, store));
+  const found = await registry.db.listCollections({ name: { $in: names } }, { nameOnly: true }).toArray();
+  const recreated = names.filter((collection) => found.some((c) => c.name === collection));
+  await settleAll(recreated.map((collection) => registry.db.dropCollection(collection).then(() => undefined)));
+  await retryMultiWrite(() => registry.checkpoints.deleteMany({ _id: { $in: stale.map(({ name, store }) => `${name}_${store}`) } }));
+  return recreated;
 }

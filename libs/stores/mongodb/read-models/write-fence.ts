@@ -1,8 +1,14 @@
 /**
  * The fence between live batches and the drop of a swapped-out store (docs/DESIGN.md "What the MongoDB read model guarantees"): a
- * batch writes only within {@link LIVE_WRITE_WINDOW_MS} of sending the registry read that found its store unlocked, and the swap drops
- * only after that window and a margin from when its lock took effect; else a late write would re-create the store without its indexes.
- * Each process measures on its own monotonic clock; no two clocks are compared.
+ * batch sends writes only within {@link LIVE_WRITE_WINDOW_MS} of sending the registry read that found its store unlocked, and the swap
+ * drops only after that window and a margin from when its lock took effect; else a late write would re-create the store without its
+ * indexes. A write sent in the window can still land after it (the driver sends a retryable write again once a new primary is
+ * elected), so a batch that settles after its window drops again what it may have re-created (`dropAgain`, ./mongo-swap.ts): a check
+ * made after the batch's last write settled, which no write of its own can outlast. The wait stays, so that a batch settling in its
+ * window (all but those that met a failover) needs no registry read more. Chosen over fencing each write (writers reading a fence
+ * document in the same transaction: the adapter uses none, the revision guard's duplicate keys would abort them) and over writes that
+ * cannot create a collection (a new document is an upsert, which creates it). Each process measures intervals on its own monotonic
+ * clock; no two clocks are compared.
  */
 
 export const LIVE_WRITE_WINDOW_MS = 30_000;
@@ -29,8 +35,14 @@ export class WriteFence {
     private readonly clock: () => number = () => performance.now(),
   ) {}
 
+  /** Before each write. */
   check(): void {
-    if (this.clock() - this.openedAt >= this.windowMs) throw new WriteWindowClosed(this.windowMs);
+    if (this.closed()) throw new WriteWindowClosed(this.windowMs);
+  }
+
+  /** After the batch settled: true when a write of it may have landed after a swap dropped its store (`dropAgain`, ./mongo-swap.ts). */
+  closed(): boolean {
+    return this.clock() - this.openedAt >= this.windowMs;
   }
 }
 
