@@ -194,16 +194,17 @@ export class MongoWebhookOutbox implements WebhookOutbox {
 
   /** `WebhookOutbox.resetTo`: endpoints not held removed, the rest replaced; later deliveries deleted; the checkpoint set. */
   async resetTo(reset: { checkpoint: LogPosition; endpoints: WebhookEndpointRecord[] }): Promise<number> {
-    const writeConcern = WRITE_CONCERN;
-    await this.endpointsCollection.deleteMany({ _id: { $nin: reset.endpoints.map((e) => e.endpoint_id) } }, { writeConcern });
+    const held = reset.endpoints.map((e) => e.endpoint_id);
+    await retryMultiWrite(() => this.endpointsCollection.deleteMany({ _id: { $nin: held } }));
     if (reset.endpoints.length > 0) {
       const ops = reset.endpoints.map((e): AnyBulkWriteOperation<EndpointDocument> => ({
         replaceOne: { filter: { _id: e.endpoint_id }, replacement: { ...e }, upsert: true },
       }));
-      await this.endpointsCollection.bulkWrite(ops, { ordered: false, writeConcern });
+      await this.endpointsCollection.bulkWrite(ops, { ordered: false });
     }
-    const { deletedCount } = await this.deliveriesCollection.deleteMany({ position: { $gt: reset.checkpoint } }, { writeConcern });
-    await this.dispatcher.updateOne({ _id: 'checkpoint' }, { $set: { position: reset.checkpoint } }, { upsert: true, writeConcern });
+    // A delivery a failed attempt deleted is not counted: the count is the last attempt's.
+    const { deletedCount } = await retryMultiWrite(() => this.deliveriesCollection.deleteMany({ position: { $gt: reset.checkpoint } }));
+    await this.dispatcher.updateOne({ _id: 'checkpoint' }, { $set: { position: reset.checkpoint } }, { upsert: true });
     return deletedCount;
   }
 

@@ -130,7 +130,7 @@ export class MongoRegistry {
   /** Back as well as forward: `$set`-upserts, retrying a racing upsert. */
   async resetCheckpoint(position: LogPosition, id: string): Promise<void> {
     const update = { $set: { position, updated_at: now() } };
-    await retryDuplicateKey(() => this.checkpoints.updateOne({ _id: id }, update, { upsert: true, writeConcern: WRITE_CONCERN }));
+    await retryDuplicateKey(() => this.checkpoints.updateOne({ _id: id }, update, { upsert: true }));
   }
 
   /** `$max`-upserts, retrying a racing upsert. */
