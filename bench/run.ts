@@ -38,6 +38,7 @@ import { BACKUP_SCENARIO, measureBackup, type BackupResult } from './lib/backup'
 import { measureUpload, UPLOAD_SCENARIO, type UploadResult } from './lib/upload';
 import { measureUploadBurst, UPLOAD_BURST_SCENARIO, type UploadBurstResult } from './lib/upload-burst';
 import { measureRotation, ROTATE_SCENARIO, type RotationResult } from './lib/rotation';
+import { formatStorage, measureStorage } from './lib/storage';
 
 const BENCH_DIR = __dirname;
 const REPO_ROOT = resolve(BENCH_DIR, '..');
@@ -187,6 +188,10 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       rotation = await measureRotation(api.url, { get, patch }, REPO_ROOT, dataDir, load, log);
     }
 
+    // After the scenarios' writes, before the rebuild replaces the read store.
+    const storage = measureStorage(dataDir);
+    if (storage) log(formatStorage(storage));
+
     // Last among the API's scenarios: the rebuild replaces the read store the others read.
     let swap: SwapResult | null = null;
     if ((o.only === null || o.only.includes(SWAP_SCENARIO)) && !eventStoreUrl && !mongodbUrl) {
@@ -254,6 +259,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       rotation,
       upload,
       uploadBurst,
+      storage,
       soak,
       apiStartSeconds: apiStartMs / 1000,
     };

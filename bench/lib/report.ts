@@ -15,6 +15,7 @@ import type { UploadResult } from './upload';
 import type { UploadBurstResult } from './upload-burst';
 import type { RotationResult } from './rotation';
 import { censusTarget, formatCensus, type CensusResult } from './census';
+import { STORAGE_TARGETS, type StorageResult } from './storage';
 
 /** One HTTP scenario measured against the service and against the ceiling. */
 export interface ScenarioResult {
@@ -146,6 +147,8 @@ export interface BenchResults {
    * (bench/lib/upload-burst.ts); null when not selected, absent in older results.
    */
   uploadBurst?: UploadBurstResult | null;
+  /** The embedded stores' bytes on disk after the scenarios (bench/lib/storage.ts); null on servers, absent in older results. */
+  storage?: StorageResult | null;
   rss: { afterStartMiB: number | null; peakMiB: number | null; endMiB: number | null };
   soak: SoakResult | null;
   targets: TargetCheck[];
@@ -173,6 +176,7 @@ export function checkTargets(
     | 'rotation'
     | 'upload'
     | 'uploadBurst'
+    | 'storage'
     | 'soak'
     | 'apiStartSeconds'
   >,
@@ -316,6 +320,22 @@ export function checkTargets(
       target: `≤ ${u.p99RatioTarget}×, no failed request`,
       measured: `${ratio.toFixed(2)}× (${u.during.p99} ÷ ${u.idle.p99} ms)`,
       met: ratio <= u.p99RatioTarget && u.during.non2xx + u.during.errors === 0,
+    });
+  }
+  if (r.storage) {
+    const s = r.storage;
+    const kb = (bytes: number): string => `${(bytes / 1024).toFixed(2)} KB`;
+    out.push({
+      what: `storage: read-models.sqlite per trainee, WAL included (${fmt(s.trainees)} trainees)`,
+      target: `≤ ${kb(STORAGE_TARGETS.readModelsPerTrainee)}`,
+      measured: kb(s.readModelsPerTrainee),
+      met: s.readModelsPerTrainee <= STORAGE_TARGETS.readModelsPerTrainee,
+    });
+    out.push({
+      what: `storage: events.sqlite per event, WAL included (${fmt(s.events)} events)`,
+      target: `≤ ${kb(STORAGE_TARGETS.eventsPerEvent)}`,
+      measured: kb(s.eventsPerEvent),
+      met: s.eventsPerEvent <= STORAGE_TARGETS.eventsPerEvent,
     });
   }
   if (r.soak) {
