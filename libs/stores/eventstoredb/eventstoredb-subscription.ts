@@ -3,9 +3,10 @@
  * "Failures of the subscription" says. Each client `subscribeToAll` call is one attempt; after a failure or an end the next starts,
  * after a backoff that any delivery resets, from the last yielded event's position or a later server checkpoint. Checkpoints (sent
  * while a server filter skips events) travel in order with the events through the client's readable and are adopted only when the
- * loop reaches them, so a drop after a long filtered run does not rescan it. The server starts after the first event at or after the
- * position given (EventStore/EventStore `Enumerator.AllSubscriptionFiltered.cs`, `Subscribe`): from a yielded event that skips it
- * exactly, from a checkpoint an event already filtered out. Kept whatever happens: position order, no event at or below the last
+ * loop reaches them, so a drop after a long filtered run does not rescan it. The server sends each event after the position given in
+ * its `{commit, prepare}` order (KurrentDB `Enumerator.AllSubscriptionFiltered.cs`, `CatchUp`): from a yielded event's position the
+ * next event; from a catch-up checkpoint, `{commit: X, prepare: 0}` where X starts a page it read and filtered whole, the record at
+ * X again, filtered out again. Kept whatever happens: position order, no event at or below the last
  * yielded again, the port's filter and system-event rule on each event. Not guarded: an event at the resume position scavenged while
  * away (this service never deletes). Ending (`unsubscribe()`, the store's `close()`, leaving a `for await`) resolves a pending `next()`
  * done at once.

@@ -2,7 +2,15 @@
  * The client stand-in behaves as client-stand-in.ts says it models `@eventstore/db-client` 6.2.1,
  * where the EventStoreDB adapter depends on it.
  */
-import { jsonEvent, MaxAppendSizeExceededError, StreamNotFoundError, UnknownError, type StreamingRead } from '@eventstore/db-client';
+import {
+  jsonEvent,
+  MaxAppendSizeExceededError,
+  streamNameFilter,
+  StreamNotFoundError,
+  UnknownError,
+  type Position,
+  type StreamingRead,
+} from '@eventstore/db-client';
 import { randomUUID } from 'node:crypto';
 import { EventStoreDbClientStandIn } from './client-stand-in';
 
@@ -87,4 +95,39 @@ describe('EventStoreDB client stand-in', () => {
     await client.anotherClient().appendToStream('s-1', [event()]);
     expect(await collect(client.readStream('s-1'))).toHaveLength(1);
   });
+
+  it('sends a filtered catch-up {commit: X, prepare: 0} checkpoints, and starts at the record at X from one', async () => {
+    const client = new EventStoreDbClientStandIn();
+    await client.appendToStream(
+      's-1',
+      Array.from({ length: 70 }, () => event()),
+    );
+    await client.appendToStream('t-1', [event()]);
+    const checkpoints: Position[] = [];
+    const filter = streamNameFilter({ prefixes: ['t-'], checkpointInterval: 1, checkpointReached: (_, p) => void checkpoints.push(p) });
+    const first = client.subscribeToAll({ filter });
+    const [delivered] = await firstItems(first, 1);
+    const positions = client.recordPositions();
+    // 72 records in pages of 32: a checkpoint after each whole page, at its start, and one at the end, at the last event sent.
+    expect(checkpoints).toEqual([{ commit: 0n, prepare: 0n }, { commit: positions[32].commit, prepare: 0n }, positions[71]]);
+    expect((delivered as { event: { position: Position } }).event.position).toEqual(positions[71]);
+    await first.unsubscribe();
+
+    const t = positions[71];
+    const [again] = await firstItems(client.subscribeToAll({ fromPosition: { commit: t.commit, prepare: 0n } }), 1);
+    expect((again as { event: { position: Position } }).event.position).toEqual(t);
+    const after = client.subscribeToAll({ fromPosition: positions[70] });
+    expect(await firstItems(after, 1)).toEqual([again]);
+  });
 });
+
+/** The first `count` items of a subscription, which is then cancelled. */
+async function firstItems(subscription: AsyncIterable<unknown> & { unsubscribe(): Promise<void> }, count: number): Promise<unknown[]> {
+  const items: unknown[] = [];
+  for await (const item of subscription) {
+    items.push(item);
+    if (items.length === count) break;
+  }
+  await subscription.unsubscribe();
+  return items;
+}

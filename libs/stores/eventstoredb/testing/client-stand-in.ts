@@ -13,14 +13,20 @@
  *   with other than UNAVAILABLE or goes unanswered (it has no deadline), so every later append fails or waits too
  *   ({@link failServerFeatures}); the expected revision checked atomically (`WrongExpectedVersionError`); data and
  *   metadata sent as JSON texts and parsed on read; the ids just after the expected revision again: a retry, answered unwritten;
- * - subscriptions (`streams/subscribeToAll.ts`): catch-up from after the first record at or after the position, then live; the
- *   filter applied server-side; `unsubscribe()` cancels the call.
+ * - subscriptions (`streams/subscribeToAll.ts`, `utils/Subscription.ts`; server `Enumerator.AllSubscriptionFiltered.cs`,
+ *   `AllReader.cs` ReadAllEventsForwardInternal): catch-up then live, every record after the position in the server's order of
+ *   `{commit, prepare}` (so from a record's own position the next one, from `{commit: X, prepare: 0}` the record at X); the filter
+ *   applied server-side; `unsubscribe()` cancels the call. A filtered one reads its catch-up in pages of `maxSearchWindow` (32)
+ *   records and hands `checkpointReached` a checkpoint, in order with the events, once `checkpointInterval` × 32 records were
+ *   considered and when it goes live: its last event's position, or else the start of the page just read, `{commit: X, prepare: 0}`
+ *   (the reader's next position after a record is its end with prepare 0); live, every `checkpointInterval` × 32 records committed,
+ *   the position of the record that made the count, matched or not; {@link dropSubscriptions} fails them as a lost connection does;
  * - the append size limit (server `Services/Transport/Grpc/Streams.BatchAppend.cs`, `ClientWriteRequest.AddEvents`): a batch whose
  *   events' data and metadata bytes plus twice each type's length pass `maxAppendSize` (`MaxAppendSize`, 1 MiB by default) is
  *   refused whole before its expected revision is checked, as the client's `MaxAppendSizeExceededError`
  *   (`streams/appendToStream/unpackError.ts`);
- * Not modelled: checkpoints of filtered subscriptions, links, projections, deletes, scavenging, transactions, deadlines, auth,
- * clusters, connection failures (`failNextCalls` raises `UnavailableError` instead), the per-event size limit.
+ * Not modelled: links, projections, deletes, scavenging, transactions, deadlines, auth, clusters, connection failures
+ * (`failNextCalls` and {@link dropSubscriptions} raise `UnavailableError` instead), the per-event size limit.
  */
 import {
   MaxAppendSizeExceededError,
@@ -57,16 +63,24 @@ interface ClientEvent {
   metadata?: unknown;
 }
 
+/** A live subscription; `checkpoints` only for a filtered one. */
+interface LiveSubscription {
+  call: StandInSubscription;
+  accepts: (r: StoredRecord) => boolean;
+  checkpoints: { interval: number; counted: number; reached: Filter['checkpointReached'] } | null;
+}
+
 interface StandInServer {
   log: StoredRecord[];
   byCommit: Map<bigint, number>;
   streams: Map<string, StoredRecord[]>;
-  subscriptions: Set<{ call: StandInSubscription; accepts: (r: StoredRecord) => boolean }>;
+  subscriptions: Set<LiveSubscription>;
   end: bigint;
   held: Promise<void>;
   /** Appends wait for it before they are written: a server that has the request and has not answered. */
   appendsHeld: Promise<void>;
   failing: number;
+  handedOut: number;
 }
 
 function newServer(): StandInServer {
@@ -80,6 +94,7 @@ function newServer(): StandInServer {
     held: answered,
     appendsHeld: answered,
     failing: 0,
+    handedOut: 0,
   };
 }
 
@@ -95,6 +110,9 @@ export const DEFAULT_MAX_APPEND_SIZE = 1_048_576;
 
 /** The stand-in's guess: it only makes gaps. */
 const RECORD_OVERHEAD = 97n;
+
+/** Server `Enumerator.ReadBatchSize`: a filtered subscription's default search window, records per catch-up page. */
+const READ_BATCH_SIZE = 32;
 
 /** {@link asClient} hands it to the adapter; test helpers {@link holdReads}, {@link failNextCalls}, {@link openCalls}. */
 export class EventStoreDbClientStandIn {
@@ -134,6 +152,11 @@ export class EventStoreDbClientStandIn {
   /** Reads unanswered or uncancelled, live subscriptions. */
   get openCalls(): number {
     return this.calls.count;
+  }
+
+  /** Records handed to the client so far, by reads and subscriptions, of this server, system records included. */
+  get recordsHandedOut(): number {
+    return this.server.handedOut;
   }
 
   /** System records included. */
@@ -187,6 +210,11 @@ export class EventStoreDbClientStandIn {
     this.server.failing = count;
   }
 
+  /** Every live subscription of this server fails with `error`, as a lost connection fails them (`UnavailableError`). */
+  dropSubscriptions(error: Error = new UnavailableError(undefined, 'the stand-in dropped the connection')): void {
+    for (const { call } of [...this.server.subscriptions]) call.failCall(error);
+  }
+
   async appendToStream(
     streamName: string,
     events: ClientEvent | ClientEvent[],
@@ -237,7 +265,7 @@ export class EventStoreDbClientStandIn {
         const start = from === 'start' ? 0 : from === 'end' ? Infinity : Number(from);
         records = stream.filter((r) => Number(r.revision) >= start);
       }
-      return records.slice(0, max).map((r) => ({ event: this.recorded(r), commitPosition: r.commit }));
+      return this.handOut(records.slice(0, max));
     });
   }
 
@@ -252,26 +280,93 @@ export class EventStoreDbClientStandIn {
       else if (from === 'end') index = this.log.length;
       else index = this.indexAt(from);
       const records = backwards ? this.log.slice(0, index).reverse() : this.log.slice(index);
-      return records.slice(0, max).map((r) => ({ event: this.recorded(r), commitPosition: r.commit }));
+      return this.handOut(records.slice(0, max));
     });
   }
 
   subscribeToAll(options: { fromPosition?: ReadPosition; filter?: Filter } = {}): StandInSubscription {
-    const accepts = acceptsOf(options.filter);
-    const entry = { call: null as unknown as StandInSubscription, accepts };
+    const filter = options.filter;
+    const entry: LiveSubscription = {
+      call: null as unknown as StandInSubscription,
+      accepts: acceptsOf(filter),
+      checkpoints: null,
+    };
     entry.call = new StandInSubscription(
       this.calls,
       (call) => {
         const from = options.fromPosition ?? 'start';
         let index = from === 'start' ? 0 : from === 'end' ? this.log.length : this.indexAt(from);
-        // The server starts after the first record at or after the position (not from the start of the log).
-        if (from !== 'start' && from !== 'end' && index < this.log.length) index++;
-        for (const record of this.log.slice(index)) if (accepts(record)) call.send({ event: this.recorded(record) });
+        // After a record's own position the server starts at the next record; from `{X, 0}` at the record at X.
+        if (typeof from !== 'string' && from.prepare === from.commit && index < this.log.length) index++;
+        if (filter === undefined) {
+          for (const record of this.log.slice(index)) this.sendEvent(call, record);
+        } else {
+          const window = filter.maxSearchWindow ?? READ_BATCH_SIZE;
+          const interval = filter.checkpointInterval * window;
+          // From the end the server goes live at once, with no catch-up and so no checkpoint.
+          if (from !== 'end') this.catchUpFiltered(entry, from, index, window, interval, filter);
+          entry.checkpoints = { interval, counted: 0, reached: filter.checkpointReached };
+        }
         this.server.subscriptions.add(entry);
       },
       () => this.server.subscriptions.delete(entry),
     );
     return entry.call;
+  }
+
+  /**
+   * Server `Enumerator.AllSubscriptionFiltered.CatchUp` over `AllReader.ReadAllEventsForwardInternal`: pages of `window` records from
+   * `index`, each page's start `{commit, 0}` after the first (the reader's `NextPos`); the checkpoint moves to the last event sent, or to
+   * the page's start when the page sent none; sent every `interval` records considered and at the end.
+   */
+  private catchUpFiltered(
+    entry: LiveSubscription,
+    from: Position | 'start',
+    index: number,
+    window: number,
+    interval: number,
+    filter: Filter,
+  ): void {
+    let checkpoint: Position | null = from === 'start' ? null : from;
+    let counted = 0;
+    for (let i = index; ;) {
+      const page = this.log.slice(i, i + window);
+      const current: Position = i === index && from !== 'start' ? from : { commit: this.startOf(i), prepare: 0n };
+      const next: Position = { commit: this.startOf(i + page.length), prepare: 0n };
+      for (const record of page) {
+        if (!entry.accepts(record)) continue;
+        this.sendEvent(entry.call, record);
+        checkpoint = this.positionOf(record);
+      }
+      if ((checkpoint === null || comparePositions(checkpoint, current) < 0) && comparePositions(current, next) < 0) checkpoint = current;
+      counted += page.length;
+      if (page.length < window) {
+        if (checkpoint !== null) this.sendCheckpoint(entry.call, filter.checkpointReached, checkpoint);
+        return;
+      }
+      if (counted >= interval) {
+        counted %= interval;
+        if (checkpoint !== null) this.sendCheckpoint(entry.call, filter.checkpointReached, checkpoint);
+      }
+      i += page.length;
+    }
+  }
+
+  /** Where the record at `index` starts: the end of the one before, or the log's end. */
+  private startOf(index: number): bigint {
+    return index < this.log.length ? this.log[index].commit : this.server.end;
+  }
+
+  private sendEvent(call: StandInSubscription, record: StoredRecord): void {
+    if (!call.isOpen) return;
+    this.server.handedOut++;
+    call.send({ event: this.recorded(record) });
+  }
+
+  /** As the client's `Subscription._transform`: `checkpointReached(subscription, position)` in order with the events. */
+  private sendCheckpoint(call: StandInSubscription, reached: Filter['checkpointReached'], position: Position): void {
+    if (call.isOpen && !call.destroyed)
+      void reached?.(call as unknown as Parameters<NonNullable<Filter['checkpointReached']>>[0], position);
   }
 
   async dispose(): Promise<void> {
@@ -318,15 +413,29 @@ export class EventStoreDbClientStandIn {
     return same ? stream[first + batch.length - 1] : null;
   }
 
+  /** Server `SubscriptionsService.ProcessEventCommited`: each record committed counts towards a filtered subscription's checkpoint. */
   private publish(record: StoredRecord): void {
-    for (const { call, accepts } of this.server.subscriptions) if (accepts(record)) call.send({ event: this.recorded(record) });
+    for (const { call, accepts, checkpoints } of this.server.subscriptions) {
+      if (accepts(record)) this.sendEvent(call, record);
+      if (checkpoints === null || ++checkpoints.counted < checkpoints.interval) continue;
+      checkpoints.counted = 0;
+      this.sendCheckpoint(call, checkpoints.reached, this.positionOf(record));
+    }
   }
 
-  /** Or the end; `UnknownError` where no record starts. */
+  private handOut(records: StoredRecord[]): { event: Record<string, unknown>; commitPosition: bigint }[] {
+    this.server.handedOut += records.length;
+    return records.map((r) => ({ event: this.recorded(r), commitPosition: r.commit }));
+  }
+
+  /**
+   * The record at `position.commit`, or the end; a prepare position of 0 (a checkpoint's) or equal to the commit position, as the
+   * server's reader takes from gRPC (`{commit, prepare}` of a legacy transaction are not modelled). `UnknownError` where no record
+   * starts.
+   */
   private indexAt(position: Position): number {
-    if (position.commit === this.server.end && position.prepare === this.server.end) return this.log.length;
-    const index = this.server.byCommit.get(position.commit);
-    if (index === undefined || position.prepare !== position.commit) {
+    const index = position.commit === this.server.end ? this.log.length : this.server.byCommit.get(position.commit);
+    if (index === undefined || (position.prepare !== position.commit && position.prepare !== 0n)) {
       throw new UnknownError(undefined, `no record starts at commit ${position.commit}, prepare ${position.prepare}`);
     }
     return index;
@@ -364,6 +473,12 @@ function sizeOnDisk(batch: ClientEvent[]): number {
   const bytes = (value: unknown): number =>
     value === undefined ? 0 : value instanceof Uint8Array ? value.length : Buffer.byteLength(JSON.stringify(value));
   return batch.reduce((sum, e) => sum + bytes(e.data) + bytes(e.metadata) + e.type.length * 2, 0);
+}
+
+/** The server's `TFPos` order: by commit position, then prepare position. */
+function comparePositions(a: Position, b: Position): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  return a.prepare === b.prepare ? 0 : a.prepare < b.prepare ? -1 : 1;
 }
 
 function acceptsOf(filter: Filter | undefined): (record: StoredRecord) => boolean {

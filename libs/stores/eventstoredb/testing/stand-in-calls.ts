@@ -121,6 +121,13 @@ export class StandInSubscription extends StandInCall {
     this.cancelCall();
   }
 
+  /** From the server's side: the call ends with `error`, which the readable emits. */
+  failCall(error: Error): void {
+    if (!this.isOpen) return;
+    this.fail(error);
+    this.onClose(this);
+  }
+
   override cancelCall(): void {
     super.cancelCall();
     this.onClose(this);

@@ -1,0 +1,68 @@
+/**
+ * The EventStoreDB adapter over server behaviours the client stand-in models (libs/stores/eventstoredb/testing/client-stand-in.ts;
+ * docs/DESIGN.md "Testing the EventStoreDB adapter without a server"): what the adapter does when it meets each. A stand-in, not a
+ * server.
+ */
+import { START, type ReadPosition } from '@eventstore/db-client';
+import { LOG_START, type RecordedEvent } from '@app/event-sourcing';
+import { EventStoreDbEventStore } from './eventstoredb-event-store';
+import { EventStoreDbClientStandIn } from './testing/client-stand-in';
+import type { StandInSubscription } from './testing/stand-in-calls';
+import { portEvent } from './testing/test-events';
+
+/** Resolves once `condition` holds (checked on every turn of the event loop). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** `count` events in batches of 100 to `streamId`. */
+async function appendMany(store: EventStoreDbEventStore, streamId: string, count: number): Promise<void> {
+  for (let written = 0; written < count; written += 100) {
+    const batch = Array.from({ length: Math.min(100, count - written) }, () => portEvent('Other', { n: written }));
+    await store.appendToStream(streamId, batch, { expectedRevision: written === 0 ? 'no_stream' : written - 1 });
+  }
+}
+
+/** The stand-in's `subscribeToAll`, recording where each call starts and the calls made. */
+function watchSubscriptions(client: EventStoreDbClientStandIn): { from: ReadPosition[]; calls: StandInSubscription[] } {
+  const seen = { from: [] as ReadPosition[], calls: [] as StandInSubscription[] };
+  const subscribe = client.subscribeToAll.bind(client);
+  jest.spyOn(client, 'subscribeToAll').mockImplementation((options = {}) => {
+    seen.from.push(options.fromPosition ?? START);
+    const call = subscribe(options);
+    seen.calls.push(call);
+    return call;
+  });
+  return seen;
+}
+
+describe('EventStoreDB adapter: checkpoints of a filtered subscription (client stand-in)', () => {
+  it('resumes after a drop from the last {commit: X, prepare: 0} checkpoint, not from its last event, and loses nothing', async () => {
+    const client = new EventStoreDbClientStandIn();
+    const seen = watchSubscriptions(client);
+    const store = new EventStoreDbEventStore(client.asClient(), { subscriptionBackoff: { initialMs: 1, maxMs: 2 }, stallAfterMs: 0 });
+    try {
+      const first = await store.appendToStream('trainee-1', [portEvent()], { expectedRevision: 'no_stream' });
+      await appendMany(store, 'other-1', 400);
+      const subscription = store.subscribeToAll({ fromPosition: LOG_START, filter: { streamPrefixes: ['trainee-'] } });
+      const iterator = subscription[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toMatchObject({ streamId: 'trainee-1', position: first.position });
+
+      const next = iterator.next();
+      // The catch-up's checkpoints, queued behind the event, are taken while the consumer waits.
+      await until(() => seen.calls[0].readableLength === 0);
+      client.dropSubscriptions();
+      await until(() => seen.from.length === 2);
+      // 402 records (the system record, 401 events) in pages of 32: the last page starts at the 385th record.
+      const lastPage = client.recordPositions()[384];
+      expect(seen.from[1]).toEqual({ commit: lastPage.commit, prepare: 0n });
+
+      const second = await store.appendToStream('trainee-2', [portEvent()], { expectedRevision: 'no_stream' });
+      const resumed = (await next).value as RecordedEvent;
+      expect(resumed).toMatchObject({ streamId: 'trainee-2', position: second.position });
+      await subscription.unsubscribe();
+    } finally {
+      await store.close();
+    }
+  });
+});
