@@ -43,7 +43,6 @@ import {
   EventData,
   EventStore,
   ExpectedRevision,
-  LOG_START,
   LogPosition,
   ReadAllOptions,
   RecordedEvent,
@@ -59,7 +58,7 @@ import { EventStoreDbSubscription, type SubscriptionLogger, type SubscriptionSet
 import { isSystemEvent, matchesEventFilter, normaliseFilter } from './filters';
 import { CHAIN_ATTEMPTS, chainHeadAt, headHashOf, type ChainHead } from './chain-head';
 import { readBack, retryResult } from './idempotency';
-import { BackwardsRead, newestPosition } from './newest-event';
+import { BackwardsRead, newestHead, newestPosition, type KnownHead } from './newest-event';
 import {
   assertPortPosition,
   expectedRevisionMatches,
@@ -117,6 +116,8 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly appendDeadlineMs: number;
   /** The client whose server features call has answered: its appends wait no more. */
   private answeredClient: EventStoreDBClient | null = null;
+  /** The latest head read ({@link headPosition}). */
+  private knownHead: KnownHead | null = null;
   private closed = false;
 
   /**
@@ -242,12 +243,14 @@ export class EventStoreDbEventStore implements EventStore {
     return subscription;
   }
 
-  /** Port: {@link EventStore.headPosition}: reads `$all` backwards in small pages to the newest non-system event. */
+  /** Port: {@link EventStore.headPosition}: `$all` read backwards in small pages to the newest event, or to what the last call read. */
   async headPosition(): Promise<LogPosition> {
     this.assertOpen();
-    return this.readLimiter.run(
-      async () => (await newestPosition(this.backwardsRead, () => true, { pageSize: HEAD_PAGE_SIZE })) ?? LOG_START,
-    );
+    return this.readLimiter.run(async () => {
+      // A call overtaken by a later one may leave an older head known: still true of the log, only less of it.
+      this.knownHead = await newestHead(this.backwardsRead, this.knownHead, HEAD_PAGE_SIZE);
+      return this.knownHead.head;
+    });
   }
 
   private readonly backwardsRead: BackwardsRead = (from, maxCount) =>

@@ -66,3 +66,48 @@ describe('EventStoreDB adapter: checkpoints of a filtered subscription (client s
     }
   });
 });
+
+describe('EventStoreDB adapter: a log of system records (client stand-in)', () => {
+  it('reads as empty, and its head is read once, not at every call', async () => {
+    const client = new EventStoreDbClientStandIn({ systemRecordsAtStart: 1_000 });
+    const store = new EventStoreDbEventStore(client.asClient());
+    try {
+      expect(await store.headPosition()).toBe(LOG_START);
+      expect(await store.readAll({ maxCount: 1, filter: { streamPrefixes: ['provider-'] } })).toEqual([]);
+      const before = client.recordsHandedOut;
+      expect(await store.headPosition()).toBe(LOG_START);
+      expect(client.recordsHandedOut - before).toBeLessThanOrEqual(32);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps its events apart from the records a leader election appends: head, reads and subscriptions', async () => {
+    const client = new EventStoreDbClientStandIn({ systemRecordsAtStart: 100 });
+    const store = new EventStoreDbEventStore(client.asClient(), { stallAfterMs: 0 });
+    try {
+      const subscription = store.subscribeToAll({ filter: { streamPrefixes: ['trainee-'] } });
+      const unfiltered = store.subscribeToAll();
+      const first = await store.appendToStream('trainee-1', [portEvent()], { expectedRevision: 'no_stream' });
+      client.electLeader();
+      expect(await store.headPosition()).toBe(first.position);
+      for (let i = 0; i < 50; i++) client.electLeader();
+      const before = client.recordsHandedOut;
+      expect(await store.headPosition()).toBe(first.position);
+      expect(client.recordsHandedOut - before).toBeLessThanOrEqual(64);
+      const second = await store.appendToStream('trainee-1', [portEvent()], { expectedRevision: 0 });
+      client.electLeader();
+      expect(await store.headPosition()).toBe(second.position);
+
+      expect((await store.readAll()).map((e) => e.position)).toEqual([first.position, second.position]);
+      for (const s of [subscription, unfiltered]) {
+        const iterator = s[Symbol.asyncIterator]();
+        expect((await iterator.next()).value).toMatchObject({ position: first.position });
+        expect((await iterator.next()).value).toMatchObject({ position: second.position });
+        await s.unsubscribe();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -3,7 +3,8 @@
  * and the stall check's matching head. The backwards read is a function over a literal log.
  */
 import { END, type AllStreamResolvedEvent, type ReadPosition } from '@eventstore/db-client';
-import { BackwardsRead, newestPosition } from './newest-event';
+import { logPosition } from '@app/event-sourcing';
+import { BackwardsRead, newestHead, newestPosition } from './newest-event';
 import { resolved } from './testing/test-events';
 
 /** A backwards read over `log` (oldest first), inclusive of `from`, counting its calls. */
@@ -40,5 +41,27 @@ describe('newestPosition', () => {
     expect(await newestPosition(backwardsOver(log), trainees, { pageSize: 4 })).toBe(0);
     expect(await newestPosition(backwardsOver([]), any)).toBe(0);
     expect(await newestPosition(backwardsOver([resolved(5), ...log]), trainees, { pageSize: 4, maxRecords: 8 })).toBeNull();
+  });
+});
+
+describe('newestHead', () => {
+  const system = (position: number) => resolved(position, { streamId: '$epoch-information', type: '$epoch-information' });
+
+  it('reads back only to the newest record an earlier read saw', async () => {
+    const log = [resolved(10), ...Array.from({ length: 20 }, (_, i) => system(100 + i))];
+    const first = await newestHead(backwardsOver(log), null, 4);
+    expect(first).toEqual({ through: { commit: 119n, prepare: 119n }, head: 10 });
+
+    const read = backwardsOver([...log, system(200), system(201)]);
+    expect(await newestHead(read, first, 4)).toEqual({ through: { commit: 201n, prepare: 201n }, head: 10 });
+    expect(read.calls).toBe(1);
+    expect(await newestHead(backwardsOver([...log, resolved(300)]), first, 4)).toMatchObject({ head: 300 });
+  });
+
+  it('reads it all again when the newest record is older than the one seen (a log replaced), and a log of none is empty', async () => {
+    const known = { through: { commit: 500n, prepare: 500n }, head: logPosition(450) };
+    const read = backwardsOver([resolved(10), ...Array.from({ length: 9 }, (_, i) => system(100 + i))]);
+    expect(await newestHead(read, known, 4)).toEqual({ through: { commit: 108n, prepare: 108n }, head: 10 });
+    expect(await newestHead(backwardsOver([]), known, 4)).toEqual({ through: null, head: 0 });
   });
 });

@@ -119,6 +119,21 @@ describe('EventStoreDB client stand-in', () => {
     const after = client.subscribeToAll({ fromPosition: positions[70] });
     expect(await firstItems(after, 1)).toEqual([again]);
   });
+
+  it('starts the log with systemRecordsAtStart records in $-streams, and appends one $epoch-information record per election', async () => {
+    const client = new EventStoreDbClientStandIn({ systemRecordsAtStart: 3 });
+    await client.appendToStream('s-1', [event()]);
+    const elected = client.electLeader();
+    const records = (await collect(client.readAll())).map((r) => r.event as { streamId: string; type: string; position: Position });
+    expect(records.map((r) => [r.streamId, r.type])).toEqual([
+      ['$epoch-information', '$epoch-information'],
+      ['$projections-$all', '$ProjectionsInitialized'],
+      ['$stats-127.0.0.1:2113', '$statsCollected'],
+      ['s-1', 'Happened'],
+      ['$epoch-information', '$epoch-information'],
+    ]);
+    expect(records[4].position).toEqual(elected);
+  });
 });
 
 /** The first `count` items of a subscription, which is then cancelled. */

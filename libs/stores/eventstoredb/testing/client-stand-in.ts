@@ -3,7 +3,10 @@
  * (docs/DESIGN.md "Testing the EventStoreDB adapter without a server"): no run on EventStoreDB; `npm run test:production` is.
  * Modelled on the client's source at v6.2.1 (github.com/EventStore/EventStore-Client-NodeJS, `packages/db-client/src/`):
  * - positions (`utils/convertGrpcEvent.ts`): `{ commit, prepare }` byte offsets, equal for a gRPC append, advancing by each record's
- *   size, so sparse; the log starts with a system record;
+ *   size, so sparse;
+ * - system records (server `SystemStreams`, `SystemEventTypes`, `EpochManager`): the log starts with `systemRecordsAtStart` records in
+ *   `$`-prefixed streams (an epoch's `$epoch-information` first, then `$ProjectionsInitialized`, then `$statsCollected` ones), and
+ *   each leader election appends one `$epoch-information` record ({@link electLeader}), read and sent to subscriptions as any record;
  * - reads (`streams/readAll.ts`, `readStream.ts`, `utils/ReadStream.ts`): a readable at once, answered on a later turn; `readAll`
  *   unfiltered, forwards inclusive, backwards exclusive; `$all` from where no record starts fails while iterated (as `UnknownError`:
  *   the class a real refusal reaches the client as is not modelled); a missing stream raises `StreamNotFoundError` while iterated;
@@ -40,6 +43,7 @@ import {
   type Position,
   type ReadPosition,
 } from '@eventstore/db-client';
+import { randomUUID } from 'node:crypto';
 import { OpenCalls, StandInRead, StandInSubscription } from './stand-in-calls';
 
 /** As stored: texts, as the server keeps bytes. */
@@ -103,7 +107,12 @@ export interface StandInOptions {
   serverFeaturesDelayMs?: number;
   /** The server's `MaxAppendSize`, bytes. */
   maxAppendSize?: number;
+  /** System records a new server's log starts with (default 1: the first epoch's). */
+  systemRecordsAtStart?: number;
 }
+
+/** The stream and type of the record each epoch writes (server `SystemStreams.EpochInformationStream`, `SystemEventTypes`). */
+const EPOCH_INFORMATION = '$epoch-information';
 
 /** The server's default `MaxAppendSize`, bytes. */
 export const DEFAULT_MAX_APPEND_SIZE = 1_048_576;
@@ -129,8 +138,25 @@ export class EventStoreDbClientStandIn {
     this.maxAppendSize = options.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE;
     this.server = server ?? newServer();
     if (server === undefined) {
-      this.write({ id: '00000000-0000-4000-8000-000000000000', type: '$epoch', contentType: 'application/json', data: {} }, '$epochs', 0n);
+      const count = options.systemRecordsAtStart ?? 1;
+      for (let i = 0; i < count; i++) {
+        if (i === 0) this.electLeader();
+        else if (i === 1) this.writeSystemRecord('$projections-$all', '$ProjectionsInitialized');
+        else this.writeSystemRecord('$stats-127.0.0.1:2113', '$statsCollected');
+      }
     }
+  }
+
+  /** A new epoch: one `$epoch-information` record at the end of the log, sent to live subscriptions. */
+  electLeader(): Position {
+    return this.positionOf(this.writeSystemRecord(EPOCH_INFORMATION, EPOCH_INFORMATION));
+  }
+
+  private writeSystemRecord(streamId: string, type: string): StoredRecord {
+    const stream = this.server.streams.get(streamId) ?? [];
+    const record = this.write({ id: randomUUID(), type, contentType: 'application/json', data: {} }, streamId, BigInt(stream.length));
+    this.publish(record);
+    return record;
   }
 
   /** Its own calls and server features round trip. */
