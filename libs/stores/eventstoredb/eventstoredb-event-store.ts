@@ -13,14 +13,7 @@
  * `any` pre-check and the append are two requests, so two concurrent `any` appends of the same new ids can both be written.
  */
 import { BACKWARDS, END, EventStoreDBClient, FORWARDS, MaxAppendSizeExceededError, NO_STREAM } from '@eventstore/db-client';
-import type {
-  AllStreamResolvedEvent,
-  AppendResult as ClientAppendResult,
-  Position,
-  ReadPosition,
-  ReadStreamOptions,
-  ResolvedEvent,
-} from '@eventstore/db-client';
+import type { AppendResult as ClientAppendResult, ReadStreamOptions, ResolvedEvent } from '@eventstore/db-client';
 import {
   closeChannel,
   collectWithin,
@@ -55,20 +48,13 @@ import { ConcurrencyLimiter } from './concurrency-limiter';
 import { isClientWrongExpectedVersion, isStreamNotFound, toPortWrongExpectedVersion } from './errors';
 import { assertWritableStreamId, fromClientEvent, normaliseBatch, toChainedClientEvents } from './event-mapping';
 import { EventStoreDbSubscription, type SubscriptionLogger, type SubscriptionSettings } from './eventstoredb-subscription';
-import { isSystemEvent, matchesEventFilter, normaliseFilter } from './filters';
+import { matchesEventFilter, normaliseFilter } from './filters';
 import { CHAIN_ATTEMPTS, chainHeadAt, headHashOf, type ChainHead } from './chain-head';
 import { readBack, retryResult } from './idempotency';
+import { scanAll, type ForwardsRead } from './all-scan';
 import { BackwardsRead, newestHead, newestPosition, type KnownHead } from './newest-event';
-import {
-  assertPortPosition,
-  expectedRevisionMatches,
-  fromClientCurrentRevision,
-  samePosition,
-  toClientExpectedRevision,
-  toReadPosition,
-} from './positions';
+import { assertPortPosition, expectedRevisionMatches, fromClientCurrentRevision, toClientExpectedRevision } from './positions';
 
-export const DEFAULT_EVENTSTOREDB_READ_ALL_MAX_COUNT = 1000;
 /** `$all` records one `readAll` request fetches, before filtering here. */
 export const DEFAULT_READ_ALL_PAGE_SIZE = 512;
 const HEAD_PAGE_SIZE = 32;
@@ -175,47 +161,10 @@ export class EventStoreDbEventStore implements EventStore {
     return this.readLimiter.run(() => this.readStreamEvents(streamId, { fromRevision: BigInt(fromRevision), ...bound }));
   }
 
-  /**
-   * Port: {@link EventStore.readAll}. Client 6.2's `readAll` has no server-side filter: reads `$all` forwards in pages, skipping the
-   * event at `fromPosition` (the client's start is inclusive), and filters here, so a selective filter can scan far in one call.
-   */
+  /** Port: {@link EventStore.readAll}: `$all` read forwards in pages and filtered here (all-scan.ts). */
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
-    return this.readLimiter.run(() => this.readAllNow(options));
-  }
-
-  private async readAllNow(options: ReadAllOptions): Promise<RecordedEvent[]> {
-    const fromPosition = options.fromPosition ?? 0;
-    const maxCount = options.maxCount ?? DEFAULT_EVENTSTOREDB_READ_ALL_MAX_COUNT;
-    assertPortPosition(fromPosition);
-    if (!Number.isInteger(maxCount) || maxCount < 1) throw new RangeError(`maxCount must be an integer ≥ 1, got ${maxCount}`);
-    const filter = normaliseFilter(options.filter);
-
-    const found: RecordedEvent[] = [];
-    let cursor: ReadPosition = toReadPosition(fromPosition);
-    let skip: Position | null = typeof cursor === 'string' ? null : cursor;
-    for (;;) {
-      const page: AllStreamResolvedEvent[] = await collectWithin(
-        this.readDeadlineMs,
-        this.client.readAll({ fromPosition: cursor, maxCount: this.readAllPageSize, direction: FORWARDS, resolveLinkTos: false }),
-      );
-      let fresh = 0;
-      let last: Position | null = null;
-      for (const { event } of page) {
-        if (event === undefined) continue;
-        last = event.position;
-        if (skip !== null && samePosition(event.position, skip)) continue;
-        fresh++;
-        if (isSystemEvent(event.streamId, event.type) || !matchesEventFilter(filter, event.streamId, event.type)) continue;
-        const recorded = fromClientEvent(event, event.position);
-        if (recorded.position <= fromPosition) continue;
-        found.push(recorded);
-        if (found.length === maxCount) return found;
-      }
-      if (page.length < this.readAllPageSize || fresh === 0 || last === null) return found;
-      cursor = last;
-      skip = last;
-    }
+    return this.readLimiter.run(() => scanAll(this.forwardsRead, options, this.readAllPageSize));
   }
 
   /** Port: {@link EventStore.subscribeToAll}, resilient to drops (eventstoredb-subscription.ts). RangeError for a bad `fromPosition`. */
@@ -252,6 +201,9 @@ export class EventStoreDbEventStore implements EventStore {
       return this.knownHead.head;
     });
   }
+
+  private readonly forwardsRead: ForwardsRead = (from, maxCount) =>
+    collectWithin(this.readDeadlineMs, this.client.readAll({ fromPosition: from, maxCount, direction: FORWARDS, resolveLinkTos: false }));
 
   private readonly backwardsRead: BackwardsRead = (from, maxCount) =>
     collectWithin(this.readDeadlineMs, this.client.readAll({ fromPosition: from, maxCount, direction: BACKWARDS, resolveLinkTos: false }));
