@@ -148,6 +148,17 @@ export class AppendTooLargeError extends Error {
   }
 }
 
+/**
+ * The stream was deleted for good in the store (an EventStoreDB tombstone, set outside this service, which deletes no stream): it
+ * takes no more events and cannot be read. The API answers 404.
+ */
+export class StreamDeletedError extends Error {
+  constructor(readonly streamId: string) {
+    super(`${streamId} was deleted from the event store for good: it takes no more events`);
+    this.name = 'StreamDeletedError';
+  }
+}
+
 /** A subscription that retrying would not mend: its consumer stops the process (docs/DESIGN.md "Failures of the subscription"). */
 export class PermanentSubscriptionError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

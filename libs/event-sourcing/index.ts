@@ -19,6 +19,7 @@ export {
   PermanentSubscriptionError,
   WrongExpectedVersionError,
   StreamChainBrokenError,
+  StreamDeletedError,
   type AppendOptions,
   type AppendResult,
   type ChainLink,

@@ -4,6 +4,7 @@ import {
   DeadlineExceededError,
   InvalidArgumentError,
   NotLeaderError,
+  StreamDeletedError as ClientStreamDeletedError,
   StreamNotFoundError,
   TimeoutError,
   UnavailableError,
@@ -24,6 +25,11 @@ export function toPortWrongExpectedVersion(
   expected: ExpectedRevision,
 ): WrongExpectedVersionError {
   return new WrongExpectedVersionError(streamId, expected, fromClientCurrentRevision(error.actualVersion));
+}
+
+/** A tombstoned stream read or appended to (client `utils/CommandError.ts`, `streams/appendToStream/unpackError.ts`). */
+export function isClientStreamDeleted(error: unknown): error is ClientStreamDeletedError {
+  return error instanceof ClientStreamDeletedError;
 }
 
 /** The port answers `[]` then. */

@@ -39,13 +39,14 @@ import {
   LogPosition,
   ReadAllOptions,
   RecordedEvent,
+  StreamDeletedError,
   SubscribeOptions,
   Subscription,
   WrongExpectedVersionError,
 } from '@app/event-sourcing';
 import { BackoffOptions } from './backoff';
 import { ConcurrencyLimiter } from './concurrency-limiter';
-import { isClientWrongExpectedVersion, isStreamNotFound, toPortWrongExpectedVersion } from './errors';
+import { isClientStreamDeleted, isClientWrongExpectedVersion, isStreamNotFound, toPortWrongExpectedVersion } from './errors';
 import { assertWritableStreamId, fromClientEvent, normaliseBatch, toChainedClientEvents } from './event-mapping';
 import { EventStoreDbSubscription, type SubscriptionLogger, type SubscriptionSettings } from './eventstoredb-subscription';
 import { matchesEventFilter, normaliseFilter } from './filters';
@@ -136,7 +137,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   /**
    * Port: {@link EventStore.appendToStream}. Rejects with WrongExpectedVersionError, IdempotencyConflictError (limits in the module doc),
-   * AppendTooLargeError for a batch over the server's `MaxAppendSize`,
+   * AppendTooLargeError for a batch over the server's `MaxAppendSize`, StreamDeletedError for a tombstoned stream,
    * `StreamChainBrokenError` when what it read to chain to does not make its chain (chain-head.ts), TypeError for invalid events (ids
    * UUIDs; no `$`-prefixed stream ids or types), RangeError for an unknown expectation, and the client's errors. An empty batch only
    * checks the expectation. Appends to one stream run in call order, as on SQLite (docs/DESIGN.md "Group commit"): else a head read
@@ -151,7 +152,7 @@ export class EventStoreDbEventStore implements EventStore {
     return this.streamOrder.run(streamId, () => this.appendLimiter.run(() => this.appendNow(streamId, batch, expected, link)));
   }
 
-  /** Port: {@link EventStore.readStream}; `[]` when the stream does not exist (the client's StreamNotFoundError). */
+  /** Port: {@link EventStore.readStream}; `[]` when the stream does not exist; StreamDeletedError when it was tombstoned. */
   async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     const { fromRevision = 0, maxCount } = options;
@@ -263,6 +264,7 @@ export class EventStoreDbEventStore implements EventStore {
         break;
       } catch (error) {
         if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLargeError(streamId, error.maxAppendSize);
+        if (isClientStreamDeleted(error)) throw new StreamDeletedError(streamId);
         if (!isClientWrongExpectedVersion(error)) throw unavailableIfTransient(error, 'an append');
         const earlier = await this.retryOf(streamId, ids);
         if (earlier !== null) return earlier;
@@ -336,6 +338,7 @@ export class EventStoreDbEventStore implements EventStore {
       );
     } catch (error) {
       if (isStreamNotFound(error)) return [];
+      if (isClientStreamDeleted(error)) throw new StreamDeletedError(streamId);
       throw error;
     }
     const events: RecordedEvent[] = [];

@@ -4,7 +4,7 @@
  * server.
  */
 import { START, type ReadPosition } from '@eventstore/db-client';
-import { LOG_START, type RecordedEvent } from '@app/event-sourcing';
+import { LOG_START, StreamDeletedError, type RecordedEvent } from '@app/event-sourcing';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { EventStoreDbClientStandIn } from './testing/client-stand-in';
 import type { StandInSubscription } from './testing/stand-in-calls';
@@ -106,6 +106,37 @@ describe('EventStoreDB adapter: a log of system records (client stand-in)', () =
         expect((await iterator.next()).value).toMatchObject({ position: second.position });
         await s.unsubscribe();
       }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('EventStoreDB adapter: a tombstoned stream (client stand-in)', () => {
+  it('answers reads and appends of it with StreamDeletedError, and leaves its tombstone out of $all', async () => {
+    const client = new EventStoreDbClientStandIn();
+    const store = new EventStoreDbEventStore(client.asClient(), { stallAfterMs: 0 });
+    try {
+      const subscription = store.subscribeToAll({ filter: { streamPrefixes: ['trainee-'] } });
+      const iterator = subscription[Symbol.asyncIterator]();
+      const written = await store.appendToStream('trainee-1', [portEvent(), portEvent()], { expectedRevision: 'no_stream' });
+      await client.tombstoneStream('trainee-1');
+
+      await expect(store.readStream('trainee-1')).rejects.toBeInstanceOf(StreamDeletedError);
+      for (const expectedRevision of [1, 'any', 'no_stream', 'stream_exists'] as const) {
+        const refused = await store.appendToStream('trainee-1', [portEvent()], { expectedRevision }).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(StreamDeletedError);
+        expect(refused).toMatchObject({ streamId: 'trainee-1' });
+      }
+      await expect(store.appendToStream('trainee-1', [], { expectedRevision: 'any' })).rejects.toBeInstanceOf(StreamDeletedError);
+
+      expect((await store.readAll()).map((e) => e.streamId)).toEqual(['trainee-1', 'trainee-1']);
+      expect(await store.headPosition()).toBe(written.position);
+      const other = await store.appendToStream('trainee-2', [portEvent()], { expectedRevision: 'no_stream' });
+      const positions: number[] = [];
+      for (let i = 0; i < 3; i++) positions.push(((await iterator.next()).value as RecordedEvent).position);
+      expect(positions.slice(1)).toEqual([written.position, other.position]);
+      await subscription.unsubscribe();
     } finally {
       await store.close();
     }

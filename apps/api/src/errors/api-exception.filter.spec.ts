@@ -2,7 +2,8 @@
  * The exception filter's answer when the read models are damaged (docs/operations.md "Health"):
  * 503 in the contract's error shape, with `Retry-After`, never a 500 with the store's words; and
  * when the event store refuses an append as too large: 413, naming no limit of the store; when a
- * database cannot answer now: 503 with `Retry-After`, naming no server.
+ * database cannot answer now: 503 with `Retry-After`, naming no server; when a stream was deleted in the
+ * event store: 404.
  */
 import type { StorageFaults } from '../composition/storage-faults';
 import type { ArgumentsHost } from '@nestjs/common';
@@ -10,7 +11,7 @@ import type { Logger } from 'pino';
 import { MongoNetworkError } from 'mongodb';
 import { isMongoUnavailable } from '@app/stores/mongodb';
 import { bulkWriteConcernTimeout } from '@app/stores/mongodb/testing/driver-faults';
-import { AppendTooLargeError, EventStoreUnavailableError } from '@app/event-sourcing';
+import { AppendTooLargeError, EventStoreUnavailableError, StreamDeletedError } from '@app/event-sourcing';
 import { ReadModelsDamaged } from '@app/runtime/projector';
 import type { ApiAuthenticator } from '../auth/api.guard';
 import { ApiExceptionFilter } from './api-exception.filter';
@@ -100,5 +101,15 @@ describe('ApiExceptionFilter: a database that cannot answer now', () => {
     expect(answer.status).toBe(503);
     expect(answer.headers['retry-after']).toBe('1');
     expect(JSON.stringify(answer.body)).not.toMatch(/UnavailableError/);
+  });
+});
+
+describe('ApiExceptionFilter: a stream deleted in the event store', () => {
+  it('answers 404 NotFound in the contract shape, without the stream, logging nothing at error', async () => {
+    const { answer, errors } = await answerTo(new StreamDeletedError('trainee-T1'));
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ errors: [{ error: 'NotFound', message: 'The record was deleted from the event store' }] });
+    expect(JSON.stringify(answer.body)).not.toMatch(/trainee-T1/);
+    expect(errors).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { AppendTooLargeError, EventStoreUnavailableError, DomainError } from '@app/event-sourcing';
+import { AppendTooLargeError, EventStoreUnavailableError, DomainError, StreamDeletedError } from '@app/event-sourcing';
 import { READ_MODELS_DAMAGED_ANSWER, ReadModelsDamaged } from '@app/runtime/projector';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
@@ -96,6 +96,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
         errorsBody('PayloadTooLarge', ['The change is larger than the event store takes in one write; send it in smaller parts']),
       ];
     }
+    // The record's stream was deleted for good in the event store (an EventStoreDB tombstone, set by an
+    // operator: the service deletes none): what it held is gone, as a record never made is.
+    if (exception instanceof StreamDeletedError) return [404, errorsBody('NotFound', ['The record was deleted from the event store'])];
     // A database cannot answer now (MongoDB: no primary, the connection lost, a write concern not met
     // in time): a write may have been done, and a retry after the election sees it.
     if (this.storeUnavailable(exception)) {

@@ -5,6 +5,7 @@
 import {
   jsonEvent,
   MaxAppendSizeExceededError,
+  StreamDeletedError,
   streamNameFilter,
   StreamNotFoundError,
   UnknownError,
@@ -133,6 +134,19 @@ describe('EventStoreDB client stand-in', () => {
       ['$epoch-information', '$epoch-information'],
     ]);
     expect(records[4].position).toEqual(elected);
+  });
+
+  it('refuses reads of and appends to a tombstoned stream with StreamDeletedError; $all holds its tombstone', async () => {
+    const client = new EventStoreDbClientStandIn();
+    await client.appendToStream('s-1', [event()]);
+    const { position } = await client.tombstoneStream('s-1');
+    await expect(collect(client.readStream('s-1'))).rejects.toBeInstanceOf(StreamDeletedError);
+    await expect(collect(client.readStream('s-1', { direction: 'backwards', fromRevision: 'end' }))).rejects.toBeInstanceOf(
+      StreamDeletedError,
+    );
+    await expect(client.appendToStream('s-1', [event()], { expectedRevision: 'any' })).rejects.toBeInstanceOf(StreamDeletedError);
+    const [last] = await collect(client.readAll({ direction: 'backwards', fromPosition: 'end', maxCount: 1 }));
+    expect(last.event).toMatchObject({ streamId: 's-1', type: '$streamDeleted', revision: 2n ** 63n - 1n, isJson: false, position });
   });
 });
 

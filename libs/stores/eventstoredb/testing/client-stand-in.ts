@@ -28,11 +28,17 @@
  *   events' data and metadata bytes plus twice each type's length pass `maxAppendSize` (`MaxAppendSize`, 1 MiB by default) is
  *   refused whole before its expected revision is checked, as the client's `MaxAppendSizeExceededError`
  *   (`streams/appendToStream/unpackError.ts`);
- * Not modelled: links, projections, deletes, scavenging, transactions, deadlines, auth, clusters, connection failures
+ * - tombstones (`streams/tombstoneStream.ts`; server `Enumerator.ReadStreamForwards.cs`, `AllReader.cs`): {@link tombstoneStream}
+ *   writes a `$streamDeleted` record to the stream at revision 2^63 − 1 (the server's `EventNumber.DeletedStream`), binary and empty,
+ *   read from `$all` and sent to subscriptions as any record; then reading the stream either way fails while iterated, and every
+ *   append to it is refused whatever its expectation, both with the client's `StreamDeletedError` (`utils/CommandError.ts`,
+ *   `streams/appendToStream/unpackError.ts`);
+ * Not modelled: links, projections, soft deletes, scavenging, transactions, deadlines, auth, clusters, connection failures
  * (`failNextCalls` and {@link dropSubscriptions} raise `UnavailableError` instead), the per-event size limit.
  */
 import {
   MaxAppendSizeExceededError,
+  StreamDeletedError,
   StreamNotFoundError,
   UnavailableError,
   UnknownError,
@@ -56,6 +62,8 @@ interface StoredRecord {
   data: string;
   metadata: string | Uint8Array;
   created: Date;
+  /** A tombstone: no JSON, empty data. */
+  tombstone?: true;
 }
 
 /** A `jsonEvent(…)`. */
@@ -78,6 +86,7 @@ interface StandInServer {
   log: StoredRecord[];
   byCommit: Map<bigint, number>;
   streams: Map<string, StoredRecord[]>;
+  deleted: Set<string>;
   subscriptions: Set<LiveSubscription>;
   end: bigint;
   held: Promise<void>;
@@ -93,6 +102,7 @@ function newServer(): StandInServer {
     log: [],
     byCommit: new Map(),
     streams: new Map(),
+    deleted: new Set(),
     subscriptions: new Set(),
     end: 0n,
     held: answered,
@@ -110,6 +120,9 @@ export interface StandInOptions {
   /** System records a new server's log starts with (default 1: the first epoch's). */
   systemRecordsAtStart?: number;
 }
+
+/** A tombstone's revision (server `EventNumber.DeletedStream`, `long.MaxValue`). */
+const TOMBSTONE = 2n ** 63n - 1n;
 
 /** The stream and type of the record each epoch writes (server `SystemStreams.EpochInformationStream`, `SystemEventTypes`). */
 const EPOCH_INFORMATION = '$epoch-information';
@@ -145,6 +158,23 @@ export class EventStoreDbClientStandIn {
         else this.writeSystemRecord('$stats-127.0.0.1:2113', '$statsCollected');
       }
     }
+  }
+
+  /** As the client's: `expectedRevision` not checked (`any`); the tombstone's position. */
+  async tombstoneStream(streamName: string): Promise<{ position: Position }> {
+    await new Promise((resolve) => setImmediate(resolve));
+    this.failIfAsked();
+    if (this.server.deleted.has(streamName)) throw StreamDeletedError.fromStreamName(streamName);
+    const record = this.write(
+      { id: randomUUID(), type: '$streamDeleted', contentType: 'application/json', data: {} },
+      streamName,
+      TOMBSTONE,
+    );
+    record.tombstone = true;
+    record.data = '';
+    this.server.deleted.add(streamName);
+    this.publish(record);
+    return { position: this.positionOf(record) };
   }
 
   /** A new epoch: one `$epoch-information` record at the end of the log, sent to live subscriptions. */
@@ -252,6 +282,7 @@ export class EventStoreDbClientStandIn {
     await this.server.appendsHeld;
     const batch = Array.isArray(events) ? events : [events];
     if (sizeOnDisk(batch) > this.maxAppendSize) throw MaxAppendSizeExceededError.fromMaxAppendSize(this.maxAppendSize);
+    if (this.server.deleted.has(streamName)) throw StreamDeletedError.fromStreamName(streamName);
     const expected = options.expectedRevision ?? 'any';
     const stream = this.server.streams.get(streamName) ?? [];
     const current = stream.length === 0 ? null : stream[stream.length - 1].revision;
@@ -279,6 +310,7 @@ export class EventStoreDbClientStandIn {
   ): StandInRead {
     return new StandInRead(this.calls, this.server.held, () => {
       this.failIfAsked();
+      if (this.server.deleted.has(streamName)) throw StreamDeletedError.fromStreamName(streamName);
       const stream = this.server.streams.get(streamName);
       if (stream === undefined) throw new StreamNotFoundError(undefined, streamName);
       const max = Number(options.maxCount ?? Number.MAX_SAFE_INTEGER);
@@ -474,6 +506,20 @@ export class EventStoreDbClientStandIn {
   /** As the client decodes it (`convertGrpcRecord`). */
   private recorded(record: StoredRecord): Record<string, unknown> {
     const metadata = typeof record.metadata === 'string' ? record.metadata : Buffer.from(record.metadata).toString('utf8');
+    if (record.tombstone) {
+      const { streamId, id, revision, type, created } = record;
+      return {
+        streamId,
+        id,
+        revision,
+        type,
+        data: new Uint8Array(),
+        metadata: new Uint8Array(),
+        isJson: false,
+        created,
+        position: this.positionOf(record),
+      };
+    }
     return {
       streamId: record.streamId,
       id: record.id,
