@@ -3,8 +3,8 @@
  * docs/DESIGN.md "Testing the EventStoreDB adapter without a server"): what the adapter does when it meets each. A stand-in, not a
  * server.
  */
-import { START, type ReadPosition } from '@eventstore/db-client';
-import { LOG_START, StreamDeletedError, type RecordedEvent } from '@app/event-sourcing';
+import { CancelledError, START, UnavailableError, type ReadPosition } from '@eventstore/db-client';
+import { EventStoreUnavailableError, LOG_START, StreamDeletedError, type RecordedEvent } from '@app/event-sourcing';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { EventStoreDbClientStandIn } from './testing/client-stand-in';
 import type { StandInSubscription } from './testing/stand-in-calls';
@@ -137,6 +137,45 @@ describe('EventStoreDB adapter: a tombstoned stream (client stand-in)', () => {
       for (let i = 0; i < 3; i++) positions.push(((await iterator.next()).value as RecordedEvent).position);
       expect(positions.slice(1)).toEqual([written.position, other.position]);
       await subscription.unsubscribe();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('EventStoreDB adapter: the shared batch-append call fails (client stand-in)', () => {
+  it.each([
+    ['UNAVAILABLE', () => new UnavailableError()],
+    ['CANCELLED by the server', () => new CancelledError()],
+  ])('%s: every append in flight is unavailable (503); sent again, each is written once', async (_, failure) => {
+    const client = new EventStoreDbClientStandIn();
+    const store = new EventStoreDbEventStore(client.asClient());
+    try {
+      await store.appendToStream('trainee-3', [portEvent()], { expectedRevision: 'no_stream' });
+      const batches = [[portEvent()], [portEvent(), portEvent()], [portEvent()]];
+      const sends = [
+        () => store.appendToStream('trainee-1', batches[0], { expectedRevision: 'no_stream' }),
+        () => store.appendToStream('trainee-2', batches[1], { expectedRevision: 'any' }),
+        () => store.appendToStream('trainee-3', batches[2], { expectedRevision: 0 }),
+      ];
+      const release = client.holdAppends();
+      const failed = sends.map((send) => send().catch((e: unknown) => e));
+      await until(() => client.appendsInFlight === 3);
+      // Two were written before the call broke, one not: the client cannot tell which.
+      client.failBatchAppend(failure(), 2);
+      release();
+      for (const outcome of await Promise.all(failed)) expect(outcome).toBeInstanceOf(EventStoreUnavailableError);
+
+      const again = [];
+      for (const send of sends) again.push(await send());
+      const streams = ['trainee-1', 'trainee-2', 'trainee-3'];
+      const stored = await Promise.all(streams.map((stream) => store.readStream(stream)));
+      expect(stored.map((events) => events.map((e) => e.id))).toEqual([
+        batches[0].map((e) => e.id),
+        batches[1].map((e) => e.id),
+        [stored[2][0].id, batches[2][0].id],
+      ]);
+      expect(again.map((result) => result.position)).toEqual(stored.map((events) => events[events.length - 1].position));
     } finally {
       await store.close();
     }

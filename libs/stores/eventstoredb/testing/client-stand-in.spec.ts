@@ -8,6 +8,7 @@ import {
   StreamDeletedError,
   streamNameFilter,
   StreamNotFoundError,
+  UnavailableError,
   UnknownError,
   type Position,
   type StreamingRead,
@@ -147,6 +148,22 @@ describe('EventStoreDB client stand-in', () => {
     await expect(client.appendToStream('s-1', [event()], { expectedRevision: 'any' })).rejects.toBeInstanceOf(StreamDeletedError);
     const [last] = await collect(client.readAll({ direction: 'backwards', fromPosition: 'end', maxCount: 1 }));
     expect(last.event).toMatchObject({ streamId: 's-1', type: '$streamDeleted', revision: 2n ** 63n - 1n, isJson: false, position });
+  });
+
+  it('fails every append in flight, of every client, when the batch-append call fails; those it wrote stay written', async () => {
+    const client = new EventStoreDbClientStandIn();
+    const other = client.anotherClient();
+    await client.appendToStream('s-0', [event()]);
+    await other.appendToStream('s-0', [event()]);
+    const release = client.holdAppends();
+    const sent = [client.appendToStream('s-1', [event()]), other.appendToStream('s-2', [event()])].map((p) => p.catch((e: unknown) => e));
+    while (client.appendsInFlight < 2) await new Promise((resolve) => setImmediate(resolve));
+    const failure = new UnavailableError();
+    client.failBatchAppend(failure, 1);
+    release();
+    expect(await Promise.all(sent)).toEqual([failure, failure]);
+    expect(await collect(client.readStream('s-1'))).toHaveLength(1);
+    await expect(collect(client.readStream('s-2'))).rejects.toBeInstanceOf(StreamNotFoundError);
   });
 });
 

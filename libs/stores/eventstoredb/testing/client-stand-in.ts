@@ -33,6 +33,8 @@
  *   read from `$all` and sent to subscriptions as any record; then reading the stream either way fails while iterated, and every
  *   append to it is refused whatever its expectation, both with the client's `StreamDeletedError` (`utils/CommandError.ts`,
  *   `streams/appendToStream/unpackError.ts`);
+ * - the shared batch-append call (`streams/appendToStream/batchAppend.ts`): {@link failBatchAppend} fails it, rejecting every append
+ *   in flight (held by {@link holdAppends}) with one error, some written and some not;
  * Not modelled: links, projections, soft deletes, scavenging, transactions, deadlines, auth, clusters, connection failures
  * (`failNextCalls` and {@link dropSubscriptions} raise `UnavailableError` instead), the per-event size limit.
  */
@@ -120,6 +122,15 @@ export interface StandInOptions {
   /** System records a new server's log starts with (default 1: the first epoch's). */
   systemRecordsAtStart?: number;
 }
+
+/** An append sent and not yet answered: `commit` writes it as the server would; `fail` rejects the caller's promise. */
+interface AppendInFlight {
+  commit: () => { success: true; nextExpectedRevision: bigint; position: Position };
+  fail: (error: Error) => void;
+}
+
+/** Of every stand-in client of the process, as the client's pending batch appends (`batchAppend.ts`, `promiseBank`). */
+const APPENDS_IN_FLIGHT = new Set<AppendInFlight>();
 
 /** A tombstone's revision (server `EventNumber.DeletedStream`, `long.MaxValue`). */
 const TOMBSTONE = 2n ** 63n - 1n;
@@ -279,11 +290,53 @@ export class EventStoreDbClientStandIn {
     await this.capabilities;
     await new Promise((resolve) => setImmediate(resolve));
     this.failIfAsked();
-    await this.server.appendsHeld;
     const batch = Array.isArray(events) ? events : [events];
+    const expected = options.expectedRevision ?? 'any';
+    const entry: AppendInFlight = { commit: () => this.commitAppend(streamName, batch, expected), fail: () => undefined };
+    const failed = new Promise<never>((_, reject) => (entry.fail = reject));
+    APPENDS_IN_FLIGHT.add(entry);
+    try {
+      await Promise.race([this.server.appendsHeld, failed]);
+    } finally {
+      APPENDS_IN_FLIGHT.delete(entry);
+    }
+    return entry.commit();
+  }
+
+  /** Appends sent on the batch-append calls of this process and not yet answered ({@link failBatchAppend}). */
+  get appendsInFlight(): number {
+    return APPENDS_IN_FLIGHT.size;
+  }
+
+  /**
+   * The batch-append call fails with `error` (the client's error for it: `UnavailableError` for UNAVAILABLE), as client 6.2.1's
+   * `streams/appendToStream/batchAppend.ts` answers an 'error' of its call: every append in flight is rejected with it, those of every
+   * client of the process (its pending appends are one module-level map). The server may have written some before the call broke:
+   * here the first `written` of them, in the order they were sent.
+   */
+  failBatchAppend(error: Error, written = 0): void {
+    const inFlight = [...APPENDS_IN_FLIGHT];
+    APPENDS_IN_FLIGHT.clear();
+    inFlight.forEach((append, i) => {
+      if (i < written) {
+        try {
+          append.commit();
+        } catch {
+          // Refused by the server: not written, and the client learns only of the call's failure.
+        }
+      }
+      append.fail(error);
+    });
+  }
+
+  /** The server's side of one append: its size, the stream's tombstone, a retry, the expected revision; then written and published. */
+  private commitAppend(
+    streamName: string,
+    batch: ClientEvent[],
+    expected: AppendExpectedRevision,
+  ): { success: true; nextExpectedRevision: bigint; position: Position } {
     if (sizeOnDisk(batch) > this.maxAppendSize) throw MaxAppendSizeExceededError.fromMaxAppendSize(this.maxAppendSize);
     if (this.server.deleted.has(streamName)) throw StreamDeletedError.fromStreamName(streamName);
-    const expected = options.expectedRevision ?? 'any';
     const stream = this.server.streams.get(streamName) ?? [];
     const current = stream.length === 0 ? null : stream[stream.length - 1].revision;
     const retried = this.retriedBatch(stream, batch, expected);
