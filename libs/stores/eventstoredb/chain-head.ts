@@ -58,5 +58,19 @@ export async function chainHeadAt(
   const [last] = await read({ fromRevision: END, direction: BACKWARDS, maxCount: 1, requiresLeader: true });
   const actual = last === undefined ? 'no_stream' : last.streamRevision;
   if (actual !== expected) throw new WrongExpectedVersionError(streamId, expected, actual);
-  return { revision: expected, hash: checkedHeadHash(streamId, last) ?? headHashOf(streamId, await read({ requiresLeader: true })) };
+  return chainHeadAfter(read, streamId, last);
+}
+
+/**
+ * The head after `last`, the stream's last event (undefined: no stream): its hash checked alone, or the hash over the whole stream
+ * read again when it was stored before the chain began. `StreamChainBrokenError`.
+ */
+export async function chainHeadAfter(
+  read: (options: ReadStreamOptions) => Promise<RecordedEvent[]>,
+  streamId: string,
+  last: RecordedEvent | undefined,
+): Promise<ChainHead> {
+  if (last === undefined) return { revision: null, hash: null };
+  const hash = checkedHeadHash(streamId, last) ?? headHashOf(streamId, await read({ requiresLeader: true }));
+  return { revision: last.streamRevision, hash };
 }

@@ -4,13 +4,15 @@
  * idempotent retries: idempotency.ts; the hash chain: chain-head.ts.
  *
  * Event ids go to the server as its event ids, but the port promises more (the original result for a retry whatever the expectation;
- * IdempotencyConflictError for partial or reordered re-use), so the batch's ids are compared with the stream before an `any` or
- * `stream_exists` append (which the server deduplicates best-effort only) and after a WrongExpectedVersion. A successful append is read
+ * IdempotencyConflictError for partial or reordered re-use), so the batch's ids are compared with the stream's last events
+ * (idempotency.ts `recentEvents`) before an `any` or `stream_exists` append (which the server deduplicates best-effort only) and after
+ * a WrongExpectedVersion. A successful append is read
  * back (one indexed read): the response carries one position per batch, and what it carries for a deduplicated retry is undocumented.
  *
  * Limits, which the SQLite adapter does not have: ids are unique per stream only (re-use in another stream is not detected: the
- * contract's test for it fails here); an exact expected revision that matches appends even ids already earlier in the stream; the
- * `any` pre-check and the append are two requests, so two concurrent `any` appends of the same new ids can both be written.
+ * contract's test for it fails here); an exact expected revision that matches appends even ids already earlier in the stream; a
+ * retry is looked for among the stream's last `RETRY_WINDOW` events only; the `any` pre-check and the append are two requests, so two
+ * concurrent `any` appends of the same new ids can both be written.
  */
 import { BACKWARDS, END, EventStoreDBClient, FORWARDS, MaxAppendSizeExceededError, NO_STREAM } from '@eventstore/db-client';
 import type { AppendResult as ClientAppendResult, ReadStreamOptions, ResolvedEvent } from '@eventstore/db-client';
@@ -50,8 +52,8 @@ import { isClientStreamDeleted, isClientWrongExpectedVersion, isStreamNotFound, 
 import { assertWritableStreamId, fromClientEvent, normaliseBatch, toChainedClientEvents } from './event-mapping';
 import { EventStoreDbSubscription, type SubscriptionLogger, type SubscriptionSettings } from './eventstoredb-subscription';
 import { matchesEventFilter, normaliseFilter } from './filters';
-import { CHAIN_ATTEMPTS, chainHeadAt, headHashOf, type ChainHead } from './chain-head';
-import { readBack, retryResult } from './idempotency';
+import { CHAIN_ATTEMPTS, chainHeadAfter, chainHeadAt, type ChainHead } from './chain-head';
+import { readBack, recentEvents, retryResult } from './idempotency';
 import { scanAll, type ForwardsRead } from './all-scan';
 import { BackwardsRead, newestHead, newestPosition, type KnownHead } from './newest-event';
 import { assertPortPosition, expectedRevisionMatches, fromClientCurrentRevision, toClientExpectedRevision } from './positions';
@@ -219,9 +221,10 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
-   * Always names the exact revision the events chain to (docs/DESIGN.md "Verifiable history"): with `any` or `stream_exists` the head
-   * read before (which also finds a retried batch), chained again to a new head up to {@link CHAIN_ATTEMPTS} times when it loses a race;
-   * with a number, `previousHash` (the link the caller passed back) saves reading it.
+   * Always names the exact revision the events chain to (docs/DESIGN.md "Verifiable history"): with `any` or `stream_exists` the
+   * stream's last events read before (`recentEvents`, which also finds a retried batch; the last one's hash checked alone, as with a
+   * number), chained again to a new head up to {@link CHAIN_ATTEMPTS} times when it loses a race; with a number, `previousHash` (the
+   * link the caller passed back) saves reading it.
    */
   private async appendNow(
     streamId: string,
@@ -238,11 +241,12 @@ export class EventStoreDbEventStore implements EventStore {
       const readsHead = expected === 'any' || expected === 'stream_exists';
       let head: ChainHead;
       if (readsHead) {
-        const stored = await this.readStreamEvents(streamId, { requiresLeader: true });
-        const earlier = retryResult(streamId, stored, ids);
+        const read = (options: ReadStreamOptions) => this.readStreamEvents(streamId, options);
+        const recent = await recentEvents(read, ids);
+        const earlier = retryResult(streamId, recent, ids);
         if (earlier !== null) return earlier;
-        if (expected === 'stream_exists' && stored.length === 0) throw new WrongExpectedVersionError(streamId, expected, 'no_stream');
-        head = { revision: stored.length === 0 ? null : stored[stored.length - 1].streamRevision, hash: headHashOf(streamId, stored) };
+        if (expected === 'stream_exists' && recent.length === 0) throw new WrongExpectedVersionError(streamId, expected, 'no_stream');
+        head = await chainHeadAfter(read, streamId, recent[recent.length - 1]);
       } else {
         try {
           head = await chainHeadAt((options) => this.readStreamEvents(streamId, options), streamId, expected, previousHash);
@@ -313,7 +317,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** The original result when `ids` were appended as one batch; null when not; IdempotencyConflictError when some were, or not so. */
   private async retryOf(streamId: string, ids: string[]): Promise<AppendResult | null> {
-    return retryResult(streamId, await this.readStreamEvents(streamId, { requiresLeader: true }), ids);
+    return retryResult(streamId, await recentEvents((options) => this.readStreamEvents(streamId, options), ids), ids);
   }
 
   /** An empty batch. */

@@ -181,3 +181,23 @@ describe('EventStoreDB adapter: the shared batch-append call fails (client stand
     }
   });
 });
+
+describe('EventStoreDB adapter: the cost of an append with any (client stand-in)', () => {
+  it('reads the stream’s last events, not the whole stream, and still knows a retry among them', async () => {
+    const client = new EventStoreDbClientStandIn();
+    const store = new EventStoreDbEventStore(client.asClient());
+    try {
+      await appendMany(store, 'uploadledger', 500);
+      const batch = [portEvent()];
+      const before = client.recordsHandedOut;
+      const appended = await store.appendToStream('uploadledger', batch, { expectedRevision: 'any' });
+      // The last 32 events before it, then the batch read back.
+      expect(client.recordsHandedOut - before).toBe(33);
+      await store.appendToStream('uploadledger', [portEvent()], { expectedRevision: 'any' });
+      expect(await store.appendToStream('uploadledger', batch, { expectedRevision: 'any' })).toEqual(appended);
+      expect(await store.readStream('uploadledger', { fromRevision: 500 })).toHaveLength(2);
+    } finally {
+      await store.close();
+    }
+  });
+});

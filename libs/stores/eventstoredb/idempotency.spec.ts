@@ -3,8 +3,9 @@
  * Source: docs/DESIGN.md "The event store port" ("appending the same ids again is a no-op"), port docs of
  * `appendToStream` and `IdempotencyConflictError`.
  */
-import { logPosition } from '@app/event-sourcing';
-import { classifyRetry, StoredEventRef } from './idempotency';
+import { logPosition, type RecordedEvent } from '@app/event-sourcing';
+import type { ReadStreamOptions } from '@eventstore/db-client';
+import { classifyRetry, recentEvents, RETRY_WINDOW, StoredEventRef } from './idempotency';
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';
 const B = 'bbbbbbbb-0000-4000-8000-000000000002';
@@ -42,5 +43,32 @@ describe('classifyRetry', () => {
   it('is a conflict when all ids are stored but not consecutively in batch order', () => {
     expect(classifyRetry(stream, [B, A])).toEqual({ kind: 'conflict', eventId: B });
     expect(classifyRetry(stream, [A, C])).toEqual({ kind: 'conflict', eventId: A });
+  });
+});
+
+describe('recentEvents', () => {
+  /** A stream of `length` events whose ids are their revisions, and a read over it as the adapter's, recording each call. */
+  function streamOf(length: number) {
+    const events = Array.from({ length }, (_, i) => ({ id: `id-${i}`, streamRevision: i }) as RecordedEvent);
+    const calls: ReadStreamOptions[] = [];
+    const read = async (options: ReadStreamOptions) => {
+      calls.push(options);
+      return options.direction === 'backwards' ? events.slice(-Number(options.maxCount)).reverse() : events;
+    };
+    return { read, calls };
+  }
+
+  it('is the last RETRY_WINDOW events, oldest first, in one read, when the window holds all of the ids or none', async () => {
+    const { read, calls } = streamOf(100);
+    const tail = await recentEvents(read, ['new-1']);
+    expect(tail.map((e) => e.streamRevision)).toEqual(Array.from({ length: RETRY_WINDOW }, (_, i) => 100 - RETRY_WINDOW + i));
+    expect((await recentEvents(read, ['id-98', 'id-99'])).length).toBe(RETRY_WINDOW);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('reads the whole stream when the window cuts the batch (some of its ids in it, not all)', async () => {
+    const { read } = streamOf(100);
+    const ids = ['id-66', 'id-67', 'id-68', 'id-69'];
+    expect(await recentEvents(read, ids)).toHaveLength(100);
   });
 });

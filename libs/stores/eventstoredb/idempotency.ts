@@ -3,7 +3,7 @@
  * with the same expected revision (best-effort with `any`, client doc of `ExpectedRevision`), the port promises the original result
  * whatever the expectation. The same rule as the SQLite adapter's.
  */
-import type { ReadStreamOptions } from '@eventstore/db-client';
+import { BACKWARDS, END, type ReadStreamOptions } from '@eventstore/db-client';
 import { IdempotencyConflictError, type AppendResult, type EventData, type LogPosition, type RecordedEvent } from '@app/event-sourcing';
 import { toPortRevision } from './positions';
 
@@ -66,4 +66,25 @@ export async function readBack(
     );
   }
   return { nextExpectedRevision: lastRevision, position: stored[stored.length - 1].position };
+}
+
+/** Events from a stream's end among which a retried batch is looked for ({@link recentEvents}). */
+export const RETRY_WINDOW = 32;
+
+/**
+ * The stream's last `max(ids.length, RETRY_WINDOW)` events, oldest first, where a retry of the batch `ids` is looked for: a retry
+ * comes soon after its batch, and reading the whole stream before each `any` append costs the stream. The whole stream when the
+ * window holds some of `ids` but not all (a batch the window cuts). A batch further back is not recognised: with `any` it is
+ * appended again, with an exact revision the append is refused as WrongExpectedVersionError.
+ */
+export async function recentEvents(
+  read: (options: ReadStreamOptions) => Promise<RecordedEvent[]>,
+  ids: readonly string[],
+): Promise<RecordedEvent[]> {
+  const window = Math.max(ids.length, RETRY_WINDOW);
+  const tail = (await read({ fromRevision: END, direction: BACKWARDS, maxCount: BigInt(window), requiresLeader: true })).reverse();
+  if (tail.length < window || tail[0].streamRevision === 0) return tail;
+  const stored = new Set(tail.map((e) => e.id.toLowerCase()));
+  const found = ids.filter((id) => stored.has(id.toLowerCase())).length;
+  return found > 0 && found < ids.length ? read({ requiresLeader: true }) : tail;
 }
