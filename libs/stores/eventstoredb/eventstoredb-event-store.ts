@@ -54,7 +54,7 @@ import { EventStoreDbSubscription, type SubscriptionLogger, type SubscriptionSet
 import { matchesEventFilter, normaliseFilter } from './filters';
 import { CHAIN_ATTEMPTS, chainHeadAfter, chainHeadAt, type ChainHead } from './chain-head';
 import { readBack, recentEvents, retryResult } from './idempotency';
-import { scanAll, type ForwardsRead } from './all-scan';
+import { EmptyScans, scanAll, type ForwardsRead } from './all-scan';
 import { BackwardsRead, newestHead, newestPosition, type KnownHead } from './newest-event';
 import { assertPortPosition, expectedRevisionMatches, fromClientCurrentRevision, toClientExpectedRevision } from './positions';
 
@@ -105,6 +105,8 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly appendDeadlineMs: number;
   /** The client whose server features call has answered: its appends wait no more. */
   private answeredClient: EventStoreDBClient | null = null;
+  /** Of {@link readAll}'s filters. */
+  private readonly emptyScans = new EmptyScans();
   /** The latest head read ({@link headPosition}). */
   private knownHead: KnownHead | null = null;
   private closed = false;
@@ -164,10 +166,10 @@ export class EventStoreDbEventStore implements EventStore {
     return this.readLimiter.run(() => this.readStreamEvents(streamId, { fromRevision: BigInt(fromRevision), ...bound }));
   }
 
-  /** Port: {@link EventStore.readAll}: `$all` read forwards in pages and filtered here (all-scan.ts). */
+  /** Port: {@link EventStore.readAll}: `$all` read forwards in pages and filtered here, a scan that found none remembered (all-scan.ts). */
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
-    return this.readLimiter.run(() => scanAll(this.forwardsRead, options, this.readAllPageSize));
+    return this.readLimiter.run(() => scanAll(this.forwardsRead, options, this.readAllPageSize, this.emptyScans));
   }
 
   /** Port: {@link EventStore.subscribeToAll}, resilient to drops (eventstoredb-subscription.ts). RangeError for a bad `fromPosition`. */

@@ -201,3 +201,29 @@ describe('EventStoreDB adapter: the cost of an append with any (client stand-in)
     }
   });
 });
+
+describe('EventStoreDB adapter: a filtered readAll asked again while nothing it wants comes (client stand-in)', () => {
+  it('costs the records appended since the last call, not every record after the position', async () => {
+    const client = new EventStoreDbClientStandIn();
+    const store = new EventStoreDbEventStore(client.asClient());
+    try {
+      const first = await store.appendToStream('trainee-1', [portEvent()], { expectedRevision: 'no_stream' });
+      await appendMany(store, 'uploadlist-1', 2_000);
+      const projected = { fromPosition: first.position, maxCount: 1, filter: { streamPrefixes: ['trainee-'] } };
+      expect(await store.readAll(projected)).toEqual([]);
+      let before = client.recordsHandedOut;
+      expect(await store.readAll(projected)).toEqual([]);
+      expect(client.recordsHandedOut - before).toBe(1);
+
+      await appendMany(store, 'uploadlist-2', 100);
+      const second = await store.appendToStream('trainee-2', [portEvent()], { expectedRevision: 'no_stream' });
+      before = client.recordsHandedOut;
+      expect((await store.readAll(projected)).map((e) => e.position)).toEqual([second.position]);
+      expect(client.recordsHandedOut - before).toBeLessThanOrEqual(102);
+      expect((await store.readAll({ ...projected, maxCount: 5 })).map((e) => e.position)).toEqual([second.position]);
+      expect((await store.readAll({ fromPosition: LOG_START, filter: { streamPrefixes: ['trainee-'] } })).length).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
+});
