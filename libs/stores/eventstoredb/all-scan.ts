@@ -10,7 +10,7 @@
  * call costs the records appended since.
  */
 import type { AllStreamResolvedEvent, Position, ReadPosition } from '@eventstore/db-client';
-import type { ReadAllOptions, RecordedEvent } from '@app/event-sourcing';
+import { LOG_START, type LogPosition, type ReadAllOptions, type RecordedEvent } from '@app/event-sourcing';
 import { fromClientEvent } from './event-mapping';
 import { isSystemEvent, matchesEventFilter, normaliseFilter, type NormalisedFilter } from './filters';
 import { assertPortPosition, samePosition, toReadPosition } from './positions';
@@ -58,7 +58,7 @@ export async function scanAll(
   pageSize: number,
   emptyScans?: EmptyScans,
 ): Promise<RecordedEvent[]> {
-  const fromPosition = options.fromPosition ?? 0;
+  const fromPosition = options.fromPosition ?? LOG_START;
   const maxCount = options.maxCount ?? DEFAULT_EVENTSTOREDB_READ_ALL_MAX_COUNT;
   assertPortPosition(fromPosition);
   if (!Number.isInteger(maxCount) || maxCount < 1) throw new RangeError(`maxCount must be an integer ≥ 1, got ${maxCount}`);
@@ -84,7 +84,7 @@ async function scanFrom(
   read: ForwardsRead,
   start: ReadPosition,
   verify: boolean,
-  fromPosition: number,
+  fromPosition: LogPosition,
   maxCount: number,
   filter: NormalisedFilter | null,
   pageSize: number,

@@ -33,6 +33,7 @@ import {
   EventStoreUnavailableError,
   expectationOf,
   KeyedLock,
+  LOG_START,
   AppendOptions,
   AppendResult,
   EventData,
@@ -175,7 +176,7 @@ export class EventStoreDbEventStore implements EventStore {
   /** Port: {@link EventStore.subscribeToAll}, resilient to drops (eventstoredb-subscription.ts). RangeError for a bad `fromPosition`. */
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
     this.assertOpen();
-    const fromPosition = options.fromPosition ?? 0;
+    const fromPosition = options.fromPosition ?? LOG_START;
     assertPortPosition(fromPosition);
     const subscription = new EventStoreDbSubscription(
       {

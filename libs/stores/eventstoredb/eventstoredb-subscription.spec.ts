@@ -12,7 +12,7 @@ import {
   type AllStreamSubscription,
   type ReadPosition,
 } from '@eventstore/db-client';
-import { PermanentSubscriptionError, type RecordedEvent } from '@app/event-sourcing';
+import { LOG_START, logPosition, PermanentSubscriptionError, type RecordedEvent } from '@app/event-sourcing';
 import { EventStoreDbSubscription, SubscriptionLogger, SubscriptionSettings, SubscriptionSource } from './eventstoredb-subscription';
 import { resolved } from './testing/test-events';
 
@@ -32,7 +32,7 @@ interface Harness {
   matchingHead: jest.Mock<Promise<number | null>, []>;
 }
 
-function harness(settings: SubscriptionSettings = {}, fromPosition = 0): Harness {
+function harness(settings: SubscriptionSettings = {}, fromPosition = LOG_START): Harness {
   const opened: Harness['opened'] = [];
   const matchingHead = jest.fn<Promise<number | null>, []>(async () => 0);
   const source: SubscriptionSource = {
@@ -142,7 +142,7 @@ describe('EventStoreDbSubscription', () => {
 
   it('resubscribes a silent subscription while the log holds a matching event beyond what it reached', async () => {
     let clock = 0;
-    const h = harness({ stallAfterMs: 10, now: () => clock }, 100);
+    const h = harness({ stallAfterMs: 10, now: () => clock }, logPosition(100));
     const next = h.iterator.next();
     await until(() => h.opened.length === 1);
     h.matchingHead.mockResolvedValue(300);
@@ -161,7 +161,7 @@ describe('EventStoreDbSubscription', () => {
 
   it('leaves an idle subscription alone when the matching head is what it reached', async () => {
     let clock = 0;
-    const h = harness({ stallAfterMs: 10, now: () => clock }, 100);
+    const h = harness({ stallAfterMs: 10, now: () => clock }, logPosition(100));
     const next = h.iterator.next();
     await until(() => h.opened.length === 1);
     h.matchingHead.mockResolvedValue(100);

@@ -12,7 +12,7 @@
  * done at once.
  */
 import type { AllStreamResolvedEvent, AllStreamSubscription, Filter, Position, ReadPosition } from '@eventstore/db-client';
-import { PermanentSubscriptionError, type RecordedEvent, type Subscription } from '@app/event-sourcing';
+import { PermanentSubscriptionError, type LogPosition, type RecordedEvent, type Subscription } from '@app/event-sourcing';
 import { BackoffOptions, computeBackoffMs } from './backoff';
 import { classifySubscriptionError } from './errors';
 import { buildServerFilter, NormalisedFilter } from './filters';
@@ -83,7 +83,7 @@ export class EventStoreDbSubscription implements Subscription {
   /** `fromPosition` exclusive (0: the start); `filter` null: every non-system event. RangeError for a bad `fromPosition`. */
   constructor(
     private readonly source: SubscriptionSource,
-    fromPosition: number,
+    fromPosition: LogPosition,
     filter: NormalisedFilter | null,
     private readonly settings: SubscriptionSettings = {},
   ) {

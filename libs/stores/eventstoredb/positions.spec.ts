@@ -3,6 +3,7 @@
  * server. Source: docs/DESIGN.md "The event store port"; the mapping and its reasons in positions.ts.
  */
 import { ANY, NO_STREAM, START, STREAM_EXISTS } from '@eventstore/db-client';
+import { LOG_START, logPosition } from '@app/event-sourcing';
 import {
   assertPortPosition,
   expectedRevisionMatches,
@@ -40,18 +41,18 @@ describe('toPortPosition', () => {
 
 describe('toReadPosition', () => {
   it('maps 0 (before everything) to START', () => {
-    expect(toReadPosition(0)).toBe(START);
+    expect(toReadPosition(LOG_START)).toBe(START);
   });
 
   it('maps a checkpoint p to the position {p, p} of the event at p, the inverse of toPortPosition', () => {
-    expect(toReadPosition(42)).toEqual({ commit: 42n, prepare: 42n });
-    const position = toReadPosition(987654321);
+    expect(toReadPosition(logPosition(42))).toEqual({ commit: 42n, prepare: 42n });
+    const position = toReadPosition(logPosition(987654321));
     expect(typeof position).toBe('object');
     if (typeof position === 'object') expect(toPortPosition(position)).toBe(987654321);
   });
 
   it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, MAX + 1])('rejects %p with a RangeError', (bad) => {
-    expect(() => toReadPosition(bad)).toThrow(RangeError);
+    expect(() => toReadPosition(logPosition(bad))).toThrow(RangeError);
   });
 });
 

@@ -43,7 +43,7 @@ export function toPortPosition(position: Position): LogPosition {
 }
 
 /** `START` for 0, else the event at `p` (client reads include it, subscriptions exclude it). RangeError for a bad position. */
-export function toReadPosition(fromPosition: number): ReadPosition {
+export function toReadPosition(fromPosition: LogPosition): ReadPosition {
   assertPortPosition(fromPosition);
   if (fromPosition === 0) return START;
   const p = BigInt(fromPosition);

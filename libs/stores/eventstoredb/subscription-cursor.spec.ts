@@ -4,6 +4,7 @@
  * objects the client decodes; no server and no stream.
  */
 import { START } from '@eventstore/db-client';
+import { LOG_START, logPosition } from '@app/event-sourcing';
 import { SubscriptionCursor } from './subscription-cursor';
 import { PositionMappingError } from './positions';
 import { resolved } from './testing/test-events';
@@ -18,13 +19,13 @@ function feed(cursor: SubscriptionCursor, items: ReturnType<typeof resolved>[]):
 
 describe('SubscriptionCursor', () => {
   it('starts from START for checkpoint 0, and from the event at the checkpoint otherwise', () => {
-    expect(new SubscriptionCursor(0, null).resumeFrom).toBe(START);
-    expect(new SubscriptionCursor(300, null).resumeFrom).toEqual({ commit: 300n, prepare: 300n });
-    expect(() => new SubscriptionCursor(-1, null)).toThrow(RangeError);
+    expect(new SubscriptionCursor(LOG_START, null).resumeFrom).toBe(START);
+    expect(new SubscriptionCursor(logPosition(300), null).resumeFrom).toEqual({ commit: 300n, prepare: 300n });
+    expect(() => new SubscriptionCursor(logPosition(-1), null)).toThrow(RangeError);
   });
 
   it('yields events in order and resumes from the last one yielded', () => {
-    const cursor = new SubscriptionCursor(0, null);
+    const cursor = new SubscriptionCursor(LOG_START, null);
 
     expect(feed(cursor, [resolved(100), resolved(250), resolved(400)])).toEqual([100, 250, 400]);
     expect(cursor.lastPosition).toBe(400);
@@ -32,7 +33,7 @@ describe('SubscriptionCursor', () => {
   });
 
   it('drops re-delivered events after a resubscription, never yielding at or below the last yielded position', () => {
-    const cursor = new SubscriptionCursor(0, null);
+    const cursor = new SubscriptionCursor(LOG_START, null);
     feed(cursor, [resolved(100), resolved(250)]);
 
     // The server (inclusive, or from an older resume point) sends 100 and 250 again, then new ones.
@@ -40,12 +41,12 @@ describe('SubscriptionCursor', () => {
   });
 
   it("never yields the caller's checkpoint or anything before it", () => {
-    const cursor = new SubscriptionCursor(250, null);
+    const cursor = new SubscriptionCursor(logPosition(250), null);
     expect(feed(cursor, [resolved(100), resolved(250), resolved(400)])).toEqual([400]);
   });
 
   it('skips system events and events outside the filter without moving the resume point', () => {
-    const cursor = new SubscriptionCursor(0, { streamPrefixes: ['trainee-'], eventTypes: ['ProviderAdded'] });
+    const cursor = new SubscriptionCursor(LOG_START, { streamPrefixes: ['trainee-'], eventTypes: ['ProviderAdded'] });
 
     const accepted = feed(cursor, [
       resolved(100, { streamId: '$stats-127.0.0.1:2113', type: '$statsCollected' }),
@@ -61,7 +62,7 @@ describe('SubscriptionCursor', () => {
   });
 
   it('adopts a server checkpoint only beyond the last yielded event', () => {
-    const cursor = new SubscriptionCursor(0, null);
+    const cursor = new SubscriptionCursor(LOG_START, null);
     feed(cursor, [resolved(400)]);
 
     cursor.adoptCheckpoint({ commit: 300n, prepare: 0n });
@@ -81,7 +82,7 @@ describe('SubscriptionCursor', () => {
   });
 
   it('ignores items without an event, and fails on an event it cannot position', () => {
-    const cursor = new SubscriptionCursor(0, null);
+    const cursor = new SubscriptionCursor(LOG_START, null);
     expect(cursor.accept({ commitPosition: 5n })).toBeNull();
     expect(() => cursor.accept(resolved(700, { prepare: 650n }))).toThrow(PositionMappingError);
     expect(cursor.lastPosition).toBe(0);

@@ -1,5 +1,5 @@
 import type { AllStreamResolvedEvent, Position, ReadPosition } from '@eventstore/db-client';
-import type { RecordedEvent } from '@app/event-sourcing';
+import type { LogPosition, RecordedEvent } from '@app/event-sourcing';
 import { fromClientEvent } from './event-mapping';
 import { isSystemEvent, matchesEventFilter, NormalisedFilter } from './filters';
 import { toReadPosition } from './positions';
@@ -10,12 +10,12 @@ import { toReadPosition } from './positions';
  * was handled.
  */
 export class SubscriptionCursor {
-  private last: number;
+  private last: LogPosition;
   private resume: ReadPosition;
 
   /** `fromPosition` exclusive (0: start); RangeError when invalid. */
   constructor(
-    fromPosition: number,
+    fromPosition: LogPosition,
     private readonly filter: NormalisedFilter | null,
   ) {
     this.resume = toReadPosition(fromPosition);
