@@ -1,7 +1,14 @@
 export { addTraineeColumns, createBodyOf, columnOfMessage, ROW_DISABILITIES, ROW_PLACEMENTS, templateRowOf } from './trainee-columns';
 export { answerOf, getUpload, listUploads, uploadAnswer, uploadErrorsCsv, type UploadAnswer } from './upload-answers';
 export { FILE_PART, messagesPart, type UploadFiles } from './upload-files.port';
-export { UPLOAD_LEDGER_STREAM, UPLOAD_LIST_STREAM_PREFIX, UploadLists, unsettledUploads } from './upload-list';
+export {
+  UPLOAD_LEDGER_MARK_STREAM,
+  UPLOAD_LEDGER_STREAM,
+  UPLOAD_LIST_STREAM_PREFIX,
+  UploadLedger,
+  UploadLists,
+  unsettledUploads,
+} from './upload-list';
 export { RECOMMEND_COLUMNS, RECOMMEND_DATE_COLUMN, recommendTemplateCsv } from './recommend-rows';
 export { cancelUpload, ownUpload, receiveUpload, runUploadWork, submitUpload } from './upload-operations';
 export { PENDING_RETRY_AFTER_SECONDS, UploadQuotaExceeded, type UploadQuota } from './upload-quotas';

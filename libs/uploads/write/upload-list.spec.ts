@@ -2,7 +2,18 @@ import { newEventId, toEventData } from '@app/event-sourcing';
 import { SqliteEventStore, SqliteUploadFiles } from '@app/stores/sqlite';
 import { writeContext } from '@app/trainees/write';
 import { listUploads } from './upload-answers';
-import { listUpload, providerUploads, UploadLists, UPLOAD_LEDGER_STREAM, UPLOAD_LIST_STREAM_PREFIX } from './upload-list';
+import {
+  listUpload,
+  markLedger,
+  providerUploads,
+  unsettledEntries,
+  UploadLedger,
+  UploadLists,
+  UPLOAD_LEDGER_MARK_EVERY,
+  UPLOAD_LEDGER_MARK_STREAM,
+  UPLOAD_LEDGER_STREAM,
+  UPLOAD_LIST_STREAM_PREFIX,
+} from './upload-list';
 import { purgeDueUploads } from './upload-purge';
 import { runUploadCommand } from './upload-stream';
 import type { UploadPorts } from './upload.ports';
@@ -77,5 +88,43 @@ describe("a provider's list of uploads", () => {
       ['new1', 'add_trainees', 300, false],
       ['new2', 'add_trainees', 400, false],
     ]);
+  });
+
+  it('reads the ledger on from where it stopped, and a start from the latest mark, which never passes an unsettled upload', async () => {
+    const read: string[] = [];
+    const counted = Object.create(store) as SqliteEventStore;
+    counted.readStream = async (streamId, options) => {
+      const events = await store.readStream(streamId, options);
+      for (const e of events) read.push(`${streamId}@${e.streamRevision}`);
+      return events;
+    };
+    const ledgerPorts = (ledger: UploadLedger) => ({ trainees: { eventStore: counted }, ledger });
+    const entry = (type: string, id: string) => ({ type, data: { upload_id: id, at: at(1) } });
+    // One upload left unsettled first, then more than a mark's worth listed and settled.
+    await store.appendToStream(UPLOAD_LEDGER_STREAM, toEventData([entry('UploadListed', 'kept')], ctx(1), newEventId));
+    const ids = Array.from({ length: UPLOAD_LEDGER_MARK_EVERY / 2 + 1 }, (_, i) => `u${i}`);
+    const churn = [...ids.map((id) => entry('UploadListed', id)), ...ids.map((id) => entry('UploadSettled', id))];
+    await store.appendToStream(UPLOAD_LEDGER_STREAM, toEventData(churn, ctx(2), newEventId));
+
+    const ledger = new UploadLedger();
+    expect((await unsettledEntries(ledgerPorts(ledger))).map((e) => e.upload_id)).toEqual(['kept']);
+    expect(read).toHaveLength(1 + churn.length);
+    read.length = 0;
+    expect((await unsettledEntries(ledgerPorts(ledger))).map((e) => e.upload_id)).toEqual(['kept']);
+    expect(read).toEqual([]);
+    // Its listing at revision 0 holds the mark back.
+    expect(await markLedger(ledgerPorts(ledger), ctx(3))).toBe(false);
+
+    await store.appendToStream(UPLOAD_LEDGER_STREAM, toEventData([entry('UploadSettled', 'kept')], ctx(4), newEventId));
+    await listUpload(ports, UKPRN, 'new', { kind: 'add_trainees', byteCount: 10 }, ctx(5));
+    expect((await unsettledEntries(ledgerPorts(ledger))).map((e) => e.upload_id)).toEqual(['new']);
+    expect(await markLedger(ledgerPorts(ledger), ctx(6))).toBe(true);
+    expect(await markLedger(ledgerPorts(ledger), ctx(6))).toBe(false);
+
+    // A start: the marks, then the ledger from the latest, where the unsettled upload still is.
+    read.length = 0;
+    expect((await unsettledEntries(ledgerPorts(new UploadLedger()))).map((e) => e.upload_id)).toEqual(['new']);
+    const newRevision = 2 + churn.length;
+    expect(read).toEqual([`${UPLOAD_LEDGER_MARK_STREAM}@0`, `${UPLOAD_LEDGER_STREAM}@${newRevision}`]);
   });
 });

@@ -25,6 +25,19 @@ registerEventSchemas({ UploadDelisted: 1 });
 /** Every upload of every provider, for the background's work. */
 export const UPLOAD_LEDGER_STREAM = 'uploadledger';
 
+/** Where the ledger is marked: below each mark's revision no upload is unsettled, so a start reads the ledger from the latest. */
+export const UPLOAD_LEDGER_MARK_STREAM = 'uploadledger-mark';
+
+/** Revisions the lowest unsettled listing must have moved on past the latest mark before another is recorded. */
+export const UPLOAD_LEDGER_MARK_EVERY = 1000;
+
+/** Every event of the ledger below `from_revision` is settled, or settles an upload. */
+export interface UploadLedgerMarked {
+  type: 'UploadLedgerMarked';
+  data: { from_revision: number; at: string };
+}
+registerEventSchemas({ UploadLedgerMarked: 1 });
+
 /** Purged, its data key destroyed. */
 export interface UploadSettled {
   type: 'UploadSettled';
@@ -44,10 +57,23 @@ export interface ListedUpload {
   delisted: boolean;
 }
 
-/** The log, and the process's {@link UploadLists} when it keeps them. */
+/** The log, and the process's {@link UploadLists} and {@link UploadLedger} when it keeps them. */
 export interface UploadListPorts {
   trainees: Pick<TraineeWritePorts, 'eventStore'>;
   lists?: UploadLists;
+  ledger?: UploadLedger;
+}
+
+/**
+ * The ledger as this process last read it: its unsettled uploads with their listings' revisions, the revision to read from next, and
+ * the latest mark known. Read on from where it stopped, so a purge run reads what the ledger gained since the last; a start reads it
+ * from the latest mark ({@link UPLOAD_LEDGER_MARK_STREAM}), so neither grows with the uploads settled long ago.
+ */
+export class UploadLedger {
+  readonly unsettled = new Map<string, UnsettledUpload & { revision: number }>();
+  /** Null until the marks are read. */
+  next: number | null = null;
+  marked = 0;
 }
 
 const LISTS_KEPT = 1024;
@@ -143,14 +169,44 @@ export interface UnsettledUpload {
   ukprn: string | null;
 }
 
+/** Oldest first; the ledger read on from where `ports.ledger` stopped (a fresh one: from the latest mark). */
 export async function unsettledEntries(ports: UploadListPorts): Promise<UnsettledUpload[]> {
-  const unsettled = new Map<string, UnsettledUpload>();
-  for (const r of await ports.trainees.eventStore.readStream(UPLOAD_LEDGER_STREAM)) {
+  const ledger = ports.ledger ?? new UploadLedger();
+  const log = ports.trainees.eventStore;
+  if (ledger.next === null) {
+    for (const r of await log.readStream(UPLOAD_LEDGER_MARK_STREAM)) {
+      const from = (r.data as Partial<UploadLedgerMarked['data']> | null)?.from_revision;
+      if (r.type === 'UploadLedgerMarked' && Number.isSafeInteger(from) && from! > ledger.marked) ledger.marked = from!;
+    }
+    ledger.next = ledger.marked;
+  }
+  const read = await log.readStream(UPLOAD_LEDGER_STREAM, { fromRevision: ledger.next });
+  for (const r of read) {
     const data = r.data as { upload_id?: unknown; at?: unknown } | null;
     if (typeof data?.upload_id !== 'string') continue;
     const ukprn = typeof r.metadata?.providerUkprn === 'string' ? r.metadata.providerUkprn : null;
-    if (r.type === 'UploadListed') unsettled.set(data.upload_id, { upload_id: data.upload_id, at: String(data.at), ukprn });
-    else if (r.type === 'UploadSettled') unsettled.delete(data.upload_id);
+    if (r.type === 'UploadListed' && !ledger.unsettled.has(data.upload_id)) {
+      ledger.unsettled.set(data.upload_id, { upload_id: data.upload_id, at: String(data.at), ukprn, revision: r.streamRevision });
+    } else if (r.type === 'UploadSettled') ledger.unsettled.delete(data.upload_id);
   }
-  return [...unsettled.values()];
+  if (read.length > 0) ledger.next = read[read.length - 1].streamRevision + 1;
+  return [...ledger.unsettled.values()].map(({ revision: _, ...entry }) => entry);
+}
+
+/**
+ * Records a mark at the lowest revision of an unsettled listing (or where the ledger ends) once it is {@link UPLOAD_LEDGER_MARK_EVERY}
+ * past the latest, as `ports.ledger` read it last ({@link unsettledEntries} first). Whether it recorded one.
+ */
+export async function markLedger(ports: UploadListPorts, ctx: WriteContext): Promise<boolean> {
+  const ledger = ports.ledger;
+  if (!ledger || ledger.next === null) return false;
+  let lowest = ledger.next;
+  for (const entry of ledger.unsettled.values()) lowest = Math.min(lowest, entry.revision);
+  if (lowest - ledger.marked < UPLOAD_LEDGER_MARK_EVERY) return false;
+  const event: UploadLedgerMarked = { type: 'UploadLedgerMarked', data: { from_revision: lowest, at: ctx.occurredAt } };
+  await ports.trainees.eventStore.appendToStream(UPLOAD_LEDGER_MARK_STREAM, toEventData([event], ctx, newEventId), {
+    expectedRevision: 'any',
+  });
+  ledger.marked = lowest;
+  return true;
 }

@@ -5,7 +5,7 @@
  */
 import { writeContext } from '@app/trainees/write';
 import { uploadPurgeDueAt } from '@app/uploads/decider';
-import { delistUpload, providerUploads, settleUpload, unsettledEntries } from './upload-list';
+import { delistUpload, markLedger, providerUploads, settleUpload, unsettledEntries } from './upload-list';
 import { UploadRowMarks } from './upload-row-marks';
 import { readUpload, runUploadCommand, uploadKeyId } from './upload-stream';
 import type { UploadStreamPorts } from './upload.ports';
@@ -18,10 +18,12 @@ function backgroundContext(ukprn: string, apiVersion: string | null, at: string)
   return writeContext({ ukprn, tokenId: null, apiVersion: apiVersion ?? '', requestId: null }, at);
 }
 
-/** How many it purged now. */
+/** How many it purged now. Marks the ledger first where the uploads settled since allow (`markLedger`). */
 export async function purgeDueUploads(ports: UploadStreamPorts, now: Date): Promise<number> {
   let purged = 0;
-  for (const entry of await unsettledEntries(ports)) {
+  const entries = await unsettledEntries(ports);
+  await markLedger(ports, backgroundContext('', null, now.toISOString()));
+  for (const entry of entries) {
     const id = entry.upload_id;
     const { state } = await readUpload(ports, id);
     if (!state.exists) {

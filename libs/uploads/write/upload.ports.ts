@@ -1,7 +1,7 @@
 import type { Trainee } from '@app/trainees/record';
 import type { TraineeWritePorts } from '@app/trainees/write';
 import type { UploadFiles } from './upload-files.port';
-import type { UploadLists } from './upload-list';
+import type { UploadLedger, UploadLists } from './upload-list';
 import type { UploadStates } from './upload-states';
 
 /** One data key per upload, in the trainees' key store under `upload-<upload_id>` (no trainee id holds a hyphen). */
@@ -11,13 +11,14 @@ export interface UploadKeys {
   destroy(id: string, at: Date): Promise<boolean>;
 }
 
-/** `states` and `lists`, when given, let reads take only what is new. */
+/** `states`, `lists` and `ledger`, when given, let reads take only what is new. */
 export interface UploadStreamPorts {
   trainees: Pick<TraineeWritePorts, 'eventStore'>;
   keys: UploadKeys | null;
   files: UploadFiles;
   states?: UploadStates;
   lists?: UploadLists;
+  ledger?: UploadLedger;
 }
 
 /** docs/operations.md "Limits": uploads waiting for their check, bytes received in a UTC day. */

@@ -5,7 +5,15 @@ import type { Stores } from '@app/composition';
 import { TRAINEE_WRITE_PORTS, type TraineeWritePorts } from '@app/trainees/write';
 import { TRAINEE_READ_MODEL, type TraineeReadModel } from '@app/trainees/read';
 import type { Trainee } from '@app/trainees/record';
-import { purgeDueUploads, UploadLists, UploadStates, UploadWorker, type UploadFiles, type UploadPorts } from '@app/uploads/write';
+import {
+  purgeDueUploads,
+  UploadLedger,
+  UploadLists,
+  UploadStates,
+  UploadWorker,
+  type UploadFiles,
+  type UploadPorts,
+} from '@app/uploads/write';
 import { newResourceId } from '../composition/ids';
 import { LOGGER, STORES } from '../composition/tokens';
 
@@ -57,6 +65,7 @@ export class Uploads implements OnApplicationBootstrap, BeforeApplicationShutdow
       quotas: config.uploadQuotas,
       states: new UploadStates(),
       lists: new UploadLists(),
+      ledger: new UploadLedger(),
       newUploadId: () => newResourceId(),
       providerTrainees,
     };
