@@ -15,6 +15,16 @@ const SECRETS = new SealedSecrets(Buffer.alloc(32, 2));
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
+/** Endpoint operations on `store` whose provider is always found, sealing with {@link SECRETS}. */
+function operationsOn(store: SqliteEventStore): WebhookOperations {
+  return new WebhookOperations(
+    store,
+    { getProvider: async (ukprn) => ({ ukprn, name: 'P', created_at: '' }) },
+    { allowHttp: true, allowPrivate: true },
+    SECRETS,
+  );
+}
+
 describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept")', () => {
   let dir: string;
   let store: SqliteEventStore;
@@ -51,12 +61,7 @@ describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept
     expect(read).not.toHaveBeenCalled();
     expect(await outbox.checkpoint()).toBe(await store.headPosition());
 
-    const ops = new WebhookOperations(
-      store,
-      { getProvider: async (ukprn) => ({ ukprn, name: 'P', created_at: '' }) },
-      { allowHttp: true, allowPrivate: true },
-      SECRETS,
-    );
+    const ops = operationsOn(store);
     const endpoint = await ops.add({ ukprn: '10000100', url: 'http://127.0.0.1:9/hooks', eventTypes: [] });
     const addedAt = await store.headPosition();
     await writeHistories(store, { trainees: 2, changesEach: 1, providers: 1, prefix: 'A' });
@@ -108,12 +113,7 @@ describe('WebhookDispatcher ingest (docs/change-feed.md "How deliveries are kept
   });
 
   it('does not start on a checkpoint beyond the log (a restore out of order) until the outbox is reset to the log', async () => {
-    const ops = new WebhookOperations(
-      store,
-      { getProvider: async (ukprn) => ({ ukprn, name: 'P', created_at: '' }) },
-      { allowHttp: true, allowPrivate: true },
-      SECRETS,
-    );
+    const ops = operationsOn(store);
     const kept = await ops.add({ ukprn: '10000100', url: 'http://127.0.0.1:9/hooks', eventTypes: [] });
     const head = await store.headPosition();
     const beyond = logPosition(head + 50);
