@@ -1,5 +1,5 @@
 export { academicCycleOf, currentAcademicCycle, isKnownAcademicCycle } from './academic-cycle';
-export { MISSING_REQUEST_DATA, type InputProblem, type MessagePath, type RequestData } from './rules/request-data';
+export { MISSING_REQUEST_DATA, type InputProblem, type MessagePath, type ProblemDetail, type RequestData } from './rules/request-data';
 export {
   DEGREE_MESSAGES,
   DEGREE_MESSAGE_ORDER,

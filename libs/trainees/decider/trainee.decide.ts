@@ -85,7 +85,7 @@ function register(cmd: RegisterTrainee, state: TraineeState): TraineeEvent[] {
   if (state.exists) throw new Error(`trainee ${cmd.trainee_id} already exists`);
   const data = requireData(cmd.data);
   const result = validateNewTrainee(data.fields, data.problems, { rules: cmd.rules, today: utcDate(cmd.now), schools: cmd.schools });
-  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (!result.ok) throw new ValidationFailed(result.errors, result.problems);
   const { details, placements, degrees } = result.value;
   const duplicates = findDuplicates(
     details,
@@ -133,7 +133,7 @@ function update(cmd: UpdateTrainee, state: TraineeState): TraineeEvent[] {
     { rules: cmd.rules, today: utcDate(cmd.now) },
     { hasDegrees: trainee.degrees.length > 0 },
   );
-  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (!result.ok) throw new ValidationFailed(result.errors, result.problems);
   const { changes } = result.value;
   if (Object.keys(changes).length === 0) return [];
   return [{ type: 'TraineeUpdated', data: { trainee_id: cmd.trainee_id, changes, at: cmd.now } }];
@@ -151,7 +151,7 @@ function addPlacement(cmd: AddPlacement, state: TraineeState): TraineeEvent[] {
   const data = requireData(cmd.data);
   if (trainee.placements.length >= TRAINEE_PLACEMENTS_MAX) throw new ValidationFailed([TOO_MANY_PLACEMENTS]);
   const result = validatePlacement(data.fields, data.problems, { schools: cmd.schools }, { nested: false });
-  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (!result.ok) throw new ValidationFailed(result.errors, result.problems);
   const placement: Placement = { placement_id: cmd.placement_id, ...result.value, created_at: cmd.now, updated_at: cmd.now };
   return [{ type: 'PlacementAdded', data: { trainee_id: trainee.trainee_id, placement, at: cmd.now } }];
 }
@@ -168,7 +168,7 @@ function updatePlacement(cmd: UpdatePlacement, state: TraineeState): TraineeEven
     school_id: stored.school_id,
   };
   const result = validatePlacementUpdate(data.fields, data.problems, current, { schools: cmd.schools });
-  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (!result.ok) throw new ValidationFailed(result.errors, result.problems);
   if (sameFields(current, result.value)) return [];
   const placement: Placement = { ...stored, ...result.value, updated_at: cmd.now };
   return [{ type: 'PlacementUpdated', data: { trainee_id: trainee.trainee_id, placement, at: cmd.now } }];
@@ -185,7 +185,7 @@ function addDegree(cmd: AddDegree, state: TraineeState): TraineeEvent[] {
   const data = requireData(cmd.data);
   if (trainee.degrees.length >= TRAINEE_DEGREES_MAX) throw new ValidationFailed([TOO_MANY_DEGREES]);
   const result = validateDegree(data.fields, data.problems, { rules: cmd.rules, today: utcDate(cmd.now) });
-  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (!result.ok) throw new ValidationFailed(result.errors, result.problems);
   const duplicates = trainee.degrees.filter((d) => isDuplicateDegree(result.value, d));
   if (duplicates.length > 0) throw new DuplicateDegree<Degree>(duplicates);
   const degree: Degree = { degree_id: cmd.degree_id, ...result.value, created_at: cmd.now, updated_at: cmd.now };
@@ -198,7 +198,7 @@ function updateDegree(cmd: UpdateDegree, state: TraineeState): TraineeEvent[] {
   const data = requireData(cmd.data);
   const { degree_id: _id, created_at: _c, updated_at: _u, ...current } = stored;
   const result = validateDegreeUpdate(data.fields, data.problems, current as DegreeInput, { rules: cmd.rules, today: utcDate(cmd.now) });
-  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (!result.ok) throw new ValidationFailed(result.errors, result.problems);
   const duplicates = trainee.degrees.filter((d) => d.degree_id !== stored.degree_id && isDuplicateDegree(result.value, d));
   if (duplicates.length > 0) throw new DuplicateDegree<Degree>(duplicates);
   if (sameFields(current, result.value)) return [];
@@ -236,7 +236,7 @@ function defer(cmd: DeferTrainee, state: TraineeState): TraineeEvent[] {
   const trainee = actionableTrainee(cmd, state, 'defer');
   const data = requireData(cmd.data);
   const result = validateDeferral(data.fields, data.problems, lifecycleContext(cmd));
-  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (!result.ok) throw new ValidationFailed(result.errors, result.problems);
   return [lifecycleEvent('deferral', trainee, result.value, cmd.now)];
 }
 
@@ -246,7 +246,7 @@ function withdraw(cmd: WithdrawTrainee, state: TraineeState): TraineeEvent[] {
   if (trainee.details.itt_start_date > utcDate(cmd.now)) throw new StateTransitionError();
   const data = requireData(cmd.data);
   const result = validateWithdrawal(data.fields, data.problems, trainee, lifecycleContext(cmd));
-  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (!result.ok) throw new ValidationFailed(result.errors, result.problems);
   return [lifecycleEvent('withdrawal', trainee, result.value, cmd.now)];
 }
 
@@ -255,7 +255,7 @@ function recommend(cmd: RecommendForAward, state: TraineeState): TraineeEvent[] 
   const trainee = actionableTrainee(cmd, state, 'recommend_for_award');
   const data = requireData(cmd.data);
   const result = validateRecommendation(data.fields, data.problems, trainee, lifecycleContext(cmd));
-  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (!result.ok) throw new ValidationFailed(result.errors, result.problems);
   return [lifecycleEvent('recommendation', trainee, result.value, cmd.now)];
 }
 

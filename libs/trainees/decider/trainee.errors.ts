@@ -1,11 +1,20 @@
 /** The decider's errors (docs/reference/API-FACTS.md §5), mapped to HTTP in one place: apps/api/src/errors/api-exception.filter.ts. */
 import { DomainError } from '@app/event-sourcing';
+import type { InputProblem } from './rules/request-data';
 
-/** One or more validation rules failed (422, one entry per message; docs/DESIGN.md ruling 4). */
+/**
+ * One or more validation rules failed (422, one entry per message; docs/DESIGN.md ruling 4). `problems`: the same, each with where and
+ * what it is about where the rule said (else a problem of the message alone).
+ */
 export class ValidationFailed extends DomainError {
   readonly kind = 'ValidationFailed';
-  constructor(readonly messages: string[]) {
+  readonly problems: readonly InputProblem[];
+  constructor(
+    readonly messages: string[],
+    problems?: readonly InputProblem[],
+  ) {
     super(messages.join('; '));
+    this.problems = problems ?? messages.map((message) => ({ path: [], message }));
   }
 }
 

@@ -74,6 +74,7 @@ describe('funding, initiative and fund-code rules (docs/reference/API-FACTS.md Â
         'itt_start_date is invalid',
         "training_initiative 'maths_physics_chairs_programme_researchers_in_schools' is not available in academic cycle '2026 to 2027'",
       ],
+      problems: expect.any(Array),
     });
   });
 });

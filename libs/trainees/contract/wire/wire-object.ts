@@ -38,6 +38,12 @@ export function wrap(value: unknown): unknown {
   return value !== null && typeof value === 'object' ? new NonScalar(value) : value;
 }
 
+/** A wire value as a problem's detail quotes it: text as sent, a number or boolean as its JSON, a composite value not at all. */
+function valueText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'boolean' ? JSON.stringify(value) : undefined;
+}
+
 /** The outcome of checking one object: typed fields (a field that failed is left out) and problems. */
 export interface WireCheck<F> {
   fields: F;
@@ -91,8 +97,13 @@ export class WireObject<F> {
       const field = this.byWire.get(error.property);
       if (!field) continue;
       failed.add(field.wire);
-      for (const message of Object.values(error.constraints ?? {}))
-        problems.push({ path: [...at, ...(field.path ?? [field.canonical])], message });
+      const value = valueText(plain[field.wire]);
+      for (const [kind, message] of Object.entries(error.constraints ?? {}))
+        problems.push({
+          path: [...at, ...(field.path ?? [field.canonical])],
+          message,
+          detail: { kind, ...(value === undefined ? {} : { value }) },
+        });
     }
 
     const fields: Record<string, unknown> = {};

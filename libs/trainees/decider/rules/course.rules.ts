@@ -140,7 +140,11 @@ function checkIttDates(rec: TraineeRecord): { ittStart: string | null; ittEnd: s
     } else if (window && ittEnd < addYears(today, -window.yearsAgo)) {
       rec.add(['itt_end_date'], `${label} must be within the last ${window.yearsAgo} years`);
     } else if (ittEnd <= ittStart) {
-      rec.add(['itt_end_date'], `${label} must be after itt_start_date`);
+      rec.add(['itt_end_date'], `${label} must be after itt_start_date`, {
+        kind: 'date_not_after',
+        value: ittEnd,
+        params: { after: 'itt_start_date' },
+      });
     }
   }
   return { ittStart, ittEnd };
@@ -160,7 +164,10 @@ function checkQualificationAim(rec: TraineeRecord): RefLists['itt_qualification_
   const { fields } = rec;
   if (isBlank(fields.itt_qualification_aim) && !rec.invalid('itt_qualification_aim')) {
     if ((isBlank(fields.itt_aim) && !rec.invalid('itt_aim')) || fields.itt_aim === '202') {
-      rec.add(['itt_qualification_aim'], `${rec.label('itt_qualification_aim')} must be entered if 202 selected for itt_aim`);
+      rec.add(['itt_qualification_aim'], `${rec.label('itt_qualification_aim')} must be entered if 202 selected for itt_aim`, {
+        kind: 'blank_when',
+        params: { field: 'itt_aim', code: '202' },
+      });
     }
     return undefined;
   }

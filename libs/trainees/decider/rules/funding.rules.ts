@@ -101,7 +101,11 @@ export function checkFundingRules(
   const { fundCode, fundingMethod, initiativeName, additionalInitiativeName } = funding;
   if (fundCode?.code === ELIGIBLE_FUND_CODE && routeGiven) {
     const funded = course.route !== undefined && routesWithFunding(cycle).has(course.route.value);
-    if (!funded || !course.ageRange) rec.add(['rule:fund_code'], `${rec.label('fund_code')} is not valid for this trainee`);
+    if (!funded || !course.ageRange)
+      rec.add(['rule:fund_code'], `${rec.label('fund_code')} is not valid for this trainee`, {
+        kind: 'fund_code_not_valid',
+        params: fundingParams(fields, cycle),
+      });
   }
   if (fundingMethod && fundingMethod.funding_type !== 'none' && routeGiven) checkFundingMethodRule(rec, c, fundingMethod.funding_type);
   checkInitiativeCycle(rec, 'training_initiative', initiativeName, cycle);
@@ -129,6 +133,7 @@ function checkFundingMethodRule(rec: TraineeRecord, c: FundingCase, type: Exclud
     rec.add(
       ['rule:funding_method'],
       `${method} '${type}' is not allowed when fund_code is '${fundCode}' and ${subjectLabel} is '${subjectName}'`,
+      { kind: 'funding_method_needs_fund_code', params: fundingParams(fields, c.cycle) },
     );
   } else if (!(route && subject1 && fundingMethodExists(c.cycle, type, route.value, subject1.value))) {
     const routeName = route?.value ?? (isBlank(fields.training_route) ? '' : fields.training_route);
@@ -136,14 +141,31 @@ function checkFundingMethodRule(rec: TraineeRecord, c: FundingCase, type: Exclud
       ['rule:funding_method'],
       `${method} '${type}' is not allowed when training_route is '${routeName}' and ${subjectLabel} is '${subjectName}' ` +
         `in academic cycle '${academicCycleLabel(c.cycle)}'`,
+      { kind: 'funding_method_not_available', params: fundingParams(fields, c.cycle) },
     );
   }
+}
+
+/** The codes the funding rules compared, as sent (blank as ''), and the academic cycle's label. */
+function fundingParams(fields: TraineeRecord['fields'], cycle: number): Record<string, string> {
+  const sent = (v: unknown): string => (isBlank(v) ? '' : String(v));
+  return {
+    funding_method: sent(fields.funding_method),
+    fund_code: sent(fields.fund_code),
+    training_route: sent(fields.training_route),
+    course_subject_1: sent(fields.course_subject_1),
+    academic_cycle: academicCycleLabel(cycle),
+  };
 }
 
 /** §8.3: an initiative (by internal name) must be available in the trainee's academic cycle. */
 function checkInitiativeCycle(rec: TraineeRecord, field: InitiativeField, name: string | null, cycle: number): void {
   if (name === null || initiativesAvailableIn(cycle).has(name)) return;
-  rec.add([`rule:${field}`], `${rec.label(field)} '${name}' is not available in academic cycle '${academicCycleLabel(cycle)}'`);
+  rec.add([`rule:${field}`], `${rec.label(field)} '${name}' is not available in academic cycle '${academicCycleLabel(cycle)}'`, {
+    kind: 'initiative_not_available',
+    value: String(rec.fields[field] ?? ''),
+    params: { field, academic_cycle: academicCycleLabel(cycle) },
+  });
 }
 
 /** The stored funding (docs/reference/API-FACTS.md §6.7): training_initiative null for the veterans' method. */

@@ -56,9 +56,14 @@ function checkDateOfBirth(rec: TraineeRecord): string | null {
   const dateOfBirth = rec.required('date_of_birth') ? (rec.fields.date_of_birth ?? null) : null;
   if (dateOfBirth) {
     const label = rec.label('date_of_birth');
-    if (dateOfBirth < addYears(today, -100)) rec.add(['date_of_birth'], `${label} is invalid`);
-    else if (dateOfBirth > today) rec.add(['date_of_birth'], `${label} must be in the past`);
-    else if (dateOfBirth > addYears(today, -16)) rec.add(['date_of_birth'], `${label} cannot be less than 16 years ago`);
+    const range = {
+      kind: 'date_of_birth_range',
+      value: dateOfBirth,
+      params: { earliest: addYears(today, -100), latest: addYears(today, -16) },
+    };
+    if (dateOfBirth < addYears(today, -100)) rec.add(['date_of_birth'], `${label} is invalid`, range);
+    else if (dateOfBirth > today) rec.add(['date_of_birth'], `${label} must be in the past`, range);
+    else if (dateOfBirth > addYears(today, -16)) rec.add(['date_of_birth'], `${label} cannot be less than 16 years ago`, range);
   }
   return dateOfBirth;
 }

@@ -1,7 +1,7 @@
 /** One pass of the trainee record rules, read through the helpers that make "blank", "required" and "unknown code" one thing. */
 import type { RefListName, RefLists, School, TraineeDetails, TraineeFields } from '@app/trainees/record';
 import type { CodeBook, TraineeRules } from '../trainee.rules';
-import type { MessageList, MessagePath } from './request-data';
+import { BLANK, unknownCode, type MessageList, type MessagePath, type ProblemDetail } from './request-data';
 
 /** What the trainee rules need from outside: the version's rules, today, the schools the placements name. */
 export interface TraineeRuleContext {
@@ -55,9 +55,9 @@ export class TraineeRecord {
     return this.rules.label(field);
   }
 
-  /** Adds one message under `path` (a field, a `rule:` name or a nested item's field). */
-  add(path: MessagePath, message: string): void {
-    this.messages.add(path, message);
+  /** Adds one message under `path` (a field, a `rule:` name or a nested item's field), with what it is about when said. */
+  add(path: MessagePath, message: string, detail?: ProblemDetail): void {
+    this.messages.add(path, message, detail);
   }
 
   /** True when the wire checks refused `field`: its rules are skipped and it does not count as blank. */
@@ -68,7 +68,7 @@ export class TraineeRecord {
   /** Presence (docs/reference/API-FACTS.md §6.3): false, with "<label> can't be blank", when blank and not refused already. */
   required(field: keyof TraineeFields): boolean {
     if (!isBlank(this.fields[field]) || this.invalid(field)) return true;
-    this.add([field], `${this.label(field)} can't be blank`);
+    this.add([field], `${this.label(field)} can't be blank`, BLANK);
     return false;
   }
 
@@ -81,11 +81,11 @@ export class TraineeRecord {
   ): RefLists[L] | undefined {
     if (this.invalid(field)) return undefined;
     if (isBlank(value)) {
-      if (isRequired) this.add([field], `${this.label(field)} can't be blank`);
+      if (isRequired) this.add([field], `${this.label(field)} can't be blank`, BLANK);
       return undefined;
     }
     const entry = this.codes.lookup(list, value);
-    if (!entry) this.add([field], this.codes.unknownCodeMessage(this.label(field), value, list));
+    if (!entry) this.add([field], this.codes.unknownCodeMessage(this.label(field), value, list), unknownCode(value, list));
     return entry;
   }
 

@@ -2,7 +2,7 @@
 import { yearOf } from '@app/calendar';
 import { OTHER_UK_INSTITUTION_UUID, type DegreeInput, type DegreeFields } from '@app/trainees/record';
 import type { TraineeRules } from '../trainee.rules';
-import { MessageList, type InputProblem, type MessagePath } from './request-data';
+import { BLANK, MessageList, unknownCode, type InputProblem, type MessagePath, type ProblemDetail } from './request-data';
 import { recordResult, type ValidationResult } from './validation-result';
 
 /** The six fields the degree duplicate rule compares (docs/reference/API-FACTS.md §9.2). */
@@ -49,26 +49,33 @@ export function isUkDegree(country: string | null | undefined, institution: stri
   return rules.codes.lookup('country', country)?.uk === true;
 }
 
+/** graduation_year (§11.3): given, and in [next year − 60, next year]. */
+function checkGraduationYear(
+  year: DegreeFields['graduation_year'],
+  today: string,
+  add: (message: string, detail: ProblemDetail) => void,
+): void {
+  const nextYear = yearOf(today) + 1;
+  if (isBlank(year)) return add(DEGREE_MESSAGES.graduationYearMissing, BLANK);
+  const range: ProblemDetail = { kind: 'year_range', value: String(year), params: { min: String(nextYear - 60), max: String(nextYear) } };
+  if (year > nextYear) {
+    add(DEGREE_MESSAGES.graduationYearFuture, range);
+    add(DEGREE_MESSAGES.graduationYearInvalid, range);
+  } else if (year < nextYear - 60) add(DEGREE_MESSAGES.graduationYearInvalid, range);
+}
+
 /** Core of the degree rules on typed fields; `uk` forces the UK/non-UK decision. Adds messages under `at`. */
 function checkDegree(data: DegreeFields, ctx: DegreeRuleContext, uk: boolean, messages: MessageList, at: MessagePath): DegreeInput | null {
   const { codes } = ctx.rules;
-  const add = (field: string, message: string): void => messages.add([...at, field], message);
+  const add = (field: string, message: string, detail: ProblemDetail = BLANK): void => messages.add([...at, field], message, detail);
   const wireRefused = (field: keyof DegreeFields): boolean => messages.has([...at, field]);
 
   // subject: missing or unknown code are the same error (§11.3); the wire checks refuse an unknown one.
   const subject = codes.lookup('degree_subject', data.subject);
   if (!subject && !wireRefused('subject')) add('subject', DEGREE_MESSAGES.subjectMissing);
 
-  // graduation_year (§11.3): range [next year − 60, next year].
-  const nextYear = yearOf(ctx.today) + 1;
   const year = data.graduation_year;
-  if (!wireRefused('graduation_year')) {
-    if (isBlank(year)) add('graduation_year', DEGREE_MESSAGES.graduationYearMissing);
-    else if (year > nextYear) {
-      add('graduation_year', DEGREE_MESSAGES.graduationYearFuture);
-      add('graduation_year', DEGREE_MESSAGES.graduationYearInvalid);
-    } else if (year < nextYear - 60) add('graduation_year', DEGREE_MESSAGES.graduationYearInvalid);
-  }
+  if (!wireRefused('graduation_year')) checkGraduationYear(year, ctx.today, (message, detail) => add('graduation_year', message, detail));
 
   const ukDegree = codes.lookup('degree_type', data.uk_degree);
   const nonUkDegree = codes.lookup('degree_type', data.non_uk_degree);
@@ -81,17 +88,24 @@ function checkDegree(data: DegreeFields, ctx: DegreeRuleContext, uk: boolean, me
   if (uk) {
     if (!wireRefused('uk_degree')) {
       if (isBlank(data.uk_degree)) add('uk_degree', DEGREE_MESSAGES.ukDegreeMissing);
-      else if (!ukDegree) add('uk_degree', codes.unknownCodeMessage('uk_degree', data.uk_degree, 'degree_type'));
+      else if (!ukDegree)
+        add('uk_degree', codes.unknownCodeMessage('uk_degree', data.uk_degree, 'degree_type'), unknownCode(data.uk_degree, 'degree_type'));
     }
     if (!grade && !wireRefused('grade')) add('grade', DEGREE_MESSAGES.gradeMissing);
   } else {
     if (!wireRefused('non_uk_degree')) {
       if (isBlank(data.non_uk_degree)) add('non_uk_degree', DEGREE_MESSAGES.nonUkDegreeMissing);
-      else if (!nonUkDegree) add('non_uk_degree', codes.unknownCodeMessage('non_uk_degree', data.non_uk_degree, 'degree_type'));
+      else if (!nonUkDegree)
+        add(
+          'non_uk_degree',
+          codes.unknownCodeMessage('non_uk_degree', data.non_uk_degree, 'degree_type'),
+          unknownCode(data.non_uk_degree, 'degree_type'),
+        );
     }
     const countryEntry = codes.lookup('country', data.country);
     if (!countryEntry) {
-      if (!wireRefused('country')) add('country', codes.unknownCodeMessage('country', data.country ?? '', 'country'));
+      if (!wireRefused('country'))
+        add('country', codes.unknownCodeMessage('country', data.country ?? '', 'country'), unknownCode(data.country ?? '', 'country'));
     } else country = countryEntry.code;
   }
 

@@ -24,7 +24,7 @@ import { MessageList, type InputProblem } from './request-data';
 import { isBlank, TraineeRecord, type TraineeRuleContext, type TraineeWrite } from './trainee-record';
 import { DEGREE_MESSAGE_ORDER } from './validate-degree';
 import { PLACEMENT_MESSAGE_ORDER } from './validate-placement';
-import type { ValidationResult } from './validation-result';
+import { failedResult, type ValidationResult } from './validation-result';
 import { TOO_MANY_DISABILITIES, TRAINEE_DISABILITIES_MAX } from '../trainee.limits';
 
 export { squish } from './trainee-record';
@@ -123,7 +123,7 @@ export function validateNewTrainee(
   const messages = new MessageList(problems);
   const degreeCount = Array.isArray(fields.degrees_attributes) ? fields.degrees_attributes.length : 0;
   const out = checkTrainee(fields, ctx, { mode: 'create', request: fields, degreesForRequiredRule: degreeCount }, messages);
-  if (!messages.isEmpty || !out.details) return { ok: false, errors: messages.sorted(MESSAGE_ORDER) };
+  if (!messages.isEmpty || !out.details) return failedResult(messages, MESSAGE_ORDER);
   return { ok: true, value: { details: out.details, placements: out.placements, degrees: out.degrees } };
 }
 
@@ -193,7 +193,7 @@ export function validateTraineeUpdate(
   // A value the wire checks refused leaves the stored one, and that field's rules are skipped (its message is there).
   const write: TraineeWrite = { mode: 'update', request, stored, degreesForRequiredRule: opts.hasDegrees === false ? 0 : null };
   const out = checkTrainee(merged, ctx, write, messages);
-  if (!messages.isEmpty || !out.details) return { ok: false, errors: messages.sorted(MESSAGE_ORDER) };
+  if (!messages.isEmpty || !out.details) return failedResult(messages, MESSAGE_ORDER);
   const details = out.details;
   const changes: Partial<TraineeDetails> = {};
   for (const key of Object.keys(details) as (keyof TraineeDetails)[]) {
