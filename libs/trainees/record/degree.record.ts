@@ -14,6 +14,7 @@ import {
   type FieldsOf,
   type Expect,
   type StoredAnswers,
+  says,
 } from './field-table';
 import { TEXT_MAX_CHARS } from './limits';
 import type { Degree } from './trainee.details';
@@ -23,6 +24,7 @@ export const DEGREE_RECORD = [
   {
     name: 'uk_degree',
     input: {
+      person: says('UK degree type', '083', { needed: 'Required for a UK degree' }),
       kind: laterCode('degree_type'),
       description: 'Degree type of a UK degree. Required for a UK degree.',
       example: '083',
@@ -32,6 +34,7 @@ export const DEGREE_RECORD = [
   {
     name: 'non_uk_degree',
     input: {
+      person: says('Non-UK degree type', null, { needed: 'Required for a non-UK degree' }),
       kind: laterCode('degree_type'),
       description: 'Degree type of a non-UK degree. Required for a non-UK degree.',
       example: null,
@@ -40,12 +43,21 @@ export const DEGREE_RECORD = [
   },
   {
     name: 'subject',
-    input: { kind: { kind: 'code', list: 'degree_subject' }, description: 'Degree subject (HECOS code). Required.', example: '100425' },
+    input: {
+      person: says('Degree subject', '100425', { needed: 'Required if the trainee has a degree' }),
+      kind: { kind: 'code', list: 'degree_subject' },
+      description: 'Degree subject (HECOS code). Required.',
+      example: '100425',
+    },
     answer: { schema: nenum(codesOf('degree_subject')) },
   },
   {
     name: 'institution',
     input: {
+      person: says('Degree institution', '0116', {
+        codes: 'degree_institution',
+        hint: 'Leave blank for a UK institution not in the list.',
+      }),
       kind: { kind: 'string', max: TEXT_MAX_CHARS },
       description:
         'Awarding institution of a UK degree (a degree_institution code). An unknown code records "Other UK institution". Sending one makes the degree a UK degree.',
@@ -56,6 +68,7 @@ export const DEGREE_RECORD = [
   {
     name: 'grade',
     input: {
+      person: says('Degree grade', '02', { codes: 'degree_grade', needed: 'Required for a UK degree' }),
       kind: { kind: 'string', max: TEXT_MAX_CHARS, documents: 'degree_grade' },
       description: 'Degree grade. Required for a UK degree; optional for a non-UK one.',
       example: '02',
@@ -65,6 +78,7 @@ export const DEGREE_RECORD = [
   {
     name: 'country',
     input: {
+      person: says('Degree country', null, { hint: 'Leave blank for a UK degree.' }),
       kind: laterCode('country'),
       description: 'Country of a non-UK degree. Blank or a UK code (XF, XG, XH, XI, XK) makes the degree a UK degree.',
       example: null,
@@ -74,6 +88,7 @@ export const DEGREE_RECORD = [
   {
     name: 'graduation_year',
     input: {
+      person: says('Graduation year', '2003', { needed: 'Required if the trainee has a degree' }),
       kind: { kind: 'graduation_year' },
       description:
         'The year of graduation: a year (as a string or an integer) or a full date `YYYY-MM-DD` (its year is kept). Required; at most next year, at least 60 years before it.',
@@ -84,7 +99,11 @@ export const DEGREE_RECORD = [
   {
     name: 'other_grade',
     personal: true,
-    input: { kind: { kind: 'string', max: TEXT_MAX_CHARS }, description: 'Accepted and ignored: no grade code resolves to "Other".' },
+    input: {
+      person: says('Other degree grade', null, { hint: 'Not used: leave blank.' }),
+      kind: { kind: 'string', max: TEXT_MAX_CHARS },
+      description: 'Accepted and ignored: no grade code resolves to "Other".',
+    },
     answer: { schema: nstr() },
   },
   { name: 'institution_uuid', answer: { schema: nstr(undefined, { format: 'uuid' }) } },

@@ -44,9 +44,34 @@ export type InputKind =
   /** Nested records sent with a create: an array of at most `max` items of the `of` table's inputs. */
   | { readonly kind: 'items'; readonly of: 'degrees' | 'placements'; readonly max: number };
 
+/**
+ * How a field reads to a person filling in a file: the one home of its label and example (the uploads page's column guide, template
+ * and error messages are made from these, the kind, `required` and the code lists). API documentation stays in `description`.
+ */
+export interface PersonWords {
+  /** Its name in a sentence's first place, as a GOV.UK label: "Date of birth", "Degree grade". */
+  readonly label: string;
+  /** A value as typed into a file that passes with the other rows' examples; null where the example trainee leaves it blank. */
+  readonly example: string | null;
+  /** When it is needed, where that depends on other fields ("Required if ITT aim is 202"); else `required` says. */
+  readonly needed?: string;
+  /** The code list a person picks from, where the kind does not name one (a text field the rules read as a code). */
+  readonly codes?: RefListName;
+  /** What else a person needs to know to fill it in, a sentence. */
+  readonly hint?: string;
+}
+
+/** {@link PersonWords} of a label, an example and what else is said. */
+export const says = (label: string, example: string | null, more: Omit<PersonWords, 'label' | 'example'> = {}): PersonWords => ({
+  label,
+  example,
+  ...more,
+});
+
 /** What a write body may send for a field: its kind (per version where they differ), and its documentation. */
 export interface FieldInput {
   readonly kind: InputKind | ByVersion<InputKind>;
+  readonly person: PersonWords;
   /** Required on create: stated in the request schema (the record rules report a missing one). */
   readonly required?: boolean;
   /** Where its messages stand in a 422 (docs/reference/API-FACTS.md §6.3); unranked fields come after, in table order. */

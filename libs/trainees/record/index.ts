@@ -41,6 +41,7 @@ export {
   type WithdrawalFields,
 } from './lifecycle.fields';
 export { DEGREE_RECORD, type DegreeFields } from './degree.record';
+export { DISABILITY_WORDS } from './trainee-diversity.record';
 export {
   bool,
   codesOf,
@@ -56,6 +57,7 @@ export {
   type LifecycleBody,
   type LifecycleInput,
   type LifecycleKind,
+  type PersonWords,
 } from './field-table';
 export { PLACEMENT_NAME_MAX, PLACEMENT_RECORD, type PlacementFields } from './placement.record';
 export { TRAINEE_RECORD, type TraineeDetails } from './trainee.record';

@@ -2,7 +2,7 @@
  * The placement record's table (docs/DESIGN.md "The record tables"), in answer order (docs/spec/trainee-records-api.md "Placement
  * object"; docs/reference/API-FACTS.md §10.1, §10.4; docs/DESIGN.md ruling 13), the same in every version.
  */
-import { instant, nstr, str, type FieldRow, type FieldsOf, type Expect, type StoredAnswers } from './field-table';
+import { instant, nstr, str, type FieldRow, type FieldsOf, type Expect, type StoredAnswers, says } from './field-table';
 import type { Placement } from './trainee.details';
 
 /** Longer than any school's name, small beside the body limit; the reference sets none. */
@@ -13,6 +13,7 @@ export const PLACEMENT_RECORD = [
   {
     name: 'urn',
     input: {
+      person: says('Placement school URN', '900020'),
       kind: { kind: 'urn' },
       description: "The school's unique reference number, six digits. A URN of the schools directory links the placement to that school.",
       example: '900020',
@@ -22,6 +23,7 @@ export const PLACEMENT_RECORD = [
   {
     name: 'name',
     input: {
+      person: says('Placement school name', null),
       kind: { kind: 'text', max: PLACEMENT_NAME_MAX },
       description: 'Required unless the URN names a school of the directory.',
       example: 'Oak Primary School',
@@ -30,7 +32,12 @@ export const PLACEMENT_RECORD = [
   },
   {
     name: 'postcode',
-    input: { kind: { kind: 'postcode' }, description: 'A full UK postcode.', example: 'GU1 1AA' },
+    input: {
+      person: says('Placement school postcode', null),
+      kind: { kind: 'postcode' },
+      description: 'A full UK postcode.',
+      example: 'GU1 1AA',
+    },
     answer: { schema: nstr(undefined, { example: 'GU1 6FR' }) },
   },
   {

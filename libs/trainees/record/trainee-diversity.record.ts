@@ -3,7 +3,15 @@
  * `training_route`: special-category personal data under UK GDPR (docs/DESIGN.md "Personal data").
  */
 import { REFERENCE_LISTS } from './codes/catalogue';
-import { code, codesOf, nenum, nstr, str, type FieldRow } from './field-table';
+import { code, codesOf, nenum, nstr, str, type FieldRow, type PersonWords, says } from './field-table';
+
+/** The `disabilityN` keys a create sends beside the rows (docs/reference/API-FACTS.md §6.7), in a person's words; N follows the label. */
+export const DISABILITY_WORDS: PersonWords = {
+  label: 'Disability',
+  example: '58',
+  codes: 'disability',
+  hint: 'One code a column, from the first column on; leave the others blank.',
+};
 
 /** The rows, in answer order; `disability` reads the stored record, whose type derives from the trainee table. */
 export const diversityRows = <R>(disability: (record: R, key: 'disability1' | 'disability2') => string | null) =>
@@ -11,7 +19,7 @@ export const diversityRows = <R>(disability: (record: R, key: 'disability1' | 'd
     {
       name: 'sex',
       personal: true,
-      input: { kind: code('sex'), required: true, messageRank: 4, description: 'Sex (code).' },
+      input: { person: says('Sex', '11'), kind: code('sex'), required: true, messageRank: 4, description: 'Sex (code).' },
       answer: { schema: { type: 'string', enum: codesOf('sex') } },
     },
     {
@@ -26,6 +34,7 @@ export const diversityRows = <R>(disability: (record: R, key: 'disability1' | 'd
       name: 'ethnicity',
       personal: true,
       input: {
+        person: says('Ethnicity', '142'),
         kind: code('ethnicity'),
         messageRank: 26,
         description: 'Ethnicity (code); ethnic group and background are derived from it.',
@@ -56,7 +65,12 @@ export const diversityRows = <R>(disability: (record: R, key: 'disability1' | 'd
     {
       name: 'nationality',
       personal: true,
-      input: { kind: code('nationality'), messageRank: 25, description: 'Nationality (ISO 3166 country code).' },
+      input: {
+        person: says('Nationality', 'GB'),
+        kind: code('nationality'),
+        messageRank: 25,
+        description: 'Nationality (ISO 3166 country code).',
+      },
       answer: {
         schema: nenum([...new Set(REFERENCE_LISTS.nationality.map((e) => e.output_code))], 'British territories are answered as GB.'),
       },

@@ -22,9 +22,9 @@ describe('what the trainee table gives besides its rows (docs/DESIGN.md "The rec
 
   it('answers a field without a rank after the ranked ones, in table order', () => {
     const table: FieldRow<never>[] = [
-      { name: 'b', input: { kind: { kind: 'date' }, description: '' } },
-      { name: 'a', input: { kind: { kind: 'date' }, messageRank: 2, description: '' } },
-      { name: 'c', input: { kind: { kind: 'date' }, description: '' } },
+      { name: 'b', input: { kind: { kind: 'date' }, description: '', person: { label: 'X', example: null } } },
+      { name: 'a', input: { kind: { kind: 'date' }, messageRank: 2, description: '', person: { label: 'X', example: null } } },
+      { name: 'c', input: { kind: { kind: 'date' }, description: '', person: { label: 'X', example: null } } },
       { name: 'out', answer: { schema: {} } },
     ];
     expect(messageOrderOf(table, { beside: 1 })).toEqual(['beside', 'a', 'b', 'c']);

@@ -3,12 +3,13 @@
  * object"; docs/reference/API-FACTS.md §6.2–§6.10, §13; docs/DESIGN.md rulings 3, 6, 10, 14). A value read from `t.details` states
  * its type: TypeScript cannot infer it through the table it derives from.
  */
-import { bool, code, codesOf, date, dateAnswer, instant, ndate, nenum, ninstant, nstr, str, text } from './field-table';
+import { bool, code, codesOf, date, dateAnswer, instant, ndate, nenum, ninstant, nstr, str, text, says } from './field-table';
 import type { FieldRow, StoredFieldsOf } from './field-table';
 import { DEGREES_ATTRIBUTES_MAX_ITEMS, PLACEMENTS_ATTRIBUTES_MAX_ITEMS, TEXT_MAX_CHARS } from './limits';
 import { TRAINEE_STATES, type TraineeBase } from './trainee';
 import { fundingFlags } from './trainee.answers';
 import { diversityRows } from './trainee-diversity.record';
+import { COURSE_SUBJECT_ROWS, IDENTITY_ROWS } from './trainee-identity.record';
 import { LIFECYCLE_ROWS } from './trainee-lifecycle.record';
 
 const RECORD_SOURCE = 'How the record came in: `api`, or `csv` for a trainee added from an uploaded file (trainee-uploads).';
@@ -22,69 +23,51 @@ export const TRAINEE_RECORD = [
       schema: str('The trainee id: 24 random base58 characters.', { example: 'X7CbWEXaTtWYUsfq54gnfQuN' }),
     },
   },
-  {
-    name: 'provider_trainee_id',
-    personal: true,
-    input: { kind: text(50), messageRank: 32, description: "The provider's own identifier of the trainee, at most 50 characters." },
-    answer: { schema: nstr("The provider's own id.") },
-  },
-  {
-    name: 'first_names',
-    personal: true,
-    input: { kind: text(60), required: true, messageRank: 1, description: 'First names, at most 60 characters.' },
-    answer: { schema: str(undefined, { maxLength: 60 }) },
-  },
-  {
-    name: 'middle_names',
-    personal: true,
-    input: { kind: text(60), messageRank: 22, description: 'Middle names, at most 60 characters.' },
-    answer: { schema: nstr(undefined, { maxLength: 60 }) },
-  },
-  {
-    name: 'last_name',
-    personal: true,
-    input: { kind: text(60), required: true, messageRank: 2, description: 'Last name, at most 60 characters.' },
-    answer: { schema: str(undefined, { maxLength: 60 }) },
-  },
-  {
-    name: 'previous_last_name',
-    personal: true,
-    input: { kind: text(TEXT_MAX_CHARS), messageRank: 23, description: `A previous last name, at most ${TEXT_MAX_CHARS} characters.` },
-    answer: { schema: nstr() },
-  },
-  {
-    name: 'date_of_birth',
-    personal: true,
-    input: { kind: date, required: true, messageRank: 3, description: 'Date of birth: at most 100 and at least 16 years ago.' },
-    answer: { schema: dateAnswer() },
-  },
-  {
-    name: 'email',
-    personal: true,
-    input: { kind: { kind: 'email' }, required: true, messageRank: 9, description: 'Email address, at most 255 characters.' },
-    answer: { schema: str() },
-  },
+  ...IDENTITY_ROWS,
   { name: 'created_at', answer: { value: (t) => t.created_at, schema: instant('UTC, milliseconds.') } },
   { name: 'updated_at', answer: { value: (t) => t.updated_at, schema: instant('UTC, milliseconds.') } },
   {
     name: 'training_route',
-    input: { kind: code('training_route'), required: true, messageRank: 5, description: 'Training route (code).' },
+    input: {
+      person: says('Training route', '11'),
+      kind: code('training_route'),
+      required: true,
+      messageRank: 5,
+      description: 'Training route (code).',
+    },
     answer: { schema: { type: 'string', enum: codesOf('training_route') } },
   },
   ...diversityRows<TraineeCore>((t, key): string | null => t.details.disabilities[key] ?? null),
   {
     name: 'itt_start_date',
-    input: { kind: date, required: true, messageRank: 6, description: 'Start of initial teacher training; its year at most next year.' },
+    input: {
+      person: says('ITT start date', '2025-08-01', { hint: 'The start of initial teacher training.' }),
+      kind: date,
+      required: true,
+      messageRank: 6,
+      description: 'Start of initial teacher training; its year at most next year.',
+    },
     answer: { schema: dateAnswer() },
   },
   {
     name: 'itt_end_date',
-    input: { kind: date, required: true, messageRank: 7, description: 'Expected end of initial teacher training, after its start.' },
+    input: {
+      person: says('ITT end date', '2027-07-31', { hint: 'The expected end of initial teacher training, after its start.' }),
+      kind: date,
+      required: true,
+      messageRank: 7,
+      description: 'Expected end of initial teacher training, after its start.',
+    },
     answer: { schema: dateAnswer() },
   },
   {
     name: 'trainee_start_date',
-    input: { kind: date, messageRank: 24, description: 'When the trainee started; defaults to itt_start_date.' },
+    input: {
+      person: says('Trainee start date', '2025-08-01', { hint: 'Leave blank if the trainee started on the ITT start date.' }),
+      kind: date,
+      messageRank: 24,
+      description: 'When the trainee started; defaults to itt_start_date.',
+    },
     answer: { schema: ndate() },
   },
   ...LIFECYCLE_ROWS.recommendation,
@@ -92,6 +75,7 @@ export const TRAINEE_RECORD = [
   {
     name: 'pg_apprenticeship_start_date',
     input: {
+      person: says('Postgraduate apprenticeship start date', null),
       kind: { kind: 'lenient_date' },
       messageRank: 31,
       description: 'Postgraduate apprenticeship start date; anything that is not a date is stored as null.',
@@ -120,7 +104,13 @@ export const TRAINEE_RECORD = [
   { name: 'course_max_age', answer: { schema: { type: ['integer', 'null'] } } },
   {
     name: 'course_age_range',
-    input: { kind: code('course_age_range'), required: true, messageRank: 16, description: 'Course age range (code).' },
+    input: {
+      person: says('Course age range', '13918'),
+      kind: code('course_age_range'),
+      required: true,
+      messageRank: 16,
+      description: 'Course age range (code).',
+    },
     answer: { schema: nenum(codesOf('course_age_range')) },
   },
   { name: 'course_education_phase', answer: { schema: { type: 'string', enum: ['primary', 'secondary', 'early_years'] } } },
@@ -130,12 +120,19 @@ export const TRAINEE_RECORD = [
   { name: 'course_uuid', answer: { value: () => null, schema: nstr(undefined, { format: 'uuid' }) } },
   {
     name: 'study_mode',
-    input: { kind: code('study_mode'), required: true, messageRank: 13, description: 'Study mode (code).' },
+    input: {
+      person: says('Study mode', '63'),
+      kind: code('study_mode'),
+      required: true,
+      messageRank: 13,
+      description: 'Study mode (code).',
+    },
     answer: { schema: nenum(codesOf('study_mode')) },
   },
   {
     name: 'course_year',
     input: {
+      person: says('Course year', '1', { hint: 'The year of the course the trainee is in: 1 for the first.' }),
       kind: { 'v2025.0': { kind: 'course_year', integer: false }, 'v2026.1': { kind: 'course_year', integer: true } },
       required: true,
       messageRank: 15,
@@ -150,12 +147,18 @@ export const TRAINEE_RECORD = [
   },
   {
     name: 'training_initiative',
-    input: { kind: code('training_initiative'), messageRank: 28, description: 'Training initiative (code).' },
+    input: {
+      person: says('Training initiative', null),
+      kind: code('training_initiative'),
+      messageRank: 28,
+      description: 'Training initiative (code).',
+    },
     answer: { schema: nenum(codesOf('training_initiative')) },
   },
   {
     name: 'additional_training_initiative',
     input: {
+      person: says('Additional training initiative', null),
       kind: { 'v2025.0': text(TEXT_MAX_CHARS), 'v2026.1': code('training_initiative') },
       messageRank: 29,
       description: 'Additional training initiative.',
@@ -179,17 +182,30 @@ export const TRAINEE_RECORD = [
   { name: 'region', answer: { value: () => null, schema: nstr() } },
   {
     name: 'fund_code',
-    input: { kind: code('fund_code'), required: true, messageRank: 17, description: 'Fund code (code).' },
+    input: {
+      person: says('Fund code', '2'),
+      kind: code('fund_code'),
+      required: true,
+      messageRank: 17,
+      description: 'Fund code (code).',
+    },
     answer: { schema: nenum(codesOf('fund_code')) },
   },
   {
     name: 'funding_method',
-    input: { kind: code('funding_method'), required: true, messageRank: 18, description: 'Funding method (code).' },
+    input: {
+      person: says('Funding method', '6'),
+      kind: code('funding_method'),
+      required: true,
+      messageRank: 18,
+      description: 'Funding method (code).',
+    },
     answer: { schema: nenum(codesOf('funding_method')) },
   },
   {
     name: 'itt_aim',
     input: {
+      person: says('ITT aim', '202'),
       kind: { kind: 'code', list: 'itt_aim', numberAsText: true },
       required: true,
       messageRank: 14,
@@ -200,6 +216,7 @@ export const TRAINEE_RECORD = [
   {
     name: 'itt_qualification_aim',
     input: {
+      person: says('ITT qualification aim', '001', { needed: 'Required if ITT aim is 202' }),
       kind: code('itt_qualification_aim'),
       messageRank: 19,
       description: 'ITT qualification aim (code); required when itt_aim is 202.',
@@ -210,6 +227,7 @@ export const TRAINEE_RECORD = [
     name: 'ni_number',
     personal: true,
     input: {
+      person: says('National Insurance number', 'QQ 12 34 56 C'),
       kind: { kind: 'ni_number' },
       messageRank: 30,
       description: 'National Insurance number: two letters, six digits and a letter A to D (`QQ 12 34 56 C`); spaces allowed.',
@@ -220,6 +238,7 @@ export const TRAINEE_RECORD = [
   {
     name: 'employing_school_urn',
     input: {
+      person: says('Employing school URN', null, { hint: 'Leave blank if the trainee has no employing school.' }),
       kind: text(TEXT_MAX_CHARS),
       messageRank: 34,
       description: 'URN of the employing school; empty or a not-applicable URN (900000, 900010, 900020, 900030) means none.',
@@ -237,6 +256,7 @@ export const TRAINEE_RECORD = [
     name: 'iqts_country',
     names: { 'v2025.0': null },
     input: {
+      person: says('iQTS country', null, { needed: 'Required for the iQTS route (15); leave blank for any other route' }),
       kind: code('country'),
       messageRank: 21,
       description: 'Country of an iQTS trainee (country code): required for route 15, refused for any other.',
@@ -250,6 +270,7 @@ export const TRAINEE_RECORD = [
     name: 'statsagency_id',
     personal: true,
     input: {
+      person: says('Statistics agency ID', '0310261553101'),
       kind: { kind: 'statsagency_id' },
       required: true,
       messageRank: 8,
@@ -266,6 +287,7 @@ export const TRAINEE_RECORD = [
     personal: true,
     // The reference stores null for anything that is not such an integer; this refuses it.
     input: {
+      person: says('Application ID', '6916785'),
       kind: { kind: 'digits', max: 7 },
       messageRank: 33,
       description: 'Application identifier: a non-negative integer of at most 7 digits.',
@@ -273,24 +295,7 @@ export const TRAINEE_RECORD = [
     answer: { schema: { type: ['integer', 'null'] } },
   },
   { name: 'slug_sent_to_registry_at', answer: { value: () => null, schema: ninstant() } },
-  {
-    name: 'course_subject_1',
-    names: { 'v2025.0': 'course_subject_one' },
-    input: { kind: code('course_subject'), required: true, messageRank: 10, description: 'First course subject (HECOS code).' },
-    answer: { schema: nenum(codesOf('course_subject')) },
-  },
-  {
-    name: 'course_subject_2',
-    names: { 'v2025.0': 'course_subject_two' },
-    input: { kind: code('course_subject'), messageRank: 11, description: 'Second course subject (HECOS code).' },
-    answer: { schema: nenum(codesOf('course_subject')) },
-  },
-  {
-    name: 'course_subject_3',
-    names: { 'v2025.0': 'course_subject_three' },
-    input: { kind: code('course_subject'), messageRank: 12, description: 'Third course subject (HECOS code).' },
-    answer: { schema: nenum(codesOf('course_subject')) },
-  },
+  ...COURSE_SUBJECT_ROWS,
   ...LIFECYCLE_ROWS.withdrawalDate,
   {
     name: 'training_partner_not_applicable',
@@ -304,13 +309,19 @@ export const TRAINEE_RECORD = [
   {
     name: 'training_partner_ukprn',
     names: { 'v2025.0': 'lead_partner_ukprn' },
-    input: { kind: text(TEXT_MAX_CHARS), messageRank: 36, description: 'UKPRN of the training partner; empty means none.' },
+    input: {
+      person: says('Training partner UKPRN', null, { hint: 'Leave blank if there is no training partner.' }),
+      kind: text(TEXT_MAX_CHARS),
+      messageRank: 36,
+      description: 'UKPRN of the training partner; empty means none.',
+    },
     answer: { schema: nstr() },
   },
   {
     name: 'training_partner_urn',
     names: { 'v2025.0': 'lead_partner_urn' },
     input: {
+      person: says('Training partner URN', null, { hint: 'Leave blank if there is no training partner.' }),
       kind: text(TEXT_MAX_CHARS),
       messageRank: 35,
       description: 'URN of the training partner; empty or a not-applicable URN means none. Takes precedence over the UKPRN.',
@@ -341,6 +352,7 @@ export const TRAINEE_RECORD = [
   {
     name: 'degrees_attributes',
     input: {
+      person: says('Degree', null, { needed: 'Required for a route that needs a degree' }),
       kind: { kind: 'items', of: 'degrees', max: DEGREES_ATTRIBUTES_MAX_ITEMS },
       messageRank: 20,
       description: `Degrees (create only): required for a route that needs a degree; at most ${DEGREES_ATTRIBUTES_MAX_ITEMS}.`,
@@ -349,6 +361,7 @@ export const TRAINEE_RECORD = [
   {
     name: 'placements_attributes',
     input: {
+      person: says('Placement', null),
       kind: { kind: 'items', of: 'placements', max: PLACEMENTS_ATTRIBUTES_MAX_ITEMS },
       description: `Placements (create only), at most ${PLACEMENTS_ATTRIBUTES_MAX_ITEMS}.`,
     },

@@ -1,3 +1,4 @@
+export { columnCodes, columnFacts, columnFactsOf, exampleRow, type ColumnCode, type ColumnFacts } from './column-facts';
 export { addTraineeColumns, createBodyOf, columnOfMessage, ROW_DISABILITIES, ROW_PLACEMENTS, templateRowOf } from './trainee-columns';
 export { answerOf, getUpload, listUploads, uploadAnswer, uploadErrorsCsv, type UploadAnswer } from './upload-answers';
 export { FILE_PART, messagesPart, type UploadFiles } from './upload-files.port';
