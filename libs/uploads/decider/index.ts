@@ -26,6 +26,7 @@ export {
   uploadStreamId,
   type RowError,
   type RowMessage,
+  type RowProblem,
   type RowTarget,
   type UploadEvent,
   type UploadEventType,

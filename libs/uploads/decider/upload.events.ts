@@ -8,11 +8,25 @@ import { registerEventSchemas, registerUpcaster, upcast } from '@app/event-sourc
 export const UPLOAD_KINDS = ['add_trainees', 'recommend_for_award'] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
-/** `row`: the spreadsheet's (header 1); `column`: null for the whole row (a duplicate); `message` worded as the API's 422s. */
+/**
+ * What a row's message is about, where the check said (a trainee create's problem detail, or a value a spreadsheet mangled): kept with
+ * the check's messages so the uploads page can word it for a person; never answered by the API.
+ */
+export interface RowProblem {
+  kind: string;
+  value?: string;
+  params?: Readonly<Record<string, string>>;
+}
+
+/**
+ * `row`: the spreadsheet's (header 1); `column`: null for the whole row (a duplicate); `message` worded as the API's 422s; `about`:
+ * what it is about, where known.
+ */
 export interface RowError {
   row: number;
   column: string | null;
   message: string;
+  about?: RowProblem;
 }
 
 /** The event names the row. */

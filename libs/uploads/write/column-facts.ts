@@ -46,6 +46,8 @@ export interface ColumnFacts {
   codes: ColumnCode[];
   /** The code list of `codes`, or null. */
   list: RefListName | null;
+  /** The create checks refuse a value not in `list` (else they read it: a grade as none, an institution as "Other", a disability as is). */
+  codeChecked: boolean;
   /** Most characters of a text column. */
   max: number | null;
   hint: string | null;
@@ -125,6 +127,7 @@ function factsOf(
     sample: example ?? words.example ?? (facts.sample || (codes[0]?.code ?? '')),
     codes,
     list,
+    codeChecked: list !== null && (kind.kind === 'code' || kind.kind === 'later_code') && field !== 'disabilities',
     max: facts.max,
     hint: words.hint ?? null,
   };

@@ -1,6 +1,17 @@
+export { personMessage } from './row-words';
+export { uploadVersion } from './upload-rows';
+export { codeWithoutZeros, dayFirstDate } from './spreadsheet-values';
 export { columnCodes, columnFacts, columnFactsOf, exampleRow, type ColumnCode, type ColumnFacts } from './column-facts';
 export { addTraineeColumns, createBodyOf, columnOfMessage, ROW_DISABILITIES, ROW_PLACEMENTS, templateRowOf } from './trainee-columns';
-export { answerOf, getUpload, listUploads, uploadAnswer, uploadErrorsCsv, type UploadAnswer } from './upload-answers';
+export {
+  answerOf,
+  getUpload,
+  getUploadWithProblems,
+  listUploads,
+  uploadAnswer,
+  uploadErrorsCsv,
+  type UploadAnswer,
+} from './upload-answers';
 export { FILE_PART, messagesPart, type UploadFiles } from './upload-files.port';
 export {
   UPLOAD_LEDGER_MARK_STREAM,

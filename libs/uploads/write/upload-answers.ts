@@ -4,9 +4,10 @@
  */
 import type { Readable } from 'node:stream';
 import { uploadCsvStream } from '@app/uploads/csv';
-import { outcomesOf, UploadNotFound, type RowError, type UploadKind, type UploadState } from '@app/uploads/decider';
+import { outcomesOf, UploadNotFound, type RowError, type RowMessage, type UploadKind, type UploadState } from '@app/uploads/decider';
 import type { Caller } from '@app/trainees/write';
 import { providerUploads } from './upload-list';
+import { personMessage } from './row-words';
 import { ownUpload } from './upload-operations';
 import { readUploadTable, uploadVersion } from './upload-rows';
 import { readUpload, readUploadFile, readUploadMessages } from './upload-stream';
@@ -35,7 +36,7 @@ export function uploadAnswer(state: UploadState, errors: readonly RowError[]): U
     api_version: state.api_version!,
     row_count: state.rows.length,
     error_count: state.error_count,
-    errors: errors.map((e) => ({ ...e })),
+    errors: errors.map(({ row, column, message }) => ({ row, column, message })),
     rows: outcomesOf(state),
     received_at: state.received_at!,
     checked_at: state.checked_at,
@@ -52,6 +53,21 @@ export async function answerOf(ports: UploadPorts, uploadId: string, state: Uplo
 /** The caller's upload as answered. Errors: `UploadNotFound`. */
 export async function getUpload(ports: UploadPorts, caller: Caller, uploadId: string, kind: UploadKind): Promise<UploadAnswer> {
   return answerOf(ports, uploadId, await ownUpload(ports, caller, uploadId, kind));
+}
+
+/**
+ * The caller's upload as answered, and its check's messages as kept, each with what it is about (the uploads page words them for a
+ * person). Errors: `UploadNotFound`.
+ */
+export async function getUploadWithProblems(
+  ports: UploadPorts,
+  caller: Caller,
+  uploadId: string,
+  kind: UploadKind,
+): Promise<{ upload: UploadAnswer; errors: RowError[] }> {
+  const state = await ownUpload(ports, caller, uploadId, kind);
+  const errors = state.error_count > 0 ? await readUploadMessages(ports, uploadId, state) : [];
+  return { upload: uploadAnswer(state, errors), errors };
 }
 
 /**
@@ -89,19 +105,29 @@ export async function listUploads(
 
 /**
  * The caller's uploaded file as CSV with an `errors` column added (each row's messages, one a
- * line, each after its column's name), formula-looking cells escaped, as a stream of chunks
- * (`uploadCsvStream`); uploading it again reads the same rows (the `errors` column is ignored).
- * Errors: `UploadNotFound`, before anything is streamed.
+ * line, each after its column's name; `words` `person`: each in a person's words, row-words.ts),
+ * formula-looking cells escaped, as a stream of chunks (`uploadCsvStream`); uploading it again
+ * reads the same rows (the `errors` column is ignored). Errors: `UploadNotFound`, before anything
+ * is streamed.
  */
-export async function uploadErrorsCsv(ports: UploadPorts, caller: Caller, uploadId: string, kind: UploadKind): Promise<Readable> {
+export async function uploadErrorsCsv(
+  ports: UploadPorts,
+  caller: Caller,
+  uploadId: string,
+  kind: UploadKind,
+  words: 'api' | 'person' = 'api',
+): Promise<Readable> {
   const state = await ownUpload(ports, caller, uploadId, kind);
   const file = await readUploadFile(ports, uploadId, state);
   if (file === null) throw new UploadNotFound();
-  const table = await readUploadTable(kind, file, uploadVersion(state.api_version));
+  const version = uploadVersion(state.api_version);
+  const table = await readUploadTable(kind, file, version);
   const errors = new Map<number, string[]>();
-  const note = (row: number, column: string | null, message: string) =>
-    errors.set(row, [...(errors.get(row) ?? []), column === null ? message : `${column}: ${message}`]);
-  for (const e of await readUploadMessages(ports, uploadId, state)) note(e.row, e.column, e.message);
-  for (const o of outcomesOf(state)) if ('errors' in o) for (const e of o.errors) note(o.row, e.column, e.message);
+  const note = (row: number, e: RowMessage) => {
+    const line = words === 'person' ? personMessage(e, version) : e.column === null ? e.message : `${e.column}: ${e.message}`;
+    errors.set(row, [...(errors.get(row) ?? []), line]);
+  };
+  for (const e of await readUploadMessages(ports, uploadId, state)) note(e.row, e);
+  for (const o of outcomesOf(state)) if ('errors' in o) for (const e of o.errors) note(o.row, e);
   return uploadCsvStream(table, { errors });
 }

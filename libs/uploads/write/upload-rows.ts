@@ -3,7 +3,9 @@
  * row becomes the version's create body (trainee-columns.ts), goes through the version's wire
  * checks (`contract.requests.traineeCreate`) and the decider's record and duplicate rules
  * (`checkRegistration` to check, `registerTrainee` to write; libs/trainees/write), so a row is
- * refused exactly as the same body sent to `POST /trainees` would be, with the same messages.
+ * refused as the same body sent to `POST /trainees` would be, with the same messages, each kept with
+ * what it is about. One rule more: a code a spreadsheet shortened (`1` for grade `01`), which the
+ * create path would read silently, is refused (spreadsheet-values.ts).
  */
 import { DomainError } from '@app/event-sourcing';
 import { contractFor } from '@app/trainees/contract';
@@ -23,6 +25,7 @@ import {
   type RowOutcomeInput,
   type RowTarget,
 } from '@app/uploads/decider';
+import { codesWithoutZeros } from './spreadsheet-values';
 import { addTraineeColumns, columnOfMessage, createBodyOf } from './trainee-columns';
 import type { UploadPorts } from './upload.ports';
 
@@ -48,13 +51,24 @@ export function readUploadTable(kind: UploadKind, body: Uint8Array, version: Api
   return kind === 'add_trainees' ? readAddTraineesFile(body, version) : readRecommendFile(body);
 }
 
-/** The messages of a row refused by the create path, each with its column; other errors are thrown on. */
+/** The messages of a row refused by the create path, each with its column and what it is about; other errors are thrown on. */
 function rowMessages(error: unknown, columns: readonly string[], values: Readonly<Record<string, string>>): RowMessage[] {
   if (error instanceof ValidationFailed)
-    return error.messages.map((message) => ({ column: columnOfMessage(message, columns, values), message }));
+    return error.problems.map(({ message, detail }) => ({
+      column: columnOfMessage(message, columns, values),
+      message,
+      ...(detail ? { about: { ...detail } } : {}),
+    }));
   if (error instanceof DuplicateTrainee || error instanceof MissingData) return [{ column: null, message: error.message }];
   if (error instanceof DomainError) return [{ column: null, message: error.message }];
   throw error;
+}
+
+/** A row's messages with those of its mangled codes first, in their place: the create path's messages about those columns follow
+ * from the code it could not read ("grade must be entered"), so they are left out. */
+function withMangled(mangled: readonly RowMessage[], messages: readonly RowMessage[]): RowMessage[] {
+  const columns = new Set(mangled.map((m) => m.column));
+  return [...mangled, ...messages.filter((m) => !columns.has(m.column))];
 }
 
 /**
@@ -77,12 +91,15 @@ export async function checkTraineeRows(
     if (record.blank) continue;
     rows.push(record.row);
     const data = contract.requests.traineeCreate(createBodyOf(record.values));
+    const mangled = codesWithoutZeros(record.values, contract.version);
+    let messages: RowMessage[] = [];
     try {
       const { trainee, guardKey } = await checkRegistration(ports.trainees, caller, contract.rules, data, (key) => earlier.get(key) ?? []);
-      earlier.set(guardKey, [...(earlier.get(guardKey) ?? []), trainee]);
+      if (mangled.length === 0) earlier.set(guardKey, [...(earlier.get(guardKey) ?? []), trainee]);
     } catch (error) {
-      for (const m of rowMessages(error, table.columns, record.values)) errors.push({ row: record.row, ...m });
+      messages = rowMessages(error, table.columns, record.values);
     }
+    for (const m of withMangled(mangled, messages)) errors.push({ row: record.row, ...m });
     await pace.next();
   }
   return { rows, errors };
@@ -101,10 +118,15 @@ export async function writeTraineeRow(ports: UploadPorts, caller: Caller, table:
   if (!record) throw new Error(`row ${target.row} of a submitted upload is not in its file`);
   const contract = contractFor(uploadVersion(caller.apiVersion));
   const data = contract.requests.traineeCreate(createBodyOf(record.values));
+  // As checked: a row the check refused is never submitted, so only a file checked before this rule meets it here.
+  const mangled = codesWithoutZeros(record.values, contract.version);
+  // The event keeps each message and its column, as the API answers them.
+  const inEvent = (messages: RowMessage[]): RowMessage[] => messages.map(({ column, message }) => ({ column, message }));
+  if (mangled.length > 0) return { row: target.row, errors: inEvent(mangled) };
   try {
     await registerTrainee(ports.trainees, caller, contract.rules, data, { traineeId: target.trainee_id, recordSource: 'csv' });
     return target;
   } catch (error) {
-    return { row: target.row, errors: rowMessages(error, table.columns, record.values) };
+    return { row: target.row, errors: inEvent(rowMessages(error, table.columns, record.values)) };
   }
 }
