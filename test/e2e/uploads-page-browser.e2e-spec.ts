@@ -13,7 +13,17 @@ import type { Page } from 'puppeteer-core';
 import { addTraineeColumns } from '@app/uploads/write';
 import { RunningApi } from '../support/api-harness';
 import { axeViolations, launchBrowser, type TestBrowser } from '../support/browser';
-import { clickAndWait, download, errorSummaryLinks, heading, settled, tableRows, uploadFile } from '../support/page-walk';
+import {
+  clickAndWait,
+  download,
+  errorSummaryLinks,
+  heading,
+  overflowX,
+  settled,
+  summaryCards,
+  tableRows,
+  uploadFile,
+} from '../support/page-walk';
 import { csvFile, traineeRows } from '../support/upload-files';
 
 const A = '10000471';
@@ -99,7 +109,9 @@ describe('the uploads page in a browser', () => {
 
     const template = await download(page, downloads, 'Download the CSV template');
     expect(template.trimEnd().split(',')).toEqual(addTraineeColumns(V));
-    expect((await download(page, downloads, 'Download the column guide')).split('\r\n')[0]).toBe('column,meaning,format,codes');
+    expect((await download(page, downloads, 'Download the column guide')).split('\r\n')[0]).toBe(
+      'column,label,required,format,example,codes',
+    );
 
     // A refused file: the error summary, linked to the field.
     await writeFile(join(downloads, 'header-only.csv'), template);
@@ -118,8 +130,17 @@ describe('the uploads page in a browser', () => {
     await uploadFile(page, join(downloads, 'with-errors.csv'));
     await accessible(page, javaScript);
     expect(await settled(page)).toBe('Fix the errors in your file');
-    const errorRows = await tableRows(page, 'Errors by row and column');
-    expect(errorRows).toEqual([['3', 'sex', expect.stringMatching(/sex/i)]]);
+    expect(await summaryCards(page)).toEqual([
+      {
+        title: 'Row 3',
+        rows: [
+          [
+            'Sex Column: sex',
+            'Enter sex as one of the codes 10 (Female), 11 (Male), 12 (Other), 96 (Information refused) or 99 (Not available)',
+          ],
+        ],
+      },
+    ]);
     expect(await download(page, downloads, 'Download your file with its errors')).toMatch(/,errors\r\n/);
     await accessible(page, javaScript);
 
@@ -154,6 +175,32 @@ describe('the uploads page in a browser', () => {
   );
 
   it('walks through the same steps with JavaScript off', () => walk(false), 240_000);
+
+  it('shows the errors, the column guide and a long code list at 320 px wide with nothing to scroll sideways', async () => {
+    const downloads = join(dir, 'narrow');
+    const { page, refused } = await tab(true, downloads);
+    await page.setViewport({ width: 320, height: 640 });
+    await page.goto(`${api.baseUrl}/uploads`);
+    await page.type('#token', token);
+    await clickAndWait(page, 'form[action="/uploads/sign-in"] button');
+    const bad = traineeRows(V, 2).map((r, i) =>
+      i === 0 ? { ...r, date_of_birth: '27/04/1998', degree_institution: '124' } : { ...r, email: 'no', first_names: '' },
+    );
+    await writeFile(join(downloads, 'narrow.csv'), csvFile(V, bad));
+    await uploadFile(page, join(downloads, 'narrow.csv'));
+    expect(await settled(page)).toBe('Fix the errors in your file');
+    expect((await summaryCards(page)).map((c) => [c.title, c.rows.length])).toEqual([
+      ['Row 2', 2],
+      ['Row 3', 2],
+    ]);
+    for (const path of ['', '/uploads/columns', '/uploads/columns/degree_subject']) {
+      if (path) await page.goto(`${api.baseUrl}${path}`);
+      expect([path, await overflowX(page)]).toEqual([path, 0]);
+      await accessible(page);
+    }
+    expect(refused).toEqual([]);
+    await page.browserContext().close();
+  }, 120_000);
 
   it('refuses a form posted without its CSRF token with a 403 page', async () => {
     const { page } = await tab(true, join(dir, 'csrf'));

@@ -112,8 +112,8 @@ describe('the uploads page over HTTP', () => {
     expect(template.headers.get('cache-control')).toBe('no-store');
     expect(template.text.trimEnd().split(',')).toEqual(addTraineeColumns(V));
     const guide = await c.get('/uploads/column-guide.csv');
-    expect(guide.text.split('\r\n')[0]).toBe('column,meaning,format,codes');
-    expect(guide.text).toMatch(/\r\nsex,Sex \(code\)\.,A code from the list,"10: Female\n11: Male/);
+    expect(guide.text.split('\r\n')[0]).toBe('column,label,required,format,example,codes');
+    expect(guide.text).toMatch(/\r\nsex,Sex,Required,A code from the list,11,"10: Female\n11: Male/);
 
     const signedInCookie = c.cookie;
     // Signing out needs the CSRF token too.
@@ -139,7 +139,7 @@ describe('the uploads page over HTTP', () => {
 
     const errors = await c.settled(location);
     expect(errors.text).toContain('Fix the errors in your file');
-    expect(errors.text).toMatch(/<td class="govuk-table__cell">3<\/td>\s*<td class="govuk-table__cell">sex<\/td>/);
+    expect(errors.text).toMatch(/Row 3<\/h3>[\s\S]*?<dt class="govuk-summary-list__key">\s*Sex <br \/>/);
     const errorsFile = await c.get(`${location}/errors.csv`);
     expect(errorsFile.text.split('\r\n')[0]).toMatch(/,errors$/);
     expect(errorsFile.text).toContain('sex');

@@ -1,8 +1,8 @@
 /**
  * Steps of a browser through the uploads page (puppeteer-core over the system's Chromium): read a
- * page's heading, the error summary and tables, download a linked file, choose a file and post a
- * form, and wait for an upload's page to leave its progress state. Used by the browser tests and
- * the screenshots script.
+ * page's heading, the error summary, tables and summary cards, how far it overflows sideways,
+ * download a linked file, choose a file and post a form, and wait for an upload's page to leave its
+ * progress state. Used by the browser tests and the screenshots script.
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -32,6 +32,28 @@ export function tableRows(page: Page, caption: string): Promise<string[][]> {
         ),
     caption,
   );
+}
+
+/** The page's GOV.UK summary cards: each card's title and its rows' keys and values, as the page reads. */
+export function summaryCards(page: Page): Promise<{ title: string; rows: [string, string][] }[]> {
+  return page.$$eval('.govuk-summary-card', (cards) =>
+    cards.map((card) => ({
+      title: (card.querySelector('.govuk-summary-card__title')?.textContent ?? '').trim(),
+      rows: [...card.querySelectorAll('.govuk-summary-list__row')].map((row): [string, string] => [
+        (row.querySelector('dt')?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+        (row.querySelector('dd')?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+      ]),
+    })),
+  );
+}
+
+/** How far the page reaches past the viewport's width, in CSS pixels: 0 when nothing needs a sideways scroll. */
+export function overflowX(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+      .documentElement;
+    return Math.max(0, root.scrollWidth - root.clientWidth);
+  });
 }
 
 /** Clicks `selector` and waits for the page it leads to; returns that page's answer. */

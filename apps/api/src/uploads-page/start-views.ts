@@ -132,14 +132,14 @@ export function startPage(csrfToken: string, uploads: readonly UploadAnswer[], e
     signOutCsrf: csrfToken,
     main: html`<h1 class="govuk-heading-l">Add trainees from a CSV file</h1>
       <h2 class="govuk-heading-m">Fill in the template</h2>
-      <p class="govuk-body">One row for each new trainee, one column for each field of the API.</p>
+      <p class="govuk-body">
+        One row for each new trainee. The <a class="govuk-link" href="/uploads/columns">column guide</a> says which columns are required,
+        what to type in each and what each code means.
+      </p>
       <ul class="govuk-list">
         <li><a class="govuk-link" href="/uploads/template.csv" download>Download the CSV template</a></li>
-        <li>
-          <a class="govuk-link" href="/uploads/column-guide.csv" download
-            >Download the column guide (CSV): what each column means, its format and its codes</a
-          >
-        </li>
+        <li><a class="govuk-link" href="/uploads/example.csv" download>Download an example file with one trainee (CSV)</a></li>
+        <li><a class="govuk-link" href="/uploads/column-guide.csv" download>Download the column guide (CSV)</a></li>
       </ul>
       ${uploadForm(csrfToken, errors, 'Upload your file')} ${uploadsTable(uploads)}`,
   });

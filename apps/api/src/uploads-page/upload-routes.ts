@@ -7,7 +7,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { csvText, UploadFileRefused } from '@app/uploads/csv';
 import { UploadConflict, UploadNotFound, UploadNotSubmittable } from '@app/uploads/decider';
-import { cancelUpload, getUpload, receiveUpload, submitUpload, uploadErrorsCsv, UploadQuotaExceeded } from '@app/uploads/write';
+import {
+  cancelUpload,
+  getUpload,
+  getUploadWithProblems,
+  receiveUpload,
+  submitUpload,
+  uploadErrorsCsv,
+  UploadQuotaExceeded,
+} from '@app/uploads/write';
 import { checkedForm, sendPage, signedIn, type PageContext, type SignedIn } from './page-context';
 import { sendCsv, startPageFor } from './session-routes';
 import { messagePage } from './start-views';
@@ -51,6 +59,12 @@ async function thenShow(reply: FastifyReply, id: string, operation: () => Promis
   return reply.redirect(`/uploads/files/${id}`, 303);
 }
 
+/** The page of the provider's upload `id`, its errors worded from what each is about. */
+async function checkedUploadPage(ctx: PageContext, who: SignedIn, id: string): Promise<string> {
+  const { upload, errors } = await getUploadWithProblems(ctx.uploads.ports, who.caller, id, 'add_trainees');
+  return uploadPage(upload, who.session.csrfToken, [], errors);
+}
+
 /** Registers the upload routes under the scope's `/uploads` prefix. */
 export function uploadRoutes(scope: FastifyInstance, ctx: PageContext): void {
   const { ports, worker } = ctx.uploads;
@@ -81,9 +95,7 @@ export function uploadRoutes(scope: FastifyInstance, ctx: PageContext): void {
 
   scope.get(
     '/files/:id',
-    uploadRoute(ctx, false, async (_request, reply, who, id) =>
-      sendPage(reply, 200, uploadPage(await getUpload(ports, who.caller, id, 'add_trainees'), who.session.csrfToken)),
-    ),
+    uploadRoute(ctx, false, async (_request, reply, who, id) => sendPage(reply, 200, await checkedUploadPage(ctx, who, id))),
   );
 
   scope.post(
@@ -104,7 +116,7 @@ export function uploadRoutes(scope: FastifyInstance, ctx: PageContext): void {
   scope.get(
     '/files/:id/errors.csv',
     uploadRoute(ctx, false, async (_request, reply, who, id) =>
-      sendCsv(reply, `trainee-upload-${id}-errors.csv`, await uploadErrorsCsv(ports, who.caller, id, 'add_trainees')),
+      sendCsv(reply, `trainee-upload-${id}-errors.csv`, await uploadErrorsCsv(ports, who.caller, id, 'add_trainees', 'person')),
     ),
   );
 

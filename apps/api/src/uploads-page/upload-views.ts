@@ -3,7 +3,9 @@
  * with the errors file and a form for the fixed file, "N trainees will be added" with the submit,
  * adding (the same), and the result with each row's trainee id.
  */
-import type { UploadAnswer } from '@app/uploads/write';
+import type { ApiVersion } from '@app/trainees/record';
+import type { RowError } from '@app/uploads/decider';
+import { columnFactsOf, personMessage, uploadVersion, type UploadAnswer } from '@app/uploads/write';
 import { html, type Html } from './html';
 import { page, type PageError } from './layout';
 import { csrfField, statusTag, table, uploadForm } from './start-views';
@@ -25,22 +27,59 @@ function progress(upload: UploadAnswer, heading: string, words: string): { title
   };
 }
 
-/** The errors of a checked file by row and column, the errors file, and the form for the fixed file. */
-function errorsMain(upload: UploadAnswer, csrfToken: string, errors: readonly PageError[]): Html {
-  const rows = upload.errors.map((e) => [e.row, e.column ?? 'The whole row', e.message]);
+/** `errors` by row, in row order. */
+function byRow(errors: readonly RowError[]): [number, RowError[]][] {
+  const rows = new Map<number, RowError[]>();
+  for (const e of errors) rows.set(e.row, [...(rows.get(e.row) ?? []), e]);
+  return [...rows];
+}
+
+/**
+ * A file's errors, a GOV.UK summary card a row: each error's column (its label, then its header) and what to do, in a person's
+ * words. A summary list stacks its key above its value on a narrow screen, so nothing scrolls sideways.
+ */
+function errorCards(errors: readonly RowError[], version: ApiVersion): Html {
+  return html`<h2 class="govuk-heading-m">Errors by row</h2>
+    ${byRow(errors).map(
+      ([row, rowErrors]) =>
+        html`<div class="govuk-summary-card">
+          <div class="govuk-summary-card__title-wrapper"><h3 class="govuk-summary-card__title">Row ${row}</h3></div>
+          <div class="govuk-summary-card__content">
+            <dl class="govuk-summary-list">
+              ${rowErrors.map((e) => {
+                const facts = e.column === null ? undefined : columnFactsOf(version, e.column);
+                return html`<div class="govuk-summary-list__row">
+                  <dt class="govuk-summary-list__key">
+                    ${facts ? html`${facts.label} <br /><span class="govuk-hint govuk-!-margin-bottom-0">Column: ${facts.column}</span>` : 'The whole row'}
+                  </dt>
+                  <dd class="govuk-summary-list__value">${personMessage(e, version)}</dd>
+                </div>`;
+              })}
+            </dl>
+          </div>
+        </div>`,
+    )}`;
+}
+
+/** The errors of a checked file by row, the errors file, and the form for the fixed file. */
+function errorsMain(upload: UploadAnswer, rowErrors: readonly RowError[], csrfToken: string, errors: readonly PageError[]): Html {
   return html`<h1 class="govuk-heading-l">Fix the errors in your file</h1>
     <p class="govuk-body">${statusTag(upload.status)}</p>
     <p class="govuk-body">
       Your file has ${upload.error_count.toLocaleString('en-GB')} ${upload.error_count === 1 ? 'error' : 'errors'}. No trainees have been
-      added. Fix each error, then upload the file again.
+      added. Fix each error, then upload the file again. The <a class="govuk-link" href="/uploads/columns">column guide</a> gives each
+      column's format and codes.
     </p>
     <p class="govuk-body">
       <a class="govuk-link" href="/uploads/files/${upload.upload_id}/errors.csv" download
         >Download your file with its errors (CSV, an errors column added)</a
       >
     </p>
-    ${table('Errors by row and column', ['Row', 'Column', 'Error'], rows)} ${uploadForm(csrfToken, errors, 'Upload your fixed file')}`;
+    ${errorCards(rowErrors, versionOf(upload))} ${uploadForm(csrfToken, errors, 'Upload your fixed file')}`;
 }
+
+/** The API version of `upload`'s file (its columns and codes). */
+const versionOf = (upload: UploadAnswer): ApiVersion => uploadVersion(upload.api_version);
 
 /** "N trainees will be added": the submit, and a cancel. */
 function checkedMain(upload: UploadAnswer, csrfToken: string): Html {
@@ -61,7 +100,7 @@ function checkedMain(upload: UploadAnswer, csrfToken: string): Html {
 function resultMain(upload: UploadAnswer): Html {
   const added = upload.rows.filter((r) => 'trainee_id' in r).length;
   const rows = upload.rows.map((r) =>
-    'trainee_id' in r ? [r.row, r.trainee_id] : [r.row, r.errors.map((e) => `${e.column ? `${e.column}: ` : ''}${e.message}`).join('; ')],
+    'trainee_id' in r ? [r.row, r.trainee_id] : [r.row, r.errors.map((e) => personMessage(e, versionOf(upload))).join('; ')],
   );
   return html`<div class="govuk-panel govuk-panel--confirmation">
       <h1 class="govuk-panel__title">Trainees added</h1>
@@ -75,8 +114,16 @@ function resultMain(upload: UploadAnswer): Html {
     ${table('Trainee id of each row', ['Row', 'Trainee id'], rows)}`;
 }
 
-/** The page of `upload` as its status stands; `errors` those of a fixed file just refused. */
-export function uploadPage(upload: UploadAnswer, csrfToken: string, errors: readonly PageError[] = []): string {
+/**
+ * The page of `upload` as its status stands; `errors` those of a fixed file just refused; `rowErrors` its check's messages as kept
+ * (with what each is about), else its answer's.
+ */
+export function uploadPage(
+  upload: UploadAnswer,
+  csrfToken: string,
+  errors: readonly PageError[] = [],
+  rowErrors: readonly RowError[] = upload.errors,
+): string {
   const common = { signOutCsrf: csrfToken, errors };
   switch (upload.status) {
     case 'pending':
@@ -90,7 +137,7 @@ export function uploadPage(upload: UploadAnswer, csrfToken: string, errors: read
         ...progress(upload, 'Adding trainees', `${upload.rows.length} of ${trainees(upload.row_count)} added so far.`),
       });
     case 'failed':
-      return page({ ...common, title: 'Fix the errors in your file', main: errorsMain(upload, csrfToken, errors) });
+      return page({ ...common, title: 'Fix the errors in your file', main: errorsMain(upload, rowErrors, csrfToken, errors) });
     case 'validated':
       return page({ ...common, title: `${trainees(upload.row_count)} will be added`, main: checkedMain(upload, csrfToken) });
     case 'succeeded':
@@ -113,7 +160,7 @@ export function resultRows(upload: UploadAnswer): string[][] {
     ...upload.rows.map((r) =>
       'trainee_id' in r
         ? [String(r.row), r.trainee_id, '']
-        : [String(r.row), '', r.errors.map((e) => `${e.column ? `${e.column}: ` : ''}${e.message}`).join('\n')],
+        : [String(r.row), '', r.errors.map((e) => personMessage(e, versionOf(upload))).join('\n')],
     ),
   ];
 }

@@ -17,6 +17,7 @@ import { PAGE_CSP } from './layout';
 import { MULTIPART_BYTES_MAX, sendPage, signedIn, URLENCODED_BYTES_MAX, type PageContext } from './page-context';
 import { PageSessions } from './page-sessions';
 import { messagePage } from './start-views';
+import { guideRoutes } from './guide-routes';
 import { sessionRoutes, startPageFor } from './session-routes';
 import { uploadRoutes } from './upload-routes';
 
@@ -95,6 +96,7 @@ export class UploadsPage implements OnApplicationShutdown {
           sendPage(reply, 404, messagePage('Page not found', 'If you typed the web address, check it is correct.')),
         );
         sessionRoutes(scope, ctx);
+        guideRoutes(scope, ctx);
         uploadRoutes(scope, ctx);
       },
       { prefix: '/uploads' },
