@@ -19,7 +19,14 @@ export interface StorageResult {
   readModelsPerTrainee: number;
   /** `events.sqlite` ÷ events, bytes. */
   eventsPerEvent: number;
+  /** `read-models.sqlite`'s pages in use (free pages left out: a rebuild's dropped store leaves them) ÷ trainees, bytes. */
+  readModelsInUsePerTrainee?: number;
+  /** Its largest tables and indexes (dbstat), bytes per trainee, largest first. */
+  readModelsByObject?: Record<string, number>;
 }
+
+/** Tables and indexes listed by {@link StorageResult.readModelsByObject}. */
+const LARGEST_OBJECTS = 6;
 
 /** Null where the data dir has no `events.sqlite` (EventStoreDB and MongoDB keep their own files). */
 export function measureStorage(dataDir: string): StorageResult | null {
@@ -43,12 +50,36 @@ export function measureStorage(dataDir: string): StorageResult | null {
   } finally {
     db.close();
   }
+  const perTrainee = (bytes: number): number => bytes / Math.max(1, counts.trainees);
   return {
     ...counts,
     files,
-    readModelsPerTrainee: (files['read-models.sqlite'] ?? 0) / Math.max(1, counts.trainees),
+    readModelsPerTrainee: perTrainee(files['read-models.sqlite'] ?? 0),
     eventsPerEvent: (files['events.sqlite'] ?? 0) / Math.max(1, counts.events),
+    ...readModelsInUse(join(dataDir, 'read-models.sqlite'), perTrainee),
   };
+}
+
+/** The read store's pages in use and its largest objects, per trainee; nothing where the file or SQLite's dbstat is missing. */
+function readModelsInUse(file: string, perTrainee: (bytes: number) => number): Partial<StorageResult> {
+  if (!existsSync(file)) return {};
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const pages = (db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number);
+    const largest = db
+      .prepare<[number], { name: string; bytes: number }>(
+        'SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT ?',
+      )
+      .all(LARGEST_OBJECTS);
+    return {
+      readModelsInUsePerTrainee: perTrainee(pages * (db.pragma('page_size', { simple: true }) as number)),
+      readModelsByObject: Object.fromEntries(largest.map((o) => [o.name, perTrainee(o.bytes)])),
+    };
+  } catch {
+    return {};
+  } finally {
+    db.close();
+  }
 }
 
 /** The lines `npm run bench` prints for it. */
@@ -59,6 +90,12 @@ export function formatStorage(s: StorageResult): string {
     .join(', ');
   return (
     `storage: ${s.trainees.toLocaleString('en-GB')} trainees, ${s.events.toLocaleString('en-GB')} events; ${files}\n` +
-    `  read models ${kb(s.readModelsPerTrainee)} a trainee, the log ${kb(s.eventsPerEvent)} an event (WAL included)`
+    `  read models ${kb(s.readModelsPerTrainee)} a trainee, the log ${kb(s.eventsPerEvent)} an event (WAL included)` +
+    (s.readModelsInUsePerTrainee === undefined
+      ? ''
+      : `\n  read models in use ${kb(s.readModelsInUsePerTrainee)} a trainee: ` +
+        Object.entries(s.readModelsByObject ?? {})
+          .map(([name, bytes]) => `${name} ${kb(bytes)}`)
+          .join(', '))
   );
 }
