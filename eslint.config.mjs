@@ -54,6 +54,7 @@ const RUNTIME = [
   'runtime/projector',
   'runtime/rebuild',
   'runtime/idempotency',
+  'runtime/page-sessions',
   'runtime/tracing',
   'runtime/telemetry',
   'runtime/process',

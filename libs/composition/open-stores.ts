@@ -73,6 +73,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     reservations: keyStore,
     webhookOutbox: () => side.webhookOutbox(),
     idempotencyStore: () => side.idempotencyStore(),
+    pageSessionStore: () => side.pageSessionStore(),
     uploadFiles: (opts = {}) => side.uploadFiles(opts),
     digestTrees: () => side.digestTrees(),
     windowCounter: () => side.windowCounter(),

@@ -4,6 +4,7 @@ import type { KeySource } from '@app/keys';
 import type { DataKeyStore } from '@app/personal-data';
 import { MemoryWindowCounter, type WindowCounter } from '@app/runtime/admission';
 import type { IdempotencyStore } from '@app/runtime/idempotency';
+import type { PageSessionStore } from '@app/runtime/page-sessions';
 import type { ReadModelStore } from '@app/runtime/projector';
 import type { SchoolDirectory } from '@app/schools';
 import {
@@ -13,6 +14,7 @@ import {
   SqliteDataKeyStore,
   SqliteDigestTreeStore,
   SqliteIdempotencyStore,
+  SqlitePageSessionStore,
   SqliteReadModel,
   SqliteSchoolDirectory,
   SqliteUploadFiles,
@@ -36,6 +38,8 @@ export interface ReadSide {
   unavailable(error: unknown): boolean;
   webhookOutbox(): Promise<WebhookOutbox>;
   idempotencyStore(): IdempotencyStore;
+  /** The uploads page's sessions, shared by every process on these stores. */
+  pageSessionStore(): PageSessionStore;
   uploadFiles(options: { writesInThread?: boolean }): Promise<UploadFiles>;
   digestTrees(): Promise<DigestTreeStore>;
   windowCounter(): Promise<WindowCounter>;
@@ -59,6 +63,7 @@ export function embeddedReadSide(dataDir: string, options: { threaded: boolean; 
     unavailable: () => false,
     webhookOutbox: async () => SqliteWebhookOutbox.open(dataDir),
     idempotencyStore: () => SqliteIdempotencyStore.open(dataDir),
+    pageSessionStore: () => SqlitePageSessionStore.open(dataDir),
     uploadFiles: async (opts) => SqliteUploadFiles.open(dataDir, opts),
     digestTrees: async () => SqliteDigestTreeStore.open(dataDir),
     windowCounter: async () => new MemoryWindowCounter(),
@@ -87,6 +92,7 @@ export async function mongoReadSide(url: string): Promise<ReadSide> {
       return outbox;
     },
     idempotencyStore: () => mongo.idempotencyStore(),
+    pageSessionStore: () => new mongodb.MongoPageSessionStore(mongo.database),
     uploadFiles: async () => new mongodb.MongoUploadFiles(mongo.database),
     async digestTrees() {
       const store = new mongodb.MongoDigestTreeStore(mongo.database);

@@ -4,6 +4,7 @@ import type { EventStore, RecordedEvent, StoredLog } from '@app/event-sourcing';
 import type { PersonalData } from '@app/personal-data';
 import type { WindowCounter } from '@app/runtime/admission';
 import type { IdempotencyStore } from '@app/runtime/idempotency';
+import type { PageSessionStore } from '@app/runtime/page-sessions';
 import type { ProjectorLogger, ReadModelStore } from '@app/runtime/projector';
 import type { ContextLogger } from '@app/runtime/process';
 import type { Metrics } from '@app/runtime/telemetry';
@@ -50,6 +51,8 @@ export interface Stores {
   webhookOutbox(): Promise<WebhookOutbox>;
   /** docs/operations.md "Limits". */
   idempotencyStore(): IdempotencyStore;
+  /** docs/DESIGN.md "The uploads page": in `state.sqlite`, or MongoDB when it holds the read models. */
+  pageSessionStore(): PageSessionStore;
   /** docs/DESIGN.md "Uploads"; `writesInThread` syncs on a thread of their own (the API's thread must not wait on them). */
   uploadFiles(options?: { writesInThread?: boolean }): Promise<UploadFiles>;
   /** The latest signed digest's tree (docs/DESIGN.md "Inclusion proofs"). */

@@ -144,6 +144,14 @@ const PORTS: Record<string, Port> = {
       { file: 'mongodb-idempotency-store.contract-spec.ts', server: 'MONGODB_URL' },
     ],
   },
+  PageSessionStore: {
+    file: 'libs/runtime/page-sessions/page-session-store.port.ts',
+    suites: ['page-session-store.contract.ts'],
+    runners: [
+      { file: 'sqlite-page-session-store.contract-spec.ts' },
+      { file: 'mongodb-page-session-store.contract-spec.ts', server: 'MONGODB_URL' },
+    ],
+  },
   WebhookOutbox: {
     file: 'libs/webhooks/delivery/webhook-outbox.port.ts',
     suites: ['webhook-outbox.contract.ts'],

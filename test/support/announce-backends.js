@@ -9,8 +9,8 @@ module.exports = async function announceBackends() {
       ? `EventStoreDB contract suite: RUNNING against EVENTSTORE_URL`
       : 'EventStoreDB contract suite: SKIPPED (EVENTSTORE_URL is not set; no server on this machine)',
     process.env.MONGODB_URL
-      ? `MongoDB suites (read model, change feed, list status rule, idempotency store, data key store, digest tree store, schools directory, rate-limit counter, webhook outbox): RUNNING against MONGODB_URL`
-      : 'MongoDB suites (read model, change feed, list status rule, idempotency store, data key store, digest tree store, schools directory, rate-limit counter, webhook outbox): SKIPPED (MONGODB_URL is not set; no server on this machine)',
+      ? `MongoDB suites (read model, change feed, list status rule, idempotency store, page session store, data key store, digest tree store, schools directory, rate-limit counter, webhook outbox): RUNNING against MONGODB_URL`
+      : 'MongoDB suites (read model, change feed, list status rule, idempotency store, page session store, data key store, digest tree store, schools directory, rate-limit counter, webhook outbox): SKIPPED (MONGODB_URL is not set; no server on this machine)',
     process.env.EVENTSTORE_URL && process.env.MONGODB_URL
       ? 'Production stack e2e (API and projector processes on EventStoreDB and MongoDB): RUNNING'
       : 'Production stack e2e (API and projector processes on EventStoreDB and MongoDB): SKIPPED (needs EVENTSTORE_URL and MONGODB_URL; npm run test:production starts both with Docker)',

@@ -6,3 +6,4 @@ export { MongoReadModel } from './read-models/mongo-read-model';
 export { MongoDataKeyStore } from './mongo-data-key-store';
 export { MongoDigestTreeStore } from './mongo-digest-tree';
 export { MongoUploadFiles, UPLOAD_PARTS_COLLECTION } from './mongo-upload-files';
+export { MongoPageSessionStore, PAGE_SESSIONS_COLLECTION } from './mongo-page-session-store';

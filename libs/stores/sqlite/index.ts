@@ -6,6 +6,7 @@ export { asOfScanInThreads } from './event-log/threaded-as-of';
 export { SqliteReadModel } from './read-models/sqlite-read-model';
 export { TRAINEE_INDEX_COLUMNS } from './read-models/trainee-tables';
 export { SqliteIdempotencyStore } from './sqlite-idempotency-store';
+export { SqlitePageSessionStore } from './sqlite-page-session-store';
 export { SqliteSchoolDirectory } from './sqlite-school-directory';
 export { SqliteWebhookOutbox } from './sqlite-webhook-outbox';
 export { ProjectionThread, type ProjectionThreadOptions, type ThreadApplied } from './projection-thread/projection-thread';

@@ -3,9 +3,15 @@ import { Database } from '@app/sqlite';
 /**
  * What a backup leaves out of `state.sqlite` (docs/operations.md "Backups and restore"): `idempotency_keys`' rows (whole HTTP answers,
  * personal data in the clear), and webhook payloads (a change with its TRN): pending deliveries left out whole, the dispatcher's
- * checkpoint set back before the first so a restore makes them again; delivered or abandoned ones kept with an empty payload.
+ * checkpoint set back before the first so a restore makes them again; delivered or abandoned ones kept with an empty payload; the
+ * uploads page's sessions (`page_sessions`), so a restore signs no one in whose session had ended since.
  */
-const LEFT_OUT = { answers: 'idempotency_keys', deliveries: 'webhook_deliveries', dispatcher: 'webhook_dispatcher' } as const;
+const LEFT_OUT = {
+  answers: 'idempotency_keys',
+  sessions: 'page_sessions',
+  deliveries: 'webhook_deliveries',
+  dispatcher: 'webhook_dispatcher',
+} as const;
 
 interface SchemaRow {
   type: string;
@@ -45,7 +51,7 @@ export function copyStateForBackup(source: string, target: string): void {
 
 /** Same schema at both ends. */
 function copyRows(from: Database.Database, to: Database.Database, table: string): void {
-  if (table === LEFT_OUT.answers) return;
+  if (table === LEFT_OUT.answers || table === LEFT_OUT.sessions) return;
   const columns = from
     .prepare<[string], { name: string }>(`SELECT name FROM pragma_table_info(?)`)
     .all(table)

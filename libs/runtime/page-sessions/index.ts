@@ -1,0 +1,1 @@
+export type { PageSessionBounds, PageSessionPool, PageSessionStore, StoredPageSession } from './page-session-store.port';
