@@ -1,1 +1,7 @@
-export type { PageSessionBounds, PageSessionPool, PageSessionStore, StoredPageSession } from './page-session-store.port';
+export {
+  PAGE_SESSION_STORE,
+  type PageSessionBounds,
+  type PageSessionPool,
+  type PageSessionStore,
+  type StoredPageSession,
+} from './page-session-store.port';

@@ -45,3 +45,5 @@ export interface PageSessionStore {
   count(pool: PageSessionPool): Promise<number>;
   close(): Promise<void> | void;
 }
+
+export const PAGE_SESSION_STORE = Symbol('PAGE_SESSION_STORE');

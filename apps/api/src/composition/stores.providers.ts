@@ -16,6 +16,7 @@ import { openStores, READ_STORE_CHECK_WAIT_MS, type Stores } from '@app/composit
 import { DIGEST_TREE_STORE } from '@app/audit';
 import { CHANGE_FEED, CURSOR_CODEC } from '@app/changes';
 import { IDEMPOTENCY_STORE } from '@app/runtime/idempotency';
+import { PAGE_SESSION_STORE } from '@app/runtime/page-sessions';
 import { PROVIDER_READ_MODEL } from '@app/providers/read';
 import { SCHOOL_DIRECTORY } from '@app/schools';
 import { AS_OF_SCAN, TIMELINE_SOURCE, TRAINEE_READ_MODEL, type TimelineSource } from '@app/trainees/read';
@@ -28,8 +29,8 @@ import { LOGGER, METRICS, SERVICE_KEY, STORES } from './tokens';
  * The API's ports, each under its injection token (docs/DESIGN.md "The shared kernel"):
  * the stores the configuration names (SQLite in `DATA_DIR` by default; EventStoreDB and MongoDB
  * when their URLs are set; `StoreUnavailable` when one cannot be reached), the event store, the
- * log as stored, the trainee and provider read models, the schools directory, the idempotency keys (beside the read
- * models: MongoDB when set, else SQLite in `DATA_DIR`), the change feed's cursors (keyed by the
+ * log as stored, the trainee and provider read models, the schools directory, the idempotency keys and the uploads page's sessions
+ * (beside the read models: MongoDB when set, else SQLite in `DATA_DIR`), the change feed's cursors (keyed by the
  * service key), the projections, and the write path's ports ({@link TRAINEE_WRITE_PORTS}).
  */
 export function storeProviders(): Provider[] {
@@ -82,6 +83,8 @@ export function storeProviders(): Provider[] {
       useFactory: (stores: Stores) => stores.idempotencyStore(),
       inject: [STORES],
     },
+    // The uploads page's sessions (docs/DESIGN.md "The uploads page"), beside the idempotency keys; the page closes it.
+    from(PAGE_SESSION_STORE, (s) => s.pageSessionStore()),
     {
       // The service key (docs/operations.md "The service key"): the sandbox makes one on first start.
       provide: SERVICE_KEY,

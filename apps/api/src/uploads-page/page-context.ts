@@ -38,13 +38,16 @@ export function sendPage(reply: FastifyReply, status: number, html: string): Fas
   return reply.code(status).type('text/html; charset=utf-8').send(html);
 }
 
-/** Null: no session, not signed in, or its token no longer authenticates (the session then ends). */
+/** Null: no session, not signed in, or, signed in with a token, the token no longer authenticates (the session then ends). */
 export async function signedIn(ctx: PageContext, request: FastifyRequest): Promise<SignedIn | null> {
-  const session = ctx.sessions.find(sessionCookie(request));
-  if (!session?.signedIn) return null;
-  const holder = await ctx.authenticator.tokenHolder(session.signedIn.tokenHash);
-  if (!holder || holder.ukprn !== session.signedIn.ukprn) {
-    ctx.sessions.end(session.id);
+  const session = await ctx.sessions.find(sessionCookie(request));
+  const as = session?.signedIn;
+  if (!session || !as) return null;
+  if (as.by === 'person')
+    return { session, caller: { ukprn: as.ukprn, tokenId: null, apiVersion: ctx.version, requestId: String(request.id) } };
+  const holder = await ctx.authenticator.tokenHolder(as.tokenHash);
+  if (!holder || holder.ukprn !== as.ukprn) {
+    await ctx.sessions.end(session.id);
     return null;
   }
   return { session, caller: { ukprn: holder.ukprn, tokenId: holder.tokenId, apiVersion: ctx.version, requestId: String(request.id) } };
@@ -56,7 +59,7 @@ export async function checkedForm(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<{ session: PageSession; form: PostedForm } | null> {
-  const session = ctx.sessions.find(sessionCookie(request));
+  const session = await ctx.sessions.find(sessionCookie(request));
   let form: PostedForm;
   try {
     form = await postedForm(request);

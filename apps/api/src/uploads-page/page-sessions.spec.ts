@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqlitePageSessionStore } from '@app/stores/sqlite';
 import {
   clientOf,
   csrfTokenMatches,
@@ -6,114 +10,148 @@ import {
   SESSION_IDLE_MS,
   SESSION_MAX_MS,
   SESSION_SWEEP_MS,
+  SESSION_TOUCH_MS,
   type PageSession,
+  type SignedInAs,
 } from './page-sessions';
 
 const A = '10000001';
 const B = '10000002';
 const HERE = '192.0.2.1';
+const as = (ukprn: string): SignedInAs => ({ ukprn, providerName: null, by: 'person', userId: `user-of-${ukprn}`, role: 'uploader' });
 
 describe('PageSessions', () => {
   let now = 0;
+  let dir: string;
   let held: PageSessions[] = [];
+  /** Sessions over a store on `dir`'s state file: each call another connection, as another API process has. */
   const sessions = (bounds = SESSION_BOUNDS) => {
-    const s = new PageSessions({ now: () => now, bounds });
+    const s = new PageSessions(SqlitePageSessionStore.open(dir), { now: () => now, bounds });
     held.push(s);
     return s;
   };
-  const signedIn = (s: PageSessions, ukprn: string, address = HERE) => s.signIn(s.start(address), ukprn, 'hash');
-  const live = (s: PageSessions, list: PageSession[]) => list.filter((x) => s.find(x.id) !== null).length;
+  const signedIn = async (s: PageSessions, ukprn: string, address = HERE) => s.signIn(await s.start(address), as(ukprn));
+  const live = async (s: PageSessions, list: PageSession[]) => {
+    let n = 0;
+    for (const x of list) if ((await s.find(x.id)) !== null) n++;
+    return n;
+  };
 
   beforeEach(() => {
-    now = 1_000_000;
+    now = Date.now();
+    dir = mkdtempSync(join(tmpdir(), 'page-sessions-'));
   });
-  afterEach(() => {
-    for (const s of held) s.close();
+  afterEach(async () => {
+    for (const s of held) await s.close();
     held = [];
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  it('finds a live session, ends it on sign-out, and gives a new id and CSRF token on sign-in', () => {
+  it('finds a live session, ends it on sign-out, and gives a new id and CSRF token on sign-in', async () => {
     const s = sessions();
-    const anonymous = s.start(HERE);
-    expect(s.find(anonymous.id)).toBe(anonymous);
-    const session = s.signIn(anonymous, A, 'hash');
+    const anonymous = await s.start(HERE);
+    expect(await s.find(anonymous.id)).toEqual(anonymous);
+    const session = await s.signIn(anonymous, as(A));
     expect(session.id).not.toBe(anonymous.id);
     expect(session.csrfToken).not.toBe(anonymous.csrfToken);
-    expect(s.find(anonymous.id)).toBeNull();
-    expect(s.find(session.id)?.signedIn).toEqual({ ukprn: A, tokenHash: 'hash' });
-    s.end(session.id);
-    expect(s.find(session.id)).toBeNull();
-    expect(s.find(undefined)).toBeNull();
+    expect(await s.find(anonymous.id)).toBeNull();
+    expect((await s.find(session.id))?.signedIn).toEqual(as(A));
+    await s.end(session.id);
+    expect(await s.find(session.id)).toBeNull();
+    expect(await s.find(undefined)).toBeNull();
   });
 
-  it('ends a session idle too long, and one too old however used', () => {
+  it('keeps a pending sign-in with the session, and a session started by one process is found, then ended, by another', async () => {
+    const here = sessions();
+    const there = sessions();
+    const session = await here.start(HERE);
+    const login = { state: 's', nonce: 'n', codeVerifier: 'v' };
+    expect(await here.beginLogin(session, login)).toEqual({ ...session, login });
+    expect((await there.find(session.id))?.login).toEqual(login);
+    await there.end(session.id);
+    expect(await here.find(session.id)).toBeNull();
+    expect(await here.beginLogin(session, login)).toBeNull();
+  });
+
+  it('ends a session idle too long, and one too old however used', async () => {
     const s = sessions();
-    const idle = signedIn(s, A);
-    const busy = signedIn(s, A);
+    const idle = await signedIn(s, A);
+    const busy = await signedIn(s, A);
     now += SESSION_IDLE_MS - 1;
-    expect(s.find(busy.id)).not.toBeNull();
+    expect(await s.find(busy.id)).not.toBeNull();
     now += 2;
-    expect(s.find(idle.id)).toBeNull();
+    expect(await s.find(idle.id)).toBeNull();
     for (let t = 0; t < SESSION_MAX_MS; t += SESSION_IDLE_MS / 2) {
       now += SESSION_IDLE_MS / 2;
-      if (now - busy.startedAt <= SESSION_MAX_MS) expect(s.find(busy.id)).not.toBeNull();
+      if (now - busy.startedAt < SESSION_MAX_MS) expect(await s.find(busy.id)).not.toBeNull();
     }
-    expect(s.find(busy.id)).toBeNull();
+    expect(await s.find(busy.id)).toBeNull();
   });
 
-  it('provider A signing in 10,001 times does not sign provider B out, and A keeps its newest 50', () => {
+  it('moves the idle expiry only when a use comes a minute or more after the last move', async () => {
     const s = sessions();
-    const b = signedIn(s, B);
-    const a = Array.from({ length: 10_001 }, () => signedIn(s, A));
-    expect(s.find(b.id)?.signedIn?.ukprn).toBe(B);
-    expect(s.counts.signedIn).toBe(SESSION_BOUNDS.perProvider + 1);
-    expect(live(s, a.slice(-SESSION_BOUNDS.perProvider))).toBe(SESSION_BOUNDS.perProvider);
-    expect(live(s, a.slice(0, -SESSION_BOUNDS.perProvider))).toBe(0);
+    const session = await signedIn(s, A);
+    now += SESSION_TOUCH_MS - 1;
+    await s.find(session.id);
+    now = session.startedAt + SESSION_IDLE_MS;
+    expect(await s.find(session.id)).toBeNull();
+    const again = await signedIn(s, A);
+    now += SESSION_TOUCH_MS;
+    await s.find(again.id);
+    now = again.startedAt + SESSION_IDLE_MS;
+    expect(await s.find(again.id)).not.toBeNull();
   });
 
-  it('holds 20 sign-in forms an address, its oldest going first, never another address’s or a signed-in session', () => {
+  it('provider A signing in 10,001 times does not sign provider B out, and A keeps its newest 50', async () => {
     const s = sessions();
-    const session = signedIn(s, A);
-    const elsewhere = s.start('198.51.100.7');
-    const forms = Array.from({ length: 1_000 }, () => s.start(HERE));
-    expect(live(s, forms)).toBe(SESSION_BOUNDS.perAddress);
-    expect(s.find(forms[forms.length - 1].id)).not.toBeNull();
-    expect(s.find(forms[0].id)).toBeNull();
-    expect(s.find(elsewhere.id)).not.toBeNull();
-    expect(s.find(session.id)).not.toBeNull();
+    const b = await signedIn(s, B);
+    const a: PageSession[] = [];
+    for (let i = 0; i < 10_001; i++) a.push(await signedIn(s, A));
+    expect((await s.find(b.id))?.signedIn?.ukprn).toBe(B);
+    expect((await s.counts()).signedIn).toBe(SESSION_BOUNDS.perProvider + 1);
+    expect(await live(s, a.slice(-SESSION_BOUNDS.perProvider))).toBe(SESSION_BOUNDS.perProvider);
+    expect(await live(s, a.slice(0, -SESSION_BOUNDS.perProvider))).toBe(0);
   });
 
-  it('counts an IPv6 network’s forms together, by its /64', () => {
+  it('holds 20 sign-in forms an address, its oldest going first, never another address’s or a signed-in session', async () => {
     const s = sessions();
-    const forms = Array.from({ length: 100 }, (_, i) => s.start(`2001:db8:0:7::${i.toString(16)}`));
-    const elsewhere = s.start('2001:db8:0:8::1');
-    expect(live(s, forms)).toBe(SESSION_BOUNDS.perAddress);
-    expect(s.find(elsewhere.id)).not.toBeNull();
+    const session = await signedIn(s, A);
+    const elsewhere = await s.start('198.51.100.7');
+    const forms: PageSession[] = [];
+    for (let i = 0; i < 1_000; i++) forms.push(await s.start(HERE));
+    expect(await live(s, forms)).toBe(SESSION_BOUNDS.perAddress);
+    expect(await s.find(forms[forms.length - 1].id)).not.toBeNull();
+    expect(await s.find(forms[0].id)).toBeNull();
+    expect(await s.find(elsewhere.id)).not.toBeNull();
+    expect(await s.find(session.id)).not.toBeNull();
   });
 
-  it('at the bound in all, ends expired sessions first, then the oldest of the provider holding the most', () => {
-    const s = sessions({ perProvider: 3, perAddress: 3, signedIn: 5, anonymous: 5 });
-    const old = signedIn(s, A);
-    now += SESSION_IDLE_MS + 1;
-    const a = [signedIn(s, A), signedIn(s, A)];
-    const b = [signedIn(s, B), signedIn(s, B)];
-    // Full (5): the expired one goes.
-    const c = signedIn(s, '10000003');
-    expect(s.find(old.id)).toBeNull();
-    expect(live(s, [...a, ...b, c])).toBe(5);
-    // Full, nothing expired: A and B hold 2 each, C 1; C's newcomer takes from the first of the largest, A.
-    const c2 = signedIn(s, '10000003');
-    expect([s.find(a[0].id), s.find(a[1].id)?.id, live(s, b), live(s, [c, c2])]).toEqual([null, a[1].id, 2, 2]);
-    // Now B holds the most alone: A's newcomer takes B's oldest, not its own.
-    const a2 = signedIn(s, A);
-    expect([live(s, a), live(s, [a2]), s.find(b[0].id), live(s, [b[1]]), live(s, [c, c2])]).toEqual([1, 1, null, 1, 2]);
-    // A tie with the newcomer's own provider: its own oldest goes.
-    const c3 = signedIn(s, '10000003');
-    expect([s.find(c.id), live(s, [c2, c3]), live(s, [a[1], a2, b[1]])]).toEqual([null, 2, 3]);
+  it('counts an IPv6 network’s forms together, by its /64', async () => {
+    const s = sessions();
+    const forms: PageSession[] = [];
+    for (let i = 0; i < 100; i++) forms.push(await s.start(`2001:db8:0:7::${i.toString(16)}`));
+    const elsewhere = await s.start('2001:db8:0:8::1');
+    expect(await live(s, forms)).toBe(SESSION_BOUNDS.perAddress);
+    expect(await s.find(elsewhere.id)).not.toBeNull();
   });
 
-  it('matches the CSRF token exactly', () => {
-    const session = sessions().start(HERE);
+  it('stores the id’s hash and what the session holds, never the id itself', async () => {
+    const s = sessions();
+    const session = await signedIn(s, A);
+    const { Database } = await import('@app/sqlite');
+    const db = new Database(join(dir, 'state.sqlite'), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT key, data FROM page_sessions').all() as { key: string; data: string }[];
+      expect(rows).toHaveLength(1);
+      expect(JSON.stringify(rows)).not.toContain(session.id);
+      expect(JSON.parse(rows[0].data).signedIn).toEqual(as(A));
+    } finally {
+      db.close();
+    }
+  });
+
+  it('matches the CSRF token exactly', async () => {
+    const session = await sessions().start(HERE);
     expect(csrfTokenMatches(session, session.csrfToken)).toBe(true);
     expect(csrfTokenMatches(session, session.csrfToken.slice(1))).toBe(false);
     const last = session.csrfToken.endsWith('A') ? 'B' : 'A';
@@ -124,47 +162,50 @@ describe('PageSessions', () => {
 });
 
 describe('PageSessions’ sweep', () => {
-  afterEach(() => jest.useRealTimers());
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'page-sessions-sweep-'));
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
-  it('runs only while a session is held, and ends the expired ones', () => {
-    jest.useFakeTimers({ now: 1_000_000 });
-    const s = new PageSessions();
-    expect(jest.getTimerCount()).toBe(0);
-    const idle = s.signIn(s.start(HERE), A, 'h');
-    const form = s.start(HERE);
-    const busy = s.signIn(s.start(HERE), B, 'h');
+  it('deletes the expired sessions on its timer, from startSweeping until close', async () => {
+    let now = Date.now();
+    const s = new PageSessions(SqlitePageSessionStore.open(dir), { now: () => now });
+    const idle = await s.signIn(await s.start(HERE), as(A));
+    await s.start(HERE);
+    const busy = await s.signIn(await s.start(HERE), as(B));
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    const failures: unknown[] = [];
+    s.startSweeping((err) => failures.push(err));
     expect(jest.getTimerCount()).toBe(1);
-    jest.advanceTimersByTime(SESSION_IDLE_MS - SESSION_SWEEP_MS);
-    s.find(busy.id);
-    jest.advanceTimersByTime(2 * SESSION_SWEEP_MS);
+    now += SESSION_IDLE_MS - SESSION_TOUCH_MS;
+    await s.find(busy.id);
+    now += SESSION_TOUCH_MS + 1;
+    await jest.advanceTimersByTimeAsync(SESSION_SWEEP_MS);
     // Swept by the timer, not found: nothing else looked at them.
-    expect(s.counts).toEqual({ signedIn: 1, anonymous: 0 });
-    expect([s.find(idle.id), s.find(form.id), s.find(busy.id)?.id]).toEqual([null, null, busy.id]);
-    jest.advanceTimersByTime(SESSION_IDLE_MS + SESSION_SWEEP_MS);
-    expect(s.counts).toEqual({ signedIn: 0, anonymous: 0 });
+    expect(await s.counts()).toEqual({ signedIn: 1, anonymous: 0 });
+    expect([await s.find(idle.id), (await s.find(busy.id))?.id, failures]).toEqual([null, busy.id, []]);
+    await s.close();
     expect(jest.getTimerCount()).toBe(0);
   });
+});
 
-  it('stops when the last session ends, and starts again with the next', () => {
-    jest.useFakeTimers();
-    const s = new PageSessions();
-    const session = s.start(HERE);
-    expect(jest.getTimerCount()).toBe(1);
-    s.end(session.id);
-    expect(jest.getTimerCount()).toBe(0);
-    s.start(HERE);
-    expect(jest.getTimerCount()).toBe(1);
-    s.close();
-    expect(jest.getTimerCount()).toBe(0);
-  });
-
-  it('keeps no process alive', () => {
+describe('PageSessions’ sweep timer', () => {
+  it('keeps no process alive', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'page-sessions-timer-'));
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const before = timers();
-    const s = new PageSessions();
-    s.start(HERE);
-    expect(timers()).toBe(before);
-    s.close();
+    const s = new PageSessions(SqlitePageSessionStore.open(dir));
+    s.startSweeping(() => undefined);
+    try {
+      expect(timers()).toBe(before);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

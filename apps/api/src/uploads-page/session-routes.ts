@@ -47,7 +47,8 @@ export function sessionRoutes(scope: FastifyInstance, ctx: PageContext): void {
       const message = typed === '' ? 'Enter your API token' : 'Enter a valid API token: this one is not active, or has expired';
       return sendPage(reply, typed === '' ? 422 : 401, signInPage(checked.session.csrfToken, [{ message, field: 'token' }]));
     }
-    const session = ctx.sessions.signIn(checked.session, holder.ukprn, hashToken(token!));
+    const as = { ukprn: holder.ukprn, providerName: null, by: 'token', tokenHash: hashToken(token!) } as const;
+    const session = await ctx.sessions.signIn(checked.session, as);
     setSessionCookie(ctx, reply, session.id);
     return reply.redirect('/uploads', 303);
   });
@@ -55,7 +56,7 @@ export function sessionRoutes(scope: FastifyInstance, ctx: PageContext): void {
   scope.post('/sign-out', async (request, reply) => {
     const checked = await checkedForm(ctx, request, reply);
     if (!checked) return reply;
-    ctx.sessions.end(checked.session.id);
+    await ctx.sessions.end(checked.session.id);
     setSessionCookie(ctx, reply, '', 0);
     return reply.redirect('/uploads', 303);
   });
@@ -63,9 +64,9 @@ export function sessionRoutes(scope: FastifyInstance, ctx: PageContext): void {
     const who = await signedIn(ctx, request);
     if (who) return startPageFor(ctx, who, reply);
     // Not signed in: a session for the sign-in form's CSRF token (the one the browser has, or a new one).
-    let session = ctx.sessions.find(sessionCookie(request));
+    let session = await ctx.sessions.find(sessionCookie(request));
     if (!session || session.signedIn) {
-      session = ctx.sessions.start(request.ip);
+      session = await ctx.sessions.start(request.ip);
       setSessionCookie(ctx, reply, session.id);
     }
     return sendPage(reply, 200, signInPage(session.csrfToken));

@@ -5,6 +5,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { PAGE_SESSION_STORE, type PageSessionStore } from '@app/runtime/page-sessions';
 import { APP_CONFIG, type AppConfig } from '@app/runtime/process';
 import { fileTooLarge } from '@app/uploads/csv';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
@@ -48,7 +49,7 @@ async function errorPage(
 /**
  * The page's routes over the API's upload operations (`Uploads`), its sessions and their CSRF tokens (`PageSessions`), and the token's
  * authentication. Every answer `Cache-Control: no-store` (the pages and files hold personal data), the page CSP, `nosniff`,
- * `no-referrer`, `DENY` framing. The sessions' sweep stops at shutdown.
+ * `no-referrer`, `DENY` framing. The sessions' sweep stops, and their store closes, at shutdown.
  */
 @Injectable()
 export class UploadsPage implements OnApplicationShutdown {
@@ -61,8 +62,10 @@ export class UploadsPage implements OnApplicationShutdown {
     storageFaults: StorageFaults,
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'appEnv'>,
     @Inject(LOGGER) logger: Logger,
+    @Inject(PAGE_SESSION_STORE) sessionStore: PageSessionStore,
   ) {
-    const sessions = new PageSessions();
+    const sessions = new PageSessions(sessionStore);
+    sessions.startSweeping((err) => logger.warn({ error: (err as Error).name }, 'uploads page sessions not swept'));
     const secure = config.appEnv === 'production';
     this.ctx = { uploads, authenticator, version: versions.latest, sessions, storageFaults, secure, logger };
   }
@@ -103,7 +106,7 @@ export class UploadsPage implements OnApplicationShutdown {
     );
   }
 
-  onApplicationShutdown(): void {
-    this.ctx.sessions.close();
+  async onApplicationShutdown(): Promise<void> {
+    await this.ctx.sessions.close();
   }
 }
