@@ -58,7 +58,7 @@ describe('the uploads page over HTTP', () => {
     }
   });
 
-  it('answers the sign-in page with a session cookie (HttpOnly, SameSite=Strict, bounded), no-store and a CSP of self', async () => {
+  it('answers the sign-in page with a session cookie (HttpOnly, SameSite=Lax, bounded), no-store and a CSP of self', async () => {
     const res = await fetch(`${api.baseUrl}/uploads`);
     const text = await res.text();
     expect(res.status).toBe(200);
@@ -69,7 +69,7 @@ describe('the uploads page over HTTP', () => {
     expect(csp).toMatch(/script-src 'self' 'sha256-[\w+/=]+' 'sha256-[\w+/=]+'(;|$)/);
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
     expect(res.headers.get('set-cookie')).toMatch(
-      /^trainee_records_uploads=[\w-]{43}; Path=\/uploads; Max-Age=28800; HttpOnly; SameSite=Strict$/,
+      /^trainee_records_uploads=[\w-]{43}; Path=\/uploads; Max-Age=28800; HttpOnly; SameSite=Lax$/,
     );
     expect(text).toContain('<html lang="en" class="govuk-template">');
     expect(text).toMatch(/<input type="hidden" name="csrf_token" value="[\w-]{43}" \/>/);

@@ -217,3 +217,58 @@ describe('loadConfig: admission and health settings (docs/operations.md "Configu
     expect(() => loadConfig({ RATE_LIMIT_IP_PER_MINUTE: value })).toThrow(/RATE_LIMIT_IP_PER_MINUTE: Invalid count/);
   });
 });
+
+describe('loadConfig: the uploads page’s sign-in (docs/operations.md "Signing in to the uploads page")', () => {
+  const production = { APP_ENV: 'production', DATA_KEY_FILE: '/run/keys/data-key' };
+  const external = {
+    OIDC_ISSUER_URL: 'https://signin.example.gov.uk',
+    OIDC_CLIENT_SECRET: 'secret',
+    OIDC_REDIRECT_URL: 'https://trainees.example.gov.uk/uploads/sign-in/callback',
+  };
+
+  it('defaults in the sandbox to its own identity provider, the organisation and roles claims, and the token sign-in beside', () => {
+    expect(loadConfig({}).pageSignIn).toEqual({
+      issuerUrl: null,
+      clientId: 'trainee-records-uploads',
+      clientSecret: null,
+      redirectUrl: null,
+      organisationClaim: 'organisation',
+      roleClaim: 'roles',
+      tokenSignIn: true,
+    });
+  });
+
+  it('in production never signs in with a token, and takes an https identity provider with its secret and redirect URL', () => {
+    expect(loadConfig(production).pageSignIn).toMatchObject({ issuerUrl: null, tokenSignIn: false });
+    expect(loadConfig({ ...production, ...external, OIDC_ROLE_CLAIM: 'https://example.gov.uk/roles' }).pageSignIn).toEqual({
+      issuerUrl: external.OIDC_ISSUER_URL,
+      clientId: 'trainee-records-uploads',
+      clientSecret: 'secret',
+      redirectUrl: external.OIDC_REDIRECT_URL,
+      organisationClaim: 'organisation',
+      roleClaim: 'https://example.gov.uk/roles',
+      tokenSignIn: false,
+    });
+  });
+
+  it('names each bad setting: an http issuer in production, a missing secret or redirect URL, a long id, a bad claim name', () => {
+    const problems = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+        return '';
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+    };
+    expect(problems({ ...production, ...external, OIDC_ISSUER_URL: 'http://signin.example.gov.uk' })).toMatch(
+      /OIDC_ISSUER_URL: must be an https:/,
+    );
+    expect(problems({ ...production, ...external, OIDC_CLIENT_SECRET: '' })).toMatch(/OIDC_CLIENT_SECRET: required with OIDC_ISSUER_URL/);
+    expect(problems({ ...production, ...external, OIDC_REDIRECT_URL: '' })).toMatch(/OIDC_REDIRECT_URL: required with OIDC_ISSUER_URL/);
+    expect(problems({ OIDC_ISSUER_URL: 'ftp://x', OIDC_CLIENT_SECRET: 's' })).toMatch(/OIDC_ISSUER_URL: must be an http:\/\/ or https:/);
+    expect(problems({ OIDC_CLIENT_ID: 'x'.repeat(2_001) })).toMatch(/OIDC_CLIENT_ID: 1 to 2000 characters/);
+    expect(problems({ OIDC_ROLE_CLAIM: 'roles; drop' })).toMatch(/OIDC_ROLE_CLAIM: a claim name/);
+    expect(problems({ OIDC_REDIRECT_URL: `https://x/${'a'.repeat(2_000)}` })).toMatch(/OIDC_REDIRECT_URL: must be/);
+  });
+});

@@ -4,6 +4,7 @@ import { SANDBOX_REGISTRY_DEFAULT_DELAY_MS } from '@app/registry';
 import { UPLOAD_DAILY_BYTES_DEFAULT, UPLOAD_PENDING_MAX_DEFAULT } from '@app/uploads/decider';
 import { count, delayMs, list, listenPort, parseTrustProxy, positiveCount } from './env-values';
 import { backupSchedule, parsePeriod, type BackupScheduleConfig } from './periods';
+import { pageSignInEnv, pageSignInOf, type PageSignInConfig } from './page-sign-in';
 
 /**
  * Configuration of the API, the projector and the admin CLI, validated once at start (docs/operations.md "Configuration"); each field
@@ -65,6 +66,8 @@ export interface AppConfig {
   auditDigest?: { everyMs: number; signingKeyFile: string | null } | null;
   /** Of the embedded stores, by the projector's process (docs/operations.md "Backups and restore"). Null: no schedule. */
   backups?: BackupScheduleConfig | null;
+  /** The uploads page's sign-in; absent: the sandbox's (`SANDBOX_PAGE_SIGN_IN`), refused in production. */
+  pageSignIn?: PageSignInConfig;
 }
 
 /** docs/change-feed.md "Retries"; the variables in {@link envSpec}. */
@@ -116,6 +119,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
   const metricsPort = metricsPortOf(clean, problems);
   const webhookPorts = parseWebhookPorts(clean.WEBHOOK_PORTS);
   if (typeof webhookPorts === 'string') problems.push(`WEBHOOK_PORTS: ${webhookPorts}`);
+  const pageSignIn = pageSignInOf(clean, appEnv);
+  if (Array.isArray(pageSignIn)) problems.push(...pageSignIn);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: clean.PORT,
@@ -159,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
     auditDigest:
       typeof digestEvery === 'number' ? { everyMs: digestEvery, signingKeyFile: clean.AUDIT_SIGNING_KEY_FILE.trim() || null } : null,
     backups: typeof backups === 'string' ? null : backups,
+    pageSignIn: pageSignIn as PageSignInConfig,
   };
 }
 
@@ -275,6 +281,7 @@ function envSpec(port: number) {
     }),
     BACKUP_KEEP: count({ default: 28, desc: 'scheduled backups kept, the newest' }),
     BACKUP_DIR: str({ default: '', desc: 'where backups and the erasure ledger go' }),
+    ...pageSignInEnv(),
   };
 }
 

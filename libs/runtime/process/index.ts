@@ -1,4 +1,5 @@
 export { APP_CONFIG, ConfigError, loadConfig, parseWebhookPorts, redact, type AppConfig } from './config';
+export { SANDBOX_PAGE_SIGN_IN, type PageSignInConfig } from './page-sign-in';
 export { messageFirst, type ContextLogger } from './logging';
 export { exitOnFatal, exitOnSignal } from './process-signals';
 export { keepNewFilesPrivate } from './file-modes';

@@ -9,6 +9,7 @@ import type { Uploads } from '../uploads/uploads';
 import type { StorageFaults } from '../composition/storage-faults';
 import { FIELD_CHARS_MAX, FormRefused, postedForm, sessionCookie, sessionCookieHeader, type PostedForm } from './page-forms';
 import { csrfTokenMatches, SESSION_MAX_MS, type PageSession, type PageSessions } from './page-sessions';
+import type { PersonSignIn } from './person-sign-in';
 import { messagePage } from './start-views';
 
 export interface PageContext {
@@ -19,8 +20,12 @@ export interface PageContext {
   sessions: PageSessions;
   /** The error page answers 503. */
   storageFaults: StorageFaults;
-  /** In production. */
+  /** The cookie is `Secure`: in production, or when the page is served over https. */
   secure: boolean;
+  /** A person's sign-in by OpenID Connect; null when none is set up (production without `OIDC_ISSUER_URL`). */
+  personSignIn: () => PersonSignIn | null;
+  /** Signing in with the provider's API token: the sandbox only. */
+  tokenSignIn: boolean;
   logger: Logger;
 }
 

@@ -24,9 +24,12 @@ export function sessionCookie(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-/** HttpOnly, SameSite=Strict, for /uploads, `Secure` in production; `maxAgeS` 0 ends it. */
+/**
+ * HttpOnly, SameSite=Lax (the identity provider's redirect back is a top-level navigation from another site, which Strict would send
+ * without it), for /uploads, `Secure` outside local http; `maxAgeS` 0 ends it.
+ */
 export function sessionCookieHeader(id: string, maxAgeS: number, secure: boolean): string {
-  return `${SESSION_COOKIE}=${id}; Path=/uploads; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  return `${SESSION_COOKIE}=${id}; Path=/uploads; Max-Age=${maxAgeS}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 
 function addField(fields: Record<string, string>, name: string, value: string): void {

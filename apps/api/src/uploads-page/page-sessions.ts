@@ -129,8 +129,8 @@ export class PageSessions {
     return this.hold('signed-in', as.ukprn, as);
   }
 
-  /** Remembers a sign-in sent to the identity provider; the session as it now is, or null when it has ended meanwhile. */
-  async beginLogin(session: PageSession, login: PendingLogin): Promise<PageSession | null> {
+  /** Remembers a sign-in sent to the identity provider (null: forgets it); the session as it now is, or null when it has ended. */
+  async beginLogin(session: PageSession, login: PendingLogin | null): Promise<PageSession | null> {
     const now = this.now();
     const data: SessionData = { csrfToken: session.csrfToken, signedIn: session.signedIn, login, seenAt: now };
     const kept = await this.store.update(keyOf(session.id), JSON.stringify(data), expiresAt(session.startedAt, now));

@@ -12,7 +12,7 @@ import { columnGuideCsv } from './column-guide';
 import type { PageError } from './layout';
 import { checkedForm, sendPage, setSessionCookie, signedIn, type PageContext, type SignedIn } from './page-context';
 import { sessionCookie } from './page-forms';
-import { signInPage, startPage } from './start-views';
+import { messagePage, signInPage, startPage } from './start-views';
 
 /** Uploads listed on the start page: the newest 25. */
 const LISTED = 25;
@@ -34,9 +34,11 @@ export function sendCsv(reply: FastifyReply, fileName: string, csv: string | Rea
   return reply.code(200).type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).send(csv);
 }
 
-/** Sign in (the API's token check, {@link ApiAuthenticator.tokenHolder}) and sign out. */
+/** The start page or the sign-in page; sign in with a token (the sandbox only: the API's token check) and sign out. */
 export function sessionRoutes(scope: FastifyInstance, ctx: PageContext): void {
+  const ways = () => ({ person: ctx.personSignIn() !== null, token: ctx.tokenSignIn });
   scope.post('/sign-in', async (request, reply) => {
+    if (!ctx.tokenSignIn) return sendPage(reply, 404, messagePage('Page not found', 'If you typed the web address, check it is correct.'));
     const checked = await checkedForm(ctx, request, reply);
     if (!checked) return reply;
     const typed = (checked.form.fields.token ?? '').trim();
@@ -45,7 +47,7 @@ export function sessionRoutes(scope: FastifyInstance, ctx: PageContext): void {
     const holder = token ? await ctx.authenticator.tokenHolder(hashToken(token)) : null;
     if (!holder) {
       const message = typed === '' ? 'Enter your API token' : 'Enter a valid API token: this one is not active, or has expired';
-      return sendPage(reply, typed === '' ? 422 : 401, signInPage(checked.session.csrfToken, [{ message, field: 'token' }]));
+      return sendPage(reply, typed === '' ? 422 : 401, signInPage(checked.session.csrfToken, ways(), [{ message, field: 'token' }]));
     }
     const as = { ukprn: holder.ukprn, providerName: null, by: 'token', tokenHash: hashToken(token!) } as const;
     const session = await ctx.sessions.signIn(checked.session, as);
@@ -69,7 +71,7 @@ export function sessionRoutes(scope: FastifyInstance, ctx: PageContext): void {
       session = await ctx.sessions.start(request.ip);
       setSessionCookie(ctx, reply, session.id);
     }
-    return sendPage(reply, 200, signInPage(session.csrfToken));
+    return sendPage(reply, 200, signInPage(session.csrfToken, ways()));
   });
 
   scope.get('/template.csv', async (request, reply) => {

@@ -62,24 +62,43 @@ export function table(caption: string, headers: readonly string[], rows: readonl
   </table>`;
 }
 
-/** The sign-in page: the provider's API token, posted with the session's CSRF token. */
-export function signInPage(csrfToken: string, errors: readonly PageError[] = []): string {
+/** How one may sign in: with an account at the identity provider, and (the sandbox only) with the provider's API token. */
+export interface SignInWays {
+  person: boolean;
+  token: boolean;
+}
+
+/**
+ * The sign-in page: a start button to the identity provider; in the sandbox also the provider's API token, posted with the session's
+ * CSRF token.
+ */
+export function signInPage(csrfToken: string, ways: SignInWays, errors: readonly PageError[] = []): string {
+  const person = ways.person
+    ? html`<p class="govuk-body">Sign in with your organisation’s account. You will come back here once signed in.</p>
+        <a href="/uploads/sign-in" role="button" draggable="false" class="govuk-button govuk-button--start" data-module="govuk-button"
+          >Sign in with your account</a
+        >`
+    : html`<p class="govuk-body">Signing in is not set up for this service yet. Ask the service’s operators.</p>`;
+  const token = ways.token
+    ? html`<h2 class="govuk-heading-m">Sandbox: sign in with an API token</h2>
+        <form method="post" action="/uploads/sign-in" novalidate>
+          ${csrfField(csrfToken)}
+          ${formField(
+            'token',
+            'API token',
+            "The token your provider's systems use for the API.",
+            errors,
+            'govuk-input',
+            html`type="password" autocomplete="off" spellcheck="false"`,
+          )}
+          <button type="submit" class="govuk-button" data-module="govuk-button">Sign in</button>
+        </form>`
+    : html``;
   return page({
     title: 'Sign in',
     errors,
     main: html`<h1 class="govuk-heading-l">Sign in to add trainees from a file</h1>
-      <form method="post" action="/uploads/sign-in" novalidate>
-        ${csrfField(csrfToken)}
-        ${formField(
-          'token',
-          'API token',
-          "The token your provider's systems use for the API.",
-          errors,
-          'govuk-input',
-          html`type="password" autocomplete="off" spellcheck="false"`,
-        )}
-        <button type="submit" class="govuk-button" data-module="govuk-button">Sign in</button>
-      </form>`,
+      ${person} ${token}`,
   });
 }
 

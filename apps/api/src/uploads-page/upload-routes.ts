@@ -49,6 +49,17 @@ function uploadRoute(ctx: PageContext, post: boolean, route: Route) {
   };
 }
 
+/** A `viewer` reads uploads only: adding, submitting or cancelling one is 403 for them. */
+function viewerRefused(who: SignedIn, reply: FastifyReply): FastifyReply | null {
+  const as = who.session.signedIn;
+  if (as?.by !== 'person' || as.role !== 'viewer') return null;
+  return sendPage(
+    reply,
+    403,
+    messagePage('You cannot do this', 'Your role lets you see your provider’s uploads only.', who.session.csrfToken),
+  );
+}
+
 /** Submit or cancel, then back to the upload's page, which shows where it stands (a second submit, too). */
 async function thenShow(reply: FastifyReply, id: string, operation: () => Promise<unknown>): Promise<FastifyReply> {
   try {
@@ -74,6 +85,8 @@ export function uploadRoutes(scope: FastifyInstance, ctx: PageContext): void {
     if (!checked) return reply;
     const who = await signedIn(ctx, request);
     if (!who) return reply.redirect('/uploads', 303);
+    const refused = viewerRefused(who, reply);
+    if (refused) return refused;
     const file = checked.form.file;
     if (!file || (file.name === '' && file.bytes.byteLength === 0)) {
       return startPageFor(ctx, who, reply, 422, [{ message: 'Select a CSV file', field: 'file' }]);
@@ -100,17 +113,26 @@ export function uploadRoutes(scope: FastifyInstance, ctx: PageContext): void {
 
   scope.post(
     '/files/:id/submit',
-    uploadRoute(ctx, true, (_request, reply, who, id) =>
-      thenShow(reply, id, async () => {
-        await submitUpload(ports, who.caller, id, 'add_trainees');
-        worker.enqueue(id, who.caller.ukprn);
-      }),
+    uploadRoute(
+      ctx,
+      true,
+      async (_request, reply, who, id) =>
+        viewerRefused(who, reply) ??
+        thenShow(reply, id, async () => {
+          await submitUpload(ports, who.caller, id, 'add_trainees');
+          worker.enqueue(id, who.caller.ukprn);
+        }),
     ),
   );
 
   scope.post(
     '/files/:id/cancel',
-    uploadRoute(ctx, true, (_request, reply, who, id) => thenShow(reply, id, () => cancelUpload(ports, who.caller, id, 'add_trainees'))),
+    uploadRoute(
+      ctx,
+      true,
+      async (_request, reply, who, id) =>
+        viewerRefused(who, reply) ?? thenShow(reply, id, () => cancelUpload(ports, who.caller, id, 'add_trainees')),
+    ),
   );
 
   scope.get(

@@ -6,7 +6,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { PAGE_SESSION_STORE, type PageSessionStore } from '@app/runtime/page-sessions';
-import { APP_CONFIG, type AppConfig } from '@app/runtime/process';
+import { APP_CONFIG, SANDBOX_PAGE_SIGN_IN, type AppConfig, type PageSignInConfig } from '@app/runtime/process';
 import { fileTooLarge } from '@app/uploads/csv';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
 import { ApiAuthenticator } from '../auth/api.guard';
@@ -21,6 +21,10 @@ import { messagePage } from './start-views';
 import { guideRoutes } from './guide-routes';
 import { sessionRoutes, startPageFor } from './session-routes';
 import { uploadRoutes } from './upload-routes';
+import { PersonSignIn } from './person-sign-in';
+import { SANDBOX_CLIENT_SECRET, SandboxIdentity, serveSandboxIdentity } from './sandbox-identity';
+import { signInRoutes } from './sign-in-routes';
+import { DEMO_PROVIDER } from '../sandbox';
 
 /** 413 as the start page's error summary; a storage fault 503 with `Retry-After`; anything else without its details. */
 async function errorPage(
@@ -54,25 +58,85 @@ async function errorPage(
 @Injectable()
 export class UploadsPage implements OnApplicationShutdown {
   private readonly ctx: PageContext;
+  private readonly signIn: PageSignInConfig;
+  private readonly host: string;
+  private readonly withOwnIdentity: boolean;
+  private fastify: FastifyInstance | null = null;
+  private person: PersonSignIn | null = null;
+  private identity: SandboxIdentity | null = null;
 
   constructor(
     uploads: Uploads,
     authenticator: ApiAuthenticator,
     versions: VersionRegistry,
     storageFaults: StorageFaults,
-    @Inject(APP_CONFIG) config: Pick<AppConfig, 'appEnv'>,
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'appEnv' | 'host' | 'pageSignIn'>,
     @Inject(LOGGER) logger: Logger,
     @Inject(PAGE_SESSION_STORE) sessionStore: PageSessionStore,
   ) {
     const sessions = new PageSessions(sessionStore);
     sessions.startSweeping((err) => logger.warn({ error: (err as Error).name }, 'uploads page sessions not swept'));
-    const secure = config.appEnv === 'production';
-    this.ctx = { uploads, authenticator, version: versions.latest, sessions, storageFaults, secure, logger };
+    const sandbox = config.appEnv === 'sandbox';
+    this.signIn = config.pageSignIn ?? { ...SANDBOX_PAGE_SIGN_IN, tokenSignIn: sandbox };
+    this.host = config.host;
+    this.withOwnIdentity = sandbox && this.signIn.issuerUrl === null;
+    const secure = !sandbox || (this.signIn.redirectUrl?.startsWith('https:') ?? false);
+    const personSignIn = () => this.personSignIn();
+    this.ctx = {
+      uploads,
+      authenticator,
+      version: versions.latest,
+      sessions,
+      storageFaults,
+      secure,
+      logger,
+      personSignIn,
+      tokenSignIn: this.signIn.tokenSignIn,
+    };
+  }
+
+  /** The API's own address: the redirect URL's origin when set, else where it listens (any address: `localhost`). */
+  private origin(): string {
+    if (this.signIn.redirectUrl) return new URL(this.signIn.redirectUrl).origin;
+    const address = this.fastify?.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const host = ['0.0.0.0', '::', ''].includes(this.host) ? 'localhost' : this.host.includes(':') ? `[${this.host}]` : this.host;
+    return `http://${host}:${port}`;
+  }
+
+  /** Made at the first sign-in, once the API listens; null when none is set up. */
+  private personSignIn(): PersonSignIn | null {
+    if (this.person) return this.person;
+    const redirectUrl = this.signIn.redirectUrl ?? `${this.origin()}/uploads/sign-in/callback`;
+    const claims = { organisationClaim: this.signIn.organisationClaim, roleClaim: this.signIn.roleClaim };
+    if (this.signIn.issuerUrl !== null) {
+      const target = { issuer: this.signIn.issuerUrl, clientId: this.signIn.clientId, clientSecret: this.signIn.clientSecret ?? '' };
+      this.person = new PersonSignIn({ ...target, redirectUrl, insecure: false }, claims);
+    } else if (this.withOwnIdentity) {
+      const identity = this.sandboxIdentity();
+      const target = { issuer: identity.issuer, clientId: this.signIn.clientId, clientSecret: SANDBOX_CLIENT_SECRET };
+      this.person = new PersonSignIn({ ...target, redirectUrl, insecure: true }, claims);
+    }
+    return this.person;
+  }
+
+  private sandboxIdentity(): SandboxIdentity {
+    this.identity ??= new SandboxIdentity({
+      origin: this.origin(),
+      clientId: this.signIn.clientId,
+      redirectUrl: this.signIn.redirectUrl ?? `${this.origin()}/uploads/sign-in/callback`,
+      organisationClaim: this.signIn.organisationClaim,
+      roleClaim: this.signIn.roleClaim,
+      providerNames: { [DEMO_PROVIDER.ukprn]: DEMO_PROVIDER.name },
+    });
+    return this.identity;
   }
 
   /** Registers the routes under `/uploads` on `fastify`, in a scope of its own: its own body parsers, headers and error pages. */
   async serve(fastify: FastifyInstance): Promise<void> {
     const ctx = this.ctx;
+    this.fastify = fastify;
+    if (this.withOwnIdentity) serveSandboxIdentity(fastify, () => this.sandboxIdentity());
     await fastify.register(
       async (scope) => {
         scope.removeAllContentTypeParsers();
@@ -100,6 +164,7 @@ export class UploadsPage implements OnApplicationShutdown {
         );
         sessionRoutes(scope, ctx);
         guideRoutes(scope, ctx);
+        signInRoutes(scope, ctx);
         uploadRoutes(scope, ctx);
       },
       { prefix: '/uploads' },

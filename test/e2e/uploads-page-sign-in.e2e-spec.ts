@@ -1,0 +1,102 @@
+/**
+ * A person's sign-in to the uploads page by OpenID Connect, against the sandbox's own identity provider (`oidc-provider`, in the API's
+ * process): the authorisation code flow with PKCE, the person's provider and role from the claims, their provider's uploads and no
+ * other's, and refusals as 4xx pages.
+ */
+import { RunningApi } from '../support/api-harness';
+import { PageClient } from '../support/page-client';
+import { csvFile, traineeRows } from '../support/upload-files';
+
+const A = '10000481';
+const B = '10000482';
+const V = 'v2026.1';
+
+describe('signing in to the uploads page with an account', () => {
+  let api: RunningApi;
+
+  beforeAll(async () => {
+    api = await RunningApi.start();
+    await api.providerToken(A);
+    await api.providerToken(B);
+  });
+  afterAll(() => api.close());
+
+  const client = () => new PageClient(api.baseUrl);
+
+  it('offers the account sign-in, sends the browser to the identity provider with PKCE, and signs the person in', async () => {
+    const browser = client();
+    const first = await browser.get('/uploads');
+    expect(first.text).toContain('href="/uploads/sign-in"');
+    expect(first.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Lax/);
+    const start = await browser.get('/uploads/sign-in');
+    expect(start.status).toBe(303);
+    const authorize = new URL(start.headers.get('location')!);
+    expect(authorize.pathname).toBe('/sandbox-identity/auth');
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('redirect_uri')).toBe(`${api.baseUrl}/uploads/sign-in/callback`);
+
+    const person = client();
+    const signedIn = await person.signInAsPerson({ ukprn: A });
+    expect([signedIn.status, signedIn.headers.get('location')]).toEqual([303, '/uploads']);
+    expect(signedIn.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Lax/);
+    const home = await person.get('/uploads');
+    expect(home.text).toContain('Sign out');
+    expect(home.text).toContain('Upload your file');
+  });
+
+  it('shows the person their provider’s uploads only; another provider’s upload is "Page not found"', async () => {
+    const a = client();
+    await a.signInAsPerson({ ukprn: A });
+    expect((await a.get('/uploads')).text).toContain('Sign out');
+    const sent = await a.upload(csvFile(V, traineeRows(V, 1)));
+    expect(sent.status).toBe(303);
+    const location = sent.headers.get('location')!;
+    expect((await a.settled(location)).status).toBe(200);
+
+    const b = client();
+    await b.signInAsPerson({ ukprn: B });
+    const page = await b.get(location);
+    expect(page.status).toBe(404);
+    expect(page.text).toContain('Page not found');
+    expect((await b.get(`${location}/errors.csv`)).status).toBe(404);
+    const start = await b.get('/uploads');
+    expect(start.text).not.toContain(location);
+  });
+
+  it('refuses a callback without its login, with a state that does not match, or replayed, with a 400 page', async () => {
+    const browser = client();
+    expect((await browser.get('/uploads/sign-in/callback?code=x&state=y')).status).toBe(400);
+    await browser.get('/uploads/sign-in');
+    expect((await browser.get('/uploads/sign-in/callback?code=x&state=not-the-state')).status).toBe(400);
+    // The login is spent by a refused callback: the same state again is refused too.
+    expect((await browser.get('/uploads/sign-in/callback?code=x&state=not-the-state')).status).toBe(400);
+    expect((await browser.get(`/uploads/sign-in/callback?code=${'x'.repeat(5_000)}`)).status).toBe(400);
+  });
+});
+
+describe('a viewer on the uploads page', () => {
+  let api: RunningApi;
+  beforeAll(async () => {
+    api = await RunningApi.start();
+    await api.providerToken(A);
+  });
+  afterAll(() => api.close());
+
+  it('sees the provider’s uploads but cannot add, submit or cancel one (403)', async () => {
+    const uploader = new PageClient(api.baseUrl);
+    await uploader.signInAsPerson({ ukprn: A, role: 'uploader' });
+    await uploader.get('/uploads');
+    const location = (await uploader.upload(csvFile(V, traineeRows(V, 1)))).headers.get('location')!;
+    await uploader.settled(location);
+
+    const viewer = new PageClient(api.baseUrl);
+    await viewer.signInAsPerson({ ukprn: A, role: 'viewer', name: 'another' });
+    const start = await viewer.get('/uploads');
+    expect(start.text).toContain(location);
+    expect((await viewer.get(location)).status).toBe(200);
+    expect((await viewer.upload(csvFile(V, traineeRows(V, 1)))).status).toBe(403);
+    expect((await viewer.post(`${location}/submit`)).status).toBe(403);
+    expect((await viewer.post(`${location}/cancel`)).status).toBe(403);
+    expect((await uploader.settled(location)).text).toContain('Submit trainees');
+  });
+});
