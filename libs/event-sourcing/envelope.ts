@@ -9,6 +9,8 @@ export interface WriteContext {
   /** The request that began the chain of writes. */
   correlationId?: string | null;
   tokenId?: string | null;
+  /** The person who caused the write: their identity provider's opaque `sub`, never a name or email; absent for a token's write. */
+  userId?: string | null;
   /** ISO 8601 instant, UTC. */
   occurredAt: string;
 }
@@ -22,6 +24,8 @@ export interface EnvelopeMetadata {
   causationId: string | null;
   correlationId: string | null;
   tokenId: string | null;
+  /** Only when a person caused the write (`WriteContext.userId`): events written otherwise keep their bytes as before. */
+  userId?: string;
   [key: string]: unknown;
 }
 
@@ -63,6 +67,7 @@ export function toEventData(events: readonly TypedEvent[], ctx: WriteContext, ne
       causationId: ctx.causationId ?? null,
       correlationId: ctx.correlationId ?? null,
       tokenId: ctx.tokenId ?? null,
+      ...(ctx.userId ? { userId: ctx.userId } : {}),
     };
     return { id: newId(), type: e.type, data: e.data, metadata };
   });

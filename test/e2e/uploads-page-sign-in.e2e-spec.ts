@@ -63,6 +63,36 @@ describe('signing in to the uploads page with an account', () => {
     expect(start.text).not.toContain(location);
   });
 
+  it('records the person’s sub in the metadata of the events they cause, never their name; a token’s write records none', async () => {
+    const browser = client();
+    const name = 'Ada Quillfeather';
+    await browser.signInAsPerson({ ukprn: A, name });
+    await browser.get('/uploads');
+    const location = (await browser.upload(csvFile(V, traineeRows(V, 1)))).headers.get('location')!;
+    await browser.settled(location);
+    await browser.post(`${location}/submit`);
+    const uploadId = location.split('/').pop()!;
+    const events = await api.infra.eventStore.readStream(`upload-${uploadId}`);
+    const byPerson = events.filter((e) => e.type === 'UploadReceived' || e.type === 'UploadSubmitted');
+    expect(byPerson.map((e) => e.type)).toEqual(['UploadReceived', 'UploadSubmitted']);
+    const users = new Set(byPerson.map((e) => e.metadata.userId));
+    expect(users.size).toBe(1);
+    expect([...users][0]).toMatch(/^sandbox-[\w-]{22}$/);
+    expect(JSON.stringify(events.map((e) => e.metadata))).not.toContain('Quillfeather');
+
+    const token = await api.providerToken(B);
+    const viaToken = new PageClient(api.baseUrl);
+    await viaToken.signIn(token);
+    await viaToken.get('/uploads');
+    const other = (await viaToken.upload(csvFile(V, traineeRows(V, 1)))).headers.get('location')!;
+    const received = (await api.infra.eventStore.readStream(`upload-${other.split('/').pop()}`))[0];
+    expect([received.type, 'userId' in received.metadata, received.metadata.tokenId]).toEqual([
+      'UploadReceived',
+      false,
+      expect.any(String),
+    ]);
+  });
+
   it('refuses a callback without its login, with a state that does not match, or replayed, with a 400 page', async () => {
     const browser = client();
     expect((await browser.get('/uploads/sign-in/callback?code=x&state=y')).status).toBe(400);

@@ -4,4 +4,6 @@ export interface Caller {
   tokenId: string | null;
   apiVersion: string;
   requestId: string | null;
+  /** A person signed in to the uploads page: their opaque `sub` (docs/operations.md "Signing in to the uploads page"). */
+  userId?: string | null;
 }

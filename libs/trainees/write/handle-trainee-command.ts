@@ -122,6 +122,7 @@ export function writeContext(caller: Caller, now: string): WriteContext {
     causationId: caller.requestId,
     correlationId: caller.requestId,
     tokenId: caller.tokenId,
+    userId: caller.userId ?? null,
   };
 }
 

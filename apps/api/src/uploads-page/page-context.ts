@@ -48,8 +48,12 @@ export async function signedIn(ctx: PageContext, request: FastifyRequest): Promi
   const session = await ctx.sessions.find(sessionCookie(request));
   const as = session?.signedIn;
   if (!session || !as) return null;
-  if (as.by === 'person')
-    return { session, caller: { ukprn: as.ukprn, tokenId: null, apiVersion: ctx.version, requestId: String(request.id) } };
+  if (as.by === 'person') {
+    return {
+      session,
+      caller: { ukprn: as.ukprn, tokenId: null, userId: as.userId, apiVersion: ctx.version, requestId: String(request.id) },
+    };
+  }
   const holder = await ctx.authenticator.tokenHolder(as.tokenHash);
   if (!holder || holder.ukprn !== as.ukprn) {
     await ctx.sessions.end(session.id);
