@@ -53,11 +53,16 @@ describe('signing in to the uploads page with an account', () => {
     const location = sent.headers.get('location')!;
     expect((await a.settled(location)).status).toBe(200);
 
+    const named = (ukprn: string) => `Signed in for <strong>Provider ${ukprn} (UKPRN ${ukprn})</strong>`;
+    for (const path of ['/uploads', location]) expect((await a.get(path)).text).toContain(named(A));
+
     const b = client();
     await b.signInAsPerson({ ukprn: B });
     const page = await b.get(location);
     expect(page.status).toBe(404);
     expect(page.text).toContain('Page not found');
+    expect(page.text).toContain(named(B));
+    expect(page.text).not.toContain(named(A));
     expect((await b.get(`${location}/errors.csv`)).status).toBe(404);
     const start = await b.get('/uploads');
     expect(start.text).not.toContain(location);

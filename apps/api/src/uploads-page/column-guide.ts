@@ -7,7 +7,7 @@ import type { ApiVersion } from '@app/trainees/record';
 import { csvText } from '@app/uploads/csv';
 import { addTraineeColumns, columnFacts, exampleRow, type ColumnFacts } from '@app/uploads/write';
 import { html, type Html } from './html';
-import { page } from './layout';
+import { page, type PageHolder } from './layout';
 
 /** Code lists written on the guide page itself; a longer list has a page of its own. */
 const CODES_ON_PAGE = 20;
@@ -68,10 +68,10 @@ function columnCard(facts: ColumnFacts): Html {
 }
 
 /** The column guide page: how to fill in the file, then every column in template order. */
-export function columnGuidePage(version: ApiVersion, signOutCsrf: string): string {
+export function columnGuidePage(version: ApiVersion, signedIn: PageHolder): string {
   return page({
     title: 'Column guide',
-    signOutCsrf,
+    signedIn,
     main: html`<h1 class="govuk-heading-l">Column guide</h1>
       <p class="govuk-body">
         Each row of your file is one new trainee. Fill in each required column; leave an optional column blank when it does not apply. Type
@@ -87,13 +87,13 @@ export function columnGuidePage(version: ApiVersion, signOutCsrf: string): strin
 }
 
 /** The page of one column's codes, or null for a column with no long list. */
-export function columnCodesPage(version: ApiVersion, column: string, signOutCsrf: string): string | null {
+export function columnCodesPage(version: ApiVersion, column: string, signedIn: PageHolder): string | null {
   const facts = columnFacts(version).find((f) => f.column === column);
   if (!facts || facts.codes.length <= CODES_ON_PAGE) return null;
   const title = `Codes for ${facts.label}`;
   return page({
     title,
-    signOutCsrf,
+    signedIn,
     main: html`<h1 class="govuk-heading-l">${title}</h1>
       <p class="govuk-body">Type the code in the ${facts.column} column, with its leading zeros.</p>
       <p class="govuk-body"><a class="govuk-link" href="/uploads/columns#${facts.column}">Back to the column guide</a></p>

@@ -3,7 +3,7 @@
  * column of the file, made from the record tables (column-guide.ts). The template and the guide as CSV are served beside sign-in.
  */
 import type { FastifyInstance } from 'fastify';
-import { sendPage, signedIn, type PageContext } from './page-context';
+import { holderOf, sendPage, signedIn, type PageContext } from './page-context';
 import { sendCsv } from './session-routes';
 import { columnCodesPage, columnGuidePage, exampleCsv } from './column-guide';
 import { messagePage } from './start-views';
@@ -13,15 +13,14 @@ export function guideRoutes(scope: FastifyInstance, ctx: PageContext): void {
   scope.get('/columns', async (request, reply) => {
     const who = await signedIn(ctx, request);
     if (!who) return reply.redirect('/uploads', 303);
-    return sendPage(reply, 200, columnGuidePage(ctx.version, who.session.csrfToken));
+    return sendPage(reply, 200, columnGuidePage(ctx.version, holderOf(who)));
   });
 
   scope.get<{ Params: { column: string } }>('/columns/:column', async (request, reply) => {
     const who = await signedIn(ctx, request);
     if (!who) return reply.redirect('/uploads', 303);
-    const codes = columnCodesPage(ctx.version, request.params.column, who.session.csrfToken);
-    if (codes === null)
-      return sendPage(reply, 404, messagePage('Page not found', 'There is no such list of codes.', who.session.csrfToken));
+    const codes = columnCodesPage(ctx.version, request.params.column, holderOf(who));
+    if (codes === null) return sendPage(reply, 404, messagePage('Page not found', 'There is no such list of codes.', holderOf(who)));
     return sendPage(reply, 200, codes);
   });
 

@@ -47,8 +47,8 @@ export interface PageContent {
   title: string;
   main: Html;
   errors?: readonly PageError[];
-  /** The signed-in provider's form to sign out (its CSRF token), or null when no one is signed in. */
-  signOutCsrf?: string | null;
+  /** Who is signed in (the sign-out form's CSRF token, the provider named on the page), or null when no one is. */
+  signedIn?: PageHolder | null;
 }
 
 /**
@@ -69,8 +69,24 @@ export function errorSummary(errors: readonly PageError[]): Html {
   </div>`;
 }
 
+/** A signed-in page's holder: the session's CSRF token and the provider, as named on every page. */
+export interface PageHolder {
+  csrfToken: string;
+  /** `<name> (UKPRN <ukprn>)`, or `UKPRN <ukprn>` when the sign-in gave no name. */
+  provider: string;
+}
+
+/** The line naming the signed-in provider, under the service navigation. */
+function providerLine(signedIn: PageHolder | null): Html {
+  if (signedIn === null) return html``;
+  return html`<p class="govuk-body govuk-!-margin-top-4 govuk-!-margin-bottom-0" id="signed-in-provider">
+    Signed in for <strong>${signedIn.provider}</strong>
+  </p>`;
+}
+
 /** The header, the service navigation (with a sign-out form once signed in). */
-function banner(signOutCsrf: string | null): Html {
+function banner(signedIn: PageHolder | null): Html {
+  const signOutCsrf = signedIn?.csrfToken ?? null;
   const signOut =
     signOutCsrf === null
       ? html``
@@ -122,8 +138,9 @@ export function page(content: PageContent): string {
       <body class="govuk-template__body">
         ${JS_ENABLED_ELEMENT}
         <a href="#main-content" class="govuk-skip-link" data-module="govuk-skip-link">Skip to main content</a>
-        ${banner(content.signOutCsrf ?? null)}
+        ${banner(content.signedIn ?? null)}
         <div class="govuk-width-container">
+          ${providerLine(content.signedIn ?? null)}
           <main class="govuk-main-wrapper" id="main-content">
             <div class="govuk-grid-row"><div class="govuk-grid-column-full">${errorSummary(errors)} ${content.main}</div></div>
           </main>

@@ -11,6 +11,7 @@ import { FIELD_CHARS_MAX, FormRefused, postedForm, sessionCookie, sessionCookieH
 import { csrfTokenMatches, SESSION_MAX_MS, type PageSession, type PageSessions } from './page-sessions';
 import type { PersonSignIn } from './person-sign-in';
 import { messagePage } from './start-views';
+import type { PageHolder } from './layout';
 
 export interface PageContext {
   uploads: Uploads;
@@ -32,6 +33,12 @@ export interface PageContext {
 export interface SignedIn {
   session: PageSession;
   caller: Caller;
+}
+
+/** The signed-in page's holder: its CSRF token, and the provider by the name the sign-in gave, with its UKPRN. */
+export function holderOf(who: SignedIn): PageHolder {
+  const as = who.session.signedIn!;
+  return { csrfToken: who.session.csrfToken, provider: as.providerName ? `${as.providerName} (UKPRN ${as.ukprn})` : `UKPRN ${as.ukprn}` };
 }
 
 /** The file and the form's fields; past this, 413 (an error summary). */

@@ -10,7 +10,7 @@ import { templateCsv } from '@app/uploads/csv';
 import { addTraineeColumns, listUploads } from '@app/uploads/write';
 import { columnGuideCsv } from './column-guide';
 import type { PageError } from './layout';
-import { checkedForm, sendPage, setSessionCookie, signedIn, type PageContext, type SignedIn } from './page-context';
+import { checkedForm, holderOf, sendPage, setSessionCookie, signedIn, type PageContext, type SignedIn } from './page-context';
 import { sessionCookie } from './page-forms';
 import { messagePage, signInPage, startPage } from './start-views';
 
@@ -26,7 +26,7 @@ export async function startPageFor(
   errors: readonly PageError[] = [],
 ): Promise<FastifyReply> {
   const { items } = await listUploads(ctx.uploads.ports, who.caller, 'add_trainees', 1, LISTED);
-  return sendPage(reply, status, startPage(who.session.csrfToken, items, errors));
+  return sendPage(reply, status, startPage(holderOf(who), items, errors));
 }
 
 /** A CSV file to download: `text/csv`, UTF-8, named; its text, or a stream of it. */

@@ -4,7 +4,7 @@
  */
 import type { UploadAnswer } from '@app/uploads/write';
 import { html, type Html } from './html';
-import { page, type PageError } from './layout';
+import { page, type PageError, type PageHolder } from './layout';
 
 /** The hidden field every form of the page carries: the session's CSRF token. */
 export function csrfField(csrfToken: string): Html {
@@ -144,11 +144,12 @@ function uploadsTable(uploads: readonly UploadAnswer[]): Html {
 }
 
 /** The start page: the template and the column guide to download, the file to upload, the provider's uploads. */
-export function startPage(csrfToken: string, uploads: readonly UploadAnswer[], errors: readonly PageError[] = []): string {
+export function startPage(holder: PageHolder, uploads: readonly UploadAnswer[], errors: readonly PageError[] = []): string {
+  const { csrfToken } = holder;
   return page({
     title: 'Add trainees from a CSV file',
     errors,
-    signOutCsrf: csrfToken,
+    signedIn: holder,
     main: html`<h1 class="govuk-heading-l">Add trainees from a CSV file</h1>
       <h2 class="govuk-heading-m">Fill in the template</h2>
       <p class="govuk-body">
@@ -165,10 +166,10 @@ export function startPage(csrfToken: string, uploads: readonly UploadAnswer[], e
 }
 
 /** A page saying what went wrong, in the template: 403 (a form without its token), 404, or a problem. */
-export function messagePage(title: string, body: string, signOutCsrf: string | null = null): string {
+export function messagePage(title: string, body: string, signedIn: PageHolder | null = null): string {
   return page({
     title,
-    signOutCsrf,
+    signedIn,
     main: html`<h1 class="govuk-heading-l">${title}</h1>
       <p class="govuk-body">${body}</p>
       <p class="govuk-body"><a class="govuk-link" href="/uploads">Go to the start page</a></p>`,

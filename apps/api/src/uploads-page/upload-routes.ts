@@ -16,7 +16,7 @@ import {
   uploadErrorsCsv,
   UploadQuotaExceeded,
 } from '@app/uploads/write';
-import { checkedForm, sendPage, signedIn, type PageContext, type SignedIn } from './page-context';
+import { checkedForm, holderOf, sendPage, signedIn, type PageContext, type SignedIn } from './page-context';
 import { sendCsv, startPageFor } from './session-routes';
 import { messagePage } from './start-views';
 import { resultRows, uploadPage } from './upload-views';
@@ -44,7 +44,7 @@ function uploadRoute(ctx: PageContext, post: boolean, route: Route) {
       return await route(request, reply, who, id);
     } catch (err) {
       if (!(err instanceof UploadNotFound)) throw err;
-      return sendPage(reply, 404, messagePage('Page not found', 'There is no such upload of yours.', who.session.csrfToken));
+      return sendPage(reply, 404, messagePage('Page not found', 'There is no such upload of yours.', holderOf(who)));
     }
   };
 }
@@ -53,11 +53,7 @@ function uploadRoute(ctx: PageContext, post: boolean, route: Route) {
 function viewerRefused(who: SignedIn, reply: FastifyReply): FastifyReply | null {
   const as = who.session.signedIn;
   if (as?.by !== 'person' || as.role !== 'viewer') return null;
-  return sendPage(
-    reply,
-    403,
-    messagePage('You cannot do this', 'Your role lets you see your provider’s uploads only.', who.session.csrfToken),
-  );
+  return sendPage(reply, 403, messagePage('You cannot do this', 'Your role lets you see your provider’s uploads only.', holderOf(who)));
 }
 
 /** Submit or cancel, then back to the upload's page, which shows where it stands (a second submit, too). */
@@ -73,7 +69,7 @@ async function thenShow(reply: FastifyReply, id: string, operation: () => Promis
 /** The page of the provider's upload `id`, its errors worded from what each is about. */
 async function checkedUploadPage(ctx: PageContext, who: SignedIn, id: string): Promise<string> {
   const { upload, errors } = await getUploadWithProblems(ctx.uploads.ports, who.caller, id, 'add_trainees');
-  return uploadPage(upload, who.session.csrfToken, [], errors);
+  return uploadPage(upload, holderOf(who), [], errors);
 }
 
 /** Registers the upload routes under the scope's `/uploads` prefix. */

@@ -7,7 +7,7 @@ import type { ApiVersion } from '@app/trainees/record';
 import type { RowError } from '@app/uploads/decider';
 import { columnFactsOf, personMessage, uploadVersion, type UploadAnswer } from '@app/uploads/write';
 import { html, type Html } from './html';
-import { page, type PageError } from './layout';
+import { page, type PageError, type PageHolder } from './layout';
 import { csrfField, statusTag, table, uploadForm } from './start-views';
 
 /** `1 trainee`, `2 trainees`. */
@@ -115,16 +115,17 @@ function resultMain(upload: UploadAnswer): Html {
 }
 
 /**
- * The page of `upload` as its status stands; `errors` those of a fixed file just refused; `rowErrors` its check's messages as kept
- * (with what each is about), else its answer's.
+ * The page of `upload` as its status stands, for `holder`; `errors` those of a fixed file just refused; `rowErrors` its check's
+ * messages as kept (with what each is about), else its answer's.
  */
 export function uploadPage(
   upload: UploadAnswer,
-  csrfToken: string,
+  holder: PageHolder,
   errors: readonly PageError[] = [],
   rowErrors: readonly RowError[] = upload.errors,
 ): string {
-  const common = { signOutCsrf: csrfToken, errors };
+  const { csrfToken } = holder;
+  const common = { signedIn: holder, errors };
   switch (upload.status) {
     case 'pending':
       return page({
