@@ -1,6 +1,7 @@
 /**
  * The uploads page's sessions kept in the stores (docs/DESIGN.md "The uploads page"): a restart between two steps keeps the person
- * signed in, and two API processes on one data directory (two app instances here) serve, and end, the same session.
+ * signed in (with a token or an account at the sandbox's identity provider), and two API processes on one data directory (two app
+ * instances here) serve, and end, the same session.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,6 +58,20 @@ describe('the uploads page’s sessions across restarts and processes', () => {
     expect(page.text).toContain('Submit trainees');
     const submitted = await after.post(`${location}/submit`);
     expect([submitted.status, submitted.headers.get('location')]).toEqual([303, location]);
+  });
+
+  it('keeps a person signed in by OpenID Connect across a restart, their provider still named', async () => {
+    const [one] = running;
+    const browser = new PageClient(one.baseUrl);
+    await one.providerToken(`${Number(A) + 2}`);
+    expect((await browser.signInAsPerson({ ukprn: `${Number(A) + 2}` })).status).toBe(303);
+    expect((await browser.get('/uploads')).text).toContain('Sign out');
+    await one.close();
+    running.splice(0, 1);
+    const again = await start();
+    const page = await sameBrowserAt(browser, again).get('/uploads');
+    expect(page.text).toContain('Sign out');
+    expect(page.text).toContain(`(UKPRN ${Number(A) + 2})`);
   });
 
   it('serves one session from two API processes on one data directory, and signing out on one ends it on both', async () => {

@@ -66,6 +66,10 @@ describe('signing in to the uploads page with an account', () => {
     expect((await b.get(`${location}/errors.csv`)).status).toBe(404);
     const start = await b.get('/uploads');
     expect(start.text).not.toContain(location);
+    // B signing out ends B's session only: A's goes on.
+    expect((await b.post('/uploads/sign-out')).status).toBe(303);
+    expect((await b.get('/uploads')).text).not.toContain('Sign out');
+    expect((await a.get('/uploads')).text).toContain(named(A));
   });
 
   it('records the person’s sub in the metadata of the events they cause, never their name; a token’s write records none', async () => {
@@ -133,5 +137,24 @@ describe('a viewer on the uploads page', () => {
     expect((await viewer.post(`${location}/submit`)).status).toBe(403);
     expect((await viewer.post(`${location}/cancel`)).status).toBe(403);
     expect((await uploader.settled(location)).text).toContain('Submit trainees');
+  });
+});
+
+describe('the uploads page in production', () => {
+  let api: RunningApi;
+  beforeAll(async () => {
+    api = await RunningApi.start({ appEnv: 'production' });
+  });
+  afterAll(() => api.close());
+
+  it('never signs in with a token, and without OIDC_ISSUER_URL says signing in is not set up', async () => {
+    const token = await api.providerToken(A);
+    const browser = new PageClient(api.baseUrl);
+    const start = await browser.get('/uploads');
+    expect(start.text).toContain('Signing in is not set up for this service yet');
+    expect(start.text).not.toContain('name="token"');
+    expect((await browser.post('/uploads/sign-in', { token })).status).toBe(404);
+    expect((await browser.get('/uploads/sign-in')).status).toBe(404);
+    expect((await browser.get('/sandbox-identity/.well-known/openid-configuration')).status).toBe(404);
   });
 });
