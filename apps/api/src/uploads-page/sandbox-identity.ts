@@ -8,7 +8,8 @@
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import Provider, { type Configuration } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration } from 'oidc-provider';
 import { html, type Html } from './html';
 import { page } from './layout';
 
@@ -102,7 +103,11 @@ export class SandboxIdentity {
   private readonly callback: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   private readonly people = new Map<string, DemoPerson>();
 
-  constructor(private readonly options: SandboxIdentityOptions) {
+  /** `ProviderClass`: oidc-provider's, loaded by the caller only when the sandbox serves it (it warns of itself when loaded). */
+  constructor(
+    private readonly options: SandboxIdentityOptions,
+    ProviderClass: typeof Provider,
+  ) {
     this.issuer = `${options.origin}${SANDBOX_IDENTITY_PATH}`;
     const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
     const { organisationClaim, roleClaim } = options;
@@ -131,7 +136,7 @@ export class SandboxIdentity {
         return { accountId: sub, claims: () => ({ sub, [organisationClaim]: { ukprn: person.ukprn, name }, [roleClaim]: [person.role] }) };
       },
     };
-    this.provider = new Provider(this.issuer, configuration);
+    this.provider = new ProviderClass(this.issuer, configuration);
     this.callback = this.provider.callback();
   }
 
