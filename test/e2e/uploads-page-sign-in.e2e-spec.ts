@@ -102,6 +102,14 @@ describe('signing in to the uploads page with an account', () => {
     ]);
   });
 
+  it('refuses a person whose organisation is not a provider registered here (403), signing no one in', async () => {
+    const browser = client();
+    const answer = await browser.signInAsPerson({ ukprn: '10000499' });
+    expect(answer.status).toBe(403);
+    expect(answer.text).toContain('Your organisation is not registered with this service');
+    expect((await browser.get('/uploads')).text).not.toContain('Sign out');
+  });
+
   it('refuses a callback without its login, with a state that does not match, or replayed, with a 400 page', async () => {
     const browser = client();
     expect((await browser.get('/uploads/sign-in/callback?code=x&state=y')).status).toBe(400);

@@ -1,6 +1,7 @@
 /** What the uploads page's routes share: context, the signed-in caller, a form checked for its CSRF token, the session cookie. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import type { ProviderReadModel } from '@app/providers/read';
 import type { ApiVersion } from '@app/trainees/record';
 import type { Caller } from '@app/trainees/write';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
@@ -27,6 +28,8 @@ export interface PageContext {
   personSignIn: () => PersonSignIn | null;
   /** Signing in with the provider's API token: the sandbox only. */
   tokenSignIn: boolean;
+  /** A person signs in only for a provider registered here. */
+  providers: Pick<ProviderReadModel, 'getProvider'>;
   logger: Logger;
 }
 

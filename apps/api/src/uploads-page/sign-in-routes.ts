@@ -44,6 +44,8 @@ export function signInRoutes(scope: FastifyInstance, ctx: PageContext): void {
     callbackUrl.search = new URL(request.url, callbackUrl).search;
     try {
       const as = await person.finish(callbackUrl, session.login);
+      const registered = await ctx.providers.getProvider(as.ukprn);
+      if (!registered) throw new SignInRefused(403, 'Your organisation is not registered with this service. Ask the service’s operators.');
       const signedIn = await ctx.sessions.signIn(session, as);
       setSessionCookie(ctx, reply, signedIn.id);
       return reply.redirect('/uploads', 303);

@@ -6,6 +6,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { PAGE_SESSION_STORE, type PageSessionStore } from '@app/runtime/page-sessions';
+import { PROVIDER_READ_MODEL, type ProviderReadModel } from '@app/providers/read';
 import { APP_CONFIG, SANDBOX_PAGE_SIGN_IN, type AppConfig, type PageSignInConfig } from '@app/runtime/process';
 import { fileTooLarge } from '@app/uploads/csv';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
@@ -75,6 +76,7 @@ export class UploadsPage implements OnApplicationShutdown {
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'appEnv' | 'host' | 'pageSignIn'>,
     @Inject(LOGGER) logger: Logger,
     @Inject(PAGE_SESSION_STORE) sessionStore: PageSessionStore,
+    @Inject(PROVIDER_READ_MODEL) providers: ProviderReadModel,
   ) {
     const sessions = new PageSessions(sessionStore);
     sessions.startSweeping((err) => logger.warn({ error: (err as Error).name }, 'uploads page sessions not swept'));
@@ -94,6 +96,7 @@ export class UploadsPage implements OnApplicationShutdown {
       logger,
       personSignIn,
       tokenSignIn: this.signIn.tokenSignIn,
+      providers,
     };
   }
 
