@@ -99,16 +99,32 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
 /** The sandbox's provider and its sign-in page, mounted on the API's Fastify at {@link SANDBOX_IDENTITY_PATH}. */
 export class SandboxIdentity {
   readonly issuer: string;
-  private readonly provider: Provider;
-  private readonly callback: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Made at the first request under the path: most sandbox processes never sign anyone in this way. */
+  private started: Promise<{ provider: Provider; callback: (req: IncomingMessage, res: ServerResponse) => Promise<void> }> | null = null;
   private readonly people = new Map<string, DemoPerson>();
 
-  /** `ProviderClass`: oidc-provider's, loaded by the caller only when the sandbox serves it (it warns of itself when loaded). */
+  /**
+   * `loadProvider`: oidc-provider's class, loaded at the first request under the path (loading it costs a start time and prints its
+   * own warnings, so a process that never serves it never loads it).
+   */
   constructor(
     private readonly options: SandboxIdentityOptions,
-    ProviderClass: typeof Provider,
+    private readonly loadProvider: () => Promise<typeof Provider>,
   ) {
     this.issuer = `${options.origin}${SANDBOX_IDENTITY_PATH}`;
+  }
+
+  /** The provider, made once: its signing key, its one client and the demo people's claims. */
+  private provider(): Promise<{ provider: Provider; callback: (req: IncomingMessage, res: ServerResponse) => Promise<void> }> {
+    this.started ??= this.loadProvider().then((ProviderClass) => {
+      const provider = new ProviderClass(this.issuer, this.configuration());
+      return { provider, callback: provider.callback() };
+    });
+    return this.started;
+  }
+
+  private configuration(): Configuration {
+    const options = this.options;
     const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
     const { organisationClaim, roleClaim } = options;
     const configuration: Configuration = {
@@ -136,8 +152,7 @@ export class SandboxIdentity {
         return { accountId: sub, claims: () => ({ sub, [organisationClaim]: { ukprn: person.ukprn, name }, [roleClaim]: [person.role] }) };
       },
     };
-    this.provider = new ProviderClass(this.issuer, configuration);
-    this.callback = this.provider.callback();
+    return configuration;
   }
 
   /** A request under {@link SANDBOX_IDENTITY_PATH}: the sign-in page's, or the provider's (the path's prefix taken off for it). */
@@ -150,11 +165,12 @@ export class SandboxIdentity {
     }
     req.originalUrl = url;
     req.url = url.slice(SANDBOX_IDENTITY_PATH.length) || '/';
-    await this.callback(req, res);
+    await (await this.provider()).callback(req, res);
   }
 
   private async interact(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
-    const details = await this.provider.interactionDetails(req, res);
+    const { provider } = await this.provider();
+    const details = await provider.interactionDetails(req, res);
     if (details.uid !== uid) return this.send(res, 400, 'The sign-in has ended: start again.');
     if (req.method === 'GET') return this.send(res, 200, signInForm(uid, null));
     const person = demoPersonOf(await readBody(req, 1_000));
@@ -163,15 +179,10 @@ export class SandboxIdentity {
     // Bounded: the oldest person seen goes first (signed in again, they come back).
     if (this.people.size >= PEOPLE_MAX) this.people.delete(this.people.keys().next().value!);
     this.people.set(sub, person);
-    const grant = new this.provider.Grant({ accountId: sub, clientId: this.options.clientId });
+    const grant = new provider.Grant({ accountId: sub, clientId: this.options.clientId });
     grant.addOIDCScope('openid organisation');
     const grantId = await grant.save();
-    await this.provider.interactionFinished(
-      req,
-      res,
-      { login: { accountId: sub }, consent: { grantId } },
-      { mergeWithLastSubmission: false },
-    );
+    await provider.interactionFinished(req, res, { login: { accountId: sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
   }
 
   private send(res: ServerResponse, status: number, body: string): void {

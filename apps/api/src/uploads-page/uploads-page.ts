@@ -26,7 +26,6 @@ import { PersonSignIn } from './person-sign-in';
 import { SANDBOX_CLIENT_SECRET, SandboxIdentity, serveSandboxIdentity } from './sandbox-identity';
 import { signInRoutes } from './sign-in-routes';
 import { DEMO_PROVIDER } from '../sandbox';
-import type Provider from 'oidc-provider';
 
 /** 413 as the start page's error summary; a storage fault 503 with `Retry-After`; anything else without its details. */
 async function errorPage(
@@ -66,7 +65,6 @@ export class UploadsPage implements OnApplicationShutdown {
   private fastify: FastifyInstance | null = null;
   private person: PersonSignIn | null = null;
   private identity: SandboxIdentity | null = null;
-  private providerClass: typeof Provider | null = null;
 
   constructor(
     uploads: Uploads,
@@ -135,7 +133,7 @@ export class UploadsPage implements OnApplicationShutdown {
         roleClaim: this.signIn.roleClaim,
         providerNames: { [DEMO_PROVIDER.ukprn]: DEMO_PROVIDER.name },
       },
-      this.providerClass!,
+      async () => (await import('oidc-provider')).default,
     );
     return this.identity;
   }
@@ -144,11 +142,7 @@ export class UploadsPage implements OnApplicationShutdown {
   async serve(fastify: FastifyInstance): Promise<void> {
     const ctx = this.ctx;
     this.fastify = fastify;
-    if (this.withOwnIdentity) {
-      // Loaded only where it is served: production never loads it.
-      this.providerClass = (await import('oidc-provider')).default;
-      serveSandboxIdentity(fastify, () => this.sandboxIdentity());
-    }
+    if (this.withOwnIdentity) serveSandboxIdentity(fastify, () => this.sandboxIdentity());
     await fastify.register(
       async (scope) => {
         scope.removeAllContentTypeParsers();
