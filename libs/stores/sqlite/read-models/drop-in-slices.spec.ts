@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { dropInSlices } from './drop-in-slices';
+import { dropInSlices, releaseFreePages } from './drop-in-slices';
+import { openReadStoreFile } from './read-store-file';
 
 describe('dropInSlices (docs/DESIGN.md "Projection versions and blue/green rebuilds")', () => {
   let dir: string;
@@ -59,5 +60,64 @@ describe('dropInSlices (docs/DESIGN.md "Projection versions and blue/green rebui
     db.exec(`DROP INDEX rows_a_body; DELETE FROM rows_a WHERE id <= 1000`);
     await dropInSlices(db, ['rows_a', 'counts_a'], { pauseMs: 0 });
     expect(names()).toEqual(['kept']);
+  });
+});
+
+describe('releaseFreePages', () => {
+  let dir: string;
+
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-free-pages-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** A file with 4,000 rows of 3,000 bytes in `gone` and one row in `kept`, by `open`. */
+  function filled(open: (file: string) => Database.Database): Database.Database {
+    const db = open(path.join(dir, 'rm.sqlite'));
+    db.exec(`CREATE TABLE gone (body BLOB NOT NULL); CREATE TABLE kept (x INTEGER)`);
+    const insert = db.prepare(`INSERT INTO gone (body) VALUES (randomblob(3000))`);
+    db.transaction(() => {
+      for (let i = 0; i < 4000; i++) insert.run();
+    })();
+    return db;
+  }
+  const pages = (db: Database.Database) => db.pragma('page_count', { simple: true }) as number;
+  const free = (db: Database.Database) => db.pragma('freelist_count', { simple: true }) as number;
+
+  it('gives a read store file the pages of a dropped table back, in transactions with the lock free between them', async () => {
+    const db = filled((file) => openReadStoreFile(file, {}));
+    const other = new Database(path.join(dir, 'rm.sqlite'), { timeout: 0 });
+    try {
+      const before = pages(db);
+      await dropInSlices(db, ['gone'], { pauseMs: 0 });
+      expect(free(db)).toBeGreaterThan(3000);
+      const slices: number[] = [];
+      await releaseFreePages(db, {
+        onSlice: (_what, n) => {
+          slices.push(n);
+          other.prepare(`INSERT INTO kept (x) VALUES (?)`).run(n);
+        },
+      });
+      expect(free(db)).toBe(0);
+      expect(pages(db)).toBeLessThan(before / 10);
+      expect(slices.length).toBeGreaterThan(1);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      expect(fs.statSync(path.join(dir, 'rm.sqlite')).size).toBe(pages(db) * (db.pragma('page_size', { simple: true }) as number));
+      expect(db.prepare('SELECT COUNT(*) FROM kept').pluck().get()).toBe(slices.length);
+    } finally {
+      other.close();
+      db.close();
+    }
+  });
+
+  it('leaves a file made before incremental vacuum as it is: its free pages stay for later writes', async () => {
+    const db = filled((file) => new Database(file));
+    try {
+      await dropInSlices(db, ['gone'], { pauseMs: 0 });
+      const freeBefore = free(db);
+      await releaseFreePages(db, { pauseMs: 0 });
+      expect(free(db)).toBe(freeBefore);
+      expect(freeBefore).toBeGreaterThan(3000);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -23,11 +23,7 @@ export interface SliceOptions {
  */
 export async function dropInSlices(db: Database.Database, tables: readonly string[], options: SliceOptions = {}): Promise<void> {
   const lock = new SharedWriteLock(db);
-  const step = async (rows: number, write: () => void): Promise<void> => {
-    if (options.pauseMs === undefined) return lock.run(rows, write);
-    write();
-    await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
-  };
+  const step = slicer(lock, options);
   const exists = db.prepare<[string], number>(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).pluck();
   const attached = db.prepare<[string], { type: string; name: string }>(
     `SELECT type, name FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL`,
@@ -52,9 +48,41 @@ export async function dropInSlices(db: Database.Database, tables: readonly strin
   }
 }
 
+/** A slice's transaction: {@link SharedWriteLock.run}, or `write` then the fixed pause of `options`. */
+function slicer(lock: SharedWriteLock, options: SliceOptions): (units: number, write: () => void) => Promise<void> {
+  return async (units, write) => {
+    if (options.pauseMs === undefined) return lock.run(units, write);
+    write();
+    await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
+  };
+}
+
+/** SQLite's `auto_vacuum` mode that keeps free pages until `PRAGMA incremental_vacuum` returns them. */
+const AUTO_VACUUM_INCREMENTAL = 2;
+
+/**
+ * Gives the file's free pages back to the file system, as many as were free when called, in slices of the write lock as
+ * {@link dropInSlices} takes it (each slice an `incremental_vacuum` of that many pages; `onSlice` told `free pages` and the count). Only
+ * a file made with `auto_vacuum = INCREMENTAL` (`openReadStoreFile`); older files keep their free pages for later writes. The file
+ * shrinks at the WAL's next checkpoint.
+ */
+export async function releaseFreePages(db: Database.Database, options: SliceOptions = {}): Promise<void> {
+  if (db.pragma('auto_vacuum', { simple: true }) !== AUTO_VACUUM_INCREMENTAL) return;
+  const lock = new SharedWriteLock(db);
+  const step = slicer(lock, options);
+  const freePages = db.prepare<[], number>('PRAGMA freelist_count').pluck();
+  for (let left = freePages.get()!; left > 0;) {
+    const pages = Math.min(left, lock.size());
+    await step(pages, () => db.exec(`PRAGMA incremental_vacuum(${pages})`));
+    options.onSlice?.('free pages', pages);
+    left = Math.min(left - pages, freePages.get()!);
+  }
+}
+
 /**
  * Drops every store recorded in `projection_drops` (a swap's old store), each with
- * {@link dropInSlices} and then its checkpoint and its record, until none is left.
+ * {@link dropInSlices} and then its checkpoint and its record, until none is left; then
+ * {@link releaseFreePages}.
  */
 export async function dropRecordedStores(
   db: Database.Database,
@@ -71,6 +99,7 @@ export async function dropRecordedStores(
       }).immediate();
     }
   }
+  await releaseFreePages(db, options);
 }
 
 /** False for a `WITHOUT ROWID` table (small ones here: dropped whole). */

@@ -4,9 +4,14 @@ import type { ReadStoreConnectionOptions } from './wal-checkpointer';
 /** The projections only: rebuilt from the log on demand, moved aside and built afresh when damaged (docs/operations.md "Health"). */
 export const READ_STORE_FILE = 'read-models.sqlite';
 
-/** `secure_delete`, so an erased trainee leaves no bytes in the file (docs/DESIGN.md "Personal data"). */
+/**
+ * `secure_delete`, so an erased trainee leaves no bytes in the file (docs/DESIGN.md "Personal data"); a new file with
+ * `auto_vacuum = INCREMENTAL`, so the pages of a dropped store go back to the file system (`releaseFreePages`). SQLite takes the
+ * setting only before the file's first table: an older file keeps `NONE`.
+ */
 export function openReadStoreFile(filename: string, options: ReadStoreConnectionOptions): Database.Database {
   const db = openPrivateDatabase(filename);
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('secure_delete = ON');
