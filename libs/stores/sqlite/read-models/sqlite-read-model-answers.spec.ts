@@ -6,6 +6,9 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { contractFor } from '@app/trainees/contract';
+import { traineeStreamId } from '@app/trainees/decider';
+import { traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
+import { newEventId, toEventData } from '@app/event-sourcing';
 import { PROJECTION_VERSIONS } from '@app/runtime/projector';
 import type { SqliteEventStore } from '../event-log/sqlite-event-store';
 import { SqliteReadModel } from './sqlite-read-model';
@@ -36,7 +39,9 @@ describe('Stored answer bytes (docs/DESIGN.md "Answers stored as bytes")', () =>
 
   it('sends the bytes stored at the last change (not a rendering per read), and renders when the store is of another projection version', async () => {
     const { rm, raw } = await projected();
-    raw.prepare(`UPDATE trainee_answers_${V} SET body = ?, item_end = 11 WHERE version = 'v2025.0'`).run(Buffer.from('{"stored":1,"x":2}'));
+    raw
+      .prepare(`UPDATE trainee_answers_${V} SET body = ?, item_end = 11, base = NULL WHERE version = 'v2025.0'`)
+      .run(Buffer.from('{"stored":1,"x":2}'));
     expect((await rm.getTraineeAnswer('t1', 'v2025.0'))?.body.toString()).toBe('{"stored":1,"x":2}');
     expect((await rm.listTraineeAnswers(query, 'v2025.0')).items.map(String)).toEqual(['{"stored":1}', '{"stored":1}']);
 
@@ -87,5 +92,58 @@ describe('Stored answer bytes (docs/DESIGN.md "Answers stored as bytes")', () =>
     expect((await rm.listTraineeAnswers(query, 'v2026.1')).items.map(String)).toEqual(items);
     expect(items.map((i) => JSON.parse(i).trainee_id).sort()).toEqual(['T0', 'T1']);
     for (const c of [rm, raw]) c.close();
+  });
+
+  it('stores the newest version’s answer whole and an older one as a patch over it, and serves both byte for byte', async () => {
+    const { rm, raw } = await projected();
+    const stored = raw
+      .prepare(`SELECT version, base, length(body) AS bytes FROM trainee_answers_${V} WHERE seq = (SELECT MIN(seq) FROM trainees_${V})`)
+      .all() as { version: string; base: string | null; bytes: number }[];
+    expect(stored.map((r) => [r.version, r.base])).toEqual([
+      ['v2025.0', 'v2026.1'],
+      ['v2026.1', null],
+    ]);
+    expect(stored[0].bytes * 5).toBeLessThan(stored[1].bytes);
+    const newer = new SqliteReadModel(join(dir, 'rm.sqlite'), { codeVersions: { trainees: PROJECTION_VERSIONS.trainees + 1 } });
+    for (const version of ['v2025.0', 'v2026.1'] as const) {
+      for (const id of ['T0', 'T1']) {
+        // The other code version renders from the document: what the stored bytes must equal.
+        expect((await rm.getTraineeAnswer(id, version))?.body.toString()).toBe(
+          (await newer.getTraineeAnswer(id, version))?.body.toString(),
+        );
+      }
+      expect((await rm.listTraineeAnswers(query, version)).items.map(String)).toEqual(
+        (await newer.listTraineeAnswers(query, version)).items.map(String),
+      );
+    }
+    for (const c of [rm, newer, raw]) c.close();
+  });
+
+  it('renders from the document where a patch’s base is missing, and reads a store whose answers have no base column', async () => {
+    const { rm, raw } = await projected();
+    const single = (await rm.getTraineeAnswer('T0', 'v2025.0'))!.body.toString();
+    const items = (await rm.listTraineeAnswers(query, 'v2025.0')).items.map(String);
+    raw.exec(`DELETE FROM trainee_answers_${V} WHERE version = 'v2026.1'`);
+    expect((await rm.getTraineeAnswer('T0', 'v2025.0'))!.body.toString()).toBe(single);
+    expect((await rm.listTraineeAnswers(query, 'v2025.0')).items.map(String)).toEqual(items);
+    rm.close();
+    // A store from before patches: whole answers, no `base` column.
+    raw.exec(`DELETE FROM trainee_answers_${V}; ALTER TABLE trainee_answers_${V} DROP COLUMN base`);
+    const reopened = new SqliteReadModel(join(dir, 'rm.sqlite'));
+    expect((await reopened.getTraineeAnswer('T0', 'v2025.0'))!.body.toString()).toBe(single);
+    const from = (await store.readAll({ maxCount: 1000 })).length;
+    await store.appendToStream(
+      traineeStreamId('T0'),
+      toEventData(
+        [traineeUpdated({ trainee_id: 'T0', changes: { middle_names: 'Again' }, at: '2026-03-01T00:00:00.000Z' })],
+        {
+          occurredAt: '2026-03-01T00:00:00.000Z',
+        },
+        newEventId,
+      ),
+    );
+    await reopened.applyBatch((await store.readAll({ maxCount: 1000 })).slice(from));
+    expect(raw.prepare(`SELECT COUNT(*) FROM trainee_answers_${V} WHERE base = 'v2026.1'`).pluck().get()).toBeGreaterThan(0);
+    for (const c of [reopened, raw]) c.close();
   });
 });

@@ -1,8 +1,10 @@
 import { renderTraineeAnswers, type TraineeAnswer } from '@app/trainees/answers';
+import type { ApiVersion } from '@app/trainees/record';
 import { type StoredChange, changeOf } from '@app/changes';
 import type { TraineeEvent } from '@app/trainees/decider';
 import { type RecordedEvent, decodeBatch, foldBatch, type OnApplied } from '@app/event-sourcing';
 import { traineeKeys, traineeProjection, type TraineeDocument } from '@app/trainees/read';
+import { answerPatch } from './answer-patch';
 
 /** Named parameters of its upsert. */
 export interface TraineeRow {
@@ -30,13 +32,34 @@ export interface ChangeRow {
   change: string;
 }
 
+/**
+ * A trainee's answer in `version` as stored: `body` the whole answer when `base` is null, else an {@link answerPatch} over the answer
+ * stored for `base`; `itemEnd` as {@link TraineeAnswer}'s, of the whole answer.
+ */
+export interface StoredAnswer extends TraineeAnswer {
+  base: ApiVersion | null;
+}
+
 /** Its row, its answer bytes per version and its changes, as JSON already (a bulk build renders them in a worker, which posts strings). */
 export interface PreparedTrainee {
   row: TraineeRow;
   /** Erased: its row and answers deleted, not written (`answers` empty); its changes kept. */
   erased: boolean;
-  answers: TraineeAnswer[];
+  answers: StoredAnswer[];
   changes: ChangeRow[];
+}
+
+/**
+ * The answers to store (docs/DESIGN.md "Answers stored as bytes"): the newest version's whole, each other as a patch over it where
+ * one pays, else whole.
+ */
+export function storedAnswers(answers: readonly TraineeAnswer[]): StoredAnswer[] {
+  const newest = answers[answers.length - 1];
+  return answers.map((answer) => {
+    if (answer === newest) return { ...answer, base: null };
+    const patch = answerPatch(newest.body, answer.body);
+    return patch ? { ...answer, body: patch, base: newest.version } : { ...answer, base: null };
+  });
 }
 
 /**
@@ -68,6 +91,6 @@ export function prepareTrainees(
       doc: JSON.stringify(after.trainee),
     };
     const erased = after.erased === true;
-    return { row, erased, answers: erased ? [] : renderTraineeAnswers(after.trainee), changes: changes.get(key) ?? [] };
+    return { row, erased, answers: erased ? [] : storedAnswers(renderTraineeAnswers(after.trainee)), changes: changes.get(key) ?? [] };
   });
 }

@@ -28,3 +28,9 @@ export function addHeadHashColumn(db: Database.Database, table: string): void {
   if ((db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === 'head_hash')) return;
   db.exec(`ALTER TABLE ${table} ADD COLUMN head_hash TEXT`);
 }
+
+/** The answers' `base` (docs/DESIGN.md "Answers stored as bytes"): null in an older store's rows, each then a whole answer. */
+export function addAnswerBaseColumn(db: Database.Database, table: string): void {
+  if ((db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === 'base')) return;
+  db.exec(`ALTER TABLE ${table} ADD COLUMN base TEXT`);
+}

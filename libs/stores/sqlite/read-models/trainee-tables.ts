@@ -13,7 +13,8 @@ import {
   type TraineeListQuery,
   type OwnedAnswer,
 } from '@app/trainees/read';
-import { addHeadHashColumn, keepTraineeCounts } from './trainee-table-upgrades';
+import { addAnswerBaseColumn, addHeadHashColumn, keepTraineeCounts } from './trainee-table-upgrades';
+import { applyAnswerPatch } from './answer-patch';
 import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
 import { STATUS_SQL } from './status-sql';
 
@@ -30,6 +31,9 @@ interface AnswerRow {
   doc: string;
   body: Buffer | null;
   item_end: number | null;
+  /** The stored answer `body` is a patch over (`base_body`), or null: `body` is the answer. */
+  base: string | null;
+  base_body: Buffer | null;
 }
 
 /** The columns of the secondary indexes (the MongoDB adapter declares the same, `TRAINEE_INDEXES`). */
@@ -95,17 +99,19 @@ export class TraineeTables {
     this.changesKeyedByPosition = createChangesTable(db, f);
     this.createIndexes();
     const a = (this.answersTable = `trainee_answers_${store}`);
-    // One row per trainee and version, keyed by the row's seq, the item's bytes leading the body; a rowid table (WITHOUT ROWID filled more
-    // slowly with rows this large: 3.1 s against 2.3 s for 20k trainees).
+    // One row per trainee and version, keyed by the row's seq, the item's bytes leading the answer; a rowid table (WITHOUT ROWID filled
+    // more slowly with rows this large: 3.1 s against 2.3 s for 20k trainees). `body` is a patch over version `base`'s answer when set.
     db.exec(`
       CREATE TABLE IF NOT EXISTS ${a} (
         seq INTEGER NOT NULL,
         version TEXT NOT NULL,
         item_end INTEGER NOT NULL,
         body BLOB NOT NULL,
+        base TEXT,
         PRIMARY KEY (seq, version)
       );
     `);
+    addAnswerBaseColumn(db, a);
     this.insertChange = db.prepare(`INSERT OR IGNORE INTO ${f} (position, ukprn, change) VALUES (?, ?, ?)`);
     this.changesIn = db
       .prepare<[number, number, number], string>(`SELECT change FROM ${f} WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`)
@@ -119,11 +125,12 @@ export class TraineeTables {
     this.count = db.prepare(`SELECT COALESCE(SUM(n), 0) AS n FROM ${c}`);
     this.countOf = db.prepare<[string, number], number>(`SELECT n FROM ${c} WHERE ukprn = ? AND start_cycle = ?`).pluck();
     this.upsertAnswer = db.prepare(`
-      INSERT INTO ${a} (seq, version, item_end, body) VALUES (?, ?, ?, ?)
-      ON CONFLICT (seq, version) DO UPDATE SET item_end = excluded.item_end, body = excluded.body`);
+      INSERT INTO ${a} (seq, version, item_end, body, base) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (seq, version) DO UPDATE SET item_end = excluded.item_end, body = excluded.body, base = excluded.base`);
     this.getAnswer = db.prepare(`
-      SELECT t.ukprn, CASE WHEN a.body IS NULL THEN t.doc END AS doc, a.body, a.item_end
-      FROM ${t} t LEFT JOIN ${a} a ON a.seq = t.seq AND a.version = ? WHERE t.trainee_id_lower = ?`);
+      SELECT t.ukprn, CASE WHEN a.body IS NULL THEN t.doc END AS doc, a.body, a.item_end, a.base, b.body AS base_body
+      FROM ${t} t LEFT JOIN ${a} a ON a.seq = t.seq AND a.version = ? LEFT JOIN ${a} b ON b.seq = t.seq AND b.version = a.base
+      WHERE t.trainee_id_lower = ?`);
     this.docBySeq = db.prepare<[number], string>(`SELECT doc FROM ${t} WHERE seq = ?`).pluck();
     this.get = db.prepare(`SELECT doc, revision, head_hash, seq FROM ${t} WHERE trainee_id_lower = ?`);
     // The guard on the stored revision never lets a write replace a newer document.
@@ -176,24 +183,30 @@ export class TraineeTables {
     // One statement: the page's seqs (from the list index) joined to their stored items.
     const { whereSql, params, totalCount, offset, dir } = this.listQuery(q);
     if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { totalCount, items: [] };
+    // A patch row's item is cut from the answer its patch and base body make.
     const rows = this.list(
-      `SELECT p.seq, substr(a.body, 1, a.item_end) FROM
+      `SELECT p.seq, CASE WHEN a.base IS NULL THEN substr(a.body, 1, a.item_end) ELSE a.body END, a.item_end, a.base, b.body FROM
          (SELECT seq, updated_at FROM {T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset) p
-       LEFT JOIN {A} a ON a.seq = p.seq AND a.version = @version ORDER BY p.updated_at ${dir}, p.seq DESC`,
+       LEFT JOIN {A} a ON a.seq = p.seq AND a.version = @version LEFT JOIN {A} b ON b.seq = p.seq AND b.version = a.base
+       ORDER BY p.updated_at ${dir}, p.seq DESC`,
     )
       .raw()
-      .all({ ...params, limit: q.perPage, offset, version }) as [number, Buffer | null][];
-    const items = rows.map(([seq, item]) =>
-      item ? Buffer.concat([item, CLOSE]) : answerItem(renderTraineeAnswer(JSON.parse(this.getBySeq(seq)) as Trainee, version)),
-    );
+      .all({ ...params, limit: q.perPage, offset, version }) as [number, Buffer | null, number | null, string | null, Buffer | null][];
+    const items = rows.map(([seq, stored, itemEnd, base, baseBody]) => {
+      if (stored && base === null) return Buffer.concat([stored, CLOSE]);
+      if (stored && baseBody) return Buffer.concat([applyAnswerPatch(baseBody, stored).subarray(0, itemEnd!), CLOSE]);
+      return answerItem(renderTraineeAnswer(JSON.parse(this.getBySeq(seq)) as Trainee, version));
+    });
     return { totalCount, items };
   }
 
   /** With its provider, or null: the stored bytes, or rendered from the document when none are stored or `stored` is false. */
   answer(traineeId: string, version: ApiVersion, stored: boolean): OwnedAnswer | null {
     const row = stored ? this.getAnswer.get(version, traineeIdKey(traineeId)) : undefined;
-    if (row?.body) return { ukprn: row.ukprn, body: row.body };
-    const trainee = row ? (JSON.parse(row.doc) as Trainee) : this.trainee(traineeId);
+    if (row?.body && row.base === null) return { ukprn: row.ukprn, body: row.body };
+    if (row?.body && row.base_body) return { ukprn: row.ukprn, body: applyAnswerPatch(row.base_body, row.body) };
+    // No answer stored, or a patch whose base is gone: rendered from the document.
+    const trainee = row?.doc ? (JSON.parse(row.doc) as Trainee) : this.trainee(traineeId);
     return trainee ? { ukprn: trainee.ukprn, body: renderTraineeAnswer(trainee, version).body } : null;
   }
 
@@ -269,7 +282,7 @@ export class TraineeTables {
         continue;
       }
       if (this.upsert.run(row).changes === 0) continue;
-      for (const answer of answers) this.upsertAnswer.run(row.created_position, answer.version, answer.itemEnd, answer.body);
+      for (const answer of answers) this.upsertAnswer.run(row.created_position, answer.version, answer.itemEnd, answer.body, answer.base);
     }
   }
 
