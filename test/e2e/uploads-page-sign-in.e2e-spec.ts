@@ -72,7 +72,7 @@ describe('signing in to the uploads page with an account', () => {
     expect((await a.get('/uploads')).text).toContain(named(A));
   });
 
-  it('records the person’s sub in the metadata of the events they cause, never their name; a token’s write records none', async () => {
+  it('records the person’s sub in their events’ metadata, their submit’s trainees’ too, never their name; a token’s none', async () => {
     const browser = client();
     const name = 'Ada Quillfeather';
     await browser.signInAsPerson({ ukprn: A, name });
@@ -88,6 +88,19 @@ describe('signing in to the uploads page with an account', () => {
     expect(users.size).toBe(1);
     expect([...users][0]).toMatch(/^sandbox-[\w-]{22}$/);
     expect(JSON.stringify(events.map((e) => e.metadata))).not.toContain('Quillfeather');
+
+    // Each row's trainee was written by the background at the submit: its events carry the same person's sub.
+    const result = await browser.settled(location);
+    expect(result.text).toContain('Trainees added');
+    const rowTrainees = (await api.infra.eventStore.readStream(`upload-${uploadId}`)).flatMap((e) =>
+      e.type === 'UploadRowAppended' ? [(e.data as { trainee_id: string }).trainee_id] : [],
+    );
+    expect(rowTrainees).toHaveLength(1);
+    const traineeEvents = await api.infra.eventStore.readStream(`trainee-${rowTrainees[0]}`);
+    expect(traineeEvents.map((e) => [e.type, e.metadata.userId])).toEqual(
+      ['TraineeRegistered', 'PlacementAdded', 'DegreeAdded', 'TraineeSubmittedForTrn'].map((type) => [type, [...users][0]]),
+    );
+    expect(JSON.stringify(traineeEvents.map((e) => e.metadata))).not.toContain('Quillfeather');
 
     const token = await api.providerToken(B);
     const viaToken = new PageClient(api.baseUrl);

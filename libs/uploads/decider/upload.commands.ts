@@ -24,11 +24,12 @@ export interface RecordUploadCheck {
   now: string;
 }
 
-/** The trainee each row writes to: a new id, or the trainee recommended. */
+/** The trainee each row writes to: a new id, or the trainee recommended; `submitted_by`: the person submitting (their `sub`), if one. */
 export interface SubmitUpload {
   type: 'SubmitUpload';
   upload_id: string;
   targets: RowTarget[];
+  submitted_by?: string | null;
   now: string;
 }
 

@@ -265,6 +265,20 @@ describe('submitting', () => {
     expect(fold([received, checkedClean, submitted])).toMatchObject({ status: 'in_progress', submitted_at: T2 });
   });
 
+  it('records the person who submitted it, when a person did, for the rows’ writes', () => {
+    const byPerson = { ...submitted, data: { ...submitted.data, submitted_by: 'sub-1' } } as UploadEvent;
+    spec
+      .given([received, checkedClean])
+      .when({ ...submit(), submitted_by: 'sub-1' } as UploadCommand)
+      .then([byPerson]);
+    expect(fold([received, checkedClean, byPerson]).submitted_by).toBe('sub-1');
+    spec
+      .given([received, checkedClean])
+      .when({ ...submit(), submitted_by: null } as UploadCommand)
+      .then([submitted]);
+    expect(fold([received, checkedClean, submitted]).submitted_by).toBeNull();
+  });
+
   it('refuses a file not checked yet, or checked with errors (422)', () => {
     spec
       .given([received])

@@ -83,7 +83,8 @@ function submit(command: SubmitUpload, state: UploadState): UploadEvent[] {
       throw new UploadConflict('cancelled');
   }
   const rows = submittedTargets(command.targets, state.rows);
-  return [{ type: 'UploadSubmitted', data: { upload_id: command.upload_id, rows, at: command.now } }];
+  const by = command.submitted_by ? { submitted_by: command.submitted_by } : {};
+  return [{ type: 'UploadSubmitted', data: { upload_id: command.upload_id, rows, ...by, at: command.now } }];
 }
 
 function recordOutcomes(command: RecordRowOutcomes, state: UploadState): UploadEvent[] {

@@ -66,10 +66,13 @@ export interface UploadChecked {
   data: { upload_id: string; rows: number[]; error_count: number; messages_sha256: string | null; errors?: RowError[]; at: string };
 }
 
-/** Each row's trainee, fixed once, so a resumed process writes each row to the same trainee and never twice. */
+/**
+ * Each row's trainee, fixed once, so a resumed process writes each row to the same trainee and never twice. `submitted_by`: the
+ * person who submitted it (their opaque `sub`, as the events' `userId`), absent for a submit with a token; the rows' writes carry it.
+ */
 export interface UploadSubmitted {
   type: 'UploadSubmitted';
-  data: { upload_id: string; rows: RowTarget[]; at: string };
+  data: { upload_id: string; rows: RowTarget[]; submitted_by?: string; at: string };
 }
 
 export interface UploadRowAppended {

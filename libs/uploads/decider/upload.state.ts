@@ -41,6 +41,8 @@ export interface UploadState {
   messages_sha256: string | null;
   /** Each submitted row and its trainee, in row order (empty until submitted). */
   submission: readonly RowTarget[];
+  /** The person who submitted it (their `sub`); null before a submit, or for a submit with a token. */
+  submitted_by: string | null;
   /** The outcome of each submitted row that has one, by row number. */
   outcomes: Readonly<Record<number, RowOutcome>>;
   received_at: string | null;
@@ -67,6 +69,7 @@ export const initialUploadState: UploadState = {
   errors: [],
   messages_sha256: null,
   submission: [],
+  submitted_by: null,
   outcomes: {},
   received_at: null,
   checked_at: null,
@@ -104,7 +107,13 @@ export function evolveUpload(state: UploadState, event: UploadEvent): UploadStat
       return { ...next, rows: [...rows], error_count, errors, messages_sha256, status, checked_at: at };
     }
     case 'UploadSubmitted':
-      return { ...next, submission: [...event.data.rows], status: 'in_progress', submitted_at: at };
+      return {
+        ...next,
+        submission: [...event.data.rows],
+        submitted_by: event.data.submitted_by ?? null,
+        status: 'in_progress',
+        submitted_at: at,
+      };
     case 'UploadRowAppended': {
       const { row, trainee_id } = event.data;
       return { ...next, outcomes: { ...state.outcomes, [row]: { row, trainee_id } } };

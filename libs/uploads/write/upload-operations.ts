@@ -24,9 +24,13 @@ const receipts = new KeyedLock();
 
 const OUTCOMES_PER_BATCH = 25;
 
-/** The provider and API version; no token or request. */
-function uploadCaller(state: UploadState): Caller {
-  return { ukprn: state.ukprn!, tokenId: null, apiVersion: state.api_version!, requestId: null };
+/**
+ * The provider and API version; no token or request. Writing the rows (`append`), also the person who submitted the upload, so the
+ * trainees' events record who caused them as a person's own write does.
+ */
+function uploadCaller(state: UploadState, work: 'check' | 'append'): Caller {
+  const userId = work === 'append' ? state.submitted_by : null;
+  return { ukprn: state.ukprn!, tokenId: null, apiVersion: state.api_version!, requestId: null, ...(userId ? { userId } : {}) };
 }
 
 /** `UploadNotFound` unless it is `caller`'s. */
@@ -93,7 +97,8 @@ async function submitTargets(ports: UploadPorts, uploadId: string, state: Upload
 }
 
 /**
- * Fixes each row's trainee, so a resumed process writes each once, and appends `UploadSubmitted`; the state, `in_progress`. Throws
+ * Fixes each row's trainee, so a resumed process writes each once, and appends `UploadSubmitted` naming the person who submits (the
+ * caller's `userId`), whose rows' writes then carry it; the state, `in_progress`. Throws
  * `UploadNotFound`, `UploadNotSubmittable` (422), `UploadConflict` (409).
  */
 export async function submitUpload(ports: UploadPorts, caller: Caller, uploadId: string, kind: UploadKind): Promise<UploadState> {
@@ -101,7 +106,14 @@ export async function submitUpload(ports: UploadPorts, caller: Caller, uploadId:
   // Targets only for a submit the decider will take; otherwise it refuses with the reason.
   const targets = state.status === 'validated' ? await submitTargets(ports, uploadId, state) : [];
   const now = ports.trainees.clock().toISOString();
-  return runUploadCommand(ports, uploadId, writeContext(caller, now), () => ({ type: 'SubmitUpload', upload_id: uploadId, targets, now }));
+  const submitted_by = caller.userId ?? null;
+  return runUploadCommand(ports, uploadId, writeContext(caller, now), () => ({
+    type: 'SubmitUpload',
+    upload_id: uploadId,
+    targets,
+    submitted_by,
+    now,
+  }));
 }
 
 /** Before it is submitted. Throws `UploadNotFound`, `UploadConflict` (409). */
@@ -131,7 +143,7 @@ async function workLeft(ports: UploadPorts, uploadId: string, pace: WorkPace): P
   if (work === null) return;
   const table = await uploadTable(ports, uploadId, state);
   if (table === null) return;
-  const caller = uploadCaller(state);
+  const caller = uploadCaller(state, work);
   const version = uploadVersion(state.api_version);
   const adding = state.kind === 'add_trainees';
   if (work === 'check') {
