@@ -76,6 +76,20 @@ describe('the uploads page over HTTP', () => {
     expect(text).toContain('<label class="govuk-label govuk-label--m" for="token">API token</label>');
   });
 
+  it('has the generic header, naming the service without GOV.UK’s crown, on every page: the service is not on GOV.UK', async () => {
+    const c = client();
+    const pages = [await c.get('/uploads'), await c.get('/uploads/no-such-page')];
+    await c.signIn(tokenA);
+    pages.push(await c.get('/uploads'));
+    for (const page of pages) {
+      expect(page.text).toMatch(
+        /<header class="govuk-generic-header">[\s\S]*?<a href="\/uploads" class="govuk-generic-header__homepage-link">Register trainee teachers<\/a>/,
+      );
+      expect(page.text).not.toMatch(/govuk-header__|aria-label="GOV.UK"|<title>GOV.UK<\/title>|govuk-service-navigation__service-name/);
+      expect(page.text).toContain('class="govuk-service-navigation__list"');
+    }
+  });
+
   it('refuses a wrong or empty token with an error summary, and a form without its CSRF token with 403', async () => {
     const c = client();
     const wrong = await c.signIn('sandbox_not-a-token');
@@ -252,5 +266,30 @@ describe('the uploads page over HTTP', () => {
     for (let i = 0; i < 20; i++) await client().get('/uploads');
     expect((await oldest.post('/uploads/sign-in', { token: tokenA })).status).toBe(403);
     expect((await client().signIn(tokenA)).status).toBe(303);
+  });
+});
+
+describe('the uploads page on GOV.UK (PAGES_ON_GOV_UK=true)', () => {
+  let api: RunningApi;
+  beforeAll(async () => {
+    api = await RunningApi.start({ pagesOnGovUk: true });
+  });
+  afterAll(() => api.close());
+
+  it('has GOV.UK’s header with its crown logo, the service named in the service navigation, on every page', async () => {
+    const c = new PageClient(api.baseUrl);
+    const token = await api.providerToken(A);
+    const pages = [await c.get('/uploads'), await c.get('/uploads/no-such-page')];
+    await c.signIn(token);
+    pages.push(await c.get('/uploads'));
+    for (const page of pages) {
+      expect(page.text).toMatch(
+        /<header class="govuk-header" data-module="govuk-header">[\s\S]*?class="govuk-header__logotype" aria-label="GOV.UK"/,
+      );
+      expect(page.text).toMatch(
+        /<span class="govuk-service-navigation__service-name"\s*><a href="\/uploads" class="govuk-service-navigation__link">Register trainee teachers<\/a><\/span\s*>/,
+      );
+      expect(page.text).not.toContain('govuk-generic-header');
+    }
   });
 });

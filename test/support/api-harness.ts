@@ -86,6 +86,8 @@ export class RunningApi {
       backups?: AppConfig['backups'];
       /** The providers' upload quotas (docs/operations.md "Limits"); the defaults unless given. */
       uploadQuotas?: Partial<AppConfig['uploadQuotas']>;
+      /** `PAGES_ON_GOV_UK`: the uploads page with GOV.UK's header; false (the default) the generic one. */
+      pagesOnGovUk?: boolean;
     } = {},
   ): Promise<RunningApi> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trainee-records-e2e-'));
@@ -125,6 +127,7 @@ export class RunningApi {
       auditDigest: options.auditDigest ?? null,
       backups: options.backups ?? null,
       uploadQuotas: { pendingMax: UPLOAD_PENDING_MAX_DEFAULT, dailyBytes: UPLOAD_DAILY_BYTES_DEFAULT, ...options.uploadQuotas },
+      pagesOnGovUk: options.pagesOnGovUk ?? false,
       ...options.server,
     };
     const app = await createApp(config, options.logger ?? createLogger('silent'));

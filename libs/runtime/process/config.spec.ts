@@ -272,3 +272,12 @@ describe('loadConfig: the uploads page’s sign-in (docs/operations.md "Signing 
     expect(problems({ OIDC_REDIRECT_URL: `https://x/${'a'.repeat(2_000)}` })).toMatch(/OIDC_REDIRECT_URL: must be/);
   });
 });
+
+describe('loadConfig: where the uploads page runs (docs/operations.md "Configuration")', () => {
+  it('is not on GOV.UK unless PAGES_ON_GOV_UK says so, and refuses a value that is no boolean', () => {
+    expect(loadConfig({}).pagesOnGovUk).toBe(false);
+    expect(loadConfig({ PAGES_ON_GOV_UK: 'true' }).pagesOnGovUk).toBe(true);
+    expect(loadConfig({ PAGES_ON_GOV_UK: 'false' }).pagesOnGovUk).toBe(false);
+    expect(() => loadConfig({ PAGES_ON_GOV_UK: 'gov.uk' })).toThrow(/PAGES_ON_GOV_UK: /);
+  });
+});

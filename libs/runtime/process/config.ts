@@ -68,6 +68,8 @@ export interface AppConfig {
   backups?: BackupScheduleConfig | null;
   /** The uploads page's sign-in; absent: the sandbox's (`SANDBOX_PAGE_SIGN_IN`), refused in production. */
   pageSignIn?: PageSignInConfig;
+  /** `PAGES_ON_GOV_UK`: the uploads page is served on GOV.UK, so it has GOV.UK's header; absent or false: the generic header. */
+  pagesOnGovUk?: boolean;
 }
 
 /** docs/change-feed.md "Retries"; the variables in {@link envSpec}. */
@@ -165,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { por
       typeof digestEvery === 'number' ? { everyMs: digestEvery, signingKeyFile: clean.AUDIT_SIGNING_KEY_FILE.trim() || null } : null,
     backups: typeof backups === 'string' ? null : backups,
     pageSignIn: pageSignIn as PageSignInConfig,
+    pagesOnGovUk: clean.PAGES_ON_GOV_UK,
   };
 }
 
@@ -282,6 +285,10 @@ function envSpec(port: number) {
     BACKUP_KEEP: count({ default: 28, desc: 'scheduled backups kept, the newest' }),
     BACKUP_DIR: str({ default: '', desc: 'where backups and the erasure ledger go' }),
     ...pageSignInEnv(),
+    PAGES_ON_GOV_UK: bool({
+      default: false,
+      desc: 'the uploads page runs on GOV.UK: GOV.UK’s header with its crown (false: the generic one)',
+    }),
   };
 }
 

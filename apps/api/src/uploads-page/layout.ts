@@ -1,7 +1,7 @@
 /**
  * The pages' skeleton: GOV.UK Frontend's page template (`dist/govuk/template.njk` of the
- * `govuk-frontend` package) written as HTML, with the header, the service navigation, the main
- * column and the footer; the error summary; and the Content-Security-Policy that lets the page run
+ * `govuk-frontend` package) written as HTML, with the header (GOV.UK's or the generic one, by where the service runs), the
+ * service navigation, the main column and the footer; the error summary; and the Content-Security-Policy that lets the page run
  * only its own scripts (docs/DESIGN.md "The uploads page").
  */
 import { createHash } from 'node:crypto';
@@ -84,7 +84,47 @@ function providerLine(signedIn: PageHolder | null): Html {
   </p>`;
 }
 
-/** The header, the service navigation (with a sign-out form once signed in). */
+/** The service's name, in the header or the service navigation. */
+const SERVICE_NAME = 'Register trainee teachers';
+
+/**
+ * Where the header goes, and the service navigation's service name: filled as each page is sent ({@link framedPage}), by whether the
+ * service runs on GOV.UK. A value on a page is escaped, so no value can write a slot.
+ */
+const HEADER_SLOT = '<!-- page header -->';
+const SERVICE_NAME_SLOT = '<!-- service navigation name -->';
+
+/** GOV.UK's header, with its crown logo: for a service on GOV.UK only. */
+const GOVUK_HEADER = html`<header class="govuk-header" data-module="govuk-header">
+  <div class="govuk-header__container govuk-width-container">
+    <div class="govuk-header__logo"><a href="/uploads" class="govuk-header__homepage-link">${new Html(GOVUK_LOGO_SVG)}</a></div>
+  </div>
+</header>`.text;
+
+/** The Design System's generic header, for a service not on GOV.UK: no crown, the service's name as its text. */
+const GENERIC_HEADER = html`<header class="govuk-generic-header">
+  <div class="govuk-generic-header__container govuk-width-container">
+    <div class="govuk-generic-header__logo"><a href="/uploads" class="govuk-generic-header__homepage-link">${SERVICE_NAME}</a></div>
+  </div>
+</header>`.text;
+
+/** Below GOV.UK's header, the service navigation names the service; below the generic header, which names it, it does not. */
+const SERVICE_NAVIGATION_NAME = html`<span class="govuk-service-navigation__service-name"
+  ><a href="/uploads" class="govuk-service-navigation__link">${SERVICE_NAME}</a></span
+>`.text;
+
+/**
+ * A page as sent: `onGovUk` (`PAGES_ON_GOV_UK`), GOV.UK's header (crown logo) and the service's name in the service navigation;
+ * otherwise the generic header with the service's name as its text (GOV.UK Design System "Generic header", for a government service
+ * not on the GOV.UK website: GOV.UK's header is for services on GOV.UK only). A text without the slots is answered as it is.
+ */
+export function framedPage(text: string, onGovUk: boolean): string {
+  return text
+    .replace(HEADER_SLOT, () => (onGovUk ? GOVUK_HEADER : GENERIC_HEADER))
+    .replace(SERVICE_NAME_SLOT, () => (onGovUk ? SERVICE_NAVIGATION_NAME : ''));
+}
+
+/** The header's slot, the service navigation (with a sign-out form once signed in). */
 function banner(signedIn: PageHolder | null): Html {
   const signOutCsrf = signedIn?.csrfToken ?? null;
   const signOut =
@@ -96,17 +136,11 @@ function banner(signedIn: PageHolder | null): Html {
             <button type="submit" class="govuk-button govuk-button--secondary govuk-!-margin-bottom-0">Sign out</button>
           </form>
         </li>`;
-  return html`<header class="govuk-header" data-module="govuk-header">
-      <div class="govuk-header__container govuk-width-container">
-        <div class="govuk-header__logo"><a href="/uploads" class="govuk-header__homepage-link">${new Html(GOVUK_LOGO_SVG)}</a></div>
-      </div>
-    </header>
+  return html`${new Html(HEADER_SLOT)}
     <section aria-label="Service information" class="govuk-service-navigation" data-module="govuk-service-navigation">
       <div class="govuk-width-container">
         <div class="govuk-service-navigation__container">
-          <span class="govuk-service-navigation__service-name"
-            ><a href="/uploads" class="govuk-service-navigation__link">Register trainee teachers</a></span
-          >
+          ${new Html(SERVICE_NAME_SLOT)}
           <nav aria-label="Menu" class="govuk-service-navigation__wrapper">
             <ul class="govuk-service-navigation__list" id="navigation">
               <li class="govuk-service-navigation__item">
@@ -120,10 +154,13 @@ function banner(signedIn: PageHolder | null): Html {
     </section>`;
 }
 
-/** A whole page in GOV.UK Frontend's template: `Error: ` before the title when the page has errors. */
+/**
+ * A whole page in GOV.UK Frontend's template: `Error: ` before the title when the page has errors; its header is left for
+ * {@link framedPage} to fill as the page is sent.
+ */
 export function page(content: PageContent): string {
   const errors = content.errors ?? [];
-  const title = `${errors.length > 0 ? 'Error: ' : ''}${content.title} – Register trainee teachers`;
+  const title = `${errors.length > 0 ? 'Error: ' : ''}${content.title} – ${SERVICE_NAME}`;
   return html`<!DOCTYPE html>
     <html lang="en" class="govuk-template">
       <head>

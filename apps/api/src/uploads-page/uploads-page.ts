@@ -15,7 +15,7 @@ import { VersionRegistry } from '../composition/versions';
 import { STORAGE_RETRY_AFTER_SECONDS, StorageFaults } from '../composition/storage-faults';
 import { LOGGER } from '../composition/tokens';
 import { Uploads } from '../uploads/uploads';
-import { PAGE_CSP } from './layout';
+import { framedPage, PAGE_CSP } from './layout';
 import { MULTIPART_BYTES_MAX, sendPage, signedIn, URLENCODED_BYTES_MAX, type PageContext } from './page-context';
 import { PageSessions } from './page-sessions';
 import { messagePage } from './start-views';
@@ -54,7 +54,8 @@ async function errorPage(
 /**
  * The page's routes over the API's upload operations (`Uploads`), its sessions and their CSRF tokens (`PageSessions`), and the token's
  * authentication. Every answer `Cache-Control: no-store` (the pages and files hold personal data), the page CSP, `nosniff`,
- * `no-referrer`, `DENY` framing. The sessions' sweep stops, and their store closes, at shutdown.
+ * `no-referrer`, `DENY` framing; every page with GOV.UK's header when `PAGES_ON_GOV_UK`, else the generic header. The sessions'
+ * sweep stops, and their store closes, at shutdown.
  */
 @Injectable()
 export class UploadsPage implements OnApplicationShutdown {
@@ -62,6 +63,7 @@ export class UploadsPage implements OnApplicationShutdown {
   private readonly signIn: PageSignInConfig;
   private readonly host: string;
   private readonly withOwnIdentity: boolean;
+  private readonly onGovUk: boolean;
   private fastify: FastifyInstance | null = null;
   private person: PersonSignIn | null = null;
   private identity: SandboxIdentity | null = null;
@@ -71,7 +73,7 @@ export class UploadsPage implements OnApplicationShutdown {
     authenticator: ApiAuthenticator,
     versions: VersionRegistry,
     storageFaults: StorageFaults,
-    @Inject(APP_CONFIG) config: Pick<AppConfig, 'appEnv' | 'host' | 'pageSignIn'>,
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'appEnv' | 'host' | 'pageSignIn' | 'pagesOnGovUk'>,
     @Inject(LOGGER) logger: Logger,
     @Inject(PAGE_SESSION_STORE) sessionStore: PageSessionStore,
     @Inject(PROVIDER_READ_MODEL) providers: ProviderReadModel,
@@ -81,6 +83,7 @@ export class UploadsPage implements OnApplicationShutdown {
     const sandbox = config.appEnv === 'sandbox';
     this.signIn = config.pageSignIn ?? { ...SANDBOX_PAGE_SIGN_IN, tokenSignIn: sandbox };
     this.host = config.host;
+    this.onGovUk = config.pagesOnGovUk ?? false;
     this.withOwnIdentity = sandbox && this.signIn.issuerUrl === null;
     const secure = !sandbox || (this.signIn.redirectUrl?.startsWith('https:') ?? false);
     const personSignIn = () => this.personSignIn();
@@ -154,6 +157,7 @@ export class UploadsPage implements OnApplicationShutdown {
         scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: MULTIPART_BYTES_MAX }, (_r, body, done) =>
           done(null, body),
         );
+        const onGovUk = this.onGovUk;
         scope.addHook('onSend', async (_request, reply, payload) => {
           void reply.headers({
             'cache-control': 'no-store',
@@ -162,7 +166,8 @@ export class UploadsPage implements OnApplicationShutdown {
             'referrer-policy': 'no-referrer',
             'x-frame-options': 'DENY',
           });
-          return payload;
+          const page = typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html');
+          return page ? framedPage(payload, onGovUk) : payload;
         });
         scope.setErrorHandler((err: Error & { statusCode?: number }, request, reply) => errorPage(ctx, err, request, reply));
         scope.setNotFoundHandler((_request, reply) =>
