@@ -142,18 +142,38 @@ describe('a viewer on the uploads page', () => {
   });
   afterAll(() => api.close());
 
-  it('sees the provider’s uploads but cannot add, submit or cancel one (403)', async () => {
+  const viewOnly = 'Your role lets you see your provider’s uploads only.';
+  /** The page's forms by where they post, the sign-out's left out. */
+  const forms = (text: string) =>
+    [...text.matchAll(/<form method="post" action="([^"]+)"/g)].map((m) => m[1]).filter((a) => !a.endsWith('/sign-out'));
+
+  it('sees the provider’s uploads, without a form to add, submit or cancel one, and is refused each (403)', async () => {
     const uploader = new PageClient(api.baseUrl);
     await uploader.signInAsPerson({ ukprn: A, role: 'uploader' });
-    await uploader.get('/uploads');
+    expect(forms((await uploader.get('/uploads')).text)).toEqual(['/uploads/files']);
     const location = (await uploader.upload(csvFile(V, traineeRows(V, 1)))).headers.get('location')!;
-    await uploader.settled(location);
+    expect(forms((await uploader.settled(location)).text)).toEqual([`${location}/submit`, `${location}/cancel`]);
+    const failed = (
+      await uploader.upload(
+        csvFile(
+          V,
+          traineeRows(V, 1).map((r) => ({ ...r, sex: '77' })),
+        ),
+      )
+    ).headers.get('location')!;
+    expect(forms((await uploader.settled(failed)).text)).toEqual(['/uploads/files']);
 
     const viewer = new PageClient(api.baseUrl);
     await viewer.signInAsPerson({ ukprn: A, role: 'viewer', name: 'another' });
     const start = await viewer.get('/uploads');
     expect(start.text).toContain(location);
-    expect((await viewer.get(location)).status).toBe(200);
+    for (const page of [start, await viewer.get(location), await viewer.get(failed)]) {
+      expect(page.status).toBe(200);
+      expect(forms(page.text)).toEqual([]);
+      expect(page.text).toContain(viewOnly);
+      expect(page.text).toContain('Sign out');
+    }
+    expect((await uploader.get(location)).text).not.toContain(viewOnly);
     expect((await viewer.upload(csvFile(V, traineeRows(V, 1)))).status).toBe(403);
     expect((await viewer.post(`${location}/submit`)).status).toBe(403);
     expect((await viewer.post(`${location}/cancel`)).status).toBe(403);

@@ -74,6 +74,8 @@ export interface PageHolder {
   csrfToken: string;
   /** `<name> (UKPRN <ukprn>)`, or `UKPRN <ukprn>` when the sign-in gave no name. */
   provider: string;
+  /** A `viewer`: the pages show no form to add, submit or cancel an upload. */
+  viewOnly?: boolean;
 }
 
 /** The line naming the signed-in provider, under the service navigation. */

@@ -38,10 +38,17 @@ export interface SignedIn {
   caller: Caller;
 }
 
-/** The signed-in page's holder: its CSRF token, and the provider by the name the sign-in gave, with its UKPRN. */
+/** A `viewer` reads uploads only: adding, submitting or cancelling one is refused them (403), and their pages show no form for it. */
+export function viewOnly(who: SignedIn): boolean {
+  const as = who.session.signedIn;
+  return as?.by === 'person' && as.role === 'viewer';
+}
+
+/** The signed-in page's holder: its CSRF token, the provider by the name the sign-in gave, with its UKPRN, and whether it views only. */
 export function holderOf(who: SignedIn): PageHolder {
   const as = who.session.signedIn!;
-  return { csrfToken: who.session.csrfToken, provider: as.providerName ? `${as.providerName} (UKPRN ${as.ukprn})` : `UKPRN ${as.ukprn}` };
+  const provider = as.providerName ? `${as.providerName} (UKPRN ${as.ukprn})` : `UKPRN ${as.ukprn}`;
+  return { csrfToken: who.session.csrfToken, provider, viewOnly: viewOnly(who) };
 }
 
 /** The file and the form's fields; past this, 413 (an error summary). */

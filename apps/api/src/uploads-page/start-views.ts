@@ -131,6 +131,13 @@ export function uploadForm(csrfToken: string, errors: readonly PageError[], labe
   </form>`;
 }
 
+/** Where a `viewer` would have a form: what their role lets them do. */
+export function viewOnlyNote(): Html {
+  return html`<div class="govuk-inset-text" id="view-only">
+    Your role lets you see your provider’s uploads only. Someone with the uploader role can upload, submit or cancel a file.
+  </div>`;
+}
+
 /** The provider's uploads, newest first: when received, status, rows, a link to each. */
 function uploadsTable(uploads: readonly UploadAnswer[]): Html {
   if (uploads.length === 0) return html`<p class="govuk-body">You have not uploaded a file yet.</p>`;
@@ -143,7 +150,7 @@ function uploadsTable(uploads: readonly UploadAnswer[]): Html {
   return table('Your uploads', ['Uploaded (UTC)', 'Status', 'Trainees', 'Upload'], rows);
 }
 
-/** The start page: the template and the column guide to download, the file to upload, the provider's uploads. */
+/** The start page: the template and the column guide to download, the file to upload (not for a viewer), the provider's uploads. */
 export function startPage(holder: PageHolder, uploads: readonly UploadAnswer[], errors: readonly PageError[] = []): string {
   const { csrfToken } = holder;
   return page({
@@ -161,7 +168,7 @@ export function startPage(holder: PageHolder, uploads: readonly UploadAnswer[], 
         <li><a class="govuk-link" href="/uploads/example.csv" download>Download an example file with one trainee (CSV)</a></li>
         <li><a class="govuk-link" href="/uploads/column-guide.csv" download>Download the column guide (CSV)</a></li>
       </ul>
-      ${uploadForm(csrfToken, errors, 'Upload your file')} ${uploadsTable(uploads)}`,
+      ${holder.viewOnly ? viewOnlyNote() : uploadForm(csrfToken, errors, 'Upload your file')} ${uploadsTable(uploads)}`,
   });
 }
 

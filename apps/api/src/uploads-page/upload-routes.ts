@@ -16,7 +16,7 @@ import {
   uploadErrorsCsv,
   UploadQuotaExceeded,
 } from '@app/uploads/write';
-import { checkedForm, holderOf, sendPage, signedIn, type PageContext, type SignedIn } from './page-context';
+import { checkedForm, holderOf, sendPage, signedIn, viewOnly, type PageContext, type SignedIn } from './page-context';
 import { sendCsv, startPageFor } from './session-routes';
 import { messagePage } from './start-views';
 import { resultRows, uploadPage } from './upload-views';
@@ -51,8 +51,7 @@ function uploadRoute(ctx: PageContext, post: boolean, route: Route) {
 
 /** A `viewer` reads uploads only: adding, submitting or cancelling one is 403 for them. */
 function viewerRefused(who: SignedIn, reply: FastifyReply): FastifyReply | null {
-  const as = who.session.signedIn;
-  if (as?.by !== 'person' || as.role !== 'viewer') return null;
+  if (!viewOnly(who)) return null;
   return sendPage(reply, 403, messagePage('You cannot do this', 'Your role lets you see your provider’s uploads only.', holderOf(who)));
 }
 

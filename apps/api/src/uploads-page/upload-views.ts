@@ -8,7 +8,7 @@ import type { RowError } from '@app/uploads/decider';
 import { columnFactsOf, personMessage, uploadVersion, type UploadAnswer } from '@app/uploads/write';
 import { html, type Html } from './html';
 import { page, type PageError, type PageHolder } from './layout';
-import { csrfField, statusTag, table, uploadForm } from './start-views';
+import { csrfField, statusTag, table, uploadForm, viewOnlyNote } from './start-views';
 
 /** `1 trainee`, `2 trainees`. */
 const trainees = (n: number) => `${n.toLocaleString('en-GB')} trainee${n === 1 ? '' : 's'}`;
@@ -61,8 +61,8 @@ function errorCards(errors: readonly RowError[], version: ApiVersion): Html {
     )}`;
 }
 
-/** The errors of a checked file by row, the errors file, and the form for the fixed file. */
-function errorsMain(upload: UploadAnswer, rowErrors: readonly RowError[], csrfToken: string, errors: readonly PageError[]): Html {
+/** The errors of a checked file by row, the errors file, and the form for the fixed file (a viewer's note instead). */
+function errorsMain(upload: UploadAnswer, rowErrors: readonly RowError[], holder: PageHolder, errors: readonly PageError[]): Html {
   return html`<h1 class="govuk-heading-l">Fix the errors in your file</h1>
     <p class="govuk-body">${statusTag(upload.status)}</p>
     <p class="govuk-body">
@@ -75,17 +75,21 @@ function errorsMain(upload: UploadAnswer, rowErrors: readonly RowError[], csrfTo
         >Download your file with its errors (CSV, an errors column added)</a
       >
     </p>
-    ${errorCards(rowErrors, versionOf(upload))} ${uploadForm(csrfToken, errors, 'Upload your fixed file')}`;
+    ${errorCards(rowErrors, versionOf(upload))}
+    ${holder.viewOnly ? viewOnlyNote() : uploadForm(holder.csrfToken, errors, 'Upload your fixed file')}`;
 }
 
 /** The API version of `upload`'s file (its columns and codes). */
 const versionOf = (upload: UploadAnswer): ApiVersion => uploadVersion(upload.api_version);
 
-/** "N trainees will be added": the submit, and a cancel. */
-function checkedMain(upload: UploadAnswer, csrfToken: string): Html {
-  return html`<h1 class="govuk-heading-l">${trainees(upload.row_count)} will be added</h1>
+/** "N trainees will be added": the submit, and a cancel (a viewer's note instead). */
+function checkedMain(upload: UploadAnswer, holder: PageHolder): Html {
+  const { csrfToken } = holder;
+  const heading = html`<h1 class="govuk-heading-l">${trainees(upload.row_count)} will be added</h1>
     <p class="govuk-body">${statusTag(upload.status)}</p>
-    <p class="govuk-body">Your file has no errors. Once you submit it, each row becomes a trainee.</p>
+    <p class="govuk-body">Your file has no errors. Once you submit it, each row becomes a trainee.</p>`;
+  if (holder.viewOnly) return html`${heading} ${viewOnlyNote()}`;
+  return html`${heading}
     <form method="post" action="/uploads/files/${upload.upload_id}/submit" novalidate>
       ${csrfField(csrfToken)}
       <button type="submit" class="govuk-button" data-module="govuk-button">Submit trainees</button>
@@ -124,7 +128,6 @@ export function uploadPage(
   errors: readonly PageError[] = [],
   rowErrors: readonly RowError[] = upload.errors,
 ): string {
-  const { csrfToken } = holder;
   const common = { signedIn: holder, errors };
   switch (upload.status) {
     case 'pending':
@@ -138,9 +141,9 @@ export function uploadPage(
         ...progress(upload, 'Adding trainees', `${upload.rows.length} of ${trainees(upload.row_count)} added so far.`),
       });
     case 'failed':
-      return page({ ...common, title: 'Fix the errors in your file', main: errorsMain(upload, rowErrors, csrfToken, errors) });
+      return page({ ...common, title: 'Fix the errors in your file', main: errorsMain(upload, rowErrors, holder, errors) });
     case 'validated':
-      return page({ ...common, title: `${trainees(upload.row_count)} will be added`, main: checkedMain(upload, csrfToken) });
+      return page({ ...common, title: `${trainees(upload.row_count)} will be added`, main: checkedMain(upload, holder) });
     case 'succeeded':
       return page({ ...common, title: 'Trainees added', main: resultMain(upload) });
     default:
