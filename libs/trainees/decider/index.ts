@@ -11,6 +11,7 @@ export {
 export {
   allowedWithdrawalReasons,
   parseIsoDateOrDateTime,
+  RECOMMENDATION_MESSAGES,
   validateDeferral,
   validateRecommendation,
   validateWithdrawal,

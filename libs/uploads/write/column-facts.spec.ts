@@ -1,6 +1,7 @@
 import { contractFor } from '@app/trainees/contract';
 import { validateNewTrainee } from '@app/trainees/decider';
-import { columnFacts, columnFactsOf, exampleRow } from './column-facts';
+import { columnFacts, columnFactsOf, exampleRow, recommendColumnFacts, uploadColumnFactsOf } from './column-facts';
+import { RECOMMEND_COLUMNS } from './recommend-rows';
 import { addTraineeColumns, createBodyOf } from './trainee-columns';
 
 const VERSIONS = ['v2025.0', 'v2026.1'] as const;
@@ -44,5 +45,19 @@ describe('columnFacts', () => {
     const today = new Date().toISOString().slice(0, 10);
     const result = validateNewTrainee(data.fields, data.problems, { rules: contract.rules, today });
     expect(result.ok ? [] : result.errors).toEqual([]);
+  });
+});
+
+describe('recommendColumnFacts', () => {
+  it.each(VERSIONS)('%s: every recommendations column, in template order, with a label, required or not, and a format', (version) => {
+    const facts = recommendColumnFacts(version);
+    expect(facts.map((f) => f.column)).toEqual(RECOMMEND_COLUMNS);
+    for (const f of facts) expect([f.column, f.label !== f.column, f.needed !== '', f.format !== '']).toEqual([f.column, true, true, true]);
+    expect(uploadColumnFactsOf('recommend_for_award', version, 'qts_standards_met_date')).toMatchObject({
+      label: 'Date QTS or EYTS standards met',
+      sample: '2026-06-30',
+    });
+    expect(uploadColumnFactsOf('recommend_for_award', version, 'sex')).toBeUndefined();
+    expect(uploadColumnFactsOf('add_trainees', version, 'trainee_id')).toBeUndefined();
   });
 });

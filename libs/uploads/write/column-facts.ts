@@ -4,9 +4,11 @@
  * row and the uploads page's error messages all read these.
  */
 import { acceptedTrainingRouteCodes, codesFor } from '@app/trainees/contract';
+import type { UploadKind } from '@app/uploads/decider';
 import {
   catalogueEntry,
   DEGREE_RECORD,
+  LIFECYCLE_FIELDS,
   DISABILITY_WORDS,
   inputKindOf,
   PLACEMENT_RECORD,
@@ -184,4 +186,63 @@ export function columnFactsOf(version: ApiVersion, column: string): ColumnFacts 
 /** The template's example row: a trainee that passes every check, by column (blank cells ''). */
 export function exampleRow(version: ApiVersion): Record<string, string> {
   return Object.fromEntries(columnFacts(version).map((f) => [f.column, f.example ?? '']));
+}
+
+/** A column of the recommendations file that names the trainee: blank, or as the trainee's record has it. */
+function matchingFacts(column: string, label: string): ColumnFacts {
+  return {
+    column,
+    field: column,
+    label,
+    needed: 'Optional',
+    format: 'As the trainee’s record has it, or blank',
+    example: null,
+    sample: '',
+    codes: [],
+    list: null,
+    codeChecked: false,
+    max: null,
+    hint: 'The template fills it in from the trainee’s record, so you can check the row is the trainee you mean.',
+  };
+}
+
+const RECOMMEND_CACHE = new Map<ApiVersion, ColumnFacts[]>();
+
+/**
+ * Every column of the recommendations file of `version`, in template order (`RECOMMEND_COLUMNS`): the trainee's id, the columns that
+ * name the trainee (their labels as in the add-trainees file), and the date, its example from the record tables' recommendation row.
+ */
+export function recommendColumnFacts(version: ApiVersion): readonly ColumnFacts[] {
+  const cached = RECOMMEND_CACHE.get(version);
+  if (cached) return cached;
+  const label = (column: string) => columnFactsOf(version, column)?.label ?? column;
+  const date = LIFECYCLE_FIELDS.recommendation.find((f) => f.key === 'qts_standards_met_date')!;
+  const example = String(date.input.example ?? '2026-06-30');
+  const facts: ColumnFacts[] = [
+    {
+      ...matchingFacts('trainee_id', 'Trainee ID'),
+      needed: 'Required',
+      format: 'The trainee’s ID in this service, as the template gives it',
+      hint: 'It says which of your trainees the row recommends.',
+    },
+    matchingFacts('provider_trainee_id', label('provider_trainee_id')),
+    matchingFacts('trn', 'TRN'),
+    matchingFacts('first_names', label('first_names')),
+    matchingFacts('last_name', label('last_name')),
+    {
+      ...matchingFacts('qts_standards_met_date', 'Date QTS or EYTS standards met'),
+      needed: 'Required for each trainee you recommend; blank for a trainee you do not',
+      format: 'A date in the format YYYY-MM-DD',
+      example,
+      sample: example,
+      hint: 'The day the trainee met the standards: not in the future, not before their ITT start date.',
+    },
+  ];
+  RECOMMEND_CACHE.set(version, facts);
+  return facts;
+}
+
+/** The facts of `column` of a file of `kind` in `version`, or undefined for a column that file has not. */
+export function uploadColumnFactsOf(kind: UploadKind, version: ApiVersion, column: string): ColumnFacts | undefined {
+  return kind === 'add_trainees' ? columnFactsOf(version, column) : recommendColumnFacts(version).find((f) => f.column === column);
 }

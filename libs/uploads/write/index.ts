@@ -1,7 +1,17 @@
 export { personMessage } from './row-words';
-export { uploadVersion } from './upload-rows';
+export { ALREADY_REGISTERED, DUPLICATE_ROW, isAlreadyRegistered, uploadVersion } from './upload-rows';
+export { uploadRowPeople, type RowPerson } from './upload-people';
 export { codeWithoutZeros, dayFirstDate } from './spreadsheet-values';
-export { columnCodes, columnFacts, columnFactsOf, exampleRow, type ColumnCode, type ColumnFacts } from './column-facts';
+export {
+  columnCodes,
+  columnFacts,
+  columnFactsOf,
+  exampleRow,
+  recommendColumnFacts,
+  uploadColumnFactsOf,
+  type ColumnCode,
+  type ColumnFacts,
+} from './column-facts';
 export { addTraineeColumns, createBodyOf, columnOfMessage, ROW_DISABILITIES, ROW_PLACEMENTS, templateRowOf } from './trainee-columns';
 export {
   answerOf,

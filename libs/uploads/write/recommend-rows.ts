@@ -9,8 +9,8 @@
 import type { WorkPace } from './background-pace';
 import { DomainError } from '@app/event-sourcing';
 import { contractFor } from '@app/trainees/contract';
-import { decide, ValidationFailed, type TraineeState } from '@app/trainees/decider';
-import type { ApiVersion, Trainee } from '@app/trainees/record';
+import { decide, RECOMMENDATION_MESSAGES, StateTransitionError, ValidationFailed, type TraineeState } from '@app/trainees/decider';
+import { catalogueEntry, type ApiVersion, type Trainee } from '@app/trainees/record';
 import { handleTraineeCommand, loadTraineeState, type Caller } from '@app/trainees/write';
 import { csvText, parseUploadCsv, UploadFileRefused, type UploadRecord, type UploadTable } from '@app/uploads/csv';
 import {
@@ -73,18 +73,23 @@ function recommendTemplateRows(trainees: readonly Trainee[]): Record<string, str
     }));
 }
 
-/** The caller's trainee a row names, and its state; messages when it names none or another provider's. */
+/**
+ * The caller's trainee a row names, and its state; messages when it names none or another provider's. Each message is kept with what
+ * it is about (`blank`, `not_a_trainee`, `does_not_match`), which the uploads page words for a person.
+ */
 async function rowTrainee(
   ports: UploadPorts,
   caller: Caller,
   values: Readonly<Record<string, string>>,
 ): Promise<{ state: TraineeState & { exists: true } } | RowMessage[]> {
   const given = values.trainee_id;
-  if (given === '') return [{ column: 'trainee_id', message: "trainee_id can't be blank" }];
+  if (given === '') return [{ column: 'trainee_id', message: "trainee_id can't be blank", about: { kind: 'blank' } }];
   const stored = await ports.trainees.trainees.getTrainee(given);
   const state = stored ? await loadTraineeState(ports.trainees.eventStore, stored.trainee_id) : null;
   if (!state?.exists || state.trainee.ukprn !== caller.ukprn)
-    return [{ column: 'trainee_id', message: 'trainee_id is not a trainee of this provider' }];
+    return [
+      { column: 'trainee_id', message: 'trainee_id is not a trainee of this provider', about: { kind: 'not_a_trainee', value: given } },
+    ];
   const record: Record<string, string> = {
     provider_trainee_id: String(state.trainee.details.provider_trainee_id ?? ''),
     trn: state.trainee.trn ?? '',
@@ -92,7 +97,12 @@ async function rowTrainee(
     last_name: String(state.trainee.details.last_name ?? ''),
   };
   const mismatched = IDENTITY_COLUMNS.filter((c) => values[c] !== '' && values[c] !== record[c]);
-  if (mismatched.length > 0) return mismatched.map((c) => ({ column: c, message: `${c} must match the trainee record` }));
+  if (mismatched.length > 0)
+    return mismatched.map((c) => ({
+      column: c,
+      message: `${c} must match the trainee record`,
+      about: { kind: 'does_not_match', value: values[c] },
+    }));
   return { state };
 }
 
@@ -103,16 +113,50 @@ function recommend(caller: Caller, version: ApiVersion, state: TraineeState, tra
   return decide({ type: 'RecommendForAward', trainee_id: traineeId, ukprn: caller.ukprn, rules: contract.rules, now, data }, state);
 }
 
-/** The messages of a row the recommendation refused; other errors are thrown on. */
-function refusal(error: unknown): RowMessage[] {
+/**
+ * What a message of the recommendation's refusal of `trainee` on `date` is about: the date's wire check (`isIsoDate`, as the request's
+ * problem says), a rule of the recommendation (`date_in_future`, `date_before_itt_start`, `degree_missing`, `too_few_placements`),
+ * or undefined.
+ */
+function aboutRecommendation(message: string, version: ApiVersion, trainee: Trainee, date: string): RowMessage['about'] {
+  const data = contractFor(version).requests.recommendation({ [RECOMMEND_DATE_COLUMN]: date });
+  const wire = data.kind === 'data' ? data.problems.find((p) => p.message === message)?.detail : undefined;
+  if (wire) return { ...wire };
+  const route = catalogueEntry('training_route', trainee.details?.training_route);
+  if (message === RECOMMENDATION_MESSAGES.dateInFuture) return { kind: 'date_in_future', value: date };
+  if (message === RECOMMENDATION_MESSAGES.dateBeforeIttStart)
+    return { kind: 'date_before_itt_start', value: date, params: { itt_start_date: String(trainee.details?.itt_start_date ?? '') } };
+  if (message === RECOMMENDATION_MESSAGES.degreeMissing) return { kind: 'degree_missing' };
+  if (route && message === RECOMMENDATION_MESSAGES.tooFewPlacements(route.minimum_placements_for_award, route.value))
+    return {
+      kind: 'too_few_placements',
+      params: { minimum: String(route.minimum_placements_for_award), count: String(trainee.placements.length) },
+    };
+  return undefined;
+}
+
+/**
+ * The messages of a row the recommendation refused; other errors are thrown on. With `about` (the check), each is kept with what it is
+ * about: the trainee recommended on `date` in `version`, whose state refused it (`not_recommendable`) or whose rules did.
+ */
+function refusal(error: unknown, about?: { version: ApiVersion; trainee: Trainee; date: string }): RowMessage[] {
   if (error instanceof ValidationFailed) {
-    return error.messages.map((message) => ({ column: message.startsWith(RECOMMEND_DATE_COLUMN) ? RECOMMEND_DATE_COLUMN : null, message }));
+    return error.messages.map((message) => {
+      const column = message.startsWith(RECOMMEND_DATE_COLUMN) ? RECOMMEND_DATE_COLUMN : null;
+      const what = about && aboutRecommendation(message, about.version, about.trainee, about.date);
+      return what ? { column, message, about: what } : { column, message };
+    });
   }
+  if (error instanceof StateTransitionError && about)
+    return [{ column: null, message: error.message, about: { kind: 'not_recommendable', params: { state: about.trainee.state } } }];
   if (error instanceof DomainError) return [{ column: null, message: error.message }];
   throw error;
 }
 
-/** Checks every dated row, appending nothing, calling `pace` between rows: the rows' numbers and every message about them, in row order. */
+/**
+ * Checks every dated row, appending nothing, calling `pace` between rows: the rows' numbers and every message about them, in row order,
+ * each kept with what it is about where known.
+ */
 export async function checkRecommendRows(
   ports: UploadPorts,
   caller: Caller,
@@ -122,21 +166,25 @@ export async function checkRecommendRows(
 ): Promise<{ rows: number[]; errors: RowError[] }> {
   const rows: number[] = [];
   const errors: RowError[] = [];
-  const seen = new Set<string>();
+  /** Each trainee's first row. */
+  const seen = new Map<string, number>();
   const now = ports.trainees.clock().toISOString();
   for (const record of datedRecords(table)) {
     rows.push(record.row);
     const found = await rowTrainee(ports, caller, record.values);
     let messages: RowMessage[] = [];
     if (Array.isArray(found)) messages = found;
-    else if (seen.has(found.state.trainee.trainee_id))
-      messages = [{ column: 'trainee_id', message: 'trainee_id is in the file more than once' }];
-    else {
-      seen.add(found.state.trainee.trainee_id);
+    else if (seen.has(found.state.trainee.trainee_id)) {
+      const about = { kind: 'duplicate_row', params: { row: String(seen.get(found.state.trainee.trainee_id)) } };
+      messages = [{ column: 'trainee_id', message: 'trainee_id is in the file more than once', about }];
+    } else {
+      const { trainee } = found.state;
+      seen.set(trainee.trainee_id, record.row);
+      const date = record.values[RECOMMEND_DATE_COLUMN];
       try {
-        recommend(caller, version, found.state, found.state.trainee.trainee_id, record.values[RECOMMEND_DATE_COLUMN], now);
+        recommend(caller, version, found.state, trainee.trainee_id, date, now);
       } catch (error) {
-        messages = refusal(error);
+        messages = refusal(error, { version, trainee, date });
       }
     }
     for (const m of messages) errors.push({ row: record.row, ...m });

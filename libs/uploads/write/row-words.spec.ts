@@ -69,4 +69,63 @@ describe('personMessage', () => {
     );
     expect(say(null, 'This trainee is already in Register')).toBe('This trainee is already in Register');
   });
+
+  it('says what to do with a trainee already registered, or in the file twice', () => {
+    const duplicate = 'This trainee is already in Register';
+    expect(say(null, duplicate, { kind: 'already_registered' })).toBe(
+      'This trainee is already registered: remove their row from your file',
+    );
+    expect(say(null, duplicate, { kind: 'duplicate_row', params: { row: '3' } })).toBe(
+      'This trainee is also in row 3 of your file: keep one of the two rows',
+    );
+  });
+});
+
+describe('personMessage of a recommendations file', () => {
+  const say = (column: string | null, message: string, about?: { kind: string; value?: string; params?: Record<string, string> }) =>
+    personMessage({ column, message, ...(about ? { about } : {}) }, V, 'recommend_for_award');
+
+  it('words each problem with the column’s label and what to do, never a field name of the API', () => {
+    const words = [
+      say('trainee_id', "trainee_id can't be blank", { kind: 'blank' }),
+      say('trainee_id', 'trainee_id is not a trainee of this provider', { kind: 'not_a_trainee', value: 'abc' }),
+      say('trainee_id', 'trainee_id is in the file more than once', { kind: 'duplicate_row', params: { row: '2' } }),
+      say('last_name', 'last_name must match the trainee record', { kind: 'does_not_match', value: 'Smith' }),
+      say('qts_standards_met_date', 'qts_standards_met_date is invalid', { kind: 'isIsoDate', value: '20/07/2026' }),
+      say('qts_standards_met_date', 'qts_standards_met_date must not be in the future', { kind: 'date_in_future', value: '2099-01-01' }),
+      say('qts_standards_met_date', 'qts_standards_met_date must be after itt_start_date', {
+        kind: 'date_before_itt_start',
+        value: '2020-01-01',
+        params: { itt_start_date: '2025-09-01' },
+      }),
+      say(null, 'degree_id must be completed before qts_standards_met_date', { kind: 'degree_missing' }),
+      say(null, 'placements must be at least 2 for the provider_led_postgrad training route', {
+        kind: 'too_few_placements',
+        params: { minimum: '2', count: '1' },
+      }),
+      say(null, 'It’s not possible to perform this action while the trainee is in its current state', {
+        kind: 'not_recommendable',
+        params: { state: 'recommended_for_award' },
+      }),
+    ];
+    expect(words).toEqual([
+      'Enter trainee ID',
+      'Trainee ID abc is not one of your trainees: copy it from your recommendations template',
+      'This trainee is also in row 2 of your file: keep one of the two rows',
+      'Last name does not match the trainee’s record: copy it from your recommendations template, or leave it blank',
+      'Enter date QTS or EYTS standards met in the format YYYY-MM-DD, for example 2026-06-30: a spreadsheet may have changed 2026-07-20 to 20/07/2026',
+      'Date QTS or EYTS standards met must be today or in the past',
+      'Date QTS or EYTS standards met must not be before the trainee’s ITT start date, 2025-09-01',
+      'This trainee’s training route needs a degree: add their degree before you recommend them',
+      'This trainee’s training route needs at least 2 placements and their record has 1: add their placements before you recommend them',
+      'This trainee cannot be recommended: they are already recommended for QTS or EYTS',
+    ]);
+    for (const w of words) expect(w).not.toMatch(/[a-z]+_[a-z_]+/);
+  });
+
+  it('falls back on the API message with the column’s label, as an older upload’s messages have no more', () => {
+    expect(say('qts_standards_met_date', 'qts_standards_met_date must not be in the future')).toBe(
+      'Date QTS or EYTS standards met must not be in the future',
+    );
+  });
 });

@@ -4,8 +4,8 @@
  * error is about (`RowError.about`) and the column's facts (column-facts.ts); the API's message is the fallback, never changed.
  */
 import { catalogueEntry, type ApiVersion, type RefListName } from '@app/trainees/record';
-import type { RowMessage } from '@app/uploads/decider';
-import { columnFactsOf, type ColumnCode, type ColumnFacts } from './column-facts';
+import type { RowMessage, UploadKind } from '@app/uploads/decider';
+import { columnFactsOf, uploadColumnFactsOf, type ColumnCode, type ColumnFacts } from './column-facts';
 import { codeWithoutZeros, dayFirstDate } from './spreadsheet-values';
 
 /** Codes listed in full in a message; a longer list is pointed to in the column guide. */
@@ -124,10 +124,27 @@ function sentence(facts: ColumnFacts, about: NonNullable<RowMessage['about']>, v
       return `${facts.label} must be between ${p.earliest} and ${p.latest}: a trainee is 16 to 100 years old`;
     case 'date_not_after':
       return `${facts.label} must be after ${inSentence(columnLabel(version, p.after))}`;
+    case 'not_a_trainee':
+      return `${facts.label} ${value} is not one of your trainees: copy it from your recommendations template`;
+    case 'does_not_match':
+      return `${facts.label} does not match the trainee’s record: copy it from your recommendations template, or leave it blank`;
+    case 'date_in_future':
+      return `${facts.label} must be today or in the past`;
+    case 'date_before_itt_start':
+      return `${facts.label} must not be before the trainee’s ITT start date, ${p.itt_start_date}`;
     default:
       return null;
   }
 }
+
+/** Words for a trainee's state, after "they are". */
+const STATE_WORDS: Readonly<Record<string, string>> = {
+  draft: 'a draft record',
+  recommended_for_award: 'already recommended for QTS or EYTS',
+  awarded: 'already awarded QTS or EYTS',
+  withdrawn: 'withdrawn',
+  deferred: 'deferred',
+};
 
 /** The API's message with its leading field name written as the column's label: the words of a problem without a sentence of its own. */
 function labelled(facts: ColumnFacts | undefined, message: string): string {
@@ -136,11 +153,36 @@ function labelled(facts: ColumnFacts | undefined, message: string): string {
   return rest === message ? `${facts.label}: ${message}` : `${facts.label} ${rest}`;
 }
 
-/** `error` of a row of an upload in `version`, in a person's words: one sentence or two, no field name of the API. */
-export function personMessage(error: RowMessage, version: ApiVersion): string {
-  const facts = error.column === null ? undefined : columnFactsOf(version, error.column);
+/** The sentence of a problem about the trainee the row names, whatever its column; null where the kind has none. */
+function rowSentence(about: NonNullable<RowMessage['about']>): string | null {
+  switch (about.kind) {
+    case 'already_registered':
+      return 'This trainee is already registered: remove their row from your file';
+    case 'duplicate_row':
+      return `This trainee is also in row ${about.params?.row ?? ''} of your file: keep one of the two rows`;
+    case 'degree_missing':
+      return 'This trainee’s training route needs a degree: add their degree before you recommend them';
+    case 'too_few_placements': {
+      const { minimum, count } = about.params ?? {};
+      return `This trainee’s training route needs at least ${minimum} placements and their record has ${count}: add their placements before you recommend them`;
+    }
+    case 'not_recommendable':
+      return `This trainee cannot be recommended: they are ${STATE_WORDS[about.params?.state ?? ''] ?? 'not waiting for a recommendation'}`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * `error` of a row of an upload of `kind` in `version`, in a person's words: one sentence or two, no field name of the API. Without
+ * what it is about (an older upload's), the API's message with its column's label for the field's name.
+ */
+export function personMessage(error: RowMessage, version: ApiVersion, kind: UploadKind = 'add_trainees'): string {
+  const facts = error.column === null ? undefined : uploadColumnFactsOf(kind, version, error.column);
   const about = error.about;
   if (about) {
+    const whole = rowSentence(about);
+    if (whole) return whole;
     const funding = fundingWords(about.kind, about.params ?? {});
     if (funding) return funding;
     if (about.kind === 'initiative_not_available' && about.params) {

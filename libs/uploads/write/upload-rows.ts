@@ -71,11 +71,37 @@ function withMangled(mangled: readonly RowMessage[], messages: readonly RowMessa
   return [...mangled, ...messages.filter((m) => !columns.has(m.column))];
 }
 
+/** What a duplicate row is about: a trainee already registered, or (`duplicate_row`) a row above it in the file. */
+export const ALREADY_REGISTERED = 'already_registered';
+export const DUPLICATE_ROW = 'duplicate_row';
+
+/**
+ * Whether a row's message says its trainee is already registered. A message kept before duplicates said what they are about is read
+ * as one too: its words are the same.
+ */
+export function isAlreadyRegistered(error: RowMessage): boolean {
+  if (error.about) return error.about.kind === ALREADY_REGISTERED;
+  return error.column === null && error.message === new DuplicateTrainee([]).message;
+}
+
+/**
+ * The duplicate's message, as the API words it, with what it is about: `duplicate_row` (`params.row`, the row above it) when every
+ * trainee it duplicates is a row above it in the file (`rowOf`), else `already_registered`.
+ */
+function duplicateMessage(error: DuplicateTrainee, rowOf: ReadonlyMap<unknown, number>): RowMessage {
+  const rows = error.existing.flatMap((t) => (rowOf.has(t) ? [rowOf.get(t)!] : []));
+  const about =
+    rows.length === error.existing.length && rows.length > 0
+      ? { kind: DUPLICATE_ROW, params: { row: String(rows[0]) } }
+      : { kind: ALREADY_REGISTERED };
+  return { column: null, message: error.message, about };
+}
+
 /**
  * Checks every trainee row of `table` as a create of `caller`'s provider, appending nothing, calling
  * `pace` between rows: returns the trainee rows' numbers and every message about them, in row order.
  * A row that would duplicate an existing trainee, or a row above it in the file, reads "This
- * trainee is already in Register".
+ * trainee is already in Register", about `already_registered` or `duplicate_row` (with that row).
  */
 export async function checkTraineeRows(
   ports: UploadPorts,
@@ -85,6 +111,7 @@ export async function checkTraineeRows(
 ): Promise<{ rows: number[]; errors: RowError[] }> {
   const contract = contractFor(uploadVersion(caller.apiVersion));
   const earlier = new Map<string, Trainee[]>();
+  const rowOf = new Map<Trainee, number>();
   const rows: number[] = [];
   const errors: RowError[] = [];
   for (const record of table.records) {
@@ -95,9 +122,12 @@ export async function checkTraineeRows(
     let messages: RowMessage[] = [];
     try {
       const { trainee, guardKey } = await checkRegistration(ports.trainees, caller, contract.rules, data, (key) => earlier.get(key) ?? []);
-      if (mangled.length === 0) earlier.set(guardKey, [...(earlier.get(guardKey) ?? []), trainee]);
+      if (mangled.length === 0) {
+        earlier.set(guardKey, [...(earlier.get(guardKey) ?? []), trainee]);
+        rowOf.set(trainee, record.row);
+      }
     } catch (error) {
-      messages = rowMessages(error, table.columns, record.values);
+      messages = error instanceof DuplicateTrainee ? [duplicateMessage(error, rowOf)] : rowMessages(error, table.columns, record.values);
     }
     for (const m of withMangled(mangled, messages)) errors.push({ row: record.row, ...m });
     await pace.next();

@@ -190,7 +190,7 @@ export function validateWithdrawal(
 // Recommend for QTS/EYTS.
 
 /** Messages of the recommendation's rules that need the trainee or today (docs/reference/API-FACTS.md §12.5). */
-const RECOMMENDATION_MESSAGES = {
+export const RECOMMENDATION_MESSAGES = {
   dateInFuture: 'qts_standards_met_date must not be in the future',
   dateBeforeIttStart: 'qts_standards_met_date must be after itt_start_date',
   degreeMissing: 'degree_id must be completed before qts_standards_met_date',
