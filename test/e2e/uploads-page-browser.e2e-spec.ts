@@ -202,6 +202,38 @@ describe('the uploads page in a browser', () => {
     await page.browserContext().close();
   }, 120_000);
 
+  it('shows a checked file’s summary, the trainees already registered and the recommendations page at 320 px wide', async () => {
+    const downloads = join(dir, 'summary');
+    const { page, refused } = await tab(false, downloads);
+    await page.setViewport({ width: 320, height: 640 });
+    await page.goto(`${api.baseUrl}/uploads`);
+    await page.type('#token', token);
+    await clickAndWait(page, 'form[action="/uploads/sign-in"] button');
+    const rows = traineeRows(V, 2);
+    await writeFile(join(downloads, 'first.csv'), csvFile(V, rows));
+    await uploadFile(page, join(downloads, 'first.csv'));
+    expect(await settled(page)).toBe('2 trainees will be added');
+    await clickAndWait(page, 'form[action$="/submit"] button');
+    expect(await settled(page)).toBe('Trainees added');
+
+    const [extra] = traineeRows(V, 1);
+    await writeFile(join(downloads, 'again.csv'), csvFile(V, [...rows, { ...extra, sex: '77' }]));
+    await page.goto(`${api.baseUrl}/uploads`);
+    await uploadFile(page, join(downloads, 'again.csv'));
+    expect(await settled(page)).toBe('Fix the errors in your file');
+    expect((await summaryCards(page)).map((c) => [c.title, c.rows.length])).toEqual([
+      ['Row 4', 1],
+      ['Already registered: 2 trainees', 2],
+    ]);
+    for (const path of ['', '/uploads/recommendations']) {
+      if (path) await page.goto(`${api.baseUrl}${path}`);
+      expect([path, await overflowX(page)]).toEqual([path, 0]);
+      await accessible(page, false);
+    }
+    expect(refused).toEqual([]);
+    await page.browserContext().close();
+  }, 120_000);
+
   it('refuses a form posted without its CSRF token with a 403 page', async () => {
     const { page } = await tab(true, join(dir, 'csrf'));
     await page.goto(`${api.baseUrl}/uploads`);

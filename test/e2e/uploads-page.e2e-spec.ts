@@ -22,6 +22,14 @@ function summary(page: PageAnswer): { href: string; message: string }[] {
   return [...page.text.matchAll(/<li><a href="(#[\w-]+)">([^<]*)<\/a><\/li>/g)].map((m) => ({ href: m[1], message: m[2] }));
 }
 
+/** The summary of a checked file: its rows as [key, value], spaces folded. */
+function summaryOf(text: string): [string, string][] {
+  const list = /<dl class="govuk-summary-list" id="file-summary">([\s\S]*?)<\/dl>/.exec(text)?.[1] ?? '';
+  return [
+    ...list.matchAll(/<dt class="govuk-summary-list__key">([\s\S]*?)<\/dt>\s*<dd class="govuk-summary-list__value">([\s\S]*?)<\/dd>/g),
+  ].map((m): [string, string] => [m[1].trim(), m[2].replace(/\s+/g, ' ').trim()]);
+}
+
 describe('the uploads page over HTTP', () => {
   let api: RunningApi;
   let tokenA: string;
@@ -186,6 +194,60 @@ describe('the uploads page over HTTP', () => {
     }
     expect((await other.post(`${location}/cancel`)).status).toBe(404);
     expect((await c.get(location)).status).toBe(200);
+  });
+
+  it('sums up a checked file: the same file again names each trainee already registered once, plainly, never as errors', async () => {
+    const c = client();
+    await c.signIn(tokenA);
+    await c.get('/uploads');
+    const rows = traineeRows(V, 3);
+    const first = (await c.upload(csvFile(V, rows))).headers.get('location')!;
+    const checked = await c.settled(first);
+    expect(summaryOf(checked.text)).toEqual([
+      ['Will be added', '3 trainees: rows 2 to 4'],
+      ['Already registered', 'None'],
+      ['Has errors', 'None'],
+    ]);
+    for (const r of rows) expect(checked.text).toContain(`${r.first_names} ${r.last_name}<br />`);
+    await c.post(`${first}/submit`);
+    expect((await c.settled(first)).text).toContain('Trainees added');
+
+    const again = (await c.upload(csvFile(V, rows))).headers.get('location')!;
+    const page = await c.settled(again);
+    expect(page.text).toContain('<h1 class="govuk-heading-l">All 3 trainees in your file are already registered</h1>');
+    expect(page.text).toContain('There is nothing to add from this file, so you do not need to upload it again.');
+    expect(summaryOf(page.text)).toEqual([
+      ['Will be added', 'None'],
+      ['Already registered', '3 trainees: rows 2 to 4'],
+      ['Has errors', 'None'],
+    ]);
+    expect(page.text.match(/already in Register/g)).toHaveLength(1);
+    expect(page.text).not.toMatch(/Errors by row|govuk-summary-card__title">Row |Submit trainees/);
+    rows.forEach((r, i) => {
+      const named = new RegExp(
+        `Row ${i + 2}</dt>\\s*<dd class="govuk-summary-list__value">${r.first_names} ${r.last_name}<br /><span[^>]*>Provider trainee ID: ${r.provider_trainee_id}<`,
+      );
+      expect(page.text).toMatch(named);
+    });
+    // The API answers the same upload as before: each row an error, worded as its 422s, nothing of the page's.
+    const answer = await api.request('GET', `/api/${V}/trainee-uploads/${again.split('/').pop()}`, tokenA);
+    expect(answer.body.data).toMatchObject({ status: 'failed', error_count: 3 });
+    expect(answer.body.data.errors).toEqual(
+      [2, 3, 4].map((row) => ({ row, column: null, message: 'This trainee is already in Register' })),
+    );
+
+    // One new, one already registered, one twice in the file, one with an error: four groups' worth of words.
+    const newOnes = traineeRows(V, 2);
+    const mixed = [newOnes[0], rows[0], { ...newOnes[0] }, { ...newOnes[1], sex: '77' }];
+    const mixedPage = await c.settled((await c.upload(csvFile(V, mixed))).headers.get('location')!);
+    expect(mixedPage.text).toContain('<h1 class="govuk-heading-l">Fix the errors in your file</h1>');
+    expect(summaryOf(mixedPage.text)).toEqual([
+      ['Will be added', '1 trainee: row 2'],
+      ['Already registered', '1 trainee: row 3'],
+      ['Has errors', '2 rows: rows 4 and 5'],
+    ]);
+    expect(mixedPage.text).toContain('This trainee is also in row 2 of your file: keep one of the two rows');
+    expect([...mixedPage.text.matchAll(/govuk-summary-card__title">Row (\d+)</g)].map((m) => m[1])).toEqual(['4', '5']);
   });
 
   it('refuses files as a whole with an error summary linked to the file field, never a 5xx', async () => {

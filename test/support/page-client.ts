@@ -47,12 +47,12 @@ export class PageClient {
     return this.send('POST', path, form.toString(), { 'content-type': 'application/x-www-form-urlencoded' });
   }
 
-  /** Posts the upload form: the file (bytes, name) and the CSRF token of the last page. */
-  upload(file: string | Uint8Array, name = 'trainees.csv'): Promise<PageAnswer> {
+  /** Posts an upload form (the add-trainees one unless `path` says): the file (bytes, name) and the CSRF token of the last page. */
+  upload(file: string | Uint8Array, name = 'trainees.csv', path = '/uploads/files'): Promise<PageAnswer> {
     const form = new FormData();
     form.set('csrf_token', this.csrfToken);
     form.set('file', new Blob([typeof file === 'string' ? new TextEncoder().encode(file) : file], { type: 'text/csv' }), name);
-    return this.send('POST', '/uploads/files', form);
+    return this.send('POST', path, form);
   }
 
   /** Signs in with `token` from the sign-in page; returns the answer to the sign-in. */
@@ -99,11 +99,11 @@ export class PageClient {
     return this.get(url.slice(this.baseUrl.length));
   }
 
-  /** Reads the upload's page until its status is past checking or adding; returns that page. */
+  /** Reads the upload's page until its status is past checking, adding or recommending; returns that page. */
   async settled(location: string): Promise<PageAnswer> {
     for (let i = 0; i < 600; i++) {
       const page = await this.get(location);
-      if (!/<h1 class="govuk-heading-l">(Checking your file|Adding trainees)<\/h1>/.test(page.text)) return page;
+      if (!/<h1 class="govuk-heading-l">(Checking your file|Adding trainees|Recommending trainees)<\/h1>/.test(page.text)) return page;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`${location} did not settle`);

@@ -62,11 +62,11 @@ export async function clickAndWait(page: Page, selector: string): Promise<HTTPRe
   return response;
 }
 
-/** Chooses `file` (a path) in the file input `#file` and posts its form. */
-export async function uploadFile(page: Page, file: string): Promise<HTTPResponse | null> {
+/** Chooses `file` (a path) in the file input `#file` and posts its form (the add-trainees one unless `action` says). */
+export async function uploadFile(page: Page, file: string, action = '/uploads/files'): Promise<HTTPResponse | null> {
   const [chooser] = await Promise.all([page.waitForFileChooser(), page.click('#file')]);
   await chooser.accept([file]);
-  return clickAndWait(page, 'form[action="/uploads/files"] button[type=submit]');
+  return clickAndWait(page, `form[action="${action}"] button[type=submit]`);
 }
 
 /**
@@ -93,12 +93,12 @@ export async function download(page: Page, dir: string, text: string): Promise<s
   throw new Error(`"${text}" was not downloaded`);
 }
 
-/** Opens the upload's page until it is past "Checking your file" and "Adding trainees"; returns its heading. */
+/** Opens the upload's page until it is past "Checking your file" and writing its rows; returns its heading. */
 export async function settled(page: Page): Promise<string> {
   const url = page.url();
   for (let i = 0; i < 300; i++) {
     const h1 = await heading(page);
-    if (h1 !== 'Checking your file' && h1 !== 'Adding trainees') return h1;
+    if (!['Checking your file', 'Adding trainees', 'Recommending trainees'].includes(h1)) return h1;
     await new Promise((r) => setTimeout(r, 100));
     await page.goto(url);
   }

@@ -124,7 +124,7 @@ export async function uploadErrorsCsv(
   const table = await readUploadTable(kind, file, version);
   const errors = new Map<number, string[]>();
   const note = (row: number, e: RowMessage) => {
-    const line = words === 'person' ? personMessage(e, version) : e.column === null ? e.message : `${e.column}: ${e.message}`;
+    const line = words === 'person' ? personMessage(e, version, kind) : e.column === null ? e.message : `${e.column}: ${e.message}`;
     errors.set(row, [...(errors.get(row) ?? []), line]);
   };
   for (const e of await readUploadMessages(ports, uploadId, state)) note(e.row, e);

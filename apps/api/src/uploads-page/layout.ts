@@ -148,6 +148,9 @@ function banner(signedIn: PageHolder | null): Html {
               <li class="govuk-service-navigation__item">
                 <a class="govuk-service-navigation__link" href="/uploads">Add trainees from a file</a>
               </li>
+              <li class="govuk-service-navigation__item">
+                <a class="govuk-service-navigation__link" href="/uploads/recommendations">Recommend trainees</a>
+              </li>
               ${signOut}
             </ul>
           </nav>

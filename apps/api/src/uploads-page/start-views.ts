@@ -2,9 +2,11 @@
  * The uploads page's first pages: sign in, the start page (the template, the column guide, the
  * file to choose, the provider's uploads), and the pages of a refusal (403, 404, a problem).
  */
-import type { UploadAnswer } from '@app/uploads/write';
+import type { ApiVersion } from '@app/trainees/record';
+import { recommendColumnFacts, type UploadAnswer } from '@app/uploads/write';
 import { html, type Html } from './html';
 import { page, type PageError, type PageHolder } from './layout';
+import { ADD_TRAINEES, filesUrl, RECOMMENDATIONS, startUrl, type UploadJourney } from './upload-journeys';
 
 /** The hidden field every form of the page carries: the session's CSRF token. */
 export function csrfField(csrfToken: string): Html {
@@ -102,22 +104,22 @@ export function signInPage(csrfToken: string, ways: SignInWays, errors: readonly
   });
 }
 
-/** The GOV.UK tag of an upload's status: its words and colour. */
-export function statusTag(status: string): Html {
+/** The GOV.UK tag of an upload's status in `journey`: its words and colour. */
+export function statusTag(status: string, journey: UploadJourney = ADD_TRAINEES): Html {
   const [words, colour] = {
     pending: ['Checking', 'govuk-tag--blue'],
     validated: ['Ready to submit', 'govuk-tag--green'],
     failed: ['Has errors', 'govuk-tag--red'],
-    in_progress: ['Adding trainees', 'govuk-tag--blue'],
-    succeeded: ['Trainees added', 'govuk-tag--green'],
+    in_progress: [journey.working, 'govuk-tag--blue'],
+    succeeded: [journey.done, 'govuk-tag--green'],
     cancelled: ['Cancelled', 'govuk-tag--grey'],
   }[status] ?? [status, 'govuk-tag--grey'];
   return html`<strong class="govuk-tag ${colour}">${words}</strong>`;
 }
 
-/** The form to choose and upload a file (a plain GOV.UK file upload input), with its error if any. */
-export function uploadForm(csrfToken: string, errors: readonly PageError[], label: string): Html {
-  return html`<form method="post" action="/uploads/files" enctype="multipart/form-data" novalidate>
+/** The form to choose and upload a file (a plain GOV.UK file upload input) to `action`, with its error if any. */
+export function uploadForm(csrfToken: string, errors: readonly PageError[], label: string, action = filesUrl(ADD_TRAINEES)): Html {
+  return html`<form method="post" action="${action}" enctype="multipart/form-data" novalidate>
     ${csrfField(csrfToken)}
     ${formField(
       'file',
@@ -138,14 +140,14 @@ export function viewOnlyNote(): Html {
   </div>`;
 }
 
-/** The provider's uploads, newest first: when received, status, rows, a link to each. */
-function uploadsTable(uploads: readonly UploadAnswer[]): Html {
+/** The provider's uploads of `journey`, newest first: when received, status, rows, a link to each. */
+function uploadsTable(uploads: readonly UploadAnswer[], journey: UploadJourney): Html {
   if (uploads.length === 0) return html`<p class="govuk-body">You have not uploaded a file yet.</p>`;
   const rows = uploads.map((u) => [
     u.received_at.slice(0, 16).replace('T', ' '),
-    statusTag(u.status),
+    statusTag(u.status, journey),
     u.row_count,
-    html`<a class="govuk-link" href="/uploads/files/${u.upload_id}">View upload</a>`,
+    html`<a class="govuk-link" href="${filesUrl(journey)}/${u.upload_id}">View upload</a>`,
   ]);
   return table('Your uploads', ['Uploaded (UTC)', 'Status', 'Trainees', 'Upload'], rows);
 }
@@ -168,7 +170,72 @@ export function startPage(holder: PageHolder, uploads: readonly UploadAnswer[], 
         <li><a class="govuk-link" href="/uploads/example.csv" download>Download an example file with one trainee (CSV)</a></li>
         <li><a class="govuk-link" href="/uploads/column-guide.csv" download>Download the column guide (CSV)</a></li>
       </ul>
-      ${holder.viewOnly ? viewOnlyNote() : uploadForm(csrfToken, errors, 'Upload your file')} ${uploadsTable(uploads)}`,
+      ${holder.viewOnly ? viewOnlyNote() : uploadForm(csrfToken, errors, 'Upload your file')} ${uploadsTable(uploads, ADD_TRAINEES)}
+      <p class="govuk-body">
+        To recommend trainees for QTS or EYTS from a file, go to
+        <a class="govuk-link" href="${startUrl(RECOMMENDATIONS)}">recommend trainees</a>.
+      </p>`,
+  });
+}
+
+/** The recommendations file's columns, a GOV.UK summary card each: what to type, whether required. */
+function recommendColumns(version: ApiVersion): Html {
+  return html`<h2 class="govuk-heading-m" id="columns">Column guide</h2>
+    ${recommendColumnFacts(version).map(
+      (f) =>
+        html`<div class="govuk-summary-card">
+          <div class="govuk-summary-card__title-wrapper">
+            <h3 class="govuk-summary-card__title">
+              ${f.label} <br /><span class="govuk-hint govuk-!-margin-bottom-0">Column: ${f.column}</span>
+            </h3>
+          </div>
+          <div class="govuk-summary-card__content">
+            <dl class="govuk-summary-list">
+              <div class="govuk-summary-list__row">
+                <dt class="govuk-summary-list__key">Required</dt>
+                <dd class="govuk-summary-list__value">${f.needed}</dd>
+              </div>
+              <div class="govuk-summary-list__row">
+                <dt class="govuk-summary-list__key">Format</dt>
+                <dd class="govuk-summary-list__value">${f.format}${f.example ? `, for example ${f.example}` : ''}</dd>
+              </div>
+              <div class="govuk-summary-list__row">
+                <dt class="govuk-summary-list__key">About</dt>
+                <dd class="govuk-summary-list__value">${f.hint}</dd>
+              </div>
+            </dl>
+          </div>
+        </div>`,
+    )}`;
+}
+
+/**
+ * The recommendations' start page: the provider's recommendations template to download (a row for each trainee who can be
+ * recommended, the date to fill in), the file to upload (not for a viewer), the columns, the provider's recommendation uploads.
+ */
+export function recommendStartPage(
+  holder: PageHolder,
+  uploads: readonly UploadAnswer[],
+  version: ApiVersion,
+  errors: readonly PageError[] = [],
+): string {
+  const journey = RECOMMENDATIONS;
+  return page({
+    title: 'Recommend trainees for QTS or EYTS',
+    errors,
+    signedIn: holder,
+    main: html`<h1 class="govuk-heading-l">Recommend trainees for QTS or EYTS</h1>
+      <h2 class="govuk-heading-m">Fill in your recommendations file</h2>
+      <p class="govuk-body">
+        The template has a row for each of your trainees who can be recommended. In the qts_standards_met_date column, type the date each
+        trainee you recommend met the standards, as YYYY-MM-DD. Leave it blank for a trainee you are not recommending: their row is left
+        out.
+      </p>
+      <ul class="govuk-list">
+        <li><a class="govuk-link" href="${startUrl(journey)}/template.csv" download>Download your recommendations template (CSV)</a></li>
+      </ul>
+      ${holder.viewOnly ? viewOnlyNote() : uploadForm(holder.csrfToken, errors, 'Upload your recommendations file', filesUrl(journey))}
+      ${uploadsTable(uploads, journey)} ${recommendColumns(version)}`,
   });
 }
 

@@ -21,13 +21,14 @@ import { PageSessions } from './page-sessions';
 import { messagePage } from './start-views';
 import { guideRoutes } from './guide-routes';
 import { sessionRoutes, startPageFor } from './session-routes';
+import { journeyOf } from './upload-journeys';
 import { uploadRoutes } from './upload-routes';
 import { PersonSignIn } from './person-sign-in';
 import { SANDBOX_CLIENT_SECRET, SandboxIdentity, serveSandboxIdentity } from './sandbox-identity';
 import { signInRoutes } from './sign-in-routes';
 import { DEMO_PROVIDER } from '../sandbox';
 
-/** 413 as the start page's error summary; a storage fault 503 with `Retry-After`; anything else without its details. */
+/** 413 as the start page's error summary (its journey's); a storage fault 503 with `Retry-After`; anything else without its details. */
 async function errorPage(
   ctx: PageContext,
   err: Error & { statusCode?: number },
@@ -38,7 +39,8 @@ async function errorPage(
   if (status === 413) {
     const who = await signedIn(ctx, request);
     if (who) {
-      return startPageFor(ctx, who, reply, 413, [{ message: fileTooLarge(UPLOAD_BYTES_MAX).message, field: 'file' }]);
+      const errors = [{ message: fileTooLarge(UPLOAD_BYTES_MAX).message, field: 'file' }];
+      return startPageFor(ctx, who, reply, 413, errors, journeyOf(request.url));
     }
   }
   if (status < 500) return sendPage(reply, status, messagePage('There is a problem with the form', 'The form sent could not be read.'));
