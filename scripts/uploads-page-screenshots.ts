@@ -2,7 +2,8 @@
  * Screenshots of each step of the uploads page into docs/uploads-page/ (`npm run screenshots`):
  * builds the service if needed, starts it on a temporary data dir with a provider and a token made
  * by the admin CLI, and walks the page in the system's Chromium (as the browser tests do) with a
- * file of made-up trainees, one row wrong then fixed. The files are PNG, 1000 pixels wide.
+ * file of made-up trainees, one row wrong then fixed, then the same file again (already registered), and the recommendations' start
+ * page. The files are PNG, 1000 pixels wide.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -92,6 +93,12 @@ async function main(): Promise<void> {
     await clickAndWait(page, 'form[action$="/submit"] button');
     await settled(page);
     await shot(page, '06-trainees-added');
+    await page.goto(`${url}/uploads`);
+    await uploadFile(page, join(files, 'trainees.csv'));
+    await settled(page);
+    await shot(page, '07-already-registered');
+    await page.goto(`${url}/uploads/recommendations`);
+    await shot(page, '08-recommendations');
     rmSync(files, { recursive: true, force: true });
   } finally {
     await browser.close();
