@@ -8,7 +8,7 @@
 import { API_VERSIONS, type ApiVersion, type TraineeDetails, type Trainee } from '@app/trainees/record';
 import { contractFor } from '@app/trainees/contract';
 import { EXAMPLE_DETAILS } from '@app/trainees/decider/testing/trainee-events';
-import type { StatusFilter } from '@app/trainees/read';
+import type { StatusFilter, TraineeListQuery } from '@app/trainees/read';
 import {
   type ContractRun,
   decidedHistory,
@@ -225,6 +225,69 @@ export function describeTraineeListsContract(name: string, factory: () => Promis
         await rm.applyBatch(log.trainee([updated(a, { middle_names: 'Ay' }, '2025-09-01T12:00:00.000Z')]));
         expect(await order('desc')).toEqual([b, a, d, c]);
         expect(await order('asc')).toEqual([c, d, b, a]);
+      });
+      describe('search (the uploads page\'s "Your trainees"; libs/trainees/read/trainee-search.ts)', () => {
+        const other = randomUkprn();
+        beforeEach(async () => {
+          const reg = (label: string, details: Partial<TraineeDetails>, at: string, owner = ukprn) =>
+            log.trainee(registration({ id: tid(label), ukprn: owner, at, details }));
+          await rm.applyBatch([
+            ...reg(
+              'mary',
+              { first_names: 'Mary Jane', last_name: "O'Brien", provider_trainee_id: 'PT/2025/0042' },
+              '2025-09-01T10:00:00.000Z',
+            ),
+            ...reg('unal', { first_names: 'Zoë', last_name: 'Ünal', provider_trainee_id: 'PT/2025/0043' }, '2025-09-02T10:00:00.000Z'),
+            ...reg('brien', { first_names: 'Brian', last_name: 'Smith', provider_trainee_id: null }, '2025-09-03T10:00:00.000Z'),
+            ...reg(
+              'old',
+              { first_names: 'Mary', last_name: 'Older', itt_start_date: '2024-09-01', provider_trainee_id: 'PT/2024/0001' },
+              '2025-09-04T10:00:00.000Z',
+            ),
+            ...reg(
+              'foreign',
+              { first_names: 'Mary', last_name: "O'Brien", provider_trainee_id: 'PT/2025/0042' },
+              '2025-09-05T10:00:00.000Z',
+              other,
+            ),
+          ]);
+        });
+        const found = async (search: string[], overrides: Partial<TraineeListQuery> = {}): Promise<string[]> => {
+          const page = await rm.listTrainees(listQuery(ukprn, { search, ...overrides }));
+          expect(page.totalCount).toBe(page.items.length);
+          return ids(page);
+        };
+
+        it('keeps the trainees whose first names, last name or provider trainee id hold every word, ignoring case, newest first', async () => {
+          expect(await found(['mary'])).toEqual([tid('mary')]);
+          expect(await found(['jane', "o'brien"])).toEqual([tid('mary')]);
+          expect(await found(['bri'])).toEqual([tid('brien'), tid('mary')]);
+          expect(await found(['pt/2025/004'])).toEqual([tid('unal'), tid('mary')]);
+          expect(await found(['0043', 'zoë'])).toEqual([tid('unal')]);
+          expect(await found(['ünal'])).toEqual([tid('unal')]);
+          expect(await found(['zo'], { sortOrder: 'asc' })).toEqual([tid('unal')]);
+          expect(await found(['smith', 'mary'])).toEqual([]);
+          expect(await found(['nobody'])).toEqual([]);
+        });
+
+        it("is bounded to the query's provider and cycle, ANDed with its filters, paged with its count", async () => {
+          expect(await found(['mary'], { academicCycle: 2024 })).toEqual([tid('old')]);
+          expect(ids(await rm.listTrainees(listQuery(other, { search: ['mary'] })))).toEqual([tid('foreign')]);
+          expect(await found(['bri'], { statuses: ['withdrawn'] })).toEqual([]);
+          expect(await found(['bri'], { statuses: ['in_training'] })).toEqual([tid('brien'), tid('mary')]);
+          const second = await rm.listTrainees(listQuery(ukprn, { search: ['pt/2025'], perPage: 1, page: 2 }));
+          expect([ids(second), second.totalCount]).toEqual([[tid('mary')], 2]);
+          const past = await rm.listTrainees(listQuery(ukprn, { search: ['pt/2025'], perPage: 1, page: 3 }));
+          expect(past).toEqual({ items: [], totalCount: 2 });
+          expect(second.items[0]).toEqual(await rm.getTrainee(tid('mary')));
+        });
+
+        it('follows a changed name, and an empty search is none', async () => {
+          await rm.applyBatch(log.trainee([updated(tid('brien'), { last_name: 'Jones' }, '2025-09-06T10:00:00.000Z')]));
+          expect(await found(['smith'])).toEqual([]);
+          expect(await found(['jones'])).toEqual([tid('brien')]);
+          expect((await rm.listTrainees(listQuery(ukprn, { search: [] }))).totalCount).toBe(3);
+        });
       });
     });
 

@@ -24,6 +24,14 @@ export {
 export { duplicateKeys, traineeIdKey, traineeKeys, traineeProjection, type TraineeDocument, type TraineeKeys } from './trainee-projection';
 export { listStatusOf, matchesStatus, STATUS_RULES, type StatusRule } from './list-status';
 export {
+  matchesSearch,
+  matchesSearchWords,
+  searchTextHolds,
+  searchWords,
+  TRAINEE_SEARCH_CHARS_MAX,
+  TRAINEE_SEARCH_WORDS_MAX,
+} from './trainee-search';
+export {
   listTraineesAsOf,
   matchesAsOf,
   AS_OF_SCAN,

@@ -19,6 +19,12 @@ export interface TraineeListQuery {
   sortOrder: 'asc' | 'desc';
   /** `YYYY-MM-DD`, UTC: "now" of the status filter. */
   today: string;
+  /**
+   * Words (`searchWords`) each in the trainee's first names, last name or provider trainee id, ignoring case (`matchesSearchWords`);
+   * absent or empty: no search. The uploads page's only: the API's list never searches, and the list at an instant, whose scan reads
+   * no personal field, refuses it.
+   */
+  search?: readonly string[];
 }
 
 export interface TraineeListPage {
@@ -57,7 +63,7 @@ export interface TraineeReadModel {
   getTraineeSnapshot(traineeId: string): Promise<TraineeSnapshot | null>;
   /** Every trainee registered for the provider and not erased, in id order (binary): what the as-of list and the census replay. */
   providerTraineeIds(ukprn: string): Promise<string[]>;
-  /** One page of a provider's trainees of one academic cycle, ordered by updated_at then age. */
+  /** One page of a provider's trainees of one academic cycle, ordered by updated_at then age; a search reads each of the cycle's. */
   listTrainees(query: TraineeListQuery): Promise<TraineeListPage>;
   /** Bytes stored when the trainee last changed (docs/DESIGN.md "Answers stored as bytes"), or null; ids match case-insensitively. */
   getTraineeAnswer(traineeId: string, version: ApiVersion): Promise<OwnedAnswer | null>;

@@ -78,6 +78,11 @@ describe('a provider’s trainees at an instant', () => {
     expect(found[1].createdPosition).toBeLessThan(found[2].createdPosition);
   });
 
+  it('refuses a search, whose names the sealed scan cannot read, and takes an empty one as none', async () => {
+    await expect(ids(query({ search: ['doe'] }), '2025-09-04T00:00:00Z')).rejects.toThrow(RangeError);
+    expect(await ids(query({ search: [] }), '2025-09-04T00:00:00Z')).toEqual(['X', 'C', 'B', 'A']);
+  });
+
   it('orders by updated_at then newest-created first, both ways, and pages', async () => {
     expect(await ids(query(), '2025-09-04T00:00:00Z')).toEqual(['X', 'C', 'B', 'A']);
     expect(await ids(query({ sortOrder: 'asc' }), '2025-09-04T00:00:00Z')).toEqual(['A', 'C', 'B', 'X']);

@@ -122,7 +122,8 @@ export function scanInThisThread(storedLog: StoredLog): AsOfScan {
 
 /**
  * The page of `q` as the list would have answered it at `instant` (`q.today`: the instant's UTC date), ties newest-created first.
- * The matches are found sealed by `scan`; only the page's trainees are folded again from `eventStore`, opened.
+ * The matches are found sealed by `scan`; only the page's trainees are folded again from `eventStore`, opened. RangeError for a query
+ * with a search, which reads the personal fields the scan leaves sealed.
  */
 export async function listTraineesAsOf(
   eventStore: EventStore,
@@ -131,6 +132,7 @@ export async function listTraineesAsOf(
   instant: Date,
   scan: AsOfScan,
 ): Promise<TraineeAsOfPage> {
+  if (q.search && q.search.length > 0) throw new RangeError('the list at an instant cannot search: its scan reads no personal field');
   const matches = await scan(await trainees.providerTraineeIds(q.ukprn), q, instant);
   const dir = q.sortOrder === 'asc' ? 1 : -1;
   matches.sort((a, b) => (a.updatedAt !== b.updatedAt ? (a.updatedAt < b.updatedAt ? -dir : dir) : b.createdPosition - a.createdPosition));

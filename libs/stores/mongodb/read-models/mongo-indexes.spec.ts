@@ -53,6 +53,25 @@ describe('MongoDB trainee indexes (docs/DESIGN.md "Indexes")', () => {
     },
   );
 
+  it('bounds a search to the provider and cycle the list indexes begin with, each word a literal, case-insensitive match', () => {
+    const q: TraineeListQuery = { ...listQueries()[0], statuses: ['in_training'], search: ['o.brien', '99/1'] };
+    const filter = traineeListFilter(q) as Record<string, unknown>;
+    expect([filter.ukprn, filter.start_cycle]).toEqual(['10000001', 2025]);
+    expect(TRAINEE_INDEXES.filter((i) => servesQuery(i.key, { ...q, search: undefined })).map((i) => i.name)).toContain('list_status');
+    const words = filter.$and as { $or: Record<string, { $regex: string; $options: string }>[] }[];
+    expect(words.map((w) => w.$or.map((f) => Object.keys(f)[0]))).toEqual([
+      ['doc.details.first_names', 'doc.details.last_name', 'doc.details.provider_trainee_id'],
+      ['doc.details.first_names', 'doc.details.last_name', 'doc.details.provider_trainee_id'],
+    ]);
+    const [dotted, slashed] = words.map((w) => Object.values(w.$or[0])[0]);
+    expect([dotted, slashed]).toEqual([
+      { $regex: 'o\\.brien', $options: 'i' },
+      { $regex: '99\\/1', $options: 'i' },
+    ]);
+    expect(new RegExp(dotted.$regex, 'i').test("O'BRIEN")).toBe(false);
+    expect(new RegExp(dotted.$regex, 'i').test('O.Brien')).toBe(true);
+  });
+
   it('the check finds a query no index serves', () => {
     const withoutStatus = TRAINEE_INDEXES.filter((i) => i.name !== 'list_status');
     const filtered = listQueries().filter((q) => q.statuses?.length);

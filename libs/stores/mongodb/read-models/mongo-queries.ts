@@ -216,7 +216,21 @@ export function traineeListFilter(q: TraineeListQuery): Filter<StoredTrainee> {
   if (q.since) filter.updated_at = { $gte: q.since };
   if (q.hasTrn !== undefined) filter.has_trn = q.hasTrn;
   if (q.statuses && q.statuses.length > 0) filter.$or = q.statuses.map((s) => statusFilter(s, q.today));
+  if (q.search && q.search.length > 0) filter.$and = q.search.map(searchWordFilter);
   return filter;
+}
+
+/** The fields a search reads, in the stored document (`matchesSearchWords`). */
+const SEARCHED = ['doc.details.first_names', 'doc.details.last_name', 'doc.details.provider_trainee_id'] as const;
+
+/**
+ * One search word in any of {@link SEARCHED}, ignoring case: a regular expression of the word's characters taken literally, matched
+ * case-insensitively (the server's PCRE folds Unicode letters, as `toLowerCase` does on SQLite's side). No index holds the names: the
+ * list index bounds the read to the provider's cycle.
+ */
+function searchWordFilter(word: string): Filter<StoredTrainee> {
+  const pattern = word.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  return { $or: SEARCHED.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } })) } as Filter<StoredTrainee>;
 }
 
 export function traineeListSort(q: Pick<TraineeListQuery, 'sortOrder'>): { updated_at: 1 | -1; created_position: -1 } {

@@ -6,6 +6,7 @@ import type { TraineeSnapshot } from '@app/trainees/decider';
 import { chainLinkOf, type RecordedEvent, type LogPosition } from '@app/event-sourcing';
 import {
   duplicateKeys,
+  searchTextHolds,
   traineeIdKey,
   type TraineeDocument,
   type TraineeAnswerPage,
@@ -75,6 +76,7 @@ export class TraineeTables {
     readonly store: string,
   ) {
     const t = (this.table = `trainees_${store}`);
+    defineTraineeSearch(db);
     db.exec(`
       CREATE TABLE IF NOT EXISTS ${t} (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -176,7 +178,7 @@ export class TraineeTables {
 
   /** As list items of `version` (JSON bytes each): stored, or rendered from the document when none are stored or `stored` is false. */
   answerPage(q: TraineeListQuery, version: ApiVersion, stored: boolean): TraineeAnswerPage {
-    if (!stored) {
+    if (!stored || searching(q)) {
       const { totalCount, seqs } = this.pageSeqs(q);
       return { totalCount, items: seqs.map((seq) => answerItem(renderTraineeAnswer(JSON.parse(this.getBySeq(seq)) as Trainee, version))) };
     }
@@ -211,6 +213,7 @@ export class TraineeTables {
   }
 
   private pageSeqs(q: TraineeListQuery): { totalCount: number; seqs: number[] } {
+    if (searching(q)) return this.searchSeqs(q);
     const { whereSql, params, totalCount, offset, dir } = this.listQuery(q);
     if (totalCount === 0 || offset >= totalCount || q.perPage < 1) return { totalCount, seqs: [] };
     const seqs = this.list(`SELECT seq FROM {T} WHERE ${whereSql} ORDER BY updated_at ${dir}, seq DESC LIMIT @limit OFFSET @offset`)
@@ -219,8 +222,33 @@ export class TraineeTables {
     return { totalCount, seqs };
   }
 
+  /**
+   * A search's page: in one statement every match's seq in list order, so the count and the page come from one pass over the provider's
+   * cycle on the list index (or the status index), each row's document read for its names (`trainee_search`).
+   */
+  private searchSeqs(q: TraineeListQuery): { totalCount: number; seqs: number[] } {
+    const { where, params, dir } = this.listWhere(q);
+    where.push(SEARCH_SQL);
+    const all = this.list(`SELECT seq FROM {T} WHERE ${where.join(' AND ')} ORDER BY updated_at ${dir}, seq DESC`)
+      .pluck()
+      .all({ ...params, search: q.search!.join(' ') }) as number[];
+    const offset = (q.page - 1) * q.perPage;
+    return { totalCount: all.length, seqs: q.perPage < 1 ? [] : all.slice(offset, offset + q.perPage) };
+  }
+
   /** The WHERE clause and parameters, the total count (from the indexes), offset and order. */
   private listQuery(q: TraineeListQuery) {
+    const { where, params, dir } = this.listWhere(q);
+    const whereSql = where.join(' AND ');
+    const totalCount =
+      where.length === 2
+        ? (this.countOf.get(q.ukprn, q.academicCycle) ?? 0)
+        : (this.list(`SELECT COUNT(*) AS n FROM {T} WHERE ${whereSql}`).get(params) as { n: number }).n;
+    return { whereSql, params, totalCount, offset: (q.page - 1) * q.perPage, dir };
+  }
+
+  /** The list's conditions but the search's, their parameters, and the order's direction. */
+  private listWhere(q: TraineeListQuery) {
     const where: string[] = ['ukprn = @ukprn', 'start_cycle = @cycle'];
     const params: Record<string, unknown> = { ukprn: q.ukprn, cycle: q.academicCycle, today: q.today };
     if (q.since) {
@@ -229,12 +257,7 @@ export class TraineeTables {
     }
     if (q.hasTrn !== undefined) where.push(`has_trn = ${q.hasTrn ? 1 : 0}`);
     if (q.statuses && q.statuses.length > 0) where.push(`(${q.statuses.map((s) => STATUS_SQL[s]).join(' OR ')})`);
-    const whereSql = where.join(' AND ');
-    const totalCount =
-      where.length === 2
-        ? (this.countOf.get(q.ukprn, q.academicCycle) ?? 0)
-        : (this.list(`SELECT COUNT(*) AS n FROM {T} WHERE ${whereSql}`).get(params) as { n: number }).n;
-    return { whereSql, params, totalCount, offset: (q.page - 1) * q.perPage, dir: q.sortOrder === 'asc' ? 'ASC' : 'DESC' };
+    return { where, params, dir: q.sortOrder === 'asc' ? 'ASC' : 'DESC' };
   }
 
   /** Oldest-created first ({@link duplicateKeys}). */
@@ -357,3 +380,31 @@ function createChangesTable(db: Database.Database, name: string): boolean {
 }
 
 const CLOSE = Buffer.from('}');
+
+/** With a search ({@link TraineeListQuery.search}). */
+const searching = (q: TraineeListQuery): boolean => q.search !== undefined && q.search.length > 0;
+
+/**
+ * The search's condition: `@search` its words joined by a space. SQLite reads the three values from the document's JSON and joins them
+ * by line breaks, skipping a null (`concat_ws`), so one string crosses to JavaScript a row: 15 µs a row with a 2 KB document.
+ */
+const SEARCH_SQL = `trainee_search(concat_ws(char(10), json_extract(doc, '$.details.first_names'), json_extract(doc, '$.details.last_name'),
+  json_extract(doc, '$.details.provider_trainee_id')), @search) = 1`;
+
+const WITH_SEARCH = new WeakSet<Database.Database>();
+
+/**
+ * `trainee_search(text, words)` on the connection, once: 1 when `searchTextHolds` keeps the text for the space-separated words, else 0.
+ * JavaScript's, so case is folded as Unicode folds it (SQLite's `lower` and `LIKE` fold ASCII only), as the MongoDB adapter's
+ * case-insensitive match does.
+ */
+function defineTraineeSearch(db: Database.Database): void {
+  if (WITH_SEARCH.has(db)) return;
+  let lastJoined = '';
+  let lastWords: string[] = [];
+  db.function('trainee_search', { deterministic: true }, (text: unknown, words: unknown) => {
+    if (words !== lastJoined) [lastJoined, lastWords] = [String(words), String(words).split(' ')];
+    return typeof text === 'string' && searchTextHolds(text, lastWords) ? 1 : 0;
+  });
+  WITH_SEARCH.add(db);
+}
