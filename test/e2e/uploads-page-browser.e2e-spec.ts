@@ -3,8 +3,9 @@
  * The uploads page in a real browser (the system's Chromium through puppeteer-core; the test fails,
  * naming the fix, when none is installed): sign in, download the template and the column guide,
  * upload a file with errors, read the error table, upload the fixed file, submit, read the result;
- * sign out; a form posted without its CSRF token. Once with JavaScript and once without, through
- * the same steps; axe-core finds no WCAG 2.2 AA violation on any page met. One service for the file.
+ * sign out; a form posted without its CSRF token; the provider's trainees and a trainee's page, wide
+ * and narrow. Once with JavaScript and once without, through the same steps; axe-core finds no WCAG
+ * 2.2 AA violation on any page met. One service for the file.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ import {
   tableRows,
   uploadFile,
 } from '../support/page-walk';
+import { uniqueTrainee } from '../support/trainee-input';
 import { csvFile, traineeRows } from '../support/upload-files';
 
 const A = '10000471';
@@ -230,6 +232,49 @@ describe('the uploads page in a browser', () => {
       expect([path, await overflowX(page)]).toEqual([path, 0]);
       await accessible(page, false);
     }
+    expect(refused).toEqual([]);
+    await page.browserContext().close();
+  }, 120_000);
+
+  it("shows the provider's trainees and a trainee's page at 1280 and 320 px wide: nothing to scroll sideways, no WCAG 2.2 AA violation", async () => {
+    const base = '/api/v2026.1/trainees';
+    const ids: string[] = [];
+    for (const i of [1, 2]) {
+      const created = await api.request(
+        'POST',
+        base,
+        token,
+        uniqueTrainee(V, { last_name: `Featherstonehaugh-Wolstenholme${'ab'[i - 1]}` }),
+      );
+      expect(created.status).toBe(201);
+      ids.push(created.body.data.trainee_id);
+    }
+    expect(
+      (await api.request('POST', `${base}/${ids[0]}/defer`, token, { data: { defer_date: '2026-01-05', defer_reason: 'Health' } })).status,
+    ).toBe(200);
+    const { page, refused } = await tab(true, join(dir, 'trainees'));
+    await page.goto(`${api.baseUrl}/uploads`);
+    await page.type('#token', token);
+    await clickAndWait(page, 'form[action="/uploads/sign-in"] button');
+    await clickAndWait(page, 'a.govuk-service-navigation__link[href="/uploads/trainees"]');
+    expect(await heading(page)).toBe('Your trainees');
+    for (const width of [1280, 320]) {
+      await page.setViewport({ width, height: 800 });
+      await page.goto(`${api.baseUrl}/uploads/trainees?cycle=2025&search=featherstonehaugh`);
+      expect((await summaryCards(page)).map((c) => c.rows.map(([key]) => key))).toEqual([
+        ['Provider trainee ID', 'Status', 'TRN'],
+        ['Provider trainee ID', 'Status', 'TRN'],
+      ]);
+      expect([width, await overflowX(page)]).toEqual([width, 0]);
+      await accessible(page);
+      await clickAndWait(page, `a[href="/uploads/trainees/${ids[0]}"]`);
+      expect(await heading(page)).toMatch(/Featherstonehaugh-Wolstenholmea$/);
+      expect([width, await overflowX(page)]).toEqual([width, 0]);
+      await accessible(page);
+    }
+    await page.goto(`${api.baseUrl}/uploads/trainees?page=0`);
+    expect(await errorSummaryLinks(page)).toEqual([{ href: '#results', text: 'Page must be a whole number from 1 to 10,000' }]);
+    await accessible(page);
     expect(refused).toEqual([]);
     await page.browserContext().close();
   }, 120_000);

@@ -1,4 +1,11 @@
-export { academicCycleOf, currentAcademicCycle, isKnownAcademicCycle } from './academic-cycle';
+export {
+  academicCycleLabel,
+  academicCycleOf,
+  currentAcademicCycle,
+  FIRST_ACADEMIC_CYCLE,
+  isKnownAcademicCycle,
+  LAST_ACADEMIC_CYCLE,
+} from './academic-cycle';
 export { MISSING_REQUEST_DATA, type InputProblem, type MessagePath, type ProblemDetail, type RequestData } from './rules/request-data';
 export {
   DEGREE_MESSAGES,

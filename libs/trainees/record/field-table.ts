@@ -124,6 +124,8 @@ export interface LifecycleInput {
   /** Its key in the action's record (the event's data and the trainee), where that is not the body's key. */
   readonly stored?: string;
   readonly kind: LifecycleKind;
+  /** Its label for a person reading the record (the uploads page's trainee page), as {@link PersonWords.label}. */
+  readonly label: string;
   readonly required?: true;
   /** Where it stands in its body: its messages in a 422, its key in the request schema. */
   readonly rank: number;

@@ -26,6 +26,7 @@ export const LIFECYCLE_ROWS = {
         body: 'recommendation',
         key: 'qts_standards_met_date',
         stored: 'outcome_date',
+        label: 'Date the QTS or EYTS standards were met',
         kind: date,
         required: true,
         rank: 1,
@@ -42,6 +43,7 @@ export const LIFECYCLE_ROWS = {
       name: 'defer_date',
       lifecycle: {
         body: 'deferral',
+        label: 'Date deferred',
         kind: date,
         required: true,
         rank: 1,
@@ -55,6 +57,7 @@ export const LIFECYCLE_ROWS = {
       personal: true,
       lifecycle: {
         body: 'deferral',
+        label: 'Reason for deferring',
         kind: text(DEFER_REASON_MAX_CHARS),
         rank: 2,
         description: `Why, at most ${DEFER_REASON_MAX_CHARS} characters.`,
@@ -70,6 +73,7 @@ export const LIFECYCLE_ROWS = {
       lifecycle: {
         body: 'withdrawal',
         key: 'future_interest',
+        label: 'Might return to teacher training',
         kind: { kind: 'listed', list: 'withdrawal_future_interest' },
         required: true,
         rank: 4,
@@ -85,6 +89,7 @@ export const LIFECYCLE_ROWS = {
       lifecycle: {
         body: 'withdrawal',
         key: 'trigger',
+        label: 'Who decided to withdraw',
         kind: { kind: 'listed', list: 'withdrawal_trigger' },
         required: true,
         rank: 3,
@@ -101,6 +106,7 @@ export const LIFECYCLE_ROWS = {
       lifecycle: {
         body: 'withdrawal',
         key: 'reasons',
+        label: 'Reasons for withdrawing',
         kind: { kind: 'reasons', max: WITHDRAWAL_REASONS_MAX_ITEMS, noun: 'reasons', trigger: 'withdrawal_trigger' },
         required: true,
         rank: 2,
@@ -119,6 +125,7 @@ export const LIFECYCLE_ROWS = {
         body: 'withdrawal',
         key: 'another_reason',
         // Any reason whose code says so, as the reference reads it (`had_to_withdraw_trainee_another_reason`, …).
+        label: 'Another reason for withdrawing',
         kind: { kind: 'reason_text', max: REASON_TEXT_MAX_CHARS, neededBy: (reason: string) => reason.includes('another_reason') },
         rank: 5,
         blank: 'Enter another reason',
@@ -136,6 +143,7 @@ export const LIFECYCLE_ROWS = {
       lifecycle: {
         body: 'withdrawal',
         stored: 'date',
+        label: 'Date withdrawn',
         kind: { kind: 'date_or_date_time' },
         required: true,
         rank: 1,
@@ -157,6 +165,7 @@ export const LIFECYCLE_ROWS = {
         body: 'withdrawal',
         key: 'safeguarding_concern_reasons',
         // Where the version's rules make safeguarding_concerns a reason (docs/DESIGN.md ruling 7).
+        label: 'Safeguarding concerns',
         kind: { kind: 'reason_text', max: REASON_TEXT_MAX_CHARS, neededBy: (reason: string) => reason === 'safeguarding_concerns' },
         rank: 6,
         blank: 'Enter the concerns',

@@ -1,6 +1,6 @@
 import { contractFor } from '@app/trainees/contract';
 import { validateNewTrainee } from '@app/trainees/decider';
-import { columnFacts, columnFactsOf, exampleRow, recommendColumnFacts, uploadColumnFactsOf } from './column-facts';
+import { columnFacts, columnFactsOf, exampleRow, itemFacts, recommendColumnFacts, uploadColumnFactsOf } from './column-facts';
 import { RECOMMEND_COLUMNS } from './recommend-rows';
 import { addTraineeColumns, createBodyOf } from './trainee-columns';
 
@@ -45,6 +45,21 @@ describe('columnFacts', () => {
     const today = new Date().toISOString().slice(0, 10);
     const result = validateNewTrainee(data.fields, data.problems, { rules: contract.rules, today });
     expect(result.ok ? [] : result.errors).toEqual([]);
+  });
+
+  it('gives the fields of a placement and of a degree, by their names in the version, with their labels and code lists', () => {
+    expect(itemFacts('placements', 'v2026.1').map((f) => [f.column, f.label, f.kind])).toEqual([
+      ['urn', 'Placement school URN', 'urn'],
+      ['name', 'Placement school name', 'text'],
+      ['postcode', 'Placement school postcode', 'postcode'],
+    ]);
+    const degrees = itemFacts('degrees', 'v2026.1');
+    expect(degrees.map((f) => f.field)).toEqual(
+      columnFacts('v2026.1')
+        .filter((f) => f.column.startsWith('degree_'))
+        .map((f) => f.field),
+    );
+    expect(degrees.find((f) => f.field === 'grade')).toMatchObject({ column: 'grade', label: 'Degree grade', list: 'degree_grade' });
   });
 });
 

@@ -53,6 +53,8 @@ export interface ColumnFacts {
   /** Most characters of a text column. */
   max: number | null;
   hint: string | null;
+  /** What its input takes (the record table's kind): `date`, `code`, `text`… */
+  kind: InputKind['kind'];
 }
 
 /** A format's words, a value of it when the row has no example, and the code list the kind names. */
@@ -132,6 +134,7 @@ function factsOf(
     codeChecked: list !== null && (kind.kind === 'code' || kind.kind === 'later_code') && field !== 'disabilities',
     max: facts.max,
     hint: words.hint ?? null,
+    kind: kind.kind,
   };
 }
 
@@ -178,6 +181,25 @@ export function columnFacts(version: ApiVersion): readonly ColumnFacts[] {
   return facts;
 }
 
+const ITEM_CACHE = new Map<string, ColumnFacts[]>();
+
+/**
+ * The facts of each field a placement or a degree takes in `version` (`column`: its name in the version, as the API's item bodies
+ * name it), in table order: the labels and code lists a person reads a trainee's placements and degrees by.
+ */
+export function itemFacts(table: 'placements' | 'degrees', version: ApiVersion): readonly ColumnFacts[] {
+  const key = `${table} ${version}`;
+  const cached = ITEM_CACHE.get(key);
+  if (cached) return cached;
+  const rows = withInput((table === 'placements' ? PLACEMENT_RECORD : DEGREE_RECORD) as readonly FieldRow<never>[]);
+  const facts = rows.flatMap((row) => {
+    const wire = versionFieldName(row.name, version);
+    return wire === null ? [] : [factsOf(wire, row.name, row.input.person, row.input, version)];
+  });
+  ITEM_CACHE.set(key, facts);
+  return facts;
+}
+
 /** The facts of `column` in `version`'s file, or undefined for a column the file has not. */
 export function columnFactsOf(version: ApiVersion, column: string): ColumnFacts | undefined {
   return columnFacts(version).find((f) => f.column === column);
@@ -202,6 +224,7 @@ function matchingFacts(column: string, label: string): ColumnFacts {
     list: null,
     codeChecked: false,
     max: null,
+    kind: 'text',
     hint: 'The template fills it in from the trainee’s record, so you can check the row is the trainee you mean.',
   };
 }

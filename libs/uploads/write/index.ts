@@ -7,6 +7,7 @@ export {
   columnFacts,
   columnFactsOf,
   exampleRow,
+  itemFacts,
   recommendColumnFacts,
   uploadColumnFactsOf,
   type ColumnCode,

@@ -72,6 +72,7 @@ export function columnGuidePage(version: ApiVersion, signedIn: PageHolder): stri
   return page({
     title: 'Column guide',
     signedIn,
+    place: { item: 'uploads', own: false },
     main: html`<h1 class="govuk-heading-l">Column guide</h1>
       <p class="govuk-body">
         Each row of your file is one new trainee. Fill in each required column; leave an optional column blank when it does not apply. Type
@@ -94,6 +95,7 @@ export function columnCodesPage(version: ApiVersion, column: string, signedIn: P
   return page({
     title,
     signedIn,
+    place: { item: 'uploads', own: false },
     main: html`<h1 class="govuk-heading-l">${title}</h1>
       <p class="govuk-body">Type the code in the ${facts.column} column, with its leading zeros.</p>
       <p class="govuk-body"><a class="govuk-link" href="/uploads/columns#${facts.column}">Back to the column guide</a></p>

@@ -42,6 +42,16 @@ export interface PageError {
   field: string;
 }
 
+/** The service navigation's items: adding trainees from a file, recommending trainees, and (signed in) the provider's trainees. */
+export type NavItem = 'uploads' | 'recommendations' | 'trainees';
+
+/** Where a page stands in the service navigation: the item it belongs to, and whether it is that item's own page or one under it. */
+export interface NavPlace {
+  item: NavItem;
+  /** The item's own page (`aria-current="page"`), else one under it (`aria-current="true"`). */
+  own: boolean;
+}
+
 /** What a page says: its title and heading, its body, its errors, whether it is signed in. */
 export interface PageContent {
   title: string;
@@ -49,6 +59,8 @@ export interface PageContent {
   errors?: readonly PageError[];
   /** Who is signed in (the sign-out form's CSRF token, the provider named on the page), or null when no one is. */
   signedIn?: PageHolder | null;
+  /** Its item marked in the service navigation; none marked when absent. */
+  place?: NavPlace;
 }
 
 /**
@@ -126,8 +138,31 @@ export function framedPage(text: string, onGovUk: boolean): string {
     .replace(SERVICE_NAME_SLOT, () => (onGovUk ? SERVICE_NAVIGATION_NAME : ''));
 }
 
+/** The navigation's items: where each goes, its words, and whether it needs a signed-in provider. */
+const NAV_ITEMS: readonly { item: NavItem; href: string; words: string; signedInOnly: boolean }[] = [
+  { item: 'uploads', href: '/uploads', words: 'Add trainees from a file', signedInOnly: false },
+  { item: 'recommendations', href: '/uploads/recommendations', words: 'Recommend trainees', signedInOnly: false },
+  { item: 'trainees', href: '/uploads/trainees', words: 'Your trainees', signedInOnly: true },
+];
+
+/** The navigation's links; the page's own item marked as GOV.UK's service navigation marks it (active, `aria-current`, in bold). */
+function navLinks(signedIn: boolean, place: NavPlace | null): Html[] {
+  return NAV_ITEMS.filter((n) => signedIn || !n.signedInOnly).map((n) => {
+    if (place?.item !== n.item) {
+      return html`<li class="govuk-service-navigation__item">
+        <a class="govuk-service-navigation__link" href="${n.href}">${n.words}</a>
+      </li>`;
+    }
+    return html`<li class="govuk-service-navigation__item govuk-service-navigation__item--active">
+      <a class="govuk-service-navigation__link" href="${n.href}" aria-current="${place.own ? 'page' : 'true'}"
+        ><strong class="govuk-service-navigation__active-fallback">${n.words}</strong></a
+      >
+    </li>`;
+  });
+}
+
 /** The header's slot, the service navigation (with a sign-out form once signed in). */
-function banner(signedIn: PageHolder | null): Html {
+function banner(signedIn: PageHolder | null, place: NavPlace | null): Html {
   const signOutCsrf = signedIn?.csrfToken ?? null;
   const signOut =
     signOutCsrf === null
@@ -145,13 +180,7 @@ function banner(signedIn: PageHolder | null): Html {
           ${new Html(SERVICE_NAME_SLOT)}
           <nav aria-label="Menu" class="govuk-service-navigation__wrapper">
             <ul class="govuk-service-navigation__list" id="navigation">
-              <li class="govuk-service-navigation__item">
-                <a class="govuk-service-navigation__link" href="/uploads">Add trainees from a file</a>
-              </li>
-              <li class="govuk-service-navigation__item">
-                <a class="govuk-service-navigation__link" href="/uploads/recommendations">Recommend trainees</a>
-              </li>
-              ${signOut}
+              ${navLinks(signedIn !== null, place)} ${signOut}
             </ul>
           </nav>
         </div>
@@ -180,7 +209,7 @@ export function page(content: PageContent): string {
       <body class="govuk-template__body">
         ${JS_ENABLED_ELEMENT}
         <a href="#main-content" class="govuk-skip-link" data-module="govuk-skip-link">Skip to main content</a>
-        ${banner(content.signedIn ?? null)}
+        ${banner(content.signedIn ?? null, content.place ?? null)}
         <div class="govuk-width-container">
           ${providerLine(content.signedIn ?? null)}
           <main class="govuk-main-wrapper" id="main-content">

@@ -2,6 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ProviderReadModel } from '@app/providers/read';
+import type { TimelineSource, TraineeReadModel } from '@app/trainees/read';
 import type { ApiVersion } from '@app/trainees/record';
 import type { Caller } from '@app/trainees/write';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
@@ -30,6 +31,10 @@ export interface PageContext {
   tokenSignIn: boolean;
   /** A person signs in only for a provider registered here. */
   providers: Pick<ProviderReadModel, 'getProvider'>;
+  /** The API's trainee read model: the list of the provider's trainees, a trainee's record. */
+  trainees: Pick<TraineeReadModel, 'listTrainees' | 'getTrainee'>;
+  /** The log as the API's history reads it: a trainee's history. */
+  timeline: TimelineSource;
   logger: Logger;
 }
 

@@ -14,7 +14,7 @@ export function csrfField(csrfToken: string): Html {
 }
 
 /** The message of the first error about `field`, written next to it (GOV.UK error message), or nothing. */
-function fieldError(errors: readonly PageError[], field: string): Html | null {
+export function fieldError(errors: readonly PageError[], field: string): Html | null {
   const error = errors.find((e) => e.field === field);
   return error
     ? html`<p id="${field}-error" class="govuk-error-message"><span class="govuk-visually-hidden">Error:</span> ${error.message}</p>`
@@ -99,6 +99,7 @@ export function signInPage(csrfToken: string, ways: SignInWays, errors: readonly
   return page({
     title: 'Sign in',
     errors,
+    place: { item: 'uploads', own: true },
     main: html`<h1 class="govuk-heading-l">Sign in to add trainees from a file</h1>
       ${person} ${token}`,
   });
@@ -159,6 +160,7 @@ export function startPage(holder: PageHolder, uploads: readonly UploadAnswer[], 
     title: 'Add trainees from a CSV file',
     errors,
     signedIn: holder,
+    place: { item: 'uploads', own: true },
     main: html`<h1 class="govuk-heading-l">Add trainees from a CSV file</h1>
       <h2 class="govuk-heading-m">Fill in the template</h2>
       <p class="govuk-body">
@@ -224,6 +226,7 @@ export function recommendStartPage(
     title: 'Recommend trainees for QTS or EYTS',
     errors,
     signedIn: holder,
+    place: { item: 'recommendations', own: true },
     main: html`<h1 class="govuk-heading-l">Recommend trainees for QTS or EYTS</h1>
       <h2 class="govuk-heading-m">Fill in your recommendations file</h2>
       <p class="govuk-body">

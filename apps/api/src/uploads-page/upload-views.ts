@@ -328,7 +328,8 @@ function resultMain(upload: UploadAnswer, journey: UploadJourney): Html {
  */
 export function uploadPage(upload: UploadAnswer, holder: PageHolder, journey: UploadJourney, details: CheckedDetails = {}): string {
   const errors = details.errors ?? [];
-  const common = { signedIn: holder, errors };
+  const place = { item: journey === ADD_TRAINEES ? 'uploads' : 'recommendations', own: false } as const;
+  const common = { signedIn: holder, errors, place };
   switch (upload.status) {
     case 'pending':
       return page({

@@ -1,12 +1,14 @@
 /**
  * The uploads page at `/uploads` for providers' staff (docs/DESIGN.md "The uploads page"): server-rendered GOV.UK pages, forms posted
- * and redirected, through the API's upload operations, in a Fastify scope of its own outside the API's documents.
+ * and redirected, through the API's upload operations, and the provider's trainees read from the API's read model, in a Fastify scope
+ * of its own outside the API's documents.
  */
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { PAGE_SESSION_STORE, type PageSessionStore } from '@app/runtime/page-sessions';
 import { PROVIDER_READ_MODEL, type ProviderReadModel } from '@app/providers/read';
+import { TIMELINE_SOURCE, TRAINEE_READ_MODEL, type TimelineSource, type TraineeReadModel } from '@app/trainees/read';
 import { APP_CONFIG, SANDBOX_PAGE_SIGN_IN, type AppConfig, type PageSignInConfig } from '@app/runtime/process';
 import { fileTooLarge } from '@app/uploads/csv';
 import { UPLOAD_BYTES_MAX } from '@app/uploads/decider';
@@ -23,6 +25,7 @@ import { guideRoutes } from './guide-routes';
 import { sessionRoutes, startPageFor } from './session-routes';
 import { journeyOf } from './upload-journeys';
 import { uploadRoutes } from './upload-routes';
+import { traineeRoutes } from './trainee-routes';
 import { PersonSignIn } from './person-sign-in';
 import { SANDBOX_CLIENT_SECRET, SandboxIdentity, serveSandboxIdentity } from './sandbox-identity';
 import { signInRoutes } from './sign-in-routes';
@@ -79,6 +82,8 @@ export class UploadsPage implements OnApplicationShutdown {
     @Inject(LOGGER) logger: Logger,
     @Inject(PAGE_SESSION_STORE) sessionStore: PageSessionStore,
     @Inject(PROVIDER_READ_MODEL) providers: ProviderReadModel,
+    @Inject(TRAINEE_READ_MODEL) trainees: TraineeReadModel,
+    @Inject(TIMELINE_SOURCE) timeline: TimelineSource,
   ) {
     const sessions = new PageSessions(sessionStore);
     sessions.startSweeping((err) => logger.warn({ error: (err as Error).name }, 'uploads page sessions not swept'));
@@ -100,6 +105,8 @@ export class UploadsPage implements OnApplicationShutdown {
       personSignIn,
       tokenSignIn: this.signIn.tokenSignIn,
       providers,
+      trainees,
+      timeline,
     };
   }
 
@@ -179,6 +186,7 @@ export class UploadsPage implements OnApplicationShutdown {
         guideRoutes(scope, ctx);
         signInRoutes(scope, ctx);
         uploadRoutes(scope, ctx);
+        traineeRoutes(scope, ctx);
       },
       { prefix: '/uploads' },
     );
