@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
+import { PageClient } from '../support/page-client';
 import { ensureBuilt, TsProcess } from '../support/processes';
 import { uniqueTrainee } from '../support/trainee-input';
 
@@ -9,7 +10,8 @@ import { uniqueTrainee } from '../support/trainee-input';
  * Traces (docs/observability.md "Traces"): the API and the projector as their own processes, each
  * exporting over OTLP/HTTP to a receiver on loopback. One write makes one trace: the request's
  * span, its validation, append and projection wait, then the projector's span of the same event in
- * the other process and the registry process manager's (joined through the events' metadata).
+ * the other process and the registry process manager's (joined through the events' metadata). No
+ * span holds a personal value, nor a query string, which may hold one.
  */
 describe('traces across the API and the projector process', () => {
   const receiver = new OtlpReceiver();
@@ -93,6 +95,18 @@ describe('traces across the API and the projector process', () => {
     const text = JSON.stringify(receiver.spans.map((s) => [s.name, s.attributes]));
     expect(spans().length).toBeGreaterThan(3);
     for (const value of values) expect(text.includes(value)).toBe(false);
+  });
+
+  it("no span holds the search of the uploads page's list of trainees, nor the query it is sent in", async () => {
+    const page = new PageClient(url);
+    expect((await page.signIn(token)).status).toBe(303);
+    const searched = 'Marchbanks Ottoline';
+    expect((await page.get(`/uploads/trainees?cycle=2025&search=${encodeURIComponent(searched)}&status=in_training`)).status).toBe(200);
+    const root = await receiver.waitFor((s) => s.service === 'trainee-records-api' && s.name === 'GET /uploads/trainees');
+    await new Promise((r) => setTimeout(r, 200));
+    const text = JSON.stringify(receiver.spans.filter((s) => s.traceId === root.traceId).map((s) => [s.name, s.attributes]));
+    expect(text).toContain('/uploads/trainees');
+    for (const value of ['Marchbanks', 'Ottoline', 'in_training']) expect([value, text.includes(value)]).toEqual([value, false]);
   });
 
   it("the registry process manager's request and the TRN it records join the trace of the write", async () => {

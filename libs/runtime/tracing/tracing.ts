@@ -28,8 +28,11 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     serviceName: env.OTEL_SERVICE_NAME || serviceName,
     traceExporter: new OTLPTraceExporter(),
     instrumentations: [
-      new HttpInstrumentation(),
-      new FastifyOtelInstrumentation({ registerOnInitialization: true }),
+      new HttpInstrumentation({ startIncomingSpanHook: (request) => queryWithoutValues(request.url) }),
+      new FastifyOtelInstrumentation({
+        registerOnInitialization: true,
+        requestHook: (span, request) => span.setAttribute('url.path', request.url.split('?')[0]),
+      }),
       new MongoDBInstrumentation(),
     ],
   });
@@ -37,6 +40,17 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   started = true;
   sdkShutdown = () => sdk.shutdown();
   return { shutdown: sdkShutdown };
+}
+
+/**
+ * A server span's `url.query` with each value `REDACTED` (`{}` for a request without a query): a query may hold personal data, as
+ * the uploads page's search does, or a secret, as a sign-in's callback does (docs/observability.md "Traces"). The names stay.
+ */
+export function queryWithoutValues(url: string | undefined): Record<string, string> {
+  const at = url?.indexOf('?') ?? -1;
+  if (url === undefined || at < 0) return {};
+  const names = [...new URLSearchParams(url.slice(at + 1)).keys()];
+  return { 'url.query': names.map((name) => `${encodeURIComponent(name)}=REDACTED`).join('&') };
 }
 
 /** At most 5 s; never rejects. */
