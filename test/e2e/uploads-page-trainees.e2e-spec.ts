@@ -4,10 +4,17 @@
  * paged; a trainee's record, placements, degrees and history; bad values as an error summary; and another provider's trainees out of
  * reach in the list, the search and by id. TRNs come from a stand-in registry, made to fail for the trainees that must have none.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { FakeRegistry } from '../support/fake-registry';
 import { PageClient, type PageAnswer } from '../support/page-client';
 import { uniqueTrainee } from '../support/trainee-input';
+
+/** The admin CLI in a process of its own, for an erasure beside the running API. */
+const admin = AdminWorker.forFile();
 
 const A = '10000481';
 const B = '10000482';
@@ -423,5 +430,25 @@ describe('the uploads page: your trainees', () => {
       const res = await nobody.get(path);
       expect([path, res.status, res.headers.get('location')]).toEqual([path, 303, '/uploads']);
     }
+  });
+
+  it('answers "Page not found" for an erased trainee, and lists it no more', async () => {
+    const id = await create(tokenA, named('Ivo', 'Gone', 'PTA/0009'));
+    await api.infra.catchUp();
+    const c = await signedIn(tokenA);
+    expect((await c.get(`/uploads/trainees/${id}`)).status).toBe(200);
+    const ledger = mkdtempSync(join(tmpdir(), 'erasure-ledger-'));
+    try {
+      const erased = await admin.run(['trainee', 'erase', id, '--reason', 'Request DPO-1', '--by', 'dpo'], api.dataDir, {
+        BACKUP_DIR: ledger,
+      });
+      expect(erased.code).toBe(0);
+    } finally {
+      rmSync(ledger, { recursive: true, force: true });
+    }
+    await api.infra.catchUp();
+    const page = await c.get(`/uploads/trainees/${id}`);
+    expect([page.status, page.text.includes('Page not found')]).toEqual([404, true]);
+    expect(cards(await c.get('/uploads/trainees?cycle=2025&search=gone'))).toEqual([]);
   });
 });
