@@ -28,3 +28,19 @@ export function traineeRows(version: Version, n: number): Record<string, string>
     return templateRowOf(data);
   });
 }
+
+/**
+ * `row` as a spreadsheet program saves it after opening the CSV file with its default settings (Excel, UK locale, cells formatted
+ * "General"): a date `YYYY-MM-DD` retyped as `DD/MM/YYYY`, a number's leading zeros dropped, `true`/`false` in capitals.
+ */
+export function spreadsheetRoundTrip(row: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(row).map(([column, value]) => {
+      const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+      if (date) return [column, `${date[3]}/${date[2]}/${date[1]}`];
+      if (/^0+\d+$/.test(value)) return [column, String(Number(value))];
+      if (value === 'true' || value === 'false') return [column, value.toUpperCase()];
+      return [column, value];
+    }),
+  );
+}

@@ -48,6 +48,16 @@ describe('personMessage', () => {
     );
     expect(say('first_names', 'x', { kind: 'maxChars', value: 'a' })).toBe('First names must be 60 characters or fewer');
     expect(say('statsagency_id', 'x', { kind: 'lengthOneOf', value: 'a' })).toBe('Statistics agency ID must be 13 or 17 characters');
+    expect(say('statsagency_id', 'x', { kind: 'lengthOneOf', value: '12' })).toBe(
+      'Statistics agency ID 12 is too short: a spreadsheet may have removed its leading zeros. ' +
+        'Enter all 13 or 17 characters and format the column as text so the zeros stay',
+    );
+    expect(say('degree_graduation_year', 'x', { kind: 'graduationYear', value: '01/06/2003' })).toBe(
+      'Enter graduation year in the format YYYY, like 2003: a spreadsheet may have changed 2003-06-01 to 01/06/2003',
+    );
+    expect(say('degree_graduation_year', 'x', { kind: 'graduationYear', value: 'soon' })).toBe(
+      'Enter graduation year in the correct format: a year in the format YYYY, like 2003',
+    );
     expect(say('itt_start_date', 'x', { kind: 'isIsoDate', value: '2025/09/01' })).toBe(
       'Enter ITT start date in the format YYYY-MM-DD, for example 2025-08-01',
     );

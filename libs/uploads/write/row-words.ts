@@ -16,6 +16,11 @@ function inSentence(label: string): string {
   return /^[A-Z][a-z]/.test(label) ? `${label[0].toLowerCase()}${label.slice(1)}` : label;
 }
 
+/** A format's words inside a sentence: "a year in the format YYYY", but "UK postcode". */
+function formatInSentence(format: string): string {
+  return /^[A-Z](?:[a-z]| )/.test(format) ? `${format[0].toLowerCase()}${format.slice(1)}` : format;
+}
+
 /** `11 (Male)`. */
 function withMeaning(code: ColumnCode): string {
   return code.meaning ? `${code.code} (${code.meaning})` : code.code;
@@ -108,16 +113,23 @@ function sentence(facts: ColumnFacts, about: NonNullable<RowMessage['about']>, v
     case 'maxChars':
       return `${facts.label} must be ${facts.max ?? ''} characters or fewer`;
     case 'lengthOneOf':
-      return `${facts.label} must be 13 or 17 characters`;
+      return /^\d+$/.test(value) && value.length < 13
+        ? `${facts.label} ${value} is too short: a spreadsheet may have removed its leading zeros. ` +
+            'Enter all 13 or 17 characters and format the column as text so the zeros stay'
+        : `${facts.label} must be 13 or 17 characters`;
     case 'isString':
       return facts.list ? notACode(facts, value) : `Enter ${label} as text`;
+    case 'graduationYear': {
+      const dayFirst = dayFirstDate(value);
+      if (dayFirst) return `Enter ${label} in the format YYYY, like ${facts.sample}: a spreadsheet may have changed ${dayFirst} to ${value}`;
+      return `Enter ${label} in the correct format: ${formatInSentence(facts.format)}, like ${facts.sample}`;
+    }
     case 'isText':
     case 'niNumber':
     case 'urn':
     case 'postcode':
     case 'digits':
-    case 'graduationYear':
-      return `Enter ${label} in the correct format: ${inSentence(facts.format)}, like ${facts.sample}`;
+      return `Enter ${label} in the correct format: ${formatInSentence(facts.format)}, like ${facts.sample}`;
     case 'year_range':
       return `${facts.label} must be a year from ${p.min} to ${p.max}, like ${facts.sample}`;
     case 'date_of_birth_range':
