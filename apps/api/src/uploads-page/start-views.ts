@@ -141,16 +141,40 @@ export function viewOnlyNote(): Html {
   </div>`;
 }
 
-/** The provider's uploads of `journey`, newest first: when received, status, rows, a link to each. */
+/**
+ * The provider's uploads of `journey`, newest first, a GOV.UK summary card each: when received (UTC), status, rows, a link to it. Cards,
+ * not a table: four columns reach past a 320 px screen.
+ */
 function uploadsTable(uploads: readonly UploadAnswer[], journey: UploadJourney): Html {
   if (uploads.length === 0) return html`<p class="govuk-body">You have not uploaded a file yet.</p>`;
-  const rows = uploads.map((u) => [
-    u.received_at.slice(0, 16).replace('T', ' '),
-    statusTag(u.status, journey),
-    u.row_count,
-    html`<a class="govuk-link" href="${filesUrl(journey)}/${u.upload_id}">View upload</a>`,
-  ]);
-  return table('Your uploads', ['Uploaded (UTC)', 'Status', 'Trainees', 'Upload'], rows);
+  return html`<h2 class="govuk-heading-m">Your uploads</h2>
+    ${uploads.map(
+      (u) =>
+        html`<div class="govuk-summary-card">
+          <div class="govuk-summary-card__title-wrapper">
+            <h3 class="govuk-summary-card__title">Uploaded ${u.received_at.slice(0, 16).replace('T', ' ')} (UTC)</h3>
+            <ul class="govuk-summary-card__actions">
+              <li class="govuk-summary-card__action">
+                <a class="govuk-link" href="${filesUrl(journey)}/${u.upload_id}"
+                  >View upload<span class="govuk-visually-hidden"> received ${u.received_at.slice(0, 16).replace('T', ' ')}</span></a
+                >
+              </li>
+            </ul>
+          </div>
+          <div class="govuk-summary-card__content">
+            <dl class="govuk-summary-list">
+              <div class="govuk-summary-list__row">
+                <dt class="govuk-summary-list__key">Status</dt>
+                <dd class="govuk-summary-list__value">${statusTag(u.status, journey)}</dd>
+              </div>
+              <div class="govuk-summary-list__row">
+                <dt class="govuk-summary-list__key">Rows</dt>
+                <dd class="govuk-summary-list__value">${u.row_count}</dd>
+              </div>
+            </dl>
+          </div>
+        </div>`,
+    )}`;
 }
 
 /** The start page: the template and the column guide to download, the file to upload (not for a viewer), the provider's uploads. */

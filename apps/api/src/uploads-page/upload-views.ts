@@ -16,7 +16,7 @@ import {
 } from '@app/uploads/write';
 import { html, type Html } from './html';
 import { page, type PageError, type PageHolder } from './layout';
-import { csrfField, statusTag, table, uploadForm, viewOnlyNote } from './start-views';
+import { csrfField, statusTag, uploadForm, viewOnlyNote } from './start-views';
 import { ADD_TRAINEES, filesUrl, startUrl, type UploadJourney } from './upload-journeys';
 
 /** `1 trainee`, `2 trainees`. */
@@ -303,8 +303,19 @@ function checkedMain(upload: UploadAnswer, journey: UploadJourney, holder: PageH
 /** The result: each row's trainee id (or its errors), also as a CSV file. */
 function resultMain(upload: UploadAnswer, journey: UploadJourney): Html {
   const done = upload.rows.filter((r) => 'trainee_id' in r).length;
-  const rows = upload.rows.map((r) =>
-    'trainee_id' in r ? [r.row, r.trainee_id] : [r.row, r.errors.map((e) => personMessage(e, versionOf(upload), journey.kind)).join('; ')],
+  // A summary list, not a table: it stacks at 320 px, where a table cell of a 24-character id reaches past the screen.
+  const rows = upload.rows.map(
+    (r) =>
+      html`<div class="govuk-summary-list__row">
+        <dt class="govuk-summary-list__key">Row ${r.row}</dt>
+        <dd class="govuk-summary-list__value govuk-!-text-break-word">
+          ${
+            'trainee_id' in r
+              ? html`<a class="govuk-link" href="/uploads/trainees/${r.trainee_id}">${r.trainee_id}</a>`
+              : r.errors.map((e) => personMessage(e, versionOf(upload), journey.kind)).join('; ')
+          }
+        </dd>
+      </div>`,
   );
   const next =
     journey === ADD_TRAINEES
@@ -319,7 +330,8 @@ function resultMain(upload: UploadAnswer, journey: UploadJourney): Html {
     <p class="govuk-body">
       <a class="govuk-link" href="${filesUrl(journey)}/${upload.upload_id}/trainees.csv" download>Download the trainee ids (CSV)</a>
     </p>
-    ${table('Trainee id of each row', ['Row', 'Trainee id'], rows)}`;
+    <h2 class="govuk-heading-m">Trainee id of each row</h2>
+    <dl class="govuk-summary-list" id="result-rows">${rows}</dl>`;
 }
 
 /**
