@@ -35,8 +35,9 @@
  *   `streams/appendToStream/unpackError.ts`);
  * - the shared batch-append call (`streams/appendToStream/batchAppend.ts`): {@link failBatchAppend} fails it, rejecting every append
  *   in flight (held by {@link holdAppends}) with one error, some written and some not;
- * Not modelled: links, projections, soft deletes, scavenging, transactions, deadlines, auth, clusters, connection failures
- * (`failNextCalls` and {@link dropSubscriptions} raise `UnavailableError` instead), the per-event size limit.
+ * Not modelled: links, projections, soft deletes, stream metadata (`$maxAge`, `$maxCount`, `$tb`), scavenging, legacy transactions
+ * (commit ≠ prepare), deadlines, auth, clusters and a follower's reads, connection failures (`failNextCalls` and
+ * {@link dropSubscriptions} raise `UnavailableError` instead), the per-event size limit.
  */
 import {
   MaxAppendSizeExceededError,
