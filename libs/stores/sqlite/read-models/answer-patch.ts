@@ -16,7 +16,7 @@ const INSERT = 1;
  * The tokens of `buf[from, to)`: `ends[i]` where token i ends (it starts at `ends[i - 1]`, or `from`), each after a comma or at `to`;
  * `ids[i]` its FNV-1a hash, so equal tokens have equal ids (unequal ones rarely do: {@link answerPatch} checks its patch).
  */
-function tokens(buf: Buffer, from: number, to: number): { ends: number[]; ids: Int32Array } {
+function tokens(buf: Buffer, from: number, to: number): { ends: number[]; ids: number[] } {
   const ends: number[] = [];
   const hashes: number[] = [];
   let hash = FNV_OFFSET;
@@ -33,7 +33,7 @@ function tokens(buf: Buffer, from: number, to: number): { ends: number[]; ids: I
     ends.push(to);
     hashes.push(hash);
   }
-  return { ends, ids: Int32Array.from(hashes) };
+  return { ends, ids: hashes };
 }
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
@@ -43,12 +43,13 @@ const FNV_PRIME = 0x01000193;
  * For each token of `b[bFrom, bTo)`, in order: the token of `a[aFrom, aTo)` it equals on a shortest edit path, or -1 where it is
  * inserted; null when that path needs more than `maxEdits` insertions and deletions.
  */
-function matches(a: Int32Array, b: Int32Array, aFrom: number, aTo: number, bFrom: number, bTo: number, maxEdits: number) {
+function matches(a: number[], b: number[], aFrom: number, aTo: number, bFrom: number, bTo: number, maxEdits: number) {
   const n = aTo - aFrom;
   const m = bTo - bFrom;
   const offset = maxEdits + 1;
-  const v = new Int32Array(2 * offset + 1);
-  const trace: Int32Array[] = [];
+  // Plain arrays: a small typed array costs microseconds to allocate (its own backing store), and one is copied per edit.
+  const v: number[] = new Array<number>(2 * offset + 1).fill(0);
+  const trace: number[][] = [];
   for (let d = 0; d <= maxEdits; d++) {
     trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
@@ -66,8 +67,8 @@ function matches(a: Int32Array, b: Int32Array, aFrom: number, aTo: number, bFrom
 }
 
 /** Walks the saved frontiers back from (n, m) at `d` edits; the match of each of b's tokens (-1: inserted). */
-function backtrack(trace: Int32Array[], offset: number, n: number, m: number, d: number, equal: (x: number, y: number) => boolean) {
-  const match = new Int32Array(m).fill(-1);
+function backtrack(trace: number[][], offset: number, n: number, m: number, d: number, equal: (x: number, y: number) => boolean) {
+  const match: number[] = new Array<number>(m).fill(-1);
   let x = n;
   let y = m;
   for (let e = d; e > 0; e--) {
