@@ -121,7 +121,8 @@ function sentence(facts: ColumnFacts, about: NonNullable<RowMessage['about']>, v
       return facts.list ? notACode(facts, value) : `Enter ${label} as text`;
     case 'graduationYear': {
       const dayFirst = dayFirstDate(value);
-      if (dayFirst) return `Enter ${label} in the format YYYY, like ${facts.sample}: a spreadsheet may have changed ${dayFirst} to ${value}`;
+      if (dayFirst)
+        return `Enter ${label} in the format YYYY, like ${facts.sample}: a spreadsheet may have changed ${dayFirst} to ${value}`;
       return `Enter ${label} in the correct format: ${formatInSentence(facts.format)}, like ${facts.sample}`;
     }
     case 'isText':

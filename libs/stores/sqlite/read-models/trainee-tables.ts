@@ -6,7 +6,6 @@ import type { TraineeSnapshot } from '@app/trainees/decider';
 import { chainLinkOf, type RecordedEvent, type LogPosition } from '@app/event-sourcing';
 import {
   duplicateKeys,
-  searchTextHolds,
   traineeIdKey,
   type TraineeDocument,
   type TraineeAnswerPage,
@@ -14,7 +13,8 @@ import {
   type TraineeListQuery,
   type OwnedAnswer,
 } from '@app/trainees/read';
-import { addAnswerBaseColumn, addHeadHashColumn, keepTraineeCounts } from './trainee-table-upgrades';
+import { addHeadHashColumn, createAnswersTable, keepTraineeCounts } from './trainee-table-upgrades';
+import { defineTraineeSearch, SEARCH_SQL, searching } from './trainee-search-sql';
 import { applyAnswerPatch } from './answer-patch';
 import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
 import { STATUS_SQL } from './status-sql';
@@ -101,19 +101,7 @@ export class TraineeTables {
     this.changesKeyedByPosition = createChangesTable(db, f);
     this.createIndexes();
     const a = (this.answersTable = `trainee_answers_${store}`);
-    // One row per trainee and version, keyed by the row's seq, the item's bytes leading the answer; a rowid table (WITHOUT ROWID filled
-    // more slowly with rows this large: 3.1 s against 2.3 s for 20k trainees). `body` is a patch over version `base`'s answer when set.
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS ${a} (
-        seq INTEGER NOT NULL,
-        version TEXT NOT NULL,
-        item_end INTEGER NOT NULL,
-        body BLOB NOT NULL,
-        base TEXT,
-        PRIMARY KEY (seq, version)
-      );
-    `);
-    addAnswerBaseColumn(db, a);
+    createAnswersTable(db, a);
     this.insertChange = db.prepare(`INSERT OR IGNORE INTO ${f} (position, ukprn, change) VALUES (?, ?, ?)`);
     this.changesIn = db
       .prepare<[number, number, number], string>(`SELECT change FROM ${f} WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`)
@@ -380,31 +368,3 @@ function createChangesTable(db: Database.Database, name: string): boolean {
 }
 
 const CLOSE = Buffer.from('}');
-
-/** With a search ({@link TraineeListQuery.search}). */
-const searching = (q: TraineeListQuery): boolean => q.search !== undefined && q.search.length > 0;
-
-/**
- * The search's condition: `@search` its words joined by a space. SQLite reads the three values from the document's JSON and joins them
- * by line breaks, skipping a null (`concat_ws`), so one string crosses to JavaScript a row: 15 µs a row with a 2 KB document.
- */
-const SEARCH_SQL = `trainee_search(concat_ws(char(10), json_extract(doc, '$.details.first_names'), json_extract(doc, '$.details.last_name'),
-  json_extract(doc, '$.details.provider_trainee_id')), @search) = 1`;
-
-const WITH_SEARCH = new WeakSet<Database.Database>();
-
-/**
- * `trainee_search(text, words)` on the connection, once: 1 when `searchTextHolds` keeps the text for the space-separated words, else 0.
- * JavaScript's, so case is folded as Unicode folds it (SQLite's `lower` and `LIKE` fold ASCII only), as the MongoDB adapter's
- * case-insensitive match does.
- */
-function defineTraineeSearch(db: Database.Database): void {
-  if (WITH_SEARCH.has(db)) return;
-  let lastJoined = '';
-  let lastWords: string[] = [];
-  db.function('trainee_search', { deterministic: true }, (text: unknown, words: unknown) => {
-    if (words !== lastJoined) [lastJoined, lastWords] = [String(words), String(words).split(' ')];
-    return typeof text === 'string' && searchTextHolds(text, lastWords) ? 1 : 0;
-  });
-  WITH_SEARCH.add(db);
-}
