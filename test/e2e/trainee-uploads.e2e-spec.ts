@@ -7,7 +7,7 @@ import { Uploads } from '../../apps/api/src/uploads/uploads';
 import { AdminWorker } from '../support/admin-cli';
 import { STORES } from '../../apps/api/src/composition/tokens';
 import type { Stores } from '@app/composition';
-import { uniqueTrainee } from '../support/trainee-input';
+import { recommendableTrainee, uniqueTrainee } from '../support/trainee-input';
 import { templateRowOf, unsettledUploads } from '@app/uploads/write';
 import { csvFile, traineeRows } from '../support/upload-files';
 
@@ -195,11 +195,9 @@ describe('adding trainees from a CSV file: /api/{version}/trainee-uploads', () =
     const C = '10000453';
     const tokenC = await api.providerToken(C);
     const ids: string[] = [];
-    // Two placements: a recommendation on this route needs them (the recommendation's own rules apply to each row).
-    const placements_attributes = [{ urn: '900020' }, { urn: '900021', name: 'Second school' }];
+    // The recommendation's own rules apply to each row.
     for (let i = 0; i < 3; i++) {
-      const body = uniqueTrainee(V, { placements_attributes });
-      delete body.data.trn;
+      const body = recommendableTrainee(V);
       const res = await api.request('POST', `/api/${V}/trainees`, tokenC, body);
       expect(res.status).toBe(201);
       ids.push(res.body.data.trainee_id);

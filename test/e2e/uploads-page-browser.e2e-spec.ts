@@ -13,7 +13,7 @@ import { addTraineeColumns } from '@app/uploads/write';
 import { RunningApi } from '../support/api-harness';
 import { axeViolations, launchBrowser, type TestBrowser } from '../support/browser';
 import { clickAndWait, download, errorSummaryLinks, heading, overflowX, settled, summaryCards, uploadFile } from '../support/page-walk';
-import { uniqueTrainee } from '../support/trainee-input';
+import { recommendableTrainee } from '../support/trainee-input';
 import { csvFile, spreadsheetRoundTrip, traineeRows } from '../support/upload-files';
 
 const A = '10000471';
@@ -33,10 +33,8 @@ describe('the uploads page in a browser', () => {
   beforeAll(async () => {
     api = await RunningApi.start();
     token = await api.providerToken(A);
-    const placements_attributes = [{ urn: '900020' }, { urn: '900021', name: 'Second school' }];
     for (let i = 0; i < 2; i++) {
-      const body = uniqueTrainee(V, { placements_attributes });
-      delete body.data.trn;
+      const body = recommendableTrainee(V);
       const res = await api.request('POST', `/api/${V}/trainees`, token, body);
       expect(res.status).toBe(201);
       recommendable.push({ id: res.body.data.trainee_id, last: String(body.data.last_name) });

@@ -6,7 +6,7 @@
 import { parse } from 'csv-parse/sync';
 import { RunningApi } from '../support/api-harness';
 import { PageClient, type PageAnswer } from '../support/page-client';
-import { uniqueTrainee } from '../support/trainee-input';
+import { recommendableTrainee } from '../support/trainee-input';
 
 const C = '10000483';
 const D = '10000484';
@@ -48,11 +48,8 @@ describe('recommending trainees on the uploads page', () => {
     api = await RunningApi.start();
     tokenC = await api.providerToken(C);
     await api.providerToken(D);
-    // Two placements: a recommendation on this route needs them.
-    const placements_attributes = [{ urn: '900020' }, { urn: '900021', name: 'Second school' }];
     for (let i = 0; i < 3; i++) {
-      const body = uniqueTrainee(V, { placements_attributes });
-      delete body.data.trn;
+      const body = recommendableTrainee(V);
       const res = await api.request('POST', `/api/${V}/trainees`, tokenC, body);
       expect(res.status).toBe(201);
       trainees.push({ id: res.body.data.trainee_id, first: String(body.data.first_names), last: String(body.data.last_name) });

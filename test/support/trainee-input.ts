@@ -29,3 +29,13 @@ export function uniqueTrainee(version: Version, overrides: Record<string, unknow
   });
   return body;
 }
+
+/**
+ * A create body of `version` for a trainee a provider can recommend for QTS or EYTS once registered: two placements, as the
+ * example's route needs for a recommendation, and no TRN.
+ */
+export function recommendableTrainee(version: Version): { data: Record<string, unknown> } {
+  const body = uniqueTrainee(version, { placements_attributes: [{ urn: '900020' }, { urn: '900021', name: 'Second school' }] });
+  delete body.data.trn;
+  return body;
+}
