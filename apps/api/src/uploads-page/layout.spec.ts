@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { html } from './html';
 import { framedPage, page } from './layout';
 
@@ -22,5 +24,17 @@ describe('framedPage', () => {
   it('fills only the layout’s own slots: a value on the page that reads like one is escaped, and stays text', () => {
     expect(text).toContain('<p class="govuk-body">&lt;!-- page header --&gt;</p>');
     expect(framedPage(text, false).match(/govuk-generic-header__homepage-link/g)).toHaveLength(1);
+  });
+});
+
+describe('the pages’ GOV.UK Frontend classes', () => {
+  it('use only the tag colours GOV.UK Frontend’s stylesheet has', () => {
+    const css = readFileSync(require.resolve('govuk-frontend/dist/govuk/govuk-frontend.min.css'), 'utf8');
+    const sources = readdirSync(__dirname).filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'));
+    const used = new Set(
+      sources.flatMap((f) => [...readFileSync(join(__dirname, f), 'utf8').matchAll(/govuk-tag--[a-z-]+/g)].map((m) => m[0])),
+    );
+    expect(used.size).toBeGreaterThan(0);
+    expect([...used].filter((c) => !css.includes(`.${c}{`))).toEqual([]);
   });
 });

@@ -105,17 +105,17 @@ export function signInPage(csrfToken: string, ways: SignInWays, errors: readonly
   });
 }
 
-/** The GOV.UK tag of an upload's status in `journey`: its words and colour. */
+/** The GOV.UK tag of an upload's status in `journey`: its words and colour (no modifier: GOV.UK Frontend's default, blue). */
 export function statusTag(status: string, journey: UploadJourney = ADD_TRAINEES): Html {
   const [words, colour] = {
-    pending: ['Checking', 'govuk-tag--blue'],
+    pending: ['Checking', ''],
     validated: ['Ready to submit', 'govuk-tag--green'],
     failed: ['Has errors', 'govuk-tag--red'],
-    in_progress: [journey.working, 'govuk-tag--blue'],
+    in_progress: [journey.working, ''],
     succeeded: [journey.done, 'govuk-tag--green'],
     cancelled: ['Cancelled', 'govuk-tag--grey'],
   }[status] ?? [status, 'govuk-tag--grey'];
-  return html`<strong class="govuk-tag ${colour}">${words}</strong>`;
+  return html`<strong class="${colour ? `govuk-tag ${colour}` : 'govuk-tag'}">${words}</strong>`;
 }
 
 /** The form to choose and upload a file (a plain GOV.UK file upload input) to `action`, with its error if any. */
