@@ -45,6 +45,14 @@ describe('answer patches', () => {
     expect(patch.length).toBeLessThan(older.length / 8);
   });
 
+  it('patch texts whose first bytes differ, copying nothing before the first difference', () => {
+    const base = text(['[', ...Array(30).fill('"a":1')]);
+    const target = text(['{', ...Array(30).fill('"a":1')]);
+    const patch = answerPatch(base, target)!;
+    expect(applyAnswerPatch(base, patch).equals(target)).toBe(true);
+    expect(patch.length).toBeLessThan(20);
+  });
+
   it('refuse when no patch pays: more edits than allowed, or a patch larger than half the target', () => {
     const base = text(Array.from({ length: 100 }, (_, i) => `"k${i}":${i}`));
     const target = text(Array.from({ length: 100 }, (_, i) => `"k${i}":${i + 1}`));

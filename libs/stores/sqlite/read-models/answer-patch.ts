@@ -145,7 +145,9 @@ function commonHead(a: Buffer, b: Buffer): number {
     if (a.compare(b, 0, mid, 0, mid) === 0) lo = mid;
     else hi = mid - 1;
   }
-  return lo === a.length && lo === b.length ? lo : a.lastIndexOf(COMMA, lo - 1) + 1;
+  if (lo === a.length && lo === b.length) return lo;
+  // From 0, `lastIndexOf` would search from the end.
+  return lo === 0 ? 0 : a.lastIndexOf(COMMA, lo - 1) + 1;
 }
 
 /** The length of the longest common suffix of `a` and `b` not reaching into their first `head` bytes, started after a comma (or 0). */
