@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { dropInSlices, releaseFreePages } from './drop-in-slices';
 import { openReadStoreFile } from './read-store-file';
+import { lockWait, setLockWait } from '@app/sqlite';
 
 describe('dropInSlices (docs/DESIGN.md "Projection versions and blue/green rebuilds")', () => {
   let dir: string;
@@ -105,6 +106,25 @@ describe('releaseFreePages', () => {
     } finally {
       other.close();
       db.close();
+    }
+  });
+
+  it('opens a read store file another connection is writing without a write of its own (the mode is set on an empty file only)', () => {
+    const first = openReadStoreFile(path.join(dir, 'rm.sqlite'), {});
+    first.exec('CREATE TABLE t (x)');
+    first.close();
+    const writer = new Database(path.join(dir, 'rm.sqlite'));
+    const wait = lockWait();
+    writer.exec('BEGIN IMMEDIATE');
+    setLockWait(0);
+    try {
+      const db = openReadStoreFile(path.join(dir, 'rm.sqlite'), {});
+      expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
+      db.close();
+    } finally {
+      setLockWait(wait);
+      writer.exec('ROLLBACK');
+      writer.close();
     }
   });
 

@@ -11,7 +11,9 @@ export const READ_STORE_FILE = 'read-models.sqlite';
  */
 export function openReadStoreFile(filename: string, options: ReadStoreConnectionOptions): Database.Database {
   const db = openPrivateDatabase(filename);
-  db.pragma('auto_vacuum = INCREMENTAL');
+  // Only on an empty file: on one with tables, setting the mode (even to the mode it has) writes the header in a write transaction,
+  // which waits behind the projector's and fails on a full disk.
+  if (db.pragma('page_count', { simple: true }) === 0) db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('secure_delete = ON');
