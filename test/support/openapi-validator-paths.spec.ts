@@ -3,6 +3,9 @@
  * path matching, headers and robustness; and the validation of whole documents
  * (`validateOpenApiDocument`).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { OpenApiResponseValidator, validateOpenApiDocument } from './openapi-validator';
 import { documentFor, jsonResponse, trainee, V2026 } from './openapi-validator.fixtures';
@@ -126,7 +129,7 @@ describe('OpenApiResponseValidator', () => {
     it('compiles each schema once however many responses it checks', () => {
       const compile = jest.spyOn(Ajv2020.prototype, 'compile');
       try {
-        const fresh = new OpenApiResponseValidator(documentFor('v2026.1'));
+        const fresh = new OpenApiResponseValidator(documentFor('v2026.1'), null);
         const response = jsonResponse('GET', `${V2026}/trainees`, 200, { data: [trainee()] });
         fresh.check(response);
         const afterFirst = compile.mock.calls.length;
@@ -135,6 +138,31 @@ describe('OpenApiResponseValidator', () => {
         expect(compile.mock.calls.length).toBe(afterFirst);
       } finally {
         compile.mockRestore();
+      }
+    });
+
+    it('keeps what it compiled on disk: another instance on the same document compiles nothing and finds the same problems', () => {
+      const cacheDir = mkdtempSync(join(tmpdir(), 'openapi-validators-'));
+      const compile = jest.spyOn(Ajv2020.prototype, 'compile');
+      try {
+        const bad = jsonResponse('GET', `${V2026}/trainees`, 200, { data: [{ ...trainee(), trn: 7 }] });
+        const good = jsonResponse('GET', `${V2026}/trainees`, 200, { data: [trainee()] });
+        const first = new OpenApiResponseValidator(documentFor('v2026.1'), cacheDir);
+        const problems = first.check(bad).problems;
+        expect(problems).toEqual([expect.stringContaining('/data/0/trn must be string')]);
+        expect(compile.mock.calls.length).toBeGreaterThan(0);
+        compile.mockClear();
+        const second = new OpenApiResponseValidator(documentFor('v2026.1'), cacheDir);
+        expect(second.check(bad).problems).toEqual(problems);
+        expect(second.check(good).problems).toEqual([]);
+        expect(compile).not.toHaveBeenCalled();
+        const changed = documentFor('v2026.1') as { info: { title: string } };
+        changed.info.title = 'Another document';
+        expect(new OpenApiResponseValidator(changed, cacheDir).check(bad).problems).toEqual(problems);
+        expect(compile.mock.calls.length).toBeGreaterThan(0);
+      } finally {
+        compile.mockRestore();
+        rmSync(cacheDir, { recursive: true, force: true });
       }
     });
 

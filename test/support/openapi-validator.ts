@@ -8,9 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ErrorObject } from 'ajv';
+import { CompiledSchemas, COMPILED_SCHEMAS_DIR, documentHash } from './compiled-schemas';
 import {
   cleanDocument,
   compileTemplate,
@@ -67,9 +66,6 @@ export interface ResponseCheck {
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-/** Ajv's id for the (cleaned) document, so `#/components/...` refs inside schemas resolve. */
-const DOCUMENT_ID = 'https://openapi.invalid/document.json';
-
 interface PathParameterCheck {
   name: string;
   /** Pointer to the parameter's schema, '' when it has none. */
@@ -101,17 +97,17 @@ export class OpenApiResponseValidator {
   private readonly document: Json;
   private readonly templates: CompiledTemplate[];
   /** Body schemas: allErrors, no coercion. */
-  private readonly bodyAjv: Ajv2020;
+  private readonly bodies: CompiledSchemas;
   /** Path parameters and headers arrive as strings: coerce to the schema's type. */
-  private readonly stringAjv: Ajv2020;
-  private readonly bodyValidators = new Map<string, ValidateFunction | Error>();
-  private readonly stringValidators = new Map<string, ValidateFunction | Error>();
+  private readonly strings: CompiledSchemas;
 
-  constructor(document: Record<string, unknown>) {
+  /** `cacheDir`: where compiled validators are kept across test files ({@link CompiledSchemas}); null: nowhere. */
+  constructor(document: Record<string, unknown>, cacheDir: string | null = COMPILED_SCHEMAS_DIR) {
     this.document = structuredClone(document) as Json;
     cleanDocument(this.document, [], new Set());
-    this.bodyAjv = this.createAjv(false);
-    this.stringAjv = this.createAjv(true);
+    const hash = documentHash(this.document);
+    this.bodies = new CompiledSchemas(this.document, hash, false, cacheDir);
+    this.strings = new CompiledSchemas(this.document, hash, true, cacheDir);
     const paths = isObject(this.document.paths) ? this.document.paths : {};
     this.templates = Object.entries(paths)
       .filter((entry): entry is [string, Json] => isObject(entry[1]))
@@ -166,7 +162,7 @@ export class OpenApiResponseValidator {
       }
       const mediaTypeObject = this.resolve(content[key], pointer(requestBody.pointer, 'content', key));
       if (!isObject(mediaTypeObject.value.schema)) return { operation: match.label, problems };
-      const validate = this.compile(this.bodyAjv, this.bodyValidators, pointer(mediaTypeObject.pointer, 'schema'));
+      const validate = this.bodies.validator(pointer(mediaTypeObject.pointer, 'schema'));
       if (validate instanceof Error) problems.push(`${prefix} ${validate.message}`);
       else if (!validate(JSON.parse(request.text)))
         for (const error of validate.errors ?? []) problems.push(`${prefix} ${describeError(error)}`);
@@ -174,15 +170,6 @@ export class OpenApiResponseValidator {
       problems.push(`${prefix} ${(error as Error).message}`);
     }
     return { operation: match.label, problems };
-  }
-
-  private createAjv(coerceTypes: boolean): Ajv2020 {
-    // strict: false lets OpenAPI's own keywords (example, discriminator, xml, externalDocs, x-*)
-    // and unknown formats pass as annotations; logger: false keeps Ajv from warning about each.
-    const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes, logger: false });
-    addFormats(ajv);
-    ajv.addSchema(this.document, DOCUMENT_ID, undefined, false);
-    return ajv;
   }
 
   private matchOperation(method: string, path: string): OperationMatch | null {
@@ -258,7 +245,7 @@ export class OpenApiResponseValidator {
 
   private stringValueMatches(parameter: PathParameterCheck, value: string): boolean {
     if (!parameter.schemaPointer) return true;
-    const validate = this.compile(this.stringAjv, this.stringValidators, parameter.schemaPointer);
+    const validate = this.strings.validator(parameter.schemaPointer);
     // A parameter schema that cannot be compiled does not constrain matching; the document
     // validator reports broken documents.
     return validate instanceof Error ? true : validate(value) === true;
@@ -305,7 +292,7 @@ export class OpenApiResponseValidator {
         continue;
       }
       if (!isObject(header.value.schema)) continue;
-      const validate = this.compile(this.stringAjv, this.stringValidators, pointer(header.pointer, 'schema'));
+      const validate = this.strings.validator(pointer(header.pointer, 'schema'));
       if (validate instanceof Error) {
         problems.push(`${prefix} header ${name}: ${validate.message}`);
         continue;
@@ -363,26 +350,12 @@ export class OpenApiResponseValidator {
       return; // binary or other media types: presence is all that is checked
     }
     if (!hasSchema) return;
-    const validate = this.compile(this.bodyAjv, this.bodyValidators, pointer(mediaTypeObject.pointer, 'schema'));
+    const validate = this.bodies.validator(pointer(mediaTypeObject.pointer, 'schema'));
     if (validate instanceof Error) {
       problems.push(`${prefix} ${validate.message}`);
       return;
     }
     if (!validate(body)) for (const error of validate.errors ?? []) problems.push(`${prefix} ${describeError(error)}`);
-  }
-
-  /** Compiles the schema at a JSON pointer of the document once, caching the result or the failure. */
-  private compile(ajv: Ajv2020, cache: Map<string, ValidateFunction | Error>, schemaPointer: string): ValidateFunction | Error {
-    let validate = cache.get(schemaPointer);
-    if (!validate) {
-      try {
-        validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${schemaPointer}` });
-      } catch (error) {
-        validate = new Error(`the schema at #${decodeURIComponent(schemaPointer)} cannot be compiled: ${(error as Error).message}`);
-      }
-      cache.set(schemaPointer, validate);
-    }
-    return validate;
   }
 
   /** Follows `$ref` chains (local refs only) from a node, returning the object and its pointer. */
