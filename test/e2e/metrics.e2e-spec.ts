@@ -42,7 +42,7 @@ describe('metrics of the API and the projector process', () => {
     dir = mkdtempSync(join(tmpdir(), 'metrics-'));
     // The sandbox registry issues TRNs at once: the create's TRN request is made and counted.
     const env = { DATA_DIR: dir, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'info', REGISTRY_TRN_DELAY_MS: '0' };
-    projector = TsProcess.start('apps/projector/src/main.ts', env);
+    projector = TsProcess.start('dist/apps/projector/src/main.js', env);
     const line = await projector.waitForLine(/metrics listening/);
     projectorMetrics = `http://127.0.0.1:${JSON.parse(line).port}/metrics`;
     await projector.waitForLine(/health endpoints listening/);

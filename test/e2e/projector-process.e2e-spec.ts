@@ -63,7 +63,7 @@ describe('apps/projector as its own process on SQLite (SIGTERM, restart, lag)', 
   it('survives SIGTERM mid-stream and a restart without skipping or repeating an event, and reports lag', async () => {
     for (let n = 0; n < 150; n++) await register(store, n);
     const env = { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', REGISTRY_TRN_DELAY_MS: '3600000' };
-    const first = TsProcess.start('apps/projector/src/main.ts', env);
+    const first = TsProcess.start('dist/apps/projector/src/main.js', env);
     const port1 = portOf(await first.waitForLine(/health endpoints listening/));
 
     // Keep writing while the projector runs, then stop it in the middle of the stream.
@@ -79,7 +79,7 @@ describe('apps/projector as its own process on SQLite (SIGTERM, restart, lag)', 
     const pendingAfterStop = (await store.readAll({ fromPosition: checkpoint, maxCount: 100_000, filter: PROJECTED_STREAMS })).length;
     expect(pendingAfterStop).toBeGreaterThan(0);
 
-    const second = TsProcess.start('apps/projector/src/main.ts', { ...env, METRICS_PORT: '0' });
+    const second = TsProcess.start('dist/apps/projector/src/main.js', { ...env, METRICS_PORT: '0' });
     const metricsPort = portOf(await second.waitForLine(/metrics listening/));
     const port2 = portOf(await second.waitForLine(/health endpoints listening/));
     const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
@@ -113,7 +113,7 @@ describe('apps/projector as its own process on SQLite (SIGTERM, restart, lag)', 
   });
 
   it('refuses a bad EVENTSTORE_URL with a message and exit code 2, never falling back to SQLite', async () => {
-    const bad = TsProcess.start('apps/projector/src/main.ts', { DATA_DIR: dir, PORT: '0', EVENTSTORE_URL: 'http://localhost:2113' });
+    const bad = TsProcess.start('dist/apps/projector/src/main.js', { DATA_DIR: dir, PORT: '0', EVENTSTORE_URL: 'http://localhost:2113' });
     expect(await bad.exited).toBe(2);
     expect(bad.lines.join('\n')).toContain('EVENTSTORE_URL: must be an esdb://');
   });

@@ -17,7 +17,7 @@ describe('split deployment: API without projector + projector process', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'split-'));
-    projector = TsProcess.start('apps/projector/src/main.ts', { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' });
+    projector = TsProcess.start('dist/apps/projector/src/main.js', { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' });
     await projector.waitForLine(/health endpoints listening/);
     api = await RunningApi.start({ dataDir: dir, projector: 'external' });
     token = await api.providerToken('10000050');

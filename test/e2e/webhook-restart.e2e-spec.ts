@@ -71,7 +71,7 @@ describe('the webhook dispatcher killed mid-delivery (docs/change-feed.md "Webho
     expect(changes.length).toBeGreaterThan(10);
 
     const env = { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', WEBHOOK_CONCURRENCY: '1', REGISTRY_TRN_DELAY_MS: '3600000' };
-    const first = TsProcess.start('apps/projector/src/main.ts', env);
+    const first = TsProcess.start('dist/apps/projector/src/main.js', env);
     processes.push(first);
     await receiver.until(() => receiver.received.length >= 6, 30_000);
     first.child.kill('SIGKILL');
@@ -79,7 +79,7 @@ describe('the webhook dispatcher killed mid-delivery (docs/change-feed.md "Webho
     const inFlight = receiver.received[5].headers['webhook-id'];
     down = false;
 
-    const second = TsProcess.start('apps/projector/src/main.ts', env);
+    const second = TsProcess.start('dist/apps/projector/src/main.js', env);
     processes.push(second);
     const acknowledgedIds = () => new Set(receiver.received.filter((r) => r.status === 204).map((r) => r.headers['webhook-id']));
     await receiver.until(() => acknowledgedIds().size >= changes.length, 30_000);

@@ -45,8 +45,9 @@ export class TsProcess {
   /**
    * Starts `entry` (a path relative to the repo root) with `env` added to this process's environment
    * and `argv` as its arguments.
-   * A `.ts` entry runs from source through tsx (no decorator metadata: fine for the projector and
-   * the admin CLI); a `.js` entry runs the build (`dist/`, see {@link ensureBuilt}), as the API needs.
+   * A `.js` entry runs the build (`dist/`, which jest's global setup makes; see {@link ensureBuilt}), as operators run the
+   * service; a `.ts` entry (the examples) runs from source through tsx, with no decorator metadata, and starts a second or
+   * more slower.
    * `prefix`: a command that runs node, such as `nsenter` with its options (`TmpfsDisk.prefix`).
    */
   static start(entry: string, env: Record<string, string>, argv: string[] = [], prefix: readonly string[] = []): TsProcess {
