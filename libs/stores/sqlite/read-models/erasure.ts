@@ -41,10 +41,7 @@ export async function eraseFromReadStore(
   writeAsSoonAsFree(db, () => {
     for (const store of stores) {
       const tables = tablesOf(store);
-      db.prepare(`DELETE FROM ${tables.changesTable} WHERE ukprn = ? AND json_extract(change, '$.trainee_id') = ?`).run(
-        erased.ukprn,
-        erased.traineeId,
-      );
+      tables.eraseChangesOf(erased.ukprn, erased.traineeId);
       tables.write(prepared);
     }
   });

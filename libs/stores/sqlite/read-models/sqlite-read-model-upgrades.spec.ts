@@ -10,6 +10,8 @@ import { newEventId, toEventData, logPosition, LOG_START } from '@app/event-sour
 import { Projector } from '@app/runtime/projector';
 import { rebuildProjection } from '@app/runtime/rebuild';
 import { SqliteReadModel } from './sqlite-read-model';
+import { TraineeTables } from './trainee-tables';
+import type { StoredChange } from '@app/changes';
 import {
   allChanges,
   closeFreshEventStore,
@@ -161,6 +163,44 @@ describe('a change feed from before the changes had their own index', () => {
     expect(more).toHaveLength(3 * 5 + 4);
     expect(more.slice(0, feed.length)).toEqual(feed);
     expect(await rm.changesBetween(LOG_START, logPosition(Number.MAX_SAFE_INTEGER), 1000)).toEqual(more);
+    rm.close();
+    raw.close();
+    await closeFreshEventStore(fresh);
+  });
+});
+
+describe('a change feed whose rows hold each change whole, as a JSON object', () => {
+  it("reads as before, and an erasure deletes the trainee's rows of either form", async () => {
+    const fresh = openFreshEventStore('changes-whole-');
+    const { dir, store } = fresh;
+    await writeHistory(store, 3, 1);
+    const file = join(dir, 'rm.sqlite');
+    let rm = new SqliteReadModel(file);
+    await new Projector(store, rm, silent).catchUp();
+    const feed = (await allChanges(rm)) as StoredChange[];
+    rm.close();
+    const Database = (await import('better-sqlite3')).default;
+    const raw = new Database(file);
+    const changes = `trainee_changes_${V}`;
+    // The form of earlier builds: the whole change, position and ukprn included, as a JSON object.
+    const rewrite = raw.prepare(`UPDATE ${changes} SET change = ? WHERE position = ?`);
+    for (const c of feed.slice(0, 7)) rewrite.run(JSON.stringify(c), c.position);
+    const objects = () => raw.prepare<[], number>(`SELECT COUNT(*) FROM ${changes} WHERE change LIKE '{%'`).pluck().get();
+    expect(objects()).toBe(7);
+
+    rm = new SqliteReadModel(file);
+    expect(await allChanges(rm)).toEqual(feed);
+    rm.close();
+    // A trainee with rows of both forms.
+    const erased = feed[6].trainee_id;
+    const ofErased = feed.map((c, i) => (c.trainee_id === erased ? i : -1)).filter((i) => i >= 0);
+    expect([ofErased.some((i) => i < 7), ofErased.some((i) => i >= 7)]).toEqual([true, true]);
+    const tables = new TraineeTables(raw, V);
+    tables.eraseChangesOf(feed[6].ukprn, erased);
+    const left = feed.filter((c) => c.trainee_id !== erased);
+    expect(left.length).toBeLessThan(feed.length);
+    rm = new SqliteReadModel(file);
+    expect(await allChanges(rm)).toEqual(left);
     rm.close();
     raw.close();
     await closeFreshEventStore(fresh);

@@ -1,10 +1,11 @@
 import { renderTraineeAnswers, type TraineeAnswer } from '@app/trainees/answers';
 import type { ApiVersion } from '@app/trainees/record';
-import { type StoredChange, changeOf } from '@app/changes';
+import { changeOf } from '@app/changes';
 import type { TraineeEvent } from '@app/trainees/decider';
 import { type RecordedEvent, decodeBatch, foldBatch, type OnApplied } from '@app/event-sourcing';
 import { traineeKeys, traineeProjection, type TraineeDocument } from '@app/trainees/read';
 import { answerPatch } from './answer-patch';
+import { changeRowOf, type ChangeRow } from './change-rows';
 
 /** Named parameters of its upsert. */
 export interface TraineeRow {
@@ -24,12 +25,6 @@ export interface TraineeRow {
   /** `TraineeDocument.link`: the hash of the event at `revision`; null when not known. */
   head_hash: string | null;
   doc: string;
-}
-
-export interface ChangeRow {
-  position: number;
-  ukprn: string;
-  change: string;
 }
 
 /**
@@ -78,8 +73,7 @@ export function prepareTrainees(
     if (after.erased) return;
     let list = changes.get(key);
     if (!list) changes.set(key, (list = []));
-    const change: StoredChange = changeOf(event, recorded, before, after);
-    list.push({ position: change.position, ukprn: change.ukprn, change: JSON.stringify(change) });
+    list.push(changeRowOf(changeOf(event, recorded, before, after)));
   };
   return foldBatch(traineeProjection, batch, load(batch.keys), onApplied).map(({ key, after }) => {
     const keys = traineeKeys(after);

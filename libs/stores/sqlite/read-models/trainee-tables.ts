@@ -18,6 +18,7 @@ import { defineTraineeSearch, SEARCH_SQL, searching } from './trainee-search-sql
 import { applyAnswerPatch } from './answer-patch';
 import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
 import { STATUS_SQL } from './status-sql';
+import { ChangeFieldCodes, changeFieldsTableOf, type ChangeText } from './change-rows';
 
 interface TraineeRow {
   doc: string;
@@ -67,8 +68,9 @@ export class TraineeTables {
   /** A store written before the changes had their own index (position is its rowid). */
   private readonly changesKeyedByPosition: boolean;
   private readonly insertChange: Database.Statement<[number, string, string]>;
-  private readonly changesOf: Database.Statement<[string, number, number], string>;
-  private readonly changesIn: Database.Statement<[number, number, number], string>;
+  private readonly changesOf: Database.Statement<[string, number, number], ChangeText>;
+  private readonly changesIn: Database.Statement<[number, number, number], ChangeText>;
+  private readonly fieldCodes: ChangeFieldCodes;
 
   /** If missing ({@link createIndexes}). */
   constructor(
@@ -103,12 +105,18 @@ export class TraineeTables {
     const a = (this.answersTable = `trainee_answers_${store}`);
     createAnswersTable(db, a);
     this.insertChange = db.prepare(`INSERT OR IGNORE INTO ${f} (position, ukprn, change) VALUES (?, ?, ?)`);
+    this.fieldCodes = new ChangeFieldCodes(db, changeFieldsTableOf(store));
+    const columns = 'position, ukprn, change';
     this.changesIn = db
-      .prepare<[number, number, number], string>(`SELECT change FROM ${f} WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`)
-      .pluck();
+      .prepare<[number, number, number], ChangeText>(
+        `SELECT ${columns} FROM ${f} WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
+      )
+      .raw();
     this.changesOf = db
-      .prepare<[string, number, number], string>(`SELECT change FROM ${f} WHERE ukprn = ? AND position > ? ORDER BY position LIMIT ?`)
-      .pluck();
+      .prepare<[string, number, number], ChangeText>(
+        `SELECT ${columns} FROM ${f} WHERE ukprn = ? AND position > ? ORDER BY position LIMIT ?`,
+      )
+      .raw();
     const c = (this.countsTable = `trainee_counts_${store}`);
     keepTraineeCounts(db, t, c);
     // From the kept counts: a `COUNT(*)` reads a whole index (1.4 s of a start at 100k trainees with a cold page cache).
@@ -287,7 +295,7 @@ export class TraineeTables {
   /** Each row unless a newer revision is stored, then its answers; every change, one already stored by position kept as it is. */
   write(prepared: readonly PreparedTrainee[]): void {
     for (const { row, erased, answers, changes } of prepared) {
-      for (const change of changes) this.insertChange.run(change.position, change.ukprn, change.change);
+      for (const change of changes) this.insertChange.run(change.position, change.ukprn, this.fieldCodes.encode(change));
       if (erased) {
         this.deleteTrainee(row.trainee_id);
         continue;
@@ -306,12 +314,21 @@ export class TraineeTables {
 
   /** Every provider's, in (`afterPosition`, `upToPosition`], oldest first (docs/change-feed.md "Webhooks"). */
   changesBetween(afterPosition: LogPosition, upToPosition: LogPosition, limit: number): StoredChange[] {
-    return this.changesIn.all(afterPosition, upToPosition, limit).map((text) => JSON.parse(text) as StoredChange);
+    return this.changesIn.all(afterPosition, upToPosition, limit).map((row) => this.fieldCodes.decode(row));
   }
 
   /** Oldest first (docs/change-feed.md). */
   changes(ukprn: string, afterPosition: LogPosition, limit: number): StoredChange[] {
-    return this.changesOf.all(ukprn, afterPosition, limit).map((text) => JSON.parse(text) as StoredChange);
+    return this.changesOf.all(ukprn, afterPosition, limit).map((row) => this.fieldCodes.decode(row));
+  }
+
+  /** Deletes the provider's changes of the trainee, in either stored form (./change-rows.ts), for an erasure to make them again. */
+  eraseChangesOf(ukprn: string, traineeId: string): void {
+    this.db
+      .prepare(
+        `DELETE FROM ${this.changesTable} WHERE ukprn = ? AND (json_extract(change, '$[0]') = ? OR json_extract(change, '$.trainee_id') = ?)`,
+      )
+      .run(ukprn, traineeId, traineeId);
   }
 
   /** The caller read the seq in the same statement's snapshot. */
@@ -354,7 +371,10 @@ export class TraineeTables {
 
   /** What dropping the store drops. */
   static tableNames(store: string): string[] {
-    return [`trainees_${store}`, `trainee_answers_${store}`, `trainee_changes_${store}`, `trainee_counts_${store}`];
+    const [trainees, answers, changes, counts] = ['trainees', 'trainee_answers', 'trainee_changes', 'trainee_counts'].map(
+      (t) => `${t}_${store}`,
+    );
+    return [trainees, answers, changes, changeFieldsTableOf(store), counts];
   }
 }
 
