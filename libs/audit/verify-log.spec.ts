@@ -106,7 +106,7 @@ describe('verifyLog', () => {
     ["a deleted event at the halves' border", `DELETE FROM events WHERE position = ${HEAD / 2}`],
     [
       'a changed event of a stream that spans both halves',
-      `UPDATE events SET metadata = replace(metadata, '"schemaVersion":1', '"schemaVersion":2') WHERE stream_id = 'counter-long' AND revision = 100`,
+      `UPDATE events SET data = replace(data, '"n":100', '"n":1000') WHERE stream_id = 'counter-long' AND revision = 100`,
     ],
     [
       'a stream begun anew in the second half',

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { keyFingerprint, signDigest, type SignedDigest } from '@app/audit';
 import { chainEvent, readChainKeys, withoutChainKeys } from '@app/event-sourcing';
+import { changeStoredMetadata, storedMetadata } from '@app/stores/sqlite/event-log/testing/stored-metadata';
 import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { uniqueTrainee } from '../support/trainee-input';
@@ -126,13 +127,7 @@ describe('admin audit verify', () => {
   });
 
   it('names an event whose metadata (who, when) was changed', async () => {
-    const dir = tampered((db) =>
-      db
-        .prepare(
-          'UPDATE events SET metadata = replace(metadata, \'"occurredAt":"2\', \'"occurredAt":"1\') WHERE stream_id = ? AND revision = 0',
-        )
-        .run(traineeStream),
-    );
+    const dir = tampered((db) => changeStoredMetadata(db, traineeStream, 0, (text) => text.replace('"occurredAt":"2', '"occurredAt":"1')));
     const { code, report } = await verify(dir);
     expect(code).toBe(1);
     expect(faults(report)).toEqual([[traineeStream, 0, 'altered']]);
@@ -227,15 +222,11 @@ describe('admin audit verify', () => {
    */
   function forgeAt(db: Database.Database, revision: number): void {
     const rows = db
-      .prepare(
-        'SELECT position, id, revision, type, data, metadata FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision DESC',
-      )
-      .all(traineeStream, revision) as { position: number; id: string; revision: number; type: string; data: string; metadata: string }[];
+      .prepare('SELECT position, id, revision, type, data FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision DESC')
+      .all(traineeStream, revision) as { position: number; id: string; revision: number; type: string; data: string }[];
+    const metadataOf = new Map(rows.map((row) => [row.position, storedMetadata(db, traineeStream, row.revision)!]));
     for (const row of rows) db.prepare('UPDATE events SET revision = ? WHERE position = ?').run(row.revision + 1, row.position);
-    const before = db.prepare('SELECT metadata FROM events WHERE stream_id = ? AND revision = ?').get(traineeStream, revision - 1) as {
-      metadata: string;
-    };
-    let previous = readChainKeys(before.metadata).hash;
+    let previous = readChainKeys(storedMetadata(db, traineeStream, revision - 1)!).hash;
     const forgedData = '{"trainee_id":"forged","changes":{"itt_end_date":"2030-07-31"}}';
     const forgedId = randomUUID();
     const forgedText = {
@@ -252,7 +243,7 @@ describe('admin audit verify', () => {
     ).run(forgedId, traineeStream, revision, forgedData, forged.metadata);
     previous = forged.hash;
     for (const row of [...rows].reverse()) {
-      const metadata = withoutChainKeys(JSON.parse(row.metadata) as Record<string, unknown>);
+      const metadata = withoutChainKeys(JSON.parse(metadataOf.get(row.position)!) as Record<string, unknown>);
       const again = chainEvent(previous, {
         id: row.id,
         type: row.type,

@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { withoutChainKeys } from '@app/event-sourcing';
+import { storedMetadata } from '@app/stores/sqlite/event-log/testing/stored-metadata';
 import { createLogger } from '../../apps/api/src/observability/logger';
 import { MetricsListener } from '../../apps/api/src/observability/metrics-listener';
 import { RunningApi } from '../support/api-harness';
@@ -126,9 +127,7 @@ describe('a write on an altered stream', () => {
   it("with an event's chain keys taken away, so that it would pass as stored before the chain: refused", async () => {
     const { id } = await traineeWithHistory();
     const db = new Database(join(api.dataDir, 'events.sqlite'), { readonly: true });
-    const { metadata } = db.prepare('SELECT metadata FROM events WHERE stream_id = ? AND revision = 1').get(`trainee-${id}`) as {
-      metadata: string;
-    };
+    const metadata = storedMetadata(db, `trainee-${id}`, 1)!;
     db.close();
     alter(id, 1, 'metadata = ?', JSON.stringify(withoutChainKeys(JSON.parse(metadata) as Record<string, unknown>)));
 

@@ -10,6 +10,7 @@ import { erasurePortsOf, historySourcesOf } from '@app/composition';
 import { type TraineeEvent, traineeStreamId } from '@app/trainees/decider';
 import { exampleRegistration, placementAdded, traineeUpdated } from '@app/trainees/decider/testing/trainee-events';
 import { eraseTrainee } from '@app/personal-data/erasure';
+import { changeStoredMetadata } from '@app/stores/sqlite/event-log/testing/stored-metadata';
 import { withSealedStores } from '../../../test/support/sealed-stores';
 import { AuditRefused } from '../audit-log';
 import { signAndRecord } from '../digest-log';
@@ -99,9 +100,7 @@ describe('writeHistoryReport (trainee history --format html, written a chunk at 
   it('writes the whole page of a stream whose chain does not hold, each fault named', async () => {
     const db = new Database(join(dir, 'events.sqlite'));
     db.exec('DROP TRIGGER events_no_update');
-    db.prepare(`UPDATE events SET metadata = replace(metadata, 'req-20', 'req-21') WHERE stream_id = ? AND revision = 5`).run(
-      traineeStreamId(ID),
-    );
+    changeStoredMetadata(db, traineeStreamId(ID), 5, (text) => text.replace('req-20', 'req-21'));
     db.close();
     const page = await samePageInChunks(ID);
     expect(page).toContain('revision 5: altered: the event does not match its hash');

@@ -1,7 +1,10 @@
 /** The `events` table of the embedded event store (docs/DESIGN.md "The event store port"). */
 
-/** Schema version stored in `PRAGMA user_version`. */
-export const SCHEMA_VERSION = 1;
+/**
+ * Schema version stored in `PRAGMA user_version`. 2: `metadata` holds its JSON text or, in rows appended since, a packed BLOB
+ * (./packed-metadata.ts); a file of version 1 needs no migration (its rows read as they are), but code knowing only 1 refuses it.
+ */
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS events (

@@ -21,13 +21,24 @@ import {
   type ChainLink,
   type StoredEventText,
   checkStreamChain,
+  chainEvent,
 } from '@app/event-sourcing';
 import { openSqliteEventStore, SqliteEventStore } from './sqlite-event-store';
+import { metadataText, packMetadata } from './packed-metadata';
+import { SCHEMA_SQL } from './schema';
 
 const HOUR_MS = 3_600_000;
 
 function event(type: string, data: unknown = {}): EventData {
   return { id: randomUUID(), type, data, metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' } };
+}
+
+/** The rows of `events` as stored texts (metadata unpacked), in revision order. */
+function storedTexts(db: Database.Database, where = '1'): StoredEventText[] {
+  const rows = db
+    .prepare(`SELECT stream_id AS streamId, revision, id, type, data, metadata FROM events WHERE ${where} ORDER BY revision`)
+    .all() as Array<StoredEventText & { metadata: string | Buffer }>;
+  return rows.map((r) => ({ ...r, metadata: metadataText(r.metadata) }));
 }
 
 /** The next `count` events, or a failure after 10 s instead of a hung test (not a timing assertion). */
@@ -148,18 +159,16 @@ describe('SqliteEventStore', () => {
       await store.appendToStream('trainee-1', [event('A'), event('B'), event('C')], { expectedRevision: 'no_stream' });
       const db = new Database(path.join(dataDir, 'events.sqlite'));
       db.exec('DROP TRIGGER events_no_update');
-      const row = db.prepare(`SELECT metadata FROM events WHERE stream_id = 'trainee-1' AND revision = 1`).get() as { metadata: string };
+      const [row] = storedTexts(db, `stream_id = 'trainee-1' AND revision = 1`);
       const stripped = JSON.stringify(withoutChainKeys(JSON.parse(row.metadata) as Record<string, unknown>));
-      db.prepare(`UPDATE events SET metadata = ? WHERE stream_id = 'trainee-1' AND revision = 1`).run(stripped);
+      db.prepare(`UPDATE events SET metadata = ? WHERE stream_id = 'trainee-1' AND revision = 1`).run(packMetadata(stripped));
       db.close();
       await expect(store.appendToStream('trainee-1', [event('D')], { expectedRevision: 2 })).rejects.toThrow(
         new StreamChainBrokenError('trainee-1', 1),
       );
       // Taken from the head too: the stream is still refused, not chained again from a hash computed afresh.
       const again = new Database(path.join(dataDir, 'events.sqlite'));
-      const head = again.prepare(`SELECT metadata FROM events WHERE stream_id = 'trainee-1' AND revision = 2`).get() as {
-        metadata: string;
-      };
+      const [head] = storedTexts(again, `stream_id = 'trainee-1' AND revision = 2`);
       again
         .prepare(`UPDATE events SET metadata = ? WHERE stream_id = 'trainee-1' AND revision = 2`)
         .run(JSON.stringify(withoutChainKeys(JSON.parse(head.metadata) as Record<string, unknown>)));
@@ -190,11 +199,7 @@ describe('SqliteEventStore', () => {
       await expect(refused).rejects.toBeInstanceOf(WrongExpectedVersionError);
       await store.appendToStream('trainee-1', [event('C')], { expectedRevision: 0 });
       await store.appendToStream('trainee-1', [event('D')], { expectedRevision: 1 });
-      const rows = rawConnection()
-        .prepare(
-          `SELECT stream_id AS streamId, revision, id, type, data, metadata FROM events WHERE stream_id = 'trainee-1' ORDER BY revision`,
-        )
-        .all() as StoredEventText[];
+      const rows = storedTexts(rawConnection(), `stream_id = 'trainee-1'`);
       expect(rows.map((r) => r.type)).toEqual(['A', 'C', 'D']);
       expect(checkStreamChain(rows).faults).toEqual([]);
     });
@@ -238,9 +243,7 @@ describe('SqliteEventStore', () => {
       const store = open();
       await store.appendToStream('trainee-1', [event('New', { n: 3 })], { expectedRevision: 2 });
 
-      const rows = rawConnection()
-        .prepare('SELECT stream_id AS streamId, revision, id, type, data, metadata FROM events ORDER BY revision')
-        .all() as StoredEventText[];
+      const rows = storedTexts(rawConnection());
       const older = checkStreamChain(rows.slice(0, 3)).headHash;
       expect(older).toMatch(/^[0-9a-f]{64}$/);
       expect(readChainKeys(rows[3].metadata).previousHash).toBe(older);
@@ -254,9 +257,7 @@ describe('SqliteEventStore', () => {
       await unchained.close();
       const store = open();
       await store.appendToStream('trainee-1', [event('C')]);
-      const rows = rawConnection()
-        .prepare('SELECT stream_id AS streamId, revision, id, type, data, metadata FROM events ORDER BY revision')
-        .all() as StoredEventText[];
+      const rows = storedTexts(rawConnection());
       expect(readChainKeys(rows[2].metadata).previousHash).toBe(checkStreamChain(rows.slice(0, 2)).headHash);
       expect(checkStreamChain(rows).faults).toEqual([]);
     });
@@ -273,9 +274,7 @@ describe('SqliteEventStore', () => {
       await expect(
         store.appendToStream('trainee-1', [event('E')], { expectedRevision: { revision: 2, link: null } }),
       ).rejects.toBeInstanceOf(WrongExpectedVersionError);
-      const rows = rawConnection()
-        .prepare('SELECT stream_id AS streamId, revision, id, type, data, metadata FROM events ORDER BY revision')
-        .all() as StoredEventText[];
+      const rows = storedTexts(rawConnection());
       expect(rows.map((r) => readChainKeys(r.metadata).previousHash)).toEqual([
         null,
         readChainKeys(rows[0].metadata).hash,
@@ -283,6 +282,38 @@ describe('SqliteEventStore', () => {
         readChainKeys(rows[2].metadata).hash,
       ]);
       expect(checkStreamChain(rows).faults).toEqual([]);
+    });
+
+    it('reads a file of schema 1 (metadata as text) as before, and appends after it in the packed form, one chain across both', async () => {
+      const old = rawConnection();
+      old.exec(SCHEMA_SQL);
+      old.pragma('user_version = 1');
+      const insert = old.prepare(
+        "INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, 'trainee-1', ?, ?, ?, ?, 'now')",
+      );
+      let previous: string | null = null;
+      const before = [event('A', { n: 0 }), { ...event('B', { n: 1 }), metadata: { ...event('B').metadata, requestId: randomUUID() } }];
+      before.forEach((e, revision) => {
+        const text = { streamId: 'trainee-1', revision, id: e.id, type: e.type, data: JSON.stringify(e.data) };
+        const chained = chainEvent(previous, { ...text, metadata: JSON.stringify(e.metadata) });
+        insert.run(e.id, revision, e.type, text.data, chained.metadata);
+        previous = chained.hash;
+      });
+      const stored = storedTexts(old);
+
+      const store = open();
+      expect((await store.readStoredStream('trainee-1')).map((e) => e.metadata)).toEqual(stored.map((e) => e.metadata));
+      expect((await store.readStream('trainee-1')).map((e) => e.metadata)).toEqual(stored.map((e) => JSON.parse(e.metadata)));
+      await store.appendToStream('trainee-1', [event('C')], { expectedRevision: 1 });
+
+      const db = rawConnection();
+      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      expect(db.prepare('SELECT typeof(metadata) FROM events ORDER BY position').pluck().all()).toEqual(['text', 'text', 'blob']);
+      const rows = storedTexts(db);
+      expect(rows.slice(0, 2)).toEqual(stored);
+      expect(readChainKeys(rows[2].metadata).previousHash).toBe(previous);
+      expect(checkStreamChain(rows).faults).toEqual([]);
+      expect((await store.readStoredStream('trainee-1')).map((e) => e.metadata)).toEqual(rows.map((e) => e.metadata));
     });
 
     it('refuses a file written by a newer schema version', async () => {

@@ -9,6 +9,7 @@ import {
   type StoredEventText,
   type StreamWrite,
 } from '@app/event-sourcing';
+import { metadataObject, metadataText } from './packed-metadata';
 
 /** Rows of the `events` table and the checks of what is appended to it (docs/DESIGN.md "The event store port"). */
 
@@ -23,7 +24,8 @@ export interface EventRow {
   revision: number;
   type: string;
   data: string;
-  metadata: string;
+  /** The JSON text, or its packed form (./packed-metadata.ts). */
+  metadata: string | Buffer;
 }
 
 /** An event as written to a row: id lower-cased, data and metadata as JSON text. */
@@ -40,7 +42,7 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     id: row.id,
     type: row.type,
     data: JSON.parse(row.data) as unknown,
-    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+    metadata: metadataObject(row.metadata) as RecordedEvent['metadata'],
     streamId: row.stream_id,
     streamRevision: row.revision,
     position: logPosition(row.position),
@@ -109,7 +111,15 @@ export function checkedWrite({ streamId, events, options = {} }: StreamWrite): Q
 }
 
 /** A row of `SELECT position, id, stream_id, revision, type, data, metadata` in raw (array) mode. */
-export type RawEventRow = [position: number, id: string, streamId: string, revision: number, type: string, data: string, metadata: string];
+export type RawEventRow = [
+  position: number,
+  id: string,
+  streamId: string,
+  revision: number,
+  type: string,
+  data: string,
+  metadata: string | Buffer,
+];
 
 /** {@link toRecordedEvent} of a raw row. */
 export function rawToRecordedEvent(row: RawEventRow): RecordedEvent {
@@ -117,7 +127,7 @@ export function rawToRecordedEvent(row: RawEventRow): RecordedEvent {
     id: row[1],
     type: row[4],
     data: JSON.parse(row[5]) as unknown,
-    metadata: JSON.parse(row[6]) as RecordedEvent['metadata'],
+    metadata: metadataObject(row[6]) as RecordedEvent['metadata'],
     streamId: row[2],
     streamRevision: row[3],
     position: logPosition(row[0]),
@@ -126,5 +136,5 @@ export function rawToRecordedEvent(row: RawEventRow): RecordedEvent {
 
 /** The stored texts of a raw row, as the hash chain reads them (`checkStreamChain`). */
 export function rawToStoredText(row: RawEventRow): StoredEventText {
-  return { streamId: row[2], revision: row[3], id: row[1], type: row[4], data: row[5], metadata: row[6] };
+  return { streamId: row[2], revision: row[3], id: row[1], type: row[4], data: row[5], metadata: metadataText(row[6]) };
 }

@@ -1,7 +1,8 @@
 import type { Database } from '@app/sqlite';
 import { logPosition, type ReadStoredStreamsOptions, type StoredEventText } from '@app/event-sourcing';
+import { metadataText } from './packed-metadata';
 
-type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number, id: string];
+type Row = [streamId: string, revision: number, type: string, data: string, metadata: string | Buffer, position: number, id: string];
 
 const textOf = (r: Row): StoredEventText => ({
   streamId: r[0],
@@ -9,14 +10,14 @@ const textOf = (r: Row): StoredEventText => ({
   id: r[6],
   type: r[2],
   data: r[3],
-  metadata: r[4],
+  metadata: metadataText(r[4]),
   position: logPosition(r[5]),
 });
 
 /**
  * Whole streams of every category as stored, in stream-id order (port `readStoredStreams`), on the `(stream_id, revision)` index: up to
  * `maxCount` rows after the cursor, the last stream dropped unless it is the only one, whose rest is then read; one read transaction.
- * Raw texts, no JSON parse: the chain check hashes them.
+ * The stored texts, no JSON parse: the chain check hashes them.
  */
 export class StoredStreams {
   private readonly read: Database.Transaction<(afterStream: string, beforeStream: string | null, maxCount: number) => StoredEventText[]>;

@@ -10,6 +10,7 @@ import {
 } from '@app/event-sourcing';
 import { rawToStoredText, type QueuedWrite, type RawEventRow } from './sqlite-rows';
 import { VerifiedHeads } from './verified-heads';
+import { packMetadata } from './packed-metadata';
 
 interface StreamHeadRow {
   revision: number;
@@ -104,7 +105,7 @@ export class StreamAppends {
         metadata = chained.metadata;
         previous = chained.hash;
       }
-      const info = this.insertEvent.run(event.id, streamId, revision, event.type, event.data, metadata, recordedAt);
+      const info = this.insertEvent.run(event.id, streamId, revision, event.type, event.data, packMetadata(metadata), recordedAt);
       position = Number(info.lastInsertRowid);
     }
     if (previous !== null) this.verified.set(streamId, revision, previous);

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { logPosition, type LogPosition, type StoredEventText, type ChainFault, checkStreamChain } from '@app/event-sourcing';
 import { checkAgainstDigest, mergeScans, streamGone, type LogVerification, type ScanResult, type VerifyLogOptions } from '@app/audit';
 import { startWorker } from '../start-worker';
+import { metadataText } from './packed-metadata';
 import type { VerifyJob } from './verify.worker';
 
 /** What a verify thread posts (see verify.worker.ts). */
 type FromVerifier = { events: number } | { done: true; result: ScanResult } | { error: string };
 
-type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number, id: string];
+type Row = [streamId: string, revision: number, type: string, data: string, metadata: string | Buffer, position: number, id: string];
 
 /**
  * `verifyLog` of the embedded log (`<dataDir>/events.sqlite`) on two threads, each scanning half
@@ -79,7 +80,7 @@ export async function verifyInThreads(dataDir: string, options: Omit<VerifyLogOp
 }
 
 function text(r: Row): StoredEventText & { position: LogPosition } {
-  return { streamId: r[0], revision: r[1], id: r[6], type: r[2], data: r[3], metadata: r[4], position: logPosition(r[5]) };
+  return { streamId: r[0], revision: r[1], id: r[6], type: r[2], data: r[3], metadata: metadataText(r[4]), position: logPosition(r[5]) };
 }
 
 /** Stream ids in the order SQLite's `ORDER BY stream_id` gives them (bytes of UTF-8), as `verifyLog` meets them. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ChainScan, type SignedHead } from '@app/audit';
 import { logPosition, type LogPosition } from '@app/event-sourcing';
+import { metadataText } from './packed-metadata';
 
 /** What the thread is started with (`workerData.job`): the positions after `after` up to `upTo`, and a digest to hold them to. */
 export interface VerifyJob {
@@ -18,7 +19,7 @@ export interface VerifyJob {
   digest: { position: LogPosition; heads: [string, SignedHead][] } | null;
 }
 
-type Row = [streamId: string, revision: number, type: string, data: string, metadata: string, position: number, id: string];
+type Row = [streamId: string, revision: number, type: string, data: string, metadata: string | Buffer, position: number, id: string];
 
 /** Events between two progress messages. */
 const PROGRESS_EVERY = 10_000;
@@ -35,7 +36,15 @@ try {
       .raw(true);
     let n = 0;
     for (const r of rows.iterate(job.after, job.upTo)) {
-      scan.add({ streamId: r[0], revision: r[1], id: r[6], type: r[2], data: r[3], metadata: r[4], position: logPosition(r[5]) });
+      scan.add({
+        streamId: r[0],
+        revision: r[1],
+        id: r[6],
+        type: r[2],
+        data: r[3],
+        metadata: metadataText(r[4]),
+        position: logPosition(r[5]),
+      });
       if (++n % PROGRESS_EVERY === 0) parentPort!.postMessage({ events: n });
     }
     parentPort!.postMessage({ done: true, result: scan.result() });
