@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { keyFingerprint, signDigest, type SignedDigest } from '@app/audit';
 import { chainEvent, readChainKeys, withoutChainKeys } from '@app/event-sourcing';
+import { eventIdText } from '@app/stores/sqlite/event-log/packed-ids';
 import { changeStoredMetadata, storedMetadata } from '@app/stores/sqlite/event-log/testing/stored-metadata';
 import { AdminWorker } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
@@ -223,7 +224,7 @@ describe('admin audit verify', () => {
   function forgeAt(db: Database.Database, revision: number): void {
     const rows = db
       .prepare('SELECT position, id, revision, type, data FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision DESC')
-      .all(traineeStream, revision) as { position: number; id: string; revision: number; type: string; data: string }[];
+      .all(traineeStream, revision) as { position: number; id: string | Buffer; revision: number; type: string; data: string }[];
     const metadataOf = new Map(rows.map((row) => [row.position, storedMetadata(db, traineeStream, row.revision)!]));
     for (const row of rows) db.prepare('UPDATE events SET revision = ? WHERE position = ?').run(row.revision + 1, row.position);
     let previous = readChainKeys(storedMetadata(db, traineeStream, revision - 1)!).hash;
@@ -245,7 +246,7 @@ describe('admin audit verify', () => {
     for (const row of [...rows].reverse()) {
       const metadata = withoutChainKeys(JSON.parse(metadataOf.get(row.position)!) as Record<string, unknown>);
       const again = chainEvent(previous, {
-        id: row.id,
+        id: eventIdText(row.id),
         type: row.type,
         data: row.data,
         streamId: traineeStream,

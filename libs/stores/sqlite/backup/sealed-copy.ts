@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DataKeyNotOpened, DataKeys, isSealed, openFields, type DataKeyStore } from '@app/personal-data';
 import { TRAINEE_PERSONAL_DATA } from '@app/trainees/decider';
 import type { SealedCheck } from '@app/backup';
+import { eventIdText } from '../event-log/packed-ids';
 
 /** Problems named one by one at most; the rest are counted. */
 const PROBLEMS_NAMED = 20;
@@ -26,7 +27,7 @@ export async function openSealedCopy(dir: string, kek: Buffer): Promise<SealedCh
     const keys = new DataKeys(readOnlyKeys(keyDb), kek, { cacheSize: 1 });
     const prefix = TRAINEE_PERSONAL_DATA.streamPrefix;
     const rows = log
-      .prepare<[], [string, number, string, string, string]>(
+      .prepare<[], [string, number, string | Buffer, string, string]>(
         `SELECT stream_id, revision, id, type, data FROM events WHERE instr(data, '"sealed"') > 0 ORDER BY stream_id, revision`,
       )
       .raw(true);
@@ -50,7 +51,7 @@ export async function openSealedCopy(dir: string, kek: Buffer): Promise<SealedCh
         continue;
       }
       try {
-        openFields(data, current.key, { streamId, eventId, type });
+        openFields(data, current.key, { streamId, eventId: eventIdText(eventId), type });
         check.opened++;
       } catch {
         problem(`events.sqlite: ${streamId} revision ${revision}: its sealed values do not open with its data key`);

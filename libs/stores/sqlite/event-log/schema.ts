@@ -1,8 +1,9 @@
 /** The `events` table of the embedded event store (docs/DESIGN.md "The event store port"). */
 
 /**
- * Schema version stored in `PRAGMA user_version`. 2: `metadata` holds its JSON text or, in rows appended since, a packed BLOB
- * (./packed-metadata.ts); a file of version 1 needs no migration (its rows read as they are), but code knowing only 1 refuses it.
+ * Schema version stored in `PRAGMA user_version`. 2: in rows appended since, `id` and `metadata` hold BLOBs (./packed-ids.ts,
+ * ./packed-metadata.ts), in rows of before their texts; a file of version 1 needs no migration (its rows read as they are), but code
+ * knowing only 1 refuses a file of 2.
  */
 export const SCHEMA_VERSION = 2;
 

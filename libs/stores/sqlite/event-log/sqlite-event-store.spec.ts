@@ -25,6 +25,7 @@ import {
 } from '@app/event-sourcing';
 import { openSqliteEventStore, SqliteEventStore } from './sqlite-event-store';
 import { metadataText, packMetadata } from './packed-metadata';
+import { eventIdText, packEventId } from './packed-ids';
 import { SCHEMA_SQL } from './schema';
 
 const HOUR_MS = 3_600_000;
@@ -33,12 +34,12 @@ function event(type: string, data: unknown = {}): EventData {
   return { id: randomUUID(), type, data, metadata: { schemaVersion: 1, occurredAt: '2026-01-05T10:00:00.000Z' } };
 }
 
-/** The rows of `events` as stored texts (metadata unpacked), in revision order. */
+/** The rows of `events` as stored texts (id and metadata unpacked), in revision order. */
 function storedTexts(db: Database.Database, where = '1'): StoredEventText[] {
   const rows = db
     .prepare(`SELECT stream_id AS streamId, revision, id, type, data, metadata FROM events WHERE ${where} ORDER BY revision`)
-    .all() as Array<StoredEventText & { metadata: string | Buffer }>;
-  return rows.map((r) => ({ ...r, metadata: metadataText(r.metadata) }));
+    .all() as Array<StoredEventText & { id: string | Buffer; metadata: string | Buffer }>;
+  return rows.map((r) => ({ ...r, id: eventIdText(r.id), metadata: metadataText(r.metadata) }));
 }
 
 /** The next `count` events, or a failure after 10 s instead of a hung test (not a timing assertion). */
@@ -111,7 +112,7 @@ describe('SqliteEventStore', () => {
       );
       expect(() => insert.run(randomUUID(), 'trainee-1', 0)).toThrow(/UNIQUE/);
       const [stored] = await store.readStream('trainee-1');
-      expect(() => insert.run(stored.id, 'trainee-2', 0)).toThrow(/UNIQUE/);
+      expect(() => insert.run(packEventId(stored.id), 'trainee-2', 0)).toThrow(/UNIQUE/);
       expect(() => db.prepare("UPDATE events SET type = 'B'").run()).toThrow(/append-only/);
       expect(() => db.prepare('DELETE FROM events').run()).toThrow(/append-only/);
     });
@@ -284,7 +285,7 @@ describe('SqliteEventStore', () => {
       expect(checkStreamChain(rows).faults).toEqual([]);
     });
 
-    it('reads a file of schema 1 (metadata as text) as before, and appends after it in the packed form, one chain across both', async () => {
+    it('reads a file of schema 1 (id and metadata as text) as before, and appends after it in the packed form, one chain across both', async () => {
       const old = rawConnection();
       old.exec(SCHEMA_SQL);
       old.pragma('user_version = 1');
@@ -305,10 +306,17 @@ describe('SqliteEventStore', () => {
       expect((await store.readStoredStream('trainee-1')).map((e) => e.metadata)).toEqual(stored.map((e) => e.metadata));
       expect((await store.readStream('trainee-1')).map((e) => e.metadata)).toEqual(stored.map((e) => JSON.parse(e.metadata)));
       await store.appendToStream('trainee-1', [event('C')], { expectedRevision: 1 });
+      // An id stored as text is found as the packed one is: a retry is answered as before, a reuse elsewhere refused.
+      await expect(store.appendToStream('trainee-1', before, { expectedRevision: 'no_stream' })).resolves.toMatchObject({
+        nextExpectedRevision: 1,
+        position: 2,
+      });
+      await expect(store.appendToStream('trainee-2', [before[1]])).rejects.toBeInstanceOf(IdempotencyConflictError);
 
       const db = rawConnection();
       expect(db.pragma('user_version', { simple: true })).toBe(2);
-      expect(db.prepare('SELECT typeof(metadata) FROM events ORDER BY position').pluck().all()).toEqual(['text', 'text', 'blob']);
+      const forms = db.prepare('SELECT typeof(id) || typeof(metadata) FROM events ORDER BY position').pluck().all();
+      expect(forms).toEqual(['texttext', 'texttext', 'blobblob']);
       const rows = storedTexts(db);
       expect(rows.slice(0, 2)).toEqual(stored);
       expect(readChainKeys(rows[2].metadata).previousHash).toBe(previous);

@@ -3,12 +3,14 @@ import {
   IdempotencyConflictError,
   logPosition,
   withoutChainKeys,
+  type LogPosition,
   type EventData,
   type ExpectedRevision,
   type RecordedEvent,
   type StoredEventText,
   type StreamWrite,
 } from '@app/event-sourcing';
+import { eventIdText } from './packed-ids';
 import { metadataObject, metadataText } from './packed-metadata';
 
 /** Rows of the `events` table and the checks of what is appended to it (docs/DESIGN.md "The event store port"). */
@@ -19,7 +21,8 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 /** A row of the `events` table. */
 export interface EventRow {
   position: number;
-  id: string;
+  /** The text, or its packed form (./packed-ids.ts). */
+  id: string | Buffer;
   stream_id: string;
   revision: number;
   type: string;
@@ -39,7 +42,7 @@ export interface SerializedEvent {
 /** The recorded event of a row. */
 export function toRecordedEvent(row: EventRow): RecordedEvent {
   return {
-    id: row.id,
+    id: eventIdText(row.id),
     type: row.type,
     data: JSON.parse(row.data) as unknown,
     metadata: metadataObject(row.metadata) as RecordedEvent['metadata'],
@@ -113,7 +116,7 @@ export function checkedWrite({ streamId, events, options = {} }: StreamWrite): Q
 /** A row of `SELECT position, id, stream_id, revision, type, data, metadata` in raw (array) mode. */
 export type RawEventRow = [
   position: number,
-  id: string,
+  id: string | Buffer,
   streamId: string,
   revision: number,
   type: string,
@@ -124,7 +127,7 @@ export type RawEventRow = [
 /** {@link toRecordedEvent} of a raw row. */
 export function rawToRecordedEvent(row: RawEventRow): RecordedEvent {
   return {
-    id: row[1],
+    id: eventIdText(row[1]),
     type: row[4],
     data: JSON.parse(row[5]) as unknown,
     metadata: metadataObject(row[6]) as RecordedEvent['metadata'],
@@ -136,5 +139,32 @@ export function rawToRecordedEvent(row: RawEventRow): RecordedEvent {
 
 /** The stored texts of a raw row, as the hash chain reads them (`checkStreamChain`). */
 export function rawToStoredText(row: RawEventRow): StoredEventText {
-  return { streamId: row[2], revision: row[3], id: row[1], type: row[4], data: row[5], metadata: metadataText(row[6]) };
+  return { streamId: row[2], revision: row[3], id: eventIdText(row[1]), type: row[4], data: row[5], metadata: metadataText(row[6]) };
+}
+
+/** The columns of a {@link StoredRow}. */
+export const STORED_COLUMNS = 'stream_id, revision, type, data, metadata, position, id';
+
+/** A row of `SELECT ${STORED_COLUMNS}` in raw (array) mode: what the chain's readers select. */
+export type StoredRow = [
+  streamId: string,
+  revision: number,
+  type: string,
+  data: string,
+  metadata: string | Buffer,
+  position: number,
+  id: string | Buffer,
+];
+
+/** The stored texts of a {@link StoredRow}, with its position. */
+export function storedRowText(r: StoredRow): StoredEventText & { position: LogPosition } {
+  return {
+    streamId: r[0],
+    revision: r[1],
+    id: eventIdText(r[6]),
+    type: r[2],
+    data: r[3],
+    metadata: metadataText(r[4]),
+    position: logPosition(r[5]),
+  };
 }

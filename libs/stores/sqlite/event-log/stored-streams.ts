@@ -1,18 +1,6 @@
 import type { Database } from '@app/sqlite';
-import { logPosition, type ReadStoredStreamsOptions, type StoredEventText } from '@app/event-sourcing';
-import { metadataText } from './packed-metadata';
-
-type Row = [streamId: string, revision: number, type: string, data: string, metadata: string | Buffer, position: number, id: string];
-
-const textOf = (r: Row): StoredEventText => ({
-  streamId: r[0],
-  revision: r[1],
-  id: r[6],
-  type: r[2],
-  data: r[3],
-  metadata: metadataText(r[4]),
-  position: logPosition(r[5]),
-});
+import type { ReadStoredStreamsOptions, StoredEventText } from '@app/event-sourcing';
+import { STORED_COLUMNS, storedRowText as textOf, type StoredRow as Row } from './sqlite-rows';
 
 /**
  * Whole streams of every category as stored, in stream-id order (port `readStoredStreams`), on the `(stream_id, revision)` index: up to
@@ -24,7 +12,7 @@ export class StoredStreams {
   private readonly range: Database.Statement<[string, number, number], Row>;
 
   constructor(db: Database.Database) {
-    const columns = 'SELECT stream_id, revision, type, data, metadata, position, id FROM events';
+    const columns = `SELECT ${STORED_COLUMNS} FROM events`;
     const page = db.prepare<[string, number], Row>(`${columns} WHERE stream_id > ? ORDER BY stream_id, revision LIMIT ?`).raw(true);
     const pageBefore = db
       .prepare<[string, string, number], Row>(`${columns} WHERE stream_id > ? AND stream_id < ? ORDER BY stream_id, revision LIMIT ?`)

@@ -11,6 +11,7 @@ import {
 import { rawToStoredText, type QueuedWrite, type RawEventRow } from './sqlite-rows';
 import { VerifiedHeads } from './verified-heads';
 import { packMetadata } from './packed-metadata';
+import { packEventId, storedIdForms } from './packed-ids';
 
 interface StreamHeadRow {
   revision: number;
@@ -32,7 +33,7 @@ export interface AppendOutcome {
 /** The statements and checks of appends to `events` (docs/DESIGN.md "The event store port"). */
 export class StreamAppends {
   private readonly insertEvent: Database.Statement<unknown[]>;
-  private readonly selectById: Database.Statement<[string], ExistingIdRow>;
+  private readonly selectById: Database.Statement<[Buffer | string, string], ExistingIdRow>;
   private readonly selectStreamHead: Database.Statement<[string], StreamHeadRow>;
   private readonly selectStream: Database.Statement<[string], RawEventRow>;
   private readonly verified: VerifiedHeads;
@@ -45,7 +46,8 @@ export class StreamAppends {
     this.insertEvent = db.prepare(
       'INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    this.selectById = db.prepare('SELECT stream_id, revision, position FROM events WHERE id = ?');
+    // Both stored forms of the id (./packed-ids.ts): two seeks of the id index.
+    this.selectById = db.prepare('SELECT stream_id, revision, position FROM events WHERE id IN (?, ?)');
     // The index of UNIQUE (stream_id, revision) covers it (position is the rowid): no table row is read.
     this.selectStreamHead = db.prepare('SELECT revision, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
     this.selectStream = db
@@ -62,7 +64,7 @@ export class StreamAppends {
    */
   append({ streamId, events, expected }: QueuedWrite, recordedAt: string): AppendOutcome {
     if (events.length > 0) {
-      const existing = events.map((event) => this.selectById.get(event.id));
+      const existing = events.map((event) => this.selectById.get(...storedIdForms(event.id)));
       const firstExisting = existing.findIndex((row) => row !== undefined);
       if (firstExisting >= 0) {
         const first = existing[0];
@@ -105,7 +107,8 @@ export class StreamAppends {
         metadata = chained.metadata;
         previous = chained.hash;
       }
-      const info = this.insertEvent.run(event.id, streamId, revision, event.type, event.data, packMetadata(metadata), recordedAt);
+      const stored = [packEventId(event.id), streamId, revision, event.type, event.data, packMetadata(metadata), recordedAt];
+      const info = this.insertEvent.run(...stored);
       position = Number(info.lastInsertRowid);
     }
     if (previous !== null) this.verified.set(streamId, revision, previous);

@@ -1,15 +1,13 @@
 import { Database } from '@app/sqlite';
 import { join } from 'node:path';
-import { logPosition, type LogPosition, type StoredEventText, type ChainFault, checkStreamChain } from '@app/event-sourcing';
+import { type ChainFault, checkStreamChain } from '@app/event-sourcing';
 import { checkAgainstDigest, mergeScans, streamGone, type LogVerification, type ScanResult, type VerifyLogOptions } from '@app/audit';
 import { startWorker } from '../start-worker';
-import { metadataText } from './packed-metadata';
+import { STORED_COLUMNS, storedRowText as text, type StoredRow as Row } from './sqlite-rows';
 import type { VerifyJob } from './verify.worker';
 
 /** What a verify thread posts (see verify.worker.ts). */
 type FromVerifier = { events: number } | { done: true; result: ScanResult } | { error: string };
-
-type Row = [streamId: string, revision: number, type: string, data: string, metadata: string | Buffer, position: number, id: string];
 
 /**
  * `verifyLog` of the embedded log (`<dataDir>/events.sqlite`) on two threads, each scanning half
@@ -47,11 +45,7 @@ export async function verifyInThreads(dataDir: string, options: Omit<VerifyLogOp
     );
     const merged = mergeScans(results, options.digest ?? null);
     options.onProgress?.(merged.events);
-    const whole = db
-      .prepare<[string], Row>(
-        'SELECT stream_id, revision, type, data, metadata, position, id FROM events WHERE stream_id = ? ORDER BY revision',
-      )
-      .raw(true);
+    const whole = db.prepare<[string], Row>(`SELECT ${STORED_COLUMNS} FROM events WHERE stream_id = ? ORDER BY revision`).raw(true);
     const totals: LogVerification = { events: merged.events, streams: merged.streams.size, faults: 0 };
     const report = (faults: ChainFault[]) => {
       totals.faults += faults.length;
@@ -77,10 +71,6 @@ export async function verifyInThreads(dataDir: string, options: Omit<VerifyLogOp
   } finally {
     db.close();
   }
-}
-
-function text(r: Row): StoredEventText & { position: LogPosition } {
-  return { streamId: r[0], revision: r[1], id: r[6], type: r[2], data: r[3], metadata: metadataText(r[4]), position: logPosition(r[5]) };
 }
 
 /** Stream ids in the order SQLite's `ORDER BY stream_id` gives them (bytes of UTF-8), as `verifyLog` meets them. */

@@ -8,8 +8,8 @@ import { Database } from '@app/sqlite';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ChainScan, type SignedHead } from '@app/audit';
-import { logPosition, type LogPosition } from '@app/event-sourcing';
-import { metadataText } from './packed-metadata';
+import type { LogPosition } from '@app/event-sourcing';
+import { STORED_COLUMNS, storedRowText, type StoredRow } from './sqlite-rows';
 
 /** What the thread is started with (`workerData.job`): the positions after `after` up to `upTo`, and a digest to hold them to. */
 export interface VerifyJob {
@@ -18,8 +18,6 @@ export interface VerifyJob {
   upTo: number;
   digest: { position: LogPosition; heads: [string, SignedHead][] } | null;
 }
-
-type Row = [streamId: string, revision: number, type: string, data: string, metadata: string | Buffer, position: number, id: string];
 
 /** Events between two progress messages. */
 const PROGRESS_EVERY = 10_000;
@@ -30,21 +28,11 @@ try {
   try {
     const scan = new ChainScan(job.digest ? { position: job.digest.position, heads: new Map(job.digest.heads) } : null);
     const rows = db
-      .prepare<[number, number], Row>(
-        'SELECT stream_id, revision, type, data, metadata, position, id FROM events WHERE position > ? AND position <= ? ORDER BY position',
-      )
+      .prepare<[number, number], StoredRow>(`SELECT ${STORED_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position`)
       .raw(true);
     let n = 0;
     for (const r of rows.iterate(job.after, job.upTo)) {
-      scan.add({
-        streamId: r[0],
-        revision: r[1],
-        id: r[6],
-        type: r[2],
-        data: r[3],
-        metadata: metadataText(r[4]),
-        position: logPosition(r[5]),
-      });
+      scan.add(storedRowText(r));
       if (++n % PROGRESS_EVERY === 0) parentPort!.postMessage({ events: n });
     }
     parentPort!.postMessage({ done: true, result: scan.result() });
