@@ -8,7 +8,33 @@ const LOWER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 /** What to store for the event id `id`: 16 bytes for a lower-case UUID (as the store keeps every id), else `id` itself. */
 export function packEventId(id: string): Buffer | string {
-  return id.length === 36 && LOWER_UUID.test(id) ? Buffer.from(id.replace(/-/g, ''), 'hex') : id;
+  if (id.length !== 36 || !LOWER_UUID.test(id)) return id;
+  const bytes = Buffer.allocUnsafe(16);
+  writeHexDigits(bytes, 0, id);
+  return bytes;
+}
+
+const NIBBLES = new Int8Array(128).fill(-1);
+for (let digit = 0; digit < 16; digit++) NIBBLES[digit.toString(16).charCodeAt(0)] = digit;
+
+/**
+ * Writes the bytes of `text`'s lower-case hex digits, dashes skipped, into `target` from `at` (a checked UUID or hash: Buffer.write
+ * would need one call per dash-free part, each costing more than this loop); returns the bytes written.
+ */
+export function writeHexDigits(target: Uint8Array, at: number, text: string): number {
+  let out = at;
+  let high = -1;
+  for (let i = 0; i < text.length; i++) {
+    const nibble = NIBBLES[text.charCodeAt(i)];
+    if (nibble < 0) continue;
+    if (high < 0) {
+      high = nibble;
+    } else {
+      target[out++] = (high << 4) | nibble;
+      high = -1;
+    }
+  }
+  return out - at;
 }
 
 /** The forms `id` may be stored in, packed and text, to look it up in rows of either. */
@@ -20,6 +46,6 @@ export function storedIdForms(id: string): [Buffer | string, string] {
 export function eventIdText(stored: string | Uint8Array): string {
   if (typeof stored === 'string') return stored;
   if (stored.length !== 16) throw new Error(`a stored event id of ${stored.length} bytes`);
-  const h = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString('hex');
+  const h = (Buffer.isBuffer(stored) ? stored : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength)).toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

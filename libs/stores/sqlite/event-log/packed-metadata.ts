@@ -8,6 +8,8 @@
  * times as 6, a string equal to an earlier value as that value's index, anything else as its JSON text.
  */
 
+import { writeHexDigits } from './packed-ids';
+
 const FORMAT = 1;
 
 /** Key codes 0.. in this order; only ever appended to (a stored code never changes its key). */
@@ -142,15 +144,9 @@ function pack(object: Record<string, unknown>): Buffer | null {
 
 function packString(out: Writer, value: string): void {
   if (value.length === 36 && UUID.test(value)) {
-    out
-      .byte(Tag.Uuid)
-      .hex(value.slice(0, 8))
-      .hex(value.slice(9, 13))
-      .hex(value.slice(14, 18))
-      .hex(value.slice(19, 23))
-      .hex(value.slice(24));
+    out.byte(Tag.Uuid).hex(value, 16);
   } else if (value.length === 64 && HEX64.test(value)) {
-    out.byte(Tag.Hex64).hex(value);
+    out.byte(Tag.Hex64).hex(value, 32);
   } else if (value.length === 24 && ISO_TIME.test(value) && inTimeRange(Date.parse(value))) {
     out.byte(Tag.Time).uint48(Date.parse(value));
   } else if (value.length <= 15 && DIGITS.test(value)) {
@@ -234,12 +230,20 @@ function stringOf(tag: Tag, read: Reader): string {
     case Tag.Hex64:
       return read.hex(32);
     case Tag.Time:
-      return new Date(read.uint48()).toISOString();
+      return isoTime(read.uint48());
     case Tag.Digits:
       return String(read.varint());
     default:
       throw new Error(`stored metadata has unknown value tag ${tag as number}`);
   }
+}
+
+/** The events of one write share their time: the last one's text is kept. */
+let lastTime = { ms: NaN, text: '' };
+
+function isoTime(ms: number): string {
+  if (ms !== lastTime.ms) lastTime = { ms, text: new Date(ms).toISOString() };
+  return lastTime.text;
 }
 
 function earlier<T>(values: T[], index: number): T {
@@ -279,9 +283,10 @@ class Writer {
     return this;
   }
 
-  hex(value: string): this {
-    this.room(value.length / 2);
-    this.at += this.buf.write(value, this.at, 'hex');
+  /** `value`'s hex digits (dashes skipped), `bytes` of them. */
+  hex(value: string, bytes: number): this {
+    this.room(bytes);
+    this.at += writeHexDigits(this.buf, this.at, value);
     return this;
   }
 
