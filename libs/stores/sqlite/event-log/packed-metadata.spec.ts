@@ -85,6 +85,21 @@ describe('packMetadata', () => {
     expect(metadataText(stored)).toBe(text);
   });
 
+  it('packs every time toISOString writes from 1970 to 9999 into 6 bytes, and reads it back', () => {
+    const times = fc.date({ min: new Date(0), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
+    fc.assert(
+      fc.property(fc.array(times, { minLength: 1, maxLength: 3 }), (dates) => {
+        for (const date of dates) {
+          const text = JSON.stringify({ occurredAt: date.toISOString() });
+          const stored = packMetadata(text);
+          expect(Buffer.isBuffer(stored) && stored.length).toBe(9);
+          expect(metadataText(stored)).toBe(text);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('keeps as text what would not read back the same: spacing, a key twice, keys JavaScript reorders, not an object', () => {
     for (const text of ['{"a": 1}', '{"a":1,"a":2}', '{"b":1,"1":2}', '[1]', 'null', '"x"', 'not json', '{"a":1e3}', '{"a":"\\u0041"}']) {
       expect(packMetadata(text)).toBe(text);

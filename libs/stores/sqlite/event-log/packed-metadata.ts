@@ -238,12 +238,30 @@ function stringOf(tag: Tag, read: Reader): string {
   }
 }
 
-/** The events of one write share their time: the last one's text is kept. */
-let lastTime = { ms: NaN, text: '' };
+const DAY_MS = 86_400_000;
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
+/** Events of one day share the text of their date: the last one's is kept. */
+let lastDay = { day: NaN, text: '' };
 
+/**
+ * `new Date(ms).toISOString()` for `ms` ≥ 0, at a fraction of its cost (the audit unpacks a time per event): the date's text from
+ * `toISOString` once a day, the time of day by arithmetic.
+ */
 function isoTime(ms: number): string {
-  if (ms !== lastTime.ms) lastTime = { ms, text: new Date(ms).toISOString() };
-  return lastTime.text;
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== lastDay.day) {
+    const midnight = new Date(day * DAY_MS).toISOString();
+    lastDay = { day, text: midnight.slice(0, midnight.indexOf('T') + 1) };
+  }
+  let rest = ms - day * DAY_MS;
+  const milliseconds = rest % 1000;
+  rest = (rest - milliseconds) / 1000;
+  const seconds = rest % 60;
+  rest = (rest - seconds) / 60;
+  const minutes = rest % 60;
+  const hours = (rest - minutes) / 60;
+  return `${lastDay.text}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[milliseconds]}Z`;
 }
 
 function earlier<T>(values: T[], index: number): T {
