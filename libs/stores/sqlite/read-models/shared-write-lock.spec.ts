@@ -127,4 +127,27 @@ describe('SharedWriteLock (docs/DESIGN.md "Projection versions and blue/green re
     live.close();
     db.close();
   });
+
+  it('sizes its transactions for TRANSACTION_MS beside live writes, and for its quiet length while none commit', async () => {
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (v TEXT NOT NULL)');
+    const insert = () => void db.prepare("INSERT INTO t (v) VALUES ('x')").run();
+    const quiet = new SharedWriteLock(db, 64, 100);
+    const plain = new SharedWriteLock(db);
+    for (const lock of [quiet, plain]) {
+      expect(lock.size()).toBe(64);
+      await lock.run(1, insert);
+    }
+    // One pace each: the size is its quiet or busy length over the same ms per unit.
+    quiet.contended = true;
+    const busy = quiet.size();
+    quiet.contended = false;
+    expect(quiet.size()).toBeGreaterThanOrEqual(6 * busy);
+    plain.contended = true;
+    const plainBusy = plain.size();
+    plain.contended = false;
+    expect(plain.size()).toBe(plainBusy);
+    db.close();
+  });
 });

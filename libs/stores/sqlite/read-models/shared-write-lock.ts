@@ -4,12 +4,15 @@ import type { Database } from '@app/sqlite';
  * How a long job on the read store shares the write lock with the live projector (docs/DESIGN.md "Sharing the write lock"): short
  * transactions of about {@link TRANSACTION_MS}; after one, when another connection committed meanwhile (`data_version`), a passive
  * checkpoint of its WAL and a pause as long as it held the lock; between any two at least {@link GAP_MS} free, since a starved writer
- * commits nothing and `data_version` cannot tell it from none.
+ * commits nothing and `data_version` cannot tell it from none. A job given `quietMs` writes transactions that long while no other
+ * connection committed during its last one: a writer arriving then waits at most one of them, gets the lock in the gap after it, and
+ * its commit brings the job back to short transactions.
  */
 export class SharedWriteLock {
   private readonly dataVersion: Database.Statement<[], number>;
   private seen: number;
   private msPerUnit = 0;
+  private readonly quietMs: number;
   /** Another connection had committed during the last {@link run}: live writes are going on. */
   contended = false;
 
@@ -17,15 +20,18 @@ export class SharedWriteLock {
     private readonly db: Database.Database,
     /** The units of work of the first transaction. */
     private readonly firstSize = 64,
+    /** Ms of a transaction while no other connection committed during the last one; default {@link TRANSACTION_MS}. */
+    quietMs = TRANSACTION_MS,
   ) {
+    this.quietMs = quietMs;
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.seen = this.dataVersion.get()!;
   }
 
-  /** About {@link TRANSACTION_MS} at the last one's pace. */
+  /** About {@link TRANSACTION_MS} (quiet: the constructor's `quietMs`) at the last one's pace. */
   size(): number {
     if (this.msPerUnit === 0) return this.firstSize;
-    return Math.max(1, Math.min(MAX_UNITS, Math.floor(TRANSACTION_MS / this.msPerUnit)));
+    return Math.max(1, Math.min(MAX_UNITS, Math.floor((this.contended ? TRANSACTION_MS : this.quietMs) / this.msPerUnit)));
   }
 
   /** Rolls back and throws what `write` threw, or `SQLITE_BUSY` when the lock stays taken past the busy timeout. */

@@ -42,7 +42,7 @@ export class SqliteStreamBuild implements StreamBuild {
   ) {
     this.workerFromPosition = options?.workerFromPosition ?? WORKER_FROM_POSITION;
     this.keyEncryptionKeys = options?.keyEncryptionKeys ?? null;
-    this.lock = new SharedWriteLock(db);
+    this.lock = new SharedWriteLock(db, undefined, QUIET_TRANSACTION_MS);
     db.exec(`CREATE TABLE IF NOT EXISTS projection_rebuild_cursors (
       checkpoint TEXT PRIMARY KEY, to_position INTEGER NOT NULL, last_stream TEXT NOT NULL)`);
     this.stmts = {
@@ -252,6 +252,12 @@ const STREAM_BUILD_WORKERS = 2;
 
 /** Ranges a worker may be ahead of the writer: prepared batches wait in memory. */
 const CREDITS = 2;
+
+/**
+ * Ms of a transaction while no live write commits beside the phase: each commit writes every page it dirtied, and rows stored in stream
+ * order land on pages all over the trainee table, so fewer, larger commits write fewer pages.
+ */
+const QUIET_TRANSACTION_MS = 100;
 
 /** In pages (256 MiB): fewer checkpoints, each of which fsyncs, make the bulk writes faster. */
 const BULK_WAL_AUTOCHECKPOINT_PAGES = 65_536;
