@@ -80,7 +80,7 @@ describe('the SQLite adapters’ query plans', () => {
       await reads.changesBetween(LOG_START, logPosition(100), 10);
       await measureLag(events, await reads.checkpoint());
       events.readStreamsByPrefix({ streamPrefix: 'webhook-', afterStream: null, toPosition: logPosition(100), maxCount: 10 });
-      // A stream phase's ranges, from the start and from a cursor, to a stream and to the end.
+      // A stream phase's ranges, from the start and from a cursor, to a stream and to the end; its streams in the order they began.
       log = new Database(path.join(dir, 'events.sqlite'), { readonly: true });
       const ranges = new StreamRanges(log);
       for (const afterStream of [null, traineeStreamId('A')]) {
@@ -88,6 +88,7 @@ describe('the SQLite adapters’ query plans', () => {
         ranges.read(start, ranges.end(start, 2));
         ranges.read(start, traineeStreamId(TRAINEE_ID));
       }
+      ranges.readStreams(ranges.inCreationOrder('trainee-', 100).streams, 100);
       await events.readStream(traineeStreamId(TRAINEE_ID), { fromRevision: 2 });
       await outbox.due(Date.parse(AT), 10);
       await keys.claim('scope', 'key', 'fingerprint', new Date(AT));

@@ -92,4 +92,14 @@ describe('StreamRanges', () => {
     expect(ranges.map((r) => r.last)).toEqual(['trainee-a', 'trainee-b', 'trainee-c', 'trainee-d', undefined]);
     expect(ranges.at(-1)!.streams).toEqual([]);
   });
+
+  it('lists the streams in the order they began, with their events up to the snapshot, and reads a list in its order', () => {
+    const ranges = new StreamRanges(db);
+    expect(ranges.inCreationOrder('trainee-', snapshot)).toEqual({
+      streams: ['trainee-c', 'trainee-a', 'trainee-b', 'trainee-d'],
+      events: [5, 3, 1, 2],
+    });
+    const read = ranges.readStreams(['trainee-b', 'trainee-a'], snapshot);
+    expect(read.map((e) => `${e.streamId}@${e.streamRevision}`)).toEqual(['trainee-b@0', 'trainee-a@0', 'trainee-a@1', 'trainee-a@2']);
+  });
 });

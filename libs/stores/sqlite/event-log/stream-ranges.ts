@@ -14,10 +14,12 @@ export interface RangeStart {
 
 /**
  * Splits a category's streams into ranges of whole streams of about n events, and reads a range, on the `(stream_id, revision)` index
- * (docs/DESIGN.md "Rebuilding by stream"). Each statement binds one lower bound on `stream_id` (`StreamScan` says why).
+ * (docs/DESIGN.md "Rebuilding by stream"). Each statement binds one lower bound on `stream_id` (`StreamScan` says why). Also lists the
+ * streams in the order they began, and reads a list of them.
  */
 export class StreamRanges {
   private readonly statements = new Map<string, Database.Statement<unknown[], RawEventRow | string>>();
+  private readOne: Database.Statement<[string, number]> | null = null;
 
   constructor(private readonly db: Database.Database) {}
 
@@ -44,6 +46,32 @@ export class StreamRanges {
     );
     const rows = read.raw(true).all(first, lastStream ?? upperBound(start.streamPrefix), start.toPosition) as unknown as RawEventRow[];
     return rows.map(rawToRecordedEvent);
+  }
+
+  /**
+   * The category's streams with an event at or below `toPosition`, in the order of their first such event (a trainee stream's: its
+   * registration, the trainee's `created_position`), each with its count of events up to there. One pass over the stream index.
+   */
+  inCreationOrder(streamPrefix: string, toPosition: number): { streams: string[]; events: number[] } {
+    const rows = this.db
+      .prepare<[string, string, number], [string, number, number]>(
+        `SELECT stream_id, MIN(position) AS first, COUNT(*) FROM events
+         WHERE stream_id >= ? AND stream_id < ? AND position <= ? GROUP BY stream_id ORDER BY first`,
+      )
+      .raw()
+      .all(streamPrefix, upperBound(streamPrefix), toPosition);
+    return { streams: rows.map((r) => r[0]), events: rows.map((r) => r[2]) };
+  }
+
+  /** Each of `streams` whole up to `toPosition`, in the order given, each in revision order. */
+  readStreams(streams: readonly string[], toPosition: number): RecordedEvent[] {
+    const read = (this.readOne ??= this.db.prepare(
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND position <= ? ORDER BY revision`,
+    ));
+    const out: RecordedEvent[] = [];
+    for (const stream of streams)
+      for (const row of read.raw(true).all(stream, toPosition) as unknown as RawEventRow[]) out.push(rawToRecordedEvent(row));
+    return out;
   }
 
   /** The cursor where it lies at or beyond the prefix (exclusive), else the prefix (inclusive). */

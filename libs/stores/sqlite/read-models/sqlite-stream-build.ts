@@ -8,7 +8,7 @@ import { logPosition, type EventStore, type LogPosition, type RecordedEvent } fr
 import type { StreamBuild, StreamCursor, StreamPhase } from '@app/runtime/projector';
 import type { TraineeTables } from './trainee-tables';
 import type { PreparedTrainee } from './trainee-rows';
-import type { StreamBuildJob, StreamBuildMessage, StreamRange } from './stream-build.worker';
+import type { StreamBuildJob, StreamBuildMessage, StreamBuildRequest } from './stream-build.worker';
 import { SharedWriteLock, writeAsSoonAsFree } from './shared-write-lock';
 import { startWorker } from '../start-worker';
 
@@ -43,13 +43,15 @@ export class SqliteStreamBuild implements StreamBuild {
     this.workerFromPosition = options?.workerFromPosition ?? WORKER_FROM_POSITION;
     this.keyEncryptionKeys = options?.keyEncryptionKeys ?? null;
     this.lock = new SharedWriteLock(db, undefined, QUIET_TRANSACTION_MS);
-    db.exec(`CREATE TABLE IF NOT EXISTS projection_rebuild_cursors (
-      checkpoint TEXT PRIMARY KEY, to_position INTEGER NOT NULL, last_stream TEXT NOT NULL)`);
+    createCursorTable(db);
     this.stmts = {
-      cursor: db.prepare<[string], { toPosition: number; lastStream: string }>(
-        `SELECT to_position AS toPosition, last_stream AS lastStream FROM projection_rebuild_cursors WHERE checkpoint = ?`,
+      cursor: db.prepare<[string], { toPosition: number; lastStream: string; order: StreamOrder }>(
+        `SELECT to_position AS toPosition, last_stream AS lastStream, stream_order AS "order" FROM projection_rebuild_cursors
+         WHERE checkpoint = ?`,
       ),
-      setCursor: db.prepare(`INSERT OR REPLACE INTO projection_rebuild_cursors (checkpoint, to_position, last_stream) VALUES (?, ?, ?)`),
+      setCursor: db.prepare<[string, number, string, StreamOrder]>(
+        `INSERT OR REPLACE INTO projection_rebuild_cursors (checkpoint, to_position, last_stream, stream_order) VALUES (?, ?, ?, ?)`,
+      ),
       dropCursor: db.prepare(`DELETE FROM projection_rebuild_cursors WHERE checkpoint = ?`),
     };
   }
@@ -60,7 +62,7 @@ export class SqliteStreamBuild implements StreamBuild {
   }
 
   async applyStreams(events: RecordedEvent[], cursor: StreamCursor): Promise<void> {
-    writeAsSoonAsFree(this.db, () => this.write(cursor, () => this.tables.apply(events)));
+    writeAsSoonAsFree(this.db, () => this.write(cursor, 'id', () => this.tables.apply(events)));
   }
 
   async finish(toPosition: LogPosition): Promise<void> {
@@ -95,8 +97,9 @@ export class SqliteStreamBuild implements StreamBuild {
    * Runs the whole phase in workers when the log is a file-backed {@link SqliteEventStore} and the phase reads to `workerFromPosition` or
    * further; else null (batch by batch costs less than starting workers). Ranges of about `batchSize` events (`StreamRanges`) go in turn
    * to {@link STREAM_BUILD_WORKERS} workers (one while live writes share the lock), at most {@link CREDITS} ahead, and are written in
-   * order, each with its cursor. Stops between batches on `shouldStop()`. Rejects with a worker's error (the message only; the
-   * position-order path names the event).
+   * order, each with its cursor. The streams go in the order they began, so that the trainee rows, keyed by `created_position`, are
+   * appended rather than scattered over the table's pages; a phase begun in stream-id order (an older cursor) resumes in that order.
+   * Stops between batches on `shouldStop()`. Rejects with a worker's error (the message only; the position-order path names the event).
    */
   run(
     eventStore: EventStore,
@@ -108,18 +111,20 @@ export class SqliteStreamBuild implements StreamBuild {
     const toPosition = from?.toPosition ?? eventStore.headPositionNow();
     if (toPosition < this.workerFromPosition) return null;
     const start: RangeStart = { streamPrefix: this.streamPrefix, afterStream: from?.lastStream ?? null, toPosition };
-    return this.runWorkers(eventsFile, this.keyEncryptionKeys, start, options);
+    return this.runWorkers(eventsFile, this.keyEncryptionKeys, start, from?.order ?? 'created', options);
   }
 
   private runWorkers(
     eventsFile: string,
     kek: KeySource | null,
     first: RangeStart,
+    order: StreamOrder,
     options: { batchSize: number; shouldStop?: () => boolean; onBatch?: (done: number) => void },
   ): Promise<StreamPhase> {
     return new Promise<StreamPhase>((resolve, reject) => {
       const eventsDb = new Database(eventsFile, { readonly: true, fileMustExist: true });
-      const ranges = new StreamRanges(eventsDb);
+      // A throw here rejects the phase.
+      const nextRange = rangesIn(eventsDb, first, order, options.batchSize);
       const job = { eventsFile, keyEncryptionKeys: kek ? kek.forThread() : null };
       const workers = Array.from({ length: STREAM_BUILD_WORKERS }, () =>
         startWorker(__dirname, 'stream-build', job satisfies StreamBuildJob),
@@ -127,7 +132,7 @@ export class SqliteStreamBuild implements StreamBuild {
       // The build settles once every worker has exited: none still holds a connection to the data dir's files after it.
       const exited = workers.map((worker) => new Promise<void>((done) => worker.once('exit', () => done())));
       /** Null once the last range is handed out. */
-      let next: RangeStart | null = first;
+      let next: StreamBuildRequest | null = nextRange(0);
       let sent = 0;
       let written = 0;
       let done = 0;
@@ -145,11 +150,9 @@ export class SqliteStreamBuild implements StreamBuild {
         // Beside live writes, one worker: the rebuild leaves the other core to the service.
         const active = this.lock.contended ? 1 : workers.length;
         while (next !== null && sent - written < active * CREDITS) {
-          const lastStream = ranges.end(next, options.batchSize);
-          const range: StreamRange = { type: 'range', index: sent, start: next, lastStream };
-          workers[sent % active].postMessage(range);
+          workers[sent % active].postMessage(next);
           sent++;
-          next = lastStream === undefined ? null : { ...next, afterStream: lastStream };
+          next = nextRange(sent);
         }
       };
       // In range order, one at a time, in short transactions (SharedWriteLock).
@@ -160,7 +163,7 @@ export class SqliteStreamBuild implements StreamBuild {
             for (let batch = prepared.get(written); !settled && batch; batch = prepared.get(written)) {
               prepared.delete(written);
               if (options.shouldStop?.()) return settle(phase(true));
-              if (batch.lastStream !== null) await this.writeRange(received(batch.trainees), batch.lastStream, first.toPosition);
+              if (batch.lastStream !== null) await this.writeRange(received(batch.trainees), batch.lastStream, first.toPosition, order);
               written++;
               done += batch.events;
               if (batch.events > 0) options.onBatch?.(done);
@@ -191,19 +194,19 @@ export class SqliteStreamBuild implements StreamBuild {
   }
 
   /** In transactions of about the lock's size, each with the cursor of its last stream. */
-  private async writeRange(trainees: PreparedTrainee[], lastStream: string, toPosition: number): Promise<void> {
+  private async writeRange(trainees: PreparedTrainee[], lastStream: string, toPosition: number, order: StreamOrder): Promise<void> {
     for (let i = 0; i < trainees.length;) {
       const chunk = chunkOf(trainees, i, this.lock.size());
       const last = i + chunk.trainees.length === trainees.length ? lastStream : chunk.lastStream;
       await this.lock.run(chunk.events, () =>
-        this.write({ toPosition: logPosition(toPosition), lastStream: last }, () => this.tables.write(chunk.trainees)),
+        this.write({ toPosition: logPosition(toPosition), lastStream: last }, order, () => this.tables.write(chunk.trainees)),
       );
       i += chunk.trainees.length;
     }
   }
 
   /** In the caller's transaction, with the cursor; sets the store up for bulk writing first. */
-  private write(cursor: StreamCursor, store: () => void): void {
+  private write(cursor: StreamCursor, order: StreamOrder, store: () => void): void {
     if (!this.bulk) {
       // Fewer, larger WAL checkpoints (each fsyncs), and no secondary index updated row by row in random order: built at `finish`.
       this.bulk = { autocheckpoint: this.db.pragma('wal_autocheckpoint', { simple: true }) as number };
@@ -211,8 +214,69 @@ export class SqliteStreamBuild implements StreamBuild {
       this.tables.dropIndexes();
     }
     store();
-    this.stmts.setCursor.run(this.checkpointName, cursor.toPosition, cursor.lastStream);
+    this.stmts.setCursor.run(this.checkpointName, cursor.toPosition, cursor.lastStream, order);
   }
+}
+
+/** The order a phase reads the streams in, kept with its cursor: `id` (stream id), or `created` (each stream's first position). */
+type StreamOrder = 'id' | 'created';
+
+/** `projection_rebuild_cursors`; a table made before the order was kept holds cursors in stream-id order. */
+function createCursorTable(db: Database.Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS projection_rebuild_cursors (
+    checkpoint TEXT PRIMARY KEY, to_position INTEGER NOT NULL, last_stream TEXT NOT NULL, stream_order TEXT NOT NULL DEFAULT 'id')`);
+  const columns = db.prepare<[], string>(`SELECT name FROM pragma_table_info('projection_rebuild_cursors')`).pluck().all();
+  if (!columns.includes('stream_order'))
+    db.exec(`ALTER TABLE projection_rebuild_cursors ADD COLUMN stream_order TEXT NOT NULL DEFAULT 'id'`);
+}
+
+/** The requests of a phase from `first` in `order`, on `eventsDb`, which it closes when it throws. */
+function rangesIn(
+  eventsDb: Database.Database,
+  first: RangeStart,
+  order: StreamOrder,
+  batchSize: number,
+): (index: number) => StreamBuildRequest | null {
+  const ranges = new StreamRanges(eventsDb);
+  try {
+    return order === 'id' ? idRanges(ranges, first, batchSize) : creationRanges(ranges, first, batchSize);
+  } catch (err) {
+    eventsDb.close();
+    throw err;
+  }
+}
+
+/** The `index`-th range from `first`, in stream-id order (`StreamRanges.end`); null past the last. */
+function idRanges(ranges: StreamRanges, first: RangeStart, batchSize: number): (index: number) => StreamBuildRequest | null {
+  let next: RangeStart | null = first;
+  return (index) => {
+    if (next === null) return null;
+    const lastStream = ranges.end(next, batchSize);
+    const range: StreamBuildRequest = { type: 'range', index, start: next, lastStream };
+    next = lastStream === undefined ? null : { ...next, afterStream: lastStream };
+    return range;
+  };
+}
+
+/**
+ * The `index`-th list of whole streams of about `batchSize` events, in the order the streams began (`StreamRanges.inCreationOrder`), after
+ * the cursor's stream when resuming; null past the last. Throws when the cursor names no stream of the snapshot.
+ */
+function creationRanges(ranges: StreamRanges, first: RangeStart, batchSize: number): (index: number) => StreamBuildRequest | null {
+  const { streams, events } = ranges.inCreationOrder(first.streamPrefix, first.toPosition);
+  let from = 0;
+  if (first.afterStream !== null) {
+    from = streams.indexOf(first.afterStream) + 1;
+    if (from === 0) throw new Error(`the stream phase's cursor names a stream its snapshot lacks: ${first.afterStream}`);
+  }
+  return (index) => {
+    if (from >= streams.length) return null;
+    let end = from;
+    for (let n = 0; end < streams.length && (end === from || n < batchSize); end++) n += events[end];
+    const list: StreamBuildRequest = { type: 'streams', index, streams: streams.slice(from, end), toPosition: first.toPosition };
+    from = end;
+    return list;
+  };
 }
 
 /** It closes its connection and exits after the ranges sent; terminated after {@link WORKER_STOP_TIMEOUT_MS}. */

@@ -16,13 +16,13 @@ import { sqlitePersonalData } from '../sqlite-data-key-store';
 import { type RangeStart, StreamRanges } from '../event-log/stream-ranges';
 import { prepareTrainees, type PreparedTrainee } from './trainee-rows';
 
-/** The `index`-th range: whole streams from `start` to `lastStream` (inclusive; undefined: to the last). */
-export interface StreamRange {
-  type: 'range';
-  index: number;
-  start: RangeStart;
-  lastStream: string | undefined;
-}
+/**
+ * The `index`-th range: whole streams from `start` to `lastStream` (inclusive; undefined: to the last), in stream-id order; or the
+ * listed streams, each whole up to `toPosition`, in the order listed.
+ */
+export type StreamBuildRequest =
+  | { type: 'range'; index: number; start: RangeStart; lastStream: string | undefined }
+  | { type: 'streams'; index: number; streams: string[]; toPosition: number };
 
 /** A prepared range (`lastStream` null when it held none), or a failure. */
 export type StreamBuildMessage =
@@ -34,7 +34,7 @@ const db = new Database(job.eventsFile, { readonly: true, fileMustExist: true })
 const ranges = new StreamRanges(db);
 const keys = job.keyEncryptionKeys ? sqlitePersonalData(dirname(job.eventsFile), keySourceIn(job.keyEncryptionKeys)) : null;
 
-parentPort!.on('message', async (message: StreamRange | 'stop') => {
+parentPort!.on('message', async (message: StreamBuildRequest | 'stop') => {
   if (message === 'stop') {
     // Closed here, never by terminating the thread: a connection left open would keep its locks in the process.
     db.close();
@@ -43,7 +43,8 @@ parentPort!.on('message', async (message: StreamRange | 'stop') => {
     return;
   }
   try {
-    const read = ranges.read(message.start, message.lastStream);
+    const read =
+      message.type === 'range' ? ranges.read(message.start, message.lastStream) : ranges.readStreams(message.streams, message.toPosition);
     const events = keys ? await keys.personal.open(read) : read;
     const trainees = prepareTrainees(events, () => new Map());
     const lastStream = events.length === 0 ? null : events[events.length - 1].streamId;
