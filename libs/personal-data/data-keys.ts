@@ -146,6 +146,14 @@ export class DataKeys {
     return this.cached(traineeId) ?? this.readStored(traineeId);
   }
 
+  /** {@link existingKey} of each id, asking the store for erasures elsewhere once for them all: a batch's keys as of its start. */
+  async existingKeys(traineeIds: Iterable<string>): Promise<Map<string, Buffer | null | 'erased'>> {
+    await this.forgetErasedElsewhere();
+    const keys = new Map<string, Buffer | null | 'erased'>();
+    for (const id of traineeIds) if (!keys.has(id)) keys.set(id, this.cached(id) ?? (await this.readStored(id)));
+    return keys;
+  }
+
   private async forgetErasedElsewhere(): Promise<void> {
     const { mark, traineeIds } = await this.store.erasedSince(this.erasureMark);
     this.erasureMark = mark;

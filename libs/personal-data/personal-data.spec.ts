@@ -66,6 +66,24 @@ describe('PersonalData: the values of the events this process sealed, told to th
     expect(await stores[0].get('T1')).toBeInstanceOf(Buffer);
   });
 
+  it("reads a batch's keys together: erasures elsewhere asked once, each trainee's key once", async () => {
+    const sealer = withOwnKeys();
+    const other = 'trainee-T2';
+    const t1 = await sealer.seal(STREAM, [registered('E1', 'Ash'), registered('E2', 'Birch')]);
+    const t2 = await sealer.seal(other, [registered('E3', 'Cedar'), registered('E4', 'Damson')]);
+    const events = [...t1.map((e, i) => recorded(e, i + 1)), ...t2.map((e, i) => ({ ...recorded(e, i + 3), streamId: other }))];
+    // Another process's PersonalData on the same key store: none of the keys in memory.
+    const reader = new PersonalData(new DataKeys(stores[0], KEK), PLAN, true);
+    const erasedSince = jest.spyOn(stores[0], 'erasedSince');
+    const get = jest.spyOn(stores[0], 'get');
+    const opened = await reader.open(events);
+    expect(opened.map((e) => (e.data as { email: string }).email)).toEqual(
+      ['Ash', 'Birch', 'Cedar', 'Damson'].map((name) => `${name}@example.com`),
+    );
+    expect(erasedSince).toHaveBeenCalledTimes(1);
+    expect(get.mock.calls).toEqual([['T1'], ['T2']]);
+  });
+
   it('opens a live event with the values it was told, without its key, once', async () => {
     const projector = withOwnKeys();
     const sealer = withOwnKeys({ onSealed: (id, values) => projector.knowValues(id, values) });

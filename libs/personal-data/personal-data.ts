@@ -123,31 +123,38 @@ export class PersonalData {
     };
   }
 
-  /** With `live`, an event whose values were told ({@link knowValues}) takes them. Throws {@link DataKeyMissing}. */
+  /**
+   * With `live`, an event whose values were told ({@link knowValues}) takes them. The keys of the others' trainees are read together
+   * (`DataKeys.existingKeys`), once per trainee. Throws {@link DataKeyMissing}.
+   */
   async open<E extends RecordedEvent>(events: E[], live = false): Promise<E[]> {
-    let keys: Map<string, Buffer | 'erased'> | null = null;
     let opened: E[] | null = null;
+    /** Sealed events left to open with their trainee's key. */
+    const keyed: number[] = [];
     for (let i = 0; i < events.length; i++) {
       const e = events[i];
       if (!isSealed(e.data) || !e.streamId.startsWith(this.plan.streamPrefix)) continue;
       opened ??= events.slice();
       const told = live ? this.known.get(e.id) : undefined;
-      if (told !== undefined) {
+      if (told === undefined) keyed.push(i);
+      else {
         this.known.delete(e.id);
         opened[i] = { ...e, data: openFieldsWith(e.data, JSON.parse(told) as unknown[]) };
-        continue;
       }
-      keys ??= new Map();
-      const id = e.streamId.slice(this.plan.streamPrefix.length);
-      let key = keys.get(id);
-      if (key === undefined) {
-        const found = await this.keys.existingKey(id);
-        if (found === null) throw new DataKeyMissing(id);
-        keys.set(id, (key = found));
-      }
-      opened[i] = { ...e, data: openFields(e.data, key, { streamId: e.streamId, eventId: e.id, type: e.type }) };
     }
-    return opened ?? events;
+    if (keyed.length === 0) return opened ?? events;
+    const idOf = (e: E) => e.streamId.slice(this.plan.streamPrefix.length);
+    const keys = await this.keys.existingKeys(keyed.map((i) => idOf(events[i])));
+    for (const i of keyed) {
+      const e = events[i];
+      const key = keys.get(idOf(e));
+      if (!key) throw new DataKeyMissing(idOf(e));
+      opened![i] = {
+        ...e,
+        data: openFields(e.data as Record<string, unknown>, key, { streamId: e.streamId, eventId: e.id, type: e.type }),
+      };
+    }
+    return opened!;
   }
 }
 
