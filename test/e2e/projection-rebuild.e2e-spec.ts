@@ -6,6 +6,8 @@ import { openSqliteEventStore, type SqliteEventStore, SqliteReadModel } from '@a
 import { loadServiceKey } from '@app/runtime/process';
 import { Projector, PROJECTION_VERSIONS } from '@app/runtime/projector';
 import { rebuildProjection } from '@app/runtime/rebuild';
+import { LOG_START } from '@app/event-sourcing';
+import { API_VERSIONS } from '@app/trainees/record';
 import { runAdmin } from '../support/admin-cli';
 import { RunningApi } from '../support/api-harness';
 import { writeHistories } from '../support/history-generator';
@@ -48,6 +50,27 @@ describe('projection rebuild (blue/green) on SQLite', () => {
       rebuild_needed: false,
       rebuilding: null,
     });
+    live.close();
+  }, 120_000);
+
+  it('builds the same documents, answer bytes and change feed in worker threads as the live projector (docs/DESIGN.md property 5)', async () => {
+    const ids = await writeHistories(store, { trainees: 300, changesEach: 4 });
+    const live = SqliteReadModel.open(dir, { workerFromPosition: 0 });
+    await new Projector(store, live, quiet, { batchSize: 7 }).catchUp();
+    const served = async () => ({
+      docs: await Promise.all(ids.map((id) => live.getTrainee(id))),
+      answers: await Promise.all(API_VERSIONS.flatMap((v) => ids.map(async (id) => (await live.getTraineeAnswer(id, v))?.body.toString()))),
+      changes: await live.changesBetween(LOG_START, await store.headPosition(), 1_000_000),
+    });
+    const before = await served();
+    const outcome = await rebuildProjection(store, live, 'trainees', { keepOld: true, batchSize: 500 });
+    expect(outcome).toMatchObject({ interrupted: false, store: `${V}_g2`, previous: V });
+    const after = await served();
+    expect(after.docs).toEqual(before.docs);
+    expect(after.answers).toEqual(before.answers);
+    expect(after.answers.every((a) => a !== undefined)).toBe(true);
+    expect(after.changes).toEqual(before.changes);
+    expect(after.changes?.length).toBeGreaterThan(300 * 4);
     live.close();
   }, 120_000);
 
