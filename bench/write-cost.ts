@@ -29,7 +29,8 @@ const rows = costRows(
   scenario.apiCpu.mainUs,
 );
 const out = [`| thread | step | µs per request |`, `|---|---|---:|`];
-for (const thread of ['main', 'projection', 'log writer']) {
+const others = [...new Set(rows.map((r) => r.thread))].filter((t) => !['main', 'projection', 'log writer'].includes(t)).sort();
+for (const thread of ['main', 'projection', 'log writer', ...others]) {
   const own = rows.filter((r) => r.thread === thread);
   for (const r of own) if (r.us >= 0.5) out.push(`| ${r.thread} | ${r.step} | ${r.us.toFixed(0)} |`);
   if (own.length > 0) out.push(`| ${thread} | **busy in all** | **${own.reduce((a, r) => a + r.us, 0).toFixed(0)}** |`);

@@ -90,7 +90,8 @@ const PROJECTION_RULES: Rule[] = [
 
 /** One thread's steps: busy ms per step, and the thread's busy ms. */
 interface ThreadSteps {
-  thread: 'main' | 'log writer' | 'projection';
+  /** `main`, `log writer`, `projection`, or another worker's script name (`data-key-writer`, `wal-checkpointer`, …). */
+  thread: string;
   busyMs: number;
   steps: Map<string, number>;
 }
@@ -101,13 +102,9 @@ export function stepsOf(file: string, skipMs: number): ThreadSteps {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const urls = profile.nodes.map((n) => n.callFrame.url);
-  const thread = urls.some((u) => u.includes('log-writer.worker'))
-    ? 'log writer'
-    : urls.some((u) => u.includes('projection-thread.worker'))
-      ? 'projection'
-      : 'main';
-  const rules = thread === 'main' ? MAIN_RULES : thread === 'log writer' ? WRITER_RULES : PROJECTION_RULES;
+  const worker = profile.nodes.map((n) => WORKER_SCRIPT.exec(n.callFrame.url)?.[1]).find((name) => name !== undefined);
+  const thread = worker === undefined ? 'main' : (THREAD_NAMES[worker] ?? worker);
+  const rules = thread === 'main' ? MAIN_RULES : thread === 'log writer' ? WRITER_RULES : thread === 'projection' ? PROJECTION_RULES : [];
   const steps = new Map<string, number>();
   let busyMs = 0;
   let at = 0;
@@ -117,6 +114,8 @@ export function stepsOf(file: string, skipMs: number): ThreadSteps {
     if (at < skipMs) continue;
     const leaf = byId.get(profile.samples[i])!;
     if (leaf.callFrame.functionName === '(idle)' || leaf.callFrame.functionName === '(program)') continue;
+    // A sample in a worker script's own top level is a blocking wait there (the WAL checkpointer's `Atomics.wait`), not work.
+    if (worker !== undefined && isScriptTop(leaf.callFrame)) continue;
     busyMs += ms;
     let step = 'other';
     for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
@@ -130,6 +129,16 @@ export function stepsOf(file: string, skipMs: number): ThreadSteps {
     steps.set(step, (steps.get(step) ?? 0) + ms);
   }
   return { thread, busyMs, steps };
+}
+
+/** A worker thread's script (`dist/.../<name>.worker.js`). */
+const WORKER_SCRIPT = /\/([\w-]+)\.worker\.js$/;
+
+/** The table's names of the write path's two threads. */
+const THREAD_NAMES: Record<string, string> = { 'log-writer': 'log writer', 'projection-thread': 'projection' };
+
+function isScriptTop(frame: Profile['nodes'][number]['callFrame']): boolean {
+  return frame.functionName === '' && WORKER_SCRIPT.test(frame.url);
 }
 
 /** A row of the table: a thread's step and its busy µs per request. */
